@@ -1,0 +1,199 @@
+//! Every diagnostic code the compiler emits, with the text `oc explain CODE` prints.
+//! **Invariant:** codes are never renamed or reused; retired codes stay listed.
+
+use oc_diag::CodeInfo;
+
+macro_rules! codes {
+    ($( $konst:ident = $code:literal, $title:literal, $explanation:literal; )*) => {
+        $( pub const $konst: &str = $code; )*
+        pub const CODES: &[CodeInfo] = &[
+            $( CodeInfo { code: $code, title: $title, explanation: $explanation }, )*
+        ];
+    };
+}
+
+codes! {
+    IMPORT_NOT_FOUND = "oc::import::not_found", "an imported file does not exist",
+"`import \"PATH\"` names a file relative to the importing file. No file exists there.\n\n\
+Example:\n    import \"tags/heroic.oc\"   // but the file is tags/heroics.oc\n\n\
+Fix: correct the path. Paths use `/` on every system.";
+    IMPORT_CYCLE = "oc::import::cycle", "files import each other in a circle",
+"A file imports a file that (directly or through others) imports the first one again. \
+Definitions are visible through the whole import closure, so the cycle is never needed.\n\n\
+Fix: remove one of the imports, or move the shared definitions into a third file both import.";
+    IMPORT_OUTSIDE_ROOT = "oc::import::outside_root", "an import leaves the project",
+"Imports are confined to the project root (the directory `oc` was run on), so a project \
+checks the same on every machine. This path climbs above it with `..` or is absolute.\n\n\
+Fix: copy the file into the project, or run `oc` from a directory that contains both.";
+    DUPLICATE = "oc::name::duplicate", "a name is defined twice",
+"Two definitions of the same kind share a name (tags and statuses share one namespace). \
+Both places are labelled. The standard library's names count too: a home-brew class cannot be \
+called `Myrmidon`.\n\nFix: rename one of them.";
+    UNKNOWN_TAG = "oc::name::unknown_tag", "no tag of this name",
+"A tag list, `grant`, or `has` names a tag that is not defined in the standard library or \
+the files this one imports.\n\nExample:\n    tags Lucy(5)      // did you mean `Lucky`?\n\n\
+Fix: use the suggested name, define the tag, or import the file that defines it.";
+    UNKNOWN_CLASS = "oc::name::unknown_class", "no class of this name",
+"A class name (for instance in `Exclusive(Class)` or `promoted from`) does not name a \
+defined class.\n\nFix: use the suggested name or define the class.";
+    UNKNOWN_WEAPON_TYPE = "oc::name::unknown_weapon_type", "no weapon type of this name",
+"`wields`, a weapon's `type`, a triangle or a `Magic(Type)` argument names a weapon type \
+that no `weapon_type` defines.\n\nFix: use one of the defined weapon types (the standard \
+library has Swords, Lances, Axes, Bows, Reason, Faith, Dark, Staves, Stones) or define it.";
+    UNKNOWN_TERRAIN = "oc::name::unknown_terrain", "no terrain of this name",
+"A terrain's `becomes`, a `raze(...)` or a terrain argument names a terrain that is not \
+defined.\n\nFix: use the suggested name or define the terrain.";
+    UNKNOWN_STATUS = "oc::name::unknown_status", "no status effect of this name",
+"`Status(Effect)`, `inflict(...)` or a Status parameter names a status effect that is not \
+defined. The standard library has Barrier, Berserk, Petrified, Poisoned, Silenced, Sleep and \
+Slowed.\n\nFix: use the suggested name or define the status with `status NAME { ... }`.";
+    UNKNOWN_MOVEMENT = "oc::name::unknown_movement", "no movement type of this name",
+"A terrain's cost table names a movement type that no `movement` declares.\n\nFix: use \
+one of the declared movement types (Foot, Armored, Cavalry, Flying in the standard library).";
+    UNKNOWN_STAT = "oc::name::unknown_stat", "no stat or attribute of this name",
+"A class's `ratings` block or an effect names a stat the ruleset does not declare, or a \
+`unit.field` names no stat, base attribute or weapon property.\n\nFix: use the suggested \
+name; the ruleset lists its stats with `stat` and its base attributes with `base`.";
+    UNKNOWN_TYPE = "oc::name::unknown_type", "no type of this name",
+"A parameter, stat or table names a type that does not exist. Types are `Int`, `Bool`, \
+`Tag`, `Class`, `WeaponType`, `Status`, `Terrain`, `Movement`, `Stat`, `StatMod` and the \
+ruleset's scales (such as `Rating`).\n\nFix: use one of these.";
+    UNKNOWN_NAME = "oc::name::unknown_name", "a name in an expression means nothing here",
+"An expression uses a name that is not a parameter, a unit (`self`, `foe`, `attacker`, \
+`defender`, `target`), a combat formula, a scale step or a definition.\n\nFix: use the \
+suggested name or declare the parameter.";
+    UNKNOWN_ITEM = "oc::name::unknown_item", "no item of this name",
+"A class's `kit` or a door's `opened_by` names a weapon, accessory or consumable that is not \
+defined.\n\nFix: use the suggested name or define the item.";
+    UNKNOWN_TABLE = "oc::name::unknown_table", "no table or die of this name",
+"An expression looks up `name[...]` or rolls `roll(name)` but the ruleset defines no table \
+or die of that name.\n\nFix: use the suggested name, or write a die literally (`roll(d10)`).";
+    MULTIPLE_RULESETS = "oc::ruleset::multiple", "two rulesets in one compilation",
+"A file and its imports may define at most one ruleset. A file without any ruleset is \
+compiled against the standard library's ratings revision.\n\nFix: split them into separate \
+files that do not import each other.";
+    SCALE_INVALID = "oc::ruleset::scale", "a scale repeats a step or is empty",
+"A scale lists its steps worst to best, each once: `scale Rating { F E D C B A S }`.\n\n\
+Fix: remove the repeated step.";
+    CLASS_RANGE_INVALID = "oc::ruleset::class_range", "a class range is not a valid range",
+"`class_range TYPE LOW..HIGH` bounds the values classes may give stats of TYPE. Both bounds \
+must be steps of the scale (or numbers for `Int`) and LOW must not be above HIGH.\n\nFix: \
+write the bounds worst first, e.g. `class_range Rating E..A`.";
+    RULESET_SETTING = "oc::ruleset::setting", "a ruleset setting is missing, repeated or out of bounds",
+"A ruleset needs exactly one `inventory` (1 to 16 items), at most one `weight LOW..HIGH`, \
+at least one scale or numeric stat, and dice with at least two faces.\n\nFix: set it once, \
+within bounds.";
+    TYPE_MISMATCH = "oc::type::mismatch", "a value of the wrong type",
+"An expression has a type other than the one needed here: a condition that is not a \
+Bool, a number where a rating is needed, a table looked up with a rating of another scale.\n\n\
+Example:\n    when foe.hp { ... }       // hp is an Int, `when` needs a Bool\n\n\
+Fix: write an expression of the expected type, for instance `foe.hp < 10`.";
+    SCALE_INT_COMPARE = "oc::type::scale_vs_int", "a rating is compared with a number",
+"Ratings are steps of a scale, not numbers: `attacker.spd >= 2` has no meaning. Compare two \
+ratings, or count the steps between them.\n\nExample:\n    follow_up = attacker.spd - defender.spd >= 2\n\n\
+Fix: subtract two ratings to get a number of steps, or compare with a step such as `C`.";
+    TAG_ARG_COUNT = "oc::tag::arg_count", "a tag gets the wrong number of arguments",
+"Every use of a tag passes exactly the parameters it declares: `Lucky(x: Int)` is used as \
+`Lucky(5)`, `Canto` as `Canto`.\n\nFix: pass the arguments the help line lists.";
+    TAG_ARG_TYPE = "oc::tag::arg_type", "a tag argument has the wrong type",
+"A tag argument does not fit the parameter's type: `Lucky(C)` where an Int is needed, \
+`Effective(5)` where a Tag is needed, `Bonus(5)` where a stat and amount (`res+1`) is \
+needed.\n\nFix: pass a value of the declared type.";
+    TAG_WRONG_KIND = "oc::tag::wrong_kind", "a tag is used on a kind of thing it is not for",
+"A tag declares where it may appear with `on class, weapon, ...`. Using a weapon-only tag \
+(like Brave or Effective) on a class would silently do nothing, so it is an error.\n\n\
+Fix: move the tag to the kind of thing it is declared for.";
+    TAG_NOT_STACKABLE = "oc::tag::not_stackable", "a tag that does not stack is used twice",
+"The same tag appears twice on one thing but is not declared `stacks`, so the second use \
+would have no effect (or an ambiguous one).\n\nFix: remove one use, or declare the tag \
+with `stacks` if its effects add up (like Lucky).";
+    CLASS_RATING_RANGE = "oc::class::rating_out_of_range", "a class rating is outside the class range",
+"The ruleset bounds what a class may provide: in the ratings revision no class default is \
+below E or above A (F and S are reachable only through modifiers).\n\nFix: use a rating \
+inside the range, or a tag such as Bonus(spd+1) on a weapon to go beyond it.";
+    CLASS_MISSING_RATING = "oc::class::missing_rating", "a class does not give every stat",
+"A class's `ratings` block must give a value to every stat the ruleset declares (str, \
+mag, skl, spd, def, res in the ratings revision).\n\nFix: add the missing stats.";
+    CLASS_BAD_RATING = "oc::class::bad_rating", "a rating value is not a step of the stat's scale",
+"Each rating must be a step of the stat's scale (`F E D C B A S`) or, for numeric stats, a \
+number.\n\nFix: use a step such as `C`.";
+    CLASS_SHIFTER = "oc::class::shifter_forms", "a shifter class lacks a form, or a form lacks the Shifter tag",
+"A class with the Shifter tag needs both a `normal { ... }` and a `transformed { ... }` \
+form, each with full ratings (seed: build the Transformed state and mark the Normal state's \
+stats). Forms on a class without the Shifter tag are never used.\n\nFix: add the missing form \
+or the tag.";
+    MISSING_FIELD = "oc::field::missing", "a definition lacks a required field",
+"Classes need a `cost` and (unless shifters) `ratings`; weapons need a `type` and a \
+`range`; every item needs a `cost`.\n\nFix: add the field the message names.";
+    DUPLICATE_FIELD = "oc::field::duplicate", "a field is given twice",
+"A field such as `cost`, `weight` or `ratings` appears twice in one definition; only one \
+can hold.\n\nFix: remove one of them.";
+    FIELD_NOT_ALLOWED = "oc::field::not_allowed", "a field does not belong to this kind of definition",
+"Only weapons have `type`, `might` and `range`; only consumables have `use`. A field on the \
+wrong kind of item is ignored by the game, so it is an error.\n\nFix: remove the field or \
+change the item's kind.";
+    ITEM_WEIGHT_RANGE = "oc::item::weight_out_of_range", "an item's weight is outside the ruleset's bounds",
+"The ratings revision says Weight ranges between -2 and 2 and shifts the Speed rating by \
+that many steps.\n\nFix: use a weight inside the bounds the ruleset sets with `weight LOW..HIGH`.";
+    ITEM_UNWIELDABLE = "oc::item::unwieldable", "no class can wield this weapon's type",
+"This is a warning: the weapon's type is valid but no class in scope lists it in `wields`, \
+so no unit can equip it.\n\nFix: add the type to a class's `wields`, or pick another type.";
+    ITEM_RANGE = "oc::item::range", "a weapon's range is empty or negative",
+"A weapon's range is `MIN..MAX` tiles (or a single number). MIN must be at least 0 and not \
+above MAX.\n\nFix: write the bounds smallest first.";
+    CLASS_KIT = "oc::class::kit", "a class's kit does not fit",
+"A class's `kit` lists the items a recruit comes with. It may hold at most the ruleset's \
+inventory size (3 in the ratings revision), and every weapon in it must be of a type the \
+class wields.\n\nFix: remove items, or choose weapons the class can use.";
+    TABLE_KEY = "oc::table::key", "a table is indexed by something that is not a scale",
+"Tables are looked up by ratings: each key type must be a scale the ruleset defines.\n\n\
+Fix: use a scale such as `Rating` as the key.";
+    TABLE_MISSING_ROW = "oc::table::missing_row", "a table lacks a row",
+"A table over scales must have a row for every combination of its leading keys. The To \
+Hit table of the seed has seven rows, F to S.\n\nFix: add the rows the message names.";
+    TABLE_WIDTH = "oc::table::width", "a table row has too few or too many values",
+"Each row has one value per step of the last key's scale (seven for F..S).\n\nFix: add the \
+missing columns or remove the extra ones.";
+    TABLE_VALUE_TYPE = "oc::table::value_type", "a table cell has the wrong type",
+"Every cell must have the table's value type: a number for `-> Int`, `true`/`false` for \
+`-> Bool`, a step for a scale.\n\nFix: correct the cell.";
+    TABLE_ROW = "oc::table::row", "a table row is labelled wrongly or twice",
+"Row labels are steps of the leading keys' scales, each combination once.\n\nFix: correct or \
+remove the row.";
+    TRIANGLE_NOT_CYCLE = "oc::triangle::not_cycle", "a weapon triangle does not close",
+"A triangle chain must end where it starts, so that every weapon type beats one and loses \
+to one: `Swords > Axes > Lances > Swords`.\n\nFix: repeat the first type at the end.";
+    TRIANGLE_REPEATED = "oc::triangle::repeated", "a weapon type appears twice in the triangles",
+"Each weapon type may appear in at most one triangle, once (the closing repetition aside); \
+otherwise its advantage would be ambiguous.\n\nFix: remove the repetition.";
+    COMBAT_FORMULA = "oc::combat::formula", "a combat formula is missing, unknown or repeated",
+"The `combat` block defines `hit` (Bool), `critical` (Bool), `damage` (Int), \
+`critical_damage` (Int) and `follow_up` (Bool), each once. The engine evaluates them for every \
+strike; extra helper formulas are allowed if their names start with `_`.\n\nFix: add the \
+missing formula or rename the helper.";
+    EFFECT_PLACE = "oc::effect::place", "an effect changes something that cannot change",
+"An effect like `movement += 1` changes a stat or base attribute of a unit. The target must \
+name one (`movement`, `foe.def`, `b.stat` for a StatMod parameter), and `+=`/`-=` need a \
+number or rating.\n\nFix: name a stat or base attribute of the ruleset.";
+    EFFECT_COMMAND = "oc::effect::command", "an effect primitive gets the wrong arguments",
+"Effect primitives take fixed arguments: heal(Unit, Int), damage(Unit, Int), \
+inflict(Unit, Status), cure(Unit), reactivate(Unit), relocate(Unit, Int), open(), \
+take_chest(), raze(Terrain), seize(), escape(), reveal(Int), transform(Terrain), \
+restrict(WeaponType), must_attack_weakest().\n\nFix: pass the arguments listed.";
+    EFFECT_CONTEXT = "oc::effect::context", "an effect is used where it cannot happen",
+"Actions (`action { ... }`) may only appear at the top of a tag or a consumable's `use`; \
+roll(...) of a named combat die only inside combat (formulas and `when` blocks).\n\nFix: \
+move the effect.";
+    TERRAIN_COST = "oc::terrain::cost", "a terrain's movement costs are incomplete or invalid",
+"Every terrain gives a cost (or `-`) for every movement type, or is `impassable`. Costs are \
+at least 1.\n\nFix: add the missing movement types or correct the cost.";
+    TERRAIN_DESTRUCTIBLE = "oc::terrain::destructible", "a destructible or openable terrain is incomplete",
+"A terrain with `hp` must say what it `becomes` when destroyed (Wall -> Floor, Snag -> \
+Bridge, each 30 HP); a door with `opened_by` must also say what it becomes.\n\nFix: add \
+the missing `becomes` (or `hp`).";
+    NUMBER_RANGE = "oc::literal::range", "a number is out of the range allowed here",
+"Costs and HP are never negative; dice have at least two faces; inventory sizes are small.\n\n\
+Fix: use a number in the allowed range.";
+    INTERNAL = "oc::internal", "the checker met something it did not expect",
+"This is a bug in oc, not in your rules. Please report it with the file that triggers it.";
+}

@@ -1,0 +1,749 @@
+//! Type checking of expressions and effect bodies. Types are inferred bottom-up, with the
+//! expected type passed down to resolve bare names (`E` as a rating, `Poisoned` as a status).
+
+use std::collections::HashMap;
+
+use oc_diag::{did_you_mean, Diagnostic};
+use oc_model as m;
+use oc_model::Type;
+use oc_syntax::ast::{self, BinaryOp, ExprKind};
+
+use crate::check::{stmt_span, type_name, Checker};
+use crate::codes::*;
+
+/// What names an expression may use.
+pub(crate) struct Scope<'s> {
+    pub params: &'s [(String, Type)],
+    /// `self`, `foe`, `attacker`, `defender`, `target`, `user`.
+    pub units: bool,
+    /// Inside combat: named dice, `triangle`, `distance`.
+    pub combat: bool,
+    /// Combat formulas visible from here.
+    pub formulas: Option<&'s HashMap<String, Type>>,
+}
+
+type Typed = (m::Expr, Option<Type>);
+
+fn error_expr() -> Typed {
+    (m::Expr::Const(m::Value::Int(0)), None)
+}
+
+const WEAPON_PROPERTIES: &[(&str, Type)] = &[
+    ("might", Type::Int),
+    ("weight", Type::Int),
+    ("min_range", Type::Int),
+    ("max_range", Type::Int),
+    ("magic", Type::Bool),
+    ("staff", Type::Bool),
+];
+
+/// Effect primitives and their argument types.
+pub(crate) const VERBS: &[(&str, m::Verb, &[Type])] = &[
+    ("heal", m::Verb::Heal, &[Type::Unit, Type::Int]),
+    ("damage", m::Verb::Damage, &[Type::Unit, Type::Int]),
+    ("inflict", m::Verb::Inflict, &[Type::Unit, Type::Status]),
+    ("cure", m::Verb::Cure, &[Type::Unit]),
+    ("reactivate", m::Verb::Reactivate, &[Type::Unit]),
+    ("relocate", m::Verb::Relocate, &[Type::Unit, Type::Int]),
+    ("open", m::Verb::Open, &[]),
+    ("take_chest", m::Verb::TakeChest, &[]),
+    ("raze", m::Verb::Raze, &[Type::Terrain]),
+    ("seize", m::Verb::Seize, &[]),
+    ("escape", m::Verb::Escape, &[]),
+    ("reveal", m::Verb::Reveal, &[Type::Int]),
+    ("transform", m::Verb::Transform, &[Type::Terrain]),
+    ("restrict", m::Verb::Restrict, &[Type::WeaponType]),
+    ("must_attack_weakest", m::Verb::MustAttackWeakest, &[]),
+    ("shift", m::Verb::Shift, &[Type::Str]),
+    ("debuff", m::Verb::Debuff, &[Type::Unit, Type::StatMod]),
+];
+
+impl<'a> Checker<'a> {
+    fn unit_ref(&self, name: &str, scope: &Scope) -> Option<m::UnitRef> {
+        if !scope.units {
+            return None;
+        }
+        m::UnitRef::ALL.iter().find(|(n, _)| *n == name).map(|(_, u)| *u)
+    }
+
+    pub fn expr(&mut self, e: &ast::Expr, scope: &Scope, expected: Option<&Type>) -> Typed {
+        match &e.kind {
+            ExprKind::Error => error_expr(),
+            ExprKind::Int(n) => (m::Expr::Const(m::Value::Int(*n)), Some(Type::Int)),
+            ExprKind::Bool(b) => (m::Expr::Const(m::Value::Bool(*b)), Some(Type::Bool)),
+            ExprKind::Str(s) => (m::Expr::Const(m::Value::Str(s.clone())), Some(Type::Str)),
+            ExprKind::Name(n) => self.name(n, e, scope, expected),
+            ExprKind::Unary(op, inner) => {
+                let want = if *op == ast::UnaryOp::Neg { Type::Int } else { Type::Bool };
+                let (x, ty) = self.expr(inner, scope, Some(&want));
+                if let Some(ty) = &ty {
+                    if *ty != want {
+                        let what = if want == Type::Int { "`-` negates numbers" } else { "`not` negates conditions" };
+                        self.mismatch(inner.span, &want, ty, what);
+                        return error_expr();
+                    }
+                }
+                let op = if *op == ast::UnaryOp::Neg { m::UnaryOp::Neg } else { m::UnaryOp::Not };
+                (m::Expr::Unary { op, expr: Box::new(x) }, ty.map(|_| want))
+            }
+            ExprKind::Binary(op, lhs, rhs) => self.binary(*op, lhs, rhs, e, scope),
+            ExprKind::Field(base, field) => self.field(base, field, scope),
+            ExprKind::Index(base, args) => self.lookup(base, args, scope),
+            ExprKind::Call(f, args) => self.call(f, args, e, scope),
+            ExprKind::Has(unit, tag) => self.has(unit, tag, scope),
+            ExprKind::If(c, t, f) => {
+                let (c_expr, c_ty) = self.expr(c, scope, Some(&Type::Bool));
+                if let Some(ty) = &c_ty {
+                    if *ty != Type::Bool {
+                        self.mismatch(c.span, &Type::Bool, ty, "`if` needs a condition");
+                    }
+                }
+                let (t_expr, t_ty) = self.expr(t, scope, expected);
+                let (f_expr, f_ty) = self.expr(f, scope, t_ty.as_ref().or(expected));
+                let ty = match (t_ty, f_ty) {
+                    (Some(a), Some(b)) if a == b => Some(a),
+                    (Some(a), Some(b)) => {
+                        self.mismatch(f.span, &a, &b, "both branches of `if` must have the same type");
+                        None
+                    }
+                    _ => None,
+                };
+                (m::Expr::If { condition: Box::new(c_expr), then: Box::new(t_expr), otherwise: Box::new(f_expr) }, ty)
+            }
+        }
+    }
+
+    fn name(&mut self, n: &str, e: &ast::Expr, scope: &Scope, expected: Option<&Type>) -> Typed {
+        if let Some((_, ty)) = scope.params.iter().find(|(p, _)| p == n) {
+            return (m::Expr::Param(n.to_string()), Some(ty.clone()));
+        }
+        if let Some(u) = self.unit_ref(n, scope) {
+            return (m::Expr::Unit(u), Some(Type::Unit));
+        }
+        if scope.combat && n == "triangle" {
+            return (m::Expr::Triangle, Some(Type::Int));
+        }
+        if scope.combat && n == "dealt" {
+            return (m::Expr::Dealt, Some(Type::Int));
+        }
+        if scope.units && n == "distance" {
+            return (m::Expr::Distance, Some(Type::Int));
+        }
+        if let Some(ty) = scope.formulas.and_then(|f| f.get(n)) {
+            return (m::Expr::Formula(n.to_string()), Some(ty.clone()));
+        }
+        if let Some(Type::Scale(s)) = expected {
+            if let Some(index) = self.step_index(s, n) {
+                return (m::Expr::Const(m::Value::Step { scale: s.clone(), index }), Some(Type::Scale(s.clone())));
+            }
+        }
+        let scales: Vec<(String, u32)> =
+            self.scales.iter().filter_map(|(s, steps)| steps.iter().position(|x| x == n).map(|i| (s.clone(), i as u32))).collect();
+        if let Some((scale, index)) = scales.first() {
+            return (m::Expr::Const(m::Value::Step { scale: scale.clone(), index: *index }), Some(Type::Scale(scale.clone())));
+        }
+        if let Some(want) = expected {
+            if self.has_name_of_kind(n, want) {
+                return (m::Expr::Const(m::Value::Name { ty: want.clone(), name: n.to_string() }), Some(want.clone()));
+            }
+        }
+        if let Some(ty) = self.kind_of_name(n) {
+            return (m::Expr::Const(m::Value::Name { ty: ty.clone(), name: n.to_string() }), Some(ty));
+        }
+        if let Some(Type::Stat) = expected {
+            if self.stats.iter().any(|(s, _)| s == n) {
+                return (m::Expr::Const(m::Value::Name { ty: Type::Stat, name: n.to_string() }), Some(Type::Stat));
+            }
+        }
+        // Unknown: suggest from everything this scope could mean.
+        let mut candidates: Vec<String> = scope.params.iter().map(|(p, _)| p.clone()).collect();
+        if scope.units {
+            candidates.extend(m::UnitRef::ALL.iter().map(|(n, _)| n.to_string()));
+            candidates.push("distance".into());
+        }
+        if scope.combat {
+            candidates.push("triangle".into());
+        }
+        if let Some(f) = scope.formulas {
+            candidates.extend(f.keys().cloned());
+        }
+        let is_attr = self.attribute_type(n).is_some();
+        let help = if is_attr && scope.units {
+            format!("`{n}` is a stat of a unit: write `self.{n}`, `foe.{n}`, `attacker.{n}` or `defender.{n}`")
+        } else if scope.formulas.is_some() && crate::check::is_required_formula(n) {
+            format!("`{n}` is a formula defined below this one; formulas may only use those above them")
+        } else {
+            match did_you_mean(n, candidates.iter().map(String::as_str)) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None if scope.params.is_empty() => "this name is not a unit, a formula, a rating or a definition".to_string(),
+                None => format!(
+                    "the parameters here are {}",
+                    scope.params.iter().map(|(p, _)| format!("`{p}`")).collect::<Vec<_>>().join(", ")
+                ),
+            }
+        };
+        self.error(Diagnostic::error(UNKNOWN_NAME, e.span, format!("unknown name `{n}`")).with_help(help));
+        error_expr()
+    }
+
+    fn binary(&mut self, op: BinaryOp, lhs: &ast::Expr, rhs: &ast::Expr, e: &ast::Expr, scope: &Scope) -> Typed {
+        let bool_op = matches!(op, BinaryOp::And | BinaryOp::Or);
+        let want_l = bool_op.then_some(Type::Bool);
+        let (l, lt) = self.expr(lhs, scope, want_l.as_ref());
+        // The right side is resolved with the left side's type in mind (`spd >= C`).
+        let hint = if bool_op { Some(Type::Bool) } else { lt.clone() };
+        let (r, rt) = self.expr(rhs, scope, hint.as_ref());
+        let (Some(lt), Some(rt)) = (lt, rt) else { return error_expr() };
+        let mop = model_op(op);
+        let binary = |ty: Type, result: Type| {
+            (m::Expr::Binary { op: mop, ty, lhs: Box::new(l.clone()), rhs: Box::new(r.clone()) }, Some(result))
+        };
+        match op {
+            BinaryOp::And | BinaryOp::Or => {
+                for (ty, side) in [(&lt, lhs), (&rt, rhs)] {
+                    if *ty != Type::Bool {
+                        self.mismatch(side.span, &Type::Bool, ty, &format!("`{}` combines conditions", op.symbol()));
+                        return error_expr();
+                    }
+                }
+                binary(Type::Bool, Type::Bool)
+            }
+            BinaryOp::Add | BinaryOp::Sub => match (&lt, &rt) {
+                (Type::Int, Type::Int) => binary(Type::Int, Type::Int),
+                (Type::Scale(s), Type::Int) => binary(Type::Scale(s.clone()), Type::Scale(s.clone())),
+                (Type::Int, Type::Scale(s)) if op == BinaryOp::Add => binary(Type::Scale(s.clone()), Type::Scale(s.clone())),
+                (Type::Scale(a), Type::Scale(b)) if op == BinaryOp::Sub && a == b => binary(Type::Scale(a.clone()), Type::Int),
+                _ => {
+                    self.error(
+                        Diagnostic::error(
+                            TYPE_MISMATCH,
+                            e.span,
+                            format!("cannot apply `{}` to {} and {}", op.symbol(), type_name(&lt), type_name(&rt)),
+                        )
+                        .with_help("numbers add to numbers; a rating plus a number shifts it by steps; a rating minus a rating of the same scale counts the steps between them"),
+                    );
+                    error_expr()
+                }
+            },
+            BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
+                for (ty, side) in [(&lt, lhs), (&rt, rhs)] {
+                    if *ty != Type::Int {
+                        let help = if matches!(ty, Type::Scale(_)) {
+                            "ratings cannot be multiplied; look them up in a table, or count steps with `a - b`"
+                        } else {
+                            "multiplication and division work on numbers"
+                        };
+                        self.mismatch(side.span, &Type::Int, ty, help);
+                        return error_expr();
+                    }
+                }
+                binary(Type::Int, Type::Int)
+            }
+            _ => {
+                let ordered = !matches!(op, BinaryOp::Eq | BinaryOp::Ne);
+                if let (Type::Scale(s), Type::Int) | (Type::Int, Type::Scale(s)) = (&lt, &rt) {
+                    let (scale_side, int_side) = if matches!(lt, Type::Scale(_)) { (lhs, rhs) } else { (rhs, lhs) };
+                    self.error(
+                        Diagnostic::error(SCALE_INT_COMPARE, e.span, format!("a {s} is compared with a number"))
+                            .with_label(format!("`{}` compares a {s} with an Int", op.symbol()))
+                            .with_secondary(scale_side.span, format!("this is a {s}"))
+                            .with_secondary(int_side.span, "this is an Int")
+                            .with_help(format!(
+                                "ratings are steps, not numbers: compare with a step (`>= C`) or count steps (`attacker.spd - defender.spd >= 2`)"
+                            )),
+                    );
+                    return error_expr();
+                }
+                if lt != rt {
+                    self.error(
+                        Diagnostic::error(
+                            TYPE_MISMATCH,
+                            e.span,
+                            format!("cannot compare {} with {}", type_name(&lt), type_name(&rt)),
+                        )
+                        .with_help("both sides of a comparison must have the same type"),
+                    );
+                    return error_expr();
+                }
+                if ordered && !matches!(lt, Type::Int | Type::Scale(_)) {
+                    self.error(
+                        Diagnostic::error(TYPE_MISMATCH, e.span, format!("{} values have no order", type_name(&lt)))
+                            .with_help("`<`, `<=`, `>` and `>=` compare numbers or ratings; use `==` or `!=`"),
+                    );
+                    return error_expr();
+                }
+                binary(lt, Type::Bool)
+            }
+        }
+    }
+
+    fn field(&mut self, base: &ast::Expr, field: &ast::Ident, scope: &Scope) -> Typed {
+        // unit.weapon.property
+        if let ExprKind::Field(inner, mid) = &base.kind {
+            if mid.value == "weapon" {
+                let Some(unit) = self.unit_of(inner, scope) else { return error_expr() };
+                let Some((_, ty)) = WEAPON_PROPERTIES.iter().find(|(p, _)| *p == field.value) else {
+                    let names: Vec<&str> = WEAPON_PROPERTIES.iter().map(|(p, _)| *p).collect();
+                    let help = match did_you_mean(&field.value, names.iter().copied()) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => format!("a weapon has {}", names.join(", ")),
+                    };
+                    self.error(Diagnostic::error(UNKNOWN_STAT, field.span, format!("a weapon has no `{}`", field.value)).with_help(help));
+                    return error_expr();
+                };
+                return (m::Expr::Weapon { unit, property: field.value.clone() }, Some(ty.clone()));
+            }
+        }
+        // param.amount for StatMod parameters
+        if let ExprKind::Name(p) = &base.kind {
+            if let Some((_, Type::StatMod)) = scope.params.iter().find(|(n, _)| n == p) {
+                if field.value == "amount" {
+                    return (m::Expr::AmountOfParam(p.clone()), Some(Type::Int));
+                }
+                self.error(
+                    Diagnostic::error(UNKNOWN_STAT, field.span, format!("`{p}` is a StatMod: it has `.amount`, and `.stat` only as an effect target"))
+                        .with_help(format!("read `{p}.amount`, or change the stat with `{p}.stat += {p}.amount`")),
+                );
+                return error_expr();
+            }
+        }
+        let Some(unit) = self.unit_of(base, scope) else { return error_expr() };
+        if field.value == "weapon" {
+            self.error(
+                Diagnostic::error(TYPE_MISMATCH, field.span, "a weapon is not a value on its own")
+                    .with_help("read one of its properties: `.weapon.might`, `.weapon.weight`, `.weapon.magic` ..."),
+            );
+            return error_expr();
+        }
+        match field.value.as_str() {
+            "promoted" => return (m::Expr::Promoted(unit), Some(Type::Bool)),
+            "activated" => return (m::Expr::Activated(unit), Some(Type::Bool)),
+            "terrain_defense" => return (m::Expr::TerrainDefense(unit), Some(Type::Int)),
+            _ => {}
+        }
+        if let Some((_, Type::StatMod)) = scope.params.iter().find(|(n, _)| *n == field.value) {
+            return (m::Expr::AttributeOfParam { unit, param: field.value.clone() }, None);
+        }
+        match self.attribute_type(&field.value) {
+            Some(ty) => (m::Expr::Attribute { unit, name: field.value.clone() }, Some(ty)),
+            None => {
+                let mut names = self.attribute_names();
+                names.extend(["weapon", "promoted", "activated", "terrain_defense"]);
+                let help = match did_you_mean(&field.value, names.iter().copied()) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!("a unit has {}", names.join(", ")),
+                };
+                self.error(Diagnostic::error(UNKNOWN_STAT, field.span, format!("a unit has no `{}`", field.value)).with_help(help));
+                error_expr()
+            }
+        }
+    }
+
+    /// The unit an expression names, or a reported error.
+    fn unit_of(&mut self, e: &ast::Expr, scope: &Scope) -> Option<m::UnitRef> {
+        if let ExprKind::Name(n) = &e.kind {
+            if let Some(u) = self.unit_ref(n, scope) {
+                return Some(u);
+            }
+        }
+        let (_, ty) = self.expr(e, scope, None);
+        if let Some(ty) = ty {
+            let help = if scope.units {
+                "fields are read from units: `self`, `foe`, `attacker`, `defender`, `target`"
+            } else {
+                "no units are in scope here: this expression is evaluated once, before any battle"
+            };
+            self.error(
+                Diagnostic::error(TYPE_MISMATCH, e.span, format!("expected a unit, found {}", type_name(&ty))).with_help(help),
+            );
+        }
+        None
+    }
+
+    fn lookup(&mut self, base: &ast::Expr, args: &[ast::Expr], scope: &Scope) -> Typed {
+        let ExprKind::Name(table) = &base.kind else {
+            self.error(
+                Diagnostic::error(TYPE_MISMATCH, base.span, "only tables can be looked up with `[...]`")
+                    .with_help("write a table's name: `to_hit[attacker.skl, defender.spd]`"),
+            );
+            return error_expr();
+        };
+        let Some((keys, value)) = self.tables.get(table).cloned() else {
+            let names: Vec<String> = self.tables.keys().cloned().collect();
+            let help = match did_you_mean(table, names.iter().map(String::as_str)) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("the ruleset's tables: {}", names.join(", ")),
+            };
+            self.error(Diagnostic::error(UNKNOWN_TABLE, base.span, format!("unknown table `{table}`")).with_help(help));
+            return error_expr();
+        };
+        if args.len() != keys.len() {
+            self.error(
+                Diagnostic::error(TYPE_MISMATCH, base.span.to(args.last().map_or(base.span, |a| a.span)), format!("`{table}` takes {} key(s), {} given", keys.len(), args.len()))
+                    .with_help(format!("look it up as `{table}[{}]`", keys.join(", "))),
+            );
+            return error_expr();
+        }
+        let mut lowered = Vec::new();
+        for (arg, key) in args.iter().zip(&keys) {
+            let want = Type::Scale(key.clone());
+            let (x, ty) = self.expr(arg, scope, Some(&want));
+            if let Some(ty) = ty {
+                if ty != want {
+                    self.mismatch(arg.span, &want, &ty, &format!("`{table}` is indexed by {}", keys.join(", ")));
+                }
+            }
+            lowered.push(x);
+        }
+        (m::Expr::Lookup { table: table.clone(), args: lowered }, Some(value))
+    }
+
+    fn call(&mut self, f: &ast::Ident, args: &[ast::Expr], e: &ast::Expr, scope: &Scope) -> Typed {
+        match f.value.as_str() {
+            "roll" => {
+                let [arg] = args else {
+                    self.error(Diagnostic::error(TYPE_MISMATCH, e.span, "`roll` takes one die").with_help("write `roll(hit)` or `roll(d10)`"));
+                    return error_expr();
+                };
+                let ExprKind::Name(die) = &arg.kind else {
+                    self.error(Diagnostic::error(TYPE_MISMATCH, arg.span, "`roll` takes a die").with_help("write `roll(hit)` or `roll(d10)`"));
+                    return error_expr();
+                };
+                if self.dice.contains_key(die) {
+                    if !scope.combat {
+                        self.error(
+                            Diagnostic::error(EFFECT_CONTEXT, e.span, format!("the combat die `{die}` is only rolled in combat"))
+                                .with_help("outside combat, roll a fresh die such as `roll(d10)`"),
+                        );
+                    }
+                    return (m::Expr::Roll { die: die.clone() }, Some(Type::Int));
+                }
+                if let Some(faces) = die.strip_prefix('d').and_then(|n| n.parse::<u32>().ok()) {
+                    if faces < 2 {
+                        self.error(Diagnostic::error(NUMBER_RANGE, arg.span, "a die needs at least two faces").with_help("write `d6`, `d10`, `d100`..."));
+                        return error_expr();
+                    }
+                    return (m::Expr::RollFresh { faces }, Some(Type::Int));
+                }
+                let names: Vec<String> = self.dice.keys().cloned().collect();
+                let help = match did_you_mean(die, names.iter().map(String::as_str)) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => "roll a die of the ruleset (`dice hit d100`) or a literal die such as `d10`".to_string(),
+                };
+                self.error(Diagnostic::error(UNKNOWN_TABLE, arg.span, format!("unknown die `{die}`")).with_help(help));
+                error_expr()
+            }
+            "min" | "max" | "abs" | "clamp" => {
+                let (function, arity) = match f.value.as_str() {
+                    "min" => (m::Function::Min, 2),
+                    "max" => (m::Function::Max, 2),
+                    "abs" => (m::Function::Abs, 1),
+                    _ => (m::Function::Clamp, 3),
+                };
+                if args.len() != arity {
+                    self.error(
+                        Diagnostic::error(TYPE_MISMATCH, e.span, format!("`{}` takes {arity} argument(s)", f.value))
+                            .with_help("min(a, b), max(a, b), abs(x), clamp(x, low, high)"),
+                    );
+                    return error_expr();
+                }
+                let mut lowered = Vec::new();
+                let mut ty: Option<Type> = None;
+                for a in args {
+                    let (x, t) = self.expr(a, scope, ty.as_ref());
+                    let Some(t) = t else { return error_expr() };
+                    let numeric = matches!(t, Type::Int) || (matches!(t, Type::Scale(_)) && function != m::Function::Abs);
+                    if !numeric {
+                        self.mismatch(a.span, &Type::Int, &t, "these functions work on numbers (min, max and clamp also on ratings)");
+                        return error_expr();
+                    }
+                    match &ty {
+                        Some(prev) if *prev != t => {
+                            self.mismatch(a.span, prev, &t, "all arguments must have the same type");
+                            return error_expr();
+                        }
+                        _ => ty = Some(t),
+                    }
+                    lowered.push(x);
+                }
+                (m::Expr::Call { function, args: lowered }, ty)
+            }
+            other => {
+                let help = match did_you_mean(other, ["roll", "min", "max", "abs", "clamp"]) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => "the functions are roll, min, max, abs and clamp; effects such as heal(...) are statements, not values".to_string(),
+                };
+                self.error(Diagnostic::error(UNKNOWN_NAME, f.span, format!("unknown function `{other}`")).with_help(help));
+                error_expr()
+            }
+        }
+    }
+
+    fn has(&mut self, unit: &ast::Expr, tag: &ast::TagRef, scope: &Scope) -> Typed {
+        let Some(unit) = self.unit_of(unit, scope) else { return error_expr() };
+        if tag.args.is_empty() {
+            if let Some((_, ty)) = scope.params.iter().find(|(p, _)| *p == tag.name.value) {
+                if matches!(ty, Type::Tag | Type::Status) {
+                    return (m::Expr::HasParam { unit, param: tag.name.value.clone() }, Some(Type::Bool));
+                }
+                self.error(
+                    Diagnostic::error(TYPE_MISMATCH, tag.name.span, format!("`{}` is {}, not a tag", tag.name.value, type_name(ty)))
+                        .with_help("`has` takes a tag or status, or a parameter of type Tag or Status"),
+                );
+                return error_expr();
+            }
+        }
+        let Some(sig) = self.tags.get(&tag.name.value).cloned() else {
+            let names = self.tags.order.clone();
+            self.unknown_in::<()>(UNKNOWN_TAG, "tag", &tag.name, names, None);
+            return error_expr();
+        };
+        let Some(args) = self.tag_args(tag, &sig, scope) else { return error_expr() };
+        (m::Expr::Has { unit, tag: tag.name.value.clone(), args }, Some(Type::Bool))
+    }
+
+    /// Arguments of a tag used inside an effect (`grant`, `has`): expressions, which may use parameters.
+    fn tag_args(&mut self, tag: &ast::TagRef, sig: &crate::check::TagSig, scope: &Scope) -> Option<Vec<m::Expr>> {
+        if !self.arg_count_ok(tag, sig) {
+            return None;
+        }
+        let mut out = Vec::new();
+        for (arg, (pname, ty)) in tag.args.iter().zip(&sig.params) {
+            if *ty == Type::StatMod {
+                if let ExprKind::Name(p) = &arg.kind {
+                    if scope.params.iter().any(|(n, t)| n == p && *t == Type::StatMod) {
+                        out.push(m::Expr::Param(p.clone()));
+                        continue;
+                    }
+                }
+                out.push(m::Expr::Const(self.stat_mod(arg, &tag.name.value)?));
+                continue;
+            }
+            let (x, t) = self.expr(arg, scope, Some(ty));
+            let t = t?;
+            if t != *ty {
+                self.error(
+                    Diagnostic::error(TAG_ARG_TYPE, arg.span, format!("`{}` expects {} for `{pname}`, found {}", tag.name.value, type_name(ty), type_name(&t)))
+                        .with_help(format!("pass a {}", type_name(ty))),
+                );
+                return None;
+            }
+            out.push(x);
+        }
+        Some(out)
+    }
+
+    // ------------------------------------------------------------------ effects
+
+    pub fn effects(&mut self, stmts: &[ast::Stmt], scope: &Scope, top: bool) -> Vec<m::Effect> {
+        let mut out = Vec::new();
+        for s in stmts {
+            if let Some(effect) = self.effect(s, scope, top) {
+                out.push(effect);
+            }
+        }
+        out
+    }
+
+    fn effect(&mut self, s: &ast::Stmt, scope: &Scope, top: bool) -> Option<m::Effect> {
+        match s {
+            ast::Stmt::Modify { place, op, value, span } => self.modify(place, *op, value, *span, scope),
+            ast::Stmt::When { condition, body, .. } => {
+                // Conditions may look at the strike in progress.
+                let inner = Scope { params: scope.params, units: scope.units, combat: true, formulas: scope.formulas };
+                let (c, ty) = self.expr(condition, &inner, Some(&Type::Bool));
+                if let Some(ty) = ty {
+                    if ty != Type::Bool {
+                        self.mismatch(condition.span, &Type::Bool, &ty, "`when` needs a condition, such as `foe has Flying`");
+                    }
+                }
+                let then = self.effects(body, &inner, false);
+                Some(m::Effect::When { condition: c, then })
+            }
+            ast::Stmt::On { event, body, .. } => {
+                let strike = matches!(event.value.as_str(), "hit" | "crit" | "attacked" | "after_attack");
+                let inner = Scope { params: scope.params, units: scope.units, combat: scope.combat || strike, formulas: scope.formulas };
+                let then = self.effects(body, &inner, false);
+                m::Event::from_name(&event.value).map(|event| m::Effect::On { event, then })
+            }
+            ast::Stmt::Grant { tag, .. } => {
+                let Some(sig) = self.tags.get(&tag.name.value).cloned() else {
+                    let names = self.tags.order.clone();
+                    self.unknown_in::<()>(UNKNOWN_TAG, "tag", &tag.name, names, None);
+                    return None;
+                };
+                let args = self.tag_args(tag, &sig, scope)?;
+                Some(m::Effect::Grant { tag: tag.name.value.clone(), args })
+            }
+            ast::Stmt::Action(a) => {
+                if !top {
+                    self.error(
+                        Diagnostic::error(EFFECT_CONTEXT, a.span, "an action inside another effect")
+                            .with_help("declare `action { ... }` at the top of the tag's body or of a consumable's `use`"),
+                    );
+                    return None;
+                }
+                let target = match a.target.as_ref().map(|t| t.kind.value.as_str()) {
+                    Some("ally") => m::ActionTarget::Ally,
+                    Some("enemy") => m::ActionTarget::Enemy,
+                    Some("unit") => m::ActionTarget::Unit,
+                    Some("tile") => m::ActionTarget::Tile,
+                    Some("door") => m::ActionTarget::Door,
+                    Some("chest") => m::ActionTarget::Chest,
+                    _ => m::ActionTarget::SelfOnly,
+                };
+                let range = |c: &mut Self, e: &Option<ast::Expr>| -> Option<m::Expr> {
+                    let e = e.as_ref()?;
+                    let (x, ty) = c.expr(e, scope, Some(&Type::Int));
+                    if let Some(ty) = ty {
+                        if ty != Type::Int {
+                            c.mismatch(e.span, &Type::Int, &ty, "an action's range is a number of tiles");
+                        }
+                    }
+                    Some(x)
+                };
+                let min_range = a.target.as_ref().and_then(|t| range(self, &t.min));
+                let max_range = a.target.as_ref().and_then(|t| range(self, &t.max));
+                let mut requires = Vec::new();
+                for r in &a.requires {
+                    let (x, ty) = self.expr(r, scope, Some(&Type::Bool));
+                    if let Some(ty) = ty {
+                        if ty != Type::Bool {
+                            self.mismatch(r.span, &Type::Bool, &ty, "`requires` needs a condition");
+                        }
+                    }
+                    requires.push(x);
+                }
+                let effects = self.effects(&a.body, scope, false);
+                Some(m::Effect::Action(m::Action { target, min_range, max_range, requires, effects }))
+            }
+            ast::Stmt::Command { verb, args, span } => {
+                let Some((_, v, params)) = VERBS.iter().find(|(n, _, _)| *n == verb.value) else { return None };
+                if args.len() != params.len() {
+                    let shape: Vec<String> = params.iter().map(type_name).collect();
+                    self.error(
+                        Diagnostic::error(EFFECT_COMMAND, *span, format!("`{}` takes {} argument(s), {} given", verb.value, params.len(), args.len()))
+                            .with_help(format!("write `{}({})`", verb.value, shape.join(", "))),
+                    );
+                    return None;
+                }
+                let mut lowered = Vec::new();
+                for (arg, want) in args.iter().zip(params.iter()) {
+                    if *want == Type::StatMod {
+                        match &arg.kind {
+                            ExprKind::Name(p) if scope.params.iter().any(|(n, t)| n == p && *t == Type::StatMod) => {
+                                lowered.push(m::Expr::Param(p.clone()));
+                            }
+                            _ => lowered.push(m::Expr::Const(self.stat_mod(arg, &verb.value)?)),
+                        }
+                        continue;
+                    }
+                    let (x, ty) = self.expr(arg, scope, Some(want));
+                    let ty = ty?;
+                    if ty != *want {
+                        self.error(
+                            Diagnostic::error(EFFECT_COMMAND, arg.span, format!("`{}` expects {} here, found {}", verb.value, type_name(want), type_name(&ty)))
+                                .with_help(format!("see `oc explain {EFFECT_COMMAND}` for every primitive's arguments")),
+                        );
+                        return None;
+                    }
+                    lowered.push(x);
+                }
+                if *v == m::Verb::Shift {
+                    if let Some(m::Expr::Const(m::Value::Str(form))) = lowered.first() {
+                        if form != "normal" && form != "transformed" {
+                            self.error(
+                                Diagnostic::error(EFFECT_COMMAND, stmt_span(s), format!("no form called `{form}`"))
+                                    .with_help("shift to \"normal\" or \"transformed\""),
+                            );
+                        }
+                    }
+                }
+                Some(m::Effect::Command { verb: *v, args: lowered })
+            }
+        }
+    }
+
+    fn modify(&mut self, place: &[ast::Ident], op: ast::AssignOp, value: &ast::Expr, span: oc_diag::Span, scope: &Scope) -> Option<m::Effect> {
+        let place_span = place.first().map_or(span, |f| f.span.to(place.last().map_or(f.span, |l| l.span)));
+        let parts: Vec<&str> = place.iter().map(|p| p.value.as_str()).collect();
+        let (unit, rest) = match parts.split_first() {
+            Some((first, rest)) if !rest.is_empty() && self.unit_ref(first, scope).is_some() => (self.unit_ref(first, scope), rest),
+            _ => (Some(m::UnitRef::Holder), parts.as_slice()),
+        };
+        let unit = unit.unwrap_or(m::UnitRef::Holder);
+        let (attribute, ty) = match rest {
+            [param, "stat"] if scope.params.iter().any(|(n, t)| n == param && *t == Type::StatMod) => {
+                (m::AttributeRef::StatOfParam((*param).to_string()), None)
+            }
+            [name] => match self.attribute_type(name) {
+                Some(ty) => (m::AttributeRef::Named((*name).to_string()), Some(ty)),
+                None => {
+                    let names = self.attribute_names();
+                    let help = match did_you_mean(name, names.iter().copied()) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => format!("effects change a stat or base attribute: {}", names.join(", ")),
+                    };
+                    self.error(Diagnostic::error(EFFECT_PLACE, place_span, format!("`{name}` is not a stat or base attribute")).with_help(help));
+                    return None;
+                }
+            },
+            _ => {
+                self.error(
+                    Diagnostic::error(EFFECT_PLACE, place_span, format!("cannot change `{}`", parts.join(".")))
+                        .with_help("change an attribute of a unit: `movement += 1`, `foe.def = E`, or `b.stat += b.amount` for a StatMod parameter"),
+                );
+                return None;
+            }
+        };
+        let want = match (&ty, op) {
+            (None, _) => None,
+            (Some(Type::Int), _) => Some(Type::Int),
+            (Some(Type::Scale(_)), ast::AssignOp::Add | ast::AssignOp::Sub) => Some(Type::Int),
+            (Some(t), ast::AssignOp::Set) => Some(t.clone()),
+            (Some(t), _) => {
+                self.error(
+                    Diagnostic::error(EFFECT_PLACE, span, format!("`+=` and `-=` need a number or rating, and `{}` is {}", parts.join("."), type_name(t)))
+                        .with_help("set it with `=` instead"),
+                );
+                return None;
+            }
+        };
+        let (x, got) = self.expr(value, scope, want.as_ref().or(Some(&Type::Int)));
+        let got = got?;
+        let want = want.unwrap_or(Type::Int);
+        if got != want {
+            let help = match (&want, &got) {
+                (Type::Int, Type::Scale(_)) => "`+=` and `-=` shift a rating by a number of steps: write a number".to_string(),
+                _ => format!("`{}` takes {}", parts.join("."), type_name(&want)),
+            };
+            self.mismatch(value.span, &want, &got, &help);
+            return None;
+        }
+        let op = match op {
+            ast::AssignOp::Add => m::AssignOp::Add,
+            ast::AssignOp::Sub => m::AssignOp::Sub,
+            ast::AssignOp::Set => m::AssignOp::Set,
+        };
+        Some(m::Effect::Modify { place: m::Place { unit, attribute }, op, value: x })
+    }
+}
+
+fn model_op(op: BinaryOp) -> m::BinaryOp {
+    match op {
+        BinaryOp::Or => m::BinaryOp::Or,
+        BinaryOp::And => m::BinaryOp::And,
+        BinaryOp::Eq => m::BinaryOp::Eq,
+        BinaryOp::Ne => m::BinaryOp::Ne,
+        BinaryOp::Lt => m::BinaryOp::Lt,
+        BinaryOp::Le => m::BinaryOp::Le,
+        BinaryOp::Gt => m::BinaryOp::Gt,
+        BinaryOp::Ge => m::BinaryOp::Ge,
+        BinaryOp::Add => m::BinaryOp::Add,
+        BinaryOp::Sub => m::BinaryOp::Sub,
+        BinaryOp::Mul => m::BinaryOp::Mul,
+        BinaryOp::Div => m::BinaryOp::Div,
+        BinaryOp::Rem => m::BinaryOp::Rem,
+    }
+}
+

@@ -1,0 +1,270 @@
+//! The oc compiler: imports, name resolution, type checking, lowering AST -> [`oc_model::Rules`];
+//! and the standard library, written in the DSL and embedded in the binary.
+//!
+//! **Boundary:** no file system access. Files are read through the [`Host`] the caller passes,
+//! by *logical path*: `/`-separated, relative to the project root. Import paths are resolved and
+//! confined to the root here, so every front end (CLI, watcher, tests) behaves the same.
+//!
+//! **Invariant:** compilation never stops at the first error, and never panics on input.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+mod check;
+pub mod codes;
+mod expr;
+mod paths;
+pub mod stdlib;
+
+use std::collections::{HashMap, HashSet};
+
+use oc_diag::{Diagnostic, FileId, Span};
+use oc_syntax::ast;
+
+pub use codes::CODES;
+
+/// Reads the text of a file by logical path (relative to the project root, `/`-separated).
+pub trait Host {
+    fn read(&mut self, path: &str) -> Result<String, String>;
+}
+
+/// A file known to the workspace.
+#[derive(Debug)]
+pub struct SourceFile {
+    /// Logical path; standard library files start with `<std>/`.
+    pub path: String,
+    pub text: String,
+    pub ast: ast::SourceFile,
+    pub syntax: Vec<Diagnostic>,
+}
+
+/// The outcome of compiling one set of root files with their imports.
+#[derive(Debug)]
+pub struct Compilation {
+    /// The model, when the input had no errors.
+    pub rules: Option<oc_model::Rules>,
+    /// The model as far as it could be built, even with errors (for tools that go on).
+    pub partial: oc_model::Rules,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Every file that took part, standard library included.
+    pub files: Vec<FileId>,
+}
+
+impl Compilation {
+    pub fn error_count(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+}
+
+/// All files read so far, parsed once each. Standard library files are preloaded.
+#[derive(Debug)]
+pub struct Workspace {
+    files: Vec<SourceFile>,
+    by_path: HashMap<String, FileId>,
+    std_prelude: Vec<FileId>,
+}
+
+impl Default for Workspace {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Workspace {
+    pub fn new() -> Workspace {
+        let mut ws = Workspace { files: Vec::new(), by_path: HashMap::new(), std_prelude: Vec::new() };
+        for (path, text) in stdlib::FILES {
+            let id = ws.add(format!("{}{}", stdlib::PREFIX, path), (*text).to_string());
+            if stdlib::PRELUDE.contains(path) {
+                ws.std_prelude.push(id);
+            }
+        }
+        ws
+    }
+
+    pub fn file(&self, id: FileId) -> Option<&SourceFile> {
+        self.files.get(id.0 as usize)
+    }
+
+    pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f))
+    }
+
+    pub fn id_of(&self, path: &str) -> Option<FileId> {
+        self.by_path.get(path).copied()
+    }
+
+    /// Adds (or replaces) a file from text the caller already has.
+    pub fn add(&mut self, path: String, text: String) -> FileId {
+        let id = match self.by_path.get(&path) {
+            Some(id) => *id,
+            None => {
+                let id = FileId(self.files.len() as u32);
+                self.by_path.insert(path.clone(), id);
+                self.files.push(SourceFile { path: path.clone(), text: String::new(), ast: ast::SourceFile::default(), syntax: vec![] });
+                id
+            }
+        };
+        let (ast, syntax) = oc_syntax::parse(id, &text);
+        if let Some(slot) = self.files.get_mut(id.0 as usize) {
+            *slot = SourceFile { path, text, ast, syntax };
+        }
+        id
+    }
+
+    /// Forgets a file's text so that the next compile reads it again (the watcher's hook).
+    pub fn invalidate(&mut self, path: &str) {
+        if let Some(id) = self.by_path.get(path) {
+            if let Some(f) = self.files.get_mut(id.0 as usize) {
+                if !f.path.starts_with(stdlib::PREFIX) {
+                    f.text.clear();
+                    f.ast = ast::SourceFile::default();
+                    f.syntax.clear();
+                }
+            }
+            self.by_path.remove(path);
+        }
+    }
+
+    fn load(&mut self, host: &mut dyn Host, path: &str) -> Result<FileId, String> {
+        if let Some(id) = self.by_path.get(path) {
+            return Ok(*id);
+        }
+        if path.starts_with(stdlib::PREFIX) {
+            return Err("no such file in the standard library".to_string());
+        }
+        let text = host.read(path)?;
+        Ok(self.add(path.to_string(), text))
+    }
+
+    /// Compiles `roots` (logical paths) and everything they import into one model.
+    /// A root that cannot be read is reported with the message `Host::read` gave.
+    pub fn compile(&mut self, host: &mut dyn Host, roots: &[String]) -> (Compilation, Vec<(String, String)>) {
+        let mut unreadable = Vec::new();
+        let mut root_ids = Vec::new();
+        for root in roots {
+            match self.load(host, root) {
+                Ok(id) => root_ids.push(id),
+                Err(e) => unreadable.push((root.clone(), e)),
+            }
+        }
+        (self.compile_ids(host, &root_ids), unreadable)
+    }
+
+    /// Compiles already loaded files and their imports into one model.
+    pub fn compile_ids(&mut self, host: &mut dyn Host, roots: &[FileId]) -> Compilation {
+        let mut diagnostics = Vec::new();
+        let mut order = Vec::new();
+        let mut state: HashMap<FileId, bool> = HashMap::new(); // false: in progress, true: done
+        for root in roots {
+            let mut stack = Vec::new();
+            self.visit(host, *root, &mut state, &mut stack, &mut order, &mut diagnostics);
+        }
+        let has_ruleset = order.iter().any(|id| {
+            self.file(*id).is_some_and(|f| f.ast.items.iter().any(|i| matches!(i, ast::Item::Ruleset(_))))
+        });
+        let mut files: Vec<FileId> = Vec::new();
+        if !has_ruleset {
+            files.extend(self.std_prelude.iter().copied());
+        }
+        for id in order {
+            if !files.contains(&id) {
+                files.push(id);
+            }
+        }
+        let sources: Vec<(FileId, &SourceFile)> = files.iter().filter_map(|id| self.file(*id).map(|f| (*id, f))).collect();
+        for (_, f) in &sources {
+            diagnostics.extend(f.syntax.iter().cloned());
+        }
+        let items: Vec<&ast::Item> = sources.iter().flat_map(|(_, f)| f.ast.items.iter()).collect();
+        let (partial, mut found) = check::check(&items);
+        diagnostics.append(&mut found);
+        dedupe(&mut diagnostics);
+        let rules = if diagnostics.iter().any(|d| d.is_error()) { None } else { Some(partial.clone()) };
+        Compilation { rules, partial, diagnostics, files }
+    }
+
+    fn visit(
+        &mut self,
+        host: &mut dyn Host,
+        id: FileId,
+        state: &mut HashMap<FileId, bool>,
+        stack: &mut Vec<FileId>,
+        order: &mut Vec<FileId>,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
+        match state.get(&id) {
+            Some(true) => return,
+            Some(false) => return, // reported by the importer that closed the cycle
+            None => {}
+        }
+        state.insert(id, false);
+        stack.push(id);
+        let Some(file) = self.file(id) else { return };
+        let importer = file.path.clone();
+        let imports: Vec<ast::Import> = file
+            .ast
+            .items
+            .iter()
+            .filter_map(|i| if let ast::Item::Import(imp) = i { Some(imp.clone()) } else { None })
+            .collect();
+        for import in imports {
+            let target = match paths::resolve(&importer, &import.path.value) {
+                Ok(p) => p,
+                Err(reason) => {
+                    diagnostics.push(
+                        Diagnostic::error(codes::IMPORT_OUTSIDE_ROOT, import.path.span, format!("`{}` is outside the project", import.path.value))
+                            .with_label(reason)
+                            .with_help("imports are relative to the importing file and stay inside the project root"),
+                    );
+                    continue;
+                }
+            };
+            let loaded = self.load(host, &target);
+            let Ok(target_id) = loaded else {
+                let reason = loaded.err().unwrap_or_default();
+                diagnostics.push(
+                    Diagnostic::error(codes::IMPORT_NOT_FOUND, import.path.span, format!("cannot import `{}`", import.path.value))
+                        .with_label(format!("{target}: {reason}"))
+                        .with_help(self.similar_path_help(&target)),
+                );
+                continue;
+            };
+            if state.get(&target_id) == Some(&false) {
+                let mut chain: Vec<String> = stack
+                    .iter()
+                    .skip_while(|f| **f != target_id)
+                    .filter_map(|f| self.file(*f).map(|f| f.path.clone()))
+                    .collect();
+                chain.push(target.clone());
+                diagnostics.push(
+                    Diagnostic::error(codes::IMPORT_CYCLE, import.span, "files import each other in a cycle")
+                        .with_label(format!("cycle: {}", chain.join(" -> ")))
+                        .with_help("remove this import, or move what both files need into a third file"),
+                );
+                continue;
+            }
+            self.visit(host, target_id, state, stack, order, diagnostics);
+        }
+        stack.pop();
+        state.insert(id, true);
+        order.push(id);
+    }
+
+    fn similar_path_help(&self, target: &str) -> String {
+        let names: Vec<&str> = self.by_path.keys().map(String::as_str).filter(|p| !p.starts_with(stdlib::PREFIX)).collect();
+        match oc_diag::did_you_mean(target, names) {
+            Some(s) => format!("did you mean `{s}`? paths are relative to the importing file"),
+            None => "paths are relative to the importing file and use `/`".to_string(),
+        }
+    }
+}
+
+fn dedupe(diagnostics: &mut Vec<Diagnostic>) {
+    let mut seen: HashSet<(&'static str, Span, String)> = HashSet::new();
+    diagnostics.retain(|d| seen.insert((d.code, d.span, d.message.clone())));
+    diagnostics.sort_by(|a, b| (a.span.file, a.span.start, a.code).cmp(&(b.span.file, b.span.start, b.code)));
+}
+
+/// Every code the syntax and the compiler can emit.
+pub fn all_codes() -> impl Iterator<Item = &'static oc_diag::CodeInfo> {
+    oc_syntax::CODES.iter().chain(CODES.iter())
+}

@@ -1,0 +1,41 @@
+//! Logical paths: `/`-separated, relative to the project root, never climbing above it.
+
+/// Resolves `import` (as written in `importer`) to a logical path, or says why it is refused.
+pub fn resolve(importer: &str, import: &str) -> Result<String, String> {
+    if import.starts_with('/') || import.starts_with('\\') || import.get(1..2) == Some(":") {
+        return Err("absolute paths are not allowed".to_string());
+    }
+    let mut parts: Vec<&str> = importer.split('/').collect();
+    parts.pop(); // the importing file's own name
+    for piece in import.split(['/', '\\']) {
+        match piece {
+            "" | "." => {}
+            ".." => {
+                if parts.pop().is_none() || parts.last() == Some(&"<std>") && importer.starts_with("<std>/") && parts.len() == 1 {
+                    return Err("climbs above the project root".to_string());
+                }
+            }
+            p => parts.push(p),
+        }
+    }
+    if parts.is_empty() {
+        return Err("names no file".to_string());
+    }
+    Ok(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::resolve;
+
+    #[test]
+    fn imports_are_relative_and_confined() {
+        assert_eq!(resolve("examples/a.oc", "b.oc").as_deref(), Ok("examples/b.oc"));
+        assert_eq!(resolve("examples/a.oc", "../tags/t.oc").as_deref(), Ok("tags/t.oc"));
+        assert_eq!(resolve("a.oc", "./x/./y.oc").as_deref(), Ok("x/y.oc"));
+        assert!(resolve("a.oc", "../outside.oc").is_err());
+        assert!(resolve("examples/a.oc", "../../outside.oc").is_err());
+        assert!(resolve("a.oc", "/etc/passwd").is_err());
+        assert!(resolve("a.oc", "C:/x.oc").is_err());
+    }
+}

@@ -1,0 +1,200 @@
+//! Diagnostics as plain data.
+//!
+//! Every phase (syntax, compiler, later atlas and engine) reports problems as [`Diagnostic`]
+//! values: a stable code, a severity, a message, a primary [`Span`], secondary labels and a help
+//! line. Nothing here knows how diagnostics are rendered; the CLI does that with miette.
+//!
+//! **Invariant:** codes are stable and never reused. Every code a crate can emit is listed in
+//! that crate's `CODES` table with a title and the long text `oc explain CODE` prints.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+use serde::Serialize;
+
+/// Identifies one source text. The CLI owns the mapping from ids to paths and texts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct FileId(pub u32);
+
+/// A byte range in one file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(file: FileId, start: usize, end: usize) -> Span {
+        let start = u32::try_from(start).unwrap_or(u32::MAX);
+        let end = u32::try_from(end).unwrap_or(u32::MAX).max(start);
+        Span { file, start, end }
+    }
+    /// A span covering both `self` and `other` (which must be in the same file).
+    pub fn to(self, other: Span) -> Span {
+        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+    pub fn len(self) -> usize {
+        (self.end - self.start) as usize
+    }
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+}
+
+/// A value together with the place it was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(value: T, span: Span) -> Self {
+        Spanned { value, span }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+}
+
+/// One problem found in the user's input.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub span: Span,
+    /// What to say at the primary span (shown under the caret); defaults to the message.
+    pub label: Option<String>,
+    pub secondary: Vec<Label>,
+    pub help: String,
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            message: message.into(),
+            span,
+            label: None,
+            secondary: Vec::new(),
+            help: String::new(),
+        }
+    }
+    pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, span, message) }
+    }
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = help.into();
+        self
+    }
+    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = Some(label.into());
+        self
+    }
+    pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.secondary.push(Label { span, message: message.into() });
+        self
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// The documentation of one diagnostic code, for `oc explain`.
+#[derive(Clone, Copy, Debug)]
+pub struct CodeInfo {
+    pub code: &'static str,
+    pub title: &'static str,
+    /// The long text: what the problem is, why it matters, an example and the fix.
+    pub explanation: &'static str,
+}
+
+/// Line and column (both 1-based, column counted in characters) of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let mut line = 1;
+    let mut line_start = 0;
+    for (i, b) in text.bytes().enumerate().take(offset) {
+        if b == b'\n' {
+            line += 1;
+            line_start = i + 1;
+        }
+    }
+    let col = text.get(line_start..offset).map_or(offset - line_start, |s| s.chars().count()) + 1;
+    (line, col)
+}
+
+/// Suggests the closest of `candidates` to `wanted`, for "did you mean" help lines.
+/// Case differences are cheap; otherwise the edit distance must be small for the length.
+pub fn did_you_mean<'a, I>(wanted: &str, candidates: I) -> Option<&'a str>
+where
+    I: IntoIterator<Item = &'a str>,
+{
+    let lower = wanted.to_lowercase();
+    let mut best: Option<(usize, &'a str)> = None;
+    for candidate in candidates {
+        let d = if candidate.to_lowercase() == lower { 0 } else { edit_distance(&lower, &candidate.to_lowercase()) };
+        if best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, candidate));
+        }
+    }
+    let limit = (wanted.chars().count() / 3).max(1);
+    best.filter(|(d, _)| *d <= limit).map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        if let Some(first) = cur.first_mut() {
+            *first = i + 1;
+        }
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev.get(j).copied().unwrap_or(0) + usize::from(ca != *cb);
+            let del = prev.get(j + 1).copied().unwrap_or(0) + 1;
+            let ins = cur.get(j).copied().unwrap_or(0) + 1;
+            if let Some(slot) = cur.get_mut(j + 1) {
+                *slot = sub.min(del).min(ins);
+            }
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev.last().copied().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_prefer_close_names() {
+        let names = ["Lucky", "Brave", "Canto", "DistantCounter"];
+        assert_eq!(did_you_mean("Lucy", names), Some("Lucky"));
+        assert_eq!(did_you_mean("lucky", names), Some("Lucky"));
+        assert_eq!(did_you_mean("Distantcountr", names), Some("DistantCounter"));
+        assert_eq!(did_you_mean("Zzzzzz", names), None);
+    }
+
+    #[test]
+    fn line_and_column_count_characters() {
+        let text = "ab\nçd e";
+        assert_eq!(line_col(text, 0), (1, 1));
+        assert_eq!(line_col(text, 3), (2, 1));
+        assert_eq!(line_col(text, text.len()), (2, 5));
+    }
+}

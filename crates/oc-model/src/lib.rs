@@ -1,0 +1,587 @@
+//! The compiled rules: plain serde data, the only contract between the compiler and the engine.
+//!
+//! **Invariant:** everything here is resolved and type checked. Names refer to definitions that
+//! exist in the same [`Rules`]; expressions are well typed; tables are complete. The engine can
+//! rely on it and report a broken model as an internal error, never as a user error.
+//!
+//! **Invariant:** nothing here names a tag, class, weapon type or ruleset of the standard
+//! library. The engine knows effect primitives ([`Verb`], [`Event`], [`Place`]), not tags.
+//!
+//! Saved as JSON by `oc build`; [`FORMAT_VERSION`] changes whenever the shape changes.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// Bumped whenever a saved model would be read differently.
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rules {
+    pub format_version: u32,
+    pub ruleset: Ruleset,
+    pub movements: Vec<String>,
+    pub weapon_types: Vec<WeaponType>,
+    /// Each cycle lists the weapon types in order: every one beats the next, the last beats the first.
+    pub triangles: Vec<Vec<String>>,
+    pub terrains: Vec<Terrain>,
+    pub tags: Vec<Tag>,
+    pub statuses: Vec<Status>,
+    pub classes: Vec<Class>,
+    pub items: Vec<Item>,
+}
+
+impl Rules {
+    pub fn class(&self, name: &str) -> Option<&Class> {
+        self.classes.iter().find(|c| c.name == name)
+    }
+    pub fn item(&self, name: &str) -> Option<&Item> {
+        self.items.iter().find(|i| i.name == name)
+    }
+    pub fn tag(&self, name: &str) -> Option<&Tag> {
+        self.tags.iter().find(|t| t.name == name)
+    }
+    pub fn status(&self, name: &str) -> Option<&Status> {
+        self.statuses.iter().find(|s| s.name == name)
+    }
+    pub fn terrain(&self, name: &str) -> Option<&Terrain> {
+        self.terrains.iter().find(|t| t.name == name)
+    }
+    pub fn weapon_type(&self, name: &str) -> Option<&WeaponType> {
+        self.weapon_types.iter().find(|w| w.name == name)
+    }
+    /// +1 when `attacker` beats `defender` in a weapon triangle, -1 when it loses, else 0.
+    pub fn triangle(&self, attacker: &str, defender: &str) -> i64 {
+        for cycle in &self.triangles {
+            let Some(a) = cycle.iter().position(|t| t == attacker) else { continue };
+            let Some(d) = cycle.iter().position(|t| t == defender) else { continue };
+            let n = cycle.len();
+            if (a + 1) % n == d {
+                return 1;
+            }
+            if (d + 1) % n == a {
+                return -1;
+            }
+        }
+        0
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ruleset {
+    pub name: String,
+    pub doc: Option<String>,
+    pub scales: Vec<Scale>,
+    /// The ratings or numbers a class provides (Strength, Skill ...).
+    pub stats: Vec<Stat>,
+    /// Attributes every unit has, with their base value (HP 20, movement 5 ...).
+    pub bases: Vec<Base>,
+    /// The values a class may give a stat of this type, inclusive.
+    pub class_ranges: Vec<ClassRange>,
+    pub inventory: u32,
+    /// Item weight bounds, inclusive.
+    pub weight: (i64, i64),
+    pub dice: Vec<Dice>,
+    pub tables: Vec<Table>,
+    /// The combat formulas, by name: `hit`, `critical`, `damage`, `critical_damage`, `follow_up`,
+    /// optionally `backfire` (the strike hurts the attacker instead), and `_helpers`.
+    pub combat: Vec<Formula>,
+}
+
+impl Ruleset {
+    pub fn scale(&self, name: &str) -> Option<&Scale> {
+        self.scales.iter().find(|s| s.name == name)
+    }
+    pub fn table(&self, name: &str) -> Option<&Table> {
+        self.tables.iter().find(|t| t.name == name)
+    }
+    pub fn formula(&self, name: &str) -> Option<&Formula> {
+        self.combat.iter().find(|f| f.name == name)
+    }
+}
+
+/// An ordered scale, worst step first: `F E D C B A S`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scale {
+    pub name: String,
+    pub steps: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stat {
+    pub name: String,
+    pub title: Option<String>,
+    pub ty: Type,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Base {
+    pub name: String,
+    pub title: Option<String>,
+    pub ty: Type,
+    pub value: Value,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClassRange {
+    pub ty: Type,
+    pub low: Value,
+    pub high: Value,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dice {
+    pub name: String,
+    pub faces: u32,
+}
+
+/// A lookup table over scales. Cells are stored row-major: the last key varies fastest.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    pub name: String,
+    /// The scale of each key, in order.
+    pub keys: Vec<String>,
+    pub value: Type,
+    pub cells: Vec<Value>,
+}
+
+impl Table {
+    /// The cell at the given step indices, one per key.
+    pub fn get(&self, ruleset: &Ruleset, steps: &[usize]) -> Option<&Value> {
+        if steps.len() != self.keys.len() {
+            return None;
+        }
+        let mut index = 0usize;
+        for (key, step) in self.keys.iter().zip(steps) {
+            let len = ruleset.scale(key)?.steps.len();
+            if *step >= len {
+                return None;
+            }
+            index = index * len + step;
+        }
+        self.cells.get(index)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Formula {
+    pub name: String,
+    pub ty: Type,
+    pub expr: Expr,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "of", rename_all = "snake_case")]
+pub enum Type {
+    Int,
+    Bool,
+    Str,
+    /// A step of the named scale.
+    Scale(String),
+    Unit,
+    Weapon,
+    Tag,
+    Class,
+    WeaponType,
+    Status,
+    Terrain,
+    Movement,
+    /// The name of a stat (`Bonus(res+1)` takes a stat and an amount: a [`Type::StatMod`]).
+    Stat,
+    StatMod,
+    Die,
+}
+
+/// A constant: tag arguments, class ratings, table cells, base values.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Value {
+    Int(i64),
+    Bool(bool),
+    Str(String),
+    /// Step `index` (0 = worst) of `scale`.
+    Step { scale: String, index: u32 },
+    /// A definition by name: a tag, class, weapon type, status, terrain or movement type.
+    Name { ty: Type, name: String },
+    StatMod { stat: String, amount: i64 },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WeaponType {
+    pub name: String,
+    /// Magic weapons use the magic stat against resistance; the others use strength against defense.
+    pub magic: bool,
+    /// Staves never counter or follow up, and always hit allies.
+    pub staff: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Terrain {
+    pub name: String,
+    pub title: Option<String>,
+    pub doc: Option<String>,
+    pub symbol: Option<String>,
+    /// Bonus to defense and resistance for a unit standing here.
+    pub defense: i64,
+    /// Movement cost per movement type; `None` is impassable.
+    pub costs: BTreeMap<String, Option<u32>>,
+    pub heal: Option<TerrainHeal>,
+    /// Destructible terrain's hit points.
+    pub hp: Option<u32>,
+    /// What the tile turns into when destroyed or opened.
+    pub becomes: Option<String>,
+    /// Tags or items that open it (doors).
+    pub opened_by: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TerrainHeal {
+    pub amount: i64,
+    pub event: Event,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThingKind {
+    Class,
+    Weapon,
+    Accessory,
+    Consumable,
+    Unit,
+    Status,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Param {
+    pub name: String,
+    pub ty: Type,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tag {
+    pub name: String,
+    pub params: Vec<Param>,
+    /// Whether several instances add up (Lucky on a class and on its weapon).
+    pub stacks: bool,
+    /// Where the tag may be used; every kind when empty in the source.
+    pub applies_to: Vec<ThingKind>,
+    pub doc: Option<String>,
+    pub effects: Vec<Effect>,
+}
+
+/// A tag as used on a class, item or status, with constant arguments.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TagUse {
+    pub tag: String,
+    pub args: Vec<Value>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Status {
+    pub name: String,
+    pub effects: Vec<Effect>,
+    pub clears: Vec<Clear>,
+    pub lasts: Option<Duration>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Clear {
+    /// Cleared at `event` when this holds (always when `None`).
+    pub condition: Option<Expr>,
+    pub event: Event,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Duration {
+    Activations(u32),
+    Rounds(u32),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Class {
+    pub name: String,
+    pub title: Option<String>,
+    pub doc: Option<String>,
+    /// One value per ruleset stat.
+    pub ratings: BTreeMap<String, Value>,
+    pub wields: Vec<String>,
+    pub tags: Vec<TagUse>,
+    pub cost: i64,
+    pub promoted: bool,
+    pub promoted_from: Option<String>,
+    /// The items a recruit of this class comes with (at most the ruleset's inventory size).
+    pub kit: Vec<String>,
+    /// Shifters: the Normal and Transformed stat blocks.
+    pub forms: Option<ShifterForms>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShifterForms {
+    pub normal: Form,
+    pub transformed: Form,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Form {
+    pub ratings: BTreeMap<String, Value>,
+    pub wields: Vec<String>,
+    pub tags: Vec<TagUse>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ItemKind {
+    Weapon,
+    Accessory,
+    Consumable,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Item {
+    pub name: String,
+    pub kind: ItemKind,
+    pub title: Option<String>,
+    pub doc: Option<String>,
+    pub weapon_type: Option<String>,
+    pub might: i64,
+    pub weight: i64,
+    pub range: Option<Range>,
+    pub tags: Vec<TagUse>,
+    pub cost: i64,
+    /// What using a consumable does.
+    pub uses: Vec<Effect>,
+    /// Stat modifiers while carried or equipped (an accessory's `def += 2`).
+    pub modifiers: Vec<Effect>,
+}
+
+/// A weapon's reach: `min..max` tiles; `max` may depend on the wielder (staves: "Mag").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Range {
+    pub min: Expr,
+    pub max: Expr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Event {
+    Activated,
+    EndOfTurn,
+    StartOfRound,
+    EndOfRound,
+    Hit,
+    Crit,
+    Attacked,
+    AfterAttack,
+    Routed,
+}
+
+impl Event {
+    pub const ALL: &'static [(&'static str, Event)] = &[
+        ("activated", Event::Activated),
+        ("end_of_turn", Event::EndOfTurn),
+        ("start_of_round", Event::StartOfRound),
+        ("end_of_round", Event::EndOfRound),
+        ("hit", Event::Hit),
+        ("crit", Event::Crit),
+        ("attacked", Event::Attacked),
+        ("after_attack", Event::AfterAttack),
+        ("routed", Event::Routed),
+    ];
+    pub fn from_name(name: &str) -> Option<Event> {
+        Event::ALL.iter().find(|(n, _)| *n == name).map(|(_, e)| *e)
+    }
+}
+
+/// What a tag, status or item does. The engine interprets these primitives.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Effect {
+    /// Change an attribute of a unit while the effect applies.
+    Modify { place: Place, op: AssignOp, value: Expr },
+    /// Effects that apply only while `condition` holds (in combat: per strike).
+    When { condition: Expr, then: Vec<Effect> },
+    /// Effects run once when `event` happens to the holder.
+    On { event: Event, then: Vec<Effect> },
+    /// The holder also has this tag.
+    Grant { tag: String, args: Vec<Expr> },
+    /// A special action the holder can take on its turn.
+    Action(Action),
+    /// A primitive the engine performs.
+    Command { verb: Verb, args: Vec<Expr> },
+}
+
+/// An attribute of a unit: `unit.attribute`, where the attribute may come from a `StatMod`
+/// parameter (`b.stat` in `tag Bonus(b: StatMod)`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Place {
+    pub unit: UnitRef,
+    pub attribute: AttributeRef,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttributeRef {
+    Named(String),
+    /// The stat carried by the StatMod parameter of this name.
+    StatOfParam(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnitRef {
+    /// The unit that has the tag or status.
+    Holder,
+    /// The other unit of the current strike.
+    Foe,
+    Attacker,
+    Defender,
+    /// The target of an action.
+    Target,
+}
+
+impl UnitRef {
+    pub const ALL: &'static [(&'static str, UnitRef)] = &[
+        ("self", UnitRef::Holder),
+        ("user", UnitRef::Holder),
+        ("foe", UnitRef::Foe),
+        ("attacker", UnitRef::Attacker),
+        ("defender", UnitRef::Defender),
+        ("target", UnitRef::Target),
+    ];
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AssignOp {
+    Add,
+    Sub,
+    Set,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Action {
+    pub target: ActionTarget,
+    pub min_range: Option<Expr>,
+    pub max_range: Option<Expr>,
+    pub requires: Vec<Expr>,
+    pub effects: Vec<Effect>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionTarget {
+    Ally,
+    Enemy,
+    Unit,
+    SelfOnly,
+    Tile,
+    Door,
+    Chest,
+}
+
+/// The primitives of actions and triggers. Their arguments are documented in `oc explain` of the
+/// command code and checked by the compiler (see `oc-compiler`'s `verbs` table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verb {
+    Heal,
+    Damage,
+    Inflict,
+    Cure,
+    Reactivate,
+    Relocate,
+    Open,
+    TakeChest,
+    Raze,
+    Seize,
+    Escape,
+    Reveal,
+    Transform,
+    Restrict,
+    MustAttackWeakest,
+    /// Switch a shifter to its "normal" or "transformed" form.
+    Shift,
+    /// Lower a stat of a unit until the end of its next turn (does not stack).
+    Debuff,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Expr {
+    Const(Value),
+    /// A unit in context (`attacker`, `self` ...).
+    Unit(UnitRef),
+    /// A tag parameter.
+    Param(String),
+    /// Another combat formula, by name.
+    Formula(String),
+    /// The current strike's weapon-triangle standing of the attacker: +1, 0 or -1.
+    Triangle,
+    /// Distance in tiles between attacker and defender.
+    Distance,
+    /// The damage the current strike dealt (in `on hit` / `on crit`).
+    Dealt,
+    /// A unit's stat or base attribute.
+    Attribute { unit: UnitRef, name: String },
+    /// A unit's stat named by a StatMod parameter.
+    AttributeOfParam { unit: UnitRef, param: String },
+    /// A property of a unit's equipped weapon: `might`, `weight`, `min_range`, `max_range`, `magic`, `staff`.
+    Weapon { unit: UnitRef, property: String },
+    /// Whether a unit is promoted.
+    Promoted(UnitRef),
+    /// The Def/Res bonus of the terrain a unit stands on.
+    TerrainDefense(UnitRef),
+    /// Whether a unit has already been activated this round.
+    Activated(UnitRef),
+    /// The amount carried by a StatMod parameter.
+    AmountOfParam(String),
+    Unary { op: UnaryOp, expr: Box<Expr> },
+    /// `ty` is the type of the operands: step arithmetic and comparisons follow the scale.
+    Binary { op: BinaryOp, ty: Type, lhs: Box<Expr>, rhs: Box<Expr> },
+    Lookup { table: String, args: Vec<Expr> },
+    /// This strike's roll of the named die (the same value everywhere in one strike).
+    Roll { die: String },
+    /// A fresh roll of an `n`-sided die (status clear checks: `roll(d10)`).
+    RollFresh { faces: u32 },
+    Call { function: Function, args: Vec<Expr> },
+    Has { unit: UnitRef, tag: String, args: Vec<Expr> },
+    /// Whether a unit has the tag or status held by a Tag/Status parameter.
+    HasParam { unit: UnitRef, param: String },
+    If { condition: Box<Expr>, then: Box<Expr>, otherwise: Box<Expr> },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Function {
+    Min,
+    Max,
+    Abs,
+    Clamp,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnaryOp {
+    Neg,
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BinaryOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}

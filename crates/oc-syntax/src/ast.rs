@@ -1,0 +1,389 @@
+//! The owned syntax tree. Every node carries a [`Span`]; no pest type appears here.
+
+use oc_diag::{Span, Spanned};
+
+pub type Ident = Spanned<String>;
+
+#[derive(Clone, Debug, Default)]
+pub struct SourceFile {
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Item {
+    Import(Import),
+    Ruleset(Ruleset),
+    Movement(Vec<Ident>),
+    WeaponType(WeaponTypeDef),
+    Triangle(Triangle),
+    Terrain(TerrainDef),
+    Tag(TagDef),
+    Status(StatusDef),
+    Class(ClassDef),
+    Item(ItemDef),
+}
+
+#[derive(Clone, Debug)]
+pub struct Import {
+    pub path: Spanned<String>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Ruleset {
+    pub name: Ident,
+    pub span: Span,
+    pub doc: Option<String>,
+    pub scales: Vec<ScaleDef>,
+    pub stats: Vec<StatDef>,
+    pub bases: Vec<BaseDef>,
+    pub class_ranges: Vec<ClassRange>,
+    pub inventory: Vec<Spanned<i64>>,
+    pub weight_ranges: Vec<Spanned<(i64, i64)>>,
+    pub dice: Vec<DiceDef>,
+    pub tables: Vec<TableDef>,
+    pub combat: Vec<CombatBlock>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ScaleDef {
+    pub name: Ident,
+    pub members: Vec<Ident>,
+}
+
+#[derive(Clone, Debug)]
+pub struct StatDef {
+    pub name: Ident,
+    pub ty: Ident,
+    pub title: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct BaseDef {
+    pub name: Ident,
+    pub ty: Ident,
+    pub value: Expr,
+    pub title: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ClassRange {
+    pub ty: Ident,
+    pub low: Spanned<Bound>,
+    pub high: Spanned<Bound>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Int(i64),
+    Name(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct DiceDef {
+    pub name: Ident,
+    pub faces: Spanned<u32>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TableDef {
+    pub name: Ident,
+    pub keys: Vec<Ident>,
+    pub value_ty: Ident,
+    pub rows: Vec<TableRow>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct TableRow {
+    pub keys: Vec<Ident>,
+    pub values: Vec<Spanned<Literal>>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Literal {
+    Int(i64),
+    Bool(bool),
+    Name(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct CombatBlock {
+    pub formulas: Vec<Formula>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Formula {
+    pub name: Ident,
+    pub value: Expr,
+}
+
+#[derive(Clone, Debug)]
+pub struct WeaponTypeDef {
+    pub name: Ident,
+    pub magic: bool,
+    pub staff: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Triangle {
+    pub chains: Vec<Vec<Ident>>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct TerrainDef {
+    pub name: Ident,
+    pub title: Option<String>,
+    pub doc: Option<String>,
+    pub symbols: Vec<Spanned<String>>,
+    pub defense: Vec<Spanned<i64>>,
+    pub costs: Vec<CostEntry>,
+    pub heal: Vec<TerrainHeal>,
+    pub hp: Vec<Spanned<i64>>,
+    pub becomes: Vec<Ident>,
+    pub opened_by: Vec<Ident>,
+    pub impassable: Option<Span>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct CostEntry {
+    pub movement: Ident,
+    /// `None` is `-`: impassable for that movement type.
+    pub cost: Spanned<Option<i64>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TerrainHeal {
+    pub amount: Spanned<i64>,
+    pub event: Ident,
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: Ident,
+    pub ty: Ident,
+}
+
+#[derive(Clone, Debug)]
+pub struct TagDef {
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub stacks: bool,
+    pub kinds: Vec<Ident>,
+    pub doc: Option<String>,
+    pub body: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Modify { place: Vec<Ident>, op: AssignOp, value: Expr, span: Span },
+    When { condition: Expr, body: Vec<Stmt>, span: Span },
+    On { event: Ident, body: Vec<Stmt>, span: Span },
+    Grant { tag: TagRef, span: Span },
+    Action(ActionDef),
+    Command { verb: Ident, args: Vec<Expr>, span: Span },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssignOp {
+    Add,
+    Sub,
+    Set,
+}
+
+#[derive(Clone, Debug)]
+pub struct ActionDef {
+    pub target: Option<ActionTarget>,
+    pub requires: Vec<Expr>,
+    pub body: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ActionTarget {
+    pub kind: Ident,
+    pub min: Option<Expr>,
+    pub max: Option<Expr>,
+}
+
+#[derive(Clone, Debug)]
+pub struct StatusDef {
+    pub name: Ident,
+    pub body: Vec<Stmt>,
+    pub clears: Vec<Clears>,
+    pub lasts: Vec<Lasts>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Clears {
+    pub condition: Option<Expr>,
+    pub event: Ident,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Lasts {
+    pub count: Spanned<i64>,
+    pub unit: Ident,
+}
+
+#[derive(Clone, Debug)]
+pub struct TagRef {
+    pub name: Ident,
+    pub args: Vec<Expr>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ClassDef {
+    pub name: Ident,
+    pub title: Option<String>,
+    pub doc: Option<String>,
+    pub ratings: Vec<RatingsBlock>,
+    pub wields: Vec<Ident>,
+    pub tags: Vec<TagRef>,
+    pub costs: Vec<Spanned<i64>>,
+    pub promoted: Option<Promoted>,
+    pub kit: Vec<Ident>,
+    pub normal: Option<Form>,
+    pub transformed: Option<Form>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct RatingsBlock {
+    pub entries: Vec<(Ident, Spanned<Literal>)>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Promoted {
+    pub from: Option<Ident>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Form {
+    pub ratings: Vec<RatingsBlock>,
+    pub wields: Vec<Ident>,
+    pub tags: Vec<TagRef>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemKind {
+    Weapon,
+    Accessory,
+    Consumable,
+}
+
+impl ItemKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            ItemKind::Weapon => "weapon",
+            ItemKind::Accessory => "accessory",
+            ItemKind::Consumable => "consumable",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct ItemDef {
+    pub kind: ItemKind,
+    pub name: Ident,
+    pub title: Option<String>,
+    pub doc: Option<String>,
+    pub weapon_type: Vec<Ident>,
+    pub might: Vec<Spanned<i64>>,
+    pub weight: Vec<Spanned<i64>>,
+    pub range: Vec<RangeSpec>,
+    pub tags: Vec<TagRef>,
+    pub costs: Vec<Spanned<i64>>,
+    pub uses: Vec<Vec<Stmt>>,
+    pub modifiers: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct RangeSpec {
+    pub min: Expr,
+    pub max: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Int(i64),
+    Bool(bool),
+    Str(String),
+    Name(String),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    Field(Box<Expr>, Ident),
+    Index(Box<Expr>, Vec<Expr>),
+    Call(Ident, Vec<Expr>),
+    Has(Box<Expr>, TagRef),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// A piece that failed to parse; the error was already reported.
+    Error,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinaryOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Or => "or",
+            BinaryOp::And => "and",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Rem => "%",
+        }
+    }
+    pub fn is_comparison(self) -> bool {
+        matches!(self, BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge)
+    }
+}

@@ -1,0 +1,234 @@
+//! Turns a pest error into a diagnostic in the user's words: what was expected, what was found.
+
+use std::collections::BTreeSet;
+
+use oc_diag::{Diagnostic, FileId, Span};
+use pest::error::{ErrorVariant, InputLocation};
+
+use crate::lower::Rule;
+use crate::SYNTAX_ERROR;
+
+/// What to call a rule in a message, or `None` to leave it out (it is implied by another).
+fn describe(rule: Rule) -> Option<&'static str> {
+    use Rule::*;
+    Some(match rule {
+        EOI => "the end of the file",
+        ident | name | place => "a name",
+        int => "a whole number",
+        string | string_inner => "a string in double quotes",
+        scale_member => "a scale step such as `C`",
+        rating_value => "a rating such as `C` (or a number in a numeric ruleset)",
+        row_key => "a row label such as `C`",
+        table_value | table_row => "a table value such as `60`",
+        bound => "a scale step or a number",
+        type_ref => "a type such as `Int`, `Bool` or `Rating`",
+        die => "a die such as `d100`",
+        damage_kind => "`physical` or `magic`",
+        thing_kind => "a kind of thing: `class`, `weapon`, `accessory`, `consumable`, `unit` or `status`",
+        target_kind => "a target: `ally`, `enemy`, `unit`, `self`, `tile`, `door` or `chest`",
+        verb | command => "an effect such as `heal(target, 2)`",
+        event => "an event such as `end_of_turn` or `start_of_round`",
+        duration_unit => "`activation` or `round`",
+        cost_value => "a movement cost (a number, or `-` for impassable)",
+        expr | prefix | neg | not | primary | paren | call | kw_true | kw_false => "an expression",
+        postfix | field | index | has | infix | or | and | eq | ne | le | ge | lt | gt | add | sub | mul | div | rem => {
+            return None
+        }
+        import | kw_import => "`import`",
+        ruleset | kw_ruleset => "`ruleset`",
+        movement_def | kw_movement => "`movement`",
+        terrain_def | kw_terrain => "`terrain`",
+        weapon_type_def | kw_weapon_type => "`weapon_type`",
+        triangle_def | kw_triangle => "`triangle`",
+        tag_def | kw_tag => "`tag`",
+        status_def | kw_status => "`status`",
+        class_def | kw_class => "`class`",
+        weapon_def | kw_weapon => "`weapon`",
+        accessory_def | kw_accessory => "`accessory`",
+        consumable_def | kw_consumable => "`consumable`",
+        doc | kw_doc => "`doc`",
+        scale_def | kw_scale => "`scale`",
+        stat_def | kw_stat => "`stat`",
+        base_def | kw_base => "`base`",
+        class_range | kw_class_range => "`class_range`",
+        inventory_def | kw_inventory => "`inventory`",
+        weight_range | item_weight | kw_weight => "`weight`",
+        dice_def | kw_dice => "`dice`",
+        table_def | kw_table => "`table`",
+        combat_block | kw_combat => "`combat`",
+        formula => "a formula such as `hit = ...`",
+        triangle_chain => "a chain such as `Swords > Axes > Lances > Swords`",
+        terrain_symbol | kw_symbol => "`symbol`",
+        terrain_defense | kw_defense => "`defense`",
+        terrain_cost | cost | kw_cost => "`cost`",
+        cost_entry => "a movement type and its cost, such as `Foot 2`",
+        terrain_heal | kw_heal => "`heal`",
+        terrain_hp | kw_hp => "`hp`",
+        terrain_becomes | kw_becomes => "`becomes`",
+        terrain_opened_by | kw_opened_by => "`opened_by`",
+        terrain_impassable | kw_impassable => "`impassable`",
+        params | param => "parameters such as `(x: Int)`",
+        kw_stacks => "`stacks`",
+        tag_kinds | kw_on => "`on`",
+        effect_block => "a `{ ... }` block of effects",
+        modify_stmt => "an effect such as `movement += x`",
+        assign_op => "`+=`, `-=` or `=`",
+        when_stmt | kw_when => "`when`",
+        on_stmt => "`on EVENT { ... }`",
+        grant_stmt | kw_grant => "`grant`",
+        action_stmt | kw_action => "`action`",
+        action_target | kw_target => "`target`",
+        kw_within => "`within`",
+        action_requires | kw_requires => "`requires`",
+        clears | kw_clears => "`clears`",
+        lasts | kw_lasts => "`lasts`",
+        kw_at => "`at`",
+        tag_ref => "a tag such as `Lucky(5)`",
+        tag_list | kw_tags => "`tags`",
+        ratings | kw_ratings => "`ratings`",
+        rating_entry => "a rating entry such as `str C`",
+        wields | kw_wields => "`wields`",
+        promoted | kw_promoted => "`promoted`",
+        kw_from => "`from`",
+        kit | kw_kit => "`kit`",
+        if_expr | kw_if => "`if`",
+        kw_then => "`then`",
+        kw_else => "`else`",
+        form_normal | kw_normal => "`normal`",
+        form_transformed | kw_transformed => "`transformed`",
+        item_type | kw_type => "`type`",
+        item_might | kw_might => "`might`",
+        item_range | kw_range => "`range`",
+        item_use | kw_use => "`use`",
+        kw_physical => "`physical`",
+        kw_magic => "`magic`",
+        kw_staff => "`staff`",
+        kw_and => "`and`",
+        kw_or => "`or`",
+        kw_not => "`not`",
+        kw_has => "`has`",
+        impassable_mark => "`-`",
+        _ => return None,
+    })
+}
+
+const ITEM_WORDS: &[&str] = &[
+    "`import`", "`ruleset`", "`movement`", "`terrain`", "`weapon_type`", "`triangle`", "`tag`", "`status`", "`class`",
+    "`weapon`", "`accessory`", "`consumable`",
+];
+
+pub fn syntax_error(file: FileId, text: &str, base: usize, error: &pest::error::Error<Rule>) -> Diagnostic {
+    let pos = match error.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    } + base;
+    let mut wanted: BTreeSet<&'static str> = BTreeSet::new();
+    let mut ordered: Vec<String> = Vec::new();
+    let push = |s: String, ordered: &mut Vec<String>| {
+        if !ordered.contains(&s) {
+            ordered.push(s);
+        }
+    };
+    if let ErrorVariant::ParsingError { positives, .. } = &error.variant {
+        for rule in positives {
+            if let Some(words) = describe(*rule) {
+                wanted.insert(words);
+            }
+        }
+    }
+    // Literal punctuation the parser would have accepted (`}`, `:` ...), from pest's detail.
+    let mut punctuation: BTreeSet<String> = BTreeSet::new();
+    if let Some(attempts) = error.parse_attempts() {
+        for token in attempts.expected_tokens() {
+            let token = token.to_string();
+            if !token.is_empty() && token.chars().all(|c| !c.is_alphanumeric() && c != '_' && !c.is_whitespace()) {
+                punctuation.insert(token);
+            }
+        }
+    }
+    let items: Vec<&str> = ITEM_WORDS.iter().copied().filter(|w| wanted.contains(w)).collect();
+    if items.len() >= 4 {
+        for w in &items {
+            wanted.remove(w);
+        }
+        push("a definition such as `class`, `weapon`, `tag` or `terrain`".to_string(), &mut ordered);
+    }
+    for w in &wanted {
+        push((*w).to_string(), &mut ordered);
+    }
+    for p in &punctuation {
+        // Operators are noise: they are possible after almost any expression.
+        if matches!(p.as_str(), "+" | "-" | "*" | "/" | "%" | "<" | ">" | "<=" | ">=" | "==" | "!=" | "." | "+=" | "-=") {
+            continue;
+        }
+        push(format!("`{p}`"), &mut ordered);
+    }
+    let found = found_at(text, pos);
+    let message = if ordered.is_empty() {
+        format!("unexpected {found}")
+    } else {
+        format!("expected {}, found {found}", join_or(&ordered))
+    };
+    let end = next_token_end(text, pos);
+    let label = if ordered.is_empty() { "unexpected here".to_string() } else { format!("expected {}", join_or(&ordered)) };
+    Diagnostic::error(SYNTAX_ERROR, Span::new(file, pos, end), message)
+        .with_label(label)
+        .with_help(help_for(&ordered, text, pos))
+}
+
+fn help_for(expected: &[String], text: &str, pos: usize) -> String {
+    let found = text.get(pos..).unwrap_or("");
+    if expected.iter().any(|e| e.contains("a rating")) {
+        return "ratings are steps of the ruleset's scale, worst to best: F E D C B A S (classes use E..A)".to_string();
+    }
+    if found.starts_with('}') || found.starts_with(')') || found.starts_with(']') {
+        return "a closing bracket came too early: finish the entry before it, or remove the bracket".to_string();
+    }
+    if found.is_empty() {
+        return "the file ends in the middle of a definition: finish it or close its braces".to_string();
+    }
+    if expected.iter().any(|e| e.contains("a definition")) {
+        return "top-level definitions start with a keyword such as `class`, `weapon`, `tag` or `terrain`".to_string();
+    }
+    "see `oc explain oc::syntax::unexpected`; the DSL reference is in the standard library under `std/`".to_string()
+}
+
+fn join_or(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {}", rest.join(", "), last),
+    }
+}
+
+fn found_at(text: &str, pos: usize) -> String {
+    let rest = text.get(pos..).unwrap_or("");
+    let Some(first) = rest.chars().next() else { return "the end of the file".to_string() };
+    if first.is_alphanumeric() || first == '_' {
+        let word: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').take(40).collect();
+        format!("`{word}`")
+    } else if first.is_whitespace() {
+        "a line break".to_string()
+    } else if first.is_control() {
+        format!("a control character (U+{:04X})", first as u32)
+    } else {
+        format!("`{first}`")
+    }
+}
+
+fn next_token_end(text: &str, pos: usize) -> usize {
+    let rest = text.get(pos..).unwrap_or("");
+    match rest.chars().next() {
+        None => pos,
+        Some(c) if c.is_alphanumeric() || c == '_' => {
+            let word_end = rest
+                .char_indices()
+                .take_while(|(_, c)| c.is_alphanumeric() || *c == '_')
+                .take(40)
+                .last()
+                .map_or(0, |(i, c)| i + c.len_utf8());
+            pos + word_end
+        }
+        Some(c) => pos + c.len_utf8(),
+    }
+}

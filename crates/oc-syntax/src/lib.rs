@@ -1,0 +1,80 @@
+//! The oc rules DSL: pest grammar (in `grammar/oc.pest`) -> owned AST with spans.
+//!
+//! **Boundary:** no pest type leaves this crate. [`parse`] never fails: it returns the items it
+//! could read and a list of syntax diagnostics. A file is cut into top-level items first, so a
+//! mistake in one class does not hide the errors (or the definitions) of the next.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+pub mod ast;
+mod expected;
+mod lower;
+mod segment;
+
+use oc_diag::{CodeInfo, Diagnostic, FileId, Span};
+
+pub use segment::MAX_NESTING;
+
+/// Parses one source text. Never panics, never stops at the first error.
+pub fn parse(file: FileId, text: &str) -> (ast::SourceFile, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let mut items = Vec::new();
+    for segment in segment::split(file, text, &mut diagnostics) {
+        let Some(source) = text.get(segment.clone()) else { continue };
+        match lower::parse_segment(file, source, segment.start) {
+            Ok(mut parsed) => items.append(&mut parsed),
+            Err(error) => diagnostics.push(expected::syntax_error(file, text, segment.start, &error)),
+        }
+    }
+    (ast::SourceFile { items }, diagnostics)
+}
+
+pub const SYNTAX_ERROR: &str = "oc::syntax::unexpected";
+pub const TOO_DEEP: &str = "oc::syntax::too_deep";
+pub const UNCLOSED: &str = "oc::syntax::unclosed";
+pub const STRAY_TEXT: &str = "oc::syntax::stray_text";
+pub const NUMBER_TOO_LARGE: &str = "oc::syntax::number_too_large";
+
+/// Every code this crate can emit, with its `oc explain` text.
+pub const CODES: &[CodeInfo] = &[
+    CodeInfo {
+        code: SYNTAX_ERROR,
+        title: "the text does not follow the grammar here",
+        explanation: "The parser expected something else at this place: the message lists what \
+would fit. Other definitions in the file are still read and checked.\n\n\
+Example:\n    class Knight { ratings { str B mag } }\n                                      ^ expected a rating such as `C`\n\n\
+Fix: write what the message asks for, or remove the stray text.",
+    },
+    CodeInfo {
+        code: TOO_DEEP,
+        title: "brackets nested too deeply",
+        explanation: "Parentheses, brackets and braces may nest at most 64 levels deep. Deeper \
+nesting is almost always generated or pasted by mistake, and refusing it keeps the checker \
+from running out of stack.\n\nFix: split the expression, or close the brackets you opened.",
+    },
+    CodeInfo {
+        code: UNCLOSED,
+        title: "a bracket, brace or string is never closed",
+        explanation: "A `{`, `(`, `[`, a string's `\"` or a block comment's `/*` has no \
+matching closing partner before the end of the file (or, for a string, before the end of the \
+line).\n\nFix: add the closing character where the construct ends.",
+    },
+    CodeInfo {
+        code: STRAY_TEXT,
+        title: "text outside any definition",
+        explanation: "At the top level of a file only definitions may appear: `import`, \
+`ruleset`, `movement`, `terrain`, `weapon_type`, `triangle`, `tag`, `status`, `class`, `weapon`, \
+`accessory` and `consumable`. This text starts with none of them.\n\nFix: remove it, turn it \
+into a `// comment`, or add the missing keyword.",
+    },
+    CodeInfo {
+        code: NUMBER_TOO_LARGE,
+        title: "a number does not fit",
+        explanation: "Numbers in the DSL are 64-bit signed integers; this one is larger.\n\nFix: \
+use a smaller number.",
+    },
+];
+
+/// The span of the whole text, for diagnostics about a file as a whole.
+pub fn whole_file(file: FileId, text: &str) -> Span {
+    Span::new(file, 0, text.len().min(1))
+}

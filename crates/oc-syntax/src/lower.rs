@@ -1,0 +1,800 @@
+//! pest pairs -> owned AST. Only this module and `expected` see pest types.
+
+use std::sync::OnceLock;
+
+use oc_diag::{FileId, Span, Spanned};
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest::Parser;
+
+use crate::ast::*;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../../grammar/oc.pest"]
+pub struct OcParser;
+
+struct Ctx {
+    file: FileId,
+    base: usize,
+}
+
+impl Ctx {
+    fn span(&self, pair: &Pair<Rule>) -> Span {
+        let s = pair.as_span();
+        Span::new(self.file, s.start() + self.base, s.end() + self.base)
+    }
+    fn ident(&self, pair: &Pair<Rule>) -> Ident {
+        Spanned::new(pair.as_str().to_string(), self.span(pair))
+    }
+}
+
+/// Parses one top-level segment (`source` starts at byte `base` of the file).
+pub fn parse_segment(file: FileId, source: &str, base: usize) -> Result<Vec<Item>, Box<pest::error::Error<Rule>>> {
+    let pairs = match OcParser::parse(Rule::file, source) {
+        Ok(pairs) => pairs,
+        Err(_) => {
+            // Parse again with pest's error detail on, which also lists the punctuation it
+            // expected. Only failing segments pay for it.
+            pest::set_error_detail(true);
+            let again = OcParser::parse(Rule::file, source);
+            pest::set_error_detail(false);
+            match again {
+                Ok(pairs) => pairs,
+                Err(e) => return Err(Box::new(e)),
+            }
+        }
+    };
+    let ctx = Ctx { file, base };
+    let mut items = Vec::new();
+    for pair in pairs.flatten().take(1) {
+        for item in pair.into_inner() {
+            if let Some(item) = ctx.item(item) {
+                items.push(item);
+            }
+        }
+    }
+    Ok(items)
+}
+
+fn pratt() -> &'static PrattParser<Rule> {
+    static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
+    PRATT.get_or_init(|| {
+        PrattParser::new()
+            .op(Op::infix(Rule::or, Assoc::Left))
+            .op(Op::infix(Rule::and, Assoc::Left))
+            .op(Op::infix(Rule::eq, Assoc::Left)
+                | Op::infix(Rule::ne, Assoc::Left)
+                | Op::infix(Rule::lt, Assoc::Left)
+                | Op::infix(Rule::le, Assoc::Left)
+                | Op::infix(Rule::gt, Assoc::Left)
+                | Op::infix(Rule::ge, Assoc::Left))
+            .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
+            .op(Op::infix(Rule::mul, Assoc::Left) | Op::infix(Rule::div, Assoc::Left) | Op::infix(Rule::rem, Assoc::Left))
+            .op(Op::prefix(Rule::neg) | Op::prefix(Rule::not))
+            .op(Op::postfix(Rule::field) | Op::postfix(Rule::index) | Op::postfix(Rule::has))
+    })
+}
+
+fn int_value(text: &str) -> Option<i64> {
+    text.trim_start_matches('+').parse().ok()
+}
+
+fn unquote(pair: &Pair<Rule>) -> String {
+    let raw = pair.clone().into_inner().next().map_or("", |p| p.as_str());
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some(other) => out.push(other),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+impl Ctx {
+    fn int(&self, pair: &Pair<Rule>) -> Spanned<i64> {
+        // Numbers too large for i64 are reported by the compiler's literal check; here they
+        // saturate so the tree stays whole.
+        let value = int_value(pair.as_str()).unwrap_or(if pair.as_str().starts_with('-') { i64::MIN } else { i64::MAX });
+        Spanned::new(value, self.span(pair))
+    }
+
+    fn item(&self, pair: Pair<Rule>) -> Option<Item> {
+        Some(match pair.as_rule() {
+            Rule::import => {
+                let span = self.span(&pair);
+                let path = pair.into_inner().find(|p| p.as_rule() == Rule::string)?;
+                Item::Import(Import { path: Spanned::new(unquote(&path), self.span(&path)), span })
+            }
+            Rule::ruleset => Item::Ruleset(self.ruleset(pair)),
+            Rule::movement_def => Item::Movement(pair.into_inner().filter(|p| p.as_rule() == Rule::name).map(|p| self.ident(&p)).collect()),
+            Rule::weapon_type_def => {
+                let span = self.span(&pair);
+                let mut name = None;
+                let mut magic = false;
+                let mut staff = false;
+                for p in pair.into_inner() {
+                    match p.as_rule() {
+                        Rule::name => name = Some(self.ident(&p)),
+                        Rule::damage_kind => magic = p.as_str() == "magic",
+                        Rule::kw_staff => staff = true,
+                        _ => {}
+                    }
+                }
+                Item::WeaponType(WeaponTypeDef { name: name?, magic, staff, span })
+            }
+            Rule::triangle_def => {
+                let span = self.span(&pair);
+                let chains = pair
+                    .into_inner()
+                    .filter(|p| p.as_rule() == Rule::triangle_chain)
+                    .map(|c| c.into_inner().map(|n| self.ident(&n)).collect())
+                    .collect();
+                Item::Triangle(Triangle { chains, span })
+            }
+            Rule::terrain_def => Item::Terrain(self.terrain(pair)?),
+            Rule::tag_def => Item::Tag(self.tag(pair)?),
+            Rule::status_def => Item::Status(self.status(pair)?),
+            Rule::class_def => Item::Class(self.class(pair)?),
+            Rule::weapon_def => Item::Item(self.item_def(pair, ItemKind::Weapon)?),
+            Rule::accessory_def => Item::Item(self.item_def(pair, ItemKind::Accessory)?),
+            Rule::consumable_def => Item::Item(self.item_def(pair, ItemKind::Consumable)?),
+            _ => return None,
+        })
+    }
+
+    fn ruleset(&self, pair: Pair<Rule>) -> Ruleset {
+        let span = self.span(&pair);
+        let mut rs = Ruleset {
+            name: Spanned::new(String::new(), span),
+            span,
+            doc: None,
+            scales: vec![],
+            stats: vec![],
+            bases: vec![],
+            class_ranges: vec![],
+            inventory: vec![],
+            weight_ranges: vec![],
+            dice: vec![],
+            tables: vec![],
+            combat: vec![],
+        };
+        for p in pair.into_inner() {
+            let pspan = self.span(&p);
+            match p.as_rule() {
+                Rule::name => rs.name = self.ident(&p),
+                Rule::doc => rs.doc = self.doc(p),
+                Rule::scale_def => {
+                    let mut inner = p.into_inner().filter(|q| q.as_rule() != Rule::kw_scale);
+                    let Some(name) = inner.next() else { continue };
+                    let name = self.ident(&name);
+                    rs.scales.push(ScaleDef { name, members: inner.map(|m| self.ident(&m)).collect() });
+                }
+                Rule::stat_def => {
+                    let mut name = None;
+                    let mut ty = None;
+                    let mut title = None;
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::name => name = Some(self.ident(&q)),
+                            Rule::type_ref => ty = Some(self.ident(&q)),
+                            Rule::string => title = Some(unquote(&q)),
+                            _ => {}
+                        }
+                    }
+                    if let (Some(name), Some(ty)) = (name, ty) {
+                        rs.stats.push(StatDef { name, ty, title });
+                    }
+                }
+                Rule::base_def => {
+                    let mut name = None;
+                    let mut ty = None;
+                    let mut value = None;
+                    let mut title = None;
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::name => name = Some(self.ident(&q)),
+                            Rule::type_ref => ty = Some(self.ident(&q)),
+                            Rule::expr => value = Some(self.expr(q)),
+                            Rule::string => title = Some(unquote(&q)),
+                            _ => {}
+                        }
+                    }
+                    if let (Some(name), Some(ty), Some(value)) = (name, ty, value) {
+                        rs.bases.push(BaseDef { name, ty, value, title });
+                    }
+                }
+                Rule::class_range => {
+                    let mut ty = None;
+                    let mut bounds = Vec::new();
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::type_ref => ty = Some(self.ident(&q)),
+                            Rule::bound => {
+                                let Some(b) = q.into_inner().next() else { continue };
+                                let value = if b.as_rule() == Rule::int {
+                                    Bound::Int(self.int(&b).value)
+                                } else {
+                                    Bound::Name(b.as_str().to_string())
+                                };
+                                bounds.push(Spanned::new(value, self.span(&b)));
+                            }
+                            _ => {}
+                        }
+                    }
+                    let mut bounds = bounds.into_iter();
+                    if let (Some(ty), Some(low), Some(high)) = (ty, bounds.next(), bounds.next()) {
+                        rs.class_ranges.push(ClassRange { ty, low, high, span: pspan });
+                    }
+                }
+                Rule::inventory_def => {
+                    if let Some(n) = p.into_inner().find(|q| q.as_rule() == Rule::int) {
+                        rs.inventory.push(self.int(&n));
+                    }
+                }
+                Rule::weight_range => {
+                    let ints: Vec<i64> = p.into_inner().filter(|q| q.as_rule() == Rule::int).map(|q| self.int(&q).value).collect();
+                    if let [lo, hi] = ints.as_slice() {
+                        rs.weight_ranges.push(Spanned::new((*lo, *hi), pspan));
+                    }
+                }
+                Rule::dice_def => {
+                    let mut name = None;
+                    let mut faces = None;
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::name => name = Some(self.ident(&q)),
+                            Rule::die => {
+                                let n = q.as_str().get(1..).and_then(|s| s.parse().ok()).unwrap_or(0);
+                                faces = Some(Spanned::new(n, self.span(&q)));
+                            }
+                            _ => {}
+                        }
+                    }
+                    if let (Some(name), Some(faces)) = (name, faces) {
+                        rs.dice.push(DiceDef { name, faces });
+                    }
+                }
+                Rule::table_def => rs.tables.push(self.table(p)),
+                Rule::combat_block => {
+                    let formulas = p
+                        .into_inner()
+                        .filter(|q| q.as_rule() == Rule::formula)
+                        .filter_map(|f| {
+                            let mut inner = f.into_inner();
+                            let name = self.ident(&inner.next()?);
+                            let value = self.expr(inner.next()?);
+                            Some(Formula { name, value })
+                        })
+                        .collect();
+                    rs.combat.push(CombatBlock { formulas, span: pspan });
+                }
+                _ => {}
+            }
+        }
+        rs
+    }
+
+    fn doc(&self, pair: Pair<Rule>) -> Option<String> {
+        pair.into_inner().find(|q| q.as_rule() == Rule::string).map(|s| unquote(&s))
+    }
+
+    fn table(&self, pair: Pair<Rule>) -> TableDef {
+        let span = self.span(&pair);
+        let mut name = Spanned::new(String::new(), span);
+        let mut types = Vec::new();
+        let mut rows = Vec::new();
+        for q in pair.into_inner() {
+            match q.as_rule() {
+                Rule::name => name = self.ident(&q),
+                Rule::type_ref => types.push(self.ident(&q)),
+                Rule::table_row => {
+                    let rspan = self.span(&q);
+                    let mut keys = Vec::new();
+                    let mut values = Vec::new();
+                    for r in q.into_inner() {
+                        match r.as_rule() {
+                            Rule::row_key => keys.push(self.ident(&r)),
+                            Rule::table_value => {
+                                let Some(v) = r.into_inner().next() else { continue };
+                                let lit = match v.as_rule() {
+                                    Rule::int => Literal::Int(self.int(&v).value),
+                                    Rule::kw_true => Literal::Bool(true),
+                                    Rule::kw_false => Literal::Bool(false),
+                                    _ => Literal::Name(v.as_str().to_string()),
+                                };
+                                values.push(Spanned::new(lit, self.span(&v)));
+                            }
+                            _ => {}
+                        }
+                    }
+                    rows.push(TableRow { keys, values, span: rspan });
+                }
+                _ => {}
+            }
+        }
+        let value_ty = types.pop().unwrap_or_else(|| Spanned::new(String::new(), span));
+        TableDef { name, keys: types, value_ty, rows, span }
+    }
+
+    fn terrain(&self, pair: Pair<Rule>) -> Option<TerrainDef> {
+        let span = self.span(&pair);
+        let mut t = TerrainDef {
+            name: Spanned::new(String::new(), span),
+            title: None,
+            doc: None,
+            symbols: vec![],
+            defense: vec![],
+            costs: vec![],
+            heal: vec![],
+            hp: vec![],
+            becomes: vec![],
+            opened_by: vec![],
+            impassable: None,
+            span,
+        };
+        for p in pair.into_inner() {
+            let pspan = self.span(&p);
+            match p.as_rule() {
+                Rule::name => t.name = self.ident(&p),
+                Rule::string => t.title = Some(unquote(&p)),
+                Rule::doc => t.doc = self.doc(p),
+                Rule::terrain_symbol => {
+                    if let Some(s) = p.into_inner().find(|q| q.as_rule() == Rule::string) {
+                        t.symbols.push(Spanned::new(unquote(&s), self.span(&s)));
+                    }
+                }
+                Rule::terrain_defense => {
+                    if let Some(n) = p.into_inner().find(|q| q.as_rule() == Rule::int) {
+                        t.defense.push(self.int(&n));
+                    }
+                }
+                Rule::terrain_cost => {
+                    for entry in p.into_inner().filter(|q| q.as_rule() == Rule::cost_entry) {
+                        let mut inner = entry.into_inner();
+                        let (Some(m), Some(v)) = (inner.next(), inner.next()) else { continue };
+                        let vspan = self.span(&v);
+                        let cost = v.into_inner().next().filter(|x| x.as_rule() == Rule::int).map(|x| self.int(&x).value);
+                        t.costs.push(CostEntry { movement: self.ident(&m), cost: Spanned::new(cost, vspan) });
+                    }
+                }
+                Rule::terrain_heal => {
+                    let mut amount = None;
+                    let mut event = None;
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::int => amount = Some(self.int(&q)),
+                            Rule::event => event = Some(self.ident(&q)),
+                            _ => {}
+                        }
+                    }
+                    if let (Some(amount), Some(event)) = (amount, event) {
+                        t.heal.push(TerrainHeal { amount, event });
+                    }
+                }
+                Rule::terrain_hp => {
+                    if let Some(n) = p.into_inner().find(|q| q.as_rule() == Rule::int) {
+                        t.hp.push(self.int(&n));
+                    }
+                }
+                Rule::terrain_becomes => {
+                    if let Some(n) = p.into_inner().find(|q| q.as_rule() == Rule::name) {
+                        t.becomes.push(self.ident(&n));
+                    }
+                }
+                Rule::terrain_opened_by => {
+                    t.opened_by.extend(p.into_inner().filter(|q| q.as_rule() == Rule::name).map(|q| self.ident(&q)));
+                }
+                Rule::terrain_impassable => t.impassable = Some(pspan),
+                _ => {}
+            }
+        }
+        Some(t)
+    }
+
+    fn params(&self, pair: Pair<Rule>) -> Vec<Param> {
+        pair.into_inner()
+            .filter_map(|p| {
+                let mut inner = p.into_inner();
+                let name = self.ident(&inner.next()?);
+                let ty = self.ident(&inner.next()?);
+                Some(Param { name, ty })
+            })
+            .collect()
+    }
+
+    fn tag(&self, pair: Pair<Rule>) -> Option<TagDef> {
+        let span = self.span(&pair);
+        let mut t = TagDef {
+            name: Spanned::new(String::new(), span),
+            params: vec![],
+            stacks: false,
+            kinds: vec![],
+            doc: None,
+            body: vec![],
+            span,
+        };
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::name => t.name = self.ident(&p),
+                Rule::params => t.params = self.params(p),
+                Rule::kw_stacks => t.stacks = true,
+                Rule::tag_kinds => t.kinds.extend(p.into_inner().filter(|q| q.as_rule() == Rule::thing_kind).map(|q| self.ident(&q))),
+                Rule::doc => t.doc = self.doc(p),
+                Rule::effect_block => t.body = self.block(p),
+                _ => {}
+            }
+        }
+        Some(t)
+    }
+
+    fn status(&self, pair: Pair<Rule>) -> Option<StatusDef> {
+        let span = self.span(&pair);
+        let mut s = StatusDef { name: Spanned::new(String::new(), span), body: vec![], clears: vec![], lasts: vec![], span };
+        for p in pair.into_inner() {
+            let pspan = self.span(&p);
+            match p.as_rule() {
+                Rule::name => s.name = self.ident(&p),
+                Rule::effect_block => s.body = self.block(p),
+                Rule::clears => {
+                    let mut condition = None;
+                    let mut event = None;
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::expr => condition = Some(self.expr(q)),
+                            Rule::event => event = Some(self.ident(&q)),
+                            _ => {}
+                        }
+                    }
+                    if let Some(event) = event {
+                        s.clears.push(Clears { condition, event, span: pspan });
+                    }
+                }
+                Rule::lasts => {
+                    let mut count = None;
+                    let mut unit = None;
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::int => count = Some(self.int(&q)),
+                            Rule::duration_unit => unit = Some(self.ident(&q)),
+                            _ => {}
+                        }
+                    }
+                    if let (Some(count), Some(unit)) = (count, unit) {
+                        s.lasts.push(Lasts { count, unit });
+                    }
+                }
+                _ => {}
+            }
+        }
+        Some(s)
+    }
+
+    fn block(&self, pair: Pair<Rule>) -> Vec<Stmt> {
+        pair.into_inner().filter_map(|p| self.stmt(p)).collect()
+    }
+
+    fn stmt(&self, pair: Pair<Rule>) -> Option<Stmt> {
+        let span = self.span(&pair);
+        Some(match pair.as_rule() {
+            Rule::modify_stmt => {
+                let mut inner = pair.into_inner();
+                let place = inner.next()?.into_inner().map(|p| self.ident(&p)).collect();
+                let op = match inner.next()?.as_str() {
+                    "+=" => AssignOp::Add,
+                    "-=" => AssignOp::Sub,
+                    _ => AssignOp::Set,
+                };
+                let value = self.expr(inner.next()?);
+                Stmt::Modify { place, op, value, span }
+            }
+            Rule::when_stmt => {
+                let mut inner = pair.into_inner().filter(|p| p.as_rule() != Rule::kw_when);
+                let condition = self.expr(inner.next()?);
+                let body = self.block(inner.next()?);
+                Stmt::When { condition, body, span }
+            }
+            Rule::on_stmt => {
+                let mut inner = pair.into_inner().filter(|p| p.as_rule() != Rule::kw_on);
+                let event = self.ident(&inner.next()?);
+                let body = self.block(inner.next()?);
+                Stmt::On { event, body, span }
+            }
+            Rule::grant_stmt => {
+                let tag = pair.into_inner().find(|p| p.as_rule() == Rule::tag_ref)?;
+                Stmt::Grant { tag: self.tag_ref(tag)?, span }
+            }
+            Rule::action_stmt => {
+                let mut action = ActionDef { target: None, requires: vec![], body: vec![], span };
+                for p in pair.into_inner() {
+                    match p.as_rule() {
+                        Rule::action_target => {
+                            let mut kind = None;
+                            let mut exprs = Vec::new();
+                            for q in p.into_inner() {
+                                match q.as_rule() {
+                                    Rule::target_kind => kind = Some(self.ident(&q)),
+                                    Rule::expr => exprs.push(self.expr(q)),
+                                    _ => {}
+                                }
+                            }
+                            let mut exprs = exprs.into_iter();
+                            let first = exprs.next();
+                            let second = exprs.next();
+                            let (min, max) = match (first, second) {
+                                (Some(a), Some(b)) => (Some(a), Some(b)),
+                                (Some(a), None) => (None, Some(a)),
+                                _ => (None, None),
+                            };
+                            action.target = kind.map(|kind| ActionTarget { kind, min, max });
+                        }
+                        Rule::action_requires => {
+                            if let Some(e) = p.into_inner().find(|q| q.as_rule() == Rule::expr) {
+                                action.requires.push(self.expr(e));
+                            }
+                        }
+                        _ => {
+                            if let Some(s) = self.stmt(p) {
+                                action.body.push(s);
+                            }
+                        }
+                    }
+                }
+                Stmt::Action(action)
+            }
+            Rule::command => {
+                let mut inner = pair.into_inner();
+                let verb = self.ident(&inner.next()?);
+                let args = inner.filter(|p| p.as_rule() == Rule::expr).map(|p| self.expr(p)).collect();
+                Stmt::Command { verb, args, span }
+            }
+            _ => return None,
+        })
+    }
+
+    fn tag_ref(&self, pair: Pair<Rule>) -> Option<TagRef> {
+        let span = self.span(&pair);
+        let mut inner = pair.into_inner();
+        let name = self.ident(&inner.next()?);
+        let args = inner.filter(|p| p.as_rule() == Rule::expr).map(|p| self.expr(p)).collect();
+        Some(TagRef { name, args, span })
+    }
+
+    fn tag_list(&self, pair: Pair<Rule>) -> Vec<TagRef> {
+        pair.into_inner().filter(|p| p.as_rule() == Rule::tag_ref).filter_map(|p| self.tag_ref(p)).collect()
+    }
+
+    fn ratings(&self, pair: Pair<Rule>) -> RatingsBlock {
+        let span = self.span(&pair);
+        let entries = pair
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::rating_entry)
+            .filter_map(|e| {
+                let mut inner = e.into_inner();
+                let name = self.ident(&inner.next()?);
+                let value = inner.next()?.into_inner().next()?;
+                let lit = if value.as_rule() == Rule::int {
+                    Literal::Int(self.int(&value).value)
+                } else {
+                    Literal::Name(value.as_str().to_string())
+                };
+                Some((name, Spanned::new(lit, self.span(&value))))
+            })
+            .collect();
+        RatingsBlock { entries, span }
+    }
+
+    fn names(&self, pair: Pair<Rule>) -> Vec<Ident> {
+        pair.into_inner().filter(|p| p.as_rule() == Rule::name).map(|p| self.ident(&p)).collect()
+    }
+
+    fn form(&self, pair: Pair<Rule>) -> Form {
+        let span = self.span(&pair);
+        let mut form = Form { ratings: vec![], wields: vec![], tags: vec![], span };
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::ratings => form.ratings.push(self.ratings(p)),
+                Rule::wields => form.wields.extend(self.names(p)),
+                Rule::tag_list => form.tags.extend(self.tag_list(p)),
+                _ => {}
+            }
+        }
+        form
+    }
+
+    fn class(&self, pair: Pair<Rule>) -> Option<ClassDef> {
+        let span = self.span(&pair);
+        let mut c = ClassDef {
+            name: Spanned::new(String::new(), span),
+            title: None,
+            doc: None,
+            ratings: vec![],
+            wields: vec![],
+            tags: vec![],
+            costs: vec![],
+            promoted: None,
+            kit: vec![],
+            normal: None,
+            transformed: None,
+            span,
+        };
+        for p in pair.into_inner() {
+            let pspan = self.span(&p);
+            match p.as_rule() {
+                Rule::name => c.name = self.ident(&p),
+                Rule::string => c.title = Some(unquote(&p)),
+                Rule::doc => c.doc = self.doc(p),
+                Rule::ratings => c.ratings.push(self.ratings(p)),
+                Rule::wields => c.wields.extend(self.names(p)),
+                Rule::tag_list => c.tags.extend(self.tag_list(p)),
+                Rule::cost => {
+                    if let Some(n) = p.into_inner().find(|q| q.as_rule() == Rule::int) {
+                        c.costs.push(self.int(&n));
+                    }
+                }
+                Rule::promoted => {
+                    let from = p.into_inner().find(|q| q.as_rule() == Rule::name).map(|q| self.ident(&q));
+                    c.promoted = Some(Promoted { from, span: pspan });
+                }
+                Rule::kit => c.kit.extend(self.names(p)),
+                Rule::form_normal => c.normal = Some(self.form(p)),
+                Rule::form_transformed => c.transformed = Some(self.form(p)),
+                _ => {}
+            }
+        }
+        Some(c)
+    }
+
+    fn item_def(&self, pair: Pair<Rule>, kind: ItemKind) -> Option<ItemDef> {
+        let span = self.span(&pair);
+        let mut it = ItemDef {
+            kind,
+            name: Spanned::new(String::new(), span),
+            title: None,
+            doc: None,
+            weapon_type: vec![],
+            might: vec![],
+            weight: vec![],
+            range: vec![],
+            tags: vec![],
+            costs: vec![],
+            uses: vec![],
+            modifiers: vec![],
+            span,
+        };
+        for p in pair.into_inner() {
+            let pspan = self.span(&p);
+            match p.as_rule() {
+                Rule::name => it.name = self.ident(&p),
+                Rule::string => it.title = Some(unquote(&p)),
+                Rule::doc => it.doc = self.doc(p),
+                Rule::item_type => {
+                    if let Some(n) = p.into_inner().find(|q| q.as_rule() == Rule::name) {
+                        it.weapon_type.push(self.ident(&n));
+                    }
+                }
+                Rule::item_might => {
+                    if let Some(n) = p.into_inner().find(|q| q.as_rule() == Rule::int) {
+                        it.might.push(self.int(&n));
+                    }
+                }
+                Rule::item_weight => {
+                    if let Some(n) = p.into_inner().find(|q| q.as_rule() == Rule::int) {
+                        it.weight.push(self.int(&n));
+                    }
+                }
+                Rule::item_range => {
+                    let mut exprs = p.into_inner().filter(|q| q.as_rule() == Rule::expr).map(|q| self.expr(q));
+                    if let Some(min) = exprs.next() {
+                        it.range.push(RangeSpec { min, max: exprs.next(), span: pspan });
+                    }
+                }
+                Rule::tag_list => it.tags.extend(self.tag_list(p)),
+                Rule::cost => {
+                    if let Some(n) = p.into_inner().find(|q| q.as_rule() == Rule::int) {
+                        it.costs.push(self.int(&n));
+                    }
+                }
+                Rule::item_use => {
+                    if let Some(b) = p.into_inner().find(|q| q.as_rule() == Rule::effect_block) {
+                        it.uses.push(self.block(b));
+                    }
+                }
+                Rule::modify_stmt => {
+                    if let Some(s) = self.stmt(p) {
+                        it.modifiers.push(s);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Some(it)
+    }
+
+    fn expr(&self, pair: Pair<Rule>) -> Expr {
+        self.expr_pairs(pair.into_inner())
+    }
+
+    fn expr_pairs(&self, pairs: Pairs<Rule>) -> Expr {
+        pratt()
+            .map_primary(|p| self.primary(p))
+            .map_prefix(|op, rhs| {
+                let span = self.span(&op).to(rhs.span);
+                let op = if op.as_rule() == Rule::neg { UnaryOp::Neg } else { UnaryOp::Not };
+                Expr { kind: ExprKind::Unary(op, Box::new(rhs)), span }
+            })
+            .map_postfix(|lhs, op| {
+                let span = lhs.span.to(self.span(&op));
+                let kind = match op.as_rule() {
+                    Rule::field => match op.into_inner().next() {
+                        Some(f) => ExprKind::Field(Box::new(lhs), self.ident(&f)),
+                        None => ExprKind::Error,
+                    },
+                    Rule::index => ExprKind::Index(Box::new(lhs), op.into_inner().map(|e| self.expr(e)).collect()),
+                    _ => match op.into_inner().find(|q| q.as_rule() == Rule::tag_ref).and_then(|t| self.tag_ref(t)) {
+                        Some(tag) => ExprKind::Has(Box::new(lhs), tag),
+                        None => ExprKind::Error,
+                    },
+                };
+                Expr { kind, span }
+            })
+            .map_infix(|lhs, op, rhs| {
+                let span = lhs.span.to(rhs.span);
+                let op = match op.as_rule() {
+                    Rule::or => BinaryOp::Or,
+                    Rule::and => BinaryOp::And,
+                    Rule::eq => BinaryOp::Eq,
+                    Rule::ne => BinaryOp::Ne,
+                    Rule::lt => BinaryOp::Lt,
+                    Rule::le => BinaryOp::Le,
+                    Rule::gt => BinaryOp::Gt,
+                    Rule::ge => BinaryOp::Ge,
+                    Rule::add => BinaryOp::Add,
+                    Rule::sub => BinaryOp::Sub,
+                    Rule::mul => BinaryOp::Mul,
+                    Rule::div => BinaryOp::Div,
+                    _ => BinaryOp::Rem,
+                };
+                Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span }
+            })
+            .parse(pairs)
+    }
+
+    fn primary(&self, pair: Pair<Rule>) -> Expr {
+        let span = self.span(&pair);
+        let kind = match pair.as_rule() {
+            Rule::int => ExprKind::Int(self.int(&pair).value),
+            Rule::kw_true => ExprKind::Bool(true),
+            Rule::kw_false => ExprKind::Bool(false),
+            Rule::string => ExprKind::Str(unquote(&pair)),
+            Rule::ident => ExprKind::Name(pair.as_str().to_string()),
+            Rule::paren => match pair.into_inner().next() {
+                Some(e) => return Expr { span, ..self.expr(e) },
+                None => ExprKind::Error,
+            },
+            Rule::if_expr => {
+                let mut parts = pair.into_inner().filter(|p| p.as_rule() == Rule::expr).map(|e| self.expr(e));
+                match (parts.next(), parts.next(), parts.next()) {
+                    (Some(c), Some(t), Some(e)) => ExprKind::If(Box::new(c), Box::new(t), Box::new(e)),
+                    _ => ExprKind::Error,
+                }
+            }
+            Rule::call => {
+                let mut inner = pair.into_inner();
+                match inner.next() {
+                    Some(f) => ExprKind::Call(self.ident(&f), inner.map(|e| self.expr(e)).collect()),
+                    None => ExprKind::Error,
+                }
+            }
+            _ => ExprKind::Error,
+        };
+        Expr { kind, span }
+    }
+}

@@ -1,0 +1,297 @@
+//! Cuts a file into top-level items before pest sees it.
+//!
+//! A new item starts at an item keyword that begins a line and is either at bracket depth 0 or
+//! not indented at all (so a missing `}` costs one item, not the rest of the file). While
+//! scanning we also catch what pest handles badly: unclosed brackets, strings and comments (one
+//! clear diagnostic at the opener) and nesting deep enough to exhaust the stack.
+
+use std::ops::Range;
+
+use oc_diag::{Diagnostic, FileId, Span};
+
+use crate::{STRAY_TEXT, TOO_DEEP, UNCLOSED};
+
+/// Brackets may nest at most this deep.
+pub const MAX_NESTING: usize = 64;
+
+const ITEM_KEYWORDS: &[&str] = &[
+    "import", "ruleset", "movement", "terrain", "weapon_type", "triangle", "tag", "status", "class", "weapon",
+    "accessory", "consumable",
+];
+
+struct Segment {
+    range: Range<usize>,
+    broken: bool,
+}
+
+/// The byte ranges of the items worth handing to pest. Problems found on the way are pushed to
+/// `diagnostics`, and the segments they are in are left out (pest would only repeat them).
+pub fn split(file: FileId, text: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut segments: Vec<Segment> = Vec::new();
+    let mut stack: Vec<(u8, usize)> = Vec::new();
+    let mut current = Segment { range: 0..0, broken: false };
+    let mut line_start = true;
+    let mut indented = false;
+    let mut last_significant: Option<u8> = None;
+    let mut last_word: &str = "";
+    let mut i = 0;
+
+    let close_segment = |current: &mut Segment,
+                         segments: &mut Vec<Segment>,
+                         stack: &mut Vec<(u8, usize)>,
+                         diagnostics: &mut Vec<Diagnostic>,
+                         end: usize| {
+        if let Some(&(open, at)) = stack.first() {
+            if !current.broken {
+                diagnostics.push(unclosed(file, at, open));
+            }
+            current.broken = true;
+        }
+        stack.clear();
+        current.range.end = end;
+        segments.push(std::mem::replace(current, Segment { range: end..end, broken: false }));
+    };
+
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'\n' => {
+                line_start = true;
+                indented = false;
+                i += 1;
+                continue;
+            }
+            b' ' | b'\t' | b'\r' => {
+                if line_start {
+                    indented = true;
+                }
+                i += 1;
+                continue;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while bytes.get(i).is_some_and(|&c| c != b'\n') {
+                    i += 1;
+                }
+                continue;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                let open = i;
+                let mut depth = 0usize;
+                let mut closed = false;
+                while i < bytes.len() {
+                    if bytes.get(i) == Some(&b'/') && bytes.get(i + 1) == Some(&b'*') {
+                        depth += 1;
+                        i += 2;
+                    } else if bytes.get(i) == Some(&b'*') && bytes.get(i + 1) == Some(&b'/') {
+                        depth -= 1;
+                        i += 2;
+                        if depth == 0 {
+                            closed = true;
+                            break;
+                        }
+                    } else {
+                        i += 1;
+                    }
+                }
+                if !closed {
+                    diagnostics.push(
+                        Diagnostic::error(UNCLOSED, Span::new(file, open, open + 2), "this block comment is never closed")
+                            .with_label("comment opened here")
+                            .with_help("close it with `*/` (block comments nest: every `/*` needs its own `*/`)"),
+                    );
+                    current.broken = true;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let at_line_start = line_start;
+        line_start = false;
+
+        if b.is_ascii_alphabetic() || b == b'_' {
+            let start = i;
+            while bytes.get(i).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_') {
+                i += 1;
+            }
+            let word = text.get(start..i).unwrap_or("");
+            let starts_item = at_line_start
+                && ITEM_KEYWORDS.contains(&word)
+                && (stack.is_empty() || !indented)
+                && last_significant != Some(b',')
+                && last_word != "on";
+            if starts_item && start > current.range.start {
+                close_segment(&mut current, &mut segments, &mut stack, diagnostics, start);
+            } else if starts_item {
+                current.range.start = start;
+            }
+            last_word = word;
+            last_significant = Some(b'a');
+            continue;
+        }
+        last_word = "";
+        match b {
+            b'"' => {
+                let open = i;
+                i += 1;
+                let mut closed = false;
+                while let Some(&c) = bytes.get(i) {
+                    match c {
+                        b'\\' => i += 2,
+                        b'"' => {
+                            closed = true;
+                            i += 1;
+                            break;
+                        }
+                        b'\n' => break,
+                        _ => i += 1,
+                    }
+                }
+                if !closed {
+                    diagnostics.push(
+                        Diagnostic::error(UNCLOSED, Span::new(file, open, open + 1), "this string is never closed")
+                            .with_label("string opened here")
+                            .with_help("add the closing `\"` before the end of the line (strings cannot span lines)"),
+                    );
+                    current.broken = true;
+                }
+                last_significant = Some(b'"');
+                continue;
+            }
+            b'(' | b'[' | b'{' => {
+                stack.push((b, i));
+                if stack.len() == MAX_NESTING + 1 && !current.broken {
+                    diagnostics.push(
+                        Diagnostic::error(TOO_DEEP, Span::new(file, i, i + 1), format!("brackets nest more than {MAX_NESTING} levels deep"))
+                            .with_label("this one is too deep")
+                            .with_help("split the expression or close the brackets you opened; deeper nesting is refused to keep the checker safe"),
+                    );
+                    current.broken = true;
+                }
+            }
+            b')' | b']' | b'}' => {
+                let expected_open = match b {
+                    b')' => b'(',
+                    b']' => b'[',
+                    _ => b'{',
+                };
+                match stack.last() {
+                    Some(&(open, _)) if open == expected_open => {
+                        stack.pop();
+                    }
+                    Some(&(open, at)) => {
+                        if !current.broken {
+                            diagnostics.push(
+                                Diagnostic::error(
+                                    UNCLOSED,
+                                    Span::new(file, i, i + 1),
+                                    format!("`{}` closes `{}`", b as char, open as char),
+                                )
+                                .with_label(format!("expected `{}` here", closing(open)))
+                                .with_secondary(Span::new(file, at, at + 1), "opened here")
+                                .with_help(format!("close the `{}` first, or remove this `{}`", open as char, b as char)),
+                            );
+                        }
+                        current.broken = true;
+                        stack.pop();
+                    }
+                    None => {
+                        // An extra closer at the top level: pest reports it with context.
+                    }
+                }
+            }
+            _ => {}
+        }
+        last_significant = Some(b);
+        i += utf8_len(b);
+    }
+    close_segment(&mut current, &mut segments, &mut stack, diagnostics, text.len());
+
+    // Text before the first item that is not blank is stray; pest would report it too, but
+    // with a less helpful message, so say it once here.
+    let mut out = Vec::new();
+    for segment in segments {
+        let Some(source) = text.get(segment.range.clone()) else { continue };
+        if segment.broken {
+            continue;
+        }
+        let skip = trivia_len(source);
+        let rest = source.get(skip..).unwrap_or("");
+        if rest.is_empty() {
+            continue;
+        }
+        let first_word: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        if !ITEM_KEYWORDS.contains(&first_word.as_str()) {
+            let offset = segment.range.start + skip;
+            let shown = rest.char_indices().nth(first_word.chars().count().max(1)).map_or(rest.len(), |(n, _)| n);
+            diagnostics.push(
+                Diagnostic::error(STRAY_TEXT, Span::new(file, offset, offset + shown), "expected a definition here")
+                    .with_label("not the start of a definition")
+                    .with_help("a file holds definitions such as `class`, `weapon`, `tag`, `terrain` or `ruleset`; turn stray notes into `// comments`"),
+            );
+            continue;
+        }
+        out.push(segment.range);
+    }
+    out
+}
+
+fn unclosed(file: FileId, at: usize, open: u8) -> Diagnostic {
+    Diagnostic::error(UNCLOSED, Span::new(file, at, at + 1), format!("this `{}` is never closed", open as char))
+        .with_label("opened here")
+        .with_help(format!("add the matching `{}` where this block ends", closing(open)))
+}
+
+fn closing(open: u8) -> char {
+    match open {
+        b'(' => ')',
+        b'[' => ']',
+        _ => '}',
+    }
+}
+
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0xF0..=0xFF => 4,
+        0xE0..=0xEF => 3,
+        0xC0..=0xDF => 2,
+        _ => 1,
+    }
+}
+
+/// The length of the whitespace and comments at the start of `source`.
+fn trivia_len(source: &str) -> usize {
+    let mut rest = source;
+    loop {
+        let trimmed = rest.trim_start();
+        if let Some(after) = trimmed.strip_prefix("//") {
+            rest = after.split_once('\n').map_or("", |(_, r)| r);
+        } else if trimmed.starts_with("/*") {
+            // Block comments were validated by the scanner; nested ones end at the last `*/`
+            // of their own nesting, which `skip_block_comment` finds.
+            rest = skip_block_comment(trimmed);
+        } else {
+            return source.len() - trimmed.len();
+        }
+    }
+}
+
+fn skip_block_comment(text: &str) -> &str {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes.get(i) == Some(&b'/') && bytes.get(i + 1) == Some(&b'*') {
+            depth += 1;
+            i += 2;
+        } else if bytes.get(i) == Some(&b'*') && bytes.get(i + 1) == Some(&b'/') {
+            depth = depth.saturating_sub(1);
+            i += 2;
+            if depth == 0 {
+                return text.get(i..).unwrap_or("");
+            }
+        } else {
+            i += 1;
+        }
+    }
+    ""
+}
