@@ -12,7 +12,6 @@ use crate::report::{self, Style};
 use crate::Format;
 
 pub const NOT_UTF8: &str = "oc::file::not_utf8";
-pub const UNREADABLE: &str = "oc::file::unreadable";
 
 /// Codes the CLI itself emits.
 pub const CODES: &[CodeInfo] = &[
@@ -23,12 +22,6 @@ pub const CODES: &[CodeInfo] = &[
 UTF-8 (often a file saved in another encoding, or a binary file with a `.oc` name). The rest of \
 the file is still checked with the bad bytes replaced.\n\nFix: save the file as UTF-8, or rename \
 it if it is not a source file.",
-    },
-    CodeInfo {
-        code: UNREADABLE,
-        title: "a file cannot be read",
-        explanation: "The file exists in the listing but reading it failed (permissions, a \
-dangling link, a file removed while checking).\n\nFix: check the file's permissions and path.",
     },
 ];
 

@@ -847,11 +847,13 @@ impl<'a> Checker<'a> {
             self.at_most_one(&t.becomes, "becomes");
             let mut costs: BTreeMap<String, Option<u32>> = BTreeMap::new();
             let mut spans: HashMap<String, Span> = HashMap::new();
+            let mut unknown_movement = false;
             for entry in &t.costs {
                 let mv = &entry.movement;
                 if !self.movements.contains(&mv.value) {
                     let names = self.movements.order.clone();
                     self.unknown_in::<()>(UNKNOWN_MOVEMENT, "movement type", mv, names, None);
+                    unknown_movement = true;
                     continue;
                 }
                 if let Some(first) = spans.get(&mv.value) {
@@ -893,7 +895,8 @@ impl<'a> Checker<'a> {
                 }
             } else {
                 let missing: Vec<String> = self.movements.order.iter().filter(|mv| !spans.contains_key(*mv)).cloned().collect();
-                if !missing.is_empty() {
+                // An unknown movement type was most likely meant as a missing one: say it once.
+                if !missing.is_empty() && !unknown_movement {
                     self.error(
                         Diagnostic::error(TERRAIN_COST, t.name.span, format!("`{}` gives no cost for {}", t.name.value, missing.join(", ")))
                             .with_help(format!("add `{} N` (or `-` for impassable) to its cost table", missing.first().cloned().unwrap_or_default())),
@@ -1130,7 +1133,7 @@ impl<'a> Checker<'a> {
     }
 
     /// For entity-typed arguments, an unknown name gets its own "unknown X" diagnostic.
-    fn reported_unknown_name(&mut self, arg: &ast::Expr, ty: &Type) -> bool {
+    pub fn reported_unknown_name(&mut self, arg: &ast::Expr, ty: &Type) -> bool {
         let ast::ExprKind::Name(n) = &arg.kind else { return false };
         let ident = Spanned::new(n.clone(), arg.span);
         let (code, what, names): (&'static str, &str, Vec<String>) = match ty {
@@ -1530,7 +1533,7 @@ impl<'a> Checker<'a> {
                     .chain(it.range.iter().map(|r| ("range", r.span)))
                 {
                     self.error(
-                        Diagnostic::error(FIELD_NOT_ALLOWED, span, format!("a {word} has no `{field}`"))
+                        Diagnostic::error(FIELD_NOT_ALLOWED, span, format!("{} has no `{field}`", article(word)))
                             .with_help(format!("only weapons have `{field}`; make `{}` a weapon or remove the field", it.name.value)),
                     );
                 }
@@ -1538,7 +1541,7 @@ impl<'a> Checker<'a> {
             if it.kind != ast::ItemKind::Consumable {
                 if let Some(first) = it.uses.first().and_then(|u| u.first()) {
                     self.error(
-                        Diagnostic::error(FIELD_NOT_ALLOWED, stmt_span(first), format!("a {word} has no `use`"))
+                        Diagnostic::error(FIELD_NOT_ALLOWED, stmt_span(first), format!("{} has no `use`", article(word)))
                             .with_help("only consumables are used up; give weapons and accessories tags or modifiers"),
                     );
                 }
@@ -1687,6 +1690,14 @@ impl<'a> Checker<'a> {
             }
         }
         self.diags.extend(warnings);
+    }
+}
+
+fn article(word: &str) -> String {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        format!("an {word}")
+    } else {
+        format!("a {word}")
     }
 }
 

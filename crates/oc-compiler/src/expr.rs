@@ -155,7 +155,13 @@ impl<'a> Checker<'a> {
                 return (m::Expr::Const(m::Value::Name { ty: Type::Stat, name: n.to_string() }), Some(Type::Stat));
             }
         }
-        // Unknown: suggest from everything this scope could mean.
+        // Unknown. Where a kind of definition was expected, say which kind.
+        if let Some(want) = expected {
+            if self.reported_unknown_name(e, want) {
+                return error_expr();
+            }
+        }
+        // Otherwise suggest from everything this scope could mean.
         let mut candidates: Vec<String> = scope.params.iter().map(|(p, _)| p.clone()).collect();
         if scope.units {
             candidates.extend(m::UnitRef::ALL.iter().map(|(n, _)| n.to_string()));
@@ -242,15 +248,13 @@ impl<'a> Checker<'a> {
             _ => {
                 let ordered = !matches!(op, BinaryOp::Eq | BinaryOp::Ne);
                 if let (Type::Scale(s), Type::Int) | (Type::Int, Type::Scale(s)) = (&lt, &rt) {
-                    let (scale_side, int_side) = if matches!(lt, Type::Scale(_)) { (lhs, rhs) } else { (rhs, lhs) };
+                    let (left, right) = (type_name(&lt), type_name(&rt));
                     self.error(
                         Diagnostic::error(SCALE_INT_COMPARE, e.span, format!("a {s} is compared with a number"))
-                            .with_label(format!("`{}` compares a {s} with an Int", op.symbol()))
-                            .with_secondary(scale_side.span, format!("this is a {s}"))
-                            .with_secondary(int_side.span, "this is an Int")
-                            .with_help(format!(
-                                "ratings are steps, not numbers: compare with a step (`>= C`) or count steps (`attacker.spd - defender.spd >= 2`)"
-                            )),
+                            .with_label(format!("`{}` compares {} with {}", op.symbol(), a_type(&left), a_type(&right)))
+                            .with_help(
+                                "ratings are steps, not numbers: compare with a step (`>= C`) or count steps (`attacker.spd - defender.spd >= 2`)",
+                            ),
                     );
                     return error_expr();
                 }
@@ -747,3 +751,12 @@ fn model_op(op: BinaryOp) -> m::BinaryOp {
     }
 }
 
+
+/// "an Int", "a Rating".
+fn a_type(name: &str) -> String {
+    if name.starts_with(['A', 'E', 'I', 'O', 'U']) {
+        format!("an {name}")
+    } else {
+        format!("a {name}")
+    }
+}

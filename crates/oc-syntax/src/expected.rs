@@ -118,7 +118,7 @@ const ITEM_WORDS: &[&str] = &[
 ];
 
 pub fn syntax_error(file: FileId, text: &str, base: usize, error: &pest::error::Error<Rule>) -> Diagnostic {
-    let pos = match error.location {
+    let mut pos = match error.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     } + base;
@@ -137,13 +137,20 @@ pub fn syntax_error(file: FileId, text: &str, base: usize, error: &pest::error::
         }
     }
     // Literal punctuation the parser would have accepted (`}`, `:` ...), from pest's detail.
+    // pest reports rule failures where the rule started; when a literal inside it failed
+    // further on (the `:` of `x: Int`), point there and name the literal.
     let mut punctuation: BTreeSet<String> = BTreeSet::new();
     if let Some(attempts) = error.parse_attempts() {
         for token in attempts.expected_tokens() {
             let token = token.to_string();
-            if !token.is_empty() && token.chars().all(|c| !c.is_alphanumeric() && c != '_' && !c.is_whitespace()) {
+            let trivia = matches!(token.as_str(), "/*" | "//" | "\u{FEFF}") || token.chars().all(char::is_whitespace);
+            if !trivia && !token.is_empty() && token.chars().all(|c| !c.is_alphanumeric() && c != '_') {
                 punctuation.insert(token);
             }
+        }
+        if attempts.max_position + base > pos && !punctuation.is_empty() {
+            pos = attempts.max_position + base;
+            wanted.clear();
         }
     }
     let items: Vec<&str> = ITEM_WORDS.iter().copied().filter(|w| wanted.contains(w)).collect();

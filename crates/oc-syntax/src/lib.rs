@@ -21,7 +21,10 @@ pub fn parse(file: FileId, text: &str) -> (ast::SourceFile, Vec<Diagnostic>) {
     for segment in segment::split(file, text, &mut diagnostics) {
         let Some(source) = text.get(segment.clone()) else { continue };
         match lower::parse_segment(file, source, segment.start) {
-            Ok(mut parsed) => items.append(&mut parsed),
+            Ok((mut parsed, mut problems)) => {
+                items.append(&mut parsed);
+                diagnostics.append(&mut problems);
+            }
             Err(error) => diagnostics.push(expected::syntax_error(file, text, segment.start, &error)),
         }
     }
@@ -33,6 +36,7 @@ pub const TOO_DEEP: &str = "oc::syntax::too_deep";
 pub const UNCLOSED: &str = "oc::syntax::unclosed";
 pub const STRAY_TEXT: &str = "oc::syntax::stray_text";
 pub const NUMBER_TOO_LARGE: &str = "oc::syntax::number_too_large";
+pub const TOO_LONG: &str = "oc::syntax::too_long";
 
 /// Every code this crate can emit, with its `oc explain` text.
 pub const CODES: &[CodeInfo] = &[
@@ -71,6 +75,13 @@ into a `// comment`, or add the missing keyword.",
         title: "a number does not fit",
         explanation: "Numbers in the DSL are 64-bit signed integers; this one is larger.\n\nFix: \
 use a smaller number.",
+    },
+    CodeInfo {
+        code: TOO_LONG,
+        title: "an expression is too long",
+        explanation: "One expression may have at most 1024 operands and operators. Longer ones \
+are refused before they are checked, so that a generated or pasted formula cannot exhaust the \
+checker's stack.\n\nFix: split the expression into helper formulas (`_part = ...`).",
     },
 ];
 

@@ -13,9 +13,14 @@ use crate::ast::*;
 #[grammar = "../../grammar/oc.pest"]
 pub struct OcParser;
 
+/// Operators and operands one expression may have.
+const MAX_EXPR_PIECES: usize = 1024;
+
 struct Ctx {
     file: FileId,
     base: usize,
+    /// Problems found while lowering (numbers too large for 64 bits).
+    problems: std::cell::RefCell<Vec<oc_diag::Diagnostic>>,
 }
 
 impl Ctx {
@@ -29,7 +34,9 @@ impl Ctx {
 }
 
 /// Parses one top-level segment (`source` starts at byte `base` of the file).
-pub fn parse_segment(file: FileId, source: &str, base: usize) -> Result<Vec<Item>, Box<pest::error::Error<Rule>>> {
+pub type Parsed = (Vec<Item>, Vec<oc_diag::Diagnostic>);
+
+pub fn parse_segment(file: FileId, source: &str, base: usize) -> Result<Parsed, Box<pest::error::Error<Rule>>> {
     let pairs = match OcParser::parse(Rule::file, source) {
         Ok(pairs) => pairs,
         Err(_) => {
@@ -44,7 +51,7 @@ pub fn parse_segment(file: FileId, source: &str, base: usize) -> Result<Vec<Item
             }
         }
     };
-    let ctx = Ctx { file, base };
+    let ctx = Ctx { file, base, problems: std::cell::RefCell::new(Vec::new()) };
     let mut items = Vec::new();
     for pair in pairs.flatten().take(1) {
         for item in pair.into_inner() {
@@ -53,7 +60,7 @@ pub fn parse_segment(file: FileId, source: &str, base: usize) -> Result<Vec<Item
             }
         }
     }
-    Ok(items)
+    Ok((items, ctx.problems.into_inner()))
 }
 
 fn pratt() -> &'static PrattParser<Rule> {
@@ -100,9 +107,14 @@ fn unquote(pair: &Pair<Rule>) -> String {
 
 impl Ctx {
     fn int(&self, pair: &Pair<Rule>) -> Spanned<i64> {
-        // Numbers too large for i64 are reported by the compiler's literal check; here they
-        // saturate so the tree stays whole.
-        let value = int_value(pair.as_str()).unwrap_or(if pair.as_str().starts_with('-') { i64::MIN } else { i64::MAX });
+        // Numbers too large for i64 are reported and saturate, so the tree stays whole.
+        let value = int_value(pair.as_str()).unwrap_or_else(|| {
+            self.problems.borrow_mut().push(
+                oc_diag::Diagnostic::error(crate::NUMBER_TOO_LARGE, self.span(pair), "this number is too large")
+                    .with_help(format!("numbers range from {} to {}", i64::MIN, i64::MAX)),
+            );
+            if pair.as_str().starts_with('-') { i64::MIN } else { i64::MAX }
+        });
         Spanned::new(value, self.span(pair))
     }
 
@@ -719,6 +731,18 @@ impl Ctx {
     }
 
     fn expr(&self, pair: Pair<Rule>) -> Expr {
+        // A chain of operators builds a tree as deep as it is long; refuse absurd lengths before
+        // they exhaust the stack of every later pass.
+        let pieces = pair.clone().into_inner().count();
+        if pieces > MAX_EXPR_PIECES {
+            let span = self.span(&pair);
+            self.problems.borrow_mut().push(
+                oc_diag::Diagnostic::error(crate::TOO_LONG, span, format!("this expression has {pieces} parts; at most {MAX_EXPR_PIECES} are allowed"))
+                    .with_label("too long")
+                    .with_help("split it into helper formulas or simplify it"),
+            );
+            return Expr { kind: ExprKind::Error, span };
+        }
         self.expr_pairs(pair.into_inner())
     }
 

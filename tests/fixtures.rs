@@ -1,0 +1,123 @@
+//! Fixture tests: every `.oc` file under `tests/fixtures/{compile,syntax}` is compiled like `oc check`
+//! compiles a file (with its imports, against the standard library unless it has a ruleset), and
+//! its diagnostics are compared with the `.expected` file beside it: one line per diagnostic,
+//! `severity code line:column message`. Run with `OC_BLESS=1` to rewrite the expectations, then
+//! review the diff.
+
+use std::path::{Path, PathBuf};
+
+use oc_compiler::{Host, Workspace};
+use oc_diag::line_col;
+
+struct FixtureHost {
+    root: PathBuf,
+}
+
+impl Host for FixtureHost {
+    fn read(&mut self, path: &str) -> Result<String, String> {
+        let bytes = std::fs::read(self.root.join(path)).map_err(|e| e.to_string())?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+}
+
+fn fixtures(dir: &str) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(dir);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "oc"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Compiles one fixture the way `oc check` does and renders its diagnostics as lines.
+fn check(path: &Path) -> String {
+    let root = path.parent().unwrap().to_path_buf();
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let mut host = FixtureHost { root };
+    let mut ws = Workspace::new();
+    let (compilation, unreadable) = ws.compile(&mut host, &[name]);
+    assert!(unreadable.is_empty(), "{unreadable:?}");
+    let mut out = String::new();
+    for d in &compilation.diagnostics {
+        let file = ws.file(d.span.file).unwrap();
+        let (line, col) = line_col(&file.text, d.span.start as usize);
+        let severity = if d.is_error() { "error" } else { "warning" };
+        let location = if file.path.starts_with("<std>") { format!("{}:", file.path) } else { String::new() };
+        out.push_str(&format!("{severity} {} {location}{line}:{col} {}\n", d.code, d.message));
+        assert!(!d.help.is_empty(), "{}: diagnostic without help: {d:?}", path.display());
+    }
+    out
+}
+
+fn run(dir: &str) -> Vec<(PathBuf, String)> {
+    let bless = std::env::var_os("OC_BLESS").is_some();
+    let mut failures = Vec::new();
+    let mut results = Vec::new();
+    for path in fixtures(dir) {
+        let actual = check(&path);
+        let expected_path = path.with_extension("expected");
+        if bless {
+            std::fs::write(&expected_path, &actual).unwrap();
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        if expected != actual {
+            failures.push(format!("{}\n--- expected\n{expected}--- actual\n{actual}", path.display()));
+        }
+        results.push((path, actual));
+    }
+    assert!(failures.is_empty(), "{} fixture(s) differ (OC_BLESS=1 rewrites them):\n\n{}", failures.len(), failures.join("\n"));
+    results
+}
+
+/// The code a fixture is named after: `name_unknown_tag.oc` -> `oc::name::unknown_tag`.
+fn code_of(path: &Path) -> String {
+    let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+    let (area, rest) = stem.split_once('_').unwrap();
+    format!("oc::{area}::{rest}")
+}
+
+#[test]
+fn compile_fixtures_match_their_expectations() {
+    let results = run("compile");
+    for (path, actual) in &results {
+        let code = code_of(path);
+        // Fixture pairs (import_cycle_a/b) and setting variants share a code prefix.
+        let code = code.trim_end_matches("_a").trim_end_matches("_b").replace("oc::ruleset::number_range", "oc::literal::range");
+        assert!(actual.contains(&format!(" {code} ")), "{} does not trigger {code}:\n{actual}", path.display());
+    }
+}
+
+#[test]
+fn syntax_fixtures_match_their_expectations_and_never_panic() {
+    let results = run("syntax");
+    for (path, actual) in &results {
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if stem == "syntax_empty" || stem == "syntax_only_comments" {
+            assert!(actual.is_empty(), "{stem} should be clean:\n{actual}");
+        } else {
+            assert!(actual.contains("error oc::syntax::"), "{stem} should report a syntax error:\n{actual}");
+        }
+    }
+}
+
+#[test]
+fn every_code_has_a_fixture_and_an_explanation() {
+    let mut seen = String::new();
+    for dir in ["compile", "syntax"] {
+        for path in fixtures(dir) {
+            seen.push_str(&std::fs::read_to_string(path.with_extension("expected")).unwrap_or_default());
+        }
+    }
+    let mut codes = std::collections::HashSet::new();
+    for info in oc_compiler::all_codes() {
+        assert!(codes.insert(info.code), "code {} listed twice", info.code);
+        assert!(info.explanation.len() > 80, "{} needs a longer explanation", info.code);
+        // oc::internal is never caused by input: it reports bugs in oc itself.
+        if info.code != "oc::internal" {
+            assert!(seen.contains(&format!(" {} ", info.code)), "no fixture triggers {}", info.code);
+        }
+    }
+    assert!(codes.len() >= 30, "only {} codes", codes.len());
+}
