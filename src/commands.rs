@@ -14,16 +14,14 @@ use crate::Format;
 pub const NOT_UTF8: &str = "oc::file::not_utf8";
 
 /// Codes the CLI itself emits.
-pub const CODES: &[CodeInfo] = &[
-    CodeInfo {
-        code: NOT_UTF8,
-        title: "a file is not UTF-8 text",
-        explanation: "oc reads source files as UTF-8. This file holds bytes that are not valid \
+pub const CODES: &[CodeInfo] = &[CodeInfo {
+    code: NOT_UTF8,
+    title: "a file is not UTF-8 text",
+    explanation: "oc reads source files as UTF-8. This file holds bytes that are not valid \
 UTF-8 (often a file saved in another encoding, or a binary file with a `.oc` name). The rest of \
 the file is still checked with the bad bytes replaced.\n\nFix: save the file as UTF-8, or rename \
 it if it is not a source file.",
-    },
-];
+}];
 
 fn all_codes() -> impl Iterator<Item = &'static CodeInfo> {
     oc_compiler::all_codes().chain(CODES.iter())
@@ -57,7 +55,7 @@ pub fn run_check(paths: &[PathBuf]) -> Result<CheckRun, String> {
     for file in &project.files {
         let (compilation, unreadable) = workspace.compile(&mut host, std::slice::from_ref(file));
         diagnostics.extend(compilation.diagnostics);
-        for (path, reason) in unreadable {
+        if let Some((path, reason)) = unreadable.first() {
             return Err(format!("{}: {reason}", project.root.join(path).display()));
         }
     }

@@ -204,7 +204,8 @@ impl<'a> Checker<'a> {
             "StatMod" => Type::StatMod,
             other if self.scale(other).is_some() => Type::Scale(other.to_string()),
             other => {
-                let candidates: Vec<&str> = BUILTIN_TYPES.iter().copied().chain(self.scales.iter().map(|(n, _)| n.as_str())).collect();
+                let candidates: Vec<&str> =
+                    BUILTIN_TYPES.iter().copied().chain(self.scales.iter().map(|(n, _)| n.as_str())).collect();
                 let help = match did_you_mean(other, candidates.iter().copied()) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => format!("types are {}", candidates.join(", ")),
@@ -237,9 +238,13 @@ impl<'a> Checker<'a> {
             let ast::Item::Ruleset(rs) = item else { continue };
             if let Some(first) = self.ruleset {
                 self.error(
-                    Diagnostic::error(MULTIPLE_RULESETS, rs.name.span, format!("a second ruleset `{}` in one compilation", rs.name.value))
-                        .with_secondary(first.name.span, format!("`{}` is already the ruleset here", first.name.value))
-                        .with_help("a file and its imports use one ruleset; move this one to a file that does not import the other"),
+                    Diagnostic::error(
+                        MULTIPLE_RULESETS,
+                        rs.name.span,
+                        format!("a second ruleset `{}` in one compilation", rs.name.value),
+                    )
+                    .with_secondary(first.name.span, format!("`{}` is already the ruleset here", first.name.value))
+                    .with_help("a file and its imports use one ruleset; move this one to a file that does not import the other"),
                 );
                 continue;
             }
@@ -262,9 +267,13 @@ impl<'a> Checker<'a> {
             for member in &scale.members {
                 if let Some(first) = seen.get(member.value.as_str()) {
                     self.error(
-                        Diagnostic::error(SCALE_INVALID, member.span, format!("the step `{}` appears twice in scale `{}`", member.value, scale.name.value))
-                            .with_secondary(*first, "first here")
-                            .with_help("list each step once, worst to best"),
+                        Diagnostic::error(
+                            SCALE_INVALID,
+                            member.span,
+                            format!("the step `{}` appears twice in scale `{}`", member.value, scale.name.value),
+                        )
+                        .with_secondary(*first, "first here")
+                        .with_help("list each step once, worst to best"),
                     );
                     continue;
                 }
@@ -309,8 +318,12 @@ impl<'a> Checker<'a> {
                     Some(Type::Scale(s)) => keys.push(s),
                     Some(other) => {
                         self.error(
-                            Diagnostic::error(TABLE_KEY, key.span, format!("tables are looked up by scales, not by `{}`", type_name(&other)))
-                                .with_help("use a scale such as `Rating` as the key"),
+                            Diagnostic::error(
+                                TABLE_KEY,
+                                key.span,
+                                format!("tables are looked up by scales, not by `{}`", type_name(&other)),
+                            )
+                            .with_help("use a scale such as `Rating` as the key"),
                         );
                     }
                     None => {}
@@ -323,8 +336,12 @@ impl<'a> Checker<'a> {
         }
         match rs.inventory.as_slice() {
             [] => self.error(
-                Diagnostic::error(RULESET_SETTING, rs.name.span, format!("the ruleset `{}` sets no inventory size", rs.name.value))
-                    .with_help("add `inventory 3` (the seed: units carry up to 3 items)"),
+                Diagnostic::error(
+                    RULESET_SETTING,
+                    rs.name.span,
+                    format!("the ruleset `{}` sets no inventory size", rs.name.value),
+                )
+                .with_help("add `inventory 3` (the seed: units carry up to 3 items)"),
             ),
             [one, rest @ ..] => {
                 for extra in rest {
@@ -419,8 +436,12 @@ impl<'a> Checker<'a> {
                 }
                 if one.value.0 > one.value.1 {
                     self.error(
-                        Diagnostic::error(RULESET_SETTING, one.span, format!("weight bounds {}..{} are reversed", one.value.0, one.value.1))
-                            .with_help("write the lighter bound first, e.g. `weight -2..2`"),
+                        Diagnostic::error(
+                            RULESET_SETTING,
+                            one.span,
+                            format!("weight bounds {}..{} are reversed", one.value.0, one.value.1),
+                        )
+                        .with_help("write the lighter bound first, e.g. `weight -2..2`"),
                     );
                 }
                 one.value
@@ -462,8 +483,12 @@ impl<'a> Checker<'a> {
                 },
                 _ => {
                     c.error(
-                        Diagnostic::error(CLASS_RANGE_INVALID, b.span, format!("this bound does not fit a `{}` range", type_name(&ty)))
-                            .with_help("a scale range uses steps (`E..A`), an Int range uses numbers (`0..20`)"),
+                        Diagnostic::error(
+                            CLASS_RANGE_INVALID,
+                            b.span,
+                            format!("this bound does not fit a `{}` range", type_name(&ty)),
+                        )
+                        .with_help("a scale range uses steps (`E..A`), an Int range uses numbers (`0..20`)"),
                     );
                     None
                 }
@@ -501,8 +526,12 @@ impl<'a> Checker<'a> {
         for row in &t.rows {
             if row.keys.len() != row_keys.len() {
                 self.error(
-                    Diagnostic::error(TABLE_ROW, row.span, format!("a row of `{}` needs {} label(s), this one has {}", t.name.value, row_keys.len(), row.keys.len()))
-                        .with_help(format!("label each row with a step of {}", row_keys.join(", then "))),
+                    Diagnostic::error(
+                        TABLE_ROW,
+                        row.span,
+                        format!("a row of `{}` needs {} label(s), this one has {}", t.name.value, row_keys.len(), row.keys.len()),
+                    )
+                    .with_help(format!("label each row with a step of {}", row_keys.join(", then "))),
                 );
                 ok = false;
                 continue;
@@ -547,9 +576,13 @@ impl<'a> Checker<'a> {
                     None => "one".to_string(),
                 };
                 self.error(
-                    Diagnostic::error(TABLE_WIDTH, span, format!("{what} values: {} where `{}` needs {width}", row.values.len(), t.name.value))
-                        .with_label(format!("{what} values in this row"))
-                        .with_help(format!("each row has {columns}")),
+                    Diagnostic::error(
+                        TABLE_WIDTH,
+                        span,
+                        format!("{what} values: {} where `{}` needs {width}", row.values.len(), t.name.value),
+                    )
+                    .with_label(format!("{what} values in this row"))
+                    .with_help(format!("each row has {columns}")),
                 );
                 ok = false;
             }
@@ -589,8 +622,12 @@ impl<'a> Checker<'a> {
         }
         if !missing.is_empty() {
             self.error(
-                Diagnostic::error(TABLE_MISSING_ROW, t.name.span, format!("the table `{}` has no row for {}", t.name.value, missing.join(", ")))
-                    .with_help(format!("add the missing row(s): `{}: ...`", missing.first().cloned().unwrap_or_default())),
+                Diagnostic::error(
+                    TABLE_MISSING_ROW,
+                    t.name.span,
+                    format!("the table `{}` has no row for {}", t.name.value, missing.join(", ")),
+                )
+                .with_help(format!("add the missing row(s): `{}: ...`", missing.first().cloned().unwrap_or_default())),
             );
             ok = false;
         }
@@ -658,7 +695,10 @@ impl<'a> Checker<'a> {
                     Some(s) => format!("did you mean `{s}`? helper formulas start with `_`"),
                     None => format!("the engine reads {}; name helper formulas `_{name}`", known.join(", ")),
                 };
-                self.error(Diagnostic::error(COMBAT_FORMULA, formula.name.span, format!("`{name}` is not a combat formula")).with_help(help));
+                self.error(
+                    Diagnostic::error(COMBAT_FORMULA, formula.name.span, format!("`{name}` is not a combat formula"))
+                        .with_help(help),
+                );
                 continue;
             }
             spans.insert(name.clone(), formula.name.span);
@@ -667,7 +707,12 @@ impl<'a> Checker<'a> {
             let ty = match (required, ty) {
                 (Some(want), Some(got)) => {
                     if want != got {
-                        self.mismatch(formula.value.span, &want, &got, &format!("the engine reads `{name}` as {}", type_name(&want)));
+                        self.mismatch(
+                            formula.value.span,
+                            &want,
+                            &got,
+                            &format!("the engine reads `{name}` as {}", type_name(&want)),
+                        );
                     }
                     want
                 }
@@ -721,8 +766,12 @@ impl<'a> Checker<'a> {
                     for p in &t.params {
                         if !seen.insert(p.name.value.clone()) {
                             self.error(
-                                Diagnostic::error(DUPLICATE, p.name.span, format!("the parameter `{}` is declared twice", p.name.value))
-                                    .with_help("rename one of the parameters"),
+                                Diagnostic::error(
+                                    DUPLICATE,
+                                    p.name.span,
+                                    format!("the parameter `{}` is declared twice", p.name.value),
+                                )
+                                .with_help("rename one of the parameters"),
                             );
                         }
                         let ty = self.resolve_type(&p.ty);
@@ -825,10 +874,19 @@ impl<'a> Checker<'a> {
             Some(s) => format!("did you mean `{s}`?"),
             None => format!("weapon types: {}", self.weapon_types.order.join(", ")),
         };
-        self.error(Diagnostic::error(UNKNOWN_WEAPON_TYPE, name.span, format!("unknown weapon type `{}`", name.value)).with_help(help));
+        self.error(
+            Diagnostic::error(UNKNOWN_WEAPON_TYPE, name.span, format!("unknown weapon type `{}`", name.value)).with_help(help),
+        );
     }
 
-    pub fn unknown_in<T>(&mut self, code: &'static str, what: &str, name: &ast::Ident, defs_names: Vec<String>, _marker: Option<&T>) {
+    pub fn unknown_in<T>(
+        &mut self,
+        code: &'static str,
+        what: &str,
+        name: &ast::Ident,
+        defs_names: Vec<String>,
+        _marker: Option<&T>,
+    ) {
         let help = match did_you_mean(&name.value, defs_names.iter().map(String::as_str)) {
             Some(s) => format!("did you mean `{s}`?"),
             None => format!("define the {what} or import the file that defines it"),
@@ -898,8 +956,15 @@ impl<'a> Checker<'a> {
                 // An unknown movement type was most likely meant as a missing one: say it once.
                 if !missing.is_empty() && !unknown_movement {
                     self.error(
-                        Diagnostic::error(TERRAIN_COST, t.name.span, format!("`{}` gives no cost for {}", t.name.value, missing.join(", ")))
-                            .with_help(format!("add `{} N` (or `-` for impassable) to its cost table", missing.first().cloned().unwrap_or_default())),
+                        Diagnostic::error(
+                            TERRAIN_COST,
+                            t.name.span,
+                            format!("`{}` gives no cost for {}", t.name.value, missing.join(", ")),
+                        )
+                        .with_help(format!(
+                            "add `{} N` (or `-` for impassable) to its cost table",
+                            missing.first().cloned().unwrap_or_default()
+                        )),
                     );
                 }
             }
@@ -923,11 +988,15 @@ impl<'a> Checker<'a> {
                     None
                 }
             });
-            if (t.hp.first().is_some() || !t.opened_by.is_empty()) && t.becomes.is_empty() {
+            if (!t.hp.is_empty() || !t.opened_by.is_empty()) && t.becomes.is_empty() {
                 let what = if t.hp.is_empty() { "can be opened" } else { "can be destroyed" };
                 self.error(
-                    Diagnostic::error(TERRAIN_DESTRUCTIBLE, t.name.span, format!("`{}` {what} but does not say what it becomes", t.name.value))
-                        .with_help("add `becomes Floor` (or the terrain it turns into)"),
+                    Diagnostic::error(
+                        TERRAIN_DESTRUCTIBLE,
+                        t.name.span,
+                        format!("`{}` {what} but does not say what it becomes", t.name.value),
+                    )
+                    .with_help("add `becomes Floor` (or the terrain it turns into)"),
                 );
             }
             let mut opened_by = Vec::new();
@@ -942,7 +1011,10 @@ impl<'a> Checker<'a> {
             let mut heal = None;
             for h in &t.heal {
                 if h.amount.value < 0 {
-                    self.error(Diagnostic::error(NUMBER_RANGE, h.amount.span, "terrain cannot heal a negative amount").with_help("heal 0 or more"));
+                    self.error(
+                        Diagnostic::error(NUMBER_RANGE, h.amount.span, "terrain cannot heal a negative amount")
+                            .with_help("heal 0 or more"),
+                    );
                 }
                 heal = m::Event::from_name(&h.event.value).map(|event| m::TerrainHeal { amount: h.amount.value, event });
             }
@@ -1028,11 +1100,18 @@ impl<'a> Checker<'a> {
             let mut lasts = None;
             for l in &s.lasts {
                 if l.count.value < 1 || l.count.value > 99 {
-                    self.error(Diagnostic::error(NUMBER_RANGE, l.count.span, "a status lasts 1 to 99 activations or rounds").with_help("use a count from 1 to 99"));
+                    self.error(
+                        Diagnostic::error(NUMBER_RANGE, l.count.span, "a status lasts 1 to 99 activations or rounds")
+                            .with_help("use a count from 1 to 99"),
+                    );
                     continue;
                 }
                 let n = l.count.value as u32;
-                lasts = Some(if l.unit.value.starts_with("activation") { m::Duration::Activations(n) } else { m::Duration::Rounds(n) });
+                lasts = Some(if l.unit.value.starts_with("activation") {
+                    m::Duration::Activations(n)
+                } else {
+                    m::Duration::Rounds(n)
+                });
             }
             out.push(m::Status { name: s.name.value.clone(), effects, clears, lasts });
         }
@@ -1045,34 +1124,49 @@ impl<'a> Checker<'a> {
         let mut seen: HashMap<String, Vec<(Span, Vec<m::Value>)>> = HashMap::new();
         for u in uses {
             let Some(sig) = self.tags.get(&u.name.value).cloned() else {
-                let names: Vec<String> = self.tags.order.iter().filter(|n| self.tags.get(n).is_some_and(|s| !s.is_status)).cloned().collect();
+                let names: Vec<String> =
+                    self.tags.order.iter().filter(|n| self.tags.get(n).is_some_and(|s| !s.is_status)).cloned().collect();
                 self.unknown_in::<()>(UNKNOWN_TAG, "tag", &u.name, names, None);
                 continue;
             };
             if sig.is_status {
                 self.error(
                     Diagnostic::error(TAG_WRONG_KIND, u.name.span, format!("`{}` is a status effect, not a tag", u.name.value))
-                        .with_help(format!("statuses are applied in battle; to inflict it on hit, use `Status({})` on a weapon", u.name.value)),
+                        .with_help(format!(
+                            "statuses are applied in battle; to inflict it on hit, use `Status({})` on a weapon",
+                            u.name.value
+                        )),
                 );
                 continue;
             }
             if !sig.kinds.is_empty() && !sig.kinds.contains(&kind) {
                 let allowed: Vec<&str> = sig.kinds.iter().map(|k| kind_word(*k)).collect();
                 self.error(
-                    Diagnostic::error(TAG_WRONG_KIND, u.span, format!("`{}` is for {}, not for a {}", u.name.value, allowed.join(" or "), kind_word(kind)))
-                        .with_label(format!("used on the {} `{owner}`", kind_word(kind)))
-                        .with_help(format!("move `{}` to a {}", u.name.value, allowed.join(" or "))),
+                    Diagnostic::error(
+                        TAG_WRONG_KIND,
+                        u.span,
+                        format!("`{}` is for {}, not for a {}", u.name.value, allowed.join(" or "), kind_word(kind)),
+                    )
+                    .with_label(format!("used on the {} `{owner}`", kind_word(kind)))
+                    .with_help(format!("move `{}` to a {}", u.name.value, allowed.join(" or "))),
                 );
             }
             let Some(args) = self.const_args(u, &sig) else { continue };
             // Tags about other things (Effective(Armored), Effective(Cavalry)) may appear once per argument.
-            let about_things = sig.params.iter().any(|(_, t)| matches!(t, Type::Tag | Type::Class | Type::WeaponType | Type::Status | Type::Terrain | Type::Movement));
-            let clash = seen.get(&u.name.value).and_then(|prev| prev.iter().find(|(_, a)| !about_things || *a == args)).map(|(s, _)| *s);
+            let about_things = sig.params.iter().any(|(_, t)| {
+                matches!(t, Type::Tag | Type::Class | Type::WeaponType | Type::Status | Type::Terrain | Type::Movement)
+            });
+            let clash =
+                seen.get(&u.name.value).and_then(|prev| prev.iter().find(|(_, a)| !about_things || *a == args)).map(|(s, _)| *s);
             if let (Some(first), false) = (clash, sig.stacks) {
                 self.error(
-                    Diagnostic::error(TAG_NOT_STACKABLE, u.span, format!("`{}` is used twice on `{owner}` but does not stack", u.name.value))
-                        .with_secondary(first, "first use")
-                        .with_help("remove one use; only tags declared `stacks` (like Lucky) add up"),
+                    Diagnostic::error(
+                        TAG_NOT_STACKABLE,
+                        u.span,
+                        format!("`{}` is used twice on `{owner}` but does not stack", u.name.value),
+                    )
+                    .with_secondary(first, "first use")
+                    .with_help("remove one use; only tags declared `stacks` (like Lucky) add up"),
                 );
                 continue;
             }
@@ -1258,7 +1352,9 @@ impl<'a> Checker<'a> {
                 _ => None,
             },
             (ast::ExprKind::Bool(b), Type::Bool) => Some(m::Value::Bool(*b)),
-            (ast::ExprKind::Name(n), Type::Scale(s)) => self.step_index(s, n).map(|index| m::Value::Step { scale: s.clone(), index }),
+            (ast::ExprKind::Name(n), Type::Scale(s)) => {
+                self.step_index(s, n).map(|index| m::Value::Step { scale: s.clone(), index })
+            }
             (ast::ExprKind::Name(n), Type::Stat) => {
                 self.stats.iter().any(|(s, _)| s == n).then(|| m::Value::Name { ty: Type::Stat, name: n.clone() })
             }
@@ -1301,7 +1397,9 @@ impl<'a> Checker<'a> {
             }
             spans.insert(stat.value.clone(), stat.span);
             let lowered = match (&ty, &value.value) {
-                (Type::Scale(s), ast::Literal::Name(step)) => self.step_index(s, step).map(|index| m::Value::Step { scale: s.clone(), index }),
+                (Type::Scale(s), ast::Literal::Name(step)) => {
+                    self.step_index(s, step).map(|index| m::Value::Step { scale: s.clone(), index })
+                }
                 (Type::Int, ast::Literal::Int(n)) => Some(m::Value::Int(*n)),
                 (Type::Bool, ast::Literal::Bool(b)) => Some(m::Value::Bool(*b)),
                 _ => None,
@@ -1312,8 +1410,12 @@ impl<'a> Checker<'a> {
                     other => format!("a {}", type_name(other)),
                 };
                 self.error(
-                    Diagnostic::error(CLASS_BAD_RATING, value.span, format!("`{}` is not a valid {} rating", literal_text(&value.value), stat.value))
-                        .with_help(format!("`{}` takes {want}", stat.value)),
+                    Diagnostic::error(
+                        CLASS_BAD_RATING,
+                        value.span,
+                        format!("`{}` is not a valid {} rating", literal_text(&value.value), stat.value),
+                    )
+                    .with_help(format!("`{}` takes {want}", stat.value)),
                 );
                 continue;
             };
@@ -1324,8 +1426,12 @@ impl<'a> Checker<'a> {
         if !missing.is_empty() {
             let missing = missing.join(", ");
             self.error(
-                Diagnostic::error(CLASS_MISSING_RATING, block.span, format!("{what} `{}` has no rating for {missing}", owner.value))
-                    .with_help(format!("add {missing} to its `ratings` block")),
+                Diagnostic::error(
+                    CLASS_MISSING_RATING,
+                    block.span,
+                    format!("{what} `{}` has no rating for {missing}", owner.value),
+                )
+                .with_help(format!("add {missing} to its `ratings` block")),
             );
         }
         out
@@ -1337,7 +1443,8 @@ impl<'a> Checker<'a> {
             m::Value::Step { index, .. } => i64::from(*index),
             _ => return,
         };
-        let ranges: Vec<(i64, i64, Span)> = self.class_ranges.iter().filter(|(t, ..)| t == ty).map(|(_, lo, hi, s)| (*lo, *hi, *s)).collect();
+        let ranges: Vec<(i64, i64, Span)> =
+            self.class_ranges.iter().filter(|(t, ..)| t == ty).map(|(_, lo, hi, s)| (*lo, *hi, *s)).collect();
         for (lo, hi, range_span) in ranges {
             if v >= lo && v <= hi {
                 continue;
@@ -1386,8 +1493,12 @@ impl<'a> Checker<'a> {
                 (Some(n), Some(t)) => {
                     if !is_shifter {
                         self.error(
-                            Diagnostic::error(CLASS_SHIFTER, n.span, format!("`{}` has shifter forms but no shifter tag", c.name.value))
-                                .with_help("add `tags Shifter` so the forms are used, or remove the forms"),
+                            Diagnostic::error(
+                                CLASS_SHIFTER,
+                                n.span,
+                                format!("`{}` has shifter forms but no shifter tag", c.name.value),
+                            )
+                            .with_help("add `tags Shifter` so the forms are used, or remove the forms"),
                         );
                     }
                     let normal = self.form(n, &c.name, "the normal form of");
@@ -1419,8 +1530,12 @@ impl<'a> Checker<'a> {
                     }
                     None if c.normal.is_none() && c.transformed.is_none() && !is_shifter => {
                         self.error(
-                            Diagnostic::error(MISSING_FIELD, c.name.span, format!("the class `{}` has no `ratings`", c.name.value))
-                                .with_help("add a `ratings { ... }` block with every stat of the ruleset"),
+                            Diagnostic::error(
+                                MISSING_FIELD,
+                                c.name.span,
+                                format!("the class `{}` has no `ratings`", c.name.value),
+                            )
+                            .with_help("add a `ratings { ... }` block with every stat of the ruleset"),
                         );
                     }
                     None => {}
@@ -1430,7 +1545,9 @@ impl<'a> Checker<'a> {
             let cost = match c.costs.first() {
                 Some(cost) if cost.value >= 0 => cost.value,
                 Some(cost) => {
-                    self.error(Diagnostic::error(NUMBER_RANGE, cost.span, "a negative cost").with_help("costs are 0 gold or more"));
+                    self.error(
+                        Diagnostic::error(NUMBER_RANGE, cost.span, "a negative cost").with_help("costs are 0 gold or more"),
+                    );
                     0
                 }
                 None => {
@@ -1494,8 +1611,18 @@ impl<'a> Checker<'a> {
             if let Some(ty) = item.weapon_type.first() {
                 if item.kind == ast::ItemKind::Weapon && !wields.contains(&ty.value) {
                     self.error(
-                        Diagnostic::error(CLASS_KIT, name.span, format!("`{}` cannot use `{}`: it is {} and the class wields {}", c.name.value, name.value, ty.value, if wields.is_empty() { "nothing".to_string() } else { wields.join(", ") }))
-                            .with_help("pick a weapon of a type the class wields, or add the type to `wields`"),
+                        Diagnostic::error(
+                            CLASS_KIT,
+                            name.span,
+                            format!(
+                                "`{}` cannot use `{}`: it is {} and the class wields {}",
+                                c.name.value,
+                                name.value,
+                                ty.value,
+                                if wields.is_empty() { "nothing".to_string() } else { wields.join(", ") }
+                            ),
+                        )
+                        .with_help("pick a weapon of a type the class wields, or add the type to `wields`"),
                     );
                 }
             }
@@ -1504,8 +1631,16 @@ impl<'a> Checker<'a> {
         if out.len() > self.inventory as usize {
             let span = c.kit.first().map_or(c.name.span, |f| f.span.to(c.kit.last().map_or(f.span, |l| l.span)));
             self.error(
-                Diagnostic::error(CLASS_KIT, span, format!("a kit of {} items, but units carry at most {}", out.len(), self.inventory))
-                    .with_help(format!("the ruleset's inventory holds {} items: remove {}", self.inventory, out.len() - self.inventory as usize)),
+                Diagnostic::error(
+                    CLASS_KIT,
+                    span,
+                    format!("a kit of {} items, but units carry at most {}", out.len(), self.inventory),
+                )
+                .with_help(format!(
+                    "the ruleset's inventory holds {} items: remove {}",
+                    self.inventory,
+                    out.len() - self.inventory as usize
+                )),
             );
         }
         out
@@ -1533,8 +1668,9 @@ impl<'a> Checker<'a> {
                     .chain(it.range.iter().map(|r| ("range", r.span)))
                 {
                     self.error(
-                        Diagnostic::error(FIELD_NOT_ALLOWED, span, format!("{} has no `{field}`", article(word)))
-                            .with_help(format!("only weapons have `{field}`; make `{}` a weapon or remove the field", it.name.value)),
+                        Diagnostic::error(FIELD_NOT_ALLOWED, span, format!("{} has no `{field}`", article(word))).with_help(
+                            format!("only weapons have `{field}`; make `{}` a weapon or remove the field", it.name.value),
+                        ),
                     );
                 }
             }
@@ -1567,9 +1703,10 @@ impl<'a> Checker<'a> {
             let weight = it.weight.first().map_or(0, |w| w.value);
             if let Some(w) = it.weight.first() {
                 if w.value < wlo || w.value > whi {
-                    let mut d = Diagnostic::error(ITEM_WEIGHT_RANGE, w.span, format!("a weight of {} is outside {wlo}..{whi}", w.value))
-                        .with_label(format!("must be within {wlo}..{whi}"))
-                        .with_help("weight shifts Speed by that many steps; the ruleset allows -2 (light) to 2 (heavy)");
+                    let mut d =
+                        Diagnostic::error(ITEM_WEIGHT_RANGE, w.span, format!("a weight of {} is outside {wlo}..{whi}", w.value))
+                            .with_label(format!("must be within {wlo}..{whi}"))
+                            .with_help("weight shifts Speed by that many steps; the ruleset allows -2 (light) to 2 (heavy)");
                     if let Some(ws) = weight_span {
                         d = d.with_secondary(ws, "the ruleset's weight bounds");
                     }
@@ -1671,7 +1808,9 @@ impl<'a> Checker<'a> {
         let mut wielded: HashSet<&str> = HashSet::new();
         for name in &self.classes.order {
             let Some(c) = self.classes.get(name) else { continue };
-            for w in c.wields.iter().chain(c.normal.iter().flat_map(|f| &f.wields)).chain(c.transformed.iter().flat_map(|f| &f.wields)) {
+            for w in
+                c.wields.iter().chain(c.normal.iter().flat_map(|f| &f.wields)).chain(c.transformed.iter().flat_map(|f| &f.wields))
+            {
                 wielded.insert(w.value.as_str());
             }
         }
@@ -1684,8 +1823,12 @@ impl<'a> Checker<'a> {
             let Some(t) = it.weapon_type.first() else { continue };
             if self.weapon_types.contains(&t.value) && !wielded.contains(t.value.as_str()) {
                 warnings.push(
-                    Diagnostic::warning(ITEM_UNWIELDABLE, t.span, format!("no class can wield `{}`: nothing wields {}", it.name.value, t.value))
-                        .with_help(format!("add {} to some class's `wields`, or change the weapon's type", t.value)),
+                    Diagnostic::warning(
+                        ITEM_UNWIELDABLE,
+                        t.span,
+                        format!("no class can wield `{}`: nothing wields {}", it.name.value, t.value),
+                    )
+                    .with_help(format!("add {} to some class's `wields`, or change the weapon's type", t.value)),
                 );
             }
         }

@@ -137,8 +137,11 @@ impl<'a> Checker<'a> {
                 return (m::Expr::Const(m::Value::Step { scale: s.clone(), index }), Some(Type::Scale(s.clone())));
             }
         }
-        let scales: Vec<(String, u32)> =
-            self.scales.iter().filter_map(|(s, steps)| steps.iter().position(|x| x == n).map(|i| (s.clone(), i as u32))).collect();
+        let scales: Vec<(String, u32)> = self
+            .scales
+            .iter()
+            .filter_map(|(s, steps)| steps.iter().position(|x| x == n).map(|i| (s.clone(), i as u32)))
+            .collect();
         if let Some((scale, index)) = scales.first() {
             return (m::Expr::Const(m::Value::Step { scale: scale.clone(), index: *index }), Some(Type::Scale(scale.clone())));
         }
@@ -292,7 +295,9 @@ impl<'a> Checker<'a> {
                         Some(s) => format!("did you mean `{s}`?"),
                         None => format!("a weapon has {}", names.join(", ")),
                     };
-                    self.error(Diagnostic::error(UNKNOWN_STAT, field.span, format!("a weapon has no `{}`", field.value)).with_help(help));
+                    self.error(
+                        Diagnostic::error(UNKNOWN_STAT, field.span, format!("a weapon has no `{}`", field.value)).with_help(help),
+                    );
                     return error_expr();
                 };
                 return (m::Expr::Weapon { unit, property: field.value.clone() }, Some(ty.clone()));
@@ -305,8 +310,12 @@ impl<'a> Checker<'a> {
                     return (m::Expr::AmountOfParam(p.clone()), Some(Type::Int));
                 }
                 self.error(
-                    Diagnostic::error(UNKNOWN_STAT, field.span, format!("`{p}` is a StatMod: it has `.amount`, and `.stat` only as an effect target"))
-                        .with_help(format!("read `{p}.amount`, or change the stat with `{p}.stat += {p}.amount`")),
+                    Diagnostic::error(
+                        UNKNOWN_STAT,
+                        field.span,
+                        format!("`{p}` is a StatMod: it has `.amount`, and `.stat` only as an effect target"),
+                    )
+                    .with_help(format!("read `{p}.amount`, or change the stat with `{p}.stat += {p}.amount`")),
                 );
                 return error_expr();
             }
@@ -337,7 +346,9 @@ impl<'a> Checker<'a> {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => format!("a unit has {}", names.join(", ")),
                 };
-                self.error(Diagnostic::error(UNKNOWN_STAT, field.span, format!("a unit has no `{}`", field.value)).with_help(help));
+                self.error(
+                    Diagnostic::error(UNKNOWN_STAT, field.span, format!("a unit has no `{}`", field.value)).with_help(help),
+                );
                 error_expr()
             }
         }
@@ -383,8 +394,12 @@ impl<'a> Checker<'a> {
         };
         if args.len() != keys.len() {
             self.error(
-                Diagnostic::error(TYPE_MISMATCH, base.span.to(args.last().map_or(base.span, |a| a.span)), format!("`{table}` takes {} key(s), {} given", keys.len(), args.len()))
-                    .with_help(format!("look it up as `{table}[{}]`", keys.join(", "))),
+                Diagnostic::error(
+                    TYPE_MISMATCH,
+                    base.span.to(args.last().map_or(base.span, |a| a.span)),
+                    format!("`{table}` takes {} key(s), {} given", keys.len(), args.len()),
+                )
+                .with_help(format!("look it up as `{table}[{}]`", keys.join(", "))),
             );
             return error_expr();
         }
@@ -406,11 +421,17 @@ impl<'a> Checker<'a> {
         match f.value.as_str() {
             "roll" => {
                 let [arg] = args else {
-                    self.error(Diagnostic::error(TYPE_MISMATCH, e.span, "`roll` takes one die").with_help("write `roll(hit)` or `roll(d10)`"));
+                    self.error(
+                        Diagnostic::error(TYPE_MISMATCH, e.span, "`roll` takes one die")
+                            .with_help("write `roll(hit)` or `roll(d10)`"),
+                    );
                     return error_expr();
                 };
                 let ExprKind::Name(die) = &arg.kind else {
-                    self.error(Diagnostic::error(TYPE_MISMATCH, arg.span, "`roll` takes a die").with_help("write `roll(hit)` or `roll(d10)`"));
+                    self.error(
+                        Diagnostic::error(TYPE_MISMATCH, arg.span, "`roll` takes a die")
+                            .with_help("write `roll(hit)` or `roll(d10)`"),
+                    );
                     return error_expr();
                 };
                 if self.dice.contains_key(die) {
@@ -424,7 +445,10 @@ impl<'a> Checker<'a> {
                 }
                 if let Some(faces) = die.strip_prefix('d').and_then(|n| n.parse::<u32>().ok()) {
                     if faces < 2 {
-                        self.error(Diagnostic::error(NUMBER_RANGE, arg.span, "a die needs at least two faces").with_help("write `d6`, `d10`, `d100`..."));
+                        self.error(
+                            Diagnostic::error(NUMBER_RANGE, arg.span, "a die needs at least two faces")
+                                .with_help("write `d6`, `d10`, `d100`..."),
+                        );
                         return error_expr();
                     }
                     return (m::Expr::RollFresh { faces }, Some(Type::Int));
@@ -458,7 +482,12 @@ impl<'a> Checker<'a> {
                     let Some(t) = t else { return error_expr() };
                     let numeric = matches!(t, Type::Int) || (matches!(t, Type::Scale(_)) && function != m::Function::Abs);
                     if !numeric {
-                        self.mismatch(a.span, &Type::Int, &t, "these functions work on numbers (min, max and clamp also on ratings)");
+                        self.mismatch(
+                            a.span,
+                            &Type::Int,
+                            &t,
+                            "these functions work on numbers (min, max and clamp also on ratings)",
+                        );
                         return error_expr();
                     }
                     match &ty {
@@ -475,7 +504,10 @@ impl<'a> Checker<'a> {
             other => {
                 let help = match did_you_mean(other, ["roll", "min", "max", "abs", "clamp"]) {
                     Some(s) => format!("did you mean `{s}`?"),
-                    None => "the functions are roll, min, max, abs and clamp; effects such as heal(...) are statements, not values".to_string(),
+                    None => {
+                        "the functions are roll, min, max, abs and clamp; effects such as heal(...) are statements, not values"
+                            .to_string()
+                    }
                 };
                 self.error(Diagnostic::error(UNKNOWN_NAME, f.span, format!("unknown function `{other}`")).with_help(help));
                 error_expr()
@@ -491,8 +523,12 @@ impl<'a> Checker<'a> {
                     return (m::Expr::HasParam { unit, param: tag.name.value.clone() }, Some(Type::Bool));
                 }
                 self.error(
-                    Diagnostic::error(TYPE_MISMATCH, tag.name.span, format!("`{}` is {}, not a tag", tag.name.value, type_name(ty)))
-                        .with_help("`has` takes a tag or status, or a parameter of type Tag or Status"),
+                    Diagnostic::error(
+                        TYPE_MISMATCH,
+                        tag.name.span,
+                        format!("`{}` is {}, not a tag", tag.name.value, type_name(ty)),
+                    )
+                    .with_help("`has` takes a tag or status, or a parameter of type Tag or Status"),
                 );
                 return error_expr();
             }
@@ -527,8 +563,12 @@ impl<'a> Checker<'a> {
             let t = t?;
             if t != *ty {
                 self.error(
-                    Diagnostic::error(TAG_ARG_TYPE, arg.span, format!("`{}` expects {} for `{pname}`, found {}", tag.name.value, type_name(ty), type_name(&t)))
-                        .with_help(format!("pass a {}", type_name(ty))),
+                    Diagnostic::error(
+                        TAG_ARG_TYPE,
+                        arg.span,
+                        format!("`{}` expects {} for `{pname}`, found {}", tag.name.value, type_name(ty), type_name(&t)),
+                    )
+                    .with_help(format!("pass a {}", type_name(ty))),
                 );
                 return None;
             }
@@ -566,7 +606,8 @@ impl<'a> Checker<'a> {
             }
             ast::Stmt::On { event, body, .. } => {
                 let strike = matches!(event.value.as_str(), "hit" | "crit" | "attacked" | "after_attack");
-                let inner = Scope { params: scope.params, units: scope.units, combat: scope.combat || strike, formulas: scope.formulas };
+                let inner =
+                    Scope { params: scope.params, units: scope.units, combat: scope.combat || strike, formulas: scope.formulas };
                 let then = self.effects(body, &inner, false);
                 m::Event::from_name(&event.value).map(|event| m::Effect::On { event, then })
             }
@@ -622,12 +663,16 @@ impl<'a> Checker<'a> {
                 Some(m::Effect::Action(m::Action { target, min_range, max_range, requires, effects }))
             }
             ast::Stmt::Command { verb, args, span } => {
-                let Some((_, v, params)) = VERBS.iter().find(|(n, _, _)| *n == verb.value) else { return None };
+                let (_, v, params) = VERBS.iter().find(|(n, _, _)| *n == verb.value)?;
                 if args.len() != params.len() {
                     let shape: Vec<String> = params.iter().map(type_name).collect();
                     self.error(
-                        Diagnostic::error(EFFECT_COMMAND, *span, format!("`{}` takes {} argument(s), {} given", verb.value, params.len(), args.len()))
-                            .with_help(format!("write `{}({})`", verb.value, shape.join(", "))),
+                        Diagnostic::error(
+                            EFFECT_COMMAND,
+                            *span,
+                            format!("`{}` takes {} argument(s), {} given", verb.value, params.len(), args.len()),
+                        )
+                        .with_help(format!("write `{}({})`", verb.value, shape.join(", "))),
                     );
                     return None;
                 }
@@ -646,8 +691,12 @@ impl<'a> Checker<'a> {
                     let ty = ty?;
                     if ty != *want {
                         self.error(
-                            Diagnostic::error(EFFECT_COMMAND, arg.span, format!("`{}` expects {} here, found {}", verb.value, type_name(want), type_name(&ty)))
-                                .with_help(format!("see `oc explain {EFFECT_COMMAND}` for every primitive's arguments")),
+                            Diagnostic::error(
+                                EFFECT_COMMAND,
+                                arg.span,
+                                format!("`{}` expects {} here, found {}", verb.value, type_name(want), type_name(&ty)),
+                            )
+                            .with_help(format!("see `oc explain {EFFECT_COMMAND}` for every primitive's arguments")),
                         );
                         return None;
                     }
@@ -668,11 +717,20 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn modify(&mut self, place: &[ast::Ident], op: ast::AssignOp, value: &ast::Expr, span: oc_diag::Span, scope: &Scope) -> Option<m::Effect> {
+    fn modify(
+        &mut self,
+        place: &[ast::Ident],
+        op: ast::AssignOp,
+        value: &ast::Expr,
+        span: oc_diag::Span,
+        scope: &Scope,
+    ) -> Option<m::Effect> {
         let place_span = place.first().map_or(span, |f| f.span.to(place.last().map_or(f.span, |l| l.span)));
         let parts: Vec<&str> = place.iter().map(|p| p.value.as_str()).collect();
         let (unit, rest) = match parts.split_first() {
-            Some((first, rest)) if !rest.is_empty() && self.unit_ref(first, scope).is_some() => (self.unit_ref(first, scope), rest),
+            Some((first, rest)) if !rest.is_empty() && self.unit_ref(first, scope).is_some() => {
+                (self.unit_ref(first, scope), rest)
+            }
             _ => (Some(m::UnitRef::Holder), parts.as_slice()),
         };
         let unit = unit.unwrap_or(m::UnitRef::Holder);
@@ -688,7 +746,10 @@ impl<'a> Checker<'a> {
                         Some(s) => format!("did you mean `{s}`?"),
                         None => format!("effects change a stat or base attribute: {}", names.join(", ")),
                     };
-                    self.error(Diagnostic::error(EFFECT_PLACE, place_span, format!("`{name}` is not a stat or base attribute")).with_help(help));
+                    self.error(
+                        Diagnostic::error(EFFECT_PLACE, place_span, format!("`{name}` is not a stat or base attribute"))
+                            .with_help(help),
+                    );
                     return None;
                 }
             },
@@ -707,8 +768,12 @@ impl<'a> Checker<'a> {
             (Some(t), ast::AssignOp::Set) => Some(t.clone()),
             (Some(t), _) => {
                 self.error(
-                    Diagnostic::error(EFFECT_PLACE, span, format!("`+=` and `-=` need a number or rating, and `{}` is {}", parts.join("."), type_name(t)))
-                        .with_help("set it with `=` instead"),
+                    Diagnostic::error(
+                        EFFECT_PLACE,
+                        span,
+                        format!("`+=` and `-=` need a number or rating, and `{}` is {}", parts.join("."), type_name(t)),
+                    )
+                    .with_help("set it with `=` instead"),
                 );
                 return None;
             }
@@ -750,7 +815,6 @@ fn model_op(op: BinaryOp) -> m::BinaryOp {
         BinaryOp::Rem => m::BinaryOp::Rem,
     }
 }
-
 
 /// "an Int", "a Rating".
 fn a_type(name: &str) -> String {

@@ -99,7 +99,12 @@ impl Workspace {
             None => {
                 let id = FileId(self.files.len() as u32);
                 self.by_path.insert(path.clone(), id);
-                self.files.push(SourceFile { path: path.clone(), text: String::new(), ast: ast::SourceFile::default(), syntax: vec![] });
+                self.files.push(SourceFile {
+                    path: path.clone(),
+                    text: String::new(),
+                    ast: ast::SourceFile::default(),
+                    syntax: vec![],
+                });
                 id
             }
         };
@@ -158,9 +163,8 @@ impl Workspace {
             let mut stack = Vec::new();
             self.visit(host, *root, &mut state, &mut stack, &mut order, &mut diagnostics);
         }
-        let has_ruleset = order.iter().any(|id| {
-            self.file(*id).is_some_and(|f| f.ast.items.iter().any(|i| matches!(i, ast::Item::Ruleset(_))))
-        });
+        let has_ruleset =
+            order.iter().any(|id| self.file(*id).is_some_and(|f| f.ast.items.iter().any(|i| matches!(i, ast::Item::Ruleset(_)))));
         let mut files: Vec<FileId> = Vec::new();
         if !has_ruleset {
             files.extend(self.std_prelude.iter().copied());
@@ -200,20 +204,20 @@ impl Workspace {
         stack.push(id);
         let Some(file) = self.file(id) else { return };
         let importer = file.path.clone();
-        let imports: Vec<ast::Import> = file
-            .ast
-            .items
-            .iter()
-            .filter_map(|i| if let ast::Item::Import(imp) = i { Some(imp.clone()) } else { None })
-            .collect();
+        let imports: Vec<ast::Import> =
+            file.ast.items.iter().filter_map(|i| if let ast::Item::Import(imp) = i { Some(imp.clone()) } else { None }).collect();
         for import in imports {
             let target = match paths::resolve(&importer, &import.path.value) {
                 Ok(p) => p,
                 Err(reason) => {
                     diagnostics.push(
-                        Diagnostic::error(codes::IMPORT_OUTSIDE_ROOT, import.path.span, format!("`{}` is outside the project", import.path.value))
-                            .with_label(reason)
-                            .with_help("imports are relative to the importing file and stay inside the project root"),
+                        Diagnostic::error(
+                            codes::IMPORT_OUTSIDE_ROOT,
+                            import.path.span,
+                            format!("`{}` is outside the project", import.path.value),
+                        )
+                        .with_label(reason)
+                        .with_help("imports are relative to the importing file and stay inside the project root"),
                     );
                     continue;
                 }
@@ -222,18 +226,19 @@ impl Workspace {
             let Ok(target_id) = loaded else {
                 let reason = loaded.err().unwrap_or_default();
                 diagnostics.push(
-                    Diagnostic::error(codes::IMPORT_NOT_FOUND, import.path.span, format!("cannot import `{}`", import.path.value))
-                        .with_label(format!("{target}: {reason}"))
-                        .with_help(self.similar_path_help(&target)),
+                    Diagnostic::error(
+                        codes::IMPORT_NOT_FOUND,
+                        import.path.span,
+                        format!("cannot import `{}`", import.path.value),
+                    )
+                    .with_label(format!("{target}: {reason}"))
+                    .with_help(self.similar_path_help(&target)),
                 );
                 continue;
             };
             if state.get(&target_id) == Some(&false) {
-                let mut chain: Vec<String> = stack
-                    .iter()
-                    .skip_while(|f| **f != target_id)
-                    .filter_map(|f| self.file(*f).map(|f| f.path.clone()))
-                    .collect();
+                let mut chain: Vec<String> =
+                    stack.iter().skip_while(|f| **f != target_id).filter_map(|f| self.file(*f).map(|f| f.path.clone())).collect();
                 chain.push(target.clone());
                 diagnostics.push(
                     Diagnostic::error(codes::IMPORT_CYCLE, import.span, "files import each other in a cycle")

@@ -14,4 +14,5 @@ pub const FILES: &[(&str, &str)] = &[
 ];
 
 /// The files compiled with every unit that has no ruleset of its own.
-pub const PRELUDE: &[&str] = &["ratings/ruleset.oc", "ratings/world.oc", "ratings/tags.oc", "ratings/classes.oc", "ratings/items.oc"];
+pub const PRELUDE: &[&str] =
+    &["ratings/ruleset.oc", "ratings/world.oc", "ratings/tags.oc", "ratings/classes.oc", "ratings/items.oc"];

@@ -201,10 +201,19 @@ pub enum Value {
     Bool(bool),
     Str(String),
     /// Step `index` (0 = worst) of `scale`.
-    Step { scale: String, index: u32 },
+    Step {
+        scale: String,
+        index: u32,
+    },
     /// A definition by name: a tag, class, weapon type, status, terrain or movement type.
-    Name { ty: Type, name: String },
-    StatMod { stat: String, amount: i64 },
+    Name {
+        ty: Type,
+        name: String,
+    },
+    StatMod {
+        stat: String,
+        amount: i64,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -524,11 +533,20 @@ pub enum Expr {
     /// The damage the current strike dealt (in `on hit` / `on crit`).
     Dealt,
     /// A unit's stat or base attribute.
-    Attribute { unit: UnitRef, name: String },
+    Attribute {
+        unit: UnitRef,
+        name: String,
+    },
     /// A unit's stat named by a StatMod parameter.
-    AttributeOfParam { unit: UnitRef, param: String },
+    AttributeOfParam {
+        unit: UnitRef,
+        param: String,
+    },
     /// A property of a unit's equipped weapon: `might`, `weight`, `min_range`, `max_range`, `magic`, `staff`.
-    Weapon { unit: UnitRef, property: String },
+    Weapon {
+        unit: UnitRef,
+        property: String,
+    },
     /// Whether a unit is promoted.
     Promoted(UnitRef),
     /// The Def/Res bonus of the terrain a unit stands on.
@@ -537,19 +555,48 @@ pub enum Expr {
     Activated(UnitRef),
     /// The amount carried by a StatMod parameter.
     AmountOfParam(String),
-    Unary { op: UnaryOp, expr: Box<Expr> },
+    Unary {
+        op: UnaryOp,
+        expr: Box<Expr>,
+    },
     /// `ty` is the type of the operands: step arithmetic and comparisons follow the scale.
-    Binary { op: BinaryOp, ty: Type, lhs: Box<Expr>, rhs: Box<Expr> },
-    Lookup { table: String, args: Vec<Expr> },
+    Binary {
+        op: BinaryOp,
+        ty: Type,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    Lookup {
+        table: String,
+        args: Vec<Expr>,
+    },
     /// This strike's roll of the named die (the same value everywhere in one strike).
-    Roll { die: String },
+    Roll {
+        die: String,
+    },
     /// A fresh roll of an `n`-sided die (status clear checks: `roll(d10)`).
-    RollFresh { faces: u32 },
-    Call { function: Function, args: Vec<Expr> },
-    Has { unit: UnitRef, tag: String, args: Vec<Expr> },
+    RollFresh {
+        faces: u32,
+    },
+    Call {
+        function: Function,
+        args: Vec<Expr>,
+    },
+    Has {
+        unit: UnitRef,
+        tag: String,
+        args: Vec<Expr>,
+    },
     /// Whether a unit has the tag or status held by a Tag/Status parameter.
-    HasParam { unit: UnitRef, param: String },
-    If { condition: Box<Expr>, then: Box<Expr>, otherwise: Box<Expr> },
+    HasParam {
+        unit: UnitRef,
+        param: String,
+    },
+    If {
+        condition: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -113,8 +113,18 @@ fn describe(rule: Rule) -> Option<&'static str> {
 }
 
 const ITEM_WORDS: &[&str] = &[
-    "`import`", "`ruleset`", "`movement`", "`terrain`", "`weapon_type`", "`triangle`", "`tag`", "`status`", "`class`",
-    "`weapon`", "`accessory`", "`consumable`",
+    "`import`",
+    "`ruleset`",
+    "`movement`",
+    "`terrain`",
+    "`weapon_type`",
+    "`triangle`",
+    "`tag`",
+    "`status`",
+    "`class`",
+    "`weapon`",
+    "`accessory`",
+    "`consumable`",
 ];
 
 pub fn syntax_error(file: FileId, text: &str, base: usize, error: &pest::error::Error<Rule>) -> Diagnostic {
@@ -171,16 +181,11 @@ pub fn syntax_error(file: FileId, text: &str, base: usize, error: &pest::error::
         push(format!("`{p}`"), &mut ordered);
     }
     let found = found_at(text, pos);
-    let message = if ordered.is_empty() {
-        format!("unexpected {found}")
-    } else {
-        format!("expected {}, found {found}", join_or(&ordered))
-    };
+    let message =
+        if ordered.is_empty() { format!("unexpected {found}") } else { format!("expected {}, found {found}", join_or(&ordered)) };
     let end = next_token_end(text, pos);
     let label = if ordered.is_empty() { "unexpected here".to_string() } else { format!("expected {}", join_or(&ordered)) };
-    Diagnostic::error(SYNTAX_ERROR, Span::new(file, pos, end), message)
-        .with_label(label)
-        .with_help(help_for(&ordered, text, pos))
+    Diagnostic::error(SYNTAX_ERROR, Span::new(file, pos, end), message).with_label(label).with_help(help_for(&ordered, text, pos))
 }
 
 fn help_for(expected: &[String], text: &str, pos: usize) -> String {

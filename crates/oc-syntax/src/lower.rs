@@ -113,7 +113,11 @@ impl Ctx {
                 oc_diag::Diagnostic::error(crate::NUMBER_TOO_LARGE, self.span(pair), "this number is too large")
                     .with_help(format!("numbers range from {} to {}", i64::MIN, i64::MAX)),
             );
-            if pair.as_str().starts_with('-') { i64::MIN } else { i64::MAX }
+            if pair.as_str().starts_with('-') {
+                i64::MIN
+            } else {
+                i64::MAX
+            }
         });
         Spanned::new(value, self.span(pair))
     }
@@ -126,7 +130,9 @@ impl Ctx {
                 Item::Import(Import { path: Spanned::new(unquote(&path), self.span(&path)), span })
             }
             Rule::ruleset => Item::Ruleset(self.ruleset(pair)),
-            Rule::movement_def => Item::Movement(pair.into_inner().filter(|p| p.as_rule() == Rule::name).map(|p| self.ident(&p)).collect()),
+            Rule::movement_def => {
+                Item::Movement(pair.into_inner().filter(|p| p.as_rule() == Rule::name).map(|p| self.ident(&p)).collect())
+            }
             Rule::weapon_type_def => {
                 let span = self.span(&pair);
                 let mut name = None;
@@ -252,7 +258,8 @@ impl Ctx {
                     }
                 }
                 Rule::weight_range => {
-                    let ints: Vec<i64> = p.into_inner().filter(|q| q.as_rule() == Rule::int).map(|q| self.int(&q).value).collect();
+                    let ints: Vec<i64> =
+                        p.into_inner().filter(|q| q.as_rule() == Rule::int).map(|q| self.int(&q).value).collect();
                     if let [lo, hi] = ints.as_slice() {
                         rs.weight_ranges.push(Spanned::new((*lo, *hi), pspan));
                     }
@@ -438,7 +445,9 @@ impl Ctx {
                 Rule::name => t.name = self.ident(&p),
                 Rule::params => t.params = self.params(p),
                 Rule::kw_stacks => t.stacks = true,
-                Rule::tag_kinds => t.kinds.extend(p.into_inner().filter(|q| q.as_rule() == Rule::thing_kind).map(|q| self.ident(&q))),
+                Rule::tag_kinds => {
+                    t.kinds.extend(p.into_inner().filter(|q| q.as_rule() == Rule::thing_kind).map(|q| self.ident(&q)))
+                }
                 Rule::doc => t.doc = self.doc(p),
                 Rule::effect_block => t.body = self.block(p),
                 _ => {}
@@ -737,9 +746,13 @@ impl Ctx {
         if pieces > MAX_EXPR_PIECES {
             let span = self.span(&pair);
             self.problems.borrow_mut().push(
-                oc_diag::Diagnostic::error(crate::TOO_LONG, span, format!("this expression has {pieces} parts; at most {MAX_EXPR_PIECES} are allowed"))
-                    .with_label("too long")
-                    .with_help("split it into helper formulas or simplify it"),
+                oc_diag::Diagnostic::error(
+                    crate::TOO_LONG,
+                    span,
+                    format!("this expression has {pieces} parts; at most {MAX_EXPR_PIECES} are allowed"),
+                )
+                .with_label("too long")
+                .with_help("split it into helper formulas or simplify it"),
             );
             return Expr { kind: ExprKind::Error, span };
         }

@@ -15,8 +15,18 @@ use crate::{STRAY_TEXT, TOO_DEEP, UNCLOSED};
 pub const MAX_NESTING: usize = 64;
 
 const ITEM_KEYWORDS: &[&str] = &[
-    "import", "ruleset", "movement", "terrain", "weapon_type", "triangle", "tag", "status", "class", "weapon",
-    "accessory", "consumable",
+    "import",
+    "ruleset",
+    "movement",
+    "terrain",
+    "weapon_type",
+    "triangle",
+    "tag",
+    "status",
+    "class",
+    "weapon",
+    "accessory",
+    "consumable",
 ];
 
 struct Segment {

@@ -1,0 +1,192 @@
+//! End-to-end tests of the `oc` binary: exit statuses, output formats, files written.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn oc(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oc")).args(args).current_dir(dir).env("NO_COLOR", "1").output().expect("oc runs")
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("oc-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn the_repository_checks_clean() {
+    let out = oc(&repo(), &["check", "."]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("0 errors, 0 warnings"), "{stderr}");
+    assert!(stderr.contains("skipped by .ocignore"), "{stderr}");
+}
+
+#[test]
+fn check_json_follows_the_diagnostics_contract() {
+    let out = oc(&repo(), &["check", "--format", "json", "examples/showcase.mistakes.oc"]);
+    assert_eq!(out.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object on stdout");
+    let object = value.as_object().unwrap();
+    let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
+    keys.sort();
+    assert_eq!(keys, ["diagnostics", "errors", "files", "warnings"]);
+    assert_eq!(value["files"], 1);
+    let diagnostics = value["diagnostics"].as_array().unwrap();
+    assert_eq!(value["errors"].as_u64().unwrap() as usize, diagnostics.len());
+    assert_eq!(value["warnings"], 0);
+    for d in diagnostics {
+        let mut keys: Vec<&str> = d.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort();
+        assert_eq!(keys, ["code", "column", "end_column", "end_line", "file", "help", "line", "message", "severity"]);
+        assert!(d["code"].as_str().unwrap().starts_with("oc::"));
+        assert!(!d["help"].as_str().unwrap().is_empty());
+        assert_eq!(d["file"], "examples/showcase.mistakes.oc");
+    }
+    // Line 5, column 19 of the showcase: `str S`, above the class range E..A.
+    let out_of_range = diagnostics.iter().find(|d| d["code"] == "oc::class::rating_out_of_range").unwrap();
+    assert_eq!((out_of_range["line"].as_u64(), out_of_range["column"].as_u64()), (Some(5), Some(19)));
+    let codes: Vec<&str> = diagnostics.iter().map(|d| d["code"].as_str().unwrap()).collect();
+    for code in [
+        "oc::class::missing_rating",
+        "oc::name::unknown_weapon_type",
+        "oc::name::unknown_tag",
+        "oc::tag::wrong_kind",
+        "oc::item::weight_out_of_range",
+        "oc::name::unknown_class",
+        "oc::type::scale_vs_int",
+        "oc::triangle::not_cycle",
+    ] {
+        assert!(codes.contains(&code), "missing {code} in {codes:?}");
+    }
+}
+
+#[test]
+fn human_output_is_plain_when_piped_and_ends_with_a_summary() {
+    let out = oc(&repo(), &["check", "tests/fixtures/compile/name_unknown_tag.oc"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains('\u{1b}'), "no colour codes in a pipe");
+    assert!(stderr.contains("oc::name::unknown_tag"));
+    assert!(stderr.contains("unknown tag `Lucy`"));
+    assert!(stderr.contains("did you mean `Lucky`?"));
+    assert!(stderr.contains("name_unknown_tag.oc:4:10"), "{stderr}");
+    assert!(stderr.trim_end().lines().last().unwrap().contains("1 error, 0 warnings"), "{stderr}");
+}
+
+#[test]
+fn usage_and_io_failures_exit_2() {
+    let repo = repo();
+    assert_eq!(oc(&repo, &["check", "no/such/dir"]).status.code(), Some(2));
+    assert_eq!(oc(&repo, &["frobnicate"]).status.code(), Some(2));
+    assert_eq!(oc(&repo, &["check", "--format", "xml"]).status.code(), Some(2));
+    assert_eq!(oc(&repo, &["explain", "oc::no::such_code"]).status.code(), Some(2));
+}
+
+#[test]
+fn explain_prints_the_long_text_of_every_code() {
+    let repo = repo();
+    let out = oc(&repo, &["explain", "oc::class::rating_out_of_range"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("no class default is"), "{stdout}");
+    // Without the `oc::` prefix too.
+    assert_eq!(oc(&repo, &["explain", "name::unknown_tag"]).status.code(), Some(0));
+    let list = text(&oc(&repo, &["explain", "--list"]).stdout);
+    for info in oc_compiler::all_codes() {
+        assert!(list.contains(info.code), "--list lacks {}", info.code);
+        let one = oc(&repo, &["explain", info.code]);
+        assert_eq!(one.status.code(), Some(0), "explain {}", info.code);
+    }
+    assert!(list.contains("oc::file::not_utf8"));
+    let typo = oc(&repo, &["explain", "oc::name::unknown_tga"]);
+    assert!(text(&typo.stderr).contains("did you mean `oc::name::unknown_tag`?"));
+}
+
+#[test]
+fn build_writes_rules_that_round_trip() {
+    let dir = scratch("build");
+    let out_path = dir.join("rules.json");
+    let out = oc(&repo(), &["build", "examples/homebrew_class.oc", "--out", out_path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json = std::fs::read_to_string(&out_path).unwrap();
+    let rules: oc_model::Rules = serde_json::from_str(&json).expect("the output reads back as the model");
+    assert_eq!(rules.format_version, oc_model::FORMAT_VERSION);
+    assert!(rules.class("Spellblade").is_some(), "the home-brew class is in the output");
+    assert!(rules.class("Myrmidon").is_some(), "with the standard library");
+    assert_eq!(serde_json::to_string_pretty(&rules).unwrap(), json, "reading and writing again gives the same text");
+    // Only the output file is left: the temporary file was renamed into place.
+    let names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, ["rules.json"]);
+}
+
+#[test]
+fn build_with_errors_writes_nothing_and_keeps_the_old_file() {
+    let dir = scratch("build-errors");
+    let out_path = dir.join("rules.json");
+    std::fs::write(&out_path, "previous contents").unwrap();
+    let out = oc(&repo(), &["build", "examples/showcase.mistakes.oc", "-o", out_path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&out_path).unwrap(), "previous contents");
+}
+
+#[test]
+fn build_without_paths_writes_the_standard_library() {
+    let dir = scratch("build-std");
+    let out = oc(&dir, &["build", "-o", "std.json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let rules: oc_model::Rules = serde_json::from_str(&std::fs::read_to_string(dir.join("std.json")).unwrap()).unwrap();
+    assert_eq!(rules.ruleset.name, "officers_chess");
+}
+
+#[test]
+fn bad_files_are_reported_and_the_rest_is_checked() {
+    let dir = scratch("bad-files");
+    std::fs::write(dir.join("garbage.oc"), [0xff, 0xfe, 0x00, 0x41, 0x80, 0x0a]).unwrap();
+    std::fs::write(dir.join("good.oc"), "tag Steady on class { crit_bonus += 1 }\n").unwrap();
+    std::fs::write(dir.join("typo.oc"), "class Scout { ratings { str D mag E skl C spd B def E res D } wields Bow cost 500 }\n")
+        .unwrap();
+    std::fs::create_dir(dir.join("nested.oc")).unwrap(); // a directory with a source-like name
+    let out = oc(&dir, &["check", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<(&str, &str)> = value["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["file"].as_str().unwrap(), d["code"].as_str().unwrap()))
+        .collect();
+    assert!(codes.contains(&("garbage.oc", "oc::file::not_utf8")), "{codes:?}");
+    assert!(codes.contains(&("typo.oc", "oc::name::unknown_weapon_type")), "{codes:?}");
+    assert!(!codes.iter().any(|(f, _)| *f == "good.oc"), "{codes:?}");
+    assert_eq!(value["files"], 3);
+}
+
+#[test]
+fn imports_resolve_relative_to_the_file_and_stay_in_the_project() {
+    let dir = scratch("imports");
+    std::fs::create_dir_all(dir.join("lib")).unwrap();
+    std::fs::write(dir.join("lib/tags.oc"), "tag Stubborn on class { damage_taken -= 1 }\n").unwrap();
+    std::fs::write(
+        dir.join("unit.oc"),
+        "import \"lib/tags.oc\"\nclass Mule { ratings { str C mag E skl D spd E def B res D } wields Axes tags Stubborn cost 300 }\n",
+    )
+    .unwrap();
+    let ok = oc(&dir, &["check"]);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+    std::fs::write(dir.join("escape.oc"), "import \"../outside.oc\"\n").unwrap();
+    let out = oc(&dir, &["check", "--format", "json", "escape.oc"]);
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(value["diagnostics"][0]["code"], "oc::import::outside_root");
+}
