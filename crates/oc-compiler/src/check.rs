@@ -64,7 +64,8 @@ pub(crate) struct Checker<'a> {
 }
 
 /// Formulas the engine reads when present.
-const OPTIONAL_FORMULAS: &[(&str, Type)] = &[("backfire", Type::Bool)];
+const OPTIONAL_FORMULAS: &[(&str, Type)] =
+    &[("backfire", Type::Bool), ("strikes", Type::Int), ("counter", Type::Bool), ("counter_any_range", Type::Bool)];
 
 const REQUIRED_FORMULAS: &[(&str, Type)] = &[
     ("hit", Type::Bool),
@@ -360,6 +361,12 @@ impl<'a> Checker<'a> {
                     self.inventory = one.value as u32;
                 }
             }
+        }
+        if !rs.bases.iter().any(|b| b.name.value == "hp" && b.ty.value == "Int") {
+            self.error(
+                Diagnostic::error(RULESET_SETTING, rs.name.span, format!("the ruleset `{}` has no `base hp: Int`", rs.name.value))
+                    .with_help("the engine tracks hit points in the base attribute `hp`: add `base hp: Int = 20`"),
+            );
         }
         if rs.stats.is_empty() {
             self.error(

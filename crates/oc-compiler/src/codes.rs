@@ -81,7 +81,8 @@ must be steps of the scale (or numbers for `Int`) and LOW must not be above HIGH
 write the bounds worst first, e.g. `class_range Rating E..A`.";
     RULESET_SETTING = "oc::ruleset::setting", "a ruleset setting is missing, repeated or out of bounds",
 "A ruleset needs exactly one `inventory` (1 to 16 items), at most one `weight LOW..HIGH`, \
-at least one scale or numeric stat, and dice with at least two faces.\n\nFix: set it once, \
+at least one scale or numeric stat, a `base hp: Int` (the engine's hit points), and dice with \
+at least two faces.\n\nFix: set it once, \
 within bounds.";
     TYPE_MISMATCH = "oc::type::mismatch", "a value of the wrong type",
 "An expression has a type other than the one needed here: a condition that is not a \
@@ -168,8 +169,9 @@ to one: `Swords > Axes > Lances > Swords`.\n\nFix: repeat the first type at the 
 otherwise its advantage would be ambiguous.\n\nFix: remove the repetition.";
     COMBAT_FORMULA = "oc::combat::formula", "a combat formula is missing, unknown or repeated",
 "The `combat` block defines `hit` (Bool), `critical` (Bool), `damage` (Int), \
-`critical_damage` (Int) and `follow_up` (Bool), each once. The engine evaluates them for every \
-strike; extra helper formulas are allowed if their names start with `_`.\n\nFix: add the \
+`critical_damage` (Int) and `follow_up` (Bool), each once, and may define `backfire` (Bool), \
+`strikes` (Int), `counter` (Bool) and `counter_any_range` (Bool). The engine evaluates them for \
+every strike; extra helper formulas are allowed if their names start with `_`.\n\nFix: add the \
 missing formula or rename the helper.";
     EFFECT_PLACE = "oc::effect::place", "an effect changes something that cannot change",
 "An effect like `movement += 1` changes a stat or base attribute of a unit. The target must \

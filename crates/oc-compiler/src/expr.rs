@@ -56,6 +56,8 @@ pub(crate) const VERBS: &[(&str, m::Verb, &[Type])] = &[
     ("must_attack_weakest", m::Verb::MustAttackWeakest, &[]),
     ("shift", m::Verb::Shift, &[Type::Str]),
     ("debuff", m::Verb::Debuff, &[Type::Unit, Type::StatMod]),
+    ("ignore_item_tags", m::Verb::IgnoreItemTags, &[]),
+    ("attack", m::Verb::Attack, &[Type::Unit, Type::Int]),
 ];
 
 impl<'a> Checker<'a> {
@@ -285,6 +287,20 @@ impl<'a> Checker<'a> {
     }
 
     fn field(&mut self, base: &ast::Expr, field: &ast::Ident, scope: &Scope) -> Typed {
+        // unit.accessory.weight
+        if let ExprKind::Field(inner, mid) = &base.kind {
+            if mid.value == "accessory" {
+                let Some(unit) = self.unit_of(inner, scope) else { return error_expr() };
+                if field.value != "weight" {
+                    self.error(
+                        Diagnostic::error(UNKNOWN_STAT, field.span, format!("an accessory has no `{}`", field.value))
+                            .with_help("an accessory has `weight`; its other bonuses are tags and modifiers on the unit"),
+                    );
+                    return error_expr();
+                }
+                return (m::Expr::Accessory { unit, property: field.value.clone() }, Some(Type::Int));
+            }
+        }
         // unit.weapon.property
         if let ExprKind::Field(inner, mid) = &base.kind {
             if mid.value == "weapon" {
@@ -341,7 +357,7 @@ impl<'a> Checker<'a> {
             Some(ty) => (m::Expr::Attribute { unit, name: field.value.clone() }, Some(ty)),
             None => {
                 let mut names = self.attribute_names();
-                names.extend(["weapon", "promoted", "activated", "terrain_defense"]);
+                names.extend(["weapon", "accessory", "promoted", "activated", "terrain_defense"]);
                 let help = match did_you_mean(&field.value, names.iter().copied()) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => format!("a unit has {}", names.join(", ")),

@@ -84,8 +84,12 @@ pub struct Ruleset {
     pub weight: (i64, i64),
     pub dice: Vec<Dice>,
     pub tables: Vec<Table>,
-    /// The combat formulas, by name: `hit`, `critical`, `damage`, `critical_damage`, `follow_up`,
-    /// optionally `backfire` (the strike hurts the attacker instead), and `_helpers`.
+    /// The combat formulas, by name. Required: `hit`, `critical` (Bool, may use this strike's
+    /// roll), `damage`, `critical_damage` (Int), `follow_up` (Bool). Optional: `backfire` (Bool:
+    /// the strike's damage goes to the attacker), `strikes` (Int, default 1), `counter` (Bool,
+    /// default true: may the defender counter at all), `counter_any_range` (Bool, default false).
+    /// Names starting with `_` are helpers. In every formula `attacker` is the striking unit.
+    /// The engine also reads the base attribute `hp` (Int): current hit points.
     pub combat: Vec<Formula>,
 }
 
@@ -514,6 +518,10 @@ pub enum Verb {
     Shift,
     /// Lower a stat of a unit until the end of its next turn (does not stack).
     Debuff,
+    /// While this applies, the other tags of the same item have no effect (v0.6 Relic).
+    IgnoreItemTags,
+    /// Attack a unit as an action, with extra damage (v0.6 combat Arts).
+    Attack,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -544,6 +552,11 @@ pub enum Expr {
     },
     /// A property of a unit's equipped weapon: `might`, `weight`, `min_range`, `max_range`, `magic`, `staff`.
     Weapon {
+        unit: UnitRef,
+        property: String,
+    },
+    /// A property of a unit's equipped accessory: `weight` (0 without one).
+    Accessory {
         unit: UnitRef,
         property: String,
     },
