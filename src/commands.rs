@@ -50,8 +50,11 @@ pub fn run_check(paths: &[PathBuf]) -> Result<CheckRun, String> {
     let mut host = DiskHost::new(project.root.clone());
     let mut workspace = Workspace::new();
     let mut diagnostics = Vec::new();
-    let std_only = workspace.compile_ids(&mut host, &[]);
-    diagnostics.extend(std_only.diagnostics);
+    for (_, index) in oc_compiler::stdlib::RULESETS {
+        if let Some(id) = workspace.id_of(index) {
+            diagnostics.extend(workspace.compile_ids(&mut host, &[id]).diagnostics);
+        }
+    }
     for file in &project.files {
         let (compilation, unreadable) = workspace.compile(&mut host, std::slice::from_ref(file));
         diagnostics.extend(compilation.diagnostics);

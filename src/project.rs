@@ -153,6 +153,10 @@ fn walk(dir: &Path, ignores: &mut Vec<Ignore>, project: &mut Project) {
         if name.starts_with('.') || name == "target" {
             continue;
         }
+        // Directory links are not followed: a link back up (`sub -> .`) would never end.
+        if path.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) && path.is_dir() {
+            continue;
+        }
         if path.is_dir() {
             if ignored(ignores, &path) {
                 project.ignored += count_oc(&path);

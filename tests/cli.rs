@@ -190,3 +190,15 @@ fn imports_resolve_relative_to_the_file_and_stay_in_the_project() {
     let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(value["diagnostics"][0]["code"], "oc::import::outside_root");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_directory_link_loop_is_not_followed() {
+    let dir = scratch("link-loop");
+    std::fs::write(dir.join("a.oc"), "tag Calm on class { crit_bonus += 1 }\n").unwrap();
+    std::os::unix::fs::symlink(".", dir.join("again")).unwrap();
+    let out = oc(&dir, &["check", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(value["files"], 1);
+}

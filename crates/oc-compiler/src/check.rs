@@ -364,8 +364,12 @@ impl<'a> Checker<'a> {
         }
         if !rs.bases.iter().any(|b| b.name.value == "hp" && b.ty.value == "Int") {
             self.error(
-                Diagnostic::error(RULESET_SETTING, rs.name.span, format!("the ruleset `{}` has no `base hp: Int`", rs.name.value))
-                    .with_help("the engine tracks hit points in the base attribute `hp`: add `base hp: Int = 20`"),
+                Diagnostic::error(
+                    RULESET_SETTING,
+                    rs.name.span,
+                    format!("the ruleset `{}` has no `base hp: Int`", rs.name.value),
+                )
+                .with_help("the engine tracks hit points in the base attribute `hp`: add `base hp: Int = 20`"),
             );
         }
         if rs.stats.is_empty() {

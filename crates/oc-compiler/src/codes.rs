@@ -25,6 +25,11 @@ Fix: remove one of the imports, or move the shared definitions into a third file
 "Imports are confined to the project root (the directory `oc` was run on), so a project \
 checks the same on every machine. This path climbs above it with `..` or is absolute.\n\n\
 Fix: copy the file into the project, or run `oc` from a directory that contains both.";
+    IMPORT_TOO_DEEP = "oc::import::too_deep", "imports nest too deeply",
+"A chain of imports is more than 32 files deep. Real projects never come close; this almost \
+always means a directory link points back up (`sub -> .`), so `sub/x.oc`, `sub/sub/x.oc` ... are \
+all the same file under ever longer names.\n\nFix: import the file by its real path, or remove \
+the link.";
     DUPLICATE = "oc::name::duplicate", "a name is defined twice",
 "Two definitions of the same kind share a name (tags and statuses share one namespace). \
 Both places are labelled. The standard library's names count too: a home-brew class cannot be \

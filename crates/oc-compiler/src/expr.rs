@@ -628,6 +628,9 @@ impl<'a> Checker<'a> {
                 m::Event::from_name(&event.value).map(|event| m::Effect::On { event, then })
             }
             ast::Stmt::Grant { tag, .. } => {
+                if tag.args.is_empty() && scope.params.iter().any(|(p, t)| *p == tag.name.value && *t == Type::Tag) {
+                    return Some(m::Effect::GrantParam { param: tag.name.value.clone() });
+                }
                 let Some(sig) = self.tags.get(&tag.name.value).cloned() else {
                     let names = self.tags.order.clone();
                     self.unknown_in::<()>(UNKNOWN_TAG, "tag", &tag.name, names, None);

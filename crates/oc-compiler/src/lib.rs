@@ -21,6 +21,9 @@ use oc_syntax::ast;
 
 pub use codes::CODES;
 
+/// How deep a chain of imports may go (a link loop on disk would otherwise never end).
+pub const MAX_IMPORT_DEPTH: usize = 32;
+
 /// Reads the text of a file by logical path (relative to the project root, `/`-separated).
 pub trait Host {
     fn read(&mut self, path: &str) -> Result<String, String>;
@@ -59,7 +62,6 @@ impl Compilation {
 pub struct Workspace {
     files: Vec<SourceFile>,
     by_path: HashMap<String, FileId>,
-    std_prelude: Vec<FileId>,
 }
 
 impl Default for Workspace {
@@ -70,12 +72,9 @@ impl Default for Workspace {
 
 impl Workspace {
     pub fn new() -> Workspace {
-        let mut ws = Workspace { files: Vec::new(), by_path: HashMap::new(), std_prelude: Vec::new() };
+        let mut ws = Workspace { files: Vec::new(), by_path: HashMap::new() };
         for (path, text) in stdlib::FILES {
-            let id = ws.add(format!("{}{}", stdlib::PREFIX, path), (*text).to_string());
-            if stdlib::PRELUDE.contains(path) {
-                ws.std_prelude.push(id);
-            }
+            ws.add(format!("{}{}", stdlib::PREFIX, path), (*text).to_string());
         }
         ws
     }
@@ -167,7 +166,12 @@ impl Workspace {
             order.iter().any(|id| self.file(*id).is_some_and(|f| f.ast.items.iter().any(|i| matches!(i, ast::Item::Ruleset(_)))));
         let mut files: Vec<FileId> = Vec::new();
         if !has_ruleset {
-            files.extend(self.std_prelude.iter().copied());
+            // The default ruleset: its index file and everything it imports.
+            if let Some(index) = stdlib::RULESETS.first().and_then(|(_, path)| self.id_of(path)) {
+                let mut prelude = Vec::new();
+                self.visit(host, index, &mut HashMap::new(), &mut Vec::new(), &mut prelude, &mut diagnostics);
+                files.extend(prelude);
+            }
         }
         for id in order {
             if !files.contains(&id) {
@@ -236,6 +240,14 @@ impl Workspace {
                 );
                 continue;
             };
+            if stack.len() >= MAX_IMPORT_DEPTH {
+                diagnostics.push(
+                    Diagnostic::error(codes::IMPORT_TOO_DEEP, import.span, format!("imports nest more than {MAX_IMPORT_DEPTH} files deep"))
+                        .with_label(format!("importing `{target}`"))
+                        .with_help("a directory link that points back up (such as `sub -> .`) makes endless paths; import the file by its real path"),
+                );
+                continue;
+            }
             if state.get(&target_id) == Some(&false) {
                 let mut chain: Vec<String> =
                     stack.iter().skip_while(|f| **f != target_id).filter_map(|f| self.file(*f).map(|f| f.path.clone())).collect();

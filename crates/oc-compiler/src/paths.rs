@@ -2,6 +2,13 @@
 
 /// Resolves `import` (as written in `importer`) to a logical path, or says why it is refused.
 pub fn resolve(importer: &str, import: &str) -> Result<String, String> {
+    // `import "std:v06"` names a built-in ruleset of the standard library.
+    if let Some(name) = import.strip_prefix("std:") {
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err("`std:` is followed by the name of a built-in ruleset, such as `std:v06`".to_string());
+        }
+        return Ok(format!("<std>/{name}.oc"));
+    }
     if import.starts_with('/') || import.starts_with('\\') || import.get(1..2) == Some(":") {
         return Err("absolute paths are not allowed".to_string());
     }
@@ -11,9 +18,11 @@ pub fn resolve(importer: &str, import: &str) -> Result<String, String> {
         match piece {
             "" | "." => {}
             ".." => {
-                if parts.pop().is_none() || parts.last() == Some(&"<std>") && importer.starts_with("<std>/") && parts.len() == 1 {
+                // The standard library's root `<std>` is as far up as its files may climb.
+                if parts.last().is_none_or(|p| *p == "<std>") {
                     return Err("climbs above the project root".to_string());
                 }
+                parts.pop();
             }
             p => parts.push(p),
         }
@@ -37,5 +46,9 @@ mod tests {
         assert!(resolve("examples/a.oc", "../../outside.oc").is_err());
         assert!(resolve("a.oc", "/etc/passwd").is_err());
         assert!(resolve("a.oc", "C:/x.oc").is_err());
+        assert_eq!(resolve("examples/a.oc", "std:v06").as_deref(), Ok("<std>/v06.oc"));
+        assert!(resolve("a.oc", "std:../x").is_err());
+        assert_eq!(resolve("<std>/v06/ruleset.oc", "../ratings/world.oc").as_deref(), Ok("<std>/ratings/world.oc"));
+        assert!(resolve("<std>/v06.oc", "../x.oc").is_err());
     }
 }

@@ -419,6 +419,8 @@ pub enum Effect {
     On { event: Event, then: Vec<Effect> },
     /// The holder also has this tag.
     Grant { tag: String, args: Vec<Expr> },
+    /// The holder also has the tag held by this Tag parameter (`tag Art(a: Tag) { grant a }`).
+    GrantParam { param: String },
     /// A special action the holder can take on its turn.
     Action(Action),
     /// A primitive the engine performs.
