@@ -27,7 +27,7 @@ fn all_codes() -> impl Iterator<Item = &'static CodeInfo> {
     oc_compiler::all_codes().chain(CODES.iter())
 }
 
-fn style() -> Style {
+pub fn style() -> Style {
     if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
         Style::Fancy
     } else {

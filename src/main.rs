@@ -2,6 +2,7 @@
 //! diagnostics into miette reports or JSON, and sets the exit status. The work is in `crates/`.
 
 mod commands;
+mod play;
 mod project;
 mod report;
 
@@ -39,6 +40,31 @@ enum Command {
         #[arg(long, short)]
         out: PathBuf,
     },
+    /// The exact forecast of one combat exchange, like the games show before an attack.
+    Forecast {
+        #[command(flatten)]
+        matchup: Matchup,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+    },
+    /// Play one exchange with a seeded generator and print it strike by strike.
+    Duel {
+        #[command(flatten)]
+        matchup: Matchup,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+    },
+    /// Every class with each weapon it wields against every class: rout chances and damage as CSV.
+    Matrix {
+        /// A built-in ruleset (officers_chess, officers_chess_v06) or a path to .oc files.
+        #[arg(long)]
+        ruleset: Option<String>,
+        /// Write the CSV here instead of stdout (the summary goes to stderr).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Print the long explanation of a diagnostic code (`oc explain oc::name::unknown_tag`).
     Explain {
         /// The code; omit it (or pass --list) to list every code.
@@ -46,6 +72,68 @@ enum Command {
         #[arg(long)]
         list: bool,
     },
+}
+
+#[derive(clap::Args)]
+struct Matchup {
+    /// The attacking unit: CLASS or CLASS:WEAPON (default: the class's kit weapon).
+    #[arg(long)]
+    attacker: String,
+    /// The defending unit: CLASS or CLASS:WEAPON.
+    #[arg(long)]
+    defender: String,
+    /// A built-in ruleset (officers_chess, officers_chess_v06) or a path to .oc files.
+    #[arg(long)]
+    ruleset: Option<String>,
+    #[arg(long)]
+    attacker_terrain: Option<String>,
+    #[arg(long)]
+    defender_terrain: Option<String>,
+    /// Tiles between the units (default: the nearest the attacker's weapon reaches).
+    #[arg(long)]
+    distance: Option<i64>,
+    #[arg(long)]
+    attacker_hp: Option<i64>,
+    #[arg(long)]
+    defender_hp: Option<i64>,
+    #[arg(long)]
+    attacker_accessory: Option<String>,
+    #[arg(long)]
+    defender_accessory: Option<String>,
+    /// Status effects on the attacker (repeatable).
+    #[arg(long)]
+    attacker_status: Vec<String>,
+    /// Status effects on the defender (repeatable).
+    #[arg(long)]
+    defender_status: Vec<String>,
+    /// Use a shifter's Normal form instead of its Transformed one.
+    #[arg(long)]
+    attacker_normal: bool,
+    #[arg(long)]
+    defender_normal: bool,
+}
+
+impl Matchup {
+    fn sides(&self) -> (play::Side, play::Side) {
+        (
+            play::Side {
+                spec: self.attacker.clone(),
+                terrain: self.attacker_terrain.clone(),
+                hp: self.attacker_hp,
+                statuses: self.attacker_status.clone(),
+                accessory: self.attacker_accessory.clone(),
+                normal_form: self.attacker_normal,
+            },
+            play::Side {
+                spec: self.defender.clone(),
+                terrain: self.defender_terrain.clone(),
+                hp: self.defender_hp,
+                statuses: self.defender_status.clone(),
+                accessory: self.defender_accessory.clone(),
+                normal_form: self.defender_normal,
+            },
+        )
+    }
 }
 
 fn main() -> ExitCode {
@@ -60,6 +148,15 @@ fn main() -> ExitCode {
         Command::Check { paths, format } => commands::check(&paths, format),
         Command::Build { paths, out } => commands::build(&paths, &out),
         Command::Explain { code, list } => commands::explain(code.as_deref(), list),
+        Command::Forecast { matchup, format } => {
+            let (a, d) = matchup.sides();
+            play::forecast(matchup.ruleset.as_deref(), &a, &d, matchup.distance, format)
+        }
+        Command::Duel { matchup, seed, format } => {
+            let (a, d) = matchup.sides();
+            play::duel(matchup.ruleset.as_deref(), &a, &d, matchup.distance, seed, format)
+        }
+        Command::Matrix { ruleset, out } => play::matrix(ruleset.as_deref(), out.as_deref()),
     };
     ExitCode::from(status)
 }

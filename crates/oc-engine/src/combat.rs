@@ -1,0 +1,562 @@
+//! One combat exchange: the attack, the counter, the follow-up; strikes stop at a rout.
+//! The same state machine runs exactly (every die face, breadth first over states) and with a
+//! seeded generator.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+
+use oc_model as m;
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::ir::{Eff, V};
+use crate::unit::{apply, target_attr, Ctx, Unit};
+use crate::{Engine, EngineError, Loadout};
+
+/// The most strikes one attack may have (Brave gives 2).
+const MAX_STRIKES: i64 = 8;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Stage {
+    First,
+    Counter,
+    Follow,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Phase {
+    /// `side` strikes; `left` strikes remain in this attack, including this one.
+    Attack {
+        side: u8,
+        left: u8,
+        stage: Stage,
+    },
+    Done,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct State {
+    hp: [i64; 2],
+    statuses: [Vec<u32>; 2],
+    phase: Phase,
+}
+
+/// What one strike did, for one die face.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    pub hit: bool,
+    pub crit: bool,
+    pub backfire: bool,
+    pub damage: i64,
+}
+
+/// One line of a resolved exchange.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StrikeLog {
+    /// 0: the attacker, 1: the defender.
+    pub side: usize,
+    pub stage: &'static str,
+    pub roll: i64,
+    pub outcome: Outcome,
+    pub hp_after: [i64; 2],
+    pub inflicted: Vec<String>,
+}
+
+/// What a side does in an exchange before any die is rolled.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SideForecast {
+    pub class: String,
+    pub weapon: Option<String>,
+    pub hp: i64,
+    pub max_hp: i64,
+    /// Every stat and base attribute after the modifiers that always apply.
+    pub effective: Vec<(String, Shown)>,
+    /// Chance per strike to hit (backfires excluded) and to land a critical hit.
+    pub hit: f64,
+    pub crit: f64,
+    pub damage: i64,
+    pub crit_damage: i64,
+    /// Strikes made if nobody is routed (0 when it cannot counter).
+    pub strikes: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shown {
+    Int(i64),
+    Bool(bool),
+    Text(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Forecast {
+    pub attacker: SideForecast,
+    pub defender: SideForecast,
+    pub distance: i64,
+    pub attacker_routed: f64,
+    pub defender_routed: f64,
+    /// Final HP -> probability.
+    pub attacker_hp: BTreeMap<i64, f64>,
+    pub defender_hp: BTreeMap<i64, f64>,
+    /// Expected damage each side takes.
+    pub attacker_damage_taken: f64,
+    pub defender_damage_taken: f64,
+}
+
+/// A matchup being resolved: the loadouts and the units built for each set of statuses.
+pub struct Exchange<'e> {
+    engine: &'e Engine,
+    loadouts: [&'e Loadout; 2],
+    distance: i64,
+    units: RefCell<HashMap<(usize, Vec<u32>), Rc<Unit>>>,
+    base: [Rc<Unit>; 2],
+    triangle: [i64; 2],
+    start: [i64; 2],
+}
+
+impl<'e> Exchange<'e> {
+    pub fn new(
+        engine: &'e Engine,
+        attacker: &'e Loadout,
+        defender: &'e Loadout,
+        distance: i64,
+    ) -> Result<Exchange<'e>, EngineError> {
+        let a = engine.unit(attacker, &[])?;
+        let d = engine.unit(defender, &[])?;
+        if a.weapon.is_none() {
+            return Err(EngineError::new(format!("the attacking {} has no weapon", a.class)));
+        }
+        if !a.in_range(distance) {
+            return Err(EngineError::new(format!(
+                "{} reaches {}..{} tiles, and the defender is {distance} away",
+                a.weapon.clone().unwrap_or_default(),
+                a.min_range,
+                a.max_range
+            )));
+        }
+        let tri = |x: &Unit, y: &Unit| match (&x.weapon_type, &y.weapon_type) {
+            (Some(p), Some(q)) => engine.rules.triangle(p, q),
+            _ => 0,
+        };
+        let triangle = [tri(&a, &d), tri(&d, &a)];
+        let start = [a.hp(&engine.ir), d.hp(&engine.ir)];
+        let base = [Rc::new(a), Rc::new(d)];
+        let mut units = HashMap::new();
+        for (side, u) in base.iter().enumerate() {
+            units.insert((side, u.statuses.clone()), u.clone());
+        }
+        Ok(Exchange { engine, loadouts: [attacker, defender], distance, units: RefCell::new(units), base, triangle, start })
+    }
+
+    fn unit(&self, side: usize, statuses: &[u32]) -> Rc<Unit> {
+        let key = (side, statuses.to_vec());
+        if let Some(u) = self.units.borrow().get(&key) {
+            return u.clone();
+        }
+        // A status applied mid-exchange: rebuild the unit with it. The loadout was valid when the
+        // exchange was set up and statuses come from the model, so this cannot fail; if it did,
+        // the unit fights on without the status rather than the engine stopping.
+        let u = self.engine.unit(self.loadouts[side], statuses).map(Rc::new).unwrap_or_else(|_| self.base[side].clone());
+        self.units.borrow_mut().insert(key, u.clone());
+        u
+    }
+
+    /// Strike attributes: the static ones with current HP and the strike's `when` effects applied.
+    fn strike_attrs(&self, units: [&Unit; 2], hp: [i64; 2], attacker: usize) -> [Vec<V>; 2] {
+        let ir = &self.engine.ir;
+        let mut base = [units[0].attrs.clone(), units[1].attrs.clone()];
+        for (side, attrs) in base.iter_mut().enumerate() {
+            if let Some(slot) = attrs.get_mut(ir.hp_attr as usize) {
+                *slot = V::Int(hp[side]);
+            }
+        }
+        let mut out = base.clone();
+        for holder in 0..2 {
+            for (args, condition, then) in &units[holder].whens {
+                let ctx = Ctx {
+                    ir,
+                    units,
+                    attrs: [&base[0], &base[1]],
+                    attacker,
+                    holder,
+                    roll: 0,
+                    dealt: 0,
+                    distance: self.distance,
+                    triangle: self.triangle[attacker],
+                };
+                if ctx.eval(condition, args, &mut []).bool() {
+                    apply_strike_effects(&ctx, then, args, &mut out);
+                }
+            }
+        }
+        out
+    }
+
+    fn ctx<'a>(&'a self, units: [&'a Unit; 2], attrs: &'a [Vec<V>; 2], attacker: usize, roll: i64) -> Ctx<'a> {
+        Ctx {
+            ir: &self.engine.ir,
+            units,
+            attrs: [&attrs[0], &attrs[1]],
+            attacker,
+            holder: attacker,
+            roll,
+            dealt: 0,
+            distance: self.distance,
+            triangle: self.triangle[attacker],
+        }
+    }
+
+    /// The outcome of a strike by `attacker` for each face of the die, grouped: (faces, outcome).
+    fn outcomes(&self, state: &State, attacker: usize) -> Vec<(u32, Outcome)> {
+        let ir = &self.engine.ir;
+        let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
+        let units = [&*units[0], &*units[1]];
+        let attrs = self.strike_attrs(units, state.hp, attacker);
+        let mut cache = vec![None; ir.formulas.len()];
+        let mut out: Vec<(u32, Outcome)> = Vec::new();
+        for face in 1..=i64::from(ir.hit_faces) {
+            for (slot, f) in cache.iter_mut().zip(&ir.formulas) {
+                if f.uses_roll {
+                    *slot = None;
+                }
+            }
+            let o = self.outcome_at(&self.ctx(units, &attrs, attacker, face), &mut cache);
+            match out.iter_mut().find(|(_, x)| *x == o) {
+                Some((n, _)) => *n += 1,
+                None => out.push((1, o)),
+            }
+        }
+        out
+    }
+
+    fn outcome_at(&self, ctx: &Ctx, cache: &mut [Option<V>]) -> Outcome {
+        let roles = &self.engine.ir.roles;
+        let f = |id: u16, cache: &mut [Option<V>]| ctx.eval(&crate::ir::E::Formula(id), &[], cache);
+        let backfire = roles.backfire.is_some_and(|b| f(b, cache).bool());
+        let hit = !backfire && f(roles.hit, cache).bool();
+        let crit = hit && f(roles.critical, cache).bool();
+        let damage = if crit { f(roles.critical_damage, cache).int() } else { f(roles.damage, cache).int() }.max(0);
+        Outcome { hit, crit, backfire, damage: if hit || backfire { damage } else { 0 } }
+    }
+
+    /// A formula evaluated outside any roll (strikes, counter, follow-up).
+    fn flag(&self, state: &State, attacker: usize, id: Option<u16>, default: V) -> V {
+        let Some(id) = id else { return default };
+        let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
+        let units = [&*units[0], &*units[1]];
+        let attrs = self.strike_attrs(units, state.hp, attacker);
+        let mut cache = vec![None; self.engine.ir.formulas.len()];
+        self.ctx(units, &attrs, attacker, 0).eval(&crate::ir::E::Formula(id), &[], &mut cache)
+    }
+
+    fn strikes(&self, state: &State, side: usize) -> u8 {
+        self.flag(state, side, self.engine.ir.roles.strikes, V::Int(1)).int().clamp(1, MAX_STRIKES) as u8
+    }
+
+    fn can_counter(&self, state: &State) -> bool {
+        let roles = &self.engine.ir.roles;
+        let d = self.unit(1, &state.statuses[1]);
+        d.weapon.is_some()
+            && self.flag(state, 1, roles.counter, V::Bool(true)).bool()
+            && (d.in_range(self.distance) || self.flag(state, 1, roles.counter_any_range, V::Bool(false)).bool())
+    }
+
+    fn follow_up(&self, state: &State, side: usize) -> bool {
+        self.flag(state, side, Some(self.engine.ir.roles.follow_up), V::Bool(false)).bool()
+    }
+
+    fn first_phase(&self, state: &State) -> Phase {
+        Phase::Attack { side: 0, left: self.strikes(state, 0), stage: Stage::First }
+    }
+
+    /// The phase after a strike in `phase`, given the state after it.
+    fn next_phase(&self, state: &State, phase: Phase) -> Phase {
+        if state.hp[0] <= 0 || state.hp[1] <= 0 {
+            return Phase::Done;
+        }
+        let Phase::Attack { side, left, stage } = phase else { return Phase::Done };
+        if left > 1 {
+            return Phase::Attack { side, left: left - 1, stage };
+        }
+        match stage {
+            Stage::First if self.can_counter(state) => {
+                Phase::Attack { side: 1, left: self.strikes(state, 1), stage: Stage::Counter }
+            }
+            Stage::First | Stage::Counter => self.follow_phase(state),
+            Stage::Follow => Phase::Done,
+        }
+    }
+
+    fn follow_phase(&self, state: &State) -> Phase {
+        if self.follow_up(state, 0) {
+            Phase::Attack { side: 0, left: self.strikes(state, 0), stage: Stage::Follow }
+        } else if self.can_counter(state) && self.follow_up(state, 1) {
+            Phase::Attack { side: 1, left: self.strikes(state, 1), stage: Stage::Follow }
+        } else {
+            Phase::Done
+        }
+    }
+
+    /// Applies a strike's outcome: damage, then the striker's `on hit` / `on crit` triggers.
+    fn apply(&self, state: &State, attacker: usize, o: Outcome) -> (State, Vec<String>) {
+        let mut next = state.clone();
+        let defender = 1 - attacker;
+        let mut inflicted = Vec::new();
+        if o.backfire {
+            next.hp[attacker] -= o.damage;
+        } else if o.hit {
+            next.hp[defender] -= o.damage;
+            let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
+            let units = [&*units[0], &*units[1]];
+            let attrs = self.strike_attrs(units, next.hp, attacker);
+            let mut ctx = self.ctx(units, &attrs, attacker, 0);
+            ctx.dealt = o.damage;
+            for (args, event, then) in &units[attacker].triggers {
+                if *event == m::Event::Hit || (*event == m::Event::Crit && o.crit) {
+                    self.run_trigger(&ctx, then, args, &mut next, &mut inflicted, units);
+                }
+            }
+        }
+        for side in 0..2 {
+            next.hp[side] = next.hp[side].max(0);
+        }
+        (next, inflicted)
+    }
+
+    fn run_trigger(
+        &self,
+        ctx: &Ctx,
+        effects: &[Eff],
+        args: &[V],
+        state: &mut State,
+        inflicted: &mut Vec<String>,
+        units: [&Unit; 2],
+    ) {
+        let side_of = |v: V| match v {
+            V::Side(s) => Some(usize::from(s).min(1)),
+            _ => None,
+        };
+        for e in effects {
+            match e {
+                Eff::When { condition, then } => {
+                    if ctx.eval(condition, args, &mut []).bool() {
+                        self.run_trigger(ctx, then, args, state, inflicted, units);
+                    }
+                }
+                Eff::Command { verb, args: cargs } => {
+                    let values: Vec<V> = cargs.iter().map(|a| ctx.eval(a, args, &mut [])).collect();
+                    let (Some(first), second) = (values.first().copied(), values.get(1).copied()) else { continue };
+                    let Some(side) = side_of(first) else { continue };
+                    match verb {
+                        m::Verb::Heal => {
+                            let amount = second.map_or(0, V::int).max(0);
+                            state.hp[side] = (state.hp[side] + amount).min(units[side].max_hp);
+                        }
+                        m::Verb::Damage => state.hp[side] -= second.map_or(0, V::int).max(0),
+                        m::Verb::Inflict => {
+                            if let Some(V::Name(status)) = second {
+                                if !state.statuses[side].contains(&status) {
+                                    state.statuses[side].push(status);
+                                    state.statuses[side].sort_unstable();
+                                    inflicted.push(self.engine.ir.name(status).to_string());
+                                }
+                            }
+                        }
+                        m::Verb::Cure => state.statuses[side].clear(),
+                        // Debuffs last through the target's next turn, after this exchange.
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn initial(&self) -> State {
+        let mut state = State {
+            hp: self.start,
+            statuses: [self.base[0].statuses.clone(), self.base[1].statuses.clone()],
+            phase: Phase::Done,
+        };
+        state.phase = self.first_phase(&state);
+        state
+    }
+
+    /// The exact distribution of outcomes, by enumerating every face of every strike.
+    pub fn forecast(&self) -> Forecast {
+        let faces = f64::from(self.engine.ir.hit_faces);
+        let mut frontier: HashMap<State, f64> = HashMap::new();
+        frontier.insert(self.initial(), 1.0);
+        let mut done: HashMap<[i64; 2], f64> = HashMap::new();
+        let mut outcome_cache: HashMap<(State, usize), Vec<(u32, Outcome)>> = HashMap::new();
+        while !frontier.is_empty() {
+            let mut next: HashMap<State, f64> = HashMap::new();
+            for (state, p) in frontier {
+                let Phase::Attack { side, .. } = state.phase else {
+                    *done.entry(state.hp).or_default() += p;
+                    continue;
+                };
+                let side = side as usize;
+                let mut key = state.clone();
+                key.phase = Phase::Done;
+                let outcomes = outcome_cache.entry((key, side)).or_insert_with(|| self.outcomes(&state, side)).clone();
+                for (count, o) in outcomes {
+                    let (mut after, _) = self.apply(&state, side, o);
+                    after.phase = self.next_phase(&after, state.phase);
+                    *next.entry(after).or_default() += p * f64::from(count) / faces;
+                }
+            }
+            frontier = next;
+        }
+        let mut attacker_hp = BTreeMap::new();
+        let mut defender_hp = BTreeMap::new();
+        for (hp, p) in &done {
+            *attacker_hp.entry(hp[0]).or_default() += p;
+            *defender_hp.entry(hp[1]).or_default() += p;
+        }
+        // `+ 0.0`: an empty f64 sum is -0.0.
+        let routed = |dist: &BTreeMap<i64, f64>| dist.iter().filter(|(hp, _)| **hp <= 0).map(|(_, p)| p).sum::<f64>() + 0.0;
+        let taken = |dist: &BTreeMap<i64, f64>, start: i64| dist.iter().map(|(hp, p)| (start - hp) as f64 * p).sum::<f64>() + 0.0;
+        let initial = self.initial();
+        Forecast {
+            attacker: self.side_forecast(&initial, 0),
+            defender: self.side_forecast(&initial, 1),
+            distance: self.distance,
+            attacker_routed: routed(&attacker_hp),
+            defender_routed: routed(&defender_hp),
+            attacker_damage_taken: taken(&attacker_hp, self.start[0]),
+            defender_damage_taken: taken(&defender_hp, self.start[1]),
+            attacker_hp,
+            defender_hp,
+        }
+    }
+
+    fn side_forecast(&self, state: &State, side: usize) -> SideForecast {
+        let ir = &self.engine.ir;
+        let unit = self.unit(side, &state.statuses[side]);
+        let faces = f64::from(ir.hit_faces);
+        let can_strike = side == 0 || self.can_counter(state);
+        let (mut hit, mut crit, mut damage, mut crit_damage) = (0.0, 0.0, 0, 0);
+        if can_strike {
+            for (n, o) in self.outcomes(state, side) {
+                let p = f64::from(n) / faces;
+                if o.hit {
+                    hit += p;
+                    if o.crit {
+                        crit += p;
+                        crit_damage = crit_damage.max(o.damage);
+                    } else {
+                        damage = damage.max(o.damage);
+                    }
+                }
+            }
+            // The values on a hit even when no face produces one (a 0% hit chance).
+            let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
+            let units = [&*units[0], &*units[1]];
+            let attrs = self.strike_attrs(units, state.hp, side);
+            let mut cache = vec![None; ir.formulas.len()];
+            let ctx = self.ctx(units, &attrs, side, 1);
+            damage = damage.max(ctx.eval(&crate::ir::E::Formula(ir.roles.damage), &[], &mut cache).int().max(0));
+            crit_damage =
+                crit_damage.max(ctx.eval(&crate::ir::E::Formula(ir.roles.critical_damage), &[], &mut cache).int().max(0));
+        }
+        let strikes = if !can_strike {
+            0
+        } else {
+            let own = u32::from(self.strikes(state, side));
+            let follows =
+                if side == 0 { self.follow_up(state, 0) } else { !self.follow_up(state, 0) && self.follow_up(state, 1) };
+            own * if follows { 2 } else { 1 }
+        };
+        SideForecast {
+            class: unit.class.clone(),
+            weapon: unit.weapon.clone(),
+            hp: state.hp[side],
+            max_hp: unit.max_hp,
+            effective: self.engine.effective(&unit),
+            hit,
+            crit,
+            damage,
+            crit_damage,
+            strikes,
+        }
+    }
+
+    /// Plays the exchange once with `rng`, strike by strike.
+    pub fn resolve(&self, rng: &mut ChaCha8Rng) -> (Vec<StrikeLog>, [i64; 2]) {
+        let faces = self.engine.ir.hit_faces;
+        let mut state = self.initial();
+        let mut log = Vec::new();
+        let mut cache = vec![None; self.engine.ir.formulas.len()];
+        while let Phase::Attack { side, stage, .. } = state.phase {
+            let side = side as usize;
+            let roll = i64::from(roll_die(rng, faces));
+            let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
+            let units = [&*units[0], &*units[1]];
+            let attrs = self.strike_attrs(units, state.hp, side);
+            cache.iter_mut().for_each(|c| *c = None);
+            let o = self.outcome_at(&self.ctx(units, &attrs, side, roll), &mut cache);
+            let (mut after, inflicted) = self.apply(&state, side, o);
+            after.phase = self.next_phase(&after, state.phase);
+            log.push(StrikeLog {
+                side,
+                stage: match stage {
+                    Stage::First => "attack",
+                    Stage::Counter => "counter",
+                    Stage::Follow => "follow-up",
+                },
+                roll,
+                outcome: o,
+                hp_after: after.hp,
+                inflicted,
+            });
+            state = after;
+        }
+        (log, state.hp)
+    }
+
+    /// Only the final HP of one seeded exchange (for simulations).
+    pub fn resolve_hp(&self, rng: &mut ChaCha8Rng) -> [i64; 2] {
+        self.resolve(rng).1
+    }
+}
+
+/// A uniform roll of a `faces`-sided die (rejection sampling: no modulo bias).
+pub fn roll_die(rng: &mut ChaCha8Rng, faces: u32) -> u32 {
+    let zone = u32::MAX - (u32::MAX % faces);
+    loop {
+        let x = rng.next_u32();
+        if x < zone {
+            return x % faces + 1;
+        }
+    }
+}
+
+pub fn rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
+
+fn apply_strike_effects(ctx: &Ctx, effects: &[Eff], args: &[V], out: &mut [Vec<V>; 2]) {
+    for e in effects {
+        match e {
+            Eff::Modify { role, attr, op, value } => {
+                let side = match role {
+                    crate::ir::Role::Holder => ctx.holder,
+                    crate::ir::Role::Foe | crate::ir::Role::Target => 1 - ctx.holder,
+                    crate::ir::Role::Attacker => ctx.attacker,
+                    crate::ir::Role::Defender => 1 - ctx.attacker,
+                };
+                let v = ctx.eval(value, args, &mut []);
+                if let Some(slot) = target_attr(*attr, args).and_then(|i| out[side].get_mut(i)) {
+                    *slot = apply(ctx.ir, *slot, *op, v);
+                }
+            }
+            Eff::When { condition, then } => {
+                if ctx.eval(condition, args, &mut []).bool() {
+                    apply_strike_effects(ctx, then, args, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}

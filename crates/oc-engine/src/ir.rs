@@ -1,0 +1,480 @@
+//! The model compiled once into an indexed form: attributes, tables and formulas by index, names
+//! interned, so that evaluating a strike does no string lookups.
+
+use std::collections::HashMap;
+
+use oc_model as m;
+
+use crate::EngineError;
+
+/// A runtime value. `Copy`: names are interned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum V {
+    Int(i64),
+    Bool(bool),
+    /// Step `index` of scale `scale` (an index into `Ir::scales`).
+    Step {
+        scale: u16,
+        index: i64,
+    },
+    Name(u32),
+    StatMod {
+        attr: u16,
+        amount: i64,
+    },
+    /// A unit of the exchange: 0 the attacker who started it, 1 the defender.
+    Side(u8),
+}
+
+impl V {
+    pub fn int(self) -> i64 {
+        match self {
+            V::Int(n) => n,
+            V::Step { index, .. } => index,
+            V::Bool(b) => i64::from(b),
+            _ => 0,
+        }
+    }
+    pub fn bool(self) -> bool {
+        match self {
+            V::Bool(b) => b,
+            V::Int(n) => n != 0,
+            _ => false,
+        }
+    }
+}
+
+/// Which unit an expression means; resolved against the strike in progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    Holder,
+    Foe,
+    Attacker,
+    Defender,
+    Target,
+}
+
+impl From<m::UnitRef> for Role {
+    fn from(u: m::UnitRef) -> Role {
+        match u {
+            m::UnitRef::Holder => Role::Holder,
+            m::UnitRef::Foe => Role::Foe,
+            m::UnitRef::Attacker => Role::Attacker,
+            m::UnitRef::Defender => Role::Defender,
+            m::UnitRef::Target => Role::Target,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WeaponProp {
+    Might,
+    Weight,
+    MinRange,
+    MaxRange,
+    Magic,
+    Staff,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+#[derive(Clone, Debug)]
+pub enum E {
+    Const(V),
+    Unit(Role),
+    Param(u16),
+    Formula(u16),
+    Triangle,
+    Distance,
+    Dealt,
+    Attr(Role, u16),
+    AttrOfParam(Role, u16),
+    Weapon(Role, WeaponProp),
+    AccessoryWeight(Role),
+    Promoted(Role),
+    TerrainDefense(Role),
+    Activated(Role),
+    Amount(u16),
+    Neg(Box<E>),
+    Not(Box<E>),
+    Bin(Op, Box<E>, Box<E>),
+    Lookup(u16, Vec<E>),
+    Roll,
+    RollFresh(u32),
+    Min(Box<E>, Box<E>),
+    Max(Box<E>, Box<E>),
+    Abs(Box<E>),
+    Clamp(Box<E>, Box<E>, Box<E>),
+    Has(Role, u32, Vec<E>),
+    HasParam(Role, u16),
+    If(Box<E>, Box<E>, Box<E>),
+}
+
+/// An effect with its parameters resolved to slots.
+#[derive(Clone, Debug)]
+pub enum Eff {
+    Modify {
+        role: Role,
+        attr: AttrTarget,
+        op: m::AssignOp,
+        value: E,
+    },
+    When {
+        condition: E,
+        then: Vec<Eff>,
+    },
+    On {
+        event: m::Event,
+        then: Vec<Eff>,
+    },
+    Grant {
+        tag: u32,
+        args: Vec<E>,
+    },
+    GrantParam(u16),
+    Command {
+        verb: m::Verb,
+        args: Vec<E>,
+    },
+    /// Actions are not part of a combat exchange.
+    Action,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum AttrTarget {
+    Index(u16),
+    OfParam(u16),
+}
+
+pub struct TableIr {
+    pub sizes: Vec<usize>,
+    pub cells: Vec<V>,
+}
+
+pub struct FormulaIr {
+    pub expr: E,
+    pub uses_roll: bool,
+}
+
+/// The combat formulas the engine reads, by index into `Ir::formulas`.
+pub struct Roles {
+    pub hit: u16,
+    pub critical: u16,
+    pub damage: u16,
+    pub critical_damage: u16,
+    pub follow_up: u16,
+    pub backfire: Option<u16>,
+    pub strikes: Option<u16>,
+    pub counter: Option<u16>,
+    pub counter_any_range: Option<u16>,
+}
+
+pub struct Ir {
+    pub names: Vec<String>,
+    name_ids: HashMap<String, u32>,
+    /// Stats first, then bases: the index of an attribute in a unit's attribute vector.
+    pub attrs: Vec<(String, m::Type)>,
+    attr_ids: HashMap<String, u16>,
+    pub scales: Vec<m::Scale>,
+    pub tables: Vec<TableIr>,
+    table_ids: HashMap<String, u16>,
+    pub formulas: Vec<FormulaIr>,
+    formula_ids: HashMap<String, u16>,
+    pub roles: Roles,
+    pub hit_faces: u32,
+    pub hp_attr: u16,
+    /// Tag and status effects by interned name.
+    pub effects: HashMap<u32, (Vec<String>, Vec<Eff>)>,
+}
+
+impl Ir {
+    pub fn name(&self, id: u32) -> &str {
+        self.names.get(id as usize).map_or("?", String::as_str)
+    }
+    pub fn name_id(&self, name: &str) -> Option<u32> {
+        self.name_ids.get(name).copied()
+    }
+    pub fn attr_id(&self, name: &str) -> Option<u16> {
+        self.attr_ids.get(name).copied()
+    }
+    fn intern(&mut self, name: &str) -> u32 {
+        if let Some(id) = self.name_ids.get(name) {
+            return *id;
+        }
+        let id = self.names.len() as u32;
+        self.names.push(name.to_string());
+        self.name_ids.insert(name.to_string(), id);
+        id
+    }
+    pub fn scale_id(&self, name: &str) -> Option<u16> {
+        self.scales.iter().position(|s| s.name == name).map(|i| i as u16)
+    }
+    pub fn scale_len(&self, scale: u16) -> i64 {
+        self.scales.get(scale as usize).map_or(1, |s| s.steps.len() as i64)
+    }
+
+    pub fn build(rules: &m::Rules) -> Result<Ir, EngineError> {
+        let rs = &rules.ruleset;
+        let mut ir = Ir {
+            names: Vec::new(),
+            name_ids: HashMap::new(),
+            attrs: Vec::new(),
+            attr_ids: HashMap::new(),
+            scales: rs.scales.clone(),
+            tables: Vec::new(),
+            table_ids: HashMap::new(),
+            formulas: Vec::new(),
+            formula_ids: HashMap::new(),
+            roles: Roles {
+                hit: 0,
+                critical: 0,
+                damage: 0,
+                critical_damage: 0,
+                follow_up: 0,
+                backfire: None,
+                strikes: None,
+                counter: None,
+                counter_any_range: None,
+            },
+            hit_faces: 0,
+            hp_attr: 0,
+            effects: HashMap::new(),
+        };
+        for name in rules
+            .tags
+            .iter()
+            .map(|t| &t.name)
+            .chain(rules.statuses.iter().map(|s| &s.name))
+            .chain(rules.classes.iter().map(|c| &c.name))
+            .chain(rules.weapon_types.iter().map(|w| &w.name))
+            .chain(rules.terrains.iter().map(|t| &t.name))
+            .chain(rules.movements.iter())
+            .chain(rules.items.iter().map(|i| &i.name))
+        {
+            ir.intern(name);
+        }
+        for (name, ty) in rs.stats.iter().map(|s| (&s.name, &s.ty)).chain(rs.bases.iter().map(|b| (&b.name, &b.ty))) {
+            ir.attr_ids.insert(name.clone(), ir.attrs.len() as u16);
+            ir.attrs.push((name.clone(), ty.clone()));
+        }
+        ir.hp_attr = ir.attr_id("hp").ok_or_else(|| EngineError::model("the ruleset has no base `hp`"))?;
+        for t in &rs.tables {
+            let mut sizes = Vec::new();
+            for k in &t.keys {
+                let s =
+                    ir.scale_id(k).ok_or_else(|| EngineError::model(format!("table {} keyed by unknown scale {k}", t.name)))?;
+                sizes.push(ir.scale_len(s) as usize);
+            }
+            let cells = t.cells.iter().map(|c| ir.value(c)).collect::<Result<Vec<_>, _>>()?;
+            ir.table_ids.insert(t.name.clone(), ir.tables.len() as u16);
+            ir.tables.push(TableIr { sizes, cells });
+        }
+        // Formulas may only refer to earlier ones: ids are assigned in order.
+        for (i, f) in rs.combat.iter().enumerate() {
+            ir.formula_ids.insert(f.name.clone(), i as u16);
+        }
+        for f in &rs.combat {
+            let expr = ir.expr(&f.expr, &[])?;
+            ir.formulas.push(FormulaIr { expr, uses_roll: false });
+        }
+        for i in 0..ir.formulas.len() {
+            let uses = ir.uses_roll(&ir.formulas[i].expr);
+            ir.formulas[i].uses_roll = uses;
+        }
+        let id = |ir: &Ir, n: &str| ir.formula_ids.get(n).copied();
+        let need = |ir: &Ir, n: &str| id(ir, n).ok_or_else(|| EngineError::model(format!("the ruleset has no `{n}` formula")));
+        ir.roles = Roles {
+            hit: need(&ir, "hit")?,
+            critical: need(&ir, "critical")?,
+            damage: need(&ir, "damage")?,
+            critical_damage: need(&ir, "critical_damage")?,
+            follow_up: need(&ir, "follow_up")?,
+            backfire: id(&ir, "backfire"),
+            strikes: id(&ir, "strikes"),
+            counter: id(&ir, "counter"),
+            counter_any_range: id(&ir, "counter_any_range"),
+        };
+        // The die the formulas roll (`roll(hit)`): the first die of the ruleset.
+        ir.hit_faces = rs.dice.first().map_or(0, |d| d.faces);
+        if ir.hit_faces < 2 {
+            return Err(EngineError::model("the ruleset defines no die to roll"));
+        }
+        for t in &rules.tags {
+            let params: Vec<String> = t.params.iter().map(|p| p.name.clone()).collect();
+            let effects = ir.effects_of(&t.effects, &params)?;
+            let id = ir.intern(&t.name);
+            ir.effects.insert(id, (params, effects));
+        }
+        for s in &rules.statuses {
+            let effects = ir.effects_of(&s.effects, &[])?;
+            let id = ir.intern(&s.name);
+            ir.effects.insert(id, (Vec::new(), effects));
+        }
+        Ok(ir)
+    }
+
+    pub fn value(&mut self, v: &m::Value) -> Result<V, EngineError> {
+        Ok(match v {
+            m::Value::Int(n) => V::Int(*n),
+            m::Value::Bool(b) => V::Bool(*b),
+            m::Value::Str(s) => V::Name(self.intern(s)),
+            m::Value::Step { scale, index } => V::Step {
+                scale: self.scale_id(scale).ok_or_else(|| EngineError::model(format!("unknown scale {scale}")))?,
+                index: i64::from(*index),
+            },
+            m::Value::Name { name, .. } => V::Name(self.intern(name)),
+            m::Value::StatMod { stat, amount } => V::StatMod {
+                attr: self.attr_id(stat).ok_or_else(|| EngineError::model(format!("unknown stat {stat}")))?,
+                amount: *amount,
+            },
+        })
+    }
+
+    fn param(params: &[String], name: &str) -> Result<u16, EngineError> {
+        params
+            .iter()
+            .position(|p| p == name)
+            .map(|i| i as u16)
+            .ok_or_else(|| EngineError::model(format!("unknown parameter {name}")))
+    }
+
+    pub fn expr(&mut self, e: &m::Expr, params: &[String]) -> Result<E, EngineError> {
+        let b = |ir: &mut Ir, e: &m::Expr| -> Result<Box<E>, EngineError> { Ok(Box::new(ir.expr(e, params)?)) };
+        Ok(match e {
+            m::Expr::Const(v) => E::Const(self.value(v)?),
+            m::Expr::Unit(u) => E::Unit((*u).into()),
+            m::Expr::Param(p) => E::Param(Self::param(params, p)?),
+            m::Expr::Formula(f) => {
+                E::Formula(*self.formula_ids.get(f).ok_or_else(|| EngineError::model(format!("unknown formula {f}")))?)
+            }
+            m::Expr::Triangle => E::Triangle,
+            m::Expr::Distance => E::Distance,
+            m::Expr::Dealt => E::Dealt,
+            m::Expr::Attribute { unit, name } => E::Attr(
+                (*unit).into(),
+                self.attr_id(name).ok_or_else(|| EngineError::model(format!("unknown attribute {name}")))?,
+            ),
+            m::Expr::AttributeOfParam { unit, param } => E::AttrOfParam((*unit).into(), Self::param(params, param)?),
+            m::Expr::Weapon { unit, property } => {
+                let prop = match property.as_str() {
+                    "might" => WeaponProp::Might,
+                    "weight" => WeaponProp::Weight,
+                    "min_range" => WeaponProp::MinRange,
+                    "max_range" => WeaponProp::MaxRange,
+                    "magic" => WeaponProp::Magic,
+                    "staff" => WeaponProp::Staff,
+                    other => return Err(EngineError::model(format!("unknown weapon property {other}"))),
+                };
+                E::Weapon((*unit).into(), prop)
+            }
+            m::Expr::Accessory { unit, .. } => E::AccessoryWeight((*unit).into()),
+            m::Expr::Promoted(u) => E::Promoted((*u).into()),
+            m::Expr::TerrainDefense(u) => E::TerrainDefense((*u).into()),
+            m::Expr::Activated(u) => E::Activated((*u).into()),
+            m::Expr::AmountOfParam(p) => E::Amount(Self::param(params, p)?),
+            m::Expr::Unary { op, expr } => match op {
+                m::UnaryOp::Neg => E::Neg(b(self, expr)?),
+                m::UnaryOp::Not => E::Not(b(self, expr)?),
+            },
+            m::Expr::Binary { op, lhs, rhs, .. } => {
+                let op = match op {
+                    m::BinaryOp::Or => Op::Or,
+                    m::BinaryOp::And => Op::And,
+                    m::BinaryOp::Eq => Op::Eq,
+                    m::BinaryOp::Ne => Op::Ne,
+                    m::BinaryOp::Lt => Op::Lt,
+                    m::BinaryOp::Le => Op::Le,
+                    m::BinaryOp::Gt => Op::Gt,
+                    m::BinaryOp::Ge => Op::Ge,
+                    m::BinaryOp::Add => Op::Add,
+                    m::BinaryOp::Sub => Op::Sub,
+                    m::BinaryOp::Mul => Op::Mul,
+                    m::BinaryOp::Div => Op::Div,
+                    m::BinaryOp::Rem => Op::Rem,
+                };
+                E::Bin(op, b(self, lhs)?, b(self, rhs)?)
+            }
+            m::Expr::Lookup { table, args } => E::Lookup(
+                *self.table_ids.get(table).ok_or_else(|| EngineError::model(format!("unknown table {table}")))?,
+                args.iter().map(|a| self.expr(a, params)).collect::<Result<_, _>>()?,
+            ),
+            m::Expr::Roll { .. } => E::Roll,
+            m::Expr::RollFresh { faces } => E::RollFresh(*faces),
+            m::Expr::Call { function, args } => {
+                let mut a = args.iter().map(|x| self.expr(x, params).map(Box::new)).collect::<Result<Vec<_>, _>>()?.into_iter();
+                let mut next = || a.next().ok_or_else(|| EngineError::model("a function lacks arguments"));
+                match function {
+                    m::Function::Min => E::Min(next()?, next()?),
+                    m::Function::Max => E::Max(next()?, next()?),
+                    m::Function::Abs => E::Abs(next()?),
+                    m::Function::Clamp => E::Clamp(next()?, next()?, next()?),
+                }
+            }
+            m::Expr::Has { unit, tag, args } => {
+                let id = self.intern(tag);
+                E::Has((*unit).into(), id, args.iter().map(|a| self.expr(a, params)).collect::<Result<_, _>>()?)
+            }
+            m::Expr::HasParam { unit, param } => E::HasParam((*unit).into(), Self::param(params, param)?),
+            m::Expr::If { condition, then, otherwise } => E::If(b(self, condition)?, b(self, then)?, b(self, otherwise)?),
+        })
+    }
+
+    fn uses_roll(&self, e: &E) -> bool {
+        match e {
+            E::Roll => true,
+            E::Formula(f) => self.formulas.get(*f as usize).is_some_and(|f| f.uses_roll),
+            E::Neg(x) | E::Not(x) | E::Abs(x) => self.uses_roll(x),
+            E::Bin(_, a, b) | E::Min(a, b) | E::Max(a, b) => self.uses_roll(a) || self.uses_roll(b),
+            E::Clamp(a, b, c) | E::If(a, b, c) => self.uses_roll(a) || self.uses_roll(b) || self.uses_roll(c),
+            E::Lookup(_, args) | E::Has(_, _, args) => args.iter().any(|a| self.uses_roll(a)),
+            _ => false,
+        }
+    }
+
+    pub fn effects_of(&mut self, effects: &[m::Effect], params: &[String]) -> Result<Vec<Eff>, EngineError> {
+        effects.iter().map(|e| self.effect(e, params)).collect()
+    }
+
+    fn effect(&mut self, e: &m::Effect, params: &[String]) -> Result<Eff, EngineError> {
+        Ok(match e {
+            m::Effect::Modify { place, op, value } => Eff::Modify {
+                role: place.unit.into(),
+                attr: match &place.attribute {
+                    m::AttributeRef::Named(n) => {
+                        AttrTarget::Index(self.attr_id(n).ok_or_else(|| EngineError::model(format!("unknown attribute {n}")))?)
+                    }
+                    m::AttributeRef::StatOfParam(p) => AttrTarget::OfParam(Self::param(params, p)?),
+                },
+                op: *op,
+                value: self.expr(value, params)?,
+            },
+            m::Effect::When { condition, then } => {
+                Eff::When { condition: self.expr(condition, params)?, then: self.effects_of(then, params)? }
+            }
+            m::Effect::On { event, then } => Eff::On { event: *event, then: self.effects_of(then, params)? },
+            m::Effect::Grant { tag, args } => {
+                Eff::Grant { tag: self.intern(tag), args: args.iter().map(|a| self.expr(a, params)).collect::<Result<_, _>>()? }
+            }
+            m::Effect::GrantParam { param } => Eff::GrantParam(Self::param(params, param)?),
+            m::Effect::Action(_) => Eff::Action,
+            m::Effect::Command { verb, args } => {
+                Eff::Command { verb: *verb, args: args.iter().map(|a| self.expr(a, params)).collect::<Result<_, _>>()? }
+            }
+        })
+    }
+}

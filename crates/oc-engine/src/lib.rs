@@ -1,0 +1,176 @@
+//! The engine: runs compiled rules. Derived stats, one combat exchange, the exact forecast of its
+//! outcomes, and a seeded resolver that plays it strike by strike.
+//!
+//! **Boundary:** depends on `oc-model` only. **Invariant:** no source file here names a tag,
+//! class, weapon type or ruleset (a test greps for the standard library's names): everything a
+//! tag does arrives as model effects, everything combat does as the ruleset's formulas.
+#![deny(clippy::unwrap_used, clippy::expect_used)]
+
+mod combat;
+mod ir;
+mod unit;
+
+use std::collections::HashMap;
+
+use oc_model as m;
+
+pub use combat::{rng, roll_die, Exchange, Forecast, Outcome, Shown, SideForecast, StrikeLog};
+pub use rand_chacha::ChaCha8Rng;
+
+/// What the engine refuses: a loadout that does not fit the rules, or a model it cannot run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineError {
+    pub message: String,
+    pub help: Option<String>,
+}
+
+impl EngineError {
+    pub fn new(message: impl Into<String>) -> EngineError {
+        EngineError { message: message.into(), help: None }
+    }
+    fn model(message: impl Into<String>) -> EngineError {
+        EngineError {
+            message: format!("the compiled rules are inconsistent: {}", message.into()),
+            help: Some("this is a bug in oc; please report it with the rules".into()),
+        }
+    }
+    fn unknown<'a>(what: &str, name: &str, candidates: impl Iterator<Item = &'a str>) -> EngineError {
+        let lower = name.to_lowercase();
+        let close: Vec<&str> =
+            candidates.filter(|c| c.to_lowercase().contains(&lower) || lower.contains(&c.to_lowercase())).take(3).collect();
+        EngineError {
+            message: format!("no {what} `{name}` in these rules"),
+            help: (!close.is_empty())
+                .then(|| format!("did you mean {}?", close.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(" or "))),
+        }
+    }
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Which stat block of a shifter to use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Form {
+    /// Transformed for shifters (they fight transformed), the only block for everyone else.
+    #[default]
+    Default,
+    Normal,
+}
+
+/// A unit as the user describes it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Loadout {
+    pub class: String,
+    pub weapon: Option<String>,
+    pub accessory: Option<String>,
+    /// Unit tags (scenario tags and the like), with constant arguments.
+    pub tags: Vec<(String, Vec<m::Value>)>,
+    pub statuses: Vec<String>,
+    pub terrain: Option<String>,
+    /// Current HP (default: full).
+    pub hp: Option<i64>,
+    pub form: Form,
+}
+
+impl Loadout {
+    pub fn new(class: &str, weapon: Option<&str>) -> Loadout {
+        Loadout { class: class.to_string(), weapon: weapon.map(str::to_string), ..Loadout::default() }
+    }
+}
+
+/// Compiled rules, ready to run.
+pub struct Engine {
+    pub rules: m::Rules,
+    ir: ir::Ir,
+    item_modifiers: HashMap<String, Vec<ir::Eff>>,
+    item_ranges: HashMap<String, (ir::E, ir::E)>,
+}
+
+impl Engine {
+    pub fn new(rules: m::Rules) -> Result<Engine, EngineError> {
+        let mut ir = ir::Ir::build(&rules)?;
+        let mut item_modifiers = HashMap::new();
+        let mut item_ranges = HashMap::new();
+        for item in &rules.items {
+            if !item.modifiers.is_empty() {
+                item_modifiers.insert(item.name.clone(), ir.effects_of(&item.modifiers, &[])?);
+            }
+            if let Some(r) = &item.range {
+                item_ranges.insert(item.name.clone(), (ir.expr(&r.min, &[])?, ir.expr(&r.max, &[])?));
+            }
+        }
+        Ok(Engine { rules, ir, item_modifiers, item_ranges })
+    }
+
+    /// The exact forecast of `attacker` attacking `defender` from `distance` tiles.
+    pub fn forecast(&self, attacker: &Loadout, defender: &Loadout, distance: i64) -> Result<Forecast, EngineError> {
+        Ok(Exchange::new(self, attacker, defender, distance)?.forecast())
+    }
+
+    /// Plays one exchange with a generator seeded by `seed`.
+    pub fn duel(
+        &self,
+        attacker: &Loadout,
+        defender: &Loadout,
+        distance: i64,
+        seed: u64,
+    ) -> Result<(Vec<StrikeLog>, [i64; 2]), EngineError> {
+        let exchange = Exchange::new(self, attacker, defender, distance)?;
+        Ok(exchange.resolve(&mut rng(seed)))
+    }
+
+    /// The weapons a class can wield, in the order the rules list them.
+    pub fn weapons_for(&self, class: &str) -> Vec<&m::Item> {
+        let Some(c) = self.rules.class(class) else { return Vec::new() };
+        let mut wields: Vec<&String> = c.wields.iter().collect();
+        if let Some(f) = &c.forms {
+            wields.extend(f.transformed.wields.iter());
+        }
+        self.rules
+            .items
+            .iter()
+            .filter(|i| i.kind == m::ItemKind::Weapon && i.weapon_type.as_ref().is_some_and(|t| wields.contains(&t)))
+            .filter(|i| {
+                // Exclusive(Class) items belong to their class only: a tag whose argument names a class.
+                i.tags
+                    .iter()
+                    .all(|t| t.args.iter().all(|a| !matches!(a, m::Value::Name { ty: m::Type::Class, name } if name != class)))
+            })
+            .collect()
+    }
+
+    /// The nearest distance at which a weapon reaches (for a class wielding it).
+    pub fn reach(&self, class: &str, weapon: &str) -> Option<(i64, i64)> {
+        let u = self.unit(&Loadout::new(class, Some(weapon)), &[]).ok()?;
+        Some((u.min_range, u.max_range))
+    }
+
+    fn effective(&self, unit: &unit::Unit) -> Vec<(String, Shown)> {
+        self.ir
+            .attrs
+            .iter()
+            .zip(&unit.attrs)
+            .map(|((name, _), v)| {
+                let shown = match v {
+                    ir::V::Int(n) => Shown::Int(*n),
+                    ir::V::Bool(b) => Shown::Bool(*b),
+                    ir::V::Step { scale, index } => Shown::Text(
+                        self.ir
+                            .scales
+                            .get(*scale as usize)
+                            .and_then(|s| s.steps.get(*index as usize))
+                            .cloned()
+                            .unwrap_or_default(),
+                    ),
+                    ir::V::Name(id) => Shown::Text(self.ir.name(*id).to_string()),
+                    _ => Shown::Text(String::new()),
+                };
+                (name.clone(), if name == "hp" { Shown::Int(unit.max_hp) } else { shown })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,497 @@
+//! Units with their derived stats, and the expression evaluator.
+
+use oc_model as m;
+
+use crate::ir::{AttrTarget, Eff, Ir, Op, Role, WeaponProp, E, V};
+use crate::{Engine, EngineError, Form, Loadout};
+
+/// A tag or status a unit has, with its arguments.
+#[derive(Clone, Debug)]
+pub struct Instance {
+    pub tag: u32,
+    pub args: Vec<V>,
+}
+
+/// A unit ready for combat: every attribute after the modifiers that always apply.
+#[derive(Clone, Debug)]
+pub struct Unit {
+    pub class: String,
+    pub weapon: Option<String>,
+    pub accessory: Option<String>,
+    pub attrs: Vec<V>,
+    pub max_hp: i64,
+    pub has: Vec<Instance>,
+    /// Conditional effects, evaluated for every strike: (arguments, condition, effects).
+    pub whens: Vec<(Vec<V>, E, Vec<Eff>)>,
+    /// Event triggers: (arguments, event, effects).
+    pub triggers: Vec<(Vec<V>, m::Event, Vec<Eff>)>,
+    pub weapon_type: Option<String>,
+    pub might: i64,
+    pub weight: i64,
+    pub min_range: i64,
+    pub max_range: i64,
+    pub magic: bool,
+    pub staff: bool,
+    pub accessory_weight: i64,
+    pub promoted: bool,
+    pub terrain_defense: i64,
+    pub statuses: Vec<u32>,
+}
+
+/// Everything an expression can see.
+pub struct Ctx<'a> {
+    pub ir: &'a Ir,
+    pub units: [&'a Unit; 2],
+    pub attrs: [&'a [V]; 2],
+    pub attacker: usize,
+    pub holder: usize,
+    pub roll: i64,
+    pub dealt: i64,
+    pub distance: i64,
+    pub triangle: i64,
+}
+
+impl Ctx<'_> {
+    fn side(&self, role: Role) -> usize {
+        match role {
+            Role::Holder => self.holder,
+            Role::Foe | Role::Target => 1 - self.holder,
+            Role::Attacker => self.attacker,
+            Role::Defender => 1 - self.attacker,
+        }
+    }
+
+    /// Evaluates `e`. `cache` holds combat formulas already computed for this roll.
+    pub fn eval(&self, e: &E, params: &[V], cache: &mut [Option<V>]) -> V {
+        match e {
+            E::Const(v) => *v,
+            E::Unit(r) => V::Side(self.side(*r) as u8),
+            E::Param(p) => params.get(*p as usize).copied().unwrap_or(V::Int(0)),
+            E::Formula(f) => {
+                let i = *f as usize;
+                if let Some(Some(v)) = cache.get(i) {
+                    return *v;
+                }
+                let v = match self.ir.formulas.get(i) {
+                    Some(formula) => self.eval(&formula.expr, &[], cache),
+                    None => V::Int(0),
+                };
+                if let Some(slot) = cache.get_mut(i) {
+                    *slot = Some(v);
+                }
+                v
+            }
+            E::Triangle => V::Int(self.triangle),
+            E::Distance => V::Int(self.distance),
+            E::Dealt => V::Int(self.dealt),
+            E::Attr(r, a) => self.attrs[self.side(*r)].get(*a as usize).copied().unwrap_or(V::Int(0)),
+            E::AttrOfParam(r, p) => match params.get(*p as usize) {
+                Some(V::StatMod { attr, .. }) => self.attrs[self.side(*r)].get(*attr as usize).copied().unwrap_or(V::Int(0)),
+                _ => V::Int(0),
+            },
+            E::Weapon(r, prop) => {
+                let u = self.units[self.side(*r)];
+                match prop {
+                    WeaponProp::Might => V::Int(u.might),
+                    WeaponProp::Weight => V::Int(u.weight),
+                    WeaponProp::MinRange => V::Int(u.min_range),
+                    WeaponProp::MaxRange => V::Int(u.max_range),
+                    WeaponProp::Magic => V::Bool(u.magic),
+                    WeaponProp::Staff => V::Bool(u.staff),
+                }
+            }
+            E::AccessoryWeight(r) => V::Int(self.units[self.side(*r)].accessory_weight),
+            E::Promoted(r) => V::Bool(self.units[self.side(*r)].promoted),
+            E::TerrainDefense(r) => V::Int(self.units[self.side(*r)].terrain_defense),
+            // In a combat exchange both units are acting or being acted upon.
+            E::Activated(_) => V::Bool(true),
+            E::Amount(p) => match params.get(*p as usize) {
+                Some(V::StatMod { amount, .. }) => V::Int(*amount),
+                _ => V::Int(0),
+            },
+            E::Neg(x) => V::Int(self.eval(x, params, cache).int().saturating_neg()),
+            E::Not(x) => V::Bool(!self.eval(x, params, cache).bool()),
+            E::Bin(op, a, b) => {
+                // `and` / `or` short-circuit.
+                match op {
+                    Op::And => return V::Bool(self.eval(a, params, cache).bool() && self.eval(b, params, cache).bool()),
+                    Op::Or => return V::Bool(self.eval(a, params, cache).bool() || self.eval(b, params, cache).bool()),
+                    _ => {}
+                }
+                let (x, y) = (self.eval(a, params, cache), self.eval(b, params, cache));
+                binary(self.ir, *op, x, y)
+            }
+            E::Lookup(t, args) => {
+                let Some(table) = self.ir.tables.get(*t as usize) else { return V::Int(0) };
+                let mut index = 0usize;
+                for (arg, size) in args.iter().zip(&table.sizes) {
+                    let i = self.eval(arg, params, cache).int().clamp(0, *size as i64 - 1) as usize;
+                    index = index * size + i;
+                }
+                table.cells.get(index).copied().unwrap_or(V::Int(0))
+            }
+            E::Roll => V::Int(self.roll),
+            // Fresh dice belong to status checks between rounds, never to an exchange.
+            E::RollFresh(_) => V::Int(1),
+            E::Min(a, b) => minmax(self.eval(a, params, cache), self.eval(b, params, cache), true),
+            E::Max(a, b) => minmax(self.eval(a, params, cache), self.eval(b, params, cache), false),
+            E::Abs(a) => V::Int(self.eval(a, params, cache).int().saturating_abs()),
+            E::Clamp(x, lo, hi) => {
+                let v = minmax(self.eval(x, params, cache), self.eval(lo, params, cache), false);
+                minmax(v, self.eval(hi, params, cache), true)
+            }
+            E::Has(r, tag, args) => {
+                let values: Vec<V> = args.iter().map(|a| self.eval(a, params, cache)).collect();
+                V::Bool(self.units[self.side(*r)].has.iter().any(|i| i.tag == *tag && i.args == values))
+            }
+            E::HasParam(r, p) => match params.get(*p as usize) {
+                Some(V::Name(tag)) => {
+                    let u = self.units[self.side(*r)];
+                    V::Bool(u.has.iter().any(|i| i.tag == *tag) || u.statuses.contains(tag))
+                }
+                _ => V::Bool(false),
+            },
+            E::If(c, t, f) => {
+                if self.eval(c, params, cache).bool() {
+                    self.eval(t, params, cache)
+                } else {
+                    self.eval(f, params, cache)
+                }
+            }
+        }
+    }
+}
+
+fn minmax(a: V, b: V, min: bool) -> V {
+    let pick_a = if min { a.int() <= b.int() } else { a.int() >= b.int() };
+    if pick_a {
+        a
+    } else {
+        b
+    }
+}
+
+fn binary(ir: &Ir, op: Op, x: V, y: V) -> V {
+    let shift =
+        |scale: u16, index: i64, by: i64| V::Step { scale, index: index.saturating_add(by).clamp(0, ir.scale_len(scale) - 1) };
+    match op {
+        Op::Add => match (x, y) {
+            (V::Step { scale, index }, n) | (n, V::Step { scale, index }) => shift(scale, index, n.int()),
+            _ => V::Int(x.int().saturating_add(y.int())),
+        },
+        Op::Sub => match (x, y) {
+            (V::Step { index: a, .. }, V::Step { index: b, .. }) => V::Int(a - b),
+            (V::Step { scale, index }, n) => shift(scale, index, n.int().saturating_neg()),
+            _ => V::Int(x.int().saturating_sub(y.int())),
+        },
+        Op::Mul => V::Int(x.int().saturating_mul(y.int())),
+        Op::Div => V::Int(x.int().checked_div(y.int()).unwrap_or(0)),
+        Op::Rem => V::Int(x.int().checked_rem(y.int()).unwrap_or(0)),
+        Op::Eq => V::Bool(x == y),
+        Op::Ne => V::Bool(x != y),
+        Op::Lt => V::Bool(x.int() < y.int()),
+        Op::Le => V::Bool(x.int() <= y.int()),
+        Op::Gt => V::Bool(x.int() > y.int()),
+        Op::Ge => V::Bool(x.int() >= y.int()),
+        Op::And => V::Bool(x.bool() && y.bool()),
+        Op::Or => V::Bool(x.bool() || y.bool()),
+    }
+}
+
+/// Applies `op value` to an attribute.
+pub fn apply(ir: &Ir, current: V, op: m::AssignOp, value: V) -> V {
+    match op {
+        m::AssignOp::Set => value,
+        m::AssignOp::Add => binary(ir, Op::Add, current, value),
+        m::AssignOp::Sub => binary(ir, Op::Sub, current, value),
+    }
+}
+
+/// The attribute an effect changes.
+pub fn target_attr(attr: AttrTarget, params: &[V]) -> Option<usize> {
+    match attr {
+        AttrTarget::Index(i) => Some(i as usize),
+        AttrTarget::OfParam(p) => match params.get(p as usize) {
+            Some(V::StatMod { attr, .. }) => Some(*attr as usize),
+            _ => None,
+        },
+    }
+}
+
+impl Engine {
+    /// Builds a unit from its loadout. Statuses in `extra_statuses` are added to the loadout's.
+    pub fn unit(&self, l: &Loadout, extra_statuses: &[u32]) -> Result<Unit, EngineError> {
+        let rules = &self.rules;
+        let ir = &self.ir;
+        let class = rules
+            .class(&l.class)
+            .ok_or_else(|| EngineError::unknown("class", &l.class, rules.classes.iter().map(|c| c.name.as_str())))?;
+        let no_tags: Vec<m::TagUse> = Vec::new();
+        let (ratings, wields, form_tags) = match (&class.forms, l.form) {
+            (Some(f), Form::Normal) => (&f.normal.ratings, &f.normal.wields, &f.normal.tags),
+            (Some(f), _) => (&f.transformed.ratings, &f.transformed.wields, &f.transformed.tags),
+            (None, _) => (&class.ratings, &class.wields, &no_tags),
+        };
+        let wields: Vec<String> = if wields.is_empty() { class.wields.clone() } else { wields.clone() };
+        let mut attrs = vec![V::Int(0); ir.attrs.len()];
+        for (i, (name, _)) in ir.attrs.iter().enumerate() {
+            let value = ratings.get(name).or_else(|| rules.ruleset.bases.iter().find(|b| b.name == *name).map(|b| &b.value));
+            if let (Some(v), Some(slot)) = (value, attrs.get_mut(i)) {
+                *slot = self.constant(v)?;
+            }
+        }
+        let weapon = match &l.weapon {
+            Some(name) => {
+                let item = rules
+                    .item(name)
+                    .ok_or_else(|| EngineError::unknown("item", name, rules.items.iter().map(|i| i.name.as_str())))?;
+                if item.kind != m::ItemKind::Weapon {
+                    return Err(EngineError::new(format!("`{name}` is not a weapon")));
+                }
+                let ty = item.weapon_type.clone().unwrap_or_default();
+                if !wields.contains(&ty) {
+                    return Err(EngineError::new(format!(
+                        "a {} cannot wield {name}: it is {ty}, and the class wields {}",
+                        class.name,
+                        wields.join(", ")
+                    )));
+                }
+                Some(item)
+            }
+            None => None,
+        };
+        let accessory = match &l.accessory {
+            Some(name) => {
+                let item = rules
+                    .item(name)
+                    .ok_or_else(|| EngineError::unknown("item", name, rules.items.iter().map(|i| i.name.as_str())))?;
+                if item.kind != m::ItemKind::Accessory {
+                    return Err(EngineError::new(format!("`{name}` is not an accessory")));
+                }
+                Some(item)
+            }
+            None => None,
+        };
+        let terrain_defense = match &l.terrain {
+            Some(t) => {
+                rules
+                    .terrain(t)
+                    .ok_or_else(|| EngineError::unknown("terrain", t, rules.terrains.iter().map(|t| t.name.as_str())))?
+                    .defense
+            }
+            None => 0,
+        };
+
+        // Every tag the unit has: class (and form), unit tags, then equipment, then statuses.
+        let mut instances: Vec<Instance> = Vec::new();
+        let push_uses = |uses: &[m::TagUse], out: &mut Vec<Instance>| -> Result<(), EngineError> {
+            for u in uses {
+                let tag = ir.name_id(&u.tag).ok_or_else(|| EngineError::model(format!("unknown tag {}", u.tag)))?;
+                let args = u.args.iter().map(|a| self.constant(a)).collect::<Result<_, _>>()?;
+                out.push(Instance { tag, args });
+            }
+            Ok(())
+        };
+        push_uses(&class.tags, &mut instances)?;
+        push_uses(form_tags, &mut instances)?;
+        for (tag, args) in &l.tags {
+            let id =
+                ir.name_id(tag).ok_or_else(|| EngineError::unknown("tag", tag, rules.tags.iter().map(|t| t.name.as_str())))?;
+            let args = args.iter().map(|a| self.constant(a)).collect::<Result<_, _>>()?;
+            instances.push(Instance { tag: id, args });
+        }
+        for item in weapon.iter().chain(accessory.iter()) {
+            let mut own = Vec::new();
+            push_uses(&item.tags, &mut own)?;
+            // A Relic-like tag may switch the item's other tags off.
+            let probe = Unit::bare(&attrs, &instances);
+            if let Some(keep) = own.iter().position(|i| self.ignores_item_tags(i, &probe)) {
+                own = own.into_iter().skip(keep).take(1).collect();
+            }
+            instances.extend(own);
+        }
+        let mut statuses: Vec<u32> = Vec::new();
+        for s in &l.statuses {
+            let id = ir
+                .name_id(s)
+                .filter(|_| rules.status(s).is_some())
+                .ok_or_else(|| EngineError::unknown("status", s, rules.statuses.iter().map(|s| s.name.as_str())))?;
+            statuses.push(id);
+        }
+        for s in extra_statuses {
+            if !statuses.contains(s) {
+                statuses.push(*s);
+            }
+        }
+        for s in &statuses {
+            instances.push(Instance { tag: *s, args: Vec::new() });
+        }
+        // Granted tags, breadth first (a grant loop stops at a fixed depth).
+        let mut i = 0;
+        while i < instances.len() && instances.len() < 256 {
+            let Some(inst) = instances.get(i).cloned() else { break };
+            if let Some((_, effects)) = ir.effects.get(&inst.tag) {
+                for e in effects {
+                    let probe = Unit::bare(&attrs, &instances);
+                    let ctx = self.static_ctx(&probe, &attrs);
+                    match e {
+                        Eff::Grant { tag, args } => {
+                            let args = args.iter().map(|a| ctx.eval(a, &inst.args, &mut [])).collect();
+                            instances.push(Instance { tag: *tag, args });
+                        }
+                        Eff::GrantParam(p) => {
+                            if let Some(V::Name(tag)) = inst.args.get(*p as usize) {
+                                instances.push(Instance { tag: *tag, args: Vec::new() });
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            i += 1;
+        }
+
+        let mut unit = Unit {
+            class: class.name.clone(),
+            weapon: weapon.map(|w| w.name.clone()),
+            accessory: accessory.map(|a| a.name.clone()),
+            attrs,
+            max_hp: 0,
+            has: instances.clone(),
+            whens: Vec::new(),
+            triggers: Vec::new(),
+            weapon_type: weapon.and_then(|w| w.weapon_type.clone()),
+            might: weapon.map_or(0, |w| w.might),
+            weight: weapon.map_or(0, |w| w.weight),
+            min_range: 0,
+            max_range: 0,
+            magic: weapon.and_then(|w| w.weapon_type.as_ref()).and_then(|t| rules.weapon_type(t)).is_some_and(|t| t.magic),
+            staff: weapon.and_then(|w| w.weapon_type.as_ref()).and_then(|t| rules.weapon_type(t)).is_some_and(|t| t.staff),
+            accessory_weight: accessory.map_or(0, |a| a.weight),
+            promoted: class.promoted,
+            terrain_defense,
+            statuses,
+        };
+        // Effects that always apply, in order; conditional ones and triggers are kept for combat.
+        let mut blocks: Vec<(Vec<V>, Vec<Eff>)> = Vec::new();
+        for inst in &instances {
+            if let Some((_, effects)) = ir.effects.get(&inst.tag) {
+                blocks.push((inst.args.clone(), effects.clone()));
+            }
+        }
+        for item in weapon.iter().chain(accessory.iter()) {
+            if let Some(mods) = self.item_modifiers.get(&item.name) {
+                blocks.push((Vec::new(), mods.clone()));
+            }
+        }
+        for (args, effects) in blocks {
+            for e in effects {
+                match e {
+                    Eff::Modify { role: Role::Holder, attr, op, value } => {
+                        let v = self.static_ctx(&unit, &unit.attrs).eval(&value, &args, &mut []);
+                        if let Some(slot) = target_attr(attr, &args).and_then(|i| unit.attrs.get_mut(i)) {
+                            *slot = apply(ir, *slot, op, v);
+                        }
+                    }
+                    Eff::When { condition, then } => unit.whens.push((args.clone(), condition, then)),
+                    Eff::On { event, then } => unit.triggers.push((args.clone(), event, then)),
+                    _ => {}
+                }
+            }
+        }
+        if let Some(w) = weapon {
+            if let (Some((min, max)), ctx) = (self.item_ranges.get(&w.name), self.static_ctx(&unit, &unit.attrs)) {
+                let (lo, hi) = (ctx.eval(min, &[], &mut []).int(), ctx.eval(max, &[], &mut []).int());
+                unit.min_range = lo;
+                unit.max_range = hi;
+            }
+        }
+        unit.max_hp = unit.attrs.get(ir.hp_attr as usize).map_or(0, |v| v.int());
+        if let Some(hp) = l.hp {
+            if let Some(slot) = unit.attrs.get_mut(ir.hp_attr as usize) {
+                *slot = V::Int(hp.clamp(1, unit.max_hp.max(1)));
+            }
+        }
+        Ok(unit)
+    }
+
+    pub(crate) fn constant(&self, v: &m::Value) -> Result<V, EngineError> {
+        Ok(match v {
+            m::Value::Int(n) => V::Int(*n),
+            m::Value::Bool(b) => V::Bool(*b),
+            m::Value::Step { scale, index } => V::Step {
+                scale: self.ir.scale_id(scale).ok_or_else(|| EngineError::model(format!("unknown scale {scale}")))?,
+                index: i64::from(*index),
+            },
+            m::Value::Name { name, .. } | m::Value::Str(name) => {
+                V::Name(self.ir.name_id(name).ok_or_else(|| EngineError::model(format!("unknown name {name}")))?)
+            }
+            m::Value::StatMod { stat, amount } => V::StatMod {
+                attr: self.ir.attr_id(stat).ok_or_else(|| EngineError::model(format!("unknown stat {stat}")))?,
+                amount: *amount,
+            },
+        })
+    }
+
+    fn static_ctx<'a>(&'a self, unit: &'a Unit, attrs: &'a [V]) -> Ctx<'a> {
+        Ctx {
+            ir: &self.ir,
+            units: [unit, unit],
+            attrs: [attrs, attrs],
+            attacker: 0,
+            holder: 0,
+            roll: 0,
+            dealt: 0,
+            distance: 1,
+            triangle: 0,
+        }
+    }
+
+    fn ignores_item_tags(&self, inst: &Instance, unit: &Unit) -> bool {
+        let Some((_, effects)) = self.ir.effects.get(&inst.tag) else { return false };
+        let ctx = self.static_ctx(unit, &unit.attrs);
+        effects.iter().any(|e| match e {
+            Eff::Command { verb: m::Verb::IgnoreItemTags, .. } => true,
+            Eff::When { condition, then } => {
+                then.iter().any(|t| matches!(t, Eff::Command { verb: m::Verb::IgnoreItemTags, .. }))
+                    && ctx.eval(condition, &inst.args, &mut []).bool()
+            }
+            _ => false,
+        })
+    }
+}
+
+impl Unit {
+    /// A stand-in with only attributes and tags, to evaluate conditions while a unit is built.
+    fn bare(attrs: &[V], has: &[Instance]) -> Unit {
+        Unit {
+            class: String::new(),
+            weapon: None,
+            accessory: None,
+            attrs: attrs.to_vec(),
+            max_hp: 0,
+            has: has.to_vec(),
+            whens: Vec::new(),
+            triggers: Vec::new(),
+            weapon_type: None,
+            might: 0,
+            weight: 0,
+            min_range: 0,
+            max_range: 0,
+            magic: false,
+            staff: false,
+            accessory_weight: 0,
+            promoted: false,
+            terrain_defense: 0,
+            statuses: Vec::new(),
+        }
+    }
+
+    pub fn hp(&self, ir: &Ir) -> i64 {
+        self.attrs.get(ir.hp_attr as usize).map_or(0, |v| v.int())
+    }
+
+    pub fn in_range(&self, distance: i64) -> bool {
+        self.weapon.is_some() && distance >= self.min_range && distance <= self.max_range
+    }
+}

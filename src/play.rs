@@ -1,0 +1,372 @@
+//! `oc forecast`, `oc duel` and `oc matrix`: the combat engine at the command line.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use oc_compiler::Workspace;
+use oc_engine::{Engine, Forecast, Form, Loadout, Shown, SideForecast};
+
+use crate::commands::{style, write_atomic};
+use crate::project::{self, DiskHost};
+use crate::report;
+use crate::Format;
+
+/// Loads the rules to play with: a built-in ruleset by name (`officers_chess`, or `v06`), or the
+/// `.oc` files at a path compiled like `oc build` does. Errors are printed; the exit status returned.
+pub fn load_engine(ruleset: Option<&str>) -> Result<Engine, u8> {
+    let mut workspace = Workspace::new();
+    let name = ruleset.unwrap_or("officers_chess");
+    let builtin = oc_compiler::stdlib::RULESETS.iter().find(|(n, _)| {
+        *n == name || n.trim_start_matches("officers_chess_") == name || (name == "ratings" && *n == "officers_chess")
+    });
+    let compilation = match builtin {
+        Some((_, index)) => {
+            let id = workspace.id_of(index).ok_or(2u8)?;
+            workspace.compile_ids(&mut DiskHost::new(PathBuf::from(".")), &[id])
+        }
+        None => {
+            let path = Path::new(name);
+            if !path.exists() {
+                let names: Vec<&str> = oc_compiler::stdlib::RULESETS.iter().map(|(n, _)| *n).collect();
+                eprintln!("error: no ruleset `{name}`: the built-in ones are {} (or give a path to .oc files)", names.join(", "));
+                return Err(2);
+            }
+            let project = project::discover(&[path.to_path_buf()]).map_err(|e| {
+                eprintln!("error: {e}");
+                2u8
+            })?;
+            let mut host = DiskHost::new(project.root.clone());
+            workspace.compile(&mut host, &project.files).0
+        }
+    };
+    let style = style();
+    for d in &compilation.diagnostics {
+        eprint!("{}", report::render(&workspace, d, style));
+    }
+    let Some(rules) = compilation.rules else {
+        eprintln!("the rules have {} error(s)", compilation.error_count());
+        return Err(1);
+    };
+    Engine::new(rules).map_err(|e| {
+        eprintln!("error: {e}");
+        2
+    })
+}
+
+/// `CLASS` or `CLASS:WEAPON`; without a weapon, the first weapon of the class's kit (or of the rules).
+pub fn loadout(engine: &Engine, spec: &str) -> Result<Loadout, String> {
+    let (class, weapon) = match spec.split_once(':') {
+        Some((c, w)) => (c.trim(), Some(w.trim().to_string())),
+        None => (spec.trim(), None),
+    };
+    let Some(c) = engine.rules.class(class) else {
+        let close: Vec<&str> = engine
+            .rules
+            .classes
+            .iter()
+            .map(|c| c.name.as_str())
+            .filter(|n| n.to_lowercase().starts_with(&class.to_lowercase()[..1.min(class.len())]))
+            .take(8)
+            .collect();
+        return Err(format!(
+            "no class `{class}` in these rules{}",
+            if close.is_empty() { String::new() } else { format!(" (classes like: {})", close.join(", ")) }
+        ));
+    };
+    let weapon = weapon.or_else(|| {
+        c.kit
+            .iter()
+            .find(|i| engine.rules.item(i).is_some_and(|i| i.kind == oc_model::ItemKind::Weapon))
+            .cloned()
+            .or_else(|| engine.weapons_for(class).first().map(|w| w.name.clone()))
+    });
+    Ok(Loadout { class: class.to_string(), weapon, ..Loadout::default() })
+}
+
+pub struct Side {
+    pub spec: String,
+    pub terrain: Option<String>,
+    pub hp: Option<i64>,
+    pub statuses: Vec<String>,
+    pub accessory: Option<String>,
+    pub normal_form: bool,
+}
+
+fn build(engine: &Engine, side: &Side) -> Result<Loadout, String> {
+    let mut l = loadout(engine, &side.spec)?;
+    l.terrain = side.terrain.clone();
+    l.hp = side.hp;
+    l.statuses = side.statuses.clone();
+    l.accessory = side.accessory.clone();
+    if side.normal_form {
+        l.form = Form::Normal;
+    }
+    Ok(l)
+}
+
+fn distance_for(engine: &Engine, a: &Loadout, distance: Option<i64>) -> i64 {
+    distance.unwrap_or_else(|| a.weapon.as_ref().and_then(|w| engine.reach(&a.class, w)).map_or(1, |(lo, _)| lo.max(1)))
+}
+
+pub fn forecast(ruleset: Option<&str>, attacker: &Side, defender: &Side, distance: Option<i64>, format: Format) -> u8 {
+    let engine = match load_engine(ruleset) {
+        Ok(e) => e,
+        Err(code) => return code,
+    };
+    let (a, d) = match (build(&engine, attacker), build(&engine, defender)) {
+        (Ok(a), Ok(d)) => (a, d),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let distance = distance_for(&engine, &a, distance);
+    let f = match engine.forecast(&a, &d, distance) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            if let Some(h) = e.help {
+                eprintln!("help: {h}");
+            }
+            return 2;
+        }
+    };
+    match format {
+        Format::Json => println!("{}", forecast_json(&f)),
+        Format::Human => print!("{}", forecast_table(&engine, &f)),
+    }
+    0
+}
+
+fn side_json(s: &SideForecast) -> serde_json::Value {
+    let effective: serde_json::Map<String, serde_json::Value> = s
+        .effective
+        .iter()
+        .map(|(n, v)| {
+            let v = match v {
+                Shown::Int(i) => serde_json::json!(i),
+                Shown::Bool(b) => serde_json::json!(b),
+                Shown::Text(t) => serde_json::json!(t),
+            };
+            (n.clone(), v)
+        })
+        .collect();
+    serde_json::json!({
+        "class": s.class, "weapon": s.weapon, "hp": s.hp, "max_hp": s.max_hp, "effective": effective,
+        "hit": s.hit, "crit": s.crit, "damage": s.damage, "crit_damage": s.crit_damage, "strikes": s.strikes,
+    })
+}
+
+fn distribution(d: &std::collections::BTreeMap<i64, f64>) -> serde_json::Value {
+    serde_json::Value::Object(d.iter().map(|(hp, p)| (hp.to_string(), serde_json::json!(p))).collect())
+}
+
+pub fn forecast_json(f: &Forecast) -> serde_json::Value {
+    serde_json::json!({
+        "attacker": side_json(&f.attacker),
+        "defender": side_json(&f.defender),
+        "distance": f.distance,
+        "attacker_routed": f.attacker_routed,
+        "defender_routed": f.defender_routed,
+        "attacker_hp": distribution(&f.attacker_hp),
+        "defender_hp": distribution(&f.defender_hp),
+        "attacker_expected_damage_taken": f.attacker_damage_taken,
+        "defender_expected_damage_taken": f.defender_damage_taken,
+    })
+}
+
+fn pct(p: f64) -> String {
+    format!("{:.1}%", p * 100.0)
+}
+
+/// The compact table the games show: one column per side.
+pub fn forecast_table(engine: &Engine, f: &Forecast) -> String {
+    let (a, d) = (&f.attacker, &f.defender);
+    let name = |s: &SideForecast| format!("{} ({})", s.class, s.weapon.clone().unwrap_or_else(|| "unarmed".into()));
+    let mut out = String::new();
+    let _ = writeln!(out, "{} forecast at distance {}", engine.rules.ruleset.name, f.distance);
+    let _ = writeln!(out, "{:<14}{:>28}{:>28}", "", name(a), name(d));
+    let row = |out: &mut String, label: &str, x: String, y: String| {
+        let _ = writeln!(out, "{label:<14}{x:>28}{y:>28}");
+    };
+    row(&mut out, "HP", format!("{}/{}", a.hp, a.max_hp), format!("{}/{}", d.hp, d.max_hp));
+    let shown = |s: &SideForecast, stat: &str| match s.effective.iter().find(|(n, _)| n == stat).map(|(_, v)| v) {
+        Some(Shown::Int(i)) => i.to_string(),
+        Some(Shown::Bool(b)) => b.to_string(),
+        Some(Shown::Text(t)) => t.clone(),
+        None => String::new(),
+    };
+    for stat in &engine.rules.ruleset.stats {
+        let label = stat.title.clone().unwrap_or_else(|| stat.name.clone());
+        row(&mut out, &label, shown(a, &stat.name), shown(d, &stat.name));
+    }
+    let can = |s: &SideForecast, v: String| if s.strikes == 0 { "-".to_string() } else { v };
+    row(&mut out, "Damage", can(a, a.damage.to_string()), can(d, d.damage.to_string()));
+    row(&mut out, "Crit damage", can(a, a.crit_damage.to_string()), can(d, d.crit_damage.to_string()));
+    row(&mut out, "Hit", can(a, pct(a.hit)), can(d, pct(d.hit)));
+    row(&mut out, "Crit", can(a, pct(a.crit)), can(d, pct(d.crit)));
+    row(
+        &mut out,
+        "Strikes",
+        format!("x{}", a.strikes),
+        if d.strikes == 0 { "no counter".into() } else { format!("x{}", d.strikes) },
+    );
+    row(&mut out, "Routed", pct(f.attacker_routed), pct(f.defender_routed));
+    row(&mut out, "Damage taken", format!("{:.2}", f.attacker_damage_taken), format!("{:.2}", f.defender_damage_taken));
+    out
+}
+
+pub fn duel(ruleset: Option<&str>, attacker: &Side, defender: &Side, distance: Option<i64>, seed: u64, format: Format) -> u8 {
+    let engine = match load_engine(ruleset) {
+        Ok(e) => e,
+        Err(code) => return code,
+    };
+    let (a, d) = match (build(&engine, attacker), build(&engine, defender)) {
+        (Ok(a), Ok(d)) => (a, d),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let distance = distance_for(&engine, &a, distance);
+    let (log, hp) = match engine.duel(&a, &d, distance, seed) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let names = [a.class.clone(), d.class.clone()];
+    match format {
+        Format::Json => {
+            let strikes: Vec<serde_json::Value> = log
+                .iter()
+                .map(|s| {
+                    serde_json::json!({
+                        "side": if s.side == 0 { "attacker" } else { "defender" }, "stage": s.stage, "roll": s.roll,
+                        "hit": s.outcome.hit, "crit": s.outcome.crit, "backfire": s.outcome.backfire, "damage": s.outcome.damage,
+                        "attacker_hp": s.hp_after[0], "defender_hp": s.hp_after[1], "inflicted": s.inflicted,
+                    })
+                })
+                .collect();
+            println!(
+                "{}",
+                serde_json::json!({"seed": seed, "distance": distance, "strikes": strikes, "attacker_hp": hp[0], "defender_hp": hp[1]})
+            );
+        }
+        Format::Human => {
+            println!(
+                "seed {seed}: {} ({}) attacks {} ({}) at distance {distance}",
+                names[0],
+                a.weapon.clone().unwrap_or_default(),
+                names[1],
+                d.weapon.clone().unwrap_or_default()
+            );
+            for (i, s) in log.iter().enumerate() {
+                let what = if s.outcome.backfire {
+                    format!("backfires for {}", s.outcome.damage)
+                } else if s.outcome.crit {
+                    format!("CRITICAL hit for {}", s.outcome.damage)
+                } else if s.outcome.hit {
+                    format!("hits for {}", s.outcome.damage)
+                } else {
+                    "misses".to_string()
+                };
+                let extra = if s.inflicted.is_empty() { String::new() } else { format!(", inflicts {}", s.inflicted.join(", ")) };
+                println!(
+                    "{:>2}. {:<9} {:<14} rolls {:>3}: {what}{extra}  (HP {} / {})",
+                    i + 1,
+                    s.stage,
+                    names[s.side],
+                    s.roll,
+                    s.hp_after[0],
+                    s.hp_after[1]
+                );
+            }
+            let end = match (hp[0] <= 0, hp[1] <= 0) {
+                (true, _) => format!("{} is routed", names[0]),
+                (_, true) => format!("{} is routed", names[1]),
+                _ => "both stand".to_string(),
+            };
+            println!("result: {end}");
+        }
+    }
+    0
+}
+
+/// Every class with each weapon it can wield against every class with its default weapon.
+pub fn matrix(ruleset: Option<&str>, out: Option<&Path>) -> u8 {
+    let engine = match load_engine(ruleset) {
+        Ok(e) => e,
+        Err(code) => return code,
+    };
+    let started = Instant::now();
+    let mut defenders = Vec::new();
+    for c in &engine.rules.classes {
+        if let Ok(l) = loadout(&engine, &c.name) {
+            if l.weapon.is_some() {
+                defenders.push(l);
+            }
+        }
+    }
+    let mut csv = String::from("attacker,weapon,defender,defender_weapon,distance,rout_chance,expected_damage,counter_rout_chance,expected_damage_taken\n");
+    // Per attacking class: (best, worst) matchup by rout chance.
+    let mut summary: Vec<(String, f64, String, f64, String)> = Vec::new();
+    let mut count = 0usize;
+    for c in &engine.rules.classes {
+        let mut best: Option<(f64, String)> = None;
+        let mut worst: Option<(f64, String)> = None;
+        for w in engine.weapons_for(&c.name) {
+            let a = Loadout::new(&c.name, Some(&w.name));
+            let Some((lo, _)) = engine.reach(&c.name, &w.name) else { continue };
+            let distance = lo.max(1);
+            for d in &defenders {
+                let Ok(f) = engine.forecast(&a, d, distance) else { continue };
+                count += 1;
+                let _ = writeln!(
+                    csv,
+                    "{},{},{},{},{},{:.4},{:.3},{:.4},{:.3}",
+                    c.name,
+                    w.name,
+                    d.class,
+                    d.weapon.clone().unwrap_or_default(),
+                    distance,
+                    f.defender_routed,
+                    f.defender_damage_taken,
+                    f.attacker_routed,
+                    f.attacker_damage_taken
+                );
+                let label = format!("{} vs {}", w.name, d.class);
+                let score = f.defender_routed - f.attacker_routed;
+                if best.as_ref().is_none_or(|(s, _)| score > *s) {
+                    best = Some((score, label.clone()));
+                }
+                if worst.as_ref().is_none_or(|(s, _)| score < *s) {
+                    worst = Some((score, label));
+                }
+            }
+        }
+        if let (Some(b), Some(w)) = (best, worst) {
+            summary.push((c.name.clone(), b.0, b.1, w.0, w.1));
+        }
+    }
+    if let Some(path) = out {
+        if let Err(e) = write_atomic(path, csv.as_bytes()) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return 2;
+        }
+    } else {
+        print!("{csv}");
+    }
+    eprintln!("{:<16} {:<40} {:<40}", "class", "best matchup (rout - routed)", "worst matchup");
+    for (class, bs, b, ws, w) in &summary {
+        eprintln!("{class:<16} {:<40} {:<40}", format!("{b} ({:+.0}%)", bs * 100.0), format!("{w} ({:+.0}%)", ws * 100.0));
+    }
+    eprintln!(
+        "{count} exact forecasts in {:.2?}{}",
+        started.elapsed(),
+        out.map_or(String::new(), |p| format!("; CSV written to {}", p.display()))
+    );
+    0
+}
