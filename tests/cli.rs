@@ -202,3 +202,102 @@ fn a_directory_link_loop_is_not_followed() {
     let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(value["files"], 1);
 }
+
+#[test]
+fn forecast_json_has_the_promised_fields_and_seed_numbers() {
+    let out = oc(&repo(), &["forecast", "--attacker", "Myrmidon:IronSword", "--defender", "Fighter:IronAxe", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for side in ["attacker", "defender"] {
+        for key in ["class", "weapon", "hp", "effective", "hit", "crit", "damage", "crit_damage", "strikes"] {
+            assert!(v[side].get(key).is_some(), "{side}.{key} missing");
+        }
+    }
+    for key in ["attacker_routed", "defender_routed", "attacker_hp", "defender_hp"] {
+        assert!(v.get(key).is_some(), "{key} missing");
+    }
+    // Seed 000: To Hit[S][D] = 90, Damage[D][D] + 1 = 4, crit 15 (Lucky 5).
+    assert_eq!(v["attacker"]["hit"], 0.9);
+    assert_eq!(v["attacker"]["damage"], 4);
+    assert_eq!(v["attacker"]["effective"]["skl"], "A");
+    assert_eq!(v["attacker"]["effective"]["hp"], 20);
+    let total: f64 = v["defender_hp"].as_object().unwrap().values().map(|p| p.as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-9, "the HP distribution sums to 1");
+    // Human output: the compact table.
+    let human = text(&oc(&repo(), &["forecast", "--attacker", "Myrmidon:IronSword", "--defender", "Fighter:IronAxe"]).stdout);
+    assert!(human.contains("Hit") && human.contains("90.0%") && human.contains("Routed"), "{human}");
+}
+
+#[test]
+fn forecast_reports_bad_matchups_with_exit_2() {
+    let out = oc(&repo(), &["forecast", "--attacker", "Myrmidon:IronSword", "--defender", "Fighter", "--distance", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("reaches 1..1"));
+    let out = oc(&repo(), &["forecast", "--attacker", "Myrmidonn", "--defender", "Fighter"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no class `Myrmidonn`"));
+    let out = oc(&repo(), &["forecast", "--ruleset", "v07", "--attacker", "Lord", "--defender", "Knight"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn forecast_runs_the_v06_ruleset_and_home_brew_rules() {
+    let out = oc(
+        &repo(),
+        &[
+            "forecast",
+            "--ruleset",
+            "v06",
+            "--attacker",
+            "PegasusKnight:Javelin",
+            "--defender",
+            "PegasusKnight:IronLance",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Seed 001: "a Critical hit with Damage 10 and Defense of 4 would be 12".
+    assert_eq!(v["attacker"]["crit_damage"], 12);
+    let out = oc(
+        &repo(),
+        &[
+            "forecast",
+            "--ruleset",
+            "examples/homebrew_class.oc",
+            "--attacker",
+            "Spellblade:Stormbrand",
+            "--defender",
+            "PegasusKnight",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
+fn duel_is_reproducible_from_its_seed() {
+    let args = ["duel", "--attacker", "Swordmaster", "--defender", "Warrior", "--seed", "7", "--format", "json"];
+    let a = oc(&repo(), &args);
+    let b = oc(&repo(), &args);
+    assert_eq!(a.status.code(), Some(0));
+    assert_eq!(a.stdout, b.stdout, "same seed, same log, byte for byte");
+    let v: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
+    assert!(!v["strikes"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn matrix_writes_a_csv_and_a_summary() {
+    let dir = scratch("matrix");
+    let csv = dir.join("m.csv");
+    let out = oc(&repo(), &["matrix", "--ruleset", "v06", "--out", csv.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let body = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = body.lines();
+    assert!(lines.next().unwrap().starts_with("attacker,weapon,defender"));
+    assert!(lines.count() > 100);
+    let summary = text(&out.stderr);
+    assert!(summary.contains("best matchup") && summary.contains("exact forecasts in"), "{summary}");
+}

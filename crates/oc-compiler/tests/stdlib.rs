@@ -325,3 +325,26 @@ fn the_model_round_trips_through_json() {
     assert_eq!(back, rules);
     assert_eq!(back.format_version, oc_model::FORMAT_VERSION);
 }
+
+#[test]
+fn the_v06_ruleset_has_its_own_roster_and_fodlan_tags() {
+    let mut ws = Workspace::new();
+    let id = ws.id_of("<std>/v06.oc").unwrap();
+    let c = ws.compile_ids(&mut NoFiles, &[id]);
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let rules = c.rules.unwrap();
+    assert_eq!(rules.ruleset.name, "officers_chess_v06");
+    assert_eq!(rules.ruleset.dice[0].faces, 20, "Roll 1d20");
+    assert!(rules.classes.len() >= 15 && rules.items.len() >= 25, "{} classes, {} items", rules.classes.len(), rules.items.len());
+    assert!(rules.classes.iter().all(|c| c.cost > 0) && rules.items.iter().all(|i| i.cost > 0), "gold costs");
+    assert!(
+        rules.items.iter().any(|i| i.kind == oc_model::ItemKind::Accessory && !i.modifiers.is_empty()),
+        "accessories with a Defense bonus"
+    );
+    for tag in ["Sacred", "Relic", "Art"] {
+        assert!(rules.tag(tag).is_some(), "{tag}");
+    }
+    // Seed 001's own numbers where they differ from the ratings revision.
+    let barrier = serde_json::to_string(&rules.status("Barrier").unwrap().effects).unwrap();
+    assert!(barrier.contains("\"amount\":2"), "Barrier: Bonus(Res+2)");
+}

@@ -14,7 +14,7 @@ use crate::ir::{Eff, V};
 use crate::unit::{apply, target_attr, Ctx, Unit};
 use crate::{Engine, EngineError, Loadout};
 
-/// The most strikes one attack may have (Brave gives 2).
+/// The most strikes one attack may have (the standard library gives at most 2).
 const MAX_STRIKES: i64 = 8;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -103,12 +103,15 @@ pub struct Forecast {
     pub defender_damage_taken: f64,
 }
 
+/// Units by (side, statuses).
+type UnitCache = HashMap<(usize, Vec<u32>), Rc<Unit>>;
+
 /// A matchup being resolved: the loadouts and the units built for each set of statuses.
 pub struct Exchange<'e> {
     engine: &'e Engine,
     loadouts: [&'e Loadout; 2],
     distance: i64,
-    units: RefCell<HashMap<(usize, Vec<u32>), Rc<Unit>>>,
+    units: RefCell<UnitCache>,
     base: [Rc<Unit>; 2],
     triangle: [i64; 2],
     start: [i64; 2],
@@ -338,10 +341,8 @@ impl<'e> Exchange<'e> {
         };
         for e in effects {
             match e {
-                Eff::When { condition, then } => {
-                    if ctx.eval(condition, args, &mut []).bool() {
-                        self.run_trigger(ctx, then, args, state, inflicted, units);
-                    }
+                Eff::When { condition, then } if ctx.eval(condition, args, &mut []).bool() => {
+                    self.run_trigger(ctx, then, args, state, inflicted, units);
                 }
                 Eff::Command { verb, args: cargs } => {
                     let values: Vec<V> = cargs.iter().map(|a| ctx.eval(a, args, &mut [])).collect();
@@ -551,10 +552,8 @@ fn apply_strike_effects(ctx: &Ctx, effects: &[Eff], args: &[V], out: &mut [Vec<V
                     *slot = apply(ctx.ir, *slot, *op, v);
                 }
             }
-            Eff::When { condition, then } => {
-                if ctx.eval(condition, args, &mut []).bool() {
-                    apply_strike_effects(ctx, then, args, out);
-                }
+            Eff::When { condition, then } if ctx.eval(condition, args, &mut []).bool() => {
+                apply_strike_effects(ctx, then, args, out);
             }
             _ => {}
         }

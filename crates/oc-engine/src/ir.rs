@@ -72,7 +72,7 @@ pub enum WeaponProp {
     Weight,
     MinRange,
     MaxRange,
-    Magic,
+    MagicDamage,
     Staff,
 }
 
@@ -376,7 +376,7 @@ impl Ir {
                     "weight" => WeaponProp::Weight,
                     "min_range" => WeaponProp::MinRange,
                     "max_range" => WeaponProp::MaxRange,
-                    "magic" => WeaponProp::Magic,
+                    "magic" => WeaponProp::MagicDamage,
                     "staff" => WeaponProp::Staff,
                     other => return Err(EngineError::model(format!("unknown weapon property {other}"))),
                 };

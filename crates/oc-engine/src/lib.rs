@@ -135,7 +135,7 @@ impl Engine {
             .iter()
             .filter(|i| i.kind == m::ItemKind::Weapon && i.weapon_type.as_ref().is_some_and(|t| wields.contains(&t)))
             .filter(|i| {
-                // Exclusive(Class) items belong to their class only: a tag whose argument names a class.
+                // Items tagged with a class argument belong to that class only.
                 i.tags
                     .iter()
                     .all(|t| t.args.iter().all(|a| !matches!(a, m::Value::Name { ty: m::Type::Class, name } if name != class)))

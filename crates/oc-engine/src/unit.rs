@@ -96,7 +96,7 @@ impl Ctx<'_> {
                     WeaponProp::Weight => V::Int(u.weight),
                     WeaponProp::MinRange => V::Int(u.min_range),
                     WeaponProp::MaxRange => V::Int(u.max_range),
-                    WeaponProp::Magic => V::Bool(u.magic),
+                    WeaponProp::MagicDamage => V::Bool(u.magic),
                     WeaponProp::Staff => V::Bool(u.staff),
                 }
             }
@@ -303,7 +303,7 @@ impl Engine {
         for item in weapon.iter().chain(accessory.iter()) {
             let mut own = Vec::new();
             push_uses(&item.tags, &mut own)?;
-            // A Relic-like tag may switch the item's other tags off.
+            // A tag with `ignore_item_tags()` may switch the item's other tags off.
             let probe = Unit::bare(&attrs, &instances);
             if let Some(keep) = own.iter().position(|i| self.ignores_item_tags(i, &probe)) {
                 own = own.into_iter().skip(keep).take(1).collect();

@@ -1,0 +1,90 @@
+//! `cargo bench --bench engine`: exact forecasts per second, seeded exchanges per second, and the
+//! time of `oc matrix` for each built-in ruleset. Medians; nothing asserts a time.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use oc_compiler::{Host, Workspace};
+use oc_engine::{rng, Engine, Exchange, Loadout};
+
+struct NoFiles;
+
+impl Host for NoFiles {
+    fn read(&mut self, path: &str) -> Result<String, String> {
+        Err(format!("{path}: not here"))
+    }
+}
+
+fn engine(index: &str) -> Engine {
+    let mut ws = Workspace::new();
+    let id = ws.id_of(index).expect("built-in ruleset");
+    Engine::new(ws.compile_ids(&mut NoFiles, &[id]).rules.expect("clean")).expect("runs")
+}
+
+/// Every class with its first usable weapon.
+fn roster(e: &Engine) -> Vec<Loadout> {
+    e.rules.classes.iter().filter_map(|c| e.weapons_for(&c.name).first().map(|w| Loadout::new(&c.name, Some(&w.name)))).collect()
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn main() {
+    for (name, index) in [("officers_chess", "<std>/ratings.oc"), ("officers_chess_v06", "<std>/v06.oc")] {
+        let e = engine(index);
+        let units = roster(&e);
+        let mut samples = Vec::new();
+        let mut count = 0usize;
+        for _ in 0..3 {
+            let start = Instant::now();
+            count = 0;
+            for a in &units {
+                let (lo, _) = e.reach(&a.class, a.weapon.as_deref().unwrap_or_default()).unwrap_or((1, 1));
+                for d in &units {
+                    if e.forecast(a, d, lo.max(1)).is_ok() {
+                        count += 1;
+                    }
+                }
+            }
+            samples.push(start.elapsed());
+        }
+        let t = median(samples);
+        println!("{name}: {count} exact forecasts in {t:.2?}: {:.0} forecasts/s", count as f64 / t.as_secs_f64());
+
+        let a = &units[0];
+        let d = &units[units.len() / 2];
+        let exchange = Exchange::new(&e, a, d, 1).expect("in range");
+        let mut g = rng(1);
+        let n = 200_000;
+        let start = Instant::now();
+        let mut routed = 0;
+        for _ in 0..n {
+            routed += usize::from(exchange.resolve_hp(&mut g)[1] <= 0);
+        }
+        let t = start.elapsed();
+        println!(
+            "{name}: {n} seeded exchanges ({} vs {}) in {t:.2?}: {:.0}/s ({routed} routs)",
+            a.class,
+            d.class,
+            n as f64 / t.as_secs_f64()
+        );
+
+        let repo = env!("CARGO_MANIFEST_DIR");
+        let out = std::env::temp_dir().join(format!("oc-bench-matrix-{name}.csv"));
+        let mut samples = Vec::new();
+        for _ in 0..3 {
+            let start = Instant::now();
+            let status = Command::new(env!("CARGO_BIN_EXE_oc"))
+                .args(["matrix", "--ruleset", name, "--out", out.to_str().unwrap_or_default()])
+                .current_dir(repo)
+                .output()
+                .expect("oc runs");
+            samples.push(start.elapsed());
+            assert!(status.status.success());
+        }
+        let rows = std::fs::read_to_string(&out).map(|s| s.lines().count() - 1).unwrap_or(0);
+        println!("{name}: oc matrix ({rows} matchups) median {:.2?}", median(samples));
+    }
+}
