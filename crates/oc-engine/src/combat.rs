@@ -129,6 +129,14 @@ impl<'e> Exchange<'e> {
         if a.weapon.is_none() {
             return Err(EngineError::new(format!("the attacking {} has no weapon", a.class)));
         }
+        if !a.may_use_weapon(&engine.ir) {
+            return Err(EngineError::new(format!(
+                "the attacking {} may not use {} now (a status restricts {})",
+                a.class,
+                a.weapon.clone().unwrap_or_default(),
+                a.weapon_type.clone().unwrap_or_default()
+            )));
+        }
         if !a.in_range(distance) {
             return Err(EngineError::new(format!(
                 "{} reaches {}..{} tiles, and the defender is {distance} away",
@@ -259,7 +267,7 @@ impl<'e> Exchange<'e> {
     fn can_counter(&self, state: &State) -> bool {
         let roles = &self.engine.ir.roles;
         let d = self.unit(1, &state.statuses[1]);
-        d.weapon.is_some()
+        d.may_use_weapon(&self.engine.ir)
             && self.flag(state, 1, roles.counter, V::Bool(true)).bool()
             && (d.in_range(self.distance) || self.flag(state, 1, roles.counter_any_range, V::Bool(false)).bool())
     }

@@ -36,6 +36,8 @@ pub struct Unit {
     pub promoted: bool,
     pub terrain_defense: i64,
     pub statuses: Vec<u32>,
+    /// Weapon types the unit may not use now (`restrict(...)`, e.g. from a status).
+    pub restricted: Vec<u32>,
 }
 
 /// Everything an expression can see.
@@ -371,6 +373,7 @@ impl Engine {
             promoted: class.promoted,
             terrain_defense,
             statuses,
+            restricted: Vec::new(),
         };
         // Effects that always apply, in order; conditional ones and triggers are kept for combat.
         let mut blocks: Vec<(Vec<V>, Vec<Eff>)> = Vec::new();
@@ -395,6 +398,12 @@ impl Engine {
                     }
                     Eff::When { condition, then } => unit.whens.push((args.clone(), condition, then)),
                     Eff::On { event, then } => unit.triggers.push((args.clone(), event, then)),
+                    Eff::Command { verb: m::Verb::Restrict, args: cargs } => {
+                        let ctx = self.static_ctx(&unit, &unit.attrs);
+                        if let Some(V::Name(t)) = cargs.first().map(|a| ctx.eval(a, &args, &mut [])) {
+                            unit.restricted.push(t);
+                        }
+                    }
                     _ => {}
                 }
             }
@@ -484,6 +493,7 @@ impl Unit {
             promoted: false,
             terrain_defense: 0,
             statuses: Vec::new(),
+            restricted: Vec::new(),
         }
     }
 
@@ -493,5 +503,11 @@ impl Unit {
 
     pub fn in_range(&self, distance: i64) -> bool {
         self.weapon.is_some() && distance >= self.min_range && distance <= self.max_range
+    }
+
+    /// Whether the equipped weapon may be used at all (a restriction such as Silenced forbids it).
+    pub fn may_use_weapon(&self, ir: &Ir) -> bool {
+        self.weapon.is_some()
+            && !self.weapon_type.as_deref().and_then(|t| ir.name_id(t)).is_some_and(|t| self.restricted.contains(&t))
     }
 }

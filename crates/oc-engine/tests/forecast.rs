@@ -343,3 +343,34 @@ fn v07_devil_backfires_on_9_or_10() {
     assert_eq!(f.attacker.damage, 22);
     assert!(f.attacker_routed >= 0.10);
 }
+
+#[test]
+fn r24_silenced_units_cannot_use_tomes_or_staves() {
+    let e = ratings();
+    let mut mage = unit("Mage:Fire");
+    mage.statuses = vec!["Silenced".into()];
+    // A silenced defender does not counter with its tome...
+    let f = fc(&e, &unit("Archer:IronBow"), &mage, 2);
+    assert_eq!(f.defender.strikes, 0);
+    // ...and cannot attack with it.
+    let err = e.forecast(&mage, &unit("Fighter:IronAxe"), 2).unwrap_err();
+    assert!(err.message.contains("may not use Fire"), "{err}");
+    // A silenced Fighter still swings its axe.
+    let mut fighter = unit("Fighter:IronAxe");
+    fighter.statuses = vec!["Silenced".into()];
+    assert_eq!(fc(&e, &unit("Myrmidon:IronSword"), &fighter, 1).defender.strikes, 1);
+}
+
+#[test]
+fn r25_devastate_leaves_one_hp() {
+    // A home-brew weapon with Devastate, compiled with the standard library.
+    let mut ws = Workspace::new();
+    let user = ws.add("user.oc".into(), "weapon Ruin { type Axes might 0 weight 0 range 1 tags Devastate cost 1 }\n".into());
+    let c = ws.compile_ids(&mut NoFiles, &[user]);
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let e = Engine::new(c.rules.unwrap()).unwrap();
+    let mut d = unit("Myrmidon:IronSword");
+    d.hp = Some(17);
+    let f = fc(&e, &unit("Fighter:Ruin"), &d, 1);
+    assert_eq!(f.attacker.damage, 16, "reduce the target's HP to 1");
+}
