@@ -505,7 +505,7 @@ impl Unit {
         self.weapon.is_some() && distance >= self.min_range && distance <= self.max_range
     }
 
-    /// Whether the equipped weapon may be used at all (a restriction such as Silenced forbids it).
+    /// Whether the equipped weapon may be used at all (a status may `restrict(...)` its type).
     pub fn may_use_weapon(&self, ir: &Ir) -> bool {
         self.weapon.is_some()
             && !self.weapon_type.as_deref().and_then(|t| ir.name_id(t)).is_some_and(|t| self.restricted.contains(&t))
