@@ -1,0 +1,94 @@
+//! Every atlas lint, with the text `oc explain CODE` prints. Codes are never renamed or reused.
+
+use oc_diag::CodeInfo;
+
+macro_rules! codes {
+    ($( $konst:ident = $code:literal, $title:literal, $explanation:literal; )*) => {
+        $( pub const $konst: &str = $code; )*
+        pub const CODES: &[CodeInfo] = &[
+            $( CodeInfo { code: $code, title: $title, explanation: $explanation }, )*
+        ];
+    };
+}
+
+codes! {
+    TOML = "oc::atlas::toml", "the map file is not valid TOML",
+"A map definition is a TOML file. This one does not parse: the message says what the TOML \
+reader expected.\n\nFix: correct the syntax at the place shown (a missing quote or bracket is \
+the usual cause).";
+    FIELD = "oc::atlas::field", "a map field is missing, unknown or of the wrong type",
+"A map has `name`, `width`, `height` and `rows`, and may have `grid` (default 70), `image`, \
+`rounds`, `rules`, `allow`, `[legend]`, `[[regions]]`, `[[chests]]`, `[[doors]]` and `[[destructibles]]`. \
+Each has a fixed type; unknown fields are refused so typos do not pass silently.\n\nFix: use the \
+field names and types listed here.";
+    RAGGED_ROW = "oc::atlas::ragged_row", "a terrain row has the wrong length",
+"Every row of `rows` holds exactly `width` symbols, one per tile.\n\nFix: add or remove symbols \
+so the row is as long as the map is wide.";
+    ROW_COUNT = "oc::atlas::row_count", "the map has the wrong number of rows",
+"`rows` holds exactly `height` rows.\n\nFix: add or remove rows, or correct `height`.";
+    UNKNOWN_SYMBOL = "oc::atlas::unknown_symbol", "a terrain symbol is not in the legend",
+"Each symbol in `rows` must be a key of `[legend]`, which names its terrain.\n\nFix: add the \
+symbol to the legend, or use one that is there.";
+    UNKNOWN_TERRAIN = "oc::atlas::unknown_terrain", "a legend entry names no terrain of the rules",
+"Legend values are terrain names from the compiled rules (Plains, Forest, Fort ...).\n\nFix: \
+use the suggested name, or define the terrain in the DSL.";
+    UNUSED_LEGEND = "oc::atlas::unused_legend", "a legend symbol is never used",
+"This is a warning: a legend entry that no row uses is usually a leftover or a typo in a row.\n\n\
+Fix: remove it, or add it to `allow` for this map.";
+    LEGEND_SYMBOL = "oc::atlas::legend_symbol", "a legend key is not one character",
+"Rows are read one character per tile, so every legend key is exactly one character.\n\nFix: \
+shorten the key.";
+    OUT_OF_BOUNDS = "oc::atlas::out_of_bounds", "a region tile, chest, door or destructible is off the map",
+"Coordinates are `[x, y]` with 0 <= x < width and 0 <= y < height (x to the right, y down).\n\n\
+Fix: correct the coordinates.";
+    REGION_IMPASSABLE = "oc::atlas::region_impassable", "a region tile is impassable",
+"A deployment, seize, escape or defend tile on terrain that Foot units cannot enter (a wall, the \
+sea) can never be used.\n\nFix: move the tile, or change the terrain under it.";
+    ZONES_OVERLAP = "oc::atlas::zones_overlap", "two deployment zones share tiles",
+"The attacker's and the defender's deployment zones must be apart, or both could deploy on the \
+same tile.\n\nFix: remove the shared tiles from one zone.";
+    ZONE_TOO_SMALL = "oc::atlas::zone_too_small", "a deployment zone cannot hold its army",
+"A deployment zone with `units = N` must have at least N passable tiles.\n\nFix: enlarge the zone \
+or lower `units`.";
+    ZONE_TRAPPED = "oc::atlas::zone_trapped", "no Foot unit can leave a deployment zone",
+"Every tile next to the zone is impassable for Foot units, so an army deployed there can never \
+move out.\n\nFix: open a way out (a passable tile, a door, a destructible wall).";
+    OBJECTIVE_UNREACHABLE = "oc::atlas::objective_unreachable", "a seize or escape tile cannot be reached",
+"A seize or escape tile must be reachable from its side's deployment zone by Foot units (and, as a \
+warning, by Cavalry), using the Terrain Table's costs for each movement type. Closed doors and \
+intact walls block the way.\n\nFix: open a path, or move the objective.";
+    OBJECTIVE_FAR = "oc::atlas::objective_far", "an objective takes longer to reach than the time limit",
+"At movement 5, the fastest Foot unit needs more rounds to reach this seize or escape tile than the \
+map's `rounds` allow.\n\nFix: move the objective closer, or raise `rounds`.";
+    UNKNOWN_ITEM = "oc::atlas::unknown_item", "a chest holds an item the rules do not have",
+"Chest items are item names from the compiled rules (Vulnerary, MasterKey ...).\n\nFix: use the \
+suggested name.";
+    DOOR_UNREACHABLE = "oc::atlas::door_unreachable", "no side of a door can be reached",
+"A door opens with Pick or a Master Key from an adjacent tile; if no neighbour is passable, nobody \
+can ever open it.\n\nFix: make a neighbouring tile passable.";
+    NOT_A_DOOR = "oc::atlas::not_a_door", "a door is placed on terrain that cannot open",
+"A `[[doors]]` entry must be on terrain that the rules say can be opened (`opened_by`).\n\nFix: \
+put the door on a Door tile, or remove the entry.";
+    DESTRUCTIBLE_HP = "oc::atlas::destructible_hp", "a destructible tile has no hit points",
+"A `[[destructibles]]` entry needs `hp`, unless its terrain has hit points in the rules (Walls \
+and Snags have 30); its terrain must also say what it becomes.\n\nFix: add `hp = 30`, or put it \
+on destructible terrain.";
+    IMAGE_SIZE = "oc::atlas::image_size", "the background image has the wrong size",
+"The image must be width x grid by height x grid pixels (a 20x15 map at grid 70 is 1400x1050), \
+or tokens will not line up with the squares in Foundry.\n\nFix: resize the image or correct \
+`grid`.";
+    IMAGE_MISSING = "oc::atlas::image_missing", "the background image cannot be read",
+"`image` names a file (relative to the map) that does not exist or is not a PNG.\n\nFix: correct \
+the path.";
+    TOO_LARGE = "oc::atlas::too_large", "the map is larger than the sane limit",
+"Maps may be at most 512 by 512 tiles, and at least 1 by 1.\n\nFix: split the map.";
+    DUPLICATE_REGION = "oc::atlas::duplicate_region", "two regions have the same name",
+"Scenarios refer to regions by name, so each name is used once.\n\nFix: rename one.";
+    UNKNOWN_ALLOW = "oc::atlas::unknown_allow", "`allow` names a code that is not an atlas lint",
+"`allow = [...]` silences lints for this map by code; this entry names none.\n\nFix: use a code \
+from `oc explain --list` that starts with `oc::atlas::`.";
+    OBJECTIVE_CAVALRY = "oc::atlas::objective_cavalry", "Cavalry cannot reach a seize or escape tile",
+"A warning: Foot units can reach this objective, but units with Cavalry movement cannot (the \
+Terrain Table forbids them rivers and mountains). Armies of mounted units will never win by it.\n\n\
+Fix: open a way Cavalry can take, or allow the lint for this map if that is intended.";
+}

@@ -1,0 +1,17 @@
+//! The Magvel Atlas: map definitions in TOML, a linter that knows the game (terrain costs per
+//! movement type from the compiled rules), PNG rendering and Foundry VTT / Tiled export.
+//!
+//! **Boundary:** no I/O. The caller passes the map's text (and, for the image lint, the size of
+//! the background image it read); diagnostics point into the TOML by byte span.
+#![deny(clippy::unwrap_used, clippy::expect_used)]
+
+pub mod codes;
+pub mod export;
+mod lint;
+mod map;
+pub mod path;
+pub mod render;
+
+pub use codes::CODES;
+pub use lint::{check, lint, ImageCheck};
+pub use map::{find_terrain, parse, Chest, Destructible, Map, Region, RegionKind, Side, Tile, DEFAULT_GRID, MAX_SIDE};

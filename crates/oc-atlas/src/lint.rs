@@ -1,0 +1,405 @@
+//! The game-aware lints. Each takes the resolved map and the compiled rules and reports with a
+//! span into the TOML: the offending symbol, coordinate pair or legend entry.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use oc_diag::{did_you_mean, Diagnostic, FileId};
+use oc_model::Rules;
+
+use crate::codes::*;
+use crate::map::{find_terrain, Map, RegionKind, Side, Tile};
+use crate::path::{self, MOVEMENT};
+
+/// What the caller found when it looked for the map's background image.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ImageCheck {
+    /// The map has no image, or the caller did not look.
+    NotChecked,
+    /// The file could not be read as a PNG: why.
+    Unreadable(String),
+    /// The image's size in pixels.
+    Size(u32, u32),
+}
+
+/// Codes a map's `allow` may not silence: the file must at least be readable.
+const NOT_ALLOWABLE: &[&str] = &[TOML, FIELD, UNKNOWN_ALLOW];
+
+/// Reads, resolves and lints a map: the one call the CLI, the watcher and the benches make.
+pub fn check(file: FileId, text: &str, rules: &Rules, image: impl FnOnce(&Map) -> ImageCheck) -> (Option<Map>, Vec<Diagnostic>) {
+    let (map, mut diags) = crate::parse(file, text);
+    let Some(mut map) = map else { return (None, diags) };
+    map.resolve(rules);
+    let image = image(&map);
+    diags.extend(lint(&map, rules, &image));
+    let allowed: BTreeSet<&str> = map.allow.iter().map(|(c, _)| c.as_str()).collect();
+    diags.retain(|d| NOT_ALLOWABLE.contains(&d.code) || !allowed.contains(d.code));
+    diags.sort_by_key(|d| (d.span.start, d.code));
+    (Some(map), diags)
+}
+
+/// The lints proper, on a map already [`Map::resolve`]d against `rules`.
+pub fn lint(map: &Map, rules: &Rules, image: &ImageCheck) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    allow_entries(map, &mut out);
+    shape(map, &mut out);
+    legend(map, rules, &mut out);
+    regions(map, rules, &mut out);
+    things(map, rules, &mut out);
+    picture(map, image, &mut out);
+    out
+}
+
+fn allow_entries(map: &Map, out: &mut Vec<Diagnostic>) {
+    for (code, span) in &map.allow {
+        if !CODES.iter().any(|c| c.code == code) {
+            let mut d = Diagnostic::error(UNKNOWN_ALLOW, *span, format!("`{code}` is not an atlas lint"));
+            d = match did_you_mean(code, CODES.iter().map(|c| c.code)) {
+                Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                None => d.with_help("`oc explain --list` lists the codes; atlas lints start with `oc::atlas::`"),
+            };
+            out.push(d);
+        }
+    }
+}
+
+fn shape(map: &Map, out: &mut Vec<Diagnostic>) {
+    if map.rows.len() as i64 != map.height {
+        out.push(
+            Diagnostic::error(ROW_COUNT, map.rows_span, format!("{} rows, but the map is {} high", map.rows.len(), map.height))
+                .with_label(format!("{} rows here", map.rows.len()))
+                .with_secondary(map.height_span, "the height is set here")
+                .with_help(format!("give `rows` exactly {} strings, or set `height = {}`", map.height, map.rows.len())),
+        );
+    }
+    for (y, (row, span)) in map.rows.iter().zip(&map.row_spans).enumerate() {
+        let len = row.len() as i64;
+        if len != map.width {
+            // Point at the first symbol too many, or at the whole short row.
+            let at = row.get(map.width as usize).map_or(*span, |(_, s)| *s);
+            let what = if len > map.width { "too long" } else { "too short" };
+            out.push(
+                Diagnostic::error(RAGGED_ROW, at, format!("row {y} is {what}: {len} symbols, but the map is {} wide", map.width))
+                    .with_label(if len > map.width {
+                        "the row should end before this".to_string()
+                    } else {
+                        format!("{len} symbols")
+                    })
+                    .with_secondary(map.width_span, "the width is set here")
+                    .with_help(format!("every row holds exactly {} symbols, one per tile", map.width)),
+            );
+        }
+    }
+}
+
+fn legend(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
+    let names = || rules.terrains.iter().map(|t| t.name.as_str());
+    for (c, (name, span)) in &map.legend {
+        if find_terrain(rules, name).is_none() {
+            let mut d = Diagnostic::error(UNKNOWN_TERRAIN, *span, format!("no terrain `{name}` in the rules"))
+                .with_label(format!("the symbol `{c}` stands for this"));
+            d = match did_you_mean(name, names()) {
+                Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                None => d.with_help(format!("terrains are: {}", names().collect::<Vec<_>>().join(", "))),
+            };
+            out.push(d);
+        }
+    }
+    // Unknown symbols: one report per symbol, at its first use, with how often it occurs.
+    let mut unknown: BTreeMap<char, (usize, oc_diag::Span)> = BTreeMap::new();
+    let mut used: BTreeSet<char> = BTreeSet::new();
+    for row in &map.rows {
+        for (c, span) in row {
+            used.insert(*c);
+            if !map.symbols.contains_key(c) && !map.legend.contains_key(c) {
+                unknown.entry(*c).or_insert((0, *span)).0 += 1;
+            }
+        }
+    }
+    let mut first_seen: Vec<(char, usize, oc_diag::Span)> = unknown.into_iter().map(|(c, (n, s))| (c, n, s)).collect();
+    first_seen.sort_by_key(|(_, _, s)| s.start);
+    for (c, n, span) in first_seen {
+        let times = if n == 1 { "once".to_string() } else { format!("{n} times") };
+        out.push(
+            Diagnostic::error(UNKNOWN_SYMBOL, span, format!("the symbol `{c}` is not in the legend"))
+                .with_label(format!("used {times}"))
+                .with_help(format!(
+                    "add `\"{c}\" = \"Plains\"` (or the terrain it stands for) under [legend], or use a symbol the legend has"
+                )),
+        );
+    }
+    for (key, span) in &map.legend_keys {
+        if key.chars().next().is_some_and(|c| !used.contains(&c)) {
+            out.push(
+                Diagnostic::warning(UNUSED_LEGEND, *span, format!("the legend symbol `{key}` is never used"))
+                    .with_help(format!("remove it, or add \"{UNUSED_LEGEND}\" to this map's `allow`")),
+            );
+        }
+    }
+}
+
+fn neighbours(t: Tile) -> [Tile; 4] {
+    [Tile { x: t.x + 1, y: t.y }, Tile { x: t.x - 1, y: t.y }, Tile { x: t.x, y: t.y + 1 }, Tile { x: t.x, y: t.y - 1 }]
+}
+
+fn out_of_bounds(map: &Map, t: Tile, span: oc_diag::Span, what: &str) -> Diagnostic {
+    Diagnostic::error(OUT_OF_BOUNDS, span, format!("{what} at [{}, {}] is off the map", t.x, t.y))
+        .with_label(format!("the map is {} by {}", map.width, map.height))
+        .with_help(format!("x runs 0..{} and y runs 0..{} (x to the right, y down)", map.width - 1, map.height - 1))
+}
+
+fn side_word(s: Side) -> &'static str {
+    match s {
+        Side::Attacker => "attacker",
+        Side::Defender => "defender",
+    }
+}
+
+fn regions(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
+    let foot = path::costs(map, rules, "Foot");
+    let cavalry = path::costs(map, rules, "Cavalry");
+    let passable = |t: Tile| map.index(t).and_then(|i| foot.get(i).copied().flatten()).is_some();
+    // A door or a destructible wall is a way out of a zone, if a slow one.
+    let openable: BTreeSet<Tile> = map.doors.iter().map(|(t, _)| *t).chain(map.destructibles.iter().map(|d| d.at)).collect();
+
+    let mut names: HashMap<&str, oc_diag::Span> = HashMap::new();
+    for r in &map.regions {
+        if let Some(first) = names.get(r.name.as_str()) {
+            out.push(
+                Diagnostic::error(DUPLICATE_REGION, r.name_span, format!("a second region named `{}`", r.name))
+                    .with_secondary(*first, "the first is here")
+                    .with_help("scenarios refer to regions by name: rename one of them"),
+            );
+        } else {
+            names.insert(&r.name, r.name_span);
+        }
+        let mut seen = BTreeSet::new();
+        for (t, span) in &r.tiles {
+            if !seen.insert(*t) {
+                continue;
+            }
+            if !map.in_bounds(*t) {
+                out.push(out_of_bounds(map, *t, *span, &format!("a tile of `{}`", r.name)));
+                continue;
+            }
+            let needs_footing =
+                matches!(r.kind, RegionKind::Deployment | RegionKind::Seize | RegionKind::Escape | RegionKind::Defend);
+            if needs_footing && !passable(*t) && map.terrain(*t).is_some() {
+                let terrain = map.terrain(*t).unwrap_or("?");
+                out.push(
+                    Diagnostic::error(
+                        REGION_IMPASSABLE,
+                        *span,
+                        format!("a tile of `{}` at [{}, {}] is {terrain}, which Foot units cannot enter", r.name, t.x, t.y),
+                    )
+                    .with_help("move the tile onto passable terrain, or change the terrain under it"),
+                );
+            }
+        }
+    }
+
+    let zones: Vec<&crate::map::Region> = map.regions.iter().filter(|r| r.kind == RegionKind::Deployment).collect();
+    // Overlaps between any two deployment zones.
+    for (i, a) in zones.iter().enumerate() {
+        let a_tiles: BTreeSet<Tile> = a.tiles.iter().map(|(t, _)| *t).collect();
+        for b in zones.iter().skip(i + 1) {
+            let shared: Vec<&(Tile, oc_diag::Span)> = b.tiles.iter().filter(|(t, _)| a_tiles.contains(t)).collect();
+            if let Some((t, span)) = shared.first() {
+                out.push(
+                    Diagnostic::error(
+                        ZONES_OVERLAP,
+                        *span,
+                        format!(
+                            "the deployment zones `{}` and `{}` share {} tile(s), first [{}, {}]",
+                            a.name,
+                            b.name,
+                            shared.len(),
+                            t.x,
+                            t.y
+                        ),
+                    )
+                    .with_secondary(a.name_span, format!("`{}` is defined here", a.name))
+                    .with_help("deployment zones must be apart: remove the shared tiles from one of them"),
+                );
+            }
+        }
+    }
+    for z in &zones {
+        let tiles: BTreeSet<Tile> = z.tiles.iter().map(|(t, _)| *t).filter(|t| map.in_bounds(*t)).collect();
+        let room = tiles.iter().filter(|t| passable(**t)).count();
+        if let Some(units) = z.units {
+            if (room as i64) < units {
+                out.push(
+                    Diagnostic::error(
+                        ZONE_TOO_SMALL,
+                        z.name_span,
+                        format!("`{}` has {room} passable tile(s) for {units} units", z.name),
+                    )
+                    .with_help(format!("add {} passable tile(s) to the zone, or lower `units`", units - room as i64)),
+                );
+            }
+        }
+        if room > 0 {
+            let exit = tiles
+                .iter()
+                .filter(|t| passable(**t))
+                .flat_map(|t| neighbours(*t))
+                .any(|n| !tiles.contains(&n) && (passable(n) || openable.contains(&n)));
+            if !exit {
+                out.push(
+                    Diagnostic::error(ZONE_TRAPPED, z.name_span, format!("no Foot unit can leave `{}`", z.name))
+                        .with_label("every tile around this zone is impassable")
+                        .with_help("open a way out: a passable tile, a door or a destructible wall next to the zone"),
+                );
+            }
+        }
+    }
+
+    // Objectives: reachable from their side's zones, and within the time limit.
+    for r in map.regions.iter().filter(|r| matches!(r.kind, RegionKind::Seize | RegionKind::Escape)) {
+        let from: Vec<&&crate::map::Region> = zones.iter().filter(|z| r.side.is_none() || z.side == r.side).collect();
+        if from.is_empty() {
+            continue;
+        }
+        let sources: Vec<Tile> = from.iter().flat_map(|z| z.tiles.iter().map(|(t, _)| *t)).filter(|t| passable(*t)).collect();
+        let targets: Vec<Tile> = r.tiles.iter().map(|(t, _)| *t).filter(|t| passable(*t)).collect();
+        if sources.is_empty() || targets.is_empty() {
+            continue;
+        }
+        let best = |costs: &[Option<u32>]| {
+            let rounds = path::rounds(map, costs, &sources, MOVEMENT);
+            targets.iter().filter_map(|t| map.index(*t).and_then(|i| rounds.get(i).copied().flatten())).min()
+        };
+        let verb = if r.kind == RegionKind::Seize { "seize" } else { "escape" };
+        let who = from.iter().map(|z| format!("`{}`", z.name)).collect::<Vec<_>>().join(", ");
+        let side = r.side.map_or("either side".to_string(), |s| format!("the {}", side_word(s)));
+        match best(&foot) {
+            None => out.push(
+                Diagnostic::error(
+                    OBJECTIVE_UNREACHABLE,
+                    r.name_span,
+                    format!("no Foot unit of {side} can reach the {verb} tiles of `{}`", r.name),
+                )
+                .with_label(format!("unreachable from {who}"))
+                .with_help("open a path (closed doors and intact walls block it), or move the objective"),
+            ),
+            Some(foot_rounds) => {
+                if best(&cavalry).is_none() {
+                    out.push(
+                        Diagnostic::warning(
+                            OBJECTIVE_CAVALRY,
+                            r.name_span,
+                            format!("Cavalry of {side} cannot reach the {verb} tiles of `{}`", r.name),
+                        )
+                        .with_label(format!("Foot units need {foot_rounds} round(s) at movement {MOVEMENT}"))
+                        .with_help(format!(
+                            "if mounted armies should have a way, open one; otherwise add \"{OBJECTIVE_CAVALRY}\" to `allow`"
+                        )),
+                    );
+                }
+                if let Some(limit) = map.rounds {
+                    if i64::from(foot_rounds) > limit {
+                        out.push(
+                            Diagnostic::error(
+                                OBJECTIVE_FAR,
+                                r.name_span,
+                                format!("Foot units need {foot_rounds} rounds to reach `{}`, but the map allows {limit}", r.name),
+                            )
+                            .with_label(format!("{foot_rounds} rounds from {who} at movement {MOVEMENT}"))
+                            .with_help("move the objective closer, or raise `rounds`"),
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn things(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
+    let foot = path::costs(map, rules, "Foot");
+    let passable = |t: Tile| map.index(t).and_then(|i| foot.get(i).copied().flatten()).is_some();
+    for c in &map.chests {
+        if !map.in_bounds(c.at) {
+            out.push(out_of_bounds(map, c.at, c.at_span, "a chest"));
+        }
+        if rules.item(&c.item).is_none() {
+            let mut d = Diagnostic::error(UNKNOWN_ITEM, c.item_span, format!("no item `{}` in the rules", c.item));
+            d = match did_you_mean(&c.item, rules.items.iter().map(|i| i.name.as_str())) {
+                Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                None => d.with_help("chests hold item names from the rules, such as Vulnerary or MasterKey"),
+            };
+            out.push(d);
+        }
+    }
+    for (t, span) in &map.doors {
+        if !map.in_bounds(*t) {
+            out.push(out_of_bounds(map, *t, *span, "a door"));
+            continue;
+        }
+        let terrain = map.terrain(*t).and_then(|n| rules.terrain(n));
+        match terrain {
+            Some(tr) if tr.opened_by.is_empty() => out.push(
+                Diagnostic::error(NOT_A_DOOR, *span, format!("a door on {}, which nothing opens", tr.name))
+                    .with_help("put the door on a Door tile (terrain with `opened_by`), or remove the entry"),
+            ),
+            _ => {}
+        }
+        if !neighbours(*t).iter().any(|n| passable(*n)) {
+            out.push(
+                Diagnostic::error(DOOR_UNREACHABLE, *span, format!("no side of the door at [{}, {}] can be reached", t.x, t.y))
+                    .with_label("every neighbouring tile is impassable")
+                    .with_help("a door is opened from an adjacent tile: make one of its neighbours passable"),
+            );
+        }
+    }
+    for d in &map.destructibles {
+        if !map.in_bounds(d.at) {
+            out.push(out_of_bounds(map, d.at, d.span, "a destructible tile"));
+            continue;
+        }
+        let terrain = map.terrain(d.at).and_then(|n| rules.terrain(n));
+        let rules_hp = terrain.and_then(|t| t.hp);
+        let before = out.len();
+        match d.hp {
+            Some(hp) if hp < 1 => out.push(
+                Diagnostic::error(DESTRUCTIBLE_HP, d.span, format!("a destructible tile with {hp} HP"))
+                    .with_help("hit points are at least 1 (the rules give Walls and Snags 30)"),
+            ),
+            None if rules_hp.is_none() => out.push(
+                Diagnostic::error(
+                    DESTRUCTIBLE_HP,
+                    d.span,
+                    format!("the destructible tile at [{}, {}] has no hit points", d.at.x, d.at.y),
+                )
+                .with_label(format!("{} has no HP in the rules", map.terrain(d.at).unwrap_or("this terrain")))
+                .with_help("add `hp = 30`, or place it on destructible terrain (Wall, Snag)"),
+            ),
+            _ => {}
+        }
+        if let Some(t) = terrain.filter(|_| out.len() == before) {
+            if t.becomes.is_none() {
+                out.push(
+                    Diagnostic::error(DESTRUCTIBLE_HP, d.span, format!("{} does not say what it becomes when destroyed", t.name))
+                        .with_help("place destructibles on terrain with `becomes` in the rules (Wall becomes Floor, Snag becomes Bridge)"),
+                );
+            }
+        }
+    }
+}
+
+fn picture(map: &Map, image: &ImageCheck, out: &mut Vec<Diagnostic>) {
+    let Some((path, span)) = &map.image else { return };
+    let (want_w, want_h) = (map.width as u64 * u64::from(map.grid), map.height as u64 * u64::from(map.grid));
+    match image {
+        ImageCheck::NotChecked => {}
+        ImageCheck::Unreadable(why) => out.push(
+            Diagnostic::error(IMAGE_MISSING, *span, format!("cannot read the image `{path}`: {why}"))
+                .with_help("the path is relative to the map file, and the image must be a PNG"),
+        ),
+        ImageCheck::Size(w, h) if (u64::from(*w), u64::from(*h)) != (want_w, want_h) => out.push(
+            Diagnostic::error(IMAGE_SIZE, *span, format!("the image is {w}x{h} pixels, but the map needs {want_w}x{want_h}"))
+                .with_label(format!("{} x {} tiles at grid {}", map.width, map.height, map.grid))
+                .with_help(format!("resize the image to {want_w}x{want_h}, or set `grid` to the image's square size")),
+        ),
+        ImageCheck::Size(..) => {}
+    }
+}
