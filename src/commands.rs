@@ -5,10 +5,11 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use oc_compiler::{Compilation, Workspace};
-use oc_diag::{CodeInfo, Diagnostic, Span};
+use oc_diag::CodeInfo;
 
 use crate::project::{self, DiskHost};
 use crate::report::{self, Style};
+use crate::session::{Outcome, Session};
 use crate::Format;
 
 pub const NOT_UTF8: &str = "oc::file::not_utf8";
@@ -24,7 +25,7 @@ it if it is not a source file.",
 }];
 
 fn all_codes() -> impl Iterator<Item = &'static CodeInfo> {
-    oc_compiler::all_codes().chain(CODES.iter())
+    oc_compiler::all_codes().chain(oc_atlas::CODES.iter()).chain(CODES.iter())
 }
 
 pub fn style() -> Style {
@@ -35,53 +36,11 @@ pub fn style() -> Style {
     }
 }
 
-/// The diagnostics of checking a set of files: each file with its imports, against the stdlib
-/// unless it brings its own ruleset. The standard library is checked once on its own.
-pub struct CheckRun {
-    pub workspace: Workspace,
-    pub diagnostics: Vec<Diagnostic>,
-    pub files: usize,
-    pub ignored: usize,
-}
-
-pub fn run_check(paths: &[PathBuf]) -> Result<CheckRun, String> {
-    let paths = if paths.is_empty() { vec![PathBuf::from(".")] } else { paths.to_vec() };
-    let project = project::discover(&paths)?;
-    let mut host = DiskHost::new(project.root.clone());
-    let mut workspace = Workspace::new();
-    let mut diagnostics = Vec::new();
-    for (_, index) in oc_compiler::stdlib::RULESETS {
-        if let Some(id) = workspace.id_of(index) {
-            diagnostics.extend(workspace.compile_ids(&mut host, &[id]).diagnostics);
-        }
-    }
-    for file in &project.files {
-        let (compilation, unreadable) = workspace.compile(&mut host, std::slice::from_ref(file));
-        diagnostics.extend(compilation.diagnostics);
-        if let Some((path, reason)) = unreadable.first() {
-            return Err(format!("{}: {reason}", project.root.join(path).display()));
-        }
-    }
-    for (path, offset) in &host.not_utf8 {
-        if let Some(id) = workspace.id_of(path) {
-            let text_len = workspace.file(id).map_or(0, |f| f.text.len());
-            let end = (offset + 3).min(text_len);
-            diagnostics.push(
-                Diagnostic::error(NOT_UTF8, Span::new(id, *offset, end), "this file is not valid UTF-8")
-                    .with_label("invalid bytes start here")
-                    .with_help("save the file as UTF-8; the rest of it was checked with the bad bytes replaced"),
-            );
-        }
-    }
-    let mut seen = std::collections::HashSet::new();
-    diagnostics.retain(|d| seen.insert((d.code, d.span, d.message.clone())));
-    diagnostics.sort_by_key(|d| (workspace.file(d.span.file).map(|f| f.path.clone()), d.span.start, d.code));
-    Ok(CheckRun { workspace, diagnostics, files: project.files.len(), ignored: project.ignored })
-}
-
 pub fn check(paths: &[PathBuf], format: Format) -> u8 {
     let started = Instant::now();
-    let run = match run_check(paths) {
+    let paths = if paths.is_empty() { vec![PathBuf::from(".")] } else { paths.to_vec() };
+    let mut session = Session::new(PathBuf::new());
+    let run = match session.run(&paths) {
         Ok(run) => run,
         Err(e) => {
             eprintln!("error: {e}");
@@ -89,36 +48,42 @@ pub fn check(paths: &[PathBuf], format: Format) -> u8 {
         }
     };
     let errors = run.diagnostics.iter().filter(|d| d.is_error()).count();
-    let warnings = run.diagnostics.len() - errors;
     match format {
         Format::Json => {
-            let value = report::json(&run.workspace, &run.diagnostics, run.files);
+            let value = report::json(&session, &run.diagnostics, run.files + run.maps);
             println!("{value}");
         }
         Format::Human => {
             let style = style();
             let mut err = std::io::stderr().lock();
             for d in &run.diagnostics {
-                let _ = write!(err, "{}", report::render(&run.workspace, d, style));
+                let _ = write!(err, "{}", report::render(&session, d, style));
             }
-            let ignored = if run.ignored > 0 { format!(" ({} skipped by .ocignore)", run.ignored) } else { String::new() };
-            let _ = writeln!(
-                err,
-                "checked {} file{}{ignored} and the standard library in {:.0?}: {errors} error{}, {warnings} warning{}",
-                run.files,
-                if run.files == 1 { "" } else { "s" },
-                started.elapsed(),
-                if errors == 1 { "" } else { "s" },
-                if warnings == 1 { "" } else { "s" },
-            );
+            let _ = writeln!(err, "{}", summary(&run, started.elapsed()));
         }
     }
     u8::from(errors > 0)
 }
 
+/// `checked 12 files, 14 maps (3 skipped by .ocignore) and the standard library in 9ms: 0 errors, 0 warnings`
+pub fn summary(run: &Outcome, took: std::time::Duration) -> String {
+    let errors = run.diagnostics.iter().filter(|d| d.is_error()).count();
+    let warnings = run.diagnostics.len() - errors;
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let ignored = if run.ignored > 0 { format!(" ({} skipped by .ocignore)", run.ignored) } else { String::new() };
+    format!(
+        "checked {}, {}{ignored} and the standard library in {:.0?}: {}, {}",
+        plural(run.files, "file"),
+        plural(run.maps, "map"),
+        took,
+        plural(errors, "error"),
+        plural(warnings, "warning"),
+    )
+}
+
 pub fn build(paths: &[PathBuf], out: &Path) -> u8 {
     let project = if paths.is_empty() {
-        project::Project { root: PathBuf::from("."), files: Vec::new(), ignored: 0 }
+        project::Project { root: PathBuf::from("."), files: Vec::new(), maps: Vec::new(), ignored: 0 }
     } else {
         match project::discover(paths) {
             Ok(p) => p,

@@ -1,10 +1,13 @@
 //! `oc`: the Officer's Chess authoring toolkit. This binary is the edge: it does the I/O, turns
 //! diagnostics into miette reports or JSON, and sets the exit status. The work is in `crates/`.
 
+mod atlas;
 mod commands;
 mod play;
 mod project;
 mod report;
+mod session;
+mod watch;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -64,6 +67,47 @@ enum Command {
         /// Write the CSV here instead of stdout (the summary goes to stderr).
         #[arg(long)]
         out: Option<PathBuf>,
+    },
+    /// Watch a project and recheck what each save affects (Ctrl-C to stop).
+    Watch {
+        path: Option<PathBuf>,
+        /// Do not clear the screen before each report.
+        #[arg(long)]
+        no_clear: bool,
+        /// How long the tree must be quiet before a recheck, in milliseconds.
+        #[arg(long, default_value_t = 50)]
+        debounce: u64,
+    },
+    /// Draw a map as a PNG: terrain colours, grid, coordinates, regions, chests and doors.
+    Render {
+        map: PathBuf,
+        #[arg(long, short)]
+        out: PathBuf,
+    },
+    /// Export a map to a Foundry VTT scene (JSON) or a Tiled map (TMX).
+    Export {
+        #[arg(value_enum)]
+        format: atlas::ExportFormat,
+        map: PathBuf,
+        /// Where to write (Foundry: stdout when omitted; Tiled: required).
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+    },
+    /// Turn a one-pixel-per-tile PNG into a map definition.
+    ImportImage {
+        image: PathBuf,
+        /// A TOML file of `"#rrggbb" = "Terrain"` entries (default: `oc render`'s colours).
+        #[arg(long)]
+        legend: Option<PathBuf>,
+        /// The map's name (default: the legend's `name`, or the image's file name).
+        #[arg(long)]
+        name: Option<String>,
+        /// Write the map here instead of stdout.
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+        /// Replace the output file if it exists.
+        #[arg(long)]
+        force: bool,
     },
     /// Print the long explanation of a diagnostic code (`oc explain oc::name::unknown_tag`).
     Explain {
@@ -147,6 +191,12 @@ fn main() -> ExitCode {
     let status = match cli.command {
         Command::Check { paths, format } => commands::check(&paths, format),
         Command::Build { paths, out } => commands::build(&paths, &out),
+        Command::Watch { path, no_clear, debounce } => watch::watch(path.as_deref(), !no_clear, debounce),
+        Command::Render { map, out } => atlas::render(&map, &out),
+        Command::Export { format, map, out } => atlas::export(format, &map, out.as_deref()),
+        Command::ImportImage { image, legend, name, out, force } => {
+            atlas::import_image(&image, legend.as_deref(), name.as_deref(), out.as_deref(), force)
+        }
         Command::Explain { code, list } => commands::explain(code.as_deref(), list),
         Command::Forecast { matchup, format } => {
             let (a, d) = matchup.sides();

@@ -5,13 +5,20 @@ use std::path::{Component, Path, PathBuf};
 /// The project root and the files found under the paths the user named.
 pub struct Project {
     pub root: PathBuf,
-    /// Logical paths (relative to `root`, `/`-separated).
+    /// Logical paths (relative to `root`, `/`-separated) of `.oc` files.
     pub files: Vec<String>,
+    /// Logical paths of map definitions (`*.map.toml`).
+    pub maps: Vec<String>,
     /// Files left out because an `.ocignore` matched them.
     pub ignored: usize,
 }
 
-/// Collects `.oc` files under `paths`. A named file is always taken; directories are walked,
+/// Whether a file name is a map definition.
+pub fn is_map(name: &str) -> bool {
+    name.ends_with(".map.toml")
+}
+
+/// Collects `.oc` files and maps under `paths`. A named file is always taken; directories are walked,
 /// skipping hidden directories, `target/`, and whatever `.ocignore` files list.
 pub fn discover(paths: &[PathBuf]) -> Result<Project, String> {
     let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
@@ -33,7 +40,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Project, String> {
             }
         }
     }
-    let mut project = Project { root: root.clone(), files: Vec::new(), ignored: 0 };
+    let mut project = Project { root: root.clone(), files: Vec::new(), maps: Vec::new(), ignored: 0 };
     for p in &absolute {
         if p.is_file() {
             push(&mut project, p);
@@ -55,12 +62,18 @@ pub fn discover(paths: &[PathBuf]) -> Result<Project, String> {
     }
     project.files.sort();
     project.files.dedup();
+    project.maps.sort();
+    project.maps.dedup();
     Ok(project)
 }
 
 fn push(project: &mut Project, path: &Path) {
     if let Some(logical) = logical(&project.root, path) {
-        project.files.push(logical);
+        if is_map(&logical) {
+            project.maps.push(logical);
+        } else {
+            project.files.push(logical);
+        }
     }
 }
 
@@ -163,7 +176,7 @@ fn walk(dir: &Path, ignores: &mut Vec<Ignore>, project: &mut Project) {
                 continue;
             }
             walk(&path, ignores, project);
-        } else if name.ends_with(".oc") {
+        } else if name.ends_with(".oc") || is_map(&name) {
             if ignored(ignores, &path) {
                 project.ignored += 1;
             } else {
@@ -178,7 +191,17 @@ fn count_oc(dir: &Path) -> usize {
     let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
     entries
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .map(|p| if p.is_dir() { count_oc(&p) } else { usize::from(p.extension().is_some_and(|e| e == "oc")) })
+        .map(|p| {
+            let link = p.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
+            if p.is_dir() && link {
+                0
+            } else if p.is_dir() {
+                count_oc(&p)
+            } else {
+                let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                usize::from(name.ends_with(".oc") || is_map(&name))
+            }
+        })
         .sum()
 }
 

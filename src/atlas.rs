@@ -1,0 +1,223 @@
+//! The map commands: `oc render`, `oc export foundry|tiled`, `oc import-image`.
+
+use std::path::{Path, PathBuf};
+
+use crate::commands::{style, write_atomic};
+use crate::report;
+use crate::session::Session;
+
+/// Checks one map file and returns it resolved, with its rules; prints its diagnostics.
+/// Errors that keep the map from being read stop here (exit 1); lint findings do not.
+fn load(path: &Path) -> Result<(oc_atlas::Map, oc_model::Rules), u8> {
+    if !oc_atlas_path(path) {
+        eprintln!("error: {}: a map file's name ends in `.map.toml`", path.display());
+        return Err(2);
+    }
+    let mut session = Session::new(PathBuf::new());
+    let run = session.run(&[path.to_path_buf()]).map_err(|e| {
+        eprintln!("error: {e}");
+        2u8
+    })?;
+    let style = style();
+    for d in &run.diagnostics {
+        eprint!("{}", report::render(&session, d, style));
+    }
+    let logical = session.map_paths().next().map(str::to_string);
+    match logical.and_then(|l| session.map(&l)) {
+        Some(found) => Ok(found),
+        None => {
+            eprintln!("error: {}: the map could not be read (see above)", path.display());
+            Err(1)
+        }
+    }
+}
+
+fn oc_atlas_path(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| crate::project::is_map(&n.to_string_lossy()))
+}
+
+/// Refuses to write over source files: outputs never replace what the user wrote.
+fn guard_output(out: &Path) -> Result<(), u8> {
+    let name = out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if name.ends_with(".oc") || crate::project::is_map(&name) {
+        eprintln!("error: {} is a source file name; choose another output path", out.display());
+        return Err(2);
+    }
+    Ok(())
+}
+
+fn write(out: &Path, bytes: &[u8]) -> u8 {
+    match write_atomic(out, bytes) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", out.display());
+            2
+        }
+    }
+}
+
+pub fn render(map: &Path, out: &Path) -> u8 {
+    let (map, rules) = match load(map).and_then(|m| guard_output(out).map(|()| m)) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let started = std::time::Instant::now();
+    let img = oc_atlas::render::render(&map, &rules);
+    let bytes = match oc_atlas::render::png(&img) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: cannot encode the PNG: {e}");
+            return 2;
+        }
+    };
+    let status = write(out, &bytes);
+    if status == 0 {
+        eprintln!(
+            "wrote {} ({}x{} pixels, {} by {} tiles at grid {}) in {:.0?}",
+            out.display(),
+            img.width(),
+            img.height(),
+            map.width,
+            map.height,
+            map.grid,
+            started.elapsed()
+        );
+    }
+    status
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// A Foundry VTT scene (JSON, for "Import Data").
+    Foundry,
+    /// A Tiled map (TMX) and its tileset PNG beside it.
+    Tiled,
+}
+
+pub fn export(format: ExportFormat, map_path: &Path, out: Option<&Path>) -> u8 {
+    let (map, rules) = match load(map_path) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    if let Some(out) = out {
+        if let Err(code) = guard_output(out) {
+            return code;
+        }
+    }
+    match format {
+        ExportFormat::Foundry => {
+            let scene = oc_atlas::export::foundry(&map, &rules);
+            let text = serde_json::to_string_pretty(&scene).unwrap_or_default();
+            match out {
+                Some(out) => {
+                    let status = write(out, text.as_bytes());
+                    if status == 0 {
+                        let walls = scene["walls"].as_array().map_or(0, Vec::len);
+                        let regions = scene["regions"].as_array().map_or(0, Vec::len);
+                        eprintln!("wrote {} (Foundry scene: {walls} walls, {regions} regions)", out.display());
+                    }
+                    status
+                }
+                None => {
+                    println!("{text}");
+                    0
+                }
+            }
+        }
+        ExportFormat::Tiled => {
+            let Some(out) = out else {
+                eprintln!("error: `oc export tiled` writes two files (the TMX and its tileset PNG): give --out MAP.tmx");
+                return 2;
+            };
+            let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "map".into());
+            let tileset_name = format!("{stem}-terrain.png");
+            let tileset_path = out.with_file_name(&tileset_name);
+            let (tmx, tileset) = oc_atlas::export::tiled(&map, &tileset_name);
+            let png = match oc_atlas::render::png(&tileset) {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("error: cannot encode the tileset: {e}");
+                    return 2;
+                }
+            };
+            let status = write(&tileset_path, &png).max(write(out, tmx.as_bytes()));
+            if status == 0 {
+                eprintln!("wrote {} and {}", out.display(), tileset_path.display());
+            }
+            status
+        }
+    }
+}
+
+pub fn import_image(image: &Path, legend: Option<&Path>, name: Option<&str>, out: Option<&Path>, force: bool) -> u8 {
+    let rules = match oc_compiler::Workspace::new().compile(&mut crate::project::DiskHost::new(PathBuf::from(".")), &[]).0.rules {
+        Some(r) => r,
+        None => {
+            eprintln!("error: the standard library did not compile");
+            return 2;
+        }
+    };
+    let bytes = match std::fs::read(image) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", image.display());
+            return 2;
+        }
+    };
+    let img = match oc_atlas::export::decode_png(&bytes) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("error: {} is not a PNG image: {e}", image.display());
+            return 1;
+        }
+    };
+    let palette = match legend {
+        None => oc_atlas::export::default_palette(&rules),
+        Some(path) => {
+            let text = match std::fs::read_to_string(path) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: cannot read {}: {e}", path.display());
+                    return 2;
+                }
+            };
+            match oc_atlas::export::palette_legend(&text, &rules) {
+                Ok(p) => p,
+                Err(errors) => {
+                    for e in errors {
+                        eprintln!("error: {}: {e}", path.display());
+                    }
+                    return 1;
+                }
+            }
+        }
+    };
+    let default_name = image.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "Imported".into());
+    let text = match oc_atlas::export::import_image(&img, &palette, &rules, name.unwrap_or(&default_name)) {
+        Ok(t) => t,
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("error: {}: {e}", image.display());
+            }
+            eprintln!("help: add each colour to the legend as \"#rrggbb\" = \"Terrain\"");
+            return 1;
+        }
+    };
+    match out {
+        None => {
+            print!("{text}");
+            0
+        }
+        Some(out) => {
+            if out.exists() && !force {
+                eprintln!("error: {} exists; pass --force to replace it", out.display());
+                return 2;
+            }
+            let status = write(out, text.as_bytes());
+            if status == 0 {
+                eprintln!("wrote {} ({}x{} tiles)", out.display(), img.width(), img.height());
+            }
+            status
+        }
+    }
+}
