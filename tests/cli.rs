@@ -301,3 +301,86 @@ fn matrix_writes_a_csv_and_a_summary() {
     let summary = text(&out.stderr);
     assert!(summary.contains("best matchup") && summary.contains("exact forecasts in"), "{summary}");
 }
+
+#[test]
+fn render_writes_a_png_of_the_map() {
+    let dir = scratch("render");
+    let out = dir.join("ide.png");
+    let run = oc(&repo(), &["render", "scenarios/maps/ide.map.toml", "--out", out.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let bytes = std::fs::read(&out).unwrap();
+    let img = oc_atlas::export::decode_png(&bytes).unwrap();
+    assert_eq!(img.width(), 20 * 70);
+    assert!(text(&run.stderr).contains("20 by 12 tiles at grid 70"), "{}", text(&run.stderr));
+    // Never over a source file.
+    let refused = oc(&repo(), &["render", "scenarios/maps/ide.map.toml", "--out", dir.join("x.map.toml").to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(!dir.join("x.map.toml").exists());
+}
+
+#[test]
+fn export_foundry_and_tiled() {
+    let run = oc(&repo(), &["export", "foundry", "scenarios/maps/grado-keep.map.toml"]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let scene: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(scene["name"], "Grado Keep");
+    assert_eq!(scene["grid"]["size"], 70);
+    let dir = scratch("tiled");
+    let tmx = dir.join("keep.tmx");
+    let run = oc(&repo(), &["export", "tiled", "scenarios/maps/grado-keep.map.toml", "--out", tmx.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let body = std::fs::read_to_string(&tmx).unwrap();
+    assert!(body.contains(r#"<image source="keep-terrain.png""#), "{body}");
+    assert!(oc_atlas::export::decode_png(&std::fs::read(dir.join("keep-terrain.png")).unwrap()).is_ok());
+}
+
+#[test]
+fn import_image_builds_a_map_that_checks_clean() {
+    let dir = scratch("import");
+    // 3x2 tiles: Plains, Forest, Fort / Plains, Plains, Sea, in the legend's own colours.
+    let mut img = image::RgbImage::new(3, 2);
+    let colours = [[[10, 200, 10], [0, 90, 0], [150, 60, 40]], [[10, 200, 10], [10, 200, 10], [0, 0, 200]]];
+    for (y, row) in colours.iter().enumerate() {
+        for (x, c) in row.iter().enumerate() {
+            img.put_pixel(x as u32, y as u32, image::Rgb(*c));
+        }
+    }
+    img.save(dir.join("palette.png")).unwrap();
+    std::fs::write(
+        dir.join("legend.toml"),
+        "name = \"Tiny Isle\"\n\"#0ac80a\" = \"Plains\"\n\"#005a00\" = \"Forest\"\n\"#963c28\" = \"Fort\"\n\"#0000c8\" = \"Sea\"\n",
+    )
+    .unwrap();
+    let run = oc(&dir, &["import-image", "palette.png", "--legend", "legend.toml", "--out", "isle.map.toml"]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let map = std::fs::read_to_string(dir.join("isle.map.toml")).unwrap();
+    assert!(map.contains("name = \"Tiny Isle\""), "{map}");
+    assert!(map.contains("\".fF\",") && map.contains("\"..~\","), "{map}");
+    let check = oc(&dir, &["check", "."]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
+    // An existing file is not replaced without --force.
+    let again = oc(&dir, &["import-image", "palette.png", "--legend", "legend.toml", "--out", "isle.map.toml"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(text(&again.stderr).contains("--force"));
+    // A legend naming no terrain says which entry.
+    std::fs::write(dir.join("bad.toml"), "\"#0ac80a\" = \"Plans\"\n").unwrap();
+    let bad = oc(&dir, &["import-image", "palette.png", "--legend", "bad.toml"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(text(&bad.stderr).contains("did you mean `Plains`?"), "{}", text(&bad.stderr));
+}
+
+#[test]
+fn check_reports_map_lints_in_json_and_explains_them() {
+    let dir = scratch("maplint");
+    std::fs::write(dir.join("a.map.toml"), "name = \"A\"\nwidth = 3\nheight = 1\nrows = [\"..?\"]\n").unwrap();
+    let run = oc(&dir, &["check", "--format", "json", "."]);
+    assert_eq!(run.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let d = &value["diagnostics"][0];
+    assert_eq!(d["code"], "oc::atlas::unknown_symbol");
+    assert_eq!(d["file"], "a.map.toml");
+    assert_eq!((d["line"].as_u64(), d["column"].as_u64()), (Some(4), Some(12)), "the `?` of `rows = [\"..?\"]`");
+    let explain = oc(&dir, &["explain", "atlas::zone_trapped"]);
+    assert_eq!(explain.status.code(), Some(0));
+    assert!(text(&explain.stdout).contains("no Foot unit can leave"), "{}", text(&explain.stdout));
+}

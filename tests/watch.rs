@@ -1,0 +1,153 @@
+//! Drives `oc watch` through a scripted sequence of edits and asserts every report it prints:
+//! write, break, fix, an editor's atomic save, bad UTF-8, delete, recreate, a directory renamed.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+const GOOD: &str = r#"name = "Watched"
+width = 4
+height = 2
+rows = [
+  "..f.",
+  ".F..",
+]
+"#;
+
+const BROKEN: &str = r#"name = "Watched"
+width = 4
+height = 2
+rows = [
+  "..f..",
+  ".F..",
+]
+"#;
+
+struct Watch {
+    child: Child,
+    lines: Receiver<String>,
+}
+
+impl Watch {
+    fn start(dir: &Path) -> Watch {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_oc"))
+            .args(["watch", ".", "--no-clear", "--debounce", "300"])
+            .current_dir(dir)
+            .env("NO_COLOR", "1")
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("oc watch starts");
+        let stderr = child.stderr.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Watch { child, lines }
+    }
+
+    /// Everything printed up to and including the next `[watch]` summary line.
+    fn report(&self) -> (String, String) {
+        let mut body = String::new();
+        loop {
+            match self.lines.recv_timeout(Duration::from_secs(30)) {
+                Ok(line) if line.starts_with("[watch]") => return (body, line),
+                Ok(line) => {
+                    body.push_str(&line);
+                    body.push('\n');
+                }
+                Err(_) => panic!("no report within 30 s; so far:\n{body}"),
+            }
+        }
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn scratch() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("oc-watch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("maps")).unwrap();
+    dir
+}
+
+/// Waits out the debounce so the next step is its own burst.
+fn settle() {
+    std::thread::sleep(Duration::from_millis(150));
+}
+
+#[test]
+fn the_watcher_reports_every_step_and_never_dies() {
+    let dir = scratch();
+    std::fs::write(dir.join("maps/keep.map.toml"), GOOD).unwrap();
+    let watch = Watch::start(&dir);
+
+    let (body, summary) = watch.report();
+    assert!(summary.contains("started"), "{summary}");
+    assert!(summary.contains("1 map") && summary.contains("0 errors"), "{summary}\n{body}");
+
+    // Break the map: a ragged row, reported with the place it points at.
+    settle();
+    std::fs::write(dir.join("maps/keep.map.toml"), BROKEN).unwrap();
+    let (body, summary) = watch.report();
+    assert!(summary.contains("changed: maps/keep.map.toml"), "{summary}");
+    assert!(summary.contains("rechecked 0 file(s) and 1 map(s)"), "{summary}");
+    assert!(summary.contains("1 error"), "{summary}\n{body}");
+    assert!(body.contains("oc::atlas::ragged_row") && body.contains("maps/keep.map.toml:5:"), "{body}");
+
+    // Fix it with an editor's atomic save: write a temporary file, rename it over the map.
+    settle();
+    std::fs::write(dir.join("maps/.keep.map.toml.swp"), "swap").unwrap();
+    std::fs::write(dir.join("maps/keep.map.toml.tmp"), GOOD).unwrap();
+    std::fs::rename(dir.join("maps/keep.map.toml.tmp"), dir.join("maps/keep.map.toml")).unwrap();
+    let (body, summary) = watch.report();
+    assert!(summary.contains("0 errors"), "{summary}\n{body}");
+    assert!(!body.contains("swp"), "{body}");
+
+    // A rules file with a syntax error, then one that is not UTF-8: reported, and the watch goes on.
+    settle();
+    std::fs::write(dir.join("home.oc"), "class Sentinel {\n").unwrap();
+    let (body, summary) = watch.report();
+    assert!(summary.contains("changed: home.oc") && summary.contains("rechecked 1 file(s) and 0 map(s)"), "{summary}");
+    assert!(summary.contains("1 file, 1 map") && !summary.contains("0 errors"), "{summary}\n{body}");
+    assert!(body.contains("home.oc:"), "{body}");
+    settle();
+    std::fs::write(dir.join("home.oc"), b"// caf\xe9\n").unwrap();
+    let (body, summary) = watch.report();
+    assert!(body.contains("oc::file::not_utf8"), "{body}");
+    assert!(summary.contains("1 error"), "{summary}");
+
+    // Delete both, then recreate the map.
+    settle();
+    std::fs::remove_file(dir.join("home.oc")).unwrap();
+    std::fs::remove_file(dir.join("maps/keep.map.toml")).unwrap();
+    let (_, summary) = watch.report();
+    assert!(summary.contains("0 files, 0 maps") && summary.contains("0 errors"), "{summary}");
+    settle();
+    std::fs::write(dir.join("maps/keep.map.toml"), BROKEN).unwrap();
+    let (body, summary) = watch.report();
+    assert!(summary.contains("1 map") && summary.contains("1 error"), "{summary}\n{body}");
+
+    // Rename the directory holding it: the map is found under its new path.
+    settle();
+    std::fs::rename(dir.join("maps"), dir.join("atlas")).unwrap();
+    let (body, summary) = watch.report();
+    assert!(body.contains("atlas/keep.map.toml:5:"), "{body}");
+    assert!(!body.contains("maps/keep.map.toml"), "{body}");
+    assert!(summary.contains("1 map") && summary.contains("1 error"), "{summary}");
+
+    // Still alive after all of it.
+    let mut watch = watch;
+    assert!(watch.child.try_wait().unwrap().is_none(), "the watcher exited");
+    let _ = std::fs::remove_dir_all(&dir);
+}
