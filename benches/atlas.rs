@@ -73,12 +73,7 @@ fn main() {
         assert!(map.is_some());
         found = diags.len();
     }
-    println!(
-        "lint 256x256 ({} KB, {} diagnostics): median {:.1?} over 7 runs",
-        text.len() / 1024,
-        found,
-        median(samples)
-    );
+    println!("lint 256x256 ({} KB, {} diagnostics): median {:.1?} over 7 runs", text.len() / 1024, found, median(samples));
 
     let text = generate(46).replace("name = \"Generated\"", "name = \"Generated\"\ngrid = 70");
     let (map, _) = oc_atlas::check(FileId(0), &text, &rules, |_| oc_atlas::ImageCheck::NotChecked);
@@ -107,7 +102,8 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("oc-watch-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
-    let map_text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/maps/grado-keep.map.toml")).expect("shipped map");
+    let map_text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/maps/grado-keep.map.toml")).expect("shipped map");
     std::fs::write(dir.join("keep.map.toml"), &map_text).expect("write");
     let mut child = Command::new(env!("CARGO_BIN_EXE_oc"))
         .args(["watch", ".", "--no-clear"])

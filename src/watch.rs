@@ -2,8 +2,7 @@
 //! quiet for a moment (editors' atomic saves are a burst of create / rename / delete), then the
 //! session forgets what the changed paths affect and rechecks only that. Nothing the user can put
 //! on disk stops it: unreadable files, bad UTF-8 and vanished directories are reported and the
-//! watch goes on. Ctrl-C ends it (the default signal action: nothing is written, so nothing is
-//! left half done).
+//! watch goes on. Ctrl-C ends it with status 0 (nothing is written, so nothing is left half done).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -53,6 +52,13 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64) -> u8 {
     if let Err(e) = watcher.watch(&absolute, RecursiveMode::Recursive) {
         eprintln!("error: cannot watch {}: {e}", absolute.display());
         return 2;
+    }
+    // Ctrl-C: say so and leave with status 0. The watcher writes nothing, so nothing is half done.
+    if let Err(e) = ctrlc::set_handler(|| {
+        eprintln!("\n[watch] stopped");
+        std::process::exit(0);
+    }) {
+        eprintln!("warning: Ctrl-C handler not installed ({e}); the default signal action applies");
     }
     let mut session = Session::new(PathBuf::new());
     report_run(&mut session, &absolute, clear, "started", None);

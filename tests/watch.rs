@@ -146,8 +146,15 @@ fn the_watcher_reports_every_step_and_never_dies() {
     assert!(!body.contains("maps/keep.map.toml"), "{body}");
     assert!(summary.contains("1 map") && summary.contains("1 error"), "{summary}");
 
-    // Still alive after all of it.
+    // Still alive after all of it; Ctrl-C (SIGINT) ends it cleanly with status 0.
     let mut watch = watch;
     assert!(watch.child.try_wait().unwrap().is_none(), "the watcher exited");
+    let pid = watch.child.id().to_string();
+    assert!(Command::new("kill").args(["-INT", &pid]).status().unwrap().success());
+    let line = watch.lines.recv_timeout(Duration::from_secs(30)).expect("a goodbye line");
+    let line = if line.is_empty() { watch.lines.recv_timeout(Duration::from_secs(30)).unwrap() } else { line };
+    assert_eq!(line, "[watch] stopped");
+    let status = watch.child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
