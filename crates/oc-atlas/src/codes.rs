@@ -1,17 +1,6 @@
 //! Every atlas lint, with the text `oc explain CODE` prints. Codes are never renamed or reused.
 
-use oc_diag::CodeInfo;
-
-macro_rules! codes {
-    ($( $konst:ident = $code:literal, $title:literal, $explanation:literal; )*) => {
-        $( pub const $konst: &str = $code; )*
-        pub const CODES: &[CodeInfo] = &[
-            $( CodeInfo { code: $code, title: $title, explanation: $explanation }, )*
-        ];
-    };
-}
-
-codes! {
+oc_diag::codes! {
     TOML = "oc::atlas::toml", "the map file is not valid TOML",
 "A map definition is a TOML file. This one does not parse: the message says what the TOML \
 reader expected.\n\nFix: correct the syntax at the place shown (a missing quote or bracket is \

@@ -1,18 +1,7 @@
 //! Every diagnostic code the compiler emits, with the text `oc explain CODE` prints.
 //! **Invariant:** codes are never renamed or reused; retired codes stay listed.
 
-use oc_diag::CodeInfo;
-
-macro_rules! codes {
-    ($( $konst:ident = $code:literal, $title:literal, $explanation:literal; )*) => {
-        $( pub const $konst: &str = $code; )*
-        pub const CODES: &[CodeInfo] = &[
-            $( CodeInfo { code: $code, title: $title, explanation: $explanation }, )*
-        ];
-    };
-}
-
-codes! {
+oc_diag::codes! {
     IMPORT_NOT_FOUND = "oc::import::not_found", "an imported file does not exist",
 "`import \"PATH\"` names a file relative to the importing file. No file exists there.\n\n\
 Example:\n    import \"tags/heroic.oc\"   // but the file is tags/heroics.oc\n\n\
