@@ -177,6 +177,25 @@ fn edit_distance(a: &str, b: &str) -> usize {
     prev.last().copied().unwrap_or(0)
 }
 
+/// Declares a crate's diagnostic codes: a `pub const` per code, and the `CODES` table of
+/// [`CodeInfo`] that `oc explain` prints from.
+///
+/// ```
+/// oc_diag::codes! {
+///     EXAMPLE = "oc::example::thing", "a one-line title", "The long explanation.";
+/// }
+/// assert_eq!(CODES[0].code, EXAMPLE);
+/// ```
+#[macro_export]
+macro_rules! codes {
+    ($( $konst:ident = $code:literal, $title:literal, $explanation:literal; )*) => {
+        $( pub const $konst: &str = $code; )*
+        pub const CODES: &[$crate::CodeInfo] = &[
+            $( $crate::CodeInfo { code: $code, title: $title, explanation: $explanation }, )*
+        ];
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,23 +216,4 @@ mod tests {
         assert_eq!(line_col(text, 3), (2, 1));
         assert_eq!(line_col(text, text.len()), (2, 5));
     }
-}
-
-/// Declares a crate's diagnostic codes: a `pub const` per code, and the `CODES` table of
-/// [`CodeInfo`] that `oc explain` prints from.
-///
-/// ```
-/// oc_diag::codes! {
-///     EXAMPLE = "oc::example::thing", "a one-line title", "The long explanation.";
-/// }
-/// assert_eq!(CODES[0].code, EXAMPLE);
-/// ```
-#[macro_export]
-macro_rules! codes {
-    ($( $konst:ident = $code:literal, $title:literal, $explanation:literal; )*) => {
-        $( pub const $konst: &str = $code; )*
-        pub const CODES: &[$crate::CodeInfo] = &[
-            $( $crate::CodeInfo { code: $code, title: $title, explanation: $explanation }, )*
-        ];
-    };
 }
