@@ -25,7 +25,7 @@ it if it is not a source file.",
 }];
 
 fn all_codes() -> impl Iterator<Item = &'static CodeInfo> {
-    oc_compiler::all_codes().chain(oc_atlas::CODES.iter()).chain(CODES.iter())
+    oc_compiler::all_codes().chain(oc_atlas::CODES.iter()).chain(CODES.iter()).chain(crate::scenario_cmd::CODES.iter())
 }
 
 pub fn style() -> Style {

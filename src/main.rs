@@ -6,6 +6,7 @@ mod commands;
 mod play;
 mod project;
 mod report;
+mod scenario_cmd;
 mod session;
 mod watch;
 
@@ -109,12 +110,45 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// The objectives of a scenario as players read them, generated from its victory conditions.
+    ExplainScenario {
+        /// A `.oc` file (or directory) defining the scenario.
+        path: PathBuf,
+        /// Which scenario, when the files define several.
+        #[arg(long)]
+        name: Option<String>,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+    },
+    /// The army-building phases: scout (share classes), outfit (change inventories only).
+    Army {
+        #[command(subcommand)]
+        phase: ArmyPhase,
+    },
     /// Print the long explanation of a diagnostic code (`oc explain oc::name::unknown_tag`).
     Explain {
         /// The code; omit it (or pass --list) to list every code.
         code: Option<String>,
         #[arg(long)]
         list: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum ArmyPhase {
+    /// Print only the classes an army brings (what the Scouting phase shares).
+    Scout {
+        /// A `.oc` file defining the army (and importing its scenario).
+        army: PathBuf,
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// Accept an outfitted army: inventories may change, classes and units may not.
+    Outfit {
+        before: PathBuf,
+        after: PathBuf,
+        #[arg(long)]
+        name: Option<String>,
     },
 }
 
@@ -192,6 +226,9 @@ fn main() -> ExitCode {
         Command::Check { paths, format } => commands::check(&paths, format),
         Command::Build { paths, out } => commands::build(&paths, &out),
         Command::Watch { path, no_clear, debounce } => watch::watch(path.as_deref(), !no_clear, debounce),
+        Command::ExplainScenario { path, name, format } => scenario_cmd::explain_scenario(&path, name.as_deref(), format),
+        Command::Army { phase: ArmyPhase::Scout { army, name } } => scenario_cmd::scout(&army, name.as_deref()),
+        Command::Army { phase: ArmyPhase::Outfit { before, after, name } } => scenario_cmd::outfit(&before, &after, name.as_deref()),
         Command::Render { map, out } => atlas::render(&map, &out),
         Command::Export { format, map, out } => atlas::export(format, &map, out.as_deref()),
         Command::ImportImage { image, legend, name, out, force } => {

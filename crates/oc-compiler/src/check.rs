@@ -121,6 +121,8 @@ pub fn check(items: &[&ast::Item]) -> (m::Rules, Vec<Diagnostic>) {
         statuses,
         classes,
         items: lowered_items,
+        scenarios: Vec::new(),
+        armies: Vec::new(),
     };
     (rules, c.diags)
 }

@@ -190,6 +190,73 @@ the missing `becomes` (or `hp`).";
     NUMBER_RANGE = "oc::literal::range", "a number is out of the range allowed here",
 "Costs and HP are never negative; dice have at least two faces; inventory sizes are small.\n\n\
 Fix: use a number in the allowed range.";
+    UNKNOWN_SCENARIO = "oc::name::unknown_scenario", "an army names a scenario that does not exist",
+"`army NAME for SCENARIO SIDE` names the scenario the army is written for. No scenario of that \
+name is defined in this file or the files it imports.\n\nFix: import the scenario's file, or \
+correct the name.";
+    SCENARIO_SIDES = "oc::scenario::sides", "a scenario does not define each side exactly once",
+"A scenario has one `attacker { ... }` and one `defender { ... }` block: each holds that side's \
+deployment zone, war chest, army requirements and victory condition.\n\nFix: add the missing \
+side, or merge the two blocks of the same side.";
+    SCENARIO_MAP = "oc::scenario::map", "the scenario's map cannot be read",
+"`map \"PATH\"` names a map definition (`*.map.toml`) relative to the scenario's file, inside \
+the project. This one does not exist, cannot be read, or is not a valid map (then `oc check` \
+reports the map's own errors at the map).\n\nFix: correct the path or the map.";
+    MISSING_REGION = "oc::scenario::missing_region", "the map does not label a region the scenario needs",
+"A scenario's map requirements are the regions the map must label: those listed under \
+`regions`, both deployment zones, and every region a victory condition names. The map has no \
+region of this name.\n\nFix: add a `[[regions]]` entry of that name to the map, or use a \
+region the map has (the help lists them).";
+    ZONE_KIND = "oc::scenario::zone_kind", "a side's zone is not that side's deployment zone",
+"`zone \"NAME\"` must name a region of kind `deployment` whose `side` is this side.\n\nFix: \
+point `zone` at the side's deployment region, or correct the map's region.";
+    ZONE_CAPACITY = "oc::scenario::zone_capacity", "a deployment zone cannot hold the largest army allowed",
+"A side may bring up to `units MIN..MAX` units, and all of them deploy in its zone. The zone \
+has fewer passable tiles than MAX.\n\nFix: enlarge the zone on the map, or lower MAX.";
+    REGION_KIND = "oc::scenario::region_kind", "a victory condition names a region of another kind",
+"A warning: `seize` normally names a seize region, `escape` an escape region, `raze` a raze \
+region and `defend` a defend region. The map labels this region as another kind, so renders \
+and exports show it differently from what the scenario means.\n\nFix: change the region's \
+kind on the map, or name the intended region.";
+    UNWINNABLE = "oc::scenario::unwinnable", "a side cannot win",
+"The side's victory condition cannot be met: it needs a tag no unit of the side can have (a \
+seize needs a Leader, an escape Fleeing, a raze a Saboteur; from the scenario's `grant`s or an \
+allowed class), or a region it cannot reach within the time limit (Foot movement, Terrain Table \
+costs, movement 5), or more rounds than the time limit has. A side with no `win` that does not \
+win when time runs out can never win either.\n\nFix: grant the tag, raise `rounds`, move the \
+objective, or give the side a condition it can meet.";
+    ARMY_SIZE = "oc::army::size", "an army has too few or too many units",
+"The scenario's side says `units MIN..MAX`; the army has a number of units outside it.\n\n\
+Fix: hire or dismiss units.";
+    ARMY_BUDGET = "oc::army::over_budget", "an army costs more than its war chest",
+"An army's cost is every unit's class cost plus the cost of every item it carries (seed 000, \
+Buying an Army). It may not exceed the side's `war_chest`.\n\nFix: hire cheaper classes or \
+carry cheaper items.";
+    ARMY_INVENTORY = "oc::army::inventory", "a unit carries more items than the inventory holds",
+"A unit carries at most the ruleset's `inventory` items (3 in Officer's Chess).\n\nFix: \
+leave items behind.";
+    ARMY_WIELD = "oc::army::cannot_wield", "a unit carries a weapon its class cannot wield",
+"Every weapon a unit carries must be of a weapon type its class `wields` (a shifter's either \
+form counts).\n\nFix: give the unit a weapon of a type it wields, or another class.";
+    ARMY_EXCLUSIVE = "oc::army::exclusive", "a unit carries an item exclusive to another class",
+"An item with `Exclusive(Class)` can only be used by that class.\n\nFix: give the item to a \
+unit of that class.";
+    ARMY_NOT_ALLOWED = "oc::army::not_allowed", "an army uses a class or item the scenario does not allow",
+"The scenario's side limits classes and items with `allow classes ...`, `allow items ...`, \
+`ban classes ...` and `ban items ...`.\n\nFix: choose an allowed class or item.";
+    ARMY_TAG = "oc::army::tag_not_granted", "a unit carries a tag the scenario does not grant",
+"Units may carry only the scenario tags their side is granted (`grant Leader to 1`).\n\nFix: \
+remove the tag, or grant it in the scenario.";
+    ARMY_GRANT = "oc::army::too_many_granted", "more units carry a granted tag than the scenario allows",
+"`grant TAG to N` lets at most N units of the side carry the tag.\n\nFix: take the tag off \
+the extra units.";
+    ARMY_LIMIT = "oc::army::limit", "an army breaks a composition limit of the scenario",
+"The scenario's side sets limits such as `at_least 1 with Leader` or `at_most 1/3 ranged` (a \
+third of the army, rounded in the army's favour: 2 of 6 passes). The army does not meet one.\n\n\
+Fix: change the army so the limit holds.";
+    ARMY_DUPLICATE_UNIT = "oc::army::duplicate_unit", "two units of an army share a name",
+"Units are named so victory conditions (`rout \"NAME\"`), replays and reports can refer to \
+them.\n\nFix: rename one of them.";
     INTERNAL = "oc::internal", "the checker met something it did not expect",
 "This is a bug in oc, not in your rules. Please report it with the file that triggers it.";
 }

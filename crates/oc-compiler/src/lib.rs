@@ -12,6 +12,7 @@ mod check;
 pub mod codes;
 mod expr;
 mod paths;
+pub mod scenario;
 pub mod stdlib;
 
 use std::collections::{HashMap, HashSet};
@@ -128,6 +129,18 @@ impl Workspace {
         }
     }
 
+    /// Reads a file that is not DSL source (a scenario's map): kept as text, never parsed.
+    fn load_raw(&mut self, host: &mut dyn Host, path: &str) -> Result<FileId, String> {
+        if let Some(id) = self.by_path.get(path) {
+            return Ok(*id);
+        }
+        let text = host.read(path)?;
+        let id = FileId(self.files.len() as u32);
+        self.by_path.insert(path.to_string(), id);
+        self.files.push(SourceFile { path: path.to_string(), text, ast: ast::SourceFile::default(), syntax: vec![] });
+        Ok(id)
+    }
+
     fn load(&mut self, host: &mut dyn Host, path: &str) -> Result<FileId, String> {
         if let Some(id) = self.by_path.get(path) {
             return Ok(*id);
@@ -183,8 +196,32 @@ impl Workspace {
             diagnostics.extend(f.syntax.iter().cloned());
         }
         let items: Vec<&ast::Item> = sources.iter().flat_map(|(_, f)| f.ast.items.iter()).collect();
-        let (partial, mut found) = check::check(&items);
+        let scenario_defs: Vec<ast::ScenarioDef> =
+            items.iter().filter_map(|i| if let ast::Item::Scenario(s) = i { Some(s.clone()) } else { None }).collect();
+        let army_defs: Vec<ast::ArmyDef> =
+            items.iter().filter_map(|i| if let ast::Item::Army(a) = i { Some(a.clone()) } else { None }).collect();
+        let (mut partial, mut found) = check::check(&items);
         diagnostics.append(&mut found);
+        if !scenario_defs.is_empty() || !army_defs.is_empty() {
+            let lowered = scenario::lower_scenarios(&scenario_defs, &partial, &mut diagnostics);
+            let importers: HashMap<FileId, String> =
+                scenario_defs.iter().filter_map(|s| self.file(s.span.file).map(|f| (s.span.file, f.path.clone()))).collect();
+            let mut maps = Vec::new();
+            scenario::check_maps(
+                &lowered,
+                &partial,
+                |id| importers.get(&id).cloned().unwrap_or_default(),
+                |path| {
+                    let id = self.load_raw(host, path)?;
+                    maps.push(id);
+                    Ok((id, self.file(id).map(|f| f.text.clone()).unwrap_or_default()))
+                },
+                &mut diagnostics,
+            );
+            files.extend(maps);
+            partial.armies = scenario::check_armies(&army_defs, &partial, &lowered, &mut diagnostics);
+            partial.scenarios = lowered.into_iter().map(|l| l.model).collect();
+        }
         dedupe(&mut diagnostics);
         let rules = if diagnostics.iter().any(|d| d.is_error()) { None } else { Some(partial.clone()) };
         Compilation { rules, partial, diagnostics, files }

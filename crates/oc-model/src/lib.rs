@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever a saved model would be read differently.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rules {
@@ -30,9 +30,21 @@ pub struct Rules {
     pub statuses: Vec<Status>,
     pub classes: Vec<Class>,
     pub items: Vec<Item>,
+    /// Scenarios (since format 2).
+    #[serde(default)]
+    pub scenarios: Vec<Scenario>,
+    /// Armies written for a scenario's side (since format 2).
+    #[serde(default)]
+    pub armies: Vec<Army>,
 }
 
 impl Rules {
+    pub fn scenario(&self, name: &str) -> Option<&Scenario> {
+        self.scenarios.iter().find(|s| s.name == name)
+    }
+    pub fn army(&self, name: &str) -> Option<&Army> {
+        self.armies.iter().find(|a| a.name == name)
+    }
     pub fn class(&self, name: &str) -> Option<&Class> {
         self.classes.iter().find(|c| c.name == name)
     }
@@ -646,4 +658,216 @@ pub enum BinaryOp {
     Mul,
     Div,
     Rem,
+}
+
+// ---------------------------------------------------------------- scenarios and armies
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SideId {
+    Attacker,
+    Defender,
+}
+
+impl SideId {
+    pub fn word(self) -> &'static str {
+        match self {
+            SideId::Attacker => "attacker",
+            SideId::Defender => "defender",
+        }
+    }
+    pub fn other(self) -> SideId {
+        match self {
+            SideId::Attacker => SideId::Defender,
+            SideId::Defender => SideId::Attacker,
+        }
+    }
+}
+
+/// Who wins when the time limit runs out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Win(SideId),
+    Draw,
+}
+
+/// A scenario (seed 000, "Setting a Map and Scenario"): the map, what it must label, the time
+/// limit, who deploys first, and each side's army requirements and victory conditions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scenario {
+    pub name: String,
+    pub title: Option<String>,
+    pub doc: Option<String>,
+    /// The map definition, as a project path.
+    pub map: String,
+    /// Regions the map must label (the zones and the regions conditions name are added).
+    pub regions: Vec<String>,
+    /// Time limit in rounds, and who wins when it runs out.
+    pub rounds: Option<u32>,
+    pub on_time_limit: Outcome,
+    pub deploy_first: SideId,
+    pub attacker: SideRules,
+    pub defender: SideRules,
+}
+
+impl Scenario {
+    pub fn side(&self, side: SideId) -> &SideRules {
+        match side {
+            SideId::Attacker => &self.attacker,
+            SideId::Defender => &self.defender,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SideRules {
+    pub side: SideId,
+    pub doc: Option<String>,
+    /// The deployment zone's region name on the map.
+    pub zone: String,
+    pub war_chest: i64,
+    pub min_units: u32,
+    pub max_units: u32,
+    pub limits: Vec<Limit>,
+    /// Scenario tags handed out: (tag, how many units may carry it).
+    pub grants: Vec<(String, u32)>,
+    /// Classes and items the army may use; empty means every one.
+    pub allowed_classes: Vec<String>,
+    pub allowed_items: Vec<String>,
+    pub banned_classes: Vec<String>,
+    pub banned_items: Vec<String>,
+    /// How this side wins; `None` when it only wins by the time limit.
+    pub win: Option<Condition>,
+}
+
+/// `at_least N selector` / `at_most N/D selector`: a count, or a fraction of the army.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Limit {
+    pub at_least: bool,
+    pub numerator: u32,
+    /// 1 for a plain count.
+    pub denominator: u32,
+    pub selector: Selector,
+}
+
+impl Limit {
+    /// Whether `matching` of `total` units satisfy the limit.
+    pub fn holds(&self, matching: u32, total: u32) -> bool {
+        let lhs = u64::from(matching) * u64::from(self.denominator.max(1));
+        let rhs = u64::from(self.numerator) * if self.denominator > 1 { u64::from(total) } else { 1 };
+        if self.at_least {
+            lhs >= rhs
+        } else {
+            lhs <= rhs
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Selector {
+    /// Units with the tag (on the class, an item, or granted).
+    WithTag(String),
+    Class(String),
+    /// Units carrying a weapon of the type.
+    Wielding(String),
+    /// Units carrying a weapon that reaches 2 or more.
+    Ranged,
+}
+
+/// A victory condition: one language for the engine's predicate and the objective text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Condition {
+    /// A unit with the Seize action (a Leader) seizes a tile of the region.
+    Seize { region: String },
+    RoutAll,
+    RoutCount { count: u32 },
+    /// Rout the enemy unit carrying the Leader tag.
+    RoutLeader,
+    RoutUnit { unit: String },
+    /// N units leave through the region with the Escape action (Fleeing).
+    Escape { count: u32, region: String },
+    /// Hold the region (no enemy on it at the end of a round) for N rounds.
+    Defend { region: String, rounds: u32 },
+    Survive { rounds: u32 },
+    /// Raze N tiles of the region (Saboteur).
+    Raze { count: u32, region: String },
+    And(Box<Condition>, Box<Condition>),
+    Or(Box<Condition>, Box<Condition>),
+    Not(Box<Condition>),
+}
+
+impl Condition {
+    /// The objective as a player reads it, from the same data the engine evaluates.
+    pub fn text(&self) -> String {
+        fn plural(n: u32, one: &str, many: &str) -> String {
+            if n == 1 {
+                format!("1 {one}")
+            } else {
+                format!("{n} {many}")
+            }
+        }
+        match self {
+            Condition::Seize { region } => format!("seize {region} with a Leader"),
+            Condition::RoutAll => "rout every enemy unit".to_string(),
+            Condition::RoutCount { count } => format!("rout {}", plural(*count, "enemy unit", "enemy units")),
+            Condition::RoutLeader => "rout the enemy Leader".to_string(),
+            Condition::RoutUnit { unit } => format!("rout the enemy unit {unit}"),
+            Condition::Escape { count, region } => {
+                format!("escape with {} through {region} (Fleeing)", plural(*count, "unit", "units"))
+            }
+            Condition::Defend { region, rounds } => {
+                format!("hold {region} for {} with no enemy on it", plural(*rounds, "round", "rounds"))
+            }
+            Condition::Survive { rounds } => format!("survive {}", plural(*rounds, "round", "rounds")),
+            Condition::Raze { count, region } => format!("raze {} in {region} (Saboteur)", plural(*count, "tile", "tiles")),
+            Condition::And(a, b) => format!("{} and {}", a.text_nested(), b.text_nested()),
+            Condition::Or(a, b) => format!("either {} or {}", a.text_nested(), b.text_nested()),
+            Condition::Not(a) => format!("prevent this: {}", a.text_nested()),
+        }
+    }
+
+    fn text_nested(&self) -> String {
+        match self {
+            Condition::And(..) | Condition::Or(..) => format!("({})", self.text()),
+            _ => self.text(),
+        }
+    }
+
+    /// Every region the condition names.
+    pub fn regions(&self) -> Vec<&str> {
+        match self {
+            Condition::Seize { region } | Condition::Escape { region, .. } | Condition::Defend { region, .. } | Condition::Raze { region, .. } => {
+                vec![region.as_str()]
+            }
+            Condition::And(a, b) | Condition::Or(a, b) => {
+                let mut v = a.regions();
+                v.extend(b.regions());
+                v
+            }
+            Condition::Not(a) => a.regions(),
+            _ => vec![],
+        }
+    }
+}
+
+/// An army written for one side of a scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Army {
+    pub name: String,
+    pub title: Option<String>,
+    pub scenario: String,
+    pub side: SideId,
+    pub units: Vec<ArmyUnit>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ArmyUnit {
+    pub name: String,
+    pub class: String,
+    pub items: Vec<String>,
+    /// Scenario tags the scenario granted to this unit (Leader, Fleeing, Saboteur).
+    pub tags: Vec<String>,
 }

@@ -21,6 +21,8 @@ pub enum Item {
     Status(StatusDef),
     Class(ClassDef),
     Item(ItemDef),
+    Scenario(ScenarioDef),
+    Army(ArmyDef),
 }
 
 #[derive(Clone, Debug)]
@@ -386,4 +388,106 @@ impl BinaryOp {
     pub fn is_comparison(self) -> bool {
         matches!(self, BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge)
     }
+}
+
+/// `scenario Name "Title" { map "..." regions "..." rounds 12 then defender  deploy first defender
+/// attacker { ... } defender { ... } }`
+#[derive(Clone, Debug)]
+pub struct ScenarioDef {
+    pub name: Ident,
+    pub title: Option<String>,
+    pub doc: Option<String>,
+    pub maps: Vec<Spanned<String>>,
+    pub regions: Vec<Spanned<String>>,
+    /// `rounds N` with what happens when they run out (`then attacker|defender|draw`).
+    pub rounds: Vec<(Spanned<i64>, Option<Spanned<String>>)>,
+    pub deploy_first: Vec<Spanned<String>>,
+    pub sides: Vec<SideDef>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct SideDef {
+    pub side: Spanned<String>,
+    pub doc: Option<String>,
+    pub zones: Vec<Spanned<String>>,
+    pub war_chests: Vec<Spanned<i64>>,
+    pub units: Vec<(Spanned<i64>, Spanned<i64>)>,
+    pub limits: Vec<LimitDef>,
+    pub grants: Vec<(Ident, Spanned<i64>)>,
+    pub allow_classes: Vec<Ident>,
+    pub allow_items: Vec<Ident>,
+    pub ban_classes: Vec<Ident>,
+    pub ban_items: Vec<Ident>,
+    pub wins: Vec<Cond>,
+    pub span: Span,
+}
+
+/// `at_least 1 with Leader`, `at_most 1/3 ranged`.
+#[derive(Clone, Debug)]
+pub struct LimitDef {
+    pub at_least: bool,
+    pub num: Spanned<i64>,
+    pub den: Option<Spanned<i64>>,
+    pub selector: Selector,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum Selector {
+    With(Ident),
+    Class(Ident),
+    Wielding(Ident),
+    Ranged(Span),
+}
+
+/// A victory condition.
+#[derive(Clone, Debug)]
+pub enum Cond {
+    Seize(Spanned<String>),
+    RoutAll(Span),
+    RoutLeader(Span),
+    RoutCount(Spanned<i64>),
+    RoutUnit(Spanned<String>),
+    Escape(Spanned<i64>, Spanned<String>),
+    Defend(Spanned<String>, Spanned<i64>),
+    Survive(Spanned<i64>),
+    Raze(Spanned<i64>, Spanned<String>),
+    And(Box<Cond>, Box<Cond>),
+    Or(Box<Cond>, Box<Cond>),
+    Not(Box<Cond>, Span),
+}
+
+impl Cond {
+    pub fn span(&self) -> Span {
+        match self {
+            Cond::Seize(r) | Cond::RoutUnit(r) => r.span,
+            Cond::RoutAll(s) | Cond::RoutLeader(s) | Cond::Not(_, s) => *s,
+            Cond::RoutCount(n) | Cond::Survive(n) => n.span,
+            Cond::Escape(n, r) | Cond::Raze(n, r) => n.span.to(r.span),
+            Cond::Defend(r, n) => r.span.to(n.span),
+            Cond::And(a, b) | Cond::Or(a, b) => a.span().to(b.span()),
+        }
+    }
+}
+
+/// `army Name "Title" for Scenario attacker { unit Seth: Paladin { items SilverLance tags Leader } }`
+#[derive(Clone, Debug)]
+pub struct ArmyDef {
+    pub name: Ident,
+    pub title: Option<String>,
+    pub doc: Option<String>,
+    pub scenario: Ident,
+    pub side: Spanned<String>,
+    pub units: Vec<UnitDef>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct UnitDef {
+    pub name: Ident,
+    pub class: Ident,
+    pub items: Vec<Ident>,
+    pub tags: Vec<Ident>,
+    pub span: Span,
 }

@@ -27,6 +27,8 @@ const ITEM_KEYWORDS: &[&str] = &[
     "weapon",
     "accessory",
     "consumable",
+    "scenario",
+    "army",
 ];
 
 struct Segment {

@@ -1,0 +1,705 @@
+//! Scenarios and armies (seed 000, "Setting a Map and Scenario" and "Buying an Army"): lowered
+//! into the model after the rules are checked, then checked against the scenario's map (read
+//! through the same `Host` as sources) and the armies against their scenario.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use oc_diag::{did_you_mean, Diagnostic, FileId, Span, Spanned};
+use oc_model as m;
+use oc_syntax::ast;
+
+use crate::codes::*;
+
+/// A scenario as lowered, with the spans later checks point at.
+pub(crate) struct Lowered {
+    pub model: m::Scenario,
+    pub ast: ast::ScenarioDef,
+}
+
+fn unknown(code: &'static str, what: &str, name: &ast::Ident, candidates: Vec<&str>) -> Diagnostic {
+    let help = match did_you_mean(&name.value, candidates.iter().copied()) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None => format!("define the {what} or import the file that defines it"),
+    };
+    Diagnostic::error(code, name.span, format!("unknown {what} `{}`", name.value)).with_help(help)
+}
+
+fn one<'a, T>(values: &'a [T], span_of: impl Fn(&T) -> Span, field: &str, owner: &str, at: Span, diags: &mut Vec<Diagnostic>) -> Option<&'a T> {
+    if let Some(second) = values.get(1) {
+        diags.push(
+            Diagnostic::error(DUPLICATE_FIELD, span_of(second), format!("`{field}` is given twice in {owner}"))
+                .with_secondary(values.first().map_or(at, &span_of), "first given here")
+                .with_help(format!("keep one `{field}`")),
+        );
+    }
+    let first = values.first();
+    if first.is_none() {
+        diags.push(
+            Diagnostic::error(MISSING_FIELD, at, format!("{owner} has no `{field}`"))
+                .with_help(format!("add `{field} ...` (see `oc explain oc::field::missing`)")),
+        );
+    }
+    first
+}
+
+fn count(n: &Spanned<i64>, what: &str, diags: &mut Vec<Diagnostic>) -> u32 {
+    match u32::try_from(n.value) {
+        Ok(v) => v,
+        Err(_) => {
+            diags.push(
+                Diagnostic::error(NUMBER_RANGE, n.span, format!("{} is not a valid {what}", n.value))
+                    .with_help(format!("a {what} is a whole number from 0 up")),
+            );
+            0
+        }
+    }
+}
+
+fn side_of(word: &str) -> m::SideId {
+    if word == "defender" {
+        m::SideId::Defender
+    } else {
+        m::SideId::Attacker
+    }
+}
+
+/// Lowers every scenario; names are resolved against `rules`.
+pub(crate) fn lower_scenarios(defs: &[ast::ScenarioDef], rules: &m::Rules, diags: &mut Vec<Diagnostic>) -> Vec<Lowered> {
+    let mut out: Vec<Lowered> = Vec::new();
+    let mut seen: HashMap<String, Span> = HashMap::new();
+    for def in defs {
+        if let Some(first) = seen.get(&def.name.value) {
+            diags.push(
+                Diagnostic::error(DUPLICATE, def.name.span, format!("the scenario `{}` is defined twice", def.name.value))
+                    .with_secondary(*first, "first defined here")
+                    .with_help("rename one of them; scenario names are unique"),
+            );
+            continue;
+        }
+        seen.insert(def.name.value.clone(), def.name.span);
+        let owner = format!("the scenario `{}`", def.name.value);
+        let map = one(&def.maps, |m| m.span, "map", &owner, def.name.span, diags).map(|m| m.value.clone()).unwrap_or_default();
+        let rounds = def.rounds.first();
+        if let Some((second, _)) = def.rounds.get(1) {
+            diags.push(
+                Diagnostic::error(DUPLICATE_FIELD, second.span, format!("`rounds` is given twice in {owner}"))
+                    .with_help("keep one time limit"),
+            );
+        }
+        let on_time_limit = match rounds.and_then(|(_, then)| then.as_ref()).map(|t| t.value.as_str()) {
+            Some("attacker") => m::Outcome::Win(m::SideId::Attacker),
+            Some("defender") => m::Outcome::Win(m::SideId::Defender),
+            _ => m::Outcome::Draw,
+        };
+        let deploy_first = def.deploy_first.first().map_or(m::SideId::Defender, |s| side_of(&s.value));
+        let mut sides: BTreeMap<m::SideId, m::SideRules> = BTreeMap::new();
+        let mut side_spans: BTreeMap<m::SideId, Span> = BTreeMap::new();
+        for side in &def.sides {
+            let id = side_of(&side.side.value);
+            if let Some(first) = side_spans.get(&id) {
+                diags.push(
+                    Diagnostic::error(SCENARIO_SIDES, side.side.span, format!("the {} is defined twice in {owner}", id.word()))
+                        .with_secondary(*first, "first defined here")
+                        .with_help("merge the two blocks into one"),
+                );
+                continue;
+            }
+            side_spans.insert(id, side.side.span);
+            sides.insert(id, lower_side(side, id, rules, diags));
+        }
+        for id in [m::SideId::Attacker, m::SideId::Defender] {
+            if !sides.contains_key(&id) {
+                diags.push(
+                    Diagnostic::error(SCENARIO_SIDES, def.name.span, format!("{owner} has no {} block", id.word()))
+                        .with_help(format!("add `{} {{ zone \"...\" war_chest N units MIN..MAX win ... }}`", id.word())),
+                );
+            }
+        }
+        let (Some(attacker), Some(defender)) = (sides.remove(&m::SideId::Attacker), sides.remove(&m::SideId::Defender)) else {
+            continue;
+        };
+        out.push(Lowered {
+            model: m::Scenario {
+                name: def.name.value.clone(),
+                title: def.title.clone(),
+                doc: def.doc.clone(),
+                map,
+                regions: def.regions.iter().map(|r| r.value.clone()).collect(),
+                rounds: rounds.map(|(n, _)| count(n, "number of rounds", diags)),
+                on_time_limit,
+                deploy_first,
+                attacker,
+                defender,
+            },
+            ast: def.clone(),
+        });
+    }
+    out
+}
+
+fn lower_side(side: &ast::SideDef, id: m::SideId, rules: &m::Rules, diags: &mut Vec<Diagnostic>) -> m::SideRules {
+    let owner = format!("the {} block", id.word());
+    let zone = one(&side.zones, |z| z.span, "zone", &owner, side.side.span, diags).map(|z| z.value.clone()).unwrap_or_default();
+    let war_chest = one(&side.war_chests, |w| w.span, "war_chest", &owner, side.side.span, diags).map_or(0, |w| {
+        if w.value < 0 {
+            diags.push(Diagnostic::error(NUMBER_RANGE, w.span, "a war chest cannot be negative").with_help("give the gold each side may spend, 0 or more"));
+        }
+        w.value
+    });
+    let (min_units, max_units) = one(&side.units, |(lo, _)| lo.span, "units", &owner, side.side.span, diags).map_or((1, 1), |(lo, hi)| {
+        let (l, h) = (count(lo, "number of units", diags), count(hi, "number of units", diags));
+        if l > h || h == 0 {
+            diags.push(
+                Diagnostic::error(NUMBER_RANGE, lo.span.to(hi.span), format!("`units {l}..{h}` allows no army"))
+                    .with_help("write `units MIN..MAX` with 1 <= MIN <= MAX"),
+            );
+        }
+        (l, h)
+    });
+    let class_names = || rules.classes.iter().map(|c| c.name.as_str()).collect::<Vec<_>>();
+    let item_names = || rules.items.iter().map(|i| i.name.as_str()).collect::<Vec<_>>();
+    let tag_names = || rules.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>();
+    let mut limits = Vec::new();
+    for l in &side.limits {
+        let selector = match &l.selector {
+            ast::Selector::With(t) => {
+                if rules.tag(&t.value).is_none() {
+                    diags.push(unknown(UNKNOWN_TAG, "tag", t, tag_names()));
+                }
+                m::Selector::WithTag(t.value.clone())
+            }
+            ast::Selector::Class(c) => {
+                if rules.class(&c.value).is_none() {
+                    diags.push(unknown(UNKNOWN_CLASS, "class", c, class_names()));
+                }
+                m::Selector::Class(c.value.clone())
+            }
+            ast::Selector::Wielding(w) => {
+                if !rules.weapon_types.iter().any(|t| t.name == w.value) {
+                    diags.push(unknown(UNKNOWN_WEAPON_TYPE, "weapon type", w, rules.weapon_types.iter().map(|t| t.name.as_str()).collect()));
+                }
+                m::Selector::Wielding(w.value.clone())
+            }
+            ast::Selector::Ranged(_) => m::Selector::Ranged,
+        };
+        let denominator = match &l.den {
+            Some(d) if d.value < 1 => {
+                diags.push(Diagnostic::error(NUMBER_RANGE, d.span, "a fraction's denominator is at least 1").with_help("write a fraction such as `1/3`"));
+                1
+            }
+            Some(d) => count(d, "denominator", diags),
+            None => 1,
+        };
+        limits.push(m::Limit { at_least: l.at_least, numerator: count(&l.num, "count", diags), denominator, selector });
+    }
+    let mut grants = Vec::new();
+    for (tag, n) in &side.grants {
+        if rules.tag(&tag.value).is_none() {
+            diags.push(unknown(UNKNOWN_TAG, "tag", tag, tag_names()));
+        }
+        grants.push((tag.value.clone(), count(n, "number of units", diags)));
+    }
+    let mut names = |list: &[ast::Ident], is_class: bool| -> Vec<String> {
+        for n in list {
+            let known = if is_class { rules.class(&n.value).is_some() } else { rules.item(&n.value).is_some() };
+            if !known {
+                diags.push(if is_class { unknown(UNKNOWN_CLASS, "class", n, class_names()) } else { unknown(UNKNOWN_ITEM, "item", n, item_names()) });
+            }
+        }
+        list.iter().map(|n| n.value.clone()).collect()
+    };
+    let allowed_classes = names(&side.allow_classes, true);
+    let allowed_items = names(&side.allow_items, false);
+    let banned_classes = names(&side.ban_classes, true);
+    let banned_items = names(&side.ban_items, false);
+    if let Some(second) = side.wins.get(1) {
+        diags.push(
+            Diagnostic::error(DUPLICATE_FIELD, second.span(), format!("`win` is given twice in {owner}"))
+                .with_help("combine the conditions with `and` or `or` in one `win`"),
+        );
+    }
+    let win = side.wins.first().map(|c| condition(c, diags));
+    m::SideRules {
+        side: id,
+        doc: side.doc.clone(),
+        zone,
+        war_chest,
+        min_units,
+        max_units,
+        limits,
+        grants,
+        allowed_classes,
+        allowed_items,
+        banned_classes,
+        banned_items,
+        win,
+    }
+}
+
+fn condition(c: &ast::Cond, diags: &mut Vec<Diagnostic>) -> m::Condition {
+    let mut n = |v: &Spanned<i64>| count(v, "count", diags);
+    match c {
+        ast::Cond::Seize(r) => m::Condition::Seize { region: r.value.clone() },
+        ast::Cond::RoutAll(_) => m::Condition::RoutAll,
+        ast::Cond::RoutLeader(_) => m::Condition::RoutLeader,
+        ast::Cond::RoutCount(k) => m::Condition::RoutCount { count: n(k) },
+        ast::Cond::RoutUnit(u) => m::Condition::RoutUnit { unit: u.value.clone() },
+        ast::Cond::Escape(k, r) => m::Condition::Escape { count: n(k), region: r.value.clone() },
+        ast::Cond::Defend(r, k) => m::Condition::Defend { region: r.value.clone(), rounds: n(k) },
+        ast::Cond::Survive(k) => m::Condition::Survive { rounds: n(k) },
+        ast::Cond::Raze(k, r) => m::Condition::Raze { count: n(k), region: r.value.clone() },
+        ast::Cond::And(a, b) => m::Condition::And(Box::new(condition(a, diags)), Box::new(condition(b, diags))),
+        ast::Cond::Or(a, b) => m::Condition::Or(Box::new(condition(a, diags)), Box::new(condition(b, diags))),
+        ast::Cond::Not(a, _) => m::Condition::Not(Box::new(condition(a, diags))),
+    }
+}
+
+/// Every region name a condition uses, with its span.
+fn cond_regions(c: &ast::Cond, out: &mut Vec<(Spanned<String>, Option<&'static str>)>) {
+    match c {
+        ast::Cond::Seize(r) => out.push((r.clone(), Some("seize"))),
+        ast::Cond::Escape(_, r) => out.push((r.clone(), Some("escape"))),
+        ast::Cond::Defend(r, _) => out.push((r.clone(), Some("defend"))),
+        ast::Cond::Raze(_, r) => out.push((r.clone(), Some("raze"))),
+        ast::Cond::And(a, b) | ast::Cond::Or(a, b) => {
+            cond_regions(a, out);
+            cond_regions(b, out);
+        }
+        ast::Cond::Not(a, _) => cond_regions(a, out),
+        _ => {}
+    }
+}
+
+fn region_kind_word(k: oc_atlas::RegionKind) -> &'static str {
+    match k {
+        oc_atlas::RegionKind::Deployment => "deployment",
+        oc_atlas::RegionKind::Seize => "seize",
+        oc_atlas::RegionKind::Escape => "escape",
+        oc_atlas::RegionKind::Raze => "raze",
+        oc_atlas::RegionKind::Defend => "defend",
+        oc_atlas::RegionKind::Label => "label",
+    }
+}
+
+/// Tags that give the action performing `verb`, directly or through `grant`.
+pub fn tags_enabling(rules: &m::Rules, verb: m::Verb) -> BTreeSet<String> {
+    fn has_verb(effects: &[m::Effect], verb: m::Verb) -> bool {
+        effects.iter().any(|e| match e {
+            m::Effect::Command { verb: v, .. } => *v == verb,
+            m::Effect::Action(a) => has_verb(&a.effects, verb),
+            m::Effect::When { then, .. } | m::Effect::On { then, .. } => has_verb(then, verb),
+            _ => false,
+        })
+    }
+    let mut set: BTreeSet<String> = rules.tags.iter().filter(|t| has_verb(&t.effects, verb)).map(|t| t.name.clone()).collect();
+    loop {
+        let more: Vec<String> = rules
+            .tags
+            .iter()
+            .filter(|t| !set.contains(&t.name))
+            .filter(|t| t.effects.iter().any(|e| matches!(e, m::Effect::Grant { tag, .. } if set.contains(tag))))
+            .map(|t| t.name.clone())
+            .collect();
+        if more.is_empty() {
+            return set;
+        }
+        set.extend(more);
+    }
+}
+
+/// Checks each scenario against its map: the regions it needs, its zones, and whether each
+/// side can win. `map_of` gives the map text read through the host (or why it could not be).
+pub(crate) fn check_maps(
+    lowered: &[Lowered],
+    rules: &m::Rules,
+    importer_of: impl Fn(FileId) -> String,
+    mut map_of: impl FnMut(&str) -> Result<(FileId, String), String>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for l in lowered {
+        let s = &l.model;
+        let Some(map_span) = l.ast.maps.first().map(|m| m.span) else { continue };
+        let importer = importer_of(l.ast.span.file);
+        let path = match crate::paths::resolve(&importer, &s.map) {
+            Ok(p) => p,
+            Err(reason) => {
+                diags.push(
+                    Diagnostic::error(SCENARIO_MAP, map_span, format!("the map `{}` is outside the project", s.map))
+                        .with_label(reason)
+                        .with_help("map paths are relative to the scenario's file and stay inside the project"),
+                );
+                continue;
+            }
+        };
+        let (id, text) = match map_of(&path) {
+            Ok(found) => found,
+            Err(reason) => {
+                diags.push(
+                    Diagnostic::error(SCENARIO_MAP, map_span, format!("cannot read the map `{}`", s.map))
+                        .with_label(format!("{path}: {reason}"))
+                        .with_help("map paths are relative to the scenario's file; maps are `*.map.toml` files"),
+                );
+                continue;
+            }
+        };
+        let (map, _) = oc_atlas::parse(id, &text);
+        let Some(mut map) = map else {
+            diags.push(
+                Diagnostic::error(SCENARIO_MAP, map_span, format!("the map `{}` is not a valid map definition", s.map))
+                    .with_help("`oc check` on the map shows what is wrong with it"),
+            );
+            continue;
+        };
+        map.resolve(rules);
+        // Map requirements: listed regions, the zones, and regions of the conditions.
+        let mut needed: Vec<(Spanned<String>, Option<&'static str>)> = l.ast.regions.iter().map(|r| (r.clone(), None)).collect();
+        for side in &l.ast.sides {
+            needed.extend(side.zones.iter().map(|z| (z.clone(), Some("deployment"))));
+            for w in &side.wins {
+                cond_regions(w, &mut needed);
+            }
+        }
+        let names: Vec<&str> = map.regions.iter().map(|r| r.name.as_str()).collect();
+        for (name, kind) in &needed {
+            match map.region(&name.value) {
+                None => {
+                    let help = match did_you_mean(&name.value, names.iter().copied()) {
+                        Some(close) => format!("did you mean `{close}`? or add a `[[regions]]` entry named `{}` to the map", name.value),
+                        None => format!("the map's regions are: {}; add a `[[regions]]` entry named `{}`", names.join(", "), name.value),
+                    };
+                    diags.push(
+                        Diagnostic::error(MISSING_REGION, name.span, format!("the map `{}` has no region `{}`", map.name, name.value))
+                            .with_secondary(map.name_span, "the map is defined here")
+                            .with_help(help),
+                    );
+                }
+                Some(region) => {
+                    if let Some(k) = kind {
+                        let actual = region_kind_word(region.kind);
+                        if *k != "deployment" && actual != *k {
+                            diags.push(
+                                Diagnostic::warning(REGION_KIND, name.span, format!("`{}` is a {actual} region on the map, not a {k} region", name.value))
+                                    .with_secondary(region.name_span, "the region is defined here")
+                                    .with_help(format!("set `kind = \"{k}\"` on the map's region, or name a {k} region")),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        let foot = oc_atlas::path::costs(&map, rules, "Foot");
+        for (side_ast, rules_side) in l.ast.sides.iter().filter_map(|a| {
+            let id = side_of(&a.side.value);
+            Some((a, s.side(id))).filter(|(a, r)| r.side == side_of(&a.side.value))
+        }) {
+            let id = rules_side.side;
+            let Some(zone_span) = side_ast.zones.first().map(|z| z.span) else { continue };
+            let Some(zone) = map.region(&rules_side.zone) else { continue };
+            let wanted = match id {
+                m::SideId::Attacker => oc_atlas::Side::Attacker,
+                m::SideId::Defender => oc_atlas::Side::Defender,
+            };
+            if zone.kind != oc_atlas::RegionKind::Deployment || zone.side != Some(wanted) {
+                diags.push(
+                    Diagnostic::error(ZONE_KIND, zone_span, format!("`{}` is not the {}'s deployment zone on the map", zone.name, id.word()))
+                        .with_secondary(zone.name_span, format!("a {} region{}", region_kind_word(zone.kind), zone.side.map_or(String::new(), |s| format!(" of the {}", if s == oc_atlas::Side::Attacker { "attacker" } else { "defender" }))))
+                        .with_help(format!("name a region with kind = \"deployment\" and side = \"{}\"", id.word())),
+                );
+            }
+            let tiles: BTreeSet<oc_atlas::Tile> = zone.tiles.iter().map(|(t, _)| *t).collect();
+            let room = tiles.iter().filter(|t| map.index(**t).and_then(|i| foot.get(i).copied().flatten()).is_some()).count();
+            if (room as u64) < u64::from(rules_side.max_units) {
+                let units_span = side_ast.units.first().map_or(zone_span, |(lo, hi)| lo.span.to(hi.span));
+                diags.push(
+                    Diagnostic::error(ZONE_CAPACITY, units_span, format!("up to {} units, but `{}` has {room} passable tiles", rules_side.max_units, zone.name))
+                        .with_secondary(zone.name_span, "the zone is defined here")
+                        .with_help(format!("lower the maximum to {room}, or enlarge the zone on the map")),
+                );
+            }
+            // Can the side win?
+            let sources: Vec<oc_atlas::Tile> = tiles.iter().copied().collect();
+            let reach = oc_atlas::path::rounds(&map, &foot, &sources, oc_atlas::path::MOVEMENT);
+            let problem = match &rules_side.win {
+                None if s.on_time_limit != m::Outcome::Win(id) || s.rounds.is_none() => Some(format!(
+                    "the {} has no `win` and {}",
+                    id.word(),
+                    if s.rounds.is_none() { "the scenario has no time limit".to_string() } else { "does not win when time runs out".to_string() }
+                )),
+                None => None,
+                Some(c) => cannot_win(c, id, s, rules, &map, &reach),
+            };
+            if let Some(why) = problem {
+                let span = side_ast.wins.first().map_or(side_ast.side.span, ast::Cond::span);
+                diags.push(
+                    Diagnostic::error(UNWINNABLE, span, format!("the {} cannot win", id.word()))
+                        .with_label(why)
+                        .with_help("grant the tag the condition needs, raise `rounds`, move the objective, or change the condition"),
+                );
+            }
+        }
+    }
+}
+
+/// Why a side can never meet `c`, or `None` if it might.
+fn cannot_win(c: &m::Condition, side: m::SideId, s: &m::Scenario, rules: &m::Rules, map: &oc_atlas::Map, reach: &[Option<u32>]) -> Option<String> {
+    let rules_side = s.side(side);
+    let needs_tag = |verb: m::Verb, what: &str| -> Option<String> {
+        let enabling = tags_enabling(rules, verb);
+        let granted = rules_side.grants.iter().any(|(t, n)| *n > 0 && enabling.contains(t));
+        let allowed = |class: &m::Class| {
+            (rules_side.allowed_classes.is_empty() || rules_side.allowed_classes.contains(&class.name)) && !rules_side.banned_classes.contains(&class.name)
+        };
+        let class_has = rules.classes.iter().filter(|c| allowed(c)).any(|c| c.tags.iter().any(|t| enabling.contains(&t.tag)));
+        let item_has = rules.items.iter().any(|i| i.tags.iter().any(|t| enabling.contains(&t.tag)));
+        (!(granted || class_has || item_has)).then(|| {
+            let names: Vec<&str> = enabling.iter().map(String::as_str).collect();
+            format!("{what} needs a unit with {}, and the {} is granted none and no allowed class has it", names.join(" or "), side.word())
+        })
+    };
+    let too_far = |region: &str| -> Option<String> {
+        let limit = s.rounds?;
+        let r = map.region(region)?;
+        let best = r.tiles.iter().filter_map(|(t, _)| map.index(*t).and_then(|i| reach.get(i).copied().flatten())).min();
+        match best {
+            None => Some(format!("no Foot unit can reach `{region}` from `{}`", rules_side.zone)),
+            Some(n) if n > limit => Some(format!("Foot units need {n} rounds to reach `{region}`, and the time limit is {limit}")),
+            _ => None,
+        }
+    };
+    match c {
+        m::Condition::Seize { region } => needs_tag(m::Verb::Seize, "seizing").or_else(|| too_far(region)),
+        m::Condition::Escape { region, .. } => needs_tag(m::Verb::Escape, "escaping").or_else(|| too_far(region)),
+        m::Condition::Raze { region, count } => {
+            let tiles = map.region(region).map_or(0, |r| r.tiles.len());
+            if (*count as usize) > tiles {
+                return Some(format!("razing {count} tiles, but `{region}` has {tiles}"));
+            }
+            needs_tag(m::Verb::Raze, "razing").or_else(|| too_far(region))
+        }
+        m::Condition::Survive { rounds } | m::Condition::Defend { rounds, .. } => match s.rounds {
+            Some(limit) if *rounds > limit => Some(format!("it asks for {rounds} rounds, but the battle ends after {limit}")),
+            _ => None,
+        },
+        m::Condition::And(a, b) => cannot_win(a, side, s, rules, map, reach).or_else(|| cannot_win(b, side, s, rules, map, reach)),
+        m::Condition::Or(a, b) => {
+            let (x, y) = (cannot_win(a, side, s, rules, map, reach), cannot_win(b, side, s, rules, map, reach));
+            match (x, y) {
+                (Some(x), Some(y)) => Some(format!("{x}; and {y}")),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Lowers and checks every army against its scenario.
+pub(crate) fn check_armies(defs: &[ast::ArmyDef], rules: &m::Rules, scenarios: &[Lowered], diags: &mut Vec<Diagnostic>) -> Vec<m::Army> {
+    let mut out = Vec::new();
+    let mut seen: HashMap<String, Span> = HashMap::new();
+    for def in defs {
+        if let Some(first) = seen.get(&def.name.value) {
+            diags.push(
+                Diagnostic::error(DUPLICATE, def.name.span, format!("the army `{}` is defined twice", def.name.value))
+                    .with_secondary(*first, "first defined here")
+                    .with_help("rename one of them; army names are unique"),
+            );
+            continue;
+        }
+        seen.insert(def.name.value.clone(), def.name.span);
+        let side = side_of(&def.side.value);
+        let army = m::Army {
+            name: def.name.value.clone(),
+            title: def.title.clone(),
+            scenario: def.scenario.value.clone(),
+            side,
+            units: def
+                .units
+                .iter()
+                .map(|u| m::ArmyUnit {
+                    name: u.name.value.clone(),
+                    class: u.class.value.clone(),
+                    items: u.items.iter().map(|i| i.value.clone()).collect(),
+                    tags: u.tags.iter().map(|t| t.value.clone()).collect(),
+                })
+                .collect(),
+        };
+        let Some(scenario) = scenarios.iter().find(|s| s.model.name == def.scenario.value) else {
+            diags.push(unknown(UNKNOWN_SCENARIO, "scenario", &def.scenario, scenarios.iter().map(|s| s.model.name.as_str()).collect()));
+            out.push(army);
+            continue;
+        };
+        check_army(def, &army, scenario, rules, diags);
+        out.push(army);
+    }
+    out
+}
+
+fn weapon_reach(item: &m::Item) -> i64 {
+    match item.range.as_ref().map(|r| &r.max) {
+        Some(m::Expr::Const(m::Value::Int(n))) => *n,
+        Some(_) => 2, // depends on the wielder (staves: Mag): counts as ranged
+        None => 0,
+    }
+}
+
+/// Whether a unit matches a composition selector.
+pub fn selects(rules: &m::Rules, unit: &m::ArmyUnit, selector: &m::Selector) -> bool {
+    let items = || unit.items.iter().filter_map(|i| rules.item(i));
+    match selector {
+        m::Selector::Class(c) => unit.class == *c,
+        m::Selector::WithTag(t) => {
+            unit.tags.contains(t)
+                || rules.class(&unit.class).is_some_and(|c| c.tags.iter().any(|u| u.tag == *t))
+                || items().any(|i| i.tags.iter().any(|u| u.tag == *t))
+        }
+        m::Selector::Wielding(w) => items().any(|i| i.weapon_type.as_deref() == Some(w.as_str())),
+        m::Selector::Ranged => items().any(|i| i.kind == m::ItemKind::Weapon && weapon_reach(i) >= 2),
+    }
+}
+
+/// The gold an army costs: classes plus items.
+pub fn army_cost(rules: &m::Rules, army: &m::Army) -> i64 {
+    army.units
+        .iter()
+        .map(|u| rules.class(&u.class).map_or(0, |c| c.cost) + u.items.iter().filter_map(|i| rules.item(i)).map(|i| i.cost).sum::<i64>())
+        .sum()
+}
+
+fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m::Rules, diags: &mut Vec<Diagnostic>) {
+    let side = scenario.model.side(army.side);
+    let side_ast = scenario.ast.sides.iter().find(|s| side_of(&s.side.value) == army.side);
+    let n = army.units.len() as u32;
+    if n < side.min_units || n > side.max_units {
+        let mut d = Diagnostic::error(ARMY_SIZE, def.name.span, format!("`{}` has {n} units; the {} brings {}..{}", army.name, army.side.word(), side.min_units, side.max_units))
+            .with_help(if n < side.min_units { "hire more units" } else { "dismiss some units" });
+        if let Some((lo, hi)) = side_ast.and_then(|s| s.units.first()) {
+            d = d.with_secondary(lo.span.to(hi.span), "the scenario's requirement");
+        }
+        diags.push(d);
+    }
+    let cost = army_cost(rules, army);
+    if cost > side.war_chest {
+        let mut d = Diagnostic::error(ARMY_BUDGET, def.name.span, format!("`{}` costs {cost} gold; the war chest holds {}", army.name, side.war_chest))
+            .with_label(format!("{} gold over", cost - side.war_chest))
+            .with_help("hire cheaper classes or carry cheaper items (`oc army scout` lists each unit's cost)");
+        if let Some(w) = side_ast.and_then(|s| s.war_chests.first()) {
+            d = d.with_secondary(w.span, "the war chest");
+        }
+        diags.push(d);
+    }
+    let inventory = rules.ruleset.inventory as usize;
+    let mut names: HashMap<&str, Span> = HashMap::new();
+    let mut tag_counts: BTreeMap<&str, (u32, Span)> = BTreeMap::new();
+    for u in &def.units {
+        if let Some(first) = names.get(u.name.value.as_str()) {
+            diags.push(
+                Diagnostic::error(ARMY_DUPLICATE_UNIT, u.name.span, format!("a second unit named `{}`", u.name.value))
+                    .with_secondary(*first, "the first")
+                    .with_help("rename one of them"),
+            );
+        }
+        names.insert(&u.name.value, u.name.span);
+        let Some(class) = rules.class(&u.class.value) else {
+            diags.push(unknown(UNKNOWN_CLASS, "class", &u.class, rules.classes.iter().map(|c| c.name.as_str()).collect()));
+            continue;
+        };
+        let class_ok = (side.allowed_classes.is_empty() || side.allowed_classes.contains(&class.name)) && !side.banned_classes.contains(&class.name);
+        if !class_ok {
+            diags.push(
+                Diagnostic::error(ARMY_NOT_ALLOWED, u.class.span, format!("the scenario does not allow the class `{}` for the {}", class.name, army.side.word()))
+                    .with_help(if side.allowed_classes.is_empty() { "it is banned: choose another class".to_string() } else { format!("allowed: {}", side.allowed_classes.join(", ")) }),
+            );
+        }
+        if u.items.len() > inventory {
+            if let Some(extra) = u.items.get(inventory) {
+                diags.push(
+                    Diagnostic::error(ARMY_INVENTORY, extra.span, format!("`{}` carries {} items; the inventory holds {inventory}", u.name.value, u.items.len()))
+                        .with_help("leave items behind"),
+                );
+            }
+        }
+        let mut wields: BTreeSet<&str> = class.wields.iter().map(String::as_str).collect();
+        if let Some(forms) = &class.forms {
+            wields.extend(forms.normal.wields.iter().map(String::as_str));
+            wields.extend(forms.transformed.wields.iter().map(String::as_str));
+        }
+        for i in &u.items {
+            let Some(item) = rules.item(&i.value) else {
+                diags.push(unknown(UNKNOWN_ITEM, "item", i, rules.items.iter().map(|i| i.name.as_str()).collect()));
+                continue;
+            };
+            let item_ok = (side.allowed_items.is_empty() || side.allowed_items.contains(&item.name)) && !side.banned_items.contains(&item.name);
+            if !item_ok {
+                diags.push(
+                    Diagnostic::error(ARMY_NOT_ALLOWED, i.span, format!("the scenario does not allow the item `{}` for the {}", item.name, army.side.word()))
+                        .with_help("choose another item"),
+                );
+            }
+            if let Some(wt) = &item.weapon_type {
+                if item.kind == m::ItemKind::Weapon && !wields.contains(wt.as_str()) {
+                    diags.push(
+                        Diagnostic::error(ARMY_WIELD, i.span, format!("a {} cannot wield {} (`{}`)", class.name, wt, item.name))
+                            .with_help(format!("{} wields {}", class.name, wields.iter().copied().collect::<Vec<_>>().join(", "))),
+                    );
+                }
+            }
+            for t in item.tags.iter().filter(|t| t.tag == "Exclusive") {
+                if let Some(m::Value::Name { name, .. }) = t.args.first() {
+                    if *name != class.name {
+                        diags.push(
+                            Diagnostic::error(ARMY_EXCLUSIVE, i.span, format!("`{}` is exclusive to {name}; `{}` is a {}", item.name, u.name.value, class.name))
+                                .with_help(format!("give it to a {name}")),
+                        );
+                    }
+                }
+            }
+        }
+        for t in &u.tags {
+            match side.grants.iter().find(|(g, _)| *g == t.value) {
+                None => diags.push(
+                    Diagnostic::error(ARMY_TAG, t.span, format!("the scenario does not grant `{}` to the {}", t.value, army.side.word()))
+                        .with_help(if side.grants.is_empty() {
+                            "this side is granted no scenario tags".to_string()
+                        } else {
+                            format!("granted: {}", side.grants.iter().map(|(g, n)| format!("{g} to {n}")).collect::<Vec<_>>().join(", "))
+                        }),
+                ),
+                Some(_) => tag_counts.entry(&t.value).or_insert((0, t.span)).0 += 1,
+            }
+        }
+    }
+    for (tag, (count, span)) in tag_counts {
+        let allowed = side.grants.iter().find(|(g, _)| g == tag).map_or(0, |(_, n)| *n);
+        if count > allowed {
+            diags.push(
+                Diagnostic::error(ARMY_GRANT, span, format!("{count} units carry `{tag}`; the scenario grants it to {allowed}"))
+                    .with_help("take the tag off the extra units"),
+            );
+        }
+    }
+    for (i, limit) in side.limits.iter().enumerate() {
+        let matching = army.units.iter().filter(|u| selects(rules, u, &limit.selector)).count() as u32;
+        if !limit.holds(matching, n) {
+            let what = if limit.denominator > 1 { format!("{}/{} of the army", limit.numerator, limit.denominator) } else { limit.numerator.to_string() };
+            let mut d = Diagnostic::error(
+                ARMY_LIMIT,
+                def.name.span,
+                format!("`{}` has {matching} of {n} units {}; the scenario wants {} {what}", army.name, selector_text(&limit.selector), if limit.at_least { "at least" } else { "at most" }),
+            )
+            .with_help("change the army so the limit holds");
+            if let Some(l) = side_ast.and_then(|s| s.limits.get(i)) {
+                d = d.with_secondary(l.span, "the limit");
+            }
+            diags.push(d);
+        }
+    }
+}
+
+pub fn selector_text(s: &m::Selector) -> String {
+    match s {
+        m::Selector::WithTag(t) => format!("with {t}"),
+        m::Selector::Class(c) => format!("of class {c}"),
+        m::Selector::Wielding(w) => format!("carrying {w}"),
+        m::Selector::Ranged => "with a ranged weapon".to_string(),
+    }
+}

@@ -1,0 +1,312 @@
+//! Scenario and army commands: `oc explain-scenario`, `oc army scout`, `oc army outfit`.
+
+use std::path::Path;
+
+use oc_compiler::Workspace;
+use oc_diag::{CodeInfo, Diagnostic};
+use oc_model::{Army, Outcome, Rules, Scenario, SideRules};
+use oc_syntax::ast;
+
+use crate::commands::style;
+use crate::project::{self, DiskHost};
+use crate::report;
+use crate::Format;
+
+pub const CLASS_CHANGED: &str = "oc::army::class_changed";
+
+pub const CODES: &[CodeInfo] = &[CodeInfo {
+    code: CLASS_CHANGED,
+    title: "an outfitted army changes its classes",
+    explanation: "In the Outfitting phase (seed 000, Buying an Army) a player may change the \
+inventory of every unit, but not the class of any unit, and may not add or remove units: the \
+classes were shared in the Scouting phase. `oc army outfit BEFORE AFTER` compares the two \
+armies unit by unit (by name).\n\nFix: keep each unit's class and the same units; change only \
+`items`.",
+}];
+
+/// Compiles the `.oc` files under `path` (with imports) and prints their diagnostics.
+/// Errors stop here with status 1; the workspace is returned for spans.
+fn compile(path: &Path) -> Result<(Rules, Workspace), u8> {
+    let project = project::discover(&[path.to_path_buf()]).map_err(|e| {
+        eprintln!("error: {e}");
+        2u8
+    })?;
+    if project.files.is_empty() {
+        eprintln!("error: {}: no .oc files", path.display());
+        return Err(2);
+    }
+    let mut host = DiskHost::new(project.root.clone());
+    let mut workspace = Workspace::new();
+    let (compilation, unreadable) = workspace.compile(&mut host, &project.files);
+    if let Some((p, reason)) = unreadable.first() {
+        eprintln!("error: {p}: {reason}");
+        return Err(2);
+    }
+    let style = style();
+    for d in &compilation.diagnostics {
+        eprint!("{}", report::render(&workspace, d, style));
+    }
+    match compilation.rules {
+        Some(rules) => Ok((rules, workspace)),
+        None => {
+            eprintln!("not accepted: {} error(s)", compilation.error_count());
+            Err(1)
+        }
+    }
+}
+
+fn pick<'a, T>(list: &'a [T], name: Option<&str>, name_of: impl Fn(&T) -> &str, what: &str, path: &Path) -> Result<&'a T, u8> {
+    match name {
+        Some(n) => list.iter().find(|x| name_of(x) == n).ok_or_else(|| {
+            let names: Vec<&str> = list.iter().map(&name_of).collect();
+            eprintln!("error: no {what} `{n}` in {}; there are: {}", path.display(), names.join(", "));
+            2
+        }),
+        None => match list {
+            [one] => Ok(one),
+            [] => {
+                eprintln!("error: {} defines no {what}", path.display());
+                Err(2)
+            }
+            many => {
+                let names: Vec<&str> = many.iter().map(&name_of).collect();
+                eprintln!("error: {} defines several of them ({}); name one with --name", path.display(), names.join(", "));
+                Err(2)
+            }
+        },
+    }
+}
+
+fn time_limit(s: &Scenario) -> String {
+    match (s.rounds, s.on_time_limit) {
+        (None, _) => "No time limit.".to_string(),
+        (Some(n), Outcome::Win(side)) => format!("Time limit: {n} rounds; then the {} wins.", side.word()),
+        (Some(n), Outcome::Draw) => format!("Time limit: {n} rounds; then the battle is a draw."),
+    }
+}
+
+fn side_text(s: &Scenario, side: &SideRules) -> String {
+    let mut out = format!(
+        "{} (deploys in {}, war chest {} gold, {} to {} units)\n",
+        capitalise(side.side.word()),
+        side.zone,
+        side.war_chest,
+        side.min_units,
+        side.max_units
+    );
+    let objective = match (&side.win, s.on_time_limit) {
+        (Some(c), Outcome::Win(w)) if w == side.side => format!("{}; or hold out until the time limit", c.text()),
+        (Some(c), _) => c.text(),
+        (None, Outcome::Win(w)) if w == side.side => "hold out until the time limit".to_string(),
+        (None, _) => "none".to_string(),
+    };
+    out.push_str(&format!("  Objective: {}.\n", capitalise(&objective)));
+    if !side.grants.is_empty() {
+        let g: Vec<String> = side.grants.iter().map(|(t, n)| format!("{t} for {n} unit{}", if *n == 1 { "" } else { "s" })).collect();
+        out.push_str(&format!("  Scenario tags: {}.\n", g.join(", ")));
+    }
+    let mut rules: Vec<String> = side
+        .limits
+        .iter()
+        .map(|l| {
+            let amount = if l.denominator > 1 { format!("{}/{} of the army", l.numerator, l.denominator) } else { l.numerator.to_string() };
+            format!("{} {amount} {}", if l.at_least { "at least" } else { "at most" }, oc_compiler::scenario::selector_text(&l.selector))
+        })
+        .collect();
+    if !side.allowed_classes.is_empty() {
+        rules.push(format!("classes only from {}", side.allowed_classes.join(", ")));
+    }
+    if !side.banned_classes.is_empty() {
+        rules.push(format!("no {}", side.banned_classes.join(", ")));
+    }
+    if !side.allowed_items.is_empty() {
+        rules.push(format!("items only from {}", side.allowed_items.join(", ")));
+    }
+    if !side.banned_items.is_empty() {
+        rules.push(format!("no {}", side.banned_items.join(", ")));
+    }
+    if !rules.is_empty() {
+        out.push_str(&format!("  Army: {}.\n", rules.join("; ")));
+    }
+    out
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+}
+
+/// The objectives as players read them, generated from the compiled conditions.
+pub fn briefing(s: &Scenario) -> String {
+    let mut out = format!("{} ({}), on {}\n", s.title.as_deref().unwrap_or(&s.name), s.name, s.map);
+    if let Some(doc) = &s.doc {
+        out.push_str(&format!("{doc}\n"));
+    }
+    out.push_str(&format!("{} The {} deploys first.\n\n", time_limit(s), s.deploy_first.word()));
+    out.push_str(&side_text(s, &s.attacker));
+    out.push('\n');
+    out.push_str(&side_text(s, &s.defender));
+    out
+}
+
+pub fn explain_scenario(path: &Path, name: Option<&str>, format: Format) -> u8 {
+    let (rules, _) = match compile(path) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let s = match pick(&rules.scenarios, name, |s| s.name.as_str(), "scenario", path) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    match format {
+        Format::Human => print!("{}", briefing(s)),
+        Format::Json => {
+            let side = |r: &SideRules| {
+                serde_json::json!({
+                    "zone": r.zone,
+                    "war_chest": r.war_chest,
+                    "units": [r.min_units, r.max_units],
+                    "objective": r.win.as_ref().map(|c| c.text()),
+                    "condition": r.win,
+                })
+            };
+            let value = serde_json::json!({
+                "name": s.name, "title": s.title, "map": s.map, "rounds": s.rounds,
+                "on_time_limit": s.on_time_limit, "deploy_first": s.deploy_first.word(),
+                "attacker": side(&s.attacker), "defender": side(&s.defender),
+            });
+            println!("{value}");
+        }
+    }
+    0
+}
+
+fn army_line(rules: &Rules, a: &Army) -> String {
+    format!("{} ({}), the {} of {}", a.title.as_deref().unwrap_or(&a.name), a.name, a.side.word(), a.scenario)
+        + &format!("; {} units, {} gold", a.units.len(), oc_compiler::scenario::army_cost(rules, a))
+}
+
+/// The Scouting phase: the classes an army brings, and nothing else.
+pub fn scout(path: &Path, name: Option<&str>) -> u8 {
+    let (rules, _) = match compile(path) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let army = match pick(&rules.armies, name, |a| a.name.as_str(), "army", path) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    println!("{} brings {} units (the {} of {}):", army.title.as_deref().unwrap_or(&army.name), army.units.len(), army.side.word(), army.scenario);
+    let mut classes: Vec<String> = army
+        .units
+        .iter()
+        .map(|u| rules.class(&u.class).and_then(|c| c.title.clone()).unwrap_or_else(|| u.class.clone()))
+        .collect();
+    classes.sort();
+    let mut i = 0;
+    while let Some(c) = classes.get(i) {
+        let n = classes.iter().filter(|x| *x == c).count();
+        println!("  {c}{}", if n > 1 { format!(" x{n}") } else { String::new() });
+        i += n;
+    }
+    0
+}
+
+fn unit_class_span(ws: &Workspace, army: &str, unit: &str) -> Option<oc_diag::Span> {
+    ws.files().flat_map(|(_, f)| f.ast.items.iter()).find_map(|i| match i {
+        ast::Item::Army(a) if a.name.value == army => a.units.iter().find(|u| u.name.value == unit).map(|u| u.class.span),
+        _ => None,
+    })
+}
+
+fn army_span(ws: &Workspace, army: &str) -> Option<oc_diag::Span> {
+    ws.files().flat_map(|(_, f)| f.ast.items.iter()).find_map(|i| match i {
+        ast::Item::Army(a) if a.name.value == army => Some(a.name.span),
+        _ => None,
+    })
+}
+
+/// The Outfitting phase: inventory changes are accepted, class changes are not.
+pub fn outfit(before: &Path, after: &Path, name: Option<&str>) -> u8 {
+    let (rules_before, _) = match compile(before) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let (rules_after, ws_after) = match compile(after) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let (old, new) = match (
+        pick(&rules_before.armies, name, |a| a.name.as_str(), "army", before),
+        pick(&rules_after.armies, name, |a| a.name.as_str(), "army", after),
+    ) {
+        (Ok(o), Ok(n)) => (o, n),
+        (Err(c), _) | (_, Err(c)) => return c,
+    };
+    let mut problems: Vec<Diagnostic> = Vec::new();
+    let fallback = army_span(&ws_after, &new.name);
+    for u in &new.units {
+        match old.units.iter().find(|o| o.name == u.name) {
+            Some(o) if o.class != u.class => {
+                if let Some(span) = unit_class_span(&ws_after, &new.name, &u.name).or(fallback) {
+                    problems.push(
+                        Diagnostic::error(CLASS_CHANGED, span, format!("`{}` was a {} when the classes were scouted", u.name, o.class))
+                            .with_label(format!("now a {}", u.class))
+                            .with_help(format!("keep `{}: {}`; only its items may change", u.name, o.class)),
+                    );
+                }
+            }
+            Some(_) => {}
+            None => {
+                if let Some(span) = unit_class_span(&ws_after, &new.name, &u.name).or(fallback) {
+                    problems.push(
+                        Diagnostic::error(CLASS_CHANGED, span, format!("`{}` was not in the army when it was scouted", u.name))
+                            .with_help("units cannot be added in the Outfitting phase"),
+                    );
+                }
+            }
+        }
+    }
+    for o in &old.units {
+        if !new.units.iter().any(|u| u.name == o.name) {
+            if let Some(span) = fallback {
+                problems.push(
+                    Diagnostic::error(CLASS_CHANGED, span, format!("`{}` ({}) is missing from the outfitted army", o.name, o.class))
+                        .with_help("units cannot be removed in the Outfitting phase"),
+                );
+            }
+        }
+    }
+    if new.scenario != old.scenario || new.side != old.side {
+        if let Some(span) = fallback {
+            problems.push(
+                Diagnostic::error(CLASS_CHANGED, span, format!("the army was scouted for the {} of {}", old.side.word(), old.scenario))
+                    .with_help("outfit the same army for the same scenario and side"),
+            );
+        }
+    }
+    let style = style();
+    for d in &problems {
+        eprint!("{}", report::render(&ws_after, d, style));
+    }
+    if !problems.is_empty() {
+        eprintln!("not accepted: {} change(s) of class", problems.len());
+        return 1;
+    }
+    println!("accepted: {}", army_line(&rules_after, new));
+    for u in &new.units {
+        let before_items = old.units.iter().find(|o| o.name == u.name).map(|o| o.items.clone()).unwrap_or_default();
+        if before_items != u.items {
+            println!("  {} ({}): {} -> {}", u.name, u.class, list(&before_items), list(&u.items));
+        }
+    }
+    0
+}
+
+fn list(items: &[String]) -> String {
+    if items.is_empty() {
+        "nothing".to_string()
+    } else {
+        items.join(", ")
+    }
+}
