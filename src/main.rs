@@ -228,7 +228,9 @@ fn main() -> ExitCode {
         Command::Watch { path, no_clear, debounce } => watch::watch(path.as_deref(), !no_clear, debounce),
         Command::ExplainScenario { path, name, format } => scenario_cmd::explain_scenario(&path, name.as_deref(), format),
         Command::Army { phase: ArmyPhase::Scout { army, name } } => scenario_cmd::scout(&army, name.as_deref()),
-        Command::Army { phase: ArmyPhase::Outfit { before, after, name } } => scenario_cmd::outfit(&before, &after, name.as_deref()),
+        Command::Army { phase: ArmyPhase::Outfit { before, after, name } } => {
+            scenario_cmd::outfit(&before, &after, name.as_deref())
+        }
         Command::Render { map, out } => atlas::render(&map, &out),
         Command::Export { format, map, out } => atlas::export(format, &map, out.as_deref()),
         Command::ImportImage { image, legend, name, out, force } => {

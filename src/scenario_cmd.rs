@@ -102,15 +102,24 @@ fn side_text(s: &Scenario, side: &SideRules) -> String {
     };
     out.push_str(&format!("  Objective: {}.\n", capitalise(&objective)));
     if !side.grants.is_empty() {
-        let g: Vec<String> = side.grants.iter().map(|(t, n)| format!("{t} for {n} unit{}", if *n == 1 { "" } else { "s" })).collect();
+        let g: Vec<String> =
+            side.grants.iter().map(|(t, n)| format!("{t} for {n} unit{}", if *n == 1 { "" } else { "s" })).collect();
         out.push_str(&format!("  Scenario tags: {}.\n", g.join(", ")));
     }
     let mut rules: Vec<String> = side
         .limits
         .iter()
         .map(|l| {
-            let amount = if l.denominator > 1 { format!("{}/{} of the army", l.numerator, l.denominator) } else { l.numerator.to_string() };
-            format!("{} {amount} {}", if l.at_least { "at least" } else { "at most" }, oc_compiler::scenario::selector_text(&l.selector))
+            let amount = if l.denominator > 1 {
+                format!("{}/{} of the army", l.numerator, l.denominator)
+            } else {
+                l.numerator.to_string()
+            };
+            format!(
+                "{} {amount} {}",
+                if l.at_least { "at least" } else { "at most" },
+                oc_compiler::scenario::selector_text(&l.selector)
+            )
         })
         .collect();
     if !side.allowed_classes.is_empty() {
@@ -196,7 +205,13 @@ pub fn scout(path: &Path, name: Option<&str>) -> u8 {
         Ok(a) => a,
         Err(code) => return code,
     };
-    println!("{} brings {} units (the {} of {}):", army.title.as_deref().unwrap_or(&army.name), army.units.len(), army.side.word(), army.scenario);
+    println!(
+        "{} brings {} units (the {} of {}):",
+        army.title.as_deref().unwrap_or(&army.name),
+        army.units.len(),
+        army.side.word(),
+        army.scenario
+    );
     let mut classes: Vec<String> = army
         .units
         .iter()
@@ -250,9 +265,13 @@ pub fn outfit(before: &Path, after: &Path, name: Option<&str>) -> u8 {
             Some(o) if o.class != u.class => {
                 if let Some(span) = unit_class_span(&ws_after, &new.name, &u.name).or(fallback) {
                     problems.push(
-                        Diagnostic::error(CLASS_CHANGED, span, format!("`{}` was a {} when the classes were scouted", u.name, o.class))
-                            .with_label(format!("now a {}", u.class))
-                            .with_help(format!("keep `{}: {}`; only its items may change", u.name, o.class)),
+                        Diagnostic::error(
+                            CLASS_CHANGED,
+                            span,
+                            format!("`{}` was a {} when the classes were scouted", u.name, o.class),
+                        )
+                        .with_label(format!("now a {}", u.class))
+                        .with_help(format!("keep `{}: {}`; only its items may change", u.name, o.class)),
                     );
                 }
             }
@@ -271,8 +290,12 @@ pub fn outfit(before: &Path, after: &Path, name: Option<&str>) -> u8 {
         if !new.units.iter().any(|u| u.name == o.name) {
             if let Some(span) = fallback {
                 problems.push(
-                    Diagnostic::error(CLASS_CHANGED, span, format!("`{}` ({}) is missing from the outfitted army", o.name, o.class))
-                        .with_help("units cannot be removed in the Outfitting phase"),
+                    Diagnostic::error(
+                        CLASS_CHANGED,
+                        span,
+                        format!("`{}` ({}) is missing from the outfitted army", o.name, o.class),
+                    )
+                    .with_help("units cannot be removed in the Outfitting phase"),
                 );
             }
         }
@@ -280,8 +303,12 @@ pub fn outfit(before: &Path, after: &Path, name: Option<&str>) -> u8 {
     if new.scenario != old.scenario || new.side != old.side {
         if let Some(span) = fallback {
             problems.push(
-                Diagnostic::error(CLASS_CHANGED, span, format!("the army was scouted for the {} of {}", old.side.word(), old.scenario))
-                    .with_help("outfit the same army for the same scenario and side"),
+                Diagnostic::error(
+                    CLASS_CHANGED,
+                    span,
+                    format!("the army was scouted for the {} of {}", old.side.word(), old.scenario),
+                )
+                .with_help("outfit the same army for the same scenario and side"),
             );
         }
     }

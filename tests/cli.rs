@@ -384,3 +384,66 @@ fn check_reports_map_lints_in_json_and_explains_them() {
     assert_eq!(explain.status.code(), Some(0));
     assert!(text(&explain.stdout).contains("no Foot unit can leave"), "{}", text(&explain.stdout));
 }
+
+#[test]
+fn explain_scenario_prints_the_objectives() {
+    let run = oc(&repo(), &["explain-scenario", "scenarios/border-mulan.oc"]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let out = text(&run.stdout);
+    assert!(out.contains("Time limit: 15 rounds; then the defender wins. The defender deploys first."), "{out}");
+    assert!(out.contains("Objective: Seize keep-throne with a Leader."), "{out}");
+    assert!(
+        out.contains("Objective: Either rout every enemy unit or rout the enemy Leader; or hold out until the time limit."),
+        "{out}"
+    );
+    let json = oc(&repo(), &["explain-scenario", "--format", "json", "scenarios/ide.oc"]);
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(value["attacker"]["objective"], "escape with 2 units through eastern-road (Fleeing)");
+    assert_eq!(value["defender"]["condition"]["rout_count"]["count"], 3);
+}
+
+#[test]
+fn a_missing_region_points_at_the_scenario_and_the_map() {
+    let run = oc(&repo(), &["check", "tests/fixtures/compile/scenario_missing_region.oc"]);
+    assert_eq!(run.status.code(), Some(1));
+    let err = text(&run.stderr);
+    assert!(err.contains("the map `Proving Ground` has no region `gaol`"), "{err}");
+    assert!(err.contains("the map's regions are: attacker-zone, defender-zone, goal, exit"), "{err}");
+    assert!(err.contains("note: the map is defined here at tests/fixtures/compile/scenario/proving.map.toml:1:8"), "{err}");
+}
+
+#[test]
+fn army_scout_shares_classes_only_and_outfit_rejects_class_changes() {
+    let scout = oc(&repo(), &["army", "scout", "scenarios/grado-keep.oc", "--name", "AllianceVanguard"]);
+    assert_eq!(scout.status.code(), Some(0), "{}", text(&scout.stderr));
+    let out = text(&scout.stdout);
+    assert!(out.contains("brings 7 units") && out.contains("  Lord\n") && out.contains("  Thief\n"), "{out}");
+    assert!(
+        !out.contains("Rapier") && !out.contains("MasterKey") && !out.contains("Ephraim"),
+        "inventory and names stay secret: {out}"
+    );
+
+    let dir = scratch("outfit");
+    let before = std::fs::read_to_string(repo().join("scenarios/border-mulan.oc")).unwrap();
+    std::fs::create_dir_all(dir.join("maps")).unwrap();
+    std::fs::copy(repo().join("scenarios/maps/border-mulan.map.toml"), dir.join("maps/border-mulan.map.toml")).unwrap();
+    std::fs::write(dir.join("before.oc"), &before).unwrap();
+    let swapped = before
+        .replace("unit Forde: Cavalier { items IronSword, IronLance }", "unit Forde: Cavalier { items SteelSword, IronLance }");
+    std::fs::write(dir.join("after.oc"), &swapped).unwrap();
+    let ok = oc(&dir, &["army", "outfit", "before.oc", "after.oc", "--name", "RenaisVanguard"]);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+    assert!(text(&ok.stdout).contains("Forde (Cavalier): IronSword, IronLance -> SteelSword, IronLance"), "{}", text(&ok.stdout));
+
+    let reclassed =
+        before.replace("unit Forde: Cavalier { items IronSword, IronLance }", "unit Forde: Mercenary { items IronSword }");
+    std::fs::write(dir.join("after.oc"), &reclassed).unwrap();
+    let bad = oc(&dir, &["army", "outfit", "before.oc", "after.oc", "--name", "RenaisVanguard"]);
+    assert_eq!(bad.status.code(), Some(1));
+    let err = text(&bad.stderr);
+    assert!(
+        err.contains("oc::army::class_changed") && err.contains("`Forde` was a Cavalier when the classes were scouted"),
+        "{err}"
+    );
+    assert!(err.contains("after.oc:28:17"), "points at the class in the new file: {err}");
+}

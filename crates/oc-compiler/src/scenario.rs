@@ -24,7 +24,14 @@ fn unknown(code: &'static str, what: &str, name: &ast::Ident, candidates: Vec<&s
     Diagnostic::error(code, name.span, format!("unknown {what} `{}`", name.value)).with_help(help)
 }
 
-fn one<'a, T>(values: &'a [T], span_of: impl Fn(&T) -> Span, field: &str, owner: &str, at: Span, diags: &mut Vec<Diagnostic>) -> Option<&'a T> {
+fn one<'a, T>(
+    values: &'a [T],
+    span_of: impl Fn(&T) -> Span,
+    field: &str,
+    owner: &str,
+    at: Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<&'a T> {
     if let Some(second) = values.get(1) {
         diags.push(
             Diagnostic::error(DUPLICATE_FIELD, span_of(second), format!("`{field}` is given twice in {owner}"))
@@ -142,20 +149,24 @@ fn lower_side(side: &ast::SideDef, id: m::SideId, rules: &m::Rules, diags: &mut 
     let zone = one(&side.zones, |z| z.span, "zone", &owner, side.side.span, diags).map(|z| z.value.clone()).unwrap_or_default();
     let war_chest = one(&side.war_chests, |w| w.span, "war_chest", &owner, side.side.span, diags).map_or(0, |w| {
         if w.value < 0 {
-            diags.push(Diagnostic::error(NUMBER_RANGE, w.span, "a war chest cannot be negative").with_help("give the gold each side may spend, 0 or more"));
+            diags.push(
+                Diagnostic::error(NUMBER_RANGE, w.span, "a war chest cannot be negative")
+                    .with_help("give the gold each side may spend, 0 or more"),
+            );
         }
         w.value
     });
-    let (min_units, max_units) = one(&side.units, |(lo, _)| lo.span, "units", &owner, side.side.span, diags).map_or((1, 1), |(lo, hi)| {
-        let (l, h) = (count(lo, "number of units", diags), count(hi, "number of units", diags));
-        if l > h || h == 0 {
-            diags.push(
-                Diagnostic::error(NUMBER_RANGE, lo.span.to(hi.span), format!("`units {l}..{h}` allows no army"))
-                    .with_help("write `units MIN..MAX` with 1 <= MIN <= MAX"),
-            );
-        }
-        (l, h)
-    });
+    let (min_units, max_units) =
+        one(&side.units, |(lo, _)| lo.span, "units", &owner, side.side.span, diags).map_or((1, 1), |(lo, hi)| {
+            let (l, h) = (count(lo, "number of units", diags), count(hi, "number of units", diags));
+            if l > h || h == 0 {
+                diags.push(
+                    Diagnostic::error(NUMBER_RANGE, lo.span.to(hi.span), format!("`units {l}..{h}` allows no army"))
+                        .with_help("write `units MIN..MAX` with 1 <= MIN <= MAX"),
+                );
+            }
+            (l, h)
+        });
     let class_names = || rules.classes.iter().map(|c| c.name.as_str()).collect::<Vec<_>>();
     let item_names = || rules.items.iter().map(|i| i.name.as_str()).collect::<Vec<_>>();
     let tag_names = || rules.tags.iter().map(|t| t.name.as_str()).collect::<Vec<_>>();
@@ -176,7 +187,12 @@ fn lower_side(side: &ast::SideDef, id: m::SideId, rules: &m::Rules, diags: &mut 
             }
             ast::Selector::Wielding(w) => {
                 if !rules.weapon_types.iter().any(|t| t.name == w.value) {
-                    diags.push(unknown(UNKNOWN_WEAPON_TYPE, "weapon type", w, rules.weapon_types.iter().map(|t| t.name.as_str()).collect()));
+                    diags.push(unknown(
+                        UNKNOWN_WEAPON_TYPE,
+                        "weapon type",
+                        w,
+                        rules.weapon_types.iter().map(|t| t.name.as_str()).collect(),
+                    ));
                 }
                 m::Selector::Wielding(w.value.clone())
             }
@@ -184,7 +200,10 @@ fn lower_side(side: &ast::SideDef, id: m::SideId, rules: &m::Rules, diags: &mut 
         };
         let denominator = match &l.den {
             Some(d) if d.value < 1 => {
-                diags.push(Diagnostic::error(NUMBER_RANGE, d.span, "a fraction's denominator is at least 1").with_help("write a fraction such as `1/3`"));
+                diags.push(
+                    Diagnostic::error(NUMBER_RANGE, d.span, "a fraction's denominator is at least 1")
+                        .with_help("write a fraction such as `1/3`"),
+                );
                 1
             }
             Some(d) => count(d, "denominator", diags),
@@ -203,7 +222,11 @@ fn lower_side(side: &ast::SideDef, id: m::SideId, rules: &m::Rules, diags: &mut 
         for n in list {
             let known = if is_class { rules.class(&n.value).is_some() } else { rules.item(&n.value).is_some() };
             if !known {
-                diags.push(if is_class { unknown(UNKNOWN_CLASS, "class", n, class_names()) } else { unknown(UNKNOWN_ITEM, "item", n, item_names()) });
+                diags.push(if is_class {
+                    unknown(UNKNOWN_CLASS, "class", n, class_names())
+                } else {
+                    unknown(UNKNOWN_ITEM, "item", n, item_names())
+                });
             }
         }
         list.iter().map(|n| n.value.clone()).collect()
@@ -278,6 +301,14 @@ fn region_kind_word(k: oc_atlas::RegionKind) -> &'static str {
         oc_atlas::RegionKind::Raze => "raze",
         oc_atlas::RegionKind::Defend => "defend",
         oc_atlas::RegionKind::Label => "label",
+    }
+}
+
+fn article(word: &str) -> String {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        format!("an {word}")
+    } else {
+        format!("a {word}")
     }
 }
 
@@ -364,13 +395,23 @@ pub(crate) fn check_maps(
             match map.region(&name.value) {
                 None => {
                     let help = match did_you_mean(&name.value, names.iter().copied()) {
-                        Some(close) => format!("did you mean `{close}`? or add a `[[regions]]` entry named `{}` to the map", name.value),
-                        None => format!("the map's regions are: {}; add a `[[regions]]` entry named `{}`", names.join(", "), name.value),
+                        Some(close) => {
+                            format!("did you mean `{close}`? or add a `[[regions]]` entry named `{}` to the map", name.value)
+                        }
+                        None => format!(
+                            "the map's regions are: {}; add a `[[regions]]` entry named `{}`",
+                            names.join(", "),
+                            name.value
+                        ),
                     };
                     diags.push(
-                        Diagnostic::error(MISSING_REGION, name.span, format!("the map `{}` has no region `{}`", map.name, name.value))
-                            .with_secondary(map.name_span, "the map is defined here")
-                            .with_help(help),
+                        Diagnostic::error(
+                            MISSING_REGION,
+                            name.span,
+                            format!("the map `{}` has no region `{}`", map.name, name.value),
+                        )
+                        .with_secondary(map.name_span, "the map is defined here")
+                        .with_help(help),
                     );
                 }
                 Some(region) => {
@@ -378,9 +419,18 @@ pub(crate) fn check_maps(
                         let actual = region_kind_word(region.kind);
                         if *k != "deployment" && actual != *k {
                             diags.push(
-                                Diagnostic::warning(REGION_KIND, name.span, format!("`{}` is a {actual} region on the map, not a {k} region", name.value))
-                                    .with_secondary(region.name_span, "the region is defined here")
-                                    .with_help(format!("set `kind = \"{k}\"` on the map's region, or name a {k} region")),
+                                Diagnostic::warning(
+                                    REGION_KIND,
+                                    name.span,
+                                    format!(
+                                        "`{}` is {} region on the map, not {} region",
+                                        name.value,
+                                        article(actual),
+                                        article(k)
+                                    ),
+                                )
+                                .with_secondary(region.name_span, "the region is defined here")
+                                .with_help(format!("set `kind = \"{k}\"` on the map's region, or name a {k} region")),
                             );
                         }
                     }
@@ -401,9 +451,23 @@ pub(crate) fn check_maps(
             };
             if zone.kind != oc_atlas::RegionKind::Deployment || zone.side != Some(wanted) {
                 diags.push(
-                    Diagnostic::error(ZONE_KIND, zone_span, format!("`{}` is not the {}'s deployment zone on the map", zone.name, id.word()))
-                        .with_secondary(zone.name_span, format!("a {} region{}", region_kind_word(zone.kind), zone.side.map_or(String::new(), |s| format!(" of the {}", if s == oc_atlas::Side::Attacker { "attacker" } else { "defender" }))))
-                        .with_help(format!("name a region with kind = \"deployment\" and side = \"{}\"", id.word())),
+                    Diagnostic::error(
+                        ZONE_KIND,
+                        zone_span,
+                        format!("`{}` is not the {}'s deployment zone on the map", zone.name, id.word()),
+                    )
+                    .with_secondary(
+                        zone.name_span,
+                        format!(
+                            "a {} region{}",
+                            region_kind_word(zone.kind),
+                            zone.side.map_or(String::new(), |s| format!(
+                                " of the {}",
+                                if s == oc_atlas::Side::Attacker { "attacker" } else { "defender" }
+                            ))
+                        ),
+                    )
+                    .with_help(format!("name a region with kind = \"deployment\" and side = \"{}\"", id.word())),
                 );
             }
             let tiles: BTreeSet<oc_atlas::Tile> = zone.tiles.iter().map(|(t, _)| *t).collect();
@@ -411,9 +475,13 @@ pub(crate) fn check_maps(
             if (room as u64) < u64::from(rules_side.max_units) {
                 let units_span = side_ast.units.first().map_or(zone_span, |(lo, hi)| lo.span.to(hi.span));
                 diags.push(
-                    Diagnostic::error(ZONE_CAPACITY, units_span, format!("up to {} units, but `{}` has {room} passable tiles", rules_side.max_units, zone.name))
-                        .with_secondary(zone.name_span, "the zone is defined here")
-                        .with_help(format!("lower the maximum to {room}, or enlarge the zone on the map")),
+                    Diagnostic::error(
+                        ZONE_CAPACITY,
+                        units_span,
+                        format!("up to {} units, but `{}` has {room} passable tiles", rules_side.max_units, zone.name),
+                    )
+                    .with_secondary(zone.name_span, "the zone is defined here")
+                    .with_help(format!("lower the maximum to {room}, or enlarge the zone on the map")),
                 );
             }
             // Can the side win?
@@ -423,7 +491,11 @@ pub(crate) fn check_maps(
                 None if s.on_time_limit != m::Outcome::Win(id) || s.rounds.is_none() => Some(format!(
                     "the {} has no `win` and {}",
                     id.word(),
-                    if s.rounds.is_none() { "the scenario has no time limit".to_string() } else { "does not win when time runs out".to_string() }
+                    if s.rounds.is_none() {
+                        "the scenario has no time limit".to_string()
+                    } else {
+                        "does not win when time runs out".to_string()
+                    }
                 )),
                 None => None,
                 Some(c) => cannot_win(c, id, s, rules, &map, &reach),
@@ -431,9 +503,9 @@ pub(crate) fn check_maps(
             if let Some(why) = problem {
                 let span = side_ast.wins.first().map_or(side_ast.side.span, ast::Cond::span);
                 diags.push(
-                    Diagnostic::error(UNWINNABLE, span, format!("the {} cannot win", id.word()))
-                        .with_label(why)
-                        .with_help("grant the tag the condition needs, raise `rounds`, move the objective, or change the condition"),
+                    Diagnostic::error(UNWINNABLE, span, format!("the {} cannot win", id.word())).with_label(why).with_help(
+                        "grant the tag the condition needs, raise `rounds`, move the objective, or change the condition",
+                    ),
                 );
             }
         }
@@ -441,19 +513,31 @@ pub(crate) fn check_maps(
 }
 
 /// Why a side can never meet `c`, or `None` if it might.
-fn cannot_win(c: &m::Condition, side: m::SideId, s: &m::Scenario, rules: &m::Rules, map: &oc_atlas::Map, reach: &[Option<u32>]) -> Option<String> {
+fn cannot_win(
+    c: &m::Condition,
+    side: m::SideId,
+    s: &m::Scenario,
+    rules: &m::Rules,
+    map: &oc_atlas::Map,
+    reach: &[Option<u32>],
+) -> Option<String> {
     let rules_side = s.side(side);
     let needs_tag = |verb: m::Verb, what: &str| -> Option<String> {
         let enabling = tags_enabling(rules, verb);
         let granted = rules_side.grants.iter().any(|(t, n)| *n > 0 && enabling.contains(t));
         let allowed = |class: &m::Class| {
-            (rules_side.allowed_classes.is_empty() || rules_side.allowed_classes.contains(&class.name)) && !rules_side.banned_classes.contains(&class.name)
+            (rules_side.allowed_classes.is_empty() || rules_side.allowed_classes.contains(&class.name))
+                && !rules_side.banned_classes.contains(&class.name)
         };
         let class_has = rules.classes.iter().filter(|c| allowed(c)).any(|c| c.tags.iter().any(|t| enabling.contains(&t.tag)));
         let item_has = rules.items.iter().any(|i| i.tags.iter().any(|t| enabling.contains(&t.tag)));
         (!(granted || class_has || item_has)).then(|| {
             let names: Vec<&str> = enabling.iter().map(String::as_str).collect();
-            format!("{what} needs a unit with {}, and the {} is granted none and no allowed class has it", names.join(" or "), side.word())
+            format!(
+                "{what} needs a unit with {}, and the {} is granted none and no allowed class has it",
+                names.join(" or "),
+                side.word()
+            )
         })
     };
     let too_far = |region: &str| -> Option<String> {
@@ -462,7 +546,9 @@ fn cannot_win(c: &m::Condition, side: m::SideId, s: &m::Scenario, rules: &m::Rul
         let best = r.tiles.iter().filter_map(|(t, _)| map.index(*t).and_then(|i| reach.get(i).copied().flatten())).min();
         match best {
             None => Some(format!("no Foot unit can reach `{region}` from `{}`", rules_side.zone)),
-            Some(n) if n > limit => Some(format!("Foot units need {n} rounds to reach `{region}`, and the time limit is {limit}")),
+            Some(n) if n > limit => {
+                Some(format!("Foot units need {n} rounds to reach `{region}`, and the time limit is {limit}"))
+            }
             _ => None,
         }
     };
@@ -480,7 +566,9 @@ fn cannot_win(c: &m::Condition, side: m::SideId, s: &m::Scenario, rules: &m::Rul
             Some(limit) if *rounds > limit => Some(format!("it asks for {rounds} rounds, but the battle ends after {limit}")),
             _ => None,
         },
-        m::Condition::And(a, b) => cannot_win(a, side, s, rules, map, reach).or_else(|| cannot_win(b, side, s, rules, map, reach)),
+        m::Condition::And(a, b) => {
+            cannot_win(a, side, s, rules, map, reach).or_else(|| cannot_win(b, side, s, rules, map, reach))
+        }
         m::Condition::Or(a, b) => {
             let (x, y) = (cannot_win(a, side, s, rules, map, reach), cannot_win(b, side, s, rules, map, reach));
             match (x, y) {
@@ -493,7 +581,12 @@ fn cannot_win(c: &m::Condition, side: m::SideId, s: &m::Scenario, rules: &m::Rul
 }
 
 /// Lowers and checks every army against its scenario.
-pub(crate) fn check_armies(defs: &[ast::ArmyDef], rules: &m::Rules, scenarios: &[Lowered], diags: &mut Vec<Diagnostic>) -> Vec<m::Army> {
+pub(crate) fn check_armies(
+    defs: &[ast::ArmyDef],
+    rules: &m::Rules,
+    scenarios: &[Lowered],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<m::Army> {
     let mut out = Vec::new();
     let mut seen: HashMap<String, Span> = HashMap::new();
     for def in defs {
@@ -524,7 +617,12 @@ pub(crate) fn check_armies(defs: &[ast::ArmyDef], rules: &m::Rules, scenarios: &
                 .collect(),
         };
         let Some(scenario) = scenarios.iter().find(|s| s.model.name == def.scenario.value) else {
-            diags.push(unknown(UNKNOWN_SCENARIO, "scenario", &def.scenario, scenarios.iter().map(|s| s.model.name.as_str()).collect()));
+            diags.push(unknown(
+                UNKNOWN_SCENARIO,
+                "scenario",
+                &def.scenario,
+                scenarios.iter().map(|s| s.model.name.as_str()).collect(),
+            ));
             out.push(army);
             continue;
         };
@@ -561,8 +659,26 @@ pub fn selects(rules: &m::Rules, unit: &m::ArmyUnit, selector: &m::Selector) -> 
 pub fn army_cost(rules: &m::Rules, army: &m::Army) -> i64 {
     army.units
         .iter()
-        .map(|u| rules.class(&u.class).map_or(0, |c| c.cost) + u.items.iter().filter_map(|i| rules.item(i)).map(|i| i.cost).sum::<i64>())
+        .map(|u| {
+            rules.class(&u.class).map_or(0, |c| c.cost)
+                + u.items.iter().filter_map(|i| rules.item(i)).map(|i| i.cost).sum::<i64>()
+        })
         .sum()
+}
+
+/// The three most expensive units with their cost, for the over-budget help.
+fn dearest(rules: &m::Rules, army: &m::Army) -> String {
+    let mut costs: Vec<(i64, &str)> = army
+        .units
+        .iter()
+        .map(|u| {
+            let cost = rules.class(&u.class).map_or(0, |c| c.cost)
+                + u.items.iter().filter_map(|i| rules.item(i)).map(|i| i.cost).sum::<i64>();
+            (cost, u.name.as_str())
+        })
+        .collect();
+    costs.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+    costs.iter().take(3).map(|(c, n)| format!("{n} {c}")).collect::<Vec<_>>().join(", ")
 }
 
 fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m::Rules, diags: &mut Vec<Diagnostic>) {
@@ -570,8 +686,12 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
     let side_ast = scenario.ast.sides.iter().find(|s| side_of(&s.side.value) == army.side);
     let n = army.units.len() as u32;
     if n < side.min_units || n > side.max_units {
-        let mut d = Diagnostic::error(ARMY_SIZE, def.name.span, format!("`{}` has {n} units; the {} brings {}..{}", army.name, army.side.word(), side.min_units, side.max_units))
-            .with_help(if n < side.min_units { "hire more units" } else { "dismiss some units" });
+        let mut d = Diagnostic::error(
+            ARMY_SIZE,
+            def.name.span,
+            format!("`{}` has {n} units; the {} brings {}..{}", army.name, army.side.word(), side.min_units, side.max_units),
+        )
+        .with_help(if n < side.min_units { "hire more units" } else { "dismiss some units" });
         if let Some((lo, hi)) = side_ast.and_then(|s| s.units.first()) {
             d = d.with_secondary(lo.span.to(hi.span), "the scenario's requirement");
         }
@@ -579,9 +699,13 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
     }
     let cost = army_cost(rules, army);
     if cost > side.war_chest {
-        let mut d = Diagnostic::error(ARMY_BUDGET, def.name.span, format!("`{}` costs {cost} gold; the war chest holds {}", army.name, side.war_chest))
-            .with_label(format!("{} gold over", cost - side.war_chest))
-            .with_help("hire cheaper classes or carry cheaper items (`oc army scout` lists each unit's cost)");
+        let mut d = Diagnostic::error(
+            ARMY_BUDGET,
+            def.name.span,
+            format!("`{}` costs {cost} gold; the war chest holds {}", army.name, side.war_chest),
+        )
+        .with_label(format!("{} gold over", cost - side.war_chest))
+        .with_help(format!("hire cheaper classes or carry cheaper items; the dearest units: {}", dearest(rules, army)));
         if let Some(w) = side_ast.and_then(|s| s.war_chests.first()) {
             d = d.with_secondary(w.span, "the war chest");
         }
@@ -589,7 +713,7 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
     }
     let inventory = rules.ruleset.inventory as usize;
     let mut names: HashMap<&str, Span> = HashMap::new();
-    let mut tag_counts: BTreeMap<&str, (u32, Span)> = BTreeMap::new();
+    let mut tag_spans: BTreeMap<&str, Vec<Span>> = BTreeMap::new();
     for u in &def.units {
         if let Some(first) = names.get(u.name.value.as_str()) {
             diags.push(
@@ -603,18 +727,31 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
             diags.push(unknown(UNKNOWN_CLASS, "class", &u.class, rules.classes.iter().map(|c| c.name.as_str()).collect()));
             continue;
         };
-        let class_ok = (side.allowed_classes.is_empty() || side.allowed_classes.contains(&class.name)) && !side.banned_classes.contains(&class.name);
+        let class_ok = (side.allowed_classes.is_empty() || side.allowed_classes.contains(&class.name))
+            && !side.banned_classes.contains(&class.name);
         if !class_ok {
             diags.push(
-                Diagnostic::error(ARMY_NOT_ALLOWED, u.class.span, format!("the scenario does not allow the class `{}` for the {}", class.name, army.side.word()))
-                    .with_help(if side.allowed_classes.is_empty() { "it is banned: choose another class".to_string() } else { format!("allowed: {}", side.allowed_classes.join(", ")) }),
+                Diagnostic::error(
+                    ARMY_NOT_ALLOWED,
+                    u.class.span,
+                    format!("the scenario does not allow the class `{}` for the {}", class.name, army.side.word()),
+                )
+                .with_help(if side.allowed_classes.is_empty() {
+                    "it is banned: choose another class".to_string()
+                } else {
+                    format!("allowed: {}", side.allowed_classes.join(", "))
+                }),
             );
         }
         if u.items.len() > inventory {
             if let Some(extra) = u.items.get(inventory) {
                 diags.push(
-                    Diagnostic::error(ARMY_INVENTORY, extra.span, format!("`{}` carries {} items; the inventory holds {inventory}", u.name.value, u.items.len()))
-                        .with_help("leave items behind"),
+                    Diagnostic::error(
+                        ARMY_INVENTORY,
+                        extra.span,
+                        format!("`{}` carries {} items; the inventory holds {inventory}", u.name.value, u.items.len()),
+                    )
+                    .with_help("leave items behind"),
                 );
             }
         }
@@ -628,18 +765,27 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
                 diags.push(unknown(UNKNOWN_ITEM, "item", i, rules.items.iter().map(|i| i.name.as_str()).collect()));
                 continue;
             };
-            let item_ok = (side.allowed_items.is_empty() || side.allowed_items.contains(&item.name)) && !side.banned_items.contains(&item.name);
+            let item_ok = (side.allowed_items.is_empty() || side.allowed_items.contains(&item.name))
+                && !side.banned_items.contains(&item.name);
             if !item_ok {
                 diags.push(
-                    Diagnostic::error(ARMY_NOT_ALLOWED, i.span, format!("the scenario does not allow the item `{}` for the {}", item.name, army.side.word()))
-                        .with_help("choose another item"),
+                    Diagnostic::error(
+                        ARMY_NOT_ALLOWED,
+                        i.span,
+                        format!("the scenario does not allow the item `{}` for the {}", item.name, army.side.word()),
+                    )
+                    .with_help("choose another item"),
                 );
             }
             if let Some(wt) = &item.weapon_type {
                 if item.kind == m::ItemKind::Weapon && !wields.contains(wt.as_str()) {
                     diags.push(
                         Diagnostic::error(ARMY_WIELD, i.span, format!("a {} cannot wield {} (`{}`)", class.name, wt, item.name))
-                            .with_help(format!("{} wields {}", class.name, wields.iter().copied().collect::<Vec<_>>().join(", "))),
+                            .with_help(format!(
+                                "{} wields {}",
+                                class.name,
+                                wields.iter().copied().collect::<Vec<_>>().join(", ")
+                            )),
                     );
                 }
             }
@@ -647,8 +793,12 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
                 if let Some(m::Value::Name { name, .. }) = t.args.first() {
                     if *name != class.name {
                         diags.push(
-                            Diagnostic::error(ARMY_EXCLUSIVE, i.span, format!("`{}` is exclusive to {name}; `{}` is a {}", item.name, u.name.value, class.name))
-                                .with_help(format!("give it to a {name}")),
+                            Diagnostic::error(
+                                ARMY_EXCLUSIVE,
+                                i.span,
+                                format!("`{}` is exclusive to {name}; `{}` is a {}", item.name, u.name.value, class.name),
+                            )
+                            .with_help(format!("give it to a {name}")),
                         );
                     }
                 }
@@ -657,20 +807,29 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
         for t in &u.tags {
             match side.grants.iter().find(|(g, _)| *g == t.value) {
                 None => diags.push(
-                    Diagnostic::error(ARMY_TAG, t.span, format!("the scenario does not grant `{}` to the {}", t.value, army.side.word()))
-                        .with_help(if side.grants.is_empty() {
-                            "this side is granted no scenario tags".to_string()
-                        } else {
-                            format!("granted: {}", side.grants.iter().map(|(g, n)| format!("{g} to {n}")).collect::<Vec<_>>().join(", "))
-                        }),
+                    Diagnostic::error(
+                        ARMY_TAG,
+                        t.span,
+                        format!("the scenario does not grant `{}` to the {}", t.value, army.side.word()),
+                    )
+                    .with_help(if side.grants.is_empty() {
+                        "this side is granted no scenario tags".to_string()
+                    } else {
+                        format!(
+                            "granted: {}",
+                            side.grants.iter().map(|(g, n)| format!("{g} to {n}")).collect::<Vec<_>>().join(", ")
+                        )
+                    }),
                 ),
-                Some(_) => tag_counts.entry(&t.value).or_insert((0, t.span)).0 += 1,
+                Some(_) => tag_spans.entry(&t.value).or_default().push(t.span),
             }
         }
     }
-    for (tag, (count, span)) in tag_counts {
+    for (tag, spans) in tag_spans {
         let allowed = side.grants.iter().find(|(g, _)| g == tag).map_or(0, |(_, n)| *n);
-        if count > allowed {
+        let count = spans.len() as u32;
+        // Point at the first unit over the grant.
+        if let Some(span) = spans.get(allowed as usize).copied() {
             diags.push(
                 Diagnostic::error(ARMY_GRANT, span, format!("{count} units carry `{tag}`; the scenario grants it to {allowed}"))
                     .with_help("take the tag off the extra units"),
@@ -680,11 +839,20 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
     for (i, limit) in side.limits.iter().enumerate() {
         let matching = army.units.iter().filter(|u| selects(rules, u, &limit.selector)).count() as u32;
         if !limit.holds(matching, n) {
-            let what = if limit.denominator > 1 { format!("{}/{} of the army", limit.numerator, limit.denominator) } else { limit.numerator.to_string() };
+            let what = if limit.denominator > 1 {
+                format!("{}/{} of the army", limit.numerator, limit.denominator)
+            } else {
+                limit.numerator.to_string()
+            };
             let mut d = Diagnostic::error(
                 ARMY_LIMIT,
                 def.name.span,
-                format!("`{}` has {matching} of {n} units {}; the scenario wants {} {what}", army.name, selector_text(&limit.selector), if limit.at_least { "at least" } else { "at most" }),
+                format!(
+                    "`{}` has {matching} of {n} units {}; the scenario wants {} {what}",
+                    army.name,
+                    selector_text(&limit.selector),
+                    if limit.at_least { "at least" } else { "at most" }
+                ),
             )
             .with_help("change the army so the limit holds");
             if let Some(l) = side_ast.and_then(|s| s.limits.get(i)) {

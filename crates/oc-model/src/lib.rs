@@ -781,19 +781,36 @@ pub enum Selector {
 #[serde(rename_all = "snake_case")]
 pub enum Condition {
     /// A unit with the Seize action (a Leader) seizes a tile of the region.
-    Seize { region: String },
+    Seize {
+        region: String,
+    },
     RoutAll,
-    RoutCount { count: u32 },
+    RoutCount {
+        count: u32,
+    },
     /// Rout the enemy unit carrying the Leader tag.
     RoutLeader,
-    RoutUnit { unit: String },
+    RoutUnit {
+        unit: String,
+    },
     /// N units leave through the region with the Escape action (Fleeing).
-    Escape { count: u32, region: String },
+    Escape {
+        count: u32,
+        region: String,
+    },
     /// Hold the region (no enemy on it at the end of a round) for N rounds.
-    Defend { region: String, rounds: u32 },
-    Survive { rounds: u32 },
+    Defend {
+        region: String,
+        rounds: u32,
+    },
+    Survive {
+        rounds: u32,
+    },
     /// Raze N tiles of the region (Saboteur).
-    Raze { count: u32, region: String },
+    Raze {
+        count: u32,
+        region: String,
+    },
     And(Box<Condition>, Box<Condition>),
     Or(Box<Condition>, Box<Condition>),
     Not(Box<Condition>),
@@ -825,7 +842,13 @@ impl Condition {
             Condition::Raze { count, region } => format!("raze {} in {region} (Saboteur)", plural(*count, "tile", "tiles")),
             Condition::And(a, b) => format!("{} and {}", a.text_nested(), b.text_nested()),
             Condition::Or(a, b) => format!("either {} or {}", a.text_nested(), b.text_nested()),
-            Condition::Not(a) => format!("prevent this: {}", a.text_nested()),
+            Condition::Not(a) => match a.as_ref() {
+                Condition::RoutCount { count } => format!("rout fewer than {}", plural(*count, "enemy unit", "enemy units")),
+                Condition::RoutAll => "leave at least one enemy unit standing".to_string(),
+                Condition::RoutLeader => "leave the enemy Leader standing".to_string(),
+                Condition::RoutUnit { unit } => format!("leave the enemy unit {unit} standing"),
+                other => format!("do not {}", other.text_nested()),
+            },
         }
     }
 
@@ -839,7 +862,10 @@ impl Condition {
     /// Every region the condition names.
     pub fn regions(&self) -> Vec<&str> {
         match self {
-            Condition::Seize { region } | Condition::Escape { region, .. } | Condition::Defend { region, .. } | Condition::Raze { region, .. } => {
+            Condition::Seize { region }
+            | Condition::Escape { region, .. }
+            | Condition::Defend { region, .. }
+            | Condition::Raze { region, .. } => {
                 vec![region.as_str()]
             }
             Condition::And(a, b) | Condition::Or(a, b) => {

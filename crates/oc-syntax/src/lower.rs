@@ -663,7 +663,9 @@ impl Ctx {
                 Rule::string => s.title = Some(unquote(&p)),
                 Rule::doc => s.doc = self.doc(p),
                 Rule::sc_map => s.maps.extend(self.first_string(p)),
-                Rule::sc_regions => s.regions.extend(p.into_inner().filter(|q| q.as_rule() == Rule::string).map(|q| self.string(&q))),
+                Rule::sc_regions => {
+                    s.regions.extend(p.into_inner().filter(|q| q.as_rule() == Rule::string).map(|q| self.string(&q)))
+                }
                 Rule::sc_rounds => {
                     let mut n = None;
                     let mut then = None;
@@ -678,7 +680,9 @@ impl Ctx {
                         s.rounds.push((n, then));
                     }
                 }
-                Rule::sc_deploy => s.deploy_first.extend(p.into_inner().find(|q| q.as_rule() == Rule::side_word).map(|q| self.ident(&q))),
+                Rule::sc_deploy => {
+                    s.deploy_first.extend(p.into_inner().find(|q| q.as_rule() == Rule::side_word).map(|q| self.ident(&q)))
+                }
                 Rule::sc_side => s.sides.push(self.side(p)),
                 _ => {}
             }
@@ -711,7 +715,8 @@ impl Ctx {
                 Rule::sd_zone => d.zones.extend(self.first_string(p)),
                 Rule::sd_war_chest => d.war_chests.extend(self.first_int(p)),
                 Rule::sd_units => {
-                    let ints: Vec<Spanned<i64>> = p.into_inner().filter(|q| q.as_rule() == Rule::int).map(|q| self.int(&q)).collect();
+                    let ints: Vec<Spanned<i64>> =
+                        p.into_inner().filter(|q| q.as_rule() == Rule::int).map(|q| self.int(&q)).collect();
                     if let [lo, hi] = ints.as_slice() {
                         d.units.push((lo.clone(), hi.clone()));
                     }
@@ -810,7 +815,9 @@ impl Ctx {
         let int = || inner.iter().find(|q| q.as_rule() == Rule::int).map(|q| self.int(q));
         let string = || inner.iter().find(|q| q.as_rule() == Rule::string).map(|q| self.string(q));
         Some(match rule {
-            Rule::cond_not => Cond::Not(Box::new(self.cond_term(inner.into_iter().find(|q| q.as_rule() != Rule::kw_not)?)?), span),
+            Rule::cond_not => {
+                Cond::Not(Box::new(self.cond_term(inner.into_iter().find(|q| q.as_rule() != Rule::kw_not)?)?), span)
+            }
             Rule::cond_paren => self.cond(inner.into_iter().find(|q| q.as_rule() == Rule::cond)?)?,
             Rule::c_seize => Cond::Seize(string()?),
             Rule::c_rout => {

@@ -1,0 +1,128 @@
+//! The shipped scenarios: each compiles clean with its two armies, and together they use every
+//! kind of victory condition. Objective texts come from the same compiled conditions.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use oc_compiler::{Host, Workspace};
+use oc_model::{Condition, Rules, SideId};
+
+struct Disk(PathBuf);
+
+impl Host for Disk {
+    fn read(&mut self, path: &str) -> Result<String, String> {
+        std::fs::read_to_string(self.0.join(path)).map_err(|e| e.to_string())
+    }
+}
+
+fn compile(file: &str) -> Rules {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut ws = Workspace::new();
+    let (c, unreadable) = ws.compile(&mut Disk(root), &[file.to_string()]);
+    assert!(unreadable.is_empty(), "{unreadable:?}");
+    assert!(c.diagnostics.is_empty(), "{file}: {:#?}", c.diagnostics);
+    c.rules.expect("clean rules")
+}
+
+fn kinds(c: &Condition, out: &mut BTreeSet<&'static str>) {
+    let kind = match c {
+        Condition::Seize { .. } => "seize",
+        Condition::RoutAll => "rout all",
+        Condition::RoutCount { .. } => "rout N",
+        Condition::RoutLeader => "rout leader",
+        Condition::RoutUnit { .. } => "rout unit",
+        Condition::Escape { .. } => "escape",
+        Condition::Defend { .. } => "defend",
+        Condition::Survive { .. } => "survive",
+        Condition::Raze { .. } => "raze",
+        Condition::And(a, b) | Condition::Or(a, b) => {
+            kinds(a, out);
+            kinds(b, out);
+            if matches!(c, Condition::And(..)) {
+                "and"
+            } else {
+                "or"
+            }
+        }
+        Condition::Not(a) => {
+            kinds(a, out);
+            "not"
+        }
+    };
+    out.insert(kind);
+}
+
+#[test]
+fn shipped_scenarios_are_clean_and_cover_every_victory_condition() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".oc"))
+        .map(|n| format!("scenarios/{n}"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8, "{files:?}");
+    let mut seen = BTreeSet::new();
+    for file in &files {
+        let rules = compile(file);
+        assert_eq!(rules.scenarios.len(), 1, "{file}");
+        let s = &rules.scenarios[0];
+        assert!(s.map.starts_with("maps/") && s.map.ends_with(".map.toml"), "{}", s.map);
+        for side in [SideId::Attacker, SideId::Defender] {
+            let armies: Vec<_> = rules.armies.iter().filter(|a| a.side == side && a.scenario == s.name).collect();
+            assert_eq!(armies.len(), 1, "{file}: one sample army per side");
+            if let Some(c) = &s.side(side).win {
+                kinds(c, &mut seen);
+            }
+        }
+    }
+    let all =
+        ["seize", "rout all", "rout N", "rout leader", "rout unit", "escape", "defend", "survive", "raze", "and", "or", "not"];
+    for k in all {
+        assert!(seen.contains(k), "no shipped scenario uses `{k}`; seen {seen:?}");
+    }
+}
+
+#[test]
+fn objective_texts_come_from_the_conditions() {
+    let rules = compile("scenarios/hamill-canyon.oc");
+    let s = &rules.scenarios[0];
+    assert_eq!(s.rounds, Some(12));
+    assert_eq!(s.on_time_limit, oc_model::Outcome::Win(SideId::Defender));
+    assert_eq!(
+        s.attacker.win.as_ref().unwrap().text(),
+        "escape with 2 units through canyon-exit (Fleeing) and rout fewer than 3 enemy units"
+    );
+    let rules = compile("scenarios/zaalbul-marsh.oc");
+    assert_eq!(
+        rules.scenarios[0].defender.win.as_ref().unwrap().text(),
+        "either hold marsh-fort for 8 rounds with no enemy on it or rout 4 enemy units"
+    );
+    // `and` binds tighter than `or`, as in the rules' expressions.
+    let c = Condition::Or(
+        Box::new(Condition::RoutAll),
+        Box::new(Condition::And(Box::new(Condition::Survive { rounds: 3 }), Box::new(Condition::RoutCount { count: 1 }))),
+    );
+    assert_eq!(c.text(), "either rout every enemy unit or (survive 3 rounds and rout 1 enemy unit)");
+}
+
+#[test]
+fn army_costs_and_composition_are_counted_from_the_seed_prices() {
+    let rules = compile("scenarios/border-mulan.oc");
+    let army = rules.army("RenaisVanguard").unwrap();
+    // Lord 1000 + Rapier + Vulnerary, Cavalier 950 + IronSword 460 + IronLance 360, ...
+    let cost = oc_compiler::scenario::army_cost(&rules, army);
+    let by_hand: i64 = army
+        .units
+        .iter()
+        .map(|u| rules.class(&u.class).unwrap().cost + u.items.iter().map(|i| rules.item(i).unwrap().cost).sum::<i64>())
+        .sum();
+    assert_eq!(cost, by_hand);
+    assert_eq!(rules.class("Cavalier").unwrap().cost, 950);
+    assert!(cost <= rules.scenarios[0].attacker.war_chest);
+    let ranged = army.units.iter().filter(|u| oc_compiler::scenario::selects(&rules, u, &oc_model::Selector::Ranged)).count();
+    assert_eq!(ranged, 1, "only Neimi's Iron Bow reaches 2");
+    let limit = oc_model::Limit { at_least: false, numerator: 1, denominator: 3, selector: oc_model::Selector::Ranged };
+    assert!(limit.holds(1, 5) && limit.holds(2, 6) && !limit.holds(2, 5) && !limit.holds(3, 6));
+}
