@@ -2,6 +2,7 @@
 //! diagnostics into miette reports or JSON, and sets the exit status. The work is in `crates/`.
 
 mod atlas;
+mod battle_cmd;
 mod commands;
 mod play;
 mod project;
@@ -120,6 +121,31 @@ enum Command {
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
     },
+    /// Play one battle with the AI on both sides and write its JSON-lines log.
+    Battle {
+        #[command(flatten)]
+        game: Game,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write the log here (default: stdout).
+        #[arg(long)]
+        log: Option<PathBuf>,
+    },
+    /// Re-run a battle log from its seed and check every line.
+    Replay { log: PathBuf },
+    /// Play many AI battles in parallel: win rates with 95% intervals, rounds, losses, endings.
+    Simulate {
+        #[command(flatten)]
+        game: Game,
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// The army-building phases: scout (share classes), outfit (change inventories only).
     Army {
         #[command(subcommand)]
@@ -132,6 +158,21 @@ enum Command {
         #[arg(long)]
         list: bool,
     },
+}
+
+#[derive(clap::Args)]
+struct Game {
+    /// The `.oc` file with the scenario and its armies (or importing them).
+    file: PathBuf,
+    /// Which scenario, when the file defines several.
+    #[arg(long)]
+    scenario: Option<String>,
+    /// The attacker's army (default: the only one written for the attacker).
+    #[arg(long)]
+    attacker: Option<String>,
+    /// The defender's army.
+    #[arg(long)]
+    defender: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -231,6 +272,25 @@ fn main() -> ExitCode {
         Command::Army { phase: ArmyPhase::Outfit { before, after, name } } => {
             scenario_cmd::outfit(&before, &after, name.as_deref())
         }
+        Command::Battle { game, seed, log } => battle_cmd::battle(
+            &game.file,
+            game.scenario.as_deref(),
+            game.attacker.as_deref(),
+            game.defender.as_deref(),
+            seed,
+            log.as_deref(),
+        ),
+        Command::Replay { log } => battle_cmd::replay(&log),
+        Command::Simulate { game, games, seed, format, out } => battle_cmd::simulate(
+            &game.file,
+            game.scenario.as_deref(),
+            game.attacker.as_deref(),
+            game.defender.as_deref(),
+            games,
+            seed,
+            format,
+            out.as_deref(),
+        ),
         Command::Render { map, out } => atlas::render(&map, &out),
         Command::Export { format, map, out } => atlas::export(format, &map, out.as_deref()),
         Command::ImportImage { image, legend, name, out, force } => {

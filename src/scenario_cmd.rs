@@ -26,7 +26,7 @@ armies unit by unit (by name).\n\nFix: keep each unit's class and the same units
 
 /// Compiles the `.oc` files under `path` (with imports) and prints their diagnostics.
 /// Errors stop here with status 1; the workspace is returned for spans.
-fn compile(path: &Path) -> Result<(Rules, Workspace), u8> {
+pub fn compile(path: &Path) -> Result<(Rules, Workspace), u8> {
     let project = project::discover(&[path.to_path_buf()]).map_err(|e| {
         eprintln!("error: {e}");
         2u8

@@ -447,3 +447,57 @@ fn army_scout_shares_classes_only_and_outfit_rejects_class_changes() {
     );
     assert!(err.contains("after.oc:28:17"), "points at the class in the new file: {err}");
 }
+
+#[test]
+fn simulate_finishes_on_every_shipped_scenario_and_is_reproducible() {
+    let mut files: Vec<String> = std::fs::read_dir(repo().join("scenarios"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".oc"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8);
+    for f in &files {
+        let path = format!("scenarios/{f}");
+        let run = || oc(&repo(), &["simulate", &path, "--games", "6", "--seed", "9", "--format", "json"]);
+        let (a, b) = (run(), run());
+        assert_eq!(a.status.code(), Some(0), "{f}: {}", text(&a.stderr));
+        assert_eq!(a.stdout, b.stdout, "{f}: the same seed must give the same result");
+        let v: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
+        for key in ["games", "attacker_wins", "defender_wins", "draws", "attacker_win_rate", "ci95", "mean_rounds"] {
+            assert!(v.get(key).is_some(), "{f}: no `{key}` in {v}");
+        }
+        assert_eq!(v["games"], 6);
+        let total = v["attacker_wins"].as_u64().unwrap() + v["defender_wins"].as_u64().unwrap() + v["draws"].as_u64().unwrap();
+        assert_eq!(total, 6);
+        let ci = v["ci95"].as_array().unwrap();
+        let rate = v["attacker_win_rate"].as_f64().unwrap();
+        assert!(ci[0].as_f64().unwrap() <= rate && rate <= ci[1].as_f64().unwrap(), "{f}: {v}");
+    }
+}
+
+#[test]
+fn a_battle_log_replays_and_an_edited_one_does_not() {
+    let dir = scratch("replay");
+    let log = dir.join("keep.jsonl");
+    let run = oc(&repo(), &["battle", "scenarios/border-mulan.oc", "--seed", "4", "--log", log.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let again = dir.join("again.jsonl");
+    oc(&repo(), &["battle", "scenarios/border-mulan.oc", "--seed", "4", "--log", again.to_str().unwrap()]);
+    assert_eq!(std::fs::read(&log).unwrap(), std::fs::read(&again).unwrap(), "byte-identical logs from one seed");
+    let ok = oc(&repo(), &["replay", log.to_str().unwrap()]);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+    assert!(text(&ok.stderr).contains("identical"));
+    let body = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = body.lines().collect();
+    let edited: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| if i == 3 { l.replacen("\"round\":1", "\"round\":7", 1) } else { l.to_string() })
+        .collect();
+    assert_ne!(edited[3], lines[3], "the edit must change a line");
+    std::fs::write(&log, edited.join("\n") + "\n").unwrap();
+    let bad = oc(&repo(), &["replay", log.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(text(&bad.stderr).contains("keep.jsonl:4: the replay differs here"), "{}", text(&bad.stderr));
+}

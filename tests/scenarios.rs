@@ -68,7 +68,7 @@ fn shipped_scenarios_are_clean_and_cover_every_victory_condition() {
         let rules = compile(file);
         assert_eq!(rules.scenarios.len(), 1, "{file}");
         let s = &rules.scenarios[0];
-        assert!(s.map.starts_with("maps/") && s.map.ends_with(".map.toml"), "{}", s.map);
+        assert!(s.map.starts_with("scenarios/maps/") && s.map.ends_with(".map.toml"), "{}", s.map);
         for side in [SideId::Attacker, SideId::Defender] {
             let armies: Vec<_> = rules.armies.iter().filter(|a| a.side == side && a.scenario == s.name).collect();
             assert_eq!(armies.len(), 1, "{file}: one sample army per side");

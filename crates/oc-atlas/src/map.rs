@@ -209,6 +209,46 @@ impl Map {
         }
     }
 
+    /// The map as the battle engine reads it (after [`Map::resolve`]). Unknown symbols become
+    /// an empty terrain name, which the engine treats as impassable.
+    pub fn battle_map(&self) -> oc_model::BattleMap {
+        let kind = |k: RegionKind| match k {
+            RegionKind::Deployment => "deployment",
+            RegionKind::Seize => "seize",
+            RegionKind::Escape => "escape",
+            RegionKind::Raze => "raze",
+            RegionKind::Defend => "defend",
+            RegionKind::Label => "label",
+        };
+        oc_model::BattleMap {
+            name: self.name.clone(),
+            width: self.width,
+            height: self.height,
+            terrain: self.tiles().map(|t| self.terrain(t).unwrap_or_default().to_string()).collect(),
+            regions: self
+                .regions
+                .iter()
+                .map(|r| oc_model::MapRegion {
+                    name: r.name.clone(),
+                    kind: kind(r.kind).to_string(),
+                    side: r.side.map(|s| match s {
+                        Side::Attacker => oc_model::SideId::Attacker,
+                        Side::Defender => oc_model::SideId::Defender,
+                    }),
+                    tiles: r
+                        .tiles
+                        .iter()
+                        .map(|(t, _)| (t.x, t.y))
+                        .filter(|(x, y)| self.in_bounds(Tile { x: *x, y: *y }))
+                        .collect(),
+                })
+                .collect(),
+            chests: self.chests.iter().map(|c| ((c.at.x, c.at.y), c.item.clone())).collect(),
+            doors: self.doors.iter().map(|(t, _)| (t.x, t.y)).collect(),
+            destructibles: self.destructibles.iter().map(|d| ((d.at.x, d.at.y), d.hp)).collect(),
+        }
+    }
+
     /// Every tile of the map, row by row.
     pub fn tiles(&self) -> impl Iterator<Item = Tile> + '_ {
         (0..self.height).flat_map(move |y| (0..self.width).map(move |x| Tile { x, y }))

@@ -203,12 +203,12 @@ impl Workspace {
         let (mut partial, mut found) = check::check(&items);
         diagnostics.append(&mut found);
         if !scenario_defs.is_empty() || !army_defs.is_empty() {
-            let lowered = scenario::lower_scenarios(&scenario_defs, &partial, &mut diagnostics);
+            let mut lowered = scenario::lower_scenarios(&scenario_defs, &partial, &mut diagnostics);
             let importers: HashMap<FileId, String> =
                 scenario_defs.iter().filter_map(|s| self.file(s.span.file).map(|f| (s.span.file, f.path.clone()))).collect();
             let mut maps = Vec::new();
             scenario::check_maps(
-                &lowered,
+                &mut lowered,
                 &partial,
                 |id| importers.get(&id).cloned().unwrap_or_default(),
                 |path| {

@@ -341,27 +341,29 @@ pub fn tags_enabling(rules: &m::Rules, verb: m::Verb) -> BTreeSet<String> {
 /// Checks each scenario against its map: the regions it needs, its zones, and whether each
 /// side can win. `map_of` gives the map text read through the host (or why it could not be).
 pub(crate) fn check_maps(
-    lowered: &[Lowered],
+    lowered: &mut [Lowered],
     rules: &m::Rules,
     importer_of: impl Fn(FileId) -> String,
     mut map_of: impl FnMut(&str) -> Result<(FileId, String), String>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    for l in lowered {
-        let s = &l.model;
+    for l in lowered.iter_mut() {
         let Some(map_span) = l.ast.maps.first().map(|m| m.span) else { continue };
         let importer = importer_of(l.ast.span.file);
-        let path = match crate::paths::resolve(&importer, &s.map) {
+        let path = match crate::paths::resolve(&importer, &l.model.map) {
             Ok(p) => p,
             Err(reason) => {
                 diags.push(
-                    Diagnostic::error(SCENARIO_MAP, map_span, format!("the map `{}` is outside the project", s.map))
+                    Diagnostic::error(SCENARIO_MAP, map_span, format!("the map `{}` is outside the project", l.model.map))
                         .with_label(reason)
                         .with_help("map paths are relative to the scenario's file and stay inside the project"),
                 );
                 continue;
             }
         };
+        // From here on the model holds the map's project path.
+        l.model.map = path.clone();
+        let s = &l.model;
         let (id, text) = match map_of(&path) {
             Ok(found) => found,
             Err(reason) => {

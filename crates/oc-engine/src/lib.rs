@@ -6,6 +6,8 @@
 //! tag does arrives as model effects, everything combat does as the ruleset's formulas.
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
+pub mod ai;
+pub mod battle;
 mod combat;
 mod ir;
 mod unit;

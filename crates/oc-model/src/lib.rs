@@ -897,3 +897,34 @@ pub struct ArmyUnit {
     /// Scenario tags the scenario granted to this unit (Leader, Fleeing, Saboteur).
     pub tags: Vec<String>,
 }
+
+/// A map as the battle engine sees it: terrain names row by row and the labelled regions.
+/// Built from a map definition (`oc_atlas::Map::battle_map`); not part of compiled rules.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BattleMap {
+    pub name: String,
+    pub width: i64,
+    pub height: i64,
+    /// `terrain[y * width + x]`: a terrain of the rules.
+    pub terrain: Vec<String>,
+    pub regions: Vec<MapRegion>,
+    pub chests: Vec<((i64, i64), String)>,
+    pub doors: Vec<(i64, i64)>,
+    /// Destructible tiles with their HP when the map overrides the terrain's.
+    pub destructibles: Vec<((i64, i64), Option<i64>)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MapRegion {
+    pub name: String,
+    /// deployment, seize, escape, raze, defend or label.
+    pub kind: String,
+    pub side: Option<SideId>,
+    pub tiles: Vec<(i64, i64)>,
+}
+
+impl BattleMap {
+    pub fn region(&self, name: &str) -> Option<&MapRegion> {
+        self.regions.iter().find(|r| r.name == name)
+    }
+}

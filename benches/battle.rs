@@ -1,0 +1,91 @@
+//! `cargo bench --bench battle`: whole 10-versus-10 AI battles per minute on Grado Keep (one
+//! core, then all cores with rayon, as `oc simulate` runs them). Nothing here asserts a time.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use oc_compiler::{Host, Workspace};
+use rayon::prelude::*;
+
+struct Repo(PathBuf);
+
+const BENCH: &str = r#"
+scenario Skirmish10 {
+    map "scenarios/maps/grado-keep.map.toml"
+    rounds 15 then defender
+    attacker { zone "attacker-zone" war_chest 99999 units 10..10 grant Leader to 1 win seize "emperors-throne" or rout all }
+    defender { zone "defender-zone" war_chest 99999 units 10..10 win rout all }
+}
+army Alliance for Skirmish10 attacker {
+    unit Ephraim: Lord { items Rapier tags Leader }
+    unit Colm: Thief { items IronSword, MasterKey }
+    unit Gilliam: Knight { items IronLance, Javelin }
+    unit Kyle: Cavalier { items SteelLance }
+    unit Forde: Cavalier { items IronSword }
+    unit Lute: Mage { items Fire }
+    unit Artur: Monk { items Lightning }
+    unit Garcia: Fighter { items SteelAxe }
+    unit Neimi: Archer { items IronBow }
+    unit Natasha: Cleric { items HealStaff }
+}
+army Guard for Skirmish10 defender {
+    unit Vigarde: Knight { items SteelLance, Javelin }
+    unit Aias: Myrmidon { items SteelSword }
+    unit Kletus: Knight { items IronLance }
+    unit Riev: Shaman { items Flux }
+    unit Tirado: Archer { items SteelBow }
+    unit Pablo: Mage { items Fire }
+    unit Bone: Brigand { items IronAxe }
+    unit Bazba: Fighter { items SteelAxe }
+    unit Saar: Soldier { items IronLance }
+    unit Moulder: Priest { items HealStaff }
+}
+"#;
+
+impl Host for Repo {
+    fn read(&mut self, path: &str) -> Result<String, String> {
+        if path == "bench.oc" {
+            return Ok(BENCH.to_string());
+        }
+        std::fs::read_to_string(self.0.join(path)).map_err(|e| e.to_string())
+    }
+}
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut ws = Workspace::new();
+    let (c, _) = ws.compile(&mut Repo(root.clone()), &["bench.oc".to_string()]);
+    let rules = c.rules.unwrap_or_else(|| panic!("{:#?}", c.diagnostics));
+    let text = std::fs::read_to_string(root.join("scenarios/maps/grado-keep.map.toml")).expect("map");
+    let (map, _) = oc_atlas::parse(oc_diag::FileId(0), &text);
+    let mut map = map.expect("map parses");
+    map.resolve(&rules);
+    let map = map.battle_map();
+    let engine = oc_engine::Engine::new(rules).expect("engine");
+    let s = &engine.rules.scenarios[0];
+    let armies = [&engine.rules.armies[0], &engine.rules.armies[1]];
+
+    let games = 30u64;
+    let started = Instant::now();
+    let mut rounds = 0;
+    for g in 0..games {
+        let (r, _) = oc_engine::battle::play(&engine, s, &map, armies, g).expect("game");
+        rounds += r.rounds;
+    }
+    let one = started.elapsed();
+    println!(
+        "10v10 on Grado Keep, one core: {games} battles in {one:.2?} = {:.0} battles/minute (mean {:.1} rounds)",
+        games as f64 / one.as_secs_f64() * 60.0,
+        f64::from(rounds) / games as f64
+    );
+    let games = 60u64;
+    let started = Instant::now();
+    let done: u32 =
+        (0..games).into_par_iter().map(|g| oc_engine::battle::play(&engine, s, &map, armies, 1000 + g).map_or(0, |_| 1)).sum();
+    let all = started.elapsed();
+    println!(
+        "10v10 on Grado Keep, {} threads: {done} battles in {all:.2?} = {:.0} battles/minute",
+        rayon::current_num_threads(),
+        f64::from(done) / all.as_secs_f64() * 60.0
+    );
+}

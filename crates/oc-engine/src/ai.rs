@@ -1,0 +1,194 @@
+//! A simple, honest AI: for each unit waiting to act it weighs taking the objective (seize,
+//! escape, raze), healing a hurt ally, and the attack with the best exact forecast, and
+//! otherwise walks toward the objective or the nearest enemy. It sees only what a player sees.
+
+use std::collections::{HashMap, VecDeque};
+
+use oc_model as m;
+
+use crate::battle::{distance, Act, Battle, State, Tile, Turn};
+
+/// Steps to the nearest of `goals` for a unit's movement type, ignoring other units (a guide
+/// for walking, not a path).
+fn steps_to(b: &Battle, kind: &str, goals: &[Tile]) -> HashMap<Tile, i64> {
+    let mut dist: HashMap<Tile, i64> = HashMap::new();
+    let mut queue: VecDeque<Tile> = VecDeque::new();
+    for g in goals {
+        dist.insert(*g, 0);
+        queue.push_back(*g);
+    }
+    // Uniform-cost over terrain cost (small maps: a simple relaxation queue is enough).
+    while let Some(at) = queue.pop_front() {
+        let here = dist.get(&at).copied().unwrap_or(0);
+        for next in [(at.0 + 1, at.1), (at.0 - 1, at.1), (at.0, at.1 + 1), (at.0, at.1 - 1)] {
+            // The cost of entering `at` from `next`.
+            let Some(step) = b.terrain_at(at).and_then(|t| t.costs.get(kind).copied().flatten()) else { continue };
+            if b.terrain_at(next).and_then(|t| t.costs.get(kind).copied().flatten()).is_none() {
+                continue;
+            }
+            let total = here + i64::from(step);
+            if dist.get(&next).is_none_or(|d| total < *d) {
+                dist.insert(next, total);
+                queue.push_back(next);
+            }
+        }
+    }
+    dist
+}
+
+/// (chance to rout the target, expected damage dealt, expected damage taken).
+type Prospect = (f64, f64, f64);
+
+/// The region tiles a side's condition asks it to reach with `verb`.
+fn objective_tiles(b: &Battle, side: m::SideId, kind: &str) -> Vec<Tile> {
+    fn regions<'c>(c: &'c m::Condition, kind: &str, out: &mut Vec<&'c str>) {
+        match c {
+            m::Condition::Seize { region } if kind == "seize" => out.push(region),
+            m::Condition::Escape { region, .. } if kind == "escape" => out.push(region),
+            m::Condition::Raze { region, .. } if kind == "raze" => out.push(region),
+            m::Condition::Defend { region, .. } if kind == "defend" => out.push(region),
+            m::Condition::And(a, x) | m::Condition::Or(a, x) => {
+                regions(a, kind, out);
+                regions(x, kind, out);
+            }
+            _ => {}
+        }
+    }
+    let mut names = Vec::new();
+    if let Some(c) = &b.scenario.side(side).win {
+        regions(c, kind, &mut names);
+    }
+    names.iter().filter_map(|n| b.map.region(n)).flat_map(|r| r.tiles.iter().copied()).collect()
+}
+
+/// The turn the AI plays for the side to act, or `None` if it has nobody to activate.
+pub fn choose(b: &Battle) -> Option<Turn> {
+    let side = b.to_act;
+    let mut best: Option<(f64, Turn)> = None;
+    for i in b.waiting(side) {
+        if let Some((score, turn)) = best_for(b, i) {
+            if best.as_ref().is_none_or(|(s, _)| score > *s) {
+                best = Some((score, turn));
+            }
+        }
+    }
+    best.map(|(_, t)| t).or_else(|| b.waiting(side).first().map(|i| Turn { unit: *i, to: None, equip: None, act: Act::Wait }))
+}
+
+fn best_for(b: &Battle, i: usize) -> Option<(f64, Turn)> {
+    let u = b.units.get(i)?;
+    let reach = b.reachable(i).ok()?;
+    let actions = b.actions(i);
+    let has = |verb: m::Verb| actions.iter().any(|a| a.verb() == Some(verb));
+    // 1. The objective, if a tile of it is in reach.
+    for (verb, kind) in [(m::Verb::Seize, "seize"), (m::Verb::Escape, "escape"), (m::Verb::Raze, "raze")] {
+        if !has(verb) {
+            continue;
+        }
+        let tiles = objective_tiles(b, u.side, kind);
+        let mut options: Vec<&Tile> = reach.keys().filter(|t| tiles.contains(t)).collect();
+        options.sort();
+        if let Some(t) = options.first() {
+            let turn = Turn {
+                unit: i,
+                to: Some(**t).filter(|t| *t != u.pos),
+                equip: None,
+                act: Act::Special { verb, target: None, tile: None },
+            };
+            return Some((1000.0, turn));
+        }
+    }
+    let mut best: Option<(f64, Turn)> = None;
+    let mut consider = |score: f64, turn: Turn| {
+        // Forecasts sum probabilities in an order that may vary from run to run; rounding keeps
+        // equal options equal, so the first (in tile order) wins and replays are exact.
+        let score = (score * 1e6).round() / 1e6;
+        if best.as_ref().is_none_or(|(s, _)| score > *s) {
+            best = Some((score, turn));
+        }
+    };
+    let mut tiles: Vec<(&Tile, &i64)> = reach.iter().collect();
+    tiles.sort();
+    // 2. Healing a hurt ally.
+    if has(m::Verb::Heal) {
+        for (k, ally) in b.units.iter().enumerate() {
+            if k == i || ally.side != u.side || ally.state != State::Ready || ally.hp >= ally.max_hp {
+                continue;
+            }
+            if let Some((t, _)) = tiles.iter().find(|(t, _)| distance(**t, ally.pos) == 1) {
+                let missing = (ally.max_hp - ally.hp) as f64;
+                consider(
+                    10.0 + missing * 3.0,
+                    Turn {
+                        unit: i,
+                        to: Some(**t).filter(|t| *t != u.pos),
+                        equip: None,
+                        act: Act::Special { verb: m::Verb::Heal, target: Some(k), tile: None },
+                    },
+                );
+            }
+        }
+    }
+    // 3. Attacks: the exact forecast from each tile in reach that can strike.
+    let weapons: Vec<String> =
+        u.items.iter().filter(|n| b.engine.rules.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)).cloned().collect();
+    let mut forecasts: HashMap<(usize, i64, String), Option<Prospect>> = HashMap::new();
+    for (k, foe) in b.units.iter().enumerate() {
+        if foe.side == u.side || foe.state != State::Ready {
+            continue;
+        }
+        for (t, _) in &tiles {
+            let d = distance(**t, foe.pos);
+            if d > 6 || (**t != u.pos && b.units.iter().any(|x| x.state == State::Ready && x.pos == **t)) {
+                continue;
+            }
+            for w in &weapons {
+                let terrain = b.terrain_at(**t).map(|x| x.name.clone()).unwrap_or_default();
+                let f = forecasts.entry((k, d, format!("{w}@{terrain}"))).or_insert_with(|| forecast(b, i, k, **t, d, w));
+                if let Some((routs, dealt, taken)) = *f {
+                    let score = routs * 60.0 + dealt - taken * 0.7;
+                    let equip = (u.equipped.as_deref() != Some(w.as_str())).then(|| w.clone());
+                    consider(
+                        score,
+                        Turn { unit: i, to: Some(**t).filter(|t| *t != u.pos), equip, act: Act::Attack { target: k } },
+                    );
+                }
+            }
+        }
+    }
+    // 4. Walking toward the objective or the nearest enemy.
+    let kind = b.movement_type(i).unwrap_or_default();
+    let mut goals: Vec<Tile> = Vec::new();
+    for (verb, k) in [(m::Verb::Seize, "seize"), (m::Verb::Escape, "escape"), (m::Verb::Raze, "raze")] {
+        if has(verb) {
+            goals.extend(objective_tiles(b, u.side, k));
+        }
+    }
+    if goals.is_empty() {
+        goals.extend(objective_tiles(b, u.side, "defend"));
+    }
+    if goals.is_empty() {
+        goals.extend(b.units.iter().filter(|f| f.side != u.side && f.state == State::Ready).map(|f| f.pos));
+    }
+    let guide = steps_to(b, &kind, &goals);
+    let here = guide.get(&u.pos).copied().unwrap_or(i64::MAX / 4);
+    if let Some((t, d)) = tiles.iter().filter_map(|(t, _)| guide.get(*t).map(|d| (**t, *d))).min_by_key(|(t, d)| (*d, *t)) {
+        let progress = (here - d) as f64;
+        consider(progress * 0.5, Turn { unit: i, to: Some(t).filter(|t| *t != u.pos), equip: None, act: Act::Wait });
+    }
+    best.or(Some((0.0, Turn { unit: i, to: None, equip: None, act: Act::Wait })))
+}
+
+/// (chance to rout the target, expected damage dealt, expected damage taken) attacking from
+/// `from` with weapon `w`, or `None` when it cannot.
+fn forecast(b: &Battle, i: usize, k: usize, from: Tile, d: i64, w: &str) -> Option<Prospect> {
+    let (mut la, ld) = (b.loadout_of(i, true)?, b.loadout_of(k, false)?);
+    la.weapon = Some(w.to_string());
+    la.terrain = b.terrain_at(from).map(|t| t.name.clone());
+    let unit = b.engine.unit(&la, &[]).ok()?;
+    if !unit.in_range(d) || !unit.may_use_weapon(&b.engine.ir) {
+        return None;
+    }
+    let f = b.engine.forecast(&la, &ld, d).ok()?;
+    Some((f.defender_routed, f.defender_damage_taken, f.attacker_damage_taken + f.attacker_routed * 30.0))
+}

@@ -1,0 +1,1002 @@
+//! Whole battles (seed 000, Deployment and Gameplay): deployment into zones, rounds of
+//! alternating single-unit activations, movement over the Terrain Table, attacks through the
+//! combat exchange, special actions from the tags' `action` blocks, end-of-turn terrain healing,
+//! and the scenario's victory conditions checked after every action and at the time limit.
+//!
+//! Everything comes from the model: movement points, movement type and whether a unit may move
+//! are unit attributes; terrain costs, healing and what doors become are terrain data; what a
+//! special action does is its verbs (`seize`, `escape`, `raze`, `open`, `take_chest`, `heal`,
+//! `reactivate`, `cure`). Nothing here names a tag or a class.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap, HashMap};
+
+use oc_model as m;
+use serde::{Deserialize, Serialize};
+
+use crate::combat::{rng, Exchange};
+use crate::ir::V;
+use crate::{ChaCha8Rng, Engine, EngineError, Form, Loadout};
+
+pub type Tile = (i64, i64);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    Ready,
+    Routed,
+    Escaped,
+}
+
+/// A unit on (or off) the battlefield.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Combatant {
+    pub name: String,
+    pub side: m::SideId,
+    pub class: String,
+    pub items: Vec<String>,
+    /// Scenario tags the scenario granted to it.
+    pub tags: Vec<String>,
+    pub equipped: Option<String>,
+    pub hp: i64,
+    pub max_hp: i64,
+    pub pos: Tile,
+    pub state: State,
+    pub activated: bool,
+}
+
+/// What a unit does with its action.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Act {
+    Wait,
+    Attack {
+        target: usize,
+    },
+    /// A special action (from a tag's `action` block) identified by its first verb.
+    Special {
+        verb: m::Verb,
+        target: Option<usize>,
+        tile: Option<Tile>,
+    },
+}
+
+/// One combat turn: the unit, where it moves (if it moves), the weapon it equips (a free
+/// action), and its action.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Turn {
+    pub unit: usize,
+    pub to: Option<Tile>,
+    pub equip: Option<String>,
+    pub act: Act,
+}
+
+/// A line of the battle log: what happened, with enough state to verify a replay.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Record {
+    Start {
+        scenario: String,
+        map: String,
+        seed: u64,
+        units: Vec<Combatant>,
+    },
+    Round {
+        round: u32,
+        first: m::SideId,
+    },
+    Turn {
+        round: u32,
+        turn: Turn,
+        hp: Vec<(usize, i64)>,
+        routed: Vec<usize>,
+        note: String,
+    },
+    /// Terrain healing at the end of a turn.
+    Recover {
+        unit: usize,
+        amount: i64,
+        hp: i64,
+    },
+    End {
+        round: u32,
+        outcome: m::Outcome,
+        reason: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BattleError(pub String);
+
+impl std::fmt::Display for BattleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<EngineError> for BattleError {
+    fn from(e: EngineError) -> Self {
+        BattleError(e.message)
+    }
+}
+
+/// An action a unit can take: the tag's action block with the tag's arguments.
+#[derive(Clone, Debug)]
+pub struct Available {
+    pub action: m::Action,
+    pub params: Vec<String>,
+    pub args: Vec<m::Value>,
+}
+
+impl Available {
+    pub fn verb(&self) -> Option<m::Verb> {
+        self.action.effects.iter().find_map(|e| if let m::Effect::Command { verb, .. } = e { Some(*verb) } else { None })
+    }
+}
+
+pub struct Battle<'e> {
+    pub engine: &'e Engine,
+    pub scenario: m::Scenario,
+    pub map: m::BattleMap,
+    pub units: Vec<Combatant>,
+    pub round: u32,
+    /// The side that leads the current round.
+    pub first: m::SideId,
+    /// Whose activation is next.
+    pub to_act: m::SideId,
+    /// The side that activated all its units first this round.
+    finished_first: Option<m::SideId>,
+    pub outcome: Option<(m::Outcome, String)>,
+    pub log: Vec<Record>,
+    rng: ChaCha8Rng,
+    seized: Option<(m::SideId, String)>,
+    escaped: Vec<(m::SideId, String)>,
+    razed: Vec<(m::SideId, String, Tile)>,
+    /// Consecutive rounds each region has been held (no enemy of the holder on it), per side.
+    held: HashMap<(m::SideId, String), u32>,
+    opened_chests: BTreeSet<Tile>,
+}
+
+fn side_index(s: m::SideId) -> usize {
+    match s {
+        m::SideId::Attacker => 0,
+        m::SideId::Defender => 1,
+    }
+}
+
+pub fn distance(a: Tile, b: Tile) -> i64 {
+    (a.0 - b.0).abs() + (a.1 - b.1).abs()
+}
+
+impl<'e> Battle<'e> {
+    /// Sets up a battle: the armies' units deployed at the given tiles (`deploy` is one list per
+    /// army, in unit order; every tile must be in the side's zone).
+    pub fn new(
+        engine: &'e Engine,
+        scenario: &m::Scenario,
+        map: &m::BattleMap,
+        armies: [&m::Army; 2],
+        deploy: [&[Tile]; 2],
+        seed: u64,
+    ) -> Result<Battle<'e>, BattleError> {
+        let mut units = Vec::new();
+        let mut taken = BTreeSet::new();
+        // The scenario's first deployer places first (seed 000, Deployment).
+        let order = if scenario.deploy_first == m::SideId::Attacker { [0, 1] } else { [1, 0] };
+        for i in order {
+            let (army, tiles) = (armies[i], deploy[i]);
+            let side = if i == 0 { m::SideId::Attacker } else { m::SideId::Defender };
+            if army.side != side {
+                return Err(BattleError(format!("`{}` is an army for the {}", army.name, army.side.word())));
+            }
+            let zone = map
+                .region(&scenario.side(side).zone)
+                .ok_or_else(|| BattleError(format!("the map has no zone `{}`", scenario.side(side).zone)))?;
+            if tiles.len() != army.units.len() {
+                return Err(BattleError(format!(
+                    "{} deployment tiles for {} units of `{}`",
+                    tiles.len(),
+                    army.units.len(),
+                    army.name
+                )));
+            }
+            for (u, at) in army.units.iter().zip(tiles) {
+                if !zone.tiles.contains(at) {
+                    return Err(BattleError(format!("{} deploys at {:?}, outside `{}`", u.name, at, zone.name)));
+                }
+                if !taken.insert(*at) {
+                    return Err(BattleError(format!("two units deploy at {at:?}")));
+                }
+                let equipped =
+                    u.items.iter().find(|i| engine.rules.item(i).is_some_and(|it| it.kind == m::ItemKind::Weapon)).cloned();
+                let probe = engine.unit(&Loadout { class: u.class.clone(), ..Loadout::default() }, &[])?;
+                units.push(Combatant {
+                    name: u.name.clone(),
+                    side,
+                    class: u.class.clone(),
+                    items: u.items.clone(),
+                    tags: u.tags.clone(),
+                    equipped,
+                    hp: probe.max_hp,
+                    max_hp: probe.max_hp,
+                    pos: *at,
+                    state: State::Ready,
+                    activated: false,
+                });
+            }
+        }
+        // Keep unit indices stable: attacker's units first.
+        units.sort_by_key(|f| side_index(f.side));
+        let mut b = Battle {
+            engine,
+            scenario: scenario.clone(),
+            map: map.clone(),
+            units,
+            round: 1,
+            first: m::SideId::Attacker,
+            to_act: m::SideId::Attacker,
+            finished_first: None,
+            outcome: None,
+            log: Vec::new(),
+            rng: rng(seed),
+            seized: None,
+            escaped: Vec::new(),
+            razed: Vec::new(),
+            held: HashMap::new(),
+            opened_chests: BTreeSet::new(),
+        };
+        b.log.push(Record::Start { scenario: scenario.name.clone(), map: map.name.clone(), seed, units: b.units.clone() });
+        b.log.push(Record::Round { round: 1, first: b.first });
+        Ok(b)
+    }
+
+    pub fn on_board(&self, i: usize) -> bool {
+        self.units.get(i).is_some_and(|u| u.state == State::Ready)
+    }
+
+    /// Units of `side` still to activate this round.
+    pub fn waiting(&self, side: m::SideId) -> Vec<usize> {
+        (0..self.units.len())
+            .filter(|i| self.units.get(*i).is_some_and(|u| u.side == side && u.state == State::Ready && !u.activated))
+            .collect()
+    }
+
+    pub fn terrain_at(&self, t: Tile) -> Option<&m::Terrain> {
+        if t.0 < 0 || t.1 < 0 || t.0 >= self.map.width || t.1 >= self.map.height {
+            return None;
+        }
+        let name = self.map.terrain.get((t.1 * self.map.width + t.0) as usize)?;
+        self.engine.rules.terrain(name)
+    }
+
+    fn occupant(&self, t: Tile) -> Option<usize> {
+        self.units.iter().position(|u| u.state == State::Ready && u.pos == t)
+    }
+
+    /// The unit as the combat engine sees it; `acting` is whether it is its own turn.
+    pub fn loadout_of(&self, i: usize, acting: bool) -> Option<Loadout> {
+        self.loadout(i, acting)
+    }
+
+    /// The unit's movement type (a column of the Terrain Table).
+    pub fn movement_type(&self, i: usize) -> Option<String> {
+        self.mobility(i).ok().map(|(_, kind, _)| kind)
+    }
+
+    fn loadout(&self, i: usize, acting: bool) -> Option<Loadout> {
+        let u = self.units.get(i)?;
+        let class = self.engine.rules.class(&u.class)?;
+        let accessory =
+            u.items.iter().find(|n| self.engine.rules.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory)).cloned();
+        Some(Loadout {
+            class: u.class.clone(),
+            weapon: u.equipped.clone(),
+            accessory,
+            tags: u.tags.iter().map(|t| (t.clone(), Vec::new())).collect(),
+            statuses: Vec::new(),
+            terrain: self.terrain_at(u.pos).map(|t| t.name.clone()),
+            hp: Some(u.hp),
+            // Shifters fight transformed in their own turn and in their normal form otherwise.
+            form: if class.forms.is_some() && !acting { Form::Normal } else { Form::Default },
+        })
+    }
+
+    /// Movement points, movement type and whether the unit may move, from its attributes.
+    fn mobility(&self, i: usize) -> Result<(i64, String, bool), BattleError> {
+        let l = self.loadout(i, true).ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        let unit = self.engine.unit(&l, &[])?;
+        let attr = |name: &str| self.engine.ir.attr_id(name).and_then(|a| unit.attrs.get(a as usize).copied());
+        let points = attr("movement").map_or(5, |v| v.int());
+        let kind = match attr("movement_type") {
+            Some(V::Name(id)) => self.engine.ir.name(id).to_string(),
+            _ => self.engine.rules.movements.first().cloned().unwrap_or_default(),
+        };
+        let can = attr("can_move").is_none_or(|v| v.bool());
+        Ok((points, kind, can))
+    }
+
+    /// Every tile the unit can end its move on this turn, with the cost to get there.
+    pub fn reachable(&self, i: usize) -> Result<HashMap<Tile, i64>, BattleError> {
+        let u = self.units.get(i).ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        let (points, kind, can) = self.mobility(i)?;
+        let mut best: HashMap<Tile, i64> = HashMap::new();
+        best.insert(u.pos, 0);
+        if !can {
+            return Ok(best);
+        }
+        let mut heap = BinaryHeap::new();
+        heap.push(Reverse((0i64, u.pos)));
+        while let Some(Reverse((cost, at))) = heap.pop() {
+            if best.get(&at).is_some_and(|b| *b < cost) {
+                continue;
+            }
+            for next in [(at.0 + 1, at.1), (at.0 - 1, at.1), (at.0, at.1 + 1), (at.0, at.1 - 1)] {
+                let Some(step) = self.terrain_at(next).and_then(|t| t.costs.get(&kind).copied().flatten()) else { continue };
+                // Enemy units block the way; allies may be passed through.
+                if self.occupant(next).is_some_and(|o| self.units.get(o).is_some_and(|f| f.side != u.side)) {
+                    continue;
+                }
+                let total = cost + i64::from(step);
+                if total <= points && best.get(&next).is_none_or(|b| total < *b) {
+                    best.insert(next, total);
+                    heap.push(Reverse((total, next)));
+                }
+            }
+        }
+        // A unit cannot end its move on another unit.
+        best.retain(|t, _| *t == u.pos || self.occupant(*t).is_none());
+        Ok(best)
+    }
+
+    /// The special actions a unit has: every `action` of every tag it holds (class, form,
+    /// scenario tags, carried items), following `grant`s.
+    pub fn actions(&self, i: usize) -> Vec<Available> {
+        let Some(u) = self.units.get(i) else { return Vec::new() };
+        let rules = &self.engine.rules;
+        let mut uses: Vec<(String, Vec<m::Value>)> = Vec::new();
+        if let Some(c) = rules.class(&u.class) {
+            uses.extend(c.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
+            if let Some(f) = &c.forms {
+                uses.extend(f.transformed.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
+            }
+        }
+        uses.extend(u.tags.iter().map(|t| (t.clone(), Vec::new())));
+        for item in u.items.iter().filter_map(|n| rules.item(n)) {
+            // A weapon's actions need it equipped; other items' work from the inventory.
+            if item.kind != m::ItemKind::Weapon || u.equipped.as_deref() == Some(item.name.as_str()) {
+                uses.extend(item.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
+            }
+        }
+        let mut out = Vec::new();
+        let mut seen = 0;
+        while let Some((name, args)) = uses.get(seen).cloned() {
+            seen += 1;
+            if seen > 256 {
+                break;
+            }
+            let Some(tag) = rules.tag(&name) else { continue };
+            let params: Vec<String> = tag.params.iter().map(|p| p.name.clone()).collect();
+            for e in &tag.effects {
+                match e {
+                    m::Effect::Action(a) => out.push(Available { action: a.clone(), params: params.clone(), args: args.clone() }),
+                    m::Effect::Grant { tag, args: gargs } => {
+                        let values = gargs.iter().filter_map(|g| const_eval(g, &params, &args)).collect();
+                        uses.push((tag.clone(), values));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
+    /// Plays one combat turn for the side to act. A turn the rules refuse changes nothing.
+    pub fn turn(&mut self, t: Turn) -> Result<(), BattleError> {
+        let saved = (
+            self.units.clone(),
+            self.map.terrain.clone(),
+            self.rng.clone(),
+            self.seized.clone(),
+            self.escaped.clone(),
+            self.razed.clone(),
+            self.opened_chests.clone(),
+            self.log.len(),
+        );
+        let result = self.turn_inner(t);
+        if result.is_err() {
+            let (units, terrain, rng, seized, escaped, razed, chests, log) = saved;
+            self.units = units;
+            self.map.terrain = terrain;
+            self.rng = rng;
+            self.seized = seized;
+            self.escaped = escaped;
+            self.razed = razed;
+            self.opened_chests = chests;
+            self.log.truncate(log);
+        }
+        result
+    }
+
+    fn turn_inner(&mut self, t: Turn) -> Result<(), BattleError> {
+        if self.outcome.is_some() {
+            return Err(BattleError("the battle is over".into()));
+        }
+        let i = t.unit;
+        let u = self.units.get(i).ok_or_else(|| BattleError(format!("no unit {i}")))?.clone();
+        if u.side != self.to_act {
+            return Err(BattleError(format!(
+                "it is the {}'s activation, and {} is the {}'s",
+                self.to_act.word(),
+                u.name,
+                u.side.word()
+            )));
+        }
+        if u.state != State::Ready || u.activated {
+            return Err(BattleError(format!("{} cannot be activated now", u.name)));
+        }
+        if let Some(to) = t.to {
+            let reach = self.reachable(i)?;
+            if !reach.contains_key(&to) {
+                return Err(BattleError(format!("{} cannot reach {to:?} this turn", u.name)));
+            }
+            if let Some(f) = self.units.get_mut(i) {
+                f.pos = to;
+            }
+        }
+        if let Some(w) = &t.equip {
+            if !u.items.contains(w) {
+                return Err(BattleError(format!("{} does not carry {w}", u.name)));
+            }
+            if let Some(f) = self.units.get_mut(i) {
+                f.equipped = Some(w.clone());
+            }
+        }
+        let before: Vec<i64> = self.units.iter().map(|f| f.hp).collect();
+        let note = match &t.act {
+            Act::Wait => "waits".to_string(),
+            Act::Attack { target } => self.attack(i, *target)?,
+            Act::Special { verb, target, tile } => self.special(i, *verb, *target, *tile)?,
+        };
+        if let Some(f) = self.units.get_mut(i) {
+            f.activated = true;
+        }
+        let hp: Vec<(usize, i64)> =
+            self.units.iter().enumerate().filter(|(k, f)| before.get(*k) != Some(&f.hp)).map(|(k, f)| (k, f.hp)).collect();
+        let routed: Vec<usize> = hp.iter().filter(|(_, h)| *h <= 0).map(|(k, _)| *k).collect();
+        for k in &routed {
+            if let Some(f) = self.units.get_mut(*k) {
+                f.state = State::Routed;
+            }
+        }
+        self.log.push(Record::Turn { round: self.round, turn: t, hp, routed, note });
+        self.end_of_turn(i);
+        self.check_victory(Some(u.side));
+        if self.outcome.is_none() {
+            self.advance();
+        }
+        Ok(())
+    }
+
+    fn attack(&mut self, i: usize, target: usize) -> Result<String, BattleError> {
+        let (a, d) = (self.units.get(i).cloned(), self.units.get(target).cloned());
+        let (Some(a), Some(d)) = (a, d) else { return Err(BattleError("no such unit".into())) };
+        if d.side == a.side || d.state != State::Ready {
+            return Err(BattleError(format!("{} cannot attack {}", a.name, d.name)));
+        }
+        let dist = distance(a.pos, d.pos);
+        let (Some(la), Some(ld)) = (self.loadout(i, true), self.loadout(target, false)) else {
+            return Err(BattleError("no such unit".into()));
+        };
+        let ua = self.engine.unit(&la, &[])?;
+        if !ua.in_range(dist) || !ua.may_use_weapon(&self.engine.ir) {
+            return Err(BattleError(format!(
+                "{} cannot reach {} at distance {dist} with {}",
+                a.name,
+                d.name,
+                a.equipped.as_deref().unwrap_or("no weapon")
+            )));
+        }
+        let exchange = Exchange::new(self.engine, &la, &ld, dist)?;
+        let (log, hp) = exchange.resolve(&mut self.rng);
+        if let Some(f) = self.units.get_mut(i) {
+            f.hp = hp[0];
+        }
+        if let Some(f) = self.units.get_mut(target) {
+            f.hp = hp[1];
+        }
+        let strikes: Vec<String> = log
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {} {}",
+                    s.stage,
+                    s.roll,
+                    if s.outcome.crit {
+                        "crit"
+                    } else if s.outcome.hit {
+                        "hit"
+                    } else {
+                        "miss"
+                    }
+                )
+            })
+            .collect();
+        Ok(format!("{} attacks {}: {}", a.name, d.name, strikes.join(", ")))
+    }
+
+    fn special(&mut self, i: usize, verb: m::Verb, target: Option<usize>, tile: Option<Tile>) -> Result<String, BattleError> {
+        let u = self.units.get(i).cloned().ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        let available = self.actions(i);
+        let Some(a) = available.iter().find(|a| a.verb() == Some(verb)) else {
+            return Err(BattleError(format!("{} has no action that can {verb:?}", u.name)));
+        };
+        // Range and target kind.
+        let (spot, target_unit) = match a.action.target {
+            m::ActionTarget::Tile | m::ActionTarget::Door | m::ActionTarget::Chest => (tile.unwrap_or(u.pos), None),
+            m::ActionTarget::SelfOnly => (u.pos, Some(i)),
+            _ => {
+                let t = target.ok_or_else(|| BattleError(format!("{verb:?} needs a target unit")))?;
+                let f = self.units.get(t).ok_or_else(|| BattleError(format!("no unit {t}")))?;
+                let ok = match a.action.target {
+                    m::ActionTarget::Ally => f.side == u.side && t != i,
+                    m::ActionTarget::Enemy => f.side != u.side,
+                    _ => true,
+                };
+                if !ok || f.state != State::Ready {
+                    return Err(BattleError(format!("{} cannot target {}", u.name, f.name)));
+                }
+                (f.pos, Some(t))
+            }
+        };
+        let dist = distance(u.pos, spot);
+        let ctx = Eval { battle: self, user: i, target: target_unit, params: &a.params, args: &a.args };
+        let lo = a.action.min_range.as_ref().map_or(Some(0), |e| ctx.int(e)).unwrap_or(0);
+        let hi = a.action.max_range.as_ref().map_or(Some(lo), |e| ctx.int(e)).unwrap_or(lo);
+        if dist < lo || dist > hi {
+            return Err(BattleError(format!(
+                "{} is {dist} tiles away; {verb:?} reaches {lo}..{hi}",
+                if target_unit.is_some() { "the target" } else { "the tile" }
+            )));
+        }
+        for r in &a.action.requires {
+            if !ctx.bool(r).unwrap_or(false) {
+                return Err(BattleError(format!("{} cannot {verb:?} now: a requirement of the action is not met", u.name)));
+            }
+        }
+        let mut notes = Vec::new();
+        let effects = a.action.effects.clone();
+        let (params, args) = (a.params.clone(), a.args.clone());
+        for e in &effects {
+            let m::Effect::Command { verb, args: cargs } = e else { continue };
+            notes.push(self.command(i, *verb, cargs, target_unit, spot, &params, &args)?);
+        }
+        Ok(format!("{} {}", u.name, notes.join("; ")))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn command(
+        &mut self,
+        i: usize,
+        verb: m::Verb,
+        cargs: &[m::Expr],
+        target: Option<usize>,
+        spot: Tile,
+        params: &[String],
+        args: &[m::Value],
+    ) -> Result<String, BattleError> {
+        let side = self.units.get(i).map_or(m::SideId::Attacker, |u| u.side);
+        let region_of = |b: &Battle, kind: &str| -> Option<String> {
+            b.map
+                .regions
+                .iter()
+                .find(|r| r.kind == kind && r.tiles.contains(&spot) && r.side.is_none_or(|s| s == side))
+                .map(|r| r.name.clone())
+        };
+        let amount = |b: &Battle, k: usize| -> Option<i64> {
+            let ctx = Eval { battle: b, user: i, target, params, args };
+            cargs.get(k).and_then(|e| ctx.int(e))
+        };
+        match verb {
+            m::Verb::Seize => {
+                let region = region_of(self, "seize")
+                    .ok_or_else(|| BattleError("seizing is only possible on the scenario's seize tiles".into()))?;
+                self.seized = Some((side, region.clone()));
+                Ok(format!("seizes {region}"))
+            }
+            m::Verb::Escape => {
+                let region = region_of(self, "escape")
+                    .ok_or_else(|| BattleError("escaping is only possible on the scenario's escape tiles".into()))?;
+                if let Some(f) = self.units.get_mut(i) {
+                    f.state = State::Escaped;
+                }
+                self.escaped.push((side, region.clone()));
+                Ok(format!("escapes through {region}"))
+            }
+            m::Verb::Raze => {
+                let region = region_of(self, "raze")
+                    .ok_or_else(|| BattleError("razing is only possible on the scenario's raze tiles".into()))?;
+                if self.razed.iter().any(|(_, _, t)| *t == spot) {
+                    return Err(BattleError("this tile is already razed".into()));
+                }
+                let into = cargs.first().and_then(|e| const_eval(e, params, args)).and_then(|v| {
+                    if let m::Value::Name { name, .. } = v {
+                        Some(name)
+                    } else {
+                        None
+                    }
+                });
+                if let Some(slot) = self.map.terrain.get_mut((spot.1 * self.map.width + spot.0) as usize) {
+                    if let Some(into) = into {
+                        *slot = into;
+                    }
+                }
+                self.razed.push((side, region.clone(), spot));
+                Ok(format!("razes {spot:?} in {region}"))
+            }
+            m::Verb::Open => {
+                let terrain = self.terrain_at(spot).cloned().ok_or_else(|| BattleError("nothing to open there".into()))?;
+                let into = terrain
+                    .becomes
+                    .clone()
+                    .filter(|_| !terrain.opened_by.is_empty())
+                    .ok_or_else(|| BattleError(format!("{} cannot be opened", terrain.name)))?;
+                if let Some(slot) = self.map.terrain.get_mut((spot.1 * self.map.width + spot.0) as usize) {
+                    *slot = into.clone();
+                }
+                Ok(format!("opens the {} at {spot:?}: it is {into} now", terrain.name))
+            }
+            m::Verb::TakeChest => {
+                let (at, item) = self
+                    .map
+                    .chests
+                    .iter()
+                    .find(|(t, _)| *t == spot)
+                    .cloned()
+                    .ok_or_else(|| BattleError("there is no chest here".into()))?;
+                if !self.opened_chests.insert(at) {
+                    return Err(BattleError("the chest is empty".into()));
+                }
+                let room = self.engine.rules.ruleset.inventory as usize;
+                match self.units.get_mut(i) {
+                    Some(f) if f.items.len() < room => {
+                        f.items.push(item.clone());
+                        Ok(format!("takes {item} from the chest"))
+                    }
+                    _ => {
+                        self.opened_chests.remove(&at);
+                        Err(BattleError("the inventory is full".into()))
+                    }
+                }
+            }
+            m::Verb::Heal => {
+                let who = target.unwrap_or(i);
+                let n = amount(self, 1).or_else(|| amount(self, 0)).unwrap_or(0).max(0);
+                let f = self.units.get_mut(who).ok_or_else(|| BattleError("no target".into()))?;
+                let before = f.hp;
+                f.hp = (f.hp + n).min(f.max_hp);
+                Ok(format!("heals {} for {}", f.name, f.hp - before))
+            }
+            m::Verb::Reactivate => {
+                let who = target.ok_or_else(|| BattleError("no target".into()))?;
+                let f = self.units.get_mut(who).ok_or_else(|| BattleError("no target".into()))?;
+                f.activated = false;
+                Ok(format!("lets {} act again", f.name))
+            }
+            m::Verb::Cure => Ok("cures the target".to_string()),
+            other => Err(BattleError(format!("the battle engine does not perform `{other:?}` in actions yet"))),
+        }
+    }
+
+    /// End of a unit's turn: terrain that heals at `end_of_turn` heals it.
+    fn end_of_turn(&mut self, i: usize) {
+        let Some(u) = self.units.get(i) else { return };
+        if u.state != State::Ready {
+            return;
+        }
+        let heal = self.terrain_at(u.pos).and_then(|t| t.heal.clone()).filter(|h| h.event == m::Event::EndOfTurn);
+        if let Some(h) = heal {
+            if let Some(f) = self.units.get_mut(i) {
+                let before = f.hp;
+                f.hp = (f.hp + h.amount).min(f.max_hp);
+                if f.hp != before {
+                    let (amount, hp) = (f.hp - before, f.hp);
+                    self.log.push(Record::Recover { unit: i, amount, hp });
+                }
+            }
+        }
+    }
+
+    /// The next activation: the other side if it has units waiting, else this side; a new round
+    /// when nobody has.
+    fn advance(&mut self) {
+        let side = self.to_act;
+        if self.finished_first.is_none()
+            && self.waiting(side).is_empty()
+            && !self.units.iter().all(|u| u.side != side || u.state != State::Ready)
+        {
+            self.finished_first = Some(side);
+        }
+        let other = side.other();
+        if !self.waiting(other).is_empty() {
+            self.to_act = other;
+        } else if !self.waiting(side).is_empty() {
+            self.to_act = side;
+        } else {
+            self.end_round();
+        }
+    }
+
+    fn end_round(&mut self) {
+        // Regions held: no enemy of the holder on any of their tiles at the round's end.
+        for r in self.map.regions.clone() {
+            for side in [m::SideId::Attacker, m::SideId::Defender] {
+                let enemy_on = self.units.iter().any(|u| u.side != side && u.state == State::Ready && r.tiles.contains(&u.pos));
+                let entry = self.held.entry((side, r.name.clone())).or_insert(0);
+                *entry = if enemy_on { 0 } else { *entry + 1 };
+            }
+        }
+        self.check_victory(None);
+        if self.outcome.is_some() {
+            return;
+        }
+        if self.scenario.rounds.is_some_and(|limit| self.round >= limit) {
+            let outcome = self.scenario.on_time_limit;
+            self.finish(outcome, "the time limit ran out".to_string());
+            return;
+        }
+        // The side that finished activating first leads the next round (seed 000, Rounds).
+        let first = self.finished_first.unwrap_or(self.first);
+        self.round += 1;
+        self.first = first;
+        self.finished_first = None;
+        for u in &mut self.units {
+            u.activated = false;
+        }
+        self.log.push(Record::Round { round: self.round, first });
+        self.to_act = if self.waiting(first).is_empty() { first.other() } else { first };
+        if self.waiting(m::SideId::Attacker).is_empty() && self.waiting(m::SideId::Defender).is_empty() {
+            self.finish(m::Outcome::Draw, "no unit is left on the battlefield".to_string());
+        }
+    }
+
+    pub fn finish(&mut self, outcome: m::Outcome, reason: String) {
+        self.log.push(Record::End { round: self.round, outcome, reason: reason.clone() });
+        self.outcome = Some((outcome, reason));
+    }
+
+    /// Checks both sides' conditions; the acting side is checked first.
+    fn check_victory(&mut self, acting: Option<m::SideId>) {
+        let order = match acting {
+            Some(m::SideId::Defender) => [m::SideId::Defender, m::SideId::Attacker],
+            _ => [m::SideId::Attacker, m::SideId::Defender],
+        };
+        for side in order {
+            if let Some(c) = self.scenario.side(side).win.clone() {
+                if self.holds(&c, side) {
+                    self.finish(m::Outcome::Win(side), c.text());
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The engine's predicate for a victory condition (the same data `Condition::text` reads).
+    pub fn holds(&self, c: &m::Condition, side: m::SideId) -> bool {
+        let enemies = || self.units.iter().filter(move |u| u.side != side);
+        let routed = || enemies().filter(|u| u.state == State::Routed);
+        let leader = |u: &Combatant| {
+            u.tags.iter().any(|t| self.grants_verb(t, m::Verb::Seize))
+                || self
+                    .engine
+                    .rules
+                    .class(&u.class)
+                    .is_some_and(|c| c.tags.iter().any(|t| self.grants_verb(&t.tag, m::Verb::Seize)))
+        };
+        match c {
+            m::Condition::Seize { region } => self.seized.as_ref().is_some_and(|(s, r)| *s == side && r == region),
+            m::Condition::RoutAll => enemies().all(|u| u.state != State::Ready) && routed().count() > 0,
+            m::Condition::RoutCount { count } => routed().count() as u32 >= *count,
+            m::Condition::RoutLeader => routed().any(leader),
+            m::Condition::RoutUnit { unit } => routed().any(|u| u.name == *unit),
+            m::Condition::Escape { count, region } => {
+                self.escaped.iter().filter(|(s, r)| *s == side && r == region).count() as u32 >= *count
+            }
+            m::Condition::Defend { region, rounds } => self.held.get(&(side, region.clone())).is_some_and(|n| n >= rounds),
+            m::Condition::Survive { rounds } => {
+                self.round >= *rounds
+                    && self.outcome.is_none()
+                    && self.units.iter().any(|u| u.side == side && u.state == State::Ready)
+                    && self.finished_round(*rounds)
+            }
+            m::Condition::Raze { count, region } => {
+                self.razed.iter().filter(|(s, r, _)| *s == side && r == region).count() as u32 >= *count
+            }
+            m::Condition::And(a, b) => self.holds(a, side) && self.holds(b, side),
+            m::Condition::Or(a, b) => self.holds(a, side) || self.holds(b, side),
+            m::Condition::Not(a) => !self.holds(a, side),
+        }
+    }
+
+    /// Whether round `n` has been played to its end (checked at the end of a round).
+    fn finished_round(&self, n: u32) -> bool {
+        self.round > n
+            || (self.round == n && self.waiting(m::SideId::Attacker).is_empty() && self.waiting(m::SideId::Defender).is_empty())
+    }
+
+    /// Whether a tag (or what it grants) has an action performing `verb`.
+    pub fn grants_verb(&self, tag: &str, verb: m::Verb) -> bool {
+        fn go(rules: &m::Rules, tag: &str, verb: m::Verb, depth: u32) -> bool {
+            let Some(t) = rules.tag(tag) else { return false };
+            depth < 16
+                && t.effects.iter().any(|e| match e {
+                    m::Effect::Action(a) => {
+                        a.effects.iter().any(|x| matches!(x, m::Effect::Command { verb: v, .. } if *v == verb))
+                    }
+                    m::Effect::Grant { tag, .. } => go(rules, tag, verb, depth + 1),
+                    _ => false,
+                })
+        }
+        go(&self.engine.rules, tag, verb, 0)
+    }
+}
+
+/// Evaluates action arguments and requirements: constants, tag parameters, arithmetic and
+/// comparisons, and the attributes and weapon of the user (`self`) and the target.
+struct Eval<'a, 'e> {
+    battle: &'a Battle<'e>,
+    user: usize,
+    target: Option<usize>,
+    params: &'a [String],
+    args: &'a [m::Value],
+}
+
+impl Eval<'_, '_> {
+    fn unit_of(&self, r: m::UnitRef) -> Option<usize> {
+        match r {
+            m::UnitRef::Holder | m::UnitRef::Attacker => Some(self.user),
+            m::UnitRef::Target | m::UnitRef::Foe | m::UnitRef::Defender => self.target,
+        }
+    }
+
+    fn value(&self, e: &m::Expr) -> Option<i64> {
+        match e {
+            m::Expr::Const(m::Value::Int(n)) => Some(*n),
+            m::Expr::Const(m::Value::Bool(b)) => Some(i64::from(*b)),
+            m::Expr::Param(p) => match self.params.iter().position(|x| x == p).and_then(|i| self.args.get(i)) {
+                Some(m::Value::Int(n)) => Some(*n),
+                Some(m::Value::Bool(b)) => Some(i64::from(*b)),
+                _ => None,
+            },
+            m::Expr::Attribute { unit, name } => {
+                let i = self.unit_of(*unit)?;
+                let l = self.battle.loadout(i, i == self.user)?;
+                let u = self.battle.engine.unit(&l, &[]).ok()?;
+                let a = self.battle.engine.ir.attr_id(name)?;
+                if Some(a) == Some(self.battle.engine.ir.hp_attr) {
+                    return self.battle.units.get(i).map(|f| f.hp);
+                }
+                u.attrs.get(a as usize).map(|v| v.int())
+            }
+            m::Expr::Weapon { unit, property } => {
+                let i = self.unit_of(*unit)?;
+                let l = self.battle.loadout(i, i == self.user)?;
+                let u = self.battle.engine.unit(&l, &[]).ok()?;
+                match property.as_str() {
+                    "max_range" => Some(u.max_range),
+                    "min_range" => Some(u.min_range),
+                    "might" => Some(u.might),
+                    "weight" => Some(u.weight),
+                    _ => None,
+                }
+            }
+            m::Expr::Activated(r) => self.battle.units.get(self.unit_of(*r)?).map(|f| i64::from(f.activated)),
+            m::Expr::Unary { op: m::UnaryOp::Neg, expr } => self.value(expr).map(|v| -v),
+            m::Expr::Unary { op: m::UnaryOp::Not, expr } => self.value(expr).map(|v| i64::from(v == 0)),
+            m::Expr::Binary { op, lhs, rhs, .. } => {
+                let (a, b) = (self.value(lhs)?, self.value(rhs)?);
+                Some(match op {
+                    m::BinaryOp::Add => a + b,
+                    m::BinaryOp::Sub => a - b,
+                    m::BinaryOp::Mul => a * b,
+                    m::BinaryOp::Div => a.checked_div(b)?,
+                    m::BinaryOp::Rem => a.checked_rem(b)?,
+                    m::BinaryOp::Eq => i64::from(a == b),
+                    m::BinaryOp::Ne => i64::from(a != b),
+                    m::BinaryOp::Lt => i64::from(a < b),
+                    m::BinaryOp::Le => i64::from(a <= b),
+                    m::BinaryOp::Gt => i64::from(a > b),
+                    m::BinaryOp::Ge => i64::from(a >= b),
+                    m::BinaryOp::And => i64::from(a != 0 && b != 0),
+                    m::BinaryOp::Or => i64::from(a != 0 || b != 0),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn int(&self, e: &m::Expr) -> Option<i64> {
+        self.value(e)
+    }
+
+    fn bool(&self, e: &m::Expr) -> Option<bool> {
+        self.value(e).map(|v| v != 0)
+    }
+}
+
+/// A constant argument: a literal, or a tag parameter.
+fn const_eval(e: &m::Expr, params: &[String], args: &[m::Value]) -> Option<m::Value> {
+    match e {
+        m::Expr::Const(v) => Some(v.clone()),
+        m::Expr::Param(p) => params.iter().position(|x| x == p).and_then(|i| args.get(i)).cloned(),
+        _ => None,
+    }
+}
+
+/// How one game ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
+    pub outcome: m::Outcome,
+    pub rounds: u32,
+    /// Units routed on each side: [attacker, defender].
+    pub lost: [u32; 2],
+    pub reason: String,
+}
+
+/// Rounds a scenario without a time limit may last before the game is called a draw.
+pub const ROUND_CAP: u32 = 40;
+
+/// Deployment tiles for an army: the zone's passable tiles nearest the enemy's zone, in order.
+pub fn auto_deploy(engine: &Engine, scenario: &m::Scenario, map: &m::BattleMap, side: m::SideId, count: usize) -> Vec<Tile> {
+    let zone = map.region(&scenario.side(side).zone).map(|r| r.tiles.clone()).unwrap_or_default();
+    let enemy = map.region(&scenario.side(side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default();
+    let centre = if enemy.is_empty() {
+        (map.width / 2, map.height / 2)
+    } else {
+        (enemy.iter().map(|t| t.0).sum::<i64>() / enemy.len() as i64, enemy.iter().map(|t| t.1).sum::<i64>() / enemy.len() as i64)
+    };
+    let passable = |t: &Tile| {
+        map.terrain
+            .get((t.1 * map.width + t.0) as usize)
+            .and_then(|n| engine.rules.terrain(n))
+            .is_some_and(|tr| tr.costs.values().any(Option::is_some))
+    };
+    let mut tiles: Vec<Tile> = zone.into_iter().filter(passable).collect();
+    tiles.sort_by_key(|t| (distance(*t, centre), *t));
+    tiles.truncate(count);
+    tiles
+}
+
+/// Plays a whole game with the AI on both sides.
+pub fn play(
+    engine: &Engine,
+    scenario: &m::Scenario,
+    map: &m::BattleMap,
+    armies: [&m::Army; 2],
+    seed: u64,
+) -> Result<(GameResult, Vec<Record>), BattleError> {
+    let a = auto_deploy(engine, scenario, map, m::SideId::Attacker, armies[0].units.len());
+    let d = auto_deploy(engine, scenario, map, m::SideId::Defender, armies[1].units.len());
+    let mut battle = Battle::new(engine, scenario, map, armies, [&a, &d], seed)?;
+    let cap = scenario.rounds.unwrap_or(ROUND_CAP);
+    let mut guard = 0u32;
+    while battle.outcome.is_none() {
+        guard += 1;
+        if battle.round > cap || guard > 100_000 {
+            battle.finish(m::Outcome::Draw, format!("no result after {cap} rounds"));
+            break;
+        }
+        let Some(turn) = crate::ai::choose(&battle) else {
+            battle.finish(m::Outcome::Draw, "nobody can act".to_string());
+            break;
+        };
+        let unit = turn.unit;
+        if battle.turn(turn).is_err() {
+            // The AI proposed something the rules refuse: the unit waits instead.
+            battle.turn(Turn { unit, to: None, equip: None, act: Act::Wait })?;
+        }
+    }
+    let lost = [m::SideId::Attacker, m::SideId::Defender]
+        .map(|s| battle.units.iter().filter(|u| u.side == s && u.state == State::Routed).count() as u32);
+    let (outcome, reason) = battle.outcome.clone().unwrap_or((m::Outcome::Draw, String::new()));
+    Ok((GameResult { outcome, rounds: battle.round, lost, reason }, battle.log))
+}

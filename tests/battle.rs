@@ -1,0 +1,283 @@
+//! Scripted battles: fixed moves and a fixed seed on a small arena, asserting positions, HP,
+//! the activation order and the winner. The rules are the standard library's; the scenario and
+//! armies are written in the DSL like any user's.
+
+use std::collections::HashMap;
+
+use oc_compiler::{Host, Workspace};
+use oc_engine::battle::{Act, Battle, Record, State, Turn};
+use oc_engine::Engine;
+use oc_model::{BattleMap, Outcome, Rules, SideId, Verb};
+
+const MAP: &str = r#"name = "Arena"
+width = 8
+height = 5
+rows = [
+  "........",
+  "...#D#..",
+  "........",
+  "..F.....",
+  "........",
+]
+[[regions]]
+name = "attacker-zone"
+kind = "deployment"
+side = "attacker"
+rect = [0, 0, 2, 5]
+[[regions]]
+name = "defender-zone"
+kind = "deployment"
+side = "defender"
+rect = [6, 0, 2, 5]
+[[regions]]
+name = "goal"
+kind = "seize"
+side = "attacker"
+tiles = [[4, 4]]
+[[regions]]
+name = "exit"
+kind = "escape"
+side = "attacker"
+tiles = [[4, 0]]
+"#;
+
+const SCENARIO: &str = r#"
+scenario Arena {
+    map "arena.map.toml"
+    rounds 5 then defender
+    attacker {
+        zone "attacker-zone" war_chest 99999 units 1..8
+        grant Leader to 1
+        grant Fleeing to 1
+        win seize "goal" or escape 1 through "exit"
+    }
+    defender { zone "defender-zone" war_chest 99999 units 1..8 win rout all }
+}
+"#;
+
+struct Memory(HashMap<String, String>);
+
+impl Host for Memory {
+    fn read(&mut self, path: &str) -> Result<String, String> {
+        self.0.get(path).cloned().ok_or_else(|| "no such file".into())
+    }
+}
+
+/// Compiles the arena scenario with `armies` (DSL text) and returns the rules and the map.
+fn setup(armies: &str) -> (Rules, BattleMap) {
+    let mut files = HashMap::new();
+    files.insert("arena.map.toml".to_string(), MAP.to_string());
+    files.insert("arena.oc".to_string(), format!("{SCENARIO}\n{armies}"));
+    let mut ws = Workspace::new();
+    let (c, _) = ws.compile(&mut Memory(files), &["arena.oc".to_string()]);
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let rules = c.rules.unwrap();
+    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), MAP);
+    assert!(diags.is_empty(), "{diags:?}");
+    let mut map = map.unwrap();
+    map.resolve(&rules);
+    (rules, map.battle_map())
+}
+
+fn battle<'e>(engine: &'e Engine, map: &BattleMap, deploy: [&[(i64, i64)]; 2]) -> Battle<'e> {
+    let s = &engine.rules.scenarios[0];
+    let a = engine.rules.armies.iter().find(|a| a.side == SideId::Attacker).unwrap();
+    let d = engine.rules.armies.iter().find(|a| a.side == SideId::Defender).unwrap();
+    Battle::new(engine, s, map, [a, d], deploy, 11).unwrap()
+}
+
+fn wait(unit: usize) -> Turn {
+    Turn { unit, to: None, equip: None, act: Act::Wait }
+}
+
+fn special(unit: usize, to: Option<(i64, i64)>, verb: Verb, target: Option<usize>, tile: Option<(i64, i64)>) -> Turn {
+    Turn { unit, to, equip: None, act: Act::Special { verb, target, tile } }
+}
+
+#[test]
+fn a_seize_ends_the_battle() {
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Ephraim: Lord { items Rapier tags Leader } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(1, 4)], &[(7, 0)]]);
+    // Lord: movement 5 over Plains (cost 1): (1,4) -> (4,4) costs 3.
+    assert_eq!(b.reachable(0).unwrap().get(&(4, 4)), Some(&3));
+    b.turn(special(0, Some((4, 4)), Verb::Seize, None, None)).unwrap();
+    assert_eq!(b.units[0].pos, (4, 4));
+    assert_eq!(b.outcome.as_ref().map(|(o, _)| *o), Some(Outcome::Win(SideId::Attacker)));
+    assert!(matches!(b.log.last(), Some(Record::End { round: 1, .. })));
+    assert!(b.turn(wait(1)).is_err(), "nothing happens after the end");
+}
+
+#[test]
+fn seizing_needs_the_tag_and_the_tile() {
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Ephraim: Lord { items Rapier tags Leader } unit Ross: Fighter { items IronAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(1, 4), (1, 3)], &[(7, 0)]]);
+    // Ross has no Leader tag, so no action that seizes.
+    assert!(b.turn(special(1, Some((4, 3)), Verb::Seize, None, None)).is_err());
+    // Ephraim is not on the goal.
+    assert!(b.turn(special(0, Some((3, 4)), Verb::Seize, None, None)).is_err());
+    assert_eq!(b.units[0].pos, (1, 4), "a refused turn changes nothing");
+}
+
+#[test]
+fn the_side_that_finishes_first_leads_the_next_round() {
+    // The seed's example: 5 units against 7. Round 1 alternates A, D, A, D ... until the
+    // attacker's fifth; the defender activates its sixth and seventh; the attacker finished
+    // first, so it leads round 2.
+    let five: String = (0..5).map(|i| format!("unit A{i}: Soldier {{ items IronLance }} ")).collect();
+    let seven: String = (0..7).map(|i| format!("unit D{i}: Soldier {{ items IronLance }} ")).collect();
+    let (rules, map) = setup(&format!("army A for Arena attacker {{ {five} }} army D for Arena defender {{ {seven} }}"));
+    let engine = Engine::new(rules).unwrap();
+    let a_tiles: Vec<(i64, i64)> = (0..5).map(|y| (0, y)).collect();
+    let d_tiles: Vec<(i64, i64)> = (0..5).map(|y| (7, y)).chain([(6, 0), (6, 1)]).collect();
+    let mut b = battle(&engine, &map, [&a_tiles, &d_tiles]);
+    let mut order = Vec::new();
+    while b.round == 1 {
+        let side = b.to_act;
+        order.push(if side == SideId::Attacker { 'A' } else { 'D' });
+        let next = b.waiting(side)[0];
+        b.turn(wait(next)).unwrap();
+    }
+    assert_eq!(order.iter().collect::<String>(), "ADADADADADDD");
+    assert_eq!((b.round, b.first, b.to_act), (2, SideId::Attacker, SideId::Attacker));
+
+    // The other way round: 7 attackers, 5 defenders. The defender finishes first and leads.
+    let (rules, map) = setup(&format!(
+        "army A for Arena attacker {{ {} }} army D for Arena defender {{ {} }}",
+        seven.replace("unit D", "unit A"),
+        five.replace("unit A", "unit D")
+    ));
+    let engine = Engine::new(rules).unwrap();
+    let a7: Vec<(i64, i64)> = (0..5).map(|y| (0, y)).chain([(1, 0), (1, 1)]).collect();
+    let d5: Vec<(i64, i64)> = (0..5).map(|y| (7, y)).collect();
+    let mut b = battle(&engine, &map, [&a7, &d5]);
+    while b.round == 1 {
+        let next = b.waiting(b.to_act)[0];
+        b.turn(wait(next)).unwrap();
+    }
+    assert_eq!((b.first, b.to_act), (SideId::Defender, SideId::Defender));
+    assert!(b.log.contains(&Record::Round { round: 2, first: SideId::Defender }));
+}
+
+#[test]
+fn a_dance_lets_an_ally_act_again() {
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Gilliam: Knight { items IronLance } unit Tethys: Dancer { items Vulnerary } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } unit Kyle: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(0, 0), (0, 1)], &[(7, 0), (7, 4)]]);
+    b.turn(wait(0)).unwrap();
+    // The Dancer cannot dance for a unit that has not acted yet...
+    b.turn(wait(2)).unwrap();
+    assert!(b.waiting(SideId::Attacker) == vec![1]);
+    // ...and re-activates Gilliam, who has.
+    b.turn(special(1, None, Verb::Reactivate, Some(0), None)).unwrap();
+    assert!(!b.units[0].activated);
+    b.turn(wait(3)).unwrap();
+    assert_eq!(b.round, 1, "the round goes on: Gilliam may act again");
+    assert_eq!(b.waiting(SideId::Attacker), vec![0]);
+    // Knight: Armored, cost 1 on Plains, movement 5 minus what its tags take.
+    let to = *b.reachable(0).unwrap().keys().filter(|t| t.0 == 2).min().unwrap();
+    b.turn(Turn { unit: 0, to: Some(to), equip: None, act: Act::Wait }).unwrap();
+    assert_eq!(b.units[0].pos, to);
+    assert_eq!(b.round, 2);
+}
+
+#[test]
+fn a_fleeing_unit_escapes_and_wins() {
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Colm: Thief { items IronSword tags Fleeing } unit Ross: Fighter { items IronAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(1, 0), (0, 4)], &[(7, 4)]]);
+    // Ross cannot escape (no Fleeing), even standing on the exit.
+    assert!(b.turn(special(1, Some((4, 0)), Verb::Escape, None, None)).is_err());
+    b.turn(special(0, Some((4, 0)), Verb::Escape, None, None)).unwrap();
+    assert_eq!(b.units[0].state, State::Escaped);
+    assert_eq!(b.outcome.as_ref().map(|(o, _)| *o), Some(Outcome::Win(SideId::Attacker)));
+}
+
+#[test]
+fn pick_opens_a_door_into_floor() {
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Colm: Thief { items IronSword } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(1, 2)], &[(7, 4)]]);
+    assert_eq!(b.terrain_at((4, 1)).unwrap().name, "Door");
+    // Doors are impassable until opened: nothing reaches (4, 0) through (4, 1) this turn.
+    b.turn(special(0, Some((4, 2)), Verb::Open, None, Some((4, 1)))).unwrap();
+    assert_eq!(b.terrain_at((4, 1)).unwrap().name, "Floor");
+    assert!(
+        matches!(b.log.last(), Some(Record::Turn { note, .. }) if note.contains("opens the Door at (4, 1): it is Floor now"))
+    );
+}
+
+#[test]
+fn a_fort_heals_two_at_the_end_of_the_turn() {
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Ross: Fighter { items IronAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(1, 3)], &[(7, 4)]]);
+    b.units[0].hp = 10;
+    // Fort: Foot cost 2, heal 2 at end of turn (the Terrain Table).
+    assert_eq!(b.reachable(0).unwrap().get(&(2, 3)), Some(&2));
+    b.turn(Turn { unit: 0, to: Some((2, 3)), equip: None, act: Act::Wait }).unwrap();
+    assert_eq!(b.units[0].hp, 12);
+    assert!(b.log.contains(&Record::Recover { unit: 0, amount: 2, hp: 12 }));
+}
+
+#[test]
+fn an_attack_uses_the_combat_engine_and_routs() {
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Ross: Fighter { items SteelAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(1, 2)], &[(6, 2)]]);
+    b.units[1].hp = 1;
+    // Ross walks to (5, 2), next to Bors, and attacks; a hit routs him. Seed 11 hits.
+    b.turn(Turn { unit: 0, to: Some((5, 2)), equip: None, act: Act::Attack { target: 1 } }).unwrap();
+    let Some(Record::Turn { routed, note, .. }) = b.log.iter().rev().find(|r| matches!(r, Record::Turn { .. })) else { panic!() };
+    assert!(note.starts_with("Ross attacks Bors: attack "), "{note}");
+    eprintln!("{note}");
+    let first_lands =
+        note.contains("attack ") && (note.split(", ").next().is_some_and(|s| s.ends_with("hit") || s.ends_with("crit")));
+    assert_eq!(first_lands, b.units[1].hp == 0, "{note}");
+    assert_eq!(routed.contains(&1), first_lands);
+    assert_eq!(b.units[1].state == State::Routed, first_lands);
+    assert_eq!(b.outcome.as_ref().map(|(o, _)| *o), None, "the attacker's win is a seize or an escape, not a rout");
+    // Out of reach: an axe reaches 1.
+    let mut b = battle(&engine, &map, [&[(1, 2)], &[(6, 2)]]);
+    assert!(b.turn(Turn { unit: 0, to: Some((3, 2)), equip: None, act: Act::Attack { target: 1 } }).is_err());
+}
+
+#[test]
+fn the_same_seed_gives_the_same_log() {
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Ephraim: Lord { items Rapier tags Leader } unit Ross: Fighter { items IronAxe } unit Neimi: Archer { items IronBow } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } unit Garcia: Fighter { items IronAxe } unit Amelia: Soldier { items Javelin } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let s = &engine.rules.scenarios[0];
+    let armies = [&engine.rules.armies[0], &engine.rules.armies[1]];
+    let json = |seed| {
+        let (_, log) = oc_engine::battle::play(&engine, s, &map, armies, seed).unwrap();
+        log.iter().map(|r| serde_json::to_string(r).unwrap()).collect::<Vec<_>>().join("\n")
+    };
+    assert_eq!(json(42), json(42));
+    let distinct: std::collections::HashSet<String> = (0..8).map(json).collect();
+    assert!(distinct.len() > 1, "different seeds play differently");
+}
