@@ -281,3 +281,115 @@ fn the_same_seed_gives_the_same_log() {
     let distinct: std::collections::HashSet<String> = (0..8).map(json).collect();
     assert!(distinct.len() > 1, "different seeds play differently");
 }
+
+fn battle_seeded<'e>(engine: &'e Engine, map: &BattleMap, deploy: [&[(i64, i64)]; 2], seed: u64) -> Battle<'e> {
+    let s = &engine.rules.scenarios[0];
+    let a = engine.rules.armies.iter().find(|a| a.side == SideId::Attacker).unwrap();
+    let d = engine.rules.armies.iter().find(|a| a.side == SideId::Defender).unwrap();
+    Battle::new(engine, s, map, [a, d], deploy, seed).unwrap()
+}
+
+#[test]
+fn a_wall_struck_down_becomes_floor() {
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Ross: Fighter { items SteelAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(1, 2)], &[(7, 4)]]);
+    assert_eq!(b.terrain_at((3, 1)).unwrap().name, "Wall");
+    // Fighter Str A + Steel Axe's might 1 = S against a wall's lowest Defense F: the Damage
+    // Table's S/F cell, 7. The Terrain Table gives a Wall 30 HP: 23, 16, 9, 2, then Floor.
+    let mut notes = Vec::new();
+    for (k, to) in [Some((3, 2)), None, None, None, None].into_iter().enumerate() {
+        b.turn(Turn { unit: 0, to, equip: None, act: Act::Strike { tile: (3, 1) } }).unwrap();
+        if let Some(Record::Turn { note, .. }) = b.log.iter().rev().find(|r| matches!(r, Record::Turn { .. })) {
+            notes.push(note.clone());
+        }
+        if k < 4 {
+            b.turn(wait(1)).unwrap();
+        }
+    }
+    assert_eq!(notes[0], "Ross strikes the Wall at (3, 1) for 7: 23 HP left");
+    assert_eq!(notes[3], "Ross strikes the Wall at (3, 1) for 7: 2 HP left");
+    assert_eq!(notes[4], "Ross strikes the Wall at (3, 1) for 7: it is Floor now");
+    assert_eq!(b.terrain_at((3, 1)).unwrap().name, "Floor");
+    // Plains cannot be struck down.
+    b.turn(wait(1)).unwrap();
+    assert!(b.turn(Turn { unit: 0, to: None, equip: None, act: Act::Strike { tile: (3, 3) } }).is_err());
+}
+
+#[test]
+fn a_shifter_reverts_after_acting_until_the_next_round() {
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Myrrh: Manakete { items Dragonstone } unit Tethys: Dancer { items Vulnerary } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } unit Kyle: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(1, 2), (0, 2)], &[(7, 2), (7, 4)]]);
+    // Transformed, Myrrh breathes at Bors from 2 tiles (Dragonstone reaches 1..2).
+    b.turn(Turn { unit: 0, to: Some((5, 2)), equip: None, act: Act::Attack { target: 2 } }).unwrap();
+    assert!(b.units[0].reverted);
+    assert!(b.log.contains(&Record::Affliction { unit: 0, status: "form".into(), change: "normal until the next round".into() }));
+    b.turn(wait(2.min(b.waiting(SideId::Defender)[0]))).unwrap();
+    // Danced, Myrrh acts again, but in her Normal form: the child's ratings (Str E), not the
+    // dragon's (Str A).
+    b.turn(special(1, Some((4, 2)), Verb::Reactivate, Some(0), None)).unwrap();
+    let normal = b.loadout_of(0, true).unwrap();
+    assert_eq!(normal.form, oc_engine::Form::Normal);
+    let shown = |l: &oc_engine::Loadout| {
+        let f = engine.forecast(l, &b.loadout_of(3, false).unwrap(), 1).unwrap();
+        f.attacker.effective.iter().find(|(n, _)| n == "str").map(|(_, v)| v.clone()).unwrap()
+    };
+    assert_eq!(shown(&normal), oc_engine::Shown::Text("E".into()));
+    let mut transformed = normal.clone();
+    transformed.form = oc_engine::Form::Default;
+    assert_eq!(shown(&transformed), oc_engine::Shown::Text("A".into()));
+    if let Some(d) = b.waiting(SideId::Defender).first().copied() {
+        b.turn(wait(d)).unwrap();
+    }
+    b.turn(wait(0)).unwrap();
+    assert_eq!(b.round, 2);
+    assert!(!b.units[0].reverted, "a new round: transformed again when activated");
+}
+
+#[test]
+fn sleep_stops_a_unit_until_it_wears_off_on_its_roll() {
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Moulder: Priest { items SleepStaff } unit Ross: Fighter { items IronAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let (mut slept, mut woke) = (0, 0);
+    // Seeds are searched in order, so the test is deterministic.
+    for seed in 0..64 {
+        let mut b = battle_seeded(&engine, &map, [&[(1, 2), (0, 0)], &[(6, 2)]], seed);
+        b.turn(Turn { unit: 0, to: Some((4, 2)), equip: None, act: Act::Attack { target: 2 } }).unwrap();
+        if !b.units[2].statuses.iter().any(|a| a.status == "Sleep") {
+            continue;
+        }
+        slept += 1;
+        assert!(b.log.contains(&Record::Affliction { unit: 2, status: "Sleep".into(), change: "inflicted".into() }));
+        // Asleep: can_move = false and can_attack = false (the status's effects).
+        assert_eq!(b.reachable(2).unwrap().len(), 1);
+        assert!(b.turn(Turn { unit: 2, to: None, equip: None, act: Act::Attack { target: 0 } }).is_err());
+        // Each new round rolls a d10 for it: 1-5, Sleep wears off.
+        while b.outcome.is_none() {
+            let next = b.waiting(b.to_act)[0];
+            b.turn(wait(next)).unwrap();
+            if b.log.contains(&Record::Affliction { unit: 2, status: "Sleep".into(), change: "wears off".into() }) {
+                woke += 1;
+                assert!(b.units[2].statuses.is_empty());
+                assert!(b.reachable(2).unwrap().len() > 1, "awake, Bors can move again");
+                // It wears off at the start of a round, before anyone acts in it.
+                let at =
+                    b.log.iter().position(|r| matches!(r, Record::Affliction { change, .. } if change == "wears off")).unwrap();
+                assert!(matches!(b.log[at - 1], Record::Round { .. }), "{:?}", b.log[at - 1]);
+                break;
+            }
+        }
+    }
+    assert!(slept >= 3, "the staff lands in some seeds: {slept}");
+    // A sleeper has four start-of-round rolls in a 5-round battle: 15 in 16 wake up.
+    assert!(woke >= 1 && woke <= slept, "{woke} of {slept} woke");
+}

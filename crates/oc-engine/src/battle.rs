@@ -43,6 +43,18 @@ pub struct Combatant {
     pub pos: Tile,
     pub state: State,
     pub activated: bool,
+    /// The status effects on it, with the activations or rounds they have left (if they count down).
+    #[serde(default)]
+    pub statuses: Vec<Affliction>,
+    /// A shifter that acted this round: it keeps its normal form until the next round.
+    #[serde(default)]
+    pub reverted: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Affliction {
+    pub status: String,
+    pub left: Option<u32>,
 }
 
 /// What a unit does with its action.
@@ -52,6 +64,11 @@ pub enum Act {
     Wait,
     Attack {
         target: usize,
+    },
+    /// Strike a destructible tile (a wall): its HP drop by the rules' damage; at 0 it becomes
+    /// what the terrain says.
+    Strike {
+        tile: Tile,
     },
     /// A special action (from a tag's `action` block) identified by its first verb.
     Special {
@@ -97,6 +114,12 @@ pub enum Record {
         unit: usize,
         amount: i64,
         hp: i64,
+    },
+    /// A status effect taken or lost, or a shifter's change of form.
+    Affliction {
+        unit: usize,
+        status: String,
+        change: String,
     },
     End {
         round: u32,
@@ -155,6 +178,8 @@ pub struct Battle<'e> {
     /// Consecutive rounds each region has been held (no enemy of the holder on it), per side.
     held: HashMap<(m::SideId, String), u32>,
     opened_chests: BTreeSet<Tile>,
+    /// Destructible tiles struck so far, with their HP left.
+    tile_hp: HashMap<Tile, i64>,
 }
 
 fn side_index(s: m::SideId) -> usize {
@@ -222,6 +247,8 @@ impl<'e> Battle<'e> {
                     pos: *at,
                     state: State::Ready,
                     activated: false,
+                    statuses: Vec::new(),
+                    reverted: false,
                 });
             }
         }
@@ -244,6 +271,7 @@ impl<'e> Battle<'e> {
             razed: Vec::new(),
             held: HashMap::new(),
             opened_chests: BTreeSet::new(),
+            tile_hp: HashMap::new(),
         };
         b.log.push(Record::Start { scenario: scenario.name.clone(), map: map.name.clone(), seed, units: b.units.clone() });
         b.log.push(Record::Round { round: 1, first: b.first });
@@ -293,11 +321,12 @@ impl<'e> Battle<'e> {
             weapon: u.equipped.clone(),
             accessory,
             tags: u.tags.iter().map(|t| (t.clone(), Vec::new())).collect(),
-            statuses: Vec::new(),
+            statuses: u.statuses.iter().map(|a| a.status.clone()).collect(),
             terrain: self.terrain_at(u.pos).map(|t| t.name.clone()),
             hp: Some(u.hp),
-            // Shifters fight transformed in their own turn and in their normal form otherwise.
-            form: if class.forms.is_some() && !acting { Form::Normal } else { Form::Default },
+            // Shifters are transformed in their own turn and in their normal form otherwise, and
+            // once they have acted they stay normal until the next round (seed 000, Shifting).
+            form: if class.forms.is_some() && (!acting || u.reverted) { Form::Normal } else { Form::Default },
         })
     }
 
@@ -401,10 +430,12 @@ impl<'e> Battle<'e> {
             self.razed.clone(),
             self.opened_chests.clone(),
             self.log.len(),
+            self.tile_hp.clone(),
         );
         let result = self.turn_inner(t);
         if result.is_err() {
-            let (units, terrain, rng, seized, escaped, razed, chests, log) = saved;
+            let (units, terrain, rng, seized, escaped, razed, chests, log, tile_hp) = saved;
+            self.tile_hp = tile_hp;
             self.units = units;
             self.map.terrain = terrain;
             self.rng = rng;
@@ -455,6 +486,7 @@ impl<'e> Battle<'e> {
         let note = match &t.act {
             Act::Wait => "waits".to_string(),
             Act::Attack { target } => self.attack(i, *target)?,
+            Act::Strike { tile } => self.strike(i, *tile)?,
             Act::Special { verb, target, tile } => self.special(i, *verb, *target, *tile)?,
         };
         if let Some(f) = self.units.get_mut(i) {
@@ -469,6 +501,7 @@ impl<'e> Battle<'e> {
             }
         }
         self.log.push(Record::Turn { round: self.round, turn: t, hp, routed, note });
+        self.after_activation(i);
         self.end_of_turn(i);
         self.check_victory(Some(u.side));
         if self.outcome.is_none() {
@@ -488,6 +521,9 @@ impl<'e> Battle<'e> {
             return Err(BattleError("no such unit".into()));
         };
         let ua = self.engine.unit(&la, &[])?;
+        if self.attribute(&ua, "can_attack").is_some_and(|v| !v.bool()) {
+            return Err(BattleError(format!("{} cannot attack now (a status forbids it)", a.name)));
+        }
         if !ua.in_range(dist) || !ua.may_use_weapon(&self.engine.ir) {
             return Err(BattleError(format!(
                 "{} cannot reach {} at distance {dist} with {}",
@@ -503,6 +539,13 @@ impl<'e> Battle<'e> {
         }
         if let Some(f) = self.units.get_mut(target) {
             f.hp = hp[1];
+        }
+        // Statuses a strike inflicted land on the unit struck.
+        for s in &log {
+            let struck = if s.side == 0 { target } else { i };
+            for status in &s.inflicted {
+                self.afflict(struck, status);
+            }
         }
         let strikes: Vec<String> = log
             .iter()
@@ -522,6 +565,130 @@ impl<'e> Battle<'e> {
             })
             .collect();
         Ok(format!("{} attacks {}: {}", a.name, d.name, strikes.join(", ")))
+    }
+
+    fn attribute(&self, unit: &crate::unit::Unit, name: &str) -> Option<V> {
+        self.engine.ir.attr_id(name).and_then(|a| unit.attrs.get(a as usize).copied())
+    }
+
+    fn afflict(&mut self, i: usize, status: &str) {
+        let lasts = self.engine.rules.status(status).and_then(|s| s.lasts).map(|d| match d {
+            m::Duration::Activations(n) | m::Duration::Rounds(n) => n,
+        });
+        let Some(u) = self.units.get_mut(i) else { return };
+        if u.state != State::Ready || u.statuses.iter().any(|a| a.status == status) {
+            return;
+        }
+        u.statuses.push(Affliction { status: status.to_string(), left: lasts });
+        self.log.push(Record::Affliction { unit: i, status: status.to_string(), change: "inflicted".into() });
+    }
+
+    fn strike(&mut self, i: usize, tile: Tile) -> Result<String, BattleError> {
+        let u = self.units.get(i).cloned().ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        let terrain = self.terrain_at(tile).cloned().ok_or_else(|| BattleError(format!("{tile:?} is off the map")))?;
+        let override_hp = self.map.destructibles.iter().find(|(t, _)| *t == tile).and_then(|(_, hp)| *hp);
+        let full = override_hp.or(terrain.hp.map(i64::from));
+        let (Some(full), Some(becomes)) = (full, terrain.becomes.clone().filter(|_| terrain.opened_by.is_empty())) else {
+            return Err(BattleError(format!("{} at {tile:?} cannot be destroyed", terrain.name)));
+        };
+        let l = self.loadout(i, true).ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        let damage = self.engine.structure_damage(&l, distance(u.pos, tile))?;
+        let left = self.tile_hp.get(&tile).copied().unwrap_or(full) - damage;
+        if left <= 0 {
+            self.tile_hp.remove(&tile);
+            if let Some(slot) = self.map.terrain.get_mut((tile.1 * self.map.width + tile.0) as usize) {
+                *slot = becomes.clone();
+            }
+            Ok(format!("{} strikes the {} at {tile:?} for {damage}: it is {becomes} now", u.name, terrain.name))
+        } else {
+            self.tile_hp.insert(tile, left);
+            Ok(format!("{} strikes the {} at {tile:?} for {damage}: {left} HP left", u.name, terrain.name))
+        }
+    }
+
+    /// After a unit's action: statuses that last a number of activations count down, and a
+    /// shifter that acted returns to its normal form until the next round.
+    fn after_activation(&mut self, i: usize) {
+        let shifter = self.units.get(i).and_then(|u| self.engine.rules.class(&u.class)).is_some_and(|c| c.forms.is_some());
+        let by_activation: Vec<String> = self
+            .engine
+            .rules
+            .statuses
+            .iter()
+            .filter(|s| matches!(s.lasts, Some(m::Duration::Activations(_))))
+            .map(|s| s.name.clone())
+            .collect();
+        let mut worn = Vec::new();
+        if let Some(u) = self.units.get_mut(i) {
+            for a in &mut u.statuses {
+                if by_activation.contains(&a.status) {
+                    a.left = a.left.map(|n| n.saturating_sub(1));
+                }
+            }
+            worn = u.statuses.iter().filter(|a| a.left == Some(0)).map(|a| a.status.clone()).collect();
+            u.statuses.retain(|a| a.left != Some(0));
+            if shifter && u.state == State::Ready {
+                u.reverted = true;
+            }
+        }
+        for status in worn {
+            self.log.push(Record::Affliction { unit: i, status, change: "wears off".into() });
+        }
+        if shifter && self.on_board(i) {
+            self.log.push(Record::Affliction { unit: i, status: "form".into(), change: "normal until the next round".into() });
+        }
+    }
+
+    /// Start of a round: round-counted statuses count down, and statuses that clear on a roll
+    /// at `start_of_round` roll for it (seed 000: d10, 1-5 it wears off).
+    fn start_of_round(&mut self) {
+        let mut dice = std::mem::replace(&mut self.rng, rng(0));
+        let mut changes = Vec::new();
+        for i in 0..self.units.len() {
+            let Some(u) = self.units.get(i) else { continue };
+            if u.state != State::Ready {
+                continue;
+            }
+            let mut keep = Vec::new();
+            for a in u.statuses.clone() {
+                let status = self.engine.rules.status(&a.status);
+                let mut left = a.left;
+                if matches!(status.and_then(|s| s.lasts), Some(m::Duration::Rounds(_))) {
+                    left = left.map(|n| n.saturating_sub(1));
+                }
+                let mut cleared = left == Some(0);
+                for c in status.map(|s| s.clears.as_slice()).unwrap_or(&[]) {
+                    if c.event == m::Event::StartOfRound && !cleared {
+                        cleared = match &c.condition {
+                            None => true,
+                            Some(e) => {
+                                let ctx = Eval {
+                                    battle: self,
+                                    user: i,
+                                    target: None,
+                                    params: &[],
+                                    args: &[],
+                                    dice: std::cell::RefCell::new(Some(&mut dice)),
+                                };
+                                ctx.bool(e).unwrap_or(false)
+                            }
+                        };
+                    }
+                }
+                if cleared {
+                    changes.push((i, a.status.clone()));
+                } else {
+                    keep.push(Affliction { status: a.status, left });
+                }
+            }
+            if let Some(u) = self.units.get_mut(i) {
+                u.statuses = keep;
+            }
+        }
+        self.rng = dice;
+        for (i, status) in changes {
+            self.log.push(Record::Affliction { unit: i, status, change: "wears off".into() });
+        }
     }
 
     fn special(&mut self, i: usize, verb: m::Verb, target: Option<usize>, tile: Option<Tile>) -> Result<String, BattleError> {
@@ -549,7 +716,14 @@ impl<'e> Battle<'e> {
             }
         };
         let dist = distance(u.pos, spot);
-        let ctx = Eval { battle: self, user: i, target: target_unit, params: &a.params, args: &a.args };
+        let ctx = Eval {
+            battle: self,
+            user: i,
+            target: target_unit,
+            params: &a.params,
+            args: &a.args,
+            dice: std::cell::RefCell::new(None),
+        };
         let lo = a.action.min_range.as_ref().map_or(Some(0), |e| ctx.int(e)).unwrap_or(0);
         let hi = a.action.max_range.as_ref().map_or(Some(lo), |e| ctx.int(e)).unwrap_or(lo);
         if dist < lo || dist > hi {
@@ -593,7 +767,7 @@ impl<'e> Battle<'e> {
                 .map(|r| r.name.clone())
         };
         let amount = |b: &Battle, k: usize| -> Option<i64> {
-            let ctx = Eval { battle: b, user: i, target, params, args };
+            let ctx = Eval { battle: b, user: i, target, params, args, dice: std::cell::RefCell::new(None) };
             cargs.get(k).and_then(|e| ctx.int(e))
         };
         match verb {
@@ -751,8 +925,10 @@ impl<'e> Battle<'e> {
         self.finished_first = None;
         for u in &mut self.units {
             u.activated = false;
+            u.reverted = false;
         }
         self.log.push(Record::Round { round: self.round, first });
+        self.start_of_round();
         self.to_act = if self.waiting(first).is_empty() { first.other() } else { first };
         if self.waiting(m::SideId::Attacker).is_empty() && self.waiting(m::SideId::Defender).is_empty() {
             self.finish(m::Outcome::Draw, "no unit is left on the battlefield".to_string());
@@ -848,6 +1024,8 @@ struct Eval<'a, 'e> {
     target: Option<usize>,
     params: &'a [String],
     args: &'a [m::Value],
+    /// Dice for `roll(dN)` (status clears); `None` where nothing may be rolled.
+    dice: std::cell::RefCell<Option<&'a mut ChaCha8Rng>>,
 }
 
 impl Eval<'_, '_> {
@@ -888,6 +1066,10 @@ impl Eval<'_, '_> {
                     "weight" => Some(u.weight),
                     _ => None,
                 }
+            }
+            m::Expr::RollFresh { faces } => {
+                let mut dice = self.dice.borrow_mut();
+                dice.as_mut().map(|r| i64::from(crate::combat::roll_die(r, *faces)))
             }
             m::Expr::Activated(r) => self.battle.units.get(self.unit_of(*r)?).map(|f| i64::from(f.activated)),
             m::Expr::Unary { op: m::UnaryOp::Neg, expr } => self.value(expr).map(|v| -v),

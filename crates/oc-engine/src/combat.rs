@@ -567,3 +567,43 @@ fn apply_strike_effects(ctx: &Ctx, effects: &[Eff], args: &[V], out: &mut [Vec<V
         }
     }
 }
+
+impl Engine {
+    /// The damage one strike deals to a destructible tile (a Wall, a Snag): the rules' `damage`
+    /// formula against a target with every attribute at its lowest (a wall has no defence and
+    /// does not dodge).
+    pub fn structure_damage(&self, attacker: &Loadout, distance: i64) -> Result<i64, EngineError> {
+        let a = self.unit(attacker, &[])?;
+        if a.weapon.is_none() || !a.may_use_weapon(&self.ir) || !a.in_range(distance) {
+            return Err(EngineError::new(format!(
+                "{} cannot strike a tile {distance} away with {}",
+                a.class,
+                a.weapon.clone().unwrap_or_else(|| "no weapon".into())
+            )));
+        }
+        let lowest: Vec<V> = self
+            .ir
+            .attrs
+            .iter()
+            .map(|(_, ty)| match ty {
+                m::Type::Scale(s) => V::Step { scale: self.ir.scale_id(s).unwrap_or(0), index: 0 },
+                m::Type::Bool => V::Bool(false),
+                _ => V::Int(0),
+            })
+            .collect();
+        let wall = Unit::bare(&lowest, &[]);
+        let ctx = Ctx {
+            ir: &self.ir,
+            units: [&a, &wall],
+            attrs: [&a.attrs, &lowest],
+            attacker: 0,
+            holder: 0,
+            roll: 0,
+            dealt: 0,
+            distance,
+            triangle: 0,
+        };
+        let mut cache = vec![None; self.ir.formulas.len()];
+        Ok(ctx.eval(&crate::ir::E::Formula(self.ir.roles.damage), &[], &mut cache).int().max(0))
+    }
+}

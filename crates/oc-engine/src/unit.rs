@@ -472,7 +472,7 @@ impl Engine {
 
 impl Unit {
     /// A stand-in with only attributes and tags, to evaluate conditions while a unit is built.
-    fn bare(attrs: &[V], has: &[Instance]) -> Unit {
+    pub(crate) fn bare(attrs: &[V], has: &[Instance]) -> Unit {
         Unit {
             class: String::new(),
             weapon: None,
