@@ -39,6 +39,9 @@ name = "exit"
 kind = "escape"
 side = "attacker"
 tiles = [[4, 0]]
+[[chests]]
+at = [3, 4]
+item = "Elixir"
 "#;
 
 const SCENARIO: &str = r#"
@@ -87,11 +90,11 @@ fn battle<'e>(engine: &'e Engine, map: &BattleMap, deploy: [&[(i64, i64)]; 2]) -
 }
 
 fn wait(unit: usize) -> Turn {
-    Turn { unit, to: None, equip: None, act: Act::Wait }
+    Turn { unit, ..Default::default() }
 }
 
 fn special(unit: usize, to: Option<(i64, i64)>, verb: Verb, target: Option<usize>, tile: Option<(i64, i64)>) -> Turn {
-    Turn { unit, to, equip: None, act: Act::Special { verb, target, tile } }
+    Turn { unit, to, act: Act::Special { verb, target, tile }, ..Default::default() }
 }
 
 #[test]
@@ -186,7 +189,7 @@ fn a_dance_lets_an_ally_act_again() {
     assert_eq!(b.waiting(SideId::Attacker), vec![0]);
     // Knight: Armored, cost 1 on Plains, movement 5 minus what its tags take.
     let to = *b.reachable(0).unwrap().keys().filter(|t| t.0 == 2).min().unwrap();
-    b.turn(Turn { unit: 0, to: Some(to), equip: None, act: Act::Wait }).unwrap();
+    b.turn(Turn { unit: 0, to: Some(to), equip: None, act: Act::Wait, ..Default::default() }).unwrap();
     assert_eq!(b.units[0].pos, to);
     assert_eq!(b.round, 2);
 }
@@ -234,7 +237,7 @@ fn a_fort_heals_two_at_the_end_of_the_turn() {
     b.units[0].hp = 10;
     // Fort: Foot cost 2, heal 2 at end of turn (the Terrain Table).
     assert_eq!(b.reachable(0).unwrap().get(&(2, 3)), Some(&2));
-    b.turn(Turn { unit: 0, to: Some((2, 3)), equip: None, act: Act::Wait }).unwrap();
+    b.turn(Turn { unit: 0, to: Some((2, 3)), equip: None, act: Act::Wait, ..Default::default() }).unwrap();
     assert_eq!(b.units[0].hp, 12);
     assert!(b.log.contains(&Record::Recover { unit: 0, amount: 2, hp: 12 }));
 }
@@ -249,7 +252,7 @@ fn an_attack_uses_the_combat_engine_and_routs() {
     let mut b = battle(&engine, &map, [&[(1, 2)], &[(6, 2)]]);
     b.units[1].hp = 1;
     // Ross walks to (5, 2), next to Bors, and attacks; a hit routs him. Seed 11 hits.
-    b.turn(Turn { unit: 0, to: Some((5, 2)), equip: None, act: Act::Attack { target: 1 } }).unwrap();
+    b.turn(Turn { unit: 0, to: Some((5, 2)), equip: None, act: Act::Attack { target: 1 }, ..Default::default() }).unwrap();
     let Some(Record::Turn { routed, note, .. }) = b.log.iter().rev().find(|r| matches!(r, Record::Turn { .. })) else { panic!() };
     assert!(note.starts_with("Ross attacks Bors: attack "), "{note}");
     eprintln!("{note}");
@@ -261,7 +264,9 @@ fn an_attack_uses_the_combat_engine_and_routs() {
     assert_eq!(b.outcome.as_ref().map(|(o, _)| *o), None, "the attacker's win is a seize or an escape, not a rout");
     // Out of reach: an axe reaches 1.
     let mut b = battle(&engine, &map, [&[(1, 2)], &[(6, 2)]]);
-    assert!(b.turn(Turn { unit: 0, to: Some((3, 2)), equip: None, act: Act::Attack { target: 1 } }).is_err());
+    assert!(b
+        .turn(Turn { unit: 0, to: Some((3, 2)), equip: None, act: Act::Attack { target: 1 }, ..Default::default() })
+        .is_err());
 }
 
 #[test]
@@ -302,7 +307,7 @@ fn a_wall_struck_down_becomes_floor() {
     // Table's S/F cell, 7. The Terrain Table gives a Wall 30 HP: 23, 16, 9, 2, then Floor.
     let mut notes = Vec::new();
     for (k, to) in [Some((3, 2)), None, None, None, None].into_iter().enumerate() {
-        b.turn(Turn { unit: 0, to, equip: None, act: Act::Strike { tile: (3, 1) } }).unwrap();
+        b.turn(Turn { unit: 0, to, equip: None, act: Act::Strike { tile: (3, 1) }, ..Default::default() }).unwrap();
         if let Some(Record::Turn { note, .. }) = b.log.iter().rev().find(|r| matches!(r, Record::Turn { .. })) {
             notes.push(note.clone());
         }
@@ -316,7 +321,7 @@ fn a_wall_struck_down_becomes_floor() {
     assert_eq!(b.terrain_at((3, 1)).unwrap().name, "Floor");
     // Plains cannot be struck down.
     b.turn(wait(1)).unwrap();
-    assert!(b.turn(Turn { unit: 0, to: None, equip: None, act: Act::Strike { tile: (3, 3) } }).is_err());
+    assert!(b.turn(Turn { unit: 0, to: None, equip: None, act: Act::Strike { tile: (3, 3) }, ..Default::default() }).is_err());
 }
 
 #[test]
@@ -328,7 +333,7 @@ fn a_shifter_reverts_after_acting_until_the_next_round() {
     let engine = Engine::new(rules).unwrap();
     let mut b = battle(&engine, &map, [&[(1, 2), (0, 2)], &[(7, 2), (7, 4)]]);
     // Transformed, Myrrh breathes at Bors from 2 tiles (Dragonstone reaches 1..2).
-    b.turn(Turn { unit: 0, to: Some((5, 2)), equip: None, act: Act::Attack { target: 2 } }).unwrap();
+    b.turn(Turn { unit: 0, to: Some((5, 2)), equip: None, act: Act::Attack { target: 2 }, ..Default::default() }).unwrap();
     assert!(b.units[0].reverted);
     assert!(b.log.contains(&Record::Affliction { unit: 0, status: "form".into(), change: "normal until the next round".into() }));
     b.turn(wait(2.min(b.waiting(SideId::Defender)[0]))).unwrap();
@@ -364,7 +369,7 @@ fn sleep_stops_a_unit_until_it_wears_off_on_its_roll() {
     // Seeds are searched in order, so the test is deterministic.
     for seed in 0..64 {
         let mut b = battle_seeded(&engine, &map, [&[(1, 2), (0, 0)], &[(6, 2)]], seed);
-        b.turn(Turn { unit: 0, to: Some((4, 2)), equip: None, act: Act::Attack { target: 2 } }).unwrap();
+        b.turn(Turn { unit: 0, to: Some((4, 2)), equip: None, act: Act::Attack { target: 2 }, ..Default::default() }).unwrap();
         if !b.units[2].statuses.iter().any(|a| a.status == "Sleep") {
             continue;
         }
@@ -372,7 +377,7 @@ fn sleep_stops_a_unit_until_it_wears_off_on_its_roll() {
         assert!(b.log.contains(&Record::Affliction { unit: 2, status: "Sleep".into(), change: "inflicted".into() }));
         // Asleep: can_move = false and can_attack = false (the status's effects).
         assert_eq!(b.reachable(2).unwrap().len(), 1);
-        assert!(b.turn(Turn { unit: 2, to: None, equip: None, act: Act::Attack { target: 0 } }).is_err());
+        assert!(b.turn(Turn { unit: 2, to: None, equip: None, act: Act::Attack { target: 0 }, ..Default::default() }).is_err());
         // Each new round rolls a d10 for it: 1-5, Sleep wears off.
         while b.outcome.is_none() {
             let next = b.waiting(b.to_act)[0];
@@ -392,4 +397,106 @@ fn sleep_stops_a_unit_until_it_wears_off_on_its_roll() {
     assert!(slept >= 3, "the staff lands in some seeds: {slept}");
     // A sleeper has four start-of-round rolls in a 5-round battle: 15 in 16 wake up.
     assert!(woke >= 1 && woke <= slept, "{woke} of {slept} woke");
+}
+
+fn last_note(b: &Battle) -> String {
+    b.log.iter().rev().find_map(|r| if let Record::Turn { note, .. } = r { Some(note.clone()) } else { None }).unwrap_or_default()
+}
+
+#[test]
+fn consumables_heal_cure_and_run_out() {
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Ross: Fighter { items IronAxe, Vulnerary, Antitoxin } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(0, 0)], &[(7, 4)]]);
+    b.units[0].hp = 4;
+    let vulnerary =
+        || Turn { unit: 0, act: Act::Use { item: "Vulnerary".into(), target: None, tile: None }, ..Default::default() };
+    // Vulnerary: heal(self, 5), Consumable(3).
+    for (round, hp) in [(1, 9), (2, 14), (3, 19)] {
+        assert_eq!(b.round, round);
+        b.turn(vulnerary()).unwrap();
+        assert_eq!(b.units[0].hp, hp);
+        b.turn(wait(1)).unwrap();
+    }
+    assert_eq!(b.units[0].items, ["IronAxe", "Antitoxin"], "three uses and the Vulnerary is gone");
+    assert!(b.turn(vulnerary()).is_err());
+    // Antitoxin: cure(self) removes every status.
+    b.units[0].statuses.push(oc_engine::battle::Affliction { status: "Poisoned".into(), left: None });
+    b.turn(Turn { unit: 0, act: Act::Use { item: "Antitoxin".into(), target: None, tile: None }, ..Default::default() }).unwrap();
+    assert!(b.units[0].statuses.is_empty());
+    assert!(b.log.contains(&Record::Affliction { unit: 0, status: "Poisoned".into(), change: "cured".into() }));
+}
+
+#[test]
+fn a_staff_heals_an_adjacent_ally_and_trades_are_free() {
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Moulder: Priest { items HealStaff, Vulnerary } unit Ross: Fighter { items IronAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(0, 2), (1, 2)], &[(7, 4)]]);
+    b.units[1].hp = 8;
+    // Heal(5): heal(target, x + self.heal_bonus); a Priest's heal bonus is the base 0.
+    b.turn(Turn {
+        unit: 0,
+        act: Act::Special { verb: Verb::Heal, target: Some(1), tile: None },
+        trade: Some(oc_engine::battle::Trade { with: 1, give: Some("Vulnerary".into()), take: None }),
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(b.units[1].hp, 13);
+    assert_eq!(last_note(&b), "Moulder heals Ross for 5");
+    assert_eq!(b.units[1].items, ["IronAxe", "Vulnerary"]);
+    // Not an enemy, and not out of reach.
+    let mut b = battle(&engine, &map, [&[(0, 2), (1, 4)], &[(7, 4)]]);
+    assert!(b
+        .turn(Turn { unit: 0, act: Act::Special { verb: Verb::Heal, target: Some(1), tile: None }, ..Default::default() })
+        .is_err());
+    assert!(b
+        .turn(Turn { unit: 0, act: Act::Special { verb: Verb::Heal, target: Some(2), tile: None }, ..Default::default() })
+        .is_err());
+}
+
+#[test]
+fn canto_moves_again_after_a_non_attack_action() {
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Forde: Cavalier { items IronSword } unit Ross: Fighter { items IronAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(0, 2), (0, 4)], &[(7, 4)]]);
+    // Forde (Canto) moves 2 of 5, waits, and uses the other 3.
+    // Not farther than what is left: (6, 3) is 5 steps from (2, 2).
+    b.turn(Turn { unit: 0, to: Some((2, 2)), then_to: Some((6, 3)), ..Default::default() }).unwrap_err();
+    b.turn(Turn { unit: 0, to: Some((2, 2)), then_to: Some((4, 3)), ..Default::default() }).unwrap();
+    assert_eq!(b.units[0].pos, (4, 3));
+    b.turn(wait(2)).unwrap();
+    // Ross has no Canto.
+    assert!(b.turn(Turn { unit: 1, to: Some((1, 4)), then_to: Some((2, 4)), ..Default::default() }).is_err());
+}
+
+#[test]
+fn a_blessed_accessory_heals_on_activation_and_pick_takes_a_chest() {
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Colm: Thief { items IronSword, HealingRing } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(1, 4)], &[(7, 4)]]);
+    b.units[0].hp = 10;
+    // Healing Ring: Blessed(2), `on activated { heal(self, x) }`. Then Pick on the chest at (3, 4).
+    b.turn(special(0, Some((3, 4)), Verb::TakeChest, None, None)).unwrap();
+    assert!(
+        b.log.iter().any(|r| matches!(r, Record::Trigger { unit: 0, note, .. } if note == "heals Colm for 2")),
+        "{:?}",
+        b.log
+    );
+    assert_eq!(b.units[0].hp, 12);
+    assert_eq!(b.units[0].items, ["IronSword", "HealingRing", "Elixir"]);
+    b.turn(wait(1)).unwrap();
+    // The chest is empty now.
+    assert!(b.turn(special(0, None, Verb::TakeChest, None, None)).is_err());
 }

@@ -72,7 +72,9 @@ pub fn choose(b: &Battle) -> Option<Turn> {
             }
         }
     }
-    best.map(|(_, t)| t).or_else(|| b.waiting(side).first().map(|i| Turn { unit: *i, to: None, equip: None, act: Act::Wait }))
+    best.map(|(_, t)| t).or_else(|| {
+        b.waiting(side).first().map(|i| Turn { unit: *i, to: None, equip: None, act: Act::Wait, ..Default::default() })
+    })
 }
 
 fn best_for(b: &Battle, i: usize) -> Option<(f64, Turn)> {
@@ -94,6 +96,7 @@ fn best_for(b: &Battle, i: usize) -> Option<(f64, Turn)> {
                 to: Some(**t).filter(|t| *t != u.pos),
                 equip: None,
                 act: Act::Special { verb, target: None, tile: None },
+                ..Default::default()
             };
             return Some((1000.0, turn));
         }
@@ -124,6 +127,7 @@ fn best_for(b: &Battle, i: usize) -> Option<(f64, Turn)> {
                         to: Some(**t).filter(|t| *t != u.pos),
                         equip: None,
                         act: Act::Special { verb: m::Verb::Heal, target: Some(k), tile: None },
+                        ..Default::default()
                     },
                 );
             }
@@ -150,7 +154,13 @@ fn best_for(b: &Battle, i: usize) -> Option<(f64, Turn)> {
                     let equip = (u.equipped.as_deref() != Some(w.as_str())).then(|| w.clone());
                     consider(
                         score,
-                        Turn { unit: i, to: Some(**t).filter(|t| *t != u.pos), equip, act: Act::Attack { target: k } },
+                        Turn {
+                            unit: i,
+                            to: Some(**t).filter(|t| *t != u.pos),
+                            equip,
+                            act: Act::Attack { target: k },
+                            ..Default::default()
+                        },
                     );
                 }
             }
@@ -174,9 +184,12 @@ fn best_for(b: &Battle, i: usize) -> Option<(f64, Turn)> {
     let here = guide.get(&u.pos).copied().unwrap_or(i64::MAX / 4);
     if let Some((t, d)) = tiles.iter().filter_map(|(t, _)| guide.get(*t).map(|d| (**t, *d))).min_by_key(|(t, d)| (*d, *t)) {
         let progress = (here - d) as f64;
-        consider(progress * 0.5, Turn { unit: i, to: Some(t).filter(|t| *t != u.pos), equip: None, act: Act::Wait });
+        consider(
+            progress * 0.5,
+            Turn { unit: i, to: Some(t).filter(|t| *t != u.pos), equip: None, act: Act::Wait, ..Default::default() },
+        );
     }
-    best.or(Some((0.0, Turn { unit: i, to: None, equip: None, act: Act::Wait })))
+    best.or(Some((0.0, Turn { unit: i, to: None, equip: None, act: Act::Wait, ..Default::default() })))
 }
 
 /// (chance to rout the target, expected damage dealt, expected damage taken) attacking from

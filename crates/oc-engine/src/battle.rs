@@ -49,6 +49,9 @@ pub struct Combatant {
     /// A shifter that acted this round: it keeps its normal form until the next round.
     #[serde(default)]
     pub reverted: bool,
+    /// Uses spent of each `Consumable(x)` item it carries (by item name).
+    #[serde(default)]
+    pub spent: Vec<(String, u32)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,9 +61,10 @@ pub struct Affliction {
 }
 
 /// What a unit does with its action.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Act {
+    #[default]
     Wait,
     Attack {
         target: usize,
@@ -69,6 +73,14 @@ pub enum Act {
     /// what the terrain says.
     Strike {
         tile: Tile,
+    },
+    /// Use a consumable: its `use` effects, or the action in it (a Master Key opens a door).
+    Use {
+        item: String,
+        #[serde(default)]
+        target: Option<usize>,
+        #[serde(default)]
+        tile: Option<Tile>,
     },
     /// A special action (from a tag's `action` block) identified by its first verb.
     Special {
@@ -80,17 +92,35 @@ pub enum Act {
 
 /// One combat turn: the unit, where it moves (if it moves), the weapon it equips (a free
 /// action), and its action.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Turn {
     pub unit: usize,
     pub to: Option<Tile>,
     pub equip: Option<String>,
     pub act: Act,
+    /// Free action: items dropped before acting.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub discard: Vec<String>,
+    /// Free action, once per turn: swap items with an adjacent ally.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trade: Option<Trade>,
+    /// Canto: after an action other than an attack, move again with what is left of the move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub then_to: Option<Tile>,
+}
+
+/// One trade: what the unit gives its ally and what it takes back (either may be none).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Trade {
+    pub with: usize,
+    pub give: Option<String>,
+    pub take: Option<String>,
 }
 
 /// A line of the battle log: what happened, with enough state to verify a replay.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
+#[allow(clippy::large_enum_variant)] // one `Turn` per line of a log; boxing would not pay
 pub enum Record {
     Start {
         scenario: String,
@@ -114,6 +144,12 @@ pub enum Record {
         unit: usize,
         amount: i64,
         hp: i64,
+    },
+    /// A triggered effect (`on activated`, `on after_attack`, `on end_of_turn`).
+    Trigger {
+        unit: usize,
+        on: m::Event,
+        note: String,
     },
     /// A status effect taken or lost, or a shifter's change of form.
     Affliction {
@@ -249,6 +285,7 @@ impl<'e> Battle<'e> {
                     activated: false,
                     statuses: Vec::new(),
                     reverted: false,
+                    spent: Vec::new(),
                 });
             }
         }
@@ -346,8 +383,14 @@ impl<'e> Battle<'e> {
 
     /// Every tile the unit can end its move on this turn, with the cost to get there.
     pub fn reachable(&self, i: usize) -> Result<HashMap<Tile, i64>, BattleError> {
+        let (points, _, _) = self.mobility(i)?;
+        self.reachable_within(i, points)
+    }
+
+    /// Like [`Battle::reachable`] with `points` of movement left (Canto).
+    pub fn reachable_within(&self, i: usize, points: i64) -> Result<HashMap<Tile, i64>, BattleError> {
         let u = self.units.get(i).ok_or_else(|| BattleError(format!("no unit {i}")))?;
-        let (points, kind, can) = self.mobility(i)?;
+        let (_, kind, can) = self.mobility(i)?;
         let mut best: HashMap<Tile, i64> = HashMap::new();
         best.insert(u.pos, 0);
         if !can {
@@ -465,14 +508,29 @@ impl<'e> Battle<'e> {
         if u.state != State::Ready || u.activated {
             return Err(BattleError(format!("{} cannot be activated now", u.name)));
         }
+        self.run_triggers(i, m::Event::Activated);
+        let mut moved = 0;
         if let Some(to) = t.to {
             let reach = self.reachable(i)?;
-            if !reach.contains_key(&to) {
+            let Some(cost) = reach.get(&to).copied() else {
                 return Err(BattleError(format!("{} cannot reach {to:?} this turn", u.name)));
-            }
+            };
+            moved = cost;
             if let Some(f) = self.units.get_mut(i) {
                 f.pos = to;
             }
+        }
+        for item in &t.discard {
+            let f = self.units.get_mut(i).ok_or_else(|| BattleError(format!("no unit {i}")))?;
+            let k =
+                f.items.iter().position(|x| x == item).ok_or_else(|| BattleError(format!("{} does not carry {item}", f.name)))?;
+            f.items.remove(k);
+            if f.equipped.as_deref() == Some(item.as_str()) && !f.items.contains(item) {
+                f.equipped = None;
+            }
+        }
+        if let Some(trade) = &t.trade {
+            self.trade(i, trade)?;
         }
         if let Some(w) = &t.equip {
             if !u.items.contains(w) {
@@ -488,7 +546,29 @@ impl<'e> Battle<'e> {
             Act::Attack { target } => self.attack(i, *target)?,
             Act::Strike { tile } => self.strike(i, *tile)?,
             Act::Special { verb, target, tile } => self.special(i, *verb, *target, *tile)?,
+            Act::Use { item, target, tile } => self.use_item(i, item, *target, *tile)?,
         };
+        if matches!(t.act, Act::Attack { .. }) {
+            self.run_triggers(i, m::Event::AfterAttack);
+        }
+        if let Some(to) = t.then_to {
+            let canto = self
+                .loadout(i, true)
+                .and_then(|l| self.engine.unit(&l, &[]).ok())
+                .and_then(|x| self.attribute(&x, "canto"))
+                .is_some_and(|v| v.bool());
+            if !canto || matches!(t.act, Act::Attack { .. } | Act::Strike { .. }) {
+                return Err(BattleError(format!("{} cannot move again after acting (Canto, and not after an attack)", u.name)));
+            }
+            let (points, _, _) = self.mobility(i)?;
+            let reach = self.reachable_within(i, points - moved)?;
+            if !reach.contains_key(&to) {
+                return Err(BattleError(format!("{} has {} movement left and cannot reach {to:?}", u.name, points - moved)));
+            }
+            if let Some(f) = self.units.get_mut(i) {
+                f.pos = to;
+            }
+        }
         if let Some(f) = self.units.get_mut(i) {
             f.activated = true;
         }
@@ -502,6 +582,7 @@ impl<'e> Battle<'e> {
         }
         self.log.push(Record::Turn { round: self.round, turn: t, hp, routed, note });
         self.after_activation(i);
+        self.run_triggers(i, m::Event::EndOfTurn);
         self.end_of_turn(i);
         self.check_victory(Some(u.side));
         if self.outcome.is_none() {
@@ -567,6 +648,165 @@ impl<'e> Battle<'e> {
         Ok(format!("{} attacks {}: {}", a.name, d.name, strikes.join(", ")))
     }
 
+    fn trade(&mut self, i: usize, t: &Trade) -> Result<(), BattleError> {
+        let room = self.engine.rules.ruleset.inventory as usize;
+        let (Some(a), Some(b)) = (self.units.get(i).cloned(), self.units.get(t.with).cloned()) else {
+            return Err(BattleError("no such unit to trade with".into()));
+        };
+        if b.side != a.side || b.state != State::Ready || distance(a.pos, b.pos) != 1 || t.with == i {
+            return Err(BattleError(format!("{} can only trade with an adjacent ally", a.name)));
+        }
+        let mut mine = a.items.clone();
+        let mut theirs = b.items.clone();
+        if let Some(g) = &t.give {
+            let k = mine.iter().position(|x| x == g).ok_or_else(|| BattleError(format!("{} does not carry {g}", a.name)))?;
+            theirs.push(mine.remove(k));
+        }
+        if let Some(g) = &t.take {
+            let k = theirs.iter().position(|x| x == g).ok_or_else(|| BattleError(format!("{} does not carry {g}", b.name)))?;
+            mine.push(theirs.remove(k));
+        }
+        if mine.len() > room || theirs.len() > room {
+            return Err(BattleError(format!("the trade leaves more than {room} items in one inventory")));
+        }
+        for (k, items) in [(i, mine), (t.with, theirs)] {
+            if let Some(f) = self.units.get_mut(k) {
+                if f.equipped.as_ref().is_some_and(|e| !items.contains(e)) {
+                    f.equipped = None;
+                }
+                f.items = items;
+            }
+        }
+        Ok(())
+    }
+
+    fn use_item(&mut self, i: usize, item: &str, target: Option<usize>, tile: Option<Tile>) -> Result<String, BattleError> {
+        let u = self.units.get(i).cloned().ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        if !u.items.iter().any(|x| x == item) {
+            return Err(BattleError(format!("{} does not carry {item}", u.name)));
+        }
+        let it = self.engine.rules.item(item).cloned().ok_or_else(|| BattleError(format!("no item {item}")))?;
+        if it.uses.is_empty() {
+            return Err(BattleError(format!("{item} has no use of its own")));
+        }
+        let mut notes = Vec::new();
+        for e in &it.uses {
+            match e {
+                m::Effect::Action(a) => {
+                    let available = Available { action: a.clone(), params: Vec::new(), args: Vec::new() };
+                    notes.push(self.perform(i, &available, target, tile)?);
+                }
+                m::Effect::Command { verb, args } => {
+                    let pos = self.units.get(i).map_or((0, 0), |f| f.pos);
+                    notes.push(format!("{} {}", u.name, self.command(i, *verb, args, target, pos, tile, &[], &[])?));
+                }
+                _ => {}
+            }
+        }
+        // Consumable(x): after x uses the item is gone.
+        let charges = it.tags.iter().find(|t| t.tag == "Consumable").and_then(|t| t.args.first()).and_then(|v| {
+            if let m::Value::Int(n) = v {
+                u32::try_from(*n).ok()
+            } else {
+                None
+            }
+        });
+        if let (Some(max), Some(f)) = (charges, self.units.get_mut(i)) {
+            let used = match f.spent.iter_mut().find(|(n, _)| n == item) {
+                Some(slot) => {
+                    slot.1 += 1;
+                    slot.1
+                }
+                None => {
+                    f.spent.push((item.to_string(), 1));
+                    1
+                }
+            };
+            if used >= max {
+                if let Some(k) = f.items.iter().position(|x| x == item) {
+                    f.items.remove(k);
+                }
+                f.spent.retain(|(n, _)| n != item);
+                notes.push(format!("the {item} is used up"));
+            }
+        }
+        Ok(format!("uses {item}: {}", notes.join("; ")))
+    }
+
+    /// Every tag instance a unit holds now (class and form, scenario tags, equipped weapon,
+    /// accessory, statuses), following `grant`s, with its parameter names and arguments.
+    fn holdings(&self, i: usize) -> Vec<(Vec<m::Effect>, Vec<String>, Vec<m::Value>)> {
+        let Some(u) = self.units.get(i) else { return Vec::new() };
+        let rules = &self.engine.rules;
+        let mut uses: Vec<(String, Vec<m::Value>)> = Vec::new();
+        if let Some(c) = rules.class(&u.class) {
+            uses.extend(c.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
+            if let Some(f) = &c.forms {
+                let form = if u.reverted { &f.normal } else { &f.transformed };
+                uses.extend(form.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
+            }
+        }
+        uses.extend(u.tags.iter().map(|t| (t.clone(), Vec::new())));
+        let accessory = u.items.iter().find(|n| rules.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory));
+        for item in u.equipped.iter().chain(accessory).filter_map(|n| rules.item(n)) {
+            uses.extend(item.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
+        }
+        let mut out: Vec<(Vec<m::Effect>, Vec<String>, Vec<m::Value>)> = Vec::new();
+        for a in &u.statuses {
+            if let Some(st) = rules.status(&a.status) {
+                out.push((st.effects.clone(), Vec::new(), Vec::new()));
+            }
+        }
+        let mut k = 0;
+        while let Some((name, args)) = uses.get(k).cloned() {
+            k += 1;
+            if k > 256 {
+                break;
+            }
+            let Some(tag) = rules.tag(&name) else { continue };
+            let params: Vec<String> = tag.params.iter().map(|p| p.name.clone()).collect();
+            for e in &tag.effects {
+                if let m::Effect::Grant { tag, args: gargs } = e {
+                    uses.push((tag.clone(), gargs.iter().filter_map(|g| const_eval(g, &params, &args)).collect()));
+                }
+            }
+            out.push((tag.effects.clone(), params, args));
+        }
+        out
+    }
+
+    /// Runs a unit's `on EVENT { ... }` effects (Blessed heals on activation, Punishing hurts
+    /// after an attack). Form changes are the engine's own shifting rule, not run here.
+    fn run_triggers(&mut self, i: usize, event: m::Event) {
+        if !self.on_board(i) {
+            return;
+        }
+        let mut todo: Vec<Triggered> = Vec::new();
+        for (effects, params, args) in self.holdings(i) {
+            for e in &effects {
+                if let m::Effect::On { event: ev, then } = e {
+                    if *ev == event {
+                        for t in then {
+                            if let m::Effect::Command { verb, args: cargs } = t {
+                                if *verb != m::Verb::Shift {
+                                    todo.push((*verb, cargs.clone(), params.clone(), args.clone()));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for (verb, cargs, params, args) in todo {
+            let pos = self.units.get(i).map_or((0, 0), |f| f.pos);
+            let note = match self.command(i, verb, &cargs, None, pos, None, &params, &args) {
+                Ok(n) => n,
+                Err(e) => format!("could not {verb:?}: {e}"),
+            };
+            self.log.push(Record::Trigger { unit: i, on: event, note });
+        }
+    }
+
     fn attribute(&self, unit: &crate::unit::Unit, name: &str) -> Option<V> {
         self.engine.ir.attr_id(name).and_then(|a| unit.attrs.get(a as usize).copied())
     }
@@ -609,7 +849,10 @@ impl<'e> Battle<'e> {
     /// After a unit's action: statuses that last a number of activations count down, and a
     /// shifter that acted returns to its normal form until the next round.
     fn after_activation(&mut self, i: usize) {
-        let shifter = self.units.get(i).and_then(|u| self.engine.rules.class(&u.class)).is_some_and(|c| c.forms.is_some());
+        // A shifter is a unit one of whose tags changes form (`shift`); the seed's rule that it
+        // stays normal after acting until the next round, even when danced, is applied here.
+        let shifter = self.units.get(i).and_then(|u| self.engine.rules.class(&u.class)).is_some_and(|c| c.forms.is_some())
+            && self.holdings(i).iter().any(|(effects, _, _)| uses_verb(effects, m::Verb::Shift));
         let by_activation: Vec<String> = self
             .engine
             .rules
@@ -694,9 +937,17 @@ impl<'e> Battle<'e> {
     fn special(&mut self, i: usize, verb: m::Verb, target: Option<usize>, tile: Option<Tile>) -> Result<String, BattleError> {
         let u = self.units.get(i).cloned().ok_or_else(|| BattleError(format!("no unit {i}")))?;
         let available = self.actions(i);
-        let Some(a) = available.iter().find(|a| a.verb() == Some(verb)) else {
+        let Some(a) = available.into_iter().find(|a| a.verb() == Some(verb)) else {
             return Err(BattleError(format!("{} has no action that can {verb:?}", u.name)));
         };
+        self.perform(i, &a, target, tile)
+    }
+
+    /// Carries out an action block: checks its target kind, range and requirements, then runs
+    /// its commands.
+    fn perform(&mut self, i: usize, a: &Available, target: Option<usize>, tile: Option<Tile>) -> Result<String, BattleError> {
+        let u = self.units.get(i).cloned().ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        let verb = a.verb().unwrap_or(m::Verb::Reveal);
         // Range and target kind.
         let (spot, target_unit) = match a.action.target {
             m::ActionTarget::Tile | m::ActionTarget::Door | m::ActionTarget::Chest => (tile.unwrap_or(u.pos), None),
@@ -742,7 +993,7 @@ impl<'e> Battle<'e> {
         let (params, args) = (a.params.clone(), a.args.clone());
         for e in &effects {
             let m::Effect::Command { verb, args: cargs } = e else { continue };
-            notes.push(self.command(i, *verb, cargs, target_unit, spot, &params, &args)?);
+            notes.push(self.command(i, *verb, cargs, target_unit, spot, tile, &params, &args)?);
         }
         Ok(format!("{} {}", u.name, notes.join("; ")))
     }
@@ -755,9 +1006,18 @@ impl<'e> Battle<'e> {
         cargs: &[m::Expr],
         target: Option<usize>,
         spot: Tile,
+        dest: Option<Tile>,
         params: &[String],
         args: &[m::Value],
     ) -> Result<String, BattleError> {
+        // The unit a command names in its first argument (`self`, `target`).
+        let unit_arg = |k: usize| -> Option<usize> {
+            match cargs.get(k) {
+                Some(m::Expr::Unit(m::UnitRef::Holder | m::UnitRef::Attacker)) => Some(i),
+                Some(m::Expr::Unit(_)) => target,
+                _ => None,
+            }
+        };
         let side = self.units.get(i).map_or(m::SideId::Attacker, |u| u.side);
         let region_of = |b: &Battle, kind: &str| -> Option<String> {
             b.map
@@ -843,7 +1103,7 @@ impl<'e> Battle<'e> {
                 }
             }
             m::Verb::Heal => {
-                let who = target.unwrap_or(i);
+                let who = unit_arg(0).or(target).unwrap_or(i);
                 let n = amount(self, 1).or_else(|| amount(self, 0)).unwrap_or(0).max(0);
                 let f = self.units.get_mut(who).ok_or_else(|| BattleError("no target".into()))?;
                 let before = f.hp;
@@ -856,7 +1116,60 @@ impl<'e> Battle<'e> {
                 f.activated = false;
                 Ok(format!("lets {} act again", f.name))
             }
-            m::Verb::Cure => Ok("cures the target".to_string()),
+            m::Verb::Cure => {
+                let who = unit_arg(0).or(target).unwrap_or(i);
+                let f = self.units.get_mut(who).ok_or_else(|| BattleError("no target".into()))?;
+                let gone: Vec<String> = f.statuses.drain(..).map(|a| a.status).collect();
+                let name = f.name.clone();
+                for status in &gone {
+                    self.log.push(Record::Affliction { unit: who, status: status.clone(), change: "cured".into() });
+                }
+                Ok(if gone.is_empty() {
+                    format!("finds nothing to cure on {name}")
+                } else {
+                    format!("cures {name} of {}", gone.join(", "))
+                })
+            }
+            m::Verb::Damage => {
+                let who = unit_arg(0).unwrap_or(i);
+                let n = amount(self, 1).unwrap_or(0).max(0);
+                let f = self.units.get_mut(who).ok_or_else(|| BattleError("no target".into()))?;
+                f.hp = (f.hp - n).max(0);
+                if f.hp == 0 {
+                    f.state = State::Routed;
+                }
+                Ok(format!("deals {n} damage to {}{}", f.name, if f.hp == 0 { ", routing them" } else { "" }))
+            }
+            m::Verb::Inflict => {
+                let who = unit_arg(0).or(target).unwrap_or(i);
+                let status = cargs.get(1).and_then(|e| const_eval(e, params, args)).and_then(|v| {
+                    if let m::Value::Name { name, .. } = v {
+                        Some(name)
+                    } else {
+                        None
+                    }
+                });
+                let status = status.ok_or_else(|| BattleError("inflict names no status".into()))?;
+                self.afflict(who, &status);
+                Ok(format!("inflicts {status}"))
+            }
+            m::Verb::Relocate => {
+                let who = unit_arg(0).or(target).ok_or_else(|| BattleError("relocate needs a unit".into()))?;
+                let to = dest
+                    .filter(|d| Some(*d) != self.units.get(who).map(|f| f.pos))
+                    .ok_or_else(|| BattleError("say where to move the target (the action's tile)".into()))?;
+                let reach = amount(self, 1).unwrap_or(1);
+                let from = self.units.get(i).map_or(to, |f| f.pos);
+                let kind = self.movement_type(who).unwrap_or_default();
+                let open = self.terrain_at(to).and_then(|t| t.costs.get(&kind).copied().flatten()).is_some();
+                if distance(from, to) > reach || !open || self.occupant(to).is_some() {
+                    return Err(BattleError(format!("{to:?} is not a free tile within {reach} of the user")));
+                }
+                let f = self.units.get_mut(who).ok_or_else(|| BattleError("no target".into()))?;
+                f.pos = to;
+                Ok(format!("moves {} to {to:?}", f.name))
+            }
+            m::Verb::Reveal => Ok("lights the area (this engine plays without fog of war, so it changes nothing)".to_string()),
             other => Err(BattleError(format!("the battle engine does not perform `{other:?}` in actions yet"))),
         }
     }
@@ -1174,11 +1487,23 @@ pub fn play(
         let unit = turn.unit;
         if battle.turn(turn).is_err() {
             // The AI proposed something the rules refuse: the unit waits instead.
-            battle.turn(Turn { unit, to: None, equip: None, act: Act::Wait })?;
+            battle.turn(Turn { unit, ..Default::default() })?;
         }
     }
     let lost = [m::SideId::Attacker, m::SideId::Defender]
         .map(|s| battle.units.iter().filter(|u| u.side == s && u.state == State::Routed).count() as u32);
     let (outcome, reason) = battle.outcome.clone().unwrap_or((m::Outcome::Draw, String::new()));
     Ok((GameResult { outcome, rounds: battle.round, lost, reason }, battle.log))
+}
+
+/// A command to run from a trigger, with its tag's parameter names and arguments.
+type Triggered = (m::Verb, Vec<m::Expr>, Vec<String>, Vec<m::Value>);
+
+fn uses_verb(effects: &[m::Effect], verb: m::Verb) -> bool {
+    effects.iter().any(|e| match e {
+        m::Effect::Command { verb: v, .. } => *v == verb,
+        m::Effect::On { then, .. } | m::Effect::When { then, .. } => uses_verb(then, verb),
+        m::Effect::Action(a) => uses_verb(&a.effects, verb),
+        _ => false,
+    })
 }
