@@ -49,7 +49,7 @@ pub struct Combatant {
     /// A shifter that acted this round: it keeps its normal form until the next round.
     #[serde(default)]
     pub reverted: bool,
-    /// Uses spent of each `Consumable(x)` item it carries (by item name).
+    /// Uses spent of each item with charges it carries (by item name).
     #[serde(default)]
     pub spent: Vec<(String, u32)>,
 }
@@ -104,7 +104,8 @@ pub struct Turn {
     /// Free action, once per turn: swap items with an adjacent ally.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trade: Option<Trade>,
-    /// Canto: after an action other than an attack, move again with what is left of the move.
+    /// After an action other than an attack, a unit whose `canto` attribute is true may move
+    /// again with what is left of its move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub then_to: Option<Tile>,
 }
@@ -387,7 +388,7 @@ impl<'e> Battle<'e> {
         self.reachable_within(i, points)
     }
 
-    /// Like [`Battle::reachable`] with `points` of movement left (Canto).
+    /// Like [`Battle::reachable`] with `points` of movement left (the `canto` move).
     pub fn reachable_within(&self, i: usize, points: i64) -> Result<HashMap<Tile, i64>, BattleError> {
         let u = self.units.get(i).ok_or_else(|| BattleError(format!("no unit {i}")))?;
         let (_, kind, can) = self.mobility(i)?;
@@ -558,7 +559,10 @@ impl<'e> Battle<'e> {
                 .and_then(|x| self.attribute(&x, "canto"))
                 .is_some_and(|v| v.bool());
             if !canto || matches!(t.act, Act::Attack { .. } | Act::Strike { .. }) {
-                return Err(BattleError(format!("{} cannot move again after acting (Canto, and not after an attack)", u.name)));
+                return Err(BattleError(format!(
+                    "{} cannot move again after acting (only with `canto`, and never after an attack)",
+                    u.name
+                )));
             }
             let (points, _, _) = self.mobility(i)?;
             let reach = self.reachable_within(i, points - moved)?;
@@ -703,14 +707,8 @@ impl<'e> Battle<'e> {
                 _ => {}
             }
         }
-        // Consumable(x): after x uses the item is gone.
-        let charges = it.tags.iter().find(|t| t.tag == "Consumable").and_then(|t| t.args.first()).and_then(|v| {
-            if let m::Value::Int(n) = v {
-                u32::try_from(*n).ok()
-            } else {
-                None
-            }
-        });
+        // An item whose tags set the `charges` attribute is gone after that many uses.
+        let charges = self.charges(&it);
         if let (Some(max), Some(f)) = (charges, self.units.get_mut(i)) {
             let used = match f.spent.iter_mut().find(|(n, _)| n == item) {
                 Some(slot) => {
@@ -731,6 +729,25 @@ impl<'e> Battle<'e> {
             }
         }
         Ok(format!("uses {item}: {}", notes.join("; ")))
+    }
+
+    /// The uses an item has: the value its tags assign to the `charges` attribute.
+    fn charges(&self, item: &m::Item) -> Option<u32> {
+        item.tags.iter().find_map(|u| {
+            let tag = self.engine.rules.tag(&u.tag)?;
+            let params: Vec<String> = tag.params.iter().map(|p| p.name.clone()).collect();
+            tag.effects.iter().find_map(|e| match e {
+                m::Effect::Modify { place, op: m::AssignOp::Set, value }
+                    if place.attribute == m::AttributeRef::Named("charges".into()) =>
+                {
+                    match const_eval(value, &params, &u.args) {
+                        Some(m::Value::Int(n)) => u32::try_from(n).ok(),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            })
+        })
     }
 
     /// Every tag instance a unit holds now (class and form, scenario tags, equipped weapon,
@@ -775,8 +792,8 @@ impl<'e> Battle<'e> {
         out
     }
 
-    /// Runs a unit's `on EVENT { ... }` effects (Blessed heals on activation, Punishing hurts
-    /// after an attack). Form changes are the engine's own shifting rule, not run here.
+    /// Runs a unit's `on EVENT { ... }` effects (an item that heals its bearer on activation, a
+    /// weapon that hurts its wielder after an attack). Form changes are the engine's own shifting rule, not run here.
     fn run_triggers(&mut self, i: usize, event: m::Event) {
         if !self.on_board(i) {
             return;
