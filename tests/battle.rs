@@ -39,6 +39,11 @@ name = "exit"
 kind = "escape"
 side = "attacker"
 tiles = [[4, 0]]
+[[regions]]
+name = "granary"
+kind = "raze"
+side = "attacker"
+tiles = [[2, 0]]
 [[chests]]
 at = [3, 4]
 item = "Elixir"
@@ -52,6 +57,7 @@ scenario Arena {
         zone "attacker-zone" war_chest 99999 units 1..8
         grant Leader to 1
         grant Fleeing to 1
+        grant Saboteur to 1
         win seize "goal" or escape 1 through "exit"
     }
     defender { zone "defender-zone" war_chest 99999 units 1..8 win rout all }
@@ -499,4 +505,24 @@ fn a_blessed_accessory_heals_on_activation_and_pick_takes_a_chest() {
     b.turn(wait(1)).unwrap();
     // The chest is empty now.
     assert!(b.turn(special(0, None, Verb::TakeChest, None, None)).is_err());
+}
+
+#[test]
+fn a_saboteur_razes_into_ruins_and_a_rescue_staff_moves_an_ally() {
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Colm: Thief { items IronSword tags Saboteur } unit Moulder: Priest { items RescueStaff } unit Ross: Fighter { items IronAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(1, 0), (0, 3), (1, 4)], &[(7, 4)]]);
+    // Raze turns the tile into Ruins (raze(Ruins)); only on the scenario's raze tiles.
+    assert!(b.turn(special(0, Some((3, 0)), Verb::Raze, None, None)).is_err());
+    b.turn(special(0, Some((2, 0)), Verb::Raze, None, None)).unwrap();
+    assert_eq!(b.terrain_at((2, 0)).unwrap().name, "Ruins");
+    assert_eq!(b.outcome, None, "razing is not this attacker's objective");
+    b.turn(wait(3)).unwrap();
+    // Rescue: relocate(target, 1) puts Ross on a free tile next to Moulder.
+    assert!(b.turn(special(1, None, Verb::Relocate, Some(2), Some((2, 2)))).is_err(), "(2, 2) is 2 tiles from Moulder");
+    b.turn(special(1, None, Verb::Relocate, Some(2), Some((0, 2)))).unwrap();
+    assert_eq!(b.units[2].pos, (0, 2));
 }

@@ -133,6 +133,24 @@ fn best_for(b: &Battle, i: usize) -> Option<(f64, Turn)> {
             }
         }
     }
+    // 2b. Healing itself with an item when badly hurt.
+    if u.hp * 2 <= u.max_hp {
+        for item in &u.items {
+            let heals = b
+                .engine
+                .rules
+                .item(item)
+                .is_some_and(|it| it.uses.iter().any(|e| matches!(e, m::Effect::Command { verb: m::Verb::Heal, .. })));
+            if heals {
+                let missing = (u.max_hp - u.hp) as f64;
+                consider(
+                    5.0 + missing * 2.0,
+                    Turn { unit: i, act: Act::Use { item: item.clone(), target: None, tile: None }, ..Default::default() },
+                );
+                break;
+            }
+        }
+    }
     // 3. Attacks: the exact forecast from each tile in reach that can strike.
     let weapons: Vec<String> =
         u.items.iter().filter(|n| b.engine.rules.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)).cloned().collect();
