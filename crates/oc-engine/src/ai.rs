@@ -220,6 +220,15 @@ fn forecast(b: &Battle, i: usize, k: usize, from: Tile, d: i64, w: &str) -> Opti
     if !unit.in_range(d) || !unit.may_use_weapon(&b.engine.ir) {
         return None;
     }
-    let f = b.engine.forecast(&la, &ld, d).ok()?;
-    Some((f.defender_routed, f.defender_damage_taken, f.attacker_damage_taken + f.attacker_routed * 30.0))
+    let key = format!("{la:?}|{ld:?}|{d}");
+    if let Some(hit) = b.forecasts.borrow().get(&key) {
+        return *hit;
+    }
+    let result = b
+        .engine
+        .forecast(&la, &ld, d)
+        .ok()
+        .map(|f| (f.defender_routed, f.defender_damage_taken, f.attacker_damage_taken + f.attacker_routed * 30.0));
+    b.forecasts.borrow_mut().insert(key, result);
+    result
 }

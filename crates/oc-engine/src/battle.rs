@@ -217,6 +217,9 @@ pub struct Battle<'e> {
     opened_chests: BTreeSet<Tile>,
     /// Destructible tiles struck so far, with their HP left.
     tile_hp: HashMap<Tile, i64>,
+    /// The AI's exact forecasts, by the two loadouts and the distance (a loadout includes HP,
+    /// terrain and statuses, so an entry stays right for as long as the battle lasts).
+    pub forecasts: std::cell::RefCell<HashMap<String, Option<(f64, f64, f64)>>>,
 }
 
 fn side_index(s: m::SideId) -> usize {
@@ -310,6 +313,7 @@ impl<'e> Battle<'e> {
             held: HashMap::new(),
             opened_chests: BTreeSet::new(),
             tile_hp: HashMap::new(),
+            forecasts: std::cell::RefCell::new(HashMap::new()),
         };
         b.log.push(Record::Start { scenario: scenario.name.clone(), map: map.name.clone(), seed, units: b.units.clone() });
         b.log.push(Record::Round { round: 1, first: b.first });
