@@ -37,7 +37,7 @@ fn steps_to(b: &Battle, kind: &str, goals: &[Tile]) -> HashMap<Tile, i64> {
 }
 
 /// (chance to rout the target, expected damage dealt, expected damage taken).
-type Prospect = (f64, f64, f64);
+pub type Prospect = (f64, f64, f64);
 
 /// The region tiles a side's condition asks it to reach with `verb`.
 fn objective_tiles(b: &Battle, side: m::SideId, kind: &str) -> Vec<Tile> {

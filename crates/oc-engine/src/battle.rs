@@ -219,7 +219,7 @@ pub struct Battle<'e> {
     tile_hp: HashMap<Tile, i64>,
     /// The AI's exact forecasts, by the two loadouts and the distance (a loadout includes HP,
     /// terrain and statuses, so an entry stays right for as long as the battle lasts).
-    pub forecasts: std::cell::RefCell<HashMap<String, Option<(f64, f64, f64)>>>,
+    pub forecasts: std::cell::RefCell<HashMap<String, Option<crate::ai::Prospect>>>,
 }
 
 fn side_index(s: m::SideId) -> usize {
