@@ -8,7 +8,7 @@ use image::{Rgb, RgbImage};
 use oc_model::Rules;
 use serde_json::{json, Value};
 
-use crate::map::{Map, RegionKind, Side, Tile};
+use crate::map::{Map, Side, Tile};
 use crate::render::{region_colour, terrain_colour};
 
 /// Terrain that no movement type can enter (walls, doors, snags): Foundry walls go around it.
@@ -112,7 +112,7 @@ pub fn foundry(map: &Map, rules: &Rules) -> Value {
                 "shapes": shapes,
                 "elevation": {"bottom": null, "top": null},
                 "behaviors": [],
-                "flags": {"oc": {"kind": kind_word(r.kind), "side": r.side.map(side_word), "units": r.units}},
+                "flags": {"oc": {"kind": r.kind.word(), "side": r.side.map(side_word), "units": r.units}},
             })
         })
         .collect();
@@ -141,17 +141,6 @@ pub fn foundry(map: &Map, rules: &Rules) -> Value {
         "tiles": [],
         "flags": {"oc": {"map": map.name, "tiles_wide": map.width, "tiles_high": map.height}},
     })
-}
-
-fn kind_word(k: RegionKind) -> &'static str {
-    match k {
-        RegionKind::Deployment => "deployment",
-        RegionKind::Seize => "seize",
-        RegionKind::Escape => "escape",
-        RegionKind::Raze => "raze",
-        RegionKind::Defend => "defend",
-        RegionKind::Label => "label",
-    }
 }
 
 fn side_word(s: Side) -> &'static str {
@@ -232,7 +221,7 @@ pub fn tiled(map: &Map, tileset_png: &str) -> (String, RgbImage) {
             s,
             r#"  <object id="{id}" name="{}" type="{}" x="{}" y="{}" width="{}" height="{}">"#,
             xml(&r.name),
-            kind_word(r.kind),
+            r.kind.word(),
             x0 * g,
             y0 * g,
             (x1 - x0 + 1) * g,

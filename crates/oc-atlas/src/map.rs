@@ -115,6 +115,20 @@ pub enum RegionKind {
     Label,
 }
 
+impl RegionKind {
+    /// The word the map format uses for the kind.
+    pub fn word(self) -> &'static str {
+        match self {
+            RegionKind::Deployment => "deployment",
+            RegionKind::Seize => "seize",
+            RegionKind::Escape => "escape",
+            RegionKind::Raze => "raze",
+            RegionKind::Defend => "defend",
+            RegionKind::Label => "label",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
     Attacker,
@@ -212,14 +226,6 @@ impl Map {
     /// The map as the battle engine reads it (after [`Map::resolve`]). Unknown symbols become
     /// an empty terrain name, which the engine treats as impassable.
     pub fn battle_map(&self) -> oc_model::BattleMap {
-        let kind = |k: RegionKind| match k {
-            RegionKind::Deployment => "deployment",
-            RegionKind::Seize => "seize",
-            RegionKind::Escape => "escape",
-            RegionKind::Raze => "raze",
-            RegionKind::Defend => "defend",
-            RegionKind::Label => "label",
-        };
         oc_model::BattleMap {
             name: self.name.clone(),
             width: self.width,
@@ -230,7 +236,7 @@ impl Map {
                 .iter()
                 .map(|r| oc_model::MapRegion {
                     name: r.name.clone(),
-                    kind: kind(r.kind).to_string(),
+                    kind: r.kind.word().to_string(),
                     side: r.side.map(|s| match s {
                         Side::Attacker => oc_model::SideId::Attacker,
                         Side::Defender => oc_model::SideId::Defender,

@@ -293,17 +293,6 @@ fn cond_regions(c: &ast::Cond, out: &mut Vec<(Spanned<String>, Option<&'static s
     }
 }
 
-fn region_kind_word(k: oc_atlas::RegionKind) -> &'static str {
-    match k {
-        oc_atlas::RegionKind::Deployment => "deployment",
-        oc_atlas::RegionKind::Seize => "seize",
-        oc_atlas::RegionKind::Escape => "escape",
-        oc_atlas::RegionKind::Raze => "raze",
-        oc_atlas::RegionKind::Defend => "defend",
-        oc_atlas::RegionKind::Label => "label",
-    }
-}
-
 fn article(word: &str) -> String {
     if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
         format!("an {word}")
@@ -418,7 +407,7 @@ pub(crate) fn check_maps(
                 }
                 Some(region) => {
                     if let Some(k) = kind {
-                        let actual = region_kind_word(region.kind);
+                        let actual = region.kind.word();
                         if *k != "deployment" && actual != *k {
                             diags.push(
                                 Diagnostic::warning(
@@ -462,7 +451,7 @@ pub(crate) fn check_maps(
                         zone.name_span,
                         format!(
                             "a {} region{}",
-                            region_kind_word(zone.kind),
+                            zone.kind.word(),
                             zone.side.map_or(String::new(), |s| format!(
                                 " of the {}",
                                 if s == oc_atlas::Side::Attacker { "attacker" } else { "defender" }

@@ -444,25 +444,35 @@ impl<'e> Battle<'e> {
                 uses.extend(item.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
             }
         }
+        self.expand(uses)
+            .into_iter()
+            .flat_map(|(effects, params, args)| {
+                effects.into_iter().filter_map(move |e| match e {
+                    m::Effect::Action(action) => Some(Available { action, params: params.clone(), args: args.clone() }),
+                    _ => None,
+                })
+            })
+            .collect()
+    }
+
+    /// Tag uses with what they `grant`, each with its effects, parameter names and arguments.
+    fn expand(&self, mut uses: Vec<(String, Vec<m::Value>)>) -> Vec<Holding> {
+        let rules = &self.engine.rules;
         let mut out = Vec::new();
-        let mut seen = 0;
-        while let Some((name, args)) = uses.get(seen).cloned() {
-            seen += 1;
-            if seen > 256 {
+        let mut k = 0;
+        while let Some((name, args)) = uses.get(k).cloned() {
+            k += 1;
+            if k > 256 {
                 break;
             }
             let Some(tag) = rules.tag(&name) else { continue };
             let params: Vec<String> = tag.params.iter().map(|p| p.name.clone()).collect();
             for e in &tag.effects {
-                match e {
-                    m::Effect::Action(a) => out.push(Available { action: a.clone(), params: params.clone(), args: args.clone() }),
-                    m::Effect::Grant { tag, args: gargs } => {
-                        let values = gargs.iter().filter_map(|g| const_eval(g, &params, &args)).collect();
-                        uses.push((tag.clone(), values));
-                    }
-                    _ => {}
+                if let m::Effect::Grant { tag, args: gargs } = e {
+                    uses.push((tag.clone(), gargs.iter().filter_map(|g| const_eval(g, &params, &args)).collect()));
                 }
             }
+            out.push((tag.effects.clone(), params, args));
         }
         out
     }
@@ -756,7 +766,7 @@ impl<'e> Battle<'e> {
 
     /// Every tag instance a unit holds now (class and form, scenario tags, equipped weapon,
     /// accessory, statuses), following `grant`s, with its parameter names and arguments.
-    fn holdings(&self, i: usize) -> Vec<(Vec<m::Effect>, Vec<String>, Vec<m::Value>)> {
+    fn holdings(&self, i: usize) -> Vec<Holding> {
         let Some(u) = self.units.get(i) else { return Vec::new() };
         let rules = &self.engine.rules;
         let mut uses: Vec<(String, Vec<m::Value>)> = Vec::new();
@@ -772,27 +782,13 @@ impl<'e> Battle<'e> {
         for item in u.equipped.iter().chain(accessory).filter_map(|n| rules.item(n)) {
             uses.extend(item.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
         }
-        let mut out: Vec<(Vec<m::Effect>, Vec<String>, Vec<m::Value>)> = Vec::new();
-        for a in &u.statuses {
-            if let Some(st) = rules.status(&a.status) {
-                out.push((st.effects.clone(), Vec::new(), Vec::new()));
-            }
-        }
-        let mut k = 0;
-        while let Some((name, args)) = uses.get(k).cloned() {
-            k += 1;
-            if k > 256 {
-                break;
-            }
-            let Some(tag) = rules.tag(&name) else { continue };
-            let params: Vec<String> = tag.params.iter().map(|p| p.name.clone()).collect();
-            for e in &tag.effects {
-                if let m::Effect::Grant { tag, args: gargs } = e {
-                    uses.push((tag.clone(), gargs.iter().filter_map(|g| const_eval(g, &params, &args)).collect()));
-                }
-            }
-            out.push((tag.effects.clone(), params, args));
-        }
+        let mut out: Vec<Holding> = u
+            .statuses
+            .iter()
+            .filter_map(|a| rules.status(&a.status))
+            .map(|st| (st.effects.clone(), Vec::new(), Vec::new()))
+            .collect();
+        out.extend(self.expand(uses));
         out
     }
 
@@ -1516,6 +1512,9 @@ pub fn play(
     let (outcome, reason) = battle.outcome.clone().unwrap_or((m::Outcome::Draw, String::new()));
     Ok((GameResult { outcome, rounds: battle.round, lost, reason }, battle.log))
 }
+
+/// Effects held through one tag or status, with the tag's parameter names and arguments.
+type Holding = (Vec<m::Effect>, Vec<String>, Vec<m::Value>);
 
 /// A command to run from a trigger, with its tag's parameter names and arguments.
 type Triggered = (m::Verb, Vec<m::Expr>, Vec<String>, Vec<m::Value>);
