@@ -526,3 +526,17 @@ fn a_saboteur_razes_into_ruins_and_a_rescue_staff_moves_an_ally() {
     b.turn(special(1, None, Verb::Relocate, Some(2), Some((0, 2)))).unwrap();
     assert_eq!(b.units[2].pos, (0, 2));
 }
+
+#[test]
+fn warp_reaches_as_far_as_the_staff_range_of_strength() {
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Moulder: Priest { items WarpStaff } unit Ross: Fighter { items IronAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(0, 2), (1, 2)], &[(7, 4)]]);
+    // relocate(target, staff_range[self.str]): a Priest's Str E gives the Staff Range table's 2.
+    assert!(b.turn(special(0, None, Verb::Relocate, Some(1), Some((3, 2)))).is_err(), "3 tiles from Moulder");
+    b.turn(special(0, None, Verb::Relocate, Some(1), Some((2, 2)))).unwrap();
+    assert_eq!(b.units[1].pos, (2, 2));
+}

@@ -1121,7 +1121,10 @@ impl<'e> Battle<'e> {
             }
             m::Verb::Heal => {
                 let who = unit_arg(0).or(target).unwrap_or(i);
-                let n = amount(self, 1).or_else(|| amount(self, 0)).unwrap_or(0).max(0);
+                let n = amount(self, 1)
+                    .or_else(|| amount(self, 0))
+                    .ok_or_else(|| BattleError("the amount to heal could not be worked out from the rules".into()))?
+                    .max(0);
                 let f = self.units.get_mut(who).ok_or_else(|| BattleError("no target".into()))?;
                 let before = f.hp;
                 f.hp = (f.hp + n).min(f.max_hp);
@@ -1149,7 +1152,9 @@ impl<'e> Battle<'e> {
             }
             m::Verb::Damage => {
                 let who = unit_arg(0).unwrap_or(i);
-                let n = amount(self, 1).unwrap_or(0).max(0);
+                let n = amount(self, 1)
+                    .ok_or_else(|| BattleError("the damage could not be worked out from the rules".into()))?
+                    .max(0);
                 let f = self.units.get_mut(who).ok_or_else(|| BattleError("no target".into()))?;
                 f.hp = (f.hp - n).max(0);
                 if f.hp == 0 {
@@ -1175,7 +1180,8 @@ impl<'e> Battle<'e> {
                 let to = dest
                     .filter(|d| Some(*d) != self.units.get(who).map(|f| f.pos))
                     .ok_or_else(|| BattleError("say where to move the target (the action's tile)".into()))?;
-                let reach = amount(self, 1).unwrap_or(1);
+                let reach = amount(self, 1)
+                    .ok_or_else(|| BattleError("the reach of the move could not be worked out from the rules".into()))?;
                 let from = self.units.get(i).map_or(to, |f| f.pos);
                 let kind = self.movement_type(who).unwrap_or_default();
                 let open = self.terrain_at(to).and_then(|t| t.costs.get(&kind).copied().flatten()).is_some();
@@ -1394,6 +1400,18 @@ impl Eval<'_, '_> {
                     "min_range" => Some(u.min_range),
                     "might" => Some(u.might),
                     "weight" => Some(u.weight),
+                    _ => None,
+                }
+            }
+            m::Expr::Lookup { table, args } => {
+                let rules = &self.battle.engine.rules;
+                let t = rules.ruleset.tables.iter().find(|x| x.name == *table)?;
+                let steps: Vec<usize> =
+                    args.iter().map(|a| self.value(a).and_then(|v| usize::try_from(v).ok())).collect::<Option<_>>()?;
+                match t.get(&rules.ruleset, &steps)? {
+                    m::Value::Int(n) => Some(*n),
+                    m::Value::Bool(b) => Some(i64::from(*b)),
+                    m::Value::Step { index, .. } => Some(i64::from(*index)),
                     _ => None,
                 }
             }
