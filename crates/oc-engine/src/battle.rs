@@ -186,6 +186,8 @@ pub struct Available {
     pub action: m::Action,
     pub params: Vec<String>,
     pub args: Vec<m::Value>,
+    /// The item the action comes from (its charges are spent when it is used).
+    pub source: Option<String>,
 }
 
 impl Available {
@@ -438,21 +440,24 @@ impl<'e> Battle<'e> {
             }
         }
         uses.extend(u.tags.iter().map(|t| (t.clone(), Vec::new())));
+        let mut groups: Vec<(Option<String>, Vec<(String, Vec<m::Value>)>)> = vec![(None, uses)];
         for item in u.items.iter().filter_map(|n| rules.item(n)) {
             // A weapon's actions need it equipped; other items' work from the inventory.
             if item.kind != m::ItemKind::Weapon || u.equipped.as_deref() == Some(item.name.as_str()) {
-                uses.extend(item.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
+                groups.push((Some(item.name.clone()), item.tags.iter().map(|t| (t.tag.clone(), t.args.clone())).collect()));
             }
         }
-        self.expand(uses)
-            .into_iter()
-            .flat_map(|(effects, params, args)| {
-                effects.into_iter().filter_map(move |e| match e {
-                    m::Effect::Action(action) => Some(Available { action, params: params.clone(), args: args.clone() }),
-                    _ => None,
-                })
-            })
-            .collect()
+        let mut out = Vec::new();
+        for (source, uses) in groups {
+            for (effects, params, args) in self.expand(uses) {
+                for e in effects {
+                    if let m::Effect::Action(action) = e {
+                        out.push(Available { action, params: params.clone(), args: args.clone(), source: source.clone() });
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Tag uses with what they `grant`, each with its effects, parameter names and arguments.
@@ -639,6 +644,7 @@ impl<'e> Battle<'e> {
         if let Some(f) = self.units.get_mut(target) {
             f.hp = hp[1];
         }
+        let spent = a.equipped.as_deref().and_then(|w| self.spend(i, w));
         // Statuses a strike inflicted land on the unit struck.
         for s in &log {
             let struck = if s.side == 0 { target } else { i };
@@ -663,7 +669,8 @@ impl<'e> Battle<'e> {
                 )
             })
             .collect();
-        Ok(format!("{} attacks {}: {}", a.name, d.name, strikes.join(", ")))
+        let spent = spent.map(|n| format!("; {n}")).unwrap_or_default();
+        Ok(format!("{} attacks {}: {}{spent}", a.name, d.name, strikes.join(", ")))
     }
 
     fn trade(&mut self, i: usize, t: &Trade) -> Result<(), BattleError> {
@@ -711,7 +718,8 @@ impl<'e> Battle<'e> {
         for e in &it.uses {
             match e {
                 m::Effect::Action(a) => {
-                    let available = Available { action: a.clone(), params: Vec::new(), args: Vec::new() };
+                    // The item's own charges are spent once, below.
+                    let available = Available { action: a.clone(), params: Vec::new(), args: Vec::new(), source: None };
                     notes.push(self.perform(i, &available, target, tile)?);
                 }
                 m::Effect::Command { verb, args } => {
@@ -721,28 +729,38 @@ impl<'e> Battle<'e> {
                 _ => {}
             }
         }
-        // An item whose tags set the `charges` attribute is gone after that many uses.
-        let charges = self.charges(&it);
-        if let (Some(max), Some(f)) = (charges, self.units.get_mut(i)) {
-            let used = match f.spent.iter_mut().find(|(n, _)| n == item) {
-                Some(slot) => {
-                    slot.1 += 1;
-                    slot.1
-                }
-                None => {
-                    f.spent.push((item.to_string(), 1));
-                    1
-                }
-            };
-            if used >= max {
-                if let Some(k) = f.items.iter().position(|x| x == item) {
-                    f.items.remove(k);
-                }
-                f.spent.retain(|(n, _)| n != item);
-                notes.push(format!("the {item} is used up"));
-            }
+        if let Some(note) = self.spend(i, item) {
+            notes.push(note);
         }
         Ok(format!("uses {item}: {}", notes.join("; ")))
+    }
+
+    /// One use of an item with charges (the value its tags assign to `charges`): after the
+    /// last, the item is gone. Returns a note when it is used up.
+    fn spend(&mut self, i: usize, item: &str) -> Option<String> {
+        let max = self.engine.rules.item(item).and_then(|it| self.charges(it))?;
+        let f = self.units.get_mut(i)?;
+        let used = match f.spent.iter_mut().find(|(n, _)| n == item) {
+            Some(slot) => {
+                slot.1 += 1;
+                slot.1
+            }
+            None => {
+                f.spent.push((item.to_string(), 1));
+                1
+            }
+        };
+        if used < max {
+            return None;
+        }
+        if let Some(k) = f.items.iter().position(|x| x == item) {
+            f.items.remove(k);
+        }
+        f.spent.retain(|(n, _)| n != item);
+        if f.equipped.as_deref() == Some(item) && !f.items.iter().any(|x| x == item) {
+            f.equipped = None;
+        }
+        Some(format!("the {item} is used up"))
     }
 
     /// The uses an item has: the value its tags assign to the `charges` attribute.
@@ -1011,6 +1029,9 @@ impl<'e> Battle<'e> {
         for e in &effects {
             let m::Effect::Command { verb, args: cargs } = e else { continue };
             notes.push(self.command(i, *verb, cargs, target_unit, spot, tile, &params, &args)?);
+        }
+        if let Some(note) = a.source.as_deref().and_then(|item| self.spend(i, item)) {
+            notes.push(note);
         }
         Ok(format!("{} {}", u.name, notes.join("; ")))
     }
