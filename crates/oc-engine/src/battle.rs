@@ -440,7 +440,7 @@ impl<'e> Battle<'e> {
             }
         }
         uses.extend(u.tags.iter().map(|t| (t.clone(), Vec::new())));
-        let mut groups: Vec<(Option<String>, Vec<(String, Vec<m::Value>)>)> = vec![(None, uses)];
+        let mut groups: Vec<(Option<String>, Vec<TagUse>)> = vec![(None, uses)];
         for item in u.items.iter().filter_map(|n| rules.item(n)) {
             // A weapon's actions need it equipped; other items' work from the inventory.
             if item.kind != m::ItemKind::Weapon || u.equipped.as_deref() == Some(item.name.as_str()) {
@@ -1551,6 +1551,9 @@ pub fn play(
     let (outcome, reason) = battle.outcome.clone().unwrap_or((m::Outcome::Draw, String::new()));
     Ok((GameResult { outcome, rounds: battle.round, lost, reason }, battle.log))
 }
+
+/// A tag by name with its arguments.
+type TagUse = (String, Vec<m::Value>);
 
 /// Effects held through one tag or status, with the tag's parameter names and arguments.
 type Holding = (Vec<m::Effect>, Vec<String>, Vec<m::Value>);
