@@ -151,7 +151,12 @@ pub fn briefing(s: &Scenario) -> String {
     if let Some(doc) = &s.doc {
         out.push_str(&format!("{doc}\n"));
     }
-    out.push_str(&format!("{} The {} deploys first.\n\n", time_limit(s), s.deploy_first.word()));
+    out.push_str(&format!("{} The {} deploys first.\n", time_limit(s), s.deploy_first.word()));
+    if !s.chests.is_empty() {
+        let c: Vec<String> = s.chests.iter().map(|((x, y), item)| format!("{item} at [{x}, {y}]")).collect();
+        out.push_str(&format!("Chests: {}.\n", c.join(", ")));
+    }
+    out.push('\n');
     out.push_str(&side_text(s, &s.attacker));
     out.push('\n');
     out.push_str(&side_text(s, &s.defender));

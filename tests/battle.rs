@@ -52,6 +52,7 @@ item = "Elixir"
 const SCENARIO: &str = r#"
 scenario Arena {
     map "arena.map.toml"
+    chest [3, 4] Vulnerary
     rounds 5 then defender
     attacker {
         zone "attacker-zone" war_chest 99999 units 1..8
@@ -501,7 +502,8 @@ fn a_blessed_accessory_heals_on_activation_and_pick_takes_a_chest() {
         b.log
     );
     assert_eq!(b.units[0].hp, 12);
-    assert_eq!(b.units[0].items, ["IronSword", "HealingRing", "Elixir"]);
+    // The map's chest holds an Elixir; the scenario fills it with a Vulnerary instead.
+    assert_eq!(b.units[0].items, ["IronSword", "HealingRing", "Vulnerary"]);
     b.turn(wait(1)).unwrap();
     // The chest is empty now.
     assert!(b.turn(special(0, None, Verb::TakeChest, None, None)).is_err());

@@ -225,6 +225,10 @@ allowed class), or a region it cannot reach within the time limit (Foot movement
 costs, movement 5), or more rounds than the time limit has. A side with no `win` that does not \
 win when time runs out can never win either.\n\nFix: grant the tag, raise `rounds`, move the \
 objective, or give the side a condition it can meet.";
+    SCENARIO_CHEST = "oc::scenario::chest", "a scenario's chest is off the map or out of reach",
+"`chest [X, Y] ITEM` fills a chest for this scenario. The tile must be on the map and on \
+terrain a Foot unit can stand on, since Pick takes a chest's item from the tile itself.\n\nFix: \
+correct the coordinates (x to the right, y down, from 0).";
     ARMY_SIZE = "oc::army::size", "an army has too few or too many units",
 "The scenario's side says `units MIN..MAX`; the army has a number of units outside it.\n\n\
 Fix: hire or dismiss units.";

@@ -125,6 +125,13 @@ pub(crate) fn lower_scenarios(defs: &[ast::ScenarioDef], rules: &m::Rules, diags
         let (Some(attacker), Some(defender)) = (sides.remove(&m::SideId::Attacker), sides.remove(&m::SideId::Defender)) else {
             continue;
         };
+        let mut chests = Vec::new();
+        for c in &def.chests {
+            if rules.item(&c.item.value).is_none() {
+                diags.push(unknown(UNKNOWN_ITEM, "item", &c.item, rules.items.iter().map(|i| i.name.as_str()).collect()));
+            }
+            chests.push(((c.at.0.value, c.at.1.value), c.item.value.clone()));
+        }
         out.push(Lowered {
             model: m::Scenario {
                 name: def.name.value.clone(),
@@ -135,6 +142,7 @@ pub(crate) fn lower_scenarios(defs: &[ast::ScenarioDef], rules: &m::Rules, diags
                 rounds: rounds.map(|(n, _)| count(n, "number of rounds", diags)),
                 on_time_limit,
                 deploy_first,
+                chests,
                 attacker,
                 defender,
             },
@@ -429,6 +437,27 @@ pub(crate) fn check_maps(
             }
         }
         let foot = oc_atlas::path::costs(&map, rules, "Foot");
+        for c in &l.ast.chests {
+            let t = oc_atlas::Tile { x: c.at.0.value, y: c.at.1.value };
+            let standable = map.index(t).and_then(|i| foot.get(i).copied().flatten()).is_some();
+            if !standable {
+                let why = if map.in_bounds(t) {
+                    format!("{} is not a tile a unit can stand on", map.terrain(t).unwrap_or("it"))
+                } else {
+                    format!("the map is {} by {}", map.width, map.height)
+                };
+                diags.push(
+                    Diagnostic::error(
+                        SCENARIO_CHEST,
+                        c.at.0.span.to(c.at.1.span),
+                        format!("the chest at [{}, {}] cannot be reached", t.x, t.y),
+                    )
+                    .with_label(why)
+                    .with_secondary(map.name_span, "the map is defined here")
+                    .with_help("put the chest on a tile of the map that Foot units can enter"),
+                );
+            }
+        }
         for (side_ast, rules_side) in l.ast.sides.iter().filter_map(|a| {
             let id = side_of(&a.side.value);
             Some((a, s.side(id))).filter(|(a, r)| r.side == side_of(&a.side.value))

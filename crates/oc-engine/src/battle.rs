@@ -295,12 +295,18 @@ impl<'e> Battle<'e> {
                 });
             }
         }
+        // The scenario fills chests (and may add them) over what the map says.
+        let mut map = map.clone();
+        for (at, item) in &scenario.chests {
+            map.chests.retain(|(t, _)| t != at);
+            map.chests.push((*at, item.clone()));
+        }
         // Keep unit indices stable: attacker's units first.
         units.sort_by_key(|f| side_index(f.side));
         let mut b = Battle {
             engine,
             scenario: scenario.clone(),
-            map: map.clone(),
+            map,
             units,
             round: 1,
             first: m::SideId::Attacker,
@@ -317,7 +323,7 @@ impl<'e> Battle<'e> {
             tile_hp: HashMap::new(),
             forecasts: std::cell::RefCell::new(HashMap::new()),
         };
-        b.log.push(Record::Start { scenario: scenario.name.clone(), map: map.name.clone(), seed, units: b.units.clone() });
+        b.log.push(Record::Start { scenario: scenario.name.clone(), map: b.map.name.clone(), seed, units: b.units.clone() });
         b.log.push(Record::Round { round: 1, first: b.first });
         Ok(b)
     }

@@ -707,6 +707,9 @@ pub struct Scenario {
     pub rounds: Option<u32>,
     pub on_time_limit: Outcome,
     pub deploy_first: SideId,
+    /// What chests hold in this scenario, by tile (overriding the map's).
+    #[serde(default)]
+    pub chests: Vec<((i64, i64), String)>,
     pub attacker: SideRules,
     pub defender: SideRules,
 }

@@ -402,7 +402,16 @@ pub struct ScenarioDef {
     /// `rounds N` with what happens when they run out (`then attacker|defender|draw`).
     pub rounds: Vec<(Spanned<i64>, Option<Spanned<String>>)>,
     pub deploy_first: Vec<Spanned<String>>,
+    /// `chest [x, y] Item`: what a chest holds in this scenario.
+    pub chests: Vec<ScenarioChest>,
     pub sides: Vec<SideDef>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ScenarioChest {
+    pub at: (Spanned<i64>, Spanned<i64>),
+    pub item: Ident,
     pub span: Span,
 }
 

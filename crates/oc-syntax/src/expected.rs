@@ -145,6 +145,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         c_survive | kw_survive => "`survive N rounds`",
         c_raze | kw_raze => "`raze N in \"REGION\"`",
         kw_in => "`in`",
+        sc_chest | kw_chest => "`chest [X, Y] ITEM`",
         unit_def | kw_unit => "`unit NAME: CLASS`",
         unit_items | kw_items => "`items`",
         unit_tags => "`tags`",

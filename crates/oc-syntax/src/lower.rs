@@ -654,6 +654,7 @@ impl Ctx {
             regions: vec![],
             rounds: vec![],
             deploy_first: vec![],
+            chests: vec![],
             sides: vec![],
             span,
         };
@@ -684,6 +685,16 @@ impl Ctx {
                     s.deploy_first.extend(p.into_inner().find(|q| q.as_rule() == Rule::side_word).map(|q| self.ident(&q)))
                 }
                 Rule::sc_side => s.sides.push(self.side(p)),
+                Rule::sc_chest => {
+                    let span = self.span(&p);
+                    let inner: Vec<Pair<Rule>> = p.into_inner().collect();
+                    let ints: Vec<Spanned<i64>> =
+                        inner.iter().filter(|q| q.as_rule() == Rule::int).map(|q| self.int(q)).collect();
+                    let item = inner.iter().find(|q| q.as_rule() == Rule::name).map(|q| self.ident(q));
+                    if let ([x, y], Some(item)) = (ints.as_slice(), item) {
+                        s.chests.push(ScenarioChest { at: (x.clone(), y.clone()), item, span });
+                    }
+                }
                 _ => {}
             }
         }
