@@ -433,19 +433,27 @@ impl<'e> Battle<'e> {
         Ok(best)
     }
 
+    /// The tags a unit has of itself: its class's, its current form's (a shifter is transformed
+    /// unless it has acted this round) and the scenario's.
+    fn own_tags(&self, u: &Combatant) -> Vec<TagUse> {
+        let mut uses: Vec<TagUse> = Vec::new();
+        if let Some(c) = self.engine.rules.class(&u.class) {
+            uses.extend(c.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
+            if let Some(f) = &c.forms {
+                let form = if u.reverted { &f.normal } else { &f.transformed };
+                uses.extend(form.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
+            }
+        }
+        uses.extend(u.tags.iter().map(|t| (t.clone(), Vec::new())));
+        uses
+    }
+
     /// The special actions a unit has: every `action` of every tag it holds (class, form,
     /// scenario tags, carried items), following `grant`s.
     pub fn actions(&self, i: usize) -> Vec<Available> {
         let Some(u) = self.units.get(i) else { return Vec::new() };
         let rules = &self.engine.rules;
-        let mut uses: Vec<(String, Vec<m::Value>)> = Vec::new();
-        if let Some(c) = rules.class(&u.class) {
-            uses.extend(c.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
-            if let Some(f) = &c.forms {
-                uses.extend(f.transformed.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
-            }
-        }
-        uses.extend(u.tags.iter().map(|t| (t.clone(), Vec::new())));
+        let uses = self.own_tags(u);
         let mut groups: Vec<(Option<String>, Vec<TagUse>)> = vec![(None, uses)];
         for item in u.items.iter().filter_map(|n| rules.item(n)) {
             // A weapon's actions need it equipped; other items' work from the inventory.
@@ -793,15 +801,7 @@ impl<'e> Battle<'e> {
     fn holdings(&self, i: usize) -> Vec<Holding> {
         let Some(u) = self.units.get(i) else { return Vec::new() };
         let rules = &self.engine.rules;
-        let mut uses: Vec<(String, Vec<m::Value>)> = Vec::new();
-        if let Some(c) = rules.class(&u.class) {
-            uses.extend(c.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
-            if let Some(f) = &c.forms {
-                let form = if u.reverted { &f.normal } else { &f.transformed };
-                uses.extend(form.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
-            }
-        }
-        uses.extend(u.tags.iter().map(|t| (t.clone(), Vec::new())));
+        let mut uses = self.own_tags(u);
         let accessory = u.items.iter().find(|n| rules.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory));
         for item in u.equipped.iter().chain(accessory).filter_map(|n| rules.item(n)) {
             uses.extend(item.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
