@@ -10,13 +10,7 @@ use std::time::{Duration, Instant};
 use oc_diag::FileId;
 
 fn std_rules() -> oc_model::Rules {
-    struct NoFiles;
-    impl oc_compiler::Host for NoFiles {
-        fn read(&mut self, _: &str) -> Result<String, String> {
-            Err("no files".into())
-        }
-    }
-    oc_compiler::Workspace::new().compile(&mut NoFiles, &[]).0.rules.expect("the standard library compiles")
+    oc_compiler::stdlib::default_rules().expect("the standard library compiles")
 }
 
 /// A `size` x `size` map of mixed terrain (rivers with bridges, forests, mountains, forts, walls

@@ -4,21 +4,11 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use oc_compiler::{Host, Workspace};
 use oc_engine::{rng, Engine, Exchange, Loadout};
 
-struct NoFiles;
-
-impl Host for NoFiles {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        Err(format!("{path}: not here"))
-    }
-}
-
 fn engine(index: &str) -> Engine {
-    let mut ws = Workspace::new();
-    let id = ws.id_of(index).expect("built-in ruleset");
-    Engine::new(ws.compile_ids(&mut NoFiles, &[id]).rules.expect("clean")).expect("runs")
+    let compilation = oc_compiler::stdlib::compile(index).expect("built-in ruleset");
+    Engine::new(compilation.rules.expect("clean")).expect("runs")
 }
 
 /// Every class with its first usable weapon.

@@ -150,7 +150,7 @@ pub fn export(format: ExportFormat, map_path: &Path, out: Option<&Path>) -> u8 {
 }
 
 pub fn import_image(image: &Path, legend: Option<&Path>, name: Option<&str>, out: Option<&Path>, force: bool) -> u8 {
-    let rules = match oc_compiler::Workspace::new().compile(&mut crate::project::DiskHost::new(PathBuf::from(".")), &[]).0.rules {
+    let rules = match oc_compiler::stdlib::default_rules() {
         Some(r) => r,
         None => {
             eprintln!("error: the standard library did not compile");

@@ -14,13 +14,7 @@ fn repo() -> PathBuf {
 }
 
 fn std_rules() -> Rules {
-    struct NoFiles;
-    impl oc_compiler::Host for NoFiles {
-        fn read(&mut self, path: &str) -> Result<String, String> {
-            Err(format!("{path}: no files here"))
-        }
-    }
-    oc_compiler::Workspace::new().compile(&mut NoFiles, &[]).0.rules.expect("the standard library compiles")
+    oc_compiler::stdlib::default_rules().expect("the standard library compiles")
 }
 
 fn image_check(dir: &Path, map: &Map) -> ImageCheck {

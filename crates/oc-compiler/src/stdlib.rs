@@ -22,3 +22,25 @@ pub const FILES: &[(&str, &str)] = &[
 /// The built-in rulesets: the name users pass to `--ruleset`, and the file that imports all of it.
 /// The first is the default: a compilation whose files define no ruleset gets it.
 pub const RULESETS: &[(&str, &str)] = &[("officers_chess", "<std>/ratings.oc"), ("officers_chess_v06", "<std>/v06.oc")];
+
+/// A host with no files: the standard library is embedded and reads none.
+pub struct NoFiles;
+
+impl crate::Host for NoFiles {
+    fn read(&mut self, path: &str) -> Result<String, String> {
+        Err(format!("{path}: only the standard library is available here"))
+    }
+}
+
+/// Compiles a built-in ruleset on its own, by the index file of [`RULESETS`]
+/// (`<std>/ratings.oc`); `None` for a path that is not one of the embedded files.
+pub fn compile(index: &str) -> Option<crate::Compilation> {
+    let mut workspace = crate::Workspace::new();
+    let id = workspace.id_of(index)?;
+    Some(workspace.compile_ids(&mut NoFiles, &[id]))
+}
+
+/// The default ruleset's rules (what a file without a `ruleset` compiles against).
+pub fn default_rules() -> Option<oc_model::Rules> {
+    RULESETS.first().and_then(|(_, index)| compile(index)).and_then(|c| c.rules)
+}

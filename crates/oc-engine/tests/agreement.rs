@@ -2,21 +2,10 @@
 //! probability within 0.3 percentage points. And the engine's sources name nothing of the
 //! standard library.
 
-use oc_compiler::{Host, Workspace};
 use oc_engine::{rng, Engine, Exchange, Loadout};
 
-struct NoFiles;
-
-impl Host for NoFiles {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        Err(format!("{path}: not here"))
-    }
-}
-
 fn engine(index: &str) -> Engine {
-    let mut ws = Workspace::new();
-    let id = ws.id_of(index).unwrap();
-    Engine::new(ws.compile_ids(&mut NoFiles, &[id]).rules.unwrap()).unwrap()
+    Engine::new(oc_compiler::stdlib::compile(index).unwrap().rules.unwrap()).unwrap()
 }
 
 fn unit(spec: &str) -> Loadout {

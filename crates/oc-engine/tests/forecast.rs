@@ -3,21 +3,10 @@
 //! Ratings revision (seed 000): To Hit[Skl][Spd], Damage[Atk][Def]; crit on 10+Lucky or less (x3).
 //! v0.6 (seed 001): d20 at or under Skill; Damage = Str + Mt - Def; crit on 1+Lucky (x2 after Def).
 
-use oc_compiler::{Host, Workspace};
 use oc_engine::{Engine, Forecast, Loadout};
 
-struct NoFiles;
-
-impl Host for NoFiles {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        Err(format!("{path}: not here"))
-    }
-}
-
 fn engine(index: &str) -> Engine {
-    let mut ws = Workspace::new();
-    let id = ws.id_of(index).unwrap();
-    let c = ws.compile_ids(&mut NoFiles, &[id]);
+    let c = oc_compiler::stdlib::compile(index).unwrap();
     assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
     Engine::new(c.rules.unwrap()).unwrap()
 }
@@ -364,9 +353,9 @@ fn r24_silenced_units_cannot_use_tomes_or_staves() {
 #[test]
 fn r25_devastate_leaves_one_hp() {
     // A home-brew weapon with Devastate, compiled with the standard library.
-    let mut ws = Workspace::new();
+    let mut ws = oc_compiler::Workspace::new();
     let user = ws.add("user.oc".into(), "weapon Ruin { type Axes might 0 weight 0 range 1 tags Devastate cost 1 }\n".into());
-    let c = ws.compile_ids(&mut NoFiles, &[user]);
+    let c = ws.compile_ids(&mut oc_compiler::stdlib::NoFiles, &[user]);
     assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
     let e = Engine::new(c.rules.unwrap()).unwrap();
     let mut d = unit("Myrmidon:IronSword");
