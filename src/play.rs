@@ -109,19 +109,30 @@ fn distance_for(engine: &Engine, a: &Loadout, distance: Option<i64>) -> i64 {
     distance.unwrap_or_else(|| a.weapon.as_ref().and_then(|w| engine.reach(&a.class, w)).map_or(1, |(lo, _)| lo.max(1)))
 }
 
-pub fn forecast(ruleset: Option<&str>, attacker: &Side, defender: &Side, distance: Option<i64>, format: Format) -> u8 {
-    let engine = match load_engine(ruleset) {
-        Ok(e) => e,
-        Err(code) => return code,
-    };
+/// The engine, both loadouts and the distance of a forecast or duel; errors are printed.
+fn matchup(
+    ruleset: Option<&str>,
+    attacker: &Side,
+    defender: &Side,
+    distance: Option<i64>,
+) -> Result<(Engine, Loadout, Loadout, i64), u8> {
+    let engine = load_engine(ruleset)?;
     let (a, d) = match (build(&engine, attacker), build(&engine, defender)) {
         (Ok(a), Ok(d)) => (a, d),
         (Err(e), _) | (_, Err(e)) => {
             eprintln!("error: {e}");
-            return 2;
+            return Err(2);
         }
     };
     let distance = distance_for(&engine, &a, distance);
+    Ok((engine, a, d, distance))
+}
+
+pub fn forecast(ruleset: Option<&str>, attacker: &Side, defender: &Side, distance: Option<i64>, format: Format) -> u8 {
+    let (engine, a, d, distance) = match matchup(ruleset, attacker, defender, distance) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
     let f = match engine.forecast(&a, &d, distance) {
         Ok(f) => f,
         Err(e) => {
@@ -218,18 +229,10 @@ pub fn forecast_table(engine: &Engine, f: &Forecast) -> String {
 }
 
 pub fn duel(ruleset: Option<&str>, attacker: &Side, defender: &Side, distance: Option<i64>, seed: u64, format: Format) -> u8 {
-    let engine = match load_engine(ruleset) {
-        Ok(e) => e,
+    let (engine, a, d, distance) = match matchup(ruleset, attacker, defender, distance) {
+        Ok(m) => m,
         Err(code) => return code,
     };
-    let (a, d) = match (build(&engine, attacker), build(&engine, defender)) {
-        (Ok(a), Ok(d)) => (a, d),
-        (Err(e), _) | (_, Err(e)) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
-    };
-    let distance = distance_for(&engine, &a, distance);
     let (log, hp) = match engine.duel(&a, &d, distance, seed) {
         Ok(x) => x,
         Err(e) => {
