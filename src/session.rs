@@ -242,10 +242,10 @@ impl Session {
             normalize(&joined)
         };
         // The rules a map names are compiled like any root (and cached with them).
-        let (peek, _) = oc_atlas::parse(id, &text);
+        let (parsed, parse_diags) = oc_atlas::parse(id, &text);
         let mut rules_root = None;
         let mut rules = std_rules.clone();
-        if let Some((rel, span)) = peek.as_ref().and_then(|m| m.rules.clone()) {
+        if let Some((rel, span)) = parsed.as_ref().and_then(|m| m.rules.clone()) {
             match join(&rel).filter(|p| self.root.join(p).is_file()) {
                 Some(logical) => {
                     self.compile_root(host, &logical)?;
@@ -264,7 +264,11 @@ impl Session {
         }
         let mut image_path = None;
         let root = self.root.clone();
-        let (_, found) = oc_atlas::check(id, &text, &rules, |map| {
+        let Some(parsed) = parsed else {
+            diagnostics.extend(parse_diags);
+            return Ok(MapResult { diagnostics, rules_root, image: None });
+        };
+        let (_, found) = oc_atlas::finish(parsed, parse_diags, &rules, |map| {
             let Some((rel, _)) = &map.image else { return oc_atlas::ImageCheck::NotChecked };
             let Some(logical) = join(rel) else { return oc_atlas::ImageCheck::Unreadable("it is outside the project".into()) };
             image_path = Some(logical.clone());

@@ -13,5 +13,5 @@ pub mod path;
 pub mod render;
 
 pub use codes::CODES;
-pub use lint::{check, lint, ImageCheck};
+pub use lint::{check, finish, lint, ImageCheck};
 pub use map::{find_terrain, parse, Chest, Destructible, Map, Region, RegionKind, Side, Tile, DEFAULT_GRID, MAX_SIDE};

@@ -26,8 +26,20 @@ const NOT_ALLOWABLE: &[&str] = &[TOML, FIELD, UNKNOWN_ALLOW];
 
 /// Reads, resolves and lints a map: the one call the CLI, the watcher and the benches make.
 pub fn check(file: FileId, text: &str, rules: &Rules, image: impl FnOnce(&Map) -> ImageCheck) -> (Option<Map>, Vec<Diagnostic>) {
-    let (map, mut diags) = crate::parse(file, text);
-    let Some(mut map) = map else { return (None, diags) };
+    match crate::parse(file, text) {
+        (Some(map), diags) => finish(map, diags, rules, image),
+        (None, diags) => (None, diags),
+    }
+}
+
+/// The rest of [`check`] for a map already read with [`crate::parse`] (whose diagnostics are
+/// `diags`): resolve, lint, and drop what the map allows.
+pub fn finish(
+    mut map: Map,
+    mut diags: Vec<Diagnostic>,
+    rules: &Rules,
+    image: impl FnOnce(&Map) -> ImageCheck,
+) -> (Option<Map>, Vec<Diagnostic>) {
     map.resolve(rules);
     let image = image(&map);
     diags.extend(lint(&map, rules, &image));
