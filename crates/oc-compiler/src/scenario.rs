@@ -677,26 +677,17 @@ pub fn selects(rules: &m::Rules, unit: &m::ArmyUnit, selector: &m::Selector) -> 
 
 /// The gold an army costs: classes plus items.
 pub fn army_cost(rules: &m::Rules, army: &m::Army) -> i64 {
-    army.units
-        .iter()
-        .map(|u| {
-            rules.class(&u.class).map_or(0, |c| c.cost)
-                + u.items.iter().filter_map(|i| rules.item(i)).map(|i| i.cost).sum::<i64>()
-        })
-        .sum()
+    army.units.iter().map(|u| unit_cost(rules, u)).sum()
+}
+
+/// One unit's gold: its class plus what it carries.
+pub fn unit_cost(rules: &m::Rules, u: &m::ArmyUnit) -> i64 {
+    rules.class(&u.class).map_or(0, |c| c.cost) + u.items.iter().filter_map(|i| rules.item(i)).map(|i| i.cost).sum::<i64>()
 }
 
 /// The three most expensive units with their cost, for the over-budget help.
 fn dearest(rules: &m::Rules, army: &m::Army) -> String {
-    let mut costs: Vec<(i64, &str)> = army
-        .units
-        .iter()
-        .map(|u| {
-            let cost = rules.class(&u.class).map_or(0, |c| c.cost)
-                + u.items.iter().filter_map(|i| rules.item(i)).map(|i| i.cost).sum::<i64>();
-            (cost, u.name.as_str())
-        })
-        .collect();
+    let mut costs: Vec<(i64, &str)> = army.units.iter().map(|u| (unit_cost(rules, u), u.name.as_str())).collect();
     costs.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
     costs.iter().take(3).map(|(c, n)| format!("{n} {c}")).collect::<Vec<_>>().join(", ")
 }
