@@ -6,7 +6,7 @@ use std::collections::{HashMap, VecDeque};
 
 use oc_model as m;
 
-use crate::battle::{distance, Act, Battle, State, Tile, Turn};
+use crate::battle::{distance, neighbours, Act, Battle, State, Tile, Turn};
 
 /// Steps to the nearest of `goals` for a unit's movement type, ignoring other units (a guide
 /// for walking, not a path).
@@ -20,7 +20,7 @@ fn steps_to(b: &Battle, kind: &str, goals: &[Tile]) -> HashMap<Tile, i64> {
     // Uniform-cost over terrain cost (small maps: a simple relaxation queue is enough).
     while let Some(at) = queue.pop_front() {
         let here = dist.get(&at).copied().unwrap_or(0);
-        for next in [(at.0 + 1, at.1), (at.0 - 1, at.1), (at.0, at.1 + 1), (at.0, at.1 - 1)] {
+        for next in neighbours(at) {
             // The cost of entering `at` from `next`.
             let Some(step) = b.terrain_at(at).and_then(|t| t.costs.get(kind).copied().flatten()) else { continue };
             if b.terrain_at(next).and_then(|t| t.costs.get(kind).copied().flatten()).is_none() {

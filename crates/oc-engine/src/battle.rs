@@ -231,6 +231,11 @@ fn side_index(s: m::SideId) -> usize {
     }
 }
 
+/// The four tiles next to `t` (units move and act orthogonally).
+pub fn neighbours(t: Tile) -> [Tile; 4] {
+    [(t.0 + 1, t.1), (t.0 - 1, t.1), (t.0, t.1 + 1), (t.0, t.1 - 1)]
+}
+
 pub fn distance(a: Tile, b: Tile) -> i64 {
     (a.0 - b.0).abs() + (a.1 - b.1).abs()
 }
@@ -415,7 +420,7 @@ impl<'e> Battle<'e> {
             if best.get(&at).is_some_and(|b| *b < cost) {
                 continue;
             }
-            for next in [(at.0 + 1, at.1), (at.0 - 1, at.1), (at.0, at.1 + 1), (at.0, at.1 - 1)] {
+            for next in neighbours(at) {
                 let Some(step) = self.terrain_at(next).and_then(|t| t.costs.get(&kind).copied().flatten()) else { continue };
                 // Enemy units block the way; allies may be passed through.
                 if self.occupant(next).is_some_and(|o| self.units.get(o).is_some_and(|f| f.side != u.side)) {
