@@ -61,7 +61,7 @@ fn names(armies: &[&Army]) -> String {
 }
 
 pub fn load(file: &Path, scenario: Option<&str>, attacker: Option<&str>, defender: Option<&str>) -> Result<Setup, u8> {
-    let (rules, _) = crate::scenario_cmd::compile(file)?;
+    let (rules, _, root) = crate::scenario_cmd::compile(file)?;
     let fail = |e: String| {
         eprintln!("error: {e}");
         2u8
@@ -82,8 +82,7 @@ pub fn load(file: &Path, scenario: Option<&str>, attacker: Option<&str>, defende
     let a = pick_army(&rules, &s, SideId::Attacker, attacker).map_err(fail)?;
     let d = pick_army(&rules, &s, SideId::Defender, defender).map_err(fail)?;
     // The scenario's map, as the compiler resolved it (a project path).
-    let project = crate::project::discover(&[file.to_path_buf()]).map_err(fail)?;
-    let map_path = project.root.join(&s.map);
+    let map_path = root.join(&s.map);
     let text = std::fs::read_to_string(&map_path).map_err(|e| fail(format!("{}: {e}", map_path.display())))?;
     let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), &text);
     let Some(mut map) = map.filter(|_| diags.iter().all(|d| !d.is_error())) else {

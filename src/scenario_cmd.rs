@@ -1,6 +1,6 @@
 //! Scenario and army commands: `oc explain-scenario`, `oc army scout`, `oc army outfit`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use oc_compiler::Workspace;
 use oc_diag::{CodeInfo, Diagnostic};
@@ -25,8 +25,9 @@ armies unit by unit (by name).\n\nFix: keep each unit's class and the same units
 }];
 
 /// Compiles the `.oc` files under `path` (with imports) and prints their diagnostics.
-/// Errors stop here with status 1; the workspace is returned for spans.
-pub fn compile(path: &Path) -> Result<(Rules, Workspace), u8> {
+/// Errors stop here with status 1; the workspace is returned for spans, and the project root
+/// for the paths in the rules (a scenario's map).
+pub fn compile(path: &Path) -> Result<(Rules, Workspace, PathBuf), u8> {
     let project = project::discover(&[path.to_path_buf()]).map_err(|e| {
         eprintln!("error: {e}");
         2u8
@@ -47,7 +48,7 @@ pub fn compile(path: &Path) -> Result<(Rules, Workspace), u8> {
         eprint!("{}", report::render(&workspace, d, style));
     }
     match compilation.rules {
-        Some(rules) => Ok((rules, workspace)),
+        Some(rules) => Ok((rules, workspace, project.root)),
         None => {
             eprintln!("not accepted: {} error(s)", compilation.error_count());
             Err(1)
@@ -164,7 +165,7 @@ pub fn briefing(s: &Scenario) -> String {
 }
 
 pub fn explain_scenario(path: &Path, name: Option<&str>, format: Format) -> u8 {
-    let (rules, _) = match compile(path) {
+    let (rules, _, _) = match compile(path) {
         Ok(r) => r,
         Err(code) => return code,
     };
@@ -202,7 +203,7 @@ fn army_line(rules: &Rules, a: &Army) -> String {
 
 /// The Scouting phase: the classes an army brings, and nothing else.
 pub fn scout(path: &Path, name: Option<&str>) -> u8 {
-    let (rules, _) = match compile(path) {
+    let (rules, _, _) = match compile(path) {
         Ok(r) => r,
         Err(code) => return code,
     };
@@ -248,11 +249,11 @@ fn army_span(ws: &Workspace, army: &str) -> Option<oc_diag::Span> {
 
 /// The Outfitting phase: inventory changes are accepted, class changes are not.
 pub fn outfit(before: &Path, after: &Path, name: Option<&str>) -> u8 {
-    let (rules_before, _) = match compile(before) {
+    let (rules_before, _, _) = match compile(before) {
         Ok(r) => r,
         Err(code) => return code,
     };
-    let (rules_after, ws_after) = match compile(after) {
+    let (rules_after, ws_after, _) = match compile(after) {
         Ok(r) => r,
         Err(code) => return code,
     };
