@@ -90,10 +90,7 @@ fn setup(armies: &str) -> (Rules, BattleMap) {
 }
 
 fn battle<'e>(engine: &'e Engine, map: &BattleMap, deploy: [&[(i64, i64)]; 2]) -> Battle<'e> {
-    let s = &engine.rules.scenarios[0];
-    let a = engine.rules.armies.iter().find(|a| a.side == SideId::Attacker).unwrap();
-    let d = engine.rules.armies.iter().find(|a| a.side == SideId::Defender).unwrap();
-    Battle::new(engine, s, map, [a, d], deploy, 11).unwrap()
+    battle_seeded(engine, map, deploy, 11)
 }
 
 fn wait(unit: usize) -> Turn {
