@@ -77,7 +77,7 @@ fn main() {
     let mut bytes = 0;
     for _ in 0..5 {
         let started = Instant::now();
-        let img = oc_atlas::render::render(&map, &rules);
+        let img = oc_atlas::render::render(&map, &rules).expect("renders");
         render.push(started.elapsed());
         let started = Instant::now();
         bytes = oc_atlas::render::png(&img).expect("encodes").len();

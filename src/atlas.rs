@@ -2,7 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::commands::{style, write_atomic};
+use oc_project::limits::{MAX_IMAGE_BYTES, MAX_SOURCE_BYTES};
+use oc_project::output::{Kind, Target};
+
+use crate::commands::{output_target, project_of, style, write_output};
 use crate::report;
 use crate::session::Session;
 
@@ -13,8 +16,9 @@ fn load(path: &Path) -> Result<(oc_atlas::Map, oc_model::Rules), u8> {
         eprintln!("error: {}: a map file's name ends in `.map.toml`", path.display());
         return Err(2);
     }
+    let project = project_of(path)?;
     let mut session = Session::new(PathBuf::new());
-    let run = session.run(&[path.to_path_buf()]).map_err(|e| {
+    let run = session.run(&project).map_err(|e| {
         eprintln!("error: {e}");
         2u8
     })?;
@@ -33,36 +37,34 @@ fn load(path: &Path) -> Result<(oc_atlas::Map, oc_model::Rules), u8> {
 }
 
 fn oc_atlas_path(path: &Path) -> bool {
-    path.file_name().is_some_and(|n| crate::project::is_map(&n.to_string_lossy()))
+    path.file_name().is_some_and(|n| oc_project::discover::is_map(&n.to_string_lossy()))
 }
 
-/// Refuses to write over source files: outputs never replace what the user wrote.
-fn guard_output(out: &Path) -> Result<(), u8> {
-    let name = out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    if name.ends_with(".oc") || crate::project::is_map(&name) {
-        eprintln!("error: {} is a source file name; choose another output path", out.display());
-        return Err(2);
-    }
-    Ok(())
-}
-
-fn write(out: &Path, bytes: &[u8]) -> u8 {
-    match write_atomic(out, bytes) {
+fn write(target: &Target, bytes: &[u8]) -> u8 {
+    match write_output(target, bytes) {
         Ok(()) => 0,
-        Err(e) => {
-            eprintln!("error: cannot write {}: {e}", out.display());
-            2
-        }
+        Err(code) => code,
     }
 }
 
-pub fn render(map: &Path, out: &Path) -> u8 {
-    let (map, rules) = match load(map).and_then(|m| guard_output(out).map(|()| m)) {
+pub fn render(map_path: &Path, out: &Path, force: bool) -> u8 {
+    let target = match output_target(out, Kind::Png, &[map_path.to_path_buf()], force) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let (map, rules) = match load(map_path) {
         Ok(m) => m,
         Err(code) => return code,
     };
     let started = std::time::Instant::now();
-    let img = oc_atlas::render::render(&map, &rules);
+    let img = match oc_atlas::render::render(&map, &rules) {
+        Ok(img) => img,
+        Err(why) => {
+            eprintln!("error: {}: {why}", map_path.display());
+            eprintln!("help: lower the map's `grid`, or split it into several maps");
+            return 1;
+        }
+    };
     let bytes = match oc_atlas::render::png(&img) {
         Ok(b) => b,
         Err(e) => {
@@ -70,11 +72,11 @@ pub fn render(map: &Path, out: &Path) -> u8 {
             return 2;
         }
     };
-    let status = write(out, &bytes);
+    let status = write(&target, &bytes);
     if status == 0 {
         eprintln!(
             "wrote {} ({}x{} pixels, {} by {} tiles at grid {}) in {:.0?}",
-            out.display(),
+            target.show(),
             img.width(),
             img.height(),
             map.width,
@@ -94,27 +96,31 @@ pub enum ExportFormat {
     Tiled,
 }
 
-pub fn export(format: ExportFormat, map_path: &Path, out: Option<&Path>) -> u8 {
+pub fn export(format: ExportFormat, map_path: &Path, out: Option<&Path>, force: bool) -> u8 {
+    let inputs = [map_path.to_path_buf()];
+    let kind = match format {
+        ExportFormat::Foundry => Kind::FoundryScene,
+        ExportFormat::Tiled => Kind::TiledMap,
+    };
+    let target = match out.map(|o| output_target(o, kind, &inputs, force)).transpose() {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
     let (map, rules) = match load(map_path) {
         Ok(m) => m,
         Err(code) => return code,
     };
-    if let Some(out) = out {
-        if let Err(code) = guard_output(out) {
-            return code;
-        }
-    }
     match format {
         ExportFormat::Foundry => {
             let scene = oc_atlas::export::foundry(&map, &rules);
             let text = serde_json::to_string_pretty(&scene).unwrap_or_default();
-            match out {
-                Some(out) => {
-                    let status = write(out, text.as_bytes());
+            match &target {
+                Some(target) => {
+                    let status = write(target, text.as_bytes());
                     if status == 0 {
                         let walls = scene["walls"].as_array().map_or(0, Vec::len);
                         let regions = scene["regions"].as_array().map_or(0, Vec::len);
-                        eprintln!("wrote {} (Foundry scene: {walls} walls, {regions} regions)", out.display());
+                        eprintln!("wrote {} (Foundry scene: {walls} walls, {regions} regions)", target.show());
                     }
                     status
                 }
@@ -125,13 +131,17 @@ pub fn export(format: ExportFormat, map_path: &Path, out: Option<&Path>) -> u8 {
             }
         }
         ExportFormat::Tiled => {
-            let Some(out) = out else {
+            let (Some(out), Some(Target::File(_))) = (out, &target) else {
                 eprintln!("error: `oc export tiled` writes two files (the TMX and its tileset PNG): give --out MAP.tmx");
                 return 2;
             };
             let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "map".into());
             let tileset_name = format!("{stem}-terrain.png");
             let tileset_path = out.with_file_name(&tileset_name);
+            let tileset_target = match output_target(&tileset_path, Kind::Png, &inputs, force) {
+                Ok(t) => t,
+                Err(code) => return code,
+            };
             let (tmx, tileset) = oc_atlas::export::tiled(&map, &tileset_name);
             let png = match oc_atlas::render::png(&tileset) {
                 Ok(b) => b,
@@ -140,7 +150,7 @@ pub fn export(format: ExportFormat, map_path: &Path, out: Option<&Path>) -> u8 {
                     return 2;
                 }
             };
-            let status = write(&tileset_path, &png).max(write(out, tmx.as_bytes()));
+            let status = write(&tileset_target, &png).max(write(&Target::File(out.to_path_buf()), tmx.as_bytes()));
             if status == 0 {
                 eprintln!("wrote {} and {}", out.display(), tileset_path.display());
             }
@@ -157,7 +167,13 @@ pub fn import_image(image: &Path, legend: Option<&Path>, name: Option<&str>, out
             return 2;
         }
     };
-    let bytes = match std::fs::read(image) {
+    let mut inputs = vec![image.to_path_buf()];
+    inputs.extend(legend.map(Path::to_path_buf));
+    let target = match out.map(|o| output_target(o, Kind::MapDefinition, &inputs, force)).transpose() {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let bytes = match oc_project::fsx::read_regular(image, MAX_IMAGE_BYTES) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("error: cannot read {}: {e}", image.display());
@@ -174,8 +190,8 @@ pub fn import_image(image: &Path, legend: Option<&Path>, name: Option<&str>, out
     let palette = match legend {
         None => oc_atlas::export::default_palette(&rules),
         Some(path) => {
-            let text = match std::fs::read_to_string(path) {
-                Ok(t) => t,
+            let text = match oc_project::fsx::read_regular(path, MAX_SOURCE_BYTES) {
+                Ok(t) => String::from_utf8_lossy(&t).into_owned(),
                 Err(e) => {
                     eprintln!("error: cannot read {}: {e}", path.display());
                     return 2;
@@ -203,19 +219,15 @@ pub fn import_image(image: &Path, legend: Option<&Path>, name: Option<&str>, out
             return 1;
         }
     };
-    match out {
+    match target {
         None => {
             print!("{text}");
             0
         }
-        Some(out) => {
-            if out.exists() && !force {
-                eprintln!("error: {} exists; pass --force to replace it", out.display());
-                return 2;
-            }
-            let status = write(out, text.as_bytes());
+        Some(target) => {
+            let status = write(&target, text.as_bytes());
             if status == 0 {
-                eprintln!("wrote {} ({}x{} tiles)", out.display(), img.width(), img.height());
+                eprintln!("wrote {} ({}x{} tiles)", target.show(), img.width(), img.height());
             }
             status
         }

@@ -7,29 +7,24 @@ use std::path::{Path, PathBuf};
 use oc_engine::battle::{self, GameResult, Record};
 use oc_engine::Engine;
 use oc_model::{Army, BattleMap, Outcome, Rules, Scenario, SideId};
+use oc_project::limits::{MAX_LOG_BYTES, MAX_SOURCE_BYTES};
+use oc_project::log::Source;
+use oc_project::output::Kind;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
-use crate::commands::write_atomic;
+use crate::commands::{output_target, write_output};
 use crate::Format;
 
 /// What a battle needs, loaded from the `.oc` file that defines the scenario and its armies.
 pub struct Setup {
+    /// The scenario's file, relative to the project root (what a log records).
+    pub logical: String,
+    /// Every file read, for the output policy.
+    pub inputs: Vec<PathBuf>,
     pub engine: Engine,
     pub scenario: Scenario,
     pub map: BattleMap,
     pub armies: [Army; 2],
-}
-
-/// The first line of a log: where the battle came from, so `oc replay` can play it again.
-#[derive(Serialize, Deserialize)]
-struct Source {
-    event: String,
-    file: String,
-    scenario: String,
-    attacker: String,
-    defender: String,
-    seed: u64,
 }
 
 fn pick_army(rules: &Rules, scenario: &Scenario, side: SideId, name: Option<&str>) -> Result<Army, String> {
@@ -61,7 +56,7 @@ fn names(armies: &[&Army]) -> String {
 }
 
 pub fn load(file: &Path, scenario: Option<&str>, attacker: Option<&str>, defender: Option<&str>) -> Result<Setup, u8> {
-    let (rules, _, root) = crate::scenario_cmd::compile(file)?;
+    let (rules, workspace, root) = crate::scenario_cmd::compile(file)?;
     let fail = |e: String| {
         eprintln!("error: {e}");
         2u8
@@ -81,9 +76,13 @@ pub fn load(file: &Path, scenario: Option<&str>, attacker: Option<&str>, defende
     };
     let a = pick_army(&rules, &s, SideId::Attacker, attacker).map_err(fail)?;
     let d = pick_army(&rules, &s, SideId::Defender, defender).map_err(fail)?;
-    // The scenario's map, as the compiler resolved it (a project path).
+    // The scenario's map, as the compiler resolved it (a project path), read confined.
     let map_path = root.join(&s.map);
-    let text = std::fs::read_to_string(&map_path).map_err(|e| fail(format!("{}: {e}", map_path.display())))?;
+    let confined = oc_project::fsx::Confined::new(&root);
+    let text = confined
+        .read(Path::new(&s.map), MAX_SOURCE_BYTES)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .map_err(|e| fail(format!("{}: {e}", map_path.display())))?;
     let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), &text);
     let Some(mut map) = map.filter(|_| diags.iter().all(|d| !d.is_error())) else {
         return Err(fail(format!("{}: the map has errors; `oc check` shows them", map_path.display())));
@@ -91,7 +90,13 @@ pub fn load(file: &Path, scenario: Option<&str>, attacker: Option<&str>, defende
     map.resolve(&rules);
     let battle_map = map.battle_map();
     let engine = Engine::new(rules).map_err(|e| fail(e.message))?;
-    Ok(Setup { engine, scenario: s, map: battle_map, armies: [a, d] })
+    let absolute = oc_project::manifest::absolute(file);
+    let logical = oc_project::discover::logical(&root, &absolute).unwrap_or_else(|| file.to_string_lossy().into_owned());
+    let mut inputs: Vec<PathBuf> =
+        workspace.files().filter(|(_, f)| !f.path.starts_with("<std>")).map(|(_, f)| root.join(&f.path)).collect();
+    inputs.push(file.to_path_buf());
+    inputs.push(map_path);
+    Ok(Setup { logical, inputs, engine, scenario: s, map: battle_map, armies: [a, d] })
 }
 
 fn outcome_word(o: Outcome) -> String {
@@ -115,9 +120,14 @@ pub fn battle(
     defender: Option<&str>,
     seed: u64,
     log: Option<&Path>,
+    force: bool,
 ) -> u8 {
     let setup = match load(file, scenario, attacker, defender) {
         Ok(s) => s,
+        Err(code) => return code,
+    };
+    let target = match log.map(|l| output_target(l, Kind::BattleLog, &setup.inputs, force)).transpose() {
+        Ok(t) => t,
         Err(code) => return code,
     };
     let (result, records) =
@@ -130,18 +140,17 @@ pub fn battle(
         };
     let source = Source {
         event: "source".into(),
-        file: file.to_string_lossy().into_owned(),
+        file: setup.logical.clone(),
         scenario: setup.scenario.name.clone(),
         attacker: setup.armies[0].name.clone(),
         defender: setup.armies[1].name.clone(),
         seed,
     };
     let lines = log_lines(&source, &records);
-    match log {
-        Some(path) => {
-            if let Err(e) = write_atomic(path, (lines.join("\n") + "\n").as_bytes()) {
-                eprintln!("error: cannot write {}: {e}", path.display());
-                return 2;
+    match &target {
+        Some(target) => {
+            if let Err(code) = write_output(target, (lines.join("\n") + "\n").as_bytes()) {
+                return code;
             }
         }
         None => {
@@ -164,20 +173,34 @@ pub fn battle(
     0
 }
 
-pub fn replay(log: &Path) -> u8 {
-    let text = match std::fs::read_to_string(log) {
-        Ok(t) => t,
+/// Re-runs a log. The file it names is relative to the root of the project the log lies in
+/// (or of `project`, for a log kept elsewhere), and confined to it like an import.
+pub fn replay(log: &Path, project: Option<&Path>) -> u8 {
+    let text = match oc_project::fsx::read_regular(log, MAX_LOG_BYTES) {
+        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
         Err(e) => {
             eprintln!("error: cannot read {}: {e}", log.display());
             return 2;
         }
     };
     let mut lines = text.lines();
-    let Some(source) = lines.next().and_then(|l| serde_json::from_str::<Source>(l).ok()).filter(|s| s.event == "source") else {
-        eprintln!("error: {}: the first line is not a battle log header (`{{\"event\":\"source\",...}}`)", log.display());
-        return 2;
+    let source = match oc_project::log::parse_source(lines.next().unwrap_or("")) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {}: {e}", log.display());
+            return 2;
+        }
     };
-    let setup = match load(&PathBuf::from(&source.file), Some(&source.scenario), Some(&source.attacker), Some(&source.defender)) {
+    let root = oc_project::find_root(project.unwrap_or(log)).dir;
+    let file = match oc_project::log::source_path(&root, &source.file) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {}: {e} (project root {})", log.display(), root.display());
+            eprintln!("help: replay a log from inside its project, or name the project with --project DIR");
+            return 2;
+        }
+    };
+    let setup = match load(&file, Some(&source.scenario), Some(&source.attacker), Some(&source.defender)) {
         Ok(s) => s,
         Err(code) => return code,
     };
@@ -244,9 +267,14 @@ pub fn simulate(
     seed: u64,
     format: Format,
     out: Option<&Path>,
+    force: bool,
 ) -> u8 {
     let setup = match load(file, scenario, attacker, defender) {
         Ok(s) => s,
+        Err(code) => return code,
+    };
+    let target = match out.map(|o| output_target(o, Kind::SimulationReport, &setup.inputs, force)).transpose() {
+        Ok(t) => t,
         Err(code) => return code,
     };
     let started = std::time::Instant::now();
@@ -260,42 +288,34 @@ pub fn simulate(
         None
     };
     let armies = [&setup.armies[0], &setup.armies[1]];
-    let results: Vec<Result<GameResult, String>> = (0..games)
+    // Games stream into counts: memory does not grow with the number of games.
+    let tally = (0..games)
         .into_par_iter()
         .map(|g| {
-            let r = battle::play(&setup.engine, &setup.scenario, &setup.map, armies, game_seed(seed, g))
-                .map(|(r, _)| r)
-                .map_err(|e| e.0);
+            let r = battle::play(&setup.engine, &setup.scenario, &setup.map, armies, game_seed(seed, g)).map(|(r, _)| r);
             if let Some(b) = &bar {
                 b.inc(1);
             }
-            r
+            match r {
+                Ok(r) => Tally::of(&r),
+                Err(e) => Tally { failure: Some(e.0), ..Tally::default() },
+            }
         })
-        .collect();
+        .reduce(Tally::default, Tally::merge);
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let mut ok = Vec::new();
-    for r in results {
-        match r {
-            Ok(r) => ok.push(r),
-            Err(e) => {
-                eprintln!("error: a game failed: {e}");
-                return 2;
-            }
-        }
+    if let Some(e) = &tally.failure {
+        eprintln!("error: a game failed: {e}");
+        return 2;
     }
-    let n = ok.len() as u64;
-    let wins = |s: SideId| ok.iter().filter(|r| r.outcome == Outcome::Win(s)).count() as u64;
-    let (aw, dw) = (wins(SideId::Attacker), wins(SideId::Defender));
+    let n = tally.games;
+    let (aw, dw) = (tally.wins[0], tally.wins[1]);
     let draws = n - aw - dw;
-    let mean = |f: &dyn Fn(&GameResult) -> f64| if n == 0 { 0.0 } else { ok.iter().map(f).sum::<f64>() / n as f64 };
-    let mean_rounds = mean(&|r| f64::from(r.rounds));
-    let lost = [mean(&|r| f64::from(r.lost[0])), mean(&|r| f64::from(r.lost[1]))];
-    let mut endings: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
-    for r in &ok {
-        *endings.entry(format!("{}: {}", outcome_word(r.outcome), r.reason)).or_insert(0) += 1;
-    }
+    let mean = |sum: u64| if n == 0 { 0.0 } else { sum as f64 / n as f64 };
+    let mean_rounds = mean(tally.rounds);
+    let lost = [mean(tally.lost[0]), mean(tally.lost[1])];
+    let endings = tally.endings;
     let rate = |w: u64| if n == 0 { 0.0 } else { w as f64 / n as f64 };
     let value = serde_json::json!({
         "scenario": setup.scenario.name,
@@ -351,11 +371,10 @@ pub fn simulate(
             s
         }
     };
-    match out {
-        Some(p) => {
-            if let Err(e) = write_atomic(p, text.as_bytes()) {
-                eprintln!("error: cannot write {}: {e}", p.display());
-                return 2;
+    match &target {
+        Some(target) => {
+            if let Err(code) = write_output(target, text.as_bytes()) {
+                return code;
             }
         }
         None => {
@@ -364,6 +383,48 @@ pub fn simulate(
     }
     eprintln!("{n} games in {:.2?}", started.elapsed());
     0
+}
+
+/// What a simulation keeps of each game, summed.
+#[derive(Default)]
+struct Tally {
+    games: u64,
+    wins: [u64; 2],
+    rounds: u64,
+    lost: [u64; 2],
+    endings: std::collections::BTreeMap<String, u64>,
+    /// The first failure (by game order within each merge), which stops the report.
+    failure: Option<String>,
+}
+
+impl Tally {
+    fn of(r: &GameResult) -> Tally {
+        let mut t = Tally { games: 1, rounds: u64::from(r.rounds), ..Tally::default() };
+        t.lost = [u64::from(r.lost[0]), u64::from(r.lost[1])];
+        match r.outcome {
+            Outcome::Win(SideId::Attacker) => t.wins[0] = 1,
+            Outcome::Win(SideId::Defender) => t.wins[1] = 1,
+            Outcome::Draw => {}
+        }
+        t.endings.insert(format!("{}: {}", outcome_word(r.outcome), r.reason), 1);
+        t
+    }
+
+    fn merge(mut self, other: Tally) -> Tally {
+        self.games += other.games;
+        self.rounds += other.rounds;
+        for (a, b) in self.wins.iter_mut().zip(other.wins) {
+            *a += b;
+        }
+        for (a, b) in self.lost.iter_mut().zip(other.lost) {
+            *a += b;
+        }
+        for (k, v) in other.endings {
+            *self.endings.entry(k).or_insert(0) += v;
+        }
+        self.failure = self.failure.or(other.failure);
+        self
+    }
 }
 
 #[cfg(test)]

@@ -7,25 +7,17 @@ use std::time::Instant;
 use oc_compiler::{Compilation, Workspace};
 use oc_diag::CodeInfo;
 
-use crate::project::{self, DiskHost};
 use crate::report::{self, Style};
 use crate::session::{Outcome, Session};
 use crate::Format;
-
-pub const NOT_UTF8: &str = "oc::file::not_utf8";
-
-/// Codes the CLI itself emits.
-pub const CODES: &[CodeInfo] = &[CodeInfo {
-    code: NOT_UTF8,
-    title: "a file is not UTF-8 text",
-    explanation: "oc reads source files as UTF-8. This file holds bytes that are not valid \
-UTF-8 (often a file saved in another encoding, or a binary file with a `.oc` name). The rest of \
-the file is still checked with the bad bytes replaced.\n\nFix: save the file as UTF-8, or rename \
-it if it is not a source file.",
-}];
+use oc_project::output::{self, Kind, Target};
+use oc_project::{DiskHost, Project};
 
 fn all_codes() -> impl Iterator<Item = &'static CodeInfo> {
-    oc_compiler::all_codes().chain(oc_atlas::CODES.iter()).chain(CODES.iter()).chain(crate::scenario_cmd::CODES.iter())
+    oc_compiler::all_codes()
+        .chain(oc_atlas::CODES.iter())
+        .chain(oc_project::codes::CODES.iter())
+        .chain(crate::scenario_cmd::CODES.iter())
 }
 
 pub fn style() -> Style {
@@ -36,41 +28,78 @@ pub fn style() -> Style {
     }
 }
 
+/// Finds the projects under `paths` (each with its own root); a usage error is printed.
+pub fn projects(paths: &[PathBuf]) -> Result<Vec<Project>, u8> {
+    let paths = if paths.is_empty() { vec![PathBuf::from(".")] } else { paths.to_vec() };
+    oc_project::discover(&paths).map_err(|e| {
+        eprintln!("error: {e}");
+        2
+    })
+}
+
+/// The one project of a single path.
+pub fn project_of(path: &Path) -> Result<Project, u8> {
+    projects(&[path.to_path_buf()])?.into_iter().next().ok_or(2)
+}
+
+/// Checks an output path against the output policy; a refusal is printed (exit status 2).
+pub fn output_target(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) -> Result<Target, u8> {
+    output::prepare(out, kind, inputs, force).map_err(|r| {
+        eprintln!("error: {}\nhelp: {}", r.message, r.help);
+        2
+    })
+}
+
+/// Writes an output; a failure is printed (exit status 2).
+pub fn write_output(target: &Target, bytes: &[u8]) -> Result<(), u8> {
+    output::write(target, bytes).map_err(|e| {
+        eprintln!("error: cannot write {}: {e}", target.show());
+        2
+    })
+}
+
 pub fn check(paths: &[PathBuf], format: Format) -> u8 {
     let started = Instant::now();
-    let paths = if paths.is_empty() { vec![PathBuf::from(".")] } else { paths.to_vec() };
-    let mut session = Session::new(PathBuf::new());
-    let run = match session.run(&paths) {
-        Ok(run) => run,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
+    let projects = match projects(paths) {
+        Ok(p) => p,
+        Err(code) => return code,
     };
-    let errors = run.diagnostics.iter().filter(|d| d.is_error()).count();
-    match format {
-        Format::Json => {
-            let value = report::json(&session, &run.diagnostics, run.files + run.maps);
-            println!("{value}");
-        }
-        Format::Human => {
-            let style = style();
-            let mut err = std::io::stderr().lock();
-            for d in &run.diagnostics {
-                let _ = write!(err, "{}", report::render(&session, d, style));
+    let mut errors = 0;
+    let mut json_runs = Vec::new();
+    for project in &projects {
+        let mut session = Session::new(PathBuf::new());
+        let run = match session.run(project) {
+            Ok(run) => run,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
             }
-            let _ = writeln!(err, "{}", summary(&run, started.elapsed()));
+        };
+        errors += run.diagnostics.iter().filter(|d| d.is_error()).count();
+        match format {
+            Format::Json => json_runs.push(report::json(&session, &run.diagnostics, run.files + run.maps)),
+            Format::Human => {
+                let style = style();
+                let mut err = std::io::stderr().lock();
+                for d in &run.diagnostics {
+                    let _ = write!(err, "{}", report::render(&session, d, style));
+                }
+                let _ = writeln!(err, "{}", summary(&run, started.elapsed()));
+            }
         }
+    }
+    if format == Format::Json {
+        println!("{}", report::merge_json(json_runs));
     }
     u8::from(errors > 0)
 }
 
-/// `checked 12 files, 14 maps (3 skipped by .ocignore) and the standard library in 9ms: 0 errors, 0 warnings`
+/// `checked 12 files, 14 maps (3 skipped by oc.toml's ignore) and the standard library in 9ms: 0 errors, 0 warnings`
 pub fn summary(run: &Outcome, took: std::time::Duration) -> String {
     let errors = run.diagnostics.iter().filter(|d| d.is_error()).count();
     let warnings = run.diagnostics.len() - errors;
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    let ignored = if run.ignored > 0 { format!(" ({} skipped by .ocignore)", run.ignored) } else { String::new() };
+    let ignored = if run.ignored > 0 { format!(" ({} skipped by oc.toml's ignore)", run.ignored) } else { String::new() };
     format!(
         "checked {}, {}{ignored} and the standard library in {:.0?}: {}, {}",
         plural(run.files, "file"),
@@ -81,24 +110,29 @@ pub fn summary(run: &Outcome, took: std::time::Duration) -> String {
     )
 }
 
-pub fn build(paths: &[PathBuf], out: &Path) -> u8 {
+pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
     let project = if paths.is_empty() {
-        project::Project { root: PathBuf::from("."), files: Vec::new(), maps: Vec::new(), ignored: 0 }
+        Project { root: PathBuf::from("."), ..Project::default() }
     } else {
-        match project::discover(paths) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("error: {e}");
+        match projects(paths).map(|p| p.into_iter().collect::<Vec<_>>()) {
+            Ok(mut p) if p.len() == 1 => p.remove(0),
+            Ok(_) => {
+                eprintln!("error: the paths belong to different projects (each oc.toml starts one); build one project at a time");
                 return 2;
             }
+            Err(code) => return code,
         }
+    };
+    let target = match output_target(out, Kind::Rules, paths, force) {
+        Ok(t) => t,
+        Err(code) => return code,
     };
     let mut host = DiskHost::new(project.root.clone());
     let mut workspace = Workspace::new();
     let (compilation, unreadable): (Compilation, _) = workspace.compile(&mut host, &project.files);
     if let Some((path, reason)) = unreadable.first() {
         eprintln!("error: {path}: {reason}");
-        return 2;
+        return 1;
     }
     let style = style();
     for d in &compilation.diagnostics {
@@ -115,13 +149,12 @@ pub fn build(paths: &[PathBuf], out: &Path) -> u8 {
             return 2;
         }
     };
-    if let Err(e) = write_atomic(out, json.as_bytes()) {
-        eprintln!("error: cannot write {}: {e}", out.display());
-        return 2;
+    if let Err(code) = write_output(&target, json.as_bytes()) {
+        return code;
     }
     eprintln!(
         "wrote {} ({} classes, {} items, {} tags, {} terrains; ruleset {})",
-        out.display(),
+        target.show(),
         rules.classes.len(),
         rules.items.len(),
         rules.tags.len(),
@@ -129,24 +162,6 @@ pub fn build(paths: &[PathBuf], out: &Path) -> u8 {
         rules.ruleset.name
     );
     0
-}
-
-/// Writes through a temporary file in the same directory and a rename, so a reader never sees
-/// half a file and a failed write leaves the old one intact.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
 pub fn explain(code: Option<&str>, list: bool) -> u8 {

@@ -1,11 +1,11 @@
 //! `oc`: the Officer's Chess authoring toolkit. This binary is the edge: it does the I/O, turns
 //! diagnostics into miette reports or JSON, and sets the exit status. The work is in `crates/`.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
 mod atlas;
 mod battle_cmd;
 mod commands;
 mod play;
-mod project;
 mod report;
 mod scenario_cmd;
 mod session;
@@ -41,9 +41,12 @@ enum Command {
     /// Compile the files under the paths (or just the standard library) into rules JSON.
     Build {
         paths: Vec<PathBuf>,
-        /// Where to write the compiled rules.
+        /// Where to write the compiled rules (`-` for standard output).
         #[arg(long, short)]
         out: PathBuf,
+        /// Replace an existing file that is not an earlier output of this command.
+        #[arg(long)]
+        force: bool,
     },
     /// The exact forecast of one combat exchange, like the games show before an attack.
     Forecast {
@@ -69,6 +72,9 @@ enum Command {
         /// Write the CSV here instead of stdout (the summary goes to stderr).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Replace an existing file that is not an earlier output of this command.
+        #[arg(long)]
+        force: bool,
     },
     /// Watch a project and recheck what each save affects (Ctrl-C to stop).
     Watch {
@@ -79,12 +85,19 @@ enum Command {
         /// How long the tree must be quiet before a recheck, in milliseconds.
         #[arg(long, default_value_t = 50)]
         debounce: u64,
+        /// Reports as human text (stderr), or one JSON object per report on stdout (the shape
+        /// of `oc check --format json`).
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
     },
     /// Draw a map as a PNG: terrain colours, grid, coordinates, regions, chests and doors.
     Render {
         map: PathBuf,
         #[arg(long, short)]
         out: PathBuf,
+        /// Replace an existing file that is not an earlier output of this command.
+        #[arg(long)]
+        force: bool,
     },
     /// Export a map to a Foundry VTT scene (JSON) or a Tiled map (TMX).
     Export {
@@ -94,6 +107,9 @@ enum Command {
         /// Where to write (Foundry: stdout when omitted; Tiled: required).
         #[arg(long, short)]
         out: Option<PathBuf>,
+        /// Replace an existing file that is not an earlier output of this command.
+        #[arg(long)]
+        force: bool,
     },
     /// Turn a one-pixel-per-tile PNG into a map definition.
     ImportImage {
@@ -130,14 +146,23 @@ enum Command {
         /// Write the log here (default: stdout).
         #[arg(long)]
         log: Option<PathBuf>,
+        /// Replace an existing file that is not an earlier output of this command.
+        #[arg(long)]
+        force: bool,
     },
     /// Re-run a battle log from its seed and check every line.
-    Replay { log: PathBuf },
+    Replay {
+        log: PathBuf,
+        /// The project the log's scenario belongs to (default: the project the log lies in).
+        #[arg(long)]
+        project: Option<PathBuf>,
+    },
     /// Play many AI battles in parallel: win rates with 95% intervals, rounds, losses, endings.
     Simulate {
         #[command(flatten)]
         game: Game,
-        #[arg(long, default_value_t = 100)]
+        /// How many games (at most 10,000,000; results stream, so memory stays flat).
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=oc_project::limits::MAX_GAMES))]
         games: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -145,6 +170,9 @@ enum Command {
         format: Format,
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Replace an existing file that is not an earlier output of this command.
+        #[arg(long)]
+        force: bool,
     },
     /// The army-building phases: scout (share classes), outfit (change inventories only).
     Army {
@@ -256,6 +284,7 @@ impl Matchup {
 }
 
 fn main() -> ExitCode {
+    report::install_panic_hook();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -265,23 +294,24 @@ fn main() -> ExitCode {
     };
     let status = match cli.command {
         Command::Check { paths, format } => commands::check(&paths, format),
-        Command::Build { paths, out } => commands::build(&paths, &out),
-        Command::Watch { path, no_clear, debounce } => watch::watch(path.as_deref(), !no_clear, debounce),
+        Command::Build { paths, out, force } => commands::build(&paths, &out, force),
+        Command::Watch { path, no_clear, debounce, format } => watch::watch(path.as_deref(), !no_clear, debounce, format),
         Command::ExplainScenario { path, name, format } => scenario_cmd::explain_scenario(&path, name.as_deref(), format),
         Command::Army { phase: ArmyPhase::Scout { army, name } } => scenario_cmd::scout(&army, name.as_deref()),
         Command::Army { phase: ArmyPhase::Outfit { before, after, name } } => {
             scenario_cmd::outfit(&before, &after, name.as_deref())
         }
-        Command::Battle { game, seed, log } => battle_cmd::battle(
+        Command::Battle { game, seed, log, force } => battle_cmd::battle(
             &game.file,
             game.scenario.as_deref(),
             game.attacker.as_deref(),
             game.defender.as_deref(),
             seed,
             log.as_deref(),
+            force,
         ),
-        Command::Replay { log } => battle_cmd::replay(&log),
-        Command::Simulate { game, games, seed, format, out } => battle_cmd::simulate(
+        Command::Replay { log, project } => battle_cmd::replay(&log, project.as_deref()),
+        Command::Simulate { game, games, seed, format, out, force } => battle_cmd::simulate(
             &game.file,
             game.scenario.as_deref(),
             game.attacker.as_deref(),
@@ -290,9 +320,10 @@ fn main() -> ExitCode {
             seed,
             format,
             out.as_deref(),
+            force,
         ),
-        Command::Render { map, out } => atlas::render(&map, &out),
-        Command::Export { format, map, out } => atlas::export(format, &map, out.as_deref()),
+        Command::Render { map, out, force } => atlas::render(&map, &out, force),
+        Command::Export { format, map, out, force } => atlas::export(format, &map, out.as_deref(), force),
         Command::ImportImage { image, legend, name, out, force } => {
             atlas::import_image(&image, legend.as_deref(), name.as_deref(), out.as_deref(), force)
         }
@@ -305,7 +336,7 @@ fn main() -> ExitCode {
             let (a, d) = matchup.sides();
             play::duel(matchup.ruleset.as_deref(), &a, &d, matchup.distance, seed, format)
         }
-        Command::Matrix { ruleset, out } => play::matrix(ruleset.as_deref(), out.as_deref()),
+        Command::Matrix { ruleset, out, force } => play::matrix(ruleset.as_deref(), out.as_deref(), force),
     };
     ExitCode::from(status)
 }

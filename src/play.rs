@@ -7,8 +7,10 @@ use std::time::Instant;
 use oc_compiler::Workspace;
 use oc_engine::{Engine, Forecast, Form, Loadout, Shown, SideForecast};
 
-use crate::commands::{style, write_atomic};
-use crate::project::{self, DiskHost};
+use oc_project::output::Kind;
+use oc_project::DiskHost;
+
+use crate::commands::{output_target, project_of, style, write_output};
 use crate::report;
 use crate::Format;
 
@@ -16,7 +18,19 @@ use crate::Format;
 /// `.oc` files at a path compiled like `oc build` does. Errors are printed; the exit status returned.
 pub fn load_engine(ruleset: Option<&str>) -> Result<Engine, u8> {
     let mut workspace = Workspace::new();
-    let name = ruleset.unwrap_or("officers_chess");
+    // Without --ruleset, the `ruleset` of the oc.toml above the working directory (as `cargo`
+    // finds its manifest), else the standard library's default.
+    let from_manifest = match ruleset {
+        Some(_) => None,
+        None => std::env::current_dir().ok().and_then(|cwd| {
+            let root = oc_project::find_root(&cwd);
+            let project = oc_project::discover::open(&root.dir);
+            let name = project.settings.ruleset?;
+            let builtin = oc_compiler::stdlib::RULESETS.iter().any(|(n, _)| *n == name);
+            Some(if builtin { name } else { root.dir.join(name).to_string_lossy().into_owned() })
+        }),
+    };
+    let name = ruleset.or(from_manifest.as_deref()).unwrap_or("officers_chess");
     let builtin = oc_compiler::stdlib::RULESETS.iter().find(|(n, _)| {
         *n == name || n.trim_start_matches("officers_chess_") == name || (name == "ratings" && *n == "officers_chess")
     });
@@ -32,10 +46,7 @@ pub fn load_engine(ruleset: Option<&str>) -> Result<Engine, u8> {
                 eprintln!("error: no ruleset `{name}`: the built-in ones are {} (or give a path to .oc files)", names.join(", "));
                 return Err(2);
             }
-            let project = project::discover(&[path.to_path_buf()]).map_err(|e| {
-                eprintln!("error: {e}");
-                2u8
-            })?;
+            let project = project_of(path)?;
             let mut host = DiskHost::new(project.root.clone());
             workspace.compile(&mut host, &project.files).0
         }
@@ -61,18 +72,12 @@ pub fn loadout(engine: &Engine, spec: &str) -> Result<Loadout, String> {
         None => (spec.trim(), None),
     };
     let Some(c) = engine.rules.class(class) else {
-        let close: Vec<&str> = engine
-            .rules
-            .classes
-            .iter()
-            .map(|c| c.name.as_str())
-            .filter(|n| n.to_lowercase().starts_with(&class.to_lowercase()[..1.min(class.len())]))
-            .take(8)
-            .collect();
-        return Err(format!(
-            "no class `{class}` in these rules{}",
-            if close.is_empty() { String::new() } else { format!(" (classes like: {})", close.join(", ")) }
-        ));
+        let names = engine.rules.classes.iter().map(|c| c.name.as_str());
+        let hint = match oc_diag::did_you_mean(class, names) {
+            Some(s) => format!("; did you mean `{s}`?"),
+            None => "; `oc matrix` lists every class with its weapons".to_string(),
+        };
+        return Err(format!("no class `{class}` in these rules{hint}"));
     };
     let weapon = weapon.or_else(|| {
         c.kit
@@ -299,7 +304,12 @@ pub fn duel(ruleset: Option<&str>, attacker: &Side, defender: &Side, distance: O
 }
 
 /// Every class with each weapon it can wield against every class with its default weapon.
-pub fn matrix(ruleset: Option<&str>, out: Option<&Path>) -> u8 {
+pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, force: bool) -> u8 {
+    let inputs: Vec<PathBuf> = ruleset.map(PathBuf::from).into_iter().collect();
+    let target = match out.map(|o| output_target(o, Kind::MatrixCsv, &inputs, force)).transpose() {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
     let engine = match load_engine(ruleset) {
         Ok(e) => e,
         Err(code) => return code,
@@ -313,7 +323,7 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>) -> u8 {
             }
         }
     }
-    let mut csv = String::from("attacker,weapon,defender,defender_weapon,distance,rout_chance,expected_damage,counter_rout_chance,expected_damage_taken\n");
+    let mut csv = format!("{}\n", oc_project::output::MATRIX_HEADER);
     // Per attacking class: (best, worst) matchup by rout chance.
     let mut summary: Vec<(String, f64, String, f64, String)> = Vec::new();
     let mut count = 0usize;
@@ -354,10 +364,9 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>) -> u8 {
             summary.push((c.name.clone(), b.0, b.1, w.0, w.1));
         }
     }
-    if let Some(path) = out {
-        if let Err(e) = write_atomic(path, csv.as_bytes()) {
-            eprintln!("error: cannot write {}: {e}", path.display());
-            return 2;
+    if let Some(target) = &target {
+        if let Err(code) = write_output(target, csv.as_bytes()) {
+            return code;
         }
     } else {
         print!("{csv}");
@@ -369,7 +378,7 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>) -> u8 {
     eprintln!(
         "{count} exact forecasts in {:.2?}{}",
         started.elapsed(),
-        out.map_or(String::new(), |p| format!("; CSV written to {}", p.display()))
+        target.map_or(String::new(), |t| format!("; CSV written to {}", t.show()))
     );
     0
 }

@@ -28,11 +28,96 @@ pub enum Style {
     Plain,
 }
 
+/// Lines longer than this (in bytes) are shown clipped around the span, not whole: miette
+/// cannot draw a label past column 65,535, and nobody reads a 64 kB line anyway.
+pub const MAX_SNIPPET_LINE: usize = 400;
+
+thread_local! {
+    static QUIET_PANICS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Keeps the default panic message, except for a panic inside the graphical renderer, which is
+/// caught and answered with the plain rendering instead.
+pub fn install_panic_hook() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !QUIET_PANICS.with(std::cell::Cell::get) {
+            default(info);
+        }
+    }));
+}
+
+/// The byte range of the line holding `at`.
+fn line_bounds(text: &str, at: usize) -> (usize, usize) {
+    let at = at.min(text.len());
+    let start = text.get(..at).and_then(|t| t.rfind('\n')).map_or(0, |i| i + 1);
+    let end = text.get(at..).and_then(|t| t.find('\n')).map_or(text.len(), |i| at + i);
+    (start, end)
+}
+
+/// Whether any line a snippet of `spans` would show (one line of context each side) is too
+/// long to draw whole.
+fn has_long_line(text: &str, spans: &[(usize, usize)]) -> bool {
+    spans.iter().any(|&(s, e)| {
+        let (mut from, _) = line_bounds(text, s);
+        let (_, mut to) = line_bounds(text, e);
+        from = line_bounds(text, from.saturating_sub(1)).0;
+        to = line_bounds(text, (to + 1).min(text.len())).1;
+        text.get(from..to).unwrap_or("").split('\n').any(|l| l.len() > MAX_SNIPPET_LINE)
+    })
+}
+
+/// A snippet clipped to a window of the line around the span, like rustc does for long lines.
+fn render_clipped(sources: &dyn Sources, d: &Diagnostic, start: usize, end: usize) -> String {
+    let file = d.span.file;
+    let text = sources.text(file);
+    let (line, col) = line_col(text, start);
+    let (ls, le) = line_bounds(text, start);
+    let line_text = text.get(ls..le).unwrap_or("");
+    // Char positions, so a window never cuts a character in two.
+    let offsets: Vec<usize> = line_text.char_indices().map(|(i, _)| i).chain(std::iter::once(line_text.len())).collect();
+    let span_from = offsets.iter().position(|&o| o >= start - ls).unwrap_or(0);
+    let span_to = offsets.iter().position(|&o| o >= end.min(le) - ls).unwrap_or(span_from).max(span_from + 1);
+    let window_from = span_from.saturating_sub(40);
+    let window_to = (span_to + 40).min(offsets.len().saturating_sub(1)).max(window_from);
+    let byte = |i: usize| offsets.get(i).copied().unwrap_or(line_text.len());
+    let shown = line_text.get(byte(window_from)..byte(window_to)).unwrap_or("");
+    let (pre, post) = (if window_from > 0 { "..." } else { "" }, if window_to + 1 < offsets.len() { "..." } else { "" });
+    let gutter = line.to_string().len();
+    let pad = " ".repeat(gutter);
+    let caret_at = pre.len() + shown.chars().take(span_from - window_from).count();
+    let carets = "^".repeat((span_to - span_from).clamp(1, 80));
+    let label = d.label.clone().unwrap_or_else(|| d.message.clone());
+    let mut out = format!("{}[{}]: {}\n", severity_word(d.severity), d.code, d.message);
+    let _ = writeln!(out, "{pad}--> {}:{line}:{col}", sources.path(file));
+    let _ = writeln!(out, "{pad} |");
+    let _ = writeln!(out, "{line} | {pre}{shown}{post}");
+    let _ = writeln!(out, "{pad} | {}{carets} {label}", " ".repeat(caret_at));
+    let _ = writeln!(out, "{pad} |   (line {line} is {} characters long; it is shown clipped)", line_text.chars().count());
+    for l in &d.secondary {
+        let other = sources.text(l.span.file);
+        let (ln, c) = line_col(other, l.span.start as usize);
+        let _ = writeln!(out, "{pad} = note: {} at {}:{ln}:{c}", l.message, sources.path(l.span.file));
+    }
+    if !d.help.is_empty() {
+        let _ = writeln!(out, "{pad} = help: {}", d.help);
+    }
+    out
+}
+
 pub fn render(sources: &dyn Sources, d: &Diagnostic, style: Style) -> String {
     let file = d.span.file;
     let text = sources.text(file);
     let clamp = |n: u32| (n as usize).min(text.len());
     let (start, end) = (clamp(d.span.start), clamp(d.span.end));
+    // A span that does not fall on character boundaries (a bug elsewhere) is widened to them.
+    let start = (0..=start).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+    let end = (end.max(start)..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
+    let mut spans = vec![(start, end)];
+    spans.extend(d.secondary.iter().filter(|l| l.span.file == file).map(|l| (clamp(l.span.start), clamp(l.span.end))));
+    if has_long_line(text, &spans) {
+        return render_clipped(sources, d, start, end);
+    }
     let mut labels = vec![LabeledSpan::new_primary_with_span(
         Some(d.label.clone().unwrap_or_else(|| d.message.clone())),
         (start, end - start),
@@ -41,6 +126,8 @@ pub fn render(sources: &dyn Sources, d: &Diagnostic, style: Style) -> String {
     for l in &d.secondary {
         if l.span.file == file {
             let (s, e) = (clamp(l.span.start), clamp(l.span.end));
+            let s = (0..=s).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            let e = (e.max(s)..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
             labels.push(LabeledSpan::new_with_span(Some(l.message.clone()), (s, e - s)));
         } else {
             let other = sources.text(l.span.file);
@@ -63,7 +150,11 @@ pub fn render(sources: &dyn Sources, d: &Diagnostic, style: Style) -> String {
     };
     let handler = GraphicalReportHandler::new_themed(theme).with_links(false).with_width(100);
     let mut out = String::new();
-    if handler.render_report(&mut out, report.as_ref()).is_err() {
+    // The renderer is a dependency: whatever it does with odd input, the report still prints.
+    QUIET_PANICS.with(|q| q.set(true));
+    let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler.render_report(&mut out, report.as_ref())));
+    QUIET_PANICS.with(|q| q.set(false));
+    if !matches!(drawn, Ok(Ok(()))) {
         let (line, col) = line_col(text, start);
         out = format!("{}: {} [{}] at {}:{line}:{col}\n", severity_word(d.severity), d.message, d.code, sources.path(file));
     }
@@ -104,4 +195,22 @@ pub fn json(sources: &dyn Sources, diagnostics: &[Diagnostic], files: usize) -> 
         "errors": diagnostics.iter().filter(|d| d.is_error()).count(),
         "warnings": diagnostics.iter().filter(|d| !d.is_error()).count(),
     })
+}
+
+/// Several projects' JSON reports as one object of the same shape.
+pub fn merge_json(runs: Vec<serde_json::Value>) -> serde_json::Value {
+    let mut runs = runs.into_iter();
+    let Some(mut first) = runs.next() else {
+        return serde_json::json!({"diagnostics": [], "files": 0, "errors": 0, "warnings": 0});
+    };
+    for run in runs {
+        let mut list = first["diagnostics"].as_array().cloned().unwrap_or_default();
+        list.extend(run["diagnostics"].as_array().cloned().unwrap_or_default());
+        first["diagnostics"] = serde_json::Value::Array(list);
+        for key in ["files", "errors", "warnings"] {
+            let sum = first[key].as_u64().unwrap_or(0) + run[key].as_u64().unwrap_or(0);
+            first[key] = serde_json::json!(sum);
+        }
+    }
+    first
 }

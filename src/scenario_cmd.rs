@@ -7,8 +7,9 @@ use oc_diag::{CodeInfo, Diagnostic};
 use oc_model::{Army, Outcome, Rules, Scenario, SideRules};
 use oc_syntax::ast;
 
-use crate::commands::style;
-use crate::project::{self, DiskHost};
+use oc_project::DiskHost;
+
+use crate::commands::{project_of, style};
 use crate::report;
 use crate::Format;
 
@@ -28,10 +29,7 @@ armies unit by unit (by name).\n\nFix: keep each unit's class and the same units
 /// Errors stop here with status 1; the workspace is returned for spans, and the project root
 /// for the paths in the rules (a scenario's map).
 pub fn compile(path: &Path) -> Result<(Rules, Workspace, PathBuf), u8> {
-    let project = project::discover(&[path.to_path_buf()]).map_err(|e| {
-        eprintln!("error: {e}");
-        2u8
-    })?;
+    let project = project_of(path)?;
     if project.files.is_empty() {
         eprintln!("error: {}: no .oc files", path.display());
         return Err(2);

@@ -1,7 +1,7 @@
 //! One checking session over a project: every `.oc` file compiled with its imports, every map
 //! linted against its rules. `oc check` runs it once; `oc watch` keeps it and, after a change,
-//! redoes only what the changed paths affect (a root whose import set holds a changed file; a
-//! map whose text, image or rules changed).
+//! redoes only what the changed paths affect: a root or a map whose *dependencies* (every path
+//! its check read or tried to read, missing ones included) hold a changed path.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -9,17 +9,22 @@ use std::path::{Path, PathBuf};
 use oc_compiler::Workspace;
 use oc_diag::{Diagnostic, FileId, Span};
 use oc_model::Rules;
+use oc_project::codes::{NAME_NOT_UTF8, NOT_UTF8, OUTSIDE_PROJECT, UNREADABLE};
+use oc_project::discover::MANIFEST_FILE;
+use oc_project::fsx::ReadError;
+use oc_project::limits::{MAX_IMAGE_BYTES, MAX_SOURCE_BYTES};
+use oc_project::{DiskHost, Project};
 
-use crate::commands::NOT_UTF8;
-use crate::project::{self, DiskHost};
 use crate::report::Sources;
 
 /// Map files get ids from here up, apart from the compiler's.
 const MAP_BASE: u32 = 1 << 24;
+/// Files that could not be read (no text) get ids from here up, after `oc.toml`'s.
+const NOTE_BASE: u32 = MANIFEST_FILE.0 + 1;
 
 struct RootResult {
-    /// Every file the compilation read (logical paths), standard library included.
-    files: BTreeSet<String>,
+    /// Every path the compilation read or tried to read (logical), standard library included.
+    deps: BTreeSet<String>,
     diagnostics: Vec<Diagnostic>,
     rules: Rules,
 }
@@ -28,7 +33,8 @@ struct MapResult {
     diagnostics: Vec<Diagnostic>,
     /// The `.oc` root it was checked against, if not the standard library.
     rules_root: Option<String>,
-    image: Option<String>,
+    /// Every path its check read or tried to read.
+    deps: BTreeSet<String>,
 }
 
 pub struct Session {
@@ -36,6 +42,9 @@ pub struct Session {
     pub workspace: Workspace,
     /// (logical path, text) of every map read; a map's FileId is MAP_BASE + its index here.
     maps: Vec<(String, String)>,
+    /// Paths reported without text (unreadable files, bad names); FileId NOTE_BASE + index.
+    notes: Vec<String>,
+    manifest: Option<(String, String)>,
     std_rules: Option<Rules>,
     std_diagnostics: Vec<Diagnostic>,
     roots: HashMap<String, RootResult>,
@@ -55,12 +64,18 @@ pub struct Outcome {
     pub rechecked_maps: usize,
 }
 
+fn is_hit(changed: &[String], file: &str) -> bool {
+    changed.iter().any(|c| c.is_empty() || file == c || file.strip_prefix(c.as_str()).is_some_and(|rest| rest.starts_with('/')))
+}
+
 impl Session {
     pub fn new(root: PathBuf) -> Session {
         Session {
             root,
             workspace: Workspace::new(),
             maps: Vec::new(),
+            notes: Vec::new(),
+            manifest: None,
             std_rules: None,
             std_diagnostics: Vec::new(),
             roots: HashMap::new(),
@@ -69,37 +84,26 @@ impl Session {
         }
     }
 
-    /// Forgets what depends on `changed` (logical paths; a directory stands for everything under
-    /// it), so the next [`Session::run`] rereads and rechecks it.
+    /// Forgets what depends on `changed` (logical paths; a folder stands for everything under
+    /// it; the empty path for the whole project), so the next [`Session::run`] rereads and
+    /// rechecks it.
     pub fn invalidate(&mut self, changed: &[String]) {
-        let hit = |file: &str| changed.iter().any(|c| file == c || file.starts_with(&format!("{c}/")));
-        let mut stale_files: BTreeSet<String> = BTreeSet::new();
-        for (root, r) in &self.roots {
-            // A root whose import was missing may be fixed by a file that did not exist before.
-            let missing_import = r.diagnostics.iter().any(|d| d.code == "oc::import::not_found");
-            if hit(root) || missing_import || r.files.iter().any(|f| hit(f)) {
-                stale_files.insert(root.clone());
-            }
-        }
-        for r in &stale_files {
-            self.roots.remove(r);
-        }
-        for (_, f) in self.workspace.files() {
-            if hit(&f.path) {
-                stale_files.insert(f.path.clone());
-            }
-        }
-        for f in &stale_files {
-            if hit(f) {
-                self.workspace.invalidate(f);
-            }
+        let hit = |file: &str| is_hit(changed, file);
+        self.roots.retain(|root, r| !(hit(root) || r.deps.iter().any(|f| hit(f))));
+        let stale: Vec<String> = self
+            .workspace
+            .files()
+            .filter(|(_, f)| !f.path.starts_with("<std>") && hit(&f.path))
+            .map(|(_, f)| f.path.clone())
+            .collect();
+        for f in &stale {
+            self.workspace.invalidate(f);
         }
         self.not_utf8.retain(|path, _| !hit(path));
         let roots = &self.roots;
         self.map_results.retain(|path, m| {
             let rules_gone = m.rules_root.as_ref().is_some_and(|r| !roots.contains_key(r));
-            let image_changed = m.image.as_ref().is_some_and(|i| hit(i));
-            !(hit(path) || rules_gone || image_changed)
+            !(hit(path) || rules_gone || m.deps.iter().any(|d| hit(d)))
         });
     }
 
@@ -118,32 +122,59 @@ impl Session {
         self.std_rules.clone().ok_or_else(|| "the standard library's officers_chess ruleset is missing".to_string())
     }
 
-    fn compile_root(&mut self, host: &mut DiskHost, root: &str) -> Result<bool, String> {
-        if self.roots.contains_key(root) {
-            return Ok(false);
-        }
-        let (compilation, unreadable) = self.workspace.compile(host, &[root.to_string()]);
-        if let Some((path, reason)) = unreadable.first() {
-            return Err(format!("{}: {reason}", self.root.join(path).display()));
-        }
-        let files = compilation.files.iter().filter_map(|id| self.workspace.file(*id)).map(|f| f.path.clone()).collect();
-        self.roots
-            .insert(root.to_string(), RootResult { files, diagnostics: compilation.diagnostics, rules: compilation.partial });
-        Ok(true)
+    fn note(&mut self, path: &str) -> FileId {
+        let index = match self.notes.iter().position(|p| p == path) {
+            Some(i) => i,
+            None => {
+                self.notes.push(path.to_string());
+                self.notes.len() - 1
+            }
+        };
+        FileId(NOTE_BASE + index as u32)
     }
 
-    /// Checks the project under `paths`.
-    pub fn run(&mut self, paths: &[PathBuf]) -> Result<Outcome, String> {
-        let project = project::discover(paths)?;
+    /// A file that could not be read at all: one diagnostic naming it, the rest goes on.
+    fn unreadable(&mut self, path: &str, reason: &str) -> Diagnostic {
+        let id = self.note(path);
+        let outside = reason.contains("outside the project");
+        let code = if outside { OUTSIDE_PROJECT } else { UNREADABLE };
+        let help = if outside {
+            "copy the file into the project, or move oc.toml up to a folder holding both"
+        } else {
+            "replace it with a regular text file, or list it under `ignore` in oc.toml"
+        };
+        Diagnostic::error(code, Span::new(id, 0, 0), format!("cannot read {path}: {reason}")).with_help(help)
+    }
+
+    fn compile_root(&mut self, host: &mut DiskHost, root: &str) -> bool {
+        if self.roots.contains_key(root) {
+            return false;
+        }
+        host.touched.clear();
+        let (compilation, unreadable) = self.workspace.compile(host, &[root.to_string()]);
+        let mut diagnostics = compilation.diagnostics;
+        for (path, reason) in unreadable {
+            diagnostics.push(self.unreadable(&path, &reason));
+        }
+        let mut deps: BTreeSet<String> = std::mem::take(&mut host.touched);
+        deps.insert(root.to_string());
+        deps.extend(compilation.files.iter().filter_map(|id| self.workspace.file(*id)).map(|f| f.path.clone()));
+        self.roots.insert(root.to_string(), RootResult { deps, diagnostics, rules: compilation.partial });
+        true
+    }
+
+    /// Checks a project (found by [`oc_project::discover`]).
+    pub fn run(&mut self, project: &Project) -> Result<Outcome, String> {
         if project.root != self.root {
             // A different root: nothing cached applies.
             *self = Session::new(project.root.clone());
         }
+        self.manifest = project.manifest.as_ref().map(|(p, t)| (p.display().to_string(), t.clone()));
         let mut host = DiskHost::new(project.root.clone());
         let std_rules = self.std_rules(&mut host)?;
         let mut rechecked_files = 0;
         for file in &project.files {
-            rechecked_files += usize::from(self.compile_root(&mut host, file)?);
+            rechecked_files += usize::from(self.compile_root(&mut host, file));
         }
         let mut rechecked_maps = 0;
         for path in &project.maps {
@@ -151,10 +182,22 @@ impl Session {
                 continue;
             }
             rechecked_maps += 1;
-            let result = self.check_map(&mut host, path, &std_rules)?;
+            let result = self.check_map(&mut host, path, &std_rules);
             self.map_results.insert(path.clone(), result);
         }
         let mut diagnostics = self.std_diagnostics.clone();
+        diagnostics.extend(project.manifest_diagnostics.iter().cloned());
+        for name in &project.bad_names {
+            let id = self.note(name);
+            diagnostics.push(
+                Diagnostic::error(
+                    NAME_NOT_UTF8,
+                    Span::new(id, 0, 0),
+                    format!("the name of `{name}` is not UTF-8; it was skipped"),
+                )
+                .with_help("rename it: paths in oc (imports, maps, logs) are UTF-8 text"),
+            );
+        }
         for file in &project.files {
             if let Some(r) = self.roots.get(file) {
                 diagnostics.extend(r.diagnostics.iter().cloned());
@@ -220,9 +263,15 @@ impl Session {
         FileId(MAP_BASE + index as u32)
     }
 
-    fn check_map(&mut self, host: &mut DiskHost, path: &str, std_rules: &Rules) -> Result<MapResult, String> {
-        let full = self.root.join(path);
-        let bytes = std::fs::read(&full).map_err(|e| format!("{}: {e}", full.display()))?;
+    fn check_map(&mut self, host: &mut DiskHost, path: &str, std_rules: &Rules) -> MapResult {
+        let mut deps = BTreeSet::from([path.to_string()]);
+        let bytes = match host.read_bytes(path, MAX_SOURCE_BYTES) {
+            Ok(b) => b,
+            Err(e) => {
+                let d = self.unreadable(path, &e.to_string());
+                return MapResult { diagnostics: vec![d], rules_root: None, deps };
+            }
+        };
         let (text, bad) = match String::from_utf8(bytes) {
             Ok(t) => (t, None),
             Err(e) => {
@@ -234,55 +283,65 @@ impl Session {
         let mut diagnostics = Vec::new();
         if let Some(offset) = bad {
             diagnostics.push(not_utf8(Span::new(id, offset, (offset + 3).min(text.len()))));
-            return Ok(MapResult { diagnostics, rules_root: None, image: None });
+            return MapResult { diagnostics, rules_root: None, deps };
         }
         let dir = Path::new(path).parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
         let join = |rel: &str| -> Option<String> {
             let joined = if dir.is_empty() { rel.to_string() } else { format!("{dir}/{rel}") };
-            normalize(&joined)
+            oc_compiler::resolve_logical(&joined).ok()
         };
         // The rules a map names are compiled like any root (and cached with them).
         let (parsed, parse_diags) = oc_atlas::parse(id, &text);
         let mut rules_root = None;
         let mut rules = std_rules.clone();
         if let Some((rel, span)) = parsed.as_ref().and_then(|m| m.rules.clone()) {
-            match join(&rel).filter(|p| self.root.join(p).is_file()) {
-                Some(logical) => {
-                    self.compile_root(host, &logical)?;
+            let logical = join(&rel);
+            if let Some(l) = &logical {
+                deps.insert(l.clone());
+            }
+            match logical.map(|l| (host.confined.resolve(Path::new(&l)), l)) {
+                Some((Ok(real), logical)) if real.is_file() => {
+                    self.compile_root(host, &logical);
                     if let Some(r) = self.roots.get(&logical) {
                         rules = r.rules.clone();
                     }
                     rules_root = Some(logical);
                 }
-                None => diagnostics.push(
-                    Diagnostic::error(oc_atlas::codes::FIELD, span, format!("no rules file `{rel}` inside the project"))
-                        .with_help(
-                        "`rules` is a .oc file, relative to the map and inside the project; omit it to use the standard library",
-                    ),
-                ),
+                found => {
+                    let why = match found {
+                        Some((Err(e @ ReadError::Outside(_)), _)) => e.to_string(),
+                        _ => "no such file inside the project".to_string(),
+                    };
+                    diagnostics.push(
+                        Diagnostic::error(oc_atlas::codes::FIELD, span, format!("cannot use the rules file `{rel}`"))
+                            .with_label(why)
+                            .with_help(
+                                "`rules` is a .oc file, relative to the map and inside the project; omit it to use the standard library",
+                            ),
+                    )
+                }
             }
         }
-        let mut image_path = None;
-        let root = self.root.clone();
         let Some(parsed) = parsed else {
             diagnostics.extend(parse_diags);
-            return Ok(MapResult { diagnostics, rules_root, image: None });
+            return MapResult { diagnostics, rules_root, deps };
         };
+        let mut image_dep = None;
         let (_, found) = oc_atlas::finish(parsed, parse_diags, &rules, |map| {
             let Some((rel, _)) = &map.image else { return oc_atlas::ImageCheck::NotChecked };
             let Some(logical) = join(rel) else { return oc_atlas::ImageCheck::Unreadable("it is outside the project".into()) };
-            image_path = Some(logical.clone());
-            match std::fs::read(root.join(&logical)) {
+            image_dep = Some(logical.clone());
+            match host.read_bytes(&logical, MAX_IMAGE_BYTES) {
                 Ok(bytes) => match oc_atlas::export::png_size(&bytes) {
                     Ok((w, h)) => oc_atlas::ImageCheck::Size(w, h),
                     Err(e) => oc_atlas::ImageCheck::Unreadable(format!("not a PNG ({e})")),
                 },
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => oc_atlas::ImageCheck::Unreadable("no such file".into()),
                 Err(e) => oc_atlas::ImageCheck::Unreadable(e.to_string()),
             }
         });
+        deps.extend(image_dep);
         diagnostics.extend(found);
-        Ok(MapResult { diagnostics, rules_root, image: image_path })
+        MapResult { diagnostics, rules_root, deps }
     }
 }
 
@@ -292,31 +351,24 @@ fn not_utf8(span: Span) -> Diagnostic {
         .with_help("save the file as UTF-8; the rest of it was checked with the bad bytes replaced")
 }
 
-/// `a/b/../c` to `a/c`; `None` when it climbs out of the root.
-fn normalize(path: &str) -> Option<String> {
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            p => parts.push(p),
-        }
-    }
-    Some(parts.join("/"))
-}
-
 impl Sources for Session {
     fn path(&self, id: FileId) -> &str {
-        if id.0 >= MAP_BASE {
+        if id == MANIFEST_FILE {
+            self.manifest.as_ref().map_or("oc.toml", |_| "oc.toml")
+        } else if id.0 >= NOTE_BASE {
+            self.notes.get((id.0 - NOTE_BASE) as usize).map_or("<unknown>", String::as_str)
+        } else if id.0 >= MAP_BASE {
             self.maps.get((id.0 - MAP_BASE) as usize).map_or("<unknown>", |(p, _)| p.as_str())
         } else {
             self.workspace.path(id)
         }
     }
     fn text(&self, id: FileId) -> &str {
-        if id.0 >= MAP_BASE {
+        if id == MANIFEST_FILE {
+            self.manifest.as_ref().map_or("", |(_, t)| t.as_str())
+        } else if id.0 >= NOTE_BASE {
+            ""
+        } else if id.0 >= MAP_BASE {
             self.maps.get((id.0 - MAP_BASE) as usize).map_or("", |(_, t)| t.as_str())
         } else {
             self.workspace.text(id)

@@ -136,7 +136,7 @@ fn the_magvel_atlas_is_clean_and_covers_the_terrain_table() {
         used.extend(map.tiles().filter_map(|t| map.terrain(t).map(str::to_string)));
         names.insert(map.name.clone());
         // Each map renders, at one grid square per tile above the legend strip.
-        let img = oc_atlas::render::render(&map, &rules);
+        let img = oc_atlas::render::render(&map, &rules).unwrap();
         assert_eq!(img.width(), map.width as u32 * map.grid);
         assert!(img.height() > map.height as u32 * map.grid);
         let png = oc_atlas::render::png(&img).unwrap();
@@ -169,8 +169,8 @@ fn the_magvel_atlas_is_clean_and_covers_the_terrain_table() {
 fn renders_are_deterministic_and_right_at_known_pixels() {
     let rules = std_rules();
     let map = load(&repo().join("scenarios/maps/border-mulan.map.toml"), &rules);
-    let a = oc_atlas::render::png(&oc_atlas::render::render(&map, &rules)).unwrap();
-    let b = oc_atlas::render::png(&oc_atlas::render::render(&map, &rules)).unwrap();
+    let a = oc_atlas::render::png(&oc_atlas::render::render(&map, &rules).unwrap()).unwrap();
+    let b = oc_atlas::render::png(&oc_atlas::render::render(&map, &rules).unwrap()).unwrap();
     assert_eq!(a, b, "two renders differ");
     let img = oc_atlas::export::decode_png(&a).unwrap();
     let px = |x: u32, y: u32| img.get_pixel(x, y).0;

@@ -29,7 +29,7 @@ fn the_repository_checks_clean() {
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("0 errors, 0 warnings"), "{stderr}");
-    assert!(stderr.contains("skipped by .ocignore"), "{stderr}");
+    assert!(stderr.contains("skipped by oc.toml"), "{stderr}");
 }
 
 #[test]
@@ -135,10 +135,12 @@ fn build_writes_rules_that_round_trip() {
 fn build_with_errors_writes_nothing_and_keeps_the_old_file() {
     let dir = scratch("build-errors");
     let out_path = dir.join("rules.json");
-    std::fs::write(&out_path, "previous contents").unwrap();
+    // An earlier build's output (recognised, so it may be replaced without --force).
+    let previous = "{\n  \"format_version\": 2\n}\n";
+    std::fs::write(&out_path, previous).unwrap();
     let out = oc(&repo(), &["build", "examples/showcase.mistakes.oc", "-o", out_path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(std::fs::read_to_string(&out_path).unwrap(), "previous contents");
+    assert_eq!(std::fs::read_to_string(&out_path).unwrap(), previous);
 }
 
 #[test]
@@ -485,7 +487,8 @@ fn a_battle_log_replays_and_an_edited_one_does_not() {
     let again = dir.join("again.jsonl");
     oc(&repo(), &["battle", "scenarios/border-mulan.oc", "--seed", "4", "--log", again.to_str().unwrap()]);
     assert_eq!(std::fs::read(&log).unwrap(), std::fs::read(&again).unwrap(), "byte-identical logs from one seed");
-    let ok = oc(&repo(), &["replay", log.to_str().unwrap()]);
+    // The log lies outside the project, so it names the project it belongs to.
+    let ok = oc(&repo(), &["replay", log.to_str().unwrap(), "--project", repo().to_str().unwrap()]);
     assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
     assert!(text(&ok.stderr).contains("identical"));
     let body = std::fs::read_to_string(&log).unwrap();
@@ -497,7 +500,7 @@ fn a_battle_log_replays_and_an_edited_one_does_not() {
         .collect();
     assert_ne!(edited[3], lines[3], "the edit must change a line");
     std::fs::write(&log, edited.join("\n") + "\n").unwrap();
-    let bad = oc(&repo(), &["replay", log.to_str().unwrap()]);
+    let bad = oc(&repo(), &["replay", log.to_str().unwrap(), "--project", repo().to_str().unwrap()]);
     assert_eq!(bad.status.code(), Some(1));
     assert!(text(&bad.stderr).contains("keep.jsonl:4: the replay differs here"), "{}", text(&bad.stderr));
 }

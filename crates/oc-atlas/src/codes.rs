@@ -80,4 +80,10 @@ from `oc explain --list` that starts with `oc::atlas::`.";
 "A warning: Foot units can reach this objective, but units with Cavalry movement cannot (the \
 Terrain Table forbids them rivers and mountains). Armies of mounted units will never win by it.\n\n\
 Fix: open a way Cavalry can take, or allow the lint for this map if that is intended.";
+    TOO_LARGE_TO_RENDER = "oc::atlas::too_large_to_render", "the map's picture would be too large to draw",
+"A warning: the map is valid, but its picture (width x grid by height x grid pixels, plus the \
+legend strip) passes what `oc render` draws: 16,384 pixels a side and 67 million pixels in all \
+(an 8192 x 8192 picture). `oc render` refuses such a map rather than ask for gigabytes of memory; \
+every other command works on it.\n\nFix: lower `grid` (the picture shrinks with its square), or \
+split the battlefield into several maps.";
 }

@@ -154,8 +154,13 @@ fn xml(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
+/// The comment every exported TMX carries (Tiled ignores it); `oc export` recognises its own
+/// earlier output by it.
+pub const TMX_MARK: &str = "<!-- written by oc export tiled -->";
+
 /// A Tiled map: the TMX text, and the tileset image it refers to as `tileset_png` (one square
 /// per terrain the map uses, in its render colour). Write both side by side.
+
 pub fn tiled(map: &Map, tileset_png: &str) -> (String, RgbImage) {
     let g = map.grid;
     let used: Vec<&str> = map.tiles().filter_map(|t| map.terrain(t)).collect::<BTreeSet<_>>().into_iter().collect();
@@ -174,6 +179,7 @@ pub fn tiled(map: &Map, tileset_png: &str) -> (String, RgbImage) {
     let mut s = String::new();
     let object_count: usize = map.regions.len() + map.chests.len() + map.doors.len();
     let _ = writeln!(s, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
+    let _ = writeln!(s, "{TMX_MARK}");
     let _ = writeln!(
         s,
         r#"<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" width="{}" height="{}" tilewidth="{g}" tileheight="{g}" infinite="0" nextlayerid="4" nextobjectid="{}">"#,

@@ -58,7 +58,20 @@ pub fn lint(map: &Map, rules: &Rules, image: &ImageCheck) -> Vec<Diagnostic> {
     regions(map, rules, &mut out);
     things(map, rules, &mut out);
     picture(map, image, &mut out);
+    picture_bound(map, &mut out);
     out
+}
+
+/// `oc render` refuses a picture past its bounds: say so where the size is set.
+fn picture_bound(map: &Map, out: &mut Vec<Diagnostic>) {
+    if let Err(why) = crate::render::picture_size(map) {
+        out.push(
+            Diagnostic::warning(TOO_LARGE_TO_RENDER, map.width_span, "`oc render` cannot draw this map")
+                .with_label(why)
+                .with_secondary(map.height_span, "the height is set here")
+                .with_help("lower `grid`, or split the battlefield into several maps; other commands work on it"),
+        );
+    }
 }
 
 fn allow_entries(map: &Map, out: &mut Vec<Diagnostic>) {

@@ -79,8 +79,37 @@ fn legend_height(n: usize, width: u32) -> u32 {
     (n.div_ceil(columns) as u32) * LEGEND_ROW + 8
 }
 
-/// Renders a resolved map. Tiles whose symbol has no terrain are magenta.
-pub fn render(map: &Map, rules: &Rules) -> RgbImage {
+/// The widest or tallest picture `oc render` draws, in pixels.
+pub const MAX_RENDER_SIDE: u32 = 16_384;
+/// The most pixels in one picture (8192 x 8192; 192 MiB of RGB in memory).
+pub const MAX_RENDER_PIXELS: u64 = 1 << 26;
+
+/// The size of the picture of `map` (the legend strip included), or why it would be too large.
+pub fn picture_size(map: &Map) -> Result<(u32, u32), String> {
+    let g = u64::from(map.grid);
+    let (w, h) = (map.width.max(0) as u64 * g, map.height.max(0) as u64 * g);
+    let used = map.tiles().filter_map(|t| map.terrain(t)).collect::<BTreeSet<&str>>().len();
+    let full_h = h + u64::from(legend_height(used, u32::try_from(w).unwrap_or(u32::MAX)));
+    if w > u64::from(MAX_RENDER_SIDE) || full_h > u64::from(MAX_RENDER_SIDE) || w * full_h > MAX_RENDER_PIXELS {
+        return Err(format!(
+            "the picture would be {w}x{full_h} pixels ({} by {} tiles at grid {}); oc draws at most {MAX_RENDER_SIDE} pixels a side and {} million pixels in all",
+            map.width,
+            map.height,
+            map.grid,
+            MAX_RENDER_PIXELS / 1_000_000
+        ));
+    }
+    Ok((w as u32, full_h as u32))
+}
+
+/// Renders a resolved map, refusing one whose picture would pass [`MAX_RENDER_SIDE`] or
+/// [`MAX_RENDER_PIXELS`]. Tiles whose symbol has no terrain are magenta.
+pub fn render(map: &Map, rules: &Rules) -> Result<RgbImage, String> {
+    picture_size(map)?;
+    Ok(draw(map, rules))
+}
+
+fn draw(map: &Map, rules: &Rules) -> RgbImage {
     let g = map.grid;
     let (w, h) = (map.width as u32 * g, map.height as u32 * g);
     let used: BTreeSet<&str> = map.tiles().filter_map(|t| map.terrain(t)).collect();
@@ -186,7 +215,39 @@ pub fn png(img: &RgbImage) -> Result<Vec<u8>, String> {
     image::codecs::png::PngEncoder::new(&mut out)
         .write_image(img.as_raw(), img.width(), img.height(), image::ExtendedColorType::Rgb8)
         .map_err(|e| e.to_string())?;
-    Ok(out)
+    Ok(with_software_text(out))
+}
+
+/// What every PNG oc writes says in its `Software` text chunk: how a later run tells its own
+/// picture (which it may replace) from a painting (which it must not).
+pub const SOFTWARE: &str = "oc (Officer's Chess authoring toolkit)";
+
+/// Inserts a `tEXt` chunk `Software` = [`SOFTWARE`] after the PNG's header chunk.
+fn with_software_text(png: Vec<u8>) -> Vec<u8> {
+    // Signature (8) + IHDR: length (4), type (4), 13 bytes of data, CRC (4).
+    const AFTER_IHDR: usize = 33;
+    if png.len() < AFTER_IHDR || png.get(12..16) != Some(b"IHDR") {
+        return png;
+    }
+    let mut data = b"tEXtSoftware\0".to_vec();
+    data.extend_from_slice(SOFTWARE.as_bytes());
+    let mut chunk = ((data.len() - 4) as u32).to_be_bytes().to_vec();
+    chunk.extend_from_slice(&data);
+    chunk.extend_from_slice(&crc32(&data).to_be_bytes());
+    let (head, tail) = png.split_at(AFTER_IHDR);
+    [head, &chunk, tail].concat()
+}
+
+/// The CRC-32 of PNG chunks (ISO 3309, polynomial 0xEDB88320).
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = 0xFFFF_FFFF_u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
 }
 
 fn scale(g: u32) -> u32 {

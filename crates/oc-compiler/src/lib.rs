@@ -22,6 +22,15 @@ use oc_syntax::ast;
 
 pub use codes::CODES;
 
+/// A path relative to the project root, tidied (`a/./b/../c` to `a/c`), or why it is refused
+/// (absolute, climbing above the root, naming no file). The same confinement as imports.
+pub fn resolve_logical(path: &str) -> Result<String, String> {
+    if path.starts_with("std:") {
+        return Err("names the standard library, not a file of the project".to_string());
+    }
+    paths::resolve("_", path)
+}
+
 /// How deep a chain of imports may go (a link loop on disk would otherwise never end).
 pub const MAX_IMPORT_DEPTH: usize = 32;
 

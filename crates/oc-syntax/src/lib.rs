@@ -12,6 +12,7 @@ mod segment;
 
 use oc_diag::{CodeInfo, Diagnostic, FileId, Span};
 
+pub use lower::MAX_EXPR_PIECES;
 pub use segment::MAX_NESTING;
 
 /// Parses one source text. Never panics, never stops at the first error.

@@ -14,7 +14,7 @@ use crate::ast::*;
 pub struct OcParser;
 
 /// Operators and operands one expression may have.
-const MAX_EXPR_PIECES: usize = 1024;
+pub const MAX_EXPR_PIECES: usize = 1024;
 
 struct Ctx {
     file: FileId,

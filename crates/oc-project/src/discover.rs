@@ -1,0 +1,286 @@
+//! Finding the `.oc` files and maps of a project, honouring `oc.toml`'s `ignore`, and reading
+//! them for the compiler (confined, bounded, regular files only).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use oc_diag::{Diagnostic, FileId};
+
+use crate::fsx::{Confined, ReadError};
+use crate::limits::MAX_SOURCE_BYTES;
+use crate::manifest::{self, find_root, Manifest};
+
+/// The file id `oc.toml` is reported under (the compiler's ids are far below, maps' at `1 << 24`).
+pub const MANIFEST_FILE: FileId = FileId(1 << 25);
+
+/// One project: its root, its settings and the files found under the paths the user named.
+#[derive(Clone, Debug, Default)]
+pub struct Project {
+    /// Absolute.
+    pub root: PathBuf,
+    /// `oc.toml`, when the project has one: its text and what was wrong with it.
+    pub manifest: Option<(PathBuf, String)>,
+    pub manifest_diagnostics: Vec<Diagnostic>,
+    pub settings: Manifest,
+    /// Logical paths (relative to `root`, `/`-separated) of `.oc` files.
+    pub files: Vec<String>,
+    /// Logical paths of map definitions (`*.map.toml`).
+    pub maps: Vec<String>,
+    /// Files left out because `ignore` matched them.
+    pub ignored: usize,
+    /// Files and folders whose names are not UTF-8 (shown with replacement characters).
+    pub bad_names: Vec<String>,
+}
+
+/// Whether a file name is a map definition.
+pub fn is_map(name: &str) -> bool {
+    name.ends_with(".map.toml")
+}
+
+/// Whether a file name is a source of a project: never an output.
+pub fn is_source_name(name: &str) -> bool {
+    let lower = name.to_lowercase();
+    lower.ends_with(".oc") || lower.ends_with(".map.toml") || lower == manifest::FILE_NAME || lower == ".ocignore"
+}
+
+/// The project holding `path` with its settings read (no files collected yet).
+pub fn open(path: &Path) -> Project {
+    let root = find_root(path);
+    let mut project = Project { root: root.dir.clone(), ..Project::default() };
+    if let Some(file) = root.manifest {
+        match crate::fsx::read_regular(&file, MAX_SOURCE_BYTES) {
+            Ok(bytes) => {
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                let (settings, diags) = manifest::parse(MANIFEST_FILE, &text);
+                project.settings = settings;
+                project.manifest_diagnostics = diags;
+                project.manifest = Some((file, text));
+            }
+            Err(e) => {
+                let text = String::new();
+                project.manifest_diagnostics.push(
+                    Diagnostic::error(
+                        crate::codes::UNREADABLE,
+                        oc_diag::Span::new(MANIFEST_FILE, 0, 0),
+                        format!("cannot read oc.toml: {e}"),
+                    )
+                    .with_help("oc.toml is a regular TOML file at the project root"),
+                );
+                project.manifest = Some((file, text));
+            }
+        }
+    }
+    project
+}
+
+/// Collects `.oc` files and maps under `paths`, one project per root (`oc.toml`, found by walking
+/// up from each path; without one, the path's own folder). A named file is always taken;
+/// folders are walked, skipping hidden folders, `target/` and what `ignore` lists.
+pub fn discover(paths: &[PathBuf]) -> Result<Vec<Project>, String> {
+    let mut projects: Vec<Project> = Vec::new();
+    for p in paths {
+        let abs = manifest::absolute(p);
+        if std::fs::symlink_metadata(&abs).is_err() {
+            return Err(format!("{}: no such file or directory", p.display()));
+        }
+        let root = find_root(&abs).dir;
+        let index = match projects.iter().position(|q| q.root == root) {
+            Some(i) => i,
+            None => {
+                projects.push(open(&abs));
+                projects.len() - 1
+            }
+        };
+        let Some(project) = projects.get_mut(index) else { continue };
+        if abs.is_dir() {
+            let ignores: Vec<String> = project.settings.ignore.clone();
+            walk(&abs, &ignores, project);
+        } else {
+            push(project, &abs);
+        }
+    }
+    for project in &mut projects {
+        project.files.sort();
+        project.files.dedup();
+        project.maps.sort();
+        project.maps.dedup();
+        project.bad_names.sort();
+        project.bad_names.dedup();
+    }
+    Ok(projects)
+}
+
+fn push(project: &mut Project, path: &Path) {
+    match logical(&project.root, path) {
+        Some(logical) if is_map(&logical) => project.maps.push(logical),
+        Some(logical) => project.files.push(logical),
+        None => project.bad_names.push(lossy(&project.root, path)),
+    }
+}
+
+/// The logical path of `path` under `root`; `None` outside it or when a part is not UTF-8.
+pub fn logical(root: &Path, path: &Path) -> Option<String> {
+    let rel = path.strip_prefix(root).ok()?;
+    let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
+    Some(parts?.join("/"))
+}
+
+fn lossy(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/")
+}
+
+fn ignored(root: &Path, ignores: &[String], path: &Path) -> bool {
+    let rel = lossy(root, path);
+    ignores.iter().any(|pattern| {
+        if pattern.contains('/') {
+            glob(pattern, &rel)
+        } else {
+            // A bare name matches any path part (a folder or the file name).
+            rel.split('/').any(|part| glob(pattern, part))
+        }
+    })
+}
+
+/// `*` matches within one path part, `**` across parts.
+pub fn glob(pattern: &str, text: &str) -> bool {
+    fn go(p: &[u8], t: &[u8]) -> bool {
+        match p.split_first() {
+            None => t.is_empty(),
+            Some((b'*', rest)) if rest.first() == Some(&b'*') => {
+                let rest = rest.get(1..).unwrap_or(&[]);
+                let rest = rest.strip_prefix(b"/").unwrap_or(rest);
+                (0..=t.len()).any(|i| go(rest, t.get(i..).unwrap_or(&[])))
+            }
+            Some((b'*', rest)) => {
+                for i in 0..=t.len() {
+                    if go(rest, t.get(i..).unwrap_or(&[])) {
+                        return true;
+                    }
+                    if t.get(i) == Some(&b'/') {
+                        break;
+                    }
+                }
+                false
+            }
+            Some((c, rest)) => t.first() == Some(c) && go(rest, t.get(1..).unwrap_or(&[])),
+        }
+    }
+    go(pattern.as_bytes(), text.as_bytes())
+}
+
+fn walk(dir: &Path, ignores: &[String], project: &mut Project) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    let root = project.root.clone();
+    for path in entries {
+        let Some(os_name) = path.file_name() else { continue };
+        let name = os_name.to_string_lossy();
+        if name.starts_with('.') || name == "target" {
+            continue;
+        }
+        let Ok(meta) = std::fs::symlink_metadata(&path) else { continue };
+        // Folder links are not followed: a link back up (`sub -> .`) would never end.
+        let is_dir = meta.is_dir();
+        let candidate = name.ends_with(".oc") || is_map(&name);
+        if os_name.to_str().is_none() {
+            if is_dir || candidate {
+                project.bad_names.push(lossy(&root, &path));
+            }
+            continue;
+        }
+        if is_dir {
+            if ignored(&root, ignores, &path) {
+                project.ignored += count_oc(&path);
+                continue;
+            }
+            walk(&path, ignores, project);
+        } else if candidate {
+            if ignored(&root, ignores, &path) {
+                project.ignored += 1;
+            } else {
+                push(project, &path);
+            }
+        }
+    }
+}
+
+fn count_oc(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
+    entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .map(|p| {
+            let meta = std::fs::symlink_metadata(&p);
+            if meta.as_ref().is_ok_and(|m| m.is_dir()) {
+                count_oc(&p)
+            } else {
+                let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                usize::from(name.ends_with(".oc") || is_map(&name))
+            }
+        })
+        .sum()
+}
+
+/// Reads files for the compiler by logical path: confined to the root after resolving links,
+/// regular files only, at most [`MAX_SOURCE_BYTES`]. Text that is not UTF-8 is read with
+/// replacement characters and remembered, so it can be reported with a span and the rest of the
+/// file still checked. Every path asked for is remembered, found or not (what a watcher must
+/// watch).
+pub struct DiskHost {
+    pub confined: Confined,
+    /// (logical path, byte offset of the first invalid sequence in the decoded text)
+    pub not_utf8: Vec<(String, usize)>,
+    /// Every logical path read or tried.
+    pub touched: BTreeSet<String>,
+}
+
+impl DiskHost {
+    pub fn new(root: PathBuf) -> DiskHost {
+        DiskHost { confined: Confined::new(&root), not_utf8: Vec::new(), touched: BTreeSet::new() }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.confined.root
+    }
+
+    /// Reads any file of the project (a map, an image) by logical path, remembering it.
+    pub fn read_bytes(&mut self, path: &str, cap: u64) -> Result<Vec<u8>, ReadError> {
+        self.touched.insert(path.to_string());
+        self.confined.read(Path::new(path), cap)
+    }
+
+    /// Decodes UTF-8, remembering where it is broken.
+    pub fn decode(&mut self, path: &str, bytes: Vec<u8>) -> String {
+        match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                let offset = e.utf8_error().valid_up_to();
+                self.not_utf8.push((path.to_string(), offset));
+                String::from_utf8_lossy(e.as_bytes()).into_owned()
+            }
+        }
+    }
+}
+
+impl oc_compiler::Host for DiskHost {
+    fn read(&mut self, path: &str) -> Result<String, String> {
+        let bytes = self.read_bytes(path, MAX_SOURCE_BYTES).map_err(|e| e.to_string())?;
+        Ok(self.decode(path, bytes))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob;
+
+    #[test]
+    fn globs() {
+        assert!(glob("*.oc", "a.oc"));
+        assert!(!glob("*.oc", "dir/a.oc"));
+        assert!(glob("**/*.oc", "dir/a.oc"));
+        assert!(glob("tests/fixtures", "tests/fixtures"));
+        assert!(glob("mistakes", "mistakes"));
+        assert!(!glob("mistake", "mistakes"));
+    }
+}

@@ -1,0 +1,29 @@
+//! Every cap `oc` puts on user data, in one place. Each is documented in the README ("Limits")
+//! and each has a test that hits it and gets a diagnostic or a usage error.
+//!
+//! | what | cap | where it is enforced |
+//! |---|---|---|
+//! | a source file (`.oc`, `*.map.toml`, `oc.toml`) | [`MAX_SOURCE_BYTES`] | [`crate::fsx::read_regular`] |
+//! | a map's background image | [`MAX_IMAGE_BYTES`] | [`crate::fsx::read_regular`] |
+//! | a battle log given to `oc replay` | [`MAX_LOG_BYTES`] | [`crate::fsx::read_regular`] |
+//! | a map's width or height | [`MAX_MAP_SIDE`] tiles | `oc_atlas::map` |
+//! | a map's grid | 8 to 1024 pixels per tile | `oc_atlas::map` |
+//! | a rendered picture | [`MAX_RENDER_SIDE`] pixels a side, [`MAX_RENDER_PIXELS`] in all | `oc_atlas::render` |
+//! | imports nested | [`MAX_IMPORT_DEPTH`] files | `oc_compiler` |
+//! | brackets nested | [`MAX_NESTING`] levels | `oc_syntax::segment` |
+//! | one expression | [`MAX_EXPR_PIECES`] parts | `oc_syntax::lower` |
+//! | `oc simulate --games` | [`MAX_GAMES`] | the binary's argument parser |
+
+/// Bytes in one source file: far above any hand-written file (the standard library is 60 kB).
+pub const MAX_SOURCE_BYTES: u64 = 16 << 20;
+/// Bytes in a map's background image (a 16k x 16k PNG compresses well below this).
+pub const MAX_IMAGE_BYTES: u64 = 256 << 20;
+/// Bytes in a battle log (a 40-round 10-v-10 battle writes about 200 kB).
+pub const MAX_LOG_BYTES: u64 = 256 << 20;
+/// Games in one `oc simulate` run; results stream, so this bounds time, not memory.
+pub const MAX_GAMES: u64 = 10_000_000;
+
+pub use oc_atlas::render::{MAX_RENDER_PIXELS, MAX_RENDER_SIDE};
+pub use oc_atlas::MAX_SIDE as MAX_MAP_SIDE;
+pub use oc_compiler::MAX_IMPORT_DEPTH;
+pub use oc_syntax::{MAX_EXPR_PIECES, MAX_NESTING};

@@ -1,0 +1,38 @@
+//! The battle log's first line: where the battle came from, so `oc replay` can play it again.
+//! The scenario file is stored as a logical path (relative to the project root), and resolved
+//! against the root of the log's own project, confined like an import: a log can never make
+//! `oc replay` read a file outside that project.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::fsx::Confined;
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Source {
+    pub event: String,
+    /// The scenario's `.oc` file, relative to the project root, `/`-separated.
+    pub file: String,
+    pub scenario: String,
+    pub attacker: String,
+    pub defender: String,
+    pub seed: u64,
+}
+
+/// Reads the header line of a log.
+pub fn parse_source(line: &str) -> Result<Source, String> {
+    let source: Source = serde_json::from_str(line).map_err(|e| format!("the first line is not a battle log header ({e})"))?;
+    if source.event != "source" {
+        return Err("the first line is not a battle log header (`{\"event\":\"source\",...}`)".to_string());
+    }
+    Ok(source)
+}
+
+/// The real path of the file a log names, inside `root`; refused when it is absolute, climbs
+/// out, or resolves through a link to a file outside.
+pub fn source_path(root: &Path, file: &str) -> Result<PathBuf, String> {
+    let logical = oc_compiler::resolve_logical(file)
+        .map_err(|why| format!("the log names `{file}`, which {why}; logs name files relative to their project root"))?;
+    Confined::new(root).resolve(Path::new(&logical)).map_err(|e| format!("the log names `{file}`: {e}"))
+}

@@ -1,0 +1,250 @@
+//! One output policy for every command that writes a file (`build -o`, `battle --log`,
+//! `simulate --out`, `matrix --out`, `render -o`, `export -o`, `import-image -o`):
+//!
+//! - `-` means standard output;
+//! - never over an input of the same command, nor over any source of a project (`.oc`,
+//!   `*.map.toml`, `oc.toml`, `.ocignore`; compared without regard to case), even with `--force`;
+//! - only a regular file or a new path: a symbolic link, a FIFO, a device or a folder at the
+//!   output path is refused, never replaced or written through;
+//! - an existing file is replaced only with `--force`, or when it is recognisably a previous
+//!   output of the same kind (a battle log's header, `oc build`'s rules, the matrix's CSV header,
+//!   a PNG carrying oc's `Software` text, ...);
+//! - the write is atomic: an unpredictable temporary file created exclusively (`O_EXCL`) in the
+//!   target's folder, synced, then renamed over the target; removed if anything fails.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::discover::is_source_name;
+
+/// What a command writes, for telling its previous outputs apart from anything else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `oc build`: the compiled rules as JSON.
+    Rules,
+    /// `oc battle --log`: JSON lines starting with the source header.
+    BattleLog,
+    /// `oc matrix --out`.
+    MatrixCsv,
+    /// `oc simulate --out`: its report (human text or JSON).
+    SimulationReport,
+    /// `oc render`, a Tiled tileset: a PNG that oc wrote.
+    Png,
+    /// `oc export foundry`.
+    FoundryScene,
+    /// `oc export tiled`.
+    TiledMap,
+    /// `oc import-image`: a new map definition (a source: never replaced without `--force`).
+    MapDefinition,
+}
+
+/// The text chunk oc puts in every PNG it writes (`Software` = this), so a later run can tell
+/// its own picture from a painting it must not replace.
+pub use oc_atlas::render::SOFTWARE as PNG_SOFTWARE;
+/// The first line of a matrix CSV.
+pub const MATRIX_HEADER: &str =
+    "attacker,weapon,defender,defender_weapon,distance,rout_chance,expected_damage,counter_rout_chance,expected_damage_taken";
+pub use oc_atlas::export::TMX_MARK;
+
+impl Kind {
+    fn word(self) -> &'static str {
+        match self {
+            Kind::Rules => "compiled rules",
+            Kind::BattleLog => "battle log",
+            Kind::MatrixCsv => "matrix CSV",
+            Kind::SimulationReport => "simulation report",
+            Kind::Png => "picture oc rendered",
+            Kind::FoundryScene => "Foundry scene oc exported",
+            Kind::TiledMap => "Tiled map oc exported",
+            Kind::MapDefinition => "map definition",
+        }
+    }
+
+    /// Whether `head` (the first bytes of an existing file) is an earlier output of this kind.
+    pub fn recognises(self, head: &[u8]) -> bool {
+        let text = String::from_utf8_lossy(head);
+        let first_line = text.lines().next().unwrap_or("");
+        match self {
+            Kind::Rules => text.trim_start().starts_with('{') && text.contains("\"format_version\""),
+            Kind::BattleLog => first_line.starts_with("{\"event\":\"source\","),
+            Kind::MatrixCsv => first_line == MATRIX_HEADER,
+            Kind::SimulationReport => {
+                (first_line.starts_with('{') && text.contains("\"attacker_win_rate\""))
+                    || first_line.contains(" games from seed ")
+            }
+            Kind::Png => head.starts_with(b"\x89PNG\r\n\x1a\n") && contains(head, PNG_SOFTWARE.as_bytes()),
+            Kind::FoundryScene => text.trim_start().starts_with('{') && text.contains("\"tiles_wide\""),
+            Kind::TiledMap => text.contains(TMX_MARK),
+            Kind::MapDefinition => false,
+        }
+    }
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Where an output goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    Stdout,
+    File(PathBuf),
+}
+
+impl Target {
+    pub fn show(&self) -> String {
+        match self {
+            Target::Stdout => "standard output".to_string(),
+            Target::File(p) => p.display().to_string(),
+        }
+    }
+}
+
+/// Why an output path was refused: the message and a help line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    pub message: String,
+    pub help: String,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}\nhelp: {}", self.message, self.help)
+    }
+}
+
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    false
+}
+
+/// Checks `out` against the policy. `inputs` are the files the command reads (the paths named on
+/// its command line and the project files it compiled).
+pub fn prepare(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) -> Result<Target, Refused> {
+    if out.as_os_str() == "-" {
+        return Ok(Target::Stdout);
+    }
+    let refuse = |message: String, help: &str| Err(Refused { message, help: help.to_string() });
+    let shown = out.display();
+    let Some(name) = out.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+        return refuse(format!("{shown} names no file"), "give a file path, or `-` for standard output");
+    };
+    if is_source_name(&name) && !(kind == Kind::MapDefinition && name.to_lowercase().ends_with(".map.toml")) {
+        return refuse(
+            format!("{shown} is a source file name (.oc, .map.toml, oc.toml): oc never writes over sources"),
+            "choose another output path",
+        );
+    }
+    let existing = std::fs::symlink_metadata(out);
+    // Inputs are compared by identity (device and inode) too, so another spelling, another case
+    // on a case-insensitive disk or a hard link cannot slip through.
+    let target_meta = std::fs::metadata(out).ok();
+    let absolute_out = crate::manifest::absolute(out);
+    for input in inputs {
+        let same_path = crate::manifest::absolute(input) == absolute_out;
+        let same_identity = match (&target_meta, std::fs::metadata(input)) {
+            (Some(a), Ok(b)) => same_file(a, &b),
+            _ => false,
+        };
+        if same_path || same_identity {
+            return refuse(
+                format!("{shown} is an input of this command ({}); it is never written over", input.display()),
+                "choose another output path",
+            );
+        }
+    }
+    match existing {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return refuse(format!("cannot inspect {shown}: {e}"), "choose another output path"),
+        Ok(meta) => {
+            let ft = meta.file_type();
+            if ft.is_symlink() {
+                return refuse(
+                    format!("{shown} is a symbolic link: oc writes only to a regular file or a new path, never through a link"),
+                    "remove the link or choose another output path",
+                );
+            }
+            if !ft.is_file() {
+                return refuse(
+                    format!("{shown} is {}: oc writes only to a regular file or a new path", crate::fsx::kind_word(ft)),
+                    "choose a regular file path, or `-` for standard output",
+                );
+            }
+            if !force {
+                let head = read_head(out);
+                if !kind.recognises(&head) {
+                    return refuse(
+                        format!("{shown} exists and is not a {} written by oc", kind.word()),
+                        "pass --force to replace it, or choose another output path",
+                    );
+                }
+            }
+        }
+    }
+    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if !parent.is_dir() {
+            return refuse(format!("{}: no such folder", parent.display()), "create the folder first");
+        }
+    }
+    Ok(Target::File(out.to_path_buf()))
+}
+
+/// Writes `bytes` to the target: standard output, or atomically into a file.
+pub fn write(target: &Target, bytes: &[u8]) -> std::io::Result<()> {
+    match target {
+        Target::Stdout => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(bytes)?;
+            out.flush()
+        }
+        Target::File(path) => write_atomic(path, bytes),
+    }
+}
+
+/// Writes through an exclusively created temporary file with an unpredictable name in the same
+/// folder, then a rename: a reader never sees half a file, a failed write leaves the old one
+/// intact, and a link planted at a guessable name redirects nothing.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut tmp = tempfile::Builder::new().prefix(".oc-").suffix(".tmp").tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // Keep the mode of the file replaced; a new file is readable by all, like `>` makes it.
+        let mode = std::fs::metadata(path).map(|m| m.permissions().mode() & 0o777).unwrap_or(0o644);
+        tmp.as_file().set_permissions(std::fs::Permissions::from_mode(mode))?;
+    }
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Reads a little of a regular file (to recognise it).
+fn read_head(path: &Path) -> Vec<u8> {
+    let mut v = Vec::new();
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = f.take(4096).read_to_end(&mut v);
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_recognise_their_own_outputs_only() {
+        assert!(Kind::BattleLog.recognises(b"{\"event\":\"source\",\"file\":\"a.oc\"}\n"));
+        assert!(!Kind::BattleLog.recognises(b"scenario x {}"));
+        assert!(Kind::MatrixCsv.recognises(format!("{MATRIX_HEADER}\nA,B\n").as_bytes()));
+        assert!(!Kind::Png.recognises(b"\x89PNG\r\n\x1a\n plain picture"));
+        assert!(!Kind::MapDefinition.recognises(b"name = \"x\""));
+    }
+}
