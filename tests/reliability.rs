@@ -1,0 +1,525 @@
+//! Issue 16, "no panic, no hang, no lost file, no read outside the project": one test per case
+//! found, named after it, driving the real binary. `OC_BIN=/path/to/old/oc cargo test --test
+//! reliability` runs the same tests against another build (each fails on the build before the
+//! fix). Every command runs under a time limit: a hang is a failure, not a stuck test run.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn bin() -> PathBuf {
+    std::env::var_os("OC_BIN").map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_oc")), PathBuf::from)
+}
+
+/// Runs `oc` in `dir`, killing it after `secs` (a hang fails the test with what it printed).
+fn oc_in(dir: &Path, args: &[&str], secs: u64) -> Run {
+    let mut child = Command::new(bin())
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("oc starts");
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = out.read_to_end(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = err.read_to_end(&mut s);
+        s
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(secs) {
+            let _ = child.kill();
+            let _ = child.wait();
+            let stderr = String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).into_owned();
+            panic!("`oc {}` hung for {secs} s (killed); stderr:\n{stderr}", args.join(" "));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    Run {
+        code: status.code(),
+        stdout: String::from_utf8_lossy(&reader.join().unwrap_or_default()).into_owned(),
+        stderr: String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).into_owned(),
+    }
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh folder; with `project`, it holds an `oc.toml` and is a project root.
+fn scratch(name: &str, project: bool) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("oc-rel-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    if project {
+        std::fs::write(dir.join("oc.toml"), "[project]\nname = \"scratch\"\n").unwrap();
+    }
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 temp path")
+}
+
+/// A scratch project holding a copy of the shipped scenarios and their maps.
+fn scenario_project(name: &str) -> PathBuf {
+    let dir = scratch(name, true);
+    std::fs::create_dir_all(dir.join("maps")).unwrap();
+    for entry in std::fs::read_dir(repo().join("scenarios/maps")).unwrap() {
+        let p = entry.unwrap().path();
+        std::fs::copy(&p, dir.join("maps").join(p.file_name().unwrap())).unwrap();
+    }
+    std::fs::copy(repo().join("scenarios/ide.oc"), dir.join("ide.oc")).unwrap();
+    dir
+}
+
+fn is_exit(run: &Run, code: i32) -> bool {
+    run.code == Some(code)
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let status = Command::new("mkfifo").arg(path).status().expect("mkfifo runs");
+    assert!(status.success());
+}
+
+// 1
+#[test]
+fn a_diagnostic_past_column_65535_is_rendered_not_a_panic() {
+    let dir = scratch("long-line", false);
+    std::fs::write(dir.join("c.oc"), " ".repeat(65_536) + "@\n").unwrap();
+    let run = oc_in(&dir, &["check", "c.oc"], 30);
+    assert!(is_exit(&run, 1), "exit {:?}\n{}", run.code, run.stderr);
+    assert!(run.stderr.contains("c.oc:1:65537"), "{}", run.stderr);
+    assert!(run.stderr.contains("shown clipped"), "{}", run.stderr);
+    assert!(run.stderr.len() < 4_000, "the snippet is clipped, not 64 kB: {} bytes", run.stderr.len());
+    // A map row of 65,541 symbols: the ragged-row error lies past column 65,535.
+    let row = ".".repeat(65_541);
+    std::fs::write(dir.join("wide.map.toml"), format!("name = \"W\"\nwidth = 5\nheight = 1\nrows = [\"{row}\"]\n")).unwrap();
+    let run = oc_in(&dir, &["check", "wide.map.toml"], 30);
+    assert!(is_exit(&run, 1), "exit {:?}\n{}", run.code, run.stderr);
+    assert!(run.stderr.contains("oc::atlas::ragged_row"), "{}", run.stderr);
+    // The JSON report has the exact column.
+    let run = oc_in(&dir, &["check", "c.oc", "--format", "json"], 30);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["diagnostics"][0]["column"], 65_537);
+}
+
+// 1, in the watcher: such a file appearing must not kill `oc watch`.
+#[test]
+fn the_watcher_survives_a_diagnostic_past_column_65535() {
+    let dir = scratch("long-line-watch", true);
+    std::fs::write(dir.join("ok.oc"), "tag Calm on class { crit_bonus += 1 }\n").unwrap();
+    let mut child = Command::new(bin())
+        .args(["watch", s(&dir), "--no-clear", "--debounce", "20"])
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let sink = log.clone();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = err.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    let wait_for = |needle: &str| {
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(20) {
+            if log.lock().unwrap().contains(needle) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    };
+    assert!(wait_for("[watch] started"), "{}", log.lock().unwrap());
+    std::fs::write(dir.join("c.oc"), " ".repeat(65_536) + "@\n").unwrap();
+    let found = wait_for("1 error");
+    let alive = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(found && alive, "watch died or did not report (alive: {alive}):\n{}", log.lock().unwrap());
+}
+
+// 2
+#[test]
+fn a_non_ascii_class_name_is_an_error_not_a_panic() {
+    for cmd in ["forecast", "duel"] {
+        for name in ["é", "Myrmidön", "€€€"] {
+            let run = oc_in(&repo(), &[cmd, "--attacker", name, "--defender", "Fighter"], 30);
+            assert!(is_exit(&run, 2), "{cmd} {name}: exit {:?}\n{}", run.code, run.stderr);
+            assert!(run.stderr.contains(&format!("no class `{name}`")), "{}", run.stderr);
+        }
+    }
+    let run = oc_in(&repo(), &["forecast", "--attacker", "Myrmidön", "--defender", "Fighter"], 30);
+    assert!(run.stderr.contains("did you mean `Myrmidon`?"), "{}", run.stderr);
+}
+
+// 3
+#[test]
+fn simulate_games_are_bounded_and_results_stream() {
+    for games in ["18446744073709551615", "1000000000", "10000001", "0"] {
+        let run = oc_in(&repo(), &["simulate", "scenarios/ide.oc", "--games", games], 30);
+        assert!(is_exit(&run, 2), "--games {games}: exit {:?}\n{}", run.code, run.stderr);
+        assert!(run.stderr.contains("--games"), "{}", run.stderr);
+    }
+    let run = oc_in(&repo(), &["simulate", "scenarios/ide.oc", "--games", "4", "--format", "json"], 120);
+    assert!(is_exit(&run, 0), "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["games"], 4);
+}
+
+// 4
+#[test]
+fn render_refuses_a_picture_too_large_and_check_warns() {
+    let dir = scratch("render-huge", false);
+    let rows: Vec<String> = (0..200).map(|_| format!("\"{}\"", ".".repeat(200))).collect();
+    let map = format!("name = \"Huge\"\nwidth = 200\nheight = 200\ngrid = 1024\nrows = [\n{}\n]\n", rows.join(",\n"));
+    std::fs::write(dir.join("huge.map.toml"), map).unwrap();
+    let check = oc_in(&dir, &["check", "huge.map.toml"], 60);
+    assert!(check.stderr.contains("oc::atlas::too_large_to_render"), "{}", check.stderr);
+    let run = oc_in(&dir, &["render", "huge.map.toml", "-o", "huge.png"], 60);
+    assert!(is_exit(&run, 1), "exit {:?}\n{}", run.code, run.stderr);
+    assert!(run.stderr.contains("204800x"), "{}", run.stderr);
+    assert!(!dir.join("huge.png").exists());
+}
+
+// 5
+#[cfg(unix)]
+#[test]
+fn special_files_are_reported_never_read() {
+    let dir = scratch("fifo", true);
+    std::fs::write(dir.join("good.oc"), "tag Calm on class { crit_bonus += 1 }\n").unwrap();
+    mkfifo(&dir.join("pipe.oc"));
+    mkfifo(&dir.join("pipe.png"));
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.png")).unwrap();
+    let map = |image: &str| format!("name = \"M\"\nwidth = 1\nheight = 1\ngrid = 70\nimage = \"{image}\"\nrows = [\".\"]\n");
+    std::fs::write(dir.join("a.map.toml"), map("pipe.png")).unwrap();
+    std::fs::write(dir.join("b.map.toml"), map("zero.png")).unwrap();
+    std::fs::write(dir.join("c.map.toml"), map("/dev/zero")).unwrap();
+    let run = oc_in(&dir, &["check", ".", "--format", "json"], 20);
+    assert!(is_exit(&run, 1), "exit {:?}\n{}", run.code, run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let found: Vec<(String, String, String)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["file"].as_str().unwrap().into(), d["code"].as_str().unwrap().into(), d["message"].as_str().unwrap().into()))
+        .collect();
+    let has = |file: &str, code: &str, words: &str| found.iter().any(|(f, c, m)| f == file && c == code && m.contains(words));
+    assert!(has("pipe.oc", "oc::file::unreadable", "a FIFO"), "{found:#?}");
+    assert!(has("a.map.toml", "oc::atlas::image_missing", "a FIFO"), "{found:#?}");
+    assert!(has("b.map.toml", "oc::atlas::image_missing", "outside the project"), "{found:#?}");
+    assert!(has("c.map.toml", "oc::atlas::image_missing", "outside the project"), "{found:#?}");
+    assert!(!found.iter().any(|(f, ..)| f == "good.oc"), "{found:#?}");
+    // A FIFO in the project does not blind the watcher: its first report arrives.
+    let mut child = Command::new(bin())
+        .args(["watch", s(&dir), "--no-clear", "--format", "json"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 1];
+        let mut line = Vec::new();
+        while let Ok(1) = out.read(&mut buf) {
+            if buf[0] == b'\n' {
+                let _ = tx.send(String::from_utf8_lossy(&line).into_owned());
+                line.clear();
+            } else {
+                line.push(buf[0]);
+            }
+        }
+    });
+    let first = rx.recv_timeout(Duration::from_secs(20));
+    let _ = child.kill();
+    let _ = child.wait();
+    let first = first.expect("the watcher reports despite the FIFO");
+    assert!(first.contains("oc::file::unreadable"), "{first}");
+}
+
+// 6
+#[test]
+fn outputs_never_overwrite_sources() {
+    let dir = scenario_project("outputs");
+    let ide = std::fs::read(dir.join("ide.oc")).unwrap();
+    let unchanged = |what: &str| assert_eq!(std::fs::read(dir.join("ide.oc")).unwrap(), ide, "{what} replaced ide.oc");
+    for args in [
+        vec!["battle", "ide.oc", "--log", "ide.oc"],
+        vec!["battle", "ide.oc", "--log", "IDE.OC", "--force"],
+        vec!["build", "ide.oc", "-o", "ide.oc", "--force"],
+        vec!["simulate", "ide.oc", "--games", "1", "--out", "ide.oc"],
+        vec!["matrix", "--out", "ide.oc"],
+    ] {
+        let run = oc_in(&dir, &args, 120);
+        assert!(is_exit(&run, 2), "{args:?}: exit {:?}\n{}", run.code, run.stderr);
+        assert!(run.stderr.contains("never"), "{args:?}: {}", run.stderr);
+        unchanged(&args.join(" "));
+    }
+    let map = std::fs::read(dir.join("maps/ide.map.toml")).unwrap();
+    for out in ["maps/IDE.MAP.TOML", "maps/ide.map.toml", "OC.TOML"] {
+        let run = oc_in(&dir, &["render", "maps/ide.map.toml", "-o", out, "--force"], 60);
+        assert!(is_exit(&run, 2), "render -o {out}: exit {:?}\n{}", run.code, run.stderr);
+        let run = oc_in(&dir, &["export", "foundry", "maps/ide.map.toml", "-o", out, "--force"], 60);
+        assert!(is_exit(&run, 2), "export -o {out}: exit {:?}\n{}", run.code, run.stderr);
+    }
+    assert_eq!(std::fs::read(dir.join("maps/ide.map.toml")).unwrap(), map);
+    // An existing file that is not an earlier output needs --force; an earlier output does not.
+    std::fs::write(dir.join("notes.txt"), "my notes").unwrap();
+    let run = oc_in(&dir, &["battle", "ide.oc", "--log", "notes.txt"], 120);
+    assert!(is_exit(&run, 2) && run.stderr.contains("--force"), "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(dir.join("notes.txt")).unwrap(), "my notes");
+    let run = oc_in(&dir, &["battle", "ide.oc", "--log", "keep.jsonl"], 120);
+    assert!(is_exit(&run, 0), "{}", run.stderr);
+    let run = oc_in(&dir, &["battle", "ide.oc", "--log", "keep.jsonl", "--seed", "2"], 120);
+    assert!(is_exit(&run, 0), "an earlier log is replaced: {}", run.stderr);
+    let run = oc_in(&dir, &["battle", "ide.oc", "--log", "notes.txt", "--force"], 120);
+    assert!(is_exit(&run, 0), "{}", run.stderr);
+    // `-` is standard output.
+    let run = oc_in(&dir, &["build", "-o", "-"], 60);
+    assert!(is_exit(&run, 0) && run.stdout.contains("\"format_version\""), "{}", run.stderr);
+}
+
+// 7
+#[cfg(unix)]
+#[test]
+fn special_files_at_the_output_are_refused() {
+    let dir = scratch("special-out", true);
+    mkfifo(&dir.join("pipe.json"));
+    std::fs::write(dir.join("victim.txt"), "precious").unwrap();
+    std::os::unix::fs::symlink(dir.join("victim.txt"), dir.join("link.json")).unwrap();
+    // A device is tried only on the build under test: an older build might replace it.
+    let device = if std::env::var_os("OC_BIN").is_none() { Some("/dev/full") } else { None };
+    for out in ["pipe.json", "link.json"].into_iter().chain(device) {
+        let run = oc_in(&dir, &["build", "-o", out], 20);
+        assert!(is_exit(&run, 2), "-o {out}: exit {:?}\n{}", run.code, run.stderr);
+    }
+    let meta = std::fs::symlink_metadata(dir.join("link.json")).unwrap();
+    assert!(meta.file_type().is_symlink(), "the link was replaced");
+    assert_eq!(std::fs::read_to_string(dir.join("victim.txt")).unwrap(), "precious");
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::symlink_metadata(dir.join("pipe.json")).unwrap().file_type().is_fifo());
+    if Path::new("/dev/full").exists() {
+        assert!(std::fs::symlink_metadata("/dev/full").unwrap().file_type().is_char_device(), "/dev/full is still a device");
+    }
+}
+
+// 8
+#[cfg(target_os = "linux")]
+#[test]
+fn temporary_files_are_unpredictable_and_exclusive() {
+    let dir = scratch("tmp-hijack", true);
+    std::fs::write(dir.join("victim.txt"), "precious").unwrap();
+    // Plant a link at every name a predictable `.NAME.PID.tmp` scheme would use next.
+    let last: u32 = std::fs::read_to_string("/proc/sys/kernel/ns_last_pid").ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
+    for pid in last + 1..last + 400 {
+        let _ = std::os::unix::fs::symlink(dir.join("victim.txt"), dir.join(format!(".rules.json.{pid}.tmp")));
+    }
+    let run = oc_in(&dir, &["build", "-o", "rules.json"], 60);
+    assert!(is_exit(&run, 0), "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(dir.join("victim.txt")).unwrap(), "precious", "a planted link redirected the write");
+    assert!(std::fs::read_to_string(dir.join("rules.json")).unwrap().contains("\"format_version\""));
+    // Nothing of ours is left behind.
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".oc-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+// 9
+#[cfg(unix)]
+#[test]
+fn links_out_of_the_project_are_not_followed() {
+    let dir = scenario_project("links");
+    let outside = scratch("links-outside", false);
+    std::fs::write(outside.join("secret.oc"), "tag SECRETSECRET on class { crit_bonus += 1 }\n").unwrap();
+    std::fs::write(outside.join("secret.map.toml"), "name = \"SECRETSECRET\"\nwidth = 1\nheight = 1\nrows = [\"@\"]\n").unwrap();
+    std::fs::write(outside.join("secret.png"), b"\x89PNG\r\n\x1a\nSECRETSECRET").unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", dir.join("pw.oc")).unwrap();
+    std::os::unix::fs::symlink(outside.join("secret.oc"), dir.join("sec.oc")).unwrap();
+    std::fs::write(dir.join("a.oc"), "import \"pw.oc\"\nimport \"sec.oc\"\n").unwrap();
+    std::os::unix::fs::symlink(outside.join("secret.map.toml"), dir.join("linked.map.toml")).unwrap();
+    std::os::unix::fs::symlink(outside.join("secret.png"), dir.join("linked.png")).unwrap();
+    std::fs::write(dir.join("img.map.toml"), "name = \"I\"\nwidth = 1\nheight = 1\nimage = \"linked.png\"\nrows = [\".\"]\n")
+        .unwrap();
+    // A scenario whose map is a link out of the project.
+    std::os::unix::fs::symlink(outside.join("secret.map.toml"), dir.join("maps/away.map.toml")).unwrap();
+    let scenario = std::fs::read_to_string(dir.join("ide.oc")).unwrap().replace("maps/ide.map.toml", "maps/away.map.toml");
+    std::fs::write(dir.join("away.oc"), scenario).unwrap();
+    let run = oc_in(&dir, &["check", ".", "--format", "json"], 60);
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(!all.contains("root:"), "/etc/passwd was read:\n{all}");
+    assert!(!all.contains("SECRETSECRET"), "a file outside the project was read:\n{all}");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let found: Vec<(String, String)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (d["file"].as_str().unwrap().into(), format!("{} {}", d["code"].as_str().unwrap(), d["message"].as_str().unwrap()))
+        })
+        .collect();
+    let outside_named = |file: &str| found.iter().any(|(f, m)| f == file && m.contains("outside"));
+    for file in ["pw.oc", "sec.oc", "linked.map.toml", "img.map.toml"] {
+        assert!(outside_named(file), "{file}: {found:#?}");
+    }
+    assert!(found.iter().any(|(f, m)| f == "away.oc" && m.contains("oc::scenario::map")), "{found:#?}");
+    // A map named on the command line is confined the same way.
+    let run = oc_in(&dir, &["render", "linked.map.toml", "-o", "out.png"], 60);
+    assert!(!is_exit(&run, 0) && !run.stderr.contains("SECRETSECRET"), "{}", run.stderr);
+}
+
+// 10
+#[test]
+fn replay_reads_only_inside_the_logs_project() {
+    let dir = scenario_project("replay");
+    let run = oc_in(&dir, &["battle", "ide.oc", "--seed", "3", "--log", "logs.jsonl"], 120);
+    assert!(is_exit(&run, 0), "{}", run.stderr);
+    let log = std::fs::read_to_string(dir.join("logs.jsonl")).unwrap();
+    assert!(
+        log.starts_with("{\"event\":\"source\",\"file\":\"ide.oc\""),
+        "paths are stored relative to the root: {}",
+        &log[..80]
+    );
+    // It replays from anywhere: the root is the log's project, not the working directory.
+    let run = oc_in(Path::new("/"), &["replay", s(&dir.join("logs.jsonl"))], 120);
+    assert!(is_exit(&run, 0), "{}", run.stderr);
+    // A log naming a file outside its project is refused before anything is read.
+    for file in ["/etc/passwd", "../../../../etc/passwd", "../outside.oc"] {
+        let first =
+            log.lines().next().unwrap().replacen("\"file\":\"ide.oc\"", &format!("\"file\":{}", serde_json::json!(file)), 1);
+        std::fs::write(dir.join("evil.jsonl"), format!("{first}\n")).unwrap();
+        let run = oc_in(Path::new("/"), &["replay", s(&dir.join("evil.jsonl"))], 60);
+        assert!(is_exit(&run, 2), "{file}: exit {:?}\n{}", run.code, run.stderr);
+        assert!(!run.stderr.contains("root:x"), "{}", run.stderr);
+    }
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("/etc/passwd", dir.join("pw.oc")).unwrap();
+        let first = log.lines().next().unwrap().replacen("\"file\":\"ide.oc\"", "\"file\":\"pw.oc\"", 1);
+        std::fs::write(dir.join("evil.jsonl"), format!("{first}\n")).unwrap();
+        let run = oc_in(Path::new("/"), &["replay", s(&dir.join("evil.jsonl"))], 60);
+        assert!(is_exit(&run, 2) && run.stderr.contains("outside the project"), "{}", run.stderr);
+        assert!(!run.stderr.contains("root:x"), "{}", run.stderr);
+    }
+}
+
+// 11
+#[test]
+fn the_project_root_comes_from_oc_toml_not_the_working_directory() {
+    let dir = scratch("root", false);
+    std::fs::create_dir_all(dir.join("x")).unwrap();
+    std::fs::write(dir.join("lib.oc"), "tag Calm on class { crit_bonus += 1 }\n").unwrap();
+    std::fs::write(dir.join("x/a.oc"), "import \"../../../../../../../../etc/passwd\"\nimport \"../lib.oc\"\n").unwrap();
+    // No oc.toml: the root is the file's own folder, whatever the working directory.
+    let run = oc_in(Path::new("/"), &["check", s(&dir.join("x/a.oc")), "--format", "json"], 30);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let codes: Vec<&str> = v["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["oc::import::outside_root", "oc::import::outside_root"], "{v}");
+    assert!(!run.stdout.contains("root:x") && !run.stderr.contains("root:x"));
+    // With an oc.toml one folder up, `../lib.oc` is inside the project; /etc/passwd still is not.
+    std::fs::write(dir.join("oc.toml"), "[project]\nname = \"r\"\n").unwrap();
+    let run = oc_in(Path::new("/"), &["check", s(&dir.join("x/a.oc")), "--format", "json"], 30);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let codes: Vec<&str> = v["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["oc::import::outside_root"], "{v}");
+    // A broken oc.toml is reported with its position; the rest is still checked.
+    std::fs::write(dir.join("oc.toml"), "[project]\nrulset = \"r\"\n").unwrap();
+    let run = oc_in(Path::new("/"), &["check", s(&dir), "--format", "json"], 30);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let first = &v["diagnostics"][0];
+    assert_eq!((first["code"].as_str(), first["line"].as_u64()), (Some("oc::manifest::field"), Some(2)), "{v}");
+    assert!(first["message"].as_str().unwrap().contains("did you mean `ruleset`?"), "{v}");
+}
+
+// 12
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_name_that_is_not_utf8_is_reported_and_the_rest_checked() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = scratch("bad-name", true);
+    std::fs::write(dir.join(std::ffi::OsStr::from_bytes(b"bad\xff.oc")), "tag Calm on class { crit_bonus += 1 }\n").unwrap();
+    std::fs::write(dir.join("typo.oc"), "class Scout { ratings { str D mag E skl C spd B def E res D } wields Bow cost 500 }\n")
+        .unwrap();
+    let run = oc_in(&dir, &["check", ".", "--format", "json"], 30);
+    assert!(is_exit(&run, 1), "exit {:?}\n{}", run.code, run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let found: Vec<(String, String)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["file"].as_str().unwrap().into(), d["code"].as_str().unwrap().into()))
+        .collect();
+    assert!(found.contains(&("bad\u{fffd}.oc".into(), "oc::file::name_not_utf8".into())), "{found:?}");
+    assert!(found.contains(&("typo.oc".into(), "oc::name::unknown_weapon_type".into())), "{found:?}");
+}
+
+// The caps on user data (README "Limits"): each hit, each a diagnostic or a usage error.
+#[test]
+fn every_cap_on_user_data_is_reported() {
+    let dir = scratch("caps", true);
+    // File size: 16 MiB.
+    let big = vec![b'/'; (16 << 20) + 1];
+    std::fs::write(dir.join("big.oc"), big).unwrap();
+    // Map side: 512 tiles.
+    std::fs::write(dir.join("wide.map.toml"), "name = \"W\"\nwidth = 513\nheight = 1\nrows = [\".\"]\n").unwrap();
+    // Grid: 8 to 1024 pixels.
+    std::fs::write(dir.join("grid.map.toml"), "name = \"G\"\nwidth = 1\nheight = 1\ngrid = 4096\nrows = [\".\"]\n").unwrap();
+    // Brackets nested 64 deep; expressions of 1024 parts; imports 32 deep.
+    std::fs::write(dir.join("deep.oc"), format!("tag T on class {{ crit_bonus += {}1{} }}\n", "(".repeat(70), ")".repeat(70)))
+        .unwrap();
+    let sum = vec!["1"; 1100].join(" + ");
+    std::fs::write(dir.join("long.oc"), format!("tag U on class {{ crit_bonus += {sum} }}\n")).unwrap();
+    for i in 0..40 {
+        std::fs::write(dir.join(format!("chain{i}.oc")), format!("import \"chain{}.oc\"\n", i + 1)).unwrap();
+    }
+    std::fs::write(dir.join("chain40.oc"), "\n").unwrap();
+    let run = oc_in(&dir, &["check", ".", "--format", "json"], 60);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let found: Vec<(String, String, String)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["file"].as_str().unwrap().into(), d["code"].as_str().unwrap().into(), d["message"].as_str().unwrap().into()))
+        .collect();
+    let has = |file: &str, code: &str| found.iter().any(|(f, c, _)| f == file && c == code);
+    assert!(has("big.oc", "oc::file::unreadable"), "{found:#?}");
+    assert!(found.iter().any(|(f, _, m)| f == "big.oc" && m.contains("16777217 bytes")), "{found:#?}");
+    assert!(has("wide.map.toml", "oc::atlas::too_large"), "{found:#?}");
+    assert!(has("grid.map.toml", "oc::atlas::field"), "{found:#?}");
+    assert!(has("deep.oc", "oc::syntax::too_deep"), "{found:#?}");
+    assert!(found.iter().any(|(f, _, m)| f == "long.oc" && m.contains("at most 1024")), "{found:#?}");
+    assert!(found.iter().any(|(_, c, _)| c == "oc::import::too_deep"), "{found:#?}");
+}
