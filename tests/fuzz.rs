@@ -1,0 +1,564 @@
+//! The in-repo fuzzer (issue 16; the standard is rustc's "no ICE on any input"). No nightly, no
+//! new dependency: a seeded mutation loop over the repository's own `.oc` files, maps and a
+//! battle log, plus grammar-aware generation of `.oc` items, run in-process through parse,
+//! compile, map check (render and exports included), forecast, duel and replay.
+//!
+//! - `cargo test --test fuzz` runs a short fixed-seed slice (`fuzz_short_slice`, ~30 s).
+//! - `OC_FUZZ_SECS=3600 cargo test --release --test fuzz -- --ignored` runs an hour
+//!   (`OC_FUZZ_SEED` picks the seed).
+//!
+//! A panic or a case running longer than [`HANG_SECS`] writes the input to
+//! `tests/fixtures/crashes/` and fails; `crashes_stay_fixed` replays every file there.
+
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use oc_compiler::{Host, Workspace};
+use oc_diag::FileId;
+
+const HANG_SECS: u64 = 30;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn crashes_dir() -> PathBuf {
+    repo().join("tests/fixtures/crashes")
+}
+
+/// SplitMix64: small, seeded, the same on every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+    fn chance(&mut self, one_in: usize) -> bool {
+        self.below(one_in) == 0
+    }
+}
+
+/// Files served from memory by logical path.
+struct MemHost(BTreeMap<String, String>);
+
+impl Host for MemHost {
+    fn read(&mut self, path: &str) -> Result<String, String> {
+        self.0.get(path).cloned().ok_or_else(|| "no such file".to_string())
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Oc,
+    Map,
+    Log,
+}
+
+impl Kind {
+    fn ext(self) -> &'static str {
+        match self {
+            Kind::Oc => "oc",
+            Kind::Map => "map.toml",
+            Kind::Log => "jsonl",
+        }
+    }
+}
+
+/// The repository's own inputs: every `.oc` and map (logical path -> text).
+fn corpus() -> BTreeMap<String, String> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for e in entries.flatten() {
+            let p = e.path();
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') || name == "target" {
+                continue;
+            }
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else if name.ends_with(".oc") || name.ends_with(".map.toml") {
+                if let (Ok(text), Ok(rel)) = (std::fs::read_to_string(&p), p.strip_prefix(root)) {
+                    out.insert(rel.to_string_lossy().replace('\\', "/"), text);
+                }
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    for dir in ["scenarios", "examples", "tests/fixtures", "crates/oc-compiler/std"] {
+        walk(&repo(), &repo().join(dir), &mut out);
+    }
+    out
+}
+
+/// Words and tokens the grammar knows, gathered from the corpus and the grammar file.
+fn dictionary(corpus: &BTreeMap<String, String>) -> Vec<String> {
+    let mut words: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    let grammar = std::fs::read_to_string(repo().join("grammar/oc.pest")).unwrap_or_default();
+    for text in corpus.values().chain(std::iter::once(&grammar)) {
+        for w in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            if (2..24).contains(&w.len()) {
+                words.insert(w.to_string());
+            }
+        }
+    }
+    let mut words: Vec<String> = words.into_iter().collect();
+    for t in [
+        "{",
+        "}",
+        "(",
+        ")",
+        "[",
+        "]",
+        "..",
+        "=",
+        "+=",
+        "-=",
+        "*",
+        "/",
+        "%",
+        ">=",
+        "<=",
+        "==",
+        "!=",
+        "<",
+        ">",
+        ",",
+        ":",
+        "\"",
+        "//",
+        "/*",
+        "*/",
+        "\n",
+        " ",
+        "-",
+        "+",
+        "0",
+        "1",
+        "-1",
+        "99999999999999999999",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "d100",
+        "d0",
+        "3d6",
+        "\u{feff}",
+        "é",
+        "\u{0}",
+        "\t",
+        "\r\n",
+        "#",
+        "[[regions]]",
+        "[legend]",
+        "=\"",
+        "[]",
+        "{}",
+    ] {
+        words.push(t.to_string());
+    }
+    words
+}
+
+fn mutate(rng: &mut Rng, input: &[u8], corpus: &[&String], dict: &[String]) -> Vec<u8> {
+    let mut v = input.to_vec();
+    for _ in 0..1 + rng.below(6) {
+        let len = v.len();
+        let at = rng.below(len + 1);
+        match rng.below(9) {
+            0 if len > 0 => {
+                let i = rng.below(len);
+                v[i] ^= 1 << rng.below(8);
+            }
+            1 => v.insert(at, rng.next() as u8),
+            2 if len > 0 => {
+                let end = (at + 1 + rng.below(64)).min(len);
+                v.drain(at.min(end)..end);
+            }
+            3 if len > 0 => {
+                let from = rng.below(len);
+                let end = (from + 1 + rng.below(128)).min(len);
+                let piece: Vec<u8> = v[from..end].to_vec();
+                v.splice(at..at, piece);
+            }
+            4 => {
+                let other = rng.pick(corpus).as_bytes();
+                if !other.is_empty() {
+                    let from = rng.below(other.len());
+                    let end = (from + 1 + rng.below(256)).min(other.len());
+                    v.splice(at..at, other[from..end].iter().copied());
+                }
+            }
+            5 | 6 => {
+                let w = rng.pick(dict).clone();
+                v.splice(at..at, w.bytes());
+            }
+            7 => v.truncate(at),
+            _ => {
+                // Replace a number with an extreme one.
+                let extremes = ["0", "-1", "2147483648", "9223372036854775807", "-9223372036854775808", "1000000"];
+                if let Some(pos) = v.iter().skip(at).position(u8::is_ascii_digit) {
+                    let start = at + pos;
+                    let end = v.iter().skip(start).position(|b| !b.is_ascii_digit()).map_or(v.len(), |n| start + n);
+                    let e = rng.pick(&extremes).as_bytes().to_vec();
+                    v.splice(start..end, e);
+                }
+            }
+        }
+    }
+    v
+}
+
+/// A random but well-shaped `.oc` file: tags, classes, weapons, with nested expressions.
+fn generate(rng: &mut Rng, dict: &[String]) -> String {
+    let names =
+        ["Alpha", "Beta", "Gamma", "Delta", "Lucky", "Fast", "Myrmidon", "Fighter", "IronSword", "Swords", "Axes", "Forest"];
+    let attrs =
+        ["crit_bonus", "damage_taken", "movement", "hit", "avoid", "might", "damage", "strikes", "hp", "speed", "x", "zz"];
+    let ratings = ["F", "E", "D", "C", "B", "A", "S", "Q", "3"];
+    fn expr(rng: &mut Rng, dict: &[String], depth: usize) -> String {
+        if depth == 0 || rng.chance(3) {
+            return match rng.below(6) {
+                0 => rng.below(30).to_string(),
+                1 => format!("-{}", rng.next() % 100_000),
+                2 => "roll(hit)".to_string(),
+                3 => format!("{}.{}", rng.pick(&["attacker", "defender", "self", "user"]), rng.pick(dict)),
+                4 => rng.pick(dict).clone(),
+                _ => "9223372036854775807".to_string(),
+            };
+        }
+        let op = rng.pick(&["+", "-", "*", "/", "%", ">=", "<", "==", "and", "or"]);
+        match rng.below(4) {
+            0 => format!("({})", expr(rng, dict, depth - 1)),
+            1 => format!(
+                "{}[{}, {}]",
+                rng.pick(&["to_hit", "damage", "staff_range", "nope"]),
+                expr(rng, dict, depth - 1),
+                expr(rng, dict, depth - 1)
+            ),
+            _ => format!("{} {op} {}", expr(rng, dict, depth - 1), expr(rng, dict, depth - 1)),
+        }
+    }
+    let mut out = String::new();
+    if rng.chance(4) {
+        out.push_str(&format!("import \"{}\"\n", rng.pick(&["std:v06", "a.oc", "../x.oc", "std:nope", "scenarios/ide.oc"])));
+    }
+    for _ in 0..1 + rng.below(5) {
+        match rng.below(4) {
+            0 | 1 => {
+                let name = format!("{}{}", rng.pick(&names), rng.below(5));
+                let params =
+                    if rng.chance(2) { format!("(x: {})", rng.pick(&["Int", "Tag", "Rating", "Nope"])) } else { String::new() };
+                let target = rng.pick(&["class", "weapon", "item", "unit", "nothing"]);
+                let body = match rng.below(4) {
+                    0 => format!("when {} {{ {} += {} }}", expr(rng, dict, 3), rng.pick(&attrs), expr(rng, dict, 3)),
+                    1 => format!(
+                        "on {} {{ {}({}) }}",
+                        rng.pick(&["attacked", "hit", "start_of_round", "activated", "end_of_turn", "never"]),
+                        rng.pick(&["heal", "damage", "inflict", "seize", "nope"]),
+                        expr(rng, dict, 2)
+                    ),
+                    _ => format!("{} {} {}", rng.pick(&attrs), rng.pick(&["+=", "-=", "=", "*="]), expr(rng, dict, 4)),
+                };
+                out.push_str(&format!("tag {name}{params} on {target} {{ {body} }}\n"));
+            }
+            2 => {
+                let r = |rng: &mut Rng| rng.pick(&ratings).to_string();
+                out.push_str(&format!(
+                    "class {}{} {{ ratings {{ str {} mag {} skl {} spd {} def {} res {} }} wields {} tags {} cost {} }}\n",
+                    rng.pick(&names),
+                    rng.below(9),
+                    r(rng),
+                    r(rng),
+                    r(rng),
+                    r(rng),
+                    r(rng),
+                    r(rng),
+                    rng.pick(&["Swords", "Axes", "Lances", "Bows", "Staves", "Nope"]),
+                    rng.pick(&names),
+                    rng.next() % 5000
+                ));
+            }
+            _ => {
+                out.push_str(&format!(
+                    "weapon {}{} {{ type {} might {} weight {} range {}..{} cost {} }}\n",
+                    rng.pick(&names),
+                    rng.below(9),
+                    rng.pick(&["Swords", "Axes", "Lances", "Nope"]),
+                    expr(rng, dict, 1),
+                    rng.below(20),
+                    rng.below(4),
+                    rng.below(4),
+                    rng.next() % 2000
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Everything the pipeline needs that does not change between cases.
+struct Fixed {
+    corpus: BTreeMap<String, String>,
+    std_rules: oc_model::Rules,
+    log: String,
+}
+
+fn fixed() -> Fixed {
+    let corpus = corpus();
+    let std_rules = oc_compiler::stdlib::default_rules().expect("the standard library compiles");
+    // A real log of the shipped Ide scenario, made in-process.
+    let mut host = MemHost(corpus.clone());
+    let mut ws = Workspace::new();
+    let (c, _) = ws.compile(&mut host, &["scenarios/ide.oc".to_string()]);
+    let rules = c.rules.expect("ide.oc compiles");
+    let log = replay_lines(&rules, &corpus, "scenarios/ide.oc", 5).map(|l| l.join("\n")).unwrap_or_default();
+    Fixed { corpus, std_rules, log }
+}
+
+/// Plays the file's only scenario with its first armies; the log's lines (header first).
+fn replay_lines(rules: &oc_model::Rules, files: &BTreeMap<String, String>, file: &str, seed: u64) -> Option<Vec<String>> {
+    let scenario = rules.scenarios.first()?;
+    let army = |side| rules.armies.iter().find(|a| a.scenario == scenario.name && a.side == side);
+    let (a, d) = (army(oc_model::SideId::Attacker)?, army(oc_model::SideId::Defender)?);
+    let text = files.get(&scenario.map)?;
+    let (map, diags) = oc_atlas::parse(FileId(0), text);
+    let mut map = map.filter(|_| diags.iter().all(|d| !d.is_error()))?;
+    map.resolve(rules);
+    let engine = oc_engine::Engine::new(rules.clone()).ok()?;
+    let (_, records) = oc_engine::battle::play(&engine, scenario, &map.battle_map(), [a, d], seed).ok()?;
+    let source = oc_project::log::Source {
+        event: "source".into(),
+        file: file.into(),
+        scenario: scenario.name.clone(),
+        attacker: a.name.clone(),
+        defender: d.name.clone(),
+        seed,
+    };
+    let mut lines = vec![serde_json::to_string(&source).ok()?];
+    lines.extend(records.iter().filter_map(|r| serde_json::to_string(r).ok()));
+    Some(lines)
+}
+
+/// The engine on compiled rules: a few forecasts and duels between the classes.
+fn exercise_engine(rules: oc_model::Rules) {
+    let Ok(engine) = oc_engine::Engine::new(rules) else { return };
+    let classes: Vec<String> = engine.rules.classes.iter().take(4).map(|c| c.name.clone()).collect();
+    for a in &classes {
+        let Some(w) = engine.weapons_for(a).first().map(|w| w.name.clone()) else { continue };
+        let distance = engine.reach(a, &w).map_or(1, |(lo, _)| lo.max(1));
+        for d in &classes {
+            let dw = engine.weapons_for(d).first().map(|w| w.name.clone());
+            let (la, ld) = (oc_engine::Loadout::new(a, Some(&w)), oc_engine::Loadout::new(d, dw.as_deref()));
+            let _ = engine.forecast(&la, &ld, distance);
+            let _ = engine.duel(&la, &ld, distance, 7);
+        }
+    }
+}
+
+/// One input through every stage that reads it.
+fn run_case(fixed: &Fixed, ws: &mut Workspace, kind: Kind, path: &str, bytes: &[u8]) {
+    let text = String::from_utf8_lossy(bytes).into_owned();
+    match kind {
+        Kind::Oc => {
+            let _ = oc_syntax::parse(FileId(0), &text);
+            let mut files = fixed.corpus.clone();
+            files.insert(path.to_string(), text);
+            ws.invalidate(path);
+            let (c, _) = ws.compile(&mut MemHost(files.clone()), &[path.to_string()]);
+            if let Some(rules) = c.rules {
+                if !rules.scenarios.is_empty() {
+                    let _ = replay_lines(&rules, &files, path, 1);
+                }
+                exercise_engine(rules);
+            } else {
+                // Tools go on with the partial model: it must be safe to run too.
+                exercise_engine(c.partial);
+            }
+        }
+        Kind::Map => {
+            let (map, _) = oc_atlas::check(FileId(0), &text, &fixed.std_rules, |_| oc_atlas::ImageCheck::NotChecked);
+            if let Some(map) = map {
+                if oc_atlas::render::picture_size(&map).is_ok_and(|(w, h)| u64::from(w) * u64::from(h) < 4_000_000) {
+                    if let Ok(img) = oc_atlas::render::render(&map, &fixed.std_rules) {
+                        let _ = oc_atlas::render::png(&img);
+                    }
+                }
+                let _ = oc_atlas::export::foundry(&map, &fixed.std_rules);
+                let _ = oc_atlas::export::tiled(&map, "t.png");
+                let _ = map.battle_map();
+            }
+        }
+        Kind::Log => {
+            let mut lines = text.lines();
+            let Ok(source) = oc_project::log::parse_source(lines.next().unwrap_or("")) else { return };
+            if oc_compiler::resolve_logical(&source.file).is_err() {
+                return;
+            }
+            let mut host = MemHost(fixed.corpus.clone());
+            ws.invalidate(&source.file);
+            let (c, _) = ws.compile(&mut host, std::slice::from_ref(&source.file));
+            let Some(mut rules) = c.rules else { return };
+            // The header names the scenario and armies: keep only those, as `oc replay` does.
+            rules.scenarios.retain(|s| s.name == source.scenario);
+            rules.armies.retain(|a| a.name == source.attacker || a.name == source.defender);
+            if let Some(expected) = replay_lines(&rules, &fixed.corpus, &source.file, source.seed) {
+                let _same = expected.iter().skip(1).zip(lines).all(|(a, b)| a == b);
+            }
+        }
+    }
+}
+
+fn save_crash(kind: Kind, bytes: &[u8], why: &str) -> PathBuf {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h = (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+    }
+    let _ = std::fs::create_dir_all(crashes_dir());
+    let path = crashes_dir().join(format!("{why}-{h:016x}.{}", kind.ext()));
+    let _ = std::fs::write(&path, bytes);
+    path
+}
+
+/// What the watchdog sees of the case in progress.
+struct Current {
+    started: Instant,
+    kind: Kind,
+    input: Vec<u8>,
+    cases: u64,
+    done: bool,
+}
+
+/// Runs the fuzzer for `secs` from `seed`; returns how many cases ran. Panics (after saving the
+/// input) on the first crash or hang.
+fn fuzz(seed: u64, secs: u64) -> u64 {
+    let fixed = Arc::new(fixed());
+    let dict = Arc::new(dictionary(&fixed.corpus));
+    let current =
+        Arc::new(Mutex::new(Current { started: Instant::now(), kind: Kind::Oc, input: Vec::new(), cases: 0, done: false }));
+    let crash: Arc<Mutex<Option<String>>> = Arc::new(Mutex::new(None));
+    let worker = {
+        let (fixed, dict, current, crash) = (fixed.clone(), dict.clone(), current.clone(), crash.clone());
+        std::thread::spawn(move || {
+            let mut rng = Rng(seed);
+            let ocs: Vec<(&String, &String)> = fixed.corpus.iter().filter(|(p, _)| p.ends_with(".oc")).collect();
+            let maps: Vec<(&String, &String)> = fixed.corpus.iter().filter(|(p, _)| p.ends_with(".map.toml")).collect();
+            let texts: Vec<&String> = fixed.corpus.values().collect();
+            let mut ws = Workspace::new();
+            let deadline = Instant::now() + Duration::from_secs(secs);
+            let mut cases = 0u64;
+            while Instant::now() < deadline {
+                let (kind, path, bytes) = match rng.below(10) {
+                    0..=4 => {
+                        let (p, t) = *rng.pick(&ocs);
+                        (Kind::Oc, p.clone(), mutate(&mut rng, t.as_bytes(), &texts, &dict))
+                    }
+                    5 | 6 => (Kind::Oc, "gen/generated.oc".to_string(), generate(&mut rng, &dict).into_bytes()),
+                    7 | 8 => {
+                        let (p, t) = *rng.pick(&maps);
+                        (Kind::Map, p.clone(), mutate(&mut rng, t.as_bytes(), &texts, &dict))
+                    }
+                    _ => (Kind::Log, "log.jsonl".to_string(), mutate(&mut rng, fixed.log.as_bytes(), &texts, &dict)),
+                };
+                if let Ok(mut c) = current.lock() {
+                    c.started = Instant::now();
+                    c.kind = kind;
+                    c.input.clone_from(&bytes);
+                    c.cases = cases;
+                }
+                let result = catch_unwind(AssertUnwindSafe(|| run_case(&fixed, &mut ws, kind, &path, &bytes)));
+                if let Err(e) = result {
+                    let msg = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()));
+                    let saved = save_crash(kind, &bytes, "panic");
+                    if let Ok(mut c) = crash.lock() {
+                        *c = Some(format!("panic `{}` on {} (saved as {})", msg.unwrap_or_default(), path, saved.display()));
+                    }
+                    break;
+                }
+                cases += 1;
+            }
+            if let Ok(mut c) = current.lock() {
+                c.done = true;
+                c.cases = cases;
+            }
+        })
+    };
+    loop {
+        std::thread::sleep(Duration::from_millis(200));
+        let Ok(c) = current.lock() else { break };
+        if c.done {
+            break;
+        }
+        if c.started.elapsed() > Duration::from_secs(HANG_SECS) {
+            let saved = save_crash(c.kind, &c.input, "hang");
+            panic!("a case ran over {HANG_SECS} s after {} cases (seed {seed}); saved as {}", c.cases, saved.display());
+        }
+    }
+    let _ = worker.join();
+    if let Some(c) = crash.lock().ok().and_then(|c| c.clone()) {
+        panic!("seed {seed}: {c}");
+    }
+    current.lock().map(|c| c.cases).unwrap_or(0)
+}
+
+fn seed() -> u64 {
+    std::env::var("OC_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1)
+}
+
+#[test]
+fn fuzz_short_slice() {
+    let secs = std::env::var("OC_FUZZ_SHORT_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(30);
+    let cases = fuzz(seed(), secs);
+    eprintln!("fuzz: {cases} cases in {secs} s from seed {}, no panic or hang", seed());
+    assert!(cases > 100, "the fuzzer ran only {cases} cases");
+}
+
+#[test]
+#[ignore = "an hour by default; OC_FUZZ_SECS sets it"]
+fn fuzz_long() {
+    let secs = std::env::var("OC_FUZZ_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(3600);
+    let cases = fuzz(seed(), secs);
+    eprintln!("fuzz: {cases} cases in {secs} s from seed {}, no panic or hang", seed());
+}
+
+/// Every crash the fuzzer ever found stays fixed.
+#[test]
+fn crashes_stay_fixed() {
+    let fixed = fixed();
+    let mut ws = Workspace::new();
+    let mut replayed = 0;
+    for entry in std::fs::read_dir(crashes_dir()).expect("tests/fixtures/crashes exists") {
+        let path = entry.expect("entry").path();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let kind = if name.ends_with(".map.toml") {
+            Kind::Map
+        } else if name.ends_with(".oc") {
+            Kind::Oc
+        } else if name.ends_with(".jsonl") {
+            Kind::Log
+        } else {
+            continue;
+        };
+        let bytes = std::fs::read(&path).expect("readable");
+        let started = Instant::now();
+        run_case(&fixed, &mut ws, kind, &format!("crashes/{name}"), &bytes);
+        assert!(started.elapsed() < Duration::from_secs(HANG_SECS), "{name} took {:?}", started.elapsed());
+        replayed += 1;
+    }
+    eprintln!("replayed {replayed} crash inputs");
+}
