@@ -118,8 +118,8 @@ pub fn export(format: ExportFormat, map_path: &Path, out: Option<&Path>, force: 
                 Some(target) => {
                     let status = write(target, text.as_bytes());
                     if status == 0 {
-                        let walls = scene["walls"].as_array().map_or(0, Vec::len);
-                        let regions = scene["regions"].as_array().map_or(0, Vec::len);
+                        let walls = scene.get("walls").and_then(|w| w.as_array()).map_or(0, Vec::len);
+                        let regions = scene.get("regions").and_then(|r| r.as_array()).map_or(0, Vec::len);
                         eprintln!("wrote {} (Foundry scene: {walls} walls, {regions} regions)", target.show());
                     }
                     status

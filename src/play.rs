@@ -286,7 +286,7 @@ pub fn duel(ruleset: Option<&str>, attacker: &Side, defender: &Side, distance: O
                     "{:>2}. {:<9} {:<14} rolls {:>3}: {what}{extra}  (HP {} / {})",
                     i + 1,
                     s.stage,
-                    names[s.side],
+                    names.get(s.side).map_or("?", String::as_str),
                     s.roll,
                     s.hp_after[0],
                     s.hp_after[1]

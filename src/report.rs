@@ -199,18 +199,14 @@ pub fn json(sources: &dyn Sources, diagnostics: &[Diagnostic], files: usize) -> 
 
 /// Several projects' JSON reports as one object of the same shape.
 pub fn merge_json(runs: Vec<serde_json::Value>) -> serde_json::Value {
-    let mut runs = runs.into_iter();
-    let Some(mut first) = runs.next() else {
-        return serde_json::json!({"diagnostics": [], "files": 0, "errors": 0, "warnings": 0});
-    };
-    for run in runs {
-        let mut list = first["diagnostics"].as_array().cloned().unwrap_or_default();
-        list.extend(run["diagnostics"].as_array().cloned().unwrap_or_default());
-        first["diagnostics"] = serde_json::Value::Array(list);
-        for key in ["files", "errors", "warnings"] {
-            let sum = first[key].as_u64().unwrap_or(0) + run[key].as_u64().unwrap_or(0);
-            first[key] = serde_json::json!(sum);
+    let mut diagnostics = Vec::new();
+    let mut counts = [("files", 0u64), ("errors", 0), ("warnings", 0)];
+    for run in &runs {
+        diagnostics.extend(run.get("diagnostics").and_then(|d| d.as_array()).cloned().unwrap_or_default());
+        for (key, sum) in counts.iter_mut() {
+            *sum += run.get(*key).and_then(serde_json::Value::as_u64).unwrap_or(0);
         }
     }
-    first
+    let [(_, files), (_, errors), (_, warnings)] = counts;
+    serde_json::json!({"diagnostics": diagnostics, "files": files, "errors": errors, "warnings": warnings})
 }

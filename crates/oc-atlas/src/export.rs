@@ -160,7 +160,6 @@ pub const TMX_MARK: &str = "<!-- written by oc export tiled -->";
 
 /// A Tiled map: the TMX text, and the tileset image it refers to as `tileset_png` (one square
 /// per terrain the map uses, in its render colour). Write both side by side.
-
 pub fn tiled(map: &Map, tileset_png: &str) -> (String, RgbImage) {
     let g = map.grid;
     let used: Vec<&str> = map.tiles().filter_map(|t| map.terrain(t)).collect::<BTreeSet<_>>().into_iter().collect();

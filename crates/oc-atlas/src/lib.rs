@@ -3,7 +3,7 @@
 //!
 //! **Boundary:** no I/O. The caller passes the map's text (and, for the image lint, the size of
 //! the background image it read); diagnostics point into the TOML by byte span.
-#![deny(clippy::unwrap_used, clippy::expect_used)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::string_slice)]
 
 pub mod codes;
 pub mod export;

@@ -6,7 +6,7 @@
 //! confined to the root here, so every front end (CLI, watcher, tests) behaves the same.
 //!
 //! **Invariant:** compilation never stops at the first error, and never panics on input.
-#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
 mod check;
 pub mod codes;

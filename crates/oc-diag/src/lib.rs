@@ -6,7 +6,7 @@
 //!
 //! **Invariant:** codes are stable and never reused. Every code a crate can emit is listed in
 //! that crate's `CODES` table with a title and the long text `oc explain CODE` prints.
-#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
 use serde::Serialize;
 

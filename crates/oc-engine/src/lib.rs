@@ -4,7 +4,7 @@
 //! **Boundary:** depends on `oc-model` only. **Invariant:** no source file here names a tag,
 //! class, weapon type or ruleset (a test greps for the standard library's names): everything a
 //! tag does arrives as model effects, everything combat does as the ruleset's formulas.
-#![deny(clippy::unwrap_used, clippy::expect_used)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::string_slice)]
 
 pub mod ai;
 pub mod battle;

@@ -8,7 +8,7 @@
 //! library. The engine knows effect primitives ([`Verb`], [`Event`], [`Place`]), not tags.
 //!
 //! Saved as JSON by `oc build`; [`FORMAT_VERSION`] changes whenever the shape changes.
-#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
 use std::collections::BTreeMap;
 

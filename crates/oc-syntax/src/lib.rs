@@ -3,7 +3,7 @@
 //! **Boundary:** no pest type leaves this crate. [`parse`] never fails: it returns the items it
 //! could read and a list of syntax diagnostics. A file is cut into top-level items first, so a
 //! mistake in one class does not hide the errors (or the definitions) of the next.
-#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
 pub mod ast;
 mod expected;
