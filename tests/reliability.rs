@@ -92,6 +92,13 @@ fn scenario_project(name: &str) -> PathBuf {
     dir
 }
 
+/// The diagnostics of a `--format json` run as (file, code, message).
+fn diagnostics(run: &Run) -> Vec<(String, String, String)> {
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", run.stdout));
+    let text = |d: &serde_json::Value, k: &str| d[k].as_str().unwrap_or_default().to_string();
+    v["diagnostics"].as_array().into_iter().flatten().map(|d| (text(d, "file"), text(d, "code"), text(d, "message"))).collect()
+}
+
 fn is_exit(run: &Run, code: i32) -> bool {
     run.code == Some(code)
 }
@@ -226,13 +233,7 @@ fn special_files_are_reported_never_read() {
     std::fs::write(dir.join("c.map.toml"), map("/dev/zero")).unwrap();
     let run = oc_in(&dir, &["check", ".", "--format", "json"], 20);
     assert!(is_exit(&run, 1), "exit {:?}\n{}", run.code, run.stderr);
-    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    let found: Vec<(String, String, String)> = v["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| (d["file"].as_str().unwrap().into(), d["code"].as_str().unwrap().into(), d["message"].as_str().unwrap().into()))
-        .collect();
+    let found = diagnostics(&run);
     let has = |file: &str, code: &str, words: &str| found.iter().any(|(f, c, m)| f == file && c == code && m.contains(words));
     assert!(has("pipe.oc", "oc::file::unreadable", "a FIFO"), "{found:#?}");
     assert!(has("a.map.toml", "oc::atlas::image_missing", "a FIFO"), "{found:#?}");
@@ -382,15 +383,7 @@ fn links_out_of_the_project_are_not_followed() {
     let all = format!("{}{}", run.stdout, run.stderr);
     assert!(!all.contains("root:"), "/etc/passwd was read:\n{all}");
     assert!(!all.contains("SECRETSECRET"), "a file outside the project was read:\n{all}");
-    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    let found: Vec<(String, String)> = v["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            (d["file"].as_str().unwrap().into(), format!("{} {}", d["code"].as_str().unwrap(), d["message"].as_str().unwrap()))
-        })
-        .collect();
+    let found: Vec<(String, String)> = diagnostics(&run).into_iter().map(|(f, c, m)| (f, format!("{c} {m}"))).collect();
     let outside_named = |file: &str| found.iter().any(|(f, m)| f == file && m.contains("outside"));
     for file in ["pw.oc", "sec.oc", "linked.map.toml", "img.map.toml"] {
         assert!(outside_named(file), "{file}: {found:#?}");
@@ -475,13 +468,7 @@ fn a_file_name_that_is_not_utf8_is_reported_and_the_rest_checked() {
         .unwrap();
     let run = oc_in(&dir, &["check", ".", "--format", "json"], 30);
     assert!(is_exit(&run, 1), "exit {:?}\n{}", run.code, run.stderr);
-    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    let found: Vec<(String, String)> = v["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| (d["file"].as_str().unwrap().into(), d["code"].as_str().unwrap().into()))
-        .collect();
+    let found: Vec<(String, String)> = diagnostics(&run).into_iter().map(|(f, c, _)| (f, c)).collect();
     assert!(found.contains(&("bad\u{fffd}.oc".into(), "oc::file::name_not_utf8".into())), "{found:?}");
     assert!(found.contains(&("typo.oc".into(), "oc::name::unknown_weapon_type".into())), "{found:?}");
 }
@@ -507,13 +494,7 @@ fn every_cap_on_user_data_is_reported() {
     }
     std::fs::write(dir.join("chain40.oc"), "\n").unwrap();
     let run = oc_in(&dir, &["check", ".", "--format", "json"], 60);
-    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    let found: Vec<(String, String, String)> = v["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| (d["file"].as_str().unwrap().into(), d["code"].as_str().unwrap().into(), d["message"].as_str().unwrap().into()))
-        .collect();
+    let found = diagnostics(&run);
     let has = |file: &str, code: &str| found.iter().any(|(f, c, _)| f == file && c == code);
     assert!(has("big.oc", "oc::file::unreadable"), "{found:#?}");
     assert!(found.iter().any(|(f, _, m)| f == "big.oc" && m.contains("16777217 bytes")), "{found:#?}");
