@@ -47,13 +47,21 @@ fn write(target: &Target, bytes: &[u8]) -> u8 {
     }
 }
 
+/// What reading a map reads: the map, its background image and its rules file.
+fn map_inputs(map_path: &Path, map: &oc_atlas::Map) -> Vec<PathBuf> {
+    let dir = map_path.parent().unwrap_or(Path::new(""));
+    let mut inputs = vec![map_path.to_path_buf()];
+    inputs.extend(map.image.iter().chain(map.rules.iter()).map(|(rel, _)| dir.join(rel)));
+    inputs
+}
+
 pub fn render(map_path: &Path, out: &Path, force: bool) -> u8 {
-    let target = match output_target(out, Kind::Png, &[map_path.to_path_buf()], force) {
-        Ok(t) => t,
-        Err(code) => return code,
-    };
     let (map, rules) = match load(map_path) {
         Ok(m) => m,
+        Err(code) => return code,
+    };
+    let target = match output_target(out, Kind::Png, &map_inputs(map_path, &map), force) {
+        Ok(t) => t,
         Err(code) => return code,
     };
     let started = std::time::Instant::now();
@@ -97,17 +105,17 @@ pub enum ExportFormat {
 }
 
 pub fn export(format: ExportFormat, map_path: &Path, out: Option<&Path>, force: bool) -> u8 {
-    let inputs = [map_path.to_path_buf()];
+    let (map, rules) = match load(map_path) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let inputs = map_inputs(map_path, &map);
     let kind = match format {
         ExportFormat::Foundry => Kind::FoundryScene,
         ExportFormat::Tiled => Kind::TiledMap,
     };
     let target = match out.map(|o| output_target(o, kind, &inputs, force)).transpose() {
         Ok(t) => t,
-        Err(code) => return code,
-    };
-    let (map, rules) = match load(map_path) {
-        Ok(m) => m,
         Err(code) => return code,
     };
     match format {
@@ -131,10 +139,15 @@ pub fn export(format: ExportFormat, map_path: &Path, out: Option<&Path>, force: 
             }
         }
         ExportFormat::Tiled => {
-            let (Some(out), Some(Target::File(_))) = (out, &target) else {
+            let (Some(out), Some(tmx_target @ Target::File(_))) = (out, &target) else {
                 eprintln!("error: `oc export tiled` writes two files (the TMX and its tileset PNG): give --out MAP.tmx");
                 return 2;
             };
+            if let Err(why) = oc_atlas::export::tileset_size(&map) {
+                eprintln!("error: {}: {why}", map_path.display());
+                eprintln!("help: lower the map's `grid`");
+                return 1;
+            }
             let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "map".into());
             let tileset_name = format!("{stem}-terrain.png");
             let tileset_path = out.with_file_name(&tileset_name);
@@ -150,7 +163,7 @@ pub fn export(format: ExportFormat, map_path: &Path, out: Option<&Path>, force: 
                     return 2;
                 }
             };
-            let status = write(&tileset_target, &png).max(write(&Target::File(out.to_path_buf()), tmx.as_bytes()));
+            let status = write(&tileset_target, &png).max(write(tmx_target, tmx.as_bytes()));
             if status == 0 {
                 eprintln!("wrote {} and {}", out.display(), tileset_path.display());
             }

@@ -123,13 +123,16 @@ pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
             Err(code) => return code,
         }
     };
-    let target = match output_target(out, Kind::Rules, paths, force) {
-        Ok(t) => t,
-        Err(code) => return code,
-    };
     let mut host = DiskHost::new(project.root.clone());
     let mut workspace = Workspace::new();
     let (compilation, unreadable): (Compilation, _) = workspace.compile(&mut host, &project.files);
+    // Every file the compile read is an input the output must not replace.
+    let mut inputs: Vec<PathBuf> = paths.to_vec();
+    inputs.extend(host.touched.iter().map(|p| project.root.join(p)));
+    let target = match output_target(out, Kind::Rules, &inputs, force) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
     if let Some((path, reason)) = unreadable.first() {
         eprintln!("error: {path}: {reason}");
         return 1;

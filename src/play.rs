@@ -19,16 +19,17 @@ use crate::Format;
 pub fn load_engine(ruleset: Option<&str>) -> Result<Engine, u8> {
     let mut workspace = Workspace::new();
     // Without --ruleset, the `ruleset` of the oc.toml above the working directory (as `cargo`
-    // finds its manifest), else the standard library's default.
+    // finds its manifest), else the standard library's default. A path there is confined to
+    // that project like an import.
     let from_manifest = match ruleset {
         Some(_) => None,
-        None => std::env::current_dir().ok().and_then(|cwd| {
-            let root = oc_project::find_root(&cwd);
-            let project = oc_project::discover::open(&root.dir);
-            let name = project.settings.ruleset?;
-            let builtin = oc_compiler::stdlib::RULESETS.iter().any(|(n, _)| *n == name);
-            Some(if builtin { name } else { root.dir.join(name).to_string_lossy().into_owned() })
-        }),
+        None => match manifest_ruleset() {
+            Ok(found) => found,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Err(2);
+            }
+        },
     };
     let name = ruleset.or(from_manifest.as_deref()).unwrap_or("officers_chess");
     let builtin = oc_compiler::stdlib::RULESETS.iter().find(|(n, _)| {
@@ -63,6 +64,26 @@ pub fn load_engine(ruleset: Option<&str>) -> Result<Engine, u8> {
         eprintln!("error: {e}");
         2
     })
+}
+
+/// The `ruleset` of the project holding the working directory: a built-in name, or the real path
+/// of its rules inside that project.
+fn manifest_ruleset() -> Result<Option<String>, String> {
+    let Ok(cwd) = std::env::current_dir() else { return Ok(None) };
+    let root = oc_project::find_root(&cwd);
+    if root.manifest.is_none() {
+        return Ok(None);
+    }
+    let project = oc_project::discover::open(&root.dir);
+    let Some(name) = project.settings.ruleset else { return Ok(None) };
+    if oc_compiler::stdlib::RULESETS.iter().any(|(n, _)| *n == name) {
+        return Ok(Some(name));
+    }
+    let logical = oc_compiler::resolve_logical(&name).map_err(|why| format!("oc.toml's ruleset `{name}` {why}"))?;
+    let real = oc_project::fsx::Confined::new(&root.dir)
+        .resolve(Path::new(&logical))
+        .map_err(|e| format!("oc.toml's ruleset `{name}`: {e}"))?;
+    Ok(Some(real.to_string_lossy().into_owned()))
 }
 
 /// `CLASS` or `CLASS:WEAPON`; without a weapon, the first weapon of the class's kit (or of the rules).

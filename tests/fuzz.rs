@@ -400,7 +400,9 @@ fn run_case(fixed: &Fixed, ws: &mut Workspace, kind: Kind, path: &str, bytes: &[
                     }
                 }
                 let _ = oc_atlas::export::foundry(&map, &fixed.std_rules);
-                let _ = oc_atlas::export::tiled(&map, "t.png");
+                if oc_atlas::export::tileset_size(&map).is_ok() {
+                    let _ = oc_atlas::export::tiled(&map, "t.png");
+                }
                 let _ = map.battle_map();
             }
         }

@@ -504,3 +504,53 @@ fn every_cap_on_user_data_is_reported() {
     assert!(found.iter().any(|(f, _, m)| f == "long.oc" && m.contains("at most 1024")), "{found:#?}");
     assert!(found.iter().any(|(_, c, _)| c == "oc::import::too_deep"), "{found:#?}");
 }
+
+// Found in review: a map whose regions ask for gigabytes, a rect at the edge of i64.
+#[test]
+fn region_rectangles_are_bounded() {
+    let dir = scratch("rects", true);
+    let mut map = String::from("name = \"R\"\nwidth = 2\nheight = 1\nrows = [\"..\"]\n");
+    for i in 0..1000 {
+        map.push_str(&format!("[[regions]]\nname = \"r{i}\"\nkind = \"label\"\nrect = [0, 0, 512, 512]\n"));
+    }
+    map.push_str("[[regions]]\nname = \"edge\"\nkind = \"label\"\nrect = [9223372036854775807, 9223372036854775807, 2, 2]\n");
+    std::fs::write(dir.join("r.map.toml"), map).unwrap();
+    let run = oc_in(&dir, &["check", ".", "--format", "json"], 60);
+    assert!(is_exit(&run, 1), "exit {:?}\n{}", run.code, run.stderr);
+    let found = diagnostics(&run);
+    assert!(found.iter().any(|(_, _, m)| m.contains("runs off the 2 by 1 map")), "{found:#?}");
+    assert!(found.len() < 1010, "one error per rectangle, not per tile: {}", found.len());
+}
+
+// Found in review: oc.toml's `ruleset` is confined like an import.
+#[test]
+fn the_manifest_ruleset_stays_inside_the_project() {
+    let dir = scratch("manifest-ruleset", false);
+    for ruleset in ["/etc/passwd", "../../../../etc/passwd"] {
+        std::fs::write(dir.join("oc.toml"), format!("[project]\nruleset = \"{ruleset}\"\n")).unwrap();
+        let run = oc_in(&dir, &["forecast", "--attacker", "Myrmidon", "--defender", "Fighter"], 30);
+        assert!(is_exit(&run, 2), "{ruleset}: exit {:?}\n{}", run.code, run.stderr);
+        assert!(!run.stderr.contains("root:x"), "{}", run.stderr);
+    }
+}
+
+// Found in review: inputs that are not sources (a map's image) and maps written by import-image.
+#[test]
+fn force_never_replaces_an_input_or_a_map() {
+    let dir = scratch("force-inputs", true);
+    std::fs::write(dir.join("m.map.toml"), "name = \"M\"\nwidth = 1\nheight = 1\ngrid = 70\nrows = [\".\"]\n").unwrap();
+    let first = oc_in(&dir, &["render", "m.map.toml", "-o", "bg.png"], 60);
+    assert!(is_exit(&first, 0), "{}", first.stderr);
+    std::fs::write(
+        dir.join("m.map.toml"),
+        "name = \"M\"\nwidth = 1\nheight = 1\ngrid = 70\nimage = \"bg.png\"\nrows = [\".\"]\n",
+    )
+    .unwrap();
+    let before = std::fs::read(dir.join("bg.png")).unwrap();
+    let run = oc_in(&dir, &["render", "m.map.toml", "-o", "bg.png", "--force"], 60);
+    assert!(is_exit(&run, 2) && run.stderr.contains("input"), "{}", run.stderr);
+    assert_eq!(std::fs::read(dir.join("bg.png")).unwrap(), before);
+    let run = oc_in(&dir, &["import-image", "bg.png", "-o", "m.map.toml", "--force"], 60);
+    assert!(is_exit(&run, 2), "{}", run.stderr);
+    assert!(std::fs::read_to_string(dir.join("m.map.toml")).unwrap().contains("image = \"bg.png\""));
+}

@@ -158,6 +158,21 @@ fn xml(s: &str) -> String {
 /// earlier output by it.
 pub const TMX_MARK: &str = "<!-- written by oc export tiled -->";
 
+/// The size of the tileset [`tiled`] draws (one square per terrain used), or why it would pass
+/// the picture bounds of [`crate::render::MAX_RENDER_SIDE`].
+pub fn tileset_size(map: &Map) -> Result<(u32, u32), String> {
+    let used = map.tiles().filter_map(|t| map.terrain(t)).collect::<BTreeSet<_>>().len().max(1) as u64;
+    let w = used * u64::from(map.grid);
+    if w > u64::from(crate::render::MAX_RENDER_SIDE) {
+        return Err(format!(
+            "the tileset would be {w} pixels wide ({used} terrains at grid {}); oc draws at most {} pixels a side",
+            map.grid,
+            crate::render::MAX_RENDER_SIDE
+        ));
+    }
+    Ok((w as u32, map.grid))
+}
+
 /// A Tiled map: the TMX text, and the tileset image it refers to as `tileset_png` (one square
 /// per terrain the map uses, in its render colour). Write both side by side.
 pub fn tiled(map: &Map, tileset_png: &str) -> (String, RgbImage) {

@@ -42,6 +42,8 @@ use crate::codes::*;
 pub const DEFAULT_GRID: u32 = 70;
 /// The largest width or height a map may have.
 pub const MAX_SIDE: i64 = 512;
+/// Tiles all of a map's regions may list together (four times the largest map).
+pub const MAX_REGION_TILES: usize = 4 * 512 * 512;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -365,6 +367,7 @@ pub fn parse(file: FileId, text: &str) -> (Option<Map>, Vec<Diagnostic>) {
     }
     let tile = |a: &Spanned<[i64; 2]>| (Tile { x: a.get_ref()[0], y: a.get_ref()[1] }, sp(a.span()));
     let mut regions = Vec::new();
+    let mut region_tiles = 0usize;
     for r in &raw.regions {
         let r_span = sp(r.span());
         let r = r.get_ref();
@@ -395,6 +398,7 @@ pub fn parse(file: FileId, text: &str) -> (Option<Map>, Vec<Diagnostic>) {
             None => None,
         };
         let mut tiles: Vec<(Tile, Span)> = r.tiles.iter().flatten().map(tile).collect();
+        let reported = diags.len();
         if let Some(rect) = &r.rect {
             let [x, y, w, h] = *rect.get_ref();
             if w < 1 || h < 1 || w > MAX_SIDE || h > MAX_SIDE {
@@ -402,7 +406,24 @@ pub fn parse(file: FileId, text: &str) -> (Option<Map>, Vec<Diagnostic>) {
                     Diagnostic::error(FIELD, sp(rect.span()), format!("a rectangle of {w} by {h}"))
                         .with_help("rect = [x, y, width, height] with width and height of at least 1"),
                 );
+            } else if x < 0 || y < 0 || x.checked_add(w).is_none_or(|e| e > width) || y.checked_add(h).is_none_or(|e| e > height)
+            {
+                // One error for the rectangle, not one per tile off the map.
+                diags.push(
+                    Diagnostic::error(
+                        OUT_OF_BOUNDS,
+                        sp(rect.span()),
+                        format!("a rectangle at [{x}, {y}] of {w} by {h} runs off the {width} by {height} map"),
+                    )
+                    .with_help("rect = [x, y, width, height], counted from the top-left tile [0, 0]; keep it inside the map"),
+                );
+            } else if region_tiles + (w * h) as usize > MAX_REGION_TILES {
+                diags.push(
+                    Diagnostic::error(FIELD, sp(rect.span()), format!("regions cover more than {MAX_REGION_TILES} tiles in all"))
+                        .with_help("a map has at most 512 x 512 tiles; regions that repeat them are a mistake"),
+                );
             } else {
+                region_tiles += (w * h) as usize;
                 for ty in y..y + h {
                     for tx in x..x + w {
                         tiles.push((Tile { x: tx, y: ty }, sp(rect.span())));
@@ -410,7 +431,8 @@ pub fn parse(file: FileId, text: &str) -> (Option<Map>, Vec<Diagnostic>) {
                 }
             }
         }
-        if tiles.is_empty() {
+        // A refused rectangle was reported already: "no tiles" would only repeat it.
+        if tiles.is_empty() && diags.len() == reported {
             diags.push(
                 Diagnostic::error(FIELD, r_span, format!("the region `{}` has no tiles", r.name.get_ref()))
                     .with_help("give it `tiles = [[x, y], ...]` or `rect = [x, y, width, height]`"),

@@ -138,21 +138,36 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// Names longer than this get no did-you-mean (the distance is quadratic in the lengths).
+pub const MAX_SUGGESTION_LEN: usize = 64;
+
 /// Suggests the closest of `candidates` to `wanted`, for "did you mean" help lines.
 /// Case differences are cheap; otherwise the edit distance must be small for the length.
 pub fn did_you_mean<'a, I>(wanted: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
+    // Names are short; a megabyte "name" gets no suggestion rather than hours of distances.
+    let wanted_len = wanted.chars().count();
+    if wanted_len > MAX_SUGGESTION_LEN {
+        return None;
+    }
+    let limit = (wanted_len / 3).max(1);
     let lower = wanted.to_lowercase();
     let mut best: Option<(usize, &'a str)> = None;
     for candidate in candidates {
+        let len = candidate.chars().count();
+        if len.abs_diff(wanted_len) > limit {
+            if candidate.to_lowercase() == lower {
+                return Some(candidate);
+            }
+            continue;
+        }
         let d = if candidate.to_lowercase() == lower { 0 } else { edit_distance(&lower, &candidate.to_lowercase()) };
         if best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, candidate));
         }
     }
-    let limit = (wanted.chars().count() / 3).max(1);
     best.filter(|(d, _)| *d <= limit).map(|(_, c)| c)
 }
 

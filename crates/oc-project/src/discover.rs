@@ -142,31 +142,45 @@ fn ignored(root: &Path, ignores: &[String], path: &Path) -> bool {
     })
 }
 
-/// `*` matches within one path part, `**` across parts.
+/// `*` matches within one path part, `**` across parts. Memoised: at most one visit per
+/// (pattern position, text position), so no pattern makes it backtrack exponentially.
 pub fn glob(pattern: &str, text: &str) -> bool {
-    fn go(p: &[u8], t: &[u8]) -> bool {
-        match p.split_first() {
-            None => t.is_empty(),
-            Some((b'*', rest)) if rest.first() == Some(&b'*') => {
-                let rest = rest.get(1..).unwrap_or(&[]);
-                let rest = rest.strip_prefix(b"/").unwrap_or(rest);
-                (0..=t.len()).any(|i| go(rest, t.get(i..).unwrap_or(&[])))
+    let (p, t) = (pattern.as_bytes(), text.as_bytes());
+    let width = t.len() + 1;
+    let mut memo: Vec<Option<bool>> = vec![None; (p.len() + 1) * width];
+    fn go(p: &[u8], t: &[u8], i: usize, j: usize, width: usize, memo: &mut Vec<Option<bool>>) -> bool {
+        if let Some(Some(known)) = memo.get(i * width + j) {
+            return *known;
+        }
+        let rest_t = t.get(j..).unwrap_or(&[]);
+        let result = match p.get(i) {
+            None => rest_t.is_empty(),
+            Some(b'*') if p.get(i + 1) == Some(&b'*') => {
+                // `**`, and a `/` right after it, match any run of parts (none included).
+                let next = if p.get(i + 2) == Some(&b'/') { i + 3 } else { i + 2 };
+                (j..=t.len()).any(|k| go(p, t, next, k, width, memo))
             }
-            Some((b'*', rest)) => {
-                for i in 0..=t.len() {
-                    if go(rest, t.get(i..).unwrap_or(&[])) {
-                        return true;
+            Some(b'*') => {
+                let mut found = false;
+                for k in j..=t.len() {
+                    if go(p, t, i + 1, k, width, memo) {
+                        found = true;
+                        break;
                     }
-                    if t.get(i) == Some(&b'/') {
+                    if t.get(k) == Some(&b'/') {
                         break;
                     }
                 }
-                false
+                found
             }
-            Some((c, rest)) => t.first() == Some(c) && go(rest, t.get(1..).unwrap_or(&[])),
+            Some(c) => t.get(j) == Some(c) && go(p, t, i + 1, j + 1, width, memo),
+        };
+        if let Some(slot) = memo.get_mut(i * width + j) {
+            *slot = Some(result);
         }
+        result
     }
-    go(pattern.as_bytes(), text.as_bytes())
+    go(p, t, 0, 0, width, &mut memo)
 }
 
 fn walk(dir: &Path, ignores: &[String], project: &mut Project) {
@@ -282,5 +296,17 @@ mod tests {
         assert!(glob("tests/fixtures", "tests/fixtures"));
         assert!(glob("mistakes", "mistakes"));
         assert!(!glob("mistake", "mistakes"));
+        assert!(glob("**/x.oc", "x.oc"));
+        assert!(glob("a/**", "a/b/c"));
+    }
+
+    #[test]
+    fn a_glob_with_many_stars_does_not_backtrack_forever() {
+        let started = std::time::Instant::now();
+        let pattern = "*a".repeat(30) + "b";
+        assert!(!glob(&pattern, &"a".repeat(400)));
+        let pattern = "**a".repeat(30) + "b";
+        assert!(!glob(&pattern, &"a/".repeat(200)));
+        assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
     }
 }

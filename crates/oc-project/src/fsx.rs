@@ -74,27 +74,42 @@ pub fn kind_word(ft: std::fs::FileType) -> &'static str {
     }
 }
 
-/// Opens without blocking (a FIFO with no writer would block `open` itself) and without
-/// following a link in the last component.
-fn open_nonblocking(path: &Path) -> std::io::Result<File> {
+/// Opens without blocking (a FIFO with no writer would block `open` itself), without taking a
+/// terminal, and — with `no_follow` — refusing a link in the last component.
+fn open_nonblocking(path: &Path, no_follow: bool) -> std::io::Result<File> {
     let mut options = OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+        let follow = if no_follow { libc::O_NOFOLLOW } else { 0 };
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | follow);
     }
     options.open(path)
 }
 
+/// Opens a regular file for reading, refusing anything else without blocking.
+pub fn open_regular(path: &Path) -> Result<File, ReadError> {
+    let file = open_nonblocking(path, false).map_err(|e| ReadError::from_io(&e))?;
+    let meta = file.metadata().map_err(|e| ReadError::from_io(&e))?;
+    if !meta.is_file() {
+        return Err(ReadError::NotRegular(kind_word(meta.file_type())));
+    }
+    Ok(file)
+}
+
 /// Reads a regular file of at most `cap` bytes. Anything else is refused without reading.
 pub fn read_regular(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
+    read_opened(path, cap, false)
+}
+
+fn read_opened(path: &Path, cap: u64, no_follow: bool) -> Result<Vec<u8>, ReadError> {
     // A cheap look first, so a directory or a FIFO is named as such.
     let meta = std::fs::metadata(path).map_err(|e| ReadError::from_io(&e))?;
     if !meta.is_file() {
         return Err(ReadError::NotRegular(kind_word(meta.file_type())));
     }
-    let file = open_nonblocking(path).map_err(|e| ReadError::from_io(&e))?;
+    let file = open_nonblocking(path, no_follow).map_err(|e| ReadError::from_io(&e))?;
     // What was opened is what counts: the path may have been swapped since the look.
     let meta = file.metadata().map_err(|e| ReadError::from_io(&e))?;
     if !meta.is_file() {
@@ -142,7 +157,8 @@ impl Confined {
     /// refusing it if its real path is outside the root.
     pub fn read(&self, path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
         let real = self.resolve(path)?;
-        read_regular(&real, cap)
+        // The real path has no link in it; a link swapped in at its end since is refused.
+        read_opened(&real, cap, true)
     }
 
     /// Whether `path` (which may not exist) would be inside the root.

@@ -8,6 +8,9 @@
 //! | a battle log given to `oc replay` | [`MAX_LOG_BYTES`] | [`crate::fsx::read_regular`] |
 //! | a map's width or height | [`MAX_MAP_SIDE`] tiles | `oc_atlas::map` |
 //! | a map's grid | 8 to 1024 pixels per tile | `oc_atlas::map` |
+//! | tiles listed by all of a map's regions | [`MAX_REGION_TILES`] | `oc_atlas::map` |
+//! | an `ignore` glob | [`MAX_GLOB_LEN`] bytes | [`crate::manifest`] |
+//! | a name that gets a did-you-mean | [`MAX_SUGGESTION_LEN`] characters | `oc_diag::did_you_mean` |
 //! | a rendered picture | [`MAX_RENDER_SIDE`] pixels a side, [`MAX_RENDER_PIXELS`] in all | `oc_atlas::render` |
 //! | imports nested | [`MAX_IMPORT_DEPTH`] files | `oc_compiler` |
 //! | brackets nested | [`MAX_NESTING`] levels | `oc_syntax::segment` |
@@ -23,7 +26,10 @@ pub const MAX_LOG_BYTES: u64 = 256 << 20;
 /// Games in one `oc simulate` run; results stream, so this bounds time, not memory.
 pub const MAX_GAMES: u64 = 10_000_000;
 
+pub use crate::manifest::MAX_GLOB_LEN;
 pub use oc_atlas::render::{MAX_RENDER_PIXELS, MAX_RENDER_SIDE};
+pub use oc_atlas::MAX_REGION_TILES;
 pub use oc_atlas::MAX_SIDE as MAX_MAP_SIDE;
 pub use oc_compiler::MAX_IMPORT_DEPTH;
+pub use oc_diag::MAX_SUGGESTION_LEN;
 pub use oc_syntax::{MAX_EXPR_PIECES, MAX_NESTING};

@@ -17,6 +17,8 @@ use toml::de::DeValue;
 use crate::codes::{MANIFEST_FIELD, MANIFEST_TOML};
 
 pub const FILE_NAME: &str = "oc.toml";
+/// The longest `ignore` glob (paths are short; a huge pattern is a mistake).
+pub const MAX_GLOB_LEN: usize = 256;
 
 /// The settings of a project.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -107,6 +109,10 @@ pub fn parse(file: FileId, text: &str) -> (Manifest, Vec<Diagnostic>) {
                 ("ignore", DeValue::Array(list)) => {
                     for item in list.iter() {
                         match item.get_ref().as_str() {
+                            Some(s) if s.len() > MAX_GLOB_LEN => field(
+                                item.span(),
+                                format!("an `ignore` glob of {} bytes; at most {MAX_GLOB_LEN} are read", s.len()),
+                            ),
                             Some(s) if !s.trim().is_empty() => manifest.ignore.push(s.trim().trim_end_matches('/').to_string()),
                             _ => field(item.span(), "`ignore` lists non-empty strings (globs)".to_string()),
                         }

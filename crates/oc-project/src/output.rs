@@ -88,14 +88,24 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Target {
     Stdout,
-    File(PathBuf),
+    File(OutFile),
+}
+
+/// A file output that passed the policy, with what the policy saw, so the write can check
+/// again at the last moment (a long simulation leaves time for the path to change).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutFile {
+    pub path: PathBuf,
+    kind: Kind,
+    force: bool,
+    existed: bool,
 }
 
 impl Target {
     pub fn show(&self) -> String {
         match self {
             Target::Stdout => "standard output".to_string(),
-            Target::File(p) => p.display().to_string(),
+            Target::File(f) => f.path.display().to_string(),
         }
     }
 }
@@ -135,7 +145,14 @@ pub fn prepare(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) -> Resul
     let Some(name) = out.file_name().map(|n| n.to_string_lossy().into_owned()) else {
         return refuse(format!("{shown} names no file"), "give a file path, or `-` for standard output");
     };
-    if is_source_name(&name) && !(kind == Kind::MapDefinition && name.to_lowercase().ends_with(".map.toml")) {
+    let new_map = kind == Kind::MapDefinition && name.to_lowercase().ends_with(".map.toml");
+    if new_map && std::fs::symlink_metadata(out).is_ok() {
+        return refuse(
+            format!("{shown} exists: oc never writes over a map definition, not even with --force"),
+            "choose a new file name, or delete the old map yourself first",
+        );
+    }
+    if is_source_name(&name) && !new_map {
         return refuse(
             format!("{shown} is a source file name (.oc, .map.toml, oc.toml): oc never writes over sources"),
             "choose another output path",
@@ -192,10 +209,16 @@ pub fn prepare(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) -> Resul
             return refuse(format!("{}: no such folder", parent.display()), "create the folder first");
         }
     }
-    Ok(Target::File(out.to_path_buf()))
+    Ok(Target::File(OutFile { path: out.to_path_buf(), kind, force, existed: existing_is_file(out) }))
 }
 
-/// Writes `bytes` to the target: standard output, or atomically into a file.
+fn existing_is_file(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file())
+}
+
+/// Writes `bytes` to the target: standard output, or atomically into a file. The path is looked
+/// at again first: what appeared there since the policy passed it is refused the same way, and a
+/// path that was new is only ever created, never replaced (`persist_noclobber`).
 pub fn write(target: &Target, bytes: &[u8]) -> std::io::Result<()> {
     match target {
         Target::Stdout => {
@@ -203,7 +226,19 @@ pub fn write(target: &Target, bytes: &[u8]) -> std::io::Result<()> {
             out.write_all(bytes)?;
             out.flush()
         }
-        Target::File(path) => write_atomic(path, bytes),
+        Target::File(f) => {
+            let refused = |why: String| std::io::Error::other(format!("{why}; nothing was written"));
+            match std::fs::symlink_metadata(&f.path) {
+                Ok(m) if !m.file_type().is_file() => {
+                    return Err(refused(format!("it became {} while oc worked", crate::fsx::kind_word(m.file_type()))))
+                }
+                Ok(_) if !f.existed && !f.force && !f.kind.recognises(&read_head(&f.path)) => {
+                    return Err(refused("a file appeared there while oc worked".to_string()))
+                }
+                _ => {}
+            }
+            write_file(&f.path, bytes, !f.existed && !f.force)
+        }
     }
 }
 
@@ -211,6 +246,10 @@ pub fn write(target: &Target, bytes: &[u8]) -> std::io::Result<()> {
 /// folder, then a rename: a reader never sees half a file, a failed write leaves the old one
 /// intact, and a link planted at a guessable name redirects nothing.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_file(path, bytes, false)
+}
+
+fn write_file(path: &Path, bytes: &[u8], create_only: bool) -> std::io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut tmp = tempfile::Builder::new().prefix(".oc-").suffix(".tmp").tempfile_in(dir)?;
     tmp.write_all(bytes)?;
@@ -218,18 +257,34 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        // Keep the mode of the file replaced; a new file is readable by all, like `>` makes it.
-        let mode = std::fs::metadata(path).map(|m| m.permissions().mode() & 0o777).unwrap_or(0o644);
+        // Keep the mode of the file replaced; a new file gets what `>` would give it (0666 less
+        // the umask), not the temporary file's private 0600.
+        let mode = std::fs::metadata(path).map(|m| m.permissions().mode() & 0o777).unwrap_or_else(|_| 0o666 & !umask());
         tmp.as_file().set_permissions(std::fs::Permissions::from_mode(mode))?;
     }
-    tmp.persist(path).map_err(|e| e.error)?;
+    if create_only {
+        tmp.persist_noclobber(path).map_err(|e| e.error)?;
+    } else {
+        tmp.persist(path).map_err(|e| e.error)?;
+    }
     Ok(())
 }
 
-/// Reads a little of a regular file (to recognise it).
+/// The process's umask (read by setting it and putting it back at once).
+#[cfg(unix)]
+fn umask() -> u32 {
+    // SAFETY: umask only swaps the process's file mode creation mask; it cannot fail.
+    let old = unsafe { libc::umask(0o022) };
+    // SAFETY: as above; this restores the original mask.
+    unsafe { libc::umask(old) };
+    u32::from(old)
+}
+
+/// Reads a little of a regular file (to recognise it), never blocking: anything but a regular
+/// file yields nothing.
 fn read_head(path: &Path) -> Vec<u8> {
     let mut v = Vec::new();
-    if let Ok(f) = std::fs::File::open(path) {
+    if let Ok(f) = crate::fsx::open_regular(path) {
         let _ = f.take(4096).read_to_end(&mut v);
     }
     v
