@@ -69,6 +69,7 @@ enum Kind {
     Oc,
     Map,
     Log,
+    Manifest,
 }
 
 impl Kind {
@@ -77,6 +78,7 @@ impl Kind {
             Kind::Oc => "oc",
             Kind::Map => "map.toml",
             Kind::Log => "jsonl",
+            Kind::Manifest => "toml",
         }
     }
 }
@@ -406,6 +408,14 @@ fn run_case(fixed: &Fixed, ws: &mut Workspace, kind: Kind, path: &str, bytes: &[
                 let _ = map.battle_map();
             }
         }
+        Kind::Manifest => {
+            let (manifest, _) = oc_project::manifest::parse(FileId(0), &text);
+            for pattern in &manifest.ignore {
+                for path in fixed.corpus.keys().take(50) {
+                    let _ = oc_project::discover::glob(pattern, path);
+                }
+            }
+        }
         Kind::Log => {
             let mut lines = text.lines();
             let Ok(source) = oc_project::log::parse_source(lines.next().unwrap_or("")) else { return };
@@ -474,6 +484,10 @@ fn fuzz(seed: u64, secs: u64) -> u64 {
                     7 | 8 => {
                         let (p, t) = *rng.pick(&maps);
                         (Kind::Map, p.clone(), mutate(&mut rng, t.as_bytes(), &texts, &dict))
+                    }
+                    9 if rng.chance(3) => {
+                        let manifest = std::fs::read_to_string(repo().join("oc.toml")).unwrap_or_default();
+                        (Kind::Manifest, "oc.toml".to_string(), mutate(&mut rng, manifest.as_bytes(), &texts, &dict))
                     }
                     _ => (Kind::Log, "log.jsonl".to_string(), mutate(&mut rng, fixed.log.as_bytes(), &texts, &dict)),
                 };
@@ -553,6 +567,8 @@ fn crashes_stay_fixed() {
             Kind::Oc
         } else if name.ends_with(".jsonl") {
             Kind::Log
+        } else if name.ends_with(".toml") {
+            Kind::Manifest
         } else {
             continue;
         };

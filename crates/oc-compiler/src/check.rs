@@ -311,6 +311,12 @@ impl<'a> Checker<'a> {
                     Diagnostic::error(NUMBER_RANGE, dice.faces.span, "a die needs at least two faces")
                         .with_help("write a die such as `d10` or `d100`"),
                 );
+            } else if dice.faces.value > crate::MAX_DIE_FACES {
+                self.error(
+                    Diagnostic::error(NUMBER_RANGE, dice.faces.span, format!("a die of {} faces", dice.faces.value))
+                        .with_label(format!("at most {} faces", crate::MAX_DIE_FACES))
+                        .with_help("exact forecasts enumerate every face; use a smaller die (d100 is the seed's largest)"),
+                );
             }
             self.dice.insert(dice.name.value.clone(), dice.faces.value);
         }
@@ -532,7 +538,23 @@ impl<'a> Checker<'a> {
             Some(l) => self.scale(l).map_or(0, Vec::len),
             None => 1,
         };
-        let total: usize = sizes.iter().product();
+        let total = sizes.iter().try_fold(1usize, |acc, n| acc.checked_mul(*n)).filter(|n| *n <= crate::MAX_TABLE_CELLS);
+        let Some(total) = total else {
+            self.error(
+                Diagnostic::error(
+                    TABLE_SIZE,
+                    t.name.span,
+                    format!("the table `{}` would have more than {} cells", t.name.value, crate::MAX_TABLE_CELLS),
+                )
+                .with_label(format!(
+                    "{} key(s) of {} steps",
+                    sizes.len(),
+                    sizes.iter().map(usize::to_string).collect::<Vec<_>>().join(" x ")
+                ))
+                .with_help("use fewer keys or shorter scales"),
+            );
+            return None;
+        };
         let mut cells: Vec<Option<m::Value>> = vec![None; total];
         let mut seen_rows: HashMap<Vec<u32>, Span> = HashMap::new();
         let mut ok = true;

@@ -155,6 +155,11 @@ missing columns or remove the extra ones.";
     TABLE_ROW = "oc::table::row", "a table row is labelled wrongly or twice",
 "Row labels are steps of the leading keys' scales, each combination once.\n\nFix: correct or \
 remove the row.";
+    TABLE_SIZE = "oc::table::size", "a table has too many cells",
+"A table holds one value for every combination of its keys' steps: `to_hit[Rating, Rating]` \
+over a seven-step scale has 49. oc keeps every table whole in memory and the engine reads it on \
+every strike, so a table may have at most 65,536 cells (see the README's Limits).\n\nFix: use \
+fewer keys or shorter scales; a formula often says the same as a large table.";
     TRIANGLE_NOT_CYCLE = "oc::triangle::not_cycle", "a weapon triangle does not close",
 "A triangle chain must end where it starts, so that every weapon type beats one and loses \
 to one: `Swords > Axes > Lances > Swords`.\n\nFix: repeat the first type at the end.";

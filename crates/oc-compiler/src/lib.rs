@@ -31,6 +31,11 @@ pub fn resolve_logical(path: &str) -> Result<String, String> {
     paths::resolve("_", path)
 }
 
+/// The most cells one table may have.
+pub const MAX_TABLE_CELLS: usize = 65_536;
+/// The most faces one die may have (exact forecasts enumerate them all).
+pub const MAX_DIE_FACES: u32 = 10_000;
+
 /// How deep a chain of imports may go (a link loop on disk would otherwise never end).
 pub const MAX_IMPORT_DEPTH: usize = 32;
 

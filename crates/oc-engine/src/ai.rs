@@ -119,7 +119,7 @@ fn best_for(b: &Battle, i: usize) -> Option<(f64, Turn)> {
                 continue;
             }
             if let Some((t, _)) = tiles.iter().find(|(t, _)| distance(**t, ally.pos) == 1) {
-                let missing = (ally.max_hp - ally.hp) as f64;
+                let missing = ally.max_hp.saturating_sub(ally.hp) as f64;
                 consider(
                     10.0 + missing * 3.0,
                     Turn {
@@ -134,7 +134,7 @@ fn best_for(b: &Battle, i: usize) -> Option<(f64, Turn)> {
         }
     }
     // 2b. Healing itself with an item when badly hurt.
-    if u.hp * 2 <= u.max_hp {
+    if u.hp.saturating_mul(2) <= u.max_hp {
         for item in &u.items {
             let heals = b
                 .engine
@@ -142,7 +142,7 @@ fn best_for(b: &Battle, i: usize) -> Option<(f64, Turn)> {
                 .item(item)
                 .is_some_and(|it| it.uses.iter().any(|e| matches!(e, m::Effect::Command { verb: m::Verb::Heal, .. })));
             if heals {
-                let missing = (u.max_hp - u.hp) as f64;
+                let missing = u.max_hp.saturating_sub(u.hp) as f64;
                 consider(
                     5.0 + missing * 2.0,
                     Turn { unit: i, act: Act::Use { item: item.clone(), target: None, tile: None }, ..Default::default() },

@@ -1159,8 +1159,8 @@ impl<'e> Battle<'e> {
                     .max(0);
                 let f = self.units.get_mut(who).ok_or_else(|| BattleError("no target".into()))?;
                 let before = f.hp;
-                f.hp = (f.hp + n).min(f.max_hp);
-                Ok(format!("heals {} for {}", f.name, f.hp - before))
+                f.hp = f.hp.saturating_add(n).min(f.max_hp);
+                Ok(format!("heals {} for {}", f.name, f.hp.saturating_sub(before)))
             }
             m::Verb::Reactivate => {
                 let who = target.ok_or_else(|| BattleError("no target".into()))?;
@@ -1188,7 +1188,7 @@ impl<'e> Battle<'e> {
                     .ok_or_else(|| BattleError("the damage could not be worked out from the rules".into()))?
                     .max(0);
                 let f = self.units.get_mut(who).ok_or_else(|| BattleError("no target".into()))?;
-                f.hp = (f.hp - n).max(0);
+                f.hp = f.hp.saturating_sub(n).max(0);
                 if f.hp == 0 {
                     f.state = State::Routed;
                 }
@@ -1239,9 +1239,9 @@ impl<'e> Battle<'e> {
         if let Some(h) = heal {
             if let Some(f) = self.units.get_mut(i) {
                 let before = f.hp;
-                f.hp = (f.hp + h.amount).min(f.max_hp);
+                f.hp = f.hp.saturating_add(h.amount).min(f.max_hp);
                 if f.hp != before {
-                    let (amount, hp) = (f.hp - before, f.hp);
+                    let (amount, hp) = (f.hp.saturating_sub(before), f.hp);
                     self.log.push(Record::Recover { unit: i, amount, hp });
                 }
             }
@@ -1452,14 +1452,14 @@ impl Eval<'_, '_> {
                 dice.as_mut().map(|r| i64::from(crate::combat::roll_die(r, *faces)))
             }
             m::Expr::Activated(r) => self.battle.units.get(self.unit_of(*r)?).map(|f| i64::from(f.activated)),
-            m::Expr::Unary { op: m::UnaryOp::Neg, expr } => self.value(expr).map(|v| -v),
+            m::Expr::Unary { op: m::UnaryOp::Neg, expr } => self.value(expr).map(i64::saturating_neg),
             m::Expr::Unary { op: m::UnaryOp::Not, expr } => self.value(expr).map(|v| i64::from(v == 0)),
             m::Expr::Binary { op, lhs, rhs, .. } => {
                 let (a, b) = (self.value(lhs)?, self.value(rhs)?);
                 Some(match op {
-                    m::BinaryOp::Add => a + b,
-                    m::BinaryOp::Sub => a - b,
-                    m::BinaryOp::Mul => a * b,
+                    m::BinaryOp::Add => a.saturating_add(b),
+                    m::BinaryOp::Sub => a.saturating_sub(b),
+                    m::BinaryOp::Mul => a.saturating_mul(b),
                     m::BinaryOp::Div => a.checked_div(b)?,
                     m::BinaryOp::Rem => a.checked_rem(b)?,
                     m::BinaryOp::Eq => i64::from(a == b),

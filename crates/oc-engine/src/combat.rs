@@ -314,9 +314,9 @@ impl<'e> Exchange<'e> {
         let defender = 1 - attacker;
         let mut inflicted = Vec::new();
         if o.backfire {
-            next.hp[attacker] -= o.damage;
+            next.hp[attacker] = next.hp[attacker].saturating_sub(o.damage);
         } else if o.hit {
-            next.hp[defender] -= o.damage;
+            next.hp[defender] = next.hp[defender].saturating_sub(o.damage);
             let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
             let units = [&*units[0], &*units[1]];
             let attrs = self.strike_attrs(units, next.hp, attacker);
@@ -359,9 +359,9 @@ impl<'e> Exchange<'e> {
                     match verb {
                         m::Verb::Heal => {
                             let amount = second.map_or(0, V::int).max(0);
-                            state.hp[side] = (state.hp[side] + amount).min(units[side].max_hp);
+                            state.hp[side] = state.hp[side].saturating_add(amount).min(units[side].max_hp);
                         }
-                        m::Verb::Damage => state.hp[side] -= second.map_or(0, V::int).max(0),
+                        m::Verb::Damage => state.hp[side] = state.hp[side].saturating_sub(second.map_or(0, V::int).max(0)),
                         m::Verb::Inflict => {
                             if let Some(V::Name(status)) = second {
                                 if !state.statuses[side].contains(&status) {

@@ -48,7 +48,8 @@ pub fn open(path: &Path) -> Project {
     let root = find_root(path);
     let mut project = Project { root: root.dir.clone(), ..Project::default() };
     if let Some(file) = root.manifest {
-        match crate::fsx::read_regular(&file, MAX_SOURCE_BYTES) {
+        // Confined like every other read: an oc.toml that links outside the project is refused.
+        match Confined::new(&root.dir).read(Path::new(manifest::FILE_NAME), MAX_SOURCE_BYTES) {
             Ok(bytes) => {
                 let text = String::from_utf8_lossy(&bytes).into_owned();
                 let (settings, diags) = manifest::parse(MANIFEST_FILE, &text);

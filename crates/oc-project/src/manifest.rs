@@ -64,7 +64,9 @@ pub fn find_root(input: &Path) -> Root {
     let start = if input.is_dir() { input.clone() } else { input.parent().map_or_else(|| input.clone(), Path::to_path_buf) };
     for dir in start.ancestors() {
         let candidate = dir.join(FILE_NAME);
-        if std::fs::symlink_metadata(&candidate).is_ok_and(|m| m.is_file()) {
+        // Any entry named oc.toml marks the root, even one that cannot be read (that is then
+        // reported): walking on past it would silently widen the project.
+        if std::fs::symlink_metadata(&candidate).is_ok() {
             return Root { dir: dir.to_path_buf(), manifest: Some(candidate) };
         }
     }

@@ -277,6 +277,8 @@ fn umask() -> u32 {
     let old = unsafe { libc::umask(0o022) };
     // SAFETY: as above; this restores the original mask.
     unsafe { libc::umask(old) };
+    // mode_t is u32 on Linux, u16 on macOS.
+    #[allow(clippy::useless_conversion)]
     u32::from(old)
 }
 
