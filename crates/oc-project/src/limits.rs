@@ -12,6 +12,8 @@
 //! | an `ignore` glob | [`MAX_GLOB_LEN`] bytes | [`crate::manifest`] |
 //! | a name that gets a did-you-mean | [`MAX_SUGGESTION_LEN`] characters | `oc_diag::did_you_mean` |
 //! | a rendered picture | [`MAX_RENDER_SIDE`] pixels a side, [`MAX_RENDER_PIXELS`] in all | `oc_atlas::render` |
+//! | one table | [`MAX_TABLE_CELLS`] cells | `oc_compiler::check` |
+//! | one die | [`MAX_DIE_FACES`] faces | `oc_compiler::check` |
 //! | imports nested | [`MAX_IMPORT_DEPTH`] files | `oc_compiler` |
 //! | brackets nested | [`MAX_NESTING`] levels | `oc_syntax::segment` |
 //! | one expression | [`MAX_EXPR_PIECES`] parts | `oc_syntax::lower` |
@@ -30,6 +32,6 @@ pub use crate::manifest::MAX_GLOB_LEN;
 pub use oc_atlas::render::{MAX_RENDER_PIXELS, MAX_RENDER_SIDE};
 pub use oc_atlas::MAX_REGION_TILES;
 pub use oc_atlas::MAX_SIDE as MAX_MAP_SIDE;
-pub use oc_compiler::MAX_IMPORT_DEPTH;
+pub use oc_compiler::{MAX_DIE_FACES, MAX_IMPORT_DEPTH, MAX_TABLE_CELLS};
 pub use oc_diag::MAX_SUGGESTION_LEN;
 pub use oc_syntax::{MAX_EXPR_PIECES, MAX_NESTING};
