@@ -123,7 +123,7 @@ pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
             Err(code) => return code,
         }
     };
-    let mut host = DiskHost::new(project.root.clone());
+    let mut host = DiskHost::for_project(&project);
     let mut workspace = Workspace::new();
     let (compilation, unreadable): (Compilation, _) = workspace.compile(&mut host, &project.files);
     // Every file the compile read is an input the output must not replace.

@@ -48,7 +48,7 @@ pub fn load_engine(ruleset: Option<&str>) -> Result<Engine, u8> {
                 return Err(2);
             }
             let project = project_of(path)?;
-            let mut host = DiskHost::new(project.root.clone());
+            let mut host = DiskHost::for_project(&project);
             workspace.compile(&mut host, &project.files).0
         }
     };

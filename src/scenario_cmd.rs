@@ -34,7 +34,7 @@ pub fn compile(path: &Path) -> Result<(Rules, Workspace, PathBuf), u8> {
         eprintln!("error: {}: no .oc files", path.display());
         return Err(2);
     }
-    let mut host = DiskHost::new(project.root.clone());
+    let mut host = DiskHost::for_project(&project);
     let mut workspace = Workspace::new();
     let (compilation, unreadable) = workspace.compile(&mut host, &project.files);
     if let Some((p, reason)) = unreadable.first() {

@@ -170,7 +170,7 @@ impl Session {
             *self = Session::new(project.root.clone());
         }
         self.manifest = project.manifest.as_ref().map(|(p, t)| (p.display().to_string(), t.clone()));
-        let mut host = DiskHost::new(project.root.clone());
+        let mut host = DiskHost::for_project(project);
         let std_rules = self.std_rules(&mut host)?;
         let mut rechecked_files = 0;
         for file in &project.files {
@@ -208,15 +208,25 @@ impl Session {
                 diagnostics.extend(m.diagnostics.iter().cloned());
             }
         }
+        // Bad UTF-8 is reported for the files this run's compilations took part in, whichever
+        // root read them first: a file read by a root that is gone (or whose import of it is
+        // gone) is not reported, as `oc check` would not read it.
         self.not_utf8.extend(host.not_utf8.drain(..));
-        for (path, offset) in &self.not_utf8 {
-            if let Some(id) = self.workspace.id_of(path) {
+        let live_roots = project
+            .files
+            .iter()
+            .chain(project.maps.iter().filter_map(|p| self.map_results.get(p).and_then(|m| m.rules_root.as_ref())));
+        let read: BTreeSet<&String> = live_roots.filter_map(|r| self.roots.get(r)).flat_map(|r| r.deps.iter()).collect();
+        for path in read {
+            if let (Some(offset), Some(id)) = (self.not_utf8.get(path), self.workspace.id_of(path)) {
                 let text_len = self.workspace.file(id).map_or(0, |f| f.text.len());
                 diagnostics.push(not_utf8(Span::new(id, *offset, (offset + 3).min(text_len))));
             }
         }
+        // One report per place: a file read both as a map and by a scenario has two ids.
         let mut seen = std::collections::HashSet::new();
-        diagnostics.retain(|d| seen.insert((d.code, d.span, d.message.clone())));
+        diagnostics
+            .retain(|d| seen.insert((self.path(d.span.file).to_string(), d.span.start, d.span.end, d.code, d.message.clone())));
         diagnostics.sort_by_key(|d| (self.path(d.span.file).to_string(), d.span.start, d.code));
         Ok(Outcome {
             diagnostics,

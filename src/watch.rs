@@ -1,9 +1,10 @@
 //! `oc watch`: recheck on every save. File events (notify) wake it; the tree is then compared
 //! with what it was at the last check (size, modification time and identity of every file), so
 //! a change is seen even when an event was lost or merged. The session forgets what the changed
-//! paths affect — every root or map whose check read or *tried to read* a changed path — and
-//! rechecks only that. Invariant (tested over thousands of editor-like operations): after any
-//! sequence of file operations and a quiet moment, the last report equals `oc check`.
+//! paths affect — every root or map whose check read or *tried to read* a changed path, or a
+//! link to it — and rechecks only that. Invariant (`tests/watch_storm.rs` plays thousands of
+//! editor-like operations): after any sequence of file operations and a quiet moment, the last
+//! report equals `oc check`.
 //!
 //! Nothing the user can put on disk stops it: unreadable files, bad UTF-8, special files and a
 //! deleted folder are reported and the watch goes on; when the watched folder comes back, the
@@ -72,28 +73,75 @@ fn snapshot(root: &Path, dir: &Path, out: &mut BTreeMap<String, Stamp>) {
     }
 }
 
-/// The paths that differ between two snapshots.
+/// The paths that differ between two snapshots. A folder whose only change is its time (an entry
+/// added, removed or renamed, each seen under its own path) is not one: a folder stands for
+/// everything under it, and an editor's temporary file would have every file beside it rechecked.
 fn differences(before: &BTreeMap<String, Stamp>, after: &BTreeMap<String, Stamp>) -> Vec<String> {
-    let mut changed: Vec<String> = before.iter().filter(|(k, v)| after.get(*k) != Some(v)).map(|(k, _)| k.clone()).collect();
+    let same = |a: &Stamp, b: &Stamp| {
+        if a.kind == 1 && b.kind == 1 {
+            a.identity == b.identity
+        } else {
+            a == b
+        }
+    };
+    let mut changed: Vec<String> =
+        before.iter().filter(|(k, v)| !after.get(*k).is_some_and(|a| same(v, a))).map(|(k, _)| k.clone()).collect();
     changed.extend(after.keys().filter(|k| !before.contains_key(*k)).cloned());
     changed.sort();
     changed.dedup();
     changed
 }
 
+/// Adds to `changed` every link of the tree whose target is (or holds, or is inside) a changed
+/// path: an edit made through the target's own name is an edit of the link's file too, and the
+/// link's stamp (its target's size and time) does not always show it (same size, same tick).
+fn through_links(root: &Path, tree: &BTreeMap<String, Stamp>, changed: &mut Vec<String>) {
+    if changed.is_empty() {
+        return;
+    }
+    let Ok(real_root) = std::fs::canonicalize(root) else { return };
+    let related = |a: &str, b: &str| {
+        a == b
+            || a.strip_prefix(b).is_some_and(|rest| rest.starts_with('/'))
+            || b.strip_prefix(a).is_some_and(|rest| rest.starts_with('/'))
+    };
+    let mut links = Vec::new();
+    for (link, stamp) in tree {
+        if stamp.kind != 2 || changed.contains(link) {
+            continue;
+        }
+        let Ok(real) = std::fs::canonicalize(root.join(link)) else { continue };
+        let Some(target) = oc_project::discover::logical(&real_root, &real) else { continue };
+        if changed.iter().any(|c| related(c, &target)) {
+            links.push(link.clone());
+        }
+    }
+    changed.extend(links);
+}
+
+/// What tells the watched folder apart from one made later at the same path: file system, inode
+/// and (where the system keeps it) creation time. An inode is reused at once when a folder is
+/// deleted and another made.
+type FolderIdentity = ((u64, u64), Option<std::time::SystemTime>);
+
 /// The watched folder's identity, or `None` while it is gone.
-fn folder_identity(dir: &Path) -> Option<(u64, u64)> {
-    std::fs::metadata(dir).ok().filter(std::fs::Metadata::is_dir).map(|m| identity(&m))
+fn folder_identity(dir: &Path) -> Option<FolderIdentity> {
+    std::fs::metadata(dir).ok().filter(std::fs::Metadata::is_dir).map(|m| (identity(&m), m.created().ok()))
 }
 
 struct Armed {
     watcher: notify::RecommendedWatcher,
-    identity: Option<(u64, u64)>,
+    identity: Option<FolderIdentity>,
 }
 
 fn arm(dir: &Path, tx: &mpsc::Sender<notify::Result<notify::Event>>) -> Result<Armed, String> {
     let tx = tx.clone();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        // Reading files (our own snapshots and checks included) raises access events: dropped
+        // here, so a check never wakes the watcher that ran it.
+        if matches!(&event, Ok(e) if matches!(e.kind, notify::EventKind::Access(_))) {
+            return;
+        }
         let _ = tx.send(event);
     })
     .map_err(|e| format!("cannot watch files: {e}"))?;
@@ -111,7 +159,11 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
         return 2;
     }
     let (tx, rx) = mpsc::channel();
-    let mut armed = match arm(&target, &tx) {
+    let root_of = |t: &Path| oc_project::find_root(t).dir;
+    let mut root = root_of(&target);
+    // The whole project is watched and compared, not only the folder named: a file the checks
+    // depend on (an import `../lib.oc`, the oc.toml above) may lie outside it.
+    let mut armed = match arm(&root, &tx) {
         Ok(a) => a,
         Err(e) => {
             eprintln!("error: {e}");
@@ -125,10 +177,8 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
     }) {
         eprintln!("warning: Ctrl-C handler not installed ({e}); the default signal action applies");
     }
-    let root_of = |t: &Path| oc_project::find_root(t).dir;
-    let mut root = root_of(&target);
     let mut tree = BTreeMap::new();
-    snapshot(&root, &target, &mut tree);
+    snapshot(&root, &root, &mut tree);
     let mut session = Session::new(PathBuf::new());
     report_run(&mut session, &target, clear, "started", None, format);
     let quiet = Duration::from_millis(quiet_ms);
@@ -153,6 +203,9 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
             }
         }
         let mut reset = false;
+        // The watched folder itself deleted or moved: its watch is gone with it, even when a new
+        // folder (with the same identity) is already there.
+        let mut watch_lost = false;
         let mut changed: Vec<String> = Vec::new();
         for event in events {
             match event {
@@ -161,6 +214,15 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
                 Ok(e) => {
                     if e.need_rescan() {
                         reset = true;
+                    }
+                    let names_folder = e.paths.iter().any(|p| p == &target || p == &root);
+                    if names_folder
+                        && matches!(
+                            e.kind,
+                            notify::EventKind::Remove(_) | notify::EventKind::Modify(notify::event::ModifyKind::Name(_))
+                        )
+                    {
+                        watch_lost = true;
                     }
                     changed.extend(e.paths.iter().filter_map(|p| oc_project::discover::logical(&root, p)));
                 }
@@ -171,18 +233,21 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
             }
         }
         // The watched folder deleted, or replaced by a new one: watch the new one.
-        let now = folder_identity(&target);
-        if now != armed.identity {
-            match arm(&target, &tx) {
+        let now = folder_identity(&root);
+        if watch_lost || now != armed.identity {
+            match arm(&root, &tx) {
                 Ok(a) => armed = a,
                 Err(e) => eprintln!("warning: {e}; trying again"),
             }
             reset = true;
         }
         let mut after = BTreeMap::new();
-        snapshot(&root, &target, &mut after);
+        snapshot(&root, &root, &mut after);
         changed.extend(differences(&tree, &after));
         tree = after;
+        changed.sort();
+        changed.dedup();
+        through_links(&root, &tree, &mut changed);
         changed.sort();
         changed.dedup();
         if changed.is_empty() && !reset {
@@ -191,11 +256,16 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
         if changed.iter().any(|p| p == oc_project::manifest::FILE_NAME || p.ends_with("/oc.toml")) {
             reset = true;
         }
-        let new_root = root_of(&target);
+        // While the folder is gone its root is unknown: keep the old one until it is back.
+        let new_root = if target.is_dir() { root_of(&target) } else { root.clone() };
         if new_root != root {
             root = new_root;
+            match arm(&root, &tx) {
+                Ok(a) => armed = a,
+                Err(e) => eprintln!("warning: {e}; trying again"),
+            }
             tree.clear();
-            snapshot(&root, &target, &mut tree);
+            snapshot(&root, &root, &mut tree);
             reset = true;
         }
         if reset {

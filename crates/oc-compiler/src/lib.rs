@@ -42,6 +42,11 @@ pub const MAX_IMPORT_DEPTH: usize = 32;
 /// Reads the text of a file by logical path (relative to the project root, `/`-separated).
 pub trait Host {
     fn read(&mut self, path: &str) -> Result<String, String>;
+    /// The project's source files (logical paths), for suggesting a file a missing import may
+    /// have meant. Empty when the host cannot list them.
+    fn candidates(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// A file known to the workspace.
@@ -287,7 +292,7 @@ impl Workspace {
                         format!("cannot import `{}`", import.path.value),
                     )
                     .with_label(format!("{target}: {reason}"))
-                    .with_help(self.similar_path_help(&target)),
+                    .with_help(self.similar_path_help(&*host, &target)),
                 );
                 continue;
             };
@@ -317,9 +322,16 @@ impl Workspace {
         order.push(id);
     }
 
-    fn similar_path_help(&self, target: &str) -> String {
-        let names: Vec<&str> = self.by_path.keys().map(String::as_str).filter(|p| !p.starts_with(stdlib::PREFIX)).collect();
-        match oc_diag::did_you_mean(target, names) {
+    /// Suggests a file the host says the project has (else one read so far), in a fixed order,
+    /// so the same tree always gets the same help whatever was read before.
+    fn similar_path_help(&self, host: &dyn Host, target: &str) -> String {
+        let mut names: Vec<String> = host.candidates();
+        if names.is_empty() {
+            names = self.by_path.keys().filter(|p| !p.starts_with(stdlib::PREFIX)).cloned().collect();
+        }
+        names.retain(|n| n != target);
+        names.sort();
+        match oc_diag::did_you_mean(target, names.iter().map(String::as_str)) {
             Some(s) => format!("did you mean `{s}`? paths are relative to the importing file"),
             None => "paths are relative to the importing file and use `/`".to_string(),
         }

@@ -248,11 +248,18 @@ pub struct DiskHost {
     pub not_utf8: Vec<(String, usize)>,
     /// Every logical path read or tried.
     pub touched: BTreeSet<String>,
+    /// The project's `.oc` files, offered as suggestions for a missing import.
+    pub files: Vec<String>,
 }
 
 impl DiskHost {
     pub fn new(root: PathBuf) -> DiskHost {
-        DiskHost { confined: Confined::new(&root), not_utf8: Vec::new(), touched: BTreeSet::new() }
+        DiskHost { confined: Confined::new(&root), not_utf8: Vec::new(), touched: BTreeSet::new(), files: Vec::new() }
+    }
+
+    /// A host that knows the project's files (for import suggestions).
+    pub fn for_project(project: &Project) -> DiskHost {
+        DiskHost { files: project.files.clone(), ..DiskHost::new(project.root.clone()) }
     }
 
     pub fn root(&self) -> &Path {
@@ -282,6 +289,10 @@ impl oc_compiler::Host for DiskHost {
     fn read(&mut self, path: &str) -> Result<String, String> {
         let bytes = self.read_bytes(path, MAX_SOURCE_BYTES).map_err(|e| e.to_string())?;
         Ok(self.decode(path, bytes))
+    }
+
+    fn candidates(&self) -> Vec<String> {
+        self.files.clone()
     }
 }
 
