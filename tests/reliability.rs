@@ -119,12 +119,17 @@ fn a_diagnostic_past_column_65535_is_rendered_not_a_panic() {
     assert!(run.stderr.contains("c.oc:1:65537"), "{}", run.stderr);
     assert!(run.stderr.contains("shown clipped"), "{}", run.stderr);
     assert!(run.stderr.len() < 4_000, "the snippet is clipped, not 64 kB: {} bytes", run.stderr.len());
-    // A map row of 65,541 symbols: the ragged-row error lies past column 65,535.
+    // A map row of 65,541 symbols (ragged), and a TOML error past column 65,535.
     let row = ".".repeat(65_541);
     std::fs::write(dir.join("wide.map.toml"), format!("name = \"W\"\nwidth = 5\nheight = 1\nrows = [\"{row}\"]\n")).unwrap();
     let run = oc_in(&dir, &["check", "wide.map.toml"], 30);
     assert!(is_exit(&run, 1), "exit {:?}\n{}", run.code, run.stderr);
     assert!(run.stderr.contains("oc::atlas::ragged_row"), "{}", run.stderr);
+    let name = "x".repeat(65_600);
+    std::fs::write(dir.join("late.map.toml"), format!("name = \"{name}\" @\nwidth = 1\nheight = 1\nrows = [\".\"]\n")).unwrap();
+    let run = oc_in(&dir, &["check", "late.map.toml"], 30);
+    assert!(is_exit(&run, 1), "exit {:?}\n{}", run.code, run.stderr);
+    assert!(run.stderr.contains("oc::atlas::toml") && run.stderr.contains("late.map.toml:1:656"), "{}", run.stderr);
     // The JSON report has the exact column.
     let run = oc_in(&dir, &["check", "c.oc", "--format", "json"], 30);
     let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
@@ -553,4 +558,59 @@ fn force_never_replaces_an_input_or_a_map() {
     let run = oc_in(&dir, &["import-image", "bg.png", "-o", "m.map.toml", "--force"], 60);
     assert!(is_exit(&run, 2), "{}", run.stderr);
     assert!(std::fs::read_to_string(dir.join("m.map.toml")).unwrap().contains("image = \"bg.png\""));
+}
+
+// 13, beyond the storm test: a watched subfolder whose file imports from outside it.
+#[test]
+fn watching_a_subfolder_sees_its_imports_change() {
+    let dir = scratch("watch-sub", true);
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("lib.oc"), "tag Calm on class { crit_bonus += 1 }\n").unwrap();
+    std::fs::write(
+        dir.join("sub/a.oc"),
+        "import \"../lib.oc\"\nclass Mule { ratings { str C mag E skl D spd E def B res D } wields Axes tags Calm cost 300 }\n",
+    )
+    .unwrap();
+    let mut child = Command::new(bin())
+        .args(["watch", s(&dir.join("sub")), "--no-clear", "--format", "json", "--debounce", "20"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 1];
+        let mut line = Vec::new();
+        while let Ok(1) = out.read(&mut buf) {
+            if buf[0] == b'\n' {
+                let _ = tx.send(String::from_utf8_lossy(&line).into_owned());
+                line.clear();
+            } else {
+                line.push(buf[0]);
+            }
+        }
+    });
+    let first = rx.recv_timeout(Duration::from_secs(20)).expect("a first report");
+    assert!(first.contains("\"errors\":0"), "{first}");
+    std::thread::sleep(Duration::from_millis(300));
+    // Break the imported tag's name: the class in sub/ now names an unknown tag.
+    std::fs::write(dir.join("lib.oc"), "tag Quiet on class { crit_bonus += 1 }\n").unwrap();
+    let mut last = String::new();
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(10) {
+        if let Ok(line) = rx.recv_timeout(Duration::from_millis(200)) {
+            last = line;
+            if last.contains("oc::name::unknown_tag") {
+                break;
+            }
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let check = oc_in(&dir, &["check", s(&dir.join("sub")), "--format", "json"], 30);
+    let (a, b): (serde_json::Value, serde_json::Value) =
+        (serde_json::from_str(&last).unwrap_or_default(), serde_json::from_str(&check.stdout).unwrap());
+    assert_eq!(a, b, "watch's last report differs from oc check");
 }
