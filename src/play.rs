@@ -189,10 +189,15 @@ fn side_json(s: &SideForecast) -> serde_json::Value {
             (n.clone(), v)
         })
         .collect();
-    serde_json::json!({
+    let mut value = serde_json::json!({
         "class": s.class, "weapon": s.weapon, "hp": s.hp, "max_hp": s.max_hp, "effective": effective,
         "hit": s.hit, "crit": s.crit, "damage": s.damage, "crit_damage": s.crit_damage, "strikes": s.strikes,
-    })
+    });
+    // Where damage is random: one hitting strike's damage, value -> probability.
+    if let (Some(obj), false) = (value.as_object_mut(), s.damage_distribution.is_empty()) {
+        obj.insert("damage_distribution".into(), distribution(&s.damage_distribution));
+    }
+    value
 }
 
 fn distribution(d: &std::collections::BTreeMap<i64, f64>) -> serde_json::Value {

@@ -79,6 +79,9 @@ pub struct SideForecast {
     pub crit_damage: i64,
     /// Strikes made if nobody is routed (0 when it cannot counter).
     pub strikes: u32,
+    /// Where a hitting strike's damage is random (damage dice): damage -> probability, given a
+    /// hit. Empty where a hit's damage is fixed (then `damage` and `crit_damage` say it all).
+    pub damage_distribution: BTreeMap<i64, f64>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -104,6 +107,9 @@ pub struct Forecast {
 }
 
 /// Units by (side, statuses).
+/// A hash map whose iteration order depends only on what was inserted (SipHash with fixed keys).
+type FixedMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>>;
+
 type UnitCache = HashMap<(usize, Vec<u32>), Rc<Unit>>;
 
 /// A matchup being resolved: the loadouts and the units built for each set of statuses.
@@ -190,7 +196,7 @@ impl<'e> Exchange<'e> {
                     attrs: [&base[0], &base[1]],
                     attacker,
                     holder,
-                    roll: 0,
+                    rolls: &[],
                     dealt: 0,
                     distance: self.distance,
                     triangle: self.triangle[attacker],
@@ -203,21 +209,23 @@ impl<'e> Exchange<'e> {
         out
     }
 
-    fn ctx<'a>(&'a self, units: [&'a Unit; 2], attrs: &'a [Vec<V>; 2], attacker: usize, roll: i64) -> Ctx<'a> {
+    fn ctx<'a>(&'a self, units: [&'a Unit; 2], attrs: &'a [Vec<V>; 2], attacker: usize, rolls: &'a [i64]) -> Ctx<'a> {
         Ctx {
             ir: &self.engine.ir,
             units,
             attrs: [&attrs[0], &attrs[1]],
             attacker,
             holder: attacker,
-            roll,
+            rolls,
             dealt: 0,
             distance: self.distance,
             triangle: self.triangle[attacker],
         }
     }
 
-    /// The outcome of a strike by `attacker` for each face of the die, grouped: (faces, outcome).
+    /// The outcome of a strike by `attacker` for every joint face of the dice the strike draws
+    /// (each named die once, each literal die on its own), grouped: (how many faces, outcome).
+    /// The faces are equally likely; there are `Ir::strike_faces` of them.
     fn outcomes(&self, state: &State, attacker: usize) -> Vec<(u32, Outcome)> {
         let ir = &self.engine.ir;
         let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
@@ -225,16 +233,40 @@ impl<'e> Exchange<'e> {
         let attrs = self.strike_attrs(units, state.hp, attacker);
         let mut cache = vec![None; ir.formulas.len()];
         let mut out: Vec<(u32, Outcome)> = Vec::new();
-        for face in 1..=i64::from(ir.hit_faces) {
+        let mut rolls = vec![0i64; ir.dice.len()];
+        let mut mask = 0u64;
+        for slot in &ir.strike_dice {
+            mask |= 1u64 << slot;
+            if let Some(r) = rolls.get_mut(*slot as usize) {
+                *r = 1;
+            }
+        }
+        loop {
             for (slot, f) in cache.iter_mut().zip(&ir.formulas) {
-                if f.uses_roll {
+                if f.dice & mask != 0 {
                     *slot = None;
                 }
             }
-            let o = self.outcome_at(&self.ctx(units, &attrs, attacker, face), &mut cache);
+            let o = self.outcome_at(&self.ctx(units, &attrs, attacker, &rolls), &mut cache);
             match out.iter_mut().find(|(_, x)| *x == o) {
                 Some((n, _)) => *n += 1,
                 None => out.push((1, o)),
+            }
+            // The next joint face, the first die turning fastest (one die: faces 1, 2, 3...).
+            let mut carried = true;
+            for slot in &ir.strike_dice {
+                let faces = i64::from(ir.dice.get(*slot as usize).copied().unwrap_or(1));
+                if let Some(r) = rolls.get_mut(*slot as usize) {
+                    if *r < faces {
+                        *r += 1;
+                        carried = false;
+                        break;
+                    }
+                    *r = 1;
+                }
+            }
+            if carried {
+                break;
             }
         }
         out
@@ -257,7 +289,7 @@ impl<'e> Exchange<'e> {
         let units = [&*units[0], &*units[1]];
         let attrs = self.strike_attrs(units, state.hp, attacker);
         let mut cache = vec![None; self.engine.ir.formulas.len()];
-        self.ctx(units, &attrs, attacker, 0).eval(&crate::ir::E::Formula(id), &[], &mut cache)
+        self.ctx(units, &attrs, attacker, &[]).eval(&crate::ir::E::Formula(id), &[], &mut cache)
     }
 
     fn strikes(&self, state: &State, side: usize) -> u8 {
@@ -320,7 +352,7 @@ impl<'e> Exchange<'e> {
             let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
             let units = [&*units[0], &*units[1]];
             let attrs = self.strike_attrs(units, next.hp, attacker);
-            let mut ctx = self.ctx(units, &attrs, attacker, 0);
+            let mut ctx = self.ctx(units, &attrs, attacker, &[]);
             ctx.dealt = o.damage;
             for (args, event, then) in &units[attacker].triggers {
                 if *event == m::Event::Hit || (*event == m::Event::Crit && o.crit) {
@@ -393,13 +425,15 @@ impl<'e> Exchange<'e> {
 
     /// The exact distribution of outcomes, by enumerating every face of every strike.
     pub fn forecast(&self) -> Forecast {
-        let faces = f64::from(self.engine.ir.hit_faces);
-        let mut frontier: HashMap<State, f64> = HashMap::new();
+        let faces = self.engine.ir.strike_faces as f64;
+        // A fixed hasher: the states are summed in iteration order, and floating-point sums
+        // depend on order, so a random one made forecasts differ in the last bits run to run.
+        let mut frontier: FixedMap<State, f64> = FixedMap::default();
         frontier.insert(self.initial(), 1.0);
-        let mut done: HashMap<[i64; 2], f64> = HashMap::new();
-        let mut outcome_cache: HashMap<(State, usize), Vec<(u32, Outcome)>> = HashMap::new();
+        let mut done: FixedMap<[i64; 2], f64> = FixedMap::default();
+        let mut outcome_cache: FixedMap<(State, usize), Vec<(u32, Outcome)>> = FixedMap::default();
         while !frontier.is_empty() {
-            let mut next: HashMap<State, f64> = HashMap::new();
+            let mut next: FixedMap<State, f64> = FixedMap::default();
             for (state, p) in frontier {
                 let Phase::Attack { side, .. } = state.phase else {
                     *done.entry(state.hp).or_default() += p;
@@ -443,13 +477,15 @@ impl<'e> Exchange<'e> {
     fn side_forecast(&self, state: &State, side: usize) -> SideForecast {
         let ir = &self.engine.ir;
         let unit = self.unit(side, &state.statuses[side]);
-        let faces = f64::from(ir.hit_faces);
+        let faces = ir.strike_faces as f64;
         let can_strike = side == 0 || self.can_counter(state);
         let (mut hit, mut crit, mut damage, mut crit_damage) = (0.0, 0.0, 0, 0);
+        let mut damage_distribution: BTreeMap<i64, f64> = BTreeMap::new();
         if can_strike {
             for (n, o) in self.outcomes(state, side) {
                 let p = f64::from(n) / faces;
                 if o.hit {
+                    *damage_distribution.entry(o.damage).or_default() += p;
                     hit += p;
                     if o.crit {
                         crit += p;
@@ -464,10 +500,19 @@ impl<'e> Exchange<'e> {
             let units = [&*units[0], &*units[1]];
             let attrs = self.strike_attrs(units, state.hp, side);
             let mut cache = vec![None; ir.formulas.len()];
-            let ctx = self.ctx(units, &attrs, side, 1);
+            let ones = vec![1i64; ir.dice.len()];
+            let ctx = self.ctx(units, &attrs, side, &ones);
             damage = damage.max(ctx.eval(&crate::ir::E::Formula(ir.roles.damage), &[], &mut cache).int().max(0));
             crit_damage =
                 crit_damage.max(ctx.eval(&crate::ir::E::Formula(ir.roles.critical_damage), &[], &mut cache).int().max(0));
+        }
+        // Given a hit; only where hits differ in damage beyond hit versus critical hit.
+        let crit_only = damage_distribution.len() <= 2 && damage_distribution.keys().all(|d| *d == damage || *d == crit_damage);
+        if crit_only || hit <= 0.0 {
+            damage_distribution.clear();
+        }
+        for p in damage_distribution.values_mut() {
+            *p /= hit;
         }
         let strikes = if !can_strike {
             0
@@ -488,23 +533,32 @@ impl<'e> Exchange<'e> {
             damage,
             crit_damage,
             strikes,
+            damage_distribution,
         }
     }
 
     /// Plays the exchange once with `rng`, strike by strike.
     pub fn resolve(&self, rng: &mut ChaCha8Rng) -> (Vec<StrikeLog>, [i64; 2]) {
-        let faces = self.engine.ir.hit_faces;
+        let ir = &self.engine.ir;
         let mut state = self.initial();
         let mut log = Vec::new();
-        let mut cache = vec![None; self.engine.ir.formulas.len()];
+        let mut cache = vec![None; ir.formulas.len()];
+        let mut rolls = vec![0i64; ir.dice.len()];
         while let Phase::Attack { side, stage, .. } = state.phase {
             let side = side as usize;
-            let roll = i64::from(roll_die(rng, faces));
+            // Every die the strike reads, drawn once, in slot order (one generator per exchange).
+            for slot in &ir.strike_dice {
+                let faces = ir.dice.get(*slot as usize).copied().unwrap_or(1);
+                if let Some(r) = rolls.get_mut(*slot as usize) {
+                    *r = i64::from(roll_die(rng, faces));
+                }
+            }
+            let roll = ir.strike_dice.first().and_then(|s| rolls.get(*s as usize)).copied().unwrap_or(0);
             let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
             let units = [&*units[0], &*units[1]];
             let attrs = self.strike_attrs(units, state.hp, side);
             cache.iter_mut().for_each(|c| *c = None);
-            let o = self.outcome_at(&self.ctx(units, &attrs, side, roll), &mut cache);
+            let o = self.outcome_at(&self.ctx(units, &attrs, side, &rolls), &mut cache);
             let (mut after, inflicted) = self.apply(&state, side, o);
             after.phase = self.next_phase(&after, state.phase);
             log.push(StrikeLog {
@@ -598,7 +652,7 @@ impl Engine {
             attrs: [&a.attrs, &lowest],
             attacker: 0,
             holder: 0,
-            roll: 0,
+            rolls: &[],
             dealt: 0,
             distance,
             triangle: 0,

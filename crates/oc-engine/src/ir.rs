@@ -114,8 +114,10 @@ pub enum E {
     Not(Box<E>),
     Bin(Op, Box<E>, Box<E>),
     Lookup(u16, Vec<E>),
-    Roll,
-    RollFresh(u32),
+    /// This strike's draw of a die: a slot of [`Ir::dice`]. Named dice (`dice dmg d6`) have one
+    /// slot each, read the same everywhere in a strike; each literal `roll(d6)` written in a
+    /// formula is a slot of its own (an independent draw).
+    Roll(u8),
     Min(Box<E>, Box<E>),
     Max(Box<E>, Box<E>),
     Abs(Box<E>),
@@ -168,8 +170,13 @@ pub struct TableIr {
 
 pub struct FormulaIr {
     pub expr: E,
-    pub uses_roll: bool,
+    /// The dice slots it reads (bit `i` for slot `i`), directly or through other formulas.
+    pub dice: u64,
 }
+
+/// The most joint faces one strike may enumerate (the product of the faces of every die its
+/// formulas read); a forecast walks them all.
+pub const MAX_JOINT_FACES: u64 = 4_000_000;
 
 /// The combat formulas the engine reads, by index into `Ir::formulas`.
 pub struct Roles {
@@ -196,7 +203,13 @@ pub struct Ir {
     pub formulas: Vec<FormulaIr>,
     formula_ids: HashMap<String, u16>,
     pub roles: Roles,
-    pub hit_faces: u32,
+    /// Faces of each die slot: the ruleset's named dice first, then one per literal die.
+    pub dice: Vec<u32>,
+    dice_ids: HashMap<String, u8>,
+    /// The slots a strike draws (those the combat roles read), in slot order.
+    pub strike_dice: Vec<u8>,
+    /// The product of their faces: how many equally likely joint outcomes a strike has.
+    pub strike_faces: u64,
     pub hp_attr: u16,
     /// Tag and status effects by interned name.
     pub effects: HashMap<u32, (Vec<String>, Vec<Eff>)>,
@@ -251,7 +264,10 @@ impl Ir {
                 counter: None,
                 counter_any_range: None,
             },
-            hit_faces: 0,
+            dice: Vec::new(),
+            dice_ids: HashMap::new(),
+            strike_dice: Vec::new(),
+            strike_faces: 1,
             hp_attr: 0,
             effects: HashMap::new(),
         };
@@ -288,13 +304,14 @@ impl Ir {
         for (i, f) in rs.combat.iter().enumerate() {
             ir.formula_ids.insert(f.name.clone(), i as u16);
         }
+        for d in &rs.dice {
+            let slot = ir.new_die(d.faces)?;
+            ir.dice_ids.insert(d.name.clone(), slot);
+        }
         for f in &rs.combat {
             let expr = ir.expr(&f.expr, &[])?;
-            ir.formulas.push(FormulaIr { expr, uses_roll: false });
-        }
-        for i in 0..ir.formulas.len() {
-            let uses = ir.uses_roll(&ir.formulas[i].expr);
-            ir.formulas[i].uses_roll = uses;
+            let dice = ir.dice_of(&expr);
+            ir.formulas.push(FormulaIr { expr, dice });
         }
         let id = |ir: &Ir, n: &str| ir.formula_ids.get(n).copied();
         let need = |ir: &Ir, n: &str| id(ir, n).ok_or_else(|| EngineError::model(format!("the ruleset has no `{n}` formula")));
@@ -309,10 +326,21 @@ impl Ir {
             counter: id(&ir, "counter"),
             counter_any_range: id(&ir, "counter_any_range"),
         };
-        // The die the formulas roll (`roll(hit)`): the first die of the ruleset.
-        ir.hit_faces = rs.dice.first().map_or(0, |d| d.faces);
-        if ir.hit_faces < 2 {
-            return Err(EngineError::model("the ruleset defines no die to roll"));
+        // The dice a strike draws: every slot the combat roles read.
+        let r = &ir.roles;
+        let roles = [Some(r.hit), Some(r.critical), Some(r.damage), Some(r.critical_damage), r.backfire];
+        let mask = roles.iter().flatten().filter_map(|f| ir.formulas.get(*f as usize)).fold(0u64, |m, f| m | f.dice);
+        ir.strike_dice = (0..ir.dice.len() as u8).filter(|i| mask & (1u64 << i) != 0).collect();
+        ir.strike_faces = 1;
+        for slot in &ir.strike_dice {
+            let faces = u64::from(ir.dice.get(*slot as usize).copied().unwrap_or(1));
+            ir.strike_faces = ir.strike_faces.saturating_mul(faces);
+        }
+        if ir.strike_faces > MAX_JOINT_FACES {
+            return Err(EngineError::model(format!(
+                "a strike rolls dice with {} joint faces; exact forecasts enumerate at most {MAX_JOINT_FACES}",
+                ir.strike_faces
+            )));
         }
         for t in &rules.tags {
             let params: Vec<String> = t.params.iter().map(|p| p.name.clone()).collect();
@@ -413,8 +441,11 @@ impl Ir {
                 *self.table_ids.get(table).ok_or_else(|| EngineError::model(format!("unknown table {table}")))?,
                 args.iter().map(|a| self.expr(a, params)).collect::<Result<_, _>>()?,
             ),
-            m::Expr::Roll { .. } => E::Roll,
-            m::Expr::RollFresh { faces } => E::RollFresh(*faces),
+            m::Expr::Roll { die } => {
+                E::Roll(*self.dice_ids.get(die).ok_or_else(|| EngineError::model(format!("unknown die {die}")))?)
+            }
+            // A literal die written in a formula is its own independent draw.
+            m::Expr::RollFresh { faces } => E::Roll(self.new_die(*faces)?),
             m::Expr::Call { function, args } => {
                 let mut a = args.iter().map(|x| self.expr(x, params).map(Box::new)).collect::<Result<Vec<_>, _>>()?.into_iter();
                 let mut next = || a.next().ok_or_else(|| EngineError::model("a function lacks arguments"));
@@ -434,15 +465,23 @@ impl Ir {
         })
     }
 
-    fn uses_roll(&self, e: &E) -> bool {
+    fn new_die(&mut self, faces: u32) -> Result<u8, EngineError> {
+        let slot = u8::try_from(self.dice.len()).ok().filter(|s| *s < 64);
+        let slot = slot.ok_or_else(|| EngineError::model("the rules roll more than 64 distinct dice"))?;
+        self.dice.push(faces.max(1));
+        Ok(slot)
+    }
+
+    /// The dice slots `e` reads, directly or through formulas.
+    fn dice_of(&self, e: &E) -> u64 {
         match e {
-            E::Roll => true,
-            E::Formula(f) => self.formulas.get(*f as usize).is_some_and(|f| f.uses_roll),
-            E::Neg(x) | E::Not(x) | E::Abs(x) => self.uses_roll(x),
-            E::Bin(_, a, b) | E::Min(a, b) | E::Max(a, b) => self.uses_roll(a) || self.uses_roll(b),
-            E::Clamp(a, b, c) | E::If(a, b, c) => self.uses_roll(a) || self.uses_roll(b) || self.uses_roll(c),
-            E::Lookup(_, args) | E::Has(_, _, args) => args.iter().any(|a| self.uses_roll(a)),
-            _ => false,
+            E::Roll(slot) => 1u64 << slot,
+            E::Formula(f) => self.formulas.get(*f as usize).map_or(0, |f| f.dice),
+            E::Neg(x) | E::Not(x) | E::Abs(x) => self.dice_of(x),
+            E::Bin(_, a, b) | E::Min(a, b) | E::Max(a, b) => self.dice_of(a) | self.dice_of(b),
+            E::Clamp(a, b, c) | E::If(a, b, c) => self.dice_of(a) | self.dice_of(b) | self.dice_of(c),
+            E::Lookup(_, args) | E::Has(_, _, args) => args.iter().fold(0, |m, a| m | self.dice_of(a)),
+            _ => 0,
         }
     }
 

@@ -47,7 +47,8 @@ pub struct Ctx<'a> {
     pub attrs: [&'a [V]; 2],
     pub attacker: usize,
     pub holder: usize,
-    pub roll: i64,
+    /// This strike's draw of every die slot (`Ir::dice`); empty outside a strike.
+    pub rolls: &'a [i64],
     pub dealt: i64,
     pub distance: i64,
     pub triangle: i64,
@@ -132,9 +133,7 @@ impl Ctx<'_> {
                 }
                 table.cells.get(index).copied().unwrap_or(V::Int(0))
             }
-            E::Roll => V::Int(self.roll),
-            // Fresh dice belong to status checks between rounds, never to an exchange.
-            E::RollFresh(_) => V::Int(1),
+            E::Roll(slot) => V::Int(self.rolls.get(*slot as usize).copied().unwrap_or(0)),
             E::Min(a, b) => minmax(self.eval(a, params, cache), self.eval(b, params, cache), true),
             E::Max(a, b) => minmax(self.eval(a, params, cache), self.eval(b, params, cache), false),
             E::Abs(a) => V::Int(self.eval(a, params, cache).int().saturating_abs()),
@@ -449,7 +448,7 @@ impl Engine {
             attrs: [attrs, attrs],
             attacker: 0,
             holder: 0,
-            roll: 0,
+            rolls: &[],
             dealt: 0,
             distance: 1,
             triangle: 0,
