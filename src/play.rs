@@ -119,6 +119,24 @@ pub struct Side {
     pub normal_form: bool,
 }
 
+/// Refuses what an army may not field: a weapon the class does not wield, an item exclusive to
+/// another class (the compiler's army rules, word for word).
+fn check_items(engine: &Engine, l: &Loadout) -> Result<(), String> {
+    let Some(class) = engine.rules.class(&l.class) else { return Ok(()) };
+    for name in l.weapon.iter().chain(l.accessory.iter()) {
+        let Some(item) = engine.rules.item(name) else {
+            let hint = oc_diag::did_you_mean(name, engine.rules.items.iter().map(|i| i.name.as_str()))
+                .map(|s| format!("; did you mean `{s}`?"))
+                .unwrap_or_default();
+            return Err(format!("no item `{name}` in these rules{hint}"));
+        };
+        if let Some((code, message, help)) = oc_compiler::scenario::item_refusals(class, item, None).into_iter().next() {
+            return Err(format!("{message} [{code}]\nhelp: {help}"));
+        }
+    }
+    Ok(())
+}
+
 fn build(engine: &Engine, side: &Side) -> Result<Loadout, String> {
     let mut l = loadout(engine, &side.spec)?;
     l.terrain = side.terrain.clone();
@@ -128,6 +146,7 @@ fn build(engine: &Engine, side: &Side) -> Result<Loadout, String> {
     if side.normal_form {
         l.form = Form::Normal;
     }
+    check_items(engine, &l)?;
     Ok(l)
 }
 

@@ -504,3 +504,19 @@ fn a_battle_log_replays_and_an_edited_one_does_not() {
     assert_eq!(bad.status.code(), Some(1));
     assert!(text(&bad.stderr).contains("keep.jsonl:4: the replay differs here"), "{}", text(&bad.stderr));
 }
+
+#[test]
+fn forecast_and_duel_refuse_loadouts_an_army_could_not_field() {
+    // Seed 000: "Exclusive(Class) | Can only be used by the tagged Class |" (the Wo Dao is the
+    // Swordmaster's), and a class fights only with the weapon types it wields.
+    for cmd in ["forecast", "duel"] {
+        let out = oc(&repo(), &[cmd, "--attacker", "Myrmidon:WoDao", "--defender", "Fighter"]);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        assert!(text(&out.stderr).contains("`WoDao` is exclusive to Swordmaster, not a Myrmidon"), "{}", text(&out.stderr));
+        let out = oc(&repo(), &[cmd, "--attacker", "Myrmidon", "--defender", "Fighter:SilverSword"]);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        assert!(text(&out.stderr).contains("a Fighter cannot wield Swords"), "{}", text(&out.stderr));
+    }
+    let out = oc(&repo(), &["forecast", "--attacker", "Swordmaster:WoDao", "--defender", "Fighter"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

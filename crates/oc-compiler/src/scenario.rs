@@ -676,6 +676,43 @@ pub fn selects(rules: &m::Rules, unit: &m::ArmyUnit, selector: &m::Selector) -> 
 }
 
 /// The gold an army costs: classes plus items.
+/// Why a unit of `class` (called `who` in messages, if it has a name) may not carry `item`: a weapon type the
+/// class does not wield (any of its forms), or an item exclusive to another class. The same
+/// rules for armies and for `oc forecast` / `oc duel` loadouts: (code, message, help).
+pub fn item_refusals(class: &m::Class, item: &m::Item, who: Option<&str>) -> Vec<(&'static str, String, String)> {
+    let mut out = Vec::new();
+    let mut wields: BTreeSet<&str> = class.wields.iter().map(String::as_str).collect();
+    if let Some(forms) = &class.forms {
+        wields.extend(forms.normal.wields.iter().map(String::as_str));
+        wields.extend(forms.transformed.wields.iter().map(String::as_str));
+    }
+    if let Some(wt) = &item.weapon_type {
+        if item.kind == m::ItemKind::Weapon && !wields.contains(wt.as_str()) {
+            out.push((
+                ARMY_WIELD,
+                format!("a {} cannot wield {} (`{}`)", class.name, wt, item.name),
+                format!("{} wields {}", class.name, wields.iter().copied().collect::<Vec<_>>().join(", ")),
+            ));
+        }
+    }
+    // Seed 000, General tags: "Exclusive(Class) | Can only be used by the tagged Class |".
+    for t in item.tags.iter().filter(|t| t.tag == "Exclusive") {
+        if let Some(m::Value::Name { name, .. }) = t.args.first() {
+            if *name != class.name {
+                out.push((
+                    ARMY_EXCLUSIVE,
+                    match who {
+                        Some(who) => format!("`{}` is exclusive to {name}; `{who}` is a {}", item.name, class.name),
+                        None => format!("`{}` is exclusive to {name}, not a {}", item.name, class.name),
+                    },
+                    format!("give it to a {name}"),
+                ));
+            }
+        }
+    }
+    out
+}
+
 pub fn army_cost(rules: &m::Rules, army: &m::Army) -> i64 {
     army.units.iter().map(|u| unit_cost(rules, u)).sum()
 }
@@ -766,11 +803,6 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
                 );
             }
         }
-        let mut wields: BTreeSet<&str> = class.wields.iter().map(String::as_str).collect();
-        if let Some(forms) = &class.forms {
-            wields.extend(forms.normal.wields.iter().map(String::as_str));
-            wields.extend(forms.transformed.wields.iter().map(String::as_str));
-        }
         for i in &u.items {
             let Some(item) = rules.item(&i.value) else {
                 diags.push(unknown(UNKNOWN_ITEM, "item", i, rules.items.iter().map(|i| i.name.as_str()).collect()));
@@ -788,31 +820,8 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
                     .with_help("choose another item"),
                 );
             }
-            if let Some(wt) = &item.weapon_type {
-                if item.kind == m::ItemKind::Weapon && !wields.contains(wt.as_str()) {
-                    diags.push(
-                        Diagnostic::error(ARMY_WIELD, i.span, format!("a {} cannot wield {} (`{}`)", class.name, wt, item.name))
-                            .with_help(format!(
-                                "{} wields {}",
-                                class.name,
-                                wields.iter().copied().collect::<Vec<_>>().join(", ")
-                            )),
-                    );
-                }
-            }
-            for t in item.tags.iter().filter(|t| t.tag == "Exclusive") {
-                if let Some(m::Value::Name { name, .. }) = t.args.first() {
-                    if *name != class.name {
-                        diags.push(
-                            Diagnostic::error(
-                                ARMY_EXCLUSIVE,
-                                i.span,
-                                format!("`{}` is exclusive to {name}; `{}` is a {}", item.name, u.name.value, class.name),
-                            )
-                            .with_help(format!("give it to a {name}")),
-                        );
-                    }
-                }
+            for (code, message, help) in item_refusals(class, item, Some(&u.name.value)) {
+                diags.push(Diagnostic::error(code, i.span, message).with_help(help));
             }
         }
         for t in &u.tags {
