@@ -553,3 +553,62 @@ fn warp_reaches_as_far_as_the_staff_range_of_strength() {
     assert!(!b.units[0].items.contains(&"WarpStaff".to_string()), "{:?}", b.units[0]);
     assert!(last_note(&b).ends_with("the WarpStaff is used up"), "{}", last_note(&b));
 }
+
+const EMBERS: &str = "
+// A home-brew status in the shape of seed 001's Poisoned: one roll of the ruleset's d100 at the
+// start of each round either clears it or burns for 2, never both, never neither.
+status Embers {
+    on start_of_round { when roll(hit) > 50 { damage(self, 2) } }
+} clears when roll(hit) <= 50 at start_of_round
+// A trigger whose command sits under a condition (the shape of seed 001's Relic).
+status Smoldering {
+    on end_of_turn { when self.hp > 10 { damage(self, 3) } }
+}
+";
+
+#[test]
+fn a_start_of_round_trigger_and_its_clear_read_one_draw() {
+    let (rules, map) = setup(&format!(
+        "{EMBERS}
+         army A for Arena attacker {{ unit Ross: Fighter {{ items IronAxe }} }}
+         army D for Arena defender {{ unit Bors: Soldier {{ items IronLance }} }}"
+    ));
+    let engine = Engine::new(rules).unwrap();
+    let (mut burnt, mut cleared) = (0, 0);
+    for seed in 0..40 {
+        let mut b = battle_seeded(&engine, &map, [&[(0, 0)], &[(7, 4)]], seed);
+        b.units[0].statuses.push(oc_engine::battle::Affliction { status: "Embers".into(), left: None });
+        let hp = b.units[0].hp;
+        b.turn(wait(b.waiting(b.to_act)[0])).unwrap();
+        b.turn(wait(b.waiting(b.to_act)[0])).unwrap();
+        // Round 2 has begun: its start-of-round roll happened once for Ross.
+        let burnt_now = b.units[0].hp == hp - 2;
+        let cleared_now = b.units[0].statuses.is_empty();
+        assert!(burnt_now != cleared_now, "seed {seed}: burnt {burnt_now}, cleared {cleared_now}");
+        burnt += usize::from(burnt_now);
+        cleared += usize::from(cleared_now);
+    }
+    assert!(burnt > 5 && cleared > 5, "both happen: burnt {burnt}, cleared {cleared}");
+}
+
+#[test]
+fn a_condition_inside_a_trigger_is_evaluated() {
+    let (rules, map) = setup(&format!(
+        "{EMBERS}
+         army A for Arena attacker {{ unit Ross: Fighter {{ items IronAxe }} }}
+         army D for Arena defender {{ unit Bors: Soldier {{ items IronLance }} }}"
+    ));
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(0, 0)], &[(7, 4)]]);
+    let ross = 0;
+    b.units[ross].statuses.push(oc_engine::battle::Affliction { status: "Smoldering".into(), left: None });
+    b.units[ross].hp = 12;
+    let mut turns = 0;
+    while b.outcome.is_none() && turns < 6 {
+        let next = b.waiting(b.to_act)[0];
+        b.turn(wait(next)).unwrap();
+        turns += 1;
+    }
+    // 12 > 10: 3 damage at the end of its first turn; 9 is not above 10: no more.
+    assert_eq!(b.units[ross].hp, 9, "{:?}", b.log);
+}

@@ -451,12 +451,8 @@ impl<'a> Checker<'a> {
                     return error_expr();
                 };
                 if self.dice.contains_key(die) {
-                    if !scope.combat {
-                        self.error(
-                            Diagnostic::error(EFFECT_CONTEXT, e.span, format!("the combat die `{die}` is only rolled in combat"))
-                                .with_help("outside combat, roll a fresh die such as `roll(d10)`"),
-                        );
-                    }
+                    // A named die is one draw per strike in combat, and one draw per event (per
+                    // unit) outside it: every `roll(NAME)` of that strike or event reads it.
                     return (m::Expr::Roll { die: die.clone() }, Some(Type::Int));
                 }
                 if let Some(faces) = die.strip_prefix('d').and_then(|n| n.parse::<u32>().ok()) {

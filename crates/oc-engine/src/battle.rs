@@ -824,25 +824,38 @@ impl<'e> Battle<'e> {
     /// Runs a unit's `on EVENT { ... }` effects (an item that heals its bearer on activation, a
     /// weapon that hurts its wielder after an attack). Form changes are the engine's own shifting rule, not run here.
     fn run_triggers(&mut self, i: usize, event: m::Event) {
+        let drawn = std::cell::RefCell::new(Vec::new());
+        self.run_triggers_drawing(i, event, &drawn);
+    }
+
+    /// [`Battle::run_triggers`] with the named dice of this event drawn once, shared by the
+    /// caller. `when` conditions inside the effects are evaluated (with the battle's dice), and
+    /// only the commands under true conditions run.
+    fn run_triggers_drawing(&mut self, i: usize, event: m::Event, drawn: &std::cell::RefCell<Vec<(String, i64)>>) {
         if !self.on_board(i) {
             return;
         }
         let mut todo: Vec<Triggered> = Vec::new();
+        let mut dice = std::mem::replace(&mut self.rng, rng(0));
         for (effects, params, args) in self.holdings(i) {
+            let ctx = Eval {
+                battle: self,
+                user: i,
+                target: None,
+                params: &params,
+                args: &args,
+                dice: std::cell::RefCell::new(Some(&mut dice)),
+                drawn,
+            };
             for e in &effects {
                 if let m::Effect::On { event: ev, then } = e {
                     if *ev == event {
-                        for t in then {
-                            if let m::Effect::Command { verb, args: cargs } = t {
-                                if *verb != m::Verb::Shift {
-                                    todo.push((*verb, cargs.clone(), params.clone(), args.clone()));
-                                }
-                            }
-                        }
+                        collect_commands(&ctx, then, &params, &args, &mut todo);
                     }
                 }
             }
         }
+        self.rng = dice;
         for (verb, cargs, params, args) in todo {
             let pos = self.units.get(i).map_or((0, 0), |f| f.pos);
             let note = match self.command(i, verb, &cargs, None, pos, None, &params, &args) {
@@ -931,13 +944,20 @@ impl<'e> Battle<'e> {
     /// Start of a round: round-counted statuses count down, and statuses that clear on a roll
     /// at `start_of_round` roll for it (seed 000: d10, 1-5 it wears off).
     fn start_of_round(&mut self) {
-        let mut dice = std::mem::replace(&mut self.rng, rng(0));
         let mut changes = Vec::new();
         for i in 0..self.units.len() {
+            if self.units.get(i).is_none_or(|u| u.state != State::Ready) {
+                continue;
+            }
+            // `on start_of_round` effects, then the statuses' clear rolls, one draw of each named
+            // die for both (seed 001's poison: one d20, 1-10 it wears off, 11-20 two damage).
+            let drawn = std::cell::RefCell::new(Vec::new());
+            self.run_triggers_drawing(i, m::Event::StartOfRound, &drawn);
             let Some(u) = self.units.get(i) else { continue };
             if u.state != State::Ready {
                 continue;
             }
+            let mut dice = std::mem::replace(&mut self.rng, rng(0));
             let mut keep = Vec::new();
             for a in u.statuses.clone() {
                 let status = self.engine.rules.status(&a.status);
@@ -958,6 +978,7 @@ impl<'e> Battle<'e> {
                                     params: &[],
                                     args: &[],
                                     dice: std::cell::RefCell::new(Some(&mut dice)),
+                                    drawn: &drawn,
                                 };
                                 ctx.bool(e).unwrap_or(false)
                             }
@@ -970,11 +991,11 @@ impl<'e> Battle<'e> {
                     keep.push(Affliction { status: a.status, left });
                 }
             }
+            self.rng = dice;
             if let Some(u) = self.units.get_mut(i) {
                 u.statuses = keep;
             }
         }
-        self.rng = dice;
         for (i, status) in changes {
             self.log.push(Record::Affliction { unit: i, status, change: "wears off".into() });
         }
@@ -1013,6 +1034,7 @@ impl<'e> Battle<'e> {
             }
         };
         let dist = distance(u.pos, spot);
+        let drawn = std::cell::RefCell::new(Vec::new());
         let ctx = Eval {
             battle: self,
             user: i,
@@ -1020,6 +1042,7 @@ impl<'e> Battle<'e> {
             params: &a.params,
             args: &a.args,
             dice: std::cell::RefCell::new(None),
+            drawn: &drawn,
         };
         let lo = a.action.min_range.as_ref().map_or(Some(0), |e| ctx.int(e)).unwrap_or(0);
         let hi = a.action.max_range.as_ref().map_or(Some(lo), |e| ctx.int(e)).unwrap_or(lo);
@@ -1076,7 +1099,8 @@ impl<'e> Battle<'e> {
                 .map(|r| r.name.clone())
         };
         let amount = |b: &Battle, k: usize| -> Option<i64> {
-            let ctx = Eval { battle: b, user: i, target, params, args, dice: std::cell::RefCell::new(None) };
+            let drawn = std::cell::RefCell::new(Vec::new());
+            let ctx = Eval { battle: b, user: i, target, params, args, dice: std::cell::RefCell::new(None), drawn: &drawn };
             cargs.get(k).and_then(|e| ctx.int(e))
         };
         match verb {
@@ -1384,6 +1408,21 @@ impl<'e> Battle<'e> {
     }
 }
 
+/// The commands of triggered effects whose `when` conditions hold, in order.
+fn collect_commands(ctx: &Eval, effects: &[m::Effect], params: &[String], args: &[m::Value], out: &mut Vec<Triggered>) {
+    for e in effects {
+        match e {
+            m::Effect::Command { verb, args: cargs } if *verb != m::Verb::Shift => {
+                out.push((*verb, cargs.clone(), params.to_vec(), args.to_vec()));
+            }
+            m::Effect::When { condition, then } if ctx.bool(condition).unwrap_or(false) => {
+                collect_commands(ctx, then, params, args, out);
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Evaluates action arguments and requirements: constants, tag parameters, arithmetic and
 /// comparisons, and the attributes and weapon of the user (`self`) and the target.
 struct Eval<'a, 'e> {
@@ -1394,6 +1433,9 @@ struct Eval<'a, 'e> {
     args: &'a [m::Value],
     /// Dice for `roll(dN)` (status clears); `None` where nothing may be rolled.
     dice: std::cell::RefCell<Option<&'a mut ChaCha8Rng>>,
+    /// Named dice drawn so far in this event: every `roll(NAME)` of one event reads one draw
+    /// (a status's start-of-round clear and its start-of-round damage share one d20 roll).
+    drawn: &'a std::cell::RefCell<Vec<(String, i64)>>,
 }
 
 impl Eval<'_, '_> {
@@ -1450,6 +1492,18 @@ impl Eval<'_, '_> {
             m::Expr::RollFresh { faces } => {
                 let mut dice = self.dice.borrow_mut();
                 dice.as_mut().map(|r| i64::from(crate::combat::roll_die(r, *faces)))
+            }
+            m::Expr::Roll { die } => {
+                if let Some((_, v)) = self.drawn.borrow().iter().find(|(d, _)| d == die) {
+                    return Some(*v);
+                }
+                let faces = self.battle.engine.rules.ruleset.dice.iter().find(|d| d.name == *die)?.faces;
+                let v = {
+                    let mut dice = self.dice.borrow_mut();
+                    i64::from(crate::combat::roll_die(dice.as_mut()?, faces))
+                };
+                self.drawn.borrow_mut().push((die.clone(), v));
+                Some(v)
             }
             m::Expr::Activated(r) => self.battle.units.get(self.unit_of(*r)?).map(|f| i64::from(f.activated)),
             m::Expr::Unary { op: m::UnaryOp::Neg, expr } => self.value(expr).map(i64::saturating_neg),
