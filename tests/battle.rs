@@ -612,3 +612,23 @@ fn a_condition_inside_a_trigger_is_evaluated() {
     // 12 > 10: 3 damage at the end of its first turn; 9 is not above 10: no more.
     assert_eq!(b.units[ross].hp, 9, "{:?}", b.log);
 }
+
+#[test]
+fn a_heal_amount_can_depend_on_a_tag_parameter() {
+    // The shape of seed 001's Sacred(Crest): "Restores 2 HP every turn, 4 if the unit has the
+    // listed Crest" -- `heal(self, if self has c then 4 else 2)` could not be worked out before.
+    let (rules, map) = setup(
+        "tag Hallowed(c: Tag) on weapon { on activated { heal(self, if self has c then 4 else 2) } }
+         weapon HolyAxe { type Axes might 0 weight 1 range 1 tags Hallowed(Leader) cost 300 }
+         army A for Arena attacker { unit Ross: Fighter { items HolyAxe tags Leader } unit Cole: Fighter { items HolyAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(0, 0), (0, 4)], &[(7, 4)]]);
+    b.units[0].hp = 10;
+    b.units[1].hp = 10;
+    b.turn(wait(0)).unwrap();
+    b.turn(wait(b.waiting(b.to_act)[0])).unwrap();
+    b.turn(wait(1)).unwrap();
+    assert_eq!((b.units[0].hp, b.units[1].hp), (14, 12), "{:?}", b.log);
+}

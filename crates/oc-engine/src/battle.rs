@@ -1526,8 +1526,56 @@ impl Eval<'_, '_> {
                     m::BinaryOp::Or => i64::from(a != 0 || b != 0),
                 })
             }
+            m::Expr::If { condition, then, otherwise } => {
+                if self.value(condition)? != 0 {
+                    self.value(then)
+                } else {
+                    self.value(otherwise)
+                }
+            }
+            m::Expr::Call { function, args } => {
+                let v: Vec<i64> = args.iter().map(|a| self.value(a)).collect::<Option<_>>()?;
+                match (function, v.as_slice()) {
+                    (m::Function::Min, [a, b]) => Some(*a.min(b)),
+                    (m::Function::Max, [a, b]) => Some(*a.max(b)),
+                    (m::Function::Abs, [a]) => Some(a.saturating_abs()),
+                    (m::Function::Clamp, [x, lo, hi]) => Some((*x).max(*lo).min((*hi).max(*lo))),
+                    _ => None,
+                }
+            }
+            m::Expr::Has { unit, tag, args } => {
+                let u = self.combat_unit(*unit)?;
+                let id = self.battle.engine.ir.name_id(tag)?;
+                let values: Vec<V> = args
+                    .iter()
+                    .map(|a| match a {
+                        m::Expr::Const(m::Value::Int(n)) => Some(V::Int(*n)),
+                        m::Expr::Const(m::Value::Bool(b)) => Some(V::Bool(*b)),
+                        other => self.value(other).map(V::Int),
+                    })
+                    .collect::<Option<_>>()?;
+                Some(i64::from(
+                    u.has.iter().any(|h| h.tag == id && h.args == values) || (args.is_empty() && u.statuses.contains(&id)),
+                ))
+            }
+            m::Expr::HasParam { unit, param } => {
+                let u = self.combat_unit(*unit)?;
+                let name = match self.params.iter().position(|x| x == param).and_then(|i| self.args.get(i)) {
+                    Some(m::Value::Name { name, .. }) => name,
+                    _ => return None,
+                };
+                let Some(id) = self.battle.engine.ir.name_id(name) else { return Some(0) };
+                Some(i64::from(u.has.iter().any(|h| h.tag == id) || u.statuses.contains(&id)))
+            }
             _ => None,
         }
+    }
+
+    /// A unit of the battle as combat sees it (tags, statuses, equipped items).
+    fn combat_unit(&self, r: m::UnitRef) -> Option<crate::unit::Unit> {
+        let i = self.unit_of(r)?;
+        let l = self.battle.loadout(i, i == self.user)?;
+        self.battle.engine.unit(&l, &[]).ok()
     }
 
     fn int(&self, e: &m::Expr) -> Option<i64> {
