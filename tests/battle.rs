@@ -632,3 +632,35 @@ fn a_heal_amount_can_depend_on_a_tag_parameter() {
     b.turn(wait(1)).unwrap();
     assert_eq!((b.units[0].hp, b.units[1].hp), (14, 12), "{:?}", b.log);
 }
+
+#[test]
+fn end_of_round_routed_and_attacked_triggers_fire() {
+    let (rules, map) = setup(
+        "status Mending { on end_of_round { heal(self, 1) } }
+         status Doomed { on routed { damage(self, 1) } }
+         status Thorny { on attacked { damage(foe, 3) } }
+         army A for Arena attacker { unit Ross: Fighter { items SteelAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    // end_of_round: Ross mends 1 when the round is over (both sides have acted).
+    let mut b = battle(&engine, &map, [&[(0, 0)], &[(7, 4)]]);
+    b.units[0].statuses.push(oc_engine::battle::Affliction { status: "Mending".into(), left: None });
+    b.units[0].hp = 10;
+    b.turn(wait(b.waiting(b.to_act)[0])).unwrap();
+    assert_eq!(b.units[0].hp, 10, "not before the round ends");
+    b.turn(wait(b.waiting(b.to_act)[0])).unwrap();
+    assert_eq!(b.units[0].hp, 11, "{:?}", b.log);
+    // attacked: Bors's thorns hurt Ross as he attacks, before the first strike; routed: Bors's
+    // own trigger runs as he falls.
+    let mut b = battle(&engine, &map, [&[(1, 2)], &[(6, 2)]]);
+    b.units[1].statuses.push(oc_engine::battle::Affliction { status: "Thorny".into(), left: None });
+    b.units[1].statuses.push(oc_engine::battle::Affliction { status: "Doomed".into(), left: None });
+    b.units[1].hp = 1;
+    let full = b.units[0].hp;
+    b.turn(Turn { unit: 0, to: Some((5, 2)), equip: None, act: Act::Attack { target: 1 }, ..Default::default() }).unwrap();
+    assert!(b.units[0].hp <= full - 3, "thorns: {} of {full}", b.units[0].hp);
+    // Seed 11's first strike hits (see an_attack_uses_the_combat_engine_and_routs).
+    assert_eq!(b.units[1].state, State::Routed, "{:?}", b.log);
+    assert!(b.log.iter().any(|r| matches!(r, Record::Trigger { unit: 1, on: oc_model::Event::Routed, .. })), "{:?}", b.log);
+}

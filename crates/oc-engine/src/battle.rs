@@ -622,7 +622,12 @@ impl<'e> Battle<'e> {
                 f.state = State::Routed;
             }
         }
+        let newly_routed = routed.clone();
         self.log.push(Record::Turn { round: self.round, turn: t, hp, routed, note });
+        // `on routed`: a routed unit's own triggers, once, as it leaves the battle.
+        for k in newly_routed {
+            self.run_triggers(k, m::Event::Routed);
+        }
         self.after_activation(i);
         self.run_triggers(i, m::Event::EndOfTurn);
         self.end_of_turn(i);
@@ -832,7 +837,8 @@ impl<'e> Battle<'e> {
     /// caller. `when` conditions inside the effects are evaluated (with the battle's dice), and
     /// only the commands under true conditions run.
     fn run_triggers_drawing(&mut self, i: usize, event: m::Event, drawn: &std::cell::RefCell<Vec<(String, i64)>>) {
-        if !self.on_board(i) {
+        // A routed unit's own `on routed` effects are its last; nothing else runs off the board.
+        if !self.on_board(i) && event != m::Event::Routed {
             return;
         }
         let mut todo: Vec<Triggered> = Vec::new();
@@ -1293,6 +1299,10 @@ impl<'e> Battle<'e> {
     }
 
     fn end_round(&mut self) {
+        // `on end_of_round`: every unit still in the battle, in order.
+        for i in 0..self.units.len() {
+            self.run_triggers(i, m::Event::EndOfRound);
+        }
         // Regions held: no enemy of the holder on any of their tiles at the round's end.
         for r in self.map.regions.clone() {
             for side in [m::SideId::Attacker, m::SideId::Defender] {

@@ -419,6 +419,27 @@ impl<'e> Exchange<'e> {
             statuses: [self.base[0].statuses.clone(), self.base[1].statuses.clone()],
             phase: Phase::Done,
         };
+        // `on attacked`: the defender's triggers run once, as the attack is declared, before the
+        // first strike (in forecasts, duels and battles alike: battles fight through here).
+        let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
+        let units = [&*units[0], &*units[1]];
+        if units[1].triggers.iter().any(|(_, event, _)| *event == m::Event::Attacked) {
+            let attrs = self.strike_attrs(units, state.hp, 0);
+            let mut ctx = self.ctx(units, &attrs, 0, &[]);
+            ctx.holder = 1;
+            let mut next = state.clone();
+            let mut inflicted = Vec::new();
+            for (args, event, then) in &units[1].triggers {
+                if *event == m::Event::Attacked {
+                    self.run_trigger(&ctx, then, args, &mut next, &mut inflicted, units);
+                }
+            }
+            for side in 0..2 {
+                next.hp[side] = next.hp[side].max(0);
+            }
+            state.hp = next.hp;
+            state.statuses = next.statuses;
+        }
         state.phase = self.first_phase(&state);
         state
     }
