@@ -664,3 +664,27 @@ fn end_of_round_routed_and_attacked_triggers_fire() {
     assert_eq!(b.units[1].state, State::Routed, "{:?}", b.log);
     assert!(b.log.iter().any(|r| matches!(r, Record::Trigger { unit: 1, on: oc_model::Event::Routed, .. })), "{:?}", b.log);
 }
+
+#[test]
+fn a_berserk_unit_must_attack_the_weakest_in_range() {
+    // Seed 000, Berserk: "Unit must attack the unit in range with the lowest Hp."
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Ross: Fighter { items IronAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } unit Cole: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(1, 3)], &[(6, 2), (7, 3)]]);
+    b.turn(Turn { unit: 0, to: Some((5, 3)), ..Default::default() }).unwrap();
+    while b.to_act == SideId::Defender {
+        let next = b.waiting(SideId::Defender)[0];
+        b.turn(wait(next)).unwrap();
+    }
+    b.units[0].statuses.push(oc_engine::battle::Affliction { status: "Berserk".into(), left: None });
+    b.units[2].hp = 5;
+    // From (6, 3) both are adjacent; Cole has the lower HP.
+    let to = Some((6, 3));
+    let refused = b.turn(Turn { unit: 0, to, act: Act::Attack { target: 1 }, ..Default::default() });
+    assert!(refused.is_err_and(|e| e.0.contains("lowest HP: Cole")));
+    assert!(b.turn(Turn { unit: 0, to, ..Default::default() }).is_err(), "it must attack, not wait");
+    b.turn(Turn { unit: 0, to, act: Act::Attack { target: 2 }, ..Default::default() }).unwrap();
+}

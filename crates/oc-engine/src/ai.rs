@@ -155,6 +155,7 @@ fn best_for(b: &Battle, i: usize) -> Option<(f64, Turn)> {
     let weapons: Vec<String> =
         u.items.iter().filter(|n| b.engine.rules.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)).cloned().collect();
     let mut forecasts: HashMap<(usize, i64, String), Option<Prospect>> = HashMap::new();
+    let berserk = b.must_attack_weakest(i);
     for (k, foe) in b.units.iter().enumerate() {
         if foe.side == u.side || foe.state != State::Ready {
             continue;
@@ -163,6 +164,13 @@ fn best_for(b: &Battle, i: usize) -> Option<(f64, Turn)> {
             let d = distance(**t, foe.pos);
             if d > 6 || (**t != u.pos && b.units.iter().any(|x| x.state == State::Ready && x.pos == **t)) {
                 continue;
+            }
+            // A unit that must attack the weakest in range considers only that target.
+            if berserk {
+                let forced = b.weakest_from(i, **t);
+                if !forced.is_empty() && !forced.contains(&k) {
+                    continue;
+                }
             }
             for w in &weapons {
                 let terrain = b.terrain_at(**t).map(|x| x.name.clone()).unwrap_or_default();

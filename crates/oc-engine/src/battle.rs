@@ -438,6 +438,37 @@ impl<'e> Battle<'e> {
         Ok(best)
     }
 
+    /// For a unit that must attack the weakest (`must_attack_weakest()`): the ready enemies within reach of its
+    /// equipped weapon from where it stands, with the lowest HP among them. Empty otherwise.
+    pub fn weakest_in_range(&self, i: usize) -> Vec<usize> {
+        let Some(pos) = self.units.get(i).map(|u| u.pos) else { return Vec::new() };
+        self.weakest_from(i, pos)
+    }
+
+    /// Whether the unit must attack the weakest in range (`must_attack_weakest()` holds it).
+    pub fn must_attack_weakest(&self, i: usize) -> bool {
+        self.loadout(i, true).and_then(|l| self.engine.unit(&l, &[]).ok()).is_some_and(|u| u.must_attack_weakest)
+    }
+
+    /// [`Battle::weakest_in_range`] as if the unit stood at `at`.
+    pub fn weakest_from(&self, i: usize, at: Tile) -> Vec<usize> {
+        let Some(u) = self.units.get(i) else { return Vec::new() };
+        let Some(unit) = self.loadout(i, true).and_then(|l| self.engine.unit(&l, &[]).ok()) else { return Vec::new() };
+        let can_attack = self.attribute(&unit, "can_attack").is_none_or(|v| v.bool());
+        if !unit.must_attack_weakest || !can_attack || !unit.may_use_weapon(&self.engine.ir) {
+            return Vec::new();
+        }
+        let in_range: Vec<(usize, i64)> = self
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.side != u.side && f.state == State::Ready && unit.in_range(distance(at, f.pos)))
+            .map(|(k, f)| (k, f.hp))
+            .collect();
+        let Some(low) = in_range.iter().map(|(_, hp)| *hp).min() else { return Vec::new() };
+        in_range.into_iter().filter(|(_, hp)| *hp == low).map(|(k, _)| k).collect()
+    }
+
     /// The tags a unit has of itself: its class's, its current form's (a shifter is transformed
     /// unless it has acted this round) and the scenario's.
     fn own_tags(&self, u: &Combatant) -> Vec<TagUse> {
@@ -577,6 +608,19 @@ impl<'e> Battle<'e> {
             }
             if let Some(f) = self.units.get_mut(i) {
                 f.equipped = Some(w.clone());
+            }
+        }
+        // `must_attack_weakest()`: seed 000, "Unit must attack the unit in range with the lowest Hp."
+        let weakest = self.weakest_in_range(i);
+        if !weakest.is_empty() {
+            let names =
+                || weakest.iter().filter_map(|k| self.units.get(*k)).map(|f| f.name.clone()).collect::<Vec<_>>().join(" or ");
+            match t.act {
+                Act::Attack { target } if weakest.contains(&target) => {}
+                Act::Attack { .. } => {
+                    return Err(BattleError(format!("{} must attack the unit in range with the lowest HP: {}", u.name, names())))
+                }
+                _ => return Err(BattleError(format!("{} must attack (the lowest HP in range: {})", u.name, names()))),
             }
         }
         let before: Vec<i64> = self.units.iter().map(|f| f.hp).collect();
@@ -1665,8 +1709,17 @@ pub fn play(
         };
         let unit = turn.unit;
         if battle.turn(turn).is_err() {
-            // The AI proposed something the rules refuse: the unit waits instead.
-            battle.turn(Turn { unit, ..Default::default() })?;
+            // The AI proposed something the rules refuse: the unit waits instead, or, where it
+            // must attack the weakest, attacks the weakest in range from where it stands.
+            let forced = battle.weakest_in_range(unit).first().map(|k| Turn {
+                unit,
+                act: Act::Attack { target: *k },
+                ..Default::default()
+            });
+            match forced {
+                Some(attack) => battle.turn(attack)?,
+                None => battle.turn(Turn { unit, ..Default::default() })?,
+            }
         }
     }
     let lost = [m::SideId::Attacker, m::SideId::Defender]

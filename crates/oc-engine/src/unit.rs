@@ -38,6 +38,9 @@ pub struct Unit {
     pub statuses: Vec<u32>,
     /// Weapon types the unit may not use now (`restrict(...)`, e.g. from a status).
     pub restricted: Vec<u32>,
+    /// `must_attack_weakest()` (seed 000's status that forces attacks): it must attack the unit in range with the
+    /// lowest HP.
+    pub must_attack_weakest: bool,
 }
 
 /// Everything an expression can see.
@@ -373,6 +376,7 @@ impl Engine {
             terrain_defense,
             statuses,
             restricted: Vec::new(),
+            must_attack_weakest: false,
         };
         // Effects that always apply, in order; conditional ones and triggers are kept for combat.
         let mut blocks: Vec<(Vec<V>, Vec<Eff>)> = Vec::new();
@@ -397,6 +401,7 @@ impl Engine {
                     }
                     Eff::When { condition, then } => unit.whens.push((args.clone(), condition, then)),
                     Eff::On { event, then } => unit.triggers.push((args.clone(), event, then)),
+                    Eff::Command { verb: m::Verb::MustAttackWeakest, .. } => unit.must_attack_weakest = true,
                     Eff::Command { verb: m::Verb::Restrict, args: cargs } => {
                         let ctx = self.static_ctx(&unit, &unit.attrs);
                         if let Some(V::Name(t)) = cargs.first().map(|a| ctx.eval(a, &args, &mut [])) {
@@ -493,6 +498,7 @@ impl Unit {
             terrain_defense: 0,
             statuses: Vec::new(),
             restricted: Vec::new(),
+            must_attack_weakest: false,
         }
     }
 
