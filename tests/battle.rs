@@ -688,3 +688,25 @@ fn a_berserk_unit_must_attack_the_weakest_in_range() {
     assert!(b.turn(Turn { unit: 0, to, ..Default::default() }).is_err(), "it must attack, not wait");
     b.turn(Turn { unit: 0, to, act: Act::Attack { target: 2 }, ..Default::default() }).unwrap();
 }
+
+#[test]
+fn an_inflicted_debuff_holds_until_the_end_of_the_targets_next_turn() {
+    // Seed 000, Inflict(Rating-X): "Target unit has their Rating reduced by X on their next turn.
+    // This effect does not stack."
+    let (rules, map) = setup(
+        "weapon HexAxe { type Axes might 0 weight 1 range 1 tags Inflict(spd-2) cost 300 }
+         army A for Arena attacker { unit Ross: Fighter { items HexAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(1, 2)], &[(6, 2)]]);
+    // Seed 11: Ross's first strike hits.
+    b.turn(Turn { unit: 0, to: Some((5, 2)), equip: None, act: Act::Attack { target: 1 }, ..Default::default() }).unwrap();
+    let inflicted = Record::Affliction { unit: 1, status: "spd-2".into(), change: "inflicted".into() };
+    assert!(b.log.contains(&inflicted), "{:?}", b.log);
+    assert_eq!(b.units[1].debuffs.len(), 1, "one debuff, not one per hit: {:?}", b.units[1].debuffs);
+    // Bors's next turn is his debuffed turn; it wears off when that turn ends.
+    b.turn(wait(1)).unwrap();
+    assert!(b.units[1].debuffs.is_empty());
+    assert!(b.log.contains(&Record::Affliction { unit: 1, status: "spd-2".into(), change: "wears off".into() }));
+}

@@ -52,6 +52,18 @@ pub struct Combatant {
     /// Uses spent of each item with charges it carries (by item name).
     #[serde(default)]
     pub spent: Vec<(String, u32)>,
+    /// Debuffs in force (the `debuff` verb): they last until the end of the unit's next turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub debuffs: Vec<Debuff>,
+}
+
+/// A lowered attribute: `shift` steps or points on `attr`. `armed` once the unit's next turn has
+/// begun; it wears off when that turn ends.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Debuff {
+    pub attr: String,
+    pub shift: i64,
+    pub armed: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -297,6 +309,7 @@ impl<'e> Battle<'e> {
                     statuses: Vec::new(),
                     reverted: false,
                     spent: Vec::new(),
+                    debuffs: Vec::new(),
                 });
             }
         }
@@ -382,6 +395,7 @@ impl<'e> Battle<'e> {
             // Shifters are transformed in their own turn and in their normal form otherwise, and
             // once they have acted they stay normal until the next round (seed 000, Shifting).
             form: if class.forms.is_some() && (!acting || u.reverted) { Form::Normal } else { Form::Default },
+            debuffs: u.debuffs.iter().map(|d| (d.attr.clone(), d.shift)).collect(),
         })
     }
 
@@ -610,6 +624,12 @@ impl<'e> Battle<'e> {
                 f.equipped = Some(w.clone());
             }
         }
+        // This turn is the "next turn" of debuffs laid before it: they wear off when it ends.
+        if let Some(f) = self.units.get_mut(i) {
+            for d in &mut f.debuffs {
+                d.armed = true;
+            }
+        }
         // `must_attack_weakest()`: seed 000, "Unit must attack the unit in range with the lowest Hp."
         let weakest = self.weakest_in_range(i);
         if !weakest.is_empty() {
@@ -713,11 +733,14 @@ impl<'e> Battle<'e> {
             f.hp = hp[1];
         }
         let spent = a.equipped.as_deref().and_then(|w| self.spend(i, w));
-        // Statuses a strike inflicted land on the unit struck.
+        // Statuses and debuffs a strike inflicted land on the unit struck.
         for s in &log {
             let struck = if s.side == 0 { target } else { i };
             for status in &s.inflicted {
                 self.afflict(struck, status);
+            }
+            for (attr, shift) in &s.debuffed {
+                self.debuff(struck, attr, *shift);
             }
         }
         let strikes: Vec<String> = log
@@ -930,6 +953,18 @@ impl<'e> Battle<'e> {
         }
         u.statuses.push(Affliction { status: status.to_string(), left: lasts });
         self.log.push(Record::Affliction { unit: i, status: status.to_string(), change: "inflicted".into() });
+    }
+
+    /// The `debuff` verb, after seed 000: "Target unit has their Rating reduced by X on their next turn.
+    /// This effect does not stack." Reading: it holds from the hit until the end of the target's
+    /// next turn (so in exchanges in between too); a second one on the same rating is ignored.
+    fn debuff(&mut self, i: usize, attr: &str, shift: i64) {
+        let Some(u) = self.units.get_mut(i) else { return };
+        if u.state != State::Ready || u.debuffs.iter().any(|d| d.attr == attr) {
+            return;
+        }
+        u.debuffs.push(Debuff { attr: attr.to_string(), shift, armed: false });
+        self.log.push(Record::Affliction { unit: i, status: format!("{attr}{shift:+}"), change: "inflicted".into() });
     }
 
     fn strike(&mut self, i: usize, tile: Tile) -> Result<String, BattleError> {
@@ -1305,6 +1340,17 @@ impl<'e> Battle<'e> {
 
     /// End of a unit's turn: terrain that heals at `end_of_turn` heals it.
     fn end_of_turn(&mut self, i: usize) {
+        if let Some(f) = self.units.get_mut(i) {
+            let worn: Vec<Debuff> = f.debuffs.iter().filter(|d| d.armed).cloned().collect();
+            f.debuffs.retain(|d| !d.armed);
+            for d in worn {
+                self.log.push(Record::Affliction {
+                    unit: i,
+                    status: format!("{}{:+}", d.attr, d.shift),
+                    change: "wears off".into(),
+                });
+            }
+        }
         let Some(u) = self.units.get(i) else { return };
         if u.state != State::Ready {
             return;

@@ -61,6 +61,9 @@ pub struct StrikeLog {
     pub outcome: Outcome,
     pub hp_after: [i64; 2],
     pub inflicted: Vec<String>,
+    /// Debuffs the strike laid on the unit struck: (attribute, shift). They last until that
+    /// unit's next turn ends, so they count in later exchanges, not in this one.
+    pub debuffed: Vec<(String, i64)>,
 }
 
 /// What a side does in an exchange before any die is rolled.
@@ -107,6 +110,9 @@ pub struct Forecast {
 }
 
 /// Units by (side, statuses).
+/// How a debuff travels in a strike's `inflicted` list before it is split out.
+const DEBUFF_PREFIX: &str = "debuff:";
+
 /// A hash map whose iteration order depends only on what was inserted (SipHash with fixed keys).
 type FixedMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>>;
 
@@ -404,7 +410,15 @@ impl<'e> Exchange<'e> {
                             }
                         }
                         m::Verb::Cure => state.statuses[side].clear(),
-                        // Debuffs last through the target's next turn, after this exchange.
+                        // Debuffs last through the target's next turn, after this exchange: they
+                        // are reported (as `debuff:ATTR:SHIFT`) for the battle to hold.
+                        m::Verb::Debuff => {
+                            if let Some(V::StatMod { attr, amount }) = second {
+                                if let Some((name, _)) = self.engine.ir.attrs.get(attr as usize) {
+                                    inflicted.push(format!("{DEBUFF_PREFIX}{name}:{amount}"));
+                                }
+                            }
+                        }
                         _ => {}
                     }
                 }
@@ -580,7 +594,14 @@ impl<'e> Exchange<'e> {
             let attrs = self.strike_attrs(units, state.hp, side);
             cache.iter_mut().for_each(|c| *c = None);
             let o = self.outcome_at(&self.ctx(units, &attrs, side, &rolls), &mut cache);
-            let (mut after, inflicted) = self.apply(&state, side, o);
+            let (mut after, mut inflicted) = self.apply(&state, side, o);
+            let debuffed: Vec<(String, i64)> = inflicted
+                .iter()
+                .filter_map(|s| s.strip_prefix(DEBUFF_PREFIX))
+                .filter_map(|s| s.rsplit_once(':'))
+                .filter_map(|(a, n)| n.parse().ok().map(|n| (a.to_string(), n)))
+                .collect();
+            inflicted.retain(|s| !s.starts_with(DEBUFF_PREFIX));
             after.phase = self.next_phase(&after, state.phase);
             log.push(StrikeLog {
                 side,
@@ -593,6 +614,7 @@ impl<'e> Exchange<'e> {
                 outcome: o,
                 hp_after: after.hp,
                 inflicted,
+                debuffed,
             });
             state = after;
         }

@@ -76,6 +76,8 @@ pub struct Loadout {
     /// Current HP (default: full).
     pub hp: Option<i64>,
     pub form: Form,
+    /// Debuffs in force (the `debuff` verb): (attribute, shift), e.g. ("spd", -1).
+    pub debuffs: Vec<(String, i64)>,
 }
 
 impl Loadout {

@@ -412,6 +412,12 @@ impl Engine {
                 }
             }
         }
+        // Debuffs in force lower their attribute after every other modifier.
+        for (attr, shift) in &l.debuffs {
+            if let Some(slot) = ir.attr_id(attr).and_then(|a| unit.attrs.get_mut(a as usize)) {
+                *slot = apply(ir, *slot, m::AssignOp::Add, V::Int(*shift));
+            }
+        }
         if let Some(w) = weapon {
             if let (Some((min, max)), ctx) = (self.item_ranges.get(&w.name), self.static_ctx(&unit, &unit.attrs)) {
                 let (lo, hi) = (ctx.eval(min, &[], &mut []).int(), ctx.eval(max, &[], &mut []).int());

@@ -43,3 +43,14 @@ fn devastate_leaves_one_hp_even_on_a_critical_hit() {
     assert!(f.defender_hp.keys().all(|hp| *hp >= 1), "{:?}", f.defender_hp);
     assert!(f.defender_hp.get(&1).copied().unwrap_or(0.0) > 0.5, "{:?}", f.defender_hp);
 }
+
+#[test]
+fn a_debuff_lowers_the_rating_in_later_exchanges() {
+    // Seed 000, Inflict(Rating-X): the target's Rating is reduced by X. A Fighter (spd C, Iron
+    // Axe weight 1: D) lowered by 2 is at F: the Mercenary (C) is 2 steps faster and follows up.
+    let e = ratings();
+    let (merc, fighter) = (unit("Mercenary:IronSword"), unit("Fighter:IronAxe"));
+    assert_eq!(e.forecast(&merc, &fighter, 1).unwrap().attacker.strikes, 1);
+    let slowed = Loadout { debuffs: vec![("spd".into(), -2)], ..fighter };
+    assert_eq!(e.forecast(&merc, &slowed, 1).unwrap().attacker.strikes, 2);
+}
