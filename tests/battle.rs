@@ -710,3 +710,26 @@ fn an_inflicted_debuff_holds_until_the_end_of_the_targets_next_turn() {
     assert!(b.units[1].debuffs.is_empty());
     assert!(b.log.contains(&Record::Affliction { unit: 1, status: "spd-2".into(), change: "wears off".into() }));
 }
+
+#[test]
+fn an_area_attack_fights_every_enemy_in_range() {
+    // Seed 000, AoE: "Hits all targets in range." Reading: the chosen target, then every other
+    // enemy within reach, nearest first, each in an exchange of its own.
+    let (rules, map) = setup(
+        "weapon Cleaver { type Axes might 0 weight 1 range 1 tags AoE cost 300 }
+         army A for Arena attacker { unit Ross: Fighter { items Cleaver } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } unit Cole: Soldier { items IronLance } unit Dain: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(1, 3)], &[(6, 2), (7, 3), (7, 0)]]);
+    b.turn(Turn { unit: 0, to: Some((5, 3)), ..Default::default() }).unwrap();
+    while b.to_act == SideId::Defender {
+        let next = b.waiting(SideId::Defender)[0];
+        b.turn(wait(next)).unwrap();
+    }
+    b.turn(Turn { unit: 0, to: Some((6, 3)), act: Act::Attack { target: 1 }, ..Default::default() }).unwrap();
+    let note = last_note(&b);
+    assert!(note.starts_with("Ross attacks Bors: attack "), "{note}");
+    assert!(note.contains("; attacks Cole: attack "), "Cole is in reach too: {note}");
+    assert!(!note.contains("Dain"), "Dain is out of reach: {note}");
+}

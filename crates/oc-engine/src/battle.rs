@@ -709,7 +709,7 @@ impl<'e> Battle<'e> {
             return Err(BattleError(format!("{} cannot attack {}", a.name, d.name)));
         }
         let dist = distance(a.pos, d.pos);
-        let (Some(la), Some(ld)) = (self.loadout(i, true), self.loadout(target, false)) else {
+        let (Some(la), Some(_)) = (self.loadout(i, true), self.loadout(target, false)) else {
             return Err(BattleError("no such unit".into()));
         };
         let ua = self.engine.unit(&la, &[])?;
@@ -724,7 +724,44 @@ impl<'e> Battle<'e> {
                 a.equipped.as_deref().unwrap_or("no weapon")
             )));
         }
-        let exchange = Exchange::new(self.engine, &la, &ld, dist)?;
+        // The `area_attack` attribute (seed 000: "Hits all targets in range"): after the
+        // chosen target, every other ready enemy within reach, each in an exchange of its own
+        // (with its counter), nearest first, while the attacker stands.
+        let mut targets = vec![target];
+        if self.attribute(&ua, "area_attack").is_some_and(|v| v.bool()) {
+            let mut others: Vec<(i64, usize)> = self
+                .units
+                .iter()
+                .enumerate()
+                .filter(|(k, f)| {
+                    *k != target && f.side != a.side && f.state == State::Ready && ua.in_range(distance(a.pos, f.pos))
+                })
+                .map(|(k, f)| (distance(a.pos, f.pos), k))
+                .collect();
+            others.sort_unstable();
+            targets.extend(others.into_iter().map(|(_, k)| k));
+        }
+        let mut notes = Vec::new();
+        for t in targets {
+            if self.units.get(i).is_none_or(|f| f.hp <= 0) {
+                break;
+            }
+            notes.push(self.exchange(i, t)?);
+        }
+        let spent = a.equipped.as_deref().and_then(|w| self.spend(i, w));
+        let spent = spent.map(|n| format!("; {n}")).unwrap_or_default();
+        Ok(format!("{} attacks {}{spent}", a.name, notes.join("; attacks ")))
+    }
+
+    /// One exchange of an attack: the strikes, hit points, statuses and debuffs; "NAME: strikes".
+    fn exchange(&mut self, i: usize, target: usize) -> Result<String, BattleError> {
+        let (Some(a), Some(d)) = (self.units.get(i).cloned(), self.units.get(target).cloned()) else {
+            return Err(BattleError("no such unit".into()));
+        };
+        let (Some(la), Some(ld)) = (self.loadout(i, true), self.loadout(target, false)) else {
+            return Err(BattleError("no such unit".into()));
+        };
+        let exchange = Exchange::new(self.engine, &la, &ld, distance(a.pos, d.pos))?;
         let (log, hp) = exchange.resolve(&mut self.rng);
         if let Some(f) = self.units.get_mut(i) {
             f.hp = hp[0];
@@ -732,7 +769,6 @@ impl<'e> Battle<'e> {
         if let Some(f) = self.units.get_mut(target) {
             f.hp = hp[1];
         }
-        let spent = a.equipped.as_deref().and_then(|w| self.spend(i, w));
         // Statuses and debuffs a strike inflicted land on the unit struck.
         for s in &log {
             let struck = if s.side == 0 { target } else { i };
@@ -760,8 +796,7 @@ impl<'e> Battle<'e> {
                 )
             })
             .collect();
-        let spent = spent.map(|n| format!("; {n}")).unwrap_or_default();
-        Ok(format!("{} attacks {}: {}{spent}", a.name, d.name, strikes.join(", ")))
+        Ok(format!("{}: {}", d.name, strikes.join(", ")))
     }
 
     fn trade(&mut self, i: usize, t: &Trade) -> Result<(), BattleError> {
