@@ -520,3 +520,13 @@ fn forecast_and_duel_refuse_loadouts_an_army_could_not_field() {
     let out = oc(&repo(), &["forecast", "--attacker", "Swordmaster:WoDao", "--defender", "Fighter"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
+
+#[test]
+fn a_mistyped_subcommand_or_flag_gets_a_suggestion() {
+    let out = oc(&repo(), &["chek", "."]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("a similar subcommand exists: 'check'"), "{}", text(&out.stderr));
+    let out = oc(&repo(), &["check", "--fromat", "json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--format"), "{}", text(&out.stderr));
+}
