@@ -93,7 +93,12 @@ fn corpus() -> BTreeMap<String, String> {
             if name.starts_with('.') || name == "target" {
                 continue;
             }
-            if p.is_dir() {
+            // Links are not followed: the fixtures hold a link loop on purpose.
+            let Ok(meta) = std::fs::symlink_metadata(&p) else { continue };
+            if meta.file_type().is_symlink() {
+                continue;
+            }
+            if meta.is_dir() {
                 walk(root, &p, out);
             } else if name.ends_with(".oc") || name.ends_with(".map.toml") {
                 if let (Ok(text), Ok(rel)) = (std::fs::read_to_string(&p), p.strip_prefix(root)) {
@@ -383,6 +388,8 @@ fn run_case(fixed: &Fixed, ws: &mut Workspace, kind: Kind, path: &str, bytes: &[
             files.insert(path.to_string(), text);
             ws.invalidate(path);
             let (c, _) = ws.compile(&mut MemHost(files.clone()), &[path.to_string()]);
+            // The next case must see the corpus' own text at this path, not this mutation.
+            ws.invalidate(path);
             if let Some(rules) = c.rules {
                 if !rules.scenarios.is_empty() {
                     let _ = replay_lines(&rules, &files, path, 1);
@@ -436,7 +443,13 @@ fn run_case(fixed: &Fixed, ws: &mut Workspace, kind: Kind, path: &str, bytes: &[
     }
 }
 
-fn save_crash(kind: Kind, bytes: &[u8], why: &str) -> PathBuf {
+/// The first line of a saved `.oc` crash names the path it was compiled at (imports resolve
+/// from there): `// fuzz path: tests/fixtures/compile/ok_scenario.oc`.
+const PATH_LINE: &str = "// fuzz path: ";
+
+fn save_crash(kind: Kind, bytes: &[u8], why: &str, path: &str) -> PathBuf {
+    let bytes = if kind == Kind::Oc { [format!("{PATH_LINE}{path}\n").as_bytes(), bytes].concat() } else { bytes.to_vec() };
+    let bytes = bytes.as_slice();
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in bytes {
         h = (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
@@ -451,6 +464,7 @@ fn save_crash(kind: Kind, bytes: &[u8], why: &str) -> PathBuf {
 struct Current {
     started: Instant,
     kind: Kind,
+    path: String,
     input: Vec<u8>,
     cases: u64,
     done: bool,
@@ -461,8 +475,14 @@ struct Current {
 fn fuzz(seed: u64, secs: u64) -> u64 {
     let fixed = Arc::new(fixed());
     let dict = Arc::new(dictionary(&fixed.corpus));
-    let current =
-        Arc::new(Mutex::new(Current { started: Instant::now(), kind: Kind::Oc, input: Vec::new(), cases: 0, done: false }));
+    let current = Arc::new(Mutex::new(Current {
+        started: Instant::now(),
+        kind: Kind::Oc,
+        path: String::new(),
+        input: Vec::new(),
+        cases: 0,
+        done: false,
+    }));
     let crash: Arc<Mutex<Option<String>>> = Arc::new(Mutex::new(None));
     let worker = {
         let (fixed, dict, current, crash) = (fixed.clone(), dict.clone(), current.clone(), crash.clone());
@@ -494,13 +514,14 @@ fn fuzz(seed: u64, secs: u64) -> u64 {
                 if let Ok(mut c) = current.lock() {
                     c.started = Instant::now();
                     c.kind = kind;
+                    c.path.clone_from(&path);
                     c.input.clone_from(&bytes);
                     c.cases = cases;
                 }
                 let result = catch_unwind(AssertUnwindSafe(|| run_case(&fixed, &mut ws, kind, &path, &bytes)));
                 if let Err(e) = result {
                     let msg = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()));
-                    let saved = save_crash(kind, &bytes, "panic");
+                    let saved = save_crash(kind, &bytes, "panic", &path);
                     if let Ok(mut c) = crash.lock() {
                         *c = Some(format!("panic `{}` on {} (saved as {})", msg.unwrap_or_default(), path, saved.display()));
                     }
@@ -521,7 +542,7 @@ fn fuzz(seed: u64, secs: u64) -> u64 {
             break;
         }
         if c.started.elapsed() > Duration::from_secs(HANG_SECS) {
-            let saved = save_crash(c.kind, &c.input, "hang");
+            let saved = save_crash(c.kind, &c.input, "hang", &c.path);
             panic!("a case ran over {HANG_SECS} s after {} cases (seed {seed}); saved as {}", c.cases, saved.display());
         }
     }
@@ -573,8 +594,10 @@ fn crashes_stay_fixed() {
             continue;
         };
         let bytes = std::fs::read(&path).expect("readable");
+        let text = String::from_utf8_lossy(&bytes);
+        let at = text.lines().next().and_then(|l| l.strip_prefix(PATH_LINE)).map_or(format!("crashes/{name}"), str::to_string);
         let started = Instant::now();
-        run_case(&fixed, &mut ws, kind, &format!("crashes/{name}"), &bytes);
+        run_case(&fixed, &mut ws, kind, &at, &bytes);
         assert!(started.elapsed() < Duration::from_secs(HANG_SECS), "{name} took {:?}", started.elapsed());
         replayed += 1;
     }

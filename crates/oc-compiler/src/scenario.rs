@@ -714,12 +714,13 @@ pub fn item_refusals(class: &m::Class, item: &m::Item, who: Option<&str>) -> Vec
 }
 
 pub fn army_cost(rules: &m::Rules, army: &m::Army) -> i64 {
-    army.units.iter().map(|u| unit_cost(rules, u)).sum()
+    army.units.iter().map(|u| unit_cost(rules, u)).fold(0i64, i64::saturating_add)
 }
 
 /// One unit's gold: its class plus what it carries.
 pub fn unit_cost(rules: &m::Rules, u: &m::ArmyUnit) -> i64 {
-    rules.class(&u.class).map_or(0, |c| c.cost) + u.items.iter().filter_map(|i| rules.item(i)).map(|i| i.cost).sum::<i64>()
+    let items = u.items.iter().filter_map(|i| rules.item(i)).map(|i| i.cost).fold(0i64, i64::saturating_add);
+    rules.class(&u.class).map_or(0, |c| c.cost).saturating_add(items)
 }
 
 /// The three most expensive units with their cost, for the over-budget help.
@@ -752,7 +753,7 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
             def.name.span,
             format!("`{}` costs {cost} gold; the war chest holds {}", army.name, side.war_chest),
         )
-        .with_label(format!("{} gold over", cost - side.war_chest))
+        .with_label(format!("{} gold over", cost.saturating_sub(side.war_chest)))
         .with_help(format!("hire cheaper classes or carry cheaper items; the dearest units: {}", dearest(rules, army)));
         if let Some(w) = side_ast.and_then(|s| s.war_chests.first()) {
             d = d.with_secondary(w.span, "the war chest");
