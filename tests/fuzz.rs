@@ -17,6 +17,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use oc_compiler::{Host, Workspace};
+
+mod common;
+use common::Rng;
 use oc_diag::FileId;
 
 const HANG_SECS: u64 = 30;
@@ -27,32 +30,6 @@ fn repo() -> PathBuf {
 
 fn crashes_dir() -> PathBuf {
     repo().join("tests/fixtures/crashes")
-}
-
-/// SplitMix64: small, seeded, the same on every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-    fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
 }
 
 /// Files served from memory by logical path.
@@ -239,7 +216,7 @@ fn generate(rng: &mut Rng, dict: &[String]) -> String {
         ["crit_bonus", "damage_taken", "movement", "hit", "avoid", "might", "damage", "strikes", "hp", "speed", "x", "zz"];
     let ratings = ["F", "E", "D", "C", "B", "A", "S", "Q", "3"];
     fn expr(rng: &mut Rng, dict: &[String], depth: usize) -> String {
-        if depth == 0 || rng.chance(3) {
+        if depth == 0 || rng.one_in(3) {
             return match rng.below(6) {
                 0 => rng.below(30).to_string(),
                 1 => format!("-{}", rng.next() % 100_000),
@@ -262,7 +239,7 @@ fn generate(rng: &mut Rng, dict: &[String]) -> String {
         }
     }
     let mut out = String::new();
-    if rng.chance(4) {
+    if rng.one_in(4) {
         out.push_str(&format!("import \"{}\"\n", rng.pick(&["std:v06", "a.oc", "../x.oc", "std:nope", "scenarios/ide.oc"])));
     }
     for _ in 0..1 + rng.below(5) {
@@ -270,7 +247,7 @@ fn generate(rng: &mut Rng, dict: &[String]) -> String {
             0 | 1 => {
                 let name = format!("{}{}", rng.pick(&names), rng.below(5));
                 let params =
-                    if rng.chance(2) { format!("(x: {})", rng.pick(&["Int", "Tag", "Rating", "Nope"])) } else { String::new() };
+                    if rng.one_in(2) { format!("(x: {})", rng.pick(&["Int", "Tag", "Rating", "Nope"])) } else { String::new() };
                 let target = rng.pick(&["class", "weapon", "item", "unit", "nothing"]);
                 let body = match rng.below(4) {
                     0 => format!("when {} {{ {} += {} }}", expr(rng, dict, 3), rng.pick(&attrs), expr(rng, dict, 3)),
@@ -505,7 +482,7 @@ fn fuzz(seed: u64, secs: u64) -> u64 {
                         let (p, t) = *rng.pick(&maps);
                         (Kind::Map, p.clone(), mutate(&mut rng, t.as_bytes(), &texts, &dict))
                     }
-                    9 if rng.chance(3) => {
+                    9 if rng.one_in(3) => {
                         let manifest = std::fs::read_to_string(repo().join("oc.toml")).unwrap_or_default();
                         (Kind::Manifest, "oc.toml".to_string(), mutate(&mut rng, manifest.as_bytes(), &texts, &dict))
                     }

@@ -4,6 +4,8 @@
 //! fix). Every command runs under a time limit: a hang is a failure, not a stuck test run.
 
 use std::io::Read;
+
+mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -246,27 +248,7 @@ fn special_files_are_reported_never_read() {
     assert!(has("c.map.toml", "oc::atlas::image_missing", "outside the project"), "{found:#?}");
     assert!(!found.iter().any(|(f, ..)| f == "good.oc"), "{found:#?}");
     // A FIFO in the project does not blind the watcher: its first report arrives.
-    let mut child = Command::new(bin())
-        .args(["watch", s(&dir), "--no-clear", "--format", "json"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 1];
-        let mut line = Vec::new();
-        while let Ok(1) = out.read(&mut buf) {
-            if buf[0] == b'\n' {
-                let _ = tx.send(String::from_utf8_lossy(&line).into_owned());
-                line.clear();
-            } else {
-                line.push(buf[0]);
-            }
-        }
-    });
+    let (mut child, rx) = common::spawn_lines(&bin(), &["watch", s(&dir), "--no-clear", "--format", "json"]);
     let first = rx.recv_timeout(Duration::from_secs(20));
     let _ = child.kill();
     let _ = child.wait();
@@ -571,27 +553,8 @@ fn watching_a_subfolder_sees_its_imports_change() {
         "import \"../lib.oc\"\nclass Mule { ratings { str C mag E skl D spd E def B res D } wields Axes tags Calm cost 300 }\n",
     )
     .unwrap();
-    let mut child = Command::new(bin())
-        .args(["watch", s(&dir.join("sub")), "--no-clear", "--format", "json", "--debounce", "20"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 1];
-        let mut line = Vec::new();
-        while let Ok(1) = out.read(&mut buf) {
-            if buf[0] == b'\n' {
-                let _ = tx.send(String::from_utf8_lossy(&line).into_owned());
-                line.clear();
-            } else {
-                line.push(buf[0]);
-            }
-        }
-    });
+    let (mut child, rx) =
+        common::spawn_lines(&bin(), &["watch", s(&dir.join("sub")), "--no-clear", "--format", "json", "--debounce", "20"]);
     let first = rx.recv_timeout(Duration::from_secs(20)).expect("a first report");
     assert!(first.contains("\"errors\":0"), "{first}");
     std::thread::sleep(Duration::from_millis(300));

@@ -16,6 +16,8 @@
 //!
 //! `OC_STORM_SEED=<n>` replays one storm (the seed is printed on failure).
 
+mod common;
+use common::Rng;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -226,27 +228,6 @@ fn twin(path: &Path) -> String {
     }) {
         Ok(()) => format!("rewrote {show} keeping its size and time"),
         Err(e) => format!("rewriting {show} failed: {e}"),
-    }
-}
-
-/// splitmix64: small, seeded, good enough to pick operations.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
     }
 }
 

@@ -1,0 +1,66 @@
+//! Helpers shared by the binary's integration tests (each test file that needs them says
+//! `mod common;`).
+#![allow(dead_code)]
+
+use std::io::Read;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::Receiver;
+
+/// SplitMix64: small, seeded, the same on every machine.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+
+    /// True `percent` times in a hundred.
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+
+    /// True once in `n` times.
+    pub fn one_in(&mut self, n: usize) -> bool {
+        self.below(n) == 0
+    }
+}
+
+/// Starts `oc` with `args` and a thread that sends each line it prints on stdout.
+pub fn spawn_lines(bin: &std::path::Path, args: &[&str]) -> (Child, Receiver<String>) {
+    let mut child = Command::new(bin)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("oc starts");
+    let mut out = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 1];
+        let mut line = Vec::new();
+        while let Ok(1) = out.read(&mut buf) {
+            if buf[0] == b'\n' {
+                let _ = tx.send(String::from_utf8_lossy(&line).into_owned());
+                line.clear();
+            } else {
+                line.push(buf[0]);
+            }
+        }
+    });
+    (child, rx)
+}
