@@ -501,6 +501,9 @@ fn region_rectangles_are_bounded() {
         map.push_str(&format!("[[regions]]\nname = \"r{i}\"\nkind = \"label\"\nrect = [0, 0, 512, 512]\n"));
     }
     map.push_str("[[regions]]\nname = \"edge\"\nkind = \"label\"\nrect = [9223372036854775807, 9223372036854775807, 2, 2]\n");
+    // Tiles at the edge of i64 (off the map, reported) must not overflow any lint.
+    map.push_str("[[regions]]\nname = \"far\"\nkind = \"deployment\"\nside = \"attacker\"\ntiles = [[9223372036854775807, 0], [-9223372036854775808, 0]]\n");
+    map.push_str("[[regions]]\nname = \"goal\"\nkind = \"seize\"\nside = \"attacker\"\ntiles = [[9223372036854775807, 9223372036854775807]]\n");
     std::fs::write(dir.join("r.map.toml"), map).unwrap();
     let run = oc_in(&dir, &["check", ".", "--format", "json"], 60);
     assert!(is_exit(&run, 1), "exit {:?}\n{}", run.code, run.stderr);

@@ -242,10 +242,10 @@ pub fn tiled(map: &Map, tileset_png: &str) -> (String, RgbImage) {
             r#"  <object id="{id}" name="{}" type="{}" x="{}" y="{}" width="{}" height="{}">"#,
             xml(&r.name),
             r.kind.word(),
-            x0 * g,
-            y0 * g,
-            (x1 - x0 + 1) * g,
-            (y1 - y0 + 1) * g
+            x0.saturating_mul(g),
+            y0.saturating_mul(g),
+            x1.saturating_sub(x0).saturating_add(1).saturating_mul(g),
+            y1.saturating_sub(y0).saturating_add(1).saturating_mul(g)
         );
         let _ = writeln!(s, r#"   <properties>"#);
         if let Some(side) = r.side {

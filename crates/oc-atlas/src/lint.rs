@@ -163,7 +163,13 @@ fn legend(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
 }
 
 fn neighbours(t: Tile) -> [Tile; 4] {
-    [Tile { x: t.x + 1, y: t.y }, Tile { x: t.x - 1, y: t.y }, Tile { x: t.x, y: t.y + 1 }, Tile { x: t.x, y: t.y - 1 }]
+    // Saturating: a tile written far off the map (reported elsewhere) must not overflow here.
+    [
+        Tile { x: t.x.saturating_add(1), y: t.y },
+        Tile { x: t.x.saturating_sub(1), y: t.y },
+        Tile { x: t.x, y: t.y.saturating_add(1) },
+        Tile { x: t.x, y: t.y.saturating_sub(1) },
+    ]
 }
 
 fn out_of_bounds(map: &Map, t: Tile, span: oc_diag::Span, what: &str) -> Diagnostic {

@@ -173,16 +173,16 @@ fn draw(map: &Map, rules: &Rules) -> RgbImage {
         let o = OUTLINE.min(g / 4).max(1);
         for t in &tiles {
             let (x, y) = (t.x as u32 * g, t.y as u32 * g);
-            if !tiles.contains(&Tile { x: t.x, y: t.y - 1 }) {
+            if !tiles.contains(&Tile { x: t.x, y: t.y.saturating_sub(1) }) {
                 fill(&mut img, x, y, g, o, colour);
             }
-            if !tiles.contains(&Tile { x: t.x, y: t.y + 1 }) {
+            if !tiles.contains(&Tile { x: t.x, y: t.y.saturating_add(1) }) {
                 fill(&mut img, x, y + g - o, g, o, colour);
             }
-            if !tiles.contains(&Tile { x: t.x - 1, y: t.y }) {
+            if !tiles.contains(&Tile { x: t.x.saturating_sub(1), y: t.y }) {
                 fill(&mut img, x, y, o, g, colour);
             }
-            if !tiles.contains(&Tile { x: t.x + 1, y: t.y }) {
+            if !tiles.contains(&Tile { x: t.x.saturating_add(1), y: t.y }) {
                 fill(&mut img, x + g - o, y, o, g, colour);
             }
         }
