@@ -733,3 +733,29 @@ fn an_area_attack_fights_every_enemy_in_range() {
     assert!(note.contains("; attacks Cole: attack "), "Cole is in reach too: {note}");
     assert!(!note.contains("Dain"), "Dain is out of reach: {note}");
 }
+
+#[test]
+fn an_art_is_an_attack_with_its_extra_damage() {
+    // Seed 001, Arts: "a type of Special Action that acts as an attack" (Smash: `attack(target, 3)`).
+    let (rules, map) = setup(
+        "tag Cleave on weapon, class doc \"Art: an attack with 5 extra damage.\" { action { target enemy within 1 attack(target, 5) } }
+         weapon GreatAxe { type Axes might 0 weight 1 range 1 tags Cleave cost 300 }
+         army A for Arena attacker { unit Ross: Fighter { items GreatAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut plain = battle(&engine, &map, [&[(1, 2)], &[(6, 2)]]);
+    plain.turn(Turn { unit: 0, to: Some((5, 2)), equip: None, act: Act::Attack { target: 1 }, ..Default::default() }).unwrap();
+    let mut art = battle(&engine, &map, [&[(1, 2)], &[(6, 2)]]);
+    art.turn(special(0, Some((5, 2)), Verb::Attack, Some(1), None)).unwrap();
+    let note = last_note(&art);
+    assert!(note.contains("attacks Bors: attack "), "{note}");
+    // The same seed draws the same strikes; each of Ross's hits deals 5 more.
+    let hits = note
+        .split(", ")
+        .filter(|s| s.contains("attack ") || s.contains("follow-up "))
+        .filter(|s| s.ends_with("hit") || s.ends_with("crit"))
+        .count() as i64;
+    assert!(hits >= 1, "{note}");
+    assert!(art.units[1].hp < plain.units[1].hp, "{} vs {}: {note}", art.units[1].hp, plain.units[1].hp);
+}

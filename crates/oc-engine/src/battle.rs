@@ -755,12 +755,20 @@ impl<'e> Battle<'e> {
 
     /// One exchange of an attack: the strikes, hit points, statuses and debuffs; "NAME: strikes".
     fn exchange(&mut self, i: usize, target: usize) -> Result<String, BattleError> {
+        self.exchange_with(i, target, 0)
+    }
+
+    /// [`Battle::exchange`] with `bonus` added to the attacker's `damage_bonus` (an Art).
+    fn exchange_with(&mut self, i: usize, target: usize, bonus: i64) -> Result<String, BattleError> {
         let (Some(a), Some(d)) = (self.units.get(i).cloned(), self.units.get(target).cloned()) else {
             return Err(BattleError("no such unit".into()));
         };
-        let (Some(la), Some(ld)) = (self.loadout(i, true), self.loadout(target, false)) else {
+        let (Some(mut la), Some(ld)) = (self.loadout(i, true), self.loadout(target, false)) else {
             return Err(BattleError("no such unit".into()));
         };
+        if bonus != 0 {
+            la.debuffs.push(("damage_bonus".to_string(), bonus));
+        }
         let exchange = Exchange::new(self.engine, &la, &ld, distance(a.pos, d.pos))?;
         let (log, hp) = exchange.resolve(&mut self.rng);
         if let Some(f) = self.units.get_mut(i) {
@@ -1369,6 +1377,24 @@ impl<'e> Battle<'e> {
                 Ok(format!("moves {} to {to:?}", f.name))
             }
             m::Verb::Reveal => Ok("lights the area (this engine plays without fog of war, so it changes nothing)".to_string()),
+            // Seed 001, Arts: "a type of Special Action that acts as an attack". An exchange with
+            // the target (its counter included) using the user's weapon, the second argument
+            // added to the user's `damage_bonus` (the attribute the damage formulas read); the
+            // action's own `target ... within` gives the reach.
+            m::Verb::Attack => {
+                let who = unit_arg(0).or(target).ok_or_else(|| BattleError("attack needs a target unit".into()))?;
+                let bonus = match cargs.get(1) {
+                    Some(_) => {
+                        amount(self, 1).ok_or_else(|| BattleError("the attack's extra damage could not be worked out".into()))?
+                    }
+                    None => 0,
+                };
+                if self.units.get(who).is_none_or(|f| f.side == side || f.state != State::Ready) {
+                    return Err(BattleError("an attack needs an enemy in the battle".into()));
+                }
+                let note = self.exchange_with(i, who, bonus)?;
+                Ok(format!("attacks {note}"))
+            }
             other => Err(BattleError(format!("the battle engine does not perform `{other:?}` in actions yet"))),
         }
     }
