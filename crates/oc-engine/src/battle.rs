@@ -758,7 +758,7 @@ impl<'e> Battle<'e> {
         self.exchange_with(i, target, 0)
     }
 
-    /// [`Battle::exchange`] with `bonus` added to the attacker's `damage_bonus` (an Art).
+    /// [`Battle::exchange`] with `bonus` added to the attacker's `damage_bonus` (an attack made by an action).
     fn exchange_with(&mut self, i: usize, target: usize, bonus: i64) -> Result<String, BattleError> {
         let (Some(a), Some(d)) = (self.units.get(i).cloned(), self.units.get(target).cloned()) else {
             return Err(BattleError("no such unit".into()));
@@ -1377,7 +1377,7 @@ impl<'e> Battle<'e> {
                 Ok(format!("moves {} to {to:?}", f.name))
             }
             m::Verb::Reveal => Ok("lights the area (this engine plays without fog of war, so it changes nothing)".to_string()),
-            // Seed 001, Arts: "a type of Special Action that acts as an attack". An exchange with
+            // Seed 001: "a type of Special Action that acts as an attack". An exchange with
             // the target (its counter included) using the user's weapon, the second argument
             // added to the user's `damage_bonus` (the attribute the damage formulas read); the
             // action's own `target ... within` gives the reach.
