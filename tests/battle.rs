@@ -759,3 +759,22 @@ fn an_art_is_an_attack_with_its_extra_damage() {
     assert!(hits >= 1, "{note}");
     assert!(art.units[1].hp < plain.units[1].hp, "{} vs {}: {note}", art.units[1].hp, plain.units[1].hp);
 }
+
+#[test]
+fn a_unit_routed_by_a_command_runs_its_routed_trigger() {
+    let (rules, map) = setup(
+        "status Withering { on end_of_turn { damage(self, 5) } }
+         status Doomed { on routed { heal(self, 1) } }
+         army A for Arena attacker { unit Ross: Fighter { items IronAxe } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(0, 0)], &[(7, 4)]]);
+    for status in ["Withering", "Doomed"] {
+        b.units[0].statuses.push(oc_engine::battle::Affliction { status: status.into(), left: None });
+    }
+    b.units[0].hp = 3;
+    b.turn(wait(0)).unwrap();
+    assert_eq!(b.units[0].state, State::Routed, "{:?}", b.log);
+    assert!(b.log.iter().any(|r| matches!(r, Record::Trigger { unit: 0, on: oc_model::Event::Routed, .. })), "{:?}", b.log);
+}

@@ -1340,11 +1340,17 @@ impl<'e> Battle<'e> {
                     .ok_or_else(|| BattleError("the damage could not be worked out from the rules".into()))?
                     .max(0);
                 let f = self.units.get_mut(who).ok_or_else(|| BattleError("no target".into()))?;
+                let was_ready = f.state == State::Ready;
                 f.hp = f.hp.saturating_sub(n).max(0);
                 if f.hp == 0 {
                     f.state = State::Routed;
                 }
-                Ok(format!("deals {n} damage to {}{}", f.name, if f.hp == 0 { ", routing them" } else { "" }))
+                let note = format!("deals {n} damage to {}{}", f.name, if f.hp == 0 { ", routing them" } else { "" });
+                // A unit routed by a command's damage (a status's or an item's) gets its `on routed` too.
+                if was_ready && self.units.get(who).is_some_and(|f| f.state == State::Routed) {
+                    self.run_triggers(who, m::Event::Routed);
+                }
+                Ok(note)
             }
             m::Verb::Inflict => {
                 let who = unit_arg(0).or(target).unwrap_or(i);
