@@ -665,6 +665,15 @@ fn end_of_round_routed_and_attacked_triggers_fire() {
     assert!(b.log.iter().any(|r| matches!(r, Record::Trigger { unit: 1, on: oc_model::Event::Routed, .. })), "{:?}", b.log);
 }
 
+/// Ross (unit 0) walks to (5, 3) and waits; the defenders wait out the round.
+fn approach_and_pass_the_round(b: &mut Battle) {
+    b.turn(Turn { unit: 0, to: Some((5, 3)), ..Default::default() }).unwrap();
+    while b.to_act == SideId::Defender {
+        let next = b.waiting(SideId::Defender)[0];
+        b.turn(wait(next)).unwrap();
+    }
+}
+
 #[test]
 fn a_berserk_unit_must_attack_the_weakest_in_range() {
     // Seed 000, Berserk: "Unit must attack the unit in range with the lowest Hp."
@@ -674,11 +683,7 @@ fn a_berserk_unit_must_attack_the_weakest_in_range() {
     );
     let engine = Engine::new(rules).unwrap();
     let mut b = battle(&engine, &map, [&[(1, 3)], &[(6, 2), (7, 3)]]);
-    b.turn(Turn { unit: 0, to: Some((5, 3)), ..Default::default() }).unwrap();
-    while b.to_act == SideId::Defender {
-        let next = b.waiting(SideId::Defender)[0];
-        b.turn(wait(next)).unwrap();
-    }
+    approach_and_pass_the_round(&mut b);
     b.units[0].statuses.push(oc_engine::battle::Affliction { status: "Berserk".into(), left: None });
     b.units[2].hp = 5;
     // From (6, 3) both are adjacent; Cole has the lower HP.
@@ -722,11 +727,7 @@ fn an_area_attack_fights_every_enemy_in_range() {
     );
     let engine = Engine::new(rules).unwrap();
     let mut b = battle(&engine, &map, [&[(1, 3)], &[(6, 2), (7, 3), (7, 0)]]);
-    b.turn(Turn { unit: 0, to: Some((5, 3)), ..Default::default() }).unwrap();
-    while b.to_act == SideId::Defender {
-        let next = b.waiting(SideId::Defender)[0];
-        b.turn(wait(next)).unwrap();
-    }
+    approach_and_pass_the_round(&mut b);
     b.turn(Turn { unit: 0, to: Some((6, 3)), act: Act::Attack { target: 1 }, ..Default::default() }).unwrap();
     let note = last_note(&b);
     assert!(note.starts_with("Ross attacks Bors: attack "), "{note}");

@@ -160,11 +160,6 @@ impl Confined {
         // The real path has no link in it; a link swapped in at its end since is refused.
         read_opened(&real, cap, true)
     }
-
-    /// Whether `path` (which may not exist) would be inside the root.
-    pub fn contains(&self, path: &Path) -> bool {
-        self.resolve(path).is_ok()
-    }
 }
 
 #[cfg(test)]

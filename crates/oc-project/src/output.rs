@@ -237,7 +237,7 @@ pub fn write(target: &Target, bytes: &[u8]) -> std::io::Result<()> {
                 }
                 _ => {}
             }
-            write_file(&f.path, bytes, !f.existed && !f.force)
+            write_atomic(&f.path, bytes, !f.existed && !f.force)
         }
     }
 }
@@ -245,11 +245,8 @@ pub fn write(target: &Target, bytes: &[u8]) -> std::io::Result<()> {
 /// Writes through an exclusively created temporary file with an unpredictable name in the same
 /// folder, then a rename: a reader never sees half a file, a failed write leaves the old one
 /// intact, and a link planted at a guessable name redirects nothing.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    write_file(path, bytes, false)
-}
-
-fn write_file(path: &Path, bytes: &[u8], create_only: bool) -> std::io::Result<()> {
+/// With `create_only`, the rename refuses to replace a file that appeared meanwhile.
+fn write_atomic(path: &Path, bytes: &[u8], create_only: bool) -> std::io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut tmp = tempfile::Builder::new().prefix(".oc-").suffix(".tmp").tempfile_in(dir)?;
     tmp.write_all(bytes)?;
