@@ -49,7 +49,7 @@ pub(crate) struct Checker<'a> {
     pub stats: Vec<(String, Type)>,
     pub bases: Vec<(String, Type)>,
     pub tables: HashMap<String, (Vec<String>, Type)>,
-    pub dice: HashMap<String, u32>,
+    pub dice: HashMap<String, m::DiceShape>,
     pub movements: Defs<()>,
     pub weapon_types: Defs<&'a ast::WeaponTypeDef>,
     pub terrains: Defs<&'a ast::TerrainDef>,
@@ -306,19 +306,10 @@ impl<'a> Checker<'a> {
             }
         }
         for dice in &rs.dice {
-            if dice.faces.value < 2 {
-                self.error(
-                    Diagnostic::error(NUMBER_RANGE, dice.faces.span, "a die needs at least two faces")
-                        .with_help("write a die such as `d10` or `d100`"),
-                );
-            } else if dice.faces.value > crate::MAX_DIE_FACES {
-                self.error(
-                    Diagnostic::error(NUMBER_RANGE, dice.faces.span, format!("a die of {} faces", dice.faces.value))
-                        .with_label(format!("at most {} faces", crate::MAX_DIE_FACES))
-                        .with_help("exact forecasts enumerate every face; use a smaller die (d100 is the seed's largest)"),
-                );
-            }
-            self.dice.insert(dice.name.value.clone(), dice.faces.value);
+            let terms: Vec<(bool, &ast::DieLit)> = dice.terms.iter().map(|(n, d)| (*n, d)).collect();
+            let shape = self.dice_shape(&terms, dice.constant, dice.span);
+            // A shape that failed is still declared (with a d2), so its uses are not reported again.
+            self.dice.insert(dice.name.value.clone(), shape.unwrap_or_else(|| m::DiceShape::d(2)));
         }
         for table in &rs.tables {
             let mut keys = Vec::new();
@@ -466,7 +457,13 @@ impl<'a> Checker<'a> {
                 one.value
             }
         };
-        let dice = rs.dice.iter().map(|d| m::Dice { name: d.name.value.clone(), faces: d.faces.value }).collect();
+        let dice = rs
+            .dice
+            .iter()
+            .filter_map(|d| {
+                self.dice.get(&d.name.value).map(|shape| m::Dice { name: d.name.value.clone(), shape: shape.clone() })
+            })
+            .collect();
         let tables = rs.tables.iter().filter_map(|t| self.lower_table(t)).collect();
         let combat = self.lower_combat(rs);
         m::Ruleset {

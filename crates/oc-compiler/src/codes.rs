@@ -192,6 +192,13 @@ at least 1.\n\nFix: add the missing movement types or correct the cost.";
 "A terrain with `hp` must say what it `becomes` when destroyed (Wall -> Floor, Snag -> \
 Bridge, each 30 HP); a door with `opened_by` must also say what it becomes.\n\nFix: add \
 the missing `becomes` (or `hp`).";
+    DICE_SIZE = "oc::dice::size", "dice too large to work out exactly",
+"Forecasts are exact: every value a roll can take is enumerated with its probability. A die \
+shape may take at most 100,000 distinct values, and a keep-highest/lowest pool may track at \
+most 200,000 partial results while it is worked out (see the README's Limits). `100d100` or \
+`50d20kh25` go past that.\n\nExample:\n    dice storm 100d1000\n\nFix: roll fewer or smaller \
+dice. Exploding dice are cut where the rest of the chain is at most 1e-12 likely, so they \
+stay small.";
     NUMBER_RANGE = "oc::literal::range", "a number is out of the range allowed here",
 "Costs and HP are never negative; dice have at least two faces; inventory sizes are small.\n\n\
 Fix: use a number in the allowed range.";

@@ -92,6 +92,16 @@ impl<'a> Checker<'a> {
             ExprKind::Field(base, field) => self.field(base, field, scope),
             ExprKind::Index(base, args) => self.lookup(base, args, scope),
             ExprKind::Call(f, args) => self.call(f, args, e, scope),
+            ExprKind::Die(_) => {
+                self.error(
+                    Diagnostic::error(TYPE_MISMATCH, e.span, "dice are not a number until they are rolled")
+                        .with_label("dice")
+                        .with_help(
+                            "roll them: `roll(2d6)`, or declare them in the ruleset (`dice dmg 2d6`) and write `roll(dmg)`",
+                        ),
+                );
+                error_expr()
+            }
             ExprKind::Has(unit, tag) => self.has(unit, tag, scope),
             ExprKind::If(c, t, f) => {
                 let (c_expr, c_ty) = self.expr(c, scope, Some(&Type::Bool));
@@ -433,46 +443,80 @@ impl<'a> Checker<'a> {
         (m::Expr::Lookup { table: table.clone(), args: lowered }, Some(value))
     }
 
+    /// `roll(NAME)`, `roll(NAME, defender)` (the struck unit's own draw: an opposed roll) and
+    /// `roll(2d6 + 1)` (dice written in place: an independent draw of their own).
+    fn roll(&mut self, args: &[ast::Expr], e: &ast::Expr, scope: &Scope) -> Typed {
+        const HELP: &str = "write `roll(hit)` for a die of the ruleset, `roll(hit, defender)` for the struck unit's own roll of it, or dice such as `roll(2d6)`";
+        let (die, side) = match args {
+            [die] => (die, None),
+            [die, side] => (die, Some(side)),
+            _ => {
+                self.error(
+                    Diagnostic::error(TYPE_MISMATCH, e.span, "`roll` takes dice and, optionally, whose roll it is")
+                        .with_help(HELP),
+                );
+                return error_expr();
+            }
+        };
+        let target = match side.map(|s| (&s.kind, s.span)) {
+            None => false,
+            Some((ExprKind::Name(who), span)) if who == "attacker" || who == "defender" => {
+                if !scope.combat {
+                    self.error(
+                        Diagnostic::error(EFFECT_CONTEXT, span, format!("there is no `{who}` here"))
+                            .with_label("an opposed roll needs a strike")
+                            .with_help("`roll(NAME, defender)` is read in combat formulas; elsewhere write `roll(NAME)`"),
+                    );
+                    return error_expr();
+                }
+                who == "defender"
+            }
+            Some((_, span)) => {
+                self.error(
+                    Diagnostic::error(TYPE_MISMATCH, span, "whose roll: `attacker` or `defender`")
+                        .with_label("not a side of the strike")
+                        .with_help("the striking unit rolls by default; `roll(acc, defender)` is the struck unit's own roll"),
+                );
+                return error_expr();
+            }
+        };
+        if let ExprKind::Name(name) = &die.kind {
+            if self.dice.contains_key(name) {
+                // A named die is one draw per strike (per side) in combat, and one draw per event
+                // (per unit) outside it: every `roll(NAME)` of that strike or event reads it.
+                return (m::Expr::Roll { die: name.clone(), target }, Some(Type::Int));
+            }
+            let names: Vec<String> = self.dice.keys().cloned().collect();
+            let help = match did_you_mean(name, names.iter().map(String::as_str)) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => {
+                    "roll a die of the ruleset (`dice hit d100`) or dice written in place, such as `d10` or `2d6`".to_string()
+                }
+            };
+            self.error(Diagnostic::error(UNKNOWN_TABLE, die.span, format!("unknown die `{name}`")).with_help(help));
+            return error_expr();
+        }
+        let Some((terms, constant)) = crate::dice::written_dice(die) else {
+            self.error(Diagnostic::error(TYPE_MISMATCH, die.span, "`roll` takes dice").with_help(HELP));
+            return error_expr();
+        };
+        if target {
+            self.error(
+                Diagnostic::error(TYPE_MISMATCH, die.span, "dice written in place are nobody's roll")
+                    .with_label("an independent draw of its own")
+                    .with_help("declare the die (`dice acc d20`) and write `roll(acc, defender)` for an opposed roll"),
+            );
+            return error_expr();
+        }
+        match self.dice_shape(&terms, constant, die.span) {
+            Some(shape) => (m::Expr::RollFresh { shape }, Some(Type::Int)),
+            None => error_expr(),
+        }
+    }
+
     fn call(&mut self, f: &ast::Ident, args: &[ast::Expr], e: &ast::Expr, scope: &Scope) -> Typed {
         match f.value.as_str() {
-            "roll" => {
-                let [arg] = args else {
-                    self.error(
-                        Diagnostic::error(TYPE_MISMATCH, e.span, "`roll` takes one die")
-                            .with_help("write `roll(hit)` or `roll(d10)`"),
-                    );
-                    return error_expr();
-                };
-                let ExprKind::Name(die) = &arg.kind else {
-                    self.error(
-                        Diagnostic::error(TYPE_MISMATCH, arg.span, "`roll` takes a die")
-                            .with_help("write `roll(hit)` or `roll(d10)`"),
-                    );
-                    return error_expr();
-                };
-                if self.dice.contains_key(die) {
-                    // A named die is one draw per strike in combat, and one draw per event (per
-                    // unit) outside it: every `roll(NAME)` of that strike or event reads it.
-                    return (m::Expr::Roll { die: die.clone() }, Some(Type::Int));
-                }
-                if let Some(faces) = die.strip_prefix('d').and_then(|n| n.parse::<u32>().ok()) {
-                    if faces < 2 {
-                        self.error(
-                            Diagnostic::error(NUMBER_RANGE, arg.span, "a die needs at least two faces")
-                                .with_help("write `d6`, `d10`, `d100`..."),
-                        );
-                        return error_expr();
-                    }
-                    return (m::Expr::RollFresh { faces }, Some(Type::Int));
-                }
-                let names: Vec<String> = self.dice.keys().cloned().collect();
-                let help = match did_you_mean(die, names.iter().map(String::as_str)) {
-                    Some(s) => format!("did you mean `{s}`?"),
-                    None => "roll a die of the ruleset (`dice hit d100`) or a literal die such as `d10`".to_string(),
-                };
-                self.error(Diagnostic::error(UNKNOWN_TABLE, arg.span, format!("unknown die `{die}`")).with_help(help));
-                error_expr()
-            }
+            "roll" => self.roll(args, e, scope),
             "min" | "max" | "abs" | "clamp" => {
                 let (function, arity) = match f.value.as_str() {
                     "min" => (m::Function::Min, 2),

@@ -94,7 +94,7 @@ fn ruleset_basics_match_the_seed() {
     assert_eq!(base("movement"), Value::Int(5), "a default Movement of 5 spaces");
     assert_eq!(rs.inventory, 3, "Units can carry up to 3 Items");
     assert_eq!(rs.weight, (-2, 2), "Weight ranges between -2 and 2");
-    assert_eq!(rs.dice[0].faces, 100, "roll under on a d100");
+    assert_eq!(rs.dice[0].shape.plain_sides(), Some(100), "roll under on a d100");
     let stats: Vec<&str> = rs.stats.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(stats, ["str", "mag", "skl", "spd", "def", "res"]);
     for f in ["hit", "critical", "damage", "critical_damage", "follow_up"] {
@@ -334,7 +334,7 @@ fn the_v06_ruleset_has_its_own_roster_and_fodlan_tags() {
     assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
     let rules = c.rules.unwrap();
     assert_eq!(rules.ruleset.name, "officers_chess_v06");
-    assert_eq!(rules.ruleset.dice[0].faces, 20, "Roll 1d20");
+    assert_eq!(rules.ruleset.dice[0].shape.plain_sides(), Some(20), "Roll 1d20");
     assert!(rules.classes.len() >= 15 && rules.items.len() >= 25, "{} classes, {} items", rules.classes.len(), rules.items.len());
     assert!(rules.classes.iter().all(|c| c.cost > 0) && rules.items.iter().all(|i| i.cost > 0), "gold costs");
     assert!(

@@ -1656,18 +1656,19 @@ impl Eval<'_, '_> {
                     _ => None,
                 }
             }
-            m::Expr::RollFresh { faces } => {
+            m::Expr::RollFresh { shape } => {
                 let mut dice = self.dice.borrow_mut();
-                dice.as_mut().map(|r| i64::from(crate::combat::roll_die(r, *faces)))
+                dice.as_mut().map(|r| crate::dice::roll(r, shape))
             }
-            m::Expr::Roll { die } => {
+            // Outside a strike there is no struck unit: the compiler accepts `roll(NAME)` only.
+            m::Expr::Roll { die, .. } => {
                 if let Some((_, v)) = self.drawn.borrow().iter().find(|(d, _)| d == die) {
                     return Some(*v);
                 }
-                let faces = self.battle.engine.rules.ruleset.dice.iter().find(|d| d.name == *die)?.faces;
+                let shape = &self.battle.engine.rules.ruleset.dice.iter().find(|d| d.name == *die)?.shape;
                 let v = {
                     let mut dice = self.dice.borrow_mut();
-                    i64::from(crate::combat::roll_die(dice.as_mut()?, faces))
+                    crate::dice::roll(dice.as_mut()?, shape)
                 };
                 self.drawn.borrow_mut().push((die.clone(), v));
                 Some(v)

@@ -229,25 +229,33 @@ impl<'e> Exchange<'e> {
         }
     }
 
-    /// The outcome of a strike by `attacker` for every joint face of the dice the strike draws
-    /// (each named die once, each literal die on its own), grouped: (how many faces, outcome).
-    /// The faces are equally likely; there are `Ir::strike_faces` of them.
-    fn outcomes(&self, state: &State, attacker: usize) -> Vec<(u32, Outcome)> {
+    /// The outcome of a strike by `attacker` for every joint value of the dice the strike draws
+    /// (each named die once per side, each literal die on its own), grouped: (weight, outcome).
+    /// A joint value's weight is the product of its dice's weights; the weights of all of them
+    /// sum to `Ir::strike_den` (for plain dice, every face has weight 1).
+    fn outcomes(&self, state: &State, attacker: usize) -> Vec<(f64, Outcome)> {
         let ir = &self.engine.ir;
         let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
         let units = [&*units[0], &*units[1]];
         let attrs = self.strike_attrs(units, state.hp, attacker);
         let mut cache = vec![None; ir.formulas.len()];
-        let mut out: Vec<(u32, Outcome)> = Vec::new();
+        let mut out: Vec<(f64, Outcome)> = Vec::new();
         let mut rolls = vec![0i64; ir.dice.len()];
+        // The index of each strike die's current value.
+        let mut at = vec![0usize; ir.strike_dice.len()];
         let mut mask = 0u64;
         for slot in &ir.strike_dice {
             mask |= 1u64 << slot;
-            if let Some(r) = rolls.get_mut(*slot as usize) {
-                *r = 1;
-            }
         }
         loop {
+            let mut weight = 1.0;
+            for (slot, i) in ir.strike_dice.iter().zip(&at) {
+                let (Some(r), Some(d)) = (rolls.get_mut(*slot as usize), ir.dice.get(*slot as usize)) else { continue };
+                if let Some((v, w)) = d.dist.values.get(*i) {
+                    *r = *v;
+                    weight *= w;
+                }
+            }
             for (slot, f) in cache.iter_mut().zip(&ir.formulas) {
                 if f.dice & mask != 0 {
                     *slot = None;
@@ -255,21 +263,19 @@ impl<'e> Exchange<'e> {
             }
             let o = self.outcome_at(&self.ctx(units, &attrs, attacker, &rolls), &mut cache);
             match out.iter_mut().find(|(_, x)| *x == o) {
-                Some((n, _)) => *n += 1,
-                None => out.push((1, o)),
+                Some((n, _)) => *n += weight,
+                None => out.push((weight, o)),
             }
-            // The next joint face, the first die turning fastest (one die: faces 1, 2, 3...).
+            // The next joint value, the first die turning fastest (one die: its values in order).
             let mut carried = true;
-            for slot in &ir.strike_dice {
-                let faces = i64::from(ir.dice.get(*slot as usize).copied().unwrap_or(1));
-                if let Some(r) = rolls.get_mut(*slot as usize) {
-                    if *r < faces {
-                        *r += 1;
-                        carried = false;
-                        break;
-                    }
-                    *r = 1;
+            for (slot, i) in ir.strike_dice.iter().zip(at.iter_mut()) {
+                let len = ir.dice.get(*slot as usize).map_or(1, |d| d.dist.values.len());
+                if *i + 1 < len {
+                    *i += 1;
+                    carried = false;
+                    break;
                 }
+                *i = 0;
             }
             if carried {
                 break;
@@ -460,13 +466,13 @@ impl<'e> Exchange<'e> {
 
     /// The exact distribution of outcomes, by enumerating every face of every strike.
     pub fn forecast(&self) -> Forecast {
-        let faces = self.engine.ir.strike_faces as f64;
+        let faces = self.engine.ir.strike_den;
         // A fixed hasher: the states are summed in iteration order, and floating-point sums
         // depend on order, so a random one made forecasts differ in the last bits run to run.
         let mut frontier: FixedMap<State, f64> = FixedMap::default();
         frontier.insert(self.initial(), 1.0);
         let mut done: FixedMap<[i64; 2], f64> = FixedMap::default();
-        let mut outcome_cache: FixedMap<(State, usize), Vec<(u32, Outcome)>> = FixedMap::default();
+        let mut outcome_cache: FixedMap<(State, usize), Vec<(f64, Outcome)>> = FixedMap::default();
         while !frontier.is_empty() {
             let mut next: FixedMap<State, f64> = FixedMap::default();
             for (state, p) in frontier {
@@ -481,7 +487,7 @@ impl<'e> Exchange<'e> {
                 for (count, o) in outcomes {
                     let (mut after, _) = self.apply(&state, side, o);
                     after.phase = self.next_phase(&after, state.phase);
-                    *next.entry(after).or_default() += p * f64::from(count) / faces;
+                    *next.entry(after).or_default() += p * count / faces;
                 }
             }
             frontier = next;
@@ -512,13 +518,13 @@ impl<'e> Exchange<'e> {
     fn side_forecast(&self, state: &State, side: usize) -> SideForecast {
         let ir = &self.engine.ir;
         let unit = self.unit(side, &state.statuses[side]);
-        let faces = ir.strike_faces as f64;
+        let faces = ir.strike_den;
         let can_strike = side == 0 || self.can_counter(state);
         let (mut hit, mut crit, mut damage, mut crit_damage) = (0.0, 0.0, 0, 0);
         let mut damage_distribution: BTreeMap<i64, f64> = BTreeMap::new();
         if can_strike {
             for (n, o) in self.outcomes(state, side) {
-                let p = f64::from(n) / faces;
+                let p = n / faces;
                 if o.hit {
                     *damage_distribution.entry(o.damage).or_default() += p;
                     hit += p;
@@ -535,8 +541,8 @@ impl<'e> Exchange<'e> {
             let units = [&*units[0], &*units[1]];
             let attrs = self.strike_attrs(units, state.hp, side);
             let mut cache = vec![None; ir.formulas.len()];
-            let ones = vec![1i64; ir.dice.len()];
-            let ctx = self.ctx(units, &attrs, side, &ones);
+            let lowest: Vec<i64> = ir.dice.iter().map(|d| d.dist.min()).collect();
+            let ctx = self.ctx(units, &attrs, side, &lowest);
             damage = damage.max(ctx.eval(&crate::ir::E::Formula(ir.roles.damage), &[], &mut cache).int().max(0));
             crit_damage =
                 crit_damage.max(ctx.eval(&crate::ir::E::Formula(ir.roles.critical_damage), &[], &mut cache).int().max(0));
@@ -583,9 +589,8 @@ impl<'e> Exchange<'e> {
             let side = side as usize;
             // Every die the strike reads, drawn once, in slot order (one generator per exchange).
             for slot in &ir.strike_dice {
-                let faces = ir.dice.get(*slot as usize).copied().unwrap_or(1);
-                if let Some(r) = rolls.get_mut(*slot as usize) {
-                    *r = i64::from(roll_die(rng, faces));
+                if let (Some(r), Some(d)) = (rolls.get_mut(*slot as usize), ir.dice.get(*slot as usize)) {
+                    *r = crate::dice::roll(rng, &d.shape);
                 }
             }
             let roll = ir.strike_dice.first().and_then(|s| rolls.get(*s as usize)).copied().unwrap_or(0);

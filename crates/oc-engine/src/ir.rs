@@ -168,6 +168,12 @@ pub struct TableIr {
     pub cells: Vec<V>,
 }
 
+/// One die slot: what is rolled and its exact distribution.
+pub struct DieSlot {
+    pub shape: m::DiceShape,
+    pub dist: m::Dist,
+}
+
 pub struct FormulaIr {
     pub expr: E,
     /// The dice slots it reads (bit `i` for slot `i`), directly or through other formulas.
@@ -203,13 +209,18 @@ pub struct Ir {
     pub formulas: Vec<FormulaIr>,
     formula_ids: HashMap<String, u16>,
     pub roles: Roles,
-    /// Faces of each die slot: the ruleset's named dice first, then one per literal die.
-    pub dice: Vec<u32>,
-    dice_ids: HashMap<String, u8>,
+    /// Each die slot: the ruleset's named dice first (the striker's draws), then one per literal
+    /// die and one per named die the struck unit also rolls (opposed rolls), in first-use order.
+    pub dice: Vec<DieSlot>,
+    /// Named dice by (name, the struck unit's draw).
+    dice_ids: HashMap<(String, bool), u8>,
     /// The slots a strike draws (those the combat roles read), in slot order.
     pub strike_dice: Vec<u8>,
-    /// The product of their faces: how many equally likely joint outcomes a strike has.
+    /// The product of their numbers of distinct values: how many joint outcomes a strike has.
     pub strike_faces: u64,
+    /// The product of their denominators: a joint outcome's chance is the product of its values'
+    /// weights over this.
+    pub strike_den: f64,
     pub hp_attr: u16,
     /// Tag and status effects by interned name.
     pub effects: HashMap<u32, (Vec<String>, Vec<Eff>)>,
@@ -268,6 +279,7 @@ impl Ir {
             dice_ids: HashMap::new(),
             strike_dice: Vec::new(),
             strike_faces: 1,
+            strike_den: 1.0,
             hp_attr: 0,
             effects: HashMap::new(),
         };
@@ -305,8 +317,8 @@ impl Ir {
             ir.formula_ids.insert(f.name.clone(), i as u16);
         }
         for d in &rs.dice {
-            let slot = ir.new_die(d.faces)?;
-            ir.dice_ids.insert(d.name.clone(), slot);
+            let slot = ir.new_die(&d.shape)?;
+            ir.dice_ids.insert((d.name.clone(), false), slot);
         }
         for f in &rs.combat {
             let expr = ir.expr(&f.expr, &[])?;
@@ -332,9 +344,12 @@ impl Ir {
         let mask = roles.iter().flatten().filter_map(|f| ir.formulas.get(*f as usize)).fold(0u64, |m, f| m | f.dice);
         ir.strike_dice = (0..ir.dice.len() as u8).filter(|i| mask & (1u64 << i) != 0).collect();
         ir.strike_faces = 1;
+        ir.strike_den = 1.0;
         for slot in &ir.strike_dice {
-            let faces = u64::from(ir.dice.get(*slot as usize).copied().unwrap_or(1));
-            ir.strike_faces = ir.strike_faces.saturating_mul(faces);
+            if let Some(d) = ir.dice.get(*slot as usize) {
+                ir.strike_faces = ir.strike_faces.saturating_mul(d.dist.values.len() as u64);
+                ir.strike_den *= d.dist.den;
+            }
         }
         if ir.strike_faces > MAX_JOINT_FACES {
             return Err(EngineError::model(format!(
@@ -441,11 +456,27 @@ impl Ir {
                 *self.table_ids.get(table).ok_or_else(|| EngineError::model(format!("unknown table {table}")))?,
                 args.iter().map(|a| self.expr(a, params)).collect::<Result<_, _>>()?,
             ),
-            m::Expr::Roll { die } => {
-                E::Roll(*self.dice_ids.get(die).ok_or_else(|| EngineError::model(format!("unknown die {die}")))?)
+            m::Expr::Roll { die, target } => {
+                let key = (die.clone(), *target);
+                match self.dice_ids.get(&key) {
+                    Some(slot) => E::Roll(*slot),
+                    None => {
+                        // The struck unit's draw of a named die: a slot of its own, made on first use.
+                        let shape = self
+                            .dice_ids
+                            .get(&(die.clone(), false))
+                            .and_then(|s| self.dice.get(*s as usize))
+                            .map(|d| d.shape.clone())
+                            .filter(|_| *target)
+                            .ok_or_else(|| EngineError::model(format!("unknown die {die}")))?;
+                        let slot = self.new_die(&shape)?;
+                        self.dice_ids.insert(key, slot);
+                        E::Roll(slot)
+                    }
+                }
             }
-            // A literal die written in a formula is its own independent draw.
-            m::Expr::RollFresh { faces } => E::Roll(self.new_die(*faces)?),
+            // Dice written in a formula are their own independent draw.
+            m::Expr::RollFresh { shape } => E::Roll(self.new_die(shape)?),
             m::Expr::Call { function, args } => {
                 let mut a = args.iter().map(|x| self.expr(x, params).map(Box::new)).collect::<Result<Vec<_>, _>>()?.into_iter();
                 let mut next = || a.next().ok_or_else(|| EngineError::model("a function lacks arguments"));
@@ -465,10 +496,11 @@ impl Ir {
         })
     }
 
-    fn new_die(&mut self, faces: u32) -> Result<u8, EngineError> {
+    fn new_die(&mut self, shape: &m::DiceShape) -> Result<u8, EngineError> {
         let slot = u8::try_from(self.dice.len()).ok().filter(|s| *s < 64);
         let slot = slot.ok_or_else(|| EngineError::model("the rules roll more than 64 distinct dice"))?;
-        self.dice.push(faces.max(1));
+        let dist = shape.distribution().map_err(|e| EngineError::model(format!("dice `{shape}`: {e}")))?;
+        self.dice.push(DieSlot { shape: shape.clone(), dist });
         Ok(slot)
     }
 

@@ -9,6 +9,7 @@
 pub mod ai;
 pub mod battle;
 mod combat;
+pub mod dice;
 mod ir;
 mod unit;
 

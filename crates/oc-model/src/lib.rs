@@ -14,8 +14,11 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub mod dice;
+pub use dice::{DiceShape, DieTerm, Dist, Faces, Keep};
+
 /// Bumped whenever a saved model would be read differently.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rules {
@@ -149,7 +152,7 @@ pub struct ClassRange {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Dice {
     pub name: String,
-    pub faces: u32,
+    pub shape: DiceShape,
 }
 
 /// A lookup table over scales. Cells are stored row-major: the last key varies fastest.
@@ -597,13 +600,17 @@ pub enum Expr {
         table: String,
         args: Vec<Expr>,
     },
-    /// This strike's roll of the named die (the same value everywhere in one strike).
+    /// This strike's roll of the named die (the same value everywhere in one strike): the
+    /// striking unit's draw, or with `target` the struck unit's own draw of the same kind of die
+    /// (an opposed roll, `roll(acc, defender)`).
     Roll {
         die: String,
+        #[serde(default)]
+        target: bool,
     },
-    /// A fresh roll of an `n`-sided die (status clear checks: `roll(d10)`).
+    /// A roll of dice written in place (`roll(2d6)`): an independent draw of its own.
     RollFresh {
-        faces: u32,
+        shape: DiceShape,
     },
     Call {
         function: Function,

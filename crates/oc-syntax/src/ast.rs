@@ -85,7 +85,25 @@ pub enum Bound {
 #[derive(Clone, Debug)]
 pub struct DiceDef {
     pub name: Ident,
-    pub faces: Spanned<u32>,
+    /// The dice, each with `true` when subtracted.
+    pub terms: Vec<(bool, DieLit)>,
+    /// The sum of the constants written beside the dice (`2d6 + 1`).
+    pub constant: i64,
+    /// The whole shape (`2d10 + 3d8`).
+    pub span: Span,
+}
+
+/// One die term as written: `d100`, `2d6`, `d10!`, `4d6kh3`, `d{0,0,1,2}`. Numbers too large for
+/// `u32` saturate (the compiler reports them as out of range).
+#[derive(Clone, Debug)]
+pub struct DieLit {
+    pub count: Option<Spanned<u32>>,
+    pub sides: Option<Spanned<u32>>,
+    pub faces: Vec<Spanned<i64>>,
+    pub explode: bool,
+    /// `kh N` (true) or `kl N` (false).
+    pub keep: Option<(bool, Spanned<u32>)>,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]
@@ -338,6 +356,8 @@ pub enum ExprKind {
     Field(Box<Expr>, Ident),
     Index(Box<Expr>, Vec<Expr>),
     Call(Ident, Vec<Expr>),
+    /// Dice written in an expression (`roll(2d6)`).
+    Die(DieLit),
     Has(Box<Expr>, TagRef),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// A piece that failed to parse; the error was already reported.

@@ -268,19 +268,35 @@ impl Ctx {
                 }
                 Rule::dice_def => {
                     let mut name = None;
-                    let mut faces = None;
+                    let mut sum = None;
                     for q in p.into_inner() {
                         match q.as_rule() {
                             Rule::name => name = Some(self.ident(&q)),
-                            Rule::die => {
-                                let n = q.as_str().get(1..).and_then(|s| s.parse().ok()).unwrap_or(0);
-                                faces = Some(Spanned::new(n, self.span(&q)));
-                            }
+                            Rule::dice_sum => sum = Some(q),
                             _ => {}
                         }
                     }
-                    if let (Some(name), Some(faces)) = (name, faces) {
-                        rs.dice.push(DiceDef { name, faces });
+                    if let (Some(name), Some(sum)) = (name, sum) {
+                        // From the first term to the last (the pair also holds the blank after it).
+                        let mut span = self.span(&sum);
+                        span.end = span.start;
+                        let (mut terms, mut constant, mut negative) = (Vec::new(), 0i64, false);
+                        for q in sum.into_inner() {
+                            if matches!(q.as_rule(), Rule::die | Rule::int) {
+                                span.end = self.span(&q).end;
+                            }
+                            match q.as_rule() {
+                                Rule::add => negative = false,
+                                Rule::sub => negative = true,
+                                Rule::die => terms.push((negative, self.die(q))),
+                                Rule::int => {
+                                    let v = self.int(&q).value;
+                                    constant = constant.saturating_add(if negative { v.saturating_neg() } else { v });
+                                }
+                                _ => {}
+                            }
+                        }
+                        rs.dice.push(DiceDef { name, terms, constant, span });
                     }
                 }
                 Rule::table_def => rs.tables.push(self.table(p)),
@@ -1076,10 +1092,34 @@ impl Ctx {
             .parse(pairs)
     }
 
+    /// A die term (`2d6kh1`, `d{0,1,2}`, `d10!`).
+    fn die(&self, pair: Pair<Rule>) -> DieLit {
+        let span = self.span(&pair);
+        let small = |q: &Pair<Rule>| {
+            let digits = q.as_str().trim_start_matches(|c: char| !c.is_ascii_digit());
+            Spanned::new(digits.parse::<u64>().map_or(u32::MAX, |n| u32::try_from(n).unwrap_or(u32::MAX)), self.span(q))
+        };
+        let mut die = DieLit { count: None, sides: None, faces: Vec::new(), explode: false, keep: None, span };
+        for q in pair.into_inner() {
+            match q.as_rule() {
+                Rule::die_count => die.count = Some(small(&q)),
+                Rule::die_sides => die.sides = Some(small(&q)),
+                Rule::die_faces => {
+                    die.faces = q.into_inner().filter(|r| r.as_rule() == Rule::int).map(|r| self.int(&r)).collect();
+                }
+                Rule::die_explode => die.explode = true,
+                Rule::die_keep => die.keep = Some((q.as_str().starts_with("kh"), small(&q))),
+                _ => {}
+            }
+        }
+        die
+    }
+
     fn primary(&self, pair: Pair<Rule>) -> Expr {
         let span = self.span(&pair);
         let kind = match pair.as_rule() {
             Rule::int => ExprKind::Int(self.int(&pair).value),
+            Rule::die => ExprKind::Die(self.die(pair)),
             Rule::kw_true => ExprKind::Bool(true),
             Rule::kw_false => ExprKind::Bool(false),
             Rule::string => ExprKind::Str(unquote(&pair)),

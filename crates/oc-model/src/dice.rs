@@ -1,0 +1,431 @@
+//! Dice as values: a [`DiceShape`] (`d100`, `2d6+1`, `d10!`, `4d6kh3`, `d{0,0,1,1,2}`,
+//! `2d10+3d8`) and its exact distribution.
+//!
+//! A distribution is a list of values with integer-valued `f64` weights over one denominator, so
+//! a plain `dN` is N faces of weight 1 over N and a strike's joint outcome is the product of its
+//! dice's weights over the product of their denominators: the same arithmetic, bit for bit, as
+//! counting equally likely faces. Exploding dice are truncated at the depth where the remaining
+//! mass is at most [`EXPLODE_TAIL`]; the truncated chain's last die does not explode (icepool's
+//! `depth` with its default end).
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The most probability an exploding die's truncated chain leaves out (misplaced on its last die).
+pub const EXPLODE_TAIL: f64 = 1e-12;
+/// The most distinct values one die shape may take (exact forecasts enumerate them).
+pub const MAX_DICE_VALUES: usize = 100_000;
+/// The most dice one term may roll (`100d6`).
+pub const MAX_DICE_COUNT: u32 = 100;
+/// The most faces a die may list (`d{...}`) and the largest face value (in absolute value).
+pub const MAX_LISTED_FACES: usize = 1_000;
+pub const MAX_FACE_VALUE: i64 = 1_000_000;
+/// The most partial states a keep-highest/lowest term may track while it is worked out.
+pub const MAX_KEEP_STATES: usize = 200_000;
+/// The most multiply-adds working out one shape may take (a few tens of milliseconds).
+pub const MAX_DICE_WORK: u64 = 50_000_000;
+/// The deepest an exploding chain goes (a die whose maximum is half its faces: 2^-40 < 1e-12).
+pub const MAX_EXPLODE_DEPTH: u32 = 64;
+
+/// The faces of one die.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Faces {
+    /// `dN`: faces 1 to N.
+    Sides(u32),
+    /// `d{0,0,1,2}`: the listed values, each face equally likely (values may repeat).
+    Listed(Vec<i64>),
+}
+
+/// Keep the highest or lowest `count` of a term's dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Keep {
+    pub highest: bool,
+    pub count: u32,
+}
+
+/// `count` dice of one kind, summed (after keeping), negated when `negative`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct DieTerm {
+    pub count: u32,
+    pub faces: Faces,
+    /// A die showing its highest face is rolled again and added (`d10!`).
+    pub explode: bool,
+    pub keep: Option<Keep>,
+    pub negative: bool,
+}
+
+/// A sum of dice terms and a constant: `2d10 + 3d8 - 1`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct DiceShape {
+    pub terms: Vec<DieTerm>,
+    pub constant: i64,
+}
+
+impl DiceShape {
+    /// One plain die of `faces` sides.
+    pub fn d(faces: u32) -> DiceShape {
+        DiceShape {
+            terms: vec![DieTerm { count: 1, faces: Faces::Sides(faces), explode: false, keep: None, negative: false }],
+            constant: 0,
+        }
+    }
+
+    /// `Some(N)` when this is one plain `dN` (no pool, explosion, keep or constant).
+    pub fn plain_sides(&self) -> Option<u32> {
+        match self.terms.as_slice() {
+            [DieTerm { count: 1, faces: Faces::Sides(n), explode: false, keep: None, negative: false }] if self.constant == 0 => {
+                Some(*n)
+            }
+            _ => None,
+        }
+    }
+
+    /// The exact distribution, or why it is too large to enumerate.
+    pub fn distribution(&self) -> Result<Dist, DiceError> {
+        let mut work = Work(0);
+        let mut total = Dist::constant(self.constant);
+        for term in &self.terms {
+            total = total.add(&term.distribution_with(&mut work)?, &mut work)?;
+        }
+        Ok(total)
+    }
+}
+
+impl Faces {
+    /// The face values in order, each with its multiplicity, and how many faces there are.
+    fn base(&self) -> Result<Dist, DiceError> {
+        match self {
+            Faces::Sides(n) if *n >= 1 => {
+                Ok(Dist { values: (1..=i64::from(*n)).map(|v| (v, 1.0)).collect(), den: f64::from(*n) })
+            }
+            Faces::Sides(_) => Err(DiceError::Empty),
+            Faces::Listed(faces) => {
+                if faces.is_empty() {
+                    return Err(DiceError::Empty);
+                }
+                let mut counts: BTreeMap<i64, f64> = BTreeMap::new();
+                for f in faces {
+                    *counts.entry(*f).or_default() += 1.0;
+                }
+                Ok(Dist { values: counts.into_iter().collect(), den: faces.len() as f64 })
+            }
+        }
+    }
+}
+
+impl DieTerm {
+    /// One die of this term (exploded if it explodes).
+    fn single(&self, work: &mut Work) -> Result<Dist, DiceError> {
+        let base = self.faces.base()?;
+        if !self.explode {
+            return Ok(base);
+        }
+        let Some(&(max, w_max)) = base.values.last() else { return Err(DiceError::Empty) };
+        if base.values.len() < 2 {
+            return Err(DiceError::AlwaysExplodes);
+        }
+        let depth = explode_depth(w_max / base.den);
+        // Bottom-up: the last die of the chain does not explode; each earlier one adds the chain
+        // below it on its highest face.
+        let mut tail = base.clone();
+        for _ in 0..depth {
+            work.spend(base.values.len() as u64 * tail.values.len() as u64)?;
+            let mut next: BTreeMap<i64, f64> = BTreeMap::new();
+            for &(v, w) in &base.values {
+                if v == max {
+                    for &(t, wt) in &tail.values {
+                        *next.entry(v.saturating_add(t)).or_default() += w * wt;
+                    }
+                } else {
+                    *next.entry(v).or_default() += w * tail.den;
+                }
+            }
+            if next.len() > MAX_DICE_VALUES {
+                return Err(DiceError::TooManyValues(next.len()));
+            }
+            tail = Dist { values: next.into_iter().collect(), den: base.den * tail.den };
+        }
+        Ok(tail)
+    }
+
+    pub fn distribution(&self) -> Result<Dist, DiceError> {
+        self.distribution_with(&mut Work(0))
+    }
+
+    fn distribution_with(&self, work: &mut Work) -> Result<Dist, DiceError> {
+        if self.count == 0 || self.count > MAX_DICE_COUNT {
+            return Err(DiceError::Count(self.count));
+        }
+        let one = self.single(work)?;
+        let summed = self.keep.map_or(self.count, |k| k.count.min(self.count));
+        let width = u64::try_from(one.max().saturating_sub(one.min())).unwrap_or(u64::MAX);
+        let width = width.saturating_mul(u64::from(summed)).saturating_add(1);
+        if width > MAX_DICE_VALUES as u64 {
+            return Err(DiceError::TooManyValues(usize::try_from(width).unwrap_or(usize::MAX)));
+        }
+        let mut sum = match self.keep {
+            Some(keep) if keep.count == 0 => return Err(DiceError::Keep(keep.count)),
+            Some(keep) if keep.count < self.count => keep_dist(&one, self.count, keep, work)?,
+            _ => {
+                let mut sum = one.clone();
+                for _ in 1..self.count {
+                    sum = sum.add(&one, work)?;
+                }
+                sum
+            }
+        };
+        if self.negative {
+            sum.values = sum.values.iter().rev().map(|(v, w)| (v.saturating_neg(), *w)).collect();
+        }
+        Ok(sum)
+    }
+}
+
+/// How many times an exploding die may roll again before the chain is cut: the smallest depth
+/// with `p^(depth+1) <= EXPLODE_TAIL`, where `p` is the chance of the highest face.
+pub fn explode_depth(p: f64) -> u32 {
+    let mut depth = 0;
+    let mut mass = p;
+    while mass > EXPLODE_TAIL && depth < MAX_EXPLODE_DEPTH {
+        mass *= p;
+        depth += 1;
+    }
+    depth
+}
+
+/// The sum of the `keep.count` highest (or lowest) of `n` independent draws of `one`: a walk
+/// over the dice keeping the sorted kept values as the state (merged when equal).
+fn keep_dist(one: &Dist, n: u32, keep: Keep, work: &mut Work) -> Result<Dist, DiceError> {
+    let k = keep.count as usize;
+    let mut states: BTreeMap<Vec<i64>, f64> = BTreeMap::new();
+    states.insert(Vec::new(), 1.0);
+    let mut den = 1.0;
+    for _ in 0..n {
+        work.spend(states.len() as u64 * one.values.len() as u64 * (k as u64 + 1))?;
+        let mut next: BTreeMap<Vec<i64>, f64> = BTreeMap::new();
+        for (kept, w) in &states {
+            for &(v, wv) in &one.values {
+                let mut s = kept.clone();
+                // Kept values sorted best first: highest first for keep-highest.
+                let at = s.iter().position(|x| if keep.highest { v > *x } else { v < *x }).unwrap_or(s.len());
+                s.insert(at, v);
+                s.truncate(k);
+                *next.entry(s).or_default() += w * wv;
+            }
+        }
+        if next.len() > MAX_KEEP_STATES {
+            return Err(DiceError::TooManyStates(next.len()));
+        }
+        states = next;
+        den *= one.den;
+    }
+    let mut sums: BTreeMap<i64, f64> = BTreeMap::new();
+    for (kept, w) in states {
+        *sums.entry(kept.iter().fold(0i64, |a, b| a.saturating_add(*b))).or_default() += w;
+    }
+    Ok(Dist { values: sums.into_iter().collect(), den })
+}
+
+/// Why a die shape cannot be enumerated.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DiceError {
+    Empty,
+    Count(u32),
+    Keep(u32),
+    AlwaysExplodes,
+    TooManyValues(usize),
+    TooManyStates(usize),
+    TooMuchWork,
+}
+
+/// The multiply-adds spent so far working out one shape.
+struct Work(u64);
+
+impl Work {
+    fn spend(&mut self, n: u64) -> Result<(), DiceError> {
+        self.0 = self.0.saturating_add(n);
+        if self.0 > MAX_DICE_WORK {
+            return Err(DiceError::TooMuchWork);
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for DiceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DiceError::Empty => write!(f, "a die needs at least one face"),
+            DiceError::Count(n) => write!(f, "a pool of {n} dice (1 to {MAX_DICE_COUNT} allowed)"),
+            DiceError::Keep(n) => write!(f, "keeping {n} dice"),
+            DiceError::AlwaysExplodes => write!(f, "every face of this die is its highest, so it would explode forever"),
+            DiceError::TooManyValues(n) => {
+                write!(f, "the dice would span {n} values; at most {MAX_DICE_VALUES}")
+            }
+            DiceError::TooMuchWork => {
+                write!(f, "working the dice out would take more than {MAX_DICE_WORK} steps")
+            }
+            DiceError::TooManyStates(n) => {
+                write!(f, "keeping dice needs more than {MAX_KEEP_STATES} partial results (at least {n})")
+            }
+        }
+    }
+}
+
+/// An exact distribution: sorted distinct values with weights over a common denominator.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dist {
+    pub values: Vec<(i64, f64)>,
+    pub den: f64,
+}
+
+impl Dist {
+    pub fn constant(v: i64) -> Dist {
+        Dist { values: vec![(v, 1.0)], den: 1.0 }
+    }
+
+    /// The distribution of the sum of independent draws of `self` and `other`.
+    fn add(&self, other: &Dist, work: &mut Work) -> Result<Dist, DiceError> {
+        let (lo, hi) = (self.min().saturating_add(other.min()), self.max().saturating_add(other.max()));
+        let width = usize::try_from(hi.saturating_sub(lo)).unwrap_or(usize::MAX).saturating_add(1);
+        if width > MAX_DICE_VALUES {
+            return Err(DiceError::TooManyValues(width));
+        }
+        work.spend(self.values.len() as u64 * other.values.len() as u64)?;
+        // Dense over the range, summed in a fixed order (left values outer, both ascending).
+        let mut dense = vec![0.0f64; width];
+        for &(a, wa) in &self.values {
+            for &(b, wb) in &other.values {
+                let at = usize::try_from(a.saturating_add(b).saturating_sub(lo)).unwrap_or(usize::MAX);
+                if let Some(slot) = dense.get_mut(at) {
+                    *slot += wa * wb;
+                }
+            }
+        }
+        let values = (lo..=hi).zip(dense).filter(|(_, w)| *w > 0.0).collect();
+        Ok(Dist { values, den: self.den * other.den })
+    }
+
+    /// The chance of each value, in value order.
+    pub fn probabilities(&self) -> impl Iterator<Item = (i64, f64)> + '_ {
+        self.values.iter().map(|(v, w)| (*v, w / self.den))
+    }
+
+    pub fn min(&self) -> i64 {
+        self.values.first().map_or(0, |v| v.0)
+    }
+
+    pub fn max(&self) -> i64 {
+        self.values.last().map_or(0, |v| v.0)
+    }
+}
+
+impl fmt::Display for DiceShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, t) in self.terms.iter().enumerate() {
+            match (i, t.negative) {
+                (0, true) => write!(f, "-")?,
+                (0, false) => {}
+                (_, true) => write!(f, " - ")?,
+                (_, false) => write!(f, " + ")?,
+            }
+            if t.count != 1 || t.keep.is_some() {
+                write!(f, "{}", t.count)?;
+            }
+            match &t.faces {
+                Faces::Sides(n) => write!(f, "d{n}")?,
+                Faces::Listed(v) => {
+                    let list: Vec<String> = v.iter().map(i64::to_string).collect();
+                    write!(f, "d{{{}}}", list.join(","))?;
+                }
+            }
+            if t.explode {
+                write!(f, "!")?;
+            }
+            if let Some(k) = t.keep {
+                write!(f, "{}{}", if k.highest { "kh" } else { "kl" }, k.count)?;
+            }
+        }
+        match (self.terms.is_empty(), self.constant) {
+            (_, 0) if !self.terms.is_empty() => Ok(()),
+            (true, c) => write!(f, "{c}"),
+            (false, c) if c < 0 => write!(f, " - {}", c.unsigned_abs()),
+            (false, c) => write!(f, " + {c}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    fn term(count: u32, sides: u32) -> DieTerm {
+        DieTerm { count, faces: Faces::Sides(sides), explode: false, keep: None, negative: false }
+    }
+
+    fn p(d: &Dist, v: i64) -> f64 {
+        d.probabilities().find(|x| x.0 == v).map_or(0.0, |x| x.1)
+    }
+
+    #[test]
+    fn two_d6_is_the_triangle() {
+        let d = DiceShape { terms: vec![term(2, 6)], constant: 0 }.distribution().unwrap();
+        assert_eq!(d.values.len(), 11);
+        assert!((p(&d, 7) - 6.0 / 36.0).abs() < 1e-15);
+        assert_eq!(d.den, 36.0);
+    }
+
+    #[test]
+    fn four_d6_keep_highest_three_matches_brute_force() {
+        let t = DieTerm { keep: Some(Keep { highest: true, count: 3 }), ..term(4, 6) };
+        let d = DiceShape { terms: vec![t], constant: 0 }.distribution().unwrap();
+        let mut brute = BTreeMap::new();
+        for a in 1..=6i64 {
+            for b in 1..=6 {
+                for c in 1..=6 {
+                    for e in 1..=6 {
+                        let mut v = [a, b, c, e];
+                        v.sort();
+                        *brute.entry(v[1] + v[2] + v[3]).or_insert(0.0) += 1.0;
+                    }
+                }
+            }
+        }
+        for (v, n) in brute {
+            assert!((p(&d, v) - n / 1296.0).abs() < 1e-15, "value {v}");
+        }
+    }
+
+    #[test]
+    fn an_exploding_d10_ten_rerolls_and_adds() {
+        let t = DieTerm { explode: true, ..term(1, 10) };
+        let d = t.distribution().unwrap();
+        assert!(p(&d, 10).abs() < 1e-15, "a 10 is never the final value");
+        assert!((p(&d, 13) - 0.01).abs() < 1e-15, "10 then 3");
+        assert!((p(&d, 7) - 0.1).abs() < 1e-15);
+        let total: f64 = d.probabilities().map(|x| x.1).sum();
+        assert!((total - 1.0).abs() < 1e-12);
+        // The cut chain's mass: (1/10)^(depth+1) <= 1e-12.
+        assert_eq!(explode_depth(0.1), 11);
+    }
+
+    #[test]
+    fn listed_faces_count_repeats() {
+        let t = DieTerm { faces: Faces::Listed(vec![0, 0, 1, 1, 2, 3]), ..term(1, 0) };
+        let d = t.distribution().unwrap();
+        assert!((p(&d, 0) - 1.0 / 3.0).abs() < 1e-15);
+        assert!((p(&d, 3) - 1.0 / 6.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn shapes_print_as_written() {
+        let s = DiceShape {
+            terms: vec![term(2, 10), term(3, 8), DieTerm { explode: true, negative: true, ..term(1, 6) }],
+            constant: -1,
+        };
+        assert_eq!(s.to_string(), "2d10 + 3d8 - d6! - 1");
+        assert_eq!(DiceShape::d(100).plain_sides(), Some(100));
+    }
+}
