@@ -40,13 +40,21 @@ pub fn auto_deploy(engine: &Engine, scenario: &m::Scenario, map: &m::BattleMap, 
     tiles
 }
 
-/// Plays a whole game with the AI on both sides.
+/// Whoever picks the turns in [`play`] (the engine's AI is one): it reads the
+/// battle and answers with a turn. The battle asks it through this trait only.
+pub trait Controller {
+    /// The turn for the side to act (`battle.to_act`), or `None` if it has nobody to activate.
+    fn choose(&mut self, battle: &Battle<'_>) -> Option<Turn>;
+}
+
+/// Plays a whole game, `controller` choosing every turn of both sides.
 pub fn play(
     engine: &Engine,
     scenario: &m::Scenario,
     map: &m::BattleMap,
     armies: [&m::Army; 2],
     seed: u64,
+    controller: &mut dyn Controller,
 ) -> Result<(GameResult, Vec<Record>), BattleError> {
     let a = auto_deploy(engine, scenario, map, m::SideId::Attacker, armies[0].units.len());
     let d = auto_deploy(engine, scenario, map, m::SideId::Defender, armies[1].units.len());
@@ -59,13 +67,13 @@ pub fn play(
             battle.finish(m::Outcome::Draw, format!("no result after {cap} rounds"));
             break;
         }
-        let Some(turn) = crate::ai::choose(&battle) else {
+        let Some(turn) = controller.choose(&battle) else {
             battle.finish(m::Outcome::Draw, "nobody can act".to_string());
             break;
         };
         let unit = turn.unit;
         if battle.turn(turn).is_err() {
-            // The AI proposed something the rules refuse: the unit waits instead, or, where it
+            // The controller proposed something the rules refuse: the unit waits instead, or, where it
             // must attack the weakest, attacks the weakest in range from where it stands.
             let forced = battle.weakest_in_range(unit).first().map(|k| Turn {
                 unit,

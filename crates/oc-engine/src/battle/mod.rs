@@ -27,7 +27,7 @@ use crate::combat::rng;
 use crate::ir::V;
 use crate::{ChaCha8Rng, Engine, EngineError, Form, Loadout};
 
-pub use game::{auto_deploy, play, GameResult, ROUND_CAP};
+pub use game::{auto_deploy, play, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
 pub use movement::{distance, neighbours};
 
@@ -197,9 +197,6 @@ pub struct Battle<'e> {
     opened_chests: BTreeSet<Tile>,
     /// Destructible tiles struck so far, with their HP left.
     tile_hp: HashMap<Tile, i64>,
-    /// The AI's exact forecasts, by the two loadouts and the distance (a loadout includes HP,
-    /// terrain and statuses, so an entry stays right for as long as the battle lasts).
-    pub forecasts: std::cell::RefCell<HashMap<String, Option<crate::ai::Prospect>>>,
 }
 
 fn side_index(s: m::SideId) -> usize {
@@ -296,7 +293,6 @@ impl<'e> Battle<'e> {
             held: HashMap::new(),
             opened_chests: BTreeSet::new(),
             tile_hp: HashMap::new(),
-            forecasts: std::cell::RefCell::new(HashMap::new()),
         };
         b.log.push(Record::Start { scenario: scenario.name.clone(), map: b.map.name.clone(), seed, units: b.units.clone() });
         b.log.push(Record::Round { round: 1, first: b.first });
