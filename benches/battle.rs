@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use oc_compiler::{Host, Workspace};
+use oc_engine::ai::Ai;
 use rayon::prelude::*;
 
 struct Repo(PathBuf);
@@ -69,7 +70,7 @@ fn main() {
     let started = Instant::now();
     let mut rounds = 0;
     for g in 0..games {
-        let (r, _) = oc_engine::battle::play(&engine, s, &map, armies, g).expect("game");
+        let (r, _) = oc_engine::battle::play(&engine, s, &map, armies, g, &mut Ai::default()).expect("game");
         rounds += r.rounds;
     }
     let one = started.elapsed();
@@ -80,8 +81,10 @@ fn main() {
     );
     let games = 60u64;
     let started = Instant::now();
-    let done: u32 =
-        (0..games).into_par_iter().map(|g| oc_engine::battle::play(&engine, s, &map, armies, 1000 + g).map_or(0, |_| 1)).sum();
+    let done: u32 = (0..games)
+        .into_par_iter()
+        .map(|g| oc_engine::battle::play(&engine, s, &map, armies, 1000 + g, &mut Ai::default()).map_or(0, |_| 1))
+        .sum();
     let all = started.elapsed();
     println!(
         "10v10 on Grado Keep, {} threads: {done} battles in {all:.2?} = {:.0} battles/minute",

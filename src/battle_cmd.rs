@@ -4,6 +4,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
+use oc_engine::ai::Ai;
 use oc_engine::battle::{self, GameResult, Record};
 use oc_engine::Engine;
 use oc_model::{Army, BattleMap, Outcome, Rules, Scenario, SideId};
@@ -130,14 +131,14 @@ pub fn battle(
         Ok(t) => t,
         Err(code) => return code,
     };
-    let (result, records) =
-        match battle::play(&setup.engine, &setup.scenario, &setup.map, [&setup.armies[0], &setup.armies[1]], seed) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return 2;
-            }
-        };
+    let armies = [&setup.armies[0], &setup.armies[1]];
+    let (result, records) = match battle::play(&setup.engine, &setup.scenario, &setup.map, armies, seed, &mut Ai::default()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
     let source = Source {
         event: "source".into(),
         file: setup.logical.clone(),
@@ -204,14 +205,14 @@ pub fn replay(log: &Path, project: Option<&Path>) -> u8 {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let records =
-        match battle::play(&setup.engine, &setup.scenario, &setup.map, [&setup.armies[0], &setup.armies[1]], source.seed) {
-            Ok((_, r)) => r,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return 2;
-            }
-        };
+    let armies = [&setup.armies[0], &setup.armies[1]];
+    let records = match battle::play(&setup.engine, &setup.scenario, &setup.map, armies, source.seed, &mut Ai::default()) {
+        Ok((_, r)) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
     let expected = log_lines(&source, &records);
     for (n, (want, got)) in expected.iter().skip(1).zip(lines.by_ref()).enumerate() {
         if want != got {
@@ -292,7 +293,8 @@ pub fn simulate(
     let tally = (0..games)
         .into_par_iter()
         .map(|g| {
-            let r = battle::play(&setup.engine, &setup.scenario, &setup.map, armies, game_seed(seed, g)).map(|(r, _)| r);
+            let r = battle::play(&setup.engine, &setup.scenario, &setup.map, armies, game_seed(seed, g), &mut Ai::default())
+                .map(|(r, _)| r);
             if let Some(b) = &bar {
                 b.inc(1);
             }

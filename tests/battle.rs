@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use oc_compiler::{Host, Workspace};
+use oc_engine::ai::Ai;
 use oc_engine::battle::{Act, Battle, Record, State, Turn};
 use oc_engine::Engine;
 use oc_model::{BattleMap, Outcome, Rules, SideId, Verb};
@@ -283,7 +284,7 @@ fn the_same_seed_gives_the_same_log() {
     let s = &engine.rules.scenarios[0];
     let armies = [&engine.rules.armies[0], &engine.rules.armies[1]];
     let json = |seed| {
-        let (_, log) = oc_engine::battle::play(&engine, s, &map, armies, seed).unwrap();
+        let (_, log) = oc_engine::battle::play(&engine, s, &map, armies, seed, &mut Ai::default()).unwrap();
         log.iter().map(|r| serde_json::to_string(r).unwrap()).collect::<Vec<_>>().join("\n")
     };
     assert_eq!(json(42), json(42));

@@ -325,7 +325,8 @@ fn replay_lines(rules: &oc_model::Rules, files: &BTreeMap<String, String>, file:
     let mut map = map.filter(|_| diags.iter().all(|d| !d.is_error()))?;
     map.resolve(rules);
     let engine = oc_engine::Engine::new(rules.clone()).ok()?;
-    let (_, records) = oc_engine::battle::play(&engine, scenario, &map.battle_map(), [a, d], seed).ok()?;
+    let (_, records) =
+        oc_engine::battle::play(&engine, scenario, &map.battle_map(), [a, d], seed, &mut oc_engine::ai::Ai::default()).ok()?;
     let source = oc_project::log::Source {
         event: "source".into(),
         file: file.into(),

@@ -6,7 +6,7 @@ use std::collections::{HashMap, VecDeque};
 
 use oc_model as m;
 
-use crate::battle::{distance, neighbours, Act, Battle, State, Tile, Turn};
+use crate::battle::{distance, neighbours, Act, Battle, Controller, State, Tile, Turn};
 
 /// Steps to the nearest of `goals` for a unit's movement type, ignoring other units (a guide
 /// for walking, not a path).
@@ -61,12 +61,29 @@ fn objective_tiles(b: &Battle, side: m::SideId, kind: &str) -> Vec<Tile> {
     names.iter().filter_map(|n| b.map.region(n)).flat_map(|r| r.tiles.iter().copied()).collect()
 }
 
+/// The AI's exact forecasts, by the two loadouts and the distance (a loadout includes HP,
+/// terrain and statuses, so an entry stays right for as long as the battle lasts).
+type Forecasts = HashMap<String, Option<Prospect>>;
+
+/// The AI, as the battle's [`Controller`]. Use one per battle: it keeps the forecasts it has
+/// worked out with that battle's engine.
+#[derive(Debug, Default)]
+pub struct Ai {
+    forecasts: Forecasts,
+}
+
+impl Controller for Ai {
+    fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
+        choose(b, &mut self.forecasts)
+    }
+}
+
 /// The turn the AI plays for the side to act, or `None` if it has nobody to activate.
-pub fn choose(b: &Battle) -> Option<Turn> {
+fn choose(b: &Battle, cache: &mut Forecasts) -> Option<Turn> {
     let side = b.to_act;
     let mut best: Option<(f64, Turn)> = None;
     for i in b.waiting(side) {
-        if let Some((score, turn)) = best_for(b, i) {
+        if let Some((score, turn)) = best_for(b, i, cache) {
             if best.as_ref().is_none_or(|(s, _)| score > *s) {
                 best = Some((score, turn));
             }
@@ -77,7 +94,7 @@ pub fn choose(b: &Battle) -> Option<Turn> {
     })
 }
 
-fn best_for(b: &Battle, i: usize) -> Option<(f64, Turn)> {
+fn best_for(b: &Battle, i: usize, cache: &mut Forecasts) -> Option<(f64, Turn)> {
     let u = b.units.get(i)?;
     let reach = b.reachable(i).ok()?;
     let actions = b.actions(i);
@@ -174,7 +191,7 @@ fn best_for(b: &Battle, i: usize) -> Option<(f64, Turn)> {
             }
             for w in &weapons {
                 let terrain = b.terrain_at(**t).map(|x| x.name.clone()).unwrap_or_default();
-                let f = forecasts.entry((k, d, format!("{w}@{terrain}"))).or_insert_with(|| forecast(b, i, k, **t, d, w));
+                let f = forecasts.entry((k, d, format!("{w}@{terrain}"))).or_insert_with(|| forecast(b, cache, i, k, **t, d, w));
                 if let Some((routs, dealt, taken)) = *f {
                     let score = routs * 60.0 + dealt - taken * 0.7;
                     let equip = (u.equipped.as_deref() != Some(w.as_str())).then(|| w.clone());
@@ -219,8 +236,8 @@ fn best_for(b: &Battle, i: usize) -> Option<(f64, Turn)> {
 }
 
 /// (chance to rout the target, expected damage dealt, expected damage taken) attacking from
-/// `from` with weapon `w`, or `None` when it cannot.
-fn forecast(b: &Battle, i: usize, k: usize, from: Tile, d: i64, w: &str) -> Option<Prospect> {
+/// `from` with weapon `w`, or `None` when it cannot; worked out once per battle (`cache`).
+fn forecast(b: &Battle, cache: &mut Forecasts, i: usize, k: usize, from: Tile, d: i64, w: &str) -> Option<Prospect> {
     let (mut la, ld) = (b.loadout_of(i, true)?, b.loadout_of(k, false)?);
     la.weapon = Some(w.to_string());
     la.terrain = b.terrain_at(from).map(|t| t.name.clone());
@@ -229,7 +246,7 @@ fn forecast(b: &Battle, i: usize, k: usize, from: Tile, d: i64, w: &str) -> Opti
         return None;
     }
     let key = format!("{la:?}|{ld:?}|{d}");
-    if let Some(hit) = b.forecasts.borrow().get(&key) {
+    if let Some(hit) = cache.get(&key) {
         return *hit;
     }
     let result = b
@@ -237,6 +254,6 @@ fn forecast(b: &Battle, i: usize, k: usize, from: Tile, d: i64, w: &str) -> Opti
         .forecast(&la, &ld, d)
         .ok()
         .map(|f| (f.defender_routed, f.defender_damage_taken, f.attacker_damage_taken + f.attacker_routed * 30.0));
-    b.forecasts.borrow_mut().insert(key, result);
+    cache.insert(key, result);
     result
 }

@@ -94,9 +94,21 @@ fn no_engine_source_names_a_tag_class_weapon_type_or_ruleset() {
     }
     names.sort();
     names.dedup();
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
+    // Every source file, in module folders too (`battle/`).
+    let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
+    let mut files = Vec::new();
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    assert!(files.iter().any(|p| p.ends_with("battle/mod.rs")), "the walk reaches module folders");
+    for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
         for name in &names {
             // Whole words only, in code and comments alike. Effect primitives (`Verb::Heal`,

@@ -1,0 +1,166 @@
+//! Attacks: the targets a unit that must attack the weakest may choose, attacks and their
+//! exchanges (statuses and debuffs landing on the unit struck), and striking destructible tiles.
+
+use super::{distance, Battle, BattleError, State, Tile};
+use crate::combat::Exchange;
+
+impl Battle<'_> {
+    /// For a unit that must attack the weakest (`must_attack_weakest()`): the ready enemies within reach of its
+    /// equipped weapon from where it stands, with the lowest HP among them. Empty otherwise.
+    pub fn weakest_in_range(&self, i: usize) -> Vec<usize> {
+        let Some(pos) = self.units.get(i).map(|u| u.pos) else { return Vec::new() };
+        self.weakest_from(i, pos)
+    }
+
+    /// Whether the unit must attack the weakest in range (`must_attack_weakest()` holds it).
+    pub fn must_attack_weakest(&self, i: usize) -> bool {
+        self.loadout(i, true).and_then(|l| self.engine.unit(&l, &[]).ok()).is_some_and(|u| u.must_attack_weakest)
+    }
+
+    /// [`Battle::weakest_in_range`] as if the unit stood at `at`.
+    pub fn weakest_from(&self, i: usize, at: Tile) -> Vec<usize> {
+        let Some(u) = self.units.get(i) else { return Vec::new() };
+        let Some(unit) = self.loadout(i, true).and_then(|l| self.engine.unit(&l, &[]).ok()) else { return Vec::new() };
+        let can_attack = self.attribute(&unit, "can_attack").is_none_or(|v| v.bool());
+        if !unit.must_attack_weakest || !can_attack || !unit.may_use_weapon(&self.engine.ir) {
+            return Vec::new();
+        }
+        let in_range: Vec<(usize, i64)> = self
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.side != u.side && f.state == State::Ready && unit.in_range(distance(at, f.pos)))
+            .map(|(k, f)| (k, f.hp))
+            .collect();
+        let Some(low) = in_range.iter().map(|(_, hp)| *hp).min() else { return Vec::new() };
+        in_range.into_iter().filter(|(_, hp)| *hp == low).map(|(k, _)| k).collect()
+    }
+
+    pub(super) fn attack(&mut self, i: usize, target: usize) -> Result<String, BattleError> {
+        let (a, d) = (self.units.get(i).cloned(), self.units.get(target).cloned());
+        let (Some(a), Some(d)) = (a, d) else { return Err(BattleError("no such unit".into())) };
+        if d.side == a.side || d.state != State::Ready {
+            return Err(BattleError(format!("{} cannot attack {}", a.name, d.name)));
+        }
+        let dist = distance(a.pos, d.pos);
+        let (Some(la), Some(_)) = (self.loadout(i, true), self.loadout(target, false)) else {
+            return Err(BattleError("no such unit".into()));
+        };
+        let ua = self.engine.unit(&la, &[])?;
+        if self.attribute(&ua, "can_attack").is_some_and(|v| !v.bool()) {
+            return Err(BattleError(format!("{} cannot attack now (a status forbids it)", a.name)));
+        }
+        if !ua.in_range(dist) || !ua.may_use_weapon(&self.engine.ir) {
+            return Err(BattleError(format!(
+                "{} cannot reach {} at distance {dist} with {}",
+                a.name,
+                d.name,
+                a.equipped.as_deref().unwrap_or("no weapon")
+            )));
+        }
+        // The `area_attack` attribute (seed 000: "Hits all targets in range"): after the
+        // chosen target, every other ready enemy within reach, each in an exchange of its own
+        // (with its counter), nearest first, while the attacker stands.
+        let mut targets = vec![target];
+        if self.attribute(&ua, "area_attack").is_some_and(|v| v.bool()) {
+            let mut others: Vec<(i64, usize)> = self
+                .units
+                .iter()
+                .enumerate()
+                .filter(|(k, f)| {
+                    *k != target && f.side != a.side && f.state == State::Ready && ua.in_range(distance(a.pos, f.pos))
+                })
+                .map(|(k, f)| (distance(a.pos, f.pos), k))
+                .collect();
+            others.sort_unstable();
+            targets.extend(others.into_iter().map(|(_, k)| k));
+        }
+        let mut notes = Vec::new();
+        for t in targets {
+            if self.units.get(i).is_none_or(|f| f.hp <= 0) {
+                break;
+            }
+            notes.push(self.exchange(i, t)?);
+        }
+        let spent = a.equipped.as_deref().and_then(|w| self.spend(i, w));
+        let spent = spent.map(|n| format!("; {n}")).unwrap_or_default();
+        Ok(format!("{} attacks {}{spent}", a.name, notes.join("; attacks ")))
+    }
+
+    /// One exchange of an attack: the strikes, hit points, statuses and debuffs; "NAME: strikes".
+    fn exchange(&mut self, i: usize, target: usize) -> Result<String, BattleError> {
+        self.exchange_with(i, target, 0)
+    }
+
+    /// [`Battle::exchange`] with `bonus` added to the attacker's `damage_bonus` (an attack made by an action).
+    pub(super) fn exchange_with(&mut self, i: usize, target: usize, bonus: i64) -> Result<String, BattleError> {
+        let (Some(a), Some(d)) = (self.units.get(i).cloned(), self.units.get(target).cloned()) else {
+            return Err(BattleError("no such unit".into()));
+        };
+        let (Some(mut la), Some(ld)) = (self.loadout(i, true), self.loadout(target, false)) else {
+            return Err(BattleError("no such unit".into()));
+        };
+        if bonus != 0 {
+            la.debuffs.push(("damage_bonus".to_string(), bonus));
+        }
+        let exchange = Exchange::new(self.engine, &la, &ld, distance(a.pos, d.pos))?;
+        let (log, hp) = exchange.resolve(&mut self.rng);
+        if let Some(f) = self.units.get_mut(i) {
+            f.hp = hp[0];
+        }
+        if let Some(f) = self.units.get_mut(target) {
+            f.hp = hp[1];
+        }
+        // Statuses and debuffs a strike inflicted land on the unit struck.
+        for s in &log {
+            let struck = if s.side == 0 { target } else { i };
+            for status in &s.inflicted {
+                self.afflict(struck, status);
+            }
+            for (attr, shift) in &s.debuffed {
+                self.debuff(struck, attr, *shift);
+            }
+        }
+        let strikes: Vec<String> = log
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {} {}",
+                    s.stage,
+                    s.roll,
+                    if s.outcome.crit {
+                        "crit"
+                    } else if s.outcome.hit {
+                        "hit"
+                    } else {
+                        "miss"
+                    }
+                )
+            })
+            .collect();
+        Ok(format!("{}: {}", d.name, strikes.join(", ")))
+    }
+
+    pub(super) fn strike(&mut self, i: usize, tile: Tile) -> Result<String, BattleError> {
+        let u = self.units.get(i).cloned().ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        let terrain = self.terrain_at(tile).cloned().ok_or_else(|| BattleError(format!("{tile:?} is off the map")))?;
+        let override_hp = self.map.destructibles.iter().find(|(t, _)| *t == tile).and_then(|(_, hp)| *hp);
+        let full = override_hp.or(terrain.hp.map(i64::from));
+        let (Some(full), Some(becomes)) = (full, terrain.becomes.clone().filter(|_| terrain.opened_by.is_empty())) else {
+            return Err(BattleError(format!("{} at {tile:?} cannot be destroyed", terrain.name)));
+        };
+        let l = self.loadout(i, true).ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        let damage = self.engine.structure_damage(&l, distance(u.pos, tile))?;
+        let left = self.tile_hp.get(&tile).copied().unwrap_or(full) - damage;
+        if left <= 0 {
+            self.tile_hp.remove(&tile);
+            if let Some(slot) = self.map.terrain.get_mut((tile.1 * self.map.width + tile.0) as usize) {
+                *slot = becomes.clone();
+            }
+            Ok(format!("{} strikes the {} at {tile:?} for {damage}: it is {becomes} now", u.name, terrain.name))
+        } else {
+            self.tile_hp.insert(tile, left);
+            Ok(format!("{} strikes the {} at {tile:?} for {damage}: {left} HP left", u.name, terrain.name))
+        }
+    }
+}

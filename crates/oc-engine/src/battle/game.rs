@@ -1,0 +1,93 @@
+//! Whole games: automatic deployment, and a game played to its end.
+
+use oc_model as m;
+use serde::{Deserialize, Serialize};
+
+use super::{distance, Act, Battle, BattleError, Record, State, Tile, Turn};
+use crate::Engine;
+
+/// How one game ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
+    pub outcome: m::Outcome,
+    pub rounds: u32,
+    /// Units routed on each side: [attacker, defender].
+    pub lost: [u32; 2],
+    pub reason: String,
+}
+
+/// Rounds a scenario without a time limit may last before the game is called a draw.
+pub const ROUND_CAP: u32 = 40;
+
+/// Deployment tiles for an army: the zone's passable tiles nearest the enemy's zone, in order.
+pub fn auto_deploy(engine: &Engine, scenario: &m::Scenario, map: &m::BattleMap, side: m::SideId, count: usize) -> Vec<Tile> {
+    let zone = map.region(&scenario.side(side).zone).map(|r| r.tiles.clone()).unwrap_or_default();
+    let enemy = map.region(&scenario.side(side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default();
+    let centre = if enemy.is_empty() {
+        (map.width / 2, map.height / 2)
+    } else {
+        (enemy.iter().map(|t| t.0).sum::<i64>() / enemy.len() as i64, enemy.iter().map(|t| t.1).sum::<i64>() / enemy.len() as i64)
+    };
+    let passable = |t: &Tile| {
+        map.terrain
+            .get((t.1 * map.width + t.0) as usize)
+            .and_then(|n| engine.rules.terrain(n))
+            .is_some_and(|tr| tr.costs.values().any(Option::is_some))
+    };
+    let mut tiles: Vec<Tile> = zone.into_iter().filter(passable).collect();
+    tiles.sort_by_key(|t| (distance(*t, centre), *t));
+    tiles.truncate(count);
+    tiles
+}
+
+/// Whoever picks the turns in [`play`] (the engine's AI is one): it reads the
+/// battle and answers with a turn. The battle asks it through this trait only.
+pub trait Controller {
+    /// The turn for the side to act (`battle.to_act`), or `None` if it has nobody to activate.
+    fn choose(&mut self, battle: &Battle<'_>) -> Option<Turn>;
+}
+
+/// Plays a whole game, `controller` choosing every turn of both sides.
+pub fn play(
+    engine: &Engine,
+    scenario: &m::Scenario,
+    map: &m::BattleMap,
+    armies: [&m::Army; 2],
+    seed: u64,
+    controller: &mut dyn Controller,
+) -> Result<(GameResult, Vec<Record>), BattleError> {
+    let a = auto_deploy(engine, scenario, map, m::SideId::Attacker, armies[0].units.len());
+    let d = auto_deploy(engine, scenario, map, m::SideId::Defender, armies[1].units.len());
+    let mut battle = Battle::new(engine, scenario, map, armies, [&a, &d], seed)?;
+    let cap = scenario.rounds.unwrap_or(ROUND_CAP);
+    let mut guard = 0u32;
+    while battle.outcome.is_none() {
+        guard += 1;
+        if battle.round > cap || guard > 100_000 {
+            battle.finish(m::Outcome::Draw, format!("no result after {cap} rounds"));
+            break;
+        }
+        let Some(turn) = controller.choose(&battle) else {
+            battle.finish(m::Outcome::Draw, "nobody can act".to_string());
+            break;
+        };
+        let unit = turn.unit;
+        if battle.turn(turn).is_err() {
+            // The controller proposed something the rules refuse: the unit waits instead, or, where it
+            // must attack the weakest, attacks the weakest in range from where it stands.
+            let forced = battle.weakest_in_range(unit).first().map(|k| Turn {
+                unit,
+                act: Act::Attack { target: *k },
+                ..Default::default()
+            });
+            match forced {
+                Some(attack) => battle.turn(attack)?,
+                None => battle.turn(Turn { unit, ..Default::default() })?,
+            }
+        }
+    }
+    let lost = [m::SideId::Attacker, m::SideId::Defender]
+        .map(|s| battle.units.iter().filter(|u| u.side == s && u.state == State::Routed).count() as u32);
+    let (outcome, reason) = battle.outcome.clone().unwrap_or((m::Outcome::Draw, String::new()));
+    Ok((GameResult { outcome, rounds: battle.round, lost, reason }, battle.log))
+}

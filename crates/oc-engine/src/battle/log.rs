@@ -1,0 +1,53 @@
+//! The battle log: one `Record` per line, with enough state to verify a replay.
+
+use oc_model as m;
+use serde::{Deserialize, Serialize};
+
+use super::{Combatant, Turn};
+
+/// A line of the battle log: what happened, with enough state to verify a replay.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+#[allow(clippy::large_enum_variant)] // one `Turn` per line of a log; boxing would not pay
+pub enum Record {
+    Start {
+        scenario: String,
+        map: String,
+        seed: u64,
+        units: Vec<Combatant>,
+    },
+    Round {
+        round: u32,
+        first: m::SideId,
+    },
+    Turn {
+        round: u32,
+        turn: Turn,
+        hp: Vec<(usize, i64)>,
+        routed: Vec<usize>,
+        note: String,
+    },
+    /// Terrain healing at the end of a turn.
+    Recover {
+        unit: usize,
+        amount: i64,
+        hp: i64,
+    },
+    /// A triggered effect (`on activated`, `on after_attack`, `on end_of_turn`).
+    Trigger {
+        unit: usize,
+        on: m::Event,
+        note: String,
+    },
+    /// A status effect taken or lost, or a shifter's change of form.
+    Affliction {
+        unit: usize,
+        status: String,
+        change: String,
+    },
+    End {
+        round: u32,
+        outcome: m::Outcome,
+        reason: String,
+    },
+}

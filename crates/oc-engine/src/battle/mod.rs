@@ -1,0 +1,502 @@
+//! Whole battles (seed 000, Deployment and Gameplay): deployment into zones, rounds of
+//! alternating single-unit activations, movement over the Terrain Table, attacks through the
+//! combat exchange, special actions from the tags' `action` blocks, end-of-turn terrain healing,
+//! and the scenario's victory conditions checked after every action and at the time limit.
+//!
+//! Everything comes from the model: movement points, movement type and whether a unit may move
+//! are unit attributes; terrain costs, healing and what doors become are terrain data; what a
+//! special action does is its verbs (`seize`, `escape`, `raze`, `open`, `take_chest`, `heal`,
+//! `reactivate`, `cure`). Nothing here names a tag or a class.
+
+mod actions;
+mod attack;
+mod effects;
+mod eval;
+mod game;
+mod log;
+mod movement;
+mod round;
+mod victory;
+
+use std::collections::{BTreeSet, HashMap};
+
+use oc_model as m;
+use serde::{Deserialize, Serialize};
+
+use crate::combat::rng;
+use crate::ir::V;
+use crate::{ChaCha8Rng, Engine, EngineError, Form, Loadout};
+
+pub use game::{auto_deploy, play, Controller, GameResult, ROUND_CAP};
+pub use log::Record;
+pub use movement::{distance, neighbours};
+
+pub type Tile = (i64, i64);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    Ready,
+    Routed,
+    Escaped,
+}
+
+/// A unit on (or off) the battlefield.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Combatant {
+    pub name: String,
+    pub side: m::SideId,
+    pub class: String,
+    pub items: Vec<String>,
+    /// Scenario tags the scenario granted to it.
+    pub tags: Vec<String>,
+    pub equipped: Option<String>,
+    pub hp: i64,
+    pub max_hp: i64,
+    pub pos: Tile,
+    pub state: State,
+    pub activated: bool,
+    /// The status effects on it, with the activations or rounds they have left (if they count down).
+    #[serde(default)]
+    pub statuses: Vec<Affliction>,
+    /// A shifter that acted this round: it keeps its normal form until the next round.
+    #[serde(default)]
+    pub reverted: bool,
+    /// Uses spent of each item with charges it carries (by item name).
+    #[serde(default)]
+    pub spent: Vec<(String, u32)>,
+    /// Debuffs in force (the `debuff` verb): they last until the end of the unit's next turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub debuffs: Vec<Debuff>,
+}
+
+/// A lowered attribute: `shift` steps or points on `attr`. `armed` once the unit's next turn has
+/// begun; it wears off when that turn ends.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Debuff {
+    pub attr: String,
+    pub shift: i64,
+    pub armed: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Affliction {
+    pub status: String,
+    pub left: Option<u32>,
+}
+
+/// What a unit does with its action.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Act {
+    #[default]
+    Wait,
+    Attack {
+        target: usize,
+    },
+    /// Strike a destructible tile (a wall): its HP drop by the rules' damage; at 0 it becomes
+    /// what the terrain says.
+    Strike {
+        tile: Tile,
+    },
+    /// Use a consumable: its `use` effects, or the action in it (a Master Key opens a door).
+    Use {
+        item: String,
+        #[serde(default)]
+        target: Option<usize>,
+        #[serde(default)]
+        tile: Option<Tile>,
+    },
+    /// A special action (from a tag's `action` block) identified by its first verb.
+    Special {
+        verb: m::Verb,
+        target: Option<usize>,
+        tile: Option<Tile>,
+    },
+}
+
+/// One combat turn: the unit, where it moves (if it moves), the weapon it equips (a free
+/// action), and its action.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Turn {
+    pub unit: usize,
+    pub to: Option<Tile>,
+    pub equip: Option<String>,
+    pub act: Act,
+    /// Free action: items dropped before acting.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub discard: Vec<String>,
+    /// Free action, once per turn: swap items with an adjacent ally.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trade: Option<Trade>,
+    /// After an action other than an attack, a unit whose `canto` attribute is true may move
+    /// again with what is left of its move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub then_to: Option<Tile>,
+}
+
+/// One trade: what the unit gives its ally and what it takes back (either may be none).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Trade {
+    pub with: usize,
+    pub give: Option<String>,
+    pub take: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BattleError(pub String);
+
+impl std::fmt::Display for BattleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<EngineError> for BattleError {
+    fn from(e: EngineError) -> Self {
+        BattleError(e.message)
+    }
+}
+
+/// An action a unit can take: the tag's action block with the tag's arguments.
+#[derive(Clone, Debug)]
+pub struct Available {
+    pub action: m::Action,
+    pub params: Vec<String>,
+    pub args: Vec<m::Value>,
+    /// The item the action comes from (its charges are spent when it is used).
+    pub source: Option<String>,
+}
+
+impl Available {
+    pub fn verb(&self) -> Option<m::Verb> {
+        self.action.effects.iter().find_map(|e| if let m::Effect::Command { verb, .. } = e { Some(*verb) } else { None })
+    }
+}
+
+pub struct Battle<'e> {
+    pub engine: &'e Engine,
+    pub scenario: m::Scenario,
+    pub map: m::BattleMap,
+    pub units: Vec<Combatant>,
+    pub round: u32,
+    /// The side that leads the current round.
+    pub first: m::SideId,
+    /// Whose activation is next.
+    pub to_act: m::SideId,
+    /// The side that activated all its units first this round.
+    finished_first: Option<m::SideId>,
+    pub outcome: Option<(m::Outcome, String)>,
+    pub log: Vec<Record>,
+    rng: ChaCha8Rng,
+    seized: Option<(m::SideId, String)>,
+    escaped: Vec<(m::SideId, String)>,
+    razed: Vec<(m::SideId, String, Tile)>,
+    /// Consecutive rounds each region has been held (no enemy of the holder on it), per side.
+    held: HashMap<(m::SideId, String), u32>,
+    opened_chests: BTreeSet<Tile>,
+    /// Destructible tiles struck so far, with their HP left.
+    tile_hp: HashMap<Tile, i64>,
+}
+
+fn side_index(s: m::SideId) -> usize {
+    match s {
+        m::SideId::Attacker => 0,
+        m::SideId::Defender => 1,
+    }
+}
+
+impl<'e> Battle<'e> {
+    /// Sets up a battle: the armies' units deployed at the given tiles (`deploy` is one list per
+    /// army, in unit order; every tile must be in the side's zone).
+    pub fn new(
+        engine: &'e Engine,
+        scenario: &m::Scenario,
+        map: &m::BattleMap,
+        armies: [&m::Army; 2],
+        deploy: [&[Tile]; 2],
+        seed: u64,
+    ) -> Result<Battle<'e>, BattleError> {
+        let mut units = Vec::new();
+        let mut taken = BTreeSet::new();
+        // The scenario's first deployer places first (seed 000, Deployment).
+        let order = if scenario.deploy_first == m::SideId::Attacker { [0, 1] } else { [1, 0] };
+        for i in order {
+            let (army, tiles) = (armies[i], deploy[i]);
+            let side = if i == 0 { m::SideId::Attacker } else { m::SideId::Defender };
+            if army.side != side {
+                return Err(BattleError(format!("`{}` is an army for the {}", army.name, army.side.word())));
+            }
+            let zone = map
+                .region(&scenario.side(side).zone)
+                .ok_or_else(|| BattleError(format!("the map has no zone `{}`", scenario.side(side).zone)))?;
+            if tiles.len() != army.units.len() {
+                return Err(BattleError(format!(
+                    "{} deployment tiles for {} units of `{}`",
+                    tiles.len(),
+                    army.units.len(),
+                    army.name
+                )));
+            }
+            for (u, at) in army.units.iter().zip(tiles) {
+                if !zone.tiles.contains(at) {
+                    return Err(BattleError(format!("{} deploys at {:?}, outside `{}`", u.name, at, zone.name)));
+                }
+                if !taken.insert(*at) {
+                    return Err(BattleError(format!("two units deploy at {at:?}")));
+                }
+                let equipped =
+                    u.items.iter().find(|i| engine.rules.item(i).is_some_and(|it| it.kind == m::ItemKind::Weapon)).cloned();
+                let probe = engine.unit(&Loadout { class: u.class.clone(), ..Loadout::default() }, &[])?;
+                units.push(Combatant {
+                    name: u.name.clone(),
+                    side,
+                    class: u.class.clone(),
+                    items: u.items.clone(),
+                    tags: u.tags.clone(),
+                    equipped,
+                    hp: probe.max_hp,
+                    max_hp: probe.max_hp,
+                    pos: *at,
+                    state: State::Ready,
+                    activated: false,
+                    statuses: Vec::new(),
+                    reverted: false,
+                    spent: Vec::new(),
+                    debuffs: Vec::new(),
+                });
+            }
+        }
+        // The scenario fills chests (and may add them) over what the map says.
+        let mut map = map.clone();
+        for (at, item) in &scenario.chests {
+            map.chests.retain(|(t, _)| t != at);
+            map.chests.push((*at, item.clone()));
+        }
+        // Keep unit indices stable: attacker's units first.
+        units.sort_by_key(|f| side_index(f.side));
+        let mut b = Battle {
+            engine,
+            scenario: scenario.clone(),
+            map,
+            units,
+            round: 1,
+            first: m::SideId::Attacker,
+            to_act: m::SideId::Attacker,
+            finished_first: None,
+            outcome: None,
+            log: Vec::new(),
+            rng: rng(seed),
+            seized: None,
+            escaped: Vec::new(),
+            razed: Vec::new(),
+            held: HashMap::new(),
+            opened_chests: BTreeSet::new(),
+            tile_hp: HashMap::new(),
+        };
+        b.log.push(Record::Start { scenario: scenario.name.clone(), map: b.map.name.clone(), seed, units: b.units.clone() });
+        b.log.push(Record::Round { round: 1, first: b.first });
+        Ok(b)
+    }
+
+    pub fn on_board(&self, i: usize) -> bool {
+        self.units.get(i).is_some_and(|u| u.state == State::Ready)
+    }
+
+    /// Units of `side` still to activate this round.
+    pub fn waiting(&self, side: m::SideId) -> Vec<usize> {
+        (0..self.units.len())
+            .filter(|i| self.units.get(*i).is_some_and(|u| u.side == side && u.state == State::Ready && !u.activated))
+            .collect()
+    }
+
+    /// The unit as the combat engine sees it; `acting` is whether it is its own turn.
+    pub fn loadout_of(&self, i: usize, acting: bool) -> Option<Loadout> {
+        self.loadout(i, acting)
+    }
+
+    fn loadout(&self, i: usize, acting: bool) -> Option<Loadout> {
+        let u = self.units.get(i)?;
+        let class = self.engine.rules.class(&u.class)?;
+        let accessory =
+            u.items.iter().find(|n| self.engine.rules.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory)).cloned();
+        Some(Loadout {
+            class: u.class.clone(),
+            weapon: u.equipped.clone(),
+            accessory,
+            tags: u.tags.iter().map(|t| (t.clone(), Vec::new())).collect(),
+            statuses: u.statuses.iter().map(|a| a.status.clone()).collect(),
+            terrain: self.terrain_at(u.pos).map(|t| t.name.clone()),
+            hp: Some(u.hp),
+            // Shifters are transformed in their own turn and in their normal form otherwise, and
+            // once they have acted they stay normal until the next round (seed 000, Shifting).
+            form: if class.forms.is_some() && (!acting || u.reverted) { Form::Normal } else { Form::Default },
+            debuffs: u.debuffs.iter().map(|d| (d.attr.clone(), d.shift)).collect(),
+        })
+    }
+
+    /// Plays one combat turn for the side to act. A turn the rules refuse changes nothing.
+    pub fn turn(&mut self, t: Turn) -> Result<(), BattleError> {
+        let saved = (
+            self.units.clone(),
+            self.map.terrain.clone(),
+            self.rng.clone(),
+            self.seized.clone(),
+            self.escaped.clone(),
+            self.razed.clone(),
+            self.opened_chests.clone(),
+            self.log.len(),
+            self.tile_hp.clone(),
+        );
+        let result = self.turn_inner(t);
+        if result.is_err() {
+            let (units, terrain, rng, seized, escaped, razed, chests, log, tile_hp) = saved;
+            self.tile_hp = tile_hp;
+            self.units = units;
+            self.map.terrain = terrain;
+            self.rng = rng;
+            self.seized = seized;
+            self.escaped = escaped;
+            self.razed = razed;
+            self.opened_chests = chests;
+            self.log.truncate(log);
+        }
+        result
+    }
+
+    fn turn_inner(&mut self, t: Turn) -> Result<(), BattleError> {
+        if self.outcome.is_some() {
+            return Err(BattleError("the battle is over".into()));
+        }
+        let i = t.unit;
+        let u = self.units.get(i).ok_or_else(|| BattleError(format!("no unit {i}")))?.clone();
+        if u.side != self.to_act {
+            return Err(BattleError(format!(
+                "it is the {}'s activation, and {} is the {}'s",
+                self.to_act.word(),
+                u.name,
+                u.side.word()
+            )));
+        }
+        if u.state != State::Ready || u.activated {
+            return Err(BattleError(format!("{} cannot be activated now", u.name)));
+        }
+        self.run_triggers(i, m::Event::Activated);
+        let mut moved = 0;
+        if let Some(to) = t.to {
+            let reach = self.reachable(i)?;
+            let Some(cost) = reach.get(&to).copied() else {
+                return Err(BattleError(format!("{} cannot reach {to:?} this turn", u.name)));
+            };
+            moved = cost;
+            if let Some(f) = self.units.get_mut(i) {
+                f.pos = to;
+            }
+        }
+        for item in &t.discard {
+            let f = self.units.get_mut(i).ok_or_else(|| BattleError(format!("no unit {i}")))?;
+            let k =
+                f.items.iter().position(|x| x == item).ok_or_else(|| BattleError(format!("{} does not carry {item}", f.name)))?;
+            f.items.remove(k);
+            if f.equipped.as_deref() == Some(item.as_str()) && !f.items.contains(item) {
+                f.equipped = None;
+            }
+        }
+        if let Some(trade) = &t.trade {
+            self.trade(i, trade)?;
+        }
+        if let Some(w) = &t.equip {
+            if !u.items.contains(w) {
+                return Err(BattleError(format!("{} does not carry {w}", u.name)));
+            }
+            if let Some(f) = self.units.get_mut(i) {
+                f.equipped = Some(w.clone());
+            }
+        }
+        // This turn is the "next turn" of debuffs laid before it: they wear off when it ends.
+        if let Some(f) = self.units.get_mut(i) {
+            for d in &mut f.debuffs {
+                d.armed = true;
+            }
+        }
+        // `must_attack_weakest()`: seed 000, "Unit must attack the unit in range with the lowest Hp."
+        let weakest = self.weakest_in_range(i);
+        if !weakest.is_empty() {
+            let names =
+                || weakest.iter().filter_map(|k| self.units.get(*k)).map(|f| f.name.clone()).collect::<Vec<_>>().join(" or ");
+            match t.act {
+                Act::Attack { target } if weakest.contains(&target) => {}
+                Act::Attack { .. } => {
+                    return Err(BattleError(format!("{} must attack the unit in range with the lowest HP: {}", u.name, names())))
+                }
+                _ => return Err(BattleError(format!("{} must attack (the lowest HP in range: {})", u.name, names()))),
+            }
+        }
+        let before: Vec<i64> = self.units.iter().map(|f| f.hp).collect();
+        let note = match &t.act {
+            Act::Wait => "waits".to_string(),
+            Act::Attack { target } => self.attack(i, *target)?,
+            Act::Strike { tile } => self.strike(i, *tile)?,
+            Act::Special { verb, target, tile } => self.special(i, *verb, *target, *tile)?,
+            Act::Use { item, target, tile } => self.use_item(i, item, *target, *tile)?,
+        };
+        if matches!(t.act, Act::Attack { .. }) {
+            self.run_triggers(i, m::Event::AfterAttack);
+        }
+        if let Some(to) = t.then_to {
+            let canto = self
+                .loadout(i, true)
+                .and_then(|l| self.engine.unit(&l, &[]).ok())
+                .and_then(|x| self.attribute(&x, "canto"))
+                .is_some_and(|v| v.bool());
+            if !canto || matches!(t.act, Act::Attack { .. } | Act::Strike { .. }) {
+                return Err(BattleError(format!(
+                    "{} cannot move again after acting (only with `canto`, and never after an attack)",
+                    u.name
+                )));
+            }
+            let (points, _, _) = self.mobility(i)?;
+            let reach = self.reachable_within(i, points - moved)?;
+            if !reach.contains_key(&to) {
+                return Err(BattleError(format!("{} has {} movement left and cannot reach {to:?}", u.name, points - moved)));
+            }
+            if let Some(f) = self.units.get_mut(i) {
+                f.pos = to;
+            }
+        }
+        if let Some(f) = self.units.get_mut(i) {
+            f.activated = true;
+        }
+        let hp: Vec<(usize, i64)> =
+            self.units.iter().enumerate().filter(|(k, f)| before.get(*k) != Some(&f.hp)).map(|(k, f)| (k, f.hp)).collect();
+        let routed: Vec<usize> = hp.iter().filter(|(_, h)| *h <= 0).map(|(k, _)| *k).collect();
+        for k in &routed {
+            if let Some(f) = self.units.get_mut(*k) {
+                f.state = State::Routed;
+            }
+        }
+        let newly_routed = routed.clone();
+        self.log.push(Record::Turn { round: self.round, turn: t, hp, routed, note });
+        // `on routed`: a routed unit's own triggers, once, as it leaves the battle.
+        for k in newly_routed {
+            self.run_triggers(k, m::Event::Routed);
+        }
+        self.after_activation(i);
+        self.run_triggers(i, m::Event::EndOfTurn);
+        self.end_of_turn(i);
+        self.check_victory(Some(u.side));
+        if self.outcome.is_none() {
+            self.advance();
+        }
+        Ok(())
+    }
+
+    fn attribute(&self, unit: &crate::unit::Unit, name: &str) -> Option<V> {
+        self.engine.ir.attr_id(name).and_then(|a| unit.attrs.get(a as usize).copied())
+    }
+
+    pub fn finish(&mut self, outcome: m::Outcome, reason: String) {
+        self.log.push(Record::End { round: self.round, outcome, reason: reason.clone() });
+        self.outcome = Some((outcome, reason));
+    }
+}

@@ -1,0 +1,91 @@
+//! Movement: distance and neighbours, the terrain on a tile, and the tiles a unit can
+//! reach from its movement attributes over the Terrain Table.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+use oc_model as m;
+
+use super::{Battle, BattleError, State, Tile};
+use crate::ir::V;
+
+/// The four tiles next to `t` (units move and act orthogonally).
+pub fn neighbours(t: Tile) -> [Tile; 4] {
+    [(t.0 + 1, t.1), (t.0 - 1, t.1), (t.0, t.1 + 1), (t.0, t.1 - 1)]
+}
+
+pub fn distance(a: Tile, b: Tile) -> i64 {
+    (a.0 - b.0).abs() + (a.1 - b.1).abs()
+}
+
+impl Battle<'_> {
+    pub fn terrain_at(&self, t: Tile) -> Option<&m::Terrain> {
+        if t.0 < 0 || t.1 < 0 || t.0 >= self.map.width || t.1 >= self.map.height {
+            return None;
+        }
+        let name = self.map.terrain.get((t.1 * self.map.width + t.0) as usize)?;
+        self.engine.rules.terrain(name)
+    }
+
+    pub(super) fn occupant(&self, t: Tile) -> Option<usize> {
+        self.units.iter().position(|u| u.state == State::Ready && u.pos == t)
+    }
+
+    /// The unit's movement type (a column of the Terrain Table).
+    pub fn movement_type(&self, i: usize) -> Option<String> {
+        self.mobility(i).ok().map(|(_, kind, _)| kind)
+    }
+
+    /// Movement points, movement type and whether the unit may move, from its attributes.
+    pub(super) fn mobility(&self, i: usize) -> Result<(i64, String, bool), BattleError> {
+        let l = self.loadout(i, true).ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        let unit = self.engine.unit(&l, &[])?;
+        let attr = |name: &str| self.engine.ir.attr_id(name).and_then(|a| unit.attrs.get(a as usize).copied());
+        let points = attr("movement").map_or(5, |v| v.int());
+        let kind = match attr("movement_type") {
+            Some(V::Name(id)) => self.engine.ir.name(id).to_string(),
+            _ => self.engine.rules.movements.first().cloned().unwrap_or_default(),
+        };
+        let can = attr("can_move").is_none_or(|v| v.bool());
+        Ok((points, kind, can))
+    }
+
+    /// Every tile the unit can end its move on this turn, with the cost to get there.
+    pub fn reachable(&self, i: usize) -> Result<HashMap<Tile, i64>, BattleError> {
+        let (points, _, _) = self.mobility(i)?;
+        self.reachable_within(i, points)
+    }
+
+    /// Like [`Battle::reachable`] with `points` of movement left (the `canto` move).
+    pub fn reachable_within(&self, i: usize, points: i64) -> Result<HashMap<Tile, i64>, BattleError> {
+        let u = self.units.get(i).ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        let (_, kind, can) = self.mobility(i)?;
+        let mut best: HashMap<Tile, i64> = HashMap::new();
+        best.insert(u.pos, 0);
+        if !can {
+            return Ok(best);
+        }
+        let mut heap = BinaryHeap::new();
+        heap.push(Reverse((0i64, u.pos)));
+        while let Some(Reverse((cost, at))) = heap.pop() {
+            if best.get(&at).is_some_and(|b| *b < cost) {
+                continue;
+            }
+            for next in neighbours(at) {
+                let Some(step) = self.terrain_at(next).and_then(|t| t.costs.get(&kind).copied().flatten()) else { continue };
+                // Enemy units block the way; allies may be passed through.
+                if self.occupant(next).is_some_and(|o| self.units.get(o).is_some_and(|f| f.side != u.side)) {
+                    continue;
+                }
+                let total = cost + i64::from(step);
+                if total <= points && best.get(&next).is_none_or(|b| total < *b) {
+                    best.insert(next, total);
+                    heap.push(Reverse((total, next)));
+                }
+            }
+        }
+        // A unit cannot end its move on another unit.
+        best.retain(|t, _| *t == u.pos || self.occupant(*t).is_none());
+        Ok(best)
+    }
+}

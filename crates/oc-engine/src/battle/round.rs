@@ -1,0 +1,196 @@
+//! Rounds: what follows an activation and ends a turn, whose activation is next, and the end
+//! and start of a round (the side that finished first leads the next).
+
+use oc_model as m;
+
+use super::effects::uses_verb;
+use super::eval::Eval;
+use super::{Affliction, Battle, Debuff, Record, State};
+use crate::combat::rng;
+
+impl Battle<'_> {
+    /// After a unit's action: statuses that last a number of activations count down, and a
+    /// shifter that acted returns to its normal form until the next round.
+    pub(super) fn after_activation(&mut self, i: usize) {
+        // A shifter is a unit one of whose tags changes form (`shift`); the seed's rule that it
+        // stays normal after acting until the next round, even when danced, is applied here.
+        let shifter = self.units.get(i).and_then(|u| self.engine.rules.class(&u.class)).is_some_and(|c| c.forms.is_some())
+            && self.holdings(i).iter().any(|(effects, _, _)| uses_verb(effects, m::Verb::Shift));
+        let by_activation: Vec<String> = self
+            .engine
+            .rules
+            .statuses
+            .iter()
+            .filter(|s| matches!(s.lasts, Some(m::Duration::Activations(_))))
+            .map(|s| s.name.clone())
+            .collect();
+        let mut worn = Vec::new();
+        if let Some(u) = self.units.get_mut(i) {
+            for a in &mut u.statuses {
+                if by_activation.contains(&a.status) {
+                    a.left = a.left.map(|n| n.saturating_sub(1));
+                }
+            }
+            worn = u.statuses.iter().filter(|a| a.left == Some(0)).map(|a| a.status.clone()).collect();
+            u.statuses.retain(|a| a.left != Some(0));
+            if shifter && u.state == State::Ready {
+                u.reverted = true;
+            }
+        }
+        for status in worn {
+            self.log.push(Record::Affliction { unit: i, status, change: "wears off".into() });
+        }
+        if shifter && self.on_board(i) {
+            self.log.push(Record::Affliction { unit: i, status: "form".into(), change: "normal until the next round".into() });
+        }
+    }
+
+    /// Start of a round: round-counted statuses count down, and statuses that clear on a roll
+    /// at `start_of_round` roll for it (seed 000: d10, 1-5 it wears off).
+    pub(super) fn start_of_round(&mut self) {
+        let mut changes = Vec::new();
+        for i in 0..self.units.len() {
+            if self.units.get(i).is_none_or(|u| u.state != State::Ready) {
+                continue;
+            }
+            // `on start_of_round` effects, then the statuses' clear rolls, one draw of each named
+            // die for both (seed 001's poison: one d20, 1-10 it wears off, 11-20 two damage).
+            let drawn = std::cell::RefCell::new(Vec::new());
+            self.run_triggers_drawing(i, m::Event::StartOfRound, &drawn);
+            let Some(u) = self.units.get(i) else { continue };
+            if u.state != State::Ready {
+                continue;
+            }
+            let mut dice = std::mem::replace(&mut self.rng, rng(0));
+            let mut keep = Vec::new();
+            for a in u.statuses.clone() {
+                let status = self.engine.rules.status(&a.status);
+                let mut left = a.left;
+                if matches!(status.and_then(|s| s.lasts), Some(m::Duration::Rounds(_))) {
+                    left = left.map(|n| n.saturating_sub(1));
+                }
+                let mut cleared = left == Some(0);
+                for c in status.map(|s| s.clears.as_slice()).unwrap_or(&[]) {
+                    if c.event == m::Event::StartOfRound && !cleared {
+                        cleared = match &c.condition {
+                            None => true,
+                            Some(e) => {
+                                let ctx = Eval {
+                                    battle: self,
+                                    user: i,
+                                    target: None,
+                                    params: &[],
+                                    args: &[],
+                                    dice: std::cell::RefCell::new(Some(&mut dice)),
+                                    drawn: &drawn,
+                                };
+                                ctx.bool(e).unwrap_or(false)
+                            }
+                        };
+                    }
+                }
+                if cleared {
+                    changes.push((i, a.status.clone()));
+                } else {
+                    keep.push(Affliction { status: a.status, left });
+                }
+            }
+            self.rng = dice;
+            if let Some(u) = self.units.get_mut(i) {
+                u.statuses = keep;
+            }
+        }
+        for (i, status) in changes {
+            self.log.push(Record::Affliction { unit: i, status, change: "wears off".into() });
+        }
+    }
+
+    /// End of a unit's turn: terrain that heals at `end_of_turn` heals it.
+    pub(super) fn end_of_turn(&mut self, i: usize) {
+        if let Some(f) = self.units.get_mut(i) {
+            let worn: Vec<Debuff> = f.debuffs.iter().filter(|d| d.armed).cloned().collect();
+            f.debuffs.retain(|d| !d.armed);
+            for d in worn {
+                self.log.push(Record::Affliction {
+                    unit: i,
+                    status: format!("{}{:+}", d.attr, d.shift),
+                    change: "wears off".into(),
+                });
+            }
+        }
+        let Some(u) = self.units.get(i) else { return };
+        if u.state != State::Ready {
+            return;
+        }
+        let heal = self.terrain_at(u.pos).and_then(|t| t.heal.clone()).filter(|h| h.event == m::Event::EndOfTurn);
+        if let Some(h) = heal {
+            if let Some(f) = self.units.get_mut(i) {
+                let before = f.hp;
+                f.hp = f.hp.saturating_add(h.amount).min(f.max_hp);
+                if f.hp != before {
+                    let (amount, hp) = (f.hp.saturating_sub(before), f.hp);
+                    self.log.push(Record::Recover { unit: i, amount, hp });
+                }
+            }
+        }
+    }
+
+    /// The next activation: the other side if it has units waiting, else this side; a new round
+    /// when nobody has.
+    pub(super) fn advance(&mut self) {
+        let side = self.to_act;
+        if self.finished_first.is_none()
+            && self.waiting(side).is_empty()
+            && !self.units.iter().all(|u| u.side != side || u.state != State::Ready)
+        {
+            self.finished_first = Some(side);
+        }
+        let other = side.other();
+        if !self.waiting(other).is_empty() {
+            self.to_act = other;
+        } else if !self.waiting(side).is_empty() {
+            self.to_act = side;
+        } else {
+            self.end_round();
+        }
+    }
+
+    fn end_round(&mut self) {
+        // `on end_of_round`: every unit still in the battle, in order.
+        for i in 0..self.units.len() {
+            self.run_triggers(i, m::Event::EndOfRound);
+        }
+        // Regions held: no enemy of the holder on any of their tiles at the round's end.
+        for r in self.map.regions.clone() {
+            for side in [m::SideId::Attacker, m::SideId::Defender] {
+                let enemy_on = self.units.iter().any(|u| u.side != side && u.state == State::Ready && r.tiles.contains(&u.pos));
+                let entry = self.held.entry((side, r.name.clone())).or_insert(0);
+                *entry = if enemy_on { 0 } else { *entry + 1 };
+            }
+        }
+        self.check_victory(None);
+        if self.outcome.is_some() {
+            return;
+        }
+        if self.scenario.rounds.is_some_and(|limit| self.round >= limit) {
+            let outcome = self.scenario.on_time_limit;
+            self.finish(outcome, "the time limit ran out".to_string());
+            return;
+        }
+        // The side that finished activating first leads the next round (seed 000, Rounds).
+        let first = self.finished_first.unwrap_or(self.first);
+        self.round += 1;
+        self.first = first;
+        self.finished_first = None;
+        for u in &mut self.units {
+            u.activated = false;
+            u.reverted = false;
+        }
+        self.log.push(Record::Round { round: self.round, first });
+        self.start_of_round();
+        self.to_act = if self.waiting(first).is_empty() { first.other() } else { first };
+        if self.waiting(m::SideId::Attacker).is_empty() && self.waiting(m::SideId::Defender).is_empty() {
+            self.finish(m::Outcome::Draw, "no unit is left on the battlefield".to_string());
+        }
+    }
+}

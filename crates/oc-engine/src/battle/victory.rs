@@ -1,0 +1,66 @@
+//! Victory: the scenario's conditions checked for both sides, and the predicate for each kind.
+
+use oc_model as m;
+
+use super::{Battle, Combatant, State};
+
+impl Battle<'_> {
+    /// Checks both sides' conditions; the acting side is checked first.
+    pub(super) fn check_victory(&mut self, acting: Option<m::SideId>) {
+        let order = match acting {
+            Some(m::SideId::Defender) => [m::SideId::Defender, m::SideId::Attacker],
+            _ => [m::SideId::Attacker, m::SideId::Defender],
+        };
+        for side in order {
+            if let Some(c) = self.scenario.side(side).win.clone() {
+                if self.holds(&c, side) {
+                    self.finish(m::Outcome::Win(side), c.text());
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The engine's predicate for a victory condition (the same data `Condition::text` reads).
+    pub fn holds(&self, c: &m::Condition, side: m::SideId) -> bool {
+        let enemies = || self.units.iter().filter(move |u| u.side != side);
+        let routed = || enemies().filter(|u| u.state == State::Routed);
+        let leader = |u: &Combatant| {
+            u.tags.iter().any(|t| self.grants_verb(t, m::Verb::Seize))
+                || self
+                    .engine
+                    .rules
+                    .class(&u.class)
+                    .is_some_and(|c| c.tags.iter().any(|t| self.grants_verb(&t.tag, m::Verb::Seize)))
+        };
+        match c {
+            m::Condition::Seize { region } => self.seized.as_ref().is_some_and(|(s, r)| *s == side && r == region),
+            m::Condition::RoutAll => enemies().all(|u| u.state != State::Ready) && routed().count() > 0,
+            m::Condition::RoutCount { count } => routed().count() as u32 >= *count,
+            m::Condition::RoutLeader => routed().any(leader),
+            m::Condition::RoutUnit { unit } => routed().any(|u| u.name == *unit),
+            m::Condition::Escape { count, region } => {
+                self.escaped.iter().filter(|(s, r)| *s == side && r == region).count() as u32 >= *count
+            }
+            m::Condition::Defend { region, rounds } => self.held.get(&(side, region.clone())).is_some_and(|n| n >= rounds),
+            m::Condition::Survive { rounds } => {
+                self.round >= *rounds
+                    && self.outcome.is_none()
+                    && self.units.iter().any(|u| u.side == side && u.state == State::Ready)
+                    && self.finished_round(*rounds)
+            }
+            m::Condition::Raze { count, region } => {
+                self.razed.iter().filter(|(s, r, _)| *s == side && r == region).count() as u32 >= *count
+            }
+            m::Condition::And(a, b) => self.holds(a, side) && self.holds(b, side),
+            m::Condition::Or(a, b) => self.holds(a, side) || self.holds(b, side),
+            m::Condition::Not(a) => !self.holds(a, side),
+        }
+    }
+
+    /// Whether round `n` has been played to its end (checked at the end of a round).
+    fn finished_round(&self, n: u32) -> bool {
+        self.round > n
+            || (self.round == n && self.waiting(m::SideId::Attacker).is_empty() && self.waiting(m::SideId::Defender).is_empty())
+    }
+}
