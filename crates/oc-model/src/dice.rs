@@ -188,7 +188,8 @@ impl DieTerm {
 pub fn explode_depth(p: f64) -> u32 {
     let mut depth = 0;
     let mut mass = p;
-    while mass > EXPLODE_TAIL && depth < MAX_EXPLODE_DEPTH {
+    // A hair of slack: 0.1^12 is a few ulps above 1e-12 in floating point.
+    while mass > EXPLODE_TAIL * (1.0 + 1e-9) && depth < MAX_EXPLODE_DEPTH {
         mass *= p;
         depth += 1;
     }
