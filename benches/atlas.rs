@@ -67,7 +67,8 @@ fn main() {
         assert!(map.is_some());
         found = diags.len();
     }
-    println!("lint 256x256 ({} KB, {} diagnostics): median {:.1?} over 7 runs", text.len() / 1024, found, median(samples));
+    eprintln!("lint 256x256 ({} KB, {} diagnostics), median of 7 runs", text.len() / 1024, found);
+    println!("bench lint_256_ms {:.1} ms", median(samples).as_secs_f64() * 1e3);
 
     let text = generate(46).replace("name = \"Generated\"", "name = \"Generated\"\ngrid = 70");
     let (map, _) = oc_atlas::check(FileId(0), &text, &rules, |_| oc_atlas::ImageCheck::NotChecked);
@@ -83,14 +84,9 @@ fn main() {
         bytes = oc_atlas::render::png(&img).expect("encodes").len();
         encode.push(started.elapsed());
     }
-    println!(
-        "render 46x46 at grid 70 ({}x{} px): median {:.1?} to draw, {:.1?} to encode the PNG ({} KB)",
-        46 * 70,
-        46 * 70,
-        median(render),
-        median(encode),
-        bytes / 1024
-    );
+    eprintln!("render 46x46 at grid 70 ({}x{} px, PNG {} KB)", 46 * 70, 46 * 70, bytes / 1024);
+    println!("bench render_46_ms {:.1} ms", median(render).as_secs_f64() * 1e3);
+    println!("bench png_encode_46_ms {:.1} ms", median(encode).as_secs_f64() * 1e3);
 
     // The watcher: rewrite a shipped map and time until the summary line.
     let dir = std::env::temp_dir().join(format!("oc-watch-bench-{}", std::process::id()));
@@ -128,10 +124,6 @@ fn main() {
     let _ = child.wait();
     let _ = std::fs::remove_dir_all(&dir);
     latency.sort();
-    println!(
-        "watch save-to-report (debounce 50 ms included): median {:.1?}, min {:.1?}, max {:.1?} over 15 saves",
-        median(latency.clone()),
-        latency[0],
-        latency[latency.len() - 1]
-    );
+    eprintln!("watch save-to-report over 15 saves: min {:.1?}, max {:.1?}", latency[0], latency[latency.len() - 1]);
+    println!("bench watch_save_to_report_ms {:.1} ms", median(latency).as_secs_f64() * 1e3);
 }

@@ -74,11 +74,9 @@ fn main() {
         rounds += r.rounds;
     }
     let one = started.elapsed();
-    println!(
-        "10v10 on Grado Keep, one core: {games} battles in {one:.2?} = {:.0} battles/minute (mean {:.1} rounds)",
-        games as f64 / one.as_secs_f64() * 60.0,
-        f64::from(rounds) / games as f64
-    );
+    let per_min_1 = games as f64 / one.as_secs_f64() * 60.0;
+    eprintln!("10v10 on Grado Keep, one thread: {games} battles in {one:.2?} (mean {:.1} rounds)", f64::from(rounds) / games as f64);
+    println!("bench battles_per_min_1t {per_min_1:.0} 1/min");
     let games = 60u64;
     let started = Instant::now();
     let done: u32 = (0..games)
@@ -86,9 +84,8 @@ fn main() {
         .map(|g| oc_engine::battle::play(&engine, s, &map, armies, 1000 + g, &mut Ai::default()).map_or(0, |_| 1))
         .sum();
     let all = started.elapsed();
-    println!(
-        "10v10 on Grado Keep, {} threads: {done} battles in {all:.2?} = {:.0} battles/minute",
-        rayon::current_num_threads(),
-        f64::from(done) / all.as_secs_f64() * 60.0
-    );
+    let per_min_n = f64::from(done) / all.as_secs_f64() * 60.0;
+    eprintln!("10v10 on Grado Keep, {} threads: {done} battles in {all:.2?}", rayon::current_num_threads());
+    println!("bench battles_per_min_{}t {per_min_n:.0} 1/min", rayon::current_num_threads());
+    println!("bench battles_thread_speedup {:.2} x", per_min_n / per_min_1);
 }

@@ -1,6 +1,6 @@
 //! `cargo bench --bench compile`: DSL compile throughput on a generated large file, the cost of
 //! the standard library alone, and the wall time of `oc check .` on this repository.
-//! Reports the median of several runs; nothing here asserts a time.
+//! Prints `bench <name> <value> <unit>` lines (medians of several runs); nothing asserts a time.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -43,6 +43,13 @@ fn generate(classes: usize) -> String {
     s
 }
 
+/// A `/proc/self/status` figure in kB.
+fn proc_kb(key: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(key))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort();
     samples[samples.len() / 2]
@@ -52,6 +59,16 @@ fn main() {
     // 1. Compile throughput on a large generated file (parse + resolve + type check + lower).
     let text = generate(8000);
     let mb = text.len() as f64 / 1_000_000.0;
+    // Peak memory of one compile, over the resident size before it (Linux; skipped elsewhere).
+    let before = proc_kb("VmRSS:");
+    {
+        let mut host = OneFile { text: text.clone() };
+        let (compilation, _) = Workspace::new().compile(&mut host, &["big.oc".to_string()]);
+        assert!(compilation.rules.is_some());
+    }
+    if let (Some(before), Some(peak)) = (before, proc_kb("VmHWM:")) {
+        println!("bench check_peak_bytes_per_source_byte {:.1} B/B", (peak.saturating_sub(before) * 1024) as f64 / text.len() as f64);
+    }
     let mut samples = Vec::new();
     for _ in 0..5 {
         let mut host = OneFile { text: text.clone() };
@@ -70,13 +87,23 @@ fn main() {
         assert!(diagnostics.is_empty() && !file.items.is_empty());
     }
     let p = median(parse_samples);
-    println!("parse    generated file {:.2} MB: median {:.0?}, {:.2} MB/s", mb, p, mb / p.as_secs_f64());
-    println!(
-        "compile  generated file {:.2} MB (8000 classes, 8000 weapons): median {:.0?}, {:.2} MB/s",
-        mb,
-        t,
-        mb / t.as_secs_f64()
-    );
+    eprintln!("generated file: {mb:.2} MB, 8000 classes and 8000 weapons; parse {p:.0?}, compile {t:.0?} (medians)");
+    println!("bench parse_mb_per_s {:.2} MB/s", mb / p.as_secs_f64());
+    println!("bench compile_mb_per_s {:.2} MB/s", mb / t.as_secs_f64());
+    // The model the compile produced, read back by serde_json: the yardstick.
+    let mut host = OneFile { text: text.clone() };
+    let (compilation, _) = Workspace::new().compile(&mut host, &["big.oc".to_string()]);
+    let json = serde_json::to_string(&compilation.rules.expect("clean")).expect("serialises");
+    let mut samples = Vec::new();
+    for _ in 0..5 {
+        let start = Instant::now();
+        let rules: oc_model::Rules = serde_json::from_str(&json).expect("reads back");
+        samples.push(start.elapsed());
+        assert!(!rules.classes.is_empty());
+    }
+    let j = median(samples);
+    eprintln!("serde_json reads the compiled model ({:.2} MB of JSON) in {j:.0?}", json.len() as f64 / 1e6);
+    println!("bench compile_vs_serde_json {:.3} ratio", j.as_secs_f64() / t.as_secs_f64());
 
     // 2. The standard library alone (what every `oc check` pays once per file).
     let mut samples = Vec::new();
@@ -87,7 +114,7 @@ fn main() {
         samples.push(start.elapsed());
         assert!(c.rules.is_some());
     }
-    println!("compile  standard library (parse + check): median {:.2?}", median(samples));
+    println!("bench compile_stdlib_ms {:.2} ms", median(samples).as_secs_f64() * 1e3);
 
     // 3. `oc check .` on this repository, end to end (process start, file walk, every file).
     let repo = env!("CARGO_MANIFEST_DIR");
@@ -98,5 +125,5 @@ fn main() {
         samples.push(start.elapsed());
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     }
-    println!("oc check . on the repository: median {:.0?}", median(samples));
+    println!("bench check_repo_ms {:.1} ms", median(samples).as_secs_f64() * 1e3);
 }

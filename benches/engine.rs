@@ -1,5 +1,6 @@
 //! `cargo bench --bench engine`: exact forecasts per second, seeded exchanges per second, and the
-//! time of `oc matrix` for each built-in ruleset. Medians; nothing asserts a time.
+//! time of `oc matrix` for each built-in ruleset. Prints `bench <name> <value> <unit>` lines
+//! (medians); nothing asserts a time.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -22,7 +23,7 @@ fn median(mut v: Vec<Duration>) -> Duration {
 }
 
 fn main() {
-    for (name, index) in [("officers_chess", "<std>/ratings.oc"), ("officers_chess_v06", "<std>/v06.oc")] {
+    for (name, short, index) in [("officers_chess", "ratings", "<std>/ratings.oc"), ("officers_chess_v06", "v06", "<std>/v06.oc")] {
         let e = engine(index);
         let units = roster(&e);
         let mut samples = Vec::new();
@@ -41,7 +42,8 @@ fn main() {
             samples.push(start.elapsed());
         }
         let t = median(samples);
-        println!("{name}: {count} exact forecasts in {t:.2?}: {:.0} forecasts/s", count as f64 / t.as_secs_f64());
+        eprintln!("{name}: {count} exact forecasts (the matrix's matchups) in {t:.2?}");
+        println!("bench forecast_per_s_{short} {:.0} 1/s", count as f64 / t.as_secs_f64());
 
         let a = &units[0];
         let d = &units[units.len() / 2];
@@ -54,12 +56,8 @@ fn main() {
             routed += usize::from(exchange.resolve_hp(&mut g)[1] <= 0);
         }
         let t = start.elapsed();
-        println!(
-            "{name}: {n} seeded exchanges ({} vs {}) in {t:.2?}: {:.0}/s ({routed} routs)",
-            a.class,
-            d.class,
-            n as f64 / t.as_secs_f64()
-        );
+        eprintln!("{name}: {n} seeded exchanges ({} vs {}) in {t:.2?} ({routed} routs)", a.class, d.class);
+        println!("bench exchanges_per_s_{short} {:.0} 1/s", n as f64 / t.as_secs_f64());
 
         let repo = env!("CARGO_MANIFEST_DIR");
         let out = std::env::temp_dir().join(format!("oc-bench-matrix-{name}.csv"));
@@ -75,6 +73,7 @@ fn main() {
             assert!(status.status.success());
         }
         let rows = std::fs::read_to_string(&out).map(|s| s.lines().count() - 1).unwrap_or(0);
-        println!("{name}: oc matrix ({rows} matchups) median {:.2?}", median(samples));
+        eprintln!("{name}: oc matrix, {rows} matchups");
+        println!("bench matrix_ms_{short} {:.1} ms", median(samples).as_secs_f64() * 1e3);
     }
 }

@@ -1,0 +1,105 @@
+//! Every matchup's exact forecast for both revisions, stored: speed work must leave every result
+//! bit-identical, and a rule fix that changes results on purpose shows up here as a reviewed diff
+//! (`OC_BLESS=1 cargo test -p oc-engine --test snapshot` rewrites the files; the commit names the
+//! rule). The matchups are those of `oc matrix`: every class with every weapon it can use,
+//! against every class with its first weapon, at the attacker's shortest reach. One line per
+//! attacking loadout: the number of matchups and a hash of every figure's bits.
+
+use std::fmt::Write as _;
+
+use oc_engine::{Engine, Forecast, Loadout, SideForecast};
+
+/// FNV-1a over 64-bit words.
+struct Fnv(u64);
+
+impl Fnv {
+    fn word(&mut self, w: u64) {
+        for b in w.to_le_bytes() {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn f(&mut self, x: f64) {
+        self.word(x.to_bits());
+    }
+    fn side(&mut self, s: &SideForecast) {
+        self.f(s.hit);
+        self.f(s.crit);
+        self.word(s.damage as u64);
+        self.word(s.crit_damage as u64);
+        self.word(u64::from(s.strikes));
+        for (d, p) in &s.damage_distribution {
+            self.word(*d as u64);
+            self.f(*p);
+        }
+    }
+    fn forecast(&mut self, f: &Forecast) {
+        self.side(&f.attacker);
+        self.side(&f.defender);
+        for x in [f.attacker_routed, f.defender_routed, f.attacker_damage_taken, f.defender_damage_taken] {
+            self.f(x);
+        }
+        for (hp, p) in f.attacker_hp.iter().chain(&f.defender_hp) {
+            self.word(*hp as u64);
+            self.f(*p);
+        }
+    }
+}
+
+fn snapshot(index: &str) -> String {
+    let e = Engine::new(oc_compiler::stdlib::compile(index).unwrap().rules.unwrap()).unwrap();
+    let defenders: Vec<Loadout> = e
+        .rules
+        .classes
+        .iter()
+        .filter_map(|c| e.weapons_for(&c.name).first().map(|w| Loadout::new(&c.name, Some(&w.name))))
+        .collect();
+    let mut out = String::new();
+    for c in &e.rules.classes {
+        for w in e.weapons_for(&c.name) {
+            let Some((lo, _)) = e.reach(&c.name, &w.name) else { continue };
+            let a = Loadout::new(&c.name, Some(&w.name));
+            let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+            let mut n = 0;
+            for d in &defenders {
+                let Ok(f) = e.forecast(&a, d, lo.max(1)) else { continue };
+                h.forecast(&f);
+                n += 1;
+            }
+            let _ = writeln!(out, "{}:{} {n} {:016x}", c.name, w.name, h.0);
+        }
+    }
+    out
+}
+
+fn check(index: &str, file: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(file);
+    let now = snapshot(index);
+    if std::env::var_os("OC_BLESS").is_some() {
+        std::fs::write(&path, &now).unwrap();
+        return;
+    }
+    let stored = std::fs::read_to_string(&path).unwrap_or_default();
+    let changed: Vec<String> = stored
+        .lines()
+        .zip(now.lines())
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| format!("  stored {a}\n  now    {b}"))
+        .collect();
+    assert!(
+        changed.is_empty() && stored.lines().count() == now.lines().count(),
+        "{file}: {} attacking loadout(s) forecast differently (OC_BLESS=1 rewrites after review):\n{}",
+        changed.len(),
+        changed.join("\n")
+    );
+}
+
+#[test]
+fn every_ratings_matchup_forecasts_the_same_bits() {
+    check("<std>/ratings.oc", "ratings.txt");
+}
+
+#[test]
+fn every_v06_matchup_forecasts_the_same_bits() {
+    check("<std>/v06.oc", "v06.txt");
+}
