@@ -34,7 +34,7 @@ pub fn format(file: FileId, text: &str) -> Result<String, Error> {
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(Error::Syntax(diagnostics));
     }
-    let formatted = layout::layout(&lex::tokenize(text));
+    let formatted = layout(text);
     let (after, problems) = oc_syntax::parse(file, &formatted);
     if let Some(problem) = problems.first() {
         return Err(Error::Changed(format!("the formatted text would not parse ({})", problem.message)));
@@ -52,6 +52,12 @@ pub fn format(file: FileId, text: &str) -> Result<String, Error> {
         }
     }
     Ok(formatted)
+}
+
+/// The layout alone, without [`format`]'s checks: for text already known to parse (a
+/// formatted text, to see that formatting it again changes nothing).
+pub fn layout(text: &str) -> String {
+    layout::layout(&lex::tokenize(text))
 }
 
 /// A tree's debug text with every `Span { .. }` left out: two trees that differ only in where
