@@ -316,30 +316,31 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn a_source_is_rewritten_in_place_only_inside_the_root() {
+    fn a_source_is_rewritten_in_place_only_inside_the_root() -> std::io::Result<()> {
         use std::os::unix::fs::PermissionsExt;
-        let outside = tempfile::tempdir().unwrap();
-        let root = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir()?;
+        let root = tempfile::tempdir()?;
+        let at = |name: &str| root.path().join(name);
         let confined = Confined::new(root.path());
-        std::fs::write(root.path().join("a.oc"), "old").unwrap();
-        std::fs::set_permissions(root.path().join("a.oc"), std::fs::Permissions::from_mode(0o640)).unwrap();
-        rewrite_source(&confined, "a.oc", b"old", b"new").unwrap();
-        assert_eq!(std::fs::read(root.path().join("a.oc")).unwrap(), b"new");
-        let mode = std::fs::metadata(root.path().join("a.oc")).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o640);
+        std::fs::write(at("a.oc"), "old")?;
+        std::fs::set_permissions(at("a.oc"), std::fs::Permissions::from_mode(0o640))?;
+        rewrite_source(&confined, "a.oc", b"old", b"new")?;
+        assert_eq!(std::fs::read(at("a.oc"))?, b"new");
+        assert_eq!(std::fs::metadata(at("a.oc"))?.permissions().mode() & 0o777, 0o640);
         // Changed since it was read: refused.
         assert!(rewrite_source(&confined, "a.oc", b"old", b"newer").is_err());
-        assert_eq!(std::fs::read(root.path().join("a.oc")).unwrap(), b"new");
+        assert_eq!(std::fs::read(at("a.oc"))?, b"new");
         // A link inside the root stays a link; its target is rewritten.
-        std::os::unix::fs::symlink("a.oc", root.path().join("link.oc")).unwrap();
-        rewrite_source(&confined, "link.oc", b"new", b"via link").unwrap();
-        assert!(std::fs::symlink_metadata(root.path().join("link.oc")).unwrap().file_type().is_symlink());
-        assert_eq!(std::fs::read(root.path().join("a.oc")).unwrap(), b"via link");
+        std::os::unix::fs::symlink("a.oc", at("link.oc"))?;
+        rewrite_source(&confined, "link.oc", b"new", b"via link")?;
+        assert!(std::fs::symlink_metadata(at("link.oc"))?.file_type().is_symlink());
+        assert_eq!(std::fs::read(at("a.oc"))?, b"via link");
         // A link out of the root is never written through.
-        std::fs::write(outside.path().join("x.oc"), "secret").unwrap();
-        std::os::unix::fs::symlink(outside.path().join("x.oc"), root.path().join("out.oc")).unwrap();
+        std::fs::write(outside.path().join("x.oc"), "secret")?;
+        std::os::unix::fs::symlink(outside.path().join("x.oc"), at("out.oc"))?;
         assert!(rewrite_source(&confined, "out.oc", b"secret", b"pwned").is_err());
-        assert_eq!(std::fs::read(outside.path().join("x.oc")).unwrap(), b"secret");
+        assert_eq!(std::fs::read(outside.path().join("x.oc"))?, b"secret");
+        Ok(())
     }
 
     #[test]
