@@ -281,15 +281,16 @@ fn continues(prev: Option<&Tok<'_>>, first: &Tok<'_>, ctx: Ctx) -> bool {
         return false;
     }
     let Some(prev) = prev else { return false };
-    if ctx == Ctx::Top {
-        // Outside every bracket a line either starts an item or continues its header.
-        return !first.is_word(ITEM_KEYWORDS);
-    }
     let open_ended = match prev.kind {
         Kind::Punct => OPEN_ENDED_PUNCT.contains(&prev.text),
         Kind::Word => OPEN_ENDED_WORDS.contains(&prev.text),
         _ => false,
     };
+    if ctx == Ctx::Top {
+        // Outside every bracket a line starts an item (an item keyword, unless the line before
+        // asks for more: `tag X on` / `class`) or continues an item's header.
+        return open_ended || !first.is_word(ITEM_KEYWORDS);
+    }
     let continuing = match first.kind {
         Kind::Punct => OPEN_ENDED_PUNCT.contains(&first.text),
         Kind::Word => CONTINUING_WORDS.contains(&first.text),

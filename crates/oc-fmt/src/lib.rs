@@ -7,8 +7,9 @@
 //!
 //! **Boundary:** no file system access and no pest: the text comes in, the text goes out.
 //! `oc-syntax` is used only to refuse a file that does not parse and to check the result.
-//! **Invariant:** [`format`] returns text that parses to the same tree as its input (spans
-//! aside), or an error and no text; formatting its output again changes nothing.
+//! **Invariant:** [`format`] returns text with the same tokens and comments in the same order,
+//! that parses to the same tree as its input (spans aside) — both checked on every call — or an
+//! error and no text; formatting its output again changes nothing.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
 pub mod diff;
@@ -35,6 +36,9 @@ pub fn format(file: FileId, text: &str) -> Result<String, Error> {
         return Err(Error::Syntax(diagnostics));
     }
     let formatted = layout(text);
+    if !same_tokens(text, &formatted) {
+        return Err(Error::Changed("the formatted text would lose or change a token or a comment".to_string()));
+    }
     let (after, problems) = oc_syntax::parse(file, &formatted);
     if let Some(problem) = problems.first() {
         return Err(Error::Changed(format!("the formatted text would not parse ({})", problem.message)));
@@ -58,6 +62,21 @@ pub fn format(file: FileId, text: &str) -> Result<String, Error> {
 /// formatted text, to see that formatting it again changes nothing).
 pub fn layout(text: &str) -> String {
     layout::layout(&lex::tokenize(text))
+}
+
+/// Whether two texts hold the same tokens and comments in the same order, whitespace aside (and
+/// the whitespace ending a comment's lines, which formatting removes).
+fn same_tokens(a: &str, b: &str) -> bool {
+    fn words(text: &str) -> impl Iterator<Item = std::borrow::Cow<'_, str>> {
+        lex::tokenize(text).into_iter().filter(|t| !matches!(t.kind, lex::Kind::Space | lex::Kind::Newline)).map(|t| {
+            if matches!(t.kind, lex::Kind::LineComment | lex::Kind::BlockComment) {
+                std::borrow::Cow::Owned(t.text.split('\n').map(str::trim_end).collect::<Vec<_>>().join("\n"))
+            } else {
+                std::borrow::Cow::Borrowed(t.text)
+            }
+        })
+    }
+    words(a).eq(words(b))
 }
 
 /// A tree's debug text with every `Span { .. }` left out: two trees that differ only in where
@@ -90,6 +109,14 @@ mod tests {
             without_spans("Spanned { value: \"x\", span: Span { file: FileId(0), start: 3, end: 4 } }"),
             "Spanned { value: \"x\", span:  }"
         );
+    }
+
+    #[test]
+    fn tokens_and_comments_are_compared_whitespace_aside() {
+        assert!(same_tokens("a  /* x  \r\n y */ b // c  ", "a /* x\n y */ b // c"));
+        assert!(!same_tokens("a // c", "a"));
+        assert!(!same_tokens("a - 1", "a -1 x"));
+        assert!(!same_tokens("/* a b */", "/* ab */"));
     }
 
     #[test]
