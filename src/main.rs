@@ -5,6 +5,7 @@
 mod atlas;
 mod battle_cmd;
 mod commands;
+mod fmt_cmd;
 mod play;
 mod report;
 mod scenario_cmd;
@@ -37,6 +38,13 @@ enum Command {
         /// Output format: human-readable reports, or one JSON object on stdout.
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
+    },
+    /// Format the `.oc` files under the paths (default: .) in place, only those that change.
+    Fmt {
+        paths: Vec<PathBuf>,
+        /// Write nothing: print a diff of each file that is not formatted, and exit 1 if any is not.
+        #[arg(long)]
+        check: bool,
     },
     /// Compile the files under the paths (or just the standard library) into rules JSON.
     Build {
@@ -295,6 +303,7 @@ fn main() -> ExitCode {
     let status = match cli.command {
         Command::Check { paths, format } => commands::check(&paths, format),
         Command::Build { paths, out, force } => commands::build(&paths, &out, force),
+        Command::Fmt { paths, check } => fmt_cmd::fmt(&paths, check),
         Command::Watch { path, no_clear, debounce, format } => watch::watch(path.as_deref(), !no_clear, debounce, format),
         Command::ExplainScenario { path, name, format } => scenario_cmd::explain_scenario(&path, name.as_deref(), format),
         Command::Army { phase: ArmyPhase::Scout { army, name } } => scenario_cmd::scout(&army, name.as_deref()),

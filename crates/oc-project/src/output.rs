@@ -11,11 +11,16 @@
 //!   a PNG carrying oc's `Software` text, ...);
 //! - the write is atomic: an unpredictable temporary file created exclusively (`O_EXCL`) in the
 //!   target's folder, synced, then renamed over the target; removed if anything fails.
+//!
+//! `oc fmt` is the one command that writes a source: [`rewrite_source`] replaces a file of the
+//! project with its formatted text, confined like a read and atomic like an output.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::discover::is_source_name;
+use crate::fsx::Confined;
+use crate::limits::MAX_SOURCE_BYTES;
 
 /// What a command writes, for telling its previous outputs apart from anything else.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -242,6 +247,22 @@ pub fn write(target: &Target, bytes: &[u8]) -> std::io::Result<()> {
     }
 }
 
+/// Replaces a source of the project with new text in place: the one write that may touch a
+/// source (`oc fmt`). `path` is a logical path, resolved like a read: links are followed only
+/// inside the root (a link stays a link; its target is rewritten), nothing outside the root and
+/// nothing but a regular file is written. The file must still hold `expected` (what the caller
+/// read), so an edit made meanwhile is never lost; the write is atomic like every output's and
+/// keeps the file's permissions.
+pub fn rewrite_source(confined: &Confined, path: &str, expected: &[u8], bytes: &[u8]) -> std::io::Result<()> {
+    let refused = |why: String| std::io::Error::other(format!("{why}; nothing was written"));
+    let real = confined.resolve(Path::new(path)).map_err(|e| refused(e.to_string()))?;
+    let now = crate::fsx::read_regular(&real, MAX_SOURCE_BYTES).map_err(|e| refused(e.to_string()))?;
+    if now != expected {
+        return Err(refused("it changed since oc read it".to_string()));
+    }
+    write_atomic(&real, bytes, false)
+}
+
 /// Writes through an exclusively created temporary file with an unpredictable name in the same
 /// folder, then a rename: a reader never sees half a file, a failed write leaves the old one
 /// intact, and a link planted at a guessable name redirects nothing.
@@ -292,6 +313,35 @@ fn read_head(path: &Path) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_source_is_rewritten_in_place_only_inside_the_root() -> std::io::Result<()> {
+        use std::os::unix::fs::PermissionsExt;
+        let outside = tempfile::tempdir()?;
+        let root = tempfile::tempdir()?;
+        let at = |name: &str| root.path().join(name);
+        let confined = Confined::new(root.path());
+        std::fs::write(at("a.oc"), "old")?;
+        std::fs::set_permissions(at("a.oc"), std::fs::Permissions::from_mode(0o640))?;
+        rewrite_source(&confined, "a.oc", b"old", b"new")?;
+        assert_eq!(std::fs::read(at("a.oc"))?, b"new");
+        assert_eq!(std::fs::metadata(at("a.oc"))?.permissions().mode() & 0o777, 0o640);
+        // Changed since it was read: refused.
+        assert!(rewrite_source(&confined, "a.oc", b"old", b"newer").is_err());
+        assert_eq!(std::fs::read(at("a.oc"))?, b"new");
+        // A link inside the root stays a link; its target is rewritten.
+        std::os::unix::fs::symlink("a.oc", at("link.oc"))?;
+        rewrite_source(&confined, "link.oc", b"new", b"via link")?;
+        assert!(std::fs::symlink_metadata(at("link.oc"))?.file_type().is_symlink());
+        assert_eq!(std::fs::read(at("a.oc"))?, b"via link");
+        // A link out of the root is never written through.
+        std::fs::write(outside.path().join("x.oc"), "secret")?;
+        std::os::unix::fs::symlink(outside.path().join("x.oc"), at("out.oc"))?;
+        assert!(rewrite_source(&confined, "out.oc", b"secret", b"pwned").is_err());
+        assert_eq!(std::fs::read(outside.path().join("x.oc"))?, b"secret");
+        Ok(())
+    }
 
     #[test]
     fn kinds_recognise_their_own_outputs_only() {
