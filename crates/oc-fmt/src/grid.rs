@@ -60,7 +60,7 @@ pub fn cells(toks: &[Tok<'_>]) -> Vec<Cell> {
 /// Where a row key part `NAME (, NAME)* :` starting at `i` ends, if one does.
 fn key_end(toks: &[Tok<'_>], mut i: usize) -> Option<usize> {
     loop {
-        if toks.get(i)?.kind != Kind::Word {
+        if !matches!(toks.get(i)?.kind, Kind::Word | Kind::Dice) {
             return None;
         }
         let after = toks.get(i + 1)?;

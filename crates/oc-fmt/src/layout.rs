@@ -337,7 +337,7 @@ fn sign_role(ctx: Ctx, prev: Option<Tok<'_>>, prev2: Option<Tok<'_>>, glued_numb
     let after_dot = prev2.is_some_and(|t| t.is("."));
     let operand = prev.is_some_and(|p| match p.kind {
         Kind::Word => after_dot || !PREFIX_WORDS.contains(&p.text),
-        Kind::Int | Kind::Str => true,
+        Kind::Int | Kind::Str | Kind::Dice | Kind::DiceClose => true,
         Kind::Punct => p.is(")") || p.is("]"),
         _ => false,
     });
@@ -362,7 +362,8 @@ pub fn spaced(a: &Tok<'_>, b: &Tok<'_>) -> bool {
     const GLUE_RIGHT: &[&str] = &["(", "[", ".", ".."];
     let glue_left = b.kind == Kind::Punct && GLUE_LEFT.contains(&b.text);
     let glue_right = a.kind == Kind::Punct && GLUE_RIGHT.contains(&a.text);
-    if glue_left || glue_right {
+    // Listed faces hug their braces: `3d{0, 1, 2}!`.
+    if glue_left || glue_right || a.kind == Kind::DiceOpen || b.kind == Kind::DiceClose {
         return false;
     }
     if a.is_comment() || b.is_comment() {

@@ -21,6 +21,12 @@ pub enum Kind {
     Word,
     /// Digits only.
     Int,
+    /// Dice without listed faces: `d100`, `2d6`, `d10!`, `4d6kh3`.
+    Dice,
+    /// The head of dice with listed faces, up to its brace: `3d{`.
+    DiceOpen,
+    /// Their closing brace with what follows it: `}`, `}!`, `}kh2`.
+    DiceClose,
     /// `"..."` with its quotes.
     Str,
     /// An operator or a bracket: `{ } ( ) [ ] , ; : . .. = += -= == != < <= > >= -> + - * / %`.
@@ -43,8 +49,18 @@ pub fn tokenize(text: &str) -> Vec<Token<'_>> {
     let bytes = text.as_bytes();
     let mut tokens = Vec::new();
     let mut i = 0;
+    // Inside the braces of listed faces (`d{0, 1, 2}`), where `}` closes the dice.
+    let mut in_dice = false;
     while i < bytes.len() {
-        let (kind, len) = next_token(text, i);
+        let (kind, len) = match (in_dice, bytes.get(i)) {
+            (true, Some(b'}')) => (Kind::DiceClose, 1 + dice_suffix_len(bytes.get(i + 1..).unwrap_or(&[]))),
+            _ => next_token(text, i),
+        };
+        in_dice = match kind {
+            Kind::DiceOpen => true,
+            Kind::DiceClose => false,
+            _ => in_dice,
+        };
         // Every branch of `next_token` consumes at least one whole character.
         let end = (i + len.max(1)).min(bytes.len());
         let end = (end..=bytes.len()).find(|&e| text.is_char_boundary(e)).unwrap_or(bytes.len());
@@ -77,6 +93,7 @@ fn next_token(text: &str, at: usize) -> (Kind, usize) {
         b'/' if rb.get(1) == Some(&b'/') => (Kind::LineComment, rest.find('\n').unwrap_or(rest.len())),
         b'/' if rb.get(1) == Some(&b'*') => (Kind::BlockComment, block_comment_len(rb)),
         b'"' => (Kind::Str, string_len(rb)),
+        b'd' | b'0'..=b'9' if dice_len(rb).is_some() => dice_len(rb).unwrap_or((Kind::Other, 1)),
         b if is_word_start(b) => (Kind::Word, count(&is_word_char)),
         b if b.is_ascii_digit() => (Kind::Int, count(&|b| b.is_ascii_digit())),
         _ if rest.starts_with('\u{FEFF}') => (Kind::Space, '\u{FEFF}'.len_utf8()),
@@ -90,6 +107,45 @@ fn next_token(text: &str, at: usize) -> (Kind, usize) {
             }
         }
     }
+}
+
+/// Dice at the start of `rb` as the grammar's `die` reads them: digits, `d`, then digits with
+/// an optional `!` (not `!=`) and `khN`/`klN`, not followed by a name character; or `{`, which
+/// opens listed faces.
+fn dice_len(rb: &[u8]) -> Option<(Kind, usize)> {
+    let digits = |from: usize| rb.get(from..).unwrap_or(&[]).iter().take_while(|b| b.is_ascii_digit()).count();
+    let d = digits(0);
+    if rb.get(d) != Some(&b'd') {
+        return None;
+    }
+    if rb.get(d + 1) == Some(&b'{') {
+        return Some((Kind::DiceOpen, d + 2));
+    }
+    let sides = digits(d + 1);
+    if sides == 0 {
+        return None;
+    }
+    let end = d + 1 + sides;
+    let end = end + dice_suffix_len(rb.get(end..).unwrap_or(&[]));
+    if rb.get(end).is_some_and(|b| is_word_char(*b)) {
+        return None;
+    }
+    Some((Kind::Dice, end))
+}
+
+/// An explosion mark (`!`, never the `!` of `!=`) and a keep (`kh3`, `kl1`).
+fn dice_suffix_len(rb: &[u8]) -> usize {
+    let mut i = 0;
+    if rb.first() == Some(&b'!') && rb.get(1) != Some(&b'=') {
+        i += 1;
+    }
+    if rb.get(i) == Some(&b'k') && matches!(rb.get(i + 1), Some(b'h' | b'l')) {
+        let n = rb.get(i + 2..).unwrap_or(&[]).iter().take_while(|b| b.is_ascii_digit()).count();
+        if n > 0 {
+            i += 2 + n;
+        }
+    }
+    i
 }
 
 /// Spaces, tabs and carriage returns, stopping before a `\r\n`.
@@ -173,7 +229,18 @@ mod tests {
         assert_eq!(kinds("\"a//b\""), vec![(Kind::Str, "\"a//b\"")]);
         assert_eq!(
             kinds("d100 1..2"),
-            vec![(Kind::Word, "d100"), (Kind::Space, " "), (Kind::Int, "1"), (Kind::Punct, ".."), (Kind::Int, "2")]
+            vec![(Kind::Dice, "d100"), (Kind::Space, " "), (Kind::Int, "1"), (Kind::Punct, ".."), (Kind::Int, "2")]
+        );
+    }
+
+    #[test]
+    fn dice_are_one_token_or_a_bracketed_list() {
+        assert_eq!(kinds("2d6+d10!"), vec![(Kind::Dice, "2d6"), (Kind::Punct, "+"), (Kind::Dice, "d10!")]);
+        assert_eq!(kinds("d10!=3"), vec![(Kind::Dice, "d10"), (Kind::Punct, "!="), (Kind::Int, "3")]);
+        assert_eq!(kinds("4d6kh3 d2_x"), vec![(Kind::Dice, "4d6kh3"), (Kind::Space, " "), (Kind::Word, "d2_x")]);
+        assert_eq!(
+            kinds("3d{0,1}!kl2"),
+            vec![(Kind::DiceOpen, "3d{"), (Kind::Int, "0"), (Kind::Punct, ","), (Kind::Int, "1"), (Kind::DiceClose, "}!kl2")]
         );
     }
 }
