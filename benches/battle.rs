@@ -75,7 +75,10 @@ fn main() {
     }
     let one = started.elapsed();
     let per_min_1 = games as f64 / one.as_secs_f64() * 60.0;
-    eprintln!("10v10 on Grado Keep, one thread: {games} battles in {one:.2?} (mean {:.1} rounds)", f64::from(rounds) / games as f64);
+    eprintln!(
+        "10v10 on Grado Keep, one thread: {games} battles in {one:.2?} (mean {:.1} rounds)",
+        f64::from(rounds) / games as f64
+    );
     println!("bench battles_per_min_1t {per_min_1:.0} 1/min");
     let games = 60u64;
     let started = Instant::now();

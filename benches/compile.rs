@@ -67,7 +67,10 @@ fn main() {
         assert!(compilation.rules.is_some());
     }
     if let (Some(before), Some(peak)) = (before, proc_kb("VmHWM:")) {
-        println!("bench check_peak_bytes_per_source_byte {:.1} B/B", (peak.saturating_sub(before) * 1024) as f64 / text.len() as f64);
+        println!(
+            "bench check_peak_bytes_per_source_byte {:.1} B/B",
+            (peak.saturating_sub(before) * 1024) as f64 / text.len() as f64
+        );
     }
     let mut samples = Vec::new();
     for _ in 0..5 {

@@ -23,7 +23,8 @@ fn median(mut v: Vec<Duration>) -> Duration {
 }
 
 fn main() {
-    for (name, short, index) in [("officers_chess", "ratings", "<std>/ratings.oc"), ("officers_chess_v06", "v06", "<std>/v06.oc")] {
+    for (name, short, index) in [("officers_chess", "ratings", "<std>/ratings.oc"), ("officers_chess_v06", "v06", "<std>/v06.oc")]
+    {
         let e = engine(index);
         let units = roster(&e);
         let mut samples = Vec::new();

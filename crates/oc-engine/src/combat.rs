@@ -241,17 +241,30 @@ impl<'e> Exchange<'e> {
         let mut cache = vec![None; ir.formulas.len()];
         let mut out: Vec<(f64, Outcome)> = Vec::new();
         let mut rolls = vec![0i64; ir.dice.len()];
-        // The index of each strike die's current value.
-        let mut at = vec![0usize; ir.strike_dice.len()];
         let mut mask = 0u64;
         for slot in &ir.strike_dice {
             mask |= 1u64 << slot;
         }
+        // Each strike die's values, or its outcome classes where it is only compared.
+        let lists: Vec<std::borrow::Cow<[(i64, f64)]>> = ir
+            .strike_dice
+            .iter()
+            .zip(&ir.strike_cuts)
+            .map(|(slot, cuts)| {
+                let values = ir.dice.get(*slot as usize).map_or(&[][..], |d| &d.dist.values[..]);
+                let ctx = self.ctx(units, &attrs, attacker, &rolls);
+                match cuts.as_ref().and_then(|c| crate::partition::classes(&ctx, &mut cache, c, values)) {
+                    Some(classes) => std::borrow::Cow::Owned(classes),
+                    None => std::borrow::Cow::Borrowed(values),
+                }
+            })
+            .collect();
+        // The index of each strike die's current value.
+        let mut at = vec![0usize; ir.strike_dice.len()];
         loop {
             let mut weight = 1.0;
-            for (slot, i) in ir.strike_dice.iter().zip(&at) {
-                let (Some(r), Some(d)) = (rolls.get_mut(*slot as usize), ir.dice.get(*slot as usize)) else { continue };
-                if let Some((v, w)) = d.dist.values.get(*i) {
+            for ((slot, i), list) in ir.strike_dice.iter().zip(&at).zip(&lists) {
+                if let (Some(r), Some((v, w))) = (rolls.get_mut(*slot as usize), list.get(*i)) {
                     *r = *v;
                     weight *= w;
                 }
@@ -268,9 +281,8 @@ impl<'e> Exchange<'e> {
             }
             // The next joint value, the first die turning fastest (one die: its values in order).
             let mut carried = true;
-            for (slot, i) in ir.strike_dice.iter().zip(at.iter_mut()) {
-                let len = ir.dice.get(*slot as usize).map_or(1, |d| d.dist.values.len());
-                if *i + 1 < len {
+            for (i, list) in at.iter_mut().zip(&lists) {
+                if *i + 1 < list.len() {
                     *i += 1;
                     carried = false;
                     break;

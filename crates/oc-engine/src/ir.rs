@@ -216,6 +216,9 @@ pub struct Ir {
     dice_ids: HashMap<(String, bool), u8>,
     /// The slots a strike draws (those the combat roles read), in slot order.
     pub strike_dice: Vec<u8>,
+    /// For each of them (same order): the comparisons it is read through, when that is the only
+    /// way the combat formulas read it (see `partition`).
+    pub strike_cuts: Vec<Option<Vec<crate::partition::Cut>>>,
     /// The product of their numbers of distinct values: how many joint outcomes a strike has.
     pub strike_faces: u64,
     /// The product of their denominators: a joint outcome's chance is the product of its values'
@@ -280,6 +283,7 @@ impl Ir {
             strike_dice: Vec::new(),
             strike_faces: 1,
             strike_den: 1.0,
+            strike_cuts: Vec::new(),
             hp_attr: 0,
             effects: HashMap::new(),
         };
@@ -343,6 +347,8 @@ impl Ir {
         let roles = [Some(r.hit), Some(r.critical), Some(r.damage), Some(r.critical_damage), r.backfire];
         let mask = roles.iter().flatten().filter_map(|f| ir.formulas.get(*f as usize)).fold(0u64, |m, f| m | f.dice);
         ir.strike_dice = (0..ir.dice.len() as u8).filter(|i| mask & (1u64 << i) != 0).collect();
+        let roots: Vec<u16> = roles.iter().flatten().copied().collect();
+        ir.strike_cuts = ir.strike_dice.iter().map(|s| crate::partition::cuts(&ir, &roots, *s)).collect();
         ir.strike_faces = 1;
         ir.strike_den = 1.0;
         for slot in &ir.strike_dice {
@@ -505,7 +511,7 @@ impl Ir {
     }
 
     /// The dice slots `e` reads, directly or through formulas.
-    fn dice_of(&self, e: &E) -> u64 {
+    pub(crate) fn dice_of(&self, e: &E) -> u64 {
         match e {
             E::Roll(slot) => 1u64 << slot,
             E::Formula(f) => self.formulas.get(*f as usize).map_or(0, |f| f.dice),

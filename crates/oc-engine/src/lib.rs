@@ -11,6 +11,7 @@ pub mod battle;
 mod combat;
 pub mod dice;
 mod ir;
+mod partition;
 mod unit;
 
 use std::collections::HashMap;

@@ -80,12 +80,8 @@ fn check(index: &str, file: &str) {
         return;
     }
     let stored = std::fs::read_to_string(&path).unwrap_or_default();
-    let changed: Vec<String> = stored
-        .lines()
-        .zip(now.lines())
-        .filter(|(a, b)| a != b)
-        .map(|(a, b)| format!("  stored {a}\n  now    {b}"))
-        .collect();
+    let changed: Vec<String> =
+        stored.lines().zip(now.lines()).filter(|(a, b)| a != b).map(|(a, b)| format!("  stored {a}\n  now    {b}")).collect();
     assert!(
         changed.is_empty() && stored.lines().count() == now.lines().count(),
         "{file}: {} attacking loadout(s) forecast differently (OC_BLESS=1 rewrites after review):\n{}",

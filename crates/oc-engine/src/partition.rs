@@ -1,0 +1,116 @@
+//! Outcome classes of a strike's dice. Where the combat formulas read a die only by comparing it
+//! with something the die does not change (`roll(hit) <= to_hit[...]`, `roll(hit) >= 80`), the
+//! die's values fall into intervals between those cut points, and every value of an interval
+//! gives the same outcome: a d100 read as hit / critical / backfire is four or five classes, not a
+//! hundred faces. Each class is evaluated once, at its lowest value, with the summed weight of its
+//! values. The weights are whole numbers, so the sums are exact and a forecast is the same bits
+//! as enumerating every face.
+
+use std::collections::HashSet;
+
+use crate::ir::{Ir, Op, E, V};
+use crate::unit::Ctx;
+
+/// One comparison of a die with a side the die does not change.
+#[derive(Clone, Debug)]
+pub struct Cut {
+    op: Op,
+    other: E,
+    /// `roll(...) OP other` (true) or `other OP roll(...)`.
+    roll_left: bool,
+}
+
+/// The comparisons that read `slot` in the formulas `roots` (and the formulas they use), or
+/// `None` when the die is read any other way (added to damage, say): then every value counts.
+pub fn cuts(ir: &Ir, roots: &[u16], slot: u8) -> Option<Vec<Cut>> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    for r in roots {
+        walk(ir, &E::Formula(*r), slot, &mut out, &mut seen)?;
+    }
+    Some(out)
+}
+
+fn comparison(op: Op) -> bool {
+    matches!(op, Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge)
+}
+
+fn walk(ir: &Ir, e: &E, slot: u8, out: &mut Vec<Cut>, seen: &mut HashSet<u16>) -> Option<()> {
+    let all = |es: &[&E], out: &mut Vec<Cut>, seen: &mut HashSet<u16>| es.iter().try_for_each(|x| walk(ir, x, slot, out, seen));
+    match e {
+        E::Roll(s) if *s == slot => None,
+        E::Bin(op, a, b) if comparison(*op) => {
+            // The other side must read no die at all (another die would move the cut).
+            match (&**a, &**b) {
+                (E::Roll(s), other) if *s == slot && ir.dice_of(other) == 0 => {
+                    out.push(Cut { op: *op, other: other.clone(), roll_left: true });
+                    Some(())
+                }
+                (other, E::Roll(s)) if *s == slot && ir.dice_of(other) == 0 => {
+                    out.push(Cut { op: *op, other: other.clone(), roll_left: false });
+                    Some(())
+                }
+                _ => all(&[a, b], out, seen),
+            }
+        }
+        E::Formula(f) => {
+            if !seen.insert(*f) {
+                return Some(());
+            }
+            match ir.formulas.get(*f as usize) {
+                Some(formula) if formula.dice & (1u64 << slot) != 0 => walk(ir, &formula.expr, slot, out, seen),
+                _ => Some(()),
+            }
+        }
+        E::Neg(x) | E::Not(x) | E::Abs(x) => all(&[x], out, seen),
+        E::Bin(_, a, b) | E::Min(a, b) | E::Max(a, b) => all(&[a, b], out, seen),
+        E::Clamp(a, b, c) | E::If(a, b, c) => all(&[a, b, c], out, seen),
+        E::Lookup(_, args) | E::Has(_, _, args) => args.iter().try_for_each(|x| walk(ir, x, slot, out, seen)),
+        _ => Some(()),
+    }
+}
+
+/// The die's values grouped into classes that the cuts cannot tell apart: (lowest value, summed
+/// weight), in value order. `None` when a cut's other side is not a number (then every value
+/// counts).
+pub fn classes(ctx: &Ctx, cache: &mut [Option<V>], cuts: &[Cut], values: &[(i64, f64)]) -> Option<Vec<(i64, f64)>> {
+    // Each break is the first value of a new interval.
+    let mut breaks: Vec<i64> = Vec::with_capacity(cuts.len() * 2);
+    for c in cuts {
+        let v = ctx.eval(&c.other, &[], cache);
+        let t = match (v, c.op) {
+            // Equality compares whole values: only a number can equal a die's value.
+            (V::Int(t), _) => t,
+            (_, Op::Eq | Op::Ne) => return None,
+            // Ordering compares by `V::int`, as the evaluator does.
+            (v, _) => v.int(),
+        };
+        let after = t.saturating_add(1);
+        match (c.op, c.roll_left) {
+            // r <= t, r > t, t >= r, t < r change between t and t + 1.
+            (Op::Le | Op::Gt, true) | (Op::Ge | Op::Lt, false) => breaks.push(after),
+            // r < t, r >= t, t > r, t <= r change between t - 1 and t.
+            (Op::Lt | Op::Ge, true) | (Op::Gt | Op::Le, false) => breaks.push(t),
+            (Op::Eq | Op::Ne, _) => {
+                breaks.push(t);
+                breaks.push(after);
+            }
+            _ => return None,
+        }
+    }
+    breaks.sort_unstable();
+    breaks.dedup();
+    let mut out: Vec<(i64, f64)> = Vec::new();
+    let mut current = None;
+    for &(value, weight) in values {
+        let class = breaks.partition_point(|b| *b <= value);
+        match out.last_mut() {
+            Some(last) if current == Some(class) => last.1 += weight,
+            _ => {
+                out.push((value, weight));
+                current = Some(class);
+            }
+        }
+    }
+    Some(out)
+}
