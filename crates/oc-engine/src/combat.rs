@@ -118,12 +118,30 @@ type FixedMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<std::collectio
 
 type UnitCache = HashMap<(usize, Vec<u32>), Rc<Unit>>;
 
+/// Equal status lists, without a `memcmp` call for the short (usually empty) lists of a state.
+fn same(a: &[u32], b: &[u32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// A formula evaluated outside any roll, remembered for a state.
+struct FlagMemo {
+    hp: [i64; 2],
+    statuses: [Vec<u32>; 2],
+    side: usize,
+    id: u16,
+    value: V,
+}
+
+/// A strike's grouped outcomes by (state, striking side).
+type OutcomeCache = FixedMap<(State, usize), Vec<(f64, Outcome)>>;
+
 /// A matchup being resolved: the loadouts and the units built for each set of statuses.
 pub struct Exchange<'e> {
     engine: &'e Engine,
     loadouts: [&'e Loadout; 2],
     distance: i64,
     units: RefCell<UnitCache>,
+    flags: RefCell<Vec<FlagMemo>>,
     base: [Rc<Unit>; 2],
     triangle: [i64; 2],
     start: [i64; 2],
@@ -168,10 +186,25 @@ impl<'e> Exchange<'e> {
         for (side, u) in base.iter().enumerate() {
             units.insert((side, u.statuses.clone()), u.clone());
         }
-        Ok(Exchange { engine, loadouts: [attacker, defender], distance, units: RefCell::new(units), base, triangle, start })
+        Ok(Exchange {
+            engine,
+            loadouts: [attacker, defender],
+            distance,
+            units: RefCell::new(units),
+            flags: RefCell::new(Vec::new()),
+            base,
+            triangle,
+            start,
+        })
     }
 
     fn unit(&self, side: usize, statuses: &[u32]) -> Rc<Unit> {
+        // Most states keep the statuses the exchange began with: no hashing, no allocation.
+        if let Some(base) = self.base.get(side) {
+            if same(&base.statuses, statuses) {
+                return base.clone();
+            }
+        }
         let key = (side, statuses.to_vec());
         if let Some(u) = self.units.borrow().get(&key) {
             return u.clone();
@@ -309,6 +342,28 @@ impl<'e> Exchange<'e> {
     /// A formula evaluated outside any roll (strikes, counter, follow-up).
     fn flag(&self, state: &State, attacker: usize, id: Option<u16>, default: V) -> V {
         let Some(id) = id else { return default };
+        // The same state's flags are asked for again and again (once per outcome leading to
+        // it); a short list searched by HP first is cheaper than hashing the state.
+        let hit = self
+            .flags
+            .borrow()
+            .iter()
+            .find(|f| {
+                f.hp == state.hp
+                    && f.side == attacker
+                    && f.id == id
+                    && f.statuses.iter().zip(&state.statuses).all(|(a, b)| same(a, b))
+            })
+            .map(|f| f.value);
+        if let Some(v) = hit {
+            return v;
+        }
+        let v = self.flag_uncached(state, attacker, id);
+        self.flags.borrow_mut().push(FlagMemo { hp: state.hp, statuses: state.statuses.clone(), side: attacker, id, value: v });
+        v
+    }
+
+    fn flag_uncached(&self, state: &State, attacker: usize, id: u16) -> V {
         let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
         let units = [&*units[0], &*units[1]];
         let attrs = self.strike_attrs(units, state.hp, attacker);
@@ -484,7 +539,7 @@ impl<'e> Exchange<'e> {
         let mut frontier: FixedMap<State, f64> = FixedMap::default();
         frontier.insert(self.initial(), 1.0);
         let mut done: FixedMap<[i64; 2], f64> = FixedMap::default();
-        let mut outcome_cache: FixedMap<(State, usize), Vec<(f64, Outcome)>> = FixedMap::default();
+        let mut outcome_cache = OutcomeCache::default();
         while !frontier.is_empty() {
             let mut next: FixedMap<State, f64> = FixedMap::default();
             for (state, p) in frontier {
@@ -515,8 +570,8 @@ impl<'e> Exchange<'e> {
         let taken = |dist: &BTreeMap<i64, f64>, start: i64| dist.iter().map(|(hp, p)| (start - hp) as f64 * p).sum::<f64>() + 0.0;
         let initial = self.initial();
         Forecast {
-            attacker: self.side_forecast(&initial, 0),
-            defender: self.side_forecast(&initial, 1),
+            attacker: self.side_forecast(&initial, 0, &mut outcome_cache),
+            defender: self.side_forecast(&initial, 1, &mut outcome_cache),
             distance: self.distance,
             attacker_routed: routed(&attacker_hp),
             defender_routed: routed(&defender_hp),
@@ -527,7 +582,7 @@ impl<'e> Exchange<'e> {
         }
     }
 
-    fn side_forecast(&self, state: &State, side: usize) -> SideForecast {
+    fn side_forecast(&self, state: &State, side: usize, outcome_cache: &mut OutcomeCache) -> SideForecast {
         let ir = &self.engine.ir;
         let unit = self.unit(side, &state.statuses[side]);
         let faces = ir.strike_den;
@@ -535,7 +590,10 @@ impl<'e> Exchange<'e> {
         let (mut hit, mut crit, mut damage, mut crit_damage) = (0.0, 0.0, 0, 0);
         let mut damage_distribution: BTreeMap<i64, f64> = BTreeMap::new();
         if can_strike {
-            for (n, o) in self.outcomes(state, side) {
+            let mut key = state.clone();
+            key.phase = Phase::Done;
+            let outcomes = outcome_cache.entry((key, side)).or_insert_with(|| self.outcomes(state, side));
+            for &(n, o) in outcomes.iter() {
                 let p = n / faces;
                 if o.hit {
                     *damage_distribution.entry(o.damage).or_default() += p;
