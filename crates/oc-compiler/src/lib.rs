@@ -34,6 +34,13 @@ pub fn resolve_logical(path: &str) -> Result<String, String> {
 
 /// The most cells one table may have.
 pub const MAX_TABLE_CELLS: usize = 65_536;
+/// The caps on dice shapes (pools, listed faces, values, explosion depth).
+pub mod dice_limits {
+    pub use oc_model::dice::{
+        EXPLODE_TAIL, MAX_DICE_COUNT, MAX_DICE_VALUES, MAX_DICE_WORK, MAX_FACE_VALUE, MAX_KEEP_STATES, MAX_LISTED_FACES,
+    };
+}
+
 /// The most faces one die may have (exact forecasts enumerate them all).
 pub const MAX_DIE_FACES: u32 = 10_000;
 

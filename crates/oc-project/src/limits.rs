@@ -14,6 +14,11 @@
 //! | a rendered picture | [`MAX_RENDER_SIDE`] pixels a side, [`MAX_RENDER_PIXELS`] in all | `oc_atlas::render` |
 //! | one table | [`MAX_TABLE_CELLS`] cells | `oc_compiler::check` |
 //! | one die | [`MAX_DIE_FACES`] faces | `oc_compiler::check` |
+//! | dice in one pool | [`MAX_DICE_COUNT`] | `oc_compiler::dice` |
+//! | faces a die lists, a face's size | [`MAX_LISTED_FACES`], [`MAX_FACE_VALUE`] | `oc_compiler::dice` |
+//! | values of one dice shape | [`MAX_DICE_VALUES`] | `oc_model::dice` (reported by the compiler) |
+//! | working out one shape | [`MAX_DICE_WORK`] steps, [`MAX_KEEP_STATES`] keep states | `oc_model::dice` |
+//! | an exploding die's chain | cut at [`EXPLODE_TAIL`] of probability | `oc_model::dice` |
 //! | imports nested | [`MAX_IMPORT_DEPTH`] files | `oc_compiler` |
 //! | brackets nested | [`MAX_NESTING`] levels | `oc_syntax::segment` |
 //! | one expression | [`MAX_EXPR_PIECES`] parts | `oc_syntax::lower` |
@@ -32,6 +37,9 @@ pub use crate::manifest::MAX_GLOB_LEN;
 pub use oc_atlas::render::{MAX_RENDER_PIXELS, MAX_RENDER_SIDE};
 pub use oc_atlas::MAX_REGION_TILES;
 pub use oc_atlas::MAX_SIDE as MAX_MAP_SIDE;
+pub use oc_compiler::dice_limits::{
+    EXPLODE_TAIL, MAX_DICE_COUNT, MAX_DICE_VALUES, MAX_DICE_WORK, MAX_FACE_VALUE, MAX_KEEP_STATES, MAX_LISTED_FACES,
+};
 pub use oc_compiler::{MAX_DIE_FACES, MAX_IMPORT_DEPTH, MAX_TABLE_CELLS};
 pub use oc_diag::MAX_SUGGESTION_LEN;
 pub use oc_syntax::{MAX_EXPR_PIECES, MAX_NESTING};
