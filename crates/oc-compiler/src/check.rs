@@ -58,6 +58,8 @@ pub(crate) struct Checker<'a> {
     pub items: Defs<&'a ast::ItemDef>,
     /// Tags whose effects (directly or through `grant`) use the `shift` primitive.
     pub shifter_tags: HashSet<String>,
+    /// Combat formulas that read a roll, directly or through earlier formulas.
+    pub rolling_formulas: HashSet<String>,
     pub inventory: u32,
     /// Class ranges as (type, lowest, highest, span) with steps as indices.
     pub class_ranges: Vec<(Type, i64, i64, Span)>,
@@ -91,6 +93,7 @@ pub fn check(items: &[&ast::Item]) -> (m::Rules, Vec<Diagnostic>) {
         classes: Defs::default(),
         items: Defs::default(),
         shifter_tags: HashSet::new(),
+        rolling_formulas: HashSet::new(),
         inventory: 3,
         class_ranges: Vec::new(),
     };
@@ -166,11 +169,12 @@ pub(crate) fn type_name(ty: &Type) -> String {
         Type::Movement => "Movement".into(),
         Type::Stat => "Stat".into(),
         Type::StatMod => "StatMod".into(),
-        Type::Die => "Die".into(),
+        Type::Dice => "Dice".into(),
     }
 }
 
-const BUILTIN_TYPES: &[&str] = &["Int", "Bool", "Tag", "Class", "WeaponType", "Status", "Terrain", "Movement", "Stat", "StatMod"];
+const BUILTIN_TYPES: &[&str] =
+    &["Int", "Bool", "Tag", "Class", "WeaponType", "Status", "Terrain", "Movement", "Stat", "StatMod", "Dice"];
 
 impl<'a> Checker<'a> {
     pub fn error(&mut self, d: Diagnostic) {
@@ -205,6 +209,7 @@ impl<'a> Checker<'a> {
             "Movement" => Type::Movement,
             "Stat" => Type::Stat,
             "StatMod" => Type::StatMod,
+            "Dice" => Type::Dice,
             other if self.scale(other).is_some() => Type::Scale(other.to_string()),
             other => {
                 let candidates: Vec<&str> =
@@ -288,10 +293,10 @@ impl<'a> Checker<'a> {
         let mut attr_spans: HashMap<String, Span> = HashMap::new();
         for stat in &rs.stats {
             let Some(ty) = self.resolve_type(&stat.ty) else { continue };
-            if !matches!(ty, Type::Int | Type::Bool | Type::Scale(_)) {
+            if !matches!(ty, Type::Int | Type::Bool | Type::Scale(_) | Type::Dice) {
                 self.error(
                     Diagnostic::error(TYPE_MISMATCH, stat.ty.span, format!("a stat cannot have type `{}`", type_name(&ty)))
-                        .with_help("stats are numbers (`Int`), flags (`Bool`) or steps of a scale such as `Rating`"),
+                        .with_help("stats are numbers (`Int`), flags (`Bool`), steps of a scale such as `Rating`, or `Dice`"),
                 );
                 continue;
             }
@@ -682,6 +687,7 @@ impl<'a> Checker<'a> {
                     ast::Literal::Int(n) => format!("the number {n}"),
                     ast::Literal::Bool(b) => format!("`{b}`"),
                     ast::Literal::Name(n) => format!("`{n}`"),
+                    ast::Literal::Dice(..) => "dice".to_string(),
                 };
                 let want = match ty {
                     Type::Scale(s) => format!("a step of `{s}` ({})", self.scale(s).map(|v| v.join(" ")).unwrap_or_default()),
@@ -753,6 +759,9 @@ impl<'a> Checker<'a> {
                 (None, None) => continue,
             };
             visible.insert(name.clone(), ty.clone());
+            if self.reads_a_roll(&expr) {
+                self.rolling_formulas.insert(name.clone());
+            }
             out.push(m::Formula { name: name.clone(), ty, expr });
         }
         let missing: Vec<&str> = REQUIRED_FORMULAS.iter().map(|(n, _)| *n).filter(|n| !spans.contains_key(*n)).collect();
@@ -766,10 +775,17 @@ impl<'a> Checker<'a> {
     }
 
     pub fn mismatch(&mut self, span: Span, want: &Type, got: &Type, help: &str) {
+        // Dice where a number is wanted: they were not rolled.
+        let help = match (want, got) {
+            (Type::Int, Type::Dice) => {
+                format!("{help}; dice are a number once rolled: `roll(2d6)`, `roll(attacker.damage_dice)`")
+            }
+            _ => help.to_string(),
+        };
         self.error(
             Diagnostic::error(TYPE_MISMATCH, span, format!("expected {}, found {}", type_name(want), type_name(got)))
                 .with_label(format!("this is {}", type_name(got)))
-                .with_help(help.to_string()),
+                .with_help(help),
         );
     }
 
@@ -1244,6 +1260,10 @@ impl<'a> Checker<'a> {
         if *ty == Type::StatMod {
             return self.stat_mod(arg, tag);
         }
+        if let (Type::Dice, Some((terms, constant))) = (ty, crate::dice::written_dice(arg)) {
+            // A shape that cannot be enumerated is reported with its own code.
+            return self.dice_shape(&terms, constant, arg.span).map(m::Value::Dice);
+        }
         let value = self.const_value_quiet(arg, ty);
         if value.is_none() && !self.reported_unknown_name(arg, ty) {
             let want = match ty {
@@ -1299,6 +1319,7 @@ impl<'a> Checker<'a> {
                 .map_or("a status".into(), |x| format!("`{x}`")),
             Type::Stat => self.stats.first().map_or("a stat".into(), |x| format!("`{}`", x.0)),
             Type::StatMod => self.stats.first().map_or("`res+1`".into(), |x| format!("`{}+1`", x.0)),
+            Type::Dice => "`2d6` or `2d10 + 3d8`".into(),
             other => format!("a {}", type_name(other)),
         }
     }
@@ -1366,6 +1387,10 @@ impl<'a> Checker<'a> {
 
     /// A constant of type `ty`, reporting a mismatch.
     fn const_value(&mut self, e: &ast::Expr, ty: &Type) -> Option<m::Value> {
+        if let (Type::Dice, Some((terms, constant))) = (ty, crate::dice::written_dice(e)) {
+            // A shape that cannot be enumerated is reported with its own code.
+            return self.dice_shape(&terms, constant, e.span).map(m::Value::Dice);
+        }
         let v = self.const_value_quiet(e, ty);
         if v.is_none() && !self.reported_unknown_name(e, ty) {
             self.error(
@@ -1384,6 +1409,8 @@ impl<'a> Checker<'a> {
                 _ => None,
             },
             (ast::ExprKind::Bool(b), Type::Bool) => Some(m::Value::Bool(*b)),
+            // A number where dice are wanted: dice that always show it (Absorption 0).
+            (ast::ExprKind::Int(n), Type::Dice) => Some(m::Value::Dice(m::DiceShape { terms: Vec::new(), constant: *n })),
             (ast::ExprKind::Name(n), Type::Scale(s)) => {
                 self.step_index(s, n).map(|index| m::Value::Step { scale: s.clone(), index })
             }
@@ -1434,6 +1461,13 @@ impl<'a> Checker<'a> {
                 }
                 (Type::Int, ast::Literal::Int(n)) => Some(m::Value::Int(*n)),
                 (Type::Bool, ast::Literal::Bool(b)) => Some(m::Value::Bool(*b)),
+                (Type::Dice, ast::Literal::Int(n)) => Some(m::Value::Dice(m::DiceShape { terms: Vec::new(), constant: *n })),
+                (Type::Dice, ast::Literal::Dice(terms, constant)) => {
+                    let terms: Vec<(bool, &ast::DieLit)> = terms.iter().map(|(n, d)| (*n, d)).collect();
+                    // A shape that cannot be enumerated was reported with its own code.
+                    let Some(shape) = self.dice_shape(&terms, *constant, value.span) else { continue };
+                    Some(m::Value::Dice(shape))
+                }
                 _ => None,
             };
             let Some(lowered) = lowered else {
@@ -1885,6 +1919,7 @@ fn literal_text(l: &ast::Literal) -> String {
         ast::Literal::Int(n) => n.to_string(),
         ast::Literal::Bool(b) => b.to_string(),
         ast::Literal::Name(n) => n.clone(),
+        ast::Literal::Dice(..) => "dice".to_string(),
     }
 }
 

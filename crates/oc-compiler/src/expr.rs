@@ -69,6 +69,13 @@ impl<'a> Checker<'a> {
     }
 
     pub fn expr(&mut self, e: &ast::Expr, scope: &Scope, expected: Option<&Type>) -> Typed {
+        // Dice written as a value (`Bite(2d10 + 3d8)`, `absorption = 3d4`): a `Dice` constant.
+        if let Some((terms, constant)) = crate::dice::written_dice(e) {
+            return match self.dice_shape(&terms, constant, e.span) {
+                Some(shape) => (m::Expr::Const(m::Value::Dice(shape)), Some(Type::Dice)),
+                None => error_expr(),
+            };
+        }
         match &e.kind {
             ExprKind::Error => error_expr(),
             ExprKind::Int(n) => (m::Expr::Const(m::Value::Int(*n)), Some(Type::Int)),
@@ -443,6 +450,63 @@ impl<'a> Checker<'a> {
         (m::Expr::Lookup { table: table.clone(), args: lowered }, Some(value))
     }
 
+    /// Whether `e` reads a roll anywhere, also through a combat formula.
+    pub(crate) fn reads_a_roll(&self, e: &m::Expr) -> bool {
+        match e {
+            m::Expr::Roll { .. } | m::Expr::RollFresh { .. } | m::Expr::RollValue { .. } => true,
+            m::Expr::Formula(name) => self.rolling_formulas.contains(name),
+            m::Expr::Unary { expr, .. } => self.reads_a_roll(expr),
+            m::Expr::Binary { lhs, rhs, .. } => self.reads_a_roll(lhs) || self.reads_a_roll(rhs),
+            m::Expr::Lookup { args, .. } | m::Expr::Call { args, .. } | m::Expr::Has { args, .. } => {
+                args.iter().any(|a| self.reads_a_roll(a))
+            }
+            m::Expr::If { condition, then, otherwise } => {
+                self.reads_a_roll(condition) || self.reads_a_roll(then) || self.reads_a_roll(otherwise)
+            }
+            _ => false,
+        }
+    }
+
+    /// `roll(x)` of a `Dice` value: a stat (`roll(defender.absorption)`), a parameter, a constant.
+    fn roll_value(&mut self, die: &ast::Expr, target: bool, scope: &Scope) -> Typed {
+        const HELP: &str = "write `roll(hit)` for a die of the ruleset, `roll(hit, defender)` for the struck unit's own roll of it, or dice such as `roll(2d6)`";
+        let (x, ty) = self.expr(die, scope, Some(&Type::Dice));
+        let Some(ty) = ty else { return error_expr() };
+        if ty != Type::Dice {
+            self.error(
+                Diagnostic::error(TYPE_MISMATCH, die.span, format!("`roll` takes dice, and this is {}", type_name(&ty)))
+                    .with_label("not dice")
+                    .with_help(HELP),
+            );
+            return error_expr();
+        }
+        if target {
+            self.error(
+                Diagnostic::error(TYPE_MISMATCH, die.span, "a `Dice` value is nobody's own roll")
+                    .with_label("an independent draw of its own")
+                    .with_help("name whose dice they are instead: `roll(defender.absorption)`"),
+            );
+            return error_expr();
+        }
+        if !scope.combat {
+            self.error(
+                Diagnostic::error(EFFECT_CONTEXT, die.span, "a `Dice` value is rolled only in a strike")
+                    .with_label("no strike here")
+                    .with_help("roll `Dice` stats and parameters in the combat formulas; elsewhere roll a die of the ruleset or dice written in place"),
+            );
+            return error_expr();
+        }
+        if self.reads_a_roll(&x) {
+            self.error(
+                Diagnostic::error(TYPE_MISMATCH, die.span, "which dice to roll depends on another roll")
+                    .with_label("reads a roll")
+                    .with_help("choose the dice without rolling: `roll(if attacker.hp < 10 then 2d6 else d6)`"),
+            );
+            return error_expr();
+        }
+        (m::Expr::RollValue { dice: Box::new(x) }, Some(Type::Int))
+    }
+
     /// `roll(NAME)`, `roll(NAME, defender)` (the struck unit's own draw: an opposed roll) and
     /// `roll(2d6 + 1)` (dice written in place: an independent draw of their own).
     fn roll(&mut self, args: &[ast::Expr], e: &ast::Expr, scope: &Scope) -> Typed {
@@ -497,8 +561,7 @@ impl<'a> Checker<'a> {
             return error_expr();
         }
         let Some((terms, constant)) = crate::dice::written_dice(die) else {
-            self.error(Diagnostic::error(TYPE_MISMATCH, die.span, "`roll` takes dice").with_help(HELP));
-            return error_expr();
+            return self.roll_value(die, target, scope);
         };
         if target {
             self.error(

@@ -132,8 +132,15 @@ struct FlagMemo {
     value: V,
 }
 
+/// A strike's outcomes, grouped: (weight, outcome); the weights sum to `den`.
+#[derive(Clone)]
+struct Outcomes {
+    den: f64,
+    list: Vec<(f64, Outcome)>,
+}
+
 /// A strike's grouped outcomes by (state, striking side).
-type OutcomeCache = FixedMap<(State, usize), Vec<(f64, Outcome)>>;
+type OutcomeCache = FixedMap<(State, usize), Outcomes>;
 
 /// A matchup being resolved: the loadouts and the units built for each set of statuses.
 pub struct Exchange<'e> {
@@ -266,7 +273,7 @@ impl<'e> Exchange<'e> {
     /// (each named die once per side, each literal die on its own), grouped: (weight, outcome).
     /// A joint value's weight is the product of its dice's weights; the weights of all of them
     /// sum to `Ir::strike_den` (for plain dice, every face has weight 1).
-    fn outcomes(&self, state: &State, attacker: usize) -> Vec<(f64, Outcome)> {
+    fn outcomes(&self, state: &State, attacker: usize) -> Outcomes {
         let ir = &self.engine.ir;
         let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
         let units = [&*units[0], &*units[1]];
@@ -278,14 +285,18 @@ impl<'e> Exchange<'e> {
         for slot in &ir.strike_dice {
             mask |= 1u64 << slot;
         }
-        // Each strike die's values, or its outcome classes where it is only compared.
+        // Each strike die's values, or its outcome classes where it is only compared; and the
+        // product of their denominators (in slot order, as `Ir::strike_den` multiplies them).
+        let mut den = 1.0;
         let lists: Vec<std::borrow::Cow<[(i64, f64)]>> = ir
             .strike_dice
             .iter()
             .zip(&ir.strike_cuts)
             .map(|(slot, cuts)| {
-                let values = ir.dice.get(*slot as usize).map_or(&[][..], |d| &d.dist.values[..]);
                 let ctx = self.ctx(units, &attrs, attacker, &rolls);
+                let dist = self.dist_of(*slot, &ctx, &mut cache);
+                den *= dist.map_or(1.0, |d| d.den);
+                let values = dist.map_or(&[][..], |d| &d.values[..]);
                 match cuts.as_ref().and_then(|c| crate::partition::classes(&ctx, &mut cache, c, values)) {
                     Some(classes) => std::borrow::Cow::Owned(classes),
                     None => std::borrow::Cow::Borrowed(values),
@@ -326,7 +337,21 @@ impl<'e> Exchange<'e> {
                 break;
             }
         }
-        out
+        Outcomes { den, list: out }
+    }
+
+    /// The distribution a strike slot draws from: its own, or for a `Dice` value the dice the
+    /// value names in this strike.
+    fn dist_of<'a>(&'a self, slot: u8, ctx: &Ctx, cache: &mut [Option<V>]) -> Option<&'a oc_model::Dist> {
+        let ir = &self.engine.ir;
+        let die = ir.dice.get(slot as usize)?;
+        match &die.dynamic {
+            None => Some(&die.dist),
+            Some(e) => match ctx.eval(e, &[], cache) {
+                V::Dice(id) => ir.shapes.get(id as usize).map(|s| &s.dist),
+                _ => None,
+            },
+        }
     }
 
     fn outcome_at(&self, ctx: &Ctx, cache: &mut [Option<V>]) -> Outcome {
@@ -533,7 +558,6 @@ impl<'e> Exchange<'e> {
 
     /// The exact distribution of outcomes, by enumerating every face of every strike.
     pub fn forecast(&self) -> Forecast {
-        let faces = self.engine.ir.strike_den;
         // A fixed hasher: the states are summed in iteration order, and floating-point sums
         // depend on order, so a random one made forecasts differ in the last bits run to run.
         let mut frontier: FixedMap<State, f64> = FixedMap::default();
@@ -551,7 +575,8 @@ impl<'e> Exchange<'e> {
                 let mut key = state.clone();
                 key.phase = Phase::Done;
                 let outcomes = outcome_cache.entry((key, side)).or_insert_with(|| self.outcomes(&state, side)).clone();
-                for (count, o) in outcomes {
+                let faces = outcomes.den;
+                for (count, o) in outcomes.list {
                     let (mut after, _) = self.apply(&state, side, o);
                     after.phase = self.next_phase(&after, state.phase);
                     *next.entry(after).or_default() += p * count / faces;
@@ -585,7 +610,6 @@ impl<'e> Exchange<'e> {
     fn side_forecast(&self, state: &State, side: usize, outcome_cache: &mut OutcomeCache) -> SideForecast {
         let ir = &self.engine.ir;
         let unit = self.unit(side, &state.statuses[side]);
-        let faces = ir.strike_den;
         let can_strike = side == 0 || self.can_counter(state);
         let (mut hit, mut crit, mut damage, mut crit_damage) = (0.0, 0.0, 0, 0);
         let mut damage_distribution: BTreeMap<i64, f64> = BTreeMap::new();
@@ -593,7 +617,8 @@ impl<'e> Exchange<'e> {
             let mut key = state.clone();
             key.phase = Phase::Done;
             let outcomes = outcome_cache.entry((key, side)).or_insert_with(|| self.outcomes(state, side));
-            for &(n, o) in outcomes.iter() {
+            let faces = outcomes.den;
+            for &(n, o) in outcomes.list.iter() {
                 let p = n / faces;
                 if o.hit {
                     *damage_distribution.entry(o.damage).or_default() += p;
@@ -657,17 +682,26 @@ impl<'e> Exchange<'e> {
         let mut rolls = vec![0i64; ir.dice.len()];
         while let Phase::Attack { side, stage, .. } = state.phase {
             let side = side as usize;
-            // Every die the strike reads, drawn once, in slot order (one generator per exchange).
-            for slot in &ir.strike_dice {
-                if let (Some(r), Some(d)) = (rolls.get_mut(*slot as usize), ir.dice.get(*slot as usize)) {
-                    *r = crate::dice::roll(rng, &d.shape);
-                }
-            }
-            let roll = ir.strike_dice.first().and_then(|s| rolls.get(*s as usize)).copied().unwrap_or(0);
             let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
             let units = [&*units[0], &*units[1]];
             let attrs = self.strike_attrs(units, state.hp, side);
             cache.iter_mut().for_each(|c| *c = None);
+            // Every die the strike reads, drawn once, in slot order (one generator per exchange).
+            for slot in &ir.strike_dice {
+                let Some(d) = ir.dice.get(*slot as usize) else { continue };
+                let shape = match &d.dynamic {
+                    None => Some(&d.shape),
+                    Some(e) => match self.ctx(units, &attrs, side, &[]).eval(e, &[], &mut cache) {
+                        V::Dice(id) => ir.shapes.get(id as usize).map(|s| &s.shape),
+                        _ => None,
+                    },
+                };
+                if let (Some(r), Some(shape)) = (rolls.get_mut(*slot as usize), shape) {
+                    *r = crate::dice::roll(rng, shape);
+                }
+            }
+            cache.iter_mut().for_each(|c| *c = None);
+            let roll = ir.strike_dice.first().and_then(|s| rolls.get(*s as usize)).copied().unwrap_or(0);
             let o = self.outcome_at(&self.ctx(units, &attrs, side, &rolls), &mut cache);
             let (mut after, mut inflicted) = self.apply(&state, side, o);
             let debuffed: Vec<(String, i64)> = inflicted

@@ -24,6 +24,8 @@ pub enum V {
     },
     /// A unit of the exchange: 0 the attacker who started it, 1 the defender.
     Side(u8),
+    /// Dice as a value: an index into `Ir::shapes`.
+    Dice(u32),
 }
 
 impl V {
@@ -118,6 +120,9 @@ pub enum E {
     /// slot each, read the same everywhere in a strike; each literal `roll(d6)` written in a
     /// formula is a slot of its own (an independent draw).
     Roll(u8),
+    /// This strike's draw of the dice a `Dice` value names (`roll(defender.absorption)`): slot
+    /// `u8`, whose distribution is the value of the expression (which reads no die) in the strike.
+    RollDyn(u8, Box<E>),
     Min(Box<E>, Box<E>),
     Max(Box<E>, Box<E>),
     Abs(Box<E>),
@@ -168,10 +173,12 @@ pub struct TableIr {
     pub cells: Vec<V>,
 }
 
-/// One die slot: what is rolled and its exact distribution.
+/// One die slot: what is rolled and its exact distribution; or, for a `Dice` value rolled in a
+/// strike, the expression that names the dice (then `shape` and `dist` are unused).
 pub struct DieSlot {
     pub shape: m::DiceShape,
     pub dist: m::Dist,
+    pub dynamic: Option<E>,
 }
 
 pub struct FormulaIr {
@@ -224,6 +231,9 @@ pub struct Ir {
     /// The product of their denominators: a joint outcome's chance is the product of its values'
     /// weights over this.
     pub strike_den: f64,
+    /// `Dice` values by id (`V::Dice`): every dice constant of the rules, interned when built.
+    pub shapes: Vec<DieSlot>,
+    shape_ids: HashMap<m::DiceShape, u32>,
     pub hp_attr: u16,
     /// Tag and status effects by interned name.
     pub effects: HashMap<u32, (Vec<String>, Vec<Eff>)>,
@@ -284,6 +294,8 @@ impl Ir {
             strike_faces: 1,
             strike_den: 1.0,
             strike_cuts: Vec::new(),
+            shapes: Vec::new(),
+            shape_ids: HashMap::new(),
             hp_attr: 0,
             effects: HashMap::new(),
         };
@@ -320,6 +332,21 @@ impl Ir {
         for (i, f) in rs.combat.iter().enumerate() {
             ir.formula_ids.insert(f.name.clone(), i as u16);
         }
+        // Every dice constant a unit can hold: class and form ratings, bases, tag arguments.
+        let forms = rules.classes.iter().filter_map(|c| c.forms.as_ref()).flat_map(|f| [&f.normal, &f.transformed]);
+        let constants: Vec<&m::Value> = rules
+            .classes
+            .iter()
+            .flat_map(|c| c.ratings.values().chain(c.tags.iter().flat_map(|t| &t.args)))
+            .chain(forms.flat_map(|f| f.ratings.values().chain(f.tags.iter().flat_map(|t| &t.args))))
+            .chain(rules.items.iter().flat_map(|i| i.tags.iter().flat_map(|t| &t.args)))
+            .chain(rs.bases.iter().map(|b| &b.value))
+            .collect();
+        for v in constants {
+            if let m::Value::Dice(shape) = v {
+                ir.intern_shape(shape)?;
+            }
+        }
         for d in &rs.dice {
             let slot = ir.new_die(&d.shape)?;
             ir.dice_ids.insert((d.name.clone(), false), slot);
@@ -351,9 +378,12 @@ impl Ir {
         ir.strike_cuts = ir.strike_dice.iter().map(|s| crate::partition::cuts(&ir, &roots, *s)).collect();
         ir.strike_faces = 1;
         ir.strike_den = 1.0;
+        // A `Dice` value may be any of the interned shapes: bound it by the largest.
+        let largest = ir.shapes.iter().map(|s| s.dist.values.len() as u64).max().unwrap_or(1);
         for slot in &ir.strike_dice {
             if let Some(d) = ir.dice.get(*slot as usize) {
-                ir.strike_faces = ir.strike_faces.saturating_mul(d.dist.values.len() as u64);
+                let values = if d.dynamic.is_some() { largest } else { d.dist.values.len() as u64 };
+                ir.strike_faces = ir.strike_faces.saturating_mul(values);
                 ir.strike_den *= d.dist.den;
             }
         }
@@ -391,7 +421,24 @@ impl Ir {
                 attr: self.attr_id(stat).ok_or_else(|| EngineError::model(format!("unknown stat {stat}")))?,
                 amount: *amount,
             },
+            m::Value::Dice(shape) => V::Dice(self.intern_shape(shape)?),
         })
+    }
+
+    /// The id of a dice constant, worked out once.
+    fn intern_shape(&mut self, shape: &m::DiceShape) -> Result<u32, EngineError> {
+        if let Some(id) = self.shape_ids.get(shape) {
+            return Ok(*id);
+        }
+        let dist = shape.distribution().map_err(|e| EngineError::model(format!("dice `{shape}`: {e}")))?;
+        let id = u32::try_from(self.shapes.len()).map_err(|_| EngineError::model("too many dice values"))?;
+        self.shapes.push(DieSlot { shape: shape.clone(), dist, dynamic: None });
+        self.shape_ids.insert(shape.clone(), id);
+        Ok(id)
+    }
+
+    pub fn shape_id(&self, shape: &m::DiceShape) -> Option<u32> {
+        self.shape_ids.get(shape).copied()
     }
 
     fn param(params: &[String], name: &str) -> Result<u16, EngineError> {
@@ -483,6 +530,18 @@ impl Ir {
             }
             // Dice written in a formula are their own independent draw.
             m::Expr::RollFresh { shape } => E::Roll(self.new_die(shape)?),
+            m::Expr::RollValue { dice } => {
+                let inner = self.expr(dice, params)?;
+                if self.dice_of(&inner) != 0 {
+                    return Err(EngineError::model("the dice to roll depend on a roll"));
+                }
+                let slot = self.new_slot(DieSlot {
+                    shape: m::DiceShape { terms: Vec::new(), constant: 0 },
+                    dist: m::Dist::constant(0),
+                    dynamic: Some(inner.clone()),
+                })?;
+                E::RollDyn(slot, Box::new(inner))
+            }
             m::Expr::Call { function, args } => {
                 let mut a = args.iter().map(|x| self.expr(x, params).map(Box::new)).collect::<Result<Vec<_>, _>>()?.into_iter();
                 let mut next = || a.next().ok_or_else(|| EngineError::model("a function lacks arguments"));
@@ -503,10 +562,14 @@ impl Ir {
     }
 
     fn new_die(&mut self, shape: &m::DiceShape) -> Result<u8, EngineError> {
+        let dist = shape.distribution().map_err(|e| EngineError::model(format!("dice `{shape}`: {e}")))?;
+        self.new_slot(DieSlot { shape: shape.clone(), dist, dynamic: None })
+    }
+
+    fn new_slot(&mut self, die: DieSlot) -> Result<u8, EngineError> {
         let slot = u8::try_from(self.dice.len()).ok().filter(|s| *s < 64);
         let slot = slot.ok_or_else(|| EngineError::model("the rules roll more than 64 distinct dice"))?;
-        let dist = shape.distribution().map_err(|e| EngineError::model(format!("dice `{shape}`: {e}")))?;
-        self.dice.push(DieSlot { shape: shape.clone(), dist });
+        self.dice.push(die);
         Ok(slot)
     }
 
@@ -514,6 +577,7 @@ impl Ir {
     pub(crate) fn dice_of(&self, e: &E) -> u64 {
         match e {
             E::Roll(slot) => 1u64 << slot,
+            E::RollDyn(slot, inner) => (1u64 << slot) | self.dice_of(inner),
             E::Formula(f) => self.formulas.get(*f as usize).map_or(0, |f| f.dice),
             E::Neg(x) | E::Not(x) | E::Abs(x) => self.dice_of(x),
             E::Bin(_, a, b) | E::Min(a, b) | E::Max(a, b) => self.dice_of(a) | self.dice_of(b),

@@ -38,7 +38,8 @@ fn comparison(op: Op) -> bool {
 fn walk(ir: &Ir, e: &E, slot: u8, out: &mut Vec<Cut>, seen: &mut HashSet<u16>) -> Option<()> {
     let all = |es: &[&E], out: &mut Vec<Cut>, seen: &mut HashSet<u16>| es.iter().try_for_each(|x| walk(ir, x, slot, out, seen));
     match e {
-        E::Roll(s) if *s == slot => None,
+        // A `Dice` value's slot: its dice change from strike to strike; every value counts.
+        E::Roll(s) | E::RollDyn(s, _) if *s == slot => None,
         E::Bin(op, a, b) if comparison(*op) => {
             // The other side must read no die at all (another die would move the cut).
             match (&**a, &**b) {

@@ -136,7 +136,7 @@ impl Ctx<'_> {
                 }
                 table.cells.get(index).copied().unwrap_or(V::Int(0))
             }
-            E::Roll(slot) => V::Int(self.rolls.get(*slot as usize).copied().unwrap_or(0)),
+            E::Roll(slot) | E::RollDyn(slot, _) => V::Int(self.rolls.get(*slot as usize).copied().unwrap_or(0)),
             E::Min(a, b) => minmax(self.eval(a, params, cache), self.eval(b, params, cache), true),
             E::Max(a, b) => minmax(self.eval(a, params, cache), self.eval(b, params, cache), false),
             E::Abs(a) => V::Int(self.eval(a, params, cache).int().saturating_abs()),
@@ -449,6 +449,9 @@ impl Engine {
                 attr: self.ir.attr_id(stat).ok_or_else(|| EngineError::model(format!("unknown stat {stat}")))?,
                 amount: *amount,
             },
+            m::Value::Dice(shape) => {
+                V::Dice(self.ir.shape_id(shape).ok_or_else(|| EngineError::model(format!("dice {shape} were not interned")))?)
+            }
         })
     }
 

@@ -209,7 +209,8 @@ pub enum Type {
     /// The name of a stat (`Bonus(res+1)` takes a stat and an amount: a [`Type::StatMod`]).
     Stat,
     StatMod,
-    Die,
+    /// Dice as a value (`stat absorption: Dice`, a `Dice` tag parameter): rolled with `roll(...)`.
+    Dice,
 }
 
 /// A constant: tag arguments, class ratings, table cells, base values.
@@ -233,6 +234,8 @@ pub enum Value {
         stat: String,
         amount: i64,
     },
+    /// Dice as a value: `3d4`, `2d10 + 3d8`.
+    Dice(DiceShape),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -611,6 +614,11 @@ pub enum Expr {
     /// A roll of dice written in place (`roll(2d6)`): an independent draw of its own.
     RollFresh {
         shape: DiceShape,
+    },
+    /// A roll of a `Dice` value (`roll(defender.absorption)`): an independent draw of whatever
+    /// dice the expression gives in this strike. The expression reads no roll.
+    RollValue {
+        dice: Box<Expr>,
     },
     Call {
         function: Function,

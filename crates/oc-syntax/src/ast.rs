@@ -95,7 +95,7 @@ pub struct DiceDef {
 
 /// One die term as written: `d100`, `2d6`, `d10!`, `4d6kh3`, `d{0,0,1,2}`. Numbers too large for
 /// `u32` saturate (the compiler reports them as out of range).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DieLit {
     pub count: Option<Spanned<u32>>,
     pub sides: Option<Spanned<u32>>,
@@ -127,6 +127,8 @@ pub enum Literal {
     Int(i64),
     Bool(bool),
     Name(String),
+    /// Dice, each with `true` when subtracted, and the constant beside them: `2d10 + 3d8 - 1`.
+    Dice(Vec<(bool, DieLit)>, i64),
 }
 
 #[derive(Clone, Debug)]

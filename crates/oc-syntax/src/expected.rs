@@ -22,7 +22,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         table_value | table_row => "a table value such as `60`",
         bound => "a scale step or a number",
         type_ref => "a type such as `Int`, `Bool` or `Rating`",
-        die | dice_sum => "dice such as `d100` or `2d6`",
+        die | dice_sum | rating_dice => "dice such as `d100` or `2d6`",
         die_faces => "listed faces such as `{0, 1, 2}`",
         damage_kind => "`physical` or `magic`",
         thing_kind => "a kind of thing: `class`, `weapon`, `accessory`, `consumable`, `unit` or `status`",

@@ -277,25 +277,7 @@ impl Ctx {
                         }
                     }
                     if let (Some(name), Some(sum)) = (name, sum) {
-                        // From the first term to the last (the pair also holds the blank after it).
-                        let mut span = self.span(&sum);
-                        span.end = span.start;
-                        let (mut terms, mut constant, mut negative) = (Vec::new(), 0i64, false);
-                        for q in sum.into_inner() {
-                            if matches!(q.as_rule(), Rule::die | Rule::int) {
-                                span.end = self.span(&q).end;
-                            }
-                            match q.as_rule() {
-                                Rule::add => negative = false,
-                                Rule::sub => negative = true,
-                                Rule::die => terms.push((negative, self.die(q))),
-                                Rule::int => {
-                                    let v = self.int(&q).value;
-                                    constant = constant.saturating_add(if negative { v.saturating_neg() } else { v });
-                                }
-                                _ => {}
-                            }
-                        }
+                        let (terms, constant, span) = self.dice_sum(sum);
                         rs.dice.push(DiceDef { name, terms, constant, span });
                     }
                 }
@@ -619,12 +601,15 @@ impl Ctx {
                 let mut inner = e.into_inner();
                 let name = self.ident(&inner.next()?);
                 let value = inner.next()?.into_inner().next()?;
-                let lit = if value.as_rule() == Rule::int {
-                    Literal::Int(self.int(&value).value)
-                } else {
-                    Literal::Name(value.as_str().to_string())
+                let (lit, span) = match value.as_rule() {
+                    Rule::int => (Literal::Int(self.int(&value).value), self.span(&value)),
+                    Rule::rating_dice => {
+                        let (terms, constant, span) = self.dice_sum(value);
+                        (Literal::Dice(terms, constant), span)
+                    }
+                    _ => (Literal::Name(value.as_str().to_string()), self.span(&value)),
                 };
-                Some((name, Spanned::new(lit, self.span(&value))))
+                Some((name, Spanned::new(lit, span)))
             })
             .collect();
         RatingsBlock { entries, span }
@@ -1090,6 +1075,31 @@ impl Ctx {
                 Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span }
             })
             .parse(pairs)
+    }
+
+    /// Dice terms joined by `+` and `-` with whole numbers (`2d10 + 3d8 - 1`): the terms, the
+    /// constant, and the span from the first term to the last (the pair also holds the blank
+    /// after it).
+    fn dice_sum(&self, sum: Pair<Rule>) -> (Vec<(bool, DieLit)>, i64, Span) {
+        let mut span = self.span(&sum);
+        span.end = span.start;
+        let (mut terms, mut constant, mut negative) = (Vec::new(), 0i64, false);
+        for q in sum.into_inner() {
+            if matches!(q.as_rule(), Rule::die | Rule::int) {
+                span.end = self.span(&q).end;
+            }
+            match q.as_rule() {
+                Rule::add => negative = false,
+                Rule::sub => negative = true,
+                Rule::die => terms.push((negative, self.die(q))),
+                Rule::int => {
+                    let v = self.int(&q).value;
+                    constant = constant.saturating_add(if negative { v.saturating_neg() } else { v });
+                }
+                _ => {}
+            }
+        }
+        (terms, constant, span)
     }
 
     /// A die term (`2d6kh1`, `d{0,1,2}`, `d10!`).

@@ -29,6 +29,35 @@ impl Eval<'_, '_> {
         }
     }
 
+    /// The dice a `Dice` expression names: a constant, a parameter, a unit's stat, or a choice.
+    fn dice_value(&self, e: &m::Expr) -> Option<m::DiceShape> {
+        match e {
+            m::Expr::Const(m::Value::Dice(shape)) => Some(shape.clone()),
+            m::Expr::Param(p) => match self.params.iter().position(|x| x == p).and_then(|i| self.args.get(i)) {
+                Some(m::Value::Dice(shape)) => Some(shape.clone()),
+                _ => None,
+            },
+            m::Expr::Attribute { unit, name } => {
+                let i = self.unit_of(*unit)?;
+                let l = self.battle.loadout(i, i == self.user)?;
+                let u = self.battle.engine.unit(&l, &[]).ok()?;
+                let ir = &self.battle.engine.ir;
+                match u.attrs.get(ir.attr_id(name)? as usize)? {
+                    V::Dice(id) => ir.shapes.get(*id as usize).map(|s| s.shape.clone()),
+                    _ => None,
+                }
+            }
+            m::Expr::If { condition, then, otherwise } => {
+                if self.value(condition)? != 0 {
+                    self.dice_value(then)
+                } else {
+                    self.dice_value(otherwise)
+                }
+            }
+            _ => None,
+        }
+    }
+
     fn value(&self, e: &m::Expr) -> Option<i64> {
         match e {
             m::Expr::Const(m::Value::Int(n)) => Some(*n),
@@ -75,6 +104,11 @@ impl Eval<'_, '_> {
             m::Expr::RollFresh { shape } => {
                 let mut dice = self.dice.borrow_mut();
                 dice.as_mut().map(|r| crate::dice::roll(r, shape))
+            }
+            m::Expr::RollValue { dice } => {
+                let shape = self.dice_value(dice)?;
+                let mut rng = self.dice.borrow_mut();
+                rng.as_mut().map(|r| crate::dice::roll(r, &shape))
             }
             // Outside a strike there is no struck unit: the compiler accepts `roll(NAME)` only.
             m::Expr::Roll { die, .. } => {
