@@ -1,20 +1,17 @@
-//! Whole battles: `oc battle` (one AI game with its log), `oc replay` (re-run a log and verify
-//! every line) and `oc simulate` (many games in parallel, win rates with 95% intervals).
+//! Whole battles: `oc battle` (one AI game with its log) and `oc replay` (re-run a log and verify
+//! every line). `oc simulate` is in `simulate.rs`.
 
-use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use oc_engine::ai::Ai;
-use oc_engine::battle::{self, GameResult, Record};
+use oc_engine::battle::{self, Record};
 use oc_engine::Engine;
 use oc_model::{Army, BattleMap, Outcome, Rules, Scenario, SideId};
 use oc_project::limits::{MAX_LOG_BYTES, MAX_SOURCE_BYTES};
 use oc_project::log::Source;
 use oc_project::output::Kind;
-use rayon::prelude::*;
 
 use crate::commands::{output_target, write_output};
-use crate::Format;
 
 /// What a battle needs, loaded from the `.oc` file that defines the scenario and its armies.
 pub struct Setup {
@@ -100,7 +97,7 @@ pub fn load(file: &Path, scenario: Option<&str>, attacker: Option<&str>, defende
     Ok(Setup { logical, inputs, engine, scenario: s, map: battle_map, armies: [a, d] })
 }
 
-fn outcome_word(o: Outcome) -> String {
+pub(crate) fn outcome_word(o: Outcome) -> String {
     match o {
         Outcome::Win(s) => format!("the {} wins", s.word()),
         Outcome::Draw => "a draw".to_string(),
@@ -230,218 +227,4 @@ pub fn replay(log: &Path, project: Option<&Path>) -> u8 {
     }
     eprintln!("replayed {} steps of {} (seed {}): identical", expected.len() - 1, source.scenario, source.seed);
     0
-}
-
-/// Per-game seeds derived from one seed (SplitMix64), so game k is the same whatever the
-/// number of threads.
-pub fn game_seed(seed: u64, game: u64) -> u64 {
-    let mut z = seed.wrapping_add(game.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The Wilson score interval for `wins` of `n` at 95%.
-pub fn wilson(wins: u64, n: u64) -> [f64; 2] {
-    // Wilson (1927): better than p +- 1.96 sqrt(p(1-p)/n) at small n or rates near 0 and 1.
-    if n == 0 {
-        return [0.0, 1.0];
-    }
-    let (p, n) = (wins as f64 / n as f64, n as f64);
-    let z = 1.959_963_984_540_054_f64;
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * ((p * (1.0 - p) + z * z / (4.0 * n)) / n).sqrt() / denom;
-    // At 0 or n wins the interval touches 0 or 1 exactly (no rounding residue).
-    let low = if wins == 0 { 0.0 } else { (centre - half).max(0.0) };
-    let high = if wins as f64 >= n { 1.0 } else { (centre + half).min(1.0) };
-    [low, high]
-}
-
-#[allow(clippy::too_many_arguments)]
-pub fn simulate(
-    file: &Path,
-    scenario: Option<&str>,
-    attacker: Option<&str>,
-    defender: Option<&str>,
-    games: u64,
-    seed: u64,
-    format: Format,
-    out: Option<&Path>,
-    force: bool,
-) -> u8 {
-    let setup = match load(file, scenario, attacker, defender) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    let target = match out.map(|o| output_target(o, Kind::SimulationReport, &setup.inputs, force)).transpose() {
-        Ok(t) => t,
-        Err(code) => return code,
-    };
-    let started = std::time::Instant::now();
-    let bar = if std::io::stderr().is_terminal() {
-        let bar = indicatif::ProgressBar::new(games);
-        if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, {eta} left)") {
-            bar.set_style(style);
-        }
-        Some(bar)
-    } else {
-        None
-    };
-    let armies = [&setup.armies[0], &setup.armies[1]];
-    // Games stream into counts: memory does not grow with the number of games.
-    let tally = (0..games)
-        .into_par_iter()
-        .map(|g| {
-            let r = battle::play(&setup.engine, &setup.scenario, &setup.map, armies, game_seed(seed, g), &mut Ai::default())
-                .map(|(r, _)| r);
-            if let Some(b) = &bar {
-                b.inc(1);
-            }
-            match r {
-                Ok(r) => Tally::of(&r),
-                Err(e) => Tally { failure: Some(e.0), ..Tally::default() },
-            }
-        })
-        .reduce(Tally::default, Tally::merge);
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
-    if let Some(e) = &tally.failure {
-        eprintln!("error: a game failed: {e}");
-        return 2;
-    }
-    let n = tally.games;
-    let (aw, dw) = (tally.wins[0], tally.wins[1]);
-    let draws = n - aw - dw;
-    let mean = |sum: u64| if n == 0 { 0.0 } else { sum as f64 / n as f64 };
-    let mean_rounds = mean(tally.rounds);
-    let lost = [mean(tally.lost[0]), mean(tally.lost[1])];
-    let endings = tally.endings;
-    let rate = |w: u64| if n == 0 { 0.0 } else { w as f64 / n as f64 };
-    let value = serde_json::json!({
-        "scenario": setup.scenario.name,
-        "attacker": setup.armies[0].name,
-        "defender": setup.armies[1].name,
-        "seed": seed,
-        "games": n,
-        "attacker_wins": aw,
-        "defender_wins": dw,
-        "draws": draws,
-        "attacker_win_rate": rate(aw),
-        "defender_win_rate": rate(dw),
-        "ci95": wilson(aw, n),
-        "defender_ci95": wilson(dw, n),
-        "mean_rounds": mean_rounds,
-        "mean_units_lost": {"attacker": lost[0], "defender": lost[1]},
-        "endings": endings,
-    });
-    let text = match format {
-        Format::Json => format!("{value}\n"),
-        Format::Human => {
-            let [lo, hi] = wilson(aw, n);
-            let [dlo, dhi] = wilson(dw, n);
-            let mut s = format!(
-                "{} on {}: {} ({}) vs {} ({}), {n} games from seed {seed}\n",
-                setup.scenario.title.as_deref().unwrap_or(&setup.scenario.name),
-                setup.map.name,
-                setup.armies[0].name,
-                "attacker",
-                setup.armies[1].name,
-                "defender"
-            );
-            s.push_str(&format!(
-                "  attacker wins {aw} ({:.1}%, 95% CI {:.1}-{:.1}%)\n",
-                rate(aw) * 100.0,
-                lo * 100.0,
-                hi * 100.0
-            ));
-            s.push_str(&format!(
-                "  defender wins {dw} ({:.1}%, 95% CI {:.1}-{:.1}%)\n",
-                rate(dw) * 100.0,
-                dlo * 100.0,
-                dhi * 100.0
-            ));
-            s.push_str(&format!(
-                "  draws {draws}; mean rounds {mean_rounds:.1}; units lost: attacker {:.2}, defender {:.2}\n",
-                lost[0], lost[1]
-            ));
-            s.push_str("  how games ended:\n");
-            for (k, v) in &endings {
-                s.push_str(&format!("    {v:>6}  {k}\n"));
-            }
-            s
-        }
-    };
-    match &target {
-        Some(target) => {
-            if let Err(code) = write_output(target, text.as_bytes()) {
-                return code;
-            }
-        }
-        None => {
-            let _ = std::io::stdout().write_all(text.as_bytes());
-        }
-    }
-    eprintln!("{n} games in {:.2?}", started.elapsed());
-    0
-}
-
-/// What a simulation keeps of each game, summed.
-#[derive(Default)]
-struct Tally {
-    games: u64,
-    wins: [u64; 2],
-    rounds: u64,
-    lost: [u64; 2],
-    endings: std::collections::BTreeMap<String, u64>,
-    /// The first failure (by game order within each merge), which stops the report.
-    failure: Option<String>,
-}
-
-impl Tally {
-    fn of(r: &GameResult) -> Tally {
-        let mut t = Tally { games: 1, rounds: u64::from(r.rounds), ..Tally::default() };
-        t.lost = [u64::from(r.lost[0]), u64::from(r.lost[1])];
-        match r.outcome {
-            Outcome::Win(SideId::Attacker) => t.wins[0] = 1,
-            Outcome::Win(SideId::Defender) => t.wins[1] = 1,
-            Outcome::Draw => {}
-        }
-        t.endings.insert(format!("{}: {}", outcome_word(r.outcome), r.reason), 1);
-        t
-    }
-
-    fn merge(mut self, other: Tally) -> Tally {
-        self.games += other.games;
-        self.rounds += other.rounds;
-        for (a, b) in self.wins.iter_mut().zip(other.wins) {
-            *a += b;
-        }
-        for (a, b) in self.lost.iter_mut().zip(other.lost) {
-            *a += b;
-        }
-        for (k, v) in other.endings {
-            *self.endings.entry(k).or_insert(0) += v;
-        }
-        self.failure = self.failure.or(other.failure);
-        self
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wilson_interval_matches_known_values() {
-        // 50 of 100: 0.4038..0.5962 (the textbook value).
-        let [lo, hi] = wilson(50, 100);
-        assert!((lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4, "{lo} {hi}");
-        assert_eq!(wilson(0, 6)[0], 0.0);
-        assert_eq!(wilson(6, 6)[1], 1.0);
-        // Seeds for game k do not depend on how many games run.
-        assert_eq!(game_seed(9, 3), game_seed(9, 3));
-        assert_ne!(game_seed(9, 3), game_seed(9, 4));
-    }
 }

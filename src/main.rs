@@ -10,6 +10,7 @@ mod play;
 mod report;
 mod scenario_cmd;
 mod session;
+mod simulate;
 mod watch;
 
 use std::path::PathBuf;
@@ -166,9 +167,24 @@ enum Command {
         project: Option<PathBuf>,
     },
     /// Play many AI battles in parallel: win rates with 95% intervals, rounds, losses, endings.
+    /// `--shard K/N` plays only the games shard K of N owns and writes mergeable counts;
+    /// `oc simulate merge PARTS...` prints the report the whole run would have printed.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Simulate {
-        #[command(flatten)]
-        game: Game,
+        #[command(subcommand)]
+        merge: Option<SimulateMerge>,
+        /// The `.oc` file with the scenario and its armies (or importing them).
+        #[arg(required = true)]
+        file: Option<PathBuf>,
+        /// Which scenario, when the file defines several.
+        #[arg(long)]
+        scenario: Option<String>,
+        /// The attacker's army (default: the only one written for the attacker).
+        #[arg(long)]
+        attacker: Option<String>,
+        /// The defender's army.
+        #[arg(long)]
+        defender: Option<String>,
         /// How many games (at most 10,000,000; results stream, so memory stays flat).
         #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=oc_project::limits::MAX_GAMES))]
         games: u64,
@@ -176,6 +192,10 @@ enum Command {
         seed: u64,
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
+        /// Play only shard K of N (games g with g mod N = K - 1, the same seeds as the whole run)
+        /// and write its counts as JSON for `oc simulate merge`.
+        #[arg(long, value_parser = simulate::parse_shard)]
+        shard: Option<simulate::Shard>,
         #[arg(long)]
         out: Option<PathBuf>,
         /// Replace an existing file that is not an earlier output of this command.
@@ -193,6 +213,23 @@ enum Command {
         code: Option<String>,
         #[arg(long)]
         list: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum SimulateMerge {
+    /// Merge the parts of a sharded simulation: the report equals the unsharded run's, byte for byte.
+    Merge {
+        /// Every part, one per shard (`oc simulate FILE --shard K/N --out part-K.json`).
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Replace an existing file that is not an earlier output of this command.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -320,17 +357,19 @@ fn main() -> ExitCode {
             force,
         ),
         Command::Replay { log, project } => battle_cmd::replay(&log, project.as_deref()),
-        Command::Simulate { game, games, seed, format, out, force } => battle_cmd::simulate(
-            &game.file,
-            game.scenario.as_deref(),
-            game.attacker.as_deref(),
-            game.defender.as_deref(),
-            games,
-            seed,
-            format,
-            out.as_deref(),
-            force,
-        ),
+        Command::Simulate { merge: Some(SimulateMerge::Merge { parts, format, out, force }), .. } => {
+            simulate::merge(&parts, format, out.as_deref(), force)
+        }
+        Command::Simulate { merge: None, file, scenario, attacker, defender, games, seed, format, shard, out, force } => {
+            simulate::simulate(
+                &file.unwrap_or_default(),
+                simulate::Game { scenario: scenario.as_deref(), attacker: attacker.as_deref(), defender: defender.as_deref() },
+                simulate::Run { games, seed, shard },
+                format,
+                out.as_deref(),
+                force,
+            )
+        }
         Command::Render { map, out, force } => atlas::render(&map, &out, force),
         Command::Export { format, map, out, force } => atlas::export(format, &map, out.as_deref(), force),
         Command::ImportImage { image, legend, name, out, force } => {

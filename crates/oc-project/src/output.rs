@@ -33,6 +33,8 @@ pub enum Kind {
     MatrixCsv,
     /// `oc simulate --out`: its report (human text or JSON).
     SimulationReport,
+    /// `oc simulate --shard K/N --out`: one shard's counts (JSON).
+    SimulationPart,
     /// `oc render`, a Tiled tileset: a PNG that oc wrote.
     Png,
     /// `oc export foundry`.
@@ -58,6 +60,7 @@ impl Kind {
             Kind::BattleLog => "battle log",
             Kind::MatrixCsv => "matrix CSV",
             Kind::SimulationReport => "simulation report",
+            Kind::SimulationPart => "simulation part",
             Kind::Png => "picture oc rendered",
             Kind::FoundryScene => "Foundry scene oc exported",
             Kind::TiledMap => "Tiled map oc exported",
@@ -77,6 +80,7 @@ impl Kind {
                 (first_line.starts_with('{') && text.contains("\"attacker_win_rate\""))
                     || first_line.contains(" games from seed ")
             }
+            Kind::SimulationPart => first_line.starts_with("{\"kind\":\"oc simulate part\""),
             Kind::Png => head.starts_with(b"\x89PNG\r\n\x1a\n") && contains(head, PNG_SOFTWARE.as_bytes()),
             Kind::FoundryScene => text.trim_start().starts_with('{') && text.contains("\"tiles_wide\""),
             Kind::TiledMap => text.contains(TMX_MARK),

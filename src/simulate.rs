@@ -1,0 +1,406 @@
+//! `oc simulate`: many AI games in parallel, win rates with 95% intervals; `--shard K/N` plays
+//! only the games shard K owns and writes mergeable counts; `oc simulate merge` sums the parts
+//! into the report the whole run would have printed, byte for byte.
+
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use oc_engine::ai::Ai;
+use oc_engine::battle::{self, GameResult};
+use oc_model::{Outcome, SideId};
+use oc_project::limits::MAX_LOG_BYTES;
+use oc_project::output::Kind;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::battle_cmd::{load, outcome_word};
+use crate::commands::{output_target, write_output};
+use crate::Format;
+
+/// What a part file says it is (its `kind`), and the version of its shape.
+const PART_KIND: &str = "oc simulate part";
+const PART_VERSION: u32 = 1;
+
+/// Shard `index` (1-based) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    /// Whether game `g` (0-based) is this shard's.
+    fn owns(self, g: u64) -> bool {
+        g % self.count == self.index - 1
+    }
+}
+
+/// `K/N` with 1 <= K <= N.
+pub fn parse_shard(text: &str) -> Result<Shard, String> {
+    let (k, n) = text.split_once('/').ok_or("write the shard as K/N, such as 3/8")?;
+    let k: u64 = k.trim().parse().map_err(|_| format!("`{k}` is not a shard number"))?;
+    let n: u64 = n.trim().parse().map_err(|_| format!("`{n}` is not a number of shards"))?;
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("shard {k} of {n}: shards are numbered 1 to N"));
+    }
+    Ok(Shard { index: k, count: n })
+}
+
+/// Which scenario and armies.
+pub struct Game<'a> {
+    pub scenario: Option<&'a str>,
+    pub attacker: Option<&'a str>,
+    pub defender: Option<&'a str>,
+}
+
+/// How many games, from which seed, and which of them.
+pub struct Run {
+    pub games: u64,
+    pub seed: u64,
+    pub shard: Option<Shard>,
+}
+
+/// What the report names, besides the counts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Header {
+    scenario: String,
+    scenario_title: Option<String>,
+    map: String,
+    attacker: String,
+    defender: String,
+    seed: u64,
+    /// Games in the whole run (all shards).
+    games: u64,
+}
+
+/// One shard's counts, as `--shard` writes them.
+#[derive(Debug, Serialize, Deserialize)]
+struct Part {
+    kind: String,
+    version: u32,
+    #[serde(flatten)]
+    header: Header,
+    shard: Shard,
+    tally: Tally,
+}
+
+pub fn simulate(file: &Path, game: Game, run: Run, format: Format, out: Option<&Path>, force: bool) -> u8 {
+    let setup = match load(file, game.scenario, game.attacker, game.defender) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let kind = if run.shard.is_some() { Kind::SimulationPart } else { Kind::SimulationReport };
+    let target = match out.map(|o| output_target(o, kind, &setup.inputs, force)).transpose() {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let started = std::time::Instant::now();
+    let mine = |g: &u64| run.shard.is_none_or(|s| s.owns(*g));
+    let count = (0..run.games).filter(mine).count() as u64;
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(count);
+        if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, {eta} left)") {
+            bar.set_style(style);
+        }
+        Some(bar)
+    } else {
+        None
+    };
+    let armies = [&setup.armies[0], &setup.armies[1]];
+    // Games stream into counts: memory does not grow with the number of games.
+    let tally = (0..run.games)
+        .into_par_iter()
+        .filter(mine)
+        .map(|g| {
+            let r = battle::play(&setup.engine, &setup.scenario, &setup.map, armies, game_seed(run.seed, g), &mut Ai::default())
+                .map(|(r, _)| r);
+            if let Some(b) = &bar {
+                b.inc(1);
+            }
+            match r {
+                Ok(r) => Tally::of(&r),
+                Err(e) => Tally { failure: Some(e.0), ..Tally::default() },
+            }
+        })
+        .reduce(Tally::default, Tally::merge);
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    if let Some(e) = &tally.failure {
+        eprintln!("error: a game failed: {e}");
+        return 2;
+    }
+    let header = Header {
+        scenario: setup.scenario.name.clone(),
+        scenario_title: setup.scenario.title.clone(),
+        map: setup.map.name.clone(),
+        attacker: setup.armies[0].name.clone(),
+        defender: setup.armies[1].name.clone(),
+        seed: run.seed,
+        games: run.games,
+    };
+    let n = tally.games;
+    let text = match run.shard {
+        Some(shard) => {
+            let part = Part { kind: PART_KIND.to_string(), version: PART_VERSION, header, shard, tally };
+            match serde_json::to_string(&part) {
+                Ok(json) => format!("{json}\n"),
+                Err(e) => {
+                    eprintln!("error: cannot write the part: {e}");
+                    return 2;
+                }
+            }
+        }
+        None => report(&header, &tally, format),
+    };
+    if let Err(code) = emit(target.as_ref(), &text) {
+        return code;
+    }
+    eprintln!("{n} games in {:.2?}", started.elapsed());
+    0
+}
+
+/// `oc simulate merge PARTS...`: every shard of one run, once each, summed.
+pub fn merge(parts: &[PathBuf], format: Format, out: Option<&Path>, force: bool) -> u8 {
+    let target = match out.map(|o| output_target(o, Kind::SimulationReport, parts, force)).transpose() {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let mut read: Vec<(PathBuf, Part)> = Vec::new();
+    for path in parts {
+        let bytes = match oc_project::fsx::read_regular(path, MAX_LOG_BYTES) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                return 2;
+            }
+        };
+        let part: Part = match serde_json::from_slice(&bytes) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: {}: not a part of a sharded simulation ({e})", path.display());
+                eprintln!("help: parts are written by `oc simulate FILE --shard K/N --out part.json`");
+                return 2;
+            }
+        };
+        if part.kind != PART_KIND || part.version != PART_VERSION {
+            eprintln!(
+                "error: {}: a `{}` file of version {}, not a part (version {PART_VERSION})",
+                path.display(),
+                part.kind,
+                part.version
+            );
+            return 2;
+        }
+        read.push((path.clone(), part));
+    }
+    let Some((first_path, first)) = read.first() else {
+        eprintln!("error: no parts to merge");
+        return 2;
+    };
+    let (header, count) = (first.header.clone(), first.shard.count);
+    let mut seen: BTreeMap<u64, &Path> = BTreeMap::new();
+    for (path, part) in &read {
+        if part.header != header || part.shard.count != count {
+            eprintln!(
+                "error: {} is a part of another run than {}: scenario, armies, seed, games and shard count must match",
+                path.display(),
+                first_path.display()
+            );
+            return 2;
+        }
+        if let Some(other) = seen.insert(part.shard.index, path) {
+            eprintln!("error: shard {}/{count} is given twice: {} and {}", part.shard.index, other.display(), path.display());
+            return 2;
+        }
+    }
+    let missing: Vec<String> = (1..=count).filter(|k| !seen.contains_key(k)).map(|k| format!("{k}/{count}")).collect();
+    if !missing.is_empty() {
+        eprintln!("error: the run's shards {} are missing", missing.join(", "));
+        eprintln!("help: run `oc simulate FILE --shard K/{count}` for each and pass every part");
+        return 2;
+    }
+    let tally = read.into_iter().map(|(_, p)| p.tally).fold(Tally::default(), Tally::merge);
+    if let Err(code) = emit(target.as_ref(), &report(&header, &tally, format)) {
+        return code;
+    }
+    eprintln!("merged {count} parts: {} games", tally.games);
+    0
+}
+
+fn emit(target: Option<&oc_project::output::Target>, text: &str) -> Result<(), u8> {
+    match target {
+        Some(target) => write_output(target, text.as_bytes()),
+        None => {
+            let _ = std::io::stdout().write_all(text.as_bytes());
+            Ok(())
+        }
+    }
+}
+
+/// The report of a whole run.
+fn report(h: &Header, tally: &Tally, format: Format) -> String {
+    let n = tally.games;
+    let seed = h.seed;
+    let (aw, dw) = (tally.wins[0], tally.wins[1]);
+    let draws = n - aw - dw;
+    let mean = |sum: u64| if n == 0 { 0.0 } else { sum as f64 / n as f64 };
+    let mean_rounds = mean(tally.rounds);
+    let lost = [mean(tally.lost[0]), mean(tally.lost[1])];
+    let endings = &tally.endings;
+    let rate = |w: u64| if n == 0 { 0.0 } else { w as f64 / n as f64 };
+    match format {
+        Format::Json => {
+            let value = serde_json::json!({
+                "scenario": h.scenario,
+                "attacker": h.attacker,
+                "defender": h.defender,
+                "seed": seed,
+                "games": n,
+                "attacker_wins": aw,
+                "defender_wins": dw,
+                "draws": draws,
+                "attacker_win_rate": rate(aw),
+                "defender_win_rate": rate(dw),
+                "ci95": wilson(aw, n),
+                "defender_ci95": wilson(dw, n),
+                "mean_rounds": mean_rounds,
+                "mean_units_lost": {"attacker": lost[0], "defender": lost[1]},
+                "endings": endings,
+            });
+            format!("{value}\n")
+        }
+        Format::Human => {
+            let [lo, hi] = wilson(aw, n);
+            let [dlo, dhi] = wilson(dw, n);
+            let mut s = format!(
+                "{} on {}: {} ({}) vs {} ({}), {n} games from seed {seed}\n",
+                h.scenario_title.as_deref().unwrap_or(&h.scenario),
+                h.map,
+                h.attacker,
+                "attacker",
+                h.defender,
+                "defender"
+            );
+            s.push_str(&format!(
+                "  attacker wins {aw} ({:.1}%, 95% CI {:.1}-{:.1}%)\n",
+                rate(aw) * 100.0,
+                lo * 100.0,
+                hi * 100.0
+            ));
+            s.push_str(&format!(
+                "  defender wins {dw} ({:.1}%, 95% CI {:.1}-{:.1}%)\n",
+                rate(dw) * 100.0,
+                dlo * 100.0,
+                dhi * 100.0
+            ));
+            s.push_str(&format!(
+                "  draws {draws}; mean rounds {mean_rounds:.1}; units lost: attacker {:.2}, defender {:.2}\n",
+                lost[0], lost[1]
+            ));
+            s.push_str("  how games ended:\n");
+            for (k, v) in endings {
+                s.push_str(&format!("    {v:>6}  {k}\n"));
+            }
+            s
+        }
+    }
+}
+
+/// What a simulation keeps of each game, summed. Summing is order-free, so shards merge to
+/// exactly the whole run's counts.
+#[derive(Default, Debug, Serialize, Deserialize)]
+struct Tally {
+    games: u64,
+    wins: [u64; 2],
+    rounds: u64,
+    lost: [u64; 2],
+    endings: BTreeMap<String, u64>,
+    /// The first failure (by game order within each merge), which stops the report.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    failure: Option<String>,
+}
+
+impl Tally {
+    fn of(r: &GameResult) -> Tally {
+        let mut t = Tally { games: 1, rounds: u64::from(r.rounds), ..Tally::default() };
+        t.lost = [u64::from(r.lost[0]), u64::from(r.lost[1])];
+        match r.outcome {
+            Outcome::Win(SideId::Attacker) => t.wins[0] = 1,
+            Outcome::Win(SideId::Defender) => t.wins[1] = 1,
+            Outcome::Draw => {}
+        }
+        t.endings.insert(format!("{}: {}", outcome_word(r.outcome), r.reason), 1);
+        t
+    }
+
+    fn merge(mut self, other: Tally) -> Tally {
+        self.games += other.games;
+        self.rounds += other.rounds;
+        for (a, b) in self.wins.iter_mut().zip(other.wins) {
+            *a += b;
+        }
+        for (a, b) in self.lost.iter_mut().zip(other.lost) {
+            *a += b;
+        }
+        for (k, v) in other.endings {
+            *self.endings.entry(k).or_insert(0) += v;
+        }
+        self.failure = self.failure.or(other.failure);
+        self
+    }
+}
+
+/// Per-game seeds derived from one seed (SplitMix64), so game k is the same whatever the
+/// number of threads.
+pub fn game_seed(seed: u64, game: u64) -> u64 {
+    let mut z = seed.wrapping_add(game.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The Wilson score interval for `wins` of `n` at 95%.
+pub fn wilson(wins: u64, n: u64) -> [f64; 2] {
+    // Wilson (1927): better than p +- 1.96 sqrt(p(1-p)/n) at small n or rates near 0 and 1.
+    if n == 0 {
+        return [0.0, 1.0];
+    }
+    let (p, n) = (wins as f64 / n as f64, n as f64);
+    let z = 1.959_963_984_540_054_f64;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * ((p * (1.0 - p) + z * z / (4.0 * n)) / n).sqrt() / denom;
+    // At 0 or n wins the interval touches 0 or 1 exactly (no rounding residue).
+    let low = if wins == 0 { 0.0 } else { (centre - half).max(0.0) };
+    let high = if wins as f64 >= n { 1.0 } else { (centre + half).min(1.0) };
+    [low, high]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_matches_known_values() {
+        // 50 of 100: 0.4038..0.5962 (the textbook value).
+        let [lo, hi] = wilson(50, 100);
+        assert!((lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4, "{lo} {hi}");
+        assert_eq!(wilson(0, 6)[0], 0.0);
+        assert_eq!(wilson(6, 6)[1], 1.0);
+        // Seeds for game k do not depend on how many games run.
+        assert_eq!(game_seed(9, 3), game_seed(9, 3));
+        assert_ne!(game_seed(9, 3), game_seed(9, 4));
+    }
+
+    #[test]
+    fn shards_split_the_games_without_overlap() {
+        assert_eq!(parse_shard("3/8"), Ok(Shard { index: 3, count: 8 }));
+        assert!(parse_shard("0/8").is_err() && parse_shard("9/8").is_err() && parse_shard("3").is_err());
+        let shards: Vec<Shard> = (1..=3).map(|k| Shard { index: k, count: 3 }).collect();
+        for g in 0..30 {
+            assert_eq!(shards.iter().filter(|s| s.owns(g)).count(), 1, "game {g}");
+        }
+    }
+}

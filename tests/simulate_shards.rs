@@ -1,0 +1,69 @@
+//! `oc simulate --shard K/N` and `oc simulate merge`: the shards play exactly the games of the
+//! whole run (the same seeds), and the merged report equals the unsharded one byte for byte.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn oc(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oc")).args(args).current_dir(dir).env("NO_COLOR", "1").output().expect("oc runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("oc-shards-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const SCENARIO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/grado-keep.oc");
+
+#[test]
+fn merged_shards_equal_the_whole_run_byte_for_byte() {
+    let dir = scratch("merge");
+    let run = ["simulate", SCENARIO, "--games", "10", "--seed", "11"];
+    for format in ["human", "json"] {
+        let whole = oc(&dir, &[&run[..], &["--format", format]].concat());
+        assert!(whole.status.success(), "{}", String::from_utf8_lossy(&whole.stderr));
+        let mut parts = Vec::new();
+        for k in 1..=4 {
+            let part = format!("part-{format}-{k}.json");
+            let shard = format!("{k}/4");
+            let out = oc(&dir, &[&run[..], &["--shard", &shard, "--out", &part]].concat());
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            parts.push(part);
+        }
+        // In any order.
+        parts.reverse();
+        let mut args = vec!["simulate", "merge", "--format", format];
+        args.extend(parts.iter().map(String::as_str));
+        let merged = oc(&dir, &args);
+        assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
+        assert_eq!(String::from_utf8_lossy(&merged.stdout), String::from_utf8_lossy(&whole.stdout), "{format}");
+    }
+    // Shard 2 of 4 owns games 1, 5 and 9 of the 10: three games.
+    let part = std::fs::read_to_string(dir.join("part-json-2.json")).unwrap();
+    assert!(part.contains("\"tally\":{\"games\":3,"), "{part}");
+}
+
+#[test]
+fn merge_refuses_missing_repeated_and_foreign_parts() {
+    let dir = scratch("refuse");
+    for (k, seed) in [(1, "3"), (2, "3"), (3, "4")] {
+        let shard = format!("{k}/3");
+        let out =
+            oc(&dir, &["simulate", SCENARIO, "--games", "3", "--seed", seed, "--shard", &shard, "--out", &format!("p{k}.json")]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let err = |args: &[&str]| {
+        let out = oc(&dir, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    assert!(err(&["simulate", "merge", "p1.json", "p2.json"]).contains("shards 3/3 are missing"));
+    assert!(err(&["simulate", "merge", "p1.json", "p1.json", "p2.json"]).contains("shard 1/3 is given twice"));
+    // p3 was played from another seed: another run.
+    assert!(err(&["simulate", "merge", "p1.json", "p2.json", "p3.json"]).contains("a part of another run"));
+    std::fs::write(dir.join("junk.json"), "{}").unwrap();
+    assert!(err(&["simulate", "merge", "junk.json"]).contains("not a part of a sharded simulation"));
+    assert!(err(&["simulate", SCENARIO, "--shard", "5/4"]).contains("shards are numbered 1 to N"));
+}
