@@ -8,8 +8,8 @@ use oc_model::Type;
 use oc_syntax::ast;
 
 use crate::codes::*;
-use crate::expr::Scope;
 use crate::context::Timed;
+use crate::expr::Scope;
 use oc_model::conformance::Context;
 
 /// Definitions of one kind, in source order, by name.

@@ -52,9 +52,13 @@ impl Checker<'_> {
                 let Some(ev) = m::Event::from_name(&event.value) else { return };
                 if context != Context::Always {
                     self.error(
-                        Diagnostic::error(EFFECT_CONTEXT, event.span, format!("`on {}` inside {}", event.value, context.describe()))
-                            .with_label("this would never run")
-                            .with_help("write `on EVENT { ... }` at the top of a tag's or status's body"),
+                        Diagnostic::error(
+                            EFFECT_CONTEXT,
+                            event.span,
+                            format!("`on {}` inside {}", event.value, context.describe()),
+                        )
+                        .with_label("this would never run")
+                        .with_help("write `on EVENT { ... }` at the top of a tag's or status's body"),
                     );
                     return;
                 }
@@ -104,11 +108,8 @@ impl Checker<'_> {
         if allowed.contains(unit) {
             return;
         }
-        let names: Vec<String> = m::UnitRef::ALL
-            .iter()
-            .filter(|(n, u)| allowed.contains(u) && *n != "user")
-            .map(|(n, _)| format!("`{n}`"))
-            .collect();
+        let names: Vec<String> =
+            m::UnitRef::ALL.iter().filter(|(n, u)| allowed.contains(u) && *n != "user").map(|(n, _)| format!("`{n}`")).collect();
         let help = if names.is_empty() {
             "nothing here names a unit".to_string()
         } else {

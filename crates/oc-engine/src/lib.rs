@@ -17,7 +17,7 @@ use std::collections::HashMap;
 
 use oc_model as m;
 
-pub use combat::{rng, roll_die, Exchange, Forecast, Outcome, Shown, SideForecast, StrikeLog};
+pub use combat::{rng, roll_die, Exchange, Forecast, Laid, Outcome, Resolution, Shown, SideForecast, StrikeLog};
 pub use rand_chacha::ChaCha8Rng;
 
 /// What the engine refuses: a loadout that does not fit the rules, or a model it cannot run.
