@@ -206,7 +206,16 @@ impl<'e> Exchange<'e> {
         // A status applied mid-exchange: rebuild the unit with it. The loadout was valid when the
         // exchange was set up and statuses come from the model, so this cannot fail; if it did,
         // the unit fights on without the status rather than the engine stopping.
-        let u = self.engine.unit(self.loadouts[side], statuses).map(Rc::new).unwrap_or_else(|_| self.base[side].clone());
+        // A status of the loadout that is no longer in `statuses` was cured: build without it.
+        let loadout = self.loadouts[side];
+        let kept = |s: &String| self.engine.ir.name_id(s).is_some_and(|id| statuses.contains(&id));
+        let built = if loadout.statuses.iter().all(kept) {
+            self.engine.unit(loadout, statuses)
+        } else {
+            let rest = Loadout { statuses: loadout.statuses.iter().filter(|s| kept(s)).cloned().collect(), ..loadout.clone() };
+            self.engine.unit(&rest, statuses)
+        };
+        let u = built.map(Rc::new).unwrap_or_else(|_| self.base[side].clone());
         self.units.borrow_mut().insert(key, u.clone());
         u
     }
