@@ -605,3 +605,20 @@ fn standing_case(context: Context, verb: Verb) {
         other => panic!("no standing case for {other:?}"),
     }
 }
+
+#[test]
+fn the_engine_refuses_a_model_with_an_effect_outside_the_table() {
+    let case = Case { tag: "on hit { heal(self, 3) }".into(), ..Case::default() };
+    let (rules, _) = case.rules(true);
+    assert!(Engine::new(rules.clone()).is_ok());
+    let mut broken = rules.clone();
+    let probe = broken.tags.iter_mut().find(|t| t.name == "Probe").unwrap();
+    // `heal` standing at the top of a tag: nothing would ever run it.
+    let oc_model::Effect::On { then, .. } = probe.effects[0].clone() else { panic!() };
+    probe.effects = then;
+    let err = Engine::new(broken).err().unwrap();
+    assert!(err.message.contains("Heal"), "{}", err.message);
+    let mut broken = rules;
+    broken.statuses.iter_mut().for_each(|s| s.clears.push(oc_model::Clear { condition: None, event: Event::Hit }));
+    assert!(Engine::new(broken).is_err());
+}

@@ -20,7 +20,20 @@ impl Checker<'_> {
 
     fn check_context(&mut self, s: &ast::Stmt, context: Context) {
         match s {
-            ast::Stmt::Modify { span, .. } => {
+            ast::Stmt::Modify { place, span, .. } => {
+                let other = place.first().filter(|p| place.len() > 1 && !matches!(p.value.as_str(), "self" | "user"));
+                if let (Context::Always, Some(unit)) = (context, other) {
+                    if m::UnitRef::ALL.iter().any(|(n, _)| *n == unit.value) {
+                        self.error(
+                            Diagnostic::error(EFFECT_CONTEXT, unit.span, format!("a standing modifier on `{}`", unit.value))
+                                .with_label("there is no other unit outside a strike")
+                                .with_help(
+                                    "a tag's modifiers change its holder; to change the other unit of a strike, write it in a `when`: \
+                                     `when attacker == self { foe.def -= 1 }`",
+                                ),
+                        );
+                    }
+                }
                 if !matches!(context, Context::Always | Context::When) {
                     self.error(
                         Diagnostic::error(EFFECT_CONTEXT, *span, format!("a modifier in {}", context.describe()))

@@ -9,6 +9,7 @@
 pub mod ai;
 pub mod battle;
 mod combat;
+mod conform;
 pub mod dice;
 mod ir;
 mod unit;
@@ -97,6 +98,7 @@ pub struct Engine {
 
 impl Engine {
     pub fn new(rules: m::Rules) -> Result<Engine, EngineError> {
+        conform::check(&rules)?;
         let mut ir = ir::Ir::build(&rules)?;
         let mut item_modifiers = HashMap::new();
         let mut item_ranges = HashMap::new();
