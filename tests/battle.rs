@@ -638,7 +638,7 @@ fn a_heal_amount_can_depend_on_a_tag_parameter() {
 fn end_of_round_routed_and_attacked_triggers_fire() {
     let (rules, map) = setup(
         "status Mending { on end_of_round { heal(self, 1) } }
-         status Doomed { on routed { damage(self, 1) } }
+         status Doomed { on routed { damage(foe, 1) } }
          status Thorny { on attacked { damage(foe, 3) } }
          army A for Arena attacker { unit Ross: Fighter { items SteelAxe } }
          army D for Arena defender { unit Bors: Soldier { items IronLance } }",
@@ -664,6 +664,8 @@ fn end_of_round_routed_and_attacked_triggers_fire() {
     // Seed 11's first strike hits (see an_attack_uses_the_combat_engine_and_routs).
     assert_eq!(b.units[1].state, State::Routed, "{:?}", b.log);
     assert!(b.log.iter().any(|r| matches!(r, Record::Trigger { unit: 1, on: oc_model::Event::Routed, .. })), "{:?}", b.log);
+    // Doomed's `damage(foe, 1)` reached Ross, who routed Bors: thorns 3, the trigger 1.
+    assert!(b.units[0].hp <= full - 4, "doomed: {} of {full}", b.units[0].hp);
 }
 
 /// Ross (unit 0) walks to (5, 3) and waits; the defenders wait out the round.
@@ -766,7 +768,7 @@ fn an_art_is_an_attack_with_its_extra_damage() {
 fn a_unit_routed_by_a_command_runs_its_routed_trigger() {
     let (rules, map) = setup(
         "status Withering { on end_of_turn { damage(self, 5) } }
-         status Doomed { on routed { heal(self, 1) } }
+         status Doomed { on routed { heal(foe, 1) } }
          army A for Arena attacker { unit Ross: Fighter { items IronAxe } }
          army D for Arena defender { unit Bors: Soldier { items IronLance } }",
     );
@@ -778,5 +780,12 @@ fn a_unit_routed_by_a_command_runs_its_routed_trigger() {
     b.units[0].hp = 3;
     b.turn(wait(0)).unwrap();
     assert_eq!(b.units[0].state, State::Routed, "{:?}", b.log);
-    assert!(b.log.iter().any(|r| matches!(r, Record::Trigger { unit: 0, on: oc_model::Event::Routed, .. })), "{:?}", b.log);
+    // Nobody routed Ross (his own status did): the trigger runs and finds no foe to heal.
+    assert!(
+        b.log
+            .iter()
+            .any(|r| matches!(r, Record::Trigger { unit: 0, on: oc_model::Event::Routed, note } if note.contains("no Foe"))),
+        "{:?}",
+        b.log
+    );
 }

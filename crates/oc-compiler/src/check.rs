@@ -8,7 +8,9 @@ use oc_model::Type;
 use oc_syntax::ast;
 
 use crate::codes::*;
+use crate::context::Timed;
 use crate::expr::Scope;
+use oc_model::conformance::Context;
 
 /// Definitions of one kind, in source order, by name.
 pub(crate) struct Defs<T> {
@@ -1058,6 +1060,7 @@ impl<'a> Checker<'a> {
             }
             let mut heal = None;
             for h in &t.heal {
+                self.check_timed_event(&h.event, Timed::TerrainHeal);
                 if h.amount.value < 0 {
                     self.error(
                         Diagnostic::error(NUMBER_RANGE, h.amount.span, "terrain cannot heal a negative amount")
@@ -1109,6 +1112,7 @@ impl<'a> Checker<'a> {
             }
             let scope = Scope { params: &sig.params, units: true, combat: false, formulas: None };
             let effects = self.effects(&t.body, &scope, true);
+            self.check_contexts(&t.body, Context::Always);
             out.push(m::Tag {
                 name: t.name.value.clone(),
                 params: sig.params.iter().map(|(n, ty)| m::Param { name: n.clone(), ty: ty.clone() }).collect(),
@@ -1130,8 +1134,10 @@ impl<'a> Checker<'a> {
             }
             let scope = Scope { params: &[], units: true, combat: false, formulas: None };
             let effects = self.effects(&s.body, &scope, false);
+            self.check_contexts(&s.body, Context::Always);
             let mut clears = Vec::new();
             for c in &s.clears {
+                self.check_timed_event(&c.event, Timed::Clears);
                 let condition = c.condition.as_ref().map(|e| {
                     let (expr, ty) = self.expr(e, &scope, Some(&Type::Bool));
                     if let Some(ty) = ty {
@@ -1808,7 +1814,11 @@ impl<'a> Checker<'a> {
             };
             let scope = Scope { params: &[], units: true, combat: false, formulas: None };
             let uses = it.uses.iter().flat_map(|u| self.effects(u, &scope, true)).collect();
+            for u in &it.uses {
+                self.check_contexts(u, Context::Use);
+            }
             let modifiers = self.effects(&it.modifiers, &scope, false);
+            self.check_contexts(&it.modifiers, Context::Always);
             out.push(m::Item {
                 name: it.name.value.clone(),
                 kind: match it.kind {

@@ -180,11 +180,23 @@ number or rating.\n\nFix: name a stat or base attribute of the ruleset.";
 "Effect primitives take fixed arguments: heal(Unit, Int), damage(Unit, Int), \
 inflict(Unit, Status), cure(Unit), reactivate(Unit), relocate(Unit, Int), open(), \
 take_chest(), raze(Terrain), seize(), escape(), reveal(Int), transform(Terrain), \
-restrict(WeaponType), must_attack_weakest().\n\nFix: pass the arguments listed.";
+restrict(WeaponType), must_attack_weakest(), shift(Str), debuff(Unit, StatMod), \
+ignore_item_tags(), attack(Unit, Int).\n\nFix: pass the arguments listed.";
     EFFECT_CONTEXT = "oc::effect::context", "an effect is used where it cannot happen",
-"Actions (`action { ... }`) may only appear at the top of a tag or a consumable's `use`; \
-roll(...) of a named combat die only inside combat (formulas and `when` blocks).\n\nFix: \
-move the effect.";
+"Every effect appears only where the engine performs it (the conformance table in \
+`oc_model::conformance`). Actions (`action { ... }`) appear only at the top of a tag or a \
+consumable's `use`; `on EVENT` only at the top of a tag or status; modifiers and `grant` only \
+in a tag's or status's body (modifiers also in its `when`). Commands: heal, damage, inflict, \
+cure and debuff on any event, in an action and in a consumable's `use`; reactivate, relocate, \
+open, take_chest, raze, seize, escape, reveal, transform and attack only in an action; \
+restrict and must_attack_weakest at the top of a tag or status, ignore_item_tags there or in \
+its `when`; shift(\"transformed\") on activated and shift(\"normal\") on end_of_turn. A command \
+names only the units its place has: `self` in battle events and a consumable's direct `use`, \
+`foe` too in `on after_attack` (the unit attacked), only `foe` in `on routed` (the unit that \
+routed the holder), every unit in the exchange events (attacked, hit, miss, crit). Statuses \
+clear at start_of_round; terrain heals at end_of_turn. roll(...) of a named combat die only \
+inside combat (formulas and `when` blocks).\n\nExample:\n    tag Healer on class { heal(self, \
+2) }\n\nFix: move the effect where it happens: `on activated { heal(self, 2) }`.";
     TERRAIN_COST = "oc::terrain::cost", "a terrain's movement costs are incomplete or invalid",
 "Every terrain gives a cost (or `-`) for every movement type, or is `impassable`. Costs are \
 at least 1.\n\nFix: add the missing movement types or correct the cost.";

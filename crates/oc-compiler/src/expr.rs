@@ -37,29 +37,6 @@ const WEAPON_PROPERTIES: &[(&str, Type)] = &[
     ("staff", Type::Bool),
 ];
 
-/// Effect primitives and their argument types.
-pub(crate) const VERBS: &[(&str, m::Verb, &[Type])] = &[
-    ("heal", m::Verb::Heal, &[Type::Unit, Type::Int]),
-    ("damage", m::Verb::Damage, &[Type::Unit, Type::Int]),
-    ("inflict", m::Verb::Inflict, &[Type::Unit, Type::Status]),
-    ("cure", m::Verb::Cure, &[Type::Unit]),
-    ("reactivate", m::Verb::Reactivate, &[Type::Unit]),
-    ("relocate", m::Verb::Relocate, &[Type::Unit, Type::Int]),
-    ("open", m::Verb::Open, &[]),
-    ("take_chest", m::Verb::TakeChest, &[]),
-    ("raze", m::Verb::Raze, &[Type::Terrain]),
-    ("seize", m::Verb::Seize, &[]),
-    ("escape", m::Verb::Escape, &[]),
-    ("reveal", m::Verb::Reveal, &[Type::Int]),
-    ("transform", m::Verb::Transform, &[Type::Terrain]),
-    ("restrict", m::Verb::Restrict, &[Type::WeaponType]),
-    ("must_attack_weakest", m::Verb::MustAttackWeakest, &[]),
-    ("shift", m::Verb::Shift, &[Type::Str]),
-    ("debuff", m::Verb::Debuff, &[Type::Unit, Type::StatMod]),
-    ("ignore_item_tags", m::Verb::IgnoreItemTags, &[]),
-    ("attack", m::Verb::Attack, &[Type::Unit, Type::Int]),
-];
-
 impl<'a> Checker<'a> {
     fn unit_ref(&self, name: &str, scope: &Scope) -> Option<m::UnitRef> {
         if !scope.units {
@@ -724,7 +701,7 @@ impl<'a> Checker<'a> {
                 Some(m::Effect::When { condition: c, then })
             }
             ast::Stmt::On { event, body, .. } => {
-                let strike = matches!(event.value.as_str(), "hit" | "crit" | "attacked" | "after_attack");
+                let strike = matches!(event.value.as_str(), "hit" | "crit" | "attacked" | "miss" | "after_attack");
                 let inner =
                     Scope { params: scope.params, units: scope.units, combat: scope.combat || strike, formulas: scope.formulas };
                 let then = self.effects(body, &inner, false);
@@ -785,7 +762,8 @@ impl<'a> Checker<'a> {
                 Some(m::Effect::Action(m::Action { target, min_range, max_range, requires, effects }))
             }
             ast::Stmt::Command { verb, args, span } => {
-                let (_, v, params) = VERBS.iter().find(|(n, _, _)| *n == verb.value)?;
+                let spec = m::conformance::verb_named(&verb.value)?;
+                let (v, params) = (&spec.verb, spec.params);
                 if args.len() != params.len() {
                     let shape: Vec<String> = params.iter().map(type_name).collect();
                     self.error(

@@ -10,6 +10,7 @@
 
 mod check;
 pub mod codes;
+mod context;
 mod dice;
 mod expr;
 mod paths;

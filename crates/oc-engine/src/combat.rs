@@ -64,6 +64,37 @@ pub struct StrikeLog {
     /// Debuffs the strike laid on the unit struck: (attribute, shift). They last until that
     /// unit's next turn ends, so they count in later exchanges, not in this one.
     pub debuffed: Vec<(String, i64)>,
+    /// Everything the strike's triggers laid on either unit, in order (what a battle keeps).
+    pub laid: Vec<Laid>,
+}
+
+/// What a trigger in an exchange leaves on a unit (0: the attacker, 1: the defender) beyond
+/// hit points: a battle holds it after the exchange.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Laid {
+    Afflicted {
+        side: usize,
+        status: String,
+    },
+    /// Lasts until that unit's next turn ends.
+    Debuff {
+        side: usize,
+        attr: String,
+        shift: i64,
+    },
+    /// Every status removed.
+    Cured {
+        side: usize,
+    },
+}
+
+/// A resolved exchange: the strikes, the final hit points, and what `on attacked` laid before
+/// the first strike.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolution {
+    pub log: Vec<StrikeLog>,
+    pub hp: [i64; 2],
+    pub declared: Vec<Laid>,
 }
 
 /// What a side does in an exchange before any die is rolled.
@@ -108,10 +139,6 @@ pub struct Forecast {
     pub attacker_damage_taken: f64,
     pub defender_damage_taken: f64,
 }
-
-/// Units by (side, statuses).
-/// How a debuff travels in a strike's `inflicted` list before it is split out.
-const DEBUFF_PREFIX: &str = "debuff:";
 
 /// A hash map whose iteration order depends only on what was inserted (SipHash with fixed keys).
 type FixedMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>>;
@@ -219,7 +246,16 @@ impl<'e> Exchange<'e> {
         // A status applied mid-exchange: rebuild the unit with it. The loadout was valid when the
         // exchange was set up and statuses come from the model, so this cannot fail; if it did,
         // the unit fights on without the status rather than the engine stopping.
-        let u = self.engine.unit(self.loadouts[side], statuses).map(Rc::new).unwrap_or_else(|_| self.base[side].clone());
+        // A status of the loadout that is no longer in `statuses` was cured: build without it.
+        let loadout = self.loadouts[side];
+        let kept = |s: &String| self.engine.ir.name_id(s).is_some_and(|id| statuses.contains(&id));
+        let built = if loadout.statuses.iter().all(kept) {
+            self.engine.unit(loadout, statuses)
+        } else {
+            let rest = Loadout { statuses: loadout.statuses.iter().filter(|s| kept(s)).cloned().collect(), ..loadout.clone() };
+            self.engine.unit(&rest, statuses)
+        };
+        let u = built.map(Rc::new).unwrap_or_else(|_| self.base[side].clone());
         self.units.borrow_mut().insert(key, u.clone());
         u
     }
@@ -444,41 +480,44 @@ impl<'e> Exchange<'e> {
         }
     }
 
-    /// Applies a strike's outcome: damage, then the striker's `on hit` / `on crit` triggers.
-    fn apply(&self, state: &State, attacker: usize, o: Outcome) -> (State, Vec<String>) {
+    /// Applies a strike's outcome: damage, then the striker's `on hit` / `on crit` triggers, or
+    /// its `on miss` ones.
+    fn apply(&self, state: &State, attacker: usize, o: Outcome) -> (State, Vec<Laid>) {
         let mut next = state.clone();
         let defender = 1 - attacker;
-        let mut inflicted = Vec::new();
+        let mut laid = Vec::new();
         if o.backfire {
             next.hp[attacker] = next.hp[attacker].saturating_sub(o.damage);
         } else if o.hit {
             next.hp[defender] = next.hp[defender].saturating_sub(o.damage);
-            let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
-            let units = [&*units[0], &*units[1]];
+        }
+        let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
+        let units = [&*units[0], &*units[1]];
+        let fires = |event: m::Event| match event {
+            m::Event::Hit => o.hit,
+            m::Event::Crit => o.crit,
+            m::Event::Miss => !o.hit,
+            _ => false,
+        };
+        if units[attacker].triggers.iter().any(|(_, event, _)| fires(*event)) {
             let attrs = self.strike_attrs(units, next.hp, attacker);
             let mut ctx = self.ctx(units, &attrs, attacker, &[]);
-            ctx.dealt = o.damage;
+            ctx.dealt = if o.hit { o.damage } else { 0 };
             for (args, event, then) in &units[attacker].triggers {
-                if *event == m::Event::Hit || (*event == m::Event::Crit && o.crit) {
-                    self.run_trigger(&ctx, then, args, &mut next, &mut inflicted, units);
+                if fires(*event) {
+                    self.run_trigger(&ctx, then, args, &mut next, &mut laid, units);
                 }
             }
         }
         for side in 0..2 {
             next.hp[side] = next.hp[side].max(0);
         }
-        (next, inflicted)
+        (next, laid)
     }
 
-    fn run_trigger(
-        &self,
-        ctx: &Ctx,
-        effects: &[Eff],
-        args: &[V],
-        state: &mut State,
-        inflicted: &mut Vec<String>,
-        units: [&Unit; 2],
-    ) {
+    /// Runs a trigger's commands in an exchange (`on attacked`, `hit`, `crit`, `miss`): the
+    /// verbs the conformance table allows on exchange events.
+    fn run_trigger(&self, ctx: &Ctx, effects: &[Eff], args: &[V], state: &mut State, laid: &mut Vec<Laid>, units: [&Unit; 2]) {
         let side_of = |v: V| match v {
             V::Side(s) => Some(usize::from(s).min(1)),
             _ => None,
@@ -486,7 +525,7 @@ impl<'e> Exchange<'e> {
         for e in effects {
             match e {
                 Eff::When { condition, then } if ctx.eval(condition, args, &mut []).bool() => {
-                    self.run_trigger(ctx, then, args, state, inflicted, units);
+                    self.run_trigger(ctx, then, args, state, laid, units);
                 }
                 Eff::Command { verb, args: cargs } => {
                     let values: Vec<V> = cargs.iter().map(|a| ctx.eval(a, args, &mut [])).collect();
@@ -503,21 +542,39 @@ impl<'e> Exchange<'e> {
                                 if !state.statuses[side].contains(&status) {
                                     state.statuses[side].push(status);
                                     state.statuses[side].sort_unstable();
-                                    inflicted.push(self.engine.ir.name(status).to_string());
+                                    laid.push(Laid::Afflicted { side, status: self.engine.ir.name(status).to_string() });
                                 }
                             }
                         }
-                        m::Verb::Cure => state.statuses[side].clear(),
+                        m::Verb::Cure => {
+                            state.statuses[side].clear();
+                            laid.push(Laid::Cured { side });
+                        }
                         // Debuffs last through the target's next turn, after this exchange: they
-                        // are reported (as `debuff:ATTR:SHIFT`) for the battle to hold.
+                        // are reported for the battle to hold.
                         m::Verb::Debuff => {
                             if let Some(V::StatMod { attr, amount }) = second {
                                 if let Some((name, _)) = self.engine.ir.attrs.get(attr as usize) {
-                                    inflicted.push(format!("{DEBUFF_PREFIX}{name}:{amount}"));
+                                    laid.push(Laid::Debuff { side, attr: name.clone(), shift: amount });
                                 }
                             }
                         }
-                        _ => {}
+                        // Not on exchange events (`oc_model::conformance::VERBS`): the compiler
+                        // rejects them here and `Engine::new` refuses a model that has them.
+                        m::Verb::Reactivate
+                        | m::Verb::Relocate
+                        | m::Verb::Open
+                        | m::Verb::TakeChest
+                        | m::Verb::Raze
+                        | m::Verb::Seize
+                        | m::Verb::Escape
+                        | m::Verb::Reveal
+                        | m::Verb::Transform
+                        | m::Verb::Restrict
+                        | m::Verb::MustAttackWeakest
+                        | m::Verb::Shift
+                        | m::Verb::IgnoreItemTags
+                        | m::Verb::Attack => {}
                     }
                 }
                 _ => {}
@@ -526,11 +583,17 @@ impl<'e> Exchange<'e> {
     }
 
     fn initial(&self) -> State {
+        self.initial_laid().0
+    }
+
+    /// The state before the first strike, and what `on attacked` laid.
+    fn initial_laid(&self) -> (State, Vec<Laid>) {
         let mut state = State {
             hp: self.start,
             statuses: [self.base[0].statuses.clone(), self.base[1].statuses.clone()],
             phase: Phase::Done,
         };
+        let mut laid = Vec::new();
         // `on attacked`: the defender's triggers run once, as the attack is declared, before the
         // first strike (in forecasts, duels and battles alike: battles fight through here).
         let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
@@ -540,10 +603,9 @@ impl<'e> Exchange<'e> {
             let mut ctx = self.ctx(units, &attrs, 0, &[]);
             ctx.holder = 1;
             let mut next = state.clone();
-            let mut inflicted = Vec::new();
             for (args, event, then) in &units[1].triggers {
                 if *event == m::Event::Attacked {
-                    self.run_trigger(&ctx, then, args, &mut next, &mut inflicted, units);
+                    self.run_trigger(&ctx, then, args, &mut next, &mut laid, units);
                 }
             }
             for side in 0..2 {
@@ -552,8 +614,11 @@ impl<'e> Exchange<'e> {
             state.hp = next.hp;
             state.statuses = next.statuses;
         }
-        state.phase = self.first_phase(&state);
-        state
+        // A unit routed before the first strike ends the exchange.
+        if state.hp.iter().all(|hp| *hp > 0) {
+            state.phase = self.first_phase(&state);
+        }
+        (state, laid)
     }
 
     /// The exact distribution of outcomes, by enumerating every face of every strike.
@@ -675,8 +740,14 @@ impl<'e> Exchange<'e> {
 
     /// Plays the exchange once with `rng`, strike by strike.
     pub fn resolve(&self, rng: &mut ChaCha8Rng) -> (Vec<StrikeLog>, [i64; 2]) {
+        let r = self.resolve_all(rng);
+        (r.log, r.hp)
+    }
+
+    /// [`Exchange::resolve`] with what `on attacked` laid before the first strike.
+    pub fn resolve_all(&self, rng: &mut ChaCha8Rng) -> Resolution {
         let ir = &self.engine.ir;
-        let mut state = self.initial();
+        let (mut state, declared) = self.initial_laid();
         let mut log = Vec::new();
         let mut cache = vec![None; ir.formulas.len()];
         let mut rolls = vec![0i64; ir.dice.len()];
@@ -703,14 +774,19 @@ impl<'e> Exchange<'e> {
             cache.iter_mut().for_each(|c| *c = None);
             let roll = ir.strike_dice.first().and_then(|s| rolls.get(*s as usize)).copied().unwrap_or(0);
             let o = self.outcome_at(&self.ctx(units, &attrs, side, &rolls), &mut cache);
-            let (mut after, mut inflicted) = self.apply(&state, side, o);
-            let debuffed: Vec<(String, i64)> = inflicted
+            let (mut after, laid) = self.apply(&state, side, o);
+            let struck = 1 - side;
+            let inflicted: Vec<String> = laid
                 .iter()
-                .filter_map(|s| s.strip_prefix(DEBUFF_PREFIX))
-                .filter_map(|s| s.rsplit_once(':'))
-                .filter_map(|(a, n)| n.parse().ok().map(|n| (a.to_string(), n)))
+                .filter_map(|l| if let Laid::Afflicted { status, .. } = l { Some(status.clone()) } else { None })
                 .collect();
-            inflicted.retain(|s| !s.starts_with(DEBUFF_PREFIX));
+            let debuffed: Vec<(String, i64)> = laid
+                .iter()
+                .filter_map(|l| match l {
+                    Laid::Debuff { side, attr, shift } if *side == struck => Some((attr.clone(), *shift)),
+                    _ => None,
+                })
+                .collect();
             after.phase = self.next_phase(&after, state.phase);
             log.push(StrikeLog {
                 side,
@@ -724,10 +800,11 @@ impl<'e> Exchange<'e> {
                 hp_after: after.hp,
                 inflicted,
                 debuffed,
+                laid,
             });
             state = after;
         }
-        (log, state.hp)
+        Resolution { log, hp: state.hp, declared }
     }
 
     /// Only the final HP of one seeded exchange (for simulations).

@@ -9,6 +9,7 @@
 pub mod ai;
 pub mod battle;
 mod combat;
+mod conform;
 pub mod dice;
 mod ir;
 mod partition;
@@ -18,7 +19,7 @@ use std::collections::HashMap;
 
 use oc_model as m;
 
-pub use combat::{rng, roll_die, Exchange, Forecast, Outcome, Shown, SideForecast, StrikeLog};
+pub use combat::{rng, roll_die, Exchange, Forecast, Laid, Outcome, Resolution, Shown, SideForecast, StrikeLog};
 pub use rand_chacha::ChaCha8Rng;
 
 /// What the engine refuses: a loadout that does not fit the rules, or a model it cannot run.
@@ -98,6 +99,7 @@ pub struct Engine {
 
 impl Engine {
     pub fn new(rules: m::Rules) -> Result<Engine, EngineError> {
+        conform::check(&rules)?;
         let mut ir = ir::Ir::build(&rules)?;
         let mut item_modifiers = HashMap::new();
         let mut item_ranges = HashMap::new();

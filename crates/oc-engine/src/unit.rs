@@ -401,14 +401,37 @@ impl Engine {
                     }
                     Eff::When { condition, then } => unit.whens.push((args.clone(), condition, then)),
                     Eff::On { event, then } => unit.triggers.push((args.clone(), event, then)),
-                    Eff::Command { verb: m::Verb::MustAttackWeakest, .. } => unit.must_attack_weakest = true,
-                    Eff::Command { verb: m::Verb::Restrict, args: cargs } => {
-                        let ctx = self.static_ctx(&unit, &unit.attrs);
-                        if let Some(V::Name(t)) = cargs.first().map(|a| ctx.eval(a, &args, &mut [])) {
-                            unit.restricted.push(t);
+                    // The standing verbs (`oc_model::conformance::VERBS`, context `Always`).
+                    Eff::Command { verb, args: cargs } => match verb {
+                        m::Verb::MustAttackWeakest => unit.must_attack_weakest = true,
+                        m::Verb::Restrict => {
+                            let ctx = self.static_ctx(&unit, &unit.attrs);
+                            if let Some(V::Name(t)) = cargs.first().map(|a| ctx.eval(a, &args, &mut [])) {
+                                unit.restricted.push(t);
+                            }
                         }
-                    }
-                    _ => {}
+                        // Applied as the items' tags are gathered, above.
+                        m::Verb::IgnoreItemTags => {}
+                        // Not standing effects: the compiler accepts them only in triggers and
+                        // actions, which the exchange and the battle run.
+                        m::Verb::Heal
+                        | m::Verb::Damage
+                        | m::Verb::Inflict
+                        | m::Verb::Cure
+                        | m::Verb::Reactivate
+                        | m::Verb::Relocate
+                        | m::Verb::Open
+                        | m::Verb::TakeChest
+                        | m::Verb::Raze
+                        | m::Verb::Seize
+                        | m::Verb::Escape
+                        | m::Verb::Reveal
+                        | m::Verb::Transform
+                        | m::Verb::Shift
+                        | m::Verb::Debuff
+                        | m::Verb::Attack => {}
+                    },
+                    Eff::Modify { .. } | Eff::Grant { .. } | Eff::GrantParam(_) | Eff::Action => {}
                 }
             }
         }

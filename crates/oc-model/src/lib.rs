@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub mod conformance;
 pub mod dice;
 pub use dice::{DiceShape, DieTerm, Dist, Faces, Keep};
 
@@ -406,6 +407,8 @@ pub enum Event {
     Attacked,
     AfterAttack,
     Routed,
+    /// A strike of the holder's that does not hit (a backfire included).
+    Miss,
 }
 
 impl Event {
@@ -419,6 +422,7 @@ impl Event {
         ("attacked", Event::Attacked),
         ("after_attack", Event::AfterAttack),
         ("routed", Event::Routed),
+        ("miss", Event::Miss),
     ];
     pub fn from_name(name: &str) -> Option<Event> {
         Event::ALL.iter().find(|(n, _)| *n == name).map(|(_, e)| *e)
@@ -514,8 +518,8 @@ pub enum ActionTarget {
     Chest,
 }
 
-/// The primitives of actions and triggers. Their arguments are documented in `oc explain` of the
-/// command code and checked by the compiler (see `oc-compiler`'s `verbs` table).
+/// The primitives of actions and triggers. Their arguments and the places each may appear are
+/// [`conformance::VERBS`]: the compiler checks against it and the engine executes what it allows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verb {

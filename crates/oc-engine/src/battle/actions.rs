@@ -3,9 +3,9 @@
 
 use oc_model as m;
 
-use super::effects::TagUse;
+use super::effects::{collect_commands, TagUse};
 use super::eval::{const_eval, Eval};
-use super::{distance, Available, Battle, BattleError, Record, State, Tile, Trade};
+use super::{distance, Available, Battle, BattleError, State, Tile, Trade};
 
 impl Battle<'_> {
     /// The special actions a unit has: every `action` of every tag it holds (class, form,
@@ -89,11 +89,26 @@ impl Battle<'_> {
                     let available = Available { action: a.clone(), params: Vec::new(), args: Vec::new(), source: None };
                     notes.push(self.perform(i, &available, target, tile)?);
                 }
-                m::Effect::Command { verb, args } => {
-                    let pos = self.units.get(i).map_or((0, 0), |f| f.pos);
-                    notes.push(format!("{} {}", u.name, self.command(i, *verb, args, target, pos, tile, &[], &[])?));
+                m::Effect::Command { .. } | m::Effect::When { .. } => {
+                    // A direct use acts on its user (the compiler allows only `self` here).
+                    let drawn = std::cell::RefCell::new(Vec::new());
+                    let mut todo = Vec::new();
+                    let ctx = Eval {
+                        battle: self,
+                        user: i,
+                        target: None,
+                        params: &[],
+                        args: &[],
+                        dice: std::cell::RefCell::new(None),
+                        drawn: &drawn,
+                    };
+                    collect_commands(&ctx, std::slice::from_ref(e), &[], &[], &mut todo);
+                    for (verb, cargs, _, _) in todo {
+                        let pos = self.units.get(i).map_or((0, 0), |f| f.pos);
+                        notes.push(format!("{} {}", u.name, self.command(i, verb, &cargs, None, pos, tile, &[], &[])?));
+                    }
                 }
-                _ => {}
+                m::Effect::Modify { .. } | m::Effect::On { .. } | m::Effect::Grant { .. } | m::Effect::GrantParam { .. } => {}
             }
         }
         if let Some(note) = self.spend(i, item) {
@@ -211,12 +226,12 @@ impl Battle<'_> {
                 return Err(BattleError(format!("{} cannot {verb:?} now: a requirement of the action is not met", u.name)));
             }
         }
+        // Its commands, those under a `when` only where the condition holds now.
+        let mut todo = Vec::new();
+        collect_commands(&ctx, &a.action.effects, &a.params, &a.args, &mut todo);
         let mut notes = Vec::new();
-        let effects = a.action.effects.clone();
-        let (params, args) = (a.params.clone(), a.args.clone());
-        for e in &effects {
-            let m::Effect::Command { verb, args: cargs } = e else { continue };
-            notes.push(self.command(i, *verb, cargs, target_unit, spot, tile, &params, &args)?);
+        for (verb, cargs, params, args) in todo {
+            notes.push(self.command(i, verb, &cargs, target_unit, spot, tile, &params, &args)?);
         }
         if let Some(note) = a.source.as_deref().and_then(|item| self.spend(i, item)) {
             notes.push(note);
@@ -242,6 +257,13 @@ impl Battle<'_> {
                 Some(m::Expr::Unit(m::UnitRef::Holder | m::UnitRef::Attacker)) => Some(i),
                 Some(m::Expr::Unit(_)) => target,
                 _ => None,
+            }
+        };
+        // A named unit that is not here (a `foe` with none) is an error, never the user.
+        let named = |k: usize| -> Result<Option<usize>, BattleError> {
+            match (cargs.get(k), unit_arg(k)) {
+                (Some(m::Expr::Unit(r)), None) => Err(BattleError(format!("there is no {r:?} unit here"))),
+                (_, who) => Ok(who),
             }
         };
         let side = self.units.get(i).map_or(m::SideId::Attacker, |u| u.side);
@@ -330,7 +352,7 @@ impl Battle<'_> {
                 }
             }
             m::Verb::Heal => {
-                let who = unit_arg(0).or(target).unwrap_or(i);
+                let who = named(0)?.or(target).unwrap_or(i);
                 let n = amount(self, 1)
                     .or_else(|| amount(self, 0))
                     .ok_or_else(|| BattleError("the amount to heal could not be worked out from the rules".into()))?
@@ -347,13 +369,9 @@ impl Battle<'_> {
                 Ok(format!("lets {} act again", f.name))
             }
             m::Verb::Cure => {
-                let who = unit_arg(0).or(target).unwrap_or(i);
-                let f = self.units.get_mut(who).ok_or_else(|| BattleError("no target".into()))?;
-                let gone: Vec<String> = f.statuses.drain(..).map(|a| a.status).collect();
-                let name = f.name.clone();
-                for status in &gone {
-                    self.log.push(Record::Affliction { unit: who, status: status.clone(), change: "cured".into() });
-                }
+                let who = named(0)?.or(target).unwrap_or(i);
+                let name = self.units.get(who).ok_or_else(|| BattleError("no target".into()))?.name.clone();
+                let gone = self.cure(who);
                 Ok(if gone.is_empty() {
                     format!("finds nothing to cure on {name}")
                 } else {
@@ -361,7 +379,7 @@ impl Battle<'_> {
                 })
             }
             m::Verb::Damage => {
-                let who = unit_arg(0).unwrap_or(i);
+                let who = named(0)?.unwrap_or(i);
                 let n = amount(self, 1)
                     .ok_or_else(|| BattleError("the damage could not be worked out from the rules".into()))?
                     .max(0);
@@ -374,12 +392,12 @@ impl Battle<'_> {
                 let note = format!("deals {n} damage to {}{}", f.name, if f.hp == 0 { ", routing them" } else { "" });
                 // A unit routed by a command's damage (a status's or an item's) gets its `on routed` too.
                 if was_ready && self.units.get(who).is_some_and(|f| f.state == State::Routed) {
-                    self.run_triggers(who, m::Event::Routed);
+                    self.run_triggers_against(who, m::Event::Routed, (who != i).then_some(i));
                 }
                 Ok(note)
             }
             m::Verb::Inflict => {
-                let who = unit_arg(0).or(target).unwrap_or(i);
+                let who = named(0)?.or(target).unwrap_or(i);
                 let status = cargs.get(1).and_then(|e| const_eval(e, params, args)).and_then(|v| {
                     if let m::Value::Name { name, .. } = v {
                         Some(name)
@@ -392,7 +410,7 @@ impl Battle<'_> {
                 Ok(format!("inflicts {status}"))
             }
             m::Verb::Relocate => {
-                let who = unit_arg(0).or(target).ok_or_else(|| BattleError("relocate needs a unit".into()))?;
+                let who = named(0)?.or(target).ok_or_else(|| BattleError("relocate needs a unit".into()))?;
                 let to = dest
                     .filter(|d| Some(*d) != self.units.get(who).map(|f| f.pos))
                     .ok_or_else(|| BattleError("say where to move the target (the action's tile)".into()))?;
@@ -414,7 +432,7 @@ impl Battle<'_> {
             // added to the user's `damage_bonus` (the attribute the damage formulas read); the
             // action's own `target ... within` gives the reach.
             m::Verb::Attack => {
-                let who = unit_arg(0).or(target).ok_or_else(|| BattleError("attack needs a target unit".into()))?;
+                let who = named(0)?.or(target).ok_or_else(|| BattleError("attack needs a target unit".into()))?;
                 let bonus = match cargs.get(1) {
                     Some(_) => {
                         amount(self, 1).ok_or_else(|| BattleError("the attack's extra damage could not be worked out".into()))?
@@ -427,7 +445,43 @@ impl Battle<'_> {
                 let note = self.exchange_with(i, who, bonus)?;
                 Ok(format!("attacks {note}"))
             }
-            other => Err(BattleError(format!("the battle engine does not perform `{other:?}` in actions yet"))),
+            // Lowers an attribute until the end of the unit's next turn (does not stack).
+            m::Verb::Debuff => {
+                let who = named(0)?.or(target).unwrap_or(i);
+                let ctx_args = (params, args);
+                let (attr, shift) = match cargs.get(1).and_then(|e| const_eval(e, ctx_args.0, ctx_args.1)) {
+                    Some(m::Value::StatMod { stat, amount }) => (stat, amount),
+                    _ => return Err(BattleError("debuff names no stat".into())),
+                };
+                let before = self.units.get(who).map_or(0, |f| f.debuffs.len());
+                self.debuff(who, &attr, shift);
+                let name = self.units.get(who).map(|f| f.name.clone()).unwrap_or_default();
+                Ok(if self.units.get(who).map_or(0, |f| f.debuffs.len()) > before {
+                    format!("lowers {name}'s {attr} by {}", -shift)
+                } else {
+                    format!("cannot lower {name}'s {attr} again")
+                })
+            }
+            // The action's tile becomes the terrain named (any tile, unlike `raze`'s regions).
+            m::Verb::Transform => {
+                let into = match cargs.first().and_then(|e| const_eval(e, params, args)) {
+                    Some(m::Value::Name { name, .. }) if self.engine.rules.terrain(&name).is_some() => name,
+                    _ => return Err(BattleError("transform names no terrain".into())),
+                };
+                let was = self
+                    .terrain_at(spot)
+                    .map(|t| t.name.clone())
+                    .ok_or_else(|| BattleError(format!("{spot:?} is off the map")))?;
+                if let Some(slot) = self.map.terrain.get_mut((spot.1 * self.map.width + spot.0) as usize) {
+                    *slot = into.clone();
+                }
+                Ok(format!("turns the {was} at {spot:?} into {into}"))
+            }
+            // Standing effects and the shifting rule, never commands run in a battle
+            // (`oc_model::conformance::VERBS`: the compiler rejects them in actions and triggers).
+            m::Verb::Restrict | m::Verb::MustAttackWeakest | m::Verb::IgnoreItemTags | m::Verb::Shift => {
+                Err(BattleError(format!("`{verb:?}` is not something a unit does: it holds while a tag is held")))
+            }
         }
     }
 }

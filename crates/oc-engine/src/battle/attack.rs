@@ -2,7 +2,7 @@
 //! exchanges (statuses and debuffs landing on the unit struck), and striking destructible tiles.
 
 use super::{distance, Battle, BattleError, State, Tile};
-use crate::combat::Exchange;
+use crate::combat::{Exchange, Laid, Resolution};
 
 impl Battle<'_> {
     /// For a unit that must attack the weakest (`must_attack_weakest()`): the ready enemies within reach of its
@@ -104,21 +104,22 @@ impl Battle<'_> {
             la.debuffs.push(("damage_bonus".to_string(), bonus));
         }
         let exchange = Exchange::new(self.engine, &la, &ld, distance(a.pos, d.pos))?;
-        let (log, hp) = exchange.resolve(&mut self.rng);
+        let Resolution { log, hp, declared } = exchange.resolve_all(&mut self.rng);
         if let Some(f) = self.units.get_mut(i) {
             f.hp = hp[0];
         }
         if let Some(f) = self.units.get_mut(target) {
             f.hp = hp[1];
         }
-        // Statuses and debuffs a strike inflicted land on the unit struck.
-        for s in &log {
-            let struck = if s.side == 0 { target } else { i };
-            for status in &s.inflicted {
-                self.afflict(struck, status);
-            }
-            for (attr, shift) in &s.debuffed {
-                self.debuff(struck, attr, *shift);
+        // Statuses, cures and debuffs the triggers laid (`on attacked`, then each strike's) stay.
+        let unit_of = |side: usize| if side == 0 { i } else { target };
+        for laid in declared.iter().chain(log.iter().flat_map(|s| s.laid.iter())) {
+            match laid {
+                Laid::Afflicted { side, status } => self.afflict(unit_of(*side), status),
+                Laid::Debuff { side, attr, shift } => self.debuff(unit_of(*side), attr, *shift),
+                Laid::Cured { side } => {
+                    self.cure(unit_of(*side));
+                }
             }
         }
         let strikes: Vec<String> = log

@@ -69,13 +69,26 @@ impl Battle<'_> {
     /// weapon that hurts its wielder after an attack). Form changes are the engine's own shifting rule, not run here.
     pub(super) fn run_triggers(&mut self, i: usize, event: m::Event) {
         let drawn = std::cell::RefCell::new(Vec::new());
-        self.run_triggers_drawing(i, event, &drawn);
+        self.run_triggers_drawing(i, event, None, &drawn);
+    }
+
+    /// [`Battle::run_triggers`] where the event has a `foe` (`after_attack`: the unit attacked;
+    /// `routed`: the unit that routed the holder).
+    pub(super) fn run_triggers_against(&mut self, i: usize, event: m::Event, foe: Option<usize>) {
+        let drawn = std::cell::RefCell::new(Vec::new());
+        self.run_triggers_drawing(i, event, foe, &drawn);
     }
 
     /// [`Battle::run_triggers`] with the named dice of this event drawn once, shared by the
     /// caller. `when` conditions inside the effects are evaluated (with the battle's dice), and
     /// only the commands under true conditions run.
-    pub(super) fn run_triggers_drawing(&mut self, i: usize, event: m::Event, drawn: &std::cell::RefCell<Vec<(String, i64)>>) {
+    pub(super) fn run_triggers_drawing(
+        &mut self,
+        i: usize,
+        event: m::Event,
+        foe: Option<usize>,
+        drawn: &std::cell::RefCell<Vec<(String, i64)>>,
+    ) {
         // A routed unit's own `on routed` effects are its last; nothing else runs off the board.
         if !self.on_board(i) && event != m::Event::Routed {
             return;
@@ -86,7 +99,7 @@ impl Battle<'_> {
             let ctx = Eval {
                 battle: self,
                 user: i,
-                target: None,
+                target: foe,
                 params: &params,
                 args: &args,
                 dice: std::cell::RefCell::new(Some(&mut dice)),
@@ -103,7 +116,7 @@ impl Battle<'_> {
         self.rng = dice;
         for (verb, cargs, params, args) in todo {
             let pos = self.units.get(i).map_or((0, 0), |f| f.pos);
-            let note = match self.command(i, verb, &cargs, None, pos, None, &params, &args) {
+            let note = match self.command(i, verb, &cargs, foe, pos, None, &params, &args) {
                 Ok(n) => n,
                 Err(e) => format!("could not {verb:?}: {e}"),
             };
@@ -121,6 +134,16 @@ impl Battle<'_> {
         }
         u.statuses.push(Affliction { status: status.to_string(), left: lasts });
         self.log.push(Record::Affliction { unit: i, status: status.to_string(), change: "inflicted".into() });
+    }
+
+    /// The `cure` verb: every status on the unit is removed.
+    pub(super) fn cure(&mut self, i: usize) -> Vec<String> {
+        let Some(f) = self.units.get_mut(i) else { return Vec::new() };
+        let gone: Vec<String> = f.statuses.drain(..).map(|a| a.status).collect();
+        for status in &gone {
+            self.log.push(Record::Affliction { unit: i, status: status.clone(), change: "cured".into() });
+        }
+        gone
     }
 
     /// The `debuff` verb, after seed 000: "Target unit has their Rating reduced by X on their next turn.
@@ -153,7 +176,13 @@ impl Battle<'_> {
 }
 
 /// The commands of triggered effects whose `when` conditions hold, in order.
-fn collect_commands(ctx: &Eval, effects: &[m::Effect], params: &[String], args: &[m::Value], out: &mut Vec<Triggered>) {
+pub(super) fn collect_commands(
+    ctx: &Eval,
+    effects: &[m::Effect],
+    params: &[String],
+    args: &[m::Value],
+    out: &mut Vec<Triggered>,
+) {
     for e in effects {
         match e {
             m::Effect::Command { verb, args: cargs } if *verb != m::Verb::Shift => {
@@ -174,7 +203,7 @@ pub(super) type TagUse = (String, Vec<m::Value>);
 type Holding = (Vec<m::Effect>, Vec<String>, Vec<m::Value>);
 
 /// A command to run from a trigger, with its tag's parameter names and arguments.
-type Triggered = (m::Verb, Vec<m::Expr>, Vec<String>, Vec<m::Value>);
+pub(super) type Triggered = (m::Verb, Vec<m::Expr>, Vec<String>, Vec<m::Value>);
 
 pub(super) fn uses_verb(effects: &[m::Effect], verb: m::Verb) -> bool {
     effects.iter().any(|e| match e {

@@ -440,8 +440,8 @@ impl<'e> Battle<'e> {
             Act::Special { verb, target, tile } => self.special(i, *verb, *target, *tile)?,
             Act::Use { item, target, tile } => self.use_item(i, item, *target, *tile)?,
         };
-        if matches!(t.act, Act::Attack { .. }) {
-            self.run_triggers(i, m::Event::AfterAttack);
+        if let Act::Attack { target } = t.act {
+            self.run_triggers_against(i, m::Event::AfterAttack, Some(target));
         }
         if let Some(to) = t.then_to {
             let canto = self
@@ -470,16 +470,27 @@ impl<'e> Battle<'e> {
         let hp: Vec<(usize, i64)> =
             self.units.iter().enumerate().filter(|(k, f)| before.get(*k) != Some(&f.hp)).map(|(k, f)| (k, f.hp)).collect();
         let routed: Vec<usize> = hp.iter().filter(|(_, h)| *h <= 0).map(|(k, _)| *k).collect();
+        // A unit a command's damage routed has had its `on routed` already.
+        let mut newly_routed = Vec::new();
         for k in &routed {
             if let Some(f) = self.units.get_mut(*k) {
+                if f.state == State::Ready {
+                    newly_routed.push(*k);
+                }
                 f.state = State::Routed;
             }
         }
-        let newly_routed = routed.clone();
+        // Who routed whom: the acting unit its foes; the target of its attack or action, the
+        // acting unit itself (a counter).
+        let acted_on = match &t.act {
+            Act::Attack { target } | Act::Special { target: Some(target), .. } => Some(*target),
+            _ => None,
+        };
         self.log.push(Record::Turn { round: self.round, turn: t, hp, routed, note });
         // `on routed`: a routed unit's own triggers, once, as it leaves the battle.
         for k in newly_routed {
-            self.run_triggers(k, m::Event::Routed);
+            let foe = if k == i { acted_on } else { Some(i) };
+            self.run_triggers_against(k, m::Event::Routed, foe);
         }
         self.after_activation(i);
         self.run_triggers(i, m::Event::EndOfTurn);

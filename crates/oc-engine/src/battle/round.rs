@@ -56,7 +56,7 @@ impl Battle<'_> {
             // `on start_of_round` effects, then the statuses' clear rolls, one draw of each named
             // die for both (seed 001's poison: one d20, 1-10 it wears off, 11-20 two damage).
             let drawn = std::cell::RefCell::new(Vec::new());
-            self.run_triggers_drawing(i, m::Event::StartOfRound, &drawn);
+            self.run_triggers_drawing(i, m::Event::StartOfRound, None, &drawn);
             let Some(u) = self.units.get(i) else { continue };
             if u.state != State::Ready {
                 continue;
