@@ -742,7 +742,7 @@ impl<'a> Checker<'a> {
                 continue;
             }
             spans.insert(name.clone(), formula.name.span);
-            let scope = Scope { params: &[], units: true, combat: true, formulas: Some(&visible) };
+            let scope = Scope { params: &[], units: true, combat: true, formulas: Some(&visible), rolls: true };
             let (expr, ty) = self.expr(&formula.value, &scope, required.as_ref());
             let ty = match (required, ty) {
                 (Some(want), Some(got)) => {
@@ -1110,7 +1110,7 @@ impl<'a> Checker<'a> {
             if self.tags.map.get(&t.name.value).map(|(s, _)| *s) != Some(t.name.span) {
                 continue; // a duplicate, already reported
             }
-            let scope = Scope { params: &sig.params, units: true, combat: false, formulas: None };
+            let scope = Scope { params: &sig.params, units: true, combat: false, formulas: None, rolls: false };
             let effects = self.effects(&t.body, &scope, true);
             self.check_contexts(&t.body, Context::Always);
             out.push(m::Tag {
@@ -1132,14 +1132,16 @@ impl<'a> Checker<'a> {
             if self.tags.map.get(&s.name.value).map(|(sp, _)| *sp) != Some(s.name.span) {
                 continue;
             }
-            let scope = Scope { params: &[], units: true, combat: false, formulas: None };
+            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: false };
             let effects = self.effects(&s.body, &scope, false);
             self.check_contexts(&s.body, Context::Always);
             let mut clears = Vec::new();
+            // A clear check is rolled at its event (`clears when roll(d10) <= 5`).
+            let clear_scope = Scope { rolls: true, ..scope };
             for c in &s.clears {
                 self.check_timed_event(&c.event, Timed::Clears);
                 let condition = c.condition.as_ref().map(|e| {
-                    let (expr, ty) = self.expr(e, &scope, Some(&Type::Bool));
+                    let (expr, ty) = self.expr(e, &clear_scope, Some(&Type::Bool));
                     if let Some(ty) = ty {
                         if ty != Type::Bool {
                             self.mismatch(e.span, &Type::Bool, &ty, "`clears when` needs a condition such as `roll(d10) <= 5`");
@@ -1812,7 +1814,7 @@ impl<'a> Checker<'a> {
                     0
                 }
             };
-            let scope = Scope { params: &[], units: true, combat: false, formulas: None };
+            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: true };
             let uses = it.uses.iter().flat_map(|u| self.effects(u, &scope, true)).collect();
             for u in &it.uses {
                 self.check_contexts(u, Context::Use);
@@ -1854,7 +1856,7 @@ impl<'a> Checker<'a> {
     }
 
     fn range(&mut self, r: &ast::RangeSpec) -> Option<m::Range> {
-        let scope = Scope { params: &[], units: true, combat: false, formulas: None };
+        let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: false };
         let (min, min_ty) = self.expr(&r.min, &scope, Some(&Type::Int));
         let (max, max_ty) = match &r.max {
             Some(e) => self.expr(e, &scope, Some(&Type::Int)),

@@ -12,6 +12,7 @@ use crate::check::{stmt_span, type_name, Checker};
 use crate::codes::*;
 
 /// What names an expression may use.
+#[derive(Clone, Copy)]
 pub(crate) struct Scope<'s> {
     pub params: &'s [(String, Type)],
     /// `self`, `foe`, `attacker`, `defender`, `target`, `user`.
@@ -20,6 +21,10 @@ pub(crate) struct Scope<'s> {
     pub combat: bool,
     /// Combat formulas visible from here.
     pub formulas: Option<&'s HashMap<String, Type>>,
+    /// Dice are drawn here: combat formulas, battle events, actions, uses, status clears. Not in
+    /// a strike modifier (`when` at the top of a tag) or an exchange trigger (`on hit`), which
+    /// are worked out without dice.
+    pub rolls: bool,
 }
 
 type Typed = (m::Expr, Option<Type>);
@@ -499,6 +504,14 @@ impl<'a> Checker<'a> {
                 return error_expr();
             }
         };
+        if !scope.rolls {
+            self.error(
+                Diagnostic::error(EFFECT_CONTEXT, e.span, "nothing is rolled here")
+                    .with_label("worked out without dice")
+                    .with_help("a strike modifier (`when` at the top of a tag) and exchange triggers (`on hit`, `on crit`, `on miss`, `on attacked`) have no dice of their own; roll in the combat formulas (`critical = roll(hit) <= 10`) or in a battle event (`on end_of_turn { when roll(d10) <= 5 { ... } }`)"),
+            );
+            return error_expr();
+        }
         let target = match side.map(|s| (&s.kind, s.span)) {
             None => false,
             Some((ExprKind::Name(who), span)) if who == "attacker" || who == "defender" => {
@@ -690,7 +703,7 @@ impl<'a> Checker<'a> {
             ast::Stmt::Modify { place, op, value, span } => self.modify(place, *op, value, *span, scope),
             ast::Stmt::When { condition, body, .. } => {
                 // Conditions may look at the strike in progress.
-                let inner = Scope { params: scope.params, units: scope.units, combat: true, formulas: scope.formulas };
+                let inner = Scope { combat: true, ..*scope };
                 let (c, ty) = self.expr(condition, &inner, Some(&Type::Bool));
                 if let Some(ty) = ty {
                     if ty != Type::Bool {
@@ -702,8 +715,12 @@ impl<'a> Checker<'a> {
             }
             ast::Stmt::On { event, body, .. } => {
                 let strike = matches!(event.value.as_str(), "hit" | "crit" | "attacked" | "miss" | "after_attack");
-                let inner =
-                    Scope { params: scope.params, units: scope.units, combat: scope.combat || strike, formulas: scope.formulas };
+                // Exchange triggers run inside a strike's outcome, where nothing more is rolled;
+                // battle events draw their dice.
+                let exchange = m::Event::from_name(&event.value)
+                    .and_then(oc_model::conformance::event_spec)
+                    .is_some_and(|e| e.fires == oc_model::conformance::Fires::Exchange);
+                let inner = Scope { combat: scope.combat || strike, rolls: !exchange, ..*scope };
                 let then = self.effects(body, &inner, false);
                 m::Event::from_name(&event.value).map(|event| m::Effect::On { event, then })
             }
@@ -758,7 +775,7 @@ impl<'a> Checker<'a> {
                     }
                     requires.push(x);
                 }
-                let effects = self.effects(&a.body, scope, false);
+                let effects = self.effects(&a.body, &Scope { rolls: true, ..*scope }, false);
                 Some(m::Effect::Action(m::Action { target, min_range, max_range, requires, effects }))
             }
             ast::Stmt::Command { verb, args, span } => {
