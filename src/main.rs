@@ -207,6 +207,8 @@ enum Command {
         #[command(subcommand)]
         phase: ArmyPhase,
     },
+    /// Print a shell completion script: `oc completions bash > ~/.local/share/bash-completion/completions/oc`.
+    Completions { shell: clap_complete::Shell },
     /// Print the long explanation of a diagnostic code (`oc explain oc::name::unknown_tag`).
     Explain {
         /// The code; omit it (or pass --list) to list every code.
@@ -376,6 +378,14 @@ fn main() -> ExitCode {
             atlas::import_image(&image, legend.as_deref(), name.as_deref(), out.as_deref(), force)
         }
         Command::Explain { code, list } => commands::explain(code.as_deref(), list),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            // Into memory first: a closed pipe (`| head`) is not an error worth a panic.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "oc", &mut script);
+            let _ = std::io::Write::write_all(&mut std::io::stdout(), &script);
+            0
+        }
         Command::Forecast { matchup, format } => {
             let (a, d) = matchup.sides();
             play::forecast(matchup.ruleset.as_deref(), &a, &d, matchup.distance, format)

@@ -530,3 +530,27 @@ fn a_mistyped_subcommand_or_flag_gets_a_suggestion() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("--format"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn completions_for_every_shell_name_the_commands() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let out = oc(&repo(), &["completions", shell]);
+        assert!(out.status.success(), "{shell}: {}", String::from_utf8_lossy(&out.stderr));
+        let script = String::from_utf8_lossy(&out.stdout);
+        for command in ["check", "simulate", "forecast", "fmt", "completions"] {
+            assert!(script.contains(command), "{shell} completions lack {command}");
+        }
+    }
+    // The bash script is valid bash (where bash is installed).
+    let dir = std::env::temp_dir().join(format!("oc-completions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("oc.bash");
+    std::fs::write(&file, oc(&repo(), &["completions", "bash"]).stdout).unwrap();
+    match Command::new("bash").arg("-n").arg(&file).output() {
+        Ok(check) => assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr)),
+        Err(e) => eprintln!("skipped: bash is not installed ({e})"),
+    }
+    // A misspelt command gets a suggestion.
+    let out = oc(&repo(), &["chek", "."]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a similar subcommand exists: 'check'"));
+}
