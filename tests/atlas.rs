@@ -258,3 +258,56 @@ fn a_palette_image_round_trips_into_the_same_terrain() {
     let errors = oc_atlas::export::import_image(&img, &oc_atlas::export::default_palette(&rules), &rules, "x").unwrap_err();
     assert_eq!(errors, ["the colour #010203 (first at pixel 3,2; 1 pixel(s)) is not in the legend"]);
 }
+
+/// The map JSON Schema editors use is generated from the reader's types; the shipped copy is
+/// current (`OC_BLESS=1` rewrites it), and every shipped map validates against it with a real
+/// validator (Python's `jsonschema`, skipped with a note where it is not installed).
+#[test]
+fn the_map_schema_is_current_and_every_shipped_map_validates() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("schemas/map.schema.json");
+    let schema = oc_atlas::json_schema();
+    if std::env::var_os("OC_BLESS").is_some() {
+        std::fs::write(&path, &schema).unwrap();
+    }
+    assert_eq!(std::fs::read_to_string(&path).unwrap_or_default(), schema, "schemas/map.schema.json is stale: OC_BLESS=1");
+    let mut maps: Vec<PathBuf> = std::fs::read_dir(root.join("scenarios/maps"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".map.toml"))
+        .collect();
+    maps.sort();
+    assert!(maps.len() >= 12);
+    let bad = std::env::temp_dir().join(format!("oc-schema-bad-{}.map.toml", std::process::id()));
+    std::fs::write(&bad, "name = \"x\"\nwidth = 2\nheight = 1\nrows = [\"..\"]\ncolour = \"red\"\n[[regions]]\nname = \"z\"\nkind = \"camp\"\n").unwrap();
+    let script = r#"
+import json, sys, tomllib
+import jsonschema
+schema = json.load(open(sys.argv[1]))
+bad = []
+for path in sys.argv[2:]:
+    with open(path, "rb") as f:
+        errors = list(jsonschema.Draft202012Validator(schema).iter_errors(tomllib.load(f)))
+    print(path, len(errors))
+"#;
+    let out = match std::process::Command::new("python3").arg("-c").arg(script).arg(&path).args(&maps).arg(&bad).output() {
+        Ok(out) => out,
+        Err(e) => return eprintln!("skipped: python3 is not installed ({e})"),
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if stderr.contains("No module named 'jsonschema'") || stderr.contains("No module named 'tomllib'") {
+        return eprintln!("skipped: Python's jsonschema/tomllib is not installed: {stderr}");
+    }
+    assert!(out.status.success(), "{stderr}");
+    let report = String::from_utf8_lossy(&out.stdout);
+    for line in report.lines() {
+        let (file, errors) = line.rsplit_once(' ').unwrap();
+        if file == bad.to_string_lossy() {
+            // An unknown key and a region kind that does not exist.
+            assert_eq!(errors, "2", "{line}");
+        } else {
+            assert_eq!(errors, "0", "{file} does not validate against the map schema");
+        }
+    }
+    assert_eq!(report.lines().count(), maps.len() + 1);
+}

@@ -15,5 +15,6 @@ pub mod render;
 pub use codes::CODES;
 pub use lint::{check, finish, lint, ImageCheck};
 pub use map::{
-    find_terrain, parse, Chest, Destructible, Map, Region, RegionKind, Side, Tile, DEFAULT_GRID, MAX_REGION_TILES, MAX_SIDE,
+    find_terrain, json_schema, parse, Chest, Destructible, Map, Region, RegionKind, Side, Tile, DEFAULT_GRID, MAX_REGION_TILES,
+    MAX_SIDE,
 };

@@ -45,60 +45,125 @@ pub const MAX_SIDE: i64 = 512;
 /// Tiles all of a map's regions may list together (four times the largest map).
 pub const MAX_REGION_TILES: usize = 4 * 512 * 512;
 
-#[derive(Deserialize)]
+/// A map definition (`*.map.toml`). The JSON Schema editors validate against
+/// (`schemas/map.schema.json`) is generated from these types, so it cannot drift from the reader.
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(title = "oc map", description = "An Officer's Chess map: terrain rows, legend, regions, chests, doors and walls.")]
 struct RawMap {
+    /// The map's name, as scenarios and reports show it.
+    #[schemars(with = "String")]
     name: Spanned<String>,
+    /// Squares across (1 to 512).
+    #[schemars(with = "i64", range(min = 1, max = 512))]
     width: Spanned<i64>,
+    /// Squares down (1 to 512).
+    #[schemars(with = "i64", range(min = 1, max = 512))]
     height: Spanned<i64>,
+    /// Pixels per square in the background image and renders (8 to 1024; default 70).
+    #[schemars(with = "Option<i64>", range(min = 8, max = 1024))]
     grid: Option<Spanned<i64>>,
+    /// A background image, relative to the map file.
+    #[schemars(with = "Option<String>")]
     image: Option<Spanned<String>>,
+    /// A time limit in rounds, for the reachability lints.
+    #[schemars(with = "Option<i64>", range(min = 1))]
     rounds: Option<Spanned<i64>>,
+    /// Home-brew rules (`.oc`) whose terrains the map uses; default: the standard library.
+    #[schemars(with = "Option<String>")]
     rules: Option<Spanned<String>>,
+    /// Lint codes not to report for this map (`oc::atlas::unused_legend`).
     #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     allow: Vec<Spanned<String>>,
+    /// One string per row of squares, one symbol per square (see `legend`).
+    #[schemars(with = "Vec<String>")]
     rows: Spanned<Vec<Spanned<String>>>,
+    /// Symbol -> terrain name (or title), overriding each terrain's own symbol.
     #[serde(default)]
+    #[schemars(with = "BTreeMap<String, String>")]
     legend: BTreeMap<Spanned<String>, Spanned<String>>,
+    /// Named areas: deployment zones, objectives, labels.
     #[serde(default)]
+    #[schemars(with = "Vec<RawRegion>")]
     regions: Vec<Spanned<RawRegion>>,
+    /// Chests and the item each holds.
     #[serde(default)]
+    #[schemars(with = "Vec<RawChest>")]
     chests: Vec<Spanned<RawChest>>,
+    /// Doors (the square's terrain says how it opens).
     #[serde(default)]
+    #[schemars(with = "Vec<RawAt>")]
     doors: Vec<Spanned<RawAt>>,
+    /// Walls and snags with their HP.
     #[serde(default)]
+    #[schemars(with = "Vec<RawDestructible>")]
     destructibles: Vec<Spanned<RawDestructible>>,
 }
 
-#[derive(Deserialize)]
+/// A named area of the map.
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawRegion {
+    /// The name scenarios use (`seize "throne"`).
+    #[schemars(with = "String")]
     name: Spanned<String>,
+    /// What the region is for.
+    #[schemars(with = "String", extend("enum" = ["deployment", "seize", "escape", "raze", "defend", "label"]))]
     kind: Spanned<String>,
+    /// Whose region it is (deployment zones).
+    #[schemars(with = "Option<String>", extend("enum" = ["attacker", "defender"]))]
     side: Option<Spanned<String>>,
+    /// The squares, as `[x, y]` pairs; or give `rect`.
+    #[schemars(with = "Option<Vec<[i64; 2]>>")]
     tiles: Option<Vec<Spanned<[i64; 2]>>>,
+    /// `[x, y, width, height]`; or give `tiles`.
+    #[schemars(with = "Option<[i64; 4]>")]
     rect: Option<Spanned<[i64; 4]>>,
+    /// Deployment zones: how many units it must hold.
+    #[schemars(with = "Option<i64>", range(min = 1))]
     units: Option<Spanned<i64>>,
 }
 
-#[derive(Deserialize)]
+/// A chest on a square.
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawChest {
+    /// `[x, y]`.
+    #[schemars(with = "[i64; 2]")]
     at: Spanned<[i64; 2]>,
+    /// The item inside.
+    #[schemars(with = "String")]
     item: Spanned<String>,
 }
 
-#[derive(Deserialize)]
+/// A door on a square.
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawAt {
+    /// `[x, y]`.
+    #[schemars(with = "[i64; 2]")]
     at: Spanned<[i64; 2]>,
 }
 
-#[derive(Deserialize)]
+/// A wall or snag that can be struck down.
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawDestructible {
+    /// `[x, y]`.
+    #[schemars(with = "[i64; 2]")]
     at: Spanned<[i64; 2]>,
+    /// Its HP (default: the terrain's).
+    #[schemars(with = "Option<i64>", range(min = 1))]
     hp: Option<Spanned<i64>>,
+}
+
+/// The JSON Schema of a map definition, pretty-printed (what `schemas/map.schema.json` holds).
+pub fn json_schema() -> String {
+    let schema = schemars::schema_for!(RawMap);
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
