@@ -9,7 +9,6 @@ mod fmt_cmd;
 mod play;
 mod report;
 mod scenario_cmd;
-mod session;
 mod watch;
 
 use std::path::PathBuf;

@@ -1,24 +1,23 @@
 //! One checking session over a project: every `.oc` file compiled with its imports, every map
 //! linted against its rules. `oc check` runs it once; `oc watch` keeps it and, after a change,
 //! redoes only what the changed paths affect: a root or a map whose *dependencies* (every path
-//! its check read or tried to read, missing ones included) hold a changed path.
+//! its check read or tried to read, missing ones included) hold a changed path. `oc lsp` keeps one
+//! per project with its open buffers as an *overlay*: text that wins over the disk's.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+use crate::codes::{NAME_NOT_UTF8, NOT_UTF8, OUTSIDE_PROJECT, UNREADABLE};
+use crate::discover::MANIFEST_FILE;
+use crate::fsx::ReadError;
+use crate::limits::{MAX_IMAGE_BYTES, MAX_SOURCE_BYTES};
+use crate::{DiskHost, Project};
 use oc_compiler::Workspace;
 use oc_diag::{Diagnostic, FileId, Span};
 use oc_model::Rules;
-use oc_project::codes::{NAME_NOT_UTF8, NOT_UTF8, OUTSIDE_PROJECT, UNREADABLE};
-use oc_project::discover::MANIFEST_FILE;
-use oc_project::fsx::ReadError;
-use oc_project::limits::{MAX_IMAGE_BYTES, MAX_SOURCE_BYTES};
-use oc_project::{DiskHost, Project};
-
-use crate::report::Sources;
 
 /// Map files get ids from here up, apart from the compiler's.
-const MAP_BASE: u32 = 1 << 24;
+pub const MAP_BASE: u32 = 1 << 24;
 /// Files that could not be read (no text) get ids from here up, after `oc.toml`'s.
 const NOTE_BASE: u32 = MANIFEST_FILE.0 + 1;
 
@@ -51,6 +50,8 @@ pub struct Session {
     map_results: HashMap<String, MapResult>,
     /// Files read that were not UTF-8: the offset of the first bad byte.
     not_utf8: HashMap<String, usize>,
+    /// Unsaved text by logical path (an editor's open buffers): read instead of the disk.
+    overlay: HashMap<String, String>,
 }
 
 /// What one run did and found.
@@ -81,7 +82,21 @@ impl Session {
             roots: HashMap::new(),
             map_results: HashMap::new(),
             not_utf8: HashMap::new(),
+            overlay: HashMap::new(),
         }
+    }
+
+    /// Sets (`Some`) or drops (`None`) the unsaved text of a file, and forgets what it affects.
+    pub fn set_overlay(&mut self, path: &str, text: Option<String>) {
+        match text {
+            Some(t) => self.overlay.insert(path.to_string(), t),
+            None => self.overlay.remove(path),
+        };
+        self.invalidate(&[path.to_string()]);
+    }
+
+    pub fn overlay(&self, path: &str) -> Option<&str> {
+        self.overlay.get(path).map(String::as_str)
     }
 
     /// Forgets what depends on `changed` (logical paths; a folder stands for everything under
@@ -171,10 +186,17 @@ impl Session {
         }
         self.manifest = project.manifest.as_ref().map(|(p, t)| (p.display().to_string(), t.clone()));
         let mut host = DiskHost::for_project(project);
-        let std_rules = self.std_rules(&mut host)?;
+        host.overlay = std::mem::take(&mut self.overlay);
+        let result = self.run_with(project, &mut host);
+        self.overlay = std::mem::take(&mut host.overlay);
+        result
+    }
+
+    fn run_with(&mut self, project: &Project, host: &mut DiskHost) -> Result<Outcome, String> {
+        let std_rules = self.std_rules(host)?;
         let mut rechecked_files = 0;
         for file in &project.files {
-            rechecked_files += usize::from(self.compile_root(&mut host, file));
+            rechecked_files += usize::from(self.compile_root(host, file));
         }
         let mut rechecked_maps = 0;
         for path in &project.maps {
@@ -182,7 +204,7 @@ impl Session {
                 continue;
             }
             rechecked_maps += 1;
-            let result = self.check_map(&mut host, path, &std_rules);
+            let result = self.check_map(host, path, &std_rules);
             self.map_results.insert(path.clone(), result);
         }
         let mut diagnostics = self.std_diagnostics.clone();
@@ -309,8 +331,9 @@ impl Session {
             if let Some(l) = &logical {
                 deps.insert(l.clone());
             }
+            let in_overlay = logical.as_ref().is_some_and(|l| host.overlay.contains_key(l));
             match logical.map(|l| (host.confined.resolve(Path::new(&l)), l)) {
-                Some((Ok(real), logical)) if real.is_file() => {
+                Some((real, logical)) if in_overlay || real.as_ref().is_ok_and(|r| r.is_file()) => {
                     self.compile_root(host, &logical);
                     if let Some(r) = self.roots.get(&logical) {
                         rules = r.rules.clone();
@@ -361,8 +384,10 @@ fn not_utf8(span: Span) -> Diagnostic {
         .with_help("save the file as UTF-8; the rest of it was checked with the bad bytes replaced")
 }
 
-impl Sources for Session {
-    fn path(&self, id: FileId) -> &str {
+impl Session {
+    /// The logical path of a file id of this session's diagnostics (`oc.toml`, a map, a source,
+    /// `<std>/...`, or a file reported without text).
+    pub fn path(&self, id: FileId) -> &str {
         if id == MANIFEST_FILE {
             self.manifest.as_ref().map_or("oc.toml", |_| "oc.toml")
         } else if id.0 >= NOTE_BASE {
@@ -370,10 +395,11 @@ impl Sources for Session {
         } else if id.0 >= MAP_BASE {
             self.maps.get((id.0 - MAP_BASE) as usize).map_or("<unknown>", |(p, _)| p.as_str())
         } else {
-            self.workspace.path(id)
+            self.workspace.file(id).map_or("<unknown>", |f| f.path.as_str())
         }
     }
-    fn text(&self, id: FileId) -> &str {
+    /// The text a file id was checked with (empty for a file reported without text).
+    pub fn text(&self, id: FileId) -> &str {
         if id == MANIFEST_FILE {
             self.manifest.as_ref().map_or("", |(_, t)| t.as_str())
         } else if id.0 >= NOTE_BASE {
@@ -381,7 +407,7 @@ impl Sources for Session {
         } else if id.0 >= MAP_BASE {
             self.maps.get((id.0 - MAP_BASE) as usize).map_or("", |(_, t)| t.as_str())
         } else {
-            self.workspace.text(id)
+            self.workspace.file(id).map_or("", |f| f.text.as_str())
         }
     }
 }
