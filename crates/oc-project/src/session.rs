@@ -45,6 +45,8 @@ pub struct Session {
     notes: Vec<String>,
     manifest: Option<(String, String)>,
     std_rules: Option<Rules>,
+    /// The files of the default ruleset (logical `<std>/...` paths).
+    std_files: Vec<String>,
     std_diagnostics: Vec<Diagnostic>,
     roots: HashMap<String, RootResult>,
     map_results: HashMap<String, MapResult>,
@@ -78,6 +80,7 @@ impl Session {
             notes: Vec::new(),
             manifest: None,
             std_rules: None,
+            std_files: Vec::new(),
             std_diagnostics: Vec::new(),
             roots: HashMap::new(),
             map_results: HashMap::new(),
@@ -129,6 +132,8 @@ impl Session {
                     let c = self.workspace.compile_ids(host, &[id]);
                     self.std_diagnostics.extend(c.diagnostics);
                     if *name == "officers_chess" {
+                        self.std_files =
+                            c.files.iter().filter_map(|id| self.workspace.file(*id)).map(|f| f.path.clone()).collect();
                         self.std_rules = Some(c.partial);
                     }
                 }
@@ -272,6 +277,37 @@ impl Session {
         let mut map = map?;
         map.resolve(&rules);
         Some((map, rules))
+    }
+
+    /// The files a checked `.oc` root or map was compiled with (its own, its imports, the standard
+    /// library's), by logical path; `None` when the last run did not check it.
+    pub fn scope(&self, path: &str) -> Option<Vec<&str>> {
+        let root = match self.map_results.get(path) {
+            Some(m) => m.rules_root.as_deref(),
+            None => Some(path),
+        };
+        match root {
+            Some(r) => {
+                Some(self.roots.get(r)?.deps.iter().map(String::as_str).filter(|p| self.workspace.id_of(p).is_some()).collect())
+            }
+            None => Some(self.std_files.iter().map(String::as_str).collect()),
+        }
+    }
+
+    /// The rules a checked `.oc` root or map was compiled with (as far as they could be built).
+    pub fn rules(&self, path: &str) -> Option<&Rules> {
+        match self.map_results.get(path) {
+            Some(m) => match &m.rules_root {
+                Some(r) => self.roots.get(r).map(|r| &r.rules),
+                None => self.std_rules.as_ref(),
+            },
+            None => self.roots.get(path).map(|r| &r.rules),
+        }
+    }
+
+    /// The standard library's files (logical `<std>/...` paths), once a run has compiled it.
+    pub fn std_files(&self) -> &[String] {
+        &self.std_files
     }
 
     /// Logical paths of the maps read.
