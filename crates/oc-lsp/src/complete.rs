@@ -132,6 +132,9 @@ pub fn context(text: &str, offset: usize) -> Context {
     let mut ctx = Context::default();
     let mut at = 0;
     let mut last_word: Option<&str> = None;
+    // Whether no token but spaces came since the last line break (a top-level keyword there
+    // starts a new item: a tag may have no body, so `}` does not always end one).
+    let mut line_start = true;
     for t in tokenize(text) {
         let end = at + t.text.len();
         if end > offset || (end == offset && t.kind == Kind::Word) {
@@ -139,9 +142,15 @@ pub fn context(text: &str, offset: usize) -> Context {
             break;
         }
         at = end;
+        let first_on_line = line_start;
+        match t.kind {
+            Kind::Newline => line_start = true,
+            Kind::Space => {}
+            _ => line_start = false,
+        }
         match (t.kind, t.text) {
             (Kind::Word, w) => {
-                if ctx.blocks.is_empty() && (ctx.previous.is_none() || TOP.contains(&w)) {
+                if ctx.blocks.is_empty() && (ctx.previous.is_none() || (first_on_line && TOP.contains(&w))) {
                     ctx.item = Some(w.to_string());
                 }
                 ctx.previous = Some(w.to_string());
@@ -282,5 +291,7 @@ mod tests {
         assert_eq!(keywords(&c), ITEM);
         let c = at("tag T doc \"x\"\nclass C {\n    |\n}");
         assert_eq!(keywords(&c), CLASS);
+        let c = at("tag T on class, weapon doc \"x\" { movement += | }");
+        assert_eq!(keywords(&c), EFFECT);
     }
 }
