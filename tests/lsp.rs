@@ -283,3 +283,43 @@ fn maps_and_scenarios() {
     assert!(!codes.is_empty(), "{published}");
     assert!(client.shutdown().success());
 }
+
+#[test]
+fn disk_changes_and_a_folder_without_oc_toml() {
+    let dir = std::env::temp_dir().join(format!("oc-lsp-{}-bare", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // Another file beside it: without oc.toml only open documents are checked.
+    std::fs::write(dir.join("other.oc"), "class Broken {").unwrap();
+    let mut client = Client::start(Path::new(env!("CARGO_BIN_EXE_oc")), &dir.join(".cache"));
+    client.request("initialize", json!({"processId": null, "capabilities": {}}));
+    client.notify("initialized", json!({}));
+    let a = open(&mut client, &dir.join("a.oc"), "import \"b.oc\"\n");
+    let published = client.diagnostics(&a);
+    assert_eq!(published["diagnostics"][0]["code"], "oc::import::not_found", "{published}");
+    assert_eq!(published["diagnostics"][0]["range"], range(0, 7, 0, 13));
+
+    // The imported file appears on disk: the editor says so, the import is clean.
+    std::fs::write(dir.join("b.oc"), "tag Extra\n").unwrap();
+    client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": uri(&dir.join("b.oc")), "type": 1}]}));
+    assert_eq!(client.diagnostics(&a)["diagnostics"], json!([]));
+
+    // Text no parser expects, and positions past the end: answers, no crash.
+    let junk = "\u{0}\u{feff}class {{{{ ((( \"\n\u{1F600} tag".repeat(200);
+    client
+        .notify("textDocument/didChange", json!({"textDocument": {"uri": a, "version": 2}, "contentChanges": [{"text": junk}]}));
+    assert!(!client.diagnostics(&a)["diagnostics"].as_array().unwrap().is_empty());
+    for method in ["textDocument/hover", "textDocument/definition", "textDocument/completion", "textDocument/references"] {
+        for (line, character) in [(0, 0), (1, 1), (5, 9999), (9999, 3)] {
+            let mut params = at(&a, line, character);
+            if method == "textDocument/references" {
+                params["context"] = json!({"includeDeclaration": true});
+            }
+            let response = client.call(method, params);
+            assert!(response.get("error").is_none(), "{method}: {response}");
+        }
+    }
+    let published: Vec<&Value> = client.notes.iter().filter(|n| n["params"]["uri"] == uri(&dir.join("other.oc"))).collect();
+    assert!(published.is_empty(), "{published:?}");
+    assert!(client.shutdown().success());
+}

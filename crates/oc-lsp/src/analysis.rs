@@ -213,6 +213,7 @@ pub fn item_span(item: &Item) -> Option<Span> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]

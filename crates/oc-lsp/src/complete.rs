@@ -263,6 +263,7 @@ pub fn candidates(ctx: &Context, defs: &[Def], params: &[(String, String)]) -> V
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     fn at(text: &str) -> Context {

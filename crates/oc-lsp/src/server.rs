@@ -116,10 +116,7 @@ impl Server {
     /// The project state of a root, discovered (and checked) on first use.
     fn project(&mut self, root: &Path) -> &mut ProjectState {
         self.projects.entry(root.to_path_buf()).or_insert_with(|| {
-            let project = oc_project::discover(&[root.to_path_buf()])
-                .ok()
-                .and_then(|mut v| v.pop())
-                .unwrap_or_else(|| Project { root: root.to_path_buf(), ..Project::default() });
+            let project = discover(root);
             ProjectState { project, session: Session::new(root.to_path_buf()), published: HashMap::new(), dirty: true }
         })
     }
@@ -129,20 +126,7 @@ impl Server {
         let place = self.place(uri);
         if let Place::Project { root, logical } = &place {
             let state = self.project(root);
-            // An open file is checked even where `ignore` or discovery left it out.
-            let list = if oc_project::discover::is_map(logical) {
-                Some(&mut state.project.maps)
-            } else if logical.ends_with(".oc") {
-                Some(&mut state.project.files)
-            } else {
-                None
-            };
-            if let Some(list) = list {
-                if !list.contains(logical) {
-                    list.push(logical.clone());
-                    list.sort();
-                }
-            }
+            add_open(&mut state.project, std::iter::once(logical.clone()));
             state.session.set_overlay(logical, Some(text.clone()));
             state.dirty = true;
         }
@@ -153,14 +137,9 @@ impl Server {
     pub fn close(&mut self, uri: &Uri) {
         let Some(doc) = self.docs.remove(uri.as_str()) else { return };
         if let Place::Project { root, logical } = doc.place {
-            let state = self.project(&root);
-            state.session.set_overlay(&logical, None);
+            self.project(&root).session.set_overlay(&logical, None);
             // A file that discovery would not have found leaves the check with its buffer.
-            let found = oc_project::discover(&[root.clone()]).ok().and_then(|mut v| v.pop());
-            if let Some(found) = found {
-                state.project = found;
-            }
-            state.dirty = true;
+            self.rediscover(&root);
         }
     }
 
@@ -177,20 +156,23 @@ impl Server {
             let Some(state) = self.projects.get_mut(&root) else { continue };
             let changed: Vec<String> = changed.into_iter().filter(|c| state.session.overlay(c).is_none()).collect();
             state.session.invalidate(&changed);
-            if let Some(mut found) = oc_project::discover(&[root.clone()]).ok().and_then(|mut v| v.pop()) {
-                for doc in self.docs.values() {
-                    if let Place::Project { root: r, logical } = &doc.place {
-                        if *r == root && logical.ends_with(".oc") && !found.files.contains(logical) {
-                            found.files.push(logical.clone());
-                        } else if *r == root && oc_project::discover::is_map(logical) && !found.maps.contains(logical) {
-                            found.maps.push(logical.clone());
-                        }
-                    }
-                }
-                found.files.sort();
-                found.maps.sort();
-                state.project = found;
-            }
+            self.rediscover(&root);
+        }
+    }
+
+    /// Finds a project's files again, the open documents included, and marks it for a check.
+    fn rediscover(&mut self, root: &Path) {
+        let open: Vec<String> = self
+            .docs
+            .values()
+            .filter_map(|d| match &d.place {
+                Place::Project { root: r, logical } if r == root => Some(logical.clone()),
+                _ => None,
+            })
+            .collect();
+        if let Some(state) = self.projects.get_mut(root) {
+            state.project = discover(root);
+            add_open(&mut state.project, open.into_iter());
             state.dirty = true;
         }
     }
@@ -267,6 +249,34 @@ impl Server {
 
     pub fn log(&self, message: &str) {
         self.notify("window/logMessage", serde_json::json!({ "type": 3, "message": message }));
+    }
+}
+
+/// What `oc check ROOT` would check: the project's files when it has an `oc.toml`; else none
+/// (only the open documents: a folder without `oc.toml` may be a home folder, not a project).
+fn discover(root: &Path) -> Project {
+    let empty = || Project { root: root.to_path_buf(), ..Project::default() };
+    if !root.join(oc_project::manifest::FILE_NAME).is_file() {
+        return empty();
+    }
+    oc_project::discover(&[root.to_path_buf()]).ok().and_then(|mut v| v.pop()).unwrap_or_else(empty)
+}
+
+/// Adds open documents to a project's files: an open file is checked even where `ignore` or
+/// discovery left it out.
+fn add_open(project: &mut Project, open: impl Iterator<Item = String>) {
+    for logical in open {
+        let list = if oc_project::discover::is_map(&logical) {
+            &mut project.maps
+        } else if logical.ends_with(".oc") {
+            &mut project.files
+        } else {
+            continue;
+        };
+        if !list.contains(&logical) {
+            list.push(logical);
+            list.sort();
+        }
     }
 }
 

@@ -100,6 +100,7 @@ pub fn path_to_uri(path: &Path) -> Option<Uri> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]
