@@ -281,6 +281,23 @@ fn maps_and_scenarios() {
     let published = client.diagnostics(&ide);
     let codes: Vec<&str> = published["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
     assert!(!codes.is_empty(), "{published}");
+
+    // References of an item from a scenario reach the chests of the maps that see it.
+    let chest = map_text.replace("item = \"Elixir\"", "item = \"Vulnerary\"");
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": map, "version": 3}, "contentChanges": [{"text": chest}]}),
+    );
+    let (line, column) =
+        ide_text.lines().enumerate().find_map(|(i, l)| l.find("Vulnerary").map(|c| (i as u32, c as u32))).unwrap();
+    let refs = client.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": ide}, "position": pos(line, column + 1), "context": {"includeDeclaration": false}}),
+    );
+    let chest_line = chest.lines().position(|l| l == "item = \"Vulnerary\"").unwrap() as u32;
+    let refs = refs.as_array().unwrap();
+    assert!(refs.contains(&json!({"uri": map, "range": range(chest_line, 8, chest_line, 17)})), "{refs:?}");
+    assert!(refs.contains(&json!({"uri": ide, "range": range(line, column, line, column + 9)})), "{refs:?}");
     assert!(client.shutdown().success());
 }
 

@@ -288,6 +288,7 @@ fn uses(server: &Server, uri: &Uri, position: Position) -> Option<(Def, Vec<Loca
     let (_, _, word) = analysis::word_at(v.text, offset)?;
     let def = v.find(word)?;
     let mut files: BTreeSet<&str> = v.scope.iter().copied().collect();
+    let mut maps_seeing: Vec<&str> = Vec::new();
     if let (Some(session), Some(root)) = (v.session, v.root) {
         if let Some(state) = server.projects.get(root) {
             for r in state.project.files.iter().chain(&state.project.maps) {
@@ -295,11 +296,31 @@ fn uses(server: &Server, uri: &Uri, position: Position) -> Option<(Def, Vec<Loca
                 let same = analysis::scope_defs(v.ws, &scope).iter().any(|d| d.name_span == def.name_span);
                 if same {
                     files.extend(scope);
+                    if oc_project::discover::is_map(r) {
+                        maps_seeing.push(r);
+                    }
                 }
             }
         }
     }
     let mut out = Vec::new();
+    // Maps name items in chests and terrains in their legend, in strings.
+    for path in maps_seeing {
+        let (Some(session), Some(root)) = (v.session, v.root) else { break };
+        let Some(text) = session.map_text(path) else { continue };
+        let Some(map) = maps::parse(text, None) else { continue };
+        let spans: Vec<Span> = match def.kind {
+            DefKind::Item => map.chests.iter().filter(|c| c.item == def.name).map(|c| c.item_span).collect(),
+            DefKind::Terrain => map.legend.values().filter(|(n, _)| *n == def.name).map(|(_, s)| *s).collect(),
+            _ => Vec::new(),
+        };
+        let index = LineIndex::new(text);
+        let Some(uri) = path_to_uri(&root.join(path)) else { continue };
+        for s in spans {
+            // Inside the quotes.
+            out.push(Location::new(uri.clone(), index.range(s.start as usize + 1, (s.end as usize).saturating_sub(1))));
+        }
+    }
     for path in files {
         let Some(file) = v.ws.id_of(path).and_then(|id| v.ws.file(id).map(|f| (id, f))) else { continue };
         let (id, f) = file;
@@ -527,4 +548,18 @@ fn document_symbols(server: &Server, p: DocumentSymbolParams) -> Option<Document
             .collect()
     };
     Some(DocumentSymbolResponse::Nested(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::relative;
+
+    #[test]
+    fn import_paths_relative_to_the_importer() {
+        assert_eq!(relative("a/b/x.oc", "a/c/y.oc"), "../c/y.oc");
+        assert_eq!(relative("x.oc", "lib/y.oc"), "lib/y.oc");
+        assert_eq!(relative("a/x.oc", "a/y.oc"), "y.oc");
+        assert_eq!(crate::server::suggestion("did you mean `Swift`? or not"), Some("Swift".to_string()));
+        assert_eq!(crate::server::suggestion("define the tag"), None);
+    }
 }

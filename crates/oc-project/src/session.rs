@@ -310,6 +310,11 @@ impl Session {
         &self.std_files
     }
 
+    /// The text a map was last checked with.
+    pub fn map_text(&self, path: &str) -> Option<&str> {
+        self.maps.iter().find(|(p, _)| p == path).map(|(_, t)| t.as_str())
+    }
+
     /// Logical paths of the maps read.
     pub fn map_paths(&self) -> impl Iterator<Item = &str> {
         self.maps.iter().map(|(p, _)| p.as_str())
