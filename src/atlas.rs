@@ -7,7 +7,7 @@ use oc_project::output::{Kind, Target};
 
 use crate::commands::{output_target, project_of, style, write_output};
 use crate::report;
-use crate::session::Session;
+use oc_project::session::Session;
 
 /// Checks one map file and returns it resolved, with its rules; prints its diagnostics.
 /// Errors that keep the map from being read stop here (exit 1); lint findings do not.

@@ -8,9 +8,9 @@ use oc_compiler::{Compilation, Workspace};
 use oc_diag::CodeInfo;
 
 use crate::report::{self, Style};
-use crate::session::{Outcome, Session};
 use crate::Format;
 use oc_project::output::{self, Kind, Target};
+use oc_project::session::{Outcome, Session};
 use oc_project::{DiskHost, Project};
 
 fn all_codes() -> impl Iterator<Item = &'static CodeInfo> {

@@ -9,7 +9,6 @@ mod fmt_cmd;
 mod play;
 mod report;
 mod scenario_cmd;
-mod session;
 mod simulate;
 mod watch;
 
@@ -98,6 +97,13 @@ enum Command {
         /// of `oc check --format json`).
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
+    },
+    /// Serve the language server protocol on stdin/stdout (for editors): diagnostics as you type,
+    /// hover, go to definition, references, completion, quick fixes, symbols, formatting, rename.
+    Lsp {
+        /// Accepted for editors that pass it; stdio is the only transport.
+        #[arg(long)]
+        stdio: bool,
     },
     /// Draw a map as a PNG: terrain colours, grid, coordinates, regions, chests and doors.
     Render {
@@ -344,6 +350,13 @@ fn main() -> ExitCode {
         Command::Build { paths, out, force } => commands::build(&paths, &out, force),
         Command::Fmt { paths, check } => fmt_cmd::fmt(&paths, check),
         Command::Watch { path, no_clear, debounce, format } => watch::watch(path.as_deref(), !no_clear, debounce, format),
+        Command::Lsp { stdio: _ } => match oc_lsp::run_stdio() {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("oc lsp: {e}");
+                2
+            }
+        },
         Command::ExplainScenario { path, name, format } => scenario_cmd::explain_scenario(&path, name.as_deref(), format),
         Command::Army { phase: ArmyPhase::Scout { army, name } } => scenario_cmd::scout(&army, name.as_deref()),
         Command::Army { phase: ArmyPhase::Outfit { before, after, name } } => {

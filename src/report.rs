@@ -20,6 +20,15 @@ impl Sources for oc_compiler::Workspace {
     }
 }
 
+impl Sources for oc_project::Session {
+    fn path(&self, id: FileId) -> &str {
+        oc_project::Session::path(self, id)
+    }
+    fn text(&self, id: FileId) -> &str {
+        oc_project::Session::text(self, id)
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Style {
     /// Colours and unicode, for a terminal.

@@ -21,8 +21,8 @@ use notify::{RecursiveMode, Watcher};
 
 use crate::commands::{style, summary};
 use crate::report;
-use crate::session::Session;
 use crate::Format;
+use oc_project::session::Session;
 
 /// What a file looked like at the last check.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -250,11 +250,19 @@ pub struct DiskHost {
     pub touched: BTreeSet<String>,
     /// The project's `.oc` files, offered as suggestions for a missing import.
     pub files: Vec<String>,
+    /// Unsaved text by logical path (an editor's open buffers): read instead of the disk.
+    pub overlay: std::collections::HashMap<String, String>,
 }
 
 impl DiskHost {
     pub fn new(root: PathBuf) -> DiskHost {
-        DiskHost { confined: Confined::new(&root), not_utf8: Vec::new(), touched: BTreeSet::new(), files: Vec::new() }
+        DiskHost {
+            confined: Confined::new(&root),
+            not_utf8: Vec::new(),
+            touched: BTreeSet::new(),
+            files: Vec::new(),
+            overlay: std::collections::HashMap::new(),
+        }
     }
 
     /// A host that knows the project's files (for import suggestions).
@@ -266,9 +274,16 @@ impl DiskHost {
         &self.confined.root
     }
 
-    /// Reads any file of the project (a map, an image) by logical path, remembering it.
+    /// Reads any file of the project (a map, an image) by logical path, remembering it. An
+    /// overlay's text wins over the disk (within the same cap).
     pub fn read_bytes(&mut self, path: &str, cap: u64) -> Result<Vec<u8>, ReadError> {
         self.touched.insert(path.to_string());
+        if let Some(text) = self.overlay.get(path) {
+            if text.len() as u64 > cap {
+                return Err(ReadError::TooLarge { size: text.len() as u64, cap });
+            }
+            return Ok(text.as_bytes().to_vec());
+        }
         self.confined.read(Path::new(path), cap)
     }
 

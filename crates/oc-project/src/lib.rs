@@ -14,6 +14,8 @@ pub mod limits;
 pub mod log;
 pub mod manifest;
 pub mod output;
+pub mod session;
 
 pub use discover::{discover, DiskHost, Project};
 pub use manifest::{find_root, Manifest, Root};
+pub use session::{Outcome, Session};

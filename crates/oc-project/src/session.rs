@@ -1,24 +1,23 @@
 //! One checking session over a project: every `.oc` file compiled with its imports, every map
 //! linted against its rules. `oc check` runs it once; `oc watch` keeps it and, after a change,
 //! redoes only what the changed paths affect: a root or a map whose *dependencies* (every path
-//! its check read or tried to read, missing ones included) hold a changed path.
+//! its check read or tried to read, missing ones included) hold a changed path. `oc lsp` keeps one
+//! per project with its open buffers as an *overlay*: text that wins over the disk's.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+use crate::codes::{NAME_NOT_UTF8, NOT_UTF8, OUTSIDE_PROJECT, UNREADABLE};
+use crate::discover::MANIFEST_FILE;
+use crate::fsx::ReadError;
+use crate::limits::{MAX_IMAGE_BYTES, MAX_SOURCE_BYTES};
+use crate::{DiskHost, Project};
 use oc_compiler::Workspace;
 use oc_diag::{Diagnostic, FileId, Span};
 use oc_model::Rules;
-use oc_project::codes::{NAME_NOT_UTF8, NOT_UTF8, OUTSIDE_PROJECT, UNREADABLE};
-use oc_project::discover::MANIFEST_FILE;
-use oc_project::fsx::ReadError;
-use oc_project::limits::{MAX_IMAGE_BYTES, MAX_SOURCE_BYTES};
-use oc_project::{DiskHost, Project};
-
-use crate::report::Sources;
 
 /// Map files get ids from here up, apart from the compiler's.
-const MAP_BASE: u32 = 1 << 24;
+pub const MAP_BASE: u32 = 1 << 24;
 /// Files that could not be read (no text) get ids from here up, after `oc.toml`'s.
 const NOTE_BASE: u32 = MANIFEST_FILE.0 + 1;
 
@@ -46,11 +45,15 @@ pub struct Session {
     notes: Vec<String>,
     manifest: Option<(String, String)>,
     std_rules: Option<Rules>,
+    /// The files of the default ruleset (logical `<std>/...` paths).
+    std_files: Vec<String>,
     std_diagnostics: Vec<Diagnostic>,
     roots: HashMap<String, RootResult>,
     map_results: HashMap<String, MapResult>,
     /// Files read that were not UTF-8: the offset of the first bad byte.
     not_utf8: HashMap<String, usize>,
+    /// Unsaved text by logical path (an editor's open buffers): read instead of the disk.
+    overlay: HashMap<String, String>,
 }
 
 /// What one run did and found.
@@ -77,11 +80,26 @@ impl Session {
             notes: Vec::new(),
             manifest: None,
             std_rules: None,
+            std_files: Vec::new(),
             std_diagnostics: Vec::new(),
             roots: HashMap::new(),
             map_results: HashMap::new(),
             not_utf8: HashMap::new(),
+            overlay: HashMap::new(),
         }
+    }
+
+    /// Sets (`Some`) or drops (`None`) the unsaved text of a file, and forgets what it affects.
+    pub fn set_overlay(&mut self, path: &str, text: Option<String>) {
+        match text {
+            Some(t) => self.overlay.insert(path.to_string(), t),
+            None => self.overlay.remove(path),
+        };
+        self.invalidate(&[path.to_string()]);
+    }
+
+    pub fn overlay(&self, path: &str) -> Option<&str> {
+        self.overlay.get(path).map(String::as_str)
     }
 
     /// Forgets what depends on `changed` (logical paths; a folder stands for everything under
@@ -114,6 +132,8 @@ impl Session {
                     let c = self.workspace.compile_ids(host, &[id]);
                     self.std_diagnostics.extend(c.diagnostics);
                     if *name == "officers_chess" {
+                        self.std_files =
+                            c.files.iter().filter_map(|id| self.workspace.file(*id)).map(|f| f.path.clone()).collect();
                         self.std_rules = Some(c.partial);
                     }
                 }
@@ -171,10 +191,17 @@ impl Session {
         }
         self.manifest = project.manifest.as_ref().map(|(p, t)| (p.display().to_string(), t.clone()));
         let mut host = DiskHost::for_project(project);
-        let std_rules = self.std_rules(&mut host)?;
+        host.overlay = std::mem::take(&mut self.overlay);
+        let result = self.run_with(project, &mut host);
+        self.overlay = std::mem::take(&mut host.overlay);
+        result
+    }
+
+    fn run_with(&mut self, project: &Project, host: &mut DiskHost) -> Result<Outcome, String> {
+        let std_rules = self.std_rules(host)?;
         let mut rechecked_files = 0;
         for file in &project.files {
-            rechecked_files += usize::from(self.compile_root(&mut host, file));
+            rechecked_files += usize::from(self.compile_root(host, file));
         }
         let mut rechecked_maps = 0;
         for path in &project.maps {
@@ -182,7 +209,7 @@ impl Session {
                 continue;
             }
             rechecked_maps += 1;
-            let result = self.check_map(&mut host, path, &std_rules);
+            let result = self.check_map(host, path, &std_rules);
             self.map_results.insert(path.clone(), result);
         }
         let mut diagnostics = self.std_diagnostics.clone();
@@ -252,6 +279,42 @@ impl Session {
         Some((map, rules))
     }
 
+    /// The files a checked `.oc` root or map was compiled with (its own, its imports, the standard
+    /// library's), by logical path; `None` when the last run did not check it.
+    pub fn scope(&self, path: &str) -> Option<Vec<&str>> {
+        let root = match self.map_results.get(path) {
+            Some(m) => m.rules_root.as_deref(),
+            None => Some(path),
+        };
+        match root {
+            Some(r) => {
+                Some(self.roots.get(r)?.deps.iter().map(String::as_str).filter(|p| self.workspace.id_of(p).is_some()).collect())
+            }
+            None => Some(self.std_files.iter().map(String::as_str).collect()),
+        }
+    }
+
+    /// The rules a checked `.oc` root or map was compiled with (as far as they could be built).
+    pub fn rules(&self, path: &str) -> Option<&Rules> {
+        match self.map_results.get(path) {
+            Some(m) => match &m.rules_root {
+                Some(r) => self.roots.get(r).map(|r| &r.rules),
+                None => self.std_rules.as_ref(),
+            },
+            None => self.roots.get(path).map(|r| &r.rules),
+        }
+    }
+
+    /// The standard library's files (logical `<std>/...` paths), once a run has compiled it.
+    pub fn std_files(&self) -> &[String] {
+        &self.std_files
+    }
+
+    /// The text a map was last checked with.
+    pub fn map_text(&self, path: &str) -> Option<&str> {
+        self.maps.iter().find(|(p, _)| p == path).map(|(_, t)| t.as_str())
+    }
+
     /// Logical paths of the maps read.
     pub fn map_paths(&self) -> impl Iterator<Item = &str> {
         self.maps.iter().map(|(p, _)| p.as_str())
@@ -309,8 +372,9 @@ impl Session {
             if let Some(l) = &logical {
                 deps.insert(l.clone());
             }
+            let in_overlay = logical.as_ref().is_some_and(|l| host.overlay.contains_key(l));
             match logical.map(|l| (host.confined.resolve(Path::new(&l)), l)) {
-                Some((Ok(real), logical)) if real.is_file() => {
+                Some((real, logical)) if in_overlay || real.as_ref().is_ok_and(|r| r.is_file()) => {
                     self.compile_root(host, &logical);
                     if let Some(r) = self.roots.get(&logical) {
                         rules = r.rules.clone();
@@ -361,8 +425,10 @@ fn not_utf8(span: Span) -> Diagnostic {
         .with_help("save the file as UTF-8; the rest of it was checked with the bad bytes replaced")
 }
 
-impl Sources for Session {
-    fn path(&self, id: FileId) -> &str {
+impl Session {
+    /// The logical path of a file id of this session's diagnostics (`oc.toml`, a map, a source,
+    /// `<std>/...`, or a file reported without text).
+    pub fn path(&self, id: FileId) -> &str {
         if id == MANIFEST_FILE {
             self.manifest.as_ref().map_or("oc.toml", |_| "oc.toml")
         } else if id.0 >= NOTE_BASE {
@@ -370,10 +436,11 @@ impl Sources for Session {
         } else if id.0 >= MAP_BASE {
             self.maps.get((id.0 - MAP_BASE) as usize).map_or("<unknown>", |(p, _)| p.as_str())
         } else {
-            self.workspace.path(id)
+            self.workspace.file(id).map_or("<unknown>", |f| f.path.as_str())
         }
     }
-    fn text(&self, id: FileId) -> &str {
+    /// The text a file id was checked with (empty for a file reported without text).
+    pub fn text(&self, id: FileId) -> &str {
         if id == MANIFEST_FILE {
             self.manifest.as_ref().map_or("", |(_, t)| t.as_str())
         } else if id.0 >= NOTE_BASE {
@@ -381,7 +448,7 @@ impl Sources for Session {
         } else if id.0 >= MAP_BASE {
             self.maps.get((id.0 - MAP_BASE) as usize).map_or("", |(_, t)| t.as_str())
         } else {
-            self.workspace.text(id)
+            self.workspace.file(id).map_or("", |f| f.text.as_str())
         }
     }
 }
