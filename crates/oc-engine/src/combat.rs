@@ -308,7 +308,7 @@ impl<'e> Exchange<'e> {
     /// The outcome of a strike by `attacker` for every joint value of the dice the strike draws
     /// (each named die once per side, each literal die on its own), grouped: (weight, outcome).
     /// A joint value's weight is the product of its dice's weights; the weights of all of them
-    /// sum to `Ir::strike_den` (for plain dice, every face has weight 1).
+    /// sum to the product of their dice's denominators (for plain dice, every face has weight 1).
     fn outcomes(&self, state: &State, attacker: usize) -> Outcomes {
         let ir = &self.engine.ir;
         let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
@@ -322,7 +322,7 @@ impl<'e> Exchange<'e> {
             mask |= 1u64 << slot;
         }
         // Each strike die's values, or its outcome classes where it is only compared; and the
-        // product of their denominators (in slot order, as `Ir::strike_den` multiplies them).
+        // product of their denominators, in slot order.
         let mut den = 1.0;
         let lists: Vec<std::borrow::Cow<[(i64, f64)]>> = ir
             .strike_dice

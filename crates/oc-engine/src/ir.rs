@@ -228,9 +228,6 @@ pub struct Ir {
     pub strike_cuts: Vec<Option<Vec<crate::partition::Cut>>>,
     /// The product of their numbers of distinct values: how many joint outcomes a strike has.
     pub strike_faces: u64,
-    /// The product of their denominators: a joint outcome's chance is the product of its values'
-    /// weights over this.
-    pub strike_den: f64,
     /// `Dice` values by id (`V::Dice`): every dice constant of the rules, interned when built.
     pub shapes: Vec<DieSlot>,
     shape_ids: HashMap<m::DiceShape, u32>,
@@ -292,7 +289,6 @@ impl Ir {
             dice_ids: HashMap::new(),
             strike_dice: Vec::new(),
             strike_faces: 1,
-            strike_den: 1.0,
             strike_cuts: Vec::new(),
             shapes: Vec::new(),
             shape_ids: HashMap::new(),
@@ -377,14 +373,12 @@ impl Ir {
         let roots: Vec<u16> = roles.iter().flatten().copied().collect();
         ir.strike_cuts = ir.strike_dice.iter().map(|s| crate::partition::cuts(&ir, &roots, *s)).collect();
         ir.strike_faces = 1;
-        ir.strike_den = 1.0;
         // A `Dice` value may be any of the interned shapes: bound it by the largest.
         let largest = ir.shapes.iter().map(|s| s.dist.values.len() as u64).max().unwrap_or(1);
         for slot in &ir.strike_dice {
             if let Some(d) = ir.dice.get(*slot as usize) {
                 let values = if d.dynamic.is_some() { largest } else { d.dist.values.len() as u64 };
                 ir.strike_faces = ir.strike_faces.saturating_mul(values);
-                ir.strike_den *= d.dist.den;
             }
         }
         if ir.strike_faces > MAX_JOINT_FACES {
