@@ -8,7 +8,7 @@ use oc_compiler::{Compilation, Workspace};
 use oc_diag::CodeInfo;
 
 use crate::report::{self, Style};
-use crate::Format;
+use crate::CheckFormat;
 use oc_project::output::{self, Kind, Target};
 use oc_project::session::{Outcome, Session};
 use oc_project::{DiskHost, Project};
@@ -58,14 +58,15 @@ pub fn write_output(target: &Target, bytes: &[u8]) -> Result<(), u8> {
     })
 }
 
-pub fn check(paths: &[PathBuf], format: Format) -> u8 {
+pub fn check(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> u8 {
     let started = Instant::now();
     let projects = match projects(paths) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let mut errors = 0;
+    let (mut errors, mut warnings) = (0, 0);
     let mut json_runs = Vec::new();
+    let mut sarif_results = Vec::new();
     for project in &projects {
         let mut session = Session::new(PathBuf::new());
         let run = match session.run(project) {
@@ -76,9 +77,12 @@ pub fn check(paths: &[PathBuf], format: Format) -> u8 {
             }
         };
         errors += run.diagnostics.iter().filter(|d| d.is_error()).count();
+        warnings += run.diagnostics.iter().filter(|d| !d.is_error()).count();
         match format {
-            Format::Json => json_runs.push(report::json(&session, &run.diagnostics, run.files + run.maps)),
-            Format::Human => {
+            CheckFormat::Json => json_runs.push(report::json(&session, &run.diagnostics, run.files + run.maps)),
+            CheckFormat::Sarif => sarif_results.extend(crate::annotate::sarif_results(&session, &run.diagnostics)),
+            CheckFormat::Github => print!("{}", crate::annotate::github(&session, &run.diagnostics)),
+            CheckFormat::Human => {
                 let style = style();
                 let mut err = std::io::stderr().lock();
                 for d in &run.diagnostics {
@@ -88,10 +92,15 @@ pub fn check(paths: &[PathBuf], format: Format) -> u8 {
             }
         }
     }
-    if format == Format::Json {
-        println!("{}", report::merge_json(json_runs));
+    match format {
+        CheckFormat::Json => println!("{}", report::merge_json(json_runs)),
+        CheckFormat::Sarif => {
+            let codes: Vec<&CodeInfo> = all_codes().collect();
+            println!("{}", crate::annotate::sarif(sarif_results, &codes));
+        }
+        CheckFormat::Human | CheckFormat::Github => {}
     }
-    u8::from(errors > 0)
+    u8::from(errors > 0 || (deny_warnings && warnings > 0))
 }
 
 /// `checked 12 files, 14 maps (3 skipped by oc.toml's ignore) and the standard library in 9ms: 0 errors, 0 warnings`

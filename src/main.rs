@@ -2,6 +2,7 @@
 //! diagnostics into miette reports or JSON, and sets the exit status. The work is in `crates/`.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
+mod annotate;
 mod atlas;
 mod battle_cmd;
 mod commands;
@@ -30,14 +31,33 @@ pub enum Format {
     Json,
 }
 
+/// What `oc check` prints.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum CheckFormat {
+    Human,
+    Json,
+    Sarif,
+    Github,
+}
+
+/// What `--deny` makes fatal.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum Deny {
+    Warnings,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check every `.oc` file under the paths (default: .) against the standard library.
     Check {
         paths: Vec<PathBuf>,
-        /// Output format: human-readable reports, or one JSON object on stdout.
+        /// Output format: human-readable reports; one JSON object, a SARIF 2.1.0 log (code
+        /// scanning) or GitHub Actions annotations on stdout.
         #[arg(long, value_enum, default_value = "human")]
-        format: Format,
+        format: CheckFormat,
+        /// `--deny warnings`: warnings fail the check too (exit 1).
+        #[arg(long, value_enum)]
+        deny: Option<Deny>,
     },
     /// Format the `.oc` files under the paths (default: .) in place, only those that change.
     Fmt {
@@ -346,7 +366,7 @@ fn main() -> ExitCode {
         }
     };
     let status = match cli.command {
-        Command::Check { paths, format } => commands::check(&paths, format),
+        Command::Check { paths, format, deny } => commands::check(&paths, format, deny == Some(Deny::Warnings)),
         Command::Build { paths, out, force } => commands::build(&paths, &out, force),
         Command::Fmt { paths, check } => fmt_cmd::fmt(&paths, check),
         Command::Watch { path, no_clear, debounce, format } => watch::watch(path.as_deref(), !no_clear, debounce, format),

@@ -194,6 +194,20 @@ pub fn json(sources: &dyn Sources, diagnostics: &[Diagnostic], files: usize) -> 
                 "column": column,
                 "end_line": end_line,
                 "end_column": end_column,
+                "label": d.label.as_deref().unwrap_or(&d.message),
+                "secondary": d.secondary.iter().map(|l| {
+                    let text = sources.text(l.span.file);
+                    let (line, column) = line_col(text, l.span.start as usize);
+                    let (end_line, end_column) = line_col(text, l.span.end as usize);
+                    serde_json::json!({
+                        "message": l.message,
+                        "file": sources.path(l.span.file),
+                        "line": line,
+                        "column": column,
+                        "end_line": end_line,
+                        "end_column": end_column,
+                    })
+                }).collect::<Vec<_>>(),
                 "help": d.help,
             })
         })

@@ -1,0 +1,144 @@
+//! `oc check --format sarif` (SARIF 2.1.0, for code-scanning uploads) and `--format github`
+//! (GitHub Actions workflow commands). Same positions as the human and JSON output: 1-based
+//! lines, columns counted in characters (SARIF: `columnKind` = `unicodeCodePoints`).
+
+use std::fmt::Write as _;
+
+use oc_diag::{line_col, CodeInfo, Diagnostic, Severity, Span};
+
+use crate::report::Sources;
+
+/// 1-based (line, column, end line, end column) of a span.
+fn region(sources: &dyn Sources, span: Span) -> (usize, usize, usize, usize) {
+    let text = sources.text(span.file);
+    let (line, column) = line_col(text, span.start as usize);
+    let (end_line, end_column) = line_col(text, span.end as usize);
+    (line, column, end_line, end_column)
+}
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
+fn location(sources: &dyn Sources, span: Span) -> serde_json::Value {
+    let (line, column, end_line, end_column) = region(sources, span);
+    serde_json::json!({
+        "physicalLocation": {
+            "artifactLocation": {"uri": sources.path(span.file)},
+            "region": {"startLine": line, "startColumn": column, "endLine": end_line, "endColumn": end_column}
+        }
+    })
+}
+
+/// The SARIF results of one checking run.
+pub fn sarif_results(sources: &dyn Sources, diagnostics: &[Diagnostic]) -> Vec<serde_json::Value> {
+    diagnostics
+        .iter()
+        .map(|d| {
+            let related: Vec<serde_json::Value> = d
+                .secondary
+                .iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    let mut loc = location(sources, l.span);
+                    if let Some(o) = loc.as_object_mut() {
+                        o.insert("id".into(), serde_json::json!(i + 1));
+                        o.insert("message".into(), serde_json::json!({"text": l.message}));
+                    }
+                    loc
+                })
+                .collect();
+            let mut text = d.message.clone();
+            if !d.help.is_empty() {
+                let _ = write!(text, "\nhelp: {}", d.help);
+            }
+            serde_json::json!({
+                "ruleId": d.code,
+                "level": level(d.severity),
+                "message": {"text": text},
+                "locations": [location(sources, d.span)],
+                "relatedLocations": related,
+            })
+        })
+        .collect()
+}
+
+/// A whole SARIF 2.1.0 log: every code oc has is a rule, with its explanation as help.
+pub fn sarif(results: Vec<serde_json::Value>, codes: &[&CodeInfo]) -> serde_json::Value {
+    let rules: Vec<serde_json::Value> = codes
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "id": c.code,
+                "shortDescription": {"text": c.title},
+                "fullDescription": {"text": c.explanation},
+                "help": {"text": format!("oc explain {}", c.code)},
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "oc", "version": env!("CARGO_PKG_VERSION"), "rules": rules}},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }]
+    })
+}
+
+/// GitHub's escaping of a workflow command's message and of its properties.
+fn escape(text: &str, property: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            ':' if property => out.push_str("%3A"),
+            ',' if property => out.push_str("%2C"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// One `::error file=...,line=...::message` line per diagnostic (secondary labels and help in the
+/// message, as the annotation has one position).
+pub fn github(sources: &dyn Sources, diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    for d in diagnostics {
+        let (line, column, end_line, end_column) = region(sources, d.span);
+        let mut message = d.message.clone();
+        for l in &d.secondary {
+            let (sl, sc, _, _) = region(sources, l.span);
+            let _ = write!(message, "\n{}:{sl}:{sc}: {}", sources.path(l.span.file), l.message);
+        }
+        if !d.help.is_empty() {
+            let _ = write!(message, "\nhelp: {}", d.help);
+        }
+        let _ = writeln!(
+            out,
+            "::{} file={},line={line},col={column},endLine={end_line},endColumn={end_column},title={}::{}",
+            level(d.severity),
+            escape(sources.path(d.span.file), true),
+            escape(d.code, true),
+            escape(&message, false)
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn workflow_commands_are_escaped() {
+        assert_eq!(escape("a:b,c%\nd", true), "a%3Ab%2Cc%25%0Ad");
+        assert_eq!(escape("a:b,c%\nd", false), "a:b,c%25%0Ad");
+    }
+}
