@@ -520,8 +520,11 @@ fn a_fog_battle_log_records_what_each_side_saw_and_replays_byte_identically() {
     assert!(text(&ok.stderr).contains("identical"));
     // What a side saw is part of the log: a `seen` line edited is a difference.
     let n = body.lines().position(|l| l.contains("\"event\":\"seen\"") && l.contains("\"spotted\":[[")).unwrap();
-    let edited: Vec<String> =
-        body.lines().enumerate().map(|(i, l)| if i == n { l.replacen("\"spotted\":[[", "\"spotted\":[[9", 1) } else { l.into() }).collect();
+    let edited: Vec<String> = body
+        .lines()
+        .enumerate()
+        .map(|(i, l)| if i == n { l.replacen("\"spotted\":[[", "\"spotted\":[[9", 1) } else { l.into() })
+        .collect();
     std::fs::write(&log, edited.join("\n") + "\n").unwrap();
     let bad = oc(&repo(), &["replay", log.to_str().unwrap(), "--project", repo().to_str().unwrap()]);
     assert_eq!(bad.status.code(), Some(1));

@@ -200,7 +200,10 @@ impl Battle<'_> {
                     return Err(BattleError(format!("{} cannot target {}", u.name, f.name)));
                 }
                 if !self.sees(u.side, f.pos) {
-                    return Err(BattleError(format!("{} cannot target {}: its side does not see it (fog of war)", u.name, f.name)));
+                    return Err(BattleError(format!(
+                        "{} cannot target {}: its side does not see it (fog of war)",
+                        u.name, f.name
+                    )));
                 }
                 (f.pos, Some(t))
             }
@@ -431,8 +434,7 @@ impl Battle<'_> {
             }
             // With fog, the user's side sees within X of it until the round ends (fog.rs).
             m::Verb::Reveal => {
-                let radius =
-                    amount(self, 0).ok_or_else(|| BattleError("how far to reveal could not be worked out".into()))?;
+                let radius = amount(self, 0).ok_or_else(|| BattleError("how far to reveal could not be worked out".into()))?;
                 Ok(self.reveal(i, radius))
             }
             // Seed 001: "a type of Special Action that acts as an attack". An exchange with

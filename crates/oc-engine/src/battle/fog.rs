@@ -131,11 +131,8 @@ impl Battle<'_> {
             if *before == now {
                 continue;
             }
-            let spotted: Vec<(usize, Tile)> = now
-                .enemies
-                .difference(&before.enemies)
-                .filter_map(|k| self.units.get(*k).map(|u| (*k, u.pos)))
-                .collect();
+            let spotted: Vec<(usize, Tile)> =
+                now.enemies.difference(&before.enemies).filter_map(|k| self.units.get(*k).map(|u| (*k, u.pos))).collect();
             let lost: Vec<usize> = before
                 .enemies
                 .difference(&now.enemies)
