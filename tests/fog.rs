@@ -86,7 +86,10 @@ fn battle<'e>(engine: &'e Engine, map: &BattleMap, scenario: &str, at: [(i64, i6
     Battle::new(engine, s, map, [a, d], [&[at[0]], &[at[1]]], 5).unwrap()
 }
 
-fn seen(b: &Battle, side: SideId) -> Vec<(Vec<(usize, (i64, i64))>, Vec<usize>)> {
+/// A `seen` record's enemies spotted (with their tiles) and lost.
+type Sighting = (Vec<(usize, (i64, i64))>, Vec<usize>);
+
+fn seen(b: &Battle, side: SideId) -> Vec<Sighting> {
     b.log
         .iter()
         .filter_map(|r| match r {
