@@ -87,6 +87,8 @@ impl Battle<'_> {
     }
 
     /// `reveal(X)` by unit `i`: with fog, its side sees within X of it until the round ends.
+    // Seed reading: "Reveal X spaces around the User" gives no duration nor shape; here every tile within X
+    // (Manhattan) of where it is used, for the user's side, until the end of the round.
     pub(super) fn reveal(&mut self, i: usize, radius: i64) -> String {
         let Some(u) = self.units.get(i) else { return String::new() };
         if self.scenario.fog.is_none() {
