@@ -151,6 +151,12 @@ pub fn briefing(s: &Scenario) -> String {
         out.push_str(&format!("{doc}\n"));
     }
     out.push_str(&format!("{} The {} deploys first.\n", time_limit(s), s.deploy_first.word()));
+    if let Some(fog) = s.fog {
+        out.push_str(&format!(
+            "Fog of war: a side sees only the tiles within {} of its units (their `vision`, where the rules give one) and what a reveal lights.\n",
+            fog.vision
+        ));
+    }
     if !s.chests.is_empty() {
         let c: Vec<String> = s.chests.iter().map(|((x, y), item)| format!("{item} at [{x}, {y}]")).collect();
         out.push_str(&format!("Chests: {}.\n", c.join(", ")));
@@ -183,11 +189,14 @@ pub fn explain_scenario(path: &Path, name: Option<&str>, format: Format) -> u8 {
                     "condition": r.win,
                 })
             };
-            let value = serde_json::json!({
+            let mut value = serde_json::json!({
                 "name": s.name, "title": s.title, "map": s.map, "rounds": s.rounds,
                 "on_time_limit": s.on_time_limit, "deploy_first": s.deploy_first.word(),
                 "attacker": side(&s.attacker), "defender": side(&s.defender),
             });
+            if let (Some(fog), Some(object)) = (s.fog, value.as_object_mut()) {
+                object.insert("fog".into(), serde_json::json!({ "vision": fog.vision }));
+            }
             println!("{value}");
         }
     }

@@ -506,6 +506,32 @@ fn a_battle_log_replays_and_an_edited_one_does_not() {
 }
 
 #[test]
+fn a_fog_battle_log_records_what_each_side_saw_and_replays_byte_identically() {
+    let dir = scratch("replay-fog");
+    let log = dir.join("night.jsonl");
+    let run = oc(&repo(), &["battle", "scenarios/zaha-woods-night.oc", "--seed", "3", "--log", log.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let body = std::fs::read_to_string(&log).unwrap();
+    for side in ["attacker", "defender"] {
+        assert!(body.contains(&format!("{{\"event\":\"seen\",\"side\":\"{side}\",\"spotted\":[[")), "{side} spots");
+    }
+    let ok = oc(&repo(), &["replay", log.to_str().unwrap(), "--project", repo().to_str().unwrap()]);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+    assert!(text(&ok.stderr).contains("identical"));
+    // What a side saw is part of the log: a `seen` line edited is a difference.
+    let n = body.lines().position(|l| l.contains("\"event\":\"seen\"") && l.contains("\"spotted\":[[")).unwrap();
+    let edited: Vec<String> = body
+        .lines()
+        .enumerate()
+        .map(|(i, l)| if i == n { l.replacen("\"spotted\":[[", "\"spotted\":[[9", 1) } else { l.into() })
+        .collect();
+    std::fs::write(&log, edited.join("\n") + "\n").unwrap();
+    let bad = oc(&repo(), &["replay", log.to_str().unwrap(), "--project", repo().to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(text(&bad.stderr).contains(&format!("night.jsonl:{}: the replay differs here", n + 1)), "{}", text(&bad.stderr));
+}
+
+#[test]
 fn forecast_and_duel_refuse_loadouts_an_army_could_not_field() {
     // Seed 000: "Exclusive(Class) | Can only be used by the tagged Class |" (the Wo Dao is the
     // Swordmaster's), and a class fights only with the weapon types it wields.

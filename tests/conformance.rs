@@ -524,12 +524,22 @@ fn action_case(verb: Verb) {
         }
         Verb::Reveal => {
             b.turn(special(verb, None, None)).unwrap();
-            // No fog of war in this engine: it is performed, and says so.
+            // This scenario has no fog: it is performed, and says there is nothing to reveal.
             assert!(
-                b.log.iter().any(|r| matches!(r, Record::Turn { note, .. } if note.contains("lights the area"))),
+                b.log.iter().any(|r| matches!(r, Record::Turn { note, .. } if note.contains("nothing to reveal"))),
                 "{what}: {:?}",
                 b.log
             );
+            // Under fog (vision 1), `reveal(3)` brings the foe 3 tiles away into sight (tests/fog.rs
+            // has the rest).
+            let mut s = e.rules.scenarios.iter().find(|s| s.name == "Conform").unwrap().clone();
+            s.fog = Some(oc_model::Fog { vision: 1 });
+            let armies = ["A", "D"].map(|n| e.rules.armies.iter().find(|a| a.name == n).unwrap());
+            let mut b = Battle::new(&e, &s, &map, armies, [&[(1, 1), (0, 1)][..], &[(4, 1)][..]], 7).unwrap();
+            let foe = b.units[FOE].pos;
+            assert!(!b.sees(SideId::Attacker, foe), "{what}");
+            b.turn(special(verb, None, None)).unwrap();
+            assert!(b.sees(SideId::Attacker, foe), "{what}: {:?}", b.log);
         }
         other => panic!("no action case for {other:?}"),
     }

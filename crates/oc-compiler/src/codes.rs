@@ -249,6 +249,12 @@ allowed class), or a region it cannot reach within the time limit (Foot movement
 costs, movement 5), or more rounds than the time limit has. A side with no `win` that does not \
 win when time runs out can never win either.\n\nFix: grant the tag, raise `rounds`, move the \
 objective, or give the side a condition it can meet.";
+    FOG_VISION = "oc::scenario::fog_vision", "a scenario's fog vision is out of range",
+"`fog vision N` sets how many tiles (by the distance units move by) a unit sees under fog of \
+war, where the ruleset gives units no `vision` attribute. A unit sees at least the tiles next \
+to it, so N is from 1; above 64 the fog would hide nothing on any map.\n\nExample:\n    \
+fog vision 0   // nobody could see the enemy striking it\n\nFix: use a number from 1 to 64, \
+or write `fog` alone for the default vision of 3.";
     SCENARIO_CHEST = "oc::scenario::chest", "a scenario's chest is off the map or out of reach",
 "`chest [X, Y] ITEM` fills a chest for this scenario. The tile must be on the map and on \
 terrain a Foot unit can stand on, since Pick takes a chest's item from the tile itself.\n\nFix: \

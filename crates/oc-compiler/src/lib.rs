@@ -13,6 +13,7 @@ pub mod codes;
 mod context;
 mod dice;
 mod expr;
+mod fog;
 mod paths;
 pub mod scenario;
 pub mod stdlib;

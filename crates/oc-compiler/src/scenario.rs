@@ -125,6 +125,7 @@ pub(crate) fn lower_scenarios(defs: &[ast::ScenarioDef], rules: &m::Rules, diags
         let (Some(attacker), Some(defender)) = (sides.remove(&m::SideId::Attacker), sides.remove(&m::SideId::Defender)) else {
             continue;
         };
+        let fog = crate::fog::lower_fog(def, &owner, diags);
         let mut chests = Vec::new();
         for c in &def.chests {
             if rules.item(&c.item.value).is_none() {
@@ -143,6 +144,7 @@ pub(crate) fn lower_scenarios(defs: &[ast::ScenarioDef], rules: &m::Rules, diags
                 on_time_limit,
                 deploy_first,
                 chests,
+                fog,
                 attacker,
                 defender,
             },

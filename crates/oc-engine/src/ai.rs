@@ -1,12 +1,14 @@
 //! A simple, honest AI: for each unit waiting to act it weighs taking the objective (seize,
 //! escape, raze), healing a hurt ally, and the attack with the best exact forecast, and
-//! otherwise walks toward the objective or the nearest enemy. It sees only what a player sees.
+//! otherwise walks toward the objective or the nearest enemy. It sees only what a player sees:
+//! under fog of war it decides from a [`View`] of the battle, the enemies its side sees and no
+//! other (it neither targets, paths toward nor forecasts an enemy out of sight).
 
 use std::collections::{HashMap, VecDeque};
 
 use oc_model as m;
 
-use crate::battle::{distance, neighbours, Act, Battle, Controller, State, Tile, Turn};
+use crate::battle::{distance, neighbours, Act, Battle, Combatant, Controller, Sight, State, Tile, Turn};
 
 /// Steps to the nearest of `goals` for a unit's movement type, ignoring other units (a guide
 /// for walking, not a path).
@@ -78,12 +80,49 @@ impl Controller for Ai {
     }
 }
 
+/// The battle as the side to act sees it: the whole battle by reference, and its sight (one per
+/// decision, never a copy of the battle). Without fog the sight holds every tile.
+pub struct View<'v, 'e> {
+    pub battle: &'v Battle<'e>,
+    pub sight: Sight,
+}
+
+impl<'v, 'e> View<'v, 'e> {
+    pub fn new(battle: &'v Battle<'e>, side: m::SideId) -> Self {
+        View { battle, sight: battle.sight(side) }
+    }
+
+    /// Units in the battle the side knows of: all of its own, and the enemies it sees.
+    pub fn units(&self) -> impl Iterator<Item = (usize, &'v Combatant)> + '_ {
+        self.battle
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.state == State::Ready && (u.side == self.sight.side || self.sight.sees(u.pos)))
+    }
+
+    /// The enemies in sight.
+    pub fn enemies(&self) -> impl Iterator<Item = (usize, &'v Combatant)> + '_ {
+        self.units().filter(|(_, u)| u.side != self.sight.side)
+    }
+
+    /// Tiles a unit can move to, as far as its side knows.
+    fn reachable(&self, i: usize) -> Option<HashMap<Tile, i64>> {
+        if self.sight.fogged() {
+            self.battle.reachable_as_seen(i, &self.sight).ok()
+        } else {
+            self.battle.reachable(i).ok()
+        }
+    }
+}
+
 /// The turn the AI plays for the side to act, or `None` if it has nobody to activate.
 fn choose(b: &Battle, cache: &mut Forecasts) -> Option<Turn> {
     let side = b.to_act;
+    let view = View::new(b, side);
     let mut best: Option<(f64, Turn)> = None;
     for i in b.waiting(side) {
-        if let Some((score, turn)) = best_for(b, i, cache) {
+        if let Some((score, turn)) = best_for(&view, i, cache) {
             if best.as_ref().is_none_or(|(s, _)| score > *s) {
                 best = Some((score, turn));
             }
@@ -94,9 +133,10 @@ fn choose(b: &Battle, cache: &mut Forecasts) -> Option<Turn> {
     })
 }
 
-fn best_for(b: &Battle, i: usize, cache: &mut Forecasts) -> Option<(f64, Turn)> {
+fn best_for(view: &View, i: usize, cache: &mut Forecasts) -> Option<(f64, Turn)> {
+    let b = view.battle;
     let u = b.units.get(i)?;
-    let reach = b.reachable(i).ok()?;
+    let reach = view.reachable(i)?;
     let actions = b.actions(i);
     let has = |verb: m::Verb| actions.iter().any(|a| a.verb() == Some(verb));
     // 1. The objective, if a tile of it is in reach.
@@ -173,16 +213,14 @@ fn best_for(b: &Battle, i: usize, cache: &mut Forecasts) -> Option<(f64, Turn)> 
         u.items.iter().filter(|n| b.engine.rules.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)).cloned().collect();
     let mut forecasts: HashMap<(usize, i64, String), Option<Prospect>> = HashMap::new();
     let berserk = b.must_attack_weakest(i);
-    for (k, foe) in b.units.iter().enumerate() {
-        if foe.side == u.side || foe.state != State::Ready {
-            continue;
-        }
+    for (k, foe) in view.enemies() {
         for (t, _) in &tiles {
             let d = distance(**t, foe.pos);
-            if d > 6 || (**t != u.pos && b.units.iter().any(|x| x.state == State::Ready && x.pos == **t)) {
+            if d > 6 || (**t != u.pos && view.units().any(|(_, x)| x.pos == **t)) {
                 continue;
             }
-            // A unit that must attack the weakest in range considers only that target.
+            // A unit that must attack the weakest in range considers only that target (of those
+            // in sight: the battle's rule, too).
             if berserk {
                 let forced = b.weakest_from(i, **t);
                 if !forced.is_empty() && !forced.contains(&k) {
@@ -221,7 +259,11 @@ fn best_for(b: &Battle, i: usize, cache: &mut Forecasts) -> Option<(f64, Turn)> 
         goals.extend(objective_tiles(b, u.side, "defend"));
     }
     if goals.is_empty() {
-        goals.extend(b.units.iter().filter(|f| f.side != u.side && f.state == State::Ready).map(|f| f.pos));
+        goals.extend(view.enemies().map(|(_, f)| f.pos));
+    }
+    // Under fog with no enemy in sight: toward where the enemy deployed.
+    if goals.is_empty() && view.sight.fogged() {
+        goals.extend(b.map.region(&b.scenario.side(u.side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default());
     }
     let guide = steps_to(b, &kind, &goals);
     let here = guide.get(&u.pos).copied().unwrap_or(i64::MAX / 4);

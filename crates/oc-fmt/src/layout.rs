@@ -117,6 +117,7 @@ const INT_WORDS: &[&str] = &[
     "for",
     "survive",
     "raze",
+    "vision",
 ];
 /// A line ending with one of these goes on (`and`, `,`, `=`...).
 const OPEN_ENDED_PUNCT: &[&str] =

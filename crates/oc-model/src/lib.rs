@@ -19,7 +19,7 @@ pub mod dice;
 pub use dice::{DiceShape, DieTerm, Dist, Faces, Keep};
 
 /// Bumped whenever a saved model would be read differently.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rules {
@@ -729,8 +729,27 @@ pub struct Scenario {
     /// What chests hold in this scenario, by tile (overriding the map's).
     #[serde(default)]
     pub chests: Vec<((i64, i64), String)>,
+    /// Fog of war (`fog` or `fog vision N`): each side sees only what its units' vision and
+    /// `reveal(...)` show it. `None` (the default): everything is in sight.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fog: Option<Fog>,
     pub attacker: SideRules,
     pub defender: SideRules,
+}
+
+/// A scenario's fog of war. A unit sees the tiles within its vision — its `vision` attribute
+/// where the ruleset has one, else this default — by the distance units move by (Manhattan).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fog {
+    pub vision: u32,
+}
+
+impl Fog {
+    /// The vision of `fog` without `vision N` (the seed gives none: 3, as in most fog maps of
+    /// the games it follows).
+    pub const DEFAULT_VISION: u32 = 3;
+    /// The largest default vision a scenario may set (larger sees any map whole).
+    pub const MAX_VISION: u32 = 64;
 }
 
 impl Scenario {

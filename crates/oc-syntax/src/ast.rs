@@ -426,6 +426,8 @@ pub struct ScenarioDef {
     pub deploy_first: Vec<Spanned<String>>,
     /// `chest [x, y] Item`: what a chest holds in this scenario.
     pub chests: Vec<ScenarioChest>,
+    /// `fog` or `fog vision N`: the keyword's span and the vision radius given, if any.
+    pub fogs: Vec<(Span, Option<Spanned<i64>>)>,
     pub sides: Vec<SideDef>,
     pub span: Span,
 }

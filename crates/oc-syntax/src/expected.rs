@@ -147,6 +147,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         c_raze | kw_raze => "`raze N in \"REGION\"`",
         kw_in => "`in`",
         sc_chest | kw_chest => "`chest [X, Y] ITEM`",
+        sc_fog | kw_fog => "`fog` or `fog vision N`",
+        kw_vision => "`vision N`",
         unit_def | kw_unit => "`unit NAME: CLASS`",
         unit_items | kw_items => "`items`",
         unit_tags => "`tags`",

@@ -656,6 +656,7 @@ impl Ctx {
             rounds: vec![],
             deploy_first: vec![],
             chests: vec![],
+            fogs: vec![],
             sides: vec![],
             span,
         };
@@ -686,6 +687,10 @@ impl Ctx {
                     s.deploy_first.extend(p.into_inner().find(|q| q.as_rule() == Rule::side_word).map(|q| self.ident(&q)))
                 }
                 Rule::sc_side => s.sides.push(self.side(p)),
+                Rule::sc_fog => {
+                    let span = self.span(&p);
+                    s.fogs.push((span, self.first_int(p)));
+                }
                 Rule::sc_chest => {
                     let span = self.span(&p);
                     let inner: Vec<Pair<Rule>> = p.into_inner().collect();

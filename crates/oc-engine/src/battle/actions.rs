@@ -199,6 +199,12 @@ impl Battle<'_> {
                 if !ok || f.state != State::Ready {
                     return Err(BattleError(format!("{} cannot target {}", u.name, f.name)));
                 }
+                if !self.sees(u.side, f.pos) {
+                    return Err(BattleError(format!(
+                        "{} cannot target {}: its side does not see it (fog of war)",
+                        u.name, f.name
+                    )));
+                }
                 (f.pos, Some(t))
             }
         };
@@ -426,7 +432,11 @@ impl Battle<'_> {
                 f.pos = to;
                 Ok(format!("moves {} to {to:?}", f.name))
             }
-            m::Verb::Reveal => Ok("lights the area (this engine plays without fog of war, so it changes nothing)".to_string()),
+            // With fog, the user's side sees within X of it until the round ends (fog.rs).
+            m::Verb::Reveal => {
+                let radius = amount(self, 0).ok_or_else(|| BattleError("how far to reveal could not be worked out".into()))?;
+                Ok(self.reveal(i, radius))
+            }
             // Seed 001: "a type of Special Action that acts as an attack". An exchange with
             // the target (its counter included) using the user's weapon, the second argument
             // added to the user's `damage_bonus` (the attribute the damage formulas read); the

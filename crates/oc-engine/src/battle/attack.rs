@@ -25,11 +25,14 @@ impl Battle<'_> {
         if !unit.must_attack_weakest || !can_attack || !unit.may_use_weapon(&self.engine.ir) {
             return Vec::new();
         }
+        // Under fog, only the enemies its side sees, its own eyes standing at `at`.
+        let (sight, vision) = (self.sight(u.side), self.vision(i).unwrap_or(0));
+        let seen = |t: Tile| sight.sees(t) || distance(at, t) <= vision;
         let in_range: Vec<(usize, i64)> = self
             .units
             .iter()
             .enumerate()
-            .filter(|(_, f)| f.side != u.side && f.state == State::Ready && unit.in_range(distance(at, f.pos)))
+            .filter(|(_, f)| f.side != u.side && f.state == State::Ready && unit.in_range(distance(at, f.pos)) && seen(f.pos))
             .map(|(k, f)| (k, f.hp))
             .collect();
         let Some(low) = in_range.iter().map(|(_, hp)| *hp).min() else { return Vec::new() };
@@ -41,6 +44,9 @@ impl Battle<'_> {
         let (Some(a), Some(d)) = (a, d) else { return Err(BattleError("no such unit".into())) };
         if d.side == a.side || d.state != State::Ready {
             return Err(BattleError(format!("{} cannot attack {}", a.name, d.name)));
+        }
+        if !self.sees(a.side, d.pos) {
+            return Err(BattleError(format!("{} cannot attack {}: its side does not see it (fog of war)", a.name, d.name)));
         }
         let dist = distance(a.pos, d.pos);
         let (Some(la), Some(_)) = (self.loadout(i, true), self.loadout(target, false)) else {

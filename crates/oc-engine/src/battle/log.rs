@@ -3,7 +3,7 @@
 use oc_model as m;
 use serde::{Deserialize, Serialize};
 
-use super::{Combatant, Turn};
+use super::{Combatant, Tile, Turn};
 
 /// A line of the battle log: what happened, with enough state to verify a replay.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -44,6 +44,15 @@ pub enum Record {
         unit: usize,
         status: String,
         change: String,
+    },
+    /// With fog of war, what a side's sight changed to (after the start, each turn, each new
+    /// round): enemies that came into sight with their tiles, enemies still in the battle that
+    /// left it, and the tiles newly in sight as runs `[y, first x, last x]`.
+    Seen {
+        side: m::SideId,
+        spotted: Vec<(usize, Tile)>,
+        lost: Vec<usize>,
+        tiles: Vec<[i64; 3]>,
     },
     End {
         round: u32,

@@ -12,6 +12,7 @@ mod actions;
 mod attack;
 mod effects;
 mod eval;
+mod fog;
 mod game;
 mod log;
 mod movement;
@@ -27,6 +28,7 @@ use crate::combat::rng;
 use crate::ir::V;
 use crate::{ChaCha8Rng, Engine, EngineError, Form, Loadout};
 
+pub use fog::{Light, Sight};
 pub use game::{auto_deploy, play, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
 pub use movement::{distance, neighbours};
@@ -197,6 +199,9 @@ pub struct Battle<'e> {
     opened_chests: BTreeSet<Tile>,
     /// Destructible tiles struck so far, with their HP left.
     tile_hp: HashMap<Tile, i64>,
+    /// With fog: tiles `reveal` lit this round, and what each side last saw (fog.rs).
+    lights: Vec<Light>,
+    sighted: [fog::Sighted; 2],
 }
 
 fn side_index(s: m::SideId) -> usize {
@@ -293,9 +298,12 @@ impl<'e> Battle<'e> {
             held: HashMap::new(),
             opened_chests: BTreeSet::new(),
             tile_hp: HashMap::new(),
+            lights: Vec::new(),
+            sighted: Default::default(),
         };
         b.log.push(Record::Start { scenario: scenario.name.clone(), map: b.map.name.clone(), seed, units: b.units.clone() });
         b.log.push(Record::Round { round: 1, first: b.first });
+        b.look();
         Ok(b)
     }
 
@@ -347,10 +355,12 @@ impl<'e> Battle<'e> {
             self.opened_chests.clone(),
             self.log.len(),
             self.tile_hp.clone(),
+            (self.lights.clone(), self.sighted.clone()),
         );
         let result = self.turn_inner(t);
         if result.is_err() {
-            let (units, terrain, rng, seized, escaped, razed, chests, log, tile_hp) = saved;
+            let (units, terrain, rng, seized, escaped, razed, chests, log, tile_hp, fog) = saved;
+            (self.lights, self.sighted) = fog;
             self.tile_hp = tile_hp;
             self.units = units;
             self.map.terrain = terrain;
@@ -495,6 +505,7 @@ impl<'e> Battle<'e> {
         self.after_activation(i);
         self.run_triggers(i, m::Event::EndOfTurn);
         self.end_of_turn(i);
+        self.look();
         self.check_victory(Some(u.side));
         if self.outcome.is_none() {
             self.advance();

@@ -6,7 +6,7 @@ use std::collections::{BinaryHeap, HashMap};
 
 use oc_model as m;
 
-use super::{Battle, BattleError, State, Tile};
+use super::{Battle, BattleError, Sight, State, Tile};
 use crate::ir::V;
 
 /// The four tiles next to `t` (units move and act orthogonally).
@@ -58,7 +58,19 @@ impl Battle<'_> {
 
     /// Like [`Battle::reachable`] with `points` of movement left (the `canto` move).
     pub fn reachable_within(&self, i: usize, points: i64) -> Result<HashMap<Tile, i64>, BattleError> {
+        self.reach(i, points, None)
+    }
+
+    /// [`Battle::reachable`] as the unit's side believes it under fog: units out of `sight`
+    /// neither block the way nor hold a tile (moving there is refused when the turn is played).
+    pub fn reachable_as_seen(&self, i: usize, sight: &Sight) -> Result<HashMap<Tile, i64>, BattleError> {
+        let (points, _, _) = self.mobility(i)?;
+        self.reach(i, points, Some(sight))
+    }
+
+    fn reach(&self, i: usize, points: i64, sight: Option<&Sight>) -> Result<HashMap<Tile, i64>, BattleError> {
         let u = self.units.get(i).ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        let occupant = |t: Tile| self.occupant(t).filter(|_| sight.is_none_or(|s| s.sees(t)));
         let (_, kind, can) = self.mobility(i)?;
         let mut best: HashMap<Tile, i64> = HashMap::new();
         best.insert(u.pos, 0);
@@ -74,7 +86,7 @@ impl Battle<'_> {
             for next in neighbours(at) {
                 let Some(step) = self.terrain_at(next).and_then(|t| t.costs.get(&kind).copied().flatten()) else { continue };
                 // Enemy units block the way; allies may be passed through.
-                if self.occupant(next).is_some_and(|o| self.units.get(o).is_some_and(|f| f.side != u.side)) {
+                if occupant(next).is_some_and(|o| self.units.get(o).is_some_and(|f| f.side != u.side)) {
                     continue;
                 }
                 let total = cost + i64::from(step);
@@ -85,7 +97,7 @@ impl Battle<'_> {
             }
         }
         // A unit cannot end its move on another unit.
-        best.retain(|t, _| *t == u.pos || self.occupant(*t).is_none());
+        best.retain(|t, _| *t == u.pos || occupant(*t).is_none());
         Ok(best)
     }
 }

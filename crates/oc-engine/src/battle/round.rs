@@ -186,8 +186,10 @@ impl Battle<'_> {
             u.activated = false;
             u.reverted = false;
         }
+        self.lights_out();
         self.log.push(Record::Round { round: self.round, first });
         self.start_of_round();
+        self.look();
         self.to_act = if self.waiting(first).is_empty() { first.other() } else { first };
         if self.waiting(m::SideId::Attacker).is_empty() && self.waiting(m::SideId::Defender).is_empty() {
             self.finish(m::Outcome::Draw, "no unit is left on the battlefield".to_string());
