@@ -449,6 +449,6 @@ fn exclusive_items_are_refused_to_other_classes() {
         "army A for Arena attacker { unit Joshua: Myrmidon { items WoDao } }
          army D for Arena defender { unit Bors: Soldier { items IronLance } }",
     );
-    let diags = rules.err().expect("refused");
+    let Err(diags) = rules else { panic!("a Myrmidon cannot carry the Wo Dao") };
     assert!(diags.iter().any(|d| d.message.contains("exclusive to Swordmaster")), "{diags:#?}");
 }
