@@ -2,105 +2,14 @@
 //! the activation order and the winner. The rules are the standard library's; the scenario and
 //! armies are written in the DSL like any user's.
 
-use std::collections::HashMap;
+#[path = "common/arena.rs"]
+mod arena;
 
-use oc_compiler::{Host, Workspace};
+use arena::{battle, battle_seeded, last_note, setup, special, wait};
 use oc_engine::ai::Ai;
 use oc_engine::battle::{Act, Battle, Record, State, Turn};
 use oc_engine::Engine;
-use oc_model::{BattleMap, Outcome, Rules, SideId, Verb};
-
-const MAP: &str = r#"name = "Arena"
-width = 8
-height = 5
-rows = [
-  "........",
-  "...#D#..",
-  "........",
-  "..F.....",
-  "........",
-]
-[[regions]]
-name = "attacker-zone"
-kind = "deployment"
-side = "attacker"
-rect = [0, 0, 2, 5]
-[[regions]]
-name = "defender-zone"
-kind = "deployment"
-side = "defender"
-rect = [6, 0, 2, 5]
-[[regions]]
-name = "goal"
-kind = "seize"
-side = "attacker"
-tiles = [[4, 4]]
-[[regions]]
-name = "exit"
-kind = "escape"
-side = "attacker"
-tiles = [[4, 0]]
-[[regions]]
-name = "granary"
-kind = "raze"
-side = "attacker"
-tiles = [[2, 0]]
-[[chests]]
-at = [3, 4]
-item = "Elixir"
-"#;
-
-const SCENARIO: &str = r#"
-scenario Arena {
-    map "arena.map.toml"
-    chest [3, 4] Vulnerary
-    rounds 5 then defender
-    attacker {
-        zone "attacker-zone" war_chest 99999 units 1..8
-        grant Leader to 1
-        grant Fleeing to 1
-        grant Saboteur to 1
-        win seize "goal" or escape 1 through "exit"
-    }
-    defender { zone "defender-zone" war_chest 99999 units 1..8 win rout all }
-}
-"#;
-
-struct Memory(HashMap<String, String>);
-
-impl Host for Memory {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        self.0.get(path).cloned().ok_or_else(|| "no such file".into())
-    }
-}
-
-/// Compiles the arena scenario with `armies` (DSL text) and returns the rules and the map.
-fn setup(armies: &str) -> (Rules, BattleMap) {
-    let mut files = HashMap::new();
-    files.insert("arena.map.toml".to_string(), MAP.to_string());
-    files.insert("arena.oc".to_string(), format!("{SCENARIO}\n{armies}"));
-    let mut ws = Workspace::new();
-    let (c, _) = ws.compile(&mut Memory(files), &["arena.oc".to_string()]);
-    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
-    let rules = c.rules.unwrap();
-    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), MAP);
-    assert!(diags.is_empty(), "{diags:?}");
-    let mut map = map.unwrap();
-    map.resolve(&rules);
-    (rules, map.battle_map())
-}
-
-fn battle<'e>(engine: &'e Engine, map: &BattleMap, deploy: [&[(i64, i64)]; 2]) -> Battle<'e> {
-    battle_seeded(engine, map, deploy, 11)
-}
-
-fn wait(unit: usize) -> Turn {
-    Turn { unit, ..Default::default() }
-}
-
-fn special(unit: usize, to: Option<(i64, i64)>, verb: Verb, target: Option<usize>, tile: Option<(i64, i64)>) -> Turn {
-    Turn { unit, to, act: Act::Special { verb, target, tile }, ..Default::default() }
-}
+use oc_model::{Outcome, SideId, Verb};
 
 #[test]
 fn a_seize_ends_the_battle() {
@@ -292,13 +201,6 @@ fn the_same_seed_gives_the_same_log() {
     assert!(distinct.len() > 1, "different seeds play differently");
 }
 
-fn battle_seeded<'e>(engine: &'e Engine, map: &BattleMap, deploy: [&[(i64, i64)]; 2], seed: u64) -> Battle<'e> {
-    let s = &engine.rules.scenarios[0];
-    let a = engine.rules.armies.iter().find(|a| a.side == SideId::Attacker).unwrap();
-    let d = engine.rules.armies.iter().find(|a| a.side == SideId::Defender).unwrap();
-    Battle::new(engine, s, map, [a, d], deploy, seed).unwrap()
-}
-
 #[test]
 fn a_wall_struck_down_becomes_floor() {
     let (rules, map) = setup(
@@ -347,14 +249,18 @@ fn a_shifter_reverts_after_acting_until_the_next_round() {
     b.turn(special(1, Some((4, 2)), Verb::Reactivate, Some(0), None)).unwrap();
     let normal = b.loadout_of(0, true).unwrap();
     assert_eq!(normal.form, oc_engine::Form::Normal);
-    let shown = |l: &oc_engine::Loadout| {
-        let f = engine.forecast(l, &b.loadout_of(3, false).unwrap(), 1).unwrap();
-        f.attacker.effective.iter().find(|(n, _)| n == "str").map(|(_, v)| v.clone()).unwrap()
-    };
-    assert_eq!(shown(&normal), oc_engine::Shown::Text("E".into()));
+    // Attacked in her Normal form, Myrrh shows the child's Str E; the stone is the dragon's
+    // ("They cannot equip any kind of weapon"), so she cannot attack with it in this form.
+    let kyle = b.loadout_of(3, false).unwrap();
+    let unarmed = oc_engine::Loadout { weapon: None, ..normal.clone() };
+    let f = engine.forecast(&kyle, &unarmed, 1).unwrap();
+    let str_of = |s: &oc_engine::SideForecast| s.effective.iter().find(|(n, _)| n == "str").map(|(_, v)| v.clone()).unwrap();
+    assert_eq!(str_of(&f.defender), oc_engine::Shown::Text("E".into()));
+    assert!(engine.forecast(&normal, &kyle, 1).is_err());
+    assert!(b.turn(Turn { unit: 0, act: Act::Attack { target: 3 }, ..Default::default() }).is_err());
     let mut transformed = normal.clone();
     transformed.form = oc_engine::Form::Default;
-    assert_eq!(shown(&transformed), oc_engine::Shown::Text("A".into()));
+    assert_eq!(str_of(&engine.forecast(&transformed, &kyle, 1).unwrap().attacker), oc_engine::Shown::Text("A".into()));
     if let Some(d) = b.waiting(SideId::Defender).first().copied() {
         b.turn(wait(d)).unwrap();
     }
@@ -402,10 +308,6 @@ fn sleep_stops_a_unit_until_it_wears_off_on_its_roll() {
     assert!(slept >= 3, "the staff lands in some seeds: {slept}");
     // A sleeper has four start-of-round rolls in a 5-round battle: 15 in 16 wake up.
     assert!(woke >= 1 && woke <= slept, "{woke} of {slept} woke");
-}
-
-fn last_note(b: &Battle) -> String {
-    b.log.iter().rev().find_map(|r| if let Record::Turn { note, .. } = r { Some(note.clone()) } else { None }).unwrap_or_default()
 }
 
 #[test]

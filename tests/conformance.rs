@@ -423,7 +423,8 @@ fn battle_trigger(event: Event, verb: Verb, own: bool, case: &Case) {
     }
 }
 
-/// `shift`: the shifting rule. A shifter acts transformed and is normal again once it has acted.
+/// `shift`: the shifting rule. A shifter acts transformed and is normal again once it has acted
+/// (an action or a free action: here it equips its knife); a turn with neither leaves it transformed.
 fn shift_case(event: Event) {
     let form = conf::shift_form(event).unwrap_or_else(|| panic!("shift on {event:?}"));
     let case = Case {
@@ -435,7 +436,10 @@ fn shift_case(event: Event) {
     let e = Engine::new(rules).unwrap();
     let mut b = new_battle(&e, &map);
     assert_eq!(b.loadout_of(SUBJECT, true).unwrap().form, oc_engine::Form::Default, "transformed in its turn");
-    b.turn(wait(SUBJECT)).unwrap();
+    let mut idle = new_battle(&e, &map);
+    idle.turn(wait(SUBJECT)).unwrap();
+    assert!(!idle.units[SUBJECT].reverted && idle.units[SUBJECT].transformed, "no action: {:?}", idle.log);
+    b.turn(Turn { unit: SUBJECT, equip: Some("Knife".into()), ..Default::default() }).unwrap();
     assert!(b.units[SUBJECT].reverted, "shift on {event:?}: normal after acting: {:?}", b.log);
     assert_eq!(b.loadout_of(SUBJECT, true).unwrap().form, oc_engine::Form::Normal);
 }

@@ -236,7 +236,14 @@ impl Engine {
             (Some(f), _) => (&f.transformed.ratings, &f.transformed.wields, &f.transformed.tags),
             (None, _) => (&class.ratings, &class.wields, &no_tags),
         };
-        let wields: Vec<String> = if wields.is_empty() { class.wields.clone() } else { wields.clone() };
+        // A form without its own `wields` takes the class's; the normal form of a class with
+        // forms never takes what only its transformed form wields (seed 000, Shifting: "They
+        // cannot equip any kind of weapon" -- the stones are the transformed form's).
+        let wields: Vec<String> = match (&class.forms, l.form) {
+            _ if !wields.is_empty() => wields.clone(),
+            (Some(f), Form::Normal) => class.wields.iter().filter(|w| !f.transformed.wields.contains(w)).cloned().collect(),
+            _ => class.wields.clone(),
+        };
         let mut attrs = vec![V::Int(0); ir.attrs.len()];
         for (i, (name, _)) in ir.attrs.iter().enumerate() {
             let value = ratings.get(name).or_else(|| rules.ruleset.bases.iter().find(|b| b.name == *name).map(|b| &b.value));

@@ -36,8 +36,18 @@ impl Battle<'_> {
             let Some(tag) = rules.tag(&name) else { continue };
             let params: Vec<String> = tag.params.iter().map(|p| p.name.clone()).collect();
             for e in &tag.effects {
-                if let m::Effect::Grant { tag, args: gargs } = e {
-                    uses.push((tag.clone(), gargs.iter().filter_map(|g| const_eval(g, &params, &args)).collect()));
+                match e {
+                    m::Effect::Grant { tag, args: gargs } => {
+                        uses.push((tag.clone(), gargs.iter().filter_map(|g| const_eval(g, &params, &args)).collect()));
+                    }
+                    // `grant p` with `p` a Tag parameter: the tag its argument names.
+                    m::Effect::GrantParam { param } => {
+                        let named = params.iter().position(|p| p == param).and_then(|k| args.get(k));
+                        if let Some(m::Value::Name { name, .. }) = named {
+                            uses.push((name.clone(), Vec::new()));
+                        }
+                    }
+                    _ => {}
                 }
             }
             out.push((tag.effects.clone(), params, args));

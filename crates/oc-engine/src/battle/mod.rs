@@ -64,6 +64,10 @@ pub struct Combatant {
     /// A shifter that acted this round: it keeps its normal form until the next round.
     #[serde(default)]
     pub reverted: bool,
+    /// A shifter that ended its turn transformed without taking an action or a free action: it
+    /// stays transformed out of its turn too, until a turn in which it acts.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub transformed: bool,
     /// Uses spent of each item with charges it carries (by item name).
     #[serde(default)]
     pub spent: Vec<(String, u32)>,
@@ -267,6 +271,7 @@ impl<'e> Battle<'e> {
                     activated: false,
                     statuses: Vec::new(),
                     reverted: false,
+                    transformed: false,
                     spent: Vec::new(),
                     debuffs: Vec::new(),
                 });
@@ -336,9 +341,14 @@ impl<'e> Battle<'e> {
             statuses: u.statuses.iter().map(|a| a.status.clone()).collect(),
             terrain: self.terrain_at(u.pos).map(|t| t.name.clone()),
             hp: Some(u.hp),
-            // Shifters are transformed in their own turn and in their normal form otherwise, and
-            // once they have acted they stay normal until the next round (seed 000, Shifting).
-            form: if class.forms.is_some() && (!acting || u.reverted) { Form::Normal } else { Form::Default },
+            // Shifters are transformed in their own turn and in their normal form otherwise (unless
+            // their last turn took no action), and once they have acted they stay normal until the
+            // next round (seed 000, Shifting).
+            form: if class.forms.is_some() && (if acting { u.reverted } else { !u.transformed }) {
+                Form::Normal
+            } else {
+                Form::Default
+            },
             debuffs: u.debuffs.iter().map(|d| (d.attr.clone(), d.shift)).collect(),
         })
     }
@@ -496,13 +506,15 @@ impl<'e> Battle<'e> {
             Act::Attack { target } | Act::Special { target: Some(target), .. } => Some(*target),
             _ => None,
         };
+        // The shifting rule (seed 000): "if it took any action or free action" -- moving is neither.
+        let acted = !matches!(t.act, Act::Wait) || t.equip.is_some() || !t.discard.is_empty() || t.trade.is_some();
         self.log.push(Record::Turn { round: self.round, turn: t, hp, routed, note });
         // `on routed`: a routed unit's own triggers, once, as it leaves the battle.
         for k in newly_routed {
             let foe = if k == i { acted_on } else { Some(i) };
             self.run_triggers_against(k, m::Event::Routed, foe);
         }
-        self.after_activation(i);
+        self.after_activation(i, acted);
         self.run_triggers(i, m::Event::EndOfTurn);
         self.end_of_turn(i);
         self.look();

@@ -10,8 +10,9 @@ use crate::combat::rng;
 
 impl Battle<'_> {
     /// After a unit's action: statuses that last a number of activations count down, and a
-    /// shifter that acted returns to its normal form until the next round.
-    pub(super) fn after_activation(&mut self, i: usize) {
+    /// shifter that `acted` (an action or a free action) returns to its normal form until the
+    /// next round; one that did not stays as it was (transformed, unless already reverted).
+    pub(super) fn after_activation(&mut self, i: usize, acted: bool) {
         // A shifter is a unit one of whose tags changes form (`shift`); the seed's rule that it
         // stays normal after acting until the next round, even when danced, is applied here.
         let shifter = self.units.get(i).and_then(|u| self.engine.rules.class(&u.class)).is_some_and(|c| c.forms.is_some())
@@ -34,14 +35,24 @@ impl Battle<'_> {
             worn = u.statuses.iter().filter(|a| a.left == Some(0)).map(|a| a.status.clone()).collect();
             u.statuses.retain(|a| a.left != Some(0));
             if shifter && u.state == State::Ready {
-                u.reverted = true;
+                if acted {
+                    u.reverted = true;
+                    u.transformed = false;
+                } else if !u.reverted {
+                    u.transformed = true;
+                }
             }
         }
         for status in worn {
             self.log.push(Record::Affliction { unit: i, status, change: "wears off".into() });
         }
         if shifter && self.on_board(i) {
-            self.log.push(Record::Affliction { unit: i, status: "form".into(), change: "normal until the next round".into() });
+            let change = if acted || self.units.get(i).is_some_and(|u| u.reverted) {
+                "normal until the next round"
+            } else {
+                "stays transformed: it took no action"
+            };
+            self.log.push(Record::Affliction { unit: i, status: "form".into(), change: change.into() });
         }
     }
 

@@ -1,0 +1,141 @@
+//! The scripted-battle arena shared by `tests/battle.rs` and `tests/seed_battle_tags.rs`: an
+//! 8x5 map with a wall, a door, a fort, a chest, seize / escape / raze tiles, the scenario that
+//! grants Leader, Fleeing and Saboteur, and helpers to compile armies and script turns.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+
+use oc_compiler::{Host, Workspace};
+use oc_diag::Diagnostic;
+use oc_engine::battle::{Act, Battle, Record, Turn};
+use oc_engine::Engine;
+use oc_model::{BattleMap, Rules, SideId, Verb};
+
+pub const MAP: &str = r#"name = "Arena"
+width = 8
+height = 5
+rows = [
+  "........",
+  "...#D#..",
+  "........",
+  "..F.....",
+  "........",
+]
+[[regions]]
+name = "attacker-zone"
+kind = "deployment"
+side = "attacker"
+rect = [0, 0, 2, 5]
+[[regions]]
+name = "defender-zone"
+kind = "deployment"
+side = "defender"
+rect = [6, 0, 2, 5]
+[[regions]]
+name = "goal"
+kind = "seize"
+side = "attacker"
+tiles = [[4, 4]]
+[[regions]]
+name = "exit"
+kind = "escape"
+side = "attacker"
+tiles = [[4, 0]]
+[[regions]]
+name = "granary"
+kind = "raze"
+side = "attacker"
+tiles = [[2, 0]]
+[[chests]]
+at = [3, 4]
+item = "Elixir"
+"#;
+
+pub const SCENARIO: &str = r#"
+scenario Arena {
+    map "arena.map.toml"
+    chest [3, 4] Vulnerary
+    rounds 5 then defender
+    attacker {
+        zone "attacker-zone" war_chest 99999 units 1..8
+        grant Leader to 1
+        grant Fleeing to 1
+        grant Saboteur to 1
+        win seize "goal" or escape 1 through "exit"
+    }
+    defender { zone "defender-zone" war_chest 99999 units 1..8 win rout all }
+}
+"#;
+
+pub struct Memory(HashMap<String, String>);
+
+impl Host for Memory {
+    fn read(&mut self, path: &str) -> Result<String, String> {
+        self.0.get(path).cloned().ok_or_else(|| "no such file".into())
+    }
+}
+
+/// Compiles the arena scenario with `armies` (DSL text) and returns the rules and the map.
+pub fn setup(armies: &str) -> (Rules, BattleMap) {
+    let mut files = HashMap::new();
+    files.insert("arena.map.toml".to_string(), MAP.to_string());
+    files.insert("arena.oc".to_string(), format!("{SCENARIO}\n{armies}"));
+    let mut ws = Workspace::new();
+    let (c, _) = ws.compile(&mut Memory(files), &["arena.oc".to_string()]);
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let rules = c.rules.unwrap();
+    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), MAP);
+    assert!(diags.is_empty(), "{diags:?}");
+    let mut map = map.unwrap();
+    map.resolve(&rules);
+    (rules, map.battle_map())
+}
+
+pub fn battle<'e>(engine: &'e Engine, map: &BattleMap, deploy: [&[(i64, i64)]; 2]) -> Battle<'e> {
+    battle_seeded(engine, map, deploy, 11)
+}
+
+pub fn wait(unit: usize) -> Turn {
+    Turn { unit, ..Default::default() }
+}
+
+pub fn special(unit: usize, to: Option<(i64, i64)>, verb: Verb, target: Option<usize>, tile: Option<(i64, i64)>) -> Turn {
+    Turn { unit, to, act: Act::Special { verb, target, tile }, ..Default::default() }
+}
+
+/// Compiles `prelude` (say `import "std:v06"`), the arena scenario and `armies` on `map`
+/// (the arena's regions and chest are the caller's to keep); returns the rules or the
+/// diagnostics, and the map.
+pub fn compile_on(map: &str, prelude: &str, armies: &str) -> (Result<Rules, Vec<Diagnostic>>, BattleMap) {
+    let mut files = HashMap::new();
+    files.insert("arena.map.toml".to_string(), map.to_string());
+    files.insert("arena.oc".to_string(), format!("{prelude}\n{SCENARIO}\n{armies}"));
+    let mut ws = Workspace::new();
+    let (c, _) = ws.compile(&mut Memory(files), &["arena.oc".to_string()]);
+    let (parsed, diags) = oc_atlas::parse(oc_diag::FileId(0), map);
+    assert!(diags.is_empty(), "{diags:?}");
+    let mut parsed = parsed.unwrap();
+    let rules = match c.rules {
+        Some(rules) if c.diagnostics.is_empty() => rules,
+        _ => return (Err(c.diagnostics), parsed.battle_map()),
+    };
+    parsed.resolve(&rules);
+    (Ok(rules), parsed.battle_map())
+}
+
+/// `setup` with a prelude (`import "std:v06"`) and a map of the caller's.
+pub fn setup_on(map: &str, prelude: &str, armies: &str) -> (Rules, BattleMap) {
+    let (rules, map) = compile_on(map, prelude, armies);
+    (rules.unwrap_or_else(|d| panic!("{d:#?}")), map)
+}
+
+pub fn battle_seeded<'e>(engine: &'e Engine, map: &BattleMap, deploy: [&[(i64, i64)]; 2], seed: u64) -> Battle<'e> {
+    let s = &engine.rules.scenarios[0];
+    let a = engine.rules.armies.iter().find(|a| a.side == SideId::Attacker).unwrap();
+    let d = engine.rules.armies.iter().find(|a| a.side == SideId::Defender).unwrap();
+    Battle::new(engine, s, map, [a, d], deploy, seed).unwrap()
+}
+
+pub fn last_note(b: &Battle) -> String {
+    b.log.iter().rev().find_map(|r| if let Record::Turn { note, .. } = r { Some(note.clone()) } else { None }).unwrap_or_default()
+}
