@@ -27,8 +27,8 @@ async function start(watcher) {
             fileEvents: watcher,
         },
     };
-    client = new LanguageClient('oc', 'oc', serverOptions, clientOptions);
     try {
+        client = new LanguageClient('oc', 'oc', serverOptions, clientOptions);
         await client.start();
     } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
