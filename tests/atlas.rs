@@ -279,7 +279,11 @@ fn the_map_schema_is_current_and_every_shipped_map_validates() {
     maps.sort();
     assert!(maps.len() >= 12);
     let bad = std::env::temp_dir().join(format!("oc-schema-bad-{}.map.toml", std::process::id()));
-    std::fs::write(&bad, "name = \"x\"\nwidth = 2\nheight = 1\nrows = [\"..\"]\ncolour = \"red\"\n[[regions]]\nname = \"z\"\nkind = \"camp\"\n").unwrap();
+    std::fs::write(
+        &bad,
+        "name = \"x\"\nwidth = 2\nheight = 1\nrows = [\"..\"]\ncolour = \"red\"\n[[regions]]\nname = \"z\"\nkind = \"camp\"\n",
+    )
+    .unwrap();
     let script = r#"
 import json, sys, tomllib
 import jsonschema
