@@ -48,7 +48,10 @@ fn check_json_follows_the_diagnostics_contract() {
     for d in diagnostics {
         let mut keys: Vec<&str> = d.as_object().unwrap().keys().map(String::as_str).collect();
         keys.sort();
-        assert_eq!(keys, ["code", "column", "end_column", "end_line", "file", "help", "label", "line", "message", "secondary", "severity"]);
+        assert_eq!(
+            keys,
+            ["code", "column", "end_column", "end_line", "file", "help", "label", "line", "message", "secondary", "severity"]
+        );
         assert!(d["code"].as_str().unwrap().starts_with("oc::"));
         assert!(!d["help"].as_str().unwrap().is_empty());
         assert_eq!(d["file"], "examples/showcase.mistakes.oc");
