@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use oc_compiler::{Host, Workspace};
+use oc_compiler::{MemoryHost, Workspace};
 use oc_engine::battle::{Act, Affliction, Battle, Combatant, Record, State, Turn};
 use oc_engine::{rng, Engine, Exchange, Laid, Loadout};
 use oc_model::conformance::{self as conf, Context, Fires};
@@ -96,14 +96,6 @@ const SUBJECT: usize = 0;
 const ALLY: usize = 1;
 const FOE: usize = 2;
 
-struct Memory(HashMap<String, String>);
-
-impl Host for Memory {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        self.0.get(path).cloned().ok_or_else(|| "no such file".into())
-    }
-}
-
 /// What a case adds to [`RULES`]: the probe tag's body (on the subject's class), the consumable
 /// Kit's `use`, the subject's other class tags, its shifter forms, items and the Blade's tags.
 #[derive(Clone, Default)]
@@ -148,7 +140,7 @@ army D for Conform defender {{ unit F: Hitter {{ items Knife }} }}
 fn compile(text: &str) -> Result<(Rules, BattleMap), String> {
     let files = HashMap::from([("c.map.toml".to_string(), MAP.to_string()), ("c.oc".to_string(), text.to_string())]);
     let mut ws = Workspace::new();
-    let (c, _) = ws.compile(&mut Memory(files), &["c.oc".to_string()]);
+    let (c, _) = ws.compile(&mut files.into_iter().collect::<MemoryHost>(), &["c.oc".to_string()]);
     let errors: Vec<String> = c
         .diagnostics
         .iter()
@@ -253,7 +245,7 @@ fn every_other_pair_is_a_compile_error_with_a_span_and_help() {
             // The span is on the verb and the help names where it may appear.
             let mut ws = Workspace::new();
             let files = HashMap::from([("c.oc".to_string(), text.clone())]);
-            let (c, _) = ws.compile(&mut Memory(files), &["c.oc".to_string()]);
+            let (c, _) = ws.compile(&mut files.into_iter().collect::<MemoryHost>(), &["c.oc".to_string()]);
             let d = c.diagnostics.iter().find(|d| d.code == "oc::effect::context").unwrap();
             let start = d.span.start as usize;
             assert!(text[start..].starts_with(spec.name) || text[start..].starts_with("self"), "{context:?} {}", spec.name);

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use oc_compiler::{Host, Workspace};
+use oc_compiler::{Host, MemoryHost, Workspace};
 use oc_engine::ai::Ai;
 use oc_engine::battle::{self, distance, Act, Battle, Controller, Record, Turn};
 use oc_engine::Engine;
@@ -48,14 +48,6 @@ scenario Day {
 }
 "#;
 
-struct Memory(HashMap<String, String>);
-
-impl Host for Memory {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        self.0.get(path).cloned().ok_or_else(|| "no such file".into())
-    }
-}
-
 /// The rules with one attacker unit and one defender unit per scenario (DSL text: `CLASS {
 /// items ... }`), and the map.
 fn setup(attacker: &str, defender: &str) -> (Rules, BattleMap) {
@@ -69,7 +61,7 @@ fn setup(attacker: &str, defender: &str) -> (Rules, BattleMap) {
     files.insert("dusk.map.toml".to_string(), MAP.to_string());
     files.insert("dusk.oc".to_string(), format!("{SCENARIOS}\n{armies}"));
     let mut ws = Workspace::new();
-    let (c, _) = ws.compile(&mut Memory(files), &["dusk.oc".to_string()]);
+    let (c, _) = ws.compile(&mut files.into_iter().collect::<MemoryHost>(), &["dusk.oc".to_string()]);
     assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
     let rules = c.rules.unwrap();
     let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), MAP);

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use oc_compiler::{Host, Workspace};
+use oc_compiler::{MemoryHost, Workspace};
 use oc_diag::Diagnostic;
 use oc_engine::battle::{Act, Battle, Record, Turn};
 use oc_engine::Engine;
@@ -67,21 +67,13 @@ scenario Arena {
 }
 "#;
 
-pub struct Memory(HashMap<String, String>);
-
-impl Host for Memory {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        self.0.get(path).cloned().ok_or_else(|| "no such file".into())
-    }
-}
-
 /// Compiles the arena scenario with `armies` (DSL text) and returns the rules and the map.
 pub fn setup(armies: &str) -> (Rules, BattleMap) {
     let mut files = HashMap::new();
     files.insert("arena.map.toml".to_string(), MAP.to_string());
     files.insert("arena.oc".to_string(), format!("{SCENARIO}\n{armies}"));
     let mut ws = Workspace::new();
-    let (c, _) = ws.compile(&mut Memory(files), &["arena.oc".to_string()]);
+    let (c, _) = ws.compile(&mut files.into_iter().collect::<MemoryHost>(), &["arena.oc".to_string()]);
     assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
     let rules = c.rules.unwrap();
     let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), MAP);
@@ -111,7 +103,7 @@ pub fn compile_on(map: &str, prelude: &str, armies: &str) -> (Result<Rules, Vec<
     files.insert("arena.map.toml".to_string(), map.to_string());
     files.insert("arena.oc".to_string(), format!("{prelude}\n{SCENARIO}\n{armies}"));
     let mut ws = Workspace::new();
-    let (c, _) = ws.compile(&mut Memory(files), &["arena.oc".to_string()]);
+    let (c, _) = ws.compile(&mut files.into_iter().collect::<MemoryHost>(), &["arena.oc".to_string()]);
     let (parsed, diags) = oc_atlas::parse(oc_diag::FileId(0), map);
     assert!(diags.is_empty(), "{diags:?}");
     let mut parsed = parsed.unwrap();

@@ -50,6 +50,30 @@ pub const MAX_DIE_FACES: u32 = 10_000;
 pub const MAX_IMPORT_DEPTH: usize = 32;
 
 /// Reads the text of a file by logical path (relative to the project root, `/`-separated).
+/// A [`Host`] over files held in memory (logical path -> text): tests, benches and tools that
+/// compile text they already have.
+#[derive(Clone, Debug, Default)]
+pub struct MemoryHost(pub std::collections::BTreeMap<String, String>);
+
+impl MemoryHost {
+    /// One file.
+    pub fn one(path: &str, text: &str) -> MemoryHost {
+        MemoryHost(std::collections::BTreeMap::from([(path.to_string(), text.to_string())]))
+    }
+}
+
+impl<P: Into<String>, T: Into<String>> FromIterator<(P, T)> for MemoryHost {
+    fn from_iter<I: IntoIterator<Item = (P, T)>>(files: I) -> MemoryHost {
+        MemoryHost(files.into_iter().map(|(p, t)| (p.into(), t.into())).collect())
+    }
+}
+
+impl Host for MemoryHost {
+    fn read(&mut self, path: &str) -> Result<String, String> {
+        self.0.get(path).cloned().ok_or_else(|| "no such file".into())
+    }
+}
+
 pub trait Host {
     fn read(&mut self, path: &str) -> Result<String, String>;
     /// The project's source files (logical paths), for suggesting a file a missing import may

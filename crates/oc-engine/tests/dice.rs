@@ -5,16 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use oc_compiler::{Host, Workspace};
+use oc_compiler::{MemoryHost, Workspace};
 use oc_engine::{Engine, Loadout};
-
-struct Mem(BTreeMap<String, String>);
-
-impl Host for Mem {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        self.0.get(path).cloned().ok_or_else(|| "no such file".into())
-    }
-}
 
 /// A one-class ruleset whose combat block is `combat`; every unit has 100 HP and a weapon.
 fn ruleset(dice: &str, combat: &str) -> Engine {
@@ -36,7 +28,7 @@ weapon Knife {{ type Blades might 1 weight 0 range 1 cost 10 }}
 "
     );
     let mut ws = Workspace::new();
-    let mut host = Mem(BTreeMap::from([("h.oc".to_string(), text)]));
+    let mut host = MemoryHost::one("h.oc", &text);
     let (c, _) = ws.compile(&mut host, &["h.oc".to_string()]);
     let rules = c.rules.unwrap_or_else(|| panic!("{:#?}", c.diagnostics));
     Engine::new(rules).unwrap()

@@ -5,16 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use oc_compiler::{Host, Workspace};
+use oc_compiler::{MemoryHost, Workspace};
 use oc_engine::{rng, Engine, Exchange, Loadout};
-
-struct Mem(BTreeMap<String, String>);
-
-impl Host for Mem {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        self.0.get(path).cloned().ok_or_else(|| "no such file".into())
-    }
-}
 
 /// A one-class ruleset: every unit has 100 HP, the attacker strikes once (no counter).
 fn ruleset(dice: &str, hit: &str, damage: &str) -> Engine {
@@ -39,7 +31,7 @@ weapon Knife {{ type Blades might 1 weight 0 range 1 cost 10 }}
 "
     );
     let mut ws = Workspace::new();
-    let mut host = Mem(BTreeMap::from([("h.oc".to_string(), text)]));
+    let mut host = MemoryHost::one("h.oc", &text);
     let (c, _) = ws.compile(&mut host, &["h.oc".to_string()]);
     let rules = c.rules.unwrap_or_else(|| panic!("{:#?}", c.diagnostics));
     Engine::new(rules).unwrap()

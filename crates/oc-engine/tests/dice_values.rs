@@ -4,16 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use oc_compiler::{Host, Workspace};
+use oc_compiler::{MemoryHost, Workspace};
 use oc_engine::{rng, Engine, Exchange, Loadout};
-
-struct Mem(BTreeMap<String, String>);
-
-impl Host for Mem {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        self.0.get(path).cloned().ok_or_else(|| "no such file".into())
-    }
-}
 
 /// Seed 003's combat, reduced to one attack: "adding together the attacker's Combat Error Rating
 /// (C.E.R.) and the defender's Evasion rating. To score a hit, the attacker must roll this number
@@ -48,7 +40,7 @@ weapon WyvernBite { type Natural might 0 weight 0 range 1 cost 1 tags Deals(2d10
 
 fn engine() -> Engine {
     let mut ws = Workspace::new();
-    let mut host = Mem(BTreeMap::from([("s.oc".to_string(), STORM.to_string())]));
+    let mut host = MemoryHost::one("s.oc", STORM);
     let (c, _) = ws.compile(&mut host, &["s.oc".to_string()]);
     let rules = c.rules.unwrap_or_else(|| panic!("{:#?}", c.diagnostics));
     Engine::new(rules).unwrap()

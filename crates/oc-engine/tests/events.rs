@@ -1,24 +1,14 @@
 //! Events in exchanges: `on attacked` runs for the defender as the attack is declared, in the
 //! exact forecast and in the seeded duel alike.
 
-use std::collections::BTreeMap;
-
-use oc_compiler::{Host, Workspace};
+use oc_compiler::{MemoryHost, Workspace};
 use oc_engine::{Engine, Loadout};
-
-struct Mem(BTreeMap<String, String>);
-
-impl Host for Mem {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        self.0.get(path).cloned().ok_or_else(|| "no such file".into())
-    }
-}
 
 #[test]
 fn on_attacked_runs_before_the_first_strike() {
     let text = "tag Thorny on class, unit doc \"Thorns: whoever attacks it takes 3.\" { on attacked { damage(foe, 3) } }";
     let mut ws = Workspace::new();
-    let (c, _) = ws.compile(&mut Mem(BTreeMap::from([("t.oc".to_string(), text.to_string())])), &["t.oc".to_string()]);
+    let (c, _) = ws.compile(&mut MemoryHost::one("t.oc", text), &["t.oc".to_string()]);
     let e = Engine::new(c.rules.unwrap_or_else(|| panic!("{:#?}", c.diagnostics))).unwrap();
     let attacker = Loadout::new("Myrmidon", Some("IronSword"));
     let plain = Loadout::new("Fighter", Some("IronAxe"));
