@@ -108,18 +108,7 @@ fn side_text(s: &Scenario, side: &SideRules) -> String {
     let mut rules: Vec<String> = side
         .limits
         .iter()
-        .map(|l| {
-            let amount = if l.denominator > 1 {
-                format!("{}/{} of the army", l.numerator, l.denominator)
-            } else {
-                l.numerator.to_string()
-            };
-            format!(
-                "{} {amount} {}",
-                if l.at_least { "at least" } else { "at most" },
-                oc_compiler::scenario::selector_text(&l.selector)
-            )
-        })
+        .map(oc_compiler::scenario::limit_text)
         .collect();
     if !side.allowed_classes.is_empty() {
         rules.push(format!("classes only from {}", side.allowed_classes.join(", ")));

@@ -183,6 +183,7 @@ fn lower_side(side: &ast::SideDef, id: m::SideId, rules: &m::Rules, diags: &mut 
     let mut limits = Vec::new();
     for l in &side.limits {
         let selector = match &l.selector {
+            ast::Selector::Each(_) => m::Selector::Any,
             ast::Selector::With(t) => {
                 if rules.tag(&t.value).is_none() {
                     diags.push(unknown(UNKNOWN_TAG, "tag", t, tag_names()));
@@ -219,7 +220,18 @@ fn lower_side(side: &ast::SideDef, id: m::SideId, rules: &m::Rules, diags: &mut 
             Some(d) => count(d, "denominator", diags),
             None => 1,
         };
-        limits.push(m::Limit { at_least: l.at_least, numerator: count(&l.num, "count", diags), denominator, selector });
+        let measure = match (&l.selector, l.points) {
+            (ast::Selector::Each(_), _) => m::Measure::EachPoints,
+            (_, true) => m::Measure::Points,
+            (_, false) => m::Measure::Units,
+        };
+        limits.push(m::Limit {
+            at_least: l.at_least,
+            numerator: count(&l.num, "count", diags),
+            denominator,
+            selector,
+            measure,
+        });
     }
     let mut grants = Vec::new();
     for (tag, n) in &side.grants {
@@ -666,6 +678,7 @@ fn weapon_reach(item: &m::Item) -> i64 {
 pub fn selects(rules: &m::Rules, unit: &m::ArmyUnit, selector: &m::Selector) -> bool {
     let items = || unit.items.iter().filter_map(|i| rules.item(i));
     match selector {
+        m::Selector::Any => true,
         m::Selector::Class(c) => unit.class == *c,
         m::Selector::WithTag(t) => {
             unit.tags.contains(t)
@@ -860,24 +873,7 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
         }
     }
     for (i, limit) in side.limits.iter().enumerate() {
-        let matching = army.units.iter().filter(|u| selects(rules, u, &limit.selector)).count() as u32;
-        if !limit.holds(matching, n) {
-            let what = if limit.denominator > 1 {
-                format!("{}/{} of the army", limit.numerator, limit.denominator)
-            } else {
-                limit.numerator.to_string()
-            };
-            let mut d = Diagnostic::error(
-                ARMY_LIMIT,
-                def.name.span,
-                format!(
-                    "`{}` has {matching} of {n} units {}; the scenario wants {} {what}",
-                    army.name,
-                    selector_text(&limit.selector),
-                    if limit.at_least { "at least" } else { "at most" }
-                ),
-            )
-            .with_help("change the army so the limit holds");
+        if let Some(mut d) = limit_refusal(rules, army, side, limit, def.name.span) {
             if let Some(l) = side_ast.and_then(|s| s.limits.get(i)) {
                 d = d.with_secondary(l.span, "the limit");
             }
@@ -886,8 +882,135 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
     }
 }
 
+/// The units a limit picks, by name with their class, weapon and (for points) cost: "Alda
+/// (Longbow) 21, Brin (Longbow) 21 and 9 more".
+fn units_named(rules: &m::Rules, units: &[&m::ArmyUnit], points: bool) -> String {
+    const SHOWN: usize = 4;
+    let one = |u: &&m::ArmyUnit| {
+        let weapon = u.items.iter().find(|i| rules.item(i).is_some_and(|it| it.kind == m::ItemKind::Weapon));
+        let what = weapon.map_or(u.class.clone(), |w| format!("{}, {w}", u.class));
+        if points {
+            format!("{} ({what}) {}", u.name, unit_cost(rules, u))
+        } else {
+            format!("{} ({what})", u.name)
+        }
+    };
+    let mut text = units.iter().take(SHOWN).map(one).collect::<Vec<_>>().join(", ");
+    if units.len() > SHOWN {
+        text.push_str(&format!(" and {} more", units.len() - SHOWN));
+    }
+    text
+}
+
+/// Why `army` breaks `limit`, if it does: the message names the units that count.
+pub fn limit_refusal(rules: &m::Rules, army: &m::Army, side: &m::SideRules, limit: &m::Limit, span: Span) -> Option<Diagnostic> {
+    let picked: Vec<&m::ArmyUnit> = army.units.iter().filter(|u| selects(rules, u, &limit.selector)).collect();
+    let rule = if limit.at_least { "at least" } else { "at most" };
+    let fraction = format!("{}/{}", limit.numerator, limit.denominator);
+    match limit.measure {
+        m::Measure::Units => {
+            let (matching, n) = (picked.len() as u64, army.units.len() as u64);
+            if limit.holds(matching, n) {
+                return None;
+            }
+            let what = if limit.denominator > 1 { format!("{fraction} of the army") } else { limit.numerator.to_string() };
+            let mut d = Diagnostic::error(
+                ARMY_LIMIT,
+                span,
+                format!(
+                    "`{}` has {matching} of {n} units {}; the scenario wants {rule} {what}",
+                    army.name,
+                    selector_text(&limit.selector)
+                ),
+            )
+            .with_help("change the army so the limit holds");
+            if !picked.is_empty() {
+                d = d.with_label(format!("{} count as {}", units_named(rules, &picked, false), selector_text(&limit.selector)));
+            }
+            Some(d)
+        }
+        m::Measure::Points => {
+            let matching = picked.iter().map(|u| unit_cost(rules, u).max(0) as u64).sum::<u64>();
+            let total = army_cost(rules, army).max(0) as u64;
+            if limit.holds(matching, total) {
+                return None;
+            }
+            let what = if limit.denominator > 1 {
+                format!("{fraction} of its {total} points")
+            } else {
+                format!("{} points", limit.numerator)
+            };
+            let mut d = Diagnostic::error(
+                ARMY_LIMIT,
+                span,
+                format!(
+                    "`{}` spends {matching} points on units {}; the scenario wants {rule} {what}",
+                    army.name,
+                    selector_text(&limit.selector)
+                ),
+            )
+            .with_help(if limit.at_least {
+                "spend more of the army's points on those units"
+            } else {
+                "spend fewer of the army's points on those units"
+            });
+            if !picked.is_empty() {
+                d = d.with_label(format!("{} count as {}", units_named(rules, &picked, true), selector_text(&limit.selector)));
+            }
+            Some(d)
+        }
+        m::Measure::EachPoints => {
+            let chest = side.war_chest.max(0) as u64;
+            let breaking: Vec<&m::ArmyUnit> =
+                picked.into_iter().filter(|u| !limit.holds(unit_cost(rules, u).max(0) as u64, chest)).collect();
+            if breaking.is_empty() {
+                return None;
+            }
+            let what = if limit.denominator > 1 {
+                format!("{fraction} of the {chest} points available")
+            } else {
+                format!("{} points", limit.numerator)
+            };
+            Some(
+                Diagnostic::error(
+                    ARMY_LIMIT,
+                    span,
+                    format!(
+                        "`{}` has units worth {} {what}",
+                        army.name,
+                        if limit.at_least { "less than" } else { "more than" }
+                    ),
+                )
+                .with_label(format!("{} break the limit", units_named(rules, &breaking, true)))
+                .with_help("each unit must keep within the limit: dismiss it or carry cheaper items"),
+            )
+        }
+    }
+}
+
+/// A limit as players read it: "at most 1/3 of the army's points with a ranged weapon".
+pub fn limit_text(l: &m::Limit) -> String {
+    let rule = if l.at_least { "at least" } else { "at most" };
+    let fraction = l.denominator > 1;
+    match l.measure {
+        m::Measure::Units if fraction => {
+            format!("{rule} {}/{} of the army {}", l.numerator, l.denominator, selector_text(&l.selector))
+        }
+        m::Measure::Units => format!("{rule} {} {}", l.numerator, selector_text(&l.selector)),
+        m::Measure::Points if fraction => {
+            format!("{rule} {}/{} of the army's points on units {}", l.numerator, l.denominator, selector_text(&l.selector))
+        }
+        m::Measure::Points => format!("{rule} {} points on units {}", l.numerator, selector_text(&l.selector)),
+        m::Measure::EachPoints if fraction => {
+            format!("each unit worth {rule} {}/{} of the points available", l.numerator, l.denominator)
+        }
+        m::Measure::EachPoints => format!("each unit worth {rule} {} points", l.numerator),
+    }
+}
+
 pub fn selector_text(s: &m::Selector) -> String {
     match s {
+        m::Selector::Any => "each".to_string(),
         m::Selector::WithTag(t) => format!("with {t}"),
         m::Selector::Class(c) => format!("of class {c}"),
         m::Selector::Wielding(w) => format!("carrying {w}"),

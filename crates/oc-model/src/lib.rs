@@ -19,7 +19,7 @@ pub mod dice;
 pub use dice::{DiceShape, DieTerm, Dist, Faces, Keep};
 
 /// Bumped whenever a saved model would be read differently.
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rules {
@@ -790,13 +790,37 @@ pub struct Limit {
     /// 1 for a plain count.
     pub denominator: u32,
     pub selector: Selector,
+    /// Units counted, or their cost weighed (`points`).
+    #[serde(default, skip_serializing_if = "Measure::is_units")]
+    pub measure: Measure,
+}
+
+/// What a limit measures of the units its selector picks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Measure {
+    /// How many: a fraction is of the army's size.
+    #[default]
+    Units,
+    /// Their cost: a fraction is of the army's whole cost (seed 003: "Half of the points must be
+    /// spent on common troops").
+    Points,
+    /// Each unit's cost on its own: a fraction is of the war chest (seed 003: "No single
+    /// character can be worth more than half the total points available").
+    EachPoints,
+}
+
+impl Measure {
+    pub fn is_units(&self) -> bool {
+        *self == Measure::Units
+    }
 }
 
 impl Limit {
-    /// Whether `matching` of `total` units satisfy the limit.
-    pub fn holds(&self, matching: u32, total: u32) -> bool {
-        let lhs = u64::from(matching) * u64::from(self.denominator.max(1));
-        let rhs = u64::from(self.numerator) * if self.denominator > 1 { u64::from(total) } else { 1 };
+    /// Whether `matching` of `total` (units, or points) satisfy the limit.
+    pub fn holds(&self, matching: u64, total: u64) -> bool {
+        let lhs = u128::from(matching) * u128::from(self.denominator.max(1));
+        let rhs = u128::from(self.numerator) * if self.denominator > 1 { u128::from(total) } else { 1 };
         if self.at_least {
             lhs >= rhs
         } else {
@@ -808,6 +832,8 @@ impl Limit {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Selector {
+    /// Every unit (`each unit ...`).
+    Any,
     /// Units with the tag (on the class, an item, or granted).
     WithTag(String),
     Class(String),

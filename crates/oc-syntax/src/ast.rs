@@ -462,12 +462,16 @@ pub struct LimitDef {
     pub at_least: bool,
     pub num: Spanned<i64>,
     pub den: Option<Spanned<i64>>,
+    /// `points`: weighed by cost, not counted.
+    pub points: bool,
     pub selector: Selector,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
 pub enum Selector {
+    /// `each unit at_most 1/2 points`: every unit on its own.
+    Each(Span),
     With(Ident),
     Class(Ident),
     Wielding(Ident),

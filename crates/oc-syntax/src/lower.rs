@@ -738,14 +738,17 @@ impl Ctx {
                         d.units.push((lo.clone(), hi.clone()));
                     }
                 }
-                Rule::sd_limit => {
+                Rule::sd_limit | Rule::sd_each => {
+                    let each = p.as_rule() == Rule::sd_each;
+                    let mut points = each;
+                    let mut selector = each.then_some(Selector::Each(pspan));
                     let mut at_least = false;
                     let mut num = None;
                     let mut den = None;
-                    let mut selector = None;
                     for q in p.into_inner() {
                         match q.as_rule() {
                             Rule::limit_kind => at_least = q.as_str() == "at_least",
+                            Rule::kw_points => points = true,
                             Rule::amount => {
                                 let mut ints = q.into_inner().filter(|r| r.as_rule() == Rule::int).map(|r| self.int(&r));
                                 num = ints.next();
@@ -767,7 +770,7 @@ impl Ctx {
                         }
                     }
                     if let (Some(num), Some(selector)) = (num, selector) {
-                        d.limits.push(LimitDef { at_least, num, den, selector, span: pspan });
+                        d.limits.push(LimitDef { at_least, num, den, points, selector, span: pspan });
                     }
                 }
                 Rule::sd_grant => {
