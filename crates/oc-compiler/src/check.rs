@@ -312,6 +312,7 @@ impl<'a> Checker<'a> {
                 self.bases.push((base.name.value.clone(), ty));
             }
         }
+        self.collect_resources(rs, &mut attr_spans);
         for dice in &rs.dice {
             let terms: Vec<(bool, &ast::DieLit)> = dice.terms.iter().map(|(n, d)| (*n, d)).collect();
             let shape = self.dice_shape(&terms, dice.constant, dice.span);
@@ -386,7 +387,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn dup_attr(&mut self, spans: &mut HashMap<String, Span>, name: &ast::Ident) -> bool {
+    pub(crate) fn dup_attr(&mut self, spans: &mut HashMap<String, Span>, name: &ast::Ident) -> bool {
         if let Some(first) = spans.get(&name.value) {
             self.error(
                 Diagnostic::error(DUPLICATE, name.span, format!("the stat or base `{}` is defined twice", name.value))
@@ -413,6 +414,8 @@ impl<'a> Checker<'a> {
                 dice: vec![],
                 tables: vec![],
                 combat: vec![],
+                resources: vec![],
+                turn: m::TurnRules::default(),
             };
         };
         let stats = rs
@@ -473,6 +476,7 @@ impl<'a> Checker<'a> {
             .collect();
         let tables = rs.tables.iter().filter_map(|t| self.lower_table(t)).collect();
         let combat = self.lower_combat(rs);
+        let (resources, turn) = self.lower_turn(rs, &mut bases);
         m::Ruleset {
             name: rs.name.value.clone(),
             doc: rs.doc.clone(),
@@ -485,6 +489,8 @@ impl<'a> Checker<'a> {
             dice,
             tables,
             combat,
+            resources,
+            turn,
         }
     }
 

@@ -78,6 +78,14 @@ write the bounds worst first, e.g. `class_range Rating E..A`.";
 at least one scale or numeric stat, a `base hp: Int` (the engine's hit points), and dice with \
 at least two faces.\n\nFix: set it once, \
 within bounds.";
+    TURN_RULES = "oc::ruleset::turn", "a resource or the turn block is not valid",
+"A `resource` is a number of points every unit holds (`resource stamina: Int = self.max_stamina \
+at start_of_round`), set to its value at `start_of_round` or `activated`. The `turn` block says \
+who activates next (`order alternate`, `order rolloff DIE`, `order by RESOURCE ties DIE`) and, \
+with `spend RESOURCE`, that an activation is a series of steps paid from that resource: \
+`step_cost` (Int, at least 1) and `step_allowed` (Bool) read `moved`, `attacks`, `acts`, \
+`moves`, `steps` and `repeats`.\n\nExample:\n    turn { spend stamina  step_cost = 1  stepcost = 2 }   \
+// `stepcost` is not a turn formula\n\nFix: use the names above; declare the resource first.";
     TYPE_MISMATCH = "oc::type::mismatch", "a value of the wrong type",
 "An expression has a type other than the one needed here: a condition that is not a \
 Bool, a number where a rating is needed, a table looked up with a rating of another scale.\n\n\

@@ -15,6 +15,7 @@ mod dice;
 mod expr;
 mod fog;
 mod paths;
+mod turn;
 pub mod scenario;
 pub mod stdlib;
 

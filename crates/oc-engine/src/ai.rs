@@ -121,7 +121,7 @@ fn choose(b: &Battle, cache: &mut Forecasts) -> Option<Turn> {
     let side = b.to_act;
     let view = View::new(b, side);
     let mut best: Option<(f64, Turn)> = None;
-    for i in b.waiting(side) {
+    for i in b.may_act(side) {
         if let Some((score, turn)) = best_for(&view, i, cache) {
             if best.as_ref().is_none_or(|(s, _)| score > *s) {
                 best = Some((score, turn));
@@ -129,7 +129,7 @@ fn choose(b: &Battle, cache: &mut Forecasts) -> Option<Turn> {
         }
     }
     best.map(|(_, t)| t).or_else(|| {
-        b.waiting(side).first().map(|i| Turn { unit: *i, to: None, equip: None, act: Act::Wait, ..Default::default() })
+        b.may_act(side).first().map(|i| Turn { unit: *i, to: None, equip: None, act: Act::Wait, ..Default::default() })
     })
 }
 
@@ -155,11 +155,19 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts) -> Option<(f64, Turn)>
                 act: Act::Special { verb, target: None, tile: None },
                 ..Default::default()
             };
-            return Some((1000.0, turn));
+            let moved = turn.to.and_then(|t| reach.get(&t).copied()).unwrap_or(0);
+            if b.step_price(i, &b.step_vars(i, moved, &turn.act)).is_none_or(|p| p.is_ok()) {
+                return Some((1000.0, turn));
+            }
         }
     }
     let mut best: Option<(f64, Turn)> = None;
     let mut consider = |score: f64, turn: Turn| {
+        // Where activations are steps paid from a resource, only steps the unit can pay for.
+        let moved = turn.to.and_then(|t| reach.get(&t).copied()).unwrap_or(0);
+        if b.step_price(i, &b.step_vars(i, moved, &turn.act)).is_some_and(|p| p.is_err()) {
+            return;
+        }
         // Forecasts sum probabilities in an order that may vary from run to run; rounding keeps
         // equal options equal, so the first (in tile order) wins and replays are exact.
         let score = (score * 1e6).round() / 1e6;

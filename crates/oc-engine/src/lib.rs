@@ -81,6 +81,8 @@ pub struct Loadout {
     pub form: Form,
     /// Debuffs in force (the `debuff` verb): (attribute, shift), e.g. ("spd", -1).
     pub debuffs: Vec<(String, i64)>,
+    /// Current amounts of the ruleset's resources (`stamina`), by name; one not listed holds 0.
+    pub resources: Vec<(String, i64)>,
 }
 
 impl Loadout {
@@ -95,6 +97,9 @@ pub struct Engine {
     ir: ir::Ir,
     item_modifiers: HashMap<String, Vec<ir::Eff>>,
     item_ranges: HashMap<String, (ir::E, ir::E)>,
+    /// Each resource's attribute and, where it rolls no dice, its value when full (what a unit
+    /// outside a battle holds: forecasts and duels); a rolled one holds 0 there.
+    resource_full: Vec<(u16, Option<ir::E>)>,
 }
 
 impl Engine {
@@ -111,7 +116,13 @@ impl Engine {
                 item_ranges.insert(item.name.clone(), (ir.expr(&r.min, &[])?, ir.expr(&r.max, &[])?));
             }
         }
-        Ok(Engine { rules, ir, item_modifiers, item_ranges })
+        let mut resource_full = Vec::new();
+        for r in &rules.ruleset.resources {
+            let attr = ir.attr_id(&r.name).ok_or_else(|| EngineError::model(format!("the resource {} has no attribute", r.name)))?;
+            let full = if r.value.rolls() { None } else { Some(ir.expr(&r.value, &[])?) };
+            resource_full.push((attr, full));
+        }
+        Ok(Engine { rules, ir, item_modifiers, item_ranges, resource_full })
     }
 
     /// The exact forecast of `attacker` attacking `defender` from `distance` tiles.

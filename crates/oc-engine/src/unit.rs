@@ -448,6 +448,19 @@ impl Engine {
                 *slot = apply(ir, *slot, m::AssignOp::Add, V::Int(*shift));
             }
         }
+        // A resource is the amount the unit holds now, whatever modified its attribute: the
+        // loadout's, or full.
+        for (attr, full) in &self.resource_full {
+            let v = full.as_ref().map_or(V::Int(0), |e| self.static_ctx(&unit, &unit.attrs).eval(e, &[], &mut []));
+            if let Some(slot) = unit.attrs.get_mut(*attr as usize) {
+                *slot = v;
+            }
+        }
+        for (name, amount) in &l.resources {
+            if let Some(slot) = ir.attr_id(name).and_then(|a| unit.attrs.get_mut(a as usize)) {
+                *slot = V::Int(*amount);
+            }
+        }
         if let Some(w) = weapon {
             if let (Some((min, max)), ctx) = (self.item_ranges.get(&w.name), self.static_ctx(&unit, &unit.attrs)) {
                 let (lo, hi) = (ctx.eval(min, &[], &mut []).int(), ctx.eval(max, &[], &mut []).int());

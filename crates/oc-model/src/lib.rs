@@ -107,6 +107,73 @@ pub struct Ruleset {
     /// Names starting with `_` are helpers. In every formula `attacker` is the striking unit.
     /// The engine also reads the base attribute `hp` (Int): current hit points.
     pub combat: Vec<Formula>,
+    /// Pools every unit holds (stamina, initiative), refilled at an event; each is also an `Int`
+    /// base attribute of the same name whose value is the unit's current amount.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<Resource>,
+    /// Who activates next and what one activation may do.
+    #[serde(default, skip_serializing_if = "TurnRules::is_default")]
+    pub turn: TurnRules,
+}
+
+/// `resource NAME: Int = VALUE at EVENT`: every unit's amount is set to `value` (which may roll
+/// dice; `self` is the unit) at the event (`start_of_round` or `activated`) and at deployment.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Resource {
+    pub name: String,
+    pub title: Option<String>,
+    pub value: Expr,
+    pub at: Event,
+}
+
+/// The turn structure. Without a `turn` block: sides alternate and an activation is one step
+/// (a move and an act), the rule of seeds 000 and 001.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TurnRules {
+    pub order: Order,
+    /// The resource steps are paid from. `None`: one step per activation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spend: Option<String>,
+    /// What a step costs (at least 1); reads the [`STEP_PARAMS`]. Default 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_cost: Option<Expr>,
+    /// Whether a step may be taken; reads the [`STEP_PARAMS`]. Default true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_allowed: Option<Expr>,
+}
+
+impl TurnRules {
+    pub fn is_default(&self) -> bool {
+        *self == TurnRules::default()
+    }
+}
+
+/// What a step's formulas read besides `self` (the acting unit): `moved` (movement points the
+/// step's move spends, 0 without one), `attacks` (it attacks), `acts` (it does anything but
+/// wait), `moves` / `steps` (move steps and steps already taken this activation), `repeats`
+/// (times this same act was already taken this activation).
+pub const STEP_PARAMS: &[(&str, Type)] = &[
+    ("moved", Type::Int),
+    ("attacks", Type::Bool),
+    ("acts", Type::Bool),
+    ("moves", Type::Int),
+    ("steps", Type::Int),
+    ("repeats", Type::Int),
+];
+
+/// Whose activation is next.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Order {
+    /// The side that did not activate last, if it has units waiting (seeds 000, 001).
+    #[default]
+    Alternate,
+    /// Before each activation both sides roll the named die; the higher activates, ties roll
+    /// again (seed 003: "the players again roll to see who must activate the next unit").
+    Rolloff { dice: String },
+    /// Each round, units act by the resource's amount, highest first; ties by a draw of the named
+    /// die each, highest first (seed 004: "randomly select(d10) any ties in initiatives").
+    By { resource: String, ties: Option<String> },
 }
 
 impl Ruleset {
@@ -643,6 +710,20 @@ pub enum Expr {
         then: Box<Expr>,
         otherwise: Box<Expr>,
     },
+}
+
+impl Expr {
+    /// Whether the expression rolls a die anywhere.
+    pub fn rolls(&self) -> bool {
+        match self {
+            Expr::Roll { .. } | Expr::RollFresh { .. } | Expr::RollValue { .. } => true,
+            Expr::Unary { expr, .. } => expr.rolls(),
+            Expr::Binary { lhs, rhs, .. } => lhs.rolls() || rhs.rolls(),
+            Expr::Lookup { args, .. } | Expr::Call { args, .. } | Expr::Has { args, .. } => args.iter().any(Expr::rolls),
+            Expr::If { condition, then, otherwise } => condition.rolls() || then.rolls() || otherwise.rolls(),
+            _ => false,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

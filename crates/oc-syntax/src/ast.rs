@@ -45,6 +45,35 @@ pub struct Ruleset {
     pub dice: Vec<DiceDef>,
     pub tables: Vec<TableDef>,
     pub combat: Vec<CombatBlock>,
+    pub resources: Vec<ResourceDef>,
+    pub turns: Vec<TurnDef>,
+}
+
+/// `resource stamina: Int = self.max_stamina at start_of_round "Stamina"`.
+#[derive(Clone, Debug)]
+pub struct ResourceDef {
+    pub name: Ident,
+    pub ty: Ident,
+    pub value: Expr,
+    pub at: Ident,
+    pub title: Option<String>,
+    pub span: Span,
+}
+
+/// `turn { order ...  spend RESOURCE  step_cost = ...  step_allowed = ... }`.
+#[derive(Clone, Debug)]
+pub struct TurnDef {
+    pub order: Vec<Spanned<OrderDef>>,
+    pub spend: Vec<Ident>,
+    pub formulas: Vec<Formula>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum OrderDef {
+    Alternate,
+    Rolloff { dice: Ident },
+    By { resource: Ident, ties: Option<Ident> },
 }
 
 #[derive(Clone, Debug)]

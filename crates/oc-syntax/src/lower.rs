@@ -185,6 +185,8 @@ impl Ctx {
             dice: vec![],
             tables: vec![],
             combat: vec![],
+            resources: vec![],
+            turns: vec![],
         };
         for p in pair.into_inner() {
             let pspan = self.span(&p);
@@ -295,6 +297,23 @@ impl Ctx {
                         .collect();
                     rs.combat.push(CombatBlock { formulas, span: pspan });
                 }
+                Rule::resource_def => {
+                    let (mut name, mut ty, mut value, mut at, mut title) = (None, None, None, None, None);
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::name => name = Some(self.ident(&q)),
+                            Rule::type_ref => ty = Some(self.ident(&q)),
+                            Rule::expr => value = Some(self.expr(q)),
+                            Rule::event => at = Some(self.ident(&q)),
+                            Rule::string => title = Some(unquote(&q)),
+                            _ => {}
+                        }
+                    }
+                    if let (Some(name), Some(ty), Some(value), Some(at)) = (name, ty, value, at) {
+                        rs.resources.push(ResourceDef { name, ty, value, at, title, span: pspan });
+                    }
+                }
+                Rule::turn_block => rs.turns.push(self.turn_block(p)),
                 _ => {}
             }
         }
@@ -705,6 +724,43 @@ impl Ctx {
             }
         }
         s
+    }
+
+    fn turn_block(&self, pair: Pair<Rule>) -> TurnDef {
+        let mut t = TurnDef { order: vec![], spend: vec![], formulas: vec![], span: self.span(&pair) };
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::turn_order => {
+                    let span = self.span(&p);
+                    let Some(kind) = p.into_inner().find(|q| q.as_rule() != Rule::kw_order) else { continue };
+                    let names: Vec<Ident> =
+                        kind.clone().into_inner().filter(|q| q.as_rule() == Rule::name).map(|q| self.ident(&q)).collect();
+                    let order = match (kind.as_rule(), names.as_slice()) {
+                        (Rule::order_alternate, _) => OrderDef::Alternate,
+                        (Rule::order_rolloff, [dice]) => OrderDef::Rolloff { dice: dice.clone() },
+                        (Rule::order_by, [resource]) => OrderDef::By { resource: resource.clone(), ties: None },
+                        (Rule::order_by, [resource, ties]) => {
+                            OrderDef::By { resource: resource.clone(), ties: Some(ties.clone()) }
+                        }
+                        _ => continue,
+                    };
+                    t.order.push(Spanned::new(order, span));
+                }
+                Rule::turn_spend => {
+                    if let Some(n) = p.into_inner().find(|q| q.as_rule() == Rule::name) {
+                        t.spend.push(self.ident(&n));
+                    }
+                }
+                Rule::formula => {
+                    let mut inner = p.into_inner();
+                    if let (Some(name), Some(value)) = (inner.next(), inner.next()) {
+                        t.formulas.push(Formula { name: self.ident(&name), value: self.expr(value) });
+                    }
+                }
+                _ => {}
+            }
+        }
+        t
     }
 
     fn side(&self, pair: Pair<Rule>) -> SideDef {

@@ -54,6 +54,21 @@ pub enum Record {
         lost: Vec<usize>,
         tiles: Vec<[i64; 3]>,
     },
+    /// Resources set at their event: (unit, amount).
+    Refill {
+        resource: String,
+        values: Vec<(usize, i64)>,
+    },
+    /// The round's order of units, where the ruleset orders them by a resource.
+    Order {
+        units: Vec<usize>,
+    },
+    /// The roll-off for the next activation: each pair of rolls (attacker, defender), the last
+    /// one decided, and the side that won.
+    Rolloff {
+        rolls: Vec<[i64; 2]>,
+        side: m::SideId,
+    },
     End {
         round: u32,
         outcome: m::Outcome,

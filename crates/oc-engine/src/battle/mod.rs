@@ -17,6 +17,7 @@ mod game;
 mod log;
 mod movement;
 mod round;
+mod turns;
 mod victory;
 
 use std::collections::{BTreeSet, HashMap};
@@ -32,6 +33,7 @@ pub use fog::{Light, Sight};
 pub use game::{auto_deploy, play, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
 pub use movement::{distance, neighbours};
+pub use turns::{Activation, StepVars};
 
 pub type Tile = (i64, i64);
 
@@ -74,6 +76,9 @@ pub struct Combatant {
     /// Debuffs in force (the `debuff` verb): they last until the end of the unit's next turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub debuffs: Vec<Debuff>,
+    /// Amounts of the ruleset's resources, in their order (`stamina`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<i64>,
 }
 
 /// A lowered attribute: `shift` steps or points on `attr`. `armed` once the unit's next turn has
@@ -206,6 +211,10 @@ pub struct Battle<'e> {
     /// With fog: tiles `reveal` lit this round, and what each side last saw (fog.rs).
     lights: Vec<Light>,
     sighted: [fog::Sighted; 2],
+    /// The activation in progress, where activations are steps paid from a resource.
+    pub active: Option<Activation>,
+    /// This round's order of units, where the ruleset orders them by a resource.
+    queue: Vec<usize>,
 }
 
 fn side_index(s: m::SideId) -> usize {
@@ -274,6 +283,7 @@ impl<'e> Battle<'e> {
                     transformed: false,
                     spent: Vec::new(),
                     debuffs: Vec::new(),
+                    resources: Vec::new(),
                 });
             }
         }
@@ -305,10 +315,13 @@ impl<'e> Battle<'e> {
             tile_hp: HashMap::new(),
             lights: Vec::new(),
             sighted: Default::default(),
+            active: None,
+            queue: Vec::new(),
         };
         b.log.push(Record::Start { scenario: scenario.name.clone(), map: b.map.name.clone(), seed, units: b.units.clone() });
         b.log.push(Record::Round { round: 1, first: b.first });
         b.look();
+        b.begin_round();
         Ok(b)
     }
 
@@ -350,6 +363,15 @@ impl<'e> Battle<'e> {
                 Form::Default
             },
             debuffs: u.debuffs.iter().map(|d| (d.attr.clone(), d.shift)).collect(),
+            resources: self
+                .engine
+                .rules
+                .ruleset
+                .resources
+                .iter()
+                .zip(&u.resources)
+                .map(|(r, v)| (r.name.clone(), *v))
+                .collect(),
         })
     }
 
@@ -366,10 +388,12 @@ impl<'e> Battle<'e> {
             self.log.len(),
             self.tile_hp.clone(),
             (self.lights.clone(), self.sighted.clone()),
+            (self.active.clone(), self.queue.clone(), self.to_act, self.round, self.first, self.finished_first),
         );
         let result = self.turn_inner(t);
         if result.is_err() {
-            let (units, terrain, rng, seized, escaped, razed, chests, log, tile_hp, fog) = saved;
+            let (units, terrain, rng, seized, escaped, razed, chests, log, tile_hp, fog, order) = saved;
+            (self.active, self.queue, self.to_act, self.round, self.first, self.finished_first) = order;
             (self.lights, self.sighted) = fog;
             self.tile_hp = tile_hp;
             self.units = units;
@@ -401,7 +425,27 @@ impl<'e> Battle<'e> {
         if u.state != State::Ready || u.activated {
             return Err(BattleError(format!("{} cannot be activated now", u.name)));
         }
-        self.run_triggers(i, m::Event::Activated);
+        if !self.may_act(u.side).contains(&i) {
+            let who = match &self.active {
+                Some(a) => format!("{} is in the middle of its activation", self.units.get(a.unit).map_or("another unit", |f| f.name.as_str())),
+                None => "the ruleset's order names another unit".to_string(),
+            };
+            return Err(BattleError(format!("{} cannot act now: {who}", u.name)));
+        }
+        let stepped = self.engine.rules.ruleset.turn.spend.is_some();
+        let continuing = self.active.as_ref().is_some_and(|a| a.unit == i);
+        if stepped && turns::ends_activation(&t) {
+            // Waiting ends an activation of steps; as the first step, it is the whole turn.
+            if continuing {
+                self.active = None;
+                self.log.push(Record::Turn { round: self.round, turn: t, hp: Vec::new(), routed: Vec::new(), note: "ends its activation".into() });
+                return self.end_activation(i, u.side, true);
+            }
+        }
+        if !continuing {
+            self.run_triggers(i, m::Event::Activated);
+            self.refill(m::Event::Activated, &[i]);
+        }
         let mut moved = 0;
         if let Some(to) = t.to {
             let reach = self.reachable(i)?;
@@ -434,9 +478,21 @@ impl<'e> Battle<'e> {
             }
         }
         // This turn is the "next turn" of debuffs laid before it: they wear off when it ends.
-        if let Some(f) = self.units.get_mut(i) {
-            for d in &mut f.debuffs {
-                d.armed = true;
+        if !continuing {
+            if let Some(f) = self.units.get_mut(i) {
+                for d in &mut f.debuffs {
+                    d.armed = true;
+                }
+            }
+        }
+        // A step of an activation paid from a resource: priced before it is taken.
+        let mut cost = None;
+        if stepped && !turns::ends_activation(&t) {
+            let vars = self.step_vars(i, moved, &t.act);
+            match self.step_price(i, &vars) {
+                Some(Ok(c)) => cost = Some(c),
+                Some(Err(why)) => return Err(BattleError(format!("{}: {why}", u.name))),
+                None => {}
             }
         }
         // `must_attack_weakest()`: seed 000, "Unit must attack the unit in range with the lowest Hp."
@@ -484,8 +540,26 @@ impl<'e> Battle<'e> {
                 f.pos = to;
             }
         }
-        if let Some(f) = self.units.get_mut(i) {
-            f.activated = true;
+        // Pay for the step, and count it.
+        let mut going_on = false;
+        if let (Some(cost), Some(spend)) = (cost, self.engine.rules.ruleset.turn.spend.clone()) {
+            if let (Some(k), Some(f)) = (self.engine.rules.ruleset.resources.iter().position(|r| r.name == spend), self.units.get_mut(i)) {
+                if let Some(slot) = f.resources.get_mut(k) {
+                    *slot = slot.saturating_sub(cost);
+                    going_on = *slot > 0;
+                }
+            }
+            let a = self.active.get_or_insert_with(|| turns::Activation { unit: i, ..Default::default() });
+            a.steps += 1;
+            a.moves += i64::from(moved > 0);
+            a.acts.push(turns::act_kind(&t.act));
+        }
+        let going_on = going_on && self.units.get(i).is_some_and(|f| f.state == State::Ready);
+        if !going_on {
+            self.active = None;
+            if let Some(f) = self.units.get_mut(i) {
+                f.activated = true;
+            }
         }
         let hp: Vec<(usize, i64)> =
             self.units.iter().enumerate().filter(|(k, f)| before.get(*k) != Some(&f.hp)).map(|(k, f)| (k, f.hp)).collect();
@@ -514,11 +588,30 @@ impl<'e> Battle<'e> {
             let foe = if k == i { acted_on } else { Some(i) };
             self.run_triggers_against(k, m::Event::Routed, foe);
         }
+        if going_on && self.units.get(i).is_some_and(|f| f.state == State::Ready) {
+            // The activation goes on: the same unit takes its next step.
+            self.look();
+            self.check_victory(Some(u.side));
+            if self.outcome.is_some() {
+                self.active = None;
+            }
+            return Ok(());
+        }
+        self.active = None;
+        self.end_activation(i, u.side, acted)
+    }
+
+    /// After a unit's last step: what follows an activation, the end of its turn, and the next
+    /// activation.
+    fn end_activation(&mut self, i: usize, side: m::SideId, acted: bool) -> Result<(), BattleError> {
+        if let Some(f) = self.units.get_mut(i) {
+            f.activated = true;
+        }
         self.after_activation(i, acted);
         self.run_triggers(i, m::Event::EndOfTurn);
         self.end_of_turn(i);
         self.look();
-        self.check_victory(Some(u.side));
+        self.check_victory(Some(side));
         if self.outcome.is_none() {
             self.advance();
         }

@@ -156,17 +156,10 @@ impl Battle<'_> {
         {
             self.finished_first = Some(side);
         }
-        let other = side.other();
-        if !self.waiting(other).is_empty() {
-            self.to_act = other;
-        } else if !self.waiting(side).is_empty() {
-            self.to_act = side;
-        } else {
-            self.end_round();
-        }
+        self.pick_next(side.other());
     }
 
-    fn end_round(&mut self) {
+    pub(super) fn end_round(&mut self) {
         // `on end_of_round`: every unit still in the battle, in order.
         for i in 0..self.units.len() {
             self.run_triggers(i, m::Event::EndOfRound);
@@ -201,9 +194,10 @@ impl Battle<'_> {
         self.log.push(Record::Round { round: self.round, first });
         self.start_of_round();
         self.look();
-        self.to_act = if self.waiting(first).is_empty() { first.other() } else { first };
         if self.waiting(m::SideId::Attacker).is_empty() && self.waiting(m::SideId::Defender).is_empty() {
             self.finish(m::Outcome::Draw, "no unit is left on the battlefield".to_string());
+            return;
         }
+        self.begin_round();
     }
 }

@@ -1,0 +1,180 @@
+//! Resources (`resource stamina: Int = ... at start_of_round`) and the turn block (`turn { order
+//! ... spend ... step_cost = ... step_allowed = ... }`): the turn structure as data.
+
+use std::collections::HashMap;
+
+use oc_diag::{did_you_mean, Diagnostic, Span};
+use oc_model::{self as m, Type};
+use oc_syntax::ast;
+
+use crate::check::Checker;
+use crate::codes::*;
+use crate::expr::Scope;
+
+/// The formulas a `turn` block may define, with their types.
+const TURN_FORMULAS: &[(&str, Type)] = &[("step_cost", Type::Int), ("step_allowed", Type::Bool)];
+
+/// Events a resource may be refilled at: once per round or once per activation.
+const REFILL_EVENTS: &[m::Event] = &[m::Event::StartOfRound, m::Event::Activated];
+
+impl Checker<'_> {
+    /// Declares each resource as an `Int` attribute (collect phase, before expressions are typed).
+    pub(crate) fn collect_resources(&mut self, rs: &ast::Ruleset, attr_spans: &mut HashMap<String, Span>) {
+        for r in &rs.resources {
+            if r.ty.value != "Int" {
+                self.error(
+                    Diagnostic::error(TURN_RULES, r.ty.span, format!("a resource is a number of points, not `{}`", r.ty.value))
+                        .with_help(format!("write `resource {}: Int = ...`", r.name.value)),
+                );
+                continue;
+            }
+            if self.dup_attr(attr_spans, &r.name) {
+                self.bases.push((r.name.value.clone(), Type::Int));
+            }
+        }
+    }
+
+    /// The resources (each also an `Int` base whose value the engine keeps per unit) and the turn
+    /// rules.
+    pub(crate) fn lower_turn(&mut self, rs: &ast::Ruleset, bases: &mut Vec<m::Base>) -> (Vec<m::Resource>, m::TurnRules) {
+        let mut resources = Vec::new();
+        for r in &rs.resources {
+            if r.ty.value != "Int" || bases.iter().any(|b| b.name == r.name.value) {
+                continue;
+            }
+            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: true };
+            let (value, _) = self.expr(&r.value, &scope, Some(&Type::Int));
+            let at = m::Event::from_name(&r.at.value).filter(|e| REFILL_EVENTS.contains(e));
+            let Some(at) = at else {
+                self.error(
+                    Diagnostic::error(TURN_RULES, r.at.span, format!("a resource cannot be refilled at `{}`", r.at.value))
+                        .with_help("refill it `at start_of_round` (once a round) or `at activated` (each activation)"),
+                );
+                continue;
+            };
+            bases.push(m::Base { name: r.name.value.clone(), title: r.title.clone(), ty: Type::Int, value: m::Value::Int(0) });
+            resources.push(m::Resource { name: r.name.value.clone(), title: r.title.clone(), value, at });
+        }
+        let mut turn = m::TurnRules::default();
+        let Some(block) = rs.turns.first() else { return (resources, turn) };
+        for extra in rs.turns.iter().skip(1) {
+            self.error(
+                Diagnostic::error(DUPLICATE_FIELD, extra.span, "a second `turn` block")
+                    .with_secondary(block.span, "the first one")
+                    .with_help("put the whole turn structure in one `turn` block"),
+            );
+        }
+        let resource_names = || resources.iter().map(|r| r.name.as_str()).collect::<Vec<_>>();
+        let check_resource = |c: &mut Self, name: &ast::Ident, what: &str| -> bool {
+            if resources.iter().any(|r| r.name == name.value) {
+                return true;
+            }
+            let names = resource_names();
+            let help = match did_you_mean(&name.value, names.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None if names.is_empty() => {
+                    format!("declare it in the ruleset: `resource {}: Int = ... at start_of_round`", name.value)
+                }
+                None => format!("the resources are {}", names.join(", ")),
+            };
+            c.error(
+                Diagnostic::error(TURN_RULES, name.span, format!("{what} `{}` is not a resource", name.value)).with_help(help),
+            );
+            false
+        };
+        let check_dice = |c: &mut Self, name: &ast::Ident| -> bool {
+            if c.dice.contains_key(&name.value) {
+                return true;
+            }
+            let names: Vec<String> = c.dice.keys().cloned().collect();
+            let help = match did_you_mean(&name.value, names.iter().map(String::as_str)) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("declare it in the ruleset: `dice {} d6`", name.value),
+            };
+            c.error(Diagnostic::error(UNKNOWN_TABLE, name.span, format!("no die named `{}`", name.value)).with_help(help));
+            false
+        };
+        if let Some(first) = block.order.first() {
+            for extra in block.order.iter().skip(1) {
+                self.error(
+                    Diagnostic::error(DUPLICATE_FIELD, extra.span, "the order is set twice")
+                        .with_secondary(first.span, "first set here")
+                        .with_help("keep one `order`"),
+                );
+            }
+            turn.order = match &first.value {
+                ast::OrderDef::Alternate => m::Order::Alternate,
+                ast::OrderDef::Rolloff { dice } => {
+                    check_dice(self, dice);
+                    m::Order::Rolloff { dice: dice.value.clone() }
+                }
+                ast::OrderDef::By { resource, ties } => {
+                    check_resource(self, resource, "the order reads");
+                    if let Some(t) = ties {
+                        check_dice(self, t);
+                    }
+                    m::Order::By { resource: resource.value.clone(), ties: ties.as_ref().map(|t| t.value.clone()) }
+                }
+            };
+        }
+        if let Some(first) = block.spend.first() {
+            for extra in block.spend.iter().skip(1) {
+                self.error(
+                    Diagnostic::error(DUPLICATE_FIELD, extra.span, "`spend` is set twice")
+                        .with_secondary(first.span, "first set here")
+                        .with_help("activations spend one resource"),
+                );
+            }
+            if check_resource(self, first, "the turn spends") {
+                turn.spend = Some(first.value.clone());
+            }
+        }
+        let params: Vec<(String, Type)> = m::STEP_PARAMS.iter().map(|(n, t)| (n.to_string(), t.clone())).collect();
+        let mut seen: HashMap<String, Span> = HashMap::new();
+        for f in &block.formulas {
+            let name = &f.name.value;
+            let Some((_, ty)) = TURN_FORMULAS.iter().find(|(n, _)| n == name) else {
+                let known = TURN_FORMULAS.iter().map(|(n, _)| *n);
+                let help = match did_you_mean(name, known) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => "a turn block defines `step_cost` (Int) and `step_allowed` (Bool)".to_string(),
+                };
+                self.error(
+                    Diagnostic::error(TURN_RULES, f.name.span, format!("`{name}` is not a turn formula")).with_help(help),
+                );
+                continue;
+            };
+            if let Some(first) = seen.get(name) {
+                self.error(
+                    Diagnostic::error(DUPLICATE_FIELD, f.name.span, format!("`{name}` is defined twice"))
+                        .with_secondary(*first, "first here")
+                        .with_help("keep one definition"),
+                );
+                continue;
+            }
+            seen.insert(name.clone(), f.name.span);
+            let scope = Scope { params: &params, units: true, combat: false, formulas: None, rolls: false };
+            let (expr, got) = self.expr(&f.value, &scope, Some(ty));
+            if let Some(got) = got {
+                if got != *ty {
+                    self.mismatch(f.value.span, ty, &got, &format!("the engine reads `{name}` as {}", crate::check::type_name(ty)));
+                    continue;
+                }
+            }
+            if name == "step_cost" {
+                turn.step_cost = Some(expr);
+            } else {
+                turn.step_allowed = Some(expr);
+            }
+        }
+        if turn.spend.is_none() {
+            if let Some(span) = seen.values().next() {
+                self.error(
+                    Diagnostic::error(TURN_RULES, *span, "step formulas without `spend`: an activation is one step")
+                        .with_help("name the resource steps are paid from: `spend stamina`"),
+                );
+            }
+        }
+        (resources, turn)
+    }
+}

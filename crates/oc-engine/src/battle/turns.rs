@@ -1,0 +1,243 @@
+//! The turn structure as the ruleset writes it (`oc_model::TurnRules`): resources refilled at
+//! their event, whose activation is next (alternate, a roll-off, or an order by a resource), and
+//! activations made of steps paid from a resource.
+
+use std::cell::RefCell;
+
+use oc_model as m;
+use serde::{Deserialize, Serialize};
+
+use super::eval::Eval;
+use super::{Act, Battle, Record, State, Turn};
+use crate::combat::rng;
+
+/// The activation in progress when a ruleset `spend`s a resource: the unit keeps taking steps
+/// until it waits or cannot pay.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Activation {
+    pub unit: usize,
+    pub steps: i64,
+    pub moves: i64,
+    /// Each step's act, by kind (`attack`, a verb, an item), for `repeats`.
+    pub acts: Vec<String>,
+}
+
+/// What a step's formulas read (`oc_model::STEP_PARAMS`), in that order.
+pub struct StepVars {
+    pub moved: i64,
+    pub attacks: bool,
+    pub acts: bool,
+    pub moves: i64,
+    pub steps: i64,
+    pub repeats: i64,
+}
+
+/// The kind of an act, for counting repeats.
+pub(super) fn act_kind(act: &Act) -> String {
+    match act {
+        Act::Wait => "wait".into(),
+        Act::Attack { .. } => "attack".into(),
+        Act::Strike { .. } => "strike".into(),
+        Act::Use { item, .. } => format!("use {item}"),
+        Act::Special { verb, .. } => format!("{verb:?}"),
+    }
+}
+
+/// Whether a turn is the end of an activation: no move, no act, no free action.
+pub(super) fn ends_activation(t: &Turn) -> bool {
+    t.to.is_none() && matches!(t.act, Act::Wait) && t.equip.is_none() && t.discard.is_empty() && t.trade.is_none()
+}
+
+impl Battle<'_> {
+    fn resource_index(&self, name: &str) -> Option<usize> {
+        self.engine.rules.ruleset.resources.iter().position(|r| r.name == name)
+    }
+
+    /// A unit's amount of a resource.
+    pub fn resource(&self, i: usize, name: &str) -> Option<i64> {
+        let k = self.resource_index(name)?;
+        self.units.get(i).map(|u| u.resources.get(k).copied().unwrap_or(0))
+    }
+
+    /// Sets every resource refilled at `event` for the units `who`, rolling where the value rolls;
+    /// one `Refill` line per resource.
+    pub(super) fn refill(&mut self, event: m::Event, who: &[usize]) {
+        let resources = self.engine.rules.ruleset.resources.clone();
+        for (k, r) in resources.iter().enumerate() {
+            if r.at != event {
+                continue;
+            }
+            let mut dice = std::mem::replace(&mut self.rng, rng(0));
+            let mut values = Vec::new();
+            for &i in who {
+                if !self.on_board(i) {
+                    continue;
+                }
+                let drawn = RefCell::new(Vec::new());
+                let ctx = Eval {
+                    battle: self,
+                    user: i,
+                    target: None,
+                    params: &[],
+                    args: &[],
+                    dice: RefCell::new(Some(&mut dice)),
+                    drawn: &drawn,
+                };
+                values.push((i, ctx.int(&r.value).unwrap_or(0)));
+            }
+            self.rng = dice;
+            for (i, v) in &values {
+                if let Some(u) = self.units.get_mut(*i) {
+                    if u.resources.len() < resources.len() {
+                        u.resources.resize(resources.len(), 0);
+                    }
+                    if let Some(slot) = u.resources.get_mut(k) {
+                        *slot = *v;
+                    }
+                }
+            }
+            if !values.is_empty() {
+                self.log.push(Record::Refill { resource: r.name.clone(), values });
+            }
+        }
+    }
+
+    /// The start of a round's activations: resources refilled at `start_of_round`, the order by
+    /// a resource worked out, and the first activation picked.
+    pub(super) fn begin_round(&mut self) {
+        let all: Vec<usize> = (0..self.units.len()).collect();
+        self.refill(m::Event::StartOfRound, &all);
+        self.queue.clear();
+        if let m::Order::By { resource, ties } = self.engine.rules.ruleset.turn.order.clone() {
+            let mut keyed: Vec<(i64, i64, usize)> = Vec::new();
+            let shape = ties.and_then(|t| self.engine.rules.ruleset.dice.iter().find(|d| d.name == t).map(|d| d.shape.clone()));
+            for i in all {
+                if !self.on_board(i) {
+                    continue;
+                }
+                let amount = self.resource(i, &resource).unwrap_or(0);
+                keyed.push((amount, 0, i));
+            }
+            // Ties: each unit sharing an amount draws the die (seed 004: "randomly select(d10)").
+            let amounts: Vec<i64> = keyed.iter().map(|k| k.0).collect();
+            for entry in &mut keyed {
+                if amounts.iter().filter(|a| **a == entry.0).count() > 1 {
+                    if let Some(shape) = &shape {
+                        entry.1 = crate::dice::roll(&mut self.rng, shape);
+                    }
+                }
+            }
+            keyed.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+            self.queue = keyed.iter().map(|k| k.2).collect();
+            self.log.push(Record::Order { units: self.queue.clone() });
+        }
+        self.pick_next(self.first);
+    }
+
+    /// Whose activation is next, by the ruleset's order; `preferred` is the side alternation
+    /// picks. A new round when nobody waits.
+    pub(super) fn pick_next(&mut self, preferred: m::SideId) {
+        let waiting = |b: &Self, s: m::SideId| !b.waiting(s).is_empty();
+        match self.engine.rules.ruleset.turn.order.clone() {
+            m::Order::Alternate => {
+                if waiting(self, preferred) {
+                    self.to_act = preferred;
+                } else if waiting(self, preferred.other()) {
+                    self.to_act = preferred.other();
+                } else {
+                    self.end_round();
+                }
+            }
+            m::Order::Rolloff { dice } => {
+                let both = [m::SideId::Attacker, m::SideId::Defender];
+                match both.map(|s| waiting(self, s)) {
+                    [true, true] => {
+                        let shape = self.engine.rules.ruleset.dice.iter().find(|d| d.name == dice).map(|d| d.shape.clone());
+                        let shape = shape.unwrap_or_else(|| m::DiceShape::d(6));
+                        // Ties roll again; after 64 ties in a row (a die with one face) the
+                        // preferred side goes.
+                        let mut rolls = Vec::new();
+                        let mut side = preferred;
+                        for _ in 0..64 {
+                            let a = crate::dice::roll(&mut self.rng, &shape);
+                            let d = crate::dice::roll(&mut self.rng, &shape);
+                            rolls.push([a, d]);
+                            if a != d {
+                                side = if a > d { m::SideId::Attacker } else { m::SideId::Defender };
+                                break;
+                            }
+                        }
+                        self.to_act = side;
+                        self.log.push(Record::Rolloff { rolls, side });
+                    }
+                    [true, false] => self.to_act = m::SideId::Attacker,
+                    [false, true] => self.to_act = m::SideId::Defender,
+                    [false, false] => self.end_round(),
+                }
+            }
+            m::Order::By { .. } => match self.queue.iter().copied().find(|i| self.units.get(*i).is_some_and(|u| u.state == State::Ready && !u.activated)) {
+                Some(i) => {
+                    if let Some(u) = self.units.get(i) {
+                        self.to_act = u.side;
+                    }
+                }
+                None => self.end_round(),
+            },
+        }
+    }
+
+    /// The units the side to act may activate now: the one mid-activation, the next in a
+    /// resource order, or every unit of the side still waiting.
+    pub fn may_act(&self, side: m::SideId) -> Vec<usize> {
+        if let Some(a) = &self.active {
+            return if self.units.get(a.unit).is_some_and(|u| u.side == side) { vec![a.unit] } else { Vec::new() };
+        }
+        if matches!(self.engine.rules.ruleset.turn.order, m::Order::By { .. }) {
+            let next = self.queue.iter().copied().find(|i| self.units.get(*i).is_some_and(|u| u.state == State::Ready && !u.activated));
+            return next.filter(|i| self.units.get(*i).is_some_and(|u| u.side == side)).into_iter().collect();
+        }
+        self.waiting(side)
+    }
+
+    /// What a step costs and whether the rules allow it, or why not; `None` where activations
+    /// are one step (no `spend`).
+    pub fn step_price(&self, i: usize, vars: &StepVars) -> Option<Result<i64, String>> {
+        let turn = &self.engine.rules.ruleset.turn;
+        let spend = turn.spend.as_ref()?;
+        let params: Vec<String> = m::STEP_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
+        let args = [
+            m::Value::Int(vars.moved),
+            m::Value::Bool(vars.attacks),
+            m::Value::Bool(vars.acts),
+            m::Value::Int(vars.moves),
+            m::Value::Int(vars.steps),
+            m::Value::Int(vars.repeats),
+        ];
+        let drawn = RefCell::new(Vec::new());
+        let ctx = Eval { battle: self, user: i, target: None, params: &params, args: &args, dice: RefCell::new(None), drawn: &drawn };
+        if let Some(allowed) = &turn.step_allowed {
+            if !ctx.bool(allowed).unwrap_or(false) {
+                return Some(Err("the ruleset's `step_allowed` refuses this step".to_string()));
+            }
+        }
+        // A step costs at least 1, so every activation ends.
+        let cost = turn.step_cost.as_ref().map_or(Some(1), |e| ctx.int(e)).unwrap_or(1).max(1);
+        let have = self.resource(i, spend).unwrap_or(0);
+        if cost > have {
+            return Some(Err(format!("this step costs {cost} {spend} and the unit has {have}")));
+        }
+        Some(Ok(cost))
+    }
+
+    /// The step variables of a turn by unit `i` whose move spends `moved` movement points.
+    pub fn step_vars(&self, i: usize, moved: i64, act: &Act) -> StepVars {
+        let (steps, moves, repeats) = match &self.active {
+            Some(a) if a.unit == i => {
+                let kind = act_kind(act);
+                (a.steps, a.moves, a.acts.iter().filter(|k| **k == kind).count() as i64)
+            }
+            _ => (0, 0, 0),
+        };
+        StepVars { moved, attacks: matches!(act, Act::Attack { .. }), acts: !matches!(act, Act::Wait), moves, steps, repeats }
+    }
+}
