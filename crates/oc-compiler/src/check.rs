@@ -416,6 +416,7 @@ impl<'a> Checker<'a> {
                 combat: vec![],
                 resources: vec![],
                 turn: m::TurnRules::default(),
+                reactions: vec![],
             };
         };
         let stats = rs
@@ -477,6 +478,7 @@ impl<'a> Checker<'a> {
         let tables = rs.tables.iter().filter_map(|t| self.lower_table(t)).collect();
         let combat = self.lower_combat(rs);
         let (resources, turn) = self.lower_turn(rs, &mut bases);
+        let reactions = self.lower_reactions(rs, &resources);
         m::Ruleset {
             name: rs.name.value.clone(),
             doc: rs.doc.clone(),
@@ -491,6 +493,7 @@ impl<'a> Checker<'a> {
             combat,
             resources,
             turn,
+            reactions,
         }
     }
 

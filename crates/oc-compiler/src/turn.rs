@@ -20,7 +20,13 @@ const REFILL_EVENTS: &[m::Event] = &[m::Event::StartOfRound, m::Event::Activated
 impl Checker<'_> {
     /// Declares each resource as an `Int` attribute (collect phase, before expressions are typed).
     pub(crate) fn collect_resources(&mut self, rs: &ast::Ruleset, attr_spans: &mut HashMap<String, Span>) {
-        for r in &rs.resources {
+        if let Some(extra) = rs.resources.get(m::MAX_RESOURCES) {
+            self.error(
+                Diagnostic::error(TURN_RULES, extra.name.span, format!("more than {} resources", m::MAX_RESOURCES))
+                    .with_help("a unit holds at most four pools; fold the others into attributes"),
+            );
+        }
+        for r in rs.resources.iter().take(m::MAX_RESOURCES) {
             if r.ty.value != "Int" {
                 self.error(
                     Diagnostic::error(TURN_RULES, r.ty.span, format!("a resource is a number of points, not `{}`", r.ty.value))
@@ -38,7 +44,7 @@ impl Checker<'_> {
     /// rules.
     pub(crate) fn lower_turn(&mut self, rs: &ast::Ruleset, bases: &mut Vec<m::Base>) -> (Vec<m::Resource>, m::TurnRules) {
         let mut resources = Vec::new();
-        for r in &rs.resources {
+        for r in rs.resources.iter().take(m::MAX_RESOURCES) {
             if r.ty.value != "Int" || bases.iter().any(|b| b.name == r.name.value) {
                 continue;
             }
@@ -176,5 +182,72 @@ impl Checker<'_> {
             }
         }
         (resources, turn)
+    }
+}
+
+impl Checker<'_> {
+    /// Reactions: costs in declared resources, a Bool requirement, and strike modifiers of the
+    /// reacting unit (no commands: the conformance table's `Always` context).
+    pub(crate) fn lower_reactions(&mut self, rs: &ast::Ruleset, resources: &[m::Resource]) -> Vec<m::Reaction> {
+        let mut out: Vec<m::Reaction> = Vec::new();
+        let mut seen: HashMap<String, Span> = HashMap::new();
+        for r in &rs.reactions {
+            if let Some(first) = seen.get(&r.name.value) {
+                self.error(
+                    Diagnostic::error(DUPLICATE, r.name.span, format!("the reaction `{}` is defined twice", r.name.value))
+                        .with_secondary(*first, "first here")
+                        .with_help("rename one of them"),
+                );
+                continue;
+            }
+            seen.insert(r.name.value.clone(), r.name.span);
+            let mut costs = Vec::new();
+            for (res, n) in &r.costs {
+                if !resources.iter().any(|x| x.name == res.value) {
+                    let names: Vec<&str> = resources.iter().map(|x| x.name.as_str()).collect();
+                    let help = match did_you_mean(&res.value, names.iter().copied()) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => format!("declare it in the ruleset: `resource {}: Int = ... at start_of_round`", res.value),
+                    };
+                    self.error(
+                        Diagnostic::error(TURN_RULES, res.span, format!("`{}` is not a resource", res.value)).with_help(help),
+                    );
+                    continue;
+                }
+                if n.value < 0 {
+                    self.error(
+                        Diagnostic::error(NUMBER_RANGE, n.span, "a reaction cannot cost less than nothing")
+                            .with_help("write a cost of 0 or more"),
+                    );
+                    continue;
+                }
+                costs.push((res.value.clone(), n.value));
+            }
+            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: false };
+            let mut requires = None;
+            for e in &r.requires {
+                let (expr, ty) = self.expr(e, &scope, Some(&Type::Bool));
+                if let Some(ty) = ty.filter(|t| *t != Type::Bool) {
+                    self.mismatch(e.span, &Type::Bool, &ty, "a requirement is true or false");
+                    continue;
+                }
+                requires = Some(match requires {
+                    None => expr,
+                    Some(prev) => m::Expr::Binary { op: m::BinaryOp::And, ty: Type::Bool, lhs: Box::new(prev), rhs: Box::new(expr) },
+                });
+            }
+            let modifiers = self.effects(&r.modifiers, &scope, false);
+            self.check_contexts(&r.modifiers, oc_model::conformance::Context::Always);
+            out.push(m::Reaction {
+                name: r.name.value.clone(),
+                title: r.title.clone(),
+                doc: r.doc.clone(),
+                costs,
+                requires,
+                modifiers,
+                riposte: r.riposte.is_some(),
+            });
+        }
+        out
     }
 }

@@ -10,6 +10,10 @@ use oc_model as m;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+mod react;
+
+pub(crate) use react::{compile as compile_reactions, ReactionIr};
+
 use crate::ir::{Eff, V};
 use crate::unit::{apply, target_attr, Ctx, Unit};
 use crate::{Engine, EngineError, Loadout};
@@ -33,13 +37,54 @@ enum Phase {
         stage: Stage,
     },
     Done,
+    /// A reaction's riposte: `side` strikes back once, then the exchange goes on at `resume`.
+    /// (After `Done`, so the older variants hash as before and forecasts sum in the same order.)
+    Riposte {
+        side: u8,
+        resume: Resume,
+    },
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// Where an exchange goes on after a riposte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Resume {
+    Attack { side: u8, left: u8, stage: Stage },
+    Done,
+}
+
+impl Phase {
+    /// The side striking now, if a strike is next.
+    fn striker(&self) -> Option<usize> {
+        match self {
+            Phase::Attack { side, .. } | Phase::Riposte { side, .. } => Some(*side as usize),
+            Phase::Done => None,
+        }
+    }
+}
+
+/// The most resources a ruleset may declare (`oc_model::MAX_RESOURCES`).
+const MAX_RES: usize = m::MAX_RESOURCES;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct State {
     hp: [i64; 2],
     statuses: [Vec<u32>; 2],
+    /// Each side's resources (only reactions spend them in an exchange).
+    res: [[i32; MAX_RES]; 2],
     phase: Phase,
+}
+
+impl std::hash::Hash for State {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.hp.hash(h);
+        self.statuses.hash(h);
+        // Rulesets without resources hash their states as before resources existed: the states
+        // are summed in hash order, so forecasts keep their last bits.
+        if self.res != [[0; MAX_RES]; 2] {
+            self.res.hash(h);
+        }
+        self.phase.hash(h);
+    }
 }
 
 /// What one strike did, for one die face.
@@ -66,6 +111,8 @@ pub struct StrikeLog {
     pub debuffed: Vec<(String, i64)>,
     /// Everything the strike's triggers laid on either unit, in order (what a battle keeps).
     pub laid: Vec<Laid>,
+    /// The reaction the struck unit took against the strike.
+    pub reaction: Option<String>,
 }
 
 /// What a trigger in an exchange leaves on a unit (0: the attacker, 1: the defender) beyond
@@ -159,11 +206,13 @@ struct FlagMemo {
     value: V,
 }
 
-/// A strike's outcomes, grouped: (weight, outcome); the weights sum to `den`.
+/// A strike's outcomes, grouped: (weight, outcome); the weights sum to `den`; and the reaction
+/// the struck unit took against it.
 #[derive(Clone)]
 struct Outcomes {
     den: f64,
     list: Vec<(f64, Outcome)>,
+    reaction: Option<u8>,
 }
 
 /// A strike's grouped outcomes by (state, striking side).
@@ -179,6 +228,9 @@ pub struct Exchange<'e> {
     base: [Rc<Unit>; 2],
     triangle: [i64; 2],
     start: [i64; 2],
+    /// The struck units' reactions: `None` the best (the default), `Some(Some(r))` always
+    /// reaction `r` where it may be taken, `Some(None)` never.
+    policy: Option<Option<u8>>,
 }
 
 impl<'e> Exchange<'e> {
@@ -229,7 +281,28 @@ impl<'e> Exchange<'e> {
             base,
             triangle,
             start,
+            policy: None,
         })
+    }
+
+    /// States the reaction struck units take (a name from the ruleset's reactions), or `None` for
+    /// no reactions at all; without this call each takes its best.
+    pub fn with_reaction(mut self, reaction: Option<&str>) -> Result<Self, EngineError> {
+        let index = match reaction {
+            None => None,
+            Some(name) => {
+                let k = self.engine.rules.ruleset.reactions.iter().position(|r| r.name == name).ok_or_else(|| {
+                    let names: Vec<&str> = self.engine.rules.ruleset.reactions.iter().map(|r| r.name.as_str()).collect();
+                    EngineError::new(format!(
+                        "no reaction `{name}`; the ruleset's are: {}",
+                        if names.is_empty() { "none".to_string() } else { names.join(", ") }
+                    ))
+                })?;
+                Some(u8::try_from(k).map_err(|_| EngineError::new("too many reactions"))?)
+            }
+        };
+        self.policy = Some(index);
+        Ok(self)
     }
 
     fn unit(&self, side: usize, statuses: &[u32]) -> Rc<Unit> {
@@ -261,12 +334,17 @@ impl<'e> Exchange<'e> {
     }
 
     /// Strike attributes: the static ones with current HP and the strike's `when` effects applied.
-    fn strike_attrs(&self, units: [&Unit; 2], hp: [i64; 2], attacker: usize) -> [Vec<V>; 2] {
+    fn strike_attrs(&self, units: [&Unit; 2], state: &State, attacker: usize) -> [Vec<V>; 2] {
         let ir = &self.engine.ir;
         let mut base = [units[0].attrs.clone(), units[1].attrs.clone()];
         for (side, attrs) in base.iter_mut().enumerate() {
             if let Some(slot) = attrs.get_mut(ir.hp_attr as usize) {
-                *slot = V::Int(hp[side]);
+                *slot = V::Int(state.hp[side]);
+            }
+            for ((attr, _), amount) in self.engine.resource_full.iter().zip(&state.res[side]) {
+                if let Some(slot) = attrs.get_mut(*attr as usize) {
+                    *slot = V::Int(i64::from(*amount));
+                }
             }
         }
         let mut out = base.clone();
@@ -310,10 +388,18 @@ impl<'e> Exchange<'e> {
     /// A joint value's weight is the product of its dice's weights; the weights of all of them
     /// sum to the product of their dice's denominators (for plain dice, every face has weight 1).
     fn outcomes(&self, state: &State, attacker: usize) -> Outcomes {
-        let ir = &self.engine.ir;
         let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
         let units = [&*units[0], &*units[1]];
-        let attrs = self.strike_attrs(units, state.hp, attacker);
+        let attrs = self.strike_attrs(units, state, attacker);
+        if self.engine.reactions.is_empty() {
+            return self.outcomes_with(units, &attrs, attacker);
+        }
+        self.react(units, state, attrs, attacker)
+    }
+
+    /// [`Exchange::outcomes`] for given strike attributes.
+    fn outcomes_with(&self, units: [&Unit; 2], attrs: &[Vec<V>; 2], attacker: usize) -> Outcomes {
+        let ir = &self.engine.ir;
         let mut cache = vec![None; ir.formulas.len()];
         let mut out: Vec<(f64, Outcome)> = Vec::new();
         let mut rolls = vec![0i64; ir.dice.len()];
@@ -329,7 +415,7 @@ impl<'e> Exchange<'e> {
             .iter()
             .zip(&ir.strike_cuts)
             .map(|(slot, cuts)| {
-                let ctx = self.ctx(units, &attrs, attacker, &rolls);
+                let ctx = self.ctx(units, attrs, attacker, &rolls);
                 let dist = self.dist_of(*slot, &ctx, &mut cache);
                 den *= dist.map_or(1.0, |d| d.den);
                 let values = dist.map_or(&[][..], |d| &d.values[..]);
@@ -354,7 +440,7 @@ impl<'e> Exchange<'e> {
                     *slot = None;
                 }
             }
-            let o = self.outcome_at(&self.ctx(units, &attrs, attacker, &rolls), &mut cache);
+            let o = self.outcome_at(&self.ctx(units, attrs, attacker, &rolls), &mut cache);
             match out.iter_mut().find(|(_, x)| *x == o) {
                 Some((n, _)) => *n += weight,
                 None => out.push((weight, o)),
@@ -373,7 +459,7 @@ impl<'e> Exchange<'e> {
                 break;
             }
         }
-        Outcomes { den, list: out }
+        Outcomes { den, list: out, reaction: None }
     }
 
     /// The distribution a strike slot draws from: its own, or for a `Dice` value the dice the
@@ -427,7 +513,7 @@ impl<'e> Exchange<'e> {
     fn flag_uncached(&self, state: &State, attacker: usize, id: u16) -> V {
         let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
         let units = [&*units[0], &*units[1]];
-        let attrs = self.strike_attrs(units, state.hp, attacker);
+        let attrs = self.strike_attrs(units, state, attacker);
         let mut cache = vec![None; self.engine.ir.formulas.len()];
         self.ctx(units, &attrs, attacker, &[]).eval(&crate::ir::E::Formula(id), &[], &mut cache)
     }
@@ -457,7 +543,11 @@ impl<'e> Exchange<'e> {
         if state.hp[0] <= 0 || state.hp[1] <= 0 {
             return Phase::Done;
         }
-        let Phase::Attack { side, left, stage } = phase else { return Phase::Done };
+        let (side, left, stage) = match phase {
+            Phase::Attack { side, left, stage } => (side, left, stage),
+            Phase::Riposte { resume: Resume::Attack { side, left, stage }, .. } => return Phase::Attack { side, left, stage },
+            Phase::Riposte { resume: Resume::Done, .. } | Phase::Done => return Phase::Done,
+        };
         if left > 1 {
             return Phase::Attack { side, left: left - 1, stage };
         }
@@ -500,7 +590,7 @@ impl<'e> Exchange<'e> {
             _ => false,
         };
         if units[attacker].triggers.iter().any(|(_, event, _)| fires(*event)) {
-            let attrs = self.strike_attrs(units, next.hp, attacker);
+            let attrs = self.strike_attrs(units, &next, attacker);
             let mut ctx = self.ctx(units, &attrs, attacker, &[]);
             ctx.dealt = if o.hit { o.damage } else { 0 };
             for (args, event, then) in &units[attacker].triggers {
@@ -588,9 +678,17 @@ impl<'e> Exchange<'e> {
 
     /// The state before the first strike, and what `on attacked` laid.
     fn initial_laid(&self) -> (State, Vec<Laid>) {
+        let mut res = [[0i32; MAX_RES]; 2];
+        for (side, amounts) in res.iter_mut().enumerate() {
+            for ((attr, _), slot) in self.engine.resource_full.iter().zip(amounts.iter_mut()) {
+                let v = self.base[side].attrs.get(*attr as usize).map_or(0, |v| v.int());
+                *slot = i32::try_from(v.clamp(i64::from(i32::MIN), i64::from(i32::MAX))).unwrap_or(0);
+            }
+        }
         let mut state = State {
             hp: self.start,
             statuses: [self.base[0].statuses.clone(), self.base[1].statuses.clone()],
+            res,
             phase: Phase::Done,
         };
         let mut laid = Vec::new();
@@ -599,7 +697,7 @@ impl<'e> Exchange<'e> {
         let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
         let units = [&*units[0], &*units[1]];
         if units[1].triggers.iter().any(|(_, event, _)| *event == m::Event::Attacked) {
-            let attrs = self.strike_attrs(units, state.hp, 0);
+            let attrs = self.strike_attrs(units, &state, 0);
             let mut ctx = self.ctx(units, &attrs, 0, &[]);
             ctx.holder = 1;
             let mut next = state.clone();
@@ -632,18 +730,16 @@ impl<'e> Exchange<'e> {
         while !frontier.is_empty() {
             let mut next: FixedMap<State, f64> = FixedMap::default();
             for (state, p) in frontier {
-                let Phase::Attack { side, .. } = state.phase else {
+                let Some(side) = state.phase.striker() else {
                     *done.entry(state.hp).or_default() += p;
                     continue;
                 };
-                let side = side as usize;
                 let mut key = state.clone();
                 key.phase = Phase::Done;
                 let outcomes = outcome_cache.entry((key, side)).or_insert_with(|| self.outcomes(&state, side)).clone();
                 let faces = outcomes.den;
                 for (count, o) in outcomes.list {
-                    let (mut after, _) = self.apply(&state, side, o);
-                    after.phase = self.next_phase(&after, state.phase);
+                    let (after, _) = self.after_strike(&state, side, o, outcomes.reaction);
                     *next.entry(after).or_default() += p * count / faces;
                 }
             }
@@ -699,7 +795,7 @@ impl<'e> Exchange<'e> {
             // The values on a hit even when no face produces one (a 0% hit chance).
             let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
             let units = [&*units[0], &*units[1]];
-            let attrs = self.strike_attrs(units, state.hp, side);
+            let attrs = self.strike_attrs(units, state, side);
             let mut cache = vec![None; ir.formulas.len()];
             let lowest: Vec<i64> = ir.dice.iter().map(|d| d.dist.min()).collect();
             let ctx = self.ctx(units, &attrs, side, &lowest);
@@ -751,11 +847,12 @@ impl<'e> Exchange<'e> {
         let mut log = Vec::new();
         let mut cache = vec![None; ir.formulas.len()];
         let mut rolls = vec![0i64; ir.dice.len()];
-        while let Phase::Attack { side, stage, .. } = state.phase {
-            let side = side as usize;
+        while let Some(side) = state.phase.striker() {
             let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
             let units = [&*units[0], &*units[1]];
-            let attrs = self.strike_attrs(units, state.hp, side);
+            // The struck unit's reaction, chosen as in the forecast.
+            let reaction = if self.engine.reactions.is_empty() { None } else { self.outcomes(&state, side).reaction };
+            let attrs = self.reaction_attrs(units, &state, side, reaction);
             cache.iter_mut().for_each(|c| *c = None);
             // Every die the strike reads, drawn once, in slot order (one generator per exchange).
             for slot in &ir.strike_dice {
@@ -774,7 +871,7 @@ impl<'e> Exchange<'e> {
             cache.iter_mut().for_each(|c| *c = None);
             let roll = ir.strike_dice.first().and_then(|s| rolls.get(*s as usize)).copied().unwrap_or(0);
             let o = self.outcome_at(&self.ctx(units, &attrs, side, &rolls), &mut cache);
-            let (mut after, laid) = self.apply(&state, side, o);
+            let (after, laid) = self.after_strike(&state, side, o, reaction);
             let struck = 1 - side;
             let inflicted: Vec<String> = laid
                 .iter()
@@ -787,14 +884,15 @@ impl<'e> Exchange<'e> {
                     _ => None,
                 })
                 .collect();
-            after.phase = self.next_phase(&after, state.phase);
             log.push(StrikeLog {
                 side,
-                stage: match stage {
-                    Stage::First => "attack",
-                    Stage::Counter => "counter",
-                    Stage::Follow => "follow-up",
+                stage: match state.phase {
+                    Phase::Attack { stage: Stage::First, .. } => "attack",
+                    Phase::Attack { stage: Stage::Counter, .. } => "counter",
+                    Phase::Attack { stage: Stage::Follow, .. } => "follow-up",
+                    Phase::Riposte { .. } | Phase::Done => "riposte",
                 },
+                reaction: reaction.and_then(|r| self.engine.reaction_name(r)).map(str::to_string),
                 roll,
                 outcome: o,
                 hp_after: after.hp,

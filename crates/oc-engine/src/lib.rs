@@ -100,6 +100,7 @@ pub struct Engine {
     /// Each resource's attribute and, where it rolls no dice, its value when full (what a unit
     /// outside a battle holds: forecasts and duels); a rolled one holds 0 there.
     resource_full: Vec<(u16, Option<ir::E>)>,
+    reactions: Vec<combat::ReactionIr>,
 }
 
 impl Engine {
@@ -122,7 +123,8 @@ impl Engine {
             let full = if r.value.rolls() { None } else { Some(ir.expr(&r.value, &[])?) };
             resource_full.push((attr, full));
         }
-        Ok(Engine { rules, ir, item_modifiers, item_ranges, resource_full })
+        let reactions = combat::compile_reactions(&mut ir, &rules)?;
+        Ok(Engine { rules, ir, item_modifiers, item_ranges, resource_full, reactions })
     }
 
     /// The exact forecast of `attacker` attacking `defender` from `distance` tiles.

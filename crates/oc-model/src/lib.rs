@@ -114,6 +114,29 @@ pub struct Ruleset {
     /// Who activates next and what one activation may do.
     #[serde(default, skip_serializing_if = "TurnRules::is_default")]
     pub turn: TurnRules,
+    /// What a struck unit may do before each strike against it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reactions: Vec<Reaction>,
+}
+
+/// `reaction NAME { cost RESOURCE N  requires EXPR  MODIFIERS  riposte }`: before each strike
+/// against it, a unit may take one reaction it can pay for and whose requirement holds (`self`
+/// is the reacting unit, `attacker` the striker). Its modifiers change the reacting unit's
+/// attributes for that strike only. Chosen by the unit's controller: in forecasts and the AI,
+/// the one that leaves the least damage expected from the strike (ties: none, then the
+/// cheapest, then the first written).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reaction {
+    pub name: String,
+    pub title: Option<String>,
+    pub doc: Option<String>,
+    /// (resource, amount) paid when it is taken.
+    pub costs: Vec<(String, i64)>,
+    pub requires: Option<Expr>,
+    pub modifiers: Vec<Effect>,
+    /// When the strike dealt no damage, the reacting unit strikes back at once (seed 002, Parry:
+    /// "If the attack fails to inflict a wound, you can immediately make a free attack").
+    pub riposte: bool,
 }
 
 /// `resource NAME: Int = VALUE at EVENT`: every unit's amount is set to `value` (which may roll
@@ -147,6 +170,9 @@ impl TurnRules {
         *self == TurnRules::default()
     }
 }
+
+/// The most resources a ruleset may declare.
+pub const MAX_RESOURCES: usize = 4;
 
 /// What a step's formulas read besides `self` (the acting unit): `moved` (movement points the
 /// step's move spends, 0 without one), `attacks` (it attacks), `acts` (it does anything but

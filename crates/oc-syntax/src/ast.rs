@@ -47,6 +47,20 @@ pub struct Ruleset {
     pub combat: Vec<CombatBlock>,
     pub resources: Vec<ResourceDef>,
     pub turns: Vec<TurnDef>,
+    pub reactions: Vec<ReactionDef>,
+}
+
+/// `reaction Block "..." { cost stamina 1  requires ...  blocking = true  riposte }`.
+#[derive(Clone, Debug)]
+pub struct ReactionDef {
+    pub name: Ident,
+    pub title: Option<String>,
+    pub doc: Option<String>,
+    pub costs: Vec<(Ident, Spanned<i64>)>,
+    pub requires: Vec<Expr>,
+    pub modifiers: Vec<Stmt>,
+    pub riposte: Option<Span>,
+    pub span: Span,
 }
 
 /// `resource stamina: Int = self.max_stamina at start_of_round "Stamina"`.

@@ -187,6 +187,7 @@ impl Ctx {
             combat: vec![],
             resources: vec![],
             turns: vec![],
+            reactions: vec![],
         };
         for p in pair.into_inner() {
             let pspan = self.span(&p);
@@ -314,6 +315,11 @@ impl Ctx {
                     }
                 }
                 Rule::turn_block => rs.turns.push(self.turn_block(p)),
+                Rule::reaction_def => {
+                    if let Some(r) = self.reaction(p) {
+                        rs.reactions.push(r);
+                    }
+                }
                 _ => {}
             }
         }
@@ -724,6 +730,48 @@ impl Ctx {
             }
         }
         s
+    }
+
+    fn reaction(&self, pair: Pair<Rule>) -> Option<ReactionDef> {
+        let span = self.span(&pair);
+        let mut name = None;
+        let mut r = ReactionDef {
+            name: Ident { value: String::new(), span },
+            title: None,
+            doc: None,
+            costs: vec![],
+            requires: vec![],
+            modifiers: vec![],
+            riposte: None,
+            span,
+        };
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::name => name = Some(self.ident(&p)),
+                Rule::string => r.title = Some(unquote(&p)),
+                Rule::doc => r.doc = self.doc(p),
+                Rule::reaction_cost => {
+                    let mut inner = p.into_inner().filter(|q| q.as_rule() != Rule::kw_cost);
+                    if let (Some(res), Some(n)) = (inner.next(), inner.next()) {
+                        r.costs.push((self.ident(&res), self.int(&n)));
+                    }
+                }
+                Rule::action_requires => {
+                    if let Some(e) = p.into_inner().find(|q| q.as_rule() == Rule::expr) {
+                        r.requires.push(self.expr(e));
+                    }
+                }
+                Rule::reaction_riposte => r.riposte = Some(self.span(&p)),
+                Rule::kw_reaction => {}
+                _ => {
+                    if let Some(s) = self.stmt(p) {
+                        r.modifiers.push(s);
+                    }
+                }
+            }
+        }
+        r.name = name?;
+        Some(r)
     }
 
     fn turn_block(&self, pair: Pair<Rule>) -> TurnDef {
