@@ -143,6 +143,14 @@ impl Checker<'_> {
                 Some(m::Keep { highest: *highest, count: k.value })
             }
         };
-        Some(m::DieTerm { count, faces, explode: lit.explode, keep, negative })
+        if lit.crit && (lit.explode || keep.is_some()) {
+            self.error(
+                Diagnostic::error(NUMBER_RANGE, lit.span, "a crit die (`c`) cannot also explode or keep dice")
+                    .with_label("`c` adds one die when any shows its highest face")
+                    .with_help("write `2d8c` alone, or `d10!` / `4d6kh3` without `c`"),
+            );
+            return None;
+        }
+        Some(m::DieTerm { count, faces, explode: lit.explode, crit: lit.crit, keep, negative })
     }
 }

@@ -20,6 +20,10 @@ pub fn roll(rng: &mut ChaCha8Rng, shape: &DiceShape) -> i64 {
     for term in &shape.terms {
         kept.clear();
         kept.extend((0..term.count).map(|_| roll_one(rng, term)));
+        // A crit term: one more die when any shows its highest face (that die cannot crit).
+        if term.crit && kept.contains(&highest(&term.faces)) {
+            kept.push(face(rng, &term.faces));
+        }
         if let Some(keep) = term.keep {
             if keep.highest {
                 kept.sort_unstable_by(|a, b| b.cmp(a));
@@ -45,12 +49,17 @@ fn face(rng: &mut ChaCha8Rng, faces: &Faces) -> i64 {
     }
 }
 
-/// One die of `term`, with its explosions added.
-fn roll_one(rng: &mut ChaCha8Rng, term: &DieTerm) -> i64 {
-    let max = match &term.faces {
+/// The highest face of a die.
+fn highest(faces: &Faces) -> i64 {
+    match faces {
         Faces::Sides(n) => i64::from(*n),
         Faces::Listed(v) => v.iter().copied().max().unwrap_or(0),
-    };
+    }
+}
+
+/// One die of `term`, with its explosions added.
+fn roll_one(rng: &mut ChaCha8Rng, term: &DieTerm) -> i64 {
+    let max = highest(&term.faces);
     let mut total = 0i64;
     for _ in 0..=MAX_ROLLED_EXPLOSIONS {
         let v = face(rng, &term.faces);

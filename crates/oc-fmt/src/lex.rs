@@ -133,10 +133,13 @@ fn dice_len(rb: &[u8]) -> Option<(Kind, usize)> {
     Some((Kind::Dice, end))
 }
 
-/// An explosion mark (`!`, never the `!` of `!=`) and a keep (`kh3`, `kl1`).
+/// An explosion mark (`!`, never the `!` of `!=`), a crit mark (`c`) and a keep (`kh3`, `kl1`).
 fn dice_suffix_len(rb: &[u8]) -> usize {
     let mut i = 0;
     if rb.first() == Some(&b'!') && rb.get(1) != Some(&b'=') {
+        i += 1;
+    }
+    if rb.get(i) == Some(&b'c') {
         i += 1;
     }
     if rb.get(i) == Some(&b'k') && matches!(rb.get(i + 1), Some(b'h' | b'l')) {

@@ -52,6 +52,10 @@ pub struct DieTerm {
     pub faces: Faces,
     /// A die showing its highest face is rolled again and added (`d10!`).
     pub explode: bool,
+    /// When any of the term's dice shows its highest face, one more die is added, which cannot
+    /// add another (`2d8c`; seed 002's critical hit). Not with `explode` or a keep.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub crit: bool,
     pub keep: Option<Keep>,
     pub negative: bool,
 }
@@ -67,7 +71,7 @@ impl DiceShape {
     /// One plain die of `faces` sides.
     pub fn d(faces: u32) -> DiceShape {
         DiceShape {
-            terms: vec![DieTerm { count: 1, faces: Faces::Sides(faces), explode: false, keep: None, negative: false }],
+            terms: vec![DieTerm { count: 1, faces: Faces::Sides(faces), explode: false, crit: false, keep: None, negative: false }],
             constant: 0,
         }
     }
@@ -75,7 +79,7 @@ impl DiceShape {
     /// `Some(N)` when this is one plain `dN` (no pool, explosion, keep or constant).
     pub fn plain_sides(&self) -> Option<u32> {
         match self.terms.as_slice() {
-            [DieTerm { count: 1, faces: Faces::Sides(n), explode: false, keep: None, negative: false }] if self.constant == 0 => {
+            [DieTerm { count: 1, faces: Faces::Sides(n), explode: false, crit: false, keep: None, negative: false }] if self.constant == 0 => {
                 Some(*n)
             }
             _ => None,
@@ -166,6 +170,7 @@ impl DieTerm {
             return Err(DiceError::TooManyValues(usize::try_from(width).unwrap_or(usize::MAX)));
         }
         let mut sum = match self.keep {
+            _ if self.crit => crit_dist(&one, self.count, work)?,
             Some(keep) if keep.count == 0 => return Err(DiceError::Keep(keep.count)),
             Some(keep) if keep.count < self.count => keep_dist(&one, self.count, keep, work)?,
             _ => {
@@ -181,6 +186,36 @@ impl DieTerm {
         }
         Ok(sum)
     }
+}
+
+/// The sum of `n` draws of `one`, plus one more draw when any of them shows the highest face:
+/// the dice with no highest face, each over the extra die's denominator, plus those with one or
+/// more, each with the extra die added. Integer weights: exact.
+fn crit_dist(one: &Dist, n: u32, work: &mut Work) -> Result<Dist, DiceError> {
+    let Some(&(max, _)) = one.values.last() else { return Err(DiceError::Empty) };
+    let low = Dist { values: one.values.iter().filter(|(v, _)| *v != max).copied().collect(), den: one.den };
+    let mut all = one.clone();
+    let mut none = low.clone();
+    for _ in 1..n {
+        all = all.add(one, work)?;
+        none = if none.values.is_empty() { none } else { none.add(&low, work)? };
+    }
+    // With at least one highest face: every sum's weight less the weight of reaching it without.
+    let some_max: Vec<(i64, f64)> = all
+        .values
+        .iter()
+        .map(|(v, w)| (*v, w - none.values.iter().find(|(x, _)| x == v).map_or(0.0, |(_, x)| *x)))
+        .filter(|(_, w)| *w > 0.0)
+        .collect();
+    let extra = Dist { values: some_max, den: all.den }.add(one, work)?;
+    let mut out: BTreeMap<i64, f64> = BTreeMap::new();
+    for (v, w) in &none.values {
+        *out.entry(*v).or_default() += w * one.den;
+    }
+    for (v, w) in &extra.values {
+        *out.entry(*v).or_default() += w;
+    }
+    Ok(Dist { values: out.into_iter().collect(), den: all.den * one.den })
 }
 
 /// How many times an exploding die may roll again before the chain is cut: the smallest depth
@@ -344,6 +379,9 @@ impl fmt::Display for DiceShape {
             if t.explode {
                 write!(f, "!")?;
             }
+            if t.crit {
+                write!(f, "c")?;
+            }
             if let Some(k) = t.keep {
                 write!(f, "{}{}", if k.highest { "kh" } else { "kl" }, k.count)?;
             }
@@ -363,7 +401,7 @@ mod tests {
     use super::*;
 
     fn term(count: u32, sides: u32) -> DieTerm {
-        DieTerm { count, faces: Faces::Sides(sides), explode: false, keep: None, negative: false }
+        DieTerm { count, faces: Faces::Sides(sides), explode: false, crit: false, keep: None, negative: false }
     }
 
     fn p(d: &Dist, v: i64) -> f64 {
@@ -428,5 +466,31 @@ mod tests {
         };
         assert_eq!(s.to_string(), "2d10 + 3d8 - d6! - 1");
         assert_eq!(DiceShape::d(100).plain_sides(), Some(100));
+    }
+
+    /// Seed 002: "If any of your damage dice for the attack roll the maximum, such as an 8 on one
+    /// of the 2d8 damage dice ... you add an extra 1d8 damage to the attack on a Crit. ... this
+    /// extra damage can't trigger a Crit of its own." Checked against all 8^3 rolls by hand.
+    #[test]
+    fn a_crit_die_adds_one_die_on_any_highest_face() {
+        let t = DieTerm { crit: true, ..term(2, 8) };
+        let d = t.distribution().unwrap();
+        let mut brute: BTreeMap<i64, f64> = BTreeMap::new();
+        for a in 1..=8i64 {
+            for b in 1..=8i64 {
+                for c in 1..=8i64 {
+                    let v = if a == 8 || b == 8 { a + b + c } else { a + b };
+                    *brute.entry(v).or_default() += 1.0 / 512.0;
+                }
+            }
+        }
+        for (v, want) in &brute {
+            assert!((p(&d, *v) - want).abs() < 1e-15, "value {v}: {} vs {want}", p(&d, *v));
+        }
+        assert_eq!(d.den, 512.0);
+        // The highest: 8 + 8 + 8; 17 needs the extra die (no crit tops out at 14).
+        assert_eq!(d.max(), 24);
+        assert!(p(&d, 15) > 0.0 && (p(&d, 14) - brute[&14]).abs() < 1e-15);
+        assert_eq!(DiceShape { terms: vec![t], constant: 3 }.to_string(), "2d8c + 3");
     }
 }

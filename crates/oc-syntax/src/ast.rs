@@ -144,6 +144,8 @@ pub struct DieLit {
     pub sides: Option<Spanned<u32>>,
     pub faces: Vec<Spanned<i64>>,
     pub explode: bool,
+    /// `2d8c`: one more die when any shows its highest face.
+    pub crit: bool,
     /// `kh N` (true) or `kl N` (false).
     pub keep: Option<(bool, Spanned<u32>)>,
     pub span: Span,

@@ -1221,7 +1221,7 @@ impl Ctx {
             let digits = q.as_str().trim_start_matches(|c: char| !c.is_ascii_digit());
             Spanned::new(digits.parse::<u64>().map_or(u32::MAX, |n| u32::try_from(n).unwrap_or(u32::MAX)), self.span(q))
         };
-        let mut die = DieLit { count: None, sides: None, faces: Vec::new(), explode: false, keep: None, span };
+        let mut die = DieLit { count: None, sides: None, faces: Vec::new(), explode: false, crit: false, keep: None, span };
         for q in pair.into_inner() {
             match q.as_rule() {
                 Rule::die_count => die.count = Some(small(&q)),
@@ -1230,6 +1230,7 @@ impl Ctx {
                     die.faces = q.into_inner().filter(|r| r.as_rule() == Rule::int).map(|r| self.int(&r)).collect();
                 }
                 Rule::die_explode => die.explode = true,
+                Rule::die_crit => die.crit = true,
                 Rule::die_keep => die.keep = Some((q.as_str().starts_with("kh"), small(&q))),
                 _ => {}
             }
