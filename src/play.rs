@@ -300,6 +300,7 @@ pub fn duel(ruleset: Option<&str>, attacker: &Side, defender: &Side, distance: O
                         "side": if s.side == 0 { "attacker" } else { "defender" }, "stage": s.stage, "roll": s.roll,
                         "hit": s.outcome.hit, "crit": s.outcome.crit, "backfire": s.outcome.backfire, "damage": s.outcome.damage,
                         "attacker_hp": s.hp_after[0], "defender_hp": s.hp_after[1], "inflicted": s.inflicted,
+                        "reaction": s.reaction,
                     })
                 })
                 .collect();
@@ -326,7 +327,11 @@ pub fn duel(ruleset: Option<&str>, attacker: &Side, defender: &Side, distance: O
                 } else {
                     "misses".to_string()
                 };
-                let extra = if s.inflicted.is_empty() { String::new() } else { format!(", inflicts {}", s.inflicted.join(", ")) };
+                let mut extra =
+                    if s.inflicted.is_empty() { String::new() } else { format!(", inflicts {}", s.inflicted.join(", ")) };
+                if let Some(r) = &s.reaction {
+                    extra.push_str(&format!(" ({} reacts: {r})", names.get(1 - s.side.min(1)).map_or("?", String::as_str)));
+                }
                 println!(
                     "{:>2}. {:<9} {:<14} rolls {:>3}: {what}{extra}  (HP {} / {})",
                     i + 1,

@@ -17,11 +17,19 @@ pub const FILES: &[(&str, &str)] = &[
     ("v06/ruleset.oc", include_str!("../std/v06/ruleset.oc")),
     ("v06/tags.oc", include_str!("../std/v06/tags.oc")),
     ("v06/roster.oc", include_str!("../std/v06/roster.oc")),
+    ("common/objectives.oc", include_str!("../std/common/objectives.oc")),
+    ("stamina.oc", include_str!("../std/stamina.oc")),
+    ("stamina/ruleset.oc", include_str!("../std/stamina/ruleset.oc")),
+    ("stamina/roster.oc", include_str!("../std/stamina/roster.oc")),
 ];
 
 /// The built-in rulesets: the name users pass to `--ruleset`, and the file that imports all of it.
 /// The first is the default: a compilation whose files define no ruleset gets it.
-pub const RULESETS: &[(&str, &str)] = &[("officers_chess", "<std>/ratings.oc"), ("officers_chess_v06", "<std>/v06.oc")];
+pub const RULESETS: &[(&str, &str)] = &[
+    ("officers_chess", "<std>/ratings.oc"),
+    ("officers_chess_v06", "<std>/v06.oc"),
+    ("stamina", "<std>/stamina.oc"),
+];
 
 /// A host with no files: the standard library is embedded and reads none.
 pub struct NoFiles;
