@@ -21,6 +21,9 @@ pub const FILES: &[(&str, &str)] = &[
     ("stamina.oc", include_str!("../std/stamina.oc")),
     ("stamina/ruleset.oc", include_str!("../std/stamina/ruleset.oc")),
     ("stamina/roster.oc", include_str!("../std/stamina/roster.oc")),
+    ("battlestorm.oc", include_str!("../std/battlestorm.oc")),
+    ("battlestorm/ruleset.oc", include_str!("../std/battlestorm/ruleset.oc")),
+    ("battlestorm/roster.oc", include_str!("../std/battlestorm/roster.oc")),
 ];
 
 /// The built-in rulesets: the name users pass to `--ruleset`, and the file that imports all of it.
@@ -29,6 +32,7 @@ pub const RULESETS: &[(&str, &str)] = &[
     ("officers_chess", "<std>/ratings.oc"),
     ("officers_chess_v06", "<std>/v06.oc"),
     ("stamina", "<std>/stamina.oc"),
+    ("battlestorm", "<std>/battlestorm.oc"),
 ];
 
 /// A host with no files: the standard library is embedded and reads none.

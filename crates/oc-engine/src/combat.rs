@@ -272,7 +272,7 @@ impl<'e> Exchange<'e> {
         for (side, u) in base.iter().enumerate() {
             units.insert((side, u.statuses.clone()), u.clone());
         }
-        Ok(Exchange {
+        Exchange {
             engine,
             loadouts: [attacker, defender],
             distance,
@@ -282,7 +282,39 @@ impl<'e> Exchange<'e> {
             triangle,
             start,
             policy: None,
-        })
+        }
+        .checked()
+    }
+
+    /// Refuses an exchange whose strikes would enumerate more joint faces than an exact forecast
+    /// may walk, counting the dice these two units' `Dice` values name.
+    fn checked(self) -> Result<Self, EngineError> {
+        let ir = &self.engine.ir;
+        let state = State {
+            hp: self.start,
+            statuses: [self.base[0].statuses.clone(), self.base[1].statuses.clone()],
+            res: [[0; MAX_RES]; 2],
+            phase: Phase::Done,
+        };
+        for attacker in 0..2 {
+            let units = [&*self.base[0], &*self.base[1]];
+            let attrs = self.strike_attrs(units, &state, attacker);
+            let ctx = self.ctx(units, &attrs, attacker, &[]);
+            let mut cache = vec![None; ir.formulas.len()];
+            let mut faces = 1u64;
+            for slot in &ir.strike_dice {
+                let n = self.dist_of(*slot, &ctx, &mut cache).map_or(1, |d| d.values.len() as u64);
+                faces = faces.saturating_mul(n);
+            }
+            if faces > crate::ir::MAX_JOINT_FACES {
+                return Err(EngineError::new(format!(
+                    "a strike of the {} rolls dice with {faces} joint values; exact forecasts enumerate at most {}",
+                    self.base[attacker].class,
+                    crate::ir::MAX_JOINT_FACES
+                )));
+            }
+        }
+        Ok(self)
     }
 
     /// States the reaction struck units take (a name from the ruleset's reactions), or `None` for

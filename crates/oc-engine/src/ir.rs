@@ -373,12 +373,11 @@ impl Ir {
         let roots: Vec<u16> = roles.iter().flatten().copied().collect();
         ir.strike_cuts = ir.strike_dice.iter().map(|s| crate::partition::cuts(&ir, &roots, *s)).collect();
         ir.strike_faces = 1;
-        // A `Dice` value may be any of the interned shapes: bound it by the largest.
-        let largest = ir.shapes.iter().map(|s| s.dist.values.len() as u64).max().unwrap_or(1);
+        // The named and written dice; a `Dice` value (`roll(attacker.damage_dice)`) depends on
+        // the units, and each exchange checks the dice its units name (`Exchange::new`).
         for slot in &ir.strike_dice {
-            if let Some(d) = ir.dice.get(*slot as usize) {
-                let values = if d.dynamic.is_some() { largest } else { d.dist.values.len() as u64 };
-                ir.strike_faces = ir.strike_faces.saturating_mul(values);
+            if let Some(d) = ir.dice.get(*slot as usize).filter(|d| d.dynamic.is_none()) {
+                ir.strike_faces = ir.strike_faces.saturating_mul(d.dist.values.len() as u64);
             }
         }
         if ir.strike_faces > MAX_JOINT_FACES {
