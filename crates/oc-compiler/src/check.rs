@@ -751,7 +751,7 @@ impl<'a> Checker<'a> {
                 continue;
             }
             spans.insert(name.clone(), formula.name.span);
-            let scope = Scope { params: &[], units: true, combat: true, formulas: Some(&visible), rolls: true };
+            let scope = Scope { params: &[], units: true, combat: true, formulas: Some(&visible), rolls: true, dice_values: false };
             let (expr, ty) = self.expr(&formula.value, &scope, required.as_ref());
             let ty = match (required, ty) {
                 (Some(want), Some(got)) => {
@@ -1119,7 +1119,7 @@ impl<'a> Checker<'a> {
             if self.tags.map.get(&t.name.value).map(|(s, _)| *s) != Some(t.name.span) {
                 continue; // a duplicate, already reported
             }
-            let scope = Scope { params: &sig.params, units: true, combat: false, formulas: None, rolls: false };
+            let scope = Scope { params: &sig.params, units: true, combat: false, formulas: None, rolls: false, dice_values: false };
             let effects = self.effects(&t.body, &scope, true);
             self.check_contexts(&t.body, Context::Always);
             out.push(m::Tag {
@@ -1141,7 +1141,7 @@ impl<'a> Checker<'a> {
             if self.tags.map.get(&s.name.value).map(|(sp, _)| *sp) != Some(s.name.span) {
                 continue;
             }
-            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: false };
+            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: false, dice_values: false };
             let effects = self.effects(&s.body, &scope, false);
             self.check_contexts(&s.body, Context::Always);
             let mut clears = Vec::new();
@@ -1823,7 +1823,7 @@ impl<'a> Checker<'a> {
                     0
                 }
             };
-            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: true };
+            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: true, dice_values: false };
             let uses = it.uses.iter().flat_map(|u| self.effects(u, &scope, true)).collect();
             for u in &it.uses {
                 self.check_contexts(u, Context::Use);
@@ -1865,7 +1865,7 @@ impl<'a> Checker<'a> {
     }
 
     fn range(&mut self, r: &ast::RangeSpec) -> Option<m::Range> {
-        let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: false };
+        let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: false, dice_values: false };
         let (min, min_ty) = self.expr(&r.min, &scope, Some(&Type::Int));
         let (max, max_ty) = match &r.max {
             Some(e) => self.expr(e, &scope, Some(&Type::Int)),

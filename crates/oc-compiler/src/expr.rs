@@ -25,6 +25,9 @@ pub(crate) struct Scope<'s> {
     /// a strike modifier (`when` at the top of a tag) or an exchange trigger (`on hit`), which
     /// are worked out without dice.
     pub rolls: bool,
+    /// `Dice` values may be rolled (`roll(self.health)`): in the combat formulas and in a
+    /// resource's value (rolled by the battle at its event).
+    pub dice_values: bool,
 }
 
 type Typed = (m::Expr, Option<Type>);
@@ -470,11 +473,11 @@ impl<'a> Checker<'a> {
             );
             return error_expr();
         }
-        if !scope.combat {
+        if !scope.combat && !scope.dice_values {
             self.error(
                 Diagnostic::error(EFFECT_CONTEXT, die.span, "a `Dice` value is rolled only in a strike")
                     .with_label("no strike here")
-                    .with_help("roll `Dice` stats and parameters in the combat formulas; elsewhere roll a die of the ruleset or dice written in place"),
+                    .with_help("roll `Dice` stats and parameters in the combat formulas or a resource's value; elsewhere roll a die of the ruleset or dice written in place"),
             );
             return error_expr();
         }

@@ -24,6 +24,9 @@ pub const FILES: &[(&str, &str)] = &[
     ("battlestorm.oc", include_str!("../std/battlestorm.oc")),
     ("battlestorm/ruleset.oc", include_str!("../std/battlestorm/ruleset.oc")),
     ("battlestorm/roster.oc", include_str!("../std/battlestorm/roster.oc")),
+    ("skirmish.oc", include_str!("../std/skirmish.oc")),
+    ("skirmish/ruleset.oc", include_str!("../std/skirmish/ruleset.oc")),
+    ("skirmish/roster.oc", include_str!("../std/skirmish/roster.oc")),
 ];
 
 /// The built-in rulesets: the name users pass to `--ruleset`, and the file that imports all of it.
@@ -33,6 +36,7 @@ pub const RULESETS: &[(&str, &str)] = &[
     ("officers_chess_v06", "<std>/v06.oc"),
     ("stamina", "<std>/stamina.oc"),
     ("battlestorm", "<std>/battlestorm.oc"),
+    ("skirmish", "<std>/skirmish.oc"),
 ];
 
 /// A host with no files: the standard library is embedded and reads none.

@@ -48,7 +48,7 @@ impl Checker<'_> {
             if r.ty.value != "Int" || bases.iter().any(|b| b.name == r.name.value) {
                 continue;
             }
-            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: true };
+            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: true, dice_values: true };
             let (value, _) = self.expr(&r.value, &scope, Some(&Type::Int));
             let at = m::Event::from_name(&r.at.value).filter(|e| REFILL_EVENTS.contains(e));
             let Some(at) = at else {
@@ -159,7 +159,7 @@ impl Checker<'_> {
                 continue;
             }
             seen.insert(name.clone(), f.name.span);
-            let scope = Scope { params: &params, units: true, combat: false, formulas: None, rolls: false };
+            let scope = Scope { params: &params, units: true, combat: false, formulas: None, rolls: false, dice_values: false };
             let (expr, got) = self.expr(&f.value, &scope, Some(ty));
             if let Some(got) = got {
                 if got != *ty {
@@ -223,7 +223,7 @@ impl Checker<'_> {
                 }
                 costs.push((res.value.clone(), n.value));
             }
-            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: false };
+            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: false, dice_values: false };
             let mut requires = None;
             for e in &r.requires {
                 let (expr, ty) = self.expr(e, &scope, Some(&Type::Bool));
