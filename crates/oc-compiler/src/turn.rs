@@ -84,7 +84,7 @@ impl Checker<'_> {
                 None => format!("the resources are {}", names.join(", ")),
             };
             c.error(
-                Diagnostic::error(TURN_RULES, name.span, format!("{what} `{}` is not a resource", name.value)).with_help(help),
+                Diagnostic::error(TURN_RULES, name.span, format!("{what} `{}`, which is not a resource", name.value)).with_help(help),
             );
             false
         };
