@@ -105,11 +105,7 @@ fn side_text(s: &Scenario, side: &SideRules) -> String {
             side.grants.iter().map(|(t, n)| format!("{t} for {n} unit{}", if *n == 1 { "" } else { "s" })).collect();
         out.push_str(&format!("  Scenario tags: {}.\n", g.join(", ")));
     }
-    let mut rules: Vec<String> = side
-        .limits
-        .iter()
-        .map(oc_compiler::scenario::limit_text)
-        .collect();
+    let mut rules: Vec<String> = side.limits.iter().map(oc_compiler::scenario::limit_text).collect();
     if !side.allowed_classes.is_empty() {
         rules.push(format!("classes only from {}", side.allowed_classes.join(", ")));
     }

@@ -123,6 +123,12 @@ fn army_costs_and_composition_are_counted_from_the_seed_prices() {
     assert!(cost <= rules.scenarios[0].attacker.war_chest);
     let ranged = army.units.iter().filter(|u| oc_compiler::scenario::selects(&rules, u, &oc_model::Selector::Ranged)).count();
     assert_eq!(ranged, 1, "only Neimi's Iron Bow reaches 2");
-    let limit = oc_model::Limit { at_least: false, numerator: 1, denominator: 3, selector: oc_model::Selector::Ranged, measure: oc_model::Measure::Units };
+    let limit = oc_model::Limit {
+        at_least: false,
+        numerator: 1,
+        denominator: 3,
+        selector: oc_model::Selector::Ranged,
+        measure: oc_model::Measure::Units,
+    };
     assert!(limit.holds(1, 5) && limit.holds(2, 6) && !limit.holds(2, 5) && !limit.holds(3, 6));
 }

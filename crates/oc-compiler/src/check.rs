@@ -751,7 +751,8 @@ impl<'a> Checker<'a> {
                 continue;
             }
             spans.insert(name.clone(), formula.name.span);
-            let scope = Scope { params: &[], units: true, combat: true, formulas: Some(&visible), rolls: true, dice_values: false };
+            let scope =
+                Scope { params: &[], units: true, combat: true, formulas: Some(&visible), rolls: true, dice_values: false };
             let (expr, ty) = self.expr(&formula.value, &scope, required.as_ref());
             let ty = match (required, ty) {
                 (Some(want), Some(got)) => {
@@ -1119,7 +1120,8 @@ impl<'a> Checker<'a> {
             if self.tags.map.get(&t.name.value).map(|(s, _)| *s) != Some(t.name.span) {
                 continue; // a duplicate, already reported
             }
-            let scope = Scope { params: &sig.params, units: true, combat: false, formulas: None, rolls: false, dice_values: false };
+            let scope =
+                Scope { params: &sig.params, units: true, combat: false, formulas: None, rolls: false, dice_values: false };
             let effects = self.effects(&t.body, &scope, true);
             self.check_contexts(&t.body, Context::Always);
             out.push(m::Tag {

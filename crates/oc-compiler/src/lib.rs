@@ -15,9 +15,9 @@ mod dice;
 mod expr;
 mod fog;
 mod paths;
-mod turn;
 pub mod scenario;
 pub mod stdlib;
+mod turn;
 
 use std::collections::{HashMap, HashSet};
 

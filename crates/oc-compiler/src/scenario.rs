@@ -225,13 +225,7 @@ fn lower_side(side: &ast::SideDef, id: m::SideId, rules: &m::Rules, diags: &mut 
             (_, true) => m::Measure::Points,
             (_, false) => m::Measure::Units,
         };
-        limits.push(m::Limit {
-            at_least: l.at_least,
-            numerator: count(&l.num, "count", diags),
-            denominator,
-            selector,
-            measure,
-        });
+        limits.push(m::Limit { at_least: l.at_least, numerator: count(&l.num, "count", diags), denominator, selector, measure });
     }
     let mut grants = Vec::new();
     for (tag, n) in &side.grants {
@@ -975,11 +969,7 @@ pub fn limit_refusal(rules: &m::Rules, army: &m::Army, side: &m::SideRules, limi
                 Diagnostic::error(
                     ARMY_LIMIT,
                     span,
-                    format!(
-                        "`{}` has units worth {} {what}",
-                        army.name,
-                        if limit.at_least { "less than" } else { "more than" }
-                    ),
+                    format!("`{}` has units worth {} {what}", army.name, if limit.at_least { "less than" } else { "more than" }),
                 )
                 .with_label(format!("{} break the limit", units_named(rules, &breaking, true)))
                 .with_help("each unit must keep within the limit: dismiss it or carry cheaper items"),

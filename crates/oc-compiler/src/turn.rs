@@ -84,7 +84,8 @@ impl Checker<'_> {
                 None => format!("the resources are {}", names.join(", ")),
             };
             c.error(
-                Diagnostic::error(TURN_RULES, name.span, format!("{what} `{}`, which is not a resource", name.value)).with_help(help),
+                Diagnostic::error(TURN_RULES, name.span, format!("{what} `{}`, which is not a resource", name.value))
+                    .with_help(help),
             );
             false
         };
@@ -145,9 +146,7 @@ impl Checker<'_> {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => "a turn block defines `step_cost` (Int) and `step_allowed` (Bool)".to_string(),
                 };
-                self.error(
-                    Diagnostic::error(TURN_RULES, f.name.span, format!("`{name}` is not a turn formula")).with_help(help),
-                );
+                self.error(Diagnostic::error(TURN_RULES, f.name.span, format!("`{name}` is not a turn formula")).with_help(help));
                 continue;
             };
             if let Some(first) = seen.get(name) {
@@ -163,7 +162,12 @@ impl Checker<'_> {
             let (expr, got) = self.expr(&f.value, &scope, Some(ty));
             if let Some(got) = got {
                 if got != *ty {
-                    self.mismatch(f.value.span, ty, &got, &format!("the engine reads `{name}` as {}", crate::check::type_name(ty)));
+                    self.mismatch(
+                        f.value.span,
+                        ty,
+                        &got,
+                        &format!("the engine reads `{name}` as {}", crate::check::type_name(ty)),
+                    );
                     continue;
                 }
             }
@@ -233,7 +237,9 @@ impl Checker<'_> {
                 }
                 requires = Some(match requires {
                     None => expr,
-                    Some(prev) => m::Expr::Binary { op: m::BinaryOp::And, ty: Type::Bool, lhs: Box::new(prev), rhs: Box::new(expr) },
+                    Some(prev) => {
+                        m::Expr::Binary { op: m::BinaryOp::And, ty: Type::Bool, lhs: Box::new(prev), rhs: Box::new(expr) }
+                    }
                 });
             }
             let modifiers = self.effects(&r.modifiers, &scope, false);

@@ -231,6 +231,8 @@ pub struct Exchange<'e> {
     /// The struck units' reactions: `None` the best (the default), `Some(Some(r))` always
     /// reaction `r` where it may be taken, `Some(None)` never.
     policy: Option<Option<u8>>,
+    /// The reaction chosen in each state a resolution reached (the same as the forecast's).
+    choices: RefCell<FixedMap<(State, usize), Option<u8>>>,
 }
 
 impl<'e> Exchange<'e> {
@@ -282,6 +284,7 @@ impl<'e> Exchange<'e> {
             triangle,
             start,
             policy: None,
+            choices: RefCell::new(FixedMap::default()),
         }
         .checked()
     }
@@ -883,7 +886,18 @@ impl<'e> Exchange<'e> {
             let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
             let units = [&*units[0], &*units[1]];
             // The struck unit's reaction, chosen as in the forecast.
-            let reaction = if self.engine.reactions.is_empty() { None } else { self.outcomes(&state, side).reaction };
+            let reaction = if self.engine.reactions.is_empty() {
+                None
+            } else {
+                let mut key = state.clone();
+                key.phase = Phase::Done;
+                let known = self.choices.borrow().get(&(key.clone(), side)).copied();
+                known.unwrap_or_else(|| {
+                    let r = self.outcomes(&state, side).reaction;
+                    self.choices.borrow_mut().insert((key, side), r);
+                    r
+                })
+            };
             let attrs = self.reaction_attrs(units, &state, side, reaction);
             cache.iter_mut().for_each(|c| *c = None);
             // Every die the strike reads, drawn once, in slot order (one generator per exchange).

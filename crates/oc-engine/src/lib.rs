@@ -119,7 +119,8 @@ impl Engine {
         }
         let mut resource_full = Vec::new();
         for r in &rules.ruleset.resources {
-            let attr = ir.attr_id(&r.name).ok_or_else(|| EngineError::model(format!("the resource {} has no attribute", r.name)))?;
+            let attr =
+                ir.attr_id(&r.name).ok_or_else(|| EngineError::model(format!("the resource {} has no attribute", r.name)))?;
             let full = if r.value.rolls() { None } else { Some(ir.expr(&r.value, &[])?) };
             resource_full.push((attr, full));
         }

@@ -71,7 +71,14 @@ impl DiceShape {
     /// One plain die of `faces` sides.
     pub fn d(faces: u32) -> DiceShape {
         DiceShape {
-            terms: vec![DieTerm { count: 1, faces: Faces::Sides(faces), explode: false, crit: false, keep: None, negative: false }],
+            terms: vec![DieTerm {
+                count: 1,
+                faces: Faces::Sides(faces),
+                explode: false,
+                crit: false,
+                keep: None,
+                negative: false,
+            }],
             constant: 0,
         }
     }
@@ -79,7 +86,9 @@ impl DiceShape {
     /// `Some(N)` when this is one plain `dN` (no pool, explosion, keep or constant).
     pub fn plain_sides(&self) -> Option<u32> {
         match self.terms.as_slice() {
-            [DieTerm { count: 1, faces: Faces::Sides(n), explode: false, crit: false, keep: None, negative: false }] if self.constant == 0 => {
+            [DieTerm { count: 1, faces: Faces::Sides(n), explode: false, crit: false, keep: None, negative: false }]
+                if self.constant == 0 =>
+            {
                 Some(*n)
             }
             _ => None,

@@ -363,15 +363,7 @@ impl<'e> Battle<'e> {
                 Form::Default
             },
             debuffs: u.debuffs.iter().map(|d| (d.attr.clone(), d.shift)).collect(),
-            resources: self
-                .engine
-                .rules
-                .ruleset
-                .resources
-                .iter()
-                .zip(&u.resources)
-                .map(|(r, v)| (r.name.clone(), *v))
-                .collect(),
+            resources: self.engine.rules.ruleset.resources.iter().zip(&u.resources).map(|(r, v)| (r.name.clone(), *v)).collect(),
         })
     }
 
@@ -427,7 +419,10 @@ impl<'e> Battle<'e> {
         }
         if !self.may_act(u.side).contains(&i) {
             let who = match &self.active {
-                Some(a) => format!("{} is in the middle of its activation", self.units.get(a.unit).map_or("another unit", |f| f.name.as_str())),
+                Some(a) => format!(
+                    "{} is in the middle of its activation",
+                    self.units.get(a.unit).map_or("another unit", |f| f.name.as_str())
+                ),
                 None => "the ruleset's order names another unit".to_string(),
             };
             return Err(BattleError(format!("{} cannot act now: {who}", u.name)));
@@ -438,7 +433,13 @@ impl<'e> Battle<'e> {
             // Waiting ends an activation of steps; as the first step, it is the whole turn.
             if continuing {
                 self.active = None;
-                self.log.push(Record::Turn { round: self.round, turn: t, hp: Vec::new(), routed: Vec::new(), note: "ends its activation".into() });
+                self.log.push(Record::Turn {
+                    round: self.round,
+                    turn: t,
+                    hp: Vec::new(),
+                    routed: Vec::new(),
+                    note: "ends its activation".into(),
+                });
                 return self.end_activation(i, u.side, true);
             }
         }
@@ -543,7 +544,9 @@ impl<'e> Battle<'e> {
         // Pay for the step, and count it.
         let mut going_on = false;
         if let (Some(cost), Some(spend)) = (cost, self.engine.rules.ruleset.turn.spend.clone()) {
-            if let (Some(k), Some(f)) = (self.engine.rules.ruleset.resources.iter().position(|r| r.name == spend), self.units.get_mut(i)) {
+            if let (Some(k), Some(f)) =
+                (self.engine.rules.ruleset.resources.iter().position(|r| r.name == spend), self.units.get_mut(i))
+            {
                 if let Some(slot) = f.resources.get_mut(k) {
                     *slot = slot.saturating_sub(cost);
                     going_on = *slot > 0;

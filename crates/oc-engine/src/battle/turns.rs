@@ -175,7 +175,12 @@ impl Battle<'_> {
                     [false, false] => self.end_round(),
                 }
             }
-            m::Order::By { .. } => match self.queue.iter().copied().find(|i| self.units.get(*i).is_some_and(|u| u.state == State::Ready && !u.activated)) {
+            m::Order::By { .. } => match self
+                .queue
+                .iter()
+                .copied()
+                .find(|i| self.units.get(*i).is_some_and(|u| u.state == State::Ready && !u.activated))
+            {
                 Some(i) => {
                     if let Some(u) = self.units.get(i) {
                         self.to_act = u.side;
@@ -193,7 +198,8 @@ impl Battle<'_> {
             return if self.units.get(a.unit).is_some_and(|u| u.side == side) { vec![a.unit] } else { Vec::new() };
         }
         if matches!(self.engine.rules.ruleset.turn.order, m::Order::By { .. }) {
-            let next = self.queue.iter().copied().find(|i| self.units.get(*i).is_some_and(|u| u.state == State::Ready && !u.activated));
+            let next =
+                self.queue.iter().copied().find(|i| self.units.get(*i).is_some_and(|u| u.state == State::Ready && !u.activated));
             return next.filter(|i| self.units.get(*i).is_some_and(|u| u.side == side)).into_iter().collect();
         }
         self.waiting(side)
@@ -214,7 +220,8 @@ impl Battle<'_> {
             m::Value::Int(vars.repeats),
         ];
         let drawn = RefCell::new(Vec::new());
-        let ctx = Eval { battle: self, user: i, target: None, params: &params, args: &args, dice: RefCell::new(None), drawn: &drawn };
+        let ctx =
+            Eval { battle: self, user: i, target: None, params: &params, args: &args, dice: RefCell::new(None), drawn: &drawn };
         if let Some(allowed) = &turn.step_allowed {
             if !ctx.bool(allowed).unwrap_or(false) {
                 return Some(Err("the ruleset's `step_allowed` refuses this step".to_string()));

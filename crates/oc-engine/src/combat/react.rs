@@ -72,7 +72,8 @@ impl Exchange<'_> {
                     continue;
                 }
             }
-            let affordable = r.costs.iter().all(|(res, n)| state.res[struck].get(*res).is_some_and(|have| i64::from(*have) >= *n));
+            let affordable =
+                r.costs.iter().all(|(res, n)| state.res[struck].get(*res).is_some_and(|have| i64::from(*have) >= *n));
             if !affordable {
                 continue;
             }
@@ -103,9 +104,12 @@ impl Exchange<'_> {
     /// The strike's outcomes with the struck unit's best reaction.
     pub(super) fn react(&self, units: [&Unit; 2], state: &State, attrs: [Vec<V>; 2], attacker: usize) -> Outcomes {
         let options = self.options(units, state, &attrs, attacker);
-        let expected = |o: &Outcomes| o.list.iter().filter(|(_, x)| x.hit && !x.backfire).map(|(w, x)| w * x.damage as f64).sum::<f64>() / o.den;
+        let expected = |o: &Outcomes| {
+            o.list.iter().filter(|(_, x)| x.hit && !x.backfire).map(|(w, x)| w * x.damage as f64).sum::<f64>() / o.den
+        };
         // A stated reaction (`policy`) is always taken when it may be.
-        let mut best = if self.policy.is_some() && !options.is_empty() { None } else { Some(self.outcomes_with(units, &attrs, attacker)) };
+        let mut best =
+            if self.policy.is_some() && !options.is_empty() { None } else { Some(self.outcomes_with(units, &attrs, attacker)) };
         let cost = |r: u8| self.reaction(r).map_or(0, |x| x.costs.iter().map(|(_, n)| *n).sum::<i64>());
         for r in options {
             let with = self.reaction_attrs(units, state, attacker, Some(r));
