@@ -1,0 +1,142 @@
+//! Seeds 002, 003 and 004 as whole battles: each built-in ruleset's scenario played by the AI on
+//! both sides, replayed byte for byte, and simulated; and seed 004's initiative ("the initiative of
+//! a unit is the total of maneuver points it rolled ... A rolled initiative of 0 still give 1
+//! action") counted over many rounds.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use oc_compiler::{Host, Workspace};
+use oc_engine::battle::{auto_deploy, Battle, Record};
+use oc_engine::Engine;
+use oc_model::SideId;
+
+fn oc(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oc")).args(args).current_dir(dir).env("NO_COLOR", "1").output().expect("oc runs")
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn each_system_plays_replays_and_simulates() {
+    let dir = std::env::temp_dir().join(format!("oc-seed-systems-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // (scenario, a log line only that system writes)
+    let systems = [
+        ("scenarios/stamina-caer-pelyn.oc", "\"resource\":\"stamina\""),
+        ("scenarios/battlestorm-narube.oc", "\"event\":\"rolloff\""),
+        ("scenarios/skirmish-taizel.oc", "\"event\":\"order\""),
+    ];
+    for (scenario, marker) in systems {
+        let log = dir.join("battle.jsonl");
+        let log_arg = log.to_string_lossy().into_owned();
+        let out = oc(&root(), &["battle", scenario, "--seed", "5", "--log", &log_arg]);
+        assert!(out.status.success(), "{scenario}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(text.contains(marker), "{scenario}: no {marker} in the log");
+        assert!(text.contains("\"event\":\"end\""), "{scenario}: the battle ended");
+        let out = oc(&root(), &["replay", &log_arg, "--project", "."]);
+        // The verdict goes to standard error, like every report of `oc replay`.
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() && said.contains("identical"), "{scenario}: {said}");
+        let out = oc(&root(), &["simulate", scenario, "--games", "3", "--seed", "2", "--format", "json"]);
+        assert!(out.status.success(), "{scenario}: {}", String::from_utf8_lossy(&out.stderr));
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["games"], 3, "{report}");
+        let wins = report["attacker_wins"].as_u64().unwrap() + report["defender_wins"].as_u64().unwrap();
+        assert_eq!(wins + report["draws"].as_u64().unwrap(), 3, "{report}");
+        assert!(report["attacker_win_rate"].as_f64().is_some(), "{report}");
+    }
+    // Stamina: an activation is several steps (the seed's "Move ... up to three times", attacks
+    // while Stamina lasts): some unit takes two steps in a row.
+    let log = dir.join("battle.jsonl");
+    let out = oc(&root(), &["battle", "scenarios/stamina-caer-pelyn.oc", "--seed", "5", "--log", &log.to_string_lossy()]);
+    assert!(out.status.success());
+    let units: Vec<u64> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["event"] == "turn")
+        .filter_map(|v| v["turn"]["unit"].as_u64())
+        .collect();
+    assert!(units.windows(2).any(|w| w[0] == w[1]), "no unit took two steps: {units:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+struct Disk(PathBuf);
+
+impl Host for Disk {
+    fn read(&mut self, path: &str) -> Result<String, String> {
+        std::fs::read_to_string(self.0.join(path)).map_err(|e| e.to_string())
+    }
+}
+
+#[test]
+fn skirmish_initiative_is_the_maneuver_points_rolled_at_least_one() {
+    let mut ws = Workspace::new();
+    let (c, _) = ws.compile(&mut Disk(root()), &["scenarios/skirmish-taizel.oc".to_string()]);
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let rules = c.rules.unwrap();
+    let s = rules.scenarios[0].clone();
+    let text = std::fs::read_to_string(root().join(&s.map)).unwrap();
+    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), &text);
+    assert!(diags.is_empty(), "{diags:?}");
+    let mut map = map.unwrap();
+    map.resolve(&rules);
+    let map = map.battle_map();
+    let engine = Engine::new(rules).unwrap();
+    let armies = [SideId::Attacker, SideId::Defender].map(|side| engine.rules.armies.iter().find(|a| a.side == side).unwrap());
+    let deploy = [SideId::Attacker, SideId::Defender]
+        .map(|side| auto_deploy(&engine, &s, &map, side, armies[usize::from(side == SideId::Defender)].units.len()));
+    // Health dice per unit, in battle order (attackers first): the dice a unit rolls for its
+    // maneuver points.
+    let dice: Vec<usize> = armies
+        .iter()
+        .flat_map(|a| &a.units)
+        .map(|u| match u.class.as_str() {
+            "Lord" | "Champion" | "Dragon" => 3,
+            "Militia" | "Slinger" => 1,
+            _ => 2,
+        })
+        .collect();
+    // counts[n dice][initiative]
+    let mut counts = [[0u64; 5]; 4];
+    let battles = 20_000u64;
+    for seed in 0..battles {
+        let b = Battle::new(&engine, &s, &map, armies, [&deploy[0], &deploy[1]], seed).unwrap();
+        let mut refilled = None;
+        for r in &b.log {
+            match r {
+                Record::Refill { resource, values } if resource == "initiative" => refilled = Some(values.clone()),
+                // "The combat round starts with the units with the highest maneuver total."
+                Record::Order { units } => {
+                    let v = refilled.clone().unwrap();
+                    let of = |i: &usize| v.iter().find(|(k, _)| k == i).unwrap().1;
+                    assert!(units.windows(2).all(|w| of(&w[0]) >= of(&w[1])), "{units:?} by {v:?}");
+                }
+                _ => {}
+            }
+        }
+        for (i, amount) in refilled.unwrap() {
+            assert!(amount >= 1, "a rolled 0 still gives one action");
+            counts[dice[i]][amount as usize] += 1;
+        }
+    }
+    // A die shows the maneuver icon on one face of six: k of n dice ~ Binomial(n, 1/6), and the
+    // initiative is max(1, k).
+    let binom = |n: u32, k: u32| {
+        let c = (0..k).fold(1.0, |c, i| c * f64::from(n - i) / f64::from(i + 1));
+        c * (1.0f64 / 6.0).powi(k as i32) * (5.0f64 / 6.0).powi((n - k) as i32)
+    };
+    for n in 1..=3u32 {
+        let total: u64 = counts[n as usize].iter().sum();
+        assert!(total > 10_000, "{n} dice: {total} samples");
+        for init in 1..=n {
+            let exact = if init == 1 { binom(n, 0) + binom(n, 1) } else { binom(n, init) };
+            let seen = counts[n as usize][init as usize] as f64 / total as f64;
+            assert!((seen - exact).abs() < 0.003, "{n} dice, initiative {init}: {seen} vs {exact}");
+        }
+    }
+}
