@@ -1,4 +1,4 @@
-//! The map commands: `oc render`, `oc export foundry|tiled`, `oc import-image`.
+//! The map commands: `oc render`, `oc export foundry|uvtt|tiled`, `oc import-image`.
 
 use std::path::{Path, PathBuf};
 
@@ -11,7 +11,7 @@ use oc_project::session::Session;
 
 /// Checks one map file and returns it resolved, with its rules; prints its diagnostics.
 /// Errors that keep the map from being read stop here (exit 1); lint findings do not.
-fn load(path: &Path) -> Result<(oc_atlas::Map, oc_model::Rules), u8> {
+fn load(path: &Path) -> Result<(oc_atlas::Map, oc_model::Rules, PathBuf), u8> {
     if !oc_atlas_path(path) {
         eprintln!("error: {}: a map file's name ends in `.map.toml`", path.display());
         return Err(2);
@@ -28,7 +28,7 @@ fn load(path: &Path) -> Result<(oc_atlas::Map, oc_model::Rules), u8> {
     }
     let logical = session.map_paths().next().map(str::to_string);
     match logical.and_then(|l| session.map(&l)) {
-        Some(found) => Ok(found),
+        Some((map, rules)) => Ok((map, rules, project.root.clone())),
         None => {
             eprintln!("error: {}: the map could not be read (see above)", path.display());
             Err(1)
@@ -55,8 +55,8 @@ fn map_inputs(map_path: &Path, map: &oc_atlas::Map) -> Vec<PathBuf> {
     inputs
 }
 
-pub fn render(map_path: &Path, out: &Path, force: bool) -> u8 {
-    let (map, rules) = match load(map_path) {
+pub fn render(map_path: &Path, out: &Path, force: bool, no_legend: bool) -> u8 {
+    let (map, rules, _) = match load(map_path) {
         Ok(m) => m,
         Err(code) => return code,
     };
@@ -65,14 +65,15 @@ pub fn render(map_path: &Path, out: &Path, force: bool) -> u8 {
         Err(code) => return code,
     };
     let started = std::time::Instant::now();
-    let img = match oc_atlas::render::render(&map, &rules) {
-        Ok(img) => img,
-        Err(why) => {
-            eprintln!("error: {}: {why}", map_path.display());
-            eprintln!("help: lower the map's `grid`, or split it into several maps");
-            return 1;
-        }
-    };
+    let img =
+        match if no_legend { oc_atlas::render::render_map_area(&map, &rules) } else { oc_atlas::render::render(&map, &rules) } {
+            Ok(img) => img,
+            Err(why) => {
+                eprintln!("error: {}: {why}", map_path.display());
+                eprintln!("help: lower the map's `grid`, or split it into several maps");
+                return 1;
+            }
+        };
     let bytes = match oc_atlas::render::png(&img) {
         Ok(b) => b,
         Err(e) => {
@@ -98,21 +99,62 @@ pub fn render(map_path: &Path, out: &Path, force: bool) -> u8 {
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum ExportFormat {
-    /// A Foundry VTT scene (JSON, for "Import Data").
+    /// A Foundry VTT scene (JSON, for "Import Data") and its background PNG beside it.
     Foundry,
     /// A Tiled map (TMX) and its tileset PNG beside it.
     Tiled,
+    /// A Universal VTT file (JSON with the map picture embedded), for every other tabletop.
+    Uvtt,
 }
 
-pub fn export(format: ExportFormat, map_path: &Path, out: Option<&Path>, force: bool) -> u8 {
-    let (map, rules) = match load(map_path) {
+/// How `oc export` was asked to write.
+pub struct ExportOptions<'a> {
+    pub out: Option<&'a Path>,
+    pub force: bool,
+    /// Foundry: the folder (in Foundry's User Data) the background picture is uploaded to.
+    pub asset_prefix: &'a str,
+    /// Foundry: 11 or 12.
+    pub foundry: u8,
+}
+
+/// The map's picture for a VTT: its own `image` when it has one (read confined to the project),
+/// else `oc render`'s map area.
+fn vtt_picture(root: &Path, map_path: &Path, map: &oc_atlas::Map, rules: &oc_model::Rules) -> Result<Vec<u8>, u8> {
+    let img = match &map.image {
+        Some((rel, _)) => {
+            let path = map_path.parent().unwrap_or(Path::new("")).join(rel);
+            let bytes = oc_project::fsx::Confined::new(root).read(&path, MAX_IMAGE_BYTES).map_err(|e| {
+                eprintln!("error: cannot read the map's image {}: {e}", path.display());
+                2u8
+            })?;
+            oc_atlas::export::decode_png(&bytes).map_err(|e| {
+                eprintln!("error: the map's image {} is not a PNG: {e}", path.display());
+                1u8
+            })?
+        }
+        None => oc_atlas::render::render_map_area(map, rules).map_err(|why| {
+            eprintln!("error: {}: {why}", map_path.display());
+            eprintln!("help: lower the map's `grid`, or split it into several maps");
+            1u8
+        })?,
+    };
+    oc_atlas::render::png(&img).map_err(|e| {
+        eprintln!("error: cannot encode the PNG: {e}");
+        2
+    })
+}
+
+pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8 {
+    let (map, rules, root) = match load(map_path) {
         Ok(m) => m,
         Err(code) => return code,
     };
+    let (out, force) = (opts.out, opts.force);
     let inputs = map_inputs(map_path, &map);
     let kind = match format {
         ExportFormat::Foundry => Kind::FoundryScene,
         ExportFormat::Tiled => Kind::TiledMap,
+        ExportFormat::Uvtt => Kind::UvttMap,
     };
     let target = match out.map(|o| output_target(o, kind, &inputs, force)).transpose() {
         Ok(t) => t,
@@ -120,15 +162,89 @@ pub fn export(format: ExportFormat, map_path: &Path, out: Option<&Path>, force: 
     };
     match format {
         ExportFormat::Foundry => {
-            let scene = oc_atlas::export::foundry(&map, &rules);
+            let version = match opts.foundry {
+                11 => oc_atlas::foundry::Version::V11,
+                12 => oc_atlas::foundry::Version::V12,
+                other => {
+                    eprintln!("error: --foundry {other}: oc writes scenes for Foundry 11 and 12");
+                    return 2;
+                }
+            };
+            // The background goes beside the scene as STEM.png; on standard output there is
+            // nowhere beside, so the scene names the picture `oc render` would draw.
+            let (src, background) = match (&target, out) {
+                (Some(Target::File(_)), Some(out)) => {
+                    let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "scene".into());
+                    let png_name = format!("{stem}.png");
+                    let png_path = out.with_file_name(&png_name);
+                    let png_target = match output_target(&png_path, Kind::Png, &inputs, force) {
+                        Ok(t) => t,
+                        Err(code) => return code,
+                    };
+                    (png_name, Some(png_target))
+                }
+                _ => {
+                    let stem = map_path.file_name().map(|s| s.to_string_lossy().replace(".map.toml", "")).unwrap_or_default();
+                    (format!("{stem}.png"), None)
+                }
+            };
+            let src = oc_atlas::foundry::asset_path(opts.asset_prefix, &src);
+            let scene = oc_atlas::foundry::scene(&map, &rules, version, Some(src.clone()));
             let text = serde_json::to_string_pretty(&scene).unwrap_or_default();
+            match (&target, background) {
+                (Some(target), Some(png_target)) => {
+                    let png = match vtt_picture(&root, map_path, &map, &rules) {
+                        Ok(p) => p,
+                        Err(code) => return code,
+                    };
+                    let status = write(&png_target, &png).max(write(target, text.as_bytes()));
+                    if status == 0 {
+                        eprintln!(
+                            "wrote {} (Foundry {} scene: {} walls, {} regions) and its background {}",
+                            target.show(),
+                            opts.foundry,
+                            scene.walls.len(),
+                            map.regions.len(),
+                            png_target.show()
+                        );
+                        eprintln!(
+                            "upload {} to `{src}` in Foundry's User Data, then Import Data from the scene",
+                            png_target.show()
+                        );
+                    }
+                    status
+                }
+                (Some(target), None) => write(target, text.as_bytes()),
+                (None, _) => {
+                    println!("{text}");
+                    eprintln!(
+                        "note: the scene's background is `{src}`: draw it with `oc render --no-legend` and upload it there"
+                    );
+                    0
+                }
+            }
+        }
+        ExportFormat::Uvtt => {
+            let png = match vtt_picture(&root, map_path, &map, &rules) {
+                Ok(p) => p,
+                Err(code) => return code,
+            };
+            let file = oc_atlas::uvtt::uvtt(&map, &rules, &png);
+            let text = serde_json::to_string_pretty(&file).unwrap_or_default();
             match &target {
                 Some(target) => {
                     let status = write(target, text.as_bytes());
                     if status == 0 {
-                        let walls = scene.get("walls").and_then(|w| w.as_array()).map_or(0, Vec::len);
-                        let regions = scene.get("regions").and_then(|r| r.as_array()).map_or(0, Vec::len);
-                        eprintln!("wrote {} (Foundry scene: {walls} walls, {regions} regions)", target.show());
+                        eprintln!(
+                            "wrote {} (Universal VTT {}: {} walls, {} doors, {}x{} squares at {} pixels)",
+                            target.show(),
+                            oc_atlas::uvtt::FORMAT,
+                            file.line_of_sight.len(),
+                            file.portals.len(),
+                            map.width,
+                            map.height,
+                            map.grid
+                        );
                     }
                     status
                 }

@@ -130,21 +130,33 @@ enum Command {
         map: PathBuf,
         #[arg(long, short)]
         out: PathBuf,
+        /// The map area only (what `oc export foundry|uvtt` use as the map's picture).
+        #[arg(long)]
+        no_legend: bool,
         /// Replace an existing file that is not an earlier output of this command.
         #[arg(long)]
         force: bool,
     },
-    /// Export a map to a Foundry VTT scene (JSON) or a Tiled map (TMX).
+    /// Export a map to a Foundry VTT scene (JSON and its background PNG), a Universal VTT file
+    /// (`.uvtt`, the picture embedded) or a Tiled map (TMX and its tileset PNG).
     Export {
         #[arg(value_enum)]
         format: atlas::ExportFormat,
         map: PathBuf,
-        /// Where to write (Foundry: stdout when omitted; Tiled: required).
+        /// Where to write (Foundry, uvtt: stdout when omitted; Tiled: required). Foundry writes
+        /// the background beside the scene as STEM.png.
         #[arg(long, short)]
         out: Option<PathBuf>,
         /// Replace an existing file that is not an earlier output of this command.
         #[arg(long)]
         force: bool,
+        /// Foundry: the folder of Foundry's User Data the background is uploaded to;
+        /// `background.src` is this plus the picture's file name.
+        #[arg(long, default_value = oc_atlas::foundry::DEFAULT_ASSET_PREFIX)]
+        asset_prefix: String,
+        /// Foundry: the version the scene is for (12: regions as Regions; 11: as Drawings).
+        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u8).range(11..=12))]
+        foundry: u8,
     },
     /// Turn a one-pixel-per-tile PNG into a map definition.
     ImportImage {
@@ -405,8 +417,12 @@ fn main() -> ExitCode {
                 force,
             )
         }
-        Command::Render { map, out, force } => atlas::render(&map, &out, force),
-        Command::Export { format, map, out, force } => atlas::export(format, &map, out.as_deref(), force),
+        Command::Render { map, out, force, no_legend } => atlas::render(&map, &out, force, no_legend),
+        Command::Export { format, map, out, force, asset_prefix, foundry } => atlas::export(
+            format,
+            &map,
+            &atlas::ExportOptions { out: out.as_deref(), force, asset_prefix: &asset_prefix, foundry },
+        ),
         Command::ImportImage { image, legend, name, out, force } => {
             atlas::import_image(&image, legend.as_deref(), name.as_deref(), out.as_deref(), force)
         }

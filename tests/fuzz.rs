@@ -386,7 +386,10 @@ fn run_case(fixed: &Fixed, ws: &mut Workspace, kind: Kind, path: &str, bytes: &[
                         let _ = oc_atlas::render::png(&img);
                     }
                 }
-                let _ = oc_atlas::export::foundry(&map, &fixed.std_rules);
+                for version in [oc_atlas::foundry::Version::V11, oc_atlas::foundry::Version::V12] {
+                    let _ = serde_json::to_string(&oc_atlas::foundry::scene(&map, &fixed.std_rules, version, None));
+                }
+                let _ = oc_atlas::uvtt::uvtt(&map, &fixed.std_rules, b"png");
                 if oc_atlas::export::tileset_size(&map).is_ok() {
                     let _ = oc_atlas::export::tiled(&map, "t.png");
                 }

@@ -1,146 +1,17 @@
-//! Moving maps in and out: Foundry VTT scene JSON, Tiled TMX, and palette images (one pixel per
-//! tile) turned into map definitions.
+//! Moving maps in and out: Tiled TMX, and palette images (one pixel per tile) turned into map
+//! definitions. Foundry scenes are in [`crate::foundry`], Universal VTT in [`crate::uvtt`].
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use image::{Rgb, RgbImage};
 use oc_model::Rules;
-use serde_json::{json, Value};
 
 use crate::map::{Map, Side, Tile};
-use crate::render::{region_colour, terrain_colour};
-
-/// Terrain that no movement type can enter (walls, doors, snags): Foundry walls go around it.
-fn blocks_all(map: &Map, rules: &Rules, t: Tile) -> bool {
-    map.terrain(t).and_then(|n| rules.terrain(n)).is_some_and(|tr| tr.costs.values().all(Option::is_none))
-}
-
-fn is_door(map: &Map, rules: &Rules, t: Tile) -> bool {
-    map.terrain(t).and_then(|n| rules.terrain(n)).is_some_and(|tr| !tr.opened_by.is_empty())
-}
+use crate::render::terrain_colour;
 
 fn hex(c: Rgb<u8>) -> String {
     format!("#{:02x}{:02x}{:02x}", c.0[0], c.0[1], c.0[2])
-}
-
-/// Every maximal horizontal run of tiles in a set, as (x, y, length): rectangles for shapes.
-fn runs(tiles: &BTreeSet<Tile>) -> Vec<(i64, i64, i64)> {
-    let mut out: Vec<(i64, i64, i64)> = Vec::new();
-    let mut sorted: Vec<Tile> = tiles.iter().copied().collect();
-    sorted.sort_by_key(|t| (t.y, t.x));
-    for t in sorted {
-        match out.last_mut() {
-            Some((x, y, len)) if *y == t.y && *x + *len == t.x => *len += 1,
-            _ => out.push((t.x, t.y, 1)),
-        }
-    }
-    out
-}
-
-/// Joins consecutive wall edges along one grid line into segments `(from, to, is_door)`; each
-/// door edge stays its own segment so it opens alone.
-fn merge(edges: &[Option<bool>]) -> Vec<(i64, i64, bool)> {
-    let mut out: Vec<(i64, i64, bool)> = Vec::new();
-    for (i, e) in edges.iter().enumerate() {
-        let i = i as i64;
-        match (e, out.last_mut()) {
-            (Some(false), Some((_, end, false))) if *end == i => *end = i + 1,
-            (Some(door), _) => out.push((i, i + 1, *door)),
-            (None, _) => {}
-        }
-    }
-    out
-}
-
-/// A Foundry VTT scene (the JSON "Import Data" accepts): grid and dimensions, the background
-/// image, walls around tiles nothing can enter (doors as closed door walls), and one region per
-/// map region.
-pub fn foundry(map: &Map, rules: &Rules) -> Value {
-    let g = i64::from(map.grid);
-    // Wall segments between a blocking tile and a non-blocking one (or two different kinds),
-    // merged along straight lines. Key: (is door), value: segment list.
-    let kind = |t: Tile| -> u8 {
-        if !map.in_bounds(t) {
-            0
-        } else if is_door(map, rules, t) {
-            2
-        } else if blocks_all(map, rules, t) {
-            1
-        } else {
-            0
-        }
-    };
-    let mut walls = Vec::new();
-    let mut push = |x0: i64, y0: i64, x1: i64, y1: i64, door: bool| {
-        walls.push(json!({
-            "c": [x0 * g, y0 * g, x1 * g, y1 * g],
-            "move": 20, "sight": 20, "light": 20, "sound": 20,
-            "door": u8::from(door), "ds": 0,
-        }));
-    };
-    // Horizontal edges lie between (x, y-1) and (x, y); vertical ones between (x-1, y) and (x, y).
-    let edge = |a: Tile, b: Tile| {
-        let (ka, kb) = (kind(a), kind(b));
-        // A wall only where exactly one side blocks; a door wall where that side is a door.
-        ((ka == 0) != (kb == 0)).then_some(ka == 2 || kb == 2)
-    };
-    for y in 1..map.height {
-        let edges: Vec<Option<bool>> = (0..map.width).map(|x| edge(Tile { x, y: y - 1 }, Tile { x, y })).collect();
-        for (a, b, door) in merge(&edges) {
-            push(a, y, b, y, door);
-        }
-    }
-    for x in 1..map.width {
-        let edges: Vec<Option<bool>> = (0..map.height).map(|y| edge(Tile { x: x - 1, y }, Tile { x, y })).collect();
-        for (a, b, door) in merge(&edges) {
-            push(x, a, x, b, door);
-        }
-    }
-    let regions: Vec<Value> = map
-        .regions
-        .iter()
-        .map(|r| {
-            let tiles: BTreeSet<Tile> = r.tiles.iter().map(|(t, _)| *t).filter(|t| map.in_bounds(*t)).collect();
-            let shapes: Vec<Value> = runs(&tiles)
-                .into_iter()
-                .map(|(x, y, len)| json!({"type": "rectangle", "x": x * g, "y": y * g, "width": len * g, "height": g, "rotation": 0, "hole": false}))
-                .collect();
-            json!({
-                "name": r.name,
-                "color": hex(region_colour(r.kind, r.side)),
-                "shapes": shapes,
-                "elevation": {"bottom": null, "top": null},
-                "behaviors": [],
-                "flags": {"oc": {"kind": r.kind.word(), "side": r.side.map(side_word), "units": r.units}},
-            })
-        })
-        .collect();
-    let notes: Vec<Value> = map
-        .chests
-        .iter()
-        .filter(|c| map.in_bounds(c.at))
-        .map(|c| json!({"x": c.at.x * g + g / 2, "y": c.at.y * g + g / 2, "text": format!("Chest: {}", c.item), "icon": "icons/svg/chest.svg"}))
-        .collect();
-    json!({
-        "name": map.name,
-        "width": map.width * g,
-        "height": map.height * g,
-        "padding": 0,
-        "background": {"src": map.image.as_ref().map(|(p, _)| p.clone())},
-        "backgroundColor": "#999999",
-        "grid": {"type": 1, "size": g, "distance": 1, "units": "sq", "color": "#000000", "alpha": 0.3},
-        "tokenVision": false,
-        "walls": walls,
-        "regions": regions,
-        "notes": notes,
-        "tokens": [],
-        "drawings": [],
-        "lights": [],
-        "sounds": [],
-        "tiles": [],
-        "flags": {"oc": {"map": map.name, "tiles_wide": map.width, "tiles_high": map.height}},
-    })
 }
 
 fn side_word(s: Side) -> &'static str {

@@ -109,6 +109,14 @@ pub fn render(map: &Map, rules: &Rules) -> Result<RgbImage, String> {
     Ok(draw(map, rules))
 }
 
+/// The map area alone (`width x grid` by `height x grid` pixels, no legend strip): the
+/// background of a Foundry scene and the picture of a Universal VTT file.
+pub fn render_map_area(map: &Map, rules: &Rules) -> Result<RgbImage, String> {
+    let full = render(map, rules)?;
+    let (w, h) = (map.width as u32 * map.grid, map.height as u32 * map.grid);
+    Ok(image::imageops::crop_imm(&full, 0, 0, w, h).to_image())
+}
+
 fn draw(map: &Map, rules: &Rules) -> RgbImage {
     let g = map.grid;
     let (w, h) = (map.width as u32 * g, map.height as u32 * g);
