@@ -1,4 +1,4 @@
-//! The map commands: `oc render`, `oc export foundry|uvtt|tiled`, `oc import-image`.
+//! The map commands: `oc render`, `oc export foundry|uvtt|tiled`, `oc import tiled`, `oc import-image`.
 
 use std::path::{Path, PathBuf};
 
@@ -357,6 +357,75 @@ pub fn import_image(image: &Path, legend: Option<&Path>, name: Option<&str>, out
             let status = write(&target, text.as_bytes());
             if status == 0 {
                 eprintln!("wrote {} ({}x{} tiles)", target.show(), img.width(), img.height());
+            }
+            status
+        }
+    }
+}
+
+/// One file's text, for rendering the diagnostics of a TMX.
+struct OneFile<'a> {
+    path: &'a str,
+    text: &'a str,
+}
+
+impl report::Sources for OneFile<'_> {
+    fn path(&self, _: oc_diag::FileId) -> &str {
+        self.path
+    }
+    fn text(&self, _: oc_diag::FileId) -> &str {
+        self.text
+    }
+}
+
+pub fn import_tiled(tmx: &Path, out: Option<&Path>, force: bool) -> u8 {
+    let Some(rules) = oc_compiler::stdlib::default_rules() else {
+        eprintln!("error: the standard library did not compile");
+        return 2;
+    };
+    let target = match out.map(|o| output_target(o, Kind::ImportedMap, &[tmx.to_path_buf()], force)).transpose() {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    if let Some(Target::File(f)) = &target {
+        if !oc_project::discover::is_map(&f.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()) {
+            eprintln!("error: {}: a map definition's name ends in `.map.toml`", f.path.display());
+            return 2;
+        }
+    }
+    let bytes = match oc_project::fsx::read_regular(tmx, MAX_SOURCE_BYTES) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", tmx.display());
+            return 2;
+        }
+    };
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let name = tmx.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "Imported".into());
+    let (toml, diags) = oc_atlas::tiled::import(oc_diag::FileId(0), &text, &name, Some(&rules));
+    let shown = tmx.display().to_string();
+    let sources = OneFile { path: &shown, text: &text };
+    let style = style();
+    for d in &diags {
+        eprint!("{}", report::render(&sources, d, style));
+    }
+    let Some(toml) = toml else {
+        eprintln!(
+            "error: {}: nothing was written ({} error(s) above)",
+            tmx.display(),
+            diags.iter().filter(|d| d.is_error()).count()
+        );
+        return 1;
+    };
+    match target {
+        None => {
+            print!("{toml}");
+            0
+        }
+        Some(target) => {
+            let status = write(&target, toml.as_bytes());
+            if status == 0 {
+                eprintln!("wrote {} (check it with `oc check {}`)", target.show(), target.show());
             }
             status
         }

@@ -174,6 +174,11 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Read a map made elsewhere into a map definition.
+    Import {
+        #[command(subcommand)]
+        from: ImportFrom,
+    },
     /// The objectives of a scenario as players read them, generated from its victory conditions.
     ExplainScenario {
         /// A `.oc` file (or directory) defining the scenario.
@@ -253,6 +258,21 @@ enum Command {
         code: Option<String>,
         #[arg(long)]
         list: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum ImportFrom {
+    /// A Tiled map (TMX): the terrain layer by its tiles' terrain names, regions, chests,
+    /// doors and destructibles from objects and their properties (what `oc export tiled` writes).
+    Tiled {
+        tmx: PathBuf,
+        /// The new map definition (`*.map.toml`); standard output when omitted.
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+        /// Replace an existing map definition.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -426,6 +446,7 @@ fn main() -> ExitCode {
         Command::ImportImage { image, legend, name, out, force } => {
             atlas::import_image(&image, legend.as_deref(), name.as_deref(), out.as_deref(), force)
         }
+        Command::Import { from: ImportFrom::Tiled { tmx, out, force } } => atlas::import_tiled(&tmx, out.as_deref(), force),
         Command::Explain { code, list } => commands::explain(code.as_deref(), list),
         Command::Completions { shell } => {
             use clap::CommandFactory;

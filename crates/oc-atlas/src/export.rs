@@ -1,5 +1,7 @@
-//! Moving maps in and out: Tiled TMX, and palette images (one pixel per tile) turned into map
-//! definitions. Foundry scenes are in [`crate::foundry`], Universal VTT in [`crate::uvtt`].
+//! Palette images (one pixel per tile) turned into map definitions, and PNG helpers. Foundry
+//! scenes are in [`crate::foundry`], Universal VTT in [`crate::uvtt`], Tiled in [`crate::tiled`].
+
+pub use crate::tiled::{tiled, tileset_size, TMX_MARK};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -7,151 +9,10 @@ use std::fmt::Write as _;
 use image::{Rgb, RgbImage};
 use oc_model::Rules;
 
-use crate::map::{Map, Side, Tile};
 use crate::render::terrain_colour;
 
 fn hex(c: Rgb<u8>) -> String {
     format!("#{:02x}{:02x}{:02x}", c.0[0], c.0[1], c.0[2])
-}
-
-fn side_word(s: Side) -> &'static str {
-    match s {
-        Side::Attacker => "attacker",
-        Side::Defender => "defender",
-    }
-}
-
-fn xml(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
-/// The comment every exported TMX carries (Tiled ignores it); `oc export` recognises its own
-/// earlier output by it.
-pub const TMX_MARK: &str = "<!-- written by oc export tiled -->";
-
-/// The size of the tileset [`tiled`] draws (one square per terrain used), or why it would pass
-/// the picture bounds of [`crate::render::MAX_RENDER_SIDE`].
-pub fn tileset_size(map: &Map) -> Result<(u32, u32), String> {
-    let used = map.tiles().filter_map(|t| map.terrain(t)).collect::<BTreeSet<_>>().len().max(1) as u64;
-    let w = used * u64::from(map.grid);
-    if w > u64::from(crate::render::MAX_RENDER_SIDE) {
-        return Err(format!(
-            "the tileset would be {w} pixels wide ({used} terrains at grid {}); oc draws at most {} pixels a side",
-            map.grid,
-            crate::render::MAX_RENDER_SIDE
-        ));
-    }
-    Ok((w as u32, map.grid))
-}
-
-/// A Tiled map: the TMX text, and the tileset image it refers to as `tileset_png` (one square
-/// per terrain the map uses, in its render colour). Write both side by side.
-pub fn tiled(map: &Map, tileset_png: &str) -> (String, RgbImage) {
-    let g = map.grid;
-    let used: Vec<&str> = map.tiles().filter_map(|t| map.terrain(t)).collect::<BTreeSet<_>>().into_iter().collect();
-    let count = used.len().max(1) as u32;
-    let mut tileset = RgbImage::from_pixel(count * g, g, crate::render::UNKNOWN);
-    for (i, name) in used.iter().enumerate() {
-        let colour = terrain_colour(name);
-        for y in 0..g {
-            for x in 0..g {
-                let edge = x == 0 || y == 0;
-                tileset.put_pixel(i as u32 * g + x, y, if edge { crate::render::GRID_LINE } else { colour });
-            }
-        }
-    }
-    let gid: BTreeMap<&str, usize> = used.iter().enumerate().map(|(i, n)| (*n, i + 1)).collect();
-    let mut s = String::new();
-    let object_count: usize = map.regions.len() + map.chests.len() + map.doors.len();
-    let _ = writeln!(s, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
-    let _ = writeln!(s, "{TMX_MARK}");
-    let _ = writeln!(
-        s,
-        r#"<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" width="{}" height="{}" tilewidth="{g}" tileheight="{g}" infinite="0" nextlayerid="4" nextobjectid="{}">"#,
-        map.width,
-        map.height,
-        object_count + 1
-    );
-    let _ = writeln!(s, r#" <properties>"#);
-    let _ = writeln!(s, r#"  <property name="name" value="{}"/>"#, xml(&map.name));
-    let _ = writeln!(s, r#" </properties>"#);
-    let _ = writeln!(
-        s,
-        r#" <tileset firstgid="1" name="terrain" tilewidth="{g}" tileheight="{g}" tilecount="{count}" columns="{count}">"#
-    );
-    let _ = writeln!(s, r#"  <image source="{}" width="{}" height="{g}"/>"#, xml(tileset_png), count * g);
-    for (i, name) in used.iter().enumerate() {
-        let _ = writeln!(s, r#"  <tile id="{i}" type="{}">"#, xml(name));
-        let _ = writeln!(s, r#"   <properties><property name="terrain" value="{}"/></properties>"#, xml(name));
-        let _ = writeln!(s, r#"  </tile>"#);
-    }
-    let _ = writeln!(s, r#" </tileset>"#);
-    let _ = writeln!(s, r#" <layer id="1" name="terrain" width="{}" height="{}">"#, map.width, map.height);
-    let _ = writeln!(s, r#"  <data encoding="csv">"#);
-    let rows: Vec<String> = (0..map.height)
-        .map(|y| {
-            (0..map.width)
-                .map(|x| map.terrain(Tile { x, y }).and_then(|n| gid.get(n)).copied().unwrap_or(0).to_string())
-                .collect::<Vec<_>>()
-                .join(",")
-        })
-        .collect();
-    let _ = writeln!(s, "{}", rows.join(",\n"));
-    let _ = writeln!(s, r#"</data>"#);
-    let _ = writeln!(s, r#" </layer>"#);
-    let mut id = 1;
-    let _ = writeln!(s, r#" <objectgroup id="2" name="regions">"#);
-    for r in &map.regions {
-        let tiles: BTreeSet<Tile> = r.tiles.iter().map(|(t, _)| *t).filter(|t| map.in_bounds(*t)).collect();
-        // One object per region: its bounding box, with the exact tiles as a property.
-        let (Some(x0), Some(y0)) = (tiles.iter().map(|t| t.x).min(), tiles.iter().map(|t| t.y).min()) else { continue };
-        let (x1, y1) = (tiles.iter().map(|t| t.x).max().unwrap_or(x0), tiles.iter().map(|t| t.y).max().unwrap_or(y0));
-        let list = tiles.iter().map(|t| format!("{} {}", t.x, t.y)).collect::<Vec<_>>().join(";");
-        let g = i64::from(g);
-        let _ = writeln!(
-            s,
-            r#"  <object id="{id}" name="{}" type="{}" x="{}" y="{}" width="{}" height="{}">"#,
-            xml(&r.name),
-            r.kind.word(),
-            x0.saturating_mul(g),
-            y0.saturating_mul(g),
-            x1.saturating_sub(x0).saturating_add(1).saturating_mul(g),
-            y1.saturating_sub(y0).saturating_add(1).saturating_mul(g)
-        );
-        let _ = writeln!(s, r#"   <properties>"#);
-        if let Some(side) = r.side {
-            let _ = writeln!(s, r#"    <property name="side" value="{}"/>"#, side_word(side));
-        }
-        let _ = writeln!(s, r#"    <property name="tiles" value="{list}"/>"#);
-        let _ = writeln!(s, r#"   </properties>"#);
-        let _ = writeln!(s, r#"  </object>"#);
-        id += 1;
-    }
-    let _ = writeln!(s, r#" </objectgroup>"#);
-    let _ = writeln!(s, r#" <objectgroup id="3" name="things">"#);
-    let gi = i64::from(g);
-    for c in map.chests.iter().filter(|c| map.in_bounds(c.at)) {
-        let _ = writeln!(
-            s,
-            r#"  <object id="{id}" name="chest" type="chest" x="{}" y="{}" width="{gi}" height="{gi}"><properties><property name="item" value="{}"/></properties></object>"#,
-            c.at.x * gi,
-            c.at.y * gi,
-            xml(&c.item)
-        );
-        id += 1;
-    }
-    for (t, _) in map.doors.iter().filter(|(t, _)| map.in_bounds(*t)) {
-        let _ = writeln!(
-            s,
-            r#"  <object id="{id}" name="door" type="door" x="{}" y="{}" width="{gi}" height="{gi}"/>"#,
-            t.x * gi,
-            t.y * gi
-        );
-        id += 1;
-    }
-    let _ = writeln!(s, r#" </objectgroup>"#);
-    let _ = writeln!(s, r#"</map>"#);
-    (s, tileset)
 }
 
 /// Reads a palette legend: `"#rrggbb" = "Terrain"` entries, at the top level or under

@@ -12,6 +12,7 @@ mod lint;
 mod map;
 pub mod path;
 pub mod render;
+pub mod tiled;
 pub mod uvtt;
 pub mod walls;
 
