@@ -55,7 +55,186 @@ fn map_inputs(map_path: &Path, map: &oc_atlas::Map) -> Vec<PathBuf> {
     inputs
 }
 
-pub fn render(map_path: &Path, out: &Path, force: bool, no_legend: bool) -> u8 {
+/// Whose objective a heat overlay measures the way to.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum HeatSide {
+    Attacker,
+    Defender,
+}
+
+/// `oc render`'s options as given.
+pub struct RenderArgs<'a> {
+    pub no_legend: bool,
+    pub no_coords: bool,
+    pub scale: f64,
+    pub reach: Option<&'a str>,
+    pub heat: Option<HeatSide>,
+    pub class: Option<&'a str>,
+}
+
+fn parse_tile(s: &str) -> Option<oc_atlas::Tile> {
+    let (x, y) = s.split_once(',')?;
+    Some(oc_atlas::Tile { x: x.trim().parse().ok()?, y: y.trim().parse().ok()? })
+}
+
+/// A battle with one unit of `class` standing on `at` and nobody else, for asking the engine
+/// how that unit moves.
+fn lone_unit<'e>(
+    engine: &'e oc_engine::Engine,
+    map: &oc_atlas::Map,
+    class: &str,
+    at: oc_atlas::Tile,
+) -> Result<oc_engine::battle::Battle<'e>, String> {
+    use oc_model as m;
+    let mut battle_map = map.battle_map();
+    let (mine, theirs) = ("oc render: the unit", "oc render: nobody");
+    for (name, tiles) in [(mine, vec![(at.x, at.y)]), (theirs, vec![])] {
+        battle_map.regions.push(m::MapRegion { name: name.into(), kind: "deployment".into(), side: None, tiles });
+    }
+    let side = |id: m::SideId, zone: &str| m::SideRules {
+        side: id,
+        doc: None,
+        zone: zone.into(),
+        war_chest: 0,
+        min_units: 0,
+        max_units: 1,
+        limits: Vec::new(),
+        grants: Vec::new(),
+        allowed_classes: Vec::new(),
+        allowed_items: Vec::new(),
+        banned_classes: Vec::new(),
+        banned_items: Vec::new(),
+        win: None,
+    };
+    let scenario = m::Scenario {
+        name: "render".into(),
+        title: None,
+        doc: None,
+        map: String::new(),
+        regions: Vec::new(),
+        rounds: None,
+        on_time_limit: m::Outcome::Draw,
+        deploy_first: m::SideId::Attacker,
+        chests: Vec::new(),
+        fog: None,
+        attacker: side(m::SideId::Attacker, mine),
+        defender: side(m::SideId::Defender, theirs),
+    };
+    let army = |id: m::SideId, units: Vec<m::ArmyUnit>| m::Army {
+        name: "render".into(),
+        title: None,
+        scenario: "render".into(),
+        side: id,
+        units,
+    };
+    let unit = m::ArmyUnit { name: class.into(), class: class.into(), items: Vec::new(), tags: Vec::new() };
+    let (attackers, defenders) = (army(m::SideId::Attacker, vec![unit]), army(m::SideId::Defender, Vec::new()));
+    let deploy: [&[oc_engine::battle::Tile]; 2] = [&[(at.x, at.y)], &[]];
+    oc_engine::battle::Battle::new(engine, &scenario, &battle_map, [&attackers, &defenders], deploy, 0).map_err(|e| e.0)
+}
+
+/// The overlay `oc render` was asked for, computed by the engine (reach) or the path search
+/// (heat); an error is printed and its exit status returned.
+fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> Result<Option<oc_atlas::render::Overlay>, u8> {
+    use oc_atlas::render::{Overlay, OverlayKind};
+    if args.reach.is_none() && args.heat.is_none() {
+        if args.class.is_some() {
+            eprintln!("error: --class goes with --reach or --heat");
+            return Err(2);
+        }
+        return Ok(None);
+    }
+    let class = match args.class {
+        None => None,
+        Some(c) if rules.class(c).is_some() => Some(c),
+        Some(c) => {
+            let hint = oc_diag::did_you_mean(c, rules.classes.iter().map(|k| k.name.as_str()));
+            eprintln!(
+                "error: no class `{c}` in the map's rules{}",
+                hint.map(|h| format!("; did you mean `{h}`?")).unwrap_or_default()
+            );
+            return Err(1);
+        }
+    };
+    let engine = oc_engine::Engine::new(rules.clone()).map_err(|e| {
+        eprintln!("error: the rules cannot run: {e}");
+        1u8
+    })?;
+    if let Some(at) = args.reach {
+        let Some(from) = parse_tile(at).filter(|t| map.in_bounds(*t)) else {
+            eprintln!("error: --reach {at}: give a square of the map as X,Y (0,0 to {},{})", map.width - 1, map.height - 1);
+            return Err(2);
+        };
+        let class = class.unwrap_or_default();
+        let battle = lone_unit(&engine, map, class, from).map_err(|e| {
+            eprintln!("error: a {class} cannot stand on ({}, {}): {e}", from.x, from.y);
+            1u8
+        })?;
+        let (points, kind, _) = battle.mobility(0).map_err(|e| {
+            eprintln!("error: {}", e.0);
+            1u8
+        })?;
+        let stands = battle.terrain_at((from.x, from.y)).is_some_and(|t| t.costs.get(&kind).copied().flatten().is_some());
+        if !stands {
+            eprintln!(
+                "error: a {class} ({kind} movement) cannot stand on ({}, {}): {}",
+                from.x,
+                from.y,
+                map.terrain(from).unwrap_or("no terrain")
+            );
+            return Err(1);
+        }
+        let reach = battle.reachable(0).map_err(|e| {
+            eprintln!("error: {}", e.0);
+            1u8
+        })?;
+        let values = reach.into_iter().map(|((x, y), cost)| (oc_atlas::Tile { x, y }, cost.max(0) as u32)).collect();
+        return Ok(Some(Overlay {
+            kind: OverlayKind::Reach,
+            title: format!("Reach of a {class} from ({}, {}): {points} movement, {kind}", from.x, from.y),
+            values,
+            origin: Some(from),
+        }));
+    }
+    let side = match args.heat {
+        Some(HeatSide::Defender) => oc_atlas::Side::Defender,
+        _ => oc_atlas::Side::Attacker,
+    };
+    let targets = oc_atlas::path::objective_tiles(map, side);
+    let (points, kind) = match class {
+        None => (oc_atlas::path::MOVEMENT, "Foot".to_string()),
+        Some(class) => {
+            // Any square the class can stand on will do to ask the engine how it moves.
+            let probe = map.tiles().find_map(|t| lone_unit(&engine, map, class, t).ok());
+            match probe.map(|b| b.mobility(0)) {
+                Some(Ok((points, kind, _))) => (points.max(0) as u32, kind),
+                _ => {
+                    eprintln!("error: a {class} can stand on no square of this map");
+                    return Err(1);
+                }
+            }
+        }
+    };
+    let costs = oc_atlas::path::costs(map, rules, &kind);
+    let rounds = oc_atlas::path::rounds_to(map, &costs, &targets, points);
+    let values = map.tiles().zip(rounds).filter_map(|(t, r)| r.map(|r| (t, r))).collect();
+    let whose = match side {
+        oc_atlas::Side::Attacker => "the attacker's",
+        oc_atlas::Side::Defender => "the defender's",
+    };
+    Ok(Some(Overlay {
+        kind: OverlayKind::Heat,
+        title: format!(
+            "Rounds to {whose} objective: {} movement, {kind}{}",
+            points,
+            class.map(|c| format!(" ({c})")).unwrap_or_default()
+        ),
+        values,
+        origin: None,
+    }))
+}
+
+pub fn render(map_path: &Path, out: &Path, force: bool, args: &RenderArgs) -> u8 {
     let (map, rules, _) = match load(map_path) {
         Ok(m) => m,
         Err(code) => return code,
@@ -64,16 +243,28 @@ pub fn render(map_path: &Path, out: &Path, force: bool, no_legend: bool) -> u8 {
         Ok(t) => t,
         Err(code) => return code,
     };
+    if !(0.25..=4.0).contains(&args.scale) {
+        eprintln!("error: --scale {}: draw at 0.25 to 4 times the map's grid", args.scale);
+        return 2;
+    }
+    let grid = ((f64::from(map.grid) * args.scale).round() as u32).clamp(8, 1024);
+    let overlay = match overlay(args, &map, &rules) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    if let Some(o) = &overlay {
+        eprintln!("overlay: {} ({} squares)", o.title, o.values.len());
+    }
+    let opts = oc_atlas::render::Options { coords: !args.no_coords, legend: !args.no_legend, grid: Some(grid), overlay };
     let started = std::time::Instant::now();
-    let img =
-        match if no_legend { oc_atlas::render::render_map_area(&map, &rules) } else { oc_atlas::render::render(&map, &rules) } {
-            Ok(img) => img,
-            Err(why) => {
-                eprintln!("error: {}: {why}", map_path.display());
-                eprintln!("help: lower the map's `grid`, or split it into several maps");
-                return 1;
-            }
-        };
+    let img = match oc_atlas::render::render_with(&map, &rules, &opts) {
+        Ok(img) => img,
+        Err(why) => {
+            eprintln!("error: {}: {why}", map_path.display());
+            eprintln!("help: lower --scale or the map's `grid`, or split it into several maps");
+            return 1;
+        }
+    };
     let bytes = match oc_atlas::render::png(&img) {
         Ok(b) => b,
         Err(e) => {
@@ -90,7 +281,7 @@ pub fn render(map_path: &Path, out: &Path, force: bool, no_legend: bool) -> u8 {
             img.height(),
             map.width,
             map.height,
-            map.grid,
+            grid,
             started.elapsed()
         );
     }

@@ -125,7 +125,8 @@ enum Command {
         #[arg(long)]
         stdio: bool,
     },
-    /// Draw a map as a PNG: terrain colours, grid, coordinates, regions, chests and doors.
+    /// Draw a map as a PNG: terrain colours and patterns, grid, coordinates, regions, chests,
+    /// doors and a legend; optionally a class's reach or the rounds to an objective.
     Render {
         map: PathBuf,
         #[arg(long, short)]
@@ -133,6 +134,23 @@ enum Command {
         /// The map area only (what `oc export foundry|uvtt` use as the map's picture).
         #[arg(long)]
         no_legend: bool,
+        /// No coordinates in the squares' corners.
+        #[arg(long)]
+        no_coords: bool,
+        /// Draw at this many times the map's grid (0.25 to 4; 0.5 draws a 70-pixel grid at 35).
+        #[arg(long, default_value_t = 1.0)]
+        scale: f64,
+        /// Overlay: the squares a unit of `--class` reaches this turn from square X,Y, with the
+        /// movement each costs (the engine's movement rules).
+        #[arg(long, value_name = "X,Y", requires = "class")]
+        reach: Option<String>,
+        /// Overlay: the rounds from every square to the side's objective (seize, escape, raze;
+        /// the defender's also defend), for Foot at 5 movement or the `--class`'s movement.
+        #[arg(long, value_enum, conflicts_with = "reach")]
+        heat: Option<atlas::HeatSide>,
+        /// The class whose movement the overlay uses.
+        #[arg(long)]
+        class: Option<String>,
         /// Replace an existing file that is not an earlier output of this command.
         #[arg(long)]
         force: bool,
@@ -437,7 +455,12 @@ fn main() -> ExitCode {
                 force,
             )
         }
-        Command::Render { map, out, force, no_legend } => atlas::render(&map, &out, force, no_legend),
+        Command::Render { map, out, force, no_legend, no_coords, scale, reach, heat, class } => atlas::render(
+            &map,
+            &out,
+            force,
+            &atlas::RenderArgs { no_legend, no_coords, scale, reach: reach.as_deref(), heat, class: class.as_deref() },
+        ),
         Command::Export { format, map, out, force, asset_prefix, foundry } => atlas::export(
             format,
             &map,
