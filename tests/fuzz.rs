@@ -391,7 +391,11 @@ fn run_case(fixed: &Fixed, ws: &mut Workspace, kind: Kind, path: &str, bytes: &[
                 }
                 let _ = oc_atlas::uvtt::uvtt(&map, &fixed.std_rules, b"png");
                 if oc_atlas::export::tileset_size(&map).is_ok() {
-                    let _ = oc_atlas::export::tiled(&map, "t.png");
+                    let (tmx, _) = oc_atlas::export::tiled(&map, "t.png");
+                    // The import reads the export back, and a cut-off one without a panic.
+                    let _ = oc_atlas::tiled::import(FileId(0), &tmx, "fuzz", Some(&fixed.std_rules));
+                    let cut = tmx.char_indices().nth(tmx.chars().count() / 2).map_or(0, |(i, _)| i);
+                    let _ = oc_atlas::tiled::import(FileId(0), tmx.get(..cut).unwrap_or(""), "fuzz", Some(&fixed.std_rules));
                 }
                 let _ = map.battle_map();
             }

@@ -681,6 +681,26 @@ fn export_foundry_writes_the_scene_and_its_background() {
     assert_eq!(std::fs::read(dir.join("mine.png")).unwrap(), b"\x89PNG\r\n\x1a\nmine");
 }
 
+#[test]
+fn a_map_with_its_own_image_exports_that_image_as_the_background() {
+    let dir = scratch("image");
+    let json = dir.join("clean.json");
+    let run = oc(&repo(), &["export", "foundry", "tests/fixtures/atlas/clean_image.map.toml", "-o", json.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let scene: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(scene["background"]["src"], "oc-maps/clean.png");
+    let written = oc_atlas::export::decode_png(&std::fs::read(dir.join("clean.png")).unwrap()).unwrap();
+    let painted =
+        oc_atlas::export::decode_png(&std::fs::read(repo().join("tests/fixtures/atlas/right-size.png")).unwrap()).unwrap();
+    assert!(written == painted, "the map's own picture, pixel for pixel");
+    let uvtt = dir.join("clean.uvtt");
+    let run = oc(&repo(), &["export", "uvtt", "tests/fixtures/atlas/clean_image.map.toml", "-o", uvtt.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let file: Value = serde_json::from_slice(&std::fs::read(&uvtt).unwrap()).unwrap();
+    let embedded = oc_atlas::export::decode_png(&base64_decode(file["image"].as_str().unwrap())).unwrap();
+    assert!(embedded == painted);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Universal VTT 0.3.
 
