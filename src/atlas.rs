@@ -1,4 +1,4 @@
-//! The map commands: `oc render`, `oc export foundry|tiled`, `oc import-image`.
+//! The map commands: `oc render`, `oc export foundry|uvtt|tiled`, `oc import tiled`, `oc import-image`.
 
 use std::path::{Path, PathBuf};
 
@@ -11,7 +11,7 @@ use oc_project::session::Session;
 
 /// Checks one map file and returns it resolved, with its rules; prints its diagnostics.
 /// Errors that keep the map from being read stop here (exit 1); lint findings do not.
-fn load(path: &Path) -> Result<(oc_atlas::Map, oc_model::Rules), u8> {
+fn load(path: &Path) -> Result<(oc_atlas::Map, oc_model::Rules, PathBuf), u8> {
     if !oc_atlas_path(path) {
         eprintln!("error: {}: a map file's name ends in `.map.toml`", path.display());
         return Err(2);
@@ -28,7 +28,7 @@ fn load(path: &Path) -> Result<(oc_atlas::Map, oc_model::Rules), u8> {
     }
     let logical = session.map_paths().next().map(str::to_string);
     match logical.and_then(|l| session.map(&l)) {
-        Some(found) => Ok(found),
+        Some((map, rules)) => Ok((map, rules, project.root.clone())),
         None => {
             eprintln!("error: {}: the map could not be read (see above)", path.display());
             Err(1)
@@ -55,8 +55,187 @@ fn map_inputs(map_path: &Path, map: &oc_atlas::Map) -> Vec<PathBuf> {
     inputs
 }
 
-pub fn render(map_path: &Path, out: &Path, force: bool) -> u8 {
-    let (map, rules) = match load(map_path) {
+/// Whose objective a heat overlay measures the way to.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum HeatSide {
+    Attacker,
+    Defender,
+}
+
+/// `oc render`'s options as given.
+pub struct RenderArgs<'a> {
+    pub no_legend: bool,
+    pub no_coords: bool,
+    pub scale: f64,
+    pub reach: Option<&'a str>,
+    pub heat: Option<HeatSide>,
+    pub class: Option<&'a str>,
+}
+
+fn parse_tile(s: &str) -> Option<oc_atlas::Tile> {
+    let (x, y) = s.split_once(',')?;
+    Some(oc_atlas::Tile { x: x.trim().parse().ok()?, y: y.trim().parse().ok()? })
+}
+
+/// A battle with one unit of `class` standing on `at` and nobody else, for asking the engine
+/// how that unit moves.
+fn lone_unit<'e>(
+    engine: &'e oc_engine::Engine,
+    map: &oc_atlas::Map,
+    class: &str,
+    at: oc_atlas::Tile,
+) -> Result<oc_engine::battle::Battle<'e>, String> {
+    use oc_model as m;
+    let mut battle_map = map.battle_map();
+    let (mine, theirs) = ("oc render: the unit", "oc render: nobody");
+    for (name, tiles) in [(mine, vec![(at.x, at.y)]), (theirs, vec![])] {
+        battle_map.regions.push(m::MapRegion { name: name.into(), kind: "deployment".into(), side: None, tiles });
+    }
+    let side = |id: m::SideId, zone: &str| m::SideRules {
+        side: id,
+        doc: None,
+        zone: zone.into(),
+        war_chest: 0,
+        min_units: 0,
+        max_units: 1,
+        limits: Vec::new(),
+        grants: Vec::new(),
+        allowed_classes: Vec::new(),
+        allowed_items: Vec::new(),
+        banned_classes: Vec::new(),
+        banned_items: Vec::new(),
+        win: None,
+    };
+    let scenario = m::Scenario {
+        name: "render".into(),
+        title: None,
+        doc: None,
+        map: String::new(),
+        regions: Vec::new(),
+        rounds: None,
+        on_time_limit: m::Outcome::Draw,
+        deploy_first: m::SideId::Attacker,
+        chests: Vec::new(),
+        fog: None,
+        attacker: side(m::SideId::Attacker, mine),
+        defender: side(m::SideId::Defender, theirs),
+    };
+    let army = |id: m::SideId, units: Vec<m::ArmyUnit>| m::Army {
+        name: "render".into(),
+        title: None,
+        scenario: "render".into(),
+        side: id,
+        units,
+    };
+    let unit = m::ArmyUnit { name: class.into(), class: class.into(), items: Vec::new(), tags: Vec::new() };
+    let (attackers, defenders) = (army(m::SideId::Attacker, vec![unit]), army(m::SideId::Defender, Vec::new()));
+    let deploy: [&[oc_engine::battle::Tile]; 2] = [&[(at.x, at.y)], &[]];
+    oc_engine::battle::Battle::new(engine, &scenario, &battle_map, [&attackers, &defenders], deploy, 0).map_err(|e| e.0)
+}
+
+/// The overlay `oc render` was asked for, computed by the engine (reach) or the path search
+/// (heat); an error is printed and its exit status returned.
+fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> Result<Option<oc_atlas::render::Overlay>, u8> {
+    use oc_atlas::render::{Overlay, OverlayKind};
+    if args.reach.is_none() && args.heat.is_none() {
+        if args.class.is_some() {
+            eprintln!("error: --class goes with --reach or --heat");
+            return Err(2);
+        }
+        return Ok(None);
+    }
+    let class = match args.class {
+        None => None,
+        Some(c) if rules.class(c).is_some() => Some(c),
+        Some(c) => {
+            let hint = oc_diag::did_you_mean(c, rules.classes.iter().map(|k| k.name.as_str()));
+            eprintln!(
+                "error: no class `{c}` in the map's rules{}",
+                hint.map(|h| format!("; did you mean `{h}`?")).unwrap_or_default()
+            );
+            return Err(1);
+        }
+    };
+    let engine = oc_engine::Engine::new(rules.clone()).map_err(|e| {
+        eprintln!("error: the rules cannot run: {e}");
+        1u8
+    })?;
+    if let Some(at) = args.reach {
+        let Some(from) = parse_tile(at).filter(|t| map.in_bounds(*t)) else {
+            eprintln!("error: --reach {at}: give a square of the map as X,Y (0,0 to {},{})", map.width - 1, map.height - 1);
+            return Err(2);
+        };
+        let class = class.unwrap_or_default();
+        let battle = lone_unit(&engine, map, class, from).map_err(|e| {
+            eprintln!("error: a {class} cannot stand on ({}, {}): {e}", from.x, from.y);
+            1u8
+        })?;
+        let (points, kind, _) = battle.mobility(0).map_err(|e| {
+            eprintln!("error: {}", e.0);
+            1u8
+        })?;
+        let stands = battle.terrain_at((from.x, from.y)).is_some_and(|t| t.costs.get(&kind).copied().flatten().is_some());
+        if !stands {
+            eprintln!(
+                "error: a {class} ({kind} movement) cannot stand on ({}, {}): {}",
+                from.x,
+                from.y,
+                map.terrain(from).unwrap_or("no terrain")
+            );
+            return Err(1);
+        }
+        let reach = battle.reachable(0).map_err(|e| {
+            eprintln!("error: {}", e.0);
+            1u8
+        })?;
+        let values = reach.into_iter().map(|((x, y), cost)| (oc_atlas::Tile { x, y }, cost.max(0) as u32)).collect();
+        return Ok(Some(Overlay {
+            kind: OverlayKind::Reach,
+            title: format!("Reach of a {class} from ({}, {}): {points} movement, {kind}", from.x, from.y),
+            values,
+            origin: Some(from),
+        }));
+    }
+    let side = match args.heat {
+        Some(HeatSide::Defender) => oc_atlas::Side::Defender,
+        _ => oc_atlas::Side::Attacker,
+    };
+    let targets = oc_atlas::path::objective_tiles(map, side);
+    let (points, kind) = match class {
+        None => (oc_atlas::path::MOVEMENT, "Foot".to_string()),
+        Some(class) => {
+            // Any square the class can stand on will do to ask the engine how it moves.
+            let probe = map.tiles().find_map(|t| lone_unit(&engine, map, class, t).ok());
+            match probe.map(|b| b.mobility(0)) {
+                Some(Ok((points, kind, _))) => (points.max(0) as u32, kind),
+                _ => {
+                    eprintln!("error: a {class} can stand on no square of this map");
+                    return Err(1);
+                }
+            }
+        }
+    };
+    let costs = oc_atlas::path::costs(map, rules, &kind);
+    let rounds = oc_atlas::path::rounds_to(map, &costs, &targets, points);
+    let values = map.tiles().zip(rounds).filter_map(|(t, r)| r.map(|r| (t, r))).collect();
+    let whose = match side {
+        oc_atlas::Side::Attacker => "the attacker's",
+        oc_atlas::Side::Defender => "the defender's",
+    };
+    Ok(Some(Overlay {
+        kind: OverlayKind::Heat,
+        title: format!(
+            "Rounds to {whose} objective: {} movement, {kind}{}",
+            points,
+            class.map(|c| format!(" ({c})")).unwrap_or_default()
+        ),
+        values,
+        origin: None,
+    }))
+}
+
+pub fn render(map_path: &Path, out: &Path, force: bool, args: &RenderArgs) -> u8 {
+    let (map, rules, _) = match load(map_path) {
         Ok(m) => m,
         Err(code) => return code,
     };
@@ -64,12 +243,25 @@ pub fn render(map_path: &Path, out: &Path, force: bool) -> u8 {
         Ok(t) => t,
         Err(code) => return code,
     };
+    if !(0.25..=4.0).contains(&args.scale) {
+        eprintln!("error: --scale {}: draw at 0.25 to 4 times the map's grid", args.scale);
+        return 2;
+    }
+    let grid = ((f64::from(map.grid) * args.scale).round() as u32).clamp(8, 1024);
+    let overlay = match overlay(args, &map, &rules) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    if let Some(o) = &overlay {
+        eprintln!("overlay: {} ({} squares)", o.title, o.values.len());
+    }
+    let opts = oc_atlas::render::Options { coords: !args.no_coords, legend: !args.no_legend, grid: Some(grid), overlay };
     let started = std::time::Instant::now();
-    let img = match oc_atlas::render::render(&map, &rules) {
+    let img = match oc_atlas::render::render_with(&map, &rules, &opts) {
         Ok(img) => img,
         Err(why) => {
             eprintln!("error: {}: {why}", map_path.display());
-            eprintln!("help: lower the map's `grid`, or split it into several maps");
+            eprintln!("help: lower --scale or the map's `grid`, or split it into several maps");
             return 1;
         }
     };
@@ -89,7 +281,7 @@ pub fn render(map_path: &Path, out: &Path, force: bool) -> u8 {
             img.height(),
             map.width,
             map.height,
-            map.grid,
+            grid,
             started.elapsed()
         );
     }
@@ -98,21 +290,62 @@ pub fn render(map_path: &Path, out: &Path, force: bool) -> u8 {
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum ExportFormat {
-    /// A Foundry VTT scene (JSON, for "Import Data").
+    /// A Foundry VTT scene (JSON, for "Import Data") and its background PNG beside it.
     Foundry,
     /// A Tiled map (TMX) and its tileset PNG beside it.
     Tiled,
+    /// A Universal VTT file (JSON with the map picture embedded), for every other tabletop.
+    Uvtt,
 }
 
-pub fn export(format: ExportFormat, map_path: &Path, out: Option<&Path>, force: bool) -> u8 {
-    let (map, rules) = match load(map_path) {
+/// How `oc export` was asked to write.
+pub struct ExportOptions<'a> {
+    pub out: Option<&'a Path>,
+    pub force: bool,
+    /// Foundry: the folder (in Foundry's User Data) the background picture is uploaded to.
+    pub asset_prefix: &'a str,
+    /// Foundry: 11 or 12.
+    pub foundry: u8,
+}
+
+/// The map's picture for a VTT: its own `image` when it has one (read confined to the project),
+/// else `oc render`'s map area.
+fn vtt_picture(root: &Path, map_path: &Path, map: &oc_atlas::Map, rules: &oc_model::Rules) -> Result<Vec<u8>, u8> {
+    let img = match &map.image {
+        Some((rel, _)) => {
+            let path = map_path.parent().unwrap_or(Path::new("")).join(rel);
+            let bytes = oc_project::fsx::Confined::new(root).read(&path, MAX_IMAGE_BYTES).map_err(|e| {
+                eprintln!("error: cannot read the map's image {}: {e}", path.display());
+                2u8
+            })?;
+            oc_atlas::export::decode_png(&bytes).map_err(|e| {
+                eprintln!("error: the map's image {} is not a PNG: {e}", path.display());
+                1u8
+            })?
+        }
+        None => oc_atlas::render::render_map_area(map, rules).map_err(|why| {
+            eprintln!("error: {}: {why}", map_path.display());
+            eprintln!("help: lower the map's `grid`, or split it into several maps");
+            1u8
+        })?,
+    };
+    oc_atlas::render::png(&img).map_err(|e| {
+        eprintln!("error: cannot encode the PNG: {e}");
+        2
+    })
+}
+
+pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8 {
+    let (map, rules, root) = match load(map_path) {
         Ok(m) => m,
         Err(code) => return code,
     };
+    let (out, force) = (opts.out, opts.force);
     let inputs = map_inputs(map_path, &map);
     let kind = match format {
         ExportFormat::Foundry => Kind::FoundryScene,
         ExportFormat::Tiled => Kind::TiledMap,
+        ExportFormat::Uvtt => Kind::UvttMap,
     };
     let target = match out.map(|o| output_target(o, kind, &inputs, force)).transpose() {
         Ok(t) => t,
@@ -120,15 +353,89 @@ pub fn export(format: ExportFormat, map_path: &Path, out: Option<&Path>, force: 
     };
     match format {
         ExportFormat::Foundry => {
-            let scene = oc_atlas::export::foundry(&map, &rules);
+            let version = match opts.foundry {
+                11 => oc_atlas::foundry::Version::V11,
+                12 => oc_atlas::foundry::Version::V12,
+                other => {
+                    eprintln!("error: --foundry {other}: oc writes scenes for Foundry 11 and 12");
+                    return 2;
+                }
+            };
+            // The background goes beside the scene as STEM.png; on standard output there is
+            // nowhere beside, so the scene names the picture `oc render` would draw.
+            let (src, background) = match (&target, out) {
+                (Some(Target::File(_)), Some(out)) => {
+                    let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "scene".into());
+                    let png_name = format!("{stem}.png");
+                    let png_path = out.with_file_name(&png_name);
+                    let png_target = match output_target(&png_path, Kind::Png, &inputs, force) {
+                        Ok(t) => t,
+                        Err(code) => return code,
+                    };
+                    (png_name, Some(png_target))
+                }
+                _ => {
+                    let stem = map_path.file_name().map(|s| s.to_string_lossy().replace(".map.toml", "")).unwrap_or_default();
+                    (format!("{stem}.png"), None)
+                }
+            };
+            let src = oc_atlas::foundry::asset_path(opts.asset_prefix, &src);
+            let scene = oc_atlas::foundry::scene(&map, &rules, version, Some(src.clone()));
             let text = serde_json::to_string_pretty(&scene).unwrap_or_default();
+            match (&target, background) {
+                (Some(target), Some(png_target)) => {
+                    let png = match vtt_picture(&root, map_path, &map, &rules) {
+                        Ok(p) => p,
+                        Err(code) => return code,
+                    };
+                    let status = write(&png_target, &png).max(write(target, text.as_bytes()));
+                    if status == 0 {
+                        eprintln!(
+                            "wrote {} (Foundry {} scene: {} walls, {} regions) and its background {}",
+                            target.show(),
+                            opts.foundry,
+                            scene.walls.len(),
+                            map.regions.len(),
+                            png_target.show()
+                        );
+                        eprintln!(
+                            "upload {} to `{src}` in Foundry's User Data, then Import Data from the scene",
+                            png_target.show()
+                        );
+                    }
+                    status
+                }
+                (Some(target), None) => write(target, text.as_bytes()),
+                (None, _) => {
+                    println!("{text}");
+                    eprintln!(
+                        "note: the scene's background is `{src}`: draw it with `oc render --no-legend` and upload it there"
+                    );
+                    0
+                }
+            }
+        }
+        ExportFormat::Uvtt => {
+            let png = match vtt_picture(&root, map_path, &map, &rules) {
+                Ok(p) => p,
+                Err(code) => return code,
+            };
+            let file = oc_atlas::uvtt::uvtt(&map, &rules, &png);
+            let text = serde_json::to_string_pretty(&file).unwrap_or_default();
             match &target {
                 Some(target) => {
                     let status = write(target, text.as_bytes());
                     if status == 0 {
-                        let walls = scene.get("walls").and_then(|w| w.as_array()).map_or(0, Vec::len);
-                        let regions = scene.get("regions").and_then(|r| r.as_array()).map_or(0, Vec::len);
-                        eprintln!("wrote {} (Foundry scene: {walls} walls, {regions} regions)", target.show());
+                        eprintln!(
+                            "wrote {} (Universal VTT {}: {} walls, {} doors, {}x{} squares at {} pixels)",
+                            target.show(),
+                            oc_atlas::uvtt::FORMAT,
+                            file.line_of_sight.len(),
+                            file.portals.len(),
+                            map.width,
+                            map.height,
+                            map.grid
+                        );
                     }
                     status
                 }
@@ -241,6 +548,75 @@ pub fn import_image(image: &Path, legend: Option<&Path>, name: Option<&str>, out
             let status = write(&target, text.as_bytes());
             if status == 0 {
                 eprintln!("wrote {} ({}x{} tiles)", target.show(), img.width(), img.height());
+            }
+            status
+        }
+    }
+}
+
+/// One file's text, for rendering the diagnostics of a TMX.
+struct OneFile<'a> {
+    path: &'a str,
+    text: &'a str,
+}
+
+impl report::Sources for OneFile<'_> {
+    fn path(&self, _: oc_diag::FileId) -> &str {
+        self.path
+    }
+    fn text(&self, _: oc_diag::FileId) -> &str {
+        self.text
+    }
+}
+
+pub fn import_tiled(tmx: &Path, out: Option<&Path>, force: bool) -> u8 {
+    let Some(rules) = oc_compiler::stdlib::default_rules() else {
+        eprintln!("error: the standard library did not compile");
+        return 2;
+    };
+    let target = match out.map(|o| output_target(o, Kind::ImportedMap, &[tmx.to_path_buf()], force)).transpose() {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    if let Some(Target::File(f)) = &target {
+        if !oc_project::discover::is_map(&f.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()) {
+            eprintln!("error: {}: a map definition's name ends in `.map.toml`", f.path.display());
+            return 2;
+        }
+    }
+    let bytes = match oc_project::fsx::read_regular(tmx, MAX_SOURCE_BYTES) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", tmx.display());
+            return 2;
+        }
+    };
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let name = tmx.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "Imported".into());
+    let (toml, diags) = oc_atlas::tiled::import(oc_diag::FileId(0), &text, &name, Some(&rules));
+    let shown = tmx.display().to_string();
+    let sources = OneFile { path: &shown, text: &text };
+    let style = style();
+    for d in &diags {
+        eprint!("{}", report::render(&sources, d, style));
+    }
+    let Some(toml) = toml else {
+        eprintln!(
+            "error: {}: nothing was written ({} error(s) above)",
+            tmx.display(),
+            diags.iter().filter(|d| d.is_error()).count()
+        );
+        return 1;
+    };
+    match target {
+        None => {
+            print!("{toml}");
+            0
+        }
+        Some(target) => {
+            let status = write(&target, toml.as_bytes());
+            if status == 0 {
+                eprintln!("wrote {} (check it with `oc check {}`)", target.show(), target.show());
             }
             status
         }

@@ -16,6 +16,7 @@ use oc_project::{DiskHost, Project};
 fn all_codes() -> impl Iterator<Item = &'static CodeInfo> {
     oc_compiler::all_codes()
         .chain(oc_atlas::CODES.iter())
+        .chain(oc_atlas::tiled::CODES.iter())
         .chain(oc_project::codes::CODES.iter())
         .chain(crate::scenario_cmd::CODES.iter())
 }

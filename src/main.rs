@@ -125,26 +125,56 @@ enum Command {
         #[arg(long)]
         stdio: bool,
     },
-    /// Draw a map as a PNG: terrain colours, grid, coordinates, regions, chests and doors.
+    /// Draw a map as a PNG: terrain colours and patterns, grid, coordinates, regions, chests,
+    /// doors and a legend; optionally a class's reach or the rounds to an objective.
     Render {
         map: PathBuf,
         #[arg(long, short)]
         out: PathBuf,
+        /// The map area only (what `oc export foundry|uvtt` use as the map's picture).
+        #[arg(long)]
+        no_legend: bool,
+        /// No coordinates in the squares' corners.
+        #[arg(long)]
+        no_coords: bool,
+        /// Draw at this many times the map's grid (0.25 to 4; 0.5 draws a 70-pixel grid at 35).
+        #[arg(long, default_value_t = 1.0)]
+        scale: f64,
+        /// Overlay: the squares a unit of `--class` reaches this turn from square X,Y, with the
+        /// movement each costs (the engine's movement rules).
+        #[arg(long, value_name = "X,Y", requires = "class")]
+        reach: Option<String>,
+        /// Overlay: the rounds from every square to the side's objective (seize, escape, raze;
+        /// the defender's also defend), for Foot at 5 movement or the `--class`'s movement.
+        #[arg(long, value_enum, conflicts_with = "reach")]
+        heat: Option<atlas::HeatSide>,
+        /// The class whose movement the overlay uses.
+        #[arg(long)]
+        class: Option<String>,
         /// Replace an existing file that is not an earlier output of this command.
         #[arg(long)]
         force: bool,
     },
-    /// Export a map to a Foundry VTT scene (JSON) or a Tiled map (TMX).
+    /// Export a map to a Foundry VTT scene (JSON and its background PNG), a Universal VTT file
+    /// (`.uvtt`, the picture embedded) or a Tiled map (TMX and its tileset PNG).
     Export {
         #[arg(value_enum)]
         format: atlas::ExportFormat,
         map: PathBuf,
-        /// Where to write (Foundry: stdout when omitted; Tiled: required).
+        /// Where to write (Foundry, uvtt: stdout when omitted; Tiled: required). Foundry writes
+        /// the background beside the scene as STEM.png.
         #[arg(long, short)]
         out: Option<PathBuf>,
         /// Replace an existing file that is not an earlier output of this command.
         #[arg(long)]
         force: bool,
+        /// Foundry: the folder of Foundry's User Data the background is uploaded to;
+        /// `background.src` is this plus the picture's file name.
+        #[arg(long, default_value = oc_atlas::foundry::DEFAULT_ASSET_PREFIX)]
+        asset_prefix: String,
+        /// Foundry: the version the scene is for (12: regions as Regions; 11: as Drawings).
+        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u8).range(11..=12))]
+        foundry: u8,
     },
     /// Turn a one-pixel-per-tile PNG into a map definition.
     ImportImage {
@@ -161,6 +191,11 @@ enum Command {
         /// Replace the output file if it exists.
         #[arg(long)]
         force: bool,
+    },
+    /// Read a map made elsewhere into a map definition.
+    Import {
+        #[command(subcommand)]
+        from: ImportFrom,
     },
     /// The objectives of a scenario as players read them, generated from its victory conditions.
     ExplainScenario {
@@ -241,6 +276,21 @@ enum Command {
         code: Option<String>,
         #[arg(long)]
         list: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum ImportFrom {
+    /// A Tiled map (TMX): the terrain layer by its tiles' terrain names, regions, chests,
+    /// doors and destructibles from objects and their properties (what `oc export tiled` writes).
+    Tiled {
+        tmx: PathBuf,
+        /// The new map definition (`*.map.toml`); standard output when omitted.
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+        /// Replace an existing map definition.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -405,11 +455,21 @@ fn main() -> ExitCode {
                 force,
             )
         }
-        Command::Render { map, out, force } => atlas::render(&map, &out, force),
-        Command::Export { format, map, out, force } => atlas::export(format, &map, out.as_deref(), force),
+        Command::Render { map, out, force, no_legend, no_coords, scale, reach, heat, class } => atlas::render(
+            &map,
+            &out,
+            force,
+            &atlas::RenderArgs { no_legend, no_coords, scale, reach: reach.as_deref(), heat, class: class.as_deref() },
+        ),
+        Command::Export { format, map, out, force, asset_prefix, foundry } => atlas::export(
+            format,
+            &map,
+            &atlas::ExportOptions { out: out.as_deref(), force, asset_prefix: &asset_prefix, foundry },
+        ),
         Command::ImportImage { image, legend, name, out, force } => {
             atlas::import_image(&image, legend.as_deref(), name.as_deref(), out.as_deref(), force)
         }
+        Command::Import { from: ImportFrom::Tiled { tmx, out, force } } => atlas::import_tiled(&tmx, out.as_deref(), force),
         Command::Explain { code, list } => commands::explain(code.as_deref(), list),
         Command::Completions { shell } => {
             use clap::CommandFactory;

@@ -1,6 +1,6 @@
 //! The Magvel Atlas: lint fixtures (one per code, with its line and column), the shipped maps
 //! (lint-clean, big enough, every Terrain Table terrain somewhere, each rendered), a pixel check
-//! of a render, and the Foundry / Tiled / palette-image conversions.
+//! of a render, and the Tiled / palette-image conversions (Foundry and Universal VTT: `tests/vtt.rs`).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -189,31 +189,6 @@ fn renders_are_deterministic_and_right_at_known_pixels() {
     assert_eq!(px(14 * 70 + 35, 2 * 70 + 1), [255, 200, 0]);
     // The legend strip starts under the map.
     assert_eq!(px(1, 12 * 70 + 2), [245, 242, 232]);
-}
-
-#[test]
-fn foundry_scene_has_grid_walls_doors_and_regions() {
-    let rules = std_rules();
-    let map = load(&repo().join("scenarios/maps/grado-keep.map.toml"), &rules);
-    let scene = oc_atlas::export::foundry(&map, &rules);
-    assert_eq!(scene["grid"]["size"], 70);
-    assert_eq!((scene["width"].as_i64(), scene["height"].as_i64()), (Some(20 * 70), Some(12 * 70)));
-    let walls = scene["walls"].as_array().unwrap();
-    // Two doors, each with a passable tile on two sides: four door walls.
-    let doors: Vec<&serde_json::Value> = walls.iter().filter(|w| w["door"] == 1).collect();
-    assert_eq!(doors.len(), 4, "{doors:?}");
-    // The door at (5, 2) is entered from (4, 2) and (6, 2): vertical segments at x = 5 and 6.
-    assert!(doors.iter().any(|w| w["c"] == serde_json::json!([350, 140, 350, 210])));
-    assert!(doors.iter().any(|w| w["c"] == serde_json::json!([420, 140, 420, 210])));
-    assert!(walls.len() > 20, "{} walls", walls.len());
-    for w in walls {
-        let c = w["c"].as_array().unwrap();
-        assert!(c[0] == c[2] || c[1] == c[3], "walls run along grid lines: {c:?}");
-    }
-    let regions: Vec<&str> = scene["regions"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
-    assert_eq!(regions, ["attacker-zone", "defender-zone", "emperors-throne"]);
-    let throne = &scene["regions"][2]["shapes"][0];
-    assert_eq!((throne["x"].as_i64(), throne["y"].as_i64(), throne["width"].as_i64()), (Some(15 * 70), Some(140), Some(70)));
 }
 
 #[test]

@@ -386,9 +386,16 @@ fn run_case(fixed: &Fixed, ws: &mut Workspace, kind: Kind, path: &str, bytes: &[
                         let _ = oc_atlas::render::png(&img);
                     }
                 }
-                let _ = oc_atlas::export::foundry(&map, &fixed.std_rules);
+                for version in [oc_atlas::foundry::Version::V11, oc_atlas::foundry::Version::V12] {
+                    let _ = serde_json::to_string(&oc_atlas::foundry::scene(&map, &fixed.std_rules, version, None));
+                }
+                let _ = oc_atlas::uvtt::uvtt(&map, &fixed.std_rules, b"png");
                 if oc_atlas::export::tileset_size(&map).is_ok() {
-                    let _ = oc_atlas::export::tiled(&map, "t.png");
+                    let (tmx, _) = oc_atlas::export::tiled(&map, "t.png");
+                    // The import reads the export back, and a cut-off one without a panic.
+                    let _ = oc_atlas::tiled::import(FileId(0), &tmx, "fuzz", Some(&fixed.std_rules));
+                    let cut = tmx.char_indices().nth(tmx.chars().count() / 2).map_or(0, |(i, _)| i);
+                    let _ = oc_atlas::tiled::import(FileId(0), tmx.get(..cut).unwrap_or(""), "fuzz", Some(&fixed.std_rules));
                 }
                 let _ = map.battle_map();
             }

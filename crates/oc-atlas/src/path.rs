@@ -72,3 +72,80 @@ pub fn rounds(map: &Map, costs: &[Option<u32>], sources: &[Tile], movement: u32)
     let _ = h;
     best.into_iter().map(|b| b.map(|(t, _)| t)).collect()
 }
+
+/// Rounds needed from every tile to reach any of `targets` (0 on a target; `None` where no
+/// target can be reached, or the tile cannot be stood on). The search runs backwards from the
+/// targets over the same rule as [`rounds`]: a tile's cost is paid on entering it and never
+/// split across turns (packing a path's costs into turns greedily from either end gives the
+/// same, least, number of turns).
+pub fn rounds_to(map: &Map, costs: &[Option<u32>], targets: &[Tile], movement: u32) -> Vec<Option<u32>> {
+    let w = map.width;
+    let index = |t: Tile| (t.y * w + t.x) as usize;
+    let cost = |t: Tile| if map.in_bounds(t) { costs.get(index(t)).copied().flatten() } else { None };
+    // State per tile: (turns, movement used in the last turn counted) for the way from the
+    // tile to a target; the tile's own cost is not in it (it is paid when entering it).
+    let mut best: Vec<Option<(u32, u32)>> = vec![None; costs.len()];
+    let mut heap = BinaryHeap::new();
+    for t in targets {
+        if cost(*t).is_some() {
+            if let Some(slot) = best.get_mut(index(*t)) {
+                *slot = Some((0, 0));
+                heap.push(Reverse((0u32, 0u32, t.x, t.y)));
+            }
+        }
+    }
+    while let Some(Reverse((turns, used, x, y))) = heap.pop() {
+        let here = Tile { x, y };
+        if best.get(index(here)).copied().flatten() != Some((turns, used)) {
+            continue;
+        }
+        // Stepping back to a neighbour means entering `here` from it.
+        let Some(step) = cost(here).filter(|c| *c <= movement) else { continue };
+        let state = if turns == 0 {
+            (1, step)
+        } else if used + step <= movement {
+            (turns, used + step)
+        } else {
+            (turns + 1, step)
+        };
+        for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            let prev = Tile { x: x + dx, y: y + dy };
+            if cost(prev).is_none() {
+                continue;
+            }
+            if let Some(slot) = best.get_mut(index(prev)) {
+                if slot.is_none_or(|b| state < b) {
+                    *slot = Some(state);
+                    heap.push(Reverse((state.0, state.1, prev.x, prev.y)));
+                }
+            }
+        }
+    }
+    best.into_iter().map(|b| b.map(|(t, _)| t)).collect()
+}
+
+/// The tiles a side plays for: the attacker's seize, escape and raze regions (its own or no
+/// side's); for the defender the same objectives and its defend regions, which it must reach
+/// to hold them. With none, the other side's deployment zone.
+pub fn objective_tiles(map: &Map, side: crate::Side) -> Vec<Tile> {
+    use crate::map::RegionKind as K;
+    let mine = |r: &crate::Region| match side {
+        crate::Side::Attacker => {
+            matches!(r.kind, K::Seize | K::Escape | K::Raze) && r.side.is_none_or(|s| s == crate::Side::Attacker)
+        }
+        crate::Side::Defender => matches!(r.kind, K::Seize | K::Escape | K::Raze | K::Defend),
+    };
+    let mut tiles: Vec<Tile> = map.regions.iter().filter(|r| mine(r)).flat_map(|r| r.tiles.iter().map(|(t, _)| *t)).collect();
+    if tiles.is_empty() {
+        tiles = map
+            .regions
+            .iter()
+            .filter(|r| r.kind == K::Deployment && r.side.is_some_and(|s| s != side))
+            .flat_map(|r| r.tiles.iter().map(|(t, _)| *t))
+            .collect();
+    }
+    tiles.retain(|t| map.in_bounds(*t));
+    tiles.sort();
+    tiles.dedup();
+    tiles
+}

@@ -41,6 +41,10 @@ pub enum Kind {
     FoundryScene,
     /// `oc export tiled`.
     TiledMap,
+    /// `oc export uvtt`: a Universal VTT file carrying oc's `software` key.
+    UvttMap,
+    /// `oc import tiled`: a map definition that replaces an existing one only with `--force`.
+    ImportedMap,
     /// `oc import-image`: a new map definition (a source: never replaced without `--force`).
     MapDefinition,
 }
@@ -52,6 +56,8 @@ pub use oc_atlas::render::SOFTWARE as PNG_SOFTWARE;
 pub const MATRIX_HEADER: &str =
     "attacker,weapon,defender,defender_weapon,distance,rout_chance,expected_damage,counter_rout_chance,expected_damage_taken";
 pub use oc_atlas::export::TMX_MARK;
+/// The `software` entry of every Universal VTT file oc writes, as it reads in the JSON.
+pub const UVTT_MARK: &str = "\"software\": \"oc (Officer's Chess authoring toolkit)\"";
 
 impl Kind {
     fn word(self) -> &'static str {
@@ -64,6 +70,8 @@ impl Kind {
             Kind::Png => "picture oc rendered",
             Kind::FoundryScene => "Foundry scene oc exported",
             Kind::TiledMap => "Tiled map oc exported",
+            Kind::UvttMap => "Universal VTT map oc exported",
+            Kind::ImportedMap => "map definition",
             Kind::MapDefinition => "map definition",
         }
     }
@@ -84,6 +92,8 @@ impl Kind {
             Kind::Png => head.starts_with(b"\x89PNG\r\n\x1a\n") && contains(head, PNG_SOFTWARE.as_bytes()),
             Kind::FoundryScene => text.trim_start().starts_with('{') && text.contains("\"tiles_wide\""),
             Kind::TiledMap => text.contains(TMX_MARK),
+            Kind::UvttMap => text.trim_start().starts_with('{') && text.contains(UVTT_MARK),
+            Kind::ImportedMap => false,
             Kind::MapDefinition => false,
         }
     }
@@ -161,7 +171,7 @@ pub fn prepare(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) -> Resul
             "choose a new file name, or delete the old map yourself first",
         );
     }
-    if is_source_name(&name) && !new_map {
+    if is_source_name(&name) && !new_map && !(kind == Kind::ImportedMap && name.to_lowercase().ends_with(".map.toml")) {
         return refuse(
             format!("{shown} is a source file name (.oc, .map.toml, oc.toml): oc never writes over sources"),
             "choose another output path",

@@ -37,7 +37,7 @@ impl Battle<'_> {
     }
 
     /// Movement points, movement type and whether the unit may move, from its attributes.
-    pub(super) fn mobility(&self, i: usize) -> Result<(i64, String, bool), BattleError> {
+    pub fn mobility(&self, i: usize) -> Result<(i64, String, bool), BattleError> {
         let l = self.loadout(i, true).ok_or_else(|| BattleError(format!("no unit {i}")))?;
         let unit = self.engine.unit(&l, &[])?;
         let attr = |name: &str| self.engine.ir.attr_id(name).and_then(|a| unit.attrs.get(a as usize).copied());

@@ -1,0 +1,814 @@
+//! Virtual tabletop exports of every Atlas map: Foundry VTT scenes checked field by field
+//! against Foundry's `BaseScene` schema for v11 and v12 (written down below from Foundry's
+//! published data models, `common/documents/*.mjs` and `common/data/data.mjs`), and Universal
+//! VTT 0.3 files checked against the format's fields, with the embedded picture decoded and
+//! compared with `oc render`'s.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use oc_atlas::foundry::{asset_path, scene, Version, DEFAULT_ASSET_PREFIX};
+use oc_atlas::{ImageCheck, Map, Tile};
+use oc_diag::FileId;
+use oc_model::Rules;
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn std_rules() -> Rules {
+    oc_compiler::stdlib::default_rules().expect("the standard library compiles")
+}
+
+fn atlas() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(repo().join("scenarios/maps"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".map.toml"))
+        .collect();
+    v.sort();
+    assert!(v.len() >= 12, "{} Atlas maps", v.len());
+    v
+}
+
+fn load(path: &Path, rules: &Rules) -> Map {
+    let text = std::fs::read_to_string(path).unwrap();
+    let (map, diags) = oc_atlas::check(FileId(0), &text, rules, |_| ImageCheck::NotChecked);
+    assert!(diags.is_empty(), "{}: {diags:?}", path.display());
+    map.unwrap()
+}
+
+fn oc(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oc")).args(args).current_dir(dir).env("NO_COLOR", "1").output().expect("oc runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("oc-vtt-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+// ---------------------------------------------------------------------------------------------
+// Foundry's schema, as field lists with types.
+
+/// A field's type, as Foundry's DataFields check it.
+#[derive(Clone, Copy, Debug)]
+enum T {
+    /// `StringField`.
+    Str,
+    /// `StringField({blank: false})`.
+    NonBlank,
+    Bool,
+    /// `NumberField({integer: true})`.
+    Int,
+    /// `NumberField({integer: true, positive: true})`.
+    PosInt,
+    /// `NumberField({integer: true, min})`.
+    IntMin(i64),
+    /// `NumberField` (finite).
+    Num,
+    /// `NumberField({min, max})`.
+    Range(f64, f64),
+    /// `AlphaField`: 0 to 1.
+    Alpha,
+    /// `ColorField`: `#rrggbb`.
+    Color,
+    /// `FilePathField`: a path or null.
+    File,
+    /// `DocumentIdField` / `ForeignDocumentField`: an id or null.
+    Id,
+    /// `NumberField({choices})`.
+    Choice(&'static [i64]),
+    /// `StringField({choices})`.
+    Word(&'static [&'static str]),
+    Nullable(&'static T),
+    /// `SchemaField`: only these keys.
+    Obj(&'static [(&'static str, T)]),
+    /// `ArrayField`, `EmbeddedCollectionField`.
+    Arr(&'static T),
+    /// `ArrayField` of exactly this many.
+    Tuple(&'static T, usize),
+    /// `ObjectField`, or an embedded document this test does not look into (tokens, lights...).
+    AnyObj,
+}
+
+const SENSES: &[i64] = &[0, 10, 20, 30, 40]; // CONST.WALL_SENSE_TYPES
+const GRID_TYPES: &[i64] = &[0, 1, 2, 3, 4, 5]; // CONST.GRID_TYPES: GRIDLESS, SQUARE, HEX...
+const TEXT_ANCHORS: &[i64] = &[0, 1, 2, 3, 4]; // CONST.TEXT_ANCHOR_POINTS
+
+const TEXTURE_V11: &[(&str, T)] = &[
+    ("src", T::File),
+    ("scaleX", T::Num),
+    ("scaleY", T::Num),
+    ("offsetX", T::Num),
+    ("offsetY", T::Num),
+    ("rotation", T::Num),
+    ("tint", T::Nullable(&T::Color)),
+];
+const TEXTURE_V12: &[(&str, T)] = &[
+    ("src", T::File),
+    ("anchorX", T::Num),
+    ("anchorY", T::Num),
+    ("scaleX", T::Num),
+    ("scaleY", T::Num),
+    ("offsetX", T::Num),
+    ("offsetY", T::Num),
+    ("rotation", T::Num),
+    ("tint", T::Nullable(&T::Color)),
+    ("alphaThreshold", T::Alpha),
+    ("fit", T::Word(&["fill", "contain", "cover", "width", "height"])),
+];
+const GRID_V11: &[(&str, T)] = &[
+    ("type", T::Choice(GRID_TYPES)),
+    ("size", T::IntMin(50)), // CONST.GRID_MIN_SIZE in v11
+    ("color", T::Color),
+    ("alpha", T::Alpha),
+    ("distance", T::Range(f64::MIN_POSITIVE, f64::MAX)),
+    ("units", T::Str),
+];
+const GRID_V12: &[(&str, T)] = &[
+    ("type", T::Choice(GRID_TYPES)),
+    ("size", T::IntMin(20)), // CONST.GRID_MIN_SIZE in v12
+    ("style", T::Word(&["solidLines", "dashedLines", "dottedLines", "squarePoints", "diamondPoints", "roundPoints"])),
+    ("thickness", T::IntMin(1)),
+    ("color", T::Color),
+    ("alpha", T::Alpha),
+    ("distance", T::Range(f64::MIN_POSITIVE, f64::MAX)),
+    ("units", T::Str),
+];
+/// `BaseWall` (the same fields in v11 and v12).
+const WALL: &[(&str, T)] = &[
+    ("_id", T::Id),
+    ("c", T::Tuple(&T::Int, 4)),
+    ("light", T::Choice(SENSES)),
+    ("move", T::Choice(&[0, 20])), // CONST.WALL_MOVEMENT_TYPES
+    ("sight", T::Choice(SENSES)),
+    ("sound", T::Choice(SENSES)),
+    ("dir", T::Choice(&[0, 1, 2])),  // CONST.WALL_DIRECTIONS
+    ("door", T::Choice(&[0, 1, 2])), // CONST.WALL_DOOR_TYPES: NONE, DOOR, SECRET
+    ("ds", T::Choice(&[0, 1, 2])),   // CONST.WALL_DOOR_STATES: CLOSED, OPEN, LOCKED
+    ("doorSound", T::Str),
+    (
+        "threshold",
+        T::Obj(&[
+            ("light", T::Nullable(&T::Num)),
+            ("sight", T::Nullable(&T::Num)),
+            ("sound", T::Nullable(&T::Num)),
+            ("attenuation", T::Bool),
+        ]),
+    ),
+    ("flags", T::AnyObj),
+];
+const NOTE_V11: &[(&str, T)] = &[
+    ("_id", T::Id),
+    ("entryId", T::Id),
+    ("pageId", T::Id),
+    ("x", T::Int),
+    ("y", T::Int),
+    ("texture", T::Obj(TEXTURE_V11)),
+    ("iconSize", T::IntMin(32)),
+    ("text", T::Str),
+    ("fontFamily", T::Str),
+    ("fontSize", T::Range(8.0, 128.0)),
+    ("textAnchor", T::Choice(TEXT_ANCHORS)),
+    ("textColor", T::Color),
+    ("global", T::Bool),
+    ("flags", T::AnyObj),
+];
+const NOTE_V12: &[(&str, T)] = &[
+    ("_id", T::Id),
+    ("entryId", T::Id),
+    ("pageId", T::Id),
+    ("x", T::Int),
+    ("y", T::Int),
+    ("elevation", T::Num),
+    ("sort", T::Int),
+    ("texture", T::Obj(TEXTURE_V12)),
+    ("iconSize", T::IntMin(32)),
+    ("text", T::Str),
+    ("fontFamily", T::Str),
+    ("fontSize", T::Range(8.0, 128.0)),
+    ("textAnchor", T::Choice(TEXT_ANCHORS)),
+    ("textColor", T::Color),
+    ("global", T::Bool),
+    ("flags", T::AnyObj),
+];
+const DRAWING_SHAPE: &[(&str, T)] = &[
+    ("type", T::Word(&["r", "e", "p"])), // ShapeData.TYPES
+    ("width", T::Nullable(&T::Num)),
+    ("height", T::Nullable(&T::Num)),
+    ("radius", T::Nullable(&T::Num)),
+    ("points", T::Arr(&T::Num)),
+];
+const DRAWING_V11: &[(&str, T)] = &[
+    ("_id", T::Id),
+    ("author", T::Id),
+    ("shape", T::Obj(DRAWING_SHAPE)),
+    ("x", T::Int),
+    ("y", T::Int),
+    ("z", T::Int),
+    ("rotation", T::Num),
+    ("bezierFactor", T::Range(0.0, 0.5)),
+    ("fillType", T::Choice(&[0, 1, 2])), // CONST.DRAWING_FILL_TYPES
+    ("fillColor", T::Nullable(&T::Color)),
+    ("fillAlpha", T::Alpha),
+    ("strokeWidth", T::IntMin(0)),
+    ("strokeColor", T::Nullable(&T::Color)),
+    ("strokeAlpha", T::Alpha),
+    ("texture", T::File),
+    ("text", T::Str),
+    ("fontFamily", T::Str),
+    ("fontSize", T::Range(8.0, 256.0)),
+    ("textColor", T::Color),
+    ("textAlpha", T::Alpha),
+    ("hidden", T::Bool),
+    ("locked", T::Bool),
+    ("flags", T::AnyObj),
+];
+const DRAWING_V12: &[(&str, T)] = &[
+    ("_id", T::Id),
+    ("author", T::Id),
+    ("shape", T::Obj(DRAWING_SHAPE)),
+    ("x", T::Int),
+    ("y", T::Int),
+    ("elevation", T::Num),
+    ("sort", T::Int),
+    ("rotation", T::Num),
+    ("bezierFactor", T::Range(0.0, 0.5)),
+    ("fillType", T::Choice(&[0, 1, 2])),
+    ("fillColor", T::Nullable(&T::Color)),
+    ("fillAlpha", T::Alpha),
+    ("strokeWidth", T::IntMin(0)),
+    ("strokeColor", T::Nullable(&T::Color)),
+    ("strokeAlpha", T::Alpha),
+    ("texture", T::File),
+    ("text", T::Str),
+    ("fontFamily", T::Str),
+    ("fontSize", T::Range(8.0, 256.0)),
+    ("textColor", T::Color),
+    ("textAlpha", T::Alpha),
+    ("hidden", T::Bool),
+    ("locked", T::Bool),
+    ("interface", T::Bool),
+    ("flags", T::AnyObj),
+];
+/// `RectangleShapeData` (the only region shape oc writes).
+const RECTANGLE: &[(&str, T)] = &[
+    ("type", T::Word(&["rectangle"])),
+    ("x", T::Num),
+    ("y", T::Num),
+    ("width", T::Range(f64::MIN_POSITIVE, f64::MAX)),
+    ("height", T::Range(f64::MIN_POSITIVE, f64::MAX)),
+    ("rotation", T::Num),
+    ("hole", T::Bool),
+];
+/// `BaseRegion` (v12).
+const REGION: &[(&str, T)] = &[
+    ("_id", T::Id),
+    ("name", T::NonBlank),
+    ("color", T::Color),
+    ("shapes", T::Arr(&T::Obj(RECTANGLE))),
+    ("elevation", T::Obj(&[("bottom", T::Nullable(&T::Num)), ("top", T::Nullable(&T::Num))])),
+    ("behaviors", T::Arr(&T::AnyObj)),
+    ("visibility", T::Choice(&[0, 1, 2])), // CONST.REGION_VISIBILITY
+    ("locked", T::Bool),
+    ("flags", T::AnyObj),
+];
+/// `BaseScene` in v11.
+const SCENE_V11: &[(&str, T)] = &[
+    ("_id", T::Id),
+    ("name", T::NonBlank),
+    ("active", T::Bool),
+    ("navigation", T::Bool),
+    ("navOrder", T::Int),
+    ("navName", T::Str),
+    ("background", T::Obj(TEXTURE_V11)),
+    ("foreground", T::File),
+    ("foregroundElevation", T::Nullable(&T::PosInt)),
+    ("thumb", T::File),
+    ("width", T::PosInt),
+    ("height", T::PosInt),
+    ("padding", T::Range(0.0, 0.5)),
+    ("initial", T::Obj(&[("x", T::Nullable(&T::Int)), ("y", T::Nullable(&T::Int)), ("scale", T::Nullable(&T::Num))])),
+    ("backgroundColor", T::Color),
+    ("grid", T::Obj(GRID_V11)),
+    ("tokenVision", T::Bool),
+    ("fogExploration", T::Bool),
+    ("fogReset", T::Nullable(&T::Num)),
+    ("globalLight", T::Bool),
+    ("globalLightThreshold", T::Nullable(&T::Alpha)),
+    ("darkness", T::Alpha),
+    ("fogOverlay", T::File),
+    ("fogExploredColor", T::Nullable(&T::Color)),
+    ("fogUnexploredColor", T::Nullable(&T::Color)),
+    ("drawings", T::Arr(&T::Obj(DRAWING_V11))),
+    ("tokens", T::Arr(&T::AnyObj)),
+    ("lights", T::Arr(&T::AnyObj)),
+    ("notes", T::Arr(&T::Obj(NOTE_V11))),
+    ("sounds", T::Arr(&T::AnyObj)),
+    ("templates", T::Arr(&T::AnyObj)),
+    ("tiles", T::Arr(&T::AnyObj)),
+    ("walls", T::Arr(&T::Obj(WALL))),
+    ("playlist", T::Id),
+    ("playlistSound", T::Id),
+    ("journal", T::Id),
+    ("journalEntryPage", T::Id),
+    ("weather", T::Str),
+    ("folder", T::Id),
+    ("sort", T::Int),
+    ("ownership", T::AnyObj),
+    ("flags", T::AnyObj),
+    ("_stats", T::AnyObj),
+];
+/// `BaseScene` in v12: `fog` and `environment` replace v11's fog and light fields; `regions`.
+const SCENE_V12: &[(&str, T)] = &[
+    ("_id", T::Id),
+    ("name", T::NonBlank),
+    ("active", T::Bool),
+    ("navigation", T::Bool),
+    ("navOrder", T::Int),
+    ("navName", T::Str),
+    ("background", T::Obj(TEXTURE_V12)),
+    ("foreground", T::File),
+    ("foregroundElevation", T::Nullable(&T::PosInt)),
+    ("thumb", T::File),
+    ("width", T::PosInt),
+    ("height", T::PosInt),
+    ("padding", T::Range(0.0, 0.5)),
+    ("initial", T::Obj(&[("x", T::Nullable(&T::Int)), ("y", T::Nullable(&T::Int)), ("scale", T::Nullable(&T::Num))])),
+    ("backgroundColor", T::Color),
+    ("grid", T::Obj(GRID_V12)),
+    ("tokenVision", T::Bool),
+    (
+        "fog",
+        T::Obj(&[
+            ("exploration", T::Bool),
+            ("reset", T::Nullable(&T::Num)),
+            ("overlay", T::File),
+            ("colors", T::Obj(&[("explored", T::Nullable(&T::Color)), ("unexplored", T::Nullable(&T::Color))])),
+        ]),
+    ),
+    ("environment", T::AnyObj),
+    ("drawings", T::Arr(&T::Obj(DRAWING_V12))),
+    ("tokens", T::Arr(&T::AnyObj)),
+    ("lights", T::Arr(&T::AnyObj)),
+    ("notes", T::Arr(&T::Obj(NOTE_V12))),
+    ("sounds", T::Arr(&T::AnyObj)),
+    ("regions", T::Arr(&T::Obj(REGION))),
+    ("templates", T::Arr(&T::AnyObj)),
+    ("tiles", T::Arr(&T::AnyObj)),
+    ("walls", T::Arr(&T::Obj(WALL))),
+    ("playlist", T::Id),
+    ("playlistSound", T::Id),
+    ("journal", T::Id),
+    ("journalEntryPage", T::Id),
+    ("weather", T::Str),
+    ("folder", T::Id),
+    ("sort", T::Int),
+    ("ownership", T::AnyObj),
+    ("flags", T::AnyObj),
+    ("_stats", T::AnyObj),
+];
+
+/// Every way `value` at `path` breaks `ty`.
+fn validate(path: &str, value: &Value, ty: T, errors: &mut Vec<String>) {
+    let mut bad = |why: &str| errors.push(format!("{path}: {why}, got {value}"));
+    let num = value.as_f64().filter(|n| n.is_finite());
+    let int = value.as_i64().or_else(|| num.filter(|n| n.fract() == 0.0).map(|n| n as i64));
+    match ty {
+        T::Str => {
+            if !value.is_string() {
+                bad("a string");
+            }
+        }
+        T::NonBlank => {
+            if value.as_str().is_none_or(|s| s.trim().is_empty()) {
+                bad("a non-blank string");
+            }
+        }
+        T::Bool => {
+            if !value.is_boolean() {
+                bad("a boolean");
+            }
+        }
+        T::Int => {
+            if int.is_none() {
+                bad("an integer");
+            }
+        }
+        T::PosInt => {
+            if int.is_none_or(|i| i <= 0) {
+                bad("a positive integer");
+            }
+        }
+        T::IntMin(min) => {
+            if int.is_none_or(|i| i < min) {
+                bad(&format!("an integer of at least {min}"));
+            }
+        }
+        T::Num => {
+            if num.is_none() {
+                bad("a number");
+            }
+        }
+        T::Range(lo, hi) => {
+            if num.is_none_or(|n| n < lo || n > hi) {
+                bad(&format!("a number in {lo}..={hi}"));
+            }
+        }
+        T::Alpha => {
+            if num.is_none_or(|n| !(0.0..=1.0).contains(&n)) {
+                bad("an alpha in 0..=1");
+            }
+        }
+        T::Color => {
+            let ok = value
+                .as_str()
+                .is_some_and(|s| s.len() == 7 && s.starts_with('#') && s.chars().skip(1).all(|c| c.is_ascii_hexdigit()));
+            if !ok {
+                bad("a #rrggbb colour");
+            }
+        }
+        T::File | T::Id => {
+            if !(value.is_null() || value.as_str().is_some_and(|s| !s.is_empty())) {
+                bad("a path or id, or null");
+            }
+        }
+        T::Choice(choices) => {
+            if int.is_none_or(|i| !choices.contains(&i)) {
+                bad(&format!("one of {choices:?}"));
+            }
+        }
+        T::Word(words) => {
+            if value.as_str().is_none_or(|s| !words.contains(&s)) {
+                bad(&format!("one of {words:?}"));
+            }
+        }
+        T::Nullable(inner) => {
+            if !value.is_null() {
+                validate(path, value, *inner, errors);
+            }
+        }
+        T::Obj(fields) => match value.as_object() {
+            None => bad("an object"),
+            Some(object) => {
+                for (key, v) in object {
+                    match fields.iter().find(|(name, _)| name == key) {
+                        Some((_, t)) => validate(&format!("{path}.{key}"), v, *t, errors),
+                        None => errors.push(format!("{path}.{key}: not a field of the schema (Foundry drops it)")),
+                    }
+                }
+            }
+        },
+        T::Arr(inner) => match value.as_array() {
+            None => bad("an array"),
+            Some(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    validate(&format!("{path}[{i}]"), v, *inner, errors);
+                }
+            }
+        },
+        T::Tuple(inner, n) => match value.as_array() {
+            Some(items) if items.len() == n => {
+                for (i, v) in items.iter().enumerate() {
+                    validate(&format!("{path}[{i}]"), v, *inner, errors);
+                }
+            }
+            _ => bad(&format!("an array of {n}")),
+        },
+        T::AnyObj => {
+            if !value.is_object() {
+                bad("an object");
+            }
+        }
+    }
+}
+
+fn scene_json(map: &Map, rules: &Rules, version: Version, src: &str) -> Value {
+    serde_json::to_value(scene(map, rules, version, Some(src.to_string()))).unwrap()
+}
+
+/// The tiles of a map whose terrain opens (doors).
+fn door_tiles(map: &Map, rules: &Rules) -> Vec<Tile> {
+    map.tiles().filter(|t| map.terrain(*t).and_then(|n| rules.terrain(n)).is_some_and(|tr| !tr.opened_by.is_empty())).collect()
+}
+
+#[test]
+fn every_atlas_scene_fits_foundrys_base_scene_for_v11_and_v12() {
+    let rules = std_rules();
+    // The validator itself refuses what it should.
+    let mut errors = Vec::new();
+    let wrong = serde_json::json!({"name": "", "width": 0, "grid": {"type": 7, "size": 10, "color": "red"}, "icon": "x", "walls": [{"c": [0, 1, 2]}]});
+    validate("scene", &wrong, T::Obj(SCENE_V12), &mut errors);
+    assert_eq!(errors.len(), 7, "{errors:#?}");
+
+    let mut doors_seen = 0;
+    let mut destructible_seen = 0;
+    for path in atlas() {
+        let map = load(&path, &rules);
+        let src = asset_path(DEFAULT_ASSET_PREFIX, "map.png");
+        for (version, schema) in [(Version::V11, SCENE_V11), (Version::V12, SCENE_V12)] {
+            let scene = scene_json(&map, &rules, version, &src);
+            let mut errors = Vec::new();
+            validate("scene", &scene, T::Obj(schema), &mut errors);
+            assert!(errors.is_empty(), "{} ({version:?}):\n{}", map.name, errors.join("\n"));
+            // A usable import: the picture, a square grid of 70, the size in pixels.
+            assert_eq!(scene["background"]["src"], "oc-maps/map.png");
+            assert_eq!((scene["grid"]["type"].as_i64(), scene["grid"]["size"].as_i64()), (Some(1), Some(70)));
+            assert_eq!((scene["width"].as_i64(), scene["height"].as_i64()), (Some(map.width * 70), Some(map.height * 70)));
+            // Regions: v12 Regions, v11 Drawings labelled with the same names.
+            let names: BTreeSet<&str> = map.regions.iter().map(|r| r.name.as_str()).collect();
+            let (docs, key) = match version {
+                Version::V12 => {
+                    assert!(scene["drawings"].as_array().unwrap().is_empty());
+                    (&scene["regions"], "name")
+                }
+                Version::V11 => {
+                    assert!(scene.get("regions").is_none(), "v11 has no regions");
+                    (&scene["drawings"], "text")
+                }
+            };
+            let found: BTreeSet<&str> = docs.as_array().unwrap().iter().map(|d| d[key].as_str().unwrap()).collect();
+            assert_eq!(found, names, "{} ({version:?})", map.name);
+            // Every region tile is covered by exactly its shapes, and nothing else.
+            for r in &map.regions {
+                let tiles: BTreeSet<(i64, i64)> = r.tiles.iter().map(|(t, _)| (t.x, t.y)).collect();
+                let mut covered = BTreeSet::new();
+                for d in docs.as_array().unwrap().iter().filter(|d| d[key] == r.name.as_str()) {
+                    let rects: Vec<(i64, i64, i64, i64)> = match version {
+                        Version::V12 => d["shapes"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|s| {
+                                (
+                                    s["x"].as_i64().unwrap(),
+                                    s["y"].as_i64().unwrap(),
+                                    s["width"].as_i64().unwrap(),
+                                    s["height"].as_i64().unwrap(),
+                                )
+                            })
+                            .collect(),
+                        Version::V11 => vec![(
+                            d["x"].as_i64().unwrap(),
+                            d["y"].as_i64().unwrap(),
+                            d["shape"]["width"].as_i64().unwrap(),
+                            d["shape"]["height"].as_i64().unwrap(),
+                        )],
+                    };
+                    for (x, y, w, h) in rects {
+                        for ty in y / 70..(y + h) / 70 {
+                            for tx in x / 70..(x + w) / 70 {
+                                assert!(covered.insert((tx, ty)), "{}: ({tx}, {ty}) twice", r.name);
+                            }
+                        }
+                    }
+                }
+                assert_eq!(covered, tiles, "{} of {}", r.name, map.name);
+            }
+            // Chest notes with v10+'s keys.
+            let notes = scene["notes"].as_array().unwrap();
+            assert_eq!(notes.len(), map.chests.len());
+            for n in notes {
+                assert_eq!(n["texture"]["src"], "icons/svg/chest.svg");
+                assert!(n.get("icon").is_none());
+                assert!(n["text"].as_str().unwrap().starts_with("Chest: "));
+            }
+            // One door wall per door, through the door's tile, from grid line to grid line.
+            let walls = scene["walls"].as_array().unwrap();
+            let door_walls: Vec<&Value> = walls.iter().filter(|w| w["door"] == 1).collect();
+            let doors = door_tiles(&map, &rules);
+            assert_eq!(door_walls.len(), doors.len(), "{}: {door_walls:?}", map.name);
+            for t in &doors {
+                let (cx, cy) = (t.x * 70 + 35, t.y * 70 + 35);
+                let through = door_walls.iter().filter(|w| {
+                    let c: Vec<i64> = w["c"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+                    (c[0] + c[2]) / 2 == cx && (c[1] + c[3]) / 2 == cy && ((c[0] - c[2]).abs() + (c[1] - c[3]).abs()) == 70
+                });
+                assert_eq!(through.count(), 1, "{}: door {t:?}", map.name);
+            }
+            doors_seen += doors.len();
+            // Walls run along grid lines; the edges of a tile that can be struck down carry its HP.
+            for w in walls.iter().filter(|w| w["door"] == 0) {
+                let c: Vec<i64> = w["c"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+                assert!(c.iter().all(|v| v % 70 == 0) && (c[0] == c[2] || c[1] == c[3]), "{c:?}");
+                if let Some(oc) = w["flags"].get("oc") {
+                    assert_eq!(oc["destructible"], true);
+                    let (x, y) = (oc["tile"][0].as_i64().unwrap(), oc["tile"][1].as_i64().unwrap());
+                    let hp = map
+                        .destructibles
+                        .iter()
+                        .find(|d| d.at == Tile { x, y })
+                        .and_then(|d| d.hp)
+                        .or_else(|| rules.terrain(map.terrain(Tile { x, y }).unwrap()).unwrap().hp.map(i64::from));
+                    assert_eq!(oc["hp"].as_i64(), hp, "{}: {w}", map.name);
+                    destructible_seen += 1;
+                }
+            }
+        }
+    }
+    assert!(doors_seen >= 4, "the Atlas has doors: {doors_seen}");
+    assert!(destructible_seen > 0, "the Atlas has walls that can be struck down");
+}
+
+#[test]
+fn a_door_in_a_wall_is_one_door_wall_across_the_way_through() {
+    let rules = std_rules();
+    let map = load(&repo().join("scenarios/maps/grado-keep.map.toml"), &rules);
+    let scene = scene_json(&map, &rules, Version::V12, "x.png");
+    let walls = scene["walls"].as_array().unwrap();
+    // The door at (5, 2) is entered from (4, 2) and (6, 2): one upright door wall through its
+    // middle, x = 5 * 70 + 35; its tile is closed above and below by the wall's edges.
+    assert_eq!(map.terrain(Tile { x: 5, y: 2 }), Some("Door"));
+    let doors: Vec<&Value> = walls.iter().filter(|w| w["flags"]["oc"]["tile"] == serde_json::json!([5, 2])).collect();
+    assert_eq!(doors.len(), 1, "{doors:?}");
+    assert_eq!(doors[0]["c"], serde_json::json!([385, 140, 385, 210]));
+    assert_eq!(doors[0]["door"], 1);
+    let covers = |x0: i64, y0: i64, x1: i64, y1: i64| {
+        walls.iter().any(|w| {
+            let c: Vec<i64> = w["c"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+            c[1] == y0 && c[3] == y1 && c[0] <= x0 && c[2] >= x1
+        })
+    };
+    assert!(covers(350, 140, 420, 140) && covers(350, 210, 420, 210), "the door's tile is walled above and below");
+}
+
+#[test]
+fn export_foundry_writes_the_scene_and_its_background() {
+    let dir = scratch("foundry");
+    let json = dir.join("keep.json");
+    let run = oc(&repo(), &["export", "foundry", "scenarios/maps/grado-keep.map.toml", "-o", json.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let scene: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(scene["background"]["src"], "oc-maps/keep.png");
+    let background = oc_atlas::export::decode_png(&std::fs::read(dir.join("keep.png")).unwrap()).unwrap();
+    assert_eq!(background.dimensions(), (20 * 70, 12 * 70));
+    let render = dir.join("render.png");
+    let run = oc(&repo(), &["render", "--no-legend", "scenarios/maps/grado-keep.map.toml", "-o", render.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let rendered = oc_atlas::export::decode_png(&std::fs::read(&render).unwrap()).unwrap();
+    assert!(background == rendered, "the background is the rendered map");
+    // v11 and another upload folder; an earlier export is replaced without --force.
+    let run = oc(
+        &repo(),
+        &[
+            "export",
+            "foundry",
+            "scenarios/maps/grado-keep.map.toml",
+            "-o",
+            json.to_str().unwrap(),
+            "--foundry",
+            "11",
+            "--asset-prefix",
+            "worlds/magvel/maps",
+        ],
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let scene: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(scene["background"]["src"], "worlds/magvel/maps/keep.png");
+    assert!(scene.get("regions").is_none() && !scene["drawings"].as_array().unwrap().is_empty());
+    let run = oc(&repo(), &["export", "foundry", "scenarios/maps/grado-keep.map.toml", "--foundry", "10"]);
+    assert_eq!(run.status.code(), Some(2));
+    // A picture someone painted is not replaced without --force.
+    std::fs::write(dir.join("mine.png"), b"\x89PNG\r\n\x1a\nmine").unwrap();
+    let mine = dir.join("mine.json");
+    let run = oc(&repo(), &["export", "foundry", "scenarios/maps/grado-keep.map.toml", "-o", mine.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(2), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(!mine.exists());
+    assert_eq!(std::fs::read(dir.join("mine.png")).unwrap(), b"\x89PNG\r\n\x1a\nmine");
+}
+
+#[test]
+fn a_map_with_its_own_image_exports_that_image_as_the_background() {
+    let dir = scratch("image");
+    let json = dir.join("clean.json");
+    let run = oc(&repo(), &["export", "foundry", "tests/fixtures/atlas/clean_image.map.toml", "-o", json.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let scene: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(scene["background"]["src"], "oc-maps/clean.png");
+    let written = oc_atlas::export::decode_png(&std::fs::read(dir.join("clean.png")).unwrap()).unwrap();
+    let painted =
+        oc_atlas::export::decode_png(&std::fs::read(repo().join("tests/fixtures/atlas/right-size.png")).unwrap()).unwrap();
+    assert!(written == painted, "the map's own picture, pixel for pixel");
+    let uvtt = dir.join("clean.uvtt");
+    let run = oc(&repo(), &["export", "uvtt", "tests/fixtures/atlas/clean_image.map.toml", "-o", uvtt.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let file: Value = serde_json::from_slice(&std::fs::read(&uvtt).unwrap()).unwrap();
+    let embedded = oc_atlas::export::decode_png(&base64_decode(file["image"].as_str().unwrap())).unwrap();
+    assert!(embedded == painted);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Universal VTT 0.3.
+
+const POINT: &[(&str, T)] = &[("x", T::Num), ("y", T::Num)];
+/// The fields of a Universal VTT 0.3 file (as Dungeondraft writes them and the importers read
+/// them), plus oc's `software`.
+const UVTT: &[(&str, T)] = &[
+    ("format", T::Range(0.3, 0.3)),
+    ("software", T::Str),
+    ("resolution", T::Obj(&[("map_origin", T::Obj(POINT)), ("map_size", T::Obj(POINT)), ("pixels_per_grid", T::IntMin(1))])),
+    ("line_of_sight", T::Arr(&T::Arr(&T::Obj(POINT)))),
+    ("objects_line_of_sight", T::Arr(&T::Arr(&T::Obj(POINT)))),
+    (
+        "portals",
+        T::Arr(&T::Obj(&[
+            ("position", T::Obj(POINT)),
+            ("bounds", T::Tuple(&T::Obj(POINT), 2)),
+            ("rotation", T::Num),
+            ("closed", T::Bool),
+            ("freestanding", T::Bool),
+        ])),
+    ),
+    ("environment", T::Obj(&[("baked_lighting", T::Bool), ("ambient_light", T::Str)])),
+    ("lights", T::Arr(&T::AnyObj)),
+    ("image", T::NonBlank),
+];
+
+/// Standard base64 decoding, written here so the test does not trust the exporter's encoder.
+fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| -> u32 {
+        match c {
+            b'A'..=b'Z' => u32::from(c - b'A'),
+            b'a'..=b'z' => u32::from(c - b'a') + 26,
+            b'0'..=b'9' => u32::from(c - b'0') + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => panic!("not base64: {c}"),
+        }
+    };
+    let bytes = text.as_bytes();
+    assert_eq!(bytes.len() % 4, 0);
+    let mut out = Vec::new();
+    for chunk in bytes.chunks(4) {
+        let pad = chunk.iter().filter(|c| **c == b'=').count();
+        let n = chunk.iter().take(4 - pad).enumerate().fold(0u32, |n, (i, c)| n | value(*c) << (18 - 6 * i));
+        out.extend_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8][..3 - pad]);
+    }
+    out
+}
+
+#[test]
+fn every_atlas_map_exports_to_universal_vtt() {
+    assert_eq!(base64_decode(&oc_atlas::uvtt::base64(b"Magvel!")), b"Magvel!");
+    let rules = std_rules();
+    for path in atlas() {
+        let map = load(&path, &rules);
+        let file = serde_json::to_value(oc_atlas::uvtt::uvtt(&map, &rules, b"not a picture")).unwrap();
+        let mut errors = Vec::new();
+        validate("uvtt", &file, T::Obj(UVTT), &mut errors);
+        assert!(errors.is_empty(), "{}:\n{}", map.name, errors.join("\n"));
+        assert_eq!(file["resolution"]["pixels_per_grid"], 70);
+        assert_eq!(file["resolution"]["map_size"], serde_json::json!({"x": map.width as f64, "y": map.height as f64}));
+        let doors = door_tiles(&map, &rules);
+        let portals = file["portals"].as_array().unwrap();
+        assert_eq!(portals.len(), doors.len(), "{}", map.name);
+        for p in portals {
+            // A portal stands in the middle of its door's tile, one square long.
+            let (x, y) = (p["position"]["x"].as_f64().unwrap(), p["position"]["y"].as_f64().unwrap());
+            assert!(doors.iter().any(|t| (t.x as f64 + 0.5, t.y as f64 + 0.5) == (x, y)), "{p}");
+            let [a, b] = [&p["bounds"][0], &p["bounds"][1]];
+            let len = (a["x"].as_f64().unwrap() - b["x"].as_f64().unwrap()).abs()
+                + (a["y"].as_f64().unwrap() - b["y"].as_f64().unwrap()).abs();
+            assert_eq!(len, 1.0);
+        }
+        let foundry = scene_json(&map, &rules, Version::V12, "x.png");
+        let walls = foundry["walls"].as_array().unwrap().iter().filter(|w| w["door"] == 0).count();
+        assert_eq!(file["line_of_sight"].as_array().unwrap().len(), walls, "{}: the same walls as the Foundry scene", map.name);
+        assert_eq!(base64_decode(file["image"].as_str().unwrap()), b"not a picture");
+    }
+}
+
+#[test]
+fn export_uvtt_embeds_the_rendered_map() {
+    let dir = scratch("uvtt");
+    let out = dir.join("ide.uvtt");
+    let run = oc(&repo(), &["export", "uvtt", "scenarios/maps/ide.map.toml", "-o", out.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let file: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let mut errors = Vec::new();
+    validate("uvtt", &file, T::Obj(UVTT), &mut errors);
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    let embedded = oc_atlas::export::decode_png(&base64_decode(file["image"].as_str().unwrap())).unwrap();
+    let render = dir.join("ide.png");
+    let run = oc(&repo(), &["render", "--no-legend", "scenarios/maps/ide.map.toml", "-o", render.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let rendered = oc_atlas::export::decode_png(&std::fs::read(&render).unwrap()).unwrap();
+    assert_eq!(embedded.dimensions(), (20 * 70, 12 * 70));
+    assert!(embedded == rendered, "the embedded picture is `oc render`'s map");
+    // The full render has the same pixels above its legend strip.
+    let full = dir.join("full.png");
+    let run = oc(&repo(), &["render", "scenarios/maps/ide.map.toml", "-o", full.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0));
+    let full = oc_atlas::export::decode_png(&std::fs::read(&full).unwrap()).unwrap();
+    assert!(image::imageops::crop_imm(&full, 0, 0, 20 * 70, 12 * 70).to_image() == rendered);
+    // Run again: an earlier export is replaced; a file oc did not write is not.
+    let run = oc(&repo(), &["export", "uvtt", "scenarios/maps/ide.map.toml", "-o", out.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    std::fs::write(dir.join("other.uvtt"), "{\"format\": 0.3}").unwrap();
+    let run = oc(&repo(), &["export", "uvtt", "scenarios/maps/ide.map.toml", "-o", dir.join("other.uvtt").to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(2));
+}
