@@ -142,6 +142,8 @@ pub struct Resolution {
     pub log: Vec<StrikeLog>,
     pub hp: [i64; 2],
     pub declared: Vec<Laid>,
+    /// Each side's resources after the exchange, in the ruleset's order (reactions spend them).
+    pub resources: [Vec<i64>; 2],
 }
 
 /// What a side does in an exchange before any die is rolled.
@@ -948,7 +950,9 @@ impl<'e> Exchange<'e> {
             });
             state = after;
         }
-        Resolution { log, hp: state.hp, declared }
+        let n = self.engine.rules.ruleset.resources.len().min(MAX_RES);
+        let resources = state.res.map(|r| r.iter().take(n).map(|v| i64::from(*v)).collect());
+        Resolution { log, hp: state.hp, declared, resources }
     }
 
     /// Only the final HP of one seeded exchange (for simulations).

@@ -33,7 +33,23 @@ const TOP: &[&str] = &[
     "scenario",
     "army",
 ];
-const RULESET: &[&str] = &["doc", "scale", "stat", "base", "class_range", "inventory", "weight", "dice", "table", "combat"];
+const RULESET: &[&str] = &[
+    "doc",
+    "scale",
+    "stat",
+    "base",
+    "class_range",
+    "inventory",
+    "weight",
+    "dice",
+    "table",
+    "combat",
+    "resource",
+    "turn",
+    "order",
+    "spend",
+    "reaction",
+];
 const TERRAIN: &[&str] = &["doc", "symbol", "defense", "cost", "heal", "hp", "becomes", "opened_by", "impassable"];
 const CLASS: &[&str] = &["doc", "ratings", "wields", "tags", "cost", "promoted", "kit", "normal", "transformed"];
 const ITEM: &[&str] = &["doc", "type", "might", "weight", "range", "tags", "cost", "use"];
@@ -83,6 +99,8 @@ const SIDE: &[&str] = &[
     "units",
     "at_least",
     "at_most",
+    "points",
+    "each",
     "with",
     "class",
     "wielding",

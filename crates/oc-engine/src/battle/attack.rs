@@ -110,12 +110,15 @@ impl Battle<'_> {
             la.debuffs.push(("damage_bonus".to_string(), bonus));
         }
         let exchange = Exchange::new(self.engine, &la, &ld, distance(a.pos, d.pos))?;
-        let Resolution { log, hp, declared } = exchange.resolve_all(&mut self.rng);
-        if let Some(f) = self.units.get_mut(i) {
-            f.hp = hp[0];
-        }
-        if let Some(f) = self.units.get_mut(target) {
-            f.hp = hp[1];
+        let Resolution { log, hp, declared, resources } = exchange.resolve_all(&mut self.rng);
+        // HP, and the resources reactions spent.
+        for (k, side) in [(i, 0), (target, 1)] {
+            if let Some(f) = self.units.get_mut(k) {
+                f.hp = hp[side];
+                if let Some(r) = resources.get(side).filter(|r| !r.is_empty()) {
+                    f.resources = r.clone();
+                }
+            }
         }
         // Statuses, cures and debuffs the triggers laid (`on attacked`, then each strike's) stay.
         let unit_of = |side: usize| if side == 0 { i } else { target };
@@ -131,18 +134,18 @@ impl Battle<'_> {
         let strikes: Vec<String> = log
             .iter()
             .map(|s| {
-                format!(
-                    "{} {} {}",
-                    s.stage,
-                    s.roll,
-                    if s.outcome.crit {
-                        "crit"
-                    } else if s.outcome.hit {
-                        "hit"
-                    } else {
-                        "miss"
-                    }
-                )
+                let outcome = if s.outcome.crit {
+                    "crit"
+                } else if s.outcome.hit {
+                    "hit"
+                } else {
+                    "miss"
+                };
+                match &s.reaction {
+                    // The struck unit's reaction, where the ruleset has reactions.
+                    Some(r) => format!("{} {} {outcome} ({r})", s.stage, s.roll),
+                    None => format!("{} {} {outcome}", s.stage, s.roll),
+                }
             })
             .collect();
         Ok(format!("{}: {}", d.name, strikes.join(", ")))
