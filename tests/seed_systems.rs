@@ -140,3 +140,91 @@ fn skirmish_initiative_is_the_maneuver_points_rolled_at_least_one() {
         }
     }
 }
+
+const FIELD: &str = r#"name = "Field"
+width = 6
+height = 3
+rows = ["......", "......", "......"]
+[[regions]]
+name = "west"
+kind = "deployment"
+side = "attacker"
+rect = [0, 0, 2, 3]
+[[regions]]
+name = "east"
+kind = "deployment"
+side = "defender"
+rect = [4, 0, 2, 3]
+"#;
+
+/// Seed 004: "The threat zone of a target is all squares in front and the 2 squares beside the
+/// target"; "Move up to 5 squares, each time a treat zone is evaded, the opponent gets an
+/// immediate skirmish attack targeting the mover".
+#[test]
+fn skirmish_threat_zones_give_free_attacks_to_units_left_behind() {
+    use oc_engine::battle::Turn;
+    let scenario = r#"import "std:skirmish"
+scenario Field { map "field.map.toml" rounds 9 then draw
+    attacker { zone "west" war_chest 999 units 1..2 win rout all }
+    defender { zone "east" war_chest 999 units 1..2 win rout all } }
+army A for Field attacker { unit Ada: Veteran { items Sword } }
+army D for Field defender { unit Dov: Veteran { items Sword } }
+"#;
+    let mut files = std::collections::BTreeMap::new();
+    files.insert("field.oc".to_string(), scenario.to_string());
+    files.insert("field.map.toml".to_string(), FIELD.to_string());
+    let mut ws = Workspace::new();
+    let (c, _) = ws.compile(&mut oc_compiler::MemoryHost(files), &["field.oc".to_string()]);
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let rules = c.rules.unwrap();
+    let (map, _) = oc_atlas::parse(oc_diag::FileId(0), FIELD);
+    let mut map = map.unwrap();
+    map.resolve(&rules);
+    let map = map.battle_map();
+    let engine = Engine::new(rules).unwrap();
+    let s = engine.rules.scenarios[0].clone();
+    let armies = [&engine.rules.armies[0], &engine.rules.armies[1]];
+    let mut b = Battle::new(&engine, &s, &map, armies, [&[(1, 1)], &[(4, 1)]], 7).unwrap();
+    // Dov faces the attackers' zone (west): its zone is the column x = 3 and the squares above
+    // and below it.
+    let mut zone = b.threatened_by(1);
+    zone.sort();
+    assert_eq!(zone, vec![(3, 0), (3, 1), (3, 2), (4, 0), (4, 2)]);
+    // Ada's activations: first into the zone (no attack), then out of it (a free attack).
+    let mut plan = vec![(3, 1), (2, 1)].into_iter();
+    let mut free = 0;
+    loop {
+        let to = match b.may_act(b.to_act).first().copied() {
+            Some(0) => match plan.next() {
+                Some(to) => to,
+                None => break,
+            },
+            Some(k) => {
+                b.turn(Turn { unit: k, ..Default::default() }).unwrap();
+                continue;
+            }
+            None => break,
+        };
+        let before = b.log.len();
+        b.turn(Turn { unit: 0, to: Some(to), ..Default::default() }).unwrap();
+        let notes: Vec<String> = b.log[before..]
+            .iter()
+            .filter_map(|r| if let Record::Turn { note, .. } = r { Some(note.clone()) } else { None })
+            .collect();
+        let attacked = notes.iter().any(|n| n.contains("free attack by Dov"));
+        if to == (3, 1) {
+            assert!(!attacked, "moving into a zone is free: {notes:?}");
+        } else {
+            assert!(attacked, "leaving Dov's zone: {notes:?}");
+            free += 1;
+        }
+        // An activation may have more steps (initiative above 1): end it.
+        if b.active.is_some() {
+            b.turn(Turn { unit: 0, ..Default::default() }).unwrap();
+        }
+        if b.outcome.is_some() {
+            break;
+        }
+    }
+    assert_eq!(free, 1);
+}

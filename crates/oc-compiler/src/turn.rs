@@ -124,6 +124,16 @@ impl Checker<'_> {
                 }
             };
         }
+        if let Some(first) = block.threat.first() {
+            for extra in block.threat.iter().skip(1) {
+                self.error(
+                    Diagnostic::error(DUPLICATE_FIELD, extra.span, "the threat zone is set twice")
+                        .with_secondary(first.span, "first set here")
+                        .with_help("keep one `threat`"),
+                );
+            }
+            turn.threat = Some(if first.value == "front" { m::Threat::Front } else { m::Threat::Adjacent });
+        }
         if let Some(first) = block.spend.first() {
             for extra in block.spend.iter().skip(1) {
                 self.error(

@@ -235,6 +235,8 @@ pub struct Exchange<'e> {
     policy: Option<Option<u8>>,
     /// The reaction chosen in each state a resolution reached (the same as the forecast's).
     choices: RefCell<FixedMap<(State, usize), Option<u8>>>,
+    /// A lone attack: no counter, no follow-up (a free attack from a threat zone).
+    single: bool,
 }
 
 impl<'e> Exchange<'e> {
@@ -287,6 +289,7 @@ impl<'e> Exchange<'e> {
             start,
             policy: None,
             choices: RefCell::new(FixedMap::default()),
+            single: false,
         }
         .checked()
     }
@@ -320,6 +323,12 @@ impl<'e> Exchange<'e> {
             }
         }
         Ok(self)
+    }
+
+    /// A lone attack, with no counter and no follow-up (a free attack).
+    pub fn single(mut self) -> Self {
+        self.single = true;
+        self
     }
 
     /// States the reaction struck units take (a name from the ruleset's reactions), or `None` for
@@ -589,6 +598,7 @@ impl<'e> Exchange<'e> {
             return Phase::Attack { side, left: left - 1, stage };
         }
         match stage {
+            _ if self.single => Phase::Done,
             Stage::First if self.can_counter(state) => {
                 Phase::Attack { side: 1, left: self.strikes(state, 1), stage: Stage::Counter }
             }

@@ -163,6 +163,21 @@ pub struct TurnRules {
     /// Whether a step may be taken; reads the [`STEP_PARAMS`]. Default true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step_allowed: Option<Expr>,
+    /// Threat zones: a unit whose move leaves an enemy's zone takes a free attack from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threat: Option<Threat>,
+}
+
+/// The squares a unit threatens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Threat {
+    /// The four squares around it.
+    Adjacent,
+    /// "all squares in front and the 2 squares beside" (seed 004), by its facing: the three
+    /// squares of the row ahead and the one on each side. Units face where they last moved or
+    /// struck, and at first toward the enemy's deployment zone.
+    Front,
 }
 
 impl TurnRules {

@@ -78,6 +78,8 @@ pub struct ResourceDef {
 #[derive(Clone, Debug)]
 pub struct TurnDef {
     pub order: Vec<Spanned<OrderDef>>,
+    /// `threat adjacent` / `threat front`.
+    pub threat: Vec<Ident>,
     pub spend: Vec<Ident>,
     pub formulas: Vec<Formula>,
     pub span: Span,

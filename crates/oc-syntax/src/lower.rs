@@ -775,7 +775,7 @@ impl Ctx {
     }
 
     fn turn_block(&self, pair: Pair<Rule>) -> TurnDef {
-        let mut t = TurnDef { order: vec![], spend: vec![], formulas: vec![], span: self.span(&pair) };
+        let mut t = TurnDef { order: vec![], threat: vec![], spend: vec![], formulas: vec![], span: self.span(&pair) };
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::turn_order => {
@@ -793,6 +793,11 @@ impl Ctx {
                         _ => continue,
                     };
                     t.order.push(Spanned::new(order, span));
+                }
+                Rule::turn_threat => {
+                    if let Some(n) = p.into_inner().find(|q| q.as_rule() == Rule::threat_shape) {
+                        t.threat.push(self.ident(&n));
+                    }
                 }
                 Rule::turn_spend => {
                     if let Some(n) = p.into_inner().find(|q| q.as_rule() == Rule::name) {

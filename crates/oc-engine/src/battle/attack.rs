@@ -100,6 +100,11 @@ impl Battle<'_> {
 
     /// [`Battle::exchange`] with `bonus` added to the attacker's `damage_bonus` (an attack made by an action).
     pub(super) fn exchange_with(&mut self, i: usize, target: usize, bonus: i64) -> Result<String, BattleError> {
+        self.exchange_full(i, target, bonus, false)
+    }
+
+    /// An exchange; `single`: a lone attack with no counter or follow-up (a free attack).
+    pub(super) fn exchange_full(&mut self, i: usize, target: usize, bonus: i64, single: bool) -> Result<String, BattleError> {
         let (Some(a), Some(d)) = (self.units.get(i).cloned(), self.units.get(target).cloned()) else {
             return Err(BattleError("no such unit".into()));
         };
@@ -110,6 +115,7 @@ impl Battle<'_> {
             la.debuffs.push(("damage_bonus".to_string(), bonus));
         }
         let exchange = Exchange::new(self.engine, &la, &ld, distance(a.pos, d.pos))?;
+        let exchange = if single { exchange.single() } else { exchange };
         let Resolution { log, hp, declared, resources } = exchange.resolve_all(&mut self.rng);
         // HP, and the resources reactions spent.
         for (k, side) in [(i, 0), (target, 1)] {

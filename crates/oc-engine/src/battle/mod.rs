@@ -17,6 +17,7 @@ mod game;
 mod log;
 mod movement;
 mod round;
+mod threat;
 mod turns;
 mod victory;
 
@@ -79,6 +80,9 @@ pub struct Combatant {
     /// Amounts of the ruleset's resources, in their order (`stamina`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<i64>,
+    /// The way it faces (a unit step such as `(1, 0)`), where threat zones are in front.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facing: Option<Tile>,
 }
 
 /// A lowered attribute: `shift` steps or points on `attr`. `armed` once the unit's next turn has
@@ -284,6 +288,7 @@ impl<'e> Battle<'e> {
                     spent: Vec::new(),
                     debuffs: Vec::new(),
                     resources: Vec::new(),
+                    facing: None,
                 });
             }
         }
@@ -318,6 +323,7 @@ impl<'e> Battle<'e> {
             active: None,
             queue: Vec::new(),
         };
+        b.face_the_enemy();
         b.log.push(Record::Start { scenario: scenario.name.clone(), map: b.map.name.clone(), seed, units: b.units.clone() });
         b.log.push(Record::Round { round: 1, first: b.first });
         b.look();
@@ -448,16 +454,19 @@ impl<'e> Battle<'e> {
             self.refill(m::Event::Activated, &[i]);
         }
         let mut moved = 0;
+        // With threat zones a move can cost HP (free attacks): the turn's HP changes count from here.
+        let before_move: Vec<i64> = self.units.iter().map(|f| f.hp).collect();
+        let mut walked = Vec::new();
         if let Some(to) = t.to {
             let reach = self.reachable(i)?;
             let Some(cost) = reach.get(&to).copied() else {
                 return Err(BattleError(format!("{} cannot reach {to:?} this turn", u.name)));
             };
             moved = cost;
-            if let Some(f) = self.units.get_mut(i) {
-                f.pos = to;
-            }
+            walked = self.walk(i, to);
         }
+        // Routed by a free attack on the way: the move ends there, and so does the turn's act.
+        let fell = self.units.get(i).is_none_or(|f| f.hp <= 0);
         for item in &t.discard {
             let f = self.units.get_mut(i).ok_or_else(|| BattleError(format!("no unit {i}")))?;
             let k =
@@ -497,7 +506,7 @@ impl<'e> Battle<'e> {
             }
         }
         // `must_attack_weakest()`: seed 000, "Unit must attack the unit in range with the lowest Hp."
-        let weakest = self.weakest_in_range(i);
+        let weakest = if fell { Vec::new() } else { self.weakest_in_range(i) };
         if !weakest.is_empty() {
             let names =
                 || weakest.iter().filter_map(|k| self.units.get(*k)).map(|f| f.name.clone()).collect::<Vec<_>>().join(" or ");
@@ -509,18 +518,25 @@ impl<'e> Battle<'e> {
                 _ => return Err(BattleError(format!("{} must attack (the lowest HP in range: {})", u.name, names()))),
             }
         }
-        let before: Vec<i64> = self.units.iter().map(|f| f.hp).collect();
+        let before: Vec<i64> =
+            if self.engine.rules.ruleset.turn.threat.is_some() { before_move } else { self.units.iter().map(|f| f.hp).collect() };
         let note = match &t.act {
+            _ if fell => "is routed on the way".to_string(),
             Act::Wait => "waits".to_string(),
             Act::Attack { target } => self.attack(i, *target)?,
             Act::Strike { tile } => self.strike(i, *tile)?,
             Act::Special { verb, target, tile } => self.special(i, *verb, *target, *tile)?,
             Act::Use { item, target, tile } => self.use_item(i, item, *target, *tile)?,
         };
-        if let Act::Attack { target } = t.act {
+        let note = if walked.is_empty() { note } else { format!("{}; {note}", walked.join("; ")) };
+        if let (Act::Attack { target }, false) = (&t.act, fell) {
+            let target = *target;
+            if let Some(at) = self.units.get(target).map(|f| f.pos) {
+                self.face(i, at);
+            }
             self.run_triggers_against(i, m::Event::AfterAttack, Some(target));
         }
-        if let Some(to) = t.then_to {
+        if let (Some(to), false) = (t.then_to, fell) {
             let canto = self
                 .loadout(i, true)
                 .and_then(|l| self.engine.unit(&l, &[]).ok())

@@ -69,6 +69,16 @@ impl Battle<'_> {
     }
 
     fn reach(&self, i: usize, points: i64, sight: Option<&Sight>) -> Result<HashMap<Tile, i64>, BattleError> {
+        let mut best = self.costs(i, points, sight)?;
+        let u = self.units.get(i).ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        let occupant = |t: Tile| self.occupant(t).filter(|_| sight.is_none_or(|s| s.sees(t)));
+        // A unit cannot end its move on another unit.
+        best.retain(|t, _| *t == u.pos || occupant(*t).is_none());
+        Ok(best)
+    }
+
+    /// The cost of the cheapest way to every tile within `points`, passing allies.
+    pub(super) fn costs(&self, i: usize, points: i64, sight: Option<&Sight>) -> Result<HashMap<Tile, i64>, BattleError> {
         let u = self.units.get(i).ok_or_else(|| BattleError(format!("no unit {i}")))?;
         let occupant = |t: Tile| self.occupant(t).filter(|_| sight.is_none_or(|s| s.sees(t)));
         let (_, kind, can) = self.mobility(i)?;
@@ -96,8 +106,26 @@ impl Battle<'_> {
                 }
             }
         }
-        // A unit cannot end its move on another unit.
-        best.retain(|t, _| *t == u.pos || occupant(*t).is_none());
         Ok(best)
+    }
+
+    /// The cheapest way from unit `i`'s tile to `to` (both included), ties broken by tile order,
+    /// or `None` when it cannot get there.
+    pub fn path(&self, i: usize, to: Tile) -> Option<Vec<Tile>> {
+        let (points, kind, _) = self.mobility(i).ok()?;
+        let costs = self.costs(i, points, None).ok()?;
+        let start = self.units.get(i)?.pos;
+        let mut at = to;
+        let mut path = vec![to];
+        while at != start {
+            let here = *costs.get(&at)?;
+            let step = i64::from(self.terrain_at(at).and_then(|t| t.costs.get(&kind).copied().flatten())?);
+            let mut from: Vec<Tile> = neighbours(at).into_iter().filter(|n| costs.get(n) == Some(&(here - step))).collect();
+            from.sort();
+            at = *from.first()?;
+            path.push(at);
+        }
+        path.reverse();
+        Some(path)
     }
 }

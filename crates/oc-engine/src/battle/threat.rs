@@ -1,0 +1,122 @@
+//! Threat zones (`oc_model::Threat`, seed 004): the squares a unit threatens, the way it faces,
+//! and the free attack a unit takes from each enemy whose zone its move leaves.
+
+use oc_model as m;
+
+use super::{distance, Battle, State, Tile};
+
+/// The direction from `from` toward `to` along the longer axis (x on a tie), or `None` when they
+/// are the same tile.
+fn toward(from: Tile, to: Tile) -> Option<Tile> {
+    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+    match (dx, dy) {
+        (0, 0) => None,
+        _ if dx.abs() >= dy.abs() => Some((dx.signum(), 0)),
+        _ => Some((0, dy.signum())),
+    }
+}
+
+impl Battle<'_> {
+    fn threat(&self) -> Option<m::Threat> {
+        self.engine.rules.ruleset.turn.threat
+    }
+
+    /// The squares unit `k` threatens (none without threat zones, or when it is out of the battle).
+    pub fn threatened_by(&self, k: usize) -> Vec<Tile> {
+        let Some(u) = self.units.get(k).filter(|u| u.state == State::Ready) else { return Vec::new() };
+        let (x, y) = u.pos;
+        match self.threat() {
+            None => Vec::new(),
+            Some(m::Threat::Adjacent) => vec![(x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)],
+            Some(m::Threat::Front) => {
+                let (fx, fy) = u.facing.unwrap_or((1, 0));
+                // Sideways: the facing turned a quarter.
+                let (sx, sy) = (-fy, fx);
+                let ahead = (x + fx, y + fy);
+                vec![(ahead.0 - sx, ahead.1 - sy), ahead, (ahead.0 + sx, ahead.1 + sy), (x - sx, y - sy), (x + sx, y + sy)]
+            }
+        }
+    }
+
+    /// Turns unit `i` toward `to` (with `threat front`).
+    pub(super) fn face(&mut self, i: usize, to: Tile) {
+        if self.threat() != Some(m::Threat::Front) {
+            return;
+        }
+        if let Some(u) = self.units.get_mut(i) {
+            if let Some(d) = toward(u.pos, to) {
+                u.facing = Some(d);
+            }
+        }
+    }
+
+    /// At deployment, with `threat front`: every unit faces the enemy's deployment zone.
+    pub(super) fn face_the_enemy(&mut self) {
+        if self.threat() != Some(m::Threat::Front) {
+            return;
+        }
+        for i in 0..self.units.len() {
+            let Some(u) = self.units.get(i) else { continue };
+            let zone = &self.scenario.side(u.side.other()).zone;
+            let tiles = self.map.region(zone).map(|r| r.tiles.clone()).unwrap_or_default();
+            if tiles.is_empty() {
+                continue;
+            }
+            let n = tiles.len() as i64;
+            let centre = (tiles.iter().map(|t| t.0).sum::<i64>() / n, tiles.iter().map(|t| t.1).sum::<i64>() / n);
+            let facing = toward(u.pos, centre).unwrap_or((1, 0));
+            if let Some(u) = self.units.get_mut(i) {
+                u.facing = Some(facing);
+            }
+        }
+    }
+
+    /// Moves unit `i` along the cheapest way to `to`, square by square. Leaving an enemy's threat
+    /// zone, it takes a free attack from that enemy ("each time a treat zone is evaded, the
+    /// opponent gets an immediate skirmish attack targeting the mover"): one strike, no counter.
+    /// A mover routed on the way stops there. Returns the notes of the free attacks.
+    pub(super) fn walk(&mut self, i: usize, to: Tile) -> Vec<String> {
+        let path = if self.threat().is_some() { self.path(i, to) } else { None };
+        let Some(path) = path else {
+            if let Some(u) = self.units.get_mut(i) {
+                u.pos = to;
+            }
+            return Vec::new();
+        };
+        let mut notes = Vec::new();
+        for step in path.windows(2) {
+            let (Some(&from), Some(&next)) = (step.first(), step.get(1)) else { continue };
+            let Some(side) = self.units.get(i).map(|u| u.side) else { break };
+            let enemies: Vec<usize> = (0..self.units.len())
+                .filter(|k| self.units.get(*k).is_some_and(|e| e.side != side && e.state == State::Ready))
+                .filter(|k| {
+                    let zone = self.threatened_by(*k);
+                    zone.contains(&from) && !zone.contains(&next)
+                })
+                .collect();
+            for k in enemies {
+                let Some(e) = self.units.get(k) else { continue };
+                let d = distance(e.pos, from);
+                // The enemy strikes with what it holds, if it reaches.
+                let reaches = self.loadout(k, false).and_then(|l| self.engine.unit(&l, &[]).ok()).is_some_and(|x| x.in_range(d));
+                if !reaches {
+                    continue;
+                }
+                let mover = from;
+                self.face(k, mover);
+                if let Ok(note) = self.exchange_full(k, i, 0, true) {
+                    let name = self.units.get(k).map(|f| f.name.clone()).unwrap_or_default();
+                    notes.push(format!("free attack by {name} on {note}"));
+                }
+                if self.units.get(i).is_none_or(|u| u.hp <= 0) {
+                    return notes;
+                }
+            }
+            self.face(i, next);
+            if let Some(u) = self.units.get_mut(i) {
+                u.pos = next;
+            }
+        }
+        notes
+    }
+}
