@@ -94,7 +94,7 @@ enum Command {
     },
     /// Every class with each weapon it wields against every class: rout chances and damage as CSV.
     Matrix {
-        /// A built-in ruleset (officers_chess, officers_chess_v06) or a path to .oc files.
+        /// A built-in ruleset (officers_chess, officers_chess_v06, stamina, battlestorm, skirmish) or a path to .oc files.
         #[arg(long)]
         ruleset: Option<String>,
         /// Write the CSV here instead of stdout (the summary goes to stderr).
@@ -352,7 +352,7 @@ struct Matchup {
     /// The defending unit: CLASS or CLASS:WEAPON.
     #[arg(long)]
     defender: String,
-    /// A built-in ruleset (officers_chess, officers_chess_v06) or a path to .oc files.
+    /// A built-in ruleset (officers_chess, officers_chess_v06, stamina, battlestorm, skirmish) or a path to .oc files.
     #[arg(long)]
     ruleset: Option<String>,
     #[arg(long)]
@@ -376,6 +376,11 @@ struct Matchup {
     /// Status effects on the defender (repeatable).
     #[arg(long)]
     defender_status: Vec<String>,
+    /// The reaction a struck unit takes before each strike, where the ruleset has reactions (a
+    /// reaction's name, or `none`); without it each takes the one that leaves it the least
+    /// expected damage.
+    #[arg(long)]
+    reaction: Option<String>,
     /// Use a shifter's Normal form instead of its Transformed one.
     #[arg(long)]
     attacker_normal: bool,
@@ -481,11 +486,11 @@ fn main() -> ExitCode {
         }
         Command::Forecast { matchup, format } => {
             let (a, d) = matchup.sides();
-            play::forecast(matchup.ruleset.as_deref(), &a, &d, matchup.distance, format)
+            play::forecast(matchup.ruleset.as_deref(), &a, &d, matchup.distance, matchup.reaction.as_deref(), format)
         }
         Command::Duel { matchup, seed, format } => {
             let (a, d) = matchup.sides();
-            play::duel(matchup.ruleset.as_deref(), &a, &d, matchup.distance, seed, format)
+            play::duel(matchup.ruleset.as_deref(), &a, &d, matchup.distance, matchup.reaction.as_deref(), seed, format)
         }
         Command::Matrix { ruleset, out, force } => play::matrix(ruleset.as_deref(), out.as_deref(), force),
     };

@@ -173,12 +173,35 @@ fn matchup(
     Ok((engine, a, d, distance))
 }
 
-pub fn forecast(ruleset: Option<&str>, attacker: &Side, defender: &Side, distance: Option<i64>, format: Format) -> u8 {
+/// The exchange of a matchup, with the stated reaction (`none` for none) if there is one.
+fn exchange<'e>(
+    engine: &'e Engine,
+    a: &'e Loadout,
+    d: &'e Loadout,
+    distance: i64,
+    reaction: Option<&str>,
+) -> Result<oc_engine::Exchange<'e>, oc_engine::EngineError> {
+    let x = oc_engine::Exchange::new(engine, a, d, distance)?;
+    match reaction {
+        None => Ok(x),
+        Some("none") => x.with_reaction(None),
+        Some(name) => x.with_reaction(Some(name)),
+    }
+}
+
+pub fn forecast(
+    ruleset: Option<&str>,
+    attacker: &Side,
+    defender: &Side,
+    distance: Option<i64>,
+    reaction: Option<&str>,
+    format: Format,
+) -> u8 {
     let (engine, a, d, distance) = match matchup(ruleset, attacker, defender, distance) {
         Ok(m) => m,
         Err(code) => return code,
     };
-    let f = match engine.forecast(&a, &d, distance) {
+    let f = match exchange(&engine, &a, &d, distance, reaction).map(|x| x.forecast()) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("error: {e}");
@@ -278,12 +301,20 @@ pub fn forecast_table(engine: &Engine, f: &Forecast) -> String {
     out
 }
 
-pub fn duel(ruleset: Option<&str>, attacker: &Side, defender: &Side, distance: Option<i64>, seed: u64, format: Format) -> u8 {
+pub fn duel(
+    ruleset: Option<&str>,
+    attacker: &Side,
+    defender: &Side,
+    distance: Option<i64>,
+    reaction: Option<&str>,
+    seed: u64,
+    format: Format,
+) -> u8 {
     let (engine, a, d, distance) = match matchup(ruleset, attacker, defender, distance) {
         Ok(m) => m,
         Err(code) => return code,
     };
-    let (log, hp) = match engine.duel(&a, &d, distance, seed) {
+    let (log, hp) = match exchange(&engine, &a, &d, distance, reaction).map(|x| x.resolve(&mut oc_engine::rng(seed))) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("error: {e}");

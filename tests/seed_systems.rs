@@ -228,3 +228,40 @@ army D for Field defender { unit Dov: Veteran { items Sword } }
     }
     assert_eq!(free, 1);
 }
+
+/// Seed 002's reactions "chosen by the reacting unit's controller": forecasts take the best unless
+/// told which (`--reaction NAME` or `none`); a name the ruleset lacks is an error naming the others.
+#[test]
+fn forecasts_take_a_stated_reaction() {
+    let run = |reaction: &str| {
+        let out = oc(
+            &root(),
+            &[
+                "forecast",
+                "--ruleset",
+                "stamina",
+                "--attacker",
+                "Warrior:Greatsword",
+                "--defender",
+                "Knight:Longsword",
+                "--defender-accessory",
+                "RoundShield",
+                "--reaction",
+                reaction,
+                "--format",
+                "json",
+            ],
+        );
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let taken =
+        |json: &str| serde_json::from_str::<serde_json::Value>(json).unwrap()["defender_expected_damage_taken"].as_f64().unwrap();
+    let (code, none, _) = run("none");
+    assert_eq!(code, Some(0));
+    let (code, block, _) = run("Block");
+    assert_eq!(code, Some(0));
+    assert!(taken(&block) < taken(&none), "Block takes off wounds: {block} vs {none}");
+    let (code, _, err) = run("Dodge");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("Evade, Block, Parry"), "{err}");
+}
