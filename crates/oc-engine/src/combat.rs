@@ -310,8 +310,11 @@ impl<'e> Exchange<'e> {
             let ctx = self.ctx(units, &attrs, attacker, &[]);
             let mut cache = vec![None; ir.formulas.len()];
             let mut faces = 1u64;
-            for slot in &ir.strike_dice {
-                let n = self.dist_of(*slot, &ctx, &mut cache).map_or(1, |d| d.values.len() as u64);
+            // As the forecast walks them: a die only compared, by its outcome classes.
+            for (slot, cuts) in ir.strike_dice.iter().zip(&ir.strike_cuts) {
+                let values = self.dist_of(*slot, &ctx, &mut cache).map_or(&[][..], |d| &d.values[..]);
+                let classes = cuts.as_ref().and_then(|c| crate::partition::classes(&ctx, &mut cache, c, values));
+                let n = classes.map_or(values.len(), |c| c.len()).max(1) as u64;
                 faces = faces.saturating_mul(n);
             }
             if faces > crate::ir::MAX_JOINT_FACES {

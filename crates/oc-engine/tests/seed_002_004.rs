@@ -81,6 +81,25 @@ fn battlestorm_hits_on_cer_plus_evasion_and_the_bow_explodes() {
     assert_eq!(wyvern.forecast().attacker.strikes, 2, "2 x talons");
 }
 
+#[test]
+fn battlestorm_champions_roll_instead_of_dying() {
+    let e = ruleset("battlestorm");
+    // "The wyvern's bite damage is "2d10 + 3d8" ... The savages have no Absorption, so the
+    // targeted brave takes all of the damage": a common brave dies of any hit. "Whenever a champion
+    // receives damage that would kill him ... he instead suffers the result of a roll on the
+    // Critical Hit tables": read as a d100, 1-25 he dies all the same.
+    let (bite, brave) = (u("PoisonWyvern:WyvernBite"), u("Savage:Shortsword"));
+    let mut champion = brave.clone();
+    champion.tags.push(("Champion".into(), vec![]));
+    // C.E.R. 0 against Evasion 12: 12 or more, or a natural 30; never a 1.
+    let hit = 19.0 / 30.0;
+    let plain = Exchange::new(&e, &bite, &brave, 1).unwrap();
+    assert!((plain.forecast().defender_routed - hit).abs() < 1e-12);
+    let x = Exchange::new(&e, &bite, &champion, 1).unwrap();
+    assert!((x.forecast().defender_routed - hit * 0.25).abs() < 1e-12, "{}", x.forecast().defender_routed);
+    agrees(&x, "the wyvern's bite against a champion brave");
+}
+
 /// The wounds a strike of `damage` inflicts through `armor`, as seed 002 words it: "20 or more
 /// points of excess damage ... inflicts two wounds, 30 or more inflicts three wounds, and so on".
 fn wounds(damage: i64, armor: i64) -> i64 {
