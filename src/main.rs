@@ -110,7 +110,8 @@ enum Command {
         /// Do not clear the screen before each report.
         #[arg(long)]
         no_clear: bool,
-        /// How long the tree must be quiet before a recheck, in milliseconds.
+        /// The longest a recheck waits for a file still being written in place, in milliseconds
+        /// (a save by rename is rechecked at once).
         #[arg(long, default_value_t = 50)]
         debounce: u64,
         /// Reports as human text (stderr), or one JSON object per report on stdout (the shape

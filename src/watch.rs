@@ -46,6 +46,22 @@ fn identity(_: &std::fs::Metadata) -> (u64, u64) {
 
 /// Every file and folder under `dir` that a check could read (hidden folders and `target/`
 /// skipped), by path relative to `root`.
+/// Waits until each file's size and modification time read the same twice 2 ms apart (a file
+/// being written in place), for at most `limit`.
+fn settle(paths: &[PathBuf], limit: Duration) {
+    let stamp = |p: &PathBuf| std::fs::metadata(p).ok().map(|m| (m.len(), m.modified().ok()));
+    let start = Instant::now();
+    let mut last: Vec<_> = paths.iter().map(stamp).collect();
+    while start.elapsed() < limit {
+        std::thread::sleep(Duration::from_millis(2));
+        let now: Vec<_> = paths.iter().map(stamp).collect();
+        if now == last {
+            return;
+        }
+        last = now;
+    }
+}
+
 fn snapshot(root: &Path, dir: &Path, out: &mut BTreeMap<String, Stamp>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
@@ -197,8 +213,27 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
         let saved_at = Instant::now();
         let mut events: Vec<notify::Result<notify::Event>> = first.into_iter().collect();
         if !events.is_empty() {
-            // Gather the burst until it has been quiet a while.
-            while let Ok(e) = rx.recv_timeout(quiet) {
+            // No fixed wait: take what has arrived, then wait only for files still being written.
+            // A save by rename is whole when the rename lands; a file written in place is read
+            // once its size and time stop changing (`settle`), at most `--debounce` ms. A write
+            // that goes on after that is a new change, and the next report follows it.
+            while let Ok(e) = rx.try_recv() {
+                events.push(e);
+            }
+            let written: Vec<PathBuf> = events
+                .iter()
+                .flatten()
+                .filter(|e| {
+                    matches!(
+                        e.kind,
+                        notify::EventKind::Modify(notify::event::ModifyKind::Data(_) | notify::event::ModifyKind::Any)
+                            | notify::EventKind::Create(_)
+                    )
+                })
+                .flat_map(|e| e.paths.iter().cloned())
+                .collect();
+            settle(&written, quiet);
+            while let Ok(e) = rx.try_recv() {
                 events.push(e);
             }
         }
