@@ -298,6 +298,10 @@ impl<'e> Exchange<'e> {
     /// may walk, counting the dice these two units' `Dice` values name.
     fn checked(self) -> Result<Self, EngineError> {
         let ir = &self.engine.ir;
+        // Without `Dice` values the model's own bound (`Ir::strike_faces`) covers every exchange.
+        if !ir.strike_dice.iter().any(|s| ir.dice.get(*s as usize).is_some_and(|d| d.dynamic.is_some())) {
+            return Ok(self);
+        }
         let state = State {
             hp: self.start,
             statuses: [self.base[0].statuses.clone(), self.base[1].statuses.clone()],
