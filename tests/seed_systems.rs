@@ -265,3 +265,58 @@ fn forecasts_take_a_stated_reaction() {
     assert_eq!(code, Some(2));
     assert!(err.contains("Evade, Block, Parry"), "{err}");
 }
+
+/// Seed 002: reactions "generally cost Stamina": what a battle's exchange spends on them stays
+/// spent (the exchange's resources come back to the units).
+#[test]
+fn stamina_reactions_are_paid_for_in_battles() {
+    use oc_engine::battle::{Act, Turn};
+    let scenario = r#"import "std:stamina"
+scenario Field { map "field.map.toml" rounds 9 then draw
+    attacker { zone "west" war_chest 999 units 1..2 win rout all }
+    defender { zone "east" war_chest 999 units 1..2 win rout all } }
+army A for Field attacker { unit Ada: Warrior { items Greatsword } }
+army D for Field defender { unit Dov: Knight { items Longsword, RoundShield } }
+"#;
+    let mut files = std::collections::BTreeMap::new();
+    files.insert("field.oc".to_string(), scenario.to_string());
+    files.insert("field.map.toml".to_string(), FIELD.to_string());
+    let mut ws = Workspace::new();
+    let (c, _) = ws.compile(&mut oc_compiler::MemoryHost(files), &["field.oc".to_string()]);
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let rules = c.rules.unwrap();
+    let (map, _) = oc_atlas::parse(oc_diag::FileId(0), FIELD);
+    let mut map = map.unwrap();
+    map.resolve(&rules);
+    let map = map.battle_map();
+    let engine = Engine::new(rules).unwrap();
+    let s = engine.rules.scenarios[0].clone();
+    let armies = [&engine.rules.armies[0], &engine.rules.armies[1]];
+    let cost = |r: &str| match r {
+        "Parry" => 2,
+        _ => 1,
+    };
+    let mut reacted = 0;
+    for seed in 0..20 {
+        let mut b = Battle::new(&engine, &s, &map, armies, [&[(1, 1)], &[(4, 1)]], seed).unwrap();
+        assert_eq!(b.resource(1, "stamina"), Some(5));
+        // Move 1 and a two-handed attack 2: "Basic attacks cost ... 2 Stamina if it's a two-handed weapon".
+        b.turn(Turn { unit: 0, to: Some((3, 1)), act: Act::Attack { target: 1 }, ..Default::default() }).unwrap();
+        assert_eq!(b.resource(0, "stamina").map(|s| s <= 2), Some(true), "the step cost 3 (and any reaction more)");
+        let note =
+            b.log.iter().rev().find_map(|r| if let Record::Turn { note, .. } = r { Some(note.clone()) } else { None }).unwrap();
+        // "Ada attacks... Dov: attack 5 hit (Block), riposte 2 miss (Evade)": the attack's reactions
+        // are Dov's, the riposte's Ada's.
+        let mut spent = [0, 0];
+        for strike in note.split(", ") {
+            if let Some((_, r)) = strike.rsplit_once('(') {
+                let who = if strike.contains("riposte") { 0 } else { 1 };
+                spent[who] += cost(r.trim_end_matches(')'));
+                reacted += 1;
+            }
+        }
+        assert_eq!(b.resource(1, "stamina"), Some(5 - spent[1]), "{note}");
+        assert_eq!(b.resource(0, "stamina"), Some(5 - 3 - spent[0]), "{note}");
+    }
+    assert!(reacted > 0, "some strike met a reaction");
+}
