@@ -168,13 +168,34 @@ fn href_html(from: &str, to: &Href, pages: &dyn Pages) -> String {
     escape_html(&s)
 }
 
-/// The line with neighbouring code spans joined (`Lucky` `(` `5` `)` reads as one span in Markdown).
+/// Text with `backticks` as text and code spans (unbalanced backticks stay text).
+pub fn prose(s: &str) -> Line {
+    let parts: Vec<&str> = s.split('`').collect();
+    if parts.len() % 2 == 0 {
+        return vec![text(s)];
+    }
+    parts
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !p.is_empty())
+        .map(|(i, p)| if i % 2 == 1 { code(*p) } else { text(*p) })
+        .collect()
+}
+
+/// The line as rendered: prose split into text and code, neighbouring code spans joined
+/// (`Lucky` `(` `5` `)` reads as one span in Markdown).
 fn merged(line: &Line) -> Line {
     let mut out: Line = Vec::with_capacity(line.len());
     for i in line {
-        match (out.last_mut(), i) {
-            (Some(Inline::Code(a)), Inline::Code(b)) => a.push_str(b),
-            _ => out.push(i.clone()),
+        let pieces = match i {
+            Inline::Text(t) if t.contains('`') => prose(t),
+            other => vec![other.clone()],
+        };
+        for piece in pieces {
+            match (out.last_mut(), piece) {
+                (Some(Inline::Code(a)), Inline::Code(b)) => a.push_str(&b),
+                (_, piece) => out.push(piece),
+            }
         }
     }
     out
