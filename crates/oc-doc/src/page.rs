@@ -171,15 +171,10 @@ fn href_html(from: &str, to: &Href, pages: &dyn Pages) -> String {
 /// Text with `backticks` as text and code spans (unbalanced backticks stay text).
 pub fn prose(s: &str) -> Line {
     let parts: Vec<&str> = s.split('`').collect();
-    if parts.len() % 2 == 0 {
+    if parts.len().is_multiple_of(2) {
         return vec![text(s)];
     }
-    parts
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| !p.is_empty())
-        .map(|(i, p)| if i % 2 == 1 { code(*p) } else { text(*p) })
-        .collect()
+    parts.iter().enumerate().filter(|(_, p)| !p.is_empty()).map(|(i, p)| if i % 2 == 1 { code(*p) } else { text(*p) }).collect()
 }
 
 /// The line as rendered: prose split into text and code, neighbouring code spans joined

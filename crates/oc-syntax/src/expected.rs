@@ -248,7 +248,7 @@ fn help_for(expected: &[String], text: &str, pos: usize) -> String {
     if expected.iter().any(|e| e.contains("a definition")) {
         return "top-level definitions start with a keyword such as `class`, `weapon`, `tag` or `terrain`".to_string();
     }
-    "see `oc explain oc::syntax::unexpected`; the DSL reference is in the standard library under `std/`".to_string()
+    "see `oc explain oc::syntax::unexpected`; every construct is in the guide's rules language page (docs/dsl.md)".to_string()
 }
 
 fn join_or(items: &[String]) -> String {
