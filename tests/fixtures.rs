@@ -31,8 +31,10 @@ fn fixtures(dir: &str) -> Vec<PathBuf> {
     files
 }
 
-/// Compiles one fixture the way `oc check` does and renders its diagnostics as lines.
-fn check(path: &Path) -> String {
+/// Compiles one fixture the way `oc check` does and renders its diagnostics as lines; with
+/// `hints` (the fixtures of `tests/fixtures/hints`) each line has the whole span
+/// (`line:col-line:col`) and is followed by the help line.
+fn check_with(path: &Path, hints: bool) -> String {
     let root = path.parent().unwrap().to_path_buf();
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
     let mut host = FixtureHost { root };
@@ -45,6 +47,12 @@ fn check(path: &Path) -> String {
         let (line, col) = line_col(&file.text, d.span.start as usize);
         let severity = if d.is_error() { "error" } else { "warning" };
         let location = if file.path.starts_with("<std>") { format!("{}:", file.path) } else { String::new() };
+        if hints {
+            let (end_line, end_col) = line_col(&file.text, d.span.end as usize);
+            out.push_str(&format!("{severity} {} {location}{line}:{col}-{end_line}:{end_col} {}\n", d.code, d.message));
+            out.push_str(&format!("    help: {}\n", d.help));
+            continue;
+        }
         out.push_str(&format!("{severity} {} {location}{line}:{col} {}\n", d.code, d.message));
         assert!(!d.help.is_empty(), "{}: diagnostic without help: {d:?}", path.display());
     }
@@ -56,7 +64,7 @@ fn run(dir: &str) -> Vec<(PathBuf, String)> {
     let mut failures = Vec::new();
     let mut results = Vec::new();
     for path in fixtures(dir) {
-        let actual = check(&path);
+        let actual = check_with(&path, dir == "hints");
         let expected_path = path.with_extension("expected");
         if bless {
             std::fs::write(&expected_path, &actual).unwrap();
@@ -124,4 +132,22 @@ fn every_code_has_a_fixture_and_an_explanation() {
         }
     }
     assert!(codes.len() >= 30, "only {} codes", codes.len());
+}
+
+/// Help lines: did-you-mean for misspelt keywords from the words the grammar accepts there,
+/// examples quoted from the rules, and spans that end where the mistake ends.
+#[test]
+fn hint_fixtures_match_their_expectations() {
+    let results = run("hints");
+    assert!(results.len() >= 7);
+    for (path, actual) in &results {
+        let first_help = actual.lines().find(|l| l.trim_start().starts_with("help:")).unwrap_or("");
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if let Some(word) = stem.strip_prefix("keyword_") {
+            let word = word.replace("rout_all", "all");
+            assert!(first_help.contains(&format!("did you mean `{word}`")), "{stem}: {first_help}");
+        } else {
+            assert!(first_help.contains("write `"), "{stem}: {first_help}");
+        }
+    }
 }

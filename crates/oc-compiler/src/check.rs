@@ -1252,13 +1252,18 @@ impl<'a> Checker<'a> {
         }
         let shape: Vec<String> = sig.params.iter().map(|(n, t)| format!("{n}: {}", type_name(t))).collect();
         let usage = if shape.is_empty() { u.name.value.clone() } else { format!("{}({})", u.name.value, shape.join(", ")) };
+        let help = match self.tag_usage_example(&u.name.value, sig) {
+            (example, Some(owner)) => format!("write `{example}`, as `{owner}` does (the tag is `{usage}`)"),
+            (example, None) if example != usage => format!("write `{example}` (the tag is `{usage}`)"),
+            (example, None) => format!("write `{example}`"),
+        };
         self.error(
             Diagnostic::error(
                 TAG_ARG_COUNT,
                 u.span,
                 format!("`{}` takes {} argument(s), but {} were given", u.name.value, sig.params.len(), u.args.len()),
             )
-            .with_help(format!("write it as `{usage}`")),
+            .with_help(help),
         );
         false
     }
@@ -1311,7 +1316,7 @@ impl<'a> Checker<'a> {
         true
     }
 
-    fn example_of(&self, ty: &Type) -> String {
+    pub(crate) fn example_of(&self, ty: &Type) -> String {
         match ty {
             Type::Int => "`2`".into(),
             Type::Bool => "`true`".into(),

@@ -14,6 +14,7 @@ mod context;
 mod dice;
 mod expr;
 mod fog;
+mod hints;
 mod paths;
 pub mod scenario;
 pub mod stdlib;

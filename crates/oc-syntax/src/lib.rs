@@ -7,6 +7,7 @@
 
 pub mod ast;
 mod expected;
+mod keywords;
 mod lower;
 mod segment;
 

@@ -235,10 +235,14 @@ pub fn split(file: FileId, text: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec
         if !ITEM_KEYWORDS.contains(&first_word.as_str()) {
             let offset = segment.range.start + skip;
             let shown = rest.char_indices().nth(first_word.chars().count().max(1)).map_or(rest.len(), |(n, _)| n);
+            let help = match oc_diag::did_you_mean(&first_word, ITEM_KEYWORDS.iter().copied()).filter(|_| !first_word.is_empty()) {
+                Some(keyword) => format!("did you mean `{keyword}`? a definition starts with its keyword"),
+                None => "a file holds definitions such as `class`, `weapon`, `tag`, `terrain` or `ruleset`; turn stray notes into `// comments`".to_string(),
+            };
             diagnostics.push(
                 Diagnostic::error(STRAY_TEXT, Span::new(file, offset, offset + shown), "expected a definition here")
                     .with_label("not the start of a definition")
-                    .with_help("a file holds definitions such as `class`, `weapon`, `tag`, `terrain` or `ruleset`; turn stray notes into `// comments`"),
+                    .with_help(help),
             );
             continue;
         }
