@@ -203,13 +203,18 @@ fn regions(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
         } else {
             names.insert(&r.name, r.name_span);
         }
+        // Tiles off the map: one error for the region, at its first such tile.
+        let off: Vec<&(Tile, oc_diag::Span)> = r.tiles.iter().filter(|(t, _)| !map.in_bounds(*t)).collect();
+        if let Some((t, span)) = off.first() {
+            let mut d = out_of_bounds(map, *t, *span, &format!("a tile of `{}`", r.name));
+            if off.len() > 1 {
+                d.message.push_str(&format!(", and {} more of its tiles", off.len() - 1));
+            }
+            out.push(d);
+        }
         let mut seen = BTreeSet::new();
         for (t, span) in &r.tiles {
-            if !seen.insert(*t) {
-                continue;
-            }
-            if !map.in_bounds(*t) {
-                out.push(out_of_bounds(map, *t, *span, &format!("a tile of `{}`", r.name)));
+            if !seen.insert(*t) || !map.in_bounds(*t) {
                 continue;
             }
             let needs_footing =
@@ -254,7 +259,7 @@ fn regions(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
             }
         }
     }
-    for z in &zones {
+    for z in zones.iter().filter(|z| !map.region_off_map(z)) {
         let tiles: BTreeSet<Tile> = z.tiles.iter().map(|(t, _)| *t).filter(|t| map.in_bounds(*t)).collect();
         let room = tiles.iter().filter(|t| passable(**t)).count();
         if let Some(units) = z.units {
@@ -288,7 +293,8 @@ fn regions(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
     // Objectives: reachable from their side's zones, and within the time limit.
     for r in map.regions.iter().filter(|r| matches!(r.kind, RegionKind::Seize | RegionKind::Escape)) {
         let from: Vec<&&crate::map::Region> = zones.iter().filter(|z| r.side.is_none() || z.side == r.side).collect();
-        if from.is_empty() {
+        // A region off the map was reported; whether it can be reached follows from the fix.
+        if from.is_empty() || map.region_off_map(r) || from.iter().any(|z| map.region_off_map(z)) {
             continue;
         }
         let sources: Vec<Tile> = from.iter().flat_map(|z| z.tiles.iter().map(|(t, _)| *t)).filter(|t| passable(*t)).collect();

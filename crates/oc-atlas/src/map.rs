@@ -333,6 +333,11 @@ impl Map {
     pub fn in_bounds(&self, t: Tile) -> bool {
         t.x >= 0 && t.y >= 0 && t.x < self.width && t.y < self.height
     }
+    /// Whether a region's tiles were refused (a rectangle off the map, no tiles) or run off the
+    /// map: that is reported once, and what depends on the region's tiles is not checked.
+    pub fn region_off_map(&self, r: &Region) -> bool {
+        r.tiles.is_empty() || r.tiles.iter().any(|(t, _)| !self.in_bounds(*t))
+    }
     pub fn region(&self, name: &str) -> Option<&Region> {
         self.regions.iter().find(|r| r.name == name)
     }

@@ -1453,9 +1453,12 @@ impl<'a> Checker<'a> {
             );
         }
         let mut spans: HashMap<String, Span> = HashMap::new();
+        // Stats a misspelt entry was meant to be (`rez` for `res`): that one is reported, not also missing.
+        let mut meant: Vec<String> = Vec::new();
         for (stat, value) in &block.entries {
             let Some(ty) = self.stats.iter().find(|(n, _)| *n == stat.value).map(|(_, t)| t.clone()) else {
                 let names: Vec<String> = self.stats.iter().map(|(n, _)| n.clone()).collect();
+                meant.extend(did_you_mean(&stat.value, names.iter().map(String::as_str)).map(str::to_string));
                 self.unknown_in::<()>(UNKNOWN_STAT, "stat", stat, names, None);
                 continue;
             };
@@ -1501,7 +1504,12 @@ impl<'a> Checker<'a> {
             self.check_class_range(&lowered, &ty, value.span, &stat.value);
             out.insert(stat.value.clone(), lowered);
         }
-        let missing: Vec<&str> = self.stats.iter().map(|(n, _)| n.as_str()).filter(|n| !spans.contains_key(*n)).collect();
+        let missing: Vec<&str> = self
+            .stats
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .filter(|n| !spans.contains_key(*n) && !meant.iter().any(|m| m == n))
+            .collect();
         if !missing.is_empty() {
             let missing = missing.join(", ");
             self.error(

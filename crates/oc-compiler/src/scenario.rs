@@ -492,6 +492,11 @@ pub(crate) fn check_maps(
                     .with_help(format!("name a region with kind = \"deployment\" and side = \"{}\"", id.word())),
                 );
             }
+            // A zone off the map is the map's error (`oc check` reports it there); its capacity
+            // and what can be reached from it follow once it is fixed.
+            if map.region_off_map(zone) {
+                continue;
+            }
             let tiles: BTreeSet<oc_atlas::Tile> = zone.tiles.iter().map(|(t, _)| *t).collect();
             let room = tiles.iter().filter(|t| map.index(**t).and_then(|i| foot.get(i).copied().flatten()).is_some()).count();
             if (room as u64) < u64::from(rules_side.max_units) {
