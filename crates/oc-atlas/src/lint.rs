@@ -103,14 +103,14 @@ fn shape(map: &Map, out: &mut Vec<Diagnostic>) {
             let at = row.get(map.width as usize).map_or(*span, |(_, s)| *s);
             let what = if len > map.width { "too long" } else { "too short" };
             out.push(
-                Diagnostic::error(RAGGED_ROW, at, format!("row {y} is {what}: {len} symbols, but the map is {} wide", map.width))
-                    .with_label(if len > map.width {
-                        "the row should end before this".to_string()
-                    } else {
-                        format!("{len} symbols")
-                    })
-                    .with_secondary(map.width_span, "the width is set here")
-                    .with_help(format!("every row holds exactly {} symbols, one per tile", map.width)),
+                Diagnostic::error(
+                    RAGGED_ROW,
+                    at,
+                    format!("row {} (y = {y}) is {what}: {len} symbols, but the map is {} wide", y + 1, map.width),
+                )
+                .with_label(if len > map.width { "the row should end before this".to_string() } else { format!("{len} symbols") })
+                .with_secondary(map.width_span, "the width is set here")
+                .with_help(format!("every row holds exactly {} symbols, one per tile", map.width)),
             );
         }
     }
@@ -357,6 +357,31 @@ fn things(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
     for c in &map.chests {
         if !map.in_bounds(c.at) {
             out.push(out_of_bounds(map, c.at, c.at_span, "a chest"));
+        } else if let Some(tr) = map.terrain(c.at).and_then(|n| rules.terrain(n)) {
+            // Its item is taken on the chest's own tile: some unit must be able to stand there.
+            if tr.costs.values().all(Option::is_none) {
+                let how = match (&tr.hp, &tr.becomes, tr.opened_by.is_empty()) {
+                    (Some(hp), Some(b), _) => {
+                        format!("it can be reached once the {} is struck down ({hp} HP): it becomes {b}", tr.name)
+                    }
+                    (_, Some(b), false) => {
+                        format!(
+                            "it can be reached once the {} is opened ({}): it becomes {b}",
+                            tr.name,
+                            tr.opened_by.join(" or ")
+                        )
+                    }
+                    _ => "no unit can ever take it: move the chest onto passable terrain".to_string(),
+                };
+                out.push(
+                    Diagnostic::warning(
+                        CHEST_IMPASSABLE,
+                        c.at_span,
+                        format!("the chest at [{}, {}] is on {}, which no unit can enter", c.at.x, c.at.y, tr.name),
+                    )
+                    .with_help(how),
+                );
+            }
         }
         if rules.item(&c.item).is_none() {
             let mut d = Diagnostic::error(UNKNOWN_ITEM, c.item_span, format!("no item `{}` in the rules", c.item));

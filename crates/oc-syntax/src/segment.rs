@@ -305,7 +305,8 @@ fn utf8_len(first: u8) -> usize {
 fn trivia_len(source: &str) -> usize {
     let mut rest = source;
     loop {
-        let trimmed = rest.trim_start();
+        // A UTF-8 byte order mark (some Windows editors write one) is trivia like a space.
+        let trimmed = rest.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}');
         if let Some(after) = trimmed.strip_prefix("//") {
             rest = after.split_once('\n').map_or("", |(_, r)| r);
         } else if trimmed.starts_with("/*") {
