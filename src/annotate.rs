@@ -124,7 +124,7 @@ pub fn github(sources: &dyn Sources, diagnostics: &[Diagnostic]) -> String {
             out,
             "::{} file={},line={line},col={column},endLine={end_line},endColumn={end_column},title={}::{}",
             level(d.severity),
-            escape(sources.path(d.span.file), true),
+            escape(&sources.path(d.span.file), true),
             escape(d.code, true),
             escape(&message, false)
         );

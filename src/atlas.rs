@@ -561,8 +561,8 @@ struct OneFile<'a> {
 }
 
 impl report::Sources for OneFile<'_> {
-    fn path(&self, _: oc_diag::FileId) -> &str {
-        self.path
+    fn path(&self, _: oc_diag::FileId) -> String {
+        self.path.to_string()
     }
     fn text(&self, _: oc_diag::FileId) -> &str {
         self.text

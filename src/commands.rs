@@ -179,15 +179,19 @@ pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
 
 pub fn explain(code: Option<&str>, list: bool) -> u8 {
     let Some(code) = code.filter(|_| !list) else {
+        // Into one buffer, written once: a closed pipe (`| head`) is not worth a panic.
+        let mut list = String::new();
         for info in all_codes() {
-            println!("{:<34} {}", info.code, info.title);
+            list.push_str(&format!("{:<34} {}\n", info.code, info.title));
         }
+        let _ = std::io::stdout().lock().write_all(list.as_bytes());
         return 0;
     };
     let wanted = if code.starts_with("oc::") { code.to_string() } else { format!("oc::{code}") };
     match all_codes().find(|i| i.code == wanted) {
         Some(info) => {
-            println!("{}: {}\n\n{}", info.code, info.title, info.explanation);
+            let text = format!("{}: {}\n\n{}\n", info.code, info.title, info.explanation);
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
             0
         }
         None => {

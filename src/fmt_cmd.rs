@@ -29,8 +29,8 @@ struct OneFile<'a> {
 }
 
 impl Sources for OneFile<'_> {
-    fn path(&self, _: FileId) -> &str {
-        self.path
+    fn path(&self, _: FileId) -> String {
+        self.path.to_string()
     }
     fn text(&self, _: FileId) -> &str {
         self.text

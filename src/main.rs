@@ -6,6 +6,7 @@ mod annotate;
 mod atlas;
 mod battle_cmd;
 mod commands;
+mod doc_cmd;
 mod fmt_cmd;
 mod play;
 mod report;
@@ -58,6 +59,22 @@ enum Command {
         /// `--deny warnings`: warnings fail the check too (exit 1).
         #[arg(long, value_enum)]
         deny: Option<Deny>,
+    },
+    /// Generate the documentation site of a built-in ruleset or of your own `.oc` files: classes,
+    /// items, tags, statuses, terrain, tables, dice, formulas and scenarios, cross-linked and
+    /// searchable, as HTML (open `DIR/index.html`, no server needed) and Markdown.
+    Doc {
+        /// `.oc` files or folders to document (with the standard library they build on).
+        paths: Vec<PathBuf>,
+        /// A built-in ruleset to document instead (officers_chess, the default, or officers_chess_v06).
+        #[arg(long)]
+        ruleset: Option<String>,
+        /// The folder to write (replaced whole when an earlier `oc doc` wrote it).
+        #[arg(long, short)]
+        out: PathBuf,
+        /// Replace an existing folder that `oc doc` did not write (never one holding sources).
+        #[arg(long)]
+        force: bool,
     },
     /// Format the `.oc` files under the paths (default: .) in place, only those that change.
     Fmt {
@@ -424,6 +441,7 @@ fn main() -> ExitCode {
     let status = match cli.command {
         Command::Check { paths, format, deny } => commands::check(&paths, format, deny == Some(Deny::Warnings)),
         Command::Build { paths, out, force } => commands::build(&paths, &out, force),
+        Command::Doc { paths, ruleset, out, force } => doc_cmd::doc(ruleset.as_deref(), &paths, &out, force),
         Command::Fmt { paths, check } => fmt_cmd::fmt(&paths, check),
         Command::Watch { path, no_clear, debounce, format } => watch::watch(path.as_deref(), !no_clear, debounce, format),
         Command::Lsp { stdio: _ } => match oc_lsp::run_stdio() {

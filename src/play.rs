@@ -94,9 +94,13 @@ pub fn loadout(engine: &Engine, spec: &str) -> Result<Loadout, String> {
     };
     let Some(c) = engine.rules.class(class) else {
         let names = engine.rules.classes.iter().map(|c| c.name.as_str());
-        let hint = match oc_diag::did_you_mean(class, names) {
-            Some(s) => format!("; did you mean `{s}`?"),
-            None => "; `oc matrix` lists every class with its weapons".to_string(),
+        let close = oc_diag::closest(class, names, 3);
+        let hint = if let Some(elsewhere) = defined_elsewhere("class", class) {
+            format!("\nhelp: {elsewhere}")
+        } else if close.is_empty() {
+            "; `oc matrix` lists every class with its weapons".to_string()
+        } else {
+            format!("; did you mean {}?", or_list(&close))
         };
         return Err(format!("no class `{class}` in these rules{hint}"));
     };
@@ -108,6 +112,41 @@ pub fn loadout(engine: &Engine, spec: &str) -> Result<Loadout, String> {
             .or_else(|| engine.weapons_for(class).first().map(|w| w.name.clone()))
     });
     Ok(Loadout { class: class.to_string(), weapon, ..Loadout::default() })
+}
+
+/// `A`, `B` or `C`.
+fn or_list(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => quoted.join(""),
+    }
+}
+
+/// Where the project of the working directory defines a class or item the rules in use lack
+/// (a home-brew file the forecast was not given), with how to use it.
+fn defined_elsewhere(kind: &str, name: &str) -> Option<String> {
+    let project = oc_project::discover(&[PathBuf::from(".")]).ok()?.into_iter().next()?;
+    let mut host = DiskHost::for_project(&project);
+    for file in &project.files {
+        let Ok(text) = oc_compiler::Host::read(&mut host, file) else { continue };
+        let (ast, _) = oc_syntax::parse(oc_diag::FileId(0), &text);
+        let found = ast.items.iter().any(|i| match i {
+            oc_syntax::ast::Item::Class(c) => kind == "class" && c.name.value == name,
+            oc_syntax::ast::Item::Item(it) => kind == "item" && it.name.value == name,
+            _ => false,
+        });
+        if found {
+            let shown = project.root.join(file);
+            let shown = shown.strip_prefix(std::env::current_dir().ok()?).map_or(shown.clone(), Path::to_path_buf);
+            return Some(format!(
+                "the {kind} `{name}` is defined in {}, which these rules do not include: pass `--ruleset {}`, or run from a project whose oc.toml names it (`ruleset = \"{file}\"`)",
+                shown.display(),
+                shown.display()
+            ));
+        }
+    }
+    None
 }
 
 pub struct Side {
@@ -125,9 +164,12 @@ fn check_items(engine: &Engine, l: &Loadout) -> Result<(), String> {
     let Some(class) = engine.rules.class(&l.class) else { return Ok(()) };
     for name in l.weapon.iter().chain(l.accessory.iter()) {
         let Some(item) = engine.rules.item(name) else {
-            let hint = oc_diag::did_you_mean(name, engine.rules.items.iter().map(|i| i.name.as_str()))
-                .map(|s| format!("; did you mean `{s}`?"))
-                .unwrap_or_default();
+            let close = oc_diag::closest(name, engine.rules.items.iter().map(|i| i.name.as_str()), 3);
+            let hint = match defined_elsewhere("item", name) {
+                Some(elsewhere) => format!("\nhelp: {elsewhere}"),
+                None if close.is_empty() => String::new(),
+                None => format!("; did you mean {}?", or_list(&close)),
+            };
             return Err(format!("no item `{name}` in these rules{hint}"));
         };
         if let Some((code, message, help)) = oc_compiler::scenario::item_refusals(class, item, None).into_iter().next() {

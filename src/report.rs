@@ -7,13 +7,14 @@ use oc_diag::{line_col, Diagnostic, FileId, Severity};
 
 /// Gives the path and text of a file id.
 pub trait Sources {
-    fn path(&self, id: FileId) -> &str;
+    /// The file's name as users see it: standard library files as `std:ratings/tags.oc`.
+    fn path(&self, id: FileId) -> String;
     fn text(&self, id: FileId) -> &str;
 }
 
 impl Sources for oc_compiler::Workspace {
-    fn path(&self, id: FileId) -> &str {
-        self.file(id).map_or("<unknown>", |f| f.path.as_str())
+    fn path(&self, id: FileId) -> String {
+        self.file(id).map_or_else(|| "<unknown>".to_string(), |f| oc_compiler::stdlib::shown_path(&f.path))
     }
     fn text(&self, id: FileId) -> &str {
         self.file(id).map_or("", |f| f.text.as_str())
@@ -21,8 +22,8 @@ impl Sources for oc_compiler::Workspace {
 }
 
 impl Sources for oc_project::Session {
-    fn path(&self, id: FileId) -> &str {
-        oc_project::Session::path(self, id)
+    fn path(&self, id: FileId) -> String {
+        oc_compiler::stdlib::shown_path(oc_project::Session::path(self, id))
     }
     fn text(&self, id: FileId) -> &str {
         oc_project::Session::text(self, id)

@@ -12,7 +12,7 @@ fn oc(args: &[&str]) -> std::process::Output {
 fn fixtures() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let mut out = Vec::new();
-    for dir in ["compile", "atlas"] {
+    for dir in ["compile", "atlas", "hints"] {
         for e in std::fs::read_dir(root.join(dir)).unwrap() {
             let p = e.unwrap().path();
             let name = p.to_string_lossy().to_string();

@@ -583,3 +583,25 @@ fn completions_for_every_shell_name_the_commands() {
     let out = oc(&repo(), &["chek", "."]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("a similar subcommand exists: 'check'"));
 }
+
+#[test]
+fn forecast_points_at_the_home_brew_file_that_defines_a_missing_class() {
+    let dir = scratch("forecast-homebrew");
+    std::fs::write(dir.join("oc.toml"), "[project]\nname = \"t\"\n").unwrap();
+    std::fs::create_dir_all(dir.join("rules")).unwrap();
+    std::fs::write(
+        dir.join("rules/duelist.oc"),
+        "class Duelist { ratings { str C mag E skl A spd A def E res D } wields Swords cost 1100 kit { IronSword } }\n",
+    )
+    .unwrap();
+    let out = oc(&dir, &["forecast", "--attacker", "Duelist", "--defender", "Fighter"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("defined in rules/duelist.oc") && stderr.contains("--ruleset rules/duelist.oc"), "{stderr}");
+    assert!(stderr.contains("ruleset = \"rules/duelist.oc\""), "{stderr}");
+    // With the file, it works; a near miss gets the nearest names first.
+    let out = oc(&dir, &["forecast", "--ruleset", "rules/duelist.oc", "--attacker", "Duelist", "--defender", "Fighter"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = oc(&dir, &["forecast", "--attacker", "Myrmidn", "--defender", "Fighter"]);
+    assert!(text(&out.stderr).contains("did you mean `Myrmidon`?"), "{}", text(&out.stderr));
+}

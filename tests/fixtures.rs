@@ -25,14 +25,34 @@ fn fixtures(dir: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "oc"))
+        .filter(|p| p.extension().is_some_and(|e| e == "oc") || (dir == "hints" && p.to_string_lossy().ends_with(".map.toml")))
         .collect();
     files.sort();
     files
 }
 
-/// Compiles one fixture the way `oc check` does and renders its diagnostics as lines.
-fn check(path: &Path) -> String {
+/// Lints a map of `tests/fixtures/hints` against the standard library, with spans and helps.
+fn check_map(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let rules = oc_compiler::stdlib::default_rules().unwrap();
+    let (_, diags) = oc_atlas::check(oc_diag::FileId(0), &text, &rules, |_| oc_atlas::ImageCheck::NotChecked);
+    let mut out = String::new();
+    for d in &diags {
+        let (line, col) = line_col(&text, d.span.start as usize);
+        let (end_line, end_col) = line_col(&text, d.span.end as usize);
+        let severity = if d.is_error() { "error" } else { "warning" };
+        out.push_str(&format!("{severity} {} {line}:{col}-{end_line}:{end_col} {}\n    help: {}\n", d.code, d.message, d.help));
+    }
+    out
+}
+
+/// Compiles one fixture the way `oc check` does and renders its diagnostics as lines; with
+/// `hints` (the fixtures of `tests/fixtures/hints`) each line has the whole span
+/// (`line:col-line:col`) and is followed by the help line.
+fn check_with(path: &Path, hints: bool) -> String {
+    if path.to_string_lossy().ends_with(".map.toml") {
+        return check_map(path);
+    }
     let root = path.parent().unwrap().to_path_buf();
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
     let mut host = FixtureHost { root };
@@ -45,6 +65,12 @@ fn check(path: &Path) -> String {
         let (line, col) = line_col(&file.text, d.span.start as usize);
         let severity = if d.is_error() { "error" } else { "warning" };
         let location = if file.path.starts_with("<std>") { format!("{}:", file.path) } else { String::new() };
+        if hints {
+            let (end_line, end_col) = line_col(&file.text, d.span.end as usize);
+            out.push_str(&format!("{severity} {} {location}{line}:{col}-{end_line}:{end_col} {}\n", d.code, d.message));
+            out.push_str(&format!("    help: {}\n", d.help));
+            continue;
+        }
         out.push_str(&format!("{severity} {} {location}{line}:{col} {}\n", d.code, d.message));
         assert!(!d.help.is_empty(), "{}: diagnostic without help: {d:?}", path.display());
     }
@@ -56,7 +82,7 @@ fn run(dir: &str) -> Vec<(PathBuf, String)> {
     let mut failures = Vec::new();
     let mut results = Vec::new();
     for path in fixtures(dir) {
-        let actual = check(&path);
+        let actual = check_with(&path, dir == "hints");
         let expected_path = path.with_extension("expected");
         if bless {
             std::fs::write(&expected_path, &actual).unwrap();
@@ -128,4 +154,33 @@ fn every_code_has_a_fixture_and_an_explanation() {
         }
     }
     assert!(codes.len() >= 30, "only {} codes", codes.len());
+}
+
+/// Help lines: did-you-mean for misspelt keywords from the words the grammar accepts there,
+/// examples quoted from the rules, and spans that end where the mistake ends.
+#[test]
+fn hint_fixtures_match_their_expectations() {
+    let results = run("hints");
+    assert!(results.len() >= 7);
+    for (path, actual) in &results {
+        let first_help = actual.lines().find(|l| l.trim_start().starts_with("help:")).unwrap_or("");
+        let stem = path.file_name().unwrap().to_string_lossy().replace(".map.toml", "").replace(".oc", "");
+        let maps = [
+            ("field_grid_type", "grid is a number of pixels per tile, like 70"),
+            ("zone_units_zero", "a zone for 0 units"),
+            ("row_numbers", "row 2 (y = 1) is too short"),
+            ("chest_on_wall", "once the Wall is struck down (30 HP): it becomes Floor"),
+        ];
+        if let Some((_, want)) = maps.iter().find(|(m, _)| *m == stem) {
+            assert!(actual.contains(want), "{stem}: {actual}");
+        } else if let Some(word) = stem.strip_prefix("keyword_") {
+            let word = word.replace("rout_all", "all");
+            assert!(first_help.contains(&format!("did you mean `{word}`")), "{stem}: {first_help}");
+        } else if stem.starts_with("army_") {
+            // Units named with what makes them count, or with their price.
+            assert!(first_help.contains("Neimi (IronBow") || first_help.contains("Seth 4000"), "{stem}: {first_help}");
+        } else {
+            assert!(first_help.contains("write `"), "{stem}: {first_help}");
+        }
+    }
 }

@@ -80,6 +80,15 @@ from `oc explain --list` that starts with `oc::atlas::`.";
 "A warning: Foot units can reach this objective, but units with Cavalry movement cannot (the \
 Terrain Table forbids them rivers and mountains). Armies of mounted units will never win by it.\n\n\
 Fix: open a way Cavalry can take, or allow the lint for this map if that is intended.";
+    TOO_SMALL = "oc::atlas::too_small", "the map has no tiles",
+"A map's `width` and `height` are at least 1: a map of 0 by 0 tiles has nowhere to deploy or \
+fight. (Too large a map is `oc::atlas::too_large`.)\n\nFix: set `width` and `height` to the size \
+the rows have.";
+    CHEST_IMPASSABLE = "oc::atlas::chest_impassable", "a chest is on a tile no unit can enter",
+"A warning: a chest's item is taken from the chest's own tile (Pick, or a unit standing on it), \
+but no movement type can enter this tile. The help says how it could still be reached: a wall \
+that can be struck down, a door that can be opened; otherwise the chest can never be opened.\n\n\
+Fix: move the chest onto passable terrain, or make the tile reachable.";
     TOO_LARGE_TO_RENDER = "oc::atlas::too_large_to_render", "the map's picture would be too large to draw",
 "A warning: the map is valid, but its picture (width x grid by height x grid pixels, plus the \
 legend strip) passes what `oc render` draws: 16,384 pixels a side and 67 million pixels in all \

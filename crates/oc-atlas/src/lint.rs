@@ -103,14 +103,14 @@ fn shape(map: &Map, out: &mut Vec<Diagnostic>) {
             let at = row.get(map.width as usize).map_or(*span, |(_, s)| *s);
             let what = if len > map.width { "too long" } else { "too short" };
             out.push(
-                Diagnostic::error(RAGGED_ROW, at, format!("row {y} is {what}: {len} symbols, but the map is {} wide", map.width))
-                    .with_label(if len > map.width {
-                        "the row should end before this".to_string()
-                    } else {
-                        format!("{len} symbols")
-                    })
-                    .with_secondary(map.width_span, "the width is set here")
-                    .with_help(format!("every row holds exactly {} symbols, one per tile", map.width)),
+                Diagnostic::error(
+                    RAGGED_ROW,
+                    at,
+                    format!("row {} (y = {y}) is {what}: {len} symbols, but the map is {} wide", y + 1, map.width),
+                )
+                .with_label(if len > map.width { "the row should end before this".to_string() } else { format!("{len} symbols") })
+                .with_secondary(map.width_span, "the width is set here")
+                .with_help(format!("every row holds exactly {} symbols, one per tile", map.width)),
             );
         }
     }
@@ -203,13 +203,18 @@ fn regions(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
         } else {
             names.insert(&r.name, r.name_span);
         }
+        // Tiles off the map: one error for the region, at its first such tile.
+        let off: Vec<&(Tile, oc_diag::Span)> = r.tiles.iter().filter(|(t, _)| !map.in_bounds(*t)).collect();
+        if let Some((t, span)) = off.first() {
+            let mut d = out_of_bounds(map, *t, *span, &format!("a tile of `{}`", r.name));
+            if off.len() > 1 {
+                d.message.push_str(&format!(", and {} more of its tiles", off.len() - 1));
+            }
+            out.push(d);
+        }
         let mut seen = BTreeSet::new();
         for (t, span) in &r.tiles {
-            if !seen.insert(*t) {
-                continue;
-            }
-            if !map.in_bounds(*t) {
-                out.push(out_of_bounds(map, *t, *span, &format!("a tile of `{}`", r.name)));
+            if !seen.insert(*t) || !map.in_bounds(*t) {
                 continue;
             }
             let needs_footing =
@@ -254,7 +259,7 @@ fn regions(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
             }
         }
     }
-    for z in &zones {
+    for z in zones.iter().filter(|z| !map.region_off_map(z)) {
         let tiles: BTreeSet<Tile> = z.tiles.iter().map(|(t, _)| *t).filter(|t| map.in_bounds(*t)).collect();
         let room = tiles.iter().filter(|t| passable(**t)).count();
         if let Some(units) = z.units {
@@ -288,7 +293,8 @@ fn regions(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
     // Objectives: reachable from their side's zones, and within the time limit.
     for r in map.regions.iter().filter(|r| matches!(r.kind, RegionKind::Seize | RegionKind::Escape)) {
         let from: Vec<&&crate::map::Region> = zones.iter().filter(|z| r.side.is_none() || z.side == r.side).collect();
-        if from.is_empty() {
+        // A region off the map was reported; whether it can be reached follows from the fix.
+        if from.is_empty() || map.region_off_map(r) || from.iter().any(|z| map.region_off_map(z)) {
             continue;
         }
         let sources: Vec<Tile> = from.iter().flat_map(|z| z.tiles.iter().map(|(t, _)| *t)).filter(|t| passable(*t)).collect();
@@ -351,6 +357,31 @@ fn things(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
     for c in &map.chests {
         if !map.in_bounds(c.at) {
             out.push(out_of_bounds(map, c.at, c.at_span, "a chest"));
+        } else if let Some(tr) = map.terrain(c.at).and_then(|n| rules.terrain(n)) {
+            // Its item is taken on the chest's own tile: some unit must be able to stand there.
+            if tr.costs.values().all(Option::is_none) {
+                let how = match (&tr.hp, &tr.becomes, tr.opened_by.is_empty()) {
+                    (Some(hp), Some(b), _) => {
+                        format!("it can be reached once the {} is struck down ({hp} HP): it becomes {b}", tr.name)
+                    }
+                    (_, Some(b), false) => {
+                        format!(
+                            "it can be reached once the {} is opened ({}): it becomes {b}",
+                            tr.name,
+                            tr.opened_by.join(" or ")
+                        )
+                    }
+                    _ => "no unit can ever take it: move the chest onto passable terrain".to_string(),
+                };
+                out.push(
+                    Diagnostic::warning(
+                        CHEST_IMPASSABLE,
+                        c.at_span,
+                        format!("the chest at [{}, {}] is on {}, which no unit can enter", c.at.x, c.at.y, tr.name),
+                    )
+                    .with_help(how),
+                );
+            }
         }
         if rules.item(&c.item).is_none() {
             let mut d = Diagnostic::error(UNKNOWN_ITEM, c.item_span, format!("no item `{}` in the rules", c.item));

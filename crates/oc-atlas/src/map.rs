@@ -333,6 +333,11 @@ impl Map {
     pub fn in_bounds(&self, t: Tile) -> bool {
         t.x >= 0 && t.y >= 0 && t.x < self.width && t.y < self.height
     }
+    /// Whether a region's tiles were refused (a rectangle off the map, no tiles) or run off the
+    /// map: that is reported once, and what depends on the region's tiles is not checked.
+    pub fn region_off_map(&self, r: &Region) -> bool {
+        r.tiles.is_empty() || r.tiles.iter().any(|(t, _)| !self.in_bounds(*t))
+    }
     pub fn region(&self, name: &str) -> Option<&Region> {
         self.regions.iter().find(|r| r.name == name)
     }
@@ -355,12 +360,34 @@ fn toml_error(file: FileId, text: &str, e: &toml::de::Error) -> Diagnostic {
     } else {
         TOML
     };
-    let help = if code == FIELD {
-        "a map has name, width, height and rows, and may have grid, image, rounds, rules, allow, [legend], [[regions]], [[chests]], [[doors]] and [[destructibles]]"
-    } else {
-        "fix the TOML syntax here: a missing quote, comma or bracket is the usual cause"
+    // A value of the wrong type: say what the key holds (`grid = "hex"`).
+    let key = text.get(..r.start).and_then(|before| before.lines().last()).and_then(|l| l.split('=').next()).map(str::trim);
+    let typed = key.filter(|_| message.contains("invalid type")).and_then(key_help);
+    let help = match typed {
+        Some(h) => h,
+        None if code == FIELD => {
+            "a map has name, width, height and rows, and may have grid, image, rounds, rules, allow, [legend], [[regions]], [[chests]], [[doors]] and [[destructibles]]"
+        }
+        None => "fix the TOML syntax here: a missing quote, comma or bracket is the usual cause",
     };
     Diagnostic::error(code, span(file, r), message).with_help(help)
+}
+
+/// What a key of the map format holds, for a value of the wrong type.
+fn key_help(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "grid" => "grid is a number of pixels per tile, like 70 (8 to 1024)",
+        "width" | "height" => "width and height are numbers of tiles, 1 to 512",
+        "rounds" => "rounds is a number: the time limit the reachability lints measure against",
+        "name" | "image" | "rules" | "item" | "kind" | "side" => "this is a string in double quotes",
+        "rows" => "rows is a list of strings, one per row: rows = [\"..f.\", \".^..\"]",
+        "allow" => "allow is a list of codes: allow = [\"oc::atlas::unused_legend\"]",
+        "at" => "at is a tile [x, y], counted from 0: x to the right, y down",
+        "rect" => "rect is [x, y, width, height], counted from the top-left tile [0, 0]",
+        "tiles" => "tiles is a list of [x, y] pairs: tiles = [[0, 0], [1, 0]]",
+        "units" | "hp" => "this is a whole number of at least 1",
+        _ => return None,
+    })
 }
 
 /// Reads a map. Returns the map when its structure could be read (lints run on it even if some
@@ -377,6 +404,14 @@ pub fn parse(file: FileId, text: &str) -> (Option<Map>, Vec<Diagnostic>) {
     let sp = |s: std::ops::Range<usize>| span(file, s);
     let (width, height) = (*raw.width.get_ref(), *raw.height.get_ref());
     for (value, s, what) in [(width, raw.width.span(), "width"), (height, raw.height.span(), "height")] {
+        if value < 1 {
+            diags.push(
+                Diagnostic::error(TOO_SMALL, sp(s), format!("a {what} of {value} tiles: the map has no tiles"))
+                    .with_label("must be at least 1")
+                    .with_help("a map is at least 1 by 1 tiles: set the width and height the rows have"),
+            );
+            return (None, diags);
+        }
         if !(1..=MAX_SIDE).contains(&value) {
             diags.push(
                 Diagnostic::error(TOO_LARGE, sp(s), format!("a {what} of {value} tiles"))
@@ -501,6 +536,12 @@ pub fn parse(file: FileId, text: &str) -> (Option<Map>, Vec<Diagnostic>) {
             diags.push(
                 Diagnostic::error(FIELD, r_span, format!("the region `{}` has no tiles", r.name.get_ref()))
                     .with_help("give it `tiles = [[x, y], ...]` or `rect = [x, y, width, height]`"),
+            );
+        }
+        if let Some(u) = r.units.as_ref().filter(|u| *u.get_ref() < 1) {
+            diags.push(
+                Diagnostic::error(FIELD, sp(u.span()), format!("a zone for {} units", u.get_ref()))
+                    .with_help("units is how many units the zone must hold: at least 1 (leave it out for no requirement)"),
             );
         }
         if kind == RegionKind::Deployment && side.is_none() {

@@ -1263,13 +1263,18 @@ impl<'a> Checker<'a> {
         }
         let shape: Vec<String> = sig.params.iter().map(|(n, t)| format!("{n}: {}", type_name(t))).collect();
         let usage = if shape.is_empty() { u.name.value.clone() } else { format!("{}({})", u.name.value, shape.join(", ")) };
+        let help = match self.tag_usage_example(&u.name.value, sig) {
+            (example, Some(owner)) => format!("write `{example}`, as `{owner}` does (the tag is `{usage}`)"),
+            (example, None) if example != usage => format!("write `{example}` (the tag is `{usage}`)"),
+            (example, None) => format!("write `{example}`"),
+        };
         self.error(
             Diagnostic::error(
                 TAG_ARG_COUNT,
                 u.span,
                 format!("`{}` takes {} argument(s), but {} were given", u.name.value, sig.params.len(), u.args.len()),
             )
-            .with_help(format!("write it as `{usage}`")),
+            .with_help(help),
         );
         false
     }
@@ -1322,7 +1327,7 @@ impl<'a> Checker<'a> {
         true
     }
 
-    fn example_of(&self, ty: &Type) -> String {
+    pub(crate) fn example_of(&self, ty: &Type) -> String {
         match ty {
             Type::Int => "`2`".into(),
             Type::Bool => "`true`".into(),
@@ -1459,9 +1464,12 @@ impl<'a> Checker<'a> {
             );
         }
         let mut spans: HashMap<String, Span> = HashMap::new();
+        // Stats a misspelt entry was meant to be (`rez` for `res`): that one is reported, not also missing.
+        let mut meant: Vec<String> = Vec::new();
         for (stat, value) in &block.entries {
             let Some(ty) = self.stats.iter().find(|(n, _)| *n == stat.value).map(|(_, t)| t.clone()) else {
                 let names: Vec<String> = self.stats.iter().map(|(n, _)| n.clone()).collect();
+                meant.extend(did_you_mean(&stat.value, names.iter().map(String::as_str)).map(str::to_string));
                 self.unknown_in::<()>(UNKNOWN_STAT, "stat", stat, names, None);
                 continue;
             };
@@ -1507,7 +1515,12 @@ impl<'a> Checker<'a> {
             self.check_class_range(&lowered, &ty, value.span, &stat.value);
             out.insert(stat.value.clone(), lowered);
         }
-        let missing: Vec<&str> = self.stats.iter().map(|(n, _)| n.as_str()).filter(|n| !spans.contains_key(*n)).collect();
+        let missing: Vec<&str> = self
+            .stats
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .filter(|n| !spans.contains_key(*n) && !meant.iter().any(|m| m == n))
+            .collect();
         if !missing.is_empty() {
             let missing = missing.join(", ");
             self.error(

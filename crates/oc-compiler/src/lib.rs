@@ -14,6 +14,7 @@ mod context;
 mod dice;
 mod expr;
 mod fog;
+mod hints;
 mod paths;
 pub mod scenario;
 pub mod stdlib;
@@ -246,6 +247,8 @@ impl Workspace {
             }
         }
         let sources: Vec<(FileId, &SourceFile)> = files.iter().filter_map(|id| self.file(*id).map(|f| (*id, f))).collect();
+        let unread: HashSet<String> =
+            sources.iter().flat_map(|(_, f)| f.ast.unread.iter().map(|n| format!("`{}`", n.value))).collect();
         for (_, f) in &sources {
             diagnostics.extend(f.syntax.iter().cloned());
         }
@@ -276,6 +279,10 @@ impl Workspace {
             partial.armies = scenario::check_armies(&army_defs, &partial, &lowered, &mut diagnostics);
             partial.scenarios = lowered.into_iter().map(|l| l.model).collect();
         }
+        // A name whose definition could not be read is not also "unknown" where it is used:
+        // the syntax error is the one to fix.
+        diagnostics
+            .retain(|d| !(d.code.starts_with("oc::name::unknown_") && unread.iter().any(|n| d.message.contains(n.as_str()))));
         dedupe(&mut diagnostics);
         let rules = if diagnostics.iter().any(|d| d.is_error()) { None } else { Some(partial.clone()) };
         Compilation { rules, partial, diagnostics, files }

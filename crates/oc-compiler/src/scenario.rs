@@ -498,6 +498,11 @@ pub(crate) fn check_maps(
                     .with_help(format!("name a region with kind = \"deployment\" and side = \"{}\"", id.word())),
                 );
             }
+            // A zone off the map is the map's error (`oc check` reports it there); its capacity
+            // and what can be reached from it follow once it is fixed.
+            if map.region_off_map(zone) {
+                continue;
+            }
             let tiles: BTreeSet<oc_atlas::Tile> = zone.tiles.iter().map(|(t, _)| *t).collect();
             let room = tiles.iter().filter(|t| map.index(**t).and_then(|i| foot.get(i).copied().flatten()).is_some()).count();
             if (room as u64) < u64::from(rules_side.max_units) {
@@ -871,6 +876,12 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
             if let Some(l) = side_ast.and_then(|s| s.limits.get(i)) {
                 d = d.with_secondary(l.span, "the limit");
             }
+            // Each unit that counts, at its name.
+            for (u, unit_def) in army.units.iter().zip(&def.units) {
+                if let Some(why) = counts_because(rules, u, &limit.selector) {
+                    d = d.with_secondary(unit_def.name.span, format!("counts: {why}"));
+                }
+            }
             diags.push(d);
         }
     }
@@ -917,9 +928,9 @@ pub fn limit_refusal(rules: &m::Rules, army: &m::Army, side: &m::SideRules, limi
                     selector_text(&limit.selector)
                 ),
             )
-            .with_help("change the army so the limit holds");
+            .with_help(limit_help(rules, army, limit, matching, n));
             if !picked.is_empty() {
-                d = d.with_label(format!("{} count as {}", units_named(rules, &picked, false), selector_text(&limit.selector)));
+                d = d.with_label(format!("{} count", units_named(rules, &picked, false)));
             }
             Some(d)
         }
@@ -949,7 +960,7 @@ pub fn limit_refusal(rules: &m::Rules, army: &m::Army, side: &m::SideRules, limi
                 "spend fewer of the army's points on those units"
             });
             if !picked.is_empty() {
-                d = d.with_label(format!("{} count as {}", units_named(rules, &picked, true), selector_text(&limit.selector)));
+                d = d.with_label(format!("{} count", units_named(rules, &picked, true)));
             }
             Some(d)
         }
@@ -996,6 +1007,62 @@ pub fn limit_text(l: &m::Limit) -> String {
         }
         m::Measure::EachPoints => format!("each unit worth {rule} {} points", l.numerator),
     }
+}
+
+/// Why a unit counts for a selector ("Hand Axe reaches 2", "granted Leader"), or `None`.
+fn counts_because(rules: &m::Rules, unit: &m::ArmyUnit, selector: &m::Selector) -> Option<String> {
+    if !selects(rules, unit, selector) {
+        return None;
+    }
+    let items = || unit.items.iter().filter_map(|i| rules.item(i));
+    Some(match selector {
+        m::Selector::Any => "every unit".to_string(),
+        m::Selector::Class(c) => format!("a {c}"),
+        m::Selector::WithTag(t) => {
+            if unit.tags.contains(t) {
+                format!("granted {t}")
+            } else if rules.class(&unit.class).is_some_and(|c| c.tags.iter().any(|u| u.tag == *t)) {
+                format!("{t} from its class {}", unit.class)
+            } else {
+                let item = items().find(|i| i.tags.iter().any(|u| u.tag == *t)).map_or("an item", |i| i.name.as_str());
+                format!("{t} from {item}")
+            }
+        }
+        m::Selector::Wielding(w) => {
+            let item = items().find(|i| i.weapon_type.as_deref() == Some(w.as_str())).map_or("a weapon", |i| i.name.as_str());
+            format!("{item} is {w}")
+        }
+        m::Selector::Ranged => {
+            let item = items().find(|i| i.kind == m::ItemKind::Weapon && weapon_reach(i) >= 2);
+            item.map_or("a ranged weapon".to_string(), |i| format!("{} reaches {}", i.name, weapon_reach(i)))
+        }
+    })
+}
+
+/// The help of a broken composition limit: the units that count, and what would make it hold.
+fn limit_help(rules: &m::Rules, army: &m::Army, limit: &m::Limit, matching: u64, total: u64) -> String {
+    let counted: Vec<String> = army
+        .units
+        .iter()
+        .filter_map(|u| counts_because(rules, u, &limit.selector).map(|why| format!("{} ({why})", u.name)))
+        .collect();
+    let who = if counted.is_empty() {
+        format!("no unit counts {}", selector_text(&limit.selector))
+    } else {
+        format!("{} count {}", counted.join(", "), selector_text(&limit.selector))
+    };
+    // How many would hold the limit: at most floor(num * total / den), at least ceil(...).
+    let (num, den) = (u64::from(limit.numerator), u64::from(limit.denominator.max(1)));
+    let scale = if limit.denominator > 1 { total } else { 1 };
+    let more = if limit.denominator > 1 { ", or bring more units" } else { "" };
+    let fix = if limit.at_least {
+        let need = (num * scale).div_ceil(den);
+        format!("{need} of {total} must: {} more", need.saturating_sub(matching))
+    } else {
+        let most = num * scale / den;
+        format!("at most {most} of {total} may: change what {} of them carry{more}", matching.saturating_sub(most))
+    };
+    format!("{who}; {fix}")
 }
 
 pub fn selector_text(s: &m::Selector) -> String {

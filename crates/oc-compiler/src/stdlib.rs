@@ -60,3 +60,12 @@ pub fn compile(index: &str) -> Option<crate::Compilation> {
 pub fn default_rules() -> Option<oc_model::Rules> {
     RULESETS.first().and_then(|(_, index)| compile(index)).and_then(|c| c.rules)
 }
+
+/// How users see a logical path: a standard library file (`<std>/ratings/tags.oc`) as
+/// `std:ratings/tags.oc`, the way imports name the standard library; any other path as it is.
+pub fn shown_path(path: &str) -> String {
+    match path.strip_prefix(PREFIX) {
+        Some(rest) => format!("std:{rest}"),
+        None => path.to_string(),
+    }
+}

@@ -171,6 +171,37 @@ where
     best.filter(|(d, _)| *d <= limit).map(|(_, c)| c)
 }
 
+/// Up to `n` of `candidates` close to `wanted` (the same closeness as [`did_you_mean`]), nearest
+/// first (ties in the candidates' order): for help lines that offer several names.
+pub fn closest<'a, I>(wanted: &str, candidates: I, n: usize) -> Vec<&'a str>
+where
+    I: IntoIterator<Item = &'a str>,
+{
+    let wanted_len = wanted.chars().count();
+    if wanted_len > MAX_SUGGESTION_LEN {
+        return Vec::new();
+    }
+    let limit = (wanted_len / 3).max(1);
+    let lower = wanted.to_lowercase();
+    let mut scored: Vec<(usize, usize, &'a str)> = candidates
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let other = c.to_lowercase();
+            if other == lower {
+                return Some((0, i, c));
+            }
+            if c.chars().count().abs_diff(wanted_len) > limit {
+                return None;
+            }
+            let d = edit_distance(&lower, &other);
+            (d <= limit).then_some((d, i, c))
+        })
+        .collect();
+    scored.sort();
+    scored.into_iter().take(n).map(|(_, _, c)| c).collect()
+}
+
 fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
@@ -222,6 +253,17 @@ mod tests {
         assert_eq!(did_you_mean("lucky", names), Some("Lucky"));
         assert_eq!(did_you_mean("Distantcountr", names), Some("DistantCounter"));
         assert_eq!(did_you_mean("Zzzzzz", names), None);
+    }
+
+    #[test]
+    fn closest_names_come_nearest_first() {
+        let names = ["Mercenary", "Myrmidon", "Mage", "Swordmaster"];
+        assert_eq!(closest("Myrmidn", names, 3), vec!["Myrmidon"]);
+        assert_eq!(closest("Mag", names, 3), vec!["Mage"]);
+        assert_eq!(closest("Mercenery", names, 3), vec!["Mercenary"]);
+        assert!(closest("Zzzzzz", names, 3).is_empty());
+        // Nearest first, whatever the order given; ties keep it.
+        assert_eq!(closest("knight", ["Knigh", "KNIGHT", "Knights"], 3), vec!["KNIGHT", "Knigh", "Knights"]);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 pub mod codes;
 pub mod discover;
+pub mod folder;
 pub mod fsx;
 pub mod limits;
 pub mod log;

@@ -7,6 +7,10 @@ pub type Ident = Spanned<String>;
 #[derive(Clone, Debug, Default)]
 pub struct SourceFile {
     pub items: Vec<Item>,
+    /// The names of definitions that could not be read (a syntax error, a misspelt keyword):
+    /// the compiler does not call them unknown where they are used, the syntax error is the
+    /// one to fix.
+    pub unread: Vec<Spanned<String>>,
 }
 
 #[derive(Clone, Debug)]

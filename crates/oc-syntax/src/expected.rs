@@ -185,13 +185,17 @@ pub fn syntax_error(file: FileId, text: &str, base: usize, error: &pest::error::
             ordered.push(s);
         }
     };
+    // The keywords that fit here, for a did-you-mean on a misspelt one.
+    let mut keywords: BTreeSet<&'static str> = BTreeSet::new();
     if let ErrorVariant::ParsingError { positives, .. } = &error.variant {
         for rule in positives {
             if let Some(words) = describe(*rule) {
                 wanted.insert(words);
             }
+            keywords.extend(crate::keywords::first_words(&format!("{rule:?}")));
         }
     }
+    let expected_at = pos;
     // Literal punctuation the parser would have accepted (`}`, `:` ...), from pest's detail.
     // pest reports rule failures where the rule started; when a literal inside it failed
     // further on (the `:` of `x: Int`), point there and name the literal.
@@ -231,7 +235,32 @@ pub fn syntax_error(file: FileId, text: &str, base: usize, error: &pest::error::
         if ordered.is_empty() { format!("unexpected {found}") } else { format!("expected {}, found {found}", join_or(&ordered)) };
     let end = next_token_end(text, pos);
     let label = if ordered.is_empty() { "unexpected here".to_string() } else { format!("expected {}", join_or(&ordered)) };
-    Diagnostic::error(SYNTAX_ERROR, Span::new(file, pos, end), message).with_label(label).with_help(help_for(&ordered, text, pos))
+    let help = match misspelt_keyword(text, pos, &keywords).filter(|_| pos == expected_at) {
+        Some(fix) => fix,
+        None => help_for(&ordered, text, pos),
+    };
+    Diagnostic::error(SYNTAX_ERROR, Span::new(file, pos, end), message).with_label(label).with_help(help)
+}
+
+/// "did you mean `seize`?" when the word at `pos` is a near miss of a keyword that fits there,
+/// the nearest by edit distance; with the keyword before it when that reads better
+/// (`rout al` -> "did you mean `all` (`rout all`)?").
+fn misspelt_keyword(text: &str, pos: usize, keywords: &BTreeSet<&'static str>) -> Option<String> {
+    let rest = text.get(pos..)?;
+    let word: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+    if word.is_empty() || keywords.contains(word.as_str()) {
+        return None;
+    }
+    let fix = oc_diag::did_you_mean(&word, keywords.iter().copied())?;
+    // The token just before, on the same line: shown with the fix when it is a keyword.
+    let line_start = text.get(..pos)?.rfind('\n').map_or(0, |i| i + 1);
+    let before = text.get(line_start..pos)?.trim_end();
+    let previous: String = before.rsplit(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("").to_string();
+    if !previous.is_empty() && crate::keywords::is_grammar_keyword(&previous) {
+        Some(format!("did you mean `{fix}` (`{previous} {fix}`)?"))
+    } else {
+        Some(format!("did you mean `{fix}`?"))
+    }
 }
 
 fn help_for(expected: &[String], text: &str, pos: usize) -> String {
@@ -248,7 +277,7 @@ fn help_for(expected: &[String], text: &str, pos: usize) -> String {
     if expected.iter().any(|e| e.contains("a definition")) {
         return "top-level definitions start with a keyword such as `class`, `weapon`, `tag` or `terrain`".to_string();
     }
-    "see `oc explain oc::syntax::unexpected`; the DSL reference is in the standard library under `std/`".to_string()
+    "see `oc explain oc::syntax::unexpected`; every construct is in the guide's rules language page (docs/dsl.md)".to_string()
 }
 
 fn join_or(items: &[String]) -> String {

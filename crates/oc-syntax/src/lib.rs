@@ -7,6 +7,7 @@
 
 pub mod ast;
 mod expected;
+mod keywords;
 mod lower;
 mod segment;
 
@@ -19,17 +20,21 @@ pub use segment::MAX_NESTING;
 pub fn parse(file: FileId, text: &str) -> (ast::SourceFile, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
     let mut items = Vec::new();
-    for segment in segment::split(file, text, &mut diagnostics) {
+    let mut unread = Vec::new();
+    for segment in segment::split(file, text, &mut diagnostics, &mut unread) {
         let Some(source) = text.get(segment.clone()) else { continue };
         match lower::parse_segment(file, source, segment.start) {
             Ok((mut parsed, mut problems)) => {
                 items.append(&mut parsed);
                 diagnostics.append(&mut problems);
             }
-            Err(error) => diagnostics.push(expected::syntax_error(file, text, segment.start, &error)),
+            Err(error) => {
+                diagnostics.push(expected::syntax_error(file, text, segment.start, &error));
+                unread.extend(segment::item_name(file, text, segment));
+            }
         }
     }
-    (ast::SourceFile { items }, diagnostics)
+    (ast::SourceFile { items, unread }, diagnostics)
 }
 
 pub const SYNTAX_ERROR: &str = "oc::syntax::unexpected";

@@ -607,8 +607,17 @@ impl Ctx {
 
     fn tag_ref(&self, pair: Pair<Rule>) -> Option<TagRef> {
         let span = self.span(&pair);
+        // pest's span of `Lucky` without brackets runs on over the whitespace (and comments)
+        // after it: a reference ends at its name, or at its closing bracket.
+        let written = pair.as_str();
         let mut inner = pair.into_inner();
         let name = self.ident(&inner.next()?);
+        let after_name = written.get(name.span.len()..).unwrap_or("");
+        let close = written.rfind(')').filter(|_| after_name.trim_start().starts_with('('));
+        let span = match close {
+            Some(at) => Span { end: span.start + u32::try_from(at + 1).unwrap_or(0), ..span },
+            None => name.span,
+        };
         let args = inner.filter(|p| p.as_rule() == Rule::expr).map(|p| self.expr(p)).collect();
         Some(TagRef { name, args, span })
     }

@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use oc_diag::{Diagnostic, FileId, Span};
+use oc_diag::{Diagnostic, FileId, Span, Spanned};
 
 use crate::{STRAY_TEXT, TOO_DEEP, UNCLOSED};
 
@@ -38,7 +38,30 @@ struct Segment {
 
 /// The byte ranges of the items worth handing to pest. Problems found on the way are pushed to
 /// `diagnostics`, and the segments they are in are left out (pest would only repeat them).
-pub fn split(file: FileId, text: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec<Range<usize>> {
+/// The name a definition gives itself: the word after its keyword (`class Duelist` -> `Duelist`).
+pub fn item_name(file: FileId, text: &str, range: Range<usize>) -> Option<Spanned<String>> {
+    let source = text.get(range.clone())?;
+    let skip = trivia_len(source);
+    let rest = source.get(skip..)?;
+    let keyword_len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+    let after = rest.get(keyword_len..)?;
+    let gap = after.len() - after.trim_start().len();
+    let name: String = after.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    if name.is_empty() || !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        return None;
+    }
+    let start = range.start + skip + keyword_len + gap;
+    Some(Spanned::new(name.clone(), Span::new(file, start, start + name.len())))
+}
+
+/// Cuts `text` into top-level items. Items that cannot be read (unclosed brackets, a first word
+/// that is a misspelt keyword) are reported here and their names pushed to `unread`.
+pub fn split(
+    file: FileId,
+    text: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+    unread: &mut Vec<Spanned<String>>,
+) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut segments: Vec<Segment> = Vec::new();
     let mut stack: Vec<(u8, usize)> = Vec::new();
@@ -224,6 +247,7 @@ pub fn split(file: FileId, text: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec
     for segment in segments {
         let Some(source) = text.get(segment.range.clone()) else { continue };
         if segment.broken {
+            unread.extend(item_name(file, text, segment.range.clone()));
             continue;
         }
         let skip = trivia_len(source);
@@ -235,10 +259,17 @@ pub fn split(file: FileId, text: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec
         if !ITEM_KEYWORDS.contains(&first_word.as_str()) {
             let offset = segment.range.start + skip;
             let shown = rest.char_indices().nth(first_word.chars().count().max(1)).map_or(rest.len(), |(n, _)| n);
+            let help = match oc_diag::did_you_mean(&first_word, ITEM_KEYWORDS.iter().copied()).filter(|_| !first_word.is_empty()) {
+                Some(keyword) => {
+                    unread.extend(item_name(file, text, segment.range.clone()));
+                    format!("did you mean `{keyword}`? a definition starts with its keyword")
+                }
+                None => "a file holds definitions such as `class`, `weapon`, `tag`, `terrain` or `ruleset`; turn stray notes into `// comments`".to_string(),
+            };
             diagnostics.push(
                 Diagnostic::error(STRAY_TEXT, Span::new(file, offset, offset + shown), "expected a definition here")
                     .with_label("not the start of a definition")
-                    .with_help("a file holds definitions such as `class`, `weapon`, `tag`, `terrain` or `ruleset`; turn stray notes into `// comments`"),
+                    .with_help(help),
             );
             continue;
         }
@@ -274,7 +305,8 @@ fn utf8_len(first: u8) -> usize {
 fn trivia_len(source: &str) -> usize {
     let mut rest = source;
     loop {
-        let trimmed = rest.trim_start();
+        // A UTF-8 byte order mark (some Windows editors write one) is trivia like a space.
+        let trimmed = rest.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}');
         if let Some(after) = trimmed.strip_prefix("//") {
             rest = after.split_once('\n').map_or("", |(_, r)| r);
         } else if trimmed.starts_with("/*") {

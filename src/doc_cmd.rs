@@ -1,0 +1,133 @@
+//! `oc doc`: the documentation site of a built-in ruleset or of a project's files, written as
+//! one folder (HTML, the same pages in Markdown, the source files, the search index, and a
+//! picture of each scenario's map).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use oc_compiler::Workspace;
+use oc_project::DiskHost;
+
+use crate::commands::{projects, style};
+use crate::report;
+
+/// The built-in ruleset a name means (`officers_chess`, `officers_chess_v06`, `v06`, `ratings`).
+pub fn builtin(name: &str) -> Option<(&'static str, &'static str)> {
+    oc_compiler::stdlib::RULESETS
+        .iter()
+        .find(|(n, _)| {
+            *n == name || n.trim_start_matches("officers_chess_") == name || (name == "ratings" && *n == "officers_chess")
+        })
+        .copied()
+}
+
+pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) -> u8 {
+    let started = Instant::now();
+    if ruleset.is_some() && !paths.is_empty() {
+        eprintln!("error: give either --ruleset NAME or paths to .oc files, not both");
+        return 2;
+    }
+    let mut workspace = Workspace::new();
+    let mut inputs: Vec<PathBuf> = paths.to_vec();
+    let (compilation, title) = if paths.is_empty() {
+        let name = ruleset.unwrap_or("officers_chess");
+        let Some((name, index)) = builtin(name) else {
+            let names: Vec<&str> = oc_compiler::stdlib::RULESETS.iter().map(|(n, _)| *n).collect();
+            eprintln!(
+                "error: no built-in ruleset `{name}`: the built-in ones are {}\nhelp: to document your own rules, pass their files or folder: `oc doc rules/ -o site`",
+                names.join(", ")
+            );
+            return 2;
+        };
+        let Some(id) = workspace.id_of(index) else { return 2 };
+        (workspace.compile_ids(&mut oc_compiler::stdlib::NoFiles, &[id]), name.to_string())
+    } else {
+        let project = match projects(paths) {
+            Ok(mut p) if p.len() == 1 => p.remove(0),
+            Ok(_) => {
+                eprintln!(
+                    "error: the paths belong to different projects (each oc.toml starts one); document one project at a time"
+                );
+                return 2;
+            }
+            Err(code) => return code,
+        };
+        if project.files.is_empty() {
+            eprintln!(
+                "error: no .oc files under {}",
+                paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+            );
+            return 2;
+        }
+        let mut host = DiskHost::for_project(&project);
+        let (compilation, unreadable) = workspace.compile(&mut host, &project.files);
+        if let Some((path, reason)) = unreadable.first() {
+            eprintln!("error: {path}: {reason}");
+            return 1;
+        }
+        inputs.extend(host.touched.iter().map(|p| project.root.join(p)));
+        let title = project.settings.name.clone().unwrap_or_else(|| {
+            project.root.file_name().map_or_else(|| "rules".to_string(), |n| n.to_string_lossy().into_owned())
+        });
+        (compilation, title)
+    };
+    if let Err(r) = oc_project::folder::prepare(out, (oc_doc::MARKER, oc_doc::MARKER_TEXT), &inputs, force) {
+        eprintln!("error: {}\nhelp: {}", r.message, r.help);
+        return 2;
+    }
+    let style = style();
+    for d in &compilation.diagnostics {
+        eprint!("{}", report::render(&workspace, d, style));
+    }
+    let Some(rules) = compilation.rules else {
+        eprintln!("not written: {} error(s) (`oc check` shows them too)", compilation.error_count());
+        return 1;
+    };
+    let mut input = oc_doc::Input::new(title, &rules).with_files(&workspace, &compilation.files);
+    input.maps = map_pictures(&workspace, &rules);
+    let site = oc_doc::build(&input);
+    let broken = site.broken_links();
+    if !broken.is_empty() {
+        eprintln!("error: internal: the generated site has broken links (please report it):\n{}", broken.join("\n"));
+        return 2;
+    }
+    if let Err(e) = oc_project::folder::write(out, &site.files) {
+        eprintln!("error: cannot write {}: {e}", out.display());
+        return 2;
+    }
+    eprintln!(
+        "wrote {} ({} pages, {} files; {} classes, {} items, {} tags, {} terrains) in {:.0?}; open {}",
+        out.display(),
+        site.pages.len(),
+        site.files.len(),
+        rules.classes.len(),
+        rules.items.len(),
+        rules.tags.len(),
+        rules.terrains.len(),
+        started.elapsed(),
+        out.join("index.html").display()
+    );
+    0
+}
+
+/// Each scenario's map drawn like `oc render` draws it (a map that cannot be drawn is left out:
+/// `oc check` reports why).
+fn map_pictures(workspace: &Workspace, rules: &oc_model::Rules) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for s in &rules.scenarios {
+        let Some(file) = workspace.id_of(&s.map).and_then(|id| workspace.file(id)) else {
+            continue;
+        };
+        let (Some(map), _) = oc_atlas::check(oc_diag::FileId(0), &file.text, rules, |_| oc_atlas::ImageCheck::NotChecked) else {
+            continue;
+        };
+        let Ok(img) = oc_atlas::render::render(&map, rules) else {
+            continue;
+        };
+        if let Ok(png) = oc_atlas::render::png(&img) {
+            out.insert(s.name.clone(), png);
+        }
+    }
+    out
+}
