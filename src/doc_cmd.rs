@@ -61,7 +61,10 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
             return 2;
         }
         let mut host = DiskHost::for_project(&project);
-        let (compilation, unreadable) = workspace.compile(&mut host, &project.files);
+        // A site documents one ruleset: where the files use several (a scenario may `import
+        // "std:stamina"`), the one most of them use, and a note names the rest.
+        let files = one_ruleset(&project.files, &mut host);
+        let (compilation, unreadable) = workspace.compile(&mut host, &files);
         if let Some((path, reason)) = unreadable.first() {
             eprintln!("error: {path}: {reason}");
             return 1;
@@ -109,6 +112,38 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
         out.join("index.html").display()
     );
     0
+}
+
+/// The files that share the ruleset most of `files` use (ties: the default ruleset, then the
+/// first file's), with a note on standard error naming the others and their rulesets.
+fn one_ruleset(files: &[String], host: &mut DiskHost) -> Vec<String> {
+    let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for f in files {
+        let (c, _) = Workspace::new().compile(host, std::slice::from_ref(f));
+        let ruleset = c.rules.map_or_else(String::new, |r| r.ruleset.name);
+        groups.entry(ruleset).or_default().push(f.clone());
+    }
+    if groups.len() <= 1 {
+        return files.to_vec();
+    }
+    let default = oc_compiler::stdlib::RULESETS.first().map_or("", |(n, _)| *n);
+    let chosen = groups
+        .iter()
+        .max_by_key(|(name, list)| (list.len(), name.as_str() == default))
+        .map(|(name, _)| name.clone())
+        .unwrap_or_default();
+    let others: Vec<String> = groups
+        .iter()
+        .filter(|(name, _)| **name != chosen)
+        .flat_map(|(name, list)| {
+            list.iter().map(move |f| format!("{f} ({})", if name.is_empty() { "does not compile" } else { name }))
+        })
+        .collect();
+    eprintln!(
+        "note: a site documents one ruleset (`{chosen}`); left out: {}\nhelp: document the others on their own: `oc doc FILE -o DIR`",
+        others.join(", ")
+    );
+    groups.remove(&chosen).unwrap_or_default()
 }
 
 /// Each scenario's map drawn like `oc render` draws it (a map that cannot be drawn is left out:
