@@ -4,14 +4,15 @@
 use std::path::{Path, PathBuf};
 
 use oc_engine::ai::Ai;
-use oc_engine::battle::{self, Record};
+use oc_engine::battle::{self, GameResult, Record};
 use oc_engine::Engine;
 use oc_model::{Army, BattleMap, Outcome, Rules, Scenario, SideId};
 use oc_project::limits::{MAX_LOG_BYTES, MAX_SOURCE_BYTES};
 use oc_project::log::Source;
-use oc_project::output::Kind;
+use oc_project::output::{Kind, Target};
 
 use crate::commands::{output_target, write_output};
+use crate::replay_html::Recording;
 
 /// What a battle needs, loaded from the `.oc` file that defines the scenario and its armies.
 pub struct Setup {
@@ -22,6 +23,8 @@ pub struct Setup {
     pub engine: Engine,
     pub scenario: Scenario,
     pub map: BattleMap,
+    /// The map as the atlas read it (what a replay page draws).
+    pub atlas: oc_atlas::Map,
     pub armies: [Army; 2],
 }
 
@@ -94,7 +97,7 @@ pub fn load(file: &Path, scenario: Option<&str>, attacker: Option<&str>, defende
         workspace.files().filter(|(_, f)| !f.path.starts_with("<std>")).map(|(_, f)| root.join(&f.path)).collect();
     inputs.push(file.to_path_buf());
     inputs.push(map_path);
-    Ok(Setup { logical, inputs, engine, scenario: s, map: battle_map, armies: [a, d] })
+    Ok(Setup { logical, inputs, engine, scenario: s, map: battle_map, atlas: map, armies: [a, d] })
 }
 
 pub(crate) fn outcome_word(o: Outcome) -> String {
@@ -110,26 +113,64 @@ fn log_lines(source: &Source, records: &[Record]) -> Vec<String> {
     lines
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Where `oc battle` writes: the log (standard output without one) and a replay page.
+pub struct Outputs<'p> {
+    pub log: Option<&'p Path>,
+    pub html: Option<&'p Path>,
+    pub force: bool,
+}
+
+/// Plays the battle, recorded for a replay page when `page` is asked for.
+fn run(setup: &Setup, seed: u64, page: bool) -> Result<(GameResult, Vec<Record>, Option<Recording>), String> {
+    if page {
+        let rec = crate::replay_html::play(setup, seed).map_err(|e| e.to_string())?;
+        return Ok((rec.result.clone(), rec.records.clone(), Some(rec)));
+    }
+    let armies = [&setup.armies[0], &setup.armies[1]];
+    let (result, records) =
+        battle::play(&setup.engine, &setup.scenario, &setup.map, armies, seed, &mut Ai::default()).map_err(|e| e.to_string())?;
+    Ok((result, records, None))
+}
+
+/// Writes the replay page of a recorded battle.
+fn write_page(target: &Target, setup: &Setup, source: &Source, rec: &Recording) -> Result<(), u8> {
+    let page = crate::replay_html::page(setup, source, rec).map_err(|e| {
+        eprintln!("error: cannot make the replay page: {e}");
+        2u8
+    })?;
+    write_output(target, page.as_bytes())?;
+    eprintln!("wrote the replay page {} ({} KiB)", target.show(), page.len().div_ceil(1024));
+    Ok(())
+}
+
 pub fn battle(
     file: &Path,
     scenario: Option<&str>,
     attacker: Option<&str>,
     defender: Option<&str>,
     seed: u64,
-    log: Option<&Path>,
-    force: bool,
+    out: Outputs<'_>,
 ) -> u8 {
     let setup = match load(file, scenario, attacker, defender) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let target = match log.map(|l| output_target(l, Kind::BattleLog, &setup.inputs, force)).transpose() {
+    let target = match out.log.map(|l| output_target(l, Kind::BattleLog, &setup.inputs, out.force)).transpose() {
         Ok(t) => t,
         Err(code) => return code,
     };
-    let armies = [&setup.armies[0], &setup.armies[1]];
-    let (result, records) = match battle::play(&setup.engine, &setup.scenario, &setup.map, armies, seed, &mut Ai::default()) {
+    let mut page_inputs = setup.inputs.clone();
+    page_inputs.extend(out.log.map(Path::to_path_buf));
+    let page_target = match out.html.map(|h| output_target(h, Kind::ReplayPage, &page_inputs, out.force)).transpose() {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    if let (Some(Target::Stdout), Some(Target::Stdout) | None) = (&page_target, &target) {
+        eprintln!("error: the log and the replay page cannot both go to standard output");
+        eprintln!("help: give --log a file, or --html a file");
+        return 2;
+    }
+    let (result, records, recording) = match run(&setup, seed, page_target.is_some()) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
@@ -157,6 +198,11 @@ pub fn battle(
             }
         }
     }
+    if let (Some(t), Some(rec)) = (&page_target, &recording) {
+        if let Err(code) = write_page(t, &setup, &source, rec) {
+            return code;
+        }
+    }
     eprintln!(
         "{} vs {} on {}: {} after {} round(s) ({}); routed: attacker {}, defender {}",
         setup.armies[0].name,
@@ -173,7 +219,7 @@ pub fn battle(
 
 /// Re-runs a log. The file it names is relative to the root of the project the log lies in
 /// (or of `project`, for a log kept elsewhere), and confined to it like an import.
-pub fn replay(log: &Path, project: Option<&Path>) -> u8 {
+pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bool) -> u8 {
     let text = match oc_project::fsx::read_regular(log, MAX_LOG_BYTES) {
         Ok(b) => String::from_utf8_lossy(&b).into_owned(),
         Err(e) => {
@@ -202,9 +248,14 @@ pub fn replay(log: &Path, project: Option<&Path>) -> u8 {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let armies = [&setup.armies[0], &setup.armies[1]];
-    let records = match battle::play(&setup.engine, &setup.scenario, &setup.map, armies, source.seed, &mut Ai::default()) {
-        Ok((_, r)) => r,
+    let mut inputs = setup.inputs.clone();
+    inputs.push(log.to_path_buf());
+    let page_target = match html.map(|h| output_target(h, Kind::ReplayPage, &inputs, force)).transpose() {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let (records, recording) = match run(&setup, source.seed, page_target.is_some()) {
+        Ok((_, r, rec)) => (r, rec),
         Err(e) => {
             eprintln!("error: {e}");
             return 2;
@@ -226,5 +277,10 @@ pub fn replay(log: &Path, project: Option<&Path>) -> u8 {
         return 1;
     }
     eprintln!("replayed {} steps of {} (seed {}): identical", expected.len() - 1, source.scenario, source.seed);
+    if let (Some(t), Some(rec)) = (&page_target, &recording) {
+        if let Err(code) = write_page(t, &setup, &source, rec) {
+            return code;
+        }
+    }
     0
 }

@@ -9,6 +9,7 @@ mod commands;
 mod doc_cmd;
 mod fmt_cmd;
 mod play;
+mod replay_html;
 mod report;
 mod scenario_cmd;
 mod simulate;
@@ -234,6 +235,9 @@ enum Command {
         /// Write the log here (default: stdout).
         #[arg(long)]
         log: Option<PathBuf>,
+        /// Also write a replay page here: one self-contained HTML file to watch the battle.
+        #[arg(long)]
+        html: Option<PathBuf>,
         /// Replace an existing file that is not an earlier output of this command.
         #[arg(long)]
         force: bool,
@@ -244,6 +248,12 @@ enum Command {
         /// The project the log's scenario belongs to (default: the project the log lies in).
         #[arg(long)]
         project: Option<PathBuf>,
+        /// Once the replay matches the log, write a replay page here (one self-contained HTML file).
+        #[arg(long)]
+        html: Option<PathBuf>,
+        /// Replace an existing file that is not an earlier replay page.
+        #[arg(long)]
+        force: bool,
     },
     /// Play many AI battles in parallel: win rates with 95% intervals, rounds, losses, endings.
     /// `--shard K/N` plays only the games shard K of N owns and writes mergeable counts;
@@ -456,16 +466,15 @@ fn main() -> ExitCode {
         Command::Army { phase: ArmyPhase::Outfit { before, after, name } } => {
             scenario_cmd::outfit(&before, &after, name.as_deref())
         }
-        Command::Battle { game, seed, log, force } => battle_cmd::battle(
+        Command::Battle { game, seed, log, html, force } => battle_cmd::battle(
             &game.file,
             game.scenario.as_deref(),
             game.attacker.as_deref(),
             game.defender.as_deref(),
             seed,
-            log.as_deref(),
-            force,
+            battle_cmd::Outputs { log: log.as_deref(), html: html.as_deref(), force },
         ),
-        Command::Replay { log, project } => battle_cmd::replay(&log, project.as_deref()),
+        Command::Replay { log, project, html, force } => battle_cmd::replay(&log, project.as_deref(), html.as_deref(), force),
         Command::Simulate { merge: Some(SimulateMerge::Merge { parts, format, out, force }), .. } => {
             simulate::merge(&parts, format, out.as_deref(), force)
         }

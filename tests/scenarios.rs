@@ -1,5 +1,6 @@
 //! The shipped scenarios: each compiles clean with its two armies, and together they use every
-//! kind of victory condition. Objective texts come from the same compiled conditions.
+//! kind of victory condition; every Atlas map has at least one; each plays a few whole games
+//! (`oc simulate --games 2`). Objective texts come from the same compiled conditions.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -131,4 +132,68 @@ fn army_costs_and_composition_are_counted_from_the_seed_prices() {
         measure: oc_model::Measure::Units,
     };
     assert!(limit.holds(1, 5) && limit.holds(2, 6) && !limit.holds(2, 5) && !limit.holds(3, 6));
+}
+
+fn shipped_files() -> Vec<String> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".oc"))
+        .map(|n| format!("scenarios/{n}"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn oc(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_oc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("oc runs")
+}
+
+#[test]
+fn every_atlas_map_has_a_scenario_with_two_sample_armies() {
+    let maps_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/maps");
+    let mut maps: Vec<String> = std::fs::read_dir(&maps_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".map.toml"))
+        .map(|n| format!("scenarios/maps/{n}"))
+        .collect();
+    maps.sort();
+    assert!(maps.len() >= 12, "{maps:?}");
+    let mut played: BTreeSet<String> = BTreeSet::new();
+    for file in shipped_files() {
+        let rules = compile(&file);
+        for s in &rules.scenarios {
+            let sides = [SideId::Attacker, SideId::Defender];
+            if sides.iter().all(|side| rules.armies.iter().any(|a| a.side == *side && a.scenario == s.name)) {
+                played.insert(s.map.clone());
+            }
+        }
+    }
+    let without: Vec<&String> = maps.iter().filter(|m| !played.contains(*m)).collect();
+    assert!(without.is_empty(), "Atlas maps with no scenario and sample armies: {without:?}");
+    // And the whole folder is lint-clean, maps and scenarios: no error, no warning.
+    let out = oc(&["check", "scenarios", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("oc check --format json");
+    assert_eq!((report["errors"].as_u64(), report["warnings"].as_u64()), (Some(0), Some(0)), "{report:#}");
+}
+
+#[test]
+fn every_shipped_scenario_plays_whole_games() {
+    for file in shipped_files() {
+        let rules = compile(&file);
+        let out = oc(&["simulate", &file, "--games", "2", "--seed", "1", "--format", "json"]);
+        assert!(out.status.success(), "{file}: {}", String::from_utf8_lossy(&out.stderr));
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+        assert_eq!(report["games"], 2, "{file}: {report}");
+        assert_eq!(report["scenario"], rules.scenarios[0].name.as_str(), "{file}");
+        let decided = ["attacker_wins", "defender_wins", "draws"].iter().map(|k| report[k].as_u64().unwrap()).sum::<u64>();
+        assert_eq!(decided, 2, "{file}: every game ends: {report}");
+    }
 }

@@ -47,6 +47,8 @@ pub enum Kind {
     ImportedMap,
     /// `oc import-image`: a new map definition (a source: never replaced without `--force`).
     MapDefinition,
+    /// `oc battle --html`, `oc replay --html`: a replay page carrying [`REPLAY_MARK`].
+    ReplayPage,
 }
 
 /// The text chunk oc puts in every PNG it writes (`Software` = this), so a later run can tell
@@ -58,6 +60,8 @@ pub const MATRIX_HEADER: &str =
 pub use oc_atlas::export::TMX_MARK;
 /// The `software` entry of every Universal VTT file oc writes, as it reads in the JSON.
 pub const UVTT_MARK: &str = "\"software\": \"oc (Officer's Chess authoring toolkit)\"";
+/// The line near the top of every replay page oc writes.
+pub const REPLAY_MARK: &str = "<meta name=\"generator\" content=\"oc replay page\">";
 
 impl Kind {
     fn word(self) -> &'static str {
@@ -73,6 +77,7 @@ impl Kind {
             Kind::UvttMap => "Universal VTT map oc exported",
             Kind::ImportedMap => "map definition",
             Kind::MapDefinition => "map definition",
+            Kind::ReplayPage => "replay page oc wrote",
         }
     }
 
@@ -95,6 +100,7 @@ impl Kind {
             Kind::UvttMap => text.trim_start().starts_with('{') && text.contains(UVTT_MARK),
             Kind::ImportedMap => false,
             Kind::MapDefinition => false,
+            Kind::ReplayPage => text.trim_start().starts_with("<!DOCTYPE html>") && text.contains(REPLAY_MARK),
         }
     }
 }
@@ -364,5 +370,7 @@ mod tests {
         assert!(Kind::MatrixCsv.recognises(format!("{MATRIX_HEADER}\nA,B\n").as_bytes()));
         assert!(!Kind::Png.recognises(b"\x89PNG\r\n\x1a\n plain picture"));
         assert!(!Kind::MapDefinition.recognises(b"name = \"x\""));
+        assert!(Kind::ReplayPage.recognises(format!("<!DOCTYPE html>\n<html>\n<head>\n{REPLAY_MARK}\n").as_bytes()));
+        assert!(!Kind::ReplayPage.recognises(b"<!DOCTYPE html>\n<html><head><title>my page</title>"));
     }
 }

@@ -56,9 +56,25 @@ pub fn play(
     seed: u64,
     controller: &mut dyn Controller,
 ) -> Result<(GameResult, Vec<Record>), BattleError> {
+    play_watched(engine, scenario, map, armies, seed, controller, &mut |_| {})
+}
+
+/// [`play`], showing `watch` the battle once it is deployed, after every turn and at its end
+/// (what a replay page draws its frames from). Watching changes nothing: the same seed plays
+/// the same game.
+pub fn play_watched(
+    engine: &Engine,
+    scenario: &m::Scenario,
+    map: &m::BattleMap,
+    armies: [&m::Army; 2],
+    seed: u64,
+    controller: &mut dyn Controller,
+    watch: &mut dyn FnMut(&Battle<'_>),
+) -> Result<(GameResult, Vec<Record>), BattleError> {
     let a = auto_deploy(engine, scenario, map, m::SideId::Attacker, armies[0].units.len());
     let d = auto_deploy(engine, scenario, map, m::SideId::Defender, armies[1].units.len());
     let mut battle = Battle::new(engine, scenario, map, armies, [&a, &d], seed)?;
+    watch(&battle);
     let cap = scenario.rounds.unwrap_or(ROUND_CAP);
     let mut guard = 0u32;
     while battle.outcome.is_none() {
@@ -85,7 +101,9 @@ pub fn play(
                 None => battle.turn(Turn { unit, ..Default::default() })?,
             }
         }
+        watch(&battle);
     }
+    watch(&battle);
     let lost = [m::SideId::Attacker, m::SideId::Defender]
         .map(|s| battle.units.iter().filter(|u| u.side == s && u.state == State::Routed).count() as u32);
     let (outcome, reason) = battle.outcome.clone().unwrap_or((m::Outcome::Draw, String::new()));

@@ -31,7 +31,7 @@ use crate::ir::V;
 use crate::{ChaCha8Rng, Engine, EngineError, Form, Loadout};
 
 pub use fog::{Light, Sight};
-pub use game::{auto_deploy, play, Controller, GameResult, ROUND_CAP};
+pub use game::{auto_deploy, play, play_watched, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
 pub use movement::{distance, neighbours};
 pub use turns::{Activation, StepVars};
