@@ -111,21 +111,26 @@ fn escape(s: &str) -> String {
 }
 
 #[test]
-fn both_rulesets_document_every_definition_with_working_links() {
+fn every_built_in_ruleset_documents_every_definition_with_working_links() {
     for (name, index) in RULESETS {
         let (rules, site) = site_of(index);
         assert!(site.broken_links().is_empty(), "{name}: {:?}", site.broken_links());
         let checked = check_links(&site);
-        assert!(checked > 1000, "{name}: only {checked} links");
+        assert!(checked > 300, "{name}: only {checked} links");
         let search = text_of(&site, "search-index.js");
         let mut defs: Vec<(Kind, &str, Option<&str>, &str)> = Vec::new();
         defs.extend(rules.tags.iter().map(|t| (Kind::Tag, t.name.as_str(), t.doc.as_deref(), "tags.html")));
         defs.extend(rules.classes.iter().map(|c| (Kind::Class, c.name.as_str(), c.doc.as_deref(), "classes.html")));
         defs.extend(rules.items.iter().map(|i| (Kind::Item, i.name.as_str(), i.doc.as_deref(), "items.html")));
         defs.extend(rules.terrains.iter().map(|t| (Kind::Terrain, t.name.as_str(), t.doc.as_deref(), "terrain.html")));
-        assert!(defs.len() > 100, "{name}: {} definitions", defs.len());
+        assert!(defs.len() > 40, "{name}: {} definitions", defs.len());
+        let total = defs.len();
         let mut with_doc = 0;
         for (kind, def, doc, file) in defs {
+            // Every class and item of the standard library says what it is and the rule it comes from.
+            if matches!(kind, Kind::Class | Kind::Item) {
+                assert!(doc.is_some(), "{name}: {def} has no doc string");
+            }
             let html = text_of(&site, file);
             let id = anchor(kind, def);
             let Some(part) = section(&html, &id) else { panic!("{name}: {file} has no anchor {id}") };
@@ -142,7 +147,7 @@ fn both_rulesets_document_every_definition_with_working_links() {
             assert!(md.contains(&format!("<a id=\"{id}\"></a>")), "{name}: the Markdown lacks {id}");
             assert!(search.contains(&format!("#{id}\"")), "{name}: the search index lacks {id}");
         }
-        assert!(with_doc > 40, "{name}: only {with_doc} doc strings shown");
+        assert!(with_doc * 2 >= total, "{name}: only {with_doc} of {total} doc strings shown");
     }
 }
 
