@@ -24,7 +24,7 @@ fn main() {
     let (tx, rx) = mpsc::channel();
     let stdout = child.stdout.take().unwrap();
     std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+        for _line in BufReader::new(stdout).lines().map_while(Result::ok) {
             if tx.send(Instant::now()).is_err() {
                 break;
             }
@@ -53,5 +53,6 @@ fn main() {
         println!("bench watch_save_to_report_{mode}_ms {:.1} ms", samples[samples.len() / 2].as_secs_f64() * 1e3);
     }
     let _ = child.kill();
+    let _ = child.wait();
     let _ = std::fs::remove_dir_all(&dir);
 }
