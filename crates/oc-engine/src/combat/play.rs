@@ -1,0 +1,214 @@
+//! Playing an exchange: exactly (every die's values or outcome classes, breadth first over
+//! states, summed in a fixed order) and once with a seeded generator.
+
+use std::collections::BTreeMap;
+
+use rand_chacha::ChaCha8Rng;
+
+use super::*;
+
+impl Exchange<'_> {
+    /// The exact distribution of outcomes, by enumerating every face of every strike.
+    pub fn forecast(&self) -> Forecast {
+        // A fixed hasher: the states are summed in iteration order, and floating-point sums
+        // depend on order, so a random one made forecasts differ in the last bits run to run.
+        let mut frontier: FixedMap<State, f64> = FixedMap::default();
+        frontier.insert(self.initial(), 1.0);
+        let mut done: FixedMap<[i64; 2], f64> = FixedMap::default();
+        let mut outcome_cache = OutcomeCache::default();
+        while !frontier.is_empty() {
+            let mut next: FixedMap<State, f64> = FixedMap::default();
+            for (state, p) in frontier {
+                let Some(side) = state.phase.striker() else {
+                    *done.entry(state.hp).or_default() += p;
+                    continue;
+                };
+                let mut key = state.clone();
+                key.phase = Phase::Done;
+                let outcomes = outcome_cache.entry((key, side)).or_insert_with(|| self.outcomes(&state, side)).clone();
+                let faces = outcomes.den;
+                for (count, o) in outcomes.list {
+                    let (after, _) = self.after_strike(&state, side, o, outcomes.reaction);
+                    *next.entry(after).or_default() += p * count / faces;
+                }
+            }
+            frontier = next;
+        }
+        let mut attacker_hp = BTreeMap::new();
+        let mut defender_hp = BTreeMap::new();
+        for (hp, p) in &done {
+            *attacker_hp.entry(hp[0]).or_default() += p;
+            *defender_hp.entry(hp[1]).or_default() += p;
+        }
+        // `+ 0.0`: an empty f64 sum is -0.0.
+        let routed = |dist: &BTreeMap<i64, f64>| dist.iter().filter(|(hp, _)| **hp <= 0).map(|(_, p)| p).sum::<f64>() + 0.0;
+        let taken = |dist: &BTreeMap<i64, f64>, start: i64| dist.iter().map(|(hp, p)| (start - hp) as f64 * p).sum::<f64>() + 0.0;
+        let initial = self.initial();
+        Forecast {
+            attacker: self.side_forecast(&initial, 0, &mut outcome_cache),
+            defender: self.side_forecast(&initial, 1, &mut outcome_cache),
+            distance: self.distance,
+            attacker_routed: routed(&attacker_hp),
+            defender_routed: routed(&defender_hp),
+            attacker_damage_taken: taken(&attacker_hp, self.start[0]),
+            defender_damage_taken: taken(&defender_hp, self.start[1]),
+            attacker_hp,
+            defender_hp,
+        }
+    }
+
+    fn side_forecast(&self, state: &State, side: usize, outcome_cache: &mut OutcomeCache) -> SideForecast {
+        let ir = &self.engine.ir;
+        let unit = self.unit(side, &state.statuses[side]);
+        let can_strike = side == 0 || self.can_counter(state);
+        let (mut hit, mut crit, mut damage, mut crit_damage) = (0.0, 0.0, 0, 0);
+        let mut damage_distribution: BTreeMap<i64, f64> = BTreeMap::new();
+        if can_strike {
+            let mut key = state.clone();
+            key.phase = Phase::Done;
+            let outcomes = outcome_cache.entry((key, side)).or_insert_with(|| self.outcomes(state, side));
+            let faces = outcomes.den;
+            for &(n, o) in outcomes.list.iter() {
+                let p = n / faces;
+                if o.hit {
+                    *damage_distribution.entry(o.damage).or_default() += p;
+                    hit += p;
+                    if o.crit {
+                        crit += p;
+                        crit_damage = crit_damage.max(o.damage);
+                    } else {
+                        damage = damage.max(o.damage);
+                    }
+                }
+            }
+            // The values on a hit even when no face produces one (a 0% hit chance).
+            let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
+            let units = [&*units[0], &*units[1]];
+            let attrs = self.strike_attrs(units, state, side);
+            let mut cache = vec![None; ir.formulas.len()];
+            let lowest: Vec<i64> = ir.dice.iter().map(|d| d.dist.min()).collect();
+            let ctx = self.ctx(units, &attrs, side, &lowest);
+            damage = damage.max(ctx.eval(&crate::ir::E::Formula(ir.roles.damage), &[], &mut cache).int().max(0));
+            crit_damage =
+                crit_damage.max(ctx.eval(&crate::ir::E::Formula(ir.roles.critical_damage), &[], &mut cache).int().max(0));
+        }
+        // Given a hit; only where hits differ in damage beyond hit versus critical hit.
+        let crit_only = damage_distribution.len() <= 2 && damage_distribution.keys().all(|d| *d == damage || *d == crit_damage);
+        if crit_only || hit <= 0.0 {
+            damage_distribution.clear();
+        }
+        for p in damage_distribution.values_mut() {
+            *p /= hit;
+        }
+        let strikes = if !can_strike {
+            0
+        } else {
+            let own = u32::from(self.strikes(state, side));
+            let follows =
+                if side == 0 { self.follow_up(state, 0) } else { !self.follow_up(state, 0) && self.follow_up(state, 1) };
+            own * if follows { 2 } else { 1 }
+        };
+        SideForecast {
+            class: unit.class.clone(),
+            weapon: unit.weapon.clone(),
+            hp: state.hp[side],
+            max_hp: unit.max_hp,
+            effective: self.engine.effective(&unit),
+            hit,
+            crit,
+            damage,
+            crit_damage,
+            strikes,
+            damage_distribution,
+        }
+    }
+
+    /// Plays the exchange once with `rng`, strike by strike.
+    pub fn resolve(&self, rng: &mut ChaCha8Rng) -> (Vec<StrikeLog>, [i64; 2]) {
+        let r = self.resolve_all(rng);
+        (r.log, r.hp)
+    }
+
+    /// [`Exchange::resolve`] with what `on attacked` laid before the first strike.
+    pub fn resolve_all(&self, rng: &mut ChaCha8Rng) -> Resolution {
+        let ir = &self.engine.ir;
+        let (mut state, declared) = self.initial_laid();
+        let mut log = Vec::new();
+        let mut cache = vec![None; ir.formulas.len()];
+        let mut rolls = vec![0i64; ir.dice.len()];
+        while let Some(side) = state.phase.striker() {
+            let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
+            let units = [&*units[0], &*units[1]];
+            // The struck unit's reaction, chosen as in the forecast.
+            let reaction = if self.engine.reactions.is_empty() {
+                None
+            } else {
+                let mut key = state.clone();
+                key.phase = Phase::Done;
+                let known = self.choices.borrow().get(&(key.clone(), side)).copied();
+                known.unwrap_or_else(|| {
+                    let r = self.outcomes(&state, side).reaction;
+                    self.choices.borrow_mut().insert((key, side), r);
+                    r
+                })
+            };
+            let attrs = self.reaction_attrs(units, &state, side, reaction);
+            cache.iter_mut().for_each(|c| *c = None);
+            // Every die the strike reads, drawn once, in slot order (one generator per exchange).
+            for slot in &ir.strike_dice {
+                let Some(d) = ir.dice.get(*slot as usize) else { continue };
+                let shape = match &d.dynamic {
+                    None => Some(&d.shape),
+                    Some(e) => match self.ctx(units, &attrs, side, &[]).eval(e, &[], &mut cache) {
+                        V::Dice(id) => ir.shapes.get(id as usize).map(|s| &s.shape),
+                        _ => None,
+                    },
+                };
+                if let (Some(r), Some(shape)) = (rolls.get_mut(*slot as usize), shape) {
+                    *r = crate::dice::roll(rng, shape);
+                }
+            }
+            cache.iter_mut().for_each(|c| *c = None);
+            let roll = ir.strike_dice.first().and_then(|s| rolls.get(*s as usize)).copied().unwrap_or(0);
+            let o = self.outcome_at(&self.ctx(units, &attrs, side, &rolls), &mut cache);
+            let (after, laid) = self.after_strike(&state, side, o, reaction);
+            let struck = 1 - side;
+            let inflicted: Vec<String> = laid
+                .iter()
+                .filter_map(|l| if let Laid::Afflicted { status, .. } = l { Some(status.clone()) } else { None })
+                .collect();
+            let debuffed: Vec<(String, i64)> = laid
+                .iter()
+                .filter_map(|l| match l {
+                    Laid::Debuff { side, attr, shift } if *side == struck => Some((attr.clone(), *shift)),
+                    _ => None,
+                })
+                .collect();
+            log.push(StrikeLog {
+                side,
+                stage: match state.phase {
+                    Phase::Attack { stage: Stage::First, .. } => "attack",
+                    Phase::Attack { stage: Stage::Counter, .. } => "counter",
+                    Phase::Attack { stage: Stage::Follow, .. } => "follow-up",
+                    Phase::Riposte { .. } | Phase::Done => "riposte",
+                },
+                reaction: reaction.and_then(|r| self.engine.reaction_name(r)).map(str::to_string),
+                roll,
+                outcome: o,
+                hp_after: after.hp,
+                inflicted,
+                debuffed,
+                laid,
+            });
+            state = after;
+        }
+        let n = self.engine.rules.ruleset.resources.len().min(MAX_RES);
+        let resources = state.res.map(|r| r.iter().take(n).map(|v| i64::from(*v)).collect());
+        Resolution { log, hp: state.hp, declared, resources }
+    }
+
+    /// Only the final HP of one seeded exchange (for simulations).
+    pub fn resolve_hp(&self, rng: &mut ChaCha8Rng) -> [i64; 2] {
+        self.resolve(rng).1
+    }
+}
