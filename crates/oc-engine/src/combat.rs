@@ -773,7 +773,6 @@ impl<'e> Exchange<'e> {
         }
         (state, laid)
     }
-
 }
 
 /// A uniform roll of a `faces`-sided die (rejection sampling: no modulo bias).
