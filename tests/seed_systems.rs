@@ -157,6 +157,21 @@ side = "defender"
 rect = [4, 0, 2, 3]
 "#;
 
+/// The rules and map of a scenario on `FIELD` (its text names `field.map.toml`).
+fn field(scenario: &str) -> (Engine, oc_model::BattleMap) {
+    let mut files = std::collections::BTreeMap::new();
+    files.insert("field.oc".to_string(), scenario.to_string());
+    files.insert("field.map.toml".to_string(), FIELD.to_string());
+    let mut ws = Workspace::new();
+    let (c, _) = ws.compile(&mut oc_compiler::MemoryHost(files), &["field.oc".to_string()]);
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let rules = c.rules.unwrap();
+    let (map, _) = oc_atlas::parse(oc_diag::FileId(0), FIELD);
+    let mut map = map.unwrap();
+    map.resolve(&rules);
+    (Engine::new(rules).unwrap(), map.battle_map())
+}
+
 /// Seed 004: "The threat zone of a target is all squares in front and the 2 squares beside the
 /// target"; "Move up to 5 squares, each time a treat zone is evaded, the opponent gets an
 /// immediate skirmish attack targeting the mover".
@@ -170,18 +185,7 @@ scenario Field { map "field.map.toml" rounds 9 then draw
 army A for Field attacker { unit Ada: Veteran { items Sword } }
 army D for Field defender { unit Dov: Veteran { items Sword } }
 "#;
-    let mut files = std::collections::BTreeMap::new();
-    files.insert("field.oc".to_string(), scenario.to_string());
-    files.insert("field.map.toml".to_string(), FIELD.to_string());
-    let mut ws = Workspace::new();
-    let (c, _) = ws.compile(&mut oc_compiler::MemoryHost(files), &["field.oc".to_string()]);
-    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
-    let rules = c.rules.unwrap();
-    let (map, _) = oc_atlas::parse(oc_diag::FileId(0), FIELD);
-    let mut map = map.unwrap();
-    map.resolve(&rules);
-    let map = map.battle_map();
-    let engine = Engine::new(rules).unwrap();
+    let (engine, map) = field(scenario);
     let s = engine.rules.scenarios[0].clone();
     let armies = [&engine.rules.armies[0], &engine.rules.armies[1]];
     let mut b = Battle::new(&engine, &s, &map, armies, [&[(1, 1)], &[(4, 1)]], 7).unwrap();
@@ -278,18 +282,7 @@ scenario Field { map "field.map.toml" rounds 9 then draw
 army A for Field attacker { unit Ada: Warrior { items Greatsword } }
 army D for Field defender { unit Dov: Knight { items Longsword, RoundShield } }
 "#;
-    let mut files = std::collections::BTreeMap::new();
-    files.insert("field.oc".to_string(), scenario.to_string());
-    files.insert("field.map.toml".to_string(), FIELD.to_string());
-    let mut ws = Workspace::new();
-    let (c, _) = ws.compile(&mut oc_compiler::MemoryHost(files), &["field.oc".to_string()]);
-    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
-    let rules = c.rules.unwrap();
-    let (map, _) = oc_atlas::parse(oc_diag::FileId(0), FIELD);
-    let mut map = map.unwrap();
-    map.resolve(&rules);
-    let map = map.battle_map();
-    let engine = Engine::new(rules).unwrap();
+    let (engine, map) = field(scenario);
     let s = engine.rules.scenarios[0].clone();
     let armies = [&engine.rules.armies[0], &engine.rules.armies[1]];
     let cost = |r: &str| match r {

@@ -139,6 +139,11 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts) -> Option<(f64, Turn)>
     let reach = view.reachable(i)?;
     let actions = b.actions(i);
     let has = |verb: m::Verb| actions.iter().any(|a| a.verb() == Some(verb));
+    // Where activations are steps paid from a resource, only steps the unit can pay for.
+    let affordable = |turn: &Turn| {
+        let moved = turn.to.and_then(|t| reach.get(&t).copied()).unwrap_or(0);
+        b.step_price(i, &b.step_vars(i, moved, &turn.act)).is_none_or(|p| p.is_ok())
+    };
     // 1. The objective, if a tile of it is in reach.
     for (verb, kind) in [(m::Verb::Seize, "seize"), (m::Verb::Escape, "escape"), (m::Verb::Raze, "raze")] {
         if !has(verb) {
@@ -155,17 +160,14 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts) -> Option<(f64, Turn)>
                 act: Act::Special { verb, target: None, tile: None },
                 ..Default::default()
             };
-            let moved = turn.to.and_then(|t| reach.get(&t).copied()).unwrap_or(0);
-            if b.step_price(i, &b.step_vars(i, moved, &turn.act)).is_none_or(|p| p.is_ok()) {
+            if affordable(&turn) {
                 return Some((1000.0, turn));
             }
         }
     }
     let mut best: Option<(f64, Turn)> = None;
     let mut consider = |score: f64, turn: Turn| {
-        // Where activations are steps paid from a resource, only steps the unit can pay for.
-        let moved = turn.to.and_then(|t| reach.get(&t).copied()).unwrap_or(0);
-        if b.step_price(i, &b.step_vars(i, moved, &turn.act)).is_some_and(|p| p.is_err()) {
+        if !affordable(&turn) {
             return;
         }
         // Forecasts sum probabilities in an order that may vary from run to run; rounding keeps
