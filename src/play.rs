@@ -446,11 +446,11 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, force: bool) -> u8 {
             }
         }
     }
-    let mut csv = format!("{}\n", oc_project::output::MATRIX_HEADER);
-    // Per attacking class: (best, worst) matchup by rout chance.
-    let mut summary: Vec<(String, f64, String, f64, String)> = Vec::new();
-    let mut count = 0usize;
-    for c in &engine.rules.classes {
+    // One attacking class's rows, its count and its (best, worst) matchup by rout chance.
+    type Rows = (String, usize, Option<(String, f64, String, f64, String)>);
+    let rows_of = |c: &oc_model::Class| -> Rows {
+        let mut csv = String::new();
+        let mut count = 0usize;
         let mut best: Option<(f64, String)> = None;
         let mut worst: Option<(f64, String)> = None;
         for w in engine.weapons_for(&c.name) {
@@ -483,9 +483,38 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, force: bool) -> u8 {
                 }
             }
         }
-        if let (Some(b), Some(w)) = (best, worst) {
-            summary.push((c.name.clone(), b.0, b.1, w.0, w.1));
-        }
+        let summary = best.zip(worst).map(|(b, w)| (c.name.clone(), b.0, b.1, w.0, w.1));
+        (csv, count, summary)
+    };
+    // The classes shared out among the cores; the rows are put back in the rules' order, so the
+    // output is the same whatever the number of threads.
+    let classes = &engine.rules.classes;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(classes.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut rows: Vec<(usize, Rows)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(c) = classes.get(k) else { break };
+                        mine.push((k, rows_of(c)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    });
+    rows.sort_by_key(|(k, _)| *k);
+    let mut csv = format!("{}\n", oc_project::output::MATRIX_HEADER);
+    let mut summary = Vec::new();
+    let mut count = 0usize;
+    for (_, (text, n, s)) in rows {
+        csv.push_str(&text);
+        count += n;
+        summary.extend(s);
     }
     if let Some(target) = &target {
         if let Err(code) = write_output(target, csv.as_bytes()) {

@@ -294,7 +294,7 @@ fn forecast(b: &Battle, cache: &mut Forecasts, i: usize, k: usize, from: Tile, d
     la.weapon = Some(w.to_string());
     la.terrain = b.terrain_at(from).map(|t| t.name.clone());
     let unit = b.engine.unit(&la, &[]).ok()?;
-    if !unit.in_range(d) || !unit.may_use_weapon(&b.engine.ir) {
+    if !unit.in_range(d) || !unit.may_use_weapon() {
         return None;
     }
     let key = format!("{la:?}|{ld:?}|{d}");

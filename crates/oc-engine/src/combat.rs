@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use oc_model as m;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
@@ -66,7 +67,7 @@ impl Phase {
 /// The most resources a ruleset may declare (`oc_model::MAX_RESOURCES`).
 const MAX_RES: usize = m::MAX_RESOURCES;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 struct State {
     hp: [i64; 2],
     statuses: [Vec<u32>; 2],
@@ -74,6 +75,19 @@ struct State {
     res: [[i32; MAX_RES]; 2],
     phase: Phase,
 }
+
+impl PartialEq for State {
+    fn eq(&self, other: &State) -> bool {
+        // Field by field, the short status lists without a `memcmp` call.
+        self.hp == other.hp
+            && self.phase == other.phase
+            && self.res == other.res
+            && same(&self.statuses[0], &other.statuses[0])
+            && same(&self.statuses[1], &other.statuses[1])
+    }
+}
+
+impl Eq for State {}
 
 impl std::hash::Hash for State {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
@@ -155,7 +169,7 @@ pub struct SideForecast {
     pub hp: i64,
     pub max_hp: i64,
     /// Every stat and base attribute after the modifiers that always apply.
-    pub effective: Vec<(String, Shown)>,
+    pub effective: Arc<[(String, Shown)]>,
     /// Chance per strike to hit (backfires excluded) and to land a critical hit.
     pub hit: f64,
     pub crit: f64,
@@ -193,17 +207,55 @@ pub struct Forecast {
 /// A hash map whose iteration order depends only on what was inserted (SipHash with fixed keys).
 type FixedMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>>;
 
-type UnitCache = HashMap<(usize, Vec<u32>), Rc<Unit>>;
+type UnitCache = FastMap<(usize, Vec<u32>), Arc<Unit>>;
+
+/// A map only looked up, never iterated (so its order cannot reach a result), with a fast hash.
+type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
+
+/// The multiply-rotate hash of rustc's `FxHasher`: a few cycles a word (the states hashed here
+/// are a handful of small integers).
+#[derive(Default)]
+pub(crate) struct Fx(u64);
+
+impl std::hash::Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word.iter_mut().zip(chunk).for_each(|(w, b)| *w = *b);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn write_i64(&mut self, n: i64) {
+        self.write_u64(n as u64);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// Equal status lists, without a `memcmp` call for the short (usually empty) lists of a state.
 fn same(a: &[u32], b: &[u32]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
-/// A formula evaluated outside any roll, remembered for a state.
+/// A formula evaluated outside any roll, remembered for a state: for its hit points, or for any
+/// (`None`) where the evaluation read none (`Ctx::reads`).
 struct FlagMemo {
-    hp: [i64; 2],
+    hp: Option<[i64; 2]>,
     statuses: [Vec<u32>; 2],
+    res: [[i32; MAX_RES]; 2],
     side: usize,
     id: u16,
     value: V,
@@ -218,8 +270,12 @@ struct Outcomes {
     reaction: Option<u8>,
 }
 
-/// A strike's grouped outcomes by (state, striking side).
-type OutcomeCache = FixedMap<(State, usize), Outcomes>;
+/// A strike's grouped outcomes by (state, striking side). A state whose hit points the strike's
+/// evaluation never read is stored once for every amount of them, with `ANY_HP`.
+type OutcomeCache = FastMap<(State, usize), Rc<Outcomes>>;
+
+/// The hit points of a cached state that stands for every amount of them.
+const ANY_HP: [i64; 2] = [i64::MIN; 2];
 
 /// A matchup being resolved: the loadouts and the units built for each set of statuses.
 pub struct Exchange<'e> {
@@ -228,16 +284,19 @@ pub struct Exchange<'e> {
     distance: i64,
     units: RefCell<UnitCache>,
     flags: RefCell<Vec<FlagMemo>>,
-    base: [Rc<Unit>; 2],
+    base: [Arc<Unit>; 2],
     triangle: [i64; 2],
     start: [i64; 2],
     /// The struck units' reactions: `None` the best (the default), `Some(Some(r))` always
     /// reaction `r` where it may be taken, `Some(None)` never.
     policy: Option<Option<u8>>,
     /// The reaction chosen in each state a resolution reached (the same as the forecast's).
-    choices: RefCell<FixedMap<(State, usize), Option<u8>>>,
+    choices: RefCell<FastMap<(State, usize), Option<u8>>>,
     /// A lone attack: no counter, no follow-up (a free attack from a threat zone).
     single: bool,
+    /// Whether an evaluation since it was last cleared read the state's hit points or
+    /// resources (`Ctx::reads`).
+    reads: std::cell::Cell<bool>,
 }
 
 impl<'e> Exchange<'e> {
@@ -252,7 +311,7 @@ impl<'e> Exchange<'e> {
         if a.weapon.is_none() {
             return Err(EngineError::new(format!("the attacking {} has no weapon", a.class)));
         }
-        if !a.may_use_weapon(&engine.ir) {
+        if !a.may_use_weapon() {
             return Err(EngineError::new(format!(
                 "the attacking {} may not use {} now (a status restricts {})",
                 a.class,
@@ -274,8 +333,8 @@ impl<'e> Exchange<'e> {
         };
         let triangle = [tri(&a, &d), tri(&d, &a)];
         let start = [a.hp(&engine.ir), d.hp(&engine.ir)];
-        let base = [Rc::new(a), Rc::new(d)];
-        let mut units = HashMap::new();
+        let base = [a, d];
+        let mut units = FastMap::default();
         for (side, u) in base.iter().enumerate() {
             units.insert((side, u.statuses.clone()), u.clone());
         }
@@ -289,8 +348,9 @@ impl<'e> Exchange<'e> {
             triangle,
             start,
             policy: None,
-            choices: RefCell::new(FixedMap::default()),
+            choices: RefCell::new(FastMap::default()),
             single: false,
+            reads: std::cell::Cell::new(false),
         }
         .checked()
     }
@@ -359,7 +419,7 @@ impl<'e> Exchange<'e> {
         Ok(self)
     }
 
-    fn unit(&self, side: usize, statuses: &[u32]) -> Rc<Unit> {
+    fn unit(&self, side: usize, statuses: &[u32]) -> Arc<Unit> {
         // Most states keep the statuses the exchange began with: no hashing, no allocation.
         if let Some(base) = self.base.get(side) {
             if same(&base.statuses, statuses) {
@@ -382,7 +442,7 @@ impl<'e> Exchange<'e> {
             let rest = Loadout { statuses: loadout.statuses.iter().filter(|s| kept(s)).cloned().collect(), ..loadout.clone() };
             self.engine.unit(&rest, statuses)
         };
-        let u = built.map(Rc::new).unwrap_or_else(|_| self.base[side].clone());
+        let u = built.unwrap_or_else(|_| self.base[side].clone());
         self.units.borrow_mut().insert(key, u.clone());
         u
     }
@@ -414,6 +474,7 @@ impl<'e> Exchange<'e> {
                     dealt: 0,
                     distance: self.distance,
                     triangle: self.triangle[attacker],
+                    reads: Some(&self.reads),
                 };
                 if ctx.eval(condition, args, &mut []).bool() {
                     apply_strike_effects(&ctx, then, args, &mut out);
@@ -434,7 +495,28 @@ impl<'e> Exchange<'e> {
             dealt: 0,
             distance: self.distance,
             triangle: self.triangle[attacker],
+            reads: Some(&self.reads),
         }
+    }
+
+    /// [`Exchange::outcomes`], remembered in `memo`: once for every amount of hit points where
+    /// working them out read none.
+    fn outcomes_memo(&self, state: &State, side: usize, memo: &mut OutcomeCache) -> Rc<Outcomes> {
+        let mut key = (State { hp: ANY_HP, statuses: state.statuses.clone(), res: state.res, phase: Phase::Done }, side);
+        if let Some(o) = memo.get(&key) {
+            return o.clone();
+        }
+        key.0.hp = state.hp;
+        if let Some(o) = memo.get(&key) {
+            return o.clone();
+        }
+        self.reads.set(false);
+        let o = Rc::new(self.outcomes(state, side));
+        if !self.reads.get() {
+            key.0.hp = ANY_HP;
+        }
+        memo.insert(key, o.clone());
+        o
     }
 
     /// The outcome of a strike by `attacker` for every joint value of the dice the strike draws
@@ -550,17 +632,27 @@ impl<'e> Exchange<'e> {
             .borrow()
             .iter()
             .find(|f| {
-                f.hp == state.hp
+                f.hp.is_none_or(|hp| hp == state.hp)
                     && f.side == attacker
                     && f.id == id
+                    && f.res == state.res
                     && f.statuses.iter().zip(&state.statuses).all(|(a, b)| same(a, b))
             })
             .map(|f| f.value);
         if let Some(v) = hit {
             return v;
         }
+        self.reads.set(false);
         let v = self.flag_uncached(state, attacker, id);
-        self.flags.borrow_mut().push(FlagMemo { hp: state.hp, statuses: state.statuses.clone(), side: attacker, id, value: v });
+        let hp = self.reads.get().then_some(state.hp);
+        self.flags.borrow_mut().push(FlagMemo {
+            hp,
+            statuses: state.statuses.clone(),
+            res: state.res,
+            side: attacker,
+            id,
+            value: v,
+        });
         v
     }
 
@@ -579,7 +671,7 @@ impl<'e> Exchange<'e> {
     fn can_counter(&self, state: &State) -> bool {
         let roles = &self.engine.ir.roles;
         let d = self.unit(1, &state.statuses[1]);
-        d.may_use_weapon(&self.engine.ir)
+        d.may_use_weapon()
             && self.flag(state, 1, roles.counter, V::Bool(true)).bool()
             && (d.in_range(self.distance) || self.flag(state, 1, roles.counter_any_range, V::Bool(false)).bool())
     }
@@ -819,7 +911,7 @@ impl Engine {
     /// does not dodge).
     pub fn structure_damage(&self, attacker: &Loadout, distance: i64) -> Result<i64, EngineError> {
         let a = self.unit(attacker, &[])?;
-        if a.weapon.is_none() || !a.may_use_weapon(&self.ir) || !a.in_range(distance) {
+        if a.weapon.is_none() || !a.may_use_weapon() || !a.in_range(distance) {
             return Err(EngineError::new(format!(
                 "{} cannot strike a tile {distance} away with {}",
                 a.class,
@@ -847,6 +939,7 @@ impl Engine {
             dealt: 0,
             distance,
             triangle: 0,
+            reads: None,
         };
         let mut cache = vec![None; self.ir.formulas.len()];
         Ok(ctx.eval(&crate::ir::E::Formula(self.ir.roles.damage), &[], &mut cache).int().max(0))

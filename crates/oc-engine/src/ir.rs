@@ -232,6 +232,9 @@ pub struct Ir {
     pub shapes: Vec<DieSlot>,
     shape_ids: HashMap<m::DiceShape, u32>,
     pub hp_attr: u16,
+    /// By attribute: whether an exchange's state holds it (hit points and resources), so that
+    /// reading it makes a result depend on the state (`Ctx::reads`).
+    pub state_attrs: Vec<bool>,
     /// Tag and status effects by interned name.
     pub effects: HashMap<u32, (Vec<String>, Vec<Eff>)>,
 }
@@ -293,6 +296,7 @@ impl Ir {
             shapes: Vec::new(),
             shape_ids: HashMap::new(),
             hp_attr: 0,
+            state_attrs: Vec::new(),
             effects: HashMap::new(),
         };
         for name in rules
@@ -313,6 +317,12 @@ impl Ir {
             ir.attrs.push((name.clone(), ty.clone()));
         }
         ir.hp_attr = ir.attr_id("hp").ok_or_else(|| EngineError::model("the ruleset has no base `hp`"))?;
+        ir.state_attrs = vec![false; ir.attrs.len()];
+        for name in std::iter::once("hp").chain(rs.resources.iter().map(|r| r.name.as_str())) {
+            if let Some(slot) = ir.attr_id(name).and_then(|a| ir.state_attrs.get_mut(a as usize)) {
+                *slot = true;
+            }
+        }
         for t in &rs.tables {
             let mut sizes = Vec::new();
             for k in &t.keys {

@@ -58,7 +58,7 @@ impl std::fmt::Display for EngineError {
 }
 
 /// Which stat block of a shifter to use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Form {
     /// Transformed for shifters (they fight transformed), the only block for everyone else.
     #[default]
@@ -67,7 +67,7 @@ pub enum Form {
 }
 
 /// A unit as the user describes it.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Loadout {
     pub class: String,
     pub weapon: Option<String>,
@@ -101,7 +101,14 @@ pub struct Engine {
     /// outside a battle holds: forecasts and duels); a rolled one holds 0 there.
     resource_full: Vec<(u16, Option<ir::E>)>,
     reactions: Vec<combat::ReactionIr>,
+    /// Units built, by loadout and added statuses: a unit's derived stats are worked out once
+    /// (matchups, forecasts and a battle's moves ask for the same loadouts again and again).
+    units: std::sync::RwLock<HashMap<(Loadout, Vec<u32>), std::sync::Arc<unit::Unit>>>,
 }
+
+/// The most units [`Engine::unit`] keeps; past it the cache starts over (a long simulation sees
+/// many hit-point and terrain combinations).
+const UNIT_CACHE: usize = 1 << 16;
 
 impl Engine {
     pub fn new(rules: m::Rules) -> Result<Engine, EngineError> {
@@ -125,7 +132,7 @@ impl Engine {
             resource_full.push((attr, full));
         }
         let reactions = combat::compile_reactions(&mut ir, &rules)?;
-        Ok(Engine { rules, ir, item_modifiers, item_ranges, resource_full, reactions })
+        Ok(Engine { rules, ir, item_modifiers, item_ranges, resource_full, reactions, units: Default::default() })
     }
 
     /// The exact forecast of `attacker` attacking `defender` from `distance` tiles.
@@ -171,7 +178,12 @@ impl Engine {
         Some((u.min_range, u.max_range))
     }
 
-    fn effective(&self, unit: &unit::Unit) -> Vec<(String, Shown)> {
+    /// Every attribute of `unit` as shown to a user: worked out once per unit.
+    fn effective(&self, unit: &unit::Unit) -> std::sync::Arc<[(String, Shown)]> {
+        unit.effective.get_or_init(|| self.effective_uncached(unit)).clone()
+    }
+
+    fn effective_uncached(&self, unit: &unit::Unit) -> std::sync::Arc<[(String, Shown)]> {
         self.ir
             .attrs
             .iter()

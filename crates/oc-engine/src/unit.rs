@@ -26,6 +26,8 @@ pub struct Unit {
     /// Event triggers: (arguments, event, effects).
     pub triggers: Vec<(Vec<V>, m::Event, Vec<Eff>)>,
     pub weapon_type: Option<String>,
+    /// `weapon_type` interned (`Ir::name_id`).
+    pub weapon_type_id: Option<u32>,
     pub might: i64,
     pub weight: i64,
     pub min_range: i64,
@@ -41,6 +43,8 @@ pub struct Unit {
     /// `must_attack_weakest()` (seed 000's status that forces attacks): it must attack the unit in range with the
     /// lowest HP.
     pub must_attack_weakest: bool,
+    /// Every attribute as shown to a user (`Engine::effective`), worked out on first use.
+    pub effective: std::sync::OnceLock<std::sync::Arc<[(String, crate::Shown)]>>,
 }
 
 /// Everything an expression can see.
@@ -55,9 +59,23 @@ pub struct Ctx<'a> {
     pub dealt: i64,
     pub distance: i64,
     pub triangle: i64,
+    /// Set when an evaluation reads an attribute the exchange's state holds (hit points, a
+    /// resource): what it computed is then good only for that state. Left unset, the result
+    /// holds for every amount of them (`Exchange` caches it once for all).
+    pub reads: Option<&'a std::cell::Cell<bool>>,
 }
 
 impl Ctx<'_> {
+    /// Notes a read of attribute `attr` (see [`Ctx::reads`]).
+    #[inline]
+    fn note(&self, attr: u16) {
+        if let Some(r) = self.reads {
+            if self.ir.state_attrs.get(attr as usize).copied().unwrap_or(false) {
+                r.set(true);
+            }
+        }
+    }
+
     fn side(&self, role: Role) -> usize {
         match role {
             Role::Holder => self.holder,
@@ -90,9 +108,15 @@ impl Ctx<'_> {
             E::Triangle => V::Int(self.triangle),
             E::Distance => V::Int(self.distance),
             E::Dealt => V::Int(self.dealt),
-            E::Attr(r, a) => self.attrs[self.side(*r)].get(*a as usize).copied().unwrap_or(V::Int(0)),
+            E::Attr(r, a) => {
+                self.note(*a);
+                self.attrs[self.side(*r)].get(*a as usize).copied().unwrap_or(V::Int(0))
+            }
             E::AttrOfParam(r, p) => match params.get(*p as usize) {
-                Some(V::StatMod { attr, .. }) => self.attrs[self.side(*r)].get(*attr as usize).copied().unwrap_or(V::Int(0)),
+                Some(V::StatMod { attr, .. }) => {
+                    self.note(*attr);
+                    self.attrs[self.side(*r)].get(*attr as usize).copied().unwrap_or(V::Int(0))
+                }
                 _ => V::Int(0),
             },
             E::Weapon(r, prop) => {
@@ -145,8 +169,20 @@ impl Ctx<'_> {
                 minmax(v, self.eval(hi, params, cache), true)
             }
             E::Has(r, tag, args) => {
-                let values: Vec<V> = args.iter().map(|a| self.eval(a, params, cache)).collect();
-                V::Bool(self.units[self.side(*r)].has.iter().any(|i| i.tag == *tag && i.args == values))
+                let has = &self.units[self.side(*r)].has;
+                // Most tests name no arguments, or a few: no allocation for those.
+                const FEW: usize = 4;
+                if args.len() <= FEW {
+                    let mut values = [V::Int(0); FEW];
+                    for (slot, a) in values.iter_mut().zip(args) {
+                        *slot = self.eval(a, params, cache);
+                    }
+                    let values = values.get(..args.len()).unwrap_or_default();
+                    V::Bool(has.iter().any(|i| i.tag == *tag && i.args == values))
+                } else {
+                    let values: Vec<V> = args.iter().map(|a| self.eval(a, params, cache)).collect();
+                    V::Bool(has.iter().any(|i| i.tag == *tag && i.args == values))
+                }
             }
             E::HasParam(r, p) => match params.get(*p as usize) {
                 Some(V::Name(tag)) => {
@@ -223,8 +259,27 @@ pub fn target_attr(attr: AttrTarget, params: &[V]) -> Option<usize> {
 }
 
 impl Engine {
+    /// The unit a loadout makes, with the statuses in `extra_statuses` added to the loadout's:
+    /// built once, then shared.
+    pub fn unit(&self, l: &Loadout, extra_statuses: &[u32]) -> Result<std::sync::Arc<Unit>, EngineError> {
+        let key = (l, extra_statuses);
+        if let Ok(cache) = self.units.read() {
+            if let Some(u) = cache.get(&key as &dyn UnitKey) {
+                return Ok(u.clone());
+            }
+        }
+        let u = std::sync::Arc::new(self.build_unit(l, extra_statuses)?);
+        if let Ok(mut cache) = self.units.write() {
+            if cache.len() >= crate::UNIT_CACHE {
+                cache.clear();
+            }
+            cache.insert((l.clone(), extra_statuses.to_vec()), u.clone());
+        }
+        Ok(u)
+    }
+
     /// Builds a unit from its loadout. Statuses in `extra_statuses` are added to the loadout's.
-    pub fn unit(&self, l: &Loadout, extra_statuses: &[u32]) -> Result<Unit, EngineError> {
+    fn build_unit(&self, l: &Loadout, extra_statuses: &[u32]) -> Result<Unit, EngineError> {
         let rules = &self.rules;
         let ir = &self.ir;
         let class = rules
@@ -372,6 +427,7 @@ impl Engine {
             whens: Vec::new(),
             triggers: Vec::new(),
             weapon_type: weapon.and_then(|w| w.weapon_type.clone()),
+            weapon_type_id: weapon.and_then(|w| w.weapon_type.as_deref()).and_then(|t| ir.name_id(t)),
             might: weapon.map_or(0, |w| w.might),
             weight: weapon.map_or(0, |w| w.weight),
             min_range: 0,
@@ -384,6 +440,7 @@ impl Engine {
             statuses,
             restricted: Vec::new(),
             must_attack_weakest: false,
+            effective: Default::default(),
         };
         // Effects that always apply, in order; conditional ones and triggers are kept for combat.
         let mut blocks: Vec<(Vec<V>, Vec<Eff>)> = Vec::new();
@@ -509,6 +566,7 @@ impl Engine {
             dealt: 0,
             distance: 1,
             triangle: 0,
+            reads: None,
         }
     }
 
@@ -539,6 +597,7 @@ impl Unit {
             whens: Vec::new(),
             triggers: Vec::new(),
             weapon_type: None,
+            weapon_type_id: None,
             might: 0,
             weight: 0,
             min_range: 0,
@@ -551,6 +610,7 @@ impl Unit {
             statuses: Vec::new(),
             restricted: Vec::new(),
             must_attack_weakest: false,
+            effective: Default::default(),
         }
     }
 
@@ -563,8 +623,44 @@ impl Unit {
     }
 
     /// Whether the equipped weapon may be used at all (a status may `restrict(...)` its type).
-    pub fn may_use_weapon(&self, ir: &Ir) -> bool {
-        self.weapon.is_some()
-            && !self.weapon_type.as_deref().and_then(|t| ir.name_id(t)).is_some_and(|t| self.restricted.contains(&t))
+    pub fn may_use_weapon(&self) -> bool {
+        self.weapon.is_some() && !self.weapon_type_id.is_some_and(|t| self.restricted.contains(&t))
+    }
+}
+
+/// A unit cache key borrowed or owned, so that a lookup needs no clone of the loadout.
+trait UnitKey {
+    fn key(&self) -> (&Loadout, &[u32]);
+}
+
+impl UnitKey for (Loadout, Vec<u32>) {
+    fn key(&self) -> (&Loadout, &[u32]) {
+        (&self.0, &self.1)
+    }
+}
+
+impl UnitKey for (&Loadout, &[u32]) {
+    fn key(&self) -> (&Loadout, &[u32]) {
+        (self.0, self.1)
+    }
+}
+
+impl<'a> std::borrow::Borrow<dyn UnitKey + 'a> for (Loadout, Vec<u32>) {
+    fn borrow(&self) -> &(dyn UnitKey + 'a) {
+        self
+    }
+}
+
+impl PartialEq for dyn UnitKey + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for dyn UnitKey + '_ {}
+
+impl std::hash::Hash for dyn UnitKey + '_ {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h);
     }
 }

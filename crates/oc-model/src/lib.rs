@@ -323,7 +323,7 @@ pub enum Type {
 }
 
 /// A constant: tag arguments, class ratings, table cells, base values.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Value {
     Int(i64),

@@ -22,7 +22,7 @@ impl Battle<'_> {
         let Some(u) = self.units.get(i) else { return Vec::new() };
         let Some(unit) = self.loadout(i, true).and_then(|l| self.engine.unit(&l, &[]).ok()) else { return Vec::new() };
         let can_attack = self.attribute(&unit, "can_attack").is_none_or(|v| v.bool());
-        if !unit.must_attack_weakest || !can_attack || !unit.may_use_weapon(&self.engine.ir) {
+        if !unit.must_attack_weakest || !can_attack || !unit.may_use_weapon() {
             return Vec::new();
         }
         // Under fog, only the enemies its side sees, its own eyes standing at `at`.
@@ -56,7 +56,7 @@ impl Battle<'_> {
         if self.attribute(&ua, "can_attack").is_some_and(|v| !v.bool()) {
             return Err(BattleError(format!("{} cannot attack now (a status forbids it)", a.name)));
         }
-        if !ua.in_range(dist) || !ua.may_use_weapon(&self.engine.ir) {
+        if !ua.in_range(dist) || !ua.may_use_weapon() {
             return Err(BattleError(format!(
                 "{} cannot reach {} at distance {dist} with {}",
                 a.name,

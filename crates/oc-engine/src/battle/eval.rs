@@ -190,7 +190,7 @@ impl Eval<'_, '_> {
     }
 
     /// A unit of the battle as combat sees it (tags, statuses, equipped items).
-    fn combat_unit(&self, r: m::UnitRef) -> Option<crate::unit::Unit> {
+    fn combat_unit(&self, r: m::UnitRef) -> Option<std::sync::Arc<crate::unit::Unit>> {
         let i = self.unit_of(r)?;
         let l = self.battle.loadout(i, i == self.user)?;
         self.battle.engine.unit(&l, &[]).ok()

@@ -23,11 +23,9 @@ impl Exchange<'_> {
                     *done.entry(state.hp).or_default() += p;
                     continue;
                 };
-                let mut key = state.clone();
-                key.phase = Phase::Done;
-                let outcomes = outcome_cache.entry((key, side)).or_insert_with(|| self.outcomes(&state, side)).clone();
+                let outcomes = self.outcomes_memo(&state, side, &mut outcome_cache);
                 let faces = outcomes.den;
-                for (count, o) in outcomes.list {
+                for &(count, o) in &outcomes.list {
                     let (after, _) = self.after_strike(&state, side, o, outcomes.reaction);
                     *next.entry(after).or_default() += p * count / faces;
                 }
@@ -64,9 +62,7 @@ impl Exchange<'_> {
         let (mut hit, mut crit, mut damage, mut crit_damage) = (0.0, 0.0, 0, 0);
         let mut damage_distribution: BTreeMap<i64, f64> = BTreeMap::new();
         if can_strike {
-            let mut key = state.clone();
-            key.phase = Phase::Done;
-            let outcomes = outcome_cache.entry((key, side)).or_insert_with(|| self.outcomes(state, side));
+            let outcomes = self.outcomes_memo(state, side, outcome_cache);
             let faces = outcomes.den;
             for &(n, o) in outcomes.list.iter() {
                 let p = n / faces;
