@@ -11,6 +11,7 @@ pub mod battle;
 mod combat;
 mod conform;
 pub mod dice;
+mod fx;
 mod ir;
 mod partition;
 mod unit;
@@ -104,6 +105,8 @@ pub struct Engine {
     /// Units built, by loadout and added statuses: a unit's derived stats are worked out once
     /// (matchups, forecasts and a battle's moves ask for the same loadouts again and again).
     units: std::sync::RwLock<HashMap<(Loadout, Vec<u32>), std::sync::Arc<unit::Unit>>>,
+    /// Terrains by name: a battle looks up the terrain of a tile at every step of every path.
+    terrain_ids: fx::FastMap<String, usize>,
 }
 
 /// The most units [`Engine::unit`] keeps; past it the cache starts over (a long simulation sees
@@ -132,7 +135,8 @@ impl Engine {
             resource_full.push((attr, full));
         }
         let reactions = combat::compile_reactions(&mut ir, &rules)?;
-        Ok(Engine { rules, ir, item_modifiers, item_ranges, resource_full, reactions, units: Default::default() })
+        let terrain_ids = rules.terrains.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect();
+        Ok(Engine { rules, ir, item_modifiers, item_ranges, resource_full, reactions, units: Default::default(), terrain_ids })
     }
 
     /// The exact forecast of `attacker` attacking `defender` from `distance` tiles.
@@ -150,6 +154,11 @@ impl Engine {
     ) -> Result<(Vec<StrikeLog>, [i64; 2]), EngineError> {
         let exchange = Exchange::new(self, attacker, defender, distance)?;
         Ok(exchange.resolve(&mut rng(seed)))
+    }
+
+    /// The index in `rules.terrains` of the terrain named `name`.
+    pub fn terrain_index(&self, name: &str) -> Option<usize> {
+        self.terrain_ids.get(name).copied()
     }
 
     /// The weapons a class can wield, in the order the rules list them.

@@ -314,10 +314,8 @@ impl Battle<'_> {
                         None
                     }
                 });
-                if let Some(slot) = self.map.terrain.get_mut((spot.1 * self.map.width + spot.0) as usize) {
-                    if let Some(into) = into {
-                        *slot = into;
-                    }
+                if let Some(into) = into {
+                    self.set_terrain(spot, into);
                 }
                 self.razed.push((side, region.clone(), spot));
                 Ok(format!("razes {spot:?} in {region}"))
@@ -329,9 +327,7 @@ impl Battle<'_> {
                     .clone()
                     .filter(|_| !terrain.opened_by.is_empty())
                     .ok_or_else(|| BattleError(format!("{} cannot be opened", terrain.name)))?;
-                if let Some(slot) = self.map.terrain.get_mut((spot.1 * self.map.width + spot.0) as usize) {
-                    *slot = into.clone();
-                }
+                self.set_terrain(spot, into.clone());
                 Ok(format!("opens the {} at {spot:?}: it is {into} now", terrain.name))
             }
             m::Verb::TakeChest => {
@@ -482,9 +478,7 @@ impl Battle<'_> {
                     .terrain_at(spot)
                     .map(|t| t.name.clone())
                     .ok_or_else(|| BattleError(format!("{spot:?} is off the map")))?;
-                if let Some(slot) = self.map.terrain.get_mut((spot.1 * self.map.width + spot.0) as usize) {
-                    *slot = into.clone();
-                }
+                self.set_terrain(spot, into.clone());
                 Ok(format!("turns the {was} at {spot:?} into {into}"))
             }
             // Standing effects and the shifting rule, never commands run in a battle

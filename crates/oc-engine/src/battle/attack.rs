@@ -170,9 +170,7 @@ impl Battle<'_> {
         let left = self.tile_hp.get(&tile).copied().unwrap_or(full) - damage;
         if left <= 0 {
             self.tile_hp.remove(&tile);
-            if let Some(slot) = self.map.terrain.get_mut((tile.1 * self.map.width + tile.0) as usize) {
-                *slot = becomes.clone();
-            }
+            self.set_terrain(tile, becomes.clone());
             Ok(format!("{} strikes the {} at {tile:?} for {damage}: it is {becomes} now", u.name, terrain.name))
         } else {
             self.tile_hp.insert(tile, left);

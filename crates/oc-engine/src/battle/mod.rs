@@ -219,6 +219,9 @@ pub struct Battle<'e> {
     pub active: Option<Activation>,
     /// This round's order of units, where the ruleset orders them by a resource.
     queue: Vec<usize>,
+    /// Each tile's terrain as an index into the rules' terrains (kept with `map.terrain` by
+    /// `set_terrain`): paths and the AI look a tile's terrain up without comparing names.
+    terrain_ix: Vec<Option<usize>>,
 }
 
 fn side_index(s: m::SideId) -> usize {
@@ -322,7 +325,9 @@ impl<'e> Battle<'e> {
             sighted: Default::default(),
             active: None,
             queue: Vec::new(),
+            terrain_ix: Vec::new(),
         };
+        b.terrain_ix = b.terrain_indices();
         b.face_the_enemy();
         b.log.push(Record::Start { scenario: scenario.name.clone(), map: b.map.name.clone(), seed, units: b.units.clone() });
         b.log.push(Record::Round { round: 1, first: b.first });
@@ -396,6 +401,7 @@ impl<'e> Battle<'e> {
             self.tile_hp = tile_hp;
             self.units = units;
             self.map.terrain = terrain;
+            self.terrain_ix = self.terrain_indices();
             self.rng = rng;
             self.seized = seized;
             self.escaped = escaped;

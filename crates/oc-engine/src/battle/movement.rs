@@ -23,8 +23,27 @@ impl Battle<'_> {
         if t.0 < 0 || t.1 < 0 || t.0 >= self.map.width || t.1 >= self.map.height {
             return None;
         }
-        let name = self.map.terrain.get((t.1 * self.map.width + t.0) as usize)?;
-        self.engine.rules.terrain(name)
+        let index = (*self.terrain_ix.get((t.1 * self.map.width + t.0) as usize)?)?;
+        self.engine.rules.terrains.get(index)
+    }
+
+    /// Each tile's terrain as an index into the rules' terrains (what `terrain_at` reads).
+    pub(super) fn terrain_indices(&self) -> Vec<Option<usize>> {
+        self.map.terrain.iter().map(|name| self.engine.terrain_index(name)).collect()
+    }
+
+    /// Changes the terrain of tile `t` (a door opened, a wall razed).
+    pub(super) fn set_terrain(&mut self, t: Tile, name: String) {
+        if t.0 < 0 || t.1 < 0 || t.0 >= self.map.width || t.1 >= self.map.height {
+            return;
+        }
+        let at = (t.1 * self.map.width + t.0) as usize;
+        if let Some(slot) = self.terrain_ix.get_mut(at) {
+            *slot = self.engine.terrain_index(&name);
+        }
+        if let Some(slot) = self.map.terrain.get_mut(at) {
+            *slot = name;
+        }
     }
 
     pub(super) fn occupant(&self, t: Tile) -> Option<usize> {
