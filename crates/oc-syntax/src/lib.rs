@@ -5,6 +5,10 @@
 //! mistake in one class does not hide the errors (or the definitions) of the next.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
+// pest runs without its `std` feature (see the workspace Cargo.toml); its generated parser
+// names the `alloc` crate.
+extern crate alloc;
+
 pub mod ast;
 mod expected;
 mod keywords;
