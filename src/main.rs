@@ -9,6 +9,7 @@ mod commands;
 mod doc_cmd;
 mod fmt_cmd;
 mod play;
+mod plot;
 mod replay_html;
 mod report;
 mod scenario_cmd;
@@ -118,6 +119,10 @@ enum Command {
         /// Write the CSV here instead of stdout (the summary goes to stderr).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Also draw a heat map (`.png` or `.svg`): each class (rows) with its best weapon
+        /// against each class (columns) with its kit weapon, coloured by the rout chance.
+        #[arg(long, value_name = "FILE")]
+        heatmap: Option<PathBuf>,
         /// Replace an existing file that is not an earlier output of this command.
         #[arg(long)]
         force: bool,
@@ -287,6 +292,10 @@ enum Command {
         shard: Option<simulate::Shard>,
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Also draw the results: win rate per side with its 95% interval, the rounds games
+        /// lasted, the units each side lost (`.png` or `.svg`, by the extension).
+        #[arg(long, value_name = "FILE")]
+        plot: Option<PathBuf>,
         /// Replace an existing file that is not an earlier output of this command.
         #[arg(long)]
         force: bool,
@@ -333,6 +342,9 @@ enum SimulateMerge {
         format: Format,
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Also draw the merged run (`.png` or `.svg`): the plot `oc simulate --plot` draws.
+        #[arg(long, value_name = "FILE")]
+        plot: Option<PathBuf>,
         /// Replace an existing file that is not an earlier output of this command.
         #[arg(long)]
         force: bool,
@@ -475,17 +487,16 @@ fn main() -> ExitCode {
             battle_cmd::Outputs { log: log.as_deref(), html: html.as_deref(), force },
         ),
         Command::Replay { log, project, html, force } => battle_cmd::replay(&log, project.as_deref(), html.as_deref(), force),
-        Command::Simulate { merge: Some(SimulateMerge::Merge { parts, format, out, force }), .. } => {
-            simulate::merge(&parts, format, out.as_deref(), force)
-        }
-        Command::Simulate { merge: None, file, scenario, attacker, defender, games, seed, format, shard, out, force } => {
+        Command::Simulate { merge: Some(SimulateMerge::Merge { parts, format, out, plot, force }), .. } => simulate::merge(
+            &parts,
+            simulate::Outputs { format, out: out.as_deref(), plot: plot.as_deref(), force },
+        ),
+        Command::Simulate { merge: None, file, scenario, attacker, defender, games, seed, format, shard, out, plot, force } => {
             simulate::simulate(
                 &file.unwrap_or_default(),
                 simulate::Game { scenario: scenario.as_deref(), attacker: attacker.as_deref(), defender: defender.as_deref() },
                 simulate::Run { games, seed, shard },
-                format,
-                out.as_deref(),
-                force,
+                simulate::Outputs { format, out: out.as_deref(), plot: plot.as_deref(), force },
             )
         }
         Command::Render { map, out, force, no_legend, no_coords, scale, reach, heat, class } => atlas::render(
@@ -520,7 +531,9 @@ fn main() -> ExitCode {
             let (a, d) = matchup.sides();
             play::duel(matchup.ruleset.as_deref(), &a, &d, matchup.distance, matchup.reaction.as_deref(), seed, format)
         }
-        Command::Matrix { ruleset, out, force } => play::matrix(ruleset.as_deref(), out.as_deref(), force),
+        Command::Matrix { ruleset, out, heatmap, force } => {
+            play::matrix(ruleset.as_deref(), out.as_deref(), heatmap.as_deref(), force)
+        }
     };
     ExitCode::from(status)
 }

@@ -11,6 +11,7 @@ use oc_project::output::Kind;
 use oc_project::DiskHost;
 
 use crate::commands::{output_target, project_of, style, write_output};
+use crate::plot::{self, Heatmap, PlotFormat};
 use crate::report;
 use crate::Format;
 
@@ -427,9 +428,13 @@ pub fn duel(
 }
 
 /// Every class with each weapon it can wield against every class with its default weapon.
-pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, force: bool) -> u8 {
+pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, heatmap: Option<&Path>, force: bool) -> u8 {
     let inputs: Vec<PathBuf> = ruleset.map(PathBuf::from).into_iter().collect();
     let target = match out.map(|o| output_target(o, Kind::MatrixCsv, &inputs, force)).transpose() {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let heatmap = match heatmap.map(|h| heatmap_target(h, &inputs, force)).transpose() {
         Ok(t) => t,
         Err(code) => return code,
     };
@@ -450,16 +455,22 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, force: bool) -> u8 {
     // Per attacking class: (best, worst) matchup by rout chance.
     let mut summary: Vec<(String, f64, String, f64, String)> = Vec::new();
     let mut count = 0usize;
+    // The heat map: per attacking class, the best rout chance against each defender.
+    let mut heat: Vec<(String, Vec<Option<f64>>)> = Vec::new();
     for c in &engine.rules.classes {
+        let mut row: Vec<Option<f64>> = vec![None; defenders.len()];
         let mut best: Option<(f64, String)> = None;
         let mut worst: Option<(f64, String)> = None;
         for w in engine.weapons_for(&c.name) {
             let a = Loadout::new(&c.name, Some(&w.name));
             let Some((lo, _)) = engine.reach(&c.name, &w.name) else { continue };
             let distance = lo.max(1);
-            for d in &defenders {
+            for (d, cell) in defenders.iter().zip(row.iter_mut()) {
                 let Ok(f) = engine.forecast(&a, d, distance) else { continue };
                 count += 1;
+                if cell.is_none_or(|p| f.defender_routed > p) {
+                    *cell = Some(f.defender_routed);
+                }
                 let _ = writeln!(
                     csv,
                     "{},{},{},{},{},{:.4},{:.3},{:.4},{:.3}",
@@ -486,6 +497,9 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, force: bool) -> u8 {
         if let (Some(b), Some(w)) = (best, worst) {
             summary.push((c.name.clone(), b.0, b.1, w.0, w.1));
         }
+        if row.iter().any(Option::is_some) {
+            heat.push((c.name.clone(), row));
+        }
     }
     if let Some(target) = &target {
         if let Err(code) = write_output(target, csv.as_bytes()) {
@@ -503,5 +517,42 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, force: bool) -> u8 {
         started.elapsed(),
         target.map_or(String::new(), |t| format!("; CSV written to {}", t.show()))
     );
+    if let Some((target, format)) = heatmap {
+        let figure = Heatmap {
+            title: format!("{}: rout chance in one exchange", engine.rules.ruleset.name),
+            notes: vec![
+                "rows: the attacking class with its best weapon against that column (the highest rout chance);".to_string(),
+                "columns: the defending class with its kit weapon; at the attacker's nearest range, full HP, open ground".to_string(),
+            ],
+            rows: heat.iter().map(|(n, _)| n.clone()).collect(),
+            columns: defenders.iter().map(|d| d.class.clone()).collect(),
+            cells: heat.into_iter().map(|(_, r)| r).collect(),
+            measure: "rout chance".to_string(),
+        };
+        let bytes = match plot::render(&figure, format) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: cannot draw the heat map: {e}");
+                return 2;
+            }
+        };
+        if let Err(code) = write_output(&target, &bytes) {
+            return code;
+        }
+        eprintln!("heat map written to {}", target.show());
+    }
     0
+}
+
+/// A heat map's path passed through the output policy, with its format.
+fn heatmap_target(path: &Path, inputs: &[PathBuf], force: bool) -> Result<(oc_project::output::Target, PlotFormat), u8> {
+    let format = PlotFormat::of(path).map_err(|e| {
+        eprintln!("error: {e}");
+        2u8
+    })?;
+    if path.as_os_str() == "-" {
+        eprintln!("error: a heat map is written to a file, not to standard output");
+        return Err(2);
+    }
+    Ok((output_target(path, Kind::Plot, inputs, force)?, format))
 }
