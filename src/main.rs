@@ -4,6 +4,7 @@
 
 mod annotate;
 mod atlas;
+mod balance_cmd;
 mod battle_cmd;
 mod commands;
 mod doc_cmd;
@@ -126,6 +127,40 @@ enum Command {
         /// Replace an existing file that is not an earlier output of this command.
         #[arg(long)]
         force: bool,
+    },
+    /// Every class's and item's written price next to the price its measured strength suggests;
+    /// warns (`oc::balance::cost_outlier`) on your classes and items priced far from how they play.
+    ///
+    /// Strength: each unit — a class with a weapon it may wield, or with its kit weapon and an
+    /// accessory — meets every class of the roster (with its kit weapon) in the engine's exact
+    /// forecasts, attacking and attacked, each side from the distance it likes best; and in
+    /// `--duels` seeded duels to the rout per matchup (attacks in turn, HP carried over). Its
+    /// strength is the mean log-odds of its duel share (without duels: the mean log of the HP share
+    /// dealt over the share taken).
+    ///
+    /// Price curve: ln(class cost) = a + b x the strength of the class with its kit weapon, a
+    /// robust (Theil-Sen) line over the standard library's classes; a class's suggested price is
+    /// the curve's value. Items are priced by the strength they add, in the curve's gold (weapons
+    /// over each class's kit weapon, from its price): the median over the classes measured.
+    ///
+    /// Limits: only two units fighting on open ground are measured. Movement, terrain, healing,
+    /// actions (Dance, staves), lasting statuses and consumables are not, so classes and items
+    /// whose worth lies there read as overpriced. The warning needs a price further off than the
+    /// standard roster's own scatter (and at least 1.5x). The same seed gives the same numbers.
+    Balance {
+        /// Your `.oc` files or folders (their classes and items are the ones warned about).
+        paths: Vec<PathBuf>,
+        /// A built-in ruleset: alone, or the one your files build on (default: the standard library,
+        /// or the `ruleset` of the oc.toml above the working directory).
+        #[arg(long)]
+        ruleset: Option<String>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Duels to the rout per matchup (0: the exact forecasts only, faster).
+        #[arg(long, default_value_t = oc_balance::DEFAULT_DUELS, value_parser = clap::value_parser!(u32).range(0..=1000))]
+        duels: u32,
+        #[arg(long, value_enum, default_value = "text")]
+        format: balance_cmd::BalanceFormat,
     },
     /// Watch a project and recheck what each save affects (Ctrl-C to stop).
     Watch {
@@ -531,6 +566,13 @@ fn main() -> ExitCode {
             let (a, d) = matchup.sides();
             play::duel(matchup.ruleset.as_deref(), &a, &d, matchup.distance, matchup.reaction.as_deref(), seed, format)
         }
+        Command::Balance { paths, ruleset, seed, duels, format } => balance_cmd::balance(balance_cmd::Args {
+            ruleset: ruleset.as_deref(),
+            paths: &paths,
+            seed,
+            duels,
+            format,
+        }),
         Command::Matrix { ruleset, out, heatmap, force } => {
             play::matrix(ruleset.as_deref(), out.as_deref(), heatmap.as_deref(), force)
         }

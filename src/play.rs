@@ -105,13 +105,7 @@ pub fn loadout(engine: &Engine, spec: &str) -> Result<Loadout, String> {
         };
         return Err(format!("no class `{class}` in these rules{hint}"));
     };
-    let weapon = weapon.or_else(|| {
-        c.kit
-            .iter()
-            .find(|i| engine.rules.item(i).is_some_and(|i| i.kind == oc_model::ItemKind::Weapon))
-            .cloned()
-            .or_else(|| engine.weapons_for(class).first().map(|w| w.name.clone()))
-    });
+    let weapon = weapon.or_else(|| engine.kit_weapon(&c.name));
     Ok(Loadout { class: class.to_string(), weapon, ..Loadout::default() })
 }
 
