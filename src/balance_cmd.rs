@@ -55,7 +55,10 @@ fn load(ruleset: Option<&str>, paths: &[PathBuf]) -> Result<Loaded, u8> {
     if let Some(name) = ruleset {
         let Some((_, index)) = oc_compiler::stdlib::RULESETS.iter().find(|(n, _)| *n == name) else {
             let names: Vec<&str> = oc_compiler::stdlib::RULESETS.iter().map(|(n, _)| *n).collect();
-            eprintln!("error: no built-in ruleset `{name}` (with paths, --ruleset names the one they build on: {})", names.join(", "));
+            eprintln!(
+                "error: no built-in ruleset `{name}` (with paths, --ruleset names the one they build on: {})",
+                names.join(", ")
+            );
             return Err(2);
         };
         roots.push((*index).to_string());

@@ -522,10 +522,9 @@ fn main() -> ExitCode {
             battle_cmd::Outputs { log: log.as_deref(), html: html.as_deref(), force },
         ),
         Command::Replay { log, project, html, force } => battle_cmd::replay(&log, project.as_deref(), html.as_deref(), force),
-        Command::Simulate { merge: Some(SimulateMerge::Merge { parts, format, out, plot, force }), .. } => simulate::merge(
-            &parts,
-            simulate::Outputs { format, out: out.as_deref(), plot: plot.as_deref(), force },
-        ),
+        Command::Simulate { merge: Some(SimulateMerge::Merge { parts, format, out, plot, force }), .. } => {
+            simulate::merge(&parts, simulate::Outputs { format, out: out.as_deref(), plot: plot.as_deref(), force })
+        }
         Command::Simulate { merge: None, file, scenario, attacker, defender, games, seed, format, shard, out, plot, force } => {
             simulate::simulate(
                 &file.unwrap_or_default(),
@@ -566,13 +565,9 @@ fn main() -> ExitCode {
             let (a, d) = matchup.sides();
             play::duel(matchup.ruleset.as_deref(), &a, &d, matchup.distance, matchup.reaction.as_deref(), seed, format)
         }
-        Command::Balance { paths, ruleset, seed, duels, format } => balance_cmd::balance(balance_cmd::Args {
-            ruleset: ruleset.as_deref(),
-            paths: &paths,
-            seed,
-            duels,
-            format,
-        }),
+        Command::Balance { paths, ruleset, seed, duels, format } => {
+            balance_cmd::balance(balance_cmd::Args { ruleset: ruleset.as_deref(), paths: &paths, seed, duels, format })
+        }
         Command::Matrix { ruleset, out, heatmap, force } => {
             play::matrix(ruleset.as_deref(), out.as_deref(), heatmap.as_deref(), force)
         }

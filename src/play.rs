@@ -516,7 +516,8 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, heatmap: Option<&Path>,
             title: format!("{}: rout chance in one exchange", engine.rules.ruleset.name),
             notes: vec![
                 "rows: the attacking class with its best weapon against that column (the highest rout chance);".to_string(),
-                "columns: the defending class with its kit weapon; at the attacker's nearest range, full HP, open ground".to_string(),
+                "columns: the defending class with its kit weapon; at the attacker's nearest range, full HP, open ground"
+                    .to_string(),
             ],
             rows: heat.iter().map(|(n, _)| n.clone()).collect(),
             columns: defenders.iter().map(|d| d.class.clone()).collect(),

@@ -56,9 +56,8 @@ fn err<E: std::fmt::Display>(e: E) -> String {
 /// The bundled font, registered with plotters once.
 fn register_font() -> Result<(), String> {
     static DONE: OnceLock<bool> = OnceLock::new();
-    let ok = *DONE.get_or_init(|| {
-        plotters::style::register_font(FONT, FontStyle::Normal, oc_atlas::render::text::FONT_BYTES).is_ok()
-    });
+    let ok =
+        *DONE.get_or_init(|| plotters::style::register_font(FONT, FontStyle::Normal, oc_atlas::render::text::FONT_BYTES).is_ok());
     if ok {
         Ok(())
     } else {
@@ -180,7 +179,9 @@ impl Outcomes {
         for (k, ((side, army, colour), (wins, [lo, hi]))) in names.iter().zip(self.wins.iter().zip(self.intervals)).enumerate() {
             let x = k as f64;
             let rate = if self.games == 0 { 0.0 } else { *wins as f64 / self.games as f64 };
-            chart.draw_series(std::iter::once(Rectangle::new([(x + 0.2, 0.0), (x + 0.8, rate)], colour.filled()))).map_err(err)?;
+            chart
+                .draw_series(std::iter::once(Rectangle::new([(x + 0.2, 0.0), (x + 0.8, rate)], colour.filled())))
+                .map_err(err)?;
             let whisker = INK.stroke_width(2);
             let mid = x + 0.5;
             chart

@@ -119,10 +119,7 @@ pub fn play(setup: &Setup, seed: u64) -> Result<Recording, battle::BattleError> 
             active: b.active.as_ref().map(|a| a.unit),
             units: b.units.iter().map(UnitState::of).collect(),
             changed,
-            sight: b
-                .scenario
-                .fog
-                .map(|_| [sight_runs(b, SideId::Attacker), sight_runs(b, SideId::Defender)]),
+            sight: b.scenario.fog.map(|_| [sight_runs(b, SideId::Attacker), sight_runs(b, SideId::Defender)]),
         });
     };
     let (result, records) =

@@ -36,7 +36,16 @@ fn lines(report: &Value) -> String {
         .as_array()
         .unwrap()
         .iter()
-        .map(|d| format!("{} {} {}:{} {}\n", d["severity"].as_str().unwrap(), d["code"].as_str().unwrap(), d["line"], d["column"], d["message"].as_str().unwrap()))
+        .map(|d| {
+            format!(
+                "{} {} {}:{} {}\n",
+                d["severity"].as_str().unwrap(),
+                d["code"].as_str().unwrap(),
+                d["line"],
+                d["column"],
+                d["message"].as_str().unwrap()
+            )
+        })
         .collect()
 }
 
@@ -105,6 +114,7 @@ fn the_same_seed_prints_the_same_numbers() {
     assert!(first.contains("<< underpriced") && first.contains("<< overpriced"), "{first}");
     assert_ne!(first, run("4"), "another seed plays other duels");
     // Without duels: the exact forecasts only, the same whatever the seed.
-    let exact = |seed: &str| text(&oc(&["balance", dir.to_str().unwrap(), "--duels", "0", "--seed", seed, "--format", "json"]).stdout);
+    let exact =
+        |seed: &str| text(&oc(&["balance", dir.to_str().unwrap(), "--duels", "0", "--seed", seed, "--format", "json"]).stdout);
     assert_eq!(exact("1"), exact("2").replace("\"seed\":2", "\"seed\":1"));
 }

@@ -51,7 +51,16 @@ fn simulate_plots_win_rates_rounds_and_losses() {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let texts = svg_texts(&std::fs::read_to_string(&svg).unwrap());
     let has = |s: &str| texts.iter().any(|t| t.contains(s));
-    for label in ["Win rate", "Rounds per game", "Units lost per game", "attacker", "defender", "draw", "AllianceVanguard", "ImperialGuard"] {
+    for label in [
+        "Win rate",
+        "Rounds per game",
+        "Units lost per game",
+        "attacker",
+        "defender",
+        "draw",
+        "AllianceVanguard",
+        "ImperialGuard",
+    ] {
         assert!(has(label), "the SVG names `{label}`: {texts:?}");
     }
     // The legend's means are the report's.

@@ -310,7 +310,16 @@ fn replay_pages_show_in_chromium_what_the_logs_say() {
 fn check_fog(chromium: &Path) {
     let dir = scratch("fog");
     let page = dir.join("night.html");
-    let out = oc(&["battle", "scenarios/zaha-woods-night.oc", "--seed", "2", "--html", page.to_str().unwrap(), "--log", dir.join("n.jsonl").to_str().unwrap()]);
+    let out = oc(&[
+        "battle",
+        "scenarios/zaha-woods-night.oc",
+        "--seed",
+        "2",
+        "--html",
+        page.to_str().unwrap(),
+        "--log",
+        dir.join("n.jsonl").to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let data = page_data(&std::fs::read_to_string(&page).unwrap());
     assert_eq!(data["fog"], true);

@@ -339,9 +339,7 @@ pub fn evidence(engine: &Engine, report: &Report, witness: usize, overpriced: bo
     let own = unit_price(engine, &m.unit);
     let price = |j: usize| report.roster_prices.get(j).copied().unwrap_or(0);
     // Not its own class: a mirror match shows nothing about the price.
-    let others = || {
-        m.matchups.iter().filter(|x| report.roster.get(x.opponent).is_some_and(|o| o.class != m.unit.class))
-    };
+    let others = || m.matchups.iter().filter(|x| report.roster.get(x.opponent).is_some_and(|o| o.class != m.unit.class));
     let mut picked: Vec<&Matchup> =
         others().filter(|x| if overpriced { price(x.opponent) <= own } else { price(x.opponent) >= own }).collect();
     if picked.is_empty() {

@@ -150,7 +150,13 @@ fn duels(engine: &Engine, u: &Fighter, o: &Fighter, du: Option<i64>, dop: Option
                     a.hp = Some(hp_u);
                     b.hp = Some(hp_o);
                     if hp_u <= 0 || hp_o <= 0 {
-                        result = if hp_o <= 0 && hp_u > 0 { 1.0 } else if hp_u <= 0 && hp_o > 0 { 0.0 } else { 0.5 };
+                        result = if hp_o <= 0 && hp_u > 0 {
+                            1.0
+                        } else if hp_u <= 0 && hp_o > 0 {
+                            0.0
+                        } else {
+                            0.5
+                        };
                         break;
                     }
                 }
@@ -218,10 +224,7 @@ pub fn fighting_weapons<'e>(engine: &'e Engine, class: &str) -> Vec<&'e oc_model
 pub fn kit_weapon(engine: &Engine, class: &str) -> Option<String> {
     let fighting = fighting_weapons(engine, class);
     let kit = engine.rules.class(class).map(|c| c.kit.as_slice()).unwrap_or_default();
-    kit.iter()
-        .find(|k| fighting.iter().any(|w| &w.name == *k))
-        .cloned()
-        .or_else(|| fighting.first().map(|w| w.name.clone()))
+    kit.iter().find(|k| fighting.iter().any(|w| &w.name == *k)).cloned().or_else(|| fighting.first().map(|w| w.name.clone()))
 }
 
 /// The roster every unit is measured against: each class with its kit weapon.

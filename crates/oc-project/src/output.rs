@@ -107,9 +107,7 @@ impl Kind {
             Kind::ImportedMap => false,
             Kind::MapDefinition => false,
             Kind::ReplayPage => text.trim_start().starts_with("<!DOCTYPE html>") && text.contains(REPLAY_MARK),
-            Kind::Plot => {
-                Kind::Png.recognises(head) || (text.trim_start().starts_with("<?xml") && text.contains(PLOT_MARK))
-            }
+            Kind::Plot => Kind::Png.recognises(head) || (text.trim_start().starts_with("<?xml") && text.contains(PLOT_MARK)),
         }
     }
 }
