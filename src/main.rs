@@ -4,11 +4,13 @@
 
 mod annotate;
 mod atlas;
+mod balance_cmd;
 mod battle_cmd;
 mod commands;
 mod doc_cmd;
 mod fmt_cmd;
 mod play;
+mod plot;
 mod replay_html;
 mod report;
 mod scenario_cmd;
@@ -118,9 +120,47 @@ enum Command {
         /// Write the CSV here instead of stdout (the summary goes to stderr).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Also draw a heat map (`.png` or `.svg`): each class (rows) with its best weapon
+        /// against each class (columns) with its kit weapon, coloured by the rout chance.
+        #[arg(long, value_name = "FILE")]
+        heatmap: Option<PathBuf>,
         /// Replace an existing file that is not an earlier output of this command.
         #[arg(long)]
         force: bool,
+    },
+    /// Every class's and item's written price next to the price its measured strength suggests;
+    /// warns (`oc::balance::cost_outlier`) on your classes and items priced far from how they play.
+    ///
+    /// Strength: each unit — a class with a weapon it may wield, or with its kit weapon and an
+    /// accessory — meets every class of the roster (with its kit weapon) in the engine's exact
+    /// forecasts, attacking and attacked, each side from the distance it likes best; and in
+    /// `--duels` seeded duels to the rout per matchup (attacks in turn, HP carried over). Its
+    /// strength is the mean log-odds of its duel share (without duels: the mean log of the HP share
+    /// dealt over the share taken).
+    ///
+    /// Price curve: ln(class cost) = a + b x the strength of the class with its kit weapon, a
+    /// robust (Theil-Sen) line over the standard library's classes; a class's suggested price is
+    /// the curve's value. Items are priced by the strength they add, in the curve's gold (weapons
+    /// over each class's kit weapon, from its price): the median over the classes measured.
+    ///
+    /// Limits: only two units fighting on open ground are measured. Movement, terrain, healing,
+    /// actions (Dance, staves), lasting statuses and consumables are not, so classes and items
+    /// whose worth lies there read as overpriced. The warning needs a price further off than the
+    /// standard roster's own scatter (and at least 1.5x). The same seed gives the same numbers.
+    Balance {
+        /// Your `.oc` files or folders (their classes and items are the ones warned about).
+        paths: Vec<PathBuf>,
+        /// A built-in ruleset: alone, or the one your files build on (default: the standard library,
+        /// or the `ruleset` of the oc.toml above the working directory).
+        #[arg(long)]
+        ruleset: Option<String>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Duels to the rout per matchup (0: the exact forecasts only, faster).
+        #[arg(long, default_value_t = oc_balance::DEFAULT_DUELS, value_parser = clap::value_parser!(u32).range(0..=1000))]
+        duels: u32,
+        #[arg(long, value_enum, default_value = "text")]
+        format: balance_cmd::BalanceFormat,
     },
     /// Watch a project and recheck what each save affects (Ctrl-C to stop).
     Watch {
@@ -287,6 +327,10 @@ enum Command {
         shard: Option<simulate::Shard>,
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Also draw the results: win rate per side with its 95% interval, the rounds games
+        /// lasted, the units each side lost (`.png` or `.svg`, by the extension).
+        #[arg(long, value_name = "FILE")]
+        plot: Option<PathBuf>,
         /// Replace an existing file that is not an earlier output of this command.
         #[arg(long)]
         force: bool,
@@ -333,6 +377,9 @@ enum SimulateMerge {
         format: Format,
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Also draw the merged run (`.png` or `.svg`): the plot `oc simulate --plot` draws.
+        #[arg(long, value_name = "FILE")]
+        plot: Option<PathBuf>,
         /// Replace an existing file that is not an earlier output of this command.
         #[arg(long)]
         force: bool,
@@ -475,17 +522,15 @@ fn main() -> ExitCode {
             battle_cmd::Outputs { log: log.as_deref(), html: html.as_deref(), force },
         ),
         Command::Replay { log, project, html, force } => battle_cmd::replay(&log, project.as_deref(), html.as_deref(), force),
-        Command::Simulate { merge: Some(SimulateMerge::Merge { parts, format, out, force }), .. } => {
-            simulate::merge(&parts, format, out.as_deref(), force)
+        Command::Simulate { merge: Some(SimulateMerge::Merge { parts, format, out, plot, force }), .. } => {
+            simulate::merge(&parts, simulate::Outputs { format, out: out.as_deref(), plot: plot.as_deref(), force })
         }
-        Command::Simulate { merge: None, file, scenario, attacker, defender, games, seed, format, shard, out, force } => {
+        Command::Simulate { merge: None, file, scenario, attacker, defender, games, seed, format, shard, out, plot, force } => {
             simulate::simulate(
                 &file.unwrap_or_default(),
                 simulate::Game { scenario: scenario.as_deref(), attacker: attacker.as_deref(), defender: defender.as_deref() },
                 simulate::Run { games, seed, shard },
-                format,
-                out.as_deref(),
-                force,
+                simulate::Outputs { format, out: out.as_deref(), plot: plot.as_deref(), force },
             )
         }
         Command::Render { map, out, force, no_legend, no_coords, scale, reach, heat, class } => atlas::render(
@@ -520,7 +565,12 @@ fn main() -> ExitCode {
             let (a, d) = matchup.sides();
             play::duel(matchup.ruleset.as_deref(), &a, &d, matchup.distance, matchup.reaction.as_deref(), seed, format)
         }
-        Command::Matrix { ruleset, out, force } => play::matrix(ruleset.as_deref(), out.as_deref(), force),
+        Command::Balance { paths, ruleset, seed, duels, format } => {
+            balance_cmd::balance(balance_cmd::Args { ruleset: ruleset.as_deref(), paths: &paths, seed, duels, format })
+        }
+        Command::Matrix { ruleset, out, heatmap, force } => {
+            play::matrix(ruleset.as_deref(), out.as_deref(), heatmap.as_deref(), force)
+        }
     };
     ExitCode::from(status)
 }

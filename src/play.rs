@@ -11,6 +11,7 @@ use oc_project::output::Kind;
 use oc_project::DiskHost;
 
 use crate::commands::{output_target, project_of, style, write_output};
+use crate::plot::{self, Heatmap, PlotFormat};
 use crate::report;
 use crate::Format;
 
@@ -104,13 +105,7 @@ pub fn loadout(engine: &Engine, spec: &str) -> Result<Loadout, String> {
         };
         return Err(format!("no class `{class}` in these rules{hint}"));
     };
-    let weapon = weapon.or_else(|| {
-        c.kit
-            .iter()
-            .find(|i| engine.rules.item(i).is_some_and(|i| i.kind == oc_model::ItemKind::Weapon))
-            .cloned()
-            .or_else(|| engine.weapons_for(class).first().map(|w| w.name.clone()))
-    });
+    let weapon = weapon.or_else(|| engine.kit_weapon(&c.name));
     Ok(Loadout { class: class.to_string(), weapon, ..Loadout::default() })
 }
 
@@ -427,9 +422,13 @@ pub fn duel(
 }
 
 /// Every class with each weapon it can wield against every class with its default weapon.
-pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, force: bool) -> u8 {
+pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, heatmap: Option<&Path>, force: bool) -> u8 {
     let inputs: Vec<PathBuf> = ruleset.map(PathBuf::from).into_iter().collect();
     let target = match out.map(|o| output_target(o, Kind::MatrixCsv, &inputs, force)).transpose() {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let heatmap = match heatmap.map(|h| heatmap_target(h, &inputs, force)).transpose() {
         Ok(t) => t,
         Err(code) => return code,
     };
@@ -446,20 +445,26 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, force: bool) -> u8 {
             }
         }
     }
-    // One attacking class's rows, its count and its (best, worst) matchup by rout chance.
-    type Rows = (String, usize, Option<(String, f64, String, f64, String)>);
+    // One attacking class's rows, its count, its (best, worst) matchup by rout chance and its
+    // heat-map row (the best rout chance against each defender).
+    type Summary = (String, f64, String, f64, String);
+    type Rows = (String, usize, Option<Summary>, Vec<Option<f64>>);
     let rows_of = |c: &oc_model::Class| -> Rows {
         let mut csv = String::new();
         let mut count = 0usize;
+        let mut row: Vec<Option<f64>> = vec![None; defenders.len()];
         let mut best: Option<(f64, String)> = None;
         let mut worst: Option<(f64, String)> = None;
         for w in engine.weapons_for(&c.name) {
             let a = Loadout::new(&c.name, Some(&w.name));
             let Some((lo, _)) = engine.reach(&c.name, &w.name) else { continue };
             let distance = lo.max(1);
-            for d in &defenders {
+            for (d, cell) in defenders.iter().zip(row.iter_mut()) {
                 let Ok(f) = engine.forecast(&a, d, distance) else { continue };
                 count += 1;
+                if cell.is_none_or(|p| f.defender_routed > p) {
+                    *cell = Some(f.defender_routed);
+                }
                 let _ = writeln!(
                     csv,
                     "{},{},{},{},{},{:.4},{:.3},{:.4},{:.3}",
@@ -484,7 +489,7 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, force: bool) -> u8 {
             }
         }
         let summary = best.zip(worst).map(|(b, w)| (c.name.clone(), b.0, b.1, w.0, w.1));
-        (csv, count, summary)
+        (csv, count, summary, row)
     };
     // The classes shared out among the cores; the rows are put back in the rules' order, so the
     // output is the same whatever the number of threads.
@@ -511,10 +516,16 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, force: bool) -> u8 {
     let mut csv = format!("{}\n", oc_project::output::MATRIX_HEADER);
     let mut summary = Vec::new();
     let mut count = 0usize;
-    for (_, (text, n, s)) in rows {
+    let mut heat: Vec<(String, Vec<Option<f64>>)> = Vec::new();
+    for (k, (text, n, s, row)) in rows {
         csv.push_str(&text);
         count += n;
         summary.extend(s);
+        if row.iter().any(Option::is_some) {
+            if let Some(c) = classes.get(k) {
+                heat.push((c.name.clone(), row));
+            }
+        }
     }
     if let Some(target) = &target {
         if let Err(code) = write_output(target, csv.as_bytes()) {
@@ -532,5 +543,43 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, force: bool) -> u8 {
         started.elapsed(),
         target.map_or(String::new(), |t| format!("; CSV written to {}", t.show()))
     );
+    if let Some((target, format)) = heatmap {
+        let figure = Heatmap {
+            title: format!("{}: rout chance in one exchange", engine.rules.ruleset.name),
+            notes: vec![
+                "rows: the attacking class with its best weapon against that column (the highest rout chance);".to_string(),
+                "columns: the defending class with its kit weapon; at the attacker's nearest range, full HP, open ground"
+                    .to_string(),
+            ],
+            rows: heat.iter().map(|(n, _)| n.clone()).collect(),
+            columns: defenders.iter().map(|d| d.class.clone()).collect(),
+            cells: heat.into_iter().map(|(_, r)| r).collect(),
+            measure: "rout chance".to_string(),
+        };
+        let bytes = match plot::render(&figure, format) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: cannot draw the heat map: {e}");
+                return 2;
+            }
+        };
+        if let Err(code) = write_output(&target, &bytes) {
+            return code;
+        }
+        eprintln!("heat map written to {}", target.show());
+    }
     0
+}
+
+/// A heat map's path passed through the output policy, with its format.
+fn heatmap_target(path: &Path, inputs: &[PathBuf], force: bool) -> Result<(oc_project::output::Target, PlotFormat), u8> {
+    let format = PlotFormat::of(path).map_err(|e| {
+        eprintln!("error: {e}");
+        2u8
+    })?;
+    if path.as_os_str() == "-" {
+        eprintln!("error: a heat map is written to a file, not to standard output");
+        return Err(2);
+    }
+    Ok((output_target(path, Kind::Plot, inputs, force)?, format))
 }

@@ -7,6 +7,8 @@
 //! [`battle::play_watched`], a snapshot of the units taken once they are deployed and after every
 //! turn, and the exact forecast of each attack worked out as the AI declares it. Each frame
 //! carries the log records that turn wrote (every kind of [`Record`]), which the page describes.
+//! Under fog of war each frame also carries what each side sees (the engine's `Battle::sight`,
+//! as row runs), so the page can show the battle as the attacker or the defender saw it.
 
 use oc_engine::ai::Ai;
 use oc_engine::battle::{self, Battle, Combatant, Controller, GameResult, Record, State, Turn};
@@ -40,6 +42,32 @@ struct Snapshot {
     active: Option<usize>,
     units: Vec<UnitState>,
     changed: Vec<(i64, i64, String)>,
+    /// Under fog: the tiles each side (attacker, defender) sees, as row runs.
+    sight: Option<[Vec<Run>; 2]>,
+}
+
+/// Tiles `x0..=x1` of row `y`: `[y, x0, x1]`.
+type Run = [i64; 3];
+
+/// What `side` sees of the battle now, as row runs, by the engine's own fog rules.
+fn sight_runs(b: &Battle<'_>, side: SideId) -> Vec<Run> {
+    let sight = b.sight(side);
+    let mut runs: Vec<Run> = Vec::new();
+    for y in 0..b.map.height {
+        let mut start: Option<i64> = None;
+        for x in 0..=b.map.width {
+            let seen = x < b.map.width && sight.sees((x, y));
+            match (seen, start) {
+                (true, None) => start = Some(x),
+                (false, Some(x0)) => {
+                    runs.push([y, x0, x - 1]);
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    runs
 }
 
 /// A turn the AI chose, with the forecast of its attack; `at` is the log's length then.
@@ -91,6 +119,7 @@ pub fn play(setup: &Setup, seed: u64) -> Result<Recording, battle::BattleError> 
             active: b.active.as_ref().map(|a| a.unit),
             units: b.units.iter().map(UnitState::of).collect(),
             changed,
+            sight: b.scenario.fog.map(|_| [sight_runs(b, SideId::Attacker), sight_runs(b, SideId::Defender)]),
         });
     };
     let (result, records) =
@@ -222,6 +251,9 @@ struct Frame<'r> {
     changed: &'r [(i64, i64, String)],
     #[serde(skip_serializing_if = "Option::is_none")]
     forecast: Option<&'r ForecastOut>,
+    /// Under fog: what the attacker and the defender see after this step.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sight: Option<&'r [Vec<Run>; 2]>,
 }
 
 #[derive(Serialize)]
@@ -261,6 +293,8 @@ struct Page<'r> {
     units: Vec<UnitInfo>,
     frames: Vec<Frame<'r>>,
     end: Option<Ending>,
+    /// The scenario's fog of war: each frame then carries each side's sight.
+    fog: bool,
 }
 
 fn hex([r, g, b]: [u8; 3]) -> String {
@@ -324,6 +358,7 @@ pub fn page(setup: &Setup, source: &Source, rec: &Recording) -> Result<String, S
             units: &s.units,
             changed: &s.changed,
             forecast,
+            sight: s.sight.as_ref(),
         });
         from = s.log_len;
     }
@@ -362,6 +397,7 @@ pub fn page(setup: &Setup, source: &Source, rec: &Recording) -> Result<String, S
         units,
         frames,
         end,
+        fog: setup.scenario.fog.is_some(),
     };
     let json = serde_json::to_string(&data).map_err(|e| e.to_string())?;
     let title = format!("{}: {} vs {} (seed {})", setup.scenario.name, source.attacker, source.defender, source.seed);
@@ -403,6 +439,7 @@ fn html(title: &str, json: &str) -> String {
 <input id="scrub" type="range" min="0" max="0" value="0" aria-label="step">
 <span id="counter"></span>
 <label>speed <select id="speed"><option value="1200">slow</option><option value="600" selected>normal</option><option value="200">fast</option></select></label>
+<label id="view-label" hidden>view <select id="view"><option value="all" selected>all</option><option value="attacker">attacker's view</option><option value="defender">defender's view</option></select></label>
 </nav>
 <p id="victory" hidden></p>
 </section>

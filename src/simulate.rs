@@ -1,6 +1,7 @@
 //! `oc simulate`: many AI games in parallel, win rates with 95% intervals; `--shard K/N` plays
 //! only the games shard K owns and writes mergeable counts; `oc simulate merge` sums the parts
-//! into the report the whole run would have printed, byte for byte.
+//! into the report the whole run would have printed, byte for byte. `--plot` (of a run, or of
+//! merged parts) draws the counts: win rates with their intervals, rounds, units lost.
 
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
@@ -16,7 +17,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::battle_cmd::{load, outcome_word};
 use crate::commands::{output_target, write_output};
+use crate::plot::{self, Outcomes, PlotFormat};
 use crate::Format;
+use oc_project::output::Target;
 
 /// What a part file says it is (its `kind`), and the version of its shape.
 const PART_KIND: &str = "oc simulate part";
@@ -61,6 +64,28 @@ pub struct Run {
     pub shard: Option<Shard>,
 }
 
+/// Where the report and the plot go.
+pub struct Outputs<'a> {
+    pub format: Format,
+    pub out: Option<&'a Path>,
+    pub plot: Option<&'a Path>,
+    pub force: bool,
+}
+
+/// The plot's path passed through the output policy, with its format.
+fn plot_target(plot: Option<&Path>, inputs: &[PathBuf], force: bool) -> Result<Option<(Target, PlotFormat)>, u8> {
+    let Some(path) = plot else { return Ok(None) };
+    let format = PlotFormat::of(path).map_err(|e| {
+        eprintln!("error: {e}");
+        2u8
+    })?;
+    if path.as_os_str() == "-" {
+        eprintln!("error: a plot is written to a file, not to standard output");
+        return Err(2);
+    }
+    Ok(Some((output_target(path, Kind::Plot, inputs, force)?, format)))
+}
+
 /// What the report names, besides the counts.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct Header {
@@ -85,7 +110,13 @@ struct Part {
     tally: Tally,
 }
 
-pub fn simulate(file: &Path, game: Game, run: Run, format: Format, out: Option<&Path>, force: bool) -> u8 {
+pub fn simulate(file: &Path, game: Game, run: Run, outputs: Outputs) -> u8 {
+    let Outputs { format, out, plot, force } = outputs;
+    if run.shard.is_some() && plot.is_some() {
+        eprintln!("error: a shard holds only some of the games: plot the merged run instead");
+        eprintln!("help: `oc simulate merge PARTS... --plot wins.png`");
+        return 2;
+    }
     let setup = match load(file, game.scenario, game.attacker, game.defender) {
         Ok(s) => s,
         Err(code) => return code,
@@ -93,6 +124,10 @@ pub fn simulate(file: &Path, game: Game, run: Run, format: Format, out: Option<&
     let kind = if run.shard.is_some() { Kind::SimulationPart } else { Kind::SimulationReport };
     let target = match out.map(|o| output_target(o, kind, &setup.inputs, force)).transpose() {
         Ok(t) => t,
+        Err(code) => return code,
+    };
+    let plot = match plot_target(plot, &setup.inputs, force) {
+        Ok(p) => p,
         Err(code) => return code,
     };
     let started = std::time::Instant::now();
@@ -109,7 +144,7 @@ pub fn simulate(file: &Path, game: Game, run: Run, format: Format, out: Option<&
     };
     let armies = [&setup.armies[0], &setup.armies[1]];
     // Games stream into counts: memory does not grow with the number of games.
-    let tally = (0..run.games)
+    let mut tally = (0..run.games)
         .into_par_iter()
         .filter(mine)
         .map(|g| {
@@ -143,8 +178,10 @@ pub fn simulate(file: &Path, game: Game, run: Run, format: Format, out: Option<&
     let n = tally.games;
     let text = match run.shard {
         Some(shard) => {
-            let part = Part { kind: PART_KIND.to_string(), version: PART_VERSION, header, shard, tally };
-            match serde_json::to_string(&part) {
+            let part = Part { kind: PART_KIND.to_string(), version: PART_VERSION, header: header.clone(), shard, tally };
+            let json = serde_json::to_string(&part);
+            tally = part.tally;
+            match json {
                 Ok(json) => format!("{json}\n"),
                 Err(e) => {
                     eprintln!("error: cannot write the part: {e}");
@@ -157,14 +194,64 @@ pub fn simulate(file: &Path, game: Game, run: Run, format: Format, out: Option<&
     if let Err(code) = emit(target.as_ref(), &text) {
         return code;
     }
+    if let Some((target, plot_format)) = &plot {
+        if let Err(code) = draw(&header, &tally, target, *plot_format) {
+            return code;
+        }
+    }
     eprintln!("{n} games in {:.2?}", started.elapsed());
     0
 }
 
+/// Draws the plot of a whole run's counts.
+fn draw(header: &Header, tally: &Tally, target: &Target, format: PlotFormat) -> Result<(), u8> {
+    let counted: u64 = tally.rounds_seen.values().sum();
+    if counted != tally.games {
+        eprintln!("error: the parts do not hold the per-game counts a plot needs (they were written by an older oc)");
+        eprintln!("help: run the shards again with this oc, then `oc simulate merge PARTS... --plot FILE`");
+        return Err(2);
+    }
+    let n = tally.games;
+    let draws = n.saturating_sub(tally.wins[0] + tally.wins[1]);
+    let outcomes = Outcomes {
+        title: title(header, n),
+        armies: [header.attacker.clone(), header.defender.clone()],
+        games: n,
+        wins: [tally.wins[0], tally.wins[1], draws],
+        intervals: [wilson(tally.wins[0], n), wilson(tally.wins[1], n), wilson(draws, n)],
+        rounds: tally.rounds_seen.clone(),
+        lost: tally.lost_seen.clone(),
+    };
+    let bytes = plot::render(&outcomes, format).map_err(|e| {
+        eprintln!("error: cannot draw the plot: {e}");
+        2u8
+    })?;
+    write_output(target, &bytes)?;
+    eprintln!("plot written to {}", target.show());
+    Ok(())
+}
+
+/// The report's first line: what was played, how often, from which seed.
+fn title(h: &Header, n: u64) -> String {
+    format!(
+        "{} on {}: {} (attacker) vs {} (defender), {n} games from seed {}",
+        h.scenario_title.as_deref().unwrap_or(&h.scenario),
+        h.map,
+        h.attacker,
+        h.defender,
+        h.seed
+    )
+}
+
 /// `oc simulate merge PARTS...`: every shard of one run, once each, summed.
-pub fn merge(parts: &[PathBuf], format: Format, out: Option<&Path>, force: bool) -> u8 {
+pub fn merge(parts: &[PathBuf], outputs: Outputs) -> u8 {
+    let Outputs { format, out, plot, force } = outputs;
     let target = match out.map(|o| output_target(o, Kind::SimulationReport, parts, force)).transpose() {
         Ok(t) => t,
+        Err(code) => return code,
+    };
+    let plot = match plot_target(plot, parts, force) {
+        Ok(p) => p,
         Err(code) => return code,
     };
     let mut read: Vec<(PathBuf, Part)> = Vec::new();
@@ -225,6 +312,11 @@ pub fn merge(parts: &[PathBuf], format: Format, out: Option<&Path>, force: bool)
     if let Err(code) = emit(target.as_ref(), &report(&header, &tally, format)) {
         return code;
     }
+    if let Some((target, plot_format)) = &plot {
+        if let Err(code) = draw(&header, &tally, target, *plot_format) {
+            return code;
+        }
+    }
     eprintln!("merged {count} parts: {} games", tally.games);
     0
 }
@@ -268,21 +360,15 @@ fn report(h: &Header, tally: &Tally, format: Format) -> String {
                 "mean_rounds": mean_rounds,
                 "mean_units_lost": {"attacker": lost[0], "defender": lost[1]},
                 "endings": endings,
+                "rounds_histogram": tally.rounds_seen,
+                "units_lost_histogram": {"attacker": tally.lost_seen[0], "defender": tally.lost_seen[1]},
             });
             format!("{value}\n")
         }
         Format::Human => {
             let [lo, hi] = wilson(aw, n);
             let [dlo, dhi] = wilson(dw, n);
-            let mut s = format!(
-                "{} on {}: {} ({}) vs {} ({}), {n} games from seed {seed}\n",
-                h.scenario_title.as_deref().unwrap_or(&h.scenario),
-                h.map,
-                h.attacker,
-                "attacker",
-                h.defender,
-                "defender"
-            );
+            let mut s = format!("{}\n", title(h, n));
             s.push_str(&format!(
                 "  attacker wins {aw} ({:.1}%, 95% CI {:.1}-{:.1}%)\n",
                 rate(aw) * 100.0,
@@ -317,6 +403,12 @@ struct Tally {
     rounds: u64,
     lost: [u64; 2],
     endings: BTreeMap<String, u64>,
+    /// Games by the rounds they lasted, and per side by the units it lost (what a plot draws).
+    /// Parts written before these were counted lack them: their sum is then short of `games`.
+    #[serde(default)]
+    rounds_seen: BTreeMap<u32, u64>,
+    #[serde(default)]
+    lost_seen: [BTreeMap<u32, u64>; 2],
     /// The first failure (by game order within each merge), which stops the report.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     failure: Option<String>,
@@ -332,6 +424,10 @@ impl Tally {
             Outcome::Draw => {}
         }
         t.endings.insert(format!("{}: {}", outcome_word(r.outcome), r.reason), 1);
+        t.rounds_seen.insert(r.rounds, 1);
+        for (seen, lost) in t.lost_seen.iter_mut().zip(r.lost) {
+            seen.insert(lost, 1);
+        }
         t
     }
 
@@ -346,6 +442,14 @@ impl Tally {
         }
         for (k, v) in other.endings {
             *self.endings.entry(k).or_insert(0) += v;
+        }
+        for (k, v) in other.rounds_seen {
+            *self.rounds_seen.entry(k).or_insert(0) += v;
+        }
+        for (mine, theirs) in self.lost_seen.iter_mut().zip(other.lost_seen) {
+            for (k, v) in theirs {
+                *mine.entry(k).or_insert(0) += v;
+            }
         }
         self.failure = self.failure.or(other.failure);
         self

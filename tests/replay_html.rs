@@ -5,7 +5,9 @@
 //! units routed or standing, their HP, the winner, the step counter — must be what the battle log
 //! says, with no console output and no script error. A frame in the middle (`#frame=N`) must show
 //! the HP the log has reached by then and the attack's forecast. The page's data must hold every
-//! record of the log, in order. `OC_BLESS=1` redraws `docs/images/replay.png` (a screenshot).
+//! record of the log, in order. Under fog of war (`#view=attacker&frame=N`) the page shades the
+//! squares the chosen side does not see (the engine's sight, carried in the page) and hides the
+//! enemies on them. `OC_BLESS=1` redraws `docs/images/replay.png` (a screenshot).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -278,6 +280,7 @@ fn replay_pages_show_in_chromium_what_the_logs_say() {
     let default = check_battle(&chromium, "scenarios/border-mulan.oc", 3);
     check_battle(&chromium, "scenarios/stamina-caer-pelyn.oc", 1);
     check_battle(&chromium, "scenarios/skirmish-taizel.oc", 1);
+    check_fog(&chromium);
 
     // A screenshot: the page draws the map and both sides' units.
     let dir = scratch("shot");
@@ -300,6 +303,76 @@ fn replay_pages_show_in_chromium_what_the_logs_say() {
         std::fs::copy(&shot, &docs).unwrap();
     }
     assert!(image::open(&docs).is_ok(), "docs/images/replay.png is a picture (OC_BLESS=1 takes it)");
+}
+
+/// A fog scenario's page: each frame carries both sides' sight; a side's view shades exactly the
+/// squares it does not see and hides exactly the enemies standing on them.
+fn check_fog(chromium: &Path) {
+    let dir = scratch("fog");
+    let page = dir.join("night.html");
+    let out = oc(&[
+        "battle",
+        "scenarios/zaha-woods-night.oc",
+        "--seed",
+        "2",
+        "--html",
+        page.to_str().unwrap(),
+        "--log",
+        dir.join("n.jsonl").to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let data = page_data(&std::fs::read_to_string(&page).unwrap());
+    assert_eq!(data["fog"], true);
+    let (w, h) = (data["width"].as_i64().unwrap(), data["height"].as_i64().unwrap());
+    let frames = data["frames"].as_array().unwrap();
+    let seen = |f: &Value, side: usize| -> std::collections::BTreeSet<(i64, i64)> {
+        let mut tiles = std::collections::BTreeSet::new();
+        for run in f["sight"][side].as_array().unwrap() {
+            let r: Vec<i64> = run.as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+            for x in r[1]..=r[2] {
+                tiles.insert((x, r[0]));
+            }
+        }
+        tiles
+    };
+    // Each side sees the squares of its own units standing (vision 3 in this scenario).
+    for f in frames {
+        for (k, u) in f["units"].as_array().unwrap().iter().enumerate() {
+            let side = if data["units"][k]["side"] == "attacker" { 0 } else { 1 };
+            if u["state"] == "ready" {
+                assert!(seen(f, side).contains(&(u["x"].as_i64().unwrap(), u["y"].as_i64().unwrap())), "a unit sees its square");
+            }
+        }
+    }
+    let k = frames.len() / 2;
+    let f = &frames[k];
+    let profile = dir.join("profile");
+    for (side, name) in [(0, "attacker"), (1, "defender")] {
+        let shown = open(chromium, &page, &format!("view={name}&frame={k}"), &profile);
+        assert!(shown.console.is_empty(), "{:#?}", shown.console);
+        assert!(shown.dom.contains(&format!("data-view=\"{name}\"")), "{name}'s view is on");
+        let sight = seen(f, side);
+        let shaded = tags(&shown.dom, "rect", "fog").len();
+        assert_eq!(shaded as i64, w * h - sight.len() as i64, "{name}: the squares out of sight are shaded");
+        let hidden: Vec<usize> = tags(&shown.dom, "g", "unit")
+            .iter()
+            .filter(|g| g.get("data-hidden").is_some_and(|v| v == "fog"))
+            .map(|g| g["data-unit"].parse().unwrap())
+            .collect();
+        let expected: Vec<usize> = f["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .filter(|(i, u)| {
+                data["units"][*i]["side"] != name && !sight.contains(&(u["x"].as_i64().unwrap(), u["y"].as_i64().unwrap()))
+            })
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(hidden, expected, "{name}: the enemies out of sight are hidden");
+    }
+    let all = open(chromium, &page, &format!("frame={k}"), &profile);
+    assert!(tags(&all.dom, "rect", "fog").is_empty(), "the whole battle by default");
 }
 
 #[test]

@@ -53,8 +53,18 @@
     });
   }
   const changedLayer = svg("g", {}, board);
+  // Under fog: the squares the chosen side does not see are shaded, and the enemies on them hidden.
+  const fogLayer = svg("g", { id: "fog" }, board);
   const marks = svg("g", {}, board);
   const unitLayer = svg("g", {}, board);
+  if (D.fog) $("view-label").hidden = false;
+  function seenBy(f, side) {
+    if (!D.fog || side === "all" || !f.sight) return null;
+    const runs = f.sight[side === "attacker" ? 0 : 1] || [];
+    const seen = new Set();
+    for (const [y, x0, x1] of runs) for (let x = x0; x <= x1; x++) seen.add(x + "," + y);
+    return seen;
+  }
   const c = g / 2;
   const glyphs = D.units.map((u, i) => {
     const grp = svg("g", { class: "unit " + u.side, "data-unit": i }, unitLayer);
@@ -194,12 +204,25 @@
       label.textContent = t;
     }
     const who = acting(f);
+    const side = $("view").value;
+    const seen = seenBy(f, side);
+    fogLayer.replaceChildren();
+    document.body.dataset.view = seen ? side : "all";
+    if (seen) {
+      for (let y = 0; y < D.height; y++) {
+        for (let x = 0; x < D.width; x++) {
+          if (!seen.has(x + "," + y)) svg("rect", { class: "fog", x: x * g, y: y * g, width: g, height: g }, fogLayer);
+        }
+      }
+    }
     f.units.forEach((s, i) => {
       const gl = glyphs[i], u = D.units[i], row = rows[i];
       if (!gl || !u) return;
       const frac = u.max_hp > 0 ? Math.max(0, s.hp) / u.max_hp : 0;
       gl.grp.setAttribute("transform", "translate(" + s.x * g + " " + s.y * g + ")");
-      gl.grp.style.display = s.state === "ready" ? "" : "none";
+      const hidden = seen && u.side !== side && !seen.has(s.x + "," + s.y);
+      gl.grp.style.display = s.state === "ready" && !hidden ? "" : "none";
+      gl.grp.dataset.hidden = hidden ? "fog" : "";
       gl.ring.style.display = i === who ? "" : "none";
       gl.bar.setAttribute("width", String(g * 0.8 * frac));
       gl.bar.setAttribute("fill", hpColour(frac));
@@ -269,6 +292,7 @@
   $("last").addEventListener("click", () => { pause(); show(last); });
   $("play").addEventListener("click", () => (timer === null ? play() : pause()));
   $("speed").addEventListener("change", () => { if (timer !== null) play(); });
+  $("view").addEventListener("change", () => show(frame));
   const scrub = $("scrub");
   scrub.max = String(last);
   scrub.addEventListener("input", () => { pause(); show(scrub.value); });
@@ -282,8 +306,12 @@
     }
   });
 
+  // `#view=attacker&frame=N` (or `defender`) shows that side's view of frame N.
+  let hash = location.hash;
+  const view = /^#view=(attacker|defender|all)&?/.exec(hash);
+  if (view && D.fog) $("view").value = view[1];
+  if (view) hash = "#" + hash.slice(view[0].length);
   show(0);
-  const hash = location.hash;
   const wanted = /^#frame=(\d+)$/.exec(hash);
   if (hash === "#end") {
     // Step to the end the way a viewer would, one click at a time.

@@ -162,6 +162,17 @@ impl Engine {
     }
 
     /// The weapons a class can wield, in the order the rules list them.
+    /// The weapon a unit of `class` fights with unless told otherwise: the first weapon of its
+    /// kit, else the first weapon it may wield.
+    pub fn kit_weapon(&self, class: &str) -> Option<String> {
+        let c = self.rules.class(class)?;
+        c.kit
+            .iter()
+            .find(|i| self.rules.item(i).is_some_and(|i| i.kind == m::ItemKind::Weapon))
+            .cloned()
+            .or_else(|| self.weapons_for(class).first().map(|w| w.name.clone()))
+    }
+
     pub fn weapons_for(&self, class: &str) -> Vec<&m::Item> {
         let Some(c) = self.rules.class(class) else { return Vec::new() };
         let mut wields: Vec<&String> = c.wields.iter().collect();

@@ -49,6 +49,9 @@ pub enum Kind {
     MapDefinition,
     /// `oc battle --html`, `oc replay --html`: a replay page carrying [`REPLAY_MARK`].
     ReplayPage,
+    /// `oc simulate --plot`, `oc matrix --heatmap`: a PNG carrying oc's `Software` text, or an
+    /// SVG carrying [`PLOT_MARK`].
+    Plot,
 }
 
 /// The text chunk oc puts in every PNG it writes (`Software` = this), so a later run can tell
@@ -62,6 +65,8 @@ pub use oc_atlas::export::TMX_MARK;
 pub const UVTT_MARK: &str = "\"software\": \"oc (Officer's Chess authoring toolkit)\"";
 /// The line near the top of every replay page oc writes.
 pub const REPLAY_MARK: &str = "<meta name=\"generator\" content=\"oc replay page\">";
+/// The comment at the top of every SVG plot oc writes.
+pub const PLOT_MARK: &str = "<!-- oc plot (Officer's Chess authoring toolkit) -->";
 
 impl Kind {
     fn word(self) -> &'static str {
@@ -78,6 +83,7 @@ impl Kind {
             Kind::ImportedMap => "map definition",
             Kind::MapDefinition => "map definition",
             Kind::ReplayPage => "replay page oc wrote",
+            Kind::Plot => "plot oc drew",
         }
     }
 
@@ -101,6 +107,7 @@ impl Kind {
             Kind::ImportedMap => false,
             Kind::MapDefinition => false,
             Kind::ReplayPage => text.trim_start().starts_with("<!DOCTYPE html>") && text.contains(REPLAY_MARK),
+            Kind::Plot => Kind::Png.recognises(head) || (text.trim_start().starts_with("<?xml") && text.contains(PLOT_MARK)),
         }
     }
 }
@@ -371,6 +378,8 @@ mod tests {
         assert!(!Kind::Png.recognises(b"\x89PNG\r\n\x1a\n plain picture"));
         assert!(!Kind::MapDefinition.recognises(b"name = \"x\""));
         assert!(Kind::ReplayPage.recognises(format!("<!DOCTYPE html>\n<html>\n<head>\n{REPLAY_MARK}\n").as_bytes()));
+        assert!(Kind::Plot.recognises(format!("<?xml version=\"1.0\"?>\n{PLOT_MARK}\n<svg>").as_bytes()));
+        assert!(!Kind::Plot.recognises(b"<?xml version=\"1.0\"?>\n<svg>a drawing of mine</svg>"));
         assert!(!Kind::ReplayPage.recognises(b"<!DOCTYPE html>\n<html><head><title>my page</title>"));
     }
 }

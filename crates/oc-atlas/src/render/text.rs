@@ -7,7 +7,8 @@ use std::sync::OnceLock;
 use ab_glyph::{point, Font, FontRef, PxScale, ScaleFont};
 use image::{Rgb, RgbImage};
 
-static FONT_BYTES: &[u8] = include_bytes!("../../fonts/NotoMono-Regular.ttf");
+/// The bundled font file (Noto Mono, OFL), for other drawing code that wants the same letters.
+pub static FONT_BYTES: &[u8] = include_bytes!("../../fonts/NotoMono-Regular.ttf");
 
 fn font() -> Option<&'static FontRef<'static>> {
     static FONT: OnceLock<Option<FontRef<'static>>> = OnceLock::new();
