@@ -370,6 +370,13 @@ fn check_fog(chromium: &Path) {
             .map(|(i, _)| i)
             .collect();
         assert_eq!(hidden, expected, "{name}: the enemies out of sight are hidden");
+        // The units table tells no more than the map: those rows show no hit points.
+        let rows: Vec<usize> = tags(&shown.dom, "tr", "unit")
+            .iter()
+            .filter(|r| r.get("data-hidden").is_some_and(|v| v == "fog"))
+            .map(|r| r["data-unit"].parse().unwrap())
+            .collect();
+        assert_eq!(rows, expected, "{name}: the table hides the same enemies");
     }
     let all = open(chromium, &page, &format!("frame={k}"), &profile);
     assert!(tags(&all.dom, "rect", "fog").is_empty(), "the whole battle by default");

@@ -235,13 +235,15 @@
       gl.tip.textContent = u.name + " (" + u.class + ") " + s.hp + "/" + u.max_hp + " HP" + (s.statuses ? "; " + s.statuses.join(", ") : "");
       row.tr.dataset.state = s.state;
       row.tr.dataset.hp = String(s.hp);
+      row.tr.dataset.hidden = hidden ? "fog" : "";
       row.tr.classList.toggle("acting", i === who);
-      row.fill.style.width = 100 * frac + "%";
+      // An enemy the chosen side does not see: the table keeps its row, not what it knows.
+      row.fill.style.width = hidden ? "0%" : 100 * frac + "%";
       row.fill.style.background = hpColour(frac);
-      row.hpText.textContent = s.hp + "/" + u.max_hp + (s.state === "ready" ? "" : " " + s.state);
-      row.weapon.textContent = s.equipped || "";
-      row.statuses.textContent = (s.statuses || []).join(", ");
-      row.resources.textContent = (s.resources || []).join(" / ");
+      row.hpText.textContent = hidden ? "unseen" : s.hp + "/" + u.max_hp + (s.state === "ready" ? "" : " " + s.state);
+      row.weapon.textContent = hidden ? "" : s.equipped || "";
+      row.statuses.textContent = hidden ? "" : (s.statuses || []).join(", ");
+      row.resources.textContent = hidden ? "" : (s.resources || []).join(" / ");
     });
     // Where the acting unit came from, and whom it attacked.
     marks.replaceChildren();
