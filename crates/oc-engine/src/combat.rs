@@ -262,6 +262,9 @@ pub struct Exchange<'e> {
     /// Whether an evaluation since it was last cleared read the state's hit points or
     /// resources (`Ctx::reads`).
     reads: std::cell::Cell<bool>,
+    /// Flags (`Exchange::flag`) that read no hit points, for the statuses and resources the
+    /// exchange began with (most states): by `side * formulas + id`, no search.
+    start_flags: RefCell<Vec<Option<V>>>,
 }
 
 impl<'e> Exchange<'e> {
@@ -316,6 +319,7 @@ impl<'e> Exchange<'e> {
             choices: RefCell::new(FastMap::default()),
             single: false,
             reads: std::cell::Cell::new(false),
+            start_flags: RefCell::new(vec![None; 2 * engine.ir.formulas.len()]),
         }
         .checked()
     }
@@ -590,6 +594,13 @@ impl<'e> Exchange<'e> {
     /// A formula evaluated outside any roll (strikes, counter, follow-up).
     fn flag(&self, state: &State, attacker: usize, id: Option<u16>, default: V) -> V {
         let Some(id) = id else { return default };
+        let slot = attacker * self.engine.ir.formulas.len() + id as usize;
+        let start = self.at_start(state);
+        if start {
+            if let Some(Some(v)) = self.start_flags.borrow().get(slot) {
+                return *v;
+            }
+        }
         // The same state's flags are asked for again and again (once per outcome leading to
         // it); a short list searched by HP first is cheaper than hashing the state.
         let hit = self
@@ -610,6 +621,12 @@ impl<'e> Exchange<'e> {
         self.reads.set(false);
         let v = self.flag_uncached(state, attacker, id);
         let hp = self.reads.get().then_some(state.hp);
+        if start && hp.is_none() {
+            if let Some(memo) = self.start_flags.borrow_mut().get_mut(slot) {
+                *memo = Some(v);
+            }
+            return v;
+        }
         self.flags.borrow_mut().push(FlagMemo {
             hp,
             statuses: state.statuses.clone(),
@@ -784,12 +801,8 @@ impl<'e> Exchange<'e> {
         }
     }
 
-    fn initial(&self) -> State {
-        self.initial_laid().0
-    }
-
-    /// The state before the first strike, and what `on attacked` laid.
-    fn initial_laid(&self) -> (State, Vec<Laid>) {
+    /// Each side's resources as the exchange begins.
+    fn start_res(&self) -> [[i32; MAX_RES]; 2] {
         let mut res = [[0i32; MAX_RES]; 2];
         for (side, amounts) in res.iter_mut().enumerate() {
             for ((attr, _), slot) in self.engine.resource_full.iter().zip(amounts.iter_mut()) {
@@ -797,6 +810,23 @@ impl<'e> Exchange<'e> {
                 *slot = i32::try_from(v.clamp(i64::from(i32::MIN), i64::from(i32::MAX))).unwrap_or(0);
             }
         }
+        res
+    }
+
+    /// Whether a state holds the statuses and resources the exchange began with.
+    fn at_start(&self, state: &State) -> bool {
+        same(&state.statuses[0], &self.base[0].statuses)
+            && same(&state.statuses[1], &self.base[1].statuses)
+            && (self.engine.resource_full.is_empty() || state.res == self.start_res())
+    }
+
+    fn initial(&self) -> State {
+        self.initial_laid().0
+    }
+
+    /// The state before the first strike, and what `on attacked` laid.
+    fn initial_laid(&self) -> (State, Vec<Laid>) {
+        let res = self.start_res();
         let mut state = State {
             hp: self.start,
             statuses: [self.base[0].statuses.clone(), self.base[1].statuses.clone()],
