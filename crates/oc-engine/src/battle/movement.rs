@@ -99,33 +99,57 @@ impl Battle<'_> {
     /// The cost of the cheapest way to every tile within `points`, passing allies.
     pub(super) fn costs(&self, i: usize, points: i64, sight: Option<&Sight>) -> Result<HashMap<Tile, i64>, BattleError> {
         let u = self.units.get(i).ok_or_else(|| BattleError(format!("no unit {i}")))?;
-        let occupant = |t: Tile| self.occupant(t).filter(|_| sight.is_none_or(|s| s.sees(t)));
         let (_, kind, can) = self.mobility(i)?;
-        let mut best: HashMap<Tile, i64> = HashMap::new();
-        best.insert(u.pos, 0);
+        let mut out: HashMap<Tile, i64> = HashMap::new();
+        out.insert(u.pos, 0);
         if !can {
-            return Ok(best);
+            return Ok(out);
+        }
+        // Dijkstra over a dense grid (the map is small; no hashing per step): each terrain's
+        // cost for this movement type looked up once.
+        let (w, h) = (self.map.width, self.map.height);
+        let index = |t: Tile| (t.0 >= 0 && t.1 >= 0 && t.0 < w && t.1 < h).then(|| (t.1 * w + t.0) as usize);
+        let step_of: Vec<Option<i64>> =
+            self.engine.rules.terrains.iter().map(|t| t.costs.get(&kind).copied().flatten().map(i64::from)).collect();
+        // Enemy units block the way; allies may be passed through.
+        let mut blocked = vec![false; (w.max(0) * h.max(0)) as usize];
+        for f in &self.units {
+            if f.state == State::Ready && f.side != u.side && sight.is_none_or(|s| s.sees(f.pos)) {
+                if let Some(slot) = index(f.pos).and_then(|k| blocked.get_mut(k)) {
+                    *slot = true;
+                }
+            }
+        }
+        let mut best = vec![i64::MAX; blocked.len()];
+        if let Some(slot) = index(u.pos).and_then(|k| best.get_mut(k)) {
+            *slot = 0;
         }
         let mut heap = BinaryHeap::new();
         heap.push(Reverse((0i64, u.pos)));
         while let Some(Reverse((cost, at))) = heap.pop() {
-            if best.get(&at).is_some_and(|b| *b < cost) {
+            if index(at).and_then(|k| best.get(k)).is_some_and(|b| *b < cost) {
                 continue;
             }
             for next in neighbours(at) {
-                let Some(step) = self.terrain_at(next).and_then(|t| t.costs.get(&kind).copied().flatten()) else { continue };
-                // Enemy units block the way; allies may be passed through.
-                if occupant(next).is_some_and(|o| self.units.get(o).is_some_and(|f| f.side != u.side)) {
+                let Some(k) = index(next) else { continue };
+                let Some(step) = self.terrain_ix.get(k).copied().flatten().and_then(|t| step_of.get(t).copied().flatten())
+                else {
+                    continue;
+                };
+                if blocked.get(k).copied().unwrap_or(true) {
                     continue;
                 }
-                let total = cost + i64::from(step);
-                if total <= points && best.get(&next).is_none_or(|b| total < *b) {
-                    best.insert(next, total);
+                let total = cost + step;
+                if total <= points && best.get(k).is_some_and(|b| total < *b) {
+                    if let Some(slot) = best.get_mut(k) {
+                        *slot = total;
+                    }
+                    out.insert(next, total);
                     heap.push(Reverse((total, next)));
                 }
             }
         }
-        Ok(best)
+        Ok(out)
     }
 
     /// The cheapest way from unit `i`'s tile to `to` (both included), ties broken by tile order,
