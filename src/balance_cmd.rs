@@ -71,18 +71,7 @@ fn load(ruleset: Option<&str>, paths: &[PathBuf]) -> Result<Loaded, u8> {
         eprintln!("error: {p}: {reason}");
         return Err(2);
     }
-    let style = style();
-    for d in &compilation.diagnostics {
-        eprint!("{}", report::render(&workspace, d, style));
-    }
-    let Some(rules) = compilation.rules else {
-        eprintln!("the rules have {} error(s)", compilation.error_count());
-        return Err(1);
-    };
-    let engine = Engine::new(rules).map_err(|e| {
-        eprintln!("error: {e}");
-        2u8
-    })?;
+    let engine = crate::play::engine_of(&workspace, &compilation.diagnostics, compilation.rules)?;
     Ok(Loaded { engine, workspace, files: compilation.files })
 }
 

@@ -53,12 +53,22 @@ pub fn load_engine(ruleset: Option<&str>) -> Result<Engine, u8> {
             workspace.compile(&mut host, &project.files).0
         }
     };
+    engine_of(&workspace, &compilation.diagnostics, compilation.rules)
+}
+
+/// Prints a compilation's diagnostics, then the engine of its rules (exit code 1 where they have
+/// errors, 2 where the engine refuses them).
+pub fn engine_of(
+    workspace: &Workspace,
+    diagnostics: &[oc_diag::Diagnostic],
+    rules: Option<oc_model::Rules>,
+) -> Result<Engine, u8> {
     let style = style();
-    for d in &compilation.diagnostics {
-        eprint!("{}", report::render(&workspace, d, style));
+    for d in diagnostics {
+        eprint!("{}", report::render(workspace, d, style));
     }
-    let Some(rules) = compilation.rules else {
-        eprintln!("the rules have {} error(s)", compilation.error_count());
+    let Some(rules) = rules else {
+        eprintln!("the rules have {} error(s)", diagnostics.iter().filter(|d| d.is_error()).count());
         return Err(1);
     };
     Engine::new(rules).map_err(|e| {

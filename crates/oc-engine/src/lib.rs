@@ -104,10 +104,13 @@ pub struct Engine {
     reactions: Vec<combat::ReactionIr>,
     /// Units built, by loadout and added statuses: a unit's derived stats are worked out once
     /// (matchups, forecasts and a battle's moves ask for the same loadouts again and again).
-    units: std::sync::RwLock<HashMap<(Loadout, Vec<u32>), std::sync::Arc<unit::Unit>>>,
+    units: std::sync::RwLock<UnitCache>,
     /// Terrains by name: a battle looks up the terrain of a tile at every step of every path.
     terrain_ids: fx::FastMap<String, usize>,
 }
+
+/// Units by loadout and added statuses.
+type UnitCache = HashMap<(Loadout, Vec<u32>), std::sync::Arc<unit::Unit>>;
 
 /// The most units [`Engine::unit`] keeps; past it the cache starts over (a long simulation sees
 /// many hit-point and terrain combinations).

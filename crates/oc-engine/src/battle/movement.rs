@@ -132,8 +132,7 @@ impl Battle<'_> {
             }
             for next in neighbours(at) {
                 let Some(k) = index(next) else { continue };
-                let Some(step) = self.terrain_ix.get(k).copied().flatten().and_then(|t| step_of.get(t).copied().flatten())
-                else {
+                let Some(step) = self.terrain_ix.get(k).copied().flatten().and_then(|t| step_of.get(t).copied().flatten()) else {
                     continue;
                 };
                 if blocked.get(k).copied().unwrap_or(true) {
