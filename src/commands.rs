@@ -19,6 +19,7 @@ fn all_codes() -> impl Iterator<Item = &'static CodeInfo> {
         .chain(oc_atlas::tiled::CODES.iter())
         .chain(oc_project::codes::CODES.iter())
         .chain(crate::scenario_cmd::CODES.iter())
+        .chain(crate::tune::CODES.iter())
 }
 
 pub fn style() -> Style {
