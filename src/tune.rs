@@ -124,7 +124,7 @@ pub fn tune(r: &Request) -> u8 {
         eprintln!("error: {}: not a `.oc` file of the project", r.file.display());
         return 2;
     };
-    let fail = |ws: &Workspace, d: Diagnostic| {
+    let fail = |ws: &Workspace, d: Box<Diagnostic>| {
         eprint!("{}", report::render(ws, &d, style()));
         1u8
     };
@@ -462,7 +462,7 @@ fn pick_scenario<'r>(
     ws: &Workspace,
     file: oc_diag::FileId,
     name: Option<&str>,
-) -> Result<&'r m::Scenario, Diagnostic> {
+) -> Result<&'r m::Scenario, Box<Diagnostic>> {
     let here = scenarios_in(ws, file);
     let names: Vec<&str> = rules.scenarios.iter().map(|s| s.name.as_str()).collect();
     let at = here.first().map_or(Span::new(file, 0, 0), |s| s.name.span);
@@ -473,18 +473,24 @@ fn pick_scenario<'r>(
                 Some(close) => format!("did you mean `{close}`? the scenarios are: {listed}"),
                 None => format!("the scenarios are: {listed}"),
             };
-            Diagnostic::error(UNKNOWN_SCENARIO, at, format!("no scenario `{n}` to tune"))
-                .with_label("the scenario written here is another")
-                .with_help(help)
+            Box::new(
+                Diagnostic::error(UNKNOWN_SCENARIO, at, format!("no scenario `{n}` to tune"))
+                    .with_label("the scenario written here is another")
+                    .with_help(help),
+            )
         }),
         None => match rules.scenarios.as_slice() {
             [one] => Ok(one),
-            [] => Err(Diagnostic::error(UNKNOWN_SCENARIO, at, "no scenario to tune")
-                .with_label("this file defines no scenario and imports none")
-                .with_help("write a `scenario Name { ... }`, or tune the file that has one")),
-            _ => Err(Diagnostic::error(UNKNOWN_SCENARIO, at, format!("{} scenarios to choose from", names.len()))
-                .with_label("one of them")
-                .with_help(format!("choose one with --scenario NAME: {listed}"))),
+            [] => Err(Box::new(
+                Diagnostic::error(UNKNOWN_SCENARIO, at, "no scenario to tune")
+                    .with_label("this file defines no scenario and imports none")
+                    .with_help("write a `scenario Name { ... }`, or tune the file that has one"),
+            )),
+            _ => Err(Box::new(
+                Diagnostic::error(UNKNOWN_SCENARIO, at, format!("{} scenarios to choose from", names.len()))
+                    .with_label("one of them")
+                    .with_help(format!("choose one with --scenario NAME: {listed}")),
+            )),
         },
     }
 }
@@ -495,7 +501,7 @@ fn pick_army<'r>(
     side: m::SideId,
     name: Option<&str>,
     at: Span,
-) -> Result<&'r m::Army, Diagnostic> {
+) -> Result<&'r m::Army, Box<Diagnostic>> {
     let candidates: Vec<&m::Army> = rules.armies.iter().filter(|a| a.scenario == s.name && a.side == side).collect();
     let listed = candidates.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ");
     let flag = format!("--{}", side.word());
@@ -506,25 +512,31 @@ fn pick_army<'r>(
                 (Some(close), _) => format!("did you mean `{close}`? the {} armies are: {listed}", side.word()),
                 (None, _) => format!("the {} armies are: {listed}", side.word()),
             };
-            Diagnostic::error(UNKNOWN_ARMY, at, format!("no {} army `{n}` for `{}`", side.word(), s.name))
-                .with_label("the scenario played")
-                .with_help(help)
+            Box::new(
+                Diagnostic::error(UNKNOWN_ARMY, at, format!("no {} army `{n}` for `{}`", side.word(), s.name))
+                    .with_label("the scenario played")
+                    .with_help(help),
+            )
         }),
         None => match candidates.as_slice() {
             [one] => Ok(one),
-            [] => Err(Diagnostic::error(UNKNOWN_ARMY, at, format!("no {} army is written for `{}`", side.word(), s.name))
-                .with_label("the scenario played")
-                .with_help(format!("write an `army Name for {} {} {{ ... }}` to play it with", s.name, side.word()))),
-            _ => Err(Diagnostic::error(UNKNOWN_ARMY, at, format!("several {} armies for `{}`", side.word(), s.name))
-                .with_label("the scenario played")
-                .with_help(format!("choose one with {flag} ARMY: {listed}"))),
+            [] => Err(Box::new(
+                Diagnostic::error(UNKNOWN_ARMY, at, format!("no {} army is written for `{}`", side.word(), s.name))
+                    .with_label("the scenario played")
+                    .with_help(format!("write an `army Name for {} {} {{ ... }}` to play it with", s.name, side.word())),
+            )),
+            _ => Err(Box::new(
+                Diagnostic::error(UNKNOWN_ARMY, at, format!("several {} armies for `{}`", side.word(), s.name))
+                    .with_label("the scenario played")
+                    .with_help(format!("choose one with {flag} ARMY: {listed}")),
+            )),
         },
     }
 }
 
 /// The knobs asked for (or the default ones this file allows), refused when they clash or
 /// cannot be tuned in this file.
-fn choose_knobs(asked: &[Knob], found: &Found, ws: &Workspace, file: &Path) -> Result<Vec<Knob>, Diagnostic> {
+fn choose_knobs(asked: &[Knob], found: &Found, ws: &Workspace, file: &Path) -> Result<Vec<Knob>, Box<Diagnostic>> {
     let mut knobs: Vec<Knob> = Vec::new();
     for k in if asked.is_empty() { &DEFAULT_KNOBS[..] } else { asked } {
         if !knobs.contains(k) {
@@ -532,13 +544,15 @@ fn choose_knobs(asked: &[Knob], found: &Found, ws: &Workspace, file: &Path) -> R
         }
     }
     if knobs.contains(&Knob::WarChest) && knobs.contains(&Knob::ArmySize) {
-        return Err(Diagnostic::error(
-            KNOBS_CLASH,
-            found.scenario.name.span,
-            "`--knob war-chest` and `--knob army-size` would both re-buy the armies",
-        )
-        .with_label("the scenario tuned")
-        .with_help("tune one of them at a time (each may go with `--knob rounds`)"));
+        return Err(Box::new(
+            Diagnostic::error(
+                KNOBS_CLASH,
+                found.scenario.name.span,
+                "`--knob war-chest` and `--knob army-size` would both re-buy the armies",
+            )
+            .with_label("the scenario tuned")
+            .with_help("tune one of them at a time (each may go with `--knob rounds`)"),
+        ));
     }
     let elsewhere = |k: Knob| -> Option<(Span, String)> {
         let needs_scenario = matches!(k, Knob::Rounds | Knob::WarChest);
@@ -569,19 +583,21 @@ fn choose_knobs(asked: &[Knob], found: &Found, ws: &Workspace, file: &Path) -> R
                 .with_label("written here")
                 .with_help(format!("run `oc tune {other}`, the file that holds it, or choose other knobs with --knob"));
                 if !asked.is_empty() {
-                    return Err(d);
+                    return Err(Box::new(d));
                 }
                 eprintln!("note: the default knob `{}` is left out: {what} is written in {other}", k.word());
             }
         }
     }
     kept.first().map(|_| kept.clone()).ok_or_else(|| {
-        Diagnostic::error(
-            NOT_APPLICABLE,
-            found.scenario.name.span,
-            format!("nothing of `{}` can be tuned in {}", found.scenario.name.value, file.display()),
+        Box::new(
+            Diagnostic::error(
+                NOT_APPLICABLE,
+                found.scenario.name.span,
+                format!("nothing of `{}` can be tuned in {}", found.scenario.name.value, file.display()),
+            )
+            .with_label("written in another file")
+            .with_help("run `oc tune` on the file that holds the scenario and its armies"),
         )
-        .with_label("written in another file")
-        .with_help("run `oc tune` on the file that holds the scenario and its armies")
     })
 }

@@ -242,7 +242,8 @@ mod tests {
     #[test]
     fn lines_and_names() {
         let text = "a {\n    unit X: Y\n    unit Z: W { items Q }\n}\n";
-        let x = text.find("unit X").unwrap();
+        let x = 8;
+        assert_eq!(text.get(x..x + 6), Some("unit X"));
         assert_eq!(own_line(text, x..x + 9), (4, 18));
         assert_eq!(indent_of(text, x), "    ");
         assert_eq!(line_end(text, x), 18);
