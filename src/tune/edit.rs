@@ -253,7 +253,7 @@ mod tests {
         assert_eq!(fresh_name("Colm", &taken), "Colm2");
         // A comment after a unit goes with it.
         let text = "    unit A: B  // a note\nx";
-        assert_eq!(own_line(text, 4..13), (0, 24));
+        assert_eq!(own_line(text, 4..13), (0, 25));
         // Two units on one line: only the span goes.
         let text = "unit A: B unit C: D\n";
         assert_eq!(own_line(text, 0..9), (0, 10));
