@@ -77,18 +77,7 @@ pub fn load(file: &Path, scenario: Option<&str>, attacker: Option<&str>, defende
     };
     let a = pick_army(&rules, &s, SideId::Attacker, attacker).map_err(fail)?;
     let d = pick_army(&rules, &s, SideId::Defender, defender).map_err(fail)?;
-    // The scenario's map, as the compiler resolved it (a project path), read confined.
-    let map_path = root.join(&s.map);
-    let confined = oc_project::fsx::Confined::new(&root);
-    let text = confined
-        .read(Path::new(&s.map), MAX_SOURCE_BYTES)
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .map_err(|e| fail(format!("{}: {e}", map_path.display())))?;
-    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), &text);
-    let Some(mut map) = map.filter(|_| diags.iter().all(|d| !d.is_error())) else {
-        return Err(fail(format!("{}: the map has errors; `oc check` shows them", map_path.display())));
-    };
-    map.resolve(&rules);
+    let (map, map_path) = scenario_map(&root, &rules, &s).map_err(fail)?;
     let battle_map = map.battle_map();
     let engine = Engine::new(rules).map_err(|e| fail(e.message))?;
     let absolute = oc_project::manifest::absolute(file);
@@ -98,6 +87,23 @@ pub fn load(file: &Path, scenario: Option<&str>, attacker: Option<&str>, defende
     inputs.push(file.to_path_buf());
     inputs.push(map_path);
     Ok(Setup { logical, inputs, engine, scenario: s, map: battle_map, atlas: map, armies: [a, d] })
+}
+
+/// The scenario's map, as the compiler resolved it (a project path), read confined to `root`
+/// and resolved against the rules; with its path on disk.
+pub fn scenario_map(root: &Path, rules: &Rules, s: &Scenario) -> Result<(oc_atlas::Map, PathBuf), String> {
+    let map_path = root.join(&s.map);
+    let confined = oc_project::fsx::Confined::new(root);
+    let text = confined
+        .read(Path::new(&s.map), MAX_SOURCE_BYTES)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .map_err(|e| format!("{}: {e}", map_path.display()))?;
+    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), &text);
+    let Some(mut map) = map.filter(|_| diags.iter().all(|d| !d.is_error())) else {
+        return Err(format!("{}: the map has errors; `oc check` shows them", map_path.display()));
+    };
+    map.resolve(rules);
+    Ok((map, map_path))
 }
 
 pub(crate) fn outcome_word(o: Outcome) -> String {

@@ -8,13 +8,16 @@ mod balance_cmd;
 mod battle_cmd;
 mod commands;
 mod doc_cmd;
+mod fairness;
 mod fmt_cmd;
+mod games;
 mod play;
 mod plot;
 mod replay_html;
 mod report;
 mod scenario_cmd;
 mod simulate;
+mod tune;
 mod watch;
 
 use std::path::PathBuf;
@@ -335,6 +338,65 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Search a scenario's knobs for a 50% attacker win rate with the default AI: prints the
+    /// suggested values beside the current ones, the win rate with its 95% interval and the
+    /// games it took. The file is left alone unless `--write`.
+    Tune {
+        /// The `.oc` file with the scenario and its armies.
+        file: PathBuf,
+        /// Which scenario, when the file defines several.
+        #[arg(long)]
+        scenario: Option<String>,
+        /// The attacker's army (default: the only one written for the attacker).
+        #[arg(long)]
+        attacker: Option<String>,
+        /// The defender's army.
+        #[arg(long)]
+        defender: Option<String>,
+        /// The most games one setting is played (a setting whose 95% interval leaves 50% stops
+        /// sooner); the suggested values are played this many times.
+        #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(20..=oc_project::limits::MAX_GAMES))]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// What may change (repeatable; searched in the order given). Default: army-size, then
+        /// rounds. `rounds`: the time limit (a `survive N rounds` with the same N moves with it;
+        /// a scenario without one gets `rounds N then draw`). `army-size`: the sample armies,
+        /// a unit dismissed from one side or a copy of one of its units hired for the other, in
+        /// turn, within the scenario's unit counts, war chests and limits (units with a scenario
+        /// tag or named by a condition stay). `war-chest`: both war chests, by the price of a
+        /// side's cheapest unit, the armies re-bought to fit (not with army-size).
+        #[arg(long, value_enum)]
+        knob: Vec<tune::Knob>,
+        /// Write the suggested values into the file (atomically, only the tuned numbers and the
+        /// units hired or dismissed), once the result checks clean.
+        #[arg(long)]
+        write: bool,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+    },
+    /// Play every scenario under the paths with its sample armies and print the attacker's win
+    /// rates as a Markdown table; `--readme FILE` writes it between the file's
+    /// `<!-- fairness:begin -->` and `<!-- fairness:end -->` lines.
+    Fairness {
+        /// `.oc` files or folders (each scenario written in them, with every pair of its armies).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Games per scenario.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=oc_project::limits::MAX_GAMES))]
+        games: u64,
+        /// Another number of games for one scenario (repeatable): `--games-for RiverStorm=200`.
+        #[arg(long, value_parser = fairness::parse_games_for)]
+        games_for: Vec<(String, u64)>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write the table, with this command above it, into this Markdown file between its
+        /// markers (appended under a `## Fairness` heading when it has none).
+        #[arg(long)]
+        readme: Option<PathBuf>,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+    },
     /// The army-building phases: scout (share classes), outfit (change inventories only).
     Army {
         #[command(subcommand)]
@@ -533,6 +595,25 @@ fn main() -> ExitCode {
                 simulate::Outputs { format, out: out.as_deref(), plot: plot.as_deref(), force },
             )
         }
+        Command::Tune { file, scenario, attacker, defender, games, seed, knob, write, format } => tune::tune(&tune::Request {
+            file: &file,
+            scenario: scenario.as_deref(),
+            attacker: attacker.as_deref(),
+            defender: defender.as_deref(),
+            games,
+            seed,
+            knobs: &knob,
+            write,
+            format,
+        }),
+        Command::Fairness { paths, games, games_for, seed, readme, format } => fairness::fairness(&fairness::Request {
+            paths: &paths,
+            games,
+            games_for: &games_for,
+            seed,
+            readme: readme.as_deref(),
+            format,
+        }),
         Command::Render { map, out, force, no_legend, no_coords, scale, reach, heat, class } => atlas::render(
             &map,
             &out,

@@ -1,0 +1,446 @@
+//! The search for a 50% attacker win rate. Each setting is compiled from its text (so what is
+//! measured is what `--write` would write) and played in growing batches that stop as soon as
+//! the 95% interval leaves 50% (a sequential test), or at the per-setting cap, where a setting
+//! whose interval still holds 50% is fair. Monotone ladders are searched by galloping then
+//! bisection. Games are shared where that is sound: settings that differ only in war chests
+//! play the same games (the engine never reads a chest), and every time limit is read off the
+//! same games played to the longest one, checked against games played to the chosen limit.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use oc_compiler::Workspace;
+use oc_diag::Diagnostic;
+use oc_engine::battle::{GameResult, ROUND_CAP};
+use oc_engine::Engine;
+use oc_model as m;
+use oc_project::DiskHost;
+use rayon::prelude::*;
+
+use super::edit::{ArmyPlan, Base, Setting};
+use crate::games::{Arena, Score};
+
+/// Where a setting's win rate lies against 50%.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The whole 95% interval is below 50%.
+    Below,
+    /// The interval holds 50% after the most games a setting gets.
+    Fair,
+    Above,
+}
+
+fn verdict(s: &Score) -> Verdict {
+    let [lo, hi] = s.ci();
+    if hi < 0.5 {
+        Verdict::Below
+    } else if lo > 0.5 {
+        Verdict::Above
+    } else {
+        Verdict::Fair
+    }
+}
+
+/// Games per setting at each look of the sequential test, up to `cap`.
+fn looks(cap: u64) -> Vec<u64> {
+    let mut v: Vec<u64> = std::iter::successors(Some(50u64), |n| Some(n * 2)).take_while(|n| *n < cap).collect();
+    v.push(cap);
+    v
+}
+
+/// What went wrong while measuring: a game the engine refused (a bug, or rules it cannot play).
+#[derive(Debug)]
+pub struct Failure(pub String);
+
+type GamesKey = (Option<u32>, [ArmyPlan; 2]);
+
+pub struct Tuner<'a> {
+    pub base: &'a Base,
+    pub ws: Workspace,
+    pub host: DiskHost,
+    /// The scenario file's logical path.
+    pub logical: String,
+    pub map: m::BattleMap,
+    pub seed: u64,
+    /// The most games one setting gets.
+    pub cap: u64,
+    /// Warnings the file has as written: a setting may not add any.
+    pub warnings: usize,
+    /// Games played in all (each once, however many settings share it).
+    pub played: u64,
+    /// What the search did, for the report: each with the setting it is about (its time limit
+    /// read off longer games), or none when it is about the whole search.
+    pub notes: Vec<(Option<Setting>, String)>,
+    compiled: HashMap<Setting, Result<Rc<Arena>, Vec<Diagnostic>>>,
+    games: HashMap<GamesKey, Vec<GameResult>>,
+}
+
+impl<'a> Tuner<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        base: &'a Base,
+        ws: Workspace,
+        host: DiskHost,
+        logical: String,
+        map: m::BattleMap,
+        seed: u64,
+        cap: u64,
+        warnings: usize,
+    ) -> Tuner<'a> {
+        Tuner {
+            base,
+            ws,
+            host,
+            logical,
+            map,
+            seed,
+            cap,
+            warnings,
+            played: 0,
+            notes: Vec::new(),
+            compiled: HashMap::new(),
+            games: HashMap::new(),
+        }
+    }
+
+    /// Compiles a setting's text: its diagnostics when it does not check clean (an error, or
+    /// a warning the file as written does not have).
+    pub fn check(&mut self, text: &str) -> Result<m::Rules, Vec<Diagnostic>> {
+        self.ws.add(self.logical.clone(), text.to_string());
+        let (c, unreadable) = self.ws.compile(&mut self.host, std::slice::from_ref(&self.logical));
+        let warnings = c.diagnostics.iter().filter(|d| !d.is_error()).count();
+        match c.rules {
+            Some(rules) if unreadable.is_empty() && warnings <= self.warnings => Ok(rules),
+            _ => Err(c.diagnostics),
+        }
+    }
+
+    /// The arena of a setting, compiled once.
+    fn arena(&mut self, s: &Setting) -> Result<Rc<Arena>, Vec<Diagnostic>> {
+        if let Some(a) = self.compiled.get(s) {
+            return a.clone();
+        }
+        let text = self.base.text(s);
+        let made = self.check(&text).and_then(|rules| {
+            let scenario = rules.scenario(&self.base.model.name).cloned();
+            let army = |i: usize| self.base.army_models.get(i).and_then(|a| rules.army(&a.name)).cloned();
+            let (Some(scenario), Some(a), Some(d)) = (scenario, army(0), army(1)) else { return Err(Vec::new()) };
+            let engine = Engine::new(rules)
+                .map_err(|e| vec![Diagnostic::error("oc::internal", self.base.scenario.name.span, e.message)])?;
+            Ok(Rc::new(Arena { engine, scenario, map: self.map.clone(), armies: [a, d] }))
+        });
+        self.compiled.insert(s.clone(), made.clone());
+        made
+    }
+
+    /// Whether a setting checks clean.
+    pub fn feasible(&mut self, s: &Setting) -> bool {
+        self.arena(s).is_ok()
+    }
+
+    /// The games played under a setting so far.
+    pub fn score(&self, s: &Setting) -> Score {
+        self.games.get(&s.games_key()).map(|g| Score::of(g)).unwrap_or_default()
+    }
+
+    /// Plays a setting up to `n` games (its first `n`). `None`: it does not check clean.
+    pub fn measure(&mut self, s: &Setting, n: u64) -> Result<Option<Score>, Failure> {
+        let Ok(arena) = self.arena(s) else { return Ok(None) };
+        let key = s.games_key();
+        let have = self.games.get(&key).map_or(0, |g| g.len() as u64);
+        if have < n {
+            let more = arena.play(self.seed, have..n).map_err(Failure)?;
+            self.played += more.len() as u64;
+            self.games.entry(key).or_default().extend(more);
+        }
+        Ok(Some(self.score(s)))
+    }
+
+    /// The win rate of the setting a search chose, measured on games it did not see: the
+    /// `cap` games after the first `cap` (choosing the nearest to 50% among noisy measures
+    /// favours settings measured a little too near 50%; fresh games do not).
+    pub fn confirm(&mut self, s: &Setting) -> Result<Option<Score>, Failure> {
+        if self.measure(s, 2 * self.cap)?.is_none() {
+            return Ok(None);
+        }
+        let games = self.games.get(&s.games_key()).map(|g| g.get(self.cap as usize..).unwrap_or_default());
+        Ok(Some(games.map(Score::of).unwrap_or_default()))
+    }
+
+    /// The sequential test: games in growing batches until the interval leaves 50% or the cap.
+    /// A line on standard error for each setting it plays.
+    pub fn probe(&mut self, s: &Setting, what: &str) -> Result<Option<Verdict>, Failure> {
+        let before = self.played;
+        let mut last = None;
+        for n in looks(self.cap) {
+            let Some(score) = self.measure(s, n)? else {
+                eprintln!("  {what}: does not check clean");
+                return Ok(None);
+            };
+            last = Some(score);
+            if verdict(&score) != Verdict::Fair {
+                break;
+            }
+        }
+        let score = last.unwrap_or_default();
+        if self.played > before {
+            eprintln!("  {what}: attacker {}", score.text());
+        }
+        Ok(Some(verdict(&score)))
+    }
+
+    /// Searches a ladder (rung 0 the start; later rungs better for the attacker, `down` the
+    /// same toward the defender) for the rung nearest 50%.
+    pub fn bisect(&mut self, up: &[Setting], down: &[Setting], name: &str) -> Result<Setting, Failure> {
+        let Some(start) = up.first().cloned() else { return Err(Failure("an empty ladder".into())) };
+        let first = match self.probe(&start, &format!("{name} +0"))? {
+            Some(v) => v,
+            None => return Err(Failure("the scenario as written does not check clean".into())),
+        };
+        let (rungs, sign) = match first {
+            Verdict::Fair => return Ok(start),
+            Verdict::Below => (up, "+"),
+            Verdict::Above => (down, "-"),
+        };
+        let label = |k: usize| format!("{name} {sign}{k}");
+        // Gallop away from the start until the verdict turns, then bisect between.
+        let (mut a, mut end, mut step) = (0usize, rungs.len(), 1usize);
+        let mut b = None;
+        while a + 1 < end {
+            let k = (a + step).min(end - 1);
+            let Some(rung) = rungs.get(k) else { break };
+            match self.probe(rung, &label(k))? {
+                None => {
+                    end = k;
+                    step = 1;
+                }
+                Some(Verdict::Fair) => return Ok(rung.clone()),
+                Some(v) if v == first => {
+                    a = k;
+                    step *= 2;
+                }
+                Some(_) => {
+                    b = Some(k);
+                    break;
+                }
+            }
+        }
+        let Some(mut b) = b else {
+            self.notes
+                .push((None, format!("{name}: the ladder ends at {sign}{a} with the interval still on the same side of 50%")));
+            return Ok(rungs.get(a).cloned().unwrap_or(start));
+        };
+        while b > a + 1 {
+            let m = (a + b) / 2;
+            let Some(rung) = rungs.get(m) else { break };
+            match self.probe(rung, &label(m))? {
+                Some(Verdict::Fair) => return Ok(rung.clone()),
+                Some(v) if v == first => a = m,
+                Some(_) => b = m,
+                None => break,
+            }
+        }
+        // Neighbours on either side of 50%: the nearer, both measured with as many games.
+        let (Some(ra), Some(rb)) = (rungs.get(a).cloned(), rungs.get(b).cloned()) else { return Ok(start) };
+        let n = self.score(&ra).games.max(self.score(&rb).games);
+        let sa = self.measure(&ra, n)?.unwrap_or_default();
+        let sb = self.measure(&rb, n)?.unwrap_or_default();
+        Ok(if (sb.rate() - 0.5).abs() < (sa.rate() - 0.5).abs() { rb } else { ra })
+    }
+
+    /// The time limit from `start`'s: the nearest to 50% of every limit from the lowest that
+    /// checks clean to twice the current one.
+    pub fn rounds(&mut self, start: &Setting) -> Result<Setting, Failure> {
+        let current = start.rounds.unwrap_or(ROUND_CAP);
+        // Up to twice the current limit at first, further (to the engine's round cap, or twice
+        // the limit if that is more) while every limit is still short.
+        let most = ROUND_CAP.max(2 * current);
+        let mut hi = if start.rounds.is_some() { (2 * current).max(current + 4).min(most) } else { most };
+        let with = |r: u32| Setting { rounds: Some(r), ..start.clone() };
+        // The lowest limit that checks clean (a shorter one leaves a side no way to win).
+        let (mut lo, mut top) = (1u32, current);
+        if !self.feasible(&with(top)) {
+            return Err(Failure("the scenario as written does not check clean".into()));
+        }
+        while lo < top {
+            let mid = (lo + top) / 2;
+            if self.feasible(&with(mid)) {
+                top = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        // Longer limits help whoever the clock does not.
+        let up_is_longer = self.base.model.on_time_limit != m::Outcome::Win(m::SideId::Attacker);
+        if derivable(&self.base.model) {
+            while let Some(read) = self.rounds_from_one_run(start, lo, hi, up_is_longer && hi < most)? {
+                match read {
+                    Read::Chosen(best) => return Ok(best),
+                    Read::Short => hi = (2 * hi).min(most),
+                }
+            }
+        }
+        // One probe per limit.
+        let longer: Vec<Setting> = (current..=hi).map(with).collect();
+        let shorter: Vec<Setting> = (lo..=current).rev().map(with).collect();
+        let (up, down) = if up_is_longer { (longer, shorter) } else { (shorter, longer) };
+        self.bisect(&up, &down, "rounds")
+    }
+
+    /// Every limit from `lo` to `hi` read off the same games played to `hi`: a game that ended
+    /// by round R ends the same under a limit of R; one still going at R's end is the time
+    /// limit's. Checked on the first games against games played to the chosen limit; `None`
+    /// when they differ (an AI that reads the clock), and the caller probes limit by limit.
+    fn rounds_from_one_run(&mut self, start: &Setting, lo: u32, hi: u32, may_extend: bool) -> Result<Option<Read>, Failure> {
+        let with = |r: u32| Setting { rounds: Some(r), ..start.clone() };
+        // Who wins when the clock runs out: the scenario's `then` (a side that wins by surviving
+        // the time limit is that side, or `derivable` said no).
+        let time_up = self.base.model.on_time_limit;
+        let longest = with(hi);
+        let mut scores: Vec<(u32, Score)> = Vec::new();
+        for n in looks(self.cap) {
+            if self.measure(&longest, n)?.is_none() {
+                return Ok(None);
+            }
+            let games = self.games.get(&longest.games_key()).cloned().unwrap_or_default();
+            scores = (lo..=hi)
+                .map(|r| {
+                    let mut s = Score::default();
+                    for g in &games {
+                        s.add(if g.rounds <= r { g.outcome } else { time_up });
+                    }
+                    (r, s)
+                })
+                .collect();
+            let all = |v: Verdict| scores.iter().all(|(_, s)| verdict(s) == v);
+            if all(Verdict::Below) || all(Verdict::Above) {
+                break;
+            }
+        }
+        if may_extend && !scores.is_empty() && scores.iter().all(|(_, s)| verdict(s) == Verdict::Below) {
+            eprintln!("  rounds {lo} to {hi}: every limit is short of 50% for the attacker; trying longer ones");
+            return Ok(Some(Read::Short));
+        }
+        let current = start.rounds.unwrap_or(ROUND_CAP);
+        let best = scores
+            .iter()
+            .min_by(|(ra, a), (rb, b)| {
+                let (da, db) = ((a.rate() - 0.5).abs(), (b.rate() - 0.5).abs());
+                da.total_cmp(&db).then(ra.abs_diff(current).cmp(&rb.abs_diff(current)))
+            })
+            .map_or(current, |(r, _)| *r);
+        let n = self.score(&longest).games;
+        eprintln!("  rounds {lo} to {hi}, read off {n} games played to {hi} rounds:");
+        for (r, s) in &scores {
+            eprintln!("    {r:>3}: attacker {}", s.text());
+        }
+        // The check: games played to the chosen limit (or one below the longest) are the
+        // longest games' beginnings, and end as they were read.
+        let check = if best < hi { best } else { hi.saturating_sub(1) };
+        if check >= lo {
+            let direct =
+                self.arena(&with(check)).map_err(|_| Failure("a time limit that checked clean no longer does".into()))?;
+            let long = self.arena(&longest).map_err(|_| Failure("the longest time limit no longer checks clean".into()))?;
+            let count = n.min(20);
+            let seed = self.seed;
+            let (direct, long) = (&*direct, &*long);
+            // For each game: whether it was read right (played twice, in parallel).
+            let agree: Vec<bool> = (0..count)
+                .into_par_iter()
+                .map(|g| {
+                    let (d, dlog) = direct.game(seed, g)?;
+                    let (l, llog) = long.game(seed, g)?;
+                    let read = if l.rounds <= check { l.outcome } else { time_up };
+                    let shared = dlog.len().saturating_sub(1);
+                    Ok(read == d.outcome && dlog.get(..shared) == llog.get(..shared))
+                })
+                .collect::<Result<_, String>>()
+                .map_err(Failure)?;
+            self.played += 2 * count;
+            if let Some(g) = agree.iter().position(|ok| !ok) {
+                let why = format!(
+                    "rounds: game {g} played to {check} rounds is not the beginning of the same game played to {hi} (the AI reads the time limit); each limit was played on its own"
+                );
+                self.notes.push((None, why));
+                return Ok(None);
+            }
+            let how = format!(
+                "rounds: every limit from {lo} to {hi} read off the same {n} games played to {hi}; checked on {count} games played to {check}"
+            );
+            self.notes.push((Some(with(best)), how));
+        }
+        let chosen = with(best);
+        // The derived games are the chosen limit's own (checked above): keep them as its games.
+        let games = self.games.get(&longest.games_key()).cloned().unwrap_or_default();
+        let derived: Vec<GameResult> = games
+            .into_iter()
+            .map(|mut g| {
+                if g.rounds > best {
+                    g.outcome = time_up;
+                    g.rounds = best;
+                    g.reason = "the time limit ran out".into();
+                }
+                g
+            })
+            .collect();
+        self.games.insert(chosen.games_key(), derived);
+        Ok(Some(Read::Chosen(chosen)))
+    }
+}
+
+/// What one run to the longest limit found.
+enum Read {
+    /// The limit nearest 50%.
+    Chosen(Setting),
+    /// Every limit is short of 50% for the attacker, and longer ones may be tried.
+    Short,
+}
+
+/// Whether time limits may be read off longer games: a `survive N rounds` moving with the
+/// limit must only ever give the win to the side the clock gives it to, so a game still
+/// going at the limit's end is that side's however it is called.
+fn derivable(s: &m::Scenario) -> bool {
+    let Some(limit) = s.rounds else { return true };
+    [m::SideId::Attacker, m::SideId::Defender].iter().all(|side| match &s.side(*side).win {
+        Some(c) if has_survive(c, limit) => s.on_time_limit == m::Outcome::Win(*side) && only_in_or(c, limit),
+        _ => true,
+    })
+}
+
+fn has_survive(c: &m::Condition, limit: u32) -> bool {
+    match c {
+        m::Condition::Survive { rounds } => *rounds == limit,
+        m::Condition::And(a, b) | m::Condition::Or(a, b) => has_survive(a, limit) || has_survive(b, limit),
+        m::Condition::Not(a) => has_survive(a, limit),
+        _ => false,
+    }
+}
+
+/// Whether every tied `survive` is reached from the top through `or`s only.
+fn only_in_or(c: &m::Condition, limit: u32) -> bool {
+    match c {
+        m::Condition::Or(a, b) => only_in_or(a, limit) && only_in_or(b, limit),
+        m::Condition::And(..) | m::Condition::Not(_) => !has_survive(c, limit),
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn looks_double_up_to_the_cap() {
+        assert_eq!(looks(1000), vec![50, 100, 200, 400, 800, 1000]);
+        assert_eq!(looks(40), vec![40]);
+        assert_eq!(looks(50), vec![50]);
+    }
+
+    #[test]
+    fn a_survive_tied_to_the_limit_must_favour_the_clocks_side() {
+        let or = m::Condition::Or(Box::new(m::Condition::RoutLeader), Box::new(m::Condition::Survive { rounds: 12 }));
+        let and = m::Condition::And(Box::new(m::Condition::RoutLeader), Box::new(m::Condition::Survive { rounds: 12 }));
+        assert!(only_in_or(&or, 12) && !only_in_or(&and, 12) && only_in_or(&and, 11));
+        assert!(has_survive(&or, 12) && !has_survive(&or, 13));
+    }
+}
