@@ -342,19 +342,11 @@ enum Command {
     /// suggested values beside the current ones, the win rate with its 95% interval and the
     /// games it took. The file is left alone unless `--write`.
     Tune {
-        /// The `.oc` file with the scenario and its armies.
-        file: PathBuf,
-        /// Which scenario, when the file defines several.
-        #[arg(long)]
-        scenario: Option<String>,
-        /// The attacker's army (default: the only one written for the attacker).
-        #[arg(long)]
-        attacker: Option<String>,
-        /// The defender's army.
-        #[arg(long)]
-        defender: Option<String>,
+        #[command(flatten)]
+        game: Game,
         /// The most games one setting is played (a setting whose 95% interval leaves 50% stops
-        /// sooner); the suggested values are played this many times.
+        /// sooner); the suggested values are then measured on as many games the search did
+        /// not use.
         #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(20..=oc_project::limits::MAX_GAMES))]
         games: u64,
         #[arg(long, default_value_t = 1)]
@@ -595,11 +587,11 @@ fn main() -> ExitCode {
                 simulate::Outputs { format, out: out.as_deref(), plot: plot.as_deref(), force },
             )
         }
-        Command::Tune { file, scenario, attacker, defender, games, seed, knob, write, format } => tune::tune(&tune::Request {
-            file: &file,
-            scenario: scenario.as_deref(),
-            attacker: attacker.as_deref(),
-            defender: defender.as_deref(),
+        Command::Tune { game, games, seed, knob, write, format } => tune::tune(&tune::Request {
+            file: &game.file,
+            scenario: game.scenario.as_deref(),
+            attacker: game.attacker.as_deref(),
+            defender: game.defender.as_deref(),
             games,
             seed,
             knobs: &knob,

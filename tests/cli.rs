@@ -422,7 +422,7 @@ fn army_scout_shares_classes_only_and_outfit_rejects_class_changes() {
     let scout = oc(&repo(), &["army", "scout", "scenarios/grado-keep.oc", "--name", "AllianceVanguard"]);
     assert_eq!(scout.status.code(), Some(0), "{}", text(&scout.stderr));
     let out = text(&scout.stdout);
-    assert!(out.contains("brings 7 units") && out.contains("  Lord\n") && out.contains("  Thief\n"), "{out}");
+    assert!(out.contains("brings 6 units") && out.contains("  Lord\n") && out.contains("  Thief\n"), "{out}");
     assert!(
         !out.contains("Rapier") && !out.contains("MasterKey") && !out.contains("Ephraim"),
         "inventory and names stay secret: {out}"

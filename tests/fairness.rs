@@ -3,43 +3,28 @@
 //! `scenarios/README.md` (made by `oc fairness --games 1000`) names every shipped scenario as
 //! fair; and `--readme` rewrites only what lies between the markers.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn oc(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_oc")).args(args).current_dir(dir).env("NO_COLOR", "1").output().expect("oc runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// The shipped scenario files, by file name.
-fn shipped() -> Vec<String> {
-    let mut files: Vec<String> = std::fs::read_dir(repo().join("scenarios"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".oc"))
-        .collect();
-    files.sort();
-    files
-}
+use common::{oc, repo, text};
 
 /// 40 games of each (20 of the slow Battlestorm one): the attacker wins between 15% and 85%.
 /// This is the band CI holds the shipped scenarios to; the README's table, over 1000 games,
 /// holds them to 35%-65%.
 #[test]
 fn every_shipped_scenario_stays_within_a_wide_band() {
-    let out = oc(&repo(), &["fairness", "scenarios", "--games", "40", "--games-for", "RiverStorm=20", "--seed", "11", "--format", "json"]);
+    let out = oc(
+        &repo(),
+        &["fairness", "scenarios", "--games", "40", "--games-for", "RiverStorm=20", "--seed", "11", "--format", "json"],
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let rows = report["rows"].as_array().unwrap();
-    let files: Vec<String> = rows.iter().map(|r| r["file"].as_str().unwrap().trim_start_matches("scenarios/").to_string()).collect();
-    assert_eq!(files, shipped(), "one row per shipped scenario");
+    let files: Vec<String> =
+        rows.iter().map(|r| r["file"].as_str().unwrap().trim_start_matches("scenarios/").to_string()).collect();
+    assert_eq!(files, common::shipped_scenarios(), "one row per shipped scenario");
     let outside: Vec<String> = rows
         .iter()
         .filter(|r| !(0.15..=0.85).contains(&r["attacker_win_rate"].as_f64().unwrap()))
@@ -61,7 +46,7 @@ fn the_readme_table_calls_every_shipped_scenario_fair() {
         .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
         .collect();
     let files: Vec<String> = rows.iter().map(|r| r[1].trim_matches('`').to_string()).collect();
-    assert_eq!(files, shipped(), "one row per shipped scenario: {table}");
+    assert_eq!(files, common::shipped_scenarios(), "one row per shipped scenario: {table}");
     for row in &rows {
         let rate: f64 = row[5].trim_end_matches('%').parse().unwrap();
         let games: u64 = row[4].parse().unwrap();

@@ -89,7 +89,7 @@ fn shipped_scenarios_are_clean_and_cover_every_victory_condition() {
 fn objective_texts_come_from_the_conditions() {
     let rules = compile("scenarios/hamill-canyon.oc");
     let s = &rules.scenarios[0];
-    assert_eq!(s.rounds, Some(12));
+    assert_eq!(s.rounds, Some(5));
     assert_eq!(s.on_time_limit, oc_model::Outcome::Win(SideId::Defender));
     assert_eq!(
         s.attacker.win.as_ref().unwrap().text(),
@@ -98,7 +98,7 @@ fn objective_texts_come_from_the_conditions() {
     let rules = compile("scenarios/zaalbul-marsh.oc");
     assert_eq!(
         rules.scenarios[0].defender.win.as_ref().unwrap().text(),
-        "either hold marsh-fort for 8 rounds with no enemy on it or rout 4 enemy units"
+        "either hold marsh-fort for 12 rounds with no enemy on it or rout 4 enemy units"
     );
     // `and` binds tighter than `or`, as in the rules' expressions.
     let c = Condition::Or(

@@ -5,20 +5,12 @@
 //! repository, `cases/NAME.expected` its exit status and standard error; `OC_BLESS=1` rewrites
 //! them).
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn oc(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_oc")).args(args).current_dir(dir).env("NO_COLOR", "1").output().expect("oc runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{oc, repo, text};
 
 /// A project of its own holding the fixture scenarios and their map.
 fn project() -> tempfile::TempDir {

@@ -64,3 +64,29 @@ pub fn spawn_lines(bin: &std::path::Path, args: &[&str]) -> (Child, Receiver<Str
     });
     (child, rx)
 }
+
+/// The repository's root.
+pub fn repo() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `oc` in `dir` without colours.
+pub fn oc(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_oc")).args(args).current_dir(dir).env("NO_COLOR", "1").output().expect("oc runs")
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The shipped scenario files (`scenarios/*.oc`), by file name, sorted.
+pub fn shipped_scenarios() -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(repo().join("scenarios"))
+        .expect("scenarios/")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".oc"))
+        .collect();
+    files.sort();
+    files
+}
