@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use oc_engine::ai::Ai;
 use oc_engine::battle::{self, GameResult};
 use oc_model::{Outcome, SideId};
 use oc_project::limits::MAX_LOG_BYTES;
@@ -14,13 +13,13 @@ use oc_project::output::Kind;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::battle_cmd::{load, outcome_word};
+use crate::battle_cmd::{load, outcome_word, Ais};
 use crate::commands::{output_target, write_output};
 use crate::Format;
 
 /// What a part file says it is (its `kind`), and the version of its shape.
 const PART_KIND: &str = "oc simulate part";
-const PART_VERSION: u32 = 1;
+const PART_VERSION: u32 = 2;
 
 /// Shard `index` (1-based) of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,11 +46,12 @@ pub fn parse_shard(text: &str) -> Result<Shard, String> {
     Ok(Shard { index: k, count: n })
 }
 
-/// Which scenario and armies.
+/// Which scenario and armies, and the AIs that play them.
 pub struct Game<'a> {
     pub scenario: Option<&'a str>,
     pub attacker: Option<&'a str>,
     pub defender: Option<&'a str>,
+    pub ais: &'a Ais,
 }
 
 /// How many games, from which seed, and which of them.
@@ -69,6 +69,11 @@ struct Header {
     map: String,
     attacker: String,
     defender: String,
+    /// The AIs that played each side (a part of version 1 was played by `greedy`).
+    #[serde(default = "oc_project::log::first_ai")]
+    attacker_ai: String,
+    #[serde(default = "oc_project::log::first_ai")]
+    defender_ai: String,
     seed: u64,
     /// Games in the whole run (all shards).
     games: u64,
@@ -107,13 +112,23 @@ pub fn simulate(file: &Path, game: Game, run: Run, format: Format, out: Option<&
     } else {
         None
     };
+    if let Err(e) = game.ais.controllers() {
+        eprintln!("error: {e}");
+        return 2;
+    }
     let armies = [&setup.armies[0], &setup.armies[1]];
     // Games stream into counts: memory does not grow with the number of games.
     let tally = (0..run.games)
         .into_par_iter()
         .filter(mine)
         .map(|g| {
-            let r = battle::play(&setup.engine, &setup.scenario, &setup.map, armies, game_seed(run.seed, g), &mut Ai::default())
+            let r = game
+                .ais
+                .controllers()
+                .map_err(battle::BattleError)
+                .and_then(|mut ai| {
+                    battle::play(&setup.engine, &setup.scenario, &setup.map, armies, game_seed(run.seed, g), &mut ai)
+                })
                 .map(|(r, _)| r);
             if let Some(b) = &bar {
                 b.inc(1);
@@ -137,6 +152,8 @@ pub fn simulate(file: &Path, game: Game, run: Run, format: Format, out: Option<&
         map: setup.map.name.clone(),
         attacker: setup.armies[0].name.clone(),
         defender: setup.armies[1].name.clone(),
+        attacker_ai: game.ais.attacker.clone(),
+        defender_ai: game.ais.defender.clone(),
         seed: run.seed,
         games: run.games,
     };
@@ -204,7 +221,7 @@ pub fn merge(parts: &[PathBuf], format: Format, out: Option<&Path>, force: bool)
     for (path, part) in &read {
         if part.header != header || part.shard.count != count {
             eprintln!(
-                "error: {} is a part of another run than {}: scenario, armies, seed, games and shard count must match",
+                "error: {} is a part of another run than {}: scenario, armies, AIs, seed, games and shard count must match",
                 path.display(),
                 first_path.display()
             );
@@ -256,6 +273,8 @@ fn report(h: &Header, tally: &Tally, format: Format) -> String {
                 "scenario": h.scenario,
                 "attacker": h.attacker,
                 "defender": h.defender,
+                "attacker_ai": h.attacker_ai,
+                "defender_ai": h.defender_ai,
                 "seed": seed,
                 "games": n,
                 "attacker_wins": aw,
@@ -275,13 +294,15 @@ fn report(h: &Header, tally: &Tally, format: Format) -> String {
             let [lo, hi] = wilson(aw, n);
             let [dlo, dhi] = wilson(dw, n);
             let mut s = format!(
-                "{} on {}: {} ({}) vs {} ({}), {n} games from seed {seed}\n",
+                "{} on {}: {} ({}, {}) vs {} ({}, {}), {n} games from seed {seed}\n",
                 h.scenario_title.as_deref().unwrap_or(&h.scenario),
                 h.map,
                 h.attacker,
                 "attacker",
+                h.attacker_ai,
                 h.defender,
-                "defender"
+                "defender",
+                h.defender_ai
             );
             s.push_str(&format!(
                 "  attacker wins {aw} ({:.1}%, 95% CI {:.1}-{:.1}%)\n",
