@@ -1,11 +1,13 @@
 //! `cargo bench --bench battle`: whole 10-versus-10 AI battles per minute on Grado Keep (one
-//! core, then all cores with rayon, as `oc simulate` runs them). Nothing here asserts a time.
+//! core, then all cores with rayon, as `oc simulate` runs them), with `greedy` (the fast
+//! setting: `battles_per_min_*`) and with `tactician`, the default (`*_tactician`, and its cost
+//! per battle). Nothing here asserts a time.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use oc_compiler::{Host, Workspace};
-use oc_engine::ai::Ai;
+use oc_engine::ai::{self, Greedy};
 use rayon::prelude::*;
 
 struct Repo(PathBuf);
@@ -70,7 +72,7 @@ fn main() {
     let started = Instant::now();
     let mut rounds = 0;
     for g in 0..games {
-        let (r, _) = oc_engine::battle::play(&engine, s, &map, armies, g, &mut Ai::default()).expect("game");
+        let (r, _) = oc_engine::battle::play(&engine, s, &map, armies, g, &mut Greedy::default()).expect("game");
         rounds += r.rounds;
     }
     let one = started.elapsed();
@@ -84,11 +86,35 @@ fn main() {
     let started = Instant::now();
     let done: u32 = (0..games)
         .into_par_iter()
-        .map(|g| oc_engine::battle::play(&engine, s, &map, armies, 1000 + g, &mut Ai::default()).map_or(0, |_| 1))
+        .map(|g| oc_engine::battle::play(&engine, s, &map, armies, 1000 + g, &mut Greedy::default()).map_or(0, |_| 1))
         .sum();
     let all = started.elapsed();
     let per_min_n = f64::from(done) / all.as_secs_f64() * 60.0;
     eprintln!("10v10 on Grado Keep, {} threads: {done} battles in {all:.2?}", rayon::current_num_threads());
     println!("bench battles_per_min_{}t {per_min_n:.0} 1/min", rayon::current_num_threads());
     println!("bench battles_thread_speedup {:.2} x", per_min_n / per_min_1);
+
+    // The default AI: fewer games, it thinks longer.
+    let tactician = || ai::by_name(ai::DEFAULT).expect("the default AI");
+    let games = 10u64;
+    let started = Instant::now();
+    for g in 0..games {
+        oc_engine::battle::play(&engine, s, &map, armies, g, tactician().as_mut()).expect("game");
+    }
+    let one = started.elapsed();
+    eprintln!("10v10 on Grado Keep with {}, one thread: {games} battles in {one:.2?}", ai::DEFAULT);
+    println!("bench battle_ms_1t_tactician {:.1} ms", one.as_secs_f64() * 1e3 / games as f64);
+    println!("bench battles_per_min_1t_tactician {:.0} 1/min", games as f64 / one.as_secs_f64() * 60.0);
+    let games = 20u64;
+    let started = Instant::now();
+    let done: u32 = (0..games)
+        .into_par_iter()
+        .map(|g| oc_engine::battle::play(&engine, s, &map, armies, 1000 + g, tactician().as_mut()).map_or(0, |_| 1))
+        .sum();
+    let all = started.elapsed();
+    println!(
+        "bench battles_per_min_{}t_tactician {:.0} 1/min",
+        rayon::current_num_threads(),
+        f64::from(done) / all.as_secs_f64() * 60.0
+    );
 }

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use oc_engine::ai::Ai;
+use oc_engine::ai::Sides;
 use oc_engine::battle::{self, GameResult, Record};
 use oc_engine::Engine;
 use oc_model::{Army, BattleMap, Outcome, Rules, Scenario, SideId};
@@ -56,12 +56,25 @@ fn names(armies: &[&Army]) -> String {
     armies.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ")
 }
 
-pub fn load(file: &Path, scenario: Option<&str>, attacker: Option<&str>, defender: Option<&str>) -> Result<Setup, u8> {
+/// A scenario ready to play, before its armies are chosen.
+pub struct Field {
+    pub logical: String,
+    pub inputs: Vec<PathBuf>,
+    pub engine: Engine,
+    pub scenario: Scenario,
+    pub map: BattleMap,
+    pub atlas: oc_atlas::Map,
+}
+
+fn fail(e: String) -> u8 {
+    eprintln!("error: {e}");
+    2
+}
+
+/// The scenario `scenario` of `file` (its only one by default), its map and the engine for its
+/// rules; errors are printed.
+pub fn load_field(file: &Path, scenario: Option<&str>) -> Result<Field, u8> {
     let (rules, workspace, root) = crate::scenario_cmd::compile(file)?;
-    let fail = |e: String| {
-        eprintln!("error: {e}");
-        2u8
-    };
     let s = match scenario {
         Some(n) => rules.scenario(n).cloned().ok_or_else(|| fail(format!("no scenario `{n}` in {}", file.display())))?,
         None => match rules.scenarios.as_slice() {
@@ -75,8 +88,6 @@ pub fn load(file: &Path, scenario: Option<&str>, attacker: Option<&str>, defende
             }
         },
     };
-    let a = pick_army(&rules, &s, SideId::Attacker, attacker).map_err(fail)?;
-    let d = pick_army(&rules, &s, SideId::Defender, defender).map_err(fail)?;
     let (map, map_path) = scenario_map(&root, &rules, &s).map_err(fail)?;
     let battle_map = map.battle_map();
     let engine = Engine::new(rules).map_err(|e| fail(e.message))?;
@@ -86,7 +97,22 @@ pub fn load(file: &Path, scenario: Option<&str>, attacker: Option<&str>, defende
         workspace.files().filter(|(_, f)| !f.path.starts_with("<std>")).map(|(_, f)| root.join(&f.path)).collect();
     inputs.push(file.to_path_buf());
     inputs.push(map_path);
-    Ok(Setup { logical, inputs, engine, scenario: s, map: battle_map, atlas: map, armies: [a, d] })
+    Ok(Field { logical, inputs, engine, scenario: s, map: battle_map, atlas: map })
+}
+
+pub fn load(file: &Path, scenario: Option<&str>, attacker: Option<&str>, defender: Option<&str>) -> Result<Setup, u8> {
+    let f = load_field(file, scenario)?;
+    let a = pick_army(&f.engine.rules, &f.scenario, SideId::Attacker, attacker).map_err(fail)?;
+    let d = pick_army(&f.engine.rules, &f.scenario, SideId::Defender, defender).map_err(fail)?;
+    Ok(Setup {
+        logical: f.logical,
+        inputs: f.inputs,
+        engine: f.engine,
+        scenario: f.scenario,
+        map: f.map,
+        atlas: f.atlas,
+        armies: [a, d],
+    })
 }
 
 /// The scenario's map, as the compiler resolved it (a project path), read confined to `root`
@@ -126,15 +152,31 @@ pub struct Outputs<'p> {
     pub force: bool,
 }
 
+/// The AI of each side, by name (`oc_engine::ai::AIS`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ais {
+    pub attacker: String,
+    pub defender: String,
+}
+
+impl Ais {
+    /// Fresh controllers for one battle; an unknown name is an error naming the AIs there are.
+    pub fn controllers(&self) -> Result<Sides, String> {
+        Sides::by_names(&self.attacker, &self.defender)
+            .map_err(|name| format!("no AI `{name}`; the AIs are {}", oc_engine::ai::names().join(", ")))
+    }
+}
+
 /// Plays the battle, recorded for a replay page when `page` is asked for.
-fn run(setup: &Setup, seed: u64, page: bool) -> Result<(GameResult, Vec<Record>, Option<Recording>), String> {
+fn run(setup: &Setup, seed: u64, ais: &Ais, page: bool) -> Result<(GameResult, Vec<Record>, Option<Recording>), String> {
+    let mut sides = ais.controllers()?;
     if page {
-        let rec = crate::replay_html::play(setup, seed).map_err(|e| e.to_string())?;
+        let rec = crate::replay_html::play(setup, seed, Box::new(sides)).map_err(|e| e.to_string())?;
         return Ok((rec.result.clone(), rec.records.clone(), Some(rec)));
     }
     let armies = [&setup.armies[0], &setup.armies[1]];
     let (result, records) =
-        battle::play(&setup.engine, &setup.scenario, &setup.map, armies, seed, &mut Ai::default()).map_err(|e| e.to_string())?;
+        battle::play(&setup.engine, &setup.scenario, &setup.map, armies, seed, &mut sides).map_err(|e| e.to_string())?;
     Ok((result, records, None))
 }
 
@@ -155,6 +197,7 @@ pub fn battle(
     attacker: Option<&str>,
     defender: Option<&str>,
     seed: u64,
+    ais: &Ais,
     out: Outputs<'_>,
 ) -> u8 {
     let setup = match load(file, scenario, attacker, defender) {
@@ -176,7 +219,7 @@ pub fn battle(
         eprintln!("help: give --log a file, or --html a file");
         return 2;
     }
-    let (result, records, recording) = match run(&setup, seed, page_target.is_some()) {
+    let (result, records, recording) = match run(&setup, seed, ais, page_target.is_some()) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
@@ -190,6 +233,8 @@ pub fn battle(
         attacker: setup.armies[0].name.clone(),
         defender: setup.armies[1].name.clone(),
         seed,
+        attacker_ai: ais.attacker.clone(),
+        defender_ai: ais.defender.clone(),
     };
     let lines = log_lines(&source, &records);
     match &target {
@@ -210,9 +255,11 @@ pub fn battle(
         }
     }
     eprintln!(
-        "{} vs {} on {}: {} after {} round(s) ({}); routed: attacker {}, defender {}",
+        "{} ({}) vs {} ({}) on {}: {} after {} round(s) ({}); routed: attacker {}, defender {}",
         setup.armies[0].name,
+        ais.attacker,
         setup.armies[1].name,
+        ais.defender,
         setup.map.name,
         outcome_word(result.outcome),
         result.rounds,
@@ -260,7 +307,9 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
         Ok(t) => t,
         Err(code) => return code,
     };
-    let (records, recording) = match run(&setup, source.seed, page_target.is_some()) {
+    // The AIs the log names (a log from before there were several: `greedy`).
+    let ais = Ais { attacker: source.attacker_ai.clone(), defender: source.defender_ai.clone() };
+    let (records, recording) = match run(&setup, source.seed, &ais, page_target.is_some()) {
         Ok((_, r, rec)) => (r, rec),
         Err(e) => {
             eprintln!("error: {e}");

@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use oc_engine::ai::Ai;
+use oc_engine::ai;
 use oc_engine::battle::{self, Controller, GameResult, Record};
 use oc_engine::Engine;
 use oc_model::{Army, BattleMap, Outcome, Scenario, SideId};
@@ -12,10 +12,10 @@ use rayon::prelude::*;
 
 use crate::simulate::{game_seed, wilson};
 
-/// The AI that plays both sides of every game `oc tune` and `oc fairness` measure: the default
-/// AI. Changing the AI those commands measure with is this one line.
-pub fn controller() -> impl Controller {
-    Ai::default()
+/// The AI that plays both sides of every game `oc tune` and `oc fairness` measure: the default,
+/// as in `oc simulate`. Changing the AI those commands measure with is this one line.
+pub fn controller() -> Box<dyn Controller + Send> {
+    ai::by_name(ai::DEFAULT).unwrap_or_else(|| Box::new(ai::Tactician::default()))
 }
 
 /// A scenario ready to play: the engine of its rules, the scenario, its map and both armies.
@@ -30,7 +30,7 @@ impl Arena {
     /// One game with its log.
     pub fn game(&self, seed: u64, g: u64) -> Result<(GameResult, Vec<Record>), String> {
         let armies = [&self.armies[0], &self.armies[1]];
-        battle::play(&self.engine, &self.scenario, &self.map, armies, game_seed(seed, g), &mut controller())
+        battle::play(&self.engine, &self.scenario, &self.map, armies, game_seed(seed, g), controller().as_mut())
             .map_err(|e| e.to_string())
     }
 

@@ -17,6 +17,7 @@ mod replay_html;
 mod report;
 mod scenario_cmd;
 mod simulate;
+mod tournament;
 mod tune;
 mod watch;
 
@@ -273,6 +274,8 @@ enum Command {
     Battle {
         #[command(flatten)]
         game: Game,
+        #[command(flatten)]
+        ai: AiChoice,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Write the log here (default: stdout).
@@ -317,6 +320,8 @@ enum Command {
         /// The defender's army.
         #[arg(long)]
         defender: Option<String>,
+        #[command(flatten)]
+        ai: AiChoice,
         /// How many games (at most 10,000,000; results stream, so memory stays flat).
         #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=oc_project::limits::MAX_GAMES))]
         games: u64,
@@ -389,6 +394,30 @@ enum Command {
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
     },
+    /// Two AIs play mirror matches: each attacker army of a mirror scenario (sides the same but
+    /// for their zones) on both sides, each AI moving first and second, on the field as written
+    /// and with the zones swapped; a table of wins, draws and losses with 95% intervals.
+    Tournament {
+        /// `.oc` files, each with a mirror scenario and the armies to field (one file per ruleset).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Which scenario, when a file defines several.
+        #[arg(long)]
+        scenario: Option<String>,
+        /// Field only this attacker army (repeatable; default: every one of the scenario).
+        #[arg(long)]
+        army: Vec<String>,
+        /// The two AIs: A, the one the table counts for, and B.
+        #[arg(long, num_args = 2, value_names = ["A", "B"], default_values = [oc_engine::ai::DEFAULT, "greedy"], value_parser = ai_names())]
+        ais: Vec<String>,
+        /// Games per roster, for each of the field's two orientations and each AI moving first.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+    },
     /// The army-building phases: scout (share classes), outfit (change inventories only).
     Army {
         #[command(subcommand)]
@@ -453,6 +482,30 @@ struct Game {
     /// The defender's army.
     #[arg(long)]
     defender: Option<String>,
+}
+
+/// Which AI plays each side.
+#[derive(clap::Args)]
+struct AiChoice {
+    /// The attacker's AI.
+    #[arg(long, value_name = "NAME", default_value = oc_engine::ai::DEFAULT, value_parser = ai_names())]
+    attacker_ai: String,
+    /// The defender's AI.
+    #[arg(long, value_name = "NAME", default_value = oc_engine::ai::DEFAULT, value_parser = ai_names())]
+    defender_ai: String,
+}
+
+impl AiChoice {
+    fn ais(&self) -> battle_cmd::Ais {
+        battle_cmd::Ais { attacker: self.attacker_ai.clone(), defender: self.defender_ai.clone() }
+    }
+}
+
+/// The AIs by name, each with what it does (`--help` lists them; another name is refused).
+fn ai_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        oc_engine::ai::AIS.iter().map(|(name, what)| clap::builder::PossibleValue::new(*name).help(*what)),
+    )
 }
 
 #[derive(Subcommand)]
@@ -567,26 +620,44 @@ fn main() -> ExitCode {
         Command::Army { phase: ArmyPhase::Outfit { before, after, name } } => {
             scenario_cmd::outfit(&before, &after, name.as_deref())
         }
-        Command::Battle { game, seed, log, html, force } => battle_cmd::battle(
+        Command::Battle { game, ai, seed, log, html, force } => battle_cmd::battle(
             &game.file,
             game.scenario.as_deref(),
             game.attacker.as_deref(),
             game.defender.as_deref(),
             seed,
+            &ai.ais(),
             battle_cmd::Outputs { log: log.as_deref(), html: html.as_deref(), force },
         ),
         Command::Replay { log, project, html, force } => battle_cmd::replay(&log, project.as_deref(), html.as_deref(), force),
         Command::Simulate { merge: Some(SimulateMerge::Merge { parts, format, out, plot, force }), .. } => {
             simulate::merge(&parts, simulate::Outputs { format, out: out.as_deref(), plot: plot.as_deref(), force })
         }
-        Command::Simulate { merge: None, file, scenario, attacker, defender, games, seed, format, shard, out, plot, force } => {
-            simulate::simulate(
-                &file.unwrap_or_default(),
-                simulate::Game { scenario: scenario.as_deref(), attacker: attacker.as_deref(), defender: defender.as_deref() },
-                simulate::Run { games, seed, shard },
-                simulate::Outputs { format, out: out.as_deref(), plot: plot.as_deref(), force },
-            )
-        }
+        Command::Simulate {
+            merge: None,
+            file,
+            scenario,
+            attacker,
+            defender,
+            ai,
+            games,
+            seed,
+            format,
+            shard,
+            out,
+            plot,
+            force,
+        } => simulate::simulate(
+            &file.unwrap_or_default(),
+            simulate::Game {
+                scenario: scenario.as_deref(),
+                attacker: attacker.as_deref(),
+                defender: defender.as_deref(),
+                ais: &ai.ais(),
+            },
+            simulate::Run { games, seed, shard },
+            simulate::Outputs { format, out: out.as_deref(), plot: plot.as_deref(), force },
+        ),
         Command::Tune { game, games, seed, knob, write, format } => tune::tune(&tune::Request {
             file: &game.file,
             scenario: game.scenario.as_deref(),
@@ -606,6 +677,18 @@ fn main() -> ExitCode {
             readme: readme.as_deref(),
             format,
         }),
+        Command::Tournament { files, scenario, army, ais, games, seed, format } => match ais.as_slice() {
+            [a, b] => tournament::tournament(&tournament::Args {
+                files: &files,
+                scenario: scenario.as_deref(),
+                armies: &army,
+                ais: [a, b],
+                games,
+                seed,
+                format,
+            }),
+            _ => 2,
+        },
         Command::Render { map, out, force, no_legend, no_coords, scale, reach, heat, class } => atlas::render(
             &map,
             &out,

@@ -10,7 +10,6 @@
 //! Under fog of war each frame also carries what each side sees (the engine's `Battle::sight`,
 //! as row runs), so the page can show the battle as the attacker or the defender saw it.
 
-use oc_engine::ai::Ai;
 use oc_engine::battle::{self, Battle, Combatant, Controller, GameResult, Record, State, Turn};
 use oc_engine::Engine;
 use oc_model::{Outcome, SideId};
@@ -77,9 +76,9 @@ struct Declared {
     forecast: Option<ForecastOut>,
 }
 
-/// The AI, remembering each turn it chooses and the exact forecast of each attack.
+/// The AIs, remembering each turn they choose and the exact forecast of each attack.
 struct Recorder {
-    ai: Ai,
+    ai: Box<dyn Controller>,
     declared: Vec<Declared>,
 }
 
@@ -92,12 +91,13 @@ impl Controller for Recorder {
     }
 }
 
-/// Plays the setup's battle from `seed` as `oc battle` does (the same records), recording it.
-pub fn play(setup: &Setup, seed: u64) -> Result<Recording, battle::BattleError> {
+/// Plays the setup's battle from `seed` with `ai` as `oc battle` does (the same records),
+/// recording it.
+pub fn play(setup: &Setup, seed: u64, ai: Box<dyn Controller>) -> Result<Recording, battle::BattleError> {
     let armies = [&setup.armies[0], &setup.armies[1]];
     let original = setup.map.terrain.clone();
     let width = setup.map.width;
-    let mut recorder = Recorder { ai: Ai::default(), declared: Vec::new() };
+    let mut recorder = Recorder { ai, declared: Vec::new() };
     let mut snapshots: Vec<Snapshot> = Vec::new();
     let mut watch = |b: &Battle<'_>| {
         if snapshots.last().is_some_and(|s| s.log_len == b.log.len()) {
@@ -400,7 +400,10 @@ pub fn page(setup: &Setup, source: &Source, rec: &Recording) -> Result<String, S
         fog: setup.scenario.fog.is_some(),
     };
     let json = serde_json::to_string(&data).map_err(|e| e.to_string())?;
-    let title = format!("{}: {} vs {} (seed {})", setup.scenario.name, source.attacker, source.defender, source.seed);
+    let title = format!(
+        "{}: {} ({}) vs {} ({}) (seed {})",
+        setup.scenario.name, source.attacker, source.attacker_ai, source.defender, source.defender_ai, source.seed
+    );
     Ok(html(&title, &json))
 }
 

@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use oc_engine::ai::Ai;
 use oc_engine::battle::{self, GameResult};
 use oc_model::{Outcome, SideId};
 use oc_project::limits::MAX_LOG_BYTES;
@@ -15,7 +14,7 @@ use oc_project::output::Kind;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::battle_cmd::{load, outcome_word};
+use crate::battle_cmd::{load, outcome_word, Ais};
 use crate::commands::{output_target, write_output};
 use crate::plot::{self, Outcomes, PlotFormat};
 use crate::Format;
@@ -23,7 +22,7 @@ use oc_project::output::Target;
 
 /// What a part file says it is (its `kind`), and the version of its shape.
 const PART_KIND: &str = "oc simulate part";
-const PART_VERSION: u32 = 1;
+const PART_VERSION: u32 = 2;
 
 /// Shard `index` (1-based) of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,11 +49,12 @@ pub fn parse_shard(text: &str) -> Result<Shard, String> {
     Ok(Shard { index: k, count: n })
 }
 
-/// Which scenario and armies.
+/// Which scenario and armies, and the AIs that play them.
 pub struct Game<'a> {
     pub scenario: Option<&'a str>,
     pub attacker: Option<&'a str>,
     pub defender: Option<&'a str>,
+    pub ais: &'a Ais,
 }
 
 /// How many games, from which seed, and which of them.
@@ -94,6 +94,11 @@ struct Header {
     map: String,
     attacker: String,
     defender: String,
+    /// The AIs that played each side (a part of version 1 was played by `greedy`).
+    #[serde(default = "oc_project::log::first_ai")]
+    attacker_ai: String,
+    #[serde(default = "oc_project::log::first_ai")]
+    defender_ai: String,
     seed: u64,
     /// Games in the whole run (all shards).
     games: u64,
@@ -142,13 +147,23 @@ pub fn simulate(file: &Path, game: Game, run: Run, outputs: Outputs) -> u8 {
     } else {
         None
     };
+    if let Err(e) = game.ais.controllers() {
+        eprintln!("error: {e}");
+        return 2;
+    }
     let armies = [&setup.armies[0], &setup.armies[1]];
     // Games stream into counts: memory does not grow with the number of games.
     let mut tally = (0..run.games)
         .into_par_iter()
         .filter(mine)
         .map(|g| {
-            let r = battle::play(&setup.engine, &setup.scenario, &setup.map, armies, game_seed(run.seed, g), &mut Ai::default())
+            let r = game
+                .ais
+                .controllers()
+                .map_err(battle::BattleError)
+                .and_then(|mut ai| {
+                    battle::play(&setup.engine, &setup.scenario, &setup.map, armies, game_seed(run.seed, g), &mut ai)
+                })
                 .map(|(r, _)| r);
             if let Some(b) = &bar {
                 b.inc(1);
@@ -172,6 +187,8 @@ pub fn simulate(file: &Path, game: Game, run: Run, outputs: Outputs) -> u8 {
         map: setup.map.name.clone(),
         attacker: setup.armies[0].name.clone(),
         defender: setup.armies[1].name.clone(),
+        attacker_ai: game.ais.attacker.clone(),
+        defender_ai: game.ais.defender.clone(),
         seed: run.seed,
         games: run.games,
     };
@@ -234,11 +251,13 @@ fn draw(header: &Header, tally: &Tally, target: &Target, format: PlotFormat) -> 
 /// The report's first line: what was played, how often, from which seed.
 fn title(h: &Header, n: u64) -> String {
     format!(
-        "{} on {}: {} (attacker) vs {} (defender), {n} games from seed {}",
+        "{} on {}: {} (attacker, {}) vs {} (defender, {}), {n} games from seed {}",
         h.scenario_title.as_deref().unwrap_or(&h.scenario),
         h.map,
         h.attacker,
+        h.attacker_ai,
         h.defender,
+        h.defender_ai,
         h.seed
     )
 }
@@ -291,7 +310,7 @@ pub fn merge(parts: &[PathBuf], outputs: Outputs) -> u8 {
     for (path, part) in &read {
         if part.header != header || part.shard.count != count {
             eprintln!(
-                "error: {} is a part of another run than {}: scenario, armies, seed, games and shard count must match",
+                "error: {} is a part of another run than {}: scenario, armies, AIs, seed, games and shard count must match",
                 path.display(),
                 first_path.display()
             );
@@ -348,6 +367,8 @@ fn report(h: &Header, tally: &Tally, format: Format) -> String {
                 "scenario": h.scenario,
                 "attacker": h.attacker,
                 "defender": h.defender,
+                "attacker_ai": h.attacker_ai,
+                "defender_ai": h.defender_ai,
                 "seed": seed,
                 "games": n,
                 "attacker_wins": aw,

@@ -6,7 +6,7 @@
 mod arena;
 
 use arena::{battle, battle_seeded, last_note, setup, special, wait};
-use oc_engine::ai::Ai;
+use oc_engine::ai::{Greedy, Tactician};
 use oc_engine::battle::{Act, Battle, Record, State, Turn};
 use oc_engine::Engine;
 use oc_model::{Outcome, SideId, Verb};
@@ -192,13 +192,18 @@ fn the_same_seed_gives_the_same_log() {
     let engine = Engine::new(rules).unwrap();
     let s = &engine.rules.scenarios[0];
     let armies = [&engine.rules.armies[0], &engine.rules.armies[1]];
-    let json = |seed| {
-        let (_, log) = oc_engine::battle::play(&engine, s, &map, armies, seed, &mut Ai::default()).unwrap();
+    // Both AIs: one seed, one log; different seeds, different games.
+    let json = |seed, tactician: bool| {
+        let mut ai: Box<dyn oc_engine::battle::Controller> =
+            if tactician { Box::new(Tactician::default()) } else { Box::new(Greedy::default()) };
+        let (_, log) = oc_engine::battle::play(&engine, s, &map, armies, seed, ai.as_mut()).unwrap();
         log.iter().map(|r| serde_json::to_string(r).unwrap()).collect::<Vec<_>>().join("\n")
     };
-    assert_eq!(json(42), json(42));
-    let distinct: std::collections::HashSet<String> = (0..8).map(json).collect();
-    assert!(distinct.len() > 1, "different seeds play differently");
+    for tactician in [false, true] {
+        assert_eq!(json(42, tactician), json(42, tactician));
+        let distinct: std::collections::HashSet<String> = (0..8).map(|s| json(s, tactician)).collect();
+        assert!(distinct.len() > 1, "different seeds play differently");
+    }
 }
 
 #[test]

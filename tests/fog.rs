@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use oc_compiler::{Host, MemoryHost, Workspace};
-use oc_engine::ai::Ai;
-use oc_engine::battle::{self, distance, Act, Battle, Controller, Record, Turn};
+use oc_engine::ai;
+use oc_engine::battle::{self, distance, Act, Battle, Record, Turn};
 use oc_engine::Engine;
 use oc_model::{BattleMap, Rules, SideId, Verb};
 
@@ -101,9 +101,11 @@ fn the_ai_attacks_only_an_enemy_its_side_sees() {
     let cases = [("Day", (6, 1), true), ("Night", (6, 1), false), ("Night", (2, 1), true), ("Day", (2, 1), true)];
     let (rules, map) = setup("Myrmidon { items IronSword }", "Fighter { items IronAxe }");
     let engine = Engine::new(rules).unwrap();
-    for (scenario, foe, attacks) in cases {
+    // Every AI: each decides from its side's view.
+    for ((scenario, foe, attacks), name) in cases.into_iter().flat_map(|c| ai::names().into_iter().map(move |n| (c, n))) {
+        let fresh = || ai::by_name(name).unwrap();
         let b = battle(&engine, &map, scenario, [(1, 1), foe]);
-        let turn = Ai::default().choose(&b).unwrap();
+        let turn = fresh().choose(&b).unwrap();
         let attacked = matches!(turn.act, Act::Attack { target: DEFENDER });
         if !attacks {
             // It neither evaluates nor walks toward a foe it does not see: wherever the foe
@@ -111,10 +113,10 @@ fn the_ai_attacks_only_an_enemy_its_side_sees() {
             for elsewhere in [(8, 2), (7, 0), (4, 2)] {
                 let other = battle(&engine, &map, scenario, [(1, 1), elsewhere]);
                 assert!(!other.sees(SideId::Attacker, elsewhere));
-                assert_eq!(Ai::default().choose(&other).unwrap(), turn, "{scenario}, foe at {elsewhere:?}");
+                assert_eq!(fresh().choose(&other).unwrap(), turn, "{name}: {scenario}, foe at {elsewhere:?}");
             }
         }
-        assert_eq!(attacked, attacks, "{scenario}, foe at {foe:?}: {turn:?}");
+        assert_eq!(attacked, attacks, "{name}: {scenario}, foe at {foe:?}: {turn:?}");
         // What the attacker saw at the start, as its `seen` record says.
         let spotted = seen(&b, SideId::Attacker).first().map(|(s, _)| s.clone()).unwrap_or_default();
         if scenario == "Night" {
@@ -129,10 +131,16 @@ fn the_ai_attacks_only_an_enemy_its_side_sees() {
 fn an_enemy_coming_into_sight_is_then_attacked() {
     let (rules, map) = setup("Myrmidon { items IronSword }", "Fighter { items IronAxe }");
     let engine = Engine::new(rules).unwrap();
-    let mut b = battle(&engine, &map, "Night", [(1, 1), (6, 1)]);
-    let mut ai = Ai::default();
+    for name in ai::names() {
+        enemy_coming_into_sight(&engine, &map, name);
+    }
+}
+
+fn enemy_coming_into_sight(engine: &Engine, map: &BattleMap, name: &str) {
+    let mut b = battle(engine, map, "Night", [(1, 1), (6, 1)]);
+    let mut ai = ai::by_name(name).unwrap();
     let first = ai.choose(&b).unwrap();
-    assert!(!matches!(first.act, Act::Attack { .. }), "{first:?}");
+    assert!(!matches!(first.act, Act::Attack { .. }), "{name}: {first:?}");
     assert!(!b.sees(SideId::Attacker, (6, 1)));
     // The attacker holds; the defender walks up next to it: now it is seen.
     b.turn(Turn { unit: ATTACKER, ..Default::default() }).unwrap();
@@ -144,7 +152,7 @@ fn an_enemy_coming_into_sight_is_then_attacked() {
         b.log
     );
     let second = ai.choose(&b).unwrap();
-    assert!(matches!(second.act, Act::Attack { target: DEFENDER }), "{second:?}");
+    assert!(matches!(second.act, Act::Attack { target: DEFENDER }), "{name}: {second:?}");
     b.turn(second).unwrap();
 }
 
@@ -224,7 +232,8 @@ fn the_shipped_fog_scenario_plays_to_an_end_with_the_ai_on_both_sides() {
     let armies = [rules.armies[0].clone(), rules.armies[1].clone()];
     let engine = Engine::new(rules).unwrap();
     for seed in [1, 2] {
-        let (result, log) = battle::play(&engine, &s, &map, [&armies[0], &armies[1]], seed, &mut Ai::default()).unwrap();
+        let (result, log) =
+            battle::play(&engine, &s, &map, [&armies[0], &armies[1]], seed, &mut ai::Tactician::default()).unwrap();
         assert!(matches!(log.last(), Some(Record::End { .. })), "seed {seed}: {result:?}");
         assert!(result.lost.iter().sum::<u32>() > 0, "seed {seed}: they found each other and fought: {result:?}");
         for side in [SideId::Attacker, SideId::Defender] {
@@ -233,7 +242,7 @@ fn the_shipped_fog_scenario_plays_to_an_end_with_the_ai_on_both_sides() {
                 "seed {seed}: the {side:?} saw an enemy"
             );
         }
-        let again = battle::play(&engine, &s, &map, [&armies[0], &armies[1]], seed, &mut Ai::default()).unwrap().1;
+        let again = battle::play(&engine, &s, &map, [&armies[0], &armies[1]], seed, &mut ai::Tactician::default()).unwrap().1;
         assert_eq!(log, again, "one seed, one log");
     }
 }

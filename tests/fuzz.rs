@@ -326,7 +326,8 @@ fn replay_lines(rules: &oc_model::Rules, files: &BTreeMap<String, String>, file:
     map.resolve(rules);
     let engine = oc_engine::Engine::new(rules.clone()).ok()?;
     let (_, records) =
-        oc_engine::battle::play(&engine, scenario, &map.battle_map(), [a, d], seed, &mut oc_engine::ai::Ai::default()).ok()?;
+        oc_engine::battle::play(&engine, scenario, &map.battle_map(), [a, d], seed, &mut oc_engine::ai::Greedy::default())
+            .ok()?;
     let source = oc_project::log::Source {
         event: "source".into(),
         file: file.into(),
@@ -334,6 +335,8 @@ fn replay_lines(rules: &oc_model::Rules, files: &BTreeMap<String, String>, file:
         attacker: a.name.clone(),
         defender: d.name.clone(),
         seed,
+        attacker_ai: "greedy".into(),
+        defender_ai: "greedy".into(),
     };
     let mut lines = vec![serde_json::to_string(&source).ok()?];
     lines.extend(records.iter().filter_map(|r| serde_json::to_string(r).ok()));

@@ -63,6 +63,22 @@ fn merge_refuses_missing_repeated_and_foreign_parts() {
     assert!(err(&["simulate", "merge", "p1.json", "p1.json", "p2.json"]).contains("shard 1/3 is given twice"));
     // p3 was played from another seed: another run.
     assert!(err(&["simulate", "merge", "p1.json", "p2.json", "p3.json"]).contains("a part of another run"));
+    // A part played by other AIs is a part of another run too.
+    let out = oc(
+        &dir,
+        &["simulate", SCENARIO, "--games", "3", "--seed", "3", "--shard", "3/3", "--attacker-ai", "greedy", "--out", "p3g.json"],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(std::fs::read_to_string(dir.join("p3g.json"))
+        .unwrap()
+        .contains("\"attacker_ai\":\"greedy\",\"defender_ai\":\"tactician\""));
+    assert!(err(&["simulate", "merge", "p1.json", "p2.json", "p3g.json"]).contains("a part of another run"));
+    // A part written before parts named their AIs (version 1) is refused, by its version.
+    let old = std::fs::read_to_string(dir.join("p3g.json")).unwrap().replace("\"version\":2", "\"version\":1");
+    std::fs::write(dir.join("old.json"), old).unwrap();
+    assert!(err(&["simulate", "merge", "old.json"]).contains("of version 1, not a part (version 2)"));
+    // An AI no one has.
+    assert!(err(&["simulate", SCENARIO, "--defender-ai", "clever"]).contains("invalid value 'clever' for '--defender-ai <NAME>'"));
     std::fs::write(dir.join("junk.json"), "{}").unwrap();
     assert!(err(&["simulate", "merge", "junk.json"]).contains("not a part of a sharded simulation"));
     assert!(err(&["simulate", SCENARIO, "--shard", "5/4"]).contains("shards are numbered 1 to N"));

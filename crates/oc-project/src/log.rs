@@ -18,6 +18,17 @@ pub struct Source {
     pub attacker: String,
     pub defender: String,
     pub seed: u64,
+    /// The AI that played each side. A log without them was played by `greedy`, the only AI
+    /// before there were several.
+    #[serde(default = "first_ai")]
+    pub attacker_ai: String,
+    #[serde(default = "first_ai")]
+    pub defender_ai: String,
+}
+
+/// The AI of logs written before logs named their AIs.
+pub fn first_ai() -> String {
+    "greedy".to_string()
 }
 
 /// Reads the header line of a log.

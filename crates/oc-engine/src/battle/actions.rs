@@ -34,6 +34,26 @@ impl Battle<'_> {
         out
     }
 
+    /// The distances (least, most) at which unit `i` can take its action with `verb` now, as
+    /// [`Battle::turn`] measures them, or `None` when it has no such action.
+    pub fn action_reach(&self, i: usize, verb: m::Verb) -> Option<(i64, i64)> {
+        let a = self.actions(i).into_iter().find(|a| a.verb() == Some(verb))?;
+        let drawn = std::cell::RefCell::new(Vec::new());
+        let ctx = Eval {
+            battle: self,
+            equip: None,
+            user: i,
+            target: None,
+            params: &a.params,
+            args: &a.args,
+            dice: std::cell::RefCell::new(None),
+            drawn: &drawn,
+        };
+        let lo = a.action.min_range.as_ref().map_or(Some(0), |e| ctx.int(e)).unwrap_or(0);
+        let hi = a.action.max_range.as_ref().map_or(Some(lo), |e| ctx.int(e)).unwrap_or(lo);
+        Some((lo, hi))
+    }
+
     pub(super) fn trade(&mut self, i: usize, t: &Trade) -> Result<(), BattleError> {
         let room = self.engine.rules.ruleset.inventory as usize;
         let (Some(a), Some(b)) = (self.units.get(i).cloned(), self.units.get(t.with).cloned()) else {
@@ -95,6 +115,7 @@ impl Battle<'_> {
                     let mut todo = Vec::new();
                     let ctx = Eval {
                         battle: self,
+                        equip: None,
                         user: i,
                         target: None,
                         params: &[],
@@ -212,6 +233,7 @@ impl Battle<'_> {
         let drawn = std::cell::RefCell::new(Vec::new());
         let ctx = Eval {
             battle: self,
+            equip: None,
             user: i,
             target: target_unit,
             params: &a.params,
@@ -282,7 +304,16 @@ impl Battle<'_> {
         };
         let amount = |b: &Battle, k: usize| -> Option<i64> {
             let drawn = std::cell::RefCell::new(Vec::new());
-            let ctx = Eval { battle: b, user: i, target, params, args, dice: std::cell::RefCell::new(None), drawn: &drawn };
+            let ctx = Eval {
+                battle: b,
+                equip: None,
+                user: i,
+                target,
+                params,
+                args,
+                dice: std::cell::RefCell::new(None),
+                drawn: &drawn,
+            };
             cargs.get(k).and_then(|e| ctx.int(e))
         };
         match verb {

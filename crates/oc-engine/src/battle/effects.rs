@@ -108,6 +108,7 @@ impl Battle<'_> {
         for (effects, params, args) in self.holdings(i) {
             let ctx = Eval {
                 battle: self,
+                equip: None,
                 user: i,
                 target: foe,
                 params: &params,

@@ -19,9 +19,20 @@ pub(super) struct Eval<'a, 'e> {
     /// Named dice drawn so far in this event: every `roll(NAME)` of one event reads one draw
     /// (a status's start-of-round clear and its start-of-round damage share one d20 roll).
     pub(super) drawn: &'a std::cell::RefCell<Vec<(String, i64)>>,
+    /// The weapon the user is about to hold: a step is priced before its `equip` is taken.
+    pub(super) equip: Option<&'a str>,
 }
 
 impl Eval<'_, '_> {
+    /// Unit `i`'s loadout as this evaluation sees it (the user holding `equip`, if given).
+    fn loadout(&self, i: usize) -> Option<crate::Loadout> {
+        let mut l = self.battle.loadout(i, i == self.user)?;
+        if let (true, Some(w)) = (i == self.user, self.equip) {
+            l.weapon = Some(w.to_string());
+        }
+        Some(l)
+    }
+
     fn unit_of(&self, r: m::UnitRef) -> Option<usize> {
         match r {
             m::UnitRef::Holder | m::UnitRef::Attacker => Some(self.user),
@@ -39,7 +50,7 @@ impl Eval<'_, '_> {
             },
             m::Expr::Attribute { unit, name } => {
                 let i = self.unit_of(*unit)?;
-                let l = self.battle.loadout(i, i == self.user)?;
+                let l = self.loadout(i)?;
                 let u = self.battle.engine.unit(&l, &[]).ok()?;
                 let ir = &self.battle.engine.ir;
                 match u.attrs.get(ir.attr_id(name)? as usize)? {
@@ -69,7 +80,7 @@ impl Eval<'_, '_> {
             },
             m::Expr::Attribute { unit, name } => {
                 let i = self.unit_of(*unit)?;
-                let l = self.battle.loadout(i, i == self.user)?;
+                let l = self.loadout(i)?;
                 let u = self.battle.engine.unit(&l, &[]).ok()?;
                 let a = self.battle.engine.ir.attr_id(name)?;
                 if Some(a) == Some(self.battle.engine.ir.hp_attr) {
@@ -79,7 +90,7 @@ impl Eval<'_, '_> {
             }
             m::Expr::Weapon { unit, property } => {
                 let i = self.unit_of(*unit)?;
-                let l = self.battle.loadout(i, i == self.user)?;
+                let l = self.loadout(i)?;
                 let u = self.battle.engine.unit(&l, &[]).ok()?;
                 match property.as_str() {
                     "max_range" => Some(u.max_range),
@@ -192,7 +203,7 @@ impl Eval<'_, '_> {
     /// A unit of the battle as combat sees it (tags, statuses, equipped items).
     fn combat_unit(&self, r: m::UnitRef) -> Option<std::sync::Arc<crate::unit::Unit>> {
         let i = self.unit_of(r)?;
-        let l = self.battle.loadout(i, i == self.user)?;
+        let l = self.loadout(i)?;
         self.battle.engine.unit(&l, &[]).ok()
     }
 

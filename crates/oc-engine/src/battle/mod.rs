@@ -505,7 +505,7 @@ impl<'e> Battle<'e> {
         let mut cost = None;
         if stepped && !turns::ends_activation(&t) {
             let vars = self.step_vars(i, moved, &t.act);
-            match self.step_price(i, &vars) {
+            match self.step_price(i, &vars, None) {
                 Some(Ok(c)) => cost = Some(c),
                 Some(Err(why)) => return Err(BattleError(format!("{}: {why}", u.name))),
                 None => {}

@@ -88,6 +88,7 @@ impl Battle<'_> {
                             Some(e) => {
                                 let ctx = Eval {
                                     battle: self,
+                                    equip: None,
                                     user: i,
                                     target: None,
                                     params: &[],

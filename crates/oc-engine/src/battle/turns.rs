@@ -76,6 +76,7 @@ impl Battle<'_> {
                 let drawn = RefCell::new(Vec::new());
                 let ctx = Eval {
                     battle: self,
+                    equip: None,
                     user: i,
                     target: None,
                     params: &[],
@@ -205,9 +206,17 @@ impl Battle<'_> {
         self.waiting(side)
     }
 
+    /// What turn `t` of unit `i`, moving `moved`, costs as a step and whether the rules allow
+    /// it, or why not, priced as [`Battle::turn`] prices it: with the weapon `t` equips held.
+    /// `None` where activations are one step (no `spend`).
+    pub fn turn_price(&self, i: usize, moved: i64, t: &Turn) -> Option<Result<i64, String>> {
+        self.step_price(i, &self.step_vars(i, moved, &t.act), t.equip.as_deref())
+    }
+
     /// What a step costs and whether the rules allow it, or why not; `None` where activations
-    /// are one step (no `spend`).
-    pub fn step_price(&self, i: usize, vars: &StepVars) -> Option<Result<i64, String>> {
+    /// are one step (no `spend`). `equip`: the weapon the unit holds for it, if not the one it
+    /// holds now.
+    pub fn step_price(&self, i: usize, vars: &StepVars, equip: Option<&str>) -> Option<Result<i64, String>> {
         let turn = &self.engine.rules.ruleset.turn;
         let spend = turn.spend.as_ref()?;
         let params: Vec<String> = m::STEP_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
@@ -220,8 +229,16 @@ impl Battle<'_> {
             m::Value::Int(vars.repeats),
         ];
         let drawn = RefCell::new(Vec::new());
-        let ctx =
-            Eval { battle: self, user: i, target: None, params: &params, args: &args, dice: RefCell::new(None), drawn: &drawn };
+        let ctx = Eval {
+            battle: self,
+            equip,
+            user: i,
+            target: None,
+            params: &params,
+            args: &args,
+            dice: RefCell::new(None),
+            drawn: &drawn,
+        };
         if let Some(allowed) = &turn.step_allowed {
             if !ctx.bool(allowed).unwrap_or(false) {
                 return Some(Err("the ruleset's `step_allowed` refuses this step".to_string()));

@@ -25,14 +25,7 @@ impl Battle<'_> {
     pub fn holds(&self, c: &m::Condition, side: m::SideId) -> bool {
         let enemies = || self.units.iter().filter(move |u| u.side != side);
         let routed = || enemies().filter(|u| u.state == State::Routed);
-        let leader = |u: &Combatant| {
-            u.tags.iter().any(|t| self.grants_verb(t, m::Verb::Seize))
-                || self
-                    .engine
-                    .rules
-                    .class(&u.class)
-                    .is_some_and(|c| c.tags.iter().any(|t| self.grants_verb(&t.tag, m::Verb::Seize)))
-        };
+        let leader = |u: &Combatant| self.leads(u);
         match c {
             m::Condition::Seize { region } => self.seized.as_ref().is_some_and(|(s, r)| *s == side && r == region),
             m::Condition::RoutAll => enemies().all(|u| u.state != State::Ready) && routed().count() > 0,
@@ -56,6 +49,16 @@ impl Battle<'_> {
             m::Condition::Or(a, b) => self.holds(a, side) || self.holds(b, side),
             m::Condition::Not(a) => !self.holds(a, side),
         }
+    }
+
+    /// Whether a unit is a leader (`rout leader`): one of its tags or its class's grants the seize verb.
+    pub fn is_leader(&self, i: usize) -> bool {
+        self.units.get(i).is_some_and(|u| self.leads(u))
+    }
+
+    fn leads(&self, u: &Combatant) -> bool {
+        u.tags.iter().any(|t| self.grants_verb(t, m::Verb::Seize))
+            || self.engine.rules.class(&u.class).is_some_and(|c| c.tags.iter().any(|t| self.grants_verb(&t.tag, m::Verb::Seize)))
     }
 
     /// Whether round `n` has been played to its end (checked at the end of a round).

@@ -1,118 +1,33 @@
-//! A simple, honest AI: for each unit waiting to act it weighs taking the objective (seize,
+//! `greedy`, the first AI: simple and honest: for each unit waiting to act it weighs taking the objective (seize,
 //! escape, raze), healing a hurt ally, and the attack with the best exact forecast, and
 //! otherwise walks toward the objective or the nearest enemy. It sees only what a player sees:
 //! under fog of war it decides from a [`View`] of the battle, the enemies its side sees and no
 //! other (it neither targets, paths toward nor forecasts an enemy out of sight).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 
 use oc_model as m;
 
-use crate::battle::{distance, neighbours, Act, Battle, Combatant, Controller, Sight, State, Tile, Turn};
-
-/// Steps to the nearest of `goals` for a unit's movement type, ignoring other units (a guide
-/// for walking, not a path).
-fn steps_to(b: &Battle, kind: &str, goals: &[Tile]) -> HashMap<Tile, i64> {
-    let mut dist: HashMap<Tile, i64> = HashMap::new();
-    let mut queue: VecDeque<Tile> = VecDeque::new();
-    for g in goals {
-        dist.insert(*g, 0);
-        queue.push_back(*g);
-    }
-    // Uniform-cost over terrain cost (small maps: a simple relaxation queue is enough).
-    while let Some(at) = queue.pop_front() {
-        let here = dist.get(&at).copied().unwrap_or(0);
-        for next in neighbours(at) {
-            // The cost of entering `at` from `next`.
-            let Some(step) = b.terrain_at(at).and_then(|t| t.costs.get(kind).copied().flatten()) else { continue };
-            if b.terrain_at(next).and_then(|t| t.costs.get(kind).copied().flatten()).is_none() {
-                continue;
-            }
-            let total = here + i64::from(step);
-            if dist.get(&next).is_none_or(|d| total < *d) {
-                dist.insert(next, total);
-                queue.push_back(next);
-            }
-        }
-    }
-    dist
-}
+use super::{objective_tiles, Guide, View};
+use crate::battle::{distance, Act, Battle, Controller, State, Tile, Turn};
 
 /// (chance to rout the target, expected damage dealt, expected damage taken).
 pub type Prospect = (f64, f64, f64);
-
-/// The region tiles a side's condition asks it to reach with `verb`.
-fn objective_tiles(b: &Battle, side: m::SideId, kind: &str) -> Vec<Tile> {
-    fn regions<'c>(c: &'c m::Condition, kind: &str, out: &mut Vec<&'c str>) {
-        match c {
-            m::Condition::Seize { region } if kind == "seize" => out.push(region),
-            m::Condition::Escape { region, .. } if kind == "escape" => out.push(region),
-            m::Condition::Raze { region, .. } if kind == "raze" => out.push(region),
-            m::Condition::Defend { region, .. } if kind == "defend" => out.push(region),
-            m::Condition::And(a, x) | m::Condition::Or(a, x) => {
-                regions(a, kind, out);
-                regions(x, kind, out);
-            }
-            _ => {}
-        }
-    }
-    let mut names = Vec::new();
-    if let Some(c) = &b.scenario.side(side).win {
-        regions(c, kind, &mut names);
-    }
-    names.iter().filter_map(|n| b.map.region(n)).flat_map(|r| r.tiles.iter().copied()).collect()
-}
 
 /// The AI's exact forecasts, by the two loadouts and the distance (a loadout includes HP,
 /// terrain and statuses, so an entry stays right for as long as the battle lasts).
 type Forecasts = HashMap<String, Option<Prospect>>;
 
-/// The AI, as the battle's [`Controller`]. Use one per battle: it keeps the forecasts it has
-/// worked out with that battle's engine.
+/// The greedy AI, as the battle's [`Controller`]. Use one per battle: it keeps the forecasts it
+/// has worked out with that battle's engine.
 #[derive(Debug, Default)]
-pub struct Ai {
+pub struct Greedy {
     forecasts: Forecasts,
 }
 
-impl Controller for Ai {
+impl Controller for Greedy {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
         choose(b, &mut self.forecasts)
-    }
-}
-
-/// The battle as the side to act sees it: the whole battle by reference, and its sight (one per
-/// decision, never a copy of the battle). Without fog the sight holds every tile.
-pub struct View<'v, 'e> {
-    pub battle: &'v Battle<'e>,
-    pub sight: Sight,
-}
-
-impl<'v, 'e> View<'v, 'e> {
-    pub fn new(battle: &'v Battle<'e>, side: m::SideId) -> Self {
-        View { battle, sight: battle.sight(side) }
-    }
-
-    /// Units in the battle the side knows of: all of its own, and the enemies it sees.
-    pub fn units(&self) -> impl Iterator<Item = (usize, &'v Combatant)> + '_ {
-        self.battle
-            .units
-            .iter()
-            .enumerate()
-            .filter(|(_, u)| u.state == State::Ready && (u.side == self.sight.side || self.sight.sees(u.pos)))
-    }
-
-    /// The enemies in sight.
-    pub fn enemies(&self) -> impl Iterator<Item = (usize, &'v Combatant)> + '_ {
-        self.units().filter(|(_, u)| u.side != self.sight.side)
-    }
-
-    /// Tiles a unit can move to, as far as its side knows.
-    fn reachable(&self, i: usize) -> Option<HashMap<Tile, i64>> {
-        if self.sight.fogged() {
-            self.battle.reachable_as_seen(i, &self.sight).ok()
-        } else {
-            self.battle.reachable(i).ok()
-        }
     }
 }
 
@@ -142,7 +57,7 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts) -> Option<(f64, Turn)>
     // Where activations are steps paid from a resource, only steps the unit can pay for.
     let affordable = |turn: &Turn| {
         let moved = turn.to.and_then(|t| reach.get(&t).copied()).unwrap_or(0);
-        b.step_price(i, &b.step_vars(i, moved, &turn.act)).is_none_or(|p| p.is_ok())
+        b.turn_price(i, moved, turn).is_none_or(|p| p.is_ok())
     };
     // 1. The objective, if a tile of it is in reach.
     for (verb, kind) in [(m::Verb::Seize, "seize"), (m::Verb::Escape, "escape"), (m::Verb::Raze, "raze")] {
@@ -275,9 +190,9 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts) -> Option<(f64, Turn)>
     if goals.is_empty() && view.sight.fogged() {
         goals.extend(b.map.region(&b.scenario.side(u.side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default());
     }
-    let guide = steps_to(b, &kind, &goals);
-    let here = guide.get(&u.pos).copied().unwrap_or(i64::MAX / 4);
-    if let Some((t, d)) = tiles.iter().filter_map(|(t, _)| guide.get(*t).map(|d| (**t, *d))).min_by_key(|(t, d)| (*d, *t)) {
+    let guide = Guide::new(b, &kind, &goals);
+    let here = guide.at(u.pos).unwrap_or(i64::MAX / 4);
+    if let Some((t, d)) = tiles.iter().filter_map(|(t, _)| guide.at(**t).map(|d| (**t, d))).min_by_key(|(t, d)| (*d, *t)) {
         let progress = (here - d) as f64;
         consider(
             progress * 0.5,

@@ -1,0 +1,97 @@
+//! The tactician's exact forecasts, worked out once per battle: loadouts interned to numbers
+//! (their full description, HP, terrain and statuses included, so an entry stays right for the
+//! whole battle), and each exchange kept as what the AI reads of it.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::{Engine, Exchange, Loadout};
+
+/// One exchange as the AI weighs it: each side's damage taken as a distribution, so the same
+/// forecast answers for either unit at a lower HP than it started with. A unit's strikes and
+/// the other's land the same way until one is routed, so P(routed at h) = P(damage >= h)
+/// exactly; what follows a rout that comes earlier at lower HP (the strikes it no longer
+/// makes) is not subtracted.
+#[derive(Clone, Debug)]
+pub(crate) struct Sketch {
+    /// Damage taken -> probability, by damage, from `attacker_hp` and `defender_hp`.
+    attacker_damage: Vec<(i64, f64)>,
+    defender_damage: Vec<(i64, f64)>,
+    attacker_hp: i64,
+    pub defender_hp: i64,
+}
+
+/// (chance routed, expected damage) of a unit starting at `hp` (at most `start`) that takes
+/// `dist` damage.
+fn at(dist: &[(i64, f64)], start: i64, hp: i64) -> (f64, f64) {
+    let hp = hp.clamp(1, start.max(1));
+    let (mut routed, mut damage) = (0.0, 0.0);
+    for (d, p) in dist {
+        if *d >= hp {
+            routed += p;
+            damage += p * hp as f64;
+        } else {
+            damage += p * (*d).max(0) as f64;
+        }
+    }
+    (routed, damage)
+}
+
+impl Sketch {
+    /// (chance the defender is routed, its expected damage) when it starts the exchange with
+    /// `hp` (at most the HP the forecast started from).
+    pub fn against(&self, hp: i64) -> (f64, f64) {
+        at(&self.defender_damage, self.defender_hp, hp)
+    }
+
+    /// The same for the attacker.
+    pub fn attacker_at(&self, hp: i64) -> (f64, f64) {
+        at(&self.attacker_damage, self.attacker_hp, hp)
+    }
+}
+
+/// Which exchange: the interned attacker and defender loadouts, the distance, and whether it is
+/// a lone strike (a free attack of a threat zone).
+type Key = (u32, u32, i64, bool);
+
+/// Forecasts for one battle (one engine).
+#[derive(Debug, Default)]
+pub(crate) struct Forecasts {
+    ids: HashMap<String, u32>,
+    table: HashMap<Key, Option<Arc<Sketch>>>,
+}
+
+impl Forecasts {
+    /// The number standing for a loadout in this cache.
+    pub fn id(&mut self, l: &Loadout) -> u32 {
+        let text = format!("{l:?}");
+        let next = self.ids.len() as u32;
+        *self.ids.entry(text).or_insert(next)
+    }
+
+    /// The forecast of `a` (interned as `ia`) attacking `d` (`id`) from `distance`, or `None`
+    /// when it cannot (out of range, no usable weapon).
+    pub fn get(
+        &mut self,
+        engine: &Engine,
+        (a, ia): (&Loadout, u32),
+        (d, id): (&Loadout, u32),
+        distance: i64,
+        single: bool,
+    ) -> Option<Arc<Sketch>> {
+        self.table
+            .entry((ia, id, distance, single))
+            .or_insert_with(|| {
+                let x = Exchange::new(engine, a, d, distance).ok()?;
+                let f = if single { x.single() } else { x }.forecast();
+                let (a, d) = (f.attacker.hp, f.defender.hp);
+                Some(Arc::new(Sketch {
+                    attacker_damage: f.attacker_hp.iter().map(|(hp, p)| (a - hp, *p)).collect(),
+                    defender_damage: f.defender_hp.iter().map(|(hp, p)| (d - hp, *p)).collect(),
+                    attacker_hp: a,
+                    defender_hp: d,
+                }))
+            })
+            .clone()
+    }
+}

@@ -1,0 +1,193 @@
+//! The AIs: [`Controller`]s that play a battle for one side or both, by name.
+//!
+//! - `tactician` (the default, [`Tactician`]): plans with the exact forecasts — what an attack
+//!   deals and takes, and what the enemy can do back on its next activations at the tile a unit
+//!   ends on (a threat map) —, weighs units by their worth to the scenario's conditions (leaders
+//!   a condition names, healers), and times the objective against the clock.
+//! - `greedy` ([`Greedy`]): the first AI: the objective, a heal, or the attack with the best
+//!   exact forecast, else a walk toward the objective or the nearest enemy. Much cheaper.
+//!
+//! Both decide from a [`View`]: under fog of war, only the enemies their side sees.
+//! [`by_name`] makes one; [`Sides`] lets each side play with its own.
+
+mod forecasts;
+mod greedy;
+mod tactician;
+
+use std::collections::BinaryHeap;
+
+use oc_model as m;
+
+use crate::battle::{neighbours, Battle, Combatant, Controller, Sight, State, Tile, Turn};
+
+pub use greedy::{Greedy, Prospect};
+pub use tactician::Tactician;
+
+/// The AI `oc battle`, `oc simulate` and `oc tournament` play with unless told otherwise.
+pub const DEFAULT: &str = "tactician";
+
+/// Every AI by name, with what it does (the default first).
+pub const AIS: &[(&str, &str)] = &[
+    ("tactician", "plans with exact forecasts and the enemy's reply (threat maps), focus fire, the clock"),
+    ("greedy", "the objective, a heal, or the best exact forecast now; much faster, weaker"),
+];
+
+/// The names of the AIs, the default first.
+pub fn names() -> Vec<&'static str> {
+    AIS.iter().map(|(n, _)| *n).collect()
+}
+
+/// A fresh AI by name (one per battle: each keeps what it works out for that battle), or `None`
+/// for a name no AI has.
+pub fn by_name(name: &str) -> Option<Box<dyn Controller + Send>> {
+    match name {
+        "tactician" => Some(Box::new(Tactician::default())),
+        "greedy" => Some(Box::new(Greedy::default())),
+        _ => None,
+    }
+}
+
+/// One controller per side: the attacker's plays the attacker's activations, the defender's
+/// the defender's.
+pub struct Sides {
+    attacker: Box<dyn Controller + Send>,
+    defender: Box<dyn Controller + Send>,
+}
+
+impl Sides {
+    pub fn new(attacker: Box<dyn Controller + Send>, defender: Box<dyn Controller + Send>) -> Sides {
+        Sides { attacker, defender }
+    }
+
+    /// Fresh AIs by name for the attacker and the defender; `Err` names the unknown one.
+    pub fn by_names(attacker: &str, defender: &str) -> Result<Sides, String> {
+        let make = |n: &str| by_name(n).ok_or_else(|| n.to_string());
+        Ok(Sides { attacker: make(attacker)?, defender: make(defender)? })
+    }
+}
+
+impl Controller for Sides {
+    fn choose(&mut self, battle: &Battle<'_>) -> Option<Turn> {
+        match battle.to_act {
+            m::SideId::Attacker => self.attacker.choose(battle),
+            m::SideId::Defender => self.defender.choose(battle),
+        }
+    }
+}
+
+/// The battle as the side to act sees it: the whole battle by reference, and its sight (one per
+/// decision, never a copy of the battle). Without fog the sight holds every tile.
+pub struct View<'v, 'e> {
+    pub battle: &'v Battle<'e>,
+    pub sight: Sight,
+}
+
+impl<'v, 'e> View<'v, 'e> {
+    pub fn new(battle: &'v Battle<'e>, side: m::SideId) -> Self {
+        View { battle, sight: battle.sight(side) }
+    }
+
+    /// Units in the battle the side knows of: all of its own, and the enemies it sees.
+    pub fn units(&self) -> impl Iterator<Item = (usize, &'v Combatant)> + '_ {
+        self.battle
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.state == State::Ready && (u.side == self.sight.side || self.sight.sees(u.pos)))
+    }
+
+    /// The enemies in sight.
+    pub fn enemies(&self) -> impl Iterator<Item = (usize, &'v Combatant)> + '_ {
+        self.units().filter(|(_, u)| u.side != self.sight.side)
+    }
+
+    /// Tiles a unit can move to, as far as its side knows (an enemy's, as the side sees them).
+    fn reachable(&self, i: usize) -> Option<std::collections::HashMap<Tile, i64>> {
+        if self.sight.fogged() {
+            self.battle.reachable_as_seen(i, &self.sight).ok()
+        } else {
+            self.battle.reachable(i).ok()
+        }
+    }
+}
+
+/// The region tiles a side's condition asks it to reach with `kind` (`seize`, `escape`, `raze`,
+/// `defend`).
+fn objective_tiles(b: &Battle, side: m::SideId, kind: &str) -> Vec<Tile> {
+    fn regions<'c>(c: &'c m::Condition, kind: &str, out: &mut Vec<&'c str>) {
+        match c {
+            m::Condition::Seize { region } if kind == "seize" => out.push(region),
+            m::Condition::Escape { region, .. } if kind == "escape" => out.push(region),
+            m::Condition::Raze { region, .. } if kind == "raze" => out.push(region),
+            m::Condition::Defend { region, .. } if kind == "defend" => out.push(region),
+            m::Condition::And(a, x) | m::Condition::Or(a, x) => {
+                regions(a, kind, out);
+                regions(x, kind, out);
+            }
+            _ => {}
+        }
+    }
+    let mut names = Vec::new();
+    if let Some(c) = &b.scenario.side(side).win {
+        regions(c, kind, &mut names);
+    }
+    names.iter().filter_map(|n| b.map.region(n)).flat_map(|r| r.tiles.iter().copied()).collect()
+}
+
+/// Movement cost to the nearest of some goal tiles for one movement type, over the terrain and
+/// ignoring units (a guide for walking, not a path): one number per tile of the map.
+pub(crate) struct Guide {
+    width: i64,
+    height: i64,
+    cost: Vec<i64>,
+}
+
+impl Guide {
+    const FAR: i64 = i64::MAX / 4;
+
+    /// Cheapest cost from every tile to the nearest goal for movement type `kind`: entering a
+    /// tile costs its terrain's cost for that type.
+    pub(crate) fn new(b: &Battle, kind: &str, goals: &[Tile]) -> Guide {
+        let (width, height) = (b.map.width.max(0), b.map.height.max(0));
+        let mut g = Guide { width, height, cost: vec![Guide::FAR; (width * height) as usize] };
+        let enter = |t: Tile| b.terrain_at(t).and_then(|x| x.costs.get(kind).copied().flatten()).map(i64::from);
+        let mut heap = BinaryHeap::new();
+        for t in goals {
+            if let Some(k) = g.index(*t) {
+                if g.cost.get(k).is_some_and(|c| *c > 0) {
+                    g.cost[k] = 0;
+                    heap.push(std::cmp::Reverse((0i64, *t)));
+                }
+            }
+        }
+        while let Some(std::cmp::Reverse((here, at))) = heap.pop() {
+            if g.at(at).is_some_and(|c| c < here) {
+                continue;
+            }
+            // Walking from `next` into `at` costs `at`'s terrain; `next` must be passable too.
+            let Some(step) = enter(at) else { continue };
+            for next in neighbours(at) {
+                if enter(next).is_none() {
+                    continue;
+                }
+                let total = here + step;
+                if let Some(k) = g.index(next) {
+                    if g.cost.get(k).is_some_and(|c| total < *c) {
+                        g.cost[k] = total;
+                        heap.push(std::cmp::Reverse((total, next)));
+                    }
+                }
+            }
+        }
+        g
+    }
+
+    fn index(&self, t: Tile) -> Option<usize> {
+        (t.0 >= 0 && t.1 >= 0 && t.0 < self.width && t.1 < self.height).then(|| (t.1 * self.width + t.0) as usize)
+    }
+
+    /// The cost from `t` to the nearest goal, or `None` when no goal can be walked to.
+    pub(crate) fn at(&self, t: Tile) -> Option<i64> {
+        self.index(t).and_then(|k| self.cost.get(k).copied()).filter(|c| *c < Guide::FAR)
+    }
+}

@@ -1,0 +1,371 @@
+//! `tactician`, the default AI. For every unit it may activate it weighs each tile in reach —
+//! staying, walking there, or attacking from there with each weapon, healing (equipping a staff
+//! it carries), using a healing item — by one measure, material: each unit's worth (its price,
+//! raised for the units the scenario's conditions name, `stakes.rs`), a share for its HP and the
+//! rest for standing at all.
+//!
+//! A turn's value is a shallow expectimax. The exact forecast of its exchange is the chance node
+//! (the target routed or not, our unit routed or not, the HP left). The enemy's reply is the
+//! threat map (`threat.rs`): every enemy in sight, what it can strike on its next activation —
+//! each tile it can reach, widened by its weapons' ranges — and the forecast of that blow on our
+//! unit with the terrain of the tile it ends on and the HP the exchange leaves. An enemy counts
+//! for what striking our unit there adds to the best it could do to our other units where they
+//! stand (shared out among them, the wounded worn down), worst first, while there is room to
+//! strike from; one that moves now and strikes first next round counts when the enemy leads the
+//! next round. An enemy routed in the exchange makes no reply at all (focus fire). Then the
+//! position: progress toward the enemy or the objective (harder as the clock runs out), enemies
+//! within striking distance for next time, tiles that heal, the tiles the enemy must reach held,
+//! an ally in danger shielded. The unit whose best turn gains most over standing still acts.
+//!
+//! It decides from a [`View`] (only the enemies its side sees), never clones the battle, works
+//! out each exact forecast once per battle (at full HP, read at any HP: `forecasts.rs`), and
+//! breaks ties by unit and tile order: one seed, one game.
+
+mod plan;
+mod stakes;
+mod threat;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use oc_model as m;
+
+use super::forecasts::{Forecasts, Sketch};
+use super::{Guide, View};
+use crate::battle::{Battle, Controller, State, Tile, Turn};
+use crate::Loadout;
+use stakes::{prices, Stakes};
+use threat::{loss, Target, ThreatMap};
+
+/// The tactician, as the battle's [`Controller`]. Use one per battle: it keeps the forecasts it
+/// has worked out with that battle's engine, and the units' prices.
+#[derive(Debug, Default)]
+pub struct Tactician {
+    cache: Forecasts,
+    prices: Vec<f64>,
+}
+
+impl Controller for Tactician {
+    fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
+        if self.prices.len() != b.units.len() {
+            self.prices = prices(b);
+        }
+        let side = b.to_act;
+        let movers = b.may_act(side);
+        let first = *movers.first()?;
+        let mut d = Decision::new(b, side, &self.prices, &mut self.cache);
+        let mut best: Option<Plan> = None;
+        for i in movers {
+            if let Some(p) = d.plan(i, &mut self.cache) {
+                if best.as_ref().is_none_or(|q| p.gain > q.gain + EPS) {
+                    best = Some(p);
+                }
+            }
+        }
+        Some(best.map_or(Turn { unit: first, ..Default::default() }, |p| p.turn))
+    }
+}
+
+/// The chance the enemy leads the next round. Alternating, the side that activates its last unit
+/// first leads: with it our turn now, we finish first if we have no more units waiting than the
+/// enemy. A roll-off or an order by a resource may go either way.
+fn lead_next(b: &Battle, side: m::SideId) -> f64 {
+    match b.engine.rules.ruleset.turn.order {
+        m::Order::Alternate => {
+            let (ours, theirs) = (b.waiting(side).len(), b.waiting(side.other()).len());
+            if ours <= theirs {
+                0.0
+            } else {
+                1.0
+            }
+        }
+        _ => 0.5,
+    }
+}
+
+// The weights, each measured by tournaments against `greedy` (`oc tournament`, docs/commands.md).
+
+/// The share of a unit's worth its HP carry (the rest is its standing at all).
+const HP_SHARE: f64 = 0.6;
+/// How much an enemy minds its own losses when it picks a blow (1: as much as ours). A careless
+/// enemy strikes where our counter costs it more than the blow costs us.
+const REGARD: f64 = 0.35;
+/// What a blow that costs the enemy more than us is worth to us (a careless enemy may strike).
+const BAIT: f64 = 0.3;
+/// Standing next to an ally in danger: its danger per tile an enemy could strike it from.
+const SHIELD: f64 = 1.0;
+/// An enemy that moves this round and strikes first next round: its worst blow, weighed.
+const LATER: f64 = 0.5;
+/// Within striking distance of an enemy for next time: that strike's worth, weighed.
+const PROSPECT: f64 = 0.3;
+/// An enemy that has acted this round: the chance it strikes before our unit moves again.
+const ACTED: f64 = 0.6;
+/// Progress toward the enemy, per move: at ease, and more as the clock runs out (`urgency`).
+const ADVANCE: f64 = 0.06;
+
+/// Scores closer than this are equal: the first (by unit, then tile) wins.
+const EPS: f64 = 1e-9;
+
+/// A unit's best turn, its score, and how much it gains over standing still.
+struct Plan {
+    gain: f64,
+    turn: Turn,
+}
+
+/// Everything one decision shares across the units it weighs.
+struct Decision<'v, 'e> {
+    view: View<'v, 'e>,
+    side: m::SideId,
+    stakes: Stakes,
+    threats: ThreatMap,
+    /// Our units where they stand, as the enemies' targets.
+    exposed: Vec<Exposure>,
+    /// Our units in danger where they stand: (unit, tile, danger per tile an enemy may strike it
+    /// from).
+    cover: Vec<(usize, Tile, f64)>,
+    /// For the unit being planned: what each enemy gets by striking our other units instead.
+    elsewhere: Option<(usize, Vec<f64>)>,
+    /// Our units' tiles.
+    ours: Vec<Tile>,
+    /// Walking guides by movement type: toward the enemy, toward the objective tiles, toward a
+    /// region to hold or contest.
+    guides: HashMap<String, Guides>,
+    /// Our units' loadouts as the enemy would strike them, interned: by (unit, weapon, terrain).
+    targets: HashMap<(usize, Option<String>, Option<String>), (Loadout, u32)>,
+    /// Under fog: our units' eyes (unit, tile, vision).
+    eyes: Vec<(usize, Tile, i64)>,
+    stepped: bool,
+    threat_zones: bool,
+    /// The chance the enemy leads the next round (acts before us then).
+    lead: f64,
+}
+
+/// One of our units where it stands, as the enemies see it: for each enemy of the threat map,
+/// its best strike there (its own loss, and the exchange).
+struct Exposure {
+    unit: usize,
+    hp: i64,
+    max_hp: i64,
+    worth: f64,
+    blows: Vec<Option<(f64, Arc<Sketch>)>>,
+}
+
+struct Guides {
+    enemy: Guide,
+    goal: Option<Guide>,
+    region: Option<Guide>,
+}
+
+/// One candidate's parts, before they are summed.
+struct Candidate {
+    turn: Turn,
+    /// What the act itself is worth (an exchange's material, a heal).
+    act: f64,
+    /// The weapon held once the turn is over, and the HP left (expected, if not routed).
+    holds: Option<String>,
+    hp: i64,
+    /// The chance our unit is routed in its own act, and the enemy (by threat-map index) it may
+    /// rout, with that chance.
+    fallen: f64,
+    routs: Option<(usize, f64)>,
+}
+
+impl<'v, 'e> Decision<'v, 'e> {
+    fn new(b: &'v Battle<'e>, side: m::SideId, prices: &[f64], cache: &mut Forecasts) -> Self {
+        let view = View::new(b, side);
+        let seizers: Vec<usize> = (0..b.units.len())
+            .filter(|k| b.units.get(*k).is_some_and(|u| u.state == State::Ready))
+            .filter(|k| b.actions(*k).iter().any(|a| matches!(a.verb(), Some(m::Verb::Seize | m::Verb::Escape | m::Verb::Raze))))
+            .collect();
+        let stakes = Stakes::new(b, side, prices, &seizers);
+        let threats = ThreatMap::new(&view, cache, &stakes.worth);
+        let ours: Vec<Tile> = view.units().filter(|(_, u)| u.side == side).map(|(_, u)| u.pos).collect();
+        let stepped = b.engine.rules.ruleset.turn.spend.is_some();
+        let threat_zones = b.engine.rules.ruleset.turn.threat.is_some();
+        let eyes = if view.sight.fogged() {
+            view.units().filter(|(_, u)| u.side == side).filter_map(|(k, u)| b.vision(k).map(|v| (k, u.pos, v))).collect()
+        } else {
+            Vec::new()
+        };
+        let mut d = Decision {
+            view,
+            side,
+            stakes,
+            threats,
+            exposed: Vec::new(),
+            cover: Vec::new(),
+            elsewhere: None,
+            ours,
+            guides: HashMap::new(),
+            targets: HashMap::new(),
+            eyes,
+            stepped,
+            threat_zones,
+            lead: lead_next(b, side),
+        };
+        // What each enemy could strike now: the replies our units draw where they stand.
+        let mine: Vec<(usize, Tile, i64, i64, Option<String>)> =
+            d.view.units().filter(|(_, u)| u.side == side).map(|(k, u)| (k, u.pos, u.hp, u.max_hp, u.equipped.clone())).collect();
+        for (k, pos, hp, max_hp, weapon) in mine {
+            let Some((loadout, id)) = d.target(k, weapon.as_deref(), pos, cache) else { continue };
+            let target = d.target_of(k, &loadout, id, hp);
+            let mut blows = vec![None; d.threats.foes.len()];
+            for (foe, blow) in d.threats.blows(b.engine, cache, pos, &target) {
+                if let (false, Some(slot)) = (blow.far, blows.get_mut(foe)) {
+                    *slot = Some((blow.own_loss, blow.sketch));
+                }
+            }
+            d.exposed.push(Exposure { unit: k, hp, max_hp, worth: d.worth(k), blows });
+        }
+        let here: Vec<(usize, Tile, i64, Option<String>)> = d
+            .exposed
+            .iter()
+            .filter_map(|x| {
+                let u = b.units.get(x.unit)?;
+                Some((x.unit, u.pos, u.hp, u.equipped.clone()))
+            })
+            .collect();
+        for (k, pos, hp, weapon) in here {
+            let danger = d.danger(k, pos, weapon.as_deref(), hp, None, cache);
+            if danger > 0.0 {
+                let room = d.room(pos, usize::MAX).max(1);
+                d.cover.push((k, pos, danger / room as f64));
+            }
+        }
+        d
+    }
+
+    /// What each enemy gets from our units other than `i` where they stand, as the enemies share
+    /// them out: each enemy in turn, the one with the best blow first, strikes the target worth
+    /// most to it, HP worn down by the blows before (a unit two enemies strike may be routed by
+    /// the first: the second gets less from it).
+    fn share_out(&self, i: usize) -> Vec<f64> {
+        let n = self.threats.foes.len();
+        let mut got = vec![0.0; n];
+        let mut state: Vec<(i64, f64, f64)> = self.exposed.iter().map(|x| (x.hp, 1.0, 0.0)).collect();
+        let value = |x: &Exposure, (hp, standing, _): (i64, f64, f64), own: f64, sketch: &Sketch| {
+            let (routed, damage) = sketch.against(hp.max(1));
+            standing * loss(x.worth, x.max_hp, damage, routed) - threat::regard() * own
+        };
+        let mut order: Vec<(usize, f64)> = (0..n)
+            .map(|f| {
+                let best = self
+                    .exposed
+                    .iter()
+                    .zip(&state)
+                    .filter(|(x, _)| x.unit != i)
+                    .filter_map(|(x, st)| x.blows.get(f)?.as_ref().map(|(own, sk)| value(x, *st, *own, sk)))
+                    .fold(0.0f64, f64::max);
+                (f, best)
+            })
+            .collect();
+        order.sort_by(|a, b| b.1.total_cmp(&a.1));
+        for (f, _) in order {
+            let tempo = self.threats.foes.get(f).map_or(1.0, |x| x.tempo);
+            let mut best: Option<(usize, f64, f64, f64)> = None;
+            for (k, (x, st)) in self.exposed.iter().zip(&state).enumerate() {
+                if x.unit == i || st.0 <= 0 {
+                    continue;
+                }
+                let Some((own, sk)) = x.blows.get(f).and_then(Option::as_ref) else { continue };
+                let v = value(x, *st, *own, sk);
+                if v > 0.0 && best.is_none_or(|b| v > b.1 + EPS) {
+                    let (routed, damage) = sk.against(st.0.max(1));
+                    best = Some((k, v, routed, damage));
+                }
+            }
+            let Some((k, v, routed, damage)) = best else { continue };
+            if let (Some(slot), Some(st)) = (got.get_mut(f), state.get_mut(k)) {
+                *slot = v;
+                st.1 *= 1.0 - tempo * routed;
+                st.2 += tempo * damage;
+                st.0 = self.exposed.get(k).map_or(0, |x| x.hp) - st.2.round() as i64;
+            }
+        }
+        got
+    }
+
+    /// [`Decision::share_out`] for unit `i`, worked out once per unit.
+    fn elsewhere(&mut self, i: usize) -> Vec<f64> {
+        if let Some((unit, got)) = &self.elsewhere {
+            if *unit == i {
+                return got.clone();
+            }
+        }
+        let got = self.share_out(i);
+        self.elsewhere = Some((i, got.clone()));
+        got
+    }
+
+    fn battle(&self) -> &'v Battle<'e> {
+        self.view.battle
+    }
+
+    fn worth(&self, k: usize) -> f64 {
+        self.stakes.worth.get(k).copied().unwrap_or(1.0)
+    }
+
+    /// Our unit `k` as an enemy would strike it on `at`, holding `weapon`: interned. Its HP is
+    /// full, so one forecast answers for every HP it may have (`Sketch::against`) and the
+    /// forecasts stay right as it is worn down.
+    fn target(&mut self, k: usize, weapon: Option<&str>, at: Tile, cache: &mut Forecasts) -> Option<(Loadout, u32)> {
+        let b = self.battle();
+        let terrain = b.terrain_at(at).map(|t| t.name.clone());
+        let key = (k, weapon.map(str::to_string), terrain.clone());
+        if let Some(hit) = self.targets.get(&key) {
+            return Some(hit.clone());
+        }
+        let mut l = b.loadout_of(k, false)?;
+        l.weapon = weapon.map(str::to_string);
+        l.terrain = terrain;
+        l.hp = None;
+        let id = cache.id(&l);
+        self.targets.insert(key, (l.clone(), id));
+        Some((l, id))
+    }
+
+    fn target_of<'l>(&self, k: usize, loadout: &'l Loadout, id: u32, hp: i64) -> Target<'l> {
+        let max_hp = self.battle().units.get(k).map_or(1, |u| u.max_hp);
+        Target { loadout, id, hp, max_hp, worth: self.worth(k) }
+    }
+
+    /// What the enemies' replies cost our unit `i` on `at` holding `weapon` with `hp`, enemy
+    /// `gone` routed first.
+    fn danger(&mut self, i: usize, at: Tile, weapon: Option<&str>, hp: i64, gone: Option<usize>, cache: &mut Forecasts) -> f64 {
+        if hp <= 0 || !self.threats.reaches(at) {
+            return 0.0;
+        }
+        let Some((loadout, id)) = self.target(i, weapon, at, cache) else { return 0.0 };
+        let target = self.target_of(i, &loadout, id, hp);
+        let elsewhere = self.elsewhere(i);
+        let room = self.room(at, i);
+        self.threats.danger(self.battle().engine, cache, at, &target, room, &elsewhere, gone, self.lead)
+    }
+
+    /// Tiles next to `t` an enemy could strike from (on the map, passable, not ours but `mover`'s).
+    fn room(&self, t: Tile, mover: usize) -> usize {
+        let b = self.battle();
+        let from = b.units.get(mover).map(|u| u.pos);
+        crate::battle::neighbours(t)
+            .into_iter()
+            .filter(|n| b.terrain_at(*n).is_some_and(|x| x.costs.values().any(Option::is_some)))
+            .filter(|n| Some(*n) == from || !self.ours.contains(n))
+            .count()
+    }
+
+    fn guides(&mut self, kind: &str) -> &Guides {
+        let (b, side, stakes) = (self.view.battle, self.side, &self.stakes);
+        let enemies: Vec<Tile> = self.view.enemies().map(|(_, u)| u.pos).collect();
+        self.guides.entry(kind.to_string()).or_insert_with(|| {
+            let mut enemy = enemies;
+            if enemy.is_empty() {
+                // Nobody in sight: toward where the enemy deployed.
+                enemy = b.map.region(&b.scenario.side(side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default();
+            }
+            let goal = (!stakes.goals.is_empty()).then(|| Guide::new(b, kind, &stakes.goals));
+            let region: Vec<Tile> = stakes.hold.iter().chain(&stakes.contest).copied().collect();
+            let region = (!region.is_empty()).then(|| Guide::new(b, kind, &region));
+            Guides { enemy: Guide::new(b, kind, &enemy), goal, region }
+        })
+    }
+}

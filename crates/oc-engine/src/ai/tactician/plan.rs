@@ -1,0 +1,444 @@
+//! One unit's candidate turns, each scored: the act, the enemy's reply, the position.
+
+use oc_model as m;
+
+use super::threat::loss;
+use super::{Candidate, Decision, Plan, EPS};
+use crate::ai::forecasts::Forecasts;
+use crate::ai::{objective_tiles, Guide};
+use crate::battle::{distance, Act, Combatant, Tile, Turn};
+
+/// What a unit brings to its turn, worked out once per decision.
+struct Unit {
+    i: usize,
+    u: Combatant,
+    /// Movement points and type.
+    points: i64,
+    kind: String,
+    /// Weapons it may strike with now: (name, least and most distance).
+    weapons: Vec<(String, i64, i64)>,
+    can_attack: bool,
+    /// Whether it takes the side's objective (seize, escape, raze) or guards a leader.
+    takes_objective: bool,
+    /// The weapon it is best held with on the enemy's turn.
+    guard: Option<String>,
+    /// Free attacks a move away invites (threat zones): each zone it stands in, and its cost.
+    zones: Vec<(Vec<Tile>, f64)>,
+    vision: Option<i64>,
+    /// The distances its heal reaches, if it has one, and the item it must equip for it (a staff
+    /// it carries but does not hold: then next to the ally only).
+    heal: Option<(i64, i64)>,
+    heal_with: Option<String>,
+    /// Enemies it could strike next activation, with what the best strike is worth: (tile, value).
+    prey: Vec<(Tile, f64)>,
+    /// How far it strikes after a move (movement points plus its longest reach).
+    span: i64,
+}
+
+impl<'v, 'e> Decision<'v, 'e> {
+    /// The best turn for unit `i`, with its gain over standing still; `None` if it cannot act.
+    pub(super) fn plan(&mut self, i: usize, cache: &mut Forecasts) -> Option<Plan> {
+        let b = self.battle();
+        let u = b.units.get(i)?.clone();
+        let mut reach: Vec<(Tile, i64)> = self.view.reachable(i)?.into_iter().collect();
+        reach.sort_unstable();
+        let actions = b.actions(i);
+        let has = |verb: m::Verb| actions.iter().any(|a| a.verb() == Some(verb));
+        // Where activations are steps paid from a resource, only steps the unit can pay for.
+        let affordable = |turn: &Turn| {
+            let moved = turn
+                .to
+                .and_then(|t| reach.binary_search_by_key(&t, |(x, _)| *x).ok())
+                .and_then(|k| reach.get(k))
+                .map_or(0, |(_, c)| *c);
+            b.turn_price(i, moved, turn).is_none_or(|p| p.is_ok())
+        };
+        // 1. The objective, if a tile of it is in reach: the battle may end here.
+        for (verb, kind) in [(m::Verb::Seize, "seize"), (m::Verb::Escape, "escape"), (m::Verb::Raze, "raze")] {
+            if !has(verb) {
+                continue;
+            }
+            let tiles = objective_tiles(b, u.side, kind);
+            for (t, _) in reach.iter().filter(|(t, _)| tiles.contains(t)) {
+                let turn = Turn {
+                    unit: i,
+                    to: Some(*t).filter(|t| *t != u.pos),
+                    act: Act::Special { verb, target: None, tile: None },
+                    ..Default::default()
+                };
+                if affordable(&turn) {
+                    return Some(Plan { gain: 1000.0, turn });
+                }
+            }
+        }
+        let me = self.unit(i, u, &has, cache)?;
+        let berserk = b.must_attack_weakest(i);
+        // For each enemy in sight and weapon, the nearest and farthest it can strike from: the
+        // distances worth a forecast (a bow shoots from as far as it can, or from as near).
+        let mut spans: Vec<(usize, usize, i64, i64)> = Vec::new();
+        for (k, f) in self.view.enemies() {
+            for (n, (_, lo, hi)) in me.weapons.iter().enumerate() {
+                let ds = reach.iter().map(|(t, _)| distance(*t, f.pos)).filter(|d| lo <= d && d <= hi);
+                let (near, far) = ds.fold((i64::MAX, i64::MIN), |(a, z), d| (a.min(d), z.max(d)));
+                if near <= far {
+                    spans.push((k, n, near, far));
+                }
+            }
+        }
+        let caution = 1.0 - 0.5 * self.stakes.urgency;
+        let mut best: Option<(f64, Turn)> = None;
+        let mut stay: Option<f64> = None;
+        for (t, _) in &reach {
+            let t = *t;
+            let forced = if berserk { b.weakest_from(i, t) } else { Vec::new() };
+            let place = self.position(&me, t);
+            let toll: f64 = me.zones.iter().filter(|(zone, _)| t != me.u.pos && !zone.contains(&t)).map(|(_, c)| c).sum();
+            let mut candidates = Vec::new();
+            if forced.is_empty() {
+                candidates.extend(self.stand(&me, t));
+                candidates.extend(self.heals(&me, t));
+            }
+            if me.can_attack {
+                candidates.extend(self.attacks(&me, t, &forced, &spans, cache));
+            }
+            for c in candidates {
+                if !affordable(&c.turn) {
+                    continue;
+                }
+                let danger = match c.routs {
+                    Some((foe, p)) if p > 0.0 => {
+                        let spared = self.danger(i, t, c.holds.as_deref(), c.hp, Some(foe), cache);
+                        let faced = self.danger(i, t, c.holds.as_deref(), c.hp, None, cache);
+                        p * spared + (1.0 - p) * faced
+                    }
+                    _ => self.danger(i, t, c.holds.as_deref(), c.hp, None, cache),
+                };
+                let score = c.act + place - toll - caution * (1.0 - c.fallen) * danger;
+                if t == me.u.pos && matches!(c.turn.act, Act::Wait) {
+                    stay = Some(stay.map_or(score, |s: f64| s.max(score)));
+                }
+                if best.as_ref().is_none_or(|(s, _)| score > *s + EPS) {
+                    best = Some((score, c.turn));
+                }
+            }
+        }
+        let (score, turn) = best?;
+        Some(Plan { gain: score - stay.unwrap_or(score), turn })
+    }
+
+    /// What unit `i` brings to this decision.
+    fn unit(&mut self, i: usize, u: Combatant, has: &dyn Fn(m::Verb) -> bool, cache: &mut Forecasts) -> Option<Unit> {
+        let b = self.battle();
+        let (points, kind, _) = b.mobility(i).ok()?;
+        let acting = b.loadout_of(i, true)?;
+        let ir = &b.engine.ir;
+        let can_attack = b
+            .engine
+            .unit(&acting, &[])
+            .ok()
+            .is_some_and(|x| ir.attr_id("can_attack").and_then(|a| x.attrs.get(a as usize)).is_none_or(|v| v.bool()));
+        let mut weapons = Vec::new();
+        for w in u.items.iter().filter(|n| b.engine.rules.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)) {
+            if weapons.iter().any(|(x, _, _): &(String, i64, i64)| x == w) {
+                continue;
+            }
+            let mut l = acting.clone();
+            l.weapon = Some(w.clone());
+            if let Ok(x) = b.engine.unit(&l, &[]) {
+                if x.may_use_weapon() {
+                    weapons.push((w.clone(), x.min_range, x.max_range));
+                }
+            }
+        }
+        let takes_objective = [m::Verb::Seize, m::Verb::Escape, m::Verb::Raze].into_iter().any(has);
+        // Held on the enemy's turn: the weapon that leaves the least danger where it stands.
+        let mut guard = u.equipped.clone();
+        if weapons.len() > 1 {
+            let mut least = self.danger(i, u.pos, guard.as_deref(), u.hp, None, cache);
+            for (w, _, _) in weapons.clone() {
+                let d = self.danger(i, u.pos, Some(&w), u.hp, None, cache);
+                if d < least - EPS {
+                    least = d;
+                    guard = Some(w);
+                }
+            }
+        }
+        let mut zones = Vec::new();
+        if self.threat_zones {
+            let here = self.target(i, u.equipped.as_deref(), u.pos, cache);
+            for foe in &self.threats.foes {
+                let zone = b.threatened_by(foe.unit);
+                if !zone.contains(&u.pos) {
+                    continue;
+                }
+                let (Some(mut la), Some((ld, id)), Some(e)) =
+                    (b.loadout_of(foe.unit, true), here.as_ref(), b.units.get(foe.unit))
+                else {
+                    continue;
+                };
+                la.hp = None;
+                let ia = cache.id(&la);
+                let cost = cache.get(b.engine, (&la, ia), (ld, *id), distance(e.pos, u.pos), true).map_or(0.0, |x| {
+                    let (routed, damage) = x.against(u.hp);
+                    loss(self.worth(i), u.max_hp, damage, routed)
+                });
+                zones.push((zone, cost));
+            }
+        }
+        let vision = b.vision(i);
+        let (mut heal, mut heal_with) = (if has(m::Verb::Heal) { b.action_reach(i, m::Verb::Heal) } else { None }, None);
+        if heal.is_none() {
+            heal_with = u
+                .items
+                .iter()
+                .find(|n| {
+                    b.engine.rules.item(n).is_some_and(|it| {
+                        it.kind == m::ItemKind::Weapon && it.tags.iter().any(|t| b.grants_verb(&t.tag, m::Verb::Heal))
+                    })
+                })
+                .cloned();
+            heal = heal_with.as_ref().map(|_| (1, 1));
+        }
+        // What it could strike next time, from about here.
+        let mut prey = Vec::new();
+        if can_attack {
+            // Both at full HP, read at the HP they have: the forecasts outlast the wounds.
+            let mut la = acting.clone();
+            la.hp = None;
+            la.terrain = None;
+            let foes: Vec<(usize, Tile, i64, i64)> = self
+                .view
+                .enemies()
+                .filter(|(_, f)| distance(f.pos, u.pos) <= 2 * points + 6)
+                .map(|(k, f)| (k, f.pos, f.hp, f.max_hp))
+                .collect();
+            for (k, at, hp, max_hp) in foes {
+                let Some(mut ld) = b.loadout_of(k, false) else { continue };
+                ld.hp = None;
+                let id = cache.id(&ld);
+                let mut best = 0.0f64;
+                for (w, lo, hi) in &weapons {
+                    la.weapon = Some(w.clone());
+                    let ia = cache.id(&la);
+                    let d = (*lo).max(1).max((*hi).min(2));
+                    if let Some(x) = cache.get(b.engine, (&la, ia), (&ld, id), d, false) {
+                        let (routs, dealt) = x.against(hp);
+                        let (fell, hurt) = x.attacker_at(u.hp);
+                        let v = loss(self.worth(k), max_hp, dealt, routs) - loss(self.worth(i), u.max_hp, hurt, fell);
+                        best = best.max(v);
+                    }
+                }
+                if best > 0.0 {
+                    prey.push((at, best));
+                }
+            }
+        }
+        let span = points + weapons.iter().map(|(_, _, hi)| *hi).max().unwrap_or(0);
+        Some(Unit { i, u, points, kind, weapons, can_attack, takes_objective, guard, zones, vision, heal, heal_with, prey, span })
+    }
+
+    /// Standing on `t` (moving there, or staying), holding the guard weapon.
+    fn stand(&self, me: &Unit, t: Tile) -> Option<Candidate> {
+        let moved = t != me.u.pos;
+        // Equipping is a free action; where activations are steps it is a step of its own.
+        let equip = me.guard.clone().filter(|w| me.u.equipped.as_deref() != Some(w.as_str()) && (moved || !self.stepped));
+        let holds = equip.clone().or_else(|| me.u.equipped.clone());
+        Some(Candidate {
+            turn: Turn { unit: me.i, to: moved.then_some(t), equip, act: Act::Wait, ..Default::default() },
+            act: 0.0,
+            holds,
+            hp: me.u.hp,
+            fallen: 0.0,
+            routs: None,
+        })
+    }
+
+    /// Healing from `t`: a hurt ally within the heal's reach, or itself with an item.
+    fn heals(&self, me: &Unit, t: Tile) -> Vec<Candidate> {
+        let b = self.battle();
+        let mut out = Vec::new();
+        let moved = t != me.u.pos;
+        if let Some((lo, hi)) = me.heal {
+            for (k, ally) in self.view.units() {
+                let missing = ally.max_hp.saturating_sub(ally.hp);
+                let d = distance(t, ally.pos);
+                if k == me.i || ally.side != self.side || missing <= 0 || d < lo || d > hi {
+                    continue;
+                }
+                let healed = missing.min((ally.max_hp + 2) / 3).max(1);
+                out.push(Candidate {
+                    turn: Turn {
+                        unit: me.i,
+                        to: moved.then_some(t),
+                        equip: me.heal_with.clone(),
+                        act: Act::Special { verb: m::Verb::Heal, target: Some(k), tile: None },
+                        ..Default::default()
+                    },
+                    act: 1.5 * loss(self.worth(k), ally.max_hp, healed as f64, 0.0),
+                    holds: me.heal_with.clone().or_else(|| me.u.equipped.clone()),
+                    hp: me.u.hp,
+                    fallen: 0.0,
+                    routs: None,
+                });
+            }
+        }
+        // Its own healing item, when badly hurt.
+        if me.u.hp.saturating_mul(2) <= me.u.max_hp {
+            let heals = |item: &&String| {
+                b.engine
+                    .rules
+                    .item(item)
+                    .is_some_and(|it| it.uses.iter().any(|e| matches!(e, m::Effect::Command { verb: m::Verb::Heal, .. })))
+            };
+            if let Some(item) = me.u.items.iter().find(heals) {
+                let healed = me.u.max_hp.saturating_sub(me.u.hp).min((me.u.max_hp + 2) / 3).max(1);
+                out.push(Candidate {
+                    turn: Turn {
+                        unit: me.i,
+                        to: moved.then_some(t),
+                        act: Act::Use { item: item.clone(), target: None, tile: None },
+                        ..Default::default()
+                    },
+                    act: 1.5 * loss(self.worth(me.i), me.u.max_hp, healed as f64, 0.0),
+                    holds: me.u.equipped.clone(),
+                    hp: (me.u.hp + healed).min(me.u.max_hp),
+                    fallen: 0.0,
+                    routs: None,
+                });
+            }
+        }
+        out
+    }
+
+    /// Attacks from `t`: every enemy in sight within a weapon's reach, with each weapon, by the
+    /// exact forecast. A unit that must attack the weakest attacks only those (`forced`).
+    fn attacks(
+        &mut self,
+        me: &Unit,
+        t: Tile,
+        forced: &[usize],
+        spans: &[(usize, usize, i64, i64)],
+        cache: &mut Forecasts,
+    ) -> Vec<Candidate> {
+        let b = self.battle();
+        let mut out = Vec::new();
+        let Some(mut la) = b.loadout_of(me.i, true) else { return out };
+        la.terrain = b.terrain_at(t).map(|x| x.name.clone());
+        // Ours at full HP, read at the HP it has; the target as it is.
+        la.hp = None;
+        let moved = t != me.u.pos;
+        let foes: Vec<(usize, Tile)> = self.view.enemies().map(|(k, f)| (k, f.pos)).collect();
+        for (k, at) in foes {
+            let d = distance(t, at);
+            if !forced.is_empty() && !forced.contains(&k) {
+                continue;
+            }
+            if !me.weapons.iter().any(|(_, lo, hi)| *lo <= d && d <= *hi) || !self.sees_after(me, t, at) {
+                continue;
+            }
+            let Some(ld) = b.loadout_of(k, false) else { continue };
+            let id = cache.id(&ld);
+            let foe = self.threats.foes.iter().position(|f| f.unit == k);
+            let target = b.units.get(k);
+            let (worth, max_hp) = (self.worth(k), target.map_or(1, |f| f.max_hp));
+            for (n, (w, lo, hi)) in me.weapons.iter().enumerate() {
+                if d < *lo || d > *hi || !spans.iter().any(|(x, m, near, far)| *x == k && *m == n && (d == *near || d == *far)) {
+                    continue;
+                }
+                la.weapon = Some(w.clone());
+                let ia = cache.id(&la);
+                let Some(x) = cache.get(b.engine, (&la, ia), (&ld, id), d, false) else { continue };
+                let (routs, dealt) = x.against(x.defender_hp);
+                let (fallen, taken) = x.attacker_at(me.u.hp);
+                // Our HP if we stand: the damage taken in the outcomes we survive.
+                let survived = if fallen < 1.0 { (taken - fallen * me.u.hp as f64) / (1.0 - fallen) } else { 0.0 };
+                let hp = (me.u.hp - survived.max(0.0).round() as i64).max(1);
+                let mut act = loss(worth, max_hp, dealt, routs) - loss(self.worth(me.i), me.u.max_hp, taken, fallen);
+                // Focus fire: an enemy routed makes no reply on our other units either.
+                if let Some(f) = foe {
+                    let tempo = self.threats.foes.get(f).map_or(1.0, |x| x.tempo);
+                    let spared = self.elsewhere(me.i).get(f).copied().unwrap_or(0.0);
+                    act += routs * tempo * spared.max(0.0);
+                }
+                let equip = (me.u.equipped.as_deref() != Some(w.as_str())).then(|| w.clone());
+                out.push(Candidate {
+                    turn: Turn {
+                        unit: me.i,
+                        to: moved.then_some(t),
+                        equip,
+                        act: Act::Attack { target: k },
+                        ..Default::default()
+                    },
+                    act,
+                    holds: Some(w.clone()),
+                    hp,
+                    fallen,
+                    routs: foe.map(|f| (f, routs)),
+                });
+            }
+        }
+        out
+    }
+
+    /// Whether our side still sees the enemy on `at` once our unit stands on `t` (it may have
+    /// been the one that saw it): its own eyes there, or another of ours.
+    fn sees_after(&self, me: &Unit, t: Tile, at: Tile) -> bool {
+        if !self.view.sight.fogged() {
+            return true;
+        }
+        me.vision.is_some_and(|v| distance(t, at) <= v)
+            || self.eyes.iter().any(|(k, pos, v)| *k != me.i && distance(*pos, at) <= *v)
+    }
+
+    /// What standing on `t` is worth besides the danger: progress toward the enemy, the
+    /// objective or a region to hold, tiles that heal, the enemy's objective tiles denied, a
+    /// hunted leader guarded.
+    fn position(&mut self, me: &Unit, t: Tile) -> f64 {
+        let b = self.battle();
+        let urgency = self.stakes.urgency;
+        let points = me.points.max(1) as f64;
+        let from = me.u.pos;
+        let progress = |g: &Guide| match (g.at(from), g.at(t)) {
+            (Some(a), Some(z)) => (a - z) as f64 / points,
+            (None, Some(_)) => 1.0,
+            _ => 0.0,
+        };
+        let (toward, goal, region) = {
+            let g = self.guides(&me.kind);
+            (progress(&g.enemy), g.goal.as_ref().map(progress), g.region.as_ref().map(progress))
+        };
+        let mut v = (super::ADVANCE + 0.12 * urgency) * toward;
+        // Within striking distance of an enemy for next time.
+        let potential = me.prey.iter().filter(|(at, _)| distance(*at, t) <= me.span).map(|(_, v)| *v).fold(0.0, f64::max);
+        v += super::PROSPECT * potential;
+        if let (true, Some(goal)) = (me.takes_objective, goal) {
+            v += (0.08 + 0.5 * urgency) * goal;
+        }
+        if let Some(region) = region {
+            v += (0.02 + 0.2 * urgency) * region;
+        }
+        if self.stakes.hold.contains(&t) {
+            v += 0.05;
+        }
+        if self.stakes.contest.contains(&t) {
+            v += 0.05 + 0.3 * urgency;
+        }
+        if self.stakes.deny.contains(&t) {
+            v += 0.3;
+        }
+        // Terrain that heals at the end of the turn.
+        if let Some(h) = b.terrain_at(t).and_then(|x| x.heal.as_ref()).filter(|h| h.event == m::Event::EndOfTurn) {
+            let missing = me.u.max_hp.saturating_sub(me.u.hp);
+            v += loss(self.worth(me.i), me.u.max_hp, h.amount.min(missing).max(0) as f64, 0.0);
+        }
+        // Next to an ally in danger: one tile fewer for the enemy to strike it from.
+        v += super::SHIELD
+            * self
+                .cover
+                .iter()
+                .filter(|(k, at, _)| *k != me.i && distance(*at, t) == 1)
+                .map(|(_, _, per_tile)| per_tile)
+                .sum::<f64>();
+        v
+    }
+}

@@ -1,0 +1,195 @@
+//! What is at stake for the side to act: each unit's worth (its price, raised for the units the
+//! scenario's conditions name — a leader whose rout ends the battle, the only unit that can
+//! seize, a healer —), the objective tiles, and how hard the clock pushes.
+
+use oc_model as m;
+
+use crate::ai::objective_tiles;
+use crate::battle::{Battle, State, Tile, ROUND_CAP};
+
+/// Each unit's price (class and items), over the mean price of the battle's units: about 1 for
+/// an average unit. Worked out once per battle.
+pub(super) fn prices(b: &Battle) -> Vec<f64> {
+    let rules = &b.engine.rules;
+    let price = |i: usize| -> f64 {
+        let Some(u) = b.units.get(i) else { return 0.0 };
+        let class = rules.class(&u.class).map_or(0, |c| c.cost.max(0));
+        let items: i64 = u.items.iter().filter_map(|n| rules.item(n)).map(|it| it.cost.max(0)).sum();
+        (class + items) as f64
+    };
+    let raw: Vec<f64> = (0..b.units.len()).map(price).collect();
+    let mean = if raw.is_empty() { 0.0 } else { raw.iter().sum::<f64>() / raw.len() as f64 };
+    if mean <= 0.0 {
+        return vec![1.0; raw.len()];
+    }
+    // A unit is worth at least a third of the mean: a cheap unit still holds a tile and strikes.
+    raw.iter().map(|p| (p / mean).max(1.0 / 3.0)).collect()
+}
+
+/// The side to act's stakes in this decision.
+pub(super) struct Stakes {
+    /// Worth of every unit (by battle index), with the conditions' multipliers.
+    pub worth: Vec<f64>,
+    /// 0 (no hurry) to 1 (the clock is running out on this side's objective).
+    pub urgency: f64,
+    /// Tiles this side must reach with an action (seize, escape, raze).
+    pub goals: Vec<Tile>,
+    /// Tiles the enemy must reach with an action: a unit standing there denies them.
+    pub deny: Vec<Tile>,
+    /// The region this side holds to win (`defend`), and the one it must contest (the enemy's).
+    pub hold: Vec<Tile>,
+    pub contest: Vec<Tile>,
+}
+
+fn names_leader(c: &m::Condition) -> bool {
+    match c {
+        m::Condition::RoutLeader => true,
+        m::Condition::And(a, b) | m::Condition::Or(a, b) => names_leader(a) || names_leader(b),
+        _ => false,
+    }
+}
+
+fn named_units(c: &m::Condition, out: &mut Vec<String>) {
+    match c {
+        m::Condition::RoutUnit { unit } => out.push(unit.clone()),
+        m::Condition::And(a, b) | m::Condition::Or(a, b) => {
+            named_units(a, out);
+            named_units(b, out);
+        }
+        _ => {}
+    }
+}
+
+fn routs_all(c: &m::Condition) -> bool {
+    match c {
+        m::Condition::RoutAll => true,
+        m::Condition::And(a, b) | m::Condition::Or(a, b) => routs_all(a) || routs_all(b),
+        _ => false,
+    }
+}
+
+fn rout_count(c: &m::Condition) -> Option<u32> {
+    match c {
+        m::Condition::RoutCount { count } => Some(*count),
+        m::Condition::And(a, b) | m::Condition::Or(a, b) => rout_count(a).or(rout_count(b)),
+        _ => None,
+    }
+}
+
+/// What routing one more unit that ends the battle is worth: a few armies' worth of units.
+const WIN: f64 = 6.0;
+
+/// Whether routing unit `k` makes `side`'s condition `c` hold (so the battle ends).
+fn ends(b: &Battle, c: &m::Condition, side: m::SideId, k: usize) -> bool {
+    let Some(u) = b.units.get(k) else { return false };
+    let enemies = || b.units.iter().filter(|x| x.side != side);
+    match c {
+        m::Condition::RoutAll => enemies().filter(|x| x.state == State::Ready).count() == 1,
+        m::Condition::RoutCount { count } => enemies().filter(|x| x.state == State::Routed).count() as u32 + 1 == *count,
+        m::Condition::RoutLeader => b.is_leader(k),
+        m::Condition::RoutUnit { unit } => u.name == *unit,
+        m::Condition::Or(x, y) => ends(b, x, side, k) || ends(b, y, side, k),
+        m::Condition::And(x, y) => {
+            let (ex, ey) = (ends(b, x, side, k), ends(b, y, side, k));
+            (ex || ey) && (ex || b.holds(x, side)) && (ey || b.holds(y, side))
+        }
+        _ => false,
+    }
+}
+
+/// The round by which a condition of the enemy's wins on the clock (`survive N`, `defend ... for
+/// N`), if any.
+fn clock_win(c: &m::Condition) -> Option<u32> {
+    match c {
+        m::Condition::Survive { rounds } | m::Condition::Defend { rounds, .. } => Some(*rounds),
+        m::Condition::Or(a, b) => match (clock_win(a), clock_win(b)) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        },
+        m::Condition::And(a, b) => clock_win(a).max(clock_win(b)),
+        _ => None,
+    }
+}
+
+impl Stakes {
+    pub fn new(b: &Battle, side: m::SideId, prices: &[f64], seizers: &[usize]) -> Stakes {
+        let (mine, theirs) = (b.scenario.side(side).win.as_ref(), b.scenario.side(side.other()).win.as_ref());
+        let mut worth: Vec<f64> = prices.to_vec();
+        worth.resize(b.units.len(), 1.0);
+        // Whose rout a condition names: the leaders (`rout leader`) and named units.
+        for (cond, victims) in [(mine, side.other()), (theirs, side)] {
+            let Some(cond) = cond else { continue };
+            let leaders = names_leader(cond);
+            let mut named = Vec::new();
+            named_units(cond, &mut named);
+            let routed = b.units.iter().filter(|u| u.side == victims && u.state == State::Routed).count() as f64;
+            let standing = b.units.iter().filter(|u| u.side == victims && u.state == State::Ready).count() as f64;
+            // The closer the count (or the last unit), the more each further rout decides.
+            let mut pressure = rout_count(cond).map_or(1.0, |n| 1.0 + 2.0 / (f64::from(n) - routed).max(1.0));
+            if routs_all(cond) {
+                pressure = pressure.max(1.0 + 1.5 / standing.max(1.0));
+            }
+            for (k, u) in b.units.iter().enumerate() {
+                if u.side != victims {
+                    continue;
+                }
+                let Some(w) = worth.get_mut(k) else { continue };
+                if (leaders && b.is_leader(k)) || named.contains(&u.name) {
+                    *w *= 4.0;
+                }
+                *w *= pressure;
+            }
+        }
+        // A unit whose rout ends the battle is worth the battle.
+        for (cond, owner) in [(mine, side), (theirs, side.other())] {
+            let Some(cond) = cond else { continue };
+            for (k, u) in b.units.iter().enumerate() {
+                if u.side != owner && u.state == State::Ready && ends(b, cond, owner, k) {
+                    if let Some(w) = worth.get_mut(k) {
+                        *w = w.max(WIN / 0.7);
+                    }
+                }
+            }
+        }
+        // The units that can take the objective: losing the last one loses the objective.
+        let ready_seizers = seizers.iter().filter(|k| b.on_board(**k)).count();
+        for k in seizers {
+            if let Some(w) = worth.get_mut(*k) {
+                *w *= if ready_seizers <= 1 { 3.0 } else { 1.5 };
+            }
+        }
+        // Healers keep the others standing.
+        for (k, w) in worth.iter_mut().enumerate() {
+            if b.actions(k).iter().any(|a| a.verb() == Some(m::Verb::Heal)) {
+                *w *= 1.3;
+            }
+        }
+        let mut goals = Vec::new();
+        let mut deny = Vec::new();
+        for kind in ["seize", "escape", "raze"] {
+            goals.extend(objective_tiles(b, side, kind));
+            deny.extend(objective_tiles(b, side.other(), kind));
+        }
+        let hold = objective_tiles(b, side, "defend");
+        let contest = objective_tiles(b, side.other(), "defend");
+        Stakes { worth, urgency: urgency(b, side, theirs), goals, deny, hold, contest }
+    }
+}
+
+/// How hard the clock pushes `side`: 0 while time is on its side or plentiful, up to 1 when the
+/// time limit (or the enemy's `survive` / `defend`) is about to hand the battle to the enemy or
+/// end it in a draw.
+fn urgency(b: &Battle, side: m::SideId, theirs: Option<&m::Condition>) -> f64 {
+    let limit = b.scenario.rounds.unwrap_or(ROUND_CAP);
+    let on_clock = if b.scenario.rounds.is_some() { b.scenario.on_time_limit } else { m::Outcome::Draw };
+    let (deadline, stake) = match (on_clock, theirs.and_then(clock_win)) {
+        (_, Some(n)) if n <= limit => (n, 1.0),
+        (m::Outcome::Win(s), _) if s == side => return 0.0,
+        (m::Outcome::Win(_), _) => (limit, 1.0),
+        (m::Outcome::Draw, _) => (limit, 1.0),
+    };
+    let left = f64::from(deadline.saturating_sub(b.round));
+    // Calm for the first half of the time, then rising to full in the last two rounds.
+    let span = (f64::from(deadline) / 2.0).max(1.0);
+    stake * ((span - left + 2.0) / span).clamp(0.0, 1.0)
+}

@@ -1,0 +1,283 @@
+//! The threat map: for every enemy in sight, the tiles it can strike on its next activation —
+//! every tile it can reach, widened by each of its weapons' ranges —, and the damage it would
+//! do there, as the exact forecast of that enemy attacking our unit on that tile's terrain.
+
+use std::sync::Arc;
+
+use crate::ai::forecasts::{Forecasts, Sketch};
+use crate::ai::View;
+use crate::battle::Tile;
+use crate::{Engine, Loadout};
+
+/// One way an enemy can strike a tile: with which of its weapons, from how far, and whether
+/// only after a second move (it moves this round and strikes the next).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Strike {
+    foe: u16,
+    weapon: u8,
+    distance: u8,
+    far: bool,
+}
+
+/// An enemy in sight, as the threat map uses it.
+pub(super) struct Foe {
+    pub unit: usize,
+    /// Its loadout with each weapon it may strike with, interned.
+    arms: Vec<(Loadout, u32)>,
+    /// How likely it acts before our unit moves again: 1 if it has yet to act this round.
+    pub tempo: f64,
+    pub worth: f64,
+    pub hp: i64,
+    pub max_hp: i64,
+}
+
+/// Our unit as an enemy would strike it: its loadout (HP, terrain, weapon) interned, its worth.
+pub(super) struct Target<'l> {
+    pub loadout: &'l Loadout,
+    pub id: u32,
+    pub hp: i64,
+    pub max_hp: i64,
+    pub worth: f64,
+}
+
+/// How much an enemy minds its own losses when it picks a blow (1: as much as ours; a careless
+/// enemy strikes even where our counter costs it more).
+pub(super) fn regard() -> f64 {
+    super::REGARD
+}
+
+/// A unit's material: its worth, three tenths for its HP and seven for standing at all.
+pub(super) fn loss(worth: f64, max_hp: i64, damage: f64, routed: f64) -> f64 {
+    worth * (super::HP_SHARE * damage / max_hp.max(1) as f64 + (1.0 - super::HP_SHARE) * routed)
+}
+
+/// What one enemy's best strike at a tile does: its value to the enemy (our loss minus its
+/// own), our expected damage and rout chance, whether it strikes from next to us.
+#[derive(Clone, Debug)]
+pub(super) struct Blow {
+    pub value: f64,
+    pub damage: f64,
+    pub routed: f64,
+    pub own_loss: f64,
+    pub adjacent: bool,
+    /// Only after a second move.
+    pub far: bool,
+    /// The exchange, to read again at lower HP.
+    pub sketch: Arc<Sketch>,
+}
+
+pub(super) struct ThreatMap {
+    width: i64,
+    height: i64,
+    strikes: Vec<Vec<Strike>>,
+    pub foes: Vec<Foe>,
+}
+
+impl ThreatMap {
+    /// The threat map of the enemies `view`'s side sees; `worth` by battle index.
+    pub fn new(view: &View, cache: &mut Forecasts, worth: &[f64]) -> ThreatMap {
+        let b = view.battle;
+        let (width, height) = (b.map.width.max(0), b.map.height.max(0));
+        let size = (width * height) as usize;
+        let mut strikes: Vec<Vec<Strike>> = vec![Vec::new(); size];
+        let mut foes = Vec::new();
+        let ir = &b.engine.ir;
+        let can_attack = ir.attr_id("can_attack");
+        for (k, e) in view.enemies() {
+            // At full HP: one forecast answers for every HP it may have (`Sketch::attacker_at`);
+            // on no terrain, wherever it strikes from.
+            let Some(mut base) = b.loadout_of(k, true) else { continue };
+            base.hp = None;
+            base.terrain = None;
+            let Ok(unit) = b.engine.unit(&base, &[]) else { continue };
+            // A unit that cannot attack now (asleep, petrified) may by its next turn: a little.
+            let able = can_attack.and_then(|a| unit.attrs.get(a as usize)).is_none_or(|v| v.bool());
+            let Some(reach) = view.reachable(k) else { continue };
+            let mut from: Vec<Tile> = reach.into_keys().collect();
+            from.sort_unstable();
+            // An enemy yet to act this round may move now and strike next round: the tiles two
+            // moves away (over the terrain, units aside) it may strike from then.
+            let mut further: Vec<Tile> = Vec::new();
+            if let (false, Ok((points, kind, true))) = (e.activated, b.mobility(k)) {
+                let guide = crate::ai::Guide::new(b, &kind, &[e.pos]);
+                for y in 0..height {
+                    for x in 0..width {
+                        if guide.at((x, y)).is_some_and(|c| c <= 2 * points) && from.binary_search(&(x, y)).is_err() {
+                            further.push((x, y));
+                        }
+                    }
+                }
+            }
+            let mut arms = Vec::new();
+            let mut mask = vec![0u32; size];
+            let mut far = vec![0u32; size];
+            for w in e.items.iter().filter(|n| b.engine.rules.item(n).is_some_and(|it| it.kind == oc_model::ItemKind::Weapon)) {
+                if arms.iter().any(|(l, _): &(Loadout, u32)| l.weapon.as_deref() == Some(w.as_str())) || arms.len() >= 8 {
+                    continue;
+                }
+                let mut l = base.clone();
+                l.weapon = Some(w.clone());
+                let Ok(armed) = b.engine.unit(&l, &[]) else { continue };
+                if !armed.may_use_weapon() {
+                    continue;
+                }
+                let (lo, hi) = (armed.min_range.max(0), armed.max_range.clamp(0, 31));
+                if hi < lo.max(1) {
+                    continue;
+                }
+                mask.iter_mut().for_each(|m| *m = 0);
+                far.iter_mut().for_each(|m| *m = 0);
+                let widen = |tiles: &[Tile], mask: &mut [u32]| {
+                    for s in tiles {
+                        for dx in -hi..=hi {
+                            let span = hi - dx.abs();
+                            for dy in -span..=span {
+                                let d = dx.abs() + dy.abs();
+                                let (x, y) = (s.0 + dx, s.1 + dy);
+                                if d < lo.max(1) || x < 0 || y < 0 || x >= width || y >= height {
+                                    continue;
+                                }
+                                if let Some(m) = mask.get_mut((y * width + x) as usize) {
+                                    *m |= 1 << d;
+                                }
+                            }
+                        }
+                    }
+                };
+                widen(&from, &mut mask);
+                widen(&further, &mut far);
+                let (foe, weapon) = (foes.len() as u16, arms.len() as u8);
+                for (t, (near, later)) in mask.iter().zip(&far).enumerate() {
+                    let Some(list) = strikes.get_mut(t) else { continue };
+                    // A tile struck from this move is not struck again from the next.
+                    let (m, far) = if *near != 0 { (*near, false) } else { (*later, true) };
+                    if m == 0 {
+                        continue;
+                    }
+                    // From as far as it reaches: where a counter reaches least (one forecast per
+                    // weapon and tile, where a bow could shoot from six distances).
+                    let most = (31 - m.leading_zeros()) as u8;
+                    list.push(Strike { foe, weapon, distance: most, far });
+                }
+                let id = cache.id(&l);
+                arms.push((l, id));
+            }
+            if arms.is_empty() {
+                continue;
+            }
+            let tempo = if e.activated { super::ACTED } else { 1.0 } * if able { 1.0 } else { 0.3 };
+            let worth = worth.get(k).copied().unwrap_or(1.0);
+            foes.push(Foe { unit: k, arms, tempo, worth, hp: e.hp, max_hp: e.max_hp });
+        }
+        ThreatMap { width, height, strikes, foes }
+    }
+
+    fn at(&self, t: Tile) -> &[Strike] {
+        if t.0 < 0 || t.1 < 0 || t.0 >= self.width || t.1 >= self.height {
+            return &[];
+        }
+        self.strikes.get((t.1 * self.width + t.0) as usize).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether any enemy in sight can strike `t` on its next activation.
+    pub fn reaches(&self, t: Tile) -> bool {
+        !self.at(t).is_empty()
+    }
+
+    /// Each enemy's best strike at our unit standing on `t` (by the foe's index), best first;
+    /// strikes after a second move apart.
+    pub fn blows(&self, engine: &Engine, cache: &mut Forecasts, t: Tile, target: &Target) -> Vec<(usize, Blow)> {
+        let mut best: Vec<Option<Blow>> = vec![None; 2 * self.foes.len()];
+        for s in self.at(t) {
+            let Some(foe) = self.foes.get(s.foe as usize) else { continue };
+            let Some((arm, id)) = foe.arms.get(s.weapon as usize) else { continue };
+            let Some(x) = cache.get(engine, (arm, *id), (target.loadout, target.id), i64::from(s.distance), false) else {
+                continue;
+            };
+            let (routed, damage) = x.against(target.hp);
+            let (fell, hurt) = x.attacker_at(foe.hp);
+            let own_loss = loss(foe.worth, foe.max_hp, hurt, fell);
+            let value = loss(target.worth, target.max_hp, damage, routed) - regard() * own_loss;
+            let Some(slot) = best.get_mut(2 * s.foe as usize + usize::from(s.far)) else { continue };
+            if slot.as_ref().is_none_or(|b| value > b.value + 1e-12) {
+                *slot = Some(Blow { value, damage, routed, own_loss, adjacent: s.distance == 1, far: s.far, sketch: x });
+            }
+        }
+        let mut out: Vec<(usize, Blow)> = best.into_iter().enumerate().filter_map(|(k, b)| b.map(|b| (k / 2, b))).collect();
+        // Best first; equal values keep the enemies' order.
+        out.sort_by(|a, b| b.1.value.total_cmp(&a.1.value));
+        out
+    }
+
+    /// What our unit on `t` adds to the enemies' replies: each enemy in sight that would rather
+    /// strike it there than its best target among our other units (`elsewhere[foe]`, where they
+    /// stand) counts the difference — the enemy strikes once, so a unit drawing a blow another
+    /// would have taken only moves it. Worst first, HP worn down blow by blow, and only while there
+    /// is room to strike from (a tile next to `t` that is free or holds an enemy, for a blow from
+    /// next to it). An enemy `gone` (routed in this activation) strikes nobody.
+    ///
+    /// Blows after a second move (an enemy that moves this round and strikes first next round)
+    /// count the worst one only, weighed by `lead`, the chance the enemy leads the next round.
+    #[allow(clippy::too_many_arguments)]
+    pub fn danger(
+        &self,
+        engine: &Engine,
+        cache: &mut Forecasts,
+        t: Tile,
+        target: &Target,
+        room: usize,
+        elsewhere: &[f64],
+        gone: Option<usize>,
+        lead: f64,
+    ) -> f64 {
+        let blows = self.blows(engine, cache, t, target);
+        let mut later: f64 = 0.0;
+        for (foe, blow) in blows.iter().filter(|(_, b)| b.far) {
+            if Some(*foe) != gone {
+                later = later.max(blow.value - elsewhere.get(*foe).copied().unwrap_or(0.0).max(0.0));
+            }
+        }
+        let near: Vec<(usize, Blow)> = blows.into_iter().filter(|(f, b)| !b.far && Some(*f) != gone).collect();
+        let mut room = room;
+        // The chance our unit still stands, and its HP, as the blows land.
+        let (mut standing, mut worn) = (1.0f64, 0.0f64);
+        let mut hp = target.hp;
+        let mut total = 0.0;
+        let mut bait = 0.0;
+        let mut struck = vec![false; near.len()];
+        // Worst first; a second pass for the enemies a wounded unit now tempts.
+        for pass in 0..2 {
+            for (n, (foe, blow)) in near.iter().enumerate() {
+                if struck.get(n).copied().unwrap_or(true) {
+                    continue;
+                }
+                let Some(f) = self.foes.get(*foe) else { continue };
+                // This enemy strikes what the earlier ones left standing.
+                let (routed, damage) = if hp < target.hp { blow.sketch.against(hp.max(1)) } else { (blow.routed, blow.damage) };
+                let value = standing * loss(target.worth, target.max_hp, damage, routed) - regard() * blow.own_loss;
+                if value <= 0.0 {
+                    // A blow that costs the enemy more than us: a careless enemy may still strike.
+                    if pass == 1 {
+                        bait -= f.tempo * value;
+                    }
+                    continue;
+                }
+                let margin = value - elsewhere.get(*foe).copied().unwrap_or(0.0).max(0.0);
+                if margin <= 0.0 || (blow.adjacent && room == 0) {
+                    continue;
+                }
+                if blow.adjacent {
+                    room -= 1;
+                }
+                if let Some(s) = struck.get_mut(n) {
+                    *s = true;
+                }
+                total += f.tempo * margin;
+                standing *= 1.0 - f.tempo * routed;
+                worn += f.tempo * damage;
+                hp = target.hp - worn.round() as i64;
+            }
+        }
+        total + super::LATER * lead * later.max(0.0) - super::BAIT * bait
+    }
+}

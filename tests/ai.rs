@@ -1,0 +1,205 @@
+//! The AIs (`oc_engine::ai`): each plays the same game from the same seed, byte for byte, in
+//! every ruleset, one game at a time or many in parallel; the default AI never proposes a turn
+//! the rules refuse, in every shipped scenario and every ruleset; and it beats `greedy` in a
+//! small tournament of mirror matches.
+//!
+//! `OC_AI_GAMES=N` plays N games in the refused-turn test (spread over the scenarios; 1,000 for
+//! the figure); without it, one game per scenario.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use oc_compiler::{Host, Workspace};
+use oc_engine::ai;
+use oc_engine::battle::{auto_deploy, Battle, Controller, Record, Turn, ROUND_CAP};
+use oc_engine::Engine;
+use oc_model::{Army, BattleMap, Outcome, Scenario, SideId};
+use rayon::prelude::*;
+
+struct Disk(PathBuf);
+
+impl Host for Disk {
+    fn read(&mut self, path: &str) -> Result<String, String> {
+        std::fs::read_to_string(self.0.join(path)).map_err(|e| e.to_string())
+    }
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A scenario ready to play: its engine, map, and the armies of each game (one pair per army
+/// of a shipped scenario; a mirror fixture fields each attacker army on both sides).
+struct Field {
+    file: String,
+    engine: Engine,
+    scenario: Scenario,
+    map: BattleMap,
+    pairs: Vec<[Army; 2]>,
+}
+
+fn field(file: &str) -> Field {
+    let root = repo();
+    let (c, _) = Workspace::new().compile(&mut Disk(root.clone()), &[file.to_string()]);
+    let rules = c.rules.unwrap_or_else(|| panic!("{file}: {:#?}", c.diagnostics));
+    let scenario = rules.scenarios.first().cloned().unwrap_or_else(|| panic!("{file} has no scenario"));
+    let text = std::fs::read_to_string(root.join(&scenario.map)).unwrap();
+    let (map, _) = oc_atlas::parse(oc_diag::FileId(0), &text);
+    let mut map = map.unwrap();
+    map.resolve(&rules);
+    let of = |side| rules.armies.iter().filter(|a| a.scenario == scenario.name && a.side == side).cloned().collect::<Vec<_>>();
+    let (attackers, defenders) = (of(SideId::Attacker), of(SideId::Defender));
+    let pairs = match defenders.first() {
+        Some(d) => attackers.into_iter().map(|a| [a, d.clone()]).collect(),
+        None => attackers
+            .into_iter()
+            .map(|a| {
+                let mut d = a.clone();
+                d.side = SideId::Defender;
+                [a, d]
+            })
+            .collect(),
+    };
+    Field { file: file.to_string(), engine: Engine::new(rules).unwrap(), scenario, map: map.battle_map(), pairs }
+}
+
+const MIRRORS: [&str; 5] = ["ratings", "v06", "stamina", "battlestorm", "skirmish"];
+
+fn mirrors() -> Vec<Field> {
+    MIRRORS.iter().map(|r| field(&format!("tests/fixtures/mirror/{r}.oc"))).collect()
+}
+
+/// Every shipped scenario, then the mirror fixtures (the only place `officers_chess_v06` plays).
+fn every_field() -> Vec<Field> {
+    let mut files: Vec<String> = std::fs::read_dir(repo().join("scenarios"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".oc"))
+        .map(|n| format!("scenarios/{n}"))
+        .collect();
+    files.sort();
+    let mut fields: Vec<Field> = files.iter().map(|f| field(f)).collect();
+    fields.extend(mirrors());
+    fields
+}
+
+/// One game's log as JSON lines.
+fn log(f: &Field, pair: &[Army; 2], seed: u64, name: &str) -> String {
+    let mut ai = ai::by_name(name).unwrap();
+    let (_, records) = oc_engine::battle::play(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], seed, ai.as_mut()).unwrap();
+    records.iter().map(|r| serde_json::to_string(r).unwrap()).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn each_ai_plays_one_game_per_seed_in_every_ruleset_serial_or_parallel() {
+    for f in mirrors() {
+        let pair = f.pairs.first().unwrap();
+        for name in ai::names() {
+            let serial: Vec<String> = (0..3).map(|seed| log(&f, pair, seed, name)).collect();
+            assert_eq!(serial[0], log(&f, pair, 0, name), "{}: {name}: the same seed, the same log", f.file);
+            assert!(serial[0] != serial[1] || serial[1] != serial[2], "{}: {name}: seeds differ", f.file);
+            // Games on several threads at once play as they do alone.
+            let parallel: Vec<String> = (0..3).into_par_iter().map(|seed| log(&f, pair, seed, name)).collect();
+            assert_eq!(serial, parallel, "{}: {name}: parallel games differ from serial ones", f.file);
+        }
+    }
+}
+
+/// [`oc_engine::battle::play`] that fails at the first turn the rules refuse, unless fog hid
+/// what refused it (a unit out of sight standing on the tile or in the way: the AI could not
+/// know). Returns the number of turns played.
+fn play_checked(f: &Field, pair: &[Army; 2], seed: u64, ai: &mut dyn Controller) -> Result<u32, String> {
+    let a = auto_deploy(&f.engine, &f.scenario, &f.map, SideId::Attacker, pair[0].units.len());
+    let d = auto_deploy(&f.engine, &f.scenario, &f.map, SideId::Defender, pair[1].units.len());
+    let mut b = Battle::new(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], [&a, &d], seed).map_err(|e| e.0)?;
+    let cap = f.scenario.rounds.unwrap_or(ROUND_CAP);
+    let mut turns = 0;
+    while b.outcome.is_none() && b.round <= cap {
+        let Some(turn) = ai.choose(&b) else { return Err(format!("round {}: nobody to activate", b.round)) };
+        turns += 1;
+        if turns > 100_000 {
+            return Err("the game does not end".into());
+        }
+        let (unit, to) = (turn.unit, turn.to);
+        if let Err(e) = b.turn(turn.clone()) {
+            let hidden = to.is_some_and(|to| {
+                let sight = b.sight(b.to_act);
+                sight.fogged()
+                    && b.reachable_as_seen(unit, &sight).is_ok_and(|r| r.contains_key(&to))
+                    && !b.reachable(unit).is_ok_and(|r| r.contains_key(&to))
+            });
+            if !hidden {
+                return Err(format!("round {}: {turn:?} refused: {e}", b.round));
+            }
+            b.turn(Turn { unit, ..Default::default() }).map_err(|e| e.0)?;
+        }
+    }
+    if b.outcome.is_none() {
+        b.finish(Outcome::Draw, "time".into());
+    }
+    assert!(matches!(b.log.last(), Some(Record::End { .. })));
+    Ok(turns)
+}
+
+#[test]
+fn the_default_ai_never_proposes_a_turn_the_rules_refuse() {
+    let games: usize = std::env::var("OC_AI_GAMES").ok().and_then(|n| n.parse().ok()).unwrap_or(0);
+    let fields = every_field();
+    // Game k: the field k mod the number of fields, its army pairs in turn, seed k.
+    let jobs: Vec<(usize, usize, u64)> = (0..games.max(fields.len()))
+        .map(|k| {
+            let f = k % fields.len();
+            let pairs = fields.get(f).map_or(1, |x| x.pairs.len().max(1));
+            (f, (k / fields.len()) % pairs, k as u64)
+        })
+        .collect();
+    let results: Vec<Result<u32, String>> = jobs
+        .par_iter()
+        .map(|(f, p, seed)| {
+            let field = &fields[*f];
+            let mut ai = ai::by_name(ai::DEFAULT).unwrap();
+            play_checked(field, &field.pairs[*p], *seed, ai.as_mut()).map_err(|e| {
+                format!("{} ({} vs {}), seed {seed}: {e}", field.file, field.pairs[*p][0].name, field.pairs[*p][1].name)
+            })
+        })
+        .collect();
+    let failures: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
+    assert!(failures.is_empty(), "{} of {} games had a refused turn:\n{failures:#?}", failures.len(), results.len());
+    let turns: u32 = results.iter().filter_map(|r| r.as_ref().ok()).sum();
+    eprintln!("{} games, {turns} turns, none refused", results.len());
+}
+
+#[test]
+fn the_default_ai_beats_greedy_in_mirror_matches() {
+    // Two seeds per roster, field orientation and first mover: fixed seeds, a fixed result.
+    let files = ["tests/fixtures/mirror/ratings.oc", "tests/fixtures/mirror/v06.oc"];
+    let out = Command::new(env!("CARGO_BIN_EXE_oc"))
+        .args(["tournament", files[0], files[1], "--games", "2", "--seed", "1", "--format", "json"])
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ais"], serde_json::json!(["tactician", "greedy"]));
+    for file in files {
+        let rows: Vec<&serde_json::Value> = v["rosters"].as_array().unwrap().iter().filter(|r| r["file"] == file).collect();
+        assert!(rows.len() >= 5, "{file}: at least five rosters");
+        let (won, games) =
+            rows.iter().fold((0, 0), |(w, g), r| (w + r["a"]["won"].as_u64().unwrap(), g + r["a"]["games"].as_u64().unwrap()));
+        assert_eq!(games, rows.len() as u64 * 8, "{file}: 2 seeds x 2 orientations x 2 first movers per roster");
+        assert!(2 * won > games, "{file}: the tactician wins a majority against greedy: {won} of {games}");
+    }
+}
+
+#[test]
+fn a_tournament_needs_a_mirror_scenario() {
+    let out = Command::new(env!("CARGO_BIN_EXE_oc"))
+        .args(["tournament", "scenarios/border-mulan.oc", "--games", "1"])
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`TakeTheKeep` is not a mirror scenario: the sides differ in their victory conditions"), "{err}");
+    assert!(err.contains("help:"), "{err}");
+}
