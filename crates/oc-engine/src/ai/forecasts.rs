@@ -2,9 +2,9 @@
 //! (their full description, HP, terrain and statuses included, so an entry stays right for the
 //! whole battle), and each exchange kept as what the AI reads of it.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::fx::FastMap;
 use crate::{Engine, Exchange, Loadout};
 
 /// One exchange as the AI weighs it: each side's damage taken as a distribution, so the same
@@ -57,16 +57,19 @@ type Key = (u32, u32, i64, bool);
 /// Forecasts for one battle (one engine).
 #[derive(Debug, Default)]
 pub(crate) struct Forecasts {
-    ids: HashMap<String, u32>,
-    table: HashMap<Key, Option<Arc<Sketch>>>,
+    ids: FastMap<Loadout, u32>,
+    table: FastMap<Key, Option<Arc<Sketch>>>,
 }
 
 impl Forecasts {
     /// The number standing for a loadout in this cache.
     pub fn id(&mut self, l: &Loadout) -> u32 {
-        let text = format!("{l:?}");
+        if let Some(id) = self.ids.get(l) {
+            return *id;
+        }
         let next = self.ids.len() as u32;
-        *self.ids.entry(text).or_insert(next)
+        self.ids.insert(l.clone(), next);
+        next
     }
 
     /// The forecast of `a` (interned as `ia`) attacking `d` (`id`) from `distance`, or `None`

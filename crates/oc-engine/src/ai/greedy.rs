@@ -4,19 +4,19 @@
 //! under fog of war it decides from a [`View`] of the battle, the enemies its side sees and no
 //! other (it neither targets, paths toward nor forecasts an enemy out of sight).
 
-use std::collections::HashMap;
-
 use oc_model as m;
 
 use super::{objective_tiles, Guide, View};
 use crate::battle::{distance, Act, Battle, Controller, State, Tile, Turn};
+use crate::fx::FastMap;
+use crate::Loadout;
 
 /// (chance to rout the target, expected damage dealt, expected damage taken).
 pub type Prospect = (f64, f64, f64);
 
 /// The AI's exact forecasts, by the two loadouts and the distance (a loadout includes HP,
 /// terrain and statuses, so an entry stays right for as long as the battle lasts).
-type Forecasts = HashMap<String, Option<Prospect>>;
+type Forecasts = FastMap<(Loadout, Loadout, i64), Option<Prospect>>;
 
 /// The greedy AI, as the battle's [`Controller`]. Use one per battle: it keeps the forecasts it
 /// has worked out with that battle's engine.
@@ -136,7 +136,8 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts) -> Option<(f64, Turn)>
     // 3. Attacks: the exact forecast from each tile in reach that can strike.
     let weapons: Vec<String> =
         u.items.iter().filter(|n| b.engine.rules.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)).cloned().collect();
-    let mut forecasts: HashMap<(usize, i64, String), Option<Prospect>> = HashMap::new();
+    // By target, distance, weapon and the terrain struck from.
+    let mut forecasts: FastMap<(usize, i64, usize, Option<&str>), Option<Prospect>> = FastMap::default();
     let berserk = b.must_attack_weakest(i);
     for (k, foe) in view.enemies() {
         for (t, _) in &tiles {
@@ -152,9 +153,9 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts) -> Option<(f64, Turn)>
                     continue;
                 }
             }
-            for w in &weapons {
-                let terrain = b.terrain_at(**t).map(|x| x.name.clone()).unwrap_or_default();
-                let f = forecasts.entry((k, d, format!("{w}@{terrain}"))).or_insert_with(|| forecast(b, cache, i, k, **t, d, w));
+            let terrain = b.terrain_at(**t).map(|x| x.name.as_str());
+            for (n, w) in weapons.iter().enumerate() {
+                let f = forecasts.entry((k, d, n, terrain)).or_insert_with(|| forecast(b, cache, i, k, **t, d, w));
                 if let Some((routs, dealt, taken)) = *f {
                     let score = routs * 60.0 + dealt - taken * 0.7;
                     let equip = (u.equipped.as_deref() != Some(w.as_str())).then(|| w.clone());
@@ -212,13 +213,13 @@ fn forecast(b: &Battle, cache: &mut Forecasts, i: usize, k: usize, from: Tile, d
     if !unit.in_range(d) || !unit.may_use_weapon() {
         return None;
     }
-    let key = format!("{la:?}|{ld:?}|{d}");
+    let key = (la, ld, d);
     if let Some(hit) = cache.get(&key) {
         return *hit;
     }
     let result = b
         .engine
-        .forecast(&la, &ld, d)
+        .forecast(&key.0, &key.1, d)
         .ok()
         .map(|f| (f.defender_routed, f.defender_damage_taken, f.attacker_damage_taken + f.attacker_routed * 30.0));
     cache.insert(key, result);

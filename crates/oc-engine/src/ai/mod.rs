@@ -18,7 +18,7 @@ use std::collections::BinaryHeap;
 
 use oc_model as m;
 
-use crate::battle::{neighbours, Battle, Combatant, Controller, Sight, State, Tile, Turn};
+use crate::battle::{Battle, Combatant, Controller, Sight, State, Tile, Turn};
 
 pub use greedy::{Greedy, Prospect};
 pub use tactician::Tactician;
@@ -148,33 +148,51 @@ impl Guide {
     /// Cheapest cost from every tile to the nearest goal for movement type `kind`: entering a
     /// tile costs its terrain's cost for that type.
     pub(crate) fn new(b: &Battle, kind: &str, goals: &[Tile]) -> Guide {
+        Guide::within(b, kind, goals, Guide::FAR)
+    }
+
+    /// [`Guide::new`] up to cost `limit`: tiles farther than that are left unreached.
+    pub(crate) fn within(b: &Battle, kind: &str, goals: &[Tile], limit: i64) -> Guide {
         let (width, height) = (b.map.width.max(0), b.map.height.max(0));
         let mut g = Guide { width, height, cost: vec![Guide::FAR; (width * height) as usize] };
-        let enter = |t: Tile| b.terrain_at(t).and_then(|x| x.costs.get(kind).copied().flatten()).map(i64::from);
+        // Entering each tile, by index (the terrain looked up once per tile, not per step).
+        let enter = b.tile_costs(kind);
         let mut heap = BinaryHeap::new();
         for t in goals {
             if let Some(k) = g.index(*t) {
                 if g.cost.get(k).is_some_and(|c| *c > 0) {
                     g.cost[k] = 0;
-                    heap.push(std::cmp::Reverse((0i64, *t)));
+                    heap.push(std::cmp::Reverse((0i64, k)));
                 }
             }
         }
+        let w = width as usize;
         while let Some(std::cmp::Reverse((here, at))) = heap.pop() {
-            if g.at(at).is_some_and(|c| c < here) {
+            if g.cost.get(at).is_some_and(|c| *c < here) {
                 continue;
             }
             // Walking from `next` into `at` costs `at`'s terrain; `next` must be passable too.
-            let Some(step) = enter(at) else { continue };
-            for next in neighbours(at) {
-                if enter(next).is_none() {
+            let Some(step) = enter.get(at).copied().flatten() else { continue };
+            let total = here + step;
+            if total > limit {
+                continue;
+            }
+            let (x, y) = (at % w.max(1), at / w.max(1));
+            // The same order as `neighbours`: east, west, south, north.
+            let next = [
+                (x + 1 < w).then_some(at + 1),
+                (x > 0).then(|| at - 1),
+                (y + 1 < height as usize).then_some(at + w),
+                (y > 0).then(|| at - w),
+            ];
+            for n in next.into_iter().flatten() {
+                if enter.get(n).copied().flatten().is_none() {
                     continue;
                 }
-                let total = here + step;
-                if let Some(k) = g.index(next) {
-                    if g.cost.get(k).is_some_and(|c| total < *c) {
-                        g.cost[k] = total;
-                        heap.push(std::cmp::Reverse((total, next)));
+                if let Some(c) = g.cost.get_mut(n) {
+                    if total < *c {
+                        *c = total;
+                        heap.push(std::cmp::Reverse((total, n)));
                     }
                 }
             }

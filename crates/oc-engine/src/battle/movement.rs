@@ -32,6 +32,13 @@ impl Battle<'_> {
         self.map.terrain.iter().map(|name| self.engine.terrain_index(name)).collect()
     }
 
+    /// What entering each tile costs movement type `kind` (row by row), `None` where it cannot.
+    pub(crate) fn tile_costs(&self, kind: &str) -> Vec<Option<i64>> {
+        let step_of: Vec<Option<i64>> =
+            self.engine.rules.terrains.iter().map(|t| t.costs.get(kind).copied().flatten().map(i64::from)).collect();
+        self.terrain_ix.iter().map(|t| t.and_then(|t| step_of.get(t).copied().flatten())).collect()
+    }
+
     /// Changes the terrain of tile `t` (a door opened, a wall razed).
     pub(super) fn set_terrain(&mut self, t: Tile, name: String) {
         if t.0 < 0 || t.1 < 0 || t.0 >= self.map.width || t.1 >= self.map.height {

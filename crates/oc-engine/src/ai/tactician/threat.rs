@@ -99,7 +99,7 @@ impl ThreatMap {
             // moves away (over the terrain, units aside) it may strike from then.
             let mut further: Vec<Tile> = Vec::new();
             if let (false, Ok((points, kind, true))) = (e.activated, b.mobility(k)) {
-                let guide = crate::ai::Guide::new(b, &kind, &[e.pos]);
+                let guide = crate::ai::Guide::within(b, &kind, &[e.pos], 2 * points);
                 for y in 0..height {
                     for x in 0..width {
                         if guide.at((x, y)).is_some_and(|c| c <= 2 * points) && from.binary_search(&(x, y)).is_err() {
