@@ -107,7 +107,16 @@ pub struct Engine {
     units: std::sync::RwLock<UnitCache>,
     /// Terrains by name: a battle looks up the terrain of a tile at every step of every path.
     terrain_ids: fx::FastMap<String, usize>,
+    /// Forecasts the AIs asked for, shared by every game this engine plays (a simulation's
+    /// games, on every thread, meet the same matchups again and again).
+    forecasts: std::sync::RwLock<ForecastCache>,
 }
+
+/// Forecasts by attacker, defender, distance and whether the exchange is one strike.
+type ForecastCache = fx::FastMap<(Loadout, Loadout, i64, bool), std::sync::Arc<Forecast>>;
+
+/// The most forecasts [`Engine::forecast_shared`] keeps; past it the cache starts over.
+const FORECAST_CACHE: usize = 1 << 15;
 
 /// Units by loadout and added statuses.
 type UnitCache = HashMap<(Loadout, Vec<u32>), std::sync::Arc<unit::Unit>>;
@@ -139,12 +148,47 @@ impl Engine {
         }
         let reactions = combat::compile_reactions(&mut ir, &rules)?;
         let terrain_ids = rules.terrains.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect();
-        Ok(Engine { rules, ir, item_modifiers, item_ranges, resource_full, reactions, units: Default::default(), terrain_ids })
+        Ok(Engine {
+            rules,
+            ir,
+            item_modifiers,
+            item_ranges,
+            resource_full,
+            reactions,
+            units: Default::default(),
+            terrain_ids,
+            forecasts: Default::default(),
+        })
     }
 
     /// The exact forecast of `attacker` attacking `defender` from `distance` tiles.
     pub fn forecast(&self, attacker: &Loadout, defender: &Loadout, distance: i64) -> Result<Forecast, EngineError> {
         Ok(Exchange::new(self, attacker, defender, distance)?.forecast())
+    }
+
+    /// [`Engine::forecast`] (or, with `single`, of one strike and no reply: a free attack),
+    /// worked out once for every game this engine plays. A forecast is a pure function of its
+    /// loadouts and distance, so a cached one is the same, bit for bit, as a fresh one.
+    pub fn forecast_shared(
+        &self,
+        attacker: &Loadout,
+        defender: &Loadout,
+        distance: i64,
+        single: bool,
+    ) -> Result<std::sync::Arc<Forecast>, EngineError> {
+        let key = (attacker.clone(), defender.clone(), distance, single);
+        if let Some(f) = self.forecasts.read().ok().and_then(|c| c.get(&key).cloned()) {
+            return Ok(f);
+        }
+        let x = Exchange::new(self, attacker, defender, distance)?;
+        let f = std::sync::Arc::new(if single { x.single() } else { x }.forecast());
+        if let Ok(mut cache) = self.forecasts.write() {
+            if cache.len() >= FORECAST_CACHE {
+                cache.clear();
+            }
+            cache.insert(key, f.clone());
+        }
+        Ok(f)
     }
 
     /// Plays one exchange with a generator seeded by `seed`.

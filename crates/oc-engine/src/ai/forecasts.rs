@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::fx::FastMap;
-use crate::{Engine, Exchange, Loadout};
+use crate::{Engine, Loadout};
 
 /// One exchange as the AI weighs it: each side's damage taken as a distribution, so the same
 /// forecast answers for either unit at a lower HP than it started with. A unit's strikes and
@@ -85,8 +85,7 @@ impl Forecasts {
         self.table
             .entry((ia, id, distance, single))
             .or_insert_with(|| {
-                let x = Exchange::new(engine, a, d, distance).ok()?;
-                let f = if single { x.single() } else { x }.forecast();
+                let f = engine.forecast_shared(a, d, distance, single).ok()?;
                 let (a, d) = (f.attacker.hp, f.defender.hp);
                 Some(Arc::new(Sketch {
                     attacker_damage: f.attacker_hp.iter().map(|(hp, p)| (a - hp, *p)).collect(),

@@ -219,7 +219,7 @@ fn forecast(b: &Battle, cache: &mut Forecasts, i: usize, k: usize, from: Tile, d
     }
     let result = b
         .engine
-        .forecast(&key.0, &key.1, d)
+        .forecast_shared(&key.0, &key.1, d, false)
         .ok()
         .map(|f| (f.defender_routed, f.defender_damage_taken, f.attacker_damage_taken + f.attacker_routed * 30.0));
     cache.insert(key, result);
