@@ -395,7 +395,7 @@ fn explain_scenario_prints_the_objectives() {
     let run = oc(&repo(), &["explain-scenario", "scenarios/border-mulan.oc"]);
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
     let out = text(&run.stdout);
-    assert!(out.contains("Time limit: 15 rounds; then the defender wins. The defender deploys first."), "{out}");
+    assert!(out.contains("Time limit: 12 rounds; then the defender wins. The defender deploys first."), "{out}");
     assert!(out.contains("Objective: Seize keep-throne with a Leader."), "{out}");
     assert!(
         out.contains("Objective: Either rout every enemy unit or rout the enemy Leader; or hold out until the time limit."),
@@ -422,7 +422,7 @@ fn army_scout_shares_classes_only_and_outfit_rejects_class_changes() {
     let scout = oc(&repo(), &["army", "scout", "scenarios/grado-keep.oc", "--name", "AllianceVanguard"]);
     assert_eq!(scout.status.code(), Some(0), "{}", text(&scout.stderr));
     let out = text(&scout.stdout);
-    assert!(out.contains("brings 6 units") && out.contains("  Lord\n") && out.contains("  Thief\n"), "{out}");
+    assert!(out.contains("brings 7 units") && out.contains("  Lord\n") && out.contains("  Thief\n"), "{out}");
     assert!(
         !out.contains("Rapier") && !out.contains("MasterKey") && !out.contains("Ephraim"),
         "inventory and names stay secret: {out}"

@@ -2,7 +2,8 @@
 //! in `docs/` and `README.md`, in the order a reader meets them.
 //!
 //! - Each page gets a scratch project: its own `oc.toml` (ignoring `snippets/` and
-//!   `*.mistakes.oc`) and copies of the repository's `scenarios/` and `examples/`, as a reader
+//!   `*.mistakes.oc`) and copies of the repository's `scenarios/`, `examples/` and
+//!   `tests/fixtures/mirror/`, as a reader
 //!   who cloned the repository has them. `oc` is on the `PATH`; `HOME` is the scratch folder.
 //! - ```oc and ```toml blocks are files: `file=PATH` (in the info string, after a comma) puts the
 //!   block at that path of the page's project, so later blocks can import, map or run it;
@@ -195,6 +196,7 @@ fn run_page(env: &Env, page: &Path, scratch: &Path) -> (usize, Vec<String>) {
     let project = scratch.join(name.replace(['/', '.'], "-"));
     copy_dir(&repo().join("scenarios"), &project.join("scenarios"));
     copy_dir(&repo().join("examples"), &project.join("examples"));
+    copy_dir(&repo().join("tests/fixtures/mirror"), &project.join("tests/fixtures/mirror"));
     std::fs::write(project.join("oc.toml"), "[project]\nname = \"guide\"\nignore = [\"snippets\", \"*.mistakes.oc\"]\n").unwrap();
     let mut failures = Vec::new();
     let mut ran = 0;
