@@ -112,6 +112,9 @@ struct Plan {
     turn: Turn,
 }
 
+/// Our unit as the enemy would strike it: (unit, weapon held, terrain stood on).
+type TargetKey = (usize, Option<String>, Option<String>);
+
 /// Everything one decision shares across the units it weighs.
 struct Decision<'v, 'e> {
     view: View<'v, 'e>,
@@ -131,7 +134,7 @@ struct Decision<'v, 'e> {
     /// region to hold or contest.
     guides: HashMap<String, Guides>,
     /// Our units' loadouts as the enemy would strike them, interned: by (unit, weapon, terrain).
-    targets: HashMap<(usize, Option<String>, Option<String>), (Loadout, u32)>,
+    targets: HashMap<TargetKey, (Loadout, u32)>,
     /// Under fog: our units' eyes (unit, tile, vision).
     eyes: Vec<(usize, Tile, i64)>,
     stepped: bool,

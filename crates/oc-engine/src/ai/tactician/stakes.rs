@@ -91,7 +91,9 @@ fn ends(b: &Battle, c: &m::Condition, side: m::SideId, k: usize) -> bool {
         m::Condition::Or(x, y) => ends(b, x, side, k) || ends(b, y, side, k),
         m::Condition::And(x, y) => {
             let (ex, ey) = (ends(b, x, side, k), ends(b, y, side, k));
-            (ex || ey) && (ex || b.holds(x, side)) && (ey || b.holds(y, side))
+            // Both hold once `k` is routed, and this rout is what makes one of them hold.
+            let (after_x, after_y) = (ex || b.holds(x, side), ey || b.holds(y, side));
+            after_x && after_y && (ex || ey)
         }
         _ => false,
     }
