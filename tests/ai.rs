@@ -6,27 +6,17 @@
 //! `OC_AI_GAMES=N` plays N games in the refused-turn test (spread over the scenarios; 1,000 for
 //! the figure); without it, one game per scenario.
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::Command;
 
-use oc_compiler::{Host, Workspace};
+use common::{repo, shipped_scenarios, Disk};
+use oc_compiler::Workspace;
 use oc_engine::ai;
 use oc_engine::battle::{auto_deploy, Battle, Controller, Record, Turn, ROUND_CAP};
 use oc_engine::Engine;
 use oc_model::{Army, BattleMap, Outcome, Scenario, SideId};
 use rayon::prelude::*;
-
-struct Disk(PathBuf);
-
-impl Host for Disk {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        std::fs::read_to_string(self.0.join(path)).map_err(|e| e.to_string())
-    }
-}
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// A scenario ready to play: its engine, map, and the armies of each game (one pair per army
 /// of a shipped scenario; a mirror fixture fields each attacker army on both sides).
@@ -71,14 +61,7 @@ fn mirrors() -> Vec<Field> {
 
 /// Every shipped scenario, then the mirror fixtures (the only place `officers_chess_v06` plays).
 fn every_field() -> Vec<Field> {
-    let mut files: Vec<String> = std::fs::read_dir(repo().join("scenarios"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".oc"))
-        .map(|n| format!("scenarios/{n}"))
-        .collect();
-    files.sort();
-    let mut fields: Vec<Field> = files.iter().map(|f| field(f)).collect();
+    let mut fields: Vec<Field> = shipped_scenarios().iter().map(|f| field(&format!("scenarios/{f}"))).collect();
     fields.extend(mirrors());
     fields
 }

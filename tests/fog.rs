@@ -4,10 +4,13 @@
 //! Reveal X spaces around the User in Fog of War." The rules are the standard library's; the
 //! scenarios are written in the DSL, one with `fog vision 1` and the same without fog.
 
+mod common;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use oc_compiler::{Host, MemoryHost, Workspace};
+use common::Disk;
+use oc_compiler::{MemoryHost, Workspace};
 use oc_engine::ai;
 use oc_engine::battle::{self, distance, Act, Battle, Record, Turn};
 use oc_engine::Engine;
@@ -205,14 +208,6 @@ fn a_torch_reveals_x_spaces_around_the_user_until_the_round_ends() {
     assert!(day.log.iter().any(|r| matches!(r, Record::Turn { note, .. } if note.contains("nothing to reveal"))));
     assert!(day.log.iter().all(|r| !matches!(r, Record::Seen { .. })));
     assert_eq!(day.units[ATTACKER].spent, vec![("Torch".to_string(), 1)]);
-}
-
-struct Disk(PathBuf);
-
-impl Host for Disk {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        std::fs::read_to_string(self.0.join(path)).map_err(|e| e.to_string())
-    }
 }
 
 #[test]

@@ -2,19 +2,14 @@
 //! kind of victory condition; every Atlas map has at least one; each plays a few whole games
 //! (`oc simulate --games 2`). Objective texts come from the same compiled conditions.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use oc_compiler::{Host, Workspace};
+use common::{shipped_scenarios, Disk};
+use oc_compiler::Workspace;
 use oc_model::{Condition, Rules, SideId};
-
-struct Disk(PathBuf);
-
-impl Host for Disk {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        std::fs::read_to_string(self.0.join(path)).map_err(|e| e.to_string())
-    }
-}
 
 fn compile(file: &str) -> Rules {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -55,14 +50,7 @@ fn kinds(c: &Condition, out: &mut BTreeSet<&'static str>) {
 
 #[test]
 fn shipped_scenarios_are_clean_and_cover_every_victory_condition() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".oc"))
-        .map(|n| format!("scenarios/{n}"))
-        .collect();
-    files.sort();
+    let files: Vec<String> = shipped_scenarios().iter().map(|n| format!("scenarios/{n}")).collect();
     assert!(files.len() >= 8, "{files:?}");
     let mut seen = BTreeSet::new();
     for file in &files {
@@ -135,14 +123,7 @@ fn army_costs_and_composition_are_counted_from_the_seed_prices() {
 }
 
 fn shipped_files() -> Vec<String> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".oc"))
-        .map(|n| format!("scenarios/{n}"))
-        .collect();
-    files.sort();
+    let files: Vec<String> = shipped_scenarios().iter().map(|n| format!("scenarios/{n}")).collect();
     files
 }
 

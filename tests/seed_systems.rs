@@ -3,10 +3,13 @@
 //! a unit is the total of maneuver points it rolled ... A rolled initiative of 0 still give 1
 //! action") counted over many rounds.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use oc_compiler::{Host, Workspace};
+use common::Disk;
+use oc_compiler::Workspace;
 use oc_engine::battle::{auto_deploy, Battle, Record};
 use oc_engine::Engine;
 use oc_model::SideId;
@@ -63,14 +66,6 @@ fn each_system_plays_replays_and_simulates() {
         .collect();
     assert!(units.windows(2).any(|w| w[0] == w[1]), "no unit took two steps: {units:?}");
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-struct Disk(PathBuf);
-
-impl Host for Disk {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        std::fs::read_to_string(self.0.join(path)).map_err(|e| e.to_string())
-    }
 }
 
 #[test]

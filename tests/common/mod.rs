@@ -90,3 +90,12 @@ pub fn shipped_scenarios() -> Vec<String> {
     files.sort();
     files
 }
+
+/// A compiler host that reads project paths under a folder (the repository, a scratch project).
+pub struct Disk(pub std::path::PathBuf);
+
+impl oc_compiler::Host for Disk {
+    fn read(&mut self, path: &str) -> Result<String, String> {
+        std::fs::read_to_string(self.0.join(path)).map_err(|e| e.to_string())
+    }
+}

@@ -49,9 +49,7 @@ impl Battle<'_> {
             dice: std::cell::RefCell::new(None),
             drawn: &drawn,
         };
-        let lo = a.action.min_range.as_ref().map_or(Some(0), |e| ctx.int(e)).unwrap_or(0);
-        let hi = a.action.max_range.as_ref().map_or(Some(lo), |e| ctx.int(e)).unwrap_or(lo);
-        Some((lo, hi))
+        Some(range_of(&ctx, &a))
     }
 
     pub(super) fn trade(&mut self, i: usize, t: &Trade) -> Result<(), BattleError> {
@@ -241,8 +239,7 @@ impl Battle<'_> {
             dice: std::cell::RefCell::new(None),
             drawn: &drawn,
         };
-        let lo = a.action.min_range.as_ref().map_or(Some(0), |e| ctx.int(e)).unwrap_or(0);
-        let hi = a.action.max_range.as_ref().map_or(Some(lo), |e| ctx.int(e)).unwrap_or(lo);
+        let (lo, hi) = range_of(&ctx, a);
         if dist < lo || dist > hi {
             return Err(BattleError(format!(
                 "{} is {dist} tiles away; {verb:?} reaches {lo}..{hi}",
@@ -519,4 +516,12 @@ impl Battle<'_> {
             }
         }
     }
+}
+
+/// The distances (least, most) an action reaches, its range formulas read in `ctx`: 0 and the
+/// least when it writes none.
+fn range_of(ctx: &Eval, a: &Available) -> (i64, i64) {
+    let lo = a.action.min_range.as_ref().map_or(Some(0), |e| ctx.int(e)).unwrap_or(0);
+    let hi = a.action.max_range.as_ref().map_or(Some(lo), |e| ctx.int(e)).unwrap_or(lo);
+    (lo, hi)
 }

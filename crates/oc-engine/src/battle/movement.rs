@@ -34,9 +34,13 @@ impl Battle<'_> {
 
     /// What entering each tile costs movement type `kind` (row by row), `None` where it cannot.
     pub(crate) fn tile_costs(&self, kind: &str) -> Vec<Option<i64>> {
-        let step_of: Vec<Option<i64>> =
-            self.engine.rules.terrains.iter().map(|t| t.costs.get(kind).copied().flatten().map(i64::from)).collect();
+        let step_of = self.terrain_costs(kind);
         self.terrain_ix.iter().map(|t| t.and_then(|t| step_of.get(t).copied().flatten())).collect()
+    }
+
+    /// What entering each of the rules' terrains costs movement type `kind`, by terrain index.
+    fn terrain_costs(&self, kind: &str) -> Vec<Option<i64>> {
+        self.engine.rules.terrains.iter().map(|t| t.costs.get(kind).copied().flatten().map(i64::from)).collect()
     }
 
     /// Changes the terrain of tile `t` (a door opened, a wall razed).
@@ -116,8 +120,7 @@ impl Battle<'_> {
         // cost for this movement type looked up once.
         let (w, h) = (self.map.width, self.map.height);
         let index = |t: Tile| (t.0 >= 0 && t.1 >= 0 && t.0 < w && t.1 < h).then(|| (t.1 * w + t.0) as usize);
-        let step_of: Vec<Option<i64>> =
-            self.engine.rules.terrains.iter().map(|t| t.costs.get(&kind).copied().flatten().map(i64::from)).collect();
+        let step_of = self.terrain_costs(&kind);
         // Enemy units block the way; allies may be passed through.
         let mut blocked = vec![false; (w.max(0) * h.max(0)) as usize];
         for f in &self.units {
