@@ -11,9 +11,11 @@ use oc_model as m;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+mod outcomes;
 mod play;
 mod react;
 
+pub(crate) use outcomes::FACTOR_ABOVE;
 pub(crate) use react::{compile as compile_reactions, ReactionIr};
 
 use crate::fx::FastMap;
@@ -500,95 +502,6 @@ impl<'e> Exchange<'e> {
             return self.outcomes_with(units, &attrs, attacker);
         }
         self.react(units, state, attrs, attacker)
-    }
-
-    /// [`Exchange::outcomes`] for given strike attributes.
-    fn outcomes_with(&self, units: [&Unit; 2], attrs: &[Vec<V>; 2], attacker: usize) -> Outcomes {
-        let ir = &self.engine.ir;
-        let mut cache = vec![None; ir.formulas.len()];
-        let mut out: Vec<(f64, Outcome)> = Vec::new();
-        let mut rolls = vec![0i64; ir.dice.len()];
-        let mut mask = 0u64;
-        for slot in &ir.strike_dice {
-            mask |= 1u64 << slot;
-        }
-        // Each strike die's values, or its outcome classes where it is only compared; and the
-        // product of their denominators, in slot order.
-        let mut den = 1.0;
-        let lists: Vec<std::borrow::Cow<[(i64, f64)]>> = ir
-            .strike_dice
-            .iter()
-            .zip(&ir.strike_cuts)
-            .map(|(slot, cuts)| {
-                let ctx = self.ctx(units, attrs, attacker, &rolls);
-                let dist = self.dist_of(*slot, &ctx, &mut cache);
-                den *= dist.map_or(1.0, |d| d.den);
-                let values = dist.map_or(&[][..], |d| &d.values[..]);
-                match cuts.as_ref().and_then(|c| crate::partition::classes(&ctx, &mut cache, c, values)) {
-                    Some(classes) => std::borrow::Cow::Owned(classes),
-                    None => std::borrow::Cow::Borrowed(values),
-                }
-            })
-            .collect();
-        // The index of each strike die's current value.
-        let mut at = vec![0usize; ir.strike_dice.len()];
-        loop {
-            let mut weight = 1.0;
-            for ((slot, i), list) in ir.strike_dice.iter().zip(&at).zip(&lists) {
-                if let (Some(r), Some((v, w))) = (rolls.get_mut(*slot as usize), list.get(*i)) {
-                    *r = *v;
-                    weight *= w;
-                }
-            }
-            for (slot, f) in cache.iter_mut().zip(&ir.formulas) {
-                if f.dice & mask != 0 {
-                    *slot = None;
-                }
-            }
-            let o = self.outcome_at(&self.ctx(units, attrs, attacker, &rolls), &mut cache);
-            match out.iter_mut().find(|(_, x)| *x == o) {
-                Some((n, _)) => *n += weight,
-                None => out.push((weight, o)),
-            }
-            // The next joint value, the first die turning fastest (one die: its values in order).
-            let mut carried = true;
-            for (i, list) in at.iter_mut().zip(&lists) {
-                if *i + 1 < list.len() {
-                    *i += 1;
-                    carried = false;
-                    break;
-                }
-                *i = 0;
-            }
-            if carried {
-                break;
-            }
-        }
-        Outcomes { den, list: out, reaction: None }
-    }
-
-    /// The distribution a strike slot draws from: its own, or for a `Dice` value the dice the
-    /// value names in this strike.
-    fn dist_of<'a>(&'a self, slot: u8, ctx: &Ctx, cache: &mut [Option<V>]) -> Option<&'a oc_model::Dist> {
-        let ir = &self.engine.ir;
-        let die = ir.dice.get(slot as usize)?;
-        match &die.dynamic {
-            None => Some(&die.dist),
-            Some(e) => match ctx.eval(e, &[], cache) {
-                V::Dice(id) => ir.shapes.get(id as usize).map(|s| &s.dist),
-                _ => None,
-            },
-        }
-    }
-
-    fn outcome_at(&self, ctx: &Ctx, cache: &mut [Option<V>]) -> Outcome {
-        let roles = &self.engine.ir.roles;
-        let f = |id: u16, cache: &mut [Option<V>]| ctx.eval(&crate::ir::E::Formula(id), &[], cache);
-        let backfire = roles.backfire.is_some_and(|b| f(b, cache).bool());
-        let hit = !backfire && f(roles.hit, cache).bool();
-        let crit = hit && f(roles.critical, cache).bool();
-        let damage = if crit { f(roles.critical_damage, cache).int() } else { f(roles.damage, cache).int() }.max(0);
-        Outcome { hit, crit, backfire, damage: if hit || backfire { damage } else { 0 } }
     }
 
     /// A formula evaluated outside any roll (strikes, counter, follow-up).

@@ -8,7 +8,7 @@ use oc_model as m;
 use crate::EngineError;
 
 /// A runtime value. `Copy`: names are interned.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum V {
     Int(i64),
     Bool(bool),
@@ -185,6 +185,18 @@ pub struct FormulaIr {
     pub expr: E,
     /// The dice slots it reads (bit `i` for slot `i`), directly or through other formulas.
     pub dice: u64,
+    /// What its value depends on among the dice, when those are independent of one another: the
+    /// slots it rolls itself and the formulas reading dice it refers to, no two reading the same
+    /// slot. Then its distribution is that of a function of independent values (see
+    /// `combat::outcomes`); `None` when two of them share a die (or it reads none).
+    pub leaves: Option<Vec<Leaf>>,
+}
+
+/// A value a formula reads that dice move: a die slot it rolls, or a formula that reads dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leaf {
+    Slot(u8),
+    Formula(u16),
 }
 
 /// The most joint faces one strike may enumerate (the product of the faces of every die its
@@ -360,7 +372,8 @@ impl Ir {
         for f in &rs.combat {
             let expr = ir.expr(&f.expr, &[])?;
             let dice = ir.dice_of(&expr);
-            ir.formulas.push(FormulaIr { expr, dice });
+            let leaves = ir.independent_leaves(&expr);
+            ir.formulas.push(FormulaIr { expr, dice, leaves });
         }
         let id = |ir: &Ir, n: &str| ir.formula_ids.get(n).copied();
         let need = |ir: &Ir, n: &str| id(ir, n).ok_or_else(|| EngineError::model(format!("the ruleset has no `{n}` formula")));
@@ -587,6 +600,54 @@ impl Ir {
             E::Clamp(a, b, c) | E::If(a, b, c) => self.dice_of(a) | self.dice_of(b) | self.dice_of(c),
             E::Lookup(_, args) | E::Has(_, _, args) => args.iter().fold(0, |m, a| m | self.dice_of(a)),
             _ => 0,
+        }
+    }
+
+    /// The dice-moved values `e` reads directly (see [`FormulaIr::leaves`]), when no two of them
+    /// share a die.
+    fn independent_leaves(&self, e: &E) -> Option<Vec<Leaf>> {
+        let mut leaves = Vec::new();
+        self.leaves_of(e, &mut leaves);
+        let mut seen = 0u64;
+        for leaf in &leaves {
+            let mask = match leaf {
+                Leaf::Slot(s) => 1u64 << s,
+                Leaf::Formula(f) => self.formulas.get(*f as usize).map_or(0, |f| f.dice),
+            };
+            if seen & mask != 0 {
+                return None;
+            }
+            seen |= mask;
+        }
+        (!leaves.is_empty()).then_some(leaves)
+    }
+
+    fn leaves_of(&self, e: &E, out: &mut Vec<Leaf>) {
+        let leaf = match e {
+            // The dice a `Dice` value names are read by no die (`RollValue` refuses that).
+            E::Roll(slot) | E::RollDyn(slot, _) => Some(Leaf::Slot(*slot)),
+            E::Formula(f) => self.formulas.get(*f as usize).filter(|f| f.dice != 0).map(|_| Leaf::Formula(*f)),
+            _ => None,
+        };
+        if let Some(leaf) = leaf {
+            if !out.contains(&leaf) {
+                out.push(leaf);
+            }
+            return;
+        }
+        match e {
+            E::Neg(x) | E::Not(x) | E::Abs(x) => self.leaves_of(x, out),
+            E::Bin(_, a, b) | E::Min(a, b) | E::Max(a, b) => {
+                self.leaves_of(a, out);
+                self.leaves_of(b, out);
+            }
+            E::Clamp(a, b, c) | E::If(a, b, c) => {
+                self.leaves_of(a, out);
+                self.leaves_of(b, out);
+                self.leaves_of(c, out);
+            }
+            E::Lookup(_, args) | E::Has(_, _, args) => args.iter().for_each(|a| self.leaves_of(a, out)),
+            _ => {}
         }
     }
 

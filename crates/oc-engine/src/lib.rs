@@ -107,6 +107,9 @@ pub struct Engine {
     units: std::sync::RwLock<UnitCache>,
     /// Terrains by name: a battle looks up the terrain of a tile at every step of every path.
     terrain_ids: fx::FastMap<String, usize>,
+    /// How many joint dice values a strike may have before its outcomes are worked out from
+    /// independent parts (`combat::outcomes`); tests set 0 to check both ways agree.
+    factor_above: u64,
     /// Forecasts the AIs asked for, shared by every game this engine plays (a simulation's
     /// games, on every thread, meet the same matchups again and again).
     forecasts: std::sync::RwLock<ForecastCache>,
@@ -157,6 +160,7 @@ impl Engine {
             reactions,
             units: Default::default(),
             terrain_ids,
+            factor_above: combat::FACTOR_ABOVE,
             forecasts: Default::default(),
         })
     }

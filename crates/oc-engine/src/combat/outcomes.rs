@@ -1,0 +1,370 @@
+//! A strike's outcomes: for every joint value of the dice it draws, what it does, grouped, with
+//! whole-number weights.
+//!
+//! Two ways to the same result. Few joint values (every seed-000/001 strike: a d100 read as
+//! hit / critical is a handful of classes) are enumerated one by one. Past [`FACTOR_ABOVE`], the
+//! strike is worked out from independent parts, as icepool does: the hit and critical formulas
+//! read dice the damage formulas do not (a d30 against exploding damage, rolled absorption and a
+//! fate roll), so their joint values are the product of each part's values; and a formula whose
+//! parts read disjoint dice (`_dealt = max(0, _damage - roll(defender.absorption))`) has the
+//! distribution of a function of independent values, each part merged to its distinct values
+//! first. Either way the weights are products and sums of whole numbers, so both give the same
+//! outcomes (while the weights stay below 2^53, the same bits).
+
+use std::borrow::Cow;
+use std::hash::Hash;
+
+use super::*;
+use crate::ir::{Leaf, E};
+
+/// The most joint values of a strike's dice enumerated one by one; past it a strike is worked
+/// out from independent parts where its formulas allow.
+pub(crate) const FACTOR_ABOVE: u64 = 256;
+
+/// Each strike die's values (or outcome classes) and its denominator, in `Ir::strike_dice` order.
+struct Lists<'a> {
+    values: Vec<Cow<'a, [(i64, f64)]>>,
+    dens: Vec<f64>,
+}
+
+/// Results merged by equality, in the order first found, with summed weights.
+struct Merge<T> {
+    index: FastMap<T, usize>,
+    list: Vec<(T, f64)>,
+}
+
+impl<T: Copy + Eq + Hash> Merge<T> {
+    fn new() -> Self {
+        Merge { index: FastMap::default(), list: Vec::new() }
+    }
+    fn add(&mut self, t: T, weight: f64) {
+        // A short list is searched; a long one (damage values) indexed.
+        let found = if self.index.is_empty() { self.list.iter().position(|(x, _)| *x == t) } else { self.index.get(&t).copied() };
+        match found.and_then(|i| self.list.get_mut(i)) {
+            Some((_, w)) => *w += weight,
+            None => {
+                self.list.push((t, weight));
+                if self.list.len() > 16 {
+                    if self.index.is_empty() {
+                        self.index = self.list.iter().enumerate().map(|(i, (x, _))| (*x, i)).collect();
+                    } else {
+                        self.index.insert(t, self.list.len() - 1);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A formula's distribution: (value, weight), the weights summing to the product of the
+/// denominators of the dice it reads.
+type Marginal = Rc<Vec<(V, f64)>>;
+
+impl Exchange<'_> {
+    /// [`Exchange::outcomes`] for given strike attributes.
+    pub(super) fn outcomes_with(&self, units: [&Unit; 2], attrs: &[Vec<V>; 2], attacker: usize) -> Outcomes {
+        let ir = &self.engine.ir;
+        let mut cache = vec![None; ir.formulas.len()];
+        let mut rolls = vec![0i64; ir.dice.len()];
+        // Each strike die's values, or its outcome classes where it is only compared; and the
+        // product of their denominators, in slot order.
+        let mut dens = Vec::with_capacity(ir.strike_dice.len());
+        let values = ir
+            .strike_dice
+            .iter()
+            .zip(&ir.strike_cuts)
+            .map(|(slot, cuts)| {
+                let ctx = self.ctx(units, attrs, attacker, &rolls);
+                let dist = self.dist_of(*slot, &ctx, &mut cache);
+                dens.push(dist.map_or(1.0, |d| d.den));
+                let values = dist.map_or(&[][..], |d| &d.values[..]);
+                match cuts.as_ref().and_then(|c| crate::partition::classes(&ctx, &mut cache, c, values)) {
+                    Some(classes) => Cow::Owned(classes),
+                    None => Cow::Borrowed(values),
+                }
+            })
+            .collect();
+        let lists = Lists { values, dens };
+        let den = lists.dens.iter().product();
+        let joint = lists.values.iter().fold(1u64, |n, v| n.saturating_mul(v.len().max(1) as u64));
+        if joint > self.engine.factor_above {
+            if let Some(list) = self.factored(units, attrs, attacker, &lists, &mut cache) {
+                return Outcomes { den, list, reaction: None };
+            }
+        }
+        let all = ir.strike_dice.iter().fold(0u64, |m, s| m | 1u64 << s);
+        let list = self.joint(all, &lists, &mut rolls, &mut cache, |rolls, cache| {
+            self.outcome_at(&self.ctx(units, attrs, attacker, rolls), cache)
+        });
+        Outcomes { den, list: list.into_iter().map(|(o, w)| (w, o)).collect(), reaction: None }
+    }
+
+    /// The distribution a strike slot draws from: its own, or for a `Dice` value the dice the
+    /// value names in this strike.
+    pub(super) fn dist_of<'a>(&'a self, slot: u8, ctx: &Ctx, cache: &mut [Option<V>]) -> Option<&'a oc_model::Dist> {
+        let ir = &self.engine.ir;
+        let die = ir.dice.get(slot as usize)?;
+        match &die.dynamic {
+            None => Some(&die.dist),
+            Some(e) => match ctx.eval(e, &[], cache) {
+                V::Dice(id) => ir.shapes.get(id as usize).map(|s| &s.dist),
+                _ => None,
+            },
+        }
+    }
+
+    /// What a strike does for the dice in `ctx.rolls`.
+    pub(super) fn outcome_at(&self, ctx: &Ctx, cache: &mut [Option<V>]) -> Outcome {
+        let roles = &self.engine.ir.roles;
+        let f = |id: u16, cache: &mut [Option<V>]| ctx.eval(&E::Formula(id), &[], cache);
+        let backfire = roles.backfire.is_some_and(|b| f(b, cache).bool());
+        let hit = !backfire && f(roles.hit, cache).bool();
+        let crit = hit && f(roles.critical, cache).bool();
+        let damage = if crit { f(roles.critical_damage, cache).int() } else { f(roles.damage, cache).int() }.max(0);
+        Outcome { hit, crit, backfire, damage: if hit || backfire { damage } else { 0 } }
+    }
+
+    /// The strike's outcomes from independent parts: the (backfire, hit, critical) values of the
+    /// dice those formulas read, each with the distribution of the damage formula it takes. `None`
+    /// when a die is read by both parts.
+    fn factored(
+        &self,
+        units: [&Unit; 2],
+        attrs: &[Vec<V>; 2],
+        attacker: usize,
+        lists: &Lists,
+        cache: &mut [Option<V>],
+    ) -> Option<Vec<(f64, Outcome)>> {
+        let ir = &self.engine.ir;
+        let roles = &ir.roles;
+        let mask_of = |f: Option<u16>| f.and_then(|f| ir.formulas.get(f as usize)).map_or(0, |f| f.dice);
+        let head = mask_of(Some(roles.hit)) | mask_of(Some(roles.critical)) | mask_of(roles.backfire);
+        let (plain, critical) = (mask_of(Some(roles.damage)), mask_of(Some(roles.critical_damage)));
+        if head & (plain | critical) != 0 {
+            return None;
+        }
+        let mut rolls = vec![0i64; ir.dice.len()];
+        let heads = self.joint(head, lists, &mut rolls, cache, |rolls, cache| {
+            let ctx = self.ctx(units, attrs, attacker, rolls);
+            let f = |id: u16, cache: &mut [Option<V>]| ctx.eval(&E::Formula(id), &[], cache);
+            let backfire = roles.backfire.is_some_and(|b| f(b, cache).bool());
+            let hit = !backfire && f(roles.hit, cache).bool();
+            let crit = hit && f(roles.critical, cache).bool();
+            (backfire, hit, crit)
+        });
+        let all = ir.strike_dice.iter().fold(0u64, |m, s| m | 1u64 << s);
+        let den_of = |mask: u64| {
+            ir.strike_dice.iter().zip(&lists.dens).filter(|(s, _)| mask & (1u64 << **s) != 0).map(|(_, d)| *d).product::<f64>()
+        };
+        let mut memo: Vec<Option<Marginal>> = vec![None; ir.formulas.len()];
+        let mut out = Merge::new();
+        for &((backfire, hit, crit), weight) in &heads {
+            if !(hit || backfire) {
+                out.add(Outcome { hit, crit, backfire, damage: 0 }, weight * den_of(all & !head));
+                continue;
+            }
+            let (formula, mask) = if crit { (roles.critical_damage, critical) } else { (roles.damage, plain) };
+            let rest = den_of(all & !(head | mask));
+            for &(v, w) in self.marginal(formula, units, attrs, attacker, lists, &mut memo, &mut rolls, cache).iter() {
+                out.add(Outcome { hit, crit, backfire, damage: v.int().max(0) }, weight * w * rest);
+            }
+        }
+        Some(out.list.into_iter().map(|(o, w)| (w, o)).collect())
+    }
+
+    /// Formula `f`'s distribution over the strike's dice: from its independent parts' where it
+    /// has them (`FormulaIr::leaves`), else over the joint values of the dice it reads.
+    #[allow(clippy::too_many_arguments)]
+    fn marginal(
+        &self,
+        f: u16,
+        units: [&Unit; 2],
+        attrs: &[Vec<V>; 2],
+        attacker: usize,
+        lists: &Lists,
+        memo: &mut Vec<Option<Marginal>>,
+        rolls: &mut [i64],
+        cache: &mut [Option<V>],
+    ) -> Marginal {
+        if let Some(Some(m)) = memo.get(f as usize) {
+            return m.clone();
+        }
+        let ir = &self.engine.ir;
+        let Some(formula) = ir.formulas.get(f as usize) else { return Rc::new(vec![(V::Int(0), 1.0)]) };
+        let eval =
+            |rolls: &[i64], cache: &mut [Option<V>]| self.ctx(units, attrs, attacker, rolls).eval(&E::Formula(f), &[], cache);
+        let list = match &formula.leaves {
+            None => self.joint(formula.dice, lists, rolls, cache, eval),
+            Some(leaves) => {
+                let parts: Vec<Marginal> = leaves
+                    .iter()
+                    .map(|leaf| match leaf {
+                        Leaf::Slot(s) => {
+                            let values = ir.strike_dice.iter().position(|x| x == s).and_then(|k| lists.values.get(k));
+                            match values.filter(|v| !v.is_empty()) {
+                                Some(v) => Rc::new(v.iter().map(|(x, w)| (V::Int(*x), *w)).collect()),
+                                None => Rc::new(vec![(V::Int(0), 1.0)]),
+                            }
+                        }
+                        Leaf::Formula(g) => self.marginal(*g, units, attrs, attacker, lists, memo, rolls, cache),
+                    })
+                    .collect();
+                let mut out = Merge::new();
+                let mut at = vec![0usize; parts.len()];
+                loop {
+                    let mut weight = 1.0;
+                    forget(ir, cache);
+                    for ((leaf, part), i) in leaves.iter().zip(&parts).zip(&at) {
+                        let Some((v, w)) = part.get(*i) else { continue };
+                        weight *= w;
+                        match leaf {
+                            Leaf::Slot(s) => {
+                                if let Some(r) = rolls.get_mut(*s as usize) {
+                                    *r = v.int();
+                                }
+                            }
+                            Leaf::Formula(g) => {
+                                if let Some(c) = cache.get_mut(*g as usize) {
+                                    *c = Some(*v);
+                                }
+                            }
+                        }
+                    }
+                    out.add(eval(rolls, cache), weight);
+                    if !next(&mut at, parts.iter().map(|p| p.len())) {
+                        break;
+                    }
+                }
+                out.list
+            }
+        };
+        let m = Rc::new(list);
+        if let Some(slot) = memo.get_mut(f as usize) {
+            *slot = Some(m.clone());
+        }
+        m
+    }
+
+    /// Every joint value of the strike dice in `mask` (the first die turning fastest), evaluated
+    /// by `eval` with those dice set in `rolls` and every dice-reading formula forgotten; equal
+    /// results merged.
+    fn joint<T: Copy + Eq + Hash>(
+        &self,
+        mask: u64,
+        lists: &Lists,
+        rolls: &mut [i64],
+        cache: &mut [Option<V>],
+        mut eval: impl FnMut(&[i64], &mut [Option<V>]) -> T,
+    ) -> Vec<(T, f64)> {
+        let ir = &self.engine.ir;
+        let dice: Vec<(u8, &[(i64, f64)])> = ir
+            .strike_dice
+            .iter()
+            .zip(&lists.values)
+            .filter(|(s, _)| mask & (1u64 << **s) != 0)
+            .map(|(s, v)| (*s, &v[..]))
+            .collect();
+        let mut at = vec![0usize; dice.len()];
+        let mut out = Merge::new();
+        loop {
+            let mut weight = 1.0;
+            for ((slot, values), i) in dice.iter().zip(&at) {
+                if let (Some(r), Some((v, w))) = (rolls.get_mut(*slot as usize), values.get(*i)) {
+                    *r = *v;
+                    weight *= w;
+                }
+            }
+            forget(ir, cache);
+            out.add(eval(rolls, cache), weight);
+            if !next(&mut at, dice.iter().map(|(_, v)| v.len())) {
+                break;
+            }
+        }
+        out.list
+    }
+}
+
+/// Forgets every formula that reads a die (their values change with the dice).
+fn forget(ir: &crate::ir::Ir, cache: &mut [Option<V>]) {
+    for (slot, f) in cache.iter_mut().zip(&ir.formulas) {
+        if f.dice != 0 {
+            *slot = None;
+        }
+    }
+}
+
+/// The next joint index, the first turning fastest; `false` after the last.
+fn next(at: &mut [usize], lens: impl Iterator<Item = usize>) -> bool {
+    for (i, len) in at.iter_mut().zip(lens) {
+        if *i + 1 < len {
+            *i += 1;
+            return true;
+        }
+        *i = 0;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Engine, Forecast, Loadout};
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-12)
+    }
+
+    fn same(a: &Forecast, b: &Forecast) -> bool {
+        let dist = |x: &std::collections::BTreeMap<i64, f64>, y: &std::collections::BTreeMap<i64, f64>| {
+            x.len() == y.len() && x.iter().zip(y).all(|((h, p), (k, q))| h == k && close(*p, *q))
+        };
+        let side = |x: &crate::SideForecast, y: &crate::SideForecast| {
+            close(x.hit, y.hit)
+                && close(x.crit, y.crit)
+                && x.damage == y.damage
+                && x.crit_damage == y.crit_damage
+                && x.strikes == y.strikes
+                && dist(&x.damage_distribution, &y.damage_distribution)
+        };
+        dist(&a.attacker_hp, &b.attacker_hp)
+            && dist(&a.defender_hp, &b.defender_hp)
+            && side(&a.attacker, &b.attacker)
+            && side(&a.defender, &b.defender)
+    }
+
+    /// Every built-in ruleset's strikes, enumerated joint value by joint value and worked out
+    /// from independent parts, give the same forecasts (at full and at low hit points, where a
+    /// champion's fate roll and `defender.hp` come in).
+    #[test]
+    fn factored_outcomes_equal_the_joint_enumeration() {
+        let mut compared = 0;
+        for (name, index) in oc_compiler::stdlib::RULESETS {
+            let rules = oc_compiler::stdlib::compile(index).and_then(|c| c.rules).expect("a built-in ruleset compiles");
+            let mut joint = Engine::new(rules.clone()).expect("runs");
+            joint.factor_above = u64::MAX;
+            let mut factored = Engine::new(rules).expect("runs");
+            factored.factor_above = 0;
+            let units: Vec<Loadout> = joint
+                .rules
+                .classes
+                .iter()
+                .filter_map(|c| joint.weapons_for(&c.name).first().map(|w| Loadout::new(&c.name, Some(&w.name))))
+                .collect();
+            // The joint enumeration of an exploding-damage strike is slow unoptimised: a few
+            // attackers against every defender.
+            for a in units.iter().step_by(if *name == "battlestorm" { 4 } else { 1 }) {
+                let (lo, _) = joint.reach(&a.class, a.weapon.as_deref().unwrap_or_default()).unwrap_or((1, 1));
+                for d in &units {
+                    for hp in [None, Some(1), Some(3)] {
+                        let d = Loadout { hp, ..d.clone() };
+                        let (Ok(x), Ok(y)) = (joint.forecast(a, &d, lo.max(1)), factored.forecast(a, &d, lo.max(1))) else {
+                            continue;
+                        };
+                        assert!(same(&x, &y), "{name}: {} vs {} (hp {hp:?}):\n{x:?}\n{y:?}", a.class, d.class);
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 1000, "{compared} forecasts compared");
+    }
+}
