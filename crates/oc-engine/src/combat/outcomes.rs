@@ -306,6 +306,7 @@ fn next(at: &mut [usize], lens: impl Iterator<Item = usize>) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::expect_used)]
 mod tests {
     use crate::{Engine, Forecast, Loadout};
 
