@@ -60,21 +60,30 @@ fn main() {
         eprintln!("{name}: {n} seeded exchanges ({} vs {}) in {t:.2?} ({routed} routs)", a.class, d.class);
         println!("bench exchanges_per_s_{short} {:.0} 1/s", n as f64 / t.as_secs_f64());
 
-        let repo = env!("CARGO_MANIFEST_DIR");
-        let out = std::env::temp_dir().join(format!("oc-bench-matrix-{name}.csv"));
-        let mut samples = Vec::new();
-        for _ in 0..3 {
-            let start = Instant::now();
-            let status = Command::new(env!("CARGO_BIN_EXE_oc"))
-                .args(["matrix", "--ruleset", name, "--out", out.to_str().unwrap_or_default()])
-                .current_dir(repo)
-                .output()
-                .expect("oc runs");
-            samples.push(start.elapsed());
-            assert!(status.status.success());
-        }
-        let rows = std::fs::read_to_string(&out).map(|s| s.lines().count() - 1).unwrap_or(0);
-        eprintln!("{name}: oc matrix, {rows} matchups");
-        println!("bench matrix_ms_{short} {:.1} ms", median(samples).as_secs_f64() * 1e3);
+        matrix(name, short);
     }
+    // Seeds 002-004: reactions (stamina), exploding damage against rolled absorption (battlestorm).
+    for name in ["stamina", "battlestorm", "skirmish"] {
+        matrix(name, name);
+    }
+}
+
+/// `oc matrix` on a built-in ruleset, the whole process timed: the median of three.
+fn matrix(name: &str, short: &str) {
+    let repo = env!("CARGO_MANIFEST_DIR");
+    let out = std::env::temp_dir().join(format!("oc-bench-matrix-{name}.csv"));
+    let mut samples = Vec::new();
+    for _ in 0..3 {
+        let start = Instant::now();
+        let status = Command::new(env!("CARGO_BIN_EXE_oc"))
+            .args(["matrix", "--ruleset", name, "--out", out.to_str().unwrap_or_default()])
+            .current_dir(repo)
+            .output()
+            .expect("oc runs");
+        samples.push(start.elapsed());
+        assert!(status.status.success());
+    }
+    let rows = std::fs::read_to_string(&out).map(|s| s.lines().count() - 1).unwrap_or(0);
+    eprintln!("{name}: oc matrix, {rows} matchups");
+    println!("bench matrix_ms_{short} {:.1} ms", median(samples).as_secs_f64() * 1e3);
 }

@@ -207,8 +207,58 @@ pub struct Forecast {
     pub defender_damage_taken: f64,
 }
 
-/// A hash map whose iteration order depends only on what was inserted (SipHash with fixed keys).
-type FixedMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>>;
+/// SipHash with fixed keys: a map hashed with it iterates in an order that depends only on what
+/// was inserted. (A forecast sums its states in that order, and floating-point sums depend on
+/// order: a random hasher made forecasts differ in the last bits run to run.)
+type Fixed = std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>;
+
+/// A key with its [`Fixed`] hash worked out once. In a [`HashedMap`] (whose hasher passes the
+/// stored hash through) it lands in the bucket the key itself would in a map hashed with `Fixed`,
+/// so the map iterates in the same order, and re-bucketing as it grows hashes nothing again.
+struct Hashed<K>(u64, K);
+
+impl<K: std::hash::Hash> Hashed<K> {
+    fn new(key: K) -> Self {
+        use std::hash::BuildHasher;
+        Hashed(Fixed::default().hash_one(&key), key)
+    }
+}
+
+impl<K: PartialEq> PartialEq for Hashed<K> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0 && self.1 == other.1
+    }
+}
+
+impl<K: Eq> Eq for Hashed<K> {}
+
+impl<K> std::hash::Hash for Hashed<K> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(self.0);
+    }
+}
+
+/// Passes a [`Hashed`] key's stored hash through.
+#[derive(Default)]
+struct Stored(u64);
+
+impl std::hash::Hasher for Stored {
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is called (by `Hashed`); anything else folds in, never panics.
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Probabilities by pre-hashed key.
+type HashedMap<K> = HashMap<Hashed<K>, f64, std::hash::BuildHasherDefault<Stored>>;
 
 type UnitCache = FastMap<(usize, Vec<u32>), Arc<Unit>>;
 
@@ -243,6 +293,23 @@ type OutcomeCache = FastMap<(State, usize), Rc<Outcomes>>;
 
 /// The hit points of a cached state that stands for every amount of them.
 const ANY_HP: [i64; 2] = [i64::MIN; 2];
+
+/// A unit of an exchange: one of the two it began with (borrowed), or one rebuilt with the
+/// statuses a strike laid.
+enum UnitRef<'a> {
+    Base(&'a Unit),
+    Built(Arc<Unit>),
+}
+
+impl std::ops::Deref for UnitRef<'_> {
+    type Target = Unit;
+    fn deref(&self) -> &Unit {
+        match self {
+            UnitRef::Base(u) => u,
+            UnitRef::Built(u) => u,
+        }
+    }
+}
 
 /// A matchup being resolved: the loadouts and the units built for each set of statuses.
 pub struct Exchange<'e> {
@@ -390,16 +457,17 @@ impl<'e> Exchange<'e> {
         Ok(self)
     }
 
-    fn unit(&self, side: usize, statuses: &[u32]) -> Arc<Unit> {
-        // Most states keep the statuses the exchange began with: no hashing, no allocation.
+    fn unit(&self, side: usize, statuses: &[u32]) -> UnitRef<'_> {
+        // Most states keep the statuses the exchange began with: no hashing, no allocation, no
+        // reference count.
         if let Some(base) = self.base.get(side) {
             if same(&base.statuses, statuses) {
-                return base.clone();
+                return UnitRef::Base(base);
             }
         }
         let key = (side, statuses.to_vec());
         if let Some(u) = self.units.borrow().get(&key) {
-            return u.clone();
+            return UnitRef::Built(u.clone());
         }
         // A status applied mid-exchange: rebuild the unit with it. The loadout was valid when the
         // exchange was set up and statuses come from the model, so this cannot fail; if it did,
@@ -415,7 +483,7 @@ impl<'e> Exchange<'e> {
         };
         let u = built.unwrap_or_else(|_| self.base[side].clone());
         self.units.borrow_mut().insert(key, u.clone());
-        u
+        UnitRef::Built(u)
     }
 
     /// Strike attributes: the static ones with current HP and the strike's `when` effects applied.
@@ -431,6 +499,9 @@ impl<'e> Exchange<'e> {
                     *slot = V::Int(i64::from(*amount));
                 }
             }
+        }
+        if units.iter().all(|u| u.whens.is_empty()) {
+            return base;
         }
         let mut out = base.clone();
         for holder in 0..2 {

@@ -122,7 +122,7 @@ type ForecastCache = fx::FastMap<(Loadout, Loadout, i64, bool), std::sync::Arc<F
 const FORECAST_CACHE: usize = 1 << 15;
 
 /// Units by loadout and added statuses.
-type UnitCache = HashMap<(Loadout, Vec<u32>), std::sync::Arc<unit::Unit>>;
+type UnitCache = fx::FastMap<(Loadout, Vec<u32>), std::sync::Arc<unit::Unit>>;
 
 /// The most units [`Engine::unit`] keeps; past it the cache starts over (a long simulation sees
 /// many hit-point and terrain combinations).

@@ -10,31 +10,31 @@ use super::*;
 impl Exchange<'_> {
     /// The exact distribution of outcomes, by enumerating every face of every strike.
     pub fn forecast(&self) -> Forecast {
-        // A fixed hasher: the states are summed in iteration order, and floating-point sums
-        // depend on order, so a random one made forecasts differ in the last bits run to run.
-        let mut frontier: FixedMap<State, f64> = FixedMap::default();
-        frontier.insert(self.initial(), 1.0);
-        let mut done: FixedMap<[i64; 2], f64> = FixedMap::default();
+        // Each state is hashed once, as it is reached (`Hashed`): a growing map re-buckets by
+        // the stored hash, and iterates in the same order as one hashing the states itself.
+        let mut frontier: HashedMap<State> = HashedMap::default();
+        frontier.insert(Hashed::new(self.initial()), 1.0);
+        let mut done: HashedMap<[i64; 2]> = HashedMap::default();
         let mut outcome_cache = OutcomeCache::default();
         while !frontier.is_empty() {
-            let mut next: FixedMap<State, f64> = FixedMap::default();
-            for (state, p) in frontier {
+            let mut next: HashedMap<State> = HashedMap::default();
+            for (Hashed(_, state), p) in frontier {
                 let Some(side) = state.phase.striker() else {
-                    *done.entry(state.hp).or_default() += p;
+                    *done.entry(Hashed::new(state.hp)).or_default() += p;
                     continue;
                 };
                 let outcomes = self.outcomes_memo(&state, side, &mut outcome_cache);
                 let faces = outcomes.den;
                 for &(count, o) in &outcomes.list {
                     let (after, _) = self.after_strike(&state, side, o, outcomes.reaction);
-                    *next.entry(after).or_default() += p * count / faces;
+                    *next.entry(Hashed::new(after)).or_default() += p * count / faces;
                 }
             }
             frontier = next;
         }
         let mut attacker_hp = BTreeMap::new();
         let mut defender_hp = BTreeMap::new();
-        for (hp, p) in &done {
+        for (Hashed(_, hp), p) in &done {
             *attacker_hp.entry(hp[0]).or_default() += p;
             *defender_hp.entry(hp[1]).or_default() += p;
         }
@@ -77,16 +77,25 @@ impl Exchange<'_> {
                     }
                 }
             }
-            // The values on a hit even when no face produces one (a 0% hit chance).
-            let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
-            let units = [&*units[0], &*units[1]];
-            let attrs = self.strike_attrs(units, state, side);
-            let mut cache = vec![None; ir.formulas.len()];
-            let lowest: Vec<i64> = ir.dice.iter().map(|d| d.dist.min()).collect();
-            let ctx = self.ctx(units, &attrs, side, &lowest);
-            damage = damage.max(ctx.eval(&crate::ir::E::Formula(ir.roles.damage), &[], &mut cache).int().max(0));
-            crit_damage =
-                crit_damage.max(ctx.eval(&crate::ir::E::Formula(ir.roles.critical_damage), &[], &mut cache).int().max(0));
+            // The values on a hit even when no face produces one (a 0% hit chance), at the
+            // dice's lowest values. A formula that reads no die, evaluated with the attributes the
+            // outcomes were (no reaction changed them), is already among the outcomes' values.
+            let shown = |id: u16, seen: bool| {
+                seen && self.engine.reactions.is_empty() && ir.formulas.get(id as usize).is_some_and(|f| f.dice == 0)
+            };
+            let hits = outcomes.list.iter().any(|(_, o)| o.hit && !o.crit);
+            let crits = outcomes.list.iter().any(|(_, o)| o.hit && o.crit);
+            if !shown(ir.roles.damage, hits) || !shown(ir.roles.critical_damage, crits) {
+                let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
+                let units = [&*units[0], &*units[1]];
+                let attrs = self.strike_attrs(units, state, side);
+                let mut cache = vec![None; ir.formulas.len()];
+                let lowest: Vec<i64> = ir.dice.iter().map(|d| d.dist.min()).collect();
+                let ctx = self.ctx(units, &attrs, side, &lowest);
+                damage = damage.max(ctx.eval(&crate::ir::E::Formula(ir.roles.damage), &[], &mut cache).int().max(0));
+                crit_damage =
+                    crit_damage.max(ctx.eval(&crate::ir::E::Formula(ir.roles.critical_damage), &[], &mut cache).int().max(0));
+            }
         }
         // Given a hit; only where hits differ in damage beyond hit versus critical hit.
         let crit_only = damage_distribution.len() <= 2 && damage_distribution.keys().all(|d| *d == damage || *d == crit_damage);
