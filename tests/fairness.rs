@@ -11,7 +11,6 @@ use common::{oc, repo, text};
 /// This is the band CI holds the shipped scenarios to; the README's table, over 1000 games,
 /// holds them to 35%-65%.
 #[test]
-#[ignore = "issue 17 is open: battlestorm-narube.oc's attacker wins 0% (100 games with the tactician; 60% draws at 12 rounds); the other 13 scenarios are within 35-65% over 1000 games"]
 fn every_shipped_scenario_stays_within_a_wide_band() {
     let out = oc(
         &repo(),
@@ -32,7 +31,6 @@ fn every_shipped_scenario_stays_within_a_wide_band() {
 }
 
 #[test]
-#[ignore = "issue 17 is open: the README's 1000-game table has battlestorm-narube.oc at 0% over 100 games (a tactician game there takes ~1 s); every other row is fair"]
 fn the_readme_table_calls_every_shipped_scenario_fair() {
     let readme = std::fs::read_to_string(repo().join("scenarios/README.md")).unwrap();
     let begin = readme.find("<!-- fairness:begin -->").expect("the table's begin marker");
