@@ -378,7 +378,9 @@ fn run_case(fixed: &Fixed, ws: &mut Workspace, kind: Kind, path: &str, bytes: &[
                 exercise_engine(rules);
             } else {
                 // Tools go on with the partial model: it must be safe to run too.
-                exercise_engine(c.partial);
+                if let Some(partial) = c.partial {
+                    exercise_engine(partial);
+                }
             }
         }
         Kind::Map => {

@@ -1187,7 +1187,7 @@ impl<'a> Checker<'a> {
 
     /// Checks a list of tag uses on a thing of `kind` and returns them lowered.
     pub fn tag_uses(&mut self, uses: &[ast::TagRef], kind: m::ThingKind, owner: &str) -> Vec<m::TagUse> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(uses.len());
         let mut seen: HashMap<String, Vec<(Span, Vec<m::Value>)>> = HashMap::new();
         for u in uses {
             let Some(sig) = self.tags.get(&u.name.value).cloned() else {
@@ -1218,7 +1218,8 @@ impl<'a> Checker<'a> {
                     .with_help(format!("move `{}` to a {}", u.name.value, allowed.join(" or "))),
                 );
             }
-            let Some(args) = self.const_args(u, &sig) else { continue };
+            let Some(mut args) = self.const_args(u, &sig) else { continue };
+            args.shrink_to_fit();
             // Tags about other things (Effective(Armored), Effective(Cavalry)) may appear once per argument.
             let about_things = sig.params.iter().any(|(_, t)| {
                 matches!(t, Type::Tag | Type::Class | Type::WeaponType | Type::Status | Type::Terrain | Type::Movement)

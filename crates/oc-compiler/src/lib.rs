@@ -100,8 +100,10 @@ pub struct SourceFile {
 pub struct Compilation {
     /// The model, when the input had no errors.
     pub rules: Option<oc_model::Rules>,
-    /// The model as far as it could be built, even with errors (for tools that go on).
-    pub partial: oc_model::Rules,
+    /// With errors, the model as far as it could be built (for tools that go on); `None` when
+    /// `rules` holds the model (one copy: a large project's model is not held twice).
+    /// [`Compilation::into_model`] gives whichever there is.
+    pub partial: Option<oc_model::Rules>,
     pub diagnostics: Vec<Diagnostic>,
     /// Every file that took part, standard library included.
     pub files: Vec<FileId>,
@@ -110,6 +112,11 @@ pub struct Compilation {
 impl Compilation {
     pub fn error_count(&self) -> usize {
         self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+
+    /// The model as far as it could be built, errors or not.
+    pub fn into_model(self) -> Option<oc_model::Rules> {
+        self.rules.or(self.partial)
     }
 }
 
@@ -284,7 +291,8 @@ impl Workspace {
         diagnostics
             .retain(|d| !(d.code.starts_with("oc::name::unknown_") && unread.iter().any(|n| d.message.contains(n.as_str()))));
         dedupe(&mut diagnostics);
-        let rules = if diagnostics.iter().any(|d| d.is_error()) { None } else { Some(partial.clone()) };
+        let (rules, partial) =
+            if diagnostics.iter().any(|d| d.is_error()) { (None, Some(partial)) } else { (Some(partial), None) };
         Compilation { rules, partial, diagnostics, files }
     }
 

@@ -76,7 +76,7 @@ impl Host for Overlay {
 
 /// What a compilation says, without positions: the model as far as it was built, and each
 /// diagnostic's severity, code and message.
-type Outcome = (oc_model::Rules, Vec<(bool, &'static str, String)>);
+type Outcome = (Option<oc_model::Rules>, Vec<(bool, &'static str, String)>);
 
 /// Compiles `text` as the file `name` of the folder `root` (the way the fixture tests do).
 fn compile(ws: &mut Workspace, root: &Path, name: &str, text: &str) -> Outcome {
@@ -86,7 +86,7 @@ fn compile(ws: &mut Workspace, root: &Path, name: &str, text: &str) -> Outcome {
     let mut diagnostics: Vec<(bool, &'static str, String)> =
         compilation.diagnostics.iter().map(|d| (d.is_error(), d.code, d.message.clone())).collect();
     diagnostics.sort();
-    (compilation.partial, diagnostics)
+    (compilation.into_model(), diagnostics)
 }
 
 /// Checks both properties for one text; `Ok(false)` when it does not parse (and was refused).

@@ -25,7 +25,8 @@ struct RootResult {
     /// Every path the compilation read or tried to read (logical), standard library included.
     deps: BTreeSet<String>,
     diagnostics: Vec<Diagnostic>,
-    rules: Rules,
+    /// The model as far as it could be built (`None` only if the compiler built none at all).
+    rules: Option<Rules>,
 }
 
 struct MapResult {
@@ -134,7 +135,7 @@ impl Session {
                     if *name == "officers_chess" {
                         self.std_files =
                             c.files.iter().filter_map(|id| self.workspace.file(*id)).map(|f| f.path.clone()).collect();
-                        self.std_rules = Some(c.partial);
+                        self.std_rules = c.rules.or(c.partial);
                     }
                 }
             }
@@ -179,7 +180,7 @@ impl Session {
         let mut deps: BTreeSet<String> = std::mem::take(&mut host.touched);
         deps.insert(root.to_string());
         deps.extend(compilation.files.iter().filter_map(|id| self.workspace.file(*id)).map(|f| f.path.clone()));
-        self.roots.insert(root.to_string(), RootResult { deps, diagnostics, rules: compilation.partial });
+        self.roots.insert(root.to_string(), RootResult { deps, diagnostics, rules: compilation.rules.or(compilation.partial) });
         true
     }
 
@@ -270,7 +271,7 @@ impl Session {
         let index = self.maps.iter().position(|(p, _)| p == path)?;
         let (_, text) = self.maps.get(index)?;
         let rules = match self.map_results.get(path).and_then(|m| m.rules_root.as_ref()) {
-            Some(root) => self.roots.get(root)?.rules.clone(),
+            Some(root) => self.roots.get(root)?.rules.clone()?,
             None => self.std_rules.clone()?,
         };
         let (map, _) = oc_atlas::parse(FileId(MAP_BASE + index as u32), text);
@@ -298,10 +299,10 @@ impl Session {
     pub fn rules(&self, path: &str) -> Option<&Rules> {
         match self.map_results.get(path) {
             Some(m) => match &m.rules_root {
-                Some(r) => self.roots.get(r).map(|r| &r.rules),
+                Some(r) => self.roots.get(r).and_then(|r| r.rules.as_ref()),
                 None => self.std_rules.as_ref(),
             },
-            None => self.roots.get(path).map(|r| &r.rules),
+            None => self.roots.get(path).and_then(|r| r.rules.as_ref()),
         }
     }
 
@@ -376,8 +377,8 @@ impl Session {
             match logical.map(|l| (host.confined.resolve(Path::new(&l)), l)) {
                 Some((real, logical)) if in_overlay || real.as_ref().is_ok_and(|r| r.is_file()) => {
                     self.compile_root(host, &logical);
-                    if let Some(r) = self.roots.get(&logical) {
-                        rules = r.rules.clone();
+                    if let Some(r) = self.roots.get(&logical).and_then(|r| r.rules.clone()) {
+                        rules = r;
                     }
                     rules_root = Some(logical);
                 }

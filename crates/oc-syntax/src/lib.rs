@@ -38,6 +38,8 @@ pub fn parse(file: FileId, text: &str) -> (ast::SourceFile, Vec<Diagnostic>) {
             }
         }
     }
+    // The items were appended segment by segment: room for up to twice as many.
+    items.shrink_to_fit();
     (ast::SourceFile { items, unread }, diagnostics)
 }
 

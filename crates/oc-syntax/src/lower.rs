@@ -524,7 +524,7 @@ impl Ctx {
     }
 
     fn block(&self, pair: Pair<Rule>) -> Vec<Stmt> {
-        pair.into_inner().filter_map(|p| self.stmt(p)).collect()
+        tight(pair.into_inner().filter_map(|p| self.stmt(p)).collect())
     }
 
     fn stmt(&self, pair: Pair<Rule>) -> Option<Stmt> {
@@ -618,12 +618,12 @@ impl Ctx {
             Some(at) => Span { end: span.start + u32::try_from(at + 1).unwrap_or(0), ..span },
             None => name.span,
         };
-        let args = inner.filter(|p| p.as_rule() == Rule::expr).map(|p| self.expr(p)).collect();
+        let args = tight(inner.filter(|p| p.as_rule() == Rule::expr).map(|p| self.expr(p)).collect());
         Some(TagRef { name, args, span })
     }
 
     fn tag_list(&self, pair: Pair<Rule>) -> Vec<TagRef> {
-        pair.into_inner().filter(|p| p.as_rule() == Rule::tag_ref).filter_map(|p| self.tag_ref(p)).collect()
+        tight(pair.into_inner().filter(|p| p.as_rule() == Rule::tag_ref).filter_map(|p| self.tag_ref(p)).collect())
     }
 
     fn ratings(&self, pair: Pair<Rule>) -> RatingsBlock {
@@ -646,11 +646,11 @@ impl Ctx {
                 Some((name, Spanned::new(lit, span)))
             })
             .collect();
-        RatingsBlock { entries, span }
+        RatingsBlock { entries: tight(entries), span }
     }
 
     fn names(&self, pair: Pair<Rule>) -> Vec<Ident> {
-        pair.into_inner().filter(|p| p.as_rule() == Rule::name).map(|p| self.ident(&p)).collect()
+        tight(pair.into_inner().filter(|p| p.as_rule() == Rule::name).map(|p| self.ident(&p)).collect())
     }
 
     fn form(&self, pair: Pair<Rule>) -> Form {
@@ -1069,6 +1069,12 @@ impl Ctx {
                 _ => {}
             }
         }
+        for v in [&mut c.wields, &mut c.kit] {
+            v.shrink_to_fit();
+        }
+        c.ratings.shrink_to_fit();
+        c.tags.shrink_to_fit();
+        c.costs.shrink_to_fit();
         Some(c)
     }
 
@@ -1135,6 +1141,14 @@ impl Ctx {
                 _ => {}
             }
         }
+        it.weapon_type.shrink_to_fit();
+        it.might.shrink_to_fit();
+        it.weight.shrink_to_fit();
+        it.range.shrink_to_fit();
+        it.tags.shrink_to_fit();
+        it.costs.shrink_to_fit();
+        it.uses.shrink_to_fit();
+        it.modifiers.shrink_to_fit();
         Some(it)
     }
 
@@ -1283,4 +1297,11 @@ impl Ctx {
         };
         Expr { kind, span }
     }
+}
+
+/// A list of the syntax tree at its length. Lists built by pushing or from a filtered iterator
+/// hold room for four or more; a large file's tree is mostly short lists.
+fn tight<T>(mut v: Vec<T>) -> Vec<T> {
+    v.shrink_to_fit();
+    v
 }
