@@ -366,7 +366,7 @@ enum Command {
         #[arg(long, value_enum)]
         knob: Vec<tune::Knob>,
         /// Write the suggested values into the file (atomically, only the tuned numbers and the
-        /// units hired or dismissed), once the result checks clean.
+        /// units hired or dismissed), once the result checks clean and its 95% interval holds 50%.
         #[arg(long)]
         write: bool,
         #[arg(long, value_enum, default_value = "human")]

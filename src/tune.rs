@@ -203,7 +203,11 @@ pub fn tune(r: &Request) -> u8 {
         }
     };
     let mut written = false;
-    if r.write {
+    // Only values whose interval holds 50% are written: the nearest values found otherwise may
+    // change the scenario's character without making it fair (a third sentry and 31 rounds).
+    let [lo, hi] = suggested.ci();
+    let even = lo <= 0.5 && 0.5 <= hi;
+    if r.write && even {
         match write(r.file, &root, &logical, &base, &best, &mut tuner) {
             Ok(w) => written = w,
             Err(code) => return code,
@@ -215,6 +219,13 @@ pub fn tune(r: &Request) -> u8 {
         Format::Json => json(r, &base, &tuner, &outcome),
     };
     print!("{text}");
+    if r.write && !even && current != best {
+        eprintln!("error: the suggested values' 95% interval does not hold 50%; nothing was written to {}", r.file.display());
+        eprintln!(
+            "help: these are the nearest values found: write them by hand if they suit, or give more knobs (--knob) or games"
+        );
+        return 1;
+    }
     0
 }
 
@@ -370,8 +381,11 @@ fn human(r: &Request, base: &Base, tuner: &Tuner, o: &Outcome) -> String {
     for n in notes(tuner, o) {
         s.push_str(&format!("  note: {n}\n"));
     }
+    let [lo, hi] = o.suggested.ci();
     let tail = if o.written {
         format!("the suggested values were written into {}", r.file.display())
+    } else if r.write && o.current != o.best && !(lo <= 0.5 && 0.5 <= hi) {
+        format!("{} is unchanged: --write writes only values whose interval holds 50%", r.file.display())
     } else if o.current == o.best {
         "the file already holds the suggested values".to_string()
     } else {

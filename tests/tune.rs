@@ -1,7 +1,7 @@
 //! `oc tune` end to end, on the lopsided scenarios of `tests/fixtures/tune/` (test fixtures,
 //! not shipped): the win rate of the values it suggests, measured again by `oc simulate` with
 //! other seeds; `--write` changing only what was tuned, byte for byte; nothing written without
-//! it, nor into a read-only file; and each refusal a diagnostic (`cases/NAME.args` run from the
+//! it, nor values the search could not make even, nor into a read-only file; and each refusal a diagnostic (`cases/NAME.args` run from the
 //! repository, `cases/NAME.expected` its exit status and standard error; `OC_BLESS=1` rewrites
 //! them).
 
@@ -124,6 +124,23 @@ fn without_write_nothing_is_written_and_the_same_seed_says_the_same() {
     let names: Vec<String> =
         std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(names.len(), 4, "no file left behind: {names:?}");
+}
+
+/// `--write` with values the search could not make even (their interval leaves 50%): the report
+/// is printed, the file is left as it was, and the exit status says nothing was written.
+#[test]
+fn values_that_are_not_even_are_not_written() {
+    let dir = project();
+    let path = dir.path().join("hunt.oc");
+    let before = std::fs::read(&path).unwrap();
+    // 20 games a setting: with seed 4 the nearest values found win 75% (53-89%).
+    let out = oc(dir.path(), &["tune", "hunt.oc", "--knob", "rounds", "--games", "20", "--seed", "4", "--write"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("the knobs could not bring the interval to 50%"), "{stdout}");
+    assert!(stdout.contains("hunt.oc is unchanged: --write writes only values whose interval holds 50%"), "{stdout}");
+    assert!(text(&out.stderr).contains("nothing was written to hunt.oc"), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read(&path).unwrap(), before);
 }
 
 #[test]
