@@ -36,8 +36,9 @@ fn choose(b: &Battle, cache: &mut Forecasts) -> Option<Turn> {
     let side = b.to_act;
     let view = View::new(b, side);
     let mut best: Option<(f64, Turn)> = None;
+    let mut guides = Guides::default();
     for i in b.may_act(side) {
-        if let Some((score, turn)) = best_for(&view, i, cache) {
+        if let Some((score, turn)) = best_for(&view, i, cache, &mut guides) {
             if best.as_ref().is_none_or(|(s, _)| score > *s) {
                 best = Some((score, turn));
             }
@@ -48,7 +49,11 @@ fn choose(b: &Battle, cache: &mut Forecasts) -> Option<Turn> {
     })
 }
 
-fn best_for(view: &View, i: usize, cache: &mut Forecasts) -> Option<(f64, Turn)> {
+/// Walking guides of one decision, by movement type and goal tiles: units that move alike toward
+/// the same goals share one.
+type Guides = FastMap<(String, Vec<Tile>), Guide>;
+
+fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides) -> Option<(f64, Turn)> {
     let b = view.battle;
     let u = b.units.get(i)?;
     let reach = view.reachable(i)?;
@@ -138,6 +143,8 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts) -> Option<(f64, Turn)>
         u.items.iter().filter(|n| b.engine.rules.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)).cloned().collect();
     // By target, distance, weapon and the terrain struck from.
     let mut forecasts: FastMap<(usize, i64, usize, Option<&str>), Option<Prospect>> = FastMap::default();
+    // By weapon and terrain struck from: the distances the unit reaches (none: an empty range).
+    let mut reaches: FastMap<(usize, Option<&str>), (i64, i64)> = FastMap::default();
     let berserk = b.must_attack_weakest(i);
     for (k, foe) in view.enemies() {
         for (t, _) in &tiles {
@@ -155,6 +162,12 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts) -> Option<(f64, Turn)>
             }
             let terrain = b.terrain_at(**t).map(|x| x.name.as_str());
             for (n, w) in weapons.iter().enumerate() {
+                // Its reach with this weapon from this terrain, worked out once: most distances
+                // are out of it, and those need no loadout built at all.
+                let (lo, hi) = *reaches.entry((n, terrain)).or_insert_with(|| reach_from(b, i, **t, w));
+                if d < lo || d > hi {
+                    continue;
+                }
                 let f = forecasts.entry((k, d, n, terrain)).or_insert_with(|| forecast(b, cache, i, k, **t, d, w));
                 if let Some((routs, dealt, taken)) = *f {
                     let score = routs * 60.0 + dealt - taken * 0.7;
@@ -191,7 +204,7 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts) -> Option<(f64, Turn)>
     if goals.is_empty() && view.sight.fogged() {
         goals.extend(b.map.region(&b.scenario.side(u.side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default());
     }
-    let guide = Guide::new(b, &kind, &goals);
+    let guide = guides.entry((kind, goals)).or_insert_with_key(|(kind, goals)| Guide::new(b, kind, goals));
     let here = guide.at(u.pos).unwrap_or(i64::MAX / 4);
     if let Some((t, d)) = tiles.iter().filter_map(|(t, _)| guide.at(**t).map(|d| (**t, d))).min_by_key(|(t, d)| (*d, *t)) {
         let progress = (here - d) as f64;
@@ -201,6 +214,18 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts) -> Option<(f64, Turn)>
         );
     }
     best.or(Some((0.0, Turn { unit: i, to: None, equip: None, act: Act::Wait, ..Default::default() })))
+}
+
+/// The distances unit `i` strikes at from `from` with weapon `w` (`(1, 0)`, none, when it may not
+/// use the weapon now): what [`forecast`] checks before an exchange.
+fn reach_from(b: &Battle, i: usize, from: Tile, w: &str) -> (i64, i64) {
+    let Some(mut la) = b.loadout_of(i, true) else { return (1, 0) };
+    la.weapon = Some(w.to_string());
+    la.terrain = b.terrain_at(from).map(|t| t.name.clone());
+    match b.engine.unit(&la, &[]) {
+        Ok(u) if u.may_use_weapon() => (u.min_range, u.max_range),
+        _ => (1, 0),
+    }
 }
 
 /// (chance to rout the target, expected damage dealt, expected damage taken) attacking from
