@@ -132,6 +132,11 @@ fn pick_opens_a_door_into_floor() {
     let engine = Engine::new(rules).unwrap();
     let mut b = battle(&engine, &map, [&[(1, 2)], &[(7, 4)]]);
     assert_eq!(b.terrain_at((4, 1)).unwrap().name, "Door");
+    // A turn refused after its act (Colm has no Canto to move on with) leaves the door shut.
+    let mut refused = special(0, Some((4, 2)), Verb::Open, None, Some((4, 1)));
+    refused.then_to = Some((4, 3));
+    assert!(b.turn(refused).is_err());
+    assert_eq!(b.terrain_at((4, 1)).unwrap().name, "Door", "a refused turn changes nothing");
     // Doors are impassable until opened: nothing reaches (4, 0) through (4, 1) this turn.
     b.turn(special(0, Some((4, 2)), Verb::Open, None, Some((4, 1)))).unwrap();
     assert_eq!(b.terrain_at((4, 1)).unwrap().name, "Floor");

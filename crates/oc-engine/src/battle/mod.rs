@@ -222,6 +222,9 @@ pub struct Battle<'e> {
     /// Each tile's terrain as an index into the rules' terrains (kept with `map.terrain` by
     /// `set_terrain`): paths and the AI look a tile's terrain up without comparing names.
     terrain_ix: Vec<Option<usize>>,
+    /// The terrain each tile had before `set_terrain` changed it during the turn in progress
+    /// (tile index, name): what a refused turn puts back, instead of a copy of every tile's name.
+    terrain_undo: Vec<(usize, String)>,
 }
 
 fn side_index(s: m::SideId) -> usize {
@@ -326,6 +329,7 @@ impl<'e> Battle<'e> {
             active: None,
             queue: Vec::new(),
             terrain_ix: Vec::new(),
+            terrain_undo: Vec::new(),
         };
         b.terrain_ix = b.terrain_indices();
         b.face_the_enemy();
@@ -380,9 +384,9 @@ impl<'e> Battle<'e> {
 
     /// Plays one combat turn for the side to act. A turn the rules refuse changes nothing.
     pub fn turn(&mut self, t: Turn) -> Result<(), BattleError> {
+        self.terrain_undo.clear();
         let saved = (
             self.units.clone(),
-            self.map.terrain.clone(),
             self.rng.clone(),
             self.seized.clone(),
             self.escaped.clone(),
@@ -395,13 +399,19 @@ impl<'e> Battle<'e> {
         );
         let result = self.turn_inner(t);
         if result.is_err() {
-            let (units, terrain, rng, seized, escaped, razed, chests, log, tile_hp, fog, order) = saved;
+            let (units, rng, seized, escaped, razed, chests, log, tile_hp, fog, order) = saved;
             (self.active, self.queue, self.to_act, self.round, self.first, self.finished_first) = order;
             (self.lights, self.sighted) = fog;
             self.tile_hp = tile_hp;
             self.units = units;
-            self.map.terrain = terrain;
-            self.terrain_ix = self.terrain_indices();
+            for (at, name) in std::mem::take(&mut self.terrain_undo).into_iter().rev() {
+                if let Some(slot) = self.terrain_ix.get_mut(at) {
+                    *slot = self.engine.terrain_index(&name);
+                }
+                if let Some(slot) = self.map.terrain.get_mut(at) {
+                    *slot = name;
+                }
+            }
             self.rng = rng;
             self.seized = seized;
             self.escaped = escaped;

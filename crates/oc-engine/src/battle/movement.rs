@@ -53,7 +53,8 @@ impl Battle<'_> {
             *slot = self.engine.terrain_index(&name);
         }
         if let Some(slot) = self.map.terrain.get_mut(at) {
-            *slot = name;
+            let was = std::mem::replace(slot, name);
+            self.terrain_undo.push((at, was));
         }
     }
 
