@@ -83,24 +83,32 @@ impl Battle<'_> {
 
     /// Every tile the unit can end its move on this turn, with the cost to get there.
     pub fn reachable(&self, i: usize) -> Result<HashMap<Tile, i64>, BattleError> {
-        let (points, _, _) = self.mobility(i)?;
-        self.reachable_within(i, points)
+        let mobility = self.mobility(i)?;
+        self.reach(i, mobility.0, &mobility, None)
     }
 
     /// Like [`Battle::reachable`] with `points` of movement left (the `canto` move).
     pub fn reachable_within(&self, i: usize, points: i64) -> Result<HashMap<Tile, i64>, BattleError> {
-        self.reach(i, points, None)
+        let mobility = self.mobility(i)?;
+        self.reach(i, points, &mobility, None)
     }
 
     /// [`Battle::reachable`] as the unit's side believes it under fog: units out of `sight`
     /// neither block the way nor hold a tile (moving there is refused when the turn is played).
     pub fn reachable_as_seen(&self, i: usize, sight: &Sight) -> Result<HashMap<Tile, i64>, BattleError> {
-        let (points, _, _) = self.mobility(i)?;
-        self.reach(i, points, Some(sight))
+        let mobility = self.mobility(i)?;
+        self.reach(i, mobility.0, &mobility, Some(sight))
     }
 
-    fn reach(&self, i: usize, points: i64, sight: Option<&Sight>) -> Result<HashMap<Tile, i64>, BattleError> {
-        let mut best = self.costs(i, points, sight)?;
+    /// `mobility`: the unit's [`Battle::mobility`], worked out once by the caller.
+    fn reach(
+        &self,
+        i: usize,
+        points: i64,
+        mobility: &(i64, String, bool),
+        sight: Option<&Sight>,
+    ) -> Result<HashMap<Tile, i64>, BattleError> {
+        let mut best = self.costs(i, points, mobility, sight)?;
         let u = self.units.get(i).ok_or_else(|| BattleError(format!("no unit {i}")))?;
         let occupant = |t: Tile| self.occupant(t).filter(|_| sight.is_none_or(|s| s.sees(t)));
         // A unit cannot end its move on another unit.
@@ -109,19 +117,24 @@ impl Battle<'_> {
     }
 
     /// The cost of the cheapest way to every tile within `points`, passing allies.
-    pub(super) fn costs(&self, i: usize, points: i64, sight: Option<&Sight>) -> Result<HashMap<Tile, i64>, BattleError> {
+    pub(super) fn costs(
+        &self,
+        i: usize,
+        points: i64,
+        (_, kind, can): &(i64, String, bool),
+        sight: Option<&Sight>,
+    ) -> Result<HashMap<Tile, i64>, BattleError> {
         let u = self.units.get(i).ok_or_else(|| BattleError(format!("no unit {i}")))?;
-        let (_, kind, can) = self.mobility(i)?;
         let mut out: HashMap<Tile, i64> = HashMap::new();
         out.insert(u.pos, 0);
-        if !can {
+        if !*can {
             return Ok(out);
         }
         // Dijkstra over a dense grid (the map is small; no hashing per step): each terrain's
         // cost for this movement type looked up once.
         let (w, h) = (self.map.width, self.map.height);
         let index = |t: Tile| (t.0 >= 0 && t.1 >= 0 && t.0 < w && t.1 < h).then(|| (t.1 * w + t.0) as usize);
-        let step_of = self.terrain_costs(&kind);
+        let step_of = self.terrain_costs(kind);
         // Enemy units block the way; allies may be passed through.
         let mut blocked = vec![false; (w.max(0) * h.max(0)) as usize];
         for f in &self.units {
@@ -165,8 +178,9 @@ impl Battle<'_> {
     /// The cheapest way from unit `i`'s tile to `to` (both included), ties broken by tile order,
     /// or `None` when it cannot get there.
     pub fn path(&self, i: usize, to: Tile) -> Option<Vec<Tile>> {
-        let (points, kind, _) = self.mobility(i).ok()?;
-        let costs = self.costs(i, points, None).ok()?;
+        let mobility = self.mobility(i).ok()?;
+        let costs = self.costs(i, mobility.0, &mobility, None).ok()?;
+        let kind = mobility.1;
         let start = self.units.get(i)?.pos;
         let mut at = to;
         let mut path = vec![to];
