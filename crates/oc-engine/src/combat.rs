@@ -371,15 +371,12 @@ impl<'e> Exchange<'e> {
         let triangle = [tri(&a, &d), tri(&d, &a)];
         let start = [a.hp(&engine.ir), d.hp(&engine.ir)];
         let base = [a, d];
-        let mut units = FastMap::default();
-        for (side, u) in base.iter().enumerate() {
-            units.insert((side, u.statuses.clone()), u.clone());
-        }
         Exchange {
             engine,
             loadouts: [attacker, defender],
             distance,
-            units: RefCell::new(units),
+            // Units rebuilt with statuses a strike laid (the two it began with are `base`).
+            units: RefCell::new(FastMap::default()),
             flags: RefCell::new(Vec::new()),
             base,
             triangle,
