@@ -3,7 +3,7 @@
 //! seeded generator.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -12,13 +12,14 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 mod outcomes;
+mod phase;
 mod play;
 mod react;
 
 pub(crate) use outcomes::FACTOR_ABOVE;
 pub(crate) use react::{compile as compile_reactions, ReactionIr};
 
-use crate::fx::FastMap;
+use crate::fx::{FastMap, Hashed, HashedMap};
 use crate::ir::{Eff, V};
 use crate::unit::{apply, target_attr, Ctx, Unit};
 use crate::{Engine, EngineError, Loadout};
@@ -206,59 +207,6 @@ pub struct Forecast {
     pub attacker_damage_taken: f64,
     pub defender_damage_taken: f64,
 }
-
-/// SipHash with fixed keys: a map hashed with it iterates in an order that depends only on what
-/// was inserted. (A forecast sums its states in that order, and floating-point sums depend on
-/// order: a random hasher made forecasts differ in the last bits run to run.)
-type Fixed = std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>;
-
-/// A key with its [`Fixed`] hash worked out once. In a [`HashedMap`] (whose hasher passes the
-/// stored hash through) it lands in the bucket the key itself would in a map hashed with `Fixed`,
-/// so the map iterates in the same order, and re-bucketing as it grows hashes nothing again.
-struct Hashed<K>(u64, K);
-
-impl<K: std::hash::Hash> Hashed<K> {
-    fn new(key: K) -> Self {
-        use std::hash::BuildHasher;
-        Hashed(Fixed::default().hash_one(&key), key)
-    }
-}
-
-impl<K: PartialEq> PartialEq for Hashed<K> {
-    fn eq(&self, other: &Self) -> bool {
-        self.0 == other.0 && self.1 == other.1
-    }
-}
-
-impl<K: Eq> Eq for Hashed<K> {}
-
-impl<K> std::hash::Hash for Hashed<K> {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        h.write_u64(self.0);
-    }
-}
-
-/// Passes a [`Hashed`] key's stored hash through.
-#[derive(Default)]
-struct Stored(u64);
-
-impl std::hash::Hasher for Stored {
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u64` is called (by `Hashed`); anything else folds in, never panics.
-        for b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// Probabilities by pre-hashed key.
-type HashedMap<K> = HashMap<Hashed<K>, f64, std::hash::BuildHasherDefault<Stored>>;
 
 type UnitCache = FastMap<(usize, Vec<u32>), Arc<Unit>>;
 
@@ -570,114 +518,6 @@ impl<'e> Exchange<'e> {
             return self.outcomes_with(units, &attrs, attacker);
         }
         self.react(units, state, attrs, attacker)
-    }
-
-    /// A formula evaluated outside any roll (strikes, counter, follow-up).
-    fn flag(&self, state: &State, attacker: usize, id: Option<u16>, default: V) -> V {
-        let Some(id) = id else { return default };
-        let slot = attacker * self.engine.ir.formulas.len() + id as usize;
-        let start = self.at_start(state);
-        if start {
-            if let Some(Some(v)) = self.start_flags.borrow().get(slot) {
-                return *v;
-            }
-        }
-        // The same state's flags are asked for again and again (once per outcome leading to
-        // it); a short list searched by HP first is cheaper than hashing the state.
-        let hit = self
-            .flags
-            .borrow()
-            .iter()
-            .find(|f| {
-                f.hp.is_none_or(|hp| hp == state.hp)
-                    && f.side == attacker
-                    && f.id == id
-                    && f.res == state.res
-                    && f.statuses.iter().zip(&state.statuses).all(|(a, b)| same(a, b))
-            })
-            .map(|f| f.value);
-        if let Some(v) = hit {
-            return v;
-        }
-        self.reads.set(false);
-        let v = self.flag_uncached(state, attacker, id);
-        let hp = self.reads.get().then_some(state.hp);
-        if start && hp.is_none() {
-            if let Some(memo) = self.start_flags.borrow_mut().get_mut(slot) {
-                *memo = Some(v);
-            }
-            return v;
-        }
-        self.flags.borrow_mut().push(FlagMemo {
-            hp,
-            statuses: state.statuses.clone(),
-            res: state.res,
-            side: attacker,
-            id,
-            value: v,
-        });
-        v
-    }
-
-    fn flag_uncached(&self, state: &State, attacker: usize, id: u16) -> V {
-        let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
-        let units = [&*units[0], &*units[1]];
-        let attrs = self.strike_attrs(units, state, attacker);
-        let mut cache = vec![None; self.engine.ir.formulas.len()];
-        self.ctx(units, &attrs, attacker, &[]).eval(&crate::ir::E::Formula(id), &[], &mut cache)
-    }
-
-    fn strikes(&self, state: &State, side: usize) -> u8 {
-        self.flag(state, side, self.engine.ir.roles.strikes, V::Int(1)).int().clamp(1, MAX_STRIKES) as u8
-    }
-
-    fn can_counter(&self, state: &State) -> bool {
-        let roles = &self.engine.ir.roles;
-        let d = self.unit(1, &state.statuses[1]);
-        d.may_use_weapon()
-            && self.flag(state, 1, roles.counter, V::Bool(true)).bool()
-            && (d.in_range(self.distance) || self.flag(state, 1, roles.counter_any_range, V::Bool(false)).bool())
-    }
-
-    fn follow_up(&self, state: &State, side: usize) -> bool {
-        self.flag(state, side, Some(self.engine.ir.roles.follow_up), V::Bool(false)).bool()
-    }
-
-    fn first_phase(&self, state: &State) -> Phase {
-        Phase::Attack { side: 0, left: self.strikes(state, 0), stage: Stage::First }
-    }
-
-    /// The phase after a strike in `phase`, given the state after it.
-    fn next_phase(&self, state: &State, phase: Phase) -> Phase {
-        if state.hp[0] <= 0 || state.hp[1] <= 0 {
-            return Phase::Done;
-        }
-        let (side, left, stage) = match phase {
-            Phase::Attack { side, left, stage } => (side, left, stage),
-            Phase::Riposte { resume: Resume::Attack { side, left, stage }, .. } => return Phase::Attack { side, left, stage },
-            Phase::Riposte { resume: Resume::Done, .. } | Phase::Done => return Phase::Done,
-        };
-        if left > 1 {
-            return Phase::Attack { side, left: left - 1, stage };
-        }
-        match stage {
-            _ if self.single => Phase::Done,
-            Stage::First if self.can_counter(state) => {
-                Phase::Attack { side: 1, left: self.strikes(state, 1), stage: Stage::Counter }
-            }
-            Stage::First | Stage::Counter => self.follow_phase(state),
-            Stage::Follow => Phase::Done,
-        }
-    }
-
-    fn follow_phase(&self, state: &State) -> Phase {
-        if self.follow_up(state, 0) {
-            Phase::Attack { side: 0, left: self.strikes(state, 0), stage: Stage::Follow }
-        } else if self.can_counter(state) && self.follow_up(state, 1) {
-            Phase::Attack { side: 1, left: self.strikes(state, 1), stage: Stage::Follow }
-        } else {
-            Phase::Done
-        }
     }
 
     /// Applies a strike's outcome: damage, then the striker's `on hit` / `on crit` triggers, or

@@ -1,4 +1,5 @@
-//! A fast hash for maps that are only looked up, never iterated.
+//! A fast hash for maps that are only looked up, never iterated; and keys hashed once with a
+//! fixed SipHash, for the maps whose iteration order reaches a result (a forecast's frontier).
 
 use std::collections::HashMap;
 
@@ -37,3 +38,56 @@ impl std::hash::Hasher for Fx {
         self.0
     }
 }
+
+/// SipHash with fixed keys: a map hashed with it iterates in an order that depends only on what
+/// was inserted. (A forecast sums its states in that order, and floating-point sums depend on
+/// order: a random hasher made forecasts differ in the last bits run to run.)
+type Fixed = std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>;
+
+/// A key with its [`Fixed`] hash worked out once. In a [`HashedMap`] (whose hasher passes the
+/// stored hash through) it lands in the bucket the key itself would in a map hashed with `Fixed`,
+/// so the map iterates in the same order, and re-bucketing as it grows hashes nothing again.
+pub(crate) struct Hashed<K>(pub(crate) u64, pub(crate) K);
+
+impl<K: std::hash::Hash> Hashed<K> {
+    pub(crate) fn new(key: K) -> Self {
+        use std::hash::BuildHasher;
+        Hashed(Fixed::default().hash_one(&key), key)
+    }
+}
+
+impl<K: PartialEq> PartialEq for Hashed<K> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0 && self.1 == other.1
+    }
+}
+
+impl<K: Eq> Eq for Hashed<K> {}
+
+impl<K> std::hash::Hash for Hashed<K> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(self.0);
+    }
+}
+
+/// Passes a [`Hashed`] key's stored hash through.
+#[derive(Default)]
+pub(crate) struct Stored(u64);
+
+impl std::hash::Hasher for Stored {
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is called (by `Hashed`); anything else folds in, never panics.
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Probabilities by pre-hashed key.
+pub(crate) type HashedMap<K> = std::collections::HashMap<Hashed<K>, f64, std::hash::BuildHasherDefault<Stored>>;

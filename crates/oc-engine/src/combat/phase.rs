@@ -1,0 +1,115 @@
+//! Who strikes next: the formulas read outside any roll (`strikes`, `counter`,
+//! `counter_any_range`, `follow_up`), remembered per state, and the phases they lead through —
+//! attack, counter, follow-up — until a rout or the last strike.
+
+use super::*;
+
+impl Exchange<'_> {
+    /// A formula evaluated outside any roll (strikes, counter, follow-up).
+    pub(super) fn flag(&self, state: &State, attacker: usize, id: Option<u16>, default: V) -> V {
+        let Some(id) = id else { return default };
+        let slot = attacker * self.engine.ir.formulas.len() + id as usize;
+        let start = self.at_start(state);
+        if start {
+            if let Some(Some(v)) = self.start_flags.borrow().get(slot) {
+                return *v;
+            }
+        }
+        // The same state's flags are asked for again and again (once per outcome leading to
+        // it); a short list searched by HP first is cheaper than hashing the state.
+        let hit = self
+            .flags
+            .borrow()
+            .iter()
+            .find(|f| {
+                f.hp.is_none_or(|hp| hp == state.hp)
+                    && f.side == attacker
+                    && f.id == id
+                    && f.res == state.res
+                    && f.statuses.iter().zip(&state.statuses).all(|(a, b)| same(a, b))
+            })
+            .map(|f| f.value);
+        if let Some(v) = hit {
+            return v;
+        }
+        self.reads.set(false);
+        let v = self.flag_uncached(state, attacker, id);
+        let hp = self.reads.get().then_some(state.hp);
+        if start && hp.is_none() {
+            if let Some(memo) = self.start_flags.borrow_mut().get_mut(slot) {
+                *memo = Some(v);
+            }
+            return v;
+        }
+        self.flags.borrow_mut().push(FlagMemo {
+            hp,
+            statuses: state.statuses.clone(),
+            res: state.res,
+            side: attacker,
+            id,
+            value: v,
+        });
+        v
+    }
+
+    pub(super) fn flag_uncached(&self, state: &State, attacker: usize, id: u16) -> V {
+        let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
+        let units = [&*units[0], &*units[1]];
+        let attrs = self.strike_attrs(units, state, attacker);
+        let mut cache = vec![None; self.engine.ir.formulas.len()];
+        self.ctx(units, &attrs, attacker, &[]).eval(&crate::ir::E::Formula(id), &[], &mut cache)
+    }
+
+    pub(super) fn strikes(&self, state: &State, side: usize) -> u8 {
+        self.flag(state, side, self.engine.ir.roles.strikes, V::Int(1)).int().clamp(1, MAX_STRIKES) as u8
+    }
+
+    pub(super) fn can_counter(&self, state: &State) -> bool {
+        let roles = &self.engine.ir.roles;
+        let d = self.unit(1, &state.statuses[1]);
+        d.may_use_weapon()
+            && self.flag(state, 1, roles.counter, V::Bool(true)).bool()
+            && (d.in_range(self.distance) || self.flag(state, 1, roles.counter_any_range, V::Bool(false)).bool())
+    }
+
+    pub(super) fn follow_up(&self, state: &State, side: usize) -> bool {
+        self.flag(state, side, Some(self.engine.ir.roles.follow_up), V::Bool(false)).bool()
+    }
+
+    pub(super) fn first_phase(&self, state: &State) -> Phase {
+        Phase::Attack { side: 0, left: self.strikes(state, 0), stage: Stage::First }
+    }
+
+    /// The phase after a strike in `phase`, given the state after it.
+    pub(super) fn next_phase(&self, state: &State, phase: Phase) -> Phase {
+        if state.hp[0] <= 0 || state.hp[1] <= 0 {
+            return Phase::Done;
+        }
+        let (side, left, stage) = match phase {
+            Phase::Attack { side, left, stage } => (side, left, stage),
+            Phase::Riposte { resume: Resume::Attack { side, left, stage }, .. } => return Phase::Attack { side, left, stage },
+            Phase::Riposte { resume: Resume::Done, .. } | Phase::Done => return Phase::Done,
+        };
+        if left > 1 {
+            return Phase::Attack { side, left: left - 1, stage };
+        }
+        match stage {
+            _ if self.single => Phase::Done,
+            Stage::First if self.can_counter(state) => {
+                Phase::Attack { side: 1, left: self.strikes(state, 1), stage: Stage::Counter }
+            }
+            Stage::First | Stage::Counter => self.follow_phase(state),
+            Stage::Follow => Phase::Done,
+        }
+    }
+
+    pub(super) fn follow_phase(&self, state: &State) -> Phase {
+        if self.follow_up(state, 0) {
+            Phase::Attack { side: 0, left: self.strikes(state, 0), stage: Stage::Follow }
+        } else if self.can_counter(state) && self.follow_up(state, 1) {
+            Phase::Attack { side: 1, left: self.strikes(state, 1), stage: Stage::Follow }
+        } else {
+            Phase::Done
+        }
+    }
+}
