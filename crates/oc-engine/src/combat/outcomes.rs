@@ -116,12 +116,20 @@ impl Exchange<'_> {
     /// What a strike does for the dice in `ctx.rolls`.
     pub(super) fn outcome_at(&self, ctx: &Ctx, cache: &mut [Option<V>]) -> Outcome {
         let roles = &self.engine.ir.roles;
+        let (backfire, hit, crit) = self.head_at(ctx, cache);
         let f = |id: u16, cache: &mut [Option<V>]| ctx.eval(&E::Formula(id), &[], cache);
-        let backfire = roles.backfire.is_some_and(|b| f(b, cache).bool());
-        let hit = !backfire && f(roles.hit, cache).bool();
-        let crit = hit && f(roles.critical, cache).bool();
         let damage = if crit { f(roles.critical_damage, cache).int() } else { f(roles.damage, cache).int() }.max(0);
         Outcome { hit, crit, backfire, damage: if hit || backfire { damage } else { 0 } }
+    }
+
+    /// Whether a strike backfires, hits and hits critically for the dice in `ctx.rolls`.
+    fn head_at(&self, ctx: &Ctx, cache: &mut [Option<V>]) -> (bool, bool, bool) {
+        let roles = &self.engine.ir.roles;
+        let f = |id: u16, cache: &mut [Option<V>]| ctx.eval(&E::Formula(id), &[], cache).bool();
+        let backfire = roles.backfire.is_some_and(|b| f(b, cache));
+        let hit = !backfire && f(roles.hit, cache);
+        let crit = hit && f(roles.critical, cache);
+        (backfire, hit, crit)
     }
 
     /// The strike's outcomes from independent parts: the (backfire, hit, critical) values of the
@@ -144,14 +152,8 @@ impl Exchange<'_> {
             return None;
         }
         let mut rolls = vec![0i64; ir.dice.len()];
-        let heads = self.joint(head, lists, &mut rolls, cache, |rolls, cache| {
-            let ctx = self.ctx(units, attrs, attacker, rolls);
-            let f = |id: u16, cache: &mut [Option<V>]| ctx.eval(&E::Formula(id), &[], cache);
-            let backfire = roles.backfire.is_some_and(|b| f(b, cache).bool());
-            let hit = !backfire && f(roles.hit, cache).bool();
-            let crit = hit && f(roles.critical, cache).bool();
-            (backfire, hit, crit)
-        });
+        let heads = self
+            .joint(head, lists, &mut rolls, cache, |rolls, cache| self.head_at(&self.ctx(units, attrs, attacker, rolls), cache));
         let all = ir.strike_dice.iter().fold(0u64, |m, s| m | 1u64 << s);
         let den_of = |mask: u64| {
             ir.strike_dice.iter().zip(&lists.dens).filter(|(s, _)| mask & (1u64 << **s) != 0).map(|(_, d)| *d).product::<f64>()
