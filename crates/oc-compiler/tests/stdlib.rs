@@ -348,3 +348,34 @@ fn the_v06_ruleset_has_its_own_roster_and_fodlan_tags() {
     let barrier = serde_json::to_string(&rules.status("Barrier").unwrap().effects).unwrap();
     assert!(barrier.contains("\"amount\":2"), "Barrier: Bonus(Res+2)");
 }
+
+/// A clean compilation holds its model once, in `rules`; one with errors holds what could be
+/// built in `partial`; `into_model` gives whichever there is.
+#[test]
+fn the_model_is_held_once_and_into_model_gives_it_either_way() {
+    struct One(&'static str);
+    impl Host for One {
+        fn read(&mut self, path: &str) -> Result<String, String> {
+            if path == "user.oc" {
+                Ok(self.0.to_string())
+            } else {
+                Err("no such file".to_string())
+            }
+        }
+    }
+    let clean = Workspace::new()
+        .compile(
+            &mut One("class Squire { ratings { str C mag E skl C spd C def D res E } wields Swords cost 400 }"),
+            &["user.oc".to_string()],
+        )
+        .0;
+    assert_eq!(clean.error_count(), 0, "{:?}", clean.diagnostics);
+    assert!(clean.rules.is_some() && clean.partial.is_none());
+    let model = clean.into_model().expect("a model");
+    assert!(model.class("Squire").is_some());
+    let broken = Workspace::new().compile(&mut One("class Squire { wields Flutes cost 400 }"), &["user.oc".to_string()]).0;
+    assert!(broken.error_count() > 0);
+    assert!(broken.rules.is_none() && broken.partial.is_some());
+    let model = broken.into_model().expect("the partial model");
+    assert!(model.class("Lord").is_some(), "the standard library's classes are still there");
+}
