@@ -229,15 +229,13 @@ fn reach_from(b: &Battle, i: usize, from: Tile, w: &str) -> (i64, i64) {
 }
 
 /// (chance to rout the target, expected damage dealt, expected damage taken) attacking from
-/// `from` with weapon `w`, or `None` when it cannot; worked out once per battle (`cache`).
+/// `from` with weapon `w` at distance `d`, which the caller checked is in its reach
+/// ([`reach_from`]); `None` when the engine refuses the exchange. Worked out once per battle
+/// (`cache`).
 fn forecast(b: &Battle, cache: &mut Forecasts, i: usize, k: usize, from: Tile, d: i64, w: &str) -> Option<Prospect> {
     let (mut la, ld) = (b.loadout_of(i, true)?, b.loadout_of(k, false)?);
     la.weapon = Some(w.to_string());
     la.terrain = b.terrain_at(from).map(|t| t.name.clone());
-    let unit = b.engine.unit(&la, &[]).ok()?;
-    if !unit.in_range(d) || !unit.may_use_weapon() {
-        return None;
-    }
     let key = (la, ld, d);
     if let Some(hit) = cache.get(&key) {
         return *hit;
