@@ -22,7 +22,7 @@ use crate::games::Score;
 use crate::report;
 use crate::Format;
 use edit::{Base, Setting};
-use search::{Failure, Tuner, Verdict};
+use search::{verdict, Failure, Tuner, Verdict};
 
 pub const UNKNOWN_SCENARIO: &str = "oc::tune::unknown_scenario";
 pub const UNKNOWN_ARMY: &str = "oc::tune::unknown_army";
@@ -205,8 +205,7 @@ pub fn tune(r: &Request) -> u8 {
     let mut written = false;
     // Only values whose interval holds 50% are written: the nearest values found otherwise may
     // change the scenario's character without making it fair (a third sentry and 31 rounds).
-    let [lo, hi] = suggested.ci();
-    let even = lo <= 0.5 && 0.5 <= hi;
+    let even = verdict(&suggested) == Verdict::Fair;
     if r.write && even {
         match write(r.file, &root, &logical, &base, &best, &mut tuner) {
             Ok(w) => written = w,
@@ -372,8 +371,8 @@ fn human(r: &Request, base: &Base, tuner: &Tuner, o: &Outcome) -> String {
     }
     s.push_str(&format!("  attacker win rate as written: {}\n", o.now.text()));
     s.push_str(&format!("  attacker win rate suggested:  {}, on games the search did not use\n", o.suggested.text()));
-    let [lo, hi] = o.suggested.ci();
-    s.push_str(&if lo <= 0.5 && 0.5 <= hi {
+    let even = verdict(&o.suggested) == Verdict::Fair;
+    s.push_str(&if even {
         "  the suggested values' 95% interval holds 50%\n".to_string()
     } else {
         "  the knobs could not bring the interval to 50%: these are the nearest values found\n".to_string()
@@ -381,10 +380,9 @@ fn human(r: &Request, base: &Base, tuner: &Tuner, o: &Outcome) -> String {
     for n in notes(tuner, o) {
         s.push_str(&format!("  note: {n}\n"));
     }
-    let [lo, hi] = o.suggested.ci();
     let tail = if o.written {
         format!("the suggested values were written into {}", r.file.display())
-    } else if r.write && o.current != o.best && !(lo <= 0.5 && 0.5 <= hi) {
+    } else if r.write && o.current != o.best && !even {
         format!("{} is unchanged: --write writes only values whose interval holds 50%", r.file.display())
     } else if o.current == o.best {
         "the file already holds the suggested values".to_string()

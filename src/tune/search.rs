@@ -30,7 +30,7 @@ pub enum Verdict {
     Above,
 }
 
-fn verdict(s: &Score) -> Verdict {
+pub fn verdict(s: &Score) -> Verdict {
     let [lo, hi] = s.ci();
     if hi < 0.5 {
         Verdict::Below
