@@ -405,12 +405,7 @@ impl<'e> Battle<'e> {
             self.tile_hp = tile_hp;
             self.units = units;
             for (at, name) in std::mem::take(&mut self.terrain_undo).into_iter().rev() {
-                if let Some(slot) = self.terrain_ix.get_mut(at) {
-                    *slot = self.engine.terrain_index(&name);
-                }
-                if let Some(slot) = self.map.terrain.get_mut(at) {
-                    *slot = name;
-                }
+                self.replace_terrain(at, name);
             }
             self.rng = rng;
             self.seized = seized;

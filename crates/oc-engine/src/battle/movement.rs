@@ -49,13 +49,17 @@ impl Battle<'_> {
             return;
         }
         let at = (t.1 * self.map.width + t.0) as usize;
+        if let Some(was) = self.replace_terrain(at, name) {
+            self.terrain_undo.push((at, was));
+        }
+    }
+
+    /// Puts terrain `name` on tile index `at`, its name and its index together; the name it had.
+    pub(super) fn replace_terrain(&mut self, at: usize, name: String) -> Option<String> {
         if let Some(slot) = self.terrain_ix.get_mut(at) {
             *slot = self.engine.terrain_index(&name);
         }
-        if let Some(slot) = self.map.terrain.get_mut(at) {
-            let was = std::mem::replace(slot, name);
-            self.terrain_undo.push((at, was));
-        }
+        self.map.terrain.get_mut(at).map(|slot| std::mem::replace(slot, name))
     }
 
     pub(super) fn occupant(&self, t: Tile) -> Option<usize> {
