@@ -130,12 +130,12 @@ impl Session {
         if self.std_rules.is_none() {
             for (name, index) in oc_compiler::stdlib::RULESETS {
                 if let Some(id) = self.workspace.id_of(index) {
-                    let c = self.workspace.compile_ids(host, &[id]);
-                    self.std_diagnostics.extend(c.diagnostics);
+                    let mut c = self.workspace.compile_ids(host, &[id]);
+                    self.std_diagnostics.append(&mut c.diagnostics);
                     if *name == "officers_chess" {
                         self.std_files =
                             c.files.iter().filter_map(|id| self.workspace.file(*id)).map(|f| f.path.clone()).collect();
-                        self.std_rules = c.rules.or(c.partial);
+                        self.std_rules = c.into_model();
                     }
                 }
             }
@@ -172,15 +172,15 @@ impl Session {
             return false;
         }
         host.touched.clear();
-        let (compilation, unreadable) = self.workspace.compile(host, &[root.to_string()]);
-        let mut diagnostics = compilation.diagnostics;
+        let (mut compilation, unreadable) = self.workspace.compile(host, &[root.to_string()]);
+        let mut diagnostics = std::mem::take(&mut compilation.diagnostics);
         for (path, reason) in unreadable {
             diagnostics.push(self.unreadable(&path, &reason));
         }
         let mut deps: BTreeSet<String> = std::mem::take(&mut host.touched);
         deps.insert(root.to_string());
         deps.extend(compilation.files.iter().filter_map(|id| self.workspace.file(*id)).map(|f| f.path.clone()));
-        self.roots.insert(root.to_string(), RootResult { deps, diagnostics, rules: compilation.rules.or(compilation.partial) });
+        self.roots.insert(root.to_string(), RootResult { deps, diagnostics, rules: compilation.into_model() });
         true
     }
 

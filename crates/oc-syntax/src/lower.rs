@@ -1069,9 +1069,8 @@ impl Ctx {
                 _ => {}
             }
         }
-        for v in [&mut c.wields, &mut c.kit] {
-            v.shrink_to_fit();
-        }
+        c.wields.shrink_to_fit();
+        c.kit.shrink_to_fit();
         c.ratings.shrink_to_fit();
         c.tags.shrink_to_fit();
         c.costs.shrink_to_fit();
