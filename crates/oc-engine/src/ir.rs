@@ -132,6 +132,21 @@ pub enum E {
     If(Box<E>, Box<E>, Box<E>),
 }
 
+impl E {
+    /// Its sub-expressions, in order (a `Dice` value's expression included): the one walk the
+    /// passes over formulas share, each handling the nodes it cares about and passing the rest on.
+    pub(crate) fn children(&self) -> impl Iterator<Item = &E> {
+        let (fixed, rest): ([Option<&E>; 3], &[E]) = match self {
+            E::Neg(x) | E::Not(x) | E::Abs(x) | E::RollDyn(_, x) => ([Some(&**x), None, None], &[]),
+            E::Bin(_, a, b) | E::Min(a, b) | E::Max(a, b) => ([Some(&**a), Some(&**b), None], &[]),
+            E::Clamp(a, b, c) | E::If(a, b, c) => ([Some(&**a), Some(&**b), Some(&**c)], &[]),
+            E::Lookup(_, args) | E::Has(_, _, args) => ([None; 3], &args[..]),
+            _ => ([None; 3], &[]),
+        };
+        fixed.into_iter().flatten().chain(rest)
+    }
+}
+
 /// An effect with its parameters resolved to slots.
 #[derive(Clone, Debug)]
 pub enum Eff {
@@ -595,11 +610,7 @@ impl Ir {
             E::Roll(slot) => 1u64 << slot,
             E::RollDyn(slot, inner) => (1u64 << slot) | self.dice_of(inner),
             E::Formula(f) => self.formulas.get(*f as usize).map_or(0, |f| f.dice),
-            E::Neg(x) | E::Not(x) | E::Abs(x) => self.dice_of(x),
-            E::Bin(_, a, b) | E::Min(a, b) | E::Max(a, b) => self.dice_of(a) | self.dice_of(b),
-            E::Clamp(a, b, c) | E::If(a, b, c) => self.dice_of(a) | self.dice_of(b) | self.dice_of(c),
-            E::Lookup(_, args) | E::Has(_, _, args) => args.iter().fold(0, |m, a| m | self.dice_of(a)),
-            _ => 0,
+            _ => e.children().fold(0, |m, c| m | self.dice_of(c)),
         }
     }
 
@@ -635,20 +646,7 @@ impl Ir {
             }
             return;
         }
-        match e {
-            E::Neg(x) | E::Not(x) | E::Abs(x) => self.leaves_of(x, out),
-            E::Bin(_, a, b) | E::Min(a, b) | E::Max(a, b) => {
-                self.leaves_of(a, out);
-                self.leaves_of(b, out);
-            }
-            E::Clamp(a, b, c) | E::If(a, b, c) => {
-                self.leaves_of(a, out);
-                self.leaves_of(b, out);
-                self.leaves_of(c, out);
-            }
-            E::Lookup(_, args) | E::Has(_, _, args) => args.iter().for_each(|a| self.leaves_of(a, out)),
-            _ => {}
-        }
+        e.children().for_each(|c| self.leaves_of(c, out));
     }
 
     pub fn effects_of(&mut self, effects: &[m::Effect], params: &[String]) -> Result<Vec<Eff>, EngineError> {

@@ -36,7 +36,6 @@ fn comparison(op: Op) -> bool {
 }
 
 fn walk(ir: &Ir, e: &E, slot: u8, out: &mut Vec<Cut>, seen: &mut HashSet<u16>) -> Option<()> {
-    let all = |es: &[&E], out: &mut Vec<Cut>, seen: &mut HashSet<u16>| es.iter().try_for_each(|x| walk(ir, x, slot, out, seen));
     match e {
         // A `Dice` value's slot: its dice change from strike to strike; every value counts.
         E::Roll(s) | E::RollDyn(s, _) if *s == slot => None,
@@ -51,7 +50,7 @@ fn walk(ir: &Ir, e: &E, slot: u8, out: &mut Vec<Cut>, seen: &mut HashSet<u16>) -
                     out.push(Cut { op: *op, other: other.clone(), roll_left: false });
                     Some(())
                 }
-                _ => all(&[a, b], out, seen),
+                _ => e.children().try_for_each(|x| walk(ir, x, slot, out, seen)),
             }
         }
         E::Formula(f) => {
@@ -63,11 +62,7 @@ fn walk(ir: &Ir, e: &E, slot: u8, out: &mut Vec<Cut>, seen: &mut HashSet<u16>) -
                 _ => Some(()),
             }
         }
-        E::Neg(x) | E::Not(x) | E::Abs(x) => all(&[x], out, seen),
-        E::Bin(_, a, b) | E::Min(a, b) | E::Max(a, b) => all(&[a, b], out, seen),
-        E::Clamp(a, b, c) | E::If(a, b, c) => all(&[a, b, c], out, seen),
-        E::Lookup(_, args) | E::Has(_, _, args) => args.iter().try_for_each(|x| walk(ir, x, slot, out, seen)),
-        _ => Some(()),
+        _ => e.children().try_for_each(|x| walk(ir, x, slot, out, seen)),
     }
 }
 
