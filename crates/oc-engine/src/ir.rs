@@ -250,6 +250,8 @@ pub struct Ir {
     dice_ids: HashMap<(String, bool), u8>,
     /// The slots a strike draws (those the combat roles read), in slot order.
     pub strike_dice: Vec<u8>,
+    /// The same slots as a bitmask (bit `i` for slot `i`).
+    pub strike_mask: u64,
     /// For each of them (same order): the comparisons it is read through, when that is the only
     /// way the combat formulas read it (see `partition`).
     pub strike_cuts: Vec<Option<Vec<crate::partition::Cut>>>,
@@ -318,6 +320,7 @@ impl Ir {
             dice: Vec::new(),
             dice_ids: HashMap::new(),
             strike_dice: Vec::new(),
+            strike_mask: 0,
             strike_faces: 1,
             strike_cuts: Vec::new(),
             shapes: Vec::new(),
@@ -408,6 +411,7 @@ impl Ir {
         let roles = [Some(r.hit), Some(r.critical), Some(r.damage), Some(r.critical_damage), r.backfire];
         let mask = roles.iter().flatten().filter_map(|f| ir.formulas.get(*f as usize)).fold(0u64, |m, f| m | f.dice);
         ir.strike_dice = (0..ir.dice.len() as u8).filter(|i| mask & (1u64 << i) != 0).collect();
+        ir.strike_mask = mask;
         let roots: Vec<u16> = roles.iter().flatten().copied().collect();
         ir.strike_cuts = ir.strike_dice.iter().map(|s| crate::partition::cuts(&ir, &roots, *s)).collect();
         ir.strike_faces = 1;

@@ -92,8 +92,7 @@ impl Exchange<'_> {
                 return Outcomes { den, list, reaction: None };
             }
         }
-        let all = ir.strike_dice.iter().fold(0u64, |m, s| m | 1u64 << s);
-        let list = self.joint(all, &lists, &mut rolls, &mut cache, |rolls, cache| {
+        let list = self.joint(ir.strike_mask, &lists, &mut rolls, &mut cache, |rolls, cache| {
             self.outcome_at(&self.ctx(units, attrs, attacker, rolls), cache)
         });
         Outcomes { den, list: list.into_iter().map(|(o, w)| (w, o)).collect(), reaction: None }
@@ -154,7 +153,7 @@ impl Exchange<'_> {
         let mut rolls = vec![0i64; ir.dice.len()];
         let heads = self
             .joint(head, lists, &mut rolls, cache, |rolls, cache| self.head_at(&self.ctx(units, attrs, attacker, rolls), cache));
-        let all = ir.strike_dice.iter().fold(0u64, |m, s| m | 1u64 << s);
+        let all = ir.strike_mask;
         let den_of = |mask: u64| {
             ir.strike_dice.iter().zip(&lists.dens).filter(|(s, _)| mask & (1u64 << **s) != 0).map(|(_, d)| *d).product::<f64>()
         };
