@@ -1,0 +1,239 @@
+//! Effects: the statements of tags, statuses, items, triggers and actions, checked and lowered
+//! to `Effect`s (commands, modifiers, conditions).
+
+use oc_diag::{did_you_mean, Diagnostic};
+use oc_model as m;
+use oc_model::Type;
+use oc_syntax::ast::{self, ExprKind};
+
+use super::Scope;
+use crate::check::{stmt_span, type_name, Checker};
+use crate::codes::*;
+
+impl<'a> Checker<'a> {
+    pub fn effects(&mut self, stmts: &[ast::Stmt], scope: &Scope, top: bool) -> Vec<m::Effect> {
+        let mut out = Vec::new();
+        for s in stmts {
+            if let Some(effect) = self.effect(s, scope, top) {
+                out.push(effect);
+            }
+        }
+        out
+    }
+
+    fn effect(&mut self, s: &ast::Stmt, scope: &Scope, top: bool) -> Option<m::Effect> {
+        match s {
+            ast::Stmt::Modify { place, op, value, span } => self.modify(place, *op, value, *span, scope),
+            ast::Stmt::When { condition, body, .. } => {
+                // Conditions may look at the strike in progress.
+                let inner = Scope { combat: true, ..*scope };
+                let (c, ty) = self.expr(condition, &inner, Some(&Type::Bool));
+                if let Some(ty) = ty {
+                    if ty != Type::Bool {
+                        self.mismatch(condition.span, &Type::Bool, &ty, "`when` needs a condition, such as `foe has Flying`");
+                    }
+                }
+                let then = self.effects(body, &inner, false);
+                Some(m::Effect::When { condition: c, then })
+            }
+            ast::Stmt::On { event, body, .. } => {
+                let strike = matches!(event.value.as_str(), "hit" | "crit" | "attacked" | "miss" | "after_attack");
+                // Exchange triggers run inside a strike's outcome, where nothing more is rolled;
+                // battle events draw their dice.
+                let exchange = m::Event::from_name(&event.value)
+                    .and_then(oc_model::conformance::event_spec)
+                    .is_some_and(|e| e.fires == oc_model::conformance::Fires::Exchange);
+                let inner = Scope { combat: scope.combat || strike, rolls: !exchange, ..*scope };
+                let then = self.effects(body, &inner, false);
+                m::Event::from_name(&event.value).map(|event| m::Effect::On { event, then })
+            }
+            ast::Stmt::Grant { tag, .. } => {
+                if tag.args.is_empty() && scope.params.iter().any(|(p, t)| *p == tag.name.value && *t == Type::Tag) {
+                    return Some(m::Effect::GrantParam { param: tag.name.value.clone() });
+                }
+                let Some(sig) = self.tags.get(&tag.name.value).cloned() else {
+                    let names = self.tags.order.clone();
+                    self.unknown_in::<()>(UNKNOWN_TAG, "tag", &tag.name, names, None);
+                    return None;
+                };
+                let args = self.tag_args(tag, &sig, scope)?;
+                Some(m::Effect::Grant { tag: tag.name.value.clone(), args })
+            }
+            ast::Stmt::Action(a) => {
+                if !top {
+                    self.error(
+                        Diagnostic::error(EFFECT_CONTEXT, a.span, "an action inside another effect")
+                            .with_help("declare `action { ... }` at the top of the tag's body or of a consumable's `use`"),
+                    );
+                    return None;
+                }
+                let target = match a.target.as_ref().map(|t| t.kind.value.as_str()) {
+                    Some("ally") => m::ActionTarget::Ally,
+                    Some("enemy") => m::ActionTarget::Enemy,
+                    Some("unit") => m::ActionTarget::Unit,
+                    Some("tile") => m::ActionTarget::Tile,
+                    Some("door") => m::ActionTarget::Door,
+                    Some("chest") => m::ActionTarget::Chest,
+                    _ => m::ActionTarget::SelfOnly,
+                };
+                let range = |c: &mut Self, e: &Option<ast::Expr>| -> Option<m::Expr> {
+                    let e = e.as_ref()?;
+                    let (x, ty) = c.expr(e, scope, Some(&Type::Int));
+                    if let Some(ty) = ty {
+                        if ty != Type::Int {
+                            c.mismatch(e.span, &Type::Int, &ty, "an action's range is a number of tiles");
+                        }
+                    }
+                    Some(x)
+                };
+                let min_range = a.target.as_ref().and_then(|t| range(self, &t.min));
+                let max_range = a.target.as_ref().and_then(|t| range(self, &t.max));
+                let mut requires = Vec::new();
+                for r in &a.requires {
+                    let (x, ty) = self.expr(r, scope, Some(&Type::Bool));
+                    if let Some(ty) = ty {
+                        if ty != Type::Bool {
+                            self.mismatch(r.span, &Type::Bool, &ty, "`requires` needs a condition");
+                        }
+                    }
+                    requires.push(x);
+                }
+                let effects = self.effects(&a.body, &Scope { rolls: true, ..*scope }, false);
+                Some(m::Effect::Action(m::Action { target, min_range, max_range, requires, effects }))
+            }
+            ast::Stmt::Command { verb, args, span } => {
+                let spec = m::conformance::verb_named(&verb.value)?;
+                let (v, params) = (&spec.verb, spec.params);
+                if args.len() != params.len() {
+                    let shape: Vec<String> = params.iter().map(type_name).collect();
+                    self.error(
+                        Diagnostic::error(
+                            EFFECT_COMMAND,
+                            *span,
+                            format!("`{}` takes {} argument(s), {} given", verb.value, params.len(), args.len()),
+                        )
+                        .with_help(format!("write `{}({})`", verb.value, shape.join(", "))),
+                    );
+                    return None;
+                }
+                let mut lowered = Vec::new();
+                for (arg, want) in args.iter().zip(params.iter()) {
+                    if *want == Type::StatMod {
+                        match &arg.kind {
+                            ExprKind::Name(p) if scope.params.iter().any(|(n, t)| n == p && *t == Type::StatMod) => {
+                                lowered.push(m::Expr::Param(p.clone()));
+                            }
+                            _ => lowered.push(m::Expr::Const(self.stat_mod(arg, &verb.value)?)),
+                        }
+                        continue;
+                    }
+                    let (x, ty) = self.expr(arg, scope, Some(want));
+                    let ty = ty?;
+                    if ty != *want {
+                        self.error(
+                            Diagnostic::error(
+                                EFFECT_COMMAND,
+                                arg.span,
+                                format!("`{}` expects {} here, found {}", verb.value, type_name(want), type_name(&ty)),
+                            )
+                            .with_help(format!("see `oc explain {EFFECT_COMMAND}` for every primitive's arguments")),
+                        );
+                        return None;
+                    }
+                    lowered.push(x);
+                }
+                if *v == m::Verb::Shift {
+                    if let Some(m::Expr::Const(m::Value::Str(form))) = lowered.first() {
+                        if form != "normal" && form != "transformed" {
+                            self.error(
+                                Diagnostic::error(EFFECT_COMMAND, stmt_span(s), format!("no form called `{form}`"))
+                                    .with_help("shift to \"normal\" or \"transformed\""),
+                            );
+                        }
+                    }
+                }
+                Some(m::Effect::Command { verb: *v, args: lowered })
+            }
+        }
+    }
+
+    fn modify(
+        &mut self,
+        place: &[ast::Ident],
+        op: ast::AssignOp,
+        value: &ast::Expr,
+        span: oc_diag::Span,
+        scope: &Scope,
+    ) -> Option<m::Effect> {
+        let place_span = place.first().map_or(span, |f| f.span.to(place.last().map_or(f.span, |l| l.span)));
+        let parts: Vec<&str> = place.iter().map(|p| p.value.as_str()).collect();
+        let (unit, rest) = match parts.split_first() {
+            Some((first, rest)) if !rest.is_empty() && self.unit_ref(first, scope).is_some() => {
+                (self.unit_ref(first, scope), rest)
+            }
+            _ => (Some(m::UnitRef::Holder), parts.as_slice()),
+        };
+        let unit = unit.unwrap_or(m::UnitRef::Holder);
+        let (attribute, ty) = match rest {
+            [param, "stat"] if scope.params.iter().any(|(n, t)| n == param && *t == Type::StatMod) => {
+                (m::AttributeRef::StatOfParam((*param).to_string()), None)
+            }
+            [name] => match self.attribute_type(name) {
+                Some(ty) => (m::AttributeRef::Named((*name).to_string()), Some(ty)),
+                None => {
+                    let names = self.attribute_names();
+                    let help = match did_you_mean(name, names.iter().copied()) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => format!("effects change a stat or base attribute: {}", names.join(", ")),
+                    };
+                    self.error(
+                        Diagnostic::error(EFFECT_PLACE, place_span, format!("`{name}` is not a stat or base attribute"))
+                            .with_help(help),
+                    );
+                    return None;
+                }
+            },
+            _ => {
+                self.error(
+                    Diagnostic::error(EFFECT_PLACE, place_span, format!("cannot change `{}`", parts.join(".")))
+                        .with_help("change an attribute of a unit: `movement += 1`, `foe.def = E`, or `b.stat += b.amount` for a StatMod parameter"),
+                );
+                return None;
+            }
+        };
+        let want = match (&ty, op) {
+            (None, _) => None,
+            (Some(Type::Int), _) => Some(Type::Int),
+            (Some(Type::Scale(_)), ast::AssignOp::Add | ast::AssignOp::Sub) => Some(Type::Int),
+            (Some(t), ast::AssignOp::Set) => Some(t.clone()),
+            (Some(t), _) => {
+                self.error(
+                    Diagnostic::error(
+                        EFFECT_PLACE,
+                        span,
+                        format!("`+=` and `-=` need a number or rating, and `{}` is {}", parts.join("."), type_name(t)),
+                    )
+                    .with_help("set it with `=` instead"),
+                );
+                return None;
+            }
+        };
+        let (x, got) = self.expr(value, scope, want.as_ref().or(Some(&Type::Int)));
+        let got = got?;
+        let want = want.unwrap_or(Type::Int);
+        if got != want {
+            let help = match (&want, &got) {
+                (Type::Int, Type::Scale(_)) => "`+=` and `-=` shift a rating by a number of steps: write a number".to_string(),
+                _ => format!("`{}` takes {}", parts.join("."), type_name(&want)),
+            };
+            self.mismatch(value.span, &want, &got, &help);
+            return None;
+        }
+        let op = match op {
+            ast::AssignOp::Add => m::AssignOp::Add,
+            ast::AssignOp::Sub => m::AssignOp::Sub,
+            ast::AssignOp::Set => m::AssignOp::Set,
+        };
+        Some(m::Effect::Modify { place: m::Place { unit, attribute }, op, value: x })
+    }
+}
