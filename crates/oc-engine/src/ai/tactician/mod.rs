@@ -15,7 +15,8 @@
 //! next round. An enemy routed in the exchange makes no reply at all (focus fire). Then the
 //! position: progress toward the enemy or the objective (harder as the clock runs out), enemies
 //! within striking distance for next time, tiles that heal, the tiles the enemy must reach held,
-//! an ally in danger shielded. The unit whose best turn gains most over standing still acts.
+//! an ally in danger shielded (by a unit that can strike back from next to it). The unit whose
+//! best turn gains most over standing still acts.
 //!
 //! It decides from a [`View`] (only the enemies its side sees), never clones the battle, works
 //! out each exact forecast once per battle (at full HP, read at any HP: `forecasts.rs`), and

@@ -431,8 +431,11 @@ impl<'v, 'e> Decision<'v, 'e> {
             let missing = me.u.max_hp.saturating_sub(me.u.hp);
             v += loss(self.worth(me.i), me.u.max_hp, h.amount.min(missing).max(0) as f64, 0.0);
         }
-        // Next to an ally in danger: one tile fewer for the enemy to strike it from.
-        v += super::SHIELD
+        // Next to an ally in danger: one tile fewer for the enemy to strike it from (a unit that
+        // cannot strike back from next to it only offers the enemy a softer target).
+        let counters = me.weapons.iter().any(|(_, lo, _)| *lo <= 1);
+        let shield = if counters { super::SHIELD } else { 0.0 };
+        v += shield
             * self
                 .cover
                 .iter()
