@@ -360,8 +360,10 @@ impl<'e> Exchange<'e> {
             let mut faces = 1u64;
             // As the forecast walks them: a die only compared, by its outcome classes.
             for (slot, cuts) in ir.strike_dice.iter().zip(&ir.strike_cuts) {
-                let values = self.dist_of(*slot, &ctx, &mut cache).map_or(&[][..], |d| &d.values[..]);
-                let classes = cuts.as_ref().and_then(|c| crate::partition::classes(&ctx, &mut cache, c, values));
+                let die = self.die_of(*slot, &ctx, &mut cache);
+                let values = die.map_or(&[][..], |d| &d.dist.values[..]);
+                let prefix = die.and_then(|d| d.prefix.as_deref());
+                let classes = cuts.as_ref().and_then(|c| crate::partition::classes(&ctx, &mut cache, c, values, prefix));
                 let n = classes.map_or(values.len(), |c| c.len()).max(1) as u64;
                 faces = faces.saturating_mul(n);
             }

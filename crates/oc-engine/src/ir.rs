@@ -194,6 +194,40 @@ pub struct DieSlot {
     pub shape: m::DiceShape,
     pub dist: m::Dist,
     pub dynamic: Option<E>,
+    /// The running sums of the distribution's weights (`prefix[i]` the weight of the values
+    /// before `i`), when the values ascend and every sum is a whole number below 2^53: then a
+    /// run of values weighs `prefix[j] - prefix[i]`, exactly the sum added up one by one.
+    pub prefix: Option<Vec<f64>>,
+}
+
+impl DieSlot {
+    pub fn new(shape: m::DiceShape, dist: m::Dist, dynamic: Option<E>) -> DieSlot {
+        let prefix = exact_prefix(&dist.values);
+        DieSlot { shape, dist, dynamic, prefix }
+    }
+}
+
+/// The running sums of `values`' weights, if the values ascend and every weight and sum is a
+/// whole number that `f64` holds exactly.
+fn exact_prefix(values: &[(i64, f64)]) -> Option<Vec<f64>> {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    let mut out = Vec::with_capacity(values.len() + 1);
+    let mut sum = 0.0f64;
+    out.push(sum);
+    for (k, (value, weight)) in values.iter().enumerate() {
+        if k > 0 && values.get(k - 1).is_none_or(|(before, _)| before >= value) {
+            return None;
+        }
+        if *weight < 0.0 || weight.fract() != 0.0 {
+            return None;
+        }
+        sum += weight;
+        if sum >= EXACT {
+            return None;
+        }
+        out.push(sum);
+    }
+    Some(out)
 }
 
 pub struct FormulaIr {
@@ -467,7 +501,7 @@ impl Ir {
         }
         let dist = shape.distribution().map_err(|e| EngineError::model(format!("dice `{shape}`: {e}")))?;
         let id = u32::try_from(self.shapes.len()).map_err(|_| EngineError::model("too many dice values"))?;
-        self.shapes.push(DieSlot { shape: shape.clone(), dist, dynamic: None });
+        self.shapes.push(DieSlot::new(shape.clone(), dist, None));
         self.shape_ids.insert(shape.clone(), id);
         Ok(id)
     }
@@ -570,11 +604,11 @@ impl Ir {
                 if self.dice_of(&inner) != 0 {
                     return Err(EngineError::model("the dice to roll depend on a roll"));
                 }
-                let slot = self.new_slot(DieSlot {
-                    shape: m::DiceShape { terms: Vec::new(), constant: 0 },
-                    dist: m::Dist::constant(0),
-                    dynamic: Some(inner.clone()),
-                })?;
+                let slot = self.new_slot(DieSlot::new(
+                    m::DiceShape { terms: Vec::new(), constant: 0 },
+                    m::Dist::constant(0),
+                    Some(inner.clone()),
+                ))?;
                 E::RollDyn(slot, Box::new(inner))
             }
             m::Expr::Call { function, args } => {
@@ -598,7 +632,7 @@ impl Ir {
 
     fn new_die(&mut self, shape: &m::DiceShape) -> Result<u8, EngineError> {
         let dist = shape.distribution().map_err(|e| EngineError::model(format!("dice `{shape}`: {e}")))?;
-        self.new_slot(DieSlot { shape: shape.clone(), dist, dynamic: None })
+        self.new_slot(DieSlot::new(shape.clone(), dist, None))
     }
 
     fn new_slot(&mut self, die: DieSlot) -> Result<u8, EngineError> {
@@ -683,5 +717,25 @@ impl Ir {
                 Eff::Command { verb: *verb, args: args.iter().map(|a| self.expr(a, params)).collect::<Result<_, _>>()? }
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::exact_prefix;
+
+    #[test]
+    fn running_sums_are_kept_only_where_they_are_exact() {
+        // 2d6: whole weights, ascending values.
+        let two_d6: Vec<(i64, f64)> = (2..=12).map(|v| (v, (6 - (v - 7i64).abs()) as f64)).collect();
+        let prefix = exact_prefix(&two_d6).unwrap_or_default();
+        assert_eq!(prefix.len(), 12);
+        assert_eq!(prefix.last().copied(), Some(36.0));
+        // A run weighs what adding its weights one by one gives: 5..=9 is 4+5+6+5+4.
+        assert_eq!(prefix[8] - prefix[3], 24.0);
+        // Values out of order, a fractional weight, or sums past 2^53: no running sums.
+        assert!(exact_prefix(&[(2, 1.0), (1, 1.0)]).is_none());
+        assert!(exact_prefix(&[(1, 0.5), (2, 1.0)]).is_none());
+        assert!(exact_prefix(&[(1, 9.0e15), (2, 9.0e15)]).is_none());
     }
 }

@@ -68,8 +68,16 @@ fn walk(ir: &Ir, e: &E, slot: u8, out: &mut Vec<Cut>, seen: &mut HashSet<u16>) -
 
 /// The die's values grouped into classes that the cuts cannot tell apart: (lowest value, summed
 /// weight), in value order. `None` when a cut's other side is not a number (then every value
-/// counts).
-pub fn classes(ctx: &Ctx, cache: &mut [Option<V>], cuts: &[Cut], values: &[(i64, f64)]) -> Option<Vec<(i64, f64)>> {
+/// counts). With the weights' exact running sums (`DieSlot::prefix`: the values ascend), each
+/// class is found by a binary search and weighed by a subtraction, the same number as adding its
+/// values' weights one by one.
+pub fn classes(
+    ctx: &Ctx,
+    cache: &mut [Option<V>],
+    cuts: &[Cut],
+    values: &[(i64, f64)],
+    prefix: Option<&[f64]>,
+) -> Option<Vec<(i64, f64)>> {
     // Each break is the first value of a new interval.
     let mut breaks: Vec<i64> = Vec::with_capacity(cuts.len() * 2);
     for c in cuts {
@@ -96,6 +104,21 @@ pub fn classes(ctx: &Ctx, cache: &mut [Option<V>], cuts: &[Cut], values: &[(i64,
     }
     breaks.sort_unstable();
     breaks.dedup();
+    if let Some(prefix) = prefix.filter(|p| p.len() == values.len() + 1) {
+        let mut out: Vec<(i64, f64)> = Vec::with_capacity(breaks.len() + 1);
+        let mut from = 0usize;
+        let ends = breaks.iter().map(|b| values.partition_point(|(v, _)| v < b)).chain(std::iter::once(values.len()));
+        for to in ends {
+            if to > from {
+                let (Some((lowest, _)), Some(hi), Some(lo)) = (values.get(from), prefix.get(to), prefix.get(from)) else {
+                    break;
+                };
+                out.push((*lowest, hi - lo));
+                from = to;
+            }
+        }
+        return Some(out);
+    }
     let mut out: Vec<(i64, f64)> = Vec::new();
     let mut current = None;
     for &(value, weight) in values {

@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use std::hash::Hash;
 
 use super::*;
-use crate::ir::{Leaf, E};
+use crate::ir::{DieSlot, Leaf, E};
 
 /// The most joint values of a strike's dice enumerated one by one; past it a strike is worked
 /// out from independent parts where its formulas allow.
@@ -75,10 +75,11 @@ impl Exchange<'_> {
             .zip(&ir.strike_cuts)
             .map(|(slot, cuts)| {
                 let ctx = self.ctx(units, attrs, attacker, &rolls);
-                let dist = self.dist_of(*slot, &ctx, &mut cache);
-                dens.push(dist.map_or(1.0, |d| d.den));
-                let values = dist.map_or(&[][..], |d| &d.values[..]);
-                match cuts.as_ref().and_then(|c| crate::partition::classes(&ctx, &mut cache, c, values)) {
+                let die = self.die_of(*slot, &ctx, &mut cache);
+                dens.push(die.map_or(1.0, |d| d.dist.den));
+                let values = die.map_or(&[][..], |d| &d.dist.values[..]);
+                let prefix = die.and_then(|d| d.prefix.as_deref());
+                match cuts.as_ref().and_then(|c| crate::partition::classes(&ctx, &mut cache, c, values, prefix)) {
                     Some(classes) => Cow::Owned(classes),
                     None => Cow::Borrowed(values),
                 }
@@ -100,13 +101,13 @@ impl Exchange<'_> {
 
     /// The distribution a strike slot draws from: its own, or for a `Dice` value the dice the
     /// value names in this strike.
-    pub(super) fn dist_of<'a>(&'a self, slot: u8, ctx: &Ctx, cache: &mut [Option<V>]) -> Option<&'a oc_model::Dist> {
+    pub(super) fn die_of<'a>(&'a self, slot: u8, ctx: &Ctx, cache: &mut [Option<V>]) -> Option<&'a DieSlot> {
         let ir = &self.engine.ir;
         let die = ir.dice.get(slot as usize)?;
         match &die.dynamic {
-            None => Some(&die.dist),
+            None => Some(die),
             Some(e) => match ctx.eval(e, &[], cache) {
-                V::Dice(id) => ir.shapes.get(id as usize).map(|s| &s.dist),
+                V::Dice(id) => ir.shapes.get(id as usize),
                 _ => None,
             },
         }
