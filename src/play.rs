@@ -463,13 +463,14 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, heatmap: Option<&Path>,
         let mut csv = String::new();
         let mut count = 0usize;
         let mut row: Vec<Option<f64>> = vec![None; defenders.len()];
-        let mut best: Option<(f64, String)> = None;
-        let mut worst: Option<(f64, String)> = None;
+        // (score, weapon, defender index): the label is written once, at the end.
+        let mut best: Option<(f64, &str, usize)> = None;
+        let mut worst: Option<(f64, &str, usize)> = None;
         for w in engine.weapons_for(&c.name) {
             let a = Loadout::new(&c.name, Some(&w.name));
             let Some((lo, _)) = engine.reach(&c.name, &w.name) else { continue };
             let distance = lo.max(1);
-            for (d, cell) in defenders.iter().zip(row.iter_mut()) {
+            for (k, (d, cell)) in defenders.iter().zip(row.iter_mut()).enumerate() {
                 let Ok(f) = engine.forecast(&a, d, distance) else { continue };
                 count += 1;
                 if cell.is_none_or(|p| f.defender_routed > p) {
@@ -488,17 +489,22 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, heatmap: Option<&Path>,
                     f.attacker_routed,
                     f.attacker_damage_taken
                 );
-                let label = format!("{} vs {}", w.name, d.class);
                 let score = f.defender_routed - f.attacker_routed;
-                if best.as_ref().is_none_or(|(s, _)| score > *s) {
-                    best = Some((score, label.clone()));
+                if best.as_ref().is_none_or(|(s, _, _)| score > *s) {
+                    best = Some((score, &w.name, k));
                 }
-                if worst.as_ref().is_none_or(|(s, _)| score < *s) {
-                    worst = Some((score, label));
+                if worst.as_ref().is_none_or(|(s, _, _)| score < *s) {
+                    worst = Some((score, &w.name, k));
                 }
             }
         }
-        let summary = best.zip(worst).map(|(b, w)| (c.name.clone(), b.0, b.1, w.0, w.1));
+        let label = |(score, weapon, k): (f64, &str, usize)| {
+            (score, format!("{weapon} vs {}", defenders.get(k).map_or("", |d| d.class.as_str())))
+        };
+        let summary = best.zip(worst).map(|(b, w)| {
+            let ((bs, b), (ws, w)) = (label(b), label(w));
+            (c.name.clone(), bs, b, ws, w)
+        });
         (csv, count, summary, row)
     };
     // The classes shared out among the cores; the rows are put back in the rules' order, so the
