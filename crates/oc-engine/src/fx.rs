@@ -7,9 +7,9 @@ use std::collections::HashMap;
 pub(crate) type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
 
 /// The multiply-rotate hash of rustc's `FxHasher`: a few cycles a word (the states hashed here
-/// are a handful of small integers).
+/// are a handful of small integers). Public only as the hasher of [`crate::battle::Reach`].
 #[derive(Default)]
-pub(crate) struct Fx(u64);
+pub struct Fx(u64);
 
 impl std::hash::Hasher for Fx {
     fn write(&mut self, bytes: &[u8]) {

@@ -102,7 +102,7 @@ impl<'v, 'e> View<'v, 'e> {
     }
 
     /// Tiles a unit can move to, as far as its side knows (an enemy's, as the side sees them).
-    fn reachable(&self, i: usize) -> Option<std::collections::HashMap<Tile, i64>> {
+    fn reachable(&self, i: usize) -> Option<crate::battle::Reach> {
         if self.sight.fogged() {
             self.battle.reachable_as_seen(i, &self.sight).ok()
         } else {

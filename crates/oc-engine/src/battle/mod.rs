@@ -33,7 +33,7 @@ use crate::{ChaCha8Rng, Engine, EngineError, Form, Loadout};
 pub use fog::{Light, Sight};
 pub use game::{auto_deploy, play, play_watched, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
-pub use movement::{distance, neighbours};
+pub use movement::{distance, neighbours, Reach};
 pub use turns::{Activation, StepVars};
 
 pub type Tile = (i64, i64);

@@ -2,12 +2,17 @@
 //! reach from its movement attributes over the Terrain Table.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 
 use oc_model as m;
 
 use super::{Battle, BattleError, Sight, State, Tile};
+use crate::fx::FastMap;
 use crate::ir::V;
+
+/// The tiles a unit can reach, with the cost to get there (in no particular order: sort to
+/// iterate).
+pub type Reach = FastMap<Tile, i64>;
 
 /// The four tiles next to `t` (units move and act orthogonally).
 pub fn neighbours(t: Tile) -> [Tile; 4] {
@@ -86,32 +91,26 @@ impl Battle<'_> {
     }
 
     /// Every tile the unit can end its move on this turn, with the cost to get there.
-    pub fn reachable(&self, i: usize) -> Result<HashMap<Tile, i64>, BattleError> {
+    pub fn reachable(&self, i: usize) -> Result<Reach, BattleError> {
         let mobility = self.mobility(i)?;
         self.reach(i, mobility.0, &mobility, None)
     }
 
     /// Like [`Battle::reachable`] with `points` of movement left (the `canto` move).
-    pub fn reachable_within(&self, i: usize, points: i64) -> Result<HashMap<Tile, i64>, BattleError> {
+    pub fn reachable_within(&self, i: usize, points: i64) -> Result<Reach, BattleError> {
         let mobility = self.mobility(i)?;
         self.reach(i, points, &mobility, None)
     }
 
     /// [`Battle::reachable`] as the unit's side believes it under fog: units out of `sight`
     /// neither block the way nor hold a tile (moving there is refused when the turn is played).
-    pub fn reachable_as_seen(&self, i: usize, sight: &Sight) -> Result<HashMap<Tile, i64>, BattleError> {
+    pub fn reachable_as_seen(&self, i: usize, sight: &Sight) -> Result<Reach, BattleError> {
         let mobility = self.mobility(i)?;
         self.reach(i, mobility.0, &mobility, Some(sight))
     }
 
     /// `mobility`: the unit's [`Battle::mobility`], worked out once by the caller.
-    fn reach(
-        &self,
-        i: usize,
-        points: i64,
-        mobility: &(i64, String, bool),
-        sight: Option<&Sight>,
-    ) -> Result<HashMap<Tile, i64>, BattleError> {
+    fn reach(&self, i: usize, points: i64, mobility: &(i64, String, bool), sight: Option<&Sight>) -> Result<Reach, BattleError> {
         let mut best = self.costs(i, points, mobility, sight)?;
         let u = self.units.get(i).ok_or_else(|| BattleError(format!("no unit {i}")))?;
         let occupant = |t: Tile| self.occupant(t).filter(|_| sight.is_none_or(|s| s.sees(t)));
@@ -127,9 +126,9 @@ impl Battle<'_> {
         points: i64,
         (_, kind, can): &(i64, String, bool),
         sight: Option<&Sight>,
-    ) -> Result<HashMap<Tile, i64>, BattleError> {
+    ) -> Result<Reach, BattleError> {
         let u = self.units.get(i).ok_or_else(|| BattleError(format!("no unit {i}")))?;
-        let mut out: HashMap<Tile, i64> = HashMap::new();
+        let mut out: Reach = Reach::default();
         out.insert(u.pos, 0);
         if !*can {
             return Ok(out);
