@@ -110,7 +110,7 @@ fn measure_file<'r>(path: &Path, logical: &str, r: &'r Request, used: &mut Vec<&
     let here: Vec<String> = ws
         .file(id)
         .map(|f| {
-            f.ast
+            f.ast()
                 .items
                 .iter()
                 .filter_map(|i| if let ast::Item::Scenario(s) = i { Some(s.name.value.clone()) } else { None })

@@ -226,14 +226,14 @@ pub fn scout(path: &Path, name: Option<&str>) -> u8 {
 }
 
 fn unit_class_span(ws: &Workspace, army: &str, unit: &str) -> Option<oc_diag::Span> {
-    ws.files().flat_map(|(_, f)| f.ast.items.iter()).find_map(|i| match i {
+    ws.files().flat_map(|(_, f)| f.ast().items.iter()).find_map(|i| match i {
         ast::Item::Army(a) if a.name.value == army => a.units.iter().find(|u| u.name.value == unit).map(|u| u.class.span),
         _ => None,
     })
 }
 
 fn army_span(ws: &Workspace, army: &str) -> Option<oc_diag::Span> {
-    ws.files().flat_map(|(_, f)| f.ast.items.iter()).find_map(|i| match i {
+    ws.files().flat_map(|(_, f)| f.ast().items.iter()).find_map(|i| match i {
         ast::Item::Army(a) if a.name.value == army => Some(a.name.span),
         _ => None,
     })

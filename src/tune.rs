@@ -447,12 +447,12 @@ fn write(file: &Path, root: &Path, logical: &str, base: &Base, best: &Setting, t
 }
 
 fn scenarios_in(ws: &Workspace, file: oc_diag::FileId) -> Vec<&ast::ScenarioDef> {
-    let items = ws.file(file).map(|f| f.ast.items.as_slice()).unwrap_or_default();
+    let items = ws.file(file).map(|f| f.ast().items.as_slice()).unwrap_or_default();
     items.iter().filter_map(|i| if let ast::Item::Scenario(s) = i { Some(s) } else { None }).collect()
 }
 
 fn find_scenario<'w>(ws: &'w Workspace, name: &str) -> Option<&'w ast::ScenarioDef> {
-    ws.files().flat_map(|(_, f)| f.ast.items.iter()).find_map(|i| match i {
+    ws.files().flat_map(|(_, f)| f.ast().items.iter()).find_map(|i| match i {
         ast::Item::Scenario(s) if s.name.value == name => Some(s),
         _ => None,
     })
@@ -460,7 +460,7 @@ fn find_scenario<'w>(ws: &'w Workspace, name: &str) -> Option<&'w ast::ScenarioD
 
 fn find<'w>(ws: &'w Workspace, file: oc_diag::FileId, scenario: &str, armies: [&str; 2]) -> Option<Found<'w>> {
     let army = |name: &str| {
-        ws.files().flat_map(|(_, f)| f.ast.items.iter()).find_map(|i| match i {
+        ws.files().flat_map(|(_, f)| f.ast().items.iter()).find_map(|i| match i {
             ast::Item::Army(a) if a.name.value == name => Some(a),
             _ => None,
         })

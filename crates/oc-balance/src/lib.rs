@@ -429,7 +429,7 @@ pub fn written_costs(workspace: &oc_compiler::Workspace, files: &[oc_diag::FileI
         if file.path.starts_with(oc_compiler::stdlib::PREFIX) {
             continue;
         }
-        for item in &file.ast.items {
+        for item in &file.ast().items {
             let (what, name, costs) = match item {
                 Item::Class(c) => (What::Class, &c.name.value, &c.costs),
                 Item::Item(i) => {

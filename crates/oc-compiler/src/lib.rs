@@ -91,8 +91,35 @@ pub struct SourceFile {
     /// Logical path; standard library files start with `<std>/`.
     pub path: String,
     pub text: String,
-    pub ast: ast::SourceFile,
-    pub syntax: Vec<Diagnostic>,
+    id: FileId,
+    /// The syntax tree and the syntax errors, parsed when first read: a standard library file no
+    /// compilation imports (another ruleset's) is never parsed.
+    parsed: std::sync::OnceLock<(ast::SourceFile, Vec<Diagnostic>)>,
+}
+
+impl SourceFile {
+    fn new(id: FileId, path: String, text: String) -> SourceFile {
+        SourceFile { path, text, id, parsed: std::sync::OnceLock::new() }
+    }
+
+    /// A file that is not DSL source (a map): never parsed.
+    fn raw(id: FileId, path: String, text: String) -> SourceFile {
+        SourceFile { path, text, id, parsed: std::sync::OnceLock::from((ast::SourceFile::default(), Vec::new())) }
+    }
+
+    fn parsed(&self) -> &(ast::SourceFile, Vec<Diagnostic>) {
+        self.parsed.get_or_init(|| oc_syntax::parse(self.id, &self.text))
+    }
+
+    /// The file's syntax tree.
+    pub fn ast(&self) -> &ast::SourceFile {
+        &self.parsed().0
+    }
+
+    /// The syntax errors found parsing it.
+    pub fn syntax(&self) -> &[Diagnostic] {
+        &self.parsed().1
+    }
 }
 
 /// The outcome of compiling one set of root files with their imports.
@@ -161,18 +188,12 @@ impl Workspace {
             None => {
                 let id = FileId(self.files.len() as u32);
                 self.by_path.insert(path.clone(), id);
-                self.files.push(SourceFile {
-                    path: path.clone(),
-                    text: String::new(),
-                    ast: ast::SourceFile::default(),
-                    syntax: vec![],
-                });
+                self.files.push(SourceFile::raw(id, path.clone(), String::new()));
                 id
             }
         };
-        let (ast, syntax) = oc_syntax::parse(id, &text);
         if let Some(slot) = self.files.get_mut(id.0 as usize) {
-            *slot = SourceFile { path, text, ast, syntax };
+            *slot = SourceFile::new(id, path, text);
         }
         id
     }
@@ -182,9 +203,7 @@ impl Workspace {
         if let Some(id) = self.by_path.get(path) {
             if let Some(f) = self.files.get_mut(id.0 as usize) {
                 if !f.path.starts_with(stdlib::PREFIX) {
-                    f.text.clear();
-                    f.ast = ast::SourceFile::default();
-                    f.syntax.clear();
+                    *f = SourceFile::raw(f.id, std::mem::take(&mut f.path), String::new());
                 }
             }
             self.by_path.remove(path);
@@ -199,7 +218,7 @@ impl Workspace {
         let text = host.read(path)?;
         let id = FileId(self.files.len() as u32);
         self.by_path.insert(path.to_string(), id);
-        self.files.push(SourceFile { path: path.to_string(), text, ast: ast::SourceFile::default(), syntax: vec![] });
+        self.files.push(SourceFile::raw(id, path.to_string(), text));
         Ok(id)
     }
 
@@ -237,8 +256,9 @@ impl Workspace {
             let mut stack = Vec::new();
             self.visit(host, *root, &mut state, &mut stack, &mut order, &mut diagnostics);
         }
-        let has_ruleset =
-            order.iter().any(|id| self.file(*id).is_some_and(|f| f.ast.items.iter().any(|i| matches!(i, ast::Item::Ruleset(_)))));
+        let has_ruleset = order
+            .iter()
+            .any(|id| self.file(*id).is_some_and(|f| f.ast().items.iter().any(|i| matches!(i, ast::Item::Ruleset(_)))));
         let mut files: Vec<FileId> = Vec::new();
         if !has_ruleset {
             // The default ruleset: its index file and everything it imports.
@@ -255,11 +275,11 @@ impl Workspace {
         }
         let sources: Vec<(FileId, &SourceFile)> = files.iter().filter_map(|id| self.file(*id).map(|f| (*id, f))).collect();
         let unread: HashSet<String> =
-            sources.iter().flat_map(|(_, f)| f.ast.unread.iter().map(|n| format!("`{}`", n.value))).collect();
+            sources.iter().flat_map(|(_, f)| f.ast().unread.iter().map(|n| format!("`{}`", n.value))).collect();
         for (_, f) in &sources {
-            diagnostics.extend(f.syntax.iter().cloned());
+            diagnostics.extend(f.syntax().iter().cloned());
         }
-        let items: Vec<&ast::Item> = sources.iter().flat_map(|(_, f)| f.ast.items.iter()).collect();
+        let items: Vec<&ast::Item> = sources.iter().flat_map(|(_, f)| f.ast().items.iter()).collect();
         let scenario_defs: Vec<ast::ScenarioDef> =
             items.iter().filter_map(|i| if let ast::Item::Scenario(s) = i { Some(s.clone()) } else { None }).collect();
         let army_defs: Vec<ast::ArmyDef> =
@@ -314,8 +334,12 @@ impl Workspace {
         stack.push(id);
         let Some(file) = self.file(id) else { return };
         let importer = file.path.clone();
-        let imports: Vec<ast::Import> =
-            file.ast.items.iter().filter_map(|i| if let ast::Item::Import(imp) = i { Some(imp.clone()) } else { None }).collect();
+        let imports: Vec<ast::Import> = file
+            .ast()
+            .items
+            .iter()
+            .filter_map(|i| if let ast::Item::Import(imp) = i { Some(imp.clone()) } else { None })
+            .collect();
         for import in imports {
             let target = match paths::resolve(&importer, &import.path.value) {
                 Ok(p) => p,
@@ -397,4 +421,36 @@ fn dedupe(diagnostics: &mut Vec<Diagnostic>) {
 /// Every code the syntax and the compiler can emit.
 pub fn all_codes() -> impl Iterator<Item = &'static oc_diag::CodeInfo> {
     oc_syntax::CODES.iter().chain(CODES.iter())
+}
+
+#[cfg(test)]
+mod lazy_parse {
+    use super::{stdlib, Workspace};
+
+    /// Which standard library files have been parsed.
+    fn parsed(ws: &Workspace) -> Vec<&str> {
+        ws.files.iter().filter(|f| f.parsed.get().is_some()).map(|f| f.path.as_str()).collect()
+    }
+
+    #[test]
+    fn a_ruleset_is_compiled_without_parsing_the_others() {
+        let mut ws = Workspace::new();
+        assert_eq!(parsed(&ws), Vec::<&str>::new(), "nothing is parsed before it is read");
+        let id = ws.id_of("<std>/stamina.oc").unwrap_or(oc_diag::FileId(u32::MAX));
+        let compilation = ws.compile_ids(&mut stdlib::NoFiles, &[id]);
+        assert!(compilation.rules.is_some(), "{:?}", compilation.diagnostics);
+        let read = parsed(&ws);
+        assert!(read.contains(&"<std>/stamina.oc"), "{read:?}");
+        // Stamina shares the ratings' terrain (`ratings/world.oc`), not its classes or rules.
+        for other in ["<std>/ratings/classes.oc", "<std>/ratings/ruleset.oc", "<std>/v06.oc", "<std>/battlestorm/roster.oc"] {
+            assert!(!read.contains(&other), "{other} was parsed: {read:?}");
+        }
+        // Read later, a file is parsed then, and the same as it would have been up front.
+        let ratings = ws.id_of("<std>/ratings/classes.oc").unwrap_or(oc_diag::FileId(u32::MAX));
+        let file = ws.file(ratings).map(|f| (f.ast().items.len(), f.syntax().len()));
+        let text = ws.file(ratings).map(|f| f.text.clone()).unwrap_or_default();
+        let (ast, syntax) = oc_syntax::parse(ratings, &text);
+        assert_eq!(file, Some((ast.items.len(), syntax.len())));
+        assert!(ast.items.len() > 20, "the classes file holds every class");
+    }
 }

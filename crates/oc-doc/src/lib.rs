@@ -153,7 +153,7 @@ impl<'a> Input<'a> {
             let index = self.sources.len();
             self.sources.push(Source { shown: oc_compiler::stdlib::shown_path(&file.path), text: file.text.clone() });
             let line = |span: oc_diag::Span| line_col(&file.text, span.start as usize).0;
-            for item in &file.ast.items {
+            for item in &file.ast().items {
                 let mut found: Vec<(Kind, &str, usize)> = Vec::new();
                 match item {
                     ast::Item::Import(_) | ast::Item::Triangle(_) => {}

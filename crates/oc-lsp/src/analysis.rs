@@ -107,7 +107,7 @@ pub fn file_defs(file: &ast::SourceFile) -> Vec<Def> {
 
 /// Every definition of the files in `scope` (logical paths), in the order given.
 pub fn scope_defs(ws: &Workspace, scope: &[&str]) -> Vec<Def> {
-    scope.iter().filter_map(|p| ws.id_of(p).and_then(|id| ws.file(id))).flat_map(|f| file_defs(&f.ast)).collect()
+    scope.iter().filter_map(|p| ws.id_of(p).and_then(|id| ws.file(id))).flat_map(|f| file_defs(f.ast())).collect()
 }
 
 /// The word (a name or a keyword) at or just before `offset`: its byte range and text.

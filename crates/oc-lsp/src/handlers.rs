@@ -110,7 +110,7 @@ impl View<'_> {
     fn ast(&self) -> Option<&oc_syntax::ast::SourceFile> {
         let file = self.ws.file(self.ws.id_of(self.logical)?)?;
         // Only when the tree is of this very text (it is after a check).
-        (file.text == self.text).then_some(&file.ast)
+        (file.text == self.text).then_some(file.ast())
     }
 
     fn defs(&self) -> Vec<Def> {
