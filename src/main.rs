@@ -9,6 +9,7 @@ mod battle_cmd;
 mod commands;
 mod doc_cmd;
 mod fairness;
+mod fixed;
 mod fmt_cmd;
 mod games;
 mod play;

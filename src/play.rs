@@ -11,6 +11,7 @@ use oc_project::output::Kind;
 use oc_project::DiskHost;
 
 use crate::commands::{output_target, project_of, style, write_output};
+use crate::fixed::Fixed;
 use crate::plot::{self, Heatmap, PlotFormat};
 use crate::report;
 use crate::Format;
@@ -478,16 +479,16 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, heatmap: Option<&Path>,
                 }
                 let _ = writeln!(
                     csv,
-                    "{},{},{},{},{},{:.4},{:.3},{:.4},{:.3}",
+                    "{},{},{},{},{},{},{},{},{}",
                     c.name,
                     w.name,
                     d.class,
-                    d.weapon.clone().unwrap_or_default(),
+                    d.weapon.as_deref().unwrap_or_default(),
                     distance,
-                    f.defender_routed,
-                    f.defender_damage_taken,
-                    f.attacker_routed,
-                    f.attacker_damage_taken
+                    Fixed(f.defender_routed, 4),
+                    Fixed(f.defender_damage_taken, 3),
+                    Fixed(f.attacker_routed, 4),
+                    Fixed(f.attacker_damage_taken, 3)
                 );
                 let score = f.defender_routed - f.attacker_routed;
                 if best.as_ref().is_none_or(|(s, _, _)| score > *s) {
