@@ -183,18 +183,15 @@ impl Workspace {
 
     /// Adds (or replaces) a file from text the caller already has.
     pub fn add(&mut self, path: String, text: String) -> FileId {
-        let id = match self.by_path.get(&path) {
-            Some(id) => *id,
-            None => {
-                let id = FileId(self.files.len() as u32);
-                self.by_path.insert(path.clone(), id);
-                self.files.push(SourceFile::raw(id, path.clone(), String::new()));
-                id
+        if let Some(id) = self.by_path.get(&path).copied() {
+            if let Some(slot) = self.files.get_mut(id.0 as usize) {
+                *slot = SourceFile::new(id, path, text);
             }
-        };
-        if let Some(slot) = self.files.get_mut(id.0 as usize) {
-            *slot = SourceFile::new(id, path, text);
+            return id;
         }
+        let id = FileId(self.files.len() as u32);
+        self.by_path.insert(path.clone(), id);
+        self.files.push(SourceFile::new(id, path, text));
         id
     }
 

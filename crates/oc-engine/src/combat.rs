@@ -362,8 +362,7 @@ impl<'e> Exchange<'e> {
             for (slot, cuts) in ir.strike_dice.iter().zip(&ir.strike_cuts) {
                 let die = self.die_of(*slot, &ctx, &mut cache);
                 let values = die.map_or(&[][..], |d| &d.dist.values[..]);
-                let prefix = die.and_then(|d| d.prefix.as_deref());
-                let classes = cuts.as_ref().and_then(|c| crate::partition::classes(&ctx, &mut cache, c, values, prefix));
+                let classes = cuts.as_ref().zip(die).and_then(|(c, d)| crate::partition::classes(&ctx, &mut cache, c, d));
                 let n = classes.map_or(values.len(), |c| c.len()).max(1) as u64;
                 faces = faces.saturating_mul(n);
             }

@@ -8,7 +8,7 @@
 
 use std::collections::HashSet;
 
-use crate::ir::{Ir, Op, E, V};
+use crate::ir::{DieSlot, Ir, Op, E, V};
 use crate::unit::Ctx;
 
 /// One comparison of a die with a side the die does not change.
@@ -71,13 +71,8 @@ fn walk(ir: &Ir, e: &E, slot: u8, out: &mut Vec<Cut>, seen: &mut HashSet<u16>) -
 /// counts). With the weights' exact running sums (`DieSlot::prefix`: the values ascend), each
 /// class is found by a binary search and weighed by a subtraction, the same number as adding its
 /// values' weights one by one.
-pub fn classes(
-    ctx: &Ctx,
-    cache: &mut [Option<V>],
-    cuts: &[Cut],
-    values: &[(i64, f64)],
-    prefix: Option<&[f64]>,
-) -> Option<Vec<(i64, f64)>> {
+pub fn classes(ctx: &Ctx, cache: &mut [Option<V>], cuts: &[Cut], die: &DieSlot) -> Option<Vec<(i64, f64)>> {
+    let (values, prefix) = (&die.dist.values[..], die.prefix.as_deref());
     // Each break is the first value of a new interval.
     let mut breaks: Vec<i64> = Vec::with_capacity(cuts.len() * 2);
     for c in cuts {

@@ -78,8 +78,7 @@ impl Exchange<'_> {
                 let die = self.die_of(*slot, &ctx, &mut cache);
                 dens.push(die.map_or(1.0, |d| d.dist.den));
                 let values = die.map_or(&[][..], |d| &d.dist.values[..]);
-                let prefix = die.and_then(|d| d.prefix.as_deref());
-                match cuts.as_ref().and_then(|c| crate::partition::classes(&ctx, &mut cache, c, values, prefix)) {
+                match cuts.as_ref().zip(die).and_then(|(c, d)| crate::partition::classes(&ctx, &mut cache, c, d)) {
                     Some(classes) => Cow::Owned(classes),
                     None => Cow::Borrowed(values),
                 }
