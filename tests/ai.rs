@@ -174,6 +174,29 @@ fn the_default_ai_beats_greedy_in_mirror_matches() {
     }
 }
 
+/// Who may wait for the enemy to come (and so weighs an enemy's strike next round even when its
+/// own side leads that round): only a side with no tiles at stake and no clock against it. In the
+/// shipped scenarios that is Storm at the River's elves ("the elves win by routing every invader
+/// or by holding out"); every mirror match's two sides ("a draw after 20 rounds").
+#[test]
+fn only_a_side_with_no_ground_at_stake_and_time_on_its_side_is_free_to_wait() {
+    let mut free = Vec::new();
+    for f in every_field() {
+        for side in [SideId::Attacker, SideId::Defender] {
+            if ai::free_to_wait(&f.scenario, side) {
+                free.push(format!("{} {side:?}", f.file));
+            }
+        }
+    }
+    let mut expected = vec!["scenarios/battlestorm-narube.oc Defender".to_string()];
+    for r in MIRRORS {
+        for side in ["Attacker", "Defender"] {
+            expected.push(format!("tests/fixtures/mirror/{r}.oc {side}"));
+        }
+    }
+    assert_eq!(free, expected);
+}
+
 #[test]
 fn a_tournament_needs_a_mirror_scenario() {
     let out = Command::new(env!("CARGO_BIN_EXE_oc"))

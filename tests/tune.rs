@@ -89,12 +89,12 @@ fn writing_armies_changes_only_their_units_and_the_tuned_numbers() {
                 let line = expected.lines().find(|l| l.trim_start().starts_with(&format!("unit {name}:"))).unwrap().to_string();
                 expected = expected.replacen(&format!("{line}\n"), "", 1);
             } else if let Some(rest) = change.strip_prefix("hired ") {
-                // "hired Raider11 (Brigand, as Raider1)"
+                // "hired Raider11 (Cavalier, as Raider1)"
                 let name = rest.split(' ').next().unwrap();
                 let class = rest.split('(').nth(1).unwrap().split(',').next().unwrap();
                 let start = expected.find(army).unwrap();
                 let close = start + expected[start..].find("\n}").unwrap() + 1;
-                expected.insert_str(close, &format!("    unit {name}: {class} {{ items IronAxe }}\n"));
+                expected.insert_str(close, &format!("    unit {name}: {class} {{ items IronLance }}\n"));
             } else {
                 panic!("{change}");
             }
@@ -103,7 +103,7 @@ fn writing_armies_changes_only_their_units_and_the_tuned_numbers() {
     assert!(changed > 0, "the armies were tuned: {report}");
     assert_eq!(after, expected, "{report}");
     assert!(
-        after.contains("unit Raider2: Brigand { items IronAxe }  // the second") && after.contains("map   \"field.map.toml\"")
+        after.contains("unit Raider2: Cavalier { items IronLance }  // the second") && after.contains("map   \"field.map.toml\"")
     );
     assert!(oc(dir.path(), &["check", "skirmish.oc"]).status.success());
 }

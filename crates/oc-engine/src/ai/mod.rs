@@ -21,6 +21,7 @@ use oc_model as m;
 use crate::battle::{Battle, Combatant, Controller, Sight, State, Tile, Turn};
 
 pub use greedy::{Greedy, Prospect};
+pub use tactician::stakes::free_to_wait;
 pub use tactician::Tactician;
 
 /// The AI `oc battle`, `oc simulate` and `oc tournament` play with unless told otherwise.

@@ -11,8 +11,9 @@
 //! unit with the terrain of the tile it ends on and the HP the exchange leaves. An enemy counts
 //! for what striking our unit there adds to the best it could do to our other units where they
 //! stand (shared out among them, the wounded worn down), worst first, while there is room to
-//! strike from; one that moves now and strikes first next round counts when the enemy leads the
-//! next round. An enemy routed in the exchange makes no reply at all (focus fire). Then the
+//! strike from; one that moves now and strikes first next round counts by the chance it strikes
+//! before our unit moves again (the enemy leads the next round, or we lead and our unit is not the
+//! one that moves first; a side not free to wait for the enemy counts only the first). An enemy routed in the exchange makes no reply at all (focus fire). Then the
 //! position: progress toward the enemy or the objective (harder as the clock runs out), enemies
 //! within striking distance for next time, tiles that heal, the tiles the enemy must reach held,
 //! an ally in danger shielded (by a unit that can strike back from next to it). The unit whose
@@ -23,7 +24,7 @@
 //! breaks ties by unit and tile order: one seed, one game.
 
 mod plan;
-mod stakes;
+pub(super) mod stakes;
 mod threat;
 
 use std::collections::HashMap;
@@ -67,20 +68,37 @@ impl Controller for Tactician {
     }
 }
 
-/// The chance the enemy leads the next round. Alternating, the side that activates its last unit
-/// first leads: with it our turn now, we finish first if we have no more units waiting than the
-/// enemy. A roll-off or an order by a resource may go either way.
+/// The chance an enemy that moves now strikes our unit before it can move again (the weight of
+/// its blows after a second move, `ThreatMap::danger`).
+///
+/// Alternating, the side that activates its last unit first leads the next round: with it our
+/// turn now, we finish first if we have no more units waiting than the enemy. When the enemy
+/// leads, it strikes first: 1. When we lead, only the unit we activate first next round moves
+/// before the enemy's first: any one of our `n` units is struck first (n-1)/n of the time. A
+/// roll-off or an order by a resource may go either way: the mean of the two.
+///
+/// Only a side free to wait for the enemy to come to it (`stakes::free_to_wait`: no clock against
+/// it, no tiles at stake) counts such blows when it leads. One the clock presses must come
+/// forward, and one that must take, hold or deny ground must stand on it: a defender counting
+/// them let the Dunes' refugees through and the Marsh Fort be taken (attacker 63% -> 80%, 48% ->
+/// 66%, 200 games), while the Keep's held better (39% -> 20%).
 fn lead_next(b: &Battle, side: m::SideId) -> f64 {
+    let we_lead = if stakes::free_to_wait(&b.scenario, side) {
+        let n = b.units.iter().filter(|u| u.side == side && u.state == State::Ready).count().max(1) as f64;
+        (n - 1.0) / n
+    } else {
+        0.0
+    };
     match b.engine.rules.ruleset.turn.order {
         m::Order::Alternate => {
             let (ours, theirs) = (b.waiting(side).len(), b.waiting(side.other()).len());
             if ours <= theirs {
-                0.0
+                we_lead
             } else {
                 1.0
             }
         }
-        _ => 0.5,
+        _ => 0.5 * (1.0 + we_lead),
     }
 }
 
