@@ -10,20 +10,51 @@ pub struct Fixed(pub f64, pub u32);
 /// 10^n for the decimals the fast path handles.
 const POWERS: [u128; 7] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000];
 
-impl fmt::Display for Fixed {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Fixed {
+    /// Appends the text to `out`: digits put down by hand on the fast path, no formatter.
+    pub fn push_to(&self, out: &mut String) {
         let Fixed(x, digits) = *self;
-        let Some(scaled) = scaled(x, digits) else { return write!(f, "{:.*}", digits as usize, x) };
+        let Some(scaled) = scaled(x, digits) else {
+            out.push_str(&format!("{:.*}", digits as usize, x));
+            return;
+        };
         let p = POWERS.get(digits as usize).copied().unwrap_or(1);
         let (whole, frac) = (scaled / p, scaled % p);
         if x.is_sign_negative() {
-            f.write_str("-")?;
+            out.push('-');
         }
-        if digits == 0 {
-            write!(f, "{whole}")
-        } else {
-            write!(f, "{whole}.{frac:0width$}", width = digits as usize)
+        push_digits(out, whole, 1);
+        if digits > 0 {
+            out.push('.');
+            push_digits(out, frac, digits as usize);
         }
+    }
+}
+
+/// `n` in decimal, zero-padded to at least `width` digits.
+pub fn push_digits(out: &mut String, mut n: u128, width: usize) {
+    let mut buf = [b'0'; 40];
+    let mut at = buf.len();
+    while n > 0 || buf.len() - at < width.max(1) {
+        at -= 1;
+        if let Some(slot) = buf.get_mut(at) {
+            *slot = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if at == 0 {
+            break;
+        }
+    }
+    for b in buf.get(at..).unwrap_or_default() {
+        out.push(char::from(*b));
+    }
+}
+
+impl fmt::Display for Fixed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::with_capacity(24);
+        self.push_to(&mut s);
+        f.write_str(&s)
     }
 }
 
@@ -62,6 +93,17 @@ mod tests {
 
     fn same(x: f64, digits: u32) {
         assert_eq!(Fixed(x, digits).to_string(), format!("{:.*}", digits as usize, x), "{x:e} to {digits} decimals");
+    }
+
+    #[test]
+    fn digits_are_put_down_as_the_formatter_does() {
+        for (n, width) in
+            [(0u128, 1usize), (0, 4), (7, 1), (7, 3), (1234, 2), (1234, 6), (u128::from(u64::MAX), 1), (u128::MAX, 1)]
+        {
+            let mut s = String::new();
+            super::push_digits(&mut s, n, width);
+            assert_eq!(s, format!("{n:0width$}"));
+        }
     }
 
     #[test]

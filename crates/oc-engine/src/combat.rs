@@ -291,8 +291,18 @@ impl<'e> Exchange<'e> {
         defender: &'e Loadout,
         distance: i64,
     ) -> Result<Exchange<'e>, EngineError> {
-        let a = engine.unit(attacker, &[])?;
-        let d = engine.unit(defender, &[])?;
+        let units = [engine.unit(attacker, &[])?, engine.unit(defender, &[])?];
+        Exchange::with_units(engine, [attacker, defender], units, distance)
+    }
+
+    /// [`Exchange::new`] with the units the engine built from the two loadouts (no statuses
+    /// added) already in hand.
+    pub(crate) fn with_units(
+        engine: &'e Engine,
+        [attacker, defender]: [&'e Loadout; 2],
+        [a, d]: [Arc<Unit>; 2],
+        distance: i64,
+    ) -> Result<Exchange<'e>, EngineError> {
         if a.weapon.is_none() {
             return Err(EngineError::new(format!("the attacking {} has no weapon", a.class)));
         }

@@ -122,6 +122,12 @@ type ForecastCache = fx::FastMap<(Loadout, Loadout, i64, bool), std::sync::Arc<F
 const FORECAST_CACHE: usize = 1 << 15;
 
 /// Units by loadout and added statuses.
+/// A loadout and the unit [`Engine::unit`] built from it ([`Engine::prepare`]).
+pub struct Prepared {
+    loadout: Loadout,
+    unit: std::sync::Arc<unit::Unit>,
+}
+
 type UnitCache = fx::FastMap<(Loadout, Vec<u32>), std::sync::Arc<unit::Unit>>;
 
 /// The most units [`Engine::unit`] keeps; past it the cache starts over (a long simulation sees
@@ -168,6 +174,19 @@ impl Engine {
     /// The exact forecast of `attacker` attacking `defender` from `distance` tiles.
     pub fn forecast(&self, attacker: &Loadout, defender: &Loadout, distance: i64) -> Result<Forecast, EngineError> {
         Ok(Exchange::new(self, attacker, defender, distance)?.forecast())
+    }
+
+    /// A loadout with its unit built, for [`Engine::forecast_prepared`]: a caller that forecasts
+    /// one loadout against many (`oc matrix`) builds it once, not once a matchup.
+    pub fn prepare(&self, loadout: &Loadout) -> Result<Prepared, EngineError> {
+        Ok(Prepared { unit: self.unit(loadout, &[])?, loadout: loadout.clone() })
+    }
+
+    /// [`Engine::forecast`] of prepared loadouts: the same forecast, without looking their units
+    /// up in the engine's shared cache for every matchup.
+    pub fn forecast_prepared(&self, attacker: &Prepared, defender: &Prepared, distance: i64) -> Result<Forecast, EngineError> {
+        let units = [attacker.unit.clone(), defender.unit.clone()];
+        Ok(Exchange::with_units(self, [&attacker.loadout, &defender.loadout], units, distance)?.forecast())
     }
 
     /// [`Engine::forecast`] (or, with `single`, of one strike and no reply: a free attack),

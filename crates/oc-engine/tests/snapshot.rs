@@ -3,7 +3,9 @@
 //! (`OC_BLESS=1 cargo test -p oc-engine --test snapshot` rewrites the files; the commit names the
 //! rule). The matchups are those of `oc matrix`: every class with every weapon it can use,
 //! against every class with its first weapon, at the attacker's shortest reach. One line per
-//! attacking loadout: the number of matchups and a hash of every figure's bits.
+//! attacking loadout: the number of matchups and a hash of every figure's bits. Each is also
+//! worked out from prepared loadouts (`Engine::forecast_prepared`, as `oc matrix` does): the same
+//! bits.
 
 use std::fmt::Write as _;
 
@@ -54,18 +56,24 @@ fn snapshot(index: &str) -> String {
         .iter()
         .filter_map(|c| e.weapons_for(&c.name).first().map(|w| Loadout::new(&c.name, Some(&w.name))))
         .collect();
+    // The same matchups through `Engine::prepare` (what `oc matrix` calls): the same bits.
+    let prepared: Vec<_> = defenders.iter().map(|d| e.prepare(d).unwrap()).collect();
     let mut out = String::new();
     for c in &e.rules.classes {
         for w in e.weapons_for(&c.name) {
             let Some((lo, _)) = e.reach(&c.name, &w.name) else { continue };
             let a = Loadout::new(&c.name, Some(&w.name));
+            let pa = e.prepare(&a).unwrap();
             let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+            let mut again = Fnv(0xcbf2_9ce4_8422_2325);
             let mut n = 0;
-            for d in &defenders {
+            for (d, pd) in defenders.iter().zip(&prepared) {
                 let Ok(f) = e.forecast(&a, d, lo.max(1)) else { continue };
                 h.forecast(&f);
+                again.forecast(&e.forecast_prepared(&pa, pd, lo.max(1)).unwrap());
                 n += 1;
             }
+            assert_eq!(h.0, again.0, "{}:{} prepared", c.name, w.name);
             let _ = writeln!(out, "{}:{} {n} {:016x}", c.name, w.name, h.0);
         }
     }
