@@ -12,8 +12,9 @@ impl Exchange<'_> {
     pub fn forecast(&self) -> Forecast {
         // Each state is hashed once, as it is reached (`Hashed`): a growing map re-buckets by
         // the stored hash, and iterates in the same order as one hashing the states itself.
+        let initial = self.initial();
         let mut frontier: HashedMap<State> = HashedMap::default();
-        frontier.insert(Hashed::new(self.initial()), 1.0);
+        frontier.insert(Hashed::new(initial.clone()), 1.0);
         let mut done: HashedMap<[i64; 2]> = HashedMap::default();
         let mut outcome_cache = OutcomeCache::default();
         while !frontier.is_empty() {
@@ -41,7 +42,6 @@ impl Exchange<'_> {
         // `+ 0.0`: an empty f64 sum is -0.0.
         let routed = |dist: &BTreeMap<i64, f64>| dist.iter().filter(|(hp, _)| **hp <= 0).map(|(_, p)| p).sum::<f64>() + 0.0;
         let taken = |dist: &BTreeMap<i64, f64>, start: i64| dist.iter().map(|(hp, p)| (start - hp) as f64 * p).sum::<f64>() + 0.0;
-        let initial = self.initial();
         Forecast {
             attacker: self.side_forecast(&initial, 0, &mut outcome_cache),
             defender: self.side_forecast(&initial, 1, &mut outcome_cache),
