@@ -12,12 +12,13 @@
 //! for what striking our unit there adds to the best it could do to our other units where they
 //! stand (shared out among them, the wounded worn down), worst first, while there is room to
 //! strike from; one that moves now and strikes first next round counts by the chance it strikes
-//! before our unit moves again (the enemy leads the next round, or we lead and our unit is not the
-//! one that moves first; a side not free to wait for the enemy counts only the first). An enemy routed in the exchange makes no reply at all (focus fire). Then the
-//! position: progress toward the enemy or the objective (harder as the clock runs out), enemies
-//! within striking distance for next time, tiles that heal, the tiles the enemy must reach held,
-//! an ally in danger shielded (by a unit that can strike back from next to it). The unit whose
-//! best turn gains most over standing still acts.
+//! before our unit moves again (the enemy leads the next round, or we lead and our unit is not
+//! the one that moves first; a side not free to wait for the enemy counts only the first). An
+//! enemy routed in the exchange makes no reply at all (focus fire). Then the position: progress
+//! toward the enemy or the objective (harder as the clock runs out), enemies within striking
+//! distance for next time, tiles that heal, the tiles the enemy must reach held, an ally in
+//! danger shielded (by a unit that can strike back from next to it). The unit whose best turn
+//! gains most over standing still acts.
 //!
 //! It decides from a [`View`] (only the enemies its side sees), never clones the battle, works
 //! out each exact forecast once per battle (at full HP, read at any HP: `forecasts.rs`), and
