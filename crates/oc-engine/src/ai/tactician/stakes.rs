@@ -184,7 +184,8 @@ impl Stakes {
 /// It depends on the scenario alone.
 pub fn free_to_wait(scenario: &m::Scenario, side: m::SideId) -> bool {
     let (mine, theirs) = (scenario.side(side).win.as_ref(), scenario.side(side.other()).win.as_ref());
-    if mine.is_some_and(on_ground) || theirs.is_some_and(on_ground) {
+    // Tiles at stake: a seize, escape, raze or defend names a region.
+    if [mine, theirs].into_iter().flatten().any(|c| !c.regions().is_empty()) {
         return false;
     }
     let limit = scenario.rounds.unwrap_or(ROUND_CAP);
@@ -192,22 +193,6 @@ pub fn free_to_wait(scenario: &m::Scenario, side: m::SideId) -> bool {
         return false;
     }
     !(scenario.rounds.is_some() && scenario.on_time_limit == m::Outcome::Win(side.other()))
-}
-
-/// Whether a condition names tiles: a seize, escape, raze or defend.
-fn on_ground(c: &m::Condition) -> bool {
-    match c {
-        m::Condition::Seize { .. } | m::Condition::Escape { .. } | m::Condition::Raze { .. } | m::Condition::Defend { .. } => {
-            true
-        }
-        m::Condition::And(a, b) | m::Condition::Or(a, b) => on_ground(a) || on_ground(b),
-        m::Condition::Not(a) => on_ground(a),
-        m::Condition::RoutAll
-        | m::Condition::RoutCount { .. }
-        | m::Condition::RoutLeader
-        | m::Condition::RoutUnit { .. }
-        | m::Condition::Survive { .. } => false,
-    }
 }
 
 /// How hard the clock pushes `side`: 0 while time is on its side or plentiful, up to 1 when the
