@@ -1,8 +1,8 @@
 //! `{:.N}` for the CSV writers, without the formatter's general float machinery: the same text,
 //! byte for byte, as `format!("{:.N}", x)` (the exact binary value rounded half to even), worked
-//! out with integer arithmetic where the value is small enough; anything else goes to `format!`.
+//! out with integer arithmetic where the value is small enough; anything else goes to the formatter.
 
-use std::fmt;
+use std::fmt::Write as _;
 
 /// `x` with `digits` decimals, as `{:.digits}` writes it.
 pub struct Fixed(pub f64, pub u32);
@@ -15,7 +15,7 @@ impl Fixed {
     pub fn push_to(&self, out: &mut String) {
         let Fixed(x, digits) = *self;
         let Some(scaled) = scaled(x, digits) else {
-            out.push_str(&format!("{:.*}", digits as usize, x));
+            let _ = write!(out, "{:.*}", digits as usize, x);
             return;
         };
         let p = POWERS.get(digits as usize).copied().unwrap_or(1);
@@ -47,14 +47,6 @@ pub fn push_digits(out: &mut String, mut n: u128, width: usize) {
     }
     for b in buf.get(at..).unwrap_or_default() {
         out.push(char::from(*b));
-    }
-}
-
-impl fmt::Display for Fixed {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = String::with_capacity(24);
-        self.push_to(&mut s);
-        f.write_str(&s)
     }
 }
 
@@ -92,7 +84,9 @@ mod tests {
     use super::Fixed;
 
     fn same(x: f64, digits: u32) {
-        assert_eq!(Fixed(x, digits).to_string(), format!("{:.*}", digits as usize, x), "{x:e} to {digits} decimals");
+        let mut text = String::new();
+        Fixed(x, digits).push_to(&mut text);
+        assert_eq!(text, format!("{:.*}", digits as usize, x), "{x:e} to {digits} decimals");
     }
 
     #[test]
