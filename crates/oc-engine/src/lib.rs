@@ -107,6 +107,9 @@ pub struct Engine {
     units: std::sync::RwLock<UnitCache>,
     /// Terrains by name: a battle looks up the terrain of a tile at every step of every path.
     terrain_ids: fx::FastMap<String, usize>,
+    /// By movement type: what entering each terrain costs it (by terrain index), `None` where it
+    /// cannot (the Terrain Table's columns, read once: every path reads them).
+    movement_costs: fx::FastMap<String, Vec<Option<i64>>>,
     /// How many joint dice values a strike may have before its outcomes are worked out from
     /// independent parts (`combat::outcomes`); tests set 0 to check both ways agree.
     factor_above: u64,
@@ -157,6 +160,12 @@ impl Engine {
         }
         let reactions = combat::compile_reactions(&mut ir, &rules)?;
         let terrain_ids = rules.terrains.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect();
+        let mut movement_costs = fx::FastMap::default();
+        for kind in rules.terrains.iter().flat_map(|t| t.costs.keys()).chain(&rules.movements) {
+            movement_costs.entry(kind.clone()).or_insert_with(|| {
+                rules.terrains.iter().map(|t| t.costs.get(kind).copied().flatten().map(i64::from)).collect()
+            });
+        }
         Ok(Engine {
             rules,
             ir,
@@ -166,6 +175,7 @@ impl Engine {
             reactions,
             units: Default::default(),
             terrain_ids,
+            movement_costs,
             factor_above: combat::FACTOR_ABOVE,
             forecasts: Default::default(),
         })
@@ -229,6 +239,12 @@ impl Engine {
     /// The index in `rules.terrains` of the terrain named `name`.
     pub fn terrain_index(&self, name: &str) -> Option<usize> {
         self.terrain_ids.get(name).copied()
+    }
+
+    /// What entering each terrain (by index) costs movement type `kind`, `None` where it cannot;
+    /// empty for a type no terrain lists (it can enter none).
+    pub(crate) fn movement_costs(&self, kind: &str) -> &[Option<i64>] {
+        self.movement_costs.get(kind).map_or(&[], Vec::as_slice)
     }
 
     /// The weapons a class can wield, in the order the rules list them.

@@ -14,15 +14,32 @@ use crate::Loadout;
 /// (chance to rout the target, expected damage dealt, expected damage taken).
 pub type Prospect = (f64, f64, f64);
 
-/// The AI's exact forecasts, by the two loadouts and the distance (a loadout includes HP,
-/// terrain and statuses, so an entry stays right for as long as the battle lasts).
-type Forecasts = FastMap<(Loadout, Loadout, i64), Option<Prospect>>;
-
 /// The greedy AI, as the battle's [`Controller`]. Use one per battle: it keeps the forecasts it
 /// has worked out with that battle's engine.
 #[derive(Debug, Default)]
 pub struct Greedy {
     forecasts: Forecasts,
+}
+
+/// The AI's exact forecasts for one battle: loadouts interned to numbers (a loadout includes HP,
+/// terrain and statuses, so an entry stays right for as long as the battle lasts), and each
+/// exchange by the two loadouts' numbers and the distance.
+#[derive(Debug, Default)]
+struct Forecasts {
+    ids: FastMap<Loadout, u32>,
+    table: FastMap<(u32, u32, i64), Option<Prospect>>,
+}
+
+impl Forecasts {
+    /// A loadout with the number standing for it in this cache.
+    fn intern(&mut self, l: Loadout) -> (Loadout, u32) {
+        if let Some(id) = self.ids.get(&l) {
+            return (l, *id);
+        }
+        let next = self.ids.len() as u32;
+        self.ids.insert(l.clone(), next);
+        (l, next)
+    }
 }
 
 impl Controller for Greedy {
@@ -37,8 +54,10 @@ fn choose(b: &Battle, cache: &mut Forecasts) -> Option<Turn> {
     let view = View::new(b, side);
     let mut best: Option<(f64, Turn)> = None;
     let mut guides = Guides::default();
+    // Each enemy's loadout as a target, built once a decision (`None` until asked for).
+    let mut targets: Vec<Option<Option<(Loadout, u32)>>> = vec![None; b.units.len()];
     for i in b.may_act(side) {
-        if let Some((score, turn)) = best_for(&view, i, cache, &mut guides) {
+        if let Some((score, turn)) = best_for(&view, i, cache, &mut guides, &mut targets) {
             if best.as_ref().is_none_or(|(s, _)| score > *s) {
                 best = Some((score, turn));
             }
@@ -53,10 +72,17 @@ fn choose(b: &Battle, cache: &mut Forecasts) -> Option<Turn> {
 /// the same goals share one.
 type Guides = FastMap<(String, Vec<Tile>), Guide>;
 
-fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides) -> Option<(f64, Turn)> {
+fn best_for(
+    view: &View,
+    i: usize,
+    cache: &mut Forecasts,
+    guides: &mut Guides,
+    targets: &mut [Option<Option<(Loadout, u32)>>],
+) -> Option<(f64, Turn)> {
     let b = view.battle;
     let u = b.units.get(i)?;
-    let reach = view.reachable(i)?;
+    let mobility = b.mobility(i).ok()?;
+    let reach = view.reachable_with(i, &mobility)?;
     let actions = b.actions(i);
     let has = |verb: m::Verb| actions.iter().any(|a| a.verb() == Some(verb));
     // Where activations are steps paid from a resource, only steps the unit can pay for.
@@ -143,8 +169,9 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides) -
         u.items.iter().filter(|n| b.engine.rules.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)).cloned().collect();
     // By target, distance, weapon and the terrain struck from.
     let mut forecasts: FastMap<(usize, i64, usize, Option<&str>), Option<Prospect>> = FastMap::default();
-    // By weapon and terrain struck from: the distances the unit reaches (none: an empty range).
-    let mut reaches: FastMap<(usize, Option<&str>), (i64, i64)> = FastMap::default();
+    // By weapon and terrain struck from: the unit as it strikes, interned, and the distances it
+    // reaches (`None`: it may not strike so).
+    let mut strikers: FastMap<(usize, Option<&str>), Option<Striker>> = FastMap::default();
     let berserk = b.must_attack_weakest(i);
     for (k, foe) in view.enemies() {
         for (t, _) in &tiles {
@@ -162,14 +189,19 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides) -
             }
             let terrain = b.terrain_at(**t).map(|x| x.name.as_str());
             for (n, w) in weapons.iter().enumerate() {
-                // Its reach with this weapon from this terrain, worked out once: most distances
-                // are out of it, and those need no loadout built at all.
-                let (lo, hi) = *reaches.entry((n, terrain)).or_insert_with(|| reach_from(b, i, **t, w));
-                if d < lo || d > hi {
-                    continue;
-                }
-                let f = forecasts.entry((k, d, n, terrain)).or_insert_with(|| forecast(b, cache, i, k, **t, d, w));
-                if let Some((routs, dealt, taken)) = *f {
+                // The unit with this weapon on this terrain, built once: most distances are out of
+                // its reach, and those need no forecast at all.
+                let striker = strikers.entry((n, terrain)).or_insert_with(|| striker(b, cache, i, **t, w));
+                let Some(s) = striker.as_ref().filter(|s| (s.min..=s.max).contains(&d)) else { continue };
+                let f = match forecasts.get(&(k, d, n, terrain)) {
+                    Some(f) => *f,
+                    None => {
+                        let f = forecast(b, cache, s, targets, k, d);
+                        forecasts.insert((k, d, n, terrain), f);
+                        f
+                    }
+                };
+                if let Some((routs, dealt, taken)) = f {
                     let score = routs * 60.0 + dealt - taken * 0.7;
                     let equip = (u.equipped.as_deref() != Some(w.as_str())).then(|| w.clone());
                     consider(
@@ -187,7 +219,7 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides) -
         }
     }
     // 4. Walking toward the objective or the nearest enemy.
-    let kind = b.movement_type(i).unwrap_or_default();
+    let kind = mobility.1;
     let mut goals: Vec<Tile> = Vec::new();
     for (verb, k) in [(m::Verb::Seize, "seize"), (m::Verb::Escape, "escape"), (m::Verb::Raze, "raze")] {
         if has(verb) {
@@ -216,35 +248,55 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides) -
     best.or(Some((0.0, Turn { unit: i, to: None, equip: None, act: Act::Wait, ..Default::default() })))
 }
 
-/// The distances unit `i` strikes at from `from` with weapon `w` (`(1, 0)`, none, when it may not
-/// use the weapon now): what [`forecast`] checks before an exchange.
-fn reach_from(b: &Battle, i: usize, from: Tile, w: &str) -> (i64, i64) {
-    let Some(mut la) = b.loadout_of(i, true) else { return (1, 0) };
-    la.weapon = Some(w.to_string());
-    la.terrain = b.terrain_at(from).map(|t| t.name.clone());
-    match b.engine.unit(&la, &[]) {
-        Ok(u) if u.may_use_weapon() => (u.min_range, u.max_range),
-        _ => (1, 0),
-    }
+/// Unit `i` as it strikes with one weapon from one terrain: its loadout, interned, and the
+/// distances it strikes at.
+struct Striker {
+    loadout: Loadout,
+    id: u32,
+    min: i64,
+    max: i64,
 }
 
-/// (chance to rout the target, expected damage dealt, expected damage taken) attacking from
-/// `from` with weapon `w` at distance `d`, which the caller checked is in its reach
-/// ([`reach_from`]); `None` when the engine refuses the exchange. Worked out once per battle
-/// (`cache`).
-fn forecast(b: &Battle, cache: &mut Forecasts, i: usize, k: usize, from: Tile, d: i64, w: &str) -> Option<Prospect> {
-    let (mut la, ld) = (b.loadout_of(i, true)?, b.loadout_of(k, false)?);
+/// Unit `i` striking from `from` with weapon `w`, or `None` when it may not use the weapon now
+/// (what [`forecast`] checks before an exchange).
+fn striker(b: &Battle, cache: &mut Forecasts, i: usize, from: Tile, w: &str) -> Option<Striker> {
+    let mut la = b.loadout_of(i, true)?;
     la.weapon = Some(w.to_string());
     la.terrain = b.terrain_at(from).map(|t| t.name.clone());
-    let key = (la, ld, d);
-    if let Some(hit) = cache.get(&key) {
+    let (min, max) = match b.engine.unit(&la, &[]) {
+        Ok(u) if u.may_use_weapon() => (u.min_range, u.max_range),
+        _ => return None,
+    };
+    let (loadout, id) = cache.intern(la);
+    Some(Striker { loadout, id, min, max })
+}
+
+/// (chance to rout the target, expected damage dealt, expected damage taken) of `s` striking
+/// unit `k` at distance `d`, which the caller checked is in its reach; `None` when the engine
+/// refuses the exchange. Worked out once per battle (`cache`); the target's loadout once per
+/// decision (`targets`).
+fn forecast(
+    b: &Battle,
+    cache: &mut Forecasts,
+    s: &Striker,
+    targets: &mut [Option<Option<(Loadout, u32)>>],
+    k: usize,
+    d: i64,
+) -> Option<Prospect> {
+    let slot = targets.get_mut(k)?;
+    if slot.is_none() {
+        *slot = Some(b.loadout_of(k, false).map(|l| cache.intern(l)));
+    }
+    let (ld, id) = slot.as_ref()?.as_ref()?;
+    let key = (s.id, *id, d);
+    if let Some(hit) = cache.table.get(&key) {
         return *hit;
     }
     let result = b
         .engine
-        .forecast_shared(&key.0, &key.1, d, false)
+        .forecast_shared(&s.loadout, ld, d, false)
         .ok()
         .map(|f| (f.defender_routed, f.defender_damage_taken, f.attacker_damage_taken + f.attacker_routed * 30.0));
-    cache.insert(key, result);
+    cache.table.insert(key, result);
     result
 }

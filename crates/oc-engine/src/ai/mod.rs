@@ -104,11 +104,12 @@ impl<'v, 'e> View<'v, 'e> {
 
     /// Tiles a unit can move to, as far as its side knows (an enemy's, as the side sees them).
     fn reachable(&self, i: usize) -> Option<crate::battle::Reach> {
-        if self.sight.fogged() {
-            self.battle.reachable_as_seen(i, &self.sight).ok()
-        } else {
-            self.battle.reachable(i).ok()
-        }
+        self.reachable_with(i, &self.battle.mobility(i).ok()?)
+    }
+
+    /// [`View::reachable`] from the unit's [`Battle::mobility`], worked out once by the caller.
+    fn reachable_with(&self, i: usize, mobility: &(i64, String, bool)) -> Option<crate::battle::Reach> {
+        self.battle.reachable_with(i, mobility, Some(&self.sight).filter(|s| s.fogged())).ok()
     }
 }
 

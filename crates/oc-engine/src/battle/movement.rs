@@ -39,13 +39,8 @@ impl Battle<'_> {
 
     /// What entering each tile costs movement type `kind` (row by row), `None` where it cannot.
     pub(crate) fn tile_costs(&self, kind: &str) -> Vec<Option<i64>> {
-        let step_of = self.terrain_costs(kind);
+        let step_of = self.engine.movement_costs(kind);
         self.terrain_ix.iter().map(|t| t.and_then(|t| step_of.get(t).copied().flatten())).collect()
-    }
-
-    /// What entering each of the rules' terrains costs movement type `kind`, by terrain index.
-    fn terrain_costs(&self, kind: &str) -> Vec<Option<i64>> {
-        self.engine.rules.terrains.iter().map(|t| t.costs.get(kind).copied().flatten().map(i64::from)).collect()
     }
 
     /// Changes the terrain of tile `t` (a door opened, a wall razed).
@@ -109,13 +104,22 @@ impl Battle<'_> {
         self.reach(i, mobility.0, &mobility, Some(sight))
     }
 
+    /// [`Battle::reachable`] (or, with `sight`, [`Battle::reachable_as_seen`]) from the unit's
+    /// [`Battle::mobility`], worked out once by the caller.
+    pub(crate) fn reachable_with(&self, i: usize, mobility: &(i64, String, bool), sight: Option<&Sight>) -> Result<Reach, BattleError> {
+        self.reach(i, mobility.0, mobility, sight)
+    }
+
     /// `mobility`: the unit's [`Battle::mobility`], worked out once by the caller.
     fn reach(&self, i: usize, points: i64, mobility: &(i64, String, bool), sight: Option<&Sight>) -> Result<Reach, BattleError> {
         let mut best = self.costs(i, points, mobility, sight)?;
         let u = self.units.get(i).ok_or_else(|| BattleError(format!("no unit {i}")))?;
-        let occupant = |t: Tile| self.occupant(t).filter(|_| sight.is_none_or(|s| s.sees(t)));
-        // A unit cannot end its move on another unit.
-        best.retain(|t, _| *t == u.pos || occupant(*t).is_none());
+        // A unit cannot end its move on another unit (one it knows of).
+        for other in &self.units {
+            if other.state == State::Ready && other.pos != u.pos && sight.is_none_or(|s| s.sees(other.pos)) {
+                best.remove(&other.pos);
+            }
+        }
         Ok(best)
     }
 
@@ -137,7 +141,7 @@ impl Battle<'_> {
         // cost for this movement type looked up once.
         let (w, h) = (self.map.width, self.map.height);
         let index = |t: Tile| (t.0 >= 0 && t.1 >= 0 && t.0 < w && t.1 < h).then(|| (t.1 * w + t.0) as usize);
-        let step_of = self.terrain_costs(kind);
+        let step_of = self.engine.movement_costs(kind);
         // Enemy units block the way; allies may be passed through.
         let mut blocked = vec![false; (w.max(0) * h.max(0)) as usize];
         for f in &self.units {
