@@ -6,6 +6,39 @@ use std::collections::HashMap;
 /// A map only looked up, never iterated (so its order cannot reach a result), with a fast hash.
 pub(crate) type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
 
+/// A key's [`Fx`] hash.
+pub(crate) fn hash_of<T: std::hash::Hash + ?Sized>(key: &T) -> u64 {
+    use std::hash::BuildHasher;
+    std::hash::BuildHasherDefault::<Fx>::default().hash_one(key)
+}
+
+/// A bounded cache by a key's hash, worked out once by the caller ([`hash_of`]): growing moves
+/// numbers and never hashes a key again (loadouts are strings). Each entry keeps its key, which a
+/// hit must match: two keys with one hash make a miss and the later replaces the earlier, never
+/// a wrong answer. Past `max` entries it starts over.
+pub(crate) struct Checked<K, V> {
+    map: FastMap<u64, (Box<K>, V)>,
+    max: usize,
+}
+
+impl<K, V: Clone> Checked<K, V> {
+    pub(crate) fn new(max: usize) -> Self {
+        Checked { map: FastMap::default(), max }
+    }
+
+    /// The value kept for the key hashed to `hash`, if `is` says the kept key is the one asked for.
+    pub(crate) fn get(&self, hash: u64, is: impl FnOnce(&K) -> bool) -> Option<V> {
+        self.map.get(&hash).filter(|(k, _)| is(k)).map(|(_, v)| v.clone())
+    }
+
+    pub(crate) fn insert(&mut self, hash: u64, key: K, value: V) {
+        if self.map.len() >= self.max {
+            self.map.clear();
+        }
+        self.map.insert(hash, (Box::new(key), value));
+    }
+}
+
 /// The multiply-rotate hash of rustc's `FxHasher`: a few cycles a word (the states hashed here
 /// are a handful of small integers). Public only as the hasher of [`crate::battle::Reach`].
 #[derive(Default)]

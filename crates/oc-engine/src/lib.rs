@@ -119,19 +119,19 @@ pub struct Engine {
 }
 
 /// Forecasts by attacker, defender, distance and whether the exchange is one strike.
-type ForecastCache = fx::FastMap<(Loadout, Loadout, i64, bool), std::sync::Arc<Forecast>>;
+type ForecastCache = fx::Checked<(Loadout, Loadout, i64, bool), std::sync::Arc<Forecast>>;
 
 /// The most forecasts [`Engine::forecast_shared`] keeps; past it the cache starts over.
 const FORECAST_CACHE: usize = 1 << 15;
 
-/// Units by loadout and added statuses.
 /// A loadout and the unit [`Engine::unit`] built from it ([`Engine::prepare`]).
 pub struct Prepared {
     loadout: Loadout,
     unit: std::sync::Arc<unit::Unit>,
 }
 
-type UnitCache = fx::FastMap<(Loadout, Vec<u32>), std::sync::Arc<unit::Unit>>;
+/// Units by loadout and added statuses.
+type UnitCache = fx::Checked<(Loadout, Vec<u32>), std::sync::Arc<unit::Unit>>;
 
 /// The most units [`Engine::unit`] keeps; past it the cache starts over (a long simulation sees
 /// many hit-point and terrain combinations).
@@ -173,11 +173,11 @@ impl Engine {
             item_ranges,
             resource_full,
             reactions,
-            units: Default::default(),
+            units: std::sync::RwLock::new(fx::Checked::new(UNIT_CACHE)),
             terrain_ids,
             movement_costs,
             factor_above: combat::FACTOR_ABOVE,
-            forecasts: Default::default(),
+            forecasts: std::sync::RwLock::new(fx::Checked::new(FORECAST_CACHE)),
         })
     }
 
@@ -209,17 +209,15 @@ impl Engine {
         distance: i64,
         single: bool,
     ) -> Result<std::sync::Arc<Forecast>, EngineError> {
-        let key = (attacker.clone(), defender.clone(), distance, single);
-        if let Some(f) = self.forecasts.read().ok().and_then(|c| c.get(&key).cloned()) {
+        let hash = fx::hash_of(&(attacker, defender, distance, single));
+        let is = |k: &(Loadout, Loadout, i64, bool)| k.0 == *attacker && k.1 == *defender && k.2 == distance && k.3 == single;
+        if let Some(f) = self.forecasts.read().ok().and_then(|c| c.get(hash, is)) {
             return Ok(f);
         }
         let x = Exchange::new(self, attacker, defender, distance)?;
         let f = std::sync::Arc::new(if single { x.single() } else { x }.forecast());
         if let Ok(mut cache) = self.forecasts.write() {
-            if cache.len() >= FORECAST_CACHE {
-                cache.clear();
-            }
-            cache.insert(key, f.clone());
+            cache.insert(hash, (attacker.clone(), defender.clone(), distance, single), f.clone());
         }
         Ok(f)
     }

@@ -262,18 +262,14 @@ impl Engine {
     /// The unit a loadout makes, with the statuses in `extra_statuses` added to the loadout's:
     /// built once, then shared.
     pub fn unit(&self, l: &Loadout, extra_statuses: &[u32]) -> Result<std::sync::Arc<Unit>, EngineError> {
-        let key = (l, extra_statuses);
-        if let Ok(cache) = self.units.read() {
-            if let Some(u) = cache.get(&key as &dyn UnitKey) {
-                return Ok(u.clone());
-            }
+        let hash = crate::fx::hash_of(&(l, extra_statuses));
+        let is = |k: &(Loadout, Vec<u32>)| k.0 == *l && k.1 == extra_statuses;
+        if let Some(u) = self.units.read().ok().and_then(|c| c.get(hash, is)) {
+            return Ok(u);
         }
         let u = std::sync::Arc::new(self.build_unit(l, extra_statuses)?);
         if let Ok(mut cache) = self.units.write() {
-            if cache.len() >= crate::UNIT_CACHE {
-                cache.clear();
-            }
-            cache.insert((l.clone(), extra_statuses.to_vec()), u.clone());
+            cache.insert(hash, (l.clone(), extra_statuses.to_vec()), u.clone());
         }
         Ok(u)
     }
@@ -628,39 +624,3 @@ impl Unit {
     }
 }
 
-/// A unit cache key borrowed or owned, so that a lookup needs no clone of the loadout.
-trait UnitKey {
-    fn key(&self) -> (&Loadout, &[u32]);
-}
-
-impl UnitKey for (Loadout, Vec<u32>) {
-    fn key(&self) -> (&Loadout, &[u32]) {
-        (&self.0, &self.1)
-    }
-}
-
-impl UnitKey for (&Loadout, &[u32]) {
-    fn key(&self) -> (&Loadout, &[u32]) {
-        (self.0, self.1)
-    }
-}
-
-impl<'a> std::borrow::Borrow<dyn UnitKey + 'a> for (Loadout, Vec<u32>) {
-    fn borrow(&self) -> &(dyn UnitKey + 'a) {
-        self
-    }
-}
-
-impl PartialEq for dyn UnitKey + '_ {
-    fn eq(&self, other: &Self) -> bool {
-        self.key() == other.key()
-    }
-}
-
-impl Eq for dyn UnitKey + '_ {}
-
-impl std::hash::Hash for dyn UnitKey + '_ {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.key().hash(h);
-    }
-}
