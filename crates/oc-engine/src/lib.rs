@@ -162,9 +162,9 @@ impl Engine {
         let terrain_ids = rules.terrains.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect();
         let mut movement_costs = fx::FastMap::default();
         for kind in rules.terrains.iter().flat_map(|t| t.costs.keys()).chain(&rules.movements) {
-            movement_costs.entry(kind.clone()).or_insert_with(|| {
-                rules.terrains.iter().map(|t| t.costs.get(kind).copied().flatten().map(i64::from)).collect()
-            });
+            movement_costs
+                .entry(kind.clone())
+                .or_insert_with(|| rules.terrains.iter().map(|t| t.costs.get(kind).copied().flatten().map(i64::from)).collect());
         }
         Ok(Engine {
             rules,

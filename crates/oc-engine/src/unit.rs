@@ -623,4 +623,3 @@ impl Unit {
         self.weapon.is_some() && !self.weapon_type_id.is_some_and(|t| self.restricted.contains(&t))
     }
 }
-

@@ -112,7 +112,7 @@ fn best_for(
         }
     }
     let mut best: Option<(f64, Turn)> = None;
-    let mut consider = |score: f64, turn: Turn| {
+    let consider = |best: &mut Option<(f64, Turn)>, score: f64, turn: Turn| {
         if !affordable(&turn) {
             return;
         }
@@ -120,7 +120,7 @@ fn best_for(
         // equal options equal, so the first (in tile order) wins and replays are exact.
         let score = (score * 1e6).round() / 1e6;
         if best.as_ref().is_none_or(|(s, _)| score > *s) {
-            best = Some((score, turn));
+            *best = Some((score, turn));
         }
     };
     let mut tiles: Vec<(&Tile, &i64)> = reach.iter().collect();
@@ -134,6 +134,7 @@ fn best_for(
             if let Some((t, _)) = tiles.iter().find(|(t, _)| distance(**t, ally.pos) == 1) {
                 let missing = ally.max_hp.saturating_sub(ally.hp) as f64;
                 consider(
+                    &mut best,
                     10.0 + missing * 3.0,
                     Turn {
                         unit: i,
@@ -157,6 +158,7 @@ fn best_for(
             if heals {
                 let missing = u.max_hp.saturating_sub(u.hp) as f64;
                 consider(
+                    &mut best,
                     5.0 + missing * 2.0,
                     Turn { unit: i, act: Act::Use { item: item.clone(), target: None, tile: None }, ..Default::default() },
                 );
@@ -173,25 +175,31 @@ fn best_for(
     // reaches (`None`: it may not strike so).
     let mut strikers: FastMap<(usize, Option<&str>), Option<Striker>> = FastMap::default();
     let berserk = b.must_attack_weakest(i);
+    // The tiles it may strike from (in reach and not held by another unit it knows of), each
+    // with its terrain, in tile order.
+    let spots: Vec<(Tile, Option<&str>)> = tiles
+        .iter()
+        .filter(|(t, _)| **t == u.pos || !view.units().any(|(_, x)| x.pos == **t))
+        .map(|(t, _)| (**t, b.terrain_at(**t).map(|x| x.name.as_str())))
+        .collect();
     for (k, foe) in view.enemies() {
-        for (t, _) in &tiles {
-            let d = distance(**t, foe.pos);
-            if d > 6 || (**t != u.pos && view.units().any(|(_, x)| x.pos == **t)) {
+        for &(t, terrain) in &spots {
+            let d = distance(t, foe.pos);
+            if d > 6 {
                 continue;
             }
             // A unit that must attack the weakest in range considers only that target (of those
             // in sight: the battle's rule, too).
             if berserk {
-                let forced = b.weakest_from(i, **t);
+                let forced = b.weakest_from(i, t);
                 if !forced.is_empty() && !forced.contains(&k) {
                     continue;
                 }
             }
-            let terrain = b.terrain_at(**t).map(|x| x.name.as_str());
             for (n, w) in weapons.iter().enumerate() {
                 // The unit with this weapon on this terrain, built once: most distances are out of
                 // its reach, and those need no forecast at all.
-                let striker = strikers.entry((n, terrain)).or_insert_with(|| striker(b, cache, i, **t, w));
+                let striker = strikers.entry((n, terrain)).or_insert_with(|| striker(b, cache, i, t, w));
                 let Some(s) = striker.as_ref().filter(|s| (s.min..=s.max).contains(&d)) else { continue };
                 let f = match forecasts.get(&(k, d, n, terrain)) {
                     Some(f) => *f,
@@ -205,10 +213,11 @@ fn best_for(
                     let score = routs * 60.0 + dealt - taken * 0.7;
                     let equip = (u.equipped.as_deref() != Some(w.as_str())).then(|| w.clone());
                     consider(
+                        &mut best,
                         score,
                         Turn {
                             unit: i,
-                            to: Some(**t).filter(|t| *t != u.pos),
+                            to: Some(t).filter(|t| *t != u.pos),
                             equip,
                             act: Act::Attack { target: k },
                             ..Default::default()
@@ -236,11 +245,20 @@ fn best_for(
     if goals.is_empty() && view.sight.fogged() {
         goals.extend(b.map.region(&b.scenario.side(u.side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default());
     }
+    // A walk's progress is at most what the move costs (the guide's costs are the moves', units
+    // aside), so where the best option so far scores as much, no walk can beat it and the guide
+    // is not needed. Not so from a tile the unit could not enter: the guide counts it unreached.
+    let farthest = tiles.iter().map(|(_, c)| **c).max().unwrap_or(0);
+    let beaten = best.as_ref().is_some_and(|(s, _)| *s >= farthest as f64 * 0.5) && b.enters(&kind, u.pos);
+    if goals.is_empty() || beaten {
+        return best.or(Some((0.0, Turn { unit: i, to: None, equip: None, act: Act::Wait, ..Default::default() })));
+    }
     let guide = guides.entry((kind, goals)).or_insert_with_key(|(kind, goals)| Guide::new(b, kind, goals));
     let here = guide.at(u.pos).unwrap_or(i64::MAX / 4);
     if let Some((t, d)) = tiles.iter().filter_map(|(t, _)| guide.at(**t).map(|d| (**t, d))).min_by_key(|(t, d)| (*d, *t)) {
         let progress = (here - d) as f64;
         consider(
+            &mut best,
             progress * 0.5,
             Turn { unit: i, to: Some(t).filter(|t| *t != u.pos), equip: None, act: Act::Wait, ..Default::default() },
         );

@@ -62,6 +62,13 @@ impl Battle<'_> {
         self.map.terrain.get_mut(at).map(|slot| std::mem::replace(slot, name))
     }
 
+    /// Whether movement type `kind` may enter tile `t`.
+    pub(crate) fn enters(&self, kind: &str, t: Tile) -> bool {
+        let inside = t.0 >= 0 && t.1 >= 0 && t.0 < self.map.width && t.1 < self.map.height;
+        let terrain = self.terrain_ix.get((t.1 * self.map.width + t.0) as usize).copied().flatten().filter(|_| inside);
+        terrain.and_then(|k| self.engine.movement_costs(kind).get(k).copied().flatten()).is_some()
+    }
+
     pub(super) fn occupant(&self, t: Tile) -> Option<usize> {
         self.units.iter().position(|u| u.state == State::Ready && u.pos == t)
     }
@@ -106,7 +113,12 @@ impl Battle<'_> {
 
     /// [`Battle::reachable`] (or, with `sight`, [`Battle::reachable_as_seen`]) from the unit's
     /// [`Battle::mobility`], worked out once by the caller.
-    pub(crate) fn reachable_with(&self, i: usize, mobility: &(i64, String, bool), sight: Option<&Sight>) -> Result<Reach, BattleError> {
+    pub(crate) fn reachable_with(
+        &self,
+        i: usize,
+        mobility: &(i64, String, bool),
+        sight: Option<&Sight>,
+    ) -> Result<Reach, BattleError> {
         self.reach(i, mobility.0, mobility, sight)
     }
 
