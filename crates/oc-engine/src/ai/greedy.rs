@@ -81,7 +81,11 @@ fn best_for(
 ) -> Option<(f64, Turn)> {
     let b = view.battle;
     let u = b.units.get(i)?;
-    let mobility = b.mobility(i).ok()?;
+    // The unit as it acts, built once: its mobility, whether it must attack the weakest, and
+    // the loadout each weapon and terrain it may strike from starts from.
+    let base = b.loadout_of(i, true)?;
+    let unit = b.engine.unit(&base, &[]).ok()?;
+    let mobility = b.mobility_of(&unit);
     let reach = view.reachable_with(i, &mobility)?;
     let actions = b.actions(i);
     let has = |verb: m::Verb| actions.iter().any(|a| a.verb() == Some(verb));
@@ -169,21 +173,34 @@ fn best_for(
     // 3. Attacks: the exact forecast from each tile in reach that can strike.
     let weapons: Vec<String> =
         u.items.iter().filter(|n| b.engine.rules.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)).cloned().collect();
-    // By target, distance, weapon and the terrain struck from.
-    let mut forecasts: FastMap<(usize, i64, usize, Option<&str>), Option<Prospect>> = FastMap::default();
-    // By weapon and terrain struck from: the unit as it strikes, interned, and the distances it
-    // reaches (`None`: it may not strike so).
-    let mut strikers: FastMap<(usize, Option<&str>), Option<Striker>> = FastMap::default();
-    let berserk = b.must_attack_weakest(i);
-    // The tiles it may strike from (in reach and not held by another unit it knows of), each
-    // with its terrain, in tile order.
-    let spots: Vec<(Tile, Option<&str>)> = tiles
+    // The tiles it may strike from (in reach and not held by another unit it knows of), in tile
+    // order, each with its terrain as an index into `terrains`.
+    let mut terrains: Vec<Option<&m::Terrain>> = Vec::new();
+    let spots: Vec<(Tile, usize)> = tiles
         .iter()
         .filter(|(t, _)| **t == u.pos || !view.units().any(|(_, x)| x.pos == **t))
-        .map(|(t, _)| (**t, b.terrain_at(**t).map(|x| x.name.as_str())))
+        .map(|(t, _)| {
+            let terrain = b.terrain_at(**t);
+            let same = |x: &Option<&m::Terrain>| match (x, terrain) {
+                (Some(x), Some(y)) => std::ptr::eq(*x, y),
+                (None, None) => true,
+                _ => false,
+            };
+            let g = terrains.iter().position(same).unwrap_or_else(|| {
+                terrains.push(terrain);
+                terrains.len() - 1
+            });
+            (**t, g)
+        })
         .collect();
+    // By weapon and terrain struck from (`[terrain * weapons + weapon]`): the unit as it
+    // strikes, interned, and the distances it reaches (`None`: it may not strike so).
+    let mut strikers: Vec<Option<Option<Striker>>> = (0..terrains.len() * weapons.len()).map(|_| None).collect();
+    // By target, distance, weapon and terrain struck from.
+    let mut forecasts: FastMap<(usize, i64, usize, usize), Option<Prospect>> = FastMap::default();
+    let berserk = unit.must_attack_weakest;
     for (k, foe) in view.enemies() {
-        for &(t, terrain) in &spots {
+        for &(t, g) in &spots {
             let d = distance(t, foe.pos);
             if d > 6 {
                 continue;
@@ -199,13 +216,15 @@ fn best_for(
             for (n, w) in weapons.iter().enumerate() {
                 // The unit with this weapon on this terrain, built once: most distances are out of
                 // its reach, and those need no forecast at all.
-                let striker = strikers.entry((n, terrain)).or_insert_with(|| striker(b, cache, i, t, w));
+                let Some(slot) = strikers.get_mut(g * weapons.len() + n) else { continue };
+                let terrain = terrains.get(g).copied().flatten();
+                let striker = slot.get_or_insert_with(|| striker(b, cache, &base, terrain, w));
                 let Some(s) = striker.as_ref().filter(|s| (s.min..=s.max).contains(&d)) else { continue };
-                let f = match forecasts.get(&(k, d, n, terrain)) {
+                let f = match forecasts.get(&(k, d, n, g)) {
                     Some(f) => *f,
                     None => {
                         let f = forecast(b, cache, s, targets, k, d);
-                        forecasts.insert((k, d, n, terrain), f);
+                        forecasts.insert((k, d, n, g), f);
                         f
                     }
                 };
@@ -275,12 +294,12 @@ struct Striker {
     max: i64,
 }
 
-/// Unit `i` striking from `from` with weapon `w`, or `None` when it may not use the weapon now
+/// The unit with acting loadout `base` striking from `terrain` with weapon `w`, or `None` when it may not use the weapon now
 /// (what [`forecast`] checks before an exchange).
-fn striker(b: &Battle, cache: &mut Forecasts, i: usize, from: Tile, w: &str) -> Option<Striker> {
-    let mut la = b.loadout_of(i, true)?;
+fn striker(b: &Battle, cache: &mut Forecasts, base: &Loadout, terrain: Option<&m::Terrain>, w: &str) -> Option<Striker> {
+    let mut la = base.clone();
     la.weapon = Some(w.to_string());
-    la.terrain = b.terrain_at(from).map(|t| t.name.clone());
+    la.terrain = terrain.map(|t| t.name.clone());
     let (min, max) = match b.engine.unit(&la, &[]) {
         Ok(u) if u.may_use_weapon() => (u.min_range, u.max_range),
         _ => return None,

@@ -81,7 +81,11 @@ impl Battle<'_> {
     /// Movement points, movement type and whether the unit may move, from its attributes.
     pub fn mobility(&self, i: usize) -> Result<(i64, String, bool), BattleError> {
         let l = self.loadout(i, true).ok_or_else(|| BattleError(format!("no unit {i}")))?;
-        let unit = self.engine.unit(&l, &[])?;
+        Ok(self.mobility_of(&*self.engine.unit(&l, &[])?))
+    }
+
+    /// [`Battle::mobility`] of a unit built from its acting loadout.
+    pub(crate) fn mobility_of(&self, unit: &crate::unit::Unit) -> (i64, String, bool) {
         let attr = |name: &str| self.engine.ir.attr_id(name).and_then(|a| unit.attrs.get(a as usize).copied());
         let points = attr("movement").map_or(5, |v| v.int());
         let kind = match attr("movement_type") {
@@ -89,7 +93,7 @@ impl Battle<'_> {
             _ => self.engine.rules.movements.first().cloned().unwrap_or_default(),
         };
         let can = attr("can_move").is_none_or(|v| v.bool());
-        Ok((points, kind, can))
+        (points, kind, can)
     }
 
     /// Every tile the unit can end its move on this turn, with the cost to get there.
