@@ -110,6 +110,8 @@ pub struct Engine {
     /// By movement type: what entering each terrain costs it (by terrain index), `None` where it
     /// cannot (the Terrain Table's columns, read once: every path reads them).
     movement_costs: fx::FastMap<String, Vec<Option<i64>>>,
+    /// By terrain index: whether some movement type may enter it.
+    open_terrains: Vec<bool>,
     /// How many joint dice values a strike may have before its outcomes are worked out from
     /// independent parts (`combat::outcomes`); tests set 0 to check both ways agree.
     factor_above: u64,
@@ -160,6 +162,7 @@ impl Engine {
         }
         let reactions = combat::compile_reactions(&mut ir, &rules)?;
         let terrain_ids = rules.terrains.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect();
+        let open_terrains = rules.terrains.iter().map(|t| t.costs.values().any(Option::is_some)).collect();
         let mut movement_costs = fx::FastMap::default();
         for kind in rules.terrains.iter().flat_map(|t| t.costs.keys()).chain(&rules.movements) {
             movement_costs
@@ -176,6 +179,7 @@ impl Engine {
             units: std::sync::RwLock::new(fx::Checked::new(UNIT_CACHE)),
             terrain_ids,
             movement_costs,
+            open_terrains,
             factor_above: combat::FACTOR_ABOVE,
             forecasts: std::sync::RwLock::new(fx::Checked::new(FORECAST_CACHE)),
         })
@@ -237,6 +241,11 @@ impl Engine {
     /// The index in `rules.terrains` of the terrain named `name`.
     pub fn terrain_index(&self, name: &str) -> Option<usize> {
         self.terrain_ids.get(name).copied()
+    }
+
+    /// Whether some movement type may enter the terrain with index `terrain`.
+    pub(crate) fn open_terrain(&self, terrain: usize) -> bool {
+        self.open_terrains.get(terrain).copied().unwrap_or(false)
     }
 
     /// What entering each terrain (by index) costs movement type `kind`, `None` where it cannot;

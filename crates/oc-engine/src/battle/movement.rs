@@ -62,11 +62,22 @@ impl Battle<'_> {
         self.map.terrain.get_mut(at).map(|slot| std::mem::replace(slot, name))
     }
 
+    /// The index of tile `t`'s terrain in the rules' terrains (`None` off the map).
+    fn terrain_index_at(&self, t: Tile) -> Option<usize> {
+        if t.0 < 0 || t.1 < 0 || t.0 >= self.map.width || t.1 >= self.map.height {
+            return None;
+        }
+        self.terrain_ix.get((t.1 * self.map.width + t.0) as usize).copied().flatten()
+    }
+
     /// Whether movement type `kind` may enter tile `t`.
     pub(crate) fn enters(&self, kind: &str, t: Tile) -> bool {
-        let inside = t.0 >= 0 && t.1 >= 0 && t.0 < self.map.width && t.1 < self.map.height;
-        let terrain = self.terrain_ix.get((t.1 * self.map.width + t.0) as usize).copied().flatten().filter(|_| inside);
-        terrain.and_then(|k| self.engine.movement_costs(kind).get(k).copied().flatten()).is_some()
+        self.terrain_index_at(t).and_then(|k| self.engine.movement_costs(kind).get(k).copied().flatten()).is_some()
+    }
+
+    /// Whether some movement type may enter tile `t` (on the map, not a wall).
+    pub(crate) fn open(&self, t: Tile) -> bool {
+        self.terrain_index_at(t).is_some_and(|k| self.engine.open_terrain(k))
     }
 
     pub(super) fn occupant(&self, t: Tile) -> Option<usize> {

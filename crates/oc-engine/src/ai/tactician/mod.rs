@@ -29,6 +29,7 @@ pub(super) mod stakes;
 mod threat;
 
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use oc_model as m;
@@ -36,6 +37,7 @@ use oc_model as m;
 use super::forecasts::{Forecasts, Sketch};
 use super::{Guide, View};
 use crate::battle::{Battle, Controller, State, Tile, Turn};
+use crate::fx::FastMap;
 use crate::Loadout;
 use stakes::{prices, Stakes};
 use threat::{loss, Target, ThreatMap};
@@ -132,8 +134,13 @@ struct Plan {
     turn: Turn,
 }
 
-/// Our unit as the enemy would strike it: (unit, weapon held, terrain stood on).
-type TargetKey = (usize, Option<String>, Option<String>);
+/// Our unit as the enemy would strike it, holding a weapon on a terrain: its loadout, interned.
+struct TargetEntry {
+    weapon: Option<String>,
+    terrain: Option<String>,
+    loadout: Rc<Loadout>,
+    id: u32,
+}
 
 /// Everything one decision shares across the units it weighs.
 struct Decision<'v, 'e> {
@@ -147,14 +154,15 @@ struct Decision<'v, 'e> {
     /// from).
     cover: Vec<(usize, Tile, f64)>,
     /// For the unit being planned: what each enemy gets by striking our other units instead.
-    elsewhere: Option<(usize, Vec<f64>)>,
+    elsewhere: Option<(usize, Rc<[f64]>)>,
     /// Our units' tiles.
     ours: Vec<Tile>,
     /// Walking guides by movement type: toward the enemy, toward the objective tiles, toward a
     /// region to hold or contest.
     guides: HashMap<String, Guides>,
-    /// Our units' loadouts as the enemy would strike them, interned: by (unit, weapon, terrain).
-    targets: HashMap<TargetKey, (Loadout, u32)>,
+    /// Our units' loadouts as the enemy would strike them, interned: by unit, then (weapon,
+    /// terrain) — a few each, found without building a key.
+    targets: FastMap<usize, Vec<TargetEntry>>,
     /// Under fog: our units' eyes (unit, tile, vision).
     eyes: Vec<(usize, Tile, i64)>,
     stepped: bool,
@@ -220,7 +228,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             elsewhere: None,
             ours,
             guides: HashMap::new(),
-            targets: HashMap::new(),
+            targets: FastMap::default(),
             eyes,
             stepped,
             threat_zones,
@@ -309,13 +317,13 @@ impl<'v, 'e> Decision<'v, 'e> {
     }
 
     /// [`Decision::share_out`] for unit `i`, worked out once per unit.
-    fn elsewhere(&mut self, i: usize) -> Vec<f64> {
+    fn elsewhere(&mut self, i: usize) -> Rc<[f64]> {
         if let Some((unit, got)) = &self.elsewhere {
             if *unit == i {
                 return got.clone();
             }
         }
-        let got = self.share_out(i);
+        let got: Rc<[f64]> = self.share_out(i).into();
         self.elsewhere = Some((i, got.clone()));
         got
     }
@@ -331,20 +339,26 @@ impl<'v, 'e> Decision<'v, 'e> {
     /// Our unit `k` as an enemy would strike it on `at`, holding `weapon`: interned. Its HP is
     /// full, so one forecast answers for every HP it may have (`Sketch::against`) and the
     /// forecasts stay right as it is worn down.
-    fn target(&mut self, k: usize, weapon: Option<&str>, at: Tile, cache: &mut Forecasts) -> Option<(Loadout, u32)> {
+    fn target(&mut self, k: usize, weapon: Option<&str>, at: Tile, cache: &mut Forecasts) -> Option<(Rc<Loadout>, u32)> {
         let b = self.battle();
-        let terrain = b.terrain_at(at).map(|t| t.name.clone());
-        let key = (k, weapon.map(str::to_string), terrain.clone());
-        if let Some(hit) = self.targets.get(&key) {
-            return Some(hit.clone());
+        let terrain = b.terrain_at(at).map(|t| t.name.as_str());
+        let entries = self.targets.entry(k).or_default();
+        if let Some(hit) = entries.iter().find(|e| e.weapon.as_deref() == weapon && e.terrain.as_deref() == terrain) {
+            return Some((hit.loadout.clone(), hit.id));
         }
         let mut l = b.loadout_of(k, false)?;
         l.weapon = weapon.map(str::to_string);
-        l.terrain = terrain;
+        l.terrain = terrain.map(str::to_string);
         l.hp = None;
         let id = cache.id(&l);
-        self.targets.insert(key, (l.clone(), id));
-        Some((l, id))
+        let loadout = Rc::new(l);
+        entries.push(TargetEntry {
+            weapon: weapon.map(str::to_string),
+            terrain: terrain.map(str::to_string),
+            loadout: loadout.clone(),
+            id,
+        });
+        Some((loadout, id))
     }
 
     fn target_of<'l>(&self, k: usize, loadout: &'l Loadout, id: u32, hp: i64) -> Target<'l> {
@@ -371,7 +385,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         let from = b.units.get(mover).map(|u| u.pos);
         crate::battle::neighbours(t)
             .into_iter()
-            .filter(|n| b.terrain_at(*n).is_some_and(|x| x.costs.values().any(Option::is_some)))
+            .filter(|n| b.open(*n))
             .filter(|n| Some(*n) == from || !self.ours.contains(n))
             .count()
     }

@@ -178,7 +178,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 };
                 la.hp = None;
                 let ia = cache.id(&la);
-                let cost = cache.get(b.engine, (&la, ia), (ld, *id), distance(e.pos, u.pos), true).map_or(0.0, |x| {
+                let cost = cache.get(b.engine, (&la, ia), (&**ld, *id), distance(e.pos, u.pos), true).map_or(0.0, |x| {
                     let (routed, damage) = x.against(u.hp);
                     loss(self.worth(i), u.max_hp, damage, routed)
                 });
