@@ -6,7 +6,9 @@ use super::threat::loss;
 use super::{Candidate, Decision, Plan, EPS};
 use crate::ai::forecasts::Forecasts;
 use crate::ai::{objective_tiles, Guide};
-use crate::battle::{distance, Act, Combatant, Tile, Turn};
+use crate::battle::{distance, Act, Battle, Combatant, Tile, Turn};
+use crate::fx::FastMap;
+use crate::Loadout;
 
 /// What a unit brings to its turn, worked out once per decision.
 struct Unit {
@@ -86,6 +88,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             }
         }
         let caution = 1.0 - 0.5 * self.stakes.urgency;
+        let mut arms = Arms::default();
         let mut best: Option<(f64, Turn)> = None;
         let mut stay: Option<f64> = None;
         for (t, _) in &reach {
@@ -99,7 +102,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 candidates.extend(self.heals(&me, t));
             }
             if me.can_attack {
-                candidates.extend(self.attacks(&me, t, &forced, &spans, cache));
+                candidates.extend(self.attacks(&me, t, &forced, &spans, cache, &mut arms));
             }
             for c in candidates {
                 if !affordable(&c.turn) {
@@ -319,13 +322,13 @@ impl<'v, 'e> Decision<'v, 'e> {
         forced: &[usize],
         spans: &[(usize, usize, i64, i64)],
         cache: &mut Forecasts,
+        arms: &mut Arms,
     ) -> Vec<Candidate> {
         let b = self.battle();
         let mut out = Vec::new();
-        let Some(mut la) = b.loadout_of(me.i, true) else { return out };
-        la.terrain = b.terrain_at(t).map(|x| x.name.clone());
-        // Ours at full HP, read at the HP it has; the target as it is.
-        la.hp = None;
+        // Ours at full HP (read at the HP it has) on this tile's terrain, with each weapon.
+        let Arms { ours, targets } = arms;
+        let Some(ours) = Arms::ours(ours, b, me, b.terrain_at(t), cache) else { return out };
         let moved = t != me.u.pos;
         let foes: Vec<(usize, Tile)> = self.view.enemies().map(|(k, f)| (k, f.pos)).collect();
         for (k, at) in foes {
@@ -336,8 +339,8 @@ impl<'v, 'e> Decision<'v, 'e> {
             if !me.weapons.iter().any(|(_, lo, hi)| *lo <= d && d <= *hi) || !self.sees_after(me, t, at) {
                 continue;
             }
-            let Some(ld) = b.loadout_of(k, false) else { continue };
-            let id = cache.id(&ld);
+            // The target as it is.
+            let Some((ld, id)) = Arms::target(targets, b, k, cache) else { continue };
             let foe = self.threats.foes.iter().position(|f| f.unit == k);
             let target = b.units.get(k);
             let (worth, max_hp) = (self.worth(k), target.map_or(1, |f| f.max_hp));
@@ -345,9 +348,8 @@ impl<'v, 'e> Decision<'v, 'e> {
                 if d < *lo || d > *hi || !spans.iter().any(|(x, m, near, far)| *x == k && *m == n && (d == *near || d == *far)) {
                     continue;
                 }
-                la.weapon = Some(w.clone());
-                let ia = cache.id(&la);
-                let Some(x) = cache.get(b.engine, (&la, ia), (&ld, id), d, false) else { continue };
+                let Some((la, ia)) = ours.get(n) else { continue };
+                let Some(x) = cache.get(b.engine, (la, *ia), (ld, id), d, false) else { continue };
                 let (routs, dealt) = x.against(x.defender_hp);
                 let (fallen, taken) = x.attacker_at(me.u.hp);
                 // Our HP if we stand: the damage taken in the outcomes we survive.
@@ -443,5 +445,65 @@ impl<'v, 'e> Decision<'v, 'e> {
                 .map(|(_, _, per_tile)| per_tile)
                 .sum::<f64>();
         v
+    }
+}
+
+/// The loadouts one unit's attacks read, built and interned once per plan: the unit on each
+/// terrain it may strike from with each of its weapons (`Unit::weapons`' order), and each target.
+#[derive(Default)]
+struct Arms {
+    ours: Vec<(Option<String>, Option<Vec<(Loadout, u32)>>)>,
+    targets: FastMap<usize, Option<(Loadout, u32)>>,
+}
+
+impl Arms {
+    /// Unit `me` at full HP on `terrain`, with each weapon (kept in `ours`); `None` when it has
+    /// no loadout.
+    fn ours<'a>(
+        ours: &'a mut Vec<(Option<String>, Option<Vec<(Loadout, u32)>>)>,
+        b: &Battle,
+        me: &Unit,
+        terrain: Option<&m::Terrain>,
+        cache: &mut Forecasts,
+    ) -> Option<&'a [(Loadout, u32)]> {
+        let name = terrain.map(|x| x.name.as_str());
+        let k = match ours.iter().position(|(n, _)| n.as_deref() == name) {
+            Some(k) => k,
+            None => {
+                let built = b.loadout_of(me.i, true).map(|mut la| {
+                    la.terrain = name.map(str::to_string);
+                    la.hp = None;
+                    me.weapons
+                        .iter()
+                        .map(|(w, _, _)| {
+                            la.weapon = Some(w.clone());
+                            (la.clone(), cache.id(&la))
+                        })
+                        .collect()
+                });
+                ours.push((name.map(str::to_string), built));
+                ours.len() - 1
+            }
+        };
+        ours.get(k)?.1.as_deref()
+    }
+
+    /// Enemy `k` as it is, the target of an attack (kept in `targets`).
+    fn target<'a>(
+        targets: &'a mut FastMap<usize, Option<(Loadout, u32)>>,
+        b: &Battle,
+        k: usize,
+        cache: &mut Forecasts,
+    ) -> Option<(&'a Loadout, u32)> {
+        targets
+            .entry(k)
+            .or_insert_with(|| {
+                b.loadout_of(k, false).map(|ld| {
+                    let id = cache.id(&ld);
+                    (ld, id)
+                })
+            })
+            .as_ref()
+            .map(|(l, id)| (l, *id))
     }
 }
