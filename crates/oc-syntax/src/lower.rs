@@ -43,18 +43,25 @@ pub type Parsed = (Vec<Item>, Vec<oc_diag::Diagnostic>);
 pub fn parse_segment(file: FileId, source: &str, base: usize) -> Result<Parsed, Box<pest::error::Error<Rule>>> {
     let pairs = match OcParser::parse(Rule::file, source) {
         Ok(pairs) => pairs,
-        Err(_) => {
-            // Parse again with pest's error detail on, which also lists the punctuation it
-            // expected. Only failing segments pay for it.
-            pest::set_error_detail(true);
-            let again = OcParser::parse(Rule::file, source);
-            pest::set_error_detail(false);
-            match again {
-                Ok(pairs) => pairs,
-                Err(e) => return Err(Box::new(e)),
-            }
-        }
+        Err(_) => reparse(source)?,
     };
+    Ok(lower_file(file, base, pairs))
+}
+
+/// A segment that failed to parse, parsed again with pest's error detail on, which also lists
+/// the punctuation it expected: only failing segments pay for it. The setting is the whole
+/// process's: one failing segment at a time, so that another thread's cannot turn it off midway.
+fn reparse(source: &str) -> Result<Pairs<'_, Rule>, Box<pest::error::Error<Rule>>> {
+    static DETAIL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = DETAIL.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    pest::set_error_detail(true);
+    let again = OcParser::parse(Rule::file, source);
+    pest::set_error_detail(false);
+    again.map_err(Box::new)
+}
+
+/// A parsed segment's syntax tree lowered to items (`base`: where the segment starts in the file).
+fn lower_file(file: FileId, base: usize, pairs: Pairs<'_, Rule>) -> Parsed {
     let ctx = Ctx { file, base, problems: std::cell::RefCell::new(Vec::new()) };
     let mut items = Vec::new();
     for pair in pairs.flatten().take(1) {
@@ -64,7 +71,7 @@ pub fn parse_segment(file: FileId, source: &str, base: usize) -> Result<Parsed, 
             }
         }
     }
-    Ok((items, ctx.problems.into_inner()))
+    (items, ctx.problems.into_inner())
 }
 
 fn int_value(text: &str) -> Option<i64> {
