@@ -69,7 +69,10 @@ pub(super) struct Blow {
 pub(super) struct ThreatMap {
     width: i64,
     height: i64,
-    strikes: Vec<Vec<Strike>>,
+    /// Every strike, by tile (in each tile the order they were found: enemy, then weapon), and
+    /// where each tile's start (`starts[t]..starts[t + 1]`).
+    strikes: Vec<Strike>,
+    starts: Vec<usize>,
     pub foes: Vec<Foe>,
 }
 
@@ -79,7 +82,8 @@ impl ThreatMap {
         let b = view.battle;
         let (width, height) = (b.map.width.max(0), b.map.height.max(0));
         let size = (width * height) as usize;
-        let mut strikes: Vec<Vec<Strike>> = vec![Vec::new(); size];
+        // (tile, strike) as found; sorted by tile (stably) at the end.
+        let mut found: Vec<(usize, Strike)> = Vec::new();
         let mut foes = Vec::new();
         let ir = &b.engine.ir;
         let can_attack = ir.attr_id("can_attack");
@@ -148,7 +152,6 @@ impl ThreatMap {
                 widen(&further, &mut far);
                 let (foe, weapon) = (foes.len() as u16, arms.len() as u8);
                 for (t, (near, later)) in mask.iter().zip(&far).enumerate() {
-                    let Some(list) = strikes.get_mut(t) else { continue };
                     // A tile struck from this move is not struck again from the next.
                     let (m, far) = if *near != 0 { (*near, false) } else { (*later, true) };
                     if m == 0 {
@@ -157,7 +160,7 @@ impl ThreatMap {
                     // From as far as it reaches: where a counter reaches least (one forecast per
                     // weapon and tile, where a bow could shoot from six distances).
                     let most = (31 - m.leading_zeros()) as u8;
-                    list.push(Strike { foe, weapon, distance: most, far });
+                    found.push((t, Strike { foe, weapon, distance: most, far }));
                 }
                 let id = cache.id(&l);
                 arms.push((l, id));
@@ -169,14 +172,32 @@ impl ThreatMap {
             let worth = worth.get(k).copied().unwrap_or(1.0);
             foes.push(Foe { unit: k, arms, tempo, worth, hp: e.hp, max_hp: e.max_hp });
         }
-        ThreatMap { width, height, strikes, foes }
+        found.sort_by_key(|(t, _)| *t);
+        let mut starts = vec![0; size + 1];
+        for (t, _) in &found {
+            if let Some(n) = starts.get_mut(t + 1) {
+                *n += 1;
+            }
+        }
+        for t in 0..size {
+            let before = starts.get(t).copied().unwrap_or(0);
+            if let Some(n) = starts.get_mut(t + 1) {
+                *n += before;
+            }
+        }
+        let strikes = found.into_iter().map(|(_, s)| s).collect();
+        ThreatMap { width, height, strikes, starts, foes }
     }
 
     fn at(&self, t: Tile) -> &[Strike] {
         if t.0 < 0 || t.1 < 0 || t.0 >= self.width || t.1 >= self.height {
             return &[];
         }
-        self.strikes.get((t.1 * self.width + t.0) as usize).map_or(&[], Vec::as_slice)
+        let k = (t.1 * self.width + t.0) as usize;
+        match (self.starts.get(k), self.starts.get(k + 1)) {
+            (Some(a), Some(z)) => self.strikes.get(*a..*z).unwrap_or(&[]),
+            _ => &[],
+        }
     }
 
     /// Whether any enemy in sight can strike `t` on its next activation.
