@@ -15,27 +15,31 @@ pub(crate) fn hash_of<T: std::hash::Hash + ?Sized>(key: &T) -> u64 {
 /// A bounded cache by a key's hash, worked out once by the caller ([`hash_of`]): growing moves
 /// numbers and never hashes a key again (loadouts are strings). Each entry keeps its key, which a
 /// hit must match: two keys with one hash make a miss and the later replaces the earlier, never
-/// a wrong answer. Past `max` entries it starts over.
+/// a wrong answer. It holds at most `max` entries in two generations: when the newer fills half
+/// of them it becomes the older and the older is dropped, so what was asked for lately survives
+/// a turnover (a cache cleared whole when full started every long simulation over, cold).
 pub(crate) struct Checked<K, V> {
-    map: FastMap<u64, (Box<K>, V)>,
+    new: FastMap<u64, (Box<K>, V)>,
+    old: FastMap<u64, (Box<K>, V)>,
     max: usize,
 }
 
 impl<K, V: Clone> Checked<K, V> {
     pub(crate) fn new(max: usize) -> Self {
-        Checked { map: FastMap::default(), max }
+        Checked { new: FastMap::default(), old: FastMap::default(), max }
     }
 
     /// The value kept for the key hashed to `hash`, if `is` says the kept key is the one asked for.
-    pub(crate) fn get(&self, hash: u64, is: impl FnOnce(&K) -> bool) -> Option<V> {
-        self.map.get(&hash).filter(|(k, _)| is(k)).map(|(_, v)| v.clone())
+    pub(crate) fn get(&self, hash: u64, is: impl Fn(&K) -> bool) -> Option<V> {
+        let hit = |map: &FastMap<u64, (Box<K>, V)>| map.get(&hash).filter(|(k, _)| is(k)).map(|(_, v)| v.clone());
+        hit(&self.new).or_else(|| hit(&self.old))
     }
 
     pub(crate) fn insert(&mut self, hash: u64, key: K, value: V) {
-        if self.map.len() >= self.max {
-            self.map.clear();
+        if self.new.len() >= (self.max / 2).max(1) {
+            self.old = std::mem::take(&mut self.new);
         }
-        self.map.insert(hash, (Box::new(key), value));
+        self.new.insert(hash, (Box::new(key), value));
     }
 }
 
@@ -124,3 +128,40 @@ impl std::hash::Hasher for Stored {
 
 /// Probabilities by pre-hashed key.
 pub(crate) type HashedMap<K> = std::collections::HashMap<Hashed<K>, f64, std::hash::BuildHasherDefault<Stored>>;
+
+#[cfg(test)]
+mod tests {
+    use super::{hash_of, Checked};
+
+    #[test]
+    fn a_checked_cache_answers_only_for_the_key_it_kept() {
+        let mut cache: Checked<String, u32> = Checked::new(8);
+        let key = "Knight".to_string();
+        cache.insert(hash_of(&key), key.clone(), 1);
+        assert_eq!(cache.get(hash_of(&key), |k| *k == key), Some(1));
+        // Another key landing on the same hash is a miss, never the kept key's value.
+        assert_eq!(cache.get(hash_of(&key), |k| k == "Archer"), None);
+        // The later of two keys with one hash replaces the earlier.
+        cache.insert(hash_of(&key), "Archer".to_string(), 2);
+        assert_eq!(cache.get(hash_of(&key), |k| k == "Archer"), Some(2));
+        assert_eq!(cache.get(hash_of(&key), |k| *k == key), None);
+    }
+
+    #[test]
+    fn a_checked_cache_keeps_the_latest_entries_within_its_bound() {
+        let max = 8;
+        let mut cache: Checked<u64, u64> = Checked::new(max);
+        for n in 0..100u64 {
+            cache.insert(hash_of(&n), n, n * 10);
+            assert!(cache.new.len() + cache.old.len() <= max, "at most {max} entries");
+            // The entry just made, and the one before it, are always still there.
+            assert_eq!(cache.get(hash_of(&n), |k| *k == n), Some(n * 10));
+            if n > 0 {
+                assert_eq!(cache.get(hash_of(&(n - 1)), |k| *k == n - 1), Some((n - 1) * 10));
+            }
+        }
+        // The last half of the bound at least survives a turnover; long-gone ones are dropped.
+        assert!((96..100).all(|n| cache.get(hash_of(&n), |k| *k == n).is_some()));
+        assert_eq!(cache.get(hash_of(&0u64), |k| *k == 0), None);
+    }
+}
