@@ -209,3 +209,46 @@ fn a_tournament_needs_a_mirror_scenario() {
     assert!(err.contains("`TakeTheKeep` is not a mirror scenario: the sides differ in their victory conditions"), "{err}");
     assert!(err.contains("help:"), "{err}");
 }
+
+/// One seeded game per field and AI (the first army pair), each log's length and FNV-1a hash,
+/// one line each: the games as they are stored in `tests/fixtures/battle_logs.txt`.
+fn stored_games() -> String {
+    let fields = every_field();
+    let lines: Vec<String> = fields
+        .par_iter()
+        .flat_map(|f| {
+            ai::names()
+                .into_iter()
+                .filter_map(|name| {
+                    let pair = f.pairs.first()?;
+                    let log = log(f, pair, 7, name);
+                    let hash =
+                        log.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+                    Some(format!("{} {name} seed 7: {} bytes, {hash:016x}", f.file, log.len()))
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    lines.join("\n") + "\n"
+}
+
+/// Speed work changes no game: every field's seeded game with each AI plays move for move as
+/// stored (its log's bytes hashed). A change to an AI or a rule that changes games on purpose
+/// rewrites the file (`OC_BLESS=1 cargo test --test ai battle_logs`) and its commit says why.
+#[test]
+fn battle_logs_stay_as_stored() {
+    let path = repo().join("tests/fixtures/battle_logs.txt");
+    let have = stored_games();
+    if std::env::var_os("OC_BLESS").is_some() {
+        std::fs::write(&path, &have).unwrap();
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    let differ: Vec<String> =
+        have.lines().zip(want.lines()).filter(|(h, w)| h != w).map(|(h, w)| format!("  now    {h}\n  stored {w}")).collect();
+    assert!(
+        differ.is_empty() && have.lines().count() == want.lines().count(),
+        "games differ from tests/fixtures/battle_logs.txt (a speed change must change none; one that \
+         changes games on purpose: OC_BLESS=1 cargo test --test ai battle_logs, and say why):\n{}",
+        differ.join("\n")
+    );
+}
