@@ -294,8 +294,8 @@ struct Striker {
     max: i64,
 }
 
-/// The unit with acting loadout `base` striking from `terrain` with weapon `w`, or `None` when it may not use the weapon now
-/// (what [`forecast`] checks before an exchange).
+/// The unit with acting loadout `base` striking from `terrain` with weapon `w`, or `None` when
+/// it may not use the weapon now (what [`forecast`] checks before an exchange).
 fn striker(b: &Battle, cache: &mut Forecasts, base: &Loadout, terrain: Option<&m::Terrain>, w: &str) -> Option<Striker> {
     let mut la = base.clone();
     la.weapon = Some(w.to_string());
