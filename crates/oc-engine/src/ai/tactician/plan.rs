@@ -448,11 +448,14 @@ impl<'v, 'e> Decision<'v, 'e> {
     }
 }
 
+/// A terrain (by name) and the unit on it with each weapon, interned (`None`: it has no loadout).
+type OnTerrain = (Option<String>, Option<Vec<(Loadout, u32)>>);
+
 /// The loadouts one unit's attacks read, built and interned once per plan: the unit on each
 /// terrain it may strike from with each of its weapons (`Unit::weapons`' order), and each target.
 #[derive(Default)]
 struct Arms {
-    ours: Vec<(Option<String>, Option<Vec<(Loadout, u32)>>)>,
+    ours: Vec<OnTerrain>,
     targets: FastMap<usize, Option<(Loadout, u32)>>,
 }
 
@@ -460,7 +463,7 @@ impl Arms {
     /// Unit `me` at full HP on `terrain`, with each weapon (kept in `ours`); `None` when it has
     /// no loadout.
     fn ours<'a>(
-        ours: &'a mut Vec<(Option<String>, Option<Vec<(Loadout, u32)>>)>,
+        ours: &'a mut Vec<OnTerrain>,
         b: &Battle,
         me: &Unit,
         terrain: Option<&m::Terrain>,
