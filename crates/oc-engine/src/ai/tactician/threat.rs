@@ -82,7 +82,7 @@ impl ThreatMap {
         let b = view.battle;
         let (width, height) = (b.map.width.max(0), b.map.height.max(0));
         let size = (width * height) as usize;
-        // (tile, strike) as found; sorted by tile (stably) at the end.
+        // (tile, strike) as found; laid out by tile at the end.
         let mut found: Vec<(usize, Strike)> = Vec::new();
         let mut foes = Vec::new();
         let ir = &b.engine.ir;
@@ -172,7 +172,7 @@ impl ThreatMap {
             let worth = worth.get(k).copied().unwrap_or(1.0);
             foes.push(Foe { unit: k, arms, tempo, worth, hp: e.hp, max_hp: e.max_hp });
         }
-        found.sort_by_key(|(t, _)| *t);
+        // Laid out by tile (a counting sort: each tile's strikes keep the order they were found).
         let mut starts = vec![0; size + 1];
         for (t, _) in &found {
             if let Some(n) = starts.get_mut(t + 1) {
@@ -185,7 +185,16 @@ impl ThreatMap {
                 *n += before;
             }
         }
-        let strikes = found.into_iter().map(|(_, s)| s).collect();
+        let mut next = starts.clone();
+        let mut strikes: Vec<Strike> = found.iter().map(|(_, s)| *s).collect();
+        for (t, s) in &found {
+            if let Some(at) = next.get_mut(*t) {
+                if let Some(slot) = strikes.get_mut(*at) {
+                    *slot = *s;
+                }
+                *at += 1;
+            }
+        }
         ThreatMap { width, height, strikes, starts, foes }
     }
 
