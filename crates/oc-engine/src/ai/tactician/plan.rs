@@ -88,7 +88,9 @@ impl<'v, 'e> Decision<'v, 'e> {
             }
         }
         let caution = 1.0 - 0.5 * self.stakes.urgency;
-        let mut arms = Arms::default();
+        let mut arms = Arms { foes: self.view.enemies().map(|(k, f)| (k, f.pos)).collect(), spans, ..Arms::default() };
+        // Each tile's candidate turns (one list, emptied tile by tile).
+        let mut candidates = Vec::new();
         let mut best: Option<(f64, Turn)> = None;
         let mut stay: Option<f64> = None;
         for (t, _) in &reach {
@@ -96,15 +98,15 @@ impl<'v, 'e> Decision<'v, 'e> {
             let forced = if berserk { b.weakest_from(i, t) } else { Vec::new() };
             let place = self.position(&me, t);
             let toll: f64 = me.zones.iter().filter(|(zone, _)| t != me.u.pos && !zone.contains(&t)).map(|(_, c)| c).sum();
-            let mut candidates = Vec::new();
+            candidates.clear();
             if forced.is_empty() {
                 candidates.extend(self.stand(&me, t));
                 candidates.extend(self.heals(&me, t));
             }
             if me.can_attack {
-                candidates.extend(self.attacks(&me, t, &forced, &spans, cache, &mut arms));
+                self.attacks(&me, t, &forced, cache, &mut arms, &mut candidates);
             }
-            for c in candidates {
+            for c in candidates.drain(..) {
                 if !affordable(&c.turn) {
                     continue;
                 }
@@ -313,25 +315,24 @@ impl<'v, 'e> Decision<'v, 'e> {
         out
     }
 
-    /// Attacks from `t`: every enemy in sight within a weapon's reach, with each weapon, by the
-    /// exact forecast. A unit that must attack the weakest attacks only those (`forced`).
+    /// Attacks from `t` (added to `out`): every enemy in sight within a weapon's reach, with each
+    /// weapon, by the exact forecast. A unit that must attack the weakest attacks only those
+    /// (`forced`).
     fn attacks(
         &mut self,
         me: &Unit,
         t: Tile,
         forced: &[usize],
-        spans: &[(usize, usize, i64, i64)],
         cache: &mut Forecasts,
         arms: &mut Arms,
-    ) -> Vec<Candidate> {
+        out: &mut Vec<Candidate>,
+    ) {
         let b = self.battle();
-        let mut out = Vec::new();
         // Ours at full HP (read at the HP it has) on this tile's terrain, with each weapon.
-        let Arms { ours, targets } = arms;
-        let Some(ours) = Arms::ours(ours, b, me, b.terrain_at(t), cache) else { return out };
+        let Arms { ours, targets, foes, spans } = arms;
+        let Some(ours) = Arms::ours(ours, b, me, b.terrain_at(t), cache) else { return };
         let moved = t != me.u.pos;
-        let foes: Vec<(usize, Tile)> = self.view.enemies().map(|(k, f)| (k, f.pos)).collect();
-        for (k, at) in foes {
+        for &(k, at) in foes.iter() {
             let d = distance(t, at);
             if !forced.is_empty() && !forced.contains(&k) {
                 continue;
@@ -379,7 +380,6 @@ impl<'v, 'e> Decision<'v, 'e> {
                 });
             }
         }
-        out
     }
 
     /// Whether our side still sees the enemy on `at` once our unit stands on `t` (it may have
@@ -452,9 +452,15 @@ impl<'v, 'e> Decision<'v, 'e> {
 type OnTerrain = (Option<String>, Option<Vec<(Loadout, u32)>>);
 
 /// The loadouts one unit's attacks read, built and interned once per plan: the unit on each
-/// terrain it may strike from with each of its weapons (`Unit::weapons`' order), and each target.
+/// terrain it may strike from with each of its weapons (`Unit::weapons`' order), and each target;
+/// the enemies in sight, once.
 #[derive(Default)]
 struct Arms {
+    /// The enemies in sight and their tiles.
+    foes: Vec<(usize, Tile)>,
+    /// For each enemy and weapon, the nearest and farthest distance worth a forecast:
+    /// (enemy, weapon, near, far).
+    spans: Vec<(usize, usize, i64, i64)>,
     ours: Vec<OnTerrain>,
     targets: FastMap<usize, Option<(Loadout, u32)>>,
 }
