@@ -217,23 +217,38 @@ impl ThreatMap {
     /// Each enemy's best strike at our unit standing on `t` (by the foe's index), best first;
     /// strikes after a second move apart.
     pub fn blows(&self, engine: &Engine, cache: &mut Forecasts, t: Tile, target: &Target) -> Vec<(usize, Blow)> {
-        let mut best: Vec<Option<Blow>> = vec![None; 2 * self.foes.len()];
+        let mut out: Vec<(usize, Blow)> = Vec::new();
+        // A tile's strikes come enemy by enemy (`ThreatMap::new`), so each enemy's best (from
+        // this move, and after a second) is complete when the next enemy's strikes begin.
+        let mut foe_at: Option<u16> = None;
+        let mut best: [Option<Blow>; 2] = [None, None];
+        let flush = |foe: Option<u16>, best: &mut [Option<Blow>; 2], out: &mut Vec<(usize, Blow)>| {
+            for b in best.iter_mut() {
+                if let (Some(foe), Some(b)) = (foe, b.take()) {
+                    out.push((usize::from(foe), b));
+                }
+            }
+        };
         for s in self.at(t) {
             let Some(foe) = self.foes.get(s.foe as usize) else { continue };
             let Some((arm, id)) = foe.arms.get(s.weapon as usize) else { continue };
             let Some(x) = cache.get(engine, (arm, *id), (target.loadout, target.id), i64::from(s.distance), false) else {
                 continue;
             };
+            if foe_at != Some(s.foe) {
+                flush(foe_at, &mut best, &mut out);
+                foe_at = Some(s.foe);
+            }
             let (routed, damage) = x.against(target.hp);
             let (fell, hurt) = x.attacker_at(foe.hp);
             let own_loss = loss(foe.worth, foe.max_hp, hurt, fell);
             let value = loss(target.worth, target.max_hp, damage, routed) - regard() * own_loss;
-            let Some(slot) = best.get_mut(2 * s.foe as usize + usize::from(s.far)) else { continue };
+            let Some(slot) = best.get_mut(usize::from(s.far)) else { continue };
             if slot.as_ref().is_none_or(|b| value > b.value + 1e-12) {
                 *slot = Some(Blow { value, damage, routed, own_loss, adjacent: s.distance == 1, far: s.far, sketch: x });
             }
         }
-        let mut out: Vec<(usize, Blow)> = best.into_iter().enumerate().filter_map(|(k, b)| b.map(|b| (k / 2, b))).collect();
+        flush(foe_at, &mut best, &mut out);
         // Best first; equal values keep the enemies' order.
         out.sort_by(|a, b| b.1.value.total_cmp(&a.1.value));
         out
@@ -267,21 +282,19 @@ impl ThreatMap {
                 later = later.max(blow.value - elsewhere.get(*foe).copied().unwrap_or(0.0).max(0.0));
             }
         }
-        let near: Vec<(usize, Blow)> = blows.into_iter().filter(|(f, b)| !b.far && Some(*f) != gone).collect();
+        let mut near = blows;
+        near.retain(|(f, b)| !b.far && Some(*f) != gone);
         let mut room = room;
         // The chance our unit still stands, and its HP, as the blows land.
         let (mut standing, mut worn) = (1.0f64, 0.0f64);
         let mut hp = target.hp;
         let mut total = 0.0;
         let mut bait = 0.0;
-        let mut struck = vec![false; near.len()];
-        // Worst first; a second pass for the enemies a wounded unit now tempts.
+        // Worst first; a second pass for the enemies a wounded unit now tempts. An enemy that
+        // strikes leaves the list (`retain` visits each in order, once a pass).
         for pass in 0..2 {
-            for (n, (foe, blow)) in near.iter().enumerate() {
-                if struck.get(n).copied().unwrap_or(true) {
-                    continue;
-                }
-                let Some(f) = self.foes.get(*foe) else { continue };
+            near.retain(|(foe, blow)| {
+                let Some(f) = self.foes.get(*foe) else { return true };
                 // This enemy strikes what the earlier ones left standing.
                 let (routed, damage) = if hp < target.hp { blow.sketch.against(hp.max(1)) } else { (blow.routed, blow.damage) };
                 let value = standing * loss(target.worth, target.max_hp, damage, routed) - regard() * blow.own_loss;
@@ -290,23 +303,21 @@ impl ThreatMap {
                     if pass == 1 {
                         bait -= f.tempo * value;
                     }
-                    continue;
+                    return true;
                 }
                 let margin = value - elsewhere.get(*foe).copied().unwrap_or(0.0).max(0.0);
                 if margin <= 0.0 || (blow.adjacent && room == 0) {
-                    continue;
+                    return true;
                 }
                 if blow.adjacent {
                     room -= 1;
-                }
-                if let Some(s) = struck.get_mut(n) {
-                    *s = true;
                 }
                 total += f.tempo * margin;
                 standing *= 1.0 - f.tempo * routed;
                 worn += f.tempo * damage;
                 hp = target.hp - worn.round() as i64;
-            }
+                false
+            });
         }
         total + super::LATER * lead * later.max(0.0) - super::BAIT * bait
     }
