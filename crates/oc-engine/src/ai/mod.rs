@@ -102,12 +102,8 @@ impl<'v, 'e> View<'v, 'e> {
         self.units().filter(|(_, u)| u.side != self.sight.side)
     }
 
-    /// Tiles a unit can move to, as far as its side knows (an enemy's, as the side sees them).
-    fn reachable(&self, i: usize) -> Option<crate::battle::Reach> {
-        self.reachable_with(i, &self.battle.mobility(i).ok()?)
-    }
-
-    /// [`View::reachable`] from the unit's [`Battle::mobility`], worked out once by the caller.
+    /// Tiles a unit can move to, as far as its side knows (an enemy's, as the side sees them),
+    /// from the unit's [`Battle::mobility`], worked out once by the caller.
     fn reachable_with(&self, i: usize, mobility: &(i64, String, bool)) -> Option<crate::battle::Reach> {
         self.battle.reachable_with(i, mobility, Some(&self.sight).filter(|s| s.fogged())).ok()
     }

@@ -42,7 +42,11 @@ impl<'v, 'e> Decision<'v, 'e> {
     pub(super) fn plan(&mut self, i: usize, cache: &mut Forecasts) -> Option<Plan> {
         let b = self.battle();
         let u = b.units.get(i)?.clone();
-        let mut reach: Vec<(Tile, i64)> = self.view.reachable(i)?.into_iter().collect();
+        // The unit as it acts, built once: its mobility, whether it can and must attack.
+        let acting = b.loadout_of(i, true)?;
+        let acting_unit = b.engine.unit(&acting, &[]).ok()?;
+        let mobility = b.mobility_of(&acting_unit);
+        let mut reach: Vec<(Tile, i64)> = self.view.reachable_with(i, &mobility)?.into_iter().collect();
         reach.sort_unstable();
         let actions = b.actions(i);
         let has = |verb: m::Verb| actions.iter().any(|a| a.verb() == Some(verb));
@@ -73,8 +77,8 @@ impl<'v, 'e> Decision<'v, 'e> {
                 }
             }
         }
-        let me = self.unit(i, u, &has, cache)?;
-        let berserk = b.must_attack_weakest(i);
+        let berserk = acting_unit.must_attack_weakest;
+        let me = self.unit(i, u, (&acting, &acting_unit, mobility), &has, cache)?;
         // For each enemy in sight and weapon, the nearest and farthest it can strike from: the
         // distances worth a forecast (a bow shoots from as far as it can, or from as near).
         let mut spans: Vec<(usize, usize, i64, i64)> = Vec::new();
@@ -132,16 +136,18 @@ impl<'v, 'e> Decision<'v, 'e> {
     }
 
     /// What unit `i` brings to this decision.
-    fn unit(&mut self, i: usize, u: Combatant, has: &dyn Fn(m::Verb) -> bool, cache: &mut Forecasts) -> Option<Unit> {
+    /// `acting`: its acting loadout, the unit built from it and its mobility.
+    fn unit(
+        &mut self,
+        i: usize,
+        u: Combatant,
+        (acting, acting_unit, (points, kind, _)): (&Loadout, &crate::unit::Unit, (i64, String, bool)),
+        has: &dyn Fn(m::Verb) -> bool,
+        cache: &mut Forecasts,
+    ) -> Option<Unit> {
         let b = self.battle();
-        let (points, kind, _) = b.mobility(i).ok()?;
-        let acting = b.loadout_of(i, true)?;
         let ir = &b.engine.ir;
-        let can_attack = b
-            .engine
-            .unit(&acting, &[])
-            .ok()
-            .is_some_and(|x| ir.attr_id("can_attack").and_then(|a| x.attrs.get(a as usize)).is_none_or(|v| v.bool()));
+        let can_attack = ir.attr_id("can_attack").and_then(|a| acting_unit.attrs.get(a as usize)).is_none_or(|v| v.bool());
         let mut weapons = Vec::new();
         for w in u.items.iter().filter(|n| b.engine.rules.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)) {
             if weapons.iter().any(|(x, _, _): &(String, i64, i64)| x == w) {

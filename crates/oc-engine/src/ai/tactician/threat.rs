@@ -96,14 +96,16 @@ impl ThreatMap {
             let Ok(unit) = b.engine.unit(&base, &[]) else { continue };
             // A unit that cannot attack now (asleep, petrified) may by its next turn: a little.
             let able = can_attack.and_then(|a| unit.attrs.get(a as usize)).is_none_or(|v| v.bool());
-            let Some(reach) = view.reachable(k) else { continue };
+            let Ok(mobility) = b.mobility(k) else { continue };
+            let Some(reach) = view.reachable_with(k, &mobility) else { continue };
             let mut from: Vec<Tile> = reach.into_keys().collect();
             from.sort_unstable();
             // An enemy yet to act this round may move now and strike next round: the tiles two
             // moves away (over the terrain, units aside) it may strike from then.
             let mut further: Vec<Tile> = Vec::new();
-            if let (false, Ok((points, kind, true))) = (e.activated, b.mobility(k)) {
-                let guide = crate::ai::Guide::within(b, &kind, &[e.pos], 2 * points);
+            if let (false, (points, kind, true)) = (e.activated, &mobility) {
+                let points = *points;
+                let guide = crate::ai::Guide::within(b, kind, &[e.pos], 2 * points);
                 for y in 0..height {
                     for x in 0..width {
                         if guide.at((x, y)).is_some_and(|c| c <= 2 * points) && from.binary_search(&(x, y)).is_err() {
