@@ -4,8 +4,48 @@
 
 use std::sync::Arc;
 
+use crate::battle::Battle;
 use crate::fx::FastMap;
 use crate::{Engine, Loadout};
+
+/// Loadouts interned to numbers for one battle (both AIs key their forecasts by them). A loadout
+/// includes HP, terrain and statuses, so a number stays right for the whole battle.
+#[derive(Debug, Default)]
+pub(crate) struct Ids(FastMap<Loadout, u32>);
+
+impl Ids {
+    /// The number standing for a loadout.
+    pub fn id(&mut self, l: &Loadout) -> u32 {
+        if let Some(id) = self.0.get(l) {
+            return *id;
+        }
+        let next = self.0.len() as u32;
+        self.0.insert(l.clone(), next);
+        next
+    }
+}
+
+/// Enemies as targets, as they stand: each one's loadout built and interned the first time it is
+/// asked for (a decision or a plan keeps one; the battle does not change under it).
+#[derive(Debug, Default)]
+pub(crate) struct Targets(Vec<Option<Option<(Loadout, u32)>>>);
+
+impl Targets {
+    /// Unit `k`'s loadout as a target, with its number; `None` when it has none.
+    pub fn get(&mut self, b: &Battle, k: usize, ids: &mut Ids) -> Option<(&Loadout, u32)> {
+        if self.0.len() <= k {
+            self.0.resize(k + 1, None);
+        }
+        let slot = self.0.get_mut(k)?;
+        let built = slot.get_or_insert_with(|| {
+            b.loadout_of(k, false).map(|l| {
+                let id = ids.id(&l);
+                (l, id)
+            })
+        });
+        built.as_ref().map(|(l, id)| (l, *id))
+    }
+}
 
 /// One exchange as the AI weighs it: each side's damage taken as a distribution, so the same
 /// forecast answers for either unit at a lower HP than it started with. A unit's strikes and
@@ -57,19 +97,14 @@ type Key = (u32, u32, i64, bool);
 /// Forecasts for one battle (one engine).
 #[derive(Debug, Default)]
 pub(crate) struct Forecasts {
-    ids: FastMap<Loadout, u32>,
+    pub ids: Ids,
     table: FastMap<Key, Option<Arc<Sketch>>>,
 }
 
 impl Forecasts {
     /// The number standing for a loadout in this cache.
     pub fn id(&mut self, l: &Loadout) -> u32 {
-        if let Some(id) = self.ids.get(l) {
-            return *id;
-        }
-        let next = self.ids.len() as u32;
-        self.ids.insert(l.clone(), next);
-        next
+        self.ids.id(l)
     }
 
     /// The forecast of `a` (interned as `ia`) attacking `d` (`id`) from `distance`, or `None`

@@ -6,6 +6,7 @@
 
 use oc_model as m;
 
+use super::forecasts::{Ids, Targets};
 use super::{objective_tiles, Guide, View};
 use crate::battle::{distance, Act, Battle, Controller, State, Tile, Turn};
 use crate::fx::FastMap;
@@ -21,25 +22,12 @@ pub struct Greedy {
     forecasts: Forecasts,
 }
 
-/// The AI's exact forecasts for one battle: loadouts interned to numbers (a loadout includes HP,
-/// terrain and statuses, so an entry stays right for as long as the battle lasts), and each
-/// exchange by the two loadouts' numbers and the distance.
+/// The AI's exact forecasts for one battle: each exchange by the two loadouts' numbers and the
+/// distance.
 #[derive(Debug, Default)]
 struct Forecasts {
-    ids: FastMap<Loadout, u32>,
+    ids: Ids,
     table: FastMap<(u32, u32, i64), Option<Prospect>>,
-}
-
-impl Forecasts {
-    /// A loadout with the number standing for it in this cache.
-    fn intern(&mut self, l: Loadout) -> (Loadout, u32) {
-        if let Some(id) = self.ids.get(&l) {
-            return (l, *id);
-        }
-        let next = self.ids.len() as u32;
-        self.ids.insert(l.clone(), next);
-        (l, next)
-    }
 }
 
 impl Controller for Greedy {
@@ -54,8 +42,8 @@ fn choose(b: &Battle, cache: &mut Forecasts) -> Option<Turn> {
     let view = View::new(b, side);
     let mut best: Option<(f64, Turn)> = None;
     let mut guides = Guides::default();
-    // Each enemy's loadout as a target, built once a decision (`None` until asked for).
-    let mut targets: Vec<Option<Option<(Loadout, u32)>>> = vec![None; b.units.len()];
+    // Each enemy's loadout as a target, built once a decision.
+    let mut targets = Targets::default();
     for i in b.may_act(side) {
         if let Some((score, turn)) = best_for(&view, i, cache, &mut guides, &mut targets) {
             if best.as_ref().is_none_or(|(s, _)| score > *s) {
@@ -72,13 +60,7 @@ fn choose(b: &Battle, cache: &mut Forecasts) -> Option<Turn> {
 /// the same goals share one.
 type Guides = FastMap<(String, Vec<Tile>), Guide>;
 
-fn best_for(
-    view: &View,
-    i: usize,
-    cache: &mut Forecasts,
-    guides: &mut Guides,
-    targets: &mut [Option<Option<(Loadout, u32)>>],
-) -> Option<(f64, Turn)> {
+fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, targets: &mut Targets) -> Option<(f64, Turn)> {
     let b = view.battle;
     let u = b.units.get(i)?;
     // The unit as it acts, built once: its mobility, whether it must attack the weakest, and
@@ -304,28 +286,17 @@ fn striker(b: &Battle, cache: &mut Forecasts, base: &Loadout, terrain: Option<&m
         Ok(u) if u.may_use_weapon() => (u.min_range, u.max_range),
         _ => return None,
     };
-    let (loadout, id) = cache.intern(la);
-    Some(Striker { loadout, id, min, max })
+    let id = cache.ids.id(&la);
+    Some(Striker { loadout: la, id, min, max })
 }
 
 /// (chance to rout the target, expected damage dealt, expected damage taken) of `s` striking
 /// unit `k` at distance `d`, which the caller checked is in its reach; `None` when the engine
 /// refuses the exchange. Worked out once per battle (`cache`); the target's loadout once per
 /// decision (`targets`).
-fn forecast(
-    b: &Battle,
-    cache: &mut Forecasts,
-    s: &Striker,
-    targets: &mut [Option<Option<(Loadout, u32)>>],
-    k: usize,
-    d: i64,
-) -> Option<Prospect> {
-    let slot = targets.get_mut(k)?;
-    if slot.is_none() {
-        *slot = Some(b.loadout_of(k, false).map(|l| cache.intern(l)));
-    }
-    let (ld, id) = slot.as_ref()?.as_ref()?;
-    let key = (s.id, *id, d);
+fn forecast(b: &Battle, cache: &mut Forecasts, s: &Striker, targets: &mut Targets, k: usize, d: i64) -> Option<Prospect> {
+    let (ld, id) = targets.get(b, k, &mut cache.ids)?;
+    let key = (s.id, id, d);
     if let Some(hit) = cache.table.get(&key) {
         return *hit;
     }

@@ -25,11 +25,7 @@ pub fn distance(a: Tile, b: Tile) -> i64 {
 
 impl Battle<'_> {
     pub fn terrain_at(&self, t: Tile) -> Option<&m::Terrain> {
-        if t.0 < 0 || t.1 < 0 || t.0 >= self.map.width || t.1 >= self.map.height {
-            return None;
-        }
-        let index = (*self.terrain_ix.get((t.1 * self.map.width + t.0) as usize)?)?;
-        self.engine.rules.terrains.get(index)
+        self.engine.rules.terrains.get(self.terrain_index_at(t)?)
     }
 
     /// Each tile's terrain as an index into the rules' terrains (what `terrain_at` reads).

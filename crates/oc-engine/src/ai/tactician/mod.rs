@@ -134,14 +134,6 @@ struct Plan {
     turn: Turn,
 }
 
-/// Our unit as the enemy would strike it, holding a weapon on a terrain: its loadout, interned.
-struct TargetEntry {
-    weapon: Option<String>,
-    terrain: Option<String>,
-    loadout: Rc<Loadout>,
-    id: u32,
-}
-
 /// Everything one decision shares across the units it weighs.
 struct Decision<'v, 'e> {
     view: View<'v, 'e>,
@@ -160,9 +152,9 @@ struct Decision<'v, 'e> {
     /// Walking guides by movement type: toward the enemy, toward the objective tiles, toward a
     /// region to hold or contest.
     guides: HashMap<String, Guides>,
-    /// Our units' loadouts as the enemy would strike them, interned: by unit, then (weapon,
-    /// terrain) — a few each, found without building a key.
-    targets: FastMap<usize, Vec<TargetEntry>>,
+    /// Our units' loadouts as the enemy would strike them, interned: by unit, then by the weapon
+    /// and terrain in the loadout — a few each, found without building a key.
+    targets: FastMap<usize, Vec<(Rc<Loadout>, u32)>>,
     /// Under fog: our units' eyes (unit, tile, vision).
     eyes: Vec<(usize, Tile, i64)>,
     stepped: bool,
@@ -343,8 +335,8 @@ impl<'v, 'e> Decision<'v, 'e> {
         let b = self.battle();
         let terrain = b.terrain_at(at).map(|t| t.name.as_str());
         let entries = self.targets.entry(k).or_default();
-        if let Some(hit) = entries.iter().find(|e| e.weapon.as_deref() == weapon && e.terrain.as_deref() == terrain) {
-            return Some((hit.loadout.clone(), hit.id));
+        if let Some((l, id)) = entries.iter().find(|(l, _)| l.weapon.as_deref() == weapon && l.terrain.as_deref() == terrain) {
+            return Some((l.clone(), *id));
         }
         let mut l = b.loadout_of(k, false)?;
         l.weapon = weapon.map(str::to_string);
@@ -352,12 +344,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         l.hp = None;
         let id = cache.id(&l);
         let loadout = Rc::new(l);
-        entries.push(TargetEntry {
-            weapon: weapon.map(str::to_string),
-            terrain: terrain.map(str::to_string),
-            loadout: loadout.clone(),
-            id,
-        });
+        entries.push((loadout.clone(), id));
         Some((loadout, id))
     }
 

@@ -4,10 +4,9 @@ use oc_model as m;
 
 use super::threat::loss;
 use super::{Candidate, Decision, Plan, EPS};
-use crate::ai::forecasts::Forecasts;
+use crate::ai::forecasts::{Forecasts, Targets};
 use crate::ai::{objective_tiles, Guide};
-use crate::battle::{distance, Act, Battle, Combatant, Tile, Turn};
-use crate::fx::FastMap;
+use crate::battle::{distance, Act, Combatant, Tile, Turn};
 use crate::Loadout;
 
 /// What a unit brings to its turn, worked out once per decision.
@@ -92,7 +91,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             }
         }
         let caution = 1.0 - 0.5 * self.stakes.urgency;
-        let mut arms = Arms { foes: self.view.enemies().map(|(k, f)| (k, f.pos)).collect(), spans, ..Arms::default() };
+        let mut arms = Arms { acting, foes: self.view.enemies().map(|(k, f)| (k, f.pos)).collect(), spans, ..Arms::default() };
         // Each tile's candidate turns (one list, emptied tile by tile).
         let mut candidates = Vec::new();
         let mut best: Option<(f64, Turn)> = None;
@@ -335,8 +334,8 @@ impl<'v, 'e> Decision<'v, 'e> {
     ) {
         let b = self.battle();
         // Ours at full HP (read at the HP it has) on this tile's terrain, with each weapon.
-        let Arms { ours, targets, foes, spans } = arms;
-        let Some(ours) = Arms::ours(ours, b, me, b.terrain_at(t), cache) else { return };
+        let Arms { acting, ours, targets, foes, spans } = arms;
+        let ours = Arms::ours(ours, acting, me, b.terrain_at(t), cache);
         let moved = t != me.u.pos;
         for &(k, at) in foes.iter() {
             let d = distance(t, at);
@@ -347,7 +346,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 continue;
             }
             // The target as it is.
-            let Some((ld, id)) = Arms::target(targets, b, k, cache) else { continue };
+            let Some((ld, id)) = targets.get(b, k, &mut cache.ids) else { continue };
             let foe = self.threats.foes.iter().position(|f| f.unit == k);
             let target = b.units.get(k);
             let (worth, max_hp) = (self.worth(k), target.map_or(1, |f| f.max_hp));
@@ -454,71 +453,54 @@ impl<'v, 'e> Decision<'v, 'e> {
     }
 }
 
-/// A terrain (by name) and the unit on it with each weapon, interned (`None`: it has no loadout).
-type OnTerrain = (Option<String>, Option<Vec<(Loadout, u32)>>);
+/// A terrain (by name) and the unit on it with each weapon, interned.
+type OnTerrain = (Option<String>, Vec<(Loadout, u32)>);
 
 /// The loadouts one unit's attacks read, built and interned once per plan: the unit on each
 /// terrain it may strike from with each of its weapons (`Unit::weapons`' order), and each target;
 /// the enemies in sight, once.
 #[derive(Default)]
 struct Arms {
+    /// The unit's acting loadout, which each terrain's loadouts start from.
+    acting: Loadout,
     /// The enemies in sight and their tiles.
     foes: Vec<(usize, Tile)>,
     /// For each enemy and weapon, the nearest and farthest distance worth a forecast:
     /// (enemy, weapon, near, far).
     spans: Vec<(usize, usize, i64, i64)>,
     ours: Vec<OnTerrain>,
-    targets: FastMap<usize, Option<(Loadout, u32)>>,
+    targets: Targets,
 }
 
 impl Arms {
-    /// Unit `me` at full HP on `terrain`, with each weapon (kept in `ours`); `None` when it has
-    /// no loadout.
+    /// Unit `me` (acting loadout `acting`) at full HP on `terrain`, with each weapon (kept in
+    /// `ours`).
     fn ours<'a>(
         ours: &'a mut Vec<OnTerrain>,
-        b: &Battle,
+        acting: &Loadout,
         me: &Unit,
         terrain: Option<&m::Terrain>,
         cache: &mut Forecasts,
-    ) -> Option<&'a [(Loadout, u32)]> {
+    ) -> &'a [(Loadout, u32)] {
         let name = terrain.map(|x| x.name.as_str());
         let k = match ours.iter().position(|(n, _)| n.as_deref() == name) {
             Some(k) => k,
             None => {
-                let built = b.loadout_of(me.i, true).map(|mut la| {
-                    la.terrain = name.map(str::to_string);
-                    la.hp = None;
-                    me.weapons
-                        .iter()
-                        .map(|(w, _, _)| {
-                            la.weapon = Some(w.clone());
-                            (la.clone(), cache.id(&la))
-                        })
-                        .collect()
-                });
+                let mut la = acting.clone();
+                la.terrain = name.map(str::to_string);
+                la.hp = None;
+                let built = me
+                    .weapons
+                    .iter()
+                    .map(|(w, _, _)| {
+                        la.weapon = Some(w.clone());
+                        (la.clone(), cache.id(&la))
+                    })
+                    .collect();
                 ours.push((name.map(str::to_string), built));
                 ours.len() - 1
             }
         };
-        ours.get(k)?.1.as_deref()
-    }
-
-    /// Enemy `k` as it is, the target of an attack (kept in `targets`).
-    fn target<'a>(
-        targets: &'a mut FastMap<usize, Option<(Loadout, u32)>>,
-        b: &Battle,
-        k: usize,
-        cache: &mut Forecasts,
-    ) -> Option<(&'a Loadout, u32)> {
-        targets
-            .entry(k)
-            .or_insert_with(|| {
-                b.loadout_of(k, false).map(|ld| {
-                    let id = cache.id(&ld);
-                    (ld, id)
-                })
-            })
-            .as_ref()
-            .map(|(l, id)| (l, *id))
+        ours.get(k).map_or(&[], |(_, built)| built.as_slice())
     }
 }
