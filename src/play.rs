@@ -474,7 +474,7 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, heatmap: Option<&Path>,
             let Some((lo, _)) = engine.reach(&c.name, &w.name) else { continue };
             let distance = lo.max(1);
             for (k, ((d, prepared), cell)) in defenders.iter().zip(row.iter_mut()).enumerate() {
-                let Some(Ok(f)) = prepared.as_ref().map(|p| engine.forecast_prepared(&a, p, distance)) else { continue };
+                let Some(Ok(f)) = prepared.as_ref().map(|p| engine.odds_prepared(&a, p, distance)) else { continue };
                 count += 1;
                 if cell.is_none_or(|p| f.defender_routed > p) {
                     *cell = Some(f.defender_routed);

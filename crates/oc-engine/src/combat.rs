@@ -208,6 +208,15 @@ pub struct Forecast {
     pub defender_damage_taken: f64,
 }
 
+/// The four figures of a forecast a table of matchups reads ([`Exchange::odds`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Odds {
+    pub attacker_routed: f64,
+    pub defender_routed: f64,
+    pub attacker_damage_taken: f64,
+    pub defender_damage_taken: f64,
+}
+
 type UnitCache = FastMap<(usize, Vec<u32>), Arc<Unit>>;
 
 /// Equal status lists, without a `memcmp` call for the short (usually empty) lists of a state.

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use oc_model as m;
 
-pub use combat::{rng, roll_die, Exchange, Forecast, Laid, Outcome, Resolution, Shown, SideForecast, StrikeLog};
+pub use combat::{rng, roll_die, Exchange, Forecast, Laid, Odds, Outcome, Resolution, Shown, SideForecast, StrikeLog};
 pub use rand_chacha::ChaCha8Rng;
 
 /// What the engine refuses: a loadout that does not fit the rules, or a model it cannot run.
@@ -201,6 +201,13 @@ impl Engine {
     pub fn forecast_prepared(&self, attacker: &Prepared, defender: &Prepared, distance: i64) -> Result<Forecast, EngineError> {
         let units = [attacker.unit.clone(), defender.unit.clone()];
         Ok(Exchange::with_units(self, [&attacker.loadout, &defender.loadout], units, distance)?.forecast())
+    }
+
+    /// [`Engine::forecast_prepared`]'s chances of a rout and damage taken (the same bits), without
+    /// the rest of the forecast: what a table of every matchup (`oc matrix`) reads.
+    pub fn odds_prepared(&self, attacker: &Prepared, defender: &Prepared, distance: i64) -> Result<Odds, EngineError> {
+        let units = [attacker.unit.clone(), defender.unit.clone()];
+        Ok(Exchange::with_units(self, [&attacker.loadout, &defender.loadout], units, distance)?.odds())
     }
 
     /// [`Engine::forecast`] (or, with `single`, of one strike and no reply: a free attack),

@@ -4,8 +4,8 @@
 //! rule). The matchups are those of `oc matrix`: every class with every weapon it can use,
 //! against every class with its first weapon, at the attacker's shortest reach. One line per
 //! attacking loadout: the number of matchups and a hash of every figure's bits. Each is also
-//! worked out from prepared loadouts (`Engine::forecast_prepared`, as `oc matrix` does): the same
-//! bits.
+//! worked out from prepared loadouts (`Engine::forecast_prepared`): the same bits; and the four
+//! figures `oc matrix` reads (`Engine::odds_prepared`) are the forecast's own, bit for bit.
 
 use std::fmt::Write as _;
 
@@ -71,6 +71,17 @@ fn snapshot(index: &str) -> String {
                 let Ok(f) = e.forecast(&a, d, lo.max(1)) else { continue };
                 h.forecast(&f);
                 again.forecast(&e.forecast_prepared(&pa, pd, lo.max(1)).unwrap());
+                // What `oc matrix` reads: the forecast's own four figures, bit for bit.
+                let odds = e.odds_prepared(&pa, pd, lo.max(1)).unwrap();
+                let figures = |a: f64, b: f64, c: f64, d: f64| [a, b, c, d].map(f64::to_bits);
+                assert_eq!(
+                    figures(odds.attacker_routed, odds.defender_routed, odds.attacker_damage_taken, odds.defender_damage_taken),
+                    figures(f.attacker_routed, f.defender_routed, f.attacker_damage_taken, f.defender_damage_taken),
+                    "{}:{} against {}: odds",
+                    c.name,
+                    w.name,
+                    d.class
+                );
                 n += 1;
             }
             assert_eq!(h.0, again.0, "{}:{} prepared", c.name, w.name);

@@ -7,9 +7,62 @@ use rand_chacha::ChaCha8Rng;
 
 use super::*;
 
+/// Each side's final HP -> probability, summed in the order the states were reached.
+fn final_hp(done: &HashedMap<[i64; 2]>) -> (BTreeMap<i64, f64>, BTreeMap<i64, f64>) {
+    let mut attacker_hp = BTreeMap::new();
+    let mut defender_hp = BTreeMap::new();
+    for (Hashed(_, hp), p) in done {
+        *attacker_hp.entry(hp[0]).or_default() += p;
+        *defender_hp.entry(hp[1]).or_default() += p;
+    }
+    (attacker_hp, defender_hp)
+}
+
+impl Odds {
+    fn of(attacker_hp: &BTreeMap<i64, f64>, defender_hp: &BTreeMap<i64, f64>, start: [i64; 2]) -> Odds {
+        // `+ 0.0`: an empty f64 sum is -0.0.
+        let routed = |dist: &BTreeMap<i64, f64>| dist.iter().filter(|(hp, _)| **hp <= 0).map(|(_, p)| p).sum::<f64>() + 0.0;
+        let taken = |dist: &BTreeMap<i64, f64>, start: i64| dist.iter().map(|(hp, p)| (start - hp) as f64 * p).sum::<f64>() + 0.0;
+        Odds {
+            attacker_routed: routed(attacker_hp),
+            defender_routed: routed(defender_hp),
+            attacker_damage_taken: taken(attacker_hp, start[0]),
+            defender_damage_taken: taken(defender_hp, start[1]),
+        }
+    }
+}
+
 impl Exchange<'_> {
     /// The exact distribution of outcomes, by enumerating every face of every strike.
     pub fn forecast(&self) -> Forecast {
+        let (initial, done, mut outcome_cache) = self.walk();
+        let (attacker_hp, defender_hp) = final_hp(&done);
+        let odds = Odds::of(&attacker_hp, &defender_hp, self.start);
+        Forecast {
+            attacker: self.side_forecast(&initial, 0, &mut outcome_cache),
+            defender: self.side_forecast(&initial, 1, &mut outcome_cache),
+            distance: self.distance,
+            attacker_routed: odds.attacker_routed,
+            defender_routed: odds.defender_routed,
+            attacker_damage_taken: odds.attacker_damage_taken,
+            defender_damage_taken: odds.defender_damage_taken,
+            attacker_hp,
+            defender_hp,
+        }
+    }
+
+    /// The chances of a rout and the expected damage each side takes: the same numbers, bit for
+    /// bit, as [`Exchange::forecast`]'s, without what it shows of each side before the dice
+    /// (what `oc matrix` writes).
+    pub fn odds(&self) -> Odds {
+        let (_, done, _) = self.walk();
+        let (attacker_hp, defender_hp) = final_hp(&done);
+        Odds::of(&attacker_hp, &defender_hp, self.start)
+    }
+
+    /// Every state an exchange may reach, breadth first: the state it begins in, the final hit
+    /// points with their chances, and the strikes' outcomes worked out on the way.
+    fn walk(&self) -> (State, HashedMap<[i64; 2]>, OutcomeCache) {
         // Each state is hashed once, as it is reached (`Hashed`): a growing map re-buckets by
         // the stored hash, and iterates in the same order as one hashing the states itself.
         let initial = self.initial();
@@ -33,26 +86,7 @@ impl Exchange<'_> {
             }
             frontier = next;
         }
-        let mut attacker_hp = BTreeMap::new();
-        let mut defender_hp = BTreeMap::new();
-        for (Hashed(_, hp), p) in &done {
-            *attacker_hp.entry(hp[0]).or_default() += p;
-            *defender_hp.entry(hp[1]).or_default() += p;
-        }
-        // `+ 0.0`: an empty f64 sum is -0.0.
-        let routed = |dist: &BTreeMap<i64, f64>| dist.iter().filter(|(hp, _)| **hp <= 0).map(|(_, p)| p).sum::<f64>() + 0.0;
-        let taken = |dist: &BTreeMap<i64, f64>, start: i64| dist.iter().map(|(hp, p)| (start - hp) as f64 * p).sum::<f64>() + 0.0;
-        Forecast {
-            attacker: self.side_forecast(&initial, 0, &mut outcome_cache),
-            defender: self.side_forecast(&initial, 1, &mut outcome_cache),
-            distance: self.distance,
-            attacker_routed: routed(&attacker_hp),
-            defender_routed: routed(&defender_hp),
-            attacker_damage_taken: taken(&attacker_hp, self.start[0]),
-            defender_damage_taken: taken(&defender_hp, self.start[1]),
-            attacker_hp,
-            defender_hp,
-        }
+        (initial, done, outcome_cache)
     }
 
     fn side_forecast(&self, state: &State, side: usize, outcome_cache: &mut OutcomeCache) -> SideForecast {
