@@ -10,6 +10,7 @@ use pest::Parser;
 use crate::ast::*;
 
 mod expr;
+mod fast;
 mod ruleset;
 mod scenario;
 
@@ -41,6 +42,14 @@ impl Ctx {
 pub type Parsed = (Vec<Item>, Vec<oc_diag::Diagnostic>);
 
 pub fn parse_segment(file: FileId, source: &str, base: usize) -> Result<Parsed, Box<pest::error::Error<Rule>>> {
+    if let Some(items) = fast::segment(file, source, base) {
+        return Ok((items, Vec::new()));
+    }
+    parse_with_pest(file, source, base)
+}
+
+/// [`parse_segment`] without the fast path: pest's pairs, lowered.
+fn parse_with_pest(file: FileId, source: &str, base: usize) -> Result<Parsed, Box<pest::error::Error<Rule>>> {
     let pairs = match OcParser::parse(Rule::file, source) {
         Ok(pairs) => pairs,
         Err(_) => reparse(source)?,

@@ -1,0 +1,508 @@
+//! A fast path for the definitions large files are mostly made of: a class, weapon, accessory or
+//! consumable whose entries are all plain (names, whole numbers, strings, ratings, tags with a
+//! number or a name for each argument, a range of numbers or names).
+//!
+//! It reads such a segment by hand in one pass and builds the same syntax tree, spans included,
+//! as pest and `lower` build from it (a test compares the two on every definition of the
+//! standard library and of a generated file). At anything else — another kind of item, an
+//! expression with an operator, a form, a `use`, a number too large, a mistake — it gives up and
+//! pest reads the segment: every diagnostic is still pest's, and the grammar stays the one
+//! definition of the language. pest spends most of its time on bookkeeping per rule attempted
+//! (a class entry tries up to nine rules, each with its own stack snapshot), which one pass
+//! over the bytes does not need.
+
+use oc_diag::{FileId, Span, Spanned};
+
+use crate::ast::*;
+
+/// The segment's items, if it is one plain class or item definition.
+pub(super) fn segment(file: FileId, source: &str, base: usize) -> Option<Vec<Item>> {
+    let mut c = Cursor { text: source, bytes: source.as_bytes(), at: 0, file, base };
+    c.skip()?;
+    let start = c.at;
+    let keyword = c.word()?;
+    let item = match keyword {
+        "class" => Item::Class(c.class(start)?),
+        "weapon" => Item::Item(c.item(start, ItemKind::Weapon)?),
+        "accessory" => Item::Item(c.item(start, ItemKind::Accessory)?),
+        "consumable" => Item::Item(c.item(start, ItemKind::Consumable)?),
+        _ => return None,
+    };
+    c.skip()?;
+    (c.at == c.bytes.len()).then(|| vec![item])
+}
+
+#[derive(Clone, Copy)]
+struct Cursor<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    at: usize,
+    file: FileId,
+    base: usize,
+}
+
+fn ident_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Words that begin something other than a plain name in an expression.
+const NOT_A_NAME: &[&str] = &["true", "false", "if", "not", "and", "or", "has"];
+
+impl<'a> Cursor<'a> {
+    fn span(&self, start: usize, end: usize) -> Span {
+        Span::new(self.file, start + self.base, end + self.base)
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    fn peek_at(&self, ahead: usize) -> Option<u8> {
+        self.bytes.get(self.at + ahead).copied()
+    }
+
+    /// Whitespace and comments (the grammar's `WHITESPACE` and `COMMENT`); `None` at a block
+    /// comment left open.
+    fn skip(&mut self) -> Option<()> {
+        loop {
+            match (self.peek(), self.peek_at(1)) {
+                (Some(b' ' | b'\t' | b'\r' | b'\n'), _) => self.at += 1,
+                (Some(0xEF), Some(0xBB)) if self.peek_at(2) == Some(0xBF) => self.at += 3,
+                (Some(b'/'), Some(b'/')) => {
+                    while self.peek().is_some_and(|b| b != b'\n') {
+                        self.at += 1;
+                    }
+                }
+                (Some(b'/'), Some(b'*')) => self.block_comment()?,
+                _ => return Some(()),
+            }
+        }
+    }
+
+    fn block_comment(&mut self) -> Option<()> {
+        self.at += 2;
+        let mut depth = 1usize;
+        while depth > 0 {
+            match (self.peek()?, self.peek_at(1)) {
+                (b'*', Some(b'/')) => {
+                    depth -= 1;
+                    self.at += 2;
+                }
+                (b'/', Some(b'*')) => {
+                    depth += 1;
+                    self.at += 2;
+                }
+                _ => self.at += 1,
+            }
+        }
+        Some(())
+    }
+
+    /// A name (`[A-Za-z_][A-Za-z0-9_]*`) at the cursor.
+    fn word(&mut self) -> Option<&'a str> {
+        let start = self.at;
+        if !self.peek().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_') {
+            return None;
+        }
+        while self.peek().is_some_and(ident_char) {
+            self.at += 1;
+        }
+        self.text.get(start..self.at)
+    }
+
+    /// After whitespace, a name with its span.
+    fn ident(&mut self) -> Option<Ident> {
+        self.skip()?;
+        let start = self.at;
+        let w = self.word()?;
+        Some(Spanned::new(w.to_string(), self.span(start, self.at)))
+    }
+
+    /// After whitespace, the byte `b`.
+    fn punct(&mut self, b: u8) -> Option<()> {
+        self.skip()?;
+        (self.peek() == Some(b)).then(|| self.at += 1)
+    }
+
+    /// After whitespace, whether the byte `b` comes next (taken if so).
+    fn eat(&mut self, b: u8) -> Option<bool> {
+        self.skip()?;
+        let next = self.peek() == Some(b);
+        if next {
+            self.at += 1;
+        }
+        Some(next)
+    }
+
+    /// After whitespace, a whole number that fits 64 bits (a larger one is pest's to report),
+    /// signed or not.
+    fn int(&mut self) -> Option<Spanned<i64>> {
+        self.skip()?;
+        let start = self.at;
+        if matches!(self.peek(), Some(b'+' | b'-')) {
+            self.at += 1;
+        }
+        let digits = self.at;
+        while self.peek().is_some_and(|b| b.is_ascii_digit()) {
+            self.at += 1;
+        }
+        if self.at == digits || self.peek().is_some_and(ident_char) {
+            return None;
+        }
+        let value = self.text.get(start..self.at)?.trim_start_matches('+').parse().ok()?;
+        Some(Spanned::new(value, self.span(start, self.at)))
+    }
+
+    /// After whitespace, a string without a line break, unquoted as `lower::unquote` does.
+    fn string(&mut self) -> Option<String> {
+        self.punct(b'"')?;
+        let mut out = String::new();
+        let mut from = self.at;
+        loop {
+            match self.peek()? {
+                b'"' => break,
+                b'\n' => return None,
+                b'\\' => {
+                    out.push_str(self.text.get(from..self.at)?);
+                    self.at += 1;
+                    let rest = self.text.get(self.at..)?;
+                    let c = rest.chars().next()?;
+                    match c {
+                        '\n' => return None,
+                        'n' => out.push('\n'),
+                        't' => out.push('\t'),
+                        other => out.push(other),
+                    }
+                    self.at += c.len_utf8();
+                    from = self.at;
+                }
+                _ => self.at += 1,
+            }
+        }
+        out.push_str(self.text.get(from..self.at)?);
+        self.at += 1;
+        Some(out)
+    }
+
+    /// After whitespace, a plain expression: a whole number or a name, with no operator, field,
+    /// index, call or die after it (what comes next is left for the caller to read).
+    fn expr(&mut self) -> Option<Expr> {
+        self.skip()?;
+        let start = self.at;
+        let kind = if self.peek().is_some_and(|b| b.is_ascii_digit()) {
+            ExprKind::Int(self.int()?.value)
+        } else {
+            let w = self.word()?;
+            let die = w.starts_with('d') && w.as_bytes().get(1).is_some_and(|b| b.is_ascii_digit());
+            if die || NOT_A_NAME.contains(&w) {
+                return None;
+            }
+            ExprKind::Name(w.to_string())
+        };
+        let end = self.at;
+        self.skip()?;
+        // Only what ends a plain expression in the places it is read: a comma, a closing
+        // bracket or brace, `..`, or the next entry's keyword.
+        let ends = match (self.peek(), self.peek_at(1)) {
+            (Some(b',' | b')' | b'}'), _) | (Some(b'.'), Some(b'.')) => true,
+            (Some(b), _) if b.is_ascii_alphabetic() || b == b'_' => {
+                let mut probe = *self;
+                probe.word().is_some_and(|w| !NOT_A_NAME.contains(&w))
+            }
+            _ => false,
+        };
+        ends.then(|| Expr { kind, span: self.span(start, end) })
+    }
+
+    /// A tag reference: `Name` or `Name(arg, ...)`.
+    fn tag_ref(&mut self) -> Option<TagRef> {
+        self.skip()?;
+        let start = self.at;
+        let name = self.ident()?;
+        if !self.eat(b'(')? {
+            let span = name.span;
+            return Some(TagRef { name, args: Vec::new(), span });
+        }
+        let mut args = Vec::new();
+        if !self.eat(b')')? {
+            loop {
+                args.push(self.expr()?);
+                if self.eat(b')')? {
+                    break;
+                }
+                self.punct(b',')?;
+            }
+        }
+        args.shrink_to_fit();
+        let span = self.span(start, self.at);
+        Some(TagRef { name, args, span })
+    }
+
+    /// `tags A, B(1)` after its keyword.
+    fn tags(&mut self, out: &mut Vec<TagRef>) -> Option<()> {
+        loop {
+            out.push(self.tag_ref()?);
+            if !self.eat(b',')? {
+                return Some(());
+            }
+        }
+    }
+
+    /// `wields A, B` after its keyword.
+    fn names(&mut self, out: &mut Vec<Ident>) -> Option<()> {
+        loop {
+            out.push(self.ident()?);
+            if !self.eat(b',')? {
+                return Some(());
+            }
+        }
+    }
+
+    /// `ratings { str C skl 3 }` after its keyword (which began at `start`).
+    fn ratings(&mut self, start: usize) -> Option<RatingsBlock> {
+        self.punct(b'{')?;
+        let mut entries = Vec::new();
+        while !self.eat(b'}')? {
+            let name = self.ident()?;
+            self.skip()?;
+            let at = self.at;
+            let value = if self.peek().is_some_and(|b| b.is_ascii_digit() || b == b'+' || b == b'-') {
+                Literal::Int(self.int()?.value)
+            } else {
+                let w = self.word()?;
+                // `d6`, `d{..}`: dice, pest's to read.
+                if w.starts_with('d') && w.as_bytes().get(1).is_some_and(|b| b.is_ascii_digit()) {
+                    return None;
+                }
+                if self.peek() == Some(b'{') && w == "d" {
+                    return None;
+                }
+                Literal::Name(w.to_string())
+            };
+            entries.push((name, Spanned::new(value, self.span(at, self.at))));
+        }
+        entries.shrink_to_fit();
+        Some(RatingsBlock { entries, span: self.span(start, self.at) })
+    }
+
+    /// A class after its keyword (which began at `start`).
+    fn class(&mut self, start: usize) -> Option<ClassDef> {
+        let name = self.ident()?;
+        let title = self.title()?;
+        let mut c = ClassDef {
+            name,
+            title,
+            doc: None,
+            ratings: vec![],
+            wields: vec![],
+            tags: vec![],
+            costs: vec![],
+            promoted: None,
+            kit: vec![],
+            normal: None,
+            transformed: None,
+            span: self.span(start, start),
+        };
+        self.punct(b'{')?;
+        while !self.eat(b'}')? {
+            let at = self.at;
+            match self.word()? {
+                "doc" => c.doc = Some(self.string()?),
+                "ratings" => c.ratings.push(self.ratings(at)?),
+                "wields" => self.names(&mut c.wields)?,
+                "tags" => self.tags(&mut c.tags)?,
+                "cost" => c.costs.push(self.int()?),
+                "promoted" => {
+                    // Without `from`, pest's span of the entry runs over what follows it.
+                    self.skip()?;
+                    if self.word()? != "from" {
+                        return None;
+                    }
+                    let from = self.ident()?;
+                    c.promoted = Some(Promoted { span: self.span(at, self.at), from: Some(from) });
+                }
+                "kit" => {
+                    self.punct(b'{')?;
+                    if !self.eat(b'}')? {
+                        self.names(&mut c.kit)?;
+                        self.punct(b'}')?;
+                    }
+                }
+                _ => return None,
+            }
+        }
+        c.span = self.span(start, self.at);
+        c.wields.shrink_to_fit();
+        c.kit.shrink_to_fit();
+        c.ratings.shrink_to_fit();
+        c.tags.shrink_to_fit();
+        c.costs.shrink_to_fit();
+        Some(c)
+    }
+
+    /// The optional title string after a definition's name.
+    fn title(&mut self) -> Option<Option<String>> {
+        self.skip()?;
+        if self.peek() == Some(b'"') {
+            self.string().map(Some)
+        } else {
+            Some(None)
+        }
+    }
+
+    /// A weapon, accessory or consumable after its keyword (which began at `start`).
+    fn item(&mut self, start: usize, kind: ItemKind) -> Option<ItemDef> {
+        let name = self.ident()?;
+        let title = self.title()?;
+        let mut it = ItemDef {
+            kind,
+            name,
+            title,
+            doc: None,
+            weapon_type: vec![],
+            might: vec![],
+            weight: vec![],
+            range: vec![],
+            tags: vec![],
+            costs: vec![],
+            uses: vec![],
+            modifiers: vec![],
+            span: self.span(start, start),
+        };
+        self.punct(b'{')?;
+        while !self.eat(b'}')? {
+            let at = self.at;
+            let keyword = self.word()?;
+            // A keyword followed by `=`, `+=`, `-=` or a field is a modifier: pest's to read.
+            self.skip()?;
+            if matches!((self.peek(), self.peek_at(1)), (Some(b'=' | b'.'), _) | (Some(b'+' | b'-'), Some(b'='))) {
+                return None;
+            }
+            match keyword {
+                "doc" => it.doc = Some(self.string()?),
+                "type" => it.weapon_type.push(self.ident()?),
+                "might" => it.might.push(self.int()?),
+                "weight" => it.weight.push(self.int()?),
+                "range" => {
+                    let min = self.expr()?;
+                    let max = if self.peek() == Some(b'.') {
+                        self.at += 2;
+                        Some(self.expr()?)
+                    } else {
+                        None
+                    };
+                    // pest's span of the entry runs on over the blank and comments after its
+                    // last expression, up to what comes next (where `expr` left the cursor).
+                    it.range.push(RangeSpec { min, max, span: self.span(at, self.at) });
+                }
+                "tags" => self.tags(&mut it.tags)?,
+                "cost" => it.costs.push(self.int()?),
+                _ => return None,
+            }
+        }
+        it.span = self.span(start, self.at);
+        it.weapon_type.shrink_to_fit();
+        it.might.shrink_to_fit();
+        it.weight.shrink_to_fit();
+        it.range.shrink_to_fit();
+        it.tags.shrink_to_fit();
+        it.costs.shrink_to_fit();
+        Some(it)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
+    use super::*;
+
+    /// The fast path's items for one segment, checked against pest's: `Some(true)` where it read
+    /// the segment (and built the same tree), `Some(false)` where it gave up.
+    fn agrees(source: &str, base: usize) -> bool {
+        let file = FileId(3);
+        let Some(fast) = segment(file, source, base) else { return false };
+        let pest = super::super::parse_with_pest(file, source, base)
+            .unwrap_or_else(|e| panic!("the fast path read what pest refuses:\n{source}\n{e}"));
+        assert!(pest.1.is_empty(), "pest reported problems the fast path did not:\n{source}");
+        assert_eq!(format!("{fast:#?}"), format!("{:#?}", pest.0), "different trees for:\n{source}");
+        true
+    }
+
+    fn segments(text: &str) -> Vec<std::ops::Range<usize>> {
+        crate::segment::split(FileId(3), text, &mut Vec::new(), &mut Vec::new())
+    }
+
+    /// Every `.oc` file of the repository: the standard library, scenarios, examples, fixtures.
+    #[test]
+    fn every_definition_it_reads_in_the_repository_reads_as_pest_reads_it() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut stack = vec![root];
+        let (mut read, mut total) = (0, 0);
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                let name = entry.file_name().to_string_lossy().to_string();
+                if path.is_dir() {
+                    if !name.starts_with('.') && name != "target" && name != "node_modules" {
+                        stack.push(path);
+                    }
+                } else if name.ends_with(".oc") {
+                    // (Some fixtures are not UTF-8 on purpose.)
+                    let Ok(text) = std::fs::read_to_string(&path) else { continue };
+                    for range in segments(&text) {
+                        total += 1;
+                        read += usize::from(agrees(&text[range.clone()], range.start));
+                    }
+                }
+            }
+        }
+        // The standard library alone has dozens of plain weapons and classes.
+        eprintln!("the fast path read {read} of {total} segments");
+        assert!(read > 100, "the fast path read {read} of {total} segments");
+    }
+
+    /// Plain definitions written every way the grammar allows between tokens, then each mutated
+    /// byte by byte: whatever the fast path reads, pest reads the same; the rest it leaves alone.
+    #[test]
+    fn mutated_definitions_read_as_pest_reads_them_or_not_at_all() {
+        let seeds = [
+            "class Knight \"Armor Knight\" {\n    doc \"Slow;\\t \\\"hard\\\" to hurt.\\n \\q ü\"\n    ratings { str B mag E skl 3 }\n    wields Lances, Swords\n    tags Armored, Lucky(5), Effective(Flying, 2)\n    cost 500\n    promoted from Soldier\n    kit { IronLance, Vulnerary }\n}",
+            "// a weapon\nweapon IronBow /* old */ {\n    type Bows might 6 weight 5\n    range 2..3\n    tags Effective(Flying), Brave()\n    cost 540\n}\n",
+            "accessory Ring { doc \"r\" weight -1 cost +10 }",
+            "class Odd { ratings { str -1 luck +2 } cost -5 }",
+            "consumable Elixir \"E\" { tags Heal(10) range 1 cost 3000 }",
+            "\u{feff}class Lone { ratings { } wields Axes tags Lucky ( 1 ) , Bold /* x /* nested */ */ cost 1 }",
+            "weapon W { range Short..Long tags Gen0(3), Gen1(d) }",
+        ];
+        let alphabet: &[u8] = b" \n,(){}\".-+=/*0123456789aAdfz_";
+        let mut read = 0;
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for seed in seeds {
+            assert!(agrees(seed, 7), "the fast path reads the plain definition:\n{seed}");
+            for _ in 0..3000 {
+                let mut bytes = seed.as_bytes().to_vec();
+                for _ in 0..1 + next() % 3 {
+                    let at = (next() as usize) % (bytes.len() + 1);
+                    let b = alphabet[(next() as usize) % alphabet.len()];
+                    match next() % 3 {
+                        0 if at < bytes.len() => {
+                            bytes.remove(at);
+                        }
+                        1 if at < bytes.len() => bytes[at] = b,
+                        _ => bytes.insert(at, b),
+                    }
+                }
+                if let Ok(text) = String::from_utf8(bytes) {
+                    read += usize::from(agrees(&text, 0));
+                }
+            }
+        }
+        assert!(read > 1000, "only {read} mutants were read by the fast path");
+    }
+}
