@@ -1,6 +1,7 @@
 //! A fast path for the definitions large files are mostly made of: a class, weapon, accessory or
 //! consumable whose entries are all plain (names, whole numbers, strings, ratings, tags with a
-//! number or a name for each argument, a range of numbers or names).
+//! number or a name for each argument, a range of numbers or names), and a tag whose body is
+//! `when`, `on`, commands and modifiers (`tags.rs`).
 //!
 //! It reads such a segment by hand in one pass and builds the same syntax tree, spans included,
 //! as pest and `lower` build from it (a test compares the two on every definition of the
@@ -15,6 +16,8 @@ use oc_diag::{FileId, Span, Spanned};
 
 use crate::ast::*;
 
+mod tags;
+
 /// The segment's items, if it is one plain class or item definition.
 pub(super) fn segment(file: FileId, source: &str, base: usize) -> Option<Vec<Item>> {
     let mut c = Cursor { text: source, bytes: source.as_bytes(), at: 0, file, base };
@@ -26,6 +29,7 @@ pub(super) fn segment(file: FileId, source: &str, base: usize) -> Option<Vec<Ite
         "weapon" => Item::Item(c.item(start, ItemKind::Weapon)?),
         "accessory" => Item::Item(c.item(start, ItemKind::Accessory)?),
         "consumable" => Item::Item(c.item(start, ItemKind::Consumable)?),
+        "tag" => Item::Tag(c.tag(start)?),
         _ => return None,
     };
     c.skip()?;
@@ -473,6 +477,10 @@ mod tests {
             "consumable Elixir \"E\" { tags Heal(10) range 1 cost 3000 }",
             "\u{feff}class Lone { ratings { } wields Axes tags Lucky ( 1 ) , Bold /* x /* nested */ */ cost 1 }",
             "weapon W { range Short..Long tags Gen0(3), Gen1(d) }",
+            "tag Gen0(x: Int, y: Stat) on class, weapon doc \"generated\" {\n    when attacker == self and foe.hp < 10 + x { damage_bonus += x }\n    on activated { heal(self, x) }\n}",
+            "tag Sure stacks { when not (a.b.c >= -2 * (3 + x) % 4) or f(1, g(), \"s\") != true { hit = hit - 1 / 2; avoid -= +3 } doc \"d\" }",
+            "tag T on unit { on hit { inflict(foe, Poison); when x <= y { a.b = min(a, b) - - c } } cure(self) debuff ( foe , 2 ) ; }",
+            "tag E() { }",
         ];
         let alphabet: &[u8] = b" \n,(){}\".-+=/*0123456789aAdfz_";
         let mut read = 0;

@@ -1,0 +1,319 @@
+//! The fast path's tag definitions: parameters, `stacks`, `on` kinds, a doc, and a body of
+//! `when`, `on`, commands and modifiers over expressions with operators, fields and calls
+//! (precedence as `lower::expr`'s Pratt parser has it). Grants, actions, `if`, indexes, `has`
+//! and dice are left to pest.
+
+use oc_diag::Spanned;
+
+use super::{Cursor, NOT_A_NAME};
+use crate::ast::*;
+
+/// Event names (the grammar's `event`).
+const EVENTS: &[&str] =
+    &["activated", "end_of_turn", "start_of_round", "end_of_round", "hit", "crit", "attacked", "after_attack", "routed", "miss"];
+
+/// Command verbs (the grammar's `verb`).
+const VERBS: &[&str] = &[
+    "heal",
+    "damage",
+    "inflict",
+    "cure",
+    "reactivate",
+    "relocate",
+    "open",
+    "take_chest",
+    "raze",
+    "seize",
+    "escape",
+    "reveal",
+    "transform",
+    "restrict",
+    "must_attack_weakest",
+    "shift",
+    "debuff",
+    "ignore_item_tags",
+    "attack",
+];
+
+/// What a tag may be put on (the grammar's `thing_kind`).
+const KINDS: &[&str] = &["class", "weapon", "accessory", "consumable", "unit", "status"];
+
+/// The most operands and operators one expression is read with here (`MAX_EXPR_PIECES` is
+/// pest's to report).
+const PIECES: usize = 256;
+
+/// An infix operator at the cursor: (operator, binding power, its length in bytes).
+fn infix(c: &Cursor) -> Option<(BinaryOp, u8, usize)> {
+    let word = |w: &str| {
+        let mut probe = *c;
+        probe.word() == Some(w)
+    };
+    if word("or") {
+        return Some((BinaryOp::Or, 1, 2));
+    }
+    if word("and") {
+        return Some((BinaryOp::And, 2, 3));
+    }
+    Some(match (c.peek()?, c.peek_at(1)) {
+        (b'=', Some(b'=')) => (BinaryOp::Eq, 3, 2),
+        (b'!', Some(b'=')) => (BinaryOp::Ne, 3, 2),
+        (b'<', Some(b'=')) => (BinaryOp::Le, 3, 2),
+        (b'>', Some(b'=')) => (BinaryOp::Ge, 3, 2),
+        (b'<', _) => (BinaryOp::Lt, 3, 1),
+        (b'>', _) => (BinaryOp::Gt, 3, 1),
+        (b'+', _) => (BinaryOp::Add, 4, 1),
+        (b'-', _) => (BinaryOp::Sub, 4, 1),
+        (b'*', _) => (BinaryOp::Mul, 5, 1),
+        (b'/', _) => (BinaryOp::Div, 5, 1),
+        (b'%', _) => (BinaryOp::Rem, 5, 1),
+        _ => return None,
+    })
+}
+
+impl Cursor<'_> {
+    /// A tag after its keyword (which began at `start`).
+    pub(super) fn tag(&mut self, start: usize) -> Option<TagDef> {
+        let name = self.ident()?;
+        let mut t =
+            TagDef { name, params: vec![], stacks: false, kinds: vec![], doc: None, body: vec![], span: self.span(start, start) };
+        if self.eat(b'(')? && !self.eat(b')')? {
+            loop {
+                let name = self.ident()?;
+                self.punct(b':')?;
+                let ty = self.ident()?;
+                t.params.push(Param { name, ty });
+                if self.eat(b')')? {
+                    break;
+                }
+                self.punct(b',')?;
+            }
+        }
+        loop {
+            self.skip()?;
+            if self.peek() == Some(b'{') {
+                break;
+            }
+            // Without a body, pest's span of the tag runs on over what follows it.
+            match self.word()? {
+                "stacks" => t.stacks = true,
+                "doc" => t.doc = Some(self.string()?),
+                "on" => loop {
+                    let kind = self.ident()?;
+                    if !KINDS.contains(&kind.value.as_str()) {
+                        return None;
+                    }
+                    t.kinds.push(kind);
+                    if !self.eat(b',')? {
+                        break;
+                    }
+                },
+                _ => return None,
+            }
+        }
+        t.body = self.block()?;
+        t.span = self.span(start, self.at);
+        t.kinds.shrink_to_fit();
+        Some(t)
+    }
+
+    /// `{ statement* }`, the cursor before the opening brace; docs inside are dropped, as
+    /// `lower` drops them.
+    fn block(&mut self) -> Option<Vec<Stmt>> {
+        self.punct(b'{')?;
+        let mut out = Vec::new();
+        while !self.eat(b'}')? {
+            if let Some(s) = self.statement()? {
+                out.push(s);
+            }
+        }
+        out.shrink_to_fit();
+        Some(out)
+    }
+
+    /// One statement, the cursor at it; `Some(None)` for a doc.
+    fn statement(&mut self) -> Option<Option<Stmt>> {
+        let start = self.at;
+        let word = self.word()?;
+        self.skip()?;
+        let next = self.peek();
+        Some(Some(match word {
+            "doc" if next == Some(b'"') => {
+                self.string()?;
+                return Some(None);
+            }
+            "when" => {
+                let condition = self.expr_full()?;
+                let body = self.block()?;
+                Stmt::When { condition, body, span: self.span(start, self.at) }
+            }
+            "on" => {
+                let event = self.ident()?;
+                if !EVENTS.contains(&event.value.as_str()) {
+                    return None;
+                }
+                let body = self.block()?;
+                Stmt::On { event, body, span: self.span(start, self.at) }
+            }
+            "action" | "grant" | "doc" => return None,
+            verb if next == Some(b'(') && VERBS.contains(&verb) => {
+                let verb = Spanned::new(verb.to_string(), self.span(start, start + verb.len()));
+                self.at += 1;
+                let mut args = Vec::new();
+                if !self.eat(b')')? {
+                    loop {
+                        args.push(self.expr_full()?);
+                        if self.eat(b')')? {
+                            break;
+                        }
+                        self.punct(b',')?;
+                    }
+                }
+                args.shrink_to_fit();
+                let end = self.statement_end()?;
+                let span = self.span(start, end);
+                Stmt::Command { verb, args, span }
+            }
+            first => {
+                let mut place = vec![Spanned::new(first.to_string(), self.span(start, start + first.len()))];
+                while self.peek() == Some(b'.') {
+                    self.at += 1;
+                    place.push(self.ident()?);
+                    self.skip()?;
+                }
+                let op = match (self.peek(), self.peek_at(1)) {
+                    (Some(b'+'), Some(b'=')) => AssignOp::Add,
+                    (Some(b'-'), Some(b'=')) => AssignOp::Sub,
+                    (Some(b'='), Some(b'=')) => return None,
+                    (Some(b'='), _) => AssignOp::Set,
+                    _ => return None,
+                };
+                self.at += if op == AssignOp::Set { 1 } else { 2 };
+                place.shrink_to_fit();
+                let value = self.expr_full()?;
+                let end = self.statement_end()?;
+                let span = self.span(start, end);
+                Stmt::Modify { place, op, value, span }
+            }
+        }))
+    }
+
+    /// Where a statement with an optional `;` ends: after the `;`, else (as pest's span has it)
+    /// after the blank that follows it.
+    fn statement_end(&mut self) -> Option<usize> {
+        self.eat(b';')?;
+        Some(self.at)
+    }
+
+    /// An expression with operators, the cursor before it; the cursor is left after the blank
+    /// that follows it.
+    fn expr_full(&mut self) -> Option<Expr> {
+        let mut pieces = 0usize;
+        let e = self.climb(0, &mut pieces)?;
+        self.skip()?;
+        Some(e)
+    }
+
+    /// Operands joined by operators binding tighter than `min`.
+    fn climb(&mut self, min: u8, pieces: &mut usize) -> Option<Expr> {
+        let mut lhs = self.operand(pieces)?;
+        loop {
+            self.skip()?;
+            let Some((op, power, len)) = infix(self) else { return Some(lhs) };
+            if power <= min {
+                return Some(lhs);
+            }
+            self.at += len;
+            *pieces += 1;
+            let rhs = self.climb(power, pieces)?;
+            let span = lhs.span.to(rhs.span);
+            lhs = Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span };
+        }
+    }
+
+    /// Prefixes, a primary and its fields.
+    fn operand(&mut self, pieces: &mut usize) -> Option<Expr> {
+        *pieces += 1;
+        if *pieces > PIECES {
+            return None;
+        }
+        self.skip()?;
+        let start = self.at;
+        if self.peek() == Some(b'-') {
+            self.at += 1;
+            let rhs = self.operand(pieces)?;
+            let span = self.span(start, start + 1).to(rhs.span);
+            return Some(Expr { kind: ExprKind::Unary(UnaryOp::Neg, Box::new(rhs)), span });
+        }
+        let mut probe = *self;
+        if probe.word() == Some("not") {
+            self.at = probe.at;
+            let rhs = self.operand(pieces)?;
+            let span = self.span(start, start + 3).to(rhs.span);
+            return Some(Expr { kind: ExprKind::Unary(UnaryOp::Not, Box::new(rhs)), span });
+        }
+        let mut e = self.primary(pieces)?;
+        loop {
+            self.skip()?;
+            if self.peek() != Some(b'.') || self.peek_at(1) == Some(b'.') {
+                break;
+            }
+            let dot = self.at;
+            self.at += 1;
+            let field = self.ident()?;
+            *pieces += 1;
+            let span = e.span.to(self.span(dot, field.span.end as usize - self.base));
+            e = Expr { kind: ExprKind::Field(Box::new(e), field), span };
+        }
+        // An index or `has` after it: pest's to read.
+        self.skip()?;
+        let mut probe = *self;
+        if self.peek() == Some(b'[') || probe.word() == Some("has") {
+            return None;
+        }
+        Some(e)
+    }
+
+    fn primary(&mut self, pieces: &mut usize) -> Option<Expr> {
+        let start = self.at;
+        let kind = match self.peek()? {
+            b'0'..=b'9' | b'+' => ExprKind::Int(self.int()?.value),
+            b'"' => ExprKind::Str(self.string()?),
+            b'(' => {
+                self.at += 1;
+                let inner = self.climb(0, pieces)?;
+                self.punct(b')')?;
+                return Some(Expr { span: self.span(start, self.at), ..inner });
+            }
+            _ => {
+                let w = self.word()?;
+                let end = self.at;
+                let die = w.starts_with('d') && w.as_bytes().get(1).is_some_and(|b| b.is_ascii_digit());
+                let mut probe = *self;
+                probe.skip()?;
+                if probe.peek() == Some(b'(') && w != "if" {
+                    let name = Spanned::new(w.to_string(), self.span(start, end));
+                    self.at = probe.at + 1;
+                    let mut args = Vec::new();
+                    if !self.eat(b')')? {
+                        loop {
+                            let mut inner = 0usize;
+                            args.push(self.climb(0, &mut inner)?);
+                            if self.eat(b')')? {
+                                break;
+                            }
+                            self.punct(b',')?;
+                        }
+                    }
+                    return Some(Expr { kind: ExprKind::Call(name, args), span: self.span(start, self.at) });
+                }
+                match w {
+                    "true" => ExprKind::Bool(true),
+                    "false" => ExprKind::Bool(false),
+                    _ if die || NOT_A_NAME.contains(&w) || w == "d" => return None,
+                    _ => ExprKind::Name(w.to_string()),
+                }
+            }
+        };
+        Some(Expr { kind, span: self.span(start, self.at) })
+    }
+}
