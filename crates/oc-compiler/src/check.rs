@@ -19,12 +19,14 @@ mod tags;
 /// Definitions of one kind, in source order, by name.
 pub(crate) struct Defs<T> {
     pub order: Vec<String>,
-    pub map: HashMap<String, (Span, T)>,
+    /// By name, with the fast hash: looked up (a file of thousands of classes looks up each of
+    /// their tags and weapon types), never iterated.
+    pub map: HashMap<String, (Span, T), m::hash::FxBuild>,
 }
 
 impl<T> Default for Defs<T> {
     fn default() -> Self {
-        Defs { order: Vec::new(), map: HashMap::new() }
+        Defs { order: Vec::new(), map: HashMap::default() }
     }
 }
 
@@ -59,7 +61,8 @@ pub(crate) struct Checker<'a> {
     pub movements: Defs<()>,
     pub weapon_types: Defs<&'a ast::WeaponTypeDef>,
     pub terrains: Defs<&'a ast::TerrainDef>,
-    pub tags: Defs<TagSig>,
+    /// Shared, so that a use looks its signature up without copying its parameter list.
+    pub tags: Defs<std::rc::Rc<TagSig>>,
     pub classes: Defs<&'a ast::ClassDef>,
     pub items: Defs<&'a ast::ItemDef>,
     /// Tags whose effects (directly or through `grant`) use the `shift` primitive.
@@ -306,11 +309,11 @@ impl<'a> Checker<'a> {
                         }
                     }
                     let sig = TagSig { params, stacks: t.stacks, kinds, is_status: false };
-                    Self::define(&mut self.diags, &mut self.tags, "tag or status", &t.name, sig);
+                    Self::define(&mut self.diags, &mut self.tags, "tag or status", &t.name, std::rc::Rc::new(sig));
                 }
                 ast::Item::Status(s) => {
                     let sig = TagSig { params: vec![], stacks: false, kinds: vec![], is_status: true };
-                    Self::define(&mut self.diags, &mut self.tags, "tag or status", &s.name, sig);
+                    Self::define(&mut self.diags, &mut self.tags, "tag or status", &s.name, std::rc::Rc::new(sig));
                 }
                 _ => {}
             }

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 pub mod conformance;
 pub mod dice;
 mod effect;
+pub mod hash;
 mod scenario;
 pub use dice::{DiceShape, DieTerm, Dist, Faces, Keep};
 pub use effect::*;

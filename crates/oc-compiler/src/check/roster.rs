@@ -15,25 +15,30 @@ impl<'a> Checker<'a> {
                     .with_help("give every rating in one block"),
             );
         }
-        let mut spans: HashMap<String, Span> = HashMap::new();
+        // Where each stat (by its place in `stats`) was rated.
+        let mut spans: Vec<Option<Span>> = vec![None; self.stats.len()];
         // Stats a misspelt entry was meant to be (`rez` for `res`): that one is reported, not also missing.
         let mut meant: Vec<String> = Vec::new();
         for (stat, value) in &block.entries {
-            let Some(ty) = self.stats.iter().find(|(n, _)| *n == stat.value).map(|(_, t)| t.clone()) else {
+            let Some((index, ty)) =
+                self.stats.iter().enumerate().find(|(_, (n, _))| *n == stat.value).map(|(k, (_, t))| (k, t.clone()))
+            else {
                 let names: Vec<String> = self.stats.iter().map(|(n, _)| n.clone()).collect();
                 meant.extend(did_you_mean(&stat.value, names.iter().map(String::as_str)).map(str::to_string));
                 self.unknown_in::<()>(UNKNOWN_STAT, "stat", stat, names, None);
                 continue;
             };
-            if let Some(first) = spans.get(&stat.value) {
+            if let Some(first) = spans.get(index).copied().flatten() {
                 self.error(
                     Diagnostic::error(DUPLICATE_FIELD, stat.span, format!("`{}` is rated twice", stat.value))
-                        .with_secondary(*first, "first here")
+                        .with_secondary(first, "first here")
                         .with_help("keep one value per stat"),
                 );
                 continue;
             }
-            spans.insert(stat.value.clone(), stat.span);
+            if let Some(slot) = spans.get_mut(index) {
+                *slot = Some(stat.span);
+            }
             let lowered = match (&ty, &value.value) {
                 (Type::Scale(s), ast::Literal::Name(step)) => {
                     self.step_index(s, step).map(|index| m::Value::Step { scale: s.clone(), index })
@@ -70,8 +75,10 @@ impl<'a> Checker<'a> {
         let missing: Vec<&str> = self
             .stats
             .iter()
-            .map(|(n, _)| n.as_str())
-            .filter(|n| !spans.contains_key(*n) && !meant.iter().any(|m| m == n))
+            .zip(&spans)
+            .filter(|(_, rated)| rated.is_none())
+            .map(|((n, _), _)| n.as_str())
+            .filter(|n| !meant.iter().any(|m| m == n))
             .collect();
         if !missing.is_empty() {
             let missing = missing.join(", ");

@@ -83,8 +83,9 @@ impl<'a> Checker<'a> {
 
     /// Checks a list of tag uses on a thing of `kind` and returns them lowered.
     pub fn tag_uses(&mut self, uses: &[ast::TagRef], kind: m::ThingKind, owner: &str) -> Vec<m::TagUse> {
-        let mut out = Vec::with_capacity(uses.len());
-        let mut seen: HashMap<String, Vec<(Span, Vec<m::Value>)>> = HashMap::new();
+        let mut out: Vec<m::TagUse> = Vec::with_capacity(uses.len());
+        // Where each use in `out` was written (a thing has a few tags: searched, not hashed).
+        let mut spans: Vec<Span> = Vec::with_capacity(uses.len());
         for u in uses {
             let Some(sig) = self.tags.get(&u.name.value).cloned() else {
                 let names: Vec<String> =
@@ -120,8 +121,11 @@ impl<'a> Checker<'a> {
             let about_things = sig.params.iter().any(|(_, t)| {
                 matches!(t, Type::Tag | Type::Class | Type::WeaponType | Type::Status | Type::Terrain | Type::Movement)
             });
-            let clash =
-                seen.get(&u.name.value).and_then(|prev| prev.iter().find(|(_, a)| !about_things || *a == args)).map(|(s, _)| *s);
+            let clash = out
+                .iter()
+                .zip(&spans)
+                .find(|(prev, _)| prev.tag == u.name.value && (!about_things || prev.args == args))
+                .map(|(_, s)| *s);
             if let (Some(first), false) = (clash, sig.stacks) {
                 self.error(
                     Diagnostic::error(
@@ -134,7 +138,7 @@ impl<'a> Checker<'a> {
                 );
                 continue;
             }
-            seen.entry(u.name.value.clone()).or_default().push((u.span, args.clone()));
+            spans.push(u.span);
             out.push(m::TagUse { tag: u.name.value.clone(), args });
         }
         out
