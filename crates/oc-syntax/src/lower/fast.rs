@@ -36,6 +36,24 @@ pub(super) fn segment(file: FileId, source: &str, base: usize) -> Option<Vec<Ite
     (c.at == c.bytes.len()).then(|| vec![item])
 }
 
+/// Adds `x` to a list usually holding one item: the first allocates room for exactly one.
+fn one_more<T>(v: &mut Vec<T>, x: T) {
+    if v.capacity() == 0 {
+        *v = vec![x];
+    } else {
+        v.push(x);
+    }
+}
+
+/// Adds `more` to `out`, taking it whole when `out` is empty (most lists are written once).
+fn extend<T>(out: &mut Vec<T>, mut more: Vec<T>) {
+    if out.is_empty() {
+        *out = more;
+    } else {
+        out.append(&mut more);
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Cursor<'a> {
     text: &'a str,
@@ -138,6 +156,43 @@ impl<'a> Cursor<'a> {
         Some(next)
     }
 
+    /// The items `next` reads one after another (`Some(None)` once the list is over, `None` at
+    /// anything left to pest), in one allocation of exactly their number: each waits on the
+    /// stack until the last is read (pushing and trimming cost a third of the fast path). A list
+    /// longer than 64 is pest's to read.
+    fn gather<T>(&mut self, next: &mut impl FnMut(&mut Self) -> Option<Option<T>>) -> Option<Vec<T>> {
+        fn go<'a, T>(
+            c: &mut Cursor<'a>,
+            depth: usize,
+            next: &mut impl FnMut(&mut Cursor<'a>) -> Option<Option<T>>,
+        ) -> Option<Vec<T>> {
+            match next(c)? {
+                None => Some(Vec::with_capacity(depth)),
+                Some(item) if depth < 64 => {
+                    let mut v = go(c, depth + 1, next)?;
+                    v.push(item);
+                    Some(v)
+                }
+                Some(_) => None,
+            }
+        }
+        let mut v = go(self, 0, next)?;
+        v.reverse();
+        Some(v)
+    }
+
+    /// `item (, item)*`, gathered.
+    fn commas<T>(&mut self, item: impl Fn(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+        let mut first = true;
+        self.gather(&mut |c| {
+            if !first && !c.eat(b',')? {
+                return Some(None);
+            }
+            first = false;
+            item(c).map(Some)
+        })
+    }
+
     /// After whitespace, a whole number that fits 64 bits (a larger one is pest's to report),
     /// signed or not.
     fn int(&mut self) -> Option<Spanned<i64>> {
@@ -227,66 +282,62 @@ impl<'a> Cursor<'a> {
             let span = name.span;
             return Some(TagRef { name, args: Vec::new(), span });
         }
-        let mut args = Vec::new();
-        if !self.eat(b')')? {
-            loop {
-                args.push(self.expr()?);
-                if self.eat(b')')? {
-                    break;
-                }
-                self.punct(b',')?;
-            }
-        }
-        args.shrink_to_fit();
+        let args = if self.eat(b')')? {
+            Vec::new()
+        } else {
+            let args = self.commas(Self::expr)?;
+            self.punct(b')')?;
+            args
+        };
         let span = self.span(start, self.at);
         Some(TagRef { name, args, span })
     }
 
-    /// `tags A, B(1)` after its keyword.
+    /// `tags A, B(1)` after its keyword, added to `out`.
     fn tags(&mut self, out: &mut Vec<TagRef>) -> Option<()> {
-        loop {
-            out.push(self.tag_ref()?);
-            if !self.eat(b',')? {
-                return Some(());
-            }
-        }
+        let more = self.commas(Self::tag_ref)?;
+        extend(out, more);
+        Some(())
     }
 
-    /// `wields A, B` after its keyword.
+    /// `wields A, B` after its keyword, added to `out`.
     fn names(&mut self, out: &mut Vec<Ident>) -> Option<()> {
-        loop {
-            out.push(self.ident()?);
-            if !self.eat(b',')? {
-                return Some(());
-            }
-        }
+        let more = self.commas(Self::ident)?;
+        extend(out, more);
+        Some(())
     }
 
     /// `ratings { str C skl 3 }` after its keyword (which began at `start`).
     fn ratings(&mut self, start: usize) -> Option<RatingsBlock> {
         self.punct(b'{')?;
-        let mut entries = Vec::new();
-        while !self.eat(b'}')? {
-            let name = self.ident()?;
-            self.skip()?;
-            let at = self.at;
-            let value = if self.peek().is_some_and(|b| b.is_ascii_digit() || b == b'+' || b == b'-') {
-                Literal::Int(self.int()?.value)
-            } else {
-                let w = self.word()?;
-                // `d6`, `d{..}`: dice, pest's to read.
-                if w.starts_with('d') && w.as_bytes().get(1).is_some_and(|b| b.is_ascii_digit()) {
-                    return None;
-                }
-                if self.peek() == Some(b'{') && w == "d" {
-                    return None;
-                }
-                Literal::Name(w.to_string())
-            };
-            entries.push((name, Spanned::new(value, self.span(at, self.at))));
-        }
-        entries.shrink_to_fit();
+        let entries = self.gather(&mut |c| {
+            if c.eat(b'}')? {
+                return Some(None);
+            }
+            c.rating().map(Some)
+        })?;
         Some(RatingsBlock { entries, span: self.span(start, self.at) })
+    }
+
+    /// One `stat value` of a ratings block.
+    fn rating(&mut self) -> Option<(Ident, Spanned<Literal>)> {
+        let name = self.ident()?;
+        self.skip()?;
+        let at = self.at;
+        let value = if self.peek().is_some_and(|b| b.is_ascii_digit() || b == b'+' || b == b'-') {
+            Literal::Int(self.int()?.value)
+        } else {
+            let w = self.word()?;
+            // `d6`, `d{..}`: dice, pest's to read.
+            if w.starts_with('d') && w.as_bytes().get(1).is_some_and(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            if self.peek() == Some(b'{') && w == "d" {
+                return None;
+            }
+            Literal::Name(w.to_string())
+        };
+        Some((name, Spanned::new(value, self.span(at, self.at))))
     }
 
     /// A class after its keyword (which began at `start`).
@@ -312,10 +363,10 @@ impl<'a> Cursor<'a> {
             let at = self.at;
             match self.word()? {
                 "doc" => c.doc = Some(self.string()?),
-                "ratings" => c.ratings.push(self.ratings(at)?),
+                "ratings" => one_more(&mut c.ratings, self.ratings(at)?),
                 "wields" => self.names(&mut c.wields)?,
                 "tags" => self.tags(&mut c.tags)?,
-                "cost" => c.costs.push(self.int()?),
+                "cost" => one_more(&mut c.costs, self.int()?),
                 "promoted" => {
                     // Without `from`, pest's span of the entry runs over what follows it.
                     self.skip()?;
@@ -384,9 +435,9 @@ impl<'a> Cursor<'a> {
             }
             match keyword {
                 "doc" => it.doc = Some(self.string()?),
-                "type" => it.weapon_type.push(self.ident()?),
-                "might" => it.might.push(self.int()?),
-                "weight" => it.weight.push(self.int()?),
+                "type" => one_more(&mut it.weapon_type, self.ident()?),
+                "might" => one_more(&mut it.might, self.int()?),
+                "weight" => one_more(&mut it.weight, self.int()?),
                 "range" => {
                     let min = self.expr()?;
                     let max = if self.peek() == Some(b'.') {
@@ -397,10 +448,10 @@ impl<'a> Cursor<'a> {
                     };
                     // pest's span of the entry runs on over the blank and comments after its
                     // last expression, up to what comes next (where `expr` left the cursor).
-                    it.range.push(RangeSpec { min, max, span: self.span(at, self.at) });
+                    one_more(&mut it.range, RangeSpec { min, max, span: self.span(at, self.at) });
                 }
                 "tags" => self.tags(&mut it.tags)?,
-                "cost" => it.costs.push(self.int()?),
+                "cost" => one_more(&mut it.costs, self.int()?),
                 _ => return None,
             }
         }

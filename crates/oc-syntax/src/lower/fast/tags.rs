@@ -77,16 +77,12 @@ impl Cursor<'_> {
         let mut t =
             TagDef { name, params: vec![], stacks: false, kinds: vec![], doc: None, body: vec![], span: self.span(start, start) };
         if self.eat(b'(')? && !self.eat(b')')? {
-            loop {
-                let name = self.ident()?;
-                self.punct(b':')?;
-                let ty = self.ident()?;
-                t.params.push(Param { name, ty });
-                if self.eat(b')')? {
-                    break;
-                }
-                self.punct(b',')?;
-            }
+            t.params = self.commas(|c| {
+                let name = c.ident()?;
+                c.punct(b':')?;
+                Some(Param { name, ty: c.ident()? })
+            })?;
+            self.punct(b')')?;
         }
         loop {
             self.skip()?;
@@ -97,16 +93,10 @@ impl Cursor<'_> {
             match self.word()? {
                 "stacks" => t.stacks = true,
                 "doc" => t.doc = Some(self.string()?),
-                "on" => loop {
-                    let kind = self.ident()?;
-                    if !KINDS.contains(&kind.value.as_str()) {
-                        return None;
-                    }
-                    t.kinds.push(kind);
-                    if !self.eat(b',')? {
-                        break;
-                    }
-                },
+                "on" => {
+                    let kinds = self.commas(|c| c.ident().filter(|k| KINDS.contains(&k.value.as_str())))?;
+                    super::extend(&mut t.kinds, kinds);
+                }
                 _ => return None,
             }
         }
@@ -120,14 +110,14 @@ impl Cursor<'_> {
     /// `lower` drops them.
     fn block(&mut self) -> Option<Vec<Stmt>> {
         self.punct(b'{')?;
-        let mut out = Vec::new();
-        while !self.eat(b'}')? {
-            if let Some(s) = self.statement()? {
-                out.push(s);
+        self.gather(&mut |c| loop {
+            if c.eat(b'}')? {
+                return Some(None);
             }
-        }
-        out.shrink_to_fit();
-        Some(out)
+            if let Some(s) = c.statement()? {
+                return Some(Some(s));
+            }
+        })
     }
 
     /// One statement, the cursor at it; `Some(None)` for a doc.
@@ -158,17 +148,7 @@ impl Cursor<'_> {
             verb if next == Some(b'(') && VERBS.contains(&verb) => {
                 let verb = Spanned::new(verb.to_string(), self.span(start, start + verb.len()));
                 self.at += 1;
-                let mut args = Vec::new();
-                if !self.eat(b')')? {
-                    loop {
-                        args.push(self.expr_full()?);
-                        if self.eat(b')')? {
-                            break;
-                        }
-                        self.punct(b',')?;
-                    }
-                }
-                args.shrink_to_fit();
+                let args = self.arguments(Self::expr_full)?;
                 let end = self.statement_end()?;
                 let span = self.span(start, end);
                 Stmt::Command { verb, args, span }
@@ -195,6 +175,16 @@ impl Cursor<'_> {
                 Stmt::Modify { place, op, value, span }
             }
         }))
+    }
+
+    /// `expr, ...)` after an opening bracket, gathered.
+    fn arguments(&mut self, expr: impl Fn(&mut Self) -> Option<Expr>) -> Option<Vec<Expr>> {
+        if self.eat(b')')? {
+            return Some(Vec::new());
+        }
+        let args = self.commas(expr)?;
+        self.punct(b')')?;
+        Some(args)
     }
 
     /// Where a statement with an optional `;` ends: after the `;`, else (as pest's span has it)
@@ -293,17 +283,7 @@ impl Cursor<'_> {
                 if probe.peek() == Some(b'(') && w != "if" {
                     let name = Spanned::new(w.to_string(), self.span(start, end));
                     self.at = probe.at + 1;
-                    let mut args = Vec::new();
-                    if !self.eat(b')')? {
-                        loop {
-                            let mut inner = 0usize;
-                            args.push(self.climb(0, &mut inner)?);
-                            if self.eat(b')')? {
-                                break;
-                            }
-                            self.punct(b',')?;
-                        }
-                    }
+                    let args = self.arguments(|c| c.climb(0, &mut 0))?;
                     return Some(Expr { kind: ExprKind::Call(name, args), span: self.span(start, self.at) });
                 }
                 match w {
