@@ -145,9 +145,8 @@ pub fn split(
 
         if b.is_ascii_alphabetic() || b == b'_' {
             let start = i;
-            while bytes.get(i).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_') {
-                i += 1;
-            }
+            let rest = bytes.get(i..).unwrap_or_default();
+            i += rest.iter().position(|c| !(c.is_ascii_alphanumeric() || *c == b'_')).unwrap_or(rest.len());
             let word = text.get(start..i).unwrap_or("");
             let starts_item = at_line_start
                 && ITEM_KEYWORDS.contains(&word)
@@ -255,11 +254,12 @@ pub fn split(
         if rest.is_empty() {
             continue;
         }
-        let first_word: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-        if !ITEM_KEYWORDS.contains(&first_word.as_str()) {
+        let word_len = rest.bytes().take_while(|c| c.is_ascii_alphanumeric() || *c == b'_').count();
+        let first_word = rest.get(..word_len).unwrap_or_default();
+        if !ITEM_KEYWORDS.contains(&first_word) {
             let offset = segment.range.start + skip;
             let shown = rest.char_indices().nth(first_word.chars().count().max(1)).map_or(rest.len(), |(n, _)| n);
-            let help = match oc_diag::did_you_mean(&first_word, ITEM_KEYWORDS.iter().copied()).filter(|_| !first_word.is_empty()) {
+            let help = match oc_diag::did_you_mean(first_word, ITEM_KEYWORDS.iter().copied()).filter(|_| !first_word.is_empty()) {
                 Some(keyword) => {
                     unread.extend(item_name(file, text, segment.range.clone()));
                     format!("did you mean `{keyword}`? a definition starts with its keyword")
