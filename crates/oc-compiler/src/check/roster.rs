@@ -100,12 +100,14 @@ impl<'a> Checker<'a> {
             m::Value::Step { index, .. } => i64::from(*index),
             _ => return,
         };
-        let ranges: Vec<(i64, i64, Span)> =
-            self.class_ranges.iter().filter(|(t, ..)| t == ty).map(|(_, lo, hi, s)| (*lo, *hi, *s)).collect();
+        // Only the ranges it falls outside (most values fall inside all: no list is built).
+        let ranges: Vec<(i64, i64, Span)> = self
+            .class_ranges
+            .iter()
+            .filter(|(t, lo, hi, _)| t == ty && (v < *lo || v > *hi))
+            .map(|(_, lo, hi, s)| (*lo, *hi, *s))
+            .collect();
         for (lo, hi, range_span) in ranges {
-            if v >= lo && v <= hi {
-                continue;
-            }
             let shown = |n: i64| match ty {
                 Type::Scale(s) => self.scale(s).and_then(|v| v.get(n as usize)).cloned().unwrap_or_default(),
                 _ => n.to_string(),

@@ -148,7 +148,7 @@ impl<'a> Checker<'a> {
         if !self.arg_count_ok(u, sig) {
             return None;
         }
-        let mut args = Vec::new();
+        let mut args = Vec::with_capacity(u.args.len());
         for (arg, (pname, ty)) in u.args.iter().zip(&sig.params) {
             match self.const_arg(arg, ty, &u.name.value, pname) {
                 Some(v) => args.push(v),
