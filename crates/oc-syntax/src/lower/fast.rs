@@ -487,6 +487,31 @@ mod tests {
         crate::segment::split(FileId(3), text, &mut Vec::new(), &mut Vec::new())
     }
 
+    /// The words the fast path reads as keywords are the grammar's in those places: a keyword
+    /// renamed in the grammar cannot stay accepted here (the tests above would not see it).
+    #[test]
+    fn its_keywords_are_the_grammars() {
+        use crate::keywords::first_words;
+        let places: [(&str, &[&str]); 6] = [
+            ("item", &["class", "weapon", "accessory", "consumable", "tag"]),
+            ("class_entry", &["doc", "ratings", "wields", "tags", "cost", "promoted", "kit"]),
+            ("item_entry", &["doc", "type", "might", "weight", "range", "tags", "cost"]),
+            ("tag_modifier", &["stacks", "on", "doc"]),
+            ("statement", &["doc", "when", "on"]),
+            ("promoted", &["promoted"]),
+        ];
+        for (rule, words) in places {
+            let first = first_words(rule);
+            for w in words {
+                assert!(first.contains(w), "`{w}` does not begin a `{rule}` in the grammar: {first:?}");
+            }
+        }
+        assert!(crate::keywords::is_grammar_keyword("from"));
+        for w in NOT_A_NAME {
+            assert!(crate::keywords::is_grammar_keyword(w), "`{w}` is not a keyword of the grammar");
+        }
+    }
+
     /// Every `.oc` file of the repository: the standard library, scenarios, examples, fixtures.
     #[test]
     fn every_definition_it_reads_in_the_repository_reads_as_pest_reads_it() {

@@ -3,40 +3,27 @@
 //! (precedence as `lower::expr`'s Pratt parser has it). Grants, actions, `if`, indexes, `has`
 //! and dice are left to pest.
 
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
 use oc_diag::Spanned;
 
 use super::{Cursor, NOT_A_NAME};
 use crate::ast::*;
+use crate::keywords::first_words;
 
-/// Event names (the grammar's `event`).
-const EVENTS: &[&str] =
-    &["activated", "end_of_turn", "start_of_round", "end_of_round", "hit", "crit", "attacked", "after_attack", "routed", "miss"];
+/// The words of the grammar's `event`, `verb` and `thing_kind` rules, read from the grammar
+/// itself (`keywords::first_words`), so that the fast path can never accept a word pest would not.
+struct Words {
+    events: BTreeSet<&'static str>,
+    verbs: BTreeSet<&'static str>,
+    kinds: BTreeSet<&'static str>,
+}
 
-/// Command verbs (the grammar's `verb`).
-const VERBS: &[&str] = &[
-    "heal",
-    "damage",
-    "inflict",
-    "cure",
-    "reactivate",
-    "relocate",
-    "open",
-    "take_chest",
-    "raze",
-    "seize",
-    "escape",
-    "reveal",
-    "transform",
-    "restrict",
-    "must_attack_weakest",
-    "shift",
-    "debuff",
-    "ignore_item_tags",
-    "attack",
-];
-
-/// What a tag may be put on (the grammar's `thing_kind`).
-const KINDS: &[&str] = &["class", "weapon", "accessory", "consumable", "unit", "status"];
+fn words() -> &'static Words {
+    static WORDS: OnceLock<Words> = OnceLock::new();
+    WORDS.get_or_init(|| Words { events: first_words("event"), verbs: first_words("verb"), kinds: first_words("thing_kind") })
+}
 
 /// The most operands and operators one expression is read with here (`MAX_EXPR_PIECES` is
 /// pest's to report).
@@ -94,7 +81,7 @@ impl Cursor<'_> {
                 "stacks" => t.stacks = true,
                 "doc" => t.doc = Some(self.string()?),
                 "on" => {
-                    let kinds = self.commas(|c| c.ident().filter(|k| KINDS.contains(&k.value.as_str())))?;
+                    let kinds = self.commas(|c| c.ident().filter(|k| words().kinds.contains(k.value.as_str())))?;
                     super::extend(&mut t.kinds, kinds);
                 }
                 _ => return None,
@@ -138,14 +125,14 @@ impl Cursor<'_> {
             }
             "on" => {
                 let event = self.ident()?;
-                if !EVENTS.contains(&event.value.as_str()) {
+                if !words().events.contains(event.value.as_str()) {
                     return None;
                 }
                 let body = self.block()?;
                 Stmt::On { event, body, span: self.span(start, self.at) }
             }
             "action" | "grant" | "doc" => return None,
-            verb if next == Some(b'(') && VERBS.contains(&verb) => {
+            verb if next == Some(b'(') && words().verbs.contains(verb) => {
                 let verb = Spanned::new(verb.to_string(), self.span(start, start + verb.len()));
                 self.at += 1;
                 let args = self.arguments(Self::expr_full)?;
