@@ -557,6 +557,7 @@ mod tests {
             "tag Sure stacks { when not (a.b.c >= -2 * (3 + x) % 4) or f(1, g(), \"s\") != true { hit = hit - 1 / 2; avoid -= +3 } doc \"d\" }",
             "tag T on unit { on hit { inflict(foe, Poison); when x <= y { a.b = min(a, b) - - c } } cure(self) debuff ( foe , 2 ) ; }",
             "tag E() { }",
+            "tag F { when x > 1 or false { } on end_of_turn { seize(self) } }",
         ];
         let alphabet: &[u8] = b" \n,(){}\".-+=/*0123456789aAdfz_";
         let mut read = 0;
