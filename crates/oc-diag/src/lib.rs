@@ -23,21 +23,26 @@ pub struct Span {
 }
 
 impl Span {
+    #[inline]
     pub fn new(file: FileId, start: usize, end: usize) -> Span {
         let start = u32::try_from(start).unwrap_or(u32::MAX);
         let end = u32::try_from(end).unwrap_or(u32::MAX).max(start);
         Span { file, start, end }
     }
     /// A span covering both `self` and `other` (which must be in the same file).
+    #[inline]
     pub fn to(self, other: Span) -> Span {
         Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
     }
+    #[inline]
     pub fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
     }
+    #[inline]
     pub fn len(self) -> usize {
         (self.end - self.start) as usize
     }
+    #[inline]
     pub fn is_empty(self) -> bool {
         self.start == self.end
     }
