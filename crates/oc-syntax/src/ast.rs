@@ -331,6 +331,36 @@ pub struct ClassDef {
     pub span: Span,
 }
 
+impl ClassDef {
+    /// A class with nothing but its name, its title and where it is written: what the parser
+    /// fills in entry by entry.
+    pub(crate) fn empty(name: Ident, title: Option<String>, span: Span) -> ClassDef {
+        ClassDef {
+            name,
+            title,
+            doc: None,
+            ratings: vec![],
+            wields: vec![],
+            tags: vec![],
+            costs: vec![],
+            promoted: None,
+            kit: vec![],
+            normal: None,
+            transformed: None,
+            span,
+        }
+    }
+
+    /// Its lists at their length (a large file's tree is mostly short lists).
+    pub(crate) fn tighten(&mut self) {
+        self.wields.shrink_to_fit();
+        self.kit.shrink_to_fit();
+        self.ratings.shrink_to_fit();
+        self.tags.shrink_to_fit();
+        self.costs.shrink_to_fit();
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct RatingsBlock {
     pub entries: Vec<(Ident, Spanned<Literal>)>,
@@ -383,6 +413,39 @@ pub struct ItemDef {
     pub uses: Vec<Vec<Stmt>>,
     pub modifiers: Vec<Stmt>,
     pub span: Span,
+}
+
+impl ItemDef {
+    /// An item with nothing but its kind, name, title and where it is written.
+    pub(crate) fn empty(kind: ItemKind, name: Ident, title: Option<String>, span: Span) -> ItemDef {
+        ItemDef {
+            kind,
+            name,
+            title,
+            doc: None,
+            weapon_type: vec![],
+            might: vec![],
+            weight: vec![],
+            range: vec![],
+            tags: vec![],
+            costs: vec![],
+            uses: vec![],
+            modifiers: vec![],
+            span,
+        }
+    }
+
+    /// Its lists at their length.
+    pub(crate) fn tighten(&mut self) {
+        self.weapon_type.shrink_to_fit();
+        self.might.shrink_to_fit();
+        self.weight.shrink_to_fit();
+        self.range.shrink_to_fit();
+        self.tags.shrink_to_fit();
+        self.costs.shrink_to_fit();
+        self.uses.shrink_to_fit();
+        self.modifiers.shrink_to_fit();
+    }
 }
 
 #[derive(Clone, Debug)]

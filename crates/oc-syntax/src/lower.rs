@@ -413,20 +413,7 @@ impl Ctx {
 
     fn class(&self, pair: Pair<Rule>) -> Option<ClassDef> {
         let span = self.span(&pair);
-        let mut c = ClassDef {
-            name: Spanned::new(String::new(), span),
-            title: None,
-            doc: None,
-            ratings: vec![],
-            wields: vec![],
-            tags: vec![],
-            costs: vec![],
-            promoted: None,
-            kit: vec![],
-            normal: None,
-            transformed: None,
-            span,
-        };
+        let mut c = ClassDef::empty(Spanned::new(String::new(), span), None, span);
         for p in pair.into_inner() {
             let pspan = self.span(&p);
             match p.as_rule() {
@@ -451,31 +438,13 @@ impl Ctx {
                 _ => {}
             }
         }
-        c.wields.shrink_to_fit();
-        c.kit.shrink_to_fit();
-        c.ratings.shrink_to_fit();
-        c.tags.shrink_to_fit();
-        c.costs.shrink_to_fit();
+        c.tighten();
         Some(c)
     }
 
     fn item_def(&self, pair: Pair<Rule>, kind: ItemKind) -> Option<ItemDef> {
         let span = self.span(&pair);
-        let mut it = ItemDef {
-            kind,
-            name: Spanned::new(String::new(), span),
-            title: None,
-            doc: None,
-            weapon_type: vec![],
-            might: vec![],
-            weight: vec![],
-            range: vec![],
-            tags: vec![],
-            costs: vec![],
-            uses: vec![],
-            modifiers: vec![],
-            span,
-        };
+        let mut it = ItemDef::empty(kind, Spanned::new(String::new(), span), None, span);
         for p in pair.into_inner() {
             let pspan = self.span(&p);
             match p.as_rule() {
@@ -522,14 +491,7 @@ impl Ctx {
                 _ => {}
             }
         }
-        it.weapon_type.shrink_to_fit();
-        it.might.shrink_to_fit();
-        it.weight.shrink_to_fit();
-        it.range.shrink_to_fit();
-        it.tags.shrink_to_fit();
-        it.costs.shrink_to_fit();
-        it.uses.shrink_to_fit();
-        it.modifiers.shrink_to_fit();
+        it.tighten();
         Some(it)
     }
 }

@@ -344,20 +344,7 @@ impl<'a> Cursor<'a> {
     fn class(&mut self, start: usize) -> Option<ClassDef> {
         let name = self.ident()?;
         let title = self.title()?;
-        let mut c = ClassDef {
-            name,
-            title,
-            doc: None,
-            ratings: vec![],
-            wields: vec![],
-            tags: vec![],
-            costs: vec![],
-            promoted: None,
-            kit: vec![],
-            normal: None,
-            transformed: None,
-            span: self.span(start, start),
-        };
+        let mut c = ClassDef::empty(name, title, self.span(start, start));
         self.punct(b'{')?;
         while !self.eat(b'}')? {
             let at = self.at;
@@ -387,11 +374,7 @@ impl<'a> Cursor<'a> {
             }
         }
         c.span = self.span(start, self.at);
-        c.wields.shrink_to_fit();
-        c.kit.shrink_to_fit();
-        c.ratings.shrink_to_fit();
-        c.tags.shrink_to_fit();
-        c.costs.shrink_to_fit();
+        c.tighten();
         Some(c)
     }
 
@@ -409,21 +392,7 @@ impl<'a> Cursor<'a> {
     fn item(&mut self, start: usize, kind: ItemKind) -> Option<ItemDef> {
         let name = self.ident()?;
         let title = self.title()?;
-        let mut it = ItemDef {
-            kind,
-            name,
-            title,
-            doc: None,
-            weapon_type: vec![],
-            might: vec![],
-            weight: vec![],
-            range: vec![],
-            tags: vec![],
-            costs: vec![],
-            uses: vec![],
-            modifiers: vec![],
-            span: self.span(start, start),
-        };
+        let mut it = ItemDef::empty(kind, name, title, self.span(start, start));
         self.punct(b'{')?;
         while !self.eat(b'}')? {
             let at = self.at;
@@ -456,12 +425,7 @@ impl<'a> Cursor<'a> {
             }
         }
         it.span = self.span(start, self.at);
-        it.weapon_type.shrink_to_fit();
-        it.might.shrink_to_fit();
-        it.weight.shrink_to_fit();
-        it.range.shrink_to_fit();
-        it.tags.shrink_to_fit();
-        it.costs.shrink_to_fit();
+        it.tighten();
         Some(it)
     }
 }
