@@ -313,4 +313,21 @@ mod tests {
         let c = at("tag T on class, weapon doc \"x\" { movement += | }");
         assert_eq!(keywords(&c), EFFECT);
     }
+
+    /// The keywords offered where a definition, a class entry or an item entry begins are the
+    /// grammar's there, no more and no fewer, and every command verb is offered in an effect: a
+    /// keyword added to or renamed in the grammar fails here until completion follows it.
+    #[test]
+    fn keyword_lists_are_the_grammars() {
+        let set = |l: &[&'static str]| l.iter().copied().collect::<std::collections::BTreeSet<&str>>();
+        assert_eq!(set(TOP), oc_syntax::first_words("item"));
+        assert_eq!(set(CLASS), oc_syntax::first_words("class_entry"));
+        assert_eq!(set(ITEM), oc_syntax::first_words("item_entry"));
+        for verb in oc_syntax::first_words("verb") {
+            assert!(EFFECT.contains(&verb), "`{verb}` is not offered in an effect");
+        }
+        for word in oc_syntax::first_words("statement") {
+            assert!(EFFECT.contains(&word), "`{word}` (a statement) is not offered in an effect");
+        }
+    }
 }
