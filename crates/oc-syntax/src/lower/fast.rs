@@ -20,7 +20,7 @@ mod tags;
 
 /// The segment's items, if it is one plain class, item or tag definition.
 pub(super) fn segment(file: FileId, source: &str, base: usize) -> Option<Vec<Item>> {
-    let mut c = Cursor { text: source, bytes: source.as_bytes(), at: 0, file, base };
+    let mut c = Cursor { text: source, bytes: source.as_bytes(), at: 0, file, base, held: 0 };
     c.skip()?;
     let start = c.at;
     let keyword = c.word()?;
@@ -61,11 +61,18 @@ struct Cursor<'a> {
     at: usize,
     file: FileId,
     base: usize,
+    /// List items waiting on the stack (`gather`), across nested lists: bounded, so that the
+    /// fast path's stack stays small whatever the nesting (the watcher's and the language
+    /// server's threads have small stacks); past it pest reads the segment.
+    held: usize,
 }
 
 fn ident_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
+
+/// The most list items the fast path holds on the stack at once (`Cursor::held`).
+const HELD: usize = 256;
 
 /// Words that begin something other than a plain name in an expression.
 const NOT_A_NAME: &[&str] = &["true", "false", "if", "not", "and", "or", "has"];
@@ -159,7 +166,8 @@ impl<'a> Cursor<'a> {
     /// The items `next` reads one after another (`Some(None)` once the list is over, `None` at
     /// anything left to pest), in one allocation of exactly their number: each waits on the
     /// stack until the last is read (pushing and trimming cost a third of the fast path). A list
-    /// longer than 64 is pest's to read.
+    /// longer than 64, or more than `HELD` items waiting in all the lists being read, is pest's
+    /// to read.
     fn gather<T>(&mut self, next: &mut impl FnMut(&mut Self) -> Option<Option<T>>) -> Option<Vec<T>> {
         fn go<'a, T>(
             c: &mut Cursor<'a>,
@@ -168,8 +176,11 @@ impl<'a> Cursor<'a> {
         ) -> Option<Vec<T>> {
             match next(c)? {
                 None => Some(Vec::with_capacity(depth)),
-                Some(item) if depth < 64 => {
-                    let mut v = go(c, depth + 1, next)?;
+                Some(item) if depth < 64 && c.held < HELD => {
+                    c.held += 1;
+                    let v = go(c, depth + 1, next);
+                    c.held -= 1;
+                    let mut v = v?;
                     v.push(item);
                     Some(v)
                 }
@@ -449,6 +460,36 @@ mod tests {
 
     fn segments(text: &str) -> Vec<std::ops::Range<usize>> {
         crate::segment::split(FileId(3), text, &mut Vec::new(), &mut Vec::new())
+    }
+
+    /// Deeply nested blocks full of statements: the fast path holds at most `HELD` items on the
+    /// stack in all, so it reads them (or leaves them to pest) within a thread's default stack
+    /// (2 MB, unoptimised in this test), as deep as the segmenter lets brackets nest.
+    #[test]
+    fn nested_lists_stay_within_a_small_stack() {
+        let body = |statements: usize| "x += 1\n".repeat(statements);
+        for (levels, statements) in [(62, 3), (62, 60), (8, 30)] {
+            let mut text = String::from("tag T {\n");
+            for _ in 0..levels {
+                text.push_str(&body(statements));
+                text.push_str("when a {\n");
+            }
+            text.push_str(&"}\n".repeat(levels + 1));
+            let read = std::thread::Builder::new()
+                .stack_size(2 << 20)
+                .spawn(move || {
+                    let read = segment(FileId(0), &text, 0).is_some();
+                    // And the whole parse, pest reading what the fast path leaves.
+                    let (file, diagnostics) = crate::parse(FileId(0), &text);
+                    assert!(diagnostics.is_empty() && file.items.len() == 1, "{diagnostics:?}");
+                    read
+                })
+                .unwrap()
+                .join()
+                .unwrap();
+            // Few items in all: read here; many: left to pest.
+            assert_eq!(read, levels * statements <= HELD, "{levels} levels of {statements}");
+        }
     }
 
     /// The words the fast path reads as keywords are the grammar's in those places: a keyword
