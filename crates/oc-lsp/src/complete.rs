@@ -89,9 +89,49 @@ const EFFECT: &[&str] = &[
     "false",
     "self",
 ];
-const ACTION: &[&str] = &["doc", "target", "requires", "within", "heal", "damage", "inflict", "cure", "seize", "escape"];
+/// An action's own entries, then everything an effect offers (an action's body is statements).
+const ACTION: &[&str] = &[
+    "target",
+    "requires",
+    "within",
+    "doc",
+    "when",
+    "on",
+    "action",
+    "grant",
+    "heal",
+    "damage",
+    "inflict",
+    "cure",
+    "reactivate",
+    "relocate",
+    "open",
+    "take_chest",
+    "raze",
+    "seize",
+    "escape",
+    "reveal",
+    "transform",
+    "restrict",
+    "must_attack_weakest",
+    "shift",
+    "debuff",
+    "ignore_item_tags",
+    "attack",
+    "has",
+    "and",
+    "or",
+    "not",
+    "if",
+    "then",
+    "else",
+    "true",
+    "false",
+    "self",
+];
 const STATUS_END: &[&str] = &["clears", "when", "at", "lasts"];
-const SCENARIO: &[&str] = &["doc", "map", "regions", "rounds", "then", "deploy", "first", "chest", "attacker", "defender"];
+const SCENARIO: &[&str] =
+    &["doc", "map", "regions", "rounds", "then", "deploy", "first", "chest", "fog", "vision", "attacker", "defender"];
 const SIDE: &[&str] = &[
     "doc",
     "zone",
@@ -315,8 +355,9 @@ mod tests {
     }
 
     /// The keywords offered where a definition, a class entry or an item entry begins are the
-    /// grammar's there, no more and no fewer, and every command verb is offered in an effect: a
-    /// keyword added to or renamed in the grammar fails here until completion follows it.
+    /// grammar's there, no more and no fewer; every verb and statement keyword is offered in an
+    /// effect; and every other list offers at least the words its entries begin with: a keyword
+    /// added to or renamed in the grammar fails here until completion follows it.
     #[test]
     fn keyword_lists_are_the_grammars() {
         let set = |l: &[&'static str]| l.iter().copied().collect::<std::collections::BTreeSet<&str>>();
@@ -328,6 +369,20 @@ mod tests {
         }
         for word in oc_syntax::first_words("statement") {
             assert!(EFFECT.contains(&word), "`{word}` (a statement) is not offered in an effect");
+        }
+        // Elsewhere the lists also offer words used inside an entry: each holds at least the
+        // words its entries begin with.
+        for (list, rule) in [
+            (RULESET, "ruleset_entry"),
+            (TERRAIN, "terrain_entry"),
+            (SCENARIO, "scenario_entry"),
+            (SIDE, "side_entry"),
+            (STATUS_END, "status_end"),
+            (ACTION, "action_entry"),
+        ] {
+            for word in oc_syntax::first_words(rule) {
+                assert!(list.contains(&word), "`{word}` begins a `{rule}` but is not offered there");
+            }
         }
     }
 }
