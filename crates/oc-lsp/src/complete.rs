@@ -89,46 +89,8 @@ const EFFECT: &[&str] = &[
     "false",
     "self",
 ];
-/// An action's own entries, then everything an effect offers (an action's body is statements).
-const ACTION: &[&str] = &[
-    "target",
-    "requires",
-    "within",
-    "doc",
-    "when",
-    "on",
-    "action",
-    "grant",
-    "heal",
-    "damage",
-    "inflict",
-    "cure",
-    "reactivate",
-    "relocate",
-    "open",
-    "take_chest",
-    "raze",
-    "seize",
-    "escape",
-    "reveal",
-    "transform",
-    "restrict",
-    "must_attack_weakest",
-    "shift",
-    "debuff",
-    "ignore_item_tags",
-    "attack",
-    "has",
-    "and",
-    "or",
-    "not",
-    "if",
-    "then",
-    "else",
-    "true",
-    "false",
-    "self",
-];
+/// An action's own entries; everything an effect offers follows them (its body is statements).
+const ACTION: &[&str] = &["target", "requires", "within"];
 const STATUS_END: &[&str] = &["clears", "when", "at", "lasts"];
 const SCENARIO: &[&str] =
     &["doc", "map", "regions", "rounds", "then", "deploy", "first", "chest", "fog", "vision", "attacker", "defender"];
@@ -240,6 +202,9 @@ fn keywords(ctx: &Context) -> Vec<&'static str> {
     let item = ctx.item.as_deref().unwrap_or("");
     let inner = ctx.blocks.last().map(String::as_str);
     let mut out = keywords_of(item, ctx.blocks.len(), inner).to_vec();
+    if out.as_slice() == ACTION {
+        out.extend(EFFECT);
+    }
     // A status's `clears` and `lasts` follow its body, where a new item may start too.
     if ctx.blocks.is_empty() && ctx.last_item.as_deref() == Some("status") {
         out.extend(STATUS_END);
@@ -378,11 +343,14 @@ mod tests {
             (SCENARIO, "scenario_entry"),
             (SIDE, "side_entry"),
             (STATUS_END, "status_end"),
-            (ACTION, "action_entry"),
         ] {
             for word in oc_syntax::first_words(rule) {
                 assert!(list.contains(&word), "`{word}` begins a `{rule}` but is not offered there");
             }
+        }
+        let action = keywords(&at("tag T { action { | } }"));
+        for word in oc_syntax::first_words("action_entry") {
+            assert!(action.contains(&word), "`{word}` begins an `action_entry` but is not offered there");
         }
     }
 }
