@@ -87,17 +87,24 @@ fn int_value(text: &str) -> Option<i64> {
     text.trim_start_matches('+').parse().ok()
 }
 
+/// The character an escape `\c` in a string stands for: `\n` and `\t` their control
+/// characters, any other the character itself (`\"`, `\\`).
+fn unescape(c: char) -> char {
+    match c {
+        'n' => '\n',
+        't' => '\t',
+        other => other,
+    }
+}
+
 fn unquote(pair: &Pair<Rule>) -> String {
     let raw = pair.clone().into_inner().next().map_or("", |p| p.as_str());
     let mut out = String::with_capacity(raw.len());
     let mut chars = raw.chars();
     while let Some(c) = chars.next() {
         if c == '\\' {
-            match chars.next() {
-                Some('n') => out.push('\n'),
-                Some('t') => out.push('\t'),
-                Some(other) => out.push(other),
-                None => {}
+            if let Some(escaped) = chars.next() {
+                out.push(unescape(escaped));
             }
         } else {
             out.push(c);

@@ -312,14 +312,15 @@ fn trivia_len(source: &str) -> usize {
         } else if trimmed.starts_with("/*") {
             // Block comments were validated by the scanner; nested ones end at the last `*/`
             // of their own nesting, which `skip_block_comment` finds.
-            rest = skip_block_comment(trimmed);
+            rest = skip_block_comment(trimmed).unwrap_or("");
         } else {
             return source.len() - trimmed.len();
         }
     }
 }
 
-fn skip_block_comment(text: &str) -> &str {
+/// What follows the (nested) block comment `text` starts with; `None` if it is never closed.
+pub(crate) fn skip_block_comment(text: &str) -> Option<&str> {
     let bytes = text.as_bytes();
     let mut depth = 0usize;
     let mut i = 0;
@@ -331,11 +332,11 @@ fn skip_block_comment(text: &str) -> &str {
             depth = depth.saturating_sub(1);
             i += 2;
             if depth == 0 {
-                return text.get(i..).unwrap_or("");
+                return text.get(i..);
             }
         } else {
             i += 1;
         }
     }
-    ""
+    None
 }

@@ -74,6 +74,11 @@ fn ident_char(b: u8) -> bool {
 /// The most list items the fast path holds on the stack at once (`Cursor::held`).
 const HELD: usize = 256;
 
+/// Whether a word is read as dice (`d6`, `d20`), not a name.
+fn die_word(w: &str) -> bool {
+    w.starts_with('d') && w.as_bytes().get(1).is_some_and(|b| b.is_ascii_digit())
+}
+
 /// Words that begin something other than a plain name in an expression.
 const NOT_A_NAME: &[&str] = &["true", "false", "if", "not", "and", "or", "has"];
 
@@ -109,21 +114,8 @@ impl<'a> Cursor<'a> {
     }
 
     fn block_comment(&mut self) -> Option<()> {
-        self.at += 2;
-        let mut depth = 1usize;
-        while depth > 0 {
-            match (self.peek()?, self.peek_at(1)) {
-                (b'*', Some(b'/')) => {
-                    depth -= 1;
-                    self.at += 2;
-                }
-                (b'/', Some(b'*')) => {
-                    depth += 1;
-                    self.at += 2;
-                }
-                _ => self.at += 1,
-            }
-        }
+        let rest = crate::segment::skip_block_comment(self.text.get(self.at..)?)?;
+        self.at = self.text.len() - rest.len();
         Some(())
     }
 
@@ -237,12 +229,10 @@ impl<'a> Cursor<'a> {
                     self.at += 1;
                     let rest = self.text.get(self.at..)?;
                     let c = rest.chars().next()?;
-                    match c {
-                        '\n' => return None,
-                        'n' => out.push('\n'),
-                        't' => out.push('\t'),
-                        other => out.push(other),
+                    if c == '\n' {
+                        return None;
                     }
+                    out.push(super::unescape(c));
                     self.at += c.len_utf8();
                     from = self.at;
                 }
@@ -263,8 +253,7 @@ impl<'a> Cursor<'a> {
             ExprKind::Int(self.int()?.value)
         } else {
             let w = self.word()?;
-            let die = w.starts_with('d') && w.as_bytes().get(1).is_some_and(|b| b.is_ascii_digit());
-            if die || NOT_A_NAME.contains(&w) {
+            if die_word(w) || NOT_A_NAME.contains(&w) {
                 return None;
             }
             ExprKind::Name(w.to_string())
@@ -293,15 +282,19 @@ impl<'a> Cursor<'a> {
             let span = name.span;
             return Some(TagRef { name, args: Vec::new(), span });
         }
-        let args = if self.eat(b')')? {
-            Vec::new()
-        } else {
-            let args = self.commas(Self::expr)?;
-            self.punct(b')')?;
-            args
-        };
+        let args = self.arguments(Self::expr)?;
         let span = self.span(start, self.at);
         Some(TagRef { name, args, span })
+    }
+
+    /// `expr, ...)` after an opening bracket, gathered.
+    fn arguments(&mut self, expr: impl Fn(&mut Self) -> Option<Expr>) -> Option<Vec<Expr>> {
+        if self.eat(b')')? {
+            return Some(Vec::new());
+        }
+        let args = self.commas(expr)?;
+        self.punct(b')')?;
+        Some(args)
     }
 
     /// `tags A, B(1)` after its keyword, added to `out`.
@@ -340,7 +333,7 @@ impl<'a> Cursor<'a> {
         } else {
             let w = self.word()?;
             // `d6`, `d{..}`: dice, pest's to read.
-            if w.starts_with('d') && w.as_bytes().get(1).is_some_and(|b| b.is_ascii_digit()) {
+            if die_word(w) {
                 return None;
             }
             if self.peek() == Some(b'{') && w == "d" {

@@ -164,16 +164,6 @@ impl Cursor<'_> {
         }))
     }
 
-    /// `expr, ...)` after an opening bracket, gathered.
-    fn arguments(&mut self, expr: impl Fn(&mut Self) -> Option<Expr>) -> Option<Vec<Expr>> {
-        if self.eat(b')')? {
-            return Some(Vec::new());
-        }
-        let args = self.commas(expr)?;
-        self.punct(b')')?;
-        Some(args)
-    }
-
     /// Where a statement with an optional `;` ends: after the `;`, else (as pest's span has it)
     /// after the blank that follows it.
     fn statement_end(&mut self) -> Option<usize> {
@@ -264,7 +254,6 @@ impl Cursor<'_> {
             _ => {
                 let w = self.word()?;
                 let end = self.at;
-                let die = w.starts_with('d') && w.as_bytes().get(1).is_some_and(|b| b.is_ascii_digit());
                 let mut probe = *self;
                 probe.skip()?;
                 if probe.peek() == Some(b'(') && w != "if" {
@@ -276,7 +265,7 @@ impl Cursor<'_> {
                 match w {
                     "true" => ExprKind::Bool(true),
                     "false" => ExprKind::Bool(false),
-                    _ if die || NOT_A_NAME.contains(&w) || w == "d" => return None,
+                    _ if super::die_word(w) || NOT_A_NAME.contains(&w) || w == "d" => return None,
                     _ => ExprKind::Name(w.to_string()),
                 }
             }
