@@ -69,8 +69,8 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
     let unit = b.engine.unit(&base, &[]).ok()?;
     let mobility = b.mobility_of(&unit);
     let reach = view.reachable_with(i, &mobility)?;
-    let actions = b.actions(i);
-    let has = |verb: m::Verb| actions.iter().any(|a| a.verb() == Some(verb));
+    let verbs = b.action_verbs(i);
+    let has = |verb: m::Verb| verbs.contains(&Some(verb));
     // Where activations are steps paid from a resource, only steps the unit can pay for.
     let affordable = |turn: &Turn| {
         let moved = turn.to.and_then(|t| reach.get(&t).copied()).unwrap_or(0);

@@ -14,11 +14,9 @@ mod forecasts;
 mod greedy;
 mod tactician;
 
-use std::collections::BinaryHeap;
-
 use oc_model as m;
 
-use crate::battle::{Battle, Combatant, Controller, Sight, State, Tile, Turn};
+use crate::battle::{Battle, Combatant, Controller, CostQueue, Sight, State, Tile, Turn};
 
 pub use greedy::{Greedy, Prospect};
 pub use tactician::stakes::free_to_wait;
@@ -155,17 +153,18 @@ impl Guide {
         let mut g = Guide { width, height, cost: vec![Guide::FAR; (width * height) as usize] };
         // Entering each tile, by index (the terrain looked up once per tile, not per step).
         let enter = b.tile_costs(kind);
-        let mut heap = BinaryHeap::new();
+        let steps = || enter.iter().flatten().copied();
+        let mut queue = CostQueue::new(steps().min().unwrap_or(0), steps().max().unwrap_or(0));
         for t in goals {
             if let Some(k) = g.index(*t) {
-                if g.cost.get(k).is_some_and(|c| *c > 0) {
-                    g.cost[k] = 0;
-                    heap.push(std::cmp::Reverse((0i64, k)));
+                if let Some(c) = g.cost.get_mut(k).filter(|c| **c > 0) {
+                    *c = 0;
+                    queue.push(0, k);
                 }
             }
         }
         let w = width as usize;
-        while let Some(std::cmp::Reverse((here, at))) = heap.pop() {
+        while let Some((here, at)) = queue.pop() {
             if g.cost.get(at).is_some_and(|c| *c < here) {
                 continue;
             }
@@ -190,7 +189,7 @@ impl Guide {
                 if let Some(c) = g.cost.get_mut(n) {
                     if total < *c {
                         *c = total;
-                        heap.push(std::cmp::Reverse((total, n)));
+                        queue.push(total, n);
                     }
                 }
             }

@@ -5,33 +5,54 @@ use oc_model as m;
 
 use super::effects::{collect_commands, TagUse};
 use super::eval::{const_eval, Eval};
-use super::{distance, Available, Battle, BattleError, State, Tile, Trade};
+use super::{distance, first_verb, Available, Battle, BattleError, State, Tile, Trade};
 
-impl Battle<'_> {
+impl<'e> Battle<'e> {
     /// The special actions a unit has: every `action` of every tag it holds (class, form,
     /// scenario tags, carried items), following `grant`s.
     pub fn actions(&self, i: usize) -> Vec<Available> {
-        let Some(u) = self.units.get(i) else { return Vec::new() };
-        let rules = &self.engine.rules;
+        let mut out = Vec::new();
+        self.each_action(i, |action, params, args, source| {
+            out.push(Available {
+                action: action.clone(),
+                params: params.to_vec(),
+                args: args.to_vec(),
+                source: source.map(str::to_string),
+            });
+        });
+        out
+    }
+
+    /// The verb of each of [`Battle::actions`] (`Available::verb`), in the same order, without
+    /// copying the actions: what an AI asks of every unit it weighs.
+    pub fn action_verbs(&self, i: usize) -> Vec<Option<m::Verb>> {
+        let mut out = Vec::new();
+        self.each_action(i, |action, _, _, _| out.push(first_verb(&action.effects)));
+        out
+    }
+
+    /// Calls `f` with each action unit `i` has (its tag's parameter names and arguments, and the
+    /// item it comes from), in [`Battle::actions`]' order.
+    fn each_action(&self, i: usize, mut f: impl FnMut(&'e m::Action, &[String], &[m::Value], Option<&'e str>)) {
+        let Some(u) = self.units.get(i) else { return };
+        let rules: &'e m::Rules = &self.engine.rules;
         let uses = self.own_tags(u);
-        let mut groups: Vec<(Option<String>, Vec<TagUse>)> = vec![(None, uses)];
+        let mut groups: Vec<(Option<&'e str>, Vec<TagUse>)> = vec![(None, uses)];
         for item in u.items.iter().filter_map(|n| rules.item(n)) {
             // A weapon's actions need it equipped; other items' work from the inventory.
             if item.kind != m::ItemKind::Weapon || u.equipped.as_deref() == Some(item.name.as_str()) {
-                groups.push((Some(item.name.clone()), item.tags.iter().map(|t| (t.tag.clone(), t.args.clone())).collect()));
+                groups.push((Some(item.name.as_str()), item.tags.iter().map(|t| (t.tag.clone(), t.args.clone())).collect()));
             }
         }
-        let mut out = Vec::new();
         for (source, uses) in groups {
             for (effects, params, args) in self.expand(uses) {
                 for e in effects {
                     if let m::Effect::Action(action) = e {
-                        out.push(Available { action, params: params.clone(), args: args.clone(), source: source.clone() });
+                        f(action, &params, &args, source);
                     }
                 }
             }
         }
-        out
     }
 
     /// The distances (least, most) at which unit `i` can take its action with `verb` now, as

@@ -7,7 +7,7 @@ use super::eval::{const_eval, Eval};
 use super::{Affliction, Battle, Combatant, Debuff, Record, State};
 use crate::combat::rng;
 
-impl Battle<'_> {
+impl<'e> Battle<'e> {
     /// The tags a unit has of itself: its class's, its current form's (a shifter is transformed
     /// unless it has acted this round) and the scenario's.
     pub(super) fn own_tags(&self, u: &Combatant) -> Vec<TagUse> {
@@ -24,8 +24,8 @@ impl Battle<'_> {
     }
 
     /// Tag uses with what they `grant`, each with its effects, parameter names and arguments.
-    pub(super) fn expand(&self, mut uses: Vec<(String, Vec<m::Value>)>) -> Vec<Holding> {
-        let rules = &self.engine.rules;
+    pub(super) fn expand(&self, mut uses: Vec<(String, Vec<m::Value>)>) -> Vec<Holding<'e>> {
+        let rules: &'e m::Rules = &self.engine.rules;
         let mut out = Vec::new();
         let mut k = 0;
         while let Some((name, args)) = uses.get(k).cloned() {
@@ -50,26 +50,26 @@ impl Battle<'_> {
                     _ => {}
                 }
             }
-            out.push((tag.effects.clone(), params, args));
+            out.push((&tag.effects[..], params, args));
         }
         out
     }
 
     /// Every tag instance a unit holds now (class and form, scenario tags, equipped weapon,
     /// accessory, statuses), following `grant`s, with its parameter names and arguments.
-    pub(super) fn holdings(&self, i: usize) -> Vec<Holding> {
+    pub(super) fn holdings(&self, i: usize) -> Vec<Holding<'e>> {
         let Some(u) = self.units.get(i) else { return Vec::new() };
-        let rules = &self.engine.rules;
+        let rules: &'e m::Rules = &self.engine.rules;
         let mut uses = self.own_tags(u);
         let accessory = u.items.iter().find(|n| rules.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory));
         for item in u.equipped.iter().chain(accessory).filter_map(|n| rules.item(n)) {
             uses.extend(item.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
         }
-        let mut out: Vec<Holding> = u
+        let mut out: Vec<Holding<'e>> = u
             .statuses
             .iter()
             .filter_map(|a| rules.status(&a.status))
-            .map(|st| (st.effects.clone(), Vec::new(), Vec::new()))
+            .map(|st| (&st.effects[..], Vec::new(), Vec::new()))
             .collect();
         out.extend(self.expand(uses));
         out
@@ -116,7 +116,7 @@ impl Battle<'_> {
                 dice: std::cell::RefCell::new(Some(&mut dice)),
                 drawn,
             };
-            for e in &effects {
+            for e in effects {
                 if let m::Effect::On { event: ev, then } = e {
                     if *ev == event {
                         collect_commands(&ctx, then, &params, &args, &mut todo);
@@ -210,8 +210,9 @@ pub(super) fn collect_commands(
 /// A tag by name with its arguments.
 pub(super) type TagUse = (String, Vec<m::Value>);
 
-/// Effects held through one tag or status, with the tag's parameter names and arguments.
-type Holding = (Vec<m::Effect>, Vec<String>, Vec<m::Value>);
+/// Effects held through one tag or status (borrowed from the rules), with the tag's parameter
+/// names and arguments.
+type Holding<'r> = (&'r [m::Effect], Vec<String>, Vec<m::Value>);
 
 /// A command to run from a trigger, with its tag's parameter names and arguments.
 pub(super) type Triggered = (m::Verb, Vec<m::Expr>, Vec<String>, Vec<m::Value>);

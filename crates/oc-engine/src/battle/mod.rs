@@ -33,6 +33,7 @@ use crate::{ChaCha8Rng, Engine, EngineError, Form, Loadout};
 pub use fog::{Light, Sight};
 pub use game::{auto_deploy, play, play_watched, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
+pub(crate) use movement::CostQueue;
 pub use movement::{distance, neighbours, Reach};
 pub use turns::{Activation, StepVars};
 
@@ -47,7 +48,7 @@ pub enum State {
 }
 
 /// A unit on (or off) the battlefield.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct Combatant {
     pub name: String,
     pub side: m::SideId,
@@ -83,6 +84,55 @@ pub struct Combatant {
     /// The way it faces (a unit step such as `(1, 0)`), where threat zones are in front.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facing: Option<Tile>,
+}
+
+/// Field by field, so that `clone_from` reuses the strings and lists a unit already holds: a
+/// turn keeps a copy of every unit to put back if the rules refuse it ([`Battle::turn`]), and
+/// copying into last turn's copy allocates almost nothing.
+impl Clone for Combatant {
+    fn clone(&self) -> Self {
+        Combatant {
+            name: self.name.clone(),
+            side: self.side,
+            class: self.class.clone(),
+            items: self.items.clone(),
+            tags: self.tags.clone(),
+            equipped: self.equipped.clone(),
+            hp: self.hp,
+            max_hp: self.max_hp,
+            pos: self.pos,
+            state: self.state,
+            activated: self.activated,
+            statuses: self.statuses.clone(),
+            reverted: self.reverted,
+            transformed: self.transformed,
+            spent: self.spent.clone(),
+            debuffs: self.debuffs.clone(),
+            resources: self.resources.clone(),
+            facing: self.facing,
+        }
+    }
+
+    fn clone_from(&mut self, from: &Self) {
+        self.name.clone_from(&from.name);
+        self.side = from.side;
+        self.class.clone_from(&from.class);
+        self.items.clone_from(&from.items);
+        self.tags.clone_from(&from.tags);
+        self.equipped.clone_from(&from.equipped);
+        self.hp = from.hp;
+        self.max_hp = from.max_hp;
+        self.pos = from.pos;
+        self.state = from.state;
+        self.activated = from.activated;
+        self.statuses.clone_from(&from.statuses);
+        self.reverted = from.reverted;
+        self.transformed = from.transformed;
+        self.spent.clone_from(&from.spent);
+        self.debuffs.clone_from(&from.debuffs);
+        self.resources.clone_from(&from.resources);
+        self.facing = from.facing;
+    }
 }
 
 /// A lowered attribute: `shift` steps or points on `attr`. `armed` once the unit's next turn has
@@ -185,8 +235,13 @@ pub struct Available {
 
 impl Available {
     pub fn verb(&self) -> Option<m::Verb> {
-        self.action.effects.iter().find_map(|e| if let m::Effect::Command { verb, .. } = e { Some(*verb) } else { None })
+        first_verb(&self.action.effects)
     }
+}
+
+/// The verb of an action's first command: what the action is known by.
+pub(crate) fn first_verb(effects: &[m::Effect]) -> Option<m::Verb> {
+    effects.iter().find_map(|e| if let m::Effect::Command { verb, .. } = e { Some(*verb) } else { None })
 }
 
 pub struct Battle<'e> {
@@ -225,6 +280,9 @@ pub struct Battle<'e> {
     /// The terrain each tile had before `set_terrain` changed it during the turn in progress
     /// (tile index, name): what a refused turn puts back, instead of a copy of every tile's name.
     terrain_undo: Vec<(usize, String)>,
+    /// The units as they were before the turn in progress (what a refused turn puts back),
+    /// copied into the last turn's copy so that their strings are reused.
+    units_undo: Vec<Combatant>,
 }
 
 fn side_index(s: m::SideId) -> usize {
@@ -330,6 +388,7 @@ impl<'e> Battle<'e> {
             queue: Vec::new(),
             terrain_ix: Vec::new(),
             terrain_undo: Vec::new(),
+            units_undo: Vec::new(),
         };
         b.terrain_ix = b.terrain_indices();
         b.face_the_enemy();
@@ -385,8 +444,8 @@ impl<'e> Battle<'e> {
     /// Plays one combat turn for the side to act. A turn the rules refuse changes nothing.
     pub fn turn(&mut self, t: Turn) -> Result<(), BattleError> {
         self.terrain_undo.clear();
+        self.units_undo.clone_from(&self.units);
         let saved = (
-            self.units.clone(),
             self.rng.clone(),
             self.seized.clone(),
             self.escaped.clone(),
@@ -399,11 +458,11 @@ impl<'e> Battle<'e> {
         );
         let result = self.turn_inner(t);
         if result.is_err() {
-            let (units, rng, seized, escaped, razed, chests, log, tile_hp, fog, order) = saved;
+            let (rng, seized, escaped, razed, chests, log, tile_hp, fog, order) = saved;
             (self.active, self.queue, self.to_act, self.round, self.first, self.finished_first) = order;
             (self.lights, self.sighted) = fog;
             self.tile_hp = tile_hp;
-            self.units = units;
+            std::mem::swap(&mut self.units, &mut self.units_undo);
             for (at, name) in std::mem::take(&mut self.terrain_undo).into_iter().rev() {
                 self.replace_terrain(at, name);
             }

@@ -23,6 +23,64 @@ pub fn distance(a: Tile, b: Tile) -> i64 {
     (a.0 - b.0).abs() + (a.1 - b.1).abs()
 }
 
+/// Tiles waiting in a shortest-path search, taken cheapest first. Steps cost small whole numbers
+/// (a terrain's movement cost), so when the dearest step is at most [`CostQueue::BUCKETS`] the
+/// waiting tiles are kept in buckets by cost modulo the dearest step plus one (Dial's algorithm:
+/// no heap to keep in order); otherwise in a binary heap. Either way every tile is taken at its
+/// least cost, so the costs a search finds are the same.
+pub(crate) enum CostQueue<T> {
+    Buckets { buckets: Vec<Vec<(i64, T)>>, here: i64, waiting: usize },
+    Heap(BinaryHeap<Reverse<(i64, T)>>),
+}
+
+impl<T: Ord> CostQueue<T> {
+    /// The most buckets kept: a dearer step uses the heap.
+    const BUCKETS: i64 = 64;
+
+    /// A queue for a search whose steps cost from `cheapest` to `dearest`.
+    pub(crate) fn new(cheapest: i64, dearest: i64) -> Self {
+        if cheapest >= 0 && (0..Self::BUCKETS).contains(&dearest) {
+            let buckets = (0..=dearest).map(|_| Vec::new()).collect();
+            CostQueue::Buckets { buckets, here: 0, waiting: 0 }
+        } else {
+            CostQueue::Heap(BinaryHeap::new())
+        }
+    }
+
+    /// Adds `t` at `cost`, which is no less than the cost last taken, and (in buckets) at most the
+    /// dearest step more.
+    pub(crate) fn push(&mut self, cost: i64, t: T) {
+        match self {
+            CostQueue::Buckets { buckets, waiting, .. } => {
+                let n = buckets.len() as i64;
+                if let Some(b) = buckets.get_mut(cost.rem_euclid(n) as usize) {
+                    b.push((cost, t));
+                    *waiting += 1;
+                }
+            }
+            CostQueue::Heap(heap) => heap.push(Reverse((cost, t))),
+        }
+    }
+
+    /// The cheapest tile waiting, with its cost.
+    pub(crate) fn pop(&mut self) -> Option<(i64, T)> {
+        match self {
+            CostQueue::Buckets { buckets, here, waiting } => {
+                let n = buckets.len() as i64;
+                while *waiting > 0 {
+                    if let Some(next) = buckets.get_mut(here.rem_euclid(n) as usize).and_then(Vec::pop) {
+                        *waiting -= 1;
+                        return Some(next);
+                    }
+                    *here += 1;
+                }
+                None
+            }
+            CostQueue::Heap(heap) => heap.pop().map(|Reverse(x)| x),
+        }
+    }
+}
+
 impl Battle<'_> {
     pub fn terrain_at(&self, t: Tile) -> Option<&m::Terrain> {
         self.engine.rules.terrains.get(self.terrain_index_at(t)?)
@@ -224,5 +282,55 @@ impl Battle<'_> {
         }
         path.reverse();
         Some(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CostQueue;
+
+    /// A search's pushes: each at the cost last taken plus a step of 0 to `dearest`.
+    fn drain(mut q: CostQueue<u32>, dearest: i64, seed: u64) -> Vec<(i64, u32)> {
+        let mut state = seed;
+        let mut next = || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state >> 33
+        };
+        let mut taken = Vec::new();
+        for t in 0..5 {
+            q.push(0, t);
+        }
+        let mut id = 5u32;
+        while let Some((cost, t)) = q.pop() {
+            taken.push((cost, t));
+            // Each tile taken lets a few more wait, as neighbours do (fewer as the search grows).
+            if id < 400 {
+                for _ in 0..(next() % 4) {
+                    q.push(cost + (next() % (dearest as u64 + 1)) as i64, id);
+                    id += 1;
+                }
+            }
+        }
+        taken
+    }
+
+    #[test]
+    fn buckets_take_tiles_in_the_cost_order_a_heap_does() {
+        for dearest in [0, 1, 3, 7, 63] {
+            for seed in 0..20 {
+                let buckets = drain(CostQueue::new(0, dearest), dearest, seed);
+                assert!(matches!(CostQueue::<u32>::new(0, dearest), CostQueue::Buckets { .. }));
+                let heap = drain(CostQueue::Heap(Default::default()), dearest, seed);
+                // The same tiles at the same costs, never a cheaper one after a dearer one.
+                assert!(buckets.windows(2).all(|w| w[0].0 <= w[1].0), "dearest {dearest}, seed {seed}");
+                let (mut a, mut b) = (buckets.clone(), heap.clone());
+                a.sort();
+                b.sort();
+                assert_eq!(a, b, "dearest {dearest}, seed {seed}");
+            }
+        }
+        // A dear step or a negative one: the heap.
+        assert!(matches!(CostQueue::<u32>::new(0, 64), CostQueue::Heap(_)));
+        assert!(matches!(CostQueue::<u32>::new(-1, 3), CostQueue::Heap(_)));
     }
 }

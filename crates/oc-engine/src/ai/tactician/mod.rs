@@ -198,7 +198,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         let view = View::new(b, side);
         let seizers: Vec<usize> = (0..b.units.len())
             .filter(|k| b.units.get(*k).is_some_and(|u| u.state == State::Ready))
-            .filter(|k| b.actions(*k).iter().any(|a| matches!(a.verb(), Some(m::Verb::Seize | m::Verb::Escape | m::Verb::Raze))))
+            .filter(|k| b.action_verbs(*k).iter().any(|v| matches!(v, Some(m::Verb::Seize | m::Verb::Escape | m::Verb::Raze))))
             .collect();
         let stakes = Stakes::new(b, side, prices, &seizers);
         let threats = ThreatMap::new(&view, cache, &stakes.worth);
@@ -377,11 +377,12 @@ impl<'v, 'e> Decision<'v, 'e> {
             .count()
     }
 
-    fn guides(&mut self, kind: &str) -> &Guides {
-        let (b, side, stakes) = (self.view.battle, self.side, &self.stakes);
-        let enemies: Vec<Tile> = self.view.enemies().map(|(_, u)| u.pos).collect();
-        self.guides.entry(kind.to_string()).or_insert_with(|| {
-            let mut enemy = enemies;
+    /// The walking guides for movement type `kind`, worked out on its first use in this decision
+    /// (each tile a plan weighs asks again).
+    fn guides(&mut self, kind: &str) -> Option<&Guides> {
+        if !self.guides.contains_key(kind) {
+            let (b, side, stakes) = (self.view.battle, self.side, &self.stakes);
+            let mut enemy: Vec<Tile> = self.view.enemies().map(|(_, u)| u.pos).collect();
             if enemy.is_empty() {
                 // Nobody in sight: toward where the enemy deployed.
                 enemy = b.map.region(&b.scenario.side(side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default();
@@ -389,7 +390,8 @@ impl<'v, 'e> Decision<'v, 'e> {
             let goal = (!stakes.goals.is_empty()).then(|| Guide::new(b, kind, &stakes.goals));
             let region: Vec<Tile> = stakes.hold.iter().chain(&stakes.contest).copied().collect();
             let region = (!region.is_empty()).then(|| Guide::new(b, kind, &region));
-            Guides { enemy: Guide::new(b, kind, &enemy), goal, region }
-        })
+            self.guides.insert(kind.to_string(), Guides { enemy: Guide::new(b, kind, &enemy), goal, region });
+        }
+        self.guides.get(kind)
     }
 }

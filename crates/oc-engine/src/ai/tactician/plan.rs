@@ -47,8 +47,8 @@ impl<'v, 'e> Decision<'v, 'e> {
         let mobility = b.mobility_of(&acting_unit);
         let mut reach: Vec<(Tile, i64)> = self.view.reachable_with(i, &mobility)?.into_iter().collect();
         reach.sort_unstable();
-        let actions = b.actions(i);
-        let has = |verb: m::Verb| actions.iter().any(|a| a.verb() == Some(verb));
+        let verbs = b.action_verbs(i);
+        let has = |verb: m::Verb| verbs.contains(&Some(verb));
         // Where activations are steps paid from a resource, only steps the unit can pay for.
         let affordable = |turn: &Turn| {
             let moved = turn
@@ -410,9 +410,9 @@ impl<'v, 'e> Decision<'v, 'e> {
             (None, Some(_)) => 1.0,
             _ => 0.0,
         };
-        let (toward, goal, region) = {
-            let g = self.guides(&me.kind);
-            (progress(&g.enemy), g.goal.as_ref().map(progress), g.region.as_ref().map(progress))
+        let (toward, goal, region) = match self.guides(&me.kind) {
+            Some(g) => (progress(&g.enemy), g.goal.as_ref().map(progress), g.region.as_ref().map(progress)),
+            None => (0.0, None, None),
         };
         let mut v = (super::ADVANCE + 0.12 * urgency) * toward;
         // Within striking distance of an enemy for next time.

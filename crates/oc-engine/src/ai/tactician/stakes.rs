@@ -162,7 +162,7 @@ impl Stakes {
         }
         // Healers keep the others standing.
         for (k, w) in worth.iter_mut().enumerate() {
-            if b.actions(k).iter().any(|a| a.verb() == Some(m::Verb::Heal)) {
+            if b.action_verbs(k).contains(&Some(m::Verb::Heal)) {
                 *w *= 1.3;
             }
         }
