@@ -217,6 +217,17 @@ pub struct Odds {
     pub defender_damage_taken: f64,
 }
 
+/// How an exchange ends, as an AI weighs it: each side's final HP with its chance, the HP each
+/// started from, and the [`Odds`] (the same bits as the forecast's), without what a forecast
+/// shows of each side before the dice ([`Exchange::ending`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ending {
+    pub start: [i64; 2],
+    pub attacker_hp: std::collections::BTreeMap<i64, f64>,
+    pub defender_hp: std::collections::BTreeMap<i64, f64>,
+    pub odds: Odds,
+}
+
 type UnitCache = FastMap<(usize, Vec<u32>), Arc<Unit>>;
 
 /// Equal status lists, without a `memcmp` call for the short (usually empty) lists of a state.

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use oc_model as m;
 
-pub use combat::{rng, roll_die, Exchange, Forecast, Laid, Odds, Outcome, Resolution, Shown, SideForecast, StrikeLog};
+pub use combat::{rng, roll_die, Ending, Exchange, Forecast, Laid, Odds, Outcome, Resolution, Shown, SideForecast, StrikeLog};
 pub use rand_chacha::ChaCha8Rng;
 
 /// What the engine refuses: a loadout that does not fit the rules, or a model it cannot run.
@@ -115,15 +115,15 @@ pub struct Engine {
     /// How many joint dice values a strike may have before its outcomes are worked out from
     /// independent parts (`combat::outcomes`); tests set 0 to check both ways agree.
     factor_above: u64,
-    /// Forecasts the AIs asked for, shared by every game this engine plays (a simulation's
-    /// games, on every thread, meet the same matchups again and again).
-    forecasts: std::sync::RwLock<ForecastCache>,
+    /// How the exchanges the AIs asked about end, shared by every game this engine plays (a
+    /// simulation's games, on every thread, meet the same matchups again and again).
+    endings: std::sync::RwLock<EndingCache>,
 }
 
-/// Forecasts by attacker, defender, distance and whether the exchange is one strike.
-type ForecastCache = fx::Checked<(Loadout, Loadout, i64, bool), std::sync::Arc<Forecast>>;
+/// Endings by attacker, defender, distance and whether the exchange is one strike.
+type EndingCache = fx::Checked<(Loadout, Loadout, i64, bool), std::sync::Arc<Ending>>;
 
-/// The most forecasts [`Engine::forecast_shared`] keeps; past it the cache starts over.
+/// The most endings [`Engine::ending_shared`] keeps (in two generations: `fx::Checked`).
 const FORECAST_CACHE: usize = 1 << 15;
 
 /// A loadout and the unit [`Engine::unit`] built from it ([`Engine::prepare`]).
@@ -181,7 +181,7 @@ impl Engine {
             movement_costs,
             open_terrains,
             factor_above: combat::FACTOR_ABOVE,
-            forecasts: std::sync::RwLock::new(fx::Checked::new(FORECAST_CACHE)),
+            endings: std::sync::RwLock::new(fx::Checked::new(FORECAST_CACHE)),
         })
     }
 
@@ -210,24 +210,25 @@ impl Engine {
         Ok(Exchange::with_units(self, [&attacker.loadout, &defender.loadout], units, distance)?.odds())
     }
 
-    /// [`Engine::forecast`] (or, with `single`, of one strike and no reply: a free attack),
-    /// worked out once for every game this engine plays. A forecast is a pure function of its
-    /// loadouts and distance, so a cached one is the same, bit for bit, as a fresh one.
-    pub fn forecast_shared(
+    /// How the exchange of [`Engine::forecast`] ends (or, with `single`, of one strike and no
+    /// reply: a free attack), worked out once for every game this engine plays. It is a pure
+    /// function of its loadouts and distance, so a cached one is the same, bit for bit, as a
+    /// fresh one, and its odds are the forecast's.
+    pub fn ending_shared(
         &self,
         attacker: &Loadout,
         defender: &Loadout,
         distance: i64,
         single: bool,
-    ) -> Result<std::sync::Arc<Forecast>, EngineError> {
+    ) -> Result<std::sync::Arc<Ending>, EngineError> {
         let hash = fx::hash_of(&(attacker, defender, distance, single));
         let is = |k: &(Loadout, Loadout, i64, bool)| k.0 == *attacker && k.1 == *defender && k.2 == distance && k.3 == single;
-        if let Some(f) = self.forecasts.read().ok().and_then(|c| c.get(hash, is)) {
+        if let Some(f) = self.endings.read().ok().and_then(|c| c.get(hash, is)) {
             return Ok(f);
         }
         let x = Exchange::new(self, attacker, defender, distance)?;
-        let f = std::sync::Arc::new(if single { x.single() } else { x }.forecast());
-        if let Ok(mut cache) = self.forecasts.write() {
+        let f = std::sync::Arc::new(if single { x.single() } else { x }.ending());
+        if let Ok(mut cache) = self.endings.write() {
             cache.insert(hash, (attacker.clone(), defender.clone(), distance, single), f.clone());
         }
         Ok(f)

@@ -120,8 +120,8 @@ impl Forecasts {
         self.table
             .entry((ia, id, distance, single))
             .or_insert_with(|| {
-                let f = engine.forecast_shared(a, d, distance, single).ok()?;
-                let (a, d) = (f.attacker.hp, f.defender.hp);
+                let f = engine.ending_shared(a, d, distance, single).ok()?;
+                let [a, d] = f.start;
                 Some(Arc::new(Sketch {
                     attacker_damage: f.attacker_hp.iter().map(|(hp, p)| (a - hp, *p)).collect(),
                     defender_damage: f.defender_hp.iter().map(|(hp, p)| (d - hp, *p)).collect(),

@@ -300,11 +300,9 @@ fn forecast(b: &Battle, cache: &mut Forecasts, s: &Striker, targets: &mut Target
     if let Some(hit) = cache.table.get(&key) {
         return *hit;
     }
-    let result = b
-        .engine
-        .forecast_shared(&s.loadout, ld, d, false)
-        .ok()
-        .map(|f| (f.defender_routed, f.defender_damage_taken, f.attacker_damage_taken + f.attacker_routed * 30.0));
+    let result = b.engine.ending_shared(&s.loadout, ld, d, false).ok().map(|f| {
+        (f.odds.defender_routed, f.odds.defender_damage_taken, f.odds.attacker_damage_taken + f.odds.attacker_routed * 30.0)
+    });
     cache.table.insert(key, result);
     result
 }

@@ -60,6 +60,15 @@ impl Exchange<'_> {
         Odds::of(&attacker_hp, &defender_hp, self.start)
     }
 
+    /// How the exchange ends: [`Exchange::forecast`]'s final HP and odds (the same bits), without
+    /// the rest of the forecast (what the AIs read).
+    pub fn ending(&self) -> Ending {
+        let (_, done, _) = self.walk();
+        let (attacker_hp, defender_hp) = final_hp(&done);
+        let odds = Odds::of(&attacker_hp, &defender_hp, self.start);
+        Ending { start: self.start, attacker_hp, defender_hp, odds }
+    }
+
     /// Every state an exchange may reach, breadth first: the state it begins in, the final hit
     /// points with their chances, and the strikes' outcomes worked out on the way.
     fn walk(&self) -> (State, HashedMap<[i64; 2]>, OutcomeCache) {

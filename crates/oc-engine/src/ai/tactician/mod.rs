@@ -40,7 +40,7 @@ use crate::battle::{Battle, Controller, State, Tile, Turn};
 use crate::fx::FastMap;
 use crate::Loadout;
 use stakes::{prices, Stakes};
-use threat::{loss, Target, ThreatMap};
+use threat::{loss, Later, Target, ThreatMap};
 
 /// The tactician, as the battle's [`Controller`]. Use one per battle: it keeps the forecasts it
 /// has worked out with that battle's engine, and the units' prices.
@@ -48,6 +48,7 @@ use threat::{loss, Target, ThreatMap};
 pub struct Tactician {
     cache: Forecasts,
     prices: Vec<f64>,
+    later: Later,
 }
 
 impl Controller for Tactician {
@@ -58,7 +59,7 @@ impl Controller for Tactician {
         let side = b.to_act;
         let movers = b.may_act(side);
         let first = *movers.first()?;
-        let mut d = Decision::new(b, side, &self.prices, &mut self.cache);
+        let mut d = Decision::new(b, side, &self.prices, &mut self.cache, &mut self.later);
         let mut best: Option<Plan> = None;
         for i in movers {
             if let Some(p) = d.plan(i, &mut self.cache) {
@@ -194,14 +195,14 @@ struct Candidate {
 }
 
 impl<'v, 'e> Decision<'v, 'e> {
-    fn new(b: &'v Battle<'e>, side: m::SideId, prices: &[f64], cache: &mut Forecasts) -> Self {
+    fn new(b: &'v Battle<'e>, side: m::SideId, prices: &[f64], cache: &mut Forecasts, later: &mut Later) -> Self {
         let view = View::new(b, side);
         let seizers: Vec<usize> = (0..b.units.len())
             .filter(|k| b.units.get(*k).is_some_and(|u| u.state == State::Ready))
             .filter(|k| b.action_verbs(*k).iter().any(|v| matches!(v, Some(m::Verb::Seize | m::Verb::Escape | m::Verb::Raze))))
             .collect();
         let stakes = Stakes::new(b, side, prices, &seizers);
-        let threats = ThreatMap::new(&view, cache, &stakes.worth);
+        let threats = ThreatMap::new(&view, cache, later, &stakes.worth);
         let ours: Vec<Tile> = view.units().filter(|(_, u)| u.side == side).map(|(_, u)| u.pos).collect();
         let stepped = b.engine.rules.ruleset.turn.spend.is_some();
         let threat_zones = b.engine.rules.ruleset.turn.threat.is_some();

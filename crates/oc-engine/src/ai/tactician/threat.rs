@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use crate::ai::forecasts::{Forecasts, Sketch};
 use crate::ai::View;
-use crate::battle::Tile;
+use crate::battle::{Battle, Tile};
+use crate::fx::FastMap;
 use crate::{Engine, Loadout};
 
 /// One way an enemy can strike a tile: with which of its weapons, from how far, and whether
@@ -76,12 +77,73 @@ pub(super) struct ThreatMap {
     pub foes: Vec<Foe>,
 }
 
+/// Marks in `mask` (one bit per distance, by tile) every tile a weapon reaching `lo..=hi` strikes
+/// from one of `tiles` on a map `width` by `height`.
+fn widen(tiles: &[Tile], (lo, hi): (i64, i64), (width, height): (i64, i64), mask: &mut [u32]) {
+    for s in tiles {
+        for dx in -hi..=hi {
+            let span = hi - dx.abs();
+            for dy in -span..=span {
+                let d = dx.abs() + dy.abs();
+                let (x, y) = (s.0 + dx, s.1 + dy);
+                if d < lo.max(1) || x < 0 || y < 0 || x >= width || y >= height {
+                    continue;
+                }
+                if let Some(m) = mask.get_mut((y * width + x) as usize) {
+                    *m |= 1 << d;
+                }
+            }
+        }
+    }
+}
+
+/// What an enemy strikes after a second move, by movement type, tile, movement points and
+/// weapon reach: it depends on the terrain alone (units aside), so it is worked out once per
+/// battle and again only where the terrain changes (a door opened), not once per decision.
+#[derive(Debug, Default)]
+pub(super) struct Later {
+    terrain: u64,
+    masks: FastMap<LaterKey, Arc<[u32]>>,
+}
+
+/// Movement type, the tile it moves from, movement points and the weapon's reach (least, most).
+type LaterKey = (String, Tile, i64, (i64, i64));
+
+impl Later {
+    fn mask(&mut self, b: &Battle, kind: &str, from: Tile, points: i64, reach: (i64, i64)) -> Arc<[u32]> {
+        if self.terrain != b.terrain_changes() {
+            self.masks.clear();
+            self.terrain = b.terrain_changes();
+        }
+        let key = (kind.to_string(), from, points, reach);
+        if let Some(m) = self.masks.get(&key) {
+            return m.clone();
+        }
+        let (width, height) = (b.map.width.max(0), b.map.height.max(0));
+        let guide = crate::ai::Guide::within(b, kind, &[from], 2 * points);
+        let mut tiles = Vec::new();
+        for y in 0..height {
+            for x in 0..width {
+                if guide.at((x, y)).is_some_and(|c| c <= 2 * points) {
+                    tiles.push((x, y));
+                }
+            }
+        }
+        let mut mask = vec![0u32; (width * height) as usize];
+        widen(&tiles, reach, (width, height), &mut mask);
+        let mask: Arc<[u32]> = mask.into();
+        self.masks.insert(key, mask.clone());
+        mask
+    }
+}
+
 impl ThreatMap {
     /// The threat map of the enemies `view`'s side sees; `worth` by battle index.
-    pub fn new(view: &View, cache: &mut Forecasts, worth: &[f64]) -> ThreatMap {
+    pub fn new(view: &View, cache: &mut Forecasts, later: &mut Later, worth: &[f64]) -> ThreatMap {
         let b = view.battle;
         let (width, height) = (b.map.width.max(0), b.map.height.max(0));
         let size = (width * height) as usize;
+        let none: Arc<[u32]> = vec![0u32; size].into();
         // (tile, strike) as found; laid out by tile at the end.
         let mut found: Vec<(usize, Strike)> = Vec::new();
         let mut foes = Vec::new();
@@ -100,23 +162,14 @@ impl ThreatMap {
             let Some(reach) = view.reachable_with(k, &mobility) else { continue };
             let mut from: Vec<Tile> = reach.into_keys().collect();
             from.sort_unstable();
-            // An enemy yet to act this round may move now and strike next round: the tiles two
-            // moves away (over the terrain, units aside) it may strike from then.
-            let mut further: Vec<Tile> = Vec::new();
-            if let (false, (points, kind, true)) = (e.activated, &mobility) {
-                let points = *points;
-                let guide = crate::ai::Guide::within(b, kind, &[e.pos], 2 * points);
-                for y in 0..height {
-                    for x in 0..width {
-                        if guide.at((x, y)).is_some_and(|c| c <= 2 * points) && from.binary_search(&(x, y)).is_err() {
-                            further.push((x, y));
-                        }
-                    }
-                }
-            }
+            // An enemy yet to act this round may move now and strike next round: from the tiles
+            // two moves away (over the terrain, units aside).
+            let second = match (e.activated, &mobility) {
+                (false, (points, kind, true)) => Some((kind.as_str(), *points)),
+                _ => None,
+            };
             let mut arms = Vec::new();
             let mut mask = vec![0u32; size];
-            let mut far = vec![0u32; size];
             for w in e.items.iter().filter(|n| b.engine.rules.item(n).is_some_and(|it| it.kind == oc_model::ItemKind::Weapon)) {
                 if arms.iter().any(|(l, _): &(Loadout, u32)| l.weapon.as_deref() == Some(w.as_str())) || arms.len() >= 8 {
                     continue;
@@ -132,30 +185,18 @@ impl ThreatMap {
                     continue;
                 }
                 mask.iter_mut().for_each(|m| *m = 0);
-                far.iter_mut().for_each(|m| *m = 0);
-                let widen = |tiles: &[Tile], mask: &mut [u32]| {
-                    for s in tiles {
-                        for dx in -hi..=hi {
-                            let span = hi - dx.abs();
-                            for dy in -span..=span {
-                                let d = dx.abs() + dy.abs();
-                                let (x, y) = (s.0 + dx, s.1 + dy);
-                                if d < lo.max(1) || x < 0 || y < 0 || x >= width || y >= height {
-                                    continue;
-                                }
-                                if let Some(m) = mask.get_mut((y * width + x) as usize) {
-                                    *m |= 1 << d;
-                                }
-                            }
-                        }
-                    }
+                widen(&from, (lo, hi), (width, height), &mut mask);
+                // The tiles it strikes only after a second move: those `mask` leaves unstruck (a
+                // tile struck from this move is not struck again from the next, so the tiles of
+                // this move need not be left out of the second's).
+                let far = match second {
+                    Some((kind, points)) => later.mask(b, kind, e.pos, points, (lo, hi)),
+                    None => none.clone(),
                 };
-                widen(&from, &mut mask);
-                widen(&further, &mut far);
                 let (foe, weapon) = (foes.len() as u16, arms.len() as u8);
-                for (t, (near, later)) in mask.iter().zip(&far).enumerate() {
+                for (t, (near, next)) in mask.iter().zip(far.iter()).enumerate() {
                     // A tile struck from this move is not struck again from the next.
-                    let (m, far) = if *near != 0 { (*near, false) } else { (*later, true) };
+                    let (m, far) = if *near != 0 { (*near, false) } else { (*next, true) };
                     if m == 0 {
                         continue;
                     }
