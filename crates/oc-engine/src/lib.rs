@@ -107,6 +107,9 @@ pub struct Engine {
     units: std::sync::RwLock<UnitCache>,
     /// Terrains by name: a battle looks up the terrain of a tile at every step of every path.
     terrain_ids: fx::FastMap<String, usize>,
+    /// Classes, items, tags and statuses by name (`Engine::class`...): a battle and its AIs look
+    /// them up at every turn.
+    names: Names,
     /// By movement type: what entering each terrain costs it (by terrain index), `None` where it
     /// cannot (the Terrain Table's columns, read once: every path reads them).
     movement_costs: fx::FastMap<String, Vec<Option<i64>>>,
@@ -118,6 +121,34 @@ pub struct Engine {
     /// How the exchanges the AIs asked about end, shared by every game this engine plays (a
     /// simulation's games, on every thread, meet the same matchups again and again).
     endings: std::sync::RwLock<EndingCache>,
+}
+
+/// The place of each class, item, tag and status in the rules, by name: the first of a name, as
+/// `Rules::class` and the others find it.
+#[derive(Debug, Default)]
+struct Names {
+    classes: fx::FastMap<String, usize>,
+    items: fx::FastMap<String, usize>,
+    tags: fx::FastMap<String, usize>,
+    statuses: fx::FastMap<String, usize>,
+}
+
+impl Names {
+    fn new(rules: &m::Rules) -> Names {
+        fn index<'a>(names: impl Iterator<Item = &'a String>) -> fx::FastMap<String, usize> {
+            let mut out = fx::FastMap::default();
+            for (k, name) in names.enumerate() {
+                out.entry(name.clone()).or_insert(k);
+            }
+            out
+        }
+        Names {
+            classes: index(rules.classes.iter().map(|c| &c.name)),
+            items: index(rules.items.iter().map(|i| &i.name)),
+            tags: index(rules.tags.iter().map(|t| &t.name)),
+            statuses: index(rules.statuses.iter().map(|s| &s.name)),
+        }
+    }
 }
 
 /// Endings by attacker, defender, distance and whether the exchange is one strike.
@@ -162,6 +193,7 @@ impl Engine {
         }
         let reactions = combat::compile_reactions(&mut ir, &rules)?;
         let terrain_ids = rules.terrains.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect();
+        let names = Names::new(&rules);
         let open_terrains = rules.terrains.iter().map(|t| t.costs.values().any(Option::is_some)).collect();
         let mut movement_costs = fx::FastMap::default();
         for kind in rules.terrains.iter().flat_map(|t| t.costs.keys()).chain(&rules.movements) {
@@ -178,6 +210,7 @@ impl Engine {
             reactions,
             units: std::sync::RwLock::new(fx::Checked::new(UNIT_CACHE)),
             terrain_ids,
+            names,
             movement_costs,
             open_terrains,
             factor_above: combat::FACTOR_ABOVE,
@@ -247,6 +280,26 @@ impl Engine {
     }
 
     /// The index in `rules.terrains` of the terrain named `name`.
+    /// The class named `name` (`Rules::class`, by an index).
+    pub fn class(&self, name: &str) -> Option<&m::Class> {
+        self.names.classes.get(name).and_then(|k| self.rules.classes.get(*k)).filter(|c| c.name == name)
+    }
+
+    /// The item named `name` (`Rules::item`, by an index).
+    pub fn item(&self, name: &str) -> Option<&m::Item> {
+        self.names.items.get(name).and_then(|k| self.rules.items.get(*k)).filter(|c| c.name == name)
+    }
+
+    /// The tag named `name` (`Rules::tag`, by an index).
+    pub fn tag(&self, name: &str) -> Option<&m::Tag> {
+        self.names.tags.get(name).and_then(|k| self.rules.tags.get(*k)).filter(|c| c.name == name)
+    }
+
+    /// The status named `name` (`Rules::status`, by an index).
+    pub fn status(&self, name: &str) -> Option<&m::Status> {
+        self.names.statuses.get(name).and_then(|k| self.rules.statuses.get(*k)).filter(|c| c.name == name)
+    }
+
     pub fn terrain_index(&self, name: &str) -> Option<usize> {
         self.terrain_ids.get(name).copied()
     }
@@ -266,16 +319,16 @@ impl Engine {
     /// The weapon a unit of `class` fights with unless told otherwise: the first weapon of its
     /// kit, else the first weapon it may wield.
     pub fn kit_weapon(&self, class: &str) -> Option<String> {
-        let c = self.rules.class(class)?;
+        let c = self.class(class)?;
         c.kit
             .iter()
-            .find(|i| self.rules.item(i).is_some_and(|i| i.kind == m::ItemKind::Weapon))
+            .find(|i| self.item(i).is_some_and(|i| i.kind == m::ItemKind::Weapon))
             .cloned()
             .or_else(|| self.weapons_for(class).first().map(|w| w.name.clone()))
     }
 
     pub fn weapons_for(&self, class: &str) -> Vec<&m::Item> {
-        let Some(c) = self.rules.class(class) else { return Vec::new() };
+        let Some(c) = self.class(class) else { return Vec::new() };
         let mut wields: Vec<&String> = c.wields.iter().collect();
         if let Some(f) = &c.forms {
             wields.extend(f.transformed.wields.iter());

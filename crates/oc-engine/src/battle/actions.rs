@@ -35,10 +35,10 @@ impl<'e> Battle<'e> {
     /// item it comes from), in [`Battle::actions`]' order.
     fn each_action(&self, i: usize, mut f: impl FnMut(&'e m::Action, &[String], &[m::Value], Option<&'e str>)) {
         let Some(u) = self.units.get(i) else { return };
-        let rules: &'e m::Rules = &self.engine.rules;
+        let engine: &'e crate::Engine = self.engine;
         let uses = self.own_tags(u);
         let mut groups: Vec<(Option<&'e str>, Vec<TagUse>)> = vec![(None, uses)];
-        for item in u.items.iter().filter_map(|n| rules.item(n)) {
+        for item in u.items.iter().filter_map(|n| engine.item(n)) {
             // A weapon's actions need it equipped; other items' work from the inventory.
             if item.kind != m::ItemKind::Weapon || u.equipped.as_deref() == Some(item.name.as_str()) {
                 groups.push((Some(item.name.as_str()), item.tags.iter().map(|t| (t.tag.clone(), t.args.clone())).collect()));
@@ -116,7 +116,7 @@ impl<'e> Battle<'e> {
         if !u.items.iter().any(|x| x == item) {
             return Err(BattleError(format!("{} does not carry {item}", u.name)));
         }
-        let it = self.engine.rules.item(item).cloned().ok_or_else(|| BattleError(format!("no item {item}")))?;
+        let it = self.engine.item(item).cloned().ok_or_else(|| BattleError(format!("no item {item}")))?;
         if it.uses.is_empty() {
             return Err(BattleError(format!("{item} has no use of its own")));
         }
@@ -160,7 +160,7 @@ impl<'e> Battle<'e> {
     /// One use of an item with charges (the value its tags assign to `charges`): after the
     /// last, the item is gone. Returns a note when it is used up.
     pub(super) fn spend(&mut self, i: usize, item: &str) -> Option<String> {
-        let max = self.engine.rules.item(item).and_then(|it| self.charges(it))?;
+        let max = self.engine.item(item).and_then(|it| self.charges(it))?;
         let f = self.units.get_mut(i)?;
         let used = match f.spent.iter_mut().find(|(n, _)| n == item) {
             Some(slot) => {
@@ -188,7 +188,7 @@ impl<'e> Battle<'e> {
     /// The uses an item has: the value its tags assign to the `charges` attribute.
     fn charges(&self, item: &m::Item) -> Option<u32> {
         item.tags.iter().find_map(|u| {
-            let tag = self.engine.rules.tag(&u.tag)?;
+            let tag = self.engine.tag(&u.tag)?;
             let params: Vec<String> = tag.params.iter().map(|p| p.name.clone()).collect();
             tag.effects.iter().find_map(|e| match e {
                 m::Effect::Modify { place, op: m::AssignOp::Set, value }

@@ -12,7 +12,7 @@ impl<'e> Battle<'e> {
     /// unless it has acted this round) and the scenario's.
     pub(super) fn own_tags(&self, u: &Combatant) -> Vec<TagUse> {
         let mut uses: Vec<TagUse> = Vec::new();
-        if let Some(c) = self.engine.rules.class(&u.class) {
+        if let Some(c) = self.engine.class(&u.class) {
             uses.extend(c.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
             if let Some(f) = &c.forms {
                 let form = if u.reverted { &f.normal } else { &f.transformed };
@@ -25,7 +25,7 @@ impl<'e> Battle<'e> {
 
     /// Tag uses with what they `grant`, each with its effects, parameter names and arguments.
     pub(super) fn expand(&self, mut uses: Vec<(String, Vec<m::Value>)>) -> Vec<Holding<'e>> {
-        let rules: &'e m::Rules = &self.engine.rules;
+        let engine: &'e crate::Engine = self.engine;
         let mut out = Vec::new();
         let mut k = 0;
         while let Some((name, args)) = uses.get(k).cloned() {
@@ -33,7 +33,7 @@ impl<'e> Battle<'e> {
             if k > 256 {
                 break;
             }
-            let Some(tag) = rules.tag(&name) else { continue };
+            let Some(tag) = engine.tag(&name) else { continue };
             let params: Vec<String> = tag.params.iter().map(|p| p.name.clone()).collect();
             for e in &tag.effects {
                 match e {
@@ -59,16 +59,16 @@ impl<'e> Battle<'e> {
     /// accessory, statuses), following `grant`s, with its parameter names and arguments.
     pub(super) fn holdings(&self, i: usize) -> Vec<Holding<'e>> {
         let Some(u) = self.units.get(i) else { return Vec::new() };
-        let rules: &'e m::Rules = &self.engine.rules;
+        let engine: &'e crate::Engine = self.engine;
         let mut uses = self.own_tags(u);
-        let accessory = u.items.iter().find(|n| rules.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory));
-        for item in u.equipped.iter().chain(accessory).filter_map(|n| rules.item(n)) {
+        let accessory = u.items.iter().find(|n| engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory));
+        for item in u.equipped.iter().chain(accessory).filter_map(|n| engine.item(n)) {
             uses.extend(item.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
         }
         let mut out: Vec<Holding<'e>> = u
             .statuses
             .iter()
-            .filter_map(|a| rules.status(&a.status))
+            .filter_map(|a| engine.status(&a.status))
             .map(|st| (&st.effects[..], Vec::new(), Vec::new()))
             .collect();
         out.extend(self.expand(uses));
@@ -136,7 +136,7 @@ impl<'e> Battle<'e> {
     }
 
     pub(super) fn afflict(&mut self, i: usize, status: &str) {
-        let lasts = self.engine.rules.status(status).and_then(|s| s.lasts).map(|d| match d {
+        let lasts = self.engine.status(status).and_then(|s| s.lasts).map(|d| match d {
             m::Duration::Activations(n) | m::Duration::Rounds(n) => n,
         });
         let Some(u) = self.units.get_mut(i) else { return };
@@ -171,18 +171,18 @@ impl<'e> Battle<'e> {
 
     /// Whether a tag (or what it grants) has an action performing `verb`.
     pub fn grants_verb(&self, tag: &str, verb: m::Verb) -> bool {
-        fn go(rules: &m::Rules, tag: &str, verb: m::Verb, depth: u32) -> bool {
-            let Some(t) = rules.tag(tag) else { return false };
+        fn go(engine: &crate::Engine, tag: &str, verb: m::Verb, depth: u32) -> bool {
+            let Some(t) = engine.tag(tag) else { return false };
             depth < 16
                 && t.effects.iter().any(|e| match e {
                     m::Effect::Action(a) => {
                         a.effects.iter().any(|x| matches!(x, m::Effect::Command { verb: v, .. } if *v == verb))
                     }
-                    m::Effect::Grant { tag, .. } => go(rules, tag, verb, depth + 1),
+                    m::Effect::Grant { tag, .. } => go(engine, tag, verb, depth + 1),
                     _ => false,
                 })
         }
-        go(&self.engine.rules, tag, verb, 0)
+        go(self.engine, tag, verb, 0)
     }
 }
 

@@ -333,8 +333,7 @@ impl<'e> Battle<'e> {
                 if !taken.insert(*at) {
                     return Err(BattleError(format!("two units deploy at {at:?}")));
                 }
-                let equipped =
-                    u.items.iter().find(|i| engine.rules.item(i).is_some_and(|it| it.kind == m::ItemKind::Weapon)).cloned();
+                let equipped = u.items.iter().find(|i| engine.item(i).is_some_and(|it| it.kind == m::ItemKind::Weapon)).cloned();
                 let probe = engine.unit(&Loadout { class: u.class.clone(), ..Loadout::default() }, &[])?;
                 units.push(Combatant {
                     name: u.name.clone(),
@@ -420,9 +419,8 @@ impl<'e> Battle<'e> {
 
     fn loadout(&self, i: usize, acting: bool) -> Option<Loadout> {
         let u = self.units.get(i)?;
-        let class = self.engine.rules.class(&u.class)?;
-        let accessory =
-            u.items.iter().find(|n| self.engine.rules.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory)).cloned();
+        let class = self.engine.class(&u.class)?;
+        let accessory = u.items.iter().find(|n| self.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory)).cloned();
         Some(Loadout {
             class: u.class.clone(),
             weapon: u.equipped.clone(),

@@ -15,7 +15,7 @@ impl Battle<'_> {
     pub(super) fn after_activation(&mut self, i: usize, acted: bool) {
         // A shifter is a unit one of whose tags changes form (`shift`); the seed's rule that it
         // stays normal after acting until the next round, even when danced, is applied here.
-        let shifter = self.units.get(i).and_then(|u| self.engine.rules.class(&u.class)).is_some_and(|c| c.forms.is_some())
+        let shifter = self.units.get(i).and_then(|u| self.engine.class(&u.class)).is_some_and(|c| c.forms.is_some())
             && self.holdings(i).iter().any(|(effects, _, _)| uses_verb(effects, m::Verb::Shift));
         let by_activation: Vec<String> = self
             .engine
@@ -75,7 +75,7 @@ impl Battle<'_> {
             let mut dice = std::mem::replace(&mut self.rng, rng(0));
             let mut keep = Vec::new();
             for a in u.statuses.clone() {
-                let status = self.engine.rules.status(&a.status);
+                let status = self.engine.status(&a.status);
                 let mut left = a.left;
                 if matches!(status.and_then(|s| s.lasts), Some(m::Duration::Rounds(_))) {
                     left = left.map(|n| n.saturating_sub(1));

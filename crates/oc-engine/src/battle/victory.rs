@@ -58,7 +58,7 @@ impl Battle<'_> {
 
     fn leads(&self, u: &Combatant) -> bool {
         u.tags.iter().any(|t| self.grants_verb(t, m::Verb::Seize))
-            || self.engine.rules.class(&u.class).is_some_and(|c| c.tags.iter().any(|t| self.grants_verb(&t.tag, m::Verb::Seize)))
+            || self.engine.class(&u.class).is_some_and(|c| c.tags.iter().any(|t| self.grants_verb(&t.tag, m::Verb::Seize)))
     }
 
     /// Whether round `n` has been played to its end (checked at the end of a round).

@@ -160,6 +160,8 @@ struct Decision<'v, 'e> {
     eyes: Vec<(usize, Tile, i64)>,
     stepped: bool,
     threat_zones: bool,
+    /// Each unit's action verbs (`Battle::action_verbs`), by battle index.
+    verbs: Vec<Vec<Option<m::Verb>>>,
     /// The chance the enemy leads the next round (acts before us then).
     lead: f64,
 }
@@ -197,11 +199,17 @@ struct Candidate {
 impl<'v, 'e> Decision<'v, 'e> {
     fn new(b: &'v Battle<'e>, side: m::SideId, prices: &[f64], cache: &mut Forecasts, later: &mut Later) -> Self {
         let view = View::new(b, side);
+        // Each unit's action verbs, asked once a decision (the stakes and every plan read them).
+        let verbs: Vec<Vec<Option<m::Verb>>> = (0..b.units.len()).map(|k| b.action_verbs(k)).collect();
         let seizers: Vec<usize> = (0..b.units.len())
             .filter(|k| b.units.get(*k).is_some_and(|u| u.state == State::Ready))
-            .filter(|k| b.action_verbs(*k).iter().any(|v| matches!(v, Some(m::Verb::Seize | m::Verb::Escape | m::Verb::Raze))))
+            .filter(|k| {
+                verbs
+                    .get(*k)
+                    .is_some_and(|v| v.iter().any(|v| matches!(v, Some(m::Verb::Seize | m::Verb::Escape | m::Verb::Raze))))
+            })
             .collect();
-        let stakes = Stakes::new(b, side, prices, &seizers);
+        let stakes = Stakes::new(b, side, prices, &seizers, &verbs);
         let threats = ThreatMap::new(&view, cache, later, &stakes.worth);
         let ours: Vec<Tile> = view.units().filter(|(_, u)| u.side == side).map(|(_, u)| u.pos).collect();
         let stepped = b.engine.rules.ruleset.turn.spend.is_some();
@@ -225,6 +233,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             eyes,
             stepped,
             threat_zones,
+            verbs,
             lead: lead_next(b, side),
         };
         // What each enemy could strike now: the replies our units draw where they stand.

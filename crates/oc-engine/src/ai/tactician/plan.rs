@@ -47,7 +47,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         let mobility = b.mobility_of(&acting_unit);
         let mut reach: Vec<(Tile, i64)> = self.view.reachable_with(i, &mobility)?.into_iter().collect();
         reach.sort_unstable();
-        let verbs = b.action_verbs(i);
+        let verbs = self.verbs.get(i).cloned().unwrap_or_default();
         let has = |verb: m::Verb| verbs.contains(&Some(verb));
         // Where activations are steps paid from a resource, only steps the unit can pay for.
         let affordable = |turn: &Turn| {
@@ -148,7 +148,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         let ir = &b.engine.ir;
         let can_attack = ir.attr_id("can_attack").and_then(|a| acting_unit.attrs.get(a as usize)).is_none_or(|v| v.bool());
         let mut weapons = Vec::new();
-        for w in u.items.iter().filter(|n| b.engine.rules.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)) {
+        for w in u.items.iter().filter(|n| b.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)) {
             if weapons.iter().any(|(x, _, _): &(String, i64, i64)| x == w) {
                 continue;
             }
@@ -202,7 +202,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 .items
                 .iter()
                 .find(|n| {
-                    b.engine.rules.item(n).is_some_and(|it| {
+                    b.engine.item(n).is_some_and(|it| {
                         it.kind == m::ItemKind::Weapon && it.tags.iter().any(|t| b.grants_verb(&t.tag, m::Verb::Heal))
                     })
                 })

@@ -114,7 +114,8 @@ fn clock_win(c: &m::Condition) -> Option<u32> {
 }
 
 impl Stakes {
-    pub fn new(b: &Battle, side: m::SideId, prices: &[f64], seizers: &[usize]) -> Stakes {
+    /// `verbs`: each unit's action verbs (`Battle::action_verbs`), by battle index.
+    pub fn new(b: &Battle, side: m::SideId, prices: &[f64], seizers: &[usize], verbs: &[Vec<Option<m::Verb>>]) -> Stakes {
         let (mine, theirs) = (b.scenario.side(side).win.as_ref(), b.scenario.side(side.other()).win.as_ref());
         let mut worth: Vec<f64> = prices.to_vec();
         worth.resize(b.units.len(), 1.0);
@@ -162,7 +163,7 @@ impl Stakes {
         }
         // Healers keep the others standing.
         for (k, w) in worth.iter_mut().enumerate() {
-            if b.action_verbs(k).contains(&Some(m::Verb::Heal)) {
+            if verbs.get(k).is_some_and(|v| v.contains(&Some(m::Verb::Heal))) {
                 *w *= 1.3;
             }
         }

@@ -170,7 +170,7 @@ impl ThreatMap {
             };
             let mut arms = Vec::new();
             let mut mask = vec![0u32; size];
-            for w in e.items.iter().filter(|n| b.engine.rules.item(n).is_some_and(|it| it.kind == oc_model::ItemKind::Weapon)) {
+            for w in e.items.iter().filter(|n| b.engine.item(n).is_some_and(|it| it.kind == oc_model::ItemKind::Weapon)) {
                 if arms.iter().any(|(l, _): &(Loadout, u32)| l.weapon.as_deref() == Some(w.as_str())) || arms.len() >= 8 {
                     continue;
                 }
