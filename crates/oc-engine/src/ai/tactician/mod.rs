@@ -376,6 +376,22 @@ impl<'v, 'e> Decision<'v, 'e> {
         self.threats.danger(self.battle().engine, cache, at, &target, room, &elsewhere, gone, self.lead)
     }
 
+    /// [`Decision::danger`] with enemy `gone` routed first, and with it standing: the blows at the
+    /// tile found once for both.
+    fn dangers(&mut self, i: usize, at: Tile, weapon: Option<&str>, hp: i64, gone: usize, cache: &mut Forecasts) -> (f64, f64) {
+        if hp <= 0 || !self.threats.reaches(at) {
+            return (0.0, 0.0);
+        }
+        let Some((loadout, id)) = self.target(i, weapon, at, cache) else { return (0.0, 0.0) };
+        let target = self.target_of(i, &loadout, id, hp);
+        let elsewhere = self.elsewhere(i);
+        let room = self.room(at, i);
+        let blows = self.threats.blows(self.battle().engine, cache, at, &target);
+        let spared = self.threats.danger_of(blows.clone(), &target, room, &elsewhere, Some(gone), self.lead);
+        let faced = self.threats.danger_of(blows, &target, room, &elsewhere, None, self.lead);
+        (spared, faced)
+    }
+
     /// Tiles next to `t` an enemy could strike from (on the map, passable, not ours but `mover`'s).
     fn room(&self, t: Tile, mover: usize) -> usize {
         let b = self.battle();

@@ -115,8 +115,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 }
                 let danger = match c.routs {
                     Some((foe, p)) if p > 0.0 => {
-                        let spared = self.danger(i, t, c.holds.as_deref(), c.hp, Some(foe), cache);
-                        let faced = self.danger(i, t, c.holds.as_deref(), c.hp, None, cache);
+                        let (spared, faced) = self.dangers(i, t, c.holds.as_deref(), c.hp, foe, cache);
                         p * spared + (1.0 - p) * faced
                     }
                     _ => self.danger(i, t, c.holds.as_deref(), c.hp, None, cache),

@@ -319,6 +319,20 @@ impl ThreatMap {
         lead: f64,
     ) -> f64 {
         let blows = self.blows(engine, cache, t, target);
+        self.danger_of(blows, target, room, elsewhere, gone, lead)
+    }
+
+    /// [`ThreatMap::danger`] from the `blows` at the tile ([`ThreatMap::blows`]): a caller weighing
+    /// one tile with and without an enemy `gone` finds them once.
+    pub fn danger_of(
+        &self,
+        blows: Vec<(usize, Blow)>,
+        target: &Target,
+        room: usize,
+        elsewhere: &[f64],
+        gone: Option<usize>,
+        lead: f64,
+    ) -> f64 {
         let mut later: f64 = 0.0;
         for (foe, blow) in blows.iter().filter(|(_, b)| b.far) {
             if Some(*foe) != gone {
