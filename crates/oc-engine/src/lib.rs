@@ -295,9 +295,10 @@ impl Engine {
         self.names.tags.get(name).and_then(|k| self.rules.tags.get(*k)).filter(|c| c.name == name)
     }
 
-    /// The status named `name` (`Rules::status`, by an index).
-    pub fn status(&self, name: &str) -> Option<&m::Status> {
-        self.names.statuses.get(name).and_then(|k| self.rules.statuses.get(*k)).filter(|c| c.name == name)
+    /// Where the status named `name` is in `rules.statuses` (what `Rules::status` finds, by an
+    /// index).
+    pub fn status_index(&self, name: &str) -> Option<usize> {
+        self.names.statuses.get(name).copied().filter(|k| self.rules.statuses.get(*k).is_some_and(|s| s.name == name))
     }
 
     pub fn terrain_index(&self, name: &str) -> Option<usize> {

@@ -68,7 +68,7 @@ impl<'e> Battle<'e> {
         let mut out: Vec<Holding<'e>> = u
             .statuses
             .iter()
-            .filter_map(|a| engine.status(&a.status))
+            .filter_map(|a| engine.status_index(&a.status).and_then(|k| engine.rules.statuses.get(k)))
             .map(|st| (&st.effects[..], Vec::new(), Vec::new()))
             .collect();
         out.extend(self.expand(uses));
@@ -136,9 +136,11 @@ impl<'e> Battle<'e> {
     }
 
     pub(super) fn afflict(&mut self, i: usize, status: &str) {
-        let lasts = self.engine.status(status).and_then(|s| s.lasts).map(|d| match d {
-            m::Duration::Activations(n) | m::Duration::Rounds(n) => n,
-        });
+        let lasts = self.engine.status_index(status).and_then(|k| self.engine.rules.statuses.get(k)).and_then(|s| s.lasts).map(
+            |d| match d {
+                m::Duration::Activations(n) | m::Duration::Rounds(n) => n,
+            },
+        );
         let Some(u) = self.units.get_mut(i) else { return };
         if u.state != State::Ready || u.statuses.iter().any(|a| a.status == status) {
             return;

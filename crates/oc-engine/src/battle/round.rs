@@ -75,7 +75,7 @@ impl Battle<'_> {
             let mut dice = std::mem::replace(&mut self.rng, rng(0));
             let mut keep = Vec::new();
             for a in u.statuses.clone() {
-                let status = self.engine.status(&a.status);
+                let status = self.engine.status_index(&a.status).and_then(|k| self.engine.rules.statuses.get(k));
                 let mut left = a.left;
                 if matches!(status.and_then(|s| s.lasts), Some(m::Duration::Rounds(_))) {
                     left = left.map(|n| n.saturating_sub(1));
