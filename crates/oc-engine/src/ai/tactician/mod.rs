@@ -182,18 +182,28 @@ struct Guides {
     region: Option<Guide>,
 }
 
-/// One candidate's parts, before they are summed.
-struct Candidate {
+/// One candidate's parts, before they are summed. Weapon names are borrowed from the unit
+/// weighed (`'u`): only the chosen turn gets its own copy ([`Candidate::turn`]).
+struct Candidate<'u> {
+    /// The turn, but for the weapon it equips (`equip`).
     turn: Turn,
+    equip: Option<&'u str>,
     /// What the act itself is worth (an exchange's material, a heal).
     act: f64,
     /// The weapon held once the turn is over, and the HP left (expected, if not routed).
-    holds: Option<String>,
+    holds: Option<&'u str>,
     hp: i64,
     /// The chance our unit is routed in its own act, and the enemy (by threat-map index) it may
     /// rout, with that chance.
     fallen: f64,
     routs: Option<(usize, f64)>,
+}
+
+impl Candidate<'_> {
+    /// The whole turn, the weapon it equips included.
+    fn turn(self) -> Turn {
+        Turn { equip: self.equip.map(str::to_string), ..self.turn }
+    }
 }
 
 impl<'v, 'e> Decision<'v, 'e> {

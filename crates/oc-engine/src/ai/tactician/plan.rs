@@ -50,13 +50,13 @@ impl<'v, 'e> Decision<'v, 'e> {
         let verbs = self.verbs.get(i).cloned().unwrap_or_default();
         let has = |verb: m::Verb| verbs.contains(&Some(verb));
         // Where activations are steps paid from a resource, only steps the unit can pay for.
-        let affordable = |turn: &Turn| {
+        let affordable = |turn: &Turn, equip: Option<&str>| {
             let moved = turn
                 .to
                 .and_then(|t| reach.binary_search_by_key(&t, |(x, _)| *x).ok())
                 .and_then(|k| reach.get(k))
                 .map_or(0, |(_, c)| *c);
-            b.turn_price(i, moved, turn).is_none_or(|p| p.is_ok())
+            b.step_price(i, &b.step_vars(i, moved, &turn.act), equip.or(turn.equip.as_deref())).is_none_or(|p| p.is_ok())
         };
         // 1. The objective, if a tile of it is in reach: the battle may end here.
         for (verb, kind) in [(m::Verb::Seize, "seize"), (m::Verb::Escape, "escape"), (m::Verb::Raze, "raze")] {
@@ -71,7 +71,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                     act: Act::Special { verb, target: None, tile: None },
                     ..Default::default()
                 };
-                if affordable(&turn) {
+                if affordable(&turn, None) {
                     return Some(Plan { gain: 1000.0, turn });
                 }
             }
@@ -110,22 +110,22 @@ impl<'v, 'e> Decision<'v, 'e> {
                 self.attacks(&me, t, &forced, cache, &mut arms, &mut candidates);
             }
             for c in candidates.drain(..) {
-                if !affordable(&c.turn) {
+                if !affordable(&c.turn, c.equip) {
                     continue;
                 }
                 let danger = match c.routs {
                     Some((foe, p)) if p > 0.0 => {
-                        let (spared, faced) = self.dangers(i, t, c.holds.as_deref(), c.hp, foe, cache);
+                        let (spared, faced) = self.dangers(i, t, c.holds, c.hp, foe, cache);
                         p * spared + (1.0 - p) * faced
                     }
-                    _ => self.danger(i, t, c.holds.as_deref(), c.hp, None, cache),
+                    _ => self.danger(i, t, c.holds, c.hp, None, cache),
                 };
                 let score = c.act + place - toll - caution * (1.0 - c.fallen) * danger;
                 if t == me.u.pos && matches!(c.turn.act, Act::Wait) {
                     stay = Some(stay.map_or(score, |s: f64| s.max(score)));
                 }
                 if best.as_ref().is_none_or(|(s, _)| score > *s + EPS) {
-                    best = Some((score, c.turn));
+                    best = Some((score, c.turn()));
                 }
             }
         }
@@ -247,13 +247,14 @@ impl<'v, 'e> Decision<'v, 'e> {
     }
 
     /// Standing on `t` (moving there, or staying), holding the guard weapon.
-    fn stand(&self, me: &Unit, t: Tile) -> Option<Candidate> {
+    fn stand<'u>(&self, me: &'u Unit, t: Tile) -> Option<Candidate<'u>> {
         let moved = t != me.u.pos;
         // Equipping is a free action; where activations are steps it is a step of its own.
-        let equip = me.guard.clone().filter(|w| me.u.equipped.as_deref() != Some(w.as_str()) && (moved || !self.stepped));
-        let holds = equip.clone().or_else(|| me.u.equipped.clone());
+        let equip = me.guard.as_deref().filter(|w| me.u.equipped.as_deref() != Some(*w) && (moved || !self.stepped));
+        let holds = equip.or(me.u.equipped.as_deref());
         Some(Candidate {
-            turn: Turn { unit: me.i, to: moved.then_some(t), equip, act: Act::Wait, ..Default::default() },
+            turn: Turn { unit: me.i, to: moved.then_some(t), act: Act::Wait, ..Default::default() },
+            equip,
             act: 0.0,
             holds,
             hp: me.u.hp,
@@ -263,7 +264,7 @@ impl<'v, 'e> Decision<'v, 'e> {
     }
 
     /// Healing from `t`: a hurt ally within the heal's reach, or itself with an item.
-    fn heals(&self, me: &Unit, t: Tile) -> Vec<Candidate> {
+    fn heals<'u>(&self, me: &'u Unit, t: Tile) -> Vec<Candidate<'u>> {
         let b = self.battle();
         let mut out = Vec::new();
         let moved = t != me.u.pos;
@@ -279,12 +280,12 @@ impl<'v, 'e> Decision<'v, 'e> {
                     turn: Turn {
                         unit: me.i,
                         to: moved.then_some(t),
-                        equip: me.heal_with.clone(),
                         act: Act::Special { verb: m::Verb::Heal, target: Some(k), tile: None },
                         ..Default::default()
                     },
+                    equip: me.heal_with.as_deref(),
                     act: 1.5 * loss(self.worth(k), ally.max_hp, healed as f64, 0.0),
-                    holds: me.heal_with.clone().or_else(|| me.u.equipped.clone()),
+                    holds: me.heal_with.as_deref().or(me.u.equipped.as_deref()),
                     hp: me.u.hp,
                     fallen: 0.0,
                     routs: None,
@@ -295,7 +296,6 @@ impl<'v, 'e> Decision<'v, 'e> {
         if me.u.hp.saturating_mul(2) <= me.u.max_hp {
             let heals = |item: &&String| {
                 b.engine
-                    .rules
                     .item(item)
                     .is_some_and(|it| it.uses.iter().any(|e| matches!(e, m::Effect::Command { verb: m::Verb::Heal, .. })))
             };
@@ -308,8 +308,9 @@ impl<'v, 'e> Decision<'v, 'e> {
                         act: Act::Use { item: item.clone(), target: None, tile: None },
                         ..Default::default()
                     },
+                    equip: None,
                     act: 1.5 * loss(self.worth(me.i), me.u.max_hp, healed as f64, 0.0),
-                    holds: me.u.equipped.clone(),
+                    holds: me.u.equipped.as_deref(),
                     hp: (me.u.hp + healed).min(me.u.max_hp),
                     fallen: 0.0,
                     routs: None,
@@ -322,14 +323,14 @@ impl<'v, 'e> Decision<'v, 'e> {
     /// Attacks from `t` (added to `out`): every enemy in sight within a weapon's reach, with each
     /// weapon, by the exact forecast. A unit that must attack the weakest attacks only those
     /// (`forced`).
-    fn attacks(
+    fn attacks<'u>(
         &mut self,
-        me: &Unit,
+        me: &'u Unit,
         t: Tile,
         forced: &[usize],
         cache: &mut Forecasts,
         arms: &mut Arms,
-        out: &mut Vec<Candidate>,
+        out: &mut Vec<Candidate<'u>>,
     ) {
         let b = self.battle();
         // Ours at full HP (read at the HP it has) on this tile's terrain, with each weapon.
@@ -367,17 +368,12 @@ impl<'v, 'e> Decision<'v, 'e> {
                     let spared = self.elsewhere(me.i).get(f).copied().unwrap_or(0.0);
                     act += routs * tempo * spared.max(0.0);
                 }
-                let equip = (me.u.equipped.as_deref() != Some(w.as_str())).then(|| w.clone());
+                let equip = (me.u.equipped.as_deref() != Some(w.as_str())).then_some(w.as_str());
                 out.push(Candidate {
-                    turn: Turn {
-                        unit: me.i,
-                        to: moved.then_some(t),
-                        equip,
-                        act: Act::Attack { target: k },
-                        ..Default::default()
-                    },
+                    turn: Turn { unit: me.i, to: moved.then_some(t), act: Act::Attack { target: k }, ..Default::default() },
+                    equip,
                     act,
-                    holds: Some(w.clone()),
+                    holds: Some(w.as_str()),
                     hp,
                     fallen,
                     routs: foe.map(|f| (f, routs)),
