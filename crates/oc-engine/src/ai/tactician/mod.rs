@@ -162,6 +162,8 @@ struct Decision<'v, 'e> {
     threat_zones: bool,
     /// Each unit's action verbs (`Battle::action_verbs`), by battle index.
     verbs: Vec<Vec<Option<m::Verb>>>,
+    /// Enemies at full HP, interned, by battle index (`Decision::at_full_hp`).
+    full_hp: Vec<Option<Option<Interned>>>,
     /// The chance the enemy leads the next round (acts before us then).
     lead: f64,
 }
@@ -181,6 +183,9 @@ struct Guides {
     goal: Option<Guide>,
     region: Option<Guide>,
 }
+
+/// A loadout with its number in the battle's forecasts.
+type Interned = (Rc<Loadout>, u32);
 
 /// One candidate's parts, before they are summed. Weapon names are borrowed from the unit
 /// weighed (`'u`): only the chosen turn gets its own copy ([`Candidate::turn`]).
@@ -244,6 +249,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             stepped,
             threat_zones,
             verbs,
+            full_hp: Vec::new(),
             lead: lead_next(b, side),
         };
         // What each enemy could strike now: the replies our units draw where they stand.
@@ -366,6 +372,24 @@ impl<'v, 'e> Decision<'v, 'e> {
         let loadout = Rc::new(l);
         entries.push((loadout.clone(), id));
         Some((loadout, id))
+    }
+
+    /// Enemy `k` as it stands but at full HP (a forecast read at any HP), interned: built once a
+    /// decision, not once for each of our units that weighs striking it.
+    fn at_full_hp(&mut self, k: usize, cache: &mut Forecasts) -> Option<Interned> {
+        if self.full_hp.len() <= k {
+            self.full_hp.resize(k + 1, None);
+        }
+        let slot = self.full_hp.get_mut(k)?;
+        let built = slot.get_or_insert_with(|| {
+            let b = self.view.battle;
+            b.loadout_of(k, false).map(|mut l| {
+                l.hp = None;
+                let id = cache.id(&l);
+                (Rc::new(l), id)
+            })
+        });
+        built.clone()
     }
 
     fn target_of<'l>(&self, k: usize, loadout: &'l Loadout, id: u32, hp: i64) -> Target<'l> {

@@ -215,6 +215,15 @@ impl<'v, 'e> Decision<'v, 'e> {
             let mut la = acting.clone();
             la.hp = None;
             la.terrain = None;
+            // With each weapon, interned once, and the distance it strikes from.
+            let arms: Vec<(Loadout, u32, i64)> = weapons
+                .iter()
+                .map(|(w, lo, hi)| {
+                    la.weapon = Some(w.clone());
+                    let ia = cache.id(&la);
+                    (la.clone(), ia, (*lo).max(1).max((*hi).min(2)))
+                })
+                .collect();
             let foes: Vec<(usize, Tile, i64, i64)> = self
                 .view
                 .enemies()
@@ -222,15 +231,10 @@ impl<'v, 'e> Decision<'v, 'e> {
                 .map(|(k, f)| (k, f.pos, f.hp, f.max_hp))
                 .collect();
             for (k, at, hp, max_hp) in foes {
-                let Some(mut ld) = b.loadout_of(k, false) else { continue };
-                ld.hp = None;
-                let id = cache.id(&ld);
+                let Some((ld, id)) = self.at_full_hp(k, cache) else { continue };
                 let mut best = 0.0f64;
-                for (w, lo, hi) in &weapons {
-                    la.weapon = Some(w.clone());
-                    let ia = cache.id(&la);
-                    let d = (*lo).max(1).max((*hi).min(2));
-                    if let Some(x) = cache.get(b.engine, (&la, ia), (&ld, id), d, false) {
+                for (la, ia, d) in &arms {
+                    if let Some(x) = cache.get(b.engine, (la, *ia), (&ld, id), *d, false) {
                         let (routs, dealt) = x.against(hp);
                         let (fell, hurt) = x.attacker_at(u.hp);
                         let v = loss(self.worth(k), max_hp, dealt, routs) - loss(self.worth(i), u.max_hp, hurt, fell);
