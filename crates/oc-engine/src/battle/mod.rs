@@ -283,8 +283,6 @@ pub struct Battle<'e> {
     /// The units as they were before the turn in progress (what a refused turn puts back),
     /// copied into the last turn's copy so that their strings are reused.
     units_undo: Vec<Combatant>,
-    /// How many times a tile's terrain has changed (what an AI's cache of walks checks).
-    terrain_changes: u64,
 }
 
 fn side_index(s: m::SideId) -> usize {
@@ -390,7 +388,6 @@ impl<'e> Battle<'e> {
             terrain_ix: Vec::new(),
             terrain_undo: Vec::new(),
             units_undo: Vec::new(),
-            terrain_changes: 0,
         };
         b.terrain_ix = b.terrain_indices();
         b.face_the_enemy();

@@ -110,17 +110,16 @@ impl Battle<'_> {
 
     /// Puts terrain `name` on tile index `at`, its name and its index together; the name it had.
     pub(super) fn replace_terrain(&mut self, at: usize, name: String) -> Option<String> {
-        self.terrain_changes += 1;
         if let Some(slot) = self.terrain_ix.get_mut(at) {
             *slot = self.engine.terrain_index(&name);
         }
         self.map.terrain.get_mut(at).map(|slot| std::mem::replace(slot, name))
     }
 
-    /// A number that changes whenever a tile's terrain does (and only then): a cache of what the
-    /// terrain decides is good while it stays the same.
-    pub(crate) fn terrain_changes(&self) -> u64 {
-        self.terrain_changes
+    /// Each tile's terrain now, as an index into the rules' terrains (row by row): what a cache
+    /// of what the terrain decides compares.
+    pub(crate) fn terrain_indices_now(&self) -> &[Option<usize>] {
+        &self.terrain_ix
     }
 
     /// The index of tile `t`'s terrain in the rules' terrains (`None` off the map).

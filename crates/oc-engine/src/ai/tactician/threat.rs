@@ -98,11 +98,13 @@ fn widen(tiles: &[Tile], (lo, hi): (i64, i64), (width, height): (i64, i64), mask
 }
 
 /// What an enemy strikes after a second move, by movement type, tile, movement points and
-/// weapon reach: it depends on the terrain alone (units aside), so it is worked out once per
-/// battle and again only where the terrain changes (a door opened), not once per decision.
+/// weapon reach: it depends on the map's terrain alone (units aside), so it is kept while the
+/// terrain is the same, tile for tile (a door opened, a wall struck down or another battle's map
+/// starts it over), not worked out again every decision.
 #[derive(Debug, Default)]
 pub(super) struct Later {
-    terrain: u64,
+    /// The terrain the masks were worked out on: the map's width and each tile's terrain.
+    terrain: (i64, Vec<Option<usize>>),
     masks: FastMap<LaterKey, Arc<[u32]>>,
 }
 
@@ -111,9 +113,9 @@ type LaterKey = (String, Tile, i64, (i64, i64));
 
 impl Later {
     fn mask(&mut self, b: &Battle, kind: &str, from: Tile, points: i64, reach: (i64, i64)) -> Arc<[u32]> {
-        if self.terrain != b.terrain_changes() {
+        if self.terrain.0 != b.map.width || self.terrain.1 != b.terrain_indices_now() {
             self.masks.clear();
-            self.terrain = b.terrain_changes();
+            self.terrain = (b.map.width, b.terrain_indices_now().to_vec());
         }
         let key = (kind.to_string(), from, points, reach);
         if let Some(m) = self.masks.get(&key) {
@@ -377,5 +379,92 @@ impl ThreatMap {
             });
         }
         total + super::LATER * lead * later.max(0.0) - super::BAIT * bait
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used, clippy::indexing_slicing)]
+mod tests {
+    use oc_model as m;
+
+    use super::Later;
+    use crate::battle::{Act, Battle, Turn};
+    use crate::Engine;
+
+    const MAP: &str = r#"name = "Walls"
+width = 7
+height = 3
+rows = [
+  "...#...",
+  "...#...",
+  "...#...",
+]
+[[regions]]
+name = "a"
+kind = "deployment"
+side = "attacker"
+rect = [0, 0, 1, 3]
+[[regions]]
+name = "d"
+kind = "deployment"
+side = "defender"
+rect = [6, 0, 1, 3]
+"#;
+
+    const RULES: &str = r#"
+scenario Walls {
+    map "walls.map.toml"
+    rounds 20 then defender
+    attacker { zone "a" war_chest 99999 units 1..3 win rout all }
+    defender { zone "d" war_chest 99999 units 1..3 win rout all }
+}
+army A for Walls attacker { unit Ross: Fighter { items SteelAxe } }
+army D for Walls defender { unit Bors: Soldier { items IronLance } }
+"#;
+
+    /// What the defender's Soldier strikes after a second move from (6, 1), with the wall of
+    /// column 3 standing and once it is struck down: a kept mask is the one worked out afresh.
+    #[test]
+    fn second_move_strikes_are_worked_out_again_when_the_terrain_changes() {
+        let mut files = std::collections::BTreeMap::new();
+        files.insert("walls.oc".to_string(), RULES.to_string());
+        files.insert("walls.map.toml".to_string(), MAP.to_string());
+        let (c, _) = oc_compiler::Workspace::new().compile(&mut oc_compiler::MemoryHost(files), &["walls.oc".to_string()]);
+        let engine = Engine::new(c.rules.unwrap_or_else(|| panic!("{:#?}", c.diagnostics))).expect("the engine takes them");
+        let terrain: Vec<String> = (0..21).map(|k| if k % 7 == 3 { "Wall".to_string() } else { "Plains".to_string() }).collect();
+        let region = |name: &str, side, x| m::MapRegion {
+            name: name.to_string(),
+            kind: "deployment".to_string(),
+            side: Some(side),
+            tiles: (0..3).map(|y| (x, y)).collect(),
+        };
+        let map = m::BattleMap {
+            name: "Walls".to_string(),
+            width: 7,
+            height: 3,
+            terrain,
+            regions: vec![region("a", m::SideId::Attacker, 0), region("d", m::SideId::Defender, 6)],
+            chests: Vec::new(),
+            doors: Vec::new(),
+            destructibles: Vec::new(),
+        };
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = [m::SideId::Attacker, m::SideId::Defender]
+            .map(|side| engine.rules.armies.iter().find(|x| x.side == side).expect("an army a side"));
+        let mut b = Battle::new(&engine, s, &map, [a, d], [&[(0, 1)][..], &[(6, 1)][..]], 3).expect("the battle starts");
+        let (points, kind, _) = b.mobility(1).expect("the Soldier moves");
+        let mut later = Later::default();
+        let standing = later.mask(&b, &kind, (6, 1), points, (1, 1));
+        // Ross walks up to the wall and strikes it down (Wall 30 HP), the Soldier waiting.
+        let mut to = Some((2, 1));
+        while b.terrain_at((3, 1)).is_some_and(|t| t.name == "Wall") && b.outcome.is_none() {
+            b.turn(Turn { unit: 0, to: to.take(), act: Act::Strike { tile: (3, 1) }, ..Default::default() }).expect("a strike");
+            b.turn(Turn { unit: 1, ..Default::default() }).expect("a wait");
+        }
+        assert_ne!(b.terrain_at((3, 1)).map(|t| t.name.as_str()), Some("Wall"), "the wall came down");
+        let kept = later.mask(&b, &kind, (6, 1), points, (1, 1));
+        let fresh = Later::default().mask(&b, &kind, (6, 1), points, (1, 1));
+        assert_eq!(kept, fresh);
+        assert_ne!(standing, fresh, "the wall stood in the way: a mask kept from before would be wrong");
     }
 }
