@@ -252,3 +252,35 @@ fn battle_logs_stay_as_stored() {
         differ.join("\n")
     );
 }
+
+/// `Battle::action_verbs`, which the AIs ask of every unit each decision, is the verb of each of
+/// `Battle::actions` in order, for every unit of every field as its games go (actions come from
+/// classes, scenario tags, carried and equipped items, and change as items are used up).
+#[test]
+fn action_verbs_are_the_verbs_of_the_actions() {
+    let fields = every_field();
+    let mut checked = 0;
+    for f in &fields {
+        let Some(pair) = f.pairs.first() else { continue };
+        let a = auto_deploy(&f.engine, &f.scenario, &f.map, SideId::Attacker, pair[0].units.len());
+        let d = auto_deploy(&f.engine, &f.scenario, &f.map, SideId::Defender, pair[1].units.len());
+        let mut b = Battle::new(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], [&a, &d], 7).unwrap();
+        let mut ai = ai::by_name("greedy").unwrap();
+        for _ in 0..60 {
+            for k in 0..b.units.len() {
+                let verbs: Vec<_> = b.actions(k).iter().map(|x| x.verb()).collect();
+                assert_eq!(b.action_verbs(k), verbs, "{}: unit {k}", f.file);
+                checked += verbs.len();
+            }
+            let Some(turn) = ai.choose(&b) else { break };
+            let unit = turn.unit;
+            if b.turn(turn).is_err() {
+                b.turn(Turn { unit, ..Default::default() }).unwrap();
+            }
+            if b.outcome.is_some() {
+                break;
+            }
+        }
+    }
+    assert!(checked > 100, "the fields' units have actions to compare ({checked})");
+}
