@@ -400,30 +400,30 @@ impl<'v, 'e> Decision<'v, 'e> {
     /// What the enemies' replies cost our unit `i` on `at` holding `weapon` with `hp`, enemy
     /// `gone` routed first.
     fn danger(&mut self, i: usize, at: Tile, weapon: Option<&str>, hp: i64, gone: Option<usize>, cache: &mut Forecasts) -> f64 {
-        if hp <= 0 || !self.threats.reaches(at) {
-            return 0.0;
-        }
-        let Some((loadout, id)) = self.target(i, weapon, at, cache) else { return 0.0 };
-        let target = self.target_of(i, &loadout, id, hp);
-        let elsewhere = self.elsewhere(i);
-        let room = self.room(at, i);
-        self.threats.danger(self.battle().engine, cache, at, &target, room, &elsewhere, gone, self.lead)
+        let [d] = self.dangers(i, at, weapon, hp, [gone], cache);
+        d
     }
 
-    /// [`Decision::danger`] with enemy `gone` routed first, and with it standing: the blows at the
-    /// tile found once for both.
-    fn dangers(&mut self, i: usize, at: Tile, weapon: Option<&str>, hp: i64, gone: usize, cache: &mut Forecasts) -> (f64, f64) {
+    /// [`Decision::danger`] for each enemy `gone` routed first (or none): the blows at the tile
+    /// found once for all of them (an attack that may rout its target weighs both).
+    fn dangers<const N: usize>(
+        &mut self,
+        i: usize,
+        at: Tile,
+        weapon: Option<&str>,
+        hp: i64,
+        gone: [Option<usize>; N],
+        cache: &mut Forecasts,
+    ) -> [f64; N] {
         if hp <= 0 || !self.threats.reaches(at) {
-            return (0.0, 0.0);
+            return [0.0; N];
         }
-        let Some((loadout, id)) = self.target(i, weapon, at, cache) else { return (0.0, 0.0) };
+        let Some((loadout, id)) = self.target(i, weapon, at, cache) else { return [0.0; N] };
         let target = self.target_of(i, &loadout, id, hp);
         let elsewhere = self.elsewhere(i);
         let room = self.room(at, i);
         let blows = self.threats.blows(self.battle().engine, cache, at, &target);
-        let spared = self.threats.danger_of(blows.clone(), &target, room, &elsewhere, Some(gone), self.lead);
-        let faced = self.threats.danger_of(blows, &target, room, &elsewhere, None, self.lead);
-        (spared, faced)
+        gone.map(|g| self.threats.danger(blows.clone(), &target, room, &elsewhere, g, self.lead))
     }
 
     /// Tiles next to `t` an enemy could strike from (on the map, passable, not ours but `mover`'s).

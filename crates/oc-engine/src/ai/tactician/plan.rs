@@ -115,7 +115,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 }
                 let danger = match c.routs {
                     Some((foe, p)) if p > 0.0 => {
-                        let (spared, faced) = self.dangers(i, t, c.holds, c.hp, foe, cache);
+                        let [spared, faced] = self.dangers(i, t, c.holds, c.hp, [Some(foe), None], cache);
                         p * spared + (1.0 - p) * faced
                     }
                     _ => self.danger(i, t, c.holds, c.hp, None, cache),

@@ -308,25 +308,9 @@ impl ThreatMap {
     ///
     /// Blows after a second move (an enemy that moves this round and strikes first next round)
     /// count the worst one only, weighed by `lead`, the chance the enemy leads the next round.
-    #[allow(clippy::too_many_arguments)]
+    /// `blows`: the blows at the tile ([`ThreatMap::blows`]), which a caller weighing one tile
+    /// with and without an enemy `gone` finds once.
     pub fn danger(
-        &self,
-        engine: &Engine,
-        cache: &mut Forecasts,
-        t: Tile,
-        target: &Target,
-        room: usize,
-        elsewhere: &[f64],
-        gone: Option<usize>,
-        lead: f64,
-    ) -> f64 {
-        let blows = self.blows(engine, cache, t, target);
-        self.danger_of(blows, target, room, elsewhere, gone, lead)
-    }
-
-    /// [`ThreatMap::danger`] from the `blows` at the tile ([`ThreatMap::blows`]): a caller weighing
-    /// one tile with and without an enemy `gone` finds them once.
-    pub fn danger_of(
         &self,
         blows: Vec<(usize, Blow)>,
         target: &Target,
