@@ -375,38 +375,11 @@ mod tests {
     use crate::battle::{Act, Battle, Turn};
     use crate::Engine;
 
-    const MAP: &str = r#"name = "Walls"
-width = 7
-height = 3
-rows = [
-  "...#...",
-  "...#...",
-  "...#...",
-]
-[[regions]]
-name = "a"
-kind = "deployment"
-side = "attacker"
-rect = [0, 0, 1, 3]
-[[regions]]
-name = "d"
-kind = "deployment"
-side = "defender"
-rect = [6, 0, 1, 3]
-"#;
+    // The scenario and armies are a fixture: engine sources name no class (`tests/agreement.rs`).
+    const MAP: &str = include_str!("../../../tests/fixtures/walls/walls.map.toml");
+    const RULES: &str = include_str!("../../../tests/fixtures/walls/walls.oc");
 
-    const RULES: &str = r#"
-scenario Walls {
-    map "walls.map.toml"
-    rounds 20 then defender
-    attacker { zone "a" war_chest 99999 units 1..3 win rout all }
-    defender { zone "d" war_chest 99999 units 1..3 win rout all }
-}
-army A for Walls attacker { unit Ross: Fighter { items SteelAxe } }
-army D for Walls defender { unit Bors: Soldier { items IronLance } }
-"#;
-
-    /// What the defender's Soldier strikes after a second move from (6, 1), with the wall of
+    /// What the defender's unit strikes after a second move from (6, 1), with the wall of
     /// column 3 standing and once it is struck down: a kept mask is the one worked out afresh.
     #[test]
     fn second_move_strikes_are_worked_out_again_when_the_terrain_changes() {
@@ -436,10 +409,10 @@ army D for Walls defender { unit Bors: Soldier { items IronLance } }
         let [a, d] = [m::SideId::Attacker, m::SideId::Defender]
             .map(|side| engine.rules.armies.iter().find(|x| x.side == side).expect("an army a side"));
         let mut b = Battle::new(&engine, s, &map, [a, d], [&[(0, 1)][..], &[(6, 1)][..]], 3).expect("the battle starts");
-        let (points, kind, _) = b.mobility(1).expect("the Soldier moves");
+        let (points, kind, _) = b.mobility(1).expect("the defender's unit moves");
         let mut later = Later::default();
         let standing = later.mask(&b, &kind, (6, 1), points, (1, 1));
-        // Ross walks up to the wall and strikes it down (Wall 30 HP), the Soldier waiting.
+        // The attacker walks up to the wall and strikes it down (30 HP), the defender waiting.
         let mut to = Some((2, 1));
         while b.terrain_at((3, 1)).is_some_and(|t| t.name == "Wall") && b.outcome.is_none() {
             b.turn(Turn { unit: 0, to: to.take(), act: Act::Strike { tile: (3, 1) }, ..Default::default() }).expect("a strike");
