@@ -701,3 +701,25 @@ fn a_unit_routed_by_a_command_runs_its_routed_trigger() {
         b.log
     );
 }
+
+/// A turn's undo copy is taken with `Combatant::clone_from` into last turn's copy: copying one
+/// unit into another must give that unit, every field of it (a field left out would survive a
+/// refused turn).
+#[test]
+fn a_unit_copied_into_another_is_that_unit() {
+    let (rules, map) = setup(
+        "army A for Arena attacker { unit Colm: Thief { items IronSword, Vulnerary } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } }",
+    );
+    let engine = Engine::new(rules).unwrap();
+    let mut b = battle(&engine, &map, [&[(1, 2)], &[(7, 4)]]);
+    b.turn(Turn { unit: 0, to: Some((2, 2)), ..Default::default() }).unwrap();
+    let (colm, bors) = (b.units[0].clone(), b.units[1].clone());
+    assert_ne!(colm, bors);
+    let mut copy = bors.clone();
+    copy.clone_from(&colm);
+    assert_eq!(copy, colm);
+    let mut back = colm.clone();
+    back.clone_from(&bors);
+    assert_eq!(back, bors);
+}

@@ -114,24 +114,45 @@ impl Clone for Combatant {
     }
 
     fn clone_from(&mut self, from: &Self) {
-        self.name.clone_from(&from.name);
-        self.side = from.side;
-        self.class.clone_from(&from.class);
-        self.items.clone_from(&from.items);
-        self.tags.clone_from(&from.tags);
-        self.equipped.clone_from(&from.equipped);
-        self.hp = from.hp;
-        self.max_hp = from.max_hp;
-        self.pos = from.pos;
-        self.state = from.state;
-        self.activated = from.activated;
-        self.statuses.clone_from(&from.statuses);
-        self.reverted = from.reverted;
-        self.transformed = from.transformed;
-        self.spent.clone_from(&from.spent);
-        self.debuffs.clone_from(&from.debuffs);
-        self.resources.clone_from(&from.resources);
-        self.facing = from.facing;
+        // Every field named, so that a field added to `Combatant` cannot be left out here.
+        let Combatant {
+            name,
+            side,
+            class,
+            items,
+            tags,
+            equipped,
+            hp,
+            max_hp,
+            pos,
+            state,
+            activated,
+            statuses,
+            reverted,
+            transformed,
+            spent,
+            debuffs,
+            resources,
+            facing,
+        } = from;
+        self.name.clone_from(name);
+        self.side = *side;
+        self.class.clone_from(class);
+        self.items.clone_from(items);
+        self.tags.clone_from(tags);
+        self.equipped.clone_from(equipped);
+        self.hp = *hp;
+        self.max_hp = *max_hp;
+        self.pos = *pos;
+        self.state = *state;
+        self.activated = *activated;
+        self.statuses.clone_from(statuses);
+        self.reverted = *reverted;
+        self.transformed = *transformed;
+        self.spent.clone_from(spent);
+        self.debuffs.clone_from(debuffs);
+        self.resources.clone_from(resources);
+        self.facing = *facing;
     }
 }
 
