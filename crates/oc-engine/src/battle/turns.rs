@@ -210,7 +210,13 @@ impl Battle<'_> {
     /// it, or why not, priced as [`Battle::turn`] prices it: with the weapon `t` equips held.
     /// `None` where activations are one step (no `spend`).
     pub fn turn_price(&self, i: usize, moved: i64, t: &Turn) -> Option<Result<i64, String>> {
-        self.step_price(i, &self.step_vars(i, moved, &t.act), t.equip.as_deref())
+        self.act_price(i, moved, &t.act, t.equip.as_deref())
+    }
+
+    /// [`Battle::turn_price`] of a turn with act `act` that equips `equip`: what an AI weighing
+    /// many candidate turns asks before it builds the one it plays.
+    pub fn act_price(&self, i: usize, moved: i64, act: &Act, equip: Option<&str>) -> Option<Result<i64, String>> {
+        self.step_price(i, &self.step_vars(i, moved, act), equip)
     }
 
     /// What a step costs and whether the rules allow it, or why not; `None` where activations

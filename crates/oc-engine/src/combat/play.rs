@@ -55,9 +55,7 @@ impl Exchange<'_> {
     /// bit, as [`Exchange::forecast`]'s, without what it shows of each side before the dice
     /// (what `oc matrix` writes).
     pub fn odds(&self) -> Odds {
-        let (_, done, _) = self.walk();
-        let (attacker_hp, defender_hp) = final_hp(&done);
-        Odds::of(&attacker_hp, &defender_hp, self.start)
+        self.ending().odds
     }
 
     /// How the exchange ends: [`Exchange::forecast`]'s final HP and odds (the same bits), without

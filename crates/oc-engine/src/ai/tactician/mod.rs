@@ -423,7 +423,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         let elsewhere = self.elsewhere(i);
         let room = self.room(at, i);
         let blows = self.threats.blows(self.battle().engine, cache, at, &target);
-        gone.map(|g| self.threats.danger(blows.clone(), &target, room, &elsewhere, g, self.lead))
+        gone.map(|g| self.threats.danger(&blows, &target, room, &elsewhere, g, self.lead))
     }
 
     /// Tiles next to `t` an enemy could strike from (on the map, passable, not ours but `mover`'s).

@@ -50,13 +50,14 @@ impl<'v, 'e> Decision<'v, 'e> {
         let verbs = self.verbs.get(i).cloned().unwrap_or_default();
         let has = |verb: m::Verb| verbs.contains(&Some(verb));
         // Where activations are steps paid from a resource, only steps the unit can pay for.
+        // A turn and the weapon it equips (a candidate's turn leaves it out: `Candidate::equip`).
         let affordable = |turn: &Turn, equip: Option<&str>| {
             let moved = turn
                 .to
                 .and_then(|t| reach.binary_search_by_key(&t, |(x, _)| *x).ok())
                 .and_then(|k| reach.get(k))
                 .map_or(0, |(_, c)| *c);
-            b.step_price(i, &b.step_vars(i, moved, &turn.act), equip.or(turn.equip.as_deref())).is_none_or(|p| p.is_ok())
+            b.act_price(i, moved, &turn.act, equip).is_none_or(|p| p.is_ok())
         };
         // 1. The objective, if a tile of it is in reach: the battle may end here.
         for (verb, kind) in [(m::Verb::Seize, "seize"), (m::Verb::Escape, "escape"), (m::Verb::Raze, "raze")] {

@@ -312,7 +312,7 @@ impl ThreatMap {
     /// with and without an enemy `gone` finds once.
     pub fn danger(
         &self,
-        blows: Vec<(usize, Blow)>,
+        blows: &[(usize, Blow)],
         target: &Target,
         room: usize,
         elsewhere: &[f64],
@@ -325,8 +325,7 @@ impl ThreatMap {
                 later = later.max(blow.value - elsewhere.get(*foe).copied().unwrap_or(0.0).max(0.0));
             }
         }
-        let mut near = blows;
-        near.retain(|(f, b)| !b.far && Some(*f) != gone);
+        let mut near: Vec<&(usize, Blow)> = blows.iter().filter(|(f, b)| !b.far && Some(*f) != gone).collect();
         let mut room = room;
         // The chance our unit still stands, and its HP, as the blows land.
         let (mut standing, mut worn) = (1.0f64, 0.0f64);
@@ -336,8 +335,8 @@ impl ThreatMap {
         // Worst first; a second pass for the enemies a wounded unit now tempts. An enemy that
         // strikes leaves the list (`retain` visits each in order, once a pass).
         for pass in 0..2 {
-            near.retain(|(foe, blow)| {
-                let Some(f) = self.foes.get(*foe) else { return true };
+            near.retain(|&&(foe, ref blow)| {
+                let Some(f) = self.foes.get(foe) else { return true };
                 // This enemy strikes what the earlier ones left standing.
                 let (routed, damage) = if hp < target.hp { blow.sketch.against(hp.max(1)) } else { (blow.routed, blow.damage) };
                 let value = standing * loss(target.worth, target.max_hp, damage, routed) - regard() * blow.own_loss;
@@ -348,7 +347,7 @@ impl ThreatMap {
                     }
                     return true;
                 }
-                let margin = value - elsewhere.get(*foe).copied().unwrap_or(0.0).max(0.0);
+                let margin = value - elsewhere.get(foe).copied().unwrap_or(0.0).max(0.0);
                 if margin <= 0.0 || (blow.adjacent && room == 0) {
                     return true;
                 }
