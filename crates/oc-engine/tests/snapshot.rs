@@ -118,3 +118,12 @@ fn every_ratings_matchup_forecasts_the_same_bits() {
 fn every_v06_matchup_forecasts_the_same_bits() {
     check("<std>/v06.oc", "v06.txt");
 }
+
+/// Seeds 002-004: reactions paid for with resources (stamina), damage dice against rolled
+/// absorption with `Dice` values (battlestorm), strikes changed by `when` (skirmish).
+#[test]
+fn every_stamina_battlestorm_and_skirmish_matchup_forecasts_the_same_bits() {
+    check("<std>/stamina.oc", "stamina.txt");
+    check("<std>/battlestorm.oc", "battlestorm.txt");
+    check("<std>/skirmish.oc", "skirmish.txt");
+}
