@@ -191,3 +191,26 @@ fn skirmish_points_are_counted_off_one_roll_and_agree_with_resolutions() {
     let far = Exchange::new(&e, &la8, &ld8, 7).unwrap().forecast();
     assert!(far.attacker.hit < near.attacker.hit, "{} vs {}", far.attacker.hit, near.attacker.hit);
 }
+
+/// A resource a reaction spent is what the strikes after it read: a Knight that parries (2 of
+/// its 5 Stamina) strikes back with its might cut by a `when` that reads its Stamina.
+#[test]
+fn stamina_spent_on_a_reaction_is_read_by_the_strikes_after_it() {
+    let text = "import \"std:stamina\"\n\
+        tag Spent on class doc \"Weak once it has spent Stamina.\" { when attacker == self and self.stamina < 5 { might -= 20 } }";
+    let mut ws = oc_compiler::Workspace::new();
+    let (c, _) = ws.compile(&mut oc_compiler::MemoryHost::one("t.oc", text), &["t.oc".to_string()]);
+    let e = Engine::new(c.rules.unwrap_or_else(|| panic!("{:#?}", c.diagnostics))).unwrap();
+    let a = u("Warrior:Greatsword");
+    let plain = u("Knight:Longsword");
+    let spent = Loadout { tags: vec![("Spent".into(), vec![])], ..plain.clone() };
+    fn parry<'e>(e: &'e Engine, a: &'e Loadout, d: &'e Loadout) -> Exchange<'e> {
+        Exchange::new(e, a, d, 1).unwrap().with_reaction(Some("Parry")).unwrap()
+    }
+    // Parry's riposte may wound the Warrior ...
+    assert!(parry(&e, &a, &plain).forecast().attacker_damage_taken > 0.0);
+    // ... but not once the Knight has paid for it, with 3 Stamina left.
+    let f = parry(&e, &a, &spent).forecast();
+    assert_eq!(f.attacker_damage_taken, 0.0, "{f:?}");
+    agrees(&parry(&e, &a, &spent), "a riposte after Stamina is spent");
+}
