@@ -11,6 +11,7 @@ use oc_model as m;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+mod attrs;
 mod outcomes;
 mod phase;
 mod play;
@@ -23,6 +24,7 @@ use crate::fx::{FastMap, Hashed, HashedMap};
 use crate::ir::{Eff, V};
 use crate::unit::{apply, target_attr, Ctx, Unit};
 use crate::{Engine, EngineError, Loadout};
+use attrs::Attrs;
 
 /// The most strikes one attack may have (the standard library gives at most 2).
 const MAX_STRIKES: i64 = 8;
@@ -462,61 +464,6 @@ impl<'e> Exchange<'e> {
         UnitRef::Built(u)
     }
 
-    /// Strike attributes: the static ones with current HP and the strike's `when` effects applied.
-    fn strike_attrs(&self, units: [&Unit; 2], state: &State, attacker: usize) -> [Vec<V>; 2] {
-        let ir = &self.engine.ir;
-        let mut base = [units[0].attrs.clone(), units[1].attrs.clone()];
-        for (side, attrs) in base.iter_mut().enumerate() {
-            if let Some(slot) = attrs.get_mut(ir.hp_attr as usize) {
-                *slot = V::Int(state.hp[side]);
-            }
-            for ((attr, _), amount) in self.engine.resource_full.iter().zip(&state.res[side]) {
-                if let Some(slot) = attrs.get_mut(*attr as usize) {
-                    *slot = V::Int(i64::from(*amount));
-                }
-            }
-        }
-        if units.iter().all(|u| u.whens.is_empty()) {
-            return base;
-        }
-        let mut out = base.clone();
-        for holder in 0..2 {
-            for (args, condition, then) in &units[holder].whens {
-                let ctx = Ctx {
-                    ir,
-                    units,
-                    attrs: [&base[0], &base[1]],
-                    attacker,
-                    holder,
-                    rolls: &[],
-                    dealt: 0,
-                    distance: self.distance,
-                    triangle: self.triangle[attacker],
-                    reads: Some(&self.reads),
-                };
-                if ctx.eval(condition, args, &mut []).bool() {
-                    apply_strike_effects(&ctx, then, args, &mut out);
-                }
-            }
-        }
-        out
-    }
-
-    fn ctx<'a>(&'a self, units: [&'a Unit; 2], attrs: &'a [Vec<V>; 2], attacker: usize, rolls: &'a [i64]) -> Ctx<'a> {
-        Ctx {
-            ir: &self.engine.ir,
-            units,
-            attrs: [&attrs[0], &attrs[1]],
-            attacker,
-            holder: attacker,
-            rolls,
-            dealt: 0,
-            distance: self.distance,
-            triangle: self.triangle[attacker],
-            reads: Some(&self.reads),
-        }
-    }
-
     /// [`Exchange::outcomes`], remembered in `memo`: once for every amount of hit points where
     /// working them out read none.
     fn outcomes_memo(&self, state: &State, side: usize, memo: &mut OutcomeCache) -> Rc<Outcomes> {
@@ -780,6 +727,7 @@ impl Engine {
             ir: &self.ir,
             units: [&a, &wall],
             attrs: [&a.attrs, &lowest],
+            held: [&[], &[]],
             attacker: 0,
             holder: 0,
             rolls: &[],

@@ -52,6 +52,9 @@ pub struct Ctx<'a> {
     pub ir: &'a Ir,
     pub units: [&'a Unit; 2],
     pub attrs: [&'a [V]; 2],
+    /// Attributes the exchange's state holds (hit points, resources), read in place of `attrs`:
+    /// (attribute, value), a later entry winning.
+    pub held: [&'a [(u16, V)]; 2],
     pub attacker: usize,
     pub holder: usize,
     /// This strike's draw of every die slot (`Ir::dice`); empty outside a strike.
@@ -66,14 +69,20 @@ pub struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    /// Notes a read of attribute `attr` (see [`Ctx::reads`]).
+    /// Attribute `attr` of the unit on `side`: the state's value where it holds one, noting the
+    /// read (see [`Ctx::reads`]).
     #[inline]
-    fn note(&self, attr: u16) {
-        if let Some(r) = self.reads {
-            if self.ir.state_attrs.get(attr as usize).copied().unwrap_or(false) {
+    fn attr(&self, side: usize, attr: u16) -> V {
+        if self.ir.state_attrs.get(attr as usize).copied().unwrap_or(false) {
+            if let Some(r) = self.reads {
                 r.set(true);
             }
+            let held = self.held.get(side).and_then(|h| h.iter().rev().find(|(a, _)| *a == attr));
+            if let Some((_, v)) = held {
+                return *v;
+            }
         }
+        self.attrs.get(side).and_then(|a| a.get(attr as usize)).copied().unwrap_or(V::Int(0))
     }
 
     fn side(&self, role: Role) -> usize {
@@ -108,15 +117,9 @@ impl Ctx<'_> {
             E::Triangle => V::Int(self.triangle),
             E::Distance => V::Int(self.distance),
             E::Dealt => V::Int(self.dealt),
-            E::Attr(r, a) => {
-                self.note(*a);
-                self.attrs[self.side(*r)].get(*a as usize).copied().unwrap_or(V::Int(0))
-            }
+            E::Attr(r, a) => self.attr(self.side(*r), *a),
             E::AttrOfParam(r, p) => match params.get(*p as usize) {
-                Some(V::StatMod { attr, .. }) => {
-                    self.note(*attr);
-                    self.attrs[self.side(*r)].get(*attr as usize).copied().unwrap_or(V::Int(0))
-                }
+                Some(V::StatMod { attr, .. }) => self.attr(self.side(*r), *attr),
                 _ => V::Int(0),
             },
             E::Weapon(r, prop) => {
@@ -556,6 +559,7 @@ impl Engine {
             ir: &self.ir,
             units: [unit, unit],
             attrs: [attrs, attrs],
+            held: [&[], &[]],
             attacker: 0,
             holder: 0,
             rolls: &[],

@@ -62,7 +62,7 @@ type Marginal = Rc<Vec<(V, f64)>>;
 
 impl Exchange<'_> {
     /// [`Exchange::outcomes`] for given strike attributes.
-    pub(super) fn outcomes_with(&self, units: [&Unit; 2], attrs: &[Vec<V>; 2], attacker: usize) -> Outcomes {
+    pub(super) fn outcomes_with(&self, units: [&Unit; 2], attrs: &Attrs, attacker: usize) -> Outcomes {
         let ir = &self.engine.ir;
         let mut cache = vec![None; ir.formulas.len()];
         let mut rolls = vec![0i64; ir.dice.len()];
@@ -137,7 +137,7 @@ impl Exchange<'_> {
     fn factored(
         &self,
         units: [&Unit; 2],
-        attrs: &[Vec<V>; 2],
+        attrs: &Attrs,
         attacker: usize,
         lists: &Lists,
         cache: &mut [Option<V>],
@@ -180,7 +180,7 @@ impl Exchange<'_> {
         &self,
         f: u16,
         units: [&Unit; 2],
-        attrs: &[Vec<V>; 2],
+        attrs: &Attrs,
         attacker: usize,
         lists: &Lists,
         memo: &mut Vec<Option<Marginal>>,

@@ -5,8 +5,8 @@
 
 use oc_model as m;
 
-use super::{Exchange, Outcomes, Phase, Resume, State, MAX_RES};
-use crate::ir::{Eff, E, V};
+use super::{Attrs, Exchange, Outcomes, Phase, Resume, State, MAX_RES};
+use crate::ir::{Eff, E};
 use crate::unit::Unit;
 use crate::{Engine, EngineError};
 
@@ -62,7 +62,7 @@ impl Exchange<'_> {
 
     /// The reactions the unit struck by `attacker` may take now: affordable, requirement met, and
     /// allowed by the exchange's policy.
-    fn options(&self, units: [&Unit; 2], state: &State, attrs: &[Vec<V>; 2], attacker: usize) -> Vec<u8> {
+    fn options(&self, units: [&Unit; 2], state: &State, attrs: &Attrs, attacker: usize) -> Vec<u8> {
         let struck = 1 - attacker;
         let mut out = Vec::new();
         for (k, r) in self.engine.reactions.iter().enumerate() {
@@ -87,22 +87,22 @@ impl Exchange<'_> {
     }
 
     /// Strike attributes with the reaction's modifiers applied to the reacting unit.
-    pub(super) fn reaction_attrs(&self, units: [&Unit; 2], state: &State, attacker: usize, r: Option<u8>) -> [Vec<V>; 2] {
+    pub(super) fn reaction_attrs<'u>(&self, units: [&'u Unit; 2], state: &State, attacker: usize, r: Option<u8>) -> Attrs<'u> {
         let attrs = self.strike_attrs(units, state, attacker);
         match r.and_then(|r| self.reaction(r)) {
             None => attrs,
             Some(reaction) => {
-                let mut out = attrs.clone();
+                let mut out = attrs.copied();
                 let mut ctx = self.ctx(units, &attrs, attacker, &[]);
                 ctx.holder = 1 - attacker;
                 super::apply_strike_effects(&ctx, &reaction.modifiers, &[], &mut out);
-                out
+                Attrs::owned(out)
             }
         }
     }
 
     /// The strike's outcomes with the struck unit's best reaction.
-    pub(super) fn react(&self, units: [&Unit; 2], state: &State, attrs: [Vec<V>; 2], attacker: usize) -> Outcomes {
+    pub(super) fn react(&self, units: [&Unit; 2], state: &State, attrs: Attrs, attacker: usize) -> Outcomes {
         let options = self.options(units, state, &attrs, attacker);
         let expected = |o: &Outcomes| {
             o.list.iter().filter(|(_, x)| x.hit && !x.backfire).map(|(w, x)| w * x.damage as f64).sum::<f64>() / o.den

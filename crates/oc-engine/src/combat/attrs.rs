@@ -1,0 +1,118 @@
+//! A strike's attributes: each unit's own, borrowed, with what the exchange's state holds (hit
+//! points, resources) laid over them; a copy only where a `when` or a reaction changes some.
+//! Before, every strike, flag and trigger copied both units' attributes to write the hit points in.
+
+use std::borrow::Cow;
+
+use super::{apply_strike_effects, Exchange, State, MAX_RES};
+use crate::ir::V;
+use crate::unit::{Ctx, Unit};
+
+/// What the state holds of one unit's attributes: (attribute, value), read in place of the
+/// unit's own (`Ctx::state`). Hit points first, then the resources: a later entry wins.
+#[derive(Clone, Copy)]
+pub(super) struct Held {
+    len: u8,
+    items: [(u16, V); 1 + MAX_RES],
+}
+
+impl Held {
+    const NONE: Held = Held { len: 0, items: [(0, V::Int(0)); 1 + MAX_RES] };
+
+    fn push(&mut self, attr: u16, v: V) {
+        if let Some(slot) = self.items.get_mut(self.len as usize) {
+            *slot = (attr, v);
+            self.len += 1;
+        }
+    }
+
+    fn as_slice(&self) -> &[(u16, V)] {
+        self.items.get(..self.len as usize).unwrap_or_default()
+    }
+}
+
+/// Both units' attributes for one strike.
+pub(super) struct Attrs<'u> {
+    vals: [Cow<'u, [V]>; 2],
+    held: [Held; 2],
+}
+
+impl Attrs<'_> {
+    /// Copies of both units' attributes with the held values written in (what a `when` or a
+    /// reaction then changes).
+    pub(super) fn copied(&self) -> [Vec<V>; 2] {
+        let mut out = [self.vals[0].to_vec(), self.vals[1].to_vec()];
+        for (attrs, held) in out.iter_mut().zip(&self.held) {
+            for (attr, v) in held.as_slice() {
+                if let Some(slot) = attrs.get_mut(*attr as usize) {
+                    *slot = *v;
+                }
+            }
+        }
+        out
+    }
+
+    /// Attributes worked out whole (held values written in).
+    pub(super) fn owned(vals: [Vec<V>; 2]) -> Attrs<'static> {
+        let [a, b] = vals;
+        Attrs { vals: [Cow::Owned(a), Cow::Owned(b)], held: [Held::NONE; 2] }
+    }
+}
+
+impl Exchange<'_> {
+    /// What `state` holds of `side`'s attributes: its hit points and resources (only those the
+    /// unit has a slot for, as writing them into a copy did).
+    fn held(&self, unit: &Unit, state: &State, side: usize) -> Held {
+        let ir = &self.engine.ir;
+        let mut held = Held::NONE;
+        let has = |attr: u16| (attr as usize) < unit.attrs.len();
+        if let Some(hp) = state.hp.get(side).filter(|_| has(ir.hp_attr)) {
+            held.push(ir.hp_attr, V::Int(*hp));
+        }
+        if let Some(res) = state.res.get(side) {
+            for ((attr, _), amount) in self.engine.resource_full.iter().zip(res) {
+                if has(*attr) {
+                    held.push(*attr, V::Int(i64::from(*amount)));
+                }
+            }
+        }
+        held
+    }
+
+    /// Strike attributes: the units' own with the state's hit points and resources, and the
+    /// strike's `when` effects applied.
+    pub(super) fn strike_attrs<'u>(&self, units: [&'u Unit; 2], state: &State, attacker: usize) -> Attrs<'u> {
+        let held = [self.held(units[0], state, 0), self.held(units[1], state, 1)];
+        let base = Attrs { vals: [Cow::Borrowed(&units[0].attrs[..]), Cow::Borrowed(&units[1].attrs[..])], held };
+        if units.iter().all(|u| u.whens.is_empty()) {
+            return base;
+        }
+        let mut out = base.copied();
+        for holder in 0..2 {
+            for (args, condition, then) in &units[holder].whens {
+                let mut ctx = self.ctx(units, &base, attacker, &[]);
+                ctx.holder = holder;
+                if ctx.eval(condition, args, &mut []).bool() {
+                    apply_strike_effects(&ctx, then, args, &mut out);
+                }
+            }
+        }
+        Attrs::owned(out)
+    }
+
+    pub(super) fn ctx<'a>(&'a self, units: [&'a Unit; 2], attrs: &'a Attrs<'_>, attacker: usize, rolls: &'a [i64]) -> Ctx<'a> {
+        Ctx {
+            ir: &self.engine.ir,
+            units,
+            attrs: [&attrs.vals[0], &attrs.vals[1]],
+            held: [attrs.held[0].as_slice(), attrs.held[1].as_slice()],
+            attacker,
+            holder: attacker,
+            rolls,
+            dealt: 0,
+            distance: self.distance,
+            triangle: self.triangle[attacker],
+            reads: Some(&self.reads),
+        }
+    }
+}
