@@ -304,6 +304,9 @@ pub struct Exchange<'e> {
     /// Flags (`Exchange::flag`) that read no hit points, for the statuses and resources the
     /// exchange began with (most states): by `side * formulas + id`, no search.
     start_flags: RefCell<Vec<Option<V>>>,
+    /// A formula cache's room, taken and given back by the evaluations that start one afresh
+    /// (a flag, a strike's outcomes): not allocated again for each.
+    room: std::cell::Cell<Vec<Option<V>>>,
 }
 
 impl<'e> Exchange<'e> {
@@ -366,6 +369,7 @@ impl<'e> Exchange<'e> {
             single: false,
             reads: std::cell::Cell::new(false),
             start_flags: RefCell::new(vec![None; 2 * engine.ir.formulas.len()]),
+            room: std::cell::Cell::new(Vec::new()),
         }
         .checked()
     }
@@ -407,6 +411,19 @@ impl<'e> Exchange<'e> {
             }
         }
         Ok(self)
+    }
+
+    /// An empty formula cache (every formula forgotten), in the room last given back.
+    fn fresh_cache(&self) -> Vec<Option<V>> {
+        let mut cache = self.room.take();
+        cache.clear();
+        cache.resize(self.engine.ir.formulas.len(), None);
+        cache
+    }
+
+    /// Gives a formula cache's room back for the next evaluation.
+    fn give_back(&self, cache: Vec<Option<V>>) {
+        self.room.set(cache);
     }
 
     /// A lone attack, with no counter and no follow-up (a free attack).
@@ -737,6 +754,6 @@ impl Engine {
             reads: None,
         };
         let mut cache = vec![None; self.ir.formulas.len()];
-        Ok(ctx.eval(&crate::ir::E::Formula(self.ir.roles.damage), &[], &mut cache).int().max(0))
+        Ok(ctx.formula(self.ir.roles.damage, &mut cache).int().max(0))
     }
 }

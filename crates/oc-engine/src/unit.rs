@@ -94,26 +94,30 @@ impl Ctx<'_> {
         }
     }
 
+    /// Formula `f`'s value, remembered in `cache` (what `E::Formula(f)` evaluates to, without
+    /// building and dropping that expression).
+    pub fn formula(&self, f: u16, cache: &mut [Option<V>]) -> V {
+        let i = f as usize;
+        if let Some(Some(v)) = cache.get(i) {
+            return *v;
+        }
+        let v = match self.ir.formulas.get(i) {
+            Some(formula) => self.eval(&formula.expr, &[], cache),
+            None => V::Int(0),
+        };
+        if let Some(slot) = cache.get_mut(i) {
+            *slot = Some(v);
+        }
+        v
+    }
+
     /// Evaluates `e`. `cache` holds combat formulas already computed for this roll.
     pub fn eval(&self, e: &E, params: &[V], cache: &mut [Option<V>]) -> V {
         match e {
             E::Const(v) => *v,
             E::Unit(r) => V::Side(self.side(*r) as u8),
             E::Param(p) => params.get(*p as usize).copied().unwrap_or(V::Int(0)),
-            E::Formula(f) => {
-                let i = *f as usize;
-                if let Some(Some(v)) = cache.get(i) {
-                    return *v;
-                }
-                let v = match self.ir.formulas.get(i) {
-                    Some(formula) => self.eval(&formula.expr, &[], cache),
-                    None => V::Int(0),
-                };
-                if let Some(slot) = cache.get_mut(i) {
-                    *slot = Some(v);
-                }
-                v
-            }
+            E::Formula(f) => self.formula(*f, cache),
             E::Triangle => V::Int(self.triangle),
             E::Distance => V::Int(self.distance),
             E::Dealt => V::Int(self.dealt),

@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use std::hash::Hash;
 
 use super::*;
-use crate::ir::{DieSlot, Leaf, E};
+use crate::ir::{DieSlot, Leaf};
 
 /// The most joint values of a strike's dice enumerated one by one; past it a strike is worked
 /// out from independent parts where its formulas allow.
@@ -64,7 +64,7 @@ impl Exchange<'_> {
     /// [`Exchange::outcomes`] for given strike attributes.
     pub(super) fn outcomes_with(&self, units: [&Unit; 2], attrs: &Attrs, attacker: usize) -> Outcomes {
         let ir = &self.engine.ir;
-        let mut cache = vec![None; ir.formulas.len()];
+        let mut cache = self.fresh_cache();
         let mut rolls = vec![0i64; ir.dice.len()];
         // Each strike die's values, or its outcome classes where it is only compared; and the
         // product of their denominators, in slot order.
@@ -89,12 +89,14 @@ impl Exchange<'_> {
         let joint = lists.values.iter().fold(1u64, |n, v| n.saturating_mul(v.len().max(1) as u64));
         if joint > self.engine.factor_above {
             if let Some(list) = self.factored(units, attrs, attacker, &lists, &mut cache) {
+                self.give_back(cache);
                 return Outcomes { den, list, reaction: None };
             }
         }
         let list = self.joint(ir.strike_mask, &lists, &mut rolls, &mut cache, |rolls, cache| {
             self.outcome_at(&self.ctx(units, attrs, attacker, rolls), cache)
         });
+        self.give_back(cache);
         Outcomes { den, list: list.into_iter().map(|(o, w)| (w, o)).collect(), reaction: None }
     }
 
@@ -116,7 +118,7 @@ impl Exchange<'_> {
     pub(super) fn outcome_at(&self, ctx: &Ctx, cache: &mut [Option<V>]) -> Outcome {
         let roles = &self.engine.ir.roles;
         let (backfire, hit, crit) = self.head_at(ctx, cache);
-        let f = |id: u16, cache: &mut [Option<V>]| ctx.eval(&E::Formula(id), &[], cache);
+        let f = |id: u16, cache: &mut [Option<V>]| ctx.formula(id, cache);
         let damage = if crit { f(roles.critical_damage, cache).int() } else { f(roles.damage, cache).int() }.max(0);
         Outcome { hit, crit, backfire, damage: if hit || backfire { damage } else { 0 } }
     }
@@ -124,7 +126,7 @@ impl Exchange<'_> {
     /// Whether a strike backfires, hits and hits critically for the dice in `ctx.rolls`.
     fn head_at(&self, ctx: &Ctx, cache: &mut [Option<V>]) -> (bool, bool, bool) {
         let roles = &self.engine.ir.roles;
-        let f = |id: u16, cache: &mut [Option<V>]| ctx.eval(&E::Formula(id), &[], cache).bool();
+        let f = |id: u16, cache: &mut [Option<V>]| ctx.formula(id, cache).bool();
         let backfire = roles.backfire.is_some_and(|b| f(b, cache));
         let hit = !backfire && f(roles.hit, cache);
         let crit = hit && f(roles.critical, cache);
@@ -192,8 +194,7 @@ impl Exchange<'_> {
         }
         let ir = &self.engine.ir;
         let Some(formula) = ir.formulas.get(f as usize) else { return Rc::new(vec![(V::Int(0), 1.0)]) };
-        let eval =
-            |rolls: &[i64], cache: &mut [Option<V>]| self.ctx(units, attrs, attacker, rolls).eval(&E::Formula(f), &[], cache);
+        let eval = |rolls: &[i64], cache: &mut [Option<V>]| self.ctx(units, attrs, attacker, rolls).formula(f, cache);
         let list = match &formula.leaves {
             None => self.joint(formula.dice, lists, rolls, cache, eval),
             Some(leaves) => {

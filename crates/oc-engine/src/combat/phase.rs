@@ -56,8 +56,10 @@ impl Exchange<'_> {
         let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
         let units = [&*units[0], &*units[1]];
         let attrs = self.strike_attrs(units, state, attacker);
-        let mut cache = vec![None; self.engine.ir.formulas.len()];
-        self.ctx(units, &attrs, attacker, &[]).eval(&crate::ir::E::Formula(id), &[], &mut cache)
+        let mut cache = self.fresh_cache();
+        let v = self.ctx(units, &attrs, attacker, &[]).formula(id, &mut cache);
+        self.give_back(cache);
+        v
     }
 
     pub(super) fn strikes(&self, state: &State, side: usize) -> u8 {

@@ -133,9 +133,8 @@ impl Exchange<'_> {
                 let mut cache = vec![None; ir.formulas.len()];
                 let lowest: Vec<i64> = ir.dice.iter().map(|d| d.dist.min()).collect();
                 let ctx = self.ctx(units, &attrs, side, &lowest);
-                damage = damage.max(ctx.eval(&crate::ir::E::Formula(ir.roles.damage), &[], &mut cache).int().max(0));
-                crit_damage =
-                    crit_damage.max(ctx.eval(&crate::ir::E::Formula(ir.roles.critical_damage), &[], &mut cache).int().max(0));
+                damage = damage.max(ctx.formula(ir.roles.damage, &mut cache).int().max(0));
+                crit_damage = crit_damage.max(ctx.formula(ir.roles.critical_damage, &mut cache).int().max(0));
             }
         }
         // Given a hit; only where hits differ in damage beyond hit versus critical hit.
