@@ -259,7 +259,13 @@ struct Outcomes {
 
 /// A strike's grouped outcomes by (state, striking side). A state whose hit points the strike's
 /// evaluation never read is stored once for every amount of them, with `ANY_HP`.
-type OutcomeCache = FastMap<(State, usize), Rc<Outcomes>>;
+#[derive(Default)]
+struct OutcomeCache {
+    by_state: FastMap<(State, usize), Rc<Outcomes>>,
+    /// Each side's, where the statuses and resources are those the exchange began with and no
+    /// hit points were read (most strikes): found without hashing the state.
+    at_start: [Option<Rc<Outcomes>>; 2],
+}
 
 /// The hit points of a cached state that stands for every amount of them.
 const ANY_HP: [i64; 2] = [i64::MIN; 2];
@@ -484,20 +490,27 @@ impl<'e> Exchange<'e> {
     /// [`Exchange::outcomes`], remembered in `memo`: once for every amount of hit points where
     /// working them out read none.
     fn outcomes_memo(&self, state: &State, side: usize, memo: &mut OutcomeCache) -> Rc<Outcomes> {
+        let start = self.at_start(state);
+        if let Some(o) = memo.at_start.get(side).and_then(Option::as_ref).filter(|_| start) {
+            return o.clone();
+        }
         let mut key = (State { hp: ANY_HP, statuses: state.statuses.clone(), res: state.res, phase: Phase::Done }, side);
-        if let Some(o) = memo.get(&key) {
+        if let Some(o) = memo.by_state.get(&key) {
             return o.clone();
         }
         key.0.hp = state.hp;
-        if let Some(o) = memo.get(&key) {
+        if let Some(o) = memo.by_state.get(&key) {
             return o.clone();
         }
         self.reads.set(false);
         let o = Rc::new(self.outcomes(state, side));
         if !self.reads.get() {
             key.0.hp = ANY_HP;
+            if let Some(slot) = memo.at_start.get_mut(side).filter(|_| start) {
+                *slot = Some(o.clone());
+            }
         }
-        memo.insert(key, o.clone());
+        memo.by_state.insert(key, o.clone());
         o
     }
 
