@@ -82,7 +82,8 @@ pub struct Loadout {
     pub form: Form,
     /// Debuffs in force (the `debuff` verb): (attribute, shift), e.g. ("spd", -1).
     pub debuffs: Vec<(String, i64)>,
-    /// Current amounts of the ruleset's resources (`stamina`), by name; one not listed holds 0.
+    /// Current amounts of the ruleset's resources (`stamina`), by name; one not listed is full
+    /// (its declared amount, or 0 where that amount is rolled).
     pub resources: Vec<(String, i64)>,
 }
 
