@@ -7,6 +7,8 @@ use oc_model as m;
 
 use crate::EngineError;
 
+mod formulas;
+
 /// A runtime value. `Copy`: names are interned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum V {
@@ -427,18 +429,7 @@ impl Ir {
             let leaves = ir.independent_leaves(&expr);
             ir.formulas.push(FormulaIr { expr, dice, leaves });
         }
-        // What a formula that reads dice computes without them is worked out once a strike, not
-        // again for every outcome class: each part of it that reads no die becomes a formula of
-        // its own (unnamed, after the named ones), which the strike's formula cache keeps while
-        // the dice turn (`to_hit[_skill, _speed]` in `hit = roll(hit) <= to_hit[_skill, _speed]`).
-        for i in 0..ir.formulas.len() {
-            let Some(f) = ir.formulas.get_mut(i).filter(|f| f.dice != 0) else { continue };
-            let mut expr = std::mem::replace(&mut f.expr, E::Const(V::Int(0)));
-            ir.hoist(&mut expr)?;
-            if let Some(f) = ir.formulas.get_mut(i) {
-                f.expr = expr;
-            }
-        }
+        ir.hoist_dice_free_parts()?;
         let id = |ir: &Ir, n: &str| ir.formula_ids.get(n).copied();
         let need = |ir: &Ir, n: &str| id(ir, n).ok_or_else(|| EngineError::model(format!("the ruleset has no `{n}` formula")));
         ir.roles = Roles {
@@ -652,101 +643,6 @@ impl Ir {
         let slot = slot.ok_or_else(|| EngineError::model("the rules roll more than 64 distinct dice"))?;
         self.dice.push(die);
         Ok(slot)
-    }
-
-    /// Replaces each largest part of `e` that reads no die, and is more than a single read, by a
-    /// new formula computing it (see `Ir::build`). A formula is evaluated where it is referred to,
-    /// so what is evaluated, and when, is unchanged; its value is kept in the formula cache.
-    fn hoist(&mut self, e: &mut E) -> Result<(), EngineError> {
-        let single = matches!(
-            e,
-            E::Const(_)
-                | E::Unit(_)
-                | E::Param(_)
-                | E::Formula(_)
-                | E::Triangle
-                | E::Distance
-                | E::Dealt
-                | E::Attr(..)
-                | E::AttrOfParam(..)
-                | E::Weapon(..)
-                | E::AccessoryWeight(_)
-                | E::Promoted(_)
-                | E::TerrainDefense(_)
-                | E::Activated(_)
-                | E::Amount(_)
-                | E::Roll(_)
-        );
-        if single {
-            return Ok(());
-        }
-        if self.dice_of(e) == 0 {
-            let id = u16::try_from(self.formulas.len()).map_err(|_| EngineError::model("too many formulas"))?;
-            let part = std::mem::replace(e, E::Formula(id));
-            self.formulas.push(FormulaIr { expr: part, dice: 0, leaves: None });
-            return Ok(());
-        }
-        match e {
-            // A `Dice` value's expression says which dice to roll: left as written.
-            E::RollDyn(..) => Ok(()),
-            E::Neg(x) | E::Not(x) | E::Abs(x) => self.hoist(x),
-            E::Bin(_, a, b) | E::Min(a, b) | E::Max(a, b) => {
-                self.hoist(a)?;
-                self.hoist(b)
-            }
-            E::Clamp(a, b, c) | E::If(a, b, c) => {
-                self.hoist(a)?;
-                self.hoist(b)?;
-                self.hoist(c)
-            }
-            E::Lookup(_, args) | E::Has(_, _, args) => args.iter_mut().try_for_each(|a| self.hoist(a)),
-            _ => Ok(()),
-        }
-    }
-
-    /// The dice slots `e` reads, directly or through formulas.
-    pub(crate) fn dice_of(&self, e: &E) -> u64 {
-        match e {
-            E::Roll(slot) => 1u64 << slot,
-            E::RollDyn(slot, inner) => (1u64 << slot) | self.dice_of(inner),
-            E::Formula(f) => self.formulas.get(*f as usize).map_or(0, |f| f.dice),
-            _ => e.children().fold(0, |m, c| m | self.dice_of(c)),
-        }
-    }
-
-    /// The dice-moved values `e` reads directly (see [`FormulaIr::leaves`]), when no two of them
-    /// share a die.
-    fn independent_leaves(&self, e: &E) -> Option<Vec<Leaf>> {
-        let mut leaves = Vec::new();
-        self.leaves_of(e, &mut leaves);
-        let mut seen = 0u64;
-        for leaf in &leaves {
-            let mask = match leaf {
-                Leaf::Slot(s) => 1u64 << s,
-                Leaf::Formula(f) => self.formulas.get(*f as usize).map_or(0, |f| f.dice),
-            };
-            if seen & mask != 0 {
-                return None;
-            }
-            seen |= mask;
-        }
-        (!leaves.is_empty()).then_some(leaves)
-    }
-
-    fn leaves_of(&self, e: &E, out: &mut Vec<Leaf>) {
-        let leaf = match e {
-            // The dice a `Dice` value names are read by no die (`RollValue` refuses that).
-            E::Roll(slot) | E::RollDyn(slot, _) => Some(Leaf::Slot(*slot)),
-            E::Formula(f) => self.formulas.get(*f as usize).filter(|f| f.dice != 0).map(|_| Leaf::Formula(*f)),
-            _ => None,
-        };
-        if let Some(leaf) = leaf {
-            if !out.contains(&leaf) {
-                out.push(leaf);
-            }
-            return;
-        }
-        e.children().for_each(|c| self.leaves_of(c, out));
     }
 
     pub fn effects_of(&mut self, effects: &[m::Effect], params: &[String]) -> Result<Vec<Eff>, EngineError> {
