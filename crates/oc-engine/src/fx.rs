@@ -106,16 +106,6 @@ impl std::hash::Hasher for Gather {
         }
     }
 
-    #[inline]
-    fn write_u8(&mut self, n: u8) {
-        self.write(&[n]);
-    }
-
-    #[inline]
-    fn write_usize(&mut self, n: usize) {
-        self.write(&n.to_ne_bytes());
-    }
-
     fn finish(&self) -> u64 {
         match &self.spilled {
             Some(h) => h.finish(),

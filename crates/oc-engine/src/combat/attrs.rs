@@ -9,7 +9,7 @@ use crate::ir::V;
 use crate::unit::{Ctx, Unit};
 
 /// What the state holds of one unit's attributes: (attribute, value), read in place of the
-/// unit's own (`Ctx::state`). Hit points first, then the resources: a later entry wins.
+/// unit's own (`Ctx::held`). Hit points first, then the resources: a later entry wins.
 #[derive(Clone, Copy)]
 pub(super) struct Held {
     len: u8,
