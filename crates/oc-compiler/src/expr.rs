@@ -140,7 +140,7 @@ impl<'a> Checker<'a> {
         }
         if let Some(Type::Scale(s)) = expected {
             if let Some(index) = self.step_index(s, n) {
-                return (m::Expr::Const(m::Value::Step { scale: s.clone(), index }), Some(Type::Scale(s.clone())));
+                return (m::Expr::Const(m::Value::Step { scale: m::Name::new(s), index }), Some(Type::Scale(s.clone())));
             }
         }
         let scales: Vec<(String, u32)> = self
@@ -149,7 +149,10 @@ impl<'a> Checker<'a> {
             .filter_map(|(s, steps)| steps.iter().position(|x| x == n).map(|i| (s.clone(), i as u32)))
             .collect();
         if let Some((scale, index)) = scales.first() {
-            return (m::Expr::Const(m::Value::Step { scale: scale.clone(), index: *index }), Some(Type::Scale(scale.clone())));
+            return (
+                m::Expr::Const(m::Value::Step { scale: m::Name::new(scale), index: *index }),
+                Some(Type::Scale(scale.clone())),
+            );
         }
         if let Some(want) = expected {
             if self.has_name_of_kind(n, want) {

@@ -10,6 +10,9 @@
 
 use serde::Serialize;
 
+mod name;
+pub use name::Name;
+
 /// Identifies one source text. The CLI owns the mapping from ids to paths and texts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct FileId(pub u32);

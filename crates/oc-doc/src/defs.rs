@@ -159,7 +159,7 @@ fn code_block(effects: &[Effect], input: &Input) -> Option<Block> {
 
 // ---------------------------------------------------------------- classes
 
-fn ratings_row(input: &Input, ratings: &std::collections::BTreeMap<String, Value>) -> Vec<Line> {
+fn ratings_row(input: &Input, ratings: &oc_model::Ratings) -> Vec<Line> {
     input
         .rules
         .ruleset

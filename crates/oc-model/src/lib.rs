@@ -18,9 +18,12 @@ pub mod conformance;
 pub mod dice;
 mod effect;
 pub mod hash;
+mod ratings;
 mod scenario;
 pub use dice::{DiceShape, DieTerm, Dist, Faces, Keep};
 pub use effect::*;
+pub use oc_diag::Name;
+pub use ratings::Ratings;
 pub use scenario::*;
 
 /// Bumped whenever a saved model would be read differently.
@@ -336,7 +339,7 @@ pub enum Value {
     Str(String),
     /// Step `index` (0 = worst) of `scale`.
     Step {
-        scale: String,
+        scale: Name,
         index: u32,
     },
     /// A definition by name: a tag, class, weapon type, status, terrain or movement type.
@@ -450,7 +453,7 @@ pub struct Class {
     pub title: Option<String>,
     pub doc: Option<String>,
     /// One value per ruleset stat.
-    pub ratings: BTreeMap<String, Value>,
+    pub ratings: Ratings,
     pub wields: Vec<String>,
     pub tags: Vec<TagUse>,
     pub cost: i64,
@@ -470,7 +473,7 @@ pub struct ShifterForms {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Form {
-    pub ratings: BTreeMap<String, Value>,
+    pub ratings: Ratings,
     pub wields: Vec<String>,
     pub tags: Vec<TagUse>,
 }

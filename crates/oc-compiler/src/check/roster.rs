@@ -5,9 +5,9 @@
 use super::*;
 
 impl<'a> Checker<'a> {
-    pub(super) fn ratings(&mut self, blocks: &[ast::RatingsBlock], owner: &ast::Ident, what: &str) -> BTreeMap<String, m::Value> {
-        let mut out = BTreeMap::new();
-        let Some(block) = blocks.first() else { return out };
+    pub(super) fn ratings(&mut self, blocks: &[ast::RatingsBlock], owner: &ast::Ident, what: &str) -> m::Ratings {
+        let Some(block) = blocks.first() else { return m::Ratings::new() };
+        let mut out = m::Ratings::with_capacity(block.entries.len());
         for extra in blocks.iter().skip(1) {
             self.error(
                 Diagnostic::error(DUPLICATE_FIELD, extra.span, "a second `ratings` block")
@@ -41,7 +41,7 @@ impl<'a> Checker<'a> {
             }
             let lowered = match (&ty, &value.value) {
                 (Type::Scale(s), ast::Literal::Name(step)) => {
-                    self.step_index(s, step).map(|index| m::Value::Step { scale: s.clone(), index })
+                    self.step_index(s, step).map(|index| m::Value::Step { scale: m::Name::new(s), index })
                 }
                 (Type::Int, ast::Literal::Int(n)) => Some(m::Value::Int(*n)),
                 (Type::Bool, ast::Literal::Bool(b)) => Some(m::Value::Bool(*b)),
@@ -70,7 +70,7 @@ impl<'a> Checker<'a> {
                 continue;
             };
             self.check_class_range(&lowered, &ty, value.span, &stat.value);
-            out.insert(stat.value.clone(), lowered);
+            out.insert(stat.value.as_str(), lowered);
         }
         let missing: Vec<&str> = self
             .stats
@@ -126,7 +126,7 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn wields(&mut self, names: &[ast::Ident]) -> Vec<String> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(names.len());
         for n in names {
             if self.weapon_types.contains(&n.value) {
                 if !out.contains(&n.value) {
@@ -141,7 +141,7 @@ impl<'a> Checker<'a> {
 
     pub(super) fn lower_classes(&mut self) -> Vec<m::Class> {
         let names = self.classes.order.clone();
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(names.len());
         for name in names {
             let Some(c) = self.classes.get(&name).copied() else { continue };
             let is_shifter = c.tags.iter().any(|t| self.shifter_tags.contains(&t.name.value));
@@ -252,7 +252,7 @@ impl<'a> Checker<'a> {
                 Diagnostic::error(CLASS_MISSING_RATING, f.span, format!("{what} `{}` has no ratings", owner.value))
                     .with_help("each form needs a full `ratings { ... }` block"),
             );
-            BTreeMap::new()
+            m::Ratings::new()
         } else {
             self.ratings(&f.ratings, owner, what)
         };
@@ -260,7 +260,7 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn kit(&mut self, c: &ast::ClassDef, wields: &[String]) -> Vec<String> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(c.kit.len());
         for name in &c.kit {
             let Some(item) = self.items.get(&name.value).copied() else {
                 let names = self.items.order.clone();
@@ -307,7 +307,7 @@ impl<'a> Checker<'a> {
 
     pub(super) fn lower_items(&mut self) -> Vec<m::Item> {
         let names = self.items.order.clone();
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(names.len());
         let (wlo, whi) = self.ruleset.and_then(|r| r.weight_ranges.first()).map_or((i64::MIN, i64::MAX), |w| w.value);
         let weight_span = self.ruleset.and_then(|r| r.weight_ranges.first()).map(|w| w.span);
         for name in names {

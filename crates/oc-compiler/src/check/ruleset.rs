@@ -264,7 +264,7 @@ impl<'a> Checker<'a> {
             match (&ty, &b.value) {
                 (Type::Int, ast::Bound::Int(n)) => Some((*n, m::Value::Int(*n))),
                 (Type::Scale(s), ast::Bound::Name(step)) => match c.step_index(s, step) {
-                    Some(i) => Some((i64::from(i), m::Value::Step { scale: s.clone(), index: i })),
+                    Some(i) => Some((i64::from(i), m::Value::Step { scale: m::Name::new(s), index: i })),
                     None => {
                         let steps = c.scale(s).map(|v| v.join(" ")).unwrap_or_default();
                         c.error(
@@ -452,7 +452,7 @@ impl<'a> Checker<'a> {
             (Type::Int, ast::Literal::Int(n)) => Some(m::Value::Int(*n)),
             (Type::Bool, ast::Literal::Bool(b)) => Some(m::Value::Bool(*b)),
             (Type::Scale(s), ast::Literal::Name(step)) if self.step_index(s, step).is_some() => {
-                Some(m::Value::Step { scale: s.clone(), index: self.step_index(s, step).unwrap_or(0) })
+                Some(m::Value::Step { scale: m::Name::new(s), index: self.step_index(s, step).unwrap_or(0) })
             }
             (_, found) => {
                 let found = match found {

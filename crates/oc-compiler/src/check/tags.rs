@@ -337,7 +337,7 @@ impl<'a> Checker<'a> {
             // A number where dice are wanted: dice that always show it (Absorption 0).
             (ast::ExprKind::Int(n), Type::Dice) => Some(m::Value::Dice(m::DiceShape { terms: Vec::new(), constant: *n })),
             (ast::ExprKind::Name(n), Type::Scale(s)) => {
-                self.step_index(s, n).map(|index| m::Value::Step { scale: s.clone(), index })
+                self.step_index(s, n).map(|index| m::Value::Step { scale: m::Name::new(s), index })
             }
             (ast::ExprKind::Name(n), Type::Stat) => {
                 self.stats.iter().any(|(s, _)| s == n).then(|| m::Value::Name { ty: Type::Stat, name: n.clone() })
