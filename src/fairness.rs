@@ -113,7 +113,7 @@ fn measure_file<'r>(path: &Path, logical: &str, r: &'r Request, used: &mut Vec<&
             f.ast()
                 .items
                 .iter()
-                .filter_map(|i| if let ast::Item::Scenario(s) = i { Some(s.name.value.clone()) } else { None })
+                .filter_map(|i| if let ast::Item::Scenario(s) = i { Some(s.name.value.to_string()) } else { None })
                 .collect()
         })
         .unwrap_or_default();

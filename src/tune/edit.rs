@@ -142,7 +142,7 @@ impl Base {
             _ => {
                 let after = self.scenario.maps.iter().chain(&self.scenario.regions).map(|s| s.span.range().end).max();
                 let at = after.map_or(self.scenario.name.span.range().end, |end| line_end(&self.text, end));
-                let anchor = self.scenario.maps.first().unwrap_or(&self.scenario.name).span.range().start;
+                let anchor = self.scenario.maps.first().map_or(self.scenario.name.span, |m| m.span).range().start;
                 let indent = indent_of(&self.text, anchor);
                 edits.push(Edit { start: at, end: at, text: format!("{indent}rounds {new} then draw\n") });
             }

@@ -443,7 +443,7 @@ pub fn written_costs(workspace: &oc_compiler::Workspace, files: &[oc_diag::FileI
                 _ => continue,
             };
             if let Some(cost) = costs.last() {
-                out.push(WrittenCost { what, name: name.clone(), span: cost.span });
+                out.push(WrittenCost { what, name: name.to_string(), span: cost.span });
             }
         }
     }

@@ -125,7 +125,7 @@ pub fn check(items: &[&ast::Item]) -> (m::Rules, Vec<Diagnostic>) {
             .order
             .iter()
             .filter_map(|n| c.weapon_types.get(n))
-            .map(|w| m::WeaponType { name: w.name.value.clone(), magic: w.magic, staff: w.staff })
+            .map(|w| m::WeaponType { name: w.name.value.to_string(), magic: w.magic, staff: w.staff })
             .collect(),
         triangles,
         terrains,
@@ -235,7 +235,7 @@ impl<'a> Checker<'a> {
     }
 
     fn define<T>(diags: &mut Vec<Diagnostic>, defs: &mut Defs<T>, what: &str, name: &ast::Ident, value: T) {
-        if let Some((first, _)) = defs.map.get(&name.value) {
+        if let Some((first, _)) = defs.map.get(name.value.as_str()) {
             diags.push(
                 Diagnostic::error(DUPLICATE, name.span, format!("the {what} `{}` is defined twice", name.value))
                     .with_label("defined again here")
@@ -244,8 +244,8 @@ impl<'a> Checker<'a> {
             );
             return;
         }
-        defs.order.push(name.value.clone());
-        defs.map.insert(name.value.clone(), (name.span, value));
+        defs.order.push(name.value.to_string());
+        defs.map.insert(name.value.to_string(), (name.span, value));
     }
 
     // ------------------------------------------------------------------ ruleset
@@ -288,7 +288,7 @@ impl<'a> Checker<'a> {
                     let mut params = Vec::new();
                     let mut seen = HashSet::new();
                     for p in &t.params {
-                        if !seen.insert(p.name.value.clone()) {
+                        if !seen.insert(p.name.value.to_string()) {
                             self.error(
                                 Diagnostic::error(
                                     DUPLICATE,
@@ -300,7 +300,7 @@ impl<'a> Checker<'a> {
                         }
                         let ty = self.resolve_type(&p.ty);
                         // An unknown type was reported; keep the parameter (as Int) so uses don't cascade.
-                        params.push((p.name.value.clone(), ty.unwrap_or(Type::Int)));
+                        params.push((p.name.value.to_string(), ty.unwrap_or(Type::Int)));
                     }
                     let mut kinds = Vec::new();
                     for k in &t.kinds {
@@ -325,9 +325,9 @@ impl<'a> Checker<'a> {
             if let ast::Item::Tag(t) = item {
                 let mut granted = Vec::new();
                 if uses_shift(&t.body, &mut granted) {
-                    shifters.insert(t.name.value.clone());
+                    shifters.insert(t.name.value.to_string());
                 }
-                grants.push((t.name.value.clone(), granted));
+                grants.push((t.name.value.to_string(), granted));
             }
         }
         loop {
@@ -364,7 +364,7 @@ impl<'a> Checker<'a> {
                     if closing {
                         continue;
                     }
-                    if let Some(prev) = used.get(&name.value) {
+                    if let Some(prev) = used.get(name.value.as_str()) {
                         self.error(
                             Diagnostic::error(TRIANGLE_REPEATED, name.span, format!("`{}` is already in a weapon triangle", name.value))
                                 .with_secondary(*prev, "first here")
@@ -373,8 +373,8 @@ impl<'a> Checker<'a> {
                         ok = false;
                         continue;
                     }
-                    used.insert(name.value.clone(), name.span);
-                    cycle.push(name.value.clone());
+                    used.insert(name.value.to_string(), name.span);
+                    cycle.push(name.value.to_string());
                 }
                 if last.value != first.value || chain.len() < 3 {
                     let span = first.span.to(last.span);
@@ -407,15 +407,16 @@ impl<'a> Checker<'a> {
         &mut self,
         code: &'static str,
         what: &str,
-        name: &ast::Ident,
+        name: &Spanned<impl AsRef<str>>,
         defs_names: Vec<String>,
         _marker: Option<&T>,
     ) {
-        let help = match did_you_mean(&name.value, defs_names.iter().map(String::as_str)) {
+        let written = name.value.as_ref();
+        let help = match did_you_mean(written, defs_names.iter().map(String::as_str)) {
             Some(s) => format!("did you mean `{s}`?"),
             None => format!("define the {what} or import the file that defines it"),
         };
-        self.error(Diagnostic::error(code, name.span, format!("unknown {what} `{}`", name.value)).with_help(help));
+        self.error(Diagnostic::error(code, name.span, format!("unknown {what} `{written}`")).with_help(help));
     }
 
     fn lower_terrains(&mut self) -> Vec<m::Terrain> {
@@ -438,7 +439,7 @@ impl<'a> Checker<'a> {
                     unknown_movement = true;
                     continue;
                 }
-                if let Some(first) = spans.get(&mv.value) {
+                if let Some(first) = spans.get(mv.value.as_str()) {
                     self.error(
                         Diagnostic::error(DUPLICATE_FIELD, mv.span, format!("the cost for `{}` is given twice", mv.value))
                             .with_secondary(*first, "first here")
@@ -446,7 +447,7 @@ impl<'a> Checker<'a> {
                     );
                     continue;
                 }
-                spans.insert(mv.value.clone(), mv.span);
+                spans.insert(mv.value.to_string(), mv.span);
                 let cost = match entry.cost.value {
                     None => None,
                     Some(n) if (1..=99).contains(&n) => Some(n as u32),
@@ -458,7 +459,7 @@ impl<'a> Checker<'a> {
                         None
                     }
                 };
-                costs.insert(mv.value.clone(), cost);
+                costs.insert(mv.value.to_string(), cost);
             }
             if let Some(imp) = t.impassable {
                 if !t.costs.is_empty() {
@@ -505,7 +506,7 @@ impl<'a> Checker<'a> {
             });
             let becomes = t.becomes.first().and_then(|b| {
                 if self.terrains.contains(&b.value) {
-                    Some(b.value.clone())
+                    Some(b.value.to_string())
                 } else {
                     let names = self.terrains.order.clone();
                     self.unknown_in::<()>(UNKNOWN_TERRAIN, "terrain", b, names, None);
@@ -526,7 +527,7 @@ impl<'a> Checker<'a> {
             let mut opened_by = Vec::new();
             for o in &t.opened_by {
                 if self.tags.contains(&o.value) || self.items.contains(&o.value) {
-                    opened_by.push(o.value.clone());
+                    opened_by.push(o.value.to_string());
                 } else {
                     let names: Vec<String> = self.tags.order.iter().chain(self.items.order.iter()).cloned().collect();
                     self.unknown_in::<()>(UNKNOWN_ITEM, "tag or item", o, names, None);
@@ -544,10 +545,10 @@ impl<'a> Checker<'a> {
                 heal = m::Event::from_name(&h.event.value).map(|event| m::TerrainHeal { amount: h.amount.value, event });
             }
             out.push(m::Terrain {
-                name: t.name.value.clone(),
+                name: t.name.value.to_string(),
                 title: t.title.clone(),
                 doc: t.doc.clone(),
-                symbol: t.symbols.first().map(|s| s.value.clone()),
+                symbol: t.symbols.first().map(|s| s.value.to_string()),
                 defense: t.defense.first().map_or(0, |d| d.value),
                 costs,
                 heal,
@@ -590,7 +591,7 @@ fn literal_text(l: &ast::Literal) -> String {
     match l {
         ast::Literal::Int(n) => n.to_string(),
         ast::Literal::Bool(b) => b.to_string(),
-        ast::Literal::Name(n) => n.clone(),
+        ast::Literal::Name(n) => n.to_string(),
         ast::Literal::Dice(..) => "dice".to_string(),
     }
 }
@@ -614,7 +615,7 @@ fn uses_shift(stmts: &[ast::Stmt], granted: &mut Vec<String>) -> bool {
             ast::Stmt::Command { verb, .. } if verb.value == "shift" => found = true,
             ast::Stmt::When { body, .. } | ast::Stmt::On { body, .. } => found |= uses_shift(body, granted),
             ast::Stmt::Action(a) => found |= uses_shift(&a.body, granted),
-            ast::Stmt::Grant { tag, .. } => granted.push(tag.name.value.clone()),
+            ast::Stmt::Grant { tag, .. } => granted.push(tag.name.value.to_string()),
             _ => {}
         }
     }

@@ -305,7 +305,7 @@ impl<'a> Checker<'a> {
                     );
                     return error_expr();
                 }
-                return (m::Expr::Accessory { unit, property: field.value.clone() }, Some(Type::Int));
+                return (m::Expr::Accessory { unit, property: field.value.to_string() }, Some(Type::Int));
             }
         }
         // unit.weapon.property
@@ -323,14 +323,14 @@ impl<'a> Checker<'a> {
                     );
                     return error_expr();
                 };
-                return (m::Expr::Weapon { unit, property: field.value.clone() }, Some(ty.clone()));
+                return (m::Expr::Weapon { unit, property: field.value.to_string() }, Some(ty.clone()));
             }
         }
         // param.amount for StatMod parameters
         if let ExprKind::Name(p) = &base.kind {
             if let Some((_, Type::StatMod)) = scope.params.iter().find(|(n, _)| n == p) {
                 if field.value == "amount" {
-                    return (m::Expr::AmountOfParam(p.clone()), Some(Type::Int));
+                    return (m::Expr::AmountOfParam(p.to_string()), Some(Type::Int));
                 }
                 self.error(
                     Diagnostic::error(
@@ -358,10 +358,10 @@ impl<'a> Checker<'a> {
             _ => {}
         }
         if let Some((_, Type::StatMod)) = scope.params.iter().find(|(n, _)| *n == field.value) {
-            return (m::Expr::AttributeOfParam { unit, param: field.value.clone() }, None);
+            return (m::Expr::AttributeOfParam { unit, param: field.value.to_string() }, None);
         }
         match self.attribute_type(&field.value) {
-            Some(ty) => (m::Expr::Attribute { unit, name: field.value.clone() }, Some(ty)),
+            Some(ty) => (m::Expr::Attribute { unit, name: field.value.to_string() }, Some(ty)),
             None => {
                 let mut names = self.attribute_names();
                 names.extend(["weapon", "accessory", "promoted", "activated", "terrain_defense"]);
@@ -406,7 +406,7 @@ impl<'a> Checker<'a> {
             );
             return error_expr();
         };
-        let Some((keys, value)) = self.tables.get(table).cloned() else {
+        let Some((keys, value)) = self.tables.get(table.as_str()).cloned() else {
             let names: Vec<String> = self.tables.keys().cloned().collect();
             let help = match did_you_mean(table, names.iter().map(String::as_str)) {
                 Some(s) => format!("did you mean `{s}`?"),
@@ -437,7 +437,7 @@ impl<'a> Checker<'a> {
             }
             lowered.push(x);
         }
-        (m::Expr::Lookup { table: table.clone(), args: lowered }, Some(value))
+        (m::Expr::Lookup { table: table.to_string(), args: lowered }, Some(value))
     }
 
     /// Whether `e` reads a roll anywhere, also through a combat formula.
@@ -543,10 +543,10 @@ impl<'a> Checker<'a> {
             }
         };
         if let ExprKind::Name(name) = &die.kind {
-            if self.dice.contains_key(name) {
+            if self.dice.contains_key(name.as_str()) {
                 // A named die is one draw per strike (per side) in combat, and one draw per event
                 // (per unit) outside it: every `roll(NAME)` of that strike or event reads it.
-                return (m::Expr::Roll { die: name.clone(), target }, Some(Type::Int));
+                return (m::Expr::Roll { die: name.to_string(), target }, Some(Type::Int));
             }
             let names: Vec<String> = self.dice.keys().cloned().collect();
             let help = match did_you_mean(name, names.iter().map(String::as_str)) {
@@ -637,7 +637,7 @@ impl<'a> Checker<'a> {
         if tag.args.is_empty() {
             if let Some((_, ty)) = scope.params.iter().find(|(p, _)| *p == tag.name.value) {
                 if matches!(ty, Type::Tag | Type::Status) {
-                    return (m::Expr::HasParam { unit, param: tag.name.value.clone() }, Some(Type::Bool));
+                    return (m::Expr::HasParam { unit, param: tag.name.value.to_string() }, Some(Type::Bool));
                 }
                 self.error(
                     Diagnostic::error(
@@ -650,13 +650,13 @@ impl<'a> Checker<'a> {
                 return error_expr();
             }
         }
-        let Some(sig) = self.tags.get(&tag.name.value).cloned() else {
+        let Some(sig) = self.tags.get(tag.name.value.as_str()).cloned() else {
             let names = self.tags.order.clone();
             self.unknown_in::<()>(UNKNOWN_TAG, "tag", &tag.name, names, None);
             return error_expr();
         };
         let Some(args) = self.tag_args(tag, &sig, scope) else { return error_expr() };
-        (m::Expr::Has { unit, tag: tag.name.value.clone(), args }, Some(Type::Bool))
+        (m::Expr::Has { unit, tag: tag.name.value.to_string(), args }, Some(Type::Bool))
     }
 
     /// Arguments of a tag used inside an effect (`grant`, `has`): expressions, which may use parameters.
@@ -669,7 +669,7 @@ impl<'a> Checker<'a> {
             if *ty == Type::StatMod {
                 if let ExprKind::Name(p) = &arg.kind {
                     if scope.params.iter().any(|(n, t)| n == p && *t == Type::StatMod) {
-                        out.push(m::Expr::Param(p.clone()));
+                        out.push(m::Expr::Param(p.to_string()));
                         continue;
                     }
                 }

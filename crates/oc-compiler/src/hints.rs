@@ -10,7 +10,7 @@ fn written(e: &ast::Expr) -> Option<String> {
     Some(match &e.kind {
         ast::ExprKind::Int(i) => i.to_string(),
         ast::ExprKind::Bool(b) => b.to_string(),
-        ast::ExprKind::Name(n) => n.clone(),
+        ast::ExprKind::Name(n) => n.to_string(),
         ast::ExprKind::Unary(ast::UnaryOp::Neg, inner) => format!("-{}", written(inner)?),
         ast::ExprKind::Binary(op @ (ast::BinaryOp::Add | ast::BinaryOp::Sub), l, r) => {
             let sign = if matches!(op, ast::BinaryOp::Add) { "+" } else { "-" };

@@ -78,7 +78,7 @@ pub(crate) fn lower_scenarios(defs: &[ast::ScenarioDef], rules: &m::Rules, diags
     let mut out: Vec<Lowered> = Vec::new();
     let mut seen: HashMap<String, Span> = HashMap::new();
     for def in defs {
-        if let Some(first) = seen.get(&def.name.value) {
+        if let Some(first) = seen.get(def.name.value.as_str()) {
             diags.push(
                 Diagnostic::error(DUPLICATE, def.name.span, format!("the scenario `{}` is defined twice", def.name.value))
                     .with_secondary(*first, "first defined here")
@@ -86,9 +86,10 @@ pub(crate) fn lower_scenarios(defs: &[ast::ScenarioDef], rules: &m::Rules, diags
             );
             continue;
         }
-        seen.insert(def.name.value.clone(), def.name.span);
+        seen.insert(def.name.value.to_string(), def.name.span);
         let owner = format!("the scenario `{}`", def.name.value);
-        let map = one(&def.maps, |m| m.span, "map", &owner, def.name.span, diags).map(|m| m.value.clone()).unwrap_or_default();
+        let map =
+            one(&def.maps, |m| m.span, "map", &owner, def.name.span, diags).map(|m| m.value.to_string()).unwrap_or_default();
         let rounds = def.rounds.first();
         if let Some((second, _)) = def.rounds.get(1) {
             diags.push(
@@ -134,15 +135,15 @@ pub(crate) fn lower_scenarios(defs: &[ast::ScenarioDef], rules: &m::Rules, diags
             if rules.item(&c.item.value).is_none() {
                 diags.push(unknown(UNKNOWN_ITEM, "item", &c.item, rules.items.iter().map(|i| i.name.as_str()).collect()));
             }
-            chests.push(((c.at.0.value, c.at.1.value), c.item.value.clone()));
+            chests.push(((c.at.0.value, c.at.1.value), c.item.value.to_string()));
         }
         out.push(Lowered {
             model: m::Scenario {
-                name: def.name.value.clone(),
+                name: def.name.value.to_string(),
                 title: def.title.clone(),
                 doc: def.doc.clone(),
                 map,
-                regions: def.regions.iter().map(|r| r.value.clone()).collect(),
+                regions: def.regions.iter().map(|r| r.value.to_string()).collect(),
                 rounds: rounds.map(|(n, _)| count(n, "number of rounds", diags)),
                 on_time_limit,
                 deploy_first,
@@ -159,7 +160,8 @@ pub(crate) fn lower_scenarios(defs: &[ast::ScenarioDef], rules: &m::Rules, diags
 
 fn lower_side(side: &ast::SideDef, id: m::SideId, rules: &m::Rules, diags: &mut Vec<Diagnostic>) -> m::SideRules {
     let owner = format!("the {} block", id.word());
-    let zone = one(&side.zones, |z| z.span, "zone", &owner, side.side.span, diags).map(|z| z.value.clone()).unwrap_or_default();
+    let zone =
+        one(&side.zones, |z| z.span, "zone", &owner, side.side.span, diags).map(|z| z.value.to_string()).unwrap_or_default();
     let war_chest = one(&side.war_chests, |w| w.span, "war_chest", &owner, side.side.span, diags).map_or(0, |w| {
         if w.value < 0 {
             diags.push(
@@ -191,13 +193,13 @@ fn lower_side(side: &ast::SideDef, id: m::SideId, rules: &m::Rules, diags: &mut 
                 if rules.tag(&t.value).is_none() {
                     diags.push(unknown(UNKNOWN_TAG, "tag", t, tag_names()));
                 }
-                m::Selector::WithTag(t.value.clone())
+                m::Selector::WithTag(t.value.to_string())
             }
             ast::Selector::Class(c) => {
                 if rules.class(&c.value).is_none() {
                     diags.push(unknown(UNKNOWN_CLASS, "class", c, class_names()));
                 }
-                m::Selector::Class(c.value.clone())
+                m::Selector::Class(c.value.to_string())
             }
             ast::Selector::Wielding(w) => {
                 if !rules.weapon_types.iter().any(|t| t.name == w.value) {
@@ -208,7 +210,7 @@ fn lower_side(side: &ast::SideDef, id: m::SideId, rules: &m::Rules, diags: &mut 
                         rules.weapon_types.iter().map(|t| t.name.as_str()).collect(),
                     ));
                 }
-                m::Selector::Wielding(w.value.clone())
+                m::Selector::Wielding(w.value.to_string())
             }
             ast::Selector::Ranged(_) => m::Selector::Ranged,
         };
@@ -235,7 +237,7 @@ fn lower_side(side: &ast::SideDef, id: m::SideId, rules: &m::Rules, diags: &mut 
         if rules.tag(&tag.value).is_none() {
             diags.push(unknown(UNKNOWN_TAG, "tag", tag, tag_names()));
         }
-        grants.push((tag.value.clone(), count(n, "number of units", diags)));
+        grants.push((tag.value.to_string(), count(n, "number of units", diags)));
     }
     let mut names = |list: &[ast::Ident], is_class: bool| -> Vec<String> {
         for n in list {
@@ -248,7 +250,7 @@ fn lower_side(side: &ast::SideDef, id: m::SideId, rules: &m::Rules, diags: &mut 
                 });
             }
         }
-        list.iter().map(|n| n.value.clone()).collect()
+        list.iter().map(|n| n.value.to_string()).collect()
     };
     let allowed_classes = names(&side.allow_classes, true);
     let allowed_items = names(&side.allow_items, false);
@@ -281,15 +283,15 @@ fn lower_side(side: &ast::SideDef, id: m::SideId, rules: &m::Rules, diags: &mut 
 fn condition(c: &ast::Cond, diags: &mut Vec<Diagnostic>) -> m::Condition {
     let mut n = |v: &Spanned<i64>| count(v, "count", diags);
     match c {
-        ast::Cond::Seize(r) => m::Condition::Seize { region: r.value.clone() },
+        ast::Cond::Seize(r) => m::Condition::Seize { region: r.value.to_string() },
         ast::Cond::RoutAll(_) => m::Condition::RoutAll,
         ast::Cond::RoutLeader(_) => m::Condition::RoutLeader,
         ast::Cond::RoutCount(k) => m::Condition::RoutCount { count: n(k) },
-        ast::Cond::RoutUnit(u) => m::Condition::RoutUnit { unit: u.value.clone() },
-        ast::Cond::Escape(k, r) => m::Condition::Escape { count: n(k), region: r.value.clone() },
-        ast::Cond::Defend(r, k) => m::Condition::Defend { region: r.value.clone(), rounds: n(k) },
+        ast::Cond::RoutUnit(u) => m::Condition::RoutUnit { unit: u.value.to_string() },
+        ast::Cond::Escape(k, r) => m::Condition::Escape { count: n(k), region: r.value.to_string() },
+        ast::Cond::Defend(r, k) => m::Condition::Defend { region: r.value.to_string(), rounds: n(k) },
         ast::Cond::Survive(k) => m::Condition::Survive { rounds: n(k) },
-        ast::Cond::Raze(k, r) => m::Condition::Raze { count: n(k), region: r.value.clone() },
+        ast::Cond::Raze(k, r) => m::Condition::Raze { count: n(k), region: r.value.to_string() },
         ast::Cond::And(a, b) => m::Condition::And(Box::new(condition(a, diags)), Box::new(condition(b, diags))),
         ast::Cond::Or(a, b) => m::Condition::Or(Box::new(condition(a, diags)), Box::new(condition(b, diags))),
         ast::Cond::Not(a, _) => m::Condition::Not(Box::new(condition(a, diags))),

@@ -35,7 +35,7 @@ impl Checker<'_> {
                 continue;
             }
             if self.dup_attr(attr_spans, &r.name) {
-                self.bases.push((r.name.value.clone(), Type::Int));
+                self.bases.push((r.name.value.to_string(), Type::Int));
             }
         }
     }
@@ -58,8 +58,13 @@ impl Checker<'_> {
                 );
                 continue;
             };
-            bases.push(m::Base { name: r.name.value.clone(), title: r.title.clone(), ty: Type::Int, value: m::Value::Int(0) });
-            resources.push(m::Resource { name: r.name.value.clone(), title: r.title.clone(), value, at });
+            bases.push(m::Base {
+                name: r.name.value.to_string(),
+                title: r.title.clone(),
+                ty: Type::Int,
+                value: m::Value::Int(0),
+            });
+            resources.push(m::Resource { name: r.name.value.to_string(), title: r.title.clone(), value, at });
         }
         let mut turn = m::TurnRules::default();
         let Some(block) = rs.turns.first() else { return (resources, turn) };
@@ -90,7 +95,7 @@ impl Checker<'_> {
             false
         };
         let check_dice = |c: &mut Self, name: &ast::Ident| -> bool {
-            if c.dice.contains_key(&name.value) {
+            if c.dice.contains_key(name.value.as_str()) {
                 return true;
             }
             let names: Vec<String> = c.dice.keys().cloned().collect();
@@ -113,14 +118,14 @@ impl Checker<'_> {
                 ast::OrderDef::Alternate => m::Order::Alternate,
                 ast::OrderDef::Rolloff { dice } => {
                     check_dice(self, dice);
-                    m::Order::Rolloff { dice: dice.value.clone() }
+                    m::Order::Rolloff { dice: dice.value.to_string() }
                 }
                 ast::OrderDef::By { resource, ties } => {
                     check_resource(self, resource, "the order reads");
                     if let Some(t) = ties {
                         check_dice(self, t);
                     }
-                    m::Order::By { resource: resource.value.clone(), ties: ties.as_ref().map(|t| t.value.clone()) }
+                    m::Order::By { resource: resource.value.to_string(), ties: ties.as_ref().map(|t| t.value.to_string()) }
                 }
             };
         }
@@ -143,14 +148,14 @@ impl Checker<'_> {
                 );
             }
             if check_resource(self, first, "the turn spends") {
-                turn.spend = Some(first.value.clone());
+                turn.spend = Some(first.value.to_string());
             }
         }
         let params: Vec<(String, Type)> = m::STEP_PARAMS.iter().map(|(n, t)| (n.to_string(), t.clone())).collect();
         let mut seen: HashMap<String, Span> = HashMap::new();
         for f in &block.formulas {
-            let name = &f.name.value;
-            let Some((_, ty)) = TURN_FORMULAS.iter().find(|(n, _)| n == name) else {
+            let name = f.name.value.as_str();
+            let Some((_, ty)) = TURN_FORMULAS.iter().find(|(n, _)| *n == name) else {
                 let known = TURN_FORMULAS.iter().map(|(n, _)| *n);
                 let help = match did_you_mean(name, known) {
                     Some(s) => format!("did you mean `{s}`?"),
@@ -167,7 +172,7 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            seen.insert(name.clone(), f.name.span);
+            seen.insert(name.to_string(), f.name.span);
             let scope = Scope { params: &params, units: true, combat: false, formulas: None, rolls: false, dice_values: false };
             let (expr, got) = self.expr(&f.value, &scope, Some(ty));
             if let Some(got) = got {
@@ -206,7 +211,7 @@ impl Checker<'_> {
         let mut out: Vec<m::Reaction> = Vec::new();
         let mut seen: HashMap<String, Span> = HashMap::new();
         for r in &rs.reactions {
-            if let Some(first) = seen.get(&r.name.value) {
+            if let Some(first) = seen.get(r.name.value.as_str()) {
                 self.error(
                     Diagnostic::error(DUPLICATE, r.name.span, format!("the reaction `{}` is defined twice", r.name.value))
                         .with_secondary(*first, "first here")
@@ -214,7 +219,7 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            seen.insert(r.name.value.clone(), r.name.span);
+            seen.insert(r.name.value.to_string(), r.name.span);
             let mut costs = Vec::new();
             for (res, n) in &r.costs {
                 if !resources.iter().any(|x| x.name == res.value) {
@@ -235,7 +240,7 @@ impl Checker<'_> {
                     );
                     continue;
                 }
-                costs.push((res.value.clone(), n.value));
+                costs.push((res.value.to_string(), n.value));
             }
             let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: false, dice_values: false };
             let mut requires = None;
@@ -255,7 +260,7 @@ impl Checker<'_> {
             let modifiers = self.effects(&r.modifiers, &scope, false);
             self.check_contexts(&r.modifiers, oc_model::conformance::Context::Always);
             out.push(m::Reaction {
-                name: r.name.value.clone(),
+                name: r.name.value.to_string(),
                 title: r.title.clone(),
                 doc: r.doc.clone(),
                 costs,

@@ -67,7 +67,7 @@ pub struct Def {
 pub fn file_defs(file: &ast::SourceFile) -> Vec<Def> {
     let mut out = Vec::new();
     let mut push = |kind, name: &ast::Ident, span: Span| {
-        out.push(Def { kind, name: name.value.clone(), name_span: name.span, span });
+        out.push(Def { kind, name: name.value.to_string(), name_span: name.span, span });
     };
     for item in &file.items {
         match item {

@@ -406,7 +406,7 @@ fn completion(server: &Server, p: CompletionParams) -> Option<CompletionResponse
             map.regions.iter().map(|r| Candidate::Region { name: r.name.clone(), kind: r.kind.word().to_string() }).collect()
         } else {
             let params: Vec<(String, String)> = match v.ast().and_then(|a| analysis::item_at(a, offset)) {
-                Some(Item::Tag(t)) => t.params.iter().map(|p| (p.name.value.clone(), p.ty.value.clone())).collect(),
+                Some(Item::Tag(t)) => t.params.iter().map(|p| (p.name.value.to_string(), p.ty.value.to_string())).collect(),
                 _ => Vec::new(),
             };
             complete::candidates(&ctx, &v.defs(), &params)

@@ -1,8 +1,9 @@
 //! The owned syntax tree. Every node carries a [`Span`]; no pest type appears here.
 
+pub use oc_diag::Name;
 use oc_diag::{Span, Spanned};
 
-pub type Ident = Spanned<String>;
+pub type Ident = Spanned<oc_diag::Name>;
 
 #[derive(Clone, Debug, Default)]
 pub struct SourceFile {
@@ -128,7 +129,7 @@ pub struct ClassRange {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Bound {
     Int(i64),
-    Name(String),
+    Name(Name),
 }
 
 #[derive(Clone, Debug)]
@@ -177,7 +178,7 @@ pub struct TableRow {
 pub enum Literal {
     Int(i64),
     Bool(bool),
-    Name(String),
+    Name(Name),
     /// Dice, each with `true` when subtracted, and the constant beside them: `2d10 + 3d8 - 1`.
     Dice(Vec<(bool, DieLit)>, i64),
 }
@@ -466,7 +467,7 @@ pub enum ExprKind {
     Int(i64),
     Bool(bool),
     Str(String),
-    Name(String),
+    Name(Name),
     Unary(UnaryOp, Box<Expr>),
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     Field(Box<Expr>, Ident),
@@ -536,8 +537,8 @@ pub struct ScenarioDef {
     pub maps: Vec<Spanned<String>>,
     pub regions: Vec<Spanned<String>>,
     /// `rounds N` with what happens when they run out (`then attacker|defender|draw`).
-    pub rounds: Vec<(Spanned<i64>, Option<Spanned<String>>)>,
-    pub deploy_first: Vec<Spanned<String>>,
+    pub rounds: Vec<(Spanned<i64>, Option<Ident>)>,
+    pub deploy_first: Vec<Ident>,
     /// `chest [x, y] Item`: what a chest holds in this scenario.
     pub chests: Vec<ScenarioChest>,
     /// `fog` or `fog vision N`: the keyword's span and the vision radius given, if any.
@@ -555,7 +556,7 @@ pub struct ScenarioChest {
 
 #[derive(Clone, Debug)]
 pub struct SideDef {
-    pub side: Spanned<String>,
+    pub side: Ident,
     pub doc: Option<String>,
     pub zones: Vec<Spanned<String>>,
     pub war_chests: Vec<Spanned<i64>>,
@@ -629,7 +630,7 @@ pub struct ArmyDef {
     pub title: Option<String>,
     pub doc: Option<String>,
     pub scenario: Ident,
-    pub side: Spanned<String>,
+    pub side: Ident,
     pub units: Vec<UnitDef>,
     pub span: Span,
 }

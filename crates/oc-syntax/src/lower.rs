@@ -2,7 +2,7 @@
 
 use std::sync::OnceLock;
 
-use oc_diag::{FileId, Span, Spanned};
+use oc_diag::{FileId, Name, Span, Spanned};
 use pest::iterators::{Pair, Pairs};
 use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser;
@@ -34,7 +34,7 @@ impl Ctx {
         Span::new(self.file, s.start() + self.base, s.end() + self.base)
     }
     fn ident(&self, pair: &Pair<Rule>) -> Ident {
-        Spanned::new(pair.as_str().to_string(), self.span(pair))
+        Spanned::new(Name::new(pair.as_str()), self.span(pair))
     }
 }
 
@@ -196,7 +196,7 @@ impl Ctx {
     fn tag(&self, pair: Pair<Rule>) -> Option<TagDef> {
         let span = self.span(&pair);
         let mut t = TagDef {
-            name: Spanned::new(String::new(), span),
+            name: Spanned::new(Name::default(), span),
             params: vec![],
             stacks: false,
             kinds: vec![],
@@ -222,7 +222,7 @@ impl Ctx {
 
     fn status(&self, pair: Pair<Rule>) -> Option<StatusDef> {
         let span = self.span(&pair);
-        let mut s = StatusDef { name: Spanned::new(String::new(), span), body: vec![], clears: vec![], lasts: vec![], span };
+        let mut s = StatusDef { name: Spanned::new(Name::default(), span), body: vec![], clears: vec![], lasts: vec![], span };
         for p in pair.into_inner() {
             let pspan = self.span(&p);
             match p.as_rule() {
@@ -380,7 +380,7 @@ impl Ctx {
                         let (terms, constant, span) = self.dice_sum(value);
                         (Literal::Dice(terms, constant), span)
                     }
-                    _ => (Literal::Name(value.as_str().to_string()), self.span(&value)),
+                    _ => (Literal::Name(Name::new(value.as_str())), self.span(&value)),
                 };
                 Some((name, Spanned::new(lit, span)))
             })
@@ -420,7 +420,7 @@ impl Ctx {
 
     fn class(&self, pair: Pair<Rule>) -> Option<ClassDef> {
         let span = self.span(&pair);
-        let mut c = ClassDef::empty(Spanned::new(String::new(), span), None, span);
+        let mut c = ClassDef::empty(Spanned::new(Name::default(), span), None, span);
         for p in pair.into_inner() {
             let pspan = self.span(&p);
             match p.as_rule() {
@@ -451,7 +451,7 @@ impl Ctx {
 
     fn item_def(&self, pair: Pair<Rule>, kind: ItemKind) -> Option<ItemDef> {
         let span = self.span(&pair);
-        let mut it = ItemDef::empty(kind, Spanned::new(String::new(), span), None, span);
+        let mut it = ItemDef::empty(kind, Spanned::new(Name::default(), span), None, span);
         for p in pair.into_inner() {
             let pspan = self.span(&p);
             match p.as_rule() {

@@ -129,8 +129,8 @@ impl<'a> Checker<'a> {
         let mut out = Vec::with_capacity(names.len());
         for n in names {
             if self.weapon_types.contains(&n.value) {
-                if !out.contains(&n.value) {
-                    out.push(n.value.clone());
+                if !out.iter().any(|w| *w == n.value) {
+                    out.push(n.value.to_string());
                 }
             } else {
                 self.unknown_weapon_type(n);
@@ -144,7 +144,7 @@ impl<'a> Checker<'a> {
         let mut out = Vec::with_capacity(names.len());
         for name in names {
             let Some(c) = self.classes.get(&name).copied() else { continue };
-            let is_shifter = c.tags.iter().any(|t| self.shifter_tags.contains(&t.name.value));
+            let is_shifter = c.tags.iter().any(|t| self.shifter_tags.contains(t.name.value.as_str()));
             let tags = self.tag_uses(&c.tags, m::ThingKind::Class, &c.name.value);
             let mut wields = self.wields(&c.wields);
             let mut ratings = self.ratings(&c.ratings, &c.name, "the class");
@@ -219,7 +219,7 @@ impl<'a> Checker<'a> {
             };
             let promoted_from = c.promoted.as_ref().and_then(|p| p.from.as_ref()).and_then(|from| {
                 if self.classes.contains(&from.value) {
-                    Some(from.value.clone())
+                    Some(from.value.to_string())
                 } else {
                     let names = self.classes.order.clone();
                     self.unknown_in::<()>(UNKNOWN_CLASS, "class", from, names, None);
@@ -228,7 +228,7 @@ impl<'a> Checker<'a> {
             });
             let kit = self.kit(c, &wields);
             out.push(m::Class {
-                name: c.name.value.clone(),
+                name: c.name.value.to_string(),
                 title: c.title.clone(),
                 doc: c.doc.clone(),
                 ratings,
@@ -262,13 +262,13 @@ impl<'a> Checker<'a> {
     pub(super) fn kit(&mut self, c: &ast::ClassDef, wields: &[String]) -> Vec<String> {
         let mut out = Vec::with_capacity(c.kit.len());
         for name in &c.kit {
-            let Some(item) = self.items.get(&name.value).copied() else {
+            let Some(item) = self.items.get(name.value.as_str()).copied() else {
                 let names = self.items.order.clone();
                 self.unknown_in::<()>(UNKNOWN_ITEM, "item", name, names, None);
                 continue;
             };
             if let Some(ty) = item.weapon_type.first() {
-                if item.kind == ast::ItemKind::Weapon && !wields.contains(&ty.value) {
+                if item.kind == ast::ItemKind::Weapon && !wields.iter().any(|w| *w == ty.value) {
                     self.error(
                         Diagnostic::error(
                             CLASS_KIT,
@@ -285,7 +285,7 @@ impl<'a> Checker<'a> {
                     );
                 }
             }
-            out.push(name.value.clone());
+            out.push(name.value.to_string());
         }
         if out.len() > self.inventory as usize {
             let span = c.kit.first().map_or(c.name.span, |f| f.span.to(c.kit.last().map_or(f.span, |l| l.span)));
@@ -347,7 +347,7 @@ impl<'a> Checker<'a> {
             self.at_most_one(&it.costs, "cost");
             let weapon_type = it.weapon_type.first().and_then(|t| {
                 if self.weapon_types.contains(&t.value) {
-                    Some(t.value.clone())
+                    Some(t.value.to_string())
                 } else {
                     self.unknown_weapon_type(t);
                     None
@@ -407,7 +407,7 @@ impl<'a> Checker<'a> {
             let modifiers = self.effects(&it.modifiers, &scope, false);
             self.check_contexts(&it.modifiers, Context::Always);
             out.push(m::Item {
-                name: it.name.value.clone(),
+                name: it.name.value.to_string(),
                 kind: match it.kind {
                     ast::ItemKind::Weapon => m::ItemKind::Weapon,
                     ast::ItemKind::Accessory => m::ItemKind::Accessory,

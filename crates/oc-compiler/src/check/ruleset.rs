@@ -24,7 +24,7 @@ impl<'a> Checker<'a> {
         let Some(rs) = self.ruleset else { return };
         let mut scale_spans: HashMap<String, Span> = HashMap::new();
         for scale in &rs.scales {
-            if let Some(first) = scale_spans.get(&scale.name.value) {
+            if let Some(first) = scale_spans.get(scale.name.value.as_str()) {
                 self.error(
                     Diagnostic::error(DUPLICATE, scale.name.span, format!("the scale `{}` is defined twice", scale.name.value))
                         .with_secondary(*first, "first defined here")
@@ -32,7 +32,7 @@ impl<'a> Checker<'a> {
                 );
                 continue;
             }
-            scale_spans.insert(scale.name.value.clone(), scale.name.span);
+            scale_spans.insert(scale.name.value.to_string(), scale.name.span);
             let mut seen: HashMap<&str, Span> = HashMap::new();
             let mut steps = Vec::new();
             for member in &scale.members {
@@ -49,9 +49,9 @@ impl<'a> Checker<'a> {
                     continue;
                 }
                 seen.insert(&member.value, member.span);
-                steps.push(member.value.clone());
+                steps.push(member.value.to_string());
             }
-            self.scales.push((scale.name.value.clone(), steps));
+            self.scales.push((scale.name.value.to_string(), steps));
         }
         let mut attr_spans: HashMap<String, Span> = HashMap::new();
         for stat in &rs.stats {
@@ -64,13 +64,13 @@ impl<'a> Checker<'a> {
                 continue;
             }
             if self.dup_attr(&mut attr_spans, &stat.name) {
-                self.stats.push((stat.name.value.clone(), ty));
+                self.stats.push((stat.name.value.to_string(), ty));
             }
         }
         for base in &rs.bases {
             let Some(ty) = self.resolve_type(&base.ty) else { continue };
             if self.dup_attr(&mut attr_spans, &base.name) {
-                self.bases.push((base.name.value.clone(), ty));
+                self.bases.push((base.name.value.to_string(), ty));
             }
         }
         self.collect_resources(rs, &mut attr_spans);
@@ -78,7 +78,7 @@ impl<'a> Checker<'a> {
             let terms: Vec<(bool, &ast::DieLit)> = dice.terms.iter().map(|(n, d)| (*n, d)).collect();
             let shape = self.dice_shape(&terms, dice.constant, dice.span);
             // A shape that failed is still declared (with a d2), so its uses are not reported again.
-            self.dice.insert(dice.name.value.clone(), shape.unwrap_or_else(|| m::DiceShape::d(2)));
+            self.dice.insert(dice.name.value.to_string(), shape.unwrap_or_else(|| m::DiceShape::d(2)));
         }
         for table in &rs.tables {
             let mut keys = Vec::new();
@@ -100,7 +100,7 @@ impl<'a> Checker<'a> {
             }
             let Some(value) = self.resolve_type(&table.value_ty) else { continue };
             if keys.len() == table.keys.len() && !keys.is_empty() {
-                self.tables.insert(table.name.value.clone(), (keys, value));
+                self.tables.insert(table.name.value.to_string(), (keys, value));
             }
         }
         match rs.inventory.as_slice() {
@@ -149,7 +149,7 @@ impl<'a> Checker<'a> {
     }
 
     pub(crate) fn dup_attr(&mut self, spans: &mut HashMap<String, Span>, name: &ast::Ident) -> bool {
-        if let Some(first) = spans.get(&name.value) {
+        if let Some(first) = spans.get(name.value.as_str()) {
             self.error(
                 Diagnostic::error(DUPLICATE, name.span, format!("the stat or base `{}` is defined twice", name.value))
                     .with_secondary(*first, "first defined here")
@@ -157,7 +157,7 @@ impl<'a> Checker<'a> {
             );
             return false;
         }
-        spans.insert(name.value.clone(), name.span);
+        spans.insert(name.value.to_string(), name.span);
         true
     }
 
@@ -185,14 +185,14 @@ impl<'a> Checker<'a> {
             .iter()
             .filter_map(|s| {
                 let ty = self.stats.iter().find(|(n, _)| *n == s.name.value)?.1.clone();
-                Some(m::Stat { name: s.name.value.clone(), title: s.title.clone(), ty })
+                Some(m::Stat { name: s.name.value.to_string(), title: s.title.clone(), ty })
             })
             .collect();
         let mut bases = Vec::new();
         for b in &rs.bases {
             let Some(ty) = self.bases.iter().find(|(n, _)| *n == b.name.value).map(|(_, t)| t.clone()) else { continue };
             let Some(value) = self.const_value(&b.value, &ty) else { continue };
-            bases.push(m::Base { name: b.name.value.clone(), title: b.title.clone(), ty, value });
+            bases.push(m::Base { name: b.name.value.to_string(), title: b.title.clone(), ty, value });
         }
         let mut class_ranges = Vec::new();
         for range in &rs.class_ranges {
@@ -233,7 +233,7 @@ impl<'a> Checker<'a> {
             .dice
             .iter()
             .filter_map(|d| {
-                self.dice.get(&d.name.value).map(|shape| m::Dice { name: d.name.value.clone(), shape: shape.clone() })
+                self.dice.get(d.name.value.as_str()).map(|shape| m::Dice { name: d.name.value.to_string(), shape: shape.clone() })
             })
             .collect();
         let tables = rs.tables.iter().filter_map(|t| self.lower_table(t)).collect();
@@ -241,7 +241,7 @@ impl<'a> Checker<'a> {
         let (resources, turn) = self.lower_turn(rs, &mut bases);
         let reactions = self.lower_reactions(rs, &resources);
         m::Ruleset {
-            name: rs.name.value.clone(),
+            name: rs.name.value.to_string(),
             doc: rs.doc.clone(),
             scales: self.scales.iter().map(|(n, s)| m::Scale { name: n.clone(), steps: s.clone() }).collect(),
             stats,
@@ -301,7 +301,7 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn lower_table(&mut self, t: &ast::TableDef) -> Option<m::Table> {
-        let (keys, value_ty) = self.tables.get(&t.name.value)?.clone();
+        let (keys, value_ty) = self.tables.get(t.name.value.as_str())?.clone();
         let sizes: Vec<usize> = keys.iter().map(|k| self.scale(k).map_or(0, Vec::len)).collect();
         let (row_keys, last) = match keys.split_last() {
             Some((last, lead)) if !lead.is_empty() => (lead.to_vec(), Some(last.clone())),
@@ -443,7 +443,7 @@ impl<'a> Checker<'a> {
         if !ok {
             return None;
         }
-        Some(m::Table { name: t.name.value.clone(), keys, value: value_ty, cells: cells.into_iter().flatten().collect() })
+        Some(m::Table { name: t.name.value.to_string(), keys, value: value_ty, cells: cells.into_iter().flatten().collect() })
     }
 
     /// A literal in a table cell or ratings block, checked against `ty`.
@@ -489,7 +489,7 @@ impl<'a> Checker<'a> {
             );
         }
         for formula in rs.combat.iter().take(1).flat_map(|b| &b.formulas) {
-            let name = &formula.name.value;
+            let name = formula.name.value.as_str();
             if let Some(first) = spans.get(name) {
                 self.error(
                     Diagnostic::error(COMBAT_FORMULA, formula.name.span, format!("the formula `{name}` is defined twice"))
@@ -498,7 +498,7 @@ impl<'a> Checker<'a> {
                 );
                 continue;
             }
-            let required = REQUIRED_FORMULAS.iter().chain(OPTIONAL_FORMULAS).find(|(n, _)| n == name).map(|(_, t)| t.clone());
+            let required = REQUIRED_FORMULAS.iter().chain(OPTIONAL_FORMULAS).find(|(n, _)| *n == name).map(|(_, t)| t.clone());
             if required.is_none() && !name.starts_with('_') {
                 let known: Vec<&str> = REQUIRED_FORMULAS.iter().map(|(n, _)| *n).collect();
                 let help = match did_you_mean(name, known.iter().copied()) {
@@ -511,7 +511,7 @@ impl<'a> Checker<'a> {
                 );
                 continue;
             }
-            spans.insert(name.clone(), formula.name.span);
+            spans.insert(name.to_string(), formula.name.span);
             let scope =
                 Scope { params: &[], units: true, combat: true, formulas: Some(&visible), rolls: true, dice_values: false };
             let (expr, ty) = self.expr(&formula.value, &scope, required.as_ref());
@@ -531,11 +531,11 @@ impl<'a> Checker<'a> {
                 (None, Some(got)) => got,
                 (None, None) => continue,
             };
-            visible.insert(name.clone(), ty.clone());
+            visible.insert(name.to_string(), ty.clone());
             if self.reads_a_roll(&expr) {
-                self.rolling_formulas.insert(name.clone());
+                self.rolling_formulas.insert(name.to_string());
             }
-            out.push(m::Formula { name: name.clone(), ty, expr });
+            out.push(m::Formula { name: name.to_string(), ty, expr });
         }
         let missing: Vec<&str> = REQUIRED_FORMULAS.iter().map(|(n, _)| *n).filter(|n| !spans.contains_key(*n)).collect();
         if !missing.is_empty() {

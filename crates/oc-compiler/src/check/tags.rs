@@ -9,11 +9,11 @@ impl<'a> Checker<'a> {
         let mut out = Vec::new();
         for item in items {
             let ast::Item::Tag(t) = item else { continue };
-            let Some(sig) = self.tags.get(&t.name.value).cloned() else { continue };
+            let Some(sig) = self.tags.get(t.name.value.as_str()).cloned() else { continue };
             if sig.is_status {
                 continue;
             }
-            if self.tags.map.get(&t.name.value).map(|(s, _)| *s) != Some(t.name.span) {
+            if self.tags.map.get(t.name.value.as_str()).map(|(s, _)| *s) != Some(t.name.span) {
                 continue; // a duplicate, already reported
             }
             let scope =
@@ -21,7 +21,7 @@ impl<'a> Checker<'a> {
             let effects = self.effects(&t.body, &scope, true);
             self.check_contexts(&t.body, Context::Always);
             out.push(m::Tag {
-                name: t.name.value.clone(),
+                name: t.name.value.to_string(),
                 params: sig.params.iter().map(|(n, ty)| m::Param { name: n.clone(), ty: ty.clone() }).collect(),
                 stacks: sig.stacks,
                 applies_to: sig.kinds.clone(),
@@ -36,7 +36,7 @@ impl<'a> Checker<'a> {
         let mut out = Vec::new();
         for item in items {
             let ast::Item::Status(s) = item else { continue };
-            if self.tags.map.get(&s.name.value).map(|(sp, _)| *sp) != Some(s.name.span) {
+            if self.tags.map.get(s.name.value.as_str()).map(|(sp, _)| *sp) != Some(s.name.span) {
                 continue;
             }
             let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: false, dice_values: false };
@@ -76,7 +76,7 @@ impl<'a> Checker<'a> {
                     m::Duration::Rounds(n)
                 });
             }
-            out.push(m::Status { name: s.name.value.clone(), effects, clears, lasts });
+            out.push(m::Status { name: s.name.value.to_string(), effects, clears, lasts });
         }
         out
     }
@@ -87,7 +87,7 @@ impl<'a> Checker<'a> {
         // Where each use in `out` was written (a thing has a few tags: searched, not hashed).
         let mut spans: Vec<Span> = Vec::with_capacity(uses.len());
         for u in uses {
-            let Some(sig) = self.tags.get(&u.name.value).cloned() else {
+            let Some(sig) = self.tags.get(u.name.value.as_str()).cloned() else {
                 let names: Vec<String> =
                     self.tags.order.iter().filter(|n| self.tags.get(n).is_some_and(|s| !s.is_status)).cloned().collect();
                 self.unknown_in::<()>(UNKNOWN_TAG, "tag", &u.name, names, None);
@@ -139,7 +139,7 @@ impl<'a> Checker<'a> {
                 continue;
             }
             spans.push(u.span);
-            out.push(m::TagUse { tag: u.name.value.clone(), args });
+            out.push(m::TagUse { tag: u.name.value.to_string(), args });
         }
         out
     }
@@ -163,7 +163,7 @@ impl<'a> Checker<'a> {
             return true;
         }
         let shape: Vec<String> = sig.params.iter().map(|(n, t)| format!("{n}: {}", type_name(t))).collect();
-        let usage = if shape.is_empty() { u.name.value.clone() } else { format!("{}({})", u.name.value, shape.join(", ")) };
+        let usage = if shape.is_empty() { u.name.value.to_string() } else { format!("{}({})", u.name.value, shape.join(", ")) };
         let help = match self.tag_usage_example(&u.name.value, sig) {
             (example, Some(owner)) => format!("write `{example}`, as `{owner}` does (the tag is `{usage}`)"),
             (example, None) if example != usage => format!("write `{example}` (the tag is `{usage}`)"),
@@ -273,7 +273,7 @@ impl<'a> Checker<'a> {
             self.unknown_in::<()>(UNKNOWN_STAT, "stat", &Spanned::new(stat, stat_span), names, None);
             return None;
         }
-        Some(m::Value::StatMod { stat, amount })
+        Some(m::Value::StatMod { stat: stat.to_string(), amount })
     }
 
     /// Whether `name` is a definition of the kind `ty` (names of different kinds may coincide:
@@ -340,13 +340,13 @@ impl<'a> Checker<'a> {
                 self.step_index(s, n).map(|index| m::Value::Step { scale: m::Name::new(s), index })
             }
             (ast::ExprKind::Name(n), Type::Stat) => {
-                self.stats.iter().any(|(s, _)| s == n).then(|| m::Value::Name { ty: Type::Stat, name: n.clone() })
+                self.stats.iter().any(|(s, _)| s == n).then(|| m::Value::Name { ty: Type::Stat, name: n.to_string() })
             }
             (ast::ExprKind::Name(n), Type::Tag) => {
-                self.tags.get(n).filter(|s| !s.is_status).map(|_| m::Value::Name { ty: Type::Tag, name: n.clone() })
+                self.tags.get(n).filter(|s| !s.is_status).map(|_| m::Value::Name { ty: Type::Tag, name: n.to_string() })
             }
             (ast::ExprKind::Name(n), entity) if self.has_name_of_kind(n, entity) => {
-                Some(m::Value::Name { ty: entity.clone(), name: n.clone() })
+                Some(m::Value::Name { ty: entity.clone(), name: n.to_string() })
             }
             _ => None,
         }

@@ -49,15 +49,15 @@ impl<'a> Checker<'a> {
             }
             ast::Stmt::Grant { tag, .. } => {
                 if tag.args.is_empty() && scope.params.iter().any(|(p, t)| *p == tag.name.value && *t == Type::Tag) {
-                    return Some(m::Effect::GrantParam { param: tag.name.value.clone() });
+                    return Some(m::Effect::GrantParam { param: tag.name.value.to_string() });
                 }
-                let Some(sig) = self.tags.get(&tag.name.value).cloned() else {
+                let Some(sig) = self.tags.get(tag.name.value.as_str()).cloned() else {
                     let names = self.tags.order.clone();
                     self.unknown_in::<()>(UNKNOWN_TAG, "tag", &tag.name, names, None);
                     return None;
                 };
                 let args = self.tag_args(tag, &sig, scope)?;
-                Some(m::Effect::Grant { tag: tag.name.value.clone(), args })
+                Some(m::Effect::Grant { tag: tag.name.value.to_string(), args })
             }
             ast::Stmt::Action(a) => {
                 if !top {
@@ -121,7 +121,7 @@ impl<'a> Checker<'a> {
                     if *want == Type::StatMod {
                         match &arg.kind {
                             ExprKind::Name(p) if scope.params.iter().any(|(n, t)| n == p && *t == Type::StatMod) => {
-                                lowered.push(m::Expr::Param(p.clone()));
+                                lowered.push(m::Expr::Param(p.to_string()));
                             }
                             _ => lowered.push(m::Expr::Const(self.stat_mod(arg, &verb.value)?)),
                         }

@@ -20,7 +20,7 @@ pub(crate) fn check_armies(
     let mut out = Vec::new();
     let mut seen: HashMap<String, Span> = HashMap::new();
     for def in defs {
-        if let Some(first) = seen.get(&def.name.value) {
+        if let Some(first) = seen.get(def.name.value.as_str()) {
             diags.push(
                 Diagnostic::error(DUPLICATE, def.name.span, format!("the army `{}` is defined twice", def.name.value))
                     .with_secondary(*first, "first defined here")
@@ -28,21 +28,21 @@ pub(crate) fn check_armies(
             );
             continue;
         }
-        seen.insert(def.name.value.clone(), def.name.span);
+        seen.insert(def.name.value.to_string(), def.name.span);
         let side = side_of(&def.side.value);
         let army = m::Army {
-            name: def.name.value.clone(),
+            name: def.name.value.to_string(),
             title: def.title.clone(),
-            scenario: def.scenario.value.clone(),
+            scenario: def.scenario.value.to_string(),
             side,
             units: def
                 .units
                 .iter()
                 .map(|u| m::ArmyUnit {
-                    name: u.name.value.clone(),
-                    class: u.class.value.clone(),
-                    items: u.items.iter().map(|i| i.value.clone()).collect(),
-                    tags: u.tags.iter().map(|t| t.value.clone()).collect(),
+                    name: u.name.value.to_string(),
+                    class: u.class.value.to_string(),
+                    items: u.items.iter().map(|i| i.value.to_string()).collect(),
+                    tags: u.tags.iter().map(|t| t.value.to_string()).collect(),
                 })
                 .collect(),
         };

@@ -145,7 +145,7 @@ impl Ctx {
             Rule::kw_true => ExprKind::Bool(true),
             Rule::kw_false => ExprKind::Bool(false),
             Rule::string => ExprKind::Str(unquote(&pair)),
-            Rule::ident => ExprKind::Name(pair.as_str().to_string()),
+            Rule::ident => ExprKind::Name(Name::new(pair.as_str())),
             Rule::paren => match pair.into_inner().next() {
                 Some(e) => return Expr { span, ..self.expr(e) },
                 None => ExprKind::Error,

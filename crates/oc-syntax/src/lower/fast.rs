@@ -12,7 +12,7 @@
 //! (a class entry tries up to nine rules, each with its own stack snapshot), which one pass
 //! over the bytes does not need.
 
-use oc_diag::{FileId, Span, Spanned};
+use oc_diag::{FileId, Name, Span, Spanned};
 
 use crate::ast::*;
 
@@ -136,7 +136,7 @@ impl<'a> Cursor<'a> {
         self.skip()?;
         let start = self.at;
         let w = self.word()?;
-        Some(Spanned::new(w.to_string(), self.span(start, self.at)))
+        Some(Spanned::new(Name::new(w), self.span(start, self.at)))
     }
 
     /// After whitespace, the byte `b`.
@@ -256,7 +256,7 @@ impl<'a> Cursor<'a> {
             if die_word(w) || NOT_A_NAME.contains(&w) {
                 return None;
             }
-            ExprKind::Name(w.to_string())
+            ExprKind::Name(Name::new(w))
         };
         let end = self.at;
         self.skip()?;
@@ -339,7 +339,7 @@ impl<'a> Cursor<'a> {
             if self.peek() == Some(b'{') && w == "d" {
                 return None;
             }
-            Literal::Name(w.to_string())
+            Literal::Name(Name::new(w))
         };
         Some((name, Spanned::new(value, self.span(at, self.at))))
     }

@@ -7,7 +7,7 @@ impl Ctx {
     pub(super) fn ruleset(&self, pair: Pair<Rule>) -> Ruleset {
         let span = self.span(&pair);
         let mut rs = Ruleset {
-            name: Spanned::new(String::new(), span),
+            name: Spanned::new(Name::default(), span),
             span,
             doc: None,
             scales: vec![],
@@ -79,7 +79,7 @@ impl Ctx {
                                 let value = if b.as_rule() == Rule::int {
                                     Bound::Int(self.int(&b).value)
                                 } else {
-                                    Bound::Name(b.as_str().to_string())
+                                    Bound::Name(Name::new(b.as_str()))
                                 };
                                 bounds.push(Spanned::new(value, self.span(&b)));
                             }
@@ -162,7 +162,7 @@ impl Ctx {
 
     pub(super) fn table(&self, pair: Pair<Rule>) -> TableDef {
         let span = self.span(&pair);
-        let mut name = Spanned::new(String::new(), span);
+        let mut name = Spanned::new(Name::default(), span);
         let mut types = Vec::new();
         let mut rows = Vec::new();
         for q in pair.into_inner() {
@@ -182,7 +182,7 @@ impl Ctx {
                                     Rule::int => Literal::Int(self.int(&v).value),
                                     Rule::kw_true => Literal::Bool(true),
                                     Rule::kw_false => Literal::Bool(false),
-                                    _ => Literal::Name(v.as_str().to_string()),
+                                    _ => Literal::Name(Name::new(v.as_str())),
                                 };
                                 values.push(Spanned::new(lit, self.span(&v)));
                             }
@@ -194,14 +194,14 @@ impl Ctx {
                 _ => {}
             }
         }
-        let value_ty = types.pop().unwrap_or_else(|| Spanned::new(String::new(), span));
+        let value_ty = types.pop().unwrap_or_else(|| Spanned::new(Name::default(), span));
         TableDef { name, keys: types, value_ty, rows, span }
     }
 
     pub(super) fn terrain(&self, pair: Pair<Rule>) -> Option<TerrainDef> {
         let span = self.span(&pair);
         let mut t = TerrainDef {
-            name: Spanned::new(String::new(), span),
+            name: Spanned::new(Name::default(), span),
             title: None,
             doc: None,
             symbols: vec![],
@@ -277,7 +277,7 @@ impl Ctx {
         let span = self.span(&pair);
         let mut name = None;
         let mut r = ReactionDef {
-            name: Ident { value: String::new(), span },
+            name: Ident { value: Name::default(), span },
             title: None,
             doc: None,
             costs: vec![],

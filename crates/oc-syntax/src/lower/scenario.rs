@@ -7,7 +7,7 @@ impl Ctx {
     pub(super) fn scenario(&self, pair: Pair<Rule>) -> ScenarioDef {
         let span = self.span(&pair);
         let mut s = ScenarioDef {
-            name: Spanned::new(String::new(), span),
+            name: Spanned::new(Name::default(), span),
             title: None,
             doc: None,
             maps: vec![],
@@ -69,7 +69,7 @@ impl Ctx {
     pub(super) fn side(&self, pair: Pair<Rule>) -> SideDef {
         let span = self.span(&pair);
         let mut d = SideDef {
-            side: Spanned::new(String::new(), span),
+            side: Spanned::new(Name::default(), span),
             doc: None,
             zones: vec![],
             war_chests: vec![],
@@ -221,11 +221,11 @@ impl Ctx {
     pub(super) fn army(&self, pair: Pair<Rule>) -> ArmyDef {
         let span = self.span(&pair);
         let mut a = ArmyDef {
-            name: Spanned::new(String::new(), span),
+            name: Spanned::new(Name::default(), span),
             title: None,
             doc: None,
-            scenario: Spanned::new(String::new(), span),
-            side: Spanned::new(String::new(), span),
+            scenario: Spanned::new(Name::default(), span),
+            side: Spanned::new(Name::default(), span),
             units: vec![],
             span,
         };
@@ -243,8 +243,8 @@ impl Ctx {
                 Rule::unit_def => {
                     let uspan = self.span(&p);
                     let mut u = UnitDef {
-                        name: Spanned::new(String::new(), uspan),
-                        class: Spanned::new(String::new(), uspan),
+                        name: Spanned::new(Name::default(), uspan),
+                        class: Spanned::new(Name::default(), uspan),
                         items: vec![],
                         tags: vec![],
                         span: uspan,

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-use oc_diag::Spanned;
+use oc_diag::{Name, Spanned};
 
 use super::{Cursor, NOT_A_NAME};
 use crate::ast::*;
@@ -133,7 +133,7 @@ impl Cursor<'_> {
             }
             "action" | "grant" | "doc" => return None,
             verb if next == Some(b'(') && words().verbs.contains(verb) => {
-                let verb = Spanned::new(verb.to_string(), self.span(start, start + verb.len()));
+                let verb = Spanned::new(Name::new(verb), self.span(start, start + verb.len()));
                 self.at += 1;
                 let args = self.arguments(Self::expr_full)?;
                 let end = self.statement_end()?;
@@ -141,7 +141,7 @@ impl Cursor<'_> {
                 Stmt::Command { verb, args, span }
             }
             first => {
-                let mut place = vec![Spanned::new(first.to_string(), self.span(start, start + first.len()))];
+                let mut place = vec![Spanned::new(Name::new(first), self.span(start, start + first.len()))];
                 while self.peek() == Some(b'.') {
                     self.at += 1;
                     place.push(self.ident()?);
@@ -257,7 +257,7 @@ impl Cursor<'_> {
                 let mut probe = *self;
                 probe.skip()?;
                 if probe.peek() == Some(b'(') && w != "if" {
-                    let name = Spanned::new(w.to_string(), self.span(start, end));
+                    let name = Spanned::new(Name::new(w), self.span(start, end));
                     self.at = probe.at + 1;
                     let args = self.arguments(|c| c.climb(0, &mut 0))?;
                     return Some(Expr { kind: ExprKind::Call(name, args), span: self.span(start, self.at) });
@@ -266,7 +266,7 @@ impl Cursor<'_> {
                     "true" => ExprKind::Bool(true),
                     "false" => ExprKind::Bool(false),
                     _ if super::die_word(w) || NOT_A_NAME.contains(&w) || w == "d" => return None,
-                    _ => ExprKind::Name(w.to_string()),
+                    _ => ExprKind::Name(Name::new(w)),
                 }
             }
         };
