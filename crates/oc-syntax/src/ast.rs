@@ -17,7 +17,8 @@ pub struct SourceFile {
 #[derive(Clone, Debug)]
 pub enum Item {
     Import(Import),
-    Ruleset(Ruleset),
+    /// Boxed: one a project, and the largest item.
+    Ruleset(Box<Ruleset>),
     Movement(Vec<Ident>),
     WeaponType(WeaponTypeDef),
     Triangle(Triangle),
@@ -327,8 +328,9 @@ pub struct ClassDef {
     pub costs: Vec<Spanned<i64>>,
     pub promoted: Option<Promoted>,
     pub kit: Vec<Ident>,
-    pub normal: Option<Form>,
-    pub transformed: Option<Form>,
+    /// Boxed: most classes have no forms, and a form is the size of a few names.
+    pub normal: Option<Box<Form>>,
+    pub transformed: Option<Box<Form>>,
     pub span: Span,
 }
 
@@ -474,8 +476,8 @@ pub enum ExprKind {
     Index(Box<Expr>, Vec<Expr>),
     Call(Ident, Vec<Expr>),
     /// Dice written in an expression (`roll(2d6)`).
-    Die(DieLit),
-    Has(Box<Expr>, TagRef),
+    Die(Box<DieLit>),
+    Has(Box<Expr>, Box<TagRef>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// A piece that failed to parse; the error was already reported.
     Error,

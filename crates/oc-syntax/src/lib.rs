@@ -24,9 +24,12 @@ pub use segment::MAX_NESTING;
 /// Parses one source text. Never panics, never stops at the first error.
 pub fn parse(file: FileId, text: &str) -> (ast::SourceFile, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
-    let mut items = Vec::new();
     let mut unread = Vec::new();
-    for segment in segment::split(file, text, &mut diagnostics, &mut unread) {
+    let segments = segment::split(file, text, &mut diagnostics, &mut unread);
+    // A segment is one item but for a few (a `movement` line may share one): sized once, the
+    // list never doubles to twice what the file needs (an item is a few hundred bytes).
+    let mut items = Vec::with_capacity(segments.len());
+    for segment in segments {
         let Some(source) = text.get(segment.clone()) else { continue };
         match lower::parse_segment(file, source, segment.start) {
             Ok((mut parsed, mut problems)) => {
@@ -39,7 +42,7 @@ pub fn parse(file: FileId, text: &str) -> (ast::SourceFile, Vec<Diagnostic>) {
             }
         }
     }
-    // The items were appended segment by segment: room for up to twice as many.
+    // A segment that failed to parse left its slot unused.
     items.shrink_to_fit();
     (ast::SourceFile { items, unread }, diagnostics)
 }

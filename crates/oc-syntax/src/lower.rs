@@ -137,7 +137,7 @@ impl Ctx {
                 let path = pair.into_inner().find(|p| p.as_rule() == Rule::string)?;
                 Item::Import(Import { path: Spanned::new(unquote(&path), self.span(&path)), span })
             }
-            Rule::ruleset => Item::Ruleset(self.ruleset(pair)),
+            Rule::ruleset => Item::Ruleset(Box::new(self.ruleset(pair))),
             Rule::movement_def => {
                 Item::Movement(pair.into_inner().filter(|p| p.as_rule() == Rule::name).map(|p| self.ident(&p)).collect())
             }
@@ -440,8 +440,8 @@ impl Ctx {
                     c.promoted = Some(Promoted { from, span: pspan });
                 }
                 Rule::kit => c.kit.extend(self.names(p)),
-                Rule::form_normal => c.normal = Some(self.form(p)),
-                Rule::form_transformed => c.transformed = Some(self.form(p)),
+                Rule::form_normal => c.normal = Some(Box::new(self.form(p))),
+                Rule::form_transformed => c.transformed = Some(Box::new(self.form(p))),
                 _ => {}
             }
         }

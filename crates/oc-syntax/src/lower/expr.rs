@@ -60,7 +60,7 @@ impl Ctx {
                     },
                     Rule::index => ExprKind::Index(Box::new(lhs), op.into_inner().map(|e| self.expr(e)).collect()),
                     _ => match op.into_inner().find(|q| q.as_rule() == Rule::tag_ref).and_then(|t| self.tag_ref(t)) {
-                        Some(tag) => ExprKind::Has(Box::new(lhs), tag),
+                        Some(tag) => ExprKind::Has(Box::new(lhs), Box::new(tag)),
                         None => ExprKind::Error,
                     },
                 };
@@ -141,7 +141,7 @@ impl Ctx {
         let span = self.span(&pair);
         let kind = match pair.as_rule() {
             Rule::int => ExprKind::Int(self.int(&pair).value),
-            Rule::die => ExprKind::Die(self.die(pair)),
+            Rule::die => ExprKind::Die(Box::new(self.die(pair))),
             Rule::kw_true => ExprKind::Bool(true),
             Rule::kw_false => ExprKind::Bool(false),
             Rule::string => ExprKind::Str(unquote(&pair)),
