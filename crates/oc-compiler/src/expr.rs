@@ -156,15 +156,15 @@ impl<'a> Checker<'a> {
         }
         if let Some(want) = expected {
             if self.has_name_of_kind(n, want) {
-                return (m::Expr::Const(m::Value::Name { ty: want.clone(), name: n.to_string() }), Some(want.clone()));
+                return (m::Expr::Const(m::Value::Name { ty: want.clone(), name: m::Name::new(n) }), Some(want.clone()));
             }
         }
         if let Some(ty) = self.kind_of_name(n) {
-            return (m::Expr::Const(m::Value::Name { ty: ty.clone(), name: n.to_string() }), Some(ty));
+            return (m::Expr::Const(m::Value::Name { ty: ty.clone(), name: m::Name::new(n) }), Some(ty));
         }
         if let Some(Type::Stat) = expected {
             if self.stats.iter().any(|(s, _)| s == n) {
-                return (m::Expr::Const(m::Value::Name { ty: Type::Stat, name: n.to_string() }), Some(Type::Stat));
+                return (m::Expr::Const(m::Value::Name { ty: Type::Stat, name: m::Name::new(n) }), Some(Type::Stat));
             }
         }
         // Unknown. Where a kind of definition was expected, say which kind.

@@ -567,8 +567,9 @@ fn cannot_win(
             (rules_side.allowed_classes.is_empty() || rules_side.allowed_classes.contains(&class.name))
                 && !rules_side.banned_classes.contains(&class.name)
         };
-        let class_has = rules.classes.iter().filter(|c| allowed(c)).any(|c| c.tags.iter().any(|t| enabling.contains(&t.tag)));
-        let item_has = rules.items.iter().any(|i| i.tags.iter().any(|t| enabling.contains(&t.tag)));
+        let class_has =
+            rules.classes.iter().filter(|c| allowed(c)).any(|c| c.tags.iter().any(|t| enabling.contains(t.tag.as_str())));
+        let item_has = rules.items.iter().any(|i| i.tags.iter().any(|t| enabling.contains(t.tag.as_str())));
         (!(granted || class_has || item_has)).then(|| {
             let names: Vec<&str> = enabling.iter().map(String::as_str).collect();
             format!(

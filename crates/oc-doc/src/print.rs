@@ -55,7 +55,7 @@ pub fn value(v: &Value, scales: &[oc_model::Scale]) -> String {
             .and_then(|s| s.steps.get(*index as usize))
             .cloned()
             .unwrap_or_else(|| format!("{scale}#{index}")),
-        Value::Name { name, .. } => name.clone(),
+        Value::Name { name, .. } => name.to_string(),
         Value::StatMod { stat, amount } => format!("{stat}{amount:+}"),
         Value::Dice(d) => d.to_string(),
     }

@@ -545,7 +545,10 @@ impl Engine {
                 scale: self.ir.scale_id(scale).ok_or_else(|| EngineError::model(format!("unknown scale {scale}")))?,
                 index: i64::from(*index),
             },
-            m::Value::Name { name, .. } | m::Value::Str(name) => {
+            m::Value::Name { name, .. } => {
+                V::Name(self.ir.name_id(name).ok_or_else(|| EngineError::model(format!("unknown name {name}")))?)
+            }
+            m::Value::Str(name) => {
                 V::Name(self.ir.name_id(name).ok_or_else(|| EngineError::model(format!("unknown name {name}")))?)
             }
             m::Value::StatMod { stat, amount } => V::StatMod {

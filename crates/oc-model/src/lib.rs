@@ -345,7 +345,7 @@ pub enum Value {
     /// A definition by name: a tag, class, weapon type, status, terrain or movement type.
     Name {
         ty: Type,
-        name: String,
+        name: Name,
     },
     StatMod {
         stat: String,
@@ -421,7 +421,7 @@ pub struct Tag {
 /// A tag as used on a class, item or status, with constant arguments.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TagUse {
-    pub tag: String,
+    pub tag: Name,
     pub args: Vec<Value>,
 }
 

@@ -139,7 +139,7 @@ impl<'a> Checker<'a> {
                 continue;
             }
             spans.push(u.span);
-            out.push(m::TagUse { tag: u.name.value.to_string(), args });
+            out.push(m::TagUse { tag: u.name.value.clone(), args });
         }
         out
     }
@@ -340,13 +340,13 @@ impl<'a> Checker<'a> {
                 self.step_index(s, n).map(|index| m::Value::Step { scale: m::Name::new(s), index })
             }
             (ast::ExprKind::Name(n), Type::Stat) => {
-                self.stats.iter().any(|(s, _)| s == n).then(|| m::Value::Name { ty: Type::Stat, name: n.to_string() })
+                self.stats.iter().any(|(s, _)| s == n).then(|| m::Value::Name { ty: Type::Stat, name: m::Name::new(n) })
             }
             (ast::ExprKind::Name(n), Type::Tag) => {
-                self.tags.get(n).filter(|s| !s.is_status).map(|_| m::Value::Name { ty: Type::Tag, name: n.to_string() })
+                self.tags.get(n).filter(|s| !s.is_status).map(|_| m::Value::Name { ty: Type::Tag, name: m::Name::new(n) })
             }
             (ast::ExprKind::Name(n), entity) if self.has_name_of_kind(n, entity) => {
-                Some(m::Value::Name { ty: entity.clone(), name: n.to_string() })
+                Some(m::Value::Name { ty: entity.clone(), name: m::Name::new(n) })
             }
             _ => None,
         }

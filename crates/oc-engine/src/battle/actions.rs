@@ -41,7 +41,7 @@ impl<'e> Battle<'e> {
         for item in u.items.iter().filter_map(|n| engine.item(n)) {
             // A weapon's actions need it equipped; other items' work from the inventory.
             if item.kind != m::ItemKind::Weapon || u.equipped.as_deref() == Some(item.name.as_str()) {
-                groups.push((Some(item.name.as_str()), item.tags.iter().map(|t| (t.tag.clone(), t.args.clone())).collect()));
+                groups.push((Some(item.name.as_str()), item.tags.iter().map(|t| (t.tag.to_string(), t.args.clone())).collect()));
             }
         }
         for (source, uses) in groups {
@@ -364,7 +364,7 @@ impl<'e> Battle<'e> {
                     }
                 });
                 if let Some(into) = into {
-                    self.set_terrain(spot, into);
+                    self.set_terrain(spot, into.to_string());
                 }
                 self.razed.push((side, region.clone(), spot));
                 Ok(format!("razes {spot:?} in {region}"))
@@ -376,7 +376,7 @@ impl<'e> Battle<'e> {
                     .clone()
                     .filter(|_| !terrain.opened_by.is_empty())
                     .ok_or_else(|| BattleError(format!("{} cannot be opened", terrain.name)))?;
-                self.set_terrain(spot, into.clone());
+                self.set_terrain(spot, into.to_string());
                 Ok(format!("opens the {} at {spot:?}: it is {into} now", terrain.name))
             }
             m::Verb::TakeChest => {
@@ -527,7 +527,7 @@ impl<'e> Battle<'e> {
                     .terrain_at(spot)
                     .map(|t| t.name.clone())
                     .ok_or_else(|| BattleError(format!("{spot:?} is off the map")))?;
-                self.set_terrain(spot, into.clone());
+                self.set_terrain(spot, into.to_string());
                 Ok(format!("turns the {was} at {spot:?} into {into}"))
             }
             // Standing effects and the shifting rule, never commands run in a battle

@@ -13,10 +13,10 @@ impl<'e> Battle<'e> {
     pub(super) fn own_tags(&self, u: &Combatant) -> Vec<TagUse> {
         let mut uses: Vec<TagUse> = Vec::new();
         if let Some(c) = self.engine.class(&u.class) {
-            uses.extend(c.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
+            uses.extend(c.tags.iter().map(|t| (t.tag.to_string(), t.args.clone())));
             if let Some(f) = &c.forms {
                 let form = if u.reverted { &f.normal } else { &f.transformed };
-                uses.extend(form.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
+                uses.extend(form.tags.iter().map(|t| (t.tag.to_string(), t.args.clone())));
             }
         }
         uses.extend(u.tags.iter().map(|t| (t.clone(), Vec::new())));
@@ -44,7 +44,7 @@ impl<'e> Battle<'e> {
                     m::Effect::GrantParam { param } => {
                         let named = params.iter().position(|p| p == param).and_then(|k| args.get(k));
                         if let Some(m::Value::Name { name, .. }) = named {
-                            uses.push((name.clone(), Vec::new()));
+                            uses.push((name.to_string(), Vec::new()));
                         }
                     }
                     _ => {}
@@ -63,7 +63,7 @@ impl<'e> Battle<'e> {
         let mut uses = self.own_tags(u);
         let accessory = u.items.iter().find(|n| engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory));
         for item in u.equipped.iter().chain(accessory).filter_map(|n| engine.item(n)) {
-            uses.extend(item.tags.iter().map(|t| (t.tag.clone(), t.args.clone())));
+            uses.extend(item.tags.iter().map(|t| (t.tag.to_string(), t.args.clone())));
         }
         let mut out: Vec<Holding<'e>> = u
             .statuses
