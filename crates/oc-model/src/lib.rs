@@ -461,8 +461,9 @@ pub struct Class {
     pub promoted_from: Option<String>,
     /// The items a recruit of this class comes with (at most the ruleset's inventory size).
     pub kit: Vec<String>,
-    /// Shifters: the Normal and Transformed stat blocks.
-    pub forms: Option<ShifterForms>,
+    /// Shifters: the Normal and Transformed stat blocks (boxed: few classes have them, and they
+    /// are the size of a class's other fields together).
+    pub forms: Option<Box<ShifterForms>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

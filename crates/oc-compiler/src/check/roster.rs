@@ -162,7 +162,7 @@ impl<'a> Checker<'a> {
                     }
                     let normal = self.form(n, &c.name, "the normal form of");
                     let transformed = self.form(t, &c.name, "the transformed form of");
-                    Some(m::ShifterForms { normal, transformed })
+                    Some(Box::new(m::ShifterForms { normal, transformed }))
                 }
                 (one, other) if is_shifter || one.is_some() || other.is_some() => {
                     let missing = match (one, other) {
