@@ -5,6 +5,11 @@ use oc_diag::{Span, Spanned};
 
 pub type Ident = Spanned<oc_diag::Name>;
 
+/// A list that is almost always one entry long (a class's `wields`, a weapon's `might`): that one
+/// is kept in place, not in an allocation of its own. Written more than once, the entries are
+/// all kept (the checker reports the repeats), then in an allocation.
+pub type Few<T> = smallvec::SmallVec<[T; 1]>;
+
 #[derive(Clone, Debug, Default)]
 pub struct SourceFile {
     pub items: Vec<Item>,
@@ -313,7 +318,7 @@ pub struct Lasts {
 #[derive(Clone, Debug)]
 pub struct TagRef {
     pub name: Ident,
-    pub args: Vec<Expr>,
+    pub args: Few<Expr>,
     pub span: Span,
 }
 
@@ -322,10 +327,10 @@ pub struct ClassDef {
     pub name: Ident,
     pub title: Option<String>,
     pub doc: Option<String>,
-    pub ratings: Vec<RatingsBlock>,
-    pub wields: Vec<Ident>,
+    pub ratings: Few<RatingsBlock>,
+    pub wields: Few<Ident>,
     pub tags: Vec<TagRef>,
-    pub costs: Vec<Spanned<i64>>,
+    pub costs: Few<Spanned<i64>>,
     pub promoted: Option<Promoted>,
     pub kit: Vec<Ident>,
     /// Boxed: most classes have no forms, and a form is the size of a few names.
@@ -342,10 +347,10 @@ impl ClassDef {
             name,
             title,
             doc: None,
-            ratings: vec![],
-            wields: vec![],
+            ratings: Few::new(),
+            wields: Few::new(),
             tags: vec![],
-            costs: vec![],
+            costs: Few::new(),
             promoted: None,
             kit: vec![],
             normal: None,
@@ -407,12 +412,12 @@ pub struct ItemDef {
     pub name: Ident,
     pub title: Option<String>,
     pub doc: Option<String>,
-    pub weapon_type: Vec<Ident>,
-    pub might: Vec<Spanned<i64>>,
-    pub weight: Vec<Spanned<i64>>,
-    pub range: Vec<RangeSpec>,
+    pub weapon_type: Few<Ident>,
+    pub might: Few<Spanned<i64>>,
+    pub weight: Few<Spanned<i64>>,
+    pub range: Few<RangeSpec>,
     pub tags: Vec<TagRef>,
-    pub costs: Vec<Spanned<i64>>,
+    pub costs: Few<Spanned<i64>>,
     pub uses: Vec<Vec<Stmt>>,
     pub modifiers: Vec<Stmt>,
     pub span: Span,
@@ -426,12 +431,12 @@ impl ItemDef {
             name,
             title,
             doc: None,
-            weapon_type: vec![],
-            might: vec![],
-            weight: vec![],
-            range: vec![],
+            weapon_type: Few::new(),
+            might: Few::new(),
+            weight: Few::new(),
+            range: Few::new(),
             tags: vec![],
-            costs: vec![],
+            costs: Few::new(),
             uses: vec![],
             modifiers: vec![],
             span,

@@ -358,7 +358,7 @@ impl Ctx {
             None => name.span,
         };
         let args = tight(inner.filter(|p| p.as_rule() == Rule::expr).map(|p| self.expr(p)).collect());
-        Some(TagRef { name, args, span })
+        Some(TagRef { name, args: args.into_iter().collect(), span })
     }
 
     fn tag_list(&self, pair: Pair<Rule>) -> Vec<TagRef> {

@@ -36,13 +36,9 @@ pub(super) fn segment(file: FileId, source: &str, base: usize) -> Option<Vec<Ite
     (c.at == c.bytes.len()).then(|| vec![item])
 }
 
-/// Adds `x` to a list usually holding one item: the first allocates room for exactly one.
-fn one_more<T>(v: &mut Vec<T>, x: T) {
-    if v.capacity() == 0 {
-        *v = vec![x];
-    } else {
-        v.push(x);
-    }
+/// Adds `x` to a list usually holding one item (kept in place; a second allocates).
+fn one_more<T>(v: &mut Few<T>, x: T) {
+    v.push(x);
 }
 
 /// Adds `more` to `out`, taking it whole when `out` is empty (most lists are written once).
@@ -280,11 +276,11 @@ impl<'a> Cursor<'a> {
         let name = self.ident()?;
         if !self.eat(b'(')? {
             let span = name.span;
-            return Some(TagRef { name, args: Vec::new(), span });
+            return Some(TagRef { name, args: Few::new(), span });
         }
         let args = self.arguments(Self::expr)?;
         let span = self.span(start, self.at);
-        Some(TagRef { name, args, span })
+        Some(TagRef { name, args: args.into_iter().collect(), span })
     }
 
     /// `expr, ...)` after an opening bracket, gathered.
@@ -355,7 +351,7 @@ impl<'a> Cursor<'a> {
             match self.word()? {
                 "doc" => c.doc = Some(self.string()?),
                 "ratings" => one_more(&mut c.ratings, self.ratings(at)?),
-                "wields" => self.names(&mut c.wields)?,
+                "wields" => c.wields.extend(self.commas(Self::ident)?),
                 "tags" => self.tags(&mut c.tags)?,
                 "cost" => one_more(&mut c.costs, self.int()?),
                 "promoted" => {
