@@ -513,7 +513,7 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, heatmap: Option<&Path>,
         };
         let summary = best.zip(worst).map(|(b, w)| {
             let ((bs, b), (ws, w)) = (label(b), label(w));
-            (c.name.clone(), bs, b, ws, w)
+            (c.name.to_string(), bs, b, ws, w)
         });
         (csv, count, summary, row)
     };
@@ -549,7 +549,7 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, heatmap: Option<&Path>,
         summary.extend(s);
         if row.iter().any(Option::is_some) {
             if let Some(c) = classes.get(k) {
-                heat.push((c.name.clone(), row));
+                heat.push((c.name.to_string(), row));
             }
         }
     }

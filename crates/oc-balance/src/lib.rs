@@ -225,7 +225,7 @@ pub fn balance(engine: &Engine, options: Options, homebrew: &[WrittenCost]) -> R
     for c in &engine.rules.classes {
         match class_rows.iter().find(|(x, _, _)| x.name == c.name) {
             Some((_, witness, strength)) => classes.push(Priced {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: What::Class,
                 written: c.cost,
                 suggested: round10(class_fit.price(*strength)),
@@ -235,7 +235,7 @@ pub fn balance(engine: &Engine, options: Options, homebrew: &[WrittenCost]) -> R
                 homebrew: is_homebrew(What::Class, &c.name),
             }),
             None => unmeasured.push(Unmeasured {
-                name: c.name.clone(),
+                name: c.name.to_string(),
                 what: What::Class,
                 why: "it has no weapon to fight with but staves (healing is outside the measure), or deals no damage".to_string(),
             }),
@@ -248,7 +248,7 @@ pub fn balance(engine: &Engine, options: Options, homebrew: &[WrittenCost]) -> R
             oc_model::ItemKind::Accessory => (What::Accessory, gains(name, true)),
             oc_model::ItemKind::Consumable => {
                 unmeasured.push(Unmeasured {
-                    name: name.clone(),
+                    name: name.to_string(),
                     what: What::Consumable,
                     why: "a consumable's worth is outside an exchange".to_string(),
                 });
@@ -275,12 +275,12 @@ pub fn balance(engine: &Engine, options: Options, homebrew: &[WrittenCost]) -> R
         };
         let moves = what == What::Weapon || list.iter().any(|x| x.1.abs() > 1e-9);
         let Some((k, suggested)) = fit::median(&implied).filter(|_| moves && implied.len() == list.len()) else {
-            unmeasured.push(Unmeasured { name: name.clone(), what, why: why.to_string() });
+            unmeasured.push(Unmeasured { name: name.to_string(), what, why: why.to_string() });
             continue;
         };
         let gains: Vec<f64> = list.iter().map(|x| x.1).collect();
         items.push(Priced {
-            name: name.clone(),
+            name: name.to_string(),
             what,
             written: item.cost,
             suggested: round10(suggested),

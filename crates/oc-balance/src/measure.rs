@@ -224,7 +224,7 @@ pub fn fighting_weapons<'e>(engine: &'e Engine, class: &str) -> Vec<&'e oc_model
 pub fn kit_weapon(engine: &Engine, class: &str) -> Option<String> {
     let fighting = fighting_weapons(engine, class);
     let kit = engine.rules.class(class).map(|c| c.kit.as_slice()).unwrap_or_default();
-    kit.iter().find(|k| fighting.iter().any(|w| &w.name == *k)).cloned().or_else(|| fighting.first().map(|w| w.name.clone()))
+    kit.iter().find(|k| fighting.iter().any(|w| &w.name == *k)).cloned().or_else(|| fighting.first().map(|w| w.name.to_string()))
 }
 
 /// The roster every unit is measured against: each class with its kit weapon.
@@ -236,7 +236,7 @@ pub fn roster(engine: &Engine) -> Vec<UnitSpec> {
         .filter_map(|c| {
             let weapon = kit_weapon(engine, &c.name)?;
             engine.reach(&c.name, &weapon)?;
-            Some(UnitSpec { class: c.name.clone(), weapon, accessory: None })
+            Some(UnitSpec { class: c.name.to_string(), weapon, accessory: None })
         })
         .collect()
 }
@@ -249,7 +249,7 @@ pub fn units(engine: &Engine) -> Vec<UnitSpec> {
     for c in &rules.classes {
         for w in fighting_weapons(engine, &c.name) {
             if engine.reach(&c.name, &w.name).is_some() {
-                out.push(UnitSpec { class: c.name.clone(), weapon: w.name.clone(), accessory: None });
+                out.push(UnitSpec { class: c.name.to_string(), weapon: w.name.to_string(), accessory: None });
             }
         }
     }
@@ -259,7 +259,7 @@ pub fn units(engine: &Engine) -> Vec<UnitSpec> {
             if engine.reach(&c.name, &weapon).is_none() || !oc_compiler::scenario::item_refusals(c, a, None).is_empty() {
                 continue;
             }
-            out.push(UnitSpec { class: c.name.clone(), weapon, accessory: Some(a.name.clone()) });
+            out.push(UnitSpec { class: c.name.to_string(), weapon, accessory: Some(a.name.to_string()) });
         }
     }
     out

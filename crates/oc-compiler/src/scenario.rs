@@ -564,8 +564,8 @@ fn cannot_win(
         let enabling = tags_enabling(rules, verb);
         let granted = rules_side.grants.iter().any(|(t, n)| *n > 0 && enabling.contains(t));
         let allowed = |class: &m::Class| {
-            (rules_side.allowed_classes.is_empty() || rules_side.allowed_classes.contains(&class.name))
-                && !rules_side.banned_classes.contains(&class.name)
+            (rules_side.allowed_classes.is_empty() || rules_side.allowed_classes.iter().any(|n| *n == class.name))
+                && !rules_side.banned_classes.iter().any(|n| *n == class.name)
         };
         let class_has =
             rules.classes.iter().filter(|c| allowed(c)).any(|c| c.tags.iter().any(|t| enabling.contains(t.tag.as_str())));

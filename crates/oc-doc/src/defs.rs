@@ -34,8 +34,8 @@ pub(crate) fn name(rules: &Rules, kind: Kind, n: &str) -> Inline {
 }
 
 /// Names joined with `, ` (or `—` for none).
-pub(crate) fn names<'a>(rules: &Rules, kind: Kind, list: impl IntoIterator<Item = &'a String>) -> Line {
-    join(list.into_iter().map(|n| vec![name(rules, kind, n)]).collect())
+pub(crate) fn names<'a, S: AsRef<str> + ?Sized + 'a>(rules: &Rules, kind: Kind, list: impl IntoIterator<Item = &'a S>) -> Line {
+    join(list.into_iter().map(|n| vec![name(rules, kind, n.as_ref())]).collect())
 }
 
 pub(crate) fn join(lines: Vec<Line>) -> Line {
@@ -232,8 +232,12 @@ pub fn classes(input: &Input, search: &mut Vec<Entry>) -> Page {
             };
             facts.push(("Promoted".to_string(), from));
         }
-        let promotes: Vec<&String> =
-            rules.classes.iter().filter(|o| o.promoted_from.as_deref() == Some(c.name.as_str())).map(|o| &o.name).collect();
+        let promotes: Vec<&str> = rules
+            .classes
+            .iter()
+            .filter(|o| o.promoted_from.as_deref() == Some(c.name.as_str()))
+            .map(|o| o.name.as_str())
+            .collect();
         if !promotes.is_empty() {
             facts.push(("Promotes to".to_string(), names(rules, Kind::Class, promotes)));
         }
@@ -249,12 +253,16 @@ pub fn classes(input: &Input, search: &mut Vec<Entry>) -> Page {
                 facts.push((word.to_string(), line));
             }
         }
-        let mut types: Vec<&String> = c.wields.iter().collect();
+        let mut types: Vec<&oc_model::Name> = c.wields.iter().collect();
         if let Some(forms) = &c.forms {
             types.extend(forms.normal.wields.iter().chain(forms.transformed.wields.iter()));
         }
-        let weapons: Vec<&String> =
-            rules.items.iter().filter(|i| i.weapon_type.as_ref().is_some_and(|t| types.contains(&t))).map(|i| &i.name).collect();
+        let weapons: Vec<&str> = rules
+            .items
+            .iter()
+            .filter(|i| i.weapon_type.as_ref().is_some_and(|t| types.contains(&t)))
+            .map(|i| i.name.as_str())
+            .collect();
         if !weapons.is_empty() {
             facts.push(("Weapons of its types".to_string(), names(rules, Kind::Item, weapons)));
         }
@@ -342,18 +350,19 @@ pub fn items(input: &Input, search: &mut Vec<Entry>) -> Page {
         facts.push(("Tags".to_string(), tag_uses(input, &i.tags)));
         facts.push(("Cost".to_string(), vec![text(i.cost.to_string())]));
         if let Some(t) = &i.weapon_type {
-            let wielders: Vec<&String> = rules
+            let wielders: Vec<&str> = rules
                 .classes
                 .iter()
                 .filter(|c| {
                     c.wields.contains(t)
                         || c.forms.as_ref().is_some_and(|f| f.normal.wields.contains(t) || f.transformed.wields.contains(t))
                 })
-                .map(|c| &c.name)
+                .map(|c| c.name.as_str())
                 .collect();
             facts.push(("Classes wielding its type".to_string(), names(rules, Kind::Class, wielders)));
         }
-        let kits: Vec<&String> = rules.classes.iter().filter(|c| c.kit.contains(&i.name)).map(|c| &c.name).collect();
+        let kits: Vec<&str> =
+            rules.classes.iter().filter(|c| c.kit.iter().any(|k| *k == i.name)).map(|c| c.name.as_str()).collect();
         if !kits.is_empty() {
             facts.push(("In the kit of".to_string(), names(rules, Kind::Class, kits)));
         }

@@ -240,9 +240,10 @@ pub fn ruleset(input: &Input, search: &mut Vec<Entry>) -> Page {
             rules.weapon_types.iter().filter(|o| rules.triangle(&w.name, &o.name) > 0).map(|o| o.name.clone()).collect();
         let loses: Vec<String> =
             rules.weapon_types.iter().filter(|o| rules.triangle(&w.name, &o.name) < 0).map(|o| o.name.clone()).collect();
-        let wielders: Vec<&String> = rules.classes.iter().filter(|c| c.wields.contains(&w.name)).map(|c| &c.name).collect();
-        let weapons: Vec<&String> =
-            rules.items.iter().filter(|i| i.weapon_type.as_deref() == Some(w.name.as_str())).map(|i| &i.name).collect();
+        let wielders: Vec<&str> =
+            rules.classes.iter().filter(|c| c.wields.iter().any(|x| *x == w.name)).map(|c| c.name.as_str()).collect();
+        let weapons: Vec<&str> =
+            rules.items.iter().filter(|i| i.weapon_type.as_deref() == Some(w.name.as_str())).map(|i| i.name.as_str()).collect();
         let mut facts = vec![("Kind".to_string(), vec![text(kind.clone())])];
         if !beats.is_empty() || !loses.is_empty() {
             facts.push(("Beats".to_string(), names(rules, Kind::WeaponType, &beats)));

@@ -368,13 +368,13 @@ impl Ir {
         for name in rules
             .tags
             .iter()
-            .map(|t| &t.name)
-            .chain(rules.statuses.iter().map(|s| &s.name))
-            .chain(rules.classes.iter().map(|c| &c.name))
-            .chain(rules.weapon_types.iter().map(|w| &w.name))
-            .chain(rules.terrains.iter().map(|t| &t.name))
-            .chain(rules.movements.iter())
-            .chain(rules.items.iter().map(|i| &i.name))
+            .map(|t| t.name.as_str())
+            .chain(rules.statuses.iter().map(|s| s.name.as_str()))
+            .chain(rules.classes.iter().map(|c| c.name.as_str()))
+            .chain(rules.weapon_types.iter().map(|w| w.name.as_str()))
+            .chain(rules.terrains.iter().map(|t| t.name.as_str()))
+            .chain(rules.movements.iter().map(String::as_str))
+            .chain(rules.items.iter().map(|i| i.name.as_str()))
         {
             ir.intern(name);
         }

@@ -136,18 +136,18 @@ struct Names {
 
 impl Names {
     fn new(rules: &m::Rules) -> Names {
-        fn index<'a>(names: impl Iterator<Item = &'a String>) -> fx::FastMap<String, usize> {
+        fn index<'a>(names: impl Iterator<Item = &'a str>) -> fx::FastMap<String, usize> {
             let mut out = fx::FastMap::default();
             for (k, name) in names.enumerate() {
-                out.entry(name.clone()).or_insert(k);
+                out.entry(name.to_string()).or_insert(k);
             }
             out
         }
         Names {
-            classes: index(rules.classes.iter().map(|c| &c.name)),
-            items: index(rules.items.iter().map(|i| &i.name)),
-            tags: index(rules.tags.iter().map(|t| &t.name)),
-            statuses: index(rules.statuses.iter().map(|s| &s.name)),
+            classes: index(rules.classes.iter().map(|c| c.name.as_str())),
+            items: index(rules.items.iter().map(|i| i.name.as_str())),
+            tags: index(rules.tags.iter().map(|t| t.name.as_str())),
+            statuses: index(rules.statuses.iter().map(|s| s.name.as_str())),
         }
     }
 }
@@ -179,10 +179,10 @@ impl Engine {
         let mut item_ranges = HashMap::new();
         for item in &rules.items {
             if !item.modifiers.is_empty() {
-                item_modifiers.insert(item.name.clone(), ir.effects_of(&item.modifiers, &[])?);
+                item_modifiers.insert(item.name.to_string(), ir.effects_of(&item.modifiers, &[])?);
             }
             if let Some(r) = &item.range {
-                item_ranges.insert(item.name.clone(), (ir.expr(&r.min, &[])?, ir.expr(&r.max, &[])?));
+                item_ranges.insert(item.name.to_string(), (ir.expr(&r.min, &[])?, ir.expr(&r.max, &[])?));
             }
         }
         let mut resource_full = Vec::new();
@@ -326,12 +326,12 @@ impl Engine {
             .iter()
             .find(|i| self.item(i).is_some_and(|i| i.kind == m::ItemKind::Weapon))
             .cloned()
-            .or_else(|| self.weapons_for(class).first().map(|w| w.name.clone()))
+            .or_else(|| self.weapons_for(class).first().map(|w| w.name.to_string()))
     }
 
     pub fn weapons_for(&self, class: &str) -> Vec<&m::Item> {
         let Some(c) = self.class(class) else { return Vec::new() };
-        let mut wields: Vec<&String> = c.wields.iter().collect();
+        let mut wields: Vec<&m::Name> = c.wields.iter().collect();
         if let Some(f) = &c.forms {
             wields.extend(f.transformed.wields.iter());
         }

@@ -298,9 +298,11 @@ impl Engine {
         // forms never takes what only its transformed form wields (seed 000, Shifting: "They
         // cannot equip any kind of weapon" -- the stones are the transformed form's).
         let wields: Vec<String> = match (&class.forms, l.form) {
-            _ if !wields.is_empty() => wields.clone(),
-            (Some(f), Form::Normal) => class.wields.iter().filter(|w| !f.transformed.wields.contains(w)).cloned().collect(),
-            _ => class.wields.clone(),
+            _ if !wields.is_empty() => wields.iter().map(|w| w.to_string()).collect(),
+            (Some(f), Form::Normal) => {
+                class.wields.iter().filter(|w| !f.transformed.wields.contains(w)).map(|w| w.to_string()).collect()
+            }
+            _ => class.wields.iter().map(|w| w.to_string()).collect(),
         };
         let mut attrs = vec![V::Int(0); ir.attrs.len()];
         for (i, (name, _)) in ir.attrs.iter().enumerate() {
@@ -318,7 +320,7 @@ impl Engine {
                     return Err(EngineError::new(format!("`{name}` is not a weapon")));
                 }
                 let ty = item.weapon_type.clone().unwrap_or_default();
-                if !wields.contains(&ty) {
+                if !wields.iter().any(|w| *w == ty) {
                     return Err(EngineError::new(format!(
                         "a {} cannot wield {name}: it is {ty}, and the class wields {}",
                         class.name,
@@ -421,15 +423,15 @@ impl Engine {
         }
 
         let mut unit = Unit {
-            class: class.name.clone(),
-            weapon: weapon.map(|w| w.name.clone()),
-            accessory: accessory.map(|a| a.name.clone()),
+            class: class.name.to_string(),
+            weapon: weapon.map(|w| w.name.to_string()),
+            accessory: accessory.map(|a| a.name.to_string()),
             attrs,
             max_hp: 0,
             has: instances.clone(),
             whens: Vec::new(),
             triggers: Vec::new(),
-            weapon_type: weapon.and_then(|w| w.weapon_type.clone()),
+            weapon_type: weapon.and_then(|w| w.weapon_type.as_ref().map(|t| t.to_string())),
             weapon_type_id: weapon.and_then(|w| w.weapon_type.as_deref()).and_then(|t| ir.name_id(t)),
             might: weapon.map_or(0, |w| w.might),
             weight: weapon.map_or(0, |w| w.weight),
@@ -453,7 +455,7 @@ impl Engine {
             }
         }
         for item in weapon.iter().chain(accessory.iter()) {
-            if let Some(mods) = self.item_modifiers.get(&item.name) {
+            if let Some(mods) = self.item_modifiers.get(item.name.as_str()) {
                 blocks.push((Vec::new(), mods.clone()));
             }
         }
@@ -522,7 +524,7 @@ impl Engine {
             }
         }
         if let Some(w) = weapon {
-            if let (Some((min, max)), ctx) = (self.item_ranges.get(&w.name), self.static_ctx(&unit, &unit.attrs)) {
+            if let (Some((min, max)), ctx) = (self.item_ranges.get(w.name.as_str()), self.static_ctx(&unit, &unit.attrs)) {
                 let (lo, hi) = (ctx.eval(min, &[], &mut []).int(), ctx.eval(max, &[], &mut []).int());
                 unit.min_range = lo;
                 unit.max_range = hi;

@@ -449,12 +449,12 @@ pub enum Duration {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Class {
-    pub name: String,
+    pub name: Name,
     pub title: Option<String>,
     pub doc: Option<String>,
     /// One value per ruleset stat.
     pub ratings: Ratings,
-    pub wields: Vec<String>,
+    pub wields: Vec<Name>,
     pub tags: Vec<TagUse>,
     pub cost: i64,
     pub promoted: bool,
@@ -475,7 +475,7 @@ pub struct ShifterForms {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Form {
     pub ratings: Ratings,
-    pub wields: Vec<String>,
+    pub wields: Vec<Name>,
     pub tags: Vec<TagUse>,
 }
 
@@ -489,11 +489,11 @@ pub enum ItemKind {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Item {
-    pub name: String,
+    pub name: Name,
     pub kind: ItemKind,
     pub title: Option<String>,
     pub doc: Option<String>,
-    pub weapon_type: Option<String>,
+    pub weapon_type: Option<Name>,
     pub might: i64,
     pub weight: i64,
     pub range: Option<Range>,

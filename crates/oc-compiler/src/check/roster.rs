@@ -125,12 +125,12 @@ impl<'a> Checker<'a> {
         }
     }
 
-    pub(super) fn wields(&mut self, names: &[ast::Ident]) -> Vec<String> {
+    pub(super) fn wields(&mut self, names: &[ast::Ident]) -> Vec<m::Name> {
         let mut out = Vec::with_capacity(names.len());
         for n in names {
             if self.weapon_types.contains(&n.value) {
-                if !out.iter().any(|w| *w == n.value) {
-                    out.push(n.value.to_string());
+                if !out.contains(&n.value) {
+                    out.push(n.value.clone());
                 }
             } else {
                 self.unknown_weapon_type(n);
@@ -228,7 +228,7 @@ impl<'a> Checker<'a> {
             });
             let kit = self.kit(c, &wields);
             out.push(m::Class {
-                name: c.name.value.to_string(),
+                name: c.name.value.clone(),
                 title: c.title.clone(),
                 doc: c.doc.clone(),
                 ratings,
@@ -259,7 +259,7 @@ impl<'a> Checker<'a> {
         m::Form { ratings, wields, tags }
     }
 
-    pub(super) fn kit(&mut self, c: &ast::ClassDef, wields: &[String]) -> Vec<String> {
+    pub(super) fn kit(&mut self, c: &ast::ClassDef, wields: &[m::Name]) -> Vec<String> {
         let mut out = Vec::with_capacity(c.kit.len());
         for name in &c.kit {
             let Some(item) = self.items.get(name.value.as_str()).copied() else {
@@ -268,7 +268,7 @@ impl<'a> Checker<'a> {
                 continue;
             };
             if let Some(ty) = item.weapon_type.first() {
-                if item.kind == ast::ItemKind::Weapon && !wields.iter().any(|w| *w == ty.value) {
+                if item.kind == ast::ItemKind::Weapon && !wields.contains(&ty.value) {
                     self.error(
                         Diagnostic::error(
                             CLASS_KIT,
@@ -347,7 +347,7 @@ impl<'a> Checker<'a> {
             self.at_most_one(&it.costs, "cost");
             let weapon_type = it.weapon_type.first().and_then(|t| {
                 if self.weapon_types.contains(&t.value) {
-                    Some(t.value.to_string())
+                    Some(t.value.clone())
                 } else {
                     self.unknown_weapon_type(t);
                     None
@@ -407,7 +407,7 @@ impl<'a> Checker<'a> {
             let modifiers = self.effects(&it.modifiers, &scope, false);
             self.check_contexts(&it.modifiers, Context::Always);
             out.push(m::Item {
-                name: it.name.value.to_string(),
+                name: it.name.value.clone(),
                 kind: match it.kind {
                     ast::ItemKind::Weapon => m::ItemKind::Weapon,
                     ast::ItemKind::Accessory => m::ItemKind::Accessory,

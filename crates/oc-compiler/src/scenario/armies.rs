@@ -92,10 +92,10 @@ pub fn selects(rules: &m::Rules, unit: &m::ArmyUnit, selector: &m::Selector) -> 
 /// rules for armies and for `oc forecast` / `oc duel` loadouts: (code, message, help).
 pub fn item_refusals(class: &m::Class, item: &m::Item, who: Option<&str>) -> Vec<(&'static str, String, String)> {
     let mut out = Vec::new();
-    let mut wields: BTreeSet<&str> = class.wields.iter().map(String::as_str).collect();
+    let mut wields: BTreeSet<&str> = class.wields.iter().map(|w| w.as_str()).collect();
     if let Some(forms) = &class.forms {
-        wields.extend(forms.normal.wields.iter().map(String::as_str));
-        wields.extend(forms.transformed.wields.iter().map(String::as_str));
+        wields.extend(forms.normal.wields.iter().map(|w| w.as_str()));
+        wields.extend(forms.transformed.wields.iter().map(|w| w.as_str()));
     }
     if let Some(wt) = &item.weapon_type {
         if item.kind == m::ItemKind::Weapon && !wields.contains(wt.as_str()) {
@@ -187,8 +187,8 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
             diags.push(unknown(UNKNOWN_CLASS, "class", &u.class, rules.classes.iter().map(|c| c.name.as_str()).collect()));
             continue;
         };
-        let class_ok = (side.allowed_classes.is_empty() || side.allowed_classes.contains(&class.name))
-            && !side.banned_classes.contains(&class.name);
+        let class_ok = (side.allowed_classes.is_empty() || side.allowed_classes.iter().any(|n| *n == class.name))
+            && !side.banned_classes.iter().any(|n| *n == class.name);
         if !class_ok {
             diags.push(
                 Diagnostic::error(
@@ -220,8 +220,8 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
                 diags.push(unknown(UNKNOWN_ITEM, "item", i, rules.items.iter().map(|i| i.name.as_str()).collect()));
                 continue;
             };
-            let item_ok = (side.allowed_items.is_empty() || side.allowed_items.contains(&item.name))
-                && !side.banned_items.contains(&item.name);
+            let item_ok = (side.allowed_items.is_empty() || side.allowed_items.iter().any(|n| *n == item.name))
+                && !side.banned_items.iter().any(|n| *n == item.name);
             if !item_ok {
                 diags.push(
                     Diagnostic::error(
