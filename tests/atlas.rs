@@ -134,7 +134,7 @@ fn the_magvel_atlas_is_clean_and_covers_the_terrain_table() {
             .iter()
             .any(|r| r.kind == oc_atlas::RegionKind::Deployment && r.side == Some(oc_atlas::Side::Defender)));
         used.extend(map.tiles().filter_map(|t| map.terrain(t).map(str::to_string)));
-        names.insert(map.name.to_string());
+        names.insert(map.name.clone());
         // Each map renders, at one grid square per tile above the legend strip.
         let img = oc_atlas::render::render(&map, &rules).unwrap();
         assert_eq!(img.width(), map.width as u32 * map.grid);

@@ -331,9 +331,9 @@ fn replay_lines(rules: &oc_model::Rules, files: &BTreeMap<String, String>, file:
     let source = oc_project::log::Source {
         event: "source".into(),
         file: file.into(),
-        scenario: scenario.name.to_string(),
-        attacker: a.name.to_string(),
-        defender: d.name.to_string(),
+        scenario: scenario.name.clone(),
+        attacker: a.name.clone(),
+        defender: d.name.clone(),
         seed,
         attacker_ai: "greedy".into(),
         defender_ai: "greedy".into(),
@@ -348,10 +348,10 @@ fn exercise_engine(rules: oc_model::Rules) {
     let Ok(engine) = oc_engine::Engine::new(rules) else { return };
     let classes: Vec<String> = engine.rules.classes.iter().take(4).map(|c| c.name.to_string()).collect();
     for a in &classes {
-        let Some(w) = engine.weapons_for(a).first().map(|w| w.name.to_string()) else { continue };
+        let Some(w) = engine.weapons_for(a).first().map(|w| w.name.clone()) else { continue };
         let distance = engine.reach(a, &w).map_or(1, |(lo, _)| lo.max(1));
         for d in &classes {
-            let dw = engine.weapons_for(d).first().map(|w| w.name.to_string());
+            let dw = engine.weapons_for(d).first().map(|w| w.name.clone());
             let (la, ld) = (oc_engine::Loadout::new(a, Some(&w)), oc_engine::Loadout::new(d, dw.as_deref()));
             let _ = engine.forecast(&la, &ld, distance);
             let _ = engine.duel(&la, &ld, distance, 7);

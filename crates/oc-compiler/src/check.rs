@@ -288,7 +288,7 @@ impl<'a> Checker<'a> {
                     let mut params = Vec::new();
                     let mut seen = HashSet::new();
                     for p in &t.params {
-                        if !seen.insert(p.name.value.to_string()) {
+                        if !seen.insert(p.name.value.clone()) {
                             self.error(
                                 Diagnostic::error(
                                     DUPLICATE,
@@ -548,7 +548,7 @@ impl<'a> Checker<'a> {
                 name: t.name.value.to_string(),
                 title: t.title.clone(),
                 doc: t.doc.clone(),
-                symbol: t.symbols.first().map(|s| s.value.to_string()),
+                symbol: t.symbols.first().map(|s| s.value.clone()),
                 defense: t.defense.first().map_or(0, |d| d.value),
                 costs,
                 heal,

@@ -76,12 +76,6 @@ impl From<&str> for Name {
     }
 }
 
-impl From<&String> for Name {
-    fn from(s: &String) -> Name {
-        Name::new(s)
-    }
-}
-
 impl From<String> for Name {
     fn from(s: String) -> Name {
         if s.len() <= Name::INLINE {

@@ -539,6 +539,11 @@ impl Engine {
         Ok(unit)
     }
 
+    /// A definition or string named by a constant, as the IR's interned name.
+    fn name_value(&self, name: &str) -> Result<V, EngineError> {
+        Ok(V::Name(self.ir.name_id(name).ok_or_else(|| EngineError::model(format!("unknown name {name}")))?))
+    }
+
     pub(crate) fn constant(&self, v: &m::Value) -> Result<V, EngineError> {
         Ok(match v {
             m::Value::Int(n) => V::Int(*n),
@@ -547,12 +552,8 @@ impl Engine {
                 scale: self.ir.scale_id(scale).ok_or_else(|| EngineError::model(format!("unknown scale {scale}")))?,
                 index: i64::from(*index),
             },
-            m::Value::Name { name, .. } => {
-                V::Name(self.ir.name_id(name).ok_or_else(|| EngineError::model(format!("unknown name {name}")))?)
-            }
-            m::Value::Str(name) => {
-                V::Name(self.ir.name_id(name).ok_or_else(|| EngineError::model(format!("unknown name {name}")))?)
-            }
+            m::Value::Name { name, .. } => self.name_value(name)?,
+            m::Value::Str(name) => self.name_value(name)?,
             m::Value::StatMod { stat, amount } => V::StatMod {
                 attr: self.ir.attr_id(stat).ok_or_else(|| EngineError::model(format!("unknown stat {stat}")))?,
                 amount: *amount,

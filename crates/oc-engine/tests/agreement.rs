@@ -86,11 +86,11 @@ fn no_engine_source_names_a_tag_class_weapon_type_or_ruleset() {
     let v = engine("<std>/v06.oc");
     let mut names: Vec<String> = Vec::new();
     for rules in [&r.rules, &v.rules] {
-        names.extend(rules.tags.iter().map(|t| t.name.to_string()));
-        names.extend(rules.statuses.iter().map(|s| s.name.to_string()));
+        names.extend(rules.tags.iter().map(|t| t.name.clone()));
+        names.extend(rules.statuses.iter().map(|s| s.name.clone()));
         names.extend(rules.classes.iter().map(|c| c.name.to_string()));
-        names.extend(rules.weapon_types.iter().map(|w| w.name.to_string()));
-        names.push(rules.ruleset.name.to_string());
+        names.extend(rules.weapon_types.iter().map(|w| w.name.clone()));
+        names.push(rules.ruleset.name.clone());
     }
     names.sort();
     names.dedup();

@@ -39,10 +39,6 @@ impl Ratings {
         }
     }
 
-    pub fn contains_key(&self, stat: &str) -> bool {
-        self.get(stat).is_some()
-    }
-
     pub fn len(&self) -> usize {
         self.0.len()
     }
@@ -56,20 +52,8 @@ impl Ratings {
         self.0.iter().map(|(n, v)| (n, v))
     }
 
-    pub fn keys(&self) -> impl Iterator<Item = &Name> {
-        self.0.iter().map(|(n, _)| n)
-    }
-
     pub fn values(&self) -> impl Iterator<Item = &Value> {
         self.0.iter().map(|(_, v)| v)
-    }
-}
-
-impl<'a> IntoIterator for &'a Ratings {
-    type Item = (&'a Name, &'a Value);
-    type IntoIter = std::iter::Map<std::slice::Iter<'a, (Name, Value)>, fn(&'a (Name, Value)) -> (&'a Name, &'a Value)>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter().map(|(n, v)| (n, v))
     }
 }
 
@@ -128,7 +112,10 @@ mod tests {
             assert_eq!(ratings.get(k), Some(v));
         }
         assert_eq!(ratings.get("res"), None);
-        assert_eq!(ratings.keys().map(|k| k.as_str()).collect::<Vec<_>>(), tree.keys().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(
+            ratings.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(),
+            tree.keys().map(String::as_str).collect::<Vec<_>>()
+        );
         let json = serde_json::to_string(&ratings).unwrap_or_default();
         assert_eq!(json, serde_json::to_string(&tree).unwrap_or_default());
         let back: Ratings = serde_json::from_str(&json).unwrap_or_default();

@@ -376,7 +376,7 @@ impl<'e> Battle<'e> {
                     .clone()
                     .filter(|_| !terrain.opened_by.is_empty())
                     .ok_or_else(|| BattleError(format!("{} cannot be opened", terrain.name)))?;
-                self.set_terrain(spot, into.to_string());
+                self.set_terrain(spot, into.clone());
                 Ok(format!("opens the {} at {spot:?}: it is {into} now", terrain.name))
             }
             m::Verb::TakeChest => {
