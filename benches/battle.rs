@@ -1,7 +1,8 @@
 //! `cargo bench --bench battle`: whole 10-versus-10 AI battles per minute on Grado Keep (one
 //! core, then all cores with rayon, as `oc simulate` runs them), with `greedy` (the fast
-//! setting: `battles_per_min_*`) and with `tactician`, the default (`*_tactician`, and its cost
-//! per battle). Nothing here asserts a time.
+//! setting: `battles_per_min_*`), with `tactician`, the default (`*_tactician`, and its cost
+//! per battle); then both sides to rout all on the same field (`*_open`), where the planner
+//! searches, with the tactician and the planner. Nothing here asserts a time.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -50,21 +51,36 @@ impl Host for Repo {
         if path == "bench.oc" {
             return Ok(BENCH.to_string());
         }
+        if path == "open.oc" {
+            return Ok(open_field());
+        }
         std::fs::read_to_string(self.0.join(path)).map_err(|e| e.to_string())
     }
 }
 
-fn main() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut ws = Workspace::new();
-    let (c, _) = ws.compile(&mut Repo(root.clone()), &["bench.oc".to_string()]);
+/// The same armies on the same map, both sides to rout all and a draw when the time runs out:
+/// a battle won by material alone, where the planner searches for both sides.
+fn open_field() -> String {
+    BENCH
+        .replace("Skirmish10", "Open10")
+        .replace("rounds 15 then defender", "rounds 15 then draw")
+        .replace("win seize \"emperors-throne\" or rout all", "win rout all")
+}
+
+/// The engine and the map of one of the bench's files.
+fn field(root: &std::path::Path, file: &str) -> (oc_engine::Engine, oc_model::BattleMap) {
+    let (c, _) = Workspace::new().compile(&mut Repo(root.to_path_buf()), &[file.to_string()]);
     let rules = c.rules.unwrap_or_else(|| panic!("{:#?}", c.diagnostics));
     let text = std::fs::read_to_string(root.join("scenarios/maps/grado-keep.map.toml")).expect("map");
     let (map, _) = oc_atlas::parse(oc_diag::FileId(0), &text);
     let mut map = map.expect("map parses");
     map.resolve(&rules);
-    let map = map.battle_map();
-    let engine = oc_engine::Engine::new(rules).expect("engine");
+    (oc_engine::Engine::new(rules).expect("engine"), map.battle_map())
+}
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let (engine, map) = field(&root, "bench.oc");
     let s = &engine.rules.scenarios[0];
     let armies = [&engine.rules.armies[0], &engine.rules.armies[1]];
 
@@ -94,26 +110,45 @@ fn main() {
     println!("bench battles_per_min_{}t {per_min_n:.0} 1/min", rayon::current_num_threads());
     println!("bench battles_thread_speedup {:.2} x", per_min_n / per_min_1);
 
-    // The default AI: fewer games, it thinks longer.
-    let tactician = || ai::by_name(ai::DEFAULT).expect("the default AI");
-    let games = 10u64;
+    // The default AI, and the planner: fewer games, they think longer.
+    ai_figures(&engine, s, &map, armies, ai::DEFAULT, 10, "");
+    // The planner searches only where material decides the battle (on Grado Keep it plays as
+    // the tactician): its figures come from the open field.
+    let (open, map) = field(&root, "open.oc");
+    let armies = [&open.rules.armies[0], &open.rules.armies[1]];
+    ai_figures(&open, &open.rules.scenarios[0], &map, armies, ai::DEFAULT, 10, "_open");
+    ai_figures(&open, &open.rules.scenarios[0], &map, armies, "planner", 2, "_open");
+}
+
+/// An AI's cost per battle on one thread (`games` games) and its battles per minute on all
+/// threads (twice as many), both sides played by it; each figure's name ends `_{name}{suffix}`.
+fn ai_figures(
+    engine: &oc_engine::Engine,
+    s: &oc_model::Scenario,
+    map: &oc_model::BattleMap,
+    armies: [&oc_model::Army; 2],
+    name: &str,
+    games: u64,
+    suffix: &str,
+) {
+    let make = || ai::by_name(name).expect("an AI by that name");
     let started = Instant::now();
     for g in 0..games {
-        oc_engine::battle::play(&engine, s, &map, armies, g, tactician().as_mut()).expect("game");
+        oc_engine::battle::play(engine, s, map, armies, g, make().as_mut()).expect("game");
     }
     let one = started.elapsed();
-    eprintln!("10v10 on Grado Keep with {}, one thread: {games} battles in {one:.2?}", ai::DEFAULT);
-    println!("bench battle_ms_1t_tactician {:.1} ms", one.as_secs_f64() * 1e3 / games as f64);
-    println!("bench battles_per_min_1t_tactician {:.0} 1/min", games as f64 / one.as_secs_f64() * 60.0);
-    let games = 20u64;
+    eprintln!("10v10 on Grado Keep ({}) with {name}, one thread: {games} battles in {one:.2?}", s.name);
+    println!("bench battle_ms_1t_{name}{suffix} {:.1} ms", one.as_secs_f64() * 1e3 / games as f64);
+    println!("bench battles_per_min_1t_{name}{suffix} {:.0} 1/min", games as f64 / one.as_secs_f64() * 60.0);
+    let games = 2 * games;
     let started = Instant::now();
     let done: u32 = (0..games)
         .into_par_iter()
-        .map(|g| oc_engine::battle::play(&engine, s, &map, armies, 1000 + g, tactician().as_mut()).map_or(0, |_| 1))
+        .map(|g| oc_engine::battle::play(engine, s, map, armies, 1000 + g, make().as_mut()).map_or(0, |_| 1))
         .sum();
     let all = started.elapsed();
     println!(
-        "bench battles_per_min_{}t_tactician {:.0} 1/min",
+        "bench battles_per_min_{}t_{name}{suffix} {:.0} 1/min",
         rayon::current_num_threads(),
         f64::from(done) / all.as_secs_f64() * 60.0
     );

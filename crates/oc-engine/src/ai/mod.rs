@@ -6,12 +6,15 @@
 //!   a condition names, healers), and times the objective against the clock.
 //! - `greedy` ([`Greedy`]): the first AI: the objective, a heal, or the attack with the best
 //!   exact forecast, else a walk toward the objective or the nearest enemy. Much cheaper.
+//! - `planner` ([`Planner`]): the tactician's best few turns, each played ahead on copies of the
+//!   battle with `greedy` as the playout policy. The strongest, and far the slowest.
 //!
 //! Both decide from a [`View`]: under fog of war, only the enemies their side sees.
 //! [`by_name`] makes one; [`Sides`] lets each side play with its own.
 
 mod forecasts;
 mod greedy;
+mod planner;
 mod tactician;
 
 use oc_model as m;
@@ -19,6 +22,7 @@ use oc_model as m;
 use crate::battle::{Battle, Combatant, Controller, CostQueue, Sight, State, Tile, Turn};
 
 pub use greedy::{Greedy, Prospect};
+pub use planner::Planner;
 pub use tactician::stakes::free_to_wait;
 pub use tactician::Tactician;
 
@@ -29,6 +33,7 @@ pub const DEFAULT: &str = "tactician";
 pub const AIS: &[(&str, &str)] = &[
     ("tactician", "plans with exact forecasts and the enemy's reply (threat maps), focus fire, the clock"),
     ("greedy", "the objective, a heal, or the best exact forecast now; much faster, weaker"),
+    ("planner", "the tactician's few best turns, each played ahead with greedy on copies of the battle"),
 ];
 
 /// The names of the AIs, the default first.
@@ -42,6 +47,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Controller + Send>> {
     match name {
         "tactician" => Some(Box::new(Tactician::default())),
         "greedy" => Some(Box::new(Greedy::default())),
+        "planner" => Some(Box::new(Planner::default())),
         _ => None,
     }
 }

@@ -460,6 +460,44 @@ impl<'e> Battle<'e> {
         })
     }
 
+    /// A copy of the battle as it stands, without its log: what an AI plays ahead on (the
+    /// battle itself is not changed). It rolls its dice from `seed`, or, with `None`, goes on
+    /// with the battle's own (then it plays on exactly as the battle would).
+    pub fn fork(&self, seed: Option<u64>) -> Battle<'e> {
+        Battle {
+            engine: self.engine,
+            scenario: self.scenario.clone(),
+            map: self.map.clone(),
+            units: self.units.clone(),
+            round: self.round,
+            first: self.first,
+            to_act: self.to_act,
+            finished_first: self.finished_first,
+            outcome: self.outcome.clone(),
+            log: Vec::new(),
+            rng: seed.map_or_else(|| self.rng.clone(), crate::combat::rng),
+            seized: self.seized.clone(),
+            escaped: self.escaped.clone(),
+            razed: self.razed.clone(),
+            held: self.held.clone(),
+            opened_chests: self.opened_chests.clone(),
+            tile_hp: self.tile_hp.clone(),
+            lights: self.lights.clone(),
+            sighted: self.sighted.clone(),
+            active: self.active.clone(),
+            queue: self.queue.clone(),
+            terrain_ix: self.terrain_ix.clone(),
+            terrain_undo: Vec::new(),
+            units_undo: Vec::new(),
+        }
+    }
+
+    /// How many words of randomness the battle's dice have drawn since it was set up or forked:
+    /// 0 if nothing was left to chance.
+    pub fn drawn(&self) -> u128 {
+        self.rng.get_word_pos()
+    }
+
     /// Plays one combat turn for the side to act. A turn the rules refuse changes nothing.
     pub fn turn(&mut self, t: Turn) -> Result<(), BattleError> {
         self.terrain_undo.clear();

@@ -53,22 +53,38 @@ pub struct Tactician {
 
 impl Controller for Tactician {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
+        let first = *b.may_act(b.to_act).first()?;
+        let ranked = self.ranked(b);
+        Some(ranked.into_iter().next().map_or(Turn { unit: first, ..Default::default() }, |(_, t)| t))
+    }
+}
+
+impl Tactician {
+    /// Each unit's best turn with its gain over standing still, best first (of equal gains, the
+    /// first by unit order): the turn [`Controller::choose`] plays is the first.
+    pub(crate) fn ranked(&mut self, b: &Battle<'_>) -> Vec<(f64, Turn)> {
         if self.prices.len() != b.units.len() {
             self.prices = prices(b);
         }
         let side = b.to_act;
         let movers = b.may_act(side);
-        let first = *movers.first()?;
         let mut d = Decision::new(b, side, &self.prices, &mut self.cache, &mut self.later);
-        let mut best: Option<Plan> = None;
+        let mut ranked: Vec<(f64, Turn)> = Vec::with_capacity(movers.len());
         for i in movers {
-            if let Some(p) = d.plan(i, &mut self.cache) {
-                if best.as_ref().is_none_or(|q| p.gain > q.gain + EPS) {
-                    best = Some(p);
-                }
-            }
+            let Some(p) = d.plan(i, &mut self.cache) else { continue };
+            // A later unit goes ahead only by more than EPS, as the first-best choice always has.
+            let at = ranked.iter().position(|(g, _)| p.gain > *g + EPS).unwrap_or(ranked.len());
+            ranked.insert(at, (p.gain, p.turn));
         }
-        Some(best.map_or(Turn { unit: first, ..Default::default() }, |p| p.turn))
+        ranked
+    }
+
+    /// Each unit's price by battle index, as a share of the mean (`stakes::prices`).
+    pub(crate) fn prices(&mut self, b: &Battle<'_>) -> &[f64] {
+        if self.prices.len() != b.units.len() {
+            self.prices = prices(b);
+        }
+        &self.prices
     }
 }
 
@@ -109,7 +125,7 @@ fn lead_next(b: &Battle, side: m::SideId) -> f64 {
 // The weights, each measured by tournaments against `greedy` (`oc tournament`, docs/commands.md).
 
 /// The share of a unit's worth its HP carry (the rest is its standing at all).
-const HP_SHARE: f64 = 0.6;
+pub(super) const HP_SHARE: f64 = 0.6;
 /// How much an enemy minds its own losses when it picks a blow (1: as much as ours). A careless
 /// enemy strikes where our counter costs it more than the blow costs us.
 const REGARD: f64 = 0.35;
