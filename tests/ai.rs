@@ -152,24 +152,38 @@ fn the_default_ai_never_proposes_a_turn_the_rules_refuse() {
     eprintln!("{} games, {turns} turns, none refused", results.len());
 }
 
-#[test]
-fn the_default_ai_beats_greedy_in_mirror_matches() {
-    // Two seeds per roster, field orientation and first mover: fixed seeds, a fixed result.
+/// `oc tournament` of the ratings and v0.6 mirror fixtures, two seeds per roster, field
+/// orientation and first mover (`ais`: none for the default pair): for each file, the wins of
+/// the AI the table counts for and the games, checking the rosters and the pair it played.
+fn mirror_tournament(ais: &[&str], want: [&str; 2]) -> Vec<(&'static str, u64, u64)> {
     let files = ["tests/fixtures/mirror/ratings.oc", "tests/fixtures/mirror/v06.oc"];
-    let out = Command::new(env!("CARGO_BIN_EXE_oc"))
-        .args(["tournament", files[0], files[1], "--games", "2", "--seed", "1", "--format", "json"])
-        .current_dir(repo())
-        .output()
-        .unwrap();
+    let mut args = vec!["tournament", files[0], files[1], "--games", "2", "--seed", "1", "--format", "json"];
+    if !ais.is_empty() {
+        args.push("--ais");
+        args.extend(ais);
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_oc")).args(&args).current_dir(repo()).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["ais"], serde_json::json!(["tactician", "greedy"]));
-    for file in files {
-        let rows: Vec<&serde_json::Value> = v["rosters"].as_array().unwrap().iter().filter(|r| r["file"] == file).collect();
-        assert!(rows.len() >= 5, "{file}: at least five rosters");
-        let (won, games) =
-            rows.iter().fold((0, 0), |(w, g), r| (w + r["a"]["won"].as_u64().unwrap(), g + r["a"]["games"].as_u64().unwrap()));
-        assert_eq!(games, rows.len() as u64 * 8, "{file}: 2 seeds x 2 orientations x 2 first movers per roster");
+    assert_eq!(v["ais"], serde_json::json!(want));
+    files
+        .into_iter()
+        .map(|file| {
+            let rows: Vec<&serde_json::Value> = v["rosters"].as_array().unwrap().iter().filter(|r| r["file"] == file).collect();
+            assert!(rows.len() >= 5, "{file}: at least five rosters");
+            let (won, games) = rows
+                .iter()
+                .fold((0, 0), |(w, g), r| (w + r["a"]["won"].as_u64().unwrap(), g + r["a"]["games"].as_u64().unwrap()));
+            assert_eq!(games, rows.len() as u64 * 8, "{file}: 2 seeds x 2 orientations x 2 first movers per roster");
+            (file, won, games)
+        })
+        .collect()
+}
+
+#[test]
+fn the_default_ai_beats_greedy_in_mirror_matches() {
+    // Fixed seeds, a fixed result.
+    for (file, won, games) in mirror_tournament(&[], ["tactician", "greedy"]) {
         assert!(2 * won > games, "{file}: the tactician wins a majority against greedy: {won} of {games}");
     }
 }
@@ -179,20 +193,7 @@ fn the_default_ai_beats_greedy_in_mirror_matches() {
 /// into playing worse than the policy it plays ahead with).
 #[test]
 fn the_planner_beats_greedy_in_mirror_matches() {
-    let files = ["tests/fixtures/mirror/ratings.oc", "tests/fixtures/mirror/v06.oc"];
-    let out = Command::new(env!("CARGO_BIN_EXE_oc"))
-        .args(["tournament", files[0], files[1], "--ais", "planner", "greedy", "--games", "2", "--seed", "1", "--format", "json"])
-        .current_dir(repo())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["ais"], serde_json::json!(["planner", "greedy"]));
-    for file in files {
-        let rows: Vec<&serde_json::Value> = v["rosters"].as_array().unwrap().iter().filter(|r| r["file"] == file).collect();
-        let (won, games) =
-            rows.iter().fold((0, 0), |(w, g), r| (w + r["a"]["won"].as_u64().unwrap(), g + r["a"]["games"].as_u64().unwrap()));
-        assert!(games >= 40, "{file}: {games} games");
+    for (file, won, games) in mirror_tournament(&["planner", "greedy"], ["planner", "greedy"]) {
         assert!(2 * won > games, "{file}: the planner wins a majority against greedy: {won} of {games}");
     }
 }
