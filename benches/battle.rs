@@ -1,8 +1,9 @@
 //! `cargo bench --bench battle`: whole 10-versus-10 AI battles per minute on Grado Keep (one
 //! core, then all cores with rayon, as `oc simulate` runs them), with `greedy` (the fast
-//! setting: `battles_per_min_*`), with `tactician`, the default (`*_tactician`, and its cost
-//! per battle); then both sides to rout all on the same field (`*_open`), where the planner
-//! searches, with the tactician and the planner. Nothing here asserts a time.
+//! setting: `battles_per_min_*`), with `tactician` (`*_tactician`, and its cost per battle) and
+//! with `planner`, the default (`*_planner`: there it plays as the tactician); then six a side to
+//! rout all on the same field (`*_open`), where the planner searches, with both. Nothing here
+//! asserts a time.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -58,13 +59,31 @@ impl Host for Repo {
     }
 }
 
-/// The same armies on the same map, both sides to rout all and a draw when the time runs out:
-/// a battle won by material alone, where the planner searches for both sides.
+/// Six of each army on the same map, both sides to rout all and a draw when the time runs out:
+/// a battle won by material alone, twelve units (`ai::planner::MAX_UNITS`), where the planner
+/// searches for both sides from the first turn.
 fn open_field() -> String {
-    BENCH
-        .replace("Skirmish10", "Open10")
+    let text = BENCH
+        .replace("Skirmish10", "Open6")
+        .replace("units 10..10", "units 6..6")
         .replace("rounds 15 then defender", "rounds 15 then draw")
-        .replace("win seize \"emperors-throne\" or rout all", "win rout all")
+        .replace("win seize \"emperors-throne\" or rout all", "win rout all");
+    let mut kept = 0;
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.starts_with("army ") {
+            kept = 0;
+        }
+        if line.trim_start().starts_with("unit ") {
+            kept += 1;
+            if kept > 6 {
+                continue;
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 /// The engine and the map of one of the bench's files.
@@ -111,13 +130,14 @@ fn main() {
     println!("bench battles_thread_speedup {:.2} x", per_min_n / per_min_1);
 
     // The default AI, and the planner: fewer games, they think longer.
+    ai_figures(&engine, s, &map, armies, "tactician", 10, "");
     ai_figures(&engine, s, &map, armies, ai::DEFAULT, 10, "");
-    // The planner searches only where material decides the battle (on Grado Keep it plays as
-    // the tactician): its figures come from the open field.
+    // The planner searches only where material decides the battle and at most twelve units
+    // stand (on Grado Keep it plays as the tactician): its figures come from the open field.
     let (open, map) = field(&root, "open.oc");
     let armies = [&open.rules.armies[0], &open.rules.armies[1]];
-    ai_figures(&open, &open.rules.scenarios[0], &map, armies, ai::DEFAULT, 10, "_open");
-    ai_figures(&open, &open.rules.scenarios[0], &map, armies, "planner", 2, "_open");
+    ai_figures(&open, &open.rules.scenarios[0], &map, armies, "tactician", 10, "_open");
+    ai_figures(&open, &open.rules.scenarios[0], &map, armies, "planner", 4, "_open");
 }
 
 /// An AI's cost per battle on one thread (`games` games) and its battles per minute on all
@@ -137,7 +157,7 @@ fn ai_figures(
         oc_engine::battle::play(engine, s, map, armies, g, make().as_mut()).expect("game");
     }
     let one = started.elapsed();
-    eprintln!("10v10 on Grado Keep ({}) with {name}, one thread: {games} battles in {one:.2?}", s.name);
+    eprintln!("Grado Keep ({}) with {name}, one thread: {games} battles in {one:.2?}", s.name);
     println!("bench battle_ms_1t_{name}{suffix} {:.1} ms", one.as_secs_f64() * 1e3 / games as f64);
     println!("bench battles_per_min_1t_{name}{suffix} {:.0} 1/min", games as f64 / one.as_secs_f64() * 60.0);
     let games = 2 * games;

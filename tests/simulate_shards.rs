@@ -71,7 +71,7 @@ fn merge_refuses_missing_repeated_and_foreign_parts() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(std::fs::read_to_string(dir.join("p3g.json"))
         .unwrap()
-        .contains("\"attacker_ai\":\"greedy\",\"defender_ai\":\"tactician\""));
+        .contains("\"attacker_ai\":\"greedy\",\"defender_ai\":\"planner\""));
     assert!(err(&["simulate", "merge", "p1.json", "p2.json", "p3g.json"]).contains("a part of another run"));
     // A part written before parts named their AIs (version 1) is refused, by its version.
     let old = std::fs::read_to_string(dir.join("p3g.json")).unwrap().replace("\"version\":2", "\"version\":1");

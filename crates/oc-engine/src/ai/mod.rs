@@ -1,15 +1,19 @@
 //! The AIs: [`Controller`]s that play a battle for one side or both, by name.
 //!
-//! - `tactician` (the default, [`Tactician`]): plans with the exact forecasts — what an attack
-//!   deals and takes, and what the enemy can do back on its next activations at the tile a unit
-//!   ends on (a threat map) —, weighs units by their worth to the scenario's conditions (leaders
-//!   a condition names, healers), and times the objective against the clock.
+//! - `planner` (the default, [`Planner`]): the tactician, but where material decides the battle
+//!   (a side free to wait, no fog, at most a dozen units standing) its best few turns are each
+//!   played ahead on copies of the battle, with `greedy` as the playout policy, and the one
+//!   that keeps the most material is played. Elsewhere it plays as the tactician, move for move.
+//! - `tactician` ([`Tactician`]): plans with the exact forecasts — what an attack deals and
+//!   takes, and what the enemy can do back on its next activations at the tile a unit ends on (a
+//!   threat map) —, weighs units by their worth to the scenario's conditions (leaders a
+//!   condition names, healers), and times the objective against the clock. The faster setting
+//!   where the planner searches (about 40x).
 //! - `greedy` ([`Greedy`]): the first AI: the objective, a heal, or the attack with the best
 //!   exact forecast, else a walk toward the objective or the nearest enemy. Much cheaper.
-//! - `planner` ([`Planner`]): the tactician's best few turns, each played ahead on copies of the
-//!   battle with `greedy` as the playout policy. The strongest, and far the slowest.
 //!
-//! Both decide from a [`View`]: under fog of war, only the enemies their side sees.
+//! All decide from a [`View`]: under fog of war, only the enemies their side sees (the planner
+//! does not search under fog: its copies hold every unit).
 //! [`by_name`] makes one; [`Sides`] lets each side play with its own.
 
 mod forecasts;
@@ -27,13 +31,13 @@ pub use tactician::stakes::free_to_wait;
 pub use tactician::Tactician;
 
 /// The AI `oc battle`, `oc simulate` and `oc tournament` play with unless told otherwise.
-pub const DEFAULT: &str = "tactician";
+pub const DEFAULT: &str = "planner";
 
 /// Every AI by name, with what it does (the default first).
 pub const AIS: &[(&str, &str)] = &[
-    ("tactician", "plans with exact forecasts and the enemy's reply (threat maps), focus fire, the clock"),
+    ("planner", "the tactician, with its few best turns played ahead on copies of the battle where material decides it"),
+    ("tactician", "plans with exact forecasts and the enemy's reply (threat maps), focus fire, the clock; faster"),
     ("greedy", "the objective, a heal, or the best exact forecast now; much faster, weaker"),
-    ("planner", "the tactician's few best turns, each played ahead with greedy on copies of the battle"),
 ];
 
 /// The names of the AIs, the default first.
