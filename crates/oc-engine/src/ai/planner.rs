@@ -5,23 +5,26 @@
 //! The tactician ranks each unit's best turn. The planner takes the first [`WIDTH`], and plays
 //! each on [`SAMPLES`] copies of the battle with their own dice (the same dice for every
 //! candidate: common random numbers, so candidates differ by the turn, not by luck), then
-//! [`DEPTH`] more activations of both sides with `greedy` (the cheap playout policy), and keeps
+//! [`DEPTH`] more turns of both sides with `greedy` (the cheap playout policy: a turn is an
+//! activation, or one step of it where activations are paid in steps), and keeps
 //! the candidate whose copies end with the most material: each unit's worth (its price), a share
 //! for its HP and the rest for standing at all, ours less the enemy's. A copy the battle's
-//! conditions decide counts the loser's units as routed. Ties go to the tactician's order.
+//! conditions decide counts the loser's units as routed. Ties go to the tactician's order. A
+//! turn the rules refuse on a copy is refused in the battle too: it is no candidate.
 //!
 //! Material is a sound measure only where material decides the battle: the planner searches
 //! for a side free to wait ([`free_to_wait`]: no tiles at stake, no clock against it) and plays
 //! the tactician's first turn elsewhere, and under fog of war (a copy holds every unit, seen or
-//! not: the AIs decide from what their side sees). Searching for both sides of Through the Dunes (escape)
-//! raised the attacker's wins from 62.6% to 91.0% (200 games): the defender, scoring copies by
-//! material, stopped standing in the refugees' way.
+//! not: the AIs decide from what their side sees). Searching for both sides of Through the
+//! Dunes (escape) raised the attacker's wins from 62.6% to 91.0% (200 games): the defender,
+//! scoring copies by material, stopped standing in the refugees' way. Where one unit may act
+//! (an order by initiative, an activation under way) there is one turn to rank and no search.
 //!
 //! It searches while at most [`MAX_UNITS`] units stand: beyond that the cost grows past what a
 //! default may spend and a few activations see little of the round.
 //!
 //! The settings were measured by tournaments against `greedy` (`oc tournament --ais planner
-//! greedy`, 100 seeds, docs/commands.md): deeper playouts (10 activations) lost strength, greedy
+//! greedy`, 100 seeds, docs/commands.md): deeper playouts (10 turns) lost strength, greedy
 //! standing in for our own units; 16 samples beat 8 and 4.
 //!
 //! It never changes the battle it is asked about ([`Battle::fork`]), and its dice are its own,
@@ -35,12 +38,12 @@ use super::{free_to_wait, Greedy, Tactician};
 pub const WIDTH: usize = 3;
 /// Copies of the battle each is played on.
 pub const SAMPLES: u64 = 16;
-/// Activations played after the candidate turn.
+/// Turns played after the candidate turn.
 pub const DEPTH: usize = 4;
 /// The most units standing (both sides) it searches with. A playout activation weighs every
-/// unit of the side to act, so a search's cost grows with the units: with 60 on Narube River a
-/// battle took 6.4 s against the tactician's 0.94 s, and four activations of sixty units see
-/// little of the round. Mirror matches field twelve.
+/// unit of the side to act, so a search's cost grows with the units: with 72 on Narube River a
+/// battle took 6.4 s against the tactician's 0.94 s, and four turns of seventy units see
+/// little of the round. The ratings and v0.6 mirror matches field twelve.
 pub const MAX_UNITS: usize = 12;
 
 /// The planner, as the battle's [`Controller`]. Use one per battle.
@@ -63,14 +66,15 @@ impl Controller for Planner {
             return Some(ranked.into_iter().next().map_or(Turn { unit: first, ..Default::default() }, |(_, t)| t));
         }
         let worth = self.tactician.prices(b).to_vec();
+        let fallback = ranked.first().map(|(_, t)| t.clone());
         let mut best: Option<(f64, Turn)> = None;
-        for (_, turn) in ranked.into_iter().take(WIDTH) {
+        'candidates: for (_, turn) in ranked.into_iter().take(WIDTH) {
             let mut total = 0.0;
             for s in 0..SAMPLES {
                 let seed = mix(self.decisions.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ s);
                 let mut copy = b.fork(Some(seed));
                 if copy.turn(turn.clone()).is_err() {
-                    let _ = copy.turn(Turn { unit: turn.unit, ..Default::default() });
+                    continue 'candidates;
                 }
                 for _ in 0..DEPTH {
                     if copy.outcome.is_some() {
@@ -94,7 +98,7 @@ impl Controller for Planner {
                 best = Some((total, turn));
             }
         }
-        best.map(|(_, t)| t)
+        best.map(|(_, t)| t).or(fallback)
     }
 }
 

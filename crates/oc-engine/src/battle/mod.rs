@@ -492,8 +492,8 @@ impl<'e> Battle<'e> {
         }
     }
 
-    /// How many words of randomness the battle's dice have drawn since it was set up or forked:
-    /// 0 if nothing was left to chance.
+    /// How many words of randomness the battle's dice have drawn since it was set up or forked
+    /// with dice of its own (`fork(Some(_))`): 0 if nothing was left to chance.
     pub fn drawn(&self) -> u128 {
         self.rng.get_word_pos()
     }
