@@ -209,11 +209,8 @@ fn a_forked_battle_plays_on_as_the_battle_would() {
         let mut played = Vec::new();
         while b.outcome.is_none() && b.round <= cap && played.len() < turns {
             let Some(t) = ai.choose(b) else { break };
-            let unit = t.unit;
             played.push(t.clone());
-            if b.turn(t).is_err() {
-                b.turn(Turn { unit, ..Default::default() }).unwrap();
-            }
+            b.play_turn(t).unwrap();
         }
         played
     }
@@ -344,10 +341,7 @@ fn action_verbs_are_the_verbs_of_the_actions() {
                 checked += verbs.len();
             }
             let Some(turn) = ai.choose(&b) else { break };
-            let unit = turn.unit;
-            if b.turn(turn).is_err() {
-                b.turn(Turn { unit, ..Default::default() }).unwrap();
-            }
+            b.play_turn(turn).unwrap();
             if b.outcome.is_some() {
                 break;
             }

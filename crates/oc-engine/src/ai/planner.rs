@@ -30,7 +30,7 @@
 //! It never changes the battle it is asked about ([`Battle::fork`]), and its dice are its own,
 //! drawn from a count of its decisions: one seed, one game, on any number of threads.
 
-use crate::battle::{Act, Battle, Controller, State, Turn};
+use crate::battle::{Battle, Controller, State, Turn};
 
 use super::{free_to_wait, Greedy, Tactician};
 
@@ -56,16 +56,15 @@ pub struct Planner {
 
 impl Controller for Planner {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
-        let first = *b.may_act(b.to_act).first()?;
-        let ranked = self.tactician.ranked(b);
+        let ranked = self.tactician.ranked(b)?;
         self.decisions += 1;
         let side = b.to_act;
         // Copies hold every unit: under fog of war they would show it what its side cannot see.
         let standing = b.units.iter().filter(|u| u.state == State::Ready).count();
         if ranked.len() < 2 || !free_to_wait(&b.scenario, side) || b.sight(side).fogged() || standing > MAX_UNITS {
-            return Some(ranked.into_iter().next().map_or(Turn { unit: first, ..Default::default() }, |(_, t)| t));
+            return ranked.into_iter().next().map(|(_, t)| t);
         }
-        let worth = self.tactician.prices(b).to_vec();
+        let worth = self.tactician.prices(b);
         let fallback = ranked.first().map(|(_, t)| t.clone());
         let mut best: Option<(f64, Turn)> = None;
         'candidates: for (_, turn) in ranked.into_iter().take(WIDTH) {
@@ -81,12 +80,11 @@ impl Controller for Planner {
                         break;
                     }
                     let Some(t) = self.playout.choose(&copy) else { break };
-                    let unit = t.unit;
-                    if copy.turn(t).is_err() && copy.turn(Turn { unit, act: Act::Wait, ..Default::default() }).is_err() {
+                    if copy.play_turn(t).is_err() {
                         break;
                     }
                 }
-                let m = material(&copy, side, &worth);
+                let m = material(&copy, side, worth);
                 // Nothing left to chance: every other copy would play the same.
                 if copy.drawn() == 0 {
                     total += m * (SAMPLES - s) as f64;

@@ -87,20 +87,7 @@ pub fn play_watched(
             battle.finish(m::Outcome::Draw, "nobody can act".to_string());
             break;
         };
-        let unit = turn.unit;
-        if battle.turn(turn).is_err() {
-            // The controller proposed something the rules refuse: the unit waits instead, or, where it
-            // must attack the weakest, attacks the weakest in range from where it stands.
-            let forced = battle.weakest_in_range(unit).first().map(|k| Turn {
-                unit,
-                act: Act::Attack { target: *k },
-                ..Default::default()
-            });
-            match forced {
-                Some(attack) => battle.turn(attack)?,
-                None => battle.turn(Turn { unit, ..Default::default() })?,
-            }
-        }
+        battle.play_turn(turn)?;
         watch(&battle);
     }
     watch(&battle);
@@ -108,4 +95,19 @@ pub fn play_watched(
         .map(|s| battle.units.iter().filter(|u| u.side == s && u.state == State::Routed).count() as u32);
     let (outcome, reason) = battle.outcome.clone().unwrap_or((m::Outcome::Draw, String::new()));
     Ok((GameResult { outcome, rounds: battle.round, lost, reason }, battle.log))
+}
+
+impl Battle<'_> {
+    /// Plays a turn a controller proposed, as a whole game does ([`play`]): where the rules
+    /// refuse it, the unit waits instead, or, where it must attack the weakest, attacks the
+    /// weakest in range from where it stands. Errs only if that is refused too.
+    pub fn play_turn(&mut self, turn: Turn) -> Result<(), BattleError> {
+        let unit = turn.unit;
+        if self.turn(turn).is_ok() {
+            return Ok(());
+        }
+        let forced =
+            self.weakest_in_range(unit).first().map(|k| Turn { unit, act: Act::Attack { target: *k }, ..Default::default() });
+        self.turn(forced.unwrap_or(Turn { unit, ..Default::default() }))
+    }
 }

@@ -53,21 +53,19 @@ pub struct Tactician {
 
 impl Controller for Tactician {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
-        let first = *b.may_act(b.to_act).first()?;
-        let ranked = self.ranked(b);
-        Some(ranked.into_iter().next().map_or(Turn { unit: first, ..Default::default() }, |(_, t)| t))
+        self.ranked(b)?.into_iter().next().map(|(_, t)| t)
     }
 }
 
 impl Tactician {
     /// Each unit's best turn with its gain over standing still, best first (of equal gains, the
-    /// first by unit order): the turn [`Controller::choose`] plays is the first.
-    pub(crate) fn ranked(&mut self, b: &Battle<'_>) -> Vec<(f64, Turn)> {
-        if self.prices.len() != b.units.len() {
-            self.prices = prices(b);
-        }
+    /// first by unit order): the turn [`Controller::choose`] plays is the first. Where no unit
+    /// has a plan, the first that may act waits; `None` where none may act.
+    pub(crate) fn ranked(&mut self, b: &Battle<'_>) -> Option<Vec<(f64, Turn)>> {
         let side = b.to_act;
         let movers = b.may_act(side);
+        let first = *movers.first()?;
+        self.prices(b);
         let mut d = Decision::new(b, side, &self.prices, &mut self.cache, &mut self.later);
         let mut ranked: Vec<(f64, Turn)> = Vec::with_capacity(movers.len());
         for i in movers {
@@ -76,10 +74,14 @@ impl Tactician {
             let at = ranked.iter().position(|(g, _)| p.gain > *g + EPS).unwrap_or(ranked.len());
             ranked.insert(at, (p.gain, p.turn));
         }
-        ranked
+        if ranked.is_empty() {
+            ranked.push((0.0, Turn { unit: first, ..Default::default() }));
+        }
+        Some(ranked)
     }
 
-    /// Each unit's price by battle index, as a share of the mean (`stakes::prices`).
+    /// Each unit's price by battle index, as a share of the mean (`stakes::prices`), worked out
+    /// once per battle.
     pub(crate) fn prices(&mut self, b: &Battle<'_>) -> &[f64] {
         if self.prices.len() != b.units.len() {
             self.prices = prices(b);
