@@ -57,8 +57,15 @@ fn check_with(path: &Path, hints: bool) -> String {
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
     let mut host = FixtureHost { root };
     let mut ws = Workspace::new();
-    let (compilation, unreadable) = ws.compile(&mut host, &[name]);
+    let (compilation, unreadable) = ws.compile(&mut host, std::slice::from_ref(&name));
     assert!(unreadable.is_empty(), "{unreadable:?}");
+    // With every file's classes and items parsed as they are lowered (what a large file gets),
+    // the same diagnostics and the same model.
+    let mut deferring = Workspace::new();
+    deferring.set_defer_from(0);
+    let (deferred, _) = deferring.compile(&mut host, &[name]);
+    assert_eq!(deferred.diagnostics, compilation.diagnostics, "{}", path.display());
+    assert!(deferred.rules == compilation.rules && deferred.partial == compilation.partial, "{}", path.display());
     let mut out = String::new();
     for d in &compilation.diagnostics {
         let file = ws.file(d.span.file).unwrap();

@@ -12,16 +12,19 @@ use crate::context::Timed;
 use crate::expr::Scope;
 use oc_model::conformance::Context;
 
+mod held;
 mod roster;
 mod ruleset;
 mod tags;
+
+pub(crate) use held::{Held, Index, Unparsed};
 
 /// Definitions of one kind, in source order, by name.
 pub(crate) struct Defs<T> {
     pub order: Vec<String>,
     /// By name, with the fast hash: looked up (a file of thousands of classes looks up each of
     /// their tags and weapon types), never iterated.
-    pub map: HashMap<String, (Span, T), m::hash::FxBuild>,
+    pub map: HashMap<oc_diag::Name, (Span, T), m::hash::FxBuild>,
 }
 
 impl<T> Default for Defs<T> {
@@ -63,8 +66,20 @@ pub(crate) struct Checker<'a> {
     pub terrains: Defs<&'a ast::TerrainDef>,
     /// Shared, so that a use looks its signature up without copying its parameter list.
     pub tags: Defs<std::rc::Rc<TagSig>>,
-    pub classes: Defs<&'a ast::ClassDef>,
-    pub items: Defs<&'a ast::ItemDef>,
+    /// Classes and items by name: where each first definition is in `class_defs`/`item_defs`.
+    pub classes: Index<'a>,
+    pub items: Index<'a>,
+    pub class_defs: Vec<Held<'a, ast::ClassDef>>,
+    pub item_defs: Vec<Held<'a, ast::ItemDef>>,
+    /// Each item's kind and written weapon type (by its place in `item_defs`), kept when it is
+    /// lowered, for the classes' kits and the unwieldable-weapon warnings.
+    pub item_types: Vec<Option<(ast::ItemKind, Option<ast::Ident>)>>,
+    /// The weapon types some class (or form) wields, as written, kept as classes are lowered.
+    pub wielded: HashSet<oc_diag::Name>,
+    /// A deferred definition did not parse as the one its first words named, or a help line
+    /// wanted every tree at once: the result is not to be used, and the caller checks again
+    /// with every tree (see `Workspace::compile_ids`).
+    pub needs_trees: bool,
     /// Tags whose effects (directly or through `grant`) use the `shift` primitive.
     pub shifter_tags: HashSet<String>,
     /// Combat formulas that read a roll, directly or through earlier formulas.
@@ -86,7 +101,13 @@ const REQUIRED_FORMULAS: &[(&str, Type)] = &[
     ("follow_up", Type::Bool),
 ];
 
-pub fn check(items: &[&ast::Item]) -> (m::Rules, Vec<Diagnostic>) {
+/// Checks and lowers one compilation: `items` are every item but the classes and items, which
+/// come in source order in `class_defs` and `item_defs`. The flag is `needs_trees` (see there).
+pub(crate) fn check<'a>(
+    items: &[&'a ast::Item],
+    class_defs: Vec<Held<'a, ast::ClassDef>>,
+    item_defs: Vec<Held<'a, ast::ItemDef>>,
+) -> (m::Rules, Vec<Diagnostic>, bool) {
     let mut c = Checker {
         diags: Vec::new(),
         ruleset: None,
@@ -99,8 +120,13 @@ pub fn check(items: &[&ast::Item]) -> (m::Rules, Vec<Diagnostic>) {
         weapon_types: Defs::default(),
         terrains: Defs::default(),
         tags: Defs::default(),
-        classes: Defs::default(),
-        items: Defs::default(),
+        classes: Index::default(),
+        items: Index::default(),
+        item_types: vec![None; item_defs.len()],
+        class_defs,
+        item_defs,
+        wielded: HashSet::new(),
+        needs_trees: false,
         shifter_tags: HashSet::new(),
         rolling_formulas: HashSet::new(),
         inventory: 3,
@@ -113,8 +139,9 @@ pub fn check(items: &[&ast::Item]) -> (m::Rules, Vec<Diagnostic>) {
     let terrains = c.lower_terrains();
     let tags = c.lower_tags(items);
     let statuses = c.lower_statuses(items);
-    let classes = c.lower_classes();
+    // Items first: a class's kit is checked against them.
     let lowered_items = c.lower_items();
+    let classes = c.lower_classes();
     c.unwieldable_warnings();
     let rules = m::Rules {
         format_version: m::FORMAT_VERSION,
@@ -136,7 +163,15 @@ pub fn check(items: &[&ast::Item]) -> (m::Rules, Vec<Diagnostic>) {
         scenarios: Vec::new(),
         armies: Vec::new(),
     };
-    (rules, c.diags)
+    (rules, c.diags, c.needs_trees)
+}
+
+/// `name` defined again, first defined at `first`.
+fn duplicate(what: &str, name: &ast::Ident, first: Span) -> Diagnostic {
+    Diagnostic::error(DUPLICATE, name.span, format!("the {what} `{}` is defined twice", name.value))
+        .with_label("defined again here")
+        .with_secondary(first, "first defined here")
+        .with_help(format!("rename one of them; every {what} name must be unique (the standard library's included)"))
 }
 
 fn thing_kind(word: &str) -> Option<m::ThingKind> {
@@ -236,16 +271,11 @@ impl<'a> Checker<'a> {
 
     fn define<T>(diags: &mut Vec<Diagnostic>, defs: &mut Defs<T>, what: &str, name: &ast::Ident, value: T) {
         if let Some((first, _)) = defs.map.get(name.value.as_str()) {
-            diags.push(
-                Diagnostic::error(DUPLICATE, name.span, format!("the {what} `{}` is defined twice", name.value))
-                    .with_label("defined again here")
-                    .with_secondary(*first, "first defined here")
-                    .with_help(format!("rename one of them; every {what} name must be unique (the standard library's included)")),
-            );
+            diags.push(duplicate(what, name, *first));
             return;
         }
         defs.order.push(name.value.to_string());
-        defs.map.insert(name.value.to_string(), (name.span, value));
+        defs.map.insert(name.value.clone(), (name.span, value));
     }
 
     // ------------------------------------------------------------------ ruleset
@@ -277,11 +307,12 @@ impl<'a> Checker<'a> {
                 }
                 ast::Item::WeaponType(w) => Self::define(&mut self.diags, &mut self.weapon_types, "weapon type", &w.name, w),
                 ast::Item::Terrain(t) => Self::define(&mut self.diags, &mut self.terrains, "terrain", &t.name, t),
-                ast::Item::Class(c) => Self::define(&mut self.diags, &mut self.classes, "class", &c.name, c),
-                ast::Item::Item(i) => Self::define(&mut self.diags, &mut self.items, "item", &i.name, i),
                 _ => {}
             }
         }
+        self.classes = Index::of(&mut self.diags, &self.class_defs, "class");
+        self.items = Index::of(&mut self.diags, &self.item_defs, "item");
+        self.parse_repeats();
         for item in items {
             match item {
                 ast::Item::Tag(t) => {
@@ -529,7 +560,8 @@ impl<'a> Checker<'a> {
                 if self.tags.contains(&o.value) || self.items.contains(&o.value) {
                     opened_by.push(o.value.to_string());
                 } else {
-                    let names: Vec<String> = self.tags.order.iter().chain(self.items.order.iter()).cloned().collect();
+                    let names: Vec<String> =
+                        self.tags.order.iter().cloned().chain(self.items.order.iter().map(|n| n.to_string())).collect();
                     self.unknown_in::<()>(UNKNOWN_ITEM, "tag or item", o, names, None);
                 }
             }

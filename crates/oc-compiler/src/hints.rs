@@ -3,7 +3,7 @@
 
 use oc_syntax::ast;
 
-use crate::check::{Checker, TagSig};
+use crate::check::{Checker, Held, TagSig};
 
 /// A tag argument as written, for the simple forms tag arguments take (`5`, `Armored`, `res+1`).
 fn written(e: &ast::Expr) -> Option<String> {
@@ -23,17 +23,25 @@ fn written(e: &ast::Expr) -> Option<String> {
 impl Checker<'_> {
     /// How to write a use of the tag: a use with the right number of arguments from a class or
     /// item (and which), else one made of an example per parameter.
-    pub(crate) fn tag_usage_example(&self, tag: &str, sig: &TagSig) -> (String, Option<String>) {
+    pub(crate) fn tag_usage_example(&mut self, tag: &str, sig: &TagSig) -> (String, Option<String>) {
+        // Every class's and item's tree is wanted: where some are text, check again with trees.
+        if self.class_defs.iter().any(|h| h.as_tree().is_none()) || self.item_defs.iter().any(|h| h.as_tree().is_none()) {
+            self.needs_trees = true;
+        }
         let uses = self
             .classes
             .order
             .iter()
-            .filter_map(|n| self.classes.get(n).map(|c| (n, &c.tags)))
-            .chain(self.items.order.iter().filter_map(|n| self.items.get(n).map(|i| (n, &i.tags))));
+            .filter_map(|n| {
+                self.classes.get(n).and_then(|i| self.class_defs.get(i)).and_then(Held::as_tree).map(|c| (n, &c.tags))
+            })
+            .chain(self.items.order.iter().filter_map(|n| {
+                self.items.get(n).and_then(|i| self.item_defs.get(i)).and_then(Held::as_tree).map(|i| (n, &i.tags))
+            }));
         for (owner, tags) in uses {
             for u in tags.iter().filter(|u| u.name.value == tag && u.args.len() == sig.params.len() && !u.args.is_empty()) {
                 if let Some(args) = u.args.iter().map(written).collect::<Option<Vec<_>>>() {
-                    return (format!("{tag}({})", args.join(", ")), Some(owner.clone()));
+                    return (format!("{tag}({})", args.join(", ")), Some(owner.to_string()));
                 }
             }
         }

@@ -16,6 +16,7 @@ mod expr;
 mod fog;
 mod hints;
 mod paths;
+mod read;
 pub mod scenario;
 pub mod stdlib;
 mod turn;
@@ -95,16 +96,28 @@ pub struct SourceFile {
     /// The syntax tree and the syntax errors, parsed when first read: a standard library file no
     /// compilation imports (another ruleset's) is never parsed.
     parsed: std::sync::OnceLock<(ast::SourceFile, Vec<Diagnostic>)>,
+    /// Not DSL source (a scenario's map): never parsed, an empty file to a compilation.
+    raw: bool,
+    /// A large file as compilations read it, its classes and items deferred (see `read.rs`):
+    /// kept, so that a file imported by many roots is cut and parsed once.
+    read: std::sync::OnceLock<std::sync::Arc<read::Read>>,
 }
 
 impl SourceFile {
     fn new(id: FileId, path: String, text: String) -> SourceFile {
-        SourceFile { path, text, id, parsed: std::sync::OnceLock::new() }
+        SourceFile { path, text, id, parsed: std::sync::OnceLock::new(), raw: false, read: std::sync::OnceLock::new() }
     }
 
     /// A file that is not DSL source (a map): never parsed.
     fn raw(id: FileId, path: String, text: String) -> SourceFile {
-        SourceFile { path, text, id, parsed: std::sync::OnceLock::from((ast::SourceFile::default(), Vec::new())) }
+        SourceFile {
+            path,
+            text,
+            id,
+            parsed: std::sync::OnceLock::from((ast::SourceFile::default(), Vec::new())),
+            raw: true,
+            read: std::sync::OnceLock::new(),
+        }
     }
 
     fn parsed(&self) -> &(ast::SourceFile, Vec<Diagnostic>) {
@@ -152,7 +165,14 @@ impl Compilation {
 pub struct Workspace {
     files: Vec<SourceFile>,
     by_path: HashMap<String, FileId>,
+    /// Files of at least this many bytes have their classes and items parsed as they are
+    /// lowered, each tree dropped once lowered; smaller files' trees are kept for the next
+    /// compilation (see [`Workspace::compile_ids`]).
+    defer_from: usize,
 }
+
+/// The default of [`Workspace::set_defer_from`]: 64 KiB, about 200 classes or items.
+pub const DEFER_FROM: usize = 64 * 1024;
 
 impl Default for Workspace {
     fn default() -> Self {
@@ -162,11 +182,18 @@ impl Default for Workspace {
 
 impl Workspace {
     pub fn new() -> Workspace {
-        let mut ws = Workspace { files: Vec::new(), by_path: HashMap::new() };
+        let mut ws = Workspace { files: Vec::new(), by_path: HashMap::new(), defer_from: DEFER_FROM };
         for (path, text) in stdlib::FILES {
             ws.add(format!("{}{}", stdlib::PREFIX, path), (*text).to_string());
         }
         ws
+    }
+
+    /// From which size (in bytes) a file's classes and items are parsed as they are lowered and
+    /// not kept: memory for speed. A test sets 0 (every file) to check that deferring changes no
+    /// result. Files read before the call keep the way they were read.
+    pub fn set_defer_from(&mut self, bytes: usize) {
+        self.defer_from = bytes;
     }
 
     pub fn file(&self, id: FileId) -> Option<&SourceFile> {
@@ -245,23 +272,46 @@ impl Workspace {
     }
 
     /// Compiles already loaded files and their imports into one model.
+    ///
+    /// In a large file (see [`Workspace::set_defer_from`]), classes and items are parsed as the
+    /// checker lowers them and dropped once lowered, so a large project's syntax tree is never
+    /// held whole (nor kept: its [`SourceFile::ast`] parses when asked). Where that cannot stand
+    /// (see `read.rs`), the files are checked again with every tree read up front: the result
+    /// is the same either way. Smaller files' trees are parsed once and kept.
     pub fn compile_ids(&mut self, host: &mut dyn Host, roots: &[FileId]) -> Compilation {
+        match self.compile_reading(host, roots, true) {
+            Some(compilation) => compilation,
+            None => self.compile_reading(host, roots, false).unwrap_or_else(|| Compilation {
+                rules: None,
+                partial: None,
+                diagnostics: Vec::new(),
+                files: Vec::new(),
+            }),
+        }
+    }
+
+    /// [`Workspace::compile_ids`], deferring classes and items when `defer` is set; `None` when
+    /// the checker needed their trees up front.
+    fn compile_reading(&mut self, host: &mut dyn Host, roots: &[FileId], defer: bool) -> Option<Compilation> {
         let mut diagnostics = Vec::new();
         let mut order = Vec::new();
+        let mut reads: HashMap<FileId, std::sync::Arc<read::Read>> = HashMap::new();
         let mut state: HashMap<FileId, bool> = HashMap::new(); // false: in progress, true: done
         for root in roots {
             let mut stack = Vec::new();
-            self.visit(host, *root, &mut state, &mut stack, &mut order, &mut diagnostics);
+            let mut walk = Walk { state: &mut state, stack: &mut stack, order: &mut order, reads: &mut reads, defer };
+            self.visit(host, *root, &mut walk, &mut diagnostics);
         }
-        let has_ruleset = order
-            .iter()
-            .any(|id| self.file(*id).is_some_and(|f| f.ast().items.iter().any(|i| matches!(i, ast::Item::Ruleset(_)))));
+        let has_ruleset =
+            order.iter().any(|id| self.view(&reads, *id).is_some_and(|v| v.items().any(|i| matches!(i, ast::Item::Ruleset(_)))));
         let mut files: Vec<FileId> = Vec::new();
         if !has_ruleset {
             // The default ruleset: its index file and everything it imports.
             if let Some(index) = stdlib::RULESETS.first().and_then(|(_, path)| self.id_of(path)) {
                 let mut prelude = Vec::new();
-                self.visit(host, index, &mut HashMap::new(), &mut Vec::new(), &mut prelude, &mut diagnostics);
+                let (mut state, mut stack) = (HashMap::new(), Vec::new());
+                let mut walk = Walk { state: &mut state, stack: &mut stack, order: &mut prelude, reads: &mut reads, defer };
+                self.visit(host, index, &mut walk, &mut diagnostics);
                 files.extend(prelude);
             }
         }
@@ -270,18 +320,22 @@ impl Workspace {
                 files.push(id);
             }
         }
-        let sources: Vec<(FileId, &SourceFile)> = files.iter().filter_map(|id| self.file(*id).map(|f| (*id, f))).collect();
+        let views: Vec<(FileId, &str, read::View<'_>)> =
+            files.iter().filter_map(|id| Some((*id, self.file(*id)?.text.as_str(), self.view(&reads, *id)?))).collect();
         let unread: HashSet<String> =
-            sources.iter().flat_map(|(_, f)| f.ast().unread.iter().map(|n| format!("`{}`", n.value))).collect();
-        for (_, f) in &sources {
-            diagnostics.extend(f.syntax().iter().cloned());
+            views.iter().flat_map(|(_, _, v)| v.unread().iter().map(|n| format!("`{}`", n.value))).collect();
+        for (_, _, v) in &views {
+            diagnostics.extend(v.syntax().iter().cloned());
         }
-        let items: Vec<&ast::Item> = sources.iter().flat_map(|(_, f)| f.ast().items.iter()).collect();
+        let (items, class_defs, item_defs) = read::split(views.into_iter());
         let scenario_defs: Vec<ast::ScenarioDef> =
             items.iter().filter_map(|i| if let ast::Item::Scenario(s) = i { Some(s.clone()) } else { None }).collect();
         let army_defs: Vec<ast::ArmyDef> =
             items.iter().filter_map(|i| if let ast::Item::Army(a) = i { Some(a.clone()) } else { None }).collect();
-        let (mut partial, mut found) = check::check(&items);
+        let (mut partial, mut found, needs_trees) = check::check(&items, class_defs, item_defs);
+        if needs_trees && defer {
+            return None;
+        }
         diagnostics.append(&mut found);
         if !scenario_defs.is_empty() || !army_defs.is_empty() {
             let mut lowered = scenario::lower_scenarios(&scenario_defs, &partial, &mut diagnostics);
@@ -310,33 +364,33 @@ impl Workspace {
         dedupe(&mut diagnostics);
         let (rules, partial) =
             if diagnostics.iter().any(|d| d.is_error()) { (None, Some(partial)) } else { (Some(partial), None) };
-        Compilation { rules, partial, diagnostics, files }
+        Some(Compilation { rules, partial, diagnostics, files })
     }
 
-    fn visit(
-        &mut self,
-        host: &mut dyn Host,
-        id: FileId,
-        state: &mut HashMap<FileId, bool>,
-        stack: &mut Vec<FileId>,
-        order: &mut Vec<FileId>,
-        diagnostics: &mut Vec<Diagnostic>,
-    ) {
-        match state.get(&id) {
+    fn visit(&mut self, host: &mut dyn Host, id: FileId, walk: &mut Walk<'_>, diagnostics: &mut Vec<Diagnostic>) {
+        match walk.state.get(&id) {
             Some(true) => return,
             Some(false) => return, // reported by the importer that closed the cycle
             None => {}
         }
-        state.insert(id, false);
-        stack.push(id);
+        walk.state.insert(id, false);
+        walk.stack.push(id);
         let Some(file) = self.file(id) else { return };
         let importer = file.path.clone();
-        let imports: Vec<ast::Import> = file
-            .ast()
-            .items
-            .iter()
-            .filter_map(|i| if let ast::Item::Import(imp) = i { Some(imp.clone()) } else { None })
-            .collect();
+        let imports: Vec<ast::Import> = if !file.raw && file.text.len() >= self.defer_from {
+            let read = walk.reads.entry(id).or_insert_with(|| match walk.defer {
+                true => file.read.get_or_init(|| std::sync::Arc::new(read::read(id, &file.text, true))).clone(),
+                // Checked again with every tree: a large file's are not kept.
+                false => std::sync::Arc::new(read::read(id, &file.text, false)),
+            });
+            read.imports()
+        } else {
+            file.ast()
+                .items
+                .iter()
+                .filter_map(|i| if let ast::Item::Import(imp) = i { Some(imp.clone()) } else { None })
+                .collect()
+        };
         for import in imports {
             let target = match paths::resolve(&importer, &import.path.value) {
                 Ok(p) => p,
@@ -367,7 +421,7 @@ impl Workspace {
                 );
                 continue;
             };
-            if stack.len() >= MAX_IMPORT_DEPTH {
+            if walk.stack.len() >= MAX_IMPORT_DEPTH {
                 diagnostics.push(
                     Diagnostic::error(codes::IMPORT_TOO_DEEP, import.span, format!("imports nest more than {MAX_IMPORT_DEPTH} files deep"))
                         .with_label(format!("importing `{target}`"))
@@ -375,9 +429,13 @@ impl Workspace {
                 );
                 continue;
             }
-            if state.get(&target_id) == Some(&false) {
-                let mut chain: Vec<String> =
-                    stack.iter().skip_while(|f| **f != target_id).filter_map(|f| self.file(*f).map(|f| f.path.clone())).collect();
+            if walk.state.get(&target_id) == Some(&false) {
+                let mut chain: Vec<String> = walk
+                    .stack
+                    .iter()
+                    .skip_while(|f| **f != target_id)
+                    .filter_map(|f| self.file(*f).map(|f| f.path.clone()))
+                    .collect();
                 chain.push(target.clone());
                 diagnostics.push(
                     Diagnostic::error(codes::IMPORT_CYCLE, import.span, "files import each other in a cycle")
@@ -386,11 +444,19 @@ impl Workspace {
                 );
                 continue;
             }
-            self.visit(host, target_id, state, stack, order, diagnostics);
+            self.visit(host, target_id, walk, diagnostics);
         }
-        stack.pop();
-        state.insert(id, true);
-        order.push(id);
+        walk.stack.pop();
+        walk.state.insert(id, true);
+        walk.order.push(id);
+    }
+
+    /// How this compilation sees a file: its read where it is large, else its whole tree.
+    fn view<'s>(&'s self, reads: &'s HashMap<FileId, std::sync::Arc<read::Read>>, id: FileId) -> Option<read::View<'s>> {
+        match reads.get(&id) {
+            Some(read) => Some(read::View::Read(read)),
+            None => self.file(id).map(|f| read::View::Tree(f.ast(), f.syntax())),
+        }
     }
 
     /// Suggests a file the host says the project has (else one read so far), in a fixed order,
@@ -407,6 +473,16 @@ impl Workspace {
             None => "paths are relative to the importing file and use `/`".to_string(),
         }
     }
+}
+
+/// A walk over the import graph: each file's state (`false` while its imports are walked), the
+/// files being walked, the files in the order they finish, and each file as read.
+struct Walk<'w> {
+    state: &'w mut HashMap<FileId, bool>,
+    stack: &'w mut Vec<FileId>,
+    order: &'w mut Vec<FileId>,
+    reads: &'w mut HashMap<FileId, std::sync::Arc<read::Read>>,
+    defer: bool,
 }
 
 fn dedupe(diagnostics: &mut Vec<Diagnostic>) {
@@ -449,5 +525,37 @@ mod lazy_parse {
         let (ast, syntax) = oc_syntax::parse(ratings, &text);
         assert_eq!(file, Some((ast.items.len(), syntax.len())));
         assert!(ast.items.len() > 20, "the classes file holds every class");
+    }
+
+    #[test]
+    fn a_large_files_tree_is_never_kept_and_changes_nothing() {
+        let mut text = String::from("tag Keen on class doc \"keen\" { crit_bonus += 5 }\n");
+        for i in 0..40 {
+            text.push_str(&format!(
+                "class Gen{i} {{\n    ratings {{ str C mag E skl C spd B def D res E }}\n    wields Swords\n    tags Keen\n    cost {}\n    kit {{ Blade{i} }}\n}}\n\nweapon Blade{i} {{ type Swords might {} weight 0 range 1 cost 300 }}\n",
+                500 + i,
+                i % 7
+            ));
+        }
+        let compile = |defer_from: usize| {
+            let mut ws = Workspace::new();
+            ws.set_defer_from(defer_from);
+            let id = ws.add("big.oc".to_string(), text.clone());
+            let compilation = ws.compile_ids(&mut stdlib::NoFiles, &[id]);
+            let kept = ws.file(id).is_some_and(|f| f.parsed.get().is_some());
+            (compilation, kept)
+        };
+        let (whole, kept) = compile(usize::MAX);
+        assert!(kept, "a small file's tree is kept for the next compilation");
+        let (deferred, kept) = compile(1024);
+        assert!(!kept, "a large file's tree is not kept");
+        assert!(whole.rules.is_some(), "{:?}", whole.diagnostics.first());
+        assert_eq!(whole.rules.as_ref().map(|r| r.classes.len()), Some(40 + stdlib_classes()));
+        assert_eq!(deferred.diagnostics, whole.diagnostics);
+        assert!(deferred.rules == whole.rules);
+    }
+
+    fn stdlib_classes() -> usize {
+        stdlib::default_rules().map_or(0, |r| r.classes.len())
     }
 }

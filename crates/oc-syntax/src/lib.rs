@@ -23,28 +23,67 @@ pub use segment::MAX_NESTING;
 
 /// Parses one source text. Never panics, never stops at the first error.
 pub fn parse(file: FileId, text: &str) -> (ast::SourceFile, Vec<Diagnostic>) {
-    let mut diagnostics = Vec::new();
-    let mut unread = Vec::new();
-    let segments = segment::split(file, text, &mut diagnostics, &mut unread);
-    // A segment is one item but for a few (a `movement` line may share one): sized once, the
+    let Outline { pieces, mut diagnostics, mut unread } = outline(file, text);
+    // A piece is one item but for a few (a `movement` line may share one): sized once, the
     // list never doubles to twice what the file needs (an item is a few hundred bytes).
-    let mut items = Vec::with_capacity(segments.len());
-    for segment in segments {
-        let Some(source) = text.get(segment.clone()) else { continue };
-        match lower::parse_segment(file, source, segment.start) {
-            Ok((mut parsed, mut problems)) => {
-                items.append(&mut parsed);
-                diagnostics.append(&mut problems);
-            }
-            Err(error) => {
-                diagnostics.push(expected::syntax_error(file, text, segment.start, &error));
-                unread.extend(segment::item_name(file, text, segment));
-            }
-        }
+    let mut items = Vec::with_capacity(pieces.len());
+    for piece in pieces {
+        items.append(&mut parse_piece(file, text, piece, &mut diagnostics, &mut unread));
     }
-    // A segment that failed to parse left its slot unused.
+    // A piece that failed to parse left its slot unused.
     items.shrink_to_fit();
     (ast::SourceFile { items, unread }, diagnostics)
+}
+
+/// A file cut into its top-level items, none of them parsed yet: for a reader that wants one
+/// item's tree at a time and then drops it (the compiler lowers each class and forgets its
+/// tree). [`parse`] is [`outline`] followed by [`parse_piece`] on every piece, in order.
+#[derive(Debug, Default)]
+pub struct Outline {
+    /// Each item's bytes (a few items may share one piece).
+    pub pieces: Vec<std::ops::Range<usize>>,
+    /// What cutting found: unclosed brackets, strings and comments, nesting too deep, stray text.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The names of items cutting left out (see [`ast::SourceFile::unread`]).
+    pub unread: Vec<oc_diag::Spanned<String>>,
+}
+
+/// Cuts `text` into its top-level items without parsing them.
+pub fn outline(file: FileId, text: &str) -> Outline {
+    let mut diagnostics = Vec::new();
+    let mut unread = Vec::new();
+    let pieces = segment::split(file, text, &mut diagnostics, &mut unread);
+    Outline { pieces, diagnostics, unread }
+}
+
+/// One piece of an [`Outline`] parsed: its items, with the syntax errors pushed to `diagnostics`
+/// and, when the piece cannot be read, its name to `unread`.
+pub fn parse_piece(
+    file: FileId,
+    text: &str,
+    piece: std::ops::Range<usize>,
+    diagnostics: &mut Vec<Diagnostic>,
+    unread: &mut Vec<oc_diag::Spanned<String>>,
+) -> Vec<ast::Item> {
+    let Some(source) = text.get(piece.clone()) else { return Vec::new() };
+    match lower::parse_segment(file, source, piece.start) {
+        Ok((parsed, mut problems)) => {
+            diagnostics.append(&mut problems);
+            parsed
+        }
+        Err(error) => {
+            diagnostics.push(expected::syntax_error(file, text, piece.start, &error));
+            unread.extend(segment::item_name(file, text, piece));
+            Vec::new()
+        }
+    }
+}
+
+/// What a piece says it defines, read from its first two words without parsing it:
+/// `class Duelist {..}` -> (`"class"`, `Duelist` with its span). Only a parse says whether the
+/// piece really is that one definition.
+pub fn piece_head(file: FileId, text: &str, piece: std::ops::Range<usize>) -> Option<(&str, ast::Ident)> {
+    segment::head(file, text, piece)
 }
 
 pub const SYNTAX_ERROR: &str = "oc::syntax::unexpected";

@@ -54,6 +54,26 @@ pub fn item_name(file: FileId, text: &str, range: Range<usize>) -> Option<Spanne
     Some(Spanned::new(name.clone(), Span::new(file, start, start + name.len())))
 }
 
+/// A piece's keyword and the name after it, with no allocation: `class Duelist` ->
+/// (`class`, `Duelist`). `None` when the piece does not start with a word and a name.
+pub fn head(file: FileId, text: &str, range: Range<usize>) -> Option<(&str, Spanned<oc_diag::Name>)> {
+    let source = text.get(range.clone())?;
+    let skip = trivia_len(source);
+    let rest = source.get(skip..)?;
+    let keyword_len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+    let keyword = rest.get(..keyword_len)?;
+    let after = rest.get(keyword_len..)?;
+    let trimmed = after.trim_start();
+    let gap = after.len() - trimmed.len();
+    let name_len = trimmed.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(trimmed.len());
+    let name = trimmed.get(..name_len)?;
+    if gap == 0 || !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        return None;
+    }
+    let start = range.start + skip + keyword_len + gap;
+    Some((keyword, Spanned::new(oc_diag::Name::from(name), Span::new(file, start, start + name.len()))))
+}
+
 /// Cuts `text` into top-level items. Items that cannot be read (unclosed brackets, a first word
 /// that is a misspelt keyword) are reported here and their names pushed to `unread`.
 pub fn split(

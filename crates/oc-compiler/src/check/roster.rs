@@ -140,10 +140,20 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn lower_classes(&mut self) -> Vec<m::Class> {
-        let names = self.classes.order.clone();
-        let mut out = Vec::with_capacity(names.len());
-        for name in names {
-            let Some(c) = self.classes.get(&name).copied() else { continue };
+        let mut out = Vec::with_capacity(self.classes.order.len());
+        for i in 0..self.class_defs.len() {
+            // First definitions only, in order: a repeat was reported.
+            let Some(held) = self.class_defs.get(i).cloned() else { continue };
+            if self.classes.get(&held.name().value) != Some(i) {
+                continue;
+            }
+            let Some(c) = self.tree(&held) else { continue };
+            let c: &ast::ClassDef = &c;
+            for w in
+                c.wields.iter().chain(c.normal.iter().flat_map(|f| &f.wields)).chain(c.transformed.iter().flat_map(|f| &f.wields))
+            {
+                self.wielded.insert(w.value.clone());
+            }
             let is_shifter = c.tags.iter().any(|t| self.shifter_tags.contains(t.name.value.as_str()));
             let tags = self.tag_uses(&c.tags, m::ThingKind::Class, &c.name.value);
             let mut wields = self.wields(&c.wields);
@@ -221,7 +231,7 @@ impl<'a> Checker<'a> {
                 if self.classes.contains(&from.value) {
                     Some(from.value.to_string())
                 } else {
-                    let names = self.classes.order.clone();
+                    let names = self.classes.names();
                     self.unknown_in::<()>(UNKNOWN_CLASS, "class", from, names, None);
                     None
                 }
@@ -262,13 +272,13 @@ impl<'a> Checker<'a> {
     pub(super) fn kit(&mut self, c: &ast::ClassDef, wields: &[m::Name]) -> Vec<String> {
         let mut out = Vec::with_capacity(c.kit.len());
         for name in &c.kit {
-            let Some(item) = self.items.get(name.value.as_str()).copied() else {
-                let names = self.items.order.clone();
+            let Some(index) = self.items.get(name.value.as_str()) else {
+                let names = self.items.names();
                 self.unknown_in::<()>(UNKNOWN_ITEM, "item", name, names, None);
                 continue;
             };
-            if let Some(ty) = item.weapon_type.first() {
-                if item.kind == ast::ItemKind::Weapon && !wields.contains(&ty.value) {
+            if let Some(Some((kind, Some(ty)))) = self.item_types.get(index) {
+                if *kind == ast::ItemKind::Weapon && !wields.contains(&ty.value) {
                     self.error(
                         Diagnostic::error(
                             CLASS_KIT,
@@ -306,12 +316,19 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn lower_items(&mut self) -> Vec<m::Item> {
-        let names = self.items.order.clone();
-        let mut out = Vec::with_capacity(names.len());
+        let mut out = Vec::with_capacity(self.items.order.len());
         let (wlo, whi) = self.ruleset.and_then(|r| r.weight_ranges.first()).map_or((i64::MIN, i64::MAX), |w| w.value);
         let weight_span = self.ruleset.and_then(|r| r.weight_ranges.first()).map(|w| w.span);
-        for name in names {
-            let Some(it) = self.items.get(&name).copied() else { continue };
+        for index in 0..self.item_defs.len() {
+            let Some(held) = self.item_defs.get(index).cloned() else { continue };
+            if self.items.get(&held.name().value) != Some(index) {
+                continue;
+            }
+            let Some(it) = self.tree(&held) else { continue };
+            let it: &ast::ItemDef = &it;
+            if let Some(slot) = self.item_types.get_mut(index) {
+                *slot = Some((it.kind, it.weapon_type.first().cloned()));
+            }
             let kind = match it.kind {
                 ast::ItemKind::Weapon => m::ThingKind::Weapon,
                 ast::ItemKind::Accessory => m::ThingKind::Accessory,
@@ -468,28 +485,18 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn unwieldable_warnings(&mut self) {
-        let mut wielded: HashSet<&str> = HashSet::new();
-        for name in &self.classes.order {
-            let Some(c) = self.classes.get(name) else { continue };
-            for w in
-                c.wields.iter().chain(c.normal.iter().flat_map(|f| &f.wields)).chain(c.transformed.iter().flat_map(|f| &f.wields))
-            {
-                wielded.insert(w.value.as_str());
-            }
-        }
         let mut warnings = Vec::new();
         for name in &self.items.order {
-            let Some(it) = self.items.get(name) else { continue };
-            if it.kind != ast::ItemKind::Weapon {
+            let Some(Some((kind, Some(t)))) = self.items.get(name).and_then(|i| self.item_types.get(i)) else { continue };
+            if *kind != ast::ItemKind::Weapon {
                 continue;
             }
-            let Some(t) = it.weapon_type.first() else { continue };
-            if self.weapon_types.contains(&t.value) && !wielded.contains(t.value.as_str()) {
+            if self.weapon_types.contains(&t.value) && !self.wielded.contains(&t.value) {
                 warnings.push(
                     Diagnostic::warning(
                         ITEM_UNWIELDABLE,
                         t.span,
-                        format!("no class can wield `{}`: nothing wields {}", it.name.value, t.value),
+                        format!("no class can wield `{name}`: nothing wields {}", t.value),
                     )
                     .with_help(format!("add {} to some class's `wields`, or change the weapon's type", t.value)),
                 );

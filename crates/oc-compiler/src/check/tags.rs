@@ -208,7 +208,7 @@ impl<'a> Checker<'a> {
         let ast::ExprKind::Name(n) = &arg.kind else { return false };
         let ident = Spanned::new(n.clone(), arg.span);
         let (code, what, names): (&'static str, &str, Vec<String>) = match ty {
-            Type::Class => (UNKNOWN_CLASS, "class", self.classes.order.clone()),
+            Type::Class => (UNKNOWN_CLASS, "class", self.classes.names()),
             Type::Tag => (UNKNOWN_TAG, "tag", self.tags.order.clone()),
             Type::Status => (
                 UNKNOWN_STATUS,

@@ -1,0 +1,148 @@
+//! Classes and items as the checker holds them: each a tree, or the text it is parsed from when
+//! it is lowered (see `read.rs`), and the index of their names.
+
+use super::*;
+
+/// A class's or item's definition as the checker holds it: its tree, or the text it is parsed
+/// from when it is lowered, its tree dropped once it is (a large project's tree is never whole:
+/// see `read.rs`).
+#[derive(Clone)]
+pub(crate) enum Held<'a, T> {
+    Tree(&'a T),
+    Text { file: oc_diag::FileId, text: &'a str, def: &'a Unparsed },
+}
+
+/// A definition not parsed yet: the name its first words give, and its bytes in its file.
+#[derive(Debug)]
+pub(crate) struct Unparsed {
+    pub name: ast::Ident,
+    pub range: std::ops::Range<usize>,
+}
+
+/// What the checker needs of a deferred definition's tree.
+pub(crate) trait Definition: Clone {
+    fn name(&self) -> &ast::Ident;
+    fn from_item(item: ast::Item) -> Option<Self>;
+}
+
+impl Definition for ast::ClassDef {
+    fn name(&self) -> &ast::Ident {
+        &self.name
+    }
+    fn from_item(item: ast::Item) -> Option<Self> {
+        if let ast::Item::Class(c) = item {
+            Some(c)
+        } else {
+            None
+        }
+    }
+}
+
+impl Definition for ast::ItemDef {
+    fn name(&self) -> &ast::Ident {
+        &self.name
+    }
+    fn from_item(item: ast::Item) -> Option<Self> {
+        if let ast::Item::Item(i) = item {
+            Some(i)
+        } else {
+            None
+        }
+    }
+}
+
+impl<'a, T: Definition> Held<'a, T> {
+    pub fn as_tree(&self) -> Option<&'a T> {
+        if let Held::Tree(t) = self {
+            Some(*t)
+        } else {
+            None
+        }
+    }
+
+    pub fn name(&self) -> &'a ast::Ident {
+        match self {
+            Held::Tree(t) => t.name(),
+            Held::Text { def, .. } => &def.name,
+        }
+    }
+}
+
+/// Classes or items by name: where each name's first definition is in `class_defs` or
+/// `item_defs`. The names are the definitions' own, borrowed (a large project has thousands).
+#[derive(Default)]
+pub(crate) struct Index<'a> {
+    /// The first definitions' names, in order.
+    pub order: Vec<&'a str>,
+    map: HashMap<&'a str, u32, m::hash::FxBuild>,
+}
+
+impl<'a> Index<'a> {
+    /// The index of `defs`, each repeated name reported.
+    pub fn of<T: Definition>(diags: &mut Vec<Diagnostic>, defs: &[Held<'a, T>], what: &str) -> Index<'a> {
+        let mut index = Index::default();
+        for (i, def) in defs.iter().enumerate() {
+            let name = def.name();
+            match index.map.get(name.value.as_str()).and_then(|first| defs.get(*first as usize)) {
+                Some(first) => diags.push(duplicate(what, name, first.name().span)),
+                None => {
+                    index.order.push(name.value.as_str());
+                    index.map.insert(name.value.as_str(), i as u32);
+                }
+            }
+        }
+        index
+    }
+
+    /// Where `name`'s first definition is.
+    pub fn get(&self, name: &str) -> Option<usize> {
+        self.map.get(name).map(|i| *i as usize)
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.map.contains_key(name)
+    }
+
+    /// The names, for a list of suggestions.
+    pub fn names(&self) -> Vec<String> {
+        self.order.iter().map(|n| n.to_string()).collect()
+    }
+}
+
+impl<'a> Checker<'a> {
+    /// A held definition's tree: borrowed, or parsed from its text (its syntax problems
+    /// reported) and owned by the caller, who drops it once lowered. `None`, with `needs_trees`
+    /// set, when the text is not the one definition its first words named.
+    pub fn tree<T: Definition>(&mut self, held: &Held<'a, T>) -> Option<std::borrow::Cow<'a, T>> {
+        match held {
+            Held::Tree(t) => Some(std::borrow::Cow::Borrowed(*t)),
+            Held::Text { file, text, def } => {
+                let mut unread = Vec::new();
+                let mut items = oc_syntax::parse_piece(*file, text, def.range.clone(), &mut self.diags, &mut unread);
+                let one = items.pop().filter(|_| items.is_empty()).and_then(T::from_item).filter(|t| *t.name() == def.name);
+                if one.is_none() {
+                    self.needs_trees = true;
+                }
+                one.map(std::borrow::Cow::Owned)
+            }
+        }
+    }
+
+    /// A repeated definition is never lowered; held as text, it is parsed here, so that its
+    /// syntax is reported as it would be up front (and a piece that is not the definition its
+    /// first words named was no repeat: `tree` says so).
+    pub(super) fn parse_repeats(&mut self) {
+        for i in 0..self.class_defs.len() {
+            let held = self.class_defs.get(i).cloned();
+            if let Some(held @ Held::Text { .. }) = held.filter(|h| self.classes.get(&h.name().value) != Some(i)) {
+                self.tree(&held);
+            }
+        }
+        for i in 0..self.item_defs.len() {
+            let held = self.item_defs.get(i).cloned();
+            if let Some(held @ Held::Text { .. }) = held.filter(|h| self.items.get(&h.name().value) != Some(i)) {
+                self.tree(&held);
+            }
+        }
+    }
+}
