@@ -76,10 +76,14 @@ pub(crate) struct Checker<'a> {
     pub item_types: Vec<Option<(ast::ItemKind, Option<ast::Ident>)>>,
     /// The weapon types some class (or form) wields, as written, kept as classes are lowered.
     pub wielded: HashSet<oc_diag::Name>,
-    /// A deferred definition did not parse as the one its first words named, or a help line
-    /// wanted every tree at once: the result is not to be used, and the caller checks again
-    /// with every tree (see `Workspace::compile_ids`).
-    pub needs_trees: bool,
+    /// Pieces held as text that were not the one definition their first words named (a broken
+    /// class, two items on one line), by file and where they start: the result is not to be
+    /// used, and the caller checks again with these pieces parsed up front (see
+    /// `Workspace::compile_ids`).
+    pub misread: Vec<(oc_diag::FileId, usize)>,
+    /// The first written use of each tag with each number of arguments, and whose: help lines'
+    /// examples (`hints.rs`), found once, when one is first wanted.
+    pub examples: Option<HashMap<(oc_diag::Name, usize), (String, String)>>,
     /// Tags whose effects (directly or through `grant`) use the `shift` primitive.
     pub shifter_tags: HashSet<String>,
     /// Combat formulas that read a roll, directly or through earlier formulas.
@@ -102,12 +106,12 @@ const REQUIRED_FORMULAS: &[(&str, Type)] = &[
 ];
 
 /// Checks and lowers one compilation: `items` are every item but the classes and items, which
-/// come in source order in `class_defs` and `item_defs`. The flag is `needs_trees` (see there).
+/// come in source order in `class_defs` and `item_defs`. Last, the `misread` pieces (see there).
 pub(crate) fn check<'a>(
     items: &[&'a ast::Item],
     class_defs: Vec<Held<'a, ast::ClassDef>>,
     item_defs: Vec<Held<'a, ast::ItemDef>>,
-) -> (m::Rules, Vec<Diagnostic>, bool) {
+) -> (m::Rules, Vec<Diagnostic>, Vec<(oc_diag::FileId, usize)>) {
     let mut c = Checker {
         diags: Vec::new(),
         ruleset: None,
@@ -126,7 +130,8 @@ pub(crate) fn check<'a>(
         class_defs,
         item_defs,
         wielded: HashSet::new(),
-        needs_trees: false,
+        misread: Vec::new(),
+        examples: None,
         shifter_tags: HashSet::new(),
         rolling_formulas: HashSet::new(),
         inventory: 3,
@@ -163,7 +168,7 @@ pub(crate) fn check<'a>(
         scenarios: Vec::new(),
         armies: Vec::new(),
     };
-    (rules, c.diags, c.needs_trees)
+    (rules, c.diags, c.misread)
 }
 
 /// `name` defined again, first defined at `first`.

@@ -1,9 +1,11 @@
 //! Examples for help lines, taken from the rules themselves where they can be: "write
 //! `Lucky(5)`" quotes a use of `Lucky` the classes or items already make.
 
+use std::collections::HashMap;
+
 use oc_syntax::ast;
 
-use crate::check::{Checker, Held, TagSig};
+use crate::check::{Checker, TagSig};
 
 /// A tag argument as written, for the simple forms tag arguments take (`5`, `Armored`, `res+1`).
 fn written(e: &ast::Expr) -> Option<String> {
@@ -24,26 +26,36 @@ impl Checker<'_> {
     /// How to write a use of the tag: a use with the right number of arguments from a class or
     /// item (and which), else one made of an example per parameter.
     pub(crate) fn tag_usage_example(&mut self, tag: &str, sig: &TagSig) -> (String, Option<String>) {
-        // Every class's and item's tree is wanted: where some are text, check again with trees.
-        if self.class_defs.iter().any(|h| h.as_tree().is_none()) || self.item_defs.iter().any(|h| h.as_tree().is_none()) {
-            self.needs_trees = true;
-        }
-        let uses = self
-            .classes
-            .order
-            .iter()
-            .filter_map(|n| {
-                self.classes.get(n).and_then(|i| self.class_defs.get(i)).and_then(Held::as_tree).map(|c| (n, &c.tags))
-            })
-            .chain(self.items.order.iter().filter_map(|n| {
-                self.items.get(n).and_then(|i| self.item_defs.get(i)).and_then(Held::as_tree).map(|i| (n, &i.tags))
-            }));
-        for (owner, tags) in uses {
-            for u in tags.iter().filter(|u| u.name.value == tag && u.args.len() == sig.params.len() && !u.args.is_empty()) {
-                if let Some(args) = u.args.iter().map(written).collect::<Option<Vec<_>>>() {
-                    return (format!("{tag}({})", args.join(", ")), Some(owner.to_string()));
+        let examples = self.examples.get_or_insert_with(|| {
+            // Every written use once, the first of each tag and argument count kept: classes,
+            // then items, in source order. A definition held as text is parsed again here
+            // (quietly: its syntax was reported when it was lowered).
+            let mut found: HashMap<(oc_diag::Name, usize), (String, String)> = HashMap::new();
+            let mut note = |owner: &str, uses: &[ast::TagRef]| {
+                for u in uses.iter().filter(|u| !u.args.is_empty()) {
+                    let key = (u.name.value.clone(), u.args.len());
+                    if found.contains_key(&key) {
+                        continue;
+                    }
+                    if let Some(args) = u.args.iter().map(written).collect::<Option<Vec<_>>>() {
+                        found.insert(key, (format!("{}({})", u.name.value, args.join(", ")), owner.to_string()));
+                    }
+                }
+            };
+            for name in &self.classes.order {
+                if let Some(c) = self.classes.get(name).and_then(|i| self.class_defs.get(i)).and_then(|h| h.reread()) {
+                    note(name, &c.tags);
                 }
             }
+            for name in &self.items.order {
+                if let Some(i) = self.items.get(name).and_then(|i| self.item_defs.get(i)).and_then(|h| h.reread()) {
+                    note(name, &i.tags);
+                }
+            }
+            found
+        });
+        if let Some((example, owner)) = examples.get(&(oc_diag::Name::from(tag), sig.params.len())) {
+            return (example.clone(), Some(owner.clone()));
         }
         let args: Vec<String> = sig.params.iter().map(|(_, t)| self.example_of(t).replace('`', "")).collect();
         if args.is_empty() {

@@ -160,7 +160,8 @@ impl Compilation {
     }
 }
 
-/// All files read so far, parsed once each. Standard library files are preloaded.
+/// All files read so far, each parsed once (but a large file's classes and items, parsed at each
+/// compilation as they are lowered). Standard library files are preloaded.
 #[derive(Debug)]
 pub struct Workspace {
     files: Vec<SourceFile>,
@@ -191,7 +192,7 @@ impl Workspace {
 
     /// From which size (in bytes) a file's classes and items are parsed as they are lowered and
     /// not kept: memory for speed. A test sets 0 (every file) to check that deferring changes no
-    /// result. Files read before the call keep the way they were read.
+    /// result. It applies from the next compilation, to every file.
     pub fn set_defer_from(&mut self, bytes: usize) {
         self.defer_from = bytes;
     }
@@ -275,31 +276,58 @@ impl Workspace {
     ///
     /// In a large file (see [`Workspace::set_defer_from`]), classes and items are parsed as the
     /// checker lowers them and dropped once lowered, so a large project's syntax tree is never
-    /// held whole (nor kept: its [`SourceFile::ast`] parses when asked). Where that cannot stand
-    /// (see `read.rs`), the files are checked again with every tree read up front: the result
-    /// is the same either way. Smaller files' trees are parsed once and kept.
+    /// held whole (nor kept: its [`SourceFile::ast`] parses when asked). A piece whose first
+    /// words name a class or an item but which is not that one definition (a broken class, an
+    /// import on a class's line) is found as it is lowered; the compilation is then done again
+    /// with such pieces parsed up front, from the files known before it (so files load in the
+    /// same order), up to four times, then with every piece parsed. Either way the result is
+    /// the one a compilation that parsed everything up front gives. Smaller files' trees are
+    /// parsed once and kept.
     pub fn compile_ids(&mut self, host: &mut dyn Host, roots: &[FileId]) -> Compilation {
-        match self.compile_reading(host, roots, true) {
-            Some(compilation) => compilation,
-            None => self.compile_reading(host, roots, false).unwrap_or_else(|| Compilation {
-                rules: None,
-                partial: None,
-                diagnostics: Vec::new(),
-                files: Vec::new(),
-            }),
+        let known = self.files.len();
+        // Each round parses up front the pieces the rounds before misread (each adds some, so
+        // this ends); past a few rounds, every piece.
+        let mut eager: HashMap<String, Vec<usize>> = HashMap::new();
+        for _ in 0..4 {
+            let (compilation, misread) = self.compile_reading(host, roots, true, &eager);
+            if misread.is_empty() {
+                return compilation;
+            }
+            for (id, start) in misread {
+                if let Some(f) = self.file(id) {
+                    eager.entry(f.path.clone()).or_default().push(start);
+                }
+            }
+            // As before the round: a misread piece may have hidden an import, and the next
+            // round must load files (and number them) as a compilation that read it would.
+            self.forget_from(known);
         }
+        self.compile_reading(host, roots, false, &eager).0
     }
 
-    /// [`Workspace::compile_ids`], deferring classes and items when `defer` is set; `None` when
-    /// the checker needed their trees up front.
-    fn compile_reading(&mut self, host: &mut dyn Host, roots: &[FileId], defer: bool) -> Option<Compilation> {
+    /// Forgets the files read since there were `known` (a compilation's round to be done again).
+    fn forget_from(&mut self, known: usize) {
+        self.files.truncate(known);
+        self.by_path.retain(|_, id| (id.0 as usize) < known);
+    }
+
+    /// [`Workspace::compile_ids`], deferring the classes and items of large files when `defer`
+    /// is set; with the pieces held as text that were misread (then the compilation is not to
+    /// be used).
+    fn compile_reading(
+        &mut self,
+        host: &mut dyn Host,
+        roots: &[FileId],
+        defer: bool,
+        eager: &HashMap<String, Vec<usize>>,
+    ) -> (Compilation, Vec<(FileId, usize)>) {
         let mut diagnostics = Vec::new();
         let mut order = Vec::new();
         let mut reads: HashMap<FileId, std::sync::Arc<read::Read>> = HashMap::new();
         let mut state: HashMap<FileId, bool> = HashMap::new(); // false: in progress, true: done
         for root in roots {
             let mut stack = Vec::new();
-            let mut walk = Walk { state: &mut state, stack: &mut stack, order: &mut order, reads: &mut reads, defer };
+            let mut walk = Walk { state: &mut state, stack: &mut stack, order: &mut order, reads: &mut reads, defer, eager };
             self.visit(host, *root, &mut walk, &mut diagnostics);
         }
         let has_ruleset =
@@ -310,7 +338,8 @@ impl Workspace {
             if let Some(index) = stdlib::RULESETS.first().and_then(|(_, path)| self.id_of(path)) {
                 let mut prelude = Vec::new();
                 let (mut state, mut stack) = (HashMap::new(), Vec::new());
-                let mut walk = Walk { state: &mut state, stack: &mut stack, order: &mut prelude, reads: &mut reads, defer };
+                let mut walk =
+                    Walk { state: &mut state, stack: &mut stack, order: &mut prelude, reads: &mut reads, defer, eager };
                 self.visit(host, index, &mut walk, &mut diagnostics);
                 files.extend(prelude);
             }
@@ -332,9 +361,9 @@ impl Workspace {
             items.iter().filter_map(|i| if let ast::Item::Scenario(s) = i { Some(s.clone()) } else { None }).collect();
         let army_defs: Vec<ast::ArmyDef> =
             items.iter().filter_map(|i| if let ast::Item::Army(a) = i { Some(a.clone()) } else { None }).collect();
-        let (mut partial, mut found, needs_trees) = check::check(&items, class_defs, item_defs);
-        if needs_trees && defer {
-            return None;
+        let (mut partial, mut found, misread) = check::check(&items, class_defs, item_defs);
+        if !misread.is_empty() {
+            return (Compilation { rules: None, partial: None, diagnostics: Vec::new(), files: Vec::new() }, misread);
         }
         diagnostics.append(&mut found);
         if !scenario_defs.is_empty() || !army_defs.is_empty() {
@@ -364,7 +393,7 @@ impl Workspace {
         dedupe(&mut diagnostics);
         let (rules, partial) =
             if diagnostics.iter().any(|d| d.is_error()) { (None, Some(partial)) } else { (Some(partial), None) };
-        Some(Compilation { rules, partial, diagnostics, files })
+        (Compilation { rules, partial, diagnostics, files }, misread)
     }
 
     fn visit(&mut self, host: &mut dyn Host, id: FileId, walk: &mut Walk<'_>, diagnostics: &mut Vec<Diagnostic>) {
@@ -378,11 +407,14 @@ impl Workspace {
         let Some(file) = self.file(id) else { return };
         let importer = file.path.clone();
         let imports: Vec<ast::Import> = if !file.raw && file.text.len() >= self.defer_from {
-            let read = walk.reads.entry(id).or_insert_with(|| match walk.defer {
-                true => file.read.get_or_init(|| std::sync::Arc::new(read::read(id, &file.text, true))).clone(),
-                // Checked again with every tree: a large file's are not kept.
-                false => std::sync::Arc::new(read::read(id, &file.text, false)),
-            });
+            let read = match walk.reads.get(&id) {
+                Some(read) => read.clone(),
+                None => {
+                    let read = self.read_of(id, walk.defer, walk.eager);
+                    walk.reads.insert(id, read.clone());
+                    read
+                }
+            };
             read.imports()
         } else {
             file.ast()
@@ -451,6 +483,30 @@ impl Workspace {
         walk.order.push(id);
     }
 
+    /// A large file's read for a round: the one kept with the file when it parses up front the
+    /// pieces `eager` names for it, else a new one, kept; without `defer`, every piece parsed
+    /// (and not kept).
+    fn read_of(&mut self, id: FileId, defer: bool, eager: &HashMap<String, Vec<usize>>) -> std::sync::Arc<read::Read> {
+        let Some(f) = self.files.get_mut(id.0 as usize) else { return std::sync::Arc::default() };
+        if !defer {
+            return std::sync::Arc::new(read::read(id, &f.text, false, Vec::new()));
+        }
+        let wanted = eager.get(&f.path).map_or(&[][..], Vec::as_slice);
+        let kept = f.read.get().cloned();
+        if let Some(read) = kept.as_ref().filter(|r| wanted.iter().all(|s| r.eager.contains(s))) {
+            return read.clone();
+        }
+        let mut starts = kept.map(|r| r.eager.clone()).unwrap_or_default();
+        for s in wanted {
+            if !starts.contains(s) {
+                starts.push(*s);
+            }
+        }
+        let read = std::sync::Arc::new(read::read(id, &f.text, true, starts));
+        f.read = std::sync::OnceLock::from(read.clone());
+        read
+    }
+
     /// How this compilation sees a file: its read where it is large, else its whole tree.
     fn view<'s>(&'s self, reads: &'s HashMap<FileId, std::sync::Arc<read::Read>>, id: FileId) -> Option<read::View<'s>> {
         match reads.get(&id) {
@@ -483,6 +539,8 @@ struct Walk<'w> {
     order: &'w mut Vec<FileId>,
     reads: &'w mut HashMap<FileId, std::sync::Arc<read::Read>>,
     defer: bool,
+    /// By path, the pieces of large files to parse up front (see `Workspace::compile_ids`).
+    eager: &'w HashMap<String, Vec<usize>>,
 }
 
 fn dedupe(diagnostics: &mut Vec<Diagnostic>) {
@@ -498,7 +556,7 @@ pub fn all_codes() -> impl Iterator<Item = &'static oc_diag::CodeInfo> {
 
 #[cfg(test)]
 mod lazy_parse {
-    use super::{stdlib, Workspace};
+    use super::{stdlib, MemoryHost, Workspace};
 
     /// Which standard library files have been parsed.
     fn parsed(ws: &Workspace) -> Vec<&str> {
@@ -553,6 +611,61 @@ mod lazy_parse {
         assert_eq!(whole.rules.as_ref().map(|r| r.classes.len()), Some(40 + stdlib_classes()));
         assert_eq!(deferred.diagnostics, whole.diagnostics);
         assert!(deferred.rules == whole.rules);
+        // Deferred, not checked again: every class and item of the file is still text.
+        let mut ws = Workspace::new();
+        ws.set_defer_from(1024);
+        let id = ws.add("big.oc".to_string(), text.clone());
+        ws.compile_ids(&mut stdlib::NoFiles, &[id]);
+        assert_eq!(held_as_text(&ws, id), (80, 0));
+
+        // A broken class: only its piece is parsed up front the next round, and kept so.
+        let broken = text.replacen("cost 507", "cost = 507", 1);
+        let mut eager = Workspace::new();
+        let id = eager.add("big.oc".to_string(), broken.clone());
+        let whole = eager.compile_ids(&mut stdlib::NoFiles, &[id]);
+        let mut ws = Workspace::new();
+        ws.set_defer_from(1024);
+        let id = ws.add("big.oc".to_string(), broken);
+        let deferred = ws.compile_ids(&mut stdlib::NoFiles, &[id]);
+        assert!(whole.error_count() > 0);
+        assert_eq!(deferred.diagnostics, whole.diagnostics);
+        assert!(deferred.partial == whole.partial);
+        assert_eq!(held_as_text(&ws, id), (79, 1));
+    }
+
+    /// A large file's kept read: how many pieces are held as text, and how many a round before
+    /// found misread.
+    fn held_as_text(ws: &Workspace, id: oc_diag::FileId) -> (usize, usize) {
+        let read = ws.file(id).and_then(|f| f.read.get());
+        let text = read.map_or(0, |r| r.pieces.iter().filter(|p| matches!(p, super::read::Piece::Deferred { .. })).count());
+        (text, read.map_or(0, |r| r.eager.len()))
+    }
+
+    /// Files that a deferred piece hides from a first reading (an import on a class's line, a
+    /// broken class before an import) are read in the same order, so the same diagnostics.
+    #[test]
+    fn deferring_reads_imports_in_the_same_order() {
+        let cases: [&[(&str, &str)]; 2] = [
+            &[
+                ("main.oc", "class Foo { cost 1 } import \"a.oc\"\nimport \"b.oc\"\n"),
+                ("a.oc", "class A { cost -1 }\n"),
+                ("b.oc", "class B { cost -2 }\n"),
+            ],
+            &[("main.oc", "import \"unit.oc\"\nimport \"units.oc\"\nclass Foo\n"), ("units.oc", "class U { cost 1 }\n")],
+        ];
+        for files in cases {
+            let compile = |defer_from: usize| {
+                let mut ws = Workspace::new();
+                ws.set_defer_from(defer_from);
+                let mut host: MemoryHost = files.iter().copied().collect();
+                let (c, _) = ws.compile(&mut host, &["main.oc".to_string()]);
+                let paths: Vec<String> = c.files.iter().filter_map(|f| ws.file(*f)).map(|f| f.path.clone()).collect();
+                (c.diagnostics, paths)
+            };
+            let (whole, deferred) = (compile(usize::MAX), compile(0));
+            assert!(!whole.0.is_empty());
+            assert_eq!(deferred, whole, "{files:?}");
+        }
     }
 
     fn stdlib_classes() -> usize {

@@ -6,9 +6,9 @@
 //! roots import is cut and parsed once.
 //!
 //! Whether a piece is a class or an item is read from its first two words, which only a parse
-//! can confirm: when the checker finds otherwise (or a help line wants every tree at once), the
-//! compilation is checked again with every piece parsed up front (`Workspace::compile_ids`), so
-//! deferring never changes a result.
+//! can confirm: where the checker finds otherwise (a broken class, two items on one line), the
+//! compilation is done again with those pieces parsed up front (`Read::eager`, kept with the
+//! file; `Workspace::compile_ids`), so deferring never changes a result.
 
 use oc_diag::{Diagnostic, FileId, Spanned};
 use oc_syntax::ast;
@@ -25,22 +25,26 @@ pub(crate) enum Piece {
     },
 }
 
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct Read {
     pub pieces: Vec<Piece>,
+    /// Where the pieces start that are parsed although their first words name a class or an
+    /// item: the checker found them not to be that one definition.
+    pub eager: Vec<usize>,
     /// The syntax errors of the cut and of the pieces parsed.
     pub syntax: Vec<Diagnostic>,
     pub unread: Vec<Spanned<String>>,
 }
 
-/// Reads `text`, deferring its classes and items when `defer` is set.
-pub(crate) fn read(file: FileId, text: &str, defer: bool) -> Read {
+/// Reads `text`, deferring its classes and items when `defer` is set, but for the pieces that
+/// start at `eager`.
+pub(crate) fn read(file: FileId, text: &str, defer: bool, eager: Vec<usize>) -> Read {
     let outline = oc_syntax::outline(file, text);
     let mut syntax = outline.diagnostics;
     let mut unread = outline.unread;
     let mut pieces = Vec::with_capacity(outline.pieces.len());
     for range in outline.pieces {
-        if defer {
+        if defer && !eager.contains(&range.start) {
             let head = oc_syntax::piece_head(file, text, range.clone());
             if let Some((keyword @ ("class" | "weapon" | "accessory" | "consumable"), name)) = head {
                 pieces.push(Piece::Deferred { class: keyword == "class", def: Unparsed { name, range } });
@@ -49,7 +53,7 @@ pub(crate) fn read(file: FileId, text: &str, defer: bool) -> Read {
         }
         pieces.push(Piece::Parsed(oc_syntax::parse_piece(file, text, range, &mut syntax, &mut unread)));
     }
-    Read { pieces, syntax, unread }
+    Read { pieces, eager, syntax, unread }
 }
 
 impl Read {

@@ -19,6 +19,16 @@ pub(crate) struct Unparsed {
     pub range: std::ops::Range<usize>,
 }
 
+impl Unparsed {
+    /// Its tree, its syntax problems pushed to `diags`; `None` unless it is one definition of
+    /// the kind and name its first words gave.
+    fn parse<T: Definition>(&self, file: oc_diag::FileId, text: &str, diags: &mut Vec<Diagnostic>) -> Option<T> {
+        let mut unread = Vec::new();
+        let mut items = oc_syntax::parse_piece(file, text, self.range.clone(), diags, &mut unread);
+        items.pop().filter(|_| items.is_empty()).and_then(T::from_item).filter(|t| *t.name() == self.name)
+    }
+}
+
 /// What the checker needs of a deferred definition's tree.
 pub(crate) trait Definition: Clone {
     fn name(&self) -> &ast::Ident;
@@ -52,11 +62,12 @@ impl Definition for ast::ItemDef {
 }
 
 impl<'a, T: Definition> Held<'a, T> {
-    pub fn as_tree(&self) -> Option<&'a T> {
-        if let Held::Tree(t) = self {
-            Some(*t)
-        } else {
-            None
+    /// The tree, borrowed or parsed again (its syntax problems dropped: they were reported when
+    /// it was first parsed). `None` for text that is not the definition its first words named.
+    pub fn reread(&self) -> Option<std::borrow::Cow<'a, T>> {
+        match self {
+            Held::Tree(t) => Some(std::borrow::Cow::Borrowed(*t)),
+            Held::Text { file, text, def } => def.parse(*file, text, &mut Vec::new()).map(std::borrow::Cow::Owned),
         }
     }
 
@@ -111,19 +122,17 @@ impl<'a> Index<'a> {
 
 impl<'a> Checker<'a> {
     /// A held definition's tree: borrowed, or parsed from its text (its syntax problems
-    /// reported) and owned by the caller, who drops it once lowered. `None`, with `needs_trees`
-    /// set, when the text is not the one definition its first words named.
+    /// reported) and owned by the caller, who drops it once lowered. `None` when the text is not
+    /// the one definition its first words named: the piece is noted in `misread`.
     pub fn tree<T: Definition>(&mut self, held: &Held<'a, T>) -> Option<std::borrow::Cow<'a, T>> {
         match held {
             Held::Tree(t) => Some(std::borrow::Cow::Borrowed(*t)),
             Held::Text { file, text, def } => {
-                let mut unread = Vec::new();
-                let mut items = oc_syntax::parse_piece(*file, text, def.range.clone(), &mut self.diags, &mut unread);
-                let one = items.pop().filter(|_| items.is_empty()).and_then(T::from_item).filter(|t| *t.name() == def.name);
-                if one.is_none() {
-                    self.needs_trees = true;
+                let tree = def.parse(*file, text, &mut self.diags);
+                if tree.is_none() {
+                    self.misread.push((*file, def.range.start));
                 }
-                one.map(std::borrow::Cow::Owned)
+                tree.map(std::borrow::Cow::Owned)
             }
         }
     }
