@@ -29,7 +29,7 @@ impl Checker<'_> {
         let examples = self.examples.get_or_insert_with(|| {
             // Every written use once, the first of each tag and argument count kept: classes,
             // then items, in source order. A definition held as text is parsed again here
-            // (quietly: its syntax was reported when it was lowered).
+            // (quietly: its syntax is reported once, where it is lowered).
             let mut found: HashMap<(oc_diag::Name, usize), (String, String)> = HashMap::new();
             let mut note = |owner: &str, uses: &[ast::TagRef]| {
                 for u in uses.iter().filter(|u| !u.args.is_empty()) {

@@ -99,7 +99,8 @@ pub struct SourceFile {
     /// Not DSL source (a scenario's map): never parsed, an empty file to a compilation.
     raw: bool,
     /// A large file as compilations read it, its classes and items deferred (see `read.rs`):
-    /// kept, so that a file imported by many roots is cut and parsed once.
+    /// kept, so that a file imported by many roots is cut once (again only when a round finds
+    /// a piece of it misread).
     read: std::sync::OnceLock<std::sync::Arc<read::Read>>,
 }
 
@@ -161,7 +162,8 @@ impl Compilation {
 }
 
 /// All files read so far, each parsed once (but a large file's classes and items, parsed at each
-/// compilation as they are lowered). Standard library files are preloaded.
+/// compilation as they are lowered, and files a compilation reads again in a new round: see
+/// [`Workspace::compile_ids`]). Standard library files are preloaded.
 #[derive(Debug)]
 pub struct Workspace {
     files: Vec<SourceFile>,
@@ -280,14 +282,15 @@ impl Workspace {
     /// words name a class or an item but which is not that one definition (a broken class, an
     /// import on a class's line) is found as it is lowered; the compilation is then done again
     /// with such pieces parsed up front, from the files known before it (so files load in the
-    /// same order), up to four times, then with every piece parsed. Either way the result is
+    /// same order), up to three more times, then with every piece parsed. The files the
+    /// compilation itself loaded are read from the host again in each new round. Either way the result is
     /// the one a compilation that parsed everything up front gives. Smaller files' trees are
     /// parsed once and kept.
     pub fn compile_ids(&mut self, host: &mut dyn Host, roots: &[FileId]) -> Compilation {
         let known = self.files.len();
         // Each round parses up front the pieces the rounds before misread (each adds some, so
         // this ends); past a few rounds, every piece.
-        let mut eager: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut eager: HashMap<String, HashSet<usize>> = HashMap::new();
         for _ in 0..4 {
             let (compilation, misread) = self.compile_reading(host, roots, true, &eager);
             if misread.is_empty() {
@@ -295,7 +298,7 @@ impl Workspace {
             }
             for (id, start) in misread {
                 if let Some(f) = self.file(id) {
-                    eager.entry(f.path.clone()).or_default().push(start);
+                    eager.entry(f.path.clone()).or_default().insert(start);
                 }
             }
             // As before the round: a misread piece may have hidden an import, and the next
@@ -319,7 +322,7 @@ impl Workspace {
         host: &mut dyn Host,
         roots: &[FileId],
         defer: bool,
-        eager: &HashMap<String, Vec<usize>>,
+        eager: &HashMap<String, HashSet<usize>>,
     ) -> (Compilation, Vec<(FileId, usize)>) {
         let mut diagnostics = Vec::new();
         let mut order = Vec::new();
@@ -486,22 +489,18 @@ impl Workspace {
     /// A large file's read for a round: the one kept with the file when it parses up front the
     /// pieces `eager` names for it, else a new one, kept; without `defer`, every piece parsed
     /// (and not kept).
-    fn read_of(&mut self, id: FileId, defer: bool, eager: &HashMap<String, Vec<usize>>) -> std::sync::Arc<read::Read> {
+    fn read_of(&mut self, id: FileId, defer: bool, eager: &HashMap<String, HashSet<usize>>) -> std::sync::Arc<read::Read> {
         let Some(f) = self.files.get_mut(id.0 as usize) else { return std::sync::Arc::default() };
         if !defer {
-            return std::sync::Arc::new(read::read(id, &f.text, false, Vec::new()));
+            return std::sync::Arc::new(read::read(id, &f.text, false, HashSet::new()));
         }
-        let wanted = eager.get(&f.path).map_or(&[][..], Vec::as_slice);
+        let wanted = eager.get(&f.path);
         let kept = f.read.get().cloned();
-        if let Some(read) = kept.as_ref().filter(|r| wanted.iter().all(|s| r.eager.contains(s))) {
+        if let Some(read) = kept.as_ref().filter(|r| wanted.is_none_or(|w| w.is_subset(&r.eager))) {
             return read.clone();
         }
         let mut starts = kept.map(|r| r.eager.clone()).unwrap_or_default();
-        for s in wanted {
-            if !starts.contains(s) {
-                starts.push(*s);
-            }
-        }
+        starts.extend(wanted.into_iter().flatten().copied());
         let read = std::sync::Arc::new(read::read(id, &f.text, true, starts));
         f.read = std::sync::OnceLock::from(read.clone());
         read
@@ -540,7 +539,7 @@ struct Walk<'w> {
     reads: &'w mut HashMap<FileId, std::sync::Arc<read::Read>>,
     defer: bool,
     /// By path, the pieces of large files to parse up front (see `Workspace::compile_ids`).
-    eager: &'w HashMap<String, Vec<usize>>,
+    eager: &'w HashMap<String, HashSet<usize>>,
 }
 
 fn dedupe(diagnostics: &mut Vec<Diagnostic>) {

@@ -3,7 +3,7 @@
 //! lowers them, one tree at a time, each dropped once lowered. A large project's tree is never
 //! whole, so checking it holds little more than its text and its model
 //! (`bench check_peak_bytes_per_source_byte`). The read is kept with the file, so a file many
-//! roots import is cut and parsed once.
+//! roots import is cut once.
 //!
 //! Whether a piece is a class or an item is read from its first two words, which only a parse
 //! can confirm: where the checker finds otherwise (a broken class, two items on one line), the
@@ -30,7 +30,7 @@ pub(crate) struct Read {
     pub pieces: Vec<Piece>,
     /// Where the pieces start that are parsed although their first words name a class or an
     /// item: the checker found them not to be that one definition.
-    pub eager: Vec<usize>,
+    pub eager: std::collections::HashSet<usize>,
     /// The syntax errors of the cut and of the pieces parsed.
     pub syntax: Vec<Diagnostic>,
     pub unread: Vec<Spanned<String>>,
@@ -38,7 +38,7 @@ pub(crate) struct Read {
 
 /// Reads `text`, deferring its classes and items when `defer` is set, but for the pieces that
 /// start at `eager`.
-pub(crate) fn read(file: FileId, text: &str, defer: bool, eager: Vec<usize>) -> Read {
+pub(crate) fn read(file: FileId, text: &str, defer: bool, eager: std::collections::HashSet<usize>) -> Read {
     let outline = oc_syntax::outline(file, text);
     let mut syntax = outline.diagnostics;
     let mut unread = outline.unread;

@@ -62,8 +62,8 @@ impl Definition for ast::ItemDef {
 }
 
 impl<'a, T: Definition> Held<'a, T> {
-    /// The tree, borrowed or parsed again (its syntax problems dropped: they were reported when
-    /// it was first parsed). `None` for text that is not the definition its first words named.
+    /// The tree, borrowed or parsed again (its syntax problems dropped: they are reported once,
+    /// where it is lowered). `None` for text that is not the definition its first words named.
     pub fn reread(&self) -> Option<std::borrow::Cow<'a, T>> {
         match self {
             Held::Tree(t) => Some(std::borrow::Cow::Borrowed(*t)),
@@ -110,6 +110,12 @@ impl<'a> Index<'a> {
         self.map.get(name).map(|i| *i as usize)
     }
 
+    /// Whether `def`, the `i`th definition, is the first of its name (a repeat is reported and
+    /// never lowered).
+    pub fn first<T: Definition>(&self, def: &Held<'_, T>, i: usize) -> bool {
+        self.get(&def.name().value) == Some(i)
+    }
+
     pub fn contains(&self, name: &str) -> bool {
         self.map.contains_key(name)
     }
@@ -142,14 +148,12 @@ impl<'a> Checker<'a> {
     /// first words named was no repeat: `tree` says so).
     pub(super) fn parse_repeats(&mut self) {
         for i in 0..self.class_defs.len() {
-            let held = self.class_defs.get(i).cloned();
-            if let Some(held @ Held::Text { .. }) = held.filter(|h| self.classes.get(&h.name().value) != Some(i)) {
+            if let Some(held @ Held::Text { .. }) = self.class_defs.get(i).filter(|h| !self.classes.first(h, i)).cloned() {
                 self.tree(&held);
             }
         }
         for i in 0..self.item_defs.len() {
-            let held = self.item_defs.get(i).cloned();
-            if let Some(held @ Held::Text { .. }) = held.filter(|h| self.items.get(&h.name().value) != Some(i)) {
+            if let Some(held @ Held::Text { .. }) = self.item_defs.get(i).filter(|h| !self.items.first(h, i)).cloned() {
                 self.tree(&held);
             }
         }

@@ -143,10 +143,7 @@ impl<'a> Checker<'a> {
         let mut out = Vec::with_capacity(self.classes.order.len());
         for i in 0..self.class_defs.len() {
             // First definitions only, in order: a repeat was reported.
-            let Some(held) = self.class_defs.get(i).cloned() else { continue };
-            if self.classes.get(&held.name().value) != Some(i) {
-                continue;
-            }
+            let Some(held) = self.class_defs.get(i).filter(|h| self.classes.first(h, i)).cloned() else { continue };
             let Some(c) = self.tree(&held) else { continue };
             let c: &ast::ClassDef = &c;
             for w in
@@ -320,10 +317,7 @@ impl<'a> Checker<'a> {
         let (wlo, whi) = self.ruleset.and_then(|r| r.weight_ranges.first()).map_or((i64::MIN, i64::MAX), |w| w.value);
         let weight_span = self.ruleset.and_then(|r| r.weight_ranges.first()).map(|w| w.span);
         for index in 0..self.item_defs.len() {
-            let Some(held) = self.item_defs.get(index).cloned() else { continue };
-            if self.items.get(&held.name().value) != Some(index) {
-                continue;
-            }
+            let Some(held) = self.item_defs.get(index).filter(|h| self.items.first(h, index)).cloned() else { continue };
             let Some(it) = self.tree(&held) else { continue };
             let it: &ast::ItemDef = &it;
             if let Some(slot) = self.item_types.get_mut(index) {
