@@ -2,8 +2,11 @@
 
 use std::fmt::Write as _;
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource};
-use oc_diag::{line_col, Diagnostic, FileId, Severity};
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, MietteError, MietteSpanContents, NamedSource,
+    SourceCode, SourceSpan, SpanContents,
+};
+use oc_diag::{Diagnostic, FileId, Severity};
 
 /// Gives the path and text of a file id.
 pub trait Sources {
@@ -57,6 +60,79 @@ pub fn install_panic_hook() {
     }));
 }
 
+/// The lines of a file a report shows (those of its spans, one more each side), standing for the
+/// whole file: miette finds a span's line by reading from the start of its source, so handing
+/// it a whole large file made each report cost the file's length (100,000 reports on one 1 MB
+/// file took two minutes).
+struct Window {
+    text: String,
+    /// Where the window starts in the file (a line start), and that line's index.
+    offset: usize,
+    first_line: usize,
+}
+
+impl Window {
+    fn of(text: &str, spans: &[(usize, usize)]) -> Window {
+        let from = spans.iter().map(|s| s.0).min().unwrap_or(0);
+        let to = spans.iter().map(|s| s.1).max().unwrap_or(0);
+        let from = line_bounds(text, line_bounds(text, from).0.saturating_sub(1)).0;
+        let to = line_bounds(text, (line_bounds(text, to).1 + 1).min(text.len())).1;
+        Window { text: text.get(from..to).unwrap_or("").to_string(), offset: from, first_line: line_index(text, from) }
+    }
+}
+
+impl SourceCode for Window {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let local = SourceSpan::new(span.offset().saturating_sub(self.offset).into(), span.len());
+        let inner = self.text.read_span(&local, before, after)?;
+        Ok(Box::new(MietteSpanContents::new(
+            inner.data(),
+            SourceSpan::new((inner.span().offset() + self.offset).into(), inner.span().len()),
+            inner.line() + self.first_line,
+            inner.column(),
+            inner.line_count(),
+        )))
+    }
+}
+
+thread_local! {
+    /// The line starts of the file last reported on (by its address and length): reports come
+    /// file by file, and each needs its first line's number.
+    static LINES: std::cell::RefCell<(usize, usize, Vec<usize>)> = const { std::cell::RefCell::new((0, 0, Vec::new())) };
+}
+
+/// The 0-based index of the line holding `at`, and where that line starts.
+fn line_of(text: &str, at: usize) -> (usize, usize) {
+    LINES.with(|lines| {
+        let mut lines = lines.borrow_mut();
+        let key = (text.as_ptr() as usize, text.len());
+        if (lines.0, lines.1) != key || lines.2.is_empty() {
+            let starts = std::iter::once(0).chain(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+            *lines = (key.0, key.1, starts.collect());
+        }
+        let index = lines.2.partition_point(|&s| s <= at).saturating_sub(1);
+        (index, lines.2.get(index).copied().unwrap_or(0))
+    })
+}
+
+fn line_index(text: &str, at: usize) -> usize {
+    line_of(text, at).0
+}
+
+/// `oc_diag::line_col` (1-based line and column in characters), without reading the file from
+/// its start for each report.
+fn position(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let (index, start) = line_of(text, offset);
+    let col = text.get(start..offset).map_or(offset - start, |s| s.chars().count()) + 1;
+    (index + 1, col)
+}
+
 /// The byte range of the line holding `at`.
 fn line_bounds(text: &str, at: usize) -> (usize, usize) {
     let at = at.min(text.len());
@@ -81,7 +157,7 @@ fn has_long_line(text: &str, spans: &[(usize, usize)]) -> bool {
 fn render_clipped(sources: &dyn Sources, d: &Diagnostic, start: usize, end: usize) -> String {
     let file = d.span.file;
     let text = sources.text(file);
-    let (line, col) = line_col(text, start);
+    let (line, col) = position(text, start);
     let (ls, le) = line_bounds(text, start);
     let line_text = text.get(ls..le).unwrap_or("");
     // Char positions, so a window never cuts a character in two.
@@ -106,7 +182,7 @@ fn render_clipped(sources: &dyn Sources, d: &Diagnostic, start: usize, end: usiz
     let _ = writeln!(out, "{pad} |   (line {line} is {} characters long; it is shown clipped)", line_text.chars().count());
     for l in &d.secondary {
         let other = sources.text(l.span.file);
-        let (ln, c) = line_col(other, l.span.start as usize);
+        let (ln, c) = position(other, l.span.start as usize);
         let _ = writeln!(out, "{pad} = note: {} at {}:{ln}:{c}", l.message, sources.path(l.span.file));
     }
     if !d.help.is_empty() {
@@ -141,7 +217,7 @@ pub fn render(sources: &dyn Sources, d: &Diagnostic, style: Style) -> String {
             labels.push(LabeledSpan::new_with_span(Some(l.message.clone()), (s, e - s)));
         } else {
             let other = sources.text(l.span.file);
-            let (line, col) = line_col(other, l.span.start as usize);
+            let (line, col) = position(other, l.span.start as usize);
             let _ = write!(notes, "\nnote: {} at {}:{line}:{col}", l.message, sources.path(l.span.file));
         }
     }
@@ -149,11 +225,12 @@ pub fn render(sources: &dyn Sources, d: &Diagnostic, style: Style) -> String {
         Severity::Error => miette::Severity::Error,
         Severity::Warning => miette::Severity::Warning,
     };
+    let spans: Vec<(usize, usize)> = labels.iter().map(|l| (l.offset(), l.offset() + l.len())).collect();
     let mut diag = MietteDiagnostic::new(d.message.clone()).with_code(d.code).with_severity(severity).with_labels(labels);
     if !d.help.is_empty() || !notes.is_empty() {
         diag = diag.with_help(format!("{}{notes}", d.help));
     }
-    let report = miette::Report::new(diag).with_source_code(NamedSource::new(sources.path(file), text.to_string()));
+    let report = miette::Report::new(diag).with_source_code(NamedSource::new(sources.path(file), Window::of(text, &spans)));
     let theme = match style {
         Style::Fancy => GraphicalTheme::unicode(),
         Style::Plain => GraphicalTheme::none(),
@@ -165,7 +242,7 @@ pub fn render(sources: &dyn Sources, d: &Diagnostic, style: Style) -> String {
     let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler.render_report(&mut out, report.as_ref())));
     QUIET_PANICS.with(|q| q.set(false));
     if !matches!(drawn, Ok(Ok(()))) {
-        let (line, col) = line_col(text, start);
+        let (line, col) = position(text, start);
         out = format!("{}: {} [{}] at {}:{line}:{col}\n", severity_word(d.severity), d.message, d.code, sources.path(file));
     }
     out
@@ -184,8 +261,8 @@ pub fn json(sources: &dyn Sources, diagnostics: &[Diagnostic], files: usize) -> 
         .iter()
         .map(|d| {
             let text = sources.text(d.span.file);
-            let (line, column) = line_col(text, d.span.start as usize);
-            let (end_line, end_column) = line_col(text, d.span.end as usize);
+            let (line, column) = position(text, d.span.start as usize);
+            let (end_line, end_column) = position(text, d.span.end as usize);
             serde_json::json!({
                 "code": d.code,
                 "severity": severity_word(d.severity),
@@ -198,8 +275,8 @@ pub fn json(sources: &dyn Sources, diagnostics: &[Diagnostic], files: usize) -> 
                 "label": d.label.as_deref().unwrap_or(&d.message),
                 "secondary": d.secondary.iter().map(|l| {
                     let text = sources.text(l.span.file);
-                    let (line, column) = line_col(text, l.span.start as usize);
-                    let (end_line, end_column) = line_col(text, l.span.end as usize);
+                    let (line, column) = position(text, l.span.start as usize);
+                    let (end_line, end_column) = position(text, l.span.end as usize);
                     serde_json::json!({
                         "message": l.message,
                         "file": sources.path(l.span.file),
@@ -233,4 +310,74 @@ pub fn merge_json(runs: Vec<serde_json::Value>) -> serde_json::Value {
     }
     let [(_, files), (_, errors), (_, warnings)] = counts;
     serde_json::json!({"diagnostics": diagnostics, "files": files, "errors": errors, "warnings": warnings})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct One(&'static str);
+
+    impl Sources for One {
+        fn path(&self, _: FileId) -> String {
+            "a.oc".to_string()
+        }
+        fn text(&self, _: FileId) -> &str {
+            self.0
+        }
+    }
+
+    /// What miette draws given the whole file, as `render` did before it was given a window.
+    fn whole(text: &str, d: &Diagnostic) -> String {
+        let labels: Vec<LabeledSpan> = std::iter::once((d.span, d.label.clone().unwrap_or_else(|| d.message.clone())))
+            .chain(d.secondary.iter().map(|l| (l.span, l.message.clone())))
+            .enumerate()
+            .map(|(i, (s, m))| {
+                let span = (s.start as usize, (s.end - s.start) as usize);
+                if i == 0 {
+                    LabeledSpan::new_primary_with_span(Some(m), span)
+                } else {
+                    LabeledSpan::new_with_span(Some(m), span)
+                }
+            })
+            .collect();
+        let diag = MietteDiagnostic::new(d.message.clone())
+            .with_code(d.code)
+            .with_severity(miette::Severity::Error)
+            .with_labels(labels)
+            .with_help(d.help.clone());
+        let report = miette::Report::new(diag).with_source_code(NamedSource::new("a.oc", text.to_string()));
+        let mut out = String::new();
+        let handler = GraphicalReportHandler::new_themed(GraphicalTheme::none()).with_links(false).with_width(100);
+        let _ = handler.render_report(&mut out, report.as_ref());
+        out
+    }
+
+    #[test]
+    fn positions_are_line_col() {
+        for text in ["", "a", "\n", "ab\ncd\n", "é\nxé\n\nz", "\n\nab"] {
+            for offset in 0..=text.len() + 1 {
+                assert_eq!(position(text, offset), oc_diag::line_col(text, offset), "{text:?} at {offset}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_report_drawn_from_its_lines_is_the_report_drawn_from_the_whole_file() {
+        let text = "class A {\n    cost 1\n}\n\nclass B { cost 2 }\nclass C {\n    ratings { str C }\n    cost 3\n}";
+        let span = |s: usize, e: usize| oc_diag::Span::new(FileId(0), s, e);
+        let mut cases = Vec::new();
+        for (s, e) in [(0, 5), (14, 20), (22, 23), (24, 29), (text.len() - 1, text.len()), (10, 40), (text.len(), text.len())] {
+            cases.push(Diagnostic::error("oc::test", span(s, e), "a problem").with_help("fix it"));
+        }
+        cases.push(
+            Diagnostic::error("oc::test", span(49, 54), "defined twice")
+                .with_secondary(span(0, 5), "first here")
+                .with_secondary(span(text.len() - 8, text.len() - 2), "and here")
+                .with_help("rename one"),
+        );
+        for d in &cases {
+            assert_eq!(render(&One(text), d, Style::Plain), whole(text, d), "{d:?}");
+        }
+    }
 }
