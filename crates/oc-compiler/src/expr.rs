@@ -183,7 +183,10 @@ impl<'a> Checker<'a> {
             candidates.push("triangle".into());
         }
         if let Some(f) = scope.formulas {
-            candidates.extend(f.keys().cloned());
+            // In a fixed order (the formulas are hashed): of two as near, the same is suggested on every run.
+            let mut formulas: Vec<String> = f.keys().cloned().collect();
+            formulas.sort();
+            candidates.extend(formulas);
         }
         let is_attr = self.attribute_type(n).is_some();
         let help = if is_attr && scope.units {
@@ -407,7 +410,9 @@ impl<'a> Checker<'a> {
             return error_expr();
         };
         let Some((keys, value)) = self.tables.get(table.as_str()).cloned() else {
-            let names: Vec<String> = self.tables.keys().cloned().collect();
+            let mut names: Vec<String> = self.tables.keys().cloned().collect();
+            // In a fixed order (the table is hashed): the same help on every run.
+            names.sort();
             let help = match did_you_mean(table, names.iter().map(String::as_str)) {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => format!("the ruleset's tables: {}", names.join(", ")),
@@ -548,7 +553,8 @@ impl<'a> Checker<'a> {
                 // (per unit) outside it: every `roll(NAME)` of that strike or event reads it.
                 return (m::Expr::Roll { die: name.to_string(), target }, Some(Type::Int));
             }
-            let names: Vec<String> = self.dice.keys().cloned().collect();
+            let mut names: Vec<String> = self.dice.keys().cloned().collect();
+            names.sort();
             let help = match did_you_mean(name, names.iter().map(String::as_str)) {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => {

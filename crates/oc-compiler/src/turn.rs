@@ -98,7 +98,8 @@ impl Checker<'_> {
             if c.dice.contains_key(name.value.as_str()) {
                 return true;
             }
-            let names: Vec<String> = c.dice.keys().cloned().collect();
+            let mut names: Vec<String> = c.dice.keys().cloned().collect();
+            names.sort();
             let help = match did_you_mean(&name.value, names.iter().map(String::as_str)) {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => format!("declare it in the ruleset: `dice {} d6`", name.value),
@@ -193,7 +194,8 @@ impl Checker<'_> {
             }
         }
         if turn.spend.is_none() {
-            if let Some(span) = seen.values().next() {
+            // The first written (the formulas are hashed: the same span on every run).
+            if let Some(span) = seen.values().min() {
                 self.error(
                     Diagnostic::error(TURN_RULES, *span, "step formulas without `spend`: an activation is one step")
                         .with_help("name the resource steps are paid from: `spend stamina`"),

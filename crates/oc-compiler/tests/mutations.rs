@@ -92,7 +92,9 @@ fn damaged_sources_never_panic_and_spans_stay_in_bounds() {
     // Every file's classes and items parsed as they are lowered: the same result, damaged or not.
     let mut deferring = Workspace::new();
     deferring.set_defer_from(0);
-    for round in 0..80 {
+    // `OC_MUTATION_ROUNDS=2000` for a longer run (CI runs 80).
+    let rounds: u32 = std::env::var("OC_MUTATION_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(80);
+    for round in 0..rounds {
         for (path, text) in oc_compiler::stdlib::FILES {
             if round % 4 != 0 && *path != "ratings/tags.oc" && *path != "ratings/ruleset.oc" {
                 continue;
