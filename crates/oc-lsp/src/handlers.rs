@@ -154,7 +154,13 @@ fn view<'a>(server: &'a Server, uri: &Uri) -> Option<View<'a>> {
 /// library file in the cache folder (written there, read-only, on first use).
 fn location(server: &Server, root: Option<&Path>, ws: &Workspace, span: Span) -> Option<Location> {
     let file = ws.file(span.file)?;
-    let range = LineIndex::new(&file.text).range(span.start as usize, span.end as usize);
+    located(server, root, ws, span, &LineIndex::new(&file.text))
+}
+
+/// [`location`] with the file's line index in hand (many spans of one file: its uses).
+fn located(server: &Server, root: Option<&Path>, ws: &Workspace, span: Span, index: &LineIndex<'_>) -> Option<Location> {
+    let file = ws.file(span.file)?;
+    let range = index.range(span.start as usize, span.end as usize);
     let path = match file.path.strip_prefix(oc_compiler::stdlib::PREFIX) {
         Some(rest) => {
             write_std(server);
@@ -327,8 +333,9 @@ fn uses(server: &Server, uri: &Uri, position: Position) -> Option<(Def, Vec<Loca
         if oc_project::discover::is_map(path) {
             continue;
         }
+        let index = LineIndex::new(&f.text);
         for (start, end) in analysis::uses_in(&f.text, &def.name) {
-            if let Some(l) = location(server, v.root, v.ws, Span::new(id, start, end)) {
+            if let Some(l) = located(server, v.root, v.ws, Span::new(id, start, end), &index) {
                 out.push(l);
             }
         }

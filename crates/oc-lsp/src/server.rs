@@ -203,13 +203,15 @@ impl Server {
             }
         };
         let mut by_uri: BTreeMap<String, (Uri, Vec<Published>)> = BTreeMap::new();
+        // One line index a file: a file with many diagnostics is not read once for each.
+        let mut lines = Lines::default();
         for d in &outcome.diagnostics {
             let path = state.session.path(d.span.file);
             if path.starts_with(oc_compiler::stdlib::PREFIX) {
                 continue;
             }
             let Some(uri) = path_to_uri(&root.join(path)) else { continue };
-            let published = to_lsp(&state.session, root, d);
+            let published = to_lsp(&state.session, &mut lines, root, d);
             by_uri.entry(uri.as_str().to_string()).or_insert_with(|| (uri, Vec::new())).1.push(published);
         }
         let mut sends = Vec::new();
@@ -280,10 +282,16 @@ fn add_open(project: &mut Project, open: impl Iterator<Item = String>) {
     }
 }
 
-/// The LSP range of a span, in the text it was checked with.
-pub fn span_range(session: &Session, span: Span) -> lsp_types::Range {
-    let text = session.text(span.file);
-    LineIndex::new(text).range(span.start as usize, span.end as usize)
+/// Each file's line index, made when first wanted.
+#[derive(Default)]
+struct Lines<'a>(std::collections::HashMap<oc_diag::FileId, LineIndex<'a>>);
+
+impl<'a> Lines<'a> {
+    /// The LSP range of a span, in the text it was checked with.
+    fn range(&mut self, session: &'a Session, span: Span) -> lsp_types::Range {
+        let index = self.0.entry(span.file).or_insert_with(|| LineIndex::new(session.text(span.file)));
+        index.range(span.start as usize, span.end as usize)
+    }
 }
 
 /// The replacement a did-you-mean help suggests: the name between the backquotes after "did you
@@ -294,7 +302,7 @@ pub fn suggestion(help: &str) -> Option<String> {
     (!name.is_empty()).then(|| name.to_string())
 }
 
-fn to_lsp(session: &Session, root: &Path, d: &Diagnostic) -> Published {
+fn to_lsp<'a>(session: &'a Session, lines: &mut Lines<'a>, root: &Path, d: &Diagnostic) -> Published {
     let mut message = d.message.clone();
     if let Some(label) = d.label.as_ref().filter(|l| **l != d.message && !l.is_empty()) {
         message.push_str(&format!("\n{label}"));
@@ -309,13 +317,13 @@ fn to_lsp(session: &Session, root: &Path, d: &Diagnostic) -> Published {
             let path = session.path(l.span.file);
             let uri = if path.starts_with(oc_compiler::stdlib::PREFIX) { None } else { path_to_uri(&root.join(path)) }?;
             Some(DiagnosticRelatedInformation {
-                location: Location::new(uri, span_range(session, l.span)),
+                location: Location::new(uri, lines.range(session, l.span)),
                 message: l.message.clone(),
             })
         })
         .collect();
     let diagnostic = LspDiagnostic {
-        range: span_range(session, d.span),
+        range: lines.range(session, d.span),
         severity: Some(match d.severity {
             Severity::Error => DiagnosticSeverity::ERROR,
             Severity::Warning => DiagnosticSeverity::WARNING,
