@@ -11,16 +11,59 @@ use crate::{anchor, href, summary, Entry, Input, Kind};
 /// Whether the rules define `name` as a `kind` (so that its anchor exists).
 pub(crate) fn defined(rules: &Rules, kind: Kind, name: &str) -> bool {
     match kind {
-        Kind::Class => rules.class(name).is_some(),
-        Kind::Item => rules.item(name).is_some(),
-        Kind::Tag => rules.tag(name).is_some(),
-        Kind::Status => rules.status(name).is_some(),
+        Kind::Class | Kind::Item | Kind::Tag | Kind::Status => indexed(rules, kind, name),
         Kind::Terrain => rules.terrain(name).is_some(),
         Kind::WeaponType => rules.weapon_type(name).is_some(),
         Kind::Movement => rules.movements.iter().any(|m| m == name),
         Kind::Ruleset => rules.ruleset.name == name,
         Kind::Scenario => rules.scenario(name).is_some(),
         Kind::Army => rules.army(name).is_some(),
+    }
+}
+
+/// Where each class, item, tag and status is (by kind and name), in the rules at an address.
+type Places = (usize, std::collections::HashMap<(Kind, String), usize>);
+
+thread_local! {
+    /// The places in the rules last asked about: a site links thousands of names, and
+    /// `Rules::class` searches the list.
+    static PLACES: std::cell::RefCell<Places> = std::cell::RefCell::new((0, std::collections::HashMap::new()));
+}
+
+/// [`defined`] for the kinds the rules hold many of, through an index of their places. A place
+/// found is checked against the name there, and a name not found is searched for, so an index
+/// of other rules at the same address can only cost time, never give a wrong answer.
+fn indexed(rules: &Rules, kind: Kind, name: &str) -> bool {
+    let name_at = |kind: Kind, i: usize| -> Option<&str> {
+        match kind {
+            Kind::Class => rules.classes.get(i).map(|c| c.name.as_str()),
+            Kind::Item => rules.items.get(i).map(|c| c.name.as_str()),
+            Kind::Tag => rules.tags.get(i).map(|c| c.name.as_str()),
+            _ => rules.statuses.get(i).map(|c| c.name.as_str()),
+        }
+    };
+    let place = PLACES.with(|places| {
+        let mut places = places.borrow_mut();
+        let address = rules as *const Rules as usize;
+        if places.0 != address {
+            let mut index = std::collections::HashMap::new();
+            for kind in [Kind::Class, Kind::Item, Kind::Tag, Kind::Status] {
+                for i in (0..).map_while(|i| name_at(kind, i).map(|n| (i, n))) {
+                    index.entry((kind, i.1.to_string())).or_insert(i.0);
+                }
+            }
+            *places = (address, index);
+        }
+        places.1.get(&(kind, name.to_string())).copied()
+    });
+    if place.and_then(|i| name_at(kind, i)) == Some(name) {
+        return true;
+    }
+    match kind {
+        Kind::Class => rules.class(name).is_some(),
+        Kind::Item => rules.item(name).is_some(),
+        Kind::Tag => rules.tag(name).is_some(),
+        _ => rules.status(name).is_some(),
     }
 }
 

@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use oc_compiler::Workspace;
-use oc_diag::{line_col, FileId};
+use oc_diag::FileId;
 use oc_model::Rules;
 use oc_syntax::ast;
 
@@ -152,7 +152,11 @@ impl<'a> Input<'a> {
             }
             let index = self.sources.len();
             self.sources.push(Source { shown: oc_compiler::stdlib::shown_path(&file.path), text: file.text.clone() });
-            let line = |span: oc_diag::Span| line_col(&file.text, span.start as usize).0;
+            // Line numbers from the line starts (`line_col` reads from the file's start each time).
+            let starts: Vec<usize> = std::iter::once(0)
+                .chain(file.text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1))
+                .collect();
+            let line = |span: oc_diag::Span| starts.partition_point(|&s| s <= span.start as usize);
             for item in &file.ast().items {
                 let mut found: Vec<(Kind, &str, usize)> = Vec::new();
                 match item {
