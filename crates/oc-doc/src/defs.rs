@@ -81,6 +81,27 @@ pub(crate) fn names<'a, S: AsRef<str> + ?Sized + 'a>(rules: &Rules, kind: Kind, 
     join(list.into_iter().map(|n| vec![name(rules, kind, n.as_ref())]).collect())
 }
 
+/// The most names a list of what relates to a definition shows ("weapons of its types", "used
+/// by"); past it, how many more. A large project's every class would otherwise list a thousand
+/// weapons, and its site run to gigabytes.
+pub(crate) const MAX_LISTED: usize = 40;
+
+/// [`join`] of at most [`MAX_LISTED`] lines, then how many more there are.
+pub(crate) fn join_capped(mut lines: Vec<Line>) -> Line {
+    let more = lines.len().saturating_sub(MAX_LISTED);
+    lines.truncate(MAX_LISTED);
+    let mut out = join(lines);
+    if more > 0 {
+        out.push(text(format!(" and {more} more")));
+    }
+    out
+}
+
+/// [`names`], capped as [`join_capped`] caps.
+pub(crate) fn names_capped<'a>(rules: &Rules, kind: Kind, list: impl IntoIterator<Item = &'a str>) -> Line {
+    join_capped(list.into_iter().map(|n| vec![name(rules, kind, n)]).collect())
+}
+
 pub(crate) fn join(lines: Vec<Line>) -> Line {
     if lines.is_empty() {
         return vec![text("—")];
@@ -307,7 +328,7 @@ pub fn classes(input: &Input, search: &mut Vec<Entry>) -> Page {
             .map(|i| i.name.as_str())
             .collect();
         if !weapons.is_empty() {
-            facts.push(("Weapons of its types".to_string(), names(rules, Kind::Item, weapons)));
+            facts.push(("Weapons of its types".to_string(), names_capped(rules, Kind::Item, weapons)));
         }
         facts.extend(source(input, Kind::Class, &c.name));
         p.blocks.push(Block::Facts(facts));
@@ -402,7 +423,7 @@ pub fn items(input: &Input, search: &mut Vec<Entry>) -> Page {
                 })
                 .map(|c| c.name.as_str())
                 .collect();
-            facts.push(("Classes wielding its type".to_string(), names(rules, Kind::Class, wielders)));
+            facts.push(("Classes wielding its type".to_string(), names_capped(rules, Kind::Class, wielders)));
         }
         let kits: Vec<&str> =
             rules.classes.iter().filter(|c| c.kit.iter().any(|k| *k == i.name)).map(|c| c.name.as_str()).collect();
@@ -516,7 +537,7 @@ pub fn tags(input: &Input, search: &mut Vec<Entry>) -> Page {
             }
         }
         if !users.is_empty() {
-            facts.push(("Used by".to_string(), join(users)));
+            facts.push(("Used by".to_string(), join_capped(users)));
         }
         facts.extend(source(input, Kind::Tag, &t.name));
         p.blocks.push(Block::Facts(facts));
@@ -600,4 +621,30 @@ pub fn statuses(input: &Input, search: &mut Vec<Entry>) -> Page {
         entry(search, Kind::Status, &s.name, what);
     }
     p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::Inline;
+
+    fn shown(line: &Line) -> String {
+        line.iter()
+            .map(|i| match i {
+                Inline::Text(s) | Inline::Code(s) | Inline::Strong(s) => s.clone(),
+                Inline::Link { text, .. } => text.clone(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn long_lists_show_their_first_names_and_how_many_more() {
+        let list = |n: usize| (0..n).map(|i| vec![code(format!("W{i}"))]).collect::<Vec<Line>>();
+        let forty = shown(&join_capped(list(MAX_LISTED)));
+        assert!(forty.ends_with(&format!("W{}", MAX_LISTED - 1)), "{forty}");
+        assert!(!forty.contains("more"));
+        let more = shown(&join_capped(list(MAX_LISTED + 1113)));
+        assert!(more.ends_with(&format!("W{} and 1113 more", MAX_LISTED - 1)), "{more}");
+        assert!(!more.contains(&format!("W{MAX_LISTED}")));
+    }
 }
