@@ -21,19 +21,21 @@ pub(crate) fn defined(rules: &Rules, kind: Kind, name: &str) -> bool {
     }
 }
 
-/// Where each class, item, tag and status is (by kind and name), in the rules at an address.
-type Places = (usize, std::collections::HashMap<(Kind, String), usize>);
+/// Where each class, item, tag and status is (by name, one map a kind), in the rules at an
+/// address.
+type Places = (usize, [std::collections::HashMap<String, usize>; 4]);
 
 thread_local! {
     /// The places in the rules last asked about: a site links thousands of names, and
     /// `Rules::class` searches the list.
-    static PLACES: std::cell::RefCell<Places> = std::cell::RefCell::new((0, std::collections::HashMap::new()));
+    static PLACES: std::cell::RefCell<Places> = std::cell::RefCell::new((0, Default::default()));
 }
 
 /// [`defined`] for the kinds the rules hold many of, through an index of their places. A place
 /// found is checked against the name there, and a name not found is searched for, so an index
 /// of other rules at the same address can only cost time, never give a wrong answer.
 fn indexed(rules: &Rules, kind: Kind, name: &str) -> bool {
+    const KINDS: [Kind; 4] = [Kind::Class, Kind::Item, Kind::Tag, Kind::Status];
     let name_at = |kind: Kind, i: usize| -> Option<&str> {
         match kind {
             Kind::Class => rules.classes.get(i).map(|c| c.name.as_str()),
@@ -42,19 +44,20 @@ fn indexed(rules: &Rules, kind: Kind, name: &str) -> bool {
             _ => rules.statuses.get(i).map(|c| c.name.as_str()),
         }
     };
+    let slot = KINDS.iter().position(|k| *k == kind).unwrap_or(3);
     let place = PLACES.with(|places| {
         let mut places = places.borrow_mut();
         let address = rules as *const Rules as usize;
         if places.0 != address {
-            let mut index = std::collections::HashMap::new();
-            for kind in [Kind::Class, Kind::Item, Kind::Tag, Kind::Status] {
-                for i in (0..).map_while(|i| name_at(kind, i).map(|n| (i, n))) {
-                    index.entry((kind, i.1.to_string())).or_insert(i.0);
+            let mut maps: [std::collections::HashMap<String, usize>; 4] = Default::default();
+            for (map, kind) in maps.iter_mut().zip(KINDS) {
+                for (i, n) in (0..).map_while(|i| name_at(kind, i).map(|n| (i, n))) {
+                    map.entry(n.to_string()).or_insert(i);
                 }
             }
-            *places = (address, index);
+            *places = (address, maps);
         }
-        places.1.get(&(kind, name.to_string())).copied()
+        places.1.get(slot).and_then(|map| map.get(name)).copied()
     });
     if place.and_then(|i| name_at(kind, i)) == Some(name) {
         return true;
@@ -267,6 +270,13 @@ pub fn classes(input: &Input, search: &mut Vec<Entry>) -> Page {
         })
         .collect();
     p.blocks.push(Block::Table { head, rows });
+    // The weapons of each type, by their places in the items (a class lists those of its types).
+    let mut weapons_of: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    for (k, i) in rules.items.iter().enumerate() {
+        if let Some(t) = &i.weapon_type {
+            weapons_of.entry(t.as_str()).or_default().push(k);
+        }
+    }
     for c in &rules.classes {
         p.blocks.push(heading(Kind::Class, &c.name, c.title.as_deref()));
         p.blocks.push(doc(c.doc.as_deref()));
@@ -321,12 +331,12 @@ pub fn classes(input: &Input, search: &mut Vec<Entry>) -> Page {
         if let Some(forms) = &c.forms {
             types.extend(forms.normal.wields.iter().chain(forms.transformed.wields.iter()));
         }
-        let weapons: Vec<&str> = rules
-            .items
-            .iter()
-            .filter(|i| i.weapon_type.as_ref().is_some_and(|t| types.contains(&t)))
-            .map(|i| i.name.as_str())
-            .collect();
+        // In the items' order, each once (a form may wield what the class does).
+        let mut found: Vec<usize> =
+            types.iter().flat_map(|t| weapons_of.get(t.as_str()).into_iter().flatten().copied()).collect();
+        found.sort_unstable();
+        found.dedup();
+        let weapons: Vec<&str> = found.iter().filter_map(|i| rules.items.get(*i)).map(|i| i.name.as_str()).collect();
         if !weapons.is_empty() {
             facts.push(("Weapons of its types".to_string(), names_capped(rules, Kind::Item, weapons)));
         }
@@ -399,6 +409,17 @@ pub fn items(input: &Input, search: &mut Vec<Entry>) -> Page {
             .collect();
         p.blocks.push(Block::Table { head, rows });
     }
+    // The classes wielding each type (their own or a form's), by their places, in order.
+    let mut wielders_of: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    for (k, c) in rules.classes.iter().enumerate() {
+        let forms = c.forms.iter().flat_map(|f| f.normal.wields.iter().chain(f.transformed.wields.iter()));
+        let mut types: Vec<&str> = c.wields.iter().chain(forms).map(|t| t.as_str()).collect();
+        types.sort_unstable();
+        types.dedup();
+        for t in types {
+            wielders_of.entry(t).or_default().push(k);
+        }
+    }
     for i in &rules.items {
         p.blocks.push(heading(Kind::Item, &i.name, i.title.as_deref()));
         p.blocks.push(doc(i.doc.as_deref()));
@@ -414,13 +435,11 @@ pub fn items(input: &Input, search: &mut Vec<Entry>) -> Page {
         facts.push(("Tags".to_string(), tag_uses(input, &i.tags)));
         facts.push(("Cost".to_string(), vec![text(i.cost.to_string())]));
         if let Some(t) = &i.weapon_type {
-            let wielders: Vec<&str> = rules
-                .classes
-                .iter()
-                .filter(|c| {
-                    c.wields.contains(t)
-                        || c.forms.as_ref().is_some_and(|f| f.normal.wields.contains(t) || f.transformed.wields.contains(t))
-                })
+            let wielders: Vec<&str> = wielders_of
+                .get(t.as_str())
+                .into_iter()
+                .flatten()
+                .filter_map(|k| rules.classes.get(*k))
                 .map(|c| c.name.as_str())
                 .collect();
             facts.push(("Classes wielding its type".to_string(), names_capped(rules, Kind::Class, wielders)));
