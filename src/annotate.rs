@@ -4,17 +4,9 @@
 
 use std::fmt::Write as _;
 
-use oc_diag::{line_col, CodeInfo, Diagnostic, Severity, Span};
+use oc_diag::{CodeInfo, Diagnostic, Severity, Span};
 
-use crate::report::Sources;
-
-/// 1-based (line, column, end line, end column) of a span.
-fn region(sources: &dyn Sources, span: Span) -> (usize, usize, usize, usize) {
-    let text = sources.text(span.file);
-    let (line, column) = line_col(text, span.start as usize);
-    let (end_line, end_column) = line_col(text, span.end as usize);
-    (line, column, end_line, end_column)
-}
+use crate::report::{Reports, Sources};
 
 fn level(s: Severity) -> &'static str {
     match s {
@@ -23,8 +15,9 @@ fn level(s: Severity) -> &'static str {
     }
 }
 
-fn location(sources: &dyn Sources, span: Span) -> serde_json::Value {
-    let (line, column, end_line, end_column) = region(sources, span);
+fn location(reports: &Reports<'_>, span: Span) -> serde_json::Value {
+    let sources = reports.sources();
+    let (line, column, end_line, end_column) = reports.region(span);
     serde_json::json!({
         "physicalLocation": {
             "artifactLocation": {"uri": sources.path(span.file)},
@@ -35,6 +28,7 @@ fn location(sources: &dyn Sources, span: Span) -> serde_json::Value {
 
 /// The SARIF results of one checking run.
 pub fn sarif_results(sources: &dyn Sources, diagnostics: &[Diagnostic]) -> Vec<serde_json::Value> {
+    let reports = Reports::new(sources);
     diagnostics
         .iter()
         .map(|d| {
@@ -43,7 +37,7 @@ pub fn sarif_results(sources: &dyn Sources, diagnostics: &[Diagnostic]) -> Vec<s
                 .iter()
                 .enumerate()
                 .map(|(i, l)| {
-                    let mut loc = location(sources, l.span);
+                    let mut loc = location(&reports, l.span);
                     if let Some(o) = loc.as_object_mut() {
                         o.insert("id".into(), serde_json::json!(i + 1));
                         o.insert("message".into(), serde_json::json!({"text": l.message}));
@@ -59,7 +53,7 @@ pub fn sarif_results(sources: &dyn Sources, diagnostics: &[Diagnostic]) -> Vec<s
                 "ruleId": d.code,
                 "level": level(d.severity),
                 "message": {"text": text},
-                "locations": [location(sources, d.span)],
+                "locations": [location(&reports, d.span)],
                 "relatedLocations": related,
             })
         })
@@ -109,12 +103,13 @@ fn escape(text: &str, property: bool) -> String {
 /// One `::error file=...,line=...::message` line per diagnostic (secondary labels and help in the
 /// message, as the annotation has one position).
 pub fn github(sources: &dyn Sources, diagnostics: &[Diagnostic]) -> String {
+    let reports = Reports::new(sources);
     let mut out = String::new();
     for d in diagnostics {
-        let (line, column, end_line, end_column) = region(sources, d.span);
+        let (line, column, end_line, end_column) = reports.region(d.span);
         let mut message = d.message.clone();
         for l in &d.secondary {
-            let (sl, sc, _, _) = region(sources, l.span);
+            let (sl, sc, _, _) = reports.region(l.span);
             let _ = write!(message, "\n{}:{sl}:{sc}: {}", sources.path(l.span.file), l.message);
         }
         if !d.help.is_empty() {

@@ -23,8 +23,9 @@ fn load(path: &Path) -> Result<(oc_atlas::Map, oc_model::Rules, PathBuf), u8> {
         2u8
     })?;
     let style = style();
+    let reports = report::Reports::new(&session);
     for d in &run.diagnostics {
-        eprint!("{}", report::render(&session, d, style));
+        eprint!("{}", reports.render(d, style));
     }
     let logical = session.map_paths().next().map(str::to_string);
     match logical.and_then(|l| session.map(&l)) {
@@ -597,8 +598,9 @@ pub fn import_tiled(tmx: &Path, out: Option<&Path>, force: bool) -> u8 {
     let shown = tmx.display().to_string();
     let sources = OneFile { path: &shown, text: &text };
     let style = style();
+    let reports = report::Reports::new(&sources);
     for d in &diags {
-        eprint!("{}", report::render(&sources, d, style));
+        eprint!("{}", reports.render(d, style));
     }
     let Some(toml) = toml else {
         eprintln!(

@@ -117,8 +117,9 @@ pub fn balance(args: Args) -> u8 {
                 .collect();
             print!("{}", table(&engine, &report, &flagged, took));
             let style = style();
+            let reports = report::Reports::new(&workspace);
             for d in &diagnostics {
-                eprint!("{}", report::render(&workspace, d, style));
+                eprint!("{}", reports.render(d, style));
             }
             eprintln!("{} warning(s)", diagnostics.len());
         }

@@ -88,8 +88,9 @@ pub fn check(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> u8 
             CheckFormat::Human => {
                 let style = style();
                 let mut err = std::io::stderr().lock();
+                let reports = report::Reports::new(&session);
                 for d in &run.diagnostics {
-                    let _ = write!(err, "{}", report::render(&session, d, style));
+                    let _ = write!(err, "{}", reports.render(d, style));
                 }
                 let _ = writeln!(err, "{}", summary(&run, started.elapsed()));
             }
@@ -150,8 +151,9 @@ pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
         return 1;
     }
     let style = style();
+    let reports = report::Reports::new(&workspace);
     for d in &compilation.diagnostics {
-        eprint!("{}", report::render(&workspace, d, style));
+        eprint!("{}", reports.render(d, style));
     }
     let Some(rules) = compilation.rules else {
         eprintln!("not written: {} error(s)", compilation.error_count());

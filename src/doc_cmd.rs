@@ -80,8 +80,9 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
         return 2;
     }
     let style = style();
+    let reports = report::Reports::new(&workspace);
     for d in &compilation.diagnostics {
-        eprint!("{}", report::render(&workspace, d, style));
+        eprint!("{}", reports.render(d, style));
     }
     let Some(rules) = compilation.rules else {
         eprintln!("not written: {} error(s) (`oc check` shows them too)", compilation.error_count());

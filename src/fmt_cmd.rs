@@ -71,8 +71,9 @@ pub fn fmt(paths: &[PathBuf], check: bool) -> u8 {
 fn format_project(project: &Project, check: bool, style: Style, tally: &mut Tally) {
     let manifest_text = project.manifest.as_ref().map_or("", |(_, t)| t.as_str());
     let manifest = OneFile { path: "oc.toml", text: manifest_text };
+    let reports = report::Reports::new(&manifest);
     for d in &project.manifest_diagnostics {
-        eprint!("{}", report::render(&manifest, d, style));
+        eprint!("{}", reports.render(d, style));
     }
     if project.manifest_diagnostics.iter().any(Diagnostic::is_error) {
         // Its `ignore` list may not have been read: touch nothing of this project.
@@ -126,8 +127,9 @@ fn format_file(confined: &Confined, path: &str, check: bool, style: Style, tally
         Ok(formatted) => formatted,
         Err(oc_fmt::Error::Syntax(diagnostics)) => {
             let file = OneFile { path, text };
+            let reports = report::Reports::new(&file);
             for d in &diagnostics {
-                eprint!("{}", report::render(&file, d, style));
+                eprint!("{}", reports.render(d, style));
             }
             eprintln!("{path}: not formatted: it does not parse; it was left as it is");
             tally.failed += 1;

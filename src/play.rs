@@ -65,8 +65,9 @@ pub fn engine_of(
     rules: Option<oc_model::Rules>,
 ) -> Result<Engine, u8> {
     let style = style();
+    let reports = report::Reports::new(workspace);
     for d in diagnostics {
-        eprint!("{}", report::render(workspace, d, style));
+        eprint!("{}", reports.render(d, style));
     }
     let Some(rules) = rules else {
         eprintln!("the rules have {} error(s)", diagnostics.iter().filter(|d| d.is_error()).count());

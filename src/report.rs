@@ -6,7 +6,7 @@ use miette::{
     GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, MietteError, MietteSpanContents, NamedSource,
     SourceCode, SourceSpan, SpanContents,
 };
-use oc_diag::{Diagnostic, FileId, Severity};
+use oc_diag::{Diagnostic, FileId, LineStarts, Severity, Span};
 
 /// Gives the path and text of a file id.
 pub trait Sources {
@@ -72,12 +72,12 @@ struct Window {
 }
 
 impl Window {
-    fn of(text: &str, spans: &[(usize, usize)]) -> Window {
+    fn of(text: &str, lines: &LineStarts, spans: &[(usize, usize)]) -> Window {
         let from = spans.iter().map(|s| s.0).min().unwrap_or(0);
         let to = spans.iter().map(|s| s.1).max().unwrap_or(0);
         let from = line_bounds(text, line_bounds(text, from).0.saturating_sub(1)).0;
         let to = line_bounds(text, (line_bounds(text, to).1 + 1).min(text.len())).1;
-        Window { text: text.get(from..to).unwrap_or("").to_string(), offset: from, first_line: line_index(text, from) }
+        Window { text: text.get(from..to).unwrap_or("").to_string(), offset: from, first_line: lines.line_of(from).0 }
     }
 }
 
@@ -100,39 +100,186 @@ impl SourceCode for Window {
     }
 }
 
-thread_local! {
-    /// The line starts of the file last reported on (by its address and length): reports come
-    /// file by file, and each needs its first line's number.
-    static LINES: std::cell::RefCell<(usize, usize, Vec<usize>)> = const { std::cell::RefCell::new((0, 0, Vec::new())) };
+/// Diagnostics placed and drawn against one set of sources. Each file's line starts are taken
+/// once, when first wanted (a file with thousands of diagnostics is not read from its start for
+/// each); the sources are borrowed, so no text changes while this lives.
+pub struct Reports<'s> {
+    sources: &'s dyn Sources,
+    lines: std::cell::RefCell<std::collections::HashMap<FileId, std::rc::Rc<LineStarts>>>,
 }
 
-/// The 0-based index of the line holding `at`, and where that line starts.
-fn line_of(text: &str, at: usize) -> (usize, usize) {
-    LINES.with(|lines| {
-        let mut lines = lines.borrow_mut();
-        let key = (text.as_ptr() as usize, text.len());
-        if (lines.0, lines.1) != key || lines.2.is_empty() {
-            let starts = std::iter::once(0).chain(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
-            *lines = (key.0, key.1, starts.collect());
+impl<'s> Reports<'s> {
+    pub fn new(sources: &'s dyn Sources) -> Reports<'s> {
+        Reports { sources, lines: std::cell::RefCell::new(std::collections::HashMap::new()) }
+    }
+
+    pub fn sources(&self) -> &'s dyn Sources {
+        self.sources
+    }
+
+    fn lines(&self, file: FileId) -> std::rc::Rc<LineStarts> {
+        let mut lines = self.lines.borrow_mut();
+        lines.entry(file).or_insert_with(|| std::rc::Rc::new(LineStarts::new(self.sources.text(file)))).clone()
+    }
+
+    /// 1-based line and column (in characters) of a byte offset, as `oc_diag::line_col` gives.
+    pub fn position(&self, file: FileId, offset: usize) -> (usize, usize) {
+        self.lines(file).line_col(self.sources.text(file), offset)
+    }
+
+    /// 1-based (line, column, end line, end column) of a span.
+    pub fn region(&self, span: Span) -> (usize, usize, usize, usize) {
+        let (line, column) = self.position(span.file, span.start as usize);
+        let (end_line, end_column) = self.position(span.file, span.end as usize);
+        (line, column, end_line, end_column)
+    }
+
+    /// A snippet clipped to a window of the line around the span, like rustc does for long lines.
+    fn render_clipped(&self, d: &Diagnostic, start: usize, end: usize) -> String {
+        let sources = self.sources;
+        let file = d.span.file;
+        let text = sources.text(file);
+        let (line, col) = self.position(file, start);
+        let (ls, le) = line_bounds(text, start);
+        let line_text = text.get(ls..le).unwrap_or("");
+        // Char positions, so a window never cuts a character in two.
+        let offsets: Vec<usize> = line_text.char_indices().map(|(i, _)| i).chain(std::iter::once(line_text.len())).collect();
+        let span_from = offsets.iter().position(|&o| o >= start - ls).unwrap_or(0);
+        let span_to = offsets.iter().position(|&o| o >= end.min(le) - ls).unwrap_or(span_from).max(span_from + 1);
+        let window_from = span_from.saturating_sub(40);
+        let window_to = (span_to + 40).min(offsets.len().saturating_sub(1)).max(window_from);
+        let byte = |i: usize| offsets.get(i).copied().unwrap_or(line_text.len());
+        let shown = line_text.get(byte(window_from)..byte(window_to)).unwrap_or("");
+        let (pre, post) = (if window_from > 0 { "..." } else { "" }, if window_to + 1 < offsets.len() { "..." } else { "" });
+        let gutter = line.to_string().len();
+        let pad = " ".repeat(gutter);
+        let caret_at = pre.len() + shown.chars().take(span_from - window_from).count();
+        let carets = "^".repeat((span_to - span_from).clamp(1, 80));
+        let label = d.label.clone().unwrap_or_else(|| d.message.clone());
+        let mut out = format!("{}[{}]: {}\n", severity_word(d.severity), d.code, d.message);
+        let _ = writeln!(out, "{pad}--> {}:{line}:{col}", sources.path(file));
+        let _ = writeln!(out, "{pad} |");
+        let _ = writeln!(out, "{line} | {pre}{shown}{post}");
+        let _ = writeln!(out, "{pad} | {}{carets} {label}", " ".repeat(caret_at));
+        let _ = writeln!(out, "{pad} |   (line {line} is {} characters long; it is shown clipped)", line_text.chars().count());
+        for l in &d.secondary {
+            let (ln, c) = self.position(l.span.file, l.span.start as usize);
+            let _ = writeln!(out, "{pad} = note: {} at {}:{ln}:{c}", l.message, sources.path(l.span.file));
         }
-        let index = lines.2.partition_point(|&s| s <= at).saturating_sub(1);
-        (index, lines.2.get(index).copied().unwrap_or(0))
-    })
+        if !d.help.is_empty() {
+            let _ = writeln!(out, "{pad} = help: {}", d.help);
+        }
+        out
+    }
+
+    pub fn render(&self, d: &Diagnostic, style: Style) -> String {
+        let sources = self.sources;
+        let file = d.span.file;
+        let text = sources.text(file);
+        let clamp = |n: u32| (n as usize).min(text.len());
+        let (start, end) = (clamp(d.span.start), clamp(d.span.end));
+        // A span that does not fall on character boundaries (a bug elsewhere) is widened to them.
+        let start = (0..=start).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+        let end = (end.max(start)..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
+        let mut spans = vec![(start, end)];
+        spans.extend(d.secondary.iter().filter(|l| l.span.file == file).map(|l| (clamp(l.span.start), clamp(l.span.end))));
+        if has_long_line(text, &spans) {
+            return self.render_clipped(d, start, end);
+        }
+        let mut labels = vec![LabeledSpan::new_primary_with_span(
+            Some(d.label.clone().unwrap_or_else(|| d.message.clone())),
+            (start, end - start),
+        )];
+        let mut notes = String::new();
+        for l in &d.secondary {
+            if l.span.file == file {
+                let (s, e) = (clamp(l.span.start), clamp(l.span.end));
+                let s = (0..=s).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+                let e = (e.max(s)..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
+                labels.push(LabeledSpan::new_with_span(Some(l.message.clone()), (s, e - s)));
+            } else {
+                let (line, col) = self.position(l.span.file, l.span.start as usize);
+                let _ = write!(notes, "\nnote: {} at {}:{line}:{col}", l.message, sources.path(l.span.file));
+            }
+        }
+        let severity = match d.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        };
+        let spans: Vec<(usize, usize)> = labels.iter().map(|l| (l.offset(), l.offset() + l.len())).collect();
+        let mut diag = MietteDiagnostic::new(d.message.clone()).with_code(d.code).with_severity(severity).with_labels(labels);
+        if !d.help.is_empty() || !notes.is_empty() {
+            diag = diag.with_help(format!("{}{notes}", d.help));
+        }
+        let report = miette::Report::new(diag)
+            .with_source_code(NamedSource::new(sources.path(file), Window::of(text, &self.lines(file), &spans)));
+        let theme = match style {
+            Style::Fancy => GraphicalTheme::unicode(),
+            Style::Plain => GraphicalTheme::none(),
+        };
+        let handler = GraphicalReportHandler::new_themed(theme).with_links(false).with_width(100);
+        let mut out = String::new();
+        // The renderer is a dependency: whatever it does with odd input, the report still prints.
+        QUIET_PANICS.with(|q| q.set(true));
+        let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler.render_report(&mut out, report.as_ref())));
+        QUIET_PANICS.with(|q| q.set(false));
+        if !matches!(drawn, Ok(Ok(()))) {
+            let (line, col) = self.position(file, start);
+            out = format!("{}: {} [{}] at {}:{line}:{col}\n", severity_word(d.severity), d.message, d.code, sources.path(file));
+        }
+        out
+    }
+
+    /// The JSON object of the diagnostics contract (DESIGN.md).
+    pub fn json(&self, diagnostics: &[Diagnostic], files: usize) -> serde_json::Value {
+        let sources = self.sources;
+        let list: Vec<serde_json::Value> = diagnostics
+            .iter()
+            .map(|d| {
+                let (line, column, end_line, end_column) = self.region(d.span);
+                serde_json::json!({
+                    "code": d.code,
+                    "severity": severity_word(d.severity),
+                    "message": d.message,
+                    "file": sources.path(d.span.file),
+                    "line": line,
+                    "column": column,
+                    "end_line": end_line,
+                    "end_column": end_column,
+                    "label": d.label.as_deref().unwrap_or(&d.message),
+                    "secondary": d.secondary.iter().map(|l| {
+                        let (line, column, end_line, end_column) = self.region(l.span);
+                        serde_json::json!({
+                            "message": l.message,
+                            "file": sources.path(l.span.file),
+                            "line": line,
+                            "column": column,
+                            "end_line": end_line,
+                            "end_column": end_column,
+                        })
+                    }).collect::<Vec<_>>(),
+                    "help": d.help,
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "diagnostics": list,
+            "files": files,
+            "errors": diagnostics.iter().filter(|d| d.is_error()).count(),
+            "warnings": diagnostics.iter().filter(|d| !d.is_error()).count(),
+        })
+    }
 }
 
-fn line_index(text: &str, at: usize) -> usize {
-    line_of(text, at).0
+/// One diagnostic drawn ([`Reports::render`]; a run of them: one `Reports`).
+pub fn render(sources: &dyn Sources, d: &Diagnostic, style: Style) -> String {
+    Reports::new(sources).render(d, style)
 }
 
-/// `oc_diag::line_col` (1-based line and column in characters), without reading the file from
-/// its start for each report.
-fn position(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let (index, start) = line_of(text, offset);
-    let col = text.get(start..offset).map_or(offset - start, |s| s.chars().count()) + 1;
-    (index + 1, col)
+/// The JSON object of the diagnostics contract ([`Reports::json`]).
+pub fn json(sources: &dyn Sources, diagnostics: &[Diagnostic], files: usize) -> serde_json::Value {
+    Reports::new(sources).json(diagnostics, files)
 }
-
 /// The byte range of the line holding `at`.
 fn line_bounds(text: &str, at: usize) -> (usize, usize) {
     let at = at.min(text.len());
@@ -153,149 +300,11 @@ fn has_long_line(text: &str, spans: &[(usize, usize)]) -> bool {
     })
 }
 
-/// A snippet clipped to a window of the line around the span, like rustc does for long lines.
-fn render_clipped(sources: &dyn Sources, d: &Diagnostic, start: usize, end: usize) -> String {
-    let file = d.span.file;
-    let text = sources.text(file);
-    let (line, col) = position(text, start);
-    let (ls, le) = line_bounds(text, start);
-    let line_text = text.get(ls..le).unwrap_or("");
-    // Char positions, so a window never cuts a character in two.
-    let offsets: Vec<usize> = line_text.char_indices().map(|(i, _)| i).chain(std::iter::once(line_text.len())).collect();
-    let span_from = offsets.iter().position(|&o| o >= start - ls).unwrap_or(0);
-    let span_to = offsets.iter().position(|&o| o >= end.min(le) - ls).unwrap_or(span_from).max(span_from + 1);
-    let window_from = span_from.saturating_sub(40);
-    let window_to = (span_to + 40).min(offsets.len().saturating_sub(1)).max(window_from);
-    let byte = |i: usize| offsets.get(i).copied().unwrap_or(line_text.len());
-    let shown = line_text.get(byte(window_from)..byte(window_to)).unwrap_or("");
-    let (pre, post) = (if window_from > 0 { "..." } else { "" }, if window_to + 1 < offsets.len() { "..." } else { "" });
-    let gutter = line.to_string().len();
-    let pad = " ".repeat(gutter);
-    let caret_at = pre.len() + shown.chars().take(span_from - window_from).count();
-    let carets = "^".repeat((span_to - span_from).clamp(1, 80));
-    let label = d.label.clone().unwrap_or_else(|| d.message.clone());
-    let mut out = format!("{}[{}]: {}\n", severity_word(d.severity), d.code, d.message);
-    let _ = writeln!(out, "{pad}--> {}:{line}:{col}", sources.path(file));
-    let _ = writeln!(out, "{pad} |");
-    let _ = writeln!(out, "{line} | {pre}{shown}{post}");
-    let _ = writeln!(out, "{pad} | {}{carets} {label}", " ".repeat(caret_at));
-    let _ = writeln!(out, "{pad} |   (line {line} is {} characters long; it is shown clipped)", line_text.chars().count());
-    for l in &d.secondary {
-        let other = sources.text(l.span.file);
-        let (ln, c) = position(other, l.span.start as usize);
-        let _ = writeln!(out, "{pad} = note: {} at {}:{ln}:{c}", l.message, sources.path(l.span.file));
-    }
-    if !d.help.is_empty() {
-        let _ = writeln!(out, "{pad} = help: {}", d.help);
-    }
-    out
-}
-
-pub fn render(sources: &dyn Sources, d: &Diagnostic, style: Style) -> String {
-    let file = d.span.file;
-    let text = sources.text(file);
-    let clamp = |n: u32| (n as usize).min(text.len());
-    let (start, end) = (clamp(d.span.start), clamp(d.span.end));
-    // A span that does not fall on character boundaries (a bug elsewhere) is widened to them.
-    let start = (0..=start).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
-    let end = (end.max(start)..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
-    let mut spans = vec![(start, end)];
-    spans.extend(d.secondary.iter().filter(|l| l.span.file == file).map(|l| (clamp(l.span.start), clamp(l.span.end))));
-    if has_long_line(text, &spans) {
-        return render_clipped(sources, d, start, end);
-    }
-    let mut labels = vec![LabeledSpan::new_primary_with_span(
-        Some(d.label.clone().unwrap_or_else(|| d.message.clone())),
-        (start, end - start),
-    )];
-    let mut notes = String::new();
-    for l in &d.secondary {
-        if l.span.file == file {
-            let (s, e) = (clamp(l.span.start), clamp(l.span.end));
-            let s = (0..=s).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
-            let e = (e.max(s)..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
-            labels.push(LabeledSpan::new_with_span(Some(l.message.clone()), (s, e - s)));
-        } else {
-            let other = sources.text(l.span.file);
-            let (line, col) = position(other, l.span.start as usize);
-            let _ = write!(notes, "\nnote: {} at {}:{line}:{col}", l.message, sources.path(l.span.file));
-        }
-    }
-    let severity = match d.severity {
-        Severity::Error => miette::Severity::Error,
-        Severity::Warning => miette::Severity::Warning,
-    };
-    let spans: Vec<(usize, usize)> = labels.iter().map(|l| (l.offset(), l.offset() + l.len())).collect();
-    let mut diag = MietteDiagnostic::new(d.message.clone()).with_code(d.code).with_severity(severity).with_labels(labels);
-    if !d.help.is_empty() || !notes.is_empty() {
-        diag = diag.with_help(format!("{}{notes}", d.help));
-    }
-    let report = miette::Report::new(diag).with_source_code(NamedSource::new(sources.path(file), Window::of(text, &spans)));
-    let theme = match style {
-        Style::Fancy => GraphicalTheme::unicode(),
-        Style::Plain => GraphicalTheme::none(),
-    };
-    let handler = GraphicalReportHandler::new_themed(theme).with_links(false).with_width(100);
-    let mut out = String::new();
-    // The renderer is a dependency: whatever it does with odd input, the report still prints.
-    QUIET_PANICS.with(|q| q.set(true));
-    let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler.render_report(&mut out, report.as_ref())));
-    QUIET_PANICS.with(|q| q.set(false));
-    if !matches!(drawn, Ok(Ok(()))) {
-        let (line, col) = position(text, start);
-        out = format!("{}: {} [{}] at {}:{line}:{col}\n", severity_word(d.severity), d.message, d.code, sources.path(file));
-    }
-    out
-}
-
 fn severity_word(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
         Severity::Warning => "warning",
     }
-}
-
-/// The JSON object of the diagnostics contract (DESIGN.md).
-pub fn json(sources: &dyn Sources, diagnostics: &[Diagnostic], files: usize) -> serde_json::Value {
-    let list: Vec<serde_json::Value> = diagnostics
-        .iter()
-        .map(|d| {
-            let text = sources.text(d.span.file);
-            let (line, column) = position(text, d.span.start as usize);
-            let (end_line, end_column) = position(text, d.span.end as usize);
-            serde_json::json!({
-                "code": d.code,
-                "severity": severity_word(d.severity),
-                "message": d.message,
-                "file": sources.path(d.span.file),
-                "line": line,
-                "column": column,
-                "end_line": end_line,
-                "end_column": end_column,
-                "label": d.label.as_deref().unwrap_or(&d.message),
-                "secondary": d.secondary.iter().map(|l| {
-                    let text = sources.text(l.span.file);
-                    let (line, column) = position(text, l.span.start as usize);
-                    let (end_line, end_column) = position(text, l.span.end as usize);
-                    serde_json::json!({
-                        "message": l.message,
-                        "file": sources.path(l.span.file),
-                        "line": line,
-                        "column": column,
-                        "end_line": end_line,
-                        "end_column": end_column,
-                    })
-                }).collect::<Vec<_>>(),
-                "help": d.help,
-            })
-        })
-        .collect();
-    serde_json::json!({
-        "diagnostics": list,
-        "files": files,
-        "errors": diagnostics.iter().filter(|d| d.is_error()).count(),
-        "warnings": diagnostics.iter().filter(|d| !d.is_error()).count(),
-    })
 }
 
 /// Several projects' JSON reports as one object of the same shape.
@@ -351,15 +360,6 @@ mod tests {
         let handler = GraphicalReportHandler::new_themed(GraphicalTheme::none()).with_links(false).with_width(100);
         let _ = handler.render_report(&mut out, report.as_ref());
         out
-    }
-
-    #[test]
-    fn positions_are_line_col() {
-        for text in ["", "a", "\n", "ab\ncd\n", "é\nxé\n\nz", "\n\nab"] {
-            for offset in 0..=text.len() + 1 {
-                assert_eq!(position(text, offset), oc_diag::line_col(text, offset), "{text:?} at {offset}");
-            }
-        }
     }
 
     #[test]

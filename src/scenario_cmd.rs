@@ -42,8 +42,9 @@ pub fn compile(path: &Path) -> Result<(Rules, Workspace, PathBuf), u8> {
         return Err(2);
     }
     let style = style();
+    let reports = report::Reports::new(&workspace);
     for d in &compilation.diagnostics {
-        eprint!("{}", report::render(&workspace, d, style));
+        eprint!("{}", reports.render(d, style));
     }
     match compilation.rules {
         Some(rules) => Ok((rules, workspace, project.root)),
@@ -311,8 +312,9 @@ pub fn outfit(before: &Path, after: &Path, name: Option<&str>) -> u8 {
         }
     }
     let style = style();
+    let reports = report::Reports::new(&ws_after);
     for d in &problems {
-        eprint!("{}", report::render(&ws_after, d, style));
+        eprint!("{}", reports.render(d, style));
     }
     if !problems.is_empty() {
         eprintln!("not accepted: {} change(s) of class", problems.len());

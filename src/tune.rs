@@ -425,8 +425,9 @@ fn write(file: &Path, root: &Path, logical: &str, base: &Base, best: &Setting, t
     // Every setting measured was checked like this; the check is repeated on the very text
     // written.
     if let Err(diags) = tuner.check(&text) {
+        let reports = report::Reports::new(&tuner.ws);
         for d in &diags {
-            eprint!("{}", report::render(&tuner.ws, d, style()));
+            eprint!("{}", reports.render(d, style()));
         }
         eprintln!("error: with the suggested values {} does not check clean; nothing was written", file.display());
         return Err(1);

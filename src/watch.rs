@@ -346,8 +346,9 @@ fn report_run(session: &mut Session, target: &Path, clear: bool, why: &str, sinc
                 let _ = out.flush();
             } else {
                 let style = style();
+                let reports = report::Reports::new(&*session);
                 for d in &run.diagnostics {
-                    let _ = write!(err, "{}", report::render(&*session, d, style));
+                    let _ = write!(err, "{}", reports.render(d, style));
                 }
             }
             let took = started.elapsed();

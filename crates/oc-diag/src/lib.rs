@@ -131,6 +131,38 @@ pub struct CodeInfo {
     pub explanation: &'static str,
 }
 
+/// Where each line of a text starts: the line of many offsets without reading the text from its
+/// start for each (what [`line_col`] does). Reports, the language server and the documentation
+/// site each place thousands of spans in one file.
+#[derive(Clone, Debug)]
+pub struct LineStarts(Vec<usize>);
+
+impl LineStarts {
+    pub fn new(text: &str) -> LineStarts {
+        LineStarts(std::iter::once(0).chain(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1)).collect())
+    }
+
+    /// The 0-based index of the line holding byte `at` (past the end: the last line), and where
+    /// that line starts.
+    pub fn line_of(&self, at: usize) -> (usize, usize) {
+        let index = self.0.partition_point(|&s| s <= at).saturating_sub(1);
+        (index, self.start(index).unwrap_or(0))
+    }
+
+    /// Where the 0-based line `index` starts.
+    pub fn start(&self, index: usize) -> Option<usize> {
+        self.0.get(index).copied()
+    }
+
+    /// [`line_col`] of `offset` in `text`, the text these starts were taken from.
+    pub fn line_col(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = offset.min(text.len());
+        let (index, start) = self.line_of(offset);
+        let col = text.get(start..offset).map_or(offset - start, |s| s.chars().count()) + 1;
+        (index + 1, col)
+    }
+}
+
 /// Line and column (both 1-based, column counted in characters) of a byte offset.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
@@ -253,6 +285,16 @@ macro_rules! codes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_starts_place_offsets_as_line_col_does() {
+        for text in ["", "a", "\n", "ab\ncd\n", "é\nxé\n\nz", "\n\nab", "a\r\nb"] {
+            let starts = LineStarts::new(text);
+            for offset in 0..=text.len() + 1 {
+                assert_eq!(starts.line_col(text, offset), line_col(text, offset), "{text:?} at {offset}");
+            }
+        }
+    }
 
     #[test]
     fn suggestions_prefer_close_names() {

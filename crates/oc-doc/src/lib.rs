@@ -152,11 +152,8 @@ impl<'a> Input<'a> {
             }
             let index = self.sources.len();
             self.sources.push(Source { shown: oc_compiler::stdlib::shown_path(&file.path), text: file.text.clone() });
-            // Line numbers from the line starts (`line_col` reads from the file's start each time).
-            let starts: Vec<usize> = std::iter::once(0)
-                .chain(file.text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1))
-                .collect();
-            let line = |span: oc_diag::Span| starts.partition_point(|&s| s <= span.start as usize);
+            let starts = oc_diag::LineStarts::new(&file.text);
+            let line = |span: oc_diag::Span| starts.line_of(span.start as usize).0 + 1;
             for item in &file.ast().items {
                 let mut found: Vec<(Kind, &str, usize)> = Vec::new();
                 match item {

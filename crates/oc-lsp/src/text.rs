@@ -8,15 +8,12 @@ use lsp_types::{Position, Range, Uri};
 /// Line starts of one text, for converting byte offsets to LSP positions and back.
 pub struct LineIndex<'a> {
     text: &'a str,
-    /// Byte offset of the start of each line.
-    starts: Vec<usize>,
+    starts: oc_diag::LineStarts,
 }
 
 impl<'a> LineIndex<'a> {
     pub fn new(text: &'a str) -> LineIndex<'a> {
-        let mut starts = vec![0];
-        starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
-        LineIndex { text, starts }
+        LineIndex { text, starts: oc_diag::LineStarts::new(text) }
     }
 
     /// The position of a byte offset (clamped to the text; inside a character, its start).
@@ -25,8 +22,7 @@ impl<'a> LineIndex<'a> {
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let line = self.starts.partition_point(|s| *s <= offset).saturating_sub(1);
-        let start = self.starts.get(line).copied().unwrap_or(0);
+        let (line, start) = self.starts.line_of(offset);
         let units: usize = self.text.get(start..offset).unwrap_or("").chars().map(char::len_utf16).sum();
         Position::new(line as u32, units as u32)
     }
@@ -38,8 +34,8 @@ impl<'a> LineIndex<'a> {
     /// The byte offset of a position: a character past the line's end is the line's end (its
     /// newline excluded); a line past the text's end is the text's end.
     pub fn offset(&self, p: Position) -> usize {
-        let Some(start) = self.starts.get(p.line as usize).copied() else { return self.text.len() };
-        let end = self.starts.get(p.line as usize + 1).map_or(self.text.len(), |next| next.saturating_sub(1));
+        let Some(start) = self.starts.start(p.line as usize) else { return self.text.len() };
+        let end = self.starts.start(p.line as usize + 1).map_or(self.text.len(), |next| next.saturating_sub(1));
         let line = self.text.get(start..end).unwrap_or("");
         let line = line.strip_suffix('\r').unwrap_or(line);
         let mut units = 0usize;
