@@ -409,23 +409,11 @@ impl Workspace {
         walk.stack.push(id);
         let Some(file) = self.file(id) else { return };
         let importer = file.path.clone();
-        let imports: Vec<ast::Import> = if !file.raw && file.text.len() >= self.defer_from {
-            let read = match walk.reads.get(&id) {
-                Some(read) => read.clone(),
-                None => {
-                    let read = self.read_of(id, walk.defer, walk.eager);
-                    walk.reads.insert(id, read.clone());
-                    read
-                }
-            };
-            read.imports()
-        } else {
-            file.ast()
-                .items
-                .iter()
-                .filter_map(|i| if let ast::Item::Import(imp) = i { Some(imp.clone()) } else { None })
-                .collect()
-        };
+        if !file.raw && file.text.len() >= self.defer_from && !walk.reads.contains_key(&id) {
+            let read = self.read_of(id, walk.defer, walk.eager);
+            walk.reads.insert(id, read);
+        }
+        let imports = self.view(walk.reads, id).map_or_else(Vec::new, read::View::imports);
         for import in imports {
             let target = match paths::resolve(&importer, &import.path.value) {
                 Ok(p) => p,

@@ -64,11 +64,6 @@ impl Read {
             Piece::Deferred { .. } => &[],
         })
     }
-
-    /// The imports, which are never deferred.
-    pub fn imports(&self) -> Vec<ast::Import> {
-        self.items().filter_map(|i| if let ast::Item::Import(imp) = i { Some(imp.clone()) } else { None }).collect()
-    }
 }
 
 /// How a compilation sees one file: its whole tree, kept with the file (what
@@ -85,6 +80,11 @@ impl<'a> View<'a> {
             View::Tree(tree, _) => Box::new(tree.items.iter()),
             View::Read(read) => Box::new(read.items()),
         }
+    }
+
+    /// The imports (never deferred).
+    pub fn imports(self) -> Vec<ast::Import> {
+        self.items().filter_map(|i| if let ast::Item::Import(imp) = i { Some(imp.clone()) } else { None }).collect()
     }
 
     pub fn unread(self) -> &'a [Spanned<String>] {

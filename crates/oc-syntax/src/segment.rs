@@ -40,18 +40,7 @@ struct Segment {
 /// `diagnostics`, and the segments they are in are left out (pest would only repeat them).
 /// The name a definition gives itself: the word after its keyword (`class Duelist` -> `Duelist`).
 pub fn item_name(file: FileId, text: &str, range: Range<usize>) -> Option<Spanned<String>> {
-    let source = text.get(range.clone())?;
-    let skip = trivia_len(source);
-    let rest = source.get(skip..)?;
-    let keyword_len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
-    let after = rest.get(keyword_len..)?;
-    let gap = after.len() - after.trim_start().len();
-    let name: String = after.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-    if name.is_empty() || !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
-        return None;
-    }
-    let start = range.start + skip + keyword_len + gap;
-    Some(Spanned::new(name.clone(), Span::new(file, start, start + name.len())))
+    head(file, text, range).map(|(_, name)| Spanned::new(name.value.to_string(), name.span))
 }
 
 /// A piece's keyword and the name after it, with no allocation: `class Duelist` ->
@@ -67,7 +56,7 @@ pub fn head(file: FileId, text: &str, range: Range<usize>) -> Option<(&str, Span
     let gap = after.len() - trimmed.len();
     let name_len = trimmed.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(trimmed.len());
     let name = trimmed.get(..name_len)?;
-    if gap == 0 || !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
         return None;
     }
     let start = range.start + skip + keyword_len + gap;

@@ -62,13 +62,19 @@ impl Definition for ast::ItemDef {
 }
 
 impl<'a, T: Definition> Held<'a, T> {
-    /// The tree, borrowed or parsed again (its syntax problems dropped: they are reported once,
-    /// where it is lowered). `None` for text that is not the definition its first words named.
-    pub fn reread(&self) -> Option<std::borrow::Cow<'a, T>> {
+    /// The tree: borrowed, or parsed from the text (its syntax problems pushed to `diags`).
+    /// `None` for text that is not the definition its first words named.
+    fn tree_into(&self, diags: &mut Vec<Diagnostic>) -> Option<std::borrow::Cow<'a, T>> {
         match self {
             Held::Tree(t) => Some(std::borrow::Cow::Borrowed(*t)),
-            Held::Text { file, text, def } => def.parse(*file, text, &mut Vec::new()).map(std::borrow::Cow::Owned),
+            Held::Text { file, text, def } => def.parse(*file, text, diags).map(std::borrow::Cow::Owned),
         }
+    }
+
+    /// [`Held::tree_into`] again, its syntax problems dropped: they are reported once, where it
+    /// is lowered.
+    pub fn reread(&self) -> Option<std::borrow::Cow<'a, T>> {
+        self.tree_into(&mut Vec::new())
     }
 
     pub fn name(&self) -> &'a ast::Ident {
@@ -131,16 +137,11 @@ impl<'a> Checker<'a> {
     /// reported) and owned by the caller, who drops it once lowered. `None` when the text is not
     /// the one definition its first words named: the piece is noted in `misread`.
     pub fn tree<T: Definition>(&mut self, held: &Held<'a, T>) -> Option<std::borrow::Cow<'a, T>> {
-        match held {
-            Held::Tree(t) => Some(std::borrow::Cow::Borrowed(*t)),
-            Held::Text { file, text, def } => {
-                let tree = def.parse(*file, text, &mut self.diags);
-                if tree.is_none() {
-                    self.misread.push((*file, def.range.start));
-                }
-                tree.map(std::borrow::Cow::Owned)
-            }
+        let tree = held.tree_into(&mut self.diags);
+        if let (None, Held::Text { file, def, .. }) = (&tree, held) {
+            self.misread.push((*file, def.range.start));
         }
+        tree
     }
 
     /// A repeated definition is never lowered; held as text, it is parsed here, so that its
