@@ -14,13 +14,14 @@ use rand_chacha::ChaCha8Rng;
 mod attrs;
 mod outcomes;
 mod phase;
+mod plain;
 mod play;
 mod react;
 
 pub(crate) use outcomes::FACTOR_ABOVE;
 pub(crate) use react::{compile as compile_reactions, ReactionIr};
 
-use crate::fx::{FastMap, Hashed, HashedMap};
+use crate::fx::{FastMap, Tally};
 use crate::ir::{Eff, V};
 use crate::unit::{apply, target_attr, Ctx, Unit};
 use crate::{Engine, EngineError, Loadout};

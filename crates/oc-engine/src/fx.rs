@@ -1,5 +1,5 @@
-//! A fast hash for maps that are only looked up, never iterated; and keys hashed once with a
-//! fixed SipHash, for the maps whose iteration order reaches a result (a forecast's frontier).
+//! A fast hash for maps that are only looked up, never iterated; and [`Tally`], weights in the
+//! order their keys were first added, for the sums whose order reaches a result (a forecast's).
 
 use std::collections::HashMap;
 
@@ -47,170 +47,62 @@ impl<K, V: Clone> Checked<K, V> {
 /// as the hasher of [`crate::battle::Reach`].
 pub use oc_model::hash::Fx;
 
-/// SipHash with fixed keys: a map hashed with it iterates in an order that depends only on what
-/// was inserted. (A forecast sums its states in that order, and floating-point sums depend on
-/// order: a random hasher made forecasts differ in the last bits run to run.)
-type Fixed = std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>;
+/// Weights by key, in the order each key was first added: a forecast's states and final hit
+/// points, summed in an order that depends only on what was added, never on a hash table's
+/// layout. A short list is searched; past [`Tally::SEARCHED`] keys an index finds them.
+pub(crate) struct Tally<K> {
+    pub(crate) list: Vec<(K, f64)>,
+    index: FastMap<K, usize>,
+}
 
-/// A key with its [`Fixed`] hash worked out once. In a [`HashedMap`] (whose hasher passes the
-/// stored hash through) it lands in the bucket the key itself would in a map hashed with `Fixed`,
-/// so the map iterates in the same order, and re-bucketing as it grows hashes nothing again.
-pub(crate) struct Hashed<K>(pub(crate) u64, pub(crate) K);
-
-impl<K: std::hash::Hash> Hashed<K> {
-    pub(crate) fn new(key: K) -> Self {
-        Hashed(fixed_hash(&key), key)
+impl<K> Default for Tally<K> {
+    fn default() -> Self {
+        Tally { list: Vec::new(), index: FastMap::default() }
     }
 }
 
-/// `Fixed`'s hash of `key`, the same number: the bytes `Hash` writes are gathered first and the
-/// SipHash-1-3 rounds run once over them, instead of `DefaultHasher` taking them a few at a time
-/// (a forecast hashes every state it reaches; the streaming hasher was a sixth of its time).
-pub(crate) fn fixed_hash<K: std::hash::Hash + ?Sized>(key: &K) -> u64 {
-    use std::hash::Hasher;
-    let mut sink = Gather { bytes: [0; GATHERED], len: 0, spilled: None };
-    key.hash(&mut sink);
-    sink.finish()
-}
+impl<K: Clone + Eq + std::hash::Hash> Tally<K> {
+    /// Keys searched one by one before an index is built.
+    const SEARCHED: usize = 16;
 
-/// The bytes [`Gather`] holds before handing them to the streaming hasher.
-const GATHERED: usize = 160;
-
-/// Gathers the bytes a key's `Hash` writes (every `write_*` of the standard hashers is the write
-/// of the value's native-endian bytes), then hashes them at once; a key longer than its buffer
-/// goes on in `DefaultHasher` (the same hash, the slower way).
-struct Gather {
-    bytes: [u8; GATHERED],
-    len: usize,
-    spilled: Option<std::collections::hash_map::DefaultHasher>,
-}
-
-impl std::hash::Hasher for Gather {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        if let Some(h) = &mut self.spilled {
-            return h.write(bytes);
-        }
-        let end = self.len + bytes.len();
-        match self.bytes.get_mut(self.len..end) {
-            Some(to) => {
-                to.copy_from_slice(bytes);
-                self.len = end;
+    pub(crate) fn add(&mut self, key: K, weight: f64) {
+        let found = if self.list.len() <= Self::SEARCHED {
+            self.list.iter().position(|(k, _)| *k == key)
+        } else {
+            if self.index.is_empty() {
+                self.index = self.list.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect();
             }
+            self.index.get(&key).copied()
+        };
+        match found.and_then(|i| self.list.get_mut(i)) {
+            Some((_, w)) => *w += weight,
             None => {
-                let mut h = std::hash::BuildHasher::build_hasher(&Fixed::default());
-                h.write(self.bytes.get(..self.len).unwrap_or_default());
-                h.write(bytes);
-                self.spilled = Some(h);
+                if !self.index.is_empty() {
+                    self.index.insert(key.clone(), self.list.len());
+                }
+                self.list.push((key, weight));
             }
         }
     }
-
-    fn finish(&self) -> u64 {
-        match &self.spilled {
-            Some(h) => h.finish(),
-            None => sip13(self.bytes.get(..self.len).unwrap_or_default()),
-        }
-    }
 }
-
-/// SipHash-1-3 with both keys 0 (what `DefaultHasher::default()` computes) of a whole message.
-fn sip13(msg: &[u8]) -> u64 {
-    let mut v = [0x736f_6d65_7073_6575u64, 0x646f_7261_6e64_6f6d, 0x6c79_6765_6e65_7261, 0x7465_6462_7974_6573];
-    #[inline(always)]
-    fn round(v: &mut [u64; 4]) {
-        v[0] = v[0].wrapping_add(v[1]);
-        v[1] = v[1].rotate_left(13) ^ v[0];
-        v[0] = v[0].rotate_left(32);
-        v[2] = v[2].wrapping_add(v[3]);
-        v[3] = v[3].rotate_left(16) ^ v[2];
-        v[0] = v[0].wrapping_add(v[3]);
-        v[3] = v[3].rotate_left(21) ^ v[0];
-        v[2] = v[2].wrapping_add(v[1]);
-        v[1] = v[1].rotate_left(17) ^ v[2];
-        v[2] = v[2].rotate_left(32);
-    }
-    let mut words = msg.chunks_exact(8);
-    for w in &mut words {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(w);
-        let m = u64::from_le_bytes(b);
-        v[3] ^= m;
-        round(&mut v);
-        v[0] ^= m;
-    }
-    let mut last = (msg.len() as u64 & 0xff) << 56;
-    for (i, byte) in words.remainder().iter().enumerate() {
-        last |= u64::from(*byte) << (8 * i);
-    }
-    v[3] ^= last;
-    round(&mut v);
-    v[0] ^= last;
-    v[2] ^= 0xff;
-    round(&mut v);
-    round(&mut v);
-    round(&mut v);
-    v[0] ^ v[1] ^ v[2] ^ v[3]
-}
-
-impl<K: PartialEq> PartialEq for Hashed<K> {
-    fn eq(&self, other: &Self) -> bool {
-        self.0 == other.0 && self.1 == other.1
-    }
-}
-
-impl<K: Eq> Eq for Hashed<K> {}
-
-impl<K> std::hash::Hash for Hashed<K> {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        h.write_u64(self.0);
-    }
-}
-
-/// Passes a [`Hashed`] key's stored hash through.
-#[derive(Default)]
-pub(crate) struct Stored(u64);
-
-impl std::hash::Hasher for Stored {
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u64` is called (by `Hashed`); anything else folds in, never panics.
-        for b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// Probabilities by pre-hashed key.
-pub(crate) type HashedMap<K> = std::collections::HashMap<Hashed<K>, f64, std::hash::BuildHasherDefault<Stored>>;
 
 #[cfg(test)]
 mod tests {
-    use super::{fixed_hash, hash_of, Checked, Fixed};
+    use super::{hash_of, Checked, Tally};
 
     #[test]
-    fn the_gathered_hash_is_the_streaming_one() {
-        use std::hash::BuildHasher;
-        let streamed = |k: &dyn Fn(&mut std::collections::hash_map::DefaultHasher)| {
-            let mut h = Fixed::default().build_hasher();
-            k(&mut h);
-            std::hash::Hasher::finish(&h)
-        };
-        // Every length from empty to past the buffer (the spill), in the shapes a state writes.
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for len in 0..400usize {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let bytes: Vec<u8> = (0..len).map(|i| (x >> (i % 57)) as u8).collect();
-            assert_eq!(fixed_hash(&bytes[..]), streamed(&|h| std::hash::Hash::hash(&bytes[..], h)), "{len} bytes");
-            let mixed = ([x as i64, -(len as i64)], [vec![len as u32; len % 5], vec![]], (len % 3) as u8, Some(len));
-            assert_eq!(fixed_hash(&mixed), streamed(&|h| std::hash::Hash::hash(&mixed, h)), "{mixed:?}");
-            let long = vec![x; len];
-            assert_eq!(fixed_hash(&long), streamed(&|h| std::hash::Hash::hash(&long, h)), "{len} words");
+    fn a_tally_sums_in_the_order_keys_were_first_added() {
+        // Past the searched length too: the index must find the same entries the search did.
+        for n in [3u64, 40] {
+            let mut t: Tally<u64> = Tally::default();
+            for round in 0..3u64 {
+                for k in (0..n).rev() {
+                    t.add(k, (round + 1) as f64);
+                }
+            }
+            let keys: Vec<u64> = t.list.iter().map(|(k, _)| *k).collect();
+            assert_eq!(keys, (0..n).rev().collect::<Vec<_>>());
+            assert!(t.list.iter().all(|(_, w)| *w == 6.0), "{:?}", t.list);
         }
     }
 

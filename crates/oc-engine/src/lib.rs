@@ -119,6 +119,9 @@ pub struct Engine {
     /// How many joint dice values a strike may have before its outcomes are worked out from
     /// independent parts (`combat::outcomes`); tests set 0 to check both ways agree.
     factor_above: u64,
+    /// Whether exchanges whose states differ only in hit points are walked on those alone
+    /// (`combat::plain`); tests set `false` to check both walks give the same bits.
+    plain_walks: bool,
     /// How the exchanges the AIs asked about end, shared by every game this engine plays (a
     /// simulation's games, on every thread, meet the same matchups again and again).
     endings: std::sync::RwLock<EndingCache>,
@@ -215,6 +218,7 @@ impl Engine {
             movement_costs,
             open_terrains,
             factor_above: combat::FACTOR_ABOVE,
+            plain_walks: true,
             endings: std::sync::RwLock::new(fx::Checked::new(FORECAST_CACHE)),
         })
     }

@@ -7,11 +7,11 @@ use rand_chacha::ChaCha8Rng;
 
 use super::*;
 
-/// Each side's final HP -> probability, summed in the order the states were reached.
-fn final_hp(done: &HashedMap<[i64; 2]>) -> (BTreeMap<i64, f64>, BTreeMap<i64, f64>) {
+/// Each side's final HP -> probability, summed in the order the final states were first reached.
+fn final_hp(done: &[([i64; 2], f64)]) -> (BTreeMap<i64, f64>, BTreeMap<i64, f64>) {
     let mut attacker_hp = BTreeMap::new();
     let mut defender_hp = BTreeMap::new();
-    for (Hashed(_, hp), p) in done {
+    for (hp, p) in done {
         *attacker_hp.entry(hp[0]).or_default() += p;
         *defender_hp.entry(hp[1]).or_default() += p;
     }
@@ -68,32 +68,39 @@ impl Exchange<'_> {
     }
 
     /// Every state an exchange may reach, breadth first: the state it begins in, the final hit
-    /// points with their chances, and the strikes' outcomes worked out on the way.
-    fn walk(&self) -> (State, HashedMap<[i64; 2]>, OutcomeCache) {
-        // Each state is hashed once, as it is reached (`Hashed`): a growing map re-buckets by
-        // the stored hash, and iterates in the same order as one hashing the states itself.
+    /// points with their chances (in the order first reached), and the strikes' outcomes worked
+    /// out on the way.
+    ///
+    /// Every sum runs in the order the states were first reached (each level's states in that
+    /// order, each state's outcomes in theirs), which depends on nothing but the rules: not on a
+    /// hash table's layout (std's `HashMap` iterates by bucket, so a different table size or
+    /// hasher changed the last bits of a forecast). An exchange whose states differ only in hit
+    /// points is walked on those alone (`plain.rs`), in the same order: the same bits.
+    fn walk(&self) -> (State, Vec<([i64; 2], f64)>, OutcomeCache) {
         let initial = self.initial();
-        let mut frontier: HashedMap<State> = HashedMap::default();
-        frontier.insert(Hashed::new(initial.clone()), 1.0);
-        let mut done: HashedMap<[i64; 2]> = HashedMap::default();
         let mut outcome_cache = OutcomeCache::default();
+        if let Some(done) = self.walk_plain(&initial, &mut outcome_cache) {
+            return (initial, done, outcome_cache);
+        }
+        let mut frontier = vec![(initial.clone(), 1.0)];
+        let mut done: Tally<[i64; 2]> = Tally::default();
         while !frontier.is_empty() {
-            let mut next: HashedMap<State> = HashedMap::default();
-            for (Hashed(_, state), p) in frontier {
+            let mut next: Tally<State> = Tally::default();
+            for (state, p) in frontier {
                 let Some(side) = state.phase.striker() else {
-                    *done.entry(Hashed::new(state.hp)).or_default() += p;
+                    done.add(state.hp, p);
                     continue;
                 };
                 let outcomes = self.outcomes_memo(&state, side, &mut outcome_cache);
                 let faces = outcomes.den;
                 for &(count, o) in &outcomes.list {
                     let (after, _) = self.after_strike(&state, side, o, outcomes.reaction);
-                    *next.entry(Hashed::new(after)).or_default() += p * count / faces;
+                    next.add(after, p * count / faces);
                 }
             }
-            frontier = next;
+            frontier = next.list;
         }
-        (initial, done, outcome_cache)
+        (initial, done.list, outcome_cache)
     }
 
     fn side_forecast(&self, state: &State, side: usize, outcome_cache: &mut OutcomeCache) -> SideForecast {
