@@ -12,12 +12,14 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 mod attrs;
+mod memo;
 mod outcomes;
 mod phase;
 mod plain;
 mod play;
 mod react;
 
+pub(crate) use memo::{StrikeCache, STRIKE_CACHE};
 pub(crate) use outcomes::FACTOR_ABOVE;
 pub(crate) use react::{compile as compile_reactions, ReactionIr};
 
@@ -262,10 +264,10 @@ struct Outcomes {
 /// evaluation never read is stored once for every amount of them, with `ANY_HP`.
 #[derive(Default)]
 struct OutcomeCache {
-    by_state: FastMap<(State, usize), Rc<Outcomes>>,
+    by_state: FastMap<(State, usize), Arc<Outcomes>>,
     /// Each side's, where the statuses and resources are those the exchange began with and no
     /// hit points were read (most strikes): found without hashing the state.
-    at_start: [Option<Rc<Outcomes>>; 2],
+    at_start: [Option<Arc<Outcomes>>; 2],
 }
 
 /// The hit points of a cached state that stands for every amount of them.
@@ -308,9 +310,9 @@ pub struct Exchange<'e> {
     /// Whether an evaluation since it was last cleared read the state's hit points or
     /// resources (`Ctx::reads`).
     reads: std::cell::Cell<bool>,
-    /// Flags (`Exchange::flag`) that read no hit points, for the statuses and resources the
-    /// exchange began with (most states): by `side * formulas + id`, no search.
-    start_flags: RefCell<Vec<Option<V>>>,
+    /// Each side's strike on the other as the exchange began (outcomes and flags for every
+    /// amount of hit points), shared with every exchange between the two units.
+    memos: [Arc<memo::StrikeMemo>; 2],
     /// A formula cache's room, taken and given back by the evaluations that start one afresh
     /// (a flag, a strike's outcomes): not allocated again for each.
     room: std::cell::Cell<Vec<Option<V>>>,
@@ -360,6 +362,7 @@ impl<'e> Exchange<'e> {
         };
         let triangle = [tri(&a, &d), tri(&d, &a)];
         let start = [a.hp(&engine.ir), d.hp(&engine.ir)];
+        let memos = [engine.strike_memo(&a, &d, distance), engine.strike_memo(&d, &a, distance)];
         let base = [a, d];
         Exchange {
             engine,
@@ -375,7 +378,7 @@ impl<'e> Exchange<'e> {
             choices: RefCell::new(FastMap::default()),
             single: false,
             reads: std::cell::Cell::new(false),
-            start_flags: RefCell::new(vec![None; 2 * engine.ir.formulas.len()]),
+            memos,
             room: std::cell::Cell::new(Vec::new()),
         }
         .checked()
@@ -490,8 +493,14 @@ impl<'e> Exchange<'e> {
 
     /// [`Exchange::outcomes`], remembered in `memo`: once for every amount of hit points where
     /// working them out read none.
-    fn outcomes_memo(&self, state: &State, side: usize, memo: &mut OutcomeCache) -> Rc<Outcomes> {
+    fn outcomes_memo(&self, state: &State, side: usize, memo: &mut OutcomeCache) -> Arc<Outcomes> {
         let start = self.at_start(state);
+        // As the exchange began, where no reaction could change them: worked out once for every
+        // exchange between these two units.
+        let shared = self.memos.get(side).filter(|_| start && self.engine.reactions.is_empty()).map(|m| &m.outcomes);
+        if let Some(Some(o)) = shared.and_then(std::sync::OnceLock::get) {
+            return o.clone();
+        }
         if let Some(o) = memo.at_start.get(side).and_then(Option::as_ref).filter(|_| start) {
             return o.clone();
         }
@@ -504,7 +513,11 @@ impl<'e> Exchange<'e> {
             return o.clone();
         }
         self.reads.set(false);
-        let o = Rc::new(self.outcomes(state, side));
+        let o = Arc::new(self.outcomes(state, side));
+        if let Some(slot) = shared {
+            // Another exchange may have set it meanwhile: the same outcomes.
+            let _ = slot.set((!self.reads.get()).then(|| o.clone()));
+        }
         if !self.reads.get() {
             key.0.hp = ANY_HP;
             if let Some(slot) = memo.at_start.get_mut(side).filter(|_| start) {

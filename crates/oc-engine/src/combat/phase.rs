@@ -4,16 +4,37 @@
 
 use super::*;
 
+/// The formulas an exchange reads outside any roll.
+#[derive(Clone, Copy)]
+pub(super) enum Flag {
+    Strikes,
+    Counter,
+    CounterAnyRange,
+    FollowUp,
+}
+
+impl Flag {
+    pub(super) const ALL: usize = 4;
+
+    fn formula(self, roles: &crate::ir::Roles) -> Option<u16> {
+        match self {
+            Flag::Strikes => roles.strikes,
+            Flag::Counter => roles.counter,
+            Flag::CounterAnyRange => roles.counter_any_range,
+            Flag::FollowUp => Some(roles.follow_up),
+        }
+    }
+}
+
 impl Exchange<'_> {
     /// A formula evaluated outside any roll (strikes, counter, follow-up).
-    pub(super) fn flag(&self, state: &State, attacker: usize, id: Option<u16>, default: V) -> V {
-        let Some(id) = id else { return default };
-        let slot = attacker * self.engine.ir.formulas.len() + id as usize;
+    pub(super) fn flag(&self, state: &State, attacker: usize, which: Flag, default: V) -> V {
+        let Some(id) = which.formula(&self.engine.ir.roles) else { return default };
         let start = self.at_start(state);
-        if start {
-            if let Some(Some(v)) = self.start_flags.borrow().get(slot) {
-                return *v;
-            }
+        // As the exchange began: worked out once for every exchange between these two units.
+        let shared = self.memos.get(attacker).filter(|_| start).and_then(|m| m.flags.get(which as usize));
+        if let Some(Some(v)) = shared.and_then(std::sync::OnceLock::get) {
+            return *v;
         }
         // The same state's flags are asked for again and again (once per outcome leading to
         // it); a short list searched by HP first is cheaper than hashing the state.
@@ -35,10 +56,11 @@ impl Exchange<'_> {
         self.reads.set(false);
         let v = self.flag_uncached(state, attacker, id);
         let hp = self.reads.get().then_some(state.hp);
+        if let Some(slot) = shared {
+            // Another exchange may have set it meanwhile: the same value.
+            let _ = slot.set(if hp.is_none() { Some(v) } else { None });
+        }
         if start && hp.is_none() {
-            if let Some(memo) = self.start_flags.borrow_mut().get_mut(slot) {
-                *memo = Some(v);
-            }
             return v;
         }
         self.flags.borrow_mut().push(FlagMemo {
@@ -63,19 +85,18 @@ impl Exchange<'_> {
     }
 
     pub(super) fn strikes(&self, state: &State, side: usize) -> u8 {
-        self.flag(state, side, self.engine.ir.roles.strikes, V::Int(1)).int().clamp(1, MAX_STRIKES) as u8
+        self.flag(state, side, Flag::Strikes, V::Int(1)).int().clamp(1, MAX_STRIKES) as u8
     }
 
     pub(super) fn can_counter(&self, state: &State) -> bool {
-        let roles = &self.engine.ir.roles;
         let d = self.unit(1, &state.statuses[1]);
         d.may_use_weapon()
-            && self.flag(state, 1, roles.counter, V::Bool(true)).bool()
-            && (d.in_range(self.distance) || self.flag(state, 1, roles.counter_any_range, V::Bool(false)).bool())
+            && self.flag(state, 1, Flag::Counter, V::Bool(true)).bool()
+            && (d.in_range(self.distance) || self.flag(state, 1, Flag::CounterAnyRange, V::Bool(false)).bool())
     }
 
     pub(super) fn follow_up(&self, state: &State, side: usize) -> bool {
-        self.flag(state, side, Some(self.engine.ir.roles.follow_up), V::Bool(false)).bool()
+        self.flag(state, side, Flag::FollowUp, V::Bool(false)).bool()
     }
 
     pub(super) fn first_phase(&self, state: &State) -> Phase {

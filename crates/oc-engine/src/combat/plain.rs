@@ -46,23 +46,26 @@ impl Exchange<'_> {
             return None;
         }
         let strikers = strikers.get(..len)?;
-        let mut outcomes: [Option<Rc<Outcomes>>; 2] = [None, None];
+        let mut outcomes: [Option<Arc<Outcomes>>; 2] = [None, None];
         for side in [0, 1] {
             if strikers.contains(&(side as u8)) {
                 let o = self.outcomes_memo(initial, side, cache);
                 // Kept for every amount of hit points only where working them out read none.
-                cache.at_start.get(side)?.as_ref()?;
+                self.memos.get(side)?.outcomes.get()?.as_ref()?;
                 *outcomes.get_mut(side)? = Some(o);
             }
         }
-        let mut frontier: Vec<([i64; 2], f64)> = vec![(initial.hp, 1.0)];
+        // Each level's states, and the next level's, in two tallies whose room is reused.
+        let mut frontier: Tally<[i64; 2]> = Tally::default();
+        let mut next: Tally<[i64; 2]> = Tally::default();
+        frontier.add(initial.hp, 1.0);
         let mut done: Tally<[i64; 2]> = Tally::default();
         for &side in strikers {
             let side = side as usize;
             let outcomes = outcomes.get(side)?.as_ref()?;
             let faces = outcomes.den;
-            let mut next: Tally<[i64; 2]> = Tally::default();
-            for (hp, p) in frontier {
+            next.clear();
+            for &(hp, p) in &frontier.list {
                 // A rout ends the exchange (`Exchange::next_phase`).
                 if hp[0] <= 0 || hp[1] <= 0 {
                     done.add(hp, p);
@@ -72,9 +75,9 @@ impl Exchange<'_> {
                     next.add(struck(hp, side, o), p * count / faces);
                 }
             }
-            frontier = next.list;
+            std::mem::swap(&mut frontier, &mut next);
         }
-        for (hp, p) in frontier {
+        for &(hp, p) in &frontier.list {
             done.add(hp, p);
         }
         Some(done.list)

@@ -7,22 +7,36 @@ use rand_chacha::ChaCha8Rng;
 
 use super::*;
 
-/// Each side's final HP -> probability, summed in the order the final states were first reached.
-fn final_hp(done: &[([i64; 2], f64)]) -> (BTreeMap<i64, f64>, BTreeMap<i64, f64>) {
-    let mut attacker_hp = BTreeMap::new();
-    let mut defender_hp = BTreeMap::new();
-    for (hp, p) in done {
-        *attacker_hp.entry(hp[0]).or_default() += p;
-        *defender_hp.entry(hp[1]).or_default() += p;
+/// One side's final HP -> probability, ascending: each summed in the order the final states were
+/// first reached (what a `BTreeMap` filled from `done` holds, without building one).
+fn side_hp(done: &[([i64; 2], f64)], side: usize) -> Vec<(i64, f64)> {
+    // Many final states (damage dice): summed in a map, in the same order.
+    if done.len() > 64 {
+        let mut map: BTreeMap<i64, f64> = BTreeMap::new();
+        for (hp, p) in done {
+            *map.entry(hp.get(side).copied().unwrap_or(0)).or_default() += p;
+        }
+        return map.into_iter().collect();
     }
-    (attacker_hp, defender_hp)
+    let mut out: Vec<(i64, f64)> = Vec::with_capacity(done.len());
+    for (hp, p) in done {
+        let h = hp.get(side).copied().unwrap_or(0);
+        // `0.0 + p`: what adding to a map's default gives (a -0.0 becomes 0.0).
+        match out.iter_mut().find(|(x, _)| *x == h) {
+            Some((_, q)) => *q += p,
+            None => out.push((h, 0.0 + p)),
+        }
+    }
+    out.sort_unstable_by_key(|(h, _)| *h);
+    out
 }
 
 impl Odds {
-    fn of(attacker_hp: &BTreeMap<i64, f64>, defender_hp: &BTreeMap<i64, f64>, start: [i64; 2]) -> Odds {
+    /// From each side's final HP -> probability, ascending.
+    fn of(attacker_hp: &[(i64, f64)], defender_hp: &[(i64, f64)], start: [i64; 2]) -> Odds {
         // `+ 0.0`: an empty f64 sum is -0.0.
-        let routed = |dist: &BTreeMap<i64, f64>| dist.iter().filter(|(hp, _)| **hp <= 0).map(|(_, p)| p).sum::<f64>() + 0.0;
-        let taken = |dist: &BTreeMap<i64, f64>, start: i64| dist.iter().map(|(hp, p)| (start - hp) as f64 * p).sum::<f64>() + 0.0;
+        let routed = |dist: &[(i64, f64)]| dist.iter().filter(|(hp, _)| *hp <= 0).map(|(_, p)| p).sum::<f64>() + 0.0;
+        let taken = |dist: &[(i64, f64)], start: i64| dist.iter().map(|(hp, p)| (start - hp) as f64 * p).sum::<f64>() + 0.0;
         Odds {
             attacker_routed: routed(attacker_hp),
             defender_routed: routed(defender_hp),
@@ -36,8 +50,9 @@ impl Exchange<'_> {
     /// The exact distribution of outcomes, by enumerating every face of every strike.
     pub fn forecast(&self) -> Forecast {
         let (initial, done, mut outcome_cache) = self.walk();
-        let (attacker_hp, defender_hp) = final_hp(&done);
+        let (attacker_hp, defender_hp) = (side_hp(&done, 0), side_hp(&done, 1));
         let odds = Odds::of(&attacker_hp, &defender_hp, self.start);
+        let (attacker_hp, defender_hp) = (attacker_hp.into_iter().collect(), defender_hp.into_iter().collect());
         Forecast {
             attacker: self.side_forecast(&initial, 0, &mut outcome_cache),
             defender: self.side_forecast(&initial, 1, &mut outcome_cache),
@@ -55,15 +70,17 @@ impl Exchange<'_> {
     /// bit, as [`Exchange::forecast`]'s, without what it shows of each side before the dice
     /// (what `oc matrix` writes).
     pub fn odds(&self) -> Odds {
-        self.ending().odds
+        let (_, done, _) = self.walk();
+        Odds::of(&side_hp(&done, 0), &side_hp(&done, 1), self.start)
     }
 
     /// How the exchange ends: [`Exchange::forecast`]'s final HP and odds (the same bits), without
     /// the rest of the forecast (what the AIs read).
     pub fn ending(&self) -> Ending {
         let (_, done, _) = self.walk();
-        let (attacker_hp, defender_hp) = final_hp(&done);
+        let (attacker_hp, defender_hp) = (side_hp(&done, 0), side_hp(&done, 1));
         let odds = Odds::of(&attacker_hp, &defender_hp, self.start);
+        let (attacker_hp, defender_hp) = (attacker_hp.into_iter().collect(), defender_hp.into_iter().collect());
         Ending { start: self.start, attacker_hp, defender_hp, odds }
     }
 
