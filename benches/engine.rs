@@ -1,6 +1,7 @@
-//! `cargo bench --bench engine`: exact forecasts per second, seeded exchanges per second, and the
-//! time of `oc matrix` for each built-in ruleset. Prints `bench <name> <value> <unit>` lines
-//! (medians); nothing asserts a time.
+//! `cargo bench --bench engine`: exact forecasts per second (each pass over the matrix's matchups on
+//! a fresh engine, by loadout and prepared; and again on an engine that has seen them), seeded
+//! exchanges per second, and the time of `oc matrix` for each built-in ruleset. Prints
+//! `bench <name> <value> <unit>` lines (medians); nothing asserts a time.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -25,26 +26,56 @@ fn median(mut v: Vec<Duration>) -> Duration {
 fn main() {
     for (name, short, index) in [("officers_chess", "ratings", "<std>/ratings.oc"), ("officers_chess_v06", "v06", "<std>/v06.oc")]
     {
+        let rules = oc_compiler::stdlib::compile(index).expect("built-in ruleset").rules.expect("clean");
         let e = engine(index);
         let units = roster(&e);
-        let mut samples = Vec::new();
-        let mut count = 0usize;
-        for _ in 0..3 {
+        // Every pass starts from a fresh engine: the strikes a pass works out are kept by its
+        // engine (a matchup's counter is its mirror's attack), and a second pass over the same
+        // matchups would only read them back. That is measured apart, as `forecast_repeat`.
+        let fresh = || Engine::new(rules.clone()).expect("runs");
+        let pass = |e: &Engine, prepared: bool| {
             let start = Instant::now();
-            count = 0;
-            for a in &units {
+            let mut count = 0usize;
+            let ready: Vec<_> = if prepared { units.iter().filter_map(|u| e.prepare(u).ok()).collect() } else { Vec::new() };
+            for (i, a) in units.iter().enumerate() {
                 let (lo, _) = e.reach(&a.class, a.weapon.as_deref().unwrap_or_default()).unwrap_or((1, 1));
-                for d in &units {
-                    if e.forecast(a, d, lo.max(1)).is_ok() {
-                        count += 1;
-                    }
+                for (j, d) in units.iter().enumerate() {
+                    let ok = match (ready.get(i), ready.get(j)) {
+                        (Some(pa), Some(pd)) => e.forecast_prepared(pa, pd, lo.max(1)).is_ok(),
+                        _ => e.forecast(a, d, lo.max(1)).is_ok(),
+                    };
+                    count += usize::from(ok);
                 }
             }
-            samples.push(start.elapsed());
+            (count, start.elapsed())
+        };
+        for (figure, prepared) in [("forecast_per_s", false), ("forecast_prepared_per_s", true)] {
+            let mut samples = Vec::new();
+            let mut count = 0;
+            for _ in 0..5 {
+                let e = fresh();
+                let (n, t) = pass(&e, prepared);
+                count = n;
+                samples.push(t);
+            }
+            let t = median(samples);
+            eprintln!("{name}: {count} exact forecasts (the matrix's matchups) in {t:.2?}, each engine fresh ({figure})");
+            println!("bench {figure}_{short} {:.0} 1/s", count as f64 / t.as_secs_f64());
+        }
+        // The same matchups again on an engine that has forecast them once (an AI's or an
+        // editor's engine meets the same matchups again and again).
+        let e2 = fresh();
+        let _ = pass(&e2, false);
+        let mut samples = Vec::new();
+        let mut count = 0;
+        for _ in 0..5 {
+            let (n, t) = pass(&e2, false);
+            count = n;
+            samples.push(t);
         }
         let t = median(samples);
-        eprintln!("{name}: {count} exact forecasts (the matrix's matchups) in {t:.2?}");
-        println!("bench forecast_per_s_{short} {:.0} 1/s", count as f64 / t.as_secs_f64());
+        eprintln!("{name}: {count} exact forecasts again on the same engine in {t:.2?}");
+        println!("bench forecast_repeat_per_s_{short} {:.0} 1/s", count as f64 / t.as_secs_f64());
 
         let a = &units[0];
         let d = &units[units.len() / 2];

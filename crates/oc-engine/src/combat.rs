@@ -362,7 +362,14 @@ impl<'e> Exchange<'e> {
         };
         let triangle = [tri(&a, &d), tri(&d, &a)];
         let start = [a.hp(&engine.ir), d.hp(&engine.ir)];
-        let memos = [engine.strike_memo(&a, &d, distance), engine.strike_memo(&d, &a, distance)];
+        // A strike is shared between exchanges started by either unit (the attack of one is the
+        // counter of the other) only where neither has a `when`: those apply side by side, the
+        // attacker's first, and in that order (one setting what another adds to) both can count.
+        let either = a.whens.is_empty() && d.whens.is_empty();
+        let memos = [
+            engine.strike_memo(&a, &d, distance, if either { None } else { Some(0) }),
+            engine.strike_memo(&d, &a, distance, if either { None } else { Some(1) }),
+        ];
         let base = [a, d];
         Exchange {
             engine,
@@ -778,6 +785,7 @@ impl Engine {
             dealt: 0,
             distance,
             triangle: 0,
+            solo: false,
             reads: None,
         };
         let mut cache = vec![None; self.ir.formulas.len()];

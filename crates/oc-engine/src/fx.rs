@@ -65,12 +65,6 @@ impl<K: Clone + Eq + std::hash::Hash> Tally<K> {
     /// Keys searched one by one before an index is built.
     const SEARCHED: usize = 16;
 
-    /// Empty, keeping its room.
-    pub(crate) fn clear(&mut self) {
-        self.list.clear();
-        self.index.clear();
-    }
-
     pub(crate) fn add(&mut self, key: K, weight: f64) {
         let found = if self.list.len() <= Self::SEARCHED {
             self.list.iter().position(|(k, _)| *k == key)

@@ -232,6 +232,8 @@ fn exact_prefix(values: &[(i64, f64)]) -> Option<Vec<f64>> {
     Some(out)
 }
 
+pub use formulas::Reads;
+
 pub struct FormulaIr {
     pub expr: E,
     /// The dice slots it reads (bit `i` for slot `i`), directly or through other formulas.
@@ -241,6 +243,9 @@ pub struct FormulaIr {
     /// slot. Then its distribution is that of a function of independent values (see
     /// `combat::outcomes`); `None` when two of them share a die (or it reads none).
     pub leaves: Option<Vec<Leaf>>,
+    /// Whose unit its value depends on, where that is one unit alone (see `Reads`): then each
+    /// unit works it out once for every strike (`Unit::solo`).
+    pub reads: Reads,
 }
 
 /// A value a formula reads that dice move: a die slot it rolls, or a formula that reads dice.
@@ -268,6 +273,9 @@ pub struct Roles {
 }
 
 pub struct Ir {
+    /// A number no other IR has: what a unit's `Solo` values are checked against (a unit
+    /// prepared by one engine may be handed to another).
+    pub id: u64,
     pub names: Vec<String>,
     name_ids: HashMap<String, u32>,
     /// Stats first, then bases: the index of an attribute in a unit's attribute vector.
@@ -333,6 +341,10 @@ impl Ir {
     pub fn build(rules: &m::Rules) -> Result<Ir, EngineError> {
         let rs = &rules.ruleset;
         let mut ir = Ir {
+            id: {
+                static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+                NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            },
             names: Vec::new(),
             name_ids: HashMap::new(),
             attrs: Vec::new(),
@@ -427,9 +439,10 @@ impl Ir {
             let expr = ir.expr(&f.expr, &[])?;
             let dice = ir.dice_of(&expr);
             let leaves = ir.independent_leaves(&expr);
-            ir.formulas.push(FormulaIr { expr, dice, leaves });
+            ir.formulas.push(FormulaIr { expr, dice, leaves, reads: Reads::Both });
         }
         ir.hoist_dice_free_parts()?;
+        ir.hoist_solo_parts()?;
         let id = |ir: &Ir, n: &str| ir.formula_ids.get(n).copied();
         let need = |ir: &Ir, n: &str| id(ir, n).ok_or_else(|| EngineError::model(format!("the ruleset has no `{n}` formula")));
         ir.roles = Roles {

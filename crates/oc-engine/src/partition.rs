@@ -8,7 +8,12 @@
 
 use std::collections::HashSet;
 
+use smallvec::SmallVec;
+
 use crate::ir::{DieSlot, Ir, Op, E, V};
+
+/// A die's outcome classes: (lowest value, summed weight), in value order (a few, in place).
+pub type Classes = SmallVec<[(i64, f64); 8]>;
 use crate::unit::Ctx;
 
 /// One comparison of a die with a side the die does not change.
@@ -71,10 +76,10 @@ fn walk(ir: &Ir, e: &E, slot: u8, out: &mut Vec<Cut>, seen: &mut HashSet<u16>) -
 /// counts). With the weights' exact running sums (`DieSlot::prefix`: the values ascend), each
 /// class is found by a binary search and weighed by a subtraction, the same number as adding its
 /// values' weights one by one.
-pub fn classes(ctx: &Ctx, cache: &mut [Option<V>], cuts: &[Cut], die: &DieSlot) -> Option<Vec<(i64, f64)>> {
+pub fn classes(ctx: &Ctx, cache: &mut [Option<V>], cuts: &[Cut], die: &DieSlot) -> Option<Classes> {
     let (values, prefix) = (&die.dist.values[..], die.prefix.as_deref());
     // Each break is the first value of a new interval.
-    let mut breaks: Vec<i64> = Vec::with_capacity(cuts.len() * 2);
+    let mut breaks: SmallVec<[i64; 8]> = SmallVec::new();
     for c in cuts {
         let v = ctx.eval(&c.other, &[], cache);
         let t = match (v, c.op) {
@@ -100,7 +105,7 @@ pub fn classes(ctx: &Ctx, cache: &mut [Option<V>], cuts: &[Cut], die: &DieSlot) 
     breaks.sort_unstable();
     breaks.dedup();
     if let Some(prefix) = prefix.filter(|p| p.len() == values.len() + 1) {
-        let mut out: Vec<(i64, f64)> = Vec::with_capacity(breaks.len() + 1);
+        let mut out = Classes::new();
         let mut from = 0usize;
         let ends = breaks.iter().map(|b| values.partition_point(|(v, _)| v < b)).chain(std::iter::once(values.len()));
         for to in ends {
@@ -114,7 +119,7 @@ pub fn classes(ctx: &Ctx, cache: &mut [Option<V>], cuts: &[Cut], die: &DieSlot) 
         }
         return Some(out);
     }
-    let mut out: Vec<(i64, f64)> = Vec::new();
+    let mut out = Classes::new();
     let mut current = None;
     for &(value, weight) in values {
         let class = breaks.partition_point(|b| *b <= value);

@@ -34,6 +34,18 @@ impl Clone for UnitId {
     }
 }
 
+/// The formulas that read one unit alone (`ir::Reads`), worked out for this unit on first use:
+/// the IR they are of (`Ir::id`), and by formula id, `None` for the rest. A clone starts empty
+/// (it may be changed after).
+#[derive(Debug, Default)]
+pub struct Solo(std::sync::OnceLock<(u64, Box<[Option<V>]>)>);
+
+impl Clone for Solo {
+    fn clone(&self) -> Solo {
+        Solo::default()
+    }
+}
+
 /// A unit ready for combat: every attribute after the modifiers that always apply.
 #[derive(Clone, Debug)]
 pub struct Unit {
@@ -68,6 +80,8 @@ pub struct Unit {
     pub must_attack_weakest: bool,
     /// Every attribute as shown to a user (`Engine::effective`), worked out on first use.
     pub effective: std::sync::OnceLock<std::sync::Arc<[(String, crate::Shown)]>>,
+    /// What the formulas that read this unit alone come to for it.
+    pub solo: Solo,
 }
 
 /// Everything an expression can see.
@@ -85,6 +99,9 @@ pub struct Ctx<'a> {
     pub dealt: i64,
     pub distance: i64,
     pub triangle: i64,
+    /// Whether a formula that reads one unit alone may be taken from that unit (`Unit::solo`)
+    /// where the attributes read are the unit's own: in an exchange, whose units are whole.
+    pub solo: bool,
     /// Set when an evaluation reads an attribute the exchange's state holds (hit points, a
     /// resource): what it computed is then good only for that state. Left unset, the result
     /// holds for every amount of them (`Exchange` caches it once for all).
@@ -125,13 +142,33 @@ impl Ctx<'_> {
             return *v;
         }
         let v = match self.ir.formulas.get(i) {
-            Some(formula) => self.eval(&formula.expr, &[], cache),
+            Some(formula) => match self.solo(formula.reads, i) {
+                Some(v) => v,
+                None => self.eval(&formula.expr, &[], cache),
+            },
             None => V::Int(0),
         };
         if let Some(slot) = cache.get_mut(i) {
             *slot = Some(v);
         }
         v
+    }
+
+    /// Formula `i`, which reads `reads`, as the unit it reads worked it out once (`Unit::solo`):
+    /// where that unit's attributes in this evaluation are its own (no `when` changed them).
+    fn solo(&self, reads: crate::ir::Reads, i: usize) -> Option<V> {
+        use crate::ir::Reads;
+        let side = match reads {
+            _ if !self.solo => return None,
+            Reads::Neither | Reads::Attacker => self.attacker,
+            Reads::Defender => 1 - self.attacker,
+            Reads::Both => return None,
+        };
+        let (unit, attrs) = (self.units.get(side)?, self.attrs.get(side)?);
+        if !std::ptr::eq(*attrs, &unit.attrs[..]) {
+            return None;
+        }
+        unit.solo_values(self.ir).get(i).copied().flatten()
     }
 
     /// Evaluates `e`. `cache` holds combat formulas already computed for this roll.
@@ -470,6 +507,7 @@ impl Engine {
             restricted: Vec::new(),
             must_attack_weakest: false,
             effective: Default::default(),
+            solo: Solo::default(),
         };
         // Effects that always apply, in order; conditional ones and triggers are kept for combat.
         let mut blocks: Vec<(Vec<V>, Vec<Eff>)> = Vec::new();
@@ -600,6 +638,7 @@ impl Engine {
             dealt: 0,
             distance: 1,
             triangle: 0,
+            solo: false,
             reads: None,
         }
     }
@@ -619,6 +658,41 @@ impl Engine {
 }
 
 impl Unit {
+    /// What the formulas that read one unit alone come to for this unit, by formula id: worked
+    /// out on first use, with the unit in both roles (such a formula reads only one of them).
+    /// Nothing for another IR than the one that first asked.
+    pub(crate) fn solo_values(&self, ir: &Ir) -> &[Option<V>] {
+        let (of, values) = self.solo.0.get_or_init(|| {
+            let ctx = Ctx {
+                ir,
+                units: [self, self],
+                attrs: [&self.attrs, &self.attrs],
+                held: [&[], &[]],
+                attacker: 0,
+                holder: 0,
+                rolls: &[],
+                dealt: 0,
+                distance: 0,
+                triangle: 0,
+                solo: false,
+                reads: None,
+            };
+            let mut cache = vec![None; ir.formulas.len()];
+            let values = ir
+                .formulas
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.reads != crate::ir::Reads::Both).then(|| ctx.formula(i as u16, &mut cache)))
+                .collect();
+            (ir.id, values)
+        });
+        if *of == ir.id {
+            values
+        } else {
+            &[]
+        }
+    }
+
     /// A stand-in with only attributes and tags, to evaluate conditions while a unit is built.
     pub(crate) fn bare(attrs: &[V], has: &[Instance]) -> Unit {
         Unit {
@@ -646,6 +720,7 @@ impl Unit {
             restricted: Vec::new(),
             must_attack_weakest: false,
             effective: Default::default(),
+            solo: Solo::default(),
         }
     }
 

@@ -112,6 +112,7 @@ impl Exchange<'_> {
             dealt: 0,
             distance: self.distance,
             triangle: self.triangle[attacker],
+            solo: true,
             reads: Some(&self.reads),
         }
     }

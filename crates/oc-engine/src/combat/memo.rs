@@ -25,17 +25,18 @@ pub(crate) struct StrikeMemo {
     pub(super) flags: [OnceLock<Option<V>>; Flag::ALL],
 }
 
-/// Strike memos by (striker, struck, distance), the units by [`Unit::id`].
-pub(crate) type StrikeCache = fx::Checked<(u64, u64, i64), Arc<StrikeMemo>>;
+/// Strike memos by (striker, struck, distance, the striker's side where that counts), the units
+/// by [`Unit::id`].
+pub(crate) type StrikeCache = fx::Checked<(u64, u64, i64, Option<u8>), Arc<StrikeMemo>>;
 
 /// The most strike memos an engine keeps (in two generations: `fx::Checked`).
 pub(crate) const STRIKE_CACHE: usize = 1 << 16;
 
 impl Engine {
     /// The memo of `striker` striking `struck` from `distance`, shared by every exchange between
-    /// them.
-    pub(crate) fn strike_memo(&self, striker: &Unit, struck: &Unit, distance: i64) -> Arc<StrikeMemo> {
-        let key = (striker.id.get(), struck.id.get(), distance);
+    /// them; with `side`, only by those where the striker is on that side (0: it attacks).
+    pub(crate) fn strike_memo(&self, striker: &Unit, struck: &Unit, distance: i64, side: Option<u8>) -> Arc<StrikeMemo> {
+        let key = (striker.id.get(), struck.id.get(), distance, side);
         let hash = fx::hash_of(&key);
         if let Some(m) = self.strikes.read().ok().and_then(|c| c.get(hash, |k| *k == key)) {
             return m;

@@ -11,8 +11,9 @@
 //! first. Either way the weights are products and sums of whole numbers, so both give the same
 //! outcomes (while the weights stay below 2^53, the same bits).
 
-use std::borrow::Cow;
 use std::hash::Hash;
+
+use smallvec::SmallVec;
 
 use super::*;
 use crate::ir::{DieSlot, Leaf};
@@ -23,9 +24,31 @@ pub(crate) const FACTOR_ABOVE: u64 = 256;
 
 /// Each strike die's values (or outcome classes) and its denominator, in `Ir::strike_dice` order.
 struct Lists<'a> {
-    values: Vec<Cow<'a, [(i64, f64)]>>,
-    dens: Vec<f64>,
+    values: SmallVec<[Faces<'a>; 4]>,
+    dens: SmallVec<[f64; 4]>,
 }
+
+/// A die's values as a strike reads them: every value, or its outcome classes.
+enum Faces<'a> {
+    All(&'a [(i64, f64)]),
+    Classes(crate::partition::Classes),
+}
+
+impl std::ops::Deref for Faces<'_> {
+    type Target = [(i64, f64)];
+    fn deref(&self) -> &[(i64, f64)] {
+        match self {
+            Faces::All(v) => v,
+            Faces::Classes(c) => c,
+        }
+    }
+}
+
+/// A strike die's slot and its values (or classes).
+type Slot<'a> = (u8, &'a [(i64, f64)]);
+
+/// The most dice slots kept in place (a strike reads a few); more spill to the heap.
+type Rolls = SmallVec<[i64; 8]>;
 
 /// Results merged by equality, in the order first found, with summed weights.
 struct Merge<T> {
@@ -65,10 +88,10 @@ impl Exchange<'_> {
     pub(super) fn outcomes_with(&self, units: [&Unit; 2], attrs: &Attrs, attacker: usize) -> Outcomes {
         let ir = &self.engine.ir;
         let mut cache = self.fresh_cache();
-        let mut rolls = vec![0i64; ir.dice.len()];
+        let mut rolls: Rolls = smallvec::smallvec![0i64; ir.dice.len()];
         // Each strike die's values, or its outcome classes where it is only compared; and the
         // product of their denominators, in slot order.
-        let mut dens = Vec::with_capacity(ir.strike_dice.len());
+        let mut dens: SmallVec<[f64; 4]> = SmallVec::new();
         let values = ir
             .strike_dice
             .iter()
@@ -79,8 +102,8 @@ impl Exchange<'_> {
                 dens.push(die.map_or(1.0, |d| d.dist.den));
                 let values = die.map_or(&[][..], |d| &d.dist.values[..]);
                 match cuts.as_ref().zip(die).and_then(|(c, d)| crate::partition::classes(&ctx, &mut cache, c, d)) {
-                    Some(classes) => Cow::Owned(classes),
-                    None => Cow::Borrowed(values),
+                    Some(classes) => Faces::Classes(classes),
+                    None => Faces::All(values),
                 }
             })
             .collect();
@@ -259,14 +282,14 @@ impl Exchange<'_> {
         mut eval: impl FnMut(&[i64], &mut [Option<V>]) -> T,
     ) -> Vec<(T, f64)> {
         let ir = &self.engine.ir;
-        let dice: Vec<(u8, &[(i64, f64)])> = ir
+        let dice: SmallVec<[Slot; 4]> = ir
             .strike_dice
             .iter()
             .zip(&lists.values)
             .filter(|(s, _)| mask & (1u64 << **s) != 0)
             .map(|(s, v)| (*s, &v[..]))
             .collect();
-        let mut at = vec![0usize; dice.len()];
+        let mut at: SmallVec<[usize; 4]> = smallvec::smallvec![0usize; dice.len()];
         let mut out = Merge::new();
         loop {
             let mut weight = 1.0;

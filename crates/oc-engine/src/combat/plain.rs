@@ -1,14 +1,12 @@
 //! The walk of a plain exchange: one whose states differ only in hit points. Without reactions
 //! (nothing spent, no riposte) and without triggers on `hit`, `crit` or `miss` (no status laid,
-//! no hit points healed mid-exchange), where neither strike's outcomes nor `strikes`, `counter`
-//! or `follow_up` read hit points, every strike of a side has the same outcomes and the strikers
-//! come in a fixed order (attack, counter, follow-up), cut short only by a rout. That is most
-//! exchanges of the first two seeds: not those whose damage reads the foe's hit points, nor a
-//! strike trigger's.
+//! no hit points healed mid-exchange), where none of `strikes`, `counter` and `follow_up` reads
+//! hit points, the strikers come in a fixed order (attack, counter, follow-up), cut short only
+//! by a rout. That is most exchanges of the first two seeds: not a strike trigger's.
 //!
-//! The walk is then over pairs of hit points, with each side's outcomes worked out once: no
-//! state copied, hashed or compared beyond its two numbers, and no formula evaluated after the
-//! first strike. It adds the same weights in the same order as [`Exchange::walk`]'s general
+//! The walk is then over pairs of hit points: no state copied, hashed or compared beyond its two
+//! numbers. A side's outcomes are worked out once where that read no hit points (most strikes),
+//! else once for each pair of hit points a strike is made at (damage read from the foe's). It adds the same weights in the same order as [`Exchange::walk`]'s general
 //! loop (each level's states in the order first reached, each state's outcomes in theirs), so
 //! its forecasts are the same bits; `tests::plain_walks_equal_the_general_walk` holds it to that
 //! on every matchup of every built-in ruleset.
@@ -18,6 +16,9 @@ use super::*;
 /// The most strikes a plain walk follows (an attack, a counter and a follow-up of at most
 /// `MAX_STRIKES` each); a longer exchange is walked by the general loop.
 const MAX_PLAIN_STRIKES: usize = 3 * MAX_STRIKES as usize;
+
+/// The room a level's states start with: most levels have fewer.
+const ROOM: usize = 16;
 
 impl Exchange<'_> {
     /// The final hit points with their chances, in the order first reached, or `None` where the
@@ -46,41 +47,138 @@ impl Exchange<'_> {
             return None;
         }
         let strikers = strikers.get(..len)?;
-        let mut outcomes: [Option<Arc<Outcomes>>; 2] = [None, None];
+        // Each side's outcomes for every amount of hit points, where working them out read none;
+        // else worked out for each state's (`Exchange::outcomes_memo` keeps them by state).
+        let mut fixed: [Option<Arc<Outcomes>>; 2] = [None, None];
         for side in [0, 1] {
             if strikers.contains(&(side as u8)) {
                 let o = self.outcomes_memo(initial, side, cache);
-                // Kept for every amount of hit points only where working them out read none.
-                self.memos.get(side)?.outcomes.get()?.as_ref()?;
-                *outcomes.get_mut(side)? = Some(o);
-            }
-        }
-        // Each level's states, and the next level's, in two tallies whose room is reused.
-        let mut frontier: Tally<[i64; 2]> = Tally::default();
-        let mut next: Tally<[i64; 2]> = Tally::default();
-        frontier.add(initial.hp, 1.0);
-        let mut done: Tally<[i64; 2]> = Tally::default();
-        for &side in strikers {
-            let side = side as usize;
-            let outcomes = outcomes.get(side)?.as_ref()?;
-            let faces = outcomes.den;
-            next.clear();
-            for &(hp, p) in &frontier.list {
-                // A rout ends the exchange (`Exchange::next_phase`).
-                if hp[0] <= 0 || hp[1] <= 0 {
-                    done.add(hp, p);
-                    continue;
-                }
-                for &(count, o) in &outcomes.list {
-                    next.add(struck(hp, side, o), p * count / faces);
+                if self.memos.get(side)?.outcomes.get()?.is_some() {
+                    *fixed.get_mut(side)? = Some(o);
                 }
             }
-            std::mem::swap(&mut frontier, &mut next);
         }
-        for &(hp, p) in &frontier.list {
-            done.add(hp, p);
+        let mut state = initial.clone();
+        let levels = u32::try_from(strikers.len()).ok()?;
+        SLOTS.with(|cell| {
+            // Busy only if a walk ran inside a walk (none does): then the states are searched.
+            let mut scratch = cell.try_borrow_mut().ok();
+            let room = scratch.as_deref_mut().and_then(|s| s.room(initial.hp, levels));
+            let (base, slots) = room.unwrap_or((0, &mut []));
+            let half = slots.len() / 2;
+            let (next_slots, done_slots) = slots.split_at_mut(half);
+            // Each level's states, and the next level's: their lists' room is reused.
+            let mut frontier: Vec<([i64; 2], f64)> = Vec::with_capacity(ROOM);
+            let mut next = Grid::new(initial.hp, next_slots, base);
+            frontier.push((initial.hp, 1.0));
+            let mut done = Grid::new(initial.hp, done_slots, base);
+            for (level, &side) in (1..).zip(strikers) {
+                let side = side as usize;
+                next.restart(base.wrapping_add(level));
+                for &(hp, p) in &frontier {
+                    // A rout ends the exchange (`Exchange::next_phase`).
+                    if hp[0] <= 0 || hp[1] <= 0 {
+                        done.add(hp, p);
+                        continue;
+                    }
+                    let outcomes = match fixed.get(side)? {
+                        Some(o) => o.clone(),
+                        None => {
+                            state.hp = hp;
+                            self.outcomes_memo(&state, side, cache)
+                        }
+                    };
+                    let faces = outcomes.den;
+                    for &(count, o) in &outcomes.list {
+                        next.add(struck(hp, side, o), p * count / faces);
+                    }
+                }
+                std::mem::swap(&mut frontier, &mut next.list);
+            }
+            for &(hp, p) in &frontier {
+                done.add(hp, p);
+            }
+            Some(done.list)
+        })
+    }
+}
+
+thread_local! {
+    /// The tables a plain walk finds its states in, reused from walk to walk.
+    static SLOTS: std::cell::RefCell<Slots> = const { std::cell::RefCell::new(Slots { stamp: 0, slots: Vec::new() }) };
+}
+
+/// The most pairs of hit points a walk's tables cover (each pair two entries of 8 bytes); an
+/// exchange with more searches its states.
+const MAX_PAIRS: usize = 1 << 16;
+
+/// Where each pair of hit points sits in a level's list, by the pair: entries stamped with the
+/// level they were set at, so the table is never cleared between levels or walks.
+struct Slots {
+    stamp: u32,
+    slots: Vec<(u32, u32)>,
+}
+
+impl Slots {
+    /// Room for a walk from `start` over `levels` strikes: the first stamp of its own (the final
+    /// states'; each level's next), and two tables (the next level's, the final states').
+    fn room(&mut self, start: [i64; 2], levels: u32) -> Option<(u32, &mut [(u32, u32)])> {
+        let side = |hp: i64| usize::try_from(hp).ok().and_then(|h| h.checked_add(1));
+        let pairs = side(start[0])?.checked_mul(side(start[1])?).filter(|n| *n <= MAX_PAIRS)?;
+        if self.slots.len() < 2 * pairs {
+            self.slots.resize(2 * pairs, (0, 0));
         }
-        Some(done.list)
+        // Stamps run out after 4 billion levels: then every entry is forgotten.
+        let base = match self.stamp.checked_add(levels + 1) {
+            Some(end) => std::mem::replace(&mut self.stamp, end).wrapping_add(1),
+            None => {
+                self.slots.fill((0, 0));
+                self.stamp = levels + 1;
+                1
+            }
+        };
+        Some((base, self.slots.get_mut(..2 * pairs)?))
+    }
+}
+
+/// Weights by pair of hit points, in the order first added. Hit points only fall in a plain
+/// walk, so each pair lies between (0, 0) and where the exchange began: its place in the list is
+/// found in a table by the pair (`Slots`), else by a search.
+struct Grid<'s> {
+    list: Vec<([i64; 2], f64)>,
+    slots: &'s mut [(u32, u32)],
+    stamp: u32,
+    width: i64,
+    start: [i64; 2],
+}
+
+impl<'s> Grid<'s> {
+    fn new(start: [i64; 2], slots: &'s mut [(u32, u32)], stamp: u32) -> Grid<'s> {
+        Grid { list: Vec::with_capacity(ROOM), slots, stamp, width: start[1].saturating_add(1), start }
+    }
+
+    /// Empty, under a new stamp.
+    fn restart(&mut self, stamp: u32) {
+        self.list.clear();
+        self.stamp = stamp;
+    }
+
+    fn add(&mut self, hp: [i64; 2], weight: f64) {
+        let inside = (0..=self.start[0]).contains(&hp[0]) && (0..=self.start[1]).contains(&hp[1]);
+        let key = inside.then(|| hp[0].saturating_mul(self.width).saturating_add(hp[1]));
+        let slot = key.and_then(|k| usize::try_from(k).ok()).and_then(|k| self.slots.get_mut(k));
+        let found = match slot {
+            Some(s) if s.0 == self.stamp => Some(s.1 as usize),
+            Some(s) => {
+                *s = (self.stamp, u32::try_from(self.list.len()).unwrap_or(u32::MAX));
+                None
+            }
+            None => self.list.iter().position(|(k, _)| *k == hp),
+        };
+        match found.and_then(|i| self.list.get_mut(i)) {
+            Some((_, w)) => *w += weight,
+            None => self.list.push((hp, weight)),
+        }
     }
 }
 

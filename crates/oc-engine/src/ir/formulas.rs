@@ -1,8 +1,9 @@
 //! What the IR works out about its combat formulas once, as it is built: the dice each reads,
-//! the independent dice-moved values it depends on (`FormulaIr::leaves`), and the dice-free
-//! parts of a formula that reads dice, made formulas of their own.
+//! the independent dice-moved values it depends on (`FormulaIr::leaves`), the dice-free
+//! parts of a formula that reads dice, made formulas of their own, and the parts that read one
+//! unit alone, made formulas each unit works out once (`Reads`).
 
-use super::{FormulaIr, Ir, Leaf, E, V};
+use super::{FormulaIr, Ir, Leaf, Role, E, V};
 use crate::EngineError;
 
 impl Ir {
@@ -26,32 +27,13 @@ impl Ir {
     /// new formula computing it (see `Ir::hoist_dice_free_parts`). A formula is evaluated where it is referred to,
     /// so what is evaluated, and when, is unchanged; its value is kept in the formula cache.
     fn hoist(&mut self, e: &mut E) -> Result<(), EngineError> {
-        let single = matches!(
-            e,
-            E::Const(_)
-                | E::Unit(_)
-                | E::Param(_)
-                | E::Formula(_)
-                | E::Triangle
-                | E::Distance
-                | E::Dealt
-                | E::Attr(..)
-                | E::AttrOfParam(..)
-                | E::Weapon(..)
-                | E::AccessoryWeight(_)
-                | E::Promoted(_)
-                | E::TerrainDefense(_)
-                | E::Activated(_)
-                | E::Amount(_)
-                | E::Roll(_)
-        );
-        if single {
+        if single(e) {
             return Ok(());
         }
         if self.dice_of(e) == 0 {
             let id = u16::try_from(self.formulas.len()).map_err(|_| EngineError::model("too many formulas"))?;
             let part = std::mem::replace(e, E::Formula(id));
-            self.formulas.push(FormulaIr { expr: part, dice: 0, leaves: None });
+            self.formulas.push(FormulaIr { expr: part, dice: 0, leaves: None, reads: Reads::Both });
             return Ok(());
         }
         match e {
@@ -69,6 +51,105 @@ impl Ir {
             }
             E::Lookup(_, args) | E::Has(_, _, args) => args.iter_mut().try_for_each(|a| self.hoist(a)),
             _ => Ok(()),
+        }
+    }
+
+    /// Each largest part of a dice-free formula that reads one unit alone — `attacker.spd -
+    /// attacker.weapon.weight` —, and is more than a single read, made a
+    /// formula of its own, and every formula marked with whose unit it reads (`FormulaIr::reads`).
+    /// Such a formula's value is the same in every strike of that unit in that role whose
+    /// attributes are its own, so the unit works it out once (`Unit::solo`).
+    pub(super) fn hoist_solo_parts(&mut self) -> Result<(), EngineError> {
+        let mut i = 0;
+        // Parts made formulas are appended, and looked at in their turn (already one unit's).
+        while let Some(f) = self.formulas.get_mut(i) {
+            if f.dice == 0 {
+                let mut expr = std::mem::replace(&mut f.expr, E::Const(V::Int(0)));
+                if self.reads_of(&expr) == Reads::Both {
+                    self.hoist_solo(&mut expr)?;
+                }
+                let reads = self.reads_of(&expr);
+                if let Some(f) = self.formulas.get_mut(i) {
+                    f.expr = expr;
+                    f.reads = reads;
+                }
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    fn hoist_solo(&mut self, e: &mut E) -> Result<(), EngineError> {
+        if single(e) {
+            return Ok(());
+        }
+        let reads = self.reads_of(e);
+        if reads != Reads::Both {
+            let id = u16::try_from(self.formulas.len()).map_err(|_| EngineError::model("too many formulas"))?;
+            let part = std::mem::replace(e, E::Formula(id));
+            self.formulas.push(FormulaIr { expr: part, dice: 0, leaves: None, reads });
+            return Ok(());
+        }
+        match e {
+            E::RollDyn(..) => Ok(()),
+            E::Neg(x) | E::Not(x) | E::Abs(x) => self.hoist_solo(x),
+            E::Bin(_, a, b) | E::Min(a, b) | E::Max(a, b) => {
+                self.hoist_solo(a)?;
+                self.hoist_solo(b)
+            }
+            E::Clamp(a, b, c) | E::If(a, b, c) => {
+                self.hoist_solo(a)?;
+                self.hoist_solo(b)?;
+                self.hoist_solo(c)
+            }
+            E::Lookup(_, args) | E::Has(_, _, args) => args.iter_mut().try_for_each(|a| self.hoist_solo(a)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whose unit `e` reads (see [`Reads`]).
+    pub(crate) fn reads_of(&self, e: &E) -> Reads {
+        let role = |r: &Role| match r {
+            Role::Attacker => Reads::Attacker,
+            Role::Defender => Reads::Defender,
+            // Who the holder is differs between an exchange and a battle's evaluations.
+            Role::Holder | Role::Foe | Role::Target => Reads::Both,
+        };
+        match e {
+            E::Const(_) => Reads::Neither,
+            E::Attr(r, a) => {
+                // Hit points and resources are the exchange's state's, not the unit's.
+                if self.state_attrs.get(*a as usize).copied().unwrap_or(true) {
+                    Reads::Both
+                } else {
+                    role(r)
+                }
+            }
+            E::Weapon(r, _) | E::AccessoryWeight(r) | E::Promoted(r) | E::TerrainDefense(r) => role(r),
+            E::Has(r, _, args) => args.iter().fold(role(r), |m, a| m.and(self.reads_of(a))),
+            E::Formula(f) => self.formulas.get(*f as usize).map_or(Reads::Both, |f| f.reads),
+            E::Neg(_)
+            | E::Not(_)
+            | E::Bin(..)
+            | E::Lookup(..)
+            | E::Min(..)
+            | E::Max(..)
+            | E::Abs(_)
+            | E::Clamp(..)
+            | E::If(..) => e.children().fold(Reads::Neither, |m, c| m.and(self.reads_of(c))),
+            // Dice, the strike's distance and triangle, damage dealt, which side a unit is, a
+            // tag's parameters, whether a unit is acting.
+            E::Roll(_)
+            | E::RollDyn(..)
+            | E::Triangle
+            | E::Distance
+            | E::Dealt
+            | E::Unit(_)
+            | E::Param(_)
+            | E::AttrOfParam(..)
+            | E::Amount(_)
+            | E::HasParam(..)
+            | E::Activated(_) => Reads::Both,
         }
     }
 
@@ -116,4 +197,47 @@ impl Ir {
         }
         e.children().for_each(|c| self.leaves_of(c, out));
     }
+}
+
+/// Whose unit a formula's value depends on: none (a constant), the striker's alone, the struck
+/// unit's alone, or anything more (both, the dice, the distance, hit points...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reads {
+    Neither,
+    Attacker,
+    Defender,
+    Both,
+}
+
+impl Reads {
+    fn and(self, other: Reads) -> Reads {
+        match (self, other) {
+            (Reads::Neither, x) | (x, Reads::Neither) => x,
+            (x, y) if x == y => x,
+            _ => Reads::Both,
+        }
+    }
+}
+
+/// A single read (a constant, an attribute, a die...): not worth a formula of its own.
+fn single(e: &E) -> bool {
+    matches!(
+        e,
+        E::Const(_)
+            | E::Unit(_)
+            | E::Param(_)
+            | E::Formula(_)
+            | E::Triangle
+            | E::Distance
+            | E::Dealt
+            | E::Attr(..)
+            | E::AttrOfParam(..)
+            | E::Weapon(..)
+            | E::AccessoryWeight(_)
+            | E::Promoted(_)
+            | E::TerrainDefense(_)
+            | E::Activated(_)
+            | E::Amount(_)
+            | E::Roll(_)
+    )
 }
