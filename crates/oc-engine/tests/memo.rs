@@ -3,22 +3,7 @@
 //! on a fresh engine.
 
 use oc_compiler::{MemoryHost, Workspace};
-use oc_engine::{Engine, Forecast, Loadout};
-
-fn bits(f: &Forecast) -> Vec<u64> {
-    let mut out: Vec<u64> =
-        [f.attacker_routed, f.defender_routed, f.attacker_damage_taken, f.defender_damage_taken].map(f64::to_bits).to_vec();
-    for (hp, p) in f.attacker_hp.iter().chain(&f.defender_hp) {
-        out.extend([*hp as u64, p.to_bits()]);
-    }
-    for s in [&f.attacker, &f.defender] {
-        out.extend([s.hit.to_bits(), s.crit.to_bits(), s.damage as u64, s.crit_damage as u64, u64::from(s.strikes)]);
-        for (d, p) in &s.damage_distribution {
-            out.extend([*d as u64, p.to_bits()]);
-        }
-    }
-    out
-}
+use oc_engine::{Engine, Loadout};
 
 /// `when`s apply side by side, the attacker's first: one that sets what another adds to gives
 /// another defence when the other unit attacks. A unit's counter is then not its attack on the
@@ -36,7 +21,7 @@ fn a_counter_is_not_taken_for_the_attack_where_whens_apply_in_another_order() {
     let attack = e.forecast(&a, &b, 1).unwrap();
     let mirror = e.forecast(&b, &a, 1).unwrap();
     let fresh = Engine::new(rules).unwrap().forecast(&b, &a, 1).unwrap();
-    assert_eq!(bits(&mirror), bits(&fresh), "after the attack:\n{mirror:?}\nfresh:\n{fresh:?}");
+    assert_eq!(mirror.bits(), fresh.bits(), "after the attack:\n{mirror:?}\nfresh:\n{fresh:?}");
     // The order counts here: the Fighter's damage differs between its attack and its counter.
     assert_ne!(attack.attacker.damage, mirror.defender.damage, "{attack:?}\n{mirror:?}");
 }
@@ -64,8 +49,8 @@ fn forecasts_do_not_depend_on_what_the_engine_forecast_before() {
                 }
             }
         }
-        let one: Vec<_> = matchups.iter().map(|(a, d, r)| forward.forecast(a, d, *r).ok().map(|f| bits(&f))).collect();
-        let other: Vec<_> = matchups.iter().rev().map(|(a, d, r)| backward.forecast(a, d, *r).ok().map(|f| bits(&f))).collect();
+        let one: Vec<_> = matchups.iter().map(|(a, d, r)| forward.forecast(a, d, *r).ok().map(|f| f.bits())).collect();
+        let other: Vec<_> = matchups.iter().rev().map(|(a, d, r)| backward.forecast(a, d, *r).ok().map(|f| f.bits())).collect();
         for ((m, x), y) in matchups.iter().zip(&one).zip(other.iter().rev()) {
             assert_eq!(x, y, "{index}: {} against {} at {}", m.0.class, m.1.class, m.2);
         }
@@ -82,6 +67,6 @@ fn a_unit_prepared_by_another_engine_forecasts_as_its_own() {
     let (pa, pd) = (x.prepare(&a).unwrap(), x.prepare(&d).unwrap());
     let from_x = x.forecast_prepared(&pa, &pd, 1).unwrap();
     let from_y = y.forecast_prepared(&pa, &pd, 1).unwrap();
-    assert_eq!(bits(&from_x), bits(&from_y));
-    assert_eq!(bits(&from_y), bits(&y.forecast(&a, &d, 1).unwrap()));
+    assert_eq!(from_x.bits(), from_y.bits());
+    assert_eq!(from_y.bits(), y.forecast(&a, &d, 1).unwrap().bits());
 }

@@ -197,22 +197,7 @@ fn struck(mut hp: [i64; 2], side: usize, o: Outcome) -> [i64; 2] {
 #[cfg(test)]
 #[allow(clippy::expect_used)]
 mod tests {
-    use crate::{Engine, Forecast, Loadout};
-
-    fn bits(f: &Forecast) -> Vec<u64> {
-        let mut out: Vec<u64> =
-            [f.attacker_routed, f.defender_routed, f.attacker_damage_taken, f.defender_damage_taken].map(f64::to_bits).to_vec();
-        for (hp, p) in f.attacker_hp.iter().chain(&f.defender_hp) {
-            out.extend([*hp as u64, p.to_bits()]);
-        }
-        for s in [&f.attacker, &f.defender] {
-            out.extend([s.hit.to_bits(), s.crit.to_bits(), s.damage as u64, s.crit_damage as u64, u64::from(s.strikes)]);
-            for (d, p) in &s.damage_distribution {
-                out.extend([*d as u64, p.to_bits()]);
-            }
-        }
-        out
-    }
+    use crate::{Engine, Loadout};
 
     /// Every matchup of every built-in ruleset (each class with each weapon it may use against
     /// each class with its first, at full and low hit points), walked plain where it may be and
@@ -242,7 +227,7 @@ mod tests {
                             let mut cache = super::OutcomeCache::default();
                             walked_plain += usize::from(x.walk_plain(&x.initial(), &mut cache).is_some());
                             let (p, g) = (x.forecast(), general.forecast(&a, &d, lo.max(1)).expect("the same matchup"));
-                            assert_eq!(bits(&p), bits(&g), "{name}: {}:{} against {} (hp {hp:?})", c.name, w.name, d.class);
+                            assert_eq!(p.bits(), g.bits(), "{name}: {}:{} against {} (hp {hp:?})", c.name, w.name, d.class);
                             compared += 1;
                         }
                     }

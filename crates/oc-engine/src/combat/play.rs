@@ -31,6 +31,27 @@ fn side_hp(done: &[([i64; 2], f64)], side: usize) -> Vec<(i64, f64)> {
     out
 }
 
+impl Forecast {
+    /// Every figure's bits (probabilities as `f64::to_bits`), in a fixed order: what tests
+    /// compare where two forecasts must be the same bits.
+    pub fn bits(&self) -> Vec<u64> {
+        let mut out: Vec<u64> =
+            [self.attacker_routed, self.defender_routed, self.attacker_damage_taken, self.defender_damage_taken]
+                .map(f64::to_bits)
+                .to_vec();
+        for (hp, p) in self.attacker_hp.iter().chain(&self.defender_hp) {
+            out.extend([*hp as u64, p.to_bits()]);
+        }
+        for s in [&self.attacker, &self.defender] {
+            out.extend([s.hit.to_bits(), s.crit.to_bits(), s.damage as u64, s.crit_damage as u64, u64::from(s.strikes)]);
+            for (d, p) in &s.damage_distribution {
+                out.extend([*d as u64, p.to_bits()]);
+            }
+        }
+        out
+    }
+}
+
 impl Odds {
     /// From each side's final HP -> probability, ascending.
     fn of(attacker_hp: &[(i64, f64)], defender_hp: &[(i64, f64)], start: [i64; 2]) -> Odds {
