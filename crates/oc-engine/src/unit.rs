@@ -34,11 +34,11 @@ impl Clone for UnitId {
     }
 }
 
-/// The formulas that read one unit alone (`ir::Reads`), worked out for this unit on first use:
-/// the IR they are of (`Ir::id`), and by formula id, `None` for the rest. A clone starts empty
-/// (it may be changed after).
+/// The formulas that read one unit alone (`ir::Reads`), each worked out for this unit on first
+/// use: the IR they are of (`Ir::id`), and by formula id. A clone starts empty (it may be
+/// changed after).
 #[derive(Debug, Default)]
-pub struct Solo(std::sync::OnceLock<(u64, Box<[Option<V>]>)>);
+pub struct Solo(std::sync::OnceLock<(u64, Box<[std::sync::OnceLock<V>]>)>);
 
 impl Clone for Solo {
     fn clone(&self) -> Solo {
@@ -168,7 +168,7 @@ impl Ctx<'_> {
         if !std::ptr::eq(*attrs, &unit.attrs[..]) {
             return None;
         }
-        unit.solo_values(self.ir).get(i).copied().flatten()
+        unit.solo_value(self.ir, i)
     }
 
     /// Evaluates `e`. `cache` holds combat formulas already computed for this roll.
@@ -658,39 +658,34 @@ impl Engine {
 }
 
 impl Unit {
-    /// What the formulas that read one unit alone come to for this unit, by formula id: worked
-    /// out on first use, with the unit in both roles (such a formula reads only one of them).
-    /// Nothing for another IR than the one that first asked.
-    pub(crate) fn solo_values(&self, ir: &Ir) -> &[Option<V>] {
-        let (of, values) = self.solo.0.get_or_init(|| {
-            let ctx = Ctx {
-                ir,
-                units: [self, self],
-                attrs: [&self.attrs, &self.attrs],
-                held: [&[], &[]],
-                attacker: 0,
-                holder: 0,
-                rolls: &[],
-                dealt: 0,
-                distance: 0,
-                triangle: 0,
-                solo: false,
-                reads: None,
-            };
-            let mut cache = vec![None; ir.formulas.len()];
-            let values = ir
-                .formulas
-                .iter()
-                .enumerate()
-                .map(|(i, f)| (f.reads != crate::ir::Reads::Both).then(|| ctx.formula(i as u16, &mut cache)))
-                .collect();
-            (ir.id, values)
-        });
-        if *of == ir.id {
-            values
-        } else {
-            &[]
+    /// What formula `i`, which reads this unit alone, comes to for it: worked out on first use,
+    /// with the unit in both roles (such a formula reads only one of them). `None` for another
+    /// IR than the one that first asked.
+    pub(crate) fn solo_value(&self, ir: &Ir, i: usize) -> Option<V> {
+        let (of, values) = self.solo.0.get_or_init(|| (ir.id, ir.formulas.iter().map(|_| std::sync::OnceLock::new()).collect()));
+        if *of != ir.id {
+            return None;
         }
+        let slot = values.get(i)?;
+        if let Some(v) = slot.get() {
+            return Some(*v);
+        }
+        let ctx = Ctx {
+            ir,
+            units: [self, self],
+            attrs: [&self.attrs, &self.attrs],
+            held: [&[], &[]],
+            attacker: 0,
+            holder: 0,
+            rolls: &[],
+            dealt: 0,
+            distance: 0,
+            triangle: 0,
+            solo: false,
+            reads: None,
+        };
+        let v = ctx.eval(&ir.formulas.get(i)?.expr, &[], &mut []);
+        Some(*slot.get_or_init(|| v))
     }
 
     /// A stand-in with only attributes and tags, to evaluate conditions while a unit is built.

@@ -61,51 +61,68 @@ impl Exchange<'_> {
         let mut state = initial.clone();
         let levels = u32::try_from(strikers.len()).ok()?;
         SLOTS.with(|cell| {
-            // Busy only if a walk ran inside a walk (none does): then the states are searched.
+            // Busy only if a walk ran inside a walk (none does): then the states are searched,
+            // in lists of their own.
             let mut scratch = cell.try_borrow_mut().ok();
-            let room = scratch.as_deref_mut().and_then(|s| s.room(initial.hp, levels));
-            let (base, slots) = room.unwrap_or((0, &mut []));
-            let half = slots.len() / 2;
-            let (next_slots, done_slots) = slots.split_at_mut(half);
-            // Each level's states, and the next level's: their lists' room is reused.
-            let mut frontier: Vec<([i64; 2], f64)> = Vec::with_capacity(ROOM);
-            let mut next = Grid::new(initial.hp, next_slots, base);
-            frontier.push((initial.hp, 1.0));
-            let mut done = Grid::new(initial.hp, done_slots, base);
-            for (level, &side) in (1..).zip(strikers) {
-                let side = side as usize;
-                next.restart(base.wrapping_add(level));
-                for &(hp, p) in &frontier {
-                    // A rout ends the exchange (`Exchange::next_phase`).
-                    if hp[0] <= 0 || hp[1] <= 0 {
-                        done.add(hp, p);
-                        continue;
-                    }
-                    let outcomes = match fixed.get(side)? {
-                        Some(o) => o.clone(),
-                        None => {
-                            state.hp = hp;
-                            self.outcomes_memo(&state, side, cache)
+            let (mut frontier, next_list) = match scratch.as_deref_mut() {
+                Some(s) => (std::mem::take(&mut s.frontier), std::mem::take(&mut s.next)),
+                None => (Vec::new(), Vec::new()),
+            };
+            let (frontier, next_list, done) = {
+                let room = scratch.as_deref_mut().and_then(|s| s.room(initial.hp, levels));
+                let (base, slots) = room.unwrap_or((0, &mut []));
+                let half = slots.len() / 2;
+                let (next_slots, done_slots) = slots.split_at_mut(half);
+                // Each level's states, and the next level's: their lists' room is kept from walk to
+                // walk.
+                let mut next = Grid { list: next_list, ..Grid::new(initial.hp, next_slots, base) };
+                frontier.clear();
+                frontier.push((initial.hp, 1.0));
+                let mut done = Grid::new(initial.hp, done_slots, base);
+                for (level, &side) in (1..).zip(strikers) {
+                    let side = side as usize;
+                    next.restart(base.wrapping_add(level));
+                    let fixed = fixed.get(side).and_then(Option::as_deref);
+                    for &(hp, p) in &frontier {
+                        // A rout ends the exchange (`Exchange::next_phase`).
+                        if hp[0] <= 0 || hp[1] <= 0 {
+                            done.add(hp, p);
+                            continue;
                         }
-                    };
-                    let faces = outcomes.den;
-                    for &(count, o) in &outcomes.list {
-                        next.add(struck(hp, side, o), p * count / faces);
+                        let at_hp;
+                        let outcomes = match fixed {
+                            Some(o) => o,
+                            None => {
+                                state.hp = hp;
+                                at_hp = self.outcomes_memo(&state, side, cache);
+                                &*at_hp
+                            }
+                        };
+                        let faces = outcomes.den;
+                        for &(count, o) in &outcomes.list {
+                            next.add(struck(hp, side, o), p * count / faces);
+                        }
                     }
+                    std::mem::swap(&mut frontier, &mut next.list);
                 }
-                std::mem::swap(&mut frontier, &mut next.list);
+                for &(hp, p) in &frontier {
+                    done.add(hp, p);
+                }
+                (frontier, next.list, done.list)
+            };
+            if let Some(s) = scratch.as_deref_mut() {
+                s.frontier = frontier;
+                s.next = next_list;
             }
-            for &(hp, p) in &frontier {
-                done.add(hp, p);
-            }
-            Some(done.list)
+            Some(done)
         })
     }
 }
 
 thread_local! {
     /// The tables a plain walk finds its states in, reused from walk to walk.
-    static SLOTS: std::cell::RefCell<Slots> = const { std::cell::RefCell::new(Slots { stamp: 0, slots: Vec::new() }) };
+    static SLOTS: std::cell::RefCell<Slots> =
+        const { std::cell::RefCell::new(Slots { stamp: 0, slots: Vec::new(), frontier: Vec::new(), next: Vec::new() }) };
 }
 
 /// The most pairs of hit points a walk's tables cover (each pair two entries of 8 bytes); an
@@ -117,6 +134,9 @@ const MAX_PAIRS: usize = 1 << 16;
 struct Slots {
     stamp: u32,
     slots: Vec<(u32, u32)>,
+    /// A level's states and the next's, kept for their room.
+    frontier: Vec<([i64; 2], f64)>,
+    next: Vec<([i64; 2], f64)>,
 }
 
 impl Slots {

@@ -7,9 +7,12 @@ use rand_chacha::ChaCha8Rng;
 
 use super::*;
 
+/// One side's final HP -> probability (a few, in place).
+type SideHp = smallvec::SmallVec<[(i64, f64); 16]>;
+
 /// One side's final HP -> probability, ascending: each summed in the order the final states were
 /// first reached (what a `BTreeMap` filled from `done` holds, without building one).
-fn side_hp(done: &[([i64; 2], f64)], side: usize) -> Vec<(i64, f64)> {
+fn side_hp(done: &[([i64; 2], f64)], side: usize) -> SideHp {
     // Many final states (damage dice): summed in a map, in the same order.
     if done.len() > 64 {
         let mut map: BTreeMap<i64, f64> = BTreeMap::new();
@@ -18,7 +21,7 @@ fn side_hp(done: &[([i64; 2], f64)], side: usize) -> Vec<(i64, f64)> {
         }
         return map.into_iter().collect();
     }
-    let mut out: Vec<(i64, f64)> = Vec::with_capacity(done.len());
+    let mut out = SideHp::new();
     for (hp, p) in done {
         let h = hp.get(side).copied().unwrap_or(0);
         // `0.0 + p`: what adding to a map's default gives (a -0.0 becomes 0.0).
