@@ -149,14 +149,18 @@ impl Exchange<'_> {
         let unit = self.unit(side, &state.statuses[side]);
         let can_strike = side == 0 || self.can_counter(state);
         let (mut hit, mut crit, mut damage, mut crit_damage) = (0.0, 0.0, 0, 0);
-        let mut damage_distribution: BTreeMap<i64, f64> = BTreeMap::new();
+        // Damage -> probability, each summed in the outcomes' order (as a map's entries would be).
+        let mut by_damage: SideHp = SideHp::new();
         if can_strike {
             let outcomes = self.outcomes_memo(state, side, outcome_cache);
             let faces = outcomes.den;
             for &(n, o) in outcomes.list.iter() {
                 let p = n / faces;
                 if o.hit {
-                    *damage_distribution.entry(o.damage).or_default() += p;
+                    match by_damage.iter_mut().find(|(d, _)| *d == o.damage) {
+                        Some((_, q)) => *q += p,
+                        None => by_damage.push((o.damage, 0.0 + p)),
+                    }
                     hit += p;
                     if o.crit {
                         crit += p;
@@ -186,13 +190,9 @@ impl Exchange<'_> {
             }
         }
         // Given a hit; only where hits differ in damage beyond hit versus critical hit.
-        let crit_only = damage_distribution.len() <= 2 && damage_distribution.keys().all(|d| *d == damage || *d == crit_damage);
-        if crit_only || hit <= 0.0 {
-            damage_distribution.clear();
-        }
-        for p in damage_distribution.values_mut() {
-            *p /= hit;
-        }
+        let crit_only = by_damage.len() <= 2 && by_damage.iter().all(|(d, _)| *d == damage || *d == crit_damage);
+        let damage_distribution: BTreeMap<i64, f64> =
+            if crit_only || hit <= 0.0 { BTreeMap::new() } else { by_damage.into_iter().map(|(d, p)| (d, p / hit)).collect() };
         let strikes = if !can_strike {
             0
         } else {
