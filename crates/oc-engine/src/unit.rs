@@ -681,7 +681,9 @@ impl Unit {
             dealt: 0,
             distance: 0,
             triangle: 0,
-            solo: false,
+            // The formulas it refers to read this unit alone too: each taken from (or worked
+            // out into) its own slot, once, not again at every reference.
+            solo: true,
             reads: None,
         };
         let v = ctx.eval(&ir.formulas.get(i)?.expr, &[], &mut []);

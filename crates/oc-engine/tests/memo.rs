@@ -70,3 +70,33 @@ fn a_unit_prepared_by_another_engine_forecasts_as_its_own() {
     assert_eq!(from_x.bits(), from_y.bits());
     assert_eq!(from_y.bits(), y.forecast(&a, &d, 1).unwrap().bits());
 }
+
+/// A formula that reads one unit alone is worked out once per unit, and so is each formula it
+/// refers to: a chain of forty formulas each naming the one before three times (the same value,
+/// 3^40 references) is forty evaluations, not a hang.
+#[test]
+fn a_chain_of_one_unit_formulas_is_worked_out_once_each() {
+    let std = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../oc-compiler/std");
+    let read = |p: &str| std::fs::read_to_string(std.join(p)).unwrap();
+    let mut files = std::collections::BTreeMap::new();
+    files.insert("main.oc".to_string(), read("ratings.oc"));
+    for f in ["ruleset", "world", "tags", "statuses", "classes", "items"] {
+        files.insert(format!("ratings/{f}.oc"), read(&format!("ratings/{f}.oc")));
+    }
+    files.insert("common/objectives.oc".to_string(), read("common/objectives.oc"));
+    let chain: String = (1..=40).map(|k| format!("        _c{k} = _c{} + _c{} - _c{}\n", k - 1, k - 1, k - 1)).collect();
+    let ruleset = files.get_mut("ratings/ruleset.oc").unwrap();
+    assert!(ruleset.contains("        strikes = attacker.strikes\n"), "the ratings ruleset's strikes formula moved");
+    *ruleset = ruleset.replace(
+        "        strikes = attacker.strikes\n",
+        &format!("        _c0 = attacker.strikes\n{chain}        strikes = _c40\n"),
+    );
+    let mut ws = Workspace::new();
+    let (c, _) = ws.compile(&mut MemoryHost(files), &["main.oc".to_string()]);
+    let rules = c.rules.unwrap_or_else(|| panic!("{:#?}", c.diagnostics));
+    let e = Engine::new(rules).unwrap();
+    let plain = Engine::new(oc_compiler::stdlib::compile("<std>/ratings.oc").unwrap().rules.unwrap()).unwrap();
+    let a = Loadout::new("Myrmidon", Some("IronSword"));
+    let d = Loadout::new("Fighter", Some("IronAxe"));
+    assert_eq!(e.forecast(&a, &d, 1).unwrap().bits(), plain.forecast(&a, &d, 1).unwrap().bits());
+}

@@ -75,10 +75,10 @@ impl Exchange<'_> {
                 let (next_slots, done_slots) = slots.split_at_mut(half);
                 // Each level's states, and the next level's: their lists' room is kept from walk to
                 // walk.
-                let mut next = Grid { list: next_list, ..Grid::new(initial.hp, next_slots, base) };
+                let mut next = Grid::new(initial.hp, next_slots, base, next_list);
                 frontier.clear();
                 frontier.push((initial.hp, 1.0));
-                let mut done = Grid::new(initial.hp, done_slots, base);
+                let mut done = Grid::new(initial.hp, done_slots, base, Vec::with_capacity(ROOM));
                 for (level, &side) in (1..).zip(strikers) {
                     let side = side as usize;
                     next.restart(base.wrapping_add(level));
@@ -173,8 +173,8 @@ struct Grid<'s> {
 }
 
 impl<'s> Grid<'s> {
-    fn new(start: [i64; 2], slots: &'s mut [(u32, u32)], stamp: u32) -> Grid<'s> {
-        Grid { list: Vec::with_capacity(ROOM), slots, stamp, width: start[1].saturating_add(1), start }
+    fn new(start: [i64; 2], slots: &'s mut [(u32, u32)], stamp: u32, list: Vec<([i64; 2], f64)>) -> Grid<'s> {
+        Grid { list, slots, stamp, width: start[1].saturating_add(1), start }
     }
 
     /// Empty, under a new stamp.

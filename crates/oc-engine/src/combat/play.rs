@@ -23,15 +23,19 @@ fn side_hp(done: &[([i64; 2], f64)], side: usize) -> SideHp {
     }
     let mut out = SideHp::new();
     for (hp, p) in done {
-        let h = hp.get(side).copied().unwrap_or(0);
-        // `0.0 + p`: what adding to a map's default gives (a -0.0 becomes 0.0).
-        match out.iter_mut().find(|(x, _)| *x == h) {
-            Some((_, q)) => *q += p,
-            None => out.push((h, 0.0 + p)),
-        }
+        add_at(&mut out, hp.get(side).copied().unwrap_or(0), *p);
     }
     out.sort_unstable_by_key(|(h, _)| *h);
     out
+}
+
+/// Adds `p` to key `k`'s sum in a short list, as adding to a map's default entry does (`0.0 + p`
+/// first: a -0.0 becomes 0.0).
+fn add_at(list: &mut SideHp, k: i64, p: f64) {
+    match list.iter_mut().find(|(x, _)| *x == k) {
+        Some((_, q)) => *q += p,
+        None => list.push((k, 0.0 + p)),
+    }
 }
 
 impl Forecast {
@@ -154,12 +158,15 @@ impl Exchange<'_> {
         if can_strike {
             let outcomes = self.outcomes_memo(state, side, outcome_cache);
             let faces = outcomes.den;
+            // Many outcomes (damage dice): summed in a map, in the same order.
+            let mut many: BTreeMap<i64, f64> = BTreeMap::new();
             for &(n, o) in outcomes.list.iter() {
                 let p = n / faces;
                 if o.hit {
-                    match by_damage.iter_mut().find(|(d, _)| *d == o.damage) {
-                        Some((_, q)) => *q += p,
-                        None => by_damage.push((o.damage, 0.0 + p)),
+                    if outcomes.list.len() > 64 {
+                        *many.entry(o.damage).or_default() += p;
+                    } else {
+                        add_at(&mut by_damage, o.damage, p);
                     }
                     hit += p;
                     if o.crit {
@@ -169,6 +176,9 @@ impl Exchange<'_> {
                         damage = damage.max(o.damage);
                     }
                 }
+            }
+            if !many.is_empty() {
+                by_damage = many.into_iter().collect();
             }
             // The values on a hit even when no face produces one (a 0% hit chance), at the
             // dice's lowest values. A formula that reads no die, evaluated with the attributes the
