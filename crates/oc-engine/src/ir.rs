@@ -296,6 +296,8 @@ pub struct Ir {
     pub strike_dice: Vec<u8>,
     /// The same slots as a bitmask (bit `i` for slot `i`).
     pub strike_mask: u64,
+    /// The formulas that read a die (what a strike forgets between joint values of its dice).
+    pub dice_formulas: Vec<u16>,
     /// For each of them (same order): the comparisons it is read through, when that is the only
     /// way the combat formulas read it (see `partition`).
     pub strike_cuts: Vec<Option<Vec<crate::partition::Cut>>>,
@@ -369,6 +371,7 @@ impl Ir {
             dice_ids: HashMap::new(),
             strike_dice: Vec::new(),
             strike_mask: 0,
+            dice_formulas: Vec::new(),
             strike_faces: 1,
             strike_cuts: Vec::new(),
             shapes: Vec::new(),
@@ -443,6 +446,10 @@ impl Ir {
         }
         ir.hoist_dice_free_parts()?;
         ir.hoist_solo_parts()?;
+        ir.dice_formulas = (0..ir.formulas.len())
+            .filter(|i| ir.formulas.get(*i).is_some_and(|f| f.dice != 0))
+            .filter_map(|i| u16::try_from(i).ok())
+            .collect();
         let id = |ir: &Ir, n: &str| ir.formula_ids.get(n).copied();
         let need = |ir: &Ir, n: &str| id(ir, n).ok_or_else(|| EngineError::model(format!("the ruleset has no `{n}` formula")));
         ir.roles = Roles {

@@ -311,8 +311,8 @@ impl Exchange<'_> {
 
 /// Forgets every formula that reads a die (their values change with the dice).
 fn forget(ir: &crate::ir::Ir, cache: &mut [Option<V>]) {
-    for (slot, f) in cache.iter_mut().zip(&ir.formulas) {
-        if f.dice != 0 {
+    for f in &ir.dice_formulas {
+        if let Some(slot) = cache.get_mut(*f as usize) {
             *slot = None;
         }
     }
