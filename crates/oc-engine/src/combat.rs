@@ -19,7 +19,6 @@ mod plain;
 mod play;
 mod react;
 
-pub(crate) use memo::{StrikeCache, STRIKE_CACHE};
 pub(crate) use outcomes::FACTOR_ABOVE;
 pub(crate) use react::{compile as compile_reactions, ReactionIr};
 
@@ -311,8 +310,8 @@ pub struct Exchange<'e> {
     /// resources (`Ctx::reads`).
     reads: std::cell::Cell<bool>,
     /// Each side's strike on the other as the exchange began (outcomes and flags for every
-    /// amount of hit points), shared with every exchange between the two units.
-    memos: [Arc<memo::StrikeMemo>; 2],
+    /// amount of hit points).
+    memos: [memo::StrikeMemo; 2],
     /// A formula cache's room, taken and given back by the evaluations that start one afresh
     /// (a flag, a strike's outcomes): not allocated again for each.
     room: std::cell::Cell<Vec<Option<V>>>,
@@ -362,14 +361,6 @@ impl<'e> Exchange<'e> {
         };
         let triangle = [tri(&a, &d), tri(&d, &a)];
         let start = [a.hp(&engine.ir), d.hp(&engine.ir)];
-        // A strike is shared between exchanges started by either unit (the attack of one is the
-        // counter of the other) only where neither has a `when`: those apply side by side, the
-        // attacker's first, and in that order (one setting what another adds to) both can count.
-        let either = a.whens.is_empty() && d.whens.is_empty();
-        let memos = [
-            engine.strike_memo(&a, &d, distance, if either { None } else { Some(0) }),
-            engine.strike_memo(&d, &a, distance, if either { None } else { Some(1) }),
-        ];
         let base = [a, d];
         Exchange {
             engine,
@@ -385,7 +376,7 @@ impl<'e> Exchange<'e> {
             choices: RefCell::new(FastMap::default()),
             single: false,
             reads: std::cell::Cell::new(false),
-            memos,
+            memos: Default::default(),
             room: std::cell::Cell::new(Vec::new()),
         }
         .checked()
@@ -502,10 +493,9 @@ impl<'e> Exchange<'e> {
     /// working them out read none.
     fn outcomes_memo(&self, state: &State, side: usize, memo: &mut OutcomeCache) -> Arc<Outcomes> {
         let start = self.at_start(state);
-        // As the exchange began, where no reaction could change them: worked out once for every
-        // exchange between these two units.
+        // As the exchange began, where no reaction could change them: worked out once.
         let shared = self.memos.get(side).filter(|_| start && self.engine.reactions.is_empty()).map(|m| &m.outcomes);
-        if let Some(Some(o)) = shared.and_then(std::sync::OnceLock::get) {
+        if let Some(Some(o)) = shared.and_then(std::cell::OnceCell::get) {
             return o.clone();
         }
         if let Some(o) = memo.at_start.get(side).and_then(Option::as_ref).filter(|_| start) {
@@ -522,7 +512,6 @@ impl<'e> Exchange<'e> {
         self.reads.set(false);
         let o = Arc::new(self.outcomes(state, side));
         if let Some(slot) = shared {
-            // Another exchange may have set it meanwhile: the same outcomes.
             let _ = slot.set((!self.reads.get()).then(|| o.clone()));
         }
         if !self.reads.get() {

@@ -125,8 +125,6 @@ pub struct Engine {
     /// How the exchanges the AIs asked about end, shared by every game this engine plays (a
     /// simulation's games, on every thread, meet the same matchups again and again).
     endings: std::sync::RwLock<EndingCache>,
-    /// Each unit's strike on another from a distance, as their exchange begins (`combat::memo`).
-    strikes: std::sync::RwLock<combat::StrikeCache>,
 }
 
 /// The place of each class, item, tag and status in the rules, by name: the first of a name, as
@@ -222,7 +220,6 @@ impl Engine {
             factor_above: combat::FACTOR_ABOVE,
             plain_walks: true,
             endings: std::sync::RwLock::new(fx::Checked::new(FORECAST_CACHE)),
-            strikes: std::sync::RwLock::new(fx::Checked::new(combat::STRIKE_CACHE)),
         })
     }
 

@@ -12,28 +12,6 @@ pub struct Instance {
     pub args: Vec<V>,
 }
 
-/// A number no other unit has had: what the engine's memos of strikes know a unit by. A clone
-/// gets a new one (it may be changed after), so two units never share one.
-#[derive(Debug)]
-pub struct UnitId(u64);
-
-impl UnitId {
-    pub(crate) fn fresh() -> UnitId {
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        UnitId(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
-    }
-
-    pub fn get(&self) -> u64 {
-        self.0
-    }
-}
-
-impl Clone for UnitId {
-    fn clone(&self) -> UnitId {
-        UnitId::fresh()
-    }
-}
-
 /// The formulas that read one unit alone (`ir::Reads`), each worked out for this unit on first
 /// use: the IR they are of (`Ir::id`), and by formula id. A clone starts empty (it may be
 /// changed after).
@@ -49,7 +27,6 @@ impl Clone for Solo {
 /// A unit ready for combat: every attribute after the modifiers that always apply.
 #[derive(Clone, Debug)]
 pub struct Unit {
-    pub id: UnitId,
     pub class: String,
     pub weapon: Option<String>,
     pub accessory: Option<String>,
@@ -483,7 +460,6 @@ impl Engine {
         }
 
         let mut unit = Unit {
-            id: UnitId::fresh(),
             class: class.name.to_string(),
             weapon: weapon.map(|w| w.name.to_string()),
             accessory: accessory.map(|a| a.name.to_string()),
@@ -693,7 +669,6 @@ impl Unit {
     /// A stand-in with only attributes and tags, to evaluate conditions while a unit is built.
     pub(crate) fn bare(attrs: &[V], has: &[Instance]) -> Unit {
         Unit {
-            id: UnitId::fresh(),
             class: String::new(),
             weapon: None,
             accessory: None,

@@ -1,13 +1,13 @@
-//! The engine keeps each unit's strike on another (its outcomes and flags, `combat::memo`) for
-//! every exchange between the two: whatever was forecast before, a forecast is the same bits as
-//! on a fresh engine.
+//! What an engine and an exchange keep (each side's strike as the exchange begins, a unit's
+//! formulas that read it alone): whatever was forecast before, a forecast is the same bits as on
+//! a fresh engine.
 
 use oc_compiler::{MemoryHost, Workspace};
 use oc_engine::{Engine, Loadout};
 
 /// `when`s apply side by side, the attacker's first: one that sets what another adds to gives
 /// another defence when the other unit attacks. A unit's counter is then not its attack on the
-/// same unit, and must not be taken for it.
+/// same unit, and must never be taken for it (an engine-wide table of strikes once did).
 #[test]
 fn a_counter_is_not_taken_for_the_attack_where_whens_apply_in_another_order() {
     let text = "tag Sunder on class, unit doc \"Its foe's defence is F.\" { when true { foe.def = F } }\n\

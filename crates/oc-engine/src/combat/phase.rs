@@ -31,9 +31,9 @@ impl Exchange<'_> {
     pub(super) fn flag(&self, state: &State, attacker: usize, which: Flag, default: V) -> V {
         let Some(id) = which.formula(&self.engine.ir.roles) else { return default };
         let start = self.at_start(state);
-        // As the exchange began: worked out once for every exchange between these two units.
+        // As the exchange began: worked out once.
         let shared = self.memos.get(attacker).filter(|_| start).and_then(|m| m.flags.get(which as usize));
-        if let Some(Some(v)) = shared.and_then(std::sync::OnceLock::get) {
+        if let Some(Some(v)) = shared.and_then(std::cell::OnceCell::get) {
             return *v;
         }
         // The same state's flags are asked for again and again (once per outcome leading to
@@ -57,7 +57,6 @@ impl Exchange<'_> {
         let v = self.flag_uncached(state, attacker, id);
         let hp = self.reads.get().then_some(state.hp);
         if let Some(slot) = shared {
-            // Another exchange may have set it meanwhile: the same value.
             let _ = slot.set(if hp.is_none() { Some(v) } else { None });
         }
         if start && hp.is_none() {
