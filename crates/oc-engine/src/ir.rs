@@ -301,6 +301,10 @@ pub struct Ir {
     /// For each of them (same order): the comparisons it is read through, when that is the only
     /// way the combat formulas read it (see `partition`).
     pub strike_cuts: Vec<Option<Vec<crate::partition::Cut>>>,
+    /// Where a strike's outcomes depend only on its dice and the values of some dice-free
+    /// formulas (`Ir::outcome_inputs`): those formulas. Then two strikes with the same dice
+    /// classes and the same values have the same outcomes (`combat::outcomes`' table).
+    pub outcome_inputs: Option<Vec<u16>>,
     /// The product of their numbers of distinct values: how many joint outcomes a strike has.
     pub strike_faces: u64,
     /// `Dice` values by id (`V::Dice`): every dice constant of the rules, interned when built.
@@ -372,6 +376,7 @@ impl Ir {
             strike_dice: Vec::new(),
             strike_mask: 0,
             dice_formulas: Vec::new(),
+            outcome_inputs: None,
             strike_faces: 1,
             strike_cuts: Vec::new(),
             shapes: Vec::new(),
@@ -471,6 +476,7 @@ impl Ir {
         ir.strike_mask = mask;
         let roots: Vec<u16> = roles.iter().flatten().copied().collect();
         ir.strike_cuts = ir.strike_dice.iter().map(|s| crate::partition::cuts(&ir, &roots, *s)).collect();
+        ir.outcome_inputs = ir.outcome_inputs();
         ir.strike_faces = 1;
         // The named and written dice; a `Dice` value (`roll(attacker.damage_dice)`) depends on
         // the units, and each exchange checks the dice its units name (`Exchange::new`).

@@ -122,6 +122,9 @@ pub struct Engine {
     /// Whether exchanges whose states differ only in hit points are walked on those alone
     /// (`combat::plain`); tests set `false` to check both walks give the same bits.
     plain_walks: bool,
+    /// Whether a strike's outcomes are looked up by what they read where they read only their
+    /// dice and some formulas (`Ir::outcome_inputs`); tests set `false` to check both ways agree.
+    outcome_table: bool,
     /// How the exchanges the AIs asked about end, shared by every game this engine plays (a
     /// simulation's games, on every thread, meet the same matchups again and again).
     endings: std::sync::RwLock<EndingCache>,
@@ -219,6 +222,7 @@ impl Engine {
             open_terrains,
             factor_above: combat::FACTOR_ABOVE,
             plain_walks: true,
+            outcome_table: true,
             endings: std::sync::RwLock::new(fx::Checked::new(FORECAST_CACHE)),
         })
     }

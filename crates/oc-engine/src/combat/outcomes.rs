@@ -50,6 +50,22 @@ type Slot<'a> = (u8, &'a [(i64, f64)]);
 /// The most dice slots kept in place (a strike reads a few); more spill to the heap.
 type Rolls = SmallVec<[i64; 8]>;
 
+/// A strike's outcomes by what they read (`Ir::outcome_inputs`): the IR, each die's classes
+/// (value, weight's bits), and the input formulas' values.
+type TableKey = (u64, SmallVec<[(u8, i64, u64); 8]>, SmallVec<[V; 8]>);
+
+/// Outcome lists by [`TableKey`].
+type Table = FastMap<TableKey, Rc<[(f64, Outcome)]>>;
+
+thread_local! {
+    /// Outcome lists by [`TableKey`], for this thread (no lock): most matchups of a ruleset
+    /// share a handful (a d100 cut at the to-hit and critical values, one damage value each).
+    static TABLE: std::cell::RefCell<Table> = std::cell::RefCell::new(FastMap::default());
+}
+
+/// The most outcome lists a thread keeps; past it the table starts over.
+const TABLE_MAX: usize = 1 << 14;
+
 /// Results merged by equality, in the order first found, with summed weights.
 struct Merge<T> {
     index: FastMap<T, usize>,
@@ -109,18 +125,47 @@ impl Exchange<'_> {
             .collect();
         let lists = Lists { values, dens };
         let den = lists.dens.iter().product();
-        let joint = lists.values.iter().fold(1u64, |n, v| n.saturating_mul(v.len().max(1) as u64));
-        if joint > self.engine.factor_above {
-            if let Some(list) = self.factored(units, attrs, attacker, &lists, &mut cache) {
-                self.give_back(cache);
-                return Outcomes { den, list, reaction: None };
+        // Where the outcome reads only the dice and some dice-free formulas, strikes with the same
+        // dice classes and the same values of those have the same outcomes: looked up.
+        let key = ir.outcome_inputs.as_ref().filter(|_| self.engine.outcome_table).map(|inputs| {
+            let ctx = self.ctx(units, attrs, attacker, &rolls);
+            let values: SmallVec<[V; 8]> = inputs.iter().map(|f| ctx.formula(*f, &mut cache)).collect();
+            let mut dice: SmallVec<[(u8, i64, u64); 8]> = SmallVec::new();
+            for (k, faces) in (0u8..).zip(&lists.values) {
+                match faces {
+                    // Every value of a die that is not a `Dice` value's: the same in every strike.
+                    Faces::All(_) => dice.push((k, i64::MIN, 0)),
+                    Faces::Classes(c) => dice.extend(c.iter().map(|(v, w)| (k, *v, w.to_bits()))),
+                }
             }
+            (ir.id, dice, values)
+        });
+        let known = key.as_ref().and_then(|k| TABLE.with(|t| t.try_borrow().ok().and_then(|t| t.get(k).cloned())));
+        if let Some(list) = known {
+            self.give_back(cache);
+            return Outcomes { den, list: list.to_vec(), reaction: None };
         }
-        let list = self.joint(ir.strike_mask, &lists, &mut rolls, &mut cache, |rolls, cache| {
-            self.outcome_at(&self.ctx(units, attrs, attacker, rolls), cache)
+        let joint = lists.values.iter().fold(1u64, |n, v| n.saturating_mul(v.len().max(1) as u64));
+        let factored =
+            if joint > self.engine.factor_above { self.factored(units, attrs, attacker, &lists, &mut cache) } else { None };
+        let list = factored.unwrap_or_else(|| {
+            let list = self.joint(ir.strike_mask, &lists, &mut rolls, &mut cache, |rolls, cache| {
+                self.outcome_at(&self.ctx(units, attrs, attacker, rolls), cache)
+            });
+            list.into_iter().map(|(o, w)| (w, o)).collect()
         });
         self.give_back(cache);
-        Outcomes { den, list: list.into_iter().map(|(o, w)| (w, o)).collect(), reaction: None }
+        if let Some(k) = key {
+            TABLE.with(|t| {
+                if let Ok(mut t) = t.try_borrow_mut() {
+                    if t.len() >= TABLE_MAX {
+                        t.clear();
+                    }
+                    t.insert(k, Rc::from(&list[..]));
+                }
+            });
+        }
+        Outcomes { den, list, reaction: None }
     }
 
     /// The distribution a strike slot draws from: its own, or for a `Dice` value the dice the
@@ -392,5 +437,45 @@ mod tests {
             }
         }
         assert!(compared > 1000, "{compared} forecasts compared");
+    }
+
+    /// Every matchup of every built-in ruleset (each class with each weapon it may use against
+    /// each class with its first, at full and low hit points), its strikes looked up by what they
+    /// read and worked out each time: the same bits. Seed 000's and 001's strikes are looked up.
+    #[test]
+    fn looked_up_outcomes_equal_worked_out_ones() {
+        for (k, (name, index)) in oc_compiler::stdlib::RULESETS.iter().enumerate() {
+            let rules = oc_compiler::stdlib::compile(index).and_then(|c| c.rules).expect("a built-in ruleset compiles");
+            let table = Engine::new(rules.clone()).expect("runs");
+            let mut fresh = Engine::new(rules).expect("runs");
+            fresh.outcome_table = false;
+            if k < 2 {
+                assert!(table.ir.outcome_inputs.is_some(), "{name}: strikes are not looked up");
+            }
+            let defenders: Vec<Loadout> = table
+                .rules
+                .classes
+                .iter()
+                .filter_map(|c| table.weapons_for(&c.name).first().map(|w| Loadout::new(&c.name, Some(&w.name))))
+                .collect();
+            let mut compared = 0;
+            for c in &table.rules.classes {
+                for w in table.weapons_for(&c.name) {
+                    let Some((lo, _)) = table.reach(&c.name, &w.name) else { continue };
+                    let a = Loadout::new(&c.name, Some(&w.name));
+                    for d in &defenders {
+                        for hp in [None, Some(1), Some(3)] {
+                            let d = Loadout { hp, ..d.clone() };
+                            let (Ok(x), Ok(y)) = (table.forecast(&a, &d, lo.max(1)), fresh.forecast(&a, &d, lo.max(1))) else {
+                                continue;
+                            };
+                            assert_eq!(x.bits(), y.bits(), "{name}: {}:{} against {} (hp {hp:?})", c.name, w.name, d.class);
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+            assert!(compared > 100, "{name}: {compared} matchups");
+        }
     }
 }

@@ -153,6 +153,55 @@ impl Ir {
         }
     }
 
+    /// The dice-free formulas a strike's outcome reads, where it reads nothing else but its dice
+    /// and constants: every formula of a strike's roles (`hit`, `critical`, `backfire`, `damage`,
+    /// `critical_damage`) that reads dice is made of rolls, constants, operators and other
+    /// formulas, and no strike die is a `Dice` value's. Then an outcome is a function of the
+    /// dice's values and these formulas' values. `None` otherwise (an attribute read beside a
+    /// roll, say).
+    pub(super) fn outcome_inputs(&self) -> Option<Vec<u16>> {
+        let dynamic = self.strike_dice.iter().any(|s| self.dice.get(*s as usize).is_none_or(|d| d.dynamic.is_some()));
+        if dynamic {
+            return None;
+        }
+        let r = &self.roles;
+        let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for root in [Some(r.hit), Some(r.critical), r.backfire, Some(r.damage), Some(r.critical_damage)].into_iter().flatten() {
+            self.inputs_of(&E::Formula(root), &mut out, &mut seen)?;
+        }
+        Some(out)
+    }
+
+    fn inputs_of(&self, e: &E, out: &mut Vec<u16>, seen: &mut std::collections::HashSet<u16>) -> Option<()> {
+        match e {
+            E::Const(_) | E::Roll(_) => Some(()),
+            E::Formula(f) => {
+                let formula = self.formulas.get(*f as usize)?;
+                if formula.dice == 0 {
+                    if !out.contains(f) {
+                        out.push(*f);
+                    }
+                    Some(())
+                } else if seen.insert(*f) {
+                    self.inputs_of(&formula.expr, out, seen)
+                } else {
+                    Some(())
+                }
+            }
+            E::Neg(_)
+            | E::Not(_)
+            | E::Bin(..)
+            | E::Lookup(..)
+            | E::Min(..)
+            | E::Max(..)
+            | E::Abs(_)
+            | E::Clamp(..)
+            | E::If(..) => e.children().try_for_each(|c| self.inputs_of(c, out, seen)),
+            _ => None,
+        }
+    }
+
     /// The dice slots `e` reads, directly or through formulas.
     pub(crate) fn dice_of(&self, e: &E) -> u64 {
         match e {
