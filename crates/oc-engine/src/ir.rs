@@ -443,8 +443,14 @@ impl Ir {
             let slot = ir.new_die(&d.shape)?;
             ir.dice_ids.insert((d.name.clone(), false), slot);
         }
-        for f in &rs.combat {
+        for (i, f) in rs.combat.iter().enumerate() {
             let expr = ir.expr(&f.expr, &[])?;
+            // What a formula reads is worked out from the ones before it (the compiler allows no
+            // other): a model from elsewhere that refers to a later one is refused.
+            if let Some(later) = later_formula(&expr, i) {
+                let name = rs.combat.get(later as usize).map_or("?", |g| g.name.as_str());
+                return Err(EngineError::model(format!("the formula {} refers to {name}, written after it", f.name)));
+            }
             let dice = ir.dice_of(&expr);
             let leaves = ir.independent_leaves(&expr);
             ir.formulas.push(FormulaIr { expr, dice, leaves, reads: Reads::Both });
@@ -701,6 +707,14 @@ impl Ir {
                 Eff::Command { verb: *verb, args: args.iter().map(|a| self.expr(a, params)).collect::<Result<_, _>>()? }
             }
         })
+    }
+}
+
+/// A formula `e` (the `i`th) refers to that is not before it, if any.
+fn later_formula(e: &E, i: usize) -> Option<u16> {
+    match e {
+        E::Formula(f) if *f as usize >= i => Some(*f),
+        _ => e.children().find_map(|c| later_formula(c, i)),
     }
 }
 

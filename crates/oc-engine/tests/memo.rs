@@ -100,3 +100,17 @@ fn a_chain_of_one_unit_formulas_is_worked_out_once_each() {
     let d = Loadout::new("Fighter", Some("IronAxe"));
     assert_eq!(e.forecast(&a, &d, 1).unwrap().bits(), plain.forecast(&a, &d, 1).unwrap().bits());
 }
+
+/// What a formula reads is worked out from the formulas before it (what a strike's table of
+/// outcomes keys on): a model from elsewhere whose formula refers to a later one is refused, not
+/// run with a wrong idea of what it reads.
+#[test]
+fn a_model_whose_formula_refers_to_a_later_one_is_refused() {
+    let mut rules = oc_compiler::stdlib::compile("<std>/ratings.oc").unwrap().rules.unwrap();
+    let combat = &mut rules.ruleset.combat;
+    let hit = combat.iter().position(|f| f.name == "hit").unwrap();
+    let moved = combat.remove(hit);
+    combat.insert(0, moved);
+    let err = Engine::new(rules).err().expect("refused");
+    assert!(err.to_string().contains("the formula hit refers to"), "{err}");
+}

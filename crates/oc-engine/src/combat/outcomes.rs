@@ -58,13 +58,15 @@ type TableKey = (u64, SmallVec<[(u8, i64, u64); 8]>, SmallVec<[V; 8]>);
 type Table = FastMap<TableKey, Rc<[(f64, Outcome)]>>;
 
 thread_local! {
-    /// Outcome lists by [`TableKey`], for this thread (no lock): most matchups of a ruleset
-    /// share a handful (a d100 cut at the to-hit and critical values, one damage value each).
-    static TABLE: std::cell::RefCell<Table> = std::cell::RefCell::new(FastMap::default());
+    /// Outcome lists by [`TableKey`], for this thread (no lock), and how many outcomes they hold:
+    /// most matchups of a ruleset share a handful (a d100 cut at the to-hit and critical values,
+    /// one damage value each).
+    static TABLE: std::cell::RefCell<(Table, usize)> = std::cell::RefCell::new((FastMap::default(), 0));
 }
 
-/// The most outcome lists a thread keeps; past it the table starts over.
-const TABLE_MAX: usize = 1 << 14;
+/// The most outcomes a thread's table holds (about 6 MB), in lists of any length; past it the
+/// table starts over (entries of engines since dropped go with it).
+const TABLE_MAX: usize = 1 << 18;
 
 /// Results merged by equality, in the order first found, with summed weights.
 struct Merge<T> {
@@ -140,7 +142,8 @@ impl Exchange<'_> {
             }
             (ir.id, dice, values)
         });
-        let known = key.as_ref().and_then(|k| TABLE.with(|t| t.try_borrow().ok().and_then(|t| t.get(k).cloned())));
+        let known =
+            key.as_ref().and_then(|k| TABLE.try_with(|t| t.try_borrow().ok().and_then(|t| t.0.get(k).cloned())).ok().flatten());
         if let Some(list) = known {
             self.give_back(cache);
             return Outcomes { den, list: list.to_vec(), reaction: None };
@@ -156,12 +159,16 @@ impl Exchange<'_> {
         });
         self.give_back(cache);
         if let Some(k) = key {
-            TABLE.with(|t| {
+            // While threads are torn down there is no table: nothing is kept.
+            let _ = TABLE.try_with(|t| {
                 if let Ok(mut t) = t.try_borrow_mut() {
-                    if t.len() >= TABLE_MAX {
-                        t.clear();
+                    let (table, held) = &mut *t;
+                    if *held + list.len() > TABLE_MAX {
+                        table.clear();
+                        *held = 0;
                     }
-                    t.insert(k, Rc::from(&list[..]));
+                    *held += list.len();
+                    table.insert(k, Rc::from(&list[..]));
                 }
             });
         }
