@@ -27,29 +27,35 @@ impl Ir {
     /// new formula computing it (see `Ir::hoist_dice_free_parts`). A formula is evaluated where it is referred to,
     /// so what is evaluated, and when, is unchanged; its value is kept in the formula cache.
     fn hoist(&mut self, e: &mut E) -> Result<(), EngineError> {
+        self.hoist_by(e, &|ir, e| (ir.dice_of(e) == 0).then_some(Reads::Both))
+    }
+
+    /// Replaces each largest part of `e` that is more than a single read and for which `part`
+    /// says what the new formula reads, by that formula; the parts `part` refuses are looked into.
+    fn hoist_by(&mut self, e: &mut E, part: &dyn Fn(&Ir, &E) -> Option<Reads>) -> Result<(), EngineError> {
         if single(e) {
             return Ok(());
         }
-        if self.dice_of(e) == 0 {
+        if let Some(reads) = part(self, e) {
             let id = u16::try_from(self.formulas.len()).map_err(|_| EngineError::model("too many formulas"))?;
-            let part = std::mem::replace(e, E::Formula(id));
-            self.formulas.push(FormulaIr { expr: part, dice: 0, leaves: None, reads: Reads::Both });
+            let expr = std::mem::replace(e, E::Formula(id));
+            self.formulas.push(FormulaIr { expr, dice: 0, leaves: None, reads });
             return Ok(());
         }
         match e {
             // A `Dice` value's expression says which dice to roll: left as written.
             E::RollDyn(..) => Ok(()),
-            E::Neg(x) | E::Not(x) | E::Abs(x) => self.hoist(x),
+            E::Neg(x) | E::Not(x) | E::Abs(x) => self.hoist_by(x, part),
             E::Bin(_, a, b) | E::Min(a, b) | E::Max(a, b) => {
-                self.hoist(a)?;
-                self.hoist(b)
+                self.hoist_by(a, part)?;
+                self.hoist_by(b, part)
             }
             E::Clamp(a, b, c) | E::If(a, b, c) => {
-                self.hoist(a)?;
-                self.hoist(b)?;
-                self.hoist(c)
+                self.hoist_by(a, part)?;
+                self.hoist_by(b, part)?;
+                self.hoist_by(c, part)
             }
-            E::Lookup(_, args) | E::Has(_, _, args) => args.iter_mut().try_for_each(|a| self.hoist(a)),
+            E::Lookup(_, args) | E::Has(_, _, args) => args.iter_mut().try_for_each(|a| self.hoist_by(a, part)),
             _ => Ok(()),
         }
     }
@@ -80,31 +86,7 @@ impl Ir {
     }
 
     fn hoist_solo(&mut self, e: &mut E) -> Result<(), EngineError> {
-        if single(e) {
-            return Ok(());
-        }
-        let reads = self.reads_of(e);
-        if reads != Reads::Both {
-            let id = u16::try_from(self.formulas.len()).map_err(|_| EngineError::model("too many formulas"))?;
-            let part = std::mem::replace(e, E::Formula(id));
-            self.formulas.push(FormulaIr { expr: part, dice: 0, leaves: None, reads });
-            return Ok(());
-        }
-        match e {
-            E::RollDyn(..) => Ok(()),
-            E::Neg(x) | E::Not(x) | E::Abs(x) => self.hoist_solo(x),
-            E::Bin(_, a, b) | E::Min(a, b) | E::Max(a, b) => {
-                self.hoist_solo(a)?;
-                self.hoist_solo(b)
-            }
-            E::Clamp(a, b, c) | E::If(a, b, c) => {
-                self.hoist_solo(a)?;
-                self.hoist_solo(b)?;
-                self.hoist_solo(c)
-            }
-            E::Lookup(_, args) | E::Has(_, _, args) => args.iter_mut().try_for_each(|a| self.hoist_solo(a)),
-            _ => Ok(()),
-        }
+        self.hoist_by(e, &|ir, e| Some(ir.reads_of(e)).filter(|r| *r != Reads::Both))
     }
 
     /// Whose unit `e` reads (see [`Reads`]).
