@@ -260,13 +260,11 @@ struct Outcomes {
 }
 
 /// A strike's grouped outcomes by (state, striking side). A state whose hit points the strike's
-/// evaluation never read is stored once for every amount of them, with `ANY_HP`.
+/// evaluation never read is stored once for every amount of them, with `ANY_HP`. (Those of a
+/// state holding what the exchange began with are its `StrikeMemo`'s, found without hashing.)
 #[derive(Default)]
 struct OutcomeCache {
     by_state: FastMap<(State, usize), Arc<Outcomes>>,
-    /// Each side's, where the statuses and resources are those the exchange began with and no
-    /// hit points were read (most strikes): found without hashing the state.
-    at_start: [Option<Arc<Outcomes>>; 2],
 }
 
 /// The hit points of a cached state that stands for every amount of them.
@@ -493,12 +491,9 @@ impl<'e> Exchange<'e> {
     /// working them out read none.
     fn outcomes_memo(&self, state: &State, side: usize, memo: &mut OutcomeCache) -> Arc<Outcomes> {
         let start = self.at_start(state);
-        // As the exchange began, where no reaction could change them: worked out once.
-        let shared = self.memos.get(side).filter(|_| start && self.engine.reactions.is_empty()).map(|m| &m.outcomes);
+        // As the exchange began (most states): worked out once, found without hashing the state.
+        let shared = self.memos.get(side).filter(|_| start).map(|m| &m.outcomes);
         if let Some(Some(o)) = shared.and_then(std::cell::OnceCell::get) {
-            return o.clone();
-        }
-        if let Some(o) = memo.at_start.get(side).and_then(Option::as_ref).filter(|_| start) {
             return o.clone();
         }
         let mut key = (State { hp: ANY_HP, statuses: state.statuses.clone(), res: state.res, phase: Phase::Done }, side);
@@ -516,9 +511,6 @@ impl<'e> Exchange<'e> {
         }
         if !self.reads.get() {
             key.0.hp = ANY_HP;
-            if let Some(slot) = memo.at_start.get_mut(side).filter(|_| start) {
-                *slot = Some(o.clone());
-            }
         }
         memo.by_state.insert(key, o.clone());
         o

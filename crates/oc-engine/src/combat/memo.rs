@@ -18,7 +18,7 @@ use crate::ir::V;
 /// it out read hit points (then each state works it out again).
 #[derive(Default)]
 pub(crate) struct StrikeMemo {
-    /// The strike's outcomes (kept only where no reaction could change them: without reactions).
+    /// The strike's outcomes (with the reaction the struck unit takes, where it has any).
     pub(super) outcomes: OnceCell<Option<Arc<Outcomes>>>,
     /// The flags with the striker as `attacker`, by [`Flag`].
     pub(super) flags: [OnceCell<Option<V>>; Flag::ALL],
