@@ -14,6 +14,8 @@ pub mod dice;
 mod fx;
 mod ir;
 mod partition;
+#[cfg(test)]
+mod testing;
 mod unit;
 
 use std::collections::HashMap;

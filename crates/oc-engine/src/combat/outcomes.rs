@@ -459,28 +459,11 @@ mod tests {
             if k < 2 {
                 assert!(table.ir.outcome_inputs.is_some(), "{name}: strikes are not looked up");
             }
-            let defenders: Vec<Loadout> = table
-                .rules
-                .classes
-                .iter()
-                .filter_map(|c| table.weapons_for(&c.name).first().map(|w| Loadout::new(&c.name, Some(&w.name))))
-                .collect();
             let mut compared = 0;
-            for c in &table.rules.classes {
-                for w in table.weapons_for(&c.name) {
-                    let Some((lo, _)) = table.reach(&c.name, &w.name) else { continue };
-                    let a = Loadout::new(&c.name, Some(&w.name));
-                    for d in &defenders {
-                        for hp in [None, Some(1), Some(3)] {
-                            let d = Loadout { hp, ..d.clone() };
-                            let (Ok(x), Ok(y)) = (table.forecast(&a, &d, lo.max(1)), fresh.forecast(&a, &d, lo.max(1))) else {
-                                continue;
-                            };
-                            assert_eq!(x.bits(), y.bits(), "{name}: {}:{} against {} (hp {hp:?})", c.name, w.name, d.class);
-                            compared += 1;
-                        }
-                    }
-                }
+            for (label, a, d, r) in crate::testing::matchups(&table) {
+                let (Ok(x), Ok(y)) = (table.forecast(&a, &d, r), fresh.forecast(&a, &d, r)) else { continue };
+                assert_eq!(x.bits(), y.bits(), "{name}: {label} against {} (hp {:?})", d.class, d.hp);
+                compared += 1;
             }
             assert!(compared > 100, "{name}: {compared} matchups");
         }

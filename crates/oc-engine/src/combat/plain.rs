@@ -217,7 +217,7 @@ fn struck(mut hp: [i64; 2], side: usize, o: Outcome) -> [i64; 2] {
 #[cfg(test)]
 #[allow(clippy::expect_used)]
 mod tests {
-    use crate::{Engine, Loadout};
+    use crate::Engine;
 
     /// Every matchup of every built-in ruleset (each class with each weapon it may use against
     /// each class with its first, at full and low hit points), walked plain where it may be and
@@ -229,29 +229,14 @@ mod tests {
             let plain = Engine::new(rules.clone()).expect("runs");
             let mut general = Engine::new(rules).expect("runs");
             general.plain_walks = false;
-            let defenders: Vec<Loadout> = plain
-                .rules
-                .classes
-                .iter()
-                .filter_map(|c| plain.weapons_for(&c.name).first().map(|w| Loadout::new(&c.name, Some(&w.name))))
-                .collect();
             let (mut compared, mut walked_plain) = (0, 0);
-            for c in &plain.rules.classes {
-                for w in plain.weapons_for(&c.name) {
-                    let Some((lo, _)) = plain.reach(&c.name, &w.name) else { continue };
-                    let a = Loadout::new(&c.name, Some(&w.name));
-                    for d in &defenders {
-                        for hp in [None, Some(1), Some(3)] {
-                            let d = Loadout { hp, ..d.clone() };
-                            let Ok(x) = crate::Exchange::new(&plain, &a, &d, lo.max(1)) else { continue };
-                            let mut cache = super::OutcomeCache::default();
-                            walked_plain += usize::from(x.walk_plain(&x.initial(), &mut cache).is_some());
-                            let (p, g) = (x.forecast(), general.forecast(&a, &d, lo.max(1)).expect("the same matchup"));
-                            assert_eq!(p.bits(), g.bits(), "{name}: {}:{} against {} (hp {hp:?})", c.name, w.name, d.class);
-                            compared += 1;
-                        }
-                    }
-                }
+            for (label, a, d, r) in crate::testing::matchups(&plain) {
+                let Ok(x) = crate::Exchange::new(&plain, &a, &d, r) else { continue };
+                let mut cache = super::OutcomeCache::default();
+                walked_plain += usize::from(x.walk_plain(&x.initial(), &mut cache).is_some());
+                let (p, g) = (x.forecast(), general.forecast(&a, &d, r).expect("the same matchup"));
+                assert_eq!(p.bits(), g.bits(), "{name}: {label} against {} (hp {:?})", d.class, d.hp);
+                compared += 1;
             }
             assert!(compared > 100, "{name}: {compared} matchups");
             // The first built-in ruleset: seed 000's.
