@@ -48,8 +48,8 @@ impl<K, V: Clone> Checked<K, V> {
 pub use oc_model::hash::Fx;
 
 /// Weights by key, in the order each key was first added: a forecast's states and final hit
-/// points, summed in an order that depends only on what was added, never on a hash table's
-/// layout. A short list is searched; past [`Tally::SEARCHED`] keys an index finds them.
+/// points, and a strike's outcomes merged by equality, summed in an order that depends only on
+/// what was added, never on a hash table's layout. A short list is searched; past [`Tally::SEARCHED`] keys an index finds them.
 pub(crate) struct Tally<K> {
     pub(crate) list: Vec<(K, f64)>,
     index: FastMap<K, usize>,

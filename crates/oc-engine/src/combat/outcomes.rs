@@ -68,35 +68,6 @@ thread_local! {
 /// table starts over (entries of engines since dropped go with it).
 const TABLE_MAX: usize = 1 << 18;
 
-/// Results merged by equality, in the order first found, with summed weights.
-struct Merge<T> {
-    index: FastMap<T, usize>,
-    list: Vec<(T, f64)>,
-}
-
-impl<T: Copy + Eq + Hash> Merge<T> {
-    fn new() -> Self {
-        Merge { index: FastMap::default(), list: Vec::new() }
-    }
-    fn add(&mut self, t: T, weight: f64) {
-        // A short list is searched; a long one (damage values) indexed.
-        let found = if self.index.is_empty() { self.list.iter().position(|(x, _)| *x == t) } else { self.index.get(&t).copied() };
-        match found.and_then(|i| self.list.get_mut(i)) {
-            Some((_, w)) => *w += weight,
-            None => {
-                self.list.push((t, weight));
-                if self.list.len() > 16 {
-                    if self.index.is_empty() {
-                        self.index = self.list.iter().enumerate().map(|(i, (x, _))| (*x, i)).collect();
-                    } else {
-                        self.index.insert(t, self.list.len() - 1);
-                    }
-                }
-            }
-        }
-    }
-}
-
 /// A formula's distribution: (value, weight), the weights summing to the product of the
 /// denominators of the dice it reads.
 type Marginal = Rc<Vec<(V, f64)>>;
@@ -235,7 +206,7 @@ impl Exchange<'_> {
             ir.strike_dice.iter().zip(&lists.dens).filter(|(s, _)| mask & (1u64 << **s) != 0).map(|(_, d)| *d).product::<f64>()
         };
         let mut memo: Vec<Option<Marginal>> = vec![None; ir.formulas.len()];
-        let mut out = Merge::new();
+        let mut out = Tally::default();
         for &((backfire, hit, crit), weight) in &heads {
             if !(hit || backfire) {
                 out.add(Outcome { hit, crit, backfire, damage: 0 }, weight * den_of(all & !head));
@@ -286,7 +257,7 @@ impl Exchange<'_> {
                         Leaf::Formula(g) => self.marginal(*g, units, attrs, attacker, lists, memo, rolls, cache),
                     })
                     .collect();
-                let mut out = Merge::new();
+                let mut out = Tally::default();
                 let mut at = vec![0usize; parts.len()];
                 loop {
                     let mut weight = 1.0;
@@ -342,7 +313,7 @@ impl Exchange<'_> {
             .map(|(s, v)| (*s, &v[..]))
             .collect();
         let mut at: SmallVec<[usize; 4]> = smallvec::smallvec![0usize; dice.len()];
-        let mut out = Merge::new();
+        let mut out = Tally::default();
         loop {
             let mut weight = 1.0;
             for ((slot, values), i) in dice.iter().zip(&at) {
