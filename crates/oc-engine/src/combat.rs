@@ -534,13 +534,8 @@ impl<'e> Exchange<'e> {
     /// its `on miss` ones.
     fn apply(&self, state: &State, attacker: usize, o: Outcome) -> (State, Vec<Laid>) {
         let mut next = state.clone();
-        let defender = 1 - attacker;
         let mut laid = Vec::new();
-        if o.backfire {
-            next.hp[attacker] = next.hp[attacker].saturating_sub(o.damage);
-        } else if o.hit {
-            next.hp[defender] = next.hp[defender].saturating_sub(o.damage);
-        }
+        next.hp = dealt(next.hp, attacker, o);
         let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
         let units = [&*units[0], &*units[1]];
         let fires = |event: m::Event| match event {
@@ -691,6 +686,18 @@ impl<'e> Exchange<'e> {
         }
         (state, laid)
     }
+}
+
+/// Hit points after the damage of a strike by `side` with outcome `o` (a backfire's to the
+/// striker), before any trigger and before they are held at 0.
+fn dealt(mut hp: [i64; 2], side: usize, o: Outcome) -> [i64; 2] {
+    let target = if o.backfire { side } else { 1 - side };
+    if o.backfire || o.hit {
+        if let Some(h) = hp.get_mut(target) {
+            *h = h.saturating_sub(o.damage);
+        }
+    }
+    hp
 }
 
 /// A uniform roll of a `faces`-sided die (rejection sampling: no modulo bias).

@@ -203,15 +203,9 @@ impl<'s> Grid<'s> {
 }
 
 /// Hit points after a strike by `side` with outcome `o`, as [`Exchange::apply`] leaves them
-/// where no trigger runs.
-fn struck(mut hp: [i64; 2], side: usize, o: Outcome) -> [i64; 2] {
-    let target = if o.backfire { side } else { 1 - side };
-    if o.backfire || o.hit {
-        if let Some(h) = hp.get_mut(target) {
-            *h = h.saturating_sub(o.damage);
-        }
-    }
-    hp.map(|h| h.max(0))
+/// where no trigger runs: the damage dealt, held at 0.
+fn struck(hp: [i64; 2], side: usize, o: Outcome) -> [i64; 2] {
+    dealt(hp, side, o).map(|h| h.max(0))
 }
 
 #[cfg(test)]
