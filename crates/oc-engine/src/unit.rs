@@ -134,13 +134,7 @@ impl Ctx<'_> {
     /// Formula `i`, which reads `reads`, as the unit it reads worked it out once (`Unit::solo`):
     /// where that unit's attributes in this evaluation are its own (no `when` changed them).
     fn solo(&self, reads: crate::ir::Reads, i: usize) -> Option<V> {
-        use crate::ir::Reads;
-        let side = match reads {
-            _ if !self.solo => return None,
-            Reads::Neither | Reads::Attacker => self.attacker,
-            Reads::Defender => 1 - self.attacker,
-            Reads::Both => return None,
-        };
+        let side = reads.side(self.attacker).filter(|_| self.solo)?;
         let (unit, attrs) = (self.units.get(side)?, self.attrs.get(side)?);
         if !std::ptr::eq(*attrs, &unit.attrs[..]) {
             return None;

@@ -79,12 +79,10 @@ impl Exchange<'_> {
         // A flag that reads one unit alone, where no `when` changes either unit's attributes:
         // that unit's own value (what the evaluation below would take from it).
         let ir = &self.engine.ir;
-        if let Some(reads) = ir.formulas.get(id as usize).map(|f| f.reads).filter(|r| *r != crate::ir::Reads::Both) {
-            let side = if reads == crate::ir::Reads::Defender { 1 - attacker } else { attacker };
-            let own = units.iter().all(|u| u.whens.is_empty());
-            if let Some(v) = units.get(side).filter(|_| own).and_then(|u| u.solo_value(ir, id as usize)) {
-                return v;
-            }
+        let side = ir.formulas.get(id as usize).and_then(|f| f.reads.side(attacker));
+        let own = units.iter().all(|u| u.whens.is_empty());
+        if let Some(v) = side.and_then(|s| units.get(s)).filter(|_| own).and_then(|u| u.solo_value(ir, id as usize)) {
+            return v;
         }
         let attrs = self.strike_attrs(units, state, attacker);
         let mut cache = self.fresh_cache();

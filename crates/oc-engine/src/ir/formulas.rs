@@ -241,6 +241,16 @@ pub enum Reads {
 }
 
 impl Reads {
+    /// The side whose unit a formula reading `self` reads, where `attacker` strikes (a constant
+    /// is the striker's); `None` for `Both`.
+    pub(crate) fn side(self, attacker: usize) -> Option<usize> {
+        match self {
+            Reads::Neither | Reads::Attacker => Some(attacker),
+            Reads::Defender => Some(1 - attacker),
+            Reads::Both => None,
+        }
+    }
+
     fn and(self, other: Reads) -> Reads {
         match (self, other) {
             (Reads::Neither, x) | (x, Reads::Neither) => x,
