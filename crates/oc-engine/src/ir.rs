@@ -305,6 +305,13 @@ pub struct Ir {
     /// formulas (`Ir::outcome_inputs`): those formulas. Then two strikes with the same dice
     /// classes and the same values have the same outcomes (`combat::outcomes`' table).
     pub outcome_inputs: Option<Vec<u16>>,
+    /// Whether every cut of a strike die (`strike_cuts`) compares it with constants and
+    /// `outcome_inputs` alone: then the dice's classes follow from those formulas' values, and a
+    /// strike's outcomes are looked up by the values without working the classes out.
+    pub classes_follow_inputs: bool,
+    /// The product of the strike dice's denominators, in slot order, where none is a `Dice`
+    /// value's (what a strike's outcomes' weights sum to).
+    pub strike_den: f64,
     /// The product of their numbers of distinct values: how many joint outcomes a strike has.
     pub strike_faces: u64,
     /// `Dice` values by id (`V::Dice`): every dice constant of the rules, interned when built.
@@ -377,6 +384,8 @@ impl Ir {
             strike_mask: 0,
             dice_formulas: Vec::new(),
             outcome_inputs: None,
+            classes_follow_inputs: false,
+            strike_den: 1.0,
             strike_faces: 1,
             strike_cuts: Vec::new(),
             shapes: Vec::new(),
@@ -483,6 +492,8 @@ impl Ir {
         let roots: Vec<u16> = roles.iter().flatten().copied().collect();
         ir.strike_cuts = ir.strike_dice.iter().map(|s| crate::partition::cuts(&ir, &roots, *s)).collect();
         ir.outcome_inputs = ir.outcome_inputs();
+        ir.classes_follow_inputs = ir.classes_follow_inputs();
+        ir.strike_den = ir.strike_dice.iter().map(|s| ir.dice.get(*s as usize).map_or(1.0, |d| d.dist.den)).product();
         ir.strike_faces = 1;
         // The named and written dice; a `Dice` value (`roll(attacker.damage_dice)`) depends on
         // the units, and each exchange checks the dice its units name (`Exchange::new`).

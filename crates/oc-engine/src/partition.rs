@@ -25,6 +25,13 @@ pub struct Cut {
     roll_left: bool,
 }
 
+impl Cut {
+    /// What the die is compared with.
+    pub(crate) fn other(&self) -> &E {
+        &self.other
+    }
+}
+
 /// The comparisons that read `slot` in the formulas `roots` (and the formulas they use), or
 /// `None` when the die is read any other way (added to damage, say): then every value counts.
 pub fn cuts(ir: &Ir, roots: &[u16], slot: u8) -> Option<Vec<Cut>> {

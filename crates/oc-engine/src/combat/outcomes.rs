@@ -78,6 +78,21 @@ impl Exchange<'_> {
         let ir = &self.engine.ir;
         let mut cache = self.fresh_cache();
         let mut rolls: Rolls = smallvec::smallvec![0i64; ir.dice.len()];
+        // Where the outcome reads only the dice and some dice-free formulas, strikes with the same
+        // dice classes and the same values of those have the same outcomes: looked up. Where the
+        // classes follow from those values too, by the values alone, before any class is found.
+        let inputs = ir.outcome_inputs.as_ref().filter(|_| self.engine.outcome_table).map(|inputs| {
+            let ctx = self.ctx(units, attrs, attacker, &rolls);
+            inputs.iter().map(|f| ctx.formula(*f, &mut cache)).collect::<SmallVec<[V; 8]>>()
+        });
+        let look_up = |key: &TableKey| {
+            TABLE.try_with(|t| t.try_borrow().ok().and_then(|t| t.0.get(key).cloned())).ok().flatten()
+        };
+        let early = inputs.as_ref().filter(|_| ir.classes_follow_inputs).map(|v| (ir.id, SmallVec::new(), v.clone()));
+        if let Some(list) = early.as_ref().and_then(look_up) {
+            self.give_back(cache);
+            return Outcomes { den: ir.strike_den, list: list.to_vec(), reaction: None };
+        }
         // Each strike die's values, or its outcome classes where it is only compared; and the
         // product of their denominators, in slot order.
         let mut dens: SmallVec<[f64; 4]> = SmallVec::new();
@@ -98,23 +113,21 @@ impl Exchange<'_> {
             .collect();
         let lists = Lists { values, dens };
         let den = lists.dens.iter().product();
-        // Where the outcome reads only the dice and some dice-free formulas, strikes with the same
-        // dice classes and the same values of those have the same outcomes: looked up.
-        let key = ir.outcome_inputs.as_ref().filter(|_| self.engine.outcome_table).map(|inputs| {
-            let ctx = self.ctx(units, attrs, attacker, &rolls);
-            let values: SmallVec<[V; 8]> = inputs.iter().map(|f| ctx.formula(*f, &mut cache)).collect();
-            let mut dice: SmallVec<[(u8, i64, u64); 8]> = SmallVec::new();
-            for (k, faces) in (0u8..).zip(&lists.values) {
-                match faces {
-                    // Every value of a die that is not a `Dice` value's: the same in every strike.
-                    Faces::All(_) => dice.push((k, i64::MIN, 0)),
-                    Faces::Classes(c) => dice.extend(c.iter().map(|(v, w)| (k, *v, w.to_bits()))),
+        let key = match early {
+            Some(key) => Some(key),
+            None => inputs.map(|values| {
+                let mut dice: SmallVec<[(u8, i64, u64); 8]> = SmallVec::new();
+                for (k, faces) in (0u8..).zip(&lists.values) {
+                    match faces {
+                        // Every value of a die that is not a `Dice` value's: the same in every strike.
+                        Faces::All(_) => dice.push((k, i64::MIN, 0)),
+                        Faces::Classes(c) => dice.extend(c.iter().map(|(v, w)| (k, *v, w.to_bits()))),
+                    }
                 }
-            }
-            (ir.id, dice, values)
-        });
-        let known =
-            key.as_ref().and_then(|k| TABLE.try_with(|t| t.try_borrow().ok().and_then(|t| t.0.get(k).cloned())).ok().flatten());
+                (ir.id, dice, values)
+            }),
+        };
+        let known = key.as_ref().filter(|_| !ir.classes_follow_inputs).and_then(look_up);
         if let Some(list) = known {
             self.give_back(cache);
             return Outcomes { den, list: list.to_vec(), reaction: None };
@@ -429,6 +442,7 @@ mod tests {
             fresh.outcome_table = false;
             if k < 2 {
                 assert!(table.ir.outcome_inputs.is_some(), "{name}: strikes are not looked up");
+                assert!(table.ir.classes_follow_inputs, "{name}: strikes are looked up by their dice's classes");
             }
             let mut compared = 0;
             for (label, a, d, r) in crate::testing::matchups(&table) {

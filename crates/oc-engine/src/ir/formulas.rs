@@ -155,6 +155,18 @@ impl Ir {
         Some(out)
     }
 
+    /// Whether every strike die is compared only with constants and `outcome_inputs` (or read
+    /// whole): then its classes are a function of those formulas' values (the dice themselves
+    /// being the same in every strike, as `outcome_inputs` requires).
+    pub(super) fn classes_follow_inputs(&self) -> bool {
+        let Some(inputs) = &self.outcome_inputs else { return false };
+        self.strike_cuts.iter().flatten().flatten().all(|cut| {
+            let mut read = Vec::new();
+            let mut seen = std::collections::HashSet::new();
+            self.inputs_of(cut.other(), &mut read, &mut seen).is_some() && read.iter().all(|f| inputs.contains(f))
+        })
+    }
+
     fn inputs_of(&self, e: &E, out: &mut Vec<u16>, seen: &mut std::collections::HashSet<u16>) -> Option<()> {
         match e {
             E::Const(_) | E::Roll(_) => Some(()),
