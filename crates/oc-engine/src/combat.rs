@@ -510,6 +510,10 @@ impl<'e> Exchange<'e> {
             let _ = slot.set((!self.reads.get()).then(|| o.clone()));
         }
         if !self.reads.get() {
+            // Every state as the exchange began finds them in `shared` above.
+            if shared.and_then(std::cell::OnceCell::get).is_some_and(Option::is_some) {
+                return o;
+            }
             key.0.hp = ANY_HP;
         }
         memo.by_state.insert(key, o.clone());
