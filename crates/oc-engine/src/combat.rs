@@ -353,8 +353,9 @@ impl<'e> Exchange<'e> {
                 a.max_range
             )));
         }
-        let tri = |x: &Unit, y: &Unit| match (&x.weapon_type, &y.weapon_type) {
-            (Some(p), Some(q)) => engine.rules.triangle(p, q),
+        let tri = |x: &Unit, y: &Unit| match (x.weapon_type_id, y.weapon_type_id, &x.weapon_type, &y.weapon_type) {
+            (Some(p), Some(q), ..) => engine.triangle(p, q),
+            (_, _, Some(p), Some(q)) => engine.rules.triangle(p, q),
             _ => 0,
         };
         let triangle = [tri(&a, &d), tri(&d, &a)];

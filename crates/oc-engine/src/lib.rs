@@ -130,6 +130,9 @@ pub struct Engine {
     /// How the exchanges the AIs asked about end, shared by every game this engine plays (a
     /// simulation's games, on every thread, meet the same matchups again and again).
     endings: std::sync::RwLock<EndingCache>,
+    /// The weapon triangle by interned weapon type (`Unit::weapon_type_id`): each ordered pair
+    /// of types it favours or disfavours, sorted (`Rules::triangle` compares names).
+    triangles: Vec<((u32, u32), i64)>,
 }
 
 /// The place of each class, item, tag and status in the rules, by name: the first of a name, as
@@ -201,6 +204,17 @@ impl Engine {
             resource_full.push((attr, full));
         }
         let reactions = combat::compile_reactions(&mut ir, &rules)?;
+        // Every weapon type a unit may name, interned, and the triangle between them by id.
+        let typed: Vec<&String> = rules.weapon_types.iter().map(|t| &t.name).chain(rules.triangles.iter().flatten()).collect();
+        let ids: Vec<(u32, &String)> = typed.iter().map(|t| (ir.intern(t), *t)).collect();
+        let mut triangles: Vec<((u32, u32), i64)> = ids
+            .iter()
+            .flat_map(|(p, pn)| ids.iter().map(move |(q, qn)| ((*p, *q), pn, qn)))
+            .map(|(k, p, q)| (k, rules.triangle(p, q)))
+            .filter(|(_, v)| *v != 0)
+            .collect();
+        triangles.sort_unstable();
+        triangles.dedup_by_key(|(k, _)| *k);
         let terrain_ids = rules.terrains.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect();
         let names = Names::new(&rules);
         let open_terrains = rules.terrains.iter().map(|t| t.costs.values().any(Option::is_some)).collect();
@@ -226,7 +240,13 @@ impl Engine {
             plain_walks: true,
             outcome_table: true,
             endings: std::sync::RwLock::new(fx::Checked::new(FORECAST_CACHE)),
+            triangles,
         })
+    }
+
+    /// The weapon triangle from weapon type `attacker` to `defender` (interned): `Rules::triangle`.
+    pub(crate) fn triangle(&self, attacker: u32, defender: u32) -> i64 {
+        self.triangles.binary_search_by_key(&(attacker, defender), |(k, _)| *k).ok().and_then(|i| self.triangles.get(i)).map_or(0, |t| t.1)
     }
 
     /// The exact forecast of `attacker` attacking `defender` from `distance` tiles.

@@ -27,3 +27,31 @@ pub(crate) fn matchups(e: &Engine) -> Vec<(String, Loadout, Loadout, i64)> {
     }
     out
 }
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests {
+    use crate::Engine;
+
+    /// The triangle by interned weapon type is `Rules::triangle` by name, for every pair of
+    /// every built-in ruleset's weapon types; and a unit's weapon type is interned.
+    #[test]
+    fn triangle_by_id_is_the_triangle_by_name() {
+        for (name, index) in oc_compiler::stdlib::RULESETS {
+            let rules = oc_compiler::stdlib::compile(index).and_then(|c| c.rules).expect("a built-in ruleset compiles");
+            let e = Engine::new(rules).expect("runs");
+            let mut favoured = 0;
+            for p in &e.rules.weapon_types {
+                for q in &e.rules.weapon_types {
+                    let ids = (e.ir.name_id(&p.name).expect("interned"), e.ir.name_id(&q.name).expect("interned"));
+                    let by_name = e.rules.triangle(&p.name, &q.name);
+                    assert_eq!(e.triangle(ids.0, ids.1), by_name, "{name}: {} against {}", p.name, q.name);
+                    favoured += usize::from(by_name > 0);
+                }
+            }
+            if !e.rules.triangles.is_empty() {
+                assert!(favoured > 0, "{name}: no pair favoured");
+            }
+        }
+    }
+}

@@ -113,6 +113,7 @@ impl Ctx<'_> {
 
     /// Formula `f`'s value, remembered in `cache` (what `E::Formula(f)` evaluates to, without
     /// building and dropping that expression).
+    #[inline]
     pub fn formula(&self, f: u16, cache: &mut [Option<V>]) -> V {
         let i = f as usize;
         if let Some(Some(v)) = cache.get(i) {
