@@ -29,6 +29,19 @@ fn side_hp(done: &[([i64; 2], f64)], side: usize) -> SideHp {
     out
 }
 
+/// The map of ascending (key, value) pairs: a few inserted one by one (no list collected and
+/// sorted, as `collect` does), many built in bulk. The same entries either way.
+fn map_of(sorted: SideHp) -> BTreeMap<i64, f64> {
+    if sorted.len() > 16 {
+        return sorted.into_iter().collect();
+    }
+    let mut map = BTreeMap::new();
+    for (k, v) in sorted {
+        map.insert(k, v);
+    }
+    map
+}
+
 /// Adds `p` to key `k`'s sum in a short list, as adding to a map's default entry does (`0.0 + p`
 /// first: a -0.0 becomes 0.0).
 fn add_at(list: &mut SideHp, k: i64, p: f64) {
@@ -80,7 +93,7 @@ impl Exchange<'_> {
         let (initial, done, mut outcome_cache) = self.walk();
         let (attacker_hp, defender_hp) = (side_hp(&done, 0), side_hp(&done, 1));
         let odds = Odds::of(&attacker_hp, &defender_hp, self.start);
-        let (attacker_hp, defender_hp) = (attacker_hp.into_iter().collect(), defender_hp.into_iter().collect());
+        let (attacker_hp, defender_hp) = (map_of(attacker_hp), map_of(defender_hp));
         Forecast {
             attacker: self.side_forecast(&initial, 0, &mut outcome_cache),
             defender: self.side_forecast(&initial, 1, &mut outcome_cache),
@@ -108,7 +121,7 @@ impl Exchange<'_> {
         let (_, done, _) = self.walk();
         let (attacker_hp, defender_hp) = (side_hp(&done, 0), side_hp(&done, 1));
         let odds = Odds::of(&attacker_hp, &defender_hp, self.start);
-        let (attacker_hp, defender_hp) = (attacker_hp.into_iter().collect(), defender_hp.into_iter().collect());
+        let (attacker_hp, defender_hp) = (map_of(attacker_hp), map_of(defender_hp));
         Ending { start: self.start, attacker_hp, defender_hp, odds }
     }
 
