@@ -335,7 +335,7 @@ impl Ir {
     pub fn attr_id(&self, name: &str) -> Option<u16> {
         self.attr_ids.get(name).copied()
     }
-    pub(crate) fn intern(&mut self, name: &str) -> u32 {
+    fn intern(&mut self, name: &str) -> u32 {
         if let Some(id) = self.name_ids.get(name) {
             return *id;
         }

@@ -204,9 +204,10 @@ impl Engine {
             resource_full.push((attr, full));
         }
         let reactions = combat::compile_reactions(&mut ir, &rules)?;
-        // Every weapon type a unit may name, interned, and the triangle between them by id.
+        // The triangle between weapon types by interned id (`Ir::build` interns every declared
+        // type; a unit whose type has no id is looked up by name).
         let typed: Vec<&String> = rules.weapon_types.iter().map(|t| &t.name).chain(rules.triangles.iter().flatten()).collect();
-        let ids: Vec<(u32, &String)> = typed.iter().map(|t| (ir.intern(t), *t)).collect();
+        let ids: Vec<(u32, &String)> = typed.iter().filter_map(|t| Some((ir.name_id(t)?, *t))).collect();
         let mut triangles: Vec<((u32, u32), i64)> = ids
             .iter()
             .flat_map(|(p, pn)| ids.iter().map(move |(q, qn)| ((*p, *q), pn, qn)))
@@ -246,7 +247,11 @@ impl Engine {
 
     /// The weapon triangle from weapon type `attacker` to `defender` (interned): `Rules::triangle`.
     pub(crate) fn triangle(&self, attacker: u32, defender: u32) -> i64 {
-        self.triangles.binary_search_by_key(&(attacker, defender), |(k, _)| *k).ok().and_then(|i| self.triangles.get(i)).map_or(0, |t| t.1)
+        self.triangles
+            .binary_search_by_key(&(attacker, defender), |(k, _)| *k)
+            .ok()
+            .and_then(|i| self.triangles.get(i))
+            .map_or(0, |t| t.1)
     }
 
     /// The exact forecast of `attacker` attacking `defender` from `distance` tiles.

@@ -85,9 +85,7 @@ impl Exchange<'_> {
             let ctx = self.ctx(units, attrs, attacker, &rolls);
             inputs.iter().map(|f| ctx.formula(*f, &mut cache)).collect::<SmallVec<[V; 8]>>()
         });
-        let look_up = |key: &TableKey| {
-            TABLE.try_with(|t| t.try_borrow().ok().and_then(|t| t.0.get(key).cloned())).ok().flatten()
-        };
+        let look_up = |key: &TableKey| TABLE.try_with(|t| t.try_borrow().ok().and_then(|t| t.0.get(key).cloned())).ok().flatten();
         let early = inputs.as_ref().filter(|_| ir.classes_follow_inputs).map(|v| (ir.id, SmallVec::new(), v.clone()));
         if let Some(list) = early.as_ref().and_then(look_up) {
             self.give_back(cache);
