@@ -4,6 +4,8 @@
 
 use std::borrow::Cow;
 
+use smallvec::SmallVec;
+
 use super::{apply_strike_effects, Exchange, State, MAX_RES};
 use crate::ir::V;
 use crate::unit::{Ctx, Unit};
@@ -87,15 +89,28 @@ impl Exchange<'_> {
         if units.iter().all(|u| u.whens.is_empty()) {
             return base;
         }
-        let mut out = base.copied();
-        for holder in 0..2 {
-            for (args, condition, then) in &units[holder].whens {
+        // Which `when`s hold, each judged on the units' own attributes (as their effects are
+        // worked out). Where none does, the strike's attributes are the units' own, borrowed: no
+        // copy, and a formula reading one unit alone is taken from that unit (`Unit::solo`).
+        let mut holding: SmallVec<[(usize, usize); 8]> = SmallVec::new();
+        for (holder, unit) in units.iter().enumerate() {
+            for (k, (args, condition, _)) in unit.whens.iter().enumerate() {
                 let mut ctx = self.ctx(units, &base, attacker, &[]);
                 ctx.holder = holder;
                 if ctx.eval(condition, args, &mut []).bool() {
-                    apply_strike_effects(&ctx, then, args, &mut out);
+                    holding.push((holder, k));
                 }
             }
+        }
+        if holding.is_empty() {
+            return base;
+        }
+        let mut out = base.copied();
+        for (holder, k) in holding {
+            let Some((args, _, then)) = units.get(holder).and_then(|u| u.whens.get(k)) else { continue };
+            let mut ctx = self.ctx(units, &base, attacker, &[]);
+            ctx.holder = holder;
+            apply_strike_effects(&ctx, then, args, &mut out);
         }
         Attrs::owned(out)
     }
