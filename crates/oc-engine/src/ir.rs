@@ -8,6 +8,7 @@ use oc_model as m;
 use crate::EngineError;
 
 mod formulas;
+mod staged;
 
 /// A runtime value. `Copy`: names are interned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -305,6 +306,13 @@ pub struct Ir {
     /// formulas (`Ir::outcome_inputs`): those formulas. Then two strikes with the same dice
     /// classes and the same values have the same outcomes (`combat::outcomes`' table).
     pub outcome_inputs: Option<Vec<u16>>,
+    /// Whether a formula reading both units is evaluated as staged for its striker
+    /// (`Unit::staged`); tests set `false` to check both ways agree.
+    pub staging: bool,
+    /// By formula: whether a staged formula takes its staged expression in place of a reference
+    /// to it (`Ir::stage`): one referred to by a single formula, not a combat role or an input
+    /// of a strike's outcome (those are asked for by themselves, and kept once worked out).
+    pub inlined: Vec<bool>,
     /// Whether every cut of a strike die (`strike_cuts`) compares it with constants and
     /// `outcome_inputs` alone: then the dice's classes follow from those formulas' values, and a
     /// strike's outcomes are looked up by the values without working the classes out.
@@ -384,6 +392,8 @@ impl Ir {
             strike_mask: 0,
             dice_formulas: Vec::new(),
             outcome_inputs: None,
+            staging: true,
+            inlined: Vec::new(),
             classes_follow_inputs: false,
             strike_den: 1.0,
             strike_faces: 1,
@@ -493,6 +503,7 @@ impl Ir {
         ir.strike_cuts = ir.strike_dice.iter().map(|s| crate::partition::cuts(&ir, &roots, *s)).collect();
         ir.outcome_inputs = ir.outcome_inputs();
         ir.classes_follow_inputs = ir.classes_follow_inputs();
+        ir.inlined = ir.inlined();
         ir.strike_den = ir.strike_dice.iter().map(|s| ir.dice.get(*s as usize).map_or(1.0, |d| d.dist.den)).product();
         ir.strike_faces = 1;
         // The named and written dice; a `Dice` value (`roll(attacker.damage_dice)`) depends on

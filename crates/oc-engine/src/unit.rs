@@ -12,15 +12,31 @@ pub struct Instance {
     pub args: Vec<V>,
 }
 
-/// The formulas that read one unit alone (`ir::Reads`), each worked out for this unit on first
-/// use: the IR they are of (`Ir::id`), and by formula id. A clone starts empty (it may be
-/// changed after).
-#[derive(Debug, Default)]
-pub struct Solo(std::sync::OnceLock<(u64, Box<[std::sync::OnceLock<V>]>)>);
+/// Something worked out for this unit for each formula, on first use: the IR the formulas are
+/// of (`Ir::id`), and by formula id. A clone starts empty (it may be changed after).
+#[derive(Debug)]
+pub struct PerFormula<T>(std::sync::OnceLock<(u64, Box<[std::sync::OnceLock<T>]>)>);
 
-impl Clone for Solo {
-    fn clone(&self) -> Solo {
-        Solo::default()
+impl<T> Default for PerFormula<T> {
+    fn default() -> Self {
+        PerFormula(std::sync::OnceLock::new())
+    }
+}
+
+impl<T> Clone for PerFormula<T> {
+    fn clone(&self) -> Self {
+        PerFormula::default()
+    }
+}
+
+impl<T> PerFormula<T> {
+    /// Formula `i`'s slot, for `ir`; `None` for another IR than the one that first asked.
+    pub(crate) fn slot(&self, ir: &Ir, i: usize) -> Option<&std::sync::OnceLock<T>> {
+        let (of, slots) = self.0.get_or_init(|| (ir.id, ir.formulas.iter().map(|_| std::sync::OnceLock::new()).collect()));
+        if *of != ir.id {
+            return None;
+        }
+        slots.get(i)
     }
 }
 
@@ -58,7 +74,9 @@ pub struct Unit {
     /// Every attribute as shown to a user (`Engine::effective`), worked out on first use.
     pub effective: std::sync::OnceLock<std::sync::Arc<[(String, crate::Shown)]>>,
     /// What the formulas that read this unit alone come to for it.
-    pub solo: Solo,
+    pub solo: PerFormula<V>,
+    /// The formulas that read both units, staged for this unit as the striker (`Ir::stage`).
+    pub staged: PerFormula<E>,
 }
 
 /// Everything an expression can see.
@@ -115,14 +133,26 @@ impl Ctx<'_> {
     /// building and dropping that expression).
     #[inline]
     pub fn formula(&self, f: u16, cache: &mut [Option<V>]) -> V {
-        let i = f as usize;
-        if let Some(Some(v)) = cache.get(i) {
-            return *v;
+        match cache.get(f as usize) {
+            Some(Some(v)) => *v,
+            _ => self.formula_uncached(f, cache),
         }
+    }
+
+    /// [`Ctx::formula`] not yet in `cache`: worked out and kept there.
+    fn formula_uncached(&self, f: u16, cache: &mut [Option<V>]) -> V {
+        let i = f as usize;
         let v = match self.ir.formulas.get(i) {
-            Some(formula) => match self.solo(formula.reads, i) {
-                Some(v) => v,
-                None => self.eval(&formula.expr, &[], cache),
+            // One that reads dice: whole. One unit's: as that unit worked it out. Both units':
+            // as the striker staged it.
+            Some(formula) if formula.dice != 0 => self.eval(&formula.expr, &[], cache),
+            Some(formula) => match (formula.reads, self.solo(formula.reads, i)) {
+                (_, Some(v)) => v,
+                (crate::ir::Reads::Both, None) => match self.staged(i) {
+                    Some(e) => self.eval(e, &[], cache),
+                    None => self.eval(&formula.expr, &[], cache),
+                },
+                _ => self.eval(&formula.expr, &[], cache),
             },
             None => V::Int(0),
         };
@@ -141,6 +171,19 @@ impl Ctx<'_> {
             return None;
         }
         unit.solo_value(self.ir, i)
+    }
+
+    /// Formula `i`, which reads both units and no die, as its striker staged it
+    /// (`Unit::staged`): where the striker's attributes in this evaluation are its own.
+    fn staged(&self, i: usize) -> Option<&E> {
+        if !self.solo || !self.ir.staging {
+            return None;
+        }
+        let (unit, attrs) = (self.units.get(self.attacker)?, self.attrs.get(self.attacker)?);
+        if !std::ptr::eq(*attrs, &unit.attrs[..]) {
+            return None;
+        }
+        unit.staged(self.ir, i)
     }
 
     /// Evaluates `e`. `cache` holds combat formulas already computed for this roll.
@@ -478,7 +521,8 @@ impl Engine {
             restricted: Vec::new(),
             must_attack_weakest: false,
             effective: Default::default(),
-            solo: Solo::default(),
+            solo: PerFormula::default(),
+            staged: PerFormula::default(),
         };
         // Effects that always apply, in order; conditional ones and triggers are kept for combat.
         let mut blocks: Vec<(Vec<V>, Vec<Eff>)> = Vec::new();
@@ -633,15 +677,31 @@ impl Unit {
     /// with the unit in both roles (such a formula reads only one of them). `None` for another
     /// IR than the one that first asked.
     pub(crate) fn solo_value(&self, ir: &Ir, i: usize) -> Option<V> {
-        let (of, values) = self.solo.0.get_or_init(|| (ir.id, ir.formulas.iter().map(|_| std::sync::OnceLock::new()).collect()));
-        if *of != ir.id {
-            return None;
-        }
-        let slot = values.get(i)?;
+        let slot = self.solo.slot(ir, i)?;
         if let Some(v) = slot.get() {
             return Some(*v);
         }
-        let ctx = Ctx {
+        let v = self.alone(ir).eval(&ir.formulas.get(i)?.expr, &[], &mut []);
+        Some(*slot.get_or_init(|| v))
+    }
+
+    /// Formula `i`, which reads both units, staged for this unit as the striker: worked out on
+    /// first use. `None` for another IR than the one that first asked.
+    pub(crate) fn staged(&self, ir: &Ir, i: usize) -> Option<&E> {
+        let slot = self.staged.slot(ir, i)?;
+        if let Some(e) = slot.get() {
+            return Some(e);
+        }
+        let expr = &ir.formulas.get(i)?.expr;
+        let ctx = self.alone(ir);
+        let fold = |e: &E| ctx.eval(e, &[], &mut []);
+        let staged = ir.stage(expr, &fold).unwrap_or_else(|| E::Const(fold(expr)));
+        Some(slot.get_or_init(|| staged))
+    }
+
+    /// This unit in both roles, alone: what a formula reading it alone is evaluated in.
+    fn alone<'a>(&'a self, ir: &'a Ir) -> Ctx<'a> {
+        Ctx {
             ir,
             units: [self, self],
             attrs: [&self.attrs, &self.attrs],
@@ -656,9 +716,7 @@ impl Unit {
             // out into) its own slot, once, not again at every reference.
             solo: true,
             reads: None,
-        };
-        let v = ctx.eval(&ir.formulas.get(i)?.expr, &[], &mut []);
-        Some(*slot.get_or_init(|| v))
+        }
     }
 
     /// A stand-in with only attributes and tags, to evaluate conditions while a unit is built.
@@ -687,7 +745,8 @@ impl Unit {
             restricted: Vec::new(),
             must_attack_weakest: false,
             effective: Default::default(),
-            solo: Solo::default(),
+            solo: PerFormula::default(),
+            staged: PerFormula::default(),
         }
     }
 

@@ -183,6 +183,7 @@ impl<'s> Grid<'s> {
         self.stamp = stamp;
     }
 
+    #[inline]
     fn add(&mut self, hp: [i64; 2], weight: f64) {
         let inside = (0..=self.start[0]).contains(&hp[0]) && (0..=self.start[1]).contains(&hp[1]);
         let key = inside.then(|| hp[0].saturating_mul(self.width).saturating_add(hp[1]));
