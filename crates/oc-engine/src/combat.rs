@@ -255,7 +255,8 @@ struct FlagMemo {
 #[derive(Clone)]
 struct Outcomes {
     den: f64,
-    list: Vec<(f64, Outcome)>,
+    /// Shared with the table of outcomes by what they read (`outcomes.rs`), where looked up.
+    list: Arc<[(f64, Outcome)]>,
     reaction: Option<u8>,
 }
 
@@ -310,10 +311,16 @@ pub struct Exchange<'e> {
     /// Each side's strike on the other as the exchange began (outcomes and flags for every
     /// amount of hit points).
     memos: [memo::StrikeMemo; 2],
-    /// A formula cache's room, taken and given back by the evaluations that start one afresh
-    /// (a flag, a strike's outcomes): not allocated again for each.
-    room: std::cell::Cell<Vec<Option<V>>>,
 }
+
+thread_local! {
+    /// Formula caches' room, taken and given back by the evaluations that start one afresh (a
+    /// flag, a strike's outcomes): not allocated again for each, nor for each exchange.
+    static ROOM: RefCell<Vec<Vec<Option<V>>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The most caches' room [`ROOM`] keeps (evaluations nest a few deep).
+const ROOMS: usize = 8;
 
 impl<'e> Exchange<'e> {
     pub fn new(
@@ -376,7 +383,6 @@ impl<'e> Exchange<'e> {
             single: false,
             reads: std::cell::Cell::new(false),
             memos: Default::default(),
-            room: std::cell::Cell::new(Vec::new()),
         }
         .checked()
     }
@@ -422,7 +428,7 @@ impl<'e> Exchange<'e> {
 
     /// An empty formula cache (every formula forgotten), in the room last given back.
     fn fresh_cache(&self) -> Vec<Option<V>> {
-        let mut cache = self.room.take();
+        let mut cache = ROOM.try_with(|r| r.try_borrow_mut().ok().and_then(|mut r| r.pop())).ok().flatten().unwrap_or_default();
         cache.clear();
         cache.resize(self.engine.ir.formulas.len(), None);
         cache
@@ -430,7 +436,13 @@ impl<'e> Exchange<'e> {
 
     /// Gives a formula cache's room back for the next evaluation.
     fn give_back(&self, cache: Vec<Option<V>>) {
-        self.room.set(cache);
+        let _ = ROOM.try_with(|r| {
+            if let Ok(mut r) = r.try_borrow_mut() {
+                if r.len() < ROOMS {
+                    r.push(cache);
+                }
+            }
+        });
     }
 
     /// A lone attack, with no counter and no follow-up (a free attack).
