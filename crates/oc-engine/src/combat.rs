@@ -255,8 +255,7 @@ struct FlagMemo {
 #[derive(Clone)]
 struct Outcomes {
     den: f64,
-    /// Shared with the table of outcomes by what they read (`outcomes.rs`), where looked up.
-    list: Arc<[(f64, Outcome)]>,
+    list: Vec<(f64, Outcome)>,
     reaction: Option<u8>,
 }
 

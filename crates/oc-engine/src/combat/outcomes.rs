@@ -55,7 +55,7 @@ type Rolls = SmallVec<[i64; 8]>;
 type TableKey = (u64, SmallVec<[(u8, i64, u64); 8]>, SmallVec<[V; 8]>);
 
 /// Outcome lists by [`TableKey`].
-type Table = FastMap<TableKey, Arc<[(f64, Outcome)]>>;
+type Table = FastMap<TableKey, Rc<[(f64, Outcome)]>>;
 
 thread_local! {
     /// Outcome lists by [`TableKey`], for this thread (no lock), and how many outcomes they hold:
@@ -89,7 +89,7 @@ impl Exchange<'_> {
         let early = inputs.as_ref().filter(|_| ir.classes_follow_inputs).map(|v| (ir.id, SmallVec::new(), v.clone()));
         if let Some(list) = early.as_ref().and_then(look_up) {
             self.give_back(cache);
-            return Outcomes { den: ir.strike_den, list, reaction: None };
+            return Outcomes { den: ir.strike_den, list: list.to_vec(), reaction: None };
         }
         // Each strike die's values, or its outcome classes where it is only compared; and the
         // product of their denominators, in slot order.
@@ -128,20 +128,17 @@ impl Exchange<'_> {
         let known = key.as_ref().filter(|_| !ir.classes_follow_inputs).and_then(look_up);
         if let Some(list) = known {
             self.give_back(cache);
-            return Outcomes { den, list, reaction: None };
+            return Outcomes { den, list: list.to_vec(), reaction: None };
         }
         let joint = lists.values.iter().fold(1u64, |n, v| n.saturating_mul(v.len().max(1) as u64));
         let factored =
             if joint > self.engine.factor_above { self.factored(units, attrs, attacker, &lists, &mut cache) } else { None };
-        let list: Arc<[(f64, Outcome)]> = match factored {
-            Some(list) => list.into(),
-            None => {
-                let list = self.joint(ir.strike_mask, &lists, &mut rolls, &mut cache, |rolls, cache| {
-                    self.outcome_at(&self.ctx(units, attrs, attacker, rolls), cache)
-                });
-                list.into_iter().map(|(o, w)| (w, o)).collect()
-            }
-        };
+        let list = factored.unwrap_or_else(|| {
+            let list = self.joint(ir.strike_mask, &lists, &mut rolls, &mut cache, |rolls, cache| {
+                self.outcome_at(&self.ctx(units, attrs, attacker, rolls), cache)
+            });
+            list.into_iter().map(|(o, w)| (w, o)).collect()
+        });
         self.give_back(cache);
         if let Some(k) = key {
             // While threads are torn down there is no table: nothing is kept.
@@ -153,7 +150,7 @@ impl Exchange<'_> {
                         *held = 0;
                     }
                     *held += list.len();
-                    table.insert(k, list.clone());
+                    table.insert(k, Rc::from(&list[..]));
                 }
             });
         }

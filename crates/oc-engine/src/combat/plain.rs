@@ -99,7 +99,7 @@ impl Exchange<'_> {
                             }
                         };
                         let faces = outcomes.den;
-                        for &(count, o) in outcomes.list.iter() {
+                        for &(count, o) in &outcomes.list {
                             next.add(struck(hp, side, o), p * count / faces);
                         }
                     }

@@ -151,7 +151,7 @@ impl Exchange<'_> {
                 };
                 let outcomes = self.outcomes_memo(&state, side, &mut outcome_cache);
                 let faces = outcomes.den;
-                for &(count, o) in outcomes.list.iter() {
+                for &(count, o) in &outcomes.list {
                     let (after, _) = self.after_strike(&state, side, o, outcomes.reaction);
                     next.add(after, p * count / faces);
                 }
