@@ -136,6 +136,43 @@ pub enum E {
 }
 
 impl E {
+    /// Whether its value is worked out from its sub-expressions' alone (an operator, a table
+    /// read, a choice), reading nothing of its own. Every kind is named: a new one must be
+    /// classed here, once, for the passes that ask (`Ir::reads_of`, `Ir::inputs_of`,
+    /// `Ir::stage`).
+    pub(crate) fn combines(&self) -> bool {
+        match self {
+            E::Neg(_)
+            | E::Not(_)
+            | E::Bin(..)
+            | E::Lookup(..)
+            | E::Min(..)
+            | E::Max(..)
+            | E::Abs(_)
+            | E::Clamp(..)
+            | E::If(..) => true,
+            E::Const(_)
+            | E::Unit(_)
+            | E::Param(_)
+            | E::Formula(_)
+            | E::Triangle
+            | E::Distance
+            | E::Dealt
+            | E::Attr(..)
+            | E::AttrOfParam(..)
+            | E::Weapon(..)
+            | E::AccessoryWeight(_)
+            | E::Promoted(_)
+            | E::TerrainDefense(_)
+            | E::Activated(_)
+            | E::Amount(_)
+            | E::Roll(_)
+            | E::RollDyn(..)
+            | E::Has(..)
+            | E::HasParam(..) => false,
+        }
+    }
+
     /// Its sub-expressions, in order (a `Dice` value's expression included): the one walk the
     /// passes over formulas share, each handling the nodes it cares about and passing the rest on.
     pub(crate) fn children(&self) -> impl Iterator<Item = &E> {
@@ -271,6 +308,20 @@ pub struct Roles {
     pub strikes: Option<u16>,
     pub counter: Option<u16>,
     pub counter_any_range: Option<u16>,
+}
+
+impl Roles {
+    /// The formulas a strike's outcome is made of: hit, critical, damage, critical damage and
+    /// backfire (where the rules have one).
+    pub fn strike(&self) -> impl Iterator<Item = u16> {
+        [Some(self.hit), Some(self.critical), Some(self.damage), Some(self.critical_damage), self.backfire].into_iter().flatten()
+    }
+
+    /// Every formula the engine asks for by role: the strike's, and the flags read outside any
+    /// roll (follow-up, strikes, counter, counter at any range).
+    pub fn all(&self) -> impl Iterator<Item = u16> {
+        self.strike().chain([Some(self.follow_up), self.strikes, self.counter, self.counter_any_range].into_iter().flatten())
+    }
 }
 
 pub struct Ir {
@@ -494,12 +545,10 @@ impl Ir {
             counter_any_range: id(&ir, "counter_any_range"),
         };
         // The dice a strike draws: every slot the combat roles read.
-        let r = &ir.roles;
-        let roles = [Some(r.hit), Some(r.critical), Some(r.damage), Some(r.critical_damage), r.backfire];
-        let mask = roles.iter().flatten().filter_map(|f| ir.formulas.get(*f as usize)).fold(0u64, |m, f| m | f.dice);
+        let roots: Vec<u16> = ir.roles.strike().collect();
+        let mask = roots.iter().filter_map(|f| ir.formulas.get(*f as usize)).fold(0u64, |m, f| m | f.dice);
         ir.strike_dice = (0..ir.dice.len() as u8).filter(|i| mask & (1u64 << i) != 0).collect();
         ir.strike_mask = mask;
-        let roots: Vec<u16> = roles.iter().flatten().copied().collect();
         ir.strike_cuts = ir.strike_dice.iter().map(|s| crate::partition::cuts(&ir, &roots, *s)).collect();
         ir.outcome_inputs = ir.outcome_inputs();
         ir.classes_follow_inputs = ir.classes_follow_inputs();

@@ -110,28 +110,10 @@ impl Ir {
             E::Weapon(r, _) | E::AccessoryWeight(r) | E::Promoted(r) | E::TerrainDefense(r) => role(r),
             E::Has(r, _, args) => args.iter().fold(role(r), |m, a| m.and(self.reads_of(a))),
             E::Formula(f) => self.formulas.get(*f as usize).map_or(Reads::Both, |f| f.reads),
-            E::Neg(_)
-            | E::Not(_)
-            | E::Bin(..)
-            | E::Lookup(..)
-            | E::Min(..)
-            | E::Max(..)
-            | E::Abs(_)
-            | E::Clamp(..)
-            | E::If(..) => e.children().fold(Reads::Neither, |m, c| m.and(self.reads_of(c))),
+            _ if e.combines() => e.children().fold(Reads::Neither, |m, c| m.and(self.reads_of(c))),
             // Dice, the strike's distance and triangle, damage dealt, which side a unit is, a
-            // tag's parameters, whether a unit is acting.
-            E::Roll(_)
-            | E::RollDyn(..)
-            | E::Triangle
-            | E::Distance
-            | E::Dealt
-            | E::Unit(_)
-            | E::Param(_)
-            | E::AttrOfParam(..)
-            | E::Amount(_)
-            | E::HasParam(..)
-            | E::Activated(_) => Reads::Both,
+            // tag's parameters, whether a unit is acting (and any kind not classed above).
+            _ => Reads::Both,
         }
     }
 
@@ -146,10 +128,9 @@ impl Ir {
         if dynamic {
             return None;
         }
-        let r = &self.roles;
         let mut out = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        for root in [Some(r.hit), Some(r.critical), r.backfire, Some(r.damage), Some(r.critical_damage)].into_iter().flatten() {
+        for root in self.roles.strike() {
             self.inputs_of(&E::Formula(root), &mut out, &mut seen)?;
         }
         Some(out)
@@ -183,15 +164,7 @@ impl Ir {
                     Some(())
                 }
             }
-            E::Neg(_)
-            | E::Not(_)
-            | E::Bin(..)
-            | E::Lookup(..)
-            | E::Min(..)
-            | E::Max(..)
-            | E::Abs(_)
-            | E::Clamp(..)
-            | E::If(..) => e.children().try_for_each(|c| self.inputs_of(c, out, seen)),
+            _ if e.combines() => e.children().try_for_each(|c| self.inputs_of(c, out, seen)),
             _ => None,
         }
     }

@@ -29,13 +29,7 @@ impl Ir {
         for f in &self.formulas {
             count(&f.expr, &mut refs);
         }
-        let r = &self.roles;
-        let asked = [Some(r.hit), Some(r.critical), Some(r.damage), Some(r.critical_damage), Some(r.follow_up)]
-            .into_iter()
-            .chain([r.backfire, r.strikes, r.counter, r.counter_any_range])
-            .flatten()
-            .chain(self.outcome_inputs.iter().flatten().copied())
-            .collect::<Vec<u16>>();
+        let asked: Vec<u16> = self.roles.all().chain(self.outcome_inputs.iter().flatten().copied()).collect();
         (0..self.formulas.len()).map(|i| refs.get(i) == Some(&1) && u16::try_from(i).is_ok_and(|i| !asked.contains(&i))).collect()
     }
 
@@ -71,7 +65,8 @@ impl Ir {
                 let args = args.iter().zip(staged).map(|(a, s)| s.unwrap_or_else(|| E::Const(fold(a)))).collect();
                 Some(E::Has(*r, *tag, args))
             }
-            E::Neg(_) | E::Not(_) | E::Abs(_) | E::Bin(..) | E::Min(..) | E::Max(..) | E::Clamp(..) | E::Lookup(..) => {
+            // Every other operator (`if` is above): staged part by part.
+            _ if e.combines() => {
                 let parts: Vec<Option<E>> = e.children().map(|c| self.stage(c, fold)).collect();
                 if parts.iter().all(Option::is_none) {
                     return None;
