@@ -2,17 +2,38 @@
 
 use crate::{Engine, Loadout};
 
+/// Each class with its first usable weapon, in the rules' order.
+pub(crate) fn roster(e: &Engine) -> Vec<Loadout> {
+    e.rules.classes.iter().filter_map(|c| e.weapons_for(&c.name).first().map(|w| Loadout::new(&c.name, Some(&w.name)))).collect()
+}
+
+/// Every built-in ruleset's [`matchups`], forecast by its engine as built and by one with `off`
+/// applied (a way of working switched off): the same bits, over more than 100 matchups each.
+/// Then `check` is given the ruleset's place in `RULESETS`, its name and the engine as built.
+#[allow(clippy::expect_used)]
+pub(crate) fn agree_with(off: impl Fn(&mut Engine), check: impl Fn(usize, &str, &Engine)) {
+    for (k, (name, index)) in oc_compiler::stdlib::RULESETS.iter().enumerate() {
+        let rules = oc_compiler::stdlib::compile(index).and_then(|c| c.rules).expect("a built-in ruleset compiles");
+        let on = Engine::new(rules.clone()).expect("runs");
+        let mut other = Engine::new(rules).expect("runs");
+        off(&mut other);
+        let mut compared = 0;
+        for (label, a, d, r) in matchups(&on) {
+            let (Ok(x), Ok(y)) = (on.forecast(&a, &d, r), other.forecast(&a, &d, r)) else { continue };
+            assert_eq!(x.bits(), y.bits(), "{name}: {label} against {} (hp {:?})", d.class, d.hp);
+            compared += 1;
+        }
+        assert!(compared > 100, "{name}: {compared} matchups");
+        check(k, name, &on);
+    }
+}
+
 /// The matchups of `oc matrix` at three amounts of the defender's hit points: each class with
 /// each weapon it may use, against each class with its first weapon, from the attacker's shortest
 /// reach, at full, 1 and 3 HP. (Its attacker's `class:weapon`, the attacker, the defender, the
 /// distance.)
 pub(crate) fn matchups(e: &Engine) -> Vec<(String, Loadout, Loadout, i64)> {
-    let defenders: Vec<Loadout> = e
-        .rules
-        .classes
-        .iter()
-        .filter_map(|c| e.weapons_for(&c.name).first().map(|w| Loadout::new(&c.name, Some(&w.name))))
-        .collect();
+    let defenders = roster(e);
     let mut out = Vec::new();
     for c in &e.rules.classes {
         for w in e.weapons_for(&c.name) {

@@ -403,12 +403,7 @@ mod tests {
             joint.factor_above = u64::MAX;
             let mut factored = Engine::new(rules).expect("runs");
             factored.factor_above = 0;
-            let units: Vec<Loadout> = joint
-                .rules
-                .classes
-                .iter()
-                .filter_map(|c| joint.weapons_for(&c.name).first().map(|w| Loadout::new(&c.name, Some(&w.name))))
-                .collect();
+            let units = crate::testing::roster(&joint);
             // The joint enumeration of an exploding-damage strike is slow unoptimised: a few
             // attackers against every defender.
             for a in units.iter().step_by(if *name == "battlestorm" { 4 } else { 1 }) {
@@ -433,22 +428,14 @@ mod tests {
     /// read and worked out each time: the same bits. Seed 000's and 001's strikes are looked up.
     #[test]
     fn looked_up_outcomes_equal_worked_out_ones() {
-        for (k, (name, index)) in oc_compiler::stdlib::RULESETS.iter().enumerate() {
-            let rules = oc_compiler::stdlib::compile(index).and_then(|c| c.rules).expect("a built-in ruleset compiles");
-            let table = Engine::new(rules.clone()).expect("runs");
-            let mut fresh = Engine::new(rules).expect("runs");
-            fresh.outcome_table = false;
-            if k < 2 {
-                assert!(table.ir.outcome_inputs.is_some(), "{name}: strikes are not looked up");
-                assert!(table.ir.classes_follow_inputs, "{name}: strikes are looked up by their dice's classes");
-            }
-            let mut compared = 0;
-            for (label, a, d, r) in crate::testing::matchups(&table) {
-                let (Ok(x), Ok(y)) = (table.forecast(&a, &d, r), fresh.forecast(&a, &d, r)) else { continue };
-                assert_eq!(x.bits(), y.bits(), "{name}: {label} against {} (hp {:?})", d.class, d.hp);
-                compared += 1;
-            }
-            assert!(compared > 100, "{name}: {compared} matchups");
-        }
+        crate::testing::agree_with(
+            |fresh| fresh.outcome_table = false,
+            |k, name, table| {
+                if k < 2 {
+                    assert!(table.ir.outcome_inputs.is_some(), "{name}: strikes are not looked up");
+                    assert!(table.ir.classes_follow_inputs, "{name}: strikes are looked up by their dice's classes");
+                }
+            },
+        );
     }
 }
