@@ -18,8 +18,8 @@ mod phase;
 mod plain;
 mod play;
 mod react;
+pub(crate) mod strategy;
 
-pub(crate) use outcomes::FACTOR_ABOVE;
 pub(crate) use react::{compile as compile_reactions, ReactionIr};
 
 use crate::fx::{FastMap, Tally};

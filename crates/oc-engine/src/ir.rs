@@ -357,9 +357,8 @@ pub struct Ir {
     /// formulas (`Ir::outcome_inputs`): those formulas. Then two strikes with the same dice
     /// classes and the same values have the same outcomes (`combat::outcomes`' table).
     pub outcome_inputs: Option<Vec<u16>>,
-    /// Whether a formula reading both units is evaluated as staged for its striker
-    /// (`Unit::staged`); tests set `false` to check both ways agree.
-    pub staging: bool,
+    /// How exchanges are worked out (`Engine::with_strategy`): which fast paths are on.
+    pub strategy: crate::Strategy,
     /// By formula: whether a staged formula takes its staged expression in place of a reference
     /// to it (`Ir::stage`): one referred to by a single formula, not a combat role or an input
     /// of a strike's outcome (those are asked for by themselves, and kept once worked out).
@@ -443,7 +442,7 @@ impl Ir {
             strike_mask: 0,
             dice_formulas: Vec::new(),
             outcome_inputs: None,
-            staging: true,
+            strategy: crate::Strategy::FAST,
             inlined: Vec::new(),
             classes_follow_inputs: false,
             strike_den: 1.0,

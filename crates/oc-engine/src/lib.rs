@@ -22,6 +22,7 @@ use std::collections::HashMap;
 
 use oc_model as m;
 
+pub use combat::strategy::Strategy;
 pub use combat::{rng, roll_die, Ending, Exchange, Forecast, Laid, Odds, Outcome, Resolution, Shown, SideForecast, StrikeLog};
 pub use rand_chacha::ChaCha8Rng;
 
@@ -118,15 +119,6 @@ pub struct Engine {
     movement_costs: fx::FastMap<String, Vec<Option<i64>>>,
     /// By terrain index: whether some movement type may enter it.
     open_terrains: Vec<bool>,
-    /// How many joint dice values a strike may have before its outcomes are worked out from
-    /// independent parts (`combat::outcomes`); tests set 0 to check both ways agree.
-    factor_above: u64,
-    /// Whether exchanges whose states differ only in hit points are walked on those alone
-    /// (`combat::plain`); tests set `false` to check both walks give the same bits.
-    plain_walks: bool,
-    /// Whether a strike's outcomes are looked up by what they read where they read only their
-    /// dice and some formulas (`Ir::outcome_inputs`); tests set `false` to check both ways agree.
-    outcome_table: bool,
     /// How the exchanges the AIs asked about end, shared by every game this engine plays (a
     /// simulation's games, on every thread, meet the same matchups again and again).
     endings: std::sync::RwLock<EndingCache>,
@@ -184,8 +176,15 @@ const UNIT_CACHE: usize = 1 << 16;
 
 impl Engine {
     pub fn new(rules: m::Rules) -> Result<Engine, EngineError> {
+        Engine::with_strategy(rules, Strategy::FAST)
+    }
+
+    /// [`Engine::new`] working forecasts out by `strategy`: every strategy gives the same bits
+    /// ([`Strategy::REFERENCE`] is the plain way the others are held to).
+    pub fn with_strategy(rules: m::Rules, strategy: Strategy) -> Result<Engine, EngineError> {
         conform::check(&rules)?;
         let mut ir = ir::Ir::build(&rules)?;
+        ir.strategy = strategy;
         let mut item_modifiers = HashMap::new();
         let mut item_ranges = HashMap::new();
         for item in &rules.items {
@@ -237,9 +236,6 @@ impl Engine {
             names,
             movement_costs,
             open_terrains,
-            factor_above: combat::FACTOR_ABOVE,
-            plain_walks: true,
-            outcome_table: true,
             endings: std::sync::RwLock::new(fx::Checked::new(FORECAST_CACHE)),
             triangles,
         })

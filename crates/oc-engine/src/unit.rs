@@ -176,7 +176,7 @@ impl Ctx<'_> {
     /// Formula `i`, which reads both units and no die, as its striker staged it
     /// (`Unit::staged`): where the striker's attributes in this evaluation are its own.
     fn staged(&self, i: usize) -> Option<&E> {
-        if !self.solo || !self.ir.staging {
+        if !self.solo || !self.ir.strategy.staging {
             return None;
         }
         let (unit, attrs) = (self.units.get(self.attacker)?, self.attrs.get(self.attacker)?);

@@ -81,7 +81,7 @@ impl Exchange<'_> {
         // Where the outcome reads only the dice and some dice-free formulas, strikes with the same
         // dice classes and the same values of those have the same outcomes: looked up. Where the
         // classes follow from those values too, by the values alone, before any class is found.
-        let inputs = ir.outcome_inputs.as_ref().filter(|_| self.engine.outcome_table).map(|inputs| {
+        let inputs = ir.outcome_inputs.as_ref().filter(|_| ir.strategy.outcome_table).map(|inputs| {
             let ctx = self.ctx(units, attrs, attacker, &rolls);
             inputs.iter().map(|f| ctx.formula(*f, &mut cache)).collect::<SmallVec<[V; 8]>>()
         });
@@ -132,7 +132,7 @@ impl Exchange<'_> {
         }
         let joint = lists.values.iter().fold(1u64, |n, v| n.saturating_mul(v.len().max(1) as u64));
         let factored =
-            if joint > self.engine.factor_above { self.factored(units, attrs, attacker, &lists, &mut cache) } else { None };
+            if joint > ir.strategy.factor_above { self.factored(units, attrs, attacker, &lists, &mut cache) } else { None };
         let list = factored.unwrap_or_else(|| {
             let list = self.joint(ir.strike_mask, &lists, &mut rolls, &mut cache, |rolls, cache| {
                 self.outcome_at(&self.ctx(units, attrs, attacker, rolls), cache)
@@ -400,9 +400,9 @@ mod tests {
         for (name, index) in oc_compiler::stdlib::RULESETS {
             let rules = oc_compiler::stdlib::compile(index).and_then(|c| c.rules).expect("a built-in ruleset compiles");
             let mut joint = Engine::new(rules.clone()).expect("runs");
-            joint.factor_above = u64::MAX;
+            joint.ir.strategy.factor_above = u64::MAX;
             let mut factored = Engine::new(rules).expect("runs");
-            factored.factor_above = 0;
+            factored.ir.strategy.factor_above = 0;
             let units = crate::testing::roster(&joint);
             // The joint enumeration of an exploding-damage strike is slow unoptimised: a few
             // attackers against every defender.
@@ -429,7 +429,7 @@ mod tests {
     #[test]
     fn looked_up_outcomes_equal_worked_out_ones() {
         crate::testing::agree_with(
-            |fresh| fresh.outcome_table = false,
+            |fresh| fresh.ir.strategy.outcome_table = false,
             |k, name, table| {
                 if k < 2 {
                     assert!(table.ir.outcome_inputs.is_some(), "{name}: strikes are not looked up");
