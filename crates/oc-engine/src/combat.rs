@@ -22,9 +22,11 @@ pub(crate) mod strategy;
 
 pub(crate) use react::{compile as compile_reactions, ReactionIr};
 
+use crate::eval::{apply, target_attr};
+use crate::exec::{execute, Command, World};
 use crate::fx::{FastMap, Tally};
 use crate::ir::{Eff, V};
-use crate::unit::{apply, target_attr, Ctx, Unit};
+use crate::unit::{Ctx, Unit};
 use crate::{Engine, EngineError, Loadout};
 use attrs::Attrs;
 
@@ -304,6 +306,8 @@ pub struct Exchange<'e> {
     choices: RefCell<FastMap<(State, usize), Option<u8>>>,
     /// A lone attack: no counter, no follow-up (a free attack from a threat zone).
     single: bool,
+    /// Whether each unit has activated this round ([`Exchange::activated`]).
+    activated: [bool; 2],
     /// Whether an evaluation since it was last cleared read the state's hit points or
     /// resources (`Ctx::reads`).
     reads: std::cell::Cell<bool>,
@@ -380,6 +384,7 @@ impl<'e> Exchange<'e> {
             policy: None,
             choices: RefCell::new(FastMap::default()),
             single: false,
+            activated: [true, false],
             reads: std::cell::Cell::new(false),
             memos: Default::default(),
         }
@@ -447,6 +452,14 @@ impl<'e> Exchange<'e> {
     /// A lone attack, with no counter and no follow-up (a free attack).
     pub fn single(mut self) -> Self {
         self.single = true;
+        self
+    }
+
+    /// Whether the attacker and the defender have activated this round, as `activated` reads it
+    /// (a battle's exchange says; outside a battle the attacker is taking its activation and the
+    /// defender has not had its own: `[true, false]`).
+    pub fn activated(mut self, activated: [bool; 2]) -> Self {
+        self.activated = activated;
         self
     }
 
@@ -576,13 +589,10 @@ impl<'e> Exchange<'e> {
         (next, laid)
     }
 
-    /// Runs a trigger's commands in an exchange (`on attacked`, `hit`, `crit`, `miss`): the
-    /// verbs the conformance table allows on exchange events.
+    /// Runs a trigger's commands in an exchange (`on attacked`, `hit`, `crit`, `miss`) through the
+    /// one executor (`exec`), on the strike's state: the verbs the conformance table allows on
+    /// exchange events.
     fn run_trigger(&self, ctx: &Ctx, effects: &[Eff], args: &[V], state: &mut State, laid: &mut Vec<Laid>, units: [&Unit; 2]) {
-        let side_of = |v: V| match v {
-            V::Side(s) => Some(usize::from(s).min(1)),
-            _ => None,
-        };
         for e in effects {
             match e {
                 Eff::When { condition, then } if ctx.eval(condition, args, &mut []).bool() => {
@@ -590,52 +600,10 @@ impl<'e> Exchange<'e> {
                 }
                 Eff::Command { verb, args: cargs } => {
                     let values: Vec<V> = cargs.iter().map(|a| ctx.eval(a, args, &mut [])).collect();
-                    let (Some(first), second) = (values.first().copied(), values.get(1).copied()) else { continue };
-                    let Some(side) = side_of(first) else { continue };
-                    match verb {
-                        m::Verb::Heal => {
-                            let amount = second.map_or(0, V::int).max(0);
-                            state.hp[side] = state.hp[side].saturating_add(amount).min(units[side].max_hp);
-                        }
-                        m::Verb::Damage => state.hp[side] = state.hp[side].saturating_sub(second.map_or(0, V::int).max(0)),
-                        m::Verb::Inflict => {
-                            if let Some(V::Name(status)) = second {
-                                if !state.statuses[side].contains(&status) {
-                                    state.statuses[side].push(status);
-                                    state.statuses[side].sort_unstable();
-                                    laid.push(Laid::Afflicted { side, status: self.engine.ir.name(status).to_string() });
-                                }
-                            }
-                        }
-                        m::Verb::Cure => {
-                            state.statuses[side].clear();
-                            laid.push(Laid::Cured { side });
-                        }
-                        // Debuffs last through the target's next turn, after this exchange: they
-                        // are reported for the battle to hold.
-                        m::Verb::Debuff => {
-                            if let Some(V::StatMod { attr, amount }) = second {
-                                if let Some((name, _)) = self.engine.ir.attrs.get(attr as usize) {
-                                    laid.push(Laid::Debuff { side, attr: name.clone(), shift: amount });
-                                }
-                            }
-                        }
-                        // Not on exchange events (`oc_model::conformance::VERBS`): the compiler
-                        // rejects them here and `Engine::new` refuses a model that has them.
-                        m::Verb::Reactivate
-                        | m::Verb::Relocate
-                        | m::Verb::Open
-                        | m::Verb::TakeChest
-                        | m::Verb::Raze
-                        | m::Verb::Seize
-                        | m::Verb::Escape
-                        | m::Verb::Reveal
-                        | m::Verb::Transform
-                        | m::Verb::Restrict
-                        | m::Verb::MustAttackWeakest
-                        | m::Verb::Shift
-                        | m::Verb::IgnoreItemTags
-                        | m::Verb::Attack => {}
+                    if let Some(command) = Command::decode(*verb, &values) {
+                        let mut world = StrikeWorld { engine: self.engine, state, laid, units };
+                        // A battle's verb is never on an exchange event (`Engine::new` refuses it).
+                        let _ = execute(&mut world, command);
                     }
                 }
                 _ => {}
@@ -701,6 +669,57 @@ impl<'e> Exchange<'e> {
             state.phase = self.first_phase(&state);
         }
         (state, laid)
+    }
+}
+
+/// A strike's state as the verbs of its triggers change it: hit points (held at 0 once the
+/// triggers are over), statuses, and what is laid for a battle to hold after the exchange.
+struct StrikeWorld<'s, 'u> {
+    engine: &'s Engine,
+    state: &'s mut State,
+    laid: &'s mut Vec<Laid>,
+    units: [&'u Unit; 2],
+}
+
+impl World for StrikeWorld<'_, '_> {
+    fn present(&self, unit: usize) -> bool {
+        unit < 2
+    }
+    fn hp(&self, unit: usize) -> i64 {
+        self.state.hp.get(unit).copied().unwrap_or(0)
+    }
+    fn max_hp(&self, unit: usize) -> i64 {
+        self.units.get(unit).map_or(0, |u| u.max_hp)
+    }
+    fn set_hp(&mut self, unit: usize, hp: i64) {
+        if let Some(slot) = self.state.hp.get_mut(unit) {
+            *slot = hp;
+        }
+    }
+    fn inflict(&mut self, unit: usize, status: u32) -> bool {
+        let Some(held) = self.state.statuses.get_mut(unit) else { return false };
+        if held.contains(&status) {
+            return false;
+        }
+        held.push(status);
+        held.sort_unstable();
+        self.laid.push(Laid::Afflicted { side: unit, status: self.engine.ir.name(status).to_string() });
+        true
+    }
+    fn cure(&mut self, unit: usize) -> Vec<u32> {
+        let gone = self.state.statuses.get_mut(unit).map(std::mem::take).unwrap_or_default();
+        self.laid.push(Laid::Cured { side: unit });
+        gone
+    }
+    /// Debuffs last through the unit's next turn, after this exchange: laid for the battle to hold.
+    fn debuff(&mut self, unit: usize, attr: u16, shift: i64) -> bool {
+        match self.engine.ir.attrs.get(attr as usize) {
+            Some((name, _)) => {
+                self.laid.push(Laid::Debuff { side: unit, attr: name.clone(), shift });
+                true
+            }
+            None => false,
+        }
     }
 }
 
@@ -789,6 +808,7 @@ impl Engine {
             dealt: 0,
             distance,
             triangle: 0,
+            activated: [true, false],
             solo: false,
             reads: None,
         };

@@ -213,8 +213,35 @@ pub enum Eff {
         verb: m::Verb,
         args: Vec<E>,
     },
-    /// Actions are not part of a combat exchange.
-    Action,
+    /// A special action the holder may take in a battle (not part of an exchange).
+    Action(std::sync::Arc<ActionIr>),
+}
+
+/// A special action: whom it targets, how far it reaches, what it requires and what it does.
+#[derive(Debug)]
+pub struct ActionIr {
+    pub target: m::ActionTarget,
+    pub min_range: Option<E>,
+    pub max_range: Option<E>,
+    pub requires: Vec<E>,
+    pub effects: Vec<Eff>,
+    /// The verb of its first command: what the action is known by.
+    pub verb: Option<m::Verb>,
+}
+
+/// A status's clear: at `event`, when `condition` holds (always without one).
+#[derive(Debug)]
+pub struct ClearIr {
+    pub event: m::Event,
+    pub condition: Option<E>,
+}
+
+/// A resource: the attribute holding a unit's amount, what it is set to and when.
+#[derive(Debug)]
+pub struct ResourceIr {
+    pub attr: u16,
+    pub value: E,
+    pub at: m::Event,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -234,6 +261,10 @@ pub struct DieSlot {
     pub shape: m::DiceShape,
     pub dist: m::Dist,
     pub dynamic: Option<E>,
+    /// A die the ruleset names (`dice hit d100`): read once per strike or battle event however
+    /// often it is written (`roll(hit)` twice is one draw). A die written in place (`roll(d10)`)
+    /// or a `Dice` value's is drawn at each reading in a battle.
+    pub named: bool,
     /// The running sums of the distribution's weights (`prefix[i]` the weight of the values
     /// before `i`), when the values ascend and every sum is a whole number below 2^53: then a
     /// run of values weighs `prefix[j] - prefix[i]`, exactly the sum added up one by one.
@@ -243,7 +274,7 @@ pub struct DieSlot {
 impl DieSlot {
     pub fn new(shape: m::DiceShape, dist: m::Dist, dynamic: Option<E>) -> DieSlot {
         let prefix = exact_prefix(&dist.values);
-        DieSlot { shape, dist, dynamic, prefix }
+        DieSlot { shape, dist, dynamic, prefix, named: false }
     }
 }
 
@@ -381,6 +412,16 @@ pub struct Ir {
     pub state_attrs: Vec<bool>,
     /// Tag and status effects by interned name.
     pub effects: HashMap<u32, (Vec<String>, Vec<Eff>)>,
+    /// Each status's clears, by interned name.
+    pub clears: HashMap<u32, Vec<ClearIr>>,
+    /// Each item's `use` and modifiers (an accessory's `def += 2`), by its place in the rules.
+    pub item_uses: Vec<Vec<Eff>>,
+    /// The ruleset's resources, in their order.
+    pub resources: Vec<ResourceIr>,
+    /// What a step of an activation costs and whether it may be taken (`TurnRules`), reading
+    /// the step's parameters (`oc_model::STEP_PARAMS`, in that order).
+    pub step_cost: Option<E>,
+    pub step_allowed: Option<E>,
 }
 
 impl Ir {
@@ -453,6 +494,11 @@ impl Ir {
             hp_attr: 0,
             state_attrs: Vec::new(),
             effects: HashMap::new(),
+            clears: HashMap::new(),
+            item_uses: Vec::new(),
+            resources: Vec::new(),
+            step_cost: None,
+            step_allowed: None,
         };
         for name in rules
             .tags
@@ -510,6 +556,9 @@ impl Ir {
         }
         for d in &rs.dice {
             let slot = ir.new_die(&d.shape)?;
+            if let Some(die) = ir.dice.get_mut(slot as usize) {
+                die.named = true;
+            }
             ir.dice_ids.insert((d.name.clone(), false), slot);
         }
         for (i, f) in rs.combat.iter().enumerate() {
@@ -577,7 +626,23 @@ impl Ir {
             let effects = ir.effects_of(&s.effects, &[])?;
             let id = ir.intern(&s.name);
             ir.effects.insert(id, (Vec::new(), effects));
+            let clears = s
+                .clears
+                .iter()
+                .map(|c| Ok(ClearIr { event: c.event, condition: c.condition.as_ref().map(|e| ir.expr(e, &[])).transpose()? }))
+                .collect::<Result<_, EngineError>>()?;
+            ir.clears.insert(id, clears);
         }
+        ir.item_uses = rules.items.iter().map(|i| ir.effects_of(&i.uses, &[])).collect::<Result<_, _>>()?;
+        for r in &rs.resources {
+            let attr =
+                ir.attr_id(&r.name).ok_or_else(|| EngineError::model(format!("the resource {} has no attribute", r.name)))?;
+            let value = ir.expr(&r.value, &[])?;
+            ir.resources.push(ResourceIr { attr, value, at: r.at });
+        }
+        let step: Vec<String> = m::STEP_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
+        ir.step_cost = rs.turn.step_cost.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
+        ir.step_allowed = rs.turn.step_allowed.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         Ok(ir)
     }
 
@@ -772,12 +837,28 @@ impl Ir {
                 Eff::Grant { tag: self.intern(tag), args: args.iter().map(|a| self.expr(a, params)).collect::<Result<_, _>>()? }
             }
             m::Effect::GrantParam { param } => Eff::GrantParam(Self::param(params, param)?),
-            m::Effect::Action(_) => Eff::Action,
+            m::Effect::Action(a) => {
+                let range = |ir: &mut Ir, e: &Option<m::Expr>| e.as_ref().map(|e| ir.expr(e, params)).transpose();
+                let effects = self.effects_of(&a.effects, params)?;
+                Eff::Action(std::sync::Arc::new(ActionIr {
+                    target: a.target,
+                    min_range: range(self, &a.min_range)?,
+                    max_range: range(self, &a.max_range)?,
+                    requires: a.requires.iter().map(|r| self.expr(r, params)).collect::<Result<_, _>>()?,
+                    verb: first_verb(&effects),
+                    effects,
+                }))
+            }
             m::Effect::Command { verb, args } => {
                 Eff::Command { verb: *verb, args: args.iter().map(|a| self.expr(a, params)).collect::<Result<_, _>>()? }
             }
         })
     }
+}
+
+/// The verb of the first command among `effects` (not looking into `when`s).
+pub fn first_verb(effects: &[Eff]) -> Option<m::Verb> {
+    effects.iter().find_map(|e| if let Eff::Command { verb, .. } = e { Some(*verb) } else { None })
 }
 
 /// A formula `e` (the `i`th) refers to that is not before it, if any.

@@ -11,6 +11,8 @@ pub mod battle;
 mod combat;
 mod conform;
 pub mod dice;
+mod eval;
+mod exec;
 mod fx;
 mod ir;
 mod partition;
@@ -322,6 +324,11 @@ impl Engine {
         self.names.items.get(name).and_then(|k| self.rules.items.get(*k)).filter(|c| c.name == name)
     }
 
+    /// Where the item named `name` is in `rules.items` (what `Rules::item` finds, by an index).
+    pub(crate) fn item_index(&self, name: &str) -> Option<usize> {
+        self.names.items.get(name).copied().filter(|k| self.rules.items.get(*k).is_some_and(|i| i.name == name))
+    }
+
     /// The tag named `name` (`Rules::tag`, by an index).
     pub fn tag(&self, name: &str) -> Option<&m::Tag> {
         self.names.tags.get(name).and_then(|k| self.rules.tags.get(*k)).filter(|c| c.name == name)
@@ -331,6 +338,11 @@ impl Engine {
     /// index).
     pub fn status_index(&self, name: &str) -> Option<usize> {
         self.names.statuses.get(name).copied().filter(|k| self.rules.statuses.get(*k).is_some_and(|s| s.name == name))
+    }
+
+    /// Whether the interned name `id` is a tag's.
+    pub(crate) fn is_tag(&self, id: u32) -> bool {
+        self.names.tags.contains_key(self.ir.name(id))
     }
 
     pub fn terrain_index(&self, name: &str) -> Option<usize> {

@@ -2,7 +2,8 @@
 
 use oc_model as m;
 
-use crate::ir::{AttrTarget, Eff, Ir, Op, Role, WeaponProp, E, V};
+use crate::eval::{apply, target_attr, Env};
+use crate::ir::{Eff, Ir, Role, E, V};
 use crate::{Engine, EngineError, Form, Loadout};
 
 /// A tag or status a unit has, with its arguments.
@@ -94,6 +95,9 @@ pub struct Ctx<'a> {
     pub dealt: i64,
     pub distance: i64,
     pub triangle: i64,
+    /// Whether each side's unit has activated this round (a battle's state; outside one, the
+    /// attacker has and the defender has not: `Exchange::activated`).
+    pub activated: [bool; 2],
     /// Whether a formula that reads one unit alone may be taken from that unit (`Unit::solo`)
     /// where the attributes read are the unit's own: in an exchange, whose units are whole.
     pub solo: bool,
@@ -186,157 +190,61 @@ impl Ctx<'_> {
         unit.staged(self.ir, i)
     }
 
-    /// Evaluates `e`. `cache` holds combat formulas already computed for this roll.
+    /// Evaluates `e` (`eval::eval` in this strike). `cache` holds combat formulas already
+    /// computed for this roll.
+    #[inline]
     pub fn eval(&self, e: &E, params: &[V], cache: &mut [Option<V>]) -> V {
-        match e {
-            E::Const(v) => *v,
-            E::Unit(r) => V::Side(self.side(*r) as u8),
-            E::Param(p) => params.get(*p as usize).copied().unwrap_or(V::Int(0)),
-            E::Formula(f) => self.formula(*f, cache),
-            E::Triangle => V::Int(self.triangle),
-            E::Distance => V::Int(self.distance),
-            E::Dealt => V::Int(self.dealt),
-            E::Attr(r, a) => self.attr(self.side(*r), *a),
-            E::AttrOfParam(r, p) => match params.get(*p as usize) {
-                Some(V::StatMod { attr, .. }) => self.attr(self.side(*r), *attr),
-                _ => V::Int(0),
-            },
-            E::Weapon(r, prop) => {
-                let u = self.units[self.side(*r)];
-                match prop {
-                    WeaponProp::Might => V::Int(u.might),
-                    WeaponProp::Weight => V::Int(u.weight),
-                    WeaponProp::MinRange => V::Int(u.min_range),
-                    WeaponProp::MaxRange => V::Int(u.max_range),
-                    WeaponProp::MagicDamage => V::Bool(u.magic),
-                    WeaponProp::Staff => V::Bool(u.staff),
-                }
-            }
-            E::AccessoryWeight(r) => V::Int(self.units[self.side(*r)].accessory_weight),
-            E::Promoted(r) => V::Bool(self.units[self.side(*r)].promoted),
-            E::TerrainDefense(r) => V::Int(self.units[self.side(*r)].terrain_defense),
-            // In a combat exchange both units are acting or being acted upon.
-            E::Activated(_) => V::Bool(true),
-            E::Amount(p) => match params.get(*p as usize) {
-                Some(V::StatMod { amount, .. }) => V::Int(*amount),
-                _ => V::Int(0),
-            },
-            E::Neg(x) => V::Int(self.eval(x, params, cache).int().saturating_neg()),
-            E::Not(x) => V::Bool(!self.eval(x, params, cache).bool()),
-            E::Bin(op, a, b) => {
-                // `and` / `or` short-circuit.
-                match op {
-                    Op::And => return V::Bool(self.eval(a, params, cache).bool() && self.eval(b, params, cache).bool()),
-                    Op::Or => return V::Bool(self.eval(a, params, cache).bool() || self.eval(b, params, cache).bool()),
-                    _ => {}
-                }
-                let (x, y) = (self.eval(a, params, cache), self.eval(b, params, cache));
-                binary(self.ir, *op, x, y)
-            }
-            E::Lookup(t, args) => {
-                let Some(table) = self.ir.tables.get(*t as usize) else { return V::Int(0) };
-                let mut index = 0usize;
-                for (arg, size) in args.iter().zip(&table.sizes) {
-                    let i = self.eval(arg, params, cache).int().clamp(0, *size as i64 - 1) as usize;
-                    index = index * size + i;
-                }
-                table.cells.get(index).copied().unwrap_or(V::Int(0))
-            }
-            E::Roll(slot) | E::RollDyn(slot, _) => V::Int(self.rolls.get(*slot as usize).copied().unwrap_or(0)),
-            E::Min(a, b) => minmax(self.eval(a, params, cache), self.eval(b, params, cache), true),
-            E::Max(a, b) => minmax(self.eval(a, params, cache), self.eval(b, params, cache), false),
-            E::Abs(a) => V::Int(self.eval(a, params, cache).int().saturating_abs()),
-            E::Clamp(x, lo, hi) => {
-                let v = minmax(self.eval(x, params, cache), self.eval(lo, params, cache), false);
-                minmax(v, self.eval(hi, params, cache), true)
-            }
-            E::Has(r, tag, args) => {
-                let has = &self.units[self.side(*r)].has;
-                // Most tests name no arguments, or a few: no allocation for those.
-                const FEW: usize = 4;
-                if args.len() <= FEW {
-                    let mut values = [V::Int(0); FEW];
-                    for (slot, a) in values.iter_mut().zip(args) {
-                        *slot = self.eval(a, params, cache);
-                    }
-                    let values = values.get(..args.len()).unwrap_or_default();
-                    V::Bool(has.iter().any(|i| i.tag == *tag && i.args == values))
-                } else {
-                    let values: Vec<V> = args.iter().map(|a| self.eval(a, params, cache)).collect();
-                    V::Bool(has.iter().any(|i| i.tag == *tag && i.args == values))
-                }
-            }
-            E::HasParam(r, p) => match params.get(*p as usize) {
-                Some(V::Name(tag)) => {
-                    let u = self.units[self.side(*r)];
-                    V::Bool(u.has.iter().any(|i| i.tag == *tag) || u.statuses.contains(tag))
-                }
-                _ => V::Bool(false),
-            },
-            E::If(c, t, f) => {
-                if self.eval(c, params, cache).bool() {
-                    self.eval(t, params, cache)
-                } else {
-                    self.eval(f, params, cache)
-                }
-            }
-        }
+        crate::eval::eval(self, e, params, cache)
     }
 }
 
-fn minmax(a: V, b: V, min: bool) -> V {
-    let pick_a = if min { a.int() <= b.int() } else { a.int() >= b.int() };
-    if pick_a {
-        a
-    } else {
-        b
+/// The exchange's environment: a strike, its dice drawn (`rolls`), its units' attributes with
+/// the state's hit points and resources held beside them.
+impl Env for Ctx<'_> {
+    #[inline]
+    fn ir(&self) -> &Ir {
+        self.ir
     }
-}
-
-fn binary(ir: &Ir, op: Op, x: V, y: V) -> V {
-    let shift =
-        |scale: u16, index: i64, by: i64| V::Step { scale, index: index.saturating_add(by).clamp(0, ir.scale_len(scale) - 1) };
-    match op {
-        Op::Add => match (x, y) {
-            (V::Step { scale, index }, n) | (n, V::Step { scale, index }) => shift(scale, index, n.int()),
-            _ => V::Int(x.int().saturating_add(y.int())),
-        },
-        Op::Sub => match (x, y) {
-            (V::Step { index: a, .. }, V::Step { index: b, .. }) => V::Int(a - b),
-            (V::Step { scale, index }, n) => shift(scale, index, n.int().saturating_neg()),
-            _ => V::Int(x.int().saturating_sub(y.int())),
-        },
-        Op::Mul => V::Int(x.int().saturating_mul(y.int())),
-        Op::Div => V::Int(x.int().checked_div(y.int()).unwrap_or(0)),
-        Op::Rem => V::Int(x.int().checked_rem(y.int()).unwrap_or(0)),
-        Op::Eq => V::Bool(x == y),
-        Op::Ne => V::Bool(x != y),
-        Op::Lt => V::Bool(x.int() < y.int()),
-        Op::Le => V::Bool(x.int() <= y.int()),
-        Op::Gt => V::Bool(x.int() > y.int()),
-        Op::Ge => V::Bool(x.int() >= y.int()),
-        Op::And => V::Bool(x.bool() && y.bool()),
-        Op::Or => V::Bool(x.bool() || y.bool()),
+    #[inline]
+    fn side(&self, role: Role) -> usize {
+        Ctx::side(self, role)
     }
-}
-
-/// Applies `op value` to an attribute.
-pub fn apply(ir: &Ir, current: V, op: m::AssignOp, value: V) -> V {
-    match op {
-        m::AssignOp::Set => value,
-        m::AssignOp::Add => binary(ir, Op::Add, current, value),
-        m::AssignOp::Sub => binary(ir, Op::Sub, current, value),
+    #[inline]
+    fn unit(&self, side: usize) -> &Unit {
+        self.units[side]
     }
-}
-
-/// The attribute an effect changes.
-pub fn target_attr(attr: AttrTarget, params: &[V]) -> Option<usize> {
-    match attr {
-        AttrTarget::Index(i) => Some(i as usize),
-        AttrTarget::OfParam(p) => match params.get(p as usize) {
-            Some(V::StatMod { attr, .. }) => Some(*attr as usize),
-            _ => None,
-        },
+    #[inline]
+    fn attr(&self, side: usize, attr: u16) -> V {
+        Ctx::attr(self, side, attr)
+    }
+    #[inline]
+    fn roll(&self, slot: u8) -> i64 {
+        self.rolls.get(slot as usize).copied().unwrap_or(0)
+    }
+    /// Drawn with the strike's other dice (`combat::outcomes`): the expression is not read again.
+    #[inline]
+    fn roll_value(&self, slot: u8, _dice: impl FnOnce() -> V) -> i64 {
+        self.rolls.get(slot as usize).copied().unwrap_or(0)
+    }
+    #[inline]
+    fn distance(&self) -> i64 {
+        self.distance
+    }
+    #[inline]
+    fn triangle(&self) -> i64 {
+        self.triangle
+    }
+    #[inline]
+    fn dealt(&self) -> i64 {
+        self.dealt
+    }
+    #[inline]
+    fn activated(&self, side: usize) -> bool {
+        self.activated.get(side).copied().unwrap_or(false)
+    }
+    #[inline]
+    fn formula(&self, f: u16, cache: &mut [Option<V>]) -> V {
+        Ctx::formula(self, f, cache)
     }
 }
 
@@ -577,7 +485,7 @@ impl Engine {
                         | m::Verb::Debuff
                         | m::Verb::Attack => {}
                     },
-                    Eff::Modify { .. } | Eff::Grant { .. } | Eff::GrantParam(_) | Eff::Action => {}
+                    Eff::Modify { .. } | Eff::Grant { .. } | Eff::GrantParam(_) | Eff::Action(_) => {}
                 }
             }
         }
@@ -653,6 +561,7 @@ impl Engine {
             dealt: 0,
             distance: 1,
             triangle: 0,
+            activated: [false; 2],
             solo: false,
             reads: None,
         }
@@ -712,6 +621,7 @@ impl Unit {
             dealt: 0,
             distance: 0,
             triangle: 0,
+            activated: [false; 2],
             // The formulas it refers to read this unit alone too: each taken from (or worked
             // out into) its own slot, once, not again at every reference.
             solo: true,

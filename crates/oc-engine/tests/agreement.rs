@@ -112,10 +112,10 @@ fn no_engine_source_names_a_tag_class_weapon_type_or_ruleset() {
         let text = std::fs::read_to_string(&path).unwrap();
         for name in &names {
             // Whole words only, in code and comments alike. Effect primitives (`Verb::Heal`,
-            // `Verb::Inflict`) and victory-condition kinds (`Condition::Seize`) are the engine's own
+            // `Verb::Inflict`, the language's types, `Type::Status`) and victory-condition kinds (`Condition::Seize`) are the engine's own
             // vocabulary: they share a word with the tags that use them but are not those tags.
             let found = text.match_indices(name.as_str()).any(|(i, _)| {
-                let primitive = text[..i].ends_with("Verb::") || text[..i].ends_with("Condition::");
+                let primitive = ["Verb::", "Condition::", "Type::"].iter().any(|p| text[..i].ends_with(p));
                 let before = !primitive && text[..i].chars().next_back().is_none_or(|c| !c.is_alphanumeric() && c != '_');
                 let after = text[i + name.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric() && c != '_');
                 before && after

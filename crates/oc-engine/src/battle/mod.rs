@@ -11,14 +11,15 @@
 mod actions;
 mod attack;
 mod effects;
-mod eval;
 mod fog;
 mod game;
 mod log;
 mod movement;
 mod round;
+mod scene;
 mod threat;
 mod turns;
+mod verbs;
 mod victory;
 
 use std::collections::{BTreeSet, HashMap};
@@ -30,6 +31,7 @@ use crate::combat::rng;
 use crate::ir::V;
 use crate::{ChaCha8Rng, Engine, EngineError, Form, Loadout};
 
+pub use actions::Available;
 pub use fog::{Light, Sight};
 pub use game::{auto_deploy, play, play_watched, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
@@ -242,27 +244,6 @@ impl From<EngineError> for BattleError {
     fn from(e: EngineError) -> Self {
         BattleError(e.message)
     }
-}
-
-/// An action a unit can take: the tag's action block with the tag's arguments.
-#[derive(Clone, Debug)]
-pub struct Available {
-    pub action: m::Action,
-    pub params: Vec<String>,
-    pub args: Vec<m::Value>,
-    /// The item the action comes from (its charges are spent when it is used).
-    pub source: Option<String>,
-}
-
-impl Available {
-    pub fn verb(&self) -> Option<m::Verb> {
-        first_verb(&self.action.effects)
-    }
-}
-
-/// The verb of an action's first command: what the action is known by.
-pub(crate) fn first_verb(effects: &[m::Effect]) -> Option<m::Verb> {
-    effects.iter().find_map(|e| if let m::Effect::Command { verb, .. } = e { Some(*verb) } else { None })
 }
 
 pub struct Battle<'e> {

@@ -127,6 +127,7 @@ impl Exchange<'_> {
             dealt: 0,
             distance: self.distance,
             triangle: self.triangle[attacker],
+            activated: self.activated,
             solo: true,
             reads: Some(&self.reads),
         }
