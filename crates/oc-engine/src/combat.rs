@@ -384,7 +384,7 @@ impl<'e> Exchange<'e> {
             policy: None,
             choices: RefCell::new(FastMap::default()),
             single: false,
-            activated: [true, false],
+            activated: [false; 2],
             reads: std::cell::Cell::new(false),
             memos: Default::default(),
         }
@@ -455,9 +455,9 @@ impl<'e> Exchange<'e> {
         self
     }
 
-    /// Whether the attacker and the defender have activated this round, as `activated` reads it
-    /// (a battle's exchange says; outside a battle the attacker is taking its activation and the
-    /// defender has not had its own: `[true, false]`).
+    /// Whether the attacker and the defender have had their activation this round, as
+    /// `activated` reads it: a battle's exchange says (a unit is activated once its activation
+    /// is over, so an attacker in the middle of its own is not); outside a battle neither has.
     pub fn activated(mut self, activated: [bool; 2]) -> Self {
         self.activated = activated;
         self
@@ -808,7 +808,7 @@ impl Engine {
             dealt: 0,
             distance,
             triangle: 0,
-            activated: [true, false],
+            activated: [false; 2],
             solo: false,
             reads: None,
         };

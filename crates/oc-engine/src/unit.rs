@@ -95,8 +95,8 @@ pub struct Ctx<'a> {
     pub dealt: i64,
     pub distance: i64,
     pub triangle: i64,
-    /// Whether each side's unit has activated this round (a battle's state; outside one, the
-    /// attacker has and the defender has not: `Exchange::activated`).
+    /// Whether each side's unit has had its activation this round (a battle's state; outside
+    /// one, neither: `Exchange::activated`).
     pub activated: [bool; 2],
     /// Whether a formula that reads one unit alone may be taken from that unit (`Unit::solo`)
     /// where the attributes read are the unit's own: in an exchange, whose units are whole.
