@@ -10,7 +10,7 @@ use oc_syntax::ast;
 use crate::codes::*;
 use crate::context::Timed;
 use crate::expr::Scope;
-use oc_model::conformance::Context;
+use oc_model::conformance::{Context, Place};
 
 mod held;
 mod roster;

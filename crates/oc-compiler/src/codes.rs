@@ -299,6 +299,18 @@ Fix: change the army so the limit holds.";
     ARMY_DUPLICATE_UNIT = "oc::army::duplicate_unit", "two units of an army share a name",
 "Units are named so victory conditions (`rout \"NAME\"`), replays and reports can refer to \
 them.\n\nFix: rename one of them.";
+    EXPR_NOT_HERE = "oc::expr::not_here", "an expression reads what its place does not have",
+"Each place an expression is written has its own values: a combat formula has the strike's \
+`attacker` and `defender`, `distance`, `triangle` and the ruleset's dice; a `when` of a tag has \
+the strike's units, `distance` and `triangle`; `on hit` and `on crit` also have `dealt`; battle \
+events (`on activated`, `on end_of_turn`...) have only `self`, and `on after_attack` and \
+`on routed` also `foe` and `distance`; an action has `self`, its `target` (when it targets a \
+unit) and `distance`; a standing modifier (the top of a tag's body) has the unit alone, as it \
+is built, so not whether it has activated. Reading what a place does not have would give no \
+value, so it is an error, which names the places that have it.\n\nExample:\n    tag Brave \
+on class { on activated { when distance <= 1 { heal(self, 1) } } }   // no second unit here\n\n\
+Fix: move the expression where its value exists (`on after_attack`, a `when` of the tag), or \
+read what this place has.";
     INTERNAL = "oc::internal", "the checker met something it did not expect",
 "This is a bug in oc, not in your rules. Please report it with the file that triggers it.";
 }

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use oc_diag::{did_you_mean, Diagnostic};
 use oc_model as m;
+use oc_model::conformance::{self as conf, ExprKind as Kind, Place};
 use oc_model::Type;
 use oc_syntax::ast::{self, BinaryOp, ExprKind};
 
@@ -13,23 +14,30 @@ use crate::codes::*;
 
 mod effects;
 
-/// What names an expression may use.
+/// What names an expression may use: the parameters in scope, the combat formulas above it,
+/// and what its place holds (`oc_model::conformance::scope`: units, distance, dice...).
 #[derive(Clone, Copy)]
 pub(crate) struct Scope<'s> {
     pub params: &'s [(String, Type)],
-    /// `self`, `foe`, `attacker`, `defender`, `target`, `user`.
-    pub units: bool,
-    /// Inside combat: named dice, `triangle`, `distance`.
-    pub combat: bool,
+    pub place: Place,
     /// Combat formulas visible from here.
     pub formulas: Option<&'s HashMap<String, Type>>,
-    /// Dice are drawn here: combat formulas, battle events, actions, uses, status clears. Not in
-    /// a strike modifier (`when` at the top of a tag) or an exchange trigger (`on hit`), which
-    /// are worked out without dice.
-    pub rolls: bool,
-    /// `Dice` values may be rolled (`roll(self.health)`): in the combat formulas and in a
-    /// resource's value (rolled by the battle at its event).
-    pub dice_values: bool,
+}
+
+impl<'s> Scope<'s> {
+    pub fn new(place: Place, params: &'s [(String, Type)]) -> Scope<'s> {
+        Scope { params, place, formulas: None }
+    }
+
+    /// What the place holds.
+    pub fn holds(&self) -> conf::Scope {
+        conf::scope(self.place)
+    }
+
+    /// The same parameters and formulas in another place.
+    pub fn at(&self, place: Place) -> Scope<'s> {
+        Scope { place, ..*self }
+    }
 }
 
 type Typed = (m::Expr, Option<Type>);
@@ -48,11 +56,37 @@ const WEAPON_PROPERTIES: &[(&str, Type)] = &[
 ];
 
 impl<'a> Checker<'a> {
-    fn unit_ref(&self, name: &str, scope: &Scope) -> Option<m::UnitRef> {
-        if !scope.units {
-            return None;
-        }
-        m::UnitRef::ALL.iter().find(|(n, _)| *n == name).map(|(_, u)| *u)
+    /// The unit `name` names, where its place has that unit.
+    pub(crate) fn unit_ref(&self, name: &str, scope: &Scope) -> Option<m::UnitRef> {
+        unit_named(name).filter(|u| scope.holds().units.contains(u))
+    }
+
+    /// An expression that reads what its place does not hold (`distance` where there is no
+    /// second unit, `dealt` outside `on hit`): an error naming the places that hold it.
+    fn not_here(&mut self, span: oc_diag::Span, what: &str, kind: Kind, scope: &Scope) -> Typed {
+        let places = conf::where_allowed(kind);
+        self.error(
+            Diagnostic::error(EXPR_NOT_HERE, span, format!("{what} has no value in {}", scope.place.describe()))
+                .with_label("nothing to read here")
+                .with_help(format!("{what} is read in {}", join_or(&places))),
+        );
+        error_expr()
+    }
+
+    /// A unit name its place does not hold (`foe` in `on activated`): an error saying which
+    /// units it has.
+    fn no_such_unit(&mut self, span: oc_diag::Span, name: &str, scope: &Scope) -> Typed {
+        let here: Vec<String> = m::UnitRef::ALL
+            .iter()
+            .filter(|(n, u)| scope.holds().units.contains(u) && *n != "user")
+            .map(|(n, _)| format!("`{n}`"))
+            .collect();
+        self.error(
+            Diagnostic::error(EXPR_NOT_HERE, span, format!("there is no `{name}` in {}", scope.place.describe()))
+                .with_label("no such unit here")
+                .with_help(format!("here an expression can name {}", join_or(&here))),
+        );
+        error_expr()
     }
 
     pub fn expr(&mut self, e: &ast::Expr, scope: &Scope, expected: Option<&Type>) -> Typed {
@@ -123,17 +157,24 @@ impl<'a> Checker<'a> {
         if let Some((_, ty)) = scope.params.iter().find(|(p, _)| p == n) {
             return (m::Expr::Param(n.to_string()), Some(ty.clone()));
         }
-        if let Some(u) = self.unit_ref(n, scope) {
+        if let Some(u) = unit_named(n) {
+            if !scope.holds().units.contains(&u) {
+                return self.no_such_unit(e.span, n, scope);
+            }
             return (m::Expr::Unit(u), Some(Type::Unit));
         }
-        if scope.combat && n == "triangle" {
-            return (m::Expr::Triangle, Some(Type::Int));
-        }
-        if scope.combat && n == "dealt" {
-            return (m::Expr::Dealt, Some(Type::Int));
-        }
-        if scope.units && n == "distance" {
-            return (m::Expr::Distance, Some(Type::Int));
+        let holds = scope.holds();
+        for (name, expr, kind, has) in [
+            ("triangle", m::Expr::Triangle, Kind::Triangle, holds.triangle),
+            ("dealt", m::Expr::Dealt, Kind::Dealt, holds.dealt),
+            ("distance", m::Expr::Distance, Kind::Distance, holds.distance),
+        ] {
+            if n == name {
+                if !has {
+                    return self.not_here(e.span, &format!("`{name}`"), kind, scope);
+                }
+                return (expr, Some(Type::Int));
+            }
         }
         if let Some(ty) = scope.formulas.and_then(|f| f.get(n)) {
             return (m::Expr::Formula(n.to_string()), Some(ty.clone()));
@@ -175,12 +216,11 @@ impl<'a> Checker<'a> {
         }
         // Otherwise suggest from everything this scope could mean.
         let mut candidates: Vec<String> = scope.params.iter().map(|(p, _)| p.clone()).collect();
-        if scope.units {
-            candidates.extend(m::UnitRef::ALL.iter().map(|(n, _)| n.to_string()));
-            candidates.push("distance".into());
-        }
-        if scope.combat {
-            candidates.push("triangle".into());
+        candidates.extend(m::UnitRef::ALL.iter().filter(|(_, u)| holds.units.contains(u)).map(|(n, _)| n.to_string()));
+        for (name, has) in [("distance", holds.distance), ("triangle", holds.triangle), ("dealt", holds.dealt)] {
+            if has {
+                candidates.push(name.into());
+            }
         }
         if let Some(f) = scope.formulas {
             // In a fixed order (the formulas are hashed): of two as near, the same is suggested on every run.
@@ -189,8 +229,13 @@ impl<'a> Checker<'a> {
             candidates.extend(formulas);
         }
         let is_attr = self.attribute_type(n).is_some();
-        let help = if is_attr && scope.units {
-            format!("`{n}` is a stat of a unit: write `self.{n}`, `foe.{n}`, `attacker.{n}` or `defender.{n}`")
+        let help = if is_attr {
+            let units: Vec<String> = m::UnitRef::ALL
+                .iter()
+                .filter(|(u, r)| holds.units.contains(r) && *u != "user")
+                .map(|(u, _)| format!("`{u}.{n}`"))
+                .collect();
+            format!("`{n}` is a stat of a unit: write {}", join_or(&units))
         } else if scope.formulas.is_some() && crate::check::is_required_formula(n) {
             format!("`{n}` is a formula defined below this one; formulas may only use those above them")
         } else {
@@ -356,6 +401,9 @@ impl<'a> Checker<'a> {
         }
         match field.value.as_str() {
             "promoted" => return (m::Expr::Promoted(unit), Some(Type::Bool)),
+            "activated" if !scope.holds().activated => {
+                return self.not_here(field.span, "whether a unit has activated", Kind::Activated, scope)
+            }
             "activated" => return (m::Expr::Activated(unit), Some(Type::Bool)),
             "terrain_defense" => return (m::Expr::TerrainDefense(unit), Some(Type::Int)),
             _ => {}
@@ -389,11 +437,12 @@ impl<'a> Checker<'a> {
         }
         let (_, ty) = self.expr(e, scope, None);
         if let Some(ty) = ty {
-            let help = if scope.units {
-                "fields are read from units: `self`, `foe`, `attacker`, `defender`, `target`"
-            } else {
-                "no units are in scope here: this expression is evaluated once, before any battle"
-            };
+            let here: Vec<String> = m::UnitRef::ALL
+                .iter()
+                .filter(|(n, u)| scope.holds().units.contains(u) && *n != "user")
+                .map(|(n, _)| format!("`{n}`"))
+                .collect();
+            let help = format!("fields are read from units: here {}", join_or(&here));
             self.error(
                 Diagnostic::error(TYPE_MISMATCH, e.span, format!("expected a unit, found {}", type_name(&ty))).with_help(help),
             );
@@ -483,11 +532,15 @@ impl<'a> Checker<'a> {
             );
             return error_expr();
         }
-        if !scope.combat && !scope.dice_values {
+        if !scope.holds().dice_values {
             self.error(
-                Diagnostic::error(EFFECT_CONTEXT, die.span, "a `Dice` value is rolled only in a strike")
-                    .with_label("no strike here")
-                    .with_help("roll `Dice` stats and parameters in the combat formulas or a resource's value; elsewhere roll a die of the ruleset or dice written in place"),
+                Diagnostic::error(
+                    EFFECT_CONTEXT,
+                    die.span,
+                    format!("a `Dice` value is not rolled in {}", scope.place.describe()),
+                )
+                .with_label("nothing is rolled here")
+                .with_help(format!("roll `Dice` stats and parameters in {}", join_or(&conf::where_allowed(Kind::RollValue)))),
             );
             return error_expr();
         }
@@ -517,18 +570,21 @@ impl<'a> Checker<'a> {
                 return error_expr();
             }
         };
-        if !scope.rolls {
+        if !scope.holds().rolls {
             self.error(
-                Diagnostic::error(EFFECT_CONTEXT, e.span, "nothing is rolled here")
+                Diagnostic::error(EFFECT_CONTEXT, e.span, format!("nothing is rolled in {}", scope.place.describe()))
                     .with_label("worked out without dice")
-                    .with_help("a strike modifier (`when` at the top of a tag) and exchange triggers (`on hit`, `on crit`, `on miss`, `on attacked`) have no dice of their own; roll in the combat formulas (`critical = roll(hit) <= 10`) or in a battle event (`on end_of_turn { when roll(d10) <= 5 { ... } }`)"),
+                    .with_help(format!(
+                        "dice are rolled in {} (`critical = roll(hit) <= 10`, `on end_of_turn {{ when roll(d10) <= 5 {{ ... }} }}`)",
+                        join_or(&conf::where_allowed(Kind::Roll))
+                    )),
             );
             return error_expr();
         }
         let target = match side.map(|s| (&s.kind, s.span)) {
             None => false,
             Some((ExprKind::Name(who), span)) if who == "attacker" || who == "defender" => {
-                if !scope.combat {
+                if !scope.holds().opposed {
                     self.error(
                         Diagnostic::error(EFFECT_CONTEXT, span, format!("there is no `{who}` here"))
                             .with_label("an opposed roll needs a strike")
@@ -698,6 +754,20 @@ impl<'a> Checker<'a> {
             out.push(x);
         }
         Some(out)
+    }
+}
+
+/// The unit a name means (`self`, `user`, `foe`...), wherever it is written.
+pub(crate) fn unit_named(name: &str) -> Option<m::UnitRef> {
+    m::UnitRef::ALL.iter().find(|(n, _)| *n == name).map(|(_, u)| *u)
+}
+
+/// `a`, `a or b`, `a, b or c`.
+pub(crate) fn join_or(items: &[String]) -> String {
+    match items {
+        [] => "nowhere".to_string(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
     }
 }
 

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use oc_diag::{did_you_mean, Diagnostic, Span};
+use oc_model::conformance::Place;
 use oc_model::{self as m, Type};
 use oc_syntax::ast;
 
@@ -48,7 +49,7 @@ impl Checker<'_> {
             if r.ty.value != "Int" || bases.iter().any(|b| b.name == r.name.value) {
                 continue;
             }
-            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: true, dice_values: true };
+            let scope = Scope::new(Place::Resource, &[]);
             let (value, _) = self.expr(&r.value, &scope, Some(&Type::Int));
             let at = m::Event::from_name(&r.at.value).filter(|e| REFILL_EVENTS.contains(e));
             let Some(at) = at else {
@@ -174,7 +175,7 @@ impl Checker<'_> {
                 continue;
             }
             seen.insert(name.to_string(), f.name.span);
-            let scope = Scope { params: &params, units: true, combat: false, formulas: None, rolls: false, dice_values: false };
+            let scope = Scope::new(Place::Step, &params);
             let (expr, got) = self.expr(&f.value, &scope, Some(ty));
             if let Some(got) = got {
                 if got != *ty {
@@ -244,7 +245,7 @@ impl Checker<'_> {
                 }
                 costs.push((res.value.to_string(), n.value));
             }
-            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: false, dice_values: false };
+            let scope = Scope::new(Place::Strike, &[]);
             let mut requires = None;
             for e in &r.requires {
                 let (expr, ty) = self.expr(e, &scope, Some(&Type::Bool));

@@ -410,12 +410,12 @@ impl<'a> Checker<'a> {
                     0
                 }
             };
-            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: true, dice_values: false };
+            let scope = Scope::new(Place::Use, &[]);
             let uses = it.uses.iter().flat_map(|u| self.effects(u, &scope, true)).collect();
             for u in &it.uses {
                 self.check_contexts(u, Context::Use);
             }
-            let modifiers = self.effects(&it.modifiers, &scope, false);
+            let modifiers = self.effects(&it.modifiers, &scope.at(Place::Standing), false);
             self.check_contexts(&it.modifiers, Context::Always);
             out.push(m::Item {
                 name: it.name.value.clone(),
@@ -452,7 +452,7 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn range(&mut self, r: &ast::RangeSpec) -> Option<m::Range> {
-        let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: false, dice_values: false };
+        let scope = Scope::new(Place::Standing, &[]);
         let (min, min_ty) = self.expr(&r.min, &scope, Some(&Type::Int));
         let (max, max_ty) = match &r.max {
             Some(e) => self.expr(e, &scope, Some(&Type::Int)),

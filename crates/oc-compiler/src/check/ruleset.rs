@@ -512,8 +512,7 @@ impl<'a> Checker<'a> {
                 continue;
             }
             spans.insert(name.to_string(), formula.name.span);
-            let scope =
-                Scope { params: &[], units: true, combat: true, formulas: Some(&visible), rolls: true, dice_values: false };
+            let scope = Scope { params: &[], place: Place::Formula, formulas: Some(&visible) };
             let (expr, ty) = self.expr(&formula.value, &scope, required.as_ref());
             let ty = match (required, ty) {
                 (Some(want), Some(got)) => {

@@ -16,8 +16,7 @@ impl<'a> Checker<'a> {
             if self.tags.map.get(t.name.value.as_str()).map(|(s, _)| *s) != Some(t.name.span) {
                 continue; // a duplicate, already reported
             }
-            let scope =
-                Scope { params: &sig.params, units: true, combat: false, formulas: None, rolls: false, dice_values: false };
+            let scope = Scope::new(Place::Standing, &sig.params);
             let effects = self.effects(&t.body, &scope, true);
             self.check_contexts(&t.body, Context::Always);
             out.push(m::Tag {
@@ -39,12 +38,12 @@ impl<'a> Checker<'a> {
             if self.tags.map.get(s.name.value.as_str()).map(|(sp, _)| *sp) != Some(s.name.span) {
                 continue;
             }
-            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: false, dice_values: false };
+            let scope = Scope::new(Place::Standing, &[]);
             let effects = self.effects(&s.body, &scope, false);
             self.check_contexts(&s.body, Context::Always);
             let mut clears = Vec::new();
             // A clear check is rolled at its event (`clears when roll(d10) <= 5`).
-            let clear_scope = Scope { rolls: true, ..scope };
+            let clear_scope = scope.at(Place::Clear);
             for c in &s.clears {
                 self.check_timed_event(&c.event, Timed::Clears);
                 let condition = c.condition.as_ref().map(|e| {
