@@ -409,7 +409,27 @@ impl<'a> Checker<'a> {
             _ => {}
         }
         if let Some((_, Type::StatMod)) = scope.params.iter().find(|(n, _)| *n == field.value) {
-            return (m::Expr::AttributeOfParam { unit, param: field.value.to_string() }, None);
+            // The stat a StatMod argument names: any of the ruleset's stats, so a value of their
+            // one type (every stat of seed 000 is a Rating, of seed 001 a number).
+            let mut types = self.stats.iter().map(|(_, ty)| ty.clone());
+            let first = types.next();
+            return match first {
+                Some(ty) if types.all(|t| t == ty) => {
+                    (m::Expr::AttributeOfParam { unit, param: field.value.to_string() }, Some(ty))
+                }
+                _ => {
+                    self.error(
+                        Diagnostic::error(
+                            TYPE_MISMATCH,
+                            field.span,
+                            format!("the stat `{}` names may be of any of the ruleset's types", field.value),
+                        )
+                        .with_label("no one type")
+                        .with_help("its stats are not all of one type: read a named stat (`self.str`) instead"),
+                    );
+                    error_expr()
+                }
+            };
         }
         match self.attribute_type(&field.value) {
             Some(ty) => (m::Expr::Attribute { unit, name: field.value.to_string() }, Some(ty)),

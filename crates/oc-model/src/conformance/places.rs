@@ -37,6 +37,16 @@ pub enum Place {
     Step,
 }
 
+/// The parameters a place has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Params {
+    None,
+    /// The enclosing tag's (`tag Bonus(b: StatMod)`): any type.
+    Tag,
+    /// A step's (`oc_model::STEP_PARAMS`): numbers and flags.
+    Step,
+}
+
 /// What an evaluation in a place may read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scope {
@@ -50,8 +60,8 @@ pub struct Scope {
     pub dealt: bool,
     /// The combat formulas above this one.
     pub formulas: bool,
-    /// A tag's parameters (or a step's).
-    pub params: bool,
+    /// The parameters in scope: a tag's (of any type) or a step's (numbers and flags).
+    pub params: Params,
     /// Dice drawn here: the ruleset's named dice and dice written in place.
     pub rolls: bool,
     /// A named die's draw by the struck unit (`roll(acc, defender)`).
@@ -74,7 +84,7 @@ const NOTHING: Scope = Scope {
     triangle: false,
     dealt: false,
     formulas: false,
-    params: false,
+    params: Params::None,
     rolls: false,
     opposed: false,
     dice_values: false,
@@ -94,39 +104,39 @@ pub fn scope(place: Place) -> Scope {
             dice_values: true,
             ..NOTHING
         },
-        Place::Standing => Scope { params: true, activated: false, ..NOTHING },
-        Place::Strike => Scope { units: STRIKE, distance: true, triangle: true, params: true, ..NOTHING },
+        Place::Standing => Scope { params: Params::Tag, activated: false, ..NOTHING },
+        Place::Strike => Scope { units: STRIKE, distance: true, triangle: true, params: Params::Tag, ..NOTHING },
         Place::Trigger(event) => match event_spec(event).map(|s| s.fires) {
             Some(Fires::Exchange) => Scope {
                 units: STRIKE,
                 distance: true,
                 triangle: true,
                 dealt: matches!(event, Event::Hit | Event::Crit),
-                params: true,
+                params: Params::Tag,
                 ..NOTHING
             },
             _ => match event {
                 // The event has another unit: the one attacked, the one that routed the holder.
                 Event::AfterAttack | Event::Routed => {
-                    Scope { units: OWN_AND_FOE, distance: true, params: true, rolls: true, dice_values: true, ..NOTHING }
+                    Scope { units: OWN_AND_FOE, distance: true, params: Params::Tag, rolls: true, dice_values: true, ..NOTHING }
                 }
-                _ => Scope { params: true, rolls: true, dice_values: true, ..NOTHING },
+                _ => Scope { params: Params::Tag, rolls: true, dice_values: true, ..NOTHING },
             },
         },
-        Place::Reach => Scope { params: true, ..NOTHING },
+        Place::Reach => Scope { params: Params::Tag, ..NOTHING },
         Place::Requires { unit } => {
-            Scope { units: if unit { OWN_AND_TARGET } else { OWN }, distance: true, params: true, ..NOTHING }
+            Scope { units: if unit { OWN_AND_TARGET } else { OWN }, distance: true, params: Params::Tag, ..NOTHING }
         }
         Place::Action { unit } => Scope {
             units: if unit { OWN_AND_TARGET } else { OWN },
             distance: true,
-            params: true,
+            params: Params::Tag,
             rolls: true,
             dice_values: true,
             ..NOTHING
         },
         Place::Use | Place::Clear | Place::Resource => Scope { rolls: true, dice_values: true, ..NOTHING },
-        Place::Step => Scope { params: true, ..NOTHING },
+        Place::Step => Scope { params: Params::Step, ..NOTHING },
     }
 }
 
@@ -300,7 +310,8 @@ pub fn allows(place: Place, kind: ExprKind) -> bool {
         | ExprKind::Lookup
         | ExprKind::Call
         | ExprKind::If => true,
-        ExprKind::Param | ExprKind::AttributeOfParam | ExprKind::AmountOfParam | ExprKind::HasParam => s.params,
+        ExprKind::Param => s.params != Params::None,
+        ExprKind::AttributeOfParam | ExprKind::AmountOfParam | ExprKind::HasParam => s.params == Params::Tag,
         ExprKind::Formula => s.formulas,
         ExprKind::Triangle => s.triangle,
         ExprKind::Distance => s.distance,
