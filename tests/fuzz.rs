@@ -505,9 +505,8 @@ fn picture(rng: &mut Rng, pngs: &[Vec<u8>]) -> Vec<u8> {
         _ => {
             let sides = [0, 1, 2, 7, 64, 129, 300];
             let (w, h) = (*rng.pick(&sides), *rng.pick(&sides));
-            let colours: Vec<[u8; 3]> = image::load_from_memory(&base)
-                .map(|i| i.to_rgb8().pixels().map(|p| p.0).collect())
-                .unwrap_or_default();
+            let colours: Vec<[u8; 3]> =
+                image::load_from_memory(&base).map(|i| i.to_rgb8().pixels().map(|p| p.0).collect()).unwrap_or_default();
             let img = image::RgbImage::from_fn(w, h, |_, _| {
                 if colours.is_empty() || rng.one_in(20) {
                     image::Rgb([rng.next() as u8, rng.next() as u8, rng.next() as u8])
