@@ -177,6 +177,10 @@ fn hint_fixtures_match_their_expectations() {
             ("zone_units_zero", "a zone for 0 units"),
             ("row_numbers", "row 2 (y = 1) is too short"),
             ("chest_on_wall", "once the Wall is struck down (30 HP): it becomes Floor"),
+            ("map_rect_length", "`rect` has 3 values where 4 are expected\n    help: rect is [x, y, width, height]"),
+            ("map_duplicate_key", "6:1-6:6 `width` is set twice in the map"),
+            ("map_chest_without_item", "this chest has no `item`\n    help: a chest has `at = [x, y]` and the `item` inside"),
+            ("map_unclosed_string", "2:8-2:9 this string is never closed"),
         ];
         if let Some((_, want)) = maps.iter().find(|(m, _)| *m == stem) {
             assert!(actual.contains(want), "{stem}: {actual}");

@@ -13,6 +13,7 @@ mod map;
 pub mod path;
 pub mod render;
 pub mod tiled;
+mod toml_error;
 pub mod uvtt;
 pub mod walls;
 

@@ -152,6 +152,7 @@ fn legend(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
                 )),
         );
     }
+    outside_legend(map, rules, out);
     for (key, span) in &map.legend_keys {
         if key.chars().next().is_some_and(|c| !used.contains(&c)) {
             out.push(
@@ -159,6 +160,43 @@ fn legend(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
                     .with_help(format!("remove it, or add \"{UNUSED_LEGEND}\" to this map's `allow`")),
             );
         }
+    }
+}
+
+/// A map whose legend lists the symbols it uses — it restates a terrain's own symbol that a row
+/// uses, as `"." = "Plains"` — but not another symbol a row uses, which the rules' own symbols then read: one
+/// warning per symbol, at its first use. A legend that only adds or overrides symbols (`"~" =
+/// "Lake"`) draws the rest with the rules' symbols, as documented.
+fn outside_legend(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
+    let own_symbol = |c: char, name: &str| {
+        find_terrain(rules, name).is_some_and(|t| {
+            let mut chars = t.symbol.as_deref().unwrap_or("").chars();
+            chars.next() == Some(c) && chars.next().is_none()
+        })
+    };
+    let used = |c: char| map.rows.iter().flatten().any(|(u, _)| *u == c);
+    if !map.legend.iter().any(|(c, (name, _))| own_symbol(*c, name) && used(*c)) {
+        return;
+    }
+    let mut seen: BTreeMap<char, (usize, oc_diag::Span)> = BTreeMap::new();
+    for (c, span) in map.rows.iter().flatten() {
+        if !map.legend.contains_key(c) && map.symbols.contains_key(c) {
+            seen.entry(*c).or_insert((0, *span)).0 += 1;
+        }
+    }
+    let mut first_seen: Vec<(char, usize, oc_diag::Span)> = seen.into_iter().map(|(c, (n, s))| (c, n, s)).collect();
+    first_seen.sort_by_key(|(_, _, s)| s.start);
+    let whose = if map.rules.is_some() { "the rules'" } else { "the standard library's" };
+    for (c, n, span) in first_seen {
+        let terrain = map.symbols.get(&c).map_or("", String::as_str);
+        let times = if n == 1 { "used once".to_string() } else { format!("used {n} times") };
+        out.push(
+            Diagnostic::warning(SYMBOL_OUTSIDE_LEGEND, span, format!("the symbol `{c}` is not in this map's legend"))
+                .with_label(format!("{times}; read as {whose} {terrain}"))
+                .with_help(format!(
+                    "add `\"{c}\" = \"{terrain}\"` under [legend] if {terrain} is meant, or use a symbol the legend lists"
+                )),
+        );
     }
 }
 
