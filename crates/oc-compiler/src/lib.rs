@@ -84,6 +84,13 @@ pub trait Host {
     fn candidates(&self) -> Vec<String> {
         Vec::new()
     }
+    /// For a path that climbs `climbs` folders above the project root: the root's name as the
+    /// user knows it (`campaign/`) and a help line on moving the root (where an `oc.toml` would
+    /// hold both). `None` when the host has no folders.
+    fn root_note(&self, climbs: usize) -> Option<(String, String)> {
+        let _ = climbs;
+        None
+    }
 }
 
 /// A file known to the workspace.
@@ -374,6 +381,7 @@ impl Workspace {
             let importers: HashMap<FileId, String> =
                 scenario_defs.iter().filter_map(|s| self.file(s.span.file).map(|f| (s.span.file, f.path.clone()))).collect();
             let mut maps = Vec::new();
+            let checked_from = diagnostics.len();
             scenario::check_maps(
                 &mut lowered,
                 &partial,
@@ -385,6 +393,18 @@ impl Workspace {
                 },
                 &mut diagnostics,
             );
+            // A map outside the project: name the root and say where an `oc.toml` would hold both.
+            for d in diagnostics.iter_mut().skip(checked_from) {
+                let Some(map) = d.message.strip_prefix("the map `").and_then(|m| m.strip_suffix("` is outside the project"))
+                else {
+                    continue;
+                };
+                let importer = importers.get(&d.span.file).map_or("", String::as_str);
+                if let Some((root, help)) = host.root_note(paths::climbs(importer, map)) {
+                    d.message = format!("the map `{map}` is outside the project `{root}`");
+                    d.help = help;
+                }
+            }
             files.extend(maps);
             partial.armies = scenario::check_armies(&army_defs, &partial, &lowered, &mut diagnostics);
             partial.scenarios = lowered.into_iter().map(|l| l.model).collect();
@@ -418,14 +438,19 @@ impl Workspace {
             let target = match paths::resolve(&importer, &import.path.value) {
                 Ok(p) => p,
                 Err(reason) => {
+                    let note = host.root_note(paths::climbs(&importer, &import.path.value));
+                    let project = note.as_ref().map_or(String::new(), |(root, _)| format!(" `{root}`"));
                     diagnostics.push(
                         Diagnostic::error(
                             codes::IMPORT_OUTSIDE_ROOT,
                             import.path.span,
-                            format!("`{}` is outside the project", import.path.value),
+                            format!("`{}` is outside the project{project}", import.path.value),
                         )
                         .with_label(reason)
-                        .with_help("imports are relative to the importing file and stay inside the project root"),
+                        .with_help(note.map_or_else(
+                            || "imports are relative to the importing file and stay inside the project root".to_string(),
+                            |(_, help)| help,
+                        )),
                     );
                     continue;
                 }
