@@ -55,6 +55,12 @@ pub fn output_target(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) ->
 
 /// Writes an output; a failure is printed (exit status 2).
 pub fn write_output(target: &Target, bytes: &[u8]) -> Result<(), u8> {
+    if *target == Target::Stdout {
+        return report::out(bytes).map_err(|e| {
+            eprintln!("error: cannot write to standard output: {e}");
+            2
+        });
+    }
     output::write(target, bytes).map_err(|e| {
         eprintln!("error: cannot write {}: {e}", target.show());
         2
@@ -81,6 +87,7 @@ pub fn check(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> u8 
         };
         errors += run.diagnostics.iter().filter(|d| d.is_error()).count();
         warnings += run.diagnostics.iter().filter(|d| !d.is_error()).count();
+        report::verdict(u8::from(errors > 0 || (deny_warnings && warnings > 0)));
         match format {
             CheckFormat::Json => json_runs.push(report::json(&session, &run.diagnostics, run.files + run.maps)),
             CheckFormat::Sarif => sarif_results.extend(crate::annotate::sarif_results(&session, &run.diagnostics)),
@@ -188,14 +195,14 @@ pub fn explain(code: Option<&str>, list: bool) -> u8 {
         for info in all_codes() {
             list.push_str(&format!("{:<34} {}\n", info.code, info.title));
         }
-        let _ = std::io::stdout().lock().write_all(list.as_bytes());
+        let _ = report::out(list.as_bytes());
         return 0;
     };
     let wanted = if code.starts_with("oc::") { code.to_string() } else { format!("oc::{code}") };
     match all_codes().find(|i| i.code == wanted) {
         Some(info) => {
             let text = format!("{}: {}\n\n{}\n", info.code, info.title, info.explanation);
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            let _ = report::out(text.as_bytes());
             0
         }
         None => {

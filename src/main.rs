@@ -711,7 +711,7 @@ fn main() -> ExitCode {
             // Into memory first: a closed pipe (`| head`) is not an error worth a panic.
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "oc", &mut script);
-            let _ = std::io::Write::write_all(&mut std::io::stdout(), &script);
+            let _ = report::out(&script);
             0
         }
         Command::Forecast { matchup, format } => {

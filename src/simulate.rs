@@ -4,7 +4,7 @@
 //! merged parts) draws the counts: win rates with their intervals, rounds, units lost.
 
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use oc_engine::battle::{self, GameResult};
@@ -344,7 +344,7 @@ fn emit(target: Option<&oc_project::output::Target>, text: &str) -> Result<(), u
     match target {
         Some(target) => write_output(target, text.as_bytes()),
         None => {
-            let _ = std::io::stdout().write_all(text.as_bytes());
+            let _ = crate::report::out(text.as_bytes());
             Ok(())
         }
     }

@@ -330,9 +330,7 @@ fn report_run(session: &mut Session, target: &Path, clear: bool, why: &str, sinc
             let _ = writeln!(err, "[watch] {why}: {} is gone; still watching for it to come back", target.display());
             if format == Format::Json {
                 let value = report::merge_json(Vec::new());
-                let mut out = std::io::stdout().lock();
-                let _ = writeln!(out, "{value}");
-                let _ = out.flush();
+                let _ = report::out(format!("{value}\n").as_bytes());
             }
             return;
         }
@@ -341,9 +339,7 @@ fn report_run(session: &mut Session, target: &Path, clear: bool, why: &str, sinc
         Ok(run) => {
             if format == Format::Json {
                 let value = report::json(&*session, &run.diagnostics, run.files + run.maps);
-                let mut out = std::io::stdout().lock();
-                let _ = writeln!(out, "{value}");
-                let _ = out.flush();
+                let _ = report::out(format!("{value}\n").as_bytes());
             } else {
                 let style = style();
                 let reports = report::Reports::new(&*session);
