@@ -68,3 +68,82 @@ fn the_scenario_tutorial_checks_as_written_and_a_missing_oc_toml_is_named() {
     assert!(run.status.success(), "{}", text(&run.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A project with the map tutorial's map.
+fn map_project(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    write(&dir, "oc.toml", &guide_file("docs/tutorial-map.md", "oc.toml"));
+    write(&dir, "maps/crossing.map.toml", &guide_file("docs/tutorial-map.md", "maps/crossing.map.toml"));
+    dir
+}
+
+fn ok(dir: &Path, args: &[&str]) {
+    let run = oc(dir, args);
+    assert!(run.status.success(), "oc {}: {}", args.join(" "), text(&run.stderr));
+}
+
+/// Item 3: the map tutorial's commands keep `oc render`'s picture: the Foundry background has a
+/// name of its own, and no command replaces a picture another drew without `--force`.
+#[test]
+fn the_map_tutorial_keeps_its_picture_and_no_command_replaces_anothers() {
+    let dir = map_project("pictures");
+    ok(&dir, &["render", "maps/crossing.map.toml", "-o", "crossing.png"]);
+    let drawn = std::fs::read(dir.join("crossing.png")).unwrap();
+    ok(&dir, &["export", "foundry", "maps/crossing.map.toml", "-o", "crossing.json"]);
+    assert_eq!(std::fs::read(dir.join("crossing.png")).unwrap(), drawn, "the rendered picture was replaced");
+    let scene: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("crossing.json")).unwrap()).unwrap();
+    assert!(scene["background"]["src"].as_str().unwrap().ends_with("/crossing-background.png"), "{}", scene["background"]);
+    assert!(dir.join("crossing-background.png").is_file());
+    // Its own background again: replaced without --force.
+    ok(&dir, &["export", "foundry", "maps/crossing.map.toml", "-o", "crossing.json"]);
+    // A picture `oc render` drew where the background goes: refused, then replaced with --force.
+    ok(&dir, &["render", "maps/crossing.map.toml", "-o", "keep-background.png"]);
+    let rendered = std::fs::read(dir.join("keep-background.png")).unwrap();
+    let run = oc(&dir, &["export", "foundry", "maps/crossing.map.toml", "-o", "keep.json"]);
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(err.contains("keep-background.png exists and is not a picture `oc export foundry` drew"), "{err}");
+    assert_eq!(std::fs::read(dir.join("keep-background.png")).unwrap(), rendered);
+    ok(&dir, &["export", "foundry", "maps/crossing.map.toml", "-o", "keep.json", "--force"]);
+    assert_ne!(std::fs::read(dir.join("keep-background.png")).unwrap(), rendered);
+    // And the other way: `oc render` does not replace the background without --force.
+    let run = oc(&dir, &["render", "maps/crossing.map.toml", "-o", "crossing-background.png"]);
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Item 12: no writer writes over a source, not even with `--force`; a map `oc import tiled`
+/// wrote is its own the next time (replaced with `--force`).
+#[test]
+fn no_writer_writes_over_a_source_and_import_tiled_knows_its_own_maps() {
+    let dir = map_project("sources");
+    std::fs::copy(repo().join("scenarios/ide.oc"), dir.join("ide.oc")).unwrap();
+    std::fs::copy(repo().join("scenarios/maps/ide.map.toml"), dir.join("maps/ide.map.toml")).unwrap();
+    std::os::unix::fs::symlink("ide.oc", dir.join("notes.md")).unwrap();
+    let sources = ["ide.oc", "maps/ide.map.toml", "oc.toml", "notes.md", "IDE.OC"];
+    let before: Vec<Vec<u8>> = sources.iter().map(|s| std::fs::read(dir.join(s)).unwrap_or_default()).collect();
+    for source in sources {
+        let run = oc(&dir, &["fairness", "ide.oc", "--games", "2", "--readme", source]);
+        let err = text(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "--readme {source}: {err}");
+        assert!(err.contains("oc never writes into a source"), "--readme {source}: {err}");
+    }
+    ok(&dir, &["export", "tiled", "maps/crossing.map.toml", "-o", "crossing.tmx"]);
+    let run = oc(&dir, &["import", "tiled", "crossing.tmx", "-o", "maps/ide.map.toml", "--force"]);
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("is a map `oc import tiled` did not write: oc never writes over a source, not even with --force"),
+        "{err}"
+    );
+    let after: Vec<Vec<u8>> = sources.iter().map(|s| std::fs::read(dir.join(s)).unwrap_or_default()).collect();
+    assert!(before == after, "a source was written");
+    // Its own map: refused without --force (it may have been edited), replaced with it.
+    ok(&dir, &["import", "tiled", "crossing.tmx", "-o", "maps/imported.map.toml"]);
+    let run = oc(&dir, &["import", "tiled", "crossing.tmx", "-o", "maps/imported.map.toml"]);
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
+    assert!(text(&run.stderr).contains("pass --force to replace it"), "{}", text(&run.stderr));
+    ok(&dir, &["import", "tiled", "crossing.tmx", "-o", "maps/imported.map.toml", "--force"]);
+    ok(&dir, &["check", "maps/imported.map.toml"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
