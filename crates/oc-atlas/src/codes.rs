@@ -103,4 +103,11 @@ legend means: more often the symbol was mistyped or its entry forgotten. (A lege
 or overrides symbols, such as `\"~\" = \"Lake\"`, draws the rest with the rules' symbols without a \
 warning.)\n\nFix: add the symbol to `[legend]` with the terrain it stands for, or use a symbol the \
 legend has.";
+    OBJECTIVE_BEHIND_DOOR = "oc::atlas::objective_behind_door", "a seize or escape tile is reachable only through a door or a wall",
+"A warning: Foot units reach this objective only once a door is opened (with the tags or items \
+the door's terrain names in `opened_by`, such as Pick or a Master Key, from a tile next to it) or \
+a destructible wall is struck down. The message names the door or wall. Whether the scenario's \
+army has a unit that can open it is the scenario's check: where none can, the side cannot win \
+(`oc::scenario::unwinnable`).\n\nFix: nothing, if the door is the point; otherwise open a path, \
+or move the objective.";
 }

@@ -200,6 +200,33 @@ fn outside_legend(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// An objective that only a door or a destructible wall keeps Foot units from: a warning that
+/// names it and says how it opens (whether the scenario's army can is the scenario's check).
+fn behind(map: &Map, rules: &Rules, sources: &[Tile], targets: &[Tile]) -> Option<Diagnostic> {
+    let blockers = crate::blockers::blockers(map, rules, sources, targets);
+    let first = blockers.first()?;
+    let region = map.regions.iter().find(|r| r.tiles.iter().any(|(t, _)| targets.contains(t)))?;
+    let names: Vec<String> = blockers.iter().map(crate::blockers::Blocker::name).collect();
+    let mut d = Diagnostic::warning(
+        OBJECTIVE_BEHIND_DOOR,
+        region.name_span,
+        format!("Foot units reach `{}` only through {}", region.name, names.join(" or ")),
+    )
+    .with_label(format!("behind {}", first.name()));
+    for b in &blockers {
+        d = d.with_secondary(b.span, format!("{}: {}", b.name(), b.how()));
+    }
+    let help = if first.is_door() {
+        format!(
+            "a unit with {} opens it from a tile next to it; a scenario whose army has none cannot win by it (oc::scenario::unwinnable). Or open a path",
+            first.opened_by.join(" or ")
+        )
+    } else {
+        "a unit strikes it down on the way; to need no fight with the wall, open a path".to_string()
+    };
+    Some(d.with_help(help))
+}
+
 fn neighbours(t: Tile) -> [Tile; 4] {
     // Saturating: a tile written far off the map (reported elsewhere) must not overflow here.
     [
@@ -348,15 +375,15 @@ fn regions(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
         let who = from.iter().map(|z| format!("`{}`", z.name)).collect::<Vec<_>>().join(", ");
         let side = r.side.map_or("either side".to_string(), |s| format!("the {}", side_word(s)));
         match best(&foot) {
-            None => out.push(
+            None => out.push(behind(map, rules, &sources, &targets).unwrap_or_else(|| {
                 Diagnostic::error(
                     OBJECTIVE_UNREACHABLE,
                     r.name_span,
                     format!("no Foot unit of {side} can reach the {verb} tiles of `{}`", r.name),
                 )
                 .with_label(format!("unreachable from {who}"))
-                .with_help("open a path (closed doors and intact walls block it), or move the objective"),
-            ),
+                .with_help("open a path (closed doors and intact walls block it), or move the objective")
+            })),
             Some(foot_rounds) => {
                 if best(&cavalry).is_none() {
                     out.push(
