@@ -147,3 +147,121 @@ fn no_writer_writes_over_a_source_and_import_tiled_knows_its_own_maps() {
     ok(&dir, &["check", "maps/imported.map.toml"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Item 4: wins by `either A or B` are broken down by the alternative that won, in `oc
+/// simulate`'s report (human and JSON) and in `oc battle`'s summary; the counts add up.
+#[test]
+fn wins_by_an_or_are_broken_down_by_branch() {
+    let dir = repo();
+    let run = oc(&dir, &["simulate", "scenarios/jehanna-hall.oc", "--games", "24", "--seed", "1", "--format", "json"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let endings = report["endings"].as_object().unwrap();
+    let branches = report["endings_by_branch"].as_object().unwrap();
+    let either: Vec<(&String, &serde_json::Value)> = endings.iter().filter(|(k, _)| k.contains("wins: either")).collect();
+    assert!(!either.is_empty(), "no game was won by an `or` in 24: {endings:?}");
+    for (ending, n) in either {
+        let by = branches[ending].as_object().unwrap_or_else(|| panic!("no breakdown of `{ending}`: {branches:?}"));
+        let sum: u64 = by.values().map(|v| v.as_u64().unwrap()).sum();
+        assert_eq!(sum, n.as_u64().unwrap(), "{ending}: {by:?}");
+        for branch in by.keys() {
+            assert!(ending.contains(branch.as_str()), "`{branch}` is not an alternative of `{ending}`");
+        }
+    }
+    let human = oc(&dir, &["simulate", "scenarios/jehanna-hall.oc", "--games", "24", "--seed", "1"]);
+    let out = text(&human.stdout);
+    assert!(out.lines().any(|l| l.trim_start().split_whitespace().nth(1) == Some("by")), "{out}");
+    // One battle: its summary says which alternative won.
+    let games: Vec<u64> = (1..40).collect();
+    let won_by = games.iter().find_map(|seed| {
+        let run = oc(&dir, &["battle", "scenarios/jehanna-hall.oc", "--seed", &seed.to_string()]);
+        let err = text(&run.stderr);
+        err.contains("wins after").then_some(err).filter(|e| e.contains("either"))
+    });
+    let err = won_by.expect("a game won by an `or` in 40 seeds");
+    assert!(err.contains("; won by "), "{err}");
+}
+
+/// Item 5: an objective only a door keeps Foot units from names the door and how it opens: a
+/// warning on the map; in a scenario, an error only where no unit of the side could open it.
+#[test]
+fn an_objective_behind_a_door_names_the_door() {
+    let dir = scratch("door");
+    write(&dir, "oc.toml", "[project]\nname = \"door\"\n");
+    let map = "name = \"Door\"\nwidth = 6\nheight = 3\nrows = [\"...###\", \"...DT#\", \"...###\"]\n\n\
+               [[regions]]\nname = \"start\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\nunits = 2\n\n\
+               [[regions]]\nname = \"home\"\nkind = \"deployment\"\nside = \"defender\"\ntiles = [[2, 0], [2, 2]]\nunits = 2\n\n\
+               [[regions]]\nname = \"throne\"\nkind = \"seize\"\nside = \"attacker\"\ntiles = [[4, 1]]\n\n[[doors]]\nat = [3, 1]\n";
+    write(&dir, "door.map.toml", map);
+    let run = oc(&dir, &["check", "door.map.toml"]);
+    let err = text(&run.stderr);
+    assert!(run.status.success(), "a door is no error on the map: {err}");
+    assert!(err.contains("Foot units reach `throne` only through the door at [3, 1]"), "{err}");
+    assert!(err.contains("it opens with Pick or MasterKey from a tile next to it"), "{err}");
+    // A scenario whose attacker may field Fighters only, and no item opens it: the error names
+    // the door; with the standard roster (Thieves pick locks, Master Keys exist) it can win.
+    let scenario = |only: &str| {
+        format!(
+            "scenario Keep {{\n    map \"door.map.toml\"\n    attacker {{\n        zone \"start\"\n        war_chest 5000\n        units 1..2\n        grant Leader to 1\n{only}        win seize \"throne\"\n    }}\n    defender {{\n        zone \"home\"\n        war_chest 5000\n        units 1..2\n        win rout all\n    }}\n}}\n"
+        )
+    };
+    write(&dir, "keep.oc", &scenario(""));
+    let run = oc(&dir, &["check", "keep.oc"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let err = text(&run.stderr);
+    assert!(!err.contains("cannot win"), "{err}");
+    write(&dir, "keep.oc", &scenario("        allow classes Fighter\n        allow items IronSword\n"));
+    let run = oc(&dir, &["check", "keep.oc"]);
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(
+            "Foot units reach `throne` from `start` only through the door at [3, 1], which opens with MasterKey or Pick"
+        ),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Item 10: the guide counts the shipped scenarios right ("nine" when there were 14).
+#[test]
+fn the_guide_counts_the_shipped_scenarios() {
+    let words = [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ];
+    let shipped = common::shipped_scenarios().len();
+    let mut counted = 0;
+    for page in ["README.md", "docs/tutorial-scenario.md", "docs/introduction.md", "docs/commands.md", "scenarios/README.md"] {
+        let md = std::fs::read_to_string(repo().join(page)).unwrap().to_lowercase();
+        let tokens: Vec<&str> = md.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+        for pair in tokens.windows(3) {
+            let n = words.iter().position(|w| *w == pair[0]).or_else(|| pair[0].parse().ok());
+            // "N scenarios" or "N shipped scenarios".
+            if let Some(n) = n.filter(|_| pair[1] == "scenarios" || (pair[1] == "shipped" && pair[2] == "scenarios")) {
+                assert_eq!(n, shipped, "{page} says {} scenarios; {shipped} ship", pair[0]);
+                counted += 1;
+            }
+        }
+    }
+    assert!(counted > 0, "the guide no longer counts the scenarios");
+}

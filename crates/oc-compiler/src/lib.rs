@@ -12,6 +12,7 @@ mod check;
 pub mod codes;
 mod context;
 mod dice;
+mod elsewhere;
 mod expr;
 mod fog;
 mod hints;
@@ -294,6 +295,13 @@ impl Workspace {
     /// the one a compilation that parsed everything up front gives. Smaller files' trees are
     /// parsed once and kept.
     pub fn compile_ids(&mut self, host: &mut dyn Host, roots: &[FileId]) -> Compilation {
+        let mut compilation = self.compile_rounds(host, roots);
+        elsewhere::point(self, host, &mut compilation);
+        compilation
+    }
+
+    /// [`Workspace::compile_ids`] before unknown names are pointed at the files defining them.
+    fn compile_rounds(&mut self, host: &mut dyn Host, roots: &[FileId]) -> Compilation {
         let known = self.files.len();
         // Each round parses up front the pieces the rounds before misread (each adds some, so
         // this ends); past a few rounds, every piece.
@@ -407,6 +415,7 @@ impl Workspace {
             }
             files.extend(maps);
             partial.armies = scenario::check_armies(&army_defs, &partial, &lowered, &mut diagnostics);
+            scenario::check_rout_targets(&scenario_defs, &partial.armies, &mut diagnostics);
             partial.scenarios = lowered.into_iter().map(|l| l.model).collect();
         }
         // A name whose definition could not be read is not also "unknown" where it is used:
@@ -530,6 +539,16 @@ impl Workspace {
     /// Suggests a file the host says the project has (else one read so far), in a fixed order,
     /// so the same tree always gets the same help whatever was read before.
     fn similar_path_help(&self, host: &dyn Host, target: &str) -> String {
+        // `import "std:ratngs"`: the built-in rulesets are the standard library's top files.
+        if let Some(name) = target.strip_prefix(stdlib::PREFIX).and_then(|n| n.strip_suffix(".oc")) {
+            let builtin: Vec<&str> =
+                stdlib::FILES.iter().filter_map(|(p, _)| p.strip_suffix(".oc")).filter(|p| !p.contains('/')).collect();
+            let all = builtin.iter().map(|b| format!("`std:{b}`")).collect::<Vec<_>>().join(", ");
+            return match oc_diag::did_you_mean(name, builtin.iter().copied()) {
+                Some(s) => format!("did you mean `std:{s}`? the standard library's rulesets are {all}"),
+                None => format!("the standard library's rulesets are {all}"),
+            };
+        }
         let mut names: Vec<String> = host.candidates();
         if names.is_empty() {
             names = self.by_path.keys().filter(|p| !p.starts_with(stdlib::PREFIX)).cloned().collect();
