@@ -71,6 +71,8 @@ pub struct RenderArgs<'a> {
     pub reach: Option<&'a str>,
     pub heat: Option<HeatSide>,
     pub class: Option<&'a str>,
+    /// The rules `--class` is looked up in (a built-in name or `.oc` files).
+    pub ruleset: Option<&'a str>,
 }
 
 fn parse_tile(s: &str) -> Option<oc_atlas::Tile> {
@@ -145,22 +147,34 @@ fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> R
         }
         return Ok(None);
     }
+    // The class's rules: `--ruleset`; else the map's own, or, for a class they lack, the
+    // project's (oc.toml's `ruleset`) — a home-brew class on a map of the standard game.
+    let engine = match (args.ruleset, args.class) {
+        (Some(r), _) => crate::play::load_engine(Some(r))?,
+        (None, Some(c)) if rules.class(c).is_none() => match crate::play::project_engine().filter(|e| e.rules.class(c).is_some())
+        {
+            Some(e) => e,
+            None => oc_engine::Engine::new(rules.clone()).map_err(|e| {
+                eprintln!("error: the rules cannot run: {e}");
+                1u8
+            })?,
+        },
+        _ => oc_engine::Engine::new(rules.clone()).map_err(|e| {
+            eprintln!("error: the rules cannot run: {e}");
+            1u8
+        })?,
+    };
     let class = match args.class {
         None => None,
-        Some(c) if rules.class(c).is_some() => Some(c),
+        Some(c) if engine.rules.class(c).is_some() => Some(c),
         Some(c) => {
-            let hint = oc_diag::did_you_mean(c, rules.classes.iter().map(|k| k.name.as_str()));
-            eprintln!(
-                "error: no class `{c}` in the map's rules{}",
-                hint.map(|h| format!("; did you mean `{h}`?")).unwrap_or_default()
-            );
+            let hint = oc_diag::did_you_mean(c, engine.rules.classes.iter().map(|k| k.name.as_str()));
+            let whose = if args.ruleset.is_some() { "--ruleset's rules" } else { "the map's rules or the project's `ruleset`" };
+            eprintln!("error: no class `{c}` in {whose}{}", hint.map(|h| format!("; did you mean `{h}`?")).unwrap_or_default());
+            eprintln!("help: pass `--ruleset FILE.oc` with the file that defines it");
             return Err(1);
         }
     };
-    let engine = oc_engine::Engine::new(rules.clone()).map_err(|e| {
-        eprintln!("error: the rules cannot run: {e}");
-        1u8
-    })?;
     if let Some(at) = args.reach {
         let Some(from) = parse_tile(at).filter(|t| map.in_bounds(*t)) else {
             eprintln!("error: --reach {at}: give a square of the map as X,Y (0,0 to {},{})", map.width - 1, map.height - 1);

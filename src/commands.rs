@@ -77,7 +77,7 @@ pub fn check(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> u8 
     let mut json_runs = Vec::new();
     let mut sarif_results = Vec::new();
     for project in &projects {
-        let mut session = Session::new(PathBuf::new());
+        let mut session = Session::new(PathBuf::new()).without_models();
         let run = match session.run(project) {
             Ok(run) => run,
             Err(e) => {
@@ -130,6 +130,34 @@ pub fn summary(run: &Outcome, took: std::time::Duration) -> String {
     )
 }
 
+/// When the project's files, each compiled on its own (as `oc check` does), use more than one
+/// ruleset: says which files use which and how to build each; `Some(1)` then.
+fn several_rulesets(project: &Project, paths: &[PathBuf]) -> Option<u8> {
+    let mut by_ruleset: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new();
+    for file in &project.files {
+        let mut host = DiskHost::for_project(project);
+        let (c, _) = Workspace::new().compile(&mut host, std::slice::from_ref(file));
+        let name = c.rules.as_ref().or(c.partial.as_ref()).map(|r| r.ruleset.name.clone())?;
+        by_ruleset.entry(name).or_default().push(file.clone());
+    }
+    if by_ruleset.len() < 2 {
+        return None;
+    }
+    let shown = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ");
+    eprintln!("error: the files of {shown} use {} rulesets, and one `oc build` writes one ruleset's rules:", by_ruleset.len());
+    for (ruleset, files) in &by_ruleset {
+        eprintln!("  {ruleset}: {}", files.join(", "));
+    }
+    let (ruleset, files) = by_ruleset.iter().next()?;
+    let example = project.root.join(files.first()?);
+    let example = example.strip_prefix(std::env::current_dir().ok()?).map_or(example.clone(), Path::to_path_buf);
+    eprintln!(
+        "help: build each ruleset's files on their own, such as `oc build {} -o {ruleset}.json`; `oc check {shown}` checks them all",
+        example.display()
+    );
+    Some(1)
+}
+
 pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
     let project = if paths.is_empty() {
         Project { root: PathBuf::from("."), ..Project::default() }
@@ -156,6 +184,13 @@ pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
     if let Some((path, reason)) = unreadable.first() {
         eprintln!("error: {path}: {reason}");
         return 1;
+    }
+    // Files of several rulesets (`oc build scenarios`): one error that says how, not the
+    // cascade of one compilation holding them all.
+    if project.files.len() > 1 && compilation.diagnostics.iter().any(|d| d.code == oc_compiler::codes::MULTIPLE_RULESETS) {
+        if let Some(code) = several_rulesets(&project, paths) {
+            return code;
+        }
     }
     let style = style();
     let reports = report::Reports::new(&workspace);

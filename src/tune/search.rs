@@ -193,7 +193,11 @@ impl<'a> Tuner<'a> {
     /// same toward the defender) for the rung nearest 50%.
     pub fn bisect(&mut self, up: &[Setting], down: &[Setting], name: &str) -> Result<Setting, Failure> {
         let Some(start) = up.first().cloned() else { return Err(Failure("an empty ladder".into())) };
-        let first = match self.probe(&start, &format!("{name} +0"))? {
+        // Time limits are said as themselves (`rounds 21`), as the table read off one run says
+        // them; other ladders by the rung (`army size +2`).
+        let rounds = name == "rounds";
+        let first_label = if rounds { format!("rounds {}", limit_word(start.rounds)) } else { format!("{name} +0") };
+        let first = match self.probe(&start, &first_label)? {
             Some(v) => v,
             None => return Err(Failure("the scenario as written does not check clean".into())),
         };
@@ -202,7 +206,10 @@ impl<'a> Tuner<'a> {
             Verdict::Below => (up, "+"),
             Verdict::Above => (down, "-"),
         };
-        let label = |k: usize| format!("{name} {sign}{k}");
+        let label = |k: usize| match rungs.get(k).filter(|_| rounds) {
+            Some(r) => format!("rounds {}", limit_word(r.rounds)),
+            None => format!("{name} {sign}{k}"),
+        };
         // Gallop away from the start until the verdict turns, then bisect between.
         let (mut a, mut end, mut step) = (0usize, rungs.len(), 1usize);
         let mut b = None;
@@ -227,7 +234,7 @@ impl<'a> Tuner<'a> {
         }
         let Some(mut b) = b else {
             self.notes
-                .push((None, format!("{name}: the ladder ends at {sign}{a} with the interval still on the same side of 50%")));
+                .push((None, format!("{}: the ladder ends there with the interval still on the same side of 50%", label(a))));
             return Ok(rungs.get(a).cloned().unwrap_or(start));
         };
         while b > a + 1 {
@@ -245,7 +252,26 @@ impl<'a> Tuner<'a> {
         let n = self.score(&ra).games.max(self.score(&rb).games);
         let sa = self.measure(&ra, n)?.unwrap_or_default();
         let sb = self.measure(&rb, n)?.unwrap_or_default();
-        Ok(if (sb.rate() - 0.5).abs() < (sa.rate() - 0.5).abs() { rb } else { ra })
+        let chosen = if (sb.rate() - 0.5).abs() < (sa.rate() - 0.5).abs() { rb } else { ra };
+        self.cliff(&chosen, [(label(a), sa), (label(b), sb)]);
+        Ok(chosen)
+    }
+
+    /// A note when the neighbours of a suggestion are far apart (a cliff: 0% at 5 rounds, 55%
+    /// at 6, 81% at 7): the suggestion is on a knife's edge, and a small change to the armies,
+    /// the AI or the seed moves the result far.
+    fn cliff(&mut self, chosen: &Setting, neighbours: [(String, Score); 2]) {
+        let [(la, sa), (lb, sb)] = neighbours;
+        if (sa.rate() - sb.rate()).abs() >= CLIFF {
+            self.notes.push((
+                Some(chosen.clone()),
+                format!(
+                    "a cliff: the attacker wins {:.0}% at {la} and {:.0}% at {lb}; the suggestion sits on a steep step, where a small change to the armies, the AI or the seed moves the result far (a knob with finer steps, such as war-chest, may find a steadier one)",
+                    sa.rate() * 100.0,
+                    sb.rate() * 100.0
+                ),
+            ));
+        }
     }
 
     /// The time limit from `start`'s: the nearest to 50% of every limit from the lowest that
@@ -329,6 +355,14 @@ impl<'a> Tuner<'a> {
                 da.total_cmp(&db).then(ra.abs_diff(current).cmp(&rb.abs_diff(current)))
             })
             .map_or(current, |(r, _)| *r);
+        // The neighbours of the limit chosen: a cliff between them is worth a note.
+        // (At an end of the range read, the limit itself stands for the missing neighbour.)
+        let at = |r: u32| scores.iter().find(|(x, _)| *x == r).map(|(_, s)| (r, *s));
+        let below = best.checked_sub(1).and_then(at).or_else(|| at(best));
+        let above = at(best + 1).or_else(|| at(best));
+        if let (Some((rb, sb)), Some((ra, sa))) = (below, above) {
+            self.cliff(&with(best), [(format!("rounds {rb}"), sb), (format!("rounds {ra}"), sa)]);
+        }
         let n = self.score(&longest).games;
         eprintln!("  rounds {lo} to {hi}, read off {n} games played to {hi} rounds:");
         for (r, s) in &scores {
@@ -386,6 +420,14 @@ impl<'a> Tuner<'a> {
         self.games.insert(chosen.games_key(), derived);
         Ok(Some(Read::Chosen(chosen)))
     }
+}
+
+/// How far apart (in win rate) the neighbours of a suggestion may be before it is called a cliff.
+const CLIFF: f64 = 0.3;
+
+/// A time limit as the report says it.
+fn limit_word(r: Option<u32>) -> String {
+    r.map_or("none".to_string(), |n| n.to_string())
 }
 
 /// What one run to the longest limit found.

@@ -306,8 +306,18 @@ impl oc_compiler::Host for DiskHost {
         Ok(self.decode(path, bytes))
     }
 
+    /// Every `.oc` file of the project, not only those named (`oc check campaign/ide.oc` still
+    /// finds `rules/duelist.oc`): asked only when a name or an import is missing.
     fn candidates(&self) -> Vec<String> {
-        self.files.clone()
+        let mut all = self.files.clone();
+        if let Ok(projects) = discover(&[self.root().to_path_buf()]) {
+            for p in projects.into_iter().filter(|p| p.root == self.root()) {
+                all.extend(p.files);
+            }
+        }
+        all.sort();
+        all.dedup();
+        all
     }
 
     fn root_note(&self, climbs: usize) -> Option<(String, String)> {
