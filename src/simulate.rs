@@ -8,6 +8,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use oc_engine::battle::{self, GameResult};
+use oc_engine::Engine;
 use oc_model::{Outcome, SideId};
 use oc_project::limits::MAX_LOG_BYTES;
 use oc_project::output::Kind;
@@ -152,32 +153,48 @@ pub fn simulate(file: &Path, game: Game, run: Run, outputs: Outputs) -> u8 {
         return 2;
     }
     let armies = [&setup.armies[0], &setup.armies[1]];
-    // Games stream into counts: memory does not grow with the number of games.
-    let mut tally = (0..run.games)
-        .into_par_iter()
-        .filter(mine)
-        .map(|g| {
-            let r = game.ais.controllers().map_err(battle::BattleError).and_then(|mut ai| {
-                // Which alternative of an `or` won is asked of the battle at its end.
-                let mut branch = None;
-                let mut watch = |b: &battle::Battle<'_>| {
-                    if b.outcome.is_some() {
-                        branch = b.winning_branch();
-                    }
-                };
-                let seed = game_seed(run.seed, g);
-                battle::play_watched(&setup.engine, &setup.scenario, &setup.map, armies, seed, &mut ai, &mut watch)
-                    .map(|(r, _)| (r, branch))
-            });
-            if let Some(b) = &bar {
-                b.inc(1);
-            }
-            match r {
-                Ok((r, branch)) => Tally::of(&r, branch),
-                Err(e) => Tally { failure: Some(e.0), ..Tally::default() },
-            }
-        })
-        .reduce(Tally::default, Tally::merge);
+    // Games stream into counts, a chunk at a time, each chunk with an engine of its own: the
+    // engine's caches (units, exchanges) fill as games go, so one engine for ten million games
+    // grew to its caches' caps; a fresh one every chunk keeps memory flat (same results: a
+    // cached value is the one worked out, bit for bit).
+    let mut tally = Tally::default();
+    let mut start = 0u64;
+    while start < run.games && tally.failure.is_none() {
+        let end = start.saturating_add(GAMES_PER_ENGINE).min(run.games);
+        let chunk = start..end;
+        start = end;
+        if !chunk.clone().any(|g| mine(&g)) {
+            continue;
+        }
+        let fresh = Engine::new(setup.engine.rules.clone()).ok();
+        let engine = fresh.as_ref().unwrap_or(&setup.engine);
+        let part = chunk
+            .into_par_iter()
+            .filter(mine)
+            .map(|g| {
+                let r = game.ais.controllers().map_err(battle::BattleError).and_then(|mut ai| {
+                    // Which alternative of an `or` won is asked of the battle at its end.
+                    let mut branch = None;
+                    let mut watch = |b: &battle::Battle<'_>| {
+                        if b.outcome.is_some() {
+                            branch = b.winning_branch();
+                        }
+                    };
+                    let seed = game_seed(run.seed, g);
+                    battle::play_watched(engine, &setup.scenario, &setup.map, armies, seed, &mut ai, &mut watch)
+                        .map(|(r, _)| (r, branch))
+                });
+                if let Some(b) = &bar {
+                    b.inc(1);
+                }
+                match r {
+                    Ok((r, branch)) => Tally::of(&r, branch),
+                    Err(e) => Tally { failure: Some(e.0), ..Tally::default() },
+                }
+            })
+            .reduce(Tally::default, Tally::merge);
+        tally = tally.merge(part);
+    }
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
@@ -423,6 +440,9 @@ fn report(h: &Header, tally: &Tally, format: Format) -> String {
         }
     }
 }
+
+/// Games played with one engine (see the loop in [`simulate`]).
+const GAMES_PER_ENGINE: u64 = 1024;
 
 /// What a simulation keeps of each game, summed. Summing is order-free, so shards merge to
 /// exactly the whole run's counts.

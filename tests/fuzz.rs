@@ -536,9 +536,25 @@ fn save_crash(kind: Kind, bytes: &[u8], why: &str, path: &str) -> PathBuf {
     path
 }
 
+/// A thread's CPU time (user and system) from its `stat` file (clock ticks at 100 Hz, the
+/// value Linux reports to user space whatever the kernel's own tick).
+fn thread_cpu(stat: &Path) -> Option<Duration> {
+    let text = std::fs::read_to_string(stat).ok()?;
+    // The command name (field 2) may hold spaces: the fields after it start past its `)`.
+    let rest = text.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // Fields 14 and 15 of the file (utime, stime) are the 12th and 13th after the name.
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
 /// What the watchdog sees of the case in progress.
 struct Current {
     started: Instant,
+    /// The worker thread's CPU time when the case started (see [`thread_cpu`]).
+    cpu_at_start: Option<Duration>,
+    /// The worker thread's `/proc/self/task/TID/stat`, where the system has one.
+    worker_stat: Option<PathBuf>,
     kind: Kind,
     path: String,
     input: Vec<u8>,
@@ -553,6 +569,8 @@ fn fuzz(seed: u64, secs: u64) -> u64 {
     let dict = Arc::new(dictionary(&fixed.corpus));
     let current = Arc::new(Mutex::new(Current {
         started: Instant::now(),
+        cpu_at_start: None,
+        worker_stat: None,
         kind: Kind::Oc,
         path: String::new(),
         input: Vec::new(),
@@ -594,6 +612,11 @@ fn fuzz(seed: u64, secs: u64) -> u64 {
                 };
                 if let Ok(mut c) = current.lock() {
                     c.started = Instant::now();
+                    if c.worker_stat.is_none() {
+                        // `/proc/thread-self` is `/proc/PID/task/TID`: where the watchdog reads this thread's CPU time.
+                        c.worker_stat = std::fs::canonicalize("/proc/thread-self").ok().map(|p| p.join("stat"));
+                    }
+                    c.cpu_at_start = c.worker_stat.as_deref().and_then(thread_cpu);
                     c.kind = kind;
                     c.path.clone_from(&path);
                     c.input.clone_from(&bytes);
@@ -622,7 +645,16 @@ fn fuzz(seed: u64, secs: u64) -> u64 {
         if c.done {
             break;
         }
-        if c.started.elapsed() > Duration::from_secs(HANG_SECS) {
+        // A hang is a case that has worked HANG_SECS of CPU time (a busy machine can starve a
+        // case of the CPU for longer than that without its being slow), or that has waited ten
+        // times that (a deadlock uses no CPU).
+        let cpu = c.worker_stat.as_deref().and_then(thread_cpu).zip(c.cpu_at_start).map(|(now, at)| now.saturating_sub(at));
+        let wall = c.started.elapsed();
+        let hung = match cpu {
+            Some(cpu) => cpu > Duration::from_secs(HANG_SECS) || wall > Duration::from_secs(10 * HANG_SECS),
+            None => wall > Duration::from_secs(HANG_SECS),
+        };
+        if hung {
             let saved = save_crash(c.kind, &c.input, "hang", &c.path);
             panic!("a case ran over {HANG_SECS} s after {} cases (seed {seed}); saved as {}", c.cases, saved.display());
         }
