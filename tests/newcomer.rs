@@ -265,3 +265,23 @@ fn the_guide_counts_the_shipped_scenarios() {
     }
     assert!(counted > 0, "the guide no longer counts the scenarios");
 }
+
+/// Item 9: `oc tune` warns when the neighbours of its suggestion are far apart (a cliff), says
+/// each note once, and says time limits as themselves (`rounds 8`, never `rounds -1`).
+#[test]
+fn tune_warns_of_a_cliff_says_each_note_once_and_rounds_as_themselves() {
+    let run = oc(&repo(), &["tune", "scenarios/ide.oc", "--knob", "rounds", "--games", "100"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let (out, err) = (text(&run.stdout), text(&run.stderr));
+    assert!(out.contains("note: a cliff: the attacker wins 63% at rounds 9, but 36% at rounds 8"), "{out}");
+    let notes: Vec<&str> = out.lines().filter(|l| l.trim_start().starts_with("note:")).collect();
+    let mut unique = notes.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(notes.len(), unique.len(), "a note is said twice:\n{out}");
+    assert_eq!(notes.iter().filter(|n| n.contains("reads the time limit")).count(), 1, "{out}");
+    for line in out.lines().chain(err.lines()) {
+        let relative = line.split("rounds ").skip(1).any(|rest| rest.starts_with('+') || rest.starts_with('-'));
+        assert!(!relative, "a time limit said relative to another: {line}");
+    }
+}

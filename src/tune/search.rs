@@ -68,6 +68,9 @@ pub struct Tuner<'a> {
     pub warnings: usize,
     /// Games played in all (each once, however many settings share it).
     pub played: u64,
+    /// The AI was seen to read the time limit: limits are no longer read off longer games (each
+    /// try would play the longest games for nothing).
+    clock_read: bool,
     /// What the search did, for the report: each with the setting it is about (its time limit
     /// read off longer games), or none when it is about the whole search.
     pub notes: Vec<(Option<Setting>, String)>,
@@ -97,6 +100,7 @@ impl<'a> Tuner<'a> {
             cap,
             warnings,
             played: 0,
+            clock_read: false,
             notes: Vec::new(),
             compiled: HashMap::new(),
             games: HashMap::new(),
@@ -252,26 +256,30 @@ impl<'a> Tuner<'a> {
         let n = self.score(&ra).games.max(self.score(&rb).games);
         let sa = self.measure(&ra, n)?.unwrap_or_default();
         let sb = self.measure(&rb, n)?.unwrap_or_default();
-        let chosen = if (sb.rate() - 0.5).abs() < (sa.rate() - 0.5).abs() { rb } else { ra };
-        self.cliff(&chosen, [(label(a), sa), (label(b), sb)]);
-        Ok(chosen)
+        let b_nearer = (sb.rate() - 0.5).abs() < (sa.rate() - 0.5).abs();
+        let (chosen, other) = if b_nearer { ((rb, label(b), sb), (label(a), sa)) } else { ((ra, label(a), sa), (label(b), sb)) };
+        self.cliff((&chosen.0, &chosen.1, chosen.2), &[other]);
+        Ok(chosen.0)
     }
 
     /// A note when the neighbours of a suggestion are far apart (a cliff: 0% at 5 rounds, 55%
     /// at 6, 81% at 7): the suggestion is on a knife's edge, and a small change to the armies,
     /// the AI or the seed moves the result far.
-    fn cliff(&mut self, chosen: &Setting, neighbours: [(String, Score); 2]) {
-        let [(la, sa), (lb, sb)] = neighbours;
-        if (sa.rate() - sb.rate()).abs() >= CLIFF {
-            self.notes.push((
-                Some(chosen.clone()),
-                format!(
-                    "a cliff: the attacker wins {:.0}% at {la} and {:.0}% at {lb}; the suggestion sits on a steep step, where a small change to the armies, the AI or the seed moves the result far (a knob with finer steps, such as war-chest, may find a steadier one)",
-                    sa.rate() * 100.0,
-                    sb.rate() * 100.0
-                ),
-            ));
+    fn cliff(&mut self, chosen: (&Setting, &str, Score), neighbours: &[(String, Score)]) {
+        let (setting, label, score) = chosen;
+        let steep = neighbours.iter().any(|(_, s)| (s.rate() - score.rate()).abs() >= CLIFF);
+        if !steep {
+            return;
         }
+        let around: Vec<String> = neighbours.iter().map(|(l, s)| format!("{:.0}% at {l}", s.rate() * 100.0)).collect();
+        self.notes.push((
+            Some(setting.clone()),
+            format!(
+                "a cliff: the attacker wins {:.0}% at {label}, but {}: the suggestion sits on a steep step, where a small change to the armies, the AI or the seed moves the result far (a knob with finer steps, such as war-chest, may find a steadier one)",
+                score.rate() * 100.0,
+                around.join(" and ")
+            ),
+        ));
     }
 
     /// The time limit from `start`'s: the nearest to 50% of every limit from the lowest that
@@ -318,11 +326,20 @@ impl<'a> Tuner<'a> {
     /// limit's. Checked on the first games against games played to the chosen limit; `None`
     /// when they differ (an AI that reads the clock), and the caller probes limit by limit.
     fn rounds_from_one_run(&mut self, start: &Setting, lo: u32, hi: u32, may_extend: bool) -> Result<Option<Read>, Failure> {
+        if self.clock_read {
+            return Ok(None);
+        }
         let with = |r: u32| Setting { rounds: Some(r), ..start.clone() };
         // Who wins when the clock runs out: the scenario's `then` (a side that wins by surviving
         // the time limit is that side, or `derivable` said no).
         let time_up = self.base.model.on_time_limit;
         let longest = with(hi);
+        // A few games first, at a limit halfway: an AI that reads the clock shows it at once,
+        // before hundreds of games are played to the longest limit for nothing.
+        let mid = lo + (hi - lo) / 2;
+        if mid < hi && self.clock_is_read(start, mid, hi, PRECHECK_GAMES)? {
+            return Ok(None);
+        }
         let mut scores: Vec<(u32, Score)> = Vec::new();
         for n in looks(self.cap) {
             if self.measure(&longest, n)?.is_none() {
@@ -358,10 +375,14 @@ impl<'a> Tuner<'a> {
         // The neighbours of the limit chosen: a cliff between them is worth a note.
         // (At an end of the range read, the limit itself stands for the missing neighbour.)
         let at = |r: u32| scores.iter().find(|(x, _)| *x == r).map(|(_, s)| (r, *s));
-        let below = best.checked_sub(1).and_then(at).or_else(|| at(best));
-        let above = at(best + 1).or_else(|| at(best));
-        if let (Some((rb, sb)), Some((ra, sa))) = (below, above) {
-            self.cliff(&with(best), [(format!("rounds {rb}"), sb), (format!("rounds {ra}"), sa)]);
+        if let Some((_, chosen)) = at(best) {
+            let near: Vec<(String, Score)> = [best.checked_sub(1), Some(best + 1)]
+                .into_iter()
+                .flatten()
+                .filter_map(at)
+                .map(|(r, s)| (format!("rounds {r}"), s))
+                .collect();
+            self.cliff((&with(best), &format!("rounds {best}"), chosen), &near);
         }
         let n = self.score(&longest).games;
         eprintln!("  rounds {lo} to {hi}, read off {n} games played to {hi} rounds:");
@@ -372,30 +393,8 @@ impl<'a> Tuner<'a> {
         // longest games' beginnings, and end as they were read.
         let check = if best < hi { best } else { hi.saturating_sub(1) };
         if check >= lo {
-            let direct =
-                self.arena(&with(check)).map_err(|_| Failure("a time limit that checked clean no longer does".into()))?;
-            let long = self.arena(&longest).map_err(|_| Failure("the longest time limit no longer checks clean".into()))?;
             let count = n.min(20);
-            let seed = self.seed;
-            let (direct, long) = (&*direct, &*long);
-            // For each game: whether it was read right (played twice, in parallel).
-            let agree: Vec<bool> = (0..count)
-                .into_par_iter()
-                .map(|g| {
-                    let (d, dlog) = direct.game(seed, g)?;
-                    let (l, llog) = long.game(seed, g)?;
-                    let read = if l.rounds <= check { l.outcome } else { time_up };
-                    let shared = dlog.len().saturating_sub(1);
-                    Ok(read == d.outcome && dlog.get(..shared) == llog.get(..shared))
-                })
-                .collect::<Result<_, String>>()
-                .map_err(Failure)?;
-            self.played += 2 * count;
-            if let Some(g) = agree.iter().position(|ok| !ok) {
-                let why = format!(
-                    "rounds: game {g} played to {check} rounds is not the beginning of the same game played to {hi} (the AI reads the time limit); each limit was played on its own"
-                );
-                self.notes.push((None, why));
+            if self.clock_is_read(start, check, hi, count)? {
                 return Ok(None);
             }
             let how = format!(
@@ -420,10 +419,49 @@ impl<'a> Tuner<'a> {
         self.games.insert(chosen.games_key(), derived);
         Ok(Some(Read::Chosen(chosen)))
     }
+
+    /// Whether games played to `check` rounds are not the beginnings of the same games played
+    /// to `hi` (the first `count` of each, in parallel): the AI reads the time limit. Said once
+    /// in the notes, and remembered.
+    fn clock_is_read(&mut self, start: &Setting, check: u32, hi: u32, count: u64) -> Result<bool, Failure> {
+        let with = |r: u32| Setting { rounds: Some(r), ..start.clone() };
+        let time_up = self.base.model.on_time_limit;
+        let direct = self.arena(&with(check)).map_err(|_| Failure("a time limit that checked clean no longer does".into()))?;
+        let long = self.arena(&with(hi)).map_err(|_| Failure("the longest time limit no longer checks clean".into()))?;
+        let seed = self.seed;
+        let (direct, long) = (&*direct, &*long);
+        // For each game: whether it was read right (played twice, in parallel).
+        let agree: Vec<bool> = (0..count)
+            .into_par_iter()
+            .map(|g| {
+                let (d, dlog) = direct.game(seed, g)?;
+                let (l, llog) = long.game(seed, g)?;
+                let read = if l.rounds <= check { l.outcome } else { time_up };
+                let shared = dlog.len().saturating_sub(1);
+                Ok(read == d.outcome && dlog.get(..shared) == llog.get(..shared))
+            })
+            .collect::<Result<_, String>>()
+            .map_err(Failure)?;
+        self.played += 2 * count;
+        let Some(g) = agree.iter().position(|ok| !ok) else { return Ok(false) };
+        self.clock_read = true;
+        self.notes.push((
+            None,
+            format!(
+                "rounds: the AI reads the time limit (game {g} played to {check} rounds is not the beginning of the same game played to {hi}), so each limit was played on its own"
+            ),
+        ));
+        Ok(true)
+    }
 }
 
-/// How far apart (in win rate) the neighbours of a suggestion may be before it is called a cliff.
-const CLIFF: f64 = 0.3;
+/// Games played twice (to a limit halfway and to the longest) before a time limit is read off
+/// the longest games.
+const PRECHECK_GAMES: u64 = 8;
+
+/// How far (in win rate) a neighbouring setting may be from a suggestion before the step
+/// between them is called a cliff.
+const CLIFF: f64 = 0.25;
 
 /// A time limit as the report says it.
 fn limit_word(r: Option<u32>) -> String {
