@@ -190,15 +190,22 @@ fn import_tiled_writes_a_new_map_and_replaces_one_only_with_force() {
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
     let first = std::fs::read_to_string(&out).unwrap();
     assert!(first.contains("name = \"Grado Keep\""), "{first}");
-    // The map is the user's now: not replaced without --force, replaced with it.
-    std::fs::write(&out, "# my edits\n").unwrap();
+    // The map may have been edited since: not replaced without --force, replaced with it.
+    let edited = format!("{first}# my edits\n");
+    std::fs::write(&out, &edited).unwrap();
     let run = oc(&["import", "tiled", tmx.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
     assert!(text(&run.stderr).contains("--force"), "{}", text(&run.stderr));
-    assert_eq!(std::fs::read_to_string(&out).unwrap(), "# my edits\n");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), edited);
     let run = oc(&["import", "tiled", tmx.to_str().unwrap(), "-o", out.to_str().unwrap(), "--force"]);
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), first);
+    // A map oc import tiled did not write (its first line is not the import's) is a source:
+    // never replaced, not even with --force.
+    std::fs::write(&out, "# my own map\n").unwrap();
+    let run = oc(&["import", "tiled", tmx.to_str().unwrap(), "-o", out.to_str().unwrap(), "--force"]);
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "# my own map\n");
     // Only to a map definition's name, never over the TMX read.
     let run = oc(&["import", "tiled", tmx.to_str().unwrap(), "-o", dir.join("keep.toml").to_str().unwrap()]);
     assert_eq!(run.status.code(), Some(2));

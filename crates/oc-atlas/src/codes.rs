@@ -95,4 +95,19 @@ legend strip) passes what `oc render` draws: 16,384 pixels a side and 67 million
 (an 8192 x 8192 picture). `oc render` refuses such a map rather than ask for gigabytes of memory; \
 every other command works on it.\n\nFix: lower `grid` (the picture shrinks with its square), or \
 split the battlefield into several maps.";
+    SYMBOL_OUTSIDE_LEGEND = "oc::atlas::symbol_outside_legend", "a legend that lists its symbols misses one a row uses",
+"A warning: the map's `[legend]` lists the symbols it uses, restating a terrain's own symbol \
+that the rows use (`\".\" = \"Plains\"`), but a row uses a symbol it does not list. That symbol is read as the rules' \
+own symbol for a terrain (the standard library gives `f` to Forest), which is rarely what such a \
+legend means: more often the symbol was mistyped or its entry forgotten. (A legend that only adds \
+or overrides symbols, such as `\"~\" = \"Lake\"`, draws the rest with the rules' symbols without a \
+warning.)\n\nFix: add the symbol to `[legend]` with the terrain it stands for, or use a symbol the \
+legend has.";
+    OBJECTIVE_BEHIND_DOOR = "oc::atlas::objective_behind_door", "a seize or escape tile is reachable only through a door or a wall",
+"A warning: Foot units reach this objective only once a door is opened (with the tags or items \
+the door's terrain names in `opened_by`, such as Pick or a Master Key, from a tile next to it) or \
+a destructible wall is struck down. The message names the door or wall. Whether the scenario's \
+army has a unit that can open it is the scenario's check: where none can, the side cannot win \
+(`oc::scenario::unwinnable`).\n\nFix: nothing, if the door is the point; otherwise open a path, \
+or move the objective.";
 }

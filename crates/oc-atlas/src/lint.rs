@@ -152,6 +152,7 @@ fn legend(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
                 )),
         );
     }
+    outside_legend(map, rules, out);
     for (key, span) in &map.legend_keys {
         if key.chars().next().is_some_and(|c| !used.contains(&c)) {
             out.push(
@@ -160,6 +161,70 @@ fn legend(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
             );
         }
     }
+}
+
+/// A map whose legend lists the symbols it uses — it restates a terrain's own symbol that a row
+/// uses, as `"." = "Plains"` — but not another symbol a row uses, which the rules' own symbols then read: one
+/// warning per symbol, at its first use. A legend that only adds or overrides symbols (`"~" =
+/// "Lake"`) draws the rest with the rules' symbols, as documented.
+fn outside_legend(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
+    let own_symbol = |c: char, name: &str| {
+        find_terrain(rules, name).is_some_and(|t| {
+            let mut chars = t.symbol.as_deref().unwrap_or("").chars();
+            chars.next() == Some(c) && chars.next().is_none()
+        })
+    };
+    let used = |c: char| map.rows.iter().flatten().any(|(u, _)| *u == c);
+    if !map.legend.iter().any(|(c, (name, _))| own_symbol(*c, name) && used(*c)) {
+        return;
+    }
+    let mut seen: BTreeMap<char, (usize, oc_diag::Span)> = BTreeMap::new();
+    for (c, span) in map.rows.iter().flatten() {
+        if !map.legend.contains_key(c) && map.symbols.contains_key(c) {
+            seen.entry(*c).or_insert((0, *span)).0 += 1;
+        }
+    }
+    let mut first_seen: Vec<(char, usize, oc_diag::Span)> = seen.into_iter().map(|(c, (n, s))| (c, n, s)).collect();
+    first_seen.sort_by_key(|(_, _, s)| s.start);
+    let whose = if map.rules.is_some() { "the rules'" } else { "the standard library's" };
+    for (c, n, span) in first_seen {
+        let terrain = map.symbols.get(&c).map_or("", String::as_str);
+        let times = if n == 1 { "used once".to_string() } else { format!("used {n} times") };
+        out.push(
+            Diagnostic::warning(SYMBOL_OUTSIDE_LEGEND, span, format!("the symbol `{c}` is not in this map's legend"))
+                .with_label(format!("{times}; read as {whose} {terrain}"))
+                .with_help(format!(
+                    "add `\"{c}\" = \"{terrain}\"` under [legend] if {terrain} is meant, or use a symbol the legend lists"
+                )),
+        );
+    }
+}
+
+/// An objective that only a door or a destructible wall keeps Foot units from: a warning that
+/// names it and says how it opens (whether the scenario's army can is the scenario's check).
+fn behind(map: &Map, rules: &Rules, sources: &[Tile], targets: &[Tile]) -> Option<Diagnostic> {
+    let blockers = crate::blockers::blockers(map, rules, sources, targets);
+    let first = blockers.first()?;
+    let region = map.regions.iter().find(|r| r.tiles.iter().any(|(t, _)| targets.contains(t)))?;
+    let names: Vec<String> = blockers.iter().map(crate::blockers::Blocker::name).collect();
+    let mut d = Diagnostic::warning(
+        OBJECTIVE_BEHIND_DOOR,
+        region.name_span,
+        format!("Foot units reach `{}` only through {}", region.name, names.join(" or ")),
+    )
+    .with_label(format!("behind {}", first.name()));
+    for b in &blockers {
+        d = d.with_secondary(b.span, format!("{}: {}", b.name(), b.how()));
+    }
+    let help = if first.is_door() {
+        format!(
+            "a unit with {} opens it from a tile next to it; a scenario whose army has none cannot win by it (oc::scenario::unwinnable). Or open a path",
+            first.opened_by.join(" or ")
+        )
+    } else {
+        "a unit strikes it down on the way; to need no fight with the wall, open a path".to_string()
+    };
+    Some(d.with_help(help))
 }
 
 fn neighbours(t: Tile) -> [Tile; 4] {
@@ -310,15 +375,15 @@ fn regions(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
         let who = from.iter().map(|z| format!("`{}`", z.name)).collect::<Vec<_>>().join(", ");
         let side = r.side.map_or("either side".to_string(), |s| format!("the {}", side_word(s)));
         match best(&foot) {
-            None => out.push(
+            None => out.push(behind(map, rules, &sources, &targets).unwrap_or_else(|| {
                 Diagnostic::error(
                     OBJECTIVE_UNREACHABLE,
                     r.name_span,
                     format!("no Foot unit of {side} can reach the {verb} tiles of `{}`", r.name),
                 )
                 .with_label(format!("unreachable from {who}"))
-                .with_help("open a path (closed doors and intact walls block it), or move the objective"),
-            ),
+                .with_help("open a path (closed doors and intact walls block it), or move the objective")
+            })),
             Some(foot_rounds) => {
                 if best(&cavalry).is_none() {
                     out.push(
