@@ -5,7 +5,6 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
-use lsp_server::{ErrorCode, Notification, Request, Response};
 use lsp_types::*;
 use oc_compiler::Workspace;
 use oc_diag::Span;
@@ -14,49 +13,136 @@ use oc_syntax::ast::Item;
 
 use crate::analysis::{self, Def, DefKind};
 use crate::complete::{self, Candidate};
+use crate::jsonrpc::{ErrorCode, Notification, Request, Response};
 use crate::maps::{self, MapThing};
 use crate::server::{params, Place, Server};
 use crate::text::{path_to_uri, LineIndex};
 
+/// A text document as `didOpen` names it (the URI kept as text: a URI `lsp-types` would refuse,
+/// such as one with bad escapes, still names a document to check).
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OpenedDocument {
+    uri: String,
+    #[serde(default)]
+    language_id: Option<String>,
+    version: i32,
+    text: String,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DidOpen {
+    text_document: OpenedDocument,
+}
+
+#[derive(serde::Deserialize)]
+struct DocumentId {
+    uri: String,
+    #[serde(default)]
+    version: Option<i32>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DidChange {
+    text_document: DocumentId,
+    content_changes: Vec<crate::text::Change>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DidClose {
+    text_document: DocumentId,
+}
+
+#[derive(serde::Deserialize)]
+struct FileEvent {
+    uri: String,
+}
+
+#[derive(serde::Deserialize)]
+struct DidChangeWatchedFiles {
+    changes: Vec<FileEvent>,
+}
+
+fn read<P: serde::de::DeserializeOwned>(n: &Notification) -> Result<P, String> {
+    serde_json::from_value(n.params.clone()).map_err(|e| format!("{}: invalid params ({e}); it was ignored", n.method))
+}
+
 pub fn notification(server: &mut Server, n: Notification) {
-    let value = n.params;
-    match n.method.as_str() {
-        "textDocument/didOpen" => {
-            if let Ok(p) = serde_json::from_value::<DidOpenTextDocumentParams>(value) {
-                server.set_text(&p.text_document.uri, p.text_document.version, p.text_document.text);
+    let result = match n.method.as_str() {
+        "textDocument/didOpen" => read::<DidOpen>(&n).map(|p| {
+            let d = p.text_document;
+            server.set_text(&d.uri, d.version, d.text, Some(d.language_id.as_deref().unwrap_or("")));
+        }),
+        "textDocument/didChange" => match read::<DidChange>(&n) {
+            Ok(p) => {
+                changed(server, p);
+                Ok(())
             }
-        }
-        "textDocument/didChange" => {
-            if let Ok(p) = serde_json::from_value::<DidChangeTextDocumentParams>(value) {
-                let uri = p.text_document.uri;
-                let mut text = server.docs.get(uri.as_str()).map(|d| d.text.clone()).unwrap_or_default();
-                for change in p.content_changes {
-                    match change.range {
-                        Some(range) => {
-                            let index = LineIndex::new(&text);
-                            let (start, end) = (index.offset(range.start), index.offset(range.end));
-                            if start <= end && text.is_char_boundary(start) && text.is_char_boundary(end) {
-                                text.replace_range(start..end, &change.text);
-                            }
-                        }
-                        None => text = change.text,
+            Err(why) => {
+                // The edit is lost: the document's copy no longer matches, say so on it.
+                match n.params.pointer("/textDocument/uri").and_then(|u| u.as_str()) {
+                    Some(uri) if server.docs.contains_key(uri) => {
+                        server.lost_sync(uri, why);
+                        Ok(())
                     }
+                    _ => Err(why),
                 }
-                server.set_text(&uri, p.text_document.version, text);
             }
+        },
+        "textDocument/didClose" => read::<DidClose>(&n).map(|p| server.close(&p.text_document.uri)),
+        "workspace/didChangeWatchedFiles" => read::<DidChangeWatchedFiles>(&n).map(|p| {
+            let uris: Vec<String> = p.changes.into_iter().map(|c| c.uri).collect();
+            server.disk_changed(&uris);
+        }),
+        _ => Ok(()),
+    };
+    if let Err(why) = result {
+        server.log_at(1, &format!("oc lsp: {why}"));
+    }
+}
+
+/// `didChange`: the edits applied in order, all or none. An edit that cannot be applied (a
+/// reversed range, a line past the end) keeps the text as it was and marks the document out of
+/// sync, which the editor is told; the whole text sent again brings it back.
+fn changed(server: &mut Server, p: DidChange) {
+    let uri = p.text_document.uri;
+    let Some(doc) = server.docs.get(&uri) else {
+        // Not open: only a change that gives the whole text can be taken.
+        match p.content_changes.iter().rposition(|c| c.range.is_none()) {
+            Some(last_full) => match crate::text::apply_changes("", p.content_changes.get(last_full..).unwrap_or_default()) {
+                Ok(text) => server.set_text(&uri, p.text_document.version.unwrap_or(0), text, None),
+                Err(why) => server.log_at(1, &format!("oc lsp: an edit to {uri}, which is not open, was ignored: {why}")),
+            },
+            None => server.log_at(1, &format!("oc lsp: an edit to {uri}, which is not open, was ignored")),
         }
-        "textDocument/didClose" => {
-            if let Ok(p) = serde_json::from_value::<DidCloseTextDocumentParams>(value) {
-                server.close(&p.text_document.uri);
+        return;
+    };
+    let version = p.text_document.version.unwrap_or(doc.version);
+    let changes = p.content_changes;
+    // Out of sync, edits are relative to a text the server does not have: only a whole text helps.
+    let (base, from) = match (&doc.out_of_sync, changes.iter().rposition(|c| c.range.is_none())) {
+        (Some(_), None) => {
+            let why = "an edit came while oc's copy was out of sync".to_string();
+            if let Some(doc) = server.docs.get_mut(&uri) {
+                doc.version = version;
             }
+            server.log_at(2, &format!("oc lsp: {why}: it was ignored ({uri})"));
+            return;
         }
-        "workspace/didChangeWatchedFiles" => {
-            if let Ok(p) = serde_json::from_value::<DidChangeWatchedFilesParams>(value) {
-                let uris: Vec<Uri> = p.changes.into_iter().map(|c| c.uri).collect();
-                server.disk_changed(&uris);
+        (_, Some(last_full)) => ("", last_full),
+        (None, None) => (doc.text.as_str(), 0),
+    };
+    match crate::text::apply_changes(base, changes.get(from..).unwrap_or_default()) {
+        Ok(text) => server.set_text(&uri, version, text, None),
+        Err(why) => {
+            if let Some(doc) = server.docs.get_mut(&uri) {
+                doc.version = version;
             }
+            server.lost_sync(&uri, why);
         }
-        _ => {}
     }
 }
 
@@ -79,7 +165,7 @@ pub fn request(server: &mut Server, request: Request) -> Response {
         _ => Err(Response::new_err(id.clone(), ErrorCode::MethodNotFound as i32, format!("unknown method {}", request.method))),
     };
     match result {
-        Ok(value) => Response { id, result: Some(value), error: None },
+        Ok(value) => Response::ok(id, value),
         Err(response) => response,
     }
 }
@@ -135,7 +221,7 @@ impl View<'_> {
 fn view<'a>(server: &'a Server, uri: &Uri) -> Option<View<'a>> {
     let doc = server.docs.get(uri.as_str())?;
     match &doc.place {
-        Place::Project { root, logical } => {
+        Place::Project { root, logical, .. } => {
             let state = server.projects.get(root)?;
             let session = &state.session;
             let scope = session.scope(logical).unwrap_or_else(|| session.std_files().iter().map(String::as_str).collect());
@@ -166,7 +252,10 @@ fn located(server: &Server, root: Option<&Path>, ws: &Workspace, span: Span, ind
             write_std(server);
             server.std_dir.join(rest)
         }
-        None => root?.join(&file.path),
+        None => {
+            let uri = server.uri_of(root?, &file.path)?;
+            return Some(Location::new(uri.parse().ok()?, range));
+        }
     };
     Some(Location::new(path_to_uri(&path)?, range))
 }
@@ -278,7 +367,7 @@ fn definition(server: &Server, p: GotoDefinitionParams) -> Option<GotoDefinition
             Some(r) => index.range(r.name_span.start as usize, r.name_span.end as usize),
             None => Range::default(),
         };
-        let uri = path_to_uri(&v.root?.join(logical))?;
+        let uri = server.uri_of(v.root?, &logical)?.parse().ok()?;
         return Some(GotoDefinitionResponse::Scalar(Location::new(uri, range)));
     } else {
         let (_, _, word) = analysis::word_at(v.text, offset)?;
@@ -321,7 +410,7 @@ fn uses(server: &Server, uri: &Uri, position: Position) -> Option<(Def, Vec<Loca
             _ => Vec::new(),
         };
         let index = LineIndex::new(text);
-        let Some(uri) = path_to_uri(&root.join(path)) else { continue };
+        let Some(uri) = server.uri_of(root, path).and_then(|u| u.parse::<Uri>().ok()) else { continue };
         for s in spans {
             // Inside the quotes.
             out.push(Location::new(uri.clone(), index.range(s.start as usize + 1, (s.end as usize).saturating_sub(1))));
@@ -450,7 +539,7 @@ fn item_kind(kind: DefKind) -> CompletionItemKind {
 fn code_actions(server: &Server, p: CodeActionParams) -> Option<CodeActionResponse> {
     let uri = &p.text_document.uri;
     let doc = server.docs.get(uri.as_str())?;
-    let Place::Project { root, logical } = &doc.place else { return None };
+    let Place::Project { root, logical, .. } = &doc.place else { return None };
     let state = server.projects.get(root)?;
     let published = state.published.get(uri.as_str())?;
     let index = LineIndex::new(&doc.text);

@@ -4,7 +4,8 @@
 //! references, completion, quick fixes for did-you-mean diagnostics, document symbols,
 //! formatting (`oc fmt`'s) and rename answer from the same analysis.
 //!
-//! **Boundary:** the only crate that knows LSP and JSON-RPC (`lsp-server`, `lsp-types`). The
+//! **Boundary:** the only crate that knows LSP and JSON-RPC (its own `transport` and `jsonrpc`,
+//! and `lsp-types`). The
 //! analysis works in byte offsets and logical paths (`analysis`, `complete`, `maps`); `text`
 //! converts to LSP positions (UTF-16) and URIs.
 //! **Invariant:** the server never dies on bad input: every handler runs under `catch_unwind`,
@@ -18,12 +19,17 @@
 pub mod analysis;
 pub mod complete;
 mod handlers;
+pub mod jsonrpc;
 pub mod maps;
 pub mod server;
 pub mod text;
+pub mod transport;
 
-use lsp_server::Connection;
+use std::path::PathBuf;
+
 use serde_json::json;
+
+pub use transport::{connect, Connection};
 
 /// What the server can do, as sent in the `initialize` answer.
 pub fn capabilities() -> serde_json::Value {
@@ -41,22 +47,52 @@ pub fn capabilities() -> serde_json::Value {
     })
 }
 
-/// Answers the handshake, then serves `connection` until `exit` (or the end of input).
-pub fn serve(connection: &Connection) -> Result<(), String> {
-    let init = json!({
+/// The `initialize` answer.
+pub fn initialize_result() -> serde_json::Value {
+    json!({
         "capabilities": capabilities(),
         "serverInfo": { "name": "oc", "version": env!("CARGO_PKG_VERSION") },
-    });
-    let (id, _params) = connection.initialize_start().map_err(|e| e.to_string())?;
-    connection.initialize_finish(id, init).map_err(|e| e.to_string())?;
-    server::main_loop(connection)
+    })
 }
 
-/// `oc lsp`: serves on standard input and output.
-pub fn run_stdio() -> Result<(), String> {
-    let (connection, io_threads) = Connection::stdio();
-    let result = serve(&connection);
+/// Where the server keeps what it writes for the editor.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Standard library sources are written under it (read-only) for go to definition.
+    pub cache_dir: PathBuf,
+}
+
+impl Config {
+    /// `$XDG_CACHE_HOME/oc`, else `~/.cache/oc`, else the temporary folder's `oc`.
+    pub fn from_env() -> Config {
+        let base = std::env::var_os("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+            .unwrap_or_else(std::env::temp_dir);
+        Config { cache_dir: base.join("oc") }
+    }
+}
+
+/// Serves `connection` (the handshake included) until `exit` or the end of its input; the exit
+/// status (see [`server::main_loop`]).
+pub fn serve(connection: &Connection, config: &Config) -> u8 {
+    server::main_loop(connection, config)
+}
+
+/// Serves a client speaking on `input` and `output`; returns once all is written.
+pub fn serve_io<I, O>(input: I, output: O, config: &Config) -> u8
+where
+    I: std::io::Read + Send + 'static,
+    O: std::io::Write + Send + 'static,
+{
+    let (connection, io_threads) = connect(input, output);
+    let status = serve(&connection, config);
     drop(connection);
-    io_threads.join().map_err(|e| e.to_string())?;
-    result
+    io_threads.join();
+    status
+}
+
+/// `oc lsp`: serves on standard input and output; the exit status.
+pub fn run_stdio() -> Result<u8, String> {
+    Ok(serve_io(std::io::stdin(), std::io::stdout(), &Config::from_env()))
 }
