@@ -183,6 +183,11 @@ fn hint_fixtures_match_their_expectations() {
         } else if let Some(word) = stem.strip_prefix("keyword_") {
             let word = word.replace("rout_all", "all");
             assert!(first_help.contains(&format!("did you mean `{word}`")), "{stem}: {first_help}");
+        } else if stem == "transposed_letters" {
+            // Issue 42: two neighbouring letters swapped cost one edit, so each gets its name.
+            for meant in ["Lucky", "Brave", "Canto", "Flying"] {
+                assert!(actual.contains(&format!("did you mean `{meant}`?")), "{stem}: {actual}");
+            }
         } else if stem.starts_with("army_") {
             // Units named with what makes them count, or with their price.
             assert!(first_help.contains("Neimi (IronBow") || first_help.contains("Seth 4000"), "{stem}: {first_help}");
