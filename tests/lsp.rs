@@ -69,7 +69,6 @@ fn start(name: &str) -> (PathBuf, Client) {
     let mut client = Client::start(&oc_bin(), &dir.join(".cache"));
     let init = client.request("initialize", json!({"processId": null, "rootUri": uri(&dir), "capabilities": {}}));
     assert_eq!(init["capabilities"]["hoverProvider"], true);
-    assert_eq!(init["capabilities"]["textDocumentSync"]["change"], 1);
     client.notify("initialized", json!({}));
     (dir, client)
 }
@@ -548,5 +547,163 @@ fn an_edit_that_cannot_apply_is_said_and_resynced() {
         "{shown}"
     );
     assert_eq!(client.diagnostics(&rules)["diagnostics"][0]["source"], "oc lsp");
+    assert!(client.shutdown().success());
+}
+
+/// A file of `lines` lines of classes (`Lucky` on each), for checks that take a while.
+fn big_file(lines: usize) -> String {
+    let class = |n: usize| {
+        format!("class Unit{n} {{\n    ratings {{ str C mag E skl B spd A def D res D }}\n    wields Swords\n    tags Lucky(5)\n    cost 900\n}}\n\n")
+    };
+    (0..lines / 7).map(class).collect()
+}
+
+/// Issue 42: checks run off the main loop. A request sent right after an edit of a large file is
+/// answered before that edit's check ends (the old loop checked first, then answered: even an
+/// unknown method waited for the check), and a burst of edits is checked once, on its last text.
+#[test]
+fn checks_run_off_the_main_loop_and_stale_ones_are_cancelled() {
+    let (dir, mut client) = start("off-loop");
+    let text = big_file(21_000);
+    std::fs::write(dir.join("big.oc"), &text).unwrap();
+    let big = open(&mut client, &dir.join("big.oc"), &text);
+    assert_eq!(client.diagnostics(&big)["diagnostics"], json!([]));
+    let typo = |client: &mut Client, version: i64, line: u32, fix: bool| {
+        let range = if fix { range(line, 10, line, 10) } else { range(line, 10, line, 11) };
+        client.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": big, "version": version}, "contentChanges": [{"range": range, "text": if fix { "u" } else { "" }}]}),
+        );
+    };
+    typo(&mut client, 2, 3, false);
+    client.send(json!({"jsonrpc": "2.0", "id": 500, "method": "oc/ping", "params": {}}));
+    let first = client
+        .next_matching(|m| m["id"] == 500 || (m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == 2));
+    assert_eq!(first["id"], 500, "the check came first: {first}");
+    assert_eq!(first["error"]["code"], -32601);
+    assert_eq!(client.diagnostics(&big)["version"], 2);
+    // Ten edits at once: the stale checks are cancelled, the last text's diagnostics published.
+    client.notes.clear();
+    for v in 3..13 {
+        typo(&mut client, v, 3, v % 2 == 1);
+    }
+    let mut versions = Vec::new();
+    loop {
+        let published = client.diagnostics(&big);
+        versions.push(published["version"].as_i64().unwrap());
+        if published["version"] == 12 {
+            let codes: Vec<&str> =
+                published["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+            assert_eq!(codes, ["oc::name::unknown_tag"], "{published}");
+            break;
+        }
+    }
+    assert!(versions.len() < 10, "every stale version was checked and published: {versions:?}");
+    assert!(client.shutdown().success());
+}
+
+/// Issue 42's editor items through the protocol: completion by what the place accepts, semantic
+/// tokens, signature help, inlay hints, workspace symbols, folding ranges, definition on an
+/// import, references through resolution, incremental sync.
+#[test]
+fn the_editor_knows_what_names_are() {
+    let (dir, mut client) = start("editor");
+    let init = {
+        let mut c = Client::start(&oc_bin(), &dir.join(".cache2"));
+        let init = c.request("initialize", json!({"processId": null, "capabilities": {}}));
+        assert!(c.shutdown().success());
+        init
+    };
+    // Edits come by ranges (incremental sync).
+    assert_eq!(init["capabilities"]["textDocumentSync"]["change"], 2);
+    let init_tokens = init["capabilities"]["semanticTokensProvider"]["legend"]["tokenTypes"].clone();
+    let main = uri(&dir.join("main.oc"));
+    let text = "import \"rules.oc\"\n\nclass Lancer {\n    ratings { str C mag E skl C spd D def B res D }\n    wields Lances, \n    tags Swift(2), \n    cost 900\n}\n";
+    open(&mut client, &dir.join("main.oc"), text);
+    client.diagnostics(&main);
+    let labels = |client: &mut Client, line: u32, character: u32| -> Vec<(String, i64)> {
+        let items = client.request("textDocument/completion", at(&main, line, character));
+        items.as_array().map_or_else(Vec::new, |a| {
+            a.iter().map(|i| (i["label"].as_str().unwrap().to_string(), i["kind"].as_i64().unwrap())).collect()
+        })
+    };
+    // After `wields Lances, `: weapon types only (kind 20), no keyword.
+    let found = labels(&mut client, 4, 19);
+    assert!(found.iter().any(|(l, _)| l == "Swords") && found.iter().all(|(_, k)| *k == 20), "{found:?}");
+    // After `tags Swift(2), `: class tags only — `Canto` yes, the weapon tag `Brave` no.
+    let found = labels(&mut client, 5, 19);
+    assert!(found.iter().any(|(l, _)| l == "Canto") && found.iter().all(|(_, k)| *k == 8), "{found:?}");
+    assert!(!found.iter().any(|(l, _)| l == "Brave"), "{found:?}");
+    // Inside the import's string: the project's files and the standard library's rulesets.
+    let items = client.request("textDocument/completion", at(&main, 0, 8));
+    let rules = items.as_array().unwrap().iter().find(|i| i["label"] == "rules.oc").unwrap();
+    assert_eq!(rules["textEdit"], json!({"range": range(0, 8, 0, 16), "newText": "rules.oc"}));
+    assert!(items.as_array().unwrap().iter().any(|i| i["label"] == "std:v06"));
+
+    // Definition on the import's path: the file.
+    let def = client.request("textDocument/definition", at(&main, 0, 10));
+    assert_eq!(def, json!({"uri": uri(&dir.join("rules.oc")), "range": range(0, 0, 0, 0)}));
+
+    // Semantic tokens: `Lances` a weapon type, `Swift` a tag, `Lancer` a class being declared;
+    // half typed (the trailing commas), the class does not parse, and its names still have
+    // their kinds.
+    let tokens = |client: &mut Client, text: &str| -> Vec<(String, String, u64)> {
+        let data = client.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": main}}))["data"].clone();
+        let data: Vec<u64> = data.as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+        let (mut line, mut col) = (0, 0);
+        let mut out = Vec::new();
+        for t in data.chunks(5) {
+            line += t[0];
+            col = if t[0] == 0 { col + t[1] } else { t[1] };
+            let word: String = text.lines().nth(line as usize).unwrap().chars().skip(col as usize).take(t[2] as usize).collect();
+            out.push((word, init_tokens[t[3] as usize].as_str().unwrap().to_string(), t[4]));
+        }
+        out
+    };
+    let kind =
+        |tokens: &[(String, String, u64)], w: &str| tokens.iter().find(|(t, _, _)| t == w).map(|(_, k, m)| (k.clone(), *m));
+    let half = tokens(&mut client, text);
+    assert_eq!(kind(&half, "Lances"), Some(("type".to_string(), 2)), "{half:?}");
+    assert_eq!(kind(&half, "Swift"), Some(("decorator".to_string(), 0)), "{half:?}");
+    let whole = text.replace("Lances, ", "Lances").replace("Swift(2), ", "Swift(2)");
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": main, "version": 2}, "contentChanges": [{"text": whole}]}),
+    );
+    let found = tokens(&mut client, &whole);
+    assert_eq!(kind(&found, "Lancer"), Some(("class".to_string(), 1)), "{found:?}");
+    assert_eq!(kind(&found, "Lances"), Some(("type".to_string(), 2)));
+    assert_eq!(kind(&found, "Swift"), Some(("decorator".to_string(), 0)));
+    assert_eq!(kind(&found, "str").map(|k| k.0), Some("property".to_string()));
+    assert_eq!(kind(&found, "C").map(|k| k.0), Some("enumMember".to_string()));
+
+    // Signature help inside `Swift(`; the inlay hint naming its argument.
+    let help = client.request("textDocument/signatureHelp", at(&main, 5, 15));
+    assert_eq!(help["signatures"][0]["label"], "Swift(x: Int)");
+    assert_eq!(help["signatures"][0]["parameters"], json!([{"label": [6, 12]}]));
+    assert_eq!(help["activeParameter"], 0);
+    let hints = client.request("textDocument/inlayHint", json!({"textDocument": {"uri": main}, "range": range(0, 0, 9, 0)}));
+    assert_eq!(hints, json!([{"position": pos(5, 15), "label": "x:", "kind": 2, "paddingRight": true}]));
+
+    // Workspace symbols: the project's first, then the standard library's.
+    let symbols = client.request("workspace/symbol", json!({"query": "runnr"}));
+    assert_eq!(symbols[0]["name"], "Runner");
+    assert_eq!(symbols[0]["location"]["uri"], uri(&dir.join("rules.oc")));
+    // Folding ranges: the class's block, its lines inside the braces.
+    let folds = client.request("textDocument/foldingRange", json!({"textDocument": {"uri": main}}));
+    assert!(folds.as_array().unwrap().contains(&json!({"startLine": 2, "endLine": 6, "kind": "region"})), "{folds}");
+
+    // Incremental sync: edits by range apply (`Swift` made `Swiftt`), and are checked.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": main, "version": 3}, "contentChanges": [{"range": range(5, 14, 5, 14), "text": "t"}]}),
+    );
+    let published = loop {
+        let p = client.diagnostics(&main);
+        if p["version"] == 3 {
+            break p;
+        }
+    };
+    assert_eq!(published["diagnostics"][0]["message"], "unknown tag `Swiftt`\nhelp: did you mean `Swift`?");
     assert!(client.shutdown().success());
 }

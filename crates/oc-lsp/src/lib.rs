@@ -1,13 +1,13 @@
 //! `oc lsp`: the language server. Documents the editor has open are the truth (an overlay over
 //! the disk in each project's [`oc_project::Session`], the same session `oc check` and `oc watch`
-//! run); diagnostics are published on open and on every change; hover, go to definition, find
-//! references, completion, quick fixes for did-you-mean diagnostics, document symbols,
-//! formatting (`oc fmt`'s) and rename answer from the same analysis.
+//! run); diagnostics are published on open and on every change, checked on a thread of their
+//! own; hover, go to definition, find references, rename, completion, signature help, inlay
+//! hints, semantic tokens, symbols and folding ranges answer from `oc_ide`, quick fixes from
+//! did-you-mean diagnostics, formatting from `oc fmt`.
 //!
 //! **Boundary:** the only crate that knows LSP and JSON-RPC (its own `transport` and `jsonrpc`,
-//! and `lsp-types`). The
-//! analysis works in byte offsets and logical paths (`analysis`, `complete`, `maps`); `text`
-//! converts to LSP positions (UTF-16) and URIs.
+//! and `lsp-types`). It only translates: the analysis (`oc_ide`) works in byte offsets and
+//! logical paths; `text` converts to LSP positions (UTF-16) and URIs.
 //! **Invariant:** the server never dies on bad input: every handler runs under `catch_unwind`,
 //! and a request that panics is answered with an error. Nothing outside a project root is read
 //! (reads go through the session's confined host); the standard library is written, read-only,
@@ -16,14 +16,14 @@
 // `lsp_types::WorkspaceEdit` is keyed by `Uri`, which clippy thinks mutable; its hash is its text.
 #![allow(clippy::mutable_key_type)]
 
-pub mod analysis;
-pub mod complete;
+pub mod checker;
 mod handlers;
 pub mod jsonrpc;
-pub mod maps;
+mod requests;
 pub mod server;
 pub mod text;
 pub mod transport;
+pub mod world;
 
 use std::path::PathBuf;
 
@@ -35,11 +35,20 @@ pub use transport::{connect, Connection};
 pub fn capabilities() -> serde_json::Value {
     json!({
         "positionEncoding": "utf-16",
-        "textDocumentSync": { "openClose": true, "change": 1 },
+        "textDocumentSync": { "openClose": true, "change": 2 },
         "hoverProvider": true,
         "definitionProvider": true,
         "referencesProvider": true,
-        "completionProvider": { "triggerCharacters": ["\"", ":", "(", " "] },
+        "completionProvider": { "triggerCharacters": ["\"", ":", "(", " ", ",", "/"] },
+        "signatureHelpProvider": { "triggerCharacters": ["(", ","], "retriggerCharacters": [","] },
+        "inlayHintProvider": true,
+        "semanticTokensProvider": {
+            "legend": { "tokenTypes": oc_ide::tokens::TYPES, "tokenModifiers": oc_ide::tokens::MODIFIERS },
+            "full": true,
+            "range": true,
+        },
+        "workspaceSymbolProvider": true,
+        "foldingRangeProvider": true,
         "codeActionProvider": { "codeActionKinds": ["quickfix"] },
         "documentFormattingProvider": true,
         "documentSymbolProvider": true,

@@ -1,21 +1,24 @@
-//! The server's state and main loop: open documents (their text is the truth, not the disk's),
-//! one [`Session`] per project root with those documents as its overlay, and diagnostics
-//! published after each burst of changes (a change is checked when no message waits, or before
-//! the next request so that every answer sees the latest text).
+//! The server's state and main loop. The main loop reads messages, keeps the open documents
+//! (their text is the truth, not the disk's) and answers requests from them through the
+//! analysis; checking runs on the checker's thread ([`crate::checker`]), which the main loop
+//! feeds with every edit and never waits for.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use crossbeam_channel::{Sender, TryRecvError};
-use lsp_types::{Diagnostic as LspDiagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString};
-use oc_diag::{Diagnostic, Severity, Span};
-use oc_project::{Project, Session};
+use crossbeam_channel::Sender;
 
+use crate::checker::{Job, Shared};
 use crate::jsonrpc::{ErrorCode, Message, Notification, Request, Response};
-use crate::text::{path_to_uri, uri_to_path, LineIndex};
+use crate::text::uri_to_path;
 use crate::transport::{Connection, Incoming};
+use crate::world::{Source, StdLib, World};
 use crate::Config;
+
+/// What a panic is answered or logged with.
+pub const INTERNAL_ERROR: &str = "oc lsp: internal error (a bug: please report it)";
 
 /// Where an open document lives.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,42 +35,26 @@ pub enum Place {
 
 pub struct Doc {
     pub version: i32,
-    pub text: String,
+    pub source: Source,
     pub place: Place,
     /// Why the server's copy no longer matches the editor's (an edit it could not apply), until
     /// the editor sends the whole text again (reopening the file).
     pub out_of_sync: Option<String>,
 }
 
-/// One project root: what `oc check ROOT` would check, plus the open documents under it.
-pub struct ProjectState {
-    pub project: Project,
-    pub session: Session,
-    /// What was last published, by URI (for clearing and for quick fixes).
-    pub published: HashMap<String, Vec<Published>>,
-    pub dirty: bool,
-    /// For a loose document's root: its logical path and its URI as the editor wrote it.
-    pub loose: Option<(String, String)>,
-}
-
-/// A published diagnostic and the replacement a quick fix would make, if it suggests one.
-#[derive(Clone, Debug)]
-pub struct Published {
-    pub diagnostic: LspDiagnostic,
-    pub suggestion: Option<String>,
-}
-
 pub struct Server {
     pub sender: Sender<Message>,
     pub docs: HashMap<String, Doc>,
-    pub projects: BTreeMap<PathBuf, ProjectState>,
+    /// The checking sessions, written by the checker's thread.
+    pub shared: Arc<Shared>,
+    jobs: Sender<Job>,
     /// Where standard library files are written for the editor to show (read-only).
     pub std_dir: PathBuf,
     /// Under this folder, which is never created, each loose document gets a root of its own.
     pub loose_dir: PathBuf,
     pub std_written: std::cell::Cell<bool>,
-    /// A workspace holding the standard library, for documents opened from the cache folder.
-    pub std_workspace: oc_compiler::Workspace,
+    /// The standard library parsed, for its own documents and before a project's first check.
+    pub std: StdLib,
 }
 
 /// FNV-1a.
@@ -108,20 +95,29 @@ fn loose_name(uri: &str, language: Option<&str>) -> Option<String> {
 }
 
 impl Server {
-    pub fn new(sender: Sender<Message>, config: &Config) -> Server {
-        Server {
+    /// A server whose checks run on a thread of their own (joined by [`Server::stop`]).
+    pub fn start(sender: Sender<Message>, config: &Config) -> (Server, std::thread::JoinHandle<()>) {
+        let shared = Arc::new(Shared::default());
+        let (jobs, rx) = crossbeam_channel::unbounded();
+        let checker = {
+            let (shared, out) = (shared.clone(), sender.clone());
+            std::thread::spawn(move || crate::checker::run(shared, rx, out))
+        };
+        let server = Server {
             sender,
             docs: HashMap::new(),
-            projects: BTreeMap::new(),
+            shared,
+            jobs,
             std_dir: std_dir(&config.cache_dir),
             loose_dir: config.cache_dir.join("loose-documents-are-never-read-from-here"),
             std_written: std::cell::Cell::new(false),
-            std_workspace: oc_compiler::Workspace::new(),
-        }
+            std: StdLib::new(),
+        };
+        (server, checker)
     }
 
-    fn dirty(&self) -> bool {
-        self.projects.values().any(|p| p.dirty)
+    fn job(&self, job: Job) {
+        let _ = self.jobs.send(job);
     }
 
     /// Where a document lives (`language`: its `languageId`, when the editor said).
@@ -148,60 +144,38 @@ impl Server {
         Place::Project { root, logical, loose: true }
     }
 
-    /// The project state of a root, discovered (and checked) on first use.
-    fn project(&mut self, root: &Path) -> &mut ProjectState {
-        self.projects.entry(root.to_path_buf()).or_insert_with(|| {
-            let project = discover(root);
-            ProjectState {
-                project,
-                session: Session::new(root.to_path_buf()),
-                published: HashMap::new(),
-                dirty: true,
-                loose: None,
-            }
-        })
-    }
-
-    /// The URI of a file of a root: a loose document's own, else the file's under the root.
-    pub fn uri_of(&self, root: &Path, logical: &str) -> Option<String> {
-        match self.projects.get(root).and_then(|p| p.loose.as_ref()) {
-            Some((l, uri)) => (l == logical).then(|| uri.clone()),
-            None => path_to_uri(&root.join(logical)).map(|u| u.as_str().to_string()),
-        }
-    }
-
-    /// Records a document's new text (open, or a change the editor sent whole). `language`
-    /// when the editor said (on open); a change keeps the place found on open.
+    /// Records a document's new text (open, or after an edit). `language` when the editor said
+    /// (on open); a change keeps the place found on open.
     pub fn set_text(&mut self, uri: &str, version: i32, text: String, language: Option<&str>) {
         let place = match (language, self.docs.get(uri)) {
             (None, Some(doc)) => doc.place.clone(),
             _ => self.place(uri, language),
         };
         if let Place::Project { root, logical, loose } = &place {
-            let state = self.project(root);
-            if *loose {
-                state.loose = Some((logical.clone(), uri.to_string()));
-            }
-            add_open(&mut state.project, std::iter::once(logical.clone()));
-            state.session.set_overlay(logical, Some(text.clone()));
-            state.dirty = true;
+            self.job(Job::Text {
+                uri: uri.to_string(),
+                root: root.clone(),
+                logical: logical.clone(),
+                loose: *loose,
+                version,
+                text: text.clone(),
+            });
         }
-        self.docs.insert(uri.to_string(), Doc { version, text, place, out_of_sync: None });
+        self.docs.insert(uri.to_string(), Doc { version, source: Source::new(text), place, out_of_sync: None });
     }
 
     /// An edit that could not be applied: the text is kept as it was, the editor is told, and
     /// the document's diagnostics say so until it sends the whole text again.
-    pub fn lost_sync(&mut self, uri: &str, why: String) {
+    pub fn lost_sync(&mut self, uri: &str, version: i32, why: String) {
         let Some(doc) = self.docs.get_mut(uri) else {
             self.show(1, &format!("oc lsp: an edit to {uri}, which is not open, was ignored"));
             return;
         };
         let first = doc.out_of_sync.is_none();
         doc.out_of_sync = Some(why.clone());
+        doc.version = version;
         if let Place::Project { root, .. } = doc.place.clone() {
-            if let Some(state) = self.projects.get_mut(&root) {
-                state.dirty = true;
-            }
+            self.job(Job::OutOfSync { uri: uri.to_string(), root, version, why: why.clone() });
         }
         let message = format!(
             "oc lsp: could not apply an edit to {uri}: {why}. oc keeps the text it had, which no longer matches the \
@@ -217,127 +191,48 @@ impl Server {
     pub fn close(&mut self, uri: &str) {
         let Some(doc) = self.docs.remove(uri) else { return };
         if let Place::Project { root, logical, loose } = doc.place {
-            if loose {
-                // Nothing else is checked there: forget it, and clear what it showed.
-                self.projects.remove(&root);
-                self.notify("textDocument/publishDiagnostics", serde_json::json!({"uri": uri, "diagnostics": []}));
-                return;
-            }
-            self.project(&root).session.set_overlay(&logical, None);
-            // A file that discovery would not have found leaves the check with its buffer.
-            self.rediscover(&root);
+            self.job(Job::Close { uri: uri.to_string(), root, logical, loose });
         }
     }
 
-    /// Files created, deleted or changed on disk: rediscover the project and recheck what the
-    /// changed paths affect (open documents keep their text).
+    /// Files created, deleted or changed on disk: the checker rediscovers their projects and
+    /// rechecks what they affect (open documents keep their text).
     pub fn disk_changed(&mut self, uris: &[String]) {
-        let mut roots: BTreeMap<PathBuf, Vec<String>> = BTreeMap::new();
-        for uri in uris {
-            if let Place::Project { root, logical, loose: false } = self.place(uri, None) {
-                roots.entry(root).or_default().push(logical);
-            }
-        }
-        for (root, changed) in roots {
-            let Some(state) = self.projects.get_mut(&root) else { continue };
-            let changed: Vec<String> = changed.into_iter().filter(|c| state.session.overlay(c).is_none()).collect();
-            state.session.invalidate(&changed);
-            self.rediscover(&root);
-        }
-    }
-
-    /// Finds a project's files again, the open documents included, and marks it for a check.
-    fn rediscover(&mut self, root: &Path) {
-        let open: Vec<String> = self
-            .docs
-            .values()
-            .filter_map(|d| match &d.place {
-                Place::Project { root: r, logical, .. } if r == root => Some(logical.clone()),
+        let changes: Vec<(PathBuf, String)> = uris
+            .iter()
+            .filter_map(|uri| match self.place(uri, None) {
+                Place::Project { root, logical, loose: false } => Some((root, logical)),
                 _ => None,
             })
             .collect();
-        if let Some(state) = self.projects.get_mut(root) {
-            state.project = discover(root);
-            add_open(&mut state.project, open.into_iter());
-            state.dirty = true;
+        if !changes.is_empty() {
+            self.job(Job::Disk(changes));
         }
     }
 
-    /// Checks every project with changes and publishes what changed.
-    pub fn flush(&mut self) {
-        let roots: Vec<PathBuf> = self.projects.iter().filter(|(_, p)| p.dirty).map(|(r, _)| r.clone()).collect();
-        for root in roots {
-            self.check(&root);
-        }
-    }
-
-    fn check(&mut self, root: &Path) {
-        let versions: HashMap<String, i32> = self.docs.iter().map(|(u, d)| (u.clone(), d.version)).collect();
-        let open: BTreeSet<String> = self
-            .docs
-            .iter()
-            .filter(|(_, d)| matches!(&d.place, Place::Project { root: r, .. } if r == root))
-            .map(|(u, _)| u.clone())
-            .collect();
-        let out_of_sync: HashMap<String, String> =
-            self.docs.iter().filter_map(|(u, d)| Some((u.clone(), d.out_of_sync.clone()?))).collect();
-        let loose_dir = self.loose_dir.clone();
-        let Some(state) = self.projects.get_mut(root) else { return };
-        state.dirty = false;
-        let outcome = match state.session.run(&state.project) {
-            Ok(o) => o,
-            Err(e) => {
-                self.log(&format!("cannot check {}: {e}", root.display()));
-                return;
-            }
+    /// Runs `f` with the analysis's view of a document's project, its place and its logical path.
+    pub fn with_world<T>(&self, uri: &str, f: impl FnOnce(&World<'_>, &Place, &str) -> T) -> Option<T> {
+        let doc = self.docs.get(uri)?;
+        let open = |root: Option<&Path>| -> HashMap<&str, &Source> {
+            self.docs
+                .values()
+                .filter_map(|d| match &d.place {
+                    Place::Project { root: r, logical, .. } if Some(r.as_path()) == root => Some((logical.as_str(), &d.source)),
+                    Place::Std { logical } if root.is_none() => Some((logical.as_str(), &d.source)),
+                    _ => None,
+                })
+                .collect()
         };
-        let mut by_uri: BTreeMap<String, Vec<Published>> = BTreeMap::new();
-        // One line index a file: a file with many diagnostics is not read once for each.
-        let mut lines = Lines::default();
-        let uri_of = |state: &ProjectState, path: &str| match &state.loose {
-            Some((logical, uri)) => (logical == path).then(|| uri.clone()),
-            None => path_to_uri(&root.join(path)).map(|u| u.as_str().to_string()),
-        };
-        for d in &outcome.diagnostics {
-            let path = state.session.path(d.span.file);
-            if path.starts_with(oc_compiler::stdlib::PREFIX) {
-                continue;
+        match &doc.place {
+            Place::Project { root, logical, .. } => {
+                let world = World { open: open(Some(root)), snapshot: self.shared.snapshot(root), std: &self.std };
+                Some(f(&world, &doc.place, logical))
             }
-            let Some(uri) = uri_of(state, path) else { continue };
-            let related_root = (!root.starts_with(&loose_dir)).then_some(root);
-            let published = to_lsp(&state.session, &mut lines, related_root, d);
-            by_uri.entry(uri).or_default().push(published);
-        }
-        // A document whose copy lost sync shows that, not what its stale text holds.
-        for (uri, why) in &out_of_sync {
-            if open.contains(uri) {
-                by_uri.insert(uri.clone(), vec![out_of_sync_diagnostic(why)]);
+            Place::Std { logical } => {
+                let world = World { open: open(None), snapshot: None, std: &self.std };
+                Some(f(&world, &doc.place, logical))
             }
-        }
-        let mut sends = Vec::new();
-        // Files that had diagnostics and have none now are cleared; open files always hear.
-        let stale: Vec<String> = state.published.keys().filter(|u| !by_uri.contains_key(*u)).cloned().collect();
-        for u in stale.iter().chain(open.iter()) {
-            by_uri.entry(u.clone()).or_default();
-        }
-        for (key, list) in by_uri {
-            let same = state
-                .published
-                .get(&key)
-                .is_some_and(|old| old.len() == list.len() && old.iter().zip(&list).all(|(a, b)| a.diagnostic == b.diagnostic));
-            if same && !open.contains(&key) {
-                continue;
-            }
-            let diagnostics: Vec<LspDiagnostic> = list.iter().map(|p| p.diagnostic.clone()).collect();
-            sends.push(serde_json::json!({"uri": key, "diagnostics": diagnostics, "version": versions.get(&key)}));
-            if list.is_empty() {
-                state.published.remove(&key);
-            } else {
-                state.published.insert(key, list);
-            }
-        }
-        for params in sends {
-            self.notify("textDocument/publishDiagnostics", params);
+            Place::Other => None,
         }
     }
 
@@ -364,106 +259,6 @@ impl Server {
     }
 }
 
-/// What a document whose copy lost sync shows (no code: it is about the editor's messages, not
-/// about the file).
-fn out_of_sync_diagnostic(why: &str) -> Published {
-    let diagnostic = LspDiagnostic {
-        range: lsp_types::Range::default(),
-        severity: Some(DiagnosticSeverity::ERROR),
-        source: Some("oc lsp".to_string()),
-        message: format!(
-            "oc's copy of this file no longer matches the editor's: an edit could not be applied ({why})\nhelp: close and \
-             reopen the file to check it again"
-        ),
-        ..LspDiagnostic::default()
-    };
-    Published { diagnostic, suggestion: None }
-}
-
-/// What `oc check ROOT` would check: the project's files when it has an `oc.toml`; else none
-/// (only the open documents: a folder without `oc.toml` may be a home folder, not a project).
-fn discover(root: &Path) -> Project {
-    let empty = || Project { root: root.to_path_buf(), ..Project::default() };
-    if !root.join(oc_project::manifest::FILE_NAME).is_file() {
-        return empty();
-    }
-    oc_project::discover(&[root.to_path_buf()]).ok().and_then(|mut v| v.pop()).unwrap_or_else(empty)
-}
-
-/// Adds open documents to a project's files: an open file is checked even where `ignore` or
-/// discovery left it out.
-fn add_open(project: &mut Project, open: impl Iterator<Item = String>) {
-    for logical in open {
-        let list = if oc_project::discover::is_map(&logical) {
-            &mut project.maps
-        } else if logical.ends_with(".oc") {
-            &mut project.files
-        } else {
-            continue;
-        };
-        if !list.contains(&logical) {
-            list.push(logical);
-            list.sort();
-        }
-    }
-}
-
-/// Each file's line index, made when first wanted.
-#[derive(Default)]
-struct Lines<'a>(std::collections::HashMap<oc_diag::FileId, LineIndex<'a>>);
-
-impl<'a> Lines<'a> {
-    /// The LSP range of a span, in the text it was checked with.
-    fn range(&mut self, session: &'a Session, span: Span) -> lsp_types::Range {
-        let index = self.0.entry(span.file).or_insert_with(|| LineIndex::new(session.text(span.file)));
-        index.range(span.start as usize, span.end as usize)
-    }
-}
-
-/// The replacement a did-you-mean help suggests: the name between the backquotes after "did you
-/// mean".
-pub fn suggestion(help: &str) -> Option<String> {
-    let rest = help.split("did you mean `").nth(1)?;
-    let name = rest.split('`').next()?;
-    (!name.is_empty()).then(|| name.to_string())
-}
-
-/// A diagnostic as LSP's; `root` is where related places are (none for a loose document).
-fn to_lsp<'a>(session: &'a Session, lines: &mut Lines<'a>, root: Option<&Path>, d: &Diagnostic) -> Published {
-    let mut message = d.message.clone();
-    if let Some(label) = d.label.as_ref().filter(|l| **l != d.message && !l.is_empty()) {
-        message.push_str(&format!("\n{label}"));
-    }
-    if !d.help.is_empty() {
-        message.push_str(&format!("\nhelp: {}", d.help));
-    }
-    let related: Vec<DiagnosticRelatedInformation> = d
-        .secondary
-        .iter()
-        .filter_map(|l| {
-            let path = session.path(l.span.file);
-            let uri = if path.starts_with(oc_compiler::stdlib::PREFIX) { None } else { path_to_uri(&root?.join(path)) }?;
-            Some(DiagnosticRelatedInformation {
-                location: Location::new(uri, lines.range(session, l.span)),
-                message: l.message.clone(),
-            })
-        })
-        .collect();
-    let diagnostic = LspDiagnostic {
-        range: lines.range(session, d.span),
-        severity: Some(match d.severity {
-            Severity::Error => DiagnosticSeverity::ERROR,
-            Severity::Warning => DiagnosticSeverity::WARNING,
-        }),
-        code: Some(NumberOrString::String(d.code.to_string())),
-        source: Some("oc".to_string()),
-        message,
-        related_information: (!related.is_empty()).then_some(related),
-        ..LspDiagnostic::default()
-    };
-    Published { diagnostic, suggestion: suggestion(&d.help) }
-}
-
 /// Where the conversation is.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -477,24 +272,17 @@ enum Phase {
 /// Serves `connection` until `exit` or the end of its input. The exit status: 0 after
 /// `shutdown` then `exit`, 1 when the client exits (or leaves) without `shutdown`.
 pub fn main_loop(connection: &Connection, config: &Config) -> u8 {
-    let mut server = Server::new(connection.sender.clone(), config);
+    let (mut server, checker) = Server::start(connection.sender.clone(), config);
+    let status = serve(&mut server, connection);
+    // The checker ends once the server (its job sender) is gone.
+    drop(server);
+    let _ = checker.join();
+    status
+}
+
+fn serve(server: &mut Server, connection: &Connection) -> u8 {
     let mut phase = Phase::Starting;
-    loop {
-        let incoming = if server.dirty() {
-            match connection.receiver.try_recv() {
-                Ok(m) => m,
-                Err(TryRecvError::Empty) => {
-                    guarded(&mut server, Server::flush);
-                    continue;
-                }
-                Err(TryRecvError::Disconnected) => break,
-            }
-        } else {
-            match connection.receiver.recv() {
-                Ok(m) => m,
-                Err(_) => break,
-            }
-        };
+    while let Ok(incoming) = connection.receiver.recv() {
         let message = match incoming {
             Incoming::Refused(refused) => {
                 server.log_at(1, &format!("oc lsp: {}", refused.message));
@@ -535,9 +323,8 @@ pub fn main_loop(connection: &Connection, config: &Config) -> u8 {
                         "the server is already initialized".to_string(),
                     ),
                     (Phase::Running, _) => {
-                        guarded(&mut server, Server::flush);
                         let id = request.id.clone();
-                        catch_unwind(AssertUnwindSafe(|| crate::handlers::request(&mut server, request))).unwrap_or_else(|_| {
+                        catch_unwind(AssertUnwindSafe(|| crate::requests::request(server, request))).unwrap_or_else(|_| {
                             Response::new_err(id, ErrorCode::InternalError as i32, INTERNAL_ERROR.to_string())
                         })
                     }
@@ -549,7 +336,7 @@ pub fn main_loop(connection: &Connection, config: &Config) -> u8 {
                     return if phase == Phase::ShuttingDown { 0 } else { 1 };
                 }
                 if phase == Phase::Running {
-                    guarded(&mut server, |server| crate::handlers::notification(server, n));
+                    guarded(server, |server| crate::handlers::notification(server, n));
                 }
             }
             Message::Response(_) => {}
@@ -570,9 +357,6 @@ fn guarded(server: &mut Server, f: impl FnOnce(&mut Server)) {
         server.log_at(1, INTERNAL_ERROR);
     }
 }
-
-/// What a panic is answered or logged with.
-pub const INTERNAL_ERROR: &str = "oc lsp: internal error (a bug: please report it)";
 
 /// A request's parameters, or the error to answer with.
 pub fn params<P: serde::de::DeserializeOwned>(request: &Request) -> Result<P, Response> {
