@@ -99,7 +99,11 @@ impl Db for World<'_> {
         match &self.snapshot {
             Some(s) => s.scopes.get(path).map(|v| v.iter().map(String::as_str).collect()),
             // A standard library document: the whole library.
-            None => Some(self.std.workspace.files().map(|(_, f)| f.path.as_str()).collect()),
+            None if path.starts_with(oc_compiler::stdlib::PREFIX) => {
+                Some(self.std.workspace.files().map(|(_, f)| f.path.as_str()).collect())
+            }
+            // A project not checked yet: the default ruleset (`oc_ide` adds the file itself).
+            None => None,
         }
     }
 
