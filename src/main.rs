@@ -622,7 +622,7 @@ fn main() -> ExitCode {
         Command::Fmt { paths, check } => fmt_cmd::fmt(&paths, check),
         Command::Watch { path, no_clear, debounce, format } => watch::watch(path.as_deref(), !no_clear, debounce, format),
         Command::Lsp { stdio: _ } => match oc_lsp::run_stdio() {
-            Ok(()) => 0,
+            Ok(status) => status,
             Err(e) => {
                 eprintln!("oc lsp: {e}");
                 2

@@ -54,6 +54,7 @@ enum Kind {
     Tmx,
     /// A picture, one pixel per tile (`oc import-image`).
     Png,
+    Lsp,
 }
 
 impl Kind {
@@ -65,6 +66,7 @@ impl Kind {
             Kind::Manifest => "toml",
             Kind::Tmx => "tmx",
             Kind::Png => "png",
+            Kind::Lsp => "lsp",
         }
     }
 }
@@ -466,6 +468,7 @@ fn run_case(fixed: &Fixed, ws: &mut Workspace, kind: Kind, path: &str, bytes: &[
                 }
             }
         }
+        Kind::Lsp => lsp_case(bytes),
         Kind::Log => {
             let mut lines = text.lines();
             let Ok(source) = oc_project::log::parse_source(lines.next().unwrap_or("")) else { return };
@@ -599,6 +602,7 @@ fn fuzz(seed: u64, secs: u64) -> u64 {
                         let (p, t) = *rng.pick(&maps);
                         (Kind::Map, p.clone(), mutate(&mut rng, t.as_bytes(), &texts, &dict))
                     }
+                    9 if rng.one_in(2) => (Kind::Lsp, "lsp".to_string(), lsp_input(&mut rng, &texts, &dict)),
                     9 if rng.one_in(3) => {
                         let manifest = std::fs::read_to_string(repo().join("oc.toml")).unwrap_or_default();
                         (Kind::Manifest, "oc.toml".to_string(), mutate(&mut rng, manifest.as_bytes(), &texts, &dict))
@@ -707,6 +711,8 @@ fn crashes_stay_fixed() {
             Kind::Tmx
         } else if name.ends_with(".png") {
             Kind::Png
+        } else if name.ends_with(".lsp") {
+            Kind::Lsp
         } else {
             continue;
         };
@@ -719,4 +725,97 @@ fn crashes_stay_fixed() {
         replayed += 1;
     }
     eprintln!("replayed {replayed} crash inputs");
+}
+
+// ---------------------------------------------------------------- the language server's input
+// (issue 43, item 11): what an editor writes to `oc lsp`, mutated at three levels — the framed
+// bytes (headers, lengths), a message's JSON, and the documents inside — run through the
+// transport's reader alone and, for one case in four, through the whole server in-process.
+
+/// A session an editor could send, mutated; the bytes `oc lsp` would read.
+fn lsp_input(rng: &mut Rng, texts: &[&String], dict: &[String]) -> Vec<u8> {
+    use serde_json::json;
+    let docs = ["untitled:fuzz-1", "file:///nonexistent-oc-fuzz/a.oc", "file:///nonexistent-oc-fuzz/maps/m.map.toml"];
+    let doc = *rng.pick(&docs);
+    let mut text = rng.pick(texts).to_string();
+    if rng.one_in(2) {
+        text = String::from_utf8_lossy(&mutate(rng, text.as_bytes(), texts, dict)).into_owned();
+    }
+    let position = |rng: &mut Rng| json!({"line": rng.below(60), "character": rng.below(40)});
+    let mut messages = vec![
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": null, "capabilities": {}}}),
+        json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": doc, "languageId": "oc", "version": 1, "text": text}}}),
+    ];
+    for n in 0..1 + rng.below(8) {
+        let id = n as i64 + 2;
+        let at = json!({"textDocument": {"uri": doc}, "position": position(rng)});
+        messages.push(match rng.below(9) {
+            0 => json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": doc, "version": id},
+                "contentChanges": [{"range": {"start": position(rng), "end": position(rng)}, "text": rng.pick(dict)}]}}),
+            1 => json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": doc, "version": id},
+                "contentChanges": [{"text": rng.pick(texts).as_str()}]}}),
+            2 => json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/completion", "params": at}),
+            3 => json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/definition", "params": at}),
+            4 => json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/references", "params": {"textDocument": {"uri": doc},
+                "position": position(rng), "context": {"includeDeclaration": true}}}),
+            5 => json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/rename", "params": {"textDocument": {"uri": doc},
+                "position": position(rng), "newName": rng.pick(dict)}}),
+            6 => json!({"jsonrpc": "2.0", "id": id, "method": rng.pick(&["textDocument/documentSymbol", "textDocument/formatting"]),
+                "params": {"textDocument": {"uri": doc}, "options": {"tabSize": 4, "insertSpaces": true}}}),
+            7 => json!({"jsonrpc": "2.0", "method": "textDocument/didClose", "params": {"textDocument": {"uri": doc}}}),
+            _ => json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover", "params": at}),
+        });
+    }
+    messages.push(json!({"jsonrpc": "2.0", "id": 99, "method": "shutdown"}));
+    messages.push(json!({"jsonrpc": "2.0", "method": "exit"}));
+    let mut out = Vec::new();
+    for m in messages {
+        let mut body = m.to_string().into_bytes();
+        if rng.one_in(6) {
+            body = mutate(rng, &body, texts, dict);
+        }
+        let header = match rng.below(12) {
+            0 => format!("Content-Length: {}\n\n", body.len()),
+            1 => {
+                format!("Content-Length: {}\r\n\r\n", rng.pick(&["18446744073709551615", "200000000000", "-1", "x", "16777217"]))
+            }
+            2 => "Content-Type: application/json\r\n\r\n".to_string(),
+            3 => format!("Content-Length: {}\r\n\r\n", body.len() + rng.below(5)),
+            _ => format!("Content-Length: {}\r\n\r\n", body.len()),
+        };
+        out.extend_from_slice(header.as_bytes());
+        out.extend_from_slice(&body);
+    }
+    if rng.one_in(4) {
+        out = mutate(rng, &out, texts, dict);
+    }
+    out
+}
+
+/// The bytes through the transport's reader, and for one case in four (by their length: the
+/// same input always does the same) through the whole server, in-process; a handler's panic,
+/// which the server survives and answers as an internal error, fails the case.
+fn lsp_case(bytes: &[u8]) {
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+    impl std::io::Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().map_err(|_| std::io::Error::other("poisoned"))?.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut reader = oc_lsp::transport::Reader::new(bytes);
+    while reader.next_incoming().is_some() {}
+    if bytes.len().is_multiple_of(4) {
+        let cache = std::env::temp_dir().join(format!("oc-fuzz-lsp-{}", std::process::id()));
+        let config = oc_lsp::Config { cache_dir: cache };
+        let output = Shared::default();
+        let _ = oc_lsp::serve_io(std::io::Cursor::new(bytes.to_vec()), output.clone(), &config);
+        let written = output.0.lock().map(|o| String::from_utf8_lossy(&o).into_owned()).unwrap_or_default();
+        assert!(!written.contains(oc_lsp::server::INTERNAL_ERROR), "the server hit an internal error");
+    }
 }

@@ -68,6 +68,36 @@ impl Client {
         self.stdin.flush().unwrap();
     }
 
+    /// Bytes as they are: a broken header, a body that is not JSON.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The next message `wanted` accepts (the ones before it kept in `notes`).
+    pub fn next_matching(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.notes.iter().position(&wanted) {
+            return self.notes.remove(i);
+        }
+        loop {
+            let m = self.next();
+            if wanted(&m) {
+                return m;
+            }
+            self.notes.push(m);
+        }
+    }
+
+    /// `exit` without `shutdown`: the status the server ends with.
+    pub fn exit_without_shutdown(mut self) -> std::process::ExitStatus {
+        self.notify("exit", Value::Null);
+        self.child.wait().unwrap()
+    }
+
     pub fn notify(&mut self, method: &str, params: Value) {
         self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
     }

@@ -242,22 +242,34 @@ where
     scored.into_iter().take(n).map(|(_, _, c)| c).collect()
 }
 
+/// The optimal string alignment distance: insertions, deletions, substitutions and swaps of
+/// two neighbouring characters each cost 1 (`Lcuky` is one from `Lucky`, where plain
+/// Levenshtein counts a swap as two), no substring edited twice.
 fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    // Three rows: the one two back (for swaps), the last and the current.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
+    for (i, ca) in a.iter().enumerate() {
         if let Some(first) = cur.first_mut() {
             *first = i + 1;
         }
         for (j, cb) in b.iter().enumerate() {
-            let sub = prev.get(j).copied().unwrap_or(0) + usize::from(ca != *cb);
+            let sub = prev.get(j).copied().unwrap_or(0) + usize::from(ca != cb);
             let del = prev.get(j + 1).copied().unwrap_or(0) + 1;
             let ins = cur.get(j).copied().unwrap_or(0) + 1;
+            let mut best = sub.min(del).min(ins);
+            let swapped = i > 0 && j > 0 && a.get(i - 1) == Some(cb) && b.get(j - 1) == Some(ca) && ca != cb;
+            if swapped {
+                best = best.min(before.get(j - 1).copied().unwrap_or(0) + 1);
+            }
             if let Some(slot) = cur.get_mut(j + 1) {
-                *slot = sub.min(del).min(ins);
+                *slot = best;
             }
         }
+        std::mem::swap(&mut before, &mut prev);
         std::mem::swap(&mut prev, &mut cur);
     }
     prev.last().copied().unwrap_or(0)
@@ -303,6 +315,21 @@ mod tests {
         assert_eq!(did_you_mean("lucky", names), Some("Lucky"));
         assert_eq!(did_you_mean("Distantcountr", names), Some("DistantCounter"));
         assert_eq!(did_you_mean("Zzzzzz", names), None);
+    }
+
+    #[test]
+    fn a_swap_of_neighbours_is_one_edit() {
+        assert_eq!(edit_distance("lcuky", "lucky"), 1);
+        assert_eq!(edit_distance("ab", "ba"), 1);
+        assert_eq!(edit_distance("abc", "ca"), 3, "no substring is edited twice (OSA, not Damerau)");
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        // Issue 42: transposed letters get their did-you-mean.
+        let names = ["Brave", "Lucky", "Canto", "Flying", "Fast", "Armored"];
+        for (typo, meant) in [("Brvae", "Brave"), ("Lcuky", "Lucky"), ("Cnato", "Canto"), ("Fylign", "Flying")] {
+            assert_eq!(did_you_mean(typo, names), Some(meant), "{typo}");
+            assert_eq!(closest(typo, names, 3).first().copied(), Some(meant), "{typo}");
+        }
     }
 
     #[test]

@@ -31,6 +31,20 @@ impl<'a> LineIndex<'a> {
         Range::new(self.position(start), self.position(end.max(start)))
     }
 
+    /// The byte offset of a position an editor sent, or why it is not in the text: a line past
+    /// the last. A character past its line's end is the line's end (as LSP says).
+    pub fn checked_offset(&self, p: Position) -> Result<usize, String> {
+        if self.starts.start(p.line as usize).is_none() {
+            let lines = (0..).take_while(|&n| self.starts.start(n).is_some()).count();
+            return Err(format!(
+                "reaches line {} but the document has {lines} line{} (LSP positions count from 0)",
+                p.line,
+                if lines == 1 { "" } else { "s" }
+            ));
+        }
+        Ok(self.offset(p))
+    }
+
     /// The byte offset of a position: a character past the line's end is the line's end (its
     /// newline excluded); a line past the text's end is the text's end.
     pub fn offset(&self, p: Position) -> usize {
@@ -49,29 +63,34 @@ impl<'a> LineIndex<'a> {
     }
 }
 
-/// The path of a `file:` URI (percent escapes decoded); `None` for any other scheme or a path
-/// that is not absolute.
-pub fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
-    let rest = uri.as_str().strip_prefix("file://")?;
+/// The path of a `file:` URI (percent escapes decoded); `None` for any other scheme, and for a
+/// URI that does not name one clean absolute path: bad or non-UTF-8 escapes, `.` or `..`
+/// segments, a host other than `localhost`, a NUL. Such a document is checked on its own.
+pub fn uri_to_path(uri: &str) -> Option<PathBuf> {
+    let rest = uri.strip_prefix("file://")?;
     // `file:///a/b` (empty authority) or `file://localhost/a/b`.
     let path = rest.strip_prefix("localhost").unwrap_or(rest);
+    if !path.starts_with('/') {
+        return None;
+    }
     let path = path.split(['?', '#']).next().unwrap_or(path);
     let bytes = path.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
         if b == b'%' {
-            let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
-            if let Some(v) = hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                out.push(v);
-                i += 3;
-                continue;
-            }
+            let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok())?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+            continue;
         }
         out.push(b);
         i += 1;
     }
     let decoded = String::from_utf8(out).ok()?;
+    if decoded.contains('\0') || decoded.split('/').any(|part| part == "." || part == "..") {
+        return None;
+    }
     let path = PathBuf::from(decoded);
     path.is_absolute().then_some(path)
 }
@@ -92,6 +111,42 @@ pub fn path_to_uri(path: &Path) -> Option<Uri> {
         }
     }
     s.parse().ok()
+}
+
+/// One edit of `didChange`: a range and its new text, or (no range) the whole text.
+#[derive(Clone, Debug, serde::Deserialize)]
+pub struct Change {
+    #[serde(default)]
+    pub range: Option<Range>,
+    pub text: String,
+}
+
+/// `text` with `changes` applied in order, or why one cannot be: its range ends before it starts
+/// or reaches past the text's last line. All or nothing.
+pub fn apply_changes(text: &str, changes: &[Change]) -> Result<String, String> {
+    let mut text = text.to_string();
+    for (n, change) in changes.iter().enumerate() {
+        let Some(range) = change.range else {
+            text.clone_from(&change.text);
+            continue;
+        };
+        let which = if changes.len() > 1 { format!("edit {} of {}: ", n + 1, changes.len()) } else { String::new() };
+        let (s, e) = (range.start, range.end);
+        if (e.line, e.character) < (s.line, s.character) {
+            return Err(format!(
+                "{which}its range ends at {}:{} before it starts at {}:{} (line:character, from 0)",
+                e.line, e.character, s.line, s.character
+            ));
+        }
+        let index = LineIndex::new(&text);
+        let start = index.checked_offset(s).map_err(|why| format!("{which}its range {why}"))?;
+        let end = index.checked_offset(e).map_err(|why| format!("{which}its range {why}"))?;
+        if start > end || !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+            return Err(format!("{which}its range is not in the text"));
+        }
+        text.replace_range(start..end, &change.text);
+    }
+    Ok(text)
 }
 
 #[cfg(test)]
@@ -120,7 +175,37 @@ mod tests {
         let path = Path::new("/tmp/a b/ü.oc");
         let uri = path_to_uri(path).unwrap();
         assert_eq!(uri.as_str(), "file:///tmp/a%20b/%C3%BC.oc");
-        assert_eq!(uri_to_path(&uri).unwrap(), path);
-        assert_eq!(uri_to_path(&"untitled:1".parse().unwrap()), None);
+        assert_eq!(uri_to_path(uri.as_str()).unwrap(), path);
+        assert_eq!(uri_to_path("untitled:1"), None);
+        // Not one clean path: checked on their own.
+        for bad in [
+            "file:///a/../b.oc",
+            "file:///a/./b.oc",
+            "file:///a%zz.oc",
+            "file:///a%ff.oc",
+            "file:///a%00.oc",
+            "file://host/a.oc",
+            "file:///a%2",
+        ] {
+            assert_eq!(uri_to_path(bad), None, "{bad}");
+        }
+        assert_eq!(uri_to_path("file://localhost/a%20b.oc").unwrap(), Path::new("/a b.oc"));
+    }
+
+    #[test]
+    fn edits_apply_or_say_why_not() {
+        let change = |l1, c1, l2, c2, text: &str| Change {
+            range: Some(Range::new(Position::new(l1, c1), Position::new(l2, c2))),
+            text: text.to_string(),
+        };
+        assert_eq!(apply_changes("ab\ncd\n", &[change(1, 0, 1, 1, "X"), change(0, 9, 1, 0, "")]).unwrap(), "abXd\n");
+        // The line after the last newline is a line.
+        assert_eq!(apply_changes("ab\n", &[change(1, 0, 1, 0, "z")]).unwrap(), "ab\nz");
+        let reversed = apply_changes("ab\ncd", &[change(1, 1, 0, 0, "X")]).unwrap_err();
+        assert_eq!(reversed, "its range ends at 0:0 before it starts at 1:1 (line:character, from 0)");
+        let past = apply_changes("ab\ncd", &[change(0, 0, 0, 0, "x"), change(5, 0, 5, 1, "X")]).unwrap_err();
+        assert_eq!(past, "edit 2 of 2: its range reaches line 5 but the document has 2 lines (LSP positions count from 0)");
+        let whole = Change { range: None, text: "new".to_string() };
+        assert_eq!(apply_changes("old", &[whole]).unwrap(), "new");
     }
 }

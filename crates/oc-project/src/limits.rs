@@ -4,6 +4,7 @@
 //! | what | cap | where it is enforced |
 //! |---|---|---|
 //! | a source file (`.oc`, `*.map.toml`, `oc.toml`) | [`MAX_SOURCE_BYTES`] | [`crate::fsx::read_regular`] |
+//! | one message to `oc lsp` | [`MAX_SOURCE_BYTES`] | `oc_lsp::transport` |
 //! | a map's background image | [`MAX_IMAGE_BYTES`] | [`crate::fsx::read_regular`] |
 //! | a battle log given to `oc replay` | [`MAX_LOG_BYTES`] | [`crate::fsx::read_regular`] |
 //! | a map's width or height | [`MAX_MAP_SIDE`] tiles | `oc_atlas::map` |

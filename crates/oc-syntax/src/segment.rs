@@ -1,7 +1,9 @@
 //! Cuts a file into top-level items before pest sees it.
 //!
 //! A new item starts at an item keyword that begins a line and is either at bracket depth 0 or
-//! not indented at all (so a missing `}` costs one item, not the rest of the file). While
+//! followed by the head of an item (`class Name {`, `tag Name(`, `movement Foot, Armored`,
+//! `import "..."`), so a missing `}` costs one item, not the rest of the file, while a body line
+//! such as `movement += 2` stays in its block. Indentation decides nothing. While
 //! scanning we also catch what pest handles badly: unclosed brackets, strings and comments (one
 //! clear diagnostic at the opener) and nesting deep enough to exhaust the stack.
 
@@ -76,7 +78,6 @@ pub fn split(
     let mut stack: Vec<(u8, usize)> = Vec::new();
     let mut current = Segment { range: 0..0, broken: false };
     let mut line_start = true;
-    let mut indented = false;
     let mut last_significant: Option<u8> = None;
     let mut last_word: &str = "";
     let mut i = 0;
@@ -101,14 +102,10 @@ pub fn split(
         match b {
             b'\n' => {
                 line_start = true;
-                indented = false;
                 i += 1;
                 continue;
             }
             b' ' | b'\t' | b'\r' => {
-                if line_start {
-                    indented = true;
-                }
                 i += 1;
                 continue;
             }
@@ -159,7 +156,7 @@ pub fn split(
             let word = text.get(start..i).unwrap_or("");
             let starts_item = at_line_start
                 && ITEM_KEYWORDS.contains(&word)
-                && (stack.is_empty() || !indented)
+                && (stack.is_empty() || opens_item(word, text.get(i..).unwrap_or("")))
                 && last_significant != Some(b',')
                 && last_word != "on";
             if starts_item && start > current.range.start {
@@ -291,6 +288,38 @@ pub fn split(
         out.push(segment.range);
     }
     out
+}
+
+/// Whether an item keyword inside an open bracket starts a new item: what follows it on its line
+/// is an item's head (`after` is the text after the keyword). `movement += 2` in a tag's body is
+/// a statement; `movement Foot, Armored` or `class Warden {` after an unclosed brace is an item.
+fn opens_item(keyword: &str, after: &str) -> bool {
+    let line = after.split('\n').next().unwrap_or("");
+    let line = line.split("//").next().unwrap_or(line).trim_end_matches(['\r', ' ', '\t']);
+    let rest = line.trim_start_matches([' ', '\t']);
+    let name_len = rest.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+    let starts_name = rest.bytes().next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_');
+    let after_name = rest.get(name_len..).unwrap_or("").trim_start_matches([' ', '\t']);
+    match keyword {
+        "import" => rest.starts_with('"'),
+        "triangle" => rest.is_empty() || rest.starts_with('{'),
+        // Names and commas to the end of the line.
+        "movement" => {
+            starts_name
+                && rest.split(',').all(|part| {
+                    let part = part.trim_matches([' ', '\t']);
+                    part.is_empty() || part.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                })
+        }
+        // A name, then the end of the line or what may follow a definition's name: a body, a
+        // title, parameters, or a word (`on`, `stacks`, `doc`, `for`, `physical`, `clears`...).
+        _ => {
+            starts_name
+                && (after_name.is_empty()
+                    || after_name.starts_with(['{', '"', '('])
+                    || after_name.starts_with(|c: char| c.is_ascii_alphabetic()))
+        }
+    }
 }
 
 fn unclosed(file: FileId, at: usize, open: u8) -> Diagnostic {

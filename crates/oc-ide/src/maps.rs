@@ -19,6 +19,16 @@ pub enum MapThing {
     Item { name: String, span: Span },
 }
 
+impl MapThing {
+    /// Where it is written.
+    pub fn span(&self) -> Span {
+        match self {
+            MapThing::Symbol { span, .. } | MapThing::TerrainName { span, .. } => *span,
+            MapThing::Region { span, .. } | MapThing::Item { span, .. } => *span,
+        }
+    }
+}
+
 /// The map as read, with its symbols resolved against `rules`.
 pub fn parse(text: &str, rules: Option<&Rules>) -> Option<Map> {
     let (map, _) = oc_atlas::parse(FileId(0), text);

@@ -1,0 +1,595 @@
+//! Name resolution for the editor: every name of a syntax tree with its role — the definition it
+//! makes, or the kinds of definition it may mean there — and what it resolves to in a scope.
+//!
+//! A use means the first kind of its role's list that has a definition of that name in scope:
+//! after `wields` only a weapon type, in `opened_by` a tag or an item, in a tag's argument what
+//! the tag's parameter takes (`Effective(Armored)`: the tag `Armored`), in an expression first
+//! the parameter of the tag around it, then statuses, steps, terrains, movements... and a tag
+//! last (the movement type `Armored` in `movement_type = Armored`).
+
+use std::collections::HashMap;
+
+use oc_diag::Span;
+use oc_syntax::ast::{self, Cond, ExprKind, Item, Selector, Stmt};
+
+use crate::defs::{Def, DefKind};
+
+/// What a name does where it is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A definition's own name.
+    Def(DefKind),
+    /// A use: it means a definition of the first of these kinds that exists.
+    Use(&'static [DefKind]),
+    /// A parameter named in its tag's head.
+    ParamDef,
+    /// An attribute read or written (`self.movement`, `crit_bonus += 1`): a stat, base or
+    /// resource of the ruleset, or one the engine knows.
+    Attr,
+    /// A bare name in an expression (see the module's documentation).
+    Value,
+    Event,
+    Verb,
+}
+
+/// One name in a file.
+#[derive(Clone, Debug)]
+pub struct Occurrence<'a> {
+    pub name: &'a str,
+    pub span: Span,
+    pub role: Role,
+    /// The tag whose body or head holds it (its parameters are seen there only).
+    pub tag: Option<&'a ast::TagDef>,
+    /// In a tag's argument list: the tag's name and the argument's index.
+    pub arg_of: Option<(&'a str, usize)>,
+}
+
+/// A use of a tag with arguments written or expected: `Lucky(5)`.
+#[derive(Clone, Debug)]
+pub struct TagCall<'a> {
+    pub name: &'a ast::Ident,
+    pub args: Vec<Span>,
+    pub span: Span,
+}
+
+/// Every name of a file, in no particular order, and every tag use.
+#[derive(Default)]
+pub struct Names<'a> {
+    pub occurrences: Vec<Occurrence<'a>>,
+    pub calls: Vec<TagCall<'a>>,
+}
+
+const TAG: &[DefKind] = &[DefKind::Tag];
+const CLASS: &[DefKind] = &[DefKind::Class];
+const ITEM: &[DefKind] = &[DefKind::Item];
+const WEAPON_TYPE: &[DefKind] = &[DefKind::WeaponType];
+const TERRAIN: &[DefKind] = &[DefKind::Terrain];
+const MOVEMENT: &[DefKind] = &[DefKind::Movement];
+const STATUS: &[DefKind] = &[DefKind::Status];
+const SCENARIO: &[DefKind] = &[DefKind::Scenario];
+const STEP: &[DefKind] = &[DefKind::ScaleMember];
+const STAT: &[DefKind] = &[DefKind::Stat, DefKind::Base, DefKind::Resource];
+const RESOURCE: &[DefKind] = &[DefKind::Resource];
+const DICE: &[DefKind] = &[DefKind::Dice];
+const TYPE: &[DefKind] = &[DefKind::Scale];
+const TAG_OR_ITEM: &[DefKind] = &[DefKind::Tag, DefKind::Item];
+const TABLE_OR_DICE: &[DefKind] = &[DefKind::Table, DefKind::Dice];
+/// What a bare name in an expression may mean, in order.
+pub const VALUE: &[DefKind] = &[
+    DefKind::Status,
+    DefKind::ScaleMember,
+    DefKind::Terrain,
+    DefKind::Movement,
+    DefKind::WeaponType,
+    DefKind::Class,
+    DefKind::Item,
+    DefKind::Dice,
+    DefKind::Table,
+    DefKind::Stat,
+    DefKind::Base,
+    DefKind::Resource,
+    DefKind::Tag,
+];
+
+/// What a tag's parameter of type `ty` takes, as kinds of definition.
+pub fn kinds_of_type(ty: &str) -> &'static [DefKind] {
+    match ty {
+        "Tag" => TAG,
+        "Class" => CLASS,
+        "WeaponType" => WEAPON_TYPE,
+        "Status" => STATUS,
+        "Terrain" => TERRAIN,
+        "Movement" => MOVEMENT,
+        "Stat" | "StatMod" => STAT,
+        "Int" | "Bool" | "Dice" | "Str" => &[],
+        // A scale's name: its steps.
+        _ => STEP,
+    }
+}
+
+struct Walk<'a> {
+    out: Names<'a>,
+    tag: Option<&'a ast::TagDef>,
+}
+
+impl<'a> Walk<'a> {
+    fn push(&mut self, name: &'a ast::Ident, role: Role) {
+        self.out.occurrences.push(Occurrence { name: &name.value, span: name.span, role, tag: self.tag, arg_of: None });
+    }
+
+    fn uses(&mut self, names: impl IntoIterator<Item = &'a ast::Ident>, kinds: &'static [DefKind]) {
+        for n in names {
+            self.push(n, Role::Use(kinds));
+        }
+    }
+
+    fn tag_ref(&mut self, r: &'a ast::TagRef) {
+        self.push(&r.name, Role::Use(TAG));
+        self.out.calls.push(TagCall { name: &r.name, args: r.args.iter().map(|a| a.span).collect(), span: r.span });
+        for (i, arg) in r.args.iter().enumerate() {
+            let before = self.out.occurrences.len();
+            self.expr(arg);
+            for o in self.out.occurrences.iter_mut().skip(before) {
+                if o.role == Role::Value && o.arg_of.is_none() {
+                    o.arg_of = Some((&r.name.value, i));
+                }
+            }
+        }
+    }
+
+    fn literal(&mut self, lit: &'a oc_diag::Spanned<ast::Literal>) {
+        if let ast::Literal::Name(n) = &lit.value {
+            self.out.occurrences.push(Occurrence { name: n, span: lit.span, role: Role::Use(STEP), tag: self.tag, arg_of: None });
+        }
+    }
+
+    fn expr(&mut self, e: &'a ast::Expr) {
+        match &e.kind {
+            ExprKind::Name(n) => {
+                self.out.occurrences.push(Occurrence { name: n, span: e.span, role: Role::Value, tag: self.tag, arg_of: None })
+            }
+            ExprKind::Unary(_, a) => self.expr(a),
+            ExprKind::Binary(_, a, b) => {
+                self.expr(a);
+                self.expr(b);
+            }
+            ExprKind::Field(base, field) => {
+                self.expr(base);
+                self.push(field, Role::Attr);
+            }
+            ExprKind::Index(base, args) => {
+                if let ExprKind::Name(n) = &base.kind {
+                    self.out.occurrences.push(Occurrence {
+                        name: n,
+                        span: base.span,
+                        role: Role::Use(TABLE_OR_DICE),
+                        tag: self.tag,
+                        arg_of: None,
+                    });
+                } else {
+                    self.expr(base);
+                }
+                for a in args {
+                    self.expr(a);
+                }
+            }
+            ExprKind::Call(f, args) => {
+                // `roll(hit)`: a die by name.
+                if f.value.as_str() == "roll" {
+                    for a in args {
+                        match &a.kind {
+                            ExprKind::Name(n) => self.out.occurrences.push(Occurrence {
+                                name: n,
+                                span: a.span,
+                                role: Role::Use(DICE),
+                                tag: self.tag,
+                                arg_of: None,
+                            }),
+                            _ => self.expr(a),
+                        }
+                    }
+                } else {
+                    self.push(f, Role::Verb);
+                    for a in args {
+                        self.expr(a);
+                    }
+                }
+            }
+            ExprKind::Has(a, r) => {
+                self.expr(a);
+                self.tag_ref(r);
+            }
+            ExprKind::If(a, b, c) => {
+                self.expr(a);
+                self.expr(b);
+                self.expr(c);
+            }
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::Die(_) | ExprKind::Error => {}
+        }
+    }
+
+    fn stmts(&mut self, body: &'a [Stmt]) {
+        for s in body {
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&mut self, s: &'a Stmt) {
+        match s {
+            Stmt::Modify { place, value, .. } => {
+                for p in place {
+                    self.push(p, Role::Attr);
+                }
+                self.expr(value);
+            }
+            Stmt::When { condition, body, .. } => {
+                self.expr(condition);
+                self.stmts(body);
+            }
+            Stmt::On { event, body, .. } => {
+                self.push(event, Role::Event);
+                self.stmts(body);
+            }
+            Stmt::Grant { tag, .. } => self.tag_ref(tag),
+            Stmt::Action(a) => {
+                for e in a.target.iter().flat_map(|t| t.min.iter().chain(t.max.iter())) {
+                    self.expr(e);
+                }
+                for e in &a.requires {
+                    self.expr(e);
+                }
+                self.stmts(&a.body);
+            }
+            Stmt::Command { verb, args, .. } => {
+                self.push(verb, Role::Verb);
+                for a in args {
+                    self.expr(a);
+                }
+            }
+        }
+    }
+
+    fn ruleset(&mut self, r: &'a ast::Ruleset) {
+        self.push(&r.name, Role::Def(DefKind::Ruleset));
+        for s in &r.scales {
+            self.push(&s.name, Role::Def(DefKind::Scale));
+            for m in &s.members {
+                self.push(m, Role::Def(DefKind::ScaleMember));
+            }
+        }
+        for s in &r.stats {
+            self.push(&s.name, Role::Def(DefKind::Stat));
+            self.push(&s.ty, Role::Use(TYPE));
+        }
+        for b in &r.bases {
+            self.push(&b.name, Role::Def(DefKind::Base));
+            self.push(&b.ty, Role::Use(TYPE));
+            self.expr(&b.value);
+        }
+        for c in &r.class_ranges {
+            self.push(&c.ty, Role::Use(TYPE));
+            for bound in [&c.low, &c.high] {
+                if let ast::Bound::Name(n) = &bound.value {
+                    self.out.occurrences.push(Occurrence {
+                        name: n,
+                        span: bound.span,
+                        role: Role::Use(STEP),
+                        tag: None,
+                        arg_of: None,
+                    });
+                }
+            }
+        }
+        for d in &r.dice {
+            self.push(&d.name, Role::Def(DefKind::Dice));
+        }
+        for t in &r.tables {
+            self.push(&t.name, Role::Def(DefKind::Table));
+            self.uses(&t.keys, TYPE);
+            self.push(&t.value_ty, Role::Use(TYPE));
+            for row in &t.rows {
+                self.uses(&row.keys, STEP);
+                for v in &row.values {
+                    self.literal(v);
+                }
+            }
+        }
+        for c in &r.combat {
+            for f in &c.formulas {
+                self.expr(&f.value);
+            }
+        }
+        for res in &r.resources {
+            self.push(&res.name, Role::Def(DefKind::Resource));
+            self.push(&res.ty, Role::Use(TYPE));
+            self.expr(&res.value);
+            self.push(&res.at, Role::Event);
+        }
+        for t in &r.turns {
+            for o in &t.order {
+                match &o.value {
+                    ast::OrderDef::Alternate => {}
+                    ast::OrderDef::Rolloff { dice } => self.push(dice, Role::Use(DICE)),
+                    ast::OrderDef::By { resource, ties } => {
+                        self.push(resource, Role::Use(RESOURCE));
+                        if let Some(t) = ties {
+                            self.push(t, Role::Use(DICE));
+                        }
+                    }
+                }
+            }
+            self.uses(&t.spend, RESOURCE);
+            for f in &t.formulas {
+                self.expr(&f.value);
+            }
+        }
+        for re in &r.reactions {
+            self.push(&re.name, Role::Def(DefKind::Reaction));
+            for (resource, _) in &re.costs {
+                self.push(resource, Role::Use(RESOURCE));
+            }
+            for e in &re.requires {
+                self.expr(e);
+            }
+            self.stmts(&re.modifiers);
+        }
+    }
+
+    fn ratings(&mut self, blocks: impl IntoIterator<Item = &'a ast::RatingsBlock>) {
+        for b in blocks {
+            for (stat, value) in &b.entries {
+                self.push(stat, Role::Use(STAT));
+                self.literal(value);
+            }
+        }
+    }
+
+    fn cond(&mut self, c: &'a Cond) {
+        match c {
+            Cond::And(a, b) | Cond::Or(a, b) => {
+                self.cond(a);
+                self.cond(b);
+            }
+            Cond::Not(a, _) => self.cond(a),
+            _ => {}
+        }
+    }
+
+    fn item(&mut self, item: &'a Item) {
+        match item {
+            Item::Import(_) => {}
+            Item::Ruleset(r) => self.ruleset(r),
+            Item::Movement(names) => {
+                for n in names {
+                    self.push(n, Role::Def(DefKind::Movement));
+                }
+            }
+            Item::WeaponType(w) => self.push(&w.name, Role::Def(DefKind::WeaponType)),
+            Item::Triangle(t) => {
+                for chain in &t.chains {
+                    self.uses(chain, WEAPON_TYPE);
+                }
+            }
+            Item::Terrain(t) => {
+                self.push(&t.name, Role::Def(DefKind::Terrain));
+                for c in &t.costs {
+                    self.push(&c.movement, Role::Use(MOVEMENT));
+                }
+                for h in &t.heal {
+                    self.push(&h.event, Role::Event);
+                }
+                self.uses(&t.becomes, TERRAIN);
+                self.uses(&t.opened_by, TAG_OR_ITEM);
+            }
+            Item::Tag(t) => {
+                self.push(&t.name, Role::Def(DefKind::Tag));
+                self.tag = Some(t);
+                for p in &t.params {
+                    self.push(&p.name, Role::ParamDef);
+                    self.push(&p.ty, Role::Use(TYPE));
+                }
+                self.stmts(&t.body);
+                self.tag = None;
+            }
+            Item::Status(s) => {
+                self.push(&s.name, Role::Def(DefKind::Status));
+                self.stmts(&s.body);
+                for c in &s.clears {
+                    if let Some(e) = &c.condition {
+                        self.expr(e);
+                    }
+                    self.push(&c.event, Role::Event);
+                }
+            }
+            Item::Class(c) => {
+                self.push(&c.name, Role::Def(DefKind::Class));
+                self.ratings(&c.ratings);
+                self.uses(&c.wields, WEAPON_TYPE);
+                for t in &c.tags {
+                    self.tag_ref(t);
+                }
+                if let Some(from) = c.promoted.as_ref().and_then(|p| p.from.as_ref()) {
+                    self.push(from, Role::Use(CLASS));
+                }
+                self.uses(&c.kit, ITEM);
+                for form in c.normal.iter().chain(c.transformed.iter()) {
+                    self.ratings(&form.ratings);
+                    self.uses(&form.wields, WEAPON_TYPE);
+                    for t in &form.tags {
+                        self.tag_ref(t);
+                    }
+                }
+            }
+            Item::Item(i) => {
+                self.push(&i.name, Role::Def(DefKind::Item));
+                self.uses(&i.weapon_type, WEAPON_TYPE);
+                for r in &i.range {
+                    self.expr(&r.min);
+                    if let Some(max) = &r.max {
+                        self.expr(max);
+                    }
+                }
+                for t in &i.tags {
+                    self.tag_ref(t);
+                }
+                for u in &i.uses {
+                    self.stmts(u);
+                }
+                self.stmts(&i.modifiers);
+            }
+            Item::Scenario(s) => {
+                self.push(&s.name, Role::Def(DefKind::Scenario));
+                for c in &s.chests {
+                    self.push(&c.item, Role::Use(ITEM));
+                }
+                for side in &s.sides {
+                    for (tag, _) in &side.grants {
+                        self.push(tag, Role::Use(TAG));
+                    }
+                    self.uses(&side.allow_classes, CLASS);
+                    self.uses(&side.ban_classes, CLASS);
+                    self.uses(&side.allow_items, ITEM);
+                    self.uses(&side.ban_items, ITEM);
+                    for l in &side.limits {
+                        match &l.selector {
+                            Selector::With(t) => self.push(t, Role::Use(TAG)),
+                            Selector::Class(c) => self.push(c, Role::Use(CLASS)),
+                            Selector::Wielding(w) => self.push(w, Role::Use(WEAPON_TYPE)),
+                            Selector::Each(_) | Selector::Ranged(_) => {}
+                        }
+                    }
+                    for w in &side.wins {
+                        self.cond(w);
+                    }
+                }
+            }
+            Item::Army(a) => {
+                self.push(&a.name, Role::Def(DefKind::Army));
+                self.push(&a.scenario, Role::Use(SCENARIO));
+                for u in &a.units {
+                    self.push(&u.name, Role::Def(DefKind::Unit));
+                    self.push(&u.class, Role::Use(CLASS));
+                    self.uses(&u.items, ITEM);
+                    self.uses(&u.tags, TAG);
+                }
+            }
+        }
+    }
+}
+
+/// Every name of a file and every tag use.
+pub fn names(file: &ast::SourceFile) -> Names<'_> {
+    let mut walk = Walk { out: Names::default(), tag: None };
+    for item in &file.items {
+        walk.item(item);
+    }
+    walk.out.occurrences.sort_by_key(|o| (o.span.start, o.span.end));
+    walk.out
+}
+
+/// What a name resolves to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resolved<'a> {
+    /// A definition, in the file at this path.
+    Def(&'a str, Def),
+    /// A parameter of a tag: the tag's file, the tag and the parameter.
+    Param {
+        path: &'a str,
+        tag: Span,
+        def: Def,
+    },
+    /// An attribute the ruleset does not define (the engine's own: `crit_bonus`).
+    Builtin(DefKind),
+    Event,
+    Verb,
+    Unresolved,
+}
+
+/// The definitions a scope sees, by name, each with its file.
+pub struct Scope<'a> {
+    by_name: HashMap<&'a str, Vec<(&'a str, &'a Def)>>,
+}
+
+impl<'a> Scope<'a> {
+    pub fn new(defs: &'a [(&'a str, Def)]) -> Scope<'a> {
+        let mut by_name: HashMap<&'a str, Vec<(&'a str, &'a Def)>> = HashMap::new();
+        for (path, d) in defs {
+            by_name.entry(d.name.as_str()).or_default().push((path, d));
+        }
+        Scope { by_name }
+    }
+
+    /// The definition of `name` of the first of `kinds` that has one.
+    pub fn find(&self, name: &str, kinds: &[DefKind]) -> Option<(&'a str, &'a Def)> {
+        let found = self.by_name.get(name)?;
+        kinds.iter().find_map(|k| found.iter().find(|(_, d)| d.kind == *k).copied())
+    }
+
+    /// Every definition of `name`, of any kind.
+    pub fn all(&self, name: &str) -> &[(&'a str, &'a Def)] {
+        self.by_name.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// The kinds of definition the arguments of tag `tag` take, by parameter.
+    pub fn param_kinds(&self, db: &dyn crate::Db, tag: &str) -> Vec<&'static [DefKind]> {
+        match self.tag_def(db, tag) {
+            Some(t) => t.params.iter().map(|p| kinds_of_type(&p.ty.value)).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// The syntax tree of tag `tag`'s definition.
+    pub fn tag_def<'d>(&self, db: &'d dyn crate::Db, tag: &str) -> Option<&'d ast::TagDef> {
+        let (path, def) = self.find(tag, TAG)?;
+        db.ast(path)?.items.iter().find_map(|i| match i {
+            Item::Tag(t) if t.name.span == def.name_span => Some(t),
+            _ => None,
+        })
+    }
+}
+
+/// What an occurrence of the file at `path` means.
+pub fn resolve<'a>(db: &dyn crate::Db, scope: &Scope<'a>, path: &'a str, o: &Occurrence<'_>) -> Resolved<'a> {
+    let param = |name: &str| -> Option<Resolved<'a>> {
+        let tag = o.tag?;
+        let p = tag.params.iter().find(|p| p.name.value.as_str() == name)?;
+        let def = Def { kind: DefKind::Param, name: name.to_string(), name_span: p.name.span, span: p.name.span.to(p.ty.span) };
+        Some(Resolved::Param { path, tag: tag.name.span, def })
+    };
+    let found = |kinds: &[DefKind]| scope.find(o.name, kinds).map(|(p, d)| Resolved::Def(p, d.clone()));
+    match o.role {
+        Role::Def(kind) => {
+            let def = scope
+                .all(o.name)
+                .iter()
+                .find(|(p, d)| *p == path && d.name_span == o.span && d.kind == kind)
+                .map(|(p, d)| Resolved::Def(p, (*d).clone()));
+            def.unwrap_or(Resolved::Unresolved)
+        }
+        Role::ParamDef => param(o.name).unwrap_or(Resolved::Unresolved),
+        Role::Use(kinds) => found(kinds).unwrap_or(Resolved::Unresolved),
+        Role::Attr => param(o.name).or_else(|| found(STAT)).unwrap_or(Resolved::Builtin(DefKind::Stat)),
+        Role::Value => {
+            if let Some(p) = param(o.name) {
+                return p;
+            }
+            if let Some((tag, index)) = o.arg_of {
+                if let Some(kinds) = scope.param_kinds(db, tag).get(index) {
+                    if !kinds.is_empty() {
+                        return found(kinds).unwrap_or(Resolved::Unresolved);
+                    }
+                }
+            }
+            found(VALUE).unwrap_or(Resolved::Unresolved)
+        }
+        Role::Event => Resolved::Event,
+        Role::Verb => Resolved::Verb,
+    }
+}
+
+/// The occurrence at `offset` of a file (its span holds the offset, or ends at it).
+pub fn occurrence_at<'n, 'a>(names: &'n Names<'a>, offset: usize) -> Option<&'n Occurrence<'a>> {
+    let at = |o: &&Occurrence<'_>| o.span.start as usize <= offset && offset < o.span.end as usize;
+    let ends = |o: &&Occurrence<'_>| o.span.end as usize == offset;
+    names.occurrences.iter().find(at).or_else(|| names.occurrences.iter().find(ends))
+}

@@ -1,0 +1,192 @@
+//! The analysis on projects in memory: each case is files with a cursor (`$0`) and what a
+//! feature answers there, names and places written out.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+use oc_ide::complete::CompletionKind;
+use oc_ide::tokens::TokenType;
+use oc_ide::{Db, DefKind, FilePosition, MemoryDb};
+
+/// A project of `files` (the first holds `$0`): the db and the cursor's position in file one.
+fn project(files: &[(&str, &str)]) -> (MemoryDb, String, usize) {
+    let (path, text) = files[0];
+    let offset = text.find("$0").unwrap_or(0);
+    let mut owned: Vec<(String, String)> = files.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect();
+    owned[0].1 = text.replace("$0", "");
+    let refs: Vec<(&str, &str)> = owned.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    (MemoryDb::new(&refs), path.to_string(), offset)
+}
+
+/// The text of `range` of a file.
+fn slice<'a>(db: &'a MemoryDb, path: &str, start: usize, end: usize) -> &'a str {
+    &db.text(path).unwrap()[start..end]
+}
+
+const RULES: &str = "\
+movement Hover, Mounted
+tag Mounted on class doc \"Moves by the Mounted column.\" { movement_type = Mounted }
+tag Effective(t: Tag) on weapon { when defender has t { damage += 3 } }
+tag Quick(x: Int) on class, weapon { movement += x }
+";
+
+#[test]
+fn names_resolve_by_kind_not_by_spelling() {
+    // The tag `Mounted`, not the movement type of the same name.
+    let main = "import \"rules.oc\"\nclass Knight { ratings { str C mag E skl C spd D def B res D } wields Lances tags Mou$0nted cost 1 }\nweapon Pike { type Lances might 1 weight 1 range 1 tags Effective(Mounted) cost 1 }\n";
+    let (db, path, offset) = project(&[("main.oc", main), ("rules.oc", RULES)]);
+    let refs = oc_ide::navigate::references(&db, FilePosition { path: &path, offset }, true).unwrap();
+    let found: Vec<(String, &str)> = refs.iter().map(|r| (r.path.clone(), slice(&db, &r.path, r.start, r.end))).collect();
+    // The definition, the class's use and `Effective(Mounted)` (its parameter takes a tag);
+    // not `movement Hover, Mounted` nor `movement_type = Mounted`.
+    assert_eq!(found.len(), 3, "{refs:?}");
+    let lines: Vec<usize> = refs.iter().map(|r| db.text(&r.path).unwrap()[..r.start].matches('\n').count()).collect();
+    assert_eq!((refs[0].path.as_str(), lines[0]), ("main.oc", 1));
+    assert_eq!((refs[1].path.as_str(), lines[1]), ("main.oc", 2));
+    assert_eq!((refs[2].path.as_str(), lines[2]), ("rules.oc", 1));
+    // The movement type's own uses: its definition and the tag's body.
+    let movement = RULES.find("Mounted\n").unwrap() + 2;
+    let refs = oc_ide::navigate::references(&db, FilePosition { path: "rules.oc", offset: movement }, true).unwrap();
+    let lines: Vec<usize> = refs.iter().map(|r| RULES[..r.start].matches('\n').count()).collect();
+    assert_eq!(lines, [0, 1], "{refs:?}");
+    assert!(refs.iter().all(|r| slice(&db, &r.path, r.start, r.end) == "Mounted"));
+}
+
+#[test]
+fn rename_follows_resolution_and_parameters_are_their_own() {
+    let main = "import \"rules.oc\"\nclass Runner { ratings { str C mag E skl C spd D def B res D } wields Swords tags Qu$0ick(2) cost 1 }\n";
+    let (db, path, offset) = project(&[("main.oc", main), ("rules.oc", RULES)]);
+    let edits = oc_ide::navigate::rename(&db, FilePosition { path: &path, offset }, "Swift").unwrap();
+    let files: Vec<&str> = edits.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(files, ["main.oc", "rules.oc"]);
+    assert!(edits.iter().all(|(_, e)| e.len() == 1));
+    // A parameter renames inside its tag only.
+    let x = RULES.find("x: Int").unwrap();
+    let edits = oc_ide::navigate::rename(&db, FilePosition { path: "rules.oc", offset: x }, "amount").unwrap();
+    assert_eq!(edits.len(), 1);
+    let spans: Vec<&str> = edits[0].1.iter().map(|e| &RULES[e.start..e.end]).collect();
+    assert_eq!(spans, ["x", "x"]);
+    // The standard library is read-only; a name already taken is refused.
+    let lucky = "class A { tags Lu$0cky(1) cost 1 }\n";
+    let (db, path, offset) = project(&[("a.oc", lucky)]);
+    let refused = oc_ide::navigate::rename(&db, FilePosition { path: &path, offset }, "L").unwrap_err();
+    assert_eq!(refused, "`Lucky` is defined in the standard library, which is read-only");
+    let (db, path, offset) = project(&[("main.oc", main), ("rules.oc", RULES)]);
+    let taken = oc_ide::navigate::rename(&db, FilePosition { path: &path, offset }, "Lucky").unwrap_err();
+    assert_eq!(taken, "`Lucky` is already defined");
+}
+
+fn labels(db: &MemoryDb, path: &str, offset: usize) -> Vec<(String, CompletionKind)> {
+    oc_ide::complete::completions(db, FilePosition { path, offset }).into_iter().map(|c| (c.label, c.kind)).collect()
+}
+
+#[test]
+fn completion_keeps_the_list_and_the_owner() {
+    // After the first tag of a class: still tags, and only those a class may carry.
+    let text = "class Runner { ratings { str C mag E skl C spd D def B res D } wields Swords tags Canto, $0 cost 1 }\n";
+    let (db, path, offset) = project(&[("a.oc", text)]);
+    let found = labels(&db, &path, offset);
+    assert!(found.iter().all(|(_, k)| *k == CompletionKind::Def(DefKind::Tag)), "{found:?}");
+    let names: Vec<&str> = found.iter().map(|(l, _)| l.as_str()).collect();
+    assert!(names.contains(&"Lucky") && names.contains(&"Flying"), "{names:?}");
+    // `Brave` is for weapons only.
+    assert!(!names.contains(&"Brave"), "{names:?}");
+    // After the first weapon type: weapon types only.
+    let text = "class Runner { wields Swords, $0 }\n";
+    let (db, path, offset) = project(&[("a.oc", text)]);
+    let found = labels(&db, &path, offset);
+    assert!(!found.is_empty() && found.iter().all(|(_, k)| *k == CompletionKind::Def(DefKind::WeaponType)), "{found:?}");
+    // In a weapon: weapon tags (`Brave`), not class-only ones (`Canto`).
+    let text = "weapon W { type Swords tags Brave, $0 }\n";
+    let (db, path, offset) = project(&[("a.oc", text)]);
+    let names: Vec<String> = labels(&db, &path, offset).into_iter().map(|(l, _)| l).collect();
+    assert!(names.contains(&"Brave".to_string()) && !names.contains(&"Canto".to_string()), "{names:?}");
+}
+
+#[test]
+fn completion_of_paths_and_legends() {
+    let main = "import \"$0\"\n";
+    let (db, path, offset) =
+        project(&[("campaign/main.oc", main), ("rules/tags.oc", RULES), ("maps/m.map.toml", "name = \"m\"\n")]);
+    let found = oc_ide::complete::completions(&db, FilePosition { path: &path, offset });
+    let names: Vec<&str> = found.iter().map(|c| c.label.as_str()).collect();
+    assert!(names.contains(&"../rules/tags.oc") && names.contains(&"std:v06"), "{names:?}");
+    assert!(!names.iter().any(|n| n.ends_with(".map.toml")), "{names:?}");
+    let edit = found[0].edit.as_ref().unwrap();
+    assert_eq!((edit.start, edit.end), (offset, offset));
+    // A map path: maps only.
+    let main = "scenario S {\n    map \"../m$0\"\n}\n";
+    let (db, path, offset) = project(&[("campaign/main.oc", main), ("maps/m.map.toml", "name = \"m\"\n")]);
+    let names: Vec<String> = labels(&db, &path, offset).into_iter().map(|(l, _)| l).collect();
+    assert_eq!(names, ["../maps/m.map.toml"]);
+    // A legend's value: terrain names.
+    let map = "name = \"m\"\nwidth = 1\nheight = 1\nrows = [\"x\"]\n\n[legend]\nx = \"Ru$0";
+    let (db, path, offset) = project(&[("m.map.toml", map)]);
+    let found = labels(&db, &path, offset);
+    assert!(found.contains(&("Ruins".to_string(), CompletionKind::Def(DefKind::Terrain))), "{found:?}");
+}
+
+#[test]
+fn semantic_tokens_know_what_names_are() {
+    let text = "class Knight { ratings { str C mag E skl C spd D def B res D } wields Lances tags Armored cost 1 }\ntag Quick(x: Int) on class { movement += x }\n";
+    let (db, path, _) = project(&[("a.oc", text)]);
+    let tokens = oc_ide::tokens::semantic_tokens(&db, &path);
+    let kind_of = |word: &str, nth: usize| {
+        let at = text.match_indices(word).nth(nth).unwrap().0;
+        tokens.iter().find(|t| t.start == at).map(|t| (t.kind, t.modifiers))
+    };
+    assert_eq!(kind_of("Knight", 0), Some((TokenType::Class, oc_ide::tokens::DECLARATION)));
+    assert_eq!(kind_of("Lances", 0), Some((TokenType::Type, oc_ide::tokens::DEFAULT_LIBRARY)));
+    assert_eq!(kind_of("Armored", 0), Some((TokenType::Decorator, oc_ide::tokens::DEFAULT_LIBRARY)));
+    assert_eq!(kind_of("str", 0).map(|k| k.0), Some(TokenType::Property));
+    assert_eq!(kind_of("C", 0).map(|k| k.0), Some(TokenType::EnumMember));
+    assert_eq!(kind_of("x", 0), Some((TokenType::Parameter, oc_ide::tokens::DECLARATION)));
+    assert_eq!(kind_of("x", 1), Some((TokenType::Parameter, 0)));
+    assert_eq!(kind_of("movement", 0).map(|k| k.0), Some(TokenType::Property));
+}
+
+#[test]
+fn signatures_and_inlay_hints_name_tag_parameters() {
+    let text = "class A { tags Lucky($0 }\n";
+    let (db, path, offset) = project(&[("a.oc", text)]);
+    let help = oc_ide::signature::signature_help(&db, FilePosition { path: &path, offset }).unwrap();
+    assert_eq!(help.label, "Lucky(x: Int)");
+    assert_eq!(help.params, [(6, 12)]);
+    assert_eq!(help.active, 0);
+    assert!(help.doc.unwrap().starts_with("Scores a critical hit"));
+    let text = "weapon W { type Swords tags Effective(Armored), Lucky(5), Brave cost 1 }\n";
+    let (db, path, _) = project(&[("a.oc", text)]);
+    let hints = oc_ide::signature::inlay_hints(&db, &path, 0, text.len());
+    let shown: Vec<(&str, &str)> = hints.iter().map(|h| (&text[h.offset..h.offset + 1], h.label.as_str())).collect();
+    assert_eq!(shown, [("A", "t:"), ("5", "x:")]);
+}
+
+#[test]
+fn symbols_and_folds() {
+    let text = "// Rules.\n// More.\nimport \"std:v06\"\n\nclass Runner {\n    ratings { str C mag E skl C spd D def B res D }\n    cost 1\n}\n\narmy A for S attacker {\n    unit Ann: Runner\n}\n";
+    let (db, path, _) = project(&[("a.oc", text)]);
+    let symbols = oc_ide::outline::document_symbols(&db, &path).unwrap();
+    let names: Vec<(&str, usize)> = symbols.iter().map(|s| (s.name.as_str(), s.children.len())).collect();
+    assert_eq!(names, [("Runner", 0), ("A", 1)]);
+    assert_eq!(symbols[1].children[0].name, "Ann");
+    let found = oc_ide::outline::workspace_symbols(&db, "runr", 10);
+    assert_eq!(found.first().map(|s| (s.name.as_str(), s.path.as_str())), Some(("Runner", "a.oc")));
+    let std = oc_ide::outline::workspace_symbols(&db, "Myrmidon", 10);
+    assert!(std.iter().any(|s| s.path.starts_with("<std>/")), "{std:?}");
+    let folds = oc_ide::outline::folding_ranges(&db, &path);
+    let kinds: Vec<oc_ide::outline::FoldKind> = folds.iter().map(|f| f.kind).collect();
+    use oc_ide::outline::FoldKind::*;
+    assert_eq!(kinds, [Comment, Region, Region]);
+}
+
+#[test]
+fn definition_of_import_and_map_paths() {
+    let main = "import \"rul$0es.oc\"\n";
+    let (db, path, offset) = project(&[("main.oc", main), ("rules.oc", RULES)]);
+    let def = oc_ide::navigate::definition(&db, FilePosition { path: &path, offset }).unwrap();
+    assert_eq!((def.path.as_str(), def.start, def.end), ("rules.oc", 0, 0));
+    let main = "import \"std:v0$06\"\n";
+    let (db, path, offset) = project(&[("main.oc", main)]);
+    let def = oc_ide::navigate::definition(&db, FilePosition { path: &path, offset }).unwrap();
+    assert_eq!(def.path, "<std>/v06.oc");
+    let hover = oc_ide::navigate::hover(&db, FilePosition { path: &path, offset }).unwrap();
+    assert_eq!(hover.markdown, "imports `<std>/v06.oc`");
+}
