@@ -217,7 +217,14 @@ fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> R
     };
     let targets = oc_atlas::path::objective_tiles(map, side);
     let (points, kind) = match class {
-        None => (oc_atlas::path::MOVEMENT, "Foot".to_string()),
+        // The rules' own mover where no class is named (`Rules::reference_mover`).
+        None => match rules.reference_mover() {
+            Some(m) => (m.movement.unwrap_or(oc_atlas::path::UNBOUNDED), m.movement_type),
+            None => {
+                eprintln!("error: these rules declare no movement type: there is no way to move to draw");
+                return Err(1);
+            }
+        },
         Some(class) => {
             // Any square the class can stand on will do to ask the engine how it moves.
             let probe = map.tiles().find_map(|t| lone_unit(&engine, map, class, t).ok());

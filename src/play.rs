@@ -39,10 +39,8 @@ pub fn load_engine(ruleset: Option<&str>) -> Result<Engine, u8> {
             }
         },
     };
-    let name = ruleset.or(from_manifest.as_deref()).unwrap_or("officers_chess");
-    let builtin = oc_compiler::stdlib::RULESETS.iter().find(|(n, _)| {
-        *n == name || n.trim_start_matches("officers_chess_") == name || (name == "ratings" && *n == "officers_chess")
-    });
+    let name = ruleset.or(from_manifest.as_deref()).unwrap_or(oc_compiler::stdlib::DEFAULT);
+    let builtin = oc_compiler::stdlib::builtin(name);
     let compilation = match builtin {
         Some((_, index)) => {
             let id = workspace.id_of(index).ok_or(2u8)?;

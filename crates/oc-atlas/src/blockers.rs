@@ -1,4 +1,4 @@
-//! What keeps Foot units from a place: the doors and destructible walls that, opened or broken,
+//! What keeps the rules' reference mover (`Rules::reference_mover`) from a place: the doors and destructible walls that, opened or broken,
 //! would let them through — so a diagnostic can name the tile, say how it opens, and a scenario
 //! can ask whether its army can open it.
 
@@ -6,7 +6,7 @@ use oc_diag::Span;
 use oc_model::Rules;
 
 use crate::map::{find_terrain, Map, Tile};
-use crate::path::{self, MOVEMENT};
+use crate::path;
 
 /// A door or a destructible tile on the way.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,12 +47,13 @@ impl Blocker {
     }
 }
 
-/// When no Foot unit can reach any of `targets` from `sources`: the doors and destructible
-/// tiles next to what they can reach through which, opened or broken, a target is reachable.
-/// Empty when a target is reachable already, or when opening every one would not help.
+/// When no unit of the rules' reference mover can reach any of `targets` from `sources`: the
+/// doors and destructible tiles next to what they can reach through which, opened or broken, a
+/// target is reachable. Empty when a target is reachable already, or when opening every one
+/// would not help (and for rules without movement types).
 pub fn blockers(map: &Map, rules: &Rules, sources: &[Tile], targets: &[Tile]) -> Vec<Blocker> {
-    let foot = path::costs(map, rules, "Foot");
-    let reached = |costs: &[Option<u32>], from: &[Tile]| path::rounds(map, costs, from, MOVEMENT);
+    let Some((mover, foot, points)) = path::reference(map, rules) else { return Vec::new() };
+    let reached = |costs: &[Option<u32>], from: &[Tile]| path::rounds(map, costs, from, points);
     let hits = |rounds: &[Option<u32>]| {
         targets.iter().any(|t| map.index(*t).is_some_and(|i| rounds.get(i).copied().flatten().is_some()))
     };
@@ -70,7 +71,7 @@ pub fn blockers(map: &Map, rules: &Rules, sources: &[Tile], targets: &[Tile]) ->
         let terrain = map.terrain(at).unwrap_or_default().to_string();
         let model = find_terrain(rules, &terrain);
         let becomes = model.and_then(|t| t.becomes.as_deref()).and_then(|b| find_terrain(rules, b));
-        let cost = becomes.and_then(|b| b.costs.get("Foot").copied().flatten()).unwrap_or(1);
+        let cost = becomes.and_then(|b| b.costs.get(&mover.movement_type).copied().flatten()).unwrap_or(1);
         if let Some(c) = open.get_mut(i) {
             *c = Some(cost);
         }

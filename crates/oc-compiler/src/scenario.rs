@@ -462,7 +462,14 @@ pub(crate) fn check_maps(
                 }
             }
         }
-        let foot = oc_atlas::path::costs(&map, rules, "Foot");
+        // How the rules' units move where no unit is named (`Rules::reference_mover`); every
+        // tile counts as open for rules without movement types.
+        let reference = oc_atlas::path::reference(&map, rules);
+        let points = reference.as_ref().map_or(oc_atlas::path::UNBOUNDED, |(_, _, p)| *p);
+        let foot: Vec<Option<u32>> = match &reference {
+            Some((_, costs, _)) => costs.clone(),
+            None => vec![Some(1); map.tiles().count()],
+        };
         for c in &l.ast.chests {
             let t = oc_atlas::Tile { x: c.at.0.value, y: c.at.1.value };
             let standable = map.index(t).and_then(|i| foot.get(i).copied().flatten()).is_some();
@@ -480,7 +487,10 @@ pub(crate) fn check_maps(
                     )
                     .with_label(why)
                     .with_secondary(map.name_span, "the map is defined here")
-                    .with_help("put the chest on a tile of the map that Foot units can enter"),
+                    .with_help(format!(
+                        "put the chest on a tile of the map that {} units can enter",
+                        reference.as_ref().map_or("the", |(m, ..)| m.movement_type.as_str())
+                    )),
                 );
             }
         }
@@ -537,7 +547,7 @@ pub(crate) fn check_maps(
             }
             // Can the side win?
             let sources: Vec<oc_atlas::Tile> = tiles.iter().copied().collect();
-            let reach = oc_atlas::path::rounds(&map, &foot, &sources, oc_atlas::path::MOVEMENT);
+            let reach = oc_atlas::path::rounds(&map, &foot, &sources, points);
             let problem = match &rules_side.win {
                 None if s.on_time_limit != m::Outcome::Win(id) || s.rounds.is_none() => Some(format!(
                     "the {} has no `win` and {}",
@@ -653,6 +663,8 @@ fn cannot_win(
             )
         })
     };
+    let mover = rules.reference_mover();
+    let kind = mover.as_ref().map_or("no", |m| m.movement_type.as_str());
     let too_far = |region: &str| -> Option<String> {
         let r = map.region(region)?;
         let best = r.tiles.iter().filter_map(|(t, _)| map.index(*t).and_then(|i| reach_of.get(i).copied().flatten())).min();
@@ -663,7 +675,7 @@ fn cannot_win(
                 let targets: Vec<oc_atlas::Tile> = r.tiles.iter().map(|(t, _)| *t).collect();
                 let blockers = oc_atlas::blockers::blockers(map, rules, sources, &targets);
                 if blockers.is_empty() {
-                    return Some(format!("no Foot unit can reach `{region}` from `{}`", rules_side.zone));
+                    return Some(format!("no {kind} unit can reach `{region}` from `{}`", rules_side.zone));
                 }
                 let closed: Vec<&oc_atlas::blockers::Blocker> = blockers.iter().filter(|b| b.is_door()).collect();
                 if closed.len() < blockers.len() {
@@ -682,7 +694,7 @@ fn cannot_win(
                 let names: Vec<String> = closed.iter().map(|b| b.name()).collect();
                 (!can_open).then(|| {
                     format!(
-                        "Foot units reach `{region}` from `{}` only through {}, which opens with {}, and the {} is granted none and no allowed class has it",
+                        "{kind} units reach `{region}` from `{}` only through {}, which opens with {}, and the {} is granted none and no allowed class has it",
                         rules_side.zone,
                         names.join(" or "),
                         openers.iter().cloned().collect::<Vec<_>>().join(" or "),
@@ -690,9 +702,10 @@ fn cannot_win(
                     )
                 })
             }
-            Some(n) if s.rounds.is_some_and(|limit| n > limit) => {
+            // In rounds only where the rules give a unit its movement.
+            Some(n) if s.rounds.is_some_and(|limit| n > limit) && mover.as_ref().is_some_and(|m| m.movement.is_some()) => {
                 let limit = s.rounds.unwrap_or_default();
-                Some(format!("Foot units need {n} rounds to reach `{region}`, and the time limit is {limit}"))
+                Some(format!("{kind} units need {n} rounds to reach `{region}`, and the time limit is {limit}"))
             }
             _ => None,
         }

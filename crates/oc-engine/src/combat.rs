@@ -774,7 +774,7 @@ fn apply_strike_effects(ctx: &Ctx, effects: &[Eff], args: &[V], out: &mut [Vec<V
 }
 
 impl Engine {
-    /// The damage one strike deals to a destructible tile (a Wall, a Snag): the rules' `damage`
+    /// The damage one strike deals to a destructible tile (a wall, a snag): the rules' `damage`
     /// formula against a target with every attribute at its lowest (a wall has no defence and
     /// does not dodge).
     pub fn structure_damage(&self, attacker: &Loadout, distance: i64) -> Result<i64, EngineError> {

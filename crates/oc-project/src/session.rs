@@ -149,7 +149,7 @@ impl Session {
                 if let Some(id) = self.workspace.id_of(index) {
                     let mut c = self.workspace.compile_ids(host, &[id]);
                     self.std_diagnostics.append(&mut c.diagnostics);
-                    if *name == "officers_chess" {
+                    if *name == oc_compiler::stdlib::DEFAULT {
                         self.std_files =
                             c.files.iter().filter_map(|id| self.workspace.file(*id)).map(|f| f.path.clone()).collect();
                         self.std_rules = c.into_model();
@@ -157,7 +157,9 @@ impl Session {
                 }
             }
         }
-        self.std_rules.clone().ok_or_else(|| "the standard library's officers_chess ruleset is missing".to_string())
+        self.std_rules
+            .clone()
+            .ok_or_else(|| format!("the standard library's {} ruleset is missing", oc_compiler::stdlib::DEFAULT))
     }
 
     fn note(&mut self, path: &str) -> FileId {

@@ -1,4 +1,4 @@
-//! Attacks: the targets a unit that must attack the weakest may choose, attacks and their
+//! Attacking: the targets a unit that must attack the weakest may choose, attacks and their
 //! exchanges (statuses and debuffs landing on the unit struck), and striking destructible tiles.
 
 use super::{distance, Battle, BattleError, State, Tile};

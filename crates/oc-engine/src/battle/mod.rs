@@ -80,7 +80,7 @@ pub struct Combatant {
     /// Debuffs in force (the `debuff` verb): they last until the end of the unit's next turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub debuffs: Vec<Debuff>,
-    /// Amounts of the ruleset's resources, in their order (`stamina`).
+    /// Amounts of the ruleset's resources, in their order (seed 002's Stamina).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<i64>,
     /// The way it faces (a unit step such as `(1, 0)`), where threat zones are in front.
