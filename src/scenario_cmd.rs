@@ -131,12 +131,15 @@ fn capitalise(s: &str) -> String {
 }
 
 /// The objectives as players read them, generated from the compiled conditions.
+/// A wall that breaks: its square, its terrain, its HP and what it becomes.
+type Breakable = (i64, i64, String, Option<i64>, Option<String>);
+
 /// What stands on the scenario's map besides terrain: chests (the scenario's items where it
 /// overrides the map's), doors and what opens them, walls that break and their HP.
 pub struct MapThings {
     pub chests: Vec<(i64, i64, String)>,
     pub doors: Vec<(i64, i64, Vec<String>)>,
-    pub destructibles: Vec<(i64, i64, String, Option<i64>, Option<String>)>,
+    pub destructibles: Vec<Breakable>,
 }
 
 impl MapThings {
