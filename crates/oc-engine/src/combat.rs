@@ -8,12 +8,11 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use oc_model as m;
-use rand_chacha::rand_core::{RngCore, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 mod attrs;
 mod memo;
 mod outcomes;
+mod partition;
 mod phase;
 mod plain;
 mod play;
@@ -26,7 +25,8 @@ use crate::eval::{apply, target_attr};
 use crate::exec::{execute, Command, World};
 use crate::fx::{FastMap, Tally};
 use crate::ir::{Eff, V};
-use crate::unit::{Ctx, Unit};
+use crate::strike::Ctx;
+use crate::unit::{Shown, Unit};
 use crate::{Engine, EngineError, Loadout};
 use attrs::Attrs;
 
@@ -190,13 +190,6 @@ pub struct SideForecast {
     /// Where a hitting strike's damage is random (damage dice): damage -> probability, given a
     /// hit. Empty where a hit's damage is fixed (then `damage` and `crit_damage` say it all).
     pub damage_distribution: BTreeMap<i64, f64>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum Shown {
-    Int(i64),
-    Bool(bool),
-    Text(String),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -415,7 +408,7 @@ impl<'e> Exchange<'e> {
             for (slot, cuts) in ir.strike_dice.iter().zip(&ir.strike_cuts) {
                 let die = self.die_of(*slot, &ctx, &mut cache);
                 let values = die.map_or(&[][..], |d| &d.dist.values[..]);
-                let classes = cuts.as_ref().zip(die).and_then(|(c, d)| crate::partition::classes(&ctx, &mut cache, c, d));
+                let classes = cuts.as_ref().zip(die).and_then(|(c, d)| partition::classes(&ctx, &mut cache, c, d));
                 let n = classes.map_or(values.len(), |c| c.len()).max(1) as u64;
                 faces = faces.saturating_mul(n);
             }
@@ -733,21 +726,6 @@ fn dealt(mut hp: [i64; 2], side: usize, o: Outcome) -> [i64; 2] {
         }
     }
     hp
-}
-
-/// A uniform roll of a `faces`-sided die (rejection sampling: no modulo bias).
-pub fn roll_die(rng: &mut ChaCha8Rng, faces: u32) -> u32 {
-    let zone = u32::MAX - (u32::MAX % faces);
-    loop {
-        let x = rng.next_u32();
-        if x < zone {
-            return x % faces + 1;
-        }
-    }
-}
-
-pub fn rng(seed: u64) -> ChaCha8Rng {
-    ChaCha8Rng::seed_from_u64(seed)
 }
 
 fn apply_strike_effects(ctx: &Ctx, effects: &[Eff], args: &[V], out: &mut [Vec<V>; 2]) {

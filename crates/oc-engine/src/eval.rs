@@ -1,5 +1,5 @@
 //! The one evaluator of the model's expressions, and what an evaluation reads: an [`Env`], which
-//! the exchange (`unit::Ctx`: a strike with its dice drawn) and the battle (`battle::scene`: an
+//! the exchange (`strike::Ctx`: a strike with its dice drawn) and the battle (`battle::scene`: an
 //! event, an action or a step, with its dice drawn as they are read) each implement. Every
 //! expression the engine runs — combat formulas, strike modifiers, triggers, actions and their
 //! requirements, status clears, resources, a step's price, reactions — is lowered into the IR

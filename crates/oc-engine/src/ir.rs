@@ -7,6 +7,7 @@ use oc_model as m;
 
 use crate::EngineError;
 
+pub(crate) mod cuts;
 mod formulas;
 mod staged;
 
@@ -383,7 +384,7 @@ pub struct Ir {
     pub dice_formulas: Vec<u16>,
     /// For each of them (same order): the comparisons it is read through, when that is the only
     /// way the combat formulas read it (see `partition`).
-    pub strike_cuts: Vec<Option<Vec<crate::partition::Cut>>>,
+    pub strike_cuts: Vec<Option<Vec<cuts::Cut>>>,
     /// Where a strike's outcomes depend only on its dice and the values of some dice-free
     /// formulas (`Ir::outcome_inputs`): those formulas. Then two strikes with the same dice
     /// classes and the same values have the same outcomes (`combat::outcomes`' table).
@@ -597,7 +598,7 @@ impl Ir {
         let mask = roots.iter().filter_map(|f| ir.formulas.get(*f as usize)).fold(0u64, |m, f| m | f.dice);
         ir.strike_dice = (0..ir.dice.len() as u8).filter(|i| mask & (1u64 << i) != 0).collect();
         ir.strike_mask = mask;
-        ir.strike_cuts = ir.strike_dice.iter().map(|s| crate::partition::cuts(&ir, &roots, *s)).collect();
+        ir.strike_cuts = ir.strike_dice.iter().map(|s| cuts::cuts(&ir, &roots, *s)).collect();
         ir.outcome_inputs = ir.outcome_inputs();
         ir.classes_follow_inputs = ir.classes_follow_inputs();
         ir.inlined = ir.inlined();

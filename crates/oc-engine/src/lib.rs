@@ -8,6 +8,7 @@
 
 pub mod ai;
 pub mod battle;
+mod build;
 mod combat;
 mod conform;
 pub mod dice;
@@ -15,7 +16,7 @@ mod eval;
 mod exec;
 mod fx;
 mod ir;
-mod partition;
+mod strike;
 #[cfg(test)]
 mod testing;
 mod unit;
@@ -25,8 +26,10 @@ use std::collections::HashMap;
 use oc_model as m;
 
 pub use combat::strategy::Strategy;
-pub use combat::{rng, roll_die, Ending, Exchange, Forecast, Laid, Odds, Outcome, Resolution, Shown, SideForecast, StrikeLog};
+pub use combat::{Ending, Exchange, Forecast, Laid, Odds, Outcome, Resolution, SideForecast, StrikeLog};
+pub use dice::{rng, roll_die};
 pub use rand_chacha::ChaCha8Rng;
+pub use unit::Shown;
 
 /// What the engine refuses: a loadout that does not fit the rules, or a model it cannot run.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use oc_model as m;
 
 use super::scene::{Cast, Drawn, Draws, Scene};
 use super::{distance, Battle, BattleError, State, Tile, Trade};
-use crate::combat::rng;
+use crate::dice::rng;
 use crate::ir::{ActionIr, Eff, V};
 
 /// An action a unit can take: a tag's action (in the IR) with the tag's arguments, and the item

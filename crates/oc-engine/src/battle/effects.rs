@@ -5,7 +5,7 @@ use oc_model as m;
 
 use super::scene::{Cast, Drawn, Draws};
 use super::{Affliction, Battle, Combatant, Debuff, Record, State};
-use crate::combat::rng;
+use crate::dice::rng;
 use crate::ir::{Eff, E, V};
 
 /// A tag used by a unit: its interned name and its arguments.

@@ -27,7 +27,7 @@ use std::collections::{BTreeSet, HashMap};
 use oc_model as m;
 use serde::{Deserialize, Serialize};
 
-use crate::combat::rng;
+use crate::dice::rng;
 use crate::ir::V;
 use crate::{ChaCha8Rng, Engine, EngineError, Form, Loadout};
 
@@ -456,7 +456,7 @@ impl<'e> Battle<'e> {
             finished_first: self.finished_first,
             outcome: self.outcome.clone(),
             log: Vec::new(),
-            rng: seed.map_or_else(|| self.rng.clone(), crate::combat::rng),
+            rng: seed.map_or_else(|| self.rng.clone(), crate::dice::rng),
             seized: self.seized.clone(),
             escaped: self.escaped.clone(),
             razed: self.razed.clone(),

@@ -6,7 +6,7 @@ use oc_model as m;
 use super::effects::uses_verb;
 use super::scene::{Cast, Drawn, Draws};
 use super::{Affliction, Battle, Debuff, Record, State};
-use crate::combat::rng;
+use crate::dice::rng;
 
 impl Battle<'_> {
     /// After a unit's action: statuses that last a number of activations count down, and a

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::scene::{Cast, Drawn, Draws};
 use super::{Act, Battle, Record, State, Turn};
-use crate::combat::rng;
+use crate::dice::rng;
 use crate::ir::V;
 
 /// The activation in progress when a ruleset `spend`s a resource: the unit keeps taking steps

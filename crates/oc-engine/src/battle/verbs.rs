@@ -6,7 +6,7 @@ use oc_model as m;
 
 use super::scene::{Cast, Drawn, Draws};
 use super::{distance, Battle, BattleError, State, Tile};
-use crate::combat::rng;
+use crate::dice::rng;
 use crate::exec::{execute, Command, Done, Refused, World};
 use crate::ir::{Role, E, V};
 

@@ -31,7 +31,7 @@ struct Lists<'a> {
 /// A die's values as a strike reads them: every value, or its outcome classes.
 enum Faces<'a> {
     All(&'a [(i64, f64)]),
-    Classes(crate::partition::Classes),
+    Classes(super::partition::Classes),
 }
 
 impl std::ops::Deref for Faces<'_> {
@@ -103,7 +103,7 @@ impl Exchange<'_> {
                 let die = self.die_of(*slot, &ctx, &mut cache);
                 dens.push(die.map_or(1.0, |d| d.dist.den));
                 let values = die.map_or(&[][..], |d| &d.dist.values[..]);
-                match cuts.as_ref().zip(die).and_then(|(c, d)| crate::partition::classes(&ctx, &mut cache, c, d)) {
+                match cuts.as_ref().zip(die).and_then(|(c, d)| super::partition::classes(&ctx, &mut cache, c, d)) {
                     Some(classes) => Faces::Classes(classes),
                     None => Faces::All(values),
                 }
