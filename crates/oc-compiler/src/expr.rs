@@ -9,8 +9,8 @@ use oc_model::conformance::{self as conf, ExprKind as Kind, Place};
 use oc_model::Type;
 use oc_syntax::ast::{self, BinaryOp, ExprKind};
 
-use crate::check::{type_name, Checker};
 use crate::codes::*;
+use crate::env::{type_name, Checker, TableSym};
 
 mod effects;
 
@@ -185,9 +185,10 @@ impl<'a> Checker<'a> {
             }
         }
         let scales: Vec<(String, u32)> = self
+            .syms
             .scales
             .iter()
-            .filter_map(|(s, steps)| steps.iter().position(|x| x == n).map(|i| (s.clone(), i as u32)))
+            .filter_map(|s| s.steps.iter().position(|x| x == n).map(|i| (s.name.clone(), i as u32)))
             .collect();
         if let Some((scale, index)) = scales.first() {
             return (
@@ -204,7 +205,7 @@ impl<'a> Checker<'a> {
             return (m::Expr::Const(m::Value::Name { ty: ty.clone(), name: m::Name::new(n) }), Some(ty));
         }
         if let Some(Type::Stat) = expected {
-            if self.stats.iter().any(|(s, _)| s == n) {
+            if self.syms.stat(n).is_some() {
                 return (m::Expr::Const(m::Value::Name { ty: Type::Stat, name: m::Name::new(n) }), Some(Type::Stat));
             }
         }
@@ -236,7 +237,7 @@ impl<'a> Checker<'a> {
                 .map(|(u, _)| format!("`{u}.{n}`"))
                 .collect();
             format!("`{n}` is a stat of a unit: write {}", join_or(&units))
-        } else if scope.formulas.is_some() && crate::check::is_required_formula(n) {
+        } else if scope.formulas.is_some() && crate::env::is_required_formula(n) {
             format!("`{n}` is a formula defined below this one; formulas may only use those above them")
         } else {
             match did_you_mean(n, candidates.iter().map(String::as_str)) {
@@ -411,7 +412,7 @@ impl<'a> Checker<'a> {
         if let Some((_, Type::StatMod)) = scope.params.iter().find(|(n, _)| *n == field.value) {
             // The stat a StatMod argument names: any of the ruleset's stats, so a value of their
             // one type (every stat of seed 000 is a Rating, of seed 001 a number).
-            let mut types = self.stats.iter().map(|(_, ty)| ty.clone());
+            let mut types = self.syms.stats.iter().map(|a| a.ty.clone());
             let first = types.next();
             return match first {
                 Some(ty) if types.all(|t| t == ty) => {
@@ -478,8 +479,8 @@ impl<'a> Checker<'a> {
             );
             return error_expr();
         };
-        let Some((keys, value)) = self.tables.get(table.as_str()).cloned() else {
-            let mut names: Vec<String> = self.tables.keys().cloned().collect();
+        let Some(TableSym { keys, value }) = self.syms.tables.get(table.as_str()).cloned() else {
+            let mut names: Vec<String> = self.syms.tables.keys().cloned().collect();
             // In a fixed order (the table is hashed): the same help on every run.
             names.sort();
             let help = match did_you_mean(table, names.iter().map(String::as_str)) {
@@ -518,7 +519,7 @@ impl<'a> Checker<'a> {
     pub(crate) fn reads_a_roll(&self, e: &m::Expr) -> bool {
         match e {
             m::Expr::Roll { .. } | m::Expr::RollFresh { .. } | m::Expr::RollValue { .. } => true,
-            m::Expr::Formula(name) => self.rolling_formulas.contains(name),
+            m::Expr::Formula(name) => self.notes.rolling_formulas.contains(name),
             m::Expr::Unary { expr, .. } => self.reads_a_roll(expr),
             m::Expr::Binary { lhs, rhs, .. } => self.reads_a_roll(lhs) || self.reads_a_roll(rhs),
             m::Expr::Lookup { args, .. } | m::Expr::Call { args, .. } | m::Expr::Has { args, .. } => {
@@ -624,12 +625,12 @@ impl<'a> Checker<'a> {
             }
         };
         if let ExprKind::Name(name) = &die.kind {
-            if self.dice.contains_key(name.as_str()) {
+            if self.syms.dice.contains_key(name.as_str()) {
                 // A named die is one draw per strike (per side) in combat, and one draw per event
                 // (per unit) outside it: every `roll(NAME)` of that strike or event reads it.
                 return (m::Expr::Roll { die: name.to_string(), target }, Some(Type::Int));
             }
-            let mut names: Vec<String> = self.dice.keys().cloned().collect();
+            let mut names: Vec<String> = self.syms.dice.keys().cloned().collect();
             names.sort();
             let help = match did_you_mean(name, names.iter().map(String::as_str)) {
                 Some(s) => format!("did you mean `{s}`?"),
@@ -732,8 +733,8 @@ impl<'a> Checker<'a> {
                 return error_expr();
             }
         }
-        let Some(sig) = self.tags.get(tag.name.value.as_str()).cloned() else {
-            let names = self.tags.order.clone();
+        let Some(sig) = self.syms.tags.get(tag.name.value.as_str()).cloned() else {
+            let names = self.syms.tags.order.clone();
             self.unknown_in::<()>(UNKNOWN_TAG, "tag", &tag.name, names, None);
             return error_expr();
         };
@@ -742,7 +743,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Arguments of a tag used inside an effect (`grant`, `has`): expressions, which may use parameters.
-    fn tag_args(&mut self, tag: &ast::TagRef, sig: &crate::check::TagSig, scope: &Scope) -> Option<Vec<m::Expr>> {
+    fn tag_args(&mut self, tag: &ast::TagRef, sig: &crate::env::TagSig, scope: &Scope) -> Option<Vec<m::Expr>> {
         if !self.arg_count_ok(tag, sig) {
             return None;
         }

@@ -8,8 +8,8 @@ use oc_model::conformance::Place;
 use oc_model::{self as m, Type};
 use oc_syntax::ast;
 
-use crate::check::Checker;
 use crate::codes::*;
+use crate::env::Checker;
 use crate::expr::Scope;
 
 /// The formulas a `turn` block may define, with their types.
@@ -36,7 +36,7 @@ impl Checker<'_> {
                 continue;
             }
             if self.dup_attr(attr_spans, &r.name) {
-                self.bases.push((r.name.value.to_string(), Type::Int));
+                self.syms.bases.push(crate::env::AttrSym { name: r.name.value.to_string(), ty: Type::Int });
             }
         }
     }
@@ -96,10 +96,10 @@ impl Checker<'_> {
             false
         };
         let check_dice = |c: &mut Self, name: &ast::Ident| -> bool {
-            if c.dice.contains_key(name.value.as_str()) {
+            if c.syms.dice.contains_key(name.value.as_str()) {
                 return true;
             }
-            let mut names: Vec<String> = c.dice.keys().cloned().collect();
+            let mut names: Vec<String> = c.syms.dice.keys().cloned().collect();
             names.sort();
             let help = match did_you_mean(&name.value, names.iter().map(String::as_str)) {
                 Some(s) => format!("did you mean `{s}`?"),
@@ -179,12 +179,7 @@ impl Checker<'_> {
             let (expr, got) = self.expr(&f.value, &scope, Some(ty));
             if let Some(got) = got {
                 if got != *ty {
-                    self.mismatch(
-                        f.value.span,
-                        ty,
-                        &got,
-                        &format!("the engine reads `{name}` as {}", crate::check::type_name(ty)),
-                    );
+                    self.mismatch(f.value.span, ty, &got, &format!("the engine reads `{name}` as {}", crate::env::type_name(ty)));
                     continue;
                 }
             }

@@ -9,8 +9,8 @@ use oc_syntax::ast::{self, ExprKind};
 use oc_model::conformance::Place;
 
 use super::Scope;
-use crate::check::{stmt_span, type_name, Checker};
 use crate::codes::*;
+use crate::env::{stmt_span, type_name, Checker};
 
 impl<'a> Checker<'a> {
     pub fn effects(&mut self, stmts: &[ast::Stmt], scope: &Scope, top: bool) -> Vec<m::Effect> {
@@ -48,8 +48,8 @@ impl<'a> Checker<'a> {
                 if tag.args.is_empty() && scope.params.iter().any(|(p, t)| *p == tag.name.value && *t == Type::Tag) {
                     return Some(m::Effect::GrantParam { param: tag.name.value.to_string() });
                 }
-                let Some(sig) = self.tags.get(tag.name.value.as_str()).cloned() else {
-                    let names = self.tags.order.clone();
+                let Some(sig) = self.syms.tags.get(tag.name.value.as_str()).cloned() else {
+                    let names = self.syms.tags.order.clone();
                     self.unknown_in::<()>(UNKNOWN_TAG, "tag", &tag.name, names, None);
                     return None;
                 };
