@@ -54,19 +54,11 @@ fn files(dir: &Path, suffix: &str) -> Vec<PathBuf> {
 fn lint_fixtures_match_their_expectations() {
     let rules = std_rules();
     let dir = repo().join("tests/fixtures/atlas");
-    let bless = std::env::var_os("OC_BLESS").is_some();
-    let mut failures = Vec::new();
+    let mut expectations = oc_testkit::Expectations::new();
     let mut firsts = std::collections::BTreeMap::new();
     for path in files(&dir, ".map.toml") {
         let actual = lint_lines(&path, &rules);
-        let expected_path = PathBuf::from(path.to_string_lossy().replace(".map.toml", ".expected"));
-        if bless {
-            std::fs::write(&expected_path, &actual).unwrap();
-        }
-        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
-        if expected != actual {
-            failures.push(format!("{}\n--- expected\n{expected}--- actual\n{actual}", path.display()));
-        }
+        expectations.check(&PathBuf::from(path.to_string_lossy().replace(".map.toml", ".expected")), &actual);
         let stem = path.file_name().unwrap().to_string_lossy().replace(".map.toml", "");
         if stem.starts_with("clean_") {
             assert_eq!(actual, "", "{stem} should lint clean");
@@ -78,7 +70,7 @@ fn lint_fixtures_match_their_expectations() {
             firsts.insert(code, first);
         }
     }
-    assert!(failures.is_empty(), "{} fixture(s) differ (OC_BLESS=1 rewrites them):\n\n{}", failures.len(), failures.join("\n"));
+    expectations.finish("fixture(s)");
     let missing: Vec<&str> =
         oc_atlas::CODES.iter().filter(|c| !c.retired()).map(|c| c.code).filter(|c| !firsts.contains_key(*c)).collect();
     assert!(missing.is_empty(), "atlas codes without a fixture: {missing:?}");
@@ -243,10 +235,9 @@ fn the_map_schema_is_current_and_every_shipped_map_validates() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let path = root.join("schemas/map.schema.json");
     let schema = oc_atlas::json_schema();
-    if std::env::var_os("OC_BLESS").is_some() {
-        std::fs::write(&path, &schema).unwrap();
-    }
-    assert_eq!(std::fs::read_to_string(&path).unwrap_or_default(), schema, "schemas/map.schema.json is stale: OC_BLESS=1");
+    let mut expectations = oc_testkit::Expectations::new();
+    expectations.check_with(&path, &schema, |_, _| "schemas/map.schema.json is stale: it is oc_atlas::json_schema()".to_string());
+    expectations.finish("schema(s)");
     let mut maps: Vec<PathBuf> = std::fs::read_dir(root.join("scenarios/maps"))
         .unwrap()
         .map(|e| e.unwrap().path())

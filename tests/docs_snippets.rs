@@ -358,10 +358,8 @@ fn diagnostics_index() -> String {
 #[test]
 fn the_diagnostics_index_is_current() {
     let path = repo().join("docs/diagnostics.md");
-    let want = diagnostics_index();
-    if std::env::var_os("OC_BLESS").is_some() {
-        std::fs::write(&path, &want).unwrap();
-    }
-    let have = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(have == want, "docs/diagnostics.md is stale: run `OC_BLESS=1 cargo test --test docs_snippets` and commit it");
+    let mut expectations = oc_testkit::Expectations::new();
+    expectations
+        .check_with(&path, &diagnostics_index(), |_, _| "docs/diagnostics.md is stale: it is `oc explain`'s text".to_string());
+    expectations.finish("generated page(s)");
 }

@@ -523,7 +523,7 @@ fn picture(rng: &mut Rng, pngs: &[Vec<u8>]) -> Vec<u8> {
 }
 
 /// The first line of a saved `.oc` crash names the path it was compiled at (imports resolve
-/// from there): `// fuzz path: tests/fixtures/compile/ok_scenario.oc`.
+/// from there): `// fuzz path: crates/oc-compiler/tests/fixtures/compile/ok_scenario.oc`.
 const PATH_LINE: &str = "// fuzz path: ";
 
 fn save_crash(kind: Kind, bytes: &[u8], why: &str, path: &str) -> PathBuf {

@@ -87,7 +87,7 @@ fn distance_is_read_in_a_trigger_with_a_foe() {
 /// scenario and armies under it.
 fn stamina(edit: impl Fn(&str) -> String) -> (Rules, BattleMap) {
     let std = |path: &str| oc_compiler::stdlib::FILES.iter().find(|(p, _)| *p == path).map(|(_, t)| t.to_string()).unwrap();
-    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let map_text = std::fs::read_to_string(repo.join("scenarios/maps/caer-pelyn.map.toml")).unwrap();
     let scenario = std::fs::read_to_string(repo.join("scenarios/stamina-caer-pelyn.oc")).unwrap();
     let mut files = HashMap::new();

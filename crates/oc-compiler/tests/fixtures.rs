@@ -1,4 +1,4 @@
-//! Fixture tests: every `.oc` file under `tests/fixtures/{compile,syntax}` is compiled like `oc check`
+//! Fixture tests: every `.oc` file under `tests/fixtures/{compile,syntax}` (of this crate) is compiled like `oc check`
 //! compiles a file (with its imports, against the standard library unless it has a ruleset), and
 //! its diagnostics are compared with the `.expected` file beside it: one line per diagnostic,
 //! `severity code line:column message`. Run with `OC_BLESS=1` to rewrite the expectations, then
@@ -85,22 +85,14 @@ fn check_with(path: &Path, hints: bool) -> String {
 }
 
 fn run(dir: &str) -> Vec<(PathBuf, String)> {
-    let bless = std::env::var_os("OC_BLESS").is_some();
-    let mut failures = Vec::new();
+    let mut expectations = oc_testkit::Expectations::new();
     let mut results = Vec::new();
     for path in fixtures(dir) {
         let actual = check_with(&path, dir == "hints");
-        let expected_path = path.with_extension("expected");
-        if bless {
-            std::fs::write(&expected_path, &actual).unwrap();
-        }
-        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
-        if expected != actual {
-            failures.push(format!("{}\n--- expected\n{expected}--- actual\n{actual}", path.display()));
-        }
+        expectations.check(&path.with_extension("expected"), &actual);
         results.push((path, actual));
     }
-    assert!(failures.is_empty(), "{} fixture(s) differ (OC_BLESS=1 rewrites them):\n\n{}", failures.len(), failures.join("\n"));
+    expectations.finish("fixture(s)");
     results
 }
 
