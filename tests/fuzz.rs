@@ -679,7 +679,9 @@ fn fuzz_short_slice() {
     let secs = std::env::var("OC_FUZZ_SHORT_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(30);
     let cases = fuzz(seed(), secs);
     eprintln!("fuzz: {cases} cases in {secs} s from seed {}, no panic or hang", seed());
-    assert!(cases > 100, "the fuzzer ran only {cases} cases");
+    // Tiled maps and pictures are slow cases in an unoptimised build, and a busy machine runs
+    // fewer: this says the fuzzer ran, not how fast.
+    assert!(cases > 20, "the fuzzer ran only {cases} cases");
 }
 
 #[test]
