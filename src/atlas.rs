@@ -133,7 +133,7 @@ fn lone_unit<'e>(
     let unit = m::ArmyUnit { name: class.into(), class: class.into(), items: Vec::new(), tags: Vec::new() };
     let (attackers, defenders) = (army(m::SideId::Attacker, vec![unit]), army(m::SideId::Defender, Vec::new()));
     let deploy: [&[oc_engine::battle::Tile]; 2] = [&[(at.x, at.y)], &[]];
-    oc_engine::battle::Battle::new(engine, &scenario, &battle_map, [&attackers, &defenders], deploy, 0).map_err(|e| e.0)
+    oc_engine::battle::Battle::new(engine, &scenario, &battle_map, [&attackers, &defenders], deploy, 0).map_err(|e| e.to_string())
 }
 
 /// The overlay `oc render` was asked for, computed by the engine (reach) or the path search
@@ -186,7 +186,7 @@ fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> R
             1u8
         })?;
         let (points, kind, _) = battle.mobility(0).map_err(|e| {
-            eprintln!("error: {}", e.0);
+            eprintln!("error: {}", e.to_string());
             1u8
         })?;
         let stands = battle.terrain_at((from.x, from.y)).is_some_and(|t| t.costs.get(&kind).copied().flatten().is_some());
@@ -200,7 +200,7 @@ fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> R
             return Err(1);
         }
         let reach = battle.reachable(0).map_err(|e| {
-            eprintln!("error: {}", e.0);
+            eprintln!("error: {}", e.to_string());
             1u8
         })?;
         let values = reach.into_iter().map(|((x, y), cost)| (oc_atlas::Tile { x, y }, cost.max(0) as u32)).collect();

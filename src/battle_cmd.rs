@@ -90,7 +90,7 @@ pub fn load_field(file: &Path, scenario: Option<&str>) -> Result<Field, u8> {
     };
     let (map, map_path) = scenario_map(&root, &rules, &s).map_err(fail)?;
     let battle_map = map.battle_map();
-    let engine = Engine::new(rules).map_err(|e| fail(e.message))?;
+    let engine = Engine::new(rules).map_err(|e| fail(e.to_string()))?;
     let absolute = oc_project::manifest::absolute(file);
     let logical = oc_project::discover::logical(&root, &absolute).unwrap_or_else(|| file.to_string_lossy().into_owned());
     let mut inputs: Vec<PathBuf> =
@@ -162,8 +162,7 @@ pub struct Ais {
 impl Ais {
     /// Fresh controllers for one battle; an unknown name is an error naming the AIs there are.
     pub fn controllers(&self) -> Result<Sides, String> {
-        Sides::by_names(&self.attacker, &self.defender)
-            .map_err(|name| format!("no AI `{name}`; the AIs are {}", oc_engine::ai::names().join(", ")))
+        Sides::by_names(&self.attacker, &self.defender).map_err(|e| e.to_string())
     }
 }
 

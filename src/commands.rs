@@ -20,6 +20,7 @@ fn all_codes() -> impl Iterator<Item = &'static CodeInfo> {
         .chain(oc_project::codes::CODES.iter())
         .chain(crate::scenario_cmd::CODES.iter())
         .chain(oc_balance::CODES.iter())
+        .chain(oc_engine::CODES.iter())
         .chain(crate::tune::CODES.iter())
 }
 

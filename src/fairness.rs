@@ -145,7 +145,7 @@ fn measure_file<'r>(path: &Path, logical: &str, r: &'r Request, used: &mut Vec<&
         for a in &attackers {
             for d in &defenders {
                 let engine = oc_engine::Engine::new(rules.clone()).map_err(|e| {
-                    eprintln!("error: {logical}: {}", e.message);
+                    eprintln!("error: {logical}: {e}");
                     2u8
                 })?;
                 let arena = Arena { engine, scenario: s.clone(), map: map.0.battle_map(), armies: [(*a).clone(), (*d).clone()] };

@@ -257,8 +257,8 @@ pub fn forecast(
     let f = match exchange(&engine, &a, &d, distance, reaction).map(|x| x.forecast()) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("error: {e}");
-            if let Some(h) = e.help {
+            eprintln!("error[{}]: {e}", e.code());
+            if let Some(h) = e.help() {
                 eprintln!("help: {h}");
             }
             return 2;

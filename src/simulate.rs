@@ -172,24 +172,26 @@ pub fn simulate(file: &Path, game: Game, run: Run, outputs: Outputs) -> u8 {
             .into_par_iter()
             .filter(mine)
             .map(|g| {
-                let r = game.ais.controllers().map_err(battle::BattleError).and_then(|mut ai| {
-                    // Which alternative of an `or` won is asked of the battle at its end.
-                    let mut branch = None;
-                    let mut watch = |b: &battle::Battle<'_>| {
-                        if b.outcome.is_some() {
-                            branch = b.winning_branch();
-                        }
-                    };
-                    let seed = game_seed(run.seed, g);
-                    battle::play_watched(engine, &setup.scenario, &setup.map, armies, seed, &mut ai, &mut watch)
-                        .map(|(r, _)| (r, branch))
-                });
+                let r = game.ais.controllers().map_err(|e| battle::BattleError::refused(battle::Rule::Setup, e)).and_then(
+                    |mut ai| {
+                        // Which alternative of an `or` won is asked of the battle at its end.
+                        let mut branch = None;
+                        let mut watch = |b: &battle::Battle<'_>| {
+                            if b.outcome.is_some() {
+                                branch = b.winning_branch();
+                            }
+                        };
+                        let seed = game_seed(run.seed, g);
+                        battle::play_watched(engine, &setup.scenario, &setup.map, armies, seed, &mut ai, &mut watch)
+                            .map(|(r, _)| (r, branch))
+                    },
+                );
                 if let Some(b) = &bar {
                     b.inc(1);
                 }
                 match r {
                     Ok((r, branch)) => Tally::of(&r, branch),
-                    Err(e) => Tally { failure: Some(e.0), ..Tally::default() },
+                    Err(e) => Tally { failure: Some(e.to_string()), ..Tally::default() },
                 }
             })
             .reduce(Tally::default, Tally::merge);

@@ -162,7 +162,7 @@ pub fn tournament(args: &Args) -> u8 {
             let seed = game_seed(args.seed, j.game);
             battle::play(&j.field.engine, j.scenario, &j.field.map, [j.roster, &defender], seed, &mut ai)
                 .map(|(r, _)| r.outcome)
-                .map_err(|e| e.0)
+                .map_err(|e| e.to_string())
         })
         .collect();
     for (j, r) in jobs.iter().zip(results) {

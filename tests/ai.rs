@@ -94,7 +94,7 @@ fn each_ai_plays_one_game_per_seed_in_every_ruleset_serial_or_parallel() {
 fn play_checked(f: &Field, pair: &[Army; 2], seed: u64, ai: &mut dyn Controller) -> Result<u32, String> {
     let a = auto_deploy(&f.engine, &f.scenario, &f.map, SideId::Attacker, pair[0].units.len());
     let d = auto_deploy(&f.engine, &f.scenario, &f.map, SideId::Defender, pair[1].units.len());
-    let mut b = Battle::new(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], [&a, &d], seed).map_err(|e| e.0)?;
+    let mut b = Battle::new(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], [&a, &d], seed).map_err(|e| e.to_string())?;
     let cap = f.scenario.rounds.unwrap_or(ROUND_CAP);
     let mut turns = 0;
     while b.outcome.is_none() && b.round <= cap {
@@ -114,7 +114,7 @@ fn play_checked(f: &Field, pair: &[Army; 2], seed: u64, ai: &mut dyn Controller)
             if !hidden {
                 return Err(format!("round {}: {turn:?} refused: {e}", b.round));
             }
-            b.turn(Turn { unit, ..Default::default() }).map_err(|e| e.0)?;
+            b.turn(Turn { unit, ..Default::default() }).map_err(|e| e.to_string())?;
         }
     }
     if b.outcome.is_none() {

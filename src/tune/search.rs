@@ -129,8 +129,7 @@ impl<'a> Tuner<'a> {
             let scenario = rules.scenario(&self.base.model.name).cloned();
             let army = |i: usize| self.base.army_models.get(i).and_then(|a| rules.army(&a.name)).cloned();
             let (Some(scenario), Some(a), Some(d)) = (scenario, army(0), army(1)) else { return Err(Vec::new()) };
-            let engine = Engine::new(rules)
-                .map_err(|e| vec![Diagnostic::error("oc::internal", self.base.scenario.name.span, e.message)])?;
+            let engine = Engine::new(rules).map_err(|e| vec![e.diagnostic(self.base.scenario.name.span)])?;
             Ok(Rc::new(Arena { engine, scenario, map: self.map.clone(), armies: [a, d] }))
         });
         self.compiled.insert(s.clone(), made.clone());

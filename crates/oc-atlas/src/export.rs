@@ -153,12 +153,15 @@ fn toml_str(s: &str) -> String {
 }
 
 /// Decodes PNG bytes into RGB (alpha dropped).
-pub fn decode_png(bytes: &[u8]) -> Result<RgbImage, String> {
-    image::load_from_memory_with_format(bytes, image::ImageFormat::Png).map(|i| i.to_rgb8()).map_err(|e| e.to_string())
+pub fn decode_png(bytes: &[u8]) -> Result<RgbImage, crate::render::PictureError> {
+    image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
+        .map(|i| i.to_rgb8())
+        .map_err(|e| crate::render::PictureError::NotAPng(e.to_string()))
 }
 
 /// The size of a PNG from its header, without decoding the pixels.
-pub fn png_size(bytes: &[u8]) -> Result<(u32, u32), String> {
-    let decoder = image::codecs::png::PngDecoder::new(std::io::Cursor::new(bytes)).map_err(|e| e.to_string())?;
+pub fn png_size(bytes: &[u8]) -> Result<(u32, u32), crate::render::PictureError> {
+    let decoder = image::codecs::png::PngDecoder::new(std::io::Cursor::new(bytes))
+        .map_err(|e| crate::render::PictureError::NotAPng(e.to_string()))?;
     Ok(image::ImageDecoder::dimensions(&decoder))
 }

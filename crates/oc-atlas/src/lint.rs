@@ -71,7 +71,7 @@ fn picture_bound(map: &Map, out: &mut Vec<Diagnostic>) {
     if let Err(why) = crate::render::picture_size(map) {
         out.push(
             Diagnostic::warning(TOO_LARGE_TO_RENDER, map.width_span, "`oc render` cannot draw this map")
-                .with_label(why)
+                .with_label(why.to_string())
                 .with_secondary(map.height_span, "the height is set here")
                 .with_help("lower `grid`, or split the battlefield into several maps; other commands work on it"),
         );

@@ -173,11 +173,35 @@ fn round10(v: f64) -> i64 {
 
 /// Measures the rules' classes and items and fits their prices. `homebrew` are the prices the
 /// user wrote (they are left out of the fits while the standard library has enough of each).
-pub fn balance(engine: &Engine, options: Options, homebrew: &[WrittenCost]) -> Result<Report, String> {
+/// Why prices cannot be fitted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BalanceError {
+    /// Fewer than two classes can attack: there is no roster to measure against.
+    RosterTooSmall { attackers: usize },
+    /// The classes' prices and strengths leave no curve to fit.
+    NothingToFit,
+}
+
+impl std::fmt::Display for BalanceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BalanceError::RosterTooSmall { attackers } => {
+                write!(f, "the rules have {attackers} class(es) that can attack: a roster needs two")
+            }
+            BalanceError::NothingToFit => f.write_str(
+                "the classes' prices and strengths leave nothing to fit (fewer than three priced classes that can attack, or all equally strong)",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BalanceError {}
+
+pub fn balance(engine: &Engine, options: Options, homebrew: &[WrittenCost]) -> Result<Report, BalanceError> {
     let is_homebrew = |what: What, name: &str| homebrew.iter().any(|w| w.name == name && w.what == what);
     let roster = measure::roster(engine);
     if roster.len() < 2 {
-        return Err(format!("the rules have {} class(es) that can attack: a roster needs two", roster.len()));
+        return Err(BalanceError::RosterTooSmall { attackers: roster.len() });
     }
     let units = measure::units(engine);
     let measured = measure::measure(engine, &units, &roster, options.seed, options.duels);
@@ -201,8 +225,7 @@ pub fn balance(engine: &Engine, options: Options, homebrew: &[WrittenCost]) -> R
             .collect()
     };
     let classes_on_standard = fit::fit(&class_points(true)).is_some_and(|f| f.points >= 5);
-    let class_fit = fit::fit(&class_points(classes_on_standard))
-        .ok_or("the classes' prices and strengths leave nothing to fit (fewer than three priced classes that can attack, or all equally strong)")?;
+    let class_fit = fit::fit(&class_points(classes_on_standard)).ok_or(BalanceError::NothingToFit)?;
 
     // Items: the strength a weapon (or an accessory) adds to a class over its kit weapon.
     let gains = |item: &str, accessory: bool| -> Vec<(usize, f64)> {

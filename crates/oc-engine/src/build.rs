@@ -61,15 +61,16 @@ impl Engine {
                     .item(name)
                     .ok_or_else(|| EngineError::unknown("item", name, rules.items.iter().map(|i| i.name.as_str())))?;
                 if item.kind != m::ItemKind::Weapon {
-                    return Err(EngineError::new(format!("`{name}` is not a weapon")));
+                    return Err(EngineError::NotA { item: name.clone(), kind: "weapon" });
                 }
                 let ty = item.weapon_type.clone().unwrap_or_default();
                 if !wields.iter().any(|w| *w == ty) {
-                    return Err(EngineError::new(format!(
-                        "a {} cannot wield {name}: it is {ty}, and the class wields {}",
-                        class.name,
-                        wields.join(", ")
-                    )));
+                    return Err(EngineError::CannotWield {
+                        class: class.name.to_string(),
+                        weapon: name.clone(),
+                        weapon_type: ty.to_string(),
+                        wields: wields.clone(),
+                    });
                 }
                 Some(item)
             }
@@ -81,7 +82,7 @@ impl Engine {
                     .item(name)
                     .ok_or_else(|| EngineError::unknown("item", name, rules.items.iter().map(|i| i.name.as_str())))?;
                 if item.kind != m::ItemKind::Accessory {
-                    return Err(EngineError::new(format!("`{name}` is not an accessory")));
+                    return Err(EngineError::NotA { item: name.clone(), kind: "accessory" });
                 }
                 Some(item)
             }

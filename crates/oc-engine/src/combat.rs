@@ -338,23 +338,22 @@ impl<'e> Exchange<'e> {
         distance: i64,
     ) -> Result<Exchange<'e>, EngineError> {
         if a.weapon.is_none() {
-            return Err(EngineError::new(format!("the attacking {} has no weapon", a.class)));
+            return Err(EngineError::Unarmed { class: a.class.clone() });
         }
         if !a.may_use_weapon() {
-            return Err(EngineError::new(format!(
-                "the attacking {} may not use {} now (a status restricts {})",
-                a.class,
-                a.weapon.clone().unwrap_or_default(),
-                a.weapon_type.clone().unwrap_or_default()
-            )));
+            return Err(EngineError::Restricted {
+                class: a.class.clone(),
+                weapon: a.weapon.clone().unwrap_or_default(),
+                weapon_type: a.weapon_type.clone().unwrap_or_default(),
+            });
         }
         if !a.in_range(distance) {
-            return Err(EngineError::new(format!(
-                "{} reaches {}..{} tiles, and the defender is {distance} away",
-                a.weapon.clone().unwrap_or_default(),
-                a.min_range,
-                a.max_range
-            )));
+            return Err(EngineError::OutOfReach {
+                weapon: a.weapon.clone().unwrap_or_default(),
+                min: a.min_range,
+                max: a.max_range,
+                distance,
+            });
         }
         let tri = |x: &Unit, y: &Unit| match (x.weapon_type_id, y.weapon_type_id, &x.weapon_type, &y.weapon_type) {
             (Some(p), Some(q), ..) => engine.triangle(p, q),
@@ -413,11 +412,11 @@ impl<'e> Exchange<'e> {
                 faces = faces.saturating_mul(n);
             }
             if faces > crate::ir::MAX_JOINT_FACES {
-                return Err(EngineError::new(format!(
-                    "a strike of the {} rolls dice with {faces} joint values; exact forecasts enumerate at most {}",
-                    self.base[attacker].class,
-                    crate::ir::MAX_JOINT_FACES
-                )));
+                return Err(EngineError::TooManyFaces {
+                    class: Some(self.base[attacker].class.clone()),
+                    faces,
+                    max: crate::ir::MAX_JOINT_FACES,
+                });
             }
         }
         Ok(self)
@@ -463,13 +462,10 @@ impl<'e> Exchange<'e> {
             None => None,
             Some(name) => {
                 let k = self.engine.rules.ruleset.reactions.iter().position(|r| r.name == name).ok_or_else(|| {
-                    let names: Vec<&str> = self.engine.rules.ruleset.reactions.iter().map(|r| r.name.as_str()).collect();
-                    EngineError::new(format!(
-                        "no reaction `{name}`; the ruleset's are: {}",
-                        if names.is_empty() { "none".to_string() } else { names.join(", ") }
-                    ))
+                    let known = self.engine.rules.ruleset.reactions.iter().map(|r| r.name.clone()).collect();
+                    EngineError::UnknownReaction { name: name.to_string(), known }
                 })?;
-                Some(u8::try_from(k).map_err(|_| EngineError::new("too many reactions"))?)
+                Some(u8::try_from(k).map_err(|_| EngineError::model("more than 255 reactions"))?)
             }
         };
         self.policy = Some(index);
@@ -758,11 +754,12 @@ impl Engine {
     pub fn structure_damage(&self, attacker: &Loadout, distance: i64) -> Result<i64, EngineError> {
         let a = self.unit(attacker, &[])?;
         if a.weapon.is_none() || !a.may_use_weapon() || !a.in_range(distance) {
-            return Err(EngineError::new(format!(
-                "{} cannot strike a tile {distance} away with {}",
-                a.class,
-                a.weapon.clone().unwrap_or_else(|| "no weapon".into())
-            )));
+            return Err(EngineError::OutOfReach {
+                weapon: a.weapon.clone().unwrap_or_else(|| "no weapon".into()),
+                min: a.min_range,
+                max: a.max_range,
+                distance,
+            });
         }
         let lowest: Vec<V> = self
             .ir

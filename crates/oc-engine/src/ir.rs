@@ -613,10 +613,7 @@ impl Ir {
             }
         }
         if ir.strike_faces > MAX_JOINT_FACES {
-            return Err(EngineError::model(format!(
-                "a strike rolls dice with {} joint faces; exact forecasts enumerate at most {MAX_JOINT_FACES}",
-                ir.strike_faces
-            )));
+            return Err(EngineError::TooManyFaces { class: None, faces: ir.strike_faces, max: MAX_JOINT_FACES });
         }
         for t in &rules.tags {
             let params: Vec<String> = t.params.iter().map(|p| p.name.clone()).collect();

@@ -12,6 +12,7 @@ mod build;
 mod combat;
 mod conform;
 pub mod dice;
+mod error;
 mod eval;
 mod exec;
 mod fx;
@@ -28,43 +29,16 @@ use oc_model as m;
 pub use combat::strategy::Strategy;
 pub use combat::{Ending, Exchange, Forecast, Laid, Odds, Outcome, Resolution, SideForecast, StrikeLog};
 pub use dice::{rng, roll_die};
+pub use error::{BattleError, EngineError, Rule, CODES};
+/// The engine's diagnostic codes by name (`oc_engine::CODES` lists them with their texts).
+pub mod error_codes {
+    pub use crate::error::{
+        CANNOT_WIELD, ITEMS, MODEL, MOVE, NOT_A, NO_UNIT, OUT_OF_REACH, OVER, PLACE, REQUIREMENT, RESTRICTED, SETUP, TARGET,
+        TOO_MANY_FACES, TURN, UNARMED, UNKNOWN_NAME, UNKNOWN_REACTION,
+    };
+}
 pub use rand_chacha::ChaCha8Rng;
 pub use unit::Shown;
-
-/// What the engine refuses: a loadout that does not fit the rules, or a model it cannot run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineError {
-    pub message: String,
-    pub help: Option<String>,
-}
-
-impl EngineError {
-    pub fn new(message: impl Into<String>) -> EngineError {
-        EngineError { message: message.into(), help: None }
-    }
-    fn model(message: impl Into<String>) -> EngineError {
-        EngineError {
-            message: format!("the compiled rules are inconsistent: {}", message.into()),
-            help: Some("this is a bug in oc; please report it with the rules".into()),
-        }
-    }
-    fn unknown<'a>(what: &str, name: &str, candidates: impl Iterator<Item = &'a str>) -> EngineError {
-        let lower = name.to_lowercase();
-        let close: Vec<&str> =
-            candidates.filter(|c| c.to_lowercase().contains(&lower) || lower.contains(&c.to_lowercase())).take(3).collect();
-        EngineError {
-            message: format!("no {what} `{name}` in these rules"),
-            help: (!close.is_empty())
-                .then(|| format!("did you mean {}?", close.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(" or "))),
-        }
-    }
-}
-
-impl std::fmt::Display for EngineError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
 
 /// Which stat block of a shifter to use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

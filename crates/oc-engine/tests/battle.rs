@@ -604,7 +604,7 @@ fn a_berserk_unit_must_attack_the_weakest_in_range() {
     // From (6, 3) both are adjacent; Cole has the lower HP.
     let to = Some((6, 3));
     let refused = b.turn(Turn { unit: 0, to, act: Act::Attack { target: 1 }, ..Default::default() });
-    assert!(refused.is_err_and(|e| e.0.contains("lowest HP: Cole")));
+    assert!(refused.is_err_and(|e| e.to_string().contains("lowest HP: Cole")));
     assert!(b.turn(Turn { unit: 0, to, ..Default::default() }).is_err(), "it must attack, not wait");
     b.turn(Turn { unit: 0, to, act: Act::Attack { target: 2 }, ..Default::default() }).unwrap();
 }

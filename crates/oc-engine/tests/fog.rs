@@ -166,7 +166,7 @@ fn an_attack_on_an_enemy_out_of_sight_is_refused() {
         let result = b.turn(Turn { unit: ATTACKER, act: Act::Attack { target: DEFENDER }, ..Default::default() });
         assert_eq!(result.is_ok(), allowed, "{scenario}: {result:?}");
         if let Err(e) = result {
-            assert!(e.0.contains("does not see"), "{e}");
+            assert!(e.to_string().contains("does not see"), "{e}");
             assert!(b.log.iter().all(|r| !matches!(r, Record::Turn { .. })), "a refused turn changes nothing");
         }
     }

@@ -168,6 +168,8 @@ pub struct Refused {
     pub help: String,
 }
 
+impl std::error::Error for Refused {}
+
 impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}\nhelp: {}", self.message, self.help)
@@ -393,14 +395,14 @@ pub fn rewrite_notes(confined: &Confined, path: &str, expected: &[u8], bytes: &[
 
 /// Refuses a source as a notes file (checked before a long run, and again at the write): by its
 /// name, or by the name of the file a link leads to (`notes.md` linked to `ide.oc` is a source).
-pub fn notes_file(path: &Path) -> Result<(), String> {
+pub fn notes_file(path: &Path) -> Result<(), Refused> {
     let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let real = std::fs::canonicalize(path).ok();
     if is_source_name(&name(path)) || real.as_deref().is_some_and(|r| is_source_name(&name(r))) {
-        return Err(
-            "it is a source (.oc, .map.toml, oc.toml): oc never writes into a source; name a Markdown file such as README.md"
-                .to_string(),
-        );
+        return Err(Refused {
+            message: "it is a source (.oc, .map.toml, oc.toml): oc never writes into a source".to_string(),
+            help: "name a Markdown file such as README.md".to_string(),
+        });
     }
     Ok(())
 }

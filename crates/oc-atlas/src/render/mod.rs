@@ -258,18 +258,45 @@ pub const MAX_RENDER_SIDE: u32 = 16_384;
 /// The most pixels in one picture (8192 x 8192; 192 MiB of RGB in memory).
 pub const MAX_RENDER_PIXELS: u64 = 1 << 26;
 
+/// Why a picture is not drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PictureError {
+    /// It would pass [`MAX_RENDER_SIDE`] pixels a side or [`MAX_RENDER_PIXELS`] in all.
+    TooLarge { width: u64, height: u64, tiles: (i64, i64), grid: u64 },
+    /// The map has no squares.
+    Empty,
+    /// Bytes that are not a PNG (what the decoder said).
+    NotAPng(String),
+}
+
+impl std::fmt::Display for PictureError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PictureError::TooLarge { width, height, tiles: (w, h), grid } => write!(
+                f,
+                "the picture would be {width}x{height} pixels ({w} by {h} tiles at {grid} pixels a square); oc draws at most {MAX_RENDER_SIDE} pixels a side and {} million pixels in all",
+                MAX_RENDER_PIXELS / 1_000_000
+            ),
+            PictureError::Empty => f.write_str("the map has no squares to draw"),
+            PictureError::NotAPng(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for PictureError {}
+
 /// The size of the picture of `map` with the default options (the legend measured with the
 /// terrains' names, as no rules give their titles).
-pub fn picture_size(map: &Map) -> Result<(u32, u32), String> {
+pub fn picture_size(map: &Map) -> Result<(u32, u32), PictureError> {
     size(map, None, &Options::default())
 }
 
 /// The size of the picture of `map` (the legend included), or why it would be too large.
-pub fn picture_size_with(map: &Map, rules: &Rules, opts: &Options) -> Result<(u32, u32), String> {
+pub fn picture_size_with(map: &Map, rules: &Rules, opts: &Options) -> Result<(u32, u32), PictureError> {
     size(map, Some(rules), opts)
 }
 
-fn size(map: &Map, rules: Option<&Rules>, opts: &Options) -> Result<(u32, u32), String> {
+fn size(map: &Map, rules: Option<&Rules>, opts: &Options) -> Result<(u32, u32), PictureError> {
     let g = u64::from(opts.grid.unwrap_or(map.grid));
     let (w, h) = (map.width.max(0) as u64 * g, map.height.max(0) as u64 * g);
     // A huge map's legend is not measured: its squares alone decide that it is too large.
@@ -280,33 +307,28 @@ fn size(map: &Map, rules: Option<&Rules>, opts: &Options) -> Result<(u32, u32), 
     };
     let full_h = h + legend;
     if w > u64::from(MAX_RENDER_SIDE) || full_h > u64::from(MAX_RENDER_SIDE) || w * full_h > MAX_RENDER_PIXELS {
-        return Err(format!(
-            "the picture would be {w}x{full_h} pixels ({} by {} tiles at {g} pixels a square); oc draws at most {MAX_RENDER_SIDE} pixels a side and {} million pixels in all",
-            map.width,
-            map.height,
-            MAX_RENDER_PIXELS / 1_000_000
-        ));
+        return Err(PictureError::TooLarge { width: w, height: full_h, tiles: (map.width, map.height), grid: g });
     }
     if w == 0 || h == 0 {
-        return Err("the map has no squares to draw".into());
+        return Err(PictureError::Empty);
     }
     Ok((w as u32, full_h as u32))
 }
 
 /// Renders a resolved map with the default options, refusing one whose picture would pass
 /// [`MAX_RENDER_SIDE`] or [`MAX_RENDER_PIXELS`]. Tiles whose symbol has no terrain are magenta.
-pub fn render(map: &Map, rules: &Rules) -> Result<RgbImage, String> {
+pub fn render(map: &Map, rules: &Rules) -> Result<RgbImage, PictureError> {
     render_with(map, rules, &Options::default())
 }
 
 /// The map area alone (`width x grid` by `height x grid` pixels, no legend): the background
 /// of a Foundry scene and the picture of a Universal VTT file.
-pub fn render_map_area(map: &Map, rules: &Rules) -> Result<RgbImage, String> {
+pub fn render_map_area(map: &Map, rules: &Rules) -> Result<RgbImage, PictureError> {
     render_with(map, rules, &Options { legend: false, ..Options::default() })
 }
 
 /// Renders a resolved map as `opts` say.
-pub fn render_with(map: &Map, rules: &Rules, opts: &Options) -> Result<RgbImage, String> {
+pub fn render_with(map: &Map, rules: &Rules, opts: &Options) -> Result<RgbImage, PictureError> {
     let (w, full_h) = picture_size_with(map, rules, opts)?;
     let g = opts.grid.unwrap_or(map.grid);
     let h = map.height as u32 * g;

@@ -69,8 +69,12 @@ impl Sides {
     }
 
     /// Fresh AIs by name for the attacker and the defender; `Err` names the unknown one.
-    pub fn by_names(attacker: &str, defender: &str) -> Result<Sides, String> {
-        let make = |n: &str| by_name(n).ok_or_else(|| n.to_string());
+    pub fn by_names(attacker: &str, defender: &str) -> Result<Sides, crate::BattleError> {
+        let make = |n: &str| {
+            by_name(n).ok_or_else(|| {
+                crate::BattleError::refused(crate::Rule::Setup, format!("no AI `{n}`; the AIs are {}", names().join(", ")))
+            })
+        };
         Ok(Sides { attacker: make(attacker)?, defender: make(defender)? })
     }
 }

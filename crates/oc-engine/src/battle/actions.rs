@@ -6,7 +6,7 @@ use std::sync::Arc;
 use oc_model as m;
 
 use super::scene::{Cast, Drawn, Draws, Scene};
-use super::{distance, Battle, BattleError, State, Tile, Trade};
+use super::{distance, Battle, BattleError, Rule, State, Tile, Trade};
 use crate::dice::rng;
 use crate::ir::{ActionIr, Eff, V};
 
@@ -79,23 +79,29 @@ impl<'e> Battle<'e> {
     pub(super) fn trade(&mut self, i: usize, t: &Trade) -> Result<(), BattleError> {
         let room = self.engine.rules.ruleset.inventory as usize;
         let (Some(a), Some(b)) = (self.units.get(i).cloned(), self.units.get(t.with).cloned()) else {
-            return Err(BattleError("no such unit to trade with".into()));
+            return Err(BattleError::refused(Rule::NoUnit, "no such unit to trade with"));
         };
         if b.side != a.side || b.state != State::Ready || distance(a.pos, b.pos) != 1 || t.with == i {
-            return Err(BattleError(format!("{} can only trade with an adjacent ally", a.name)));
+            return Err(BattleError::refused(Rule::Items, format!("{} can only trade with an adjacent ally", a.name)));
         }
         let mut mine = a.items.clone();
         let mut theirs = b.items.clone();
         if let Some(g) = &t.give {
-            let k = mine.iter().position(|x| x == g).ok_or_else(|| BattleError(format!("{} does not carry {g}", a.name)))?;
+            let k = mine
+                .iter()
+                .position(|x| x == g)
+                .ok_or_else(|| BattleError::refused(Rule::Items, format!("{} does not carry {g}", a.name)))?;
             theirs.push(mine.remove(k));
         }
         if let Some(g) = &t.take {
-            let k = theirs.iter().position(|x| x == g).ok_or_else(|| BattleError(format!("{} does not carry {g}", b.name)))?;
+            let k = theirs
+                .iter()
+                .position(|x| x == g)
+                .ok_or_else(|| BattleError::refused(Rule::Items, format!("{} does not carry {g}", b.name)))?;
             mine.push(theirs.remove(k));
         }
         if mine.len() > room || theirs.len() > room {
-            return Err(BattleError(format!("the trade leaves more than {room} items in one inventory")));
+            return Err(BattleError::refused(Rule::Items, format!("the trade leaves more than {room} items in one inventory")));
         }
         for (k, items) in [(i, mine), (t.with, theirs)] {
             if let Some(f) = self.units.get_mut(k) {
@@ -115,14 +121,14 @@ impl<'e> Battle<'e> {
         target: Option<usize>,
         tile: Option<Tile>,
     ) -> Result<String, BattleError> {
-        let u = self.units.get(i).cloned().ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        let u = self.units.get(i).cloned().ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         if !u.items.iter().any(|x| x == item) {
-            return Err(BattleError(format!("{} does not carry {item}", u.name)));
+            return Err(BattleError::refused(Rule::Items, format!("{} does not carry {item}", u.name)));
         }
         let engine: &'e crate::Engine = self.engine;
         let uses = engine.item_index(item).and_then(|k| engine.ir.item_uses.get(k)).map_or(&[][..], Vec::as_slice);
         if uses.is_empty() {
-            return Err(BattleError(format!("{item} has no use of its own")));
+            return Err(BattleError::refused(Rule::Items, format!("{item} has no use of its own")));
         }
         let mut notes = Vec::new();
         for e in uses.iter() {
@@ -207,10 +213,10 @@ impl<'e> Battle<'e> {
         target: Option<usize>,
         tile: Option<Tile>,
     ) -> Result<String, BattleError> {
-        let u = self.units.get(i).cloned().ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        let u = self.units.get(i).cloned().ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let available = self.actions(i);
         let Some(a) = available.into_iter().find(|a| a.verb() == Some(verb)) else {
-            return Err(BattleError(format!("{} has no action that can {verb:?}", u.name)));
+            return Err(BattleError::refused(Rule::Requirement, format!("{} has no action that can {verb:?}", u.name)));
         };
         self.perform(i, &a, target, tile)
     }
@@ -218,28 +224,28 @@ impl<'e> Battle<'e> {
     /// Carries out an action block: checks its target kind, range and requirements, then runs
     /// its commands.
     fn perform(&mut self, i: usize, a: &Available, target: Option<usize>, tile: Option<Tile>) -> Result<String, BattleError> {
-        let u = self.units.get(i).cloned().ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        let u = self.units.get(i).cloned().ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let verb = a.verb().unwrap_or(m::Verb::Reveal);
         // Range and target kind.
         let (spot, target_unit) = match a.action.target {
             m::ActionTarget::Tile | m::ActionTarget::Door | m::ActionTarget::Chest => (tile.unwrap_or(u.pos), None),
             m::ActionTarget::SelfOnly => (u.pos, Some(i)),
             _ => {
-                let t = target.ok_or_else(|| BattleError(format!("{verb:?} needs a target unit")))?;
-                let f = self.units.get(t).ok_or_else(|| BattleError(format!("no unit {t}")))?;
+                let t = target.ok_or_else(|| BattleError::refused(Rule::Target, format!("{verb:?} needs a target unit")))?;
+                let f = self.units.get(t).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {t}")))?;
                 let ok = match a.action.target {
                     m::ActionTarget::Ally => f.side == u.side && t != i,
                     m::ActionTarget::Enemy => f.side != u.side,
                     _ => true,
                 };
                 if !ok || f.state != State::Ready {
-                    return Err(BattleError(format!("{} cannot target {}", u.name, f.name)));
+                    return Err(BattleError::refused(Rule::Target, format!("{} cannot target {}", u.name, f.name)));
                 }
                 if !self.sees(u.side, f.pos) {
-                    return Err(BattleError(format!(
-                        "{} cannot target {}: its side does not see it (fog of war)",
-                        u.name, f.name
-                    )));
+                    return Err(BattleError::refused(
+                        Rule::Target,
+                        format!("{} cannot target {}: its side does not see it (fog of war)", u.name, f.name),
+                    ));
                 }
                 (f.pos, Some(t))
             }
@@ -249,16 +255,23 @@ impl<'e> Battle<'e> {
         let drawn = Drawn::default();
         let mut todo = Vec::new();
         {
-            let scene = self.scene(cast, None).ok_or_else(|| BattleError(format!("{} cannot act now", u.name)))?;
+            let scene =
+                self.scene(cast, None).ok_or_else(|| BattleError::refused(Rule::Turn, format!("{} cannot act now", u.name)))?;
             let (lo, hi) = range_of(&scene, a);
             if dist < lo || dist > hi {
-                return Err(BattleError(format!(
-                    "{} is {dist} tiles away; {verb:?} reaches {lo}..{hi}",
-                    if target_unit.is_some() { "the target" } else { "the tile" }
-                )));
+                return Err(BattleError::refused(
+                    Rule::Target,
+                    format!(
+                        "{} is {dist} tiles away; {verb:?} reaches {lo}..{hi}",
+                        if target_unit.is_some() { "the target" } else { "the tile" }
+                    ),
+                ));
             }
             if !a.action.requires.iter().all(|r| scene.holds(r, &a.args)) {
-                return Err(BattleError(format!("{} cannot {verb:?} now: a requirement of the action is not met", u.name)));
+                return Err(BattleError::refused(
+                    Rule::Requirement,
+                    format!("{} cannot {verb:?} now: a requirement of the action is not met", u.name),
+                ));
             }
         }
         // Its commands, those under a `when` only where the condition holds now.

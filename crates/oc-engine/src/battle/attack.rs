@@ -1,7 +1,7 @@
 //! Attacking: the targets a unit that must attack the weakest may choose, attacks and their
 //! exchanges (statuses and debuffs landing on the unit struck), and striking destructible tiles.
 
-use super::{distance, Battle, BattleError, State, Tile};
+use super::{distance, Battle, BattleError, Rule, State, Tile};
 use crate::combat::{Exchange, Laid, Resolution};
 
 impl Battle<'_> {
@@ -41,28 +41,34 @@ impl Battle<'_> {
 
     pub(super) fn attack(&mut self, i: usize, target: usize) -> Result<String, BattleError> {
         let (a, d) = (self.units.get(i).cloned(), self.units.get(target).cloned());
-        let (Some(a), Some(d)) = (a, d) else { return Err(BattleError("no such unit".into())) };
+        let (Some(a), Some(d)) = (a, d) else { return Err(BattleError::refused(Rule::NoUnit, "no such unit")) };
         if d.side == a.side || d.state != State::Ready {
-            return Err(BattleError(format!("{} cannot attack {}", a.name, d.name)));
+            return Err(BattleError::refused(Rule::Target, format!("{} cannot attack {}", a.name, d.name)));
         }
         if !self.sees(a.side, d.pos) {
-            return Err(BattleError(format!("{} cannot attack {}: its side does not see it (fog of war)", a.name, d.name)));
+            return Err(BattleError::refused(
+                Rule::Target,
+                format!("{} cannot attack {}: its side does not see it (fog of war)", a.name, d.name),
+            ));
         }
         let dist = distance(a.pos, d.pos);
         let (Some(la), Some(_)) = (self.loadout(i, true), self.loadout(target, false)) else {
-            return Err(BattleError("no such unit".into()));
+            return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
         let ua = self.engine.unit(&la, &[])?;
         if self.attribute(&ua, "can_attack").is_some_and(|v| !v.bool()) {
-            return Err(BattleError(format!("{} cannot attack now (a status forbids it)", a.name)));
+            return Err(BattleError::refused(Rule::Requirement, format!("{} cannot attack now (a status forbids it)", a.name)));
         }
         if !ua.in_range(dist) || !ua.may_use_weapon() {
-            return Err(BattleError(format!(
-                "{} cannot reach {} at distance {dist} with {}",
-                a.name,
-                d.name,
-                a.equipped.as_deref().unwrap_or("no weapon")
-            )));
+            return Err(BattleError::refused(
+                Rule::Target,
+                format!(
+                    "{} cannot reach {} at distance {dist} with {}",
+                    a.name,
+                    d.name,
+                    a.equipped.as_deref().unwrap_or("no weapon")
+                ),
+            ));
         }
         // The `area_attack` attribute (seed 000: "Hits all targets in range"): after the
         // chosen target, every other ready enemy within reach, each in an exchange of its own
@@ -106,10 +112,10 @@ impl Battle<'_> {
     /// An exchange; `single`: a lone attack with no counter or follow-up (a free attack).
     pub(super) fn exchange_full(&mut self, i: usize, target: usize, bonus: i64, single: bool) -> Result<String, BattleError> {
         let (Some(a), Some(d)) = (self.units.get(i).cloned(), self.units.get(target).cloned()) else {
-            return Err(BattleError("no such unit".into()));
+            return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
         let (Some(mut la), Some(ld)) = (self.loadout(i, true), self.loadout(target, false)) else {
-            return Err(BattleError("no such unit".into()));
+            return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
         if bonus != 0 {
             la.debuffs.push(("damage_bonus".to_string(), bonus));
@@ -158,14 +164,17 @@ impl Battle<'_> {
     }
 
     pub(super) fn strike(&mut self, i: usize, tile: Tile) -> Result<String, BattleError> {
-        let u = self.units.get(i).cloned().ok_or_else(|| BattleError(format!("no unit {i}")))?;
-        let terrain = self.terrain_at(tile).cloned().ok_or_else(|| BattleError(format!("{tile:?} is off the map")))?;
+        let u = self.units.get(i).cloned().ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
+        let terrain = self
+            .terrain_at(tile)
+            .cloned()
+            .ok_or_else(|| BattleError::refused(Rule::Place, format!("{tile:?} is off the map")))?;
         let override_hp = self.map.destructibles.iter().find(|(t, _)| *t == tile).and_then(|(_, hp)| *hp);
         let full = override_hp.or(terrain.hp.map(i64::from));
         let (Some(full), Some(becomes)) = (full, terrain.becomes.clone().filter(|_| terrain.opened_by.is_empty())) else {
-            return Err(BattleError(format!("{} at {tile:?} cannot be destroyed", terrain.name)));
+            return Err(BattleError::refused(Rule::Place, format!("{} at {tile:?} cannot be destroyed", terrain.name)));
         };
-        let l = self.loadout(i, true).ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        let l = self.loadout(i, true).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let damage = self.engine.structure_damage(&l, distance(u.pos, tile))?;
         let left = self.tile_hp.get(&tile).copied().unwrap_or(full) - damage;
         if left <= 0 {

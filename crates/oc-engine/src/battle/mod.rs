@@ -29,8 +29,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::dice::rng;
 use crate::ir::V;
-use crate::{ChaCha8Rng, Engine, EngineError, Form, Loadout};
+use crate::{ChaCha8Rng, Engine, Form, Loadout};
 
+pub use crate::error::{BattleError, Rule};
 pub use actions::Available;
 pub use fog::{Light, Sight};
 pub use game::{auto_deploy, play, play_watched, Controller, GameResult, ROUND_CAP};
@@ -231,21 +232,6 @@ pub struct Trade {
     pub take: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BattleError(pub String);
-
-impl std::fmt::Display for BattleError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl From<EngineError> for BattleError {
-    fn from(e: EngineError) -> Self {
-        BattleError(e.message)
-    }
-}
-
 pub struct Battle<'e> {
     pub engine: &'e Engine,
     pub scenario: m::Scenario,
@@ -313,25 +299,29 @@ impl<'e> Battle<'e> {
             let (army, tiles) = (armies[i], deploy[i]);
             let side = if i == 0 { m::SideId::Attacker } else { m::SideId::Defender };
             if army.side != side {
-                return Err(BattleError(format!("`{}` is an army for the {}", army.name, army.side.word())));
+                return Err(BattleError::refused(
+                    Rule::Setup,
+                    format!("`{}` is an army for the {}", army.name, army.side.word()),
+                ));
             }
-            let zone = map
-                .region(&scenario.side(side).zone)
-                .ok_or_else(|| BattleError(format!("the map has no zone `{}`", scenario.side(side).zone)))?;
+            let zone = map.region(&scenario.side(side).zone).ok_or_else(|| {
+                BattleError::refused(Rule::Setup, format!("the map has no zone `{}`", scenario.side(side).zone))
+            })?;
             if tiles.len() != army.units.len() {
-                return Err(BattleError(format!(
-                    "{} deployment tiles for {} units of `{}`",
-                    tiles.len(),
-                    army.units.len(),
-                    army.name
-                )));
+                return Err(BattleError::refused(
+                    Rule::Setup,
+                    format!("{} deployment tiles for {} units of `{}`", tiles.len(), army.units.len(), army.name),
+                ));
             }
             for (u, at) in army.units.iter().zip(tiles) {
                 if !zone.tiles.contains(at) {
-                    return Err(BattleError(format!("{} deploys at {:?}, outside `{}`", u.name, at, zone.name)));
+                    return Err(BattleError::refused(
+                        Rule::Setup,
+                        format!("{} deploys at {:?}, outside `{}`", u.name, at, zone.name),
+                    ));
                 }
                 if !taken.insert(*at) {
-                    return Err(BattleError(format!("two units deploy at {at:?}")));
+                    return Err(BattleError::refused(Rule::Setup, format!("two units deploy at {at:?}")));
                 }
                 let equipped = u.items.iter().find(|i| engine.item(i).is_some_and(|it| it.kind == m::ItemKind::Weapon)).cloned();
                 let probe = engine.unit(&Loadout { class: u.class.clone(), ..Loadout::default() }, &[])?;
@@ -516,20 +506,18 @@ impl<'e> Battle<'e> {
 
     fn turn_inner(&mut self, t: Turn) -> Result<(), BattleError> {
         if self.outcome.is_some() {
-            return Err(BattleError("the battle is over".into()));
+            return Err(BattleError::refused(Rule::Over, "the battle is over"));
         }
         let i = t.unit;
-        let u = self.units.get(i).ok_or_else(|| BattleError(format!("no unit {i}")))?.clone();
+        let u = self.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?.clone();
         if u.side != self.to_act {
-            return Err(BattleError(format!(
-                "it is the {}'s activation, and {} is the {}'s",
-                self.to_act.word(),
-                u.name,
-                u.side.word()
-            )));
+            return Err(BattleError::refused(
+                Rule::Turn,
+                format!("it is the {}'s activation, and {} is the {}'s", self.to_act.word(), u.name, u.side.word()),
+            ));
         }
         if u.state != State::Ready || u.activated {
-            return Err(BattleError(format!("{} cannot be activated now", u.name)));
+            return Err(BattleError::refused(Rule::Turn, format!("{} cannot be activated now", u.name)));
         }
         if !self.may_act(u.side).contains(&i) {
             let who = match &self.active {
@@ -539,7 +527,7 @@ impl<'e> Battle<'e> {
                 ),
                 None => "the ruleset's order names another unit".to_string(),
             };
-            return Err(BattleError(format!("{} cannot act now: {who}", u.name)));
+            return Err(BattleError::refused(Rule::Turn, format!("{} cannot act now: {who}", u.name)));
         }
         let stepped = self.engine.rules.ruleset.turn.spend.is_some();
         let continuing = self.active.as_ref().is_some_and(|a| a.unit == i);
@@ -568,7 +556,7 @@ impl<'e> Battle<'e> {
         if let Some(to) = t.to {
             let reach = self.reachable(i)?;
             let Some(cost) = reach.get(&to).copied() else {
-                return Err(BattleError(format!("{} cannot reach {to:?} this turn", u.name)));
+                return Err(BattleError::refused(Rule::Move, format!("{} cannot reach {to:?} this turn", u.name)));
             };
             moved = cost;
             walked = self.walk(i, to);
@@ -576,9 +564,12 @@ impl<'e> Battle<'e> {
         // Routed by a free attack on the way: the move ends there, and so does the turn's act.
         let fell = self.units.get(i).is_none_or(|f| f.hp <= 0);
         for item in &t.discard {
-            let f = self.units.get_mut(i).ok_or_else(|| BattleError(format!("no unit {i}")))?;
-            let k =
-                f.items.iter().position(|x| x == item).ok_or_else(|| BattleError(format!("{} does not carry {item}", f.name)))?;
+            let f = self.units.get_mut(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
+            let k = f
+                .items
+                .iter()
+                .position(|x| x == item)
+                .ok_or_else(|| BattleError::refused(Rule::Items, format!("{} does not carry {item}", f.name)))?;
             f.items.remove(k);
             if f.equipped.as_deref() == Some(item.as_str()) && !f.items.contains(item) {
                 f.equipped = None;
@@ -589,7 +580,7 @@ impl<'e> Battle<'e> {
         }
         if let Some(w) = &t.equip {
             if !u.items.contains(w) {
-                return Err(BattleError(format!("{} does not carry {w}", u.name)));
+                return Err(BattleError::refused(Rule::Items, format!("{} does not carry {w}", u.name)));
             }
             if let Some(f) = self.units.get_mut(i) {
                 f.equipped = Some(w.clone());
@@ -609,7 +600,7 @@ impl<'e> Battle<'e> {
             let vars = self.step_vars(i, moved, &t.act);
             match self.step_price(i, &vars, None) {
                 Some(Ok(c)) => cost = Some(c),
-                Some(Err(why)) => return Err(BattleError(format!("{}: {why}", u.name))),
+                Some(Err(why)) => return Err(BattleError::refused(Rule::Requirement, format!("{}: {why}", u.name))),
                 None => {}
             }
         }
@@ -621,9 +612,17 @@ impl<'e> Battle<'e> {
             match t.act {
                 Act::Attack { target } if weakest.contains(&target) => {}
                 Act::Attack { .. } => {
-                    return Err(BattleError(format!("{} must attack the unit in range with the lowest HP: {}", u.name, names())))
+                    return Err(BattleError::refused(
+                        Rule::Requirement,
+                        format!("{} must attack the unit in range with the lowest HP: {}", u.name, names()),
+                    ))
                 }
-                _ => return Err(BattleError(format!("{} must attack (the lowest HP in range: {})", u.name, names()))),
+                _ => {
+                    return Err(BattleError::refused(
+                        Rule::Requirement,
+                        format!("{} must attack (the lowest HP in range: {})", u.name, names()),
+                    ))
+                }
             }
         }
         let before: Vec<i64> =
@@ -651,15 +650,18 @@ impl<'e> Battle<'e> {
                 .and_then(|x| self.attribute(&x, "canto"))
                 .is_some_and(|v| v.bool());
             if !canto || matches!(t.act, Act::Attack { .. } | Act::Strike { .. }) {
-                return Err(BattleError(format!(
-                    "{} cannot move again after acting (only with `canto`, and never after an attack)",
-                    u.name
-                )));
+                return Err(BattleError::refused(
+                    Rule::Move,
+                    format!("{} cannot move again after acting (only with `canto`, and never after an attack)", u.name),
+                ));
             }
             let (points, _, _) = self.mobility(i)?;
             let reach = self.reachable_within(i, points - moved)?;
             if !reach.contains_key(&to) {
-                return Err(BattleError(format!("{} has {} movement left and cannot reach {to:?}", u.name, points - moved)));
+                return Err(BattleError::refused(
+                    Rule::Move,
+                    format!("{} has {} movement left and cannot reach {to:?}", u.name, points - moved),
+                ));
             }
             if let Some(f) = self.units.get_mut(i) {
                 f.pos = to;

@@ -6,7 +6,7 @@ use std::collections::BinaryHeap;
 
 use oc_model as m;
 
-use super::{Battle, BattleError, Sight, State, Tile};
+use super::{Battle, BattleError, Rule, Sight, State, Tile};
 use crate::fx::FastMap;
 use crate::ir::V;
 
@@ -151,7 +151,7 @@ impl Battle<'_> {
 
     /// Movement points, movement type and whether the unit may move, from its attributes.
     pub fn mobility(&self, i: usize) -> Result<(i64, String, bool), BattleError> {
-        let l = self.loadout(i, true).ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        let l = self.loadout(i, true).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         Ok(self.mobility_of(&*self.engine.unit(&l, &[])?))
     }
 
@@ -200,7 +200,7 @@ impl Battle<'_> {
     /// `mobility`: the unit's [`Battle::mobility`], worked out once by the caller.
     fn reach(&self, i: usize, points: i64, mobility: &(i64, String, bool), sight: Option<&Sight>) -> Result<Reach, BattleError> {
         let mut best = self.costs(i, points, mobility, sight)?;
-        let u = self.units.get(i).ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        let u = self.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         // A unit cannot end its move on another unit (one it knows of).
         for other in &self.units {
             if other.state == State::Ready && other.pos != u.pos && sight.is_none_or(|s| s.sees(other.pos)) {
@@ -218,7 +218,7 @@ impl Battle<'_> {
         (_, kind, can): &(i64, String, bool),
         sight: Option<&Sight>,
     ) -> Result<Reach, BattleError> {
-        let u = self.units.get(i).ok_or_else(|| BattleError(format!("no unit {i}")))?;
+        let u = self.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let mut out: Reach = Reach::default();
         out.insert(u.pos, 0);
         if !*can {

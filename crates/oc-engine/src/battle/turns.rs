@@ -6,7 +6,7 @@ use oc_model as m;
 use serde::{Deserialize, Serialize};
 
 use super::scene::{Cast, Drawn, Draws};
-use super::{Act, Battle, Record, State, Turn};
+use super::{Act, Battle, BattleError, Record, Rule, State, Turn};
 use crate::dice::rng;
 use crate::ir::V;
 
@@ -203,20 +203,20 @@ impl Battle<'_> {
     /// What turn `t` of unit `i`, moving `moved`, costs as a step and whether the rules allow
     /// it, or why not, priced as [`Battle::turn`] prices it: with the weapon `t` equips held.
     /// `None` where activations are one step (no `spend`).
-    pub fn turn_price(&self, i: usize, moved: i64, t: &Turn) -> Option<Result<i64, String>> {
+    pub fn turn_price(&self, i: usize, moved: i64, t: &Turn) -> Option<Result<i64, BattleError>> {
         self.act_price(i, moved, &t.act, t.equip.as_deref())
     }
 
     /// [`Battle::turn_price`] of a turn with act `act` that equips `equip`: what an AI weighing
     /// many candidate turns asks before it builds the one it plays.
-    pub fn act_price(&self, i: usize, moved: i64, act: &Act, equip: Option<&str>) -> Option<Result<i64, String>> {
+    pub fn act_price(&self, i: usize, moved: i64, act: &Act, equip: Option<&str>) -> Option<Result<i64, BattleError>> {
         self.step_price(i, &self.step_vars(i, moved, act), equip)
     }
 
     /// What a step costs and whether the rules allow it, or why not; `None` where activations
     /// are one step (no `spend`). `equip`: the weapon the unit holds for it, if not the one it
     /// holds now.
-    pub fn step_price(&self, i: usize, vars: &StepVars, equip: Option<&str>) -> Option<Result<i64, String>> {
+    pub fn step_price(&self, i: usize, vars: &StepVars, equip: Option<&str>) -> Option<Result<i64, BattleError>> {
         let turn = &self.engine.rules.ruleset.turn;
         let spend = turn.spend.as_ref()?;
         let ir = &self.engine.ir;
@@ -230,18 +230,21 @@ impl Battle<'_> {
             V::Int(vars.repeats),
         ];
         let Some(scene) = self.scene(Cast { user: i, equip, ..Cast::default() }, None) else {
-            return Some(Err("the unit is not in the battle".to_string()));
+            return Some(Err(BattleError::refused(Rule::NoUnit, "the unit is not in the battle")));
         };
         if let Some(allowed) = &ir.step_allowed {
             if !scene.holds(allowed, &params) {
-                return Some(Err("the ruleset's `step_allowed` refuses this step".to_string()));
+                return Some(Err(BattleError::refused(Rule::Requirement, "the ruleset's `step_allowed` refuses this step")));
             }
         }
         // A step costs at least 1, so every activation ends.
         let cost = ir.step_cost.as_ref().map_or(1, |e| scene.value(e, &params).int()).max(1);
         let have = self.resource(i, spend).unwrap_or(0);
         if cost > have {
-            return Some(Err(format!("this step costs {cost} {spend} and the unit has {have}")));
+            return Some(Err(BattleError::refused(
+                Rule::Requirement,
+                format!("this step costs {cost} {spend} and the unit has {have}"),
+            )));
         }
         Some(Ok(cost))
     }

@@ -5,7 +5,7 @@
 use oc_model as m;
 
 use super::scene::{Cast, Drawn, Draws};
-use super::{distance, Battle, BattleError, State, Tile};
+use super::{distance, Battle, BattleError, Rule, State, Tile};
 use crate::dice::rng;
 use crate::exec::{execute, Command, Done, Refused, World};
 use crate::ir::{Role, E, V};
@@ -29,12 +29,17 @@ impl Battle<'_> {
             .scene(cast, Some(&Draws::new(&mut dice, drawn)))
             .map(|scene| cargs.iter().map(|a| scene.value(a, params)).collect());
         self.rng = dice;
-        let values = values.ok_or_else(|| BattleError(format!("no unit {}", cast.user)))?;
+        let values = values.ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {}", cast.user)))?;
         let command = Command::decode(verb, &values)
             .filter(|_| {
                 !matches!(verb, m::Verb::Restrict | m::Verb::MustAttackWeakest | m::Verb::IgnoreItemTags | m::Verb::Shift)
             })
-            .ok_or_else(|| BattleError(format!("`{verb:?}` is not something a unit does: it holds while a tag is held")))?;
+            .ok_or_else(|| {
+                BattleError::refused(
+                    Rule::Requirement,
+                    format!("`{verb:?}` is not something a unit does: it holds while a tag is held"),
+                )
+            })?;
         let mut world = OnBattle { battle: self, who: [Some(cast.user), cast.other], spot: cast.at.unwrap_or_default(), dest };
         match execute(&mut world, command) {
             Ok(done) => Ok(world.note(done)),
@@ -43,13 +48,18 @@ impl Battle<'_> {
                     E::Unit(r) if !matches!(r, Role::Holder | Role::Attacker) => Some(*r),
                     _ => None,
                 });
-                Err(BattleError(match role {
-                    Some(r) => format!("there is no {r:?} unit here"),
-                    None => format!("`{verb:?}` names a unit this event has not"),
-                }))
+                Err(BattleError::refused(
+                    Rule::Requirement,
+                    match role {
+                        Some(r) => format!("there is no {r:?} unit here"),
+                        None => format!("`{verb:?}` names a unit this event has not"),
+                    },
+                ))
             }
-            Err(Refused::NotHere(v)) => Err(BattleError(format!("`{v:?}` is not something a unit does in a battle"))),
-            Err(Refused::Rules(why)) => Err(BattleError(why)),
+            Err(Refused::NotHere(v)) => {
+                Err(BattleError::refused(Rule::Requirement, format!("`{v:?}` is not something a unit does in a battle")))
+            }
+            Err(Refused::Rules(why)) => Err(BattleError::refused(Rule::Place, why)),
         }
     }
 }
@@ -264,7 +274,7 @@ impl World for OnBattle<'_, '_> {
                 if self.battle.units.get(k).is_none_or(|f| f.side == side || f.state != State::Ready) {
                     return refuse("an attack needs an enemy in the battle");
                 }
-                let note = self.battle.exchange_with(i, k, amount).map_err(|e| Refused::Rules(e.0))?;
+                let note = self.battle.exchange_with(i, k, amount).map_err(|e| Refused::Rules(e.to_string()))?;
                 Ok(format!("attacks {note}"))
             }
             // The action's tile becomes the terrain named (any tile, unlike `raze`'s regions).
