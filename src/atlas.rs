@@ -186,7 +186,7 @@ fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> R
             1u8
         })?;
         let (points, kind, _) = battle.mobility(0).map_err(|e| {
-            eprintln!("error: {}", e.to_string());
+            eprintln!("error: {e}");
             1u8
         })?;
         let stands = battle.terrain_at((from.x, from.y)).is_some_and(|t| t.costs.get(&kind).copied().flatten().is_some());
@@ -200,7 +200,7 @@ fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> R
             return Err(1);
         }
         let reach = battle.reachable(0).map_err(|e| {
-            eprintln!("error: {}", e.to_string());
+            eprintln!("error: {e}");
             1u8
         })?;
         let values = reach.into_iter().map(|((x, y), cost)| (oc_atlas::Tile { x, y }, cost.max(0) as u32)).collect();
