@@ -623,7 +623,7 @@ fn the_engine_refuses_a_model_with_an_effect_outside_the_table() {
     let oc_model::Effect::On { then, .. } = probe.effects[0].clone() else { panic!() };
     probe.effects = then;
     let err = Engine::new(broken).err().unwrap();
-    assert!(err.message.contains("Heal"), "{}", err.message);
+    assert!(err.message().contains("Heal"), "{err}");
     let mut broken = rules;
     broken.statuses.iter_mut().for_each(|s| s.clears.push(oc_model::Clear { condition: None, event: Event::Hit }));
     assert!(Engine::new(broken).is_err());

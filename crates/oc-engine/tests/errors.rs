@@ -12,7 +12,7 @@ fn ratings() -> Engine {
 
 /// The code of each engine refusal, as a request of its kind gives it.
 fn engine_refusals(e: &Engine) -> Vec<EngineError> {
-    let forecast = |a: Loadout, d: Loadout, r: i64| e.forecast(&a, &d, r).err().expect("refused");
+    let forecast = |a: Loadout, d: Loadout, r: i64| e.forecast(&a, &d, r).expect_err("refused");
     vec![
         forecast(Loadout::new("Myrmidn", Some("IronSword")), Loadout::new("Fighter", Some("IronAxe")), 1),
         forecast(Loadout::new("Myrmidon", Some("Vulnerary")), Loadout::new("Fighter", Some("IronAxe")), 1),
@@ -26,8 +26,8 @@ fn engine_refusals(e: &Engine) -> Vec<EngineError> {
         forecast(Loadout::new("Myrmidon", Some("IronSword")), Loadout::new("Fighter", Some("IronAxe")), 3),
         oc_engine::Exchange::new(e, &Loadout::new("Myrmidon", Some("IronSword")), &Loadout::new("Fighter", Some("IronAxe")), 1)
             .and_then(|x| x.with_reaction(Some("Dodge")))
-            .err()
-            .expect("no reactions in the ratings revision"),
+            .map(|_| ())
+            .expect_err("no reactions in the ratings revision"),
     ]
 }
 
@@ -69,11 +69,11 @@ fn every_refusal_has_a_code_an_explanation_and_a_help() {
             f.expr = sum;
         }
     }
-    let too_many = Engine::new(rules).err().expect("refused");
+    let too_many = Engine::new(rules).map(|_| ()).expect_err("refused");
     assert_eq!(too_many.code(), oc_engine::error_codes::TOO_MANY_FACES);
     let mut broken = oc_compiler::stdlib::default_rules().expect("compiles");
     broken.ruleset.combat.retain(|f| f.name != "hit");
-    let model = Engine::new(broken).err().expect("refused");
+    let model = Engine::new(broken).map(|_| ()).expect_err("refused");
     assert_eq!(model.code(), oc_engine::error_codes::MODEL);
     for info in oc_engine::CODES {
         assert!(info.explanation.len() > 80, "{} needs a longer explanation", info.code);

@@ -260,9 +260,9 @@ fn r22_weight_can_cost_the_follow_up() {
 #[test]
 fn r23_out_of_range_attacks_are_refused() {
     let err = ratings().forecast(&unit("Myrmidon:IronSword"), &unit("Fighter:IronAxe"), 2).unwrap_err();
-    assert!(err.message.contains("reaches 1..1"), "{err}");
+    assert!(err.message().contains("reaches 1..1"), "{err}");
     let err = ratings().forecast(&unit("Myrmidon:IronAxe"), &unit("Fighter:IronAxe"), 1).unwrap_err();
-    assert!(err.message.contains("cannot wield"), "{err}");
+    assert!(err.message().contains("cannot wield"), "{err}");
 }
 
 #[test]
@@ -343,7 +343,7 @@ fn r24_silenced_units_cannot_use_tomes_or_staves() {
     assert_eq!(f.defender.strikes, 0);
     // ...and cannot attack with it.
     let err = e.forecast(&mage, &unit("Fighter:IronAxe"), 2).unwrap_err();
-    assert!(err.message.contains("may not use Fire"), "{err}");
+    assert!(err.message().contains("may not use Fire"), "{err}");
     // A silenced Fighter still swings its axe.
     let mut fighter = unit("Fighter:IronAxe");
     fighter.statuses = vec!["Silenced".into()];

@@ -434,7 +434,7 @@ fn a_shifter_in_normal_form_wields_no_weapon() {
     assert!(e.forecast(&myrrh, &foe, 1).is_ok(), "transformed, the Dragonstone");
     myrrh.form = Form::Normal;
     let err = e.forecast(&myrrh, &foe, 1).unwrap_err();
-    assert!(err.message.contains("cannot wield"), "{err}");
+    assert!(err.message().contains("cannot wield"), "{err}");
     let sword = oc_engine::Loadout { weapon: Some("IronSword".into()), form: Form::Default, ..myrrh };
     assert!(e.forecast(&sword, &foe, 1).is_err(), "nor a sword when transformed");
 }
