@@ -71,6 +71,8 @@ pub struct RenderArgs<'a> {
     pub reach: Option<&'a str>,
     pub heat: Option<HeatSide>,
     pub class: Option<&'a str>,
+    /// The rules `--class` is looked up in (a built-in name or `.oc` files).
+    pub ruleset: Option<&'a str>,
 }
 
 fn parse_tile(s: &str) -> Option<oc_atlas::Tile> {
@@ -145,22 +147,34 @@ fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> R
         }
         return Ok(None);
     }
+    // The class's rules: `--ruleset`; else the map's own, or, for a class they lack, the
+    // project's (oc.toml's `ruleset`) — a home-brew class on a map of the standard game.
+    let engine = match (args.ruleset, args.class) {
+        (Some(r), _) => crate::play::load_engine(Some(r))?,
+        (None, Some(c)) if rules.class(c).is_none() => match crate::play::project_engine().filter(|e| e.rules.class(c).is_some())
+        {
+            Some(e) => e,
+            None => oc_engine::Engine::new(rules.clone()).map_err(|e| {
+                eprintln!("error: the rules cannot run: {e}");
+                1u8
+            })?,
+        },
+        _ => oc_engine::Engine::new(rules.clone()).map_err(|e| {
+            eprintln!("error: the rules cannot run: {e}");
+            1u8
+        })?,
+    };
     let class = match args.class {
         None => None,
-        Some(c) if rules.class(c).is_some() => Some(c),
+        Some(c) if engine.rules.class(c).is_some() => Some(c),
         Some(c) => {
-            let hint = oc_diag::did_you_mean(c, rules.classes.iter().map(|k| k.name.as_str()));
-            eprintln!(
-                "error: no class `{c}` in the map's rules{}",
-                hint.map(|h| format!("; did you mean `{h}`?")).unwrap_or_default()
-            );
+            let hint = oc_diag::did_you_mean(c, engine.rules.classes.iter().map(|k| k.name.as_str()));
+            let whose = if args.ruleset.is_some() { "--ruleset's rules" } else { "the map's rules or the project's `ruleset`" };
+            eprintln!("error: no class `{c}` in {whose}{}", hint.map(|h| format!("; did you mean `{h}`?")).unwrap_or_default());
+            eprintln!("help: pass `--ruleset FILE.oc` with the file that defines it");
             return Err(1);
         }
     };
-    let engine = oc_engine::Engine::new(rules.clone()).map_err(|e| {
-        eprintln!("error: the rules cannot run: {e}");
-        1u8
-    })?;
     if let Some(at) = args.reach {
         let Some(from) = parse_tile(at).filter(|t| map.in_bounds(*t)) else {
             eprintln!("error: --reach {at}: give a square of the map as X,Y (0,0 to {},{})", map.width - 1, map.height - 1);
@@ -203,7 +217,14 @@ fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> R
     };
     let targets = oc_atlas::path::objective_tiles(map, side);
     let (points, kind) = match class {
-        None => (oc_atlas::path::MOVEMENT, "Foot".to_string()),
+        // The rules' own mover where no class is named (`Rules::reference_mover`).
+        None => match rules.reference_mover() {
+            Some(m) => (m.movement.unwrap_or(oc_atlas::path::UNBOUNDED), m.movement_type),
+            None => {
+                eprintln!("error: these rules declare no movement type: there is no way to move to draw");
+                return Err(1);
+            }
+        },
         Some(class) => {
             // Any square the class can stand on will do to ask the engine how it moves.
             let probe = map.tiles().find_map(|t| lone_unit(&engine, map, class, t).ok());
@@ -240,7 +261,7 @@ pub fn render(map_path: &Path, out: &Path, force: bool, args: &RenderArgs) -> u8
         Ok(m) => m,
         Err(code) => return code,
     };
-    let target = match output_target(out, Kind::Png, &map_inputs(map_path, &map), force) {
+    let target = match output_target(out, Kind::Picture(RENDER), &map_inputs(map_path, &map), force) {
         Ok(t) => t,
         Err(code) => return code,
     };
@@ -266,7 +287,7 @@ pub fn render(map_path: &Path, out: &Path, force: bool, args: &RenderArgs) -> u8
             return 1;
         }
     };
-    let bytes = match oc_atlas::render::png(&img) {
+    let bytes = match oc_atlas::render::png_drawn_by(&img, RENDER) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("error: cannot encode the PNG: {e}");
@@ -309,9 +330,15 @@ pub struct ExportOptions<'a> {
     pub foundry: u8,
 }
 
+/// Who draws each picture, as its PNG says: one command's picture is never replaced by
+/// another's without `--force`.
+const RENDER: &str = "oc render";
+const FOUNDRY_BACKGROUND: &str = "oc export foundry";
+const TILED_TILESET: &str = "oc export tiled";
+
 /// The map's picture for a VTT: its own `image` when it has one (read confined to the project),
-/// else `oc render`'s map area.
-fn vtt_picture(root: &Path, map_path: &Path, map: &oc_atlas::Map, rules: &oc_model::Rules) -> Result<Vec<u8>, u8> {
+/// else `oc render`'s map area; `drawer` is the command drawing it.
+fn vtt_picture(root: &Path, map_path: &Path, map: &oc_atlas::Map, rules: &oc_model::Rules, drawer: &str) -> Result<Vec<u8>, u8> {
     let img = match &map.image {
         Some((rel, _)) => {
             let path = map_path.parent().unwrap_or(Path::new("")).join(rel);
@@ -330,7 +357,7 @@ fn vtt_picture(root: &Path, map_path: &Path, map: &oc_atlas::Map, rules: &oc_mod
             1u8
         })?,
     };
-    oc_atlas::render::png(&img).map_err(|e| {
+    oc_atlas::render::png_drawn_by(&img, drawer).map_err(|e| {
         eprintln!("error: cannot encode the PNG: {e}");
         2
     })
@@ -362,14 +389,15 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
                     return 2;
                 }
             };
-            // The background goes beside the scene as STEM.png; on standard output there is
-            // nowhere beside, so the scene names the picture `oc render` would draw.
+            // The background goes beside the scene as STEM-background.png (its own name: never
+            // the picture `oc render -o STEM.png` drew); on standard output there is nowhere
+            // beside, so the scene names the picture the note below says how to draw.
             let (src, background) = match (&target, out) {
                 (Some(Target::File(_)), Some(out)) => {
                     let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "scene".into());
-                    let png_name = format!("{stem}.png");
+                    let png_name = format!("{stem}-background.png");
                     let png_path = out.with_file_name(&png_name);
-                    let png_target = match output_target(&png_path, Kind::Png, &inputs, force) {
+                    let png_target = match output_target(&png_path, Kind::Picture(FOUNDRY_BACKGROUND), &inputs, force) {
                         Ok(t) => t,
                         Err(code) => return code,
                     };
@@ -377,7 +405,7 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
                 }
                 _ => {
                     let stem = map_path.file_name().map(|s| s.to_string_lossy().replace(".map.toml", "")).unwrap_or_default();
-                    (format!("{stem}.png"), None)
+                    (format!("{stem}-background.png"), None)
                 }
             };
             let src = oc_atlas::foundry::asset_path(opts.asset_prefix, &src);
@@ -385,7 +413,7 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
             let text = serde_json::to_string_pretty(&scene).unwrap_or_default();
             match (&target, background) {
                 (Some(target), Some(png_target)) => {
-                    let png = match vtt_picture(&root, map_path, &map, &rules) {
+                    let png = match vtt_picture(&root, map_path, &map, &rules, FOUNDRY_BACKGROUND) {
                         Ok(p) => p,
                         Err(code) => return code,
                     };
@@ -410,14 +438,15 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
                 (None, _) => {
                     println!("{text}");
                     eprintln!(
-                        "note: the scene's background is `{src}`: draw it with `oc render --no-legend` and upload it there"
+                        "note: the scene's background is `{src}`: draw it with `oc render --no-legend -o {}` and upload it there",
+                        src.rsplit('/').next().unwrap_or(&src)
                     );
                     0
                 }
             }
         }
         ExportFormat::Uvtt => {
-            let png = match vtt_picture(&root, map_path, &map, &rules) {
+            let png = match vtt_picture(&root, map_path, &map, &rules, "oc export uvtt") {
                 Ok(p) => p,
                 Err(code) => return code,
             };
@@ -459,12 +488,12 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
             let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "map".into());
             let tileset_name = format!("{stem}-terrain.png");
             let tileset_path = out.with_file_name(&tileset_name);
-            let tileset_target = match output_target(&tileset_path, Kind::Png, &inputs, force) {
+            let tileset_target = match output_target(&tileset_path, Kind::Picture(TILED_TILESET), &inputs, force) {
                 Ok(t) => t,
                 Err(code) => return code,
             };
             let (tmx, tileset) = oc_atlas::export::tiled(&map, &tileset_name);
-            let png = match oc_atlas::render::png(&tileset) {
+            let png = match oc_atlas::render::png_drawn_by(&tileset, TILED_TILESET) {
                 Ok(b) => b,
                 Err(e) => {
                     eprintln!("error: cannot encode the tileset: {e}");

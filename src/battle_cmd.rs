@@ -167,17 +167,28 @@ impl Ais {
     }
 }
 
+/// A played battle: its result and log, the replay page's recording when one was asked for,
+/// and which alternative of an `either ... or ...` won.
+type Played = (GameResult, Vec<Record>, Option<Recording>, Option<String>);
+
 /// Plays the battle, recorded for a replay page when `page` is asked for.
-fn run(setup: &Setup, seed: u64, ais: &Ais, page: bool) -> Result<(GameResult, Vec<Record>, Option<Recording>), String> {
+fn run(setup: &Setup, seed: u64, ais: &Ais, page: bool) -> Result<Played, String> {
     let mut sides = ais.controllers()?;
     if page {
         let rec = crate::replay_html::play(setup, seed, Box::new(sides)).map_err(|e| e.to_string())?;
-        return Ok((rec.result.clone(), rec.records.clone(), Some(rec)));
+        return Ok((rec.result.clone(), rec.records.clone(), Some(rec), None));
     }
     let armies = [&setup.armies[0], &setup.armies[1]];
+    let mut branch = None;
+    let mut watch = |b: &battle::Battle<'_>| {
+        if b.outcome.is_some() {
+            branch = b.winning_branch();
+        }
+    };
     let (result, records) =
-        battle::play(&setup.engine, &setup.scenario, &setup.map, armies, seed, &mut sides).map_err(|e| e.to_string())?;
-    Ok((result, records, None))
+        battle::play_watched(&setup.engine, &setup.scenario, &setup.map, armies, seed, &mut sides, &mut watch)
+            .map_err(|e| e.to_string())?;
+    Ok((result, records, None, branch))
 }
 
 /// Writes the replay page of a recorded battle.
@@ -219,7 +230,7 @@ pub fn battle(
         eprintln!("help: give --log a file, or --html a file");
         return 2;
     }
-    let (result, records, recording) = match run(&setup, seed, ais, page_target.is_some()) {
+    let (result, records, recording, branch) = match run(&setup, seed, ais, page_target.is_some()) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
@@ -263,7 +274,10 @@ pub fn battle(
         setup.map.name,
         outcome_word(result.outcome),
         result.rounds,
-        result.reason,
+        match &branch {
+            Some(branch) => format!("{}; won by {branch}", result.reason),
+            None => result.reason.clone(),
+        },
         result.lost[0],
         result.lost[1]
     );
@@ -310,7 +324,7 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
     // The AIs the log names (a log from before there were several: `greedy`).
     let ais = Ais { attacker: source.attacker_ai.clone(), defender: source.defender_ai.clone() };
     let (records, recording) = match run(&setup, source.seed, &ais, page_target.is_some()) {
-        Ok((_, r, rec)) => (r, rec),
+        Ok((_, r, rec, _)) => (r, rec),
         Err(e) => {
             eprintln!("error: {e}");
             return 2;

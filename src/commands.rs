@@ -55,6 +55,12 @@ pub fn output_target(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) ->
 
 /// Writes an output; a failure is printed (exit status 2).
 pub fn write_output(target: &Target, bytes: &[u8]) -> Result<(), u8> {
+    if *target == Target::Stdout {
+        return report::out(bytes).map_err(|e| {
+            eprintln!("error: cannot write to standard output: {e}");
+            2
+        });
+    }
     output::write(target, bytes).map_err(|e| {
         eprintln!("error: cannot write {}: {e}", target.show());
         2
@@ -71,7 +77,7 @@ pub fn check(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> u8 
     let mut json_runs = Vec::new();
     let mut sarif_results = Vec::new();
     for project in &projects {
-        let mut session = Session::new(PathBuf::new());
+        let mut session = Session::new(PathBuf::new()).without_models();
         let run = match session.run(project) {
             Ok(run) => run,
             Err(e) => {
@@ -81,6 +87,7 @@ pub fn check(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> u8 
         };
         errors += run.diagnostics.iter().filter(|d| d.is_error()).count();
         warnings += run.diagnostics.iter().filter(|d| !d.is_error()).count();
+        report::verdict(u8::from(errors > 0 || (deny_warnings && warnings > 0)));
         match format {
             CheckFormat::Json => json_runs.push(report::json(&session, &run.diagnostics, run.files + run.maps)),
             CheckFormat::Sarif => sarif_results.extend(crate::annotate::sarif_results(&session, &run.diagnostics)),
@@ -123,6 +130,34 @@ pub fn summary(run: &Outcome, took: std::time::Duration) -> String {
     )
 }
 
+/// When the project's files, each compiled on its own (as `oc check` does), use more than one
+/// ruleset: says which files use which and how to build each; `Some(1)` then.
+fn several_rulesets(project: &Project, paths: &[PathBuf]) -> Option<u8> {
+    let mut by_ruleset: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new();
+    for file in &project.files {
+        let mut host = DiskHost::for_project(project);
+        let (c, _) = Workspace::new().compile(&mut host, std::slice::from_ref(file));
+        let name = c.rules.as_ref().or(c.partial.as_ref()).map(|r| r.ruleset.name.clone())?;
+        by_ruleset.entry(name).or_default().push(file.clone());
+    }
+    if by_ruleset.len() < 2 {
+        return None;
+    }
+    let shown = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ");
+    eprintln!("error: the files of {shown} use {} rulesets, and one `oc build` writes one ruleset's rules:", by_ruleset.len());
+    for (ruleset, files) in &by_ruleset {
+        eprintln!("  {ruleset}: {}", files.join(", "));
+    }
+    let (ruleset, files) = by_ruleset.iter().next()?;
+    let example = project.root.join(files.first()?);
+    let example = example.strip_prefix(std::env::current_dir().ok()?).map_or(example.clone(), Path::to_path_buf);
+    eprintln!(
+        "help: build each ruleset's files on their own, such as `oc build {} -o {ruleset}.json`; `oc check {shown}` checks them all",
+        example.display()
+    );
+    Some(1)
+}
+
 pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
     let project = if paths.is_empty() {
         Project { root: PathBuf::from("."), ..Project::default() }
@@ -149,6 +184,13 @@ pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
     if let Some((path, reason)) = unreadable.first() {
         eprintln!("error: {path}: {reason}");
         return 1;
+    }
+    // Files of several rulesets (`oc build scenarios`): one error that says how, not the
+    // cascade of one compilation holding them all.
+    if project.files.len() > 1 && compilation.diagnostics.iter().any(|d| d.code == oc_compiler::codes::MULTIPLE_RULESETS) {
+        if let Some(code) = several_rulesets(&project, paths) {
+            return code;
+        }
     }
     let style = style();
     let reports = report::Reports::new(&workspace);
@@ -188,14 +230,14 @@ pub fn explain(code: Option<&str>, list: bool) -> u8 {
         for info in all_codes() {
             list.push_str(&format!("{:<34} {}\n", info.code, info.title));
         }
-        let _ = std::io::stdout().lock().write_all(list.as_bytes());
+        let _ = report::out(list.as_bytes());
         return 0;
     };
     let wanted = if code.starts_with("oc::") { code.to_string() } else { format!("oc::{code}") };
     match all_codes().find(|i| i.code == wanted) {
         Some(info) => {
             let text = format!("{}: {}\n\n{}\n", info.code, info.title, info.explanation);
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            let _ = report::out(text.as_bytes());
             0
         }
         None => {

@@ -14,12 +14,7 @@ use crate::report;
 
 /// The built-in ruleset a name means (`officers_chess`, `officers_chess_v06`, `v06`, `ratings`).
 pub fn builtin(name: &str) -> Option<(&'static str, &'static str)> {
-    oc_compiler::stdlib::RULESETS
-        .iter()
-        .find(|(n, _)| {
-            *n == name || n.trim_start_matches("officers_chess_") == name || (name == "ratings" && *n == "officers_chess")
-        })
-        .copied()
+    oc_compiler::stdlib::builtin(name)
 }
 
 pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) -> u8 {
@@ -31,7 +26,7 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
     let mut workspace = Workspace::new();
     let mut inputs: Vec<PathBuf> = paths.to_vec();
     let (compilation, title) = if paths.is_empty() {
-        let name = ruleset.unwrap_or("officers_chess");
+        let name = ruleset.unwrap_or(oc_compiler::stdlib::DEFAULT);
         let Some((name, index)) = builtin(name) else {
             let names: Vec<&str> = oc_compiler::stdlib::RULESETS.iter().map(|(n, _)| *n).collect();
             eprintln!(

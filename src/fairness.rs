@@ -53,6 +53,12 @@ pub fn fairness(r: &Request) -> u8 {
         Ok(p) => p,
         Err(code) => return code,
     };
+    if let Some(readme) = r.readme {
+        if let Err(why) = oc_project::output::notes_file(readme) {
+            eprintln!("error: --readme {}: {why}", readme.display());
+            return 2;
+        }
+    }
     let mut rows = Vec::new();
     let mut used: Vec<&str> = Vec::new();
     for project in &projects {
@@ -264,7 +270,7 @@ fn write_readme(readme: &Path, table: &str) -> Result<(), u8> {
         eprintln!("{} already holds this table", readme.display());
         return Ok(());
     }
-    oc_project::output::rewrite_source(&confined, &logical, &before, after.as_bytes()).map_err(|e| fail(e.to_string()))?;
+    oc_project::output::rewrite_notes(&confined, &logical, &before, after.as_bytes()).map_err(|e| fail(e.to_string()))?;
     eprintln!("wrote the table into {}", readme.display());
     Ok(())
 }

@@ -9,7 +9,6 @@
 //! formatted, 2 usage or I/O failure.
 
 use std::collections::HashSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -149,9 +148,8 @@ fn format_file(confined: &Confined, path: &str, check: bool, style: Style, tally
     tally.changed += 1;
     if check {
         let diff = oc_fmt::diff::unified(&format!("a/{path}"), &format!("b/{path}"), text, &formatted);
-        let mut out = std::io::stdout().lock();
-        let _ = out.write_all(diff.as_bytes());
-        let _ = out.flush();
+        crate::report::verdict(1);
+        let _ = crate::report::out(diff.as_bytes());
         return;
     }
     match oc_project::output::rewrite_source(confined, path, &bytes, formatted.as_bytes()) {

@@ -129,6 +129,13 @@ enum Command {
         /// against each class (columns) with its kit weapon, coloured by the rout chance.
         #[arg(long, value_name = "FILE")]
         heatmap: Option<PathBuf>,
+        /// Measure at this distance (each weapon that reaches it) instead of each weapon's
+        /// nearest range.
+        #[arg(long, value_parser = clap::value_parser!(i64).range(1..=64))]
+        distance: Option<i64>,
+        /// Only these attacking classes (repeatable), against every class.
+        #[arg(long = "class", value_name = "CLASS")]
+        classes: Vec<String>,
         /// Replace an existing file that is not an earlier output of this command.
         #[arg(long)]
         force: bool,
@@ -167,7 +174,8 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: balance_cmd::BalanceFormat,
     },
-    /// Watch a project and recheck what each save affects (Ctrl-C to stop).
+    /// Watch a project (or one `.oc` or `.map.toml` file) and recheck what each save affects
+    /// (Ctrl-C to stop).
     Watch {
         path: Option<PathBuf>,
         /// Do not clear the screen before each report.
@@ -215,6 +223,10 @@ enum Command {
         /// The class whose movement the overlay uses.
         #[arg(long)]
         class: Option<String>,
+        /// Where `--class` is defined: a built-in ruleset or `.oc` files (default: the map's
+        /// rules, then the `ruleset` of the project's oc.toml).
+        #[arg(long, requires = "class")]
+        ruleset: Option<String>,
         /// Replace an existing file that is not an earlier output of this command.
         #[arg(long)]
         force: bool,
@@ -690,11 +702,19 @@ fn main() -> ExitCode {
             }),
             _ => 2,
         },
-        Command::Render { map, out, force, no_legend, no_coords, scale, reach, heat, class } => atlas::render(
+        Command::Render { map, out, force, no_legend, no_coords, scale, reach, heat, class, ruleset } => atlas::render(
             &map,
             &out,
             force,
-            &atlas::RenderArgs { no_legend, no_coords, scale, reach: reach.as_deref(), heat, class: class.as_deref() },
+            &atlas::RenderArgs {
+                no_legend,
+                no_coords,
+                scale,
+                reach: reach.as_deref(),
+                heat,
+                class: class.as_deref(),
+                ruleset: ruleset.as_deref(),
+            },
         ),
         Command::Export { format, map, out, force, asset_prefix, foundry } => atlas::export(
             format,
@@ -711,7 +731,7 @@ fn main() -> ExitCode {
             // Into memory first: a closed pipe (`| head`) is not an error worth a panic.
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "oc", &mut script);
-            let _ = std::io::Write::write_all(&mut std::io::stdout(), &script);
+            let _ = report::out(&script);
             0
         }
         Command::Forecast { matchup, format } => {
@@ -725,9 +745,14 @@ fn main() -> ExitCode {
         Command::Balance { paths, ruleset, seed, duels, format } => {
             balance_cmd::balance(balance_cmd::Args { ruleset: ruleset.as_deref(), paths: &paths, seed, duels, format })
         }
-        Command::Matrix { ruleset, out, heatmap, force } => {
-            play::matrix(ruleset.as_deref(), out.as_deref(), heatmap.as_deref(), force)
-        }
+        Command::Matrix { ruleset, out, heatmap, distance, classes, force } => play::matrix(&play::MatrixArgs {
+            ruleset: ruleset.as_deref(),
+            out: out.as_deref(),
+            heatmap: heatmap.as_deref(),
+            distance,
+            classes: &classes,
+            force,
+        }),
     };
     ExitCode::from(status)
 }

@@ -18,6 +18,12 @@ use crate::Format;
 
 /// Loads the rules to play with: a built-in ruleset by name (`officers_chess`, or `v06`), or the
 /// `.oc` files at a path compiled like `oc build` does. Errors are printed; the exit status returned.
+/// The engine of the `ruleset` the working directory's oc.toml names, if it names one.
+pub fn project_engine() -> Option<Engine> {
+    let name = manifest_ruleset().ok()??;
+    load_engine(Some(&name)).ok()
+}
+
 pub fn load_engine(ruleset: Option<&str>) -> Result<Engine, u8> {
     let mut workspace = Workspace::new();
     // Without --ruleset, the `ruleset` of the oc.toml above the working directory (as `cargo`
@@ -33,10 +39,8 @@ pub fn load_engine(ruleset: Option<&str>) -> Result<Engine, u8> {
             }
         },
     };
-    let name = ruleset.or(from_manifest.as_deref()).unwrap_or("officers_chess");
-    let builtin = oc_compiler::stdlib::RULESETS.iter().find(|(n, _)| {
-        *n == name || n.trim_start_matches("officers_chess_") == name || (name == "ratings" && *n == "officers_chess")
-    });
+    let name = ruleset.or(from_manifest.as_deref()).unwrap_or(oc_compiler::stdlib::DEFAULT);
+    let builtin = oc_compiler::stdlib::builtin(name);
     let compilation = match builtin {
         Some((_, index)) => {
             let id = workspace.id_of(index).ok_or(2u8)?;
@@ -261,10 +265,28 @@ pub fn forecast(
         }
     };
     match format {
-        Format::Json => println!("{}", forecast_json(&f)),
-        Format::Human => print!("{}", forecast_table(&engine, &f)),
+        Format::Json => {
+            let mut value = forecast_json(&f);
+            if let Some(obj) = value.as_object_mut() {
+                obj.insert("terrain".into(), serde_json::json!({"attacker": a.terrain, "defender": d.terrain}));
+            }
+            println!("{value}");
+        }
+        Format::Human => {
+            let table = forecast_table(&engine, &f);
+            // The header says where each side stands: the terrain the forecast used.
+            let (head, rest) = table.split_once('\n').unwrap_or((&table, ""));
+            print!("{head}, {}\n{rest}", terrain_words(&a, &d));
+        }
     }
     0
+}
+
+/// "attacker on Plains, defender in Forest" for the terrain each loadout stands on; a side given
+/// none stands on no terrain (no defence bonus, no heal).
+fn terrain_words(a: &Loadout, d: &Loadout) -> String {
+    let on = |l: &Loadout| l.terrain.as_deref().map_or("on no terrain (no bonus)".to_string(), |t| format!("on {t}"));
+    format!("attacker {}, defender {}", on(a), on(d))
 }
 
 fn side_json(s: &SideForecast) -> serde_json::Value {
@@ -434,7 +456,20 @@ pub fn duel(
 }
 
 /// Every class with each weapon it can wield against every class with its default weapon.
-pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, heatmap: Option<&Path>, force: bool) -> u8 {
+/// What `oc matrix` was asked for.
+pub struct MatrixArgs<'a> {
+    pub ruleset: Option<&'a str>,
+    pub out: Option<&'a Path>,
+    pub heatmap: Option<&'a Path>,
+    /// Measure at this distance instead of each weapon's nearest range.
+    pub distance: Option<i64>,
+    /// Only these attacking classes (all when empty).
+    pub classes: &'a [String],
+    pub force: bool,
+}
+
+pub fn matrix(args: &MatrixArgs) -> u8 {
+    let (ruleset, out, heatmap, force) = (args.ruleset, args.out, args.heatmap, args.force);
     let inputs: Vec<PathBuf> = ruleset.map(PathBuf::from).into_iter().collect();
     let target = match out.map(|o| output_target(o, Kind::MatrixCsv, &inputs, force)).transpose() {
         Ok(t) => t,
@@ -448,6 +483,17 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, heatmap: Option<&Path>,
         Ok(e) => e,
         Err(code) => return code,
     };
+    for name in args.classes {
+        if engine.rules.class(name).is_none() {
+            let names: Vec<&str> = engine.rules.classes.iter().map(|c| c.name.as_str()).collect();
+            eprintln!("error: --class {name}: no such class in {}", engine.rules.ruleset.name);
+            if let Some(s) = oc_diag::did_you_mean(name, names.iter().copied()) {
+                eprintln!("help: did you mean `{s}`?");
+            }
+            return 2;
+        }
+    }
+    let wanted = |c: &oc_model::Class| args.classes.is_empty() || args.classes.iter().any(|n| *n == c.name.as_str());
     let started = Instant::now();
     // Each defender's unit built once, for every attacker it meets.
     let mut defenders = Vec::new();
@@ -472,8 +518,12 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, heatmap: Option<&Path>,
         let mut worst: Option<(f64, &str, usize)> = None;
         for w in engine.weapons_for(&c.name) {
             let Ok(a) = engine.prepare(&Loadout::new(&c.name, Some(&w.name))) else { continue };
-            let Some((lo, _)) = engine.reach(&c.name, &w.name) else { continue };
-            let distance = lo.max(1);
+            let Some((lo, hi)) = engine.reach(&c.name, &w.name) else { continue };
+            let distance = match args.distance {
+                Some(d) if (lo..=hi).contains(&d) => d,
+                Some(_) => continue,
+                None => lo.max(1),
+            };
             for (k, ((d, prepared), cell)) in defenders.iter().zip(row.iter_mut()).enumerate() {
                 let Some(Ok(f)) = prepared.as_ref().map(|p| engine.odds_prepared(&a, p, distance)) else { continue };
                 count += 1;
@@ -531,7 +581,9 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, heatmap: Option<&Path>,
                     loop {
                         let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(c) = classes.get(k) else { break };
-                        mine.push((k, rows_of(c)));
+                        if wanted(c) {
+                            mine.push((k, rows_of(c)));
+                        }
                     }
                     mine
                 })
@@ -575,8 +627,13 @@ pub fn matrix(ruleset: Option<&str>, out: Option<&Path>, heatmap: Option<&Path>,
             title: format!("{}: rout chance in one exchange", engine.rules.ruleset.name),
             notes: vec![
                 "rows: the attacking class with its best weapon against that column (the highest rout chance);".to_string(),
-                "columns: the defending class with its kit weapon; at the attacker's nearest range, full HP, open ground"
-                    .to_string(),
+                match args.distance {
+                    Some(d) => format!("columns: the defending class with its kit weapon; at distance {d}, full HP, open ground"),
+                    None => {
+                        "columns: the defending class with its kit weapon; at the attacker's nearest range, full HP, open ground"
+                            .to_string()
+                    }
+                },
             ],
             rows: heat.iter().map(|(n, _)| n.clone()).collect(),
             columns: defenders.iter().map(|(d, _)| d.class.clone()).collect(),

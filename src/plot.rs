@@ -87,7 +87,7 @@ pub fn render<F: Figure>(figure: &F, format: PlotFormat) -> Result<Vec<u8>, Stri
                 root.present().map_err(err)?;
             }
             let img = image::RgbImage::from_raw(w, h, buf).ok_or("the picture buffer has the wrong size")?;
-            oc_atlas::render::png(&img)
+            oc_atlas::render::png_drawn_by(&img, oc_project::output::PLOT_DRAWER)
         }
     }
 }

@@ -376,8 +376,10 @@ pub fn page(setup: &Setup, source: &Source, rec: &Recording) -> Result<String, S
         }),
         _ => None,
     });
+    // The scenario as players know it: its title (its code name when it has none).
+    let scenario_title = setup.scenario.title.clone().unwrap_or_else(|| setup.scenario.name.clone());
     let data = Page {
-        scenario: setup.scenario.name.clone(),
+        scenario: scenario_title.clone(),
         map: setup.map.name.clone(),
         seed: source.seed,
         armies: [source.attacker.clone(), source.defender.clone()],
@@ -402,7 +404,7 @@ pub fn page(setup: &Setup, source: &Source, rec: &Recording) -> Result<String, S
     let json = serde_json::to_string(&data).map_err(|e| e.to_string())?;
     let title = format!(
         "{}: {} ({}) vs {} ({}) (seed {})",
-        setup.scenario.name, source.attacker, source.attacker_ai, source.defender, source.defender_ai, source.seed
+        scenario_title, source.attacker, source.attacker_ai, source.defender, source.defender_ai, source.seed
     );
     Ok(html(&title, &json))
 }

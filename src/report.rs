@@ -1,6 +1,7 @@
 //! The edge: diagnostics (plain data from the core crates) rendered with miette or as JSON.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 
 use miette::{
     GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, MietteError, MietteSpanContents, NamedSource,
@@ -51,13 +52,67 @@ thread_local! {
 
 /// Keeps the default panic message, except for a panic inside the graphical renderer, which is
 /// caught and answered with the plain rendering instead.
+///
+/// A failed `print!` is no crash either: when standard output's reader has gone (`oc matrix |
+/// head -3`), the program ends quietly, as the shell's own tools do; any other failure to print
+/// ends it with one line on standard error and status 1, without a backtrace.
 pub fn install_panic_hook() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to std") {
+            if is_closed_pipe(message) {
+                reader_gone();
+            }
+            let _ = writeln!(std::io::stderr(), "error: {message}");
+            std::process::exit(1);
+        }
         if !QUIET_PANICS.with(std::cell::Cell::get) {
             default(info);
         }
     }));
+}
+
+/// Whether an error's text is a closed pipe's (EPIPE; ERROR_NO_DATA or ERROR_BROKEN_PIPE on Windows).
+fn is_closed_pipe(text: &str) -> bool {
+    ["Broken pipe", "os error 32)", "os error 232)", "os error 109)"].iter().any(|m| text.contains(m))
+}
+
+/// The status the program ends with when standard output's reader goes: 0, or the verdict a
+/// command has already reached ([`verdict`]).
+static GONE_STATUS: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// A command whose exit status carries a verdict (`oc check` found errors, `oc fmt --check` a
+/// file to format) says it before it prints, so that a reader that goes early (`oc check . |
+/// head`) cannot turn a failure into a success.
+pub fn verdict(status: u8) {
+    GONE_STATUS.store(status, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Standard output's reader has gone: nothing more can be said to anyone, so the program ends at
+/// once and quietly — with success, as when the reader took what it wanted, unless a verdict
+/// was already reached.
+pub fn reader_gone() -> ! {
+    std::process::exit(i32::from(GONE_STATUS.load(std::sync::atomic::Ordering::SeqCst)))
+}
+
+/// Writes to standard output; when its reader has gone the program ends quietly
+/// ([`reader_gone`]), so that a long run does not go on working for nobody. Any other failure
+/// is returned.
+pub fn out(bytes: &[u8]) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    let written = out.write_all(bytes).and_then(|()| out.flush());
+    if let Err(e) = &written {
+        if e.kind() == std::io::ErrorKind::BrokenPipe || is_closed_pipe(&e.to_string()) {
+            reader_gone();
+        }
+    }
+    written
 }
 
 /// The lines of a file a report shows (those of its spans, one more each side), standing for the

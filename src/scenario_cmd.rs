@@ -131,7 +131,81 @@ fn capitalise(s: &str) -> String {
 }
 
 /// The objectives as players read them, generated from the compiled conditions.
-pub fn briefing(s: &Scenario) -> String {
+/// A wall that breaks: its square, its terrain, its HP and what it becomes.
+type Breakable = (i64, i64, String, Option<i64>, Option<String>);
+
+/// What stands on the scenario's map besides terrain: chests (the scenario's items where it
+/// overrides the map's), doors and what opens them, walls that break and their HP.
+pub struct MapThings {
+    pub chests: Vec<(i64, i64, String)>,
+    pub doors: Vec<(i64, i64, Vec<String>)>,
+    pub destructibles: Vec<Breakable>,
+}
+
+impl MapThings {
+    pub fn of(map: &oc_atlas::Map, rules: &Rules, s: &Scenario) -> MapThings {
+        let terrain = |t: oc_atlas::Tile| map.terrain(t).and_then(|n| rules.terrain(n));
+        let mut chests: Vec<(i64, i64, String)> = map
+            .chests
+            .iter()
+            .map(|c| {
+                let item = s.chests.iter().find(|((x, y), _)| (*x, *y) == (c.at.x, c.at.y)).map_or(&c.item, |(_, i)| i);
+                (c.at.x, c.at.y, item.clone())
+            })
+            .collect();
+        for ((x, y), item) in &s.chests {
+            if !chests.iter().any(|(cx, cy, _)| (cx, cy) == (x, y)) {
+                chests.push((*x, *y, item.clone()));
+            }
+        }
+        let doors =
+            map.doors.iter().map(|(t, _)| (t.x, t.y, terrain(*t).map(|t| t.opened_by.clone()).unwrap_or_default())).collect();
+        let destructibles = map
+            .destructibles
+            .iter()
+            .map(|d| {
+                let t = terrain(d.at);
+                let hp = d.hp.or_else(|| t.and_then(|t| t.hp).map(i64::from));
+                (d.at.x, d.at.y, map.terrain(d.at).unwrap_or_default().to_string(), hp, t.and_then(|t| t.becomes.clone()))
+            })
+            .collect();
+        MapThings { chests, doors, destructibles }
+    }
+
+    fn text(&self) -> String {
+        let mut out = String::new();
+        if !self.chests.is_empty() {
+            let c: Vec<String> = self.chests.iter().map(|(x, y, item)| format!("{item} at [{x}, {y}]")).collect();
+            out.push_str(&format!("Chests: {}.\n", c.join(", ")));
+        }
+        if !self.doors.is_empty() {
+            let d: Vec<String> = self
+                .doors
+                .iter()
+                .map(|(x, y, by)| match by.is_empty() {
+                    true => format!("[{x}, {y}]"),
+                    false => format!("[{x}, {y}] (opens with {})", by.join(" or ")),
+                })
+                .collect();
+            out.push_str(&format!("Doors: {}.\n", d.join(", ")));
+        }
+        if !self.destructibles.is_empty() {
+            let w: Vec<String> = self
+                .destructibles
+                .iter()
+                .map(|(x, y, terrain, hp, becomes)| {
+                    let hp = hp.map_or(String::new(), |hp| format!(", {hp} HP"));
+                    let becomes = becomes.as_ref().map_or(String::new(), |b| format!(", becomes {b}"));
+                    format!("{terrain} at [{x}, {y}]{hp}{becomes}")
+                })
+                .collect();
+            out.push_str(&format!("Walls that can be struck down: {}.\n", w.join(", ")));
+        }
+        out
+    }
+}
+
+pub fn briefing(s: &Scenario, things: Option<&MapThings>) -> String {
     let mut out = format!("{} ({}), on {}\n", s.title.as_deref().unwrap_or(&s.name), s.name, s.map);
     if let Some(doc) = &s.doc {
         out.push_str(&format!("{doc}\n"));
@@ -143,9 +217,13 @@ pub fn briefing(s: &Scenario) -> String {
             fog.vision
         ));
     }
-    if !s.chests.is_empty() {
-        let c: Vec<String> = s.chests.iter().map(|((x, y), item)| format!("{item} at [{x}, {y}]")).collect();
-        out.push_str(&format!("Chests: {}.\n", c.join(", ")));
+    match things {
+        Some(things) => out.push_str(&things.text()),
+        None if !s.chests.is_empty() => {
+            let c: Vec<String> = s.chests.iter().map(|((x, y), item)| format!("{item} at [{x}, {y}]")).collect();
+            out.push_str(&format!("Chests: {}.\n", c.join(", ")));
+        }
+        None => {}
     }
     out.push('\n');
     out.push_str(&side_text(s, &s.attacker));
@@ -155,7 +233,7 @@ pub fn briefing(s: &Scenario) -> String {
 }
 
 pub fn explain_scenario(path: &Path, name: Option<&str>, format: Format) -> u8 {
-    let (rules, _, _) = match compile(path) {
+    let (rules, _, root) = match compile(path) {
         Ok(r) => r,
         Err(code) => return code,
     };
@@ -163,8 +241,10 @@ pub fn explain_scenario(path: &Path, name: Option<&str>, format: Format) -> u8 {
         Ok(s) => s,
         Err(code) => return code,
     };
+    // The map compiled clean with the scenario, so it reads; if not, the briefing goes without.
+    let things = crate::battle_cmd::scenario_map(&root, &rules, s).ok().map(|(map, _)| MapThings::of(&map, &rules, s));
     match format {
-        Format::Human => print!("{}", briefing(s)),
+        Format::Human => print!("{}", briefing(s, things.as_ref())),
         Format::Json => {
             let side = |r: &SideRules| {
                 serde_json::json!({
@@ -182,6 +262,19 @@ pub fn explain_scenario(path: &Path, name: Option<&str>, format: Format) -> u8 {
             });
             if let (Some(fog), Some(object)) = (s.fog, value.as_object_mut()) {
                 object.insert("fog".into(), serde_json::json!({ "vision": fog.vision }));
+            }
+            if let (Some(t), Some(object)) = (&things, value.as_object_mut()) {
+                let chests: Vec<_> =
+                    t.chests.iter().map(|(x, y, item)| serde_json::json!({"at": [x, y], "item": item})).collect();
+                let doors: Vec<_> = t.doors.iter().map(|(x, y, by)| serde_json::json!({"at": [x, y], "opened_by": by})).collect();
+                let walls: Vec<_> = t
+                    .destructibles
+                    .iter()
+                    .map(|(x, y, terrain, hp, becomes)| serde_json::json!({"at": [x, y], "terrain": terrain, "hp": hp, "becomes": becomes}))
+                    .collect();
+                object.insert("chests".into(), chests.into());
+                object.insert("doors".into(), doors.into());
+                object.insert("destructibles".into(), walls.into());
             }
             println!("{value}");
         }

@@ -4,10 +4,11 @@
 //! merged parts) draws the counts: win rates with their intervals, rounds, units lost.
 
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use oc_engine::battle::{self, GameResult};
+use oc_engine::Engine;
 use oc_model::{Outcome, SideId};
 use oc_project::limits::MAX_LOG_BYTES;
 use oc_project::output::Kind;
@@ -152,28 +153,48 @@ pub fn simulate(file: &Path, game: Game, run: Run, outputs: Outputs) -> u8 {
         return 2;
     }
     let armies = [&setup.armies[0], &setup.armies[1]];
-    // Games stream into counts: memory does not grow with the number of games.
-    let mut tally = (0..run.games)
-        .into_par_iter()
-        .filter(mine)
-        .map(|g| {
-            let r = game
-                .ais
-                .controllers()
-                .map_err(battle::BattleError)
-                .and_then(|mut ai| {
-                    battle::play(&setup.engine, &setup.scenario, &setup.map, armies, game_seed(run.seed, g), &mut ai)
-                })
-                .map(|(r, _)| r);
-            if let Some(b) = &bar {
-                b.inc(1);
-            }
-            match r {
-                Ok(r) => Tally::of(&r),
-                Err(e) => Tally { failure: Some(e.0), ..Tally::default() },
-            }
-        })
-        .reduce(Tally::default, Tally::merge);
+    // Games stream into counts, a chunk at a time, each chunk with an engine of its own: the
+    // engine's caches (units, exchanges) fill as games go, so one engine for ten million games
+    // grew to its caches' caps; a fresh one every chunk keeps memory flat (same results: a
+    // cached value is the one worked out, bit for bit).
+    let mut tally = Tally::default();
+    let mut start = 0u64;
+    while start < run.games && tally.failure.is_none() {
+        let end = start.saturating_add(GAMES_PER_ENGINE).min(run.games);
+        let chunk = start..end;
+        start = end;
+        if !chunk.clone().any(|g| mine(&g)) {
+            continue;
+        }
+        let fresh = Engine::new(setup.engine.rules.clone()).ok();
+        let engine = fresh.as_ref().unwrap_or(&setup.engine);
+        let part = chunk
+            .into_par_iter()
+            .filter(mine)
+            .map(|g| {
+                let r = game.ais.controllers().map_err(battle::BattleError).and_then(|mut ai| {
+                    // Which alternative of an `or` won is asked of the battle at its end.
+                    let mut branch = None;
+                    let mut watch = |b: &battle::Battle<'_>| {
+                        if b.outcome.is_some() {
+                            branch = b.winning_branch();
+                        }
+                    };
+                    let seed = game_seed(run.seed, g);
+                    battle::play_watched(engine, &setup.scenario, &setup.map, armies, seed, &mut ai, &mut watch)
+                        .map(|(r, _)| (r, branch))
+                });
+                if let Some(b) = &bar {
+                    b.inc(1);
+                }
+                match r {
+                    Ok((r, branch)) => Tally::of(&r, branch),
+                    Err(e) => Tally { failure: Some(e.0), ..Tally::default() },
+                }
+            })
+            .reduce(Tally::default, Tally::merge);
+        tally = tally.merge(part);
+    }
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
@@ -344,7 +365,7 @@ fn emit(target: Option<&oc_project::output::Target>, text: &str) -> Result<(), u
     match target {
         Some(target) => write_output(target, text.as_bytes()),
         None => {
-            let _ = std::io::stdout().write_all(text.as_bytes());
+            let _ = crate::report::out(text.as_bytes());
             Ok(())
         }
     }
@@ -381,6 +402,7 @@ fn report(h: &Header, tally: &Tally, format: Format) -> String {
                 "mean_rounds": mean_rounds,
                 "mean_units_lost": {"attacker": lost[0], "defender": lost[1]},
                 "endings": endings,
+                "endings_by_branch": tally.branches,
                 "rounds_histogram": tally.rounds_seen,
                 "units_lost_histogram": {"attacker": tally.lost_seen[0], "defender": tally.lost_seen[1]},
             });
@@ -409,11 +431,18 @@ fn report(h: &Header, tally: &Tally, format: Format) -> String {
             s.push_str("  how games ended:\n");
             for (k, v) in endings {
                 s.push_str(&format!("    {v:>6}  {k}\n"));
+                // A win by `either A or B`: how many by each.
+                for (branch, n) in tally.branches.get(k).into_iter().flatten() {
+                    s.push_str(&format!("    {:>6}  {n:>6}  by {branch}\n", ""));
+                }
             }
             s
         }
     }
 }
+
+/// Games played with one engine (see the loop in [`simulate`]).
+const GAMES_PER_ENGINE: u64 = 1024;
 
 /// What a simulation keeps of each game, summed. Summing is order-free, so shards merge to
 /// exactly the whole run's counts.
@@ -424,6 +453,10 @@ struct Tally {
     rounds: u64,
     lost: [u64; 2],
     endings: BTreeMap<String, u64>,
+    /// Endings won by `either A or B`, by the alternative that won (parts written before these
+    /// were counted lack them).
+    #[serde(default)]
+    branches: BTreeMap<String, BTreeMap<String, u64>>,
     /// Games by the rounds they lasted, and per side by the units it lost (what a plot draws).
     /// Parts written before these were counted lack them: their sum is then short of `games`.
     #[serde(default)]
@@ -436,7 +469,7 @@ struct Tally {
 }
 
 impl Tally {
-    fn of(r: &GameResult) -> Tally {
+    fn of(r: &GameResult, branch: Option<String>) -> Tally {
         let mut t = Tally { games: 1, rounds: u64::from(r.rounds), ..Tally::default() };
         t.lost = [u64::from(r.lost[0]), u64::from(r.lost[1])];
         match r.outcome {
@@ -444,7 +477,11 @@ impl Tally {
             Outcome::Win(SideId::Defender) => t.wins[1] = 1,
             Outcome::Draw => {}
         }
-        t.endings.insert(format!("{}: {}", outcome_word(r.outcome), r.reason), 1);
+        let ending = format!("{}: {}", outcome_word(r.outcome), r.reason);
+        if let Some(branch) = branch {
+            t.branches.entry(ending.clone()).or_default().insert(branch, 1);
+        }
+        t.endings.insert(ending, 1);
         t.rounds_seen.insert(r.rounds, 1);
         for (seen, lost) in t.lost_seen.iter_mut().zip(r.lost) {
             seen.insert(lost, 1);
@@ -460,6 +497,12 @@ impl Tally {
         }
         for (a, b) in self.lost.iter_mut().zip(other.lost) {
             *a += b;
+        }
+        for (ending, branches) in other.branches {
+            let mine = self.branches.entry(ending).or_default();
+            for (branch, n) in branches {
+                *mine.entry(branch).or_insert(0) += n;
+            }
         }
         for (k, v) in other.endings {
             *self.endings.entry(k).or_insert(0) += v;

@@ -349,9 +349,17 @@ fn rows(base: &Base, o: &Outcome) -> Vec<Row> {
     out
 }
 
-/// The notes about the whole search and about the suggested setting.
+/// The notes about the whole search and about the suggested setting, each once (a search that
+/// reads the time limit again for several armies makes the same note again).
 fn notes<'t>(tuner: &'t Tuner, o: &Outcome) -> Vec<&'t str> {
-    tuner.notes.iter().filter(|(s, _)| s.as_ref().is_none_or(|s| s == o.best)).map(|(_, n)| n.as_str()).collect()
+    let mut seen = std::collections::HashSet::new();
+    tuner
+        .notes
+        .iter()
+        .filter(|(s, _)| s.as_ref().is_none_or(|s| s == o.best))
+        .map(|(_, n)| n.as_str())
+        .filter(|n| seen.insert(*n))
+        .collect()
 }
 
 fn human(r: &Request, base: &Base, tuner: &Tuner, o: &Outcome) -> String {

@@ -170,8 +170,12 @@ fn arm(dir: &Path, tx: &mpsc::Sender<notify::Result<notify::Event>>) -> Result<A
 
 pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) -> u8 {
     let target = oc_project::manifest::absolute(path.unwrap_or(Path::new(".")));
-    if !target.is_dir() {
-        eprintln!("error: {}: not a folder (oc watch watches a project folder)", target.display());
+    // A folder, or one file checked as `oc check FILE` does (with what it imports and maps).
+    let name = target.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+    let one_file = target.is_file() && (name.ends_with(".oc") || oc_project::discover::is_map(&name));
+    if !target.is_dir() && !one_file {
+        let what = if target.exists() { "not a folder, an .oc file or a map" } else { "no such file or folder" };
+        eprintln!("error: {}: {what} (oc watch watches a project folder, or one .oc or .map.toml file)", target.display());
         return 2;
     }
     let (tx, rx) = mpsc::channel();
@@ -195,7 +199,7 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
     }
     let mut tree = BTreeMap::new();
     snapshot(&root, &root, &mut tree);
-    let mut session = Session::new(PathBuf::new());
+    let mut session = Session::new(PathBuf::new()).without_models();
     report_run(&mut session, &target, clear, "started", None, format);
     let quiet = Duration::from_millis(quiet_ms);
     // Even with no event, look again now and then: events can be lost, and a deleted watched
@@ -304,7 +308,7 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
             reset = true;
         }
         if reset {
-            session = Session::new(PathBuf::new());
+            session = Session::new(PathBuf::new()).without_models();
         } else {
             session.invalidate(&changed);
         }
@@ -330,9 +334,7 @@ fn report_run(session: &mut Session, target: &Path, clear: bool, why: &str, sinc
             let _ = writeln!(err, "[watch] {why}: {} is gone; still watching for it to come back", target.display());
             if format == Format::Json {
                 let value = report::merge_json(Vec::new());
-                let mut out = std::io::stdout().lock();
-                let _ = writeln!(out, "{value}");
-                let _ = out.flush();
+                let _ = report::out(format!("{value}\n").as_bytes());
             }
             return;
         }
@@ -341,9 +343,7 @@ fn report_run(session: &mut Session, target: &Path, clear: bool, why: &str, sinc
         Ok(run) => {
             if format == Format::Json {
                 let value = report::json(&*session, &run.diagnostics, run.files + run.maps);
-                let mut out = std::io::stdout().lock();
-                let _ = writeln!(out, "{value}");
-                let _ = out.flush();
+                let _ = report::out(format!("{value}\n").as_bytes());
             } else {
                 let style = style();
                 let reports = report::Reports::new(&*session);

@@ -306,19 +306,17 @@ fn stored_games() -> String {
 #[test]
 fn battle_logs_stay_as_stored() {
     let path = repo().join("tests/fixtures/battle_logs.txt");
-    let have = stored_games();
-    if std::env::var_os("OC_BLESS").is_some() {
-        std::fs::write(&path, &have).unwrap();
-    }
-    let want = std::fs::read_to_string(&path).unwrap_or_default();
-    let differ: Vec<String> =
-        have.lines().zip(want.lines()).filter(|(h, w)| h != w).map(|(h, w)| format!("  now    {h}\n  stored {w}")).collect();
-    assert!(
-        differ.is_empty() && have.lines().count() == want.lines().count(),
-        "games differ from tests/fixtures/battle_logs.txt (a speed change must change none; one that \
-         changes games on purpose: OC_BLESS=1 cargo test --test ai battle_logs, and say why):\n{}",
-        differ.join("\n")
-    );
+    let mut expectations = oc_testkit::Expectations::new();
+    expectations.check_with(&path, &stored_games(), |want, have| {
+        let differ: Vec<String> =
+            have.lines().zip(want.lines()).filter(|(h, w)| h != w).map(|(h, w)| format!("  now    {h}\n  stored {w}")).collect();
+        format!(
+            "games differ (a speed change must change none; one that changes games on purpose rewrites \
+             the file, and its commit says why):\n{}",
+            differ.join("\n")
+        )
+    });
+    expectations.finish("stored game(s)");
 }
 
 /// `Battle::action_verbs`, which the AIs ask of every unit each decision, is the verb of each of

@@ -51,21 +51,17 @@ fn lines(report: &Value) -> String {
 
 #[test]
 fn every_balance_code_has_a_fixture_that_triggers_it() {
-    let bless = std::env::var_os("OC_BLESS").is_some();
+    let mut expectations = oc_testkit::Expectations::new();
     for info in oc_balance::CODES {
         let name = info.code.rsplit("::").next().unwrap();
         let dir = repo().join("tests/fixtures/balance").join(name);
         let report = json(&dir, "1");
         let actual = lines(&report);
-        let expected_path = dir.join("expected");
-        if bless {
-            std::fs::write(&expected_path, &actual).unwrap();
-        }
-        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
-        assert_eq!(actual, expected, "{} (OC_BLESS=1 rewrites it)", expected_path.display());
+        expectations.check(&dir.join("expected"), &actual);
         assert!(actual.contains(&format!(" {} ", info.code)), "the fixture triggers {}", info.code);
         assert!(info.explanation.len() > 80);
     }
+    expectations.finish("balance fixture(s)");
 }
 
 #[test]

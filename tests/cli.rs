@@ -76,7 +76,7 @@ fn check_json_follows_the_diagnostics_contract() {
 
 #[test]
 fn human_output_is_plain_when_piped_and_ends_with_a_summary() {
-    let out = oc(&repo(), &["check", "tests/fixtures/compile/name_unknown_tag.oc"]);
+    let out = oc(&repo(), &["check", "crates/oc-compiler/tests/fixtures/compile/name_unknown_tag.oc"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert!(!stderr.contains('\u{1b}'), "no colour codes in a pipe");
@@ -409,12 +409,15 @@ fn explain_scenario_prints_the_objectives() {
 
 #[test]
 fn a_missing_region_points_at_the_scenario_and_the_map() {
-    let run = oc(&repo(), &["check", "tests/fixtures/compile/scenario_missing_region.oc"]);
+    let run = oc(&repo(), &["check", "crates/oc-compiler/tests/fixtures/compile/scenario_missing_region.oc"]);
     assert_eq!(run.status.code(), Some(1));
     let err = text(&run.stderr);
     assert!(err.contains("the map `Proving Ground` has no region `gaol`"), "{err}");
     assert!(err.contains("the map's regions are: attacker-zone, defender-zone, goal, exit"), "{err}");
-    assert!(err.contains("note: the map is defined here at tests/fixtures/compile/scenario/proving.map.toml:1:8"), "{err}");
+    assert!(
+        err.contains("note: the map is defined here at crates/oc-compiler/tests/fixtures/compile/scenario/proving.map.toml:1:8"),
+        "{err}"
+    );
 }
 
 #[test]

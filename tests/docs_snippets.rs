@@ -1,16 +1,19 @@
 //! The guide's code blocks run, like rustdoc's doctests: every ```oc, ```toml and ```sh block
-//! in `docs/` and `README.md`, in the order a reader meets them.
+//! in `docs/` and `README.md`, in the order a reader meets them, as the reader types them: the
+//! harness writes no file the page does not show.
 //!
-//! - Each page gets a scratch project: its own `oc.toml` (ignoring `snippets/` and
-//!   `*.mistakes.oc`) and copies of the repository's `scenarios/`, `examples/` and
-//!   `tests/fixtures/mirror/`, as a reader
-//!   who cloned the repository has them. `oc` is on the `PATH`; `HOME` is the scratch folder.
+//! - A tutorial (`docs/tutorial-*.md`) starts in an empty folder, as a reader who opens it does:
+//!   whatever project it needs — its `oc.toml`, its rules and maps — the page writes.
+//! - Every other page runs in a copy of what a reader who cloned the repository has: its
+//!   `oc.toml`, `scenarios/`, `examples/` and `tests/fixtures/mirror/`.
 //! - ```oc and ```toml blocks are files: `file=PATH` (in the info string, after a comma) puts the
-//!   block at that path of the page's project, so later blocks can import, map or run it;
-//!   without it the block goes to `snippets/N.oc` (`snippets/N.map.toml`). A ```toml block holding
-//!   `[project]` without `file=` is an `oc.toml` checked in a project of its own. Each file is
-//!   checked with `oc check FILE --format json`: it must be clean (no error, no warning), or,
-//!   marked `error=CODE` / `warning=CODE`, report that code.
+//!   block at that path of the page's project, so later blocks can import, map or run it. A block
+//!   without it is a fragment the reader may try: it is checked at `snippets/N.oc`
+//!   (`snippets/N.map.toml`) and removed again, so that nothing the page does not show stays
+//!   behind. A ```toml block holding `[project]` without `file=` is an `oc.toml` checked in a
+//!   project of its own. Each file is checked with `oc check FILE --format json` (an `oc.toml`
+//!   with `oc check .`): it must be clean (no error, no warning), or, marked `error=CODE` /
+//!   `warning=CODE`, report that code.
 //! - ```sh blocks run with `bash -e -o pipefail` in the page's project and must exit 0 (or the
 //!   `status=N` they name). `no_run` blocks (the set-up commands that build and test this
 //!   repository, scheduler scripts) are checked with `bash -n`, and each `oc SUBCOMMAND` they use
@@ -194,10 +197,13 @@ fn run_page(env: &Env, page: &Path, scratch: &Path) -> (usize, Vec<String>) {
     let md = std::fs::read_to_string(page).unwrap();
     let name = page.strip_prefix(repo()).unwrap().display().to_string();
     let project = scratch.join(name.replace(['/', '.'], "-"));
-    copy_dir(&repo().join("scenarios"), &project.join("scenarios"));
-    copy_dir(&repo().join("examples"), &project.join("examples"));
-    copy_dir(&repo().join("tests/fixtures/mirror"), &project.join("tests/fixtures/mirror"));
-    std::fs::write(project.join("oc.toml"), "[project]\nname = \"guide\"\nignore = [\"snippets\", \"*.mistakes.oc\"]\n").unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    if !is_tutorial(page) {
+        copy_dir(&repo().join("scenarios"), &project.join("scenarios"));
+        copy_dir(&repo().join("examples"), &project.join("examples"));
+        copy_dir(&repo().join("tests/fixtures/mirror"), &project.join("tests/fixtures/mirror"));
+        std::fs::copy(repo().join("oc.toml"), project.join("oc.toml")).unwrap();
+    }
     let mut failures = Vec::new();
     let mut ran = 0;
     for (n, b) in blocks(&md).into_iter().enumerate() {
@@ -210,17 +216,29 @@ fn run_page(env: &Env, page: &Path, scratch: &Path) -> (usize, Vec<String>) {
             "oc" => {
                 let path = b.attrs.file.clone().unwrap_or(format!("snippets/{n}.oc"));
                 write(&project, &path, &b.text);
-                check_file(env, &project, &path, &b.attrs)
+                let result = check_file(env, &project, &path, &b.attrs);
+                if b.attrs.file.is_none() {
+                    remove_snippet(&project, &path);
+                }
+                result
             }
             "toml" if b.attrs.file.is_none() && b.text.contains("[project]") => {
                 let own = scratch.join(format!("{}-manifest-{n}", name.replace(['/', '.'], "-")));
                 write(&own, "oc.toml", &b.text);
                 check_file(env, &own, ".", &b.attrs)
             }
+            "toml" if b.attrs.file.as_deref() == Some("oc.toml") => {
+                write(&project, "oc.toml", &b.text);
+                check_file(env, &project, ".", &b.attrs)
+            }
             "toml" => {
                 let path = b.attrs.file.clone().unwrap_or(format!("snippets/{n}.map.toml"));
                 write(&project, &path, &b.text);
-                check_file(env, &project, &path, &b.attrs)
+                let result = check_file(env, &project, &path, &b.attrs);
+                if b.attrs.file.is_none() {
+                    remove_snippet(&project, &path);
+                }
+                result
             }
             "sh" if b.attrs.no_run => {
                 let mut cmd = env.command("bash", &project);
@@ -260,6 +278,17 @@ fn run_page(env: &Env, page: &Path, scratch: &Path) -> (usize, Vec<String>) {
         }
     }
     (ran, failures)
+}
+
+/// A tutorial starts from an empty folder; the other pages from a copy of the repository.
+fn is_tutorial(page: &Path) -> bool {
+    page.file_name().is_some_and(|n| n.to_string_lossy().starts_with("tutorial-"))
+}
+
+/// A fragment checked on its own is removed again (and `snippets/` once empty).
+fn remove_snippet(root: &Path, path: &str) {
+    std::fs::remove_file(root.join(path)).unwrap();
+    let _ = std::fs::remove_dir(root.join("snippets"));
 }
 
 fn write(root: &Path, path: &str, text: &str) {
@@ -329,10 +358,8 @@ fn diagnostics_index() -> String {
 #[test]
 fn the_diagnostics_index_is_current() {
     let path = repo().join("docs/diagnostics.md");
-    let want = diagnostics_index();
-    if std::env::var_os("OC_BLESS").is_some() {
-        std::fs::write(&path, &want).unwrap();
-    }
-    let have = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(have == want, "docs/diagnostics.md is stale: run `OC_BLESS=1 cargo test --test docs_snippets` and commit it");
+    let mut expectations = oc_testkit::Expectations::new();
+    expectations
+        .check_with(&path, &diagnostics_index(), |_, _| "docs/diagnostics.md is stale: it is `oc explain`'s text".to_string());
+    expectations.finish("generated page(s)");
 }

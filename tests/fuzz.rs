@@ -1,7 +1,8 @@
 //! The in-repo fuzzer (issue 16; the standard is rustc's "no ICE on any input"). No nightly, no
 //! new dependency: a seeded mutation loop over the repository's own `.oc` files, maps and a
-//! battle log, plus grammar-aware generation of `.oc` items, run in-process through parse,
-//! compile, map check (render and exports included), forecast, duel and replay.
+//! battle log, Tiled maps, one-pixel-per-tile pictures and `oc.toml`, plus grammar-aware
+//! generation of `.oc` items, run in-process through parse, compile, map check (render and
+//! exports included), forecast, duel, replay, `import tiled` and `import-image`.
 //!
 //! - `cargo test --test fuzz` runs a short fixed-seed slice (`fuzz_short_slice`, ~30 s).
 //! - `OC_FUZZ_SECS=3600 cargo test --release --test fuzz -- --ignored` runs an hour
@@ -22,7 +23,9 @@ mod common;
 use common::Rng;
 use oc_diag::FileId;
 
-const HANG_SECS: u64 = 30;
+/// A case running longer is a hang. An unoptimised build (CI's slice) reads an 800 KB line in
+/// ~20 s, ten times the release build's time, so it gets more room.
+const HANG_SECS: u64 = if cfg!(debug_assertions) { 120 } else { 30 };
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -47,6 +50,10 @@ enum Kind {
     Map,
     Log,
     Manifest,
+    /// A Tiled map (`oc import tiled`).
+    Tmx,
+    /// A picture, one pixel per tile (`oc import-image`).
+    Png,
     Lsp,
 }
 
@@ -57,6 +64,8 @@ impl Kind {
             Kind::Map => "map.toml",
             Kind::Log => "jsonl",
             Kind::Manifest => "toml",
+            Kind::Tmx => "tmx",
+            Kind::Png => "png",
             Kind::Lsp => "lsp",
         }
     }
@@ -79,7 +88,7 @@ fn corpus() -> BTreeMap<String, String> {
             }
             if meta.is_dir() {
                 walk(root, &p, out);
-            } else if name.ends_with(".oc") || name.ends_with(".map.toml") {
+            } else if name.ends_with(".oc") || name.ends_with(".map.toml") || name.ends_with(".tmx") {
                 if let (Ok(text), Ok(rel)) = (std::fs::read_to_string(&p), p.strip_prefix(root)) {
                     out.insert(rel.to_string_lossy().replace('\\', "/"), text);
                 }
@@ -303,6 +312,22 @@ struct Fixed {
     corpus: BTreeMap<String, String>,
     std_rules: oc_model::Rules,
     log: String,
+    /// Tiled maps: the fixtures and every corpus map exported.
+    tmx: Vec<String>,
+    /// Pictures `oc import-image` reads: every corpus map as one pixel per tile.
+    pngs: Vec<Vec<u8>>,
+}
+
+/// A map's tiles as one pixel each in the default palette's colours (what `oc import-image` reads).
+fn palette_png(map: &oc_atlas::Map, rules: &oc_model::Rules) -> Option<Vec<u8>> {
+    let palette = oc_atlas::export::default_palette(rules);
+    let colour_of: BTreeMap<&str, [u8; 3]> = palette.colours.iter().map(|(c, t)| (t.as_str(), *c)).collect();
+    let (w, h) = (u32::try_from(map.width).ok()?, u32::try_from(map.height).ok()?);
+    let img = image::RgbImage::from_fn(w, h, |x, y| {
+        let terrain = map.terrain(oc_atlas::Tile { x: i64::from(x), y: i64::from(y) }).unwrap_or_default();
+        image::Rgb(colour_of.get(terrain).copied().unwrap_or([1, 2, 3]))
+    });
+    oc_atlas::render::png(&img).ok()
 }
 
 fn fixed() -> Fixed {
@@ -314,7 +339,17 @@ fn fixed() -> Fixed {
     let (c, _) = ws.compile(&mut host, &["scenarios/ide.oc".to_string()]);
     let rules = c.rules.expect("ide.oc compiles");
     let log = replay_lines(&rules, &corpus, "scenarios/ide.oc", 5).map(|l| l.join("\n")).unwrap_or_default();
-    Fixed { corpus, std_rules, log }
+    let mut tmx: Vec<String> = corpus.iter().filter(|(p, _)| p.ends_with(".tmx")).map(|(_, t)| t.clone()).collect();
+    let mut pngs = Vec::new();
+    for (_, text) in corpus.iter().filter(|(p, _)| p.ends_with(".map.toml")) {
+        let (map, diags) = oc_atlas::check(FileId(0), text, &std_rules, |_| oc_atlas::ImageCheck::NotChecked);
+        let Some(map) = map.filter(|_| diags.iter().all(|d| !d.is_error())) else { continue };
+        if oc_atlas::export::tileset_size(&map).is_ok() {
+            tmx.push(oc_atlas::export::tiled(&map, "t.png").0);
+        }
+        pngs.extend(palette_png(&map, &std_rules));
+    }
+    Fixed { corpus, std_rules, log, tmx, pngs }
 }
 
 /// Plays the file's only scenario with its first armies; the log's lines (header first).
@@ -415,6 +450,24 @@ fn run_case(fixed: &Fixed, ws: &mut Workspace, kind: Kind, path: &str, bytes: &[
                 }
             }
         }
+        Kind::Tmx => {
+            let (map, _) = oc_atlas::tiled::import(FileId(0), &text, "fuzz", Some(&fixed.std_rules));
+            if let Some(map) = map {
+                // What the import wrote is a map like any other.
+                let _ = oc_atlas::check(FileId(0), &map, &fixed.std_rules, |_| oc_atlas::ImageCheck::NotChecked);
+            }
+        }
+        Kind::Png => {
+            // As `oc import-image` reads it: the header's size first, then the pixels.
+            if oc_atlas::export::png_size(bytes).is_ok_and(|(w, h)| u64::from(w) * u64::from(h) < 4_000_000) {
+                if let Ok(img) = oc_atlas::export::decode_png(bytes) {
+                    let palette = oc_atlas::export::default_palette(&fixed.std_rules);
+                    if let Ok(map) = oc_atlas::export::import_image(&img, &palette, &fixed.std_rules, "fuzz") {
+                        let _ = oc_atlas::check(FileId(0), &map, &fixed.std_rules, |_| oc_atlas::ImageCheck::NotChecked);
+                    }
+                }
+            }
+        }
         Kind::Lsp => lsp_case(bytes),
         Kind::Log => {
             let mut lines = text.lines();
@@ -436,8 +489,41 @@ fn run_case(fixed: &Fixed, ws: &mut Workspace, kind: Kind, path: &str, bytes: &[
     }
 }
 
+/// A picture for `oc import-image`: a corpus map's, its bytes flipped, or pixels of random size
+/// and colour (mostly the palette's) encoded whole, so the decoder's checksums pass.
+fn picture(rng: &mut Rng, pngs: &[Vec<u8>]) -> Vec<u8> {
+    let base = rng.pick(pngs).clone();
+    match rng.below(3) {
+        0 => base,
+        1 => {
+            let mut v = base;
+            for _ in 0..1 + rng.below(4) {
+                let i = rng.below(v.len());
+                if let Some(b) = v.get_mut(i) {
+                    *b ^= 1 << rng.below(8);
+                }
+            }
+            v
+        }
+        _ => {
+            let sides = [0, 1, 2, 7, 64, 129, 300];
+            let (w, h) = (*rng.pick(&sides), *rng.pick(&sides));
+            let colours: Vec<[u8; 3]> =
+                image::load_from_memory(&base).map(|i| i.to_rgb8().pixels().map(|p| p.0).collect()).unwrap_or_default();
+            let img = image::RgbImage::from_fn(w, h, |_, _| {
+                if colours.is_empty() || rng.one_in(20) {
+                    image::Rgb([rng.next() as u8, rng.next() as u8, rng.next() as u8])
+                } else {
+                    image::Rgb(*rng.pick(&colours))
+                }
+            });
+            oc_atlas::render::png(&img).unwrap_or(base)
+        }
+    }
+}
+
 /// The first line of a saved `.oc` crash names the path it was compiled at (imports resolve
-/// from there): `// fuzz path: tests/fixtures/compile/ok_scenario.oc`.
+/// from there): `// fuzz path: crates/oc-compiler/tests/fixtures/compile/ok_scenario.oc`.
 const PATH_LINE: &str = "// fuzz path: ";
 
 fn save_crash(kind: Kind, bytes: &[u8], why: &str, path: &str) -> PathBuf {
@@ -453,9 +539,25 @@ fn save_crash(kind: Kind, bytes: &[u8], why: &str, path: &str) -> PathBuf {
     path
 }
 
+/// A thread's CPU time (user and system) from its `stat` file (clock ticks at 100 Hz, the
+/// value Linux reports to user space whatever the kernel's own tick).
+fn thread_cpu(stat: &Path) -> Option<Duration> {
+    let text = std::fs::read_to_string(stat).ok()?;
+    // The command name (field 2) may hold spaces: the fields after it start past its `)`.
+    let rest = text.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // Fields 14 and 15 of the file (utime, stime) are the 12th and 13th after the name.
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
 /// What the watchdog sees of the case in progress.
 struct Current {
     started: Instant,
+    /// The worker thread's CPU time when the case started (see [`thread_cpu`]).
+    cpu_at_start: Option<Duration>,
+    /// The worker thread's `/proc/self/task/TID/stat`, where the system has one.
+    worker_stat: Option<PathBuf>,
     kind: Kind,
     path: String,
     input: Vec<u8>,
@@ -470,6 +572,8 @@ fn fuzz(seed: u64, secs: u64) -> u64 {
     let dict = Arc::new(dictionary(&fixed.corpus));
     let current = Arc::new(Mutex::new(Current {
         started: Instant::now(),
+        cpu_at_start: None,
+        worker_stat: None,
         kind: Kind::Oc,
         path: String::new(),
         input: Vec::new(),
@@ -488,7 +592,7 @@ fn fuzz(seed: u64, secs: u64) -> u64 {
             let deadline = Instant::now() + Duration::from_secs(secs);
             let mut cases = 0u64;
             while Instant::now() < deadline {
-                let (kind, path, bytes) = match rng.below(10) {
+                let (kind, path, bytes) = match rng.below(12) {
                     0..=4 => {
                         let (p, t) = *rng.pick(&ocs);
                         (Kind::Oc, p.clone(), mutate(&mut rng, t.as_bytes(), &texts, &dict))
@@ -503,10 +607,20 @@ fn fuzz(seed: u64, secs: u64) -> u64 {
                         let manifest = std::fs::read_to_string(repo().join("oc.toml")).unwrap_or_default();
                         (Kind::Manifest, "oc.toml".to_string(), mutate(&mut rng, manifest.as_bytes(), &texts, &dict))
                     }
+                    10 => {
+                        let tmx = rng.pick(&fixed.tmx);
+                        (Kind::Tmx, "map.tmx".to_string(), mutate(&mut rng, tmx.as_bytes(), &texts, &dict))
+                    }
+                    11 => (Kind::Png, "map.png".to_string(), picture(&mut rng, &fixed.pngs)),
                     _ => (Kind::Log, "log.jsonl".to_string(), mutate(&mut rng, fixed.log.as_bytes(), &texts, &dict)),
                 };
                 if let Ok(mut c) = current.lock() {
                     c.started = Instant::now();
+                    if c.worker_stat.is_none() {
+                        // `/proc/thread-self` is `/proc/PID/task/TID`: where the watchdog reads this thread's CPU time.
+                        c.worker_stat = std::fs::canonicalize("/proc/thread-self").ok().map(|p| p.join("stat"));
+                    }
+                    c.cpu_at_start = c.worker_stat.as_deref().and_then(thread_cpu);
                     c.kind = kind;
                     c.path.clone_from(&path);
                     c.input.clone_from(&bytes);
@@ -535,7 +649,16 @@ fn fuzz(seed: u64, secs: u64) -> u64 {
         if c.done {
             break;
         }
-        if c.started.elapsed() > Duration::from_secs(HANG_SECS) {
+        // A hang is a case that has worked HANG_SECS of CPU time (a busy machine can starve a
+        // case of the CPU for longer than that without its being slow), or that has waited ten
+        // times that (a deadlock uses no CPU).
+        let cpu = c.worker_stat.as_deref().and_then(thread_cpu).zip(c.cpu_at_start).map(|(now, at)| now.saturating_sub(at));
+        let wall = c.started.elapsed();
+        let hung = match cpu {
+            Some(cpu) => cpu > Duration::from_secs(HANG_SECS) || wall > Duration::from_secs(10 * HANG_SECS),
+            None => wall > Duration::from_secs(HANG_SECS),
+        };
+        if hung {
             let saved = save_crash(c.kind, &c.input, "hang", &c.path);
             panic!("a case ran over {HANG_SECS} s after {} cases (seed {seed}); saved as {}", c.cases, saved.display());
         }
@@ -556,7 +679,9 @@ fn fuzz_short_slice() {
     let secs = std::env::var("OC_FUZZ_SHORT_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(30);
     let cases = fuzz(seed(), secs);
     eprintln!("fuzz: {cases} cases in {secs} s from seed {}, no panic or hang", seed());
-    assert!(cases > 100, "the fuzzer ran only {cases} cases");
+    // Tiled maps and pictures are slow cases in an unoptimised build, and a busy machine runs
+    // fewer: this says the fuzzer ran, not how fast.
+    assert!(cases > 20, "the fuzzer ran only {cases} cases");
 }
 
 #[test]
@@ -584,6 +709,10 @@ fn crashes_stay_fixed() {
             Kind::Log
         } else if name.ends_with(".toml") {
             Kind::Manifest
+        } else if name.ends_with(".tmx") {
+            Kind::Tmx
+        } else if name.ends_with(".png") {
+            Kind::Png
         } else if name.ends_with(".lsp") {
             Kind::Lsp
         } else {

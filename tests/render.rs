@@ -325,7 +325,7 @@ fn heat_overlay_colours_each_square_by_its_rounds() {
 fn the_pictures_in_the_docs_are_the_binarys() {
     let dir = scratch("docs");
     let images = repo().join("docs/images");
-    let bless = std::env::var_os("OC_BLESS").is_some();
+    let bless = oc_testkit::blessing();
     for (name, extra) in [
         ("grado-keep.png", vec!["--scale", "0.5"]),
         ("grado-keep-heat-attacker.png", vec!["--scale", "0.5", "--heat", "attacker"]),

@@ -299,7 +299,7 @@ fn replay_pages_show_in_chromium_what_the_logs_say() {
     assert!(count([0xc0, 0x39, 0x2b]) > 200, "attacker units drawn");
     assert!(count([0x25, 0x63, 0xc9]) > 200, "defender units drawn");
     let docs = repo().join("docs/images/replay.png");
-    if std::env::var_os("OC_BLESS").is_some() {
+    if oc_testkit::blessing() {
         std::fs::copy(&shot, &docs).unwrap();
     }
     assert!(image::open(&docs).is_ok(), "docs/images/replay.png is a picture (OC_BLESS=1 takes it)");

@@ -190,15 +190,22 @@ fn import_tiled_writes_a_new_map_and_replaces_one_only_with_force() {
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
     let first = std::fs::read_to_string(&out).unwrap();
     assert!(first.contains("name = \"Grado Keep\""), "{first}");
-    // The map is the user's now: not replaced without --force, replaced with it.
-    std::fs::write(&out, "# my edits\n").unwrap();
+    // The map may have been edited since: not replaced without --force, replaced with it.
+    let edited = format!("{first}# my edits\n");
+    std::fs::write(&out, &edited).unwrap();
     let run = oc(&["import", "tiled", tmx.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
     assert!(text(&run.stderr).contains("--force"), "{}", text(&run.stderr));
-    assert_eq!(std::fs::read_to_string(&out).unwrap(), "# my edits\n");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), edited);
     let run = oc(&["import", "tiled", tmx.to_str().unwrap(), "-o", out.to_str().unwrap(), "--force"]);
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), first);
+    // A map oc import tiled did not write (its first line is not the import's) is a source:
+    // never replaced, not even with --force.
+    std::fs::write(&out, "# my own map\n").unwrap();
+    let run = oc(&["import", "tiled", tmx.to_str().unwrap(), "-o", out.to_str().unwrap(), "--force"]);
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "# my own map\n");
     // Only to a map definition's name, never over the TMX read.
     let run = oc(&["import", "tiled", tmx.to_str().unwrap(), "-o", dir.join("keep.toml").to_str().unwrap()]);
     assert_eq!(run.status.code(), Some(2));
@@ -222,8 +229,7 @@ fn import_tiled_writes_a_new_map_and_replaces_one_only_with_force() {
 fn tiled_fixtures_match_their_expectations() {
     let rules = std_rules();
     let dir = repo().join("tests/fixtures/tiled");
-    let bless = std::env::var_os("OC_BLESS").is_some();
-    let mut failures = Vec::new();
+    let mut expectations = oc_testkit::Expectations::new();
     let mut firsts = BTreeSet::new();
     for path in files(&dir, ".tmx") {
         let source = std::fs::read_to_string(&path).unwrap();
@@ -235,14 +241,7 @@ fn tiled_fixtures_match_their_expectations() {
             assert!(!d.help.is_empty(), "{}: no help: {d:?}", path.display());
             actual.push_str(&format!("{severity} {} {line}:{col} {}\n", d.code, d.message));
         }
-        let expected_path = path.with_extension("expected");
-        if bless {
-            std::fs::write(&expected_path, &actual).unwrap();
-        }
-        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
-        if expected != actual {
-            failures.push(format!("{}\n--- expected\n{expected}--- actual\n{actual}", path.display()));
-        }
+        expectations.check(&path.with_extension("expected"), &actual);
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
         let errors = diags.iter().any(|d| d.is_error());
         assert_eq!(toml.is_some(), !errors, "{stem}: a map exactly when nothing is an error");
@@ -257,7 +256,7 @@ fn tiled_fixtures_match_their_expectations() {
             firsts.insert(code);
         }
     }
-    assert!(failures.is_empty(), "{} fixture(s) differ (OC_BLESS=1 rewrites them):\n\n{}", failures.len(), failures.join("\n"));
+    expectations.finish("fixture(s)");
     let missing: Vec<&str> = oc_atlas::tiled::CODES.iter().map(|c| c.code).filter(|c| !firsts.contains(*c)).collect();
     assert!(missing.is_empty(), "tiled codes without a fixture: {missing:?}");
 }

@@ -164,24 +164,17 @@ fn refusals_are_diagnostics_with_spans_and_help() {
     paths.retain(|p| p.extension().is_some_and(|x| x == "args"));
     paths.sort();
     assert!(paths.len() >= 4);
-    let mut failures = Vec::new();
+    let mut failures = oc_testkit::Expectations::new();
     for path in &paths {
         let args = std::fs::read_to_string(path).unwrap();
         let mut argv = vec!["tune"];
         argv.extend(args.split_whitespace());
         let out = oc(&repo(), &argv);
         let actual = format!("exit {}\n{}", out.status.code().unwrap_or(-1), text(&out.stderr));
-        let expected_path = path.with_extension("expected");
-        if std::env::var_os("OC_BLESS").is_some() {
-            std::fs::write(&expected_path, &actual).unwrap();
-        }
-        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
-        if actual != expected {
-            failures.push(format!("{}:\n--- expected\n{expected}\n--- actual\n{actual}", path.display()));
-        }
+        failures.check(&path.with_extension("expected"), &actual);
         assert!(out.stdout.is_empty(), "{}", path.display());
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    failures.finish("refusal(s)");
 }
 
 #[test]

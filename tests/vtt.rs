@@ -213,8 +213,8 @@ fn export_foundry_writes_the_scene_and_its_background() {
     let run = oc(&repo(), &["export", "foundry", "scenarios/maps/grado-keep.map.toml", "-o", json.to_str().unwrap()]);
     assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
     let scene: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    assert_eq!(scene["background"]["src"], "oc-maps/keep.png");
-    let background = oc_atlas::export::decode_png(&std::fs::read(dir.join("keep.png")).unwrap()).unwrap();
+    assert_eq!(scene["background"]["src"], "oc-maps/keep-background.png");
+    let background = oc_atlas::export::decode_png(&std::fs::read(dir.join("keep-background.png")).unwrap()).unwrap();
     assert_eq!(background.dimensions(), (20 * 70, 12 * 70));
     let render = dir.join("render.png");
     let run = oc(&repo(), &["render", "--no-legend", "scenarios/maps/grado-keep.map.toml", "-o", render.to_str().unwrap()]);
@@ -238,17 +238,17 @@ fn export_foundry_writes_the_scene_and_its_background() {
     );
     assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
     let scene: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    assert_eq!(scene["background"]["src"], "worlds/magvel/maps/keep.png");
+    assert_eq!(scene["background"]["src"], "worlds/magvel/maps/keep-background.png");
     assert!(scene.get("regions").is_none() && !scene["drawings"].as_array().unwrap().is_empty());
     let run = oc(&repo(), &["export", "foundry", "scenarios/maps/grado-keep.map.toml", "--foundry", "10"]);
     assert_eq!(run.status.code(), Some(2));
     // A picture someone painted is not replaced without --force.
-    std::fs::write(dir.join("mine.png"), b"\x89PNG\r\n\x1a\nmine").unwrap();
+    std::fs::write(dir.join("mine-background.png"), b"\x89PNG\r\n\x1a\nmine").unwrap();
     let mine = dir.join("mine.json");
     let run = oc(&repo(), &["export", "foundry", "scenarios/maps/grado-keep.map.toml", "-o", mine.to_str().unwrap()]);
     assert_eq!(run.status.code(), Some(2), "{}", String::from_utf8_lossy(&run.stderr));
     assert!(!mine.exists());
-    assert_eq!(std::fs::read(dir.join("mine.png")).unwrap(), b"\x89PNG\r\n\x1a\nmine");
+    assert_eq!(std::fs::read(dir.join("mine-background.png")).unwrap(), b"\x89PNG\r\n\x1a\nmine");
 }
 
 #[test]
@@ -258,8 +258,8 @@ fn a_map_with_its_own_image_exports_that_image_as_the_background() {
     let run = oc(&repo(), &["export", "foundry", "tests/fixtures/atlas/clean_image.map.toml", "-o", json.to_str().unwrap()]);
     assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
     let scene: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    assert_eq!(scene["background"]["src"], "oc-maps/clean.png");
-    let written = oc_atlas::export::decode_png(&std::fs::read(dir.join("clean.png")).unwrap()).unwrap();
+    assert_eq!(scene["background"]["src"], "oc-maps/clean-background.png");
+    let written = oc_atlas::export::decode_png(&std::fs::read(dir.join("clean-background.png")).unwrap()).unwrap();
     let painted =
         oc_atlas::export::decode_png(&std::fs::read(repo().join("tests/fixtures/atlas/right-size.png")).unwrap()).unwrap();
     assert!(written == painted, "the map's own picture, pixel for pixel");

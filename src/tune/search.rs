@@ -68,6 +68,9 @@ pub struct Tuner<'a> {
     pub warnings: usize,
     /// Games played in all (each once, however many settings share it).
     pub played: u64,
+    /// The AI was seen to read the time limit: limits are no longer read off longer games (each
+    /// try would play the longest games for nothing).
+    clock_read: bool,
     /// What the search did, for the report: each with the setting it is about (its time limit
     /// read off longer games), or none when it is about the whole search.
     pub notes: Vec<(Option<Setting>, String)>,
@@ -97,6 +100,7 @@ impl<'a> Tuner<'a> {
             cap,
             warnings,
             played: 0,
+            clock_read: false,
             notes: Vec::new(),
             compiled: HashMap::new(),
             games: HashMap::new(),
@@ -193,7 +197,11 @@ impl<'a> Tuner<'a> {
     /// same toward the defender) for the rung nearest 50%.
     pub fn bisect(&mut self, up: &[Setting], down: &[Setting], name: &str) -> Result<Setting, Failure> {
         let Some(start) = up.first().cloned() else { return Err(Failure("an empty ladder".into())) };
-        let first = match self.probe(&start, &format!("{name} +0"))? {
+        // Time limits are said as themselves (`rounds 21`), as the table read off one run says
+        // them; other ladders by the rung (`army size +2`).
+        let rounds = name == "rounds";
+        let first_label = if rounds { format!("rounds {}", limit_word(start.rounds)) } else { format!("{name} +0") };
+        let first = match self.probe(&start, &first_label)? {
             Some(v) => v,
             None => return Err(Failure("the scenario as written does not check clean".into())),
         };
@@ -202,7 +210,10 @@ impl<'a> Tuner<'a> {
             Verdict::Below => (up, "+"),
             Verdict::Above => (down, "-"),
         };
-        let label = |k: usize| format!("{name} {sign}{k}");
+        let label = |k: usize| match rungs.get(k).filter(|_| rounds) {
+            Some(r) => format!("rounds {}", limit_word(r.rounds)),
+            None => format!("{name} {sign}{k}"),
+        };
         // Gallop away from the start until the verdict turns, then bisect between.
         let (mut a, mut end, mut step) = (0usize, rungs.len(), 1usize);
         let mut b = None;
@@ -227,7 +238,7 @@ impl<'a> Tuner<'a> {
         }
         let Some(mut b) = b else {
             self.notes
-                .push((None, format!("{name}: the ladder ends at {sign}{a} with the interval still on the same side of 50%")));
+                .push((None, format!("{}: the ladder ends there with the interval still on the same side of 50%", label(a))));
             return Ok(rungs.get(a).cloned().unwrap_or(start));
         };
         while b > a + 1 {
@@ -245,7 +256,30 @@ impl<'a> Tuner<'a> {
         let n = self.score(&ra).games.max(self.score(&rb).games);
         let sa = self.measure(&ra, n)?.unwrap_or_default();
         let sb = self.measure(&rb, n)?.unwrap_or_default();
-        Ok(if (sb.rate() - 0.5).abs() < (sa.rate() - 0.5).abs() { rb } else { ra })
+        let b_nearer = (sb.rate() - 0.5).abs() < (sa.rate() - 0.5).abs();
+        let (chosen, other) = if b_nearer { ((rb, label(b), sb), (label(a), sa)) } else { ((ra, label(a), sa), (label(b), sb)) };
+        self.cliff((&chosen.0, &chosen.1, chosen.2), &[other]);
+        Ok(chosen.0)
+    }
+
+    /// A note when the neighbours of a suggestion are far apart (a cliff: 0% at 5 rounds, 55%
+    /// at 6, 81% at 7): the suggestion is on a knife's edge, and a small change to the armies,
+    /// the AI or the seed moves the result far.
+    fn cliff(&mut self, chosen: (&Setting, &str, Score), neighbours: &[(String, Score)]) {
+        let (setting, label, score) = chosen;
+        let steep = neighbours.iter().any(|(_, s)| (s.rate() - score.rate()).abs() >= CLIFF);
+        if !steep {
+            return;
+        }
+        let around: Vec<String> = neighbours.iter().map(|(l, s)| format!("{:.0}% at {l}", s.rate() * 100.0)).collect();
+        self.notes.push((
+            Some(setting.clone()),
+            format!(
+                "a cliff: the attacker wins {:.0}% at {label}, but {}: the suggestion sits on a steep step, where a small change to the armies, the AI or the seed moves the result far (a knob with finer steps, such as war-chest, may find a steadier one)",
+                score.rate() * 100.0,
+                around.join(" and ")
+            ),
+        ));
     }
 
     /// The time limit from `start`'s: the nearest to 50% of every limit from the lowest that
@@ -292,11 +326,20 @@ impl<'a> Tuner<'a> {
     /// limit's. Checked on the first games against games played to the chosen limit; `None`
     /// when they differ (an AI that reads the clock), and the caller probes limit by limit.
     fn rounds_from_one_run(&mut self, start: &Setting, lo: u32, hi: u32, may_extend: bool) -> Result<Option<Read>, Failure> {
+        if self.clock_read {
+            return Ok(None);
+        }
         let with = |r: u32| Setting { rounds: Some(r), ..start.clone() };
         // Who wins when the clock runs out: the scenario's `then` (a side that wins by surviving
         // the time limit is that side, or `derivable` said no).
         let time_up = self.base.model.on_time_limit;
         let longest = with(hi);
+        // A few games first, at a limit halfway: an AI that reads the clock shows it at once,
+        // before hundreds of games are played to the longest limit for nothing.
+        let mid = lo + (hi - lo) / 2;
+        if mid < hi && self.clock_is_read(start, mid, hi, PRECHECK_GAMES)? {
+            return Ok(None);
+        }
         let mut scores: Vec<(u32, Score)> = Vec::new();
         for n in looks(self.cap) {
             if self.measure(&longest, n)?.is_none() {
@@ -329,6 +372,18 @@ impl<'a> Tuner<'a> {
                 da.total_cmp(&db).then(ra.abs_diff(current).cmp(&rb.abs_diff(current)))
             })
             .map_or(current, |(r, _)| *r);
+        // The neighbours of the limit chosen: a cliff between them is worth a note.
+        // (At an end of the range read, the limit itself stands for the missing neighbour.)
+        let at = |r: u32| scores.iter().find(|(x, _)| *x == r).map(|(_, s)| (r, *s));
+        if let Some((_, chosen)) = at(best) {
+            let near: Vec<(String, Score)> = [best.checked_sub(1), Some(best + 1)]
+                .into_iter()
+                .flatten()
+                .filter_map(at)
+                .map(|(r, s)| (format!("rounds {r}"), s))
+                .collect();
+            self.cliff((&with(best), &format!("rounds {best}"), chosen), &near);
+        }
         let n = self.score(&longest).games;
         eprintln!("  rounds {lo} to {hi}, read off {n} games played to {hi} rounds:");
         for (r, s) in &scores {
@@ -338,30 +393,8 @@ impl<'a> Tuner<'a> {
         // longest games' beginnings, and end as they were read.
         let check = if best < hi { best } else { hi.saturating_sub(1) };
         if check >= lo {
-            let direct =
-                self.arena(&with(check)).map_err(|_| Failure("a time limit that checked clean no longer does".into()))?;
-            let long = self.arena(&longest).map_err(|_| Failure("the longest time limit no longer checks clean".into()))?;
             let count = n.min(20);
-            let seed = self.seed;
-            let (direct, long) = (&*direct, &*long);
-            // For each game: whether it was read right (played twice, in parallel).
-            let agree: Vec<bool> = (0..count)
-                .into_par_iter()
-                .map(|g| {
-                    let (d, dlog) = direct.game(seed, g)?;
-                    let (l, llog) = long.game(seed, g)?;
-                    let read = if l.rounds <= check { l.outcome } else { time_up };
-                    let shared = dlog.len().saturating_sub(1);
-                    Ok(read == d.outcome && dlog.get(..shared) == llog.get(..shared))
-                })
-                .collect::<Result<_, String>>()
-                .map_err(Failure)?;
-            self.played += 2 * count;
-            if let Some(g) = agree.iter().position(|ok| !ok) {
-                let why = format!(
-                    "rounds: game {g} played to {check} rounds is not the beginning of the same game played to {hi} (the AI reads the time limit); each limit was played on its own"
-                );
-                self.notes.push((None, why));
+            if self.clock_is_read(start, check, hi, count)? {
                 return Ok(None);
             }
             let how = format!(
@@ -386,6 +419,53 @@ impl<'a> Tuner<'a> {
         self.games.insert(chosen.games_key(), derived);
         Ok(Some(Read::Chosen(chosen)))
     }
+
+    /// Whether games played to `check` rounds are not the beginnings of the same games played
+    /// to `hi` (the first `count` of each, in parallel): the AI reads the time limit. Said once
+    /// in the notes, and remembered.
+    fn clock_is_read(&mut self, start: &Setting, check: u32, hi: u32, count: u64) -> Result<bool, Failure> {
+        let with = |r: u32| Setting { rounds: Some(r), ..start.clone() };
+        let time_up = self.base.model.on_time_limit;
+        let direct = self.arena(&with(check)).map_err(|_| Failure("a time limit that checked clean no longer does".into()))?;
+        let long = self.arena(&with(hi)).map_err(|_| Failure("the longest time limit no longer checks clean".into()))?;
+        let seed = self.seed;
+        let (direct, long) = (&*direct, &*long);
+        // For each game: whether it was read right (played twice, in parallel).
+        let agree: Vec<bool> = (0..count)
+            .into_par_iter()
+            .map(|g| {
+                let (d, dlog) = direct.game(seed, g)?;
+                let (l, llog) = long.game(seed, g)?;
+                let read = if l.rounds <= check { l.outcome } else { time_up };
+                let shared = dlog.len().saturating_sub(1);
+                Ok(read == d.outcome && dlog.get(..shared) == llog.get(..shared))
+            })
+            .collect::<Result<_, String>>()
+            .map_err(Failure)?;
+        self.played += 2 * count;
+        let Some(g) = agree.iter().position(|ok| !ok) else { return Ok(false) };
+        self.clock_read = true;
+        self.notes.push((
+            None,
+            format!(
+                "rounds: the AI reads the time limit (game {g} played to {check} rounds is not the beginning of the same game played to {hi}), so each limit was played on its own"
+            ),
+        ));
+        Ok(true)
+    }
+}
+
+/// Games played twice (to a limit halfway and to the longest) before a time limit is read off
+/// the longest games.
+const PRECHECK_GAMES: u64 = 8;
+
+/// How far (in win rate) a neighbouring setting may be from a suggestion before the step
+/// between them is called a cliff.
+const CLIFF: f64 = 0.25;
+
+/// A time limit as the report says it.
+fn limit_word(r: Option<u32>) -> String {
+    r.map_or("none".to_string(), |n| n.to_string())
 }
 
 /// What one run to the longest limit found.

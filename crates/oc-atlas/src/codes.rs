@@ -31,24 +31,27 @@ shorten the key.";
 "Coordinates are `[x, y]` with 0 <= x < width and 0 <= y < height (x to the right, y down).\n\n\
 Fix: correct the coordinates.";
     REGION_IMPASSABLE = "oc::atlas::region_impassable", "a region tile is impassable",
-"A deployment, seize, escape or defend tile on terrain that Foot units cannot enter (a wall, the \
-sea) can never be used.\n\nFix: move the tile, or change the terrain under it.";
+"A deployment, seize, escape or defend tile on terrain that the rules' units cannot enter (a wall, \
+the sea) can never be used. The units asked are of the ruleset's base `movement_type` (Foot in the \
+standard library).\n\nFix: move the tile, or change the terrain under it.";
     ZONES_OVERLAP = "oc::atlas::zones_overlap", "two deployment zones share tiles",
 "The attacker's and the defender's deployment zones must be apart, or both could deploy on the \
 same tile.\n\nFix: remove the shared tiles from one zone.";
     ZONE_TOO_SMALL = "oc::atlas::zone_too_small", "a deployment zone cannot hold its army",
 "A deployment zone with `units = N` must have at least N passable tiles.\n\nFix: enlarge the zone \
 or lower `units`.";
-    ZONE_TRAPPED = "oc::atlas::zone_trapped", "no Foot unit can leave a deployment zone",
-"Every tile next to the zone is impassable for Foot units, so an army deployed there can never \
+    ZONE_TRAPPED = "oc::atlas::zone_trapped", "no unit can leave a deployment zone",
+"Every tile next to the zone is impassable for units of the ruleset's base `movement_type` (Foot in \
+the standard library), so an army deployed there can never \
 move out.\n\nFix: open a way out (a passable tile, a door, a destructible wall).";
     OBJECTIVE_UNREACHABLE = "oc::atlas::objective_unreachable", "a seize or escape tile cannot be reached",
-"A seize or escape tile must be reachable from its side's deployment zone by Foot units (and, as a \
-warning, by Cavalry), using the Terrain Table's costs for each movement type. Closed doors and \
+"A seize or escape tile must be reachable from its side's deployment zone by units of the \
+ruleset's base `movement_type` (Foot in the standard library; as a warning, by every other movement \
+type: oc::atlas::objective_movement), using the Terrain Table's costs for each movement type. Closed doors and \
 intact walls block the way.\n\nFix: open a path, or move the objective.";
     OBJECTIVE_FAR = "oc::atlas::objective_far", "an objective takes longer to reach than the time limit",
-"At movement 5, the fastest Foot unit needs more rounds to reach this seize or escape tile than the \
-map's `rounds` allow.\n\nFix: move the objective closer, or raise `rounds`.";
+"At the ruleset's base `movement` (5 in the standard library), a unit of its base `movement_type` \
+(Foot) needs more rounds to reach this seize or escape tile than the map's `rounds` allow.\n\nFix: move the objective closer, or raise `rounds`.";
     UNKNOWN_ITEM = "oc::atlas::unknown_item", "a chest holds an item the rules do not have",
 "Chest items are item names from the compiled rules (Vulnerary, MasterKey ...).\n\nFix: use the \
 suggested name.";
@@ -76,10 +79,15 @@ the path.";
     UNKNOWN_ALLOW = "oc::atlas::unknown_allow", "`allow` names a code that is not an atlas lint",
 "`allow = [...]` silences lints for this map by code; this entry names none.\n\nFix: use a code \
 from `oc explain --list` that starts with `oc::atlas::`.";
-    OBJECTIVE_CAVALRY = "oc::atlas::objective_cavalry", "Cavalry cannot reach a seize or escape tile",
-"A warning: Foot units can reach this objective, but units with Cavalry movement cannot (the \
-Terrain Table forbids them rivers and mountains). Armies of mounted units will never win by it.\n\n\
-Fix: open a way Cavalry can take, or allow the lint for this map if that is intended.";
+    OBJECTIVE_CAVALRY = "oc::atlas::objective_cavalry", "retired: Cavalry cannot reach a seize or escape tile",
+"Retired: the lint named one movement type of the standard library. It is \
+oc::atlas::objective_movement now, for every movement type of the rules; a map's `allow` that \
+names this code allows that one.";
+    OBJECTIVE_MOVEMENT = "oc::atlas::objective_movement", "a movement type cannot reach a seize or escape tile",
+"A warning: units of the ruleset's base `movement_type` (Foot in the standard library) can reach \
+this objective, but units of another movement type the rules declare cannot (the standard \
+library's Terrain Table forbids Cavalry rivers and mountains). Armies of them will never win by \
+it.\n\nFix: open a way they can take, or allow the lint for this map if that is intended.";
     TOO_SMALL = "oc::atlas::too_small", "the map has no tiles",
 "A map's `width` and `height` are at least 1: a map of 0 by 0 tiles has nowhere to deploy or \
 fight. (Too large a map is `oc::atlas::too_large`.)\n\nFix: set `width` and `height` to the size \
@@ -95,4 +103,19 @@ legend strip) passes what `oc render` draws: 16,384 pixels a side and 67 million
 (an 8192 x 8192 picture). `oc render` refuses such a map rather than ask for gigabytes of memory; \
 every other command works on it.\n\nFix: lower `grid` (the picture shrinks with its square), or \
 split the battlefield into several maps.";
+    SYMBOL_OUTSIDE_LEGEND = "oc::atlas::symbol_outside_legend", "a legend that lists its symbols misses one a row uses",
+"A warning: the map's `[legend]` lists the symbols it uses, restating a terrain's own symbol \
+that the rows use (`\".\" = \"Plains\"`), but a row uses a symbol it does not list. That symbol is read as the rules' \
+own symbol for a terrain (the standard library gives `f` to Forest), which is rarely what such a \
+legend means: more often the symbol was mistyped or its entry forgotten. (A legend that only adds \
+or overrides symbols, such as `\"~\" = \"Lake\"`, draws the rest with the rules' symbols without a \
+warning.)\n\nFix: add the symbol to `[legend]` with the terrain it stands for, or use a symbol the \
+legend has.";
+    OBJECTIVE_BEHIND_DOOR = "oc::atlas::objective_behind_door", "a seize or escape tile is reachable only through a door or a wall",
+"A warning: Foot units reach this objective only once a door is opened (with the tags or items \
+the door's terrain names in `opened_by`, such as Pick or a Master Key, from a tile next to it) or \
+a destructible wall is struck down. The message names the door or wall. Whether the scenario's \
+army has a unit that can open it is the scenario's check: where none can, the side cannot win \
+(`oc::scenario::unwinnable`).\n\nFix: nothing, if the door is the point; otherwise open a path, \
+or move the objective.";
 }

@@ -5,6 +5,7 @@
 //! the background image it read); diagnostics point into the TOML by byte span.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::string_slice)]
 
+pub mod blockers;
 pub mod codes;
 pub mod export;
 pub mod foundry;
@@ -13,6 +14,7 @@ mod map;
 pub mod path;
 pub mod render;
 pub mod tiled;
+mod toml_error;
 pub mod uvtt;
 pub mod walls;
 

@@ -8,7 +8,7 @@ use oc_model::Rules;
 
 use crate::codes::*;
 use crate::map::{find_terrain, Map, RegionKind, Side, Tile};
-use crate::path::{self, MOVEMENT};
+use crate::path;
 
 /// What the caller found when it looked for the map's background image.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,7 +43,11 @@ pub fn finish(
     map.resolve(rules);
     let image = image(&map);
     diags.extend(lint(&map, rules, &image));
-    let allowed: BTreeSet<&str> = map.allow.iter().map(|(c, _)| c.as_str()).collect();
+    let mut allowed: BTreeSet<&str> = map.allow.iter().map(|(c, _)| c.as_str()).collect();
+    // A retired code allows what replaced it.
+    if allowed.contains(OBJECTIVE_CAVALRY) {
+        allowed.insert(OBJECTIVE_MOVEMENT);
+    }
     diags.retain(|d| NOT_ALLOWABLE.contains(&d.code) || !allowed.contains(d.code));
     diags.sort_by_key(|d| (d.span.start, d.code));
     (Some(map), diags)
@@ -152,6 +156,7 @@ fn legend(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
                 )),
         );
     }
+    outside_legend(map, rules, out);
     for (key, span) in &map.legend_keys {
         if key.chars().next().is_some_and(|c| !used.contains(&c)) {
             out.push(
@@ -160,6 +165,72 @@ fn legend(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
             );
         }
     }
+}
+
+/// A map whose legend lists the symbols it uses — it restates a terrain's own symbol that a row
+/// uses, as `"." = "Plains"` — but not another symbol a row uses, which the rules' own symbols then read: one
+/// warning per symbol, at its first use. A legend that only adds or overrides symbols (`"~" =
+/// "Lake"`) draws the rest with the rules' symbols, as documented.
+fn outside_legend(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
+    let own_symbol = |c: char, name: &str| {
+        find_terrain(rules, name).is_some_and(|t| {
+            let mut chars = t.symbol.as_deref().unwrap_or("").chars();
+            chars.next() == Some(c) && chars.next().is_none()
+        })
+    };
+    let used = |c: char| map.rows.iter().flatten().any(|(u, _)| *u == c);
+    if !map.legend.iter().any(|(c, (name, _))| own_symbol(*c, name) && used(*c)) {
+        return;
+    }
+    let mut seen: BTreeMap<char, (usize, oc_diag::Span)> = BTreeMap::new();
+    for (c, span) in map.rows.iter().flatten() {
+        if !map.legend.contains_key(c) && map.symbols.contains_key(c) {
+            seen.entry(*c).or_insert((0, *span)).0 += 1;
+        }
+    }
+    let mut first_seen: Vec<(char, usize, oc_diag::Span)> = seen.into_iter().map(|(c, (n, s))| (c, n, s)).collect();
+    first_seen.sort_by_key(|(_, _, s)| s.start);
+    let whose = if map.rules.is_some() { "the rules'" } else { "the standard library's" };
+    for (c, n, span) in first_seen {
+        let terrain = map.symbols.get(&c).map_or("", String::as_str);
+        let times = if n == 1 { "used once".to_string() } else { format!("used {n} times") };
+        out.push(
+            Diagnostic::warning(SYMBOL_OUTSIDE_LEGEND, span, format!("the symbol `{c}` is not in this map's legend"))
+                .with_label(format!("{times}; read as {whose} {terrain}"))
+                .with_help(format!(
+                    "add `\"{c}\" = \"{terrain}\"` under [legend] if {terrain} is meant, or use a symbol the legend lists"
+                )),
+        );
+    }
+}
+
+/// An objective that only a door or a destructible wall keeps the reference mover from: a
+/// warning that names it and says how it opens (whether the scenario's army can is the
+/// scenario's check).
+fn behind(map: &Map, rules: &Rules, sources: &[Tile], targets: &[Tile]) -> Option<Diagnostic> {
+    let kind = rules.reference_mover()?.movement_type;
+    let blockers = crate::blockers::blockers(map, rules, sources, targets);
+    let first = blockers.first()?;
+    let region = map.regions.iter().find(|r| r.tiles.iter().any(|(t, _)| targets.contains(t)))?;
+    let names: Vec<String> = blockers.iter().map(crate::blockers::Blocker::name).collect();
+    let mut d = Diagnostic::warning(
+        OBJECTIVE_BEHIND_DOOR,
+        region.name_span,
+        format!("{kind} units reach `{}` only through {}", region.name, names.join(" or ")),
+    )
+    .with_label(format!("behind {}", first.name()));
+    for b in &blockers {
+        d = d.with_secondary(b.span, format!("{}: {}", b.name(), b.how()));
+    }
+    let help = if first.is_door() {
+        format!(
+            "a unit with {} opens it from a tile next to it; a scenario whose army has none cannot win by it (oc::scenario::unwinnable). Or open a path",
+            first.opened_by.join(" or ")
+        )
+    } else {
+        "a unit strikes it down on the way; to need no fight with the wall, open a path".to_string()
+    };
+    Some(d.with_help(help))
 }
 
 fn neighbours(t: Tile) -> [Tile; 4] {
@@ -186,9 +257,16 @@ fn side_word(s: Side) -> &'static str {
 }
 
 fn regions(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
-    let foot = path::costs(map, rules, "Foot");
-    let cavalry = path::costs(map, rules, "Cavalry");
-    let passable = |t: Tile| map.index(t).and_then(|i| foot.get(i).copied().flatten()).is_some();
+    // The rules' own mover (`Rules::reference_mover`: its base movement type and movement) is
+    // who must be able to use a region; rules without movement types have no such lints.
+    let reference = path::reference(map, rules);
+    let (kind, points) = reference.as_ref().map_or((String::new(), path::UNBOUNDED), |(m, _, p)| (m.movement_type.clone(), *p));
+    let foot: Vec<Option<u32>> = reference.as_ref().map_or_else(Vec::new, |(_, c, _)| c.clone());
+    let at_points = |r: u32| match reference.as_ref().and_then(|(m, ..)| m.movement) {
+        Some(n) => format!("{r} round(s) at movement {n}"),
+        None => format!("{r} round(s)"),
+    };
+    let passable = |t: Tile| reference.is_none() || map.index(t).and_then(|i| foot.get(i).copied().flatten()).is_some();
     // A door or a destructible wall is a way out of a zone, if a slow one.
     let openable: BTreeSet<Tile> = map.doors.iter().map(|(t, _)| *t).chain(map.destructibles.iter().map(|d| d.at)).collect();
 
@@ -225,7 +303,7 @@ fn regions(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
                     Diagnostic::error(
                         REGION_IMPASSABLE,
                         *span,
-                        format!("a tile of `{}` at [{}, {}] is {terrain}, which Foot units cannot enter", r.name, t.x, t.y),
+                        format!("a tile of `{}` at [{}, {}] is {terrain}, which {kind} units cannot enter", r.name, t.x, t.y),
                     )
                     .with_help("move the tile onto passable terrain, or change the terrain under it"),
                 );
@@ -282,7 +360,7 @@ fn regions(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
                 .any(|n| !tiles.contains(&n) && (passable(n) || openable.contains(&n)));
             if !exit {
                 out.push(
-                    Diagnostic::error(ZONE_TRAPPED, z.name_span, format!("no Foot unit can leave `{}`", z.name))
+                    Diagnostic::error(ZONE_TRAPPED, z.name_span, format!("no {kind} unit can leave `{}`", z.name))
                         .with_label("every tile around this zone is impassable")
                         .with_help("open a way out: a passable tile, a door or a destructible wall next to the zone"),
                 );
@@ -299,49 +377,52 @@ fn regions(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
         }
         let sources: Vec<Tile> = from.iter().flat_map(|z| z.tiles.iter().map(|(t, _)| *t)).filter(|t| passable(*t)).collect();
         let targets: Vec<Tile> = r.tiles.iter().map(|(t, _)| *t).filter(|t| passable(*t)).collect();
-        if sources.is_empty() || targets.is_empty() {
+        if sources.is_empty() || targets.is_empty() || reference.is_none() {
             continue;
         }
         let best = |costs: &[Option<u32>]| {
-            let rounds = path::rounds(map, costs, &sources, MOVEMENT);
+            let rounds = path::rounds(map, costs, &sources, points);
             targets.iter().filter_map(|t| map.index(*t).and_then(|i| rounds.get(i).copied().flatten())).min()
         };
         let verb = if r.kind == RegionKind::Seize { "seize" } else { "escape" };
         let who = from.iter().map(|z| format!("`{}`", z.name)).collect::<Vec<_>>().join(", ");
         let side = r.side.map_or("either side".to_string(), |s| format!("the {}", side_word(s)));
         match best(&foot) {
-            None => out.push(
+            None => out.push(behind(map, rules, &sources, &targets).unwrap_or_else(|| {
                 Diagnostic::error(
                     OBJECTIVE_UNREACHABLE,
                     r.name_span,
-                    format!("no Foot unit of {side} can reach the {verb} tiles of `{}`", r.name),
+                    format!("no {kind} unit of {side} can reach the {verb} tiles of `{}`", r.name),
                 )
                 .with_label(format!("unreachable from {who}"))
-                .with_help("open a path (closed doors and intact walls block it), or move the objective"),
-            ),
-            Some(foot_rounds) => {
-                if best(&cavalry).is_none() {
-                    out.push(
-                        Diagnostic::warning(
-                            OBJECTIVE_CAVALRY,
-                            r.name_span,
-                            format!("Cavalry of {side} cannot reach the {verb} tiles of `{}`", r.name),
-                        )
-                        .with_label(format!("Foot units need {foot_rounds} round(s) at movement {MOVEMENT}"))
-                        .with_help(format!(
-                            "if mounted armies should have a way, open one; otherwise add \"{OBJECTIVE_CAVALRY}\" to `allow`"
-                        )),
-                    );
+                .with_help("open a path (closed doors and intact walls block it), or move the objective")
+            })),
+            Some(rounds) => {
+                // Every other movement type of the rules: an army of it could never win by this.
+                for other in rules.movements.iter().filter(|m| **m != kind) {
+                    if best(&path::costs(map, rules, other)).is_none() {
+                        out.push(
+                            Diagnostic::warning(
+                                OBJECTIVE_MOVEMENT,
+                                r.name_span,
+                                format!("{other} units of {side} cannot reach the {verb} tiles of `{}`", r.name),
+                            )
+                            .with_label(format!("{kind} units need {}", at_points(rounds)))
+                            .with_help(format!(
+                                "if armies of {other} units should have a way, open one; otherwise add \"{OBJECTIVE_MOVEMENT}\" to `allow`"
+                            )),
+                        );
+                    }
                 }
-                if let Some(limit) = map.rounds {
-                    if i64::from(foot_rounds) > limit {
+                if let (Some(limit), Some(_)) = (map.rounds, reference.as_ref().and_then(|(m, ..)| m.movement)) {
+                    if i64::from(rounds) > limit {
                         out.push(
                             Diagnostic::error(
                                 OBJECTIVE_FAR,
                                 r.name_span,
-                                format!("Foot units need {foot_rounds} rounds to reach `{}`, but the map allows {limit}", r.name),
+                                format!("{kind} units need {rounds} rounds to reach `{}`, but the map allows {limit}", r.name),
                             )
-                            .with_label(format!("{foot_rounds} rounds from {who} at movement {MOVEMENT}"))
+                            .with_label(format!("{} from {who}", at_points(rounds)))
                             .with_help("move the objective closer, or raise `rounds`"),
                         );
                     }
@@ -352,8 +433,8 @@ fn regions(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
 }
 
 fn things(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
-    let foot = path::costs(map, rules, "Foot");
-    let passable = |t: Tile| map.index(t).and_then(|i| foot.get(i).copied().flatten()).is_some();
+    let foot = path::reference(map, rules).map(|(_, c, _)| c);
+    let passable = |t: Tile| foot.as_ref().is_none_or(|f| map.index(t).and_then(|i| f.get(i).copied().flatten()).is_some());
     for c in &map.chests {
         if !map.in_bounds(c.at) {
             out.push(out_of_bounds(map, c.at, c.at_span, "a chest"));

@@ -352,44 +352,6 @@ fn span(file: FileId, r: std::ops::Range<usize>) -> Span {
     Span::new(file, r.start, r.end)
 }
 
-fn toml_error(file: FileId, text: &str, e: &toml::de::Error) -> Diagnostic {
-    let r = e.span().unwrap_or(0..text.len().min(1));
-    let message = e.message().lines().next().unwrap_or("invalid map").to_string();
-    let code = if message.contains("missing field") || message.contains("unknown field") || message.contains("invalid type") {
-        FIELD
-    } else {
-        TOML
-    };
-    // A value of the wrong type: say what the key holds (`grid = "hex"`).
-    let key = text.get(..r.start).and_then(|before| before.lines().last()).and_then(|l| l.split('=').next()).map(str::trim);
-    let typed = key.filter(|_| message.contains("invalid type")).and_then(key_help);
-    let help = match typed {
-        Some(h) => h,
-        None if code == FIELD => {
-            "a map has name, width, height and rows, and may have grid, image, rounds, rules, allow, [legend], [[regions]], [[chests]], [[doors]] and [[destructibles]]"
-        }
-        None => "fix the TOML syntax here: a missing quote, comma or bracket is the usual cause",
-    };
-    Diagnostic::error(code, span(file, r), message).with_help(help)
-}
-
-/// What a key of the map format holds, for a value of the wrong type.
-fn key_help(key: &str) -> Option<&'static str> {
-    Some(match key {
-        "grid" => "grid is a number of pixels per tile, like 70 (8 to 1024)",
-        "width" | "height" => "width and height are numbers of tiles, 1 to 512",
-        "rounds" => "rounds is a number: the time limit the reachability lints measure against",
-        "name" | "image" | "rules" | "item" | "kind" | "side" => "this is a string in double quotes",
-        "rows" => "rows is a list of strings, one per row: rows = [\"..f.\", \".^..\"]",
-        "allow" => "allow is a list of codes: allow = [\"oc::atlas::unused_legend\"]",
-        "at" => "at is a tile [x, y], counted from 0: x to the right, y down",
-        "rect" => "rect is [x, y, width, height], counted from the top-left tile [0, 0]",
-        "tiles" => "tiles is a list of [x, y] pairs: tiles = [[0, 0], [1, 0]]",
-        "units" | "hp" => "this is a whole number of at least 1",
-        _ => return None,
-    })
-}
-
 /// Reads a map. Returns the map when its structure could be read (lints run on it even if some
 /// entries were wrong), and the problems found while reading.
 pub fn parse(file: FileId, text: &str) -> (Option<Map>, Vec<Diagnostic>) {
@@ -397,7 +359,7 @@ pub fn parse(file: FileId, text: &str) -> (Option<Map>, Vec<Diagnostic>) {
     let raw: RawMap = match toml::from_str(text) {
         Ok(r) => r,
         Err(e) => {
-            diags.push(toml_error(file, text, &e));
+            diags.push(crate::toml_error::diagnostic(file, text, &e));
             return (None, diags);
         }
     };

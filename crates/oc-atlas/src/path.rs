@@ -9,8 +9,19 @@ use oc_model::Rules;
 
 use crate::map::{Map, Tile};
 
-/// The movement points a unit has each turn in the seed (before Fast/Slow).
-pub const MOVEMENT: u32 = 5;
+/// The movement points a search allows in a turn where the rules give none: every step fits,
+/// so the search says only what can be reached.
+pub const UNBOUNDED: u32 = u32::MAX / 2;
+
+/// The reference mover of the rules (`Rules::reference_mover`): its movement type's cost of
+/// each tile, and its movement points a turn (`UNBOUNDED` where the rules give none). `None`
+/// for rules without movement types.
+pub fn reference(map: &Map, rules: &Rules) -> Option<(oc_model::Mover, Vec<Option<u32>>, u32)> {
+    let mover = rules.reference_mover()?;
+    let costs = costs(map, rules, &mover.movement_type);
+    let points = mover.movement.unwrap_or(UNBOUNDED);
+    Some((mover, costs, points))
+}
 
 /// The cost of entering each tile for `movement` (row-major); `None` is impassable.
 pub fn costs(map: &Map, rules: &Rules, movement: &str) -> Vec<Option<u32>> {

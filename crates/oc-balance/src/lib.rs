@@ -244,7 +244,29 @@ pub fn balance(engine: &Engine, options: Options, homebrew: &[WrittenCost]) -> R
     for item in &engine.rules.items {
         let name = &item.name;
         let (what, list) = match item.kind {
-            oc_model::ItemKind::Weapon => (What::Weapon, gains(name, false)),
+            oc_model::ItemKind::Weapon => {
+                // A weapon measured on a class whose kit weapon it is would be priced against
+                // itself (a gain of nothing, at its own price): only other classes measure it.
+                let all = gains(name, false);
+                let measured_on_others: Vec<(usize, f64)> = all
+                    .iter()
+                    .copied()
+                    .filter(|(k, _)| {
+                        measured
+                            .get(*k)
+                            .is_some_and(|m| measure::kit_weapon(engine, &m.unit.class).as_deref() != Some(name.as_str()))
+                    })
+                    .collect();
+                if !all.is_empty() && measured_on_others.is_empty() {
+                    unmeasured.push(Unmeasured {
+                        name: name.to_string(),
+                        what: What::Weapon,
+                        why: "it is the kit weapon of every class that wields it (an Exclusive weapon, say): its worth is in the class's price, which is measured with it".to_string(),
+                    });
+                    continue;
+                }
+                (What::Weapon, measured_on_others)
+            }
             oc_model::ItemKind::Accessory => (What::Accessory, gains(name, true)),
             oc_model::ItemKind::Consumable => {
                 unmeasured.push(Unmeasured {

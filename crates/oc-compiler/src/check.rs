@@ -9,101 +9,14 @@ use oc_syntax::ast;
 
 use crate::codes::*;
 use crate::context::Timed;
+use crate::env::*;
 use crate::expr::Scope;
-use oc_model::conformance::Context;
+use crate::held::{duplicate, Definition, Held, Index};
+use oc_model::conformance::{Context, Place};
 
-mod held;
 mod roster;
 mod ruleset;
 mod tags;
-
-pub(crate) use held::{Held, Index, Unparsed};
-
-/// Definitions of one kind, in source order, by name.
-pub(crate) struct Defs<T> {
-    pub order: Vec<String>,
-    /// By name, with the fast hash: looked up (a file of thousands of classes looks up each of
-    /// their tags and weapon types), never iterated.
-    pub map: HashMap<oc_diag::Name, (Span, T), m::hash::FxBuild>,
-}
-
-impl<T> Default for Defs<T> {
-    fn default() -> Self {
-        Defs { order: Vec::new(), map: HashMap::default() }
-    }
-}
-
-impl<T> Defs<T> {
-    pub fn get(&self, name: &str) -> Option<&T> {
-        self.map.get(name).map(|(_, t)| t)
-    }
-    pub fn contains(&self, name: &str) -> bool {
-        self.map.contains_key(name)
-    }
-    pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.order.iter().map(String::as_str)
-    }
-}
-
-#[derive(Clone, Debug)]
-pub(crate) struct TagSig {
-    pub params: Vec<(String, Type)>,
-    pub stacks: bool,
-    pub kinds: Vec<m::ThingKind>,
-    pub is_status: bool,
-}
-
-pub(crate) struct Checker<'a> {
-    pub diags: Vec<Diagnostic>,
-    pub ruleset: Option<&'a ast::Ruleset>,
-    pub scales: Vec<(String, Vec<String>)>,
-    pub stats: Vec<(String, Type)>,
-    pub bases: Vec<(String, Type)>,
-    pub tables: HashMap<String, (Vec<String>, Type)>,
-    pub dice: HashMap<String, m::DiceShape>,
-    pub movements: Defs<()>,
-    pub weapon_types: Defs<&'a ast::WeaponTypeDef>,
-    pub terrains: Defs<&'a ast::TerrainDef>,
-    /// Shared, so that a use looks its signature up without copying its parameter list.
-    pub tags: Defs<std::rc::Rc<TagSig>>,
-    /// Classes and items by name: where each first definition is in `class_defs`/`item_defs`.
-    pub classes: Index<'a>,
-    pub items: Index<'a>,
-    pub class_defs: Vec<Held<'a, ast::ClassDef>>,
-    pub item_defs: Vec<Held<'a, ast::ItemDef>>,
-    /// Each item's kind and written weapon type (by its place in `item_defs`), kept when it is
-    /// lowered, for the classes' kits and the unwieldable-weapon warnings.
-    pub item_types: Vec<Option<(ast::ItemKind, Option<ast::Ident>)>>,
-    /// The weapon types some class (or form) wields, as written, kept as classes are lowered.
-    pub wielded: HashSet<oc_diag::Name>,
-    /// Pieces held as text that were not the one definition their first words named (a broken
-    /// class, two items on one line), by file and where they start: the result is not to be
-    /// used, and the caller checks again with these pieces parsed up front (see
-    /// `Workspace::compile_ids`).
-    pub misread: Vec<(oc_diag::FileId, usize)>,
-    /// The first written use of each tag with each number of arguments, and whose: help lines'
-    /// examples (`hints.rs`), found once, when one is first wanted.
-    pub examples: Option<HashMap<(oc_diag::Name, usize), (String, String)>>,
-    /// Tags whose effects (directly or through `grant`) use the `shift` primitive.
-    pub shifter_tags: HashSet<String>,
-    /// Combat formulas that read a roll, directly or through earlier formulas.
-    pub rolling_formulas: HashSet<String>,
-    pub inventory: u32,
-    /// Class ranges as (type, lowest, highest, span) with steps as indices.
-    pub class_ranges: Vec<(Type, i64, i64, Span)>,
-}
-
-/// Formulas the engine reads when present.
-const OPTIONAL_FORMULAS: &[(&str, Type)] =
-    &[("backfire", Type::Bool), ("strikes", Type::Int), ("counter", Type::Bool), ("counter_any_range", Type::Bool)];
-
-const REQUIRED_FORMULAS: &[(&str, Type)] = &[
-    ("hit", Type::Bool),
-    ("critical", Type::Bool),
-    ("damage", Type::Int),
-    ("critical_damage", Type::Int),
-    ("follow_up", Type::Bool),
-];
 
 /// Checks and lowers one compilation: `items` are every item but the classes and items, which
 /// come in source order in `class_defs` and `item_defs`. Last, the `misread` pieces (see there).
@@ -113,29 +26,26 @@ pub(crate) fn check<'a>(
     item_defs: Vec<Held<'a, ast::ItemDef>>,
 ) -> (m::Rules, Vec<Diagnostic>, Vec<(oc_diag::FileId, usize)>) {
     let mut c = Checker {
-        diags: Vec::new(),
-        ruleset: None,
-        scales: Vec::new(),
-        stats: Vec::new(),
-        bases: Vec::new(),
-        tables: HashMap::new(),
-        dice: HashMap::new(),
-        movements: Defs::default(),
-        weapon_types: Defs::default(),
-        terrains: Defs::default(),
-        tags: Defs::default(),
-        classes: Index::default(),
-        items: Index::default(),
-        item_types: vec![None; item_defs.len()],
+        syms: Symbols {
+            ruleset: None,
+            scales: Vec::new(),
+            stats: Vec::new(),
+            bases: Vec::new(),
+            tables: HashMap::new(),
+            dice: HashMap::new(),
+            movements: Defs::default(),
+            weapon_types: Defs::default(),
+            terrains: Defs::default(),
+            tags: Defs::default(),
+            classes: Index::default(),
+            items: Index::default(),
+            inventory: 3,
+            class_ranges: Vec::new(),
+        },
+        sink: Sink::default(),
+        notes: Notes { item_types: vec![None; item_defs.len()], ..Notes::default() },
         class_defs,
         item_defs,
-        wielded: HashSet::new(),
-        misread: Vec::new(),
-        examples: None,
-        shifter_tags: HashSet::new(),
-        rolling_formulas: HashSet::new(),
-        inventory: 3,
-        class_ranges: Vec::new(),
     };
     c.collect_ruleset(items);
     c.collect(items);
@@ -151,12 +61,13 @@ pub(crate) fn check<'a>(
     let rules = m::Rules {
         format_version: m::FORMAT_VERSION,
         ruleset,
-        movements: c.movements.order.clone(),
+        movements: c.syms.movements.order.clone(),
         weapon_types: c
+            .syms
             .weapon_types
             .order
             .iter()
-            .filter_map(|n| c.weapon_types.get(n))
+            .filter_map(|n| c.syms.weapon_types.get(n))
             .map(|w| m::WeaponType { name: w.name.value.to_string(), magic: w.magic, staff: w.staff })
             .collect(),
         triangles,
@@ -168,15 +79,7 @@ pub(crate) fn check<'a>(
         scenarios: Vec::new(),
         armies: Vec::new(),
     };
-    (rules, c.diags, c.misread)
-}
-
-/// `name` defined again, first defined at `first`.
-fn duplicate(what: &str, name: &ast::Ident, first: Span) -> Diagnostic {
-    Diagnostic::error(DUPLICATE, name.span, format!("the {what} `{}` is defined twice", name.value))
-        .with_label("defined again here")
-        .with_secondary(first, "first defined here")
-        .with_help(format!("rename one of them; every {what} name must be unique (the standard library's included)"))
+    (rules, c.sink.diags, c.notes.misread)
 }
 
 fn thing_kind(word: &str) -> Option<m::ThingKind> {
@@ -202,50 +105,10 @@ fn kind_word(kind: m::ThingKind) -> &'static str {
     }
 }
 
-pub(crate) fn type_name(ty: &Type) -> String {
-    match ty {
-        Type::Int => "Int".into(),
-        Type::Bool => "Bool".into(),
-        Type::Str => "Str".into(),
-        Type::Scale(s) => s.clone(),
-        Type::Unit => "Unit".into(),
-        Type::Weapon => "Weapon".into(),
-        Type::Tag => "Tag".into(),
-        Type::Class => "Class".into(),
-        Type::WeaponType => "WeaponType".into(),
-        Type::Status => "Status".into(),
-        Type::Terrain => "Terrain".into(),
-        Type::Movement => "Movement".into(),
-        Type::Stat => "Stat".into(),
-        Type::StatMod => "StatMod".into(),
-        Type::Dice => "Dice".into(),
-    }
-}
-
 const BUILTIN_TYPES: &[&str] =
     &["Int", "Bool", "Tag", "Class", "WeaponType", "Status", "Terrain", "Movement", "Stat", "StatMod", "Dice"];
 
 impl<'a> Checker<'a> {
-    pub fn error(&mut self, d: Diagnostic) {
-        self.diags.push(d);
-    }
-
-    pub fn scale(&self, name: &str) -> Option<&Vec<String>> {
-        self.scales.iter().find(|(n, _)| n == name).map(|(_, s)| s)
-    }
-
-    pub fn step_index(&self, scale: &str, step: &str) -> Option<u32> {
-        self.scale(scale)?.iter().position(|s| s == step).map(|i| i as u32)
-    }
-
-    pub fn attribute_type(&self, name: &str) -> Option<Type> {
-        self.stats.iter().chain(self.bases.iter()).find(|(n, _)| n == name).map(|(_, t)| t.clone())
-    }
-
-    pub fn attribute_names(&self) -> Vec<&str> {
-        self.stats.iter().chain(self.bases.iter()).map(|(n, _)| n.as_str()).collect()
-    }
-
     pub fn resolve_type(&mut self, ident: &ast::Ident) -> Option<Type> {
         let t = match ident.value.as_str() {
             "Int" => Type::Int,
@@ -262,7 +125,7 @@ impl<'a> Checker<'a> {
             other if self.scale(other).is_some() => Type::Scale(other.to_string()),
             other => {
                 let candidates: Vec<&str> =
-                    BUILTIN_TYPES.iter().copied().chain(self.scales.iter().map(|(n, _)| n.as_str())).collect();
+                    BUILTIN_TYPES.iter().copied().chain(self.syms.scales.iter().map(|s| s.name.as_str())).collect();
                 let help = match did_you_mean(other, candidates.iter().copied()) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => format!("types are {}", candidates.join(", ")),
@@ -307,16 +170,18 @@ impl<'a> Checker<'a> {
             match item {
                 ast::Item::Movement(names) => {
                     for n in names {
-                        Self::define(&mut self.diags, &mut self.movements, "movement type", n, ());
+                        Self::define(&mut self.sink.diags, &mut self.syms.movements, "movement type", n, ());
                     }
                 }
-                ast::Item::WeaponType(w) => Self::define(&mut self.diags, &mut self.weapon_types, "weapon type", &w.name, w),
-                ast::Item::Terrain(t) => Self::define(&mut self.diags, &mut self.terrains, "terrain", &t.name, t),
+                ast::Item::WeaponType(w) => {
+                    Self::define(&mut self.sink.diags, &mut self.syms.weapon_types, "weapon type", &w.name, w)
+                }
+                ast::Item::Terrain(t) => Self::define(&mut self.sink.diags, &mut self.syms.terrains, "terrain", &t.name, t),
                 _ => {}
             }
         }
-        self.classes = Index::of(&mut self.diags, &self.class_defs, "class");
-        self.items = Index::of(&mut self.diags, &self.item_defs, "item");
+        self.syms.classes = Index::of(&mut self.sink.diags, &self.class_defs, "class");
+        self.syms.items = Index::of(&mut self.sink.diags, &self.item_defs, "item");
         self.parse_repeats();
         for item in items {
             match item {
@@ -345,11 +210,11 @@ impl<'a> Checker<'a> {
                         }
                     }
                     let sig = TagSig { params, stacks: t.stacks, kinds, is_status: false };
-                    Self::define(&mut self.diags, &mut self.tags, "tag or status", &t.name, std::rc::Rc::new(sig));
+                    Self::define(&mut self.sink.diags, &mut self.syms.tags, "tag or status", &t.name, std::rc::Rc::new(sig));
                 }
                 ast::Item::Status(s) => {
                     let sig = TagSig { params: vec![], stacks: false, kinds: vec![], is_status: true };
-                    Self::define(&mut self.diags, &mut self.tags, "tag or status", &s.name, std::rc::Rc::new(sig));
+                    Self::define(&mut self.sink.diags, &mut self.syms.tags, "tag or status", &s.name, std::rc::Rc::new(sig));
                 }
                 _ => {}
             }
@@ -377,7 +242,7 @@ impl<'a> Checker<'a> {
                 break;
             }
         }
-        self.shifter_tags = shifters;
+        self.notes.shifter_tags = shifters;
     }
 
     // ------------------------------------------------------------------ world
@@ -392,7 +257,7 @@ impl<'a> Checker<'a> {
                 let mut cycle: Vec<String> = Vec::new();
                 let mut ok = true;
                 for (i, name) in chain.iter().enumerate() {
-                    if !self.weapon_types.contains(&name.value) {
+                    if !self.syms.weapon_types.contains(&name.value) {
                         self.unknown_weapon_type(name);
                         ok = false;
                     }
@@ -430,9 +295,9 @@ impl<'a> Checker<'a> {
     }
 
     pub fn unknown_weapon_type(&mut self, name: &ast::Ident) {
-        let help = match did_you_mean(&name.value, self.weapon_types.names()) {
+        let help = match did_you_mean(&name.value, self.syms.weapon_types.names()) {
             Some(s) => format!("did you mean `{s}`?"),
-            None => format!("weapon types: {}", self.weapon_types.order.join(", ")),
+            None => format!("weapon types: {}", self.syms.weapon_types.order.join(", ")),
         };
         self.error(
             Diagnostic::error(UNKNOWN_WEAPON_TYPE, name.span, format!("unknown weapon type `{}`", name.value)).with_help(help),
@@ -456,10 +321,10 @@ impl<'a> Checker<'a> {
     }
 
     fn lower_terrains(&mut self) -> Vec<m::Terrain> {
-        let names = self.terrains.order.clone();
+        let names = self.syms.terrains.order.clone();
         let mut out = Vec::new();
         for name in names {
-            let Some(t) = self.terrains.get(&name).copied() else { continue };
+            let Some(t) = self.syms.terrains.get(&name).copied() else { continue };
             self.at_most_one(&t.symbols, "symbol");
             self.at_most_one(&t.defense, "defense");
             self.at_most_one(&t.hp, "hp");
@@ -469,8 +334,8 @@ impl<'a> Checker<'a> {
             let mut unknown_movement = false;
             for entry in &t.costs {
                 let mv = &entry.movement;
-                if !self.movements.contains(&mv.value) {
-                    let names = self.movements.order.clone();
+                if !self.syms.movements.contains(&mv.value) {
+                    let names = self.syms.movements.order.clone();
                     self.unknown_in::<()>(UNKNOWN_MOVEMENT, "movement type", mv, names, None);
                     unknown_movement = true;
                     continue;
@@ -504,16 +369,17 @@ impl<'a> Checker<'a> {
                             .with_help("remove `impassable` or the cost table"),
                     );
                 }
-                for mv in &self.movements.order {
+                for mv in &self.syms.movements.order {
                     costs.insert(mv.clone(), None);
                 }
             } else if t.costs.is_empty() {
                 // The seed: tiles not on the Terrain Table cost 1 to enter.
-                for mv in &self.movements.order {
+                for mv in &self.syms.movements.order {
                     costs.insert(mv.clone(), Some(1));
                 }
             } else {
-                let missing: Vec<String> = self.movements.order.iter().filter(|mv| !spans.contains_key(*mv)).cloned().collect();
+                let missing: Vec<String> =
+                    self.syms.movements.order.iter().filter(|mv| !spans.contains_key(*mv)).cloned().collect();
                 // An unknown movement type was most likely meant as a missing one: say it once.
                 if !missing.is_empty() && !unknown_movement {
                     self.error(
@@ -541,10 +407,10 @@ impl<'a> Checker<'a> {
                 }
             });
             let becomes = t.becomes.first().and_then(|b| {
-                if self.terrains.contains(&b.value) {
+                if self.syms.terrains.contains(&b.value) {
                     Some(b.value.to_string())
                 } else {
-                    let names = self.terrains.order.clone();
+                    let names = self.syms.terrains.order.clone();
                     self.unknown_in::<()>(UNKNOWN_TERRAIN, "terrain", b, names, None);
                     None
                 }
@@ -562,11 +428,11 @@ impl<'a> Checker<'a> {
             }
             let mut opened_by = Vec::new();
             for o in &t.opened_by {
-                if self.tags.contains(&o.value) || self.items.contains(&o.value) {
+                if self.syms.tags.contains(&o.value) || self.syms.items.contains(&o.value) {
                     opened_by.push(o.value.to_string());
                 } else {
                     let names: Vec<String> =
-                        self.tags.order.iter().cloned().chain(self.items.order.iter().map(|n| n.to_string())).collect();
+                        self.syms.tags.order.iter().cloned().chain(self.syms.items.order.iter().map(|n| n.to_string())).collect();
                     self.unknown_in::<()>(UNKNOWN_ITEM, "tag or item", o, names, None);
                 }
             }
@@ -620,27 +486,12 @@ fn article(word: &str) -> String {
     }
 }
 
-pub(crate) fn is_required_formula(name: &str) -> bool {
-    REQUIRED_FORMULAS.iter().any(|(n, _)| *n == name)
-}
-
 fn literal_text(l: &ast::Literal) -> String {
     match l {
         ast::Literal::Int(n) => n.to_string(),
         ast::Literal::Bool(b) => b.to_string(),
         ast::Literal::Name(n) => n.to_string(),
         ast::Literal::Dice(..) => "dice".to_string(),
-    }
-}
-
-pub(crate) fn stmt_span(s: &ast::Stmt) -> Span {
-    match s {
-        ast::Stmt::Modify { span, .. }
-        | ast::Stmt::When { span, .. }
-        | ast::Stmt::On { span, .. }
-        | ast::Stmt::Grant { span, .. }
-        | ast::Stmt::Command { span, .. } => *span,
-        ast::Stmt::Action(a) => a.span,
     }
 }
 
@@ -657,4 +508,34 @@ fn uses_shift(stmts: &[ast::Stmt], granted: &mut Vec<String>) -> bool {
         }
     }
     found
+}
+
+/// Held definitions (`held.rs`) as the checker reads them.
+impl<'a> Checker<'a> {
+    /// A held definition's tree: borrowed, or parsed from its text (its syntax problems
+    /// reported) and owned by the caller, who drops it once lowered. `None` when the text is not
+    /// the one definition its first words named: the piece is noted in `misread`.
+    pub fn tree<T: Definition>(&mut self, held: &Held<'a, T>) -> Option<std::borrow::Cow<'a, T>> {
+        let tree = held.tree_into(&mut self.sink.diags);
+        if let (None, Held::Text { file, def, .. }) = (&tree, held) {
+            self.notes.misread.push((file.to_owned(), def.range.start));
+        }
+        tree
+    }
+
+    /// A repeated definition is never lowered; held as text, it is parsed here, so that its
+    /// syntax is reported as it would be up front (and a piece that is not the definition its
+    /// first words named was no repeat: `tree` says so).
+    fn parse_repeats(&mut self) {
+        for i in 0..self.class_defs.len() {
+            if let Some(held @ Held::Text { .. }) = self.class_defs.get(i).filter(|h| !self.syms.classes.first(h, i)).cloned() {
+                self.tree(&held);
+            }
+        }
+        for i in 0..self.item_defs.len() {
+            if let Some(held @ Held::Text { .. }) = self.item_defs.get(i).filter(|h| !self.syms.items.first(h, i)).cloned() {
+                self.tree(&held);
+            }
+        }
+    }
 }

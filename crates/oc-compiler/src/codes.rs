@@ -253,8 +253,8 @@ kind on the map, or name the intended region.";
     UNWINNABLE = "oc::scenario::unwinnable", "a side cannot win",
 "The side's victory condition cannot be met: it needs a tag no unit of the side can have (a \
 seize needs a Leader, an escape Fleeing, a raze a Saboteur; from the scenario's `grant`s or an \
-allowed class), or a region it cannot reach within the time limit (Foot movement, Terrain Table \
-costs, movement 5), or more rounds than the time limit has. A side with no `win` that does not \
+allowed class), or a region it cannot reach within the time limit (the ruleset's base \
+`movement_type` and `movement`: Foot and 5 in the standard library; Terrain Table costs), or more rounds than the time limit has. A side with no `win` that does not \
 win when time runs out can never win either.\n\nFix: grant the tag, raise `rounds`, move the \
 objective, or give the side a condition it can meet.";
     FOG_VISION = "oc::scenario::fog_vision", "a scenario's fog vision is out of range",
@@ -265,7 +265,7 @@ fog vision 0   // nobody could see the enemy striking it\n\nFix: use a number fr
 or write `fog` alone for the default vision of 3.";
     SCENARIO_CHEST = "oc::scenario::chest", "a scenario's chest is off the map or out of reach",
 "`chest [X, Y] ITEM` fills a chest for this scenario. The tile must be on the map and on \
-terrain a Foot unit can stand on, since Pick takes a chest's item from the tile itself.\n\nFix: \
+terrain a unit of the ruleset's base `movement_type` (Foot in the standard library) can stand on, since Pick takes a chest's item from the tile itself.\n\nFix: \
 correct the coordinates (x to the right, y down, from 0).";
     ARMY_SIZE = "oc::army::size", "an army has too few or too many units",
 "The scenario's side says `units MIN..MAX`; the army has a number of units outside it.\n\n\
@@ -299,6 +299,18 @@ Fix: change the army so the limit holds.";
     ARMY_DUPLICATE_UNIT = "oc::army::duplicate_unit", "two units of an army share a name",
 "Units are named so victory conditions (`rout \"NAME\"`), replays and reports can refer to \
 them.\n\nFix: rename one of them.";
+    EXPR_NOT_HERE = "oc::expr::not_here", "an expression reads what its place does not have",
+"Each place an expression is written has its own values: a combat formula has the strike's \
+`attacker` and `defender`, `distance`, `triangle` and the ruleset's dice; a `when` of a tag has \
+the strike's units, `distance` and `triangle`; `on hit` and `on crit` also have `dealt`; battle \
+events (`on activated`, `on end_of_turn`...) have only `self`, and `on after_attack` and \
+`on routed` also `foe` and `distance`; an action has `self`, its `target` (when it targets a \
+unit) and `distance`; a standing modifier (the top of a tag's body) has the unit alone, as it \
+is built, so not whether it has activated. Reading what a place does not have would give no \
+value, so it is an error, which names the places that have it.\n\nExample:\n    tag Brave \
+on class { on activated { when distance <= 1 { heal(self, 1) } } }   // no second unit here\n\n\
+Fix: move the expression where its value exists (`on after_attack`, a `when` of the tag), or \
+read what this place has.";
     INTERNAL = "oc::internal", "the checker met something it did not expect",
 "This is a bug in oc, not in your rules. Please report it with the file that triggers it.";
 }

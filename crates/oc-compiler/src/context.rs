@@ -6,8 +6,8 @@ use oc_model as m;
 use oc_model::conformance::{self as conf, Context, Fires};
 use oc_syntax::ast::{self, ExprKind};
 
-use crate::check::Checker;
 use crate::codes::*;
+use crate::env::Checker;
 
 impl Checker<'_> {
     /// Checks the statements of a body whose effects appear in `context` (a tag's or status's

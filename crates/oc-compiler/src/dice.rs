@@ -6,8 +6,8 @@ use oc_model as m;
 use oc_model::dice::{DiceError, MAX_DICE_COUNT, MAX_FACE_VALUE, MAX_LISTED_FACES};
 use oc_syntax::ast::{self, BinaryOp, DieLit, ExprKind};
 
-use crate::check::Checker;
 use crate::codes::*;
+use crate::env::Checker;
 
 /// The dice of a `roll(...)` argument made only of dice and whole numbers joined by `+` and `-`
 /// (`2d10 + 3d8 - 1`): the terms, each with `true` when subtracted, and the constant.

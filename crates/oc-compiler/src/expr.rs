@@ -5,31 +5,40 @@ use std::collections::HashMap;
 
 use oc_diag::{did_you_mean, Diagnostic};
 use oc_model as m;
+use oc_model::conformance::{self as conf, ExprKind as Kind, Place};
 use oc_model::Type;
 use oc_syntax::ast::{self, BinaryOp, ExprKind};
 
-use crate::check::{type_name, Checker};
 use crate::codes::*;
+use crate::env::{type_name, Checker, TableSym};
 
 mod effects;
+mod rolls;
 
-/// What names an expression may use.
+/// What names an expression may use: the parameters in scope, the combat formulas above it,
+/// and what its place holds (`oc_model::conformance::scope`: units, distance, dice...).
 #[derive(Clone, Copy)]
 pub(crate) struct Scope<'s> {
     pub params: &'s [(String, Type)],
-    /// `self`, `foe`, `attacker`, `defender`, `target`, `user`.
-    pub units: bool,
-    /// Inside combat: named dice, `triangle`, `distance`.
-    pub combat: bool,
+    pub place: Place,
     /// Combat formulas visible from here.
     pub formulas: Option<&'s HashMap<String, Type>>,
-    /// Dice are drawn here: combat formulas, battle events, actions, uses, status clears. Not in
-    /// a strike modifier (`when` at the top of a tag) or an exchange trigger (`on hit`), which
-    /// are worked out without dice.
-    pub rolls: bool,
-    /// `Dice` values may be rolled (`roll(self.health)`): in the combat formulas and in a
-    /// resource's value (rolled by the battle at its event).
-    pub dice_values: bool,
+}
+
+impl<'s> Scope<'s> {
+    pub fn new(place: Place, params: &'s [(String, Type)]) -> Scope<'s> {
+        Scope { params, place, formulas: None }
+    }
+
+    /// What the place holds.
+    pub fn holds(&self) -> conf::Scope {
+        conf::scope(self.place)
+    }
+
+    /// The same parameters and formulas in another place.
+    pub fn at(&self, place: Place) -> Scope<'s> {
+        Scope { place, ..*self }
+    }
 }
 
 type Typed = (m::Expr, Option<Type>);
@@ -48,11 +57,37 @@ const WEAPON_PROPERTIES: &[(&str, Type)] = &[
 ];
 
 impl<'a> Checker<'a> {
-    fn unit_ref(&self, name: &str, scope: &Scope) -> Option<m::UnitRef> {
-        if !scope.units {
-            return None;
-        }
-        m::UnitRef::ALL.iter().find(|(n, _)| *n == name).map(|(_, u)| *u)
+    /// The unit `name` names, where its place has that unit.
+    pub(crate) fn unit_ref(&self, name: &str, scope: &Scope) -> Option<m::UnitRef> {
+        unit_named(name).filter(|u| scope.holds().units.contains(u))
+    }
+
+    /// An expression that reads what its place does not hold (`distance` where there is no
+    /// second unit, `dealt` outside `on hit`): an error naming the places that hold it.
+    fn not_here(&mut self, span: oc_diag::Span, what: &str, kind: Kind, scope: &Scope) -> Typed {
+        let places = conf::where_allowed(kind);
+        self.error(
+            Diagnostic::error(EXPR_NOT_HERE, span, format!("{what} has no value in {}", scope.place.describe()))
+                .with_label("nothing to read here")
+                .with_help(format!("{what} is read in {}", join_or(&places))),
+        );
+        error_expr()
+    }
+
+    /// A unit name its place does not hold (`foe` in `on activated`): an error saying which
+    /// units it has.
+    fn no_such_unit(&mut self, span: oc_diag::Span, name: &str, scope: &Scope) -> Typed {
+        let here: Vec<String> = m::UnitRef::ALL
+            .iter()
+            .filter(|(n, u)| scope.holds().units.contains(u) && *n != "user")
+            .map(|(n, _)| format!("`{n}`"))
+            .collect();
+        self.error(
+            Diagnostic::error(EXPR_NOT_HERE, span, format!("there is no `{name}` in {}", scope.place.describe()))
+                .with_label("no such unit here")
+                .with_help(format!("here an expression can name {}", join_or(&here))),
+        );
+        error_expr()
     }
 
     pub fn expr(&mut self, e: &ast::Expr, scope: &Scope, expected: Option<&Type>) -> Typed {
@@ -123,17 +158,24 @@ impl<'a> Checker<'a> {
         if let Some((_, ty)) = scope.params.iter().find(|(p, _)| p == n) {
             return (m::Expr::Param(n.to_string()), Some(ty.clone()));
         }
-        if let Some(u) = self.unit_ref(n, scope) {
+        if let Some(u) = unit_named(n) {
+            if !scope.holds().units.contains(&u) {
+                return self.no_such_unit(e.span, n, scope);
+            }
             return (m::Expr::Unit(u), Some(Type::Unit));
         }
-        if scope.combat && n == "triangle" {
-            return (m::Expr::Triangle, Some(Type::Int));
-        }
-        if scope.combat && n == "dealt" {
-            return (m::Expr::Dealt, Some(Type::Int));
-        }
-        if scope.units && n == "distance" {
-            return (m::Expr::Distance, Some(Type::Int));
+        let holds = scope.holds();
+        for (name, expr, kind, has) in [
+            ("triangle", m::Expr::Triangle, Kind::Triangle, holds.triangle),
+            ("dealt", m::Expr::Dealt, Kind::Dealt, holds.dealt),
+            ("distance", m::Expr::Distance, Kind::Distance, holds.distance),
+        ] {
+            if n == name {
+                if !has {
+                    return self.not_here(e.span, &format!("`{name}`"), kind, scope);
+                }
+                return (expr, Some(Type::Int));
+            }
         }
         if let Some(ty) = scope.formulas.and_then(|f| f.get(n)) {
             return (m::Expr::Formula(n.to_string()), Some(ty.clone()));
@@ -144,9 +186,10 @@ impl<'a> Checker<'a> {
             }
         }
         let scales: Vec<(String, u32)> = self
+            .syms
             .scales
             .iter()
-            .filter_map(|(s, steps)| steps.iter().position(|x| x == n).map(|i| (s.clone(), i as u32)))
+            .filter_map(|s| s.steps.iter().position(|x| x == n).map(|i| (s.name.clone(), i as u32)))
             .collect();
         if let Some((scale, index)) = scales.first() {
             return (
@@ -163,7 +206,7 @@ impl<'a> Checker<'a> {
             return (m::Expr::Const(m::Value::Name { ty: ty.clone(), name: m::Name::new(n) }), Some(ty));
         }
         if let Some(Type::Stat) = expected {
-            if self.stats.iter().any(|(s, _)| s == n) {
+            if self.syms.stat(n).is_some() {
                 return (m::Expr::Const(m::Value::Name { ty: Type::Stat, name: m::Name::new(n) }), Some(Type::Stat));
             }
         }
@@ -175,12 +218,11 @@ impl<'a> Checker<'a> {
         }
         // Otherwise suggest from everything this scope could mean.
         let mut candidates: Vec<String> = scope.params.iter().map(|(p, _)| p.clone()).collect();
-        if scope.units {
-            candidates.extend(m::UnitRef::ALL.iter().map(|(n, _)| n.to_string()));
-            candidates.push("distance".into());
-        }
-        if scope.combat {
-            candidates.push("triangle".into());
+        candidates.extend(m::UnitRef::ALL.iter().filter(|(_, u)| holds.units.contains(u)).map(|(n, _)| n.to_string()));
+        for (name, has) in [("distance", holds.distance), ("triangle", holds.triangle), ("dealt", holds.dealt)] {
+            if has {
+                candidates.push(name.into());
+            }
         }
         if let Some(f) = scope.formulas {
             // In a fixed order (the formulas are hashed): of two as near, the same is suggested on every run.
@@ -189,9 +231,14 @@ impl<'a> Checker<'a> {
             candidates.extend(formulas);
         }
         let is_attr = self.attribute_type(n).is_some();
-        let help = if is_attr && scope.units {
-            format!("`{n}` is a stat of a unit: write `self.{n}`, `foe.{n}`, `attacker.{n}` or `defender.{n}`")
-        } else if scope.formulas.is_some() && crate::check::is_required_formula(n) {
+        let help = if is_attr {
+            let units: Vec<String> = m::UnitRef::ALL
+                .iter()
+                .filter(|(u, r)| holds.units.contains(r) && *u != "user")
+                .map(|(u, _)| format!("`{u}.{n}`"))
+                .collect();
+            format!("`{n}` is a stat of a unit: write {}", join_or(&units))
+        } else if scope.formulas.is_some() && crate::env::is_required_formula(n) {
             format!("`{n}` is a formula defined below this one; formulas may only use those above them")
         } else {
             match did_you_mean(n, candidates.iter().map(String::as_str)) {
@@ -356,12 +403,35 @@ impl<'a> Checker<'a> {
         }
         match field.value.as_str() {
             "promoted" => return (m::Expr::Promoted(unit), Some(Type::Bool)),
+            "activated" if !scope.holds().activated => {
+                return self.not_here(field.span, "whether a unit has activated", Kind::Activated, scope)
+            }
             "activated" => return (m::Expr::Activated(unit), Some(Type::Bool)),
             "terrain_defense" => return (m::Expr::TerrainDefense(unit), Some(Type::Int)),
             _ => {}
         }
         if let Some((_, Type::StatMod)) = scope.params.iter().find(|(n, _)| *n == field.value) {
-            return (m::Expr::AttributeOfParam { unit, param: field.value.to_string() }, None);
+            // The stat a StatMod argument names: any of the ruleset's stats, so a value of their
+            // one type (every stat of seed 000 is a Rating, of seed 001 a number).
+            let mut types = self.syms.stats.iter().map(|a| a.ty.clone());
+            let first = types.next();
+            return match first {
+                Some(ty) if types.all(|t| t == ty) => {
+                    (m::Expr::AttributeOfParam { unit, param: field.value.to_string() }, Some(ty))
+                }
+                _ => {
+                    self.error(
+                        Diagnostic::error(
+                            TYPE_MISMATCH,
+                            field.span,
+                            format!("the stat `{}` names may be of any of the ruleset's types", field.value),
+                        )
+                        .with_label("no one type")
+                        .with_help("its stats are not all of one type: read a named stat (`self.str`) instead"),
+                    );
+                    error_expr()
+                }
+            };
         }
         match self.attribute_type(&field.value) {
             Some(ty) => (m::Expr::Attribute { unit, name: field.value.to_string() }, Some(ty)),
@@ -389,11 +459,12 @@ impl<'a> Checker<'a> {
         }
         let (_, ty) = self.expr(e, scope, None);
         if let Some(ty) = ty {
-            let help = if scope.units {
-                "fields are read from units: `self`, `foe`, `attacker`, `defender`, `target`"
-            } else {
-                "no units are in scope here: this expression is evaluated once, before any battle"
-            };
+            let here: Vec<String> = m::UnitRef::ALL
+                .iter()
+                .filter(|(n, u)| scope.holds().units.contains(u) && *n != "user")
+                .map(|(n, _)| format!("`{n}`"))
+                .collect();
+            let help = format!("fields are read from units: here {}", join_or(&here));
             self.error(
                 Diagnostic::error(TYPE_MISMATCH, e.span, format!("expected a unit, found {}", type_name(&ty))).with_help(help),
             );
@@ -409,8 +480,8 @@ impl<'a> Checker<'a> {
             );
             return error_expr();
         };
-        let Some((keys, value)) = self.tables.get(table.as_str()).cloned() else {
-            let mut names: Vec<String> = self.tables.keys().cloned().collect();
+        let Some(TableSym { keys, value }) = self.syms.tables.get(table.as_str()).cloned() else {
+            let mut names: Vec<String> = self.syms.tables.keys().cloned().collect();
             // In a fixed order (the table is hashed): the same help on every run.
             names.sort();
             let help = match did_you_mean(table, names.iter().map(String::as_str)) {
@@ -449,7 +520,7 @@ impl<'a> Checker<'a> {
     pub(crate) fn reads_a_roll(&self, e: &m::Expr) -> bool {
         match e {
             m::Expr::Roll { .. } | m::Expr::RollFresh { .. } | m::Expr::RollValue { .. } => true,
-            m::Expr::Formula(name) => self.rolling_formulas.contains(name),
+            m::Expr::Formula(name) => self.notes.rolling_formulas.contains(name),
             m::Expr::Unary { expr, .. } => self.reads_a_roll(expr),
             m::Expr::Binary { lhs, rhs, .. } => self.reads_a_roll(lhs) || self.reads_a_roll(rhs),
             m::Expr::Lookup { args, .. } | m::Expr::Call { args, .. } | m::Expr::Has { args, .. } => {
@@ -459,125 +530,6 @@ impl<'a> Checker<'a> {
                 self.reads_a_roll(condition) || self.reads_a_roll(then) || self.reads_a_roll(otherwise)
             }
             _ => false,
-        }
-    }
-
-    /// `roll(x)` of a `Dice` value: a stat (`roll(defender.absorption)`), a parameter, a constant.
-    fn roll_value(&mut self, die: &ast::Expr, target: bool, scope: &Scope) -> Typed {
-        const HELP: &str = "write `roll(hit)` for a die of the ruleset, `roll(hit, defender)` for the struck unit's own roll of it, or dice such as `roll(2d6)`";
-        let (x, ty) = self.expr(die, scope, Some(&Type::Dice));
-        let Some(ty) = ty else { return error_expr() };
-        if ty != Type::Dice {
-            self.error(
-                Diagnostic::error(TYPE_MISMATCH, die.span, format!("`roll` takes dice, and this is {}", type_name(&ty)))
-                    .with_label("not dice")
-                    .with_help(HELP),
-            );
-            return error_expr();
-        }
-        if target {
-            self.error(
-                Diagnostic::error(TYPE_MISMATCH, die.span, "a `Dice` value is nobody's own roll")
-                    .with_label("an independent draw of its own")
-                    .with_help("name whose dice they are instead: `roll(defender.absorption)`"),
-            );
-            return error_expr();
-        }
-        if !scope.combat && !scope.dice_values {
-            self.error(
-                Diagnostic::error(EFFECT_CONTEXT, die.span, "a `Dice` value is rolled only in a strike")
-                    .with_label("no strike here")
-                    .with_help("roll `Dice` stats and parameters in the combat formulas or a resource's value; elsewhere roll a die of the ruleset or dice written in place"),
-            );
-            return error_expr();
-        }
-        if self.reads_a_roll(&x) {
-            self.error(
-                Diagnostic::error(TYPE_MISMATCH, die.span, "which dice to roll depends on another roll")
-                    .with_label("reads a roll")
-                    .with_help("choose the dice without rolling: `roll(if attacker.hp < 10 then 2d6 else d6)`"),
-            );
-            return error_expr();
-        }
-        (m::Expr::RollValue { dice: Box::new(x) }, Some(Type::Int))
-    }
-
-    /// `roll(NAME)`, `roll(NAME, defender)` (the struck unit's own draw: an opposed roll) and
-    /// `roll(2d6 + 1)` (dice written in place: an independent draw of their own).
-    fn roll(&mut self, args: &[ast::Expr], e: &ast::Expr, scope: &Scope) -> Typed {
-        const HELP: &str = "write `roll(hit)` for a die of the ruleset, `roll(hit, defender)` for the struck unit's own roll of it, or dice such as `roll(2d6)`";
-        let (die, side) = match args {
-            [die] => (die, None),
-            [die, side] => (die, Some(side)),
-            _ => {
-                self.error(
-                    Diagnostic::error(TYPE_MISMATCH, e.span, "`roll` takes dice and, optionally, whose roll it is")
-                        .with_help(HELP),
-                );
-                return error_expr();
-            }
-        };
-        if !scope.rolls {
-            self.error(
-                Diagnostic::error(EFFECT_CONTEXT, e.span, "nothing is rolled here")
-                    .with_label("worked out without dice")
-                    .with_help("a strike modifier (`when` at the top of a tag) and exchange triggers (`on hit`, `on crit`, `on miss`, `on attacked`) have no dice of their own; roll in the combat formulas (`critical = roll(hit) <= 10`) or in a battle event (`on end_of_turn { when roll(d10) <= 5 { ... } }`)"),
-            );
-            return error_expr();
-        }
-        let target = match side.map(|s| (&s.kind, s.span)) {
-            None => false,
-            Some((ExprKind::Name(who), span)) if who == "attacker" || who == "defender" => {
-                if !scope.combat {
-                    self.error(
-                        Diagnostic::error(EFFECT_CONTEXT, span, format!("there is no `{who}` here"))
-                            .with_label("an opposed roll needs a strike")
-                            .with_help("`roll(NAME, defender)` is read in combat formulas; elsewhere write `roll(NAME)`"),
-                    );
-                    return error_expr();
-                }
-                who == "defender"
-            }
-            Some((_, span)) => {
-                self.error(
-                    Diagnostic::error(TYPE_MISMATCH, span, "whose roll: `attacker` or `defender`")
-                        .with_label("not a side of the strike")
-                        .with_help("the striking unit rolls by default; `roll(acc, defender)` is the struck unit's own roll"),
-                );
-                return error_expr();
-            }
-        };
-        if let ExprKind::Name(name) = &die.kind {
-            if self.dice.contains_key(name.as_str()) {
-                // A named die is one draw per strike (per side) in combat, and one draw per event
-                // (per unit) outside it: every `roll(NAME)` of that strike or event reads it.
-                return (m::Expr::Roll { die: name.to_string(), target }, Some(Type::Int));
-            }
-            let mut names: Vec<String> = self.dice.keys().cloned().collect();
-            names.sort();
-            let help = match did_you_mean(name, names.iter().map(String::as_str)) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None => {
-                    "roll a die of the ruleset (`dice hit d100`) or dice written in place, such as `d10` or `2d6`".to_string()
-                }
-            };
-            self.error(Diagnostic::error(UNKNOWN_TABLE, die.span, format!("unknown die `{name}`")).with_help(help));
-            return error_expr();
-        }
-        let Some((terms, constant)) = crate::dice::written_dice(die) else {
-            return self.roll_value(die, target, scope);
-        };
-        if target {
-            self.error(
-                Diagnostic::error(TYPE_MISMATCH, die.span, "dice written in place are nobody's roll")
-                    .with_label("an independent draw of its own")
-                    .with_help("declare the die (`dice acc d20`) and write `roll(acc, defender)` for an opposed roll"),
-            );
-            return error_expr();
-        }
-        match self.dice_shape(&terms, constant, die.span) {
-            Some(shape) => (m::Expr::RollFresh { shape }, Some(Type::Int)),
-            None => error_expr(),
         }
     }
 
@@ -656,8 +608,8 @@ impl<'a> Checker<'a> {
                 return error_expr();
             }
         }
-        let Some(sig) = self.tags.get(tag.name.value.as_str()).cloned() else {
-            let names = self.tags.order.clone();
+        let Some(sig) = self.syms.tags.get(tag.name.value.as_str()).cloned() else {
+            let names = self.syms.tags.order.clone();
             self.unknown_in::<()>(UNKNOWN_TAG, "tag", &tag.name, names, None);
             return error_expr();
         };
@@ -666,7 +618,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Arguments of a tag used inside an effect (`grant`, `has`): expressions, which may use parameters.
-    fn tag_args(&mut self, tag: &ast::TagRef, sig: &crate::check::TagSig, scope: &Scope) -> Option<Vec<m::Expr>> {
+    fn tag_args(&mut self, tag: &ast::TagRef, sig: &crate::env::TagSig, scope: &Scope) -> Option<Vec<m::Expr>> {
         if !self.arg_count_ok(tag, sig) {
             return None;
         }
@@ -698,6 +650,20 @@ impl<'a> Checker<'a> {
             out.push(x);
         }
         Some(out)
+    }
+}
+
+/// The unit a name means (`self`, `user`, `foe`...), wherever it is written.
+pub(crate) fn unit_named(name: &str) -> Option<m::UnitRef> {
+    m::UnitRef::ALL.iter().find(|(n, _)| *n == name).map(|(_, u)| *u)
+}
+
+/// `a`, `a or b`, `a, b or c`.
+pub(crate) fn join_or(items: &[String]) -> String {
+    match items {
+        [] => "nowhere".to_string(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
     }
 }
 

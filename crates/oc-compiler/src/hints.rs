@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use oc_syntax::ast;
 
-use crate::check::{Checker, TagSig};
+use crate::env::{Checker, TagSig};
 
 /// A tag argument as written, for the simple forms tag arguments take (`5`, `Armored`, `res+1`).
 fn written(e: &ast::Expr) -> Option<String> {
@@ -26,7 +26,7 @@ impl Checker<'_> {
     /// How to write a use of the tag: a use with the right number of arguments from a class or
     /// item (and which), else one made of an example per parameter.
     pub(crate) fn tag_usage_example(&mut self, tag: &str, sig: &TagSig) -> (String, Option<String>) {
-        let examples = self.examples.get_or_insert_with(|| {
+        let examples = self.notes.examples.get_or_insert_with(|| {
             // Every written use once, the first of each tag and argument count kept: classes,
             // then items, in source order. A definition held as text is parsed again here
             // (quietly: its syntax is reported once, where it is lowered).
@@ -42,13 +42,13 @@ impl Checker<'_> {
                     }
                 }
             };
-            for name in &self.classes.order {
-                if let Some(c) = self.classes.get(name).and_then(|i| self.class_defs.get(i)).and_then(|h| h.reread()) {
+            for name in &self.syms.classes.order {
+                if let Some(c) = self.syms.classes.get(name).and_then(|i| self.class_defs.get(i)).and_then(|h| h.reread()) {
                     note(name, &c.tags);
                 }
             }
-            for name in &self.items.order {
-                if let Some(i) = self.items.get(name).and_then(|i| self.item_defs.get(i)).and_then(|h| h.reread()) {
+            for name in &self.syms.items.order {
+                if let Some(i) = self.syms.items.get(name).and_then(|i| self.item_defs.get(i)).and_then(|h| h.reread()) {
                     note(name, &i.tags);
                 }
             }

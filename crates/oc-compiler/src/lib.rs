@@ -12,8 +12,11 @@ mod check;
 pub mod codes;
 mod context;
 mod dice;
+mod elsewhere;
+mod env;
 mod expr;
 mod fog;
+mod held;
 mod hints;
 mod paths;
 mod read;
@@ -83,6 +86,13 @@ pub trait Host {
     /// have meant. Empty when the host cannot list them.
     fn candidates(&self) -> Vec<String> {
         Vec::new()
+    }
+    /// For a path that climbs `climbs` folders above the project root: the root's name as the
+    /// user knows it (`campaign/`) and a help line on moving the root (where an `oc.toml` would
+    /// hold both). `None` when the host has no folders.
+    fn root_note(&self, climbs: usize) -> Option<(String, String)> {
+        let _ = climbs;
+        None
     }
 }
 
@@ -287,6 +297,13 @@ impl Workspace {
     /// the one a compilation that parsed everything up front gives. Smaller files' trees are
     /// parsed once and kept.
     pub fn compile_ids(&mut self, host: &mut dyn Host, roots: &[FileId]) -> Compilation {
+        let mut compilation = self.compile_rounds(host, roots);
+        elsewhere::point(self, host, &mut compilation);
+        compilation
+    }
+
+    /// [`Workspace::compile_ids`] before unknown names are pointed at the files defining them.
+    fn compile_rounds(&mut self, host: &mut dyn Host, roots: &[FileId]) -> Compilation {
         let known = self.files.len();
         // Each round parses up front the pieces the rounds before misread (each adds some, so
         // this ends); past a few rounds, every piece.
@@ -374,6 +391,7 @@ impl Workspace {
             let importers: HashMap<FileId, String> =
                 scenario_defs.iter().filter_map(|s| self.file(s.span.file).map(|f| (s.span.file, f.path.clone()))).collect();
             let mut maps = Vec::new();
+            let checked_from = diagnostics.len();
             scenario::check_maps(
                 &mut lowered,
                 &partial,
@@ -385,8 +403,21 @@ impl Workspace {
                 },
                 &mut diagnostics,
             );
+            // A map outside the project: name the root and say where an `oc.toml` would hold both.
+            for d in diagnostics.iter_mut().skip(checked_from) {
+                let Some(map) = d.message.strip_prefix("the map `").and_then(|m| m.strip_suffix("` is outside the project"))
+                else {
+                    continue;
+                };
+                let importer = importers.get(&d.span.file).map_or("", String::as_str);
+                if let Some((root, help)) = host.root_note(paths::climbs(importer, map)) {
+                    d.message = format!("the map `{map}` is outside the project `{root}`");
+                    d.help = help;
+                }
+            }
             files.extend(maps);
             partial.armies = scenario::check_armies(&army_defs, &partial, &lowered, &mut diagnostics);
+            scenario::check_rout_targets(&scenario_defs, &partial.armies, &mut diagnostics);
             partial.scenarios = lowered.into_iter().map(|l| l.model).collect();
         }
         // A name whose definition could not be read is not also "unknown" where it is used:
@@ -418,14 +449,19 @@ impl Workspace {
             let target = match paths::resolve(&importer, &import.path.value) {
                 Ok(p) => p,
                 Err(reason) => {
+                    let note = host.root_note(paths::climbs(&importer, &import.path.value));
+                    let project = note.as_ref().map_or(String::new(), |(root, _)| format!(" `{root}`"));
                     diagnostics.push(
                         Diagnostic::error(
                             codes::IMPORT_OUTSIDE_ROOT,
                             import.path.span,
-                            format!("`{}` is outside the project", import.path.value),
+                            format!("`{}` is outside the project{project}", import.path.value),
                         )
                         .with_label(reason)
-                        .with_help("imports are relative to the importing file and stay inside the project root"),
+                        .with_help(note.map_or_else(
+                            || "imports are relative to the importing file and stay inside the project root".to_string(),
+                            |(_, help)| help,
+                        )),
                     );
                     continue;
                 }
@@ -505,6 +541,16 @@ impl Workspace {
     /// Suggests a file the host says the project has (else one read so far), in a fixed order,
     /// so the same tree always gets the same help whatever was read before.
     fn similar_path_help(&self, host: &dyn Host, target: &str) -> String {
+        // `import "std:ratngs"`: the built-in rulesets are the standard library's top files.
+        if let Some(name) = target.strip_prefix(stdlib::PREFIX).and_then(|n| n.strip_suffix(".oc")) {
+            let builtin: Vec<&str> =
+                stdlib::FILES.iter().filter_map(|(p, _)| p.strip_suffix(".oc")).filter(|p| !p.contains('/')).collect();
+            let all = builtin.iter().map(|b| format!("`std:{b}`")).collect::<Vec<_>>().join(", ");
+            return match oc_diag::did_you_mean(name, builtin.iter().copied()) {
+                Some(s) => format!("did you mean `std:{s}`? the standard library's rulesets are {all}"),
+                None => format!("the standard library's rulesets are {all}"),
+            };
+        }
         let mut names: Vec<String> = host.candidates();
         if names.is_empty() {
             names = self.by_path.keys().filter(|p| !p.starts_with(stdlib::PREFIX)).cloned().collect();

@@ -1,6 +1,22 @@
 //! Logical paths: `/`-separated, relative to the project root, never climbing above it.
 
 /// Resolves `import` (as written in `importer`) to a logical path, or says why it is refused.
+/// How many folders above the project root `import`, written in the file at `importer`, climbs
+/// (0 when it stays inside).
+pub fn climbs(importer: &str, import: &str) -> usize {
+    let mut depth = importer.split('/').count().saturating_sub(1) as i64;
+    let mut lowest = depth;
+    for piece in import.split(['/', '\\']) {
+        match piece {
+            "" | "." => {}
+            ".." => depth -= 1,
+            _ => depth += 1,
+        }
+        lowest = lowest.min(depth);
+    }
+    usize::try_from(-lowest).unwrap_or(0)
+}
+
 pub fn resolve(importer: &str, import: &str) -> Result<String, String> {
     // `import "std:v06"` names a built-in ruleset of the standard library.
     if let Some(name) = import.strip_prefix("std:") {

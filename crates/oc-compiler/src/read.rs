@@ -13,7 +13,7 @@
 use oc_diag::{Diagnostic, FileId, Spanned};
 use oc_syntax::ast;
 
-use crate::check::{Held, Unparsed};
+use crate::held::{Held, Unparsed};
 
 #[derive(Debug)]
 pub(crate) enum Piece {

@@ -225,6 +225,19 @@ fn lower_side(side: &ast::SideDef, id: m::SideId, rules: &m::Rules, diags: &mut 
             Some(d) => count(d, "denominator", diags),
             None => 1,
         };
+        // A fraction of the army above 1: `at_most 4/3` limits nothing, `at_least 4/3` cannot be met.
+        if let Some(d) = l.den.as_ref().filter(|d| d.value >= 1 && l.num.value > d.value) {
+            let (what, means) = if l.at_least { ("at_least", "no army can meet it") } else { ("at_most", "it limits nothing") };
+            diags.push(
+                Diagnostic::error(
+                    NUMBER_RANGE,
+                    l.num.span.to(d.span),
+                    format!("{what} {}/{} of the army: {means}", l.num.value, d.value),
+                )
+                .with_label("a fraction of the army is at most 1")
+                .with_help(format!("write a fraction of at most 1, such as `{}/{}`", d.value, l.num.value)),
+            );
+        }
         let measure = match (&l.selector, l.points) {
             (ast::Selector::Each(_), _) => m::Measure::EachPoints,
             (_, true) => m::Measure::Points,
@@ -449,7 +462,14 @@ pub(crate) fn check_maps(
                 }
             }
         }
-        let foot = oc_atlas::path::costs(&map, rules, "Foot");
+        // How the rules' units move where no unit is named (`Rules::reference_mover`); every
+        // tile counts as open for rules without movement types.
+        let reference = oc_atlas::path::reference(&map, rules);
+        let points = reference.as_ref().map_or(oc_atlas::path::UNBOUNDED, |(_, _, p)| *p);
+        let foot: Vec<Option<u32>> = match &reference {
+            Some((_, costs, _)) => costs.clone(),
+            None => vec![Some(1); map.tiles().count()],
+        };
         for c in &l.ast.chests {
             let t = oc_atlas::Tile { x: c.at.0.value, y: c.at.1.value };
             let standable = map.index(t).and_then(|i| foot.get(i).copied().flatten()).is_some();
@@ -467,7 +487,10 @@ pub(crate) fn check_maps(
                     )
                     .with_label(why)
                     .with_secondary(map.name_span, "the map is defined here")
-                    .with_help("put the chest on a tile of the map that Foot units can enter"),
+                    .with_help(format!(
+                        "put the chest on a tile of the map that {} units can enter",
+                        reference.as_ref().map_or("the", |(m, ..)| m.movement_type.as_str())
+                    )),
                 );
             }
         }
@@ -524,7 +547,7 @@ pub(crate) fn check_maps(
             }
             // Can the side win?
             let sources: Vec<oc_atlas::Tile> = tiles.iter().copied().collect();
-            let reach = oc_atlas::path::rounds(&map, &foot, &sources, oc_atlas::path::MOVEMENT);
+            let reach = oc_atlas::path::rounds(&map, &foot, &sources, points);
             let problem = match &rules_side.win {
                 None if s.on_time_limit != m::Outcome::Win(id) || s.rounds.is_none() => Some(format!(
                     "the {} has no `win` and {}",
@@ -536,7 +559,7 @@ pub(crate) fn check_maps(
                     }
                 )),
                 None => None,
-                Some(c) => cannot_win(c, id, s, rules, &map, &reach),
+                Some(c) => cannot_win(c, id, s, rules, &map, (&reach, &sources)),
             };
             if let Some(why) = problem {
                 let span = side_ast.wins.first().map_or(side_ast.side.span, ast::Cond::span);
@@ -550,6 +573,66 @@ pub(crate) fn check_maps(
     }
 }
 
+/// `win rout "Name"` names a unit of the other side: where this compilation has armies for that
+/// side and none of them has a unit by the name, the side cannot win by it (an error, with the
+/// nearest name); where it has none, a warning (the armies may be written elsewhere).
+pub(crate) fn check_rout_targets(defs: &[ast::ScenarioDef], armies: &[m::Army], diags: &mut Vec<Diagnostic>) {
+    fn named(c: &ast::Cond, out: &mut Vec<Spanned<String>>) {
+        match c {
+            ast::Cond::RoutUnit(u) => out.push(u.clone()),
+            ast::Cond::And(a, b) | ast::Cond::Or(a, b) => {
+                named(a, out);
+                named(b, out);
+            }
+            ast::Cond::Not(a, _) => named(a, out),
+            _ => {}
+        }
+    }
+    for def in defs {
+        for side in &def.sides {
+            let id = side_of(&side.side.value);
+            let mut units = Vec::new();
+            for c in &side.wins {
+                named(c, &mut units);
+            }
+            let enemy: Vec<&m::Army> =
+                armies.iter().filter(|a| a.scenario == def.name.value.as_ref() as &str && a.side == id.other()).collect();
+            let names: Vec<&str> = enemy.iter().flat_map(|a| a.units.iter().map(|u| u.name.as_str())).collect();
+            for unit in units.iter().filter(|u| !names.contains(&u.value.as_str())) {
+                let d = if enemy.is_empty() {
+                    Diagnostic::warning(
+                        UNWINNABLE,
+                        unit.span,
+                        format!("no army of the {} here has a unit named `{}`", id.other().word(), unit.value),
+                    )
+                    .with_help(format!(
+                        "`rout \"NAME\"` names a unit of a {} army; write the army, or name one of its units",
+                        id.other().word()
+                    ))
+                } else {
+                    let mut d = Diagnostic::error(
+                        UNWINNABLE,
+                        unit.span,
+                        format!(
+                            "the {} cannot win by routing `{}`: no {} army has a unit by that name",
+                            id.word(),
+                            unit.value,
+                            id.other().word()
+                        ),
+                    )
+                    .with_label("no such unit");
+                    d = match oc_diag::did_you_mean(&unit.value, names.iter().copied()) {
+                        Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                        None => d.with_help(format!("the {} armies' units are {}", id.other().word(), names.join(", "))),
+                    };
+                    d
+                };
+                diags.push(d);
+            }
+        }
+    }
+}
+
 /// Why a side can never meet `c`, or `None` if it might.
 fn cannot_win(
     c: &m::Condition,
@@ -557,16 +640,17 @@ fn cannot_win(
     s: &m::Scenario,
     rules: &m::Rules,
     map: &oc_atlas::Map,
-    reach: &[Option<u32>],
+    reach: (&[Option<u32>], &[oc_atlas::Tile]),
 ) -> Option<String> {
     let rules_side = s.side(side);
+    let (reach_of, sources) = reach;
+    let allowed = |class: &m::Class| {
+        (rules_side.allowed_classes.is_empty() || rules_side.allowed_classes.iter().any(|n| *n == class.name))
+            && !rules_side.banned_classes.iter().any(|n| *n == class.name)
+    };
     let needs_tag = |verb: m::Verb, what: &str| -> Option<String> {
         let enabling = tags_enabling(rules, verb);
         let granted = rules_side.grants.iter().any(|(t, n)| *n > 0 && enabling.contains(t));
-        let allowed = |class: &m::Class| {
-            (rules_side.allowed_classes.is_empty() || rules_side.allowed_classes.iter().any(|n| *n == class.name))
-                && !rules_side.banned_classes.iter().any(|n| *n == class.name)
-        };
         let class_has =
             rules.classes.iter().filter(|c| allowed(c)).any(|c| c.tags.iter().any(|t| enabling.contains(t.tag.as_str())));
         let item_has = rules.items.iter().any(|i| i.tags.iter().any(|t| enabling.contains(t.tag.as_str())));
@@ -579,14 +663,49 @@ fn cannot_win(
             )
         })
     };
+    let mover = rules.reference_mover();
+    let kind = mover.as_ref().map_or("no", |m| m.movement_type.as_str());
     let too_far = |region: &str| -> Option<String> {
-        let limit = s.rounds?;
         let r = map.region(region)?;
-        let best = r.tiles.iter().filter_map(|(t, _)| map.index(*t).and_then(|i| reach.get(i).copied().flatten())).min();
+        let best = r.tiles.iter().filter_map(|(t, _)| map.index(*t).and_then(|i| reach_of.get(i).copied().flatten())).min();
         match best {
-            None => Some(format!("no Foot unit can reach `{region}` from `{}`", rules_side.zone)),
-            Some(n) if n > limit => {
-                Some(format!("Foot units need {n} rounds to reach `{region}`, and the time limit is {limit}"))
+            None => {
+                // Only a door or a wall in the way: name it; a wall any unit strikes down, a
+                // door only a unit with what opens it.
+                let targets: Vec<oc_atlas::Tile> = r.tiles.iter().map(|(t, _)| *t).collect();
+                let blockers = oc_atlas::blockers::blockers(map, rules, sources, &targets);
+                if blockers.is_empty() {
+                    return Some(format!("no {kind} unit can reach `{region}` from `{}`", rules_side.zone));
+                }
+                let closed: Vec<&oc_atlas::blockers::Blocker> = blockers.iter().filter(|b| b.is_door()).collect();
+                if closed.len() < blockers.len() {
+                    return None;
+                }
+                let openers: BTreeSet<String> = closed.iter().flat_map(|b| b.opened_by.iter().cloned()).collect();
+                let item_allowed = |name: &str| {
+                    (rules_side.allowed_items.is_empty() || rules_side.allowed_items.iter().any(|n| n == name))
+                        && !rules_side.banned_items.iter().any(|n| n == name)
+                };
+                let can_open = openers.iter().any(|o| {
+                    rules.items.iter().any(|i| i.name.as_str() == o && item_allowed(o))
+                        || rules_side.grants.iter().any(|(t, n)| *n > 0 && t == o)
+                        || rules.classes.iter().filter(|c| allowed(c)).any(|c| c.tags.iter().any(|t| t.tag.as_str() == o))
+                });
+                let names: Vec<String> = closed.iter().map(|b| b.name()).collect();
+                (!can_open).then(|| {
+                    format!(
+                        "{kind} units reach `{region}` from `{}` only through {}, which opens with {}, and the {} is granted none and no allowed class has it",
+                        rules_side.zone,
+                        names.join(" or "),
+                        openers.iter().cloned().collect::<Vec<_>>().join(" or "),
+                        side.word()
+                    )
+                })
+            }
+            // In rounds only where the rules give a unit its movement.
+            Some(n) if s.rounds.is_some_and(|limit| n > limit) && mover.as_ref().is_some_and(|m| m.movement.is_some()) => {
+                let limit = s.rounds.unwrap_or_default();
+                Some(format!("{kind} units need {n} rounds to reach `{region}`, and the time limit is {limit}"))
             }
             _ => None,
         }

@@ -39,6 +39,19 @@ pub const RULESETS: &[(&str, &str)] = &[
     ("skirmish", "<std>/skirmish.oc"),
 ];
 
+/// The built-in ruleset a project without one of its own uses: the first of [`RULESETS`].
+pub const DEFAULT: &str = "officers_chess";
+
+/// Short names users may give a built-in ruleset: (alias, ruleset).
+const ALIASES: &[(&str, &str)] = &[("ratings", "officers_chess"), ("v06", "officers_chess_v06")];
+
+/// The built-in ruleset a name means, by its name or a short alias (`ratings`, `v06`): its name
+/// and the file that imports all of it.
+pub fn builtin(name: &str) -> Option<(&'static str, &'static str)> {
+    let name = ALIASES.iter().find(|(alias, _)| *alias == name).map_or(name, |(_, n)| *n);
+    RULESETS.iter().find(|(n, _)| *n == name).copied()
+}
+
 /// A host with no files: the standard library is embedded and reads none.
 pub struct NoFiles;
 

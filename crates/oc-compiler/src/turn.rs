@@ -4,11 +4,12 @@
 use std::collections::HashMap;
 
 use oc_diag::{did_you_mean, Diagnostic, Span};
+use oc_model::conformance::Place;
 use oc_model::{self as m, Type};
 use oc_syntax::ast;
 
-use crate::check::Checker;
 use crate::codes::*;
+use crate::env::Checker;
 use crate::expr::Scope;
 
 /// The formulas a `turn` block may define, with their types.
@@ -35,7 +36,7 @@ impl Checker<'_> {
                 continue;
             }
             if self.dup_attr(attr_spans, &r.name) {
-                self.bases.push((r.name.value.to_string(), Type::Int));
+                self.syms.bases.push(crate::env::AttrSym { name: r.name.value.to_string(), ty: Type::Int });
             }
         }
     }
@@ -48,7 +49,7 @@ impl Checker<'_> {
             if r.ty.value != "Int" || bases.iter().any(|b| b.name == r.name.value) {
                 continue;
             }
-            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: true, dice_values: true };
+            let scope = Scope::new(Place::Resource, &[]);
             let (value, _) = self.expr(&r.value, &scope, Some(&Type::Int));
             let at = m::Event::from_name(&r.at.value).filter(|e| REFILL_EVENTS.contains(e));
             let Some(at) = at else {
@@ -95,10 +96,10 @@ impl Checker<'_> {
             false
         };
         let check_dice = |c: &mut Self, name: &ast::Ident| -> bool {
-            if c.dice.contains_key(name.value.as_str()) {
+            if c.syms.dice.contains_key(name.value.as_str()) {
                 return true;
             }
-            let mut names: Vec<String> = c.dice.keys().cloned().collect();
+            let mut names: Vec<String> = c.syms.dice.keys().cloned().collect();
             names.sort();
             let help = match did_you_mean(&name.value, names.iter().map(String::as_str)) {
                 Some(s) => format!("did you mean `{s}`?"),
@@ -174,16 +175,11 @@ impl Checker<'_> {
                 continue;
             }
             seen.insert(name.to_string(), f.name.span);
-            let scope = Scope { params: &params, units: true, combat: false, formulas: None, rolls: false, dice_values: false };
+            let scope = Scope::new(Place::Step, &params);
             let (expr, got) = self.expr(&f.value, &scope, Some(ty));
             if let Some(got) = got {
                 if got != *ty {
-                    self.mismatch(
-                        f.value.span,
-                        ty,
-                        &got,
-                        &format!("the engine reads `{name}` as {}", crate::check::type_name(ty)),
-                    );
+                    self.mismatch(f.value.span, ty, &got, &format!("the engine reads `{name}` as {}", crate::env::type_name(ty)));
                     continue;
                 }
             }
@@ -244,7 +240,7 @@ impl Checker<'_> {
                 }
                 costs.push((res.value.to_string(), n.value));
             }
-            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: false, dice_values: false };
+            let scope = Scope::new(Place::Strike, &[]);
             let mut requires = None;
             for e in &r.requires {
                 let (expr, ty) = self.expr(e, &scope, Some(&Type::Bool));

@@ -131,6 +131,14 @@ pub struct CodeInfo {
     pub explanation: &'static str,
 }
 
+impl CodeInfo {
+    /// A code no longer emitted (its title starts with "retired:"): kept listed so that it is
+    /// never reused, its explanation naming what replaced it.
+    pub fn retired(&self) -> bool {
+        self.title.starts_with("retired:")
+    }
+}
+
 /// Where each line of a text starts: the line of many offsets without reading the text from its
 /// start for each (what [`line_col`] does). Reports, the language server and the documentation
 /// site each place thousands of spans in one file.

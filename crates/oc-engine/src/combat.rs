@@ -8,23 +8,25 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use oc_model as m;
-use rand_chacha::rand_core::{RngCore, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 mod attrs;
 mod memo;
 mod outcomes;
+mod partition;
 mod phase;
 mod plain;
 mod play;
 mod react;
+pub(crate) mod strategy;
 
-pub(crate) use outcomes::FACTOR_ABOVE;
 pub(crate) use react::{compile as compile_reactions, ReactionIr};
 
+use crate::eval::{apply, target_attr};
+use crate::exec::{execute, Command, World};
 use crate::fx::{FastMap, Tally};
 use crate::ir::{Eff, V};
-use crate::unit::{apply, target_attr, Ctx, Unit};
+use crate::strike::Ctx;
+use crate::unit::{Shown, Unit};
 use crate::{Engine, EngineError, Loadout};
 use attrs::Attrs;
 
@@ -191,13 +193,6 @@ pub struct SideForecast {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Shown {
-    Int(i64),
-    Bool(bool),
-    Text(String),
-}
-
-#[derive(Clone, Debug, PartialEq)]
 pub struct Forecast {
     pub attacker: SideForecast,
     pub defender: SideForecast,
@@ -304,6 +299,8 @@ pub struct Exchange<'e> {
     choices: RefCell<FastMap<(State, usize), Option<u8>>>,
     /// A lone attack: no counter, no follow-up (a free attack from a threat zone).
     single: bool,
+    /// Whether each unit has activated this round ([`Exchange::activated`]).
+    activated: [bool; 2],
     /// Whether an evaluation since it was last cleared read the state's hit points or
     /// resources (`Ctx::reads`).
     reads: std::cell::Cell<bool>,
@@ -380,6 +377,7 @@ impl<'e> Exchange<'e> {
             policy: None,
             choices: RefCell::new(FastMap::default()),
             single: false,
+            activated: [false; 2],
             reads: std::cell::Cell::new(false),
             memos: Default::default(),
         }
@@ -410,7 +408,7 @@ impl<'e> Exchange<'e> {
             for (slot, cuts) in ir.strike_dice.iter().zip(&ir.strike_cuts) {
                 let die = self.die_of(*slot, &ctx, &mut cache);
                 let values = die.map_or(&[][..], |d| &d.dist.values[..]);
-                let classes = cuts.as_ref().zip(die).and_then(|(c, d)| crate::partition::classes(&ctx, &mut cache, c, d));
+                let classes = cuts.as_ref().zip(die).and_then(|(c, d)| partition::classes(&ctx, &mut cache, c, d));
                 let n = classes.map_or(values.len(), |c| c.len()).max(1) as u64;
                 faces = faces.saturating_mul(n);
             }
@@ -447,6 +445,14 @@ impl<'e> Exchange<'e> {
     /// A lone attack, with no counter and no follow-up (a free attack).
     pub fn single(mut self) -> Self {
         self.single = true;
+        self
+    }
+
+    /// Whether the attacker and the defender have had their activation this round, as
+    /// `activated` reads it: a battle's exchange says (a unit is activated once its activation
+    /// is over, so an attacker in the middle of its own is not); outside a battle neither has.
+    pub fn activated(mut self, activated: [bool; 2]) -> Self {
+        self.activated = activated;
         self
     }
 
@@ -576,13 +582,10 @@ impl<'e> Exchange<'e> {
         (next, laid)
     }
 
-    /// Runs a trigger's commands in an exchange (`on attacked`, `hit`, `crit`, `miss`): the
-    /// verbs the conformance table allows on exchange events.
+    /// Runs a trigger's commands in an exchange (`on attacked`, `hit`, `crit`, `miss`) through the
+    /// one executor (`exec`), on the strike's state: the verbs the conformance table allows on
+    /// exchange events.
     fn run_trigger(&self, ctx: &Ctx, effects: &[Eff], args: &[V], state: &mut State, laid: &mut Vec<Laid>, units: [&Unit; 2]) {
-        let side_of = |v: V| match v {
-            V::Side(s) => Some(usize::from(s).min(1)),
-            _ => None,
-        };
         for e in effects {
             match e {
                 Eff::When { condition, then } if ctx.eval(condition, args, &mut []).bool() => {
@@ -590,52 +593,10 @@ impl<'e> Exchange<'e> {
                 }
                 Eff::Command { verb, args: cargs } => {
                     let values: Vec<V> = cargs.iter().map(|a| ctx.eval(a, args, &mut [])).collect();
-                    let (Some(first), second) = (values.first().copied(), values.get(1).copied()) else { continue };
-                    let Some(side) = side_of(first) else { continue };
-                    match verb {
-                        m::Verb::Heal => {
-                            let amount = second.map_or(0, V::int).max(0);
-                            state.hp[side] = state.hp[side].saturating_add(amount).min(units[side].max_hp);
-                        }
-                        m::Verb::Damage => state.hp[side] = state.hp[side].saturating_sub(second.map_or(0, V::int).max(0)),
-                        m::Verb::Inflict => {
-                            if let Some(V::Name(status)) = second {
-                                if !state.statuses[side].contains(&status) {
-                                    state.statuses[side].push(status);
-                                    state.statuses[side].sort_unstable();
-                                    laid.push(Laid::Afflicted { side, status: self.engine.ir.name(status).to_string() });
-                                }
-                            }
-                        }
-                        m::Verb::Cure => {
-                            state.statuses[side].clear();
-                            laid.push(Laid::Cured { side });
-                        }
-                        // Debuffs last through the target's next turn, after this exchange: they
-                        // are reported for the battle to hold.
-                        m::Verb::Debuff => {
-                            if let Some(V::StatMod { attr, amount }) = second {
-                                if let Some((name, _)) = self.engine.ir.attrs.get(attr as usize) {
-                                    laid.push(Laid::Debuff { side, attr: name.clone(), shift: amount });
-                                }
-                            }
-                        }
-                        // Not on exchange events (`oc_model::conformance::VERBS`): the compiler
-                        // rejects them here and `Engine::new` refuses a model that has them.
-                        m::Verb::Reactivate
-                        | m::Verb::Relocate
-                        | m::Verb::Open
-                        | m::Verb::TakeChest
-                        | m::Verb::Raze
-                        | m::Verb::Seize
-                        | m::Verb::Escape
-                        | m::Verb::Reveal
-                        | m::Verb::Transform
-                        | m::Verb::Restrict
-                        | m::Verb::MustAttackWeakest
-                        | m::Verb::Shift
-                        | m::Verb::IgnoreItemTags
-                        | m::Verb::Attack => {}
+                    if let Some(command) = Command::decode(*verb, &values) {
+                        let mut world = StrikeWorld { engine: self.engine, state, laid, units };
+                        // A battle's verb is never on an exchange event (`Engine::new` refuses it).
+                        let _ = execute(&mut world, command);
                     }
                 }
                 _ => {}
@@ -704,6 +665,57 @@ impl<'e> Exchange<'e> {
     }
 }
 
+/// A strike's state as the verbs of its triggers change it: hit points (held at 0 once the
+/// triggers are over), statuses, and what is laid for a battle to hold after the exchange.
+struct StrikeWorld<'s, 'u> {
+    engine: &'s Engine,
+    state: &'s mut State,
+    laid: &'s mut Vec<Laid>,
+    units: [&'u Unit; 2],
+}
+
+impl World for StrikeWorld<'_, '_> {
+    fn present(&self, unit: usize) -> bool {
+        unit < 2
+    }
+    fn hp(&self, unit: usize) -> i64 {
+        self.state.hp.get(unit).copied().unwrap_or(0)
+    }
+    fn max_hp(&self, unit: usize) -> i64 {
+        self.units.get(unit).map_or(0, |u| u.max_hp)
+    }
+    fn set_hp(&mut self, unit: usize, hp: i64) {
+        if let Some(slot) = self.state.hp.get_mut(unit) {
+            *slot = hp;
+        }
+    }
+    fn inflict(&mut self, unit: usize, status: u32) -> bool {
+        let Some(held) = self.state.statuses.get_mut(unit) else { return false };
+        if held.contains(&status) {
+            return false;
+        }
+        held.push(status);
+        held.sort_unstable();
+        self.laid.push(Laid::Afflicted { side: unit, status: self.engine.ir.name(status).to_string() });
+        true
+    }
+    fn cure(&mut self, unit: usize) -> Vec<u32> {
+        let gone = self.state.statuses.get_mut(unit).map(std::mem::take).unwrap_or_default();
+        self.laid.push(Laid::Cured { side: unit });
+        gone
+    }
+    /// Debuffs last through the unit's next turn, after this exchange: laid for the battle to hold.
+    fn debuff(&mut self, unit: usize, attr: u16, shift: i64) -> bool {
+        match self.engine.ir.attrs.get(attr as usize) {
+            Some((name, _)) => {
+                self.laid.push(Laid::Debuff { side: unit, attr: name.clone(), shift });
+                true
+            }
+            None => false,
+        }
+    }
+}
+
 /// Hit points after the damage of a strike by `side` with outcome `o` (a backfire's to the
 /// striker), before any trigger and before they are held at 0.
 fn dealt(mut hp: [i64; 2], side: usize, o: Outcome) -> [i64; 2] {
@@ -714,21 +726,6 @@ fn dealt(mut hp: [i64; 2], side: usize, o: Outcome) -> [i64; 2] {
         }
     }
     hp
-}
-
-/// A uniform roll of a `faces`-sided die (rejection sampling: no modulo bias).
-pub fn roll_die(rng: &mut ChaCha8Rng, faces: u32) -> u32 {
-    let zone = u32::MAX - (u32::MAX % faces);
-    loop {
-        let x = rng.next_u32();
-        if x < zone {
-            return x % faces + 1;
-        }
-    }
-}
-
-pub fn rng(seed: u64) -> ChaCha8Rng {
-    ChaCha8Rng::seed_from_u64(seed)
 }
 
 fn apply_strike_effects(ctx: &Ctx, effects: &[Eff], args: &[V], out: &mut [Vec<V>; 2]) {
@@ -755,7 +752,7 @@ fn apply_strike_effects(ctx: &Ctx, effects: &[Eff], args: &[V], out: &mut [Vec<V
 }
 
 impl Engine {
-    /// The damage one strike deals to a destructible tile (a Wall, a Snag): the rules' `damage`
+    /// The damage one strike deals to a destructible tile (a wall, a snag): the rules' `damage`
     /// formula against a target with every attribute at its lowest (a wall has no defence and
     /// does not dodge).
     pub fn structure_damage(&self, attacker: &Loadout, distance: i64) -> Result<i64, EngineError> {
@@ -789,6 +786,7 @@ impl Engine {
             dealt: 0,
             distance,
             triangle: 0,
+            activated: [false; 2],
             solo: false,
             reads: None,
         };

@@ -2,9 +2,24 @@
 //! rules written before dice shapes existed draw exactly as they did (logs stay byte-identical).
 
 use oc_model::{DiceShape, DieTerm, Faces};
+use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::combat::roll_die;
+/// The generator of every die of a forecast's duel or a battle, from its seed.
+pub fn rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// A uniform roll of a `faces`-sided die (rejection sampling: no modulo bias).
+pub fn roll_die(rng: &mut ChaCha8Rng, faces: u32) -> u32 {
+    let zone = u32::MAX - (u32::MAX % faces);
+    loop {
+        let x = rng.next_u32();
+        if x < zone {
+            return x % faces + 1;
+        }
+    }
+}
 
 /// Past this many explosions of one die a roll stops (the exact forecast already cut the chain
 /// where the rest was at most 1e-12 likely; this only bounds a run of bad luck).

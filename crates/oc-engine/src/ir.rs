@@ -7,7 +7,9 @@ use oc_model as m;
 
 use crate::EngineError;
 
+pub(crate) mod cuts;
 mod formulas;
+mod lower;
 mod staged;
 
 /// A runtime value. `Copy`: names are interned.
@@ -213,8 +215,35 @@ pub enum Eff {
         verb: m::Verb,
         args: Vec<E>,
     },
-    /// Actions are not part of a combat exchange.
-    Action,
+    /// A special action the holder may take in a battle (not part of an exchange).
+    Action(std::sync::Arc<ActionIr>),
+}
+
+/// A special action: whom it targets, how far it reaches, what it requires and what it does.
+#[derive(Debug)]
+pub struct ActionIr {
+    pub target: m::ActionTarget,
+    pub min_range: Option<E>,
+    pub max_range: Option<E>,
+    pub requires: Vec<E>,
+    pub effects: Vec<Eff>,
+    /// The verb of its first command: what the action is known by.
+    pub verb: Option<m::Verb>,
+}
+
+/// A status's clear: at `event`, when `condition` holds (always without one).
+#[derive(Debug)]
+pub struct ClearIr {
+    pub event: m::Event,
+    pub condition: Option<E>,
+}
+
+/// A resource: the attribute holding a unit's amount, what it is set to and when.
+#[derive(Debug)]
+pub struct ResourceIr {
+    pub attr: u16,
+    pub value: E,
+    pub at: m::Event,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -234,6 +263,10 @@ pub struct DieSlot {
     pub shape: m::DiceShape,
     pub dist: m::Dist,
     pub dynamic: Option<E>,
+    /// A die the ruleset names (`dice hit d100`): read once per strike or battle event however
+    /// often it is written (`roll(hit)` twice is one draw). A die written in place (`roll(d10)`)
+    /// or a `Dice` value's is drawn at each reading in a battle.
+    pub named: bool,
     /// The running sums of the distribution's weights (`prefix[i]` the weight of the values
     /// before `i`), when the values ascend and every sum is a whole number below 2^53: then a
     /// run of values weighs `prefix[j] - prefix[i]`, exactly the sum added up one by one.
@@ -243,7 +276,7 @@ pub struct DieSlot {
 impl DieSlot {
     pub fn new(shape: m::DiceShape, dist: m::Dist, dynamic: Option<E>) -> DieSlot {
         let prefix = exact_prefix(&dist.values);
-        DieSlot { shape, dist, dynamic, prefix }
+        DieSlot { shape, dist, dynamic, prefix, named: false }
     }
 }
 
@@ -352,14 +385,13 @@ pub struct Ir {
     pub dice_formulas: Vec<u16>,
     /// For each of them (same order): the comparisons it is read through, when that is the only
     /// way the combat formulas read it (see `partition`).
-    pub strike_cuts: Vec<Option<Vec<crate::partition::Cut>>>,
+    pub strike_cuts: Vec<Option<Vec<cuts::Cut>>>,
     /// Where a strike's outcomes depend only on its dice and the values of some dice-free
     /// formulas (`Ir::outcome_inputs`): those formulas. Then two strikes with the same dice
     /// classes and the same values have the same outcomes (`combat::outcomes`' table).
     pub outcome_inputs: Option<Vec<u16>>,
-    /// Whether a formula reading both units is evaluated as staged for its striker
-    /// (`Unit::staged`); tests set `false` to check both ways agree.
-    pub staging: bool,
+    /// How exchanges are worked out (`Engine::with_strategy`): which fast paths are on.
+    pub strategy: crate::Strategy,
     /// By formula: whether a staged formula takes its staged expression in place of a reference
     /// to it (`Ir::stage`): one referred to by a single formula, not a combat role or an input
     /// of a strike's outcome (those are asked for by themselves, and kept once worked out).
@@ -382,6 +414,16 @@ pub struct Ir {
     pub state_attrs: Vec<bool>,
     /// Tag and status effects by interned name.
     pub effects: HashMap<u32, (Vec<String>, Vec<Eff>)>,
+    /// Each status's clears, by interned name.
+    pub clears: HashMap<u32, Vec<ClearIr>>,
+    /// Each item's `use` and modifiers (an accessory's `def += 2`), by its place in the rules.
+    pub item_uses: Vec<Vec<Eff>>,
+    /// The ruleset's resources, in their order.
+    pub resources: Vec<ResourceIr>,
+    /// What a step of an activation costs and whether it may be taken (`TurnRules`), reading
+    /// the step's parameters (`oc_model::STEP_PARAMS`, in that order).
+    pub step_cost: Option<E>,
+    pub step_allowed: Option<E>,
 }
 
 impl Ir {
@@ -443,7 +485,7 @@ impl Ir {
             strike_mask: 0,
             dice_formulas: Vec::new(),
             outcome_inputs: None,
-            staging: true,
+            strategy: crate::Strategy::FAST,
             inlined: Vec::new(),
             classes_follow_inputs: false,
             strike_den: 1.0,
@@ -454,6 +496,11 @@ impl Ir {
             hp_attr: 0,
             state_attrs: Vec::new(),
             effects: HashMap::new(),
+            clears: HashMap::new(),
+            item_uses: Vec::new(),
+            resources: Vec::new(),
+            step_cost: None,
+            step_allowed: None,
         };
         for name in rules
             .tags
@@ -511,6 +558,9 @@ impl Ir {
         }
         for d in &rs.dice {
             let slot = ir.new_die(&d.shape)?;
+            if let Some(die) = ir.dice.get_mut(slot as usize) {
+                die.named = true;
+            }
             ir.dice_ids.insert((d.name.clone(), false), slot);
         }
         for (i, f) in rs.combat.iter().enumerate() {
@@ -549,7 +599,7 @@ impl Ir {
         let mask = roots.iter().filter_map(|f| ir.formulas.get(*f as usize)).fold(0u64, |m, f| m | f.dice);
         ir.strike_dice = (0..ir.dice.len() as u8).filter(|i| mask & (1u64 << i) != 0).collect();
         ir.strike_mask = mask;
-        ir.strike_cuts = ir.strike_dice.iter().map(|s| crate::partition::cuts(&ir, &roots, *s)).collect();
+        ir.strike_cuts = ir.strike_dice.iter().map(|s| cuts::cuts(&ir, &roots, *s)).collect();
         ir.outcome_inputs = ir.outcome_inputs();
         ir.classes_follow_inputs = ir.classes_follow_inputs();
         ir.inlined = ir.inlined();
@@ -578,207 +628,30 @@ impl Ir {
             let effects = ir.effects_of(&s.effects, &[])?;
             let id = ir.intern(&s.name);
             ir.effects.insert(id, (Vec::new(), effects));
+            let clears = s
+                .clears
+                .iter()
+                .map(|c| Ok(ClearIr { event: c.event, condition: c.condition.as_ref().map(|e| ir.expr(e, &[])).transpose()? }))
+                .collect::<Result<_, EngineError>>()?;
+            ir.clears.insert(id, clears);
         }
+        ir.item_uses = rules.items.iter().map(|i| ir.effects_of(&i.uses, &[])).collect::<Result<_, _>>()?;
+        for r in &rs.resources {
+            let attr =
+                ir.attr_id(&r.name).ok_or_else(|| EngineError::model(format!("the resource {} has no attribute", r.name)))?;
+            let value = ir.expr(&r.value, &[])?;
+            ir.resources.push(ResourceIr { attr, value, at: r.at });
+        }
+        let step: Vec<String> = m::STEP_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
+        ir.step_cost = rs.turn.step_cost.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
+        ir.step_allowed = rs.turn.step_allowed.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         Ok(ir)
     }
+}
 
-    pub fn value(&mut self, v: &m::Value) -> Result<V, EngineError> {
-        Ok(match v {
-            m::Value::Int(n) => V::Int(*n),
-            m::Value::Bool(b) => V::Bool(*b),
-            m::Value::Str(s) => V::Name(self.intern(s)),
-            m::Value::Step { scale, index } => V::Step {
-                scale: self.scale_id(scale).ok_or_else(|| EngineError::model(format!("unknown scale {scale}")))?,
-                index: i64::from(*index),
-            },
-            m::Value::Name { name, .. } => V::Name(self.intern(name)),
-            m::Value::StatMod { stat, amount } => V::StatMod {
-                attr: self.attr_id(stat).ok_or_else(|| EngineError::model(format!("unknown stat {stat}")))?,
-                amount: *amount,
-            },
-            m::Value::Dice(shape) => V::Dice(self.intern_shape(shape)?),
-        })
-    }
-
-    /// The id of a dice constant, worked out once.
-    fn intern_shape(&mut self, shape: &m::DiceShape) -> Result<u32, EngineError> {
-        if let Some(id) = self.shape_ids.get(shape) {
-            return Ok(*id);
-        }
-        let dist = shape.distribution().map_err(|e| EngineError::model(format!("dice `{shape}`: {e}")))?;
-        let id = u32::try_from(self.shapes.len()).map_err(|_| EngineError::model("too many dice values"))?;
-        self.shapes.push(DieSlot::new(shape.clone(), dist, None));
-        self.shape_ids.insert(shape.clone(), id);
-        Ok(id)
-    }
-
-    pub fn shape_id(&self, shape: &m::DiceShape) -> Option<u32> {
-        self.shape_ids.get(shape).copied()
-    }
-
-    fn param(params: &[String], name: &str) -> Result<u16, EngineError> {
-        params
-            .iter()
-            .position(|p| p == name)
-            .map(|i| i as u16)
-            .ok_or_else(|| EngineError::model(format!("unknown parameter {name}")))
-    }
-
-    pub fn expr(&mut self, e: &m::Expr, params: &[String]) -> Result<E, EngineError> {
-        let b = |ir: &mut Ir, e: &m::Expr| -> Result<Box<E>, EngineError> { Ok(Box::new(ir.expr(e, params)?)) };
-        Ok(match e {
-            m::Expr::Const(v) => E::Const(self.value(v)?),
-            m::Expr::Unit(u) => E::Unit((*u).into()),
-            m::Expr::Param(p) => E::Param(Self::param(params, p)?),
-            m::Expr::Formula(f) => {
-                E::Formula(*self.formula_ids.get(f).ok_or_else(|| EngineError::model(format!("unknown formula {f}")))?)
-            }
-            m::Expr::Triangle => E::Triangle,
-            m::Expr::Distance => E::Distance,
-            m::Expr::Dealt => E::Dealt,
-            m::Expr::Attribute { unit, name } => E::Attr(
-                (*unit).into(),
-                self.attr_id(name).ok_or_else(|| EngineError::model(format!("unknown attribute {name}")))?,
-            ),
-            m::Expr::AttributeOfParam { unit, param } => E::AttrOfParam((*unit).into(), Self::param(params, param)?),
-            m::Expr::Weapon { unit, property } => {
-                let prop = match property.as_str() {
-                    "might" => WeaponProp::Might,
-                    "weight" => WeaponProp::Weight,
-                    "min_range" => WeaponProp::MinRange,
-                    "max_range" => WeaponProp::MaxRange,
-                    "magic" => WeaponProp::MagicDamage,
-                    "staff" => WeaponProp::Staff,
-                    other => return Err(EngineError::model(format!("unknown weapon property {other}"))),
-                };
-                E::Weapon((*unit).into(), prop)
-            }
-            m::Expr::Accessory { unit, .. } => E::AccessoryWeight((*unit).into()),
-            m::Expr::Promoted(u) => E::Promoted((*u).into()),
-            m::Expr::TerrainDefense(u) => E::TerrainDefense((*u).into()),
-            m::Expr::Activated(u) => E::Activated((*u).into()),
-            m::Expr::AmountOfParam(p) => E::Amount(Self::param(params, p)?),
-            m::Expr::Unary { op, expr } => match op {
-                m::UnaryOp::Neg => E::Neg(b(self, expr)?),
-                m::UnaryOp::Not => E::Not(b(self, expr)?),
-            },
-            m::Expr::Binary { op, lhs, rhs, .. } => {
-                let op = match op {
-                    m::BinaryOp::Or => Op::Or,
-                    m::BinaryOp::And => Op::And,
-                    m::BinaryOp::Eq => Op::Eq,
-                    m::BinaryOp::Ne => Op::Ne,
-                    m::BinaryOp::Lt => Op::Lt,
-                    m::BinaryOp::Le => Op::Le,
-                    m::BinaryOp::Gt => Op::Gt,
-                    m::BinaryOp::Ge => Op::Ge,
-                    m::BinaryOp::Add => Op::Add,
-                    m::BinaryOp::Sub => Op::Sub,
-                    m::BinaryOp::Mul => Op::Mul,
-                    m::BinaryOp::Div => Op::Div,
-                    m::BinaryOp::Rem => Op::Rem,
-                };
-                E::Bin(op, b(self, lhs)?, b(self, rhs)?)
-            }
-            m::Expr::Lookup { table, args } => E::Lookup(
-                *self.table_ids.get(table).ok_or_else(|| EngineError::model(format!("unknown table {table}")))?,
-                args.iter().map(|a| self.expr(a, params)).collect::<Result<_, _>>()?,
-            ),
-            m::Expr::Roll { die, target } => {
-                let key = (die.clone(), *target);
-                match self.dice_ids.get(&key) {
-                    Some(slot) => E::Roll(*slot),
-                    None => {
-                        // The struck unit's draw of a named die: a slot of its own, made on first use.
-                        let shape = self
-                            .dice_ids
-                            .get(&(die.clone(), false))
-                            .and_then(|s| self.dice.get(*s as usize))
-                            .map(|d| d.shape.clone())
-                            .filter(|_| *target)
-                            .ok_or_else(|| EngineError::model(format!("unknown die {die}")))?;
-                        let slot = self.new_die(&shape)?;
-                        self.dice_ids.insert(key, slot);
-                        E::Roll(slot)
-                    }
-                }
-            }
-            // Dice written in a formula are their own independent draw.
-            m::Expr::RollFresh { shape } => E::Roll(self.new_die(shape)?),
-            m::Expr::RollValue { dice } => {
-                let inner = self.expr(dice, params)?;
-                if self.dice_of(&inner) != 0 {
-                    return Err(EngineError::model("the dice to roll depend on a roll"));
-                }
-                let slot = self.new_slot(DieSlot::new(
-                    m::DiceShape { terms: Vec::new(), constant: 0 },
-                    m::Dist::constant(0),
-                    Some(inner.clone()),
-                ))?;
-                E::RollDyn(slot, Box::new(inner))
-            }
-            m::Expr::Call { function, args } => {
-                let mut a = args.iter().map(|x| self.expr(x, params).map(Box::new)).collect::<Result<Vec<_>, _>>()?.into_iter();
-                let mut next = || a.next().ok_or_else(|| EngineError::model("a function lacks arguments"));
-                match function {
-                    m::Function::Min => E::Min(next()?, next()?),
-                    m::Function::Max => E::Max(next()?, next()?),
-                    m::Function::Abs => E::Abs(next()?),
-                    m::Function::Clamp => E::Clamp(next()?, next()?, next()?),
-                }
-            }
-            m::Expr::Has { unit, tag, args } => {
-                let id = self.intern(tag);
-                E::Has((*unit).into(), id, args.iter().map(|a| self.expr(a, params)).collect::<Result<_, _>>()?)
-            }
-            m::Expr::HasParam { unit, param } => E::HasParam((*unit).into(), Self::param(params, param)?),
-            m::Expr::If { condition, then, otherwise } => E::If(b(self, condition)?, b(self, then)?, b(self, otherwise)?),
-        })
-    }
-
-    fn new_die(&mut self, shape: &m::DiceShape) -> Result<u8, EngineError> {
-        let dist = shape.distribution().map_err(|e| EngineError::model(format!("dice `{shape}`: {e}")))?;
-        self.new_slot(DieSlot::new(shape.clone(), dist, None))
-    }
-
-    fn new_slot(&mut self, die: DieSlot) -> Result<u8, EngineError> {
-        let slot = u8::try_from(self.dice.len()).ok().filter(|s| *s < 64);
-        let slot = slot.ok_or_else(|| EngineError::model("the rules roll more than 64 distinct dice"))?;
-        self.dice.push(die);
-        Ok(slot)
-    }
-
-    pub fn effects_of(&mut self, effects: &[m::Effect], params: &[String]) -> Result<Vec<Eff>, EngineError> {
-        effects.iter().map(|e| self.effect(e, params)).collect()
-    }
-
-    fn effect(&mut self, e: &m::Effect, params: &[String]) -> Result<Eff, EngineError> {
-        Ok(match e {
-            m::Effect::Modify { place, op, value } => Eff::Modify {
-                role: place.unit.into(),
-                attr: match &place.attribute {
-                    m::AttributeRef::Named(n) => {
-                        AttrTarget::Index(self.attr_id(n).ok_or_else(|| EngineError::model(format!("unknown attribute {n}")))?)
-                    }
-                    m::AttributeRef::StatOfParam(p) => AttrTarget::OfParam(Self::param(params, p)?),
-                },
-                op: *op,
-                value: self.expr(value, params)?,
-            },
-            m::Effect::When { condition, then } => {
-                Eff::When { condition: self.expr(condition, params)?, then: self.effects_of(then, params)? }
-            }
-            m::Effect::On { event, then } => Eff::On { event: *event, then: self.effects_of(then, params)? },
-            m::Effect::Grant { tag, args } => {
-                Eff::Grant { tag: self.intern(tag), args: args.iter().map(|a| self.expr(a, params)).collect::<Result<_, _>>()? }
-            }
-            m::Effect::GrantParam { param } => Eff::GrantParam(Self::param(params, param)?),
-            m::Effect::Action(_) => Eff::Action,
-            m::Effect::Command { verb, args } => {
-                Eff::Command { verb: *verb, args: args.iter().map(|a| self.expr(a, params)).collect::<Result<_, _>>()? }
-            }
-        })
-    }
+/// The verb of the first command among `effects` (not looking into `when`s).
+pub fn first_verb(effects: &[Eff]) -> Option<m::Verb> {
+    effects.iter().find_map(|e| if let Eff::Command { verb, .. } = e { Some(*verb) } else { None })
 }
 
 /// A formula `e` (the `i`th) refers to that is not before it, if any.

@@ -8,12 +8,15 @@
 
 pub mod ai;
 pub mod battle;
+mod build;
 mod combat;
 mod conform;
 pub mod dice;
+mod eval;
+mod exec;
 mod fx;
 mod ir;
-mod partition;
+mod strike;
 #[cfg(test)]
 mod testing;
 mod unit;
@@ -22,8 +25,11 @@ use std::collections::HashMap;
 
 use oc_model as m;
 
-pub use combat::{rng, roll_die, Ending, Exchange, Forecast, Laid, Odds, Outcome, Resolution, Shown, SideForecast, StrikeLog};
+pub use combat::strategy::Strategy;
+pub use combat::{Ending, Exchange, Forecast, Laid, Odds, Outcome, Resolution, SideForecast, StrikeLog};
+pub use dice::{rng, roll_die};
 pub use rand_chacha::ChaCha8Rng;
+pub use unit::Shown;
 
 /// What the engine refuses: a loadout that does not fit the rules, or a model it cannot run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,15 +124,6 @@ pub struct Engine {
     movement_costs: fx::FastMap<String, Vec<Option<i64>>>,
     /// By terrain index: whether some movement type may enter it.
     open_terrains: Vec<bool>,
-    /// How many joint dice values a strike may have before its outcomes are worked out from
-    /// independent parts (`combat::outcomes`); tests set 0 to check both ways agree.
-    factor_above: u64,
-    /// Whether exchanges whose states differ only in hit points are walked on those alone
-    /// (`combat::plain`); tests set `false` to check both walks give the same bits.
-    plain_walks: bool,
-    /// Whether a strike's outcomes are looked up by what they read where they read only their
-    /// dice and some formulas (`Ir::outcome_inputs`); tests set `false` to check both ways agree.
-    outcome_table: bool,
     /// How the exchanges the AIs asked about end, shared by every game this engine plays (a
     /// simulation's games, on every thread, meet the same matchups again and again).
     endings: std::sync::RwLock<EndingCache>,
@@ -184,8 +181,15 @@ const UNIT_CACHE: usize = 1 << 16;
 
 impl Engine {
     pub fn new(rules: m::Rules) -> Result<Engine, EngineError> {
+        Engine::with_strategy(rules, Strategy::FAST)
+    }
+
+    /// [`Engine::new`] working forecasts out by `strategy`: every strategy gives the same bits
+    /// ([`Strategy::REFERENCE`] is the plain way the others are held to).
+    pub fn with_strategy(rules: m::Rules, strategy: Strategy) -> Result<Engine, EngineError> {
         conform::check(&rules)?;
         let mut ir = ir::Ir::build(&rules)?;
+        ir.strategy = strategy;
         let mut item_modifiers = HashMap::new();
         let mut item_ranges = HashMap::new();
         for item in &rules.items {
@@ -237,9 +241,6 @@ impl Engine {
             names,
             movement_costs,
             open_terrains,
-            factor_above: combat::FACTOR_ABOVE,
-            plain_walks: true,
-            outcome_table: true,
             endings: std::sync::RwLock::new(fx::Checked::new(FORECAST_CACHE)),
             triangles,
         })
@@ -326,6 +327,11 @@ impl Engine {
         self.names.items.get(name).and_then(|k| self.rules.items.get(*k)).filter(|c| c.name == name)
     }
 
+    /// Where the item named `name` is in `rules.items` (what `Rules::item` finds, by an index).
+    pub(crate) fn item_index(&self, name: &str) -> Option<usize> {
+        self.names.items.get(name).copied().filter(|k| self.rules.items.get(*k).is_some_and(|i| i.name == name))
+    }
+
     /// The tag named `name` (`Rules::tag`, by an index).
     pub fn tag(&self, name: &str) -> Option<&m::Tag> {
         self.names.tags.get(name).and_then(|k| self.rules.tags.get(*k)).filter(|c| c.name == name)
@@ -335,6 +341,11 @@ impl Engine {
     /// index).
     pub fn status_index(&self, name: &str) -> Option<usize> {
         self.names.statuses.get(name).copied().filter(|k| self.rules.statuses.get(*k).is_some_and(|s| s.name == name))
+    }
+
+    /// Whether the interned name `id` is a tag's.
+    pub(crate) fn is_tag(&self, id: u32) -> bool {
+        self.names.tags.contains_key(self.ir.name(id))
     }
 
     pub fn terrain_index(&self, name: &str) -> Option<usize> {

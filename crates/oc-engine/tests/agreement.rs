@@ -80,47 +80,4 @@ fn the_same_seed_gives_the_same_log() {
     assert!(a != c || a.0.len() == c.0.len(), "different seeds may differ");
 }
 
-#[test]
-fn no_engine_source_names_a_tag_class_weapon_type_or_ruleset() {
-    let r = engine("<std>/ratings.oc");
-    let v = engine("<std>/v06.oc");
-    let mut names: Vec<String> = Vec::new();
-    for rules in [&r.rules, &v.rules] {
-        names.extend(rules.tags.iter().map(|t| t.name.clone()));
-        names.extend(rules.statuses.iter().map(|s| s.name.clone()));
-        names.extend(rules.classes.iter().map(|c| c.name.to_string()));
-        names.extend(rules.weapon_types.iter().map(|w| w.name.clone()));
-        names.push(rules.ruleset.name.clone());
-    }
-    names.sort();
-    names.dedup();
-    // Every source file, in module folders too (`battle/`).
-    let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
-    let mut files = Vec::new();
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else {
-                files.push(path);
-            }
-        }
-    }
-    assert!(files.iter().any(|p| p.ends_with("battle/mod.rs")), "the walk reaches module folders");
-    for path in files {
-        let text = std::fs::read_to_string(&path).unwrap();
-        for name in &names {
-            // Whole words only, in code and comments alike. Effect primitives (`Verb::Heal`,
-            // `Verb::Inflict`) and victory-condition kinds (`Condition::Seize`) are the engine's own
-            // vocabulary: they share a word with the tags that use them but are not those tags.
-            let found = text.match_indices(name.as_str()).any(|(i, _)| {
-                let primitive = text[..i].ends_with("Verb::") || text[..i].ends_with("Condition::");
-                let before = !primitive && text[..i].chars().next_back().is_none_or(|c| !c.is_alphanumeric() && c != '_');
-                let after = text[i + name.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric() && c != '_');
-                before && after
-            });
-            assert!(!found, "{} names `{name}`", path.display());
-        }
-    }
-}
+// That no engine source names a rule is `tests/no_rules_in_rust.rs` (the workspace's).

@@ -93,20 +93,19 @@ fn snapshot(index: &str) -> String {
 
 fn check(index: &str, file: &str) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(file);
-    let now = snapshot(index);
-    if std::env::var_os("OC_BLESS").is_some() {
-        std::fs::write(&path, &now).unwrap();
-        return;
-    }
-    let stored = std::fs::read_to_string(&path).unwrap_or_default();
-    let changed: Vec<String> =
-        stored.lines().zip(now.lines()).filter(|(a, b)| a != b).map(|(a, b)| format!("  stored {a}\n  now    {b}")).collect();
-    assert!(
-        changed.is_empty() && stored.lines().count() == now.lines().count(),
-        "{file}: {} attacking loadout(s) forecast differently (OC_BLESS=1 rewrites after review):\n{}",
-        changed.len(),
-        changed.join("\n")
-    );
+    let mut expectations = oc_testkit::Expectations::new();
+    expectations.check_with(&path, &snapshot(index), |stored, now| {
+        let changed: Vec<String> =
+            stored.lines().zip(now.lines()).filter(|(a, b)| a != b).map(|(a, b)| format!("  stored {a}\n  now    {b}")).collect();
+        format!(
+            "{} attacking loadout(s) forecast differently ({} lines stored, {} now):\n{}",
+            changed.len(),
+            stored.lines().count(),
+            now.lines().count(),
+            changed.join("\n")
+        )
+    });
+    expectations.finish("forecast snapshot(s)");
 }
 
 #[test]

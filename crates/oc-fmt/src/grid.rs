@@ -9,23 +9,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::layout::{spaced, OutLine, Role, Tok};
 use crate::lex::Kind;
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Cell {
-    pub text: String,
-    pub kind: CellKind,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CellKind {
-    /// The row key part: `F:`, `Low, High:`.
-    Key,
-    Value,
-    /// A block comment between cells: kept as it is, not counted in the widths.
-    Comment,
-}
+use crate::line::{spaced, Cell, CellKind, OutLine, Role, Tok};
 
 /// Cuts the tokens of a table row line into cells.
 pub fn cells(toks: &[Tok<'_>]) -> Vec<Cell> {

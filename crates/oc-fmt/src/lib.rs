@@ -16,6 +16,7 @@ pub mod diff;
 mod grid;
 mod layout;
 pub mod lex;
+mod line;
 
 use oc_diag::{Diagnostic, FileId};
 

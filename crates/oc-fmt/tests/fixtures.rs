@@ -22,10 +22,9 @@ fn expected_path(input: &Path) -> PathBuf {
 
 #[test]
 fn fixtures_format_to_their_expectations() {
-    let bless = std::env::var_os("OC_BLESS").is_some();
     let files = fixtures();
     assert!(files.len() >= 5, "fixtures missing: {files:?}");
-    let mut failures = Vec::new();
+    let mut failures = oc_testkit::Expectations::new();
     for input in files {
         let text = std::fs::read_to_string(&input).unwrap();
         let actual = match oc_fmt::format(FileId(0), &text) {
@@ -33,25 +32,18 @@ fn fixtures_format_to_their_expectations() {
             Err(e) => panic!("{}: {e:?}", input.display()),
         };
         let expected_path = expected_path(&input);
-        if bless {
-            std::fs::write(&expected_path, &actual).unwrap();
-            continue;
-        }
-        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
-        if actual != expected {
-            let name = expected_path.display().to_string();
-            failures.push(oc_fmt::diff::unified(&name, "actual", &expected, &actual));
-        }
+        let name = expected_path.display().to_string();
+        failures.check_with(&expected_path, &actual, |expected, actual| oc_fmt::diff::unified(&name, "actual", expected, actual));
         let again = oc_fmt::format(FileId(0), &actual).unwrap_or_else(|e| panic!("{}: {e:?}", input.display()));
         if again != actual {
-            failures.push(format!(
+            failures.fail(format!(
                 "{} is not stable:\n{}",
                 input.display(),
                 oc_fmt::diff::unified("once", "twice", &actual, &again)
             ));
         }
     }
-    assert!(failures.is_empty(), "{}\n(OC_BLESS=1 rewrites the expectations)", failures.join("\n"));
+    failures.finish("formatted fixture(s)");
 }
 
 /// What the fixtures cannot show: line ends, tabs, byte order marks, files without a newline.

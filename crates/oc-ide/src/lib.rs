@@ -117,7 +117,7 @@ impl MemoryDb {
         let mut rules = std::collections::HashMap::new();
         let mut maps = std::collections::HashMap::new();
         let mut std_files = Vec::new();
-        if let Some(index) = oc_compiler::stdlib::RULESETS.iter().find(|(n, _)| *n == "officers_chess").map(|(_, i)| *i) {
+        if let Some(index) = oc_compiler::stdlib::builtin(oc_compiler::stdlib::DEFAULT).map(|(_, i)| i) {
             if let Some(id) = workspace.id_of(index) {
                 let c = workspace.compile_ids(&mut host, &[id]);
                 std_files = c.files.iter().filter_map(|id| workspace.file(*id)).map(|f| f.path.clone()).collect();

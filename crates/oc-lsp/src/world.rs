@@ -48,7 +48,7 @@ impl StdLib {
     pub fn new() -> StdLib {
         let mut workspace = Workspace::new();
         let mut default_files = Vec::new();
-        if let Some((_, index)) = oc_compiler::stdlib::RULESETS.iter().find(|(n, _)| *n == "officers_chess") {
+        if let Some((_, index)) = oc_compiler::stdlib::builtin(oc_compiler::stdlib::DEFAULT) {
             if let Some(id) = workspace.id_of(index) {
                 let c = workspace.compile_ids(&mut oc_compiler::stdlib::NoFiles, &[id]);
                 default_files = c.files.iter().filter_map(|id| workspace.file(*id)).map(|f| f.path.clone()).collect();

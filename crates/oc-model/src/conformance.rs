@@ -5,6 +5,9 @@
 
 use crate::{Event, Type, UnitRef, Verb};
 
+mod places;
+pub use places::{accepted_exprs, allows, places, scope, where_allowed, ExprKind, Params, Place, Scope, EXPR_KINDS};
+
 /// Where an effect appears.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Context {

@@ -50,7 +50,33 @@ pub struct Rules {
     pub armies: Vec<Army>,
 }
 
+/// How a unit of the rules moves where the tools name no unit (a map's lints, the heat overlay,
+/// a scenario's checks): the ruleset's own defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mover {
+    /// The base `movement_type`'s value, else the first movement type the rules declare.
+    pub movement_type: String,
+    /// The base `movement`'s value: `None` where the ruleset has none (then only whether a
+    /// place can be reached is asked, not in how many rounds).
+    pub movement: Option<u32>,
+}
+
 impl Rules {
+    /// How a unit moves where no unit is named ([`Mover`]): `None` for rules that declare no
+    /// movement type at all.
+    pub fn reference_mover(&self) -> Option<Mover> {
+        let base = |n: &str| self.ruleset.bases.iter().find(|b| b.name == n).map(|b| &b.value);
+        let movement_type = match base("movement_type") {
+            Some(Value::Name { name, .. }) => name.to_string(),
+            _ => self.movements.first()?.clone(),
+        };
+        let movement = match base("movement") {
+            Some(Value::Int(n)) => u32::try_from(*n).ok(),
+            _ => None,
+        };
+        Some(Mover { movement_type, movement })
+    }
+
     pub fn scenario(&self, name: &str) -> Option<&Scenario> {
         self.scenarios.iter().find(|s| s.name == name)
     }

@@ -306,9 +306,43 @@ impl oc_compiler::Host for DiskHost {
         Ok(self.decode(path, bytes))
     }
 
+    /// Every `.oc` file of the project, not only those named (`oc check campaign/ide.oc` still
+    /// finds `rules/duelist.oc`): asked only when a name or an import is missing.
     fn candidates(&self) -> Vec<String> {
-        self.files.clone()
+        let mut all = self.files.clone();
+        if let Ok(projects) = discover(&[self.root().to_path_buf()]) {
+            for p in projects.into_iter().filter(|p| p.root == self.root()) {
+                all.extend(p.files);
+            }
+        }
+        all.sort();
+        all.dedup();
+        all
     }
+
+    fn root_note(&self, climbs: usize) -> Option<(String, String)> {
+        Some(root_note(self.root(), climbs))
+    }
+}
+
+/// The project root's name as the user knows it (`campaign/`), and what to do about a path that
+/// climbs `climbs` folders above it: where an `oc.toml` would make a project holding both. Only
+/// folder names are shown, never an absolute path.
+pub fn root_note(root: &Path, climbs: usize) -> (String, String) {
+    let name = |p: &Path| p.file_name().map_or_else(|| "/".to_string(), |n| format!("{}/", n.to_string_lossy()));
+    let root_name = name(root);
+    let up = "../".repeat(climbs.max(1));
+    let holder = root.ancestors().nth(climbs.max(1)).map(name).unwrap_or_else(|| "/".to_string());
+    let help = if root.join(crate::manifest::FILE_NAME).is_file() {
+        format!(
+            "the project is `{root_name}`, the folder of its oc.toml, and nothing outside it is read: copy the file into it, or move oc.toml up to `{holder}` (`{up}oc.toml`), the folder that holds both"
+        )
+    } else {
+        format!(
+            "no oc.toml was found, so the project is `{root_name}`, the folder of the file you named, and nothing outside it is read: write an oc.toml holding `[project]` in `{holder}` (`{up}oc.toml`), the folder that holds both"
+        )
+    };
+    (root_name, help)
 }
 
 #[cfg(test)]

@@ -30,8 +30,10 @@ impl fmt::Display for ReadError {
             ReadError::TooLarge { size, cap } => {
                 write!(f, "it is {} bytes; files of at most {} bytes ({} MiB) are read", size, cap, cap >> 20)
             }
-            ReadError::Outside(real) => {
-                write!(f, "it resolves to {}, outside the project; files are read only inside the project root", real.display())
+            // Where a link leads outside the project is not shown: it may be a private path (a
+            // link planted to `/etc/passwd` would otherwise print it into a CI log).
+            ReadError::Outside(_) => {
+                write!(f, "it leads outside the project (through a link or `..`); files are read only inside the project root")
             }
             ReadError::Io(e) => write!(f, "{e}"),
         }

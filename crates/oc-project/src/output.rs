@@ -35,15 +35,20 @@ pub enum Kind {
     SimulationReport,
     /// `oc simulate --shard K/N --out`: one shard's counts (JSON).
     SimulationPart,
-    /// `oc render`, a Tiled tileset: a PNG that oc wrote.
-    Png,
+    /// A PNG that this command of oc drew (`oc render`, `oc export foundry`'s background,
+    /// `oc export tiled`'s tileset): its `Comment` text chunk says which
+    /// ([`oc_atlas::render::png_drawn_by`]), so that one command never replaces another's picture
+    /// without `--force`.
+    Picture(&'static str),
     /// `oc export foundry`.
     FoundryScene,
     /// `oc export tiled`.
     TiledMap,
     /// `oc export uvtt`: a Universal VTT file carrying oc's `software` key.
     UvttMap,
-    /// `oc import tiled`: a map definition that replaces an existing one only with `--force`.
+    /// `oc import tiled`: a map definition. It replaces only a map `oc import tiled` wrote
+    /// (its first line is [`IMPORT_MARK`]), and that only with `--force` (it may have been edited
+    /// since); a map written by hand is a source, never replaced.
     ImportedMap,
     /// `oc import-image`: a new map definition (a source: never replaced without `--force`).
     MapDefinition,
@@ -61,6 +66,7 @@ pub use oc_atlas::render::SOFTWARE as PNG_SOFTWARE;
 pub const MATRIX_HEADER: &str =
     "attacker,weapon,defender,defender_weapon,distance,rout_chance,expected_damage,counter_rout_chance,expected_damage_taken";
 pub use oc_atlas::export::TMX_MARK;
+pub use oc_atlas::tiled::IMPORT_MARK;
 /// The `software` entry of every Universal VTT file oc writes, as it reads in the JSON.
 pub const UVTT_MARK: &str = "\"software\": \"oc (Officer's Chess authoring toolkit)\"";
 /// The line near the top of every replay page oc writes.
@@ -69,21 +75,22 @@ pub const REPLAY_MARK: &str = "<meta name=\"generator\" content=\"oc replay page
 pub const PLOT_MARK: &str = "<!-- oc plot (Officer's Chess authoring toolkit) -->";
 
 impl Kind {
-    fn word(self) -> &'static str {
+    /// What an earlier output of this kind is, in words: "it is not {what}".
+    fn what(self) -> String {
         match self {
-            Kind::Rules => "compiled rules",
-            Kind::BattleLog => "battle log",
-            Kind::MatrixCsv => "matrix CSV",
-            Kind::SimulationReport => "simulation report",
-            Kind::SimulationPart => "simulation part",
-            Kind::Png => "picture oc rendered",
-            Kind::FoundryScene => "Foundry scene oc exported",
-            Kind::TiledMap => "Tiled map oc exported",
-            Kind::UvttMap => "Universal VTT map oc exported",
-            Kind::ImportedMap => "map definition",
-            Kind::MapDefinition => "map definition",
-            Kind::ReplayPage => "replay page oc wrote",
-            Kind::Plot => "plot oc drew",
+            Kind::Rules => "rules `oc build` compiled".into(),
+            Kind::BattleLog => "a battle log oc wrote".into(),
+            Kind::MatrixCsv => "a matrix CSV oc wrote".into(),
+            Kind::SimulationReport => "a simulation report oc wrote".into(),
+            Kind::SimulationPart => "a simulation part oc wrote".into(),
+            Kind::Picture(drawer) => format!("a picture `{drawer}` drew"),
+            Kind::FoundryScene => "a Foundry scene oc exported".into(),
+            Kind::TiledMap => "a Tiled map oc exported".into(),
+            Kind::UvttMap => "a Universal VTT map oc exported".into(),
+            Kind::ImportedMap => "a map `oc import tiled` wrote".into(),
+            Kind::MapDefinition => "a map definition oc wrote".into(),
+            Kind::ReplayPage => "a replay page oc wrote".into(),
+            Kind::Plot => "a plot oc drew".into(),
         }
     }
 
@@ -100,16 +107,28 @@ impl Kind {
                     || first_line.contains(" games from seed ")
             }
             Kind::SimulationPart => first_line.starts_with("{\"kind\":\"oc simulate part\""),
-            Kind::Png => head.starts_with(b"\x89PNG\r\n\x1a\n") && contains(head, PNG_SOFTWARE.as_bytes()),
+            Kind::Picture(drawer) => drawn_by(head, drawer),
             Kind::FoundryScene => text.trim_start().starts_with('{') && text.contains("\"tiles_wide\""),
             Kind::TiledMap => text.contains(TMX_MARK),
             Kind::UvttMap => text.trim_start().starts_with('{') && text.contains(UVTT_MARK),
-            Kind::ImportedMap => false,
+            Kind::ImportedMap => text.trim_start_matches('\u{feff}').lines().next() == Some(IMPORT_MARK),
             Kind::MapDefinition => false,
             Kind::ReplayPage => text.trim_start().starts_with("<!DOCTYPE html>") && text.contains(REPLAY_MARK),
-            Kind::Plot => Kind::Png.recognises(head) || (text.trim_start().starts_with("<?xml") && text.contains(PLOT_MARK)),
+            Kind::Plot => drawn_by(head, PLOT_DRAWER) || (text.trim_start().starts_with("<?xml") && text.contains(PLOT_MARK)),
         }
     }
+}
+
+/// Who draws plots (`oc simulate --plot`, `oc matrix --heatmap`), as their PNGs say.
+pub const PLOT_DRAWER: &str = "oc plot";
+
+/// Whether `head` is a PNG oc wrote and `drawer` drew (no drawer's name is the start of
+/// another's). A picture of an older oc, which did not say who drew it, counts as any command's.
+fn drawn_by(head: &[u8], drawer: &str) -> bool {
+    let mark = oc_atlas::render::DRAWN_BY_KEY.as_bytes();
+    head.starts_with(b"\x89PNG\r\n\x1a\n")
+        && contains(head, PNG_SOFTWARE.as_bytes())
+        && (!contains(head, mark) || contains(head, &[mark, drawer.as_bytes()].concat()))
 }
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
@@ -184,11 +203,26 @@ pub fn prepare(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) -> Resul
             "choose a new file name, or delete the old map yourself first",
         );
     }
-    if is_source_name(&name) && !new_map && !(kind == Kind::ImportedMap && name.to_lowercase().ends_with(".map.toml")) {
+    let imported_map = kind == Kind::ImportedMap && name.to_lowercase().ends_with(".map.toml");
+    if is_source_name(&name) && !new_map && !imported_map {
         return refuse(
             format!("{shown} is a source file name (.oc, .map.toml, oc.toml): oc never writes over sources"),
             "choose another output path",
         );
+    }
+    if imported_map && std::fs::symlink_metadata(out).is_ok_and(|m| m.file_type().is_file()) {
+        if !kind.recognises(&read_head(out)) {
+            return refuse(
+                format!("{shown} is a map `oc import tiled` did not write: oc never writes over a source, not even with --force"),
+                "import into a new file name, or delete the old map yourself first",
+            );
+        }
+        if !force {
+            return refuse(
+                format!("{shown} is a map `oc import tiled` wrote, and may have been edited since"),
+                "pass --force to replace it with this import, or import into a new file name",
+            );
+        }
     }
     let existing = std::fs::symlink_metadata(out);
     // Inputs are compared by identity (device and inode) too, so another spelling, another case
@@ -229,7 +263,7 @@ pub fn prepare(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) -> Resul
                 let head = read_head(out);
                 if !kind.recognises(&head) {
                     return refuse(
-                        format!("{shown} exists and is not a {} written by oc", kind.word()),
+                        format!("{shown} exists and is not {}", kind.what()),
                         "pass --force to replace it, or choose another output path",
                     );
                 }
@@ -241,7 +275,63 @@ pub fn prepare(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) -> Resul
             return refuse(format!("{}: no such folder", parent.display()), "create the folder first");
         }
     }
+    if let Some(why) = leaves_project(out) {
+        return refuse(
+            format!("{shown}: {why}"),
+            "write into a folder of the project that is not a link, or name a path outside the project itself",
+        );
+    }
     Ok(Target::File(OutFile { path: out.to_path_buf(), kind, force, existed: existing_is_file(out) }))
+}
+
+/// Why a path inside a project (as written) would be written outside it: a folder on the way is
+/// a link that leads out. Where it leads is not said (it may be a private path).
+fn leaves_project(out: &Path) -> Option<String> {
+    let folder = crate::manifest::absolute(out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")));
+    let root = crate::manifest::find_root(&folder);
+    root.manifest.as_ref()?;
+    let real_root = std::fs::canonicalize(&root.dir).ok()?;
+    let real_folder = std::fs::canonicalize(&folder).ok()?;
+    (!real_folder.starts_with(&real_root)).then(|| {
+        "a folder on the way is a link that leads outside the project; oc writes into a project only where the path really is inside it"
+            .to_string()
+    })
+}
+
+/// The temporary files of writes that never finished (the process was killed) in `dir`: oc's
+/// own names only (`.oc-` and six letters or digits, then `.tmp`), regular files (never a link)
+/// owned by this user, untouched for an hour (a write still in progress is younger). Removed;
+/// any failure is ignored — the next run tries again.
+pub fn remove_stale_temporaries(dir: &Path) -> usize {
+    const STALE: std::time::Duration = std::time::Duration::from_secs(3600);
+    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(middle) = name.strip_prefix(".oc-").and_then(|n| n.strip_suffix(".tmp")) else { continue };
+        if middle.len() != 6 || !middle.chars().all(|c| c.is_ascii_alphanumeric()) {
+            continue;
+        }
+        let Ok(meta) = std::fs::symlink_metadata(entry.path()) else { continue };
+        let old = meta.modified().ok().and_then(|m| m.elapsed().ok()).is_some_and(|age| age > STALE);
+        if meta.file_type().is_file() && old && owned_by_us(&meta) && std::fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+#[cfg(unix)]
+fn owned_by_us(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: geteuid only reads the process's effective user id; it cannot fail.
+    meta.uid() == unsafe { libc::geteuid() }
+}
+
+#[cfg(not(unix))]
+fn owned_by_us(_: &std::fs::Metadata) -> bool {
+    true
 }
 
 fn existing_is_file(path: &Path) -> bool {
@@ -267,6 +357,9 @@ pub fn write(target: &Target, bytes: &[u8]) -> std::io::Result<()> {
                 Ok(_) if !f.existed && !f.force && !f.kind.recognises(&read_head(&f.path)) => {
                     return Err(refused("a file appeared there while oc worked".to_string()))
                 }
+                Ok(_) if f.kind == Kind::ImportedMap && !f.kind.recognises(&read_head(&f.path)) => {
+                    return Err(refused("a map `oc import tiled` did not write appeared there while oc worked".to_string()))
+                }
                 _ => {}
             }
             write_atomic(&f.path, bytes, !f.existed && !f.force)
@@ -290,12 +383,35 @@ pub fn rewrite_source(confined: &Confined, path: &str, expected: &[u8], bytes: &
     write_atomic(&real, bytes, false)
 }
 
+/// Replaces a notes file of the project (`oc fairness --readme`: a Markdown file) like
+/// [`rewrite_source`] — but never a source: a table is never appended to a scenario, a map or
+/// `oc.toml`, whatever the flags.
+pub fn rewrite_notes(confined: &Confined, path: &str, expected: &[u8], bytes: &[u8]) -> std::io::Result<()> {
+    notes_file(&confined.root.join(path)).map_err(std::io::Error::other)?;
+    rewrite_source(confined, path, expected, bytes)
+}
+
+/// Refuses a source as a notes file (checked before a long run, and again at the write): by its
+/// name, or by the name of the file a link leads to (`notes.md` linked to `ide.oc` is a source).
+pub fn notes_file(path: &Path) -> Result<(), String> {
+    let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let real = std::fs::canonicalize(path).ok();
+    if is_source_name(&name(path)) || real.as_deref().is_some_and(|r| is_source_name(&name(r))) {
+        return Err(
+            "it is a source (.oc, .map.toml, oc.toml): oc never writes into a source; name a Markdown file such as README.md"
+                .to_string(),
+        );
+    }
+    Ok(())
+}
+
 /// Writes through an exclusively created temporary file with an unpredictable name in the same
 /// folder, then a rename: a reader never sees half a file, a failed write leaves the old one
 /// intact, and a link planted at a guessable name redirects nothing.
 /// With `create_only`, the rename refuses to replace a file that appeared meanwhile.
 fn write_atomic(path: &Path, bytes: &[u8], create_only: bool) -> std::io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    remove_stale_temporaries(dir);
     let mut tmp = tempfile::Builder::new().prefix(".oc-").suffix(".tmp").tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
@@ -375,7 +491,7 @@ mod tests {
         assert!(Kind::BattleLog.recognises(b"{\"event\":\"source\",\"file\":\"a.oc\"}\n"));
         assert!(!Kind::BattleLog.recognises(b"scenario x {}"));
         assert!(Kind::MatrixCsv.recognises(format!("{MATRIX_HEADER}\nA,B\n").as_bytes()));
-        assert!(!Kind::Png.recognises(b"\x89PNG\r\n\x1a\n plain picture"));
+        assert!(!Kind::Picture("oc render").recognises(b"\x89PNG\r\n\x1a\n plain picture"));
         assert!(!Kind::MapDefinition.recognises(b"name = \"x\""));
         assert!(Kind::ReplayPage.recognises(format!("<!DOCTYPE html>\n<html>\n<head>\n{REPLAY_MARK}\n").as_bytes()));
         assert!(Kind::Plot.recognises(format!("<?xml version=\"1.0\"?>\n{PLOT_MARK}\n<svg>").as_bytes()));

@@ -25,8 +25,12 @@ struct RootResult {
     /// Every path the compilation read or tried to read (logical), standard library included.
     deps: BTreeSet<String>,
     diagnostics: Vec<Diagnostic>,
-    /// The model as far as it could be built (`None` only if the compiler built none at all).
+    /// The model as far as it could be built (`None` if the compiler built none at all, or
+    /// the session keeps no models and no map needs this one).
     rules: Option<Rules>,
+    /// The model was built and let go (a session without models): compiled again when a map
+    /// needs it.
+    dropped: bool,
 }
 
 struct MapResult {
@@ -55,6 +59,10 @@ pub struct Session {
     not_utf8: HashMap<String, usize>,
     /// Unsaved text by logical path (an editor's open buffers): read instead of the disk.
     overlay: HashMap<String, String>,
+    /// Whether each root's model is kept (for [`Session::rules`] and [`Session::map`]): an editor
+    /// asks for them; `oc check` does not, and a project of 10,000 files would hold 10,000
+    /// models, each with the standard library's whole roster (2 GB).
+    models: bool,
 }
 
 /// What one run did and found.
@@ -87,7 +95,16 @@ impl Session {
             map_results: HashMap::new(),
             not_utf8: HashMap::new(),
             overlay: HashMap::new(),
+            models: true,
         }
+    }
+
+    /// A session that keeps no root's model but those a map's `rules` names (`oc check`,
+    /// `oc watch`): diagnostics are the same, memory does not grow with the number of files.
+    /// [`Session::rules`] then answers only for the standard library and those roots.
+    pub fn without_models(mut self) -> Session {
+        self.models = false;
+        self
     }
 
     /// Sets (`Some`) or drops (`None`) the unsaved text of a file, and forgets what it affects.
@@ -132,7 +149,7 @@ impl Session {
                 if let Some(id) = self.workspace.id_of(index) {
                     let mut c = self.workspace.compile_ids(host, &[id]);
                     self.std_diagnostics.append(&mut c.diagnostics);
-                    if *name == "officers_chess" {
+                    if *name == oc_compiler::stdlib::DEFAULT {
                         self.std_files =
                             c.files.iter().filter_map(|id| self.workspace.file(*id)).map(|f| f.path.clone()).collect();
                         self.std_rules = c.into_model();
@@ -140,7 +157,9 @@ impl Session {
                 }
             }
         }
-        self.std_rules.clone().ok_or_else(|| "the standard library's officers_chess ruleset is missing".to_string())
+        self.std_rules
+            .clone()
+            .ok_or_else(|| format!("the standard library's {} ruleset is missing", oc_compiler::stdlib::DEFAULT))
     }
 
     fn note(&mut self, path: &str) -> FileId {
@@ -168,7 +187,12 @@ impl Session {
     }
 
     fn compile_root(&mut self, host: &mut DiskHost, root: &str) -> bool {
-        if self.roots.contains_key(root) {
+        self.compile_root_keeping(host, root, self.models)
+    }
+
+    /// Compiles a root unless it is cached (with its model, when `keep` asks for it).
+    fn compile_root_keeping(&mut self, host: &mut DiskHost, root: &str, keep: bool) -> bool {
+        if self.roots.get(root).is_some_and(|r| !(keep && r.dropped)) {
             return false;
         }
         host.touched.clear();
@@ -180,7 +204,9 @@ impl Session {
         let mut deps: BTreeSet<String> = std::mem::take(&mut host.touched);
         deps.insert(root.to_string());
         deps.extend(compilation.files.iter().filter_map(|id| self.workspace.file(*id)).map(|f| f.path.clone()));
-        self.roots.insert(root.to_string(), RootResult { deps, diagnostics, rules: compilation.into_model() });
+        let rules = compilation.into_model().filter(|_| keep);
+        let dropped = !keep;
+        self.roots.insert(root.to_string(), RootResult { deps, diagnostics, rules, dropped });
         true
     }
 
@@ -188,7 +214,8 @@ impl Session {
     pub fn run(&mut self, project: &Project) -> Result<Outcome, String> {
         if project.root != self.root {
             // A different root: nothing cached applies.
-            *self = Session::new(project.root.clone());
+            let models = self.models;
+            *self = Session { models, ..Session::new(project.root.clone()) };
         }
         self.manifest = project.manifest.as_ref().map(|(p, t)| (p.display().to_string(), t.clone()));
         let mut host = DiskHost::for_project(project);
@@ -376,7 +403,8 @@ impl Session {
             let in_overlay = logical.as_ref().is_some_and(|l| host.overlay.contains_key(l));
             match logical.map(|l| (host.confined.resolve(Path::new(&l)), l)) {
                 Some((real, logical)) if in_overlay || real.as_ref().is_ok_and(|r| r.is_file()) => {
-                    self.compile_root(host, &logical);
+                    // A map checks against its rules' model: kept even without models.
+                    self.compile_root_keeping(host, &logical, true);
                     if let Some(r) = self.roots.get(&logical).and_then(|r| r.rules.clone()) {
                         rules = r;
                     }

@@ -22,8 +22,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         table_value | table_row => "a table value such as `60`",
         bound => "a scale step or a number",
         type_ref => "a type such as `Int`, `Bool` or `Rating`",
-        die | dice_sum | rating_dice => "dice such as `d100` or `2d6`",
-        die_faces => "listed faces such as `{0, 1, 2}`",
+        die | dice_sum | rating_dice => DICE,
+        die_faces => DIE_SIDES,
         damage_kind => "`physical` or `magic`",
         thing_kind => "a kind of thing: `class`, `weapon`, `accessory`, `consumable`, `unit` or `status`",
         target_kind => "a target: `ally`, `enemy`, `unit`, `self`, `tile`, `door` or `chest`",
@@ -156,6 +156,12 @@ fn describe(rule: Rule) -> Option<&'static str> {
     })
 }
 
+/// What follows a die's `d`.
+const DIE_SIDES: &str = "the number of sides after `d` (`2d6`, `d10!`, `4d6kh3`; or listed faces, `d{0, 1, 2}`)";
+
+/// Dice as the user writes them.
+const DICE: &str = "dice (`2d6`, `d10!`, `4d6kh3`)";
+
 const ITEM_WORDS: &[&str] = &[
     "`import`",
     "`ruleset`",
@@ -195,6 +201,22 @@ pub fn syntax_error(file: FileId, text: &str, base: usize, error: &pest::error::
             keywords.extend(crate::keywords::first_words(&format!("{rule:?}")));
         }
     }
+    // Dice continue across a line break like any sum, so a `+` left at a line's end reads the
+    // next line's first word as a die (`dice` as `d` then `ice`): point at the `+` instead.
+    let wants_dice = matches!(&error.variant, ErrorVariant::ParsingError { positives, .. }
+        if positives.iter().any(|r| matches!(r, Rule::die | Rule::die_faces | Rule::dice_sum | Rule::rating_dice)));
+    if wants_dice {
+        if let Some(op) = dangling_operator(text, pos) {
+            let sign = text.get(op..op + 1).unwrap_or("+");
+            return Diagnostic::error(
+                SYNTAX_ERROR,
+                Span::new(file, op, op + 1),
+                format!("expected {DICE} or a whole number after this `{sign}`, found the end of the line"),
+            )
+            .with_label(format!("`{sign}` with nothing after it on this line"))
+            .with_help(format!("finish the sum on this line (`2d6 {sign} 1`), or remove the `{sign}`"));
+        }
+    }
     let expected_at = pos;
     // Literal punctuation the parser would have accepted (`}`, `:` ...), from pest's detail.
     // pest reports rule failures where the rule started; when a literal inside it failed
@@ -226,6 +248,10 @@ pub fn syntax_error(file: FileId, text: &str, base: usize, error: &pest::error::
     for p in &punctuation {
         // Operators are noise: they are possible after almost any expression.
         if matches!(p.as_str(), "+" | "-" | "*" | "/" | "%" | "<" | ">" | "<=" | ">=" | "==" | "!=" | "." | "+=" | "-=") {
+            continue;
+        }
+        // A die's listed faces open with `{`: said already.
+        if p == "{" && wanted.contains(DIE_SIDES) {
             continue;
         }
         push(format!("`{p}`"), &mut ordered);
@@ -263,8 +289,24 @@ fn misspelt_keyword(text: &str, pos: usize, keywords: &BTreeSet<&'static str>) -
     }
 }
 
+/// The `+` or `-` that ends the line before the one `pos` is on, when nothing but blanks and
+/// the start of the word around `pos` lie between them.
+fn dangling_operator(text: &str, pos: usize) -> Option<usize> {
+    let before = text.get(..pos)?;
+    let word_start = before.trim_end_matches(|c: char| c.is_alphanumeric() || c == '_').len();
+    let head = before.get(..word_start)?;
+    let trimmed = head.trim_end();
+    if !head.get(trimmed.len()..)?.contains('\n') {
+        return None;
+    }
+    trimmed.ends_with(['+', '-']).then(|| trimmed.len() - 1)
+}
+
 fn help_for(expected: &[String], text: &str, pos: usize) -> String {
     let found = text.get(pos..).unwrap_or("");
+    if expected.iter().any(|e| e.contains("`4d6kh3`")) {
+        return "a die is written `d` and its sides, after how many to roll: `d100`, `2d6`; `d10!` explodes, `4d6kh3` keeps the highest 3".to_string();
+    }
     if expected.iter().any(|e| e.contains("a rating")) {
         return "ratings are steps of the ruleset's scale, worst to best: F E D C B A S (classes use E..A)".to_string();
     }

@@ -92,6 +92,7 @@ pub const UNCLOSED: &str = "oc::syntax::unclosed";
 pub const STRAY_TEXT: &str = "oc::syntax::stray_text";
 pub const NUMBER_TOO_LARGE: &str = "oc::syntax::number_too_large";
 pub const TOO_LONG: &str = "oc::syntax::too_long";
+pub const UNKNOWN_ESCAPE: &str = "oc::syntax::unknown_escape";
 
 /// Every code this crate can emit, with its `oc explain` text.
 pub const CODES: &[CodeInfo] = &[

@@ -87,13 +87,18 @@ fn int_value(text: &str) -> Option<i64> {
     text.trim_start_matches('+').parse().ok()
 }
 
-/// The character an escape `\c` in a string stands for: `\n` and `\t` their control
-/// characters, any other the character itself (`\"`, `\\`).
-fn unescape(c: char) -> char {
+/// Pushes what an escape `\c` in a string stands for: `\n` and `\t` their control characters,
+/// `\"` and `\\` the character itself; an unknown one (an error, `oc::syntax::unknown_escape`)
+/// is kept as written, so that a name or path is never quietly changed.
+fn unescape(out: &mut String, c: char) {
     match c {
-        'n' => '\n',
-        't' => '\t',
-        other => other,
+        'n' => out.push('\n'),
+        't' => out.push('\t'),
+        '"' | '\\' => out.push(c),
+        other => {
+            out.push('\\');
+            out.push(other);
+        }
     }
 }
 
@@ -104,7 +109,7 @@ fn unquote(pair: &Pair<Rule>) -> String {
     while let Some(c) = chars.next() {
         if c == '\\' {
             if let Some(escaped) = chars.next() {
-                out.push(unescape(escaped));
+                unescape(&mut out, escaped);
             }
         } else {
             out.push(c);

@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use oc_diag::{Diagnostic, FileId, Span, Spanned};
 
-use crate::{STRAY_TEXT, TOO_DEEP, UNCLOSED};
+use crate::{STRAY_TEXT, TOO_DEEP, UNCLOSED, UNKNOWN_ESCAPE};
 
 /// Brackets may nest at most this deep.
 pub const MAX_NESTING: usize = 64;
@@ -168,6 +168,7 @@ pub fn split(
             last_significant = Some(b'a');
             continue;
         }
+        let after_import = last_word == "import";
         last_word = "";
         match b {
             b'"' => {
@@ -176,7 +177,12 @@ pub fn split(
                 let mut closed = false;
                 while let Some(&c) = bytes.get(i) {
                     match c {
-                        b'\\' => i += 2,
+                        b'\\' => {
+                            if let Some(d) = unknown_escape(file, text, i, after_import) {
+                                diagnostics.push(d);
+                            }
+                            i += 2;
+                        }
                         b'"' => {
                             closed = true;
                             i += 1;
@@ -377,4 +383,30 @@ pub(crate) fn skip_block_comment(text: &str) -> Option<&str> {
         }
     }
     None
+}
+
+/// The escapes a string may hold: `\n`, `\t`, `\"` and `\\`.
+const ESCAPES: [char; 4] = ['n', 't', '"', '\\'];
+
+/// An error for the backslash at `at` in a string when what follows is no escape (a line's end
+/// is the unclosed string's error). In an import it is most likely a Windows path.
+fn unknown_escape(file: FileId, text: &str, at: usize, in_import: bool) -> Option<Diagnostic> {
+    let c = text.get(at + 1..)?.chars().next()?;
+    if ESCAPES.contains(&c) || c == '\n' || c == '\r' {
+        return None;
+    }
+    let help = if in_import {
+        "use `/` in paths, on every system: `import \"tags/storm.oc\"`".to_string()
+    } else {
+        "the escapes are `\\n` (a line break), `\\t` (a tab), `\\\"` (a quote) and `\\\\` (a backslash)".to_string()
+    };
+    Some(
+        Diagnostic::error(
+            UNKNOWN_ESCAPE,
+            Span::new(file, at, at + 1 + c.len_utf8()),
+            format!("unknown escape `\\{}` in a string", c.escape_debug()),
+        )
+        .with_label("not an escape")
+        .with_help(help),
+    )
 }

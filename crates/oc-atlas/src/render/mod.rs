@@ -513,31 +513,51 @@ fn tint_square(img: &mut RgbImage, x: u32, y: u32, g: u32, c: Rgb<u8>, a: f32) {
 
 /// Encodes an image as PNG bytes.
 pub fn png(img: &RgbImage) -> Result<Vec<u8>, String> {
+    encode(img, None)
+}
+
+/// Encodes an image as PNG bytes that say which command drew it (`oc render`), for a file the
+/// output policy must tell apart from another command's picture.
+pub fn png_drawn_by(img: &RgbImage, drawer: &str) -> Result<Vec<u8>, String> {
+    encode(img, Some(drawer))
+}
+
+fn encode(img: &RgbImage, drawer: Option<&str>) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     image::codecs::png::PngEncoder::new(&mut out)
         .write_image(img.as_raw(), img.width(), img.height(), image::ExtendedColorType::Rgb8)
         .map_err(|e| e.to_string())?;
-    Ok(with_software_text(out))
+    Ok(with_software_text(out, drawer))
 }
 
 /// What every PNG oc writes says in its `Software` text chunk: how a later run tells its own
 /// picture (which it may replace) from a painting (which it must not).
 pub const SOFTWARE: &str = "oc (Officer's Chess authoring toolkit)";
 
-/// Inserts a `tEXt` chunk `Software` = [`SOFTWARE`] after the PNG's header chunk.
-fn with_software_text(png: Vec<u8>) -> Vec<u8> {
+/// How a PNG's `Comment` text chunk names the command that drew it, as the bytes in the file
+/// read: `tEXtComment\0drawn by oc render`.
+pub const DRAWN_BY_KEY: &str = "tEXtComment\0drawn by ";
+
+/// Inserts a `tEXt` chunk `Software` = [`SOFTWARE`] after the PNG's header chunk, and, with a
+/// drawer, a `Comment` chunk `drawn by DRAWER`.
+fn with_software_text(png: Vec<u8>, drawer: Option<&str>) -> Vec<u8> {
     // Signature (8) + IHDR: length (4), type (4), 13 bytes of data, CRC (4).
     const AFTER_IHDR: usize = 33;
     if png.len() < AFTER_IHDR || png.get(12..16) != Some(b"IHDR") {
         return png;
     }
-    let mut data = b"tEXtSoftware\0".to_vec();
-    data.extend_from_slice(SOFTWARE.as_bytes());
-    let mut chunk = ((data.len() - 4) as u32).to_be_bytes().to_vec();
-    chunk.extend_from_slice(&data);
-    chunk.extend_from_slice(&crc32(&data).to_be_bytes());
+    let chunk = |data: Vec<u8>| {
+        let mut chunk = ((data.len() - 4) as u32).to_be_bytes().to_vec();
+        chunk.extend_from_slice(&data);
+        chunk.extend_from_slice(&crc32(&data).to_be_bytes());
+        chunk
+    };
+    let mut chunks = chunk([b"tEXtSoftware\0", SOFTWARE.as_bytes()].concat());
+    if let Some(drawer) = drawer {
+        chunks.extend(chunk([DRAWN_BY_KEY.as_bytes(), drawer.as_bytes()].concat()));
+    }
     let (head, tail) = png.split_at(AFTER_IHDR);
-    [head, &chunk, tail].concat()
+    [head, &chunks, tail].concat()
 }
 
 /// The CRC-32 of PNG chunks (ISO 3309, polynomial 0xEDB88320).

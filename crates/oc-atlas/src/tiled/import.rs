@@ -1,6 +1,7 @@
 //! `oc import tiled`: a TMX (what `oc export tiled` writes, or what Tiled saves) read back into
 //! map TOML, with `roxmltree`; every problem a diagnostic spanning the TMX.
 
+use super::IMPORT_MARK;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -665,7 +666,7 @@ pub fn import(file: FileId, text: &str, name: &str, rules: Option<&Rules>) -> (O
         symbol_of.insert(t.clone(), c);
     }
     let mut s = String::new();
-    let _ = writeln!(s, "# Imported by `oc import tiled`.");
+    let _ = writeln!(s, "{IMPORT_MARK}");
     let _ = writeln!(s, "name = {}", toml_str(&map_name));
     let _ = writeln!(s, "width = {width}");
     let _ = writeln!(s, "height = {height}");

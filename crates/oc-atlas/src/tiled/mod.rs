@@ -20,6 +20,10 @@ mod import;
 mod shapes;
 pub use import::import;
 
+/// The first line of every map `oc import tiled` writes: how the next import knows a map it may
+/// replace (with `--force`) from one written by hand (a source, never replaced).
+pub const IMPORT_MARK: &str = "# Imported by `oc import tiled`.";
+
 oc_diag::codes! {
     XML = "oc::tiled::xml", "the TMX file is not well-formed XML",
 "`oc import tiled` reads the TMX format, which is XML. This file does not parse: the message \

@@ -16,14 +16,14 @@ impl<'a> Checker<'a> {
             );
         }
         // Where each stat (by its place in `stats`) was rated.
-        let mut spans: Vec<Option<Span>> = vec![None; self.stats.len()];
+        let mut spans: Vec<Option<Span>> = vec![None; self.syms.stats.len()];
         // Stats a misspelt entry was meant to be (`rez` for `res`): that one is reported, not also missing.
         let mut meant: Vec<String> = Vec::new();
         for (stat, value) in &block.entries {
             let Some((index, ty)) =
-                self.stats.iter().enumerate().find(|(_, (n, _))| *n == stat.value).map(|(k, (_, t))| (k, t.clone()))
+                self.syms.stats.iter().enumerate().find(|(_, a)| a.name == stat.value).map(|(k, a)| (k, a.ty.clone()))
             else {
-                let names: Vec<String> = self.stats.iter().map(|(n, _)| n.clone()).collect();
+                let names: Vec<String> = self.syms.stats.iter().map(|a| a.name.clone()).collect();
                 meant.extend(did_you_mean(&stat.value, names.iter().map(String::as_str)).map(str::to_string));
                 self.unknown_in::<()>(UNKNOWN_STAT, "stat", stat, names, None);
                 continue;
@@ -73,11 +73,12 @@ impl<'a> Checker<'a> {
             out.insert(stat.value.as_str(), lowered);
         }
         let missing: Vec<&str> = self
+            .syms
             .stats
             .iter()
             .zip(&spans)
             .filter(|(_, rated)| rated.is_none())
-            .map(|((n, _), _)| n.as_str())
+            .map(|(a, _)| a.name.as_str())
             .filter(|n| !meant.iter().any(|m| m == n))
             .collect();
         if !missing.is_empty() {
@@ -102,10 +103,11 @@ impl<'a> Checker<'a> {
         };
         // Only the ranges it falls outside (most values fall inside all: no list is built).
         let ranges: Vec<(i64, i64, Span)> = self
+            .syms
             .class_ranges
             .iter()
-            .filter(|(t, lo, hi, _)| t == ty && (v < *lo || v > *hi))
-            .map(|(_, lo, hi, s)| (*lo, *hi, *s))
+            .filter(|r| r.ty == *ty && (v < r.low || v > r.high))
+            .map(|r| (r.low, r.high, r.span))
             .collect();
         for (lo, hi, range_span) in ranges {
             let shown = |n: i64| match ty {
@@ -128,7 +130,7 @@ impl<'a> Checker<'a> {
     pub(super) fn wields(&mut self, names: &[ast::Ident]) -> Vec<m::Name> {
         let mut out = Vec::with_capacity(names.len());
         for n in names {
-            if self.weapon_types.contains(&n.value) {
+            if self.syms.weapon_types.contains(&n.value) {
                 if !out.contains(&n.value) {
                     out.push(n.value.clone());
                 }
@@ -140,18 +142,18 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn lower_classes(&mut self) -> Vec<m::Class> {
-        let mut out = Vec::with_capacity(self.classes.order.len());
+        let mut out = Vec::with_capacity(self.syms.classes.order.len());
         for i in 0..self.class_defs.len() {
             // First definitions only, in order: a repeat was reported.
-            let Some(held) = self.class_defs.get(i).filter(|h| self.classes.first(h, i)).cloned() else { continue };
+            let Some(held) = self.class_defs.get(i).filter(|h| self.syms.classes.first(h, i)).cloned() else { continue };
             let Some(c) = self.tree(&held) else { continue };
             let c: &ast::ClassDef = &c;
             for w in
                 c.wields.iter().chain(c.normal.iter().flat_map(|f| &f.wields)).chain(c.transformed.iter().flat_map(|f| &f.wields))
             {
-                self.wielded.insert(w.value.clone());
+                self.notes.wielded.insert(w.value.clone());
             }
-            let is_shifter = c.tags.iter().any(|t| self.shifter_tags.contains(t.name.value.as_str()));
+            let is_shifter = c.tags.iter().any(|t| self.notes.shifter_tags.contains(t.name.value.as_str()));
             let tags = self.tag_uses(&c.tags, m::ThingKind::Class, &c.name.value);
             let mut wields = self.wields(&c.wields);
             let mut ratings = self.ratings(&c.ratings, &c.name, "the class");
@@ -225,10 +227,10 @@ impl<'a> Checker<'a> {
                 }
             };
             let promoted_from = c.promoted.as_ref().and_then(|p| p.from.as_ref()).and_then(|from| {
-                if self.classes.contains(&from.value) {
+                if self.syms.classes.contains(&from.value) {
                     Some(from.value.to_string())
                 } else {
-                    let names = self.classes.names();
+                    let names = self.syms.classes.names();
                     self.unknown_in::<()>(UNKNOWN_CLASS, "class", from, names, None);
                     None
                 }
@@ -269,12 +271,12 @@ impl<'a> Checker<'a> {
     pub(super) fn kit(&mut self, c: &ast::ClassDef, wields: &[m::Name]) -> Vec<String> {
         let mut out = Vec::with_capacity(c.kit.len());
         for name in &c.kit {
-            let Some(index) = self.items.get(name.value.as_str()) else {
-                let names = self.items.names();
+            let Some(index) = self.syms.items.get(name.value.as_str()) else {
+                let names = self.syms.items.names();
                 self.unknown_in::<()>(UNKNOWN_ITEM, "item", name, names, None);
                 continue;
             };
-            if let Some(Some((kind, Some(ty)))) = self.item_types.get(index) {
+            if let Some(Some((kind, Some(ty)))) = self.notes.item_types.get(index) {
                 if *kind == ast::ItemKind::Weapon && !wields.contains(&ty.value) {
                     self.error(
                         Diagnostic::error(
@@ -294,18 +296,18 @@ impl<'a> Checker<'a> {
             }
             out.push(name.value.to_string());
         }
-        if out.len() > self.inventory as usize {
+        if out.len() > self.syms.inventory as usize {
             let span = c.kit.first().map_or(c.name.span, |f| f.span.to(c.kit.last().map_or(f.span, |l| l.span)));
             self.error(
                 Diagnostic::error(
                     CLASS_KIT,
                     span,
-                    format!("a kit of {} items, but units carry at most {}", out.len(), self.inventory),
+                    format!("a kit of {} items, but units carry at most {}", out.len(), self.syms.inventory),
                 )
                 .with_help(format!(
                     "the ruleset's inventory holds {} items: remove {}",
-                    self.inventory,
-                    out.len() - self.inventory as usize
+                    self.syms.inventory,
+                    out.len() - self.syms.inventory as usize
                 )),
             );
         }
@@ -313,14 +315,14 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn lower_items(&mut self) -> Vec<m::Item> {
-        let mut out = Vec::with_capacity(self.items.order.len());
-        let (wlo, whi) = self.ruleset.and_then(|r| r.weight_ranges.first()).map_or((i64::MIN, i64::MAX), |w| w.value);
-        let weight_span = self.ruleset.and_then(|r| r.weight_ranges.first()).map(|w| w.span);
+        let mut out = Vec::with_capacity(self.syms.items.order.len());
+        let (wlo, whi) = self.syms.ruleset.and_then(|r| r.weight_ranges.first()).map_or((i64::MIN, i64::MAX), |w| w.value);
+        let weight_span = self.syms.ruleset.and_then(|r| r.weight_ranges.first()).map(|w| w.span);
         for index in 0..self.item_defs.len() {
-            let Some(held) = self.item_defs.get(index).filter(|h| self.items.first(h, index)).cloned() else { continue };
+            let Some(held) = self.item_defs.get(index).filter(|h| self.syms.items.first(h, index)).cloned() else { continue };
             let Some(it) = self.tree(&held) else { continue };
             let it: &ast::ItemDef = &it;
-            if let Some(slot) = self.item_types.get_mut(index) {
+            if let Some(slot) = self.notes.item_types.get_mut(index) {
                 *slot = Some((it.kind, it.weapon_type.first().cloned()));
             }
             let kind = match it.kind {
@@ -357,7 +359,7 @@ impl<'a> Checker<'a> {
             self.at_most_one(&it.weight, "weight");
             self.at_most_one(&it.costs, "cost");
             let weapon_type = it.weapon_type.first().and_then(|t| {
-                if self.weapon_types.contains(&t.value) {
+                if self.syms.weapon_types.contains(&t.value) {
                     Some(t.value.clone())
                 } else {
                     self.unknown_weapon_type(t);
@@ -367,7 +369,7 @@ impl<'a> Checker<'a> {
             if it.kind == ast::ItemKind::Weapon && it.weapon_type.is_empty() {
                 self.error(
                     Diagnostic::error(MISSING_FIELD, it.name.span, format!("the weapon `{}` has no `type`", it.name.value))
-                        .with_help(format!("add `type T` with one of: {}", self.weapon_types.order.join(", "))),
+                        .with_help(format!("add `type T` with one of: {}", self.syms.weapon_types.order.join(", "))),
                 );
             }
             let weight = it.weight.first().map_or(0, |w| w.value);
@@ -410,12 +412,12 @@ impl<'a> Checker<'a> {
                     0
                 }
             };
-            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: true, dice_values: false };
+            let scope = Scope::new(Place::Use, &[]);
             let uses = it.uses.iter().flat_map(|u| self.effects(u, &scope, true)).collect();
             for u in &it.uses {
                 self.check_contexts(u, Context::Use);
             }
-            let modifiers = self.effects(&it.modifiers, &scope, false);
+            let modifiers = self.effects(&it.modifiers, &scope.at(Place::Standing), false);
             self.check_contexts(&it.modifiers, Context::Always);
             out.push(m::Item {
                 name: it.name.value.clone(),
@@ -452,7 +454,7 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn range(&mut self, r: &ast::RangeSpec) -> Option<m::Range> {
-        let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: false, dice_values: false };
+        let scope = Scope::new(Place::Standing, &[]);
         let (min, min_ty) = self.expr(&r.min, &scope, Some(&Type::Int));
         let (max, max_ty) = match &r.max {
             Some(e) => self.expr(e, &scope, Some(&Type::Int)),
@@ -480,12 +482,14 @@ impl<'a> Checker<'a> {
 
     pub(super) fn unwieldable_warnings(&mut self) {
         let mut warnings = Vec::new();
-        for name in &self.items.order {
-            let Some(Some((kind, Some(t)))) = self.items.get(name).and_then(|i| self.item_types.get(i)) else { continue };
+        for name in &self.syms.items.order {
+            let Some(Some((kind, Some(t)))) = self.syms.items.get(name).and_then(|i| self.notes.item_types.get(i)) else {
+                continue;
+            };
             if *kind != ast::ItemKind::Weapon {
                 continue;
             }
-            if self.weapon_types.contains(&t.value) && !self.wielded.contains(&t.value) {
+            if self.syms.weapon_types.contains(&t.value) && !self.notes.wielded.contains(&t.value) {
                 warnings.push(
                     Diagnostic::warning(
                         ITEM_UNWIELDABLE,
@@ -496,6 +500,6 @@ impl<'a> Checker<'a> {
                 );
             }
         }
-        self.diags.extend(warnings);
+        self.sink.diags.extend(warnings);
     }
 }

@@ -7,7 +7,7 @@ impl<'a> Checker<'a> {
     pub(super) fn collect_ruleset(&mut self, items: &[&'a ast::Item]) {
         for item in items {
             let ast::Item::Ruleset(rs) = item else { continue };
-            if let Some(first) = self.ruleset {
+            if let Some(first) = self.syms.ruleset {
                 self.error(
                     Diagnostic::error(
                         MULTIPLE_RULESETS,
@@ -19,9 +19,9 @@ impl<'a> Checker<'a> {
                 );
                 continue;
             }
-            self.ruleset = Some(rs);
+            self.syms.ruleset = Some(rs);
         }
-        let Some(rs) = self.ruleset else { return };
+        let Some(rs) = self.syms.ruleset else { return };
         let mut scale_spans: HashMap<String, Span> = HashMap::new();
         for scale in &rs.scales {
             if let Some(first) = scale_spans.get(scale.name.value.as_str()) {
@@ -51,7 +51,7 @@ impl<'a> Checker<'a> {
                 seen.insert(&member.value, member.span);
                 steps.push(member.value.to_string());
             }
-            self.scales.push((scale.name.value.to_string(), steps));
+            self.syms.scales.push(ScaleSym { name: scale.name.value.to_string(), steps });
         }
         let mut attr_spans: HashMap<String, Span> = HashMap::new();
         for stat in &rs.stats {
@@ -64,13 +64,13 @@ impl<'a> Checker<'a> {
                 continue;
             }
             if self.dup_attr(&mut attr_spans, &stat.name) {
-                self.stats.push((stat.name.value.to_string(), ty));
+                self.syms.stats.push(AttrSym { name: stat.name.value.to_string(), ty });
             }
         }
         for base in &rs.bases {
             let Some(ty) = self.resolve_type(&base.ty) else { continue };
             if self.dup_attr(&mut attr_spans, &base.name) {
-                self.bases.push((base.name.value.to_string(), ty));
+                self.syms.bases.push(AttrSym { name: base.name.value.to_string(), ty });
             }
         }
         self.collect_resources(rs, &mut attr_spans);
@@ -78,7 +78,7 @@ impl<'a> Checker<'a> {
             let terms: Vec<(bool, &ast::DieLit)> = dice.terms.iter().map(|(n, d)| (*n, d)).collect();
             let shape = self.dice_shape(&terms, dice.constant, dice.span);
             // A shape that failed is still declared (with a d2), so its uses are not reported again.
-            self.dice.insert(dice.name.value.to_string(), shape.unwrap_or_else(|| m::DiceShape::d(2)));
+            self.syms.dice.insert(dice.name.value.to_string(), shape.unwrap_or_else(|| m::DiceShape::d(2)));
         }
         for table in &rs.tables {
             let mut keys = Vec::new();
@@ -100,7 +100,7 @@ impl<'a> Checker<'a> {
             }
             let Some(value) = self.resolve_type(&table.value_ty) else { continue };
             if keys.len() == table.keys.len() && !keys.is_empty() {
-                self.tables.insert(table.name.value.to_string(), (keys, value));
+                self.syms.tables.insert(table.name.value.to_string(), TableSym { keys, value });
             }
         }
         match rs.inventory.as_slice() {
@@ -126,7 +126,7 @@ impl<'a> Checker<'a> {
                             .with_help("inventories hold 1 to 16 items"),
                     );
                 } else {
-                    self.inventory = one.value as u32;
+                    self.syms.inventory = one.value as u32;
                 }
             }
         }
@@ -162,7 +162,7 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn lower_ruleset(&mut self) -> m::Ruleset {
-        let Some(rs) = self.ruleset else {
+        let Some(rs) = self.syms.ruleset else {
             return m::Ruleset {
                 name: String::new(),
                 doc: None,
@@ -170,7 +170,7 @@ impl<'a> Checker<'a> {
                 stats: vec![],
                 bases: vec![],
                 class_ranges: vec![],
-                inventory: self.inventory,
+                inventory: self.syms.inventory,
                 weight: (i64::MIN, i64::MAX),
                 dice: vec![],
                 tables: vec![],
@@ -184,13 +184,13 @@ impl<'a> Checker<'a> {
             .stats
             .iter()
             .filter_map(|s| {
-                let ty = self.stats.iter().find(|(n, _)| *n == s.name.value)?.1.clone();
+                let ty = self.syms.stat(&s.name.value)?.ty.clone();
                 Some(m::Stat { name: s.name.value.to_string(), title: s.title.clone(), ty })
             })
             .collect();
         let mut bases = Vec::new();
         for b in &rs.bases {
-            let Some(ty) = self.bases.iter().find(|(n, _)| *n == b.name.value).map(|(_, t)| t.clone()) else { continue };
+            let Some(ty) = self.syms.bases.iter().find(|a| a.name == b.name.value).map(|a| a.ty.clone()) else { continue };
             let Some(value) = self.const_value(&b.value, &ty) else { continue };
             bases.push(m::Base { name: b.name.value.to_string(), title: b.title.clone(), ty, value });
         }
@@ -202,7 +202,12 @@ impl<'a> Checker<'a> {
                     m::Value::Step { index, .. } => i64::from(*index),
                     _ => 0,
                 };
-                self.class_ranges.push((r.ty.clone(), num(&r.low), num(&r.high), range.span));
+                self.syms.class_ranges.push(ClassRangeSym {
+                    ty: r.ty.clone(),
+                    low: num(&r.low),
+                    high: num(&r.high),
+                    span: range.span,
+                });
                 class_ranges.push(r);
             }
         }
@@ -233,7 +238,10 @@ impl<'a> Checker<'a> {
             .dice
             .iter()
             .filter_map(|d| {
-                self.dice.get(d.name.value.as_str()).map(|shape| m::Dice { name: d.name.value.to_string(), shape: shape.clone() })
+                self.syms
+                    .dice
+                    .get(d.name.value.as_str())
+                    .map(|shape| m::Dice { name: d.name.value.to_string(), shape: shape.clone() })
             })
             .collect();
         let tables = rs.tables.iter().filter_map(|t| self.lower_table(t)).collect();
@@ -243,11 +251,11 @@ impl<'a> Checker<'a> {
         m::Ruleset {
             name: rs.name.value.to_string(),
             doc: rs.doc.clone(),
-            scales: self.scales.iter().map(|(n, s)| m::Scale { name: n.clone(), steps: s.clone() }).collect(),
+            scales: self.syms.scales.iter().map(|s| m::Scale { name: s.name.clone(), steps: s.steps.clone() }).collect(),
             stats,
             bases,
             class_ranges,
-            inventory: self.inventory,
+            inventory: self.syms.inventory,
             weight,
             dice,
             tables,
@@ -301,7 +309,7 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn lower_table(&mut self, t: &ast::TableDef) -> Option<m::Table> {
-        let (keys, value_ty) = self.tables.get(t.name.value.as_str())?.clone();
+        let TableSym { keys, value: value_ty } = self.syms.tables.get(t.name.value.as_str())?.clone();
         let sizes: Vec<usize> = keys.iter().map(|k| self.scale(k).map_or(0, Vec::len)).collect();
         let (row_keys, last) = match keys.split_last() {
             Some((last, lead)) if !lead.is_empty() => (lead.to_vec(), Some(last.clone())),
@@ -512,8 +520,7 @@ impl<'a> Checker<'a> {
                 continue;
             }
             spans.insert(name.to_string(), formula.name.span);
-            let scope =
-                Scope { params: &[], units: true, combat: true, formulas: Some(&visible), rolls: true, dice_values: false };
+            let scope = Scope { params: &[], place: Place::Formula, formulas: Some(&visible) };
             let (expr, ty) = self.expr(&formula.value, &scope, required.as_ref());
             let ty = match (required, ty) {
                 (Some(want), Some(got)) => {
@@ -533,7 +540,7 @@ impl<'a> Checker<'a> {
             };
             visible.insert(name.to_string(), ty.clone());
             if self.reads_a_roll(&expr) {
-                self.rolling_formulas.insert(name.to_string());
+                self.notes.rolling_formulas.insert(name.to_string());
             }
             out.push(m::Formula { name: name.to_string(), ty, expr });
         }

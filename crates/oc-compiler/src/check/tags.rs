@@ -9,15 +9,14 @@ impl<'a> Checker<'a> {
         let mut out = Vec::new();
         for item in items {
             let ast::Item::Tag(t) = item else { continue };
-            let Some(sig) = self.tags.get(t.name.value.as_str()).cloned() else { continue };
+            let Some(sig) = self.syms.tags.get(t.name.value.as_str()).cloned() else { continue };
             if sig.is_status {
                 continue;
             }
-            if self.tags.map.get(t.name.value.as_str()).map(|(s, _)| *s) != Some(t.name.span) {
+            if self.syms.tags.map.get(t.name.value.as_str()).map(|(s, _)| *s) != Some(t.name.span) {
                 continue; // a duplicate, already reported
             }
-            let scope =
-                Scope { params: &sig.params, units: true, combat: false, formulas: None, rolls: false, dice_values: false };
+            let scope = Scope::new(Place::Standing, &sig.params);
             let effects = self.effects(&t.body, &scope, true);
             self.check_contexts(&t.body, Context::Always);
             out.push(m::Tag {
@@ -36,15 +35,15 @@ impl<'a> Checker<'a> {
         let mut out = Vec::new();
         for item in items {
             let ast::Item::Status(s) = item else { continue };
-            if self.tags.map.get(s.name.value.as_str()).map(|(sp, _)| *sp) != Some(s.name.span) {
+            if self.syms.tags.map.get(s.name.value.as_str()).map(|(sp, _)| *sp) != Some(s.name.span) {
                 continue;
             }
-            let scope = Scope { params: &[], units: true, combat: false, formulas: None, rolls: false, dice_values: false };
+            let scope = Scope::new(Place::Standing, &[]);
             let effects = self.effects(&s.body, &scope, false);
             self.check_contexts(&s.body, Context::Always);
             let mut clears = Vec::new();
             // A clear check is rolled at its event (`clears when roll(d10) <= 5`).
-            let clear_scope = Scope { rolls: true, ..scope };
+            let clear_scope = scope.at(Place::Clear);
             for c in &s.clears {
                 self.check_timed_event(&c.event, Timed::Clears);
                 let condition = c.condition.as_ref().map(|e| {
@@ -87,9 +86,15 @@ impl<'a> Checker<'a> {
         // Where each use in `out` was written (a thing has a few tags: searched, not hashed).
         let mut spans: Vec<Span> = Vec::with_capacity(uses.len());
         for u in uses {
-            let Some(sig) = self.tags.get(u.name.value.as_str()).cloned() else {
-                let names: Vec<String> =
-                    self.tags.order.iter().filter(|n| self.tags.get(n).is_some_and(|s| !s.is_status)).cloned().collect();
+            let Some(sig) = self.syms.tags.get(u.name.value.as_str()).cloned() else {
+                let names: Vec<String> = self
+                    .syms
+                    .tags
+                    .order
+                    .iter()
+                    .filter(|n| self.syms.tags.get(n).is_some_and(|s| !s.is_status))
+                    .cloned()
+                    .collect();
                 self.unknown_in::<()>(UNKNOWN_TAG, "tag", &u.name, names, None);
                 continue;
             };
@@ -208,16 +213,16 @@ impl<'a> Checker<'a> {
         let ast::ExprKind::Name(n) = &arg.kind else { return false };
         let ident = Spanned::new(n.clone(), arg.span);
         let (code, what, names): (&'static str, &str, Vec<String>) = match ty {
-            Type::Class => (UNKNOWN_CLASS, "class", self.classes.names()),
-            Type::Tag => (UNKNOWN_TAG, "tag", self.tags.order.clone()),
+            Type::Class => (UNKNOWN_CLASS, "class", self.syms.classes.names()),
+            Type::Tag => (UNKNOWN_TAG, "tag", self.syms.tags.order.clone()),
             Type::Status => (
                 UNKNOWN_STATUS,
                 "status",
-                self.tags.order.iter().filter(|t| self.tags.get(t).is_some_and(|s| s.is_status)).cloned().collect(),
+                self.syms.tags.order.iter().filter(|t| self.syms.tags.get(t).is_some_and(|s| s.is_status)).cloned().collect(),
             ),
-            Type::WeaponType => (UNKNOWN_WEAPON_TYPE, "weapon type", self.weapon_types.order.clone()),
-            Type::Terrain => (UNKNOWN_TERRAIN, "terrain", self.terrains.order.clone()),
-            Type::Movement => (UNKNOWN_MOVEMENT, "movement type", self.movements.order.clone()),
+            Type::WeaponType => (UNKNOWN_WEAPON_TYPE, "weapon type", self.syms.weapon_types.order.clone()),
+            Type::Terrain => (UNKNOWN_TERRAIN, "terrain", self.syms.terrains.order.clone()),
+            Type::Movement => (UNKNOWN_MOVEMENT, "movement type", self.syms.movements.order.clone()),
             _ => return false,
         };
         // A known name of another kind is a type error, not an unknown name.
@@ -233,17 +238,18 @@ impl<'a> Checker<'a> {
             Type::Int => "`2`".into(),
             Type::Bool => "`true`".into(),
             Type::Scale(s) => self.scale(s).and_then(|v| v.get(v.len() / 2)).map_or("a step".into(), |x| format!("`{x}`")),
-            Type::Tag => self.tags.order.first().map_or("a tag".into(), |x| format!("`{x}`")),
-            Type::Class => self.classes.order.first().map_or("a class".into(), |x| format!("`{x}`")),
-            Type::WeaponType => self.weapon_types.order.first().map_or("a weapon type".into(), |x| format!("`{x}`")),
+            Type::Tag => self.syms.tags.order.first().map_or("a tag".into(), |x| format!("`{x}`")),
+            Type::Class => self.syms.classes.order.first().map_or("a class".into(), |x| format!("`{x}`")),
+            Type::WeaponType => self.syms.weapon_types.order.first().map_or("a weapon type".into(), |x| format!("`{x}`")),
             Type::Status => self
+                .syms
                 .tags
                 .order
                 .iter()
-                .find(|t| self.tags.get(t).is_some_and(|s| s.is_status))
+                .find(|t| self.syms.tags.get(t).is_some_and(|s| s.is_status))
                 .map_or("a status".into(), |x| format!("`{x}`")),
-            Type::Stat => self.stats.first().map_or("a stat".into(), |x| format!("`{}`", x.0)),
-            Type::StatMod => self.stats.first().map_or("`res+1`".into(), |x| format!("`{}+1`", x.0)),
+            Type::Stat => self.syms.stats.first().map_or("a stat".into(), |x| format!("`{}`", x.name)),
+            Type::StatMod => self.syms.stats.first().map_or("`res+1`".into(), |x| format!("`{}+1`", x.name)),
             Type::Dice => "`2d6` or `2d10 + 3d8`".into(),
             other => format!("a {}", type_name(other)),
         }
@@ -268,8 +274,8 @@ impl<'a> Checker<'a> {
             );
             return None;
         };
-        if self.stats.iter().all(|(n, _)| *n != stat) {
-            let names: Vec<String> = self.stats.iter().map(|(n, _)| n.clone()).collect();
+        if self.syms.stat(&stat).is_none() {
+            let names: Vec<String> = self.syms.stats.iter().map(|a| a.name.clone()).collect();
             self.unknown_in::<()>(UNKNOWN_STAT, "stat", &Spanned::new(stat, stat_span), names, None);
             return None;
         }
@@ -280,31 +286,31 @@ impl<'a> Checker<'a> {
     /// the movement type `Armored` and the tag `Armored`).
     pub fn has_name_of_kind(&self, name: &str, ty: &Type) -> bool {
         match ty {
-            Type::Tag => self.tags.get(name).is_some_and(|s| !s.is_status),
-            Type::Status => self.tags.get(name).is_some_and(|s| s.is_status),
-            Type::Class => self.classes.contains(name),
-            Type::WeaponType => self.weapon_types.contains(name),
-            Type::Terrain => self.terrains.contains(name),
-            Type::Movement => self.movements.contains(name),
+            Type::Tag => self.syms.tags.get(name).is_some_and(|s| !s.is_status),
+            Type::Status => self.syms.tags.get(name).is_some_and(|s| s.is_status),
+            Type::Class => self.syms.classes.contains(name),
+            Type::WeaponType => self.syms.weapon_types.contains(name),
+            Type::Terrain => self.syms.terrains.contains(name),
+            Type::Movement => self.syms.movements.contains(name),
             _ => false,
         }
     }
 
     /// What kind of definition a bare name is, if any.
     pub fn kind_of_name(&self, name: &str) -> Option<Type> {
-        if let Some(sig) = self.tags.get(name) {
+        if let Some(sig) = self.syms.tags.get(name) {
             return Some(if sig.is_status { Type::Status } else { Type::Tag });
         }
-        if self.classes.contains(name) {
+        if self.syms.classes.contains(name) {
             return Some(Type::Class);
         }
-        if self.weapon_types.contains(name) {
+        if self.syms.weapon_types.contains(name) {
             return Some(Type::WeaponType);
         }
-        if self.terrains.contains(name) {
+        if self.syms.terrains.contains(name) {
             return Some(Type::Terrain);
         }
-        if self.movements.contains(name) {
+        if self.syms.movements.contains(name) {
             return Some(Type::Movement);
         }
         None
@@ -340,10 +346,10 @@ impl<'a> Checker<'a> {
                 self.step_index(s, n).map(|index| m::Value::Step { scale: m::Name::new(s), index })
             }
             (ast::ExprKind::Name(n), Type::Stat) => {
-                self.stats.iter().any(|(s, _)| s == n).then(|| m::Value::Name { ty: Type::Stat, name: m::Name::new(n) })
+                self.syms.stat(n).is_some().then(|| m::Value::Name { ty: Type::Stat, name: m::Name::new(n) })
             }
             (ast::ExprKind::Name(n), Type::Tag) => {
-                self.tags.get(n).filter(|s| !s.is_status).map(|_| m::Value::Name { ty: Type::Tag, name: m::Name::new(n) })
+                self.syms.tags.get(n).filter(|s| !s.is_status).map(|_| m::Value::Name { ty: Type::Tag, name: m::Name::new(n) })
             }
             (ast::ExprKind::Name(n), entity) if self.has_name_of_kind(n, entity) => {
                 Some(m::Value::Name { ty: entity.clone(), name: m::Name::new(n) })

@@ -6,9 +6,11 @@ use oc_model as m;
 use oc_model::Type;
 use oc_syntax::ast::{self, ExprKind};
 
+use oc_model::conformance::Place;
+
 use super::Scope;
-use crate::check::{stmt_span, type_name, Checker};
 use crate::codes::*;
+use crate::env::{stmt_span, type_name, Checker};
 
 impl<'a> Checker<'a> {
     pub fn effects(&mut self, stmts: &[ast::Stmt], scope: &Scope, top: bool) -> Vec<m::Effect> {
@@ -25,8 +27,9 @@ impl<'a> Checker<'a> {
         match s {
             ast::Stmt::Modify { place, op, value, span } => self.modify(place, *op, value, *span, scope),
             ast::Stmt::When { condition, body, .. } => {
-                // Conditions may look at the strike in progress.
-                let inner = Scope { combat: true, ..*scope };
+                // At the top of a body, a condition is a strike's; inside a trigger or an action it
+                // is read where its commands run.
+                let inner = if scope.place == Place::Standing { scope.at(Place::Strike) } else { *scope };
                 let (c, ty) = self.expr(condition, &inner, Some(&Type::Bool));
                 if let Some(ty) = ty {
                     if ty != Type::Bool {
@@ -37,22 +40,16 @@ impl<'a> Checker<'a> {
                 Some(m::Effect::When { condition: c, then })
             }
             ast::Stmt::On { event, body, .. } => {
-                let strike = matches!(event.value.as_str(), "hit" | "crit" | "attacked" | "miss" | "after_attack");
-                // Exchange triggers run inside a strike's outcome, where nothing more is rolled;
-                // battle events draw their dice.
-                let exchange = m::Event::from_name(&event.value)
-                    .and_then(oc_model::conformance::event_spec)
-                    .is_some_and(|e| e.fires == oc_model::conformance::Fires::Exchange);
-                let inner = Scope { combat: scope.combat || strike, rolls: !exchange, ..*scope };
-                let then = self.effects(body, &inner, false);
-                m::Event::from_name(&event.value).map(|event| m::Effect::On { event, then })
+                let event = m::Event::from_name(&event.value)?;
+                let then = self.effects(body, &scope.at(Place::Trigger(event)), false);
+                Some(m::Effect::On { event, then })
             }
             ast::Stmt::Grant { tag, .. } => {
                 if tag.args.is_empty() && scope.params.iter().any(|(p, t)| *p == tag.name.value && *t == Type::Tag) {
                     return Some(m::Effect::GrantParam { param: tag.name.value.to_string() });
                 }
-                let Some(sig) = self.tags.get(tag.name.value.as_str()).cloned() else {
-                    let names = self.tags.order.clone();
+                let Some(sig) = self.syms.tags.get(tag.name.value.as_str()).cloned() else {
+                    let names = self.syms.tags.order.clone();
                     self.unknown_in::<()>(UNKNOWN_TAG, "tag", &tag.name, names, None);
                     return None;
                 };
@@ -78,7 +75,7 @@ impl<'a> Checker<'a> {
                 };
                 let range = |c: &mut Self, e: &Option<ast::Expr>| -> Option<m::Expr> {
                     let e = e.as_ref()?;
-                    let (x, ty) = c.expr(e, scope, Some(&Type::Int));
+                    let (x, ty) = c.expr(e, &scope.at(Place::Reach), Some(&Type::Int));
                     if let Some(ty) = ty {
                         if ty != Type::Int {
                             c.mismatch(e.span, &Type::Int, &ty, "an action's range is a number of tiles");
@@ -90,7 +87,7 @@ impl<'a> Checker<'a> {
                 let max_range = a.target.as_ref().and_then(|t| range(self, &t.max));
                 let mut requires = Vec::new();
                 for r in &a.requires {
-                    let (x, ty) = self.expr(r, scope, Some(&Type::Bool));
+                    let (x, ty) = self.expr(r, &scope.at(Place::requires(target)), Some(&Type::Bool));
                     if let Some(ty) = ty {
                         if ty != Type::Bool {
                             self.mismatch(r.span, &Type::Bool, &ty, "`requires` needs a condition");
@@ -98,7 +95,7 @@ impl<'a> Checker<'a> {
                     }
                     requires.push(x);
                 }
-                let effects = self.effects(&a.body, &Scope { rolls: true, ..*scope }, false);
+                let effects = self.effects(&a.body, &scope.at(Place::action(target)), false);
                 Some(m::Effect::Action(m::Action { target, min_range, max_range, requires, effects }))
             }
             ast::Stmt::Command { verb, args, span } => {
@@ -126,6 +123,13 @@ impl<'a> Checker<'a> {
                             _ => lowered.push(m::Expr::Const(self.stat_mod(arg, &verb.value)?)),
                         }
                         continue;
+                    }
+                    // Which units a command may name is the conformance table's (`context.rs`).
+                    if let (Type::Unit, ExprKind::Name(n)) = (want, &arg.kind) {
+                        if let Some(u) = super::unit_named(n) {
+                            lowered.push(m::Expr::Unit(u));
+                            continue;
+                        }
                     }
                     let (x, ty) = self.expr(arg, scope, Some(want));
                     let ty = ty?;
@@ -168,9 +172,8 @@ impl<'a> Checker<'a> {
         let place_span = place.first().map_or(span, |f| f.span.to(place.last().map_or(f.span, |l| l.span)));
         let parts: Vec<&str> = place.iter().map(|p| p.value.as_str()).collect();
         let (unit, rest) = match parts.split_first() {
-            Some((first, rest)) if !rest.is_empty() && self.unit_ref(first, scope).is_some() => {
-                (self.unit_ref(first, scope), rest)
-            }
+            // Where the unit may be changed is `context.rs`'s to say (`oc::effect::context`).
+            Some((first, rest)) if !rest.is_empty() && super::unit_named(first).is_some() => (super::unit_named(first), rest),
             _ => (Some(m::UnitRef::Holder), parts.as_slice()),
         };
         let unit = unit.unwrap_or(m::UnitRef::Holder);

@@ -106,9 +106,11 @@ pub fn item_refusals(class: &m::Class, item: &m::Item, who: Option<&str>) -> Vec
             ));
         }
     }
-    // Seed 000, General tags: "Exclusive(Class) | Can only be used by the tagged Class |".
-    for t in item.tags.iter().filter(|t| t.tag == "Exclusive") {
-        if let Some(m::Value::Name { name, .. }) = t.args.first() {
+    // An item tagged with a class (seed 000's Exclusive(Class): "Can only be used by the tagged
+    // Class") belongs to that class only: the engine's rule too (`Engine::weapons_for`).
+    for t in &item.tags {
+        for arg in &t.args {
+            let m::Value::Name { ty: m::Type::Class, name } = arg else { continue };
             if *name != class.name {
                 out.push((
                     ARMY_EXCLUSIVE,

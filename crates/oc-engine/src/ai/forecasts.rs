@@ -54,7 +54,7 @@ impl Targets {
 /// makes) is not subtracted.
 #[derive(Clone, Debug)]
 pub(crate) struct Sketch {
-    /// Damage taken -> probability, by damage, from `attacker_hp` and `defender_hp`.
+    /// The damage taken -> probability, by damage, from `attacker_hp` and `defender_hp`.
     attacker_damage: Vec<(i64, f64)>,
     defender_damage: Vec<(i64, f64)>,
     attacker_hp: i64,

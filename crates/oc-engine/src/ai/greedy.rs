@@ -152,7 +152,7 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
             }
         }
     }
-    // 3. Attacks: the exact forecast from each tile in reach that can strike.
+    // 3. Attacking: the exact forecast from each tile in reach that can strike.
     let weapons: Vec<String> =
         u.items.iter().filter(|n| b.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)).cloned().collect();
     // The tiles it may strike from (in reach and not held by another unit it knows of), in tile

@@ -41,7 +41,7 @@ pub const SAMPLES: u64 = 16;
 /// Turns played after the candidate turn.
 pub const DEPTH: usize = 4;
 /// The most units standing (both sides) it searches with. A playout activation weighs every
-/// unit of the side to act, so a search's cost grows with the units: with 72 on Narube River a
+/// unit of the side to act, so a search's cost grows with the units: with 72 on the Narube map a
 /// battle took 6.4 s against the tactician's 0.94 s, and four turns of seventy units see
 /// little of the round. The ratings and v0.6 mirror matches field twelve.
 pub const MAX_UNITS: usize = 12;

@@ -1,4 +1,4 @@
-//! Attacks: the targets a unit that must attack the weakest may choose, attacks and their
+//! Attacking: the targets a unit that must attack the weakest may choose, attacks and their
 //! exchanges (statuses and debuffs landing on the unit struck), and striking destructible tiles.
 
 use super::{distance, Battle, BattleError, State, Tile};
@@ -114,7 +114,7 @@ impl Battle<'_> {
         if bonus != 0 {
             la.debuffs.push(("damage_bonus".to_string(), bonus));
         }
-        let exchange = Exchange::new(self.engine, &la, &ld, distance(a.pos, d.pos))?;
+        let exchange = Exchange::new(self.engine, &la, &ld, distance(a.pos, d.pos))?.activated([a.activated, d.activated]);
         let exchange = if single { exchange.single() } else { exchange };
         let Resolution { log, hp, declared, resources } = exchange.resolve_all(&mut self.rng);
         // HP, and the resources reactions spent.

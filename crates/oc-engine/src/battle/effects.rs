@@ -1,133 +1,156 @@
-//! Effects a unit holds: its tags with what they grant, triggered `on EVENT` effects, and the
-//! statuses and debuffs laid on it.
+//! Effects a unit holds: its tags with what they grant (their effects in the IR), triggered
+//! `on EVENT` effects, and the statuses and debuffs laid on it.
 
 use oc_model as m;
 
-use super::eval::{const_eval, Eval};
+use super::scene::{Cast, Drawn, Draws};
 use super::{Affliction, Battle, Combatant, Debuff, Record, State};
-use crate::combat::rng;
+use crate::dice::rng;
+use crate::ir::{Eff, E, V};
+
+/// A tag used by a unit: its interned name and its arguments.
+pub(super) type TagUse = (u32, Vec<V>);
+
+/// The effects held through one tag or status (borrowed from the IR), with the tag's arguments.
+pub(super) struct Holding<'e> {
+    pub effects: &'e [Eff],
+    pub args: Vec<V>,
+}
+
+/// A command to run from a trigger or an action: its verb, its arguments (evaluated when it
+/// runs) and the arguments of the tag it belongs to.
+pub(super) type Triggered<'e> = (m::Verb, &'e [E], Vec<V>);
 
 impl<'e> Battle<'e> {
+    /// Tag uses of the model (class, form, item tags) as the IR holds them.
+    pub(super) fn uses_of(&self, uses: &[m::TagUse]) -> Vec<TagUse> {
+        uses.iter()
+            .filter_map(|t| {
+                let id = self.engine.ir.name_id(&t.tag)?;
+                let args = t.args.iter().map(|a| self.engine.constant(a)).collect::<Result<_, _>>().ok()?;
+                Some((id, args))
+            })
+            .collect()
+    }
+
     /// The tags a unit has of itself: its class's, its current form's (a shifter is transformed
     /// unless it has acted this round) and the scenario's.
     pub(super) fn own_tags(&self, u: &Combatant) -> Vec<TagUse> {
         let mut uses: Vec<TagUse> = Vec::new();
         if let Some(c) = self.engine.class(&u.class) {
-            uses.extend(c.tags.iter().map(|t| (t.tag.to_string(), t.args.clone())));
+            uses.extend(self.uses_of(&c.tags));
             if let Some(f) = &c.forms {
                 let form = if u.reverted { &f.normal } else { &f.transformed };
-                uses.extend(form.tags.iter().map(|t| (t.tag.to_string(), t.args.clone())));
+                uses.extend(self.uses_of(&form.tags));
             }
         }
-        uses.extend(u.tags.iter().map(|t| (t.clone(), Vec::new())));
+        uses.extend(u.tags.iter().filter_map(|t| self.engine.ir.name_id(t)).map(|id| (id, Vec::new())));
         uses
     }
 
-    /// Tag uses with what they `grant`, each with its effects, parameter names and arguments.
-    pub(super) fn expand(&self, mut uses: Vec<(String, Vec<m::Value>)>) -> Vec<Holding<'e>> {
+    /// Tag uses with what they `grant`, breadth first, each with its effects and arguments; the
+    /// arguments of a grant are evaluated with the granting tag's, unit `i` holding it.
+    pub(super) fn expand(&self, i: usize, mut uses: Vec<TagUse>) -> Vec<Holding<'e>> {
         let engine: &'e crate::Engine = self.engine;
         let mut out = Vec::new();
         let mut k = 0;
-        while let Some((name, args)) = uses.get(k).cloned() {
+        while let Some((tag, args)) = uses.get(k).cloned() {
             k += 1;
             if k > 256 {
                 break;
             }
-            let Some(tag) = engine.tag(&name) else { continue };
-            let params: Vec<String> = tag.params.iter().map(|p| p.name.clone()).collect();
-            for e in &tag.effects {
+            let Some((_, effects)) = engine.ir.effects.get(&tag).filter(|_| engine.is_tag(tag)) else { continue };
+            for e in effects {
                 match e {
-                    m::Effect::Grant { tag, args: gargs } => {
-                        uses.push((tag.clone(), gargs.iter().filter_map(|g| const_eval(g, &params, &args)).collect()));
+                    Eff::Grant { tag, args: given } => {
+                        let values = match given.iter().all(|a| matches!(a, E::Const(_) | E::Param(_))) {
+                            // Constants and the tag's own arguments: no unit read.
+                            true => given.iter().map(|a| crate::eval::constant(a, &args)).collect(),
+                            false => match self.scene(Cast { user: i, ..Cast::default() }, None) {
+                                Some(scene) => given.iter().map(|a| scene.value(a, &args)).collect(),
+                                None => continue,
+                            },
+                        };
+                        uses.push((*tag, values));
                     }
                     // `grant p` with `p` a Tag parameter: the tag its argument names.
-                    m::Effect::GrantParam { param } => {
-                        let named = params.iter().position(|p| p == param).and_then(|k| args.get(k));
-                        if let Some(m::Value::Name { name, .. }) = named {
-                            uses.push((name.to_string(), Vec::new()));
+                    Eff::GrantParam(p) => {
+                        if let Some(V::Name(named)) = args.get(*p as usize) {
+                            uses.push((*named, Vec::new()));
                         }
                     }
                     _ => {}
                 }
             }
-            out.push((&tag.effects[..], params, args));
+            out.push(Holding { effects, args });
         }
         out
     }
 
-    /// Every tag instance a unit holds now (class and form, scenario tags, equipped weapon,
-    /// accessory, statuses), following `grant`s, with its parameter names and arguments.
+    /// Every tag instance a unit holds now (statuses, then class and form, scenario tags,
+    /// equipped weapon, accessory), following `grant`s, with its arguments.
     pub(super) fn holdings(&self, i: usize) -> Vec<Holding<'e>> {
         let Some(u) = self.units.get(i) else { return Vec::new() };
         let engine: &'e crate::Engine = self.engine;
         let mut uses = self.own_tags(u);
         let accessory = u.items.iter().find(|n| engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory));
         for item in u.equipped.iter().chain(accessory).filter_map(|n| engine.item(n)) {
-            uses.extend(item.tags.iter().map(|t| (t.tag.to_string(), t.args.clone())));
+            uses.extend(self.uses_of(&item.tags));
         }
         let mut out: Vec<Holding<'e>> = u
             .statuses
             .iter()
-            .filter_map(|a| engine.status_index(&a.status).and_then(|k| engine.rules.statuses.get(k)))
-            .map(|st| (&st.effects[..], Vec::new(), Vec::new()))
+            .filter(|a| engine.status_index(&a.status).is_some())
+            .filter_map(|a| engine.ir.effects.get(&engine.ir.name_id(&a.status)?))
+            .map(|(_, effects)| Holding { effects, args: Vec::new() })
             .collect();
-        out.extend(self.expand(uses));
+        out.extend(self.expand(i, uses));
         out
     }
 
     /// Runs a unit's `on EVENT { ... }` effects (an item that heals its bearer on activation, a
     /// weapon that hurts its wielder after an attack). Form changes are the engine's own shifting rule, not run here.
     pub(super) fn run_triggers(&mut self, i: usize, event: m::Event) {
-        let drawn = std::cell::RefCell::new(Vec::new());
-        self.run_triggers_drawing(i, event, None, &drawn);
+        self.run_triggers_drawing(i, event, None, &Drawn::default());
     }
 
     /// [`Battle::run_triggers`] where the event has a `foe` (`after_attack`: the unit attacked;
     /// `routed`: the unit that routed the holder).
     pub(super) fn run_triggers_against(&mut self, i: usize, event: m::Event, foe: Option<usize>) {
-        let drawn = std::cell::RefCell::new(Vec::new());
-        self.run_triggers_drawing(i, event, foe, &drawn);
+        self.run_triggers_drawing(i, event, foe, &Drawn::default());
     }
 
     /// [`Battle::run_triggers`] with the named dice of this event drawn once, shared by the
-    /// caller. `when` conditions inside the effects are evaluated (with the battle's dice), and
-    /// only the commands under true conditions run.
-    pub(super) fn run_triggers_drawing(
-        &mut self,
-        i: usize,
-        event: m::Event,
-        foe: Option<usize>,
-        drawn: &std::cell::RefCell<Vec<(String, i64)>>,
-    ) {
+    /// caller. `when` conditions inside the effects are evaluated (with the battle's dice) as
+    /// the event happens, and only the commands under true conditions run, one by one.
+    pub(super) fn run_triggers_drawing(&mut self, i: usize, event: m::Event, foe: Option<usize>, drawn: &Drawn) {
         // A routed unit's own `on routed` effects are its last; nothing else runs off the board.
         if !self.on_board(i) && event != m::Event::Routed {
             return;
         }
-        let mut todo: Vec<Triggered> = Vec::new();
+        let mut todo: Vec<Triggered<'e>> = Vec::new();
         let mut dice = std::mem::replace(&mut self.rng, rng(0));
-        for (effects, params, args) in self.holdings(i) {
-            let ctx = Eval {
-                battle: self,
-                equip: None,
-                user: i,
-                target: foe,
-                params: &params,
-                args: &args,
-                dice: std::cell::RefCell::new(Some(&mut dice)),
-                drawn,
-            };
-            for e in effects {
-                if let m::Effect::On { event: ev, then } = e {
-                    if *ev == event {
-                        collect_commands(&ctx, then, &params, &args, &mut todo);
+        {
+            let draws = Draws::new(&mut dice, drawn);
+            if let Some(scene) = self.scene(Cast { user: i, other: foe, ..Cast::default() }, Some(&draws)) {
+                for h in self.holdings(i) {
+                    let mut found = Vec::new();
+                    for e in h.effects {
+                        if let Eff::On { event: ev, then } = e {
+                            if *ev == event {
+                                scene.commands(then, &h.args, &mut found);
+                            }
+                        }
                     }
+                    todo.extend(found.into_iter().map(|(verb, args)| (verb, args, h.args.clone())));
                 }
             }
         }
         self.rng = dice;
-        for (verb, cargs, params, args) in todo {
+        for (verb, cargs, args) in todo {
             let pos = self.units.get(i).map_or((0, 0), |f| f.pos);
-            let note = match self.command(i, verb, &cargs, foe, pos, None, &params, &args) {
+            let cast = Cast { user: i, other: foe, at: Some(pos), equip: None };
+            let note = match self.command(cast, None, verb, cargs, &args, drawn) {
                 Ok(n) => n,
                 Err(e) => format!("could not {verb:?}: {e}"),
             };
@@ -173,57 +196,25 @@ impl<'e> Battle<'e> {
 
     /// Whether a tag (or what it grants) has an action performing `verb`.
     pub fn grants_verb(&self, tag: &str, verb: m::Verb) -> bool {
-        fn go(engine: &crate::Engine, tag: &str, verb: m::Verb, depth: u32) -> bool {
-            let Some(t) = engine.tag(tag) else { return false };
+        fn go(engine: &crate::Engine, tag: u32, verb: m::Verb, depth: u32) -> bool {
+            let Some((_, effects)) = engine.ir.effects.get(&tag).filter(|_| engine.is_tag(tag)) else { return false };
             depth < 16
-                && t.effects.iter().any(|e| match e {
-                    m::Effect::Action(a) => {
-                        a.effects.iter().any(|x| matches!(x, m::Effect::Command { verb: v, .. } if *v == verb))
-                    }
-                    m::Effect::Grant { tag, .. } => go(engine, tag, verb, depth + 1),
+                && effects.iter().any(|e| match e {
+                    Eff::Action(a) => a.effects.iter().any(|x| matches!(x, Eff::Command { verb: v, .. } if *v == verb)),
+                    Eff::Grant { tag, .. } => go(engine, *tag, verb, depth + 1),
                     _ => false,
                 })
         }
-        go(self.engine, tag, verb, 0)
+        self.engine.ir.name_id(tag).is_some_and(|id| go(self.engine, id, verb, 0))
     }
 }
 
-/// The commands of triggered effects whose `when` conditions hold, in order.
-pub(super) fn collect_commands(
-    ctx: &Eval,
-    effects: &[m::Effect],
-    params: &[String],
-    args: &[m::Value],
-    out: &mut Vec<Triggered>,
-) {
-    for e in effects {
-        match e {
-            m::Effect::Command { verb, args: cargs } if *verb != m::Verb::Shift => {
-                out.push((*verb, cargs.clone(), params.to_vec(), args.to_vec()));
-            }
-            m::Effect::When { condition, then } if ctx.bool(condition).unwrap_or(false) => {
-                collect_commands(ctx, then, params, args, out);
-            }
-            _ => {}
-        }
-    }
-}
-
-/// A tag by name with its arguments.
-pub(super) type TagUse = (String, Vec<m::Value>);
-
-/// Effects held through one tag or status (borrowed from the rules), with the tag's parameter
-/// names and arguments.
-type Holding<'r> = (&'r [m::Effect], Vec<String>, Vec<m::Value>);
-
-/// A command to run from a trigger, with its tag's parameter names and arguments.
-pub(super) type Triggered = (m::Verb, Vec<m::Expr>, Vec<String>, Vec<m::Value>);
-
-pub(super) fn uses_verb(effects: &[m::Effect], verb: m::Verb) -> bool {
+/// Whether `effects` use `verb` anywhere (in a trigger, a condition or an action).
+pub(super) fn uses_verb(effects: &[Eff], verb: m::Verb) -> bool {
     effects.iter().any(|e| match e {
-        m::Effect::Command { verb: v, .. } => *v == verb,
-        m::Effect::On { then, .. } | m::Effect::When { then, .. } => uses_verb(then, verb),
-        m::Effect::Action(a) => uses_verb(&a.effects, verb),
+        Eff::Command { verb: v, .. } => *v == verb,
+        Eff::On { then, .. } | Eff::When { then, .. } => uses_verb(then, verb),
+        Eff::Action(a) => uses_verb(&a.effects, verb),
         _ => false,
     })
 }

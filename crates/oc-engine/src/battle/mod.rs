@@ -11,14 +11,15 @@
 mod actions;
 mod attack;
 mod effects;
-mod eval;
 mod fog;
 mod game;
 mod log;
 mod movement;
 mod round;
+mod scene;
 mod threat;
 mod turns;
+mod verbs;
 mod victory;
 
 use std::collections::{BTreeSet, HashMap};
@@ -26,10 +27,11 @@ use std::collections::{BTreeSet, HashMap};
 use oc_model as m;
 use serde::{Deserialize, Serialize};
 
-use crate::combat::rng;
+use crate::dice::rng;
 use crate::ir::V;
 use crate::{ChaCha8Rng, Engine, EngineError, Form, Loadout};
 
+pub use actions::Available;
 pub use fog::{Light, Sight};
 pub use game::{auto_deploy, play, play_watched, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
@@ -78,7 +80,7 @@ pub struct Combatant {
     /// Debuffs in force (the `debuff` verb): they last until the end of the unit's next turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub debuffs: Vec<Debuff>,
-    /// Amounts of the ruleset's resources, in their order (`stamina`).
+    /// Amounts of the ruleset's resources, in their order (seed 002's Stamina).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<i64>,
     /// The way it faces (a unit step such as `(1, 0)`), where threat zones are in front.
@@ -242,27 +244,6 @@ impl From<EngineError> for BattleError {
     fn from(e: EngineError) -> Self {
         BattleError(e.message)
     }
-}
-
-/// An action a unit can take: the tag's action block with the tag's arguments.
-#[derive(Clone, Debug)]
-pub struct Available {
-    pub action: m::Action,
-    pub params: Vec<String>,
-    pub args: Vec<m::Value>,
-    /// The item the action comes from (its charges are spent when it is used).
-    pub source: Option<String>,
-}
-
-impl Available {
-    pub fn verb(&self) -> Option<m::Verb> {
-        first_verb(&self.action.effects)
-    }
-}
-
-/// The verb of an action's first command: what the action is known by.
-pub(crate) fn first_verb(effects: &[m::Effect]) -> Option<m::Verb> {
-    effects.iter().find_map(|e| if let m::Effect::Command { verb, .. } = e { Some(*verb) } else { None })
 }
 
 pub struct Battle<'e> {
@@ -475,7 +456,7 @@ impl<'e> Battle<'e> {
             finished_first: self.finished_first,
             outcome: self.outcome.clone(),
             log: Vec::new(),
-            rng: seed.map_or_else(|| self.rng.clone(), crate::combat::rng),
+            rng: seed.map_or_else(|| self.rng.clone(), crate::dice::rng),
             seized: self.seized.clone(),
             escaped: self.escaped.clone(),
             razed: self.razed.clone(),

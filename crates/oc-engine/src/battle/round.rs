@@ -4,9 +4,9 @@
 use oc_model as m;
 
 use super::effects::uses_verb;
-use super::eval::Eval;
+use super::scene::{Cast, Drawn, Draws};
 use super::{Affliction, Battle, Debuff, Record, State};
-use crate::combat::rng;
+use crate::dice::rng;
 
 impl Battle<'_> {
     /// After a unit's action: statuses that last a number of activations count down, and a
@@ -16,7 +16,7 @@ impl Battle<'_> {
         // A shifter is a unit one of whose tags changes form (`shift`); the seed's rule that it
         // stays normal after acting until the next round, even when danced, is applied here.
         let shifter = self.units.get(i).and_then(|u| self.engine.class(&u.class)).is_some_and(|c| c.forms.is_some())
-            && self.holdings(i).iter().any(|(effects, _, _)| uses_verb(effects, m::Verb::Shift));
+            && self.holdings(i).iter().any(|h| uses_verb(h.effects, m::Verb::Shift));
         let by_activation: Vec<String> = self
             .engine
             .rules
@@ -66,45 +66,41 @@ impl Battle<'_> {
             }
             // `on start_of_round` effects, then the statuses' clear rolls, one draw of each named
             // die for both (seed 001's poison: one d20, 1-10 it wears off, 11-20 two damage).
-            let drawn = std::cell::RefCell::new(Vec::new());
+            let drawn = Drawn::default();
             self.run_triggers_drawing(i, m::Event::StartOfRound, None, &drawn);
             let Some(u) = self.units.get(i) else { continue };
             if u.state != State::Ready {
                 continue;
             }
+            let statuses = u.statuses.clone();
+            let engine = self.engine;
             let mut dice = std::mem::replace(&mut self.rng, rng(0));
             let mut keep = Vec::new();
-            for a in u.statuses.clone() {
-                let status = self.engine.status_index(&a.status).and_then(|k| self.engine.rules.statuses.get(k));
-                let mut left = a.left;
-                if matches!(status.and_then(|s| s.lasts), Some(m::Duration::Rounds(_))) {
-                    left = left.map(|n| n.saturating_sub(1));
-                }
-                let mut cleared = left == Some(0);
-                for c in status.map(|s| s.clears.as_slice()).unwrap_or(&[]) {
-                    if c.event == m::Event::StartOfRound && !cleared {
-                        cleared = match &c.condition {
-                            None => true,
-                            Some(e) => {
-                                let ctx = Eval {
-                                    battle: self,
-                                    equip: None,
-                                    user: i,
-                                    target: None,
-                                    params: &[],
-                                    args: &[],
-                                    dice: std::cell::RefCell::new(Some(&mut dice)),
-                                    drawn: &drawn,
-                                };
-                                ctx.bool(e).unwrap_or(false)
-                            }
-                        };
+            {
+                let draws = Draws::new(&mut dice, &drawn);
+                let scene = self.scene(Cast { user: i, ..Cast::default() }, Some(&draws));
+                for a in statuses {
+                    let status = engine.status_index(&a.status).and_then(|k| engine.rules.statuses.get(k));
+                    let mut left = a.left;
+                    if matches!(status.and_then(|s| s.lasts), Some(m::Duration::Rounds(_))) {
+                        left = left.map(|n| n.saturating_sub(1));
                     }
-                }
-                if cleared {
-                    changes.push((i, a.status.clone()));
-                } else {
-                    keep.push(Affliction { status: a.status, left });
+                    let mut cleared = left == Some(0);
+                    let clears = status.and_then(|_| engine.ir.clears.get(&engine.ir.name_id(&a.status)?));
+                    for c in clears.map_or(&[][..], Vec::as_slice) {
+                        if c.event == m::Event::StartOfRound && !cleared {
+                            cleared = match (&c.condition, &scene) {
+                                (None, _) => true,
+                                (Some(e), Some(scene)) => scene.holds(e, &[]),
+                                (Some(_), None) => false,
+                            };
+                        }
+                    }
+                    if cleared {
+                        changes.push((i, a.status.clone()));
+                    } else {
+                        keep.push(Affliction { status: a.status, left });
+                    }
                 }
             }
             self.rng = dice;

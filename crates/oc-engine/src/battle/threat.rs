@@ -72,8 +72,8 @@ impl Battle<'_> {
     }
 
     /// Moves unit `i` along the cheapest way to `to`, square by square. Leaving an enemy's threat
-    /// zone, it takes a free attack from that enemy ("each time a treat zone is evaded, the
-    /// opponent gets an immediate skirmish attack targeting the mover"): one strike, no counter.
+    /// zone, it takes a free attack from that enemy (seed 004: each time a threat zone is
+    /// evaded, the opponent attacks the mover at once): one strike, no counter.
     /// A mover routed on the way stops there. Returns the notes of the free attacks.
     pub(super) fn walk(&mut self, i: usize, to: Tile) -> Vec<String> {
         let path = if self.threat().is_some() { self.path(i, to) } else { None };

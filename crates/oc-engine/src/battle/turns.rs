@@ -2,14 +2,13 @@
 //! their event, whose activation is next (alternate, a roll-off, or an order by a resource), and
 //! activations made of steps paid from a resource.
 
-use std::cell::RefCell;
-
 use oc_model as m;
 use serde::{Deserialize, Serialize};
 
-use super::eval::Eval;
+use super::scene::{Cast, Drawn, Draws};
 use super::{Act, Battle, Record, State, Turn};
-use crate::combat::rng;
+use crate::dice::rng;
+use crate::ir::V;
 
 /// The activation in progress when a ruleset `spend`s a resource: the unit keeps taking steps
 /// until it waits or cannot pay.
@@ -62,8 +61,8 @@ impl Battle<'_> {
     /// Sets every resource refilled at `event` for the units `who`, rolling where the value rolls;
     /// one `Refill` line per resource.
     pub(super) fn refill(&mut self, event: m::Event, who: &[usize]) {
-        let resources = self.engine.rules.ruleset.resources.clone();
-        for (k, r) in resources.iter().enumerate() {
+        let engine = self.engine;
+        for (k, (r, resource)) in engine.rules.ruleset.resources.iter().zip(&engine.ir.resources).enumerate() {
             if r.at != event {
                 continue;
             }
@@ -73,24 +72,19 @@ impl Battle<'_> {
                 if !self.on_board(i) {
                     continue;
                 }
-                let drawn = RefCell::new(Vec::new());
-                let ctx = Eval {
-                    battle: self,
-                    equip: None,
-                    user: i,
-                    target: None,
-                    params: &[],
-                    args: &[],
-                    dice: RefCell::new(Some(&mut dice)),
-                    drawn: &drawn,
-                };
-                values.push((i, ctx.int(&r.value).unwrap_or(0)));
+                let drawn = Drawn::default();
+                let draws = Draws::new(&mut dice, &drawn);
+                let value = self
+                    .scene(Cast { user: i, ..Cast::default() }, Some(&draws))
+                    .map_or(0, |s| s.value(&resource.value, &[]).int());
+                values.push((i, value));
             }
             self.rng = dice;
+            let count = engine.rules.ruleset.resources.len();
             for (i, v) in &values {
                 if let Some(u) = self.units.get_mut(*i) {
-                    if u.resources.len() < resources.len() {
-                        u.resources.resize(resources.len(), 0);
+                    if u.resources.len() < count {
+                        u.resources.resize(count, 0);
                     }
                     if let Some(slot) = u.resources.get_mut(k) {
                         *slot = *v;
@@ -225,33 +219,26 @@ impl Battle<'_> {
     pub fn step_price(&self, i: usize, vars: &StepVars, equip: Option<&str>) -> Option<Result<i64, String>> {
         let turn = &self.engine.rules.ruleset.turn;
         let spend = turn.spend.as_ref()?;
-        let params: Vec<String> = m::STEP_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
-        let args = [
-            m::Value::Int(vars.moved),
-            m::Value::Bool(vars.attacks),
-            m::Value::Bool(vars.acts),
-            m::Value::Int(vars.moves),
-            m::Value::Int(vars.steps),
-            m::Value::Int(vars.repeats),
+        let ir = &self.engine.ir;
+        // `oc_model::STEP_PARAMS`, in order.
+        let params = [
+            V::Int(vars.moved),
+            V::Bool(vars.attacks),
+            V::Bool(vars.acts),
+            V::Int(vars.moves),
+            V::Int(vars.steps),
+            V::Int(vars.repeats),
         ];
-        let drawn = RefCell::new(Vec::new());
-        let ctx = Eval {
-            battle: self,
-            equip,
-            user: i,
-            target: None,
-            params: &params,
-            args: &args,
-            dice: RefCell::new(None),
-            drawn: &drawn,
+        let Some(scene) = self.scene(Cast { user: i, equip, ..Cast::default() }, None) else {
+            return Some(Err("the unit is not in the battle".to_string()));
         };
-        if let Some(allowed) = &turn.step_allowed {
-            if !ctx.bool(allowed).unwrap_or(false) {
+        if let Some(allowed) = &ir.step_allowed {
+            if !scene.holds(allowed, &params) {
                 return Some(Err("the ruleset's `step_allowed` refuses this step".to_string()));
             }
         }
         // A step costs at least 1, so every activation ends.
-        let cost = turn.step_cost.as_ref().map_or(Some(1), |e| ctx.int(e)).unwrap_or(1).max(1);
+        let cost = ir.step_cost.as_ref().map_or(1, |e| scene.value(e, &params).int()).max(1);
         let have = self.resource(i, spend).unwrap_or(0);
         if cost > have {
             return Some(Err(format!("this step costs {cost} {spend} and the unit has {have}")));

@@ -23,6 +23,36 @@ impl Battle<'_> {
 
     /// The engine's predicate for a victory condition (the same data `Condition::text` reads).
     pub fn holds(&self, c: &m::Condition, side: m::SideId) -> bool {
+        self.holds_when(c, side, false)
+    }
+
+    /// Which alternative of the winner's condition won an ended battle: for a side that wins by
+    /// `either A or B`, the first of its alternatives (`or` nested in `or` read as one list) that
+    /// holds at the end, as `Condition::text` writes it. `None` for a draw, or for a condition
+    /// that is no `or`. The battle's log is not touched: it reads the same for every seed.
+    pub fn winning_branch(&self) -> Option<String> {
+        let Some((m::Outcome::Win(side), _)) = &self.outcome else { return None };
+        let condition = self.scenario.side(*side).win.as_ref()?;
+        if !matches!(condition, m::Condition::Or(..)) {
+            return None;
+        }
+        let mut alternatives = Vec::new();
+        let mut stack = vec![condition];
+        while let Some(c) = stack.pop() {
+            match c {
+                m::Condition::Or(a, b) => {
+                    stack.push(b);
+                    stack.push(a);
+                }
+                other => alternatives.push(other),
+            }
+        }
+        alternatives.into_iter().find(|c| self.holds_when(c, *side, true)).map(m::Condition::text)
+    }
+
+    /// [`Battle::holds`]; `ended`: asked after the battle ended (a `survive` is then judged by
+    /// the rounds played, not by whether the battle is still on).
+    fn holds_when(&self, c: &m::Condition, side: m::SideId, ended: bool) -> bool {
         let enemies = || self.units.iter().filter(move |u| u.side != side);
         let routed = || enemies().filter(|u| u.state == State::Routed);
         let leader = |u: &Combatant| self.leads(u);
@@ -38,16 +68,16 @@ impl Battle<'_> {
             m::Condition::Defend { region, rounds } => self.held.get(&(side, region.clone())).is_some_and(|n| n >= rounds),
             m::Condition::Survive { rounds } => {
                 self.round >= *rounds
-                    && self.outcome.is_none()
+                    && (ended || self.outcome.is_none())
                     && self.units.iter().any(|u| u.side == side && u.state == State::Ready)
                     && self.finished_round(*rounds)
             }
             m::Condition::Raze { count, region } => {
                 self.razed.iter().filter(|(s, r, _)| *s == side && r == region).count() as u32 >= *count
             }
-            m::Condition::And(a, b) => self.holds(a, side) && self.holds(b, side),
-            m::Condition::Or(a, b) => self.holds(a, side) || self.holds(b, side),
-            m::Condition::Not(a) => !self.holds(a, side),
+            m::Condition::And(a, b) => self.holds_when(a, side, ended) && self.holds_when(b, side, ended),
+            m::Condition::Or(a, b) => self.holds_when(a, side, ended) || self.holds_when(b, side, ended),
+            m::Condition::Not(a) => !self.holds_when(a, side, ended),
         }
     }
 

@@ -8,7 +8,8 @@ use smallvec::SmallVec;
 
 use super::{apply_strike_effects, Exchange, State, MAX_RES};
 use crate::ir::V;
-use crate::unit::{Ctx, Unit};
+use crate::strike::Ctx;
+use crate::unit::Unit;
 
 /// What the state holds of one unit's attributes: (attribute, value), read in place of the
 /// unit's own (`Ctx::held`). Hit points first, then the resources: a later entry wins.
@@ -127,6 +128,7 @@ impl Exchange<'_> {
             dealt: 0,
             distance: self.distance,
             triangle: self.triangle[attacker],
+            activated: self.activated,
             solo: true,
             reads: Some(&self.reads),
         }

@@ -31,7 +31,7 @@ struct Lists<'a> {
 /// A die's values as a strike reads them: every value, or its outcome classes.
 enum Faces<'a> {
     All(&'a [(i64, f64)]),
-    Classes(crate::partition::Classes),
+    Classes(super::partition::Classes),
 }
 
 impl std::ops::Deref for Faces<'_> {
@@ -81,7 +81,7 @@ impl Exchange<'_> {
         // Where the outcome reads only the dice and some dice-free formulas, strikes with the same
         // dice classes and the same values of those have the same outcomes: looked up. Where the
         // classes follow from those values too, by the values alone, before any class is found.
-        let inputs = ir.outcome_inputs.as_ref().filter(|_| self.engine.outcome_table).map(|inputs| {
+        let inputs = ir.outcome_inputs.as_ref().filter(|_| ir.strategy.outcome_table).map(|inputs| {
             let ctx = self.ctx(units, attrs, attacker, &rolls);
             inputs.iter().map(|f| ctx.formula(*f, &mut cache)).collect::<SmallVec<[V; 8]>>()
         });
@@ -103,7 +103,7 @@ impl Exchange<'_> {
                 let die = self.die_of(*slot, &ctx, &mut cache);
                 dens.push(die.map_or(1.0, |d| d.dist.den));
                 let values = die.map_or(&[][..], |d| &d.dist.values[..]);
-                match cuts.as_ref().zip(die).and_then(|(c, d)| crate::partition::classes(&ctx, &mut cache, c, d)) {
+                match cuts.as_ref().zip(die).and_then(|(c, d)| super::partition::classes(&ctx, &mut cache, c, d)) {
                     Some(classes) => Faces::Classes(classes),
                     None => Faces::All(values),
                 }
@@ -132,7 +132,7 @@ impl Exchange<'_> {
         }
         let joint = lists.values.iter().fold(1u64, |n, v| n.saturating_mul(v.len().max(1) as u64));
         let factored =
-            if joint > self.engine.factor_above { self.factored(units, attrs, attacker, &lists, &mut cache) } else { None };
+            if joint > ir.strategy.factor_above { self.factored(units, attrs, attacker, &lists, &mut cache) } else { None };
         let list = factored.unwrap_or_else(|| {
             let list = self.joint(ir.strike_mask, &lists, &mut rolls, &mut cache, |rolls, cache| {
                 self.outcome_at(&self.ctx(units, attrs, attacker, rolls), cache)
@@ -400,9 +400,9 @@ mod tests {
         for (name, index) in oc_compiler::stdlib::RULESETS {
             let rules = oc_compiler::stdlib::compile(index).and_then(|c| c.rules).expect("a built-in ruleset compiles");
             let mut joint = Engine::new(rules.clone()).expect("runs");
-            joint.factor_above = u64::MAX;
+            joint.ir.strategy.factor_above = u64::MAX;
             let mut factored = Engine::new(rules).expect("runs");
-            factored.factor_above = 0;
+            factored.ir.strategy.factor_above = 0;
             let units = crate::testing::roster(&joint);
             // The joint enumeration of an exploding-damage strike is slow unoptimised: a few
             // attackers against every defender.
@@ -429,7 +429,7 @@ mod tests {
     #[test]
     fn looked_up_outcomes_equal_worked_out_ones() {
         crate::testing::agree_with(
-            |fresh| fresh.outcome_table = false,
+            |fresh| fresh.ir.strategy.outcome_table = false,
             |k, name, table| {
                 if k < 2 {
                     assert!(table.ir.outcome_inputs.is_some(), "{name}: strikes are not looked up");

@@ -24,7 +24,7 @@ impl Exchange<'_> {
     /// The final hit points with their chances, in the order first reached, or `None` where the
     /// exchange is not plain (then the general walk goes on with what was worked out here).
     pub(super) fn walk_plain(&self, initial: &State, cache: &mut OutcomeCache) -> Option<Vec<([i64; 2], f64)>> {
-        if !self.engine.plain_walks || !self.engine.reactions.is_empty() || !self.at_start(initial) {
+        if !self.engine.ir.strategy.plain_walks || !self.engine.reactions.is_empty() || !self.at_start(initial) {
             return None;
         }
         let on_strike =
@@ -223,7 +223,7 @@ mod tests {
             let rules = oc_compiler::stdlib::compile(index).and_then(|c| c.rules).expect("a built-in ruleset compiles");
             let plain = Engine::new(rules.clone()).expect("runs");
             let mut general = Engine::new(rules).expect("runs");
-            general.plain_walks = false;
+            general.ir.strategy.plain_walks = false;
             let (mut compared, mut walked_plain) = (0, 0);
             for (label, a, d, r) in crate::testing::matchups(&plain) {
                 let Ok(x) = crate::Exchange::new(&plain, &a, &d, r) else { continue };

@@ -166,7 +166,7 @@ impl Exchange<'_> {
         let unit = self.unit(side, &state.statuses[side]);
         let can_strike = side == 0 || self.can_counter(state);
         let (mut hit, mut crit, mut damage, mut crit_damage) = (0.0, 0.0, 0, 0);
-        // Damage -> probability, each summed in the outcomes' order (as a map's entries would be).
+        // The damage -> probability, each summed in the outcomes' order (as a map's entries would be).
         let mut by_damage: SideHp = SideHp::new();
         if can_strike {
             let outcomes = self.outcomes_memo(state, side, outcome_cache);

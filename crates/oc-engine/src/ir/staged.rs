@@ -113,7 +113,7 @@ mod tests {
     #[test]
     fn staged_formulas_equal_whole_ones() {
         crate::testing::agree_with(
-            |whole| whole.ir.staging = false,
+            |whole| whole.ir.strategy.staging = false,
             |k, name, staged| {
                 // The first built-in ruleset: seed 000's, whose damage reads both units.
                 if k == 0 {

@@ -228,7 +228,7 @@ impl<'a> Cursor<'a> {
                     if c == '\n' {
                         return None;
                     }
-                    out.push(super::unescape(c));
+                    super::unescape(&mut out, c);
                     self.at += c.len_utf8();
                     from = self.at;
                 }

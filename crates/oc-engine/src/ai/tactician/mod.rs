@@ -102,7 +102,7 @@ impl Tactician {
 /// Only a side free to wait for the enemy to come to it (`stakes::free_to_wait`: no clock against
 /// it, no tiles at stake) counts such blows when it leads. One the clock presses must come
 /// forward, and one that must take, hold or deny ground must stand on it: a defender counting
-/// them let the Dunes' refugees through and the Marsh Fort be taken (attacker 63% -> 80%, 48% ->
+/// them let the Dunes' refugees through and the marsh fort be taken (attacker 63% -> 80%, 48% ->
 /// 66%, 200 games), while the Keep's held better (39% -> 20%).
 fn lead_next(b: &Battle, side: m::SideId) -> f64 {
     let we_lead = if stakes::free_to_wait(&b.scenario, side) {

@@ -325,7 +325,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         out
     }
 
-    /// Attacks from `t` (added to `out`): every enemy in sight within a weapon's reach, with each
+    /// The attacks from `t` (added to `out`): every enemy in sight within a weapon's reach, with each
     /// weapon, by the exact forecast. A unit that must attack the weakest attacks only those
     /// (`forced`).
     fn attacks<'u>(

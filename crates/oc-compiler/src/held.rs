@@ -1,7 +1,13 @@
 //! Classes and items as the checker holds them: each a tree, or the text it is parsed from when
 //! it is lowered (see `read.rs`), and the index of their names.
 
-use super::*;
+use std::collections::HashMap;
+
+use oc_diag::{Diagnostic, Span};
+use oc_model as m;
+use oc_syntax::ast;
+
+use crate::codes::DUPLICATE;
 
 /// A class's or item's definition as the checker holds it: its tree, or the text it is parsed
 /// from when it is lowered, its tree dropped once it is (a large project's tree is never whole:
@@ -64,7 +70,7 @@ impl Definition for ast::ItemDef {
 impl<'a, T: Definition> Held<'a, T> {
     /// The tree: borrowed, or parsed from the text (its syntax problems pushed to `diags`).
     /// `None` for text that is not the definition its first words named.
-    fn tree_into(&self, diags: &mut Vec<Diagnostic>) -> Option<std::borrow::Cow<'a, T>> {
+    pub(crate) fn tree_into(&self, diags: &mut Vec<Diagnostic>) -> Option<std::borrow::Cow<'a, T>> {
         match self {
             Held::Tree(t) => Some(std::borrow::Cow::Borrowed(*t)),
             Held::Text { file, text, def } => def.parse(*file, text, diags).map(std::borrow::Cow::Owned),
@@ -132,31 +138,10 @@ impl<'a> Index<'a> {
     }
 }
 
-impl<'a> Checker<'a> {
-    /// A held definition's tree: borrowed, or parsed from its text (its syntax problems
-    /// reported) and owned by the caller, who drops it once lowered. `None` when the text is not
-    /// the one definition its first words named: the piece is noted in `misread`.
-    pub fn tree<T: Definition>(&mut self, held: &Held<'a, T>) -> Option<std::borrow::Cow<'a, T>> {
-        let tree = held.tree_into(&mut self.diags);
-        if let (None, Held::Text { file, def, .. }) = (&tree, held) {
-            self.misread.push((*file, def.range.start));
-        }
-        tree
-    }
-
-    /// A repeated definition is never lowered; held as text, it is parsed here, so that its
-    /// syntax is reported as it would be up front (and a piece that is not the definition its
-    /// first words named was no repeat: `tree` says so).
-    pub(super) fn parse_repeats(&mut self) {
-        for i in 0..self.class_defs.len() {
-            if let Some(held @ Held::Text { .. }) = self.class_defs.get(i).filter(|h| !self.classes.first(h, i)).cloned() {
-                self.tree(&held);
-            }
-        }
-        for i in 0..self.item_defs.len() {
-            if let Some(held @ Held::Text { .. }) = self.item_defs.get(i).filter(|h| !self.items.first(h, i)).cloned() {
-                self.tree(&held);
-            }
-        }
-    }
+/// `name` defined again, first defined at `first`.
+pub(crate) fn duplicate(what: &str, name: &ast::Ident, first: Span) -> Diagnostic {
+    Diagnostic::error(DUPLICATE, name.span, format!("the {what} `{}` is defined twice", name.value))
+        .with_label("defined again here")
+        .with_secondary(first, "first defined here")
+        .with_help(format!("rename one of them; every {what} name must be unique (the standard library's included)"))
 }

@@ -6,89 +6,26 @@
 //! values. The weights are whole numbers, so the sums are exact and a forecast is the same bits
 //! as enumerating every face.
 
-use std::collections::HashSet;
-
 use smallvec::SmallVec;
 
-use crate::ir::{DieSlot, Ir, Op, E, V};
+use crate::eval::{eval, Env};
+use crate::ir::cuts::Cut;
+use crate::ir::{DieSlot, Op, V};
 
 /// A die's outcome classes: (lowest value, summed weight), in value order (a few, in place).
 pub type Classes = SmallVec<[(i64, f64); 8]>;
-use crate::unit::Ctx;
-
-/// One comparison of a die with a side the die does not change.
-#[derive(Clone, Debug)]
-pub struct Cut {
-    op: Op,
-    other: E,
-    /// `roll(...) OP other` (true) or `other OP roll(...)`.
-    roll_left: bool,
-}
-
-impl Cut {
-    /// What the die is compared with.
-    pub(crate) fn other(&self) -> &E {
-        &self.other
-    }
-}
-
-/// The comparisons that read `slot` in the formulas `roots` (and the formulas they use), or
-/// `None` when the die is read any other way (added to damage, say): then every value counts.
-pub fn cuts(ir: &Ir, roots: &[u16], slot: u8) -> Option<Vec<Cut>> {
-    let mut out = Vec::new();
-    let mut seen = HashSet::new();
-    for r in roots {
-        walk(ir, &E::Formula(*r), slot, &mut out, &mut seen)?;
-    }
-    Some(out)
-}
-
-fn comparison(op: Op) -> bool {
-    matches!(op, Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge)
-}
-
-fn walk(ir: &Ir, e: &E, slot: u8, out: &mut Vec<Cut>, seen: &mut HashSet<u16>) -> Option<()> {
-    match e {
-        // A `Dice` value's slot: its dice change from strike to strike; every value counts.
-        E::Roll(s) | E::RollDyn(s, _) if *s == slot => None,
-        E::Bin(op, a, b) if comparison(*op) => {
-            // The other side must read no die at all (another die would move the cut).
-            match (&**a, &**b) {
-                (E::Roll(s), other) if *s == slot && ir.dice_of(other) == 0 => {
-                    out.push(Cut { op: *op, other: other.clone(), roll_left: true });
-                    Some(())
-                }
-                (other, E::Roll(s)) if *s == slot && ir.dice_of(other) == 0 => {
-                    out.push(Cut { op: *op, other: other.clone(), roll_left: false });
-                    Some(())
-                }
-                _ => e.children().try_for_each(|x| walk(ir, x, slot, out, seen)),
-            }
-        }
-        E::Formula(f) => {
-            if !seen.insert(*f) {
-                return Some(());
-            }
-            match ir.formulas.get(*f as usize) {
-                Some(formula) if formula.dice & (1u64 << slot) != 0 => walk(ir, &formula.expr, slot, out, seen),
-                _ => Some(()),
-            }
-        }
-        _ => e.children().try_for_each(|x| walk(ir, x, slot, out, seen)),
-    }
-}
 
 /// The die's values grouped into classes that the cuts cannot tell apart: (lowest value, summed
 /// weight), in value order. `None` when a cut's other side is not a number (then every value
 /// counts). With the weights' exact running sums (`DieSlot::prefix`: the values ascend), each
 /// class is found by a binary search and weighed by a subtraction, the same number as adding its
 /// values' weights one by one.
-pub fn classes(ctx: &Ctx, cache: &mut [Option<V>], cuts: &[Cut], die: &DieSlot) -> Option<Classes> {
+pub fn classes<N: Env>(env: &N, cache: &mut [Option<V>], cuts: &[Cut], die: &DieSlot) -> Option<Classes> {
     let (values, prefix) = (&die.dist.values[..], die.prefix.as_deref());
     // Each break is the first value of a new interval.
     let mut breaks: SmallVec<[i64; 8]> = SmallVec::new();
     for c in cuts {
-        let v = ctx.eval(&c.other, &[], cache);
+        let v = eval(env, &c.other, &[], cache);
         let t = match (v, c.op) {
             // Equality compares whole values: only a number can equal a die's value.
             (V::Int(t), _) => t,

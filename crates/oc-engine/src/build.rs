@@ -1,0 +1,343 @@
+//! Building a unit from its loadout (`Engine::unit`): ratings, equipment, tags and what they
+//! grant, statuses, standing modifiers, debuffs, resources, range, terrain; built once and shared.
+
+use oc_model as m;
+
+use crate::eval::{apply, target_attr};
+use crate::ir::{Eff, Role, V};
+use crate::strike::Ctx;
+use crate::unit::{Instance, PerFormula, Unit};
+use crate::{Engine, EngineError, Form, Loadout};
+
+impl Engine {
+    /// The unit a loadout makes, with the statuses in `extra_statuses` added to the loadout's:
+    /// built once, then shared.
+    pub fn unit(&self, l: &Loadout, extra_statuses: &[u32]) -> Result<std::sync::Arc<Unit>, EngineError> {
+        let hash = crate::fx::hash_of(&(l, extra_statuses));
+        let is = |k: &(Loadout, Vec<u32>)| k.0 == *l && k.1 == extra_statuses;
+        if let Some(u) = self.units.read().ok().and_then(|c| c.get(hash, is)) {
+            return Ok(u);
+        }
+        let u = std::sync::Arc::new(self.build_unit(l, extra_statuses)?);
+        if let Ok(mut cache) = self.units.write() {
+            cache.insert(hash, (l.clone(), extra_statuses.to_vec()), u.clone());
+        }
+        Ok(u)
+    }
+
+    /// Builds a unit from its loadout. Statuses in `extra_statuses` are added to the loadout's.
+    fn build_unit(&self, l: &Loadout, extra_statuses: &[u32]) -> Result<Unit, EngineError> {
+        let rules = &self.rules;
+        let ir = &self.ir;
+        let class = rules
+            .class(&l.class)
+            .ok_or_else(|| EngineError::unknown("class", &l.class, rules.classes.iter().map(|c| c.name.as_str())))?;
+        let no_tags: Vec<m::TagUse> = Vec::new();
+        let (ratings, wields, form_tags) = match (&class.forms, l.form) {
+            (Some(f), Form::Normal) => (&f.normal.ratings, &f.normal.wields, &f.normal.tags),
+            (Some(f), _) => (&f.transformed.ratings, &f.transformed.wields, &f.transformed.tags),
+            (None, _) => (&class.ratings, &class.wields, &no_tags),
+        };
+        // A form without its own `wields` takes the class's; the normal form of a class with
+        // forms never takes what only its transformed form wields (seed 000, Shifting: "They
+        // cannot equip any kind of weapon" -- the stones are the transformed form's).
+        let wields: Vec<String> = match (&class.forms, l.form) {
+            _ if !wields.is_empty() => wields.iter().map(|w| w.to_string()).collect(),
+            (Some(f), Form::Normal) => {
+                class.wields.iter().filter(|w| !f.transformed.wields.contains(w)).map(|w| w.to_string()).collect()
+            }
+            _ => class.wields.iter().map(|w| w.to_string()).collect(),
+        };
+        let mut attrs = vec![V::Int(0); ir.attrs.len()];
+        for (i, (name, _)) in ir.attrs.iter().enumerate() {
+            let value = ratings.get(name).or_else(|| rules.ruleset.bases.iter().find(|b| b.name == *name).map(|b| &b.value));
+            if let (Some(v), Some(slot)) = (value, attrs.get_mut(i)) {
+                *slot = self.constant(v)?;
+            }
+        }
+        let weapon = match &l.weapon {
+            Some(name) => {
+                let item = rules
+                    .item(name)
+                    .ok_or_else(|| EngineError::unknown("item", name, rules.items.iter().map(|i| i.name.as_str())))?;
+                if item.kind != m::ItemKind::Weapon {
+                    return Err(EngineError::new(format!("`{name}` is not a weapon")));
+                }
+                let ty = item.weapon_type.clone().unwrap_or_default();
+                if !wields.iter().any(|w| *w == ty) {
+                    return Err(EngineError::new(format!(
+                        "a {} cannot wield {name}: it is {ty}, and the class wields {}",
+                        class.name,
+                        wields.join(", ")
+                    )));
+                }
+                Some(item)
+            }
+            None => None,
+        };
+        let accessory = match &l.accessory {
+            Some(name) => {
+                let item = rules
+                    .item(name)
+                    .ok_or_else(|| EngineError::unknown("item", name, rules.items.iter().map(|i| i.name.as_str())))?;
+                if item.kind != m::ItemKind::Accessory {
+                    return Err(EngineError::new(format!("`{name}` is not an accessory")));
+                }
+                Some(item)
+            }
+            None => None,
+        };
+        let terrain_defense = match &l.terrain {
+            Some(t) => {
+                rules
+                    .terrain(t)
+                    .ok_or_else(|| EngineError::unknown("terrain", t, rules.terrains.iter().map(|t| t.name.as_str())))?
+                    .defense
+            }
+            None => 0,
+        };
+
+        // Every tag the unit has: class (and form), unit tags, then equipment, then statuses.
+        let mut instances: Vec<Instance> = Vec::new();
+        let push_uses = |uses: &[m::TagUse], out: &mut Vec<Instance>| -> Result<(), EngineError> {
+            for u in uses {
+                let tag = ir.name_id(&u.tag).ok_or_else(|| EngineError::model(format!("unknown tag {}", u.tag)))?;
+                let args = u.args.iter().map(|a| self.constant(a)).collect::<Result<_, _>>()?;
+                out.push(Instance { tag, args });
+            }
+            Ok(())
+        };
+        push_uses(&class.tags, &mut instances)?;
+        push_uses(form_tags, &mut instances)?;
+        for (tag, args) in &l.tags {
+            let id =
+                ir.name_id(tag).ok_or_else(|| EngineError::unknown("tag", tag, rules.tags.iter().map(|t| t.name.as_str())))?;
+            let args = args.iter().map(|a| self.constant(a)).collect::<Result<_, _>>()?;
+            instances.push(Instance { tag: id, args });
+        }
+        for item in weapon.iter().chain(accessory.iter()) {
+            let mut own = Vec::new();
+            push_uses(&item.tags, &mut own)?;
+            // A tag with `ignore_item_tags()` may switch the item's other tags off.
+            let probe = Unit::bare(&attrs, &instances);
+            if let Some(keep) = own.iter().position(|i| self.ignores_item_tags(i, &probe)) {
+                own = own.into_iter().skip(keep).take(1).collect();
+            }
+            instances.extend(own);
+        }
+        let mut statuses: Vec<u32> = Vec::new();
+        for s in &l.statuses {
+            let id = ir
+                .name_id(s)
+                .filter(|_| rules.status(s).is_some())
+                .ok_or_else(|| EngineError::unknown("status", s, rules.statuses.iter().map(|s| s.name.as_str())))?;
+            statuses.push(id);
+        }
+        for s in extra_statuses {
+            if !statuses.contains(s) {
+                statuses.push(*s);
+            }
+        }
+        for s in &statuses {
+            instances.push(Instance { tag: *s, args: Vec::new() });
+        }
+        // Granted tags, breadth first (a grant loop stops at a fixed depth).
+        let mut i = 0;
+        while i < instances.len() && instances.len() < 256 {
+            let Some(inst) = instances.get(i).cloned() else { break };
+            if let Some((_, effects)) = ir.effects.get(&inst.tag) {
+                for e in effects {
+                    let probe = Unit::bare(&attrs, &instances);
+                    let ctx = self.static_ctx(&probe, &attrs);
+                    match e {
+                        Eff::Grant { tag, args } => {
+                            let args = args.iter().map(|a| ctx.eval(a, &inst.args, &mut [])).collect();
+                            instances.push(Instance { tag: *tag, args });
+                        }
+                        Eff::GrantParam(p) => {
+                            if let Some(V::Name(tag)) = inst.args.get(*p as usize) {
+                                instances.push(Instance { tag: *tag, args: Vec::new() });
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            i += 1;
+        }
+
+        let mut unit = Unit {
+            class: class.name.to_string(),
+            weapon: weapon.map(|w| w.name.to_string()),
+            accessory: accessory.map(|a| a.name.to_string()),
+            attrs,
+            max_hp: 0,
+            has: instances.clone(),
+            whens: Vec::new(),
+            triggers: Vec::new(),
+            weapon_type: weapon.and_then(|w| w.weapon_type.as_ref().map(|t| t.to_string())),
+            weapon_type_id: weapon.and_then(|w| w.weapon_type.as_deref()).and_then(|t| ir.name_id(t)),
+            might: weapon.map_or(0, |w| w.might),
+            weight: weapon.map_or(0, |w| w.weight),
+            min_range: 0,
+            max_range: 0,
+            magic: weapon.and_then(|w| w.weapon_type.as_ref()).and_then(|t| rules.weapon_type(t)).is_some_and(|t| t.magic),
+            staff: weapon.and_then(|w| w.weapon_type.as_ref()).and_then(|t| rules.weapon_type(t)).is_some_and(|t| t.staff),
+            accessory_weight: accessory.map_or(0, |a| a.weight),
+            promoted: class.promoted,
+            terrain_defense,
+            statuses,
+            restricted: Vec::new(),
+            must_attack_weakest: false,
+            effective: Default::default(),
+            solo: PerFormula::default(),
+            staged: PerFormula::default(),
+        };
+        // Effects that always apply, in order; conditional ones and triggers are kept for combat.
+        let mut blocks: Vec<(Vec<V>, Vec<Eff>)> = Vec::new();
+        for inst in &instances {
+            if let Some((_, effects)) = ir.effects.get(&inst.tag) {
+                blocks.push((inst.args.clone(), effects.clone()));
+            }
+        }
+        for item in weapon.iter().chain(accessory.iter()) {
+            if let Some(mods) = self.item_modifiers.get(item.name.as_str()) {
+                blocks.push((Vec::new(), mods.clone()));
+            }
+        }
+        for (args, effects) in blocks {
+            for e in effects {
+                match e {
+                    Eff::Modify { role: Role::Holder, attr, op, value } => {
+                        let v = self.static_ctx(&unit, &unit.attrs).eval(&value, &args, &mut []);
+                        if let Some(slot) = target_attr(attr, &args).and_then(|i| unit.attrs.get_mut(i)) {
+                            *slot = apply(ir, *slot, op, v);
+                        }
+                    }
+                    Eff::When { condition, then } => unit.whens.push((args.clone(), condition, then)),
+                    Eff::On { event, then } => unit.triggers.push((args.clone(), event, then)),
+                    // The standing verbs (`oc_model::conformance::VERBS`, context `Always`).
+                    Eff::Command { verb, args: cargs } => match verb {
+                        m::Verb::MustAttackWeakest => unit.must_attack_weakest = true,
+                        m::Verb::Restrict => {
+                            let ctx = self.static_ctx(&unit, &unit.attrs);
+                            if let Some(V::Name(t)) = cargs.first().map(|a| ctx.eval(a, &args, &mut [])) {
+                                unit.restricted.push(t);
+                            }
+                        }
+                        // Applied as the items' tags are gathered, above.
+                        m::Verb::IgnoreItemTags => {}
+                        // Not standing effects: the compiler accepts them only in triggers and
+                        // actions, which the exchange and the battle run.
+                        m::Verb::Heal
+                        | m::Verb::Damage
+                        | m::Verb::Inflict
+                        | m::Verb::Cure
+                        | m::Verb::Reactivate
+                        | m::Verb::Relocate
+                        | m::Verb::Open
+                        | m::Verb::TakeChest
+                        | m::Verb::Raze
+                        | m::Verb::Seize
+                        | m::Verb::Escape
+                        | m::Verb::Reveal
+                        | m::Verb::Transform
+                        | m::Verb::Shift
+                        | m::Verb::Debuff
+                        | m::Verb::Attack => {}
+                    },
+                    Eff::Modify { .. } | Eff::Grant { .. } | Eff::GrantParam(_) | Eff::Action(_) => {}
+                }
+            }
+        }
+        // Debuffs in force lower their attribute after every other modifier.
+        for (attr, shift) in &l.debuffs {
+            if let Some(slot) = ir.attr_id(attr).and_then(|a| unit.attrs.get_mut(a as usize)) {
+                *slot = apply(ir, *slot, m::AssignOp::Add, V::Int(*shift));
+            }
+        }
+        // A resource is the amount the unit holds now, whatever modified its attribute: the
+        // loadout's, or full.
+        for (attr, full) in &self.resource_full {
+            let v = full.as_ref().map_or(V::Int(0), |e| self.static_ctx(&unit, &unit.attrs).eval(e, &[], &mut []));
+            if let Some(slot) = unit.attrs.get_mut(*attr as usize) {
+                *slot = v;
+            }
+        }
+        for (name, amount) in &l.resources {
+            if let Some(slot) = ir.attr_id(name).and_then(|a| unit.attrs.get_mut(a as usize)) {
+                *slot = V::Int(*amount);
+            }
+        }
+        if let Some(w) = weapon {
+            if let (Some((min, max)), ctx) = (self.item_ranges.get(w.name.as_str()), self.static_ctx(&unit, &unit.attrs)) {
+                let (lo, hi) = (ctx.eval(min, &[], &mut []).int(), ctx.eval(max, &[], &mut []).int());
+                unit.min_range = lo;
+                unit.max_range = hi;
+            }
+        }
+        unit.max_hp = unit.attrs.get(ir.hp_attr as usize).map_or(0, |v| v.int());
+        if let Some(hp) = l.hp {
+            if let Some(slot) = unit.attrs.get_mut(ir.hp_attr as usize) {
+                *slot = V::Int(hp.clamp(1, unit.max_hp.max(1)));
+            }
+        }
+        Ok(unit)
+    }
+
+    /// A definition or string named by a constant, as the IR's interned name.
+    fn name_value(&self, name: &str) -> Result<V, EngineError> {
+        Ok(V::Name(self.ir.name_id(name).ok_or_else(|| EngineError::model(format!("unknown name {name}")))?))
+    }
+
+    pub(crate) fn constant(&self, v: &m::Value) -> Result<V, EngineError> {
+        Ok(match v {
+            m::Value::Int(n) => V::Int(*n),
+            m::Value::Bool(b) => V::Bool(*b),
+            m::Value::Step { scale, index } => V::Step {
+                scale: self.ir.scale_id(scale).ok_or_else(|| EngineError::model(format!("unknown scale {scale}")))?,
+                index: i64::from(*index),
+            },
+            m::Value::Name { name, .. } => self.name_value(name)?,
+            m::Value::Str(name) => self.name_value(name)?,
+            m::Value::StatMod { stat, amount } => V::StatMod {
+                attr: self.ir.attr_id(stat).ok_or_else(|| EngineError::model(format!("unknown stat {stat}")))?,
+                amount: *amount,
+            },
+            m::Value::Dice(shape) => {
+                V::Dice(self.ir.shape_id(shape).ok_or_else(|| EngineError::model(format!("dice {shape} were not interned")))?)
+            }
+        })
+    }
+
+    fn static_ctx<'a>(&'a self, unit: &'a Unit, attrs: &'a [V]) -> Ctx<'a> {
+        Ctx {
+            ir: &self.ir,
+            units: [unit, unit],
+            attrs: [attrs, attrs],
+            held: [&[], &[]],
+            attacker: 0,
+            holder: 0,
+            rolls: &[],
+            dealt: 0,
+            distance: 1,
+            triangle: 0,
+            activated: [false; 2],
+            solo: false,
+            reads: None,
+        }
+    }
+
+    fn ignores_item_tags(&self, inst: &Instance, unit: &Unit) -> bool {
+        let Some((_, effects)) = self.ir.effects.get(&inst.tag) else { return false };
+        let ctx = self.static_ctx(unit, &unit.attrs);
+        effects.iter().any(|e| match e {
+            Eff::Command { verb: m::Verb::IgnoreItemTags, .. } => true,
+            Eff::When { condition, then } => {
+                then.iter().any(|t| matches!(t, Eff::Command { verb: m::Verb::IgnoreItemTags, .. }))
+                    && ctx.eval(condition, &inst.args, &mut []).bool()
+            }
+            _ => false,
+        })
+    }
+}

@@ -1,0 +1,35 @@
+//! How an exchange is worked out. The reference is the plain way: every joint value of a
+//! strike's dice enumerated, every state walked by the general loop, every formula evaluated
+//! whole ([`Strategy::REFERENCE`]). Each fast path of [`Strategy::FAST`] gives the same bits,
+//! and a test holds each to the reference on every built-in matchup (`testing::agree_with`).
+
+/// The ways of working an exchange out that may be switched on, each one a fast path that
+/// changes no result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strategy {
+    /// How many joint dice values a strike may have before its outcomes are worked out from
+    /// independent parts (`combat::outcomes`); `u64::MAX`: never.
+    pub factor_above: u64,
+    /// Exchanges whose states differ only in hit points walked on those alone (`combat::plain`).
+    pub plain_walks: bool,
+    /// A strike's outcomes looked up by what they read, where they read only their dice and
+    /// some formulas (`Ir::outcome_inputs`).
+    pub outcome_table: bool,
+    /// Formulas reading both units staged for their striker (`Ir::stage`, `Unit::staged`).
+    pub staging: bool,
+}
+
+impl Strategy {
+    /// Every fast path on: what [`crate::Engine::new`] builds.
+    pub const FAST: Strategy =
+        Strategy { factor_above: super::outcomes::FACTOR_ABOVE, plain_walks: true, outcome_table: true, staging: true };
+
+    /// The plain way, every fast path off: the semantics the others are held to.
+    pub const REFERENCE: Strategy = Strategy { factor_above: u64::MAX, plain_walks: false, outcome_table: false, staging: false };
+}
+
+impl Default for Strategy {
+    fn default() -> Self {
+        Strategy::FAST
+    }
+}
