@@ -277,3 +277,232 @@ fn a_map_saved_by_tiled_110_reads_whole() {
          chest Tile { x: 2, y: 1 } Vulnerary\n"
     );
 }
+
+/// Issue 42: the exported tileset is `oc render`'s squares (colour, pattern, grid line), with
+/// a terrain set to paint with; regions come in object layers of their outline colours.
+#[test]
+fn the_export_draws_as_oc_render_paints_with_terrains_and_colours_regions() {
+    let rules = std_rules();
+    let names: Vec<&str> = rules
+        .terrains
+        .iter()
+        .map(|t| t.name.as_str())
+        .filter(|n| oc_atlas::render::pattern(n, None) != oc_atlas::render::Pattern::Plain)
+        .take(12)
+        .collect();
+    assert!(names.len() >= 8, "{names:?}");
+    // One row of terrains, then a row of plains (the render's border line falls on the last).
+    let symbols: Vec<char> = ('a'..='z').take(names.len()).collect();
+    let legend: String = symbols.iter().zip(&names).map(|(c, n)| format!("{c} = \"{n}\"\n")).collect();
+    let top: String = symbols.iter().collect::<String>() + "p";
+    let map_text = format!(
+        "name = \"Swatches\"\nwidth = {}\nheight = 2\ngrid = 70\nrows = [\"{top}\", \"{}\"]\n\n[legend]\n{legend}p = \"Plains\"\n",
+        names.len() + 1,
+        "p".repeat(names.len() + 1)
+    );
+    let map = check(&map_text, &rules);
+    let (tmx, tileset) = oc_atlas::export::tiled(&map, "swatches.png");
+    let opts = oc_atlas::render::Options { coords: false, legend: false, ..oc_atlas::render::Options::default() };
+    let painted = oc_atlas::render::render_with(&map, &rules, &opts).unwrap();
+    let doc = roxmltree::Document::parse(&tmx).unwrap();
+    let tiles: Vec<(u32, String)> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("tile"))
+        .map(|n| (n.attribute("id").unwrap().parse().unwrap(), n.attribute("type").unwrap().to_string()))
+        .collect();
+    for (x, name) in names.iter().enumerate() {
+        let (id, _) = tiles.iter().find(|(_, t)| t == name).unwrap();
+        let ours = image::imageops::crop_imm(&tileset, id * 70, 0, 70, 70).to_image();
+        let theirs = image::imageops::crop_imm(&painted, x as u32 * 70, 0, 70, 70).to_image();
+        assert!(ours == theirs, "{name}: the tileset's square is not oc render's");
+    }
+    // The terrain set: a colour a terrain, each tile all of its colour.
+    let wangset = doc.descendants().find(|n| n.has_tag_name("wangset")).expect("a terrain set");
+    let colours: Vec<&str> =
+        wangset.children().filter(|n| n.has_tag_name("wangcolor")).map(|n| n.attribute("name").unwrap()).collect();
+    let mut expected: Vec<&str> = names.clone();
+    expected.push("Plains");
+    expected.sort();
+    assert_eq!(colours, expected);
+    for w in wangset.children().filter(|n| n.has_tag_name("wangtile")) {
+        let id: usize = w.attribute("tileid").unwrap().parse().unwrap();
+        let c = (id + 1).to_string();
+        assert_eq!(w.attribute("wangid").unwrap(), [c.as_str(); 8].join(","));
+    }
+    // Regions in layers of their colours (Grado Keep has zones of both sides and a throne).
+    let keep = check(&std::fs::read_to_string(repo().join("scenarios/maps/grado-keep.map.toml")).unwrap(), &rules);
+    let (tmx, _) = oc_atlas::export::tiled(&keep, "keep.png");
+    let doc = roxmltree::Document::parse(&tmx).unwrap();
+    for r in &keep.regions {
+        let object =
+            doc.descendants().find(|n| n.has_tag_name("object") && n.attribute("name") == Some(r.name.as_str())).unwrap();
+        let group = object.parent().unwrap();
+        let c = oc_atlas::render::region_colour(r.kind, r.side);
+        assert_eq!(group.attribute("color"), Some(format!("#{:02x}{:02x}{:02x}", c.0[0], c.0[1], c.0[2]).as_str()), "{}", r.name);
+    }
+}
+
+/// A terrain tileset kept in a file of its own (`terrain.tsx`), and a map drawn on it the way
+/// Tiled's users draw: an L-shaped deployment zone as a polygon, a seize region as an ellipse,
+/// a chest as a point.
+fn hand_drawn(dir: &Path) -> PathBuf {
+    let mut picture = image::RgbImage::new(140, 70);
+    for (x, _, p) in picture.enumerate_pixels_mut() {
+        *p = if x < 70 { image::Rgb([144, 190, 96]) } else { image::Rgb([38, 110, 48]) };
+    }
+    picture.save(dir.join("terrain.png")).unwrap();
+    std::fs::write(
+        dir.join("terrain.tsx"),
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<tileset version="1.8" tiledversion="1.8.2" name="terrain" tilewidth="70" tileheight="70" tilecount="2" columns="2">
+ <image source="terrain.png" width="140" height="70"/>
+ <tile id="0" type="Plains"><properties><property name="terrain" value="Plains"/></properties></tile>
+ <tile id="1" type="Forest"><properties><property name="terrain" value="Forest"/></properties></tile>
+</tileset>
+"#,
+    )
+    .unwrap();
+    let tmx = dir.join("drawn.tmx");
+    std::fs::write(
+        &tmx,
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.8" tiledversion="1.8.2" orientation="orthogonal" renderorder="right-down" width="5" height="4" tilewidth="70" tileheight="70" infinite="0" nextlayerid="3" nextobjectid="4">
+ <properties>
+  <property name="name" value="Hand Drawn"/>
+ </properties>
+ <tileset firstgid="1" source="terrain.tsx"/>
+ <layer id="1" name="terrain" width="5" height="4">
+  <data encoding="csv">
+1,1,1,1,1,
+1,2,2,1,1,
+1,2,1,1,1,
+1,1,1,1,1
+</data>
+ </layer>
+ <objectgroup id="2" name="regions">
+  <object id="1" name="camp" type="deployment" x="0" y="0">
+   <properties>
+    <property name="side" value="attacker"/>
+   </properties>
+   <polygon points="0,0 140,0 140,70 70,70 70,210 0,210"/>
+  </object>
+  <object id="2" name="grove" type="seize" x="210" y="70" width="140" height="140">
+   <ellipse/>
+  </object>
+  <object id="3" name="" type="chest" x="315" y="35">
+   <properties>
+    <property name="item" value="Vulnerary"/>
+   </properties>
+   <point/>
+  </object>
+ </objectgroup>
+</map>
+"#,
+    )
+    .unwrap();
+    tmx
+}
+
+#[test]
+fn an_external_tileset_is_one_error_and_shapes_become_their_squares() {
+    let rules = std_rules();
+    let dir = scratch("drawn");
+    let tmx = hand_drawn(&dir);
+    let source = std::fs::read_to_string(&tmx).unwrap();
+    let (toml, diags) = oc_atlas::tiled::import(FileId(0), &source, "drawn", Some(&rules));
+    assert!(toml.is_none());
+    let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["oc::tiled::unsupported"], "one error for the tileset, not one a square: {diags:#?}");
+    assert!(diags[0].help.contains("Embed Tileset"), "{}", diags[0].help);
+    // The same map with the tileset embedded reads whole: the polygon is its L of squares, the
+    // ellipse the squares its centre holds, the point its square.
+    let tsx = std::fs::read_to_string(dir.join("terrain.tsx")).unwrap();
+    let inner: String = tsx
+        .lines()
+        .filter(|l| !l.starts_with("<?xml") && !l.starts_with("<tileset") && !l.starts_with("</tileset"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let embedded = source.replace(
+        r#"<tileset firstgid="1" source="terrain.tsx"/>"#,
+        &format!(
+            r#"<tileset firstgid="1" name="terrain" tilewidth="70" tileheight="70" tilecount="2" columns="2">{inner}</tileset>"#
+        ),
+    );
+    let (toml, diags) = oc_atlas::tiled::import(FileId(0), &embedded, "drawn", Some(&rules));
+    assert!(diags.is_empty(), "{diags:#?}");
+    let map = check(&toml.unwrap(), &rules);
+    assert_eq!(
+        resolved(&map),
+        "name \"Hand Drawn\"\nsize 5x4 grid 70\nimage None\nrounds None\nrules None\nallow []\n\
+         row 0: Plains Plains Plains Plains Plains\nrow 1: Plains Forest Forest Plains Plains\n\
+         row 2: Plains Forest Plains Plains Plains\nrow 3: Plains Plains Plains Plains Plains\n\
+         region \"camp\" Deployment Some(Attacker) units None {(0, 0), (0, 1), (0, 2), (1, 0)}\n\
+         region \"grove\" Seize None units None {(3, 1), (3, 2), (4, 1), (4, 2)}\n\
+         chest Tile { x: 4, y: 0 } Vulnerary\n"
+    );
+}
+
+/// The real Tiled re-saves the hand-drawn map (its own writer, the tileset embedded on export)
+/// and the import reads Tiled's file to the same squares; left external, one error.
+#[test]
+fn tiled_resaves_a_polygon_zone_and_an_external_tileset() {
+    if let Err(why) = tiled() {
+        eprintln!("skipped: the real Tiled is not available ({why})");
+        return;
+    }
+    let rules = std_rules();
+    let dir = scratch("drawn-real");
+    let runtime = dir.join("runtime");
+    std::fs::create_dir_all(&runtime).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    let tmx = hand_drawn(&dir);
+    let resave = |out: &Path, embed: bool| {
+        let mut args = vec!["--export-map"];
+        if embed {
+            args.push("--embed-tilesets");
+        }
+        let run = Command::new("tiled")
+            .args(&args)
+            .arg(&tmx)
+            .arg(out)
+            .env("QT_QPA_PLATFORM", "offscreen")
+            .env("XDG_RUNTIME_DIR", &runtime)
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "tiled failed: {}", text(&run.stderr));
+        std::fs::read_to_string(out).unwrap()
+    };
+    let kept = resave(&dir.join("kept.tmx"), false);
+    assert!(kept.contains("source=\"terrain.tsx\""), "Tiled kept the tileset external: {kept}");
+    let (_, diags) = oc_atlas::tiled::import(FileId(0), &kept, "drawn", Some(&rules));
+    assert_eq!(diags.iter().map(|d| d.code).collect::<Vec<_>>(), ["oc::tiled::unsupported"], "{diags:#?}");
+    let embedded = resave(&dir.join("embedded.tmx"), true);
+    assert!(embedded.contains("<polygon") && embedded.contains("<ellipse") && embedded.contains("<point"), "{embedded}");
+    let (toml, diags) = oc_atlas::tiled::import(FileId(0), &embedded, "drawn", Some(&rules));
+    assert!(diags.is_empty(), "{diags:#?}");
+    let map = check(&toml.unwrap(), &rules);
+    let camp: BTreeSet<(i64, i64)> = map.region("camp").unwrap().tiles.iter().map(|(t, _)| (t.x, t.y)).collect();
+    assert_eq!(camp, BTreeSet::from([(0, 0), (1, 0), (0, 1), (0, 2)]));
+    let grove: BTreeSet<(i64, i64)> = map.region("grove").unwrap().tiles.iter().map(|(t, _)| (t.x, t.y)).collect();
+    assert_eq!(grove, BTreeSet::from([(3, 1), (4, 1), (3, 2), (4, 2)]));
+    // Our own export, re-saved by Tiled, keeps its terrain set and its layers' colours.
+    let ours = dir.join("keep.tmx");
+    let run = oc(&["export", "tiled", "scenarios/maps/grado-keep.map.toml", "-o", ours.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let theirs = dir.join("keep-saved.tmx");
+    let saved = Command::new("tiled")
+        .args(["--export-map", ours.to_str().unwrap(), theirs.to_str().unwrap()])
+        .env("QT_QPA_PLATFORM", "offscreen")
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .output()
+        .unwrap();
+    assert!(saved.status.success(), "{}", text(&saved.stderr));
+    let saved = std::fs::read_to_string(&theirs).unwrap();
+    assert!(saved.contains("<wangset name=\"terrain\""), "{saved}");
+    assert!(saved.contains("<wangcolor name=\"Wall\""), "{saved}");
+    assert!(saved.contains("color=\"#1e5aff\""), "the attacker's zones keep their blue: {saved}");
+}

@@ -1,6 +1,7 @@
 // The oc extension: starts `oc lsp` (the language server built into the oc binary) for `.oc`
-// documents and `*.map.toml` maps. Plain JavaScript, no build step. Highlighting needs no server:
-// it comes from syntaxes/oc.tmLanguage.json.
+// documents (saved or untitled) and `*.map.toml` maps. Plain JavaScript, bundled with its one
+// dependency into dist/extension.js by `npm run bundle`. Highlighting needs no server: it comes
+// from syntaxes/oc.tmLanguage.json, and the server's semantic tokens refine it.
 'use strict';
 
 const vscode = require('vscode');
@@ -20,6 +21,8 @@ async function start(watcher) {
     const clientOptions = {
         documentSelector: [
             { scheme: 'file', language: 'oc' },
+            // An unsaved buffer is checked on its own (the server reads nothing from disk for it).
+            { scheme: 'untitled', language: 'oc' },
             { scheme: 'file', pattern: '**/*.map.toml' },
         ],
         // The server rechecks what a change on disk affects (imports, maps, oc.toml, map images).

@@ -3,6 +3,11 @@
 //!
 //! The scene's `background.src` names the picture under the folder the user uploads it to
 //! (`asset_prefix`), so the imported scene shows the map, not a grey canvas.
+//!
+//! Foundry refuses a grid below its minimum (50 pixels in v11, 20 in v12) where oc takes grids
+//! from 8: such a map's scene is scaled by the least whole factor that reaches the minimum
+//! (`flags.oc.scale`), and Foundry fits the picture to the scene. Doors that need a key or a
+//! tag (`opened_by`) are locked; deployment zones, objectives and labels are shown to players.
 
 use std::collections::BTreeSet;
 
@@ -23,6 +28,27 @@ pub const DEFAULT_ASSET_PREFIX: &str = "oc-maps/";
 pub enum Version {
     V11,
     V12,
+}
+
+impl Version {
+    /// The smallest grid Foundry accepts (`CONST.GRID_MIN_SIZE`), in pixels.
+    pub fn grid_min(self) -> i64 {
+        match self {
+            Version::V11 => 50,
+            Version::V12 => 20,
+        }
+    }
+}
+
+/// The whole factor a map's scene is scaled by so that its grid reaches Foundry's minimum.
+pub fn scale(grid: u32, version: Version) -> i64 {
+    let grid = i64::from(grid).max(1);
+    let min = version.grid_min();
+    if grid >= min {
+        1
+    } else {
+        (min + grid - 1) / grid
+    }
 }
 
 /// A scene as Foundry's "Import Data" reads it.
@@ -100,7 +126,7 @@ pub struct Wall {
     pub dir: u8,
     /// 0: a wall, 1: a door.
     pub door: u8,
-    /// Door state: 0 closed.
+    /// Door state (`CONST.WALL_DOOR_STATES`): 0 closed, 2 locked (a door that needs a key).
     pub ds: u8,
     pub flags: WallFlags,
 }
@@ -111,12 +137,21 @@ pub struct WallFlags {
     pub oc: Option<WallOc>,
 }
 
-/// What oc knows of a wall that Foundry does not: the door's tile, a destructible tile's HP.
+/// What oc knows of a wall that Foundry does not: a door's tile and what opens it; the tiles
+/// whose sides a wall that can be struck down runs along, and their HP (`own`: listed in the
+/// map, not the terrain's).
 #[derive(Serialize, Debug)]
 pub struct WallOc {
-    pub tile: [i64; 2],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tile: Option<[i64; 2]>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub opened_by: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tiles: Vec<[i64; 2]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hp: Option<i64>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub own_hp: bool,
     pub destructible: bool,
 }
 
@@ -244,6 +279,9 @@ pub struct SceneOc {
     pub tiles_high: i64,
     pub rounds: Option<i64>,
     pub foundry: u8,
+    /// The factor the map was scaled by to reach Foundry's smallest grid (absent: none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scale: Option<i64>,
 }
 
 fn hex(c: image::Rgb<u8>) -> String {
@@ -282,16 +320,33 @@ pub fn rectangles(tiles: &BTreeSet<Tile>) -> Vec<(i64, i64, i64, i64)> {
 /// The Foundry scene of a resolved map for `version`, its background at `background_src`
 /// (already joined to the asset prefix; `None` leaves the canvas grey).
 pub fn scene(map: &Map, rules: &Rules, version: Version, background_src: Option<String>) -> Scene {
-    let g = i64::from(map.grid);
+    let factor = scale(map.grid, version);
+    let g = i64::from(map.grid) * factor;
     let walls = segments(map, rules)
         .into_iter()
         .map(|s| {
-            let (door, oc) = match s.kind {
-                WallKind::Wall => (0, None),
-                WallKind::Door(t) => (1, Some(WallOc { tile: [t.x, t.y], hp: None, destructible: false })),
-                WallKind::Destructible(t, hp) => (0, Some(WallOc { tile: [t.x, t.y], hp: Some(hp), destructible: true })),
+            let c = s.pixels(g);
+            let (door, ds, oc) = match s.kind {
+                WallKind::Wall => (0, 0, None),
+                WallKind::Door(t, opened_by) => {
+                    let locked = if opened_by.is_empty() { 0 } else { 2 };
+                    let oc = WallOc {
+                        tile: Some([t.x, t.y]),
+                        opened_by,
+                        tiles: Vec::new(),
+                        hp: None,
+                        own_hp: false,
+                        destructible: false,
+                    };
+                    (1, locked, Some(oc))
+                }
+                WallKind::Destructible { tiles, hp, own } => {
+                    let tiles = tiles.iter().map(|t| [t.x, t.y]).collect();
+                    let oc = WallOc { tile: None, opened_by: Vec::new(), tiles, hp: Some(hp), own_hp: own, destructible: true };
+                    (0, 0, Some(oc))
+                }
             };
-            Wall { c: s.pixels(g), movement: 20, sight: 20, light: 20, sound: 20, dir: 0, door, ds: 0, flags: WallFlags { oc } }
+            Wall { c, movement: 20, sight: 20, light: 20, sound: 20, dir: 0, door, ds, flags: WallFlags { oc } }
         })
         .collect();
     let mut regions = Vec::new();
@@ -324,7 +379,8 @@ pub fn scene(map: &Map, rules: &Rules, version: Version, background_src: Option<
                     .collect(),
                 elevation: Elevation { bottom: None, top: None },
                 behaviors: Vec::new(),
-                visibility: 0,
+                // `CONST.REGION_VISIBILITY.ALWAYS`: players see where they deploy and what to take.
+                visibility: 2,
                 locked: false,
                 flags: RegionFlags { oc },
             }),
@@ -404,6 +460,7 @@ pub fn scene(map: &Map, rules: &Rules, version: Version, background_src: Option<
                 tiles_high: map.height,
                 rounds: map.rounds,
                 foundry: if v12 { 12 } else { 11 },
+                scale: (factor > 1).then_some(factor),
             },
         },
     }

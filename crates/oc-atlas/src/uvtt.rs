@@ -1,13 +1,14 @@
 //! Universal VTT (format 0.3, the `.uvtt` / `.dd2vtt` JSON that Foundry's Universal Battlemap
 //! Importer, Fantasy Grounds Unity, Roll20 tools, AboveVTT and Arkenforge read): the map
-//! picture as base64 PNG, the grid, walls as `line_of_sight` polylines and doors as `portals`,
-//! every position in grid squares.
+//! picture as base64 PNG, the grid, walls as `line_of_sight` polylines — merged as Dungeondraft
+//! writes them, none ending where another starts (see [`crate::walls::polylines`]) — and doors
+//! as `portals`, every position in grid squares.
 
 use oc_model::Rules;
 use serde::Serialize;
 
 use crate::map::Map;
-use crate::walls::{segments, WallKind};
+use crate::walls::{polylines, segments, WallKind};
 
 /// The format version written.
 pub const FORMAT: f64 = 0.3;
@@ -66,13 +67,13 @@ fn point(half: (i64, i64)) -> Point {
 /// The Universal VTT file of a resolved map whose picture (map area only, `width x grid` by
 /// `height x grid` pixels) is `png`.
 pub fn uvtt(map: &Map, rules: &Rules, png: &[u8]) -> Uvtt {
-    let mut line_of_sight = Vec::new();
+    let line_of_sight = polylines(map, rules).into_iter().map(|line| line.into_iter().map(point).collect()).collect();
     let mut portals = Vec::new();
     for s in segments(map, rules) {
         let (a, b) = (point(s.a), point(s.b));
         match s.kind {
-            WallKind::Wall | WallKind::Destructible(..) => line_of_sight.push(vec![a, b]),
-            WallKind::Door(_) => portals.push(Portal {
+            WallKind::Wall | WallKind::Destructible { .. } => {}
+            WallKind::Door(..) => portals.push(Portal {
                 position: Point { x: (a.x + b.x) / 2.0, y: (a.y + b.y) / 2.0 },
                 bounds: [a, b],
                 rotation: (b.y - a.y).atan2(b.x - a.x),

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use oc_diag::{Diagnostic, FileId, Span};
 use oc_model::Rules;
 
+use super::shapes::{self, Shape};
 use super::side_word;
 use super::{LAYER, OFF_GRID, PROPERTY, UNKNOWN_OBJECT, UNKNOWN_TERRAIN, UNKNOWN_TILE, UNSUPPORTED, XML};
 use crate::map::{RegionKind, Side, Tile};
@@ -71,6 +72,8 @@ fn class<'a>(node: roxmltree::Node<'a, '_>) -> Option<&'a str> {
 }
 
 struct ImportedRegion {
+    /// The object's id: regions keep the order they were drawn in, whatever their layers.
+    id: u64,
     name: String,
     kind: RegionKind,
     side: Option<Side>,
@@ -307,15 +310,22 @@ pub fn import(file: FileId, text: &str, name: &str, rules: Option<&Rules>) -> (O
     let mut bad_terrain: BTreeSet<u32> = BTreeSet::new();
     // Each embedded tileset's gids, first and one past the last.
     let mut ranges: Vec<(u32, u32)> = Vec::new();
+    // Every tileset's first gid, and whether it is kept in a file of its own (whose tiles are
+    // then not reported one by one: the tileset's error says it).
+    let mut firsts: Vec<(u32, bool)> = Vec::new();
     for ts in root.children().filter(|c| c.has_tag_name("tileset")) {
         let first = ts.attribute("firstgid").and_then(|f| f.parse::<u32>().ok()).unwrap_or(1);
+        firsts.push((first, ts.attribute("source").is_some()));
         if ts.attribute("source").is_some() {
             let span = r.attr_span(ts, "source");
             r.error(
                 UNSUPPORTED,
                 span,
-                format!("the tileset `{}` is kept in its own file", ts.attribute("source").unwrap_or_default()),
-                "in Tiled, select the tileset and use Map > Embed Tileset, then save the map",
+                format!(
+                    "the tileset `{}` is kept in its own file, which the import does not read: the squares painted with its tiles have no terrain",
+                    ts.attribute("source").unwrap_or_default()
+                ),
+                "in Tiled, select the tileset and use Map > Embed Tileset, then save the map (or export it with `tiled --embed-tilesets`)",
             );
             continue;
         }
@@ -344,6 +354,9 @@ pub fn import(file: FileId, text: &str, name: &str, rules: Option<&Rules>) -> (O
             terrain_of.insert(gid, (resolved, span));
         }
     }
+
+    firsts.sort_unstable();
+    let external = |gid: u32| firsts.iter().rev().find(|(first, _)| *first <= gid).is_some_and(|(_, external)| *external);
 
     // The terrain layer.
     let layers: Vec<roxmltree::Node> = root.children().filter(|c| c.has_tag_name("layer")).collect();
@@ -383,7 +396,8 @@ pub fn import(file: FileId, text: &str, name: &str, rules: Option<&Rules>) -> (O
                     for (i, (gid, span)) in cells.iter().enumerate() {
                         let (x, y) = (i as i64 % width, i as i64 / width);
                         let terrain = terrain_of.get(gid).and_then(|(t, _)| t.clone());
-                        if terrain.is_none() && reported.len() < 20 && (*gid == 0 || reported.insert(*gid)) {
+                        let covered = *gid != 0 && external(*gid);
+                        if terrain.is_none() && !covered && reported.len() < 20 && (*gid == 0 || reported.insert(*gid)) {
                             let message = if *gid == 0 {
                                 format!("the square ({x}, {y}) is empty")
                             } else if terrain_of.contains_key(gid) || ranges.iter().any(|(a, b)| (*a..*b).contains(gid)) {
@@ -424,10 +438,13 @@ pub fn import(file: FileId, text: &str, name: &str, rules: Option<&Rules>) -> (O
             let kind = oprops.get("kind").map(|(v, _)| v.as_str()).or_else(|| class(obj)).unwrap_or("");
             let (x, y) = (number(obj, "x").unwrap_or(0.0), number(obj, "y").unwrap_or(0.0));
             let (w, h) = (number(obj, "width").unwrap_or(0.0), number(obj, "height").unwrap_or(0.0));
+            let rotation = number(obj, "rotation").unwrap_or(0.0);
             // A tile object stands on its bottom-left corner.
             let y = if obj.attribute("gid").is_some() { y - h } else { y };
             let gf = g as f64;
-            let centre = Tile { x: ((x + w / 2.0) / gf).floor() as i64, y: ((y + h / 2.0) / gf).floor() as i64 };
+            let shape = shapes::shape(obj, w, h);
+            let (cx, cy) = shapes::centre(&shape, x, y, rotation);
+            let centre = Tile { x: (cx / gf).floor() as i64, y: (cy / gf).floor() as i64 };
             let span = r.node_span(obj);
             let label = obj
                 .attribute("name")
@@ -562,6 +579,38 @@ pub fn import(file: FileId, text: &str, name: &str, rules: Option<&Rules>) -> (O
                                     }
                                 }
                             }
+                            // A polygon, an ellipse, a point or a turned rectangle: its squares.
+                            None if !matches!(shape, Shape::Rectangle { .. }) || rotation != 0.0 => {
+                                let Some(tiles) = shapes::area(&shape, x, y, rotation, gf, width, height) else {
+                                    let what = if shape == Shape::Text { "a text" } else { "a line (a polyline)" };
+                                    r.error(
+                                        UNSUPPORTED,
+                                        span,
+                                        format!("the region `{name}` is {what}, which holds no squares"),
+                                        "draw the region as a rectangle, a polygon or an ellipse",
+                                    );
+                                    continue;
+                                };
+                                if let Some(off) = tiles.iter().find(|t| !in_map(**t)) {
+                                    r.error(
+                                        OFF_GRID,
+                                        span,
+                                        format!("the region `{name}` reaches ({}, {}), off the map", off.x, off.y),
+                                        "keep the shape inside the map",
+                                    );
+                                    continue;
+                                }
+                                if tiles.is_empty() {
+                                    r.error(
+                                        OFF_GRID,
+                                        span,
+                                        format!("the region `{name}` holds the centre of no square"),
+                                        "a region is the squares whose centres its shape holds: draw it over them",
+                                    );
+                                    continue;
+                                }
+                                tiles
+                            }
                             None => {
                                 let aligned = [x, y, w, h].iter().all(|v| (v / gf).fract() == 0.0) && w > 0.0 && h > 0.0;
                                 let (tx, ty, tw, th) = ((x / gf) as i64, (y / gf) as i64, (w / gf) as i64, (h / gf) as i64);
@@ -577,7 +626,8 @@ pub fn import(file: FileId, text: &str, name: &str, rules: Option<&Rules>) -> (O
                                 (ty..ty + th).flat_map(|yy| (tx..tx + tw).map(move |xx| Tile { x: xx, y: yy })).collect()
                             }
                         };
-                        regions.push(ImportedRegion { name, kind, side, tiles, units });
+                        let id = obj.attribute("id").and_then(|i| i.parse::<u64>().ok()).unwrap_or(u64::MAX);
+                        regions.push(ImportedRegion { id, name, kind, side, tiles, units });
                     }
                     None => {
                         let what = if word.is_empty() { "has no class".to_string() } else { format!("is a `{word}`") };
@@ -595,6 +645,7 @@ pub fn import(file: FileId, text: &str, name: &str, rules: Option<&Rules>) -> (O
     if r.diags.iter().any(Diagnostic::is_error) || grid.len() as i64 != width * height {
         return (None, r.diags);
     }
+    regions.sort_by_key(|r| r.id);
 
     // Symbols: the terrain's own symbol in the rules, or a spare one.
     let mut symbol_of: BTreeMap<String, char> = BTreeMap::new();

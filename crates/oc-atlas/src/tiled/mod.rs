@@ -1,20 +1,23 @@
 //! Tiled maps (TMX) both ways. The export writes everything a map says: the terrain layer
-//! (one tileset tile per terrain, named by its `terrain` property), the map's properties
-//! (`name`, `rounds`, `image`, `rules`, `allow`), an object layer of regions (`kind`, `side`,
-//! `units`, and `tiles` when a region is not its bounding rectangle) and one of things (chests
-//! with their `item`, doors, destructibles with their `hp`). The import reads the same back —
-//! and what Tiled itself writes — into map TOML; whatever it cannot place is a diagnostic
-//! pointing into the TMX.
+//! (one tileset tile per terrain, drawn as `oc render` draws it — colour and pattern — and named
+//! by its `terrain` property; the tileset's terrain set, one Wang colour a terrain, paints with
+//! Tiled's terrain brush), the map's properties (`name`, `rounds`, `image`, `rules`, `allow`),
+//! object layers of regions, one per outline colour of `oc render` (`kind`, `side`, `units`, and
+//! `tiles` when a region is not its bounding rectangle), and one of things (chests with their
+//! `item`, doors, destructibles with their `hp`). The import reads the same back — and what
+//! Tiled itself writes, polygons, ellipses and points included — into map TOML; whatever it
+//! cannot place is a diagnostic pointing into the TMX.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use image::RgbImage;
 
-use crate::map::{Map, Side, Tile};
-use crate::render::terrain_colour;
+use crate::map::{Map, RegionKind, Side, Tile};
+use crate::render::{pattern, region_colour, terrain_colour};
 
 mod import;
+mod shapes;
 pub use import::import;
 
 /// The first line of every map `oc import tiled` writes: how the next import knows a map it may
@@ -30,8 +33,10 @@ or correct the file by hand at that place.";
 "oc maps are orthogonal, finite, with square tiles of 8 to 1024 pixels and at most 512 tiles a \
 side, and the import reads tile layers stored as CSV, uncompressed base64 or XML, from tilesets \
 embedded in the map. Isometric or hexagonal maps, infinite maps, compressed layers and external \
-tilesets (`.tsx`) are refused with this code.\n\nFix: in Tiled, set Map > Map Properties > Tile \
-Layer Format to CSV, and use Map > Embed Tileset for a tileset kept in its own file.";
+tilesets (`.tsx`, once for the tileset: its squares are not reported one by one) are refused \
+with this code, as is a region drawn as a line or a text, which holds no squares.\n\nFix: in \
+Tiled, set Map > Map Properties > Tile Layer Format to CSV, and use Map > Embed Tileset for a \
+tileset kept in its own file (or `tiled --export-map --embed-tilesets`).";
     LAYER = "oc::tiled::layer", "the terrain layer is missing or does not fit the map",
 "The import reads the terrain from one tile layer: the one named `terrain`, or else the first. \
 It must be as wide and as tall as the map and hold one tile per square.\n\nFix: add a tile layer \
@@ -57,8 +62,10 @@ an `item`; a destructible's `hp` is a positive whole number.\n\nFix: correct the
 Tiled's Properties panel.";
     OFF_GRID = "oc::tiled::off_grid", "an object is not on the map's squares",
 "A region's rectangle must start and end on grid lines (x, y, width and height multiples of the \
-tile size), and every object must lie on the map.\n\nFix: turn on Snap to Grid in Tiled and \
-redraw the object, or give the region a `tiles` property.";
+tile size); a region drawn as a polygon, an ellipse, a turned rectangle or a point is the squares \
+whose centres it holds (a point: its square), and must hold one and stay on the map; every object \
+must lie on the map.\n\nFix: turn on Snap to Grid in Tiled and redraw the object, or give the \
+region a `tiles` property.";
 }
 
 fn xml(s: &str) -> String {
@@ -96,32 +103,59 @@ fn property(s: &mut String, indent: &str, name: &str, ty: Option<&str>, value: &
     let _ = writeln!(s, r#"{indent}<property name="{name}"{ty} value="{}"/>"#, xml(value));
 }
 
+fn hex(c: image::Rgb<u8>) -> String {
+    format!("#{:02x}{:02x}{:02x}", c.0[0], c.0[1], c.0[2])
+}
+
 /// A Tiled map: the TMX text, and the tileset image it refers to as `tileset_png` (one square
-/// per terrain the map uses, in its render colour). Write both side by side.
+/// per terrain the map uses, as `oc render` draws it). Write both side by side. A home-brew
+/// terrain's pattern comes from the rules ([`tiled_with`]); here from its name alone.
 pub fn tiled(map: &Map, tileset_png: &str) -> (String, RgbImage) {
+    tiled_with(map, None, tileset_png)
+}
+
+/// [`tiled`], the patterns of home-brew terrains from `rules`.
+pub fn tiled_with(map: &Map, rules: Option<&oc_model::Rules>, tileset_png: &str) -> (String, RgbImage) {
     let g = map.grid;
     let used: Vec<&str> = map.tiles().filter_map(|t| map.terrain(t)).collect::<BTreeSet<_>>().into_iter().collect();
     let count = used.len().max(1) as u32;
     let mut tileset = RgbImage::from_pixel(count * g, g, crate::render::UNKNOWN);
     for (i, name) in used.iter().enumerate() {
         let colour = terrain_colour(name);
+        let x0 = i as u32 * g;
         for y in 0..g {
             for x in 0..g {
-                let edge = x == 0 || y == 0;
-                tileset.put_pixel(i as u32 * g + x, y, if edge { crate::render::GRID_LINE } else { colour });
+                tileset.put_pixel(x0 + x, y, colour);
             }
+        }
+        let p = pattern::pattern(name, rules.and_then(|r| r.terrain(name)));
+        pattern::draw(&mut tileset, x0, 0, g, p, pattern::ink(colour));
+        // The grid line `oc render` draws along each square's top and left.
+        for k in 0..g {
+            tileset.put_pixel(x0 + k, 0, crate::render::GRID_LINE);
+            tileset.put_pixel(x0, k, crate::render::GRID_LINE);
         }
     }
     let gid: BTreeMap<&str, usize> = used.iter().enumerate().map(|(i, n)| (*n, i + 1)).collect();
     let things = map.chests.len() + map.doors.len() + map.destructibles.len();
+    // One object layer per region colour, in the order the colours first appear.
+    let mut groups: Vec<(RegionKind, Option<Side>)> = Vec::new();
+    for r in &map.regions {
+        let key = (r.kind, r.side.filter(|_| r.kind == RegionKind::Deployment));
+        if !groups.contains(&key) {
+            groups.push(key);
+        }
+    }
+    let things_layer = groups.len() + 2;
     let mut s = String::new();
     let _ = writeln!(s, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
     let _ = writeln!(s, "{TMX_MARK}");
     let _ = writeln!(
         s,
-        r#"<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" width="{}" height="{}" tilewidth="{g}" tileheight="{g}" infinite="0" nextlayerid="4" nextobjectid="{}">"#,
+        r#"<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" width="{}" height="{}" tilewidth="{g}" tileheight="{g}" infinite="0" nextlayerid="{}" nextobjectid="{}">"#,
         map.width,
         map.height,
+        things_layer + 1,
         map.regions.len() + things + 1
     );
     let _ = writeln!(s, r#" <properties>"#);
@@ -152,6 +186,24 @@ pub fn tiled(map: &Map, tileset_png: &str) -> (String, RgbImage) {
         let _ = writeln!(s, r#"   </properties>"#);
         let _ = writeln!(s, r#"  </tile>"#);
     }
+    // A terrain set to paint with Tiled's terrain brush: one colour a terrain, its tile all of it
+    // (no transitions: each square is one terrain).
+    let _ = writeln!(s, r#"  <wangsets>"#);
+    let _ = writeln!(s, r#"   <wangset name="terrain" type="mixed" tile="-1">"#);
+    for (i, name) in used.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            r#"    <wangcolor name="{}" color="{}" tile="{i}" probability="1"/>"#,
+            xml(name),
+            hex(terrain_colour(name))
+        );
+    }
+    for (i, _) in used.iter().enumerate() {
+        let c = i + 1;
+        let _ = writeln!(s, r#"    <wangtile tileid="{i}" wangid="{c},{c},{c},{c},{c},{c},{c},{c}"/>"#);
+    }
+    let _ = writeln!(s, r#"   </wangset>"#);
+    let _ = writeln!(s, r#"  </wangsets>"#);
     let _ = writeln!(s, r#" </tileset>"#);
     let _ = writeln!(s, r#" <layer id="1" name="terrain" width="{}" height="{}">"#, map.width, map.height);
     let _ = writeln!(s, r#"  <data encoding="csv">"#);
@@ -168,42 +220,56 @@ pub fn tiled(map: &Map, tileset_png: &str) -> (String, RgbImage) {
     let _ = writeln!(s, r#" </layer>"#);
     let mut id = 1;
     let gi = i64::from(g);
-    let _ = writeln!(s, r#" <objectgroup id="2" name="regions">"#);
-    for r in &map.regions {
-        let tiles: BTreeSet<Tile> = r.tiles.iter().map(|(t, _)| *t).filter(|t| map.in_bounds(*t)).collect();
-        // One object per region: its bounding box, with the exact tiles as a property when the
-        // region is not the whole box.
-        let (Some(x0), Some(y0)) = (tiles.iter().map(|t| t.x).min(), tiles.iter().map(|t| t.y).min()) else { continue };
-        let (x1, y1) = (tiles.iter().map(|t| t.x).max().unwrap_or(x0), tiles.iter().map(|t| t.y).max().unwrap_or(y0));
-        let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
-        let _ = writeln!(
-            s,
-            r#"  <object id="{id}" name="{}" type="{}" x="{}" y="{}" width="{}" height="{}">"#,
-            xml(&r.name),
-            r.kind.word(),
-            x0 * gi,
-            y0 * gi,
-            w * gi,
-            h * gi
-        );
-        let _ = writeln!(s, r#"   <properties>"#);
-        property(&mut s, "    ", "kind", None, r.kind.word());
-        if let Some(side) = r.side {
-            property(&mut s, "    ", "side", None, side_word(side));
+    for (layer, (kind, side)) in groups.iter().enumerate() {
+        let name = match side {
+            Some(side) => format!("regions: {} ({})", kind.word(), side_word(*side)),
+            None => format!("regions: {}", kind.word()),
+        };
+        let colour = hex(region_colour(*kind, *side));
+        let _ = writeln!(s, r#" <objectgroup id="{}" name="{}" color="{colour}">"#, layer + 2, xml(&name));
+        // Each object's id is its region's place in the map: the import keeps that order.
+        let members = map
+            .regions
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| (r.kind, r.side.filter(|_| r.kind == RegionKind::Deployment)) == (*kind, *side));
+        for (index, r) in members {
+            let tiles: BTreeSet<Tile> = r.tiles.iter().map(|(t, _)| *t).filter(|t| map.in_bounds(*t)).collect();
+            // One object per region: its bounding box, with the exact tiles as a property when the
+            // region is not the whole box.
+            let (Some(x0), Some(y0)) = (tiles.iter().map(|t| t.x).min(), tiles.iter().map(|t| t.y).min()) else { continue };
+            let (x1, y1) = (tiles.iter().map(|t| t.x).max().unwrap_or(x0), tiles.iter().map(|t| t.y).max().unwrap_or(y0));
+            let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
+            let _ = writeln!(
+                s,
+                r#"  <object id="{}" name="{}" type="{}" x="{}" y="{}" width="{}" height="{}">"#,
+                index + 1,
+                xml(&r.name),
+                r.kind.word(),
+                x0 * gi,
+                y0 * gi,
+                w * gi,
+                h * gi
+            );
+            let _ = writeln!(s, r#"   <properties>"#);
+            property(&mut s, "    ", "kind", None, r.kind.word());
+            if let Some(side) = r.side {
+                property(&mut s, "    ", "side", None, side_word(side));
+            }
+            if tiles.len() as i64 != w * h {
+                let list = tiles.iter().map(|t| format!("{} {}", t.x, t.y)).collect::<Vec<_>>().join(";");
+                property(&mut s, "    ", "tiles", None, &list);
+            }
+            if let Some(units) = r.units {
+                property(&mut s, "    ", "units", Some("int"), &units.to_string());
+            }
+            let _ = writeln!(s, r#"   </properties>"#);
+            let _ = writeln!(s, r#"  </object>"#);
         }
-        if tiles.len() as i64 != w * h {
-            let list = tiles.iter().map(|t| format!("{} {}", t.x, t.y)).collect::<Vec<_>>().join(";");
-            property(&mut s, "    ", "tiles", None, &list);
-        }
-        if let Some(units) = r.units {
-            property(&mut s, "    ", "units", Some("int"), &units.to_string());
-        }
-        let _ = writeln!(s, r#"   </properties>"#);
-        let _ = writeln!(s, r#"  </object>"#);
-        id += 1;
+        let _ = writeln!(s, r#" </objectgroup>"#);
     }
-    let _ = writeln!(s, r#" </objectgroup>"#);
-    let _ = writeln!(s, r#" <objectgroup id="3" name="things">"#);
+    id += map.regions.len();
+    let _ = writeln!(s, r#" <objectgroup id="{things_layer}" name="things" color="{}">"#, hex(crate::render::GRID_LINE));
     let mut object = |s: &mut String, kind: &str, t: Tile, props: &[(&str, Option<&str>, String)]| {
         let _ = write!(
             s,
