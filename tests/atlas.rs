@@ -93,7 +93,7 @@ fn lint_fixtures_match_their_expectations() {
     }
     assert!(firsts["oc::atlas::objective_far"].contains("need 2 rounds"), "{}", firsts["oc::atlas::objective_far"]);
     assert!(firsts["oc::atlas::unused_legend"].starts_with("warning "));
-    assert!(firsts["oc::atlas::objective_cavalry"].starts_with("warning "));
+    assert!(firsts["oc::atlas::objective_movement"].starts_with("warning "));
     assert!(firsts["oc::atlas::ragged_row"].starts_with("error "));
 }
 

@@ -10,9 +10,9 @@ fn oc(args: &[&str]) -> std::process::Output {
 }
 
 fn fixtures() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
-    for dir in ["compile", "atlas", "hints"] {
+    for dir in ["crates/oc-compiler/tests/fixtures/compile", "tests/fixtures/atlas", "crates/oc-compiler/tests/fixtures/hints"] {
         for e in std::fs::read_dir(root.join(dir)).unwrap() {
             let p = e.unwrap().path();
             let name = p.to_string_lossy().to_string();

@@ -818,6 +818,6 @@ fn lsp_case(bytes: &[u8]) {
         let output = Shared::default();
         let _ = oc_lsp::serve_io(std::io::Cursor::new(bytes.to_vec()), output.clone(), &config);
         let written = output.0.lock().map(|o| String::from_utf8_lossy(&o).into_owned()).unwrap_or_default();
-        assert!(!written.contains(oc_lsp::server::INTERNAL_ERROR), "the server hit an internal error");
+        assert!(!written.contains(oc_lsp::jsonrpc::INTERNAL_ERROR), "the server hit an internal error");
     }
 }

@@ -21,6 +21,11 @@ const EXCEPTIONS: &[(&str, &str, &str)] = &[
         "the renderer's default patterns; home-brew terrain gets one derived from its name",
     ),
     ("crates/oc-compiler/src/stdlib.rs", "*ruleset", "the registry of the built-in rulesets"),
+    (
+        "crates/oc-engine/src/error.rs",
+        "Fighter",
+        "the example of `oc explain oc::engine::unknown_name`: a mistyped class beside a real one",
+    ),
     ("src/play.rs", "Damage", "a column of the forecast's table, not the stamina ruleset's tag"),
     (
         "crates/oc-engine/src/battle/log.rs",

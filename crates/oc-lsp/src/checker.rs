@@ -21,8 +21,8 @@ use oc_diag::{Diagnostic, Severity, Span};
 use oc_project::{Project, Session};
 
 use crate::jsonrpc::{Message, Notification};
-use crate::text::{path_to_uri, LineIndex};
-use crate::world::Source;
+use crate::text::{path_to_uri, uri_of, LineIndex};
+use crate::world::{Snapshot, Source};
 
 /// What the main loop tells the checker.
 #[derive(Debug)]
@@ -89,31 +89,6 @@ impl ProjectState {
     }
 }
 
-/// The URI of a file of a root: a loose document's own, else the file's under the root.
-pub fn uri_of(loose: Option<&(String, String)>, root: &Path, path: &str) -> Option<String> {
-    match loose {
-        Some((logical, uri)) => (logical == path).then(|| uri.clone()),
-        None => path_to_uri(&root.join(path)).map(|u| u.as_str().to_string()),
-    }
-}
-
-/// What the analysis reads of a project, as the last check step left it.
-#[derive(Default)]
-pub struct Snapshot {
-    /// Every file the session read (the standard library aside), by logical path.
-    pub files: HashMap<String, Arc<Source>>,
-    /// The files each `.oc` root and map of the project was compiled with.
-    pub scopes: HashMap<String, Vec<String>>,
-    /// The rules each open map was checked against.
-    pub rules: HashMap<String, Arc<oc_model::Rules>>,
-    /// The project's `.oc` files and maps.
-    pub project_files: Vec<String>,
-    /// The standard library's files of the default ruleset.
-    pub std_files: Vec<String>,
-    /// A loose document's logical path and URI.
-    pub loose: Option<(String, String)>,
-}
-
 /// A published diagnostic and the replacement a quick fix would make, if it suggests one.
 #[derive(Clone, Debug)]
 pub struct Published {
@@ -167,7 +142,7 @@ pub fn run(shared: Arc<Shared>, jobs: Receiver<Job>, out: Sender<Message>) {
                 Ok(false) => continue,
                 Ok(true) => break,
                 Err(_) => {
-                    checker.log(crate::server::INTERNAL_ERROR);
+                    checker.log(crate::jsonrpc::INTERNAL_ERROR);
                     break;
                 }
             }

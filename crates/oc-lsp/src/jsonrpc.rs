@@ -20,6 +20,10 @@ pub enum ErrorCode {
     RequestFailed = -32803,
 }
 
+/// What a request that panicked is answered with, and what the log says when a notification
+/// or a check panicked.
+pub const INTERNAL_ERROR: &str = "oc lsp: internal error (a bug: please report it)";
+
 /// A request's id: an integer or a string, echoed as the client wrote it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RequestId(Value);

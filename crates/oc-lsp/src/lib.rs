@@ -20,6 +20,7 @@ pub mod checker;
 mod handlers;
 pub mod jsonrpc;
 mod requests;
+mod serve;
 pub mod server;
 pub mod text;
 pub mod transport;
@@ -83,9 +84,9 @@ impl Config {
 }
 
 /// Serves `connection` (the handshake included) until `exit` or the end of its input; the exit
-/// status (see [`server::main_loop`]).
+/// status (see [`serve::main_loop`]).
 pub fn serve(connection: &Connection, config: &Config) -> u8 {
-    server::main_loop(connection, config)
+    serve::main_loop(connection, config)
 }
 
 /// Serves a client speaking on `input` and `output`; returns once all is written.

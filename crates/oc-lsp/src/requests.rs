@@ -145,7 +145,7 @@ impl Ctx<'_> {
             return path_to_uri(&self.server.std_dir.join(rest)).map(|u| u.as_str().to_string());
         }
         let loose = self.world.snapshot.as_ref().and_then(|s| s.loose.as_ref());
-        crate::checker::uri_of(loose, self.root?, path)
+        crate::text::uri_of(loose, self.root?, path)
     }
 
     /// An LSP location of a byte range of a file.

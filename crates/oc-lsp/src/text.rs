@@ -209,3 +209,11 @@ mod tests {
         assert_eq!(apply_changes("old", &[whole]).unwrap(), "new");
     }
 }
+
+/// The URI of a file of a root: a loose document's own, else the file's under the root.
+pub fn uri_of(loose: Option<&(String, String)>, root: &Path, path: &str) -> Option<String> {
+    match loose {
+        Some((logical, uri)) => (logical == path).then(|| uri.clone()),
+        None => path_to_uri(&root.join(path)).map(|u| u.as_str().to_string()),
+    }
+}

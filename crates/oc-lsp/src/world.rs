@@ -10,8 +10,6 @@ use oc_ide::Db;
 use oc_model::Rules;
 use oc_syntax::ast;
 
-use crate::checker::Snapshot;
-
 /// An open document's text and, once asked, its syntax tree.
 pub struct Source {
     pub text: String,
@@ -121,4 +119,21 @@ impl Db for World<'_> {
             None => self.std.default_files.iter().map(String::as_str).collect(),
         }
     }
+}
+
+/// What the analysis reads of a project, as the last check step left it.
+#[derive(Default)]
+pub struct Snapshot {
+    /// Every file the session read (the standard library aside), by logical path.
+    pub files: HashMap<String, Arc<Source>>,
+    /// The files each `.oc` root and map of the project was compiled with.
+    pub scopes: HashMap<String, Vec<String>>,
+    /// The rules each open map was checked against.
+    pub rules: HashMap<String, Arc<oc_model::Rules>>,
+    /// The project's `.oc` files and maps.
+    pub project_files: Vec<String>,
+    /// The standard library's files of the default ruleset.
+    pub std_files: Vec<String>,
+    /// A loose document's logical path and URI.
+    pub loose: Option<(String, String)>,
 }
