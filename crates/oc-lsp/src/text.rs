@@ -149,6 +149,14 @@ pub fn apply_changes(text: &str, changes: &[Change]) -> Result<String, String> {
     Ok(text)
 }
 
+/// The URI of a file of a root: a loose document's own, else the file's under the root.
+pub fn uri_of(loose: Option<&(String, String)>, root: &Path, path: &str) -> Option<String> {
+    match loose {
+        Some((logical, uri)) => (logical == path).then(|| uri.clone()),
+        None => path_to_uri(&root.join(path)).map(|u| u.as_str().to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -207,13 +215,5 @@ mod tests {
         assert_eq!(past, "edit 2 of 2: its range reaches line 5 but the document has 2 lines (LSP positions count from 0)");
         let whole = Change { range: None, text: "new".to_string() };
         assert_eq!(apply_changes("old", &[whole]).unwrap(), "new");
-    }
-}
-
-/// The URI of a file of a root: a loose document's own, else the file's under the root.
-pub fn uri_of(loose: Option<&(String, String)>, root: &Path, path: &str) -> Option<String> {
-    match loose {
-        Some((logical, uri)) => (logical == path).then(|| uri.clone()),
-        None => path_to_uri(&root.join(path)).map(|u| u.as_str().to_string()),
     }
 }
