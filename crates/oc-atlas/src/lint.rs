@@ -269,6 +269,13 @@ fn regions(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
     let passable = |t: Tile| reference.is_none() || map.index(t).and_then(|i| foot.get(i).copied().flatten()).is_some();
     // A door or a destructible wall is a way out of a zone, if a slow one.
     let openable: BTreeSet<Tile> = map.doors.iter().map(|(t, _)| *t).chain(map.destructibles.iter().map(|d| d.at)).collect();
+    // Every other movement type's costs, worked out once for all objectives (and only if asked).
+    let others: std::cell::OnceCell<Vec<(&str, Vec<Option<u32>>)>> = std::cell::OnceCell::new();
+    let others = || {
+        others.get_or_init(|| {
+            rules.movements.iter().filter(|m| **m != kind).map(|m| (m.as_str(), path::costs(map, rules, m))).collect()
+        })
+    };
 
     let mut names: HashMap<&str, oc_diag::Span> = HashMap::new();
     for r in &map.regions {
@@ -399,8 +406,9 @@ fn regions(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
             })),
             Some(rounds) => {
                 // Every other movement type of the rules: an army of it could never win by this.
-                for other in rules.movements.iter().filter(|m| **m != kind) {
-                    if best(&path::costs(map, rules, other)).is_none() {
+                for (other, costs) in others() {
+                    let reached = path::reachable(map, costs, &sources, points);
+                    if !targets.iter().any(|t| map.index(*t).and_then(|i| reached.get(i).copied()).unwrap_or(false)) {
                         out.push(
                             Diagnostic::warning(
                                 OBJECTIVE_MOVEMENT,

@@ -23,14 +23,17 @@ pub fn reference(map: &Map, rules: &Rules) -> Option<(oc_model::Mover, Vec<Optio
     Some((mover, costs, points))
 }
 
-/// The cost of entering each tile for `movement` (row-major); `None` is impassable.
+/// The cost of entering each tile for `movement` (row-major); `None` is impassable. Each
+/// symbol's cost is looked up once, not once a tile.
 pub fn costs(map: &Map, rules: &Rules, movement: &str) -> Vec<Option<u32>> {
+    let of_symbol =
+        |c: &char| map.symbols.get(c).and_then(|t| rules.terrain(t)).and_then(|t| t.costs.get(movement).copied().flatten());
+    let table: std::collections::HashMap<char, Option<u32>> = map.symbols.keys().map(|c| (*c, of_symbol(c))).collect();
     let mut out = Vec::with_capacity((map.width * map.height).max(0) as usize);
     for y in 0..map.height {
         for x in 0..map.width {
-            let cost =
-                map.terrain(Tile { x, y }).and_then(|t| rules.terrain(t)).and_then(|t| t.costs.get(movement).copied().flatten());
-            out.push(cost);
+            let cell = usize::try_from(y).ok().and_then(|y| map.rows.get(y)).and_then(|r| r.get(usize::try_from(x).ok()?));
+            out.push(cell.and_then(|(c, _)| table.get(c).copied().flatten()));
         }
     }
     out
@@ -82,6 +85,39 @@ pub fn rounds(map: &Map, costs: &[Option<u32>], sources: &[Tile], movement: u32)
     }
     let _ = h;
     best.into_iter().map(|b| b.map(|(t, _)| t)).collect()
+}
+
+/// Whether each tile can be reached at all from `sources` (a flood over the same steps as
+/// [`rounds`], where only whether, not how soon, is asked: a tile whose cost is over
+/// `movement` is never entered).
+pub fn reachable(map: &Map, costs: &[Option<u32>], sources: &[Tile], movement: u32) -> Vec<bool> {
+    let w = map.width;
+    let index = |t: Tile| (t.y * w + t.x) as usize;
+    let mut seen = vec![false; costs.len()];
+    let mut stack: Vec<Tile> = Vec::new();
+    for s in sources {
+        if let Some(slot) = map.in_bounds(*s).then(|| seen.get_mut(index(*s))).flatten() {
+            if !*slot {
+                *slot = true;
+                stack.push(*s);
+            }
+        }
+    }
+    while let Some(here) = stack.pop() {
+        for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            let next = Tile { x: here.x + dx, y: here.y + dy };
+            if !map.in_bounds(next) || costs.get(index(next)).copied().flatten().is_none_or(|c| c > movement) {
+                continue;
+            }
+            if let Some(slot) = seen.get_mut(index(next)) {
+                if !*slot {
+                    *slot = true;
+                    stack.push(next);
+                }
+            }
+        }
+    }
+    seen
 }
 
 /// Rounds needed from every tile to reach any of `targets` (0 on a target; `None` where no
