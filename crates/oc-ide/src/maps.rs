@@ -116,8 +116,17 @@ pub fn region_summary(r: &Region) -> String {
     if r.tiles.len() > 24 {
         tiles.push("...".to_string());
     }
-    let units = r.units.map(|u| format!(", holds {u} units")).unwrap_or_default();
-    format!("region `{}`: {}{side}{units}\n\n{} tiles: {}", r.name, r.kind.word(), r.tiles.len(), tiles.join(" "))
+    let units = r.units.map(|u| format!(", holds {}", count(u, "unit"))).unwrap_or_default();
+    format!("region `{}`: {}{side}{units}\n\n{}: {}", r.name, r.kind.word(), count(r.tiles.len() as i64, "tile"), tiles.join(" "))
+}
+
+/// `1 tile`, `2 tiles`.
+pub fn count(n: i64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }
 
 /// The hover text of a thing of a map.
@@ -153,4 +162,14 @@ pub fn in_rows(map: &Map, offset: usize) -> bool {
 /// The symbols a map can use: (symbol, terrain name), the legend's over the rules' own.
 pub fn symbols(map: &Map) -> Vec<(char, String)> {
     map.symbols.iter().map(|(c, n)| (*c, n.clone())).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn one_tile_is_not_tiles() {
+        assert_eq!(super::count(1, "tile"), "1 tile");
+        assert_eq!(super::count(0, "tile"), "0 tiles");
+        assert_eq!(super::count(3, "region"), "3 regions");
+    }
 }

@@ -104,7 +104,13 @@ pub fn hover(db: &dyn Db, pos: FilePosition<'_>) -> Option<Hover> {
             Some("map") => {
                 let logical = relative_path(pos.path, value)?;
                 let map = maps::parse(db.text(&logical)?, None)?;
-                format!("map `{}` — {logical}: {} by {} tiles, {} regions", map.name, map.width, map.height, map.regions.len())
+                format!(
+                    "map `{}` — {logical}: {} by {} tiles, {}",
+                    map.name,
+                    map.width,
+                    map.height,
+                    maps::count(map.regions.len() as i64, "region")
+                )
             }
             _ => {
                 let (_, map_text) = scenario_map(db, pos)?;
