@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use oc_compiler::Workspace;
-use oc_engine::{Engine, Forecast, Form, Loadout, Shown, SideForecast};
+use oc_engine::{Atom, Engine, Forecast, Form, Loadout, Shown, SideForecast};
 
 use oc_project::output::Kind;
 use oc_project::DiskHost;
@@ -122,7 +122,7 @@ pub fn loadout(engine: &Engine, spec: &str) -> Result<Loadout, String> {
         return Err(format!("no class `{class}` in these rules{hint}"));
     };
     let weapon = weapon.or_else(|| engine.kit_weapon(&c.name));
-    Ok(Loadout { class: class.to_string(), weapon, ..Loadout::default() })
+    Ok(Loadout { class: Atom::new(class), weapon: weapon.map(Atom::from), ..Loadout::default() })
 }
 
 /// `A`, `B` or `C`.
@@ -192,10 +192,10 @@ fn check_items(engine: &Engine, l: &Loadout) -> Result<(), String> {
 
 fn build(engine: &Engine, side: &Side) -> Result<Loadout, String> {
     let mut l = loadout(engine, &side.spec)?;
-    l.terrain = side.terrain.clone();
+    l.terrain = side.terrain.as_deref().map(Atom::new);
     l.hp = side.hp;
-    l.statuses = side.statuses.clone();
-    l.accessory = side.accessory.clone();
+    l.statuses = side.statuses.iter().map(Atom::from).collect();
+    l.accessory = side.accessory.as_deref().map(Atom::new);
     if side.normal_form {
         l.form = Form::Normal;
     }
@@ -392,7 +392,7 @@ pub fn duel(
             return 2;
         }
     };
-    let names = [a.class.clone(), d.class.clone()];
+    let names = [a.class.to_string(), d.class.to_string()];
     match format {
         Format::Json => {
             let strikes: Vec<serde_json::Value> = log
@@ -415,9 +415,9 @@ pub fn duel(
             println!(
                 "seed {seed}: {} ({}) attacks {} ({}) at distance {distance}",
                 names[0],
-                a.weapon.clone().unwrap_or_default(),
+                a.weapon.unwrap_or_default(),
                 names[1],
-                d.weapon.clone().unwrap_or_default()
+                d.weapon.unwrap_or_default()
             );
             for (i, s) in log.iter().enumerate() {
                 let what = if s.outcome.backfire {
@@ -636,7 +636,7 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
                 },
             ],
             rows: heat.iter().map(|(n, _)| n.clone()).collect(),
-            columns: defenders.iter().map(|(d, _)| d.class.clone()).collect(),
+            columns: defenders.iter().map(|(d, _)| d.class.to_string()).collect(),
             cells: heat.into_iter().map(|(_, r)| r).collect(),
             measure: "rout chance".to_string(),
         };

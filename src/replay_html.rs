@@ -135,9 +135,9 @@ fn forecast(b: &Battle<'_>, turn: &Turn) -> Option<ForecastOut> {
     let (mut la, ld) = (b.loadout_of(turn.unit, true)?, b.loadout_of(target, false)?);
     let from = turn.to.unwrap_or(a.pos);
     if let Some(w) = &turn.equip {
-        la.weapon = Some(w.clone());
+        la.weapon = Some(*w);
     }
-    la.terrain = b.terrain_at(from).map(|t| t.name.clone());
+    la.terrain = b.terrain_at(from).map(|t| oc_engine::Atom::new(&t.name));
     let distance = battle::distance(from, d.pos);
     let f = b.engine.forecast(&la, &ld, distance).ok()?;
     Some(ForecastOut {
@@ -187,7 +187,7 @@ impl UnitState {
             .iter()
             .map(|a| match a.left {
                 Some(n) => format!("{} ({n})", a.status),
-                None => a.status.clone(),
+                None => a.status.to_string(),
             })
             .chain(u.debuffs.iter().map(|d| format!("{}{:+}", d.attr, d.shift)))
             .collect();
@@ -199,7 +199,7 @@ impl UnitState {
             statuses,
             resources: u.resources.clone(),
             facing: u.facing,
-            equipped: u.equipped.clone(),
+            equipped: u.equipped.map(String::from),
             activated: u.activated,
         }
     }
@@ -334,9 +334,9 @@ pub fn page(setup: &Setup, source: &Source, rec: &Recording) -> Result<String, S
         .map(|u| UnitInfo {
             name: u.name.clone(),
             side: u.side,
-            class: u.class.clone(),
+            class: u.class.to_string(),
             max_hp: u.max_hp,
-            items: u.items.clone(),
+            items: u.items.iter().map(|i| i.to_string()).collect(),
         })
         .collect();
     let mut frames = Vec::new();

@@ -256,6 +256,9 @@ fn side_word(s: Side) -> &'static str {
     }
 }
 
+/// A movement type and the cost of entering each tile for it.
+type MovementCosts<'a> = (&'a str, Vec<Option<u32>>);
+
 fn regions(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
     // The rules' own mover (`Rules::reference_mover`: its base movement type and movement) is
     // who must be able to use a region; rules without movement types have no such lints.
@@ -270,7 +273,7 @@ fn regions(map: &Map, rules: &Rules, out: &mut Vec<Diagnostic>) {
     // A door or a destructible wall is a way out of a zone, if a slow one.
     let openable: BTreeSet<Tile> = map.doors.iter().map(|(t, _)| *t).chain(map.destructibles.iter().map(|d| d.at)).collect();
     // Every other movement type's costs, worked out once for all objectives (and only if asked).
-    let others: std::cell::OnceCell<Vec<(&str, Vec<Option<u32>>)>> = std::cell::OnceCell::new();
+    let others: std::cell::OnceCell<Vec<MovementCosts>> = std::cell::OnceCell::new();
     let others = || {
         others.get_or_init(|| {
             rules.movements.iter().filter(|m| **m != kind).map(|m| (m.as_str(), path::costs(map, rules, m))).collect()

@@ -19,7 +19,7 @@ pub struct UnitSpec {
 impl UnitSpec {
     fn loadout(&self) -> Loadout {
         let mut l = Loadout::new(&self.class, Some(&self.weapon));
-        l.accessory = self.accessory.clone();
+        l.accessory = self.accessory.as_deref().map(oc_engine::Atom::new);
         l
     }
 

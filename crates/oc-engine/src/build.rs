@@ -61,13 +61,13 @@ impl Engine {
                     .item(name)
                     .ok_or_else(|| EngineError::unknown("item", name, rules.items.iter().map(|i| i.name.as_str())))?;
                 if item.kind != m::ItemKind::Weapon {
-                    return Err(EngineError::NotA { item: name.clone(), kind: "weapon" });
+                    return Err(EngineError::NotA { item: name.to_string(), kind: "weapon" });
                 }
                 let ty = item.weapon_type.clone().unwrap_or_default();
                 if !wields.iter().any(|w| *w == ty) {
                     return Err(EngineError::CannotWield {
                         class: class.name.to_string(),
-                        weapon: name.clone(),
+                        weapon: name.to_string(),
                         weapon_type: ty.to_string(),
                         wields: wields.clone(),
                     });
@@ -82,7 +82,7 @@ impl Engine {
                     .item(name)
                     .ok_or_else(|| EngineError::unknown("item", name, rules.items.iter().map(|i| i.name.as_str())))?;
                 if item.kind != m::ItemKind::Accessory {
-                    return Err(EngineError::NotA { item: name.clone(), kind: "accessory" });
+                    return Err(EngineError::NotA { item: name.to_string(), kind: "accessory" });
                 }
                 Some(item)
             }

@@ -27,7 +27,7 @@ use crate::fx::{FastMap, Tally};
 use crate::ir::{Eff, V};
 use crate::strike::Ctx;
 use crate::unit::{Shown, Unit};
-use crate::{Engine, EngineError, Loadout};
+use crate::{Atom, Engine, EngineError, Loadout};
 use attrs::Attrs;
 
 /// The most strikes one attack may have (the standard library gives at most 2).
@@ -489,11 +489,11 @@ impl<'e> Exchange<'e> {
         // the unit fights on without the status rather than the engine stopping.
         // A status of the loadout that is no longer in `statuses` was cured: build without it.
         let loadout = self.loadouts[side];
-        let kept = |s: &String| self.engine.ir.name_id(s).is_some_and(|id| statuses.contains(&id));
+        let kept = |s: &Atom| self.engine.ir.name_id(s).is_some_and(|id| statuses.contains(&id));
         let built = if loadout.statuses.iter().all(kept) {
             self.engine.unit(loadout, statuses)
         } else {
-            let rest = Loadout { statuses: loadout.statuses.iter().filter(|s| kept(s)).cloned().collect(), ..loadout.clone() };
+            let rest = Loadout { statuses: loadout.statuses.iter().filter(|s| kept(s)).copied().collect(), ..loadout.clone() };
             self.engine.unit(&rest, statuses)
         };
         let u = built.unwrap_or_else(|_| self.base[side].clone());

@@ -25,6 +25,7 @@ mod unit;
 use std::collections::HashMap;
 
 use oc_model as m;
+pub use oc_model::Atom;
 
 pub use combat::strategy::Strategy;
 pub use combat::{Ending, Exchange, Forecast, Laid, Odds, Outcome, Resolution, SideForecast, StrikeLog};
@@ -52,26 +53,26 @@ pub enum Form {
 /// A unit as the user describes it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Loadout {
-    pub class: String,
-    pub weapon: Option<String>,
-    pub accessory: Option<String>,
+    pub class: Atom,
+    pub weapon: Option<Atom>,
+    pub accessory: Option<Atom>,
     /// Unit tags (scenario tags and the like), with constant arguments.
-    pub tags: Vec<(String, Vec<m::Value>)>,
-    pub statuses: Vec<String>,
-    pub terrain: Option<String>,
+    pub tags: Vec<(Atom, Vec<m::Value>)>,
+    pub statuses: Vec<Atom>,
+    pub terrain: Option<Atom>,
     /// Current HP (default: full).
     pub hp: Option<i64>,
     pub form: Form,
     /// Debuffs in force (the `debuff` verb): (attribute, shift), e.g. ("spd", -1).
-    pub debuffs: Vec<(String, i64)>,
+    pub debuffs: Vec<(Atom, i64)>,
     /// Current amounts of the ruleset's resources (`stamina`), by name; one not listed is full
     /// (its declared amount, or 0 where that amount is rolled).
-    pub resources: Vec<(String, i64)>,
+    pub resources: Vec<(Atom, i64)>,
 }
 
 impl Loadout {
     pub fn new(class: &str, weapon: Option<&str>) -> Loadout {
-        Loadout { class: class.to_string(), weapon: weapon.map(str::to_string), ..Loadout::default() }
+        Loadout { class: Atom::new(class), weapon: weapon.map(Atom::new), ..Loadout::default() }
     }
 }
 
@@ -114,6 +115,10 @@ struct Names {
     items: fx::FastMap<String, usize>,
     tags: fx::FastMap<String, usize>,
     statuses: fx::FastMap<String, usize>,
+    /// Each terrain's and each resource's name as an atom, by index (what a battle's loadouts
+    /// name without making an atom again).
+    terrains: Vec<Atom>,
+    resources: Vec<Atom>,
 }
 
 impl Names {
@@ -130,6 +135,8 @@ impl Names {
             items: index(rules.items.iter().map(|i| i.name.as_str())),
             tags: index(rules.tags.iter().map(|t| t.name.as_str())),
             statuses: index(rules.statuses.iter().map(|s| s.name.as_str())),
+            terrains: rules.terrains.iter().map(|t| Atom::new(&t.name)).collect(),
+            resources: rules.ruleset.resources.iter().map(|r| Atom::new(&r.name)).collect(),
         }
     }
 }
@@ -304,6 +311,21 @@ impl Engine {
     /// Where the item named `name` is in `rules.items` (what `Rules::item` finds, by an index).
     pub(crate) fn item_index(&self, name: &str) -> Option<usize> {
         self.names.items.get(name).copied().filter(|k| self.rules.items.get(*k).is_some_and(|i| i.name == name))
+    }
+
+    /// The name of the terrain at `index` in `rules.terrains`, as an atom.
+    pub fn terrain_atom(&self, index: usize) -> Option<Atom> {
+        self.names.terrains.get(index).copied()
+    }
+
+    /// The terrain named `name`'s name as an atom (`None` for a name the rules do not define).
+    pub fn terrain_named(&self, name: &str) -> Option<Atom> {
+        self.terrain_index(name).and_then(|ix| self.terrain_atom(ix))
+    }
+
+    /// The names of the ruleset's resources, in their order, as atoms.
+    pub fn resource_atoms(&self) -> &[Atom] {
+        &self.names.resources
     }
 
     /// The tag named `name` (`Rules::tag`, by an index).

@@ -452,7 +452,7 @@ fn warp_reaches_as_far_as_the_staff_range_of_strength() {
     b.turn(special(0, None, Verb::Relocate, Some(1), Some((2, 2)))).unwrap();
     assert_eq!(b.units[1].pos, (2, 2));
     // Consumable(3): the staff's charges are spent by its action; the third use is the last.
-    assert_eq!(b.units[0].spent, [("WarpStaff".to_string(), 1)]);
+    assert_eq!(b.units[0].spent, [(oc_engine::Atom::new("WarpStaff"), 1)]);
     b.turn(wait(2)).unwrap();
     b.turn(wait(1)).unwrap();
     // Round 2: the defender finished first and leads. Moulder steps next to Ross and warps him.
@@ -463,7 +463,7 @@ fn warp_reaches_as_far_as_the_staff_range_of_strength() {
     b.turn(wait(2)).unwrap();
     b.turn(special(0, Some((2, 2)), Verb::Relocate, Some(1), Some((2, 0)))).unwrap();
     assert_eq!(b.units[1].pos, (2, 0));
-    assert!(!b.units[0].items.contains(&"WarpStaff".to_string()), "{:?}", b.units[0]);
+    assert!(!b.units[0].items.iter().any(|i| *i == "WarpStaff"), "{:?}", b.units[0]);
     assert!(last_note(&b).ends_with("the WarpStaff is used up"), "{}", last_note(&b));
 }
 

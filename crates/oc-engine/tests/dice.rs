@@ -120,8 +120,8 @@ fn forecasts_are_the_same_bits_every_time() {
     let c = oc_compiler::stdlib::compile("<std>/ratings.oc").unwrap();
     let e = Engine::new(c.rules.unwrap()).unwrap();
     let (a, d) = (Loadout::new("Swordmaster", None), Loadout::new("Warrior", None));
-    let a = Loadout { weapon: e.weapons_for("Swordmaster").first().map(|w| w.name.to_string()), ..a };
-    let d = Loadout { weapon: e.weapons_for("Warrior").first().map(|w| w.name.to_string()), ..d };
+    let a = Loadout { weapon: e.weapons_for("Swordmaster").first().map(|w| oc_engine::Atom::new(&w.name)), ..a };
+    let d = Loadout { weapon: e.weapons_for("Warrior").first().map(|w| oc_engine::Atom::new(&w.name)), ..d };
     let first = e.forecast(&a, &d, 1).unwrap();
     for _ in 0..20 {
         let again = e.forecast(&a, &d, 1).unwrap();

@@ -204,7 +204,7 @@ fn a_torch_reveals_x_spaces_around_the_user_until_the_round_ends() {
         .unwrap();
     assert!(day.log.iter().any(|r| matches!(r, Record::Turn { note, .. } if note.contains("nothing to reveal"))));
     assert!(day.log.iter().all(|r| !matches!(r, Record::Seen { .. })));
-    assert_eq!(day.units[ATTACKER].spent, vec![("Torch".to_string(), 1)]);
+    assert_eq!(day.units[ATTACKER].spent, vec![(oc_engine::Atom::new("Torch"), 1)]);
 }
 
 #[test]

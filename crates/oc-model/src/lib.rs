@@ -14,12 +14,14 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+mod atom;
 pub mod conformance;
 pub mod dice;
 mod effect;
 pub mod hash;
 mod ratings;
 mod scenario;
+pub use atom::Atom;
 pub use dice::{DiceShape, DieTerm, Dist, Faces, Keep};
 pub use effect::*;
 pub use oc_diag::Name;

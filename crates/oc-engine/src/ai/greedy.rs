@@ -4,6 +4,7 @@
 //! under fog of war it decides from a [`View`] of the battle, the enemies its side sees and no
 //! other (it neither targets, paths toward nor forecasts an enemy out of sight).
 
+use crate::Atom;
 use oc_model as m;
 
 use super::forecasts::{Ids, Targets};
@@ -146,15 +147,15 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
                 consider(
                     &mut best,
                     5.0 + missing * 2.0,
-                    Turn { unit: i, act: Act::Use { item: item.clone(), target: None, tile: None }, ..Default::default() },
+                    Turn { unit: i, act: Act::Use { item: *item, target: None, tile: None }, ..Default::default() },
                 );
                 break;
             }
         }
     }
     // 3. Attacking: the exact forecast from each tile in reach that can strike.
-    let weapons: Vec<String> =
-        u.items.iter().filter(|n| b.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)).cloned().collect();
+    let weapons: Vec<Atom> =
+        u.items.iter().filter(|n| b.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)).copied().collect();
     // The tiles it may strike from (in reach and not held by another unit it knows of), in tile
     // order, each with its terrain as an index into `terrains`.
     let mut terrains: Vec<Option<&m::Terrain>> = Vec::new();
@@ -200,7 +201,7 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
                 // its reach, and those need no forecast at all.
                 let Some(slot) = strikers.get_mut(g * weapons.len() + n) else { continue };
                 let terrain = terrains.get(g).copied().flatten();
-                let striker = slot.get_or_insert_with(|| striker(b, cache, &base, terrain, w));
+                let striker = slot.get_or_insert_with(|| striker(b, cache, &base, terrain, *w));
                 let Some(s) = striker.as_ref().filter(|s| (s.min..=s.max).contains(&d)) else { continue };
                 let f = match forecasts.get(&(k, d, n, g)) {
                     Some(f) => *f,
@@ -212,7 +213,7 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
                 };
                 if let Some((routs, dealt, taken)) = f {
                     let score = routs * 60.0 + dealt - taken * 0.7;
-                    let equip = (u.equipped.as_deref() != Some(w.as_str())).then(|| w.clone());
+                    let equip = (u.equipped.as_deref() != Some(w.as_str())).then_some(*w);
                     consider(
                         &mut best,
                         score,
@@ -278,10 +279,10 @@ struct Striker {
 
 /// The unit with acting loadout `base` striking from `terrain` with weapon `w`, or `None` when
 /// it may not use the weapon now (what [`forecast`] checks before an exchange).
-fn striker(b: &Battle, cache: &mut Forecasts, base: &Loadout, terrain: Option<&m::Terrain>, w: &str) -> Option<Striker> {
+fn striker(b: &Battle, cache: &mut Forecasts, base: &Loadout, terrain: Option<&m::Terrain>, w: Atom) -> Option<Striker> {
     let mut la = base.clone();
-    la.weapon = Some(w.to_string());
-    la.terrain = terrain.map(|t| t.name.clone());
+    la.weapon = Some(w);
+    la.terrain = terrain.and_then(|t| b.engine.terrain_named(&t.name));
     let (min, max) = match b.engine.unit(&la, &[]) {
         Ok(u) if u.may_use_weapon() => (u.min_range, u.max_range),
         _ => return None,

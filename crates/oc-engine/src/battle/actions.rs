@@ -1,6 +1,7 @@
 //! Actions: the special actions a unit has, trades, items used and their charges. What their
 //! commands do is the one executor's (`exec`, over the battle: `verbs.rs`).
 
+use crate::Atom;
 use std::sync::Arc;
 
 use oc_model as m;
@@ -173,7 +174,7 @@ impl<'e> Battle<'e> {
                 slot.1
             }
             None => {
-                f.spent.push((item.to_string(), 1));
+                f.spent.push((Atom::new(item), 1));
                 1
             }
         };

@@ -3,6 +3,7 @@
 
 use super::{distance, Battle, BattleError, Rule, State, Tile};
 use crate::combat::{Exchange, Laid, Resolution};
+use crate::Atom;
 
 impl Battle<'_> {
     /// For a unit that must attack the weakest (`must_attack_weakest()`): the ready enemies within reach of its
@@ -118,7 +119,7 @@ impl Battle<'_> {
             return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
         if bonus != 0 {
-            la.debuffs.push(("damage_bonus".to_string(), bonus));
+            la.debuffs.push((Atom::new("damage_bonus"), bonus));
         }
         let exchange = Exchange::new(self.engine, &la, &ld, distance(a.pos, d.pos))?.activated([a.activated, d.activated]);
         let exchange = if single { exchange.single() } else { exchange };

@@ -1,6 +1,7 @@
 //! Effects a unit holds: its tags with what they grant (their effects in the IR), triggered
 //! `on EVENT` effects, and the statuses and debuffs laid on it.
 
+use crate::Atom;
 use oc_model as m;
 
 use super::scene::{Cast, Drawn, Draws};
@@ -168,14 +169,14 @@ impl<'e> Battle<'e> {
         if u.state != State::Ready || u.statuses.iter().any(|a| a.status == status) {
             return;
         }
-        u.statuses.push(Affliction { status: status.to_string(), left: lasts });
+        u.statuses.push(Affliction { status: Atom::new(status), left: lasts });
         self.log.push(Record::Affliction { unit: i, status: status.to_string(), change: "inflicted".into() });
     }
 
     /// The `cure` verb: every status on the unit is removed.
     pub(super) fn cure(&mut self, i: usize) -> Vec<String> {
         let Some(f) = self.units.get_mut(i) else { return Vec::new() };
-        let gone: Vec<String> = f.statuses.drain(..).map(|a| a.status).collect();
+        let gone: Vec<String> = f.statuses.drain(..).map(|a| a.status.to_string()).collect();
         for status in &gone {
             self.log.push(Record::Affliction { unit: i, status: status.clone(), change: "cured".into() });
         }
@@ -190,7 +191,7 @@ impl<'e> Battle<'e> {
         if u.state != State::Ready || u.debuffs.iter().any(|d| d.attr == attr) {
             return;
         }
-        u.debuffs.push(Debuff { attr: attr.to_string(), shift, armed: false });
+        u.debuffs.push(Debuff { attr: Atom::new(attr), shift, armed: false });
         self.log.push(Record::Affliction { unit: i, status: format!("{attr}{shift:+}"), change: "inflicted".into() });
     }
 

@@ -25,6 +25,7 @@ mod victory;
 use std::collections::{BTreeSet, HashMap};
 
 use oc_model as m;
+use oc_model::Atom;
 use serde::{Deserialize, Serialize};
 
 use crate::dice::rng;
@@ -55,11 +56,11 @@ pub enum State {
 pub struct Combatant {
     pub name: String,
     pub side: m::SideId,
-    pub class: String,
-    pub items: Vec<String>,
+    pub class: Atom,
+    pub items: Vec<Atom>,
     /// Scenario tags the scenario granted to it.
-    pub tags: Vec<String>,
-    pub equipped: Option<String>,
+    pub tags: Vec<Atom>,
+    pub equipped: Option<Atom>,
     pub hp: i64,
     pub max_hp: i64,
     pub pos: Tile,
@@ -77,7 +78,7 @@ pub struct Combatant {
     pub transformed: bool,
     /// Uses spent of each item with charges it carries (by item name).
     #[serde(default)]
-    pub spent: Vec<(String, u32)>,
+    pub spent: Vec<(Atom, u32)>,
     /// Debuffs in force (the `debuff` verb): they last until the end of the unit's next turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub debuffs: Vec<Debuff>,
@@ -97,10 +98,10 @@ impl Clone for Combatant {
         Combatant {
             name: self.name.clone(),
             side: self.side,
-            class: self.class.clone(),
+            class: self.class,
             items: self.items.clone(),
             tags: self.tags.clone(),
-            equipped: self.equipped.clone(),
+            equipped: self.equipped,
             hp: self.hp,
             max_hp: self.max_hp,
             pos: self.pos,
@@ -163,14 +164,14 @@ impl Clone for Combatant {
 /// begun; it wears off when that turn ends.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Debuff {
-    pub attr: String,
+    pub attr: Atom,
     pub shift: i64,
     pub armed: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Affliction {
-    pub status: String,
+    pub status: Atom,
     pub left: Option<u32>,
 }
 
@@ -190,7 +191,7 @@ pub enum Act {
     },
     /// Use a consumable: its `use` effects, or the action in it (a Master Key opens a door).
     Use {
-        item: String,
+        item: Atom,
         #[serde(default)]
         target: Option<usize>,
         #[serde(default)]
@@ -210,11 +211,11 @@ pub enum Act {
 pub struct Turn {
     pub unit: usize,
     pub to: Option<Tile>,
-    pub equip: Option<String>,
+    pub equip: Option<Atom>,
     pub act: Act,
     /// Free action: items dropped before acting.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub discard: Vec<String>,
+    pub discard: Vec<Atom>,
     /// Free action, once per turn: swap items with an adjacent ally.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trade: Option<Trade>,
@@ -228,8 +229,8 @@ pub struct Turn {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Trade {
     pub with: usize,
-    pub give: Option<String>,
-    pub take: Option<String>,
+    pub give: Option<Atom>,
+    pub take: Option<Atom>,
 }
 
 pub struct Battle<'e> {
@@ -323,14 +324,15 @@ impl<'e> Battle<'e> {
                 if !taken.insert(*at) {
                     return Err(BattleError::refused(Rule::Setup, format!("two units deploy at {at:?}")));
                 }
-                let equipped = u.items.iter().find(|i| engine.item(i).is_some_and(|it| it.kind == m::ItemKind::Weapon)).cloned();
-                let probe = engine.unit(&Loadout { class: u.class.clone(), ..Loadout::default() }, &[])?;
+                let equipped =
+                    u.items.iter().find(|i| engine.item(i).is_some_and(|it| it.kind == m::ItemKind::Weapon)).map(Atom::from);
+                let probe = engine.unit(&Loadout { class: Atom::new(&u.class), ..Loadout::default() }, &[])?;
                 units.push(Combatant {
                     name: u.name.clone(),
                     side,
-                    class: u.class.clone(),
-                    items: u.items.clone(),
-                    tags: u.tags.clone(),
+                    class: Atom::new(&u.class),
+                    items: u.items.iter().map(Atom::from).collect(),
+                    tags: u.tags.iter().map(Atom::from).collect(),
                     equipped,
                     hp: probe.max_hp,
                     max_hp: probe.max_hp,
@@ -409,14 +411,14 @@ impl<'e> Battle<'e> {
     fn loadout(&self, i: usize, acting: bool) -> Option<Loadout> {
         let u = self.units.get(i)?;
         let class = self.engine.class(&u.class)?;
-        let accessory = u.items.iter().find(|n| self.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory)).cloned();
+        let accessory = u.items.iter().find(|n| self.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory)).copied();
         Some(Loadout {
-            class: u.class.clone(),
-            weapon: u.equipped.clone(),
+            class: u.class,
+            weapon: u.equipped,
             accessory,
-            tags: u.tags.iter().map(|t| (t.clone(), Vec::new())).collect(),
-            statuses: u.statuses.iter().map(|a| a.status.clone()).collect(),
-            terrain: self.terrain_at(u.pos).map(|t| t.name.clone()),
+            tags: u.tags.iter().map(|t| (*t, Vec::new())).collect(),
+            statuses: u.statuses.iter().map(|a| a.status).collect(),
+            terrain: self.terrain_index_at(u.pos).and_then(|ix| self.engine.terrain_atom(ix)),
             hp: Some(u.hp),
             // Shifters are transformed in their own turn and in their normal form otherwise (unless
             // their last turn took no action), and once they have acted they stay normal until the
@@ -426,8 +428,8 @@ impl<'e> Battle<'e> {
             } else {
                 Form::Default
             },
-            debuffs: u.debuffs.iter().map(|d| (d.attr.clone(), d.shift)).collect(),
-            resources: self.engine.rules.ruleset.resources.iter().zip(&u.resources).map(|(r, v)| (r.name.clone(), *v)).collect(),
+            debuffs: u.debuffs.iter().map(|d| (d.attr, d.shift)).collect(),
+            resources: self.engine.resource_atoms().iter().zip(&u.resources).map(|(r, v)| (*r, *v)).collect(),
         })
     }
 
@@ -583,7 +585,7 @@ impl<'e> Battle<'e> {
                 return Err(BattleError::refused(Rule::Items, format!("{} does not carry {w}", u.name)));
             }
             if let Some(f) = self.units.get_mut(i) {
-                f.equipped = Some(w.clone());
+                f.equipped = Some(*w);
             }
         }
         // This turn is the "next turn" of debuffs laid before it: they wear off when it ends.

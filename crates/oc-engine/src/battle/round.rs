@@ -28,11 +28,11 @@ impl Battle<'_> {
         let mut worn = Vec::new();
         if let Some(u) = self.units.get_mut(i) {
             for a in &mut u.statuses {
-                if by_activation.contains(&a.status) {
+                if by_activation.iter().any(|s| *s == a.status) {
                     a.left = a.left.map(|n| n.saturating_sub(1));
                 }
             }
-            worn = u.statuses.iter().filter(|a| a.left == Some(0)).map(|a| a.status.clone()).collect();
+            worn = u.statuses.iter().filter(|a| a.left == Some(0)).map(|a| a.status.to_string()).collect();
             u.statuses.retain(|a| a.left != Some(0));
             if shifter && u.state == State::Ready {
                 if acted {
@@ -44,7 +44,7 @@ impl Battle<'_> {
             }
         }
         for status in worn {
-            self.log.push(Record::Affliction { unit: i, status, change: "wears off".into() });
+            self.log.push(Record::Affliction { unit: i, status: status.to_string(), change: "wears off".into() });
         }
         if shifter && self.on_board(i) {
             let change = if acted || self.units.get(i).is_some_and(|u| u.reverted) {
@@ -97,7 +97,7 @@ impl Battle<'_> {
                         }
                     }
                     if cleared {
-                        changes.push((i, a.status.clone()));
+                        changes.push((i, a.status));
                     } else {
                         keep.push(Affliction { status: a.status, left });
                     }
@@ -109,7 +109,7 @@ impl Battle<'_> {
             }
         }
         for (i, status) in changes {
-            self.log.push(Record::Affliction { unit: i, status, change: "wears off".into() });
+            self.log.push(Record::Affliction { unit: i, status: status.to_string(), change: "wears off".into() });
         }
     }
 

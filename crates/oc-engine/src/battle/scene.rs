@@ -4,6 +4,7 @@
 //! they have activated, the distance between them (or to the tile acted on), and the event's
 //! dice, drawn as they are read.
 
+use crate::Atom;
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -92,7 +93,7 @@ impl<'e> Battle<'e> {
         let user = self.units.get(cast.user)?;
         let mut own = self.loadout(cast.user, true)?;
         if let Some(w) = cast.equip {
-            own.weapon = Some(w.to_string());
+            own.weapon = Some(Atom::new(w));
         }
         let first = self.as_built(own)?;
         let (second, other_hp, other_activated, other_pos) = match cast.other.and_then(|k| self.units.get(k).map(|f| (k, f))) {

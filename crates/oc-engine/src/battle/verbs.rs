@@ -2,6 +2,7 @@
 //! [`World`](crate::exec::World), with a command's arguments evaluated by the one evaluator in
 //! the scene of the unit carrying it out.
 
+use crate::Atom;
 use oc_model as m;
 
 use super::scene::{Cast, Drawn, Draws};
@@ -232,7 +233,7 @@ impl World for OnBattle<'_, '_> {
                 let room = self.battle.engine.rules.ruleset.inventory as usize;
                 match self.battle.units.get_mut(i) {
                     Some(f) if f.items.len() < room => {
-                        f.items.push(item.clone());
+                        f.items.push(Atom::new(&item));
                         Ok(format!("takes {item} from the chest"))
                     }
                     _ => {

@@ -28,6 +28,7 @@ mod plan;
 pub(super) mod stakes;
 mod threat;
 
+use crate::Atom;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -205,16 +206,15 @@ struct Guides {
 /// A loadout with its number in the battle's forecasts.
 type Interned = (Rc<Loadout>, u32);
 
-/// One candidate's parts, before they are summed. Weapon names are borrowed from the unit
-/// weighed (`'u`): only the chosen turn gets its own copy ([`Candidate::turn`]).
-struct Candidate<'u> {
+/// One candidate's parts, before they are summed.
+struct Candidate {
     /// The turn, but for the weapon it equips (`equip`).
     turn: Turn,
-    equip: Option<&'u str>,
+    equip: Option<Atom>,
     /// What the act itself is worth (an exchange's material, a heal).
     act: f64,
     /// The weapon held once the turn is over, and the HP left (expected, if not routed).
-    holds: Option<&'u str>,
+    holds: Option<Atom>,
     hp: i64,
     /// The chance our unit is routed in its own act, and the enemy (by threat-map index) it may
     /// rout, with that chance.
@@ -222,10 +222,10 @@ struct Candidate<'u> {
     routs: Option<(usize, f64)>,
 }
 
-impl Candidate<'_> {
+impl Candidate {
     /// The whole turn, the weapon it equips included.
     fn turn(self) -> Turn {
-        Turn { equip: self.equip.map(str::to_string), ..self.turn }
+        Turn { equip: self.equip, ..self.turn }
     }
 }
 
@@ -271,10 +271,10 @@ impl<'v, 'e> Decision<'v, 'e> {
             lead: lead_next(b, side),
         };
         // What each enemy could strike now: the replies our units draw where they stand.
-        let mine: Vec<(usize, Tile, i64, i64, Option<String>)> =
-            d.view.units().filter(|(_, u)| u.side == side).map(|(k, u)| (k, u.pos, u.hp, u.max_hp, u.equipped.clone())).collect();
+        let mine: Vec<(usize, Tile, i64, i64, Option<Atom>)> =
+            d.view.units().filter(|(_, u)| u.side == side).map(|(k, u)| (k, u.pos, u.hp, u.max_hp, u.equipped)).collect();
         for (k, pos, hp, max_hp, weapon) in mine {
-            let Some((loadout, id)) = d.target(k, weapon.as_deref(), pos, cache) else { continue };
+            let Some((loadout, id)) = d.target(k, weapon, pos, cache) else { continue };
             let target = d.target_of(k, &loadout, id, hp);
             let mut blows = vec![None; d.threats.foes.len()];
             for (foe, blow) in d.threats.blows(b.engine, cache, pos, &target) {
@@ -284,16 +284,16 @@ impl<'v, 'e> Decision<'v, 'e> {
             }
             d.exposed.push(Exposure { unit: k, hp, max_hp, worth: d.worth(k), blows });
         }
-        let here: Vec<(usize, Tile, i64, Option<String>)> = d
+        let here: Vec<(usize, Tile, i64, Option<Atom>)> = d
             .exposed
             .iter()
             .filter_map(|x| {
                 let u = b.units.get(x.unit)?;
-                Some((x.unit, u.pos, u.hp, u.equipped.clone()))
+                Some((x.unit, u.pos, u.hp, u.equipped))
             })
             .collect();
         for (k, pos, hp, weapon) in here {
-            let danger = d.danger(k, pos, weapon.as_deref(), hp, None, cache);
+            let danger = d.danger(k, pos, weapon, hp, None, cache);
             if danger > 0.0 {
                 let room = d.room(pos, usize::MAX).max(1);
                 d.cover.push((k, pos, danger / room as f64));
@@ -375,16 +375,16 @@ impl<'v, 'e> Decision<'v, 'e> {
     /// Our unit `k` as an enemy would strike it on `at`, holding `weapon`: interned. Its HP is
     /// full, so one forecast answers for every HP it may have (`Sketch::against`) and the
     /// forecasts stay right as it is worn down.
-    fn target(&mut self, k: usize, weapon: Option<&str>, at: Tile, cache: &mut Forecasts) -> Option<(Rc<Loadout>, u32)> {
+    fn target(&mut self, k: usize, weapon: Option<Atom>, at: Tile, cache: &mut Forecasts) -> Option<(Rc<Loadout>, u32)> {
         let b = self.battle();
-        let terrain = b.terrain_at(at).map(|t| t.name.as_str());
+        let terrain = b.terrain_index_at(at).and_then(|ix| b.engine.terrain_atom(ix));
         let entries = self.targets.entry(k).or_default();
-        if let Some((l, id)) = entries.iter().find(|(l, _)| l.weapon.as_deref() == weapon && l.terrain.as_deref() == terrain) {
+        if let Some((l, id)) = entries.iter().find(|(l, _)| l.weapon == weapon && l.terrain == terrain) {
             return Some((l.clone(), *id));
         }
         let mut l = b.loadout_of(k, false)?;
-        l.weapon = weapon.map(str::to_string);
-        l.terrain = terrain.map(str::to_string);
+        l.weapon = weapon;
+        l.terrain = terrain;
         l.hp = None;
         let id = cache.id(&l);
         let loadout = Rc::new(l);
@@ -417,7 +417,7 @@ impl<'v, 'e> Decision<'v, 'e> {
 
     /// What the enemies' replies cost our unit `i` on `at` holding `weapon` with `hp`, enemy
     /// `gone` routed first.
-    fn danger(&mut self, i: usize, at: Tile, weapon: Option<&str>, hp: i64, gone: Option<usize>, cache: &mut Forecasts) -> f64 {
+    fn danger(&mut self, i: usize, at: Tile, weapon: Option<Atom>, hp: i64, gone: Option<usize>, cache: &mut Forecasts) -> f64 {
         let [d] = self.dangers(i, at, weapon, hp, [gone], cache);
         d
     }
@@ -428,7 +428,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         &mut self,
         i: usize,
         at: Tile,
-        weapon: Option<&str>,
+        weapon: Option<Atom>,
         hp: i64,
         gone: [Option<usize>; N],
         cache: &mut Forecasts,

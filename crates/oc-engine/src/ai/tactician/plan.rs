@@ -1,5 +1,6 @@
 //! One unit's candidate turns, each scored: the act, the enemy's reply, the position.
 
+use crate::Atom;
 use oc_model as m;
 
 use super::threat::loss;
@@ -17,19 +18,19 @@ struct Unit {
     points: i64,
     kind: String,
     /// Weapons it may strike with now: (name, least and most distance).
-    weapons: Vec<(String, i64, i64)>,
+    weapons: Vec<(Atom, i64, i64)>,
     can_attack: bool,
     /// Whether it takes the side's objective (seize, escape, raze) or guards a leader.
     takes_objective: bool,
     /// The weapon it is best held with on the enemy's turn.
-    guard: Option<String>,
+    guard: Option<Atom>,
     /// Free attacks a move away invites (threat zones): each zone it stands in, and its cost.
     zones: Vec<(Vec<Tile>, f64)>,
     vision: Option<i64>,
     /// The distances its heal reaches, if it has one, and the item it must equip for it (a staff
     /// it carries but does not hold: then next to the ally only).
     heal: Option<(i64, i64)>,
-    heal_with: Option<String>,
+    heal_with: Option<Atom>,
     /// Enemies it could strike next activation, with what the best strike is worth: (tile, value).
     prey: Vec<(Tile, f64)>,
     /// How far it strikes after a move (movement points plus its longest reach).
@@ -51,13 +52,13 @@ impl<'v, 'e> Decision<'v, 'e> {
         let has = |verb: m::Verb| verbs.contains(&Some(verb));
         // Where activations are steps paid from a resource, only steps the unit can pay for.
         // A turn and the weapon it equips (a candidate's turn leaves it out: `Candidate::equip`).
-        let affordable = |turn: &Turn, equip: Option<&str>| {
+        let affordable = |turn: &Turn, equip: Option<Atom>| {
             let moved = turn
                 .to
                 .and_then(|t| reach.binary_search_by_key(&t, |(x, _)| *x).ok())
                 .and_then(|k| reach.get(k))
                 .map_or(0, |(_, c)| *c);
-            b.act_price(i, moved, &turn.act, equip).is_none_or(|p| p.is_ok())
+            b.act_price(i, moved, &turn.act, equip.as_deref()).is_none_or(|p| p.is_ok())
         };
         // 1. The objective, if a tile of it is in reach: the battle may end here.
         for (verb, kind) in [(m::Verb::Seize, "seize"), (m::Verb::Escape, "escape"), (m::Verb::Raze, "raze")] {
@@ -149,24 +150,24 @@ impl<'v, 'e> Decision<'v, 'e> {
         let can_attack = ir.attr_id("can_attack").and_then(|a| acting_unit.attrs.get(a as usize)).is_none_or(|v| v.bool());
         let mut weapons = Vec::new();
         for w in u.items.iter().filter(|n| b.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)) {
-            if weapons.iter().any(|(x, _, _): &(String, i64, i64)| x == w) {
+            if weapons.iter().any(|(x, _, _): &(Atom, i64, i64)| x == w) {
                 continue;
             }
             let mut l = acting.clone();
-            l.weapon = Some(w.clone());
+            l.weapon = Some(*w);
             if let Ok(x) = b.engine.unit(&l, &[]) {
                 if x.may_use_weapon() {
-                    weapons.push((w.clone(), x.min_range, x.max_range));
+                    weapons.push((*w, x.min_range, x.max_range));
                 }
             }
         }
         let takes_objective = [m::Verb::Seize, m::Verb::Escape, m::Verb::Raze].into_iter().any(has);
         // Held on the enemy's turn: the weapon that leaves the least danger where it stands.
-        let mut guard = u.equipped.clone();
+        let mut guard = u.equipped;
         if weapons.len() > 1 {
-            let mut least = self.danger(i, u.pos, guard.as_deref(), u.hp, None, cache);
+            let mut least = self.danger(i, u.pos, guard, u.hp, None, cache);
             for (w, _, _) in weapons.clone() {
-                let d = self.danger(i, u.pos, Some(&w), u.hp, None, cache);
+                let d = self.danger(i, u.pos, Some(w), u.hp, None, cache);
                 if d < least - EPS {
                     least = d;
                     guard = Some(w);
@@ -175,7 +176,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         }
         let mut zones = Vec::new();
         if self.threat_zones {
-            let here = self.target(i, u.equipped.as_deref(), u.pos, cache);
+            let here = self.target(i, u.equipped, u.pos, cache);
             for foe in &self.threats.foes {
                 let zone = b.threatened_by(foe.unit);
                 if !zone.contains(&u.pos) {
@@ -220,7 +221,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             let arms: Vec<(Loadout, u32, i64)> = weapons
                 .iter()
                 .map(|(w, lo, hi)| {
-                    la.weapon = Some(w.clone());
+                    la.weapon = Some(*w);
                     let ia = cache.id(&la);
                     (la.clone(), ia, (*lo).max(1).max((*hi).min(2)))
                 })
@@ -252,11 +253,11 @@ impl<'v, 'e> Decision<'v, 'e> {
     }
 
     /// Standing on `t` (moving there, or staying), holding the guard weapon.
-    fn stand<'u>(&self, me: &'u Unit, t: Tile) -> Option<Candidate<'u>> {
+    fn stand(&self, me: &Unit, t: Tile) -> Option<Candidate> {
         let moved = t != me.u.pos;
         // Equipping is a free action; where activations are steps it is a step of its own.
-        let equip = me.guard.as_deref().filter(|w| me.u.equipped.as_deref() != Some(*w) && (moved || !self.stepped));
-        let holds = equip.or(me.u.equipped.as_deref());
+        let equip = me.guard.filter(|w| me.u.equipped != Some(*w) && (moved || !self.stepped));
+        let holds = equip.or(me.u.equipped);
         Some(Candidate {
             turn: Turn { unit: me.i, to: moved.then_some(t), act: Act::Wait, ..Default::default() },
             equip,
@@ -269,7 +270,7 @@ impl<'v, 'e> Decision<'v, 'e> {
     }
 
     /// Healing from `t`: a hurt ally within the heal's reach, or itself with an item.
-    fn heals<'u>(&self, me: &'u Unit, t: Tile) -> Vec<Candidate<'u>> {
+    fn heals(&self, me: &Unit, t: Tile) -> Vec<Candidate> {
         let b = self.battle();
         let mut out = Vec::new();
         let moved = t != me.u.pos;
@@ -288,9 +289,9 @@ impl<'v, 'e> Decision<'v, 'e> {
                         act: Act::Special { verb: m::Verb::Heal, target: Some(k), tile: None },
                         ..Default::default()
                     },
-                    equip: me.heal_with.as_deref(),
+                    equip: me.heal_with,
                     act: 1.5 * loss(self.worth(k), ally.max_hp, healed as f64, 0.0),
-                    holds: me.heal_with.as_deref().or(me.u.equipped.as_deref()),
+                    holds: me.heal_with.or(me.u.equipped),
                     hp: me.u.hp,
                     fallen: 0.0,
                     routs: None,
@@ -299,7 +300,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         }
         // Its own healing item, when badly hurt.
         if me.u.hp.saturating_mul(2) <= me.u.max_hp {
-            let heals = |item: &&String| {
+            let heals = |item: &&Atom| {
                 b.engine
                     .item(item)
                     .is_some_and(|it| it.uses.iter().any(|e| matches!(e, m::Effect::Command { verb: m::Verb::Heal, .. })))
@@ -310,12 +311,12 @@ impl<'v, 'e> Decision<'v, 'e> {
                     turn: Turn {
                         unit: me.i,
                         to: moved.then_some(t),
-                        act: Act::Use { item: item.clone(), target: None, tile: None },
+                        act: Act::Use { item: *item, target: None, tile: None },
                         ..Default::default()
                     },
                     equip: None,
                     act: 1.5 * loss(self.worth(me.i), me.u.max_hp, healed as f64, 0.0),
-                    holds: me.u.equipped.as_deref(),
+                    holds: me.u.equipped,
                     hp: (me.u.hp + healed).min(me.u.max_hp),
                     fallen: 0.0,
                     routs: None,
@@ -328,14 +329,14 @@ impl<'v, 'e> Decision<'v, 'e> {
     /// The attacks from `t` (added to `out`): every enemy in sight within a weapon's reach, with each
     /// weapon, by the exact forecast. A unit that must attack the weakest attacks only those
     /// (`forced`).
-    fn attacks<'u>(
+    fn attacks(
         &mut self,
-        me: &'u Unit,
+        me: &Unit,
         t: Tile,
         forced: &[usize],
         cache: &mut Forecasts,
         arms: &mut Arms,
-        out: &mut Vec<Candidate<'u>>,
+        out: &mut Vec<Candidate>,
     ) {
         let b = self.battle();
         // Ours at full HP (read at the HP it has) on this tile's terrain, with each weapon.
@@ -373,12 +374,12 @@ impl<'v, 'e> Decision<'v, 'e> {
                     let spared = self.elsewhere(me.i).get(f).copied().unwrap_or(0.0);
                     act += routs * tempo * spared.max(0.0);
                 }
-                let equip = (me.u.equipped.as_deref() != Some(w.as_str())).then_some(w.as_str());
+                let equip = (me.u.equipped != Some(*w)).then_some(*w);
                 out.push(Candidate {
                     turn: Turn { unit: me.i, to: moved.then_some(t), act: Act::Attack { target: k }, ..Default::default() },
                     equip,
                     act,
-                    holds: Some(w.as_str()),
+                    holds: Some(*w),
                     hp,
                     fallen,
                     routs: foe.map(|f| (f, routs)),
@@ -487,13 +488,13 @@ impl Arms {
             Some(k) => k,
             None => {
                 let mut la = acting.clone();
-                la.terrain = name.map(str::to_string);
+                la.terrain = name.map(Atom::new);
                 la.hp = None;
                 let built = me
                     .weapons
                     .iter()
                     .map(|(w, _, _)| {
-                        la.weapon = Some(w.clone());
+                        la.weapon = Some(*w);
                         (la.clone(), cache.id(&la))
                     })
                     .collect();

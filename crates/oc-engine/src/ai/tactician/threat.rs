@@ -177,7 +177,7 @@ impl ThreatMap {
                     continue;
                 }
                 let mut l = base.clone();
-                l.weapon = Some(w.clone());
+                l.weapon = Some(*w);
                 let Ok(armed) = b.engine.unit(&l, &[]) else { continue };
                 if !armed.may_use_weapon() {
                     continue;
