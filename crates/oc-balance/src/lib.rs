@@ -27,6 +27,12 @@
 //! so a class or item whose worth is there reads as overpriced (the standard roster's own scatter
 //! around the curve, `Report::spread`, says how far that goes). One curve for the whole roster
 //! assumes a price buys strength the same way for every kind of unit.
+//!
+//! **Boundary:** no I/O. It measures with `oc-engine`, and reads `oc-compiler`'s syntax trees
+//! (the costs the user wrote, [`written_costs`]) and army rules (which accessory a class may
+//! carry). **Invariant:** one seed, one report, whatever the number of threads: units are
+//! measured in parallel but collected in order, and each matchup's duels are seeded from a hash
+//! of its two units' names, so a seed does not move when the roster grows.
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 

@@ -4,7 +4,9 @@
 //! the ruleset (`check.rs`, `check/ruleset.rs`), tags and statuses (`check/tags.rs`), classes
 //! and items (`check/roster.rs`), expressions and effects (`expr.rs`), where effects may go
 //! (`context.rs`), dice (`dice.rs`), turns and reactions (`turn.rs`), help lines (`hints.rs`) —
-//! are `impl Checker` blocks in their own modules; none imports another's.
+//! are `impl Checker` blocks in their own modules. They call one another through the
+//! `Checker`; what one imports from another is a type or a helper (`expr::Scope`,
+//! `context::Timed`, `dice::written_dice`), never in a circle (`tests/import_circles.rs`).
 
 use std::collections::{HashMap, HashSet};
 

@@ -1,8 +1,9 @@
 //! Diagnostics as plain data.
 //!
-//! Every phase (syntax, compiler, later atlas and engine) reports problems as [`Diagnostic`]
-//! values: a stable code, a severity, a message, a primary [`Span`], secondary labels and a help
-//! line. Nothing here knows how diagnostics are rendered; the CLI does that with miette.
+//! Every phase (syntax, compiler, atlas, project, balance; the engine's refusals through one
+//! conversion each) reports problems as [`Diagnostic`] values: a stable code, a severity, a
+//! message, a primary [`Span`], secondary labels and a help line. Nothing here knows how
+//! diagnostics are rendered: the CLI does that with miette or as JSON, `oc-lsp` as LSP's.
 //!
 //! **Invariant:** codes are stable and never reused. Every code a crate can emit is listed in
 //! that crate's `CODES` table with a title and the long text `oc explain CODE` prints.

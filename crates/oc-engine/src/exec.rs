@@ -2,7 +2,7 @@
 //! one evaluator (`eval`) into values — a `Unit` argument is the side (0 or 1) of the unit it
 //! names in that evaluation — and decoded once, by the verb's parameter types
 //! (`oc_model::conformance::VERBS`), into a [`Command`]; [`execute`] carries it out on a
-//! [`World`]: an exchange's state (`combat`) or a battle (`battle::actions`).
+//! [`World`]: an exchange's state (`combat`) or a battle (`battle::verbs`).
 
 use oc_model as m;
 

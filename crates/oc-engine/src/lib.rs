@@ -1,9 +1,17 @@
 //! The engine: runs compiled rules. Derived stats, one combat exchange, the exact forecast of its
 //! outcomes, and a seeded resolver that plays it strike by strike.
 //!
-//! **Boundary:** depends on `oc-model` only. **Invariant:** no source file here names a tag,
-//! class, weapon type or ruleset (a test greps for the standard library's names): everything a
-//! tag does arrives as model effects, everything combat does as the ruleset's formulas.
+//! **Boundary:** depends on `oc-model` (and `oc-diag`, for its errors' diagnostics) only.
+//! **Invariant:** no source file here names a tag, class, weapon type or ruleset
+//! (`tests/no_rules_in_rust.rs` greps for every built-in ruleset's names): everything a tag
+//! does arrives as model effects, everything combat does as the ruleset's formulas.
+//!
+//! The contract with a ruleset is names: the combat formulas `hit`, `critical`, `damage`,
+//! `critical_damage` and `follow_up` (the compiler requires them), `backfire`, `strikes`,
+//! `counter` and `counter_any_range` where written; the base attribute `hp`; and, where a
+//! ruleset has them, the attributes `movement`, `movement_type`, `can_move`, `can_attack`,
+//! `canto`, `charges`, `area_attack` and `vision`. Everything else is a [`oc_model::Verb`] or
+//! an [`oc_model::Event`] of `oc_model::conformance`, every one of which the engine executes.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::string_slice)]
 
 pub mod ai;

@@ -153,7 +153,7 @@ fn a_fort_heals_two_at_the_end_of_the_turn() {
     );
     let engine = Engine::new(rules).unwrap();
     let mut b = battle(&engine, &map, [&[(1, 3)], &[(7, 4)]]);
-    b.units[0].hp = 10;
+    b.state.units[0].hp = 10;
     // Fort: Foot cost 2, heal 2 at end of turn (the Terrain Table).
     assert_eq!(b.reachable(0).unwrap().get(&(2, 3)), Some(&2));
     b.turn(Turn { unit: 0, to: Some((2, 3)), equip: None, act: Act::Wait, ..Default::default() }).unwrap();
@@ -169,7 +169,7 @@ fn an_attack_uses_the_combat_engine_and_routs() {
     );
     let engine = Engine::new(rules).unwrap();
     let mut b = battle(&engine, &map, [&[(1, 2)], &[(6, 2)]]);
-    b.units[1].hp = 1;
+    b.state.units[1].hp = 1;
     // Ross walks to (5, 2), next to Bors, and attacks; a hit routs him. Seed 11 hits.
     b.turn(Turn { unit: 0, to: Some((5, 2)), equip: None, act: Act::Attack { target: 1 }, ..Default::default() }).unwrap();
     let Some(Record::Turn { routed, note, .. }) = b.log.iter().rev().find(|r| matches!(r, Record::Turn { .. })) else { panic!() };
@@ -328,7 +328,7 @@ fn consumables_heal_cure_and_run_out() {
     );
     let engine = Engine::new(rules).unwrap();
     let mut b = battle(&engine, &map, [&[(0, 0)], &[(7, 4)]]);
-    b.units[0].hp = 4;
+    b.state.units[0].hp = 4;
     let vulnerary =
         || Turn { unit: 0, act: Act::Use { item: "Vulnerary".into(), target: None, tile: None }, ..Default::default() };
     // Vulnerary: heal(self, 5), Consumable(3).
@@ -341,7 +341,7 @@ fn consumables_heal_cure_and_run_out() {
     assert_eq!(b.units[0].items, ["IronAxe", "Antitoxin"], "three uses and the Vulnerary is gone");
     assert!(b.turn(vulnerary()).is_err());
     // Antitoxin: cure(self) removes every status.
-    b.units[0].statuses.push(oc_engine::battle::Affliction { status: "Poisoned".into(), left: None });
+    b.state.units[0].statuses.push(oc_engine::battle::Affliction { status: "Poisoned".into(), left: None });
     b.turn(Turn { unit: 0, act: Act::Use { item: "Antitoxin".into(), target: None, tile: None }, ..Default::default() }).unwrap();
     assert!(b.units[0].statuses.is_empty());
     assert!(b.log.contains(&Record::Affliction { unit: 0, status: "Poisoned".into(), change: "cured".into() }));
@@ -355,7 +355,7 @@ fn a_staff_heals_an_adjacent_ally_and_trades_are_free() {
     );
     let engine = Engine::new(rules).unwrap();
     let mut b = battle(&engine, &map, [&[(0, 2), (1, 2)], &[(7, 4)]]);
-    b.units[1].hp = 8;
+    b.state.units[1].hp = 8;
     // Heal(5): heal(target, x + self.heal_bonus); a Priest's heal bonus is the base 0.
     b.turn(Turn {
         unit: 0,
@@ -403,7 +403,7 @@ fn a_blessed_accessory_heals_on_activation_and_pick_takes_a_chest() {
     );
     let engine = Engine::new(rules).unwrap();
     let mut b = battle(&engine, &map, [&[(1, 4)], &[(7, 4)]]);
-    b.units[0].hp = 10;
+    b.state.units[0].hp = 10;
     // Healing Ring: Blessed(2), `on activated { heal(self, x) }`. Then Pick on the chest at (3, 4).
     b.turn(special(0, Some((3, 4)), Verb::TakeChest, None, None)).unwrap();
     assert!(
@@ -490,7 +490,7 @@ fn a_start_of_round_trigger_and_its_clear_read_one_draw() {
     let (mut burnt, mut cleared) = (0, 0);
     for seed in 0..40 {
         let mut b = battle_seeded(&engine, &map, [&[(0, 0)], &[(7, 4)]], seed);
-        b.units[0].statuses.push(oc_engine::battle::Affliction { status: "Embers".into(), left: None });
+        b.state.units[0].statuses.push(oc_engine::battle::Affliction { status: "Embers".into(), left: None });
         let hp = b.units[0].hp;
         b.turn(wait(b.waiting(b.to_act)[0])).unwrap();
         b.turn(wait(b.waiting(b.to_act)[0])).unwrap();
@@ -514,8 +514,8 @@ fn a_condition_inside_a_trigger_is_evaluated() {
     let engine = Engine::new(rules).unwrap();
     let mut b = battle(&engine, &map, [&[(0, 0)], &[(7, 4)]]);
     let ross = 0;
-    b.units[ross].statuses.push(oc_engine::battle::Affliction { status: "Smoldering".into(), left: None });
-    b.units[ross].hp = 12;
+    b.state.units[ross].statuses.push(oc_engine::battle::Affliction { status: "Smoldering".into(), left: None });
+    b.state.units[ross].hp = 12;
     let mut turns = 0;
     while b.outcome.is_none() && turns < 6 {
         let next = b.waiting(b.to_act)[0];
@@ -538,8 +538,8 @@ fn a_heal_amount_can_depend_on_a_tag_parameter() {
     );
     let engine = Engine::new(rules).unwrap();
     let mut b = battle(&engine, &map, [&[(0, 0), (0, 4)], &[(7, 4)]]);
-    b.units[0].hp = 10;
-    b.units[1].hp = 10;
+    b.state.units[0].hp = 10;
+    b.state.units[1].hp = 10;
     b.turn(wait(0)).unwrap();
     b.turn(wait(b.waiting(b.to_act)[0])).unwrap();
     b.turn(wait(1)).unwrap();
@@ -558,8 +558,8 @@ fn end_of_round_routed_and_attacked_triggers_fire() {
     let engine = Engine::new(rules).unwrap();
     // end_of_round: Ross mends 1 when the round is over (both sides have acted).
     let mut b = battle(&engine, &map, [&[(0, 0)], &[(7, 4)]]);
-    b.units[0].statuses.push(oc_engine::battle::Affliction { status: "Mending".into(), left: None });
-    b.units[0].hp = 10;
+    b.state.units[0].statuses.push(oc_engine::battle::Affliction { status: "Mending".into(), left: None });
+    b.state.units[0].hp = 10;
     b.turn(wait(b.waiting(b.to_act)[0])).unwrap();
     assert_eq!(b.units[0].hp, 10, "not before the round ends");
     b.turn(wait(b.waiting(b.to_act)[0])).unwrap();
@@ -567,9 +567,9 @@ fn end_of_round_routed_and_attacked_triggers_fire() {
     // attacked: Bors's thorns hurt Ross as he attacks, before the first strike; routed: Bors's
     // own trigger runs as he falls.
     let mut b = battle(&engine, &map, [&[(1, 2)], &[(6, 2)]]);
-    b.units[1].statuses.push(oc_engine::battle::Affliction { status: "Thorny".into(), left: None });
-    b.units[1].statuses.push(oc_engine::battle::Affliction { status: "Doomed".into(), left: None });
-    b.units[1].hp = 1;
+    b.state.units[1].statuses.push(oc_engine::battle::Affliction { status: "Thorny".into(), left: None });
+    b.state.units[1].statuses.push(oc_engine::battle::Affliction { status: "Doomed".into(), left: None });
+    b.state.units[1].hp = 1;
     let full = b.units[0].hp;
     b.turn(Turn { unit: 0, to: Some((5, 2)), equip: None, act: Act::Attack { target: 1 }, ..Default::default() }).unwrap();
     assert!(b.units[0].hp <= full - 3, "thorns: {} of {full}", b.units[0].hp);
@@ -599,8 +599,8 @@ fn a_berserk_unit_must_attack_the_weakest_in_range() {
     let engine = Engine::new(rules).unwrap();
     let mut b = battle(&engine, &map, [&[(1, 3)], &[(6, 2), (7, 3)]]);
     approach_and_pass_the_round(&mut b);
-    b.units[0].statuses.push(oc_engine::battle::Affliction { status: "Berserk".into(), left: None });
-    b.units[2].hp = 5;
+    b.state.units[0].statuses.push(oc_engine::battle::Affliction { status: "Berserk".into(), left: None });
+    b.state.units[2].hp = 5;
     // From (6, 3) both are adjacent; Cole has the lower HP.
     let to = Some((6, 3));
     let refused = b.turn(Turn { unit: 0, to, act: Act::Attack { target: 1 }, ..Default::default() });
@@ -687,9 +687,9 @@ fn a_unit_routed_by_a_command_runs_its_routed_trigger() {
     let engine = Engine::new(rules).unwrap();
     let mut b = battle(&engine, &map, [&[(0, 0)], &[(7, 4)]]);
     for status in ["Withering", "Doomed"] {
-        b.units[0].statuses.push(oc_engine::battle::Affliction { status: status.into(), left: None });
+        b.state.units[0].statuses.push(oc_engine::battle::Affliction { status: status.into(), left: None });
     }
-    b.units[0].hp = 3;
+    b.state.units[0].hp = 3;
     b.turn(wait(0)).unwrap();
     assert_eq!(b.units[0].state, State::Routed, "{:?}", b.log);
     // Nobody routed Ross (his own status did): the trigger runs and finds no foe to heal.

@@ -163,7 +163,7 @@ fn new_battle<'e>(engine: &'e Engine, map: &BattleMap) -> Battle<'e> {
     let a = engine.rules.armies.iter().find(|a| a.name == "A").unwrap();
     let d = engine.rules.armies.iter().find(|a| a.name == "D").unwrap();
     let mut b = Battle::new(engine, scenario, map, [a, d], [&[(1, 1), (0, 1)][..], &[(4, 1)][..]], 7).unwrap();
-    for u in &mut b.units {
+    for u in &mut b.state.units {
         u.hp = 15;
     }
     b
@@ -178,7 +178,7 @@ fn special(verb: Verb, target: Option<usize>, tile: Option<(i64, i64)>) -> Turn 
 }
 
 fn mark(b: &mut Battle, unit: usize) {
-    b.units[unit].statuses.push(Affliction { status: "Marked".into(), left: None });
+    b.state.units[unit].statuses.push(Affliction { status: "Marked".into(), left: None });
 }
 
 /// What a battle left: its units and its log.
@@ -391,7 +391,7 @@ fn battle_trigger(event: Event, verb: Verb, own: bool, case: &Case) {
             }
             Event::Attacked | Event::Routed => {
                 if event == Event::Routed {
-                    b.units[SUBJECT].hp = 1;
+                    b.state.units[SUBJECT].hp = 1;
                 }
                 b.turn(wait(SUBJECT)).unwrap();
                 b.turn(Turn { unit: FOE, to: Some((2, 1)), act: Act::Attack { target: SUBJECT }, ..Default::default() }).unwrap();

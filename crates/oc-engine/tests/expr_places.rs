@@ -276,7 +276,7 @@ fn did(place: Place, source: &Source) -> bool {
                 }
                 Event::AfterAttack => b.turn(turn(0, Act::Attack { target: 1 })).unwrap(),
                 Event::Routed => {
-                    b.units[0].hp = 1;
+                    b.state.units[0].hp = 1;
                     b.turn(turn(0, Act::Wait)).unwrap();
                     b.turn(turn(1, Act::Attack { target: 0 })).unwrap();
                 }
@@ -307,7 +307,7 @@ fn did(place: Place, source: &Source) -> bool {
         }
         Place::Clear => {
             let mut b = battle(&engine, &map);
-            b.units[0].statuses.push(Affliction { status: "Passing".into(), left: None });
+            b.state.units[0].statuses.push(Affliction { status: "Passing".into(), left: None });
             b.turn(turn(0, Act::Wait)).unwrap();
             b.turn(turn(1, Act::Wait)).unwrap();
             b.units[0].statuses.is_empty()

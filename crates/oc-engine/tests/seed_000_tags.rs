@@ -1,7 +1,7 @@
 //! Seed 000 (the ratings revision): one case per tag and status whose effect shows in a single
 //! exchange, each quoting the seed and asserting the exact forecast figures worked out by hand
 //! from the seed's To Hit and Damage tables. Battle-level tags (special actions, scenario tags,
-//! durations, movement on a map) are in the binary's `tests/seed_battle_tags.rs`; tags an older
+//! durations, movement on a map) are in this crate's `tests/seed_battle_tags.rs`; tags an older
 //! test already asserts are listed in `docs/seed-coverage.md`.
 //!
 //! Ratings used (crates/oc-compiler/std/ratings/classes.oc), str mag skl spd def res:

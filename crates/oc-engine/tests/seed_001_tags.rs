@@ -2,7 +2,7 @@
 //! exchange, each quoting the seed and asserting the exact forecast figures worked out by hand:
 //! a d20 at or under Skill hits, a 1 (through 1+Lucky) crits, Damage = Str + Might - Def/Res
 //! (doubled after Defense on a crit), the higher Attack Speed (Spd - weights) follows up.
-//! Battle-level tags (Sacred, Relic's damage, Arts, Poisoned's roll, Warp) are in the binary's
+//! Battle-level tags (Sacred, Relic's damage, Arts, Poisoned's roll, Warp) are in this crate's
 //! `tests/seed_battle_tags.rs`.
 //!
 //! Stats used (crates/oc-compiler/std/v06/roster.oc), str skl spd def res: Fighter 10 9 8 5 1,

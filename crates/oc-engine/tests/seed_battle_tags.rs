@@ -14,7 +14,7 @@ use oc_model::{SideId, Verb};
 const V06: &str = "import \"std:v06\"";
 
 fn afflict(b: &mut Battle, unit: usize, status: &str) {
-    b.units[unit].statuses.push(Affliction { status: status.into(), left: None });
+    b.state.units[unit].statuses.push(Affliction { status: status.into(), left: None });
 }
 
 fn has(b: &Battle, unit: usize, status: &str) -> bool {
@@ -74,7 +74,7 @@ fn greater_heal_adds_to_a_heal_staff() {
     );
     let engine = Engine::new(rules).unwrap();
     let mut b = battle(&engine, &map, [&[(0, 2), (1, 2)], &[(7, 4)]]);
-    b.units[1].hp = 8;
+    b.state.units[1].hp = 8;
     b.turn(special(0, None, Verb::Heal, Some(1), None)).unwrap();
     assert_eq!(b.units[1].hp, 15);
     assert_eq!(last_note(&b), "Moulder heals Ross for 7");
@@ -310,8 +310,8 @@ fn sacred_heals_two_each_turn_or_four_with_the_crest() {
     );
     let engine = Engine::new(rules).unwrap();
     let mut b = battle(&engine, &map, [&[(0, 0), (0, 4)], &[(7, 4)]]);
-    b.units[0].hp = 10;
-    b.units[1].hp = 10;
+    b.state.units[0].hp = 10;
+    b.state.units[1].hp = 10;
     b.turn(wait(0)).unwrap();
     b.turn(wait(2)).unwrap();
     b.turn(wait(1)).unwrap();

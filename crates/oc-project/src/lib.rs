@@ -3,8 +3,9 @@
 //! size) and how outputs are written (never over a source or an input, never through a link or
 //! into a special file, atomically through an unpredictable temporary file).
 //!
-//! **Boundary:** the only crate besides the binary that touches the file system. The compiler,
-//! the atlas and the engine get text through it.
+//! **Boundary:** the only crate besides the binary that touches the project's files (`oc-lsp`
+//! also writes a read-only copy of the standard library to its cache folder; `oc-testkit`
+//! rewrites test expectations). The compiler and the atlas get text through it.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
 pub mod codes;

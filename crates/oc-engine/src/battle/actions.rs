@@ -49,7 +49,7 @@ impl<'e> Battle<'e> {
     /// Calls `f` with each action unit `i` has (its tag's arguments, and the item it comes
     /// from), in [`Battle::actions`]' order.
     fn each_action(&self, i: usize, mut f: impl FnMut(&'e Arc<ActionIr>, &[V], Option<&'e str>)) {
-        let Some(u) = self.units.get(i) else { return };
+        let Some(u) = self.state.units.get(i) else { return };
         let engine: &'e crate::Engine = self.engine;
         let mut groups: Vec<(Option<&'e str>, Vec<super::effects::TagUse>)> = vec![(None, self.own_tags(u))];
         for item in u.items.iter().filter_map(|n| engine.item(n)) {
@@ -79,7 +79,7 @@ impl<'e> Battle<'e> {
 
     pub(super) fn trade(&mut self, i: usize, t: &Trade) -> Result<(), BattleError> {
         let room = self.engine.rules.ruleset.inventory as usize;
-        let (Some(a), Some(b)) = (self.units.get(i).cloned(), self.units.get(t.with).cloned()) else {
+        let (Some(a), Some(b)) = (self.state.units.get(i).cloned(), self.state.units.get(t.with).cloned()) else {
             return Err(BattleError::refused(Rule::NoUnit, "no such unit to trade with"));
         };
         if b.side != a.side || b.state != State::Ready || distance(a.pos, b.pos) != 1 || t.with == i {
@@ -105,7 +105,7 @@ impl<'e> Battle<'e> {
             return Err(BattleError::refused(Rule::Items, format!("the trade leaves more than {room} items in one inventory")));
         }
         for (k, items) in [(i, mine), (t.with, theirs)] {
-            if let Some(f) = self.units.get_mut(k) {
+            if let Some(f) = self.state.units.get_mut(k) {
                 if f.equipped.as_ref().is_some_and(|e| !items.contains(e)) {
                     f.equipped = None;
                 }
@@ -122,7 +122,7 @@ impl<'e> Battle<'e> {
         target: Option<usize>,
         tile: Option<Tile>,
     ) -> Result<String, BattleError> {
-        let u = self.units.get(i).cloned().ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
+        let u = self.state.units.get(i).cloned().ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         if !u.items.iter().any(|x| x == item) {
             return Err(BattleError::refused(Rule::Items, format!("{} does not carry {item}", u.name)));
         }
@@ -143,13 +143,13 @@ impl<'e> Battle<'e> {
                     // A direct use acts on its user (the compiler allows only `self` here).
                     let drawn = Drawn::default();
                     let mut todo = Vec::new();
-                    let mut dice = std::mem::replace(&mut self.rng, rng(0));
+                    let mut dice = std::mem::replace(&mut self.state.rng, rng(0));
                     if let Some(scene) = self.scene(Cast { user: i, ..Cast::default() }, Some(&Draws::new(&mut dice, &drawn))) {
                         scene.commands(std::slice::from_ref(e), &[], &mut todo);
                     }
-                    self.rng = dice;
+                    self.state.rng = dice;
                     for (verb, cargs) in todo {
-                        let pos = self.units.get(i).map_or((0, 0), |f| f.pos);
+                        let pos = self.state.units.get(i).map_or((0, 0), |f| f.pos);
                         let cast = Cast { user: i, other: None, at: Some(pos), equip: None };
                         notes.push(format!("{} {}", u.name, self.command(cast, tile, verb, cargs, &[], &drawn)?));
                     }
@@ -167,7 +167,7 @@ impl<'e> Battle<'e> {
     /// last, the item is gone. Returns a note when it is used up.
     pub(super) fn spend(&mut self, i: usize, item: &str) -> Option<String> {
         let max = self.engine.item(item).and_then(|it| self.charges(i, it))?;
-        let f = self.units.get_mut(i)?;
+        let f = self.state.units.get_mut(i)?;
         let used = match f.spent.iter_mut().find(|(n, _)| n == item) {
             Some(slot) => {
                 slot.1 += 1;
@@ -214,7 +214,7 @@ impl<'e> Battle<'e> {
         target: Option<usize>,
         tile: Option<Tile>,
     ) -> Result<String, BattleError> {
-        let u = self.units.get(i).cloned().ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
+        let u = self.state.units.get(i).cloned().ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let available = self.actions(i);
         let Some(a) = available.into_iter().find(|a| a.verb() == Some(verb)) else {
             return Err(BattleError::refused(Rule::Requirement, format!("{} has no action that can {verb:?}", u.name)));
@@ -225,7 +225,7 @@ impl<'e> Battle<'e> {
     /// Carries out an action block: checks its target kind, range and requirements, then runs
     /// its commands.
     fn perform(&mut self, i: usize, a: &Available, target: Option<usize>, tile: Option<Tile>) -> Result<String, BattleError> {
-        let u = self.units.get(i).cloned().ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
+        let u = self.state.units.get(i).cloned().ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let verb = a.verb().unwrap_or(m::Verb::Reveal);
         // Range and target kind.
         let (spot, target_unit) = match a.action.target {
@@ -233,7 +233,7 @@ impl<'e> Battle<'e> {
             m::ActionTarget::SelfOnly => (u.pos, Some(i)),
             _ => {
                 let t = target.ok_or_else(|| BattleError::refused(Rule::Target, format!("{verb:?} needs a target unit")))?;
-                let f = self.units.get(t).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {t}")))?;
+                let f = self.state.units.get(t).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {t}")))?;
                 let ok = match a.action.target {
                     m::ActionTarget::Ally => f.side == u.side && t != i,
                     m::ActionTarget::Enemy => f.side != u.side,
@@ -276,11 +276,11 @@ impl<'e> Battle<'e> {
             }
         }
         // Its commands, those under a `when` only where the condition holds now.
-        let mut dice = std::mem::replace(&mut self.rng, rng(0));
+        let mut dice = std::mem::replace(&mut self.state.rng, rng(0));
         if let Some(scene) = self.scene(cast, Some(&Draws::new(&mut dice, &drawn))) {
             scene.commands(&a.action.effects, &a.args, &mut todo);
         }
-        self.rng = dice;
+        self.state.rng = dice;
         let mut notes = Vec::new();
         for (verb, cargs) in todo {
             notes.push(self.command(cast, tile, verb, cargs, &a.args, &drawn)?);

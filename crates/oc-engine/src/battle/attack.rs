@@ -9,7 +9,7 @@ impl Battle<'_> {
     /// For a unit that must attack the weakest (`must_attack_weakest()`): the ready enemies within reach of its
     /// equipped weapon from where it stands, with the lowest HP among them. Empty otherwise.
     pub fn weakest_in_range(&self, i: usize) -> Vec<usize> {
-        let Some(pos) = self.units.get(i).map(|u| u.pos) else { return Vec::new() };
+        let Some(pos) = self.state.units.get(i).map(|u| u.pos) else { return Vec::new() };
         self.weakest_from(i, pos)
     }
 
@@ -20,7 +20,7 @@ impl Battle<'_> {
 
     /// [`Battle::weakest_in_range`] as if the unit stood at `at`.
     pub fn weakest_from(&self, i: usize, at: Tile) -> Vec<usize> {
-        let Some(u) = self.units.get(i) else { return Vec::new() };
+        let Some(u) = self.state.units.get(i) else { return Vec::new() };
         let Some(unit) = self.loadout(i, true).and_then(|l| self.engine.unit(&l, &[]).ok()) else { return Vec::new() };
         let can_attack = self.attribute(&unit, "can_attack").is_none_or(|v| v.bool());
         if !unit.must_attack_weakest || !can_attack || !unit.may_use_weapon() {
@@ -41,7 +41,7 @@ impl Battle<'_> {
     }
 
     pub(super) fn attack(&mut self, i: usize, target: usize) -> Result<String, BattleError> {
-        let (a, d) = (self.units.get(i).cloned(), self.units.get(target).cloned());
+        let (a, d) = (self.state.units.get(i).cloned(), self.state.units.get(target).cloned());
         let (Some(a), Some(d)) = (a, d) else { return Err(BattleError::refused(Rule::NoUnit, "no such unit")) };
         if d.side == a.side || d.state != State::Ready {
             return Err(BattleError::refused(Rule::Target, format!("{} cannot attack {}", a.name, d.name)));
@@ -90,7 +90,7 @@ impl Battle<'_> {
         }
         let mut notes = Vec::new();
         for t in targets {
-            if self.units.get(i).is_none_or(|f| f.hp <= 0) {
+            if self.state.units.get(i).is_none_or(|f| f.hp <= 0) {
                 break;
             }
             notes.push(self.exchange(i, t)?);
@@ -112,7 +112,7 @@ impl Battle<'_> {
 
     /// An exchange; `single`: a lone attack with no counter or follow-up (a free attack).
     pub(super) fn exchange_full(&mut self, i: usize, target: usize, bonus: i64, single: bool) -> Result<String, BattleError> {
-        let (Some(a), Some(d)) = (self.units.get(i).cloned(), self.units.get(target).cloned()) else {
+        let (Some(a), Some(d)) = (self.state.units.get(i).cloned(), self.state.units.get(target).cloned()) else {
             return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
         let (Some(mut la), Some(ld)) = (self.loadout(i, true), self.loadout(target, false)) else {
@@ -123,10 +123,10 @@ impl Battle<'_> {
         }
         let exchange = Exchange::new(self.engine, &la, &ld, distance(a.pos, d.pos))?.activated([a.activated, d.activated]);
         let exchange = if single { exchange.single() } else { exchange };
-        let Resolution { log, hp, declared, resources } = exchange.resolve_all(&mut self.rng);
+        let Resolution { log, hp, declared, resources } = exchange.resolve_all(&mut self.state.rng);
         // HP, and the resources reactions spent.
         for (k, side) in [(i, 0), (target, 1)] {
-            if let Some(f) = self.units.get_mut(k) {
+            if let Some(f) = self.state.units.get_mut(k) {
                 f.hp = hp[side];
                 if let Some(r) = resources.get(side).filter(|r| !r.is_empty()) {
                     f.resources = r.clone();
@@ -165,25 +165,25 @@ impl Battle<'_> {
     }
 
     pub(super) fn strike(&mut self, i: usize, tile: Tile) -> Result<String, BattleError> {
-        let u = self.units.get(i).cloned().ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
+        let u = self.state.units.get(i).cloned().ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let terrain = self
             .terrain_at(tile)
             .cloned()
             .ok_or_else(|| BattleError::refused(Rule::Place, format!("{tile:?} is off the map")))?;
-        let override_hp = self.map.destructibles.iter().find(|(t, _)| *t == tile).and_then(|(_, hp)| *hp);
+        let override_hp = self.state.map.destructibles.iter().find(|(t, _)| *t == tile).and_then(|(_, hp)| *hp);
         let full = override_hp.or(terrain.hp.map(i64::from));
         let (Some(full), Some(becomes)) = (full, terrain.becomes.clone().filter(|_| terrain.opened_by.is_empty())) else {
             return Err(BattleError::refused(Rule::Place, format!("{} at {tile:?} cannot be destroyed", terrain.name)));
         };
         let l = self.loadout(i, true).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let damage = self.engine.structure_damage(&l, distance(u.pos, tile))?;
-        let left = self.tile_hp.get(&tile).copied().unwrap_or(full) - damage;
+        let left = self.state.tile_hp.get(&tile).copied().unwrap_or(full) - damage;
         if left <= 0 {
-            self.tile_hp.remove(&tile);
+            self.state.tile_hp.remove(&tile);
             self.set_terrain(tile, becomes.clone());
             Ok(format!("{} strikes the {} at {tile:?} for {damage}: it is {becomes} now", u.name, terrain.name))
         } else {
-            self.tile_hp.insert(tile, left);
+            self.state.tile_hp.insert(tile, left);
             Ok(format!("{} strikes the {} at {tile:?} for {damage}: {left} HP left", u.name, terrain.name))
         }
     }

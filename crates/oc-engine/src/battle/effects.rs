@@ -91,7 +91,7 @@ impl<'e> Battle<'e> {
     /// Every tag instance a unit holds now (statuses, then class and form, scenario tags,
     /// equipped weapon, accessory), following `grant`s, with its arguments.
     pub(super) fn holdings(&self, i: usize) -> Vec<Holding<'e>> {
-        let Some(u) = self.units.get(i) else { return Vec::new() };
+        let Some(u) = self.state.units.get(i) else { return Vec::new() };
         let engine: &'e crate::Engine = self.engine;
         let mut uses = self.own_tags(u);
         let accessory = u.items.iter().find(|n| engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory));
@@ -130,7 +130,7 @@ impl<'e> Battle<'e> {
             return;
         }
         let mut todo: Vec<Triggered<'e>> = Vec::new();
-        let mut dice = std::mem::replace(&mut self.rng, rng(0));
+        let mut dice = std::mem::replace(&mut self.state.rng, rng(0));
         {
             let draws = Draws::new(&mut dice, drawn);
             if let Some(scene) = self.scene(Cast { user: i, other: foe, ..Cast::default() }, Some(&draws)) {
@@ -147,9 +147,9 @@ impl<'e> Battle<'e> {
                 }
             }
         }
-        self.rng = dice;
+        self.state.rng = dice;
         for (verb, cargs, args) in todo {
-            let pos = self.units.get(i).map_or((0, 0), |f| f.pos);
+            let pos = self.state.units.get(i).map_or((0, 0), |f| f.pos);
             let cast = Cast { user: i, other: foe, at: Some(pos), equip: None };
             let note = match self.command(cast, None, verb, cargs, &args, drawn) {
                 Ok(n) => n,
@@ -165,7 +165,7 @@ impl<'e> Battle<'e> {
                 m::Duration::Activations(n) | m::Duration::Rounds(n) => n,
             },
         );
-        let Some(u) = self.units.get_mut(i) else { return };
+        let Some(u) = self.state.units.get_mut(i) else { return };
         if u.state != State::Ready || u.statuses.iter().any(|a| a.status == status) {
             return;
         }
@@ -175,7 +175,7 @@ impl<'e> Battle<'e> {
 
     /// The `cure` verb: every status on the unit is removed.
     pub(super) fn cure(&mut self, i: usize) -> Vec<String> {
-        let Some(f) = self.units.get_mut(i) else { return Vec::new() };
+        let Some(f) = self.state.units.get_mut(i) else { return Vec::new() };
         let gone: Vec<String> = f.statuses.drain(..).map(|a| a.status.to_string()).collect();
         for status in &gone {
             self.log.push(Record::Affliction { unit: i, status: status.clone(), change: "cured".into() });
@@ -187,7 +187,7 @@ impl<'e> Battle<'e> {
     /// This effect does not stack." Reading: it holds from the hit until the end of the target's
     /// next turn (so in exchanges in between too); a second one on the same rating is ignored.
     pub(super) fn debuff(&mut self, i: usize, attr: &str, shift: i64) {
-        let Some(u) = self.units.get_mut(i) else { return };
+        let Some(u) = self.state.units.get_mut(i) else { return };
         if u.state != State::Ready || u.debuffs.iter().any(|d| d.attr == attr) {
             return;
         }

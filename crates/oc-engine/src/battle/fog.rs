@@ -77,7 +77,7 @@ impl Battle<'_> {
             .filter(|(_, u)| u.side == side && u.state == State::Ready)
             .filter_map(|(k, u)| self.vision(k).map(|r| (u.pos, r)))
             .collect();
-        eyes.extend(self.lights.iter().filter(|l| l.side == side).map(|l| (l.at, l.radius)));
+        eyes.extend(self.state.lights.iter().filter(|l| l.side == side).map(|l| (l.at, l.radius)));
         Sight { side, eyes: Some(eyes) }
     }
 
@@ -90,19 +90,19 @@ impl Battle<'_> {
     // Seed reading: "Reveal X spaces around the User" gives no duration nor shape; here every tile within X
     // (Manhattan) of where it is used, for the user's side, until the end of the round.
     pub(super) fn reveal(&mut self, i: usize, radius: i64) -> String {
-        let Some(u) = self.units.get(i) else { return String::new() };
+        let Some(u) = self.state.units.get(i) else { return String::new() };
         if self.scenario.fog.is_none() {
             return "lights the area (the scenario has no fog of war: nothing to reveal)".to_string();
         }
         let light = Light { side: u.side, at: u.pos, radius: radius.max(0) };
         let note = format!("lights the area: {} tiles around {:?} in sight until the end of the round", light.radius, light.at);
-        self.lights.push(light);
+        self.state.lights.push(light);
         note
     }
 
     /// The round is over: what `reveal` lit goes dark.
     pub(super) fn lights_out(&mut self) {
-        self.lights.clear();
+        self.state.lights.clear();
     }
 
     /// With fog: one `seen` record for each side whose sight changed since its last one — the
@@ -115,8 +115,8 @@ impl Battle<'_> {
         for side in [m::SideId::Attacker, m::SideId::Defender] {
             let sight = self.sight(side);
             let mut now = Sighted::default();
-            for y in 0..self.map.height {
-                for x in 0..self.map.width {
+            for y in 0..self.state.map.height {
+                for x in 0..self.state.map.width {
                     if sight.sees((x, y)) {
                         now.tiles.insert((x, y));
                     }
@@ -129,17 +129,17 @@ impl Battle<'_> {
                 .filter(|(_, u)| u.side != side && u.state == State::Ready && sight.sees(u.pos))
                 .map(|(k, _)| k)
                 .collect();
-            let Some(before) = self.sighted.get_mut(side_index(side)) else { continue };
+            let Some(before) = self.state.sighted.get_mut(side_index(side)) else { continue };
             if *before == now {
                 continue;
             }
             let spotted: Vec<(usize, Tile)> =
-                now.enemies.difference(&before.enemies).filter_map(|k| self.units.get(*k).map(|u| (*k, u.pos))).collect();
+                now.enemies.difference(&before.enemies).filter_map(|k| self.state.units.get(*k).map(|u| (*k, u.pos))).collect();
             let lost: Vec<usize> = before
                 .enemies
                 .difference(&now.enemies)
                 .copied()
-                .filter(|k| self.units.get(*k).is_some_and(|u| u.state == State::Ready))
+                .filter(|k| self.state.units.get(*k).is_some_and(|u| u.state == State::Ready))
                 .collect();
             let tiles = runs(now.tiles.difference(&before.tiles).copied());
             *before = now;

@@ -233,9 +233,30 @@ pub struct Trade {
     pub take: Option<Atom>,
 }
 
+/// A battle: the rules it is played by (the engine, the scenario) and its [`BattleState`],
+/// with its log and what a refused turn puts back. What acts on the state (the turn, the
+/// verbs, movement, the round's end, victory) is `impl Battle` in this module's files; it
+/// reads the rules from `engine` and `scenario`, and changes only `state` and `log`.
 pub struct Battle<'e> {
     pub engine: &'e Engine,
     pub scenario: m::Scenario,
+    /// Everything the battle changes as it goes: what a fork copies and a refused turn restores.
+    pub state: BattleState,
+    pub log: Vec<Record>,
+    /// The terrain each tile had before `set_terrain` changed it during the turn in progress
+    /// (tile index, name): what a refused turn puts back, instead of a copy of every tile's name.
+    terrain_undo: Vec<(usize, String)>,
+    /// The units as they were before the turn in progress (what a refused turn puts back),
+    /// copied into the last turn's copy so that their strings are reused.
+    units_undo: Vec<Combatant>,
+}
+
+/// The state of a battle, apart from the rules that act on it: the field (its terrain as
+/// doors open and walls fall, its chests), the units, the clock, whose turn it is, the dice,
+/// objectives held and what each side has seen. [`Battle::fork`] copies it (an AI's look
+/// ahead); nothing in it names a rule the engine does not read from the model.
+#[derive(Clone)]
+pub struct BattleState {
     pub map: m::BattleMap,
     pub units: Vec<Combatant>,
     pub round: u32,
@@ -246,7 +267,6 @@ pub struct Battle<'e> {
     /// The side that activated all its units first this round.
     finished_first: Option<m::SideId>,
     pub outcome: Option<(m::Outcome, String)>,
-    pub log: Vec<Record>,
     rng: ChaCha8Rng,
     seized: Option<(m::SideId, String)>,
     escaped: Vec<(m::SideId, String)>,
@@ -266,12 +286,14 @@ pub struct Battle<'e> {
     /// Each tile's terrain as an index into the rules' terrains (kept with `map.terrain` by
     /// `set_terrain`): paths and the AI look a tile's terrain up without comparing names.
     terrain_ix: Vec<Option<usize>>,
-    /// The terrain each tile had before `set_terrain` changed it during the turn in progress
-    /// (tile index, name): what a refused turn puts back, instead of a copy of every tile's name.
-    terrain_undo: Vec<(usize, String)>,
-    /// The units as they were before the turn in progress (what a refused turn puts back),
-    /// copied into the last turn's copy so that their strings are reused.
-    units_undo: Vec<Combatant>,
+}
+
+/// A battle reads as its state: `battle.units`, `battle.round`, `battle.map` are the state's.
+impl std::ops::Deref for Battle<'_> {
+    type Target = BattleState;
+    fn deref(&self) -> &BattleState {
+        &self.state
+    }
 }
 
 fn side_index(s: m::SideId) -> usize {
@@ -360,46 +382,53 @@ impl<'e> Battle<'e> {
         let mut b = Battle {
             engine,
             scenario: scenario.clone(),
-            map,
-            units,
-            round: 1,
-            first: m::SideId::Attacker,
-            to_act: m::SideId::Attacker,
-            finished_first: None,
-            outcome: None,
+            state: BattleState {
+                map,
+                units,
+                round: 1,
+                first: m::SideId::Attacker,
+                to_act: m::SideId::Attacker,
+                finished_first: None,
+                outcome: None,
+                rng: rng(seed),
+                seized: None,
+                escaped: Vec::new(),
+                razed: Vec::new(),
+                held: HashMap::new(),
+                opened_chests: BTreeSet::new(),
+                tile_hp: HashMap::new(),
+                lights: Vec::new(),
+                sighted: Default::default(),
+                active: None,
+                queue: Vec::new(),
+                terrain_ix: Vec::new(),
+            },
             log: Vec::new(),
-            rng: rng(seed),
-            seized: None,
-            escaped: Vec::new(),
-            razed: Vec::new(),
-            held: HashMap::new(),
-            opened_chests: BTreeSet::new(),
-            tile_hp: HashMap::new(),
-            lights: Vec::new(),
-            sighted: Default::default(),
-            active: None,
-            queue: Vec::new(),
-            terrain_ix: Vec::new(),
             terrain_undo: Vec::new(),
             units_undo: Vec::new(),
         };
-        b.terrain_ix = b.terrain_indices();
+        b.state.terrain_ix = b.terrain_indices();
         b.face_the_enemy();
-        b.log.push(Record::Start { scenario: scenario.name.clone(), map: b.map.name.clone(), seed, units: b.units.clone() });
-        b.log.push(Record::Round { round: 1, first: b.first });
+        b.log.push(Record::Start {
+            scenario: scenario.name.clone(),
+            map: b.state.map.name.clone(),
+            seed,
+            units: b.state.units.clone(),
+        });
+        b.log.push(Record::Round { round: 1, first: b.state.first });
         b.look();
         b.begin_round();
         Ok(b)
     }
 
     pub fn on_board(&self, i: usize) -> bool {
-        self.units.get(i).is_some_and(|u| u.state == State::Ready)
+        self.state.units.get(i).is_some_and(|u| u.state == State::Ready)
     }
 
     /// Units of `side` still to activate this round.
     pub fn waiting(&self, side: m::SideId) -> Vec<usize> {
-        (0..self.units.len())
-            .filter(|i| self.units.get(*i).is_some_and(|u| u.side == side && u.state == State::Ready && !u.activated))
+        (0..self.state.units.len())
+            .filter(|i| self.state.units.get(*i).is_some_and(|u| u.side == side && u.state == State::Ready && !u.activated))
             .collect()
     }
 
@@ -409,7 +438,7 @@ impl<'e> Battle<'e> {
     }
 
     fn loadout(&self, i: usize, acting: bool) -> Option<Loadout> {
-        let u = self.units.get(i)?;
+        let u = self.state.units.get(i)?;
         let class = self.engine.class(&u.class)?;
         let accessory = u.items.iter().find(|n| self.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory)).copied();
         Some(Loadout {
@@ -437,29 +466,15 @@ impl<'e> Battle<'e> {
     /// battle itself is not changed). It rolls its dice from `seed`, or, with `None`, goes on
     /// with the battle's own (then it plays on exactly as the battle would).
     pub fn fork(&self, seed: Option<u64>) -> Battle<'e> {
+        let mut state = self.state.clone();
+        if let Some(seed) = seed {
+            state.rng = crate::dice::rng(seed);
+        }
         Battle {
             engine: self.engine,
             scenario: self.scenario.clone(),
-            map: self.map.clone(),
-            units: self.units.clone(),
-            round: self.round,
-            first: self.first,
-            to_act: self.to_act,
-            finished_first: self.finished_first,
-            outcome: self.outcome.clone(),
+            state,
             log: Vec::new(),
-            rng: seed.map_or_else(|| self.rng.clone(), crate::dice::rng),
-            seized: self.seized.clone(),
-            escaped: self.escaped.clone(),
-            razed: self.razed.clone(),
-            held: self.held.clone(),
-            opened_chests: self.opened_chests.clone(),
-            tile_hp: self.tile_hp.clone(),
-            lights: self.lights.clone(),
-            sighted: self.sighted.clone(),
-            active: self.active.clone(),
-            queue: self.queue.clone(),
-            terrain_ix: self.terrain_ix.clone(),
             terrain_undo: Vec::new(),
             units_undo: Vec::new(),
         }
@@ -468,77 +483,91 @@ impl<'e> Battle<'e> {
     /// How many words of randomness the battle's dice have drawn since it was set up or forked
     /// with dice of its own (`fork(Some(_))`): 0 if nothing was left to chance.
     pub fn drawn(&self) -> u128 {
-        self.rng.get_word_pos()
+        self.state.rng.get_word_pos()
     }
 
     /// Plays one combat turn for the side to act. A turn the rules refuse changes nothing.
     pub fn turn(&mut self, t: Turn) -> Result<(), BattleError> {
         self.terrain_undo.clear();
-        self.units_undo.clone_from(&self.units);
+        self.units_undo.clone_from(&self.state.units);
         let saved = (
-            self.rng.clone(),
-            self.seized.clone(),
-            self.escaped.clone(),
-            self.razed.clone(),
-            self.opened_chests.clone(),
+            self.state.rng.clone(),
+            self.state.seized.clone(),
+            self.state.escaped.clone(),
+            self.state.razed.clone(),
+            self.state.opened_chests.clone(),
             self.log.len(),
-            self.tile_hp.clone(),
-            (self.lights.clone(), self.sighted.clone()),
-            (self.active.clone(), self.queue.clone(), self.to_act, self.round, self.first, self.finished_first),
+            self.state.tile_hp.clone(),
+            (self.state.lights.clone(), self.state.sighted.clone()),
+            (
+                self.state.active.clone(),
+                self.state.queue.clone(),
+                self.state.to_act,
+                self.state.round,
+                self.state.first,
+                self.state.finished_first,
+            ),
         );
         let result = self.turn_inner(t);
         if result.is_err() {
             let (rng, seized, escaped, razed, chests, log, tile_hp, fog, order) = saved;
-            (self.active, self.queue, self.to_act, self.round, self.first, self.finished_first) = order;
-            (self.lights, self.sighted) = fog;
-            self.tile_hp = tile_hp;
-            std::mem::swap(&mut self.units, &mut self.units_undo);
+            (
+                self.state.active,
+                self.state.queue,
+                self.state.to_act,
+                self.state.round,
+                self.state.first,
+                self.state.finished_first,
+            ) = order;
+            (self.state.lights, self.state.sighted) = fog;
+            self.state.tile_hp = tile_hp;
+            std::mem::swap(&mut self.state.units, &mut self.units_undo);
             for (at, name) in std::mem::take(&mut self.terrain_undo).into_iter().rev() {
                 self.replace_terrain(at, name);
             }
-            self.rng = rng;
-            self.seized = seized;
-            self.escaped = escaped;
-            self.razed = razed;
-            self.opened_chests = chests;
+            self.state.rng = rng;
+            self.state.seized = seized;
+            self.state.escaped = escaped;
+            self.state.razed = razed;
+            self.state.opened_chests = chests;
             self.log.truncate(log);
         }
         result
     }
 
     fn turn_inner(&mut self, t: Turn) -> Result<(), BattleError> {
-        if self.outcome.is_some() {
+        if self.state.outcome.is_some() {
             return Err(BattleError::refused(Rule::Over, "the battle is over"));
         }
         let i = t.unit;
-        let u = self.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?.clone();
-        if u.side != self.to_act {
+        let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?.clone();
+        if u.side != self.state.to_act {
             return Err(BattleError::refused(
                 Rule::Turn,
-                format!("it is the {}'s activation, and {} is the {}'s", self.to_act.word(), u.name, u.side.word()),
+                format!("it is the {}'s activation, and {} is the {}'s", self.state.to_act.word(), u.name, u.side.word()),
             ));
         }
         if u.state != State::Ready || u.activated {
             return Err(BattleError::refused(Rule::Turn, format!("{} cannot be activated now", u.name)));
         }
         if !self.may_act(u.side).contains(&i) {
-            let who = match &self.active {
+            let who = match &self.state.active {
                 Some(a) => format!(
                     "{} is in the middle of its activation",
-                    self.units.get(a.unit).map_or("another unit", |f| f.name.as_str())
+                    self.state.units.get(a.unit).map_or("another unit", |f| f.name.as_str())
                 ),
                 None => "the ruleset's order names another unit".to_string(),
             };
             return Err(BattleError::refused(Rule::Turn, format!("{} cannot act now: {who}", u.name)));
         }
         let stepped = self.engine.rules.ruleset.turn.spend.is_some();
-        let continuing = self.active.as_ref().is_some_and(|a| a.unit == i);
+        let continuing = self.state.active.as_ref().is_some_and(|a| a.unit == i);
         if stepped && turns::ends_activation(&t) {
             // Waiting ends an activation of steps; as the first step, it is the whole turn.
             if continuing {
-                self.active = None;
+                self.state.active = None;
                 self.log.push(Record::Turn {
-                    round: self.round,
+                    round: self.state.round,
                     turn: t,
                     hp: Vec::new(),
                     routed: Vec::new(),
@@ -553,7 +582,7 @@ impl<'e> Battle<'e> {
         }
         let mut moved = 0;
         // With threat zones a move can cost HP (free attacks): the turn's HP changes count from here.
-        let before_move: Vec<i64> = self.units.iter().map(|f| f.hp).collect();
+        let before_move: Vec<i64> = self.state.units.iter().map(|f| f.hp).collect();
         let mut walked = Vec::new();
         if let Some(to) = t.to {
             let reach = self.reachable(i)?;
@@ -564,9 +593,9 @@ impl<'e> Battle<'e> {
             walked = self.walk(i, to);
         }
         // Routed by a free attack on the way: the move ends there, and so does the turn's act.
-        let fell = self.units.get(i).is_none_or(|f| f.hp <= 0);
+        let fell = self.state.units.get(i).is_none_or(|f| f.hp <= 0);
         for item in &t.discard {
-            let f = self.units.get_mut(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
+            let f = self.state.units.get_mut(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
             let k = f
                 .items
                 .iter()
@@ -584,13 +613,13 @@ impl<'e> Battle<'e> {
             if !u.items.contains(w) {
                 return Err(BattleError::refused(Rule::Items, format!("{} does not carry {w}", u.name)));
             }
-            if let Some(f) = self.units.get_mut(i) {
+            if let Some(f) = self.state.units.get_mut(i) {
                 f.equipped = Some(*w);
             }
         }
         // This turn is the "next turn" of debuffs laid before it: they wear off when it ends.
         if !continuing {
-            if let Some(f) = self.units.get_mut(i) {
+            if let Some(f) = self.state.units.get_mut(i) {
                 for d in &mut f.debuffs {
                     d.armed = true;
                 }
@@ -609,8 +638,9 @@ impl<'e> Battle<'e> {
         // `must_attack_weakest()`: seed 000, "Unit must attack the unit in range with the lowest Hp."
         let weakest = if fell { Vec::new() } else { self.weakest_in_range(i) };
         if !weakest.is_empty() {
-            let names =
-                || weakest.iter().filter_map(|k| self.units.get(*k)).map(|f| f.name.clone()).collect::<Vec<_>>().join(" or ");
+            let names = || {
+                weakest.iter().filter_map(|k| self.state.units.get(*k)).map(|f| f.name.clone()).collect::<Vec<_>>().join(" or ")
+            };
             match t.act {
                 Act::Attack { target } if weakest.contains(&target) => {}
                 Act::Attack { .. } => {
@@ -627,8 +657,11 @@ impl<'e> Battle<'e> {
                 }
             }
         }
-        let before: Vec<i64> =
-            if self.engine.rules.ruleset.turn.threat.is_some() { before_move } else { self.units.iter().map(|f| f.hp).collect() };
+        let before: Vec<i64> = if self.engine.rules.ruleset.turn.threat.is_some() {
+            before_move
+        } else {
+            self.state.units.iter().map(|f| f.hp).collect()
+        };
         let note = match &t.act {
             _ if fell => "is routed on the way".to_string(),
             Act::Wait => "waits".to_string(),
@@ -640,7 +673,7 @@ impl<'e> Battle<'e> {
         let note = if walked.is_empty() { note } else { format!("{}; {note}", walked.join("; ")) };
         if let (Act::Attack { target }, false) = (&t.act, fell) {
             let target = *target;
-            if let Some(at) = self.units.get(target).map(|f| f.pos) {
+            if let Some(at) = self.state.units.get(target).map(|f| f.pos) {
                 self.face(i, at);
             }
             self.run_triggers_against(i, m::Event::AfterAttack, Some(target));
@@ -665,7 +698,7 @@ impl<'e> Battle<'e> {
                     format!("{} has {} movement left and cannot reach {to:?}", u.name, points - moved),
                 ));
             }
-            if let Some(f) = self.units.get_mut(i) {
+            if let Some(f) = self.state.units.get_mut(i) {
                 f.pos = to;
             }
         }
@@ -673,32 +706,32 @@ impl<'e> Battle<'e> {
         let mut going_on = false;
         if let (Some(cost), Some(spend)) = (cost, self.engine.rules.ruleset.turn.spend.clone()) {
             if let (Some(k), Some(f)) =
-                (self.engine.rules.ruleset.resources.iter().position(|r| r.name == spend), self.units.get_mut(i))
+                (self.engine.rules.ruleset.resources.iter().position(|r| r.name == spend), self.state.units.get_mut(i))
             {
                 if let Some(slot) = f.resources.get_mut(k) {
                     *slot = slot.saturating_sub(cost);
                     going_on = *slot > 0;
                 }
             }
-            let a = self.active.get_or_insert_with(|| turns::Activation { unit: i, ..Default::default() });
+            let a = self.state.active.get_or_insert_with(|| turns::Activation { unit: i, ..Default::default() });
             a.steps += 1;
             a.moves += i64::from(moved > 0);
             a.acts.push(turns::act_kind(&t.act));
         }
-        let going_on = going_on && self.units.get(i).is_some_and(|f| f.state == State::Ready);
+        let going_on = going_on && self.state.units.get(i).is_some_and(|f| f.state == State::Ready);
         if !going_on {
-            self.active = None;
-            if let Some(f) = self.units.get_mut(i) {
+            self.state.active = None;
+            if let Some(f) = self.state.units.get_mut(i) {
                 f.activated = true;
             }
         }
         let hp: Vec<(usize, i64)> =
-            self.units.iter().enumerate().filter(|(k, f)| before.get(*k) != Some(&f.hp)).map(|(k, f)| (k, f.hp)).collect();
+            self.state.units.iter().enumerate().filter(|(k, f)| before.get(*k) != Some(&f.hp)).map(|(k, f)| (k, f.hp)).collect();
         let routed: Vec<usize> = hp.iter().filter(|(_, h)| *h <= 0).map(|(k, _)| *k).collect();
         // A unit a command's damage routed has had its `on routed` already.
         let mut newly_routed = Vec::new();
         for k in &routed {
-            if let Some(f) = self.units.get_mut(*k) {
+            if let Some(f) = self.state.units.get_mut(*k) {
                 if f.state == State::Ready {
                     newly_routed.push(*k);
                 }
@@ -713,29 +746,29 @@ impl<'e> Battle<'e> {
         };
         // The shifting rule (seed 000): "if it took any action or free action" -- moving is neither.
         let acted = !matches!(t.act, Act::Wait) || t.equip.is_some() || !t.discard.is_empty() || t.trade.is_some();
-        self.log.push(Record::Turn { round: self.round, turn: t, hp, routed, note });
+        self.log.push(Record::Turn { round: self.state.round, turn: t, hp, routed, note });
         // `on routed`: a routed unit's own triggers, once, as it leaves the battle.
         for k in newly_routed {
             let foe = if k == i { acted_on } else { Some(i) };
             self.run_triggers_against(k, m::Event::Routed, foe);
         }
-        if going_on && self.units.get(i).is_some_and(|f| f.state == State::Ready) {
+        if going_on && self.state.units.get(i).is_some_and(|f| f.state == State::Ready) {
             // The activation goes on: the same unit takes its next step.
             self.look();
             self.check_victory(Some(u.side));
-            if self.outcome.is_some() {
-                self.active = None;
+            if self.state.outcome.is_some() {
+                self.state.active = None;
             }
             return Ok(());
         }
-        self.active = None;
+        self.state.active = None;
         self.end_activation(i, u.side, acted)
     }
 
     /// After a unit's last step: what follows an activation, the end of its turn, and the next
     /// activation.
     fn end_activation(&mut self, i: usize, side: m::SideId, acted: bool) -> Result<(), BattleError> {
-        if let Some(f) = self.units.get_mut(i) {
+        if let Some(f) = self.state.units.get_mut(i) {
             f.activated = true;
         }
         self.after_activation(i, acted);
@@ -743,7 +776,7 @@ impl<'e> Battle<'e> {
         self.end_of_turn(i);
         self.look();
         self.check_victory(Some(side));
-        if self.outcome.is_none() {
+        if self.state.outcome.is_none() {
             self.advance();
         }
         Ok(())
@@ -754,7 +787,7 @@ impl<'e> Battle<'e> {
     }
 
     pub fn finish(&mut self, outcome: m::Outcome, reason: String) {
-        self.log.push(Record::End { round: self.round, outcome, reason: reason.clone() });
-        self.outcome = Some((outcome, reason));
+        self.log.push(Record::End { round: self.state.round, outcome, reason: reason.clone() });
+        self.state.outcome = Some((outcome, reason));
     }
 }

@@ -88,21 +88,21 @@ impl Battle<'_> {
 
     /// Each tile's terrain as an index into the rules' terrains (what `terrain_at` reads).
     pub(super) fn terrain_indices(&self) -> Vec<Option<usize>> {
-        self.map.terrain.iter().map(|name| self.engine.terrain_index(name)).collect()
+        self.state.map.terrain.iter().map(|name| self.engine.terrain_index(name)).collect()
     }
 
     /// What entering each tile costs movement type `kind` (row by row), `None` where it cannot.
     pub(crate) fn tile_costs(&self, kind: &str) -> Vec<Option<i64>> {
         let step_of = self.engine.movement_costs(kind);
-        self.terrain_ix.iter().map(|t| t.and_then(|t| step_of.get(t).copied().flatten())).collect()
+        self.state.terrain_ix.iter().map(|t| t.and_then(|t| step_of.get(t).copied().flatten())).collect()
     }
 
     /// Changes the terrain of tile `t` (a door opened, a wall razed).
     pub(super) fn set_terrain(&mut self, t: Tile, name: String) {
-        if t.0 < 0 || t.1 < 0 || t.0 >= self.map.width || t.1 >= self.map.height {
+        if t.0 < 0 || t.1 < 0 || t.0 >= self.state.map.width || t.1 >= self.state.map.height {
             return;
         }
-        let at = (t.1 * self.map.width + t.0) as usize;
+        let at = (t.1 * self.state.map.width + t.0) as usize;
         if let Some(was) = self.replace_terrain(at, name) {
             self.terrain_undo.push((at, was));
         }
@@ -110,24 +110,24 @@ impl Battle<'_> {
 
     /// Puts terrain `name` on tile index `at`, its name and its index together; the name it had.
     pub(super) fn replace_terrain(&mut self, at: usize, name: String) -> Option<String> {
-        if let Some(slot) = self.terrain_ix.get_mut(at) {
+        if let Some(slot) = self.state.terrain_ix.get_mut(at) {
             *slot = self.engine.terrain_index(&name);
         }
-        self.map.terrain.get_mut(at).map(|slot| std::mem::replace(slot, name))
+        self.state.map.terrain.get_mut(at).map(|slot| std::mem::replace(slot, name))
     }
 
     /// Each tile's terrain now, as an index into the rules' terrains (row by row): what a cache
     /// of what the terrain decides compares.
     pub(crate) fn terrain_indices_now(&self) -> &[Option<usize>] {
-        &self.terrain_ix
+        &self.state.terrain_ix
     }
 
     /// The index of tile `t`'s terrain in the rules' terrains (`None` off the map).
     pub(crate) fn terrain_index_at(&self, t: Tile) -> Option<usize> {
-        if t.0 < 0 || t.1 < 0 || t.0 >= self.map.width || t.1 >= self.map.height {
+        if t.0 < 0 || t.1 < 0 || t.0 >= self.state.map.width || t.1 >= self.state.map.height {
             return None;
         }
-        self.terrain_ix.get((t.1 * self.map.width + t.0) as usize).copied().flatten()
+        self.state.terrain_ix.get((t.1 * self.state.map.width + t.0) as usize).copied().flatten()
     }
 
     /// Whether movement type `kind` may enter tile `t`.
@@ -141,7 +141,7 @@ impl Battle<'_> {
     }
 
     pub(super) fn occupant(&self, t: Tile) -> Option<usize> {
-        self.units.iter().position(|u| u.state == State::Ready && u.pos == t)
+        self.state.units.iter().position(|u| u.state == State::Ready && u.pos == t)
     }
 
     /// The unit's movement type (a column of the Terrain Table).
@@ -200,9 +200,9 @@ impl Battle<'_> {
     /// `mobility`: the unit's [`Battle::mobility`], worked out once by the caller.
     fn reach(&self, i: usize, points: i64, mobility: &(i64, String, bool), sight: Option<&Sight>) -> Result<Reach, BattleError> {
         let mut best = self.costs(i, points, mobility, sight)?;
-        let u = self.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
+        let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         // A unit cannot end its move on another unit (one it knows of).
-        for other in &self.units {
+        for other in &self.state.units {
             if other.state == State::Ready && other.pos != u.pos && sight.is_none_or(|s| s.sees(other.pos)) {
                 best.remove(&other.pos);
             }
@@ -218,7 +218,7 @@ impl Battle<'_> {
         (_, kind, can): &(i64, String, bool),
         sight: Option<&Sight>,
     ) -> Result<Reach, BattleError> {
-        let u = self.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
+        let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let mut out: Reach = Reach::default();
         out.insert(u.pos, 0);
         if !*can {
@@ -226,12 +226,12 @@ impl Battle<'_> {
         }
         // Dijkstra over a dense grid (the map is small; no hashing per step): each terrain's
         // cost for this movement type looked up once.
-        let (w, h) = (self.map.width, self.map.height);
+        let (w, h) = (self.state.map.width, self.state.map.height);
         let index = |t: Tile| (t.0 >= 0 && t.1 >= 0 && t.0 < w && t.1 < h).then(|| (t.1 * w + t.0) as usize);
         let step_of = self.engine.movement_costs(kind);
         // Enemy units block the way; allies may be passed through.
         let mut blocked = vec![false; (w.max(0) * h.max(0)) as usize];
-        for f in &self.units {
+        for f in &self.state.units {
             if f.state == State::Ready && f.side != u.side && sight.is_none_or(|s| s.sees(f.pos)) {
                 if let Some(slot) = index(f.pos).and_then(|k| blocked.get_mut(k)) {
                     *slot = true;
@@ -250,7 +250,8 @@ impl Battle<'_> {
             }
             for next in neighbours(at) {
                 let Some(k) = index(next) else { continue };
-                let Some(step) = self.terrain_ix.get(k).copied().flatten().and_then(|t| step_of.get(t).copied().flatten()) else {
+                let Some(step) = self.state.terrain_ix.get(k).copied().flatten().and_then(|t| step_of.get(t).copied().flatten())
+                else {
                     continue;
                 };
                 if blocked.get(k).copied().unwrap_or(true) {
@@ -275,7 +276,7 @@ impl Battle<'_> {
         let mobility = self.mobility(i).ok()?;
         let costs = self.costs(i, mobility.0, &mobility, None).ok()?;
         let kind = mobility.1;
-        let start = self.units.get(i)?.pos;
+        let start = self.state.units.get(i)?.pos;
         let mut at = to;
         let mut path = vec![to];
         while at != start {

@@ -15,7 +15,7 @@ impl Battle<'_> {
     pub(super) fn after_activation(&mut self, i: usize, acted: bool) {
         // A shifter is a unit one of whose tags changes form (`shift`); the seed's rule that it
         // stays normal after acting until the next round, even when danced, is applied here.
-        let shifter = self.units.get(i).and_then(|u| self.engine.class(&u.class)).is_some_and(|c| c.forms.is_some())
+        let shifter = self.state.units.get(i).and_then(|u| self.engine.class(&u.class)).is_some_and(|c| c.forms.is_some())
             && self.holdings(i).iter().any(|h| uses_verb(h.effects, m::Verb::Shift));
         let by_activation: Vec<String> = self
             .engine
@@ -26,7 +26,7 @@ impl Battle<'_> {
             .map(|s| s.name.clone())
             .collect();
         let mut worn = Vec::new();
-        if let Some(u) = self.units.get_mut(i) {
+        if let Some(u) = self.state.units.get_mut(i) {
             for a in &mut u.statuses {
                 if by_activation.iter().any(|s| *s == a.status) {
                     a.left = a.left.map(|n| n.saturating_sub(1));
@@ -47,7 +47,7 @@ impl Battle<'_> {
             self.log.push(Record::Affliction { unit: i, status: status.to_string(), change: "wears off".into() });
         }
         if shifter && self.on_board(i) {
-            let change = if acted || self.units.get(i).is_some_and(|u| u.reverted) {
+            let change = if acted || self.state.units.get(i).is_some_and(|u| u.reverted) {
                 "normal until the next round"
             } else {
                 "stays transformed: it took no action"
@@ -60,21 +60,21 @@ impl Battle<'_> {
     /// at `start_of_round` roll for it (seed 000: d10, 1-5 it wears off).
     pub(super) fn start_of_round(&mut self) {
         let mut changes = Vec::new();
-        for i in 0..self.units.len() {
-            if self.units.get(i).is_none_or(|u| u.state != State::Ready) {
+        for i in 0..self.state.units.len() {
+            if self.state.units.get(i).is_none_or(|u| u.state != State::Ready) {
                 continue;
             }
             // `on start_of_round` effects, then the statuses' clear rolls, one draw of each named
             // die for both (seed 001's poison: one d20, 1-10 it wears off, 11-20 two damage).
             let drawn = Drawn::default();
             self.run_triggers_drawing(i, m::Event::StartOfRound, None, &drawn);
-            let Some(u) = self.units.get(i) else { continue };
+            let Some(u) = self.state.units.get(i) else { continue };
             if u.state != State::Ready {
                 continue;
             }
             let statuses = u.statuses.clone();
             let engine = self.engine;
-            let mut dice = std::mem::replace(&mut self.rng, rng(0));
+            let mut dice = std::mem::replace(&mut self.state.rng, rng(0));
             let mut keep = Vec::new();
             {
                 let draws = Draws::new(&mut dice, &drawn);
@@ -103,8 +103,8 @@ impl Battle<'_> {
                     }
                 }
             }
-            self.rng = dice;
-            if let Some(u) = self.units.get_mut(i) {
+            self.state.rng = dice;
+            if let Some(u) = self.state.units.get_mut(i) {
                 u.statuses = keep;
             }
         }
@@ -115,7 +115,7 @@ impl Battle<'_> {
 
     /// End of a unit's turn: terrain that heals at `end_of_turn` heals it.
     pub(super) fn end_of_turn(&mut self, i: usize) {
-        if let Some(f) = self.units.get_mut(i) {
+        if let Some(f) = self.state.units.get_mut(i) {
             let worn: Vec<Debuff> = f.debuffs.iter().filter(|d| d.armed).cloned().collect();
             f.debuffs.retain(|d| !d.armed);
             for d in worn {
@@ -126,13 +126,13 @@ impl Battle<'_> {
                 });
             }
         }
-        let Some(u) = self.units.get(i) else { return };
+        let Some(u) = self.state.units.get(i) else { return };
         if u.state != State::Ready {
             return;
         }
         let heal = self.terrain_at(u.pos).and_then(|t| t.heal.clone()).filter(|h| h.event == m::Event::EndOfTurn);
         if let Some(h) = heal {
-            if let Some(f) = self.units.get_mut(i) {
+            if let Some(f) = self.state.units.get_mut(i) {
                 let before = f.hp;
                 f.hp = f.hp.saturating_add(h.amount).min(f.max_hp);
                 if f.hp != before {
@@ -146,49 +146,50 @@ impl Battle<'_> {
     /// The next activation: the other side if it has units waiting, else this side; a new round
     /// when nobody has.
     pub(super) fn advance(&mut self) {
-        let side = self.to_act;
-        if self.finished_first.is_none()
+        let side = self.state.to_act;
+        if self.state.finished_first.is_none()
             && self.waiting(side).is_empty()
-            && !self.units.iter().all(|u| u.side != side || u.state != State::Ready)
+            && !self.state.units.iter().all(|u| u.side != side || u.state != State::Ready)
         {
-            self.finished_first = Some(side);
+            self.state.finished_first = Some(side);
         }
         self.pick_next(side.other());
     }
 
     pub(super) fn end_round(&mut self) {
         // `on end_of_round`: every unit still in the battle, in order.
-        for i in 0..self.units.len() {
+        for i in 0..self.state.units.len() {
             self.run_triggers(i, m::Event::EndOfRound);
         }
         // Regions held: no enemy of the holder on any of their tiles at the round's end.
-        for r in self.map.regions.clone() {
+        for r in self.state.map.regions.clone() {
             for side in [m::SideId::Attacker, m::SideId::Defender] {
-                let enemy_on = self.units.iter().any(|u| u.side != side && u.state == State::Ready && r.tiles.contains(&u.pos));
-                let entry = self.held.entry((side, r.name.clone())).or_insert(0);
+                let enemy_on =
+                    self.state.units.iter().any(|u| u.side != side && u.state == State::Ready && r.tiles.contains(&u.pos));
+                let entry = self.state.held.entry((side, r.name.clone())).or_insert(0);
                 *entry = if enemy_on { 0 } else { *entry + 1 };
             }
         }
         self.check_victory(None);
-        if self.outcome.is_some() {
+        if self.state.outcome.is_some() {
             return;
         }
-        if self.scenario.rounds.is_some_and(|limit| self.round >= limit) {
+        if self.scenario.rounds.is_some_and(|limit| self.state.round >= limit) {
             let outcome = self.scenario.on_time_limit;
             self.finish(outcome, "the time limit ran out".to_string());
             return;
         }
         // The side that finished activating first leads the next round (seed 000, Rounds).
-        let first = self.finished_first.unwrap_or(self.first);
-        self.round += 1;
-        self.first = first;
-        self.finished_first = None;
-        for u in &mut self.units {
+        let first = self.state.finished_first.unwrap_or(self.state.first);
+        self.state.round += 1;
+        self.state.first = first;
+        self.state.finished_first = None;
+        for u in &mut self.state.units {
             u.activated = false;
             u.reverted = false;
         }
         self.lights_out();
-        self.log.push(Record::Round { round: self.round, first });
+        self.log.push(Record::Round { round: self.state.round, first });
         self.start_of_round();
         self.look();
         if self.waiting(m::SideId::Attacker).is_empty() && self.waiting(m::SideId::Defender).is_empty() {

@@ -90,16 +90,17 @@ impl<'e> Battle<'e> {
     /// a step's price, an action's reach); `None` for a unit that is not in the battle or
     /// whose loadout the rules refuse.
     pub(crate) fn scene<'a>(&'a self, cast: Cast<'_>, dice: Option<&'a Draws<'a>>) -> Option<Scene<'a>> {
-        let user = self.units.get(cast.user)?;
+        let user = self.state.units.get(cast.user)?;
         let mut own = self.loadout(cast.user, true)?;
         if let Some(w) = cast.equip {
             own.weapon = Some(Atom::new(w));
         }
         let first = self.as_built(own)?;
-        let (second, other_hp, other_activated, other_pos) = match cast.other.and_then(|k| self.units.get(k).map(|f| (k, f))) {
-            Some((k, f)) if k != cast.user => (self.as_built(self.loadout(k, false)?)?, f.hp, f.activated, f.pos),
-            _ => (first.clone(), user.hp, user.activated, user.pos),
-        };
+        let (second, other_hp, other_activated, other_pos) =
+            match cast.other.and_then(|k| self.state.units.get(k).map(|f| (k, f))) {
+                Some((k, f)) if k != cast.user => (self.as_built(self.loadout(k, false)?)?, f.hp, f.activated, f.pos),
+                _ => (first.clone(), user.hp, user.activated, user.pos),
+            };
         let at = cast.at.unwrap_or(other_pos);
         Some(Scene {
             engine: self.engine,

@@ -23,7 +23,7 @@ impl Battle<'_> {
 
     /// The squares unit `k` threatens (none without threat zones, or when it is out of the battle).
     pub fn threatened_by(&self, k: usize) -> Vec<Tile> {
-        let Some(u) = self.units.get(k).filter(|u| u.state == State::Ready) else { return Vec::new() };
+        let Some(u) = self.state.units.get(k).filter(|u| u.state == State::Ready) else { return Vec::new() };
         let (x, y) = u.pos;
         match self.threat() {
             None => Vec::new(),
@@ -43,7 +43,7 @@ impl Battle<'_> {
         if self.threat() != Some(m::Threat::Front) {
             return;
         }
-        if let Some(u) = self.units.get_mut(i) {
+        if let Some(u) = self.state.units.get_mut(i) {
             if let Some(d) = toward(u.pos, to) {
                 u.facing = Some(d);
             }
@@ -55,17 +55,17 @@ impl Battle<'_> {
         if self.threat() != Some(m::Threat::Front) {
             return;
         }
-        for i in 0..self.units.len() {
-            let Some(u) = self.units.get(i) else { continue };
+        for i in 0..self.state.units.len() {
+            let Some(u) = self.state.units.get(i) else { continue };
             let zone = &self.scenario.side(u.side.other()).zone;
-            let tiles = self.map.region(zone).map(|r| r.tiles.clone()).unwrap_or_default();
+            let tiles = self.state.map.region(zone).map(|r| r.tiles.clone()).unwrap_or_default();
             if tiles.is_empty() {
                 continue;
             }
             let n = tiles.len() as i64;
             let centre = (tiles.iter().map(|t| t.0).sum::<i64>() / n, tiles.iter().map(|t| t.1).sum::<i64>() / n);
             let facing = toward(u.pos, centre).unwrap_or((1, 0));
-            if let Some(u) = self.units.get_mut(i) {
+            if let Some(u) = self.state.units.get_mut(i) {
                 u.facing = Some(facing);
             }
         }
@@ -78,7 +78,7 @@ impl Battle<'_> {
     pub(super) fn walk(&mut self, i: usize, to: Tile) -> Vec<String> {
         let path = if self.threat().is_some() { self.path(i, to) } else { None };
         let Some(path) = path else {
-            if let Some(u) = self.units.get_mut(i) {
+            if let Some(u) = self.state.units.get_mut(i) {
                 u.pos = to;
             }
             return Vec::new();
@@ -86,16 +86,16 @@ impl Battle<'_> {
         let mut notes = Vec::new();
         for step in path.windows(2) {
             let (Some(&from), Some(&next)) = (step.first(), step.get(1)) else { continue };
-            let Some(side) = self.units.get(i).map(|u| u.side) else { break };
-            let enemies: Vec<usize> = (0..self.units.len())
-                .filter(|k| self.units.get(*k).is_some_and(|e| e.side != side && e.state == State::Ready))
+            let Some(side) = self.state.units.get(i).map(|u| u.side) else { break };
+            let enemies: Vec<usize> = (0..self.state.units.len())
+                .filter(|k| self.state.units.get(*k).is_some_and(|e| e.side != side && e.state == State::Ready))
                 .filter(|k| {
                     let zone = self.threatened_by(*k);
                     zone.contains(&from) && !zone.contains(&next)
                 })
                 .collect();
             for k in enemies {
-                let Some(e) = self.units.get(k) else { continue };
+                let Some(e) = self.state.units.get(k) else { continue };
                 let d = distance(e.pos, from);
                 // The enemy strikes with what it holds, if it reaches.
                 let reaches = self.loadout(k, false).and_then(|l| self.engine.unit(&l, &[]).ok()).is_some_and(|x| x.in_range(d));
@@ -105,15 +105,15 @@ impl Battle<'_> {
                 let mover = from;
                 self.face(k, mover);
                 if let Ok(note) = self.exchange_full(k, i, 0, true) {
-                    let name = self.units.get(k).map(|f| f.name.clone()).unwrap_or_default();
+                    let name = self.state.units.get(k).map(|f| f.name.clone()).unwrap_or_default();
                     notes.push(format!("free attack by {name} on {note}"));
                 }
-                if self.units.get(i).is_none_or(|u| u.hp <= 0) {
+                if self.state.units.get(i).is_none_or(|u| u.hp <= 0) {
                     return notes;
                 }
             }
             self.face(i, next);
-            if let Some(u) = self.units.get_mut(i) {
+            if let Some(u) = self.state.units.get_mut(i) {
                 u.pos = next;
             }
         }

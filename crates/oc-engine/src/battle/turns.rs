@@ -55,7 +55,7 @@ impl Battle<'_> {
     /// A unit's amount of a resource.
     pub fn resource(&self, i: usize, name: &str) -> Option<i64> {
         let k = self.resource_index(name)?;
-        self.units.get(i).map(|u| u.resources.get(k).copied().unwrap_or(0))
+        self.state.units.get(i).map(|u| u.resources.get(k).copied().unwrap_or(0))
     }
 
     /// Sets every resource refilled at `event` for the units `who`, rolling where the value rolls;
@@ -66,7 +66,7 @@ impl Battle<'_> {
             if r.at != event {
                 continue;
             }
-            let mut dice = std::mem::replace(&mut self.rng, rng(0));
+            let mut dice = std::mem::replace(&mut self.state.rng, rng(0));
             let mut values = Vec::new();
             for &i in who {
                 if !self.on_board(i) {
@@ -79,10 +79,10 @@ impl Battle<'_> {
                     .map_or(0, |s| s.value(&resource.value, &[]).int());
                 values.push((i, value));
             }
-            self.rng = dice;
+            self.state.rng = dice;
             let count = engine.rules.ruleset.resources.len();
             for (i, v) in &values {
-                if let Some(u) = self.units.get_mut(*i) {
+                if let Some(u) = self.state.units.get_mut(*i) {
                     if u.resources.len() < count {
                         u.resources.resize(count, 0);
                     }
@@ -100,9 +100,9 @@ impl Battle<'_> {
     /// The start of a round's activations: resources refilled at `start_of_round`, the order by
     /// a resource worked out, and the first activation picked.
     pub(super) fn begin_round(&mut self) {
-        let all: Vec<usize> = (0..self.units.len()).collect();
+        let all: Vec<usize> = (0..self.state.units.len()).collect();
         self.refill(m::Event::StartOfRound, &all);
-        self.queue.clear();
+        self.state.queue.clear();
         if let m::Order::By { resource, ties } = self.engine.rules.ruleset.turn.order.clone() {
             let mut keyed: Vec<(i64, i64, usize)> = Vec::new();
             let shape = ties.and_then(|t| self.engine.rules.ruleset.dice.iter().find(|d| d.name == t).map(|d| d.shape.clone()));
@@ -118,15 +118,15 @@ impl Battle<'_> {
             for entry in &mut keyed {
                 if amounts.iter().filter(|a| **a == entry.0).count() > 1 {
                     if let Some(shape) = &shape {
-                        entry.1 = crate::dice::roll(&mut self.rng, shape);
+                        entry.1 = crate::dice::roll(&mut self.state.rng, shape);
                     }
                 }
             }
             keyed.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
-            self.queue = keyed.iter().map(|k| k.2).collect();
-            self.log.push(Record::Order { units: self.queue.clone() });
+            self.state.queue = keyed.iter().map(|k| k.2).collect();
+            self.log.push(Record::Order { units: self.state.queue.clone() });
         }
-        self.pick_next(self.first);
+        self.pick_next(self.state.first);
     }
 
     /// Whose activation is next, by the ruleset's order; `preferred` is the side alternation
@@ -136,9 +136,9 @@ impl Battle<'_> {
         match self.engine.rules.ruleset.turn.order.clone() {
             m::Order::Alternate => {
                 if waiting(self, preferred) {
-                    self.to_act = preferred;
+                    self.state.to_act = preferred;
                 } else if waiting(self, preferred.other()) {
-                    self.to_act = preferred.other();
+                    self.state.to_act = preferred.other();
                 } else {
                     self.end_round();
                 }
@@ -154,19 +154,19 @@ impl Battle<'_> {
                         let mut rolls = Vec::new();
                         let mut side = preferred;
                         for _ in 0..64 {
-                            let a = crate::dice::roll(&mut self.rng, &shape);
-                            let d = crate::dice::roll(&mut self.rng, &shape);
+                            let a = crate::dice::roll(&mut self.state.rng, &shape);
+                            let d = crate::dice::roll(&mut self.state.rng, &shape);
                             rolls.push([a, d]);
                             if a != d {
                                 side = if a > d { m::SideId::Attacker } else { m::SideId::Defender };
                                 break;
                             }
                         }
-                        self.to_act = side;
+                        self.state.to_act = side;
                         self.log.push(Record::Rolloff { rolls, side });
                     }
-                    [true, false] => self.to_act = m::SideId::Attacker,
-                    [false, true] => self.to_act = m::SideId::Defender,
+                    [true, false] => self.state.to_act = m::SideId::Attacker,
+                    [false, true] => self.state.to_act = m::SideId::Defender,
                     [false, false] => self.end_round(),
                 }
             }
@@ -174,11 +174,11 @@ impl Battle<'_> {
                 .queue
                 .iter()
                 .copied()
-                .find(|i| self.units.get(*i).is_some_and(|u| u.state == State::Ready && !u.activated))
+                .find(|i| self.state.units.get(*i).is_some_and(|u| u.state == State::Ready && !u.activated))
             {
                 Some(i) => {
-                    if let Some(u) = self.units.get(i) {
-                        self.to_act = u.side;
+                    if let Some(u) = self.state.units.get(i) {
+                        self.state.to_act = u.side;
                     }
                 }
                 None => self.end_round(),
@@ -189,13 +189,17 @@ impl Battle<'_> {
     /// The units the side to act may activate now: the one mid-activation, the next in a
     /// resource order, or every unit of the side still waiting.
     pub fn may_act(&self, side: m::SideId) -> Vec<usize> {
-        if let Some(a) = &self.active {
-            return if self.units.get(a.unit).is_some_and(|u| u.side == side) { vec![a.unit] } else { Vec::new() };
+        if let Some(a) = &self.state.active {
+            return if self.state.units.get(a.unit).is_some_and(|u| u.side == side) { vec![a.unit] } else { Vec::new() };
         }
         if matches!(self.engine.rules.ruleset.turn.order, m::Order::By { .. }) {
-            let next =
-                self.queue.iter().copied().find(|i| self.units.get(*i).is_some_and(|u| u.state == State::Ready && !u.activated));
-            return next.filter(|i| self.units.get(*i).is_some_and(|u| u.side == side)).into_iter().collect();
+            let next = self
+                .state
+                .queue
+                .iter()
+                .copied()
+                .find(|i| self.state.units.get(*i).is_some_and(|u| u.state == State::Ready && !u.activated));
+            return next.filter(|i| self.state.units.get(*i).is_some_and(|u| u.side == side)).into_iter().collect();
         }
         self.waiting(side)
     }
@@ -251,7 +255,7 @@ impl Battle<'_> {
 
     /// The step variables of a turn by unit `i` whose move spends `moved` movement points.
     pub fn step_vars(&self, i: usize, moved: i64, act: &Act) -> StepVars {
-        let (steps, moves, repeats) = match &self.active {
+        let (steps, moves, repeats) = match &self.state.active {
             Some(a) if a.unit == i => {
                 let kind = act_kind(act);
                 (a.steps, a.moves, a.acts.iter().filter(|k| **k == kind).count() as i64)

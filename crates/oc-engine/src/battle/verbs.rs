@@ -25,11 +25,11 @@ impl Battle<'_> {
         params: &[V],
         drawn: &Drawn,
     ) -> Result<String, BattleError> {
-        let mut dice = std::mem::replace(&mut self.rng, rng(0));
+        let mut dice = std::mem::replace(&mut self.state.rng, rng(0));
         let values: Option<Vec<V>> = self
             .scene(cast, Some(&Draws::new(&mut dice, drawn)))
             .map(|scene| cargs.iter().map(|a| scene.value(a, params)).collect());
-        self.rng = dice;
+        self.state.rng = dice;
         let values = values.ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {}", cast.user)))?;
         let command = Command::decode(verb, &values)
             .filter(|_| {
@@ -80,7 +80,7 @@ impl OnBattle<'_, '_> {
     }
 
     fn name(&self, side: usize) -> String {
-        self.index(side).and_then(|k| self.battle.units.get(k)).map(|f| f.name.clone()).unwrap_or_default()
+        self.index(side).and_then(|k| self.battle.state.units.get(k)).map(|f| f.name.clone()).unwrap_or_default()
     }
 
     fn user(&self) -> usize {
@@ -93,7 +93,7 @@ impl OnBattle<'_, '_> {
         match done {
             Done::Healed { unit, amount } => format!("heals {} for {amount}", self.name(unit)),
             Done::Damaged { unit, amount } => {
-                let routed = self.index(unit).and_then(|k| self.battle.units.get(k)).is_some_and(|f| f.hp == 0);
+                let routed = self.index(unit).and_then(|k| self.battle.state.units.get(k)).is_some_and(|f| f.hp == 0);
                 format!("deals {amount} damage to {}{}", self.name(unit), if routed { ", routing them" } else { "" })
             }
             Done::Inflicted { status, .. } => format!("inflicts {}", ir.name(status)),
@@ -115,7 +115,7 @@ impl OnBattle<'_, '_> {
 
     /// The region of `kind` at the spot acted on that the acting unit's side may use.
     fn region(&self, kind: &str) -> Option<String> {
-        let side = self.battle.units.get(self.user()).map_or(m::SideId::Attacker, |u| u.side);
+        let side = self.battle.state.units.get(self.user()).map_or(m::SideId::Attacker, |u| u.side);
         self.battle
             .map
             .regions
@@ -125,7 +125,7 @@ impl OnBattle<'_, '_> {
     }
 
     fn side(&self) -> m::SideId {
-        self.battle.units.get(self.user()).map_or(m::SideId::Attacker, |u| u.side)
+        self.battle.state.units.get(self.user()).map_or(m::SideId::Attacker, |u| u.side)
     }
 
     fn unit_of(&self, side: usize) -> Result<usize, Refused> {
@@ -142,16 +142,16 @@ impl World for OnBattle<'_, '_> {
         self.index(unit).is_some()
     }
     fn hp(&self, unit: usize) -> i64 {
-        self.index(unit).and_then(|k| self.battle.units.get(k)).map_or(0, |f| f.hp)
+        self.index(unit).and_then(|k| self.battle.state.units.get(k)).map_or(0, |f| f.hp)
     }
     fn max_hp(&self, unit: usize) -> i64 {
-        self.index(unit).and_then(|k| self.battle.units.get(k)).map_or(0, |f| f.max_hp)
+        self.index(unit).and_then(|k| self.battle.state.units.get(k)).map_or(0, |f| f.max_hp)
     }
     /// At 0 a unit is routed at once, and its `on routed` runs (the acting unit its foe, unless
     /// it routed itself).
     fn set_hp(&mut self, unit: usize, hp: i64) {
         let (Some(k), user) = (self.index(unit), self.user()) else { return };
-        let Some(f) = self.battle.units.get_mut(k) else { return };
+        let Some(f) = self.battle.state.units.get_mut(k) else { return };
         let was_ready = f.state == State::Ready;
         f.hp = hp.max(0);
         if f.hp == 0 {
@@ -164,10 +164,10 @@ impl World for OnBattle<'_, '_> {
     }
     fn inflict(&mut self, unit: usize, status: u32) -> bool {
         let Some(k) = self.index(unit) else { return false };
-        let before = self.battle.units.get(k).map_or(0, |f| f.statuses.len());
+        let before = self.battle.state.units.get(k).map_or(0, |f| f.statuses.len());
         let name = self.battle.engine.ir.name(status).to_string();
         self.battle.afflict(k, &name);
-        self.battle.units.get(k).map_or(0, |f| f.statuses.len()) > before
+        self.battle.state.units.get(k).map_or(0, |f| f.statuses.len()) > before
     }
     fn cure(&mut self, unit: usize) -> Vec<u32> {
         let Some(k) = self.index(unit) else { return Vec::new() };
@@ -177,9 +177,9 @@ impl World for OnBattle<'_, '_> {
     fn debuff(&mut self, unit: usize, attr: u16, shift: i64) -> bool {
         let Some(k) = self.index(unit) else { return false };
         let Some((name, _)) = self.battle.engine.ir.attrs.get(attr as usize).cloned() else { return false };
-        let before = self.battle.units.get(k).map_or(0, |f| f.debuffs.len());
+        let before = self.battle.state.units.get(k).map_or(0, |f| f.debuffs.len());
         self.battle.debuff(k, &name, shift);
-        self.battle.units.get(k).map_or(0, |f| f.debuffs.len()) > before
+        self.battle.state.units.get(k).map_or(0, |f| f.debuffs.len()) > before
     }
 
     fn battle(&mut self, command: &Command) -> Result<String, Refused> {
@@ -191,28 +191,28 @@ impl World for OnBattle<'_, '_> {
                 let region = self
                     .region("seize")
                     .ok_or(Refused::Rules("seizing is only possible on the scenario's seize tiles".into()))?;
-                self.battle.seized = Some((side, region.clone()));
+                self.battle.state.seized = Some((side, region.clone()));
                 Ok(format!("seizes {region}"))
             }
             m::Verb::Escape => {
                 let region = self
                     .region("escape")
                     .ok_or(Refused::Rules("escaping is only possible on the scenario's escape tiles".into()))?;
-                if let Some(f) = self.battle.units.get_mut(i) {
+                if let Some(f) = self.battle.state.units.get_mut(i) {
                     f.state = State::Escaped;
                 }
-                self.battle.escaped.push((side, region.clone()));
+                self.battle.state.escaped.push((side, region.clone()));
                 Ok(format!("escapes through {region}"))
             }
             m::Verb::Raze => {
                 let region =
                     self.region("raze").ok_or(Refused::Rules("razing is only possible on the scenario's raze tiles".into()))?;
-                if self.battle.razed.iter().any(|(_, _, t)| *t == spot) {
+                if self.battle.state.razed.iter().any(|(_, _, t)| *t == spot) {
                     return refuse("this tile is already razed");
                 }
                 let into = ir.name(name).to_string();
                 self.battle.set_terrain(spot, into);
-                self.battle.razed.push((side, region.clone(), spot));
+                self.battle.state.razed.push((side, region.clone(), spot));
                 Ok(format!("razes {spot:?} in {region}"))
             }
             m::Verb::Open => {
@@ -224,43 +224,43 @@ impl World for OnBattle<'_, '_> {
                 Ok(format!("opens the {} at {spot:?}: it is {into} now", terrain.name))
             }
             m::Verb::TakeChest => {
-                let Some((at, item)) = self.battle.map.chests.iter().find(|(t, _)| *t == spot).cloned() else {
+                let Some((at, item)) = self.battle.state.map.chests.iter().find(|(t, _)| *t == spot).cloned() else {
                     return refuse("there is no chest here");
                 };
-                if !self.battle.opened_chests.insert(at) {
+                if !self.battle.state.opened_chests.insert(at) {
                     return refuse("the chest is empty");
                 }
                 let room = self.battle.engine.rules.ruleset.inventory as usize;
-                match self.battle.units.get_mut(i) {
+                match self.battle.state.units.get_mut(i) {
                     Some(f) if f.items.len() < room => {
                         f.items.push(Atom::new(&item));
                         Ok(format!("takes {item} from the chest"))
                     }
                     _ => {
-                        self.battle.opened_chests.remove(&at);
+                        self.battle.state.opened_chests.remove(&at);
                         refuse("the inventory is full")
                     }
                 }
             }
             m::Verb::Reactivate => {
                 let k = self.unit_of(unit)?;
-                let Some(f) = self.battle.units.get_mut(k) else { return refuse("no target") };
+                let Some(f) = self.battle.state.units.get_mut(k) else { return refuse("no target") };
                 f.activated = false;
                 Ok(format!("lets {} act again", f.name))
             }
             m::Verb::Relocate => {
                 let k = self.unit_of(unit)?;
-                let Some(to) = self.dest.filter(|d| Some(*d) != self.battle.units.get(k).map(|f| f.pos)) else {
+                let Some(to) = self.dest.filter(|d| Some(*d) != self.battle.state.units.get(k).map(|f| f.pos)) else {
                     return refuse("say where to move the target (the action's tile)");
                 };
-                let from = self.battle.units.get(i).map_or(to, |f| f.pos);
+                let from = self.battle.state.units.get(i).map_or(to, |f| f.pos);
                 let kind = self.battle.movement_type(k).unwrap_or_default();
                 let open = self.battle.terrain_at(to).and_then(|t| t.costs.get(&kind).copied().flatten()).is_some();
                 let reach = amount;
                 if distance(from, to) > reach || !open || self.battle.occupant(to).is_some() {
                     return refuse(format!("{to:?} is not a free tile within {reach} of the user"));
                 }
-                let Some(f) = self.battle.units.get_mut(k) else { return refuse("no target") };
+                let Some(f) = self.battle.state.units.get_mut(k) else { return refuse("no target") };
                 f.pos = to;
                 Ok(format!("moves {} to {to:?}", f.name))
             }
@@ -272,7 +272,7 @@ impl World for OnBattle<'_, '_> {
             // action's own `target ... within` gives the reach.
             m::Verb::Attack => {
                 let k = self.unit_of(unit)?;
-                if self.battle.units.get(k).is_none_or(|f| f.side == side || f.state != State::Ready) {
+                if self.battle.state.units.get(k).is_none_or(|f| f.side == side || f.state != State::Ready) {
                     return refuse("an attack needs an enemy in the battle");
                 }
                 let note = self.battle.exchange_with(i, k, amount).map_err(|e| Refused::Rules(e.to_string()))?;

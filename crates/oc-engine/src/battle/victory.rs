@@ -31,7 +31,7 @@ impl Battle<'_> {
     /// holds at the end, as `Condition::text` writes it. `None` for a draw, or for a condition
     /// that is no `or`. The battle's log is not touched: it reads the same for every seed.
     pub fn winning_branch(&self) -> Option<String> {
-        let Some((m::Outcome::Win(side), _)) = &self.outcome else { return None };
+        let Some((m::Outcome::Win(side), _)) = &self.state.outcome else { return None };
         let condition = self.scenario.side(*side).win.as_ref()?;
         if !matches!(condition, m::Condition::Or(..)) {
             return None;
@@ -53,27 +53,27 @@ impl Battle<'_> {
     /// [`Battle::holds`]; `ended`: asked after the battle ended (a `survive` is then judged by
     /// the rounds played, not by whether the battle is still on).
     fn holds_when(&self, c: &m::Condition, side: m::SideId, ended: bool) -> bool {
-        let enemies = || self.units.iter().filter(move |u| u.side != side);
+        let enemies = || self.state.units.iter().filter(move |u| u.side != side);
         let routed = || enemies().filter(|u| u.state == State::Routed);
         let leader = |u: &Combatant| self.leads(u);
         match c {
-            m::Condition::Seize { region } => self.seized.as_ref().is_some_and(|(s, r)| *s == side && r == region),
+            m::Condition::Seize { region } => self.state.seized.as_ref().is_some_and(|(s, r)| *s == side && r == region),
             m::Condition::RoutAll => enemies().all(|u| u.state != State::Ready) && routed().count() > 0,
             m::Condition::RoutCount { count } => routed().count() as u32 >= *count,
             m::Condition::RoutLeader => routed().any(leader),
             m::Condition::RoutUnit { unit } => routed().any(|u| u.name == *unit),
             m::Condition::Escape { count, region } => {
-                self.escaped.iter().filter(|(s, r)| *s == side && r == region).count() as u32 >= *count
+                self.state.escaped.iter().filter(|(s, r)| *s == side && r == region).count() as u32 >= *count
             }
-            m::Condition::Defend { region, rounds } => self.held.get(&(side, region.clone())).is_some_and(|n| n >= rounds),
+            m::Condition::Defend { region, rounds } => self.state.held.get(&(side, region.clone())).is_some_and(|n| n >= rounds),
             m::Condition::Survive { rounds } => {
-                self.round >= *rounds
-                    && (ended || self.outcome.is_none())
-                    && self.units.iter().any(|u| u.side == side && u.state == State::Ready)
+                self.state.round >= *rounds
+                    && (ended || self.state.outcome.is_none())
+                    && self.state.units.iter().any(|u| u.side == side && u.state == State::Ready)
                     && self.finished_round(*rounds)
             }
             m::Condition::Raze { count, region } => {
-                self.razed.iter().filter(|(s, r, _)| *s == side && r == region).count() as u32 >= *count
+                self.state.razed.iter().filter(|(s, r, _)| *s == side && r == region).count() as u32 >= *count
             }
             m::Condition::And(a, b) => self.holds_when(a, side, ended) && self.holds_when(b, side, ended),
             m::Condition::Or(a, b) => self.holds_when(a, side, ended) || self.holds_when(b, side, ended),
@@ -83,7 +83,7 @@ impl Battle<'_> {
 
     /// Whether a unit is a leader (`rout leader`): one of its tags or its class's grants the seize verb.
     pub fn is_leader(&self, i: usize) -> bool {
-        self.units.get(i).is_some_and(|u| self.leads(u))
+        self.state.units.get(i).is_some_and(|u| self.leads(u))
     }
 
     fn leads(&self, u: &Combatant) -> bool {
@@ -93,7 +93,9 @@ impl Battle<'_> {
 
     /// Whether round `n` has been played to its end (checked at the end of a round).
     fn finished_round(&self, n: u32) -> bool {
-        self.round > n
-            || (self.round == n && self.waiting(m::SideId::Attacker).is_empty() && self.waiting(m::SideId::Defender).is_empty())
+        self.state.round > n
+            || (self.state.round == n
+                && self.waiting(m::SideId::Attacker).is_empty()
+                && self.waiting(m::SideId::Defender).is_empty())
     }
 }

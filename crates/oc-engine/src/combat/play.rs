@@ -1,5 +1,10 @@
 //! Playing an exchange: exactly (every die's values or outcome classes, breadth first over
 //! states, summed in a fixed order) and once with a seeded generator.
+//!
+//! The fixed order is the order each state, and each final pair of hit points, was first
+//! reached (`fx::Tally`), so a forecast is the same bits on every run and build, whatever a
+//! hash table's layout. The seeded play draws every die a strike reads once, in slot order,
+//! from the one `ChaCha8Rng` it is given: one seed, one exchange.
 
 use std::collections::BTreeMap;
 

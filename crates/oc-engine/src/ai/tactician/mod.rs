@@ -1,8 +1,8 @@
-//! `tactician`, the default AI. For every unit it may activate it weighs each tile in reach —
-//! staying, walking there, or attacking from there with each weapon, healing (equipping a staff
-//! it carries), using a healing item — by one measure, material: each unit's worth (its price,
-//! raised for the units the scenario's conditions name, `stakes.rs`), a share for its HP and the
-//! rest for standing at all.
+//! `tactician`, the AI the default (`planner`) ranks its turns with. For every unit it may
+//! activate it weighs each tile in reach — staying, walking there, or attacking from there with
+//! each weapon, healing (equipping a staff it carries), using a healing item — by one measure,
+//! material: each unit's worth (its price, raised for the units the scenario's conditions name,
+//! `stakes.rs`), a share for its HP and the rest for standing at all.
 //!
 //! A turn's value is a shallow expectimax. The exact forecast of its exchange is the chance node
 //! (the target routed or not, our unit routed or not, the HP left). The enemy's reply is the
