@@ -1,8 +1,9 @@
 //! The standard library: five built-in rulesets, written in the DSL (`std/`) and embedded in
-//! the binary. `ratings` is seed 000, Officer's Chess's ratings revision and the default (a
-//! compilation without its own `ruleset` uses it); `v06` is seed 001's numeric revision,
-//! sharing its terrain (`ratings/world.oc`) and tags; `stamina`, `battlestorm` and `skirmish`
-//! are seeds 002, 003 and 004. `common/objectives.oc` holds the seize/escape/raze actions and
+//! the binary. `std/ratings.oc` (`officers_chess`, alias `ratings`) is seed 000, Officer's
+//! Chess's ratings revision, and the default: a compilation without its own `ruleset` uses it.
+//! `std/v06.oc` (`officers_chess_v06`, alias `v06`) is seed 001's numeric revision, which also
+//! imports the ratings revision's terrain and tags; `stamina`, `battlestorm` and `skirmish` are
+//! seeds 002, 003 and 004. `common/objectives.oc` holds the seize/escape/raze actions and the
 //! scenario tags all of them share. The rules — tables, formulas, terrain, every tag and
 //! status, the roster — live here and only here: Rust knows effect primitives, never a tag,
 //! class or weapon type by name (`tests/no_rules_in_rust.rs`).
