@@ -48,14 +48,14 @@ army Guard for Skirmish10 defender {
 "#;
 
 impl Host for Repo {
-    fn read(&mut self, path: &str) -> Result<String, String> {
+    fn read(&mut self, path: &str) -> Result<String, oc_compiler::ReadError> {
         if path == "bench.oc" {
             return Ok(BENCH.to_string());
         }
         if path == "open.oc" {
             return Ok(open_field());
         }
-        std::fs::read_to_string(self.0.join(path)).map_err(|e| e.to_string())
+        std::fs::read_to_string(self.0.join(path)).map_err(|e| oc_compiler::ReadError::Io(e.to_string()))
     }
 }
 

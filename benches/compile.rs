@@ -12,12 +12,12 @@ struct OneFile {
 }
 
 impl Host for OneFile {
-    fn read(&mut self, path: &str) -> Result<String, String> {
+    fn read(&mut self, path: &str) -> Result<String, oc_compiler::ReadError> {
         if path == "big.oc" {
             // Taken, not copied: a host reading a file from disk keeps no copy of it.
             Ok(std::mem::take(&mut self.text))
         } else {
-            Err("no such file".into())
+            Err(oc_compiler::ReadError::NotFound)
         }
     }
 }

@@ -39,8 +39,8 @@ fn crashes_dir() -> PathBuf {
 struct MemHost(BTreeMap<String, String>);
 
 impl Host for MemHost {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        self.0.get(path).cloned().ok_or_else(|| "no such file".to_string())
+    fn read(&mut self, path: &str) -> Result<String, oc_compiler::ReadError> {
+        self.0.get(path).cloned().ok_or(oc_compiler::ReadError::NotFound)
     }
 }
 

@@ -95,7 +95,7 @@ pub fn shipped_scenarios() -> Vec<String> {
 pub struct Disk(pub std::path::PathBuf);
 
 impl oc_compiler::Host for Disk {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        std::fs::read_to_string(self.0.join(path)).map_err(|e| e.to_string())
+    fn read(&mut self, path: &str) -> Result<String, oc_compiler::ReadError> {
+        std::fs::read_to_string(self.0.join(path)).map_err(|e| oc_compiler::ReadError::Io(e.to_string()))
     }
 }

@@ -18,6 +18,7 @@ mod expr;
 mod fog;
 mod held;
 mod hints;
+mod host;
 mod paths;
 mod read;
 pub mod scenario;
@@ -30,12 +31,14 @@ use oc_diag::{Diagnostic, FileId, Span};
 use oc_syntax::ast;
 
 pub use codes::CODES;
+pub use host::ReadError;
+pub use paths::PathError;
 
 /// A path relative to the project root, tidied (`a/./b/../c` to `a/c`), or why it is refused
 /// (absolute, climbing above the root, naming no file). The same confinement as imports.
-pub fn resolve_logical(path: &str) -> Result<String, String> {
+pub fn resolve_logical(path: &str) -> Result<String, PathError> {
     if path.starts_with("std:") {
-        return Err("names the standard library, not a file of the project".to_string());
+        return Err(PathError::NamesStd);
     }
     paths::resolve("_", path)
 }
@@ -75,13 +78,13 @@ impl<P: Into<String>, T: Into<String>> FromIterator<(P, T)> for MemoryHost {
 }
 
 impl Host for MemoryHost {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        self.0.get(path).cloned().ok_or_else(|| "no such file".into())
+    fn read(&mut self, path: &str) -> Result<String, ReadError> {
+        self.0.get(path).cloned().ok_or(ReadError::NotFound)
     }
 }
 
 pub trait Host {
-    fn read(&mut self, path: &str) -> Result<String, String>;
+    fn read(&mut self, path: &str) -> Result<String, ReadError>;
     /// The project's source files (logical paths), for suggesting a file a missing import may
     /// have meant. Empty when the host cannot list them.
     fn candidates(&self) -> Vec<String> {
@@ -248,7 +251,7 @@ impl Workspace {
     }
 
     /// Reads a file that is not DSL source (a scenario's map): kept as text, never parsed.
-    fn load_raw(&mut self, host: &mut dyn Host, path: &str) -> Result<FileId, String> {
+    fn load_raw(&mut self, host: &mut dyn Host, path: &str) -> Result<FileId, ReadError> {
         if let Some(id) = self.by_path.get(path) {
             return Ok(*id);
         }
@@ -259,12 +262,12 @@ impl Workspace {
         Ok(id)
     }
 
-    fn load(&mut self, host: &mut dyn Host, path: &str) -> Result<FileId, String> {
+    fn load(&mut self, host: &mut dyn Host, path: &str) -> Result<FileId, ReadError> {
         if let Some(id) = self.by_path.get(path) {
             return Ok(*id);
         }
         if path.starts_with(stdlib::PREFIX) {
-            return Err("no such file in the standard library".to_string());
+            return Err(ReadError::NotInStd);
         }
         let text = host.read(path)?;
         Ok(self.add(path.to_string(), text))
@@ -272,7 +275,7 @@ impl Workspace {
 
     /// Compiles `roots` (logical paths) and everything they import into one model.
     /// A root that cannot be read is reported with the message `Host::read` gave.
-    pub fn compile(&mut self, host: &mut dyn Host, roots: &[String]) -> (Compilation, Vec<(String, String)>) {
+    pub fn compile(&mut self, host: &mut dyn Host, roots: &[String]) -> (Compilation, Vec<(String, ReadError)>) {
         let mut unreadable = Vec::new();
         let mut root_ids = Vec::new();
         for root in roots {
@@ -457,7 +460,7 @@ impl Workspace {
                             import.path.span,
                             format!("`{}` is outside the project{project}", import.path.value),
                         )
-                        .with_label(reason)
+                        .with_label(reason.to_string())
                         .with_help(note.map_or_else(
                             || "imports are relative to the importing file and stay inside the project root".to_string(),
                             |(_, help)| help,
@@ -466,19 +469,20 @@ impl Workspace {
                     continue;
                 }
             };
-            let loaded = self.load(host, &target);
-            let Ok(target_id) = loaded else {
-                let reason = loaded.err().unwrap_or_default();
-                diagnostics.push(
-                    Diagnostic::error(
-                        codes::IMPORT_NOT_FOUND,
-                        import.path.span,
-                        format!("cannot import `{}`", import.path.value),
-                    )
-                    .with_label(format!("{target}: {reason}"))
-                    .with_help(self.similar_path_help(&*host, &target)),
-                );
-                continue;
+            let target_id = match self.load(host, &target) {
+                Ok(id) => id,
+                Err(reason) => {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            codes::IMPORT_NOT_FOUND,
+                            import.path.span,
+                            format!("cannot import `{}`", import.path.value),
+                        )
+                        .with_label(format!("{target}: {reason}"))
+                        .with_help(self.similar_path_help(&*host, &target)),
+                    );
+                    continue;
+                }
             };
             if walk.stack.len() >= MAX_IMPORT_DEPTH {
                 diagnostics.push(

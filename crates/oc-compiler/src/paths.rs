@@ -17,16 +17,40 @@ pub fn climbs(importer: &str, import: &str) -> usize {
     usize::try_from(-lowest).unwrap_or(0)
 }
 
-pub fn resolve(importer: &str, import: &str) -> Result<String, String> {
+/// Why a path written in a file is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathError {
+    /// `std:` not followed by a ruleset's name.
+    BadStdName,
+    /// `std:...` where a file of the project is asked for.
+    NamesStd,
+    Absolute,
+    AboveRoot,
+    NoFile,
+}
+
+impl std::fmt::Display for PathError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            PathError::BadStdName => "`std:` is followed by the name of a built-in ruleset, such as `std:v06`",
+            PathError::NamesStd => "names the standard library, not a file of the project",
+            PathError::Absolute => "absolute paths are not allowed",
+            PathError::AboveRoot => "climbs above the project root",
+            PathError::NoFile => "names no file",
+        })
+    }
+}
+
+pub fn resolve(importer: &str, import: &str) -> Result<String, PathError> {
     // `import "std:v06"` names a built-in ruleset of the standard library.
     if let Some(name) = import.strip_prefix("std:") {
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            return Err("`std:` is followed by the name of a built-in ruleset, such as `std:v06`".to_string());
+            return Err(PathError::BadStdName);
         }
         return Ok(format!("<std>/{name}.oc"));
     }
     if import.starts_with('/') || import.starts_with('\\') || import.get(1..2) == Some(":") {
-        return Err("absolute paths are not allowed".to_string());
+        return Err(PathError::Absolute);
     }
     let mut parts: Vec<&str> = importer.split('/').collect();
     parts.pop(); // the importing file's own name
@@ -36,7 +60,7 @@ pub fn resolve(importer: &str, import: &str) -> Result<String, String> {
             ".." => {
                 // The standard library's root `<std>` is as far up as its files may climb.
                 if parts.last().is_none_or(|p| *p == "<std>") {
-                    return Err("climbs above the project root".to_string());
+                    return Err(PathError::AboveRoot);
                 }
                 parts.pop();
             }
@@ -44,7 +68,7 @@ pub fn resolve(importer: &str, import: &str) -> Result<String, String> {
         }
     }
     if parts.is_empty() {
-        return Err("names no file".to_string());
+        return Err(PathError::NoFile);
     }
     Ok(parts.join("/"))
 }

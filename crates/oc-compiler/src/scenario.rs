@@ -367,7 +367,7 @@ pub(crate) fn check_maps(
     lowered: &mut [Lowered],
     rules: &m::Rules,
     importer_of: impl Fn(FileId) -> String,
-    mut map_of: impl FnMut(&str) -> Result<(FileId, String), String>,
+    mut map_of: impl FnMut(&str) -> Result<(FileId, String), crate::ReadError>,
     diags: &mut Vec<Diagnostic>,
 ) {
     for l in lowered.iter_mut() {
@@ -378,7 +378,7 @@ pub(crate) fn check_maps(
             Err(reason) => {
                 diags.push(
                     Diagnostic::error(SCENARIO_MAP, map_span, format!("the map `{}` is outside the project", l.model.map))
-                        .with_label(reason)
+                        .with_label(reason.to_string())
                         .with_help("map paths are relative to the scenario's file and stay inside the project"),
                 );
                 continue;

@@ -63,8 +63,8 @@ pub fn builtin(name: &str) -> Option<(&'static str, &'static str)> {
 pub struct NoFiles;
 
 impl crate::Host for NoFiles {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        Err(format!("{path}: only the standard library is available here"))
+    fn read(&mut self, _path: &str) -> Result<String, crate::ReadError> {
+        Err(crate::ReadError::NoProject)
     }
 }
 

@@ -14,8 +14,8 @@ struct FixtureHost {
 }
 
 impl Host for FixtureHost {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        let bytes = std::fs::read(self.root.join(path)).map_err(|e| e.to_string())?;
+    fn read(&mut self, path: &str) -> Result<String, oc_compiler::ReadError> {
+        let bytes = std::fs::read(self.root.join(path)).map_err(|e| oc_compiler::ReadError::Io(e.to_string()))?;
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 }

@@ -6,11 +6,11 @@ use oc_compiler::{Host, Workspace};
 struct Text(String);
 
 impl Host for Text {
-    fn read(&mut self, path: &str) -> Result<String, String> {
+    fn read(&mut self, path: &str) -> Result<String, oc_compiler::ReadError> {
         if path == "user.oc" {
             Ok(self.0.clone())
         } else {
-            Err("no such file".to_string())
+            Err(oc_compiler::ReadError::NotFound)
         }
     }
 }

@@ -7,8 +7,8 @@ use oc_model::{Rules, Value};
 struct NoFiles;
 
 impl Host for NoFiles {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        Err(format!("{path}: no files in this test"))
+    fn read(&mut self, _path: &str) -> Result<String, oc_compiler::ReadError> {
+        Err(oc_compiler::ReadError::NoProject)
     }
 }
 
@@ -355,11 +355,11 @@ fn the_v06_ruleset_has_its_own_roster_and_fodlan_tags() {
 fn the_model_is_held_once_and_into_model_gives_it_either_way() {
     struct One(&'static str);
     impl Host for One {
-        fn read(&mut self, path: &str) -> Result<String, String> {
+        fn read(&mut self, path: &str) -> Result<String, oc_compiler::ReadError> {
             if path == "user.oc" {
                 Ok(self.0.to_string())
             } else {
-                Err("no such file".to_string())
+                Err(oc_compiler::ReadError::NotFound)
             }
         }
     }

@@ -243,7 +243,7 @@ fn the_shipped_fog_scenario_plays_to_an_end_with_the_ai_on_both_sides() {
 struct Disk(PathBuf);
 
 impl oc_compiler::Host for Disk {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        std::fs::read_to_string(self.0.join(path)).map_err(|e| e.to_string())
+    fn read(&mut self, path: &str) -> Result<String, oc_compiler::ReadError> {
+        std::fs::read_to_string(self.0.join(path)).map_err(|e| oc_compiler::ReadError::Io(e.to_string()))
     }
 }

@@ -65,11 +65,11 @@ struct Overlay {
 }
 
 impl Host for Overlay {
-    fn read(&mut self, path: &str) -> Result<String, String> {
+    fn read(&mut self, path: &str) -> Result<String, oc_compiler::ReadError> {
         if path == self.name {
             return Ok(self.text.clone());
         }
-        let bytes = std::fs::read(self.root.join(path)).map_err(|e| e.to_string())?;
+        let bytes = std::fs::read(self.root.join(path)).map_err(|e| oc_compiler::ReadError::Io(e.to_string()))?;
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 }

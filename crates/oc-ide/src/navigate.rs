@@ -269,26 +269,62 @@ fn map_uses(db: &dyn Db, path: &str, def: &Def, out: &mut BTreeSet<FileRange>) {
     }
 }
 
+/// Why a rename is refused; its `Display` is what the editor shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RenameRefused {
+    NoName,
+    /// A definition the rules' own formulas name (`kind` in words, its name).
+    NamedByRules {
+        kind: &'static str,
+        name: String,
+    },
+    InStd {
+        name: String,
+    },
+    NotAName {
+        new_name: String,
+    },
+    Taken {
+        new_name: String,
+    },
+}
+
+impl std::fmt::Display for RenameRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RenameRefused::NoName => f.write_str("no name of a definition here"),
+            RenameRefused::NamedByRules { kind, name } => {
+                write!(f, "a {kind} cannot be renamed here; `{name}` is named by the rules' own formulas")
+            }
+            RenameRefused::InStd { name } => write!(f, "`{name}` is defined in the standard library, which is read-only"),
+            RenameRefused::NotAName { new_name } => {
+                write!(f, "`{new_name}` is not a name: letters, digits and `_`, not starting with a digit")
+            }
+            RenameRefused::Taken { new_name } => write!(f, "`{new_name}` is already defined"),
+        }
+    }
+}
+
 /// Whether the name at a position can be renamed: its range, or why not.
-pub fn prepare_rename(db: &dyn Db, pos: FilePosition<'_>) -> Result<(usize, usize, Target), String> {
+pub fn prepare_rename(db: &dyn Db, pos: FilePosition<'_>) -> Result<(usize, usize, Target), RenameRefused> {
     let Some((start, end, target)) = target(db, pos) else {
-        return Err("no name of a definition here".to_string());
+        return Err(RenameRefused::NoName);
     };
     let def = &target.def;
     if !def.kind.renamable() {
-        return Err(format!("a {} cannot be renamed here; `{}` is named by the rules' own formulas", def.kind.word(), def.name));
+        return Err(RenameRefused::NamedByRules { kind: def.kind.word(), name: def.name.to_string() });
     }
     if target.path.starts_with(oc_compiler::stdlib::PREFIX) {
-        return Err(format!("`{}` is defined in the standard library, which is read-only", def.name));
+        return Err(RenameRefused::InStd { name: def.name.to_string() });
     }
     Ok((start, end, target))
 }
 
 /// The edits that rename the definition at a position, by file.
-pub fn rename(db: &dyn Db, pos: FilePosition<'_>, new_name: &str) -> Result<Vec<(String, Vec<TextEdit>)>, String> {
+pub fn rename(db: &dyn Db, pos: FilePosition<'_>, new_name: &str) -> Result<Vec<(String, Vec<TextEdit>)>, RenameRefused> {
     let (_, _, target) = prepare_rename(db, pos)?;
     if !is_name(new_name) {
-        return Err(format!("`{new_name}` is not a name: letters, digits and `_`, not starting with a digit"));
+        return Err(RenameRefused::NotAName { new_name: new_name.to_string() });
     }
     let scope = scope_of(db, pos.path);
     let defs = scope_defs(db, &scope);
@@ -306,7 +342,7 @@ pub fn rename(db: &dyn Db, pos: FilePosition<'_>, new_name: &str) -> Result<Vec<
         _ => defs.iter().any(|(_, d)| d.name == new_name),
     };
     if taken {
-        return Err(format!("`{new_name}` is already defined"));
+        return Err(RenameRefused::Taken { new_name: new_name.to_string() });
     }
     let mut by_file: Vec<(String, Vec<TextEdit>)> = Vec::new();
     for r in uses_of(db, pos.path, &target) {

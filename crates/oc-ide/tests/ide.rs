@@ -68,10 +68,10 @@ fn rename_follows_resolution_and_parameters_are_their_own() {
     let lucky = "class A { tags Lu$0cky(1) cost 1 }\n";
     let (db, path, offset) = project(&[("a.oc", lucky)]);
     let refused = oc_ide::navigate::rename(&db, FilePosition { path: &path, offset }, "L").unwrap_err();
-    assert_eq!(refused, "`Lucky` is defined in the standard library, which is read-only");
+    assert_eq!(refused.to_string(), "`Lucky` is defined in the standard library, which is read-only");
     let (db, path, offset) = project(&[("main.oc", main), ("rules.oc", RULES)]);
     let taken = oc_ide::navigate::rename(&db, FilePosition { path: &path, offset }, "Lucky").unwrap_err();
-    assert_eq!(taken, "`Lucky` is already defined");
+    assert_eq!(taken, oc_ide::navigate::RenameRefused::Taken { new_name: "Lucky".into() });
 }
 
 fn labels(db: &MemoryDb, path: &str, offset: usize) -> Vec<(String, CompletionKind)> {

@@ -221,12 +221,12 @@ fn references(c: &Ctx<'_>, pos: FilePosition<'_>, include_declaration: bool) -> 
 }
 
 fn prepare_rename(c: &Ctx<'_>, pos: FilePosition<'_>) -> Result<Value, String> {
-    let (start, end, _) = oc_ide::navigate::prepare_rename(c.world, pos)?;
+    let (start, end, _) = oc_ide::navigate::prepare_rename(c.world, pos).map_err(|e| e.to_string())?;
     Ok(json!(c.index().range(start, end)))
 }
 
 fn rename(c: &Ctx<'_>, pos: FilePosition<'_>, new_name: &str) -> Result<Value, String> {
-    let edits = oc_ide::navigate::rename(c.world, pos, new_name)?;
+    let edits = oc_ide::navigate::rename(c.world, pos, new_name).map_err(|e| e.to_string())?;
     let mut changes = serde_json::Map::new();
     for (path, edits) in edits {
         let text = c.world.text(&path).ok_or("a file to edit is not readable")?;

@@ -301,8 +301,8 @@ impl DiskHost {
 }
 
 impl oc_compiler::Host for DiskHost {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        let bytes = self.read_bytes(path, MAX_SOURCE_BYTES).map_err(|e| e.to_string())?;
+    fn read(&mut self, path: &str) -> Result<String, ReadError> {
+        let bytes = self.read_bytes(path, MAX_SOURCE_BYTES)?;
         Ok(self.decode(path, bytes))
     }
 

@@ -2,51 +2,18 @@
 //! can block), bounded in size, and confined to the project root after every symbolic link is
 //! resolved.
 
-use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// Why a file was not read. Its `Display` is the reason the diagnostics show.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ReadError {
-    NotFound,
-    /// Not a regular file: what it is instead ("a directory", "a FIFO", "a device", ...).
-    NotRegular(&'static str),
-    TooLarge {
-        size: u64,
-        cap: u64,
-    },
-    /// It resolves (through a link or `..`) to a path outside the project root.
-    Outside(PathBuf),
-    Io(String),
-}
+pub use oc_compiler::ReadError;
 
-impl fmt::Display for ReadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReadError::NotFound => write!(f, "no such file"),
-            ReadError::NotRegular(what) => write!(f, "it is {what}, not a regular file; oc reads only regular files"),
-            ReadError::TooLarge { size, cap } => {
-                write!(f, "it is {} bytes; files of at most {} bytes ({} MiB) are read", size, cap, cap >> 20)
-            }
-            // Where a link leads outside the project is not shown: it may be a private path (a
-            // link planted to `/etc/passwd` would otherwise print it into a CI log).
-            ReadError::Outside(_) => {
-                write!(f, "it leads outside the project (through a link or `..`); files are read only inside the project root")
-            }
-            ReadError::Io(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl ReadError {
-    fn from_io(e: &std::io::Error) -> ReadError {
-        match e.kind() {
-            std::io::ErrorKind::NotFound => ReadError::NotFound,
-            _ if e.raw_os_error() == Some(libc::ELOOP) => ReadError::NotRegular("a symbolic link loop"),
-            _ => ReadError::Io(e.to_string()),
-        }
+/// The reason an I/O error gives, as a [`ReadError`].
+fn read_error(e: &std::io::Error) -> ReadError {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => ReadError::NotFound,
+        _ if e.raw_os_error() == Some(libc::ELOOP) => ReadError::NotRegular("a symbolic link loop"),
+        _ => ReadError::Io(e.to_string()),
     }
 }
 
@@ -92,8 +59,8 @@ fn open_nonblocking(path: &Path, no_follow: bool) -> std::io::Result<File> {
 
 /// Opens a regular file for reading, refusing anything else without blocking.
 pub fn open_regular(path: &Path) -> Result<File, ReadError> {
-    let file = open_nonblocking(path, false).map_err(|e| ReadError::from_io(&e))?;
-    let meta = file.metadata().map_err(|e| ReadError::from_io(&e))?;
+    let file = open_nonblocking(path, false).map_err(|e| read_error(&e))?;
+    let meta = file.metadata().map_err(|e| read_error(&e))?;
     if !meta.is_file() {
         return Err(ReadError::NotRegular(kind_word(meta.file_type())));
     }
@@ -107,13 +74,13 @@ pub fn read_regular(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
 
 fn read_opened(path: &Path, cap: u64, no_follow: bool) -> Result<Vec<u8>, ReadError> {
     // A cheap look first, so a directory or a FIFO is named as such.
-    let meta = std::fs::metadata(path).map_err(|e| ReadError::from_io(&e))?;
+    let meta = std::fs::metadata(path).map_err(|e| read_error(&e))?;
     if !meta.is_file() {
         return Err(ReadError::NotRegular(kind_word(meta.file_type())));
     }
-    let file = open_nonblocking(path, no_follow).map_err(|e| ReadError::from_io(&e))?;
+    let file = open_nonblocking(path, no_follow).map_err(|e| read_error(&e))?;
     // What was opened is what counts: the path may have been swapped since the look.
-    let meta = file.metadata().map_err(|e| ReadError::from_io(&e))?;
+    let meta = file.metadata().map_err(|e| read_error(&e))?;
     if !meta.is_file() {
         return Err(ReadError::NotRegular(kind_word(meta.file_type())));
     }
@@ -122,7 +89,7 @@ fn read_opened(path: &Path, cap: u64, no_follow: bool) -> Result<Vec<u8>, ReadEr
     }
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
     // A file that grows while it is read still stops at the cap.
-    file.take(cap + 1).read_to_end(&mut bytes).map_err(|e| ReadError::from_io(&e))?;
+    file.take(cap + 1).read_to_end(&mut bytes).map_err(|e| read_error(&e))?;
     if bytes.len() as u64 > cap {
         return Err(ReadError::TooLarge { size: bytes.len() as u64, cap });
     }
@@ -147,7 +114,7 @@ impl Confined {
     /// The real path of `path` (absolute, or relative to the root), if it is inside the root.
     pub fn resolve(&self, path: &Path) -> Result<PathBuf, ReadError> {
         let full = if path.is_absolute() { path.to_path_buf() } else { self.root.join(path) };
-        let real = std::fs::canonicalize(&full).map_err(|e| ReadError::from_io(&e))?;
+        let real = std::fs::canonicalize(&full).map_err(|e| read_error(&e))?;
         if real.starts_with(&self.real) {
             Ok(real)
         } else {

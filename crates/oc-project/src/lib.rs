@@ -20,4 +20,4 @@ pub mod session;
 
 pub use discover::{discover, DiskHost, Project};
 pub use manifest::{find_root, Manifest, Root};
-pub use session::{Outcome, Session};
+pub use session::{Outcome, Session, SessionError};

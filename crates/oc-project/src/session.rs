@@ -41,6 +41,26 @@ struct MapResult {
     deps: BTreeSet<String>,
 }
 
+/// Why a session could not check a project at all (a file that cannot be read, or a mistake in
+/// one, is a diagnostic of the outcome instead).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionError {
+    /// The embedded standard library's default ruleset did not compile: a broken build of oc.
+    StdRulesetMissing(&'static str),
+}
+
+impl std::fmt::Display for SessionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SessionError::StdRulesetMissing(name) => {
+                write!(f, "the standard library's {name} ruleset is missing (a broken build of oc: please report it)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SessionError {}
+
 pub struct Session {
     pub root: PathBuf,
     pub workspace: Workspace,
@@ -143,7 +163,7 @@ impl Session {
         });
     }
 
-    fn std_rules(&mut self, host: &mut DiskHost) -> Result<Rules, String> {
+    fn std_rules(&mut self, host: &mut DiskHost) -> Result<Rules, SessionError> {
         if self.std_rules.is_none() {
             for (name, index) in oc_compiler::stdlib::RULESETS {
                 if let Some(id) = self.workspace.id_of(index) {
@@ -157,9 +177,7 @@ impl Session {
                 }
             }
         }
-        self.std_rules
-            .clone()
-            .ok_or_else(|| format!("the standard library's {} ruleset is missing", oc_compiler::stdlib::DEFAULT))
+        self.std_rules.clone().ok_or(SessionError::StdRulesetMissing(oc_compiler::stdlib::DEFAULT))
     }
 
     fn note(&mut self, path: &str) -> FileId {
@@ -199,7 +217,7 @@ impl Session {
         let (mut compilation, unreadable) = self.workspace.compile(host, &[root.to_string()]);
         let mut diagnostics = std::mem::take(&mut compilation.diagnostics);
         for (path, reason) in unreadable {
-            diagnostics.push(self.unreadable(&path, &reason));
+            diagnostics.push(self.unreadable(&path, &reason.to_string()));
         }
         let mut deps: BTreeSet<String> = std::mem::take(&mut host.touched);
         deps.insert(root.to_string());
@@ -211,7 +229,7 @@ impl Session {
     }
 
     /// Checks a project (found by [`oc_project::discover`]).
-    pub fn run(&mut self, project: &Project) -> Result<Outcome, String> {
+    pub fn run(&mut self, project: &Project) -> Result<Outcome, SessionError> {
         if project.root != self.root {
             // A different root: nothing cached applies.
             let models = self.models;
@@ -225,7 +243,7 @@ impl Session {
         result
     }
 
-    fn run_with(&mut self, project: &Project, host: &mut DiskHost) -> Result<Outcome, String> {
+    fn run_with(&mut self, project: &Project, host: &mut DiskHost) -> Result<Outcome, SessionError> {
         let std_rules = self.std_rules(host)?;
         let mut rechecked_files = 0;
         for file in &project.files {

@@ -267,6 +267,8 @@ pub enum PictureError {
     Empty,
     /// Bytes that are not a PNG (what the decoder said).
     NotAPng(String),
+    /// The tileset `oc export tiled` draws (one square per terrain used) would be too wide.
+    TilesetTooWide { width: u64, terrains: u64, grid: u32 },
 }
 
 impl std::fmt::Display for PictureError {
@@ -279,6 +281,10 @@ impl std::fmt::Display for PictureError {
             ),
             PictureError::Empty => f.write_str("the map has no squares to draw"),
             PictureError::NotAPng(why) => f.write_str(why),
+            PictureError::TilesetTooWide { width, terrains, grid } => write!(
+                f,
+                "the tileset would be {width} pixels wide ({terrains} terrains at grid {grid}); oc draws at most {MAX_RENDER_SIDE} pixels a side"
+            ),
         }
     }
 }

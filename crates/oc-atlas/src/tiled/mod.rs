@@ -85,15 +85,11 @@ pub const TMX_MARK: &str = "<!-- written by oc export tiled -->";
 
 /// The size of the tileset [`tiled`] draws (one square per terrain used), or why it would pass
 /// the picture bounds of [`crate::render::MAX_RENDER_SIDE`].
-pub fn tileset_size(map: &Map) -> Result<(u32, u32), String> {
+pub fn tileset_size(map: &Map) -> Result<(u32, u32), crate::render::PictureError> {
     let used = map.tiles().filter_map(|t| map.terrain(t)).collect::<BTreeSet<_>>().len().max(1) as u64;
     let w = used * u64::from(map.grid);
     if w > u64::from(crate::render::MAX_RENDER_SIDE) {
-        return Err(format!(
-            "the tileset would be {w} pixels wide ({used} terrains at grid {}); oc draws at most {} pixels a side",
-            map.grid,
-            crate::render::MAX_RENDER_SIDE
-        ));
+        return Err(crate::render::PictureError::TilesetTooWide { width: w, terrains: used, grid: map.grid });
     }
     Ok((w as u32, map.grid))
 }
