@@ -178,23 +178,7 @@ pub(crate) fn is_required_formula(name: &str) -> bool {
 }
 
 pub(crate) fn type_name(ty: &Type) -> String {
-    match ty {
-        Type::Int => "Int".into(),
-        Type::Bool => "Bool".into(),
-        Type::Str => "Str".into(),
-        Type::Scale(s) => s.clone(),
-        Type::Unit => "Unit".into(),
-        Type::Weapon => "Weapon".into(),
-        Type::Tag => "Tag".into(),
-        Type::Class => "Class".into(),
-        Type::WeaponType => "WeaponType".into(),
-        Type::Status => "Status".into(),
-        Type::Terrain => "Terrain".into(),
-        Type::Movement => "Movement".into(),
-        Type::Stat => "Stat".into(),
-        Type::StatMod => "StatMod".into(),
-        Type::Dice => "Dice".into(),
-    }
+    ty.name().to_string()
 }
 
 pub(crate) fn stmt_span(s: &ast::Stmt) -> Span {

@@ -24,23 +24,7 @@ pub fn unit(u: UnitRef) -> &'static str {
 }
 
 pub fn ty(t: &Type) -> String {
-    match t {
-        Type::Int => "Int".into(),
-        Type::Bool => "Bool".into(),
-        Type::Str => "Str".into(),
-        Type::Scale(s) => s.clone(),
-        Type::Unit => "Unit".into(),
-        Type::Weapon => "Weapon".into(),
-        Type::Tag => "Tag".into(),
-        Type::Class => "Class".into(),
-        Type::WeaponType => "WeaponType".into(),
-        Type::Status => "Status".into(),
-        Type::Terrain => "Terrain".into(),
-        Type::Movement => "Movement".into(),
-        Type::Stat => "Stat".into(),
-        Type::StatMod => "StatMod".into(),
-        Type::Dice => "Dice".into(),
-    }
+    t.name().to_string()
 }
 
 /// A constant as written: `5`, `C`, `IronSword`, `res+1`, `2d6`.

@@ -358,6 +358,29 @@ pub enum Type {
     Dice,
 }
 
+impl Type {
+    /// The type as the DSL writes it (`Int`, `WeaponType`, a scale's own name).
+    pub fn name(&self) -> &str {
+        match self {
+            Type::Int => "Int",
+            Type::Bool => "Bool",
+            Type::Str => "Str",
+            Type::Scale(s) => s,
+            Type::Unit => "Unit",
+            Type::Weapon => "Weapon",
+            Type::Tag => "Tag",
+            Type::Class => "Class",
+            Type::WeaponType => "WeaponType",
+            Type::Status => "Status",
+            Type::Terrain => "Terrain",
+            Type::Movement => "Movement",
+            Type::Stat => "Stat",
+            Type::StatMod => "StatMod",
+            Type::Dice => "Dice",
+        }
+    }
+}
+
 /// A constant: tag arguments, class ratings, table cells, base values.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
