@@ -137,7 +137,7 @@ fn forecast(b: &Battle<'_>, turn: &Turn) -> Option<ForecastOut> {
     if let Some(w) = &turn.equip {
         la.weapon = Some(*w);
     }
-    la.terrain = b.terrain_at(from).map(|t| oc_engine::Atom::new(&t.name));
+    la.terrain = b.terrain_atom_at(from);
     let distance = battle::distance(from, d.pos);
     let f = b.engine.forecast(&la, &ld, distance).ok()?;
     Some(ForecastOut {

@@ -479,48 +479,6 @@ fn write_std(server: &Server) {
             continue;
         }
         // A failure leaves the file as it was: go to definition then opens what is there.
-        let _ = write_read_only(&target, text);
-    }
-}
-
-/// Writes `text` to `target` read-only and atomically: through a temporary file in the same
-/// folder, made read-only, then renamed over the target (a reader, or a second server, never sees
-/// half a file; a failed write leaves the old one).
-fn write_read_only(target: &std::path::Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::Builder::new().prefix(".oc-").suffix(".tmp").tempfile_in(dir)?;
-    tmp.write_all(text.as_bytes())?;
-    tmp.as_file().sync_all()?;
-    let mut perms = tmp.as_file().metadata()?.permissions();
-    perms.set_readonly(true);
-    tmp.as_file().set_permissions(perms)?;
-    tmp.persist(target).map_err(|e| e.error)?;
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::write_read_only;
-
-    /// The standard library's copy in the cache is replaced whole and stays read-only, with no
-    /// temporary file left beside it.
-    #[test]
-    fn the_standard_library_is_written_read_only_and_whole() -> std::io::Result<()> {
-        let dir = tempfile::tempdir()?;
-        let target = dir.path().join("std/ratings.oc");
-        write_read_only(&target, "ruleset old {}\n")?;
-        assert!(std::fs::metadata(&target)?.permissions().readonly());
-        // A newer oc replaces the read-only copy of an older one.
-        write_read_only(&target, "ruleset new {}\n")?;
-        assert_eq!(std::fs::read_to_string(&target)?, "ruleset new {}\n");
-        assert!(std::fs::metadata(&target)?.permissions().readonly());
-        let left: Vec<_> = std::fs::read_dir(target.parent().unwrap_or(dir.path()))?
-            .filter_map(Result::ok)
-            .map(|e| e.file_name().to_string_lossy().to_string())
-            .collect();
-        assert_eq!(left, ["ratings.oc"]);
-        Ok(())
+        let _ = oc_project::output::write_read_only(&target, text.as_bytes());
     }
 }

@@ -364,7 +364,7 @@ pub fn write(target: &Target, bytes: &[u8]) -> std::io::Result<()> {
                 }
                 _ => {}
             }
-            write_atomic(&f.path, bytes, !f.existed && !f.force)
+            write_atomic(&f.path, bytes, !f.existed && !f.force, false)
         }
     }
 }
@@ -382,7 +382,7 @@ pub fn rewrite_source(confined: &Confined, path: &str, expected: &[u8], bytes: &
     if now != expected {
         return Err(refused("it changed since oc read it".to_string()));
     }
-    write_atomic(&real, bytes, false)
+    write_atomic(&real, bytes, false, false)
 }
 
 /// Replaces a notes file of the project (`oc fairness --readme`: a Markdown file) like
@@ -407,11 +407,22 @@ pub fn notes_file(path: &Path) -> Result<(), Refused> {
     Ok(())
 }
 
+/// Writes a file oc keeps for itself outside any project (oc lsp's read-only copy of the standard
+/// library in its cache folder), atomically as [`write`] does, and read-only: its folder is made
+/// if missing, and an older read-only copy is replaced.
+pub fn write_read_only(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    write_atomic(path, bytes, false, true)
+}
+
 /// Writes through an exclusively created temporary file with an unpredictable name in the same
 /// folder, then a rename: a reader never sees half a file, a failed write leaves the old one
 /// intact, and a link planted at a guessable name redirects nothing.
-/// With `create_only`, the rename refuses to replace a file that appeared meanwhile.
-fn write_atomic(path: &Path, bytes: &[u8], create_only: bool) -> std::io::Result<()> {
+/// With `create_only`, the rename refuses to replace a file that appeared meanwhile; with
+/// `read_only`, the file is left read-only.
+fn write_atomic(path: &Path, bytes: &[u8], create_only: bool, read_only: bool) -> std::io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     remove_stale_temporaries(dir);
     let mut tmp = tempfile::Builder::new().prefix(".oc-").suffix(".tmp").tempfile_in(dir)?;
@@ -423,7 +434,14 @@ fn write_atomic(path: &Path, bytes: &[u8], create_only: bool) -> std::io::Result
         // Keep the mode of the file replaced; a new file gets what `>` would give it (0666 less
         // the umask), not the temporary file's private 0600.
         let mode = std::fs::metadata(path).map(|m| m.permissions().mode() & 0o777).unwrap_or_else(|_| 0o666 & !umask());
+        let mode = if read_only { mode & !0o222 } else { mode };
         tmp.as_file().set_permissions(std::fs::Permissions::from_mode(mode))?;
+    }
+    #[cfg(not(unix))]
+    if read_only {
+        let mut perms = tmp.as_file().metadata()?.permissions();
+        perms.set_readonly(true);
+        tmp.as_file().set_permissions(perms)?;
     }
     if create_only {
         tmp.persist_noclobber(path).map_err(|e| e.error)?;
@@ -458,6 +476,26 @@ fn read_head(path: &Path) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The standard library's copy in the cache is replaced whole and stays read-only, with no
+    /// temporary file left beside it.
+    #[test]
+    fn the_standard_library_is_written_read_only_and_whole() -> std::io::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let target = dir.path().join("std/ratings.oc");
+        write_read_only(&target, b"ruleset old {}\n")?;
+        assert!(std::fs::metadata(&target)?.permissions().readonly());
+        // A newer oc replaces the read-only copy of an older one.
+        write_read_only(&target, b"ruleset new {}\n")?;
+        assert_eq!(std::fs::read_to_string(&target)?, "ruleset new {}\n");
+        assert!(std::fs::metadata(&target)?.permissions().readonly());
+        let left: Vec<_> = std::fs::read_dir(target.parent().unwrap_or(dir.path()))?
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().to_string())
+            .collect();
+        assert_eq!(left, ["ratings.oc"]);
+        Ok(())
+    }
 
     #[cfg(unix)]
     #[test]

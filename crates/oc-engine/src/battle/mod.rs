@@ -90,7 +90,7 @@ pub struct Combatant {
     pub facing: Option<Tile>,
 }
 
-/// Field by field, so that `clone_from` reuses the strings and lists a unit already holds: a
+/// Field by field, so that `clone_from` reuses the name and lists a unit already holds: a
 /// turn keeps a copy of every unit to put back if the rules refuse it ([`Battle::turn`]), and
 /// copying into last turn's copy allocates almost nothing.
 impl Clone for Combatant {
@@ -247,7 +247,7 @@ pub struct Battle<'e> {
     /// (tile index, name): what a refused turn puts back, instead of a copy of every tile's name.
     terrain_undo: Vec<(usize, String)>,
     /// The units as they were before the turn in progress (what a refused turn puts back),
-    /// copied into the last turn's copy so that their strings are reused.
+    /// copied into the last turn's copy so that their lists are reused.
     units_undo: Vec<Combatant>,
 }
 
@@ -447,7 +447,7 @@ impl<'e> Battle<'e> {
             accessory,
             tags: u.tags.iter().map(|t| (*t, Vec::new())).collect(),
             statuses: u.statuses.iter().map(|a| a.status).collect(),
-            terrain: self.terrain_index_at(u.pos).and_then(|ix| self.engine.terrain_atom(ix)),
+            terrain: self.terrain_atom_at(u.pos),
             hp: Some(u.hp),
             // Shifters are transformed in their own turn and in their normal form otherwise (unless
             // their last turn took no action), and once they have acted they stay normal until the

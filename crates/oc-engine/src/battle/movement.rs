@@ -86,6 +86,11 @@ impl Battle<'_> {
         self.engine.rules.terrains.get(self.terrain_index_at(t)?)
     }
 
+    /// The name of tile `t`'s terrain as an atom (what a loadout standing there names).
+    pub fn terrain_atom_at(&self, t: Tile) -> Option<crate::Atom> {
+        self.engine.terrain_atom(self.terrain_index_at(t)?)
+    }
+
     /// Each tile's terrain as an index into the rules' terrains (what `terrain_at` reads).
     pub(super) fn terrain_indices(&self) -> Vec<Option<usize>> {
         self.state.map.terrain.iter().map(|name| self.engine.terrain_index(name)).collect()
@@ -123,7 +128,7 @@ impl Battle<'_> {
     }
 
     /// The index of tile `t`'s terrain in the rules' terrains (`None` off the map).
-    pub(crate) fn terrain_index_at(&self, t: Tile) -> Option<usize> {
+    fn terrain_index_at(&self, t: Tile) -> Option<usize> {
         if t.0 < 0 || t.1 < 0 || t.0 >= self.state.map.width || t.1 >= self.state.map.height {
             return None;
         }

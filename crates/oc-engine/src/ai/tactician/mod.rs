@@ -377,7 +377,7 @@ impl<'v, 'e> Decision<'v, 'e> {
     /// forecasts stay right as it is worn down.
     fn target(&mut self, k: usize, weapon: Option<Atom>, at: Tile, cache: &mut Forecasts) -> Option<(Rc<Loadout>, u32)> {
         let b = self.battle();
-        let terrain = b.terrain_index_at(at).and_then(|ix| b.engine.terrain_atom(ix));
+        let terrain = b.terrain_atom_at(at);
         let entries = self.targets.entry(k).or_default();
         if let Some((l, id)) = entries.iter().find(|(l, _)| l.weapon == weapon && l.terrain == terrain) {
             return Some((l.clone(), *id));
