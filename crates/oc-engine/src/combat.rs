@@ -11,6 +11,7 @@ use oc_model as m;
 
 mod attrs;
 mod memo;
+mod options;
 mod outcomes;
 mod partition;
 mod phase;
@@ -18,6 +19,7 @@ mod plain;
 mod play;
 mod react;
 pub(crate) mod strategy;
+mod structure;
 
 pub(crate) use react::{compile as compile_reactions, ReactionIr};
 
@@ -441,37 +443,6 @@ impl<'e> Exchange<'e> {
         });
     }
 
-    /// A lone attack, with no counter and no follow-up (a free attack).
-    pub fn single(mut self) -> Self {
-        self.single = true;
-        self
-    }
-
-    /// Whether the attacker and the defender have had their activation this round, as
-    /// `activated` reads it: a battle's exchange says (a unit is activated once its activation
-    /// is over, so an attacker in the middle of its own is not); outside a battle neither has.
-    pub fn activated(mut self, activated: [bool; 2]) -> Self {
-        self.activated = activated;
-        self
-    }
-
-    /// States the reaction struck units take (a name from the ruleset's reactions), or `None` for
-    /// no reactions at all; without this call each takes its best.
-    pub fn with_reaction(mut self, reaction: Option<&str>) -> Result<Self, EngineError> {
-        let index = match reaction {
-            None => None,
-            Some(name) => {
-                let k = self.engine.rules.ruleset.reactions.iter().position(|r| r.name == name).ok_or_else(|| {
-                    let known = self.engine.rules.ruleset.reactions.iter().map(|r| r.name.clone()).collect();
-                    EngineError::UnknownReaction { name: name.to_string(), known }
-                })?;
-                Some(u8::try_from(k).map_err(|_| EngineError::model("more than 255 reactions"))?)
-            }
-        };
-        self.policy = Some(index);
-        Ok(self)
-    }
-
     fn unit(&self, side: usize, statuses: &[u32]) -> UnitRef<'_> {
         // Most states keep the statuses the exchange began with: no hashing, no allocation, no
         // reference count.
@@ -744,50 +715,5 @@ fn apply_strike_effects(ctx: &Ctx, effects: &[Eff], args: &[V], out: &mut [Vec<V
             }
             _ => {}
         }
-    }
-}
-
-impl Engine {
-    /// The damage one strike deals to a destructible tile (a wall, a snag): the rules' `damage`
-    /// formula against a target with every attribute at its lowest (a wall has no defence and
-    /// does not dodge).
-    pub fn structure_damage(&self, attacker: &Loadout, distance: i64) -> Result<i64, EngineError> {
-        let a = self.unit(attacker, &[])?;
-        if a.weapon.is_none() || !a.may_use_weapon() || !a.in_range(distance) {
-            return Err(EngineError::OutOfReach {
-                weapon: a.weapon.clone().unwrap_or_else(|| "no weapon".into()),
-                min: a.min_range,
-                max: a.max_range,
-                distance,
-            });
-        }
-        let lowest: Vec<V> = self
-            .ir
-            .attrs
-            .iter()
-            .map(|(_, ty)| match ty {
-                m::Type::Scale(s) => V::Step { scale: self.ir.scale_id(s).unwrap_or(0), index: 0 },
-                m::Type::Bool => V::Bool(false),
-                _ => V::Int(0),
-            })
-            .collect();
-        let wall = Unit::bare(&lowest, &[]);
-        let ctx = Ctx {
-            ir: &self.ir,
-            units: [&a, &wall],
-            attrs: [&a.attrs, &lowest],
-            held: [&[], &[]],
-            attacker: 0,
-            holder: 0,
-            rolls: &[],
-            dealt: 0,
-            distance,
-            triangle: 0,
-            activated: [false; 2],
-            solo: false,
-            reads: None,
-        };
-        let mut cache = vec![None; self.ir.formulas.len()];
-        Ok(ctx.formula(self.ir.roles.damage, &mut cache).int().max(0))
     }
 }

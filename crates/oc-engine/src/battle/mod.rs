@@ -10,6 +10,7 @@
 
 mod actions;
 mod attack;
+mod combatant;
 mod effects;
 mod fog;
 mod game;
@@ -88,76 +89,6 @@ pub struct Combatant {
     /// The way it faces (a unit step such as `(1, 0)`), where threat zones are in front.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facing: Option<Tile>,
-}
-
-/// Field by field, so that `clone_from` reuses the name and lists a unit already holds: a
-/// turn keeps a copy of every unit to put back if the rules refuse it ([`Battle::turn`]), and
-/// copying into last turn's copy allocates almost nothing.
-impl Clone for Combatant {
-    fn clone(&self) -> Self {
-        Combatant {
-            name: self.name.clone(),
-            side: self.side,
-            class: self.class,
-            items: self.items.clone(),
-            tags: self.tags.clone(),
-            equipped: self.equipped,
-            hp: self.hp,
-            max_hp: self.max_hp,
-            pos: self.pos,
-            state: self.state,
-            activated: self.activated,
-            statuses: self.statuses.clone(),
-            reverted: self.reverted,
-            transformed: self.transformed,
-            spent: self.spent.clone(),
-            debuffs: self.debuffs.clone(),
-            resources: self.resources.clone(),
-            facing: self.facing,
-        }
-    }
-
-    fn clone_from(&mut self, from: &Self) {
-        // Every field named, so that a field added to `Combatant` cannot be left out here.
-        let Combatant {
-            name,
-            side,
-            class,
-            items,
-            tags,
-            equipped,
-            hp,
-            max_hp,
-            pos,
-            state,
-            activated,
-            statuses,
-            reverted,
-            transformed,
-            spent,
-            debuffs,
-            resources,
-            facing,
-        } = from;
-        self.name.clone_from(name);
-        self.side = *side;
-        self.class.clone_from(class);
-        self.items.clone_from(items);
-        self.tags.clone_from(tags);
-        self.equipped.clone_from(equipped);
-        self.hp = *hp;
-        self.max_hp = *max_hp;
-        self.pos = *pos;
-        self.state = *state;
-        self.activated = *activated;
-        self.statuses.clone_from(statuses);
-        self.reverted = *reverted;
-        self.transformed = *transformed;
-        self.spent.clone_from(spent);
-        self.debuffs.clone_from(debuffs);
-        self.resources.clone_from(resources);
-        self.facing = *facing;
-    }
 }
 
 /// A lowered attribute: `shift` steps or points on `attr`. `armed` once the unit's next turn has

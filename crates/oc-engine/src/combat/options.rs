@@ -1,0 +1,38 @@
+//! How an exchange is set up beyond its two loadouts and distance: a lone attack, who has
+//! activated, the reactions struck units take.
+
+use super::Exchange;
+use crate::EngineError;
+
+impl Exchange<'_> {
+    /// A lone attack, with no counter and no follow-up (a free attack).
+    pub fn single(mut self) -> Self {
+        self.single = true;
+        self
+    }
+
+    /// Whether the attacker and the defender have had their activation this round, as
+    /// `activated` reads it: a battle's exchange says (a unit is activated once its activation
+    /// is over, so an attacker in the middle of its own is not); outside a battle neither has.
+    pub fn activated(mut self, activated: [bool; 2]) -> Self {
+        self.activated = activated;
+        self
+    }
+
+    /// States the reaction struck units take (a name from the ruleset's reactions), or `None` for
+    /// no reactions at all; without this call each takes its best.
+    pub fn with_reaction(mut self, reaction: Option<&str>) -> Result<Self, EngineError> {
+        let index = match reaction {
+            None => None,
+            Some(name) => {
+                let k = self.engine.rules.ruleset.reactions.iter().position(|r| r.name == name).ok_or_else(|| {
+                    let known = self.engine.rules.ruleset.reactions.iter().map(|r| r.name.clone()).collect();
+                    EngineError::UnknownReaction { name: name.to_string(), known }
+                })?;
+                Some(u8::try_from(k).map_err(|_| EngineError::model("more than 255 reactions"))?)
+            }
+        };
+        self.policy = Some(index);
+        Ok(self)
+    }
+}
