@@ -407,6 +407,10 @@ impl<'a> Checker<'a> {
                 return self.not_here(field.span, "whether a unit has activated", Kind::Activated, scope)
             }
             "activated" => return (m::Expr::Activated(unit), Some(Type::Bool)),
+            "moved" if !scope.holds().moved => {
+                return self.not_here(field.span, "whether a unit moved before attacking", Kind::Moved, scope)
+            }
+            "moved" => return (m::Expr::Moved(unit), Some(Type::Bool)),
             "terrain_defense" => return (m::Expr::TerrainDefense(unit), Some(Type::Int)),
             _ => {}
         }
@@ -437,7 +441,7 @@ impl<'a> Checker<'a> {
             Some(ty) => (m::Expr::Attribute { unit, name: field.value.to_string() }, Some(ty)),
             None => {
                 let mut names = self.attribute_names();
-                names.extend(["weapon", "accessory", "promoted", "activated", "terrain_defense"]);
+                names.extend(["weapon", "accessory", "promoted", "activated", "moved", "terrain_defense"]);
                 let help = match did_you_mean(&field.value, names.iter().copied()) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => format!("a unit has {}", names.join(", ")),

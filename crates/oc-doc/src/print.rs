@@ -97,6 +97,7 @@ fn expr_at(e: &Expr, scales: &[oc_model::Scale], outer: u8) -> String {
         Expr::Promoted(u) => format!("{}.promoted", unit(*u)),
         Expr::TerrainDefense(u) => format!("{}.terrain_defense", unit(*u)),
         Expr::Activated(u) => format!("{}.activated", unit(*u)),
+        Expr::Moved(u) => format!("{}.moved", unit(*u)),
         Expr::AmountOfParam(p) => format!("{p}.amount"),
         Expr::Unary { op: UnaryOp::Neg, expr: inner } => format!("-{}", expr_at(inner, scales, 6)),
         Expr::Unary { op: UnaryOp::Not, expr: inner } => {

@@ -324,6 +324,7 @@ impl Engine {
             distance: 1,
             triangle: 0,
             activated: [false; 2],
+            moved: [false; 2],
             solo: false,
             reads: None,
         }

@@ -303,6 +303,8 @@ pub struct Exchange<'e> {
     single: bool,
     /// Whether each unit has activated this round ([`Exchange::activated`]).
     activated: [bool; 2],
+    /// Whether each unit moved in the step that made the attack ([`Exchange::moved`]).
+    moved: [bool; 2],
     /// Whether an evaluation since it was last cleared read the state's hit points or
     /// resources (`Ctx::reads`).
     reads: std::cell::Cell<bool>,
@@ -379,6 +381,7 @@ impl<'e> Exchange<'e> {
             choices: RefCell::new(FastMap::default()),
             single: false,
             activated: [false; 2],
+            moved: [false; 2],
             reads: std::cell::Cell::new(false),
             memos: Default::default(),
         }

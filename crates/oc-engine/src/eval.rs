@@ -35,6 +35,8 @@ pub(crate) trait Env {
     fn dealt(&self) -> i64;
     /// Whether the unit on `side` has activated this round.
     fn activated(&self, side: usize) -> bool;
+    /// Whether the unit on `side` moved in the step that made this attack.
+    fn moved(&self, side: usize) -> bool;
     /// Formula `f`'s value, remembered in `cache`.
     fn formula(&self, f: u16, cache: &mut [Option<V>]) -> V {
         if let Some(Some(v)) = cache.get(f as usize) {
@@ -82,6 +84,7 @@ pub(crate) fn eval<N: Env + ?Sized>(env: &N, e: &E, params: &[V], cache: &mut [O
         E::Promoted(r) => V::Bool(env.unit(env.side(*r)).promoted),
         E::TerrainDefense(r) => V::Int(env.unit(env.side(*r)).terrain_defense),
         E::Activated(r) => V::Bool(env.activated(env.side(*r))),
+        E::Moved(r) => V::Bool(env.moved(env.side(*r))),
         E::Amount(p) => match params.get(*p as usize) {
             Some(V::StatMod { amount, .. }) => V::Int(*amount),
             _ => V::Int(0),

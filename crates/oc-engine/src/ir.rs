@@ -116,6 +116,8 @@ pub enum E {
     Promoted(Role),
     TerrainDefense(Role),
     Activated(Role),
+    /// Whether the unit moved in the step that made this attack (`Exchange::moved`).
+    Moved(Role),
     Amount(u16),
     Neg(Box<E>),
     Not(Box<E>),
@@ -167,6 +169,7 @@ impl E {
             | E::Promoted(_)
             | E::TerrainDefense(_)
             | E::Activated(_)
+            | E::Moved(_)
             | E::Amount(_)
             | E::Roll(_)
             | E::RollDyn(..)
@@ -400,6 +403,9 @@ pub struct Ir {
     /// `outcome_inputs` alone: then the dice's classes follow from those formulas' values, and a
     /// strike's outcomes are looked up by the values without working the classes out.
     pub classes_follow_inputs: bool,
+    /// Whether any expression reads `X.moved`: where none does, exchanges are not told how the
+    /// attack was made, so forecasts and the AI's keys stay one per matchup.
+    pub reads_moved: bool,
     /// The product of the strike dice's denominators, in slot order, where none is a `Dice`
     /// value's (what a strike's outcomes' weights sum to).
     pub strike_den: f64,
@@ -488,6 +494,7 @@ impl Ir {
             strategy: crate::Strategy::FAST,
             inlined: Vec::new(),
             classes_follow_inputs: false,
+            reads_moved: false,
             strike_den: 1.0,
             strike_faces: 1,
             strike_cuts: Vec::new(),

@@ -150,7 +150,9 @@ impl Names {
 }
 
 /// Endings by attacker, defender, distance and whether the exchange is one strike.
-type EndingCache = fx::Checked<(Loadout, Loadout, i64, bool), std::sync::Arc<Ending>>;
+/// (attacker, defender, distance, single, moved): [`Engine::ending_shared`]'s arguments.
+type EndingKey = (Loadout, Loadout, i64, bool, bool);
+type EndingCache = fx::Checked<EndingKey, std::sync::Arc<Ending>>;
 
 /// The most endings [`Engine::ending_shared`] keeps (in two generations: `fx::Checked`).
 const FORECAST_CACHE: usize = 1 << 15;
@@ -272,23 +274,27 @@ impl Engine {
     /// How the exchange of [`Engine::forecast`] ends (or, with `single`, of one strike and no
     /// reply: a free attack), worked out once for every game this engine plays. It is a pure
     /// function of its loadouts and distance, so a cached one is the same, bit for bit, as a
-    /// fresh one, and its odds are the forecast's.
+    /// fresh one, and its odds are the forecast's. `moved`: the attacker moved in the step that
+    /// made the attack (`attacker.moved`); ignored, and the same ending shared, where no rule
+    /// reads it.
     pub fn ending_shared(
         &self,
         attacker: &Loadout,
         defender: &Loadout,
         distance: i64,
         single: bool,
+        moved: bool,
     ) -> Result<std::sync::Arc<Ending>, EngineError> {
-        let hash = fx::hash_of(&(attacker, defender, distance, single));
-        let is = |k: &(Loadout, Loadout, i64, bool)| k.0 == *attacker && k.1 == *defender && k.2 == distance && k.3 == single;
+        let moved = moved && self.ir.reads_moved;
+        let hash = fx::hash_of(&(attacker, defender, distance, single, moved));
+        let is = |k: &EndingKey| k.0 == *attacker && k.1 == *defender && k.2 == distance && k.3 == single && k.4 == moved;
         if let Some(f) = self.endings.read().ok().and_then(|c| c.get(hash, is)) {
             return Ok(f);
         }
-        let x = Exchange::new(self, attacker, defender, distance)?;
+        let x = Exchange::new(self, attacker, defender, distance)?.moved([moved, false]);
         let f = std::sync::Arc::new(if single { x.single() } else { x }.ending());
         if let Ok(mut cache) = self.endings.write() {
-            cache.insert(hash, (attacker.clone(), defender.clone(), distance, single), f.clone());
+            cache.insert(hash, (attacker.clone(), defender.clone(), distance, single, moved), f.clone());
         }
         Ok(f)
     }

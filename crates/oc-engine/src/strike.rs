@@ -24,6 +24,8 @@ pub struct Ctx<'a> {
     /// Whether each side's unit has had its activation this round (a battle's state; outside
     /// one, neither: `Exchange::activated`).
     pub activated: [bool; 2],
+    /// Whether each side's unit moved in the step that made the attack (`Exchange::moved`).
+    pub moved: [bool; 2],
     /// Whether a formula that reads one unit alone may be taken from that unit (`Unit::solo`)
     /// where the attributes read are the unit's own: in an exchange, whose units are whole.
     pub solo: bool,
@@ -168,6 +170,10 @@ impl Env for Ctx<'_> {
     fn activated(&self, side: usize) -> bool {
         self.activated.get(side).copied().unwrap_or(false)
     }
+
+    fn moved(&self, side: usize) -> bool {
+        self.moved.get(side).copied().unwrap_or(false)
+    }
     #[inline]
     fn formula(&self, f: u16, cache: &mut [Option<V>]) -> V {
         Ctx::formula(self, f, cache)
@@ -215,6 +221,7 @@ impl Unit {
             distance: 0,
             triangle: 0,
             activated: [false; 2],
+            moved: [false; 2],
             // The formulas it refers to read this unit alone too: each taken from (or worked
             // out into) its own slot, once, not again at every reference.
             solo: true,

@@ -121,6 +121,8 @@ fn probe(kind: ExprKind, place: Place) -> String {
         ExprKind::TerrainDefense => format!("{me}.terrain_defense == 2"),
         ExprKind::Activated if activated => format!("{me}.activated"),
         ExprKind::Activated => format!("not {me}.activated"),
+        // The probe attacks standing (and the struck unit never moved to make the attack).
+        ExprKind::Moved => format!("not {me}.moved"),
         ExprKind::AmountOfParam => "b.amount == 2".into(),
         ExprKind::Unary => "-(-3) == 3".into(),
         ExprKind::Binary => "2 * 3 + 1 == 7".into(),

@@ -200,6 +200,9 @@ pub enum Expr {
     TerrainDefense(UnitRef),
     /// Whether a unit has already been activated this round.
     Activated(UnitRef),
+    /// Whether a unit moved in the step that made this attack (a charge): false for a standing
+    /// attack, for the struck unit and for a free attack.
+    Moved(UnitRef),
     /// The amount carried by a StatMod parameter.
     AmountOfParam(String),
     Unary {

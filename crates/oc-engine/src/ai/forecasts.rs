@@ -92,7 +92,7 @@ impl Sketch {
 
 /// Which exchange: the interned attacker and defender loadouts, the distance, and whether it is
 /// a lone strike (a free attack of a threat zone).
-type Key = (u32, u32, i64, bool);
+type Key = (u32, u32, i64, bool, bool);
 
 /// Forecasts for one battle (one engine).
 #[derive(Debug, Default)]
@@ -108,19 +108,21 @@ impl Forecasts {
     }
 
     /// The forecast of `a` (interned as `ia`) attacking `d` (`id`) from `distance`, or `None`
-    /// when it cannot (out of range, no usable weapon).
+    /// when it cannot (out of range, no usable weapon). `moved`: `a` moves to make the attack
+    /// (a charge, where the rules read `attacker.moved`).
     pub fn get(
         &mut self,
         engine: &Engine,
         (a, ia): (&Loadout, u32),
         (d, id): (&Loadout, u32),
         distance: i64,
-        single: bool,
+        (single, moved): (bool, bool),
     ) -> Option<Arc<Sketch>> {
+        let moved = moved && engine.ir.reads_moved;
         self.table
-            .entry((ia, id, distance, single))
+            .entry((ia, id, distance, single, moved))
             .or_insert_with(|| {
-                let f = engine.ending_shared(a, d, distance, single).ok()?;
+                let f = engine.ending_shared(a, d, distance, single, moved).ok()?;
                 let [a, d] = f.start;
                 Some(Arc::new(Sketch {
                     attacker_damage: f.attacker_hp.iter().map(|(hp, p)| (a - hp, *p)).collect(),

@@ -23,12 +23,12 @@ pub struct Greedy {
     forecasts: Forecasts,
 }
 
-/// The AI's exact forecasts for one battle: each exchange by the two loadouts' numbers and the
-/// distance.
+/// The AI's exact forecasts for one battle: each exchange by the two loadouts' numbers, the
+/// distance and whether the attacker moves to make it.
 #[derive(Debug, Default)]
 struct Forecasts {
     ids: Ids,
-    table: FastMap<(u32, u32, i64), Option<Prospect>>,
+    table: FastMap<(u32, u32, i64, bool), Option<Prospect>>,
 }
 
 impl Controller for Greedy {
@@ -206,7 +206,7 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
                 let f = match forecasts.get(&(k, d, n, g)) {
                     Some(f) => *f,
                     None => {
-                        let f = forecast(b, cache, s, targets, k, d);
+                        let f = forecast(b, cache, s, targets, k, (d, t != u.pos));
                         forecasts.insert((k, d, n, g), f);
                         f
                     }
@@ -295,13 +295,21 @@ fn striker(b: &Battle, cache: &mut Forecasts, base: &Loadout, terrain: Option<&m
 /// unit `k` at distance `d`, which the caller checked is in its reach; `None` when the engine
 /// refuses the exchange. Worked out once per battle (`cache`); the target's loadout once per
 /// decision (`targets`).
-fn forecast(b: &Battle, cache: &mut Forecasts, s: &Striker, targets: &mut Targets, k: usize, d: i64) -> Option<Prospect> {
+fn forecast(
+    b: &Battle,
+    cache: &mut Forecasts,
+    s: &Striker,
+    targets: &mut Targets,
+    k: usize,
+    (d, moved): (i64, bool),
+) -> Option<Prospect> {
     let (ld, id) = targets.get(b, k, &mut cache.ids)?;
-    let key = (s.id, id, d);
+    let moved = moved && b.engine.ir.reads_moved;
+    let key = (s.id, id, d, moved);
     if let Some(hit) = cache.table.get(&key) {
         return *hit;
     }
-    let result = b.engine.ending_shared(&s.loadout, ld, d, false).ok().map(|f| {
+    let result = b.engine.ending_shared(&s.loadout, ld, d, false, moved).ok().map(|f| {
         (f.odds.defender_routed, f.odds.defender_damage_taken, f.odds.attacker_damage_taken + f.odds.attacker_routed * 30.0)
     });
     cache.table.insert(key, result);

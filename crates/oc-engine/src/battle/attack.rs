@@ -5,6 +5,17 @@ use super::{distance, Battle, BattleError, Rule, State, Tile};
 use crate::combat::{Exchange, Laid, Resolution};
 use crate::Atom;
 
+/// How an exchange is made, beyond who strikes whom.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Blow {
+    /// Added to the attacker's `damage_bonus` (an attack made by an action).
+    pub bonus: i64,
+    /// A lone attack with no counter or follow-up (a free attack).
+    pub single: bool,
+    /// The attacker moved in the step that made the attack (`attacker.moved`).
+    pub moved: bool,
+}
+
 impl Battle<'_> {
     /// For a unit that must attack the weakest (`must_attack_weakest()`): the ready enemies within reach of its
     /// equipped weapon from where it stands, with the lowest HP among them. Empty otherwise.
@@ -40,7 +51,8 @@ impl Battle<'_> {
         in_range.into_iter().filter(|(_, hp)| *hp == low).map(|(k, _)| k).collect()
     }
 
-    pub(super) fn attack(&mut self, i: usize, target: usize) -> Result<String, BattleError> {
+    /// Unit `i` attacks `target`; `moved`: it moved in the same step (a charge, as `moved` reads it).
+    pub(super) fn attack(&mut self, i: usize, target: usize, moved: bool) -> Result<String, BattleError> {
         let (a, d) = (self.state.units.get(i).cloned(), self.state.units.get(target).cloned());
         let (Some(a), Some(d)) = (a, d) else { return Err(BattleError::refused(Rule::NoUnit, "no such unit")) };
         if d.side == a.side || d.state != State::Ready {
@@ -93,7 +105,7 @@ impl Battle<'_> {
             if self.state.units.get(i).is_none_or(|f| f.hp <= 0) {
                 break;
             }
-            notes.push(self.exchange(i, t)?);
+            notes.push(self.exchange_full(i, t, Blow { moved, ..Blow::default() })?);
         }
         let spent = a.equipped.as_deref().and_then(|w| self.spend(i, w));
         let spent = spent.map(|n| format!("; {n}")).unwrap_or_default();
@@ -101,17 +113,8 @@ impl Battle<'_> {
     }
 
     /// One exchange of an attack: the strikes, hit points, statuses and debuffs; "NAME: strikes".
-    fn exchange(&mut self, i: usize, target: usize) -> Result<String, BattleError> {
-        self.exchange_with(i, target, 0)
-    }
-
-    /// [`Battle::exchange`] with `bonus` added to the attacker's `damage_bonus` (an attack made by an action).
-    pub(super) fn exchange_with(&mut self, i: usize, target: usize, bonus: i64) -> Result<String, BattleError> {
-        self.exchange_full(i, target, bonus, false)
-    }
-
-    /// An exchange; `single`: a lone attack with no counter or follow-up (a free attack).
-    pub(super) fn exchange_full(&mut self, i: usize, target: usize, bonus: i64, single: bool) -> Result<String, BattleError> {
+    pub(super) fn exchange_full(&mut self, i: usize, target: usize, blow: Blow) -> Result<String, BattleError> {
+        let Blow { bonus, single, moved } = blow;
         let (Some(a), Some(d)) = (self.state.units.get(i).cloned(), self.state.units.get(target).cloned()) else {
             return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
@@ -121,7 +124,9 @@ impl Battle<'_> {
         if bonus != 0 {
             la.debuffs.push((Atom::new("damage_bonus"), bonus));
         }
-        let exchange = Exchange::new(self.engine, &la, &ld, distance(a.pos, d.pos))?.activated([a.activated, d.activated]);
+        let exchange = Exchange::new(self.engine, &la, &ld, distance(a.pos, d.pos))?
+            .activated([a.activated, d.activated])
+            .moved([moved && self.engine.ir.reads_moved, false]);
         let exchange = if single { exchange.single() } else { exchange };
         let Resolution { log, hp, declared, resources } = exchange.resolve_all(&mut self.state.rng);
         // HP, and the resources reactions spent.

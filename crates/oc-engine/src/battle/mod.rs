@@ -596,7 +596,7 @@ impl<'e> Battle<'e> {
         let note = match &t.act {
             _ if fell => "is routed on the way".to_string(),
             Act::Wait => "waits".to_string(),
-            Act::Attack { target } => self.attack(i, *target)?,
+            Act::Attack { target } => self.attack(i, *target, t.to.is_some_and(|to| to != u.pos))?,
             Act::Strike { tile } => self.strike(i, *tile)?,
             Act::Special { verb, target, tile } => self.special(i, *verb, *target, *tile)?,
             Act::Use { item, target, tile } => self.use_item(i, item, *target, *tile)?,

@@ -194,4 +194,9 @@ impl Env for Scene<'_> {
     fn activated(&self, side: usize) -> bool {
         self.activated.get(side).copied().unwrap_or(false)
     }
+
+    /// Outside an exchange no unit is making an attack (the compiler refuses the read here).
+    fn moved(&self, _side: usize) -> bool {
+        false
+    }
 }

@@ -3,6 +3,7 @@
 
 use oc_model as m;
 
+use super::attack::Blow;
 use super::{distance, Battle, State, Tile};
 
 /// The direction from `from` toward `to` along the longer axis (x on a tie), or `None` when they
@@ -104,7 +105,7 @@ impl Battle<'_> {
                 }
                 let mover = from;
                 self.face(k, mover);
-                if let Ok(note) = self.exchange_full(k, i, 0, true) {
+                if let Ok(note) = self.exchange_full(k, i, Blow { single: true, ..Blow::default() }) {
                     let name = self.state.units.get(k).map(|f| f.name.clone()).unwrap_or_default();
                     notes.push(format!("free attack by {name} on {note}"));
                 }

@@ -5,6 +5,7 @@
 use crate::Atom;
 use oc_model as m;
 
+use super::attack::Blow;
 use super::scene::{Cast, Drawn, Draws};
 use super::{distance, Battle, BattleError, Rule, State, Tile};
 use crate::dice::rng;
@@ -275,7 +276,10 @@ impl World for OnBattle<'_, '_> {
                 if self.battle.state.units.get(k).is_none_or(|f| f.side == side || f.state != State::Ready) {
                     return refuse("an attack needs an enemy in the battle");
                 }
-                let note = self.battle.exchange_with(i, k, amount).map_err(|e| Refused::Rules(e.to_string()))?;
+                let note = self
+                    .battle
+                    .exchange_full(i, k, Blow { bonus: amount, ..Blow::default() })
+                    .map_err(|e| Refused::Rules(e.to_string()))?;
                 Ok(format!("attacks {note}"))
             }
             // The action's tile becomes the terrain named (any tile, unlike `raze`'s regions).

@@ -129,6 +129,7 @@ impl Exchange<'_> {
             distance: self.distance,
             triangle: self.triangle[attacker],
             activated: self.activated,
+            moved: self.moved,
             solo: true,
             reads: Some(&self.reads),
         }

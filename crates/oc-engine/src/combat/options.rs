@@ -19,6 +19,15 @@ impl Exchange<'_> {
         self
     }
 
+    /// Whether the attacker and the defender moved in the step that made this attack, as
+    /// `moved` reads it: an attack after a move in the same step is a charge. A free attack, the
+    /// struck unit and every attack outside a battle did not. Rulesets that never read `moved`
+    /// are not told ([`crate::Ir`] notes whether one does), so their exchanges stay one.
+    pub fn moved(mut self, moved: [bool; 2]) -> Self {
+        self.moved = moved;
+        self
+    }
+
     /// States the reaction struck units take (a name from the ruleset's reactions), or `None` for
     /// no reactions at all; without this call each takes its best.
     pub fn with_reaction(mut self, reaction: Option<&str>) -> Result<Self, EngineError> {

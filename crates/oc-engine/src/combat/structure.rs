@@ -45,6 +45,7 @@ impl Engine {
             distance,
             triangle: 0,
             activated: [false; 2],
+            moved: [false; 2],
             solo: false,
             reads: None,
         };

@@ -263,6 +263,7 @@ fn single(e: &E) -> bool {
             | E::Promoted(_)
             | E::TerrainDefense(_)
             | E::Activated(_)
+            | E::Moved(_)
             | E::Amount(_)
             | E::Roll(_)
     )

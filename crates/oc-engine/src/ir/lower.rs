@@ -82,6 +82,10 @@ impl Ir {
             m::Expr::Promoted(u) => E::Promoted((*u).into()),
             m::Expr::TerrainDefense(u) => E::TerrainDefense((*u).into()),
             m::Expr::Activated(u) => E::Activated((*u).into()),
+            m::Expr::Moved(u) => {
+                self.reads_moved = true;
+                E::Moved((*u).into())
+            }
             m::Expr::AmountOfParam(p) => E::Amount(Self::param(params, p)?),
             m::Expr::Unary { op, expr } => match op {
                 m::UnaryOp::Neg => E::Neg(b(self, expr)?),

@@ -70,6 +70,8 @@ pub struct Scope {
     pub dice_values: bool,
     /// Whether a unit has had its activation this round (not of a unit being built).
     pub activated: bool,
+    /// Whether a unit moved in the step that made the attack (`attacker.moved`): an exchange's.
+    pub moved: bool,
 }
 
 const FORMULA_UNITS: &[UnitRef] = &[UnitRef::Attacker, UnitRef::Defender];
@@ -89,6 +91,7 @@ const NOTHING: Scope = Scope {
     opposed: false,
     dice_values: false,
     activated: true,
+    moved: false,
 };
 
 /// What `place` holds.
@@ -102,10 +105,11 @@ pub fn scope(place: Place) -> Scope {
             rolls: true,
             opposed: true,
             dice_values: true,
+            moved: true,
             ..NOTHING
         },
         Place::Standing => Scope { params: Params::Tag, activated: false, ..NOTHING },
-        Place::Strike => Scope { units: STRIKE, distance: true, triangle: true, params: Params::Tag, ..NOTHING },
+        Place::Strike => Scope { units: STRIKE, distance: true, triangle: true, params: Params::Tag, moved: true, ..NOTHING },
         Place::Trigger(event) => match event_spec(event).map(|s| s.fires) {
             Some(Fires::Exchange) => Scope {
                 units: STRIKE,
@@ -113,6 +117,7 @@ pub fn scope(place: Place) -> Scope {
                 triangle: true,
                 dealt: matches!(event, Event::Hit | Event::Crit),
                 params: Params::Tag,
+                moved: true,
                 ..NOTHING
             },
             _ => match event {
@@ -210,6 +215,7 @@ pub enum ExprKind {
     Promoted,
     TerrainDefense,
     Activated,
+    Moved,
     AmountOfParam,
     Unary,
     Binary,
@@ -244,6 +250,7 @@ pub const EXPR_KINDS: &[ExprKind] = &[
     ExprKind::Promoted,
     ExprKind::TerrainDefense,
     ExprKind::Activated,
+    ExprKind::Moved,
     ExprKind::AmountOfParam,
     ExprKind::Unary,
     ExprKind::Binary,
@@ -277,6 +284,7 @@ impl Expr {
             Expr::Promoted(_) => ExprKind::Promoted,
             Expr::TerrainDefense(_) => ExprKind::TerrainDefense,
             Expr::Activated(_) => ExprKind::Activated,
+            Expr::Moved(_) => ExprKind::Moved,
             Expr::AmountOfParam(_) => ExprKind::AmountOfParam,
             Expr::Unary { .. } => ExprKind::Unary,
             Expr::Binary { .. } => ExprKind::Binary,
@@ -317,6 +325,7 @@ pub fn allows(place: Place, kind: ExprKind) -> bool {
         ExprKind::Distance => s.distance,
         ExprKind::Dealt => s.dealt,
         ExprKind::Activated => s.activated,
+        ExprKind::Moved => s.moved,
         ExprKind::Roll | ExprKind::RollFresh => s.rolls,
         ExprKind::RollOpposed => s.opposed,
         ExprKind::RollValue => s.dice_values,

@@ -277,7 +277,14 @@ impl ThreatMap {
         for s in self.at(t) {
             let Some(foe) = self.foes.get(s.foe as usize) else { continue };
             let Some((arm, id)) = foe.arms.get(s.weapon as usize) else { continue };
-            let Some(x) = cache.get(engine, (arm, *id), (target.loadout, target.id), i64::from(s.distance), false) else {
+            let Some(x) = cache.get(
+                engine,
+                (arm, *id),
+                (target.loadout, target.id),
+                i64::from(s.distance),
+                // Reading: an enemy reaches us by moving (a charge, where the rules tell).
+                (false, true),
+            ) else {
                 continue;
             };
             if foe_at != Some(s.foe) {

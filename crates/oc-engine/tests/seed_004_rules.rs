@@ -1,0 +1,175 @@
+//! Seed 004 (`std:skirmish`) read rule by rule as its players know it: each test quotes the seed
+//! and asserts a forecast or a scripted battle. The per-strike numbers are in `seed_002_004.rs`.
+
+#[path = "common/arena.rs"]
+mod arena;
+
+use oc_engine::battle::{Act, Battle, Record, Turn};
+use oc_engine::{rng, Engine, Exchange, Loadout};
+use oc_model::SideId;
+
+fn skirmish() -> Engine {
+    let c = oc_compiler::stdlib::compile("<std>/skirmish.oc").unwrap();
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    Engine::new(c.rules.unwrap()).unwrap()
+}
+
+fn u(class: &str, weapon: &str) -> Loadout {
+    Loadout::new(class, Some(weapon))
+}
+
+/// Every melee class of the roster with its own weapon.
+const MELEE: &[(&str, &str)] = &[
+    ("Militia", "Spear"),
+    ("Veteran", "Sword"),
+    ("Champion", "Axe"),
+    ("Skirmisher", "Dagger"),
+    ("Rider", "Lance"),
+    ("Lord", "Sword"),
+    ("Dragon", "Claws"),
+    ("Adept", "Quarterstaff"),
+];
+
+/// The chance each side is routed over seeded resolutions, against the exact forecast.
+fn agrees(x: &Exchange, what: &str) {
+    let n: u64 = std::env::var("OC_SAMPLES").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let f = x.forecast();
+    let mut routed = [0u64; 2];
+    for seed in 0..n {
+        let hp = x.resolve_hp(&mut rng(seed));
+        for (side, r) in routed.iter_mut().enumerate() {
+            *r += u64::from(hp[side] <= 0);
+        }
+    }
+    for (side, exact) in [f.attacker_routed, f.defender_routed].into_iter().enumerate() {
+        let s = routed[side] as f64 / n as f64;
+        assert!((s - exact).abs() < 0.003, "{what}: side {side} routed {exact} exact, {s} sampled");
+    }
+}
+
+#[test]
+fn only_a_charge_is_answered() {
+    // "Melee: - Attack a single target with a melee weapon. ... Charge: Move up to 4 squares and
+    // make a skirmish attack. If the target is still alive it gets a immediate skirmish attack
+    // targeting the" charger: a standing skirmish attack draws no answer, a charge does.
+    let e = skirmish();
+    for (ac, aw) in MELEE {
+        for (dc, dw) in MELEE {
+            let (la, ld) = (u(ac, aw), u(dc, dw));
+            let what = format!("{ac}:{aw} on {dc}:{dw}");
+            let standing = Exchange::new(&e, &la, &ld, 1).unwrap().forecast();
+            assert_eq!(standing.defender.strikes, 0, "{what}: a standing attack is not answered");
+            assert_eq!(standing.attacker_damage_taken, 0.0, "{what}");
+            let charge = Exchange::new(&e, &la, &ld, 1).unwrap().moved([true, false]);
+            let f = charge.forecast();
+            assert_eq!(f.defender.strikes, 1, "{what}: a charge is answered");
+            assert!(f.attacker_damage_taken > 0.0, "{what}");
+            // The answer comes only "if the target is still alive".
+            assert!(f.attacker_routed <= 1.0 - f.defender_routed + 1e-12, "{what}");
+        }
+    }
+    // Missiles are never answered, moved or not.
+    let (la, ld) = (u("Bowman", "Longbow"), u("Militia", "Spear"));
+    let shot = Exchange::new(&e, &la, &ld, 3).unwrap().moved([true, false]).forecast();
+    assert_eq!(shot.defender.strikes, 0);
+    // The exact forecast of a charge agrees with its seeded resolutions.
+    let (la, ld) = (u("Veteran", "Sword"), u("Champion", "Axe"));
+    agrees(&Exchange::new(&e, &la, &ld, 1).unwrap().moved([true, false]), "Veteran charges Champion");
+}
+
+/// A 10x5 field whose deployment zones meet at x = 4|5.
+const FIELD: &str = r#"name = "Field"
+width = 10
+height = 5
+rows = [
+  "..........",
+  "..........",
+  "..........",
+  "..........",
+  "..........",
+]
+[[regions]]
+name = "attacker-zone"
+kind = "deployment"
+side = "attacker"
+rect = [0, 0, 5, 5]
+[[regions]]
+name = "defender-zone"
+kind = "deployment"
+side = "defender"
+rect = [5, 0, 5, 5]
+"#;
+
+/// A skirmish battle on [`FIELD`] of one unit a side.
+fn duel<'e>(engine: &'e Engine, map: &oc_model::BattleMap, deploy: [(i64, i64); 2], seed: u64) -> Battle<'e> {
+    arena::battle_seeded(engine, map, [&[deploy[0]], &[deploy[1]]], seed)
+}
+
+/// The field's scenario under the skirmish rules.
+const SCENARIO: &str = r#"import "std:skirmish"
+scenario Arena {
+    map "field.map.toml"
+    rounds 9 then defender
+    attacker { zone "attacker-zone" war_chest 99999 units 1..8 win rout all }
+    defender { zone "defender-zone" war_chest 99999 units 1..8 win rout all }
+}
+"#;
+
+fn compiled(armies: &str) -> (Engine, oc_model::BattleMap) {
+    let files = [("field.map.toml".to_string(), FIELD.to_string()), ("field.oc".to_string(), format!("{SCENARIO}\n{armies}"))];
+    let mut ws = oc_compiler::Workspace::new();
+    let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["field.oc".to_string()]);
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let rules = c.rules.unwrap();
+    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), FIELD);
+    assert!(diags.is_empty(), "{diags:?}");
+    let mut map = map.unwrap();
+    map.resolve(&rules);
+    (Engine::new(rules).unwrap(), map.battle_map())
+}
+
+/// Lets the defender (unit 1) wait while it has the turn.
+fn defender_waits(b: &mut Battle) {
+    for _ in 0..20 {
+        if b.to_act != SideId::Defender || b.outcome.is_some() {
+            return;
+        }
+        b.turn(arena::wait(1)).unwrap();
+    }
+}
+
+fn notes(b: &Battle) -> Vec<String> {
+    b.log.iter().filter_map(|r| if let Record::Turn { note, .. } = r { Some(note.clone()) } else { None }).collect()
+}
+
+#[test]
+fn a_charge_is_answered_in_battle_and_a_standing_attack_is_not() {
+    // "Charge: Move up to 4 squares and make a skirmish attack. If the target is still alive it
+    // gets a immediate skirmish attack targeting the" charger.
+    let armies = "army A for Arena attacker { unit Ann: Champion { items Axe } }\n\
+                  army D for Arena defender { unit Dan: Lord { items Sword } }";
+    let (engine, map) = compiled(armies);
+    let (mut charged, mut stood) = (0, 0);
+    for seed in 0..12 {
+        // The charge: four squares, then the attack, in one step.
+        let mut b = duel(&engine, &map, [(0, 2), (5, 2)], seed);
+        defender_waits(&mut b);
+        b.turn(Turn { unit: 0, to: Some((4, 2)), act: Act::Attack { target: 1 }, ..Default::default() }).unwrap();
+        let note = arena::last_note(&b);
+        assert!(note.contains("attacks Dan"), "{note}");
+        // The Lord survives a Champion's attack unless it rolls 20 points: it answers.
+        if b.units[1].hp > 0 {
+            assert!(note.contains("counter"), "seed {seed}: a charge is answered: {note}");
+            charged += 1;
+        }
+        // A standing attack from the square beside.
+        let mut b = duel(&engine, &map, [(4, 2), (5, 2)], seed);
+        defender_waits(&mut b);
+        b.turn(Turn { unit: 0, act: Act::Attack { target: 1 }, ..Default::default() }).unwrap();
+        let note = arena::last_note(&b);
+        assert!(note.contains("attacks Dan") && !note.contains("counter"), "seed {seed}: {note}");
+        stood += 1;
+        assert!(notes(&b).iter().all(|n| !n.contains("counter")));
+    }
+    assert!(charged > 0 && stood > 0);
+}
