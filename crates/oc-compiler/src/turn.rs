@@ -140,6 +140,7 @@ impl Checker<'_> {
                 );
             }
             turn.threat = Some(if first.value == "front" { m::Threat::Front } else { m::Threat::Adjacent });
+            turn.threat_shooting = block.threat_shooting;
         }
         if let Some(first) = block.spend.first() {
             for extra in block.spend.iter().skip(1) {

@@ -428,7 +428,11 @@ fn turn_blocks(p: &mut Page, r: &oc_model::Ruleset, scales: &[oc_model::Scale], 
             oc_model::Threat::Adjacent => "the four squares around a unit",
             oc_model::Threat::Front => "the three squares ahead of a unit and the one on each side, by its facing",
         };
-        facts.push(("Threat zones".to_string(), vec![text(format!("{zone}; leaving an enemy's zone draws a free attack"))]));
+        let shots = if t.threat_shooting { "; so does shooting past an enemy in one's own zone" } else { "" };
+        facts.push((
+            "Threat zones".to_string(),
+            vec![text(format!("{zone}; leaving an enemy's zone draws a free attack (a melee attack){shots}"))],
+        ));
     }
     p.blocks.push(Block::Facts(facts));
     if !r.resources.is_empty() {

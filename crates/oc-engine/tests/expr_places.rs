@@ -320,7 +320,7 @@ fn did(place: Place, source: &Source) -> bool {
         }
         Place::Step => {
             let b = battle(&engine, &map);
-            let vars = StepVars { moved: 3, attacks: false, acts: false, moves: 0, steps: 0, repeats: 0 };
+            let vars = StepVars { moved: 3, attacks: false, acts: false, moves: 0, steps: 0, repeats: 0, ..Default::default() };
             b.step_price(0, &vars, None) == Some(Ok(2))
         }
     }

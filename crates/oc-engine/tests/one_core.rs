@@ -147,7 +147,7 @@ fn a_step_costs_what_its_formula_says_for_a_unit_that_is_not_promoted() {
         oc_engine::battle::auto_deploy(&engine, s, &map, side, armies[if side == SideId::Attacker { 0 } else { 1 }].units.len())
     });
     let b = oc_engine::battle::Battle::new(&engine, s, &map, armies, [&deploy[0], &deploy[1]], 1).unwrap();
-    let vars = StepVars { moved: 1, attacks: false, acts: false, moves: 0, steps: 0, repeats: 0 };
+    let vars = StepVars { moved: 1, attacks: false, acts: false, moves: 0, steps: 0, repeats: 0, ..Default::default() };
     assert_eq!(b.step_price(0, &vars, None), Some(Ok(2)));
 }
 

@@ -128,13 +128,14 @@ fn compiled(armies: &str) -> (Engine, oc_model::BattleMap) {
     (Engine::new(rules).unwrap(), map.battle_map())
 }
 
-/// Lets the defender (unit 1) wait while it has the turn.
+/// Lets the defender's units wait while the defender has the turn.
 fn defender_waits(b: &mut Battle) {
-    for _ in 0..20 {
+    for _ in 0..40 {
         if b.to_act != SideId::Defender || b.outcome.is_some() {
             return;
         }
-        b.turn(arena::wait(1)).unwrap();
+        let Some(k) = b.may_act(SideId::Defender).first().copied() else { return };
+        b.turn(arena::wait(k)).unwrap();
     }
 }
 
@@ -172,4 +173,54 @@ fn a_charge_is_answered_in_battle_and_a_standing_attack_is_not() {
         assert!(notes(&b).iter().all(|n| !n.contains("counter")));
     }
     assert!(charged > 0 && stood > 0);
+}
+
+#[test]
+fn no_missile_is_fired_to_a_target_in_the_shooters_zone_nor_from_an_enemys() {
+    // "Missiles cannot be fired from to a target in the treat zone of the source" ("The threat
+    // zone of a target is all squares in front and the 2 squares beside the target").
+    let armies = "army A for Arena attacker { unit Lyle: Bowman { items Longbow } }\n\
+                  army D for Arena defender { unit Hal: Militia { items Spear } unit Jory: Militia { items Spear } }";
+    let (engine, map) = compiled(armies);
+    let mut b = arena::battle_seeded(&engine, &map, [&[(4, 2)], &[(5, 3), (7, 2)]], 3);
+    defender_waits(&mut b);
+    let shoot = |target| Turn { unit: 0, act: Act::Attack { target }, ..Default::default() };
+    // Hal, two squares off on the diagonal ahead, is in the bowman's zone: no shot at him.
+    let err = b.turn(shoot(1)).unwrap_err().to_string();
+    assert!(err.contains("step_allowed"), "{err}");
+    // Hal faces the bowman's side, so the bowman stands in Hal's zone: no shot at Jory either.
+    let err = b.turn(shoot(2)).unwrap_err().to_string();
+    assert!(err.contains("step_allowed"), "{err}");
+    // Hal turned away: the bowman is out of his zone, and may shoot Jory, three squares off.
+    b.state.units[1].facing = Some((1, 0));
+    b.turn(shoot(2)).unwrap();
+    let note = arena::last_note(&b);
+    // "if the source ignore a unit in its treat zone to fire at another unit, the unit in the
+    // treat zone has a free attack": Hal, in the bowman's zone, strikes first.
+    assert!(note.starts_with("free attack by Hal on Lyle"), "{note}");
+    if b.units[0].hp > 0 {
+        assert!(note.contains("Lyle attacks Jory"), "{note}");
+    }
+}
+
+#[test]
+fn free_attacks_are_melee_attacks_struck_in_contact() {
+    // "Move up to 5 squares, each time a treat zone is evaded, the opponent gets an immediate
+    // skirmish attack targeting the mover": a skirmish attack is a melee attack ("Skirmish: Each
+    // melee point count as 1 damage"). From the diagonal square ahead of him a spearman strikes;
+    // a slinger makes no free attack at all.
+    for (class, weapon, strikes) in [("Militia", "Spear", true), ("Slinger", "Sling", false)] {
+        let armies = format!(
+            "army A for Arena attacker {{ unit Vic: Veteran {{ items Sword }} }}\n\
+             army D for Arena defender {{ unit Hal: {class} {{ items {weapon} }} }}"
+        );
+        let (engine, map) = compiled(&armies);
+        let mut b = arena::battle_seeded(&engine, &map, [&[(4, 2)], &[(5, 1)]], 5);
+        defender_waits(&mut b);
+        // Hal faces west: the square (4, 2) is on the diagonal ahead of him, in his zone.
+        assert!(b.threatened_by(1).contains(&(4, 2)));
+        b.turn(Turn { unit: 0, to: Some((2, 2)), ..Default::default() }).unwrap();
+        let note = arena::last_note(&b);
+        assert_eq!(note.contains("free attack by Hal"), strikes, "{class}: {note}");
+    }
 }

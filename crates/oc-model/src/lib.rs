@@ -202,6 +202,11 @@ pub struct TurnRules {
     /// Threat zones: a unit whose move leaves an enemy's zone takes a free attack from it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threat: Option<Threat>,
+    /// `threat ... shooting`: a unit making a ranged attack first takes a free attack from each
+    /// enemy other than its target in its own zone (seed 004: "if the source ignore a unit in its
+    /// treat zone to fire at another unit, the unit in the treat zone has a free attack").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub threat_shooting: bool,
 }
 
 /// The squares a unit threatens.
@@ -228,7 +233,10 @@ pub const MAX_RESOURCES: usize = 4;
 /// What a step's formulas read besides `self` (the acting unit): `moved` (movement points the
 /// step's move spends, 0 without one), `attacks` (it attacks), `acts` (it does anything but
 /// wait), `moves` / `steps` (move steps and steps already taken this activation), `repeats`
-/// (times this same act was already taken this activation).
+/// (times this same act was already taken this activation), `range` (the distance from where the
+/// unit acts to the unit or tile it acts on, 0 without one), `zoned` (it acts from a square in
+/// the threat zone of an enemy its side sees) and `target_zoned` (the unit it acts on stands in
+/// its own threat zone, facing it). Without threat zones the last two are false.
 pub const STEP_PARAMS: &[(&str, Type)] = &[
     ("moved", Type::Int),
     ("attacks", Type::Bool),
@@ -236,6 +244,9 @@ pub const STEP_PARAMS: &[(&str, Type)] = &[
     ("moves", Type::Int),
     ("steps", Type::Int),
     ("repeats", Type::Int),
+    ("range", Type::Int),
+    ("zoned", Type::Bool),
+    ("target_zoned", Type::Bool),
 ];
 
 /// Whose activation is next.

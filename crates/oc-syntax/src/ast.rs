@@ -91,6 +91,8 @@ pub struct TurnDef {
     pub order: Vec<Spanned<OrderDef>>,
     /// `threat adjacent` / `threat front`.
     pub threat: Vec<Ident>,
+    /// `shooting` after the shape: a ranged attack draws free attacks from the shooter's zone.
+    pub threat_shooting: bool,
     pub spend: Vec<Ident>,
     pub formulas: Vec<Formula>,
     pub span: Span,

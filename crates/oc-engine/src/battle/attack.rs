@@ -14,6 +14,9 @@ pub(super) struct Blow {
     pub single: bool,
     /// The attacker moved in the step that made the attack (`attacker.moved`).
     pub moved: bool,
+    /// The distance the exchange is struck at, where not the two units' (a free attack from a
+    /// threat zone is struck in contact).
+    pub at: Option<i64>,
 }
 
 impl Battle<'_> {
@@ -100,7 +103,12 @@ impl Battle<'_> {
             others.sort_unstable();
             targets.extend(others.into_iter().map(|(_, k)| k));
         }
-        let mut notes = Vec::new();
+        // Shooting past an enemy in one's own zone draws its free attack first.
+        let mut notes = self.shooting_past(i, target);
+        if self.state.units.get(i).is_none_or(|f| f.hp <= 0) {
+            return Ok(format!("{} is routed before it shoots: {}", a.name, notes.join("; ")));
+        }
+        let free = notes.len();
         for t in targets {
             if self.state.units.get(i).is_none_or(|f| f.hp <= 0) {
                 break;
@@ -109,12 +117,14 @@ impl Battle<'_> {
         }
         let spent = a.equipped.as_deref().and_then(|w| self.spend(i, w));
         let spent = spent.map(|n| format!("; {n}")).unwrap_or_default();
-        Ok(format!("{} attacks {}{spent}", a.name, notes.join("; attacks ")))
+        let struck = notes.split_off(free);
+        let before = notes.iter().map(|n| format!("{n}; ")).collect::<String>();
+        Ok(format!("{before}{} attacks {}{spent}", a.name, struck.join("; attacks ")))
     }
 
     /// One exchange of an attack: the strikes, hit points, statuses and debuffs; "NAME: strikes".
     pub(super) fn exchange_full(&mut self, i: usize, target: usize, blow: Blow) -> Result<String, BattleError> {
-        let Blow { bonus, single, moved } = blow;
+        let Blow { bonus, single, moved, at } = blow;
         let (Some(a), Some(d)) = (self.state.units.get(i).cloned(), self.state.units.get(target).cloned()) else {
             return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
@@ -124,7 +134,7 @@ impl Battle<'_> {
         if bonus != 0 {
             la.debuffs.push((Atom::new("damage_bonus"), bonus));
         }
-        let exchange = Exchange::new(self.engine, &la, &ld, distance(a.pos, d.pos))?
+        let exchange = Exchange::new(self.engine, &la, &ld, at.unwrap_or_else(|| distance(a.pos, d.pos)))?
             .activated([a.activated, d.activated])
             .moved([moved && self.engine.ir.reads_moved, false]);
         let exchange = if single { exchange.single() } else { exchange };

@@ -559,7 +559,7 @@ impl<'e> Battle<'e> {
         // A step of an activation paid from a resource: priced before it is taken.
         let mut cost = None;
         if stepped && !turns::ends_activation(&t) {
-            let vars = self.step_vars(i, moved, &t.act);
+            let vars = self.step_vars(i, t.to.unwrap_or(u.pos), moved, &t.act);
             match self.step_price(i, &vars, None) {
                 Some(Ok(c)) => cost = Some(c),
                 Some(Err(why)) => return Err(BattleError::refused(Rule::Requirement, format!("{}: {why}", u.name))),

@@ -25,18 +25,88 @@ impl Battle<'_> {
     /// The squares unit `k` threatens (none without threat zones, or when it is out of the battle).
     pub fn threatened_by(&self, k: usize) -> Vec<Tile> {
         let Some(u) = self.state.units.get(k).filter(|u| u.state == State::Ready) else { return Vec::new() };
-        let (x, y) = u.pos;
+        self.zone_at(u.pos, u.facing)
+    }
+
+    /// The squares a unit standing at `at` and facing `facing` threatens.
+    pub fn zone_at(&self, (x, y): Tile, facing: Option<Tile>) -> Vec<Tile> {
         match self.threat() {
             None => Vec::new(),
             Some(m::Threat::Adjacent) => vec![(x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)],
             Some(m::Threat::Front) => {
-                let (fx, fy) = u.facing.unwrap_or((1, 0));
+                let (fx, fy) = facing.unwrap_or((1, 0));
                 // Sideways: the facing turned a quarter.
                 let (sx, sy) = (-fy, fx);
                 let ahead = (x + fx, y + fy);
                 vec![(ahead.0 - sx, ahead.1 - sy), ahead, (ahead.0 + sx, ahead.1 + sy), (x - sx, y - sy), (x + sx, y + sy)]
             }
         }
+    }
+
+    /// Whether a unit of `side` standing at `at` is in the zone of an enemy that side sees
+    /// (the `zoned` step variable).
+    pub(super) fn in_enemy_zone(&self, side: m::SideId, at: Tile) -> bool {
+        if self.threat().is_none() {
+            return false;
+        }
+        let sight = self.sight(side);
+        (0..self.state.units.len()).any(|k| {
+            self.state.units.get(k).is_some_and(|e| e.side != side && sight.sees(e.pos)) && self.threatened_by(k).contains(&at)
+        })
+    }
+
+    /// Whether `target` stands in the zone of a unit at `at` that turns to face it (the
+    /// `target_zoned` step variable).
+    pub(super) fn zone_holds(&self, at: Tile, target: Tile) -> bool {
+        self.threat().is_some() && self.zone_at(at, toward(at, target)).contains(&target)
+    }
+
+    /// With `threat ... shooting`, before unit `i` shoots `target` (an attack from beyond
+    /// contact): a free attack on it from each other ready enemy in its own zone, facing the
+    /// target (seed 004: "if the source ignore a unit in its treat zone to fire at another unit,
+    /// the unit in the treat zone has a free attack"). Returns their notes.
+    pub(super) fn shooting_past(&mut self, i: usize, target: usize) -> Vec<String> {
+        let (Some(u), Some(t)) = (self.state.units.get(i), self.state.units.get(target)) else { return Vec::new() };
+        if !self.engine.rules.ruleset.turn.threat_shooting || distance(u.pos, t.pos) <= 1 {
+            return Vec::new();
+        }
+        let (side, zone) = (u.side, self.zone_at(u.pos, toward(u.pos, t.pos)));
+        let ignored: Vec<usize> = (0..self.state.units.len())
+            .filter(|k| *k != target)
+            .filter(|k| {
+                self.state.units.get(*k).is_some_and(|e| e.side != side && e.state == State::Ready && zone.contains(&e.pos))
+            })
+            .collect();
+        let mut notes = Vec::new();
+        for k in ignored {
+            if let Some(note) = self.free_attack(k, i) {
+                notes.push(note);
+            }
+            if self.state.units.get(i).is_none_or(|u| u.hp <= 0) {
+                break;
+            }
+        }
+        notes
+    }
+
+    /// Enemy `k`'s free attack on unit `i`, which is in its zone: a melee attack, struck as in
+    /// contact with what `k` holds if that reaches 1 ("an immediate skirmish attack"), one strike
+    /// and no answer. Under fog an enemy `i`'s side did not see is lit where it stands. `None`
+    /// when it cannot strike in contact.
+    fn free_attack(&mut self, k: usize, i: usize) -> Option<String> {
+        let reaches = self.loadout(k, false).and_then(|l| self.engine.unit(&l, &[]).ok()).is_some_and(|x| x.in_range(1));
+        let (at, side) = (self.state.units.get(k)?.pos, self.state.units.get(i)?.side);
+        if !reaches {
+            return None;
+        }
+        let mover = self.state.units.get(i)?.pos;
+        self.face(k, mover);
+        if !self.sees(side, at) {
+            self.state.lights.push(super::fog::Light { side, at, radius: 0 });
+        }
+        let note = self.exchange_full(k, i, Blow { single: true, at: Some(1), ..Blow::default() }).ok()?;
+        let name = self.state.units.get(k).map(|f| f.name.clone()).unwrap_or_default();
+        Some(format!("free attack by {name} on {note}"))
     }
 
     /// Turns unit `i` toward `to` (with `threat front`).
@@ -96,18 +166,8 @@ impl Battle<'_> {
                 })
                 .collect();
             for k in enemies {
-                let Some(e) = self.state.units.get(k) else { continue };
-                let d = distance(e.pos, from);
-                // The enemy strikes with what it holds, if it reaches.
-                let reaches = self.loadout(k, false).and_then(|l| self.engine.unit(&l, &[]).ok()).is_some_and(|x| x.in_range(d));
-                if !reaches {
-                    continue;
-                }
-                let mover = from;
-                self.face(k, mover);
-                if let Ok(note) = self.exchange_full(k, i, Blow { single: true, ..Blow::default() }) {
-                    let name = self.state.units.get(k).map(|f| f.name.clone()).unwrap_or_default();
-                    notes.push(format!("free attack by {name} on {note}"));
+                if let Some(note) = self.free_attack(k, i) {
+                    notes.push(note);
                 }
                 if self.state.units.get(i).is_none_or(|u| u.hp <= 0) {
                     return notes;

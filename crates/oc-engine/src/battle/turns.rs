@@ -6,7 +6,7 @@ use oc_model as m;
 use serde::{Deserialize, Serialize};
 
 use super::scene::{Cast, Drawn, Draws};
-use super::{Act, Battle, BattleError, Record, Rule, State, Turn};
+use super::{distance, Act, Battle, BattleError, Record, Rule, State, Tile, Turn};
 use crate::dice::rng;
 use crate::ir::V;
 
@@ -22,6 +22,7 @@ pub struct Activation {
 }
 
 /// What a step's formulas read (`oc_model::STEP_PARAMS`), in that order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StepVars {
     pub moved: i64,
     pub attacks: bool,
@@ -29,6 +30,12 @@ pub struct StepVars {
     pub moves: i64,
     pub steps: i64,
     pub repeats: i64,
+    /// The distance from where the unit acts to what it acts on (0 without a unit or tile).
+    pub range: i64,
+    /// It acts from a square in the threat zone of an enemy its side sees.
+    pub zoned: bool,
+    /// The unit it acts on stands in its own threat zone (facing it).
+    pub target_zoned: bool,
 }
 
 /// The kind of an act, for counting repeats.
@@ -208,13 +215,22 @@ impl Battle<'_> {
     /// it, or why not, priced as [`Battle::turn`] prices it: with the weapon `t` equips held.
     /// `None` where activations are one step (no `spend`).
     pub fn turn_price(&self, i: usize, moved: i64, t: &Turn) -> Option<Result<i64, BattleError>> {
-        self.act_price(i, moved, &t.act, t.equip.as_deref())
+        self.act_price(i, (t.to, moved), &t.act, t.equip.as_deref())
     }
 
     /// [`Battle::turn_price`] of a turn with act `act` that equips `equip`: what an AI weighing
-    /// many candidate turns asks before it builds the one it plays.
-    pub fn act_price(&self, i: usize, moved: i64, act: &Act, equip: Option<&str>) -> Option<Result<i64, BattleError>> {
-        self.step_price(i, &self.step_vars(i, moved, act), equip)
+    /// many candidate turns asks before it builds the one it plays. `(to, moved)`: where the
+    /// turn moves (if it does) and the movement points that spends.
+    pub fn act_price(
+        &self,
+        i: usize,
+        (to, moved): (Option<Tile>, i64),
+        act: &Act,
+        equip: Option<&str>,
+    ) -> Option<Result<i64, BattleError>> {
+        self.engine.rules.ruleset.turn.spend.as_ref()?;
+        let at = to.or_else(|| self.state.units.get(i).map(|u| u.pos))?;
+        self.step_price(i, &self.step_vars(i, at, moved, act), equip)
     }
 
     /// What a step costs and whether the rules allow it, or why not; `None` where activations
@@ -232,6 +248,9 @@ impl Battle<'_> {
             V::Int(vars.moves),
             V::Int(vars.steps),
             V::Int(vars.repeats),
+            V::Int(vars.range),
+            V::Bool(vars.zoned),
+            V::Bool(vars.target_zoned),
         ];
         let Some(scene) = self.scene(Cast { user: i, equip, ..Cast::default() }, None) else {
             return Some(Err(BattleError::refused(Rule::NoUnit, "the unit is not in the battle")));
@@ -254,7 +273,8 @@ impl Battle<'_> {
     }
 
     /// The step variables of a turn by unit `i` whose move spends `moved` movement points.
-    pub fn step_vars(&self, i: usize, moved: i64, act: &Act) -> StepVars {
+    /// It acts from `at` (where it stands, or where the turn moves it).
+    pub fn step_vars(&self, i: usize, at: Tile, moved: i64, act: &Act) -> StepVars {
         let (steps, moves, repeats) = match &self.state.active {
             Some(a) if a.unit == i => {
                 let kind = act_kind(act);
@@ -262,6 +282,28 @@ impl Battle<'_> {
             }
             _ => (0, 0, 0),
         };
-        StepVars { moved, attacks: matches!(act, Act::Attack { .. }), acts: !matches!(act, Act::Wait), moves, steps, repeats }
+        let pos_of = |k: usize| self.state.units.get(k).map(|f| f.pos);
+        let target_unit = match act {
+            Act::Attack { target } => Some(*target),
+            Act::Special { target, .. } | Act::Use { target, .. } => *target,
+            Act::Wait | Act::Strike { .. } => None,
+        };
+        let on = match act {
+            Act::Strike { tile } => Some(*tile),
+            Act::Special { tile: Some(t), .. } | Act::Use { tile: Some(t), .. } => Some(*t),
+            _ => target_unit.and_then(pos_of),
+        };
+        let side = self.state.units.get(i).map(|u| u.side);
+        StepVars {
+            moved,
+            attacks: matches!(act, Act::Attack { .. }),
+            acts: !matches!(act, Act::Wait),
+            moves,
+            steps,
+            repeats,
+            range: on.map_or(0, |t| distance(at, t)),
+            zoned: side.is_some_and(|s| self.in_enemy_zone(s, at)),
+            target_zoned: target_unit.and_then(pos_of).is_some_and(|t| self.zone_holds(at, t)),
+        }
     }
 }

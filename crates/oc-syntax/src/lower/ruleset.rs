@@ -316,7 +316,14 @@ impl Ctx {
     }
 
     pub(super) fn turn_block(&self, pair: Pair<Rule>) -> TurnDef {
-        let mut t = TurnDef { order: vec![], threat: vec![], spend: vec![], formulas: vec![], span: self.span(&pair) };
+        let mut t = TurnDef {
+            order: vec![],
+            threat: vec![],
+            threat_shooting: false,
+            spend: vec![],
+            formulas: vec![],
+            span: self.span(&pair),
+        };
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::turn_order => {
@@ -336,8 +343,12 @@ impl Ctx {
                     t.order.push(Spanned::new(order, span));
                 }
                 Rule::turn_threat => {
-                    if let Some(n) = p.into_inner().find(|q| q.as_rule() == Rule::threat_shape) {
-                        t.threat.push(self.ident(&n));
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::threat_shape => t.threat.push(self.ident(&q)),
+                            Rule::threat_shooting => t.threat_shooting = true,
+                            _ => {}
+                        }
                     }
                 }
                 Rule::turn_spend => {

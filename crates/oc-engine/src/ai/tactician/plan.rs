@@ -58,7 +58,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 .and_then(|t| reach.binary_search_by_key(&t, |(x, _)| *x).ok())
                 .and_then(|k| reach.get(k))
                 .map_or(0, |(_, c)| *c);
-            b.act_price(i, moved, &turn.act, equip.as_deref()).is_none_or(|p| p.is_ok())
+            b.act_price(i, (turn.to, moved), &turn.act, equip.as_deref()).is_none_or(|p| p.is_ok())
         };
         // 1. The objective, if a tile of it is in reach: the battle may end here.
         for (verb, kind) in [(m::Verb::Seize, "seize"), (m::Verb::Escape, "escape"), (m::Verb::Raze, "raze")] {
@@ -182,14 +182,13 @@ impl<'v, 'e> Decision<'v, 'e> {
                 if !zone.contains(&u.pos) {
                     continue;
                 }
-                let (Some(mut la), Some((ld, id)), Some(e)) =
-                    (b.loadout_of(foe.unit, true), here.as_ref(), b.units.get(foe.unit))
-                else {
+                let (Some(mut la), Some((ld, id))) = (b.loadout_of(foe.unit, true), here.as_ref()) else {
                     continue;
                 };
                 la.hp = None;
                 let ia = cache.id(&la);
-                let cost = cache.get(b.engine, (&la, ia), (&**ld, *id), distance(e.pos, u.pos), (true, false)).map_or(0.0, |x| {
+                // A free attack is a melee attack, struck in contact.
+                let cost = cache.get(b.engine, (&la, ia), (&**ld, *id), 1, (true, false)).map_or(0.0, |x| {
                     let (routed, damage) = x.against(u.hp);
                     loss(self.worth(i), u.max_hp, damage, routed)
                 });
