@@ -236,6 +236,7 @@ impl Engine {
                         | m::Verb::Cure
                         | m::Verb::Reactivate
                         | m::Verb::Relocate
+                        | m::Verb::Flee
                         | m::Verb::Open
                         | m::Verb::TakeChest
                         | m::Verb::Raze

@@ -149,7 +149,7 @@ pub(crate) fn execute(world: &mut impl World, command: Command) -> Result<Done, 
             let new = world.debuff(unit, attr, amount);
             Ok(Done::Debuffed { unit, attr, shift: amount, new })
         }
-        m::Verb::Reactivate | m::Verb::Relocate | m::Verb::Attack => {
+        m::Verb::Reactivate | m::Verb::Relocate | m::Verb::Flee | m::Verb::Attack => {
             here(world, unit)?;
             world.battle(&command).map(Done::Battle)
         }

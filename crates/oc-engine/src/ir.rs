@@ -653,9 +653,14 @@ impl Ir {
     }
 }
 
-/// The verb of the first command among `effects` (not looking into `when`s).
+/// The verb of the first command among `effects`, looking into `when`s.
 pub fn first_verb(effects: &[Eff]) -> Option<m::Verb> {
-    effects.iter().find_map(|e| if let Eff::Command { verb, .. } = e { Some(*verb) } else { None })
+    effects.iter().find_map(|e| match e {
+        Eff::Command { verb, .. } => Some(*verb),
+        // An action whose command is conditional (`when roll(...) >= n { flee(target, 5) }`).
+        Eff::When { then, .. } => first_verb(then),
+        _ => None,
+    })
 }
 
 /// A formula `e` (the `i`th) refers to that is not before it, if any.

@@ -258,7 +258,7 @@ fn every_other_pair_is_a_compile_error_with_a_span_and_help() {
 /// Arguments that type check for `verb`, naming `unit` where it takes one.
 fn args(verb: Verb, unit: &str) -> String {
     match verb {
-        Verb::Heal | Verb::Damage | Verb::Relocate | Verb::Attack => format!("{unit}, 3"),
+        Verb::Heal | Verb::Damage | Verb::Relocate | Verb::Attack | Verb::Flee => format!("{unit}, 3"),
         Verb::Inflict => format!("{unit}, Marked"),
         Verb::Cure | Verb::Reactivate => unit.to_string(),
         Verb::Debuff => format!("{unit}, def-1"),
@@ -442,7 +442,7 @@ fn action_case(verb: Verb) {
     let name = conf::verb_spec(verb).unwrap().name;
     let (target, body) = match verb {
         Verb::Heal | Verb::Cure | Verb::Reactivate | Verb::Relocate => ("ally within 1", args(verb, "target")),
-        Verb::Damage | Verb::Inflict | Verb::Debuff | Verb::Attack => ("enemy within 1..4", args(verb, "target")),
+        Verb::Damage | Verb::Inflict | Verb::Debuff | Verb::Attack | Verb::Flee => ("enemy within 1..4", args(verb, "target")),
         Verb::Open => ("door within 1", String::new()),
         Verb::TakeChest => ("chest within 0", String::new()),
         Verb::Raze | Verb::Seize | Verb::Escape => ("tile within 0", args(verb, "")),
@@ -479,6 +479,13 @@ fn action_case(verb: Verb) {
         Verb::Damage => {
             b.turn(special(verb, Some(FOE), None)).unwrap();
             assert_eq!(b.units[FOE].hp, 12, "{what}");
+        }
+        Verb::Flee => {
+            // From (4, 1), away from the subject at (1, 1): straight on to (5, 1), then the map
+            // ends, so up to (5, 0) (as far off as (5, 2), and up comes first); then no square
+            // is farther.
+            b.turn(special(verb, Some(FOE), None)).unwrap();
+            assert_eq!(b.units[FOE].pos, (5, 0), "{what}: {:?}", b.log);
         }
         Verb::Inflict => {
             b.turn(special(verb, Some(FOE), None)).unwrap();

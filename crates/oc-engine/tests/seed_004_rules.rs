@@ -224,3 +224,71 @@ fn free_attacks_are_melee_attacks_struck_in_contact() {
         assert_eq!(note.contains("free attack by Hal"), strikes, "{class}: {note}");
     }
 }
+
+#[test]
+fn a_spell_is_one_action_within_15_squares_and_its_damage_is_magic_points() {
+    // "Magic: - Only one spell per action can be casted." "The range of a spell is 15 square."
+    let e = skirmish();
+    let (la, ld) = (u("Adept", "Firebolt"), u("Veteran", "Sword"));
+    for d in [1, 2, 15] {
+        let f = Exchange::new(&e, &la, &ld, d).unwrap().forecast();
+        // One spell, unanswered (not a charge), even in contact.
+        assert_eq!((f.attacker.strikes, f.defender.strikes), (1, 0), "distance {d}");
+    }
+    assert!(Exchange::new(&e, &la, &ld, 16).is_err(), "beyond 15 squares");
+    // Two dice, each showing magic one time in six: the caster's magic points are 0, 1 or 2. The
+    // Veteran saves a point per save icon and dodges when its maneuver points equal the damage.
+    // Brute force over both rolls: P(the Veteran loses no point).
+    let faces = [1i64, 10, 100, 1000, 10000, 0];
+    let mut unhurt = 0.0;
+    for a in faces.iter().flat_map(|x| faces.iter().map(move |y| x + y)) {
+        for dfn in faces.iter().flat_map(|x| faces.iter().map(move |y| x + y)) {
+            let points = a / 10000 % 10;
+            let dodged = dfn / 10 % 10 == points;
+            let damage = if points > 0 && !dodged { (points - dfn % 10).max(0) } else { 0 };
+            if damage == 0 {
+                unhurt += 1.0 / 1296.0;
+            }
+        }
+    }
+    let f = Exchange::new(&e, &la, &ld, 7).unwrap().forecast();
+    let p = f.defender_hp.get(&f.defender.hp).copied().unwrap_or(0.0);
+    assert!((p - unhurt).abs() < 1e-12, "{p} against {unhurt}");
+    agrees(&Exchange::new(&e, &la, &ld, 7).unwrap(), "Firebolt on a Veteran");
+}
+
+#[test]
+fn teleport_moves_the_caster_up_to_15_squares_and_fright_makes_a_unit_flee_5_straight() {
+    let armies = "army A for Arena attacker { unit Ada: Adept { items Quarterstaff, Firebolt } }\n\
+                  army D for Arena defender { unit Hal: Militia { items Spear } }";
+    let (engine, map) = compiled(armies);
+    // "Teleport range is 15 squares(from the source of the teleportation)".
+    let mut b = arena::battle_seeded(&engine, &map, [&[(0, 0)], &[(9, 4)]], 1);
+    defender_waits(&mut b);
+    b.turn(arena::special(0, None, oc_model::Verb::Relocate, Some(0), Some((8, 0)))).unwrap();
+    assert_eq!(b.units[0].pos, (8, 0));
+    // "If a unit is forced to flee, it must move away 5 squares from the target(In strait line
+    // unless it can't). Immediate skirmish attacks against the fleeing unit still apply if treat
+    // zones are evaded in the process."
+    let (mut fled, mut stood) = (0, 0);
+    for seed in 0..30 {
+        let mut b = arena::battle_seeded(&engine, &map, [&[(4, 2)], &[(5, 2)]], seed);
+        defender_waits(&mut b);
+        b.turn(arena::special(0, None, oc_model::Verb::Flee, Some(1), None)).unwrap();
+        let note = arena::last_note(&b);
+        if note.contains("flees") {
+            fled += 1;
+            // Leaving the square ahead of the adept (in its zone): the adept's free attack.
+            assert!(note.contains("free attack by Ada on Hal"), "{note}");
+            if b.units[1].hp > 0 {
+                // (6, 2), (7, 2), (8, 2), (9, 2) straight on; the map ends, so up to (9, 1).
+                assert!(note.contains("Hal flees to (9, 1)"), "{note}");
+                assert_eq!(b.units[1].pos, (9, 1));
+            }
+        } else {
+            stood += 1;
+            assert_eq!(b.units[1].pos, (5, 2), "{note}");
+        }
+    }
+    assert!(fled > 0 && stood > 0, "{fled} fled, {stood} stood");
+}

@@ -90,6 +90,7 @@ pub const EFFECT: &[&str] = &[
     "cure",
     "reactivate",
     "relocate",
+    "flee",
     "open",
     "take_chest",
     "raze",

@@ -139,6 +139,9 @@ pub enum Verb {
     Cure,
     Reactivate,
     Relocate,
+    /// `flee(unit, n)`: the unit moves n squares away from the user, straight where it can
+    /// (free attacks from the zones it leaves apply).
+    Flee,
     Open,
     TakeChest,
     Raze,

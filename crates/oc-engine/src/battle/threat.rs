@@ -154,6 +154,48 @@ impl Battle<'_> {
             }
             return Vec::new();
         };
+        self.walk_path(i, &path)
+    }
+
+    /// Unit `i` flees `squares` squares away from `from`: straight on, away along the longer
+    /// axis, while the next square is on the map, free and passable for it; where it is not,
+    /// the free passable neighbour farthest from `from` not yet stepped on (the first of the four
+    /// in the order up, right, down, left on a tie), and it stops where none is farther than
+    /// where it stands. Returns the notes of the free attacks on the way and where it ends.
+    pub(super) fn flee(&mut self, i: usize, from: Tile, squares: i64) -> (Vec<String>, Tile) {
+        let Some(start) = self.state.units.get(i).map(|u| u.pos) else { return (Vec::new(), from) };
+        let kind = self.movement_type(i).unwrap_or_default();
+        let open = |b: &Self, t: Tile| {
+            b.occupant(t).is_none() && b.terrain_at(t).and_then(|x| x.costs.get(&kind).copied().flatten()).is_some()
+        };
+        let straight = toward(from, start).unwrap_or((1, 0));
+        let mut path = vec![start];
+        let mut at = start;
+        for _ in 0..squares.max(0) {
+            let ahead = (at.0 + straight.0, at.1 + straight.1);
+            let next = if open(self, ahead) && !path.contains(&ahead) {
+                Some(ahead)
+            } else {
+                [(0, -1), (1, 0), (0, 1), (-1, 0)]
+                    .into_iter()
+                    .map(|(dx, dy)| (at.0 + dx, at.1 + dy))
+                    .filter(|t| open(self, *t) && !path.contains(t) && distance(from, *t) > distance(from, at))
+                    .fold(None, |best: Option<Tile>, t| match best {
+                        Some(b) if distance(from, b) >= distance(from, t) => Some(b),
+                        _ => Some(t),
+                    })
+            };
+            let Some(next) = next else { break };
+            path.push(next);
+            at = next;
+        }
+        let notes = self.walk_path(i, &path);
+        (notes, self.state.units.get(i).map_or(at, |u| u.pos))
+    }
+
+    /// Moves unit `i` along `path` (its first square where it stands), square by square, taking
+    /// the free attacks of the zones it leaves; a mover routed on the way stops there.
+    fn walk_path(&mut self, i: usize, path: &[Tile]) -> Vec<String> {
         let mut notes = Vec::new();
         for step in path.windows(2) {
             let (Some(&from), Some(&next)) = (step.first(), step.get(1)) else { continue };

@@ -265,6 +265,21 @@ impl World for OnBattle<'_, '_> {
                 f.pos = to;
                 Ok(format!("moves {} to {to:?}", f.name))
             }
+            // Seed 004: "If a unit is forced to flee, it must move away 5 squares from the target
+            // (In strait line unless it can't). Immediate skirmish attacks against the fleeing unit
+            // still apply if treat zones are evaded in the process."
+            m::Verb::Flee => {
+                let k = self.unit_of(unit)?;
+                let from = self.battle.state.units.get(i).map(|f| f.pos);
+                let (Some(from), Some(f)) = (from, self.battle.state.units.get(k)) else { return refuse("no target") };
+                if f.state != State::Ready || k == i {
+                    return refuse("only another unit in the battle can be made to flee");
+                }
+                let name = f.name.clone();
+                let (notes, to) = self.battle.flee(k, from, amount);
+                let rest = notes.iter().map(|n| format!("; {n}")).collect::<String>();
+                Ok(format!("{name} flees to {to:?}{rest}"))
+            }
             // With fog, the user's side sees within X of it until the round ends (fog.rs).
             m::Verb::Reveal => Ok(self.battle.reveal(i, amount)),
             // Seed 001: "a type of Special Action that acts as an attack". An exchange with
