@@ -623,7 +623,15 @@ pub fn import_tiled(tmx: &Path, out: Option<&Path>, force: bool) -> u8 {
     };
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let name = tmx.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "Imported".into());
-    let (toml, diags) = oc_atlas::tiled::import(oc_diag::FileId(0), &text, &name, Some(&rules));
+    // A tileset kept in a file of its own is read from the TMX's folder, inside the project
+    // (the folder of oc.toml above the TMX, or else the TMX's own folder).
+    let folder = std::path::absolute(tmx).ok().and_then(|p| p.parent().map(Path::to_path_buf)).unwrap_or_default();
+    let confined = oc_project::fsx::Confined::new(&oc_project::manifest::find_root(tmx).dir);
+    let mut read_tileset = |source: &str| -> Result<String, String> {
+        let bytes = confined.read(&folder.join(source), MAX_SOURCE_BYTES).map_err(|e| e.to_string())?;
+        String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_string())
+    };
+    let (toml, diags) = oc_atlas::tiled::import_with(oc_diag::FileId(0), &text, &name, Some(&rules), &mut read_tileset);
     let shown = tmx.display().to_string();
     let sources = OneFile { path: &shown, text: &text };
     let style = style();
