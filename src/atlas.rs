@@ -337,10 +337,18 @@ const FOUNDRY_BACKGROUND: &str = "oc export foundry";
 const TILED_TILESET: &str = "oc export tiled";
 
 /// The map's picture for a VTT: its own `image` when it has one (read confined to the project),
-/// else `oc render`'s map area; `drawer` is the command drawing it.
-fn vtt_picture(root: &Path, map_path: &Path, map: &oc_atlas::Map, rules: &oc_model::Rules, drawer: &str) -> Result<Vec<u8>, u8> {
-    let img = match &map.image {
-        Some((rel, _)) => {
+/// else `oc render`'s map area; `drawer` is the command drawing it. A Foundry scene's is as
+/// large as the scene (`foundry::background`: a map scaled to Foundry's smallest grid).
+fn vtt_picture(
+    root: &Path,
+    map_path: &Path,
+    map: &oc_atlas::Map,
+    rules: &oc_model::Rules,
+    drawer: &str,
+    foundry: Option<oc_atlas::foundry::Version>,
+) -> Result<Vec<u8>, u8> {
+    let own = match &map.image {
+        Some((rel, _)) => Some({
             let path = map_path.parent().unwrap_or(Path::new("")).join(rel);
             let bytes = oc_project::fsx::Confined::new(root).read(&path, MAX_IMAGE_BYTES).map_err(|e| {
                 eprintln!("error: cannot read the map's image {}: {e}", path.display());
@@ -350,13 +358,19 @@ fn vtt_picture(root: &Path, map_path: &Path, map: &oc_atlas::Map, rules: &oc_mod
                 eprintln!("error: the map's image {} is not a PNG: {e}", path.display());
                 1u8
             })?
-        }
-        None => oc_atlas::render::render_map_area(map, rules).map_err(|why| {
-            eprintln!("error: {}: {why}", map_path.display());
-            eprintln!("help: lower the map's `grid`, or split it into several maps");
-            1u8
-        })?,
+        }),
+        None => None,
     };
+    let img = match (foundry, own) {
+        (Some(version), own) => oc_atlas::foundry::background(map, rules, version, own),
+        (None, Some(own)) => Ok(own),
+        (None, None) => oc_atlas::render::render_map_area(map, rules),
+    }
+    .map_err(|why| {
+        eprintln!("error: {}: {why}", map_path.display());
+        eprintln!("help: lower the map's `grid`, or split it into several maps");
+        1u8
+    })?;
     oc_atlas::render::png_drawn_by(&img, drawer).map_err(|e| {
         eprintln!("error: cannot encode the PNG: {e}");
         2
@@ -411,9 +425,18 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
             let src = oc_atlas::foundry::asset_path(opts.asset_prefix, &src);
             let scene = oc_atlas::foundry::scene(&map, &rules, version, Some(src.clone()));
             let text = serde_json::to_string_pretty(&scene).unwrap_or_default();
+            if let Some(factor) = scene.flags.oc.scale {
+                eprintln!(
+                    "note: the map's grid of {} pixels is below Foundry {}'s smallest ({}): the scene and its background are scaled by {factor}, to a grid of {} pixels",
+                    map.grid,
+                    opts.foundry,
+                    version.grid_min(),
+                    scene.grid.size
+                );
+            }
             match (&target, background) {
                 (Some(target), Some(png_target)) => {
-                    let png = match vtt_picture(&root, map_path, &map, &rules, FOUNDRY_BACKGROUND) {
+                    let png = match vtt_picture(&root, map_path, &map, &rules, FOUNDRY_BACKGROUND, Some(version)) {
                         Ok(p) => p,
                         Err(code) => return code,
                     };
@@ -446,7 +469,7 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
             }
         }
         ExportFormat::Uvtt => {
-            let png = match vtt_picture(&root, map_path, &map, &rules, "oc export uvtt") {
+            let png = match vtt_picture(&root, map_path, &map, &rules, "oc export uvtt", None) {
                 Ok(p) => p,
                 Err(code) => return code,
             };
@@ -623,7 +646,15 @@ pub fn import_tiled(tmx: &Path, out: Option<&Path>, force: bool) -> u8 {
     };
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let name = tmx.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "Imported".into());
-    let (toml, diags) = oc_atlas::tiled::import(oc_diag::FileId(0), &text, &name, Some(&rules));
+    // A tileset kept in a file of its own is read from the TMX's folder, inside the project
+    // (the folder of oc.toml above the TMX, or else the TMX's own folder).
+    let folder = std::path::absolute(tmx).ok().and_then(|p| p.parent().map(Path::to_path_buf)).unwrap_or_default();
+    let confined = oc_project::fsx::Confined::new(&oc_project::manifest::find_root(tmx).dir);
+    let mut read_tileset = |source: &str| -> Result<String, String> {
+        let bytes = confined.read(&folder.join(source), MAX_SOURCE_BYTES).map_err(|e| e.to_string())?;
+        String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_string())
+    };
+    let (toml, diags) = oc_atlas::tiled::import_with(oc_diag::FileId(0), &text, &name, Some(&rules), &mut read_tileset);
     let shown = tmx.display().to_string();
     let sources = OneFile { path: &shown, text: &text };
     let style = style();

@@ -233,7 +233,15 @@ fn tiled_fixtures_match_their_expectations() {
     let mut firsts = BTreeSet::new();
     for path in files(&dir, ".tmx") {
         let source = std::fs::read_to_string(&path).unwrap();
-        let (toml, diags) = oc_atlas::tiled::import(FileId(0), &source, "fixture", Some(&rules));
+        // Tileset files beside the fixtures are read (`terrain.tsx`); any other is missing.
+        let mut read = |tsx: &str| -> Result<String, String> {
+            let file = dir.join(tsx);
+            match file.parent() == Some(dir.as_path()) {
+                true => std::fs::read_to_string(file).map_err(|e| e.to_string()),
+                false => Err("no such file".to_string()),
+            }
+        };
+        let (toml, diags) = oc_atlas::tiled::import_with(FileId(0), &source, "fixture", Some(&rules), &mut read);
         let mut actual = String::new();
         for d in &diags {
             let (line, col) = line_col(&source, d.span.start as usize);
@@ -403,19 +411,38 @@ fn hand_drawn(dir: &Path) -> PathBuf {
     tmx
 }
 
+/// What the hand-drawn map reads to, its tileset embedded or read from its file.
+const HAND_DRAWN: &str = "name \"Hand Drawn\"\nsize 5x4 grid 70\nimage None\nrounds None\nrules None\nallow []\n\
+     row 0: Plains Plains Plains Plains Plains\nrow 1: Plains Forest Forest Plains Plains\n\
+     row 2: Plains Forest Plains Plains Plains\nrow 3: Plains Plains Plains Plains Plains\n\
+     region \"camp\" Deployment Some(Attacker) units None {(0, 0), (0, 1), (0, 2), (1, 0)}\n\
+     region \"grove\" Seize None units None {(3, 1), (3, 2), (4, 1), (4, 2)}\n\
+     chest Tile { x: 4, y: 0 } Vulnerary\n";
+
+/// Reads tileset files from `dir`, as `oc import tiled` does from the TMX's folder.
+fn from(dir: &Path) -> impl FnMut(&str) -> Result<String, String> + '_ {
+    move |source: &str| std::fs::read_to_string(dir.join(source)).map_err(|e| e.to_string())
+}
+
 #[test]
-fn an_external_tileset_is_one_error_and_shapes_become_their_squares() {
+fn an_external_tileset_is_read_or_one_error_and_shapes_become_their_squares() {
     let rules = std_rules();
     let dir = scratch("drawn");
     let tmx = hand_drawn(&dir);
     let source = std::fs::read_to_string(&tmx).unwrap();
+    // Given the TMX alone: one error for the tileset, not one a square.
     let (toml, diags) = oc_atlas::tiled::import(FileId(0), &source, "drawn", Some(&rules));
     assert!(toml.is_none());
     let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
-    assert_eq!(codes, ["oc::tiled::unsupported"], "one error for the tileset, not one a square: {diags:#?}");
+    assert_eq!(codes, ["oc::tiled::tileset"], "one error for the tileset, not one a square: {diags:#?}");
     assert!(diags[0].help.contains("Embed Tileset"), "{}", diags[0].help);
-    // The same map with the tileset embedded reads whole: the polygon is its L of squares, the
-    // ellipse the squares its centre holds, the point its square.
+    assert_eq!(&source[diags[0].span.start as usize..diags[0].span.end as usize], "terrain.tsx");
+    // Given its file: the polygon is its L of squares, the ellipse the squares its centre
+    // holds, the point its square.
+    let (toml, diags) = oc_atlas::tiled::import_with(FileId(0), &source, "drawn", Some(&rules), &mut from(&dir));
+    assert!(diags.is_empty(), "{diags:#?}");
+    assert_eq!(resolved(&check(&toml.unwrap(), &rules)), HAND_DRAWN);
+    // The same map with the tileset embedded reads the same.
     let tsx = std::fs::read_to_string(dir.join("terrain.tsx")).unwrap();
     let inner: String = tsx
         .lines()
@@ -430,20 +457,55 @@ fn an_external_tileset_is_one_error_and_shapes_become_their_squares() {
     );
     let (toml, diags) = oc_atlas::tiled::import(FileId(0), &embedded, "drawn", Some(&rules));
     assert!(diags.is_empty(), "{diags:#?}");
-    let map = check(&toml.unwrap(), &rules);
-    assert_eq!(
-        resolved(&map),
-        "name \"Hand Drawn\"\nsize 5x4 grid 70\nimage None\nrounds None\nrules None\nallow []\n\
-         row 0: Plains Plains Plains Plains Plains\nrow 1: Plains Forest Forest Plains Plains\n\
-         row 2: Plains Forest Plains Plains Plains\nrow 3: Plains Plains Plains Plains Plains\n\
-         region \"camp\" Deployment Some(Attacker) units None {(0, 0), (0, 1), (0, 2), (1, 0)}\n\
-         region \"grove\" Seize None units None {(3, 1), (3, 2), (4, 1), (4, 2)}\n\
-         chest Tile { x: 4, y: 0 } Vulnerary\n"
-    );
+    assert_eq!(resolved(&check(&toml.unwrap(), &rules)), HAND_DRAWN);
+    // A tile of the file naming no terrain of the rules: one error, at the map's `source`,
+    // naming the file and the tile.
+    std::fs::write(dir.join("terrain.tsx"), tsx.replace("value=\"Forest\"", "value=\"Forrest\"")).unwrap();
+    let (toml, diags) = oc_atlas::tiled::import_with(FileId(0), &source, "drawn", Some(&rules), &mut from(&dir));
+    assert!(toml.is_none());
+    assert_eq!(diags.iter().map(|d| d.code).collect::<Vec<_>>(), ["oc::tiled::unknown_terrain"], "{diags:#?}");
+    assert_eq!(diags[0].message, "`terrain.tsx`, tile 1: no terrain `Forrest` in the rules");
+    assert_eq!(diags[0].help, "did you mean `Forest`?");
+    assert_eq!(&source[diags[0].span.start as usize..diags[0].span.end as usize], "terrain.tsx");
+    // A file that is not a tileset, or not XML: one error each.
+    for (text, says) in [("<map/>", "holds a <map>, not a Tiled <tileset>"), ("<tileset", "is not well-formed XML")] {
+        std::fs::write(dir.join("terrain.tsx"), text).unwrap();
+        let (_, diags) = oc_atlas::tiled::import_with(FileId(0), &source, "drawn", Some(&rules), &mut from(&dir));
+        assert_eq!(diags.iter().map(|d| d.code).collect::<Vec<_>>(), ["oc::tiled::tileset"], "{diags:#?}");
+        assert!(diags[0].message.contains(says), "{}", diags[0].message);
+    }
 }
 
-/// The real Tiled re-saves the hand-drawn map (its own writer, the tileset embedded on export)
-/// and the import reads Tiled's file to the same squares; left external, one error.
+/// `oc import tiled` reads a tileset file inside the project (the folder of `oc.toml`, or else
+/// the TMX's own folder) and refuses one outside it, with one error.
+#[test]
+fn import_tiled_reads_a_tileset_file_inside_the_project_only() {
+    let dir = scratch("tsx-root");
+    hand_drawn(&dir);
+    let sub = dir.join("maps");
+    std::fs::create_dir_all(&sub).unwrap();
+    let source =
+        std::fs::read_to_string(dir.join("drawn.tmx")).unwrap().replace("source=\"terrain.tsx\"", "source=\"../terrain.tsx\"");
+    let tmx = sub.join("drawn.tmx");
+    std::fs::write(&tmx, source).unwrap();
+    // No oc.toml: the project is the TMX's folder, and `../terrain.tsx` is outside it.
+    let run = oc(&["import", "tiled", tmx.to_str().unwrap()]);
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert_eq!(err.matches("oc::tiled::").count(), 1, "one error: {err}");
+    assert!(err.contains("oc::tiled::tileset") && err.contains("outside the project"), "{err}");
+    assert!(err.contains("drawn.tmx:6:32") && err.contains("(1 error(s) above)"), "{err}");
+    // With oc.toml above, the tileset is the project's: read, and the map imported whole.
+    std::fs::write(dir.join("oc.toml"), "[project]\nname = \"drawn\"\n").unwrap();
+    let out = sub.join("drawn.map.toml");
+    let run = oc(&["import", "tiled", tmx.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let rules = std_rules();
+    assert_eq!(resolved(&check(&std::fs::read_to_string(&out).unwrap(), &rules)), HAND_DRAWN);
+}
+
+/// The real Tiled re-saves the hand-drawn map (its own writer, the tileset kept in its file or
+/// embedded on export) and the import reads Tiled's file to the same squares either way.
 #[test]
 fn tiled_resaves_a_polygon_zone_and_an_external_tileset() {
     if let Err(why) = tiled() {
@@ -479,7 +541,15 @@ fn tiled_resaves_a_polygon_zone_and_an_external_tileset() {
     let kept = resave(&dir.join("kept.tmx"), false);
     assert!(kept.contains("source=\"terrain.tsx\""), "Tiled kept the tileset external: {kept}");
     let (_, diags) = oc_atlas::tiled::import(FileId(0), &kept, "drawn", Some(&rules));
-    assert_eq!(diags.iter().map(|d| d.code).collect::<Vec<_>>(), ["oc::tiled::unsupported"], "{diags:#?}");
+    assert_eq!(diags.iter().map(|d| d.code).collect::<Vec<_>>(), ["oc::tiled::tileset"], "{diags:#?}");
+    // `oc import tiled` reads the tileset file Tiled kept beside the map: the same squares.
+    let out = dir.join("kept.map.toml");
+    let run = oc(&["import", "tiled", dir.join("kept.tmx").to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    assert_eq!(
+        resolved(&check(&std::fs::read_to_string(&out).unwrap(), &rules)).replace("\"kept\"", "\"Hand Drawn\""),
+        HAND_DRAWN
+    );
     let embedded = resave(&dir.join("embedded.tmx"), true);
     assert!(embedded.contains("<polygon") && embedded.contains("<ellipse") && embedded.contains("<point"), "{embedded}");
     let (toml, diags) = oc_atlas::tiled::import(FileId(0), &embedded, "drawn", Some(&rules));

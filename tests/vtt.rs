@@ -271,6 +271,59 @@ fn a_map_with_its_own_image_exports_that_image_as_the_background() {
     assert!(embedded == painted);
 }
 
+/// A map whose grid is below Foundry's smallest: the scene is scaled (`tests/vtt_walls.rs`
+/// checks its fields) and so is its background, drawn at the scene's grid, and the user is
+/// told; a map's own picture is enlarged pixel for pixel.
+#[test]
+fn a_scaled_scene_has_a_background_as_large_as_the_scene() {
+    let dir = scratch("scaled");
+    let keep = std::fs::read_to_string(repo().join("scenarios/maps/grado-keep.map.toml")).unwrap();
+    std::fs::write(dir.join("keep.map.toml"), keep.replace("grid = 70", "grid = 16")).unwrap();
+    for (version, size) in [("11", 64), ("12", 32)] {
+        let json = dir.join(format!("keep{version}.json"));
+        let run = oc(&dir, &["export", "foundry", "keep.map.toml", "-o", json.to_str().unwrap(), "--foundry", version]);
+        let err = String::from_utf8_lossy(&run.stderr).into_owned();
+        assert_eq!(run.status.code(), Some(0), "{err}");
+        assert!(err.contains(&format!("scaled by {}, to a grid of {size} pixels", size / 16)), "{err}");
+        let scene: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        assert_eq!(scene["grid"]["size"].as_i64(), Some(size));
+        let png = dir.join(format!("keep{version}-background.png"));
+        let background = oc_atlas::export::decode_png(&std::fs::read(&png).unwrap()).unwrap();
+        assert_eq!(background.dimensions(), (20 * size as u32, 12 * size as u32));
+        // `oc render` at the same grid draws the same picture.
+        let render = dir.join(format!("render{version}.png"));
+        let scale = (size / 16).to_string();
+        let run = oc(&dir, &["render", "--no-legend", "--scale", &scale, "keep.map.toml", "-o", render.to_str().unwrap()]);
+        assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+        let rendered = oc_atlas::export::decode_png(&std::fs::read(&render).unwrap()).unwrap();
+        assert!(background == rendered, "the background is the map drawn at the scene's grid");
+    }
+    // At Foundry's grid already: not scaled, nothing said.
+    let run =
+        oc(&repo(), &["export", "foundry", "scenarios/maps/grado-keep.map.toml", "-o", dir.join("plain.json").to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert!(run.status.success() && !err.contains("below Foundry"), "{err}");
+    // A map's own picture at grid 10, for Foundry 11 (smallest 50): five times as large, each
+    // pixel a square of five.
+    let mut own = image::RgbImage::new(20, 10);
+    for (x, y, p) in own.enumerate_pixels_mut() {
+        *p = image::Rgb([(x * 12) as u8, (y * 25) as u8, 90]);
+    }
+    own.save(dir.join("own.png")).unwrap();
+    std::fs::write(
+        dir.join("own.map.toml"),
+        "name = \"Own\"\nwidth = 2\nheight = 1\ngrid = 10\nimage = \"own.png\"\nrows = [\"..\"]\n\n[legend]\n\".\" = \"Plains\"\n",
+    )
+    .unwrap();
+    let run = oc(&dir, &["export", "foundry", "own.map.toml", "-o", "own.json", "--foundry", "11"]);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let background = oc_atlas::export::decode_png(&std::fs::read(dir.join("own-background.png")).unwrap()).unwrap();
+    assert_eq!(background.dimensions(), (100, 50));
+    for (x, y, p) in background.enumerate_pixels() {
+        assert_eq!(p, own.get_pixel(x / 5, y / 5), "({x}, {y})");
+    }
+}
+
 /// Standard base64 decoding, written here so the test does not trust the exporter's encoder.
 fn base64_decode(text: &str) -> Vec<u8> {
     let value = |c: u8| -> u32 {

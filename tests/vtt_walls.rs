@@ -1,6 +1,7 @@
 //! How the virtual tabletop exports draw a map (issue 42): Universal VTT walls as merged
 //! polylines that the Universal Battlemap Importer turns into no zero-length wall (its joining
-//! logic, `GetWalls` of `ddimport.js`, written out below); Foundry walls merged into runs, with
+//! logic, `GetWalls` of `ddimport.js`, written out below, and the importer's own code run under
+//! node where `OC_DDIMPORT_JS` names it); Foundry walls merged into runs, with
 //! HP kept where a tile has its own; a grid below Foundry's minimum scaled until the scene fits
 //! `GRID_MIN_SIZE`; doors that need a key locked; regions shown to players.
 
@@ -122,6 +123,58 @@ fn universal_vtt_walls_are_merged_polylines_that_import_with_no_zero_length_wall
     let keep = load(&repo().join("scenarios/maps/grado-keep.map.toml"), &rules);
     let walls = importer_walls(&polylines(&keep, &rules));
     assert!(walls.len() < 100, "{} walls", walls.len());
+}
+
+/// Runs the Universal Battlemap Importer's own `DDImporter.GetWalls` (its `ddimport.js`, which
+/// oc does not ship: named by `OC_DDIMPORT_JS`) under node on `file`, with Foundry's globals
+/// stubbed: the walls it makes, as `[x0, y0, x1, y1]` in pixels.
+const DDIMPORT_HARNESS: &str = r#"
+const fs = require('fs');
+globalThis.Hooks = { on() {}, once() {} };
+globalThis.foundry = { applications: { api: { HandlebarsApplicationMixin: (c) => c, ApplicationV2: class {} } } };
+globalThis.FormApplication = class {};
+globalThis.WallDocument = class { constructor(d) { this.c = d.c; } toObject() { return this; } };
+globalThis.game = { settings: { get() { return false; }, register() {} } };
+(0, eval)(fs.readFileSync(process.argv[2], 'utf8') + '\n;globalThis.DDImporter = DDImporter;');
+const file = JSON.parse(fs.readFileSync(process.argv[3], 'utf8'));
+const scene = { getDimensions() { return { sceneX: 0, sceneY: 0 }; } };
+const ppg = file.resolution.pixels_per_grid;
+// The importer's default fidelity (3) and no offset.
+const walls = DDImporter.GetWalls(file, scene, 6 - 3, 0, ppg);
+console.log(JSON.stringify(walls.map(w => w.c)));
+"#;
+
+/// The importer's own code, where it is on this machine: every Atlas export imports with no
+/// zero-length wall, and as many walls as `importer_walls` (its logic written out) counts.
+#[test]
+fn the_universal_battlemap_importer_itself_makes_no_zero_length_wall() {
+    let Some(js) = std::env::var_os("OC_DDIMPORT_JS").map(PathBuf::from) else {
+        eprintln!("skipped: OC_DDIMPORT_JS does not name the importer's ddimport.js (github.com/moo-man/FVTT-DD-Import)");
+        return;
+    };
+    if std::process::Command::new("node").arg("--version").output().is_err() {
+        eprintln!("skipped: node is not installed");
+        return;
+    }
+    let rules = std_rules();
+    let dir = std::env::temp_dir().join(format!("oc-ddimport-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let harness = dir.join("harness.js");
+    std::fs::write(&harness, DDIMPORT_HARNESS).unwrap();
+    for path in atlas() {
+        let map = load(&path, &rules);
+        let file = serde_json::to_string(&oc_atlas::uvtt::uvtt(&map, &rules, b"png")).unwrap();
+        let uvtt = dir.join("map.uvtt");
+        std::fs::write(&uvtt, file).unwrap();
+        let run = std::process::Command::new("node").arg(&harness).arg(&js).arg(&uvtt).output().unwrap();
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let walls: Vec<[f64; 4]> = serde_json::from_slice(&run.stdout).unwrap();
+        let zero = walls.iter().filter(|c| c[0] == c[2] && c[1] == c[3]).count();
+        eprintln!("{}: {} walls, {zero} of zero length", map.name, walls.len());
+        assert_eq!(zero, 0, "{}", map.name);
+        assert_eq!(walls.len(), importer_walls(&polylines(&map, &rules)).len(), "{}", map.name);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -6,16 +6,17 @@
 //!
 //! Foundry refuses a grid below its minimum (50 pixels in v11, 20 in v12) where oc takes grids
 //! from 8: such a map's scene is scaled by the least whole factor that reaches the minimum
-//! (`flags.oc.scale`), and Foundry fits the picture to the scene. Doors that need a key or a
+//! (`flags.oc.scale`), its background drawn as large ([`background`]). Doors that need a key or a
 //! tag (`opened_by`) are locked; deployment zones, objectives and labels are shown to players.
 
 use std::collections::BTreeSet;
 
+use image::RgbImage;
 use oc_model::Rules;
 use serde::Serialize;
 
 use crate::map::{Map, Side, Tile};
-use crate::render::region_colour;
+use crate::render::{region_colour, render_map_area, render_with, Options, PictureError, MAX_RENDER_PIXELS, MAX_RENDER_SIDE};
 use crate::walls::{segments, WallKind};
 
 /// Where `background.src` looks when the user does not say: a folder `oc-maps` in Foundry's
@@ -48,6 +49,30 @@ pub fn scale(grid: u32, version: Version) -> i64 {
         1
     } else {
         (min + grid - 1) / grid
+    }
+}
+
+/// The scene's background picture for `version`, as large as the scene: the map area drawn at
+/// the scene's grid (the map's, scaled as the scene is), or the map's own picture `own`
+/// enlarged pixel for pixel, so a scaled scene shows square for square and sharp. Where the
+/// enlarged picture would be too large to draw, the map's own size (Foundry stretches the
+/// background over the scene).
+pub fn background(map: &Map, rules: &Rules, version: Version, own: Option<RgbImage>) -> Result<RgbImage, PictureError> {
+    let factor = u32::try_from(scale(map.grid, version)).unwrap_or(1);
+    let fits = |w: u32, h: u32| {
+        let (w, h) = (u64::from(w) * u64::from(factor), u64::from(h) * u64::from(factor));
+        w <= u64::from(MAX_RENDER_SIDE) && h <= u64::from(MAX_RENDER_SIDE) && w * h <= MAX_RENDER_PIXELS
+    };
+    match own {
+        Some(img) if factor > 1 && fits(img.width(), img.height()) => {
+            let (w, h) = (img.width() * factor, img.height() * factor);
+            Ok(image::imageops::resize(&img, w, h, image::imageops::FilterType::Nearest))
+        }
+        Some(img) => Ok(img),
+        None => {
+            let scaled = Options { legend: false, grid: Some(map.grid.saturating_mul(factor)), ..Options::default() };
+            render_with(map, rules, &scaled).or_else(|_| render_map_area(map, rules))
+        }
     }
 }
 

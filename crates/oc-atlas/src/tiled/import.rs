@@ -8,54 +8,12 @@ use std::fmt::Write as _;
 use oc_diag::{Diagnostic, FileId, Span};
 use oc_model::Rules;
 
+use super::reader::{class, properties, Reader};
 use super::shapes::{self, Shape};
 use super::side_word;
-use super::{LAYER, OFF_GRID, PROPERTY, UNKNOWN_OBJECT, UNKNOWN_TERRAIN, UNKNOWN_TILE, UNSUPPORTED, XML};
+use super::tilesets::{self, ReadTileset};
+use super::{LAYER, OFF_GRID, PROPERTY, UNKNOWN_OBJECT, UNKNOWN_TILE, UNSUPPORTED, XML};
 use crate::map::{RegionKind, Side, Tile};
-
-struct Reader {
-    file: FileId,
-    diags: Vec<Diagnostic>,
-}
-
-impl Reader {
-    fn span(&self, range: std::ops::Range<usize>) -> Span {
-        Span::new(self.file, range.start, range.end)
-    }
-    fn node_span(&self, node: roxmltree::Node) -> Span {
-        // The start tag, not the whole element (which may run for pages).
-        let r = node.range();
-        let text = node.document().input_text();
-        let end = text.get(r.clone()).and_then(|t| t.find('>')).map_or(r.end, |i| r.start + i + 1);
-        self.span(r.start..end)
-    }
-    fn attr_span(&self, node: roxmltree::Node, name: &str) -> Span {
-        match node.attribute_node(name) {
-            Some(a) => self.span(a.range_value()),
-            None => self.node_span(node),
-        }
-    }
-    fn error(&mut self, code: &'static str, span: Span, message: String, help: &str) {
-        self.diags.push(Diagnostic::error(code, span, message).with_help(help));
-    }
-    fn warning(&mut self, code: &'static str, span: Span, message: String, help: &str) {
-        self.diags.push(Diagnostic::warning(code, span, message).with_help(help));
-    }
-}
-
-/// The `<property>` children of a node's `<properties>`: name -> (value, the property node).
-fn properties<'a, 'input>(node: roxmltree::Node<'a, 'input>) -> BTreeMap<String, (String, roxmltree::Node<'a, 'input>)> {
-    let mut out = BTreeMap::new();
-    for props in node.children().filter(|c| c.has_tag_name("properties")) {
-        for p in props.children().filter(|c| c.has_tag_name("property")) {
-            let Some(name) = p.attribute("name") else { continue };
-            // A multi-line string property keeps its value as the element's text.
-            let value = p.attribute("value").map(str::to_string).or_else(|| p.text().map(str::to_string)).unwrap_or_default();
-            out.insert(name.to_string(), (value, p));
-        }
-    }
-    out
-}
 
 fn parse_i64(s: &str) -> Option<i64> {
     s.trim().parse().ok()
@@ -64,11 +22,6 @@ fn parse_i64(s: &str) -> Option<i64> {
 /// A number attribute (Tiled writes whole pixels, but decimals are allowed).
 fn number(node: roxmltree::Node, name: &str) -> Option<f64> {
     node.attribute(name).and_then(|v| v.trim().parse::<f64>().ok()).filter(|v| v.is_finite())
-}
-
-/// The class of an object or tile: Tiled 1.9+ writes `class`, earlier versions `type`.
-fn class<'a>(node: roxmltree::Node<'a, '_>) -> Option<&'a str> {
-    node.attribute("class").or_else(|| node.attribute("type")).filter(|s| !s.is_empty())
 }
 
 struct ImportedRegion {
@@ -230,7 +183,21 @@ fn cells(r: &mut Reader, data: roxmltree::Node) -> Option<Vec<(u32, Span)>> {
 /// `rules`, when given, checks the terrain names and gives their symbols (unless the TMX names
 /// rules of its own in a `rules` property).
 /// Returns the TOML when nothing was an error, and every diagnostic (spans into the TMX).
+/// A tileset kept in a file of its own is not read (one `oc::tiled::tileset` error): see
+/// [`import_with`].
 pub fn import(file: FileId, text: &str, name: &str, rules: Option<&Rules>) -> (Option<String>, Vec<Diagnostic>) {
+    import_with(file, text, name, rules, &mut |_| Err("this import reads the TMX alone".to_string()))
+}
+
+/// [`import`], reading each tileset kept in a file of its own (`source="terrain.tsx"`) with
+/// `read_tileset` (the caller resolves the path from the TMX's folder, inside the project).
+pub fn import_with(
+    file: FileId,
+    text: &str,
+    name: &str,
+    rules: Option<&Rules>,
+    read_tileset: ReadTileset,
+) -> (Option<String>, Vec<Diagnostic>) {
     let mut r = Reader { file, diags: Vec::new() };
     let doc = match roxmltree::Document::parse(text) {
         Ok(d) => d,
@@ -305,58 +272,7 @@ pub fn import(file: FileId, text: &str, name: &str, rules: Option<&Rules>) -> (O
         .map(|(v, _)| v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect())
         .unwrap_or_default();
 
-    // Tilesets: gid -> terrain name (or None: a tile without one), with the tile's span.
-    let mut terrain_of: BTreeMap<u32, (Option<String>, Span)> = BTreeMap::new();
-    let mut bad_terrain: BTreeSet<u32> = BTreeSet::new();
-    // Each embedded tileset's gids, first and one past the last.
-    let mut ranges: Vec<(u32, u32)> = Vec::new();
-    // Every tileset's first gid, and whether it is kept in a file of its own (whose tiles are
-    // then not reported one by one: the tileset's error says it).
-    let mut firsts: Vec<(u32, bool)> = Vec::new();
-    for ts in root.children().filter(|c| c.has_tag_name("tileset")) {
-        let first = ts.attribute("firstgid").and_then(|f| f.parse::<u32>().ok()).unwrap_or(1);
-        firsts.push((first, ts.attribute("source").is_some()));
-        if ts.attribute("source").is_some() {
-            let span = r.attr_span(ts, "source");
-            r.error(
-                UNSUPPORTED,
-                span,
-                format!(
-                    "the tileset `{}` is kept in its own file, which the import does not read: the squares painted with its tiles have no terrain",
-                    ts.attribute("source").unwrap_or_default()
-                ),
-                "in Tiled, select the tileset and use Map > Embed Tileset, then save the map (or export it with `tiled --embed-tilesets`)",
-            );
-            continue;
-        }
-        let count = ts.attribute("tilecount").and_then(|c| c.parse::<u32>().ok()).unwrap_or(0);
-        ranges.push((first, first.saturating_add(count)));
-        for tile in ts.children().filter(|c| c.has_tag_name("tile")) {
-            let Some(id) = tile.attribute("id").and_then(|i| i.parse::<u32>().ok()) else { continue };
-            let tprops = properties(tile);
-            let terrain = tprops.get("terrain").map(|(v, _)| v.clone()).or_else(|| class(tile).map(str::to_string));
-            let gid = first.saturating_add(id);
-            let span = match tprops.get("terrain") {
-                Some((_, p)) => r.attr_span(*p, "value"),
-                None => r.node_span(tile),
-            };
-            if let (Some(rules), Some(t)) = (rules, &terrain) {
-                if crate::map::find_terrain(rules, t).is_none() {
-                    let help = match oc_diag::did_you_mean(t, rules.terrains.iter().map(|t| t.name.as_str())) {
-                        Some(s) => format!("did you mean `{s}`?"),
-                        None => "terrain names are those of the rules: Plains, Forest, Fort ...".to_string(),
-                    };
-                    r.error(UNKNOWN_TERRAIN, span, format!("no terrain `{t}` in the rules"), &help);
-                    bad_terrain.insert(gid);
-                }
-            }
-            let resolved = terrain.map(|t| rules.and_then(|rl| crate::map::find_terrain(rl, &t)).map_or(t, |tr| tr.name.clone()));
-            terrain_of.insert(gid, (resolved, span));
-        }
-    }
-
-    firsts.sort_unstable();
-    let external = |gid: u32| firsts.iter().rev().find(|(first, _)| *first <= gid).is_some_and(|(_, external)| *external);
+    let sets = tilesets::read(&mut r, root, rules, read_tileset);
 
     // The terrain layer.
     let layers: Vec<roxmltree::Node> = root.children().filter(|c| c.has_tag_name("layer")).collect();
@@ -395,12 +311,12 @@ pub fn import(file: FileId, text: &str, name: &str, rules: Option<&Rules>) -> (O
                     let mut reported: BTreeSet<u32> = BTreeSet::new();
                     for (i, (gid, span)) in cells.iter().enumerate() {
                         let (x, y) = (i as i64 % width, i as i64 / width);
-                        let terrain = terrain_of.get(gid).and_then(|(t, _)| t.clone());
-                        let covered = *gid != 0 && external(*gid);
+                        let terrain = sets.terrain_of.get(gid).cloned().flatten();
+                        let covered = sets.unread(*gid);
                         if terrain.is_none() && !covered && reported.len() < 20 && (*gid == 0 || reported.insert(*gid)) {
                             let message = if *gid == 0 {
                                 format!("the square ({x}, {y}) is empty")
-                            } else if terrain_of.contains_key(gid) || ranges.iter().any(|(a, b)| (*a..*b).contains(gid)) {
+                            } else if sets.holds(*gid) {
                                 format!("the tile {gid} at ({x}, {y}) names no terrain")
                             } else {
                                 format!("the tile {gid} at ({x}, {y}) is in no tileset of the map")
@@ -415,7 +331,7 @@ pub fn import(file: FileId, text: &str, name: &str, rules: Option<&Rules>) -> (O
                                 "paint the square with a terrain tile, or give the tile a `terrain` property",
                             );
                         }
-                        grid.push(if bad_terrain.contains(gid) { None } else { terrain });
+                        grid.push(if sets.bad_terrain.contains(gid) { None } else { terrain });
                     }
                 }
             }

@@ -5,8 +5,9 @@
 //! object layers of regions, one per outline colour of `oc render` (`kind`, `side`, `units`, and
 //! `tiles` when a region is not its bounding rectangle), and one of things (chests with their
 //! `item`, doors, destructibles with their `hp`). The import reads the same back — and what
-//! Tiled itself writes, polygons, ellipses and points included — into map TOML; whatever it
-//! cannot place is a diagnostic pointing into the TMX.
+//! Tiled itself writes, polygons, ellipses and points included, and tilesets kept in files of
+//! their own, which the caller reads (`import_with`) — into map TOML; whatever it cannot place
+//! is a diagnostic pointing into the TMX.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -17,8 +18,11 @@ use crate::map::{Map, RegionKind, Side, Tile};
 use crate::render::{pattern, region_colour, terrain_colour};
 
 mod import;
+mod reader;
 mod shapes;
-pub use import::import;
+mod tilesets;
+pub use import::{import, import_with};
+pub use tilesets::ReadTileset;
 
 /// The first line of every map `oc import tiled` writes: how the next import knows a map it may
 /// replace (with `--force`) from one written by hand (a source, never replaced).
@@ -31,12 +35,10 @@ says what the XML reader expected at the place shown.\n\nFix: open and save the 
 or correct the file by hand at that place.";
     UNSUPPORTED = "oc::tiled::unsupported", "the TMX uses a feature oc maps do not have",
 "oc maps are orthogonal, finite, with square tiles of 8 to 1024 pixels and at most 512 tiles a \
-side, and the import reads tile layers stored as CSV, uncompressed base64 or XML, from tilesets \
-embedded in the map. Isometric or hexagonal maps, infinite maps, compressed layers and external \
-tilesets (`.tsx`, once for the tileset: its squares are not reported one by one) are refused \
-with this code, as is a region drawn as a line or a text, which holds no squares.\n\nFix: in \
-Tiled, set Map > Map Properties > Tile Layer Format to CSV, and use Map > Embed Tileset for a \
-tileset kept in its own file (or `tiled --export-map --embed-tilesets`).";
+side, and the import reads tile layers stored as CSV, uncompressed base64 or XML. Isometric or \
+hexagonal maps, infinite maps and compressed layers are refused with this code, as is a region \
+drawn as a line or a text, which holds no squares.\n\nFix: in Tiled, set Map > Map Properties > \
+Tile Layer Format to CSV.";
     LAYER = "oc::tiled::layer", "the terrain layer is missing or does not fit the map",
 "The import reads the terrain from one tile layer: the one named `terrain`, or else the first. \
 It must be as wide and as tall as the map and hold one tile per square.\n\nFix: add a tile layer \
@@ -66,6 +68,16 @@ tile size); a region drawn as a polygon, an ellipse, a turned rectangle or a poi
 whose centres it holds (a point: its square), and must hold one and stay on the map; every object \
 must lie on the map.\n\nFix: turn on Snap to Grid in Tiled and redraw the object, or give the \
 region a `tiles` property.";
+    TILESET = "oc::tiled::tileset", "a tileset kept in a file of its own cannot be read",
+"A map saved by Tiled usually keeps its tileset in a file of its own (`<tileset firstgid=\"1\" \
+source=\"terrain.tsx\"/>`). `oc import tiled` reads that file, relative to the TMX's folder, \
+when it is a regular file inside the project (the folder of `oc.toml`, or else the TMX's own \
+folder) holding a Tiled `<tileset>`. A tileset that is missing, leads outside the project, or \
+is not a tileset is this error, once: the squares painted with its tiles are not reported one \
+by one. A tile of such a file naming a terrain the rules lack is `oc::tiled::unknown_terrain`, \
+shown at the map's `source`.\n\nFix: move the tileset file into the project beside the map, or \
+embed it in the map: in Tiled, select the tileset and use Map > Embed Tileset, then save (or \
+`tiled --export-map --embed-tilesets IN.tmx OUT.tmx`).";
 }
 
 fn xml(s: &str) -> String {
