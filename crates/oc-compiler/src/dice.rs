@@ -151,6 +151,18 @@ impl Checker<'_> {
             );
             return None;
         }
-        Some(m::DieTerm { count, faces, explode: lit.explode, crit: lit.crit, keep, negative })
+        // Listed faces are named all or none: a roll is told in words only when every face has one.
+        let named = lit.face_names.iter().filter(|n| n.is_some()).count();
+        if named > 0 && named < lit.face_names.len() {
+            let unnamed = lit.face_names.iter().zip(&lit.faces).find(|(n, _)| n.is_none()).map_or(lit.span, |(_, f)| f.span);
+            self.error(
+                Diagnostic::error(NUMBER_RANGE, unnamed, "this face has no name, and others of the die have")
+                    .with_label("name it as the others: `name=value`")
+                    .with_help("name every face (`d{save=1, melee=100, id=0}`) or none (`d{1, 100, 0}`)"),
+            );
+            return None;
+        }
+        let names = lit.face_names.iter().flatten().map(|n| n.value.to_string()).collect();
+        Some(m::DieTerm { count, faces, explode: lit.explode, crit: lit.crit, keep, negative, names })
     }
 }

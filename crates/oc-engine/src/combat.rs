@@ -130,6 +130,9 @@ pub struct StrikeLog {
     pub side: usize,
     pub stage: &'static str,
     pub roll: i64,
+    /// Where the strike's dice have named faces: what they showed in words, each roll in slot
+    /// order ("2 melee, 1 save against 1 maneuver"), in place of `roll`'s number.
+    pub shown: Option<String>,
     pub outcome: Outcome,
     pub hp_after: [i64; 2],
     pub inflicted: Vec<String>,

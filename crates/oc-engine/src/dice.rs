@@ -27,17 +27,63 @@ const MAX_ROLLED_EXPLOSIONS: u32 = 10_000;
 
 /// One roll of `shape`.
 pub fn roll(rng: &mut ChaCha8Rng, shape: &DiceShape) -> i64 {
+    roll_noting(rng, shape, None)
+}
+
+/// One roll of `shape` (the same draws as [`roll`]), and where its faces are named
+/// (`d{save=1, melee=100}`) the names of the faces it showed, counted in the order the faces are
+/// listed: "2 melee, 1 save". `None` for dice without names.
+pub fn roll_shown(rng: &mut ChaCha8Rng, shape: &DiceShape) -> (i64, Option<String>) {
+    if shape.terms.iter().all(|t| t.names.is_empty()) {
+        return (roll(rng, shape), None);
+    }
+    let mut shown = Vec::new();
+    let value = roll_noting(rng, shape, Some(&mut shown));
+    let mut words = Vec::new();
+    for (k, term) in shape.terms.iter().enumerate() {
+        let mut order: Vec<&str> = Vec::new();
+        for n in &term.names {
+            if !order.contains(&n.as_str()) {
+                order.push(n);
+            }
+        }
+        for n in order {
+            let count = shown.iter().filter(|(t, f)| *t == k && term.names.get(*f).is_some_and(|x| x == n)).count();
+            if count > 0 {
+                words.push(format!("{count} {n}"));
+            }
+        }
+    }
+    (value, Some(if words.is_empty() { "nothing".to_string() } else { words.join(", ") }))
+}
+
+/// [`roll`], noting (term, face index) of every named face drawn in `shown`.
+fn roll_noting(rng: &mut ChaCha8Rng, shape: &DiceShape, mut shown: Option<&mut Vec<(usize, usize)>>) -> i64 {
     if let Some(n) = shape.plain_sides() {
         return i64::from(roll_die(rng, n));
     }
     let mut total = shape.constant;
     let mut kept: Vec<i64> = Vec::new();
-    for term in &shape.terms {
+    for (k, term) in shape.terms.iter().enumerate() {
         kept.clear();
-        kept.extend((0..term.count).map(|_| roll_one(rng, term)));
+        let named = !term.names.is_empty() && !term.explode && term.keep.is_none();
+        for _ in 0..term.count {
+            match (named, shown.as_deref_mut()) {
+                (true, Some(seen)) => {
+                    let (v, f) = face_at(rng, &term.faces);
+                    seen.push((k, f));
+                    kept.push(v);
+                }
+                _ => kept.push(roll_one(rng, term)),
+            }
+        }
         // A crit term: one more die when any shows its highest face (that die cannot crit).
         if term.crit && kept.contains(&highest(&term.faces)) {
-            kept.push(face(rng, &term.faces));
+            let (v, f) = face_at(rng, &term.faces);
+            if let (true, Some(seen)) = (named, shown.as_deref_mut()) {
+                seen.push((k, f));
+            }
+            kept.push(v);
         }
         if let Some(keep) = term.keep {
             if keep.highest {
@@ -55,11 +101,20 @@ pub fn roll(rng: &mut ChaCha8Rng, shape: &DiceShape) -> i64 {
 
 /// One face of `faces`, uniformly.
 fn face(rng: &mut ChaCha8Rng, faces: &Faces) -> i64 {
+    face_at(rng, faces).0
+}
+
+/// One face of `faces`, uniformly: its value and its index among the faces.
+fn face_at(rng: &mut ChaCha8Rng, faces: &Faces) -> (i64, usize) {
     match faces {
-        Faces::Sides(n) => i64::from(roll_die(rng, *n)),
+        Faces::Sides(n) => {
+            let v = roll_die(rng, *n);
+            (i64::from(v), v.saturating_sub(1) as usize)
+        }
         Faces::Listed(v) => {
             let n = u32::try_from(v.len()).unwrap_or(u32::MAX).max(1);
-            v.get((roll_die(rng, n) as usize).saturating_sub(1)).copied().unwrap_or(0)
+            let k = (roll_die(rng, n) as usize).saturating_sub(1);
+            (v.get(k).copied().unwrap_or(0), k)
         }
     }
 }

@@ -292,3 +292,33 @@ fn teleport_moves_the_caster_up_to_15_squares_and_fright_makes_a_unit_flee_5_str
     }
     assert!(fled > 0 && stood > 0, "{fled} fled, {stood} stood");
 }
+
+#[test]
+fn logs_tell_the_rolled_icons_in_words() {
+    // "To make an action that requires a die roll, simply roll the die and count the number of"
+    // points of each icon: the log counts them ("1 melee, 1 save"), not a sum such as 101.
+    let e = skirmish();
+    let (la, ld) = (u("Veteran", "Sword"), u("Champion", "Axe"));
+    let x = Exchange::new(&e, &la, &ld, 1).unwrap().moved([true, false]);
+    let icons = ["save", "maneuver", "melee", "missile", "magic", "id"];
+    for seed in 0..20 {
+        for s in x.resolve(&mut rng(seed)).0 {
+            let shown = s.shown.clone().expect("named faces are told in words");
+            // The striker's two dice, then the struck unit's three (or the other way round).
+            let rolls: Vec<&str> = shown.split(" against ").collect();
+            assert_eq!(rolls.len(), 2, "{shown}");
+            for (roll, dice) in rolls.iter().zip(if s.side == 0 { [2, 3] } else { [3, 2] }) {
+                let mut n = 0;
+                for part in roll.split(", ") {
+                    let (count, icon) = part.split_once(' ').unwrap();
+                    assert!(icons.contains(&icon), "{shown}");
+                    n += count.parse::<usize>().unwrap();
+                }
+                assert_eq!(n, dice, "{shown}");
+            }
+            // The words agree with the sum the formulas read: melee points are the hundreds.
+            let melee = rolls[0].split(", ").find_map(|p| p.strip_suffix(" melee")).map_or(0, |c| c.parse::<i64>().unwrap());
+            assert_eq!(melee, s.roll / 100 % 10, "{shown} is {}", s.roll);
+        }
+    }
+}

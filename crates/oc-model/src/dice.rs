@@ -58,6 +58,10 @@ pub struct DieTerm {
     pub crit: bool,
     pub keep: Option<Keep>,
     pub negative: bool,
+    /// Listed faces' names, one per face (`d{save=1, melee=100}`), or empty: what a roll's log
+    /// counts in words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
 }
 
 /// A sum of dice terms and a constant: `2d10 + 3d8 - 1`.
@@ -78,6 +82,7 @@ impl DiceShape {
                 crit: false,
                 keep: None,
                 negative: false,
+                names: Vec::new(),
             }],
             constant: 0,
         }
@@ -86,7 +91,7 @@ impl DiceShape {
     /// `Some(N)` when this is one plain `dN` (no pool, explosion, keep or constant).
     pub fn plain_sides(&self) -> Option<u32> {
         match self.terms.as_slice() {
-            [DieTerm { count: 1, faces: Faces::Sides(n), explode: false, crit: false, keep: None, negative: false }]
+            [DieTerm { count: 1, faces: Faces::Sides(n), explode: false, crit: false, keep: None, negative: false, .. }]
                 if self.constant == 0 =>
             {
                 Some(*n)
@@ -381,7 +386,8 @@ impl fmt::Display for DiceShape {
             match &t.faces {
                 Faces::Sides(n) => write!(f, "d{n}")?,
                 Faces::Listed(v) => {
-                    let list: Vec<String> = v.iter().map(i64::to_string).collect();
+                    let name = |k: usize| t.names.get(k).map(|n| format!("{n}=")).unwrap_or_default();
+                    let list: Vec<String> = v.iter().enumerate().map(|(k, x)| format!("{}{x}", name(k))).collect();
                     write!(f, "d{{{}}}", list.join(","))?;
                 }
             }
@@ -410,7 +416,7 @@ mod tests {
     use super::*;
 
     fn term(count: u32, sides: u32) -> DieTerm {
-        DieTerm { count, faces: Faces::Sides(sides), explode: false, crit: false, keep: None, negative: false }
+        DieTerm { count, faces: Faces::Sides(sides), explode: false, crit: false, keep: None, negative: false, names: Vec::new() }
     }
 
     fn p(d: &Dist, v: i64) -> f64 {

@@ -158,6 +158,8 @@ pub struct DieLit {
     pub count: Option<Spanned<u32>>,
     pub sides: Option<Spanned<u32>>,
     pub faces: Vec<Spanned<i64>>,
+    /// The faces' names, where written (`d{save=1, melee=100}`), one per face.
+    pub face_names: Vec<Option<Ident>>,
     pub explode: bool,
     /// `2d8c`: one more die when any shows its highest face.
     pub crit: bool,

@@ -169,10 +169,11 @@ impl Battle<'_> {
                 } else {
                     "miss"
                 };
+                let roll = s.shown.as_ref().map_or_else(|| s.roll.to_string(), |w| format!("({w})"));
                 match &s.reaction {
                     // The struck unit's reaction, where the ruleset has reactions.
-                    Some(r) => format!("{} {} {outcome} ({r})", s.stage, s.roll),
-                    None => format!("{} {} {outcome}", s.stage, s.roll),
+                    Some(r) => format!("{} {roll} {outcome} ({r})", s.stage),
+                    None => format!("{} {roll} {outcome}", s.stage),
                 }
             })
             .collect();

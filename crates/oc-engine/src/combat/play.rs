@@ -275,7 +275,9 @@ impl Exchange<'_> {
             };
             let attrs = self.reaction_attrs(units, &state, side, reaction);
             cache.iter_mut().for_each(|c| *c = None);
-            // Every die the strike reads, drawn once, in slot order (one generator per exchange).
+            // Every die the strike reads, drawn once, in slot order (one generator per exchange);
+            // the faces of named dice, in words.
+            let mut shown: Vec<String> = Vec::new();
             for slot in &ir.strike_dice {
                 let Some(d) = ir.dice.get(*slot as usize) else { continue };
                 let shape = match &d.dynamic {
@@ -286,7 +288,9 @@ impl Exchange<'_> {
                     },
                 };
                 if let (Some(r), Some(shape)) = (rolls.get_mut(*slot as usize), shape) {
-                    *r = crate::dice::roll(rng, shape);
+                    let (value, words) = crate::dice::roll_shown(rng, shape);
+                    *r = value;
+                    shown.extend(words);
                 }
             }
             cache.iter_mut().for_each(|c| *c = None);
@@ -315,6 +319,7 @@ impl Exchange<'_> {
                 },
                 reaction: reaction.and_then(|r| self.engine.reaction_name(r)).map(str::to_string),
                 roll,
+                shown: (!shown.is_empty()).then(|| shown.join(" against ")),
                 outcome: o,
                 hp_after: after.hp,
                 inflicted,

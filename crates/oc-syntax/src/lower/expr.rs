@@ -120,13 +120,34 @@ impl Ctx {
             let digits = q.as_str().trim_start_matches(|c: char| !c.is_ascii_digit());
             Spanned::new(digits.parse::<u64>().map_or(u32::MAX, |n| u32::try_from(n).unwrap_or(u32::MAX)), self.span(q))
         };
-        let mut die = DieLit { count: None, sides: None, faces: Vec::new(), explode: false, crit: false, keep: None, span };
+        let mut die = DieLit {
+            count: None,
+            sides: None,
+            faces: Vec::new(),
+            face_names: Vec::new(),
+            explode: false,
+            crit: false,
+            keep: None,
+            span,
+        };
         for q in pair.into_inner() {
             match q.as_rule() {
                 Rule::die_count => die.count = Some(small(&q)),
                 Rule::die_sides => die.sides = Some(small(&q)),
                 Rule::die_faces => {
-                    die.faces = q.into_inner().filter(|r| r.as_rule() == Rule::int).map(|r| self.int(&r)).collect();
+                    for f in q.into_inner().filter(|r| r.as_rule() == Rule::die_face) {
+                        let mut name = None;
+                        for part in f.into_inner() {
+                            match part.as_rule() {
+                                Rule::face_name => name = Some(self.ident(&part)),
+                                Rule::int => {
+                                    die.faces.push(self.int(&part));
+                                    die.face_names.push(name.take());
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
                 }
                 Rule::die_explode => die.explode = true,
                 Rule::die_crit => die.crit = true,
