@@ -54,6 +54,10 @@ pub fn tokenize(text: &str) -> Vec<Token<'_>> {
     while i < bytes.len() {
         let (kind, len) = match (in_dice, bytes.get(i)) {
             (true, Some(b'}')) => (Kind::DiceClose, 1 + dice_suffix_len(bytes.get(i + 1..).unwrap_or(&[]))),
+            // A named face, `save=1`: one token, printed as written.
+            (true, Some(_)) if named_face_len(bytes.get(i..).unwrap_or(&[])) > 0 => {
+                (Kind::Int, named_face_len(bytes.get(i..).unwrap_or(&[])))
+            }
             _ => next_token(text, i),
         };
         in_dice = match kind {
@@ -70,6 +74,24 @@ pub fn tokenize(text: &str) -> Vec<Token<'_>> {
         i = end;
     }
     tokens
+}
+
+/// The length of a named face at the start of `rb` (`save=1`, `down=-1`), or 0.
+fn named_face_len(rb: &[u8]) -> usize {
+    if !rb.first().is_some_and(|b| b.is_ascii_alphabetic()) {
+        return 0;
+    }
+    let name = rb.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+    if rb.get(name) != Some(&b'=') || rb.get(name + 1) == Some(&b'=') {
+        return 0;
+    }
+    let sign = usize::from(rb.get(name + 1) == Some(&b'-'));
+    let digits = rb.get(name + 1 + sign..).map_or(0, |r| r.iter().take_while(|b| b.is_ascii_digit()).count());
+    if digits == 0 {
+        0
+    } else {
+        name + 1 + sign + digits
+    }
 }
 
 fn is_word_start(b: u8) -> bool {
