@@ -169,6 +169,7 @@ impl<'a> Checker<'a> {
             ("triangle", m::Expr::Triangle, Kind::Triangle, holds.triangle),
             ("dealt", m::Expr::Dealt, Kind::Dealt, holds.dealt),
             ("distance", m::Expr::Distance, Kind::Distance, holds.distance),
+            ("cover", m::Expr::Cover, Kind::Cover, holds.moved),
         ] {
             if n == name {
                 if !has {

@@ -89,6 +89,7 @@ fn expr_at(e: &Expr, scales: &[oc_model::Scale], outer: u8) -> String {
         Expr::Param(p) | Expr::Formula(p) => p.clone(),
         Expr::Triangle => "triangle".into(),
         Expr::Distance => "distance".into(),
+        Expr::Cover => "cover".into(),
         Expr::Dealt => "dealt".into(),
         Expr::Attribute { unit: u, name } => format!("{}.{name}", unit(*u)),
         Expr::AttributeOfParam { unit: u, param } => format!("{}.{param}", unit(*u)),

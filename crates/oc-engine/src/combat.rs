@@ -308,6 +308,9 @@ pub struct Exchange<'e> {
     activated: [bool; 2],
     /// Whether each unit moved in the step that made the attack ([`Exchange::moved`]).
     moved: [bool; 2],
+    /// How hidden the defender is from the attacker ([`Exchange::cover`]); the counter is struck
+    /// along the same line.
+    cover: i64,
     /// Whether an evaluation since it was last cleared read the state's hit points or
     /// resources (`Ctx::reads`).
     reads: std::cell::Cell<bool>,
@@ -385,6 +388,7 @@ impl<'e> Exchange<'e> {
             single: false,
             activated: [false; 2],
             moved: [false; 2],
+            cover: 0,
             reads: std::cell::Cell::new(false),
             memos: Default::default(),
         }

@@ -29,6 +29,8 @@ pub(crate) trait Env {
     fn roll_value(&self, slot: u8, dice: impl FnOnce() -> V) -> i64;
     /// Tiles between the two units (or the unit and the tile it acts on).
     fn distance(&self) -> i64;
+    /// How hidden the struck unit is from the striker (0, 1 or 2).
+    fn cover(&self) -> i64;
     /// The weapon triangle of the striker against the unit struck.
     fn triangle(&self) -> i64;
     /// The damage the strike in progress dealt.
@@ -63,6 +65,7 @@ pub(crate) fn eval<N: Env + ?Sized>(env: &N, e: &E, params: &[V], cache: &mut [O
         E::Formula(f) => env.formula(*f, cache),
         E::Triangle => V::Int(env.triangle()),
         E::Distance => V::Int(env.distance()),
+        E::Cover => V::Int(env.cover()),
         E::Dealt => V::Int(env.dealt()),
         E::Attr(r, a) => env.attr(env.side(*r), *a),
         E::AttrOfParam(r, p) => match params.get(*p as usize) {

@@ -108,6 +108,8 @@ pub enum E {
     Formula(u16),
     Triangle,
     Distance,
+    /// How hidden the struck unit is (`Exchange::cover`).
+    Cover,
     Dealt,
     Attr(Role, u16),
     AttrOfParam(Role, u16),
@@ -161,6 +163,7 @@ impl E {
             | E::Formula(_)
             | E::Triangle
             | E::Distance
+            | E::Cover
             | E::Dealt
             | E::Attr(..)
             | E::AttrOfParam(..)
@@ -406,6 +409,8 @@ pub struct Ir {
     /// Whether any expression reads `X.moved`: where none does, exchanges are not told how the
     /// attack was made, so forecasts and the AI's keys stay one per matchup.
     pub reads_moved: bool,
+    /// Whether any expression reads `cover` (as `reads_moved`).
+    pub reads_cover: bool,
     /// The product of the strike dice's denominators, in slot order, where none is a `Dice`
     /// value's (what a strike's outcomes' weights sum to).
     pub strike_den: f64,
@@ -495,6 +500,7 @@ impl Ir {
             inlined: Vec::new(),
             classes_follow_inputs: false,
             reads_moved: false,
+            reads_cover: false,
             strike_den: 1.0,
             strike_faces: 1,
             strike_cuts: Vec::new(),

@@ -26,6 +26,8 @@ pub struct Ctx<'a> {
     pub activated: [bool; 2],
     /// Whether each side's unit moved in the step that made the attack (`Exchange::moved`).
     pub moved: [bool; 2],
+    /// How hidden the struck unit is from the striker (`Exchange::cover`).
+    pub cover: i64,
     /// Whether a formula that reads one unit alone may be taken from that unit (`Unit::solo`)
     /// where the attributes read are the unit's own: in an exchange, whose units are whole.
     pub solo: bool,
@@ -158,6 +160,9 @@ impl Env for Ctx<'_> {
     fn distance(&self) -> i64 {
         self.distance
     }
+    fn cover(&self) -> i64 {
+        self.cover
+    }
     #[inline]
     fn triangle(&self) -> i64 {
         self.triangle
@@ -222,6 +227,7 @@ impl Unit {
             triangle: 0,
             activated: [false; 2],
             moved: [false; 2],
+            cover: 0,
             // The formulas it refers to read this unit alone too: each taken from (or worked
             // out into) its own slot, once, not again at every reference.
             solo: true,

@@ -112,6 +112,8 @@ fn probe(kind: ExprKind, place: Place) -> String {
         ExprKind::Formula => "_five == 5".into(),
         ExprKind::Triangle => format!("triangle == {triangle}"),
         ExprKind::Distance => format!("distance == {distance}"),
+        // Nothing stands between the probe and its foe.
+        ExprKind::Cover => "cover == 0".into(),
         ExprKind::Dealt => "dealt == 1".into(),
         ExprKind::Attribute => format!("{me}.aim == 1"),
         ExprKind::AttributeOfParam => format!("{me}.b == C"),

@@ -77,7 +77,7 @@ fn only_a_charge_is_answered() {
     agrees(&Exchange::new(&e, &la, &ld, 1).unwrap().moved([true, false]), "Veteran charges Champion");
 }
 
-/// A 10x5 field whose deployment zones meet at x = 4|5.
+/// A 10x5 field whose deployment zones meet at x = 4|5, with a wall at (2, 4).
 const FIELD: &str = r#"name = "Field"
 width = 10
 height = 5
@@ -86,7 +86,7 @@ rows = [
   "..........",
   "..........",
   "..........",
-  "..........",
+  "..#.......",
 ]
 [[regions]]
 name = "attacker-zone"
@@ -304,10 +304,11 @@ fn logs_tell_the_rolled_icons_in_words() {
     for seed in 0..20 {
         for s in x.resolve(&mut rng(seed)).0 {
             let shown = s.shown.clone().expect("named faces are told in words");
-            // The striker's two dice, then the struck unit's three (or the other way round).
+            // The striker's two dice, the struck unit's three, and the striker's check for a
+            // hidden target (or the other way round).
             let rolls: Vec<&str> = shown.split(" against ").collect();
-            assert_eq!(rolls.len(), 2, "{shown}");
-            for (roll, dice) in rolls.iter().zip(if s.side == 0 { [2, 3] } else { [3, 2] }) {
+            assert_eq!(rolls.len(), 3, "{shown}");
+            for (roll, dice) in rolls.iter().zip(if s.side == 0 { [2, 3, 2] } else { [3, 2, 3] }) {
                 let mut n = 0;
                 for part in roll.split(", ") {
                     let (count, icon) = part.split_once(' ').unwrap();
@@ -321,4 +322,29 @@ fn logs_tell_the_rolled_icons_in_words() {
             assert_eq!(melee, s.roll / 100 % 10, "{shown} is {}", s.roll);
         }
     }
+}
+
+#[test]
+fn a_hidden_target_needs_a_maneuver_check() {
+    // "If a source fire at someone but it's half hidden(by someone or something), it must make a
+    // medium maneuver check. If the target is fully hidden, the source must make a difficult
+    // check." A medium check is one maneuver point of the shooter's own roll, a difficult one two.
+    let e = skirmish();
+    let (la, ld) = (u("Bowman", "Longbow"), u("Militia", "Spear"));
+    let hit = |cover| Exchange::new(&e, &la, &ld, 4).unwrap().cover(cover).forecast().attacker.hit;
+    let (open, half, full) = (hit(0), hit(1), hit(2));
+    // Two dice: at least one maneuver point 11 times in 36, two 1 time in 36; the check is a roll
+    // of its own, independent of the shot.
+    assert!((half - open * 11.0 / 36.0).abs() < 1e-12, "{open} {half}");
+    assert!((full - open / 36.0).abs() < 1e-12, "{open} {full}");
+    agrees(&Exchange::new(&e, &la, &ld, 4).unwrap().cover(1), "a half-hidden Militia");
+    // In a battle: a unit on the line between half hides, a wall fully hides.
+    let armies = "army A for Arena attacker { unit Lyle: Bowman { items Longbow } unit Pip: Skirmisher { items Dagger } }\n\
+                  army D for Arena defender { unit Hal: Militia { items Spear } }";
+    let (engine, map) = compiled(armies);
+    let b = arena::battle_seeded(&engine, &map, [&[(0, 2), (2, 2)], &[(5, 2)]], 1);
+    assert_eq!(Battle::between((0, 2), (5, 2)), vec![(1, 2), (2, 2), (3, 2), (4, 2)]);
+    assert_eq!(b.cover_between((0, 2), (5, 2)), 1, "Pip stands between");
+    assert_eq!(b.cover_between((0, 1), (5, 1)), 0);
+    assert_eq!(b.cover_between((0, 4), (5, 4)), 2, "the wall at (2, 4)");
 }

@@ -175,6 +175,9 @@ pub enum Expr {
     Triangle,
     /// Distance in tiles between attacker and defender.
     Distance,
+    /// How hidden the unit struck is from the striker: 0 in the open, 1 half hidden (a unit on
+    /// the line between), 2 fully hidden (a wall on it). An exchange's, from the battle.
+    Cover,
     /// The damage the current strike dealt (in `on hit` / `on crit`).
     Dealt,
     /// A unit's stat or base attribute.

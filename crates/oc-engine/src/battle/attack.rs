@@ -136,7 +136,8 @@ impl Battle<'_> {
         }
         let exchange = Exchange::new(self.engine, &la, &ld, at.unwrap_or_else(|| distance(a.pos, d.pos)))?
             .activated([a.activated, d.activated])
-            .moved([moved && self.engine.ir.reads_moved, false]);
+            .moved([moved && self.engine.ir.reads_moved, false])
+            .cover(if self.engine.ir.reads_cover { self.cover_between(a.pos, d.pos) } else { 0 });
         let exchange = if single { exchange.single() } else { exchange };
         let Resolution { log, hp, declared, resources } = exchange.resolve_all(&mut self.state.rng);
         // HP, and the resources reactions spent.

@@ -11,6 +11,7 @@
 mod actions;
 mod attack;
 mod combatant;
+mod cover;
 mod effects;
 mod fog;
 mod game;

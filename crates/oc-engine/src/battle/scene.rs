@@ -179,6 +179,10 @@ impl Env for Scene<'_> {
     fn distance(&self) -> i64 {
         self.distance
     }
+    /// Outside an exchange nothing is struck (the compiler refuses the read here).
+    fn cover(&self) -> i64 {
+        0
+    }
     fn triangle(&self) -> i64 {
         let [a, d] = &self.units;
         match (a.weapon_type_id, d.weapon_type_id, &a.weapon_type, &d.weapon_type) {

@@ -130,6 +130,7 @@ impl Exchange<'_> {
             triangle: self.triangle[attacker],
             activated: self.activated,
             moved: self.moved,
+            cover: self.cover,
             solo: true,
             reads: Some(&self.reads),
         }

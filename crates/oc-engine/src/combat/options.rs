@@ -28,6 +28,13 @@ impl Exchange<'_> {
         self
     }
 
+    /// How hidden the two units are from each other, as `cover` reads it: 0 in the open, 1 half
+    /// hidden, 2 fully hidden (a battle tells, from what stands on the line between them).
+    pub fn cover(mut self, cover: i64) -> Self {
+        self.cover = cover;
+        self
+    }
+
     /// States the reaction struck units take (a name from the ruleset's reactions), or `None` for
     /// no reactions at all; without this call each takes its best.
     pub fn with_reaction(mut self, reaction: Option<&str>) -> Result<Self, EngineError> {

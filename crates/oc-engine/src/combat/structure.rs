@@ -46,6 +46,7 @@ impl Engine {
             triangle: 0,
             activated: [false; 2],
             moved: [false; 2],
+            cover: 0,
             solo: false,
             reads: None,
         };

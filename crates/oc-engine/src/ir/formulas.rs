@@ -255,6 +255,7 @@ fn single(e: &E) -> bool {
             | E::Formula(_)
             | E::Triangle
             | E::Distance
+            | E::Cover
             | E::Dealt
             | E::Attr(..)
             | E::AttrOfParam(..)

@@ -60,6 +60,10 @@ impl Ir {
             }
             m::Expr::Triangle => E::Triangle,
             m::Expr::Distance => E::Distance,
+            m::Expr::Cover => {
+                self.reads_cover = true;
+                E::Cover
+            }
             m::Expr::Dealt => E::Dealt,
             m::Expr::Attribute { unit, name } => E::Attr(
                 (*unit).into(),

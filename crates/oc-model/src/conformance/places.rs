@@ -70,7 +70,8 @@ pub struct Scope {
     pub dice_values: bool,
     /// Whether a unit has had its activation this round (not of a unit being built).
     pub activated: bool,
-    /// Whether a unit moved in the step that made the attack (`attacker.moved`): an exchange's.
+    /// Whether a unit moved in the step that made the attack (`attacker.moved`) and how hidden
+    /// the unit struck is (`cover`): an exchange's.
     pub moved: bool,
 }
 
@@ -207,6 +208,7 @@ pub enum ExprKind {
     Formula,
     Triangle,
     Distance,
+    Cover,
     Dealt,
     Attribute,
     AttributeOfParam,
@@ -242,6 +244,7 @@ pub const EXPR_KINDS: &[ExprKind] = &[
     ExprKind::Formula,
     ExprKind::Triangle,
     ExprKind::Distance,
+    ExprKind::Cover,
     ExprKind::Dealt,
     ExprKind::Attribute,
     ExprKind::AttributeOfParam,
@@ -276,6 +279,7 @@ impl Expr {
             Expr::Formula(_) => ExprKind::Formula,
             Expr::Triangle => ExprKind::Triangle,
             Expr::Distance => ExprKind::Distance,
+            Expr::Cover => ExprKind::Cover,
             Expr::Dealt => ExprKind::Dealt,
             Expr::Attribute { .. } => ExprKind::Attribute,
             Expr::AttributeOfParam { .. } => ExprKind::AttributeOfParam,
@@ -323,6 +327,7 @@ pub fn allows(place: Place, kind: ExprKind) -> bool {
         ExprKind::Formula => s.formulas,
         ExprKind::Triangle => s.triangle,
         ExprKind::Distance => s.distance,
+        ExprKind::Cover => s.moved,
         ExprKind::Dealt => s.dealt,
         ExprKind::Activated => s.activated,
         ExprKind::Moved => s.moved,
