@@ -19,6 +19,7 @@ use crate::battle_cmd::{load, outcome_word, Ais};
 use crate::commands::{output_target, write_output};
 use crate::plot::{self, Outcomes, PlotFormat};
 use crate::Format;
+use oc_play::stats::{game_seed, wilson};
 use oc_project::output::Target;
 
 /// What a part file says it is (its `kind`), and the version of its shape.
@@ -522,47 +523,9 @@ impl Tally {
     }
 }
 
-/// Per-game seeds derived from one seed (SplitMix64), so game k is the same whatever the
-/// number of threads.
-pub fn game_seed(seed: u64, game: u64) -> u64 {
-    let mut z = seed.wrapping_add(game.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The Wilson score interval for `wins` of `n` at 95%.
-pub fn wilson(wins: u64, n: u64) -> [f64; 2] {
-    // Wilson (1927): better than p +- 1.96 sqrt(p(1-p)/n) at small n or rates near 0 and 1.
-    if n == 0 {
-        return [0.0, 1.0];
-    }
-    let (p, n) = (wins as f64 / n as f64, n as f64);
-    let z = 1.959_963_984_540_054_f64;
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * ((p * (1.0 - p) + z * z / (4.0 * n)) / n).sqrt() / denom;
-    // At 0 or n wins the interval touches 0 or 1 exactly (no rounding residue).
-    let low = if wins == 0 { 0.0 } else { (centre - half).max(0.0) };
-    let high = if wins as f64 >= n { 1.0 } else { (centre + half).min(1.0) };
-    [low, high]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn wilson_interval_matches_known_values() {
-        // 50 of 100: 0.4038..0.5962 (the textbook value).
-        let [lo, hi] = wilson(50, 100);
-        assert!((lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4, "{lo} {hi}");
-        assert_eq!(wilson(0, 6)[0], 0.0);
-        assert_eq!(wilson(6, 6)[1], 1.0);
-        // Seeds for game k do not depend on how many games run.
-        assert_eq!(game_seed(9, 3), game_seed(9, 3));
-        assert_ne!(game_seed(9, 3), game_seed(9, 4));
-    }
 
     #[test]
     fn shards_split_the_games_without_overlap() {

@@ -11,7 +11,7 @@ use oc_model::{Army, Outcome, Scenario, SideId};
 use rayon::prelude::*;
 
 use crate::battle_cmd::{load_field, Ais, Field};
-use crate::simulate::{game_seed, wilson};
+use oc_play::stats::{game_seed, wilson};
 use crate::Format;
 
 /// What to play.

@@ -1,0 +1,13 @@
+//! A scenario ready to play, for every front end (the `oc` binary, a play server, the language
+//! server): the rules and scenario loaded from a project, the armies chosen, the per-game seeds,
+//! many games at once (`simulate`, with shards and their merge), mirror tournaments, the
+//! fairness table, the tuning of a scenario's knobs (as text edits of its file), the recording
+//! a replay page is drawn from, the briefing players read, and the saved formats (the battle
+//! log's header and simulate's parts) with their versions.
+//!
+//! **Boundary:** above the engine and the project, below every front end. It returns data and
+//! `oc_diag::Diagnostic`s (or a [`Refusal`] where nothing in a file is to blame); it never
+//! prints, never exits, and writes no file: the caller renders and writes.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
+
+pub mod stats;
