@@ -1,143 +1,18 @@
 //! Whole battles: `oc battle` (one AI game with its log) and `oc replay` (re-run a log and verify
 //! every line). `oc simulate` is in `simulate.rs`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use oc_engine::ai::Sides;
 use oc_engine::battle::{self, GameResult, Record};
-use oc_engine::Engine;
-use oc_model::{Army, BattleMap, Outcome, Rules, Scenario, SideId};
-use oc_project::limits::{MAX_LOG_BYTES, MAX_SOURCE_BYTES};
+use oc_project::limits::MAX_LOG_BYTES;
 use oc_project::log::Source;
 use oc_project::output::{Kind, Target};
 
 use crate::commands::{output_target, write_output};
+use crate::load::setup as load;
 use crate::replay_html::Recording;
-
-/// What a battle needs, loaded from the `.oc` file that defines the scenario and its armies.
-pub struct Setup {
-    /// The scenario's file, relative to the project root (what a log records).
-    pub logical: String,
-    /// Every file read, for the output policy.
-    pub inputs: Vec<PathBuf>,
-    pub engine: Engine,
-    pub scenario: Scenario,
-    pub map: BattleMap,
-    /// The map as the atlas read it (what a replay page draws).
-    pub atlas: oc_atlas::Map,
-    pub armies: [Army; 2],
-}
-
-fn pick_army(rules: &Rules, scenario: &Scenario, side: SideId, name: Option<&str>) -> Result<Army, String> {
-    let candidates: Vec<&Army> = rules.armies.iter().filter(|a| a.scenario == scenario.name && a.side == side).collect();
-    match name {
-        Some(n) => rules
-            .armies
-            .iter()
-            .find(|a| a.name == n)
-            .filter(|a| a.side == side && a.scenario == scenario.name)
-            .cloned()
-            .ok_or_else(|| format!("no {} army `{n}` for {}; there are: {}", side.word(), scenario.name, names(&candidates))),
-        None => match candidates.as_slice() {
-            [one] => Ok((*one).clone()),
-            [] => Err(format!("no {} army for {} is defined", side.word(), scenario.name)),
-            _ => Err(format!(
-                "several {} armies for {}: {}; choose one with --{}",
-                side.word(),
-                scenario.name,
-                names(&candidates),
-                side.word()
-            )),
-        },
-    }
-}
-
-fn names(armies: &[&Army]) -> String {
-    armies.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ")
-}
-
-/// A scenario ready to play, before its armies are chosen.
-pub struct Field {
-    pub logical: String,
-    pub inputs: Vec<PathBuf>,
-    pub engine: Engine,
-    pub scenario: Scenario,
-    pub map: BattleMap,
-    pub atlas: oc_atlas::Map,
-}
-
-fn fail(e: String) -> u8 {
-    eprintln!("error: {e}");
-    2
-}
-
-/// The scenario `scenario` of `file` (its only one by default), its map and the engine for its
-/// rules; errors are printed.
-pub fn load_field(file: &Path, scenario: Option<&str>) -> Result<Field, u8> {
-    let (rules, workspace, root) = crate::scenario_cmd::compile(file)?;
-    let s = match scenario {
-        Some(n) => rules.scenario(n).cloned().ok_or_else(|| fail(format!("no scenario `{n}` in {}", file.display())))?,
-        None => match rules.scenarios.as_slice() {
-            [one] => one.clone(),
-            _ => {
-                return Err(fail(format!(
-                    "{} defines {} scenarios; choose one with --scenario",
-                    file.display(),
-                    rules.scenarios.len()
-                )))
-            }
-        },
-    };
-    let (map, map_path) = scenario_map(&root, &rules, &s).map_err(fail)?;
-    let battle_map = map.battle_map();
-    let engine = Engine::new(rules).map_err(|e| fail(e.to_string()))?;
-    let absolute = oc_project::manifest::absolute(file);
-    let logical = oc_project::discover::logical(&root, &absolute).unwrap_or_else(|| file.to_string_lossy().into_owned());
-    let mut inputs: Vec<PathBuf> =
-        workspace.files().filter(|(_, f)| !f.path.starts_with("<std>")).map(|(_, f)| root.join(&f.path)).collect();
-    inputs.push(file.to_path_buf());
-    inputs.push(map_path);
-    Ok(Field { logical, inputs, engine, scenario: s, map: battle_map, atlas: map })
-}
-
-pub fn load(file: &Path, scenario: Option<&str>, attacker: Option<&str>, defender: Option<&str>) -> Result<Setup, u8> {
-    let f = load_field(file, scenario)?;
-    let a = pick_army(&f.engine.rules, &f.scenario, SideId::Attacker, attacker).map_err(fail)?;
-    let d = pick_army(&f.engine.rules, &f.scenario, SideId::Defender, defender).map_err(fail)?;
-    Ok(Setup {
-        logical: f.logical,
-        inputs: f.inputs,
-        engine: f.engine,
-        scenario: f.scenario,
-        map: f.map,
-        atlas: f.atlas,
-        armies: [a, d],
-    })
-}
-
-/// The scenario's map, as the compiler resolved it (a project path), read confined to `root`
-/// and resolved against the rules; with its path on disk.
-pub fn scenario_map(root: &Path, rules: &Rules, s: &Scenario) -> Result<(oc_atlas::Map, PathBuf), String> {
-    let map_path = root.join(&s.map);
-    let confined = oc_project::fsx::Confined::new(root);
-    let text = confined
-        .read(Path::new(&s.map), MAX_SOURCE_BYTES)
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .map_err(|e| format!("{}: {e}", map_path.display()))?;
-    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), &text);
-    let Some(mut map) = map.filter(|_| diags.iter().all(|d| !d.is_error())) else {
-        return Err(format!("{}: the map has errors; `oc check` shows them", map_path.display()));
-    };
-    map.resolve(rules);
-    Ok((map, map_path))
-}
-
-pub(crate) fn outcome_word(o: Outcome) -> String {
-    match o {
-        Outcome::Win(s) => format!("the {} wins", s.word()),
-        Outcome::Draw => "a draw".to_string(),
-    }
-}
+use oc_play::setup::outcome_word;
+use oc_play::{Ais, Setup};
 
 fn log_lines(source: &Source, records: &[Record]) -> Vec<String> {
     let mut lines = vec![serde_json::to_string(source).unwrap_or_default()];
@@ -150,20 +25,6 @@ pub struct Outputs<'p> {
     pub log: Option<&'p Path>,
     pub html: Option<&'p Path>,
     pub force: bool,
-}
-
-/// The AI of each side, by name (`oc_engine::ai::AIS`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ais {
-    pub attacker: String,
-    pub defender: String,
-}
-
-impl Ais {
-    /// Fresh controllers for one battle; an unknown name is an error naming the AIs there are.
-    pub fn controllers(&self) -> Result<Sides, String> {
-        Sides::by_names(&self.attacker, &self.defender).map_err(|e| e.to_string())
-    }
 }
 
 /// A played battle: its result and log, the replay page's recording when one was asked for,

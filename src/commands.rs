@@ -1,13 +1,13 @@
 //! The subcommands. Exit status: 0 clean (warnings allowed), 1 errors in the input, 2 usage or I/O failure.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use oc_compiler::{Compilation, Workspace};
 use oc_diag::CodeInfo;
 
-use crate::report::{self, Style};
+use crate::report;
 use crate::CheckFormat;
 use oc_project::output::{self, Kind, Target};
 use oc_project::session::{Outcome, Session};
@@ -24,13 +24,7 @@ fn all_codes() -> impl Iterator<Item = &'static CodeInfo> {
         .chain(crate::tune::CODES.iter())
 }
 
-pub fn style() -> Style {
-    if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
-        Style::Fancy
-    } else {
-        Style::Plain
-    }
-}
+pub use crate::report::style;
 
 /// Finds the projects under `paths` (each with its own root); a usage error is printed.
 pub fn projects(paths: &[PathBuf]) -> Result<Vec<Project>, u8> {

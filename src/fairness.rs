@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use oc_model as m;
 use oc_syntax::ast;
 
-use crate::games::{Arena, Score};
+use oc_play::stats::Score;
+use oc_play::Setup;
 use crate::Format;
 
 pub const BEGIN: &str = "<!-- fairness:begin -->";
@@ -111,7 +112,7 @@ pub fn fairness(r: &Request) -> u8 {
 
 /// Every scenario written in the file (not those it imports), with each pair of its armies.
 fn measure_file<'r>(path: &Path, logical: &str, r: &'r Request, used: &mut Vec<&'r str>) -> Result<Vec<Row>, u8> {
-    let (rules, ws, root) = crate::scenario_cmd::compile(path)?;
+    let (rules, ws, root) = crate::load::rules(path)?;
     let Some(id) = ws.id_of(logical) else { return Ok(Vec::new()) };
     let here: Vec<String> = ws
         .file(id)
@@ -138,17 +139,22 @@ fn measure_file<'r>(path: &Path, logical: &str, r: &'r Request, used: &mut Vec<&
             }
             None => r.games,
         };
-        let map = crate::battle_cmd::scenario_map(&root, &rules, s).map_err(|e| {
-            eprintln!("error: {e}");
-            2u8
-        })?;
+        let map = oc_play::setup::scenario_map(&root, &rules, s).map_err(|e| crate::load::refused(&e))?;
         for a in &attackers {
             for d in &defenders {
                 let engine = oc_engine::Engine::new(rules.clone()).map_err(|e| {
                     eprintln!("error: {logical}: {e}");
                     2u8
                 })?;
-                let arena = Arena { engine, scenario: s.clone(), map: map.0.battle_map(), armies: [(*a).clone(), (*d).clone()] };
+                let arena = Setup {
+                    logical: logical.to_string(),
+                    inputs: Vec::new(),
+                    engine,
+                    scenario: s.clone(),
+                    map: map.0.battle_map(),
+                    atlas: map.0.clone(),
+                    armies: [(*a).clone(), (*d).clone()],
+                };
                 let started = std::time::Instant::now();
                 let results = arena.play(r.seed, 0..games).map_err(|e| {
                     eprintln!("error: {logical}: a game failed: {e}");

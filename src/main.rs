@@ -11,7 +11,7 @@ mod doc_cmd;
 mod fairness;
 mod fixed;
 mod fmt_cmd;
-mod games;
+mod load;
 mod play;
 mod plot;
 mod replay_html;
@@ -509,8 +509,8 @@ struct AiChoice {
 }
 
 impl AiChoice {
-    fn ais(&self) -> battle_cmd::Ais {
-        battle_cmd::Ais { attacker: self.attacker_ai.clone(), defender: self.defender_ai.clone() }
+    fn ais(&self) -> oc_play::Ais {
+        oc_play::Ais { attacker: self.attacker_ai.clone(), defender: self.defender_ai.clone() }
     }
 }
 

@@ -17,7 +17,7 @@ use oc_project::log::Source;
 use oc_project::output::REPLAY_MARK;
 use serde::Serialize;
 
-use crate::battle_cmd::Setup;
+use oc_play::Setup;
 
 const CSS: &str = include_str!("replay_html/page.css");
 const JS: &str = include_str!("replay_html/page.js");
@@ -372,7 +372,7 @@ pub fn page(setup: &Setup, source: &Source, rec: &Recording) -> Result<String, S
                 Outcome::Draw => "draw",
             },
             round: *round,
-            line: format!("Round {round}: {} ({reason})", crate::battle_cmd::outcome_word(*outcome)),
+            line: format!("Round {round}: {} ({reason})", oc_play::setup::outcome_word(*outcome)),
         }),
         _ => None,
     });

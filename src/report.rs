@@ -8,6 +8,7 @@ use miette::{
     SourceCode, SourceSpan, SpanContents,
 };
 use oc_diag::{Diagnostic, FileId, LineStarts, Severity, Span};
+use std::io::IsTerminal as _;
 
 /// Gives the path and text of a file id.
 pub trait Sources {
@@ -31,6 +32,15 @@ impl Sources for oc_project::Session {
     }
     fn text(&self, id: FileId) -> &str {
         oc_project::Session::text(self, id)
+    }
+}
+
+/// Fancy reports on a terminal (unless `NO_COLOR` is set), plain ones elsewhere.
+pub fn style() -> Style {
+    if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+        Style::Fancy
+    } else {
+        Style::Plain
     }
 }
 

@@ -1,15 +1,14 @@
 //! Scenario and army commands: `oc explain-scenario`, `oc army scout`, `oc army outfit`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use oc_compiler::Workspace;
 use oc_diag::{CodeInfo, Diagnostic};
 use oc_model::{Army, Outcome, Rules, Scenario, SideRules};
 use oc_syntax::ast;
 
-use oc_project::DiskHost;
 
-use crate::commands::{project_of, style};
+use crate::commands::style;
 use crate::report;
 use crate::Format;
 
@@ -25,35 +24,7 @@ armies unit by unit (by name).\n\nFix: keep each unit's class and the same units
 `items`.",
 }];
 
-/// Compiles the `.oc` files under `path` (with imports) and prints their diagnostics.
-/// Errors stop here with status 1; the workspace is returned for spans, and the project root
-/// for the paths in the rules (a scenario's map).
-pub fn compile(path: &Path) -> Result<(Rules, Workspace, PathBuf), u8> {
-    let project = project_of(path)?;
-    if project.files.is_empty() {
-        eprintln!("error: {}: no .oc files", path.display());
-        return Err(2);
-    }
-    let mut host = DiskHost::for_project(&project);
-    let mut workspace = Workspace::new();
-    let (compilation, unreadable) = workspace.compile(&mut host, &project.files);
-    if let Some((p, reason)) = unreadable.first() {
-        eprintln!("error: {p}: {reason}");
-        return Err(2);
-    }
-    let style = style();
-    let reports = report::Reports::new(&workspace);
-    for d in &compilation.diagnostics {
-        eprint!("{}", reports.render(d, style));
-    }
-    match compilation.rules {
-        Some(rules) => Ok((rules, workspace, project.root)),
-        None => {
-            eprintln!("not accepted: {} error(s)", compilation.error_count());
-            Err(1)
-        }
-    }
-}
+pub use crate::load::rules as compile;
 
 fn pick<'a, T>(list: &'a [T], name: Option<&str>, name_of: impl Fn(&T) -> &str, what: &str, path: &Path) -> Result<&'a T, u8> {
     match name {
@@ -242,7 +213,7 @@ pub fn explain_scenario(path: &Path, name: Option<&str>, format: Format) -> u8 {
         Err(code) => return code,
     };
     // The map compiled clean with the scenario, so it reads; if not, the briefing goes without.
-    let things = crate::battle_cmd::scenario_map(&root, &rules, s).ok().map(|(map, _)| MapThings::of(&map, &rules, s));
+    let things = oc_play::setup::scenario_map(&root, &rules, s).ok().map(|(map, _)| MapThings::of(&map, &rules, s));
     match format {
         Format::Human => print!("{}", briefing(s, things.as_ref())),
         Format::Json => {

@@ -15,7 +15,9 @@ use oc_project::output::Kind;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::battle_cmd::{load, outcome_word, Ais};
+use crate::load::setup as load;
+use oc_play::setup::outcome_word;
+use oc_play::Ais;
 use crate::commands::{output_target, write_output};
 use crate::plot::{self, Outcomes, PlotFormat};
 use crate::Format;

@@ -10,7 +10,8 @@ use oc_engine::battle;
 use oc_model::{Army, Outcome, Scenario, SideId};
 use rayon::prelude::*;
 
-use crate::battle_cmd::{load_field, Ais, Field};
+use crate::load::field as load_field;
+use oc_play::{Ais, Field};
 use oc_play::stats::{game_seed, wilson};
 use crate::Format;
 

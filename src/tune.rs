@@ -18,7 +18,7 @@ use oc_project::DiskHost;
 use oc_syntax::ast;
 
 use crate::commands::style;
-use crate::games::Score;
+use oc_play::stats::Score;
 use crate::report;
 use crate::Format;
 use edit::{Base, Setting};
@@ -111,7 +111,7 @@ struct Found<'w> {
 }
 
 pub fn tune(r: &Request) -> u8 {
-    let (rules, ws, root) = match crate::scenario_cmd::compile(r.file) {
+    let (rules, ws, root) = match crate::load::rules(r.file) {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -152,12 +152,9 @@ pub fn tune(r: &Request) -> u8 {
         Ok(k) => k,
         Err(d) => return fail(&ws, d),
     };
-    let map = match crate::battle_cmd::scenario_map(&root, &rules, &scenario) {
-        Ok((map, _)) => map.battle_map(),
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
+    let map = match oc_play::setup::scenario_map(&root, &rules, &scenario) {
+        Ok((map, _)) => map,
+        Err(e) => return crate::load::refused(&e),
     };
     let base = Base {
         text: ws.file(file_id).map(|f| f.text.clone()).unwrap_or_default(),

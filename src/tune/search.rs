@@ -18,7 +18,8 @@ use oc_project::DiskHost;
 use rayon::prelude::*;
 
 use super::edit::{ArmyPlan, Base, Setting};
-use crate::games::{Arena, Score};
+use oc_play::stats::Score;
+use oc_play::Setup as Arena;
 
 /// Where a setting's win rate lies against 50%.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +61,8 @@ pub struct Tuner<'a> {
     pub host: DiskHost,
     /// The scenario file's logical path.
     pub logical: String,
-    pub map: m::BattleMap,
+    /// The scenario's map (every setting plays on it).
+    pub map: oc_atlas::Map,
     pub seed: u64,
     /// The most games one setting gets.
     pub cap: u64,
@@ -85,7 +87,7 @@ impl<'a> Tuner<'a> {
         ws: Workspace,
         host: DiskHost,
         logical: String,
-        map: m::BattleMap,
+        map: oc_atlas::Map,
         seed: u64,
         cap: u64,
         warnings: usize,
@@ -130,7 +132,15 @@ impl<'a> Tuner<'a> {
             let army = |i: usize| self.base.army_models.get(i).and_then(|a| rules.army(&a.name)).cloned();
             let (Some(scenario), Some(a), Some(d)) = (scenario, army(0), army(1)) else { return Err(Vec::new()) };
             let engine = Engine::new(rules).map_err(|e| vec![e.diagnostic(self.base.scenario.name.span)])?;
-            Ok(Rc::new(Arena { engine, scenario, map: self.map.clone(), armies: [a, d] }))
+            Ok(Rc::new(Arena {
+                logical: self.logical.clone(),
+                inputs: Vec::new(),
+                engine,
+                scenario,
+                map: self.map.battle_map(),
+                atlas: self.map.clone(),
+                armies: [a, d],
+            }))
         });
         self.compiled.insert(s.clone(), made.clone());
         made

@@ -11,3 +11,8 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
 pub mod stats;
+pub mod error;
+pub mod setup;
+
+pub use error::{Failure, Refusal};
+pub use setup::{Ais, Field, Setup};
