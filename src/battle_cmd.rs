@@ -5,7 +5,7 @@ use std::path::Path;
 
 use oc_engine::battle::{self, GameResult, Record};
 use oc_project::limits::MAX_LOG_BYTES;
-use oc_project::log::Source;
+use oc_play::log::Source;
 use oc_project::output::{Kind, Target};
 
 use crate::commands::{output_target, write_output};
@@ -13,12 +13,6 @@ use crate::load::setup as load;
 use crate::replay_html::Recording;
 use oc_play::setup::outcome_word;
 use oc_play::{Ais, Setup};
-
-fn log_lines(source: &Source, records: &[Record]) -> Vec<String> {
-    let mut lines = vec![serde_json::to_string(source).unwrap_or_default()];
-    lines.extend(records.iter().map(|r| serde_json::to_string(r).unwrap_or_default()));
-    lines
-}
 
 /// Where `oc battle` writes: the log (standard output without one) and a replay page.
 pub struct Outputs<'p> {
@@ -99,6 +93,7 @@ pub fn battle(
     };
     let source = Source {
         event: "source".into(),
+        format: oc_play::log::LOG_FORMAT,
         file: setup.logical.clone(),
         scenario: setup.scenario.name.clone(),
         attacker: setup.armies[0].name.clone(),
@@ -107,7 +102,7 @@ pub fn battle(
         attacker_ai: ais.attacker.clone(),
         defender_ai: ais.defender.clone(),
     };
-    let lines = log_lines(&source, &records);
+    let lines = oc_play::log::lines(&source, &records);
     match &target {
         Some(target) => {
             if let Err(code) = write_output(target, (lines.join("\n") + "\n").as_bytes()) {
@@ -155,7 +150,7 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
         }
     };
     let mut lines = text.lines();
-    let source = match oc_project::log::parse_source(lines.next().unwrap_or("")) {
+    let source = match oc_play::log::parse_source(lines.next().unwrap_or("")) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {}: {e}", log.display());
@@ -163,7 +158,7 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
         }
     };
     let root = oc_project::find_root(project.unwrap_or(log)).dir;
-    let file = match oc_project::log::source_path(&root, &source.file) {
+    let file = match oc_play::log::source_path(&root, &source.file) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("error: {}: {e} (project root {})", log.display(), root.display());
@@ -190,7 +185,7 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
             return 2;
         }
     };
-    let expected = log_lines(&source, &records);
+    let expected = oc_play::log::lines(&source, &records);
     for (n, (want, got)) in expected.iter().skip(1).zip(lines.by_ref()).enumerate() {
         if want != got {
             eprintln!("{}:{}: the replay differs here", log.display(), n + 2);

@@ -344,8 +344,8 @@ enum Command {
         format: Format,
         /// Play only shard K of N (games g with g mod N = K - 1, the same seeds as the whole run)
         /// and write its counts as JSON for `oc simulate merge`.
-        #[arg(long, value_parser = simulate::parse_shard)]
-        shard: Option<simulate::Shard>,
+        #[arg(long, value_parser = oc_play::simulate::parse_shard)]
+        shard: Option<oc_play::simulate::Shard>,
         #[arg(long)]
         out: Option<PathBuf>,
         /// Also draw the results: win rate per side with its 95% interval, the rounds games
@@ -668,7 +668,7 @@ fn main() -> ExitCode {
                 defender: defender.as_deref(),
                 ais: &ai.ais(),
             },
-            simulate::Run { games, seed, shard },
+            oc_play::simulate::Run { games, seed, shard },
             simulate::Outputs { format, out: out.as_deref(), plot: plot.as_deref(), force },
         ),
         Command::Tune { game, games, seed, knob, write, format } => tune::tune(&tune::Request {

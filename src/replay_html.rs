@@ -13,7 +13,7 @@
 use oc_engine::battle::{self, Battle, Combatant, Controller, GameResult, Record, State, Turn};
 use oc_engine::Engine;
 use oc_model::{Outcome, SideId};
-use oc_project::log::Source;
+use oc_play::log::Source;
 use oc_project::output::REPLAY_MARK;
 use serde::Serialize;
 

@@ -16,3 +16,5 @@ pub mod setup;
 
 pub use error::{Failure, Refusal};
 pub use setup::{Ais, Field, Setup};
+pub mod log;
+pub mod simulate;

@@ -1,17 +1,32 @@
-//! The battle log's first line: where the battle came from, so `oc replay` can play it again.
+//! The battle log, the one saved format of a battle: a header line ([`Source`]: where the battle
+//! came from, so `oc replay` can play it again), then one engine [`Record`] per line. The
+//! records are the engine's own (`oc_engine::battle::Record`, what a battle writes as it goes);
+//! the file around them — header, line order, format version — is defined here and nowhere else.
+//!
+//! **Format version** [`LOG_FORMAT`]: the header's `format` field. Version 1 is every log written
+//! so far, and its header has no `format` field (a version-1 header is written without one, so
+//! logs stay byte for byte what they were); a header naming another version is refused with
+//! [`LogError::Version`], not misread.
+//!
 //! The scenario file is stored as a logical path (relative to the project root), and resolved
 //! against the root of the log's own project, confined like an import: a log can never make
 //! `oc replay` read a file outside that project.
 
 use std::path::{Path, PathBuf};
 
+pub use oc_engine::battle::Record;
+use oc_project::fsx::Confined;
 use serde::{Deserialize, Serialize};
 
-use crate::fsx::Confined;
+/// The version of the battle log's format this crate writes and reads.
+pub const LOG_FORMAT: u32 = 1;
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Source {
     pub event: String,
+    /// The log's format version ([`LOG_FORMAT`]); absent in version 1.
+    #[serde(default = "first_format", skip_serializing_if = "is_first_format")]
+    pub format: u32,
     /// The scenario's `.oc` file, relative to the project root, `/`-separated.
     pub file: String,
     pub scenario: String,
@@ -26,7 +41,15 @@ pub struct Source {
     pub defender_ai: String,
 }
 
-/// The AI of logs written before logs named their AIs.
+fn first_format() -> u32 {
+    1
+}
+
+fn is_first_format(v: &u32) -> bool {
+    *v == 1
+}
+
+/// The AI of logs (and simulate parts) written before they named their AIs.
 pub fn first_ai() -> String {
     "greedy".to_string()
 }
@@ -36,6 +59,8 @@ pub fn first_ai() -> String {
 pub enum LogError {
     /// The first line is not a header (what was wrong with it).
     NotAHeader(String),
+    /// The header is of another format version than this oc reads.
+    Version { found: u32 },
     /// The file the header names is not a logical path of the project (why).
     NotInProject { file: String, why: String },
     /// The file the header names cannot be read inside the project (why).
@@ -46,6 +71,10 @@ impl std::fmt::Display for LogError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             LogError::NotAHeader(why) => write!(f, "the first line is not a battle log header ({why})"),
+            LogError::Version { found } => write!(
+                f,
+                "the log is of format version {found}, and this oc reads version {LOG_FORMAT}; replay it with the oc that wrote it"
+            ),
             LogError::NotInProject { file, why } => {
                 write!(f, "the log names `{file}`, which {why}; logs name files relative to their project root")
             }
@@ -62,7 +91,17 @@ pub fn parse_source(line: &str) -> Result<Source, LogError> {
     if source.event != "source" {
         return Err(LogError::NotAHeader("`{\"event\":\"source\",...}` is what one says".to_string()));
     }
+    if source.format != LOG_FORMAT {
+        return Err(LogError::Version { found: source.format });
+    }
     Ok(source)
+}
+
+/// The log's lines: the header, then one record per line.
+pub fn lines(source: &Source, records: &[Record]) -> Vec<String> {
+    let mut lines = vec![serde_json::to_string(source).unwrap_or_default()];
+    lines.extend(records.iter().map(|r| serde_json::to_string(r).unwrap_or_default()));
+    lines
 }
 
 /// The real path of the file a log names, inside `root`; refused when it is absolute, climbs
