@@ -21,7 +21,7 @@ fn all_codes() -> impl Iterator<Item = &'static CodeInfo> {
         .chain(crate::scenario_cmd::CODES.iter())
         .chain(oc_balance::CODES.iter())
         .chain(oc_engine::CODES.iter())
-        .chain(crate::tune::CODES.iter())
+        .chain(oc_play::tune::CODES.iter())
 }
 
 pub use crate::report::style;

@@ -18,3 +18,4 @@ pub use error::{Failure, Refusal};
 pub use setup::{Ais, Field, Setup};
 pub mod log;
 pub mod simulate;
+pub mod tune;

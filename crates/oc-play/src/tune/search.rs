@@ -18,8 +18,8 @@ use oc_project::DiskHost;
 use rayon::prelude::*;
 
 use super::edit::{ArmyPlan, Base, Setting};
-use oc_play::stats::Score;
-use oc_play::Setup as Arena;
+use crate::setup::Setup as Arena;
+use crate::stats::Score;
 
 /// Where a setting's win rate lies against 50%.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +73,8 @@ pub struct Tuner<'a> {
     /// The AI was seen to read the time limit: limits are no longer read off longer games (each
     /// try would play the longest games for nothing).
     clock_read: bool,
+    /// Where the search says what it plays, a line at a time (a front end shows its progress).
+    pub say: &'a dyn Fn(&str),
     /// What the search did, for the report: each with the setting it is about (its time limit
     /// read off longer games), or none when it is about the whole search.
     pub notes: Vec<(Option<Setting>, String)>,
@@ -91,6 +93,7 @@ impl<'a> Tuner<'a> {
         seed: u64,
         cap: u64,
         warnings: usize,
+        say: &'a dyn Fn(&str),
     ) -> Tuner<'a> {
         Tuner {
             base,
@@ -101,6 +104,7 @@ impl<'a> Tuner<'a> {
             seed,
             cap,
             warnings,
+            say,
             played: 0,
             clock_read: false,
             notes: Vec::new(),
@@ -187,7 +191,7 @@ impl<'a> Tuner<'a> {
         let mut last = None;
         for n in looks(self.cap) {
             let Some(score) = self.measure(s, n)? else {
-                eprintln!("  {what}: does not check clean");
+                (self.say)(&format!("  {what}: does not check clean"));
                 return Ok(None);
             };
             last = Some(score);
@@ -197,7 +201,7 @@ impl<'a> Tuner<'a> {
         }
         let score = last.unwrap_or_default();
         if self.played > before {
-            eprintln!("  {what}: attacker {}", score.text());
+            (self.say)(&format!("  {what}: attacker {}", score.text()));
         }
         Ok(Some(verdict(&score)))
     }
@@ -370,7 +374,7 @@ impl<'a> Tuner<'a> {
             }
         }
         if may_extend && !scores.is_empty() && scores.iter().all(|(_, s)| verdict(s) == Verdict::Below) {
-            eprintln!("  rounds {lo} to {hi}: every limit is short of 50% for the attacker; trying longer ones");
+            (self.say)(&format!("  rounds {lo} to {hi}: every limit is short of 50% for the attacker; trying longer ones"));
             return Ok(Some(Read::Short));
         }
         let current = start.rounds.unwrap_or(ROUND_CAP);
@@ -394,9 +398,9 @@ impl<'a> Tuner<'a> {
             self.cliff((&with(best), &format!("rounds {best}"), chosen), &near);
         }
         let n = self.score(&longest).games;
-        eprintln!("  rounds {lo} to {hi}, read off {n} games played to {hi} rounds:");
+        (self.say)(&format!("  rounds {lo} to {hi}, read off {n} games played to {hi} rounds:"));
         for (r, s) in &scores {
-            eprintln!("    {r:>3}: attacker {}", s.text());
+            (self.say)(&format!("    {r:>3}: attacker {}", s.text()));
         }
         // The check: games played to the chosen limit (or one below the longest) are the
         // longest games' beginnings, and end as they were read.
