@@ -10,7 +10,7 @@ use oc_project::output::{Kind, Target};
 
 use crate::commands::{output_target, write_output};
 use crate::load::setup as load;
-use crate::replay_html::Recording;
+use oc_play::recording::Recording;
 use oc_play::setup::outcome_word;
 use oc_play::{Ais, Setup};
 
@@ -29,7 +29,7 @@ type Played = (GameResult, Vec<Record>, Option<Recording>, Option<String>);
 fn run(setup: &Setup, seed: u64, ais: &Ais, page: bool) -> Result<Played, String> {
     let mut sides = ais.controllers()?;
     if page {
-        let rec = crate::replay_html::play(setup, seed, Box::new(sides)).map_err(|e| e.to_string())?;
+        let rec = oc_play::recording::play(setup, seed, Box::new(sides)).map_err(|e| e.to_string())?;
         return Ok((rec.result.clone(), rec.records.clone(), Some(rec), None));
     }
     let armies = [&setup.armies[0], &setup.armies[1]];

@@ -19,3 +19,4 @@ pub use setup::{Ais, Field, Setup};
 pub mod log;
 pub mod simulate;
 pub mod tune;
+pub mod recording;
