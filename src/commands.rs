@@ -18,7 +18,7 @@ fn all_codes() -> impl Iterator<Item = &'static CodeInfo> {
         .chain(oc_atlas::CODES.iter())
         .chain(oc_atlas::tiled::CODES.iter())
         .chain(oc_project::codes::CODES.iter())
-        .chain(crate::scenario_cmd::CODES.iter())
+        .chain(oc_play::briefing::CODES.iter())
         .chain(oc_balance::CODES.iter())
         .chain(oc_engine::CODES.iter())
         .chain(oc_play::tune::CODES.iter())

@@ -20,3 +20,4 @@ pub mod log;
 pub mod simulate;
 pub mod tune;
 pub mod recording;
+pub mod briefing;
