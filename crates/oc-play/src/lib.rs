@@ -21,3 +21,4 @@ pub mod simulate;
 pub mod tune;
 pub mod recording;
 pub mod briefing;
+pub mod tournament;
