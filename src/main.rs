@@ -396,7 +396,7 @@ enum Command {
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=oc_project::limits::MAX_GAMES))]
         games: u64,
         /// Another number of games for one scenario (repeatable): `--games-for RiverStorm=200`.
-        #[arg(long, value_parser = fairness::parse_games_for)]
+        #[arg(long, value_parser = oc_play::fairness::parse_games_for)]
         games_for: Vec<(String, u64)>,
         #[arg(long, default_value_t = 1)]
         seed: u64,

@@ -22,3 +22,4 @@ pub mod tune;
 pub mod recording;
 pub mod briefing;
 pub mod tournament;
+pub mod fairness;
