@@ -150,8 +150,8 @@ fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> R
     // The class's rules: `--ruleset`; else the map's own, or, for a class they lack, the
     // project's (oc.toml's `ruleset`) — a home-brew class on a map of the standard game.
     let engine = match (args.ruleset, args.class) {
-        (Some(r), _) => crate::play::load_engine(Some(r))?,
-        (None, Some(c)) if rules.class(c).is_none() => match crate::play::project_engine().filter(|e| e.rules.class(c).is_some())
+        (Some(r), _) => crate::load::engine(Some(r))?,
+        (None, Some(c)) if rules.class(c).is_none() => match crate::load::project_engine().filter(|e| e.rules.class(c).is_some())
         {
             Some(e) => e,
             None => oc_engine::Engine::new(rules.clone()).map_err(|e| {

@@ -10,6 +10,7 @@ use oc_balance::{Options, Priced, Report, What};
 use oc_compiler::Workspace;
 use oc_diag::FileId;
 use oc_engine::Engine;
+use oc_play::rules::Ruleset;
 use oc_project::DiskHost;
 
 use crate::commands::{projects, style};
@@ -34,12 +35,10 @@ struct Loaded {
 fn load(ruleset: Option<&str>, paths: &[PathBuf]) -> Result<Loaded, u8> {
     if paths.is_empty() {
         // A path given as the ruleset is a project like any other.
-        if let Some(r) = ruleset.filter(|r| !oc_compiler::stdlib::RULESETS.iter().any(|(n, _)| n == r)) {
-            if std::path::Path::new(r).exists() {
-                return load(None, &[PathBuf::from(r)]);
-            }
+        if let Some(Ruleset::Path(p)) = ruleset.map(oc_play::rules::resolve).transpose().map_err(|e| crate::load::refused(&e))? {
+            return load(None, &[p]);
         }
-        let engine = crate::play::load_engine(ruleset)?;
+        let engine = crate::load::engine(ruleset)?;
         return Ok(Loaded { engine, workspace: Workspace::new(), files: Vec::new() });
     }
     let found = projects(paths)?;
@@ -53,11 +52,10 @@ fn load(ruleset: Option<&str>, paths: &[PathBuf]) -> Result<Loaded, u8> {
     }
     let mut roots = Vec::new();
     if let Some(name) = ruleset {
-        let Some((_, index)) = oc_compiler::stdlib::RULESETS.iter().find(|(n, _)| *n == name) else {
-            let names: Vec<&str> = oc_compiler::stdlib::RULESETS.iter().map(|(n, _)| *n).collect();
+        let Some(Ruleset::Builtin { index, .. }) = oc_play::rules::builtin(name) else {
             eprintln!(
                 "error: no built-in ruleset `{name}` (with paths, --ruleset names the one they build on: {})",
-                names.join(", ")
+                oc_play::rules::names().join(", ")
             );
             return Err(2);
         };
@@ -71,7 +69,7 @@ fn load(ruleset: Option<&str>, paths: &[PathBuf]) -> Result<Loaded, u8> {
         eprintln!("error: {p}: {reason}");
         return Err(2);
     }
-    let engine = crate::play::engine_of(&workspace, &compilation.diagnostics, compilation.rules)?;
+    let engine = crate::load::engine_of(&workspace, &compilation.diagnostics, compilation.rules)?;
     Ok(Loaded { engine, workspace, files: compilation.files })
 }
 

@@ -12,11 +12,6 @@ use oc_project::DiskHost;
 use crate::commands::{projects, style};
 use crate::report;
 
-/// The built-in ruleset a name means (`officers_chess`, `officers_chess_v06`, `v06`, `ratings`).
-pub fn builtin(name: &str) -> Option<(&'static str, &'static str)> {
-    oc_compiler::stdlib::builtin(name)
-}
-
 pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) -> u8 {
     let started = Instant::now();
     if ruleset.is_some() && !paths.is_empty() {
@@ -27,11 +22,10 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
     let mut inputs: Vec<PathBuf> = paths.to_vec();
     let (compilation, title) = if paths.is_empty() {
         let name = ruleset.unwrap_or(oc_compiler::stdlib::DEFAULT);
-        let Some((name, index)) = builtin(name) else {
-            let names: Vec<&str> = oc_compiler::stdlib::RULESETS.iter().map(|(n, _)| *n).collect();
+        let Some(oc_play::rules::Ruleset::Builtin { name, index }) = oc_play::rules::builtin(name) else {
             eprintln!(
                 "error: no built-in ruleset `{name}`: the built-in ones are {}\nhelp: to document your own rules, pass their files or folder: `oc doc rules/ -o site`",
-                names.join(", ")
+                oc_play::rules::names().join(", ")
             );
             return 2;
         };

@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use oc_compiler::Workspace;
+use oc_engine::Engine;
 use oc_model::Rules;
+use oc_play::rules::{Loaded, Ruleset};
 use oc_play::{Failure, Field, Setup};
 
 use crate::report;
@@ -60,4 +62,56 @@ pub fn field(file: &Path, scenario: Option<&str>) -> Result<Field, u8> {
 /// The scenario with both armies.
 pub fn setup(file: &Path, scenario: Option<&str>, attacker: Option<&str>, defender: Option<&str>) -> Result<Setup, u8> {
     field(file, scenario)?.with_armies(attacker, defender).map_err(failure)
+}
+
+/// The engine of the rules to play with (`oc_play::rules::choose`: `--ruleset`, else the
+/// project's `ruleset`, else the default), their warnings shown.
+pub fn engine(ruleset: Option<&str>) -> Result<Engine, u8> {
+    let chosen = oc_play::rules::choose(ruleset).map_err(|e| refused(&e))?;
+    loaded(&chosen).map(|l| l.engine)
+}
+
+/// The engine of the `ruleset` the working directory's oc.toml names, if it names one.
+pub fn project_engine() -> Option<Engine> {
+    let chosen = oc_play::rules::of_project(&std::env::current_dir().ok()?).ok()??;
+    loaded(&chosen).ok().map(|l| l.engine)
+}
+
+/// A ruleset compiled, its warnings shown; its errors shown with exit status 1, a refusal
+/// (the engine cannot run the rules, a path that is no project) with 2.
+pub fn loaded(ruleset: &Ruleset) -> Result<Loaded, u8> {
+    match oc_play::rules::load(ruleset) {
+        Ok(l) => {
+            show(&l.workspace, &l.warnings);
+            Ok(l)
+        }
+        Err(Failure::Rejected { workspace, diagnostics }) => {
+            show(workspace.as_ref(), &diagnostics);
+            eprintln!("the rules have {} error(s)", diagnostics.iter().filter(|d| d.is_error()).count());
+            Err(1)
+        }
+        Err(Failure::Refused(r)) => Err(refused(&r)),
+    }
+}
+
+fn show(workspace: &Workspace, diagnostics: &[oc_diag::Diagnostic]) {
+    let reports = report::Reports::new(workspace);
+    let style = report::style();
+    for d in diagnostics {
+        eprint!("{}", reports.render(d, style));
+    }
+}
+
+/// Shows a compilation's diagnostics, then the engine of its rules (exit status 1 where they
+/// have errors, 2 where the engine refuses them).
+pub fn engine_of(workspace: &Workspace, diagnostics: &[oc_diag::Diagnostic], rules: Option<Rules>) -> Result<Engine, u8> {
+    show(workspace, diagnostics);
+    let Some(rules) = rules else {
+        eprintln!("the rules have {} error(s)", diagnostics.iter().filter(|d| d.is_error()).count());
+        return Err(1);
+    };
+    Engine::new(rules).map_err(|e| {
+        eprintln!("error: {e}");
+        2
+    })
 }

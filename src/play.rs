@@ -4,104 +4,15 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use oc_compiler::Workspace;
 use oc_engine::{Atom, Engine, Forecast, Form, Loadout, Shown, SideForecast};
 
 use oc_project::output::Kind;
 use oc_project::DiskHost;
 
-use crate::commands::{output_target, project_of, style, write_output};
+use crate::commands::{output_target, write_output};
 use crate::fixed::Fixed;
 use crate::plot::{self, Heatmap, PlotFormat};
-use crate::report;
 use crate::Format;
-
-/// Loads the rules to play with: a built-in ruleset by name (`officers_chess`, or `v06`), or the
-/// `.oc` files at a path compiled like `oc build` does. Errors are printed; the exit status returned.
-/// The engine of the `ruleset` the working directory's oc.toml names, if it names one.
-pub fn project_engine() -> Option<Engine> {
-    let name = manifest_ruleset().ok()??;
-    load_engine(Some(&name)).ok()
-}
-
-pub fn load_engine(ruleset: Option<&str>) -> Result<Engine, u8> {
-    let mut workspace = Workspace::new();
-    // Without --ruleset, the `ruleset` of the oc.toml above the working directory (as `cargo`
-    // finds its manifest), else the standard library's default. A path there is confined to
-    // that project like an import.
-    let from_manifest = match ruleset {
-        Some(_) => None,
-        None => match manifest_ruleset() {
-            Ok(found) => found,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return Err(2);
-            }
-        },
-    };
-    let name = ruleset.or(from_manifest.as_deref()).unwrap_or(oc_compiler::stdlib::DEFAULT);
-    let builtin = oc_compiler::stdlib::builtin(name);
-    let compilation = match builtin {
-        Some((_, index)) => {
-            let id = workspace.id_of(index).ok_or(2u8)?;
-            workspace.compile_ids(&mut DiskHost::new(PathBuf::from(".")), &[id])
-        }
-        None => {
-            let path = Path::new(name);
-            if !path.exists() {
-                let names: Vec<&str> = oc_compiler::stdlib::RULESETS.iter().map(|(n, _)| *n).collect();
-                eprintln!("error: no ruleset `{name}`: the built-in ones are {} (or give a path to .oc files)", names.join(", "));
-                return Err(2);
-            }
-            let project = project_of(path)?;
-            let mut host = DiskHost::for_project(&project);
-            workspace.compile(&mut host, &project.files).0
-        }
-    };
-    engine_of(&workspace, &compilation.diagnostics, compilation.rules)
-}
-
-/// Prints a compilation's diagnostics, then the engine of its rules (exit code 1 where they have
-/// errors, 2 where the engine refuses them).
-pub fn engine_of(
-    workspace: &Workspace,
-    diagnostics: &[oc_diag::Diagnostic],
-    rules: Option<oc_model::Rules>,
-) -> Result<Engine, u8> {
-    let style = style();
-    let reports = report::Reports::new(workspace);
-    for d in diagnostics {
-        eprint!("{}", reports.render(d, style));
-    }
-    let Some(rules) = rules else {
-        eprintln!("the rules have {} error(s)", diagnostics.iter().filter(|d| d.is_error()).count());
-        return Err(1);
-    };
-    Engine::new(rules).map_err(|e| {
-        eprintln!("error: {e}");
-        2
-    })
-}
-
-/// The `ruleset` of the project holding the working directory: a built-in name, or the real path
-/// of its rules inside that project.
-fn manifest_ruleset() -> Result<Option<String>, String> {
-    let Ok(cwd) = std::env::current_dir() else { return Ok(None) };
-    let root = oc_project::find_root(&cwd);
-    if root.manifest.is_none() {
-        return Ok(None);
-    }
-    let project = oc_project::discover::open(&root.dir);
-    let Some(name) = project.settings.ruleset else { return Ok(None) };
-    if oc_compiler::stdlib::RULESETS.iter().any(|(n, _)| *n == name) {
-        return Ok(Some(name));
-    }
-    let logical = oc_compiler::resolve_logical(&name).map_err(|why| format!("oc.toml's ruleset `{name}` {why}"))?;
-    let real = oc_project::fsx::Confined::new(&root.dir)
-        .resolve(Path::new(&logical))
-        .map_err(|e| format!("oc.toml's ruleset `{name}`: {e}"))?;
-    Ok(Some(real.to_string_lossy().into_owned()))
-}
 
 /// `CLASS` or `CLASS:WEAPON`; without a weapon, the first weapon of the class's kit (or of the rules).
 pub fn loadout(engine: &Engine, spec: &str) -> Result<Loadout, String> {
@@ -214,7 +125,7 @@ fn matchup(
     defender: &Side,
     distance: Option<i64>,
 ) -> Result<(Engine, Loadout, Loadout, i64), u8> {
-    let engine = load_engine(ruleset)?;
+    let engine = crate::load::engine(ruleset)?;
     let (a, d) = match (build(&engine, attacker), build(&engine, defender)) {
         (Ok(a), Ok(d)) => (a, d),
         (Err(e), _) | (_, Err(e)) => {
@@ -479,7 +390,7 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
         Ok(t) => t,
         Err(code) => return code,
     };
-    let engine = match load_engine(ruleset) {
+    let engine = match crate::load::engine(ruleset) {
         Ok(e) => e,
         Err(code) => return code,
     };

@@ -23,3 +23,4 @@ pub mod recording;
 pub mod briefing;
 pub mod tournament;
 pub mod fairness;
+pub mod rules;
