@@ -584,9 +584,9 @@ struct Matchup {
 }
 
 impl Matchup {
-    fn sides(&self) -> (play::Side, play::Side) {
+    fn sides(&self) -> (oc_play::matchup::Side, oc_play::matchup::Side) {
         (
-            play::Side {
+            oc_play::matchup::Side {
                 spec: self.attacker.clone(),
                 terrain: self.attacker_terrain.clone(),
                 hp: self.attacker_hp,
@@ -594,7 +594,7 @@ impl Matchup {
                 accessory: self.attacker_accessory.clone(),
                 normal_form: self.attacker_normal,
             },
-            play::Side {
+            oc_play::matchup::Side {
                 spec: self.defender.clone(),
                 terrain: self.defender_terrain.clone(),
                 hp: self.defender_hp,

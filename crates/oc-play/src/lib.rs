@@ -24,3 +24,4 @@ pub mod briefing;
 pub mod tournament;
 pub mod fairness;
 pub mod rules;
+pub mod matchup;
