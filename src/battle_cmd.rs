@@ -3,16 +3,16 @@
 
 use std::path::Path;
 
-use oc_engine::battle::{self, GameResult, Record};
+use oc_play::game::{self, Played};
+use oc_play::log::{Mismatch, Source};
+use oc_play::recording::Recording;
+use oc_play::setup::outcome_word;
+use oc_play::{Ais, Setup};
 use oc_project::limits::MAX_LOG_BYTES;
-use oc_play::log::Source;
 use oc_project::output::{Kind, Target};
 
 use crate::commands::{output_target, write_output};
 use crate::load::setup as load;
-use oc_play::recording::Recording;
-use oc_play::setup::outcome_word;
-use oc_play::{Ais, Setup};
 
 /// Where `oc battle` writes: the log (standard output without one) and a replay page.
 pub struct Outputs<'p> {
@@ -21,28 +21,9 @@ pub struct Outputs<'p> {
     pub force: bool,
 }
 
-/// A played battle: its result and log, the replay page's recording when one was asked for,
-/// and which alternative of an `either ... or ...` won.
-type Played = (GameResult, Vec<Record>, Option<Recording>, Option<String>);
-
-/// Plays the battle, recorded for a replay page when `page` is asked for.
+/// Plays the battle (recorded for a replay page when `page` is asked for).
 fn run(setup: &Setup, seed: u64, ais: &Ais, page: bool) -> Result<Played, String> {
-    let mut sides = ais.controllers()?;
-    if page {
-        let rec = oc_play::recording::play(setup, seed, Box::new(sides)).map_err(|e| e.to_string())?;
-        return Ok((rec.result.clone(), rec.records.clone(), Some(rec), None));
-    }
-    let armies = [&setup.armies[0], &setup.armies[1]];
-    let mut branch = None;
-    let mut watch = |b: &battle::Battle<'_>| {
-        if b.outcome.is_some() {
-            branch = b.winning_branch();
-        }
-    };
-    let (result, records) =
-        battle::play_watched(&setup.engine, &setup.scenario, &setup.map, armies, seed, &mut sides, &mut watch)
-            .map_err(|e| e.to_string())?;
-    Ok((result, records, None, branch))
+    game::play(setup, seed, ais, page).map_err(|r| r.message)
 }
 
 /// Writes the replay page of a recorded battle.
@@ -84,24 +65,14 @@ pub fn battle(
         eprintln!("help: give --log a file, or --html a file");
         return 2;
     }
-    let (result, records, recording, branch) = match run(&setup, seed, ais, page_target.is_some()) {
+    let Played { result, records, recording, branch } = match run(&setup, seed, ais, page_target.is_some()) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
             return 2;
         }
     };
-    let source = Source {
-        event: "source".into(),
-        format: oc_play::log::LOG_FORMAT,
-        file: setup.logical.clone(),
-        scenario: setup.scenario.name.clone(),
-        attacker: setup.armies[0].name.clone(),
-        defender: setup.armies[1].name.clone(),
-        seed,
-        attacker_ai: ais.attacker.clone(),
-        defender_ai: ais.defender.clone(),
-    };
+    let source = game::source(&setup, seed, ais);
     let lines = oc_play::log::lines(&source, &records);
     match &target {
         Some(target) => {
@@ -149,8 +120,7 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
             return 2;
         }
     };
-    let mut lines = text.lines();
-    let source = match oc_play::log::parse_source(lines.next().unwrap_or("")) {
+    let source = match oc_play::log::parse_source(text.lines().next().unwrap_or("")) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {}: {e}", log.display());
@@ -177,28 +147,28 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
         Err(code) => return code,
     };
     // The AIs the log names (a log from before there were several: `greedy`).
-    let ais = Ais { attacker: source.attacker_ai.clone(), defender: source.defender_ai.clone() };
+    let ais = game::ais_of(&source);
     let (records, recording) = match run(&setup, source.seed, &ais, page_target.is_some()) {
-        Ok((_, r, rec, _)) => (r, rec),
+        Ok(played) => (played.records, played.recording),
         Err(e) => {
             eprintln!("error: {e}");
             return 2;
         }
     };
     let expected = oc_play::log::lines(&source, &records);
-    for (n, (want, got)) in expected.iter().skip(1).zip(lines.by_ref()).enumerate() {
-        if want != got {
-            eprintln!("{}:{}: the replay differs here", log.display(), n + 2);
-            eprintln!("  log:    {got}");
-            eprintln!("  replay: {want}");
+    match oc_play::log::verify(&text, &expected) {
+        Ok(()) => {}
+        Err(Mismatch::Line { line, logged, replayed }) => {
+            eprintln!("{}:{line}: the replay differs here", log.display());
+            eprintln!("  log:    {logged}");
+            eprintln!("  replay: {replayed}");
             eprintln!("help: the rules, the scenario or the armies changed since the log was written, or the log was edited");
             return 1;
         }
-    }
-    let logged = text.lines().count();
-    if logged != expected.len() {
-        eprintln!("{}: the log has {logged} lines, the replay {}", log.display(), expected.len());
-        return 1;
+        Err(Mismatch::Length { logged, replayed }) => {
+            eprintln!("{}: the log has {logged} lines, the replay {replayed}", log.display());
+            return 1;
+        }
     }
     eprintln!("replayed {} steps of {} (seed {}): identical", expected.len() - 1, source.scenario, source.seed);
     if let (Some(t), Some(rec)) = (&page_target, &recording) {

@@ -25,3 +25,4 @@ pub mod tournament;
 pub mod fairness;
 pub mod rules;
 pub mod matchup;
+pub mod game;

@@ -113,3 +113,27 @@ pub fn source_path(root: &Path, file: &str) -> Result<PathBuf, LogError> {
         .resolve(Path::new(&logical))
         .map_err(|e| LogError::Unreadable { file: file.to_string(), why: e.to_string() })
 }
+
+/// Where a log and its replay part.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mismatch {
+    /// Line `line` (1-based) differs: as logged, as replayed.
+    Line { line: usize, logged: String, replayed: String },
+    /// The log has `logged` lines, the replay `replayed`.
+    Length { logged: usize, replayed: usize },
+}
+
+/// Checks a log's text against the lines of its replay, byte for byte (the header, already
+/// read, aside).
+pub fn verify(text: &str, replayed: &[String]) -> Result<(), Mismatch> {
+    for (n, (want, got)) in replayed.iter().skip(1).zip(text.lines().skip(1)).enumerate() {
+        if want != got {
+            return Err(Mismatch::Line { line: n + 2, logged: got.to_string(), replayed: want.clone() });
+        }
+    }
+    let logged = text.lines().count();
+    if logged != replayed.len() {
+        return Err(Mismatch::Length { logged, replayed: replayed.len() });
+    }
+    Ok(())
+}

@@ -50,3 +50,27 @@ fn a_log_is_its_header_then_its_records() {
         assert_eq!(&serde_json::from_str::<log::Record>(line).unwrap(), record);
     }
 }
+
+#[test]
+fn a_replay_is_checked_line_by_line_and_by_length() {
+    let setup = common::setup("scenarios/grado-keep.oc", None);
+    let ais = common::default_ais();
+    let played = oc_play::game::play(&setup, 5, &ais, false).unwrap();
+    let source = oc_play::game::source(&setup, 5, &ais);
+    assert_eq!(source.file, "scenarios/grado-keep.oc");
+    let lines = log::lines(&source, &played.records);
+    let text = lines.join("\n") + "\n";
+    assert_eq!(log::verify(&text, &lines), Ok(()));
+    // Played again, recorded: the same records.
+    let recorded = oc_play::game::play(&setup, 5, &ais, true).unwrap();
+    assert_eq!(recorded.records, played.records);
+    let edited = text.replacen(&lines[2], "{\"event\":\"round\"}", 1);
+    match log::verify(&edited, &lines) {
+        Err(log::Mismatch::Line { line, logged, replayed }) => {
+            assert_eq!((line, logged.as_str(), &replayed), (3, "{\"event\":\"round\"}", &lines[2]));
+        }
+        other => panic!("{other:?}"),
+    }
+    let short: String = lines[..lines.len() - 1].join("\n");
+    assert_eq!(log::verify(&short, &lines), Err(log::Mismatch::Length { logged: lines.len() - 1, replayed: lines.len() }));
+}
