@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use oc_play::fairness::{self, replace_table, table, Row};
 use crate::Format;
+use oc_play::fairness::{self, replace_table, table, Row};
 
 pub struct Request<'a> {
     pub paths: &'a [PathBuf],
@@ -121,4 +121,3 @@ fn write_readme(readme: &Path, table: &str) -> Result<(), u8> {
     eprintln!("wrote the table into {}", readme.display());
     Ok(())
 }
-

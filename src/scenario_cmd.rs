@@ -134,4 +134,3 @@ pub fn outfit(before: &Path, after: &Path, name: Option<&str>) -> u8 {
     }
     0
 }
-

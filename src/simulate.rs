@@ -9,13 +9,13 @@ use std::path::{Path, PathBuf};
 use oc_project::limits::MAX_LOG_BYTES;
 use oc_project::output::Kind;
 
-use crate::load::setup as load;
-use oc_play::simulate::{self, Header, Part, Run, Tally};
-use oc_play::Ais;
 use crate::commands::{output_target, write_output};
+use crate::load::setup as load;
 use crate::plot::{self, Outcomes, PlotFormat};
 use crate::Format;
+use oc_play::simulate::{self, Header, Part, Run, Tally};
 use oc_play::stats::wilson;
+use oc_play::Ais;
 use oc_project::output::Target;
 
 /// Which scenario and armies, and the AIs that play them.

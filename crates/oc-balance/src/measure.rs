@@ -126,7 +126,6 @@ fn fnv(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
-
 /// Plays `n` duels to the rout between `u` and `o` — each attacks in turn from its distance,
 /// `u` first in the even ones — and returns `u`'s share (a draw counts half).
 fn duels(engine: &Engine, u: &Fighter, o: &Fighter, du: Option<i64>, dop: Option<i64>, seed: u64, n: u32) -> f64 {

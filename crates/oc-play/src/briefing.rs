@@ -26,7 +26,13 @@ armies unit by unit (by name).\n\nFix: keep each unit's class and the same units
 
 /// The item of `list` named `name` (its only one by default); `what` names the kind in the
 /// refusal, `path` the files it was looked for in.
-pub fn pick<'a, T>(list: &'a [T], name: Option<&str>, name_of: impl Fn(&T) -> &str, what: &str, path: &Path) -> Result<&'a T, Refusal> {
+pub fn pick<'a, T>(
+    list: &'a [T],
+    name: Option<&str>,
+    name_of: impl Fn(&T) -> &str,
+    what: &str,
+    path: &Path,
+) -> Result<&'a T, Refusal> {
     match name {
         Some(n) => list.iter().find(|x| name_of(x) == n).ok_or_else(|| {
             let names: Vec<&str> = list.iter().map(&name_of).collect();
@@ -37,7 +43,11 @@ pub fn pick<'a, T>(list: &'a [T], name: Option<&str>, name_of: impl Fn(&T) -> &s
             [] => Err(Refusal::new(format!("{} defines no {what}", path.display()))),
             many => {
                 let names: Vec<&str> = many.iter().map(&name_of).collect();
-                Err(Refusal::new(format!("{} defines several of them ({}); name one with --name", path.display(), names.join(", "))))
+                Err(Refusal::new(format!(
+                    "{} defines several of them ({}); name one with --name",
+                    path.display(),
+                    names.join(", ")
+                )))
             }
         },
     }
@@ -224,11 +234,11 @@ fn army_span(ws: &Workspace, army: &str) -> Option<oc_diag::Span> {
 /// side. Inventories may change.
 pub fn outfit(old: &Army, new: &Army, ws_after: &Workspace) -> Vec<Diagnostic> {
     let mut problems: Vec<Diagnostic> = Vec::new();
-    let fallback = army_span(&ws_after, &new.name);
+    let fallback = army_span(ws_after, &new.name);
     for u in &new.units {
         match old.units.iter().find(|o| o.name == u.name) {
             Some(o) if o.class != u.class => {
-                if let Some(span) = unit_class_span(&ws_after, &new.name, &u.name).or(fallback) {
+                if let Some(span) = unit_class_span(ws_after, &new.name, &u.name).or(fallback) {
                     problems.push(
                         Diagnostic::error(
                             CLASS_CHANGED,
@@ -242,7 +252,7 @@ pub fn outfit(old: &Army, new: &Army, ws_after: &Workspace) -> Vec<Diagnostic> {
             }
             Some(_) => {}
             None => {
-                if let Some(span) = unit_class_span(&ws_after, &new.name, &u.name).or(fallback) {
+                if let Some(span) = unit_class_span(ws_after, &new.name, &u.name).or(fallback) {
                     problems.push(
                         Diagnostic::error(CLASS_CHANGED, span, format!("`{}` was not in the army when it was scouted", u.name))
                             .with_help("units cannot be added in the Outfitting phase"),

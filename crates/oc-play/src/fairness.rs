@@ -95,8 +95,7 @@ pub fn measure_file(
                     armies: [(*a).clone(), (*d).clone()],
                 };
                 let started = std::time::Instant::now();
-                let results =
-                    setup.play(seed, 0..games).map_err(|e| Refusal::new(format!("{logical}: a game failed: {e}")))?;
+                let results = setup.play(seed, 0..games).map_err(|e| Refusal::new(format!("{logical}: a game failed: {e}")))?;
                 let score = Score::of(&results);
                 say(&format!(
                     "{logical} {}: {} vs {}: attacker {} in {:.1?}",

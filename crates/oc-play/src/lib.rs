@@ -10,19 +10,19 @@
 //! prints, never exits, and writes no file: the caller renders and writes.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
-pub mod stats;
+pub mod briefing;
 pub mod error;
+pub mod fairness;
+pub mod game;
+pub mod log;
+pub mod matchup;
+pub mod recording;
+pub mod rules;
 pub mod setup;
+pub mod simulate;
+pub mod stats;
+pub mod tournament;
+pub mod tune;
 
 pub use error::{Failure, Refusal};
 pub use setup::{Ais, Field, Setup};
-pub mod log;
-pub mod simulate;
-pub mod tune;
-pub mod recording;
-pub mod briefing;
-pub mod tournament;
-pub mod fairness;
-pub mod rules;
-pub mod matchup;
-pub mod game;

@@ -133,4 +133,3 @@ pub fn exchange<'e>(
         Some(name) => x.with_reaction(Some(name)),
     }
 }
-

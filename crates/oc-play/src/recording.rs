@@ -238,7 +238,6 @@ pub struct Frame<'r> {
     pub sight: Option<&'r [Vec<Run>; 2]>,
 }
 
-
 impl Recording {
     /// The frames a replay steps through: each snapshot with the records written since the
     /// last, and the forecast of the attack its turn declared (if the battle played the turn

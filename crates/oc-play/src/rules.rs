@@ -43,10 +43,7 @@ pub fn resolve(value: &str) -> Result<Ruleset, Refusal> {
     if path.exists() {
         return Ok(Ruleset::Path(path.to_path_buf()));
     }
-    Err(Refusal::new(format!(
-        "no ruleset `{value}`: the built-in ones are {} (or give a path to .oc files)",
-        names().join(", ")
-    )))
+    Err(Refusal::new(format!("no ruleset `{value}`: the built-in ones are {} (or give a path to .oc files)", names().join(", "))))
 }
 
 /// The `ruleset` of the project holding `dir`, if its oc.toml names one: a built-in name or
@@ -61,8 +58,7 @@ pub fn of_project(dir: &Path) -> Result<Option<Ruleset>, Refusal> {
     if let Some(r) = builtin(&name) {
         return Ok(Some(r));
     }
-    let logical =
-        oc_compiler::resolve_logical(&name).map_err(|why| Refusal::new(format!("oc.toml's ruleset `{name}` {why}")))?;
+    let logical = oc_compiler::resolve_logical(&name).map_err(|why| Refusal::new(format!("oc.toml's ruleset `{name}` {why}")))?;
     let real = oc_project::fsx::Confined::new(&root.dir)
         .resolve(Path::new(&logical))
         .map_err(|e| Refusal::new(format!("oc.toml's ruleset `{name}`: {e}")))?;

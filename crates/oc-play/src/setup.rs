@@ -84,7 +84,9 @@ impl Compiled {
     pub fn field(self, file: &Path, scenario: Option<&str>) -> Result<Field, Failure> {
         let Compiled { rules, workspace, root, .. } = self;
         let s = match scenario {
-            Some(n) => rules.scenario(n).cloned().ok_or_else(|| Refusal::new(format!("no scenario `{n}` in {}", file.display())))?,
+            Some(n) => {
+                rules.scenario(n).cloned().ok_or_else(|| Refusal::new(format!("no scenario `{n}` in {}", file.display())))?
+            }
             None => match rules.scenarios.as_slice() {
                 [one] => one.clone(),
                 _ => {

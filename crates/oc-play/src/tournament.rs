@@ -167,8 +167,7 @@ pub fn play(entries: &[Entry], armies: &[String], ais: [&str; 2], games: u64, se
         })
         .collect();
     for (j, r) in jobs.iter().zip(results) {
-        let outcome =
-            r.map_err(|e| Refusal::new(format!("a game of {} on {} failed: {e}", j.roster.name, j.field.logical)))?;
+        let outcome = r.map_err(|e| Refusal::new(format!("a game of {} on {} failed: {e}", j.roster.name, j.field.logical)))?;
         let Some(row) = rows.get_mut(j.row) else { continue };
         let a_side = if j.a_attacks { SideId::Attacker } else { SideId::Defender };
         let result = Record::of(outcome, a_side);
@@ -231,4 +230,3 @@ pub fn totals(rows: &[&Row]) -> Row {
     }
     t
 }
-

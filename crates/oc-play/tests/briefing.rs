@@ -40,7 +40,10 @@ fn outfitting_changes_inventories_not_classes_nor_units() {
     let forde = "unit Forde: Cavalier { items IronSword, IronLance }";
     let cases = [
         (forde.replace("IronSword,", "SteelSword,"), vec![]),
-        (forde.replace("Cavalier { items IronSword, IronLance }", "Mercenary { items IronSword }"), vec!["`Forde` was a Cavalier"]),
+        (
+            forde.replace("Cavalier { items IronSword, IronLance }", "Mercenary { items IronSword }"),
+            vec!["`Forde` was a Cavalier"],
+        ),
         (String::new(), vec!["`Forde` (Cavalier) is missing"]),
         (forde.replace("Forde", "Extra"), vec!["`Extra` was not in the army", "`Forde` (Cavalier) is missing"]),
     ];

@@ -31,7 +31,8 @@ fn a_version_1_header_round_trips_without_a_format_field() {
 
 #[test]
 fn another_version_or_no_header_is_refused() {
-    let line = serde_json::to_string(&header()).unwrap().replacen("\"event\":\"source\",", "\"event\":\"source\",\"format\":2,", 1);
+    let line =
+        serde_json::to_string(&header()).unwrap().replacen("\"event\":\"source\",", "\"event\":\"source\",\"format\":2,", 1);
     let e = log::parse_source(&line).unwrap_err();
     assert_eq!(e, LogError::Version { found: 2 });
     assert!(e.to_string().contains("format version 2, and this oc reads version 1"), "{e}");

@@ -21,7 +21,9 @@ fn check(file: &str, seed: u64) {
     assert_eq!(all, records.iter().collect::<Vec<_>>(), "{file}: every record once, in order");
     let attacks = frames
         .iter()
-        .filter(|f| f.records.iter().any(|r| matches!(r, Record::Turn { turn, .. } if matches!(turn.act, battle::Act::Attack { .. }))))
+        .filter(|f| {
+            f.records.iter().any(|r| matches!(r, Record::Turn { turn, .. } if matches!(turn.act, battle::Act::Attack { .. })))
+        })
         .count();
     let forecasts = frames.iter().filter(|f| f.forecast.is_some()).count();
     assert!(attacks > 0 && forecasts > 0 && forecasts <= attacks, "{file}: {forecasts} forecasts for {attacks} attacks");
