@@ -80,66 +80,9 @@ fn parse_tile(s: &str) -> Option<oc_atlas::Tile> {
     Some(oc_atlas::Tile { x: x.trim().parse().ok()?, y: y.trim().parse().ok()? })
 }
 
-/// A battle with one unit of `class` standing on `at` and nobody else, for asking the engine
-/// how that unit moves.
-fn lone_unit<'e>(
-    engine: &'e oc_engine::Engine,
-    map: &oc_atlas::Map,
-    class: &str,
-    at: oc_atlas::Tile,
-) -> Result<oc_engine::battle::Battle<'e>, String> {
-    use oc_model as m;
-    let mut battle_map = map.battle_map();
-    let (mine, theirs) = ("oc render: the unit", "oc render: nobody");
-    for (name, tiles) in [(mine, vec![(at.x, at.y)]), (theirs, vec![])] {
-        battle_map.regions.push(m::MapRegion { name: name.into(), kind: "deployment".into(), side: None, tiles });
-    }
-    let side = |id: m::SideId, zone: &str| m::SideRules {
-        side: id,
-        doc: None,
-        zone: zone.into(),
-        war_chest: 0,
-        min_units: 0,
-        max_units: 1,
-        limits: Vec::new(),
-        grants: Vec::new(),
-        allowed_classes: Vec::new(),
-        allowed_items: Vec::new(),
-        banned_classes: Vec::new(),
-        banned_items: Vec::new(),
-        win: None,
-    };
-    let scenario = m::Scenario {
-        name: "render".into(),
-        title: None,
-        doc: None,
-        map: String::new(),
-        regions: Vec::new(),
-        rounds: None,
-        on_time_limit: m::Outcome::Draw,
-        deploy_first: m::SideId::Attacker,
-        chests: Vec::new(),
-        fog: None,
-        attacker: side(m::SideId::Attacker, mine),
-        defender: side(m::SideId::Defender, theirs),
-    };
-    let army = |id: m::SideId, units: Vec<m::ArmyUnit>| m::Army {
-        name: "render".into(),
-        title: None,
-        scenario: "render".into(),
-        side: id,
-        units,
-    };
-    let unit = m::ArmyUnit { name: class.into(), class: class.into(), items: Vec::new(), tags: Vec::new() };
-    let (attackers, defenders) = (army(m::SideId::Attacker, vec![unit]), army(m::SideId::Defender, Vec::new()));
-    let deploy: [&[oc_engine::battle::Tile]; 2] = [&[(at.x, at.y)], &[]];
-    oc_engine::battle::Battle::new(engine, &scenario, &battle_map, [&attackers, &defenders], deploy, 0).map_err(|e| e.to_string())
-}
-
 /// The overlay `oc render` was asked for, computed by the engine (reach) or the path search
 /// (heat); an error is printed and its exit status returned.
 fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> Result<Option<oc_atlas::render::Overlay>, u8> {
-    use oc_atlas::render::{Overlay, OverlayKind};
     if args.reach.is_none() && args.heat.is_none() {
         if args.class.is_some() {
             eprintln!("error: --class goes with --reach or --heat");
@@ -175,85 +118,23 @@ fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> R
             return Err(1);
         }
     };
+    // A refusal of the rules' movement: exit status 1 (the input's problem).
+    let refused = |r: oc_play::Refusal| {
+        crate::load::refused(&r);
+        1u8
+    };
     if let Some(at) = args.reach {
         let Some(from) = parse_tile(at).filter(|t| map.in_bounds(*t)) else {
             eprintln!("error: --reach {at}: give a square of the map as X,Y (0,0 to {},{})", map.width - 1, map.height - 1);
             return Err(2);
         };
-        let class = class.unwrap_or_default();
-        let battle = lone_unit(&engine, map, class, from).map_err(|e| {
-            eprintln!("error: a {class} cannot stand on ({}, {}): {e}", from.x, from.y);
-            1u8
-        })?;
-        let (points, kind, _) = battle.mobility(0).map_err(|e| {
-            eprintln!("error: {e}");
-            1u8
-        })?;
-        let stands = battle.terrain_at((from.x, from.y)).is_some_and(|t| t.costs.get(&kind).copied().flatten().is_some());
-        if !stands {
-            eprintln!(
-                "error: a {class} ({kind} movement) cannot stand on ({}, {}): {}",
-                from.x,
-                from.y,
-                map.terrain(from).unwrap_or("no terrain")
-            );
-            return Err(1);
-        }
-        let reach = battle.reachable(0).map_err(|e| {
-            eprintln!("error: {e}");
-            1u8
-        })?;
-        let values = reach.into_iter().map(|((x, y), cost)| (oc_atlas::Tile { x, y }, cost.max(0) as u32)).collect();
-        return Ok(Some(Overlay {
-            kind: OverlayKind::Reach,
-            title: format!("Reach of a {class} from ({}, {}): {points} movement, {kind}", from.x, from.y),
-            values,
-            origin: Some(from),
-        }));
+        return oc_play::reach::reach(&engine, map, class.unwrap_or_default(), from).map(Some).map_err(refused);
     }
     let side = match args.heat {
         Some(HeatSide::Defender) => oc_atlas::Side::Defender,
         _ => oc_atlas::Side::Attacker,
     };
-    let targets = oc_atlas::path::objective_tiles(map, side);
-    let (points, kind) = match class {
-        // The rules' own mover where no class is named (`Rules::reference_mover`).
-        None => match rules.reference_mover() {
-            Some(m) => (m.movement.unwrap_or(oc_atlas::path::UNBOUNDED), m.movement_type),
-            None => {
-                eprintln!("error: these rules declare no movement type: there is no way to move to draw");
-                return Err(1);
-            }
-        },
-        Some(class) => {
-            // Any square the class can stand on will do to ask the engine how it moves.
-            let probe = map.tiles().find_map(|t| lone_unit(&engine, map, class, t).ok());
-            match probe.map(|b| b.mobility(0)) {
-                Some(Ok((points, kind, _))) => (points.max(0) as u32, kind),
-                _ => {
-                    eprintln!("error: a {class} can stand on no square of this map");
-                    return Err(1);
-                }
-            }
-        }
-    };
-    let costs = oc_atlas::path::costs(map, rules, &kind);
-    let rounds = oc_atlas::path::rounds_to(map, &costs, &targets, points);
-    let values = map.tiles().zip(rounds).filter_map(|(t, r)| r.map(|r| (t, r))).collect();
-    let whose = match side {
-        oc_atlas::Side::Attacker => "the attacker's",
-        oc_atlas::Side::Defender => "the defender's",
-    };
-    Ok(Some(Overlay {
-        kind: OverlayKind::Heat,
-        title: format!(
-            "Rounds to {whose} objective: {} movement, {kind}{}",
-            points,
-            class.map(|c| format!(" ({c})")).unwrap_or_default()
-        ),
-        values,
-        origin: None,
-    }))
+    oc_play::reach::heat(&engine, map, rules, class, side).map(Some).map_err(refused)
 }
 
 pub fn render(map_path: &Path, out: &Path, force: bool, args: &RenderArgs) -> u8 {

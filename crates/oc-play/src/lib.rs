@@ -1,9 +1,11 @@
 //! A scenario ready to play, for every front end (the `oc` binary, a play server, the language
-//! server): the rules and scenario loaded from a project, the armies chosen, the per-game seeds,
-//! many games at once (`simulate`, with shards and their merge), mirror tournaments, the
-//! fairness table, the tuning of a scenario's knobs (as text edits of its file), the recording
-//! a replay page is drawn from, the briefing players read, and the saved formats (the battle
-//! log's header and simulate's parts) with their versions.
+//! server): the rules (`rules`: a built-in name or a path) and scenario (`setup`) loaded from a
+//! project, the armies chosen, the per-game seeds (`stats`), one battle (`game`), many at once
+//! (`simulate`, with shards and their merge), mirror tournaments, the fairness table, the
+//! tuning of a scenario's knobs (`tune`, as text edits of its file), one exchange set up
+//! (`matchup`), where a unit can go (`reach`), the recording a replay page is drawn from, the
+//! briefing players read, and the saved formats (the battle log in `log`, simulate's parts)
+//! with their versions.
 //!
 //! **Boundary:** above the engine and the project, below every front end. It returns data and
 //! `oc_diag::Diagnostic`s (or a [`Refusal`] where nothing in a file is to blame); it never
@@ -16,6 +18,7 @@ pub mod fairness;
 pub mod game;
 pub mod log;
 pub mod matchup;
+pub mod reach;
 pub mod recording;
 pub mod rules;
 pub mod setup;
