@@ -8,12 +8,10 @@ use std::time::Instant;
 
 use oc_balance::{Options, Priced, Report, What};
 use oc_compiler::Workspace;
-use oc_diag::FileId;
 use oc_engine::Engine;
-use oc_play::rules::Ruleset;
-use oc_project::DiskHost;
+use oc_play::rules::{Loaded, Ruleset};
 
-use crate::commands::{projects, style};
+use crate::commands::style;
 use crate::report;
 
 /// What `oc balance` prints.
@@ -21,13 +19,6 @@ use crate::report;
 pub enum BalanceFormat {
     Text,
     Json,
-}
-
-/// The rules compiled, with the workspace and the files they came from (for the spans).
-struct Loaded {
-    engine: Engine,
-    workspace: Workspace,
-    files: Vec<FileId>,
 }
 
 /// The rules of `paths` (a project's `.oc` files, on the standard library or on `--ruleset`'s
@@ -39,38 +30,9 @@ fn load(ruleset: Option<&str>, paths: &[PathBuf]) -> Result<Loaded, u8> {
             return load(None, &[p]);
         }
         let engine = crate::load::engine(ruleset)?;
-        return Ok(Loaded { engine, workspace: Workspace::new(), files: Vec::new() });
+        return Ok(Loaded { engine, workspace: Workspace::new(), files: Vec::new(), warnings: Vec::new() });
     }
-    let found = projects(paths)?;
-    let [project] = found.as_slice() else {
-        eprintln!("error: the paths belong to {} projects (each oc.toml is one): balance one at a time", found.len());
-        return Err(2);
-    };
-    if project.files.is_empty() {
-        eprintln!("error: no .oc files under {}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
-        return Err(2);
-    }
-    let mut roots = Vec::new();
-    if let Some(name) = ruleset {
-        let Some(Ruleset::Builtin { index, .. }) = oc_play::rules::builtin(name) else {
-            eprintln!(
-                "error: no built-in ruleset `{name}` (with paths, --ruleset names the one they build on: {})",
-                oc_play::rules::names().join(", ")
-            );
-            return Err(2);
-        };
-        roots.push((*index).to_string());
-    }
-    roots.extend(project.files.iter().cloned());
-    let mut workspace = Workspace::new();
-    let mut host = DiskHost::for_project(project);
-    let (compilation, unreadable) = workspace.compile(&mut host, &roots);
-    if let Some((p, reason)) = unreadable.first() {
-        eprintln!("error: {p}: {reason}");
-        return Err(2);
-    }
-    let engine = crate::load::engine_of(&workspace, &compilation.diagnostics, compilation.rules)?;
-    Ok(Loaded { engine, workspace, files: compilation.files })
+    crate::load::shown(oc_play::rules::load_files(paths, ruleset))
 }
 
 pub struct Args<'a> {
@@ -82,7 +44,7 @@ pub struct Args<'a> {
 }
 
 pub fn balance(args: Args) -> u8 {
-    let Loaded { engine, workspace, files } = match load(args.ruleset, args.paths) {
+    let Loaded { engine, workspace, files, .. } = match load(args.ruleset, args.paths) {
         Ok(l) => l,
         Err(code) => return code,
     };

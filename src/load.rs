@@ -80,7 +80,13 @@ pub fn project_engine() -> Option<Engine> {
 /// A ruleset compiled, its warnings shown; its errors shown with exit status 1, a refusal
 /// (the engine cannot run the rules, a path that is no project) with 2.
 pub fn loaded(ruleset: &Ruleset) -> Result<Loaded, u8> {
-    match oc_play::rules::load(ruleset) {
+    shown(oc_play::rules::load(ruleset))
+}
+
+/// Rules loaded, their warnings shown; their errors shown with exit status 1 (`the rules have N
+/// error(s)`), a refusal with 2.
+pub fn shown(loaded: Result<Loaded, Failure>) -> Result<Loaded, u8> {
+    match loaded {
         Ok(l) => {
             show(&l.workspace, &l.warnings);
             Ok(l)
@@ -100,18 +106,4 @@ fn show(workspace: &Workspace, diagnostics: &[oc_diag::Diagnostic]) {
     for d in diagnostics {
         eprint!("{}", reports.render(d, style));
     }
-}
-
-/// Shows a compilation's diagnostics, then the engine of its rules (exit status 1 where they
-/// have errors, 2 where the engine refuses them).
-pub fn engine_of(workspace: &Workspace, diagnostics: &[oc_diag::Diagnostic], rules: Option<Rules>) -> Result<Engine, u8> {
-    show(workspace, diagnostics);
-    let Some(rules) = rules else {
-        eprintln!("the rules have {} error(s)", diagnostics.iter().filter(|d| d.is_error()).count());
-        return Err(1);
-    };
-    Engine::new(rules).map_err(|e| {
-        eprintln!("error: {e}");
-        2
-    })
 }

@@ -115,3 +115,42 @@ pub fn load(ruleset: &Ruleset) -> Result<Loaded, Failure> {
     let engine = Engine::new(rules).map_err(|e| Failure::refused(e.to_string()))?;
     Ok(Loaded { engine, workspace, files, warnings: compilation.diagnostics })
 }
+
+/// The `.oc` files under `paths` (one project's) compiled on the standard library, or on the
+/// built-in ruleset `base` names: home-brew classes and items with the roster they join.
+pub fn load_files(paths: &[PathBuf], base: Option<&str>) -> Result<Loaded, Failure> {
+    let found = oc_project::discover(paths).map_err(Failure::refused)?;
+    let [project] = found.as_slice() else {
+        return Err(Failure::refused(format!(
+            "the paths belong to {} projects (each oc.toml is one): balance one at a time",
+            found.len()
+        )));
+    };
+    if project.files.is_empty() {
+        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(Failure::refused(format!("no .oc files under {}", shown.join(", "))));
+    }
+    let mut roots = Vec::new();
+    if let Some(name) = base {
+        let Some(Ruleset::Builtin { index, .. }) = builtin(name) else {
+            return Err(Failure::refused(format!(
+                "no built-in ruleset `{name}` (with paths, --ruleset names the one they build on: {})",
+                names().join(", ")
+            )));
+        };
+        roots.push(index.to_string());
+    }
+    roots.extend(project.files.iter().cloned());
+    let mut workspace = Workspace::new();
+    let mut host = DiskHost::for_project(project);
+    let (compilation, unreadable) = workspace.compile(&mut host, &roots);
+    if let Some((p, reason)) = unreadable.first() {
+        return Err(Failure::refused(format!("{p}: {reason}")));
+    }
+    let files = compilation.files.clone();
+    let Some(rules) = compilation.rules else {
+        return Err(Failure::Rejected { workspace: Box::new(workspace), diagnostics: compilation.diagnostics });
+    };
+    let engine = Engine::new(rules).map_err(|e| Failure::refused(e.to_string()))?;
+    Ok(Loaded { engine, workspace, files, warnings: compilation.diagnostics })
+}

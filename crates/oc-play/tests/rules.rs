@@ -73,3 +73,20 @@ fn an_oc_toml_ruleset_accepts_the_same_names_and_a_path_inside_the_project() {
     std::fs::remove_file(dir.path().join("oc.toml")).unwrap();
     assert_eq!(rules::of_project(dir.path()).unwrap(), None);
 }
+
+#[test]
+fn files_build_on_the_standard_library_or_on_a_named_builtin_ruleset() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("oc.toml"), "[project]\nname = \"p\"\n").unwrap();
+    std::fs::write(dir.path().join("house.oc"), "import \"std:ratings\"\n").unwrap();
+    let paths = [dir.path().to_path_buf()];
+    let loaded = rules::load_files(&paths, None).unwrap();
+    assert_eq!(loaded.engine.rules.ruleset.name, "officers_chess");
+    assert!(!loaded.files.is_empty());
+    let on_alias = rules::load_files(&paths, Some("ratings")).unwrap();
+    assert_eq!(on_alias.engine.rules.ruleset.name, "officers_chess");
+    match rules::load_files(&paths, Some("nowhere")) {
+        Err(oc_play::Failure::Refused(r)) => assert!(r.message.starts_with("no built-in ruleset `nowhere`"), "{r:?}"),
+        other => panic!("{:?}", other.err()),
+    }
+}
