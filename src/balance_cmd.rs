@@ -53,7 +53,7 @@ pub fn balance(args: Args) -> u8 {
     let report = match oc_balance::balance(&engine, Options { seed: args.seed, duels: args.duels }, &written) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: cannot fit prices: {e}");
+            errln!("error: cannot fit prices: {e}");
             return 2;
         }
     };
@@ -68,20 +68,20 @@ pub fn balance(args: Args) -> u8 {
                     obj.insert(key.to_string(), found.get(key).cloned().unwrap_or_default());
                 }
             }
-            println!("{value}");
+            outln!("{value}");
         }
         BalanceFormat::Text => {
             let flagged: Vec<(&str, What)> = diagnostics
                 .iter()
                 .filter_map(|d| written.iter().find(|w| w.span == d.span).map(|w| (w.name.as_str(), w.what)))
                 .collect();
-            print!("{}", table(&engine, &report, &flagged, took));
+            out!("{}", table(&engine, &report, &flagged, took));
             let style = style();
             let reports = report::Reports::new(&workspace);
             for d in &diagnostics {
-                eprint!("{}", reports.render(d, style));
+                err!("{}", reports.render(d, style));
             }
-            eprintln!("{} warning(s)", diagnostics.len());
+            errln!("{} warning(s)", diagnostics.len());
         }
     }
     0

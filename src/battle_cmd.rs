@@ -29,11 +29,11 @@ fn run(setup: &Setup, seed: u64, ais: &Ais, page: bool) -> Result<Played, String
 /// Writes the replay page of a recorded battle.
 fn write_page(target: &Target, setup: &Setup, source: &Source, rec: &Recording) -> Result<(), u8> {
     let page = crate::replay_html::page(setup, source, rec).map_err(|e| {
-        eprintln!("error: cannot make the replay page: {e}");
+        errln!("error: cannot make the replay page: {e}");
         2u8
     })?;
     write_output(target, page.as_bytes())?;
-    eprintln!("wrote the replay page {} ({} KiB)", target.show(), page.len().div_ceil(1024));
+    errln!("wrote the replay page {} ({} KiB)", target.show(), page.len().div_ceil(1024));
     Ok(())
 }
 
@@ -61,14 +61,14 @@ pub fn battle(
         Err(code) => return code,
     };
     if let (Some(Target::Stdout), Some(Target::Stdout) | None) = (&page_target, &target) {
-        eprintln!("error: the log and the replay page cannot both go to standard output");
-        eprintln!("help: give --log a file, or --html a file");
+        errln!("error: the log and the replay page cannot both go to standard output");
+        errln!("help: give --log a file, or --html a file");
         return 2;
     }
     let Played { result, records, recording, branch } = match run(&setup, seed, ais, page_target.is_some()) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return 2;
         }
     };
@@ -82,7 +82,7 @@ pub fn battle(
         }
         None => {
             for l in &lines {
-                println!("{l}");
+                outln!("{l}");
             }
         }
     }
@@ -91,7 +91,7 @@ pub fn battle(
             return code;
         }
     }
-    eprintln!(
+    errln!(
         "{} ({}) vs {} ({}) on {}: {} after {} round(s) ({}); routed: attacker {}, defender {}",
         setup.armies[0].name,
         ais.attacker,
@@ -116,14 +116,14 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
     let text = match oc_project::fsx::read_regular(log, MAX_LOG_BYTES) {
         Ok(b) => String::from_utf8_lossy(&b).into_owned(),
         Err(e) => {
-            eprintln!("error: cannot read {}: {e}", log.display());
+            errln!("error: cannot read {}: {e}", log.display());
             return 2;
         }
     };
     let source = match oc_play::log::parse_source(text.lines().next().unwrap_or("")) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {}: {e}", log.display());
+            errln!("error: {}: {e}", log.display());
             return 2;
         }
     };
@@ -131,8 +131,8 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
     let file = match oc_play::log::source_path(&root, &source.file) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("error: {}: {e} (project root {})", log.display(), root.display());
-            eprintln!("help: replay a log from inside its project, or name the project with --project DIR");
+            errln!("error: {}: {e} (project root {})", log.display(), root.display());
+            errln!("help: replay a log from inside its project, or name the project with --project DIR");
             return 2;
         }
     };
@@ -151,7 +151,7 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
     let (records, recording) = match run(&setup, source.seed, &ais, page_target.is_some()) {
         Ok(played) => (played.records, played.recording),
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return 2;
         }
     };
@@ -159,18 +159,18 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
     match oc_play::log::verify(&text, &expected) {
         Ok(()) => {}
         Err(Mismatch::Line { line, logged, replayed }) => {
-            eprintln!("{}:{line}: the replay differs here", log.display());
-            eprintln!("  log:    {logged}");
-            eprintln!("  replay: {replayed}");
-            eprintln!("help: the rules, the scenario or the armies changed since the log was written, or the log was edited");
+            errln!("{}:{line}: the replay differs here", log.display());
+            errln!("  log:    {logged}");
+            errln!("  replay: {replayed}");
+            errln!("help: the rules, the scenario or the armies changed since the log was written, or the log was edited");
             return 1;
         }
         Err(Mismatch::Length { logged, replayed }) => {
-            eprintln!("{}: the log has {logged} lines, the replay {replayed}", log.display());
+            errln!("{}: the log has {logged} lines, the replay {replayed}", log.display());
             return 1;
         }
     }
-    eprintln!("replayed {} steps of {} (seed {}): identical", expected.len() - 1, source.scenario, source.seed);
+    errln!("replayed {} steps of {} (seed {}): identical", expected.len() - 1, source.scenario, source.seed);
     if let (Some(t), Some(rec)) = (&page_target, &recording) {
         if let Err(code) = write_page(t, &setup, &source, rec) {
             return code;

@@ -25,7 +25,7 @@ pub fn fairness(r: &Request) -> u8 {
     };
     if let Some(readme) = r.readme {
         if let Err(why) = oc_project::output::notes_file(readme) {
-            eprintln!("error: --readme {}: {why}", readme.display());
+            errln!("error: --readme {}: {why}", readme.display());
             return 2;
         }
     }
@@ -41,11 +41,11 @@ pub fn fairness(r: &Request) -> u8 {
         }
     }
     if let Some((name, _)) = r.games_for.iter().find(|(n, _)| !used.contains(n)) {
-        eprintln!("error: --games-for names `{name}`, which is not a scenario measured here");
+        errln!("error: --games-for names `{name}`, which is not a scenario measured here");
         return 2;
     }
     if rows.is_empty() {
-        eprintln!("error: no scenario with an army on each side under the paths given");
+        errln!("error: no scenario with an army on each side under the paths given");
         return 2;
     }
     let command = command_line(r);
@@ -56,7 +56,7 @@ pub fn fairness(r: &Request) -> u8 {
         }
     }
     match r.format {
-        Format::Human => print!("{table}"),
+        Format::Human => out!("{table}"),
         Format::Json => {
             let rows: Vec<serde_json::Value> = rows
                 .iter()
@@ -73,7 +73,7 @@ pub fn fairness(r: &Request) -> u8 {
                     v
                 })
                 .collect();
-            println!("{}", serde_json::json!({ "seed": r.seed, "command": command, "rows": rows }));
+            outln!("{}", serde_json::json!({ "seed": r.seed, "command": command, "rows": rows }));
         }
     }
     0
@@ -82,7 +82,7 @@ pub fn fairness(r: &Request) -> u8 {
 /// Every scenario written in the file (not those it imports), with each pair of its armies.
 fn measure_file(path: &Path, logical: &str, r: &Request, used: &mut Vec<String>) -> Result<Vec<Row>, u8> {
     let compiled = crate::load::compile(path)?;
-    let say = |line: &str| eprintln!("{line}");
+    let say = |line: &str| errln!("{line}");
     fairness::measure_file(compiled, logical, r.games, r.games_for, r.seed, used, &say).map_err(|e| crate::load::refused(&e))
 }
 
@@ -105,7 +105,7 @@ fn write_readme(readme: &Path, table: &str) -> Result<(), u8> {
     let absolute = oc_project::manifest::absolute(readme);
     let root = oc_project::find_root(&absolute).dir;
     let fail = |e: String| {
-        eprintln!("error: {}: {e}", readme.display());
+        errln!("error: {}: {e}", readme.display());
         2u8
     };
     let logical = oc_project::discover::logical(&root, &absolute).ok_or_else(|| fail("outside its project".into()))?;
@@ -114,10 +114,10 @@ fn write_readme(readme: &Path, table: &str) -> Result<(), u8> {
     let text = String::from_utf8(before.clone()).map_err(|_| fail("not UTF-8 text".into()))?;
     let after = replace_table(&text, table).map_err(fail)?;
     if after == text {
-        eprintln!("{} already holds this table", readme.display());
+        errln!("{} already holds this table", readme.display());
         return Ok(());
     }
     oc_project::output::rewrite_notes(&confined, &logical, &before, after.as_bytes()).map_err(|e| fail(e.to_string()))?;
-    eprintln!("wrote the table into {}", readme.display());
+    errln!("wrote the table into {}", readme.display());
     Ok(())
 }

@@ -19,9 +19,9 @@ pub fn failure(f: Failure) -> u8 {
             let reports = report::Reports::new(workspace.as_ref());
             let style = report::style();
             for d in &diagnostics {
-                eprint!("{}", reports.render(d, style));
+                err!("{}", reports.render(d, style));
             }
-            eprintln!("not accepted: {} error(s)", diagnostics.iter().filter(|d| d.is_error()).count());
+            errln!("not accepted: {} error(s)", diagnostics.iter().filter(|d| d.is_error()).count());
             1
         }
         Failure::Refused(r) => refused(&r),
@@ -30,9 +30,9 @@ pub fn failure(f: Failure) -> u8 {
 
 /// Shows a refusal (`error:` and `help:` lines); exit status 2.
 pub fn refused(r: &oc_play::Refusal) -> u8 {
-    eprintln!("error: {}", r.message);
+    errln!("error: {}", r.message);
     if let Some(help) = &r.help {
-        eprintln!("help: {help}");
+        errln!("help: {help}");
     }
     2
 }
@@ -43,7 +43,7 @@ pub fn compile(path: &Path) -> Result<oc_play::setup::Compiled, u8> {
     let reports = report::Reports::new(&compiled.workspace);
     let style = report::style();
     for d in &compiled.warnings {
-        eprint!("{}", reports.render(d, style));
+        err!("{}", reports.render(d, style));
     }
     Ok(compiled)
 }
@@ -93,7 +93,7 @@ pub fn shown(loaded: Result<Loaded, Failure>) -> Result<Loaded, u8> {
         }
         Err(Failure::Rejected { workspace, diagnostics }) => {
             show(workspace.as_ref(), &diagnostics);
-            eprintln!("the rules have {} error(s)", diagnostics.iter().filter(|d| d.is_error()).count());
+            errln!("the rules have {} error(s)", diagnostics.iter().filter(|d| d.is_error()).count());
             Err(1)
         }
         Err(Failure::Refused(r)) => Err(refused(&r)),
@@ -104,6 +104,6 @@ fn show(workspace: &Workspace, diagnostics: &[oc_diag::Diagnostic]) {
     let reports = report::Reports::new(workspace);
     let style = report::style();
     for d in diagnostics {
-        eprint!("{}", reports.render(d, style));
+        err!("{}", reports.render(d, style));
     }
 }

@@ -2,6 +2,9 @@
 //! diagnostics into miette reports or JSON, and sets the exit status. The work is in `crates/`.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
+#[macro_use]
+mod report;
+
 mod annotate;
 mod atlas;
 mod balance_cmd;
@@ -15,7 +18,6 @@ mod load;
 mod play;
 mod plot;
 mod replay_html;
-mod report;
 mod scenario_cmd;
 mod simulate;
 mod tournament;
@@ -624,7 +626,7 @@ fn main() -> ExitCode {
         Command::Lsp { stdio: _ } => match oc_lsp::run_stdio() {
             Ok(status) => status,
             Err(e) => {
-                eprintln!("oc lsp: {e}");
+                errln!("oc lsp: {e}");
                 2
             }
         },

@@ -24,7 +24,7 @@ fn matchup(
     let (a, d) = match (matchup::build(&engine, attacker), matchup::build(&engine, defender)) {
         (Ok(a), Ok(d)) => (a, d),
         (Err(e), _) | (_, Err(e)) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return Err(2);
         }
     };
@@ -47,9 +47,9 @@ pub fn forecast(
     let f = match matchup::exchange(&engine, &a, &d, distance, reaction).map(|x| x.forecast()) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("error[{}]: {e}", e.code());
+            errln!("error[{}]: {e}", e.code());
             if let Some(h) = e.help() {
-                eprintln!("help: {h}");
+                errln!("help: {h}");
             }
             return 2;
         }
@@ -60,13 +60,13 @@ pub fn forecast(
             if let Some(obj) = value.as_object_mut() {
                 obj.insert("terrain".into(), serde_json::json!({"attacker": a.terrain, "defender": d.terrain}));
             }
-            println!("{value}");
+            outln!("{value}");
         }
         Format::Human => {
             let table = forecast_table(&engine, &f);
             // The header says where each side stands: the terrain the forecast used.
             let (head, rest) = table.split_once('\n').unwrap_or((&table, ""));
-            print!("{head}, {}\n{rest}", terrain_words(&a, &d));
+            out!("{head}, {}\n{rest}", terrain_words(&a, &d));
         }
     }
     0
@@ -178,7 +178,7 @@ pub fn duel(
     let (log, hp) = match matchup::exchange(&engine, &a, &d, distance, reaction).map(|x| x.resolve(&mut oc_engine::rng(seed))) {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return 2;
         }
     };
@@ -196,13 +196,13 @@ pub fn duel(
                     })
                 })
                 .collect();
-            println!(
+            outln!(
                 "{}",
                 serde_json::json!({"seed": seed, "distance": distance, "strikes": strikes, "attacker_hp": hp[0], "defender_hp": hp[1]})
             );
         }
         Format::Human => {
-            println!(
+            outln!(
                 "seed {seed}: {} ({}) attacks {} ({}) at distance {distance}",
                 names[0],
                 a.weapon.unwrap_or_default(),
@@ -224,7 +224,7 @@ pub fn duel(
                 if let Some(r) = &s.reaction {
                     extra.push_str(&format!(" ({} reacts: {r})", names.get(1 - s.side.min(1)).map_or("?", String::as_str)));
                 }
-                println!(
+                outln!(
                     "{:>2}. {:<9} {:<14} rolls {:>3}: {what}{extra}  (HP {} / {})",
                     i + 1,
                     s.stage,
@@ -239,7 +239,7 @@ pub fn duel(
                 (_, true) => format!("{} is routed", names[1]),
                 _ => "both stand".to_string(),
             };
-            println!("result: {end}");
+            outln!("result: {end}");
         }
     }
     0
@@ -276,9 +276,9 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
     for name in args.classes {
         if engine.rules.class(name).is_none() {
             let names: Vec<&str> = engine.rules.classes.iter().map(|c| c.name.as_str()).collect();
-            eprintln!("error: --class {name}: no such class in {}", engine.rules.ruleset.name);
+            errln!("error: --class {name}: no such class in {}", engine.rules.ruleset.name);
             if let Some(s) = oc_diag::did_you_mean(name, names.iter().copied()) {
-                eprintln!("help: did you mean `{s}`?");
+                errln!("help: did you mean `{s}`?");
             }
             return 2;
         }
@@ -401,13 +401,13 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
             return code;
         }
     } else {
-        print!("{csv}");
+        out!("{csv}");
     }
-    eprintln!("{:<16} {:<40} {:<40}", "class", "best matchup (rout - routed)", "worst matchup");
+    errln!("{:<16} {:<40} {:<40}", "class", "best matchup (rout - routed)", "worst matchup");
     for (class, bs, b, ws, w) in &summary {
-        eprintln!("{class:<16} {:<40} {:<40}", format!("{b} ({:+.0}%)", bs * 100.0), format!("{w} ({:+.0}%)", ws * 100.0));
+        errln!("{class:<16} {:<40} {:<40}", format!("{b} ({:+.0}%)", bs * 100.0), format!("{w} ({:+.0}%)", ws * 100.0));
     }
-    eprintln!(
+    errln!(
         "{count} exact forecasts in {:.2?}{}",
         started.elapsed(),
         target.map_or(String::new(), |t| format!("; CSV written to {}", t.show()))
@@ -433,14 +433,14 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
         let bytes = match plot::render(&figure, format) {
             Ok(b) => b,
             Err(e) => {
-                eprintln!("error: cannot draw the heat map: {e}");
+                errln!("error: cannot draw the heat map: {e}");
                 return 2;
             }
         };
         if let Err(code) = write_output(&target, &bytes) {
             return code;
         }
-        eprintln!("heat map written to {}", target.show());
+        errln!("heat map written to {}", target.show());
     }
     0
 }
@@ -448,11 +448,11 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
 /// A heat map's path passed through the output policy, with its format.
 fn heatmap_target(path: &Path, inputs: &[PathBuf], force: bool) -> Result<(oc_project::output::Target, PlotFormat), u8> {
     let format = PlotFormat::of(path).map_err(|e| {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         2u8
     })?;
     if path.as_os_str() == "-" {
-        eprintln!("error: a heat map is written to a file, not to standard output");
+        errln!("error: a heat map is written to a file, not to standard output");
         return Err(2);
     }
     Ok((output_target(path, Kind::Plot, inputs, force)?, format))

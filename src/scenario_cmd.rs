@@ -28,7 +28,7 @@ pub fn explain_scenario(path: &Path, name: Option<&str>, format: Format) -> u8 {
     // The map compiled clean with the scenario, so it reads; if not, the briefing goes without.
     let things = oc_play::setup::scenario_map(&root, &rules, s).ok().map(|(map, _)| MapThings::of(&map, &rules, s));
     match format {
-        Format::Human => print!("{}", briefing(s, things.as_ref())),
+        Format::Human => out!("{}", briefing(s, things.as_ref())),
         Format::Json => {
             let side = |r: &SideRules| {
                 serde_json::json!({
@@ -60,7 +60,7 @@ pub fn explain_scenario(path: &Path, name: Option<&str>, format: Format) -> u8 {
                 object.insert("doors".into(), doors.into());
                 object.insert("destructibles".into(), walls.into());
             }
-            println!("{value}");
+            outln!("{value}");
         }
     }
     0
@@ -76,7 +76,7 @@ pub fn scout(path: &Path, name: Option<&str>) -> u8 {
         Ok(a) => a,
         Err(code) => return code,
     };
-    println!(
+    outln!(
         "{} brings {} units (the {} of {}):",
         army.title.as_deref().unwrap_or(&army.name),
         army.units.len(),
@@ -92,7 +92,7 @@ pub fn scout(path: &Path, name: Option<&str>) -> u8 {
     let mut i = 0;
     while let Some(c) = classes.get(i) {
         let n = classes.iter().filter(|x| *x == c).count();
-        println!("  {c}{}", if n > 1 { format!(" x{n}") } else { String::new() });
+        outln!("  {c}{}", if n > 1 { format!(" x{n}") } else { String::new() });
         i += n;
     }
     0
@@ -119,17 +119,17 @@ pub fn outfit(before: &Path, after: &Path, name: Option<&str>) -> u8 {
     let style = style();
     let reports = report::Reports::new(&ws_after);
     for d in &problems {
-        eprint!("{}", reports.render(d, style));
+        err!("{}", reports.render(d, style));
     }
     if !problems.is_empty() {
-        eprintln!("not accepted: {} change(s) of class", problems.len());
+        errln!("not accepted: {} change(s) of class", problems.len());
         return 1;
     }
-    println!("accepted: {}", army_line(&rules_after, new));
+    outln!("accepted: {}", army_line(&rules_after, new));
     for u in &new.units {
         let before_items = old.units.iter().find(|o| o.name == u.name).map(|o| o.items.clone()).unwrap_or_default();
         if before_items != u.items {
-            println!("  {} ({}): {} -> {}", u.name, u.class, list(&before_items), list(&u.items));
+            outln!("  {} ({}): {} -> {}", u.name, u.class, list(&before_items), list(&u.items));
         }
     }
     0

@@ -38,11 +38,11 @@ pub struct Outputs<'a> {
 fn plot_target(plot: Option<&Path>, inputs: &[PathBuf], force: bool) -> Result<Option<(Target, PlotFormat)>, u8> {
     let Some(path) = plot else { return Ok(None) };
     let format = PlotFormat::of(path).map_err(|e| {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         2u8
     })?;
     if path.as_os_str() == "-" {
-        eprintln!("error: a plot is written to a file, not to standard output");
+        errln!("error: a plot is written to a file, not to standard output");
         return Err(2);
     }
     Ok(Some((output_target(path, Kind::Plot, inputs, force)?, format)))
@@ -51,8 +51,8 @@ fn plot_target(plot: Option<&Path>, inputs: &[PathBuf], force: bool) -> Result<O
 pub fn simulate(file: &Path, game: Game, run: Run, outputs: Outputs) -> u8 {
     let Outputs { format, out, plot, force } = outputs;
     if run.shard.is_some() && plot.is_some() {
-        eprintln!("error: a shard holds only some of the games: plot the merged run instead");
-        eprintln!("help: `oc simulate merge PARTS... --plot wins.png`");
+        errln!("error: a shard holds only some of the games: plot the merged run instead");
+        errln!("help: `oc simulate merge PARTS... --plot wins.png`");
         return 2;
     }
     let setup = match load(file, game.scenario, game.attacker, game.defender) {
@@ -101,7 +101,7 @@ pub fn simulate(file: &Path, game: Game, run: Run, outputs: Outputs) -> u8 {
             match json {
                 Ok(json) => format!("{json}\n"),
                 Err(e) => {
-                    eprintln!("error: cannot write the part: {e}");
+                    errln!("error: cannot write the part: {e}");
                     return 2;
                 }
             }
@@ -116,15 +116,15 @@ pub fn simulate(file: &Path, game: Game, run: Run, outputs: Outputs) -> u8 {
             return code;
         }
     }
-    eprintln!("{n} games in {:.2?}", started.elapsed());
+    errln!("{n} games in {:.2?}", started.elapsed());
     0
 }
 
 /// Draws the plot of a whole run's counts.
 fn draw(header: &Header, tally: &Tally, target: &Target, format: PlotFormat) -> Result<(), u8> {
     if !tally.has_histograms() {
-        eprintln!("error: the parts do not hold the per-game counts a plot needs (they were written by an older oc)");
-        eprintln!("help: run the shards again with this oc, then `oc simulate merge PARTS... --plot FILE`");
+        errln!("error: the parts do not hold the per-game counts a plot needs (they were written by an older oc)");
+        errln!("help: run the shards again with this oc, then `oc simulate merge PARTS... --plot FILE`");
         return Err(2);
     }
     let n = tally.games;
@@ -139,11 +139,11 @@ fn draw(header: &Header, tally: &Tally, target: &Target, format: PlotFormat) -> 
         lost: tally.lost_seen.clone(),
     };
     let bytes = plot::render(&outcomes, format).map_err(|e| {
-        eprintln!("error: cannot draw the plot: {e}");
+        errln!("error: cannot draw the plot: {e}");
         2u8
     })?;
     write_output(target, &bytes)?;
-    eprintln!("plot written to {}", target.show());
+    errln!("plot written to {}", target.show());
     Ok(())
 }
 
@@ -177,7 +177,7 @@ pub fn merge(parts: &[PathBuf], outputs: Outputs) -> u8 {
         let bytes = match oc_project::fsx::read_regular(path, MAX_LOG_BYTES) {
             Ok(b) => b,
             Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
+                errln!("error: {}: {e}", path.display());
                 return 2;
             }
         };
@@ -198,7 +198,7 @@ pub fn merge(parts: &[PathBuf], outputs: Outputs) -> u8 {
             return code;
         }
     }
-    eprintln!("merged {count} parts: {} games", tally.games);
+    errln!("merged {count} parts: {} games", tally.games);
     0
 }
 

@@ -49,8 +49,8 @@ pub fn tournament(args: &Args) -> u8 {
         Format::Human => human(&rows, args),
         Format::Json => format!("{}\n", json(&rows, args)),
     };
-    print!("{text}");
-    eprintln!("{games} games in {:.2?}", started.elapsed());
+    out!("{text}");
+    errln!("{games} games in {:.2?}", started.elapsed());
     0
 }
 

@@ -51,7 +51,7 @@ fn refused(f: Failure) -> u8 {
     match f {
         Failure::Rejected { workspace, diagnostics } => {
             for d in &diagnostics {
-                eprint!("{}", report::render(workspace.as_ref(), d, report::style()));
+                err!("{}", report::render(workspace.as_ref(), d, report::style()));
             }
             1
         }
@@ -74,7 +74,7 @@ pub fn tune(r: &Request) -> u8 {
         seed: r.seed,
         knobs: &knobs,
     };
-    let say = |line: &str| eprintln!("{line}");
+    let say = |line: &str| errln!("{line}");
     let prepared = match tune::prepare(&request, compiled, &say) {
         Ok(p) => p,
         Err(f) => return refused(f),
@@ -82,7 +82,7 @@ pub fn tune(r: &Request) -> u8 {
     let root = prepared.root().to_path_buf();
     let logical = prepared.logical().to_string();
     let [attacker, defender] = prepared.armies();
-    eprintln!(
+    errln!(
         "tuning {} ({} vs {}) for a 50% attacker win rate: knobs {}, up to {} games a setting, seed {}",
         prepared.scenario().name,
         attacker.name,
@@ -118,12 +118,10 @@ pub fn tune(r: &Request) -> u8 {
         Format::Human => human(r, &title, &tuned, written),
         Format::Json => json(r, &names, &tuned, written),
     };
-    print!("{text}");
+    out!("{text}");
     if r.write && !tuned.even() && !tuned.unchanged {
-        eprintln!("error: the suggested values' 95% interval does not hold 50%; nothing was written to {}", r.file.display());
-        eprintln!(
-            "help: these are the nearest values found: write them by hand if they suit, or give more knobs (--knob) or games"
-        );
+        errln!("error: the suggested values' 95% interval does not hold 50%; nothing was written to {}", r.file.display());
+        errln!("help: these are the nearest values found: write them by hand if they suit, or give more knobs (--knob) or games");
         return 1;
     }
     0
@@ -194,22 +192,22 @@ fn write(file: &Path, root: &Path, logical: &str, t: &Tuned) -> Result<bool, u8>
     if let Some(Err(diags)) = &t.check {
         let reports = report::Reports::new(&t.workspace);
         for d in diags {
-            eprint!("{}", reports.render(d, report::style()));
+            err!("{}", reports.render(d, report::style()));
         }
-        eprintln!("error: with the suggested values {} does not check clean; nothing was written", file.display());
+        errln!("error: with the suggested values {} does not check clean; nothing was written", file.display());
         return Err(1);
     }
     let readonly = std::fs::metadata(file).map(|md| md.permissions().readonly()).unwrap_or(false);
     if readonly {
-        eprintln!("error: {} is read-only; nothing was written", file.display());
-        eprintln!("help: make it writable, or copy the suggested values by hand");
+        errln!("error: {} is read-only; nothing was written", file.display());
+        errln!("help: make it writable, or copy the suggested values by hand");
         return Err(2);
     }
     let confined = oc_project::fsx::Confined::new(root);
     oc_project::output::rewrite_source(&confined, logical, t.before.as_bytes(), t.after.as_bytes()).map_err(|e| {
-        eprintln!("error: cannot write {}: {e}", file.display());
+        errln!("error: cannot write {}: {e}", file.display());
         2u8
     })?;
-    eprintln!("wrote the suggested values into {}", file.display());
+    errln!("wrote the suggested values into {}", file.display());
     Ok(true)
 }
