@@ -1,5 +1,6 @@
 //! Whole battles: `oc battle` (one AI game with its log) and `oc replay` (re-run a log and verify
-//! every line). `oc simulate` is in `simulate.rs`.
+//! every line), played by `oc_play::game` and checked by `oc_play::log::verify`; this writes the
+//! log and the replay page and says how it went.
 
 use std::path::Path;
 
