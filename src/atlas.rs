@@ -13,25 +13,25 @@ use oc_project::session::Session;
 /// Errors that keep the map from being read stop here (exit 1); lint findings do not.
 fn load(path: &Path) -> Result<(oc_atlas::Map, oc_model::Rules, PathBuf), u8> {
     if !oc_atlas_path(path) {
-        eprintln!("error: {}: a map file's name ends in `.map.toml`", path.display());
+        errln!("error: {}: a map file's name ends in `.map.toml`", path.display());
         return Err(2);
     }
     let project = project_of(path)?;
     let mut session = Session::new(PathBuf::new());
     let run = session.run(&project).map_err(|e| {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         2u8
     })?;
     let style = style();
     let reports = report::Reports::new(&session);
     for d in &run.diagnostics {
-        eprint!("{}", reports.render(d, style));
+        err!("{}", reports.render(d, style));
     }
     let logical = session.map_paths().next().map(str::to_string);
     match logical.and_then(|l| session.map(&l)) {
         Some((map, rules)) => Ok((map, rules, project.root.clone())),
         None => {
-            eprintln!("error: {}: the map could not be read (see above)", path.display());
+            errln!("error: {}: the map could not be read (see above)", path.display());
             Err(1)
         }
     }
@@ -80,69 +80,12 @@ fn parse_tile(s: &str) -> Option<oc_atlas::Tile> {
     Some(oc_atlas::Tile { x: x.trim().parse().ok()?, y: y.trim().parse().ok()? })
 }
 
-/// A battle with one unit of `class` standing on `at` and nobody else, for asking the engine
-/// how that unit moves.
-fn lone_unit<'e>(
-    engine: &'e oc_engine::Engine,
-    map: &oc_atlas::Map,
-    class: &str,
-    at: oc_atlas::Tile,
-) -> Result<oc_engine::battle::Battle<'e>, String> {
-    use oc_model as m;
-    let mut battle_map = map.battle_map();
-    let (mine, theirs) = ("oc render: the unit", "oc render: nobody");
-    for (name, tiles) in [(mine, vec![(at.x, at.y)]), (theirs, vec![])] {
-        battle_map.regions.push(m::MapRegion { name: name.into(), kind: "deployment".into(), side: None, tiles });
-    }
-    let side = |id: m::SideId, zone: &str| m::SideRules {
-        side: id,
-        doc: None,
-        zone: zone.into(),
-        war_chest: 0,
-        min_units: 0,
-        max_units: 1,
-        limits: Vec::new(),
-        grants: Vec::new(),
-        allowed_classes: Vec::new(),
-        allowed_items: Vec::new(),
-        banned_classes: Vec::new(),
-        banned_items: Vec::new(),
-        win: None,
-    };
-    let scenario = m::Scenario {
-        name: "render".into(),
-        title: None,
-        doc: None,
-        map: String::new(),
-        regions: Vec::new(),
-        rounds: None,
-        on_time_limit: m::Outcome::Draw,
-        deploy_first: m::SideId::Attacker,
-        chests: Vec::new(),
-        fog: None,
-        attacker: side(m::SideId::Attacker, mine),
-        defender: side(m::SideId::Defender, theirs),
-    };
-    let army = |id: m::SideId, units: Vec<m::ArmyUnit>| m::Army {
-        name: "render".into(),
-        title: None,
-        scenario: "render".into(),
-        side: id,
-        units,
-    };
-    let unit = m::ArmyUnit { name: class.into(), class: class.into(), items: Vec::new(), tags: Vec::new() };
-    let (attackers, defenders) = (army(m::SideId::Attacker, vec![unit]), army(m::SideId::Defender, Vec::new()));
-    let deploy: [&[oc_engine::battle::Tile]; 2] = [&[(at.x, at.y)], &[]];
-    oc_engine::battle::Battle::new(engine, &scenario, &battle_map, [&attackers, &defenders], deploy, 0).map_err(|e| e.to_string())
-}
-
 /// The overlay `oc render` was asked for, computed by the engine (reach) or the path search
 /// (heat); an error is printed and its exit status returned.
 fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> Result<Option<oc_atlas::render::Overlay>, u8> {
-    use oc_atlas::render::{Overlay, OverlayKind};
     if args.reach.is_none() && args.heat.is_none() {
         if args.class.is_some() {
-            eprintln!("error: --class goes with --reach or --heat");
+            errln!("error: --class goes with --reach or --heat");
             return Err(2);
         }
         return Ok(None);
@@ -150,17 +93,17 @@ fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> R
     // The class's rules: `--ruleset`; else the map's own, or, for a class they lack, the
     // project's (oc.toml's `ruleset`) — a home-brew class on a map of the standard game.
     let engine = match (args.ruleset, args.class) {
-        (Some(r), _) => crate::play::load_engine(Some(r))?,
-        (None, Some(c)) if rules.class(c).is_none() => match crate::play::project_engine().filter(|e| e.rules.class(c).is_some())
+        (Some(r), _) => crate::load::engine(Some(r))?,
+        (None, Some(c)) if rules.class(c).is_none() => match crate::load::project_engine().filter(|e| e.rules.class(c).is_some())
         {
             Some(e) => e,
             None => oc_engine::Engine::new(rules.clone()).map_err(|e| {
-                eprintln!("error: the rules cannot run: {e}");
+                errln!("error: the rules cannot run: {e}");
                 1u8
             })?,
         },
         _ => oc_engine::Engine::new(rules.clone()).map_err(|e| {
-            eprintln!("error: the rules cannot run: {e}");
+            errln!("error: the rules cannot run: {e}");
             1u8
         })?,
     };
@@ -170,90 +113,28 @@ fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> R
         Some(c) => {
             let hint = oc_diag::did_you_mean(c, engine.rules.classes.iter().map(|k| k.name.as_str()));
             let whose = if args.ruleset.is_some() { "--ruleset's rules" } else { "the map's rules or the project's `ruleset`" };
-            eprintln!("error: no class `{c}` in {whose}{}", hint.map(|h| format!("; did you mean `{h}`?")).unwrap_or_default());
-            eprintln!("help: pass `--ruleset FILE.oc` with the file that defines it");
+            errln!("error: no class `{c}` in {whose}{}", hint.map(|h| format!("; did you mean `{h}`?")).unwrap_or_default());
+            errln!("help: pass `--ruleset FILE.oc` with the file that defines it");
             return Err(1);
         }
     };
+    // A refusal of the rules' movement: exit status 1 (the input's problem).
+    let refused = |r: oc_play::Refusal| {
+        crate::load::refused(&r);
+        1u8
+    };
     if let Some(at) = args.reach {
         let Some(from) = parse_tile(at).filter(|t| map.in_bounds(*t)) else {
-            eprintln!("error: --reach {at}: give a square of the map as X,Y (0,0 to {},{})", map.width - 1, map.height - 1);
+            errln!("error: --reach {at}: give a square of the map as X,Y (0,0 to {},{})", map.width - 1, map.height - 1);
             return Err(2);
         };
-        let class = class.unwrap_or_default();
-        let battle = lone_unit(&engine, map, class, from).map_err(|e| {
-            eprintln!("error: a {class} cannot stand on ({}, {}): {e}", from.x, from.y);
-            1u8
-        })?;
-        let (points, kind, _) = battle.mobility(0).map_err(|e| {
-            eprintln!("error: {e}");
-            1u8
-        })?;
-        let stands = battle.terrain_at((from.x, from.y)).is_some_and(|t| t.costs.get(&kind).copied().flatten().is_some());
-        if !stands {
-            eprintln!(
-                "error: a {class} ({kind} movement) cannot stand on ({}, {}): {}",
-                from.x,
-                from.y,
-                map.terrain(from).unwrap_or("no terrain")
-            );
-            return Err(1);
-        }
-        let reach = battle.reachable(0).map_err(|e| {
-            eprintln!("error: {e}");
-            1u8
-        })?;
-        let values = reach.into_iter().map(|((x, y), cost)| (oc_atlas::Tile { x, y }, cost.max(0) as u32)).collect();
-        return Ok(Some(Overlay {
-            kind: OverlayKind::Reach,
-            title: format!("Reach of a {class} from ({}, {}): {points} movement, {kind}", from.x, from.y),
-            values,
-            origin: Some(from),
-        }));
+        return oc_play::reach::reach(&engine, map, class.unwrap_or_default(), from).map(Some).map_err(refused);
     }
     let side = match args.heat {
         Some(HeatSide::Defender) => oc_atlas::Side::Defender,
         _ => oc_atlas::Side::Attacker,
     };
-    let targets = oc_atlas::path::objective_tiles(map, side);
-    let (points, kind) = match class {
-        // The rules' own mover where no class is named (`Rules::reference_mover`).
-        None => match rules.reference_mover() {
-            Some(m) => (m.movement.unwrap_or(oc_atlas::path::UNBOUNDED), m.movement_type),
-            None => {
-                eprintln!("error: these rules declare no movement type: there is no way to move to draw");
-                return Err(1);
-            }
-        },
-        Some(class) => {
-            // Any square the class can stand on will do to ask the engine how it moves.
-            let probe = map.tiles().find_map(|t| lone_unit(&engine, map, class, t).ok());
-            match probe.map(|b| b.mobility(0)) {
-                Some(Ok((points, kind, _))) => (points.max(0) as u32, kind),
-                _ => {
-                    eprintln!("error: a {class} can stand on no square of this map");
-                    return Err(1);
-                }
-            }
-        }
-    };
-    let costs = oc_atlas::path::costs(map, rules, &kind);
-    let rounds = oc_atlas::path::rounds_to(map, &costs, &targets, points);
-    let values = map.tiles().zip(rounds).filter_map(|(t, r)| r.map(|r| (t, r))).collect();
-    let whose = match side {
-        oc_atlas::Side::Attacker => "the attacker's",
-        oc_atlas::Side::Defender => "the defender's",
-    };
-    Ok(Some(Overlay {
-        kind: OverlayKind::Heat,
-        title: format!(
-            "Rounds to {whose} objective: {} movement, {kind}{}",
-            points,
-            class.map(|c| format!(" ({c})")).unwrap_or_default()
-        ),
-        values,
-        origin: None,
-    }))
+    oc_play::reach::heat(&engine, map, rules, class, side).map(Some).map_err(refused)
 }
 
 pub fn render(map_path: &Path, out: &Path, force: bool, args: &RenderArgs) -> u8 {
@@ -266,7 +147,7 @@ pub fn render(map_path: &Path, out: &Path, force: bool, args: &RenderArgs) -> u8
         Err(code) => return code,
     };
     if !(0.25..=4.0).contains(&args.scale) {
-        eprintln!("error: --scale {}: draw at 0.25 to 4 times the map's grid", args.scale);
+        errln!("error: --scale {}: draw at 0.25 to 4 times the map's grid", args.scale);
         return 2;
     }
     let grid = ((f64::from(map.grid) * args.scale).round() as u32).clamp(8, 1024);
@@ -275,28 +156,28 @@ pub fn render(map_path: &Path, out: &Path, force: bool, args: &RenderArgs) -> u8
         Err(code) => return code,
     };
     if let Some(o) = &overlay {
-        eprintln!("overlay: {} ({} squares)", o.title, o.values.len());
+        errln!("overlay: {} ({} squares)", o.title, o.values.len());
     }
     let opts = oc_atlas::render::Options { coords: !args.no_coords, legend: !args.no_legend, grid: Some(grid), overlay };
     let started = std::time::Instant::now();
     let img = match oc_atlas::render::render_with(&map, &rules, &opts) {
         Ok(img) => img,
         Err(why) => {
-            eprintln!("error: {}: {why}", map_path.display());
-            eprintln!("help: lower --scale or the map's `grid`, or split it into several maps");
+            errln!("error: {}: {why}", map_path.display());
+            errln!("help: lower --scale or the map's `grid`, or split it into several maps");
             return 1;
         }
     };
     let bytes = match oc_atlas::render::png_drawn_by(&img, RENDER) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("error: cannot encode the PNG: {e}");
+            errln!("error: cannot encode the PNG: {e}");
             return 2;
         }
     };
     let status = write(&target, &bytes);
     if status == 0 {
-        eprintln!(
+        errln!(
             "wrote {} ({}x{} pixels, {} by {} tiles at grid {}) in {:.0?}",
             target.show(),
             img.width(),
@@ -351,11 +232,11 @@ fn vtt_picture(
         Some((rel, _)) => Some({
             let path = map_path.parent().unwrap_or(Path::new("")).join(rel);
             let bytes = oc_project::fsx::Confined::new(root).read(&path, MAX_IMAGE_BYTES).map_err(|e| {
-                eprintln!("error: cannot read the map's image {}: {e}", path.display());
+                errln!("error: cannot read the map's image {}: {e}", path.display());
                 2u8
             })?;
             oc_atlas::export::decode_png(&bytes).map_err(|e| {
-                eprintln!("error: the map's image {} is not a PNG: {e}", path.display());
+                errln!("error: the map's image {} is not a PNG: {e}", path.display());
                 1u8
             })?
         }),
@@ -367,12 +248,12 @@ fn vtt_picture(
         (None, None) => oc_atlas::render::render_map_area(map, rules),
     }
     .map_err(|why| {
-        eprintln!("error: {}: {why}", map_path.display());
-        eprintln!("help: lower the map's `grid`, or split it into several maps");
+        errln!("error: {}: {why}", map_path.display());
+        errln!("help: lower the map's `grid`, or split it into several maps");
         1u8
     })?;
     oc_atlas::render::png_drawn_by(&img, drawer).map_err(|e| {
-        eprintln!("error: cannot encode the PNG: {e}");
+        errln!("error: cannot encode the PNG: {e}");
         2
     })
 }
@@ -399,7 +280,7 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
                 11 => oc_atlas::foundry::Version::V11,
                 12 => oc_atlas::foundry::Version::V12,
                 other => {
-                    eprintln!("error: --foundry {other}: oc writes scenes for Foundry 11 and 12");
+                    errln!("error: --foundry {other}: oc writes scenes for Foundry 11 and 12");
                     return 2;
                 }
             };
@@ -426,7 +307,7 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
             let scene = oc_atlas::foundry::scene(&map, &rules, version, Some(src.clone()));
             let text = serde_json::to_string_pretty(&scene).unwrap_or_default();
             if let Some(factor) = scene.flags.oc.scale {
-                eprintln!(
+                errln!(
                     "note: the map's grid of {} pixels is below Foundry {}'s smallest ({}): the scene and its background are scaled by {factor}, to a grid of {} pixels",
                     map.grid,
                     opts.foundry,
@@ -442,7 +323,7 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
                     };
                     let status = write(&png_target, &png).max(write(target, text.as_bytes()));
                     if status == 0 {
-                        eprintln!(
+                        errln!(
                             "wrote {} (Foundry {} scene: {} walls, {} regions) and its background {}",
                             target.show(),
                             opts.foundry,
@@ -450,17 +331,14 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
                             map.regions.len(),
                             png_target.show()
                         );
-                        eprintln!(
-                            "upload {} to `{src}` in Foundry's User Data, then Import Data from the scene",
-                            png_target.show()
-                        );
+                        errln!("upload {} to `{src}` in Foundry's User Data, then Import Data from the scene", png_target.show());
                     }
                     status
                 }
                 (Some(target), None) => write(target, text.as_bytes()),
                 (None, _) => {
-                    println!("{text}");
-                    eprintln!(
+                    outln!("{text}");
+                    errln!(
                         "note: the scene's background is `{src}`: draw it with `oc render --no-legend -o {}` and upload it there",
                         src.rsplit('/').next().unwrap_or(&src)
                     );
@@ -479,7 +357,7 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
                 Some(target) => {
                     let status = write(target, text.as_bytes());
                     if status == 0 {
-                        eprintln!(
+                        errln!(
                             "wrote {} (Universal VTT {}: {} walls, {} doors, {}x{} squares at {} pixels)",
                             target.show(),
                             oc_atlas::uvtt::FORMAT,
@@ -493,19 +371,19 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
                     status
                 }
                 None => {
-                    println!("{text}");
+                    outln!("{text}");
                     0
                 }
             }
         }
         ExportFormat::Tiled => {
             let (Some(out), Some(tmx_target @ Target::File(_))) = (out, &target) else {
-                eprintln!("error: `oc export tiled` writes two files (the TMX and its tileset PNG): give --out MAP.tmx");
+                errln!("error: `oc export tiled` writes two files (the TMX and its tileset PNG): give --out MAP.tmx");
                 return 2;
             };
             if let Err(why) = oc_atlas::export::tileset_size(&map) {
-                eprintln!("error: {}: {why}", map_path.display());
-                eprintln!("help: lower the map's `grid`");
+                errln!("error: {}: {why}", map_path.display());
+                errln!("help: lower the map's `grid`");
                 return 1;
             }
             let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "map".into());
@@ -519,13 +397,13 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
             let png = match oc_atlas::render::png_drawn_by(&tileset, TILED_TILESET) {
                 Ok(b) => b,
                 Err(e) => {
-                    eprintln!("error: cannot encode the tileset: {e}");
+                    errln!("error: cannot encode the tileset: {e}");
                     return 2;
                 }
             };
             let status = write(&tileset_target, &png).max(write(tmx_target, tmx.as_bytes()));
             if status == 0 {
-                eprintln!("wrote {} and {}", out.display(), tileset_path.display());
+                errln!("wrote {} and {}", out.display(), tileset_path.display());
             }
             status
         }
@@ -536,7 +414,7 @@ pub fn import_image(image: &Path, legend: Option<&Path>, name: Option<&str>, out
     let rules = match oc_compiler::stdlib::default_rules() {
         Some(r) => r,
         None => {
-            eprintln!("error: the standard library did not compile");
+            errln!("error: the standard library did not compile");
             return 2;
         }
     };
@@ -549,14 +427,14 @@ pub fn import_image(image: &Path, legend: Option<&Path>, name: Option<&str>, out
     let bytes = match oc_project::fsx::read_regular(image, MAX_IMAGE_BYTES) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("error: cannot read {}: {e}", image.display());
+            errln!("error: cannot read {}: {e}", image.display());
             return 2;
         }
     };
     let img = match oc_atlas::export::decode_png(&bytes) {
         Ok(i) => i,
         Err(e) => {
-            eprintln!("error: {} is not a PNG image: {e}", image.display());
+            errln!("error: {} is not a PNG image: {e}", image.display());
             return 1;
         }
     };
@@ -566,7 +444,7 @@ pub fn import_image(image: &Path, legend: Option<&Path>, name: Option<&str>, out
             let text = match oc_project::fsx::read_regular(path, MAX_SOURCE_BYTES) {
                 Ok(t) => String::from_utf8_lossy(&t).into_owned(),
                 Err(e) => {
-                    eprintln!("error: cannot read {}: {e}", path.display());
+                    errln!("error: cannot read {}: {e}", path.display());
                     return 2;
                 }
             };
@@ -574,7 +452,7 @@ pub fn import_image(image: &Path, legend: Option<&Path>, name: Option<&str>, out
                 Ok(p) => p,
                 Err(errors) => {
                     for e in errors {
-                        eprintln!("error: {}: {e}", path.display());
+                        errln!("error: {}: {e}", path.display());
                     }
                     return 1;
                 }
@@ -586,21 +464,21 @@ pub fn import_image(image: &Path, legend: Option<&Path>, name: Option<&str>, out
         Ok(t) => t,
         Err(errors) => {
             for e in &errors {
-                eprintln!("error: {}: {e}", image.display());
+                errln!("error: {}: {e}", image.display());
             }
-            eprintln!("help: add each colour to the legend as \"#rrggbb\" = \"Terrain\"");
+            errln!("help: add each colour to the legend as \"#rrggbb\" = \"Terrain\"");
             return 1;
         }
     };
     match target {
         None => {
-            print!("{text}");
+            out!("{text}");
             0
         }
         Some(target) => {
             let status = write(&target, text.as_bytes());
             if status == 0 {
-                eprintln!("wrote {} ({}x{} tiles)", target.show(), img.width(), img.height());
+                errln!("wrote {} ({}x{} tiles)", target.show(), img.width(), img.height());
             }
             status
         }
@@ -624,7 +502,7 @@ impl report::Sources for OneFile<'_> {
 
 pub fn import_tiled(tmx: &Path, out: Option<&Path>, force: bool) -> u8 {
     let Some(rules) = oc_compiler::stdlib::default_rules() else {
-        eprintln!("error: the standard library did not compile");
+        errln!("error: the standard library did not compile");
         return 2;
     };
     let target = match out.map(|o| output_target(o, Kind::ImportedMap, &[tmx.to_path_buf()], force)).transpose() {
@@ -633,14 +511,14 @@ pub fn import_tiled(tmx: &Path, out: Option<&Path>, force: bool) -> u8 {
     };
     if let Some(Target::File(f)) = &target {
         if !oc_project::discover::is_map(&f.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()) {
-            eprintln!("error: {}: a map definition's name ends in `.map.toml`", f.path.display());
+            errln!("error: {}: a map definition's name ends in `.map.toml`", f.path.display());
             return 2;
         }
     }
     let bytes = match oc_project::fsx::read_regular(tmx, MAX_SOURCE_BYTES) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("error: cannot read {}: {e}", tmx.display());
+            errln!("error: cannot read {}: {e}", tmx.display());
             return 2;
         }
     };
@@ -660,10 +538,10 @@ pub fn import_tiled(tmx: &Path, out: Option<&Path>, force: bool) -> u8 {
     let style = style();
     let reports = report::Reports::new(&sources);
     for d in &diags {
-        eprint!("{}", reports.render(d, style));
+        err!("{}", reports.render(d, style));
     }
     let Some(toml) = toml else {
-        eprintln!(
+        errln!(
             "error: {}: nothing was written ({} error(s) above)",
             tmx.display(),
             diags.iter().filter(|d| d.is_error()).count()
@@ -672,13 +550,13 @@ pub fn import_tiled(tmx: &Path, out: Option<&Path>, force: bool) -> u8 {
     };
     match target {
         None => {
-            print!("{toml}");
+            out!("{toml}");
             0
         }
         Some(target) => {
             let status = write(&target, toml.as_bytes());
             if status == 0 {
-                eprintln!("wrote {} (check it with `oc check {}`)", target.show(), target.show());
+                errln!("wrote {} (check it with `oc check {}`)", target.show(), target.show());
             }
             status
         }

@@ -8,11 +8,10 @@ use std::time::Instant;
 
 use oc_balance::{Options, Priced, Report, What};
 use oc_compiler::Workspace;
-use oc_diag::FileId;
 use oc_engine::Engine;
-use oc_project::DiskHost;
+use oc_play::rules::{Loaded, Ruleset};
 
-use crate::commands::{projects, style};
+use crate::commands::style;
 use crate::report;
 
 /// What `oc balance` prints.
@@ -22,57 +21,18 @@ pub enum BalanceFormat {
     Json,
 }
 
-/// The rules compiled, with the workspace and the files they came from (for the spans).
-struct Loaded {
-    engine: Engine,
-    workspace: Workspace,
-    files: Vec<FileId>,
-}
-
 /// The rules of `paths` (a project's `.oc` files, on the standard library or on `--ruleset`'s
 /// built-in one), or of `--ruleset` alone (a built-in name, or `oc.toml`'s).
 fn load(ruleset: Option<&str>, paths: &[PathBuf]) -> Result<Loaded, u8> {
     if paths.is_empty() {
         // A path given as the ruleset is a project like any other.
-        if let Some(r) = ruleset.filter(|r| !oc_compiler::stdlib::RULESETS.iter().any(|(n, _)| n == r)) {
-            if std::path::Path::new(r).exists() {
-                return load(None, &[PathBuf::from(r)]);
-            }
+        if let Some(Ruleset::Path(p)) = ruleset.map(oc_play::rules::resolve).transpose().map_err(|e| crate::load::refused(&e))? {
+            return load(None, &[p]);
         }
-        let engine = crate::play::load_engine(ruleset)?;
-        return Ok(Loaded { engine, workspace: Workspace::new(), files: Vec::new() });
+        let engine = crate::load::engine(ruleset)?;
+        return Ok(Loaded { engine, workspace: Workspace::new(), files: Vec::new(), warnings: Vec::new() });
     }
-    let found = projects(paths)?;
-    let [project] = found.as_slice() else {
-        eprintln!("error: the paths belong to {} projects (each oc.toml is one): balance one at a time", found.len());
-        return Err(2);
-    };
-    if project.files.is_empty() {
-        eprintln!("error: no .oc files under {}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
-        return Err(2);
-    }
-    let mut roots = Vec::new();
-    if let Some(name) = ruleset {
-        let Some((_, index)) = oc_compiler::stdlib::RULESETS.iter().find(|(n, _)| *n == name) else {
-            let names: Vec<&str> = oc_compiler::stdlib::RULESETS.iter().map(|(n, _)| *n).collect();
-            eprintln!(
-                "error: no built-in ruleset `{name}` (with paths, --ruleset names the one they build on: {})",
-                names.join(", ")
-            );
-            return Err(2);
-        };
-        roots.push((*index).to_string());
-    }
-    roots.extend(project.files.iter().cloned());
-    let mut workspace = Workspace::new();
-    let mut host = DiskHost::for_project(project);
-    let (compilation, unreadable) = workspace.compile(&mut host, &roots);
-    if let Some((p, reason)) = unreadable.first() {
-        eprintln!("error: {p}: {reason}");
-        return Err(2);
-    }
-    let engine = crate::play::engine_of(&workspace, &compilation.diagnostics, compilation.rules)?;
-    Ok(Loaded { engine, workspace, files: compilation.files })
+    crate::load::shown(oc_play::rules::load_files(paths, ruleset))
 }
 
 pub struct Args<'a> {
@@ -84,7 +44,7 @@ pub struct Args<'a> {
 }
 
 pub fn balance(args: Args) -> u8 {
-    let Loaded { engine, workspace, files } = match load(args.ruleset, args.paths) {
+    let Loaded { engine, workspace, files, .. } = match load(args.ruleset, args.paths) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -93,7 +53,7 @@ pub fn balance(args: Args) -> u8 {
     let report = match oc_balance::balance(&engine, Options { seed: args.seed, duels: args.duels }, &written) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: cannot fit prices: {e}");
+            errln!("error: cannot fit prices: {e}");
             return 2;
         }
     };
@@ -108,20 +68,20 @@ pub fn balance(args: Args) -> u8 {
                     obj.insert(key.to_string(), found.get(key).cloned().unwrap_or_default());
                 }
             }
-            println!("{value}");
+            outln!("{value}");
         }
         BalanceFormat::Text => {
             let flagged: Vec<(&str, What)> = diagnostics
                 .iter()
                 .filter_map(|d| written.iter().find(|w| w.span == d.span).map(|w| (w.name.as_str(), w.what)))
                 .collect();
-            print!("{}", table(&engine, &report, &flagged, took));
+            out!("{}", table(&engine, &report, &flagged, took));
             let style = style();
             let reports = report::Reports::new(&workspace);
             for d in &diagnostics {
-                eprint!("{}", reports.render(d, style));
+                err!("{}", reports.render(d, style));
             }
-            eprintln!("{} warning(s)", diagnostics.len());
+            errln!("{} warning(s)", diagnostics.len());
         }
     }
     0

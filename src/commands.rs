@@ -1,13 +1,12 @@
 //! The subcommands. Exit status: 0 clean (warnings allowed), 1 errors in the input, 2 usage or I/O failure.
 
-use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use oc_compiler::{Compilation, Workspace};
 use oc_diag::CodeInfo;
 
-use crate::report::{self, Style};
+use crate::report;
 use crate::CheckFormat;
 use oc_project::output::{self, Kind, Target};
 use oc_project::session::{Outcome, Session};
@@ -18,25 +17,19 @@ fn all_codes() -> impl Iterator<Item = &'static CodeInfo> {
         .chain(oc_atlas::CODES.iter())
         .chain(oc_atlas::tiled::CODES.iter())
         .chain(oc_project::codes::CODES.iter())
-        .chain(crate::scenario_cmd::CODES.iter())
+        .chain(oc_play::briefing::CODES.iter())
         .chain(oc_balance::CODES.iter())
         .chain(oc_engine::CODES.iter())
-        .chain(crate::tune::CODES.iter())
+        .chain(oc_play::tune::CODES.iter())
 }
 
-pub fn style() -> Style {
-    if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
-        Style::Fancy
-    } else {
-        Style::Plain
-    }
-}
+pub use crate::report::style;
 
 /// Finds the projects under `paths` (each with its own root); a usage error is printed.
 pub fn projects(paths: &[PathBuf]) -> Result<Vec<Project>, u8> {
     let paths = if paths.is_empty() { vec![PathBuf::from(".")] } else { paths.to_vec() };
     oc_project::discover(&paths).map_err(|e| {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         2
     })
 }
@@ -49,7 +42,7 @@ pub fn project_of(path: &Path) -> Result<Project, u8> {
 /// Checks an output path against the output policy; a refusal is printed (exit status 2).
 pub fn output_target(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) -> Result<Target, u8> {
     output::prepare(out, kind, inputs, force).map_err(|r| {
-        eprintln!("error: {}\nhelp: {}", r.message, r.help);
+        errln!("error: {}\nhelp: {}", r.message, r.help);
         2
     })
 }
@@ -58,12 +51,12 @@ pub fn output_target(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) ->
 pub fn write_output(target: &Target, bytes: &[u8]) -> Result<(), u8> {
     if *target == Target::Stdout {
         return report::out(bytes).map_err(|e| {
-            eprintln!("error: cannot write to standard output: {e}");
+            errln!("error: cannot write to standard output: {e}");
             2
         });
     }
     output::write(target, bytes).map_err(|e| {
-        eprintln!("error: cannot write {}: {e}", target.show());
+        errln!("error: cannot write {}: {e}", target.show());
         2
     })
 }
@@ -82,7 +75,7 @@ pub fn check(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> u8 
         let run = match session.run(project) {
             Ok(run) => run,
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 return 2;
             }
         };
@@ -92,23 +85,22 @@ pub fn check(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> u8 
         match format {
             CheckFormat::Json => json_runs.push(report::json(&session, &run.diagnostics, run.files + run.maps)),
             CheckFormat::Sarif => sarif_results.extend(crate::annotate::sarif_results(&session, &run.diagnostics)),
-            CheckFormat::Github => print!("{}", crate::annotate::github(&session, &run.diagnostics)),
+            CheckFormat::Github => out!("{}", crate::annotate::github(&session, &run.diagnostics)),
             CheckFormat::Human => {
                 let style = style();
-                let mut err = std::io::stderr().lock();
                 let reports = report::Reports::new(&session);
                 for d in &run.diagnostics {
-                    let _ = write!(err, "{}", reports.render(d, style));
+                    err_lossy!("{}", reports.render(d, style));
                 }
-                let _ = writeln!(err, "{}", summary(&run, started.elapsed()));
+                errln_lossy!("{}", summary(&run, started.elapsed()));
             }
         }
     }
     match format {
-        CheckFormat::Json => println!("{}", report::merge_json(json_runs)),
+        CheckFormat::Json => outln!("{}", report::merge_json(json_runs)),
         CheckFormat::Sarif => {
             let codes: Vec<&CodeInfo> = all_codes().collect();
-            println!("{}", crate::annotate::sarif(sarif_results, &codes));
+            outln!("{}", crate::annotate::sarif(sarif_results, &codes));
         }
         CheckFormat::Human | CheckFormat::Github => {}
     }
@@ -145,14 +137,14 @@ fn several_rulesets(project: &Project, paths: &[PathBuf]) -> Option<u8> {
         return None;
     }
     let shown = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ");
-    eprintln!("error: the files of {shown} use {} rulesets, and one `oc build` writes one ruleset's rules:", by_ruleset.len());
+    errln!("error: the files of {shown} use {} rulesets, and one `oc build` writes one ruleset's rules:", by_ruleset.len());
     for (ruleset, files) in &by_ruleset {
-        eprintln!("  {ruleset}: {}", files.join(", "));
+        errln!("  {ruleset}: {}", files.join(", "));
     }
     let (ruleset, files) = by_ruleset.iter().next()?;
     let example = project.root.join(files.first()?);
     let example = example.strip_prefix(std::env::current_dir().ok()?).map_or(example.clone(), Path::to_path_buf);
-    eprintln!(
+    errln!(
         "help: build each ruleset's files on their own, such as `oc build {} -o {ruleset}.json`; `oc check {shown}` checks them all",
         example.display()
     );
@@ -166,7 +158,7 @@ pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
         match projects(paths).map(|p| p.into_iter().collect::<Vec<_>>()) {
             Ok(mut p) if p.len() == 1 => p.remove(0),
             Ok(_) => {
-                eprintln!("error: the paths belong to different projects (each oc.toml starts one); build one project at a time");
+                errln!("error: the paths belong to different projects (each oc.toml starts one); build one project at a time");
                 return 2;
             }
             Err(code) => return code,
@@ -183,7 +175,7 @@ pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
         Err(code) => return code,
     };
     if let Some((path, reason)) = unreadable.first() {
-        eprintln!("error: {path}: {reason}");
+        errln!("error: {path}: {reason}");
         return 1;
     }
     // Files of several rulesets (`oc build scenarios`): one error that says how, not the
@@ -196,23 +188,23 @@ pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
     let style = style();
     let reports = report::Reports::new(&workspace);
     for d in &compilation.diagnostics {
-        eprint!("{}", reports.render(d, style));
+        err!("{}", reports.render(d, style));
     }
     let Some(rules) = compilation.rules else {
-        eprintln!("not written: {} error(s)", compilation.error_count());
+        errln!("not written: {} error(s)", compilation.error_count());
         return 1;
     };
     let json = match serde_json::to_string_pretty(&rules) {
         Ok(j) => j,
         Err(e) => {
-            eprintln!("error: cannot serialize the rules: {e}");
+            errln!("error: cannot serialize the rules: {e}");
             return 2;
         }
     };
     if let Err(code) = write_output(&target, json.as_bytes()) {
         return code;
     }
-    eprintln!(
+    errln!(
         "wrote {} ({} classes, {} items, {} tags, {} terrains; ruleset {})",
         target.show(),
         rules.classes.len(),
@@ -244,8 +236,8 @@ pub fn explain(code: Option<&str>, list: bool) -> u8 {
         None => {
             let suggestion = oc_diag::did_you_mean(&wanted, all_codes().map(|i| i.code));
             match suggestion {
-                Some(s) => eprintln!("error: no diagnostic code `{code}`; did you mean `{s}`?"),
-                None => eprintln!("error: no diagnostic code `{code}`; `oc explain --list` lists them all"),
+                Some(s) => errln!("error: no diagnostic code `{code}`; did you mean `{s}`?"),
+                None => errln!("error: no diagnostic code `{code}`; `oc explain --list` lists them all"),
             }
             2
         }

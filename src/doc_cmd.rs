@@ -12,26 +12,20 @@ use oc_project::DiskHost;
 use crate::commands::{projects, style};
 use crate::report;
 
-/// The built-in ruleset a name means (`officers_chess`, `officers_chess_v06`, `v06`, `ratings`).
-pub fn builtin(name: &str) -> Option<(&'static str, &'static str)> {
-    oc_compiler::stdlib::builtin(name)
-}
-
 pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) -> u8 {
     let started = Instant::now();
     if ruleset.is_some() && !paths.is_empty() {
-        eprintln!("error: give either --ruleset NAME or paths to .oc files, not both");
+        errln!("error: give either --ruleset NAME or paths to .oc files, not both");
         return 2;
     }
     let mut workspace = Workspace::new();
     let mut inputs: Vec<PathBuf> = paths.to_vec();
     let (compilation, title) = if paths.is_empty() {
         let name = ruleset.unwrap_or(oc_compiler::stdlib::DEFAULT);
-        let Some((name, index)) = builtin(name) else {
-            let names: Vec<&str> = oc_compiler::stdlib::RULESETS.iter().map(|(n, _)| *n).collect();
-            eprintln!(
+        let Some(oc_play::rules::Ruleset::Builtin { name, index }) = oc_play::rules::builtin(name) else {
+            errln!(
                 "error: no built-in ruleset `{name}`: the built-in ones are {}\nhelp: to document your own rules, pass their files or folder: `oc doc rules/ -o site`",
-                names.join(", ")
+                oc_play::rules::names().join(", ")
             );
             return 2;
         };
@@ -41,18 +35,13 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
         let project = match projects(paths) {
             Ok(mut p) if p.len() == 1 => p.remove(0),
             Ok(_) => {
-                eprintln!(
-                    "error: the paths belong to different projects (each oc.toml starts one); document one project at a time"
-                );
+                errln!("error: the paths belong to different projects (each oc.toml starts one); document one project at a time");
                 return 2;
             }
             Err(code) => return code,
         };
         if project.files.is_empty() {
-            eprintln!(
-                "error: no .oc files under {}",
-                paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
-            );
+            errln!("error: no .oc files under {}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
             return 2;
         }
         let mut host = DiskHost::for_project(&project);
@@ -61,7 +50,7 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
         let files = one_ruleset(&project.files, &mut host);
         let (compilation, unreadable) = workspace.compile(&mut host, &files);
         if let Some((path, reason)) = unreadable.first() {
-            eprintln!("error: {path}: {reason}");
+            errln!("error: {path}: {reason}");
             return 1;
         }
         inputs.extend(host.touched.iter().map(|p| project.root.join(p)));
@@ -71,16 +60,16 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
         (compilation, title)
     };
     if let Err(r) = oc_project::folder::prepare(out, (oc_doc::MARKER, oc_doc::MARKER_TEXT), &inputs, force) {
-        eprintln!("error: {}\nhelp: {}", r.message, r.help);
+        errln!("error: {}\nhelp: {}", r.message, r.help);
         return 2;
     }
     let style = style();
     let reports = report::Reports::new(&workspace);
     for d in &compilation.diagnostics {
-        eprint!("{}", reports.render(d, style));
+        err!("{}", reports.render(d, style));
     }
     let Some(rules) = compilation.rules else {
-        eprintln!("not written: {} error(s) (`oc check` shows them too)", compilation.error_count());
+        errln!("not written: {} error(s) (`oc check` shows them too)", compilation.error_count());
         return 1;
     };
     let mut input = oc_doc::Input::new(title, &rules).with_files(&workspace, &compilation.files);
@@ -88,14 +77,14 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
     let site = oc_doc::build(&input);
     let broken = site.broken_links();
     if !broken.is_empty() {
-        eprintln!("error: internal: the generated site has broken links (please report it):\n{}", broken.join("\n"));
+        errln!("error: internal: the generated site has broken links (please report it):\n{}", broken.join("\n"));
         return 2;
     }
     if let Err(e) = oc_project::folder::write(out, &site.files) {
-        eprintln!("error: cannot write {}: {e}", out.display());
+        errln!("error: cannot write {}: {e}", out.display());
         return 2;
     }
-    eprintln!(
+    errln!(
         "wrote {} ({} pages, {} files; {} classes, {} items, {} tags, {} terrains) in {:.0?}; open {}",
         out.display(),
         site.pages.len(),
@@ -135,7 +124,7 @@ fn one_ruleset(files: &[String], host: &mut DiskHost) -> Vec<String> {
             list.iter().map(move |f| format!("{f} ({})", if name.is_empty() { "does not compile" } else { name }))
         })
         .collect();
-    eprintln!(
+    errln!(
         "note: a site documents one ruleset (`{chosen}`); left out: {}\nhelp: document the others on their own: `oc doc FILE -o DIR`",
         others.join(", ")
     );

@@ -59,7 +59,7 @@ pub fn fmt(paths: &[PathBuf], check: bool) -> u8 {
     for project in &projects {
         format_project(project, check, style, &mut tally);
     }
-    eprintln!("{}", summary(&tally, check, started.elapsed()));
+    errln!("{}", summary(&tally, check, started.elapsed()));
     if tally.unwritten > 0 {
         2
     } else {
@@ -72,7 +72,7 @@ fn format_project(project: &Project, check: bool, style: Style, tally: &mut Tall
     let manifest = OneFile { path: "oc.toml", text: manifest_text };
     let reports = report::Reports::new(&manifest);
     for d in &project.manifest_diagnostics {
-        eprint!("{}", reports.render(d, style));
+        err!("{}", reports.render(d, style));
     }
     if project.manifest_diagnostics.iter().any(Diagnostic::is_error) {
         // Its `ignore` list may not have been read: touch nothing of this project.
@@ -87,7 +87,7 @@ fn format_project(project: &Project, check: bool, style: Style, tally: &mut Tall
             format!("the name of `{name}` is not UTF-8; it was skipped"),
         )
         .with_help("rename it: paths in oc (imports, maps, logs) are UTF-8 text");
-        eprint!("{}", report::render(&OneFile { path: name, text: "" }, &d, style));
+        err!("{}", report::render(&OneFile { path: name, text: "" }, &d, style));
         tally.failed += 1;
     }
     let confined = Confined::new(&project.root);
@@ -109,7 +109,7 @@ fn format_file(confined: &Confined, path: &str, check: bool, style: Style, tally
     let bytes = match confined.read(Path::new(path), MAX_SOURCE_BYTES) {
         Ok(bytes) => bytes,
         Err(e) => {
-            eprint!("{}", report::render(&no_text, &unreadable(path, &e), style));
+            err!("{}", report::render(&no_text, &unreadable(path, &e), style));
             tally.failed += 1;
             return;
         }
@@ -118,7 +118,7 @@ fn format_file(confined: &Confined, path: &str, check: bool, style: Style, tally
         let d =
             Diagnostic::error(NOT_UTF8, Span::new(FileId(0), 0, 0), format!("{path} is not valid UTF-8; it was left as it is"))
                 .with_help("save the file as UTF-8, then format it");
-        eprint!("{}", report::render(&no_text, &d, style));
+        err!("{}", report::render(&no_text, &d, style));
         tally.failed += 1;
         return;
     };
@@ -128,16 +128,14 @@ fn format_file(confined: &Confined, path: &str, check: bool, style: Style, tally
             let file = OneFile { path, text };
             let reports = report::Reports::new(&file);
             for d in &diagnostics {
-                eprint!("{}", reports.render(d, style));
+                err!("{}", reports.render(d, style));
             }
-            eprintln!("{path}: not formatted: it does not parse; it was left as it is");
+            errln!("{path}: not formatted: it does not parse; it was left as it is");
             tally.failed += 1;
             return;
         }
         Err(oc_fmt::Error::Changed(why)) => {
-            eprintln!(
-                "error: {path}: not formatted: {why}; it was left as it is (a bug in oc fmt: please report it with the file)"
-            );
+            errln!("error: {path}: not formatted: {why}; it was left as it is (a bug in oc fmt: please report it with the file)");
             tally.failed += 1;
             return;
         }
@@ -153,9 +151,9 @@ fn format_file(confined: &Confined, path: &str, check: bool, style: Style, tally
         return;
     }
     match oc_project::output::rewrite_source(confined, path, &bytes, formatted.as_bytes()) {
-        Ok(()) => eprintln!("formatted {path}"),
+        Ok(()) => errln!("formatted {path}"),
         Err(e) => {
-            eprintln!("error: cannot write {path}: {e}");
+            errln!("error: cannot write {path}: {e}");
             tally.unwritten += 1;
         }
     }

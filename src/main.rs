@@ -2,6 +2,9 @@
 //! diagnostics into miette reports or JSON, and sets the exit status. The work is in `crates/`.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
+#[macro_use]
+mod report;
+
 mod annotate;
 mod atlas;
 mod balance_cmd;
@@ -11,11 +14,10 @@ mod doc_cmd;
 mod fairness;
 mod fixed;
 mod fmt_cmd;
-mod games;
+mod load;
 mod play;
 mod plot;
 mod replay_html;
-mod report;
 mod scenario_cmd;
 mod simulate;
 mod tournament;
@@ -344,8 +346,8 @@ enum Command {
         format: Format,
         /// Play only shard K of N (games g with g mod N = K - 1, the same seeds as the whole run)
         /// and write its counts as JSON for `oc simulate merge`.
-        #[arg(long, value_parser = simulate::parse_shard)]
-        shard: Option<simulate::Shard>,
+        #[arg(long, value_parser = oc_play::simulate::parse_shard)]
+        shard: Option<oc_play::simulate::Shard>,
         #[arg(long)]
         out: Option<PathBuf>,
         /// Also draw the results: win rate per side with its 95% interval, the rounds games
@@ -396,7 +398,7 @@ enum Command {
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=oc_project::limits::MAX_GAMES))]
         games: u64,
         /// Another number of games for one scenario (repeatable): `--games-for RiverStorm=200`.
-        #[arg(long, value_parser = fairness::parse_games_for)]
+        #[arg(long, value_parser = oc_play::fairness::parse_games_for)]
         games_for: Vec<(String, u64)>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -509,8 +511,8 @@ struct AiChoice {
 }
 
 impl AiChoice {
-    fn ais(&self) -> battle_cmd::Ais {
-        battle_cmd::Ais { attacker: self.attacker_ai.clone(), defender: self.defender_ai.clone() }
+    fn ais(&self) -> oc_play::Ais {
+        oc_play::Ais { attacker: self.attacker_ai.clone(), defender: self.defender_ai.clone() }
     }
 }
 
@@ -584,9 +586,9 @@ struct Matchup {
 }
 
 impl Matchup {
-    fn sides(&self) -> (play::Side, play::Side) {
+    fn sides(&self) -> (oc_play::matchup::Side, oc_play::matchup::Side) {
         (
-            play::Side {
+            oc_play::matchup::Side {
                 spec: self.attacker.clone(),
                 terrain: self.attacker_terrain.clone(),
                 hp: self.attacker_hp,
@@ -594,7 +596,7 @@ impl Matchup {
                 accessory: self.attacker_accessory.clone(),
                 normal_form: self.attacker_normal,
             },
-            play::Side {
+            oc_play::matchup::Side {
                 spec: self.defender.clone(),
                 terrain: self.defender_terrain.clone(),
                 hp: self.defender_hp,
@@ -624,7 +626,7 @@ fn main() -> ExitCode {
         Command::Lsp { stdio: _ } => match oc_lsp::run_stdio() {
             Ok(status) => status,
             Err(e) => {
-                eprintln!("oc lsp: {e}");
+                errln!("oc lsp: {e}");
                 2
             }
         },
@@ -668,7 +670,7 @@ fn main() -> ExitCode {
                 defender: defender.as_deref(),
                 ais: &ai.ais(),
             },
-            simulate::Run { games, seed, shard },
+            oc_play::simulate::Run { games, seed, shard },
             simulate::Outputs { format, out: out.as_deref(), plot: plot.as_deref(), force },
         ),
         Command::Tune { game, games, seed, knob, write, format } => tune::tune(&tune::Request {

@@ -4,208 +4,14 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use oc_compiler::Workspace;
-use oc_engine::{Atom, Engine, Forecast, Form, Loadout, Shown, SideForecast};
-
+use oc_engine::{Engine, Forecast, Loadout, Shown, SideForecast};
+use oc_play::matchup::{self, Side};
 use oc_project::output::Kind;
-use oc_project::DiskHost;
 
-use crate::commands::{output_target, project_of, style, write_output};
+use crate::commands::{output_target, write_output};
 use crate::fixed::Fixed;
 use crate::plot::{self, Heatmap, PlotFormat};
-use crate::report;
 use crate::Format;
-
-/// Loads the rules to play with: a built-in ruleset by name (`officers_chess`, or `v06`), or the
-/// `.oc` files at a path compiled like `oc build` does. Errors are printed; the exit status returned.
-/// The engine of the `ruleset` the working directory's oc.toml names, if it names one.
-pub fn project_engine() -> Option<Engine> {
-    let name = manifest_ruleset().ok()??;
-    load_engine(Some(&name)).ok()
-}
-
-pub fn load_engine(ruleset: Option<&str>) -> Result<Engine, u8> {
-    let mut workspace = Workspace::new();
-    // Without --ruleset, the `ruleset` of the oc.toml above the working directory (as `cargo`
-    // finds its manifest), else the standard library's default. A path there is confined to
-    // that project like an import.
-    let from_manifest = match ruleset {
-        Some(_) => None,
-        None => match manifest_ruleset() {
-            Ok(found) => found,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return Err(2);
-            }
-        },
-    };
-    let name = ruleset.or(from_manifest.as_deref()).unwrap_or(oc_compiler::stdlib::DEFAULT);
-    let builtin = oc_compiler::stdlib::builtin(name);
-    let compilation = match builtin {
-        Some((_, index)) => {
-            let id = workspace.id_of(index).ok_or(2u8)?;
-            workspace.compile_ids(&mut DiskHost::new(PathBuf::from(".")), &[id])
-        }
-        None => {
-            let path = Path::new(name);
-            if !path.exists() {
-                let names: Vec<&str> = oc_compiler::stdlib::RULESETS.iter().map(|(n, _)| *n).collect();
-                eprintln!("error: no ruleset `{name}`: the built-in ones are {} (or give a path to .oc files)", names.join(", "));
-                return Err(2);
-            }
-            let project = project_of(path)?;
-            let mut host = DiskHost::for_project(&project);
-            workspace.compile(&mut host, &project.files).0
-        }
-    };
-    engine_of(&workspace, &compilation.diagnostics, compilation.rules)
-}
-
-/// Prints a compilation's diagnostics, then the engine of its rules (exit code 1 where they have
-/// errors, 2 where the engine refuses them).
-pub fn engine_of(
-    workspace: &Workspace,
-    diagnostics: &[oc_diag::Diagnostic],
-    rules: Option<oc_model::Rules>,
-) -> Result<Engine, u8> {
-    let style = style();
-    let reports = report::Reports::new(workspace);
-    for d in diagnostics {
-        eprint!("{}", reports.render(d, style));
-    }
-    let Some(rules) = rules else {
-        eprintln!("the rules have {} error(s)", diagnostics.iter().filter(|d| d.is_error()).count());
-        return Err(1);
-    };
-    Engine::new(rules).map_err(|e| {
-        eprintln!("error: {e}");
-        2
-    })
-}
-
-/// The `ruleset` of the project holding the working directory: a built-in name, or the real path
-/// of its rules inside that project.
-fn manifest_ruleset() -> Result<Option<String>, String> {
-    let Ok(cwd) = std::env::current_dir() else { return Ok(None) };
-    let root = oc_project::find_root(&cwd);
-    if root.manifest.is_none() {
-        return Ok(None);
-    }
-    let project = oc_project::discover::open(&root.dir);
-    let Some(name) = project.settings.ruleset else { return Ok(None) };
-    if oc_compiler::stdlib::RULESETS.iter().any(|(n, _)| *n == name) {
-        return Ok(Some(name));
-    }
-    let logical = oc_compiler::resolve_logical(&name).map_err(|why| format!("oc.toml's ruleset `{name}` {why}"))?;
-    let real = oc_project::fsx::Confined::new(&root.dir)
-        .resolve(Path::new(&logical))
-        .map_err(|e| format!("oc.toml's ruleset `{name}`: {e}"))?;
-    Ok(Some(real.to_string_lossy().into_owned()))
-}
-
-/// `CLASS` or `CLASS:WEAPON`; without a weapon, the first weapon of the class's kit (or of the rules).
-pub fn loadout(engine: &Engine, spec: &str) -> Result<Loadout, String> {
-    let (class, weapon) = match spec.split_once(':') {
-        Some((c, w)) => (c.trim(), Some(w.trim().to_string())),
-        None => (spec.trim(), None),
-    };
-    let Some(c) = engine.rules.class(class) else {
-        let names = engine.rules.classes.iter().map(|c| c.name.as_str());
-        let close = oc_diag::closest(class, names, 3);
-        let hint = if let Some(elsewhere) = defined_elsewhere("class", class) {
-            format!("\nhelp: {elsewhere}")
-        } else if close.is_empty() {
-            "; `oc matrix` lists every class with its weapons".to_string()
-        } else {
-            format!("; did you mean {}?", or_list(&close))
-        };
-        return Err(format!("no class `{class}` in these rules{hint}"));
-    };
-    let weapon = weapon.or_else(|| engine.kit_weapon(&c.name));
-    Ok(Loadout { class: Atom::new(class), weapon: weapon.map(Atom::from), ..Loadout::default() })
-}
-
-/// `A`, `B` or `C`.
-fn or_list(names: &[&str]) -> String {
-    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    match quoted.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-        _ => quoted.join(""),
-    }
-}
-
-/// Where the project of the working directory defines a class or item the rules in use lack
-/// (a home-brew file the forecast was not given), with how to use it.
-fn defined_elsewhere(kind: &str, name: &str) -> Option<String> {
-    let project = oc_project::discover(&[PathBuf::from(".")]).ok()?.into_iter().next()?;
-    let mut host = DiskHost::for_project(&project);
-    for file in &project.files {
-        let Ok(text) = oc_compiler::Host::read(&mut host, file) else { continue };
-        let (ast, _) = oc_syntax::parse(oc_diag::FileId(0), &text);
-        let found = ast.items.iter().any(|i| match i {
-            oc_syntax::ast::Item::Class(c) => kind == "class" && c.name.value == name,
-            oc_syntax::ast::Item::Item(it) => kind == "item" && it.name.value == name,
-            _ => false,
-        });
-        if found {
-            let shown = project.root.join(file);
-            let shown = shown.strip_prefix(std::env::current_dir().ok()?).map_or(shown.clone(), Path::to_path_buf);
-            return Some(format!(
-                "the {kind} `{name}` is defined in {}, which these rules do not include: pass `--ruleset {}`, or run from a project whose oc.toml names it (`ruleset = \"{file}\"`)",
-                shown.display(),
-                shown.display()
-            ));
-        }
-    }
-    None
-}
-
-pub struct Side {
-    pub spec: String,
-    pub terrain: Option<String>,
-    pub hp: Option<i64>,
-    pub statuses: Vec<String>,
-    pub accessory: Option<String>,
-    pub normal_form: bool,
-}
-
-/// Refuses what an army may not field: a weapon the class does not wield, an item exclusive to
-/// another class (the compiler's army rules, word for word).
-fn check_items(engine: &Engine, l: &Loadout) -> Result<(), String> {
-    let Some(class) = engine.rules.class(&l.class) else { return Ok(()) };
-    for name in l.weapon.iter().chain(l.accessory.iter()) {
-        let Some(item) = engine.rules.item(name) else {
-            let close = oc_diag::closest(name, engine.rules.items.iter().map(|i| i.name.as_str()), 3);
-            let hint = match defined_elsewhere("item", name) {
-                Some(elsewhere) => format!("\nhelp: {elsewhere}"),
-                None if close.is_empty() => String::new(),
-                None => format!("; did you mean {}?", or_list(&close)),
-            };
-            return Err(format!("no item `{name}` in these rules{hint}"));
-        };
-        if let Some((code, message, help)) = oc_compiler::scenario::item_refusals(class, item, None).into_iter().next() {
-            return Err(format!("{message} [{code}]\nhelp: {help}"));
-        }
-    }
-    Ok(())
-}
-
-fn build(engine: &Engine, side: &Side) -> Result<Loadout, String> {
-    let mut l = loadout(engine, &side.spec)?;
-    l.terrain = side.terrain.as_deref().map(Atom::new);
-    l.hp = side.hp;
-    l.statuses = side.statuses.iter().map(Atom::from).collect();
-    l.accessory = side.accessory.as_deref().map(Atom::new);
-    if side.normal_form {
-        l.form = Form::Normal;
-    }
-    check_items(engine, &l)?;
-    Ok(l)
-}
-
-fn distance_for(engine: &Engine, a: &Loadout, distance: Option<i64>) -> i64 {
-    distance.unwrap_or_else(|| a.weapon.as_ref().and_then(|w| engine.reach(&a.class, w)).map_or(1, |(lo, _)| lo.max(1)))
-}
 
 /// The engine, both loadouts and the distance of a forecast or duel; errors are printed.
 fn matchup(
@@ -214,32 +20,16 @@ fn matchup(
     defender: &Side,
     distance: Option<i64>,
 ) -> Result<(Engine, Loadout, Loadout, i64), u8> {
-    let engine = load_engine(ruleset)?;
-    let (a, d) = match (build(&engine, attacker), build(&engine, defender)) {
+    let engine = crate::load::engine(ruleset)?;
+    let (a, d) = match (matchup::build(&engine, attacker), matchup::build(&engine, defender)) {
         (Ok(a), Ok(d)) => (a, d),
         (Err(e), _) | (_, Err(e)) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return Err(2);
         }
     };
-    let distance = distance_for(&engine, &a, distance);
+    let distance = matchup::distance_for(&engine, &a, distance);
     Ok((engine, a, d, distance))
-}
-
-/// The exchange of a matchup, with the stated reaction (`none` for none) if there is one.
-fn exchange<'e>(
-    engine: &'e Engine,
-    a: &'e Loadout,
-    d: &'e Loadout,
-    distance: i64,
-    reaction: Option<&str>,
-) -> Result<oc_engine::Exchange<'e>, oc_engine::EngineError> {
-    let x = oc_engine::Exchange::new(engine, a, d, distance)?;
-    match reaction {
-        None => Ok(x),
-        Some("none") => x.with_reaction(None),
-        Some(name) => x.with_reaction(Some(name)),
-    }
 }
 
 pub fn forecast(
@@ -254,12 +44,12 @@ pub fn forecast(
         Ok(m) => m,
         Err(code) => return code,
     };
-    let f = match exchange(&engine, &a, &d, distance, reaction).map(|x| x.forecast()) {
+    let f = match matchup::exchange(&engine, &a, &d, distance, reaction).map(|x| x.forecast()) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("error[{}]: {e}", e.code());
+            errln!("error[{}]: {e}", e.code());
             if let Some(h) = e.help() {
-                eprintln!("help: {h}");
+                errln!("help: {h}");
             }
             return 2;
         }
@@ -270,13 +60,13 @@ pub fn forecast(
             if let Some(obj) = value.as_object_mut() {
                 obj.insert("terrain".into(), serde_json::json!({"attacker": a.terrain, "defender": d.terrain}));
             }
-            println!("{value}");
+            outln!("{value}");
         }
         Format::Human => {
             let table = forecast_table(&engine, &f);
             // The header says where each side stands: the terrain the forecast used.
             let (head, rest) = table.split_once('\n').unwrap_or((&table, ""));
-            print!("{head}, {}\n{rest}", terrain_words(&a, &d));
+            out!("{head}, {}\n{rest}", terrain_words(&a, &d));
         }
     }
     0
@@ -385,10 +175,10 @@ pub fn duel(
         Ok(m) => m,
         Err(code) => return code,
     };
-    let (log, hp) = match exchange(&engine, &a, &d, distance, reaction).map(|x| x.resolve(&mut oc_engine::rng(seed))) {
+    let (log, hp) = match matchup::exchange(&engine, &a, &d, distance, reaction).map(|x| x.resolve(&mut oc_engine::rng(seed))) {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return 2;
         }
     };
@@ -406,13 +196,13 @@ pub fn duel(
                     })
                 })
                 .collect();
-            println!(
+            outln!(
                 "{}",
                 serde_json::json!({"seed": seed, "distance": distance, "strikes": strikes, "attacker_hp": hp[0], "defender_hp": hp[1]})
             );
         }
         Format::Human => {
-            println!(
+            outln!(
                 "seed {seed}: {} ({}) attacks {} ({}) at distance {distance}",
                 names[0],
                 a.weapon.unwrap_or_default(),
@@ -434,7 +224,7 @@ pub fn duel(
                 if let Some(r) = &s.reaction {
                     extra.push_str(&format!(" ({} reacts: {r})", names.get(1 - s.side.min(1)).map_or("?", String::as_str)));
                 }
-                println!(
+                outln!(
                     "{:>2}. {:<9} {:<14} rolls {:>3}: {what}{extra}  (HP {} / {})",
                     i + 1,
                     s.stage,
@@ -449,7 +239,7 @@ pub fn duel(
                 (_, true) => format!("{} is routed", names[1]),
                 _ => "both stand".to_string(),
             };
-            println!("result: {end}");
+            outln!("result: {end}");
         }
     }
     0
@@ -479,16 +269,16 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
         Ok(t) => t,
         Err(code) => return code,
     };
-    let engine = match load_engine(ruleset) {
+    let engine = match crate::load::engine(ruleset) {
         Ok(e) => e,
         Err(code) => return code,
     };
     for name in args.classes {
         if engine.rules.class(name).is_none() {
             let names: Vec<&str> = engine.rules.classes.iter().map(|c| c.name.as_str()).collect();
-            eprintln!("error: --class {name}: no such class in {}", engine.rules.ruleset.name);
+            errln!("error: --class {name}: no such class in {}", engine.rules.ruleset.name);
             if let Some(s) = oc_diag::did_you_mean(name, names.iter().copied()) {
-                eprintln!("help: did you mean `{s}`?");
+                errln!("help: did you mean `{s}`?");
             }
             return 2;
         }
@@ -498,7 +288,7 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
     // Each defender's unit built once, for every attacker it meets.
     let mut defenders = Vec::new();
     for c in &engine.rules.classes {
-        if let Ok(l) = loadout(&engine, &c.name) {
+        if let Ok(l) = matchup::loadout(&engine, &c.name) {
             if l.weapon.is_some() {
                 let prepared = engine.prepare(&l).ok();
                 defenders.push((l, prepared));
@@ -611,13 +401,13 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
             return code;
         }
     } else {
-        print!("{csv}");
+        out!("{csv}");
     }
-    eprintln!("{:<16} {:<40} {:<40}", "class", "best matchup (rout - routed)", "worst matchup");
+    errln!("{:<16} {:<40} {:<40}", "class", "best matchup (rout - routed)", "worst matchup");
     for (class, bs, b, ws, w) in &summary {
-        eprintln!("{class:<16} {:<40} {:<40}", format!("{b} ({:+.0}%)", bs * 100.0), format!("{w} ({:+.0}%)", ws * 100.0));
+        errln!("{class:<16} {:<40} {:<40}", format!("{b} ({:+.0}%)", bs * 100.0), format!("{w} ({:+.0}%)", ws * 100.0));
     }
-    eprintln!(
+    errln!(
         "{count} exact forecasts in {:.2?}{}",
         started.elapsed(),
         target.map_or(String::new(), |t| format!("; CSV written to {}", t.show()))
@@ -643,14 +433,14 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
         let bytes = match plot::render(&figure, format) {
             Ok(b) => b,
             Err(e) => {
-                eprintln!("error: cannot draw the heat map: {e}");
+                errln!("error: cannot draw the heat map: {e}");
                 return 2;
             }
         };
         if let Err(code) = write_output(&target, &bytes) {
             return code;
         }
-        eprintln!("heat map written to {}", target.show());
+        errln!("heat map written to {}", target.show());
     }
     0
 }
@@ -658,11 +448,11 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
 /// A heat map's path passed through the output policy, with its format.
 fn heatmap_target(path: &Path, inputs: &[PathBuf], force: bool) -> Result<(oc_project::output::Target, PlotFormat), u8> {
     let format = PlotFormat::of(path).map_err(|e| {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         2u8
     })?;
     if path.as_os_str() == "-" {
-        eprintln!("error: a heat map is written to a file, not to standard output");
+        errln!("error: a heat map is written to a file, not to standard output");
         return Err(2);
     }
     Ok((output_target(path, Kind::Plot, inputs, force)?, format))

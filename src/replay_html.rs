@@ -3,232 +3,24 @@
 //! the units over it, play/pause/step/scrub, HP bars, each attack's forecast and result,
 //! statuses, resources, the round counter and the victory line.
 //!
-//! The page's frames come from the engine itself: the game is played again with
-//! [`battle::play_watched`], a snapshot of the units taken once they are deployed and after every
-//! turn, and the exact forecast of each attack worked out as the AI declares it. Each frame
-//! carries the log records that turn wrote (every kind of [`Record`]), which the page describes.
-//! Under fog of war each frame also carries what each side sees (the engine's `Battle::sight`,
-//! as row runs), so the page can show the battle as the attacker or the defender saw it.
+//! The page's frames are an `oc_play::recording::Recording` of the battle (the engine's own
+//! snapshots, forecasts and, under fog of war, each side's sight); this draws them.
 
-use oc_engine::battle::{self, Battle, Combatant, Controller, GameResult, Record, State, Turn};
+use oc_engine::battle::Record;
 use oc_engine::Engine;
 use oc_model::{Outcome, SideId};
-use oc_project::log::Source;
+use oc_play::log::Source;
 use oc_project::output::REPLAY_MARK;
 use serde::Serialize;
 
-use crate::battle_cmd::Setup;
+use oc_play::recording::{Frame, Recording};
+use oc_play::Setup;
 
 const CSS: &str = include_str!("replay_html/page.css");
 const JS: &str = include_str!("replay_html/page.js");
 
 /// Pixels per square of the page's picture of the map (the map's own grid when smaller).
 const PAGE_GRID: u32 = 48;
-
-/// A battle played with the AI on both sides, with what a replay page shows of it.
-pub struct Recording {
-    pub result: GameResult,
-    pub records: Vec<Record>,
-    snapshots: Vec<Snapshot>,
-    declared: Vec<Declared>,
-}
-
-/// The battle after a turn (or once deployed): `log_len` records written so far.
-struct Snapshot {
-    log_len: usize,
-    round: u32,
-    to_act: SideId,
-    active: Option<usize>,
-    units: Vec<UnitState>,
-    changed: Vec<(i64, i64, String)>,
-    /// Under fog: the tiles each side (attacker, defender) sees, as row runs.
-    sight: Option<[Vec<Run>; 2]>,
-}
-
-/// Tiles `x0..=x1` of row `y`: `[y, x0, x1]`.
-type Run = [i64; 3];
-
-/// What `side` sees of the battle now, as row runs, by the engine's own fog rules.
-fn sight_runs(b: &Battle<'_>, side: SideId) -> Vec<Run> {
-    let sight = b.sight(side);
-    let mut runs: Vec<Run> = Vec::new();
-    for y in 0..b.map.height {
-        let mut start: Option<i64> = None;
-        for x in 0..=b.map.width {
-            let seen = x < b.map.width && sight.sees((x, y));
-            match (seen, start) {
-                (true, None) => start = Some(x),
-                (false, Some(x0)) => {
-                    runs.push([y, x0, x - 1]);
-                    start = None;
-                }
-                _ => {}
-            }
-        }
-    }
-    runs
-}
-
-/// A turn the AI chose, with the forecast of its attack; `at` is the log's length then.
-struct Declared {
-    at: usize,
-    turn: Turn,
-    forecast: Option<ForecastOut>,
-}
-
-/// The AIs, remembering each turn they choose and the exact forecast of each attack.
-struct Recorder {
-    ai: Box<dyn Controller>,
-    declared: Vec<Declared>,
-}
-
-impl Controller for Recorder {
-    fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
-        let turn = self.ai.choose(b)?;
-        let forecast = forecast(b, &turn);
-        self.declared.push(Declared { at: b.log.len(), turn: turn.clone(), forecast });
-        Some(turn)
-    }
-}
-
-/// Plays the setup's battle from `seed` with `ai` as `oc battle` does (the same records),
-/// recording it.
-pub fn play(setup: &Setup, seed: u64, ai: Box<dyn Controller>) -> Result<Recording, battle::BattleError> {
-    let armies = [&setup.armies[0], &setup.armies[1]];
-    let original = setup.map.terrain.clone();
-    let width = setup.map.width;
-    let mut recorder = Recorder { ai, declared: Vec::new() };
-    let mut snapshots: Vec<Snapshot> = Vec::new();
-    let mut watch = |b: &Battle<'_>| {
-        if snapshots.last().is_some_and(|s| s.log_len == b.log.len()) {
-            return;
-        }
-        let changed = b
-            .map
-            .terrain
-            .iter()
-            .zip(&original)
-            .enumerate()
-            .filter(|(_, (now, was))| now != was)
-            .map(|(k, (now, _))| (k as i64 % width.max(1), k as i64 / width.max(1), now.clone()))
-            .collect();
-        snapshots.push(Snapshot {
-            log_len: b.log.len(),
-            round: b.round,
-            to_act: b.to_act,
-            active: b.active.as_ref().map(|a| a.unit),
-            units: b.units.iter().map(UnitState::of).collect(),
-            changed,
-            sight: b.scenario.fog.map(|_| [sight_runs(b, SideId::Attacker), sight_runs(b, SideId::Defender)]),
-        });
-    };
-    let (result, records) =
-        battle::play_watched(&setup.engine, &setup.scenario, &setup.map, armies, seed, &mut recorder, &mut watch)?;
-    Ok(Recording { result, records, snapshots, declared: recorder.declared })
-}
-
-/// The exact forecast of an attack as declared: the attacker on the square it moves to, with the
-/// weapon it equips, against the target where it stands.
-fn forecast(b: &Battle<'_>, turn: &Turn) -> Option<ForecastOut> {
-    let battle::Act::Attack { target } = turn.act else { return None };
-    let (a, d) = (b.units.get(turn.unit)?, b.units.get(target)?);
-    let (mut la, ld) = (b.loadout_of(turn.unit, true)?, b.loadout_of(target, false)?);
-    let from = turn.to.unwrap_or(a.pos);
-    if let Some(w) = &turn.equip {
-        la.weapon = Some(*w);
-    }
-    la.terrain = b.terrain_atom_at(from);
-    let distance = battle::distance(from, d.pos);
-    let f = b.engine.forecast(&la, &ld, distance).ok()?;
-    Some(ForecastOut {
-        attacker: turn.unit,
-        target,
-        distance,
-        weapon: f.attacker.weapon.clone(),
-        counter_weapon: f.defender.weapon.clone(),
-        hit: f.attacker.hit,
-        crit: f.attacker.crit,
-        damage: f.attacker.damage,
-        crit_damage: f.attacker.crit_damage,
-        strikes: f.attacker.strikes,
-        counter_hit: f.defender.hit,
-        counter_crit: f.defender.crit,
-        counter_damage: f.defender.damage,
-        counter_crit_damage: f.defender.crit_damage,
-        counter_strikes: f.defender.strikes,
-        rout: f.defender_routed,
-        counter_rout: f.attacker_routed,
-        dealt: f.defender_damage_taken,
-        taken: f.attacker_damage_taken,
-    })
-}
-
-#[derive(Serialize)]
-struct UnitState {
-    hp: i64,
-    x: i64,
-    y: i64,
-    state: State,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    statuses: Vec<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    resources: Vec<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    facing: Option<(i64, i64)>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    equipped: Option<String>,
-    activated: bool,
-}
-
-impl UnitState {
-    fn of(u: &Combatant) -> UnitState {
-        let statuses = u
-            .statuses
-            .iter()
-            .map(|a| match a.left {
-                Some(n) => format!("{} ({n})", a.status),
-                None => a.status.to_string(),
-            })
-            .chain(u.debuffs.iter().map(|d| format!("{}{:+}", d.attr, d.shift)))
-            .collect();
-        UnitState {
-            hp: u.hp,
-            x: u.pos.0,
-            y: u.pos.1,
-            state: u.state,
-            statuses,
-            resources: u.resources.clone(),
-            facing: u.facing,
-            equipped: u.equipped.map(String::from),
-            activated: u.activated,
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct ForecastOut {
-    attacker: usize,
-    target: usize,
-    distance: i64,
-    weapon: Option<String>,
-    counter_weapon: Option<String>,
-    hit: f64,
-    crit: f64,
-    damage: i64,
-    crit_damage: i64,
-    strikes: u32,
-    counter_hit: f64,
-    counter_crit: f64,
-    counter_damage: i64,
-    counter_crit_damage: i64,
-    counter_strikes: u32,
-    /// Chance the target is routed; chance the attacker is.
-    rout: f64,
-    counter_rout: f64,
-    /// Expected damage the target takes; the attacker takes.
-    dealt: f64,
-    taken: f64,
-}
 
 #[derive(Serialize)]
 struct UnitInfo {
@@ -237,23 +29,6 @@ struct UnitInfo {
     class: String,
     max_hp: i64,
     items: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct Frame<'r> {
-    round: u32,
-    to_act: SideId,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    active: Option<usize>,
-    records: &'r [Record],
-    units: &'r [UnitState],
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    changed: &'r [(i64, i64, String)],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    forecast: Option<&'r ForecastOut>,
-    /// Under fog: what the attacker and the defender see after this step.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    sight: Option<&'r [Vec<Run>; 2]>,
 }
 
 #[derive(Serialize)]
@@ -339,32 +114,7 @@ pub fn page(setup: &Setup, source: &Source, rec: &Recording) -> Result<String, S
             items: u.items.iter().map(|i| i.to_string()).collect(),
         })
         .collect();
-    let mut frames = Vec::new();
-    let mut from = 0;
-    for s in &rec.snapshots {
-        let records = rec.records.get(from..s.log_len).ok_or("the recording and its log disagree")?;
-        // The attack this frame's turn declared, if the battle played the turn the AI chose.
-        let forecast = rec
-            .declared
-            .iter()
-            .find(|d| d.at == from)
-            .filter(|d| records.iter().any(|r| matches!(r, Record::Turn { turn, .. } if *turn == d.turn)))
-            .and_then(|d| d.forecast.as_ref());
-        frames.push(Frame {
-            round: s.round,
-            to_act: s.to_act,
-            active: s.active,
-            records,
-            units: &s.units,
-            changed: &s.changed,
-            forecast,
-            sight: s.sight.as_ref(),
-        });
-        from = s.log_len;
-    }
-    if from != rec.records.len() {
-        return Err("the recording missed the battle's last records".into());
-    }
+    let frames = rec.frames()?;
     let end = rec.records.iter().rev().find_map(|r| match r {
         Record::End { round, outcome, reason } => Some(Ending {
             outcome: match outcome {
@@ -372,7 +122,7 @@ pub fn page(setup: &Setup, source: &Source, rec: &Recording) -> Result<String, S
                 Outcome::Draw => "draw",
             },
             round: *round,
-            line: format!("Round {round}: {} ({reason})", crate::battle_cmd::outcome_word(*outcome)),
+            line: format!("Round {round}: {} ({reason})", oc_play::setup::outcome_word(*outcome)),
         }),
         _ => None,
     });

@@ -8,6 +8,7 @@ use miette::{
     SourceCode, SourceSpan, SpanContents,
 };
 use oc_diag::{Diagnostic, FileId, LineStarts, Severity, Span};
+use std::io::IsTerminal as _;
 
 /// Gives the path and text of a file id.
 pub trait Sources {
@@ -31,6 +32,15 @@ impl Sources for oc_project::Session {
     }
     fn text(&self, id: FileId) -> &str {
         oc_project::Session::text(self, id)
+    }
+}
+
+/// Fancy reports on a terminal (unless `NO_COLOR` is set), plain ones elsewhere.
+pub fn style() -> Style {
+    if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+        Style::Fancy
+    } else {
+        Style::Plain
     }
 }
 
@@ -99,6 +109,72 @@ pub fn verdict(status: u8) {
 /// was already reached.
 pub fn reader_gone() -> ! {
     std::process::exit(i32::from(GONE_STATUS.load(std::sync::atomic::Ordering::SeqCst)))
+}
+
+/// Printing, the binary's one place for it: `outln!`/`out!` write to standard output through
+/// [`out`], `errln!`/`err!` to standard error through [`err`]; every command prints with them
+/// (never `println!`, whose failure is a panic). A reader that goes ends the program quietly
+/// ([`reader_gone`]); any other failure ends it with one line and status 1.
+macro_rules! outln {
+    () => { $crate::report::say_out("\n") };
+    ($($arg:tt)*) => { $crate::report::say_out(&format!("{}\n", format_args!($($arg)*))) };
+}
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::report::say_out(&format!($($arg)*)) };
+}
+macro_rules! errln {
+    () => { $crate::report::say_err("\n") };
+    ($($arg:tt)*) => { $crate::report::say_err(&format!("{}\n", format_args!($($arg)*))) };
+}
+macro_rules! err {
+    ($($arg:tt)*) => { $crate::report::say_err(&format!($($arg)*)) };
+}
+/// Standard error at its best effort: a failure is ignored (`oc watch` never ends for want of a
+/// reader; `oc check`'s verdict is its exit status).
+macro_rules! errln_lossy {
+    ($($arg:tt)*) => { $crate::report::say_err_lossy(&format!("{}\n", format_args!($($arg)*))) };
+}
+macro_rules! err_lossy {
+    ($($arg:tt)*) => { $crate::report::say_err_lossy(&format!($($arg)*)) };
+}
+
+/// `text` on standard output ([`outln!`]).
+pub fn say_out(text: &str) {
+    if let Err(e) = out(text.as_bytes()) {
+        failed("stdout", &e);
+    }
+}
+
+/// `text` on standard error ([`errln!`]).
+pub fn say_err(text: &str) {
+    if let Err(e) = err(text.as_bytes()) {
+        failed("stderr", &e);
+    }
+}
+
+/// `text` on standard error, a failure ignored ([`errln_lossy!`]).
+pub fn say_err_lossy(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(text.as_bytes()).and_then(|()| err.flush());
+}
+
+/// Writes to standard error; when it is a closed pipe the program ends quietly.
+pub fn err(bytes: &[u8]) -> std::io::Result<()> {
+    let mut err = std::io::stderr().lock();
+    let written = err.write_all(bytes).and_then(|()| err.flush());
+    if let Err(e) = &written {
+        if e.kind() == std::io::ErrorKind::BrokenPipe || is_closed_pipe(&e.to_string()) {
+            reader_gone();
+        }
+    }
+    written
+}
+
+/// A failure to print that is not a closed pipe: one line on standard error (if it can still
+/// be written) and status 1, as a failed `print!` ends through the panic hook.
+fn failed(stream: &str, e: &std::io::Error) -> ! {
+    let _ = writeln!(std::io::stderr(), "error: failed printing to {stream}: {e}");
+    std::process::exit(1)
 }
 
 /// Writes to standard output; when its reader has gone the program ends quietly

@@ -1,235 +1,19 @@
 //! Scenario and army commands: `oc explain-scenario`, `oc army scout`, `oc army outfit`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use oc_compiler::Workspace;
-use oc_diag::{CodeInfo, Diagnostic};
-use oc_model::{Army, Outcome, Rules, Scenario, SideRules};
-use oc_syntax::ast;
+use oc_model::SideRules;
+use oc_play::briefing::{self, army_line, briefing, list, MapThings};
 
-use oc_project::DiskHost;
-
-use crate::commands::{project_of, style};
+use crate::commands::style;
 use crate::report;
 use crate::Format;
 
-pub const CLASS_CHANGED: &str = "oc::army::class_changed";
+use crate::load::rules as compile;
 
-pub const CODES: &[CodeInfo] = &[CodeInfo {
-    code: CLASS_CHANGED,
-    title: "an outfitted army changes its classes",
-    explanation: "In the Outfitting phase (seed 000, Buying an Army) a player may change the \
-inventory of every unit, but not the class of any unit, and may not add or remove units: the \
-classes were shared in the Scouting phase. `oc army outfit BEFORE AFTER` compares the two \
-armies unit by unit (by name).\n\nFix: keep each unit's class and the same units; change only \
-`items`.",
-}];
-
-/// Compiles the `.oc` files under `path` (with imports) and prints their diagnostics.
-/// Errors stop here with status 1; the workspace is returned for spans, and the project root
-/// for the paths in the rules (a scenario's map).
-pub fn compile(path: &Path) -> Result<(Rules, Workspace, PathBuf), u8> {
-    let project = project_of(path)?;
-    if project.files.is_empty() {
-        eprintln!("error: {}: no .oc files", path.display());
-        return Err(2);
-    }
-    let mut host = DiskHost::for_project(&project);
-    let mut workspace = Workspace::new();
-    let (compilation, unreadable) = workspace.compile(&mut host, &project.files);
-    if let Some((p, reason)) = unreadable.first() {
-        eprintln!("error: {p}: {reason}");
-        return Err(2);
-    }
-    let style = style();
-    let reports = report::Reports::new(&workspace);
-    for d in &compilation.diagnostics {
-        eprint!("{}", reports.render(d, style));
-    }
-    match compilation.rules {
-        Some(rules) => Ok((rules, workspace, project.root)),
-        None => {
-            eprintln!("not accepted: {} error(s)", compilation.error_count());
-            Err(1)
-        }
-    }
-}
-
+/// The item named (or the only one), a refusal shown.
 fn pick<'a, T>(list: &'a [T], name: Option<&str>, name_of: impl Fn(&T) -> &str, what: &str, path: &Path) -> Result<&'a T, u8> {
-    match name {
-        Some(n) => list.iter().find(|x| name_of(x) == n).ok_or_else(|| {
-            let names: Vec<&str> = list.iter().map(&name_of).collect();
-            eprintln!("error: no {what} `{n}` in {}; there are: {}", path.display(), names.join(", "));
-            2
-        }),
-        None => match list {
-            [one] => Ok(one),
-            [] => {
-                eprintln!("error: {} defines no {what}", path.display());
-                Err(2)
-            }
-            many => {
-                let names: Vec<&str> = many.iter().map(&name_of).collect();
-                eprintln!("error: {} defines several of them ({}); name one with --name", path.display(), names.join(", "));
-                Err(2)
-            }
-        },
-    }
-}
-
-fn time_limit(s: &Scenario) -> String {
-    match (s.rounds, s.on_time_limit) {
-        (None, _) => "No time limit.".to_string(),
-        (Some(n), Outcome::Win(side)) => format!("Time limit: {n} rounds; then the {} wins.", side.word()),
-        (Some(n), Outcome::Draw) => format!("Time limit: {n} rounds; then the battle is a draw."),
-    }
-}
-
-fn side_text(s: &Scenario, side: &SideRules) -> String {
-    let mut out = format!(
-        "{} (deploys in {}, war chest {} gold, {} to {} units)\n",
-        capitalise(side.side.word()),
-        side.zone,
-        side.war_chest,
-        side.min_units,
-        side.max_units
-    );
-    let objective = match (&side.win, s.on_time_limit) {
-        (Some(c), Outcome::Win(w)) if w == side.side => format!("{}; or hold out until the time limit", c.text()),
-        (Some(c), _) => c.text(),
-        (None, Outcome::Win(w)) if w == side.side => "hold out until the time limit".to_string(),
-        (None, _) => "none".to_string(),
-    };
-    out.push_str(&format!("  Objective: {}.\n", capitalise(&objective)));
-    if !side.grants.is_empty() {
-        let g: Vec<String> =
-            side.grants.iter().map(|(t, n)| format!("{t} for {n} unit{}", if *n == 1 { "" } else { "s" })).collect();
-        out.push_str(&format!("  Scenario tags: {}.\n", g.join(", ")));
-    }
-    let mut rules: Vec<String> = side.limits.iter().map(oc_compiler::scenario::limit_text).collect();
-    if !side.allowed_classes.is_empty() {
-        rules.push(format!("classes only from {}", side.allowed_classes.join(", ")));
-    }
-    if !side.banned_classes.is_empty() {
-        rules.push(format!("no {}", side.banned_classes.join(", ")));
-    }
-    if !side.allowed_items.is_empty() {
-        rules.push(format!("items only from {}", side.allowed_items.join(", ")));
-    }
-    if !side.banned_items.is_empty() {
-        rules.push(format!("no {}", side.banned_items.join(", ")));
-    }
-    if !rules.is_empty() {
-        out.push_str(&format!("  Army: {}.\n", rules.join("; ")));
-    }
-    out
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
-}
-
-/// The objectives as players read them, generated from the compiled conditions.
-/// A wall that breaks: its square, its terrain, its HP and what it becomes.
-type Breakable = (i64, i64, String, Option<i64>, Option<String>);
-
-/// What stands on the scenario's map besides terrain: chests (the scenario's items where it
-/// overrides the map's), doors and what opens them, walls that break and their HP.
-pub struct MapThings {
-    pub chests: Vec<(i64, i64, String)>,
-    pub doors: Vec<(i64, i64, Vec<String>)>,
-    pub destructibles: Vec<Breakable>,
-}
-
-impl MapThings {
-    pub fn of(map: &oc_atlas::Map, rules: &Rules, s: &Scenario) -> MapThings {
-        let terrain = |t: oc_atlas::Tile| map.terrain(t).and_then(|n| rules.terrain(n));
-        let mut chests: Vec<(i64, i64, String)> = map
-            .chests
-            .iter()
-            .map(|c| {
-                let item = s.chests.iter().find(|((x, y), _)| (*x, *y) == (c.at.x, c.at.y)).map_or(&c.item, |(_, i)| i);
-                (c.at.x, c.at.y, item.clone())
-            })
-            .collect();
-        for ((x, y), item) in &s.chests {
-            if !chests.iter().any(|(cx, cy, _)| (cx, cy) == (x, y)) {
-                chests.push((*x, *y, item.clone()));
-            }
-        }
-        let doors =
-            map.doors.iter().map(|(t, _)| (t.x, t.y, terrain(*t).map(|t| t.opened_by.clone()).unwrap_or_default())).collect();
-        let destructibles = map
-            .destructibles
-            .iter()
-            .map(|d| {
-                let t = terrain(d.at);
-                let hp = d.hp.or_else(|| t.and_then(|t| t.hp).map(i64::from));
-                (d.at.x, d.at.y, map.terrain(d.at).unwrap_or_default().to_string(), hp, t.and_then(|t| t.becomes.clone()))
-            })
-            .collect();
-        MapThings { chests, doors, destructibles }
-    }
-
-    fn text(&self) -> String {
-        let mut out = String::new();
-        if !self.chests.is_empty() {
-            let c: Vec<String> = self.chests.iter().map(|(x, y, item)| format!("{item} at [{x}, {y}]")).collect();
-            out.push_str(&format!("Chests: {}.\n", c.join(", ")));
-        }
-        if !self.doors.is_empty() {
-            let d: Vec<String> = self
-                .doors
-                .iter()
-                .map(|(x, y, by)| match by.is_empty() {
-                    true => format!("[{x}, {y}]"),
-                    false => format!("[{x}, {y}] (opens with {})", by.join(" or ")),
-                })
-                .collect();
-            out.push_str(&format!("Doors: {}.\n", d.join(", ")));
-        }
-        if !self.destructibles.is_empty() {
-            let w: Vec<String> = self
-                .destructibles
-                .iter()
-                .map(|(x, y, terrain, hp, becomes)| {
-                    let hp = hp.map_or(String::new(), |hp| format!(", {hp} HP"));
-                    let becomes = becomes.as_ref().map_or(String::new(), |b| format!(", becomes {b}"));
-                    format!("{terrain} at [{x}, {y}]{hp}{becomes}")
-                })
-                .collect();
-            out.push_str(&format!("Walls that can be struck down: {}.\n", w.join(", ")));
-        }
-        out
-    }
-}
-
-pub fn briefing(s: &Scenario, things: Option<&MapThings>) -> String {
-    let mut out = format!("{} ({}), on {}\n", s.title.as_deref().unwrap_or(&s.name), s.name, s.map);
-    if let Some(doc) = &s.doc {
-        out.push_str(&format!("{doc}\n"));
-    }
-    out.push_str(&format!("{} The {} deploys first.\n", time_limit(s), s.deploy_first.word()));
-    if let Some(fog) = s.fog {
-        out.push_str(&format!(
-            "Fog of war: a side sees only the tiles within {} of its units (their `vision`, where the rules give one) and what a reveal lights.\n",
-            fog.vision
-        ));
-    }
-    match things {
-        Some(things) => out.push_str(&things.text()),
-        None if !s.chests.is_empty() => {
-            let c: Vec<String> = s.chests.iter().map(|((x, y), item)| format!("{item} at [{x}, {y}]")).collect();
-            out.push_str(&format!("Chests: {}.\n", c.join(", ")));
-        }
-        None => {}
-    }
-    out.push('\n');
-    out.push_str(&side_text(s, &s.attacker));
-    out.push('\n');
-    out.push_str(&side_text(s, &s.defender));
-    out
+    briefing::pick(list, name, name_of, what, path).map_err(|r| crate::load::refused(&r))
 }
 
 pub fn explain_scenario(path: &Path, name: Option<&str>, format: Format) -> u8 {
@@ -242,9 +26,9 @@ pub fn explain_scenario(path: &Path, name: Option<&str>, format: Format) -> u8 {
         Err(code) => return code,
     };
     // The map compiled clean with the scenario, so it reads; if not, the briefing goes without.
-    let things = crate::battle_cmd::scenario_map(&root, &rules, s).ok().map(|(map, _)| MapThings::of(&map, &rules, s));
+    let things = oc_play::setup::scenario_map(&root, &rules, s).ok().map(|(map, _)| MapThings::of(&map, &rules, s));
     match format {
-        Format::Human => print!("{}", briefing(s, things.as_ref())),
+        Format::Human => out!("{}", briefing(s, things.as_ref())),
         Format::Json => {
             let side = |r: &SideRules| {
                 serde_json::json!({
@@ -276,15 +60,10 @@ pub fn explain_scenario(path: &Path, name: Option<&str>, format: Format) -> u8 {
                 object.insert("doors".into(), doors.into());
                 object.insert("destructibles".into(), walls.into());
             }
-            println!("{value}");
+            outln!("{value}");
         }
     }
     0
-}
-
-fn army_line(rules: &Rules, a: &Army) -> String {
-    format!("{} ({}), the {} of {}", a.title.as_deref().unwrap_or(&a.name), a.name, a.side.word(), a.scenario)
-        + &format!("; {} units, {} gold", a.units.len(), oc_compiler::scenario::army_cost(rules, a))
 }
 
 /// The Scouting phase: the classes an army brings, and nothing else.
@@ -297,7 +76,7 @@ pub fn scout(path: &Path, name: Option<&str>) -> u8 {
         Ok(a) => a,
         Err(code) => return code,
     };
-    println!(
+    outln!(
         "{} brings {} units (the {} of {}):",
         army.title.as_deref().unwrap_or(&army.name),
         army.units.len(),
@@ -313,24 +92,10 @@ pub fn scout(path: &Path, name: Option<&str>) -> u8 {
     let mut i = 0;
     while let Some(c) = classes.get(i) {
         let n = classes.iter().filter(|x| *x == c).count();
-        println!("  {c}{}", if n > 1 { format!(" x{n}") } else { String::new() });
+        outln!("  {c}{}", if n > 1 { format!(" x{n}") } else { String::new() });
         i += n;
     }
     0
-}
-
-fn unit_class_span(ws: &Workspace, army: &str, unit: &str) -> Option<oc_diag::Span> {
-    ws.files().flat_map(|(_, f)| f.ast().items.iter()).find_map(|i| match i {
-        ast::Item::Army(a) if a.name.value == army => a.units.iter().find(|u| u.name.value == unit).map(|u| u.class.span),
-        _ => None,
-    })
-}
-
-fn army_span(ws: &Workspace, army: &str) -> Option<oc_diag::Span> {
-    ws.files().flat_map(|(_, f)| f.ast().items.iter()).find_map(|i| match i {
-        ast::Item::Army(a) if a.name.value == army => Some(a.name.span),
-        _ => None,
-    })
 }
 
 /// The Outfitting phase: inventory changes are accepted, class changes are not.
@@ -350,83 +115,22 @@ pub fn outfit(before: &Path, after: &Path, name: Option<&str>) -> u8 {
         (Ok(o), Ok(n)) => (o, n),
         (Err(c), _) | (_, Err(c)) => return c,
     };
-    let mut problems: Vec<Diagnostic> = Vec::new();
-    let fallback = army_span(&ws_after, &new.name);
-    for u in &new.units {
-        match old.units.iter().find(|o| o.name == u.name) {
-            Some(o) if o.class != u.class => {
-                if let Some(span) = unit_class_span(&ws_after, &new.name, &u.name).or(fallback) {
-                    problems.push(
-                        Diagnostic::error(
-                            CLASS_CHANGED,
-                            span,
-                            format!("`{}` was a {} when the classes were scouted", u.name, o.class),
-                        )
-                        .with_label(format!("now a {}", u.class))
-                        .with_help(format!("keep `{}: {}`; only its items may change", u.name, o.class)),
-                    );
-                }
-            }
-            Some(_) => {}
-            None => {
-                if let Some(span) = unit_class_span(&ws_after, &new.name, &u.name).or(fallback) {
-                    problems.push(
-                        Diagnostic::error(CLASS_CHANGED, span, format!("`{}` was not in the army when it was scouted", u.name))
-                            .with_help("units cannot be added in the Outfitting phase"),
-                    );
-                }
-            }
-        }
-    }
-    for o in &old.units {
-        if !new.units.iter().any(|u| u.name == o.name) {
-            if let Some(span) = fallback {
-                problems.push(
-                    Diagnostic::error(
-                        CLASS_CHANGED,
-                        span,
-                        format!("`{}` ({}) is missing from the outfitted army", o.name, o.class),
-                    )
-                    .with_help("units cannot be removed in the Outfitting phase"),
-                );
-            }
-        }
-    }
-    if new.scenario != old.scenario || new.side != old.side {
-        if let Some(span) = fallback {
-            problems.push(
-                Diagnostic::error(
-                    CLASS_CHANGED,
-                    span,
-                    format!("the army was scouted for the {} of {}", old.side.word(), old.scenario),
-                )
-                .with_help("outfit the same army for the same scenario and side"),
-            );
-        }
-    }
+    let problems = briefing::outfit(old, new, &ws_after);
     let style = style();
     let reports = report::Reports::new(&ws_after);
     for d in &problems {
-        eprint!("{}", reports.render(d, style));
+        err!("{}", reports.render(d, style));
     }
     if !problems.is_empty() {
-        eprintln!("not accepted: {} change(s) of class", problems.len());
+        errln!("not accepted: {} change(s) of class", problems.len());
         return 1;
     }
-    println!("accepted: {}", army_line(&rules_after, new));
+    outln!("accepted: {}", army_line(&rules_after, new));
     for u in &new.units {
         let before_items = old.units.iter().find(|o| o.name == u.name).map(|o| o.items.clone()).unwrap_or_default();
         if before_items != u.items {
-            println!("  {} ({}): {} -> {}", u.name, u.class, list(&before_items), list(&u.items));
+            outln!("  {} ({}): {} -> {}", u.name, u.class, list(&before_items), list(&u.items));
         }
     }
     0
-}
-
-fn list(items: &[String]) -> String {
-    if items.is_empty() {
-        "nothing".to_string()
-    } else {
-        items.join(", ")
-    }
 }

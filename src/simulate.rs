@@ -3,52 +3,20 @@
 //! into the report the whole run would have printed, byte for byte. `--plot` (of a run, or of
 //! merged parts) draws the counts: win rates with their intervals, rounds, units lost.
 
-use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-use oc_engine::battle::{self, GameResult};
-use oc_engine::Engine;
-use oc_model::{Outcome, SideId};
 use oc_project::limits::MAX_LOG_BYTES;
 use oc_project::output::Kind;
-use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
-use crate::battle_cmd::{load, outcome_word, Ais};
 use crate::commands::{output_target, write_output};
+use crate::load::setup as load;
 use crate::plot::{self, Outcomes, PlotFormat};
 use crate::Format;
+use oc_play::simulate::{self, Header, Part, Run, Tally};
+use oc_play::stats::wilson;
+use oc_play::Ais;
 use oc_project::output::Target;
-
-/// What a part file says it is (its `kind`), and the version of its shape.
-const PART_KIND: &str = "oc simulate part";
-const PART_VERSION: u32 = 2;
-
-/// Shard `index` (1-based) of `count`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    pub index: u64,
-    pub count: u64,
-}
-
-impl Shard {
-    /// Whether game `g` (0-based) is this shard's.
-    fn owns(self, g: u64) -> bool {
-        g % self.count == self.index - 1
-    }
-}
-
-/// `K/N` with 1 <= K <= N.
-pub fn parse_shard(text: &str) -> Result<Shard, String> {
-    let (k, n) = text.split_once('/').ok_or("write the shard as K/N, such as 3/8")?;
-    let k: u64 = k.trim().parse().map_err(|_| format!("`{k}` is not a shard number"))?;
-    let n: u64 = n.trim().parse().map_err(|_| format!("`{n}` is not a number of shards"))?;
-    if n == 0 || k == 0 || k > n {
-        return Err(format!("shard {k} of {n}: shards are numbered 1 to N"));
-    }
-    Ok(Shard { index: k, count: n })
-}
 
 /// Which scenario and armies, and the AIs that play them.
 pub struct Game<'a> {
@@ -56,13 +24,6 @@ pub struct Game<'a> {
     pub attacker: Option<&'a str>,
     pub defender: Option<&'a str>,
     pub ais: &'a Ais,
-}
-
-/// How many games, from which seed, and which of them.
-pub struct Run {
-    pub games: u64,
-    pub seed: u64,
-    pub shard: Option<Shard>,
 }
 
 /// Where the report and the plot go.
@@ -77,50 +38,21 @@ pub struct Outputs<'a> {
 fn plot_target(plot: Option<&Path>, inputs: &[PathBuf], force: bool) -> Result<Option<(Target, PlotFormat)>, u8> {
     let Some(path) = plot else { return Ok(None) };
     let format = PlotFormat::of(path).map_err(|e| {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         2u8
     })?;
     if path.as_os_str() == "-" {
-        eprintln!("error: a plot is written to a file, not to standard output");
+        errln!("error: a plot is written to a file, not to standard output");
         return Err(2);
     }
     Ok(Some((output_target(path, Kind::Plot, inputs, force)?, format)))
 }
 
-/// What the report names, besides the counts.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct Header {
-    scenario: String,
-    scenario_title: Option<String>,
-    map: String,
-    attacker: String,
-    defender: String,
-    /// The AIs that played each side (a part of version 1 was played by `greedy`).
-    #[serde(default = "oc_project::log::first_ai")]
-    attacker_ai: String,
-    #[serde(default = "oc_project::log::first_ai")]
-    defender_ai: String,
-    seed: u64,
-    /// Games in the whole run (all shards).
-    games: u64,
-}
-
-/// One shard's counts, as `--shard` writes them.
-#[derive(Debug, Serialize, Deserialize)]
-struct Part {
-    kind: String,
-    version: u32,
-    #[serde(flatten)]
-    header: Header,
-    shard: Shard,
-    tally: Tally,
-}
-
 pub fn simulate(file: &Path, game: Game, run: Run, outputs: Outputs) -> u8 {
     let Outputs { format, out, plot, force } = outputs;
     if run.shard.is_some() && plot.is_some() {
-        eprintln!("error: a shard holds only some of the games: plot the merged run instead");
-        eprintln!("help: `oc simulate merge PARTS... --plot wins.png`");
+        errln!("error: a shard holds only some of the games: plot the merged run instead");
+        errln!("help: `oc simulate merge PARTS... --plot wins.png`");
         return 2;
     }
     let setup = match load(file, game.scenario, game.attacker, game.defender) {
@@ -137,10 +69,8 @@ pub fn simulate(file: &Path, game: Game, run: Run, outputs: Outputs) -> u8 {
         Err(code) => return code,
     };
     let started = std::time::Instant::now();
-    let mine = |g: &u64| run.shard.is_none_or(|s| s.owns(*g));
-    let count = (0..run.games).filter(mine).count() as u64;
     let bar = if std::io::stderr().is_terminal() {
-        let bar = indicatif::ProgressBar::new(count);
+        let bar = indicatif::ProgressBar::new(run.count());
         if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, {eta} left)") {
             bar.set_style(style);
         }
@@ -148,83 +78,30 @@ pub fn simulate(file: &Path, game: Game, run: Run, outputs: Outputs) -> u8 {
     } else {
         None
     };
-    if let Err(e) = game.ais.controllers() {
-        eprintln!("error: {e}");
-        return 2;
-    }
-    let armies = [&setup.armies[0], &setup.armies[1]];
-    // Games stream into counts, a chunk at a time, each chunk with an engine of its own: the
-    // engine's caches (units, exchanges) fill as games go, so one engine for ten million games
-    // grew to its caches' caps; a fresh one every chunk keeps memory flat (same results: a
-    // cached value is the one worked out, bit for bit).
-    let mut tally = Tally::default();
-    let mut start = 0u64;
-    while start < run.games && tally.failure.is_none() {
-        let end = start.saturating_add(GAMES_PER_ENGINE).min(run.games);
-        let chunk = start..end;
-        start = end;
-        if !chunk.clone().any(|g| mine(&g)) {
-            continue;
+    let tick = || {
+        if let Some(b) = &bar {
+            b.inc(1);
         }
-        let fresh = Engine::new(setup.engine.rules.clone()).ok();
-        let engine = fresh.as_ref().unwrap_or(&setup.engine);
-        let part = chunk
-            .into_par_iter()
-            .filter(mine)
-            .map(|g| {
-                let r = game.ais.controllers().map_err(|e| battle::BattleError::refused(battle::Rule::Setup, e)).and_then(
-                    |mut ai| {
-                        // Which alternative of an `or` won is asked of the battle at its end.
-                        let mut branch = None;
-                        let mut watch = |b: &battle::Battle<'_>| {
-                            if b.outcome.is_some() {
-                                branch = b.winning_branch();
-                            }
-                        };
-                        let seed = game_seed(run.seed, g);
-                        battle::play_watched(engine, &setup.scenario, &setup.map, armies, seed, &mut ai, &mut watch)
-                            .map(|(r, _)| (r, branch))
-                    },
-                );
-                if let Some(b) = &bar {
-                    b.inc(1);
-                }
-                match r {
-                    Ok((r, branch)) => Tally::of(&r, branch),
-                    Err(e) => Tally { failure: Some(e.to_string()), ..Tally::default() },
-                }
-            })
-            .reduce(Tally::default, Tally::merge);
-        tally = tally.merge(part);
-    }
+    };
+    let played = simulate::run(&setup, game.ais, &run, &tick);
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    if let Some(e) = &tally.failure {
-        eprintln!("error: a game failed: {e}");
-        return 2;
-    }
-    let header = Header {
-        scenario: setup.scenario.name.clone(),
-        scenario_title: setup.scenario.title.clone(),
-        map: setup.map.name.clone(),
-        attacker: setup.armies[0].name.clone(),
-        defender: setup.armies[1].name.clone(),
-        attacker_ai: game.ais.attacker.clone(),
-        defender_ai: game.ais.defender.clone(),
-        seed: run.seed,
-        games: run.games,
+    let mut tally = match played {
+        Ok(t) => t,
+        Err(e) => return crate::load::refused(&e),
     };
+    let header = Header::of(&setup, game.ais, &run);
     let n = tally.games;
     let text = match run.shard {
         Some(shard) => {
-            let part = Part { kind: PART_KIND.to_string(), version: PART_VERSION, header: header.clone(), shard, tally };
+            let part = Part::new(header.clone(), shard, tally);
             let json = serde_json::to_string(&part);
             tally = part.tally;
             match json {
                 Ok(json) => format!("{json}\n"),
                 Err(e) => {
-                    eprintln!("error: cannot write the part: {e}");
+                    errln!("error: cannot write the part: {e}");
                     return 2;
                 }
             }
@@ -239,16 +116,15 @@ pub fn simulate(file: &Path, game: Game, run: Run, outputs: Outputs) -> u8 {
             return code;
         }
     }
-    eprintln!("{n} games in {:.2?}", started.elapsed());
+    errln!("{n} games in {:.2?}", started.elapsed());
     0
 }
 
 /// Draws the plot of a whole run's counts.
 fn draw(header: &Header, tally: &Tally, target: &Target, format: PlotFormat) -> Result<(), u8> {
-    let counted: u64 = tally.rounds_seen.values().sum();
-    if counted != tally.games {
-        eprintln!("error: the parts do not hold the per-game counts a plot needs (they were written by an older oc)");
-        eprintln!("help: run the shards again with this oc, then `oc simulate merge PARTS... --plot FILE`");
+    if !tally.has_histograms() {
+        errln!("error: the parts do not hold the per-game counts a plot needs (they were written by an older oc)");
+        errln!("help: run the shards again with this oc, then `oc simulate merge PARTS... --plot FILE`");
         return Err(2);
     }
     let n = tally.games;
@@ -263,11 +139,11 @@ fn draw(header: &Header, tally: &Tally, target: &Target, format: PlotFormat) -> 
         lost: tally.lost_seen.clone(),
     };
     let bytes = plot::render(&outcomes, format).map_err(|e| {
-        eprintln!("error: cannot draw the plot: {e}");
+        errln!("error: cannot draw the plot: {e}");
         2u8
     })?;
     write_output(target, &bytes)?;
-    eprintln!("plot written to {}", target.show());
+    errln!("plot written to {}", target.show());
     Ok(())
 }
 
@@ -301,56 +177,19 @@ pub fn merge(parts: &[PathBuf], outputs: Outputs) -> u8 {
         let bytes = match oc_project::fsx::read_regular(path, MAX_LOG_BYTES) {
             Ok(b) => b,
             Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
+                errln!("error: {}: {e}", path.display());
                 return 2;
             }
         };
-        let part: Part = match serde_json::from_slice(&bytes) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("error: {}: not a part of a sharded simulation ({e})", path.display());
-                eprintln!("help: parts are written by `oc simulate FILE --shard K/N --out part.json`");
-                return 2;
-            }
-        };
-        if part.kind != PART_KIND || part.version != PART_VERSION {
-            eprintln!(
-                "error: {}: a `{}` file of version {}, not a part (version {PART_VERSION})",
-                path.display(),
-                part.kind,
-                part.version
-            );
-            return 2;
+        match simulate::read_part(path, &bytes) {
+            Ok(part) => read.push((path.clone(), part)),
+            Err(e) => return crate::load::refused(&e),
         }
-        read.push((path.clone(), part));
     }
-    let Some((first_path, first)) = read.first() else {
-        eprintln!("error: no parts to merge");
-        return 2;
+    let (header, tally, count) = match simulate::merge(read) {
+        Ok(merged) => merged,
+        Err(e) => return crate::load::refused(&e),
     };
-    let (header, count) = (first.header.clone(), first.shard.count);
-    let mut seen: BTreeMap<u64, &Path> = BTreeMap::new();
-    for (path, part) in &read {
-        if part.header != header || part.shard.count != count {
-            eprintln!(
-                "error: {} is a part of another run than {}: scenario, armies, AIs, seed, games and shard count must match",
-                path.display(),
-                first_path.display()
-            );
-            return 2;
-        }
-        if let Some(other) = seen.insert(part.shard.index, path) {
-            eprintln!("error: shard {}/{count} is given twice: {} and {}", part.shard.index, other.display(), path.display());
-            return 2;
-        }
-    }
-    let missing: Vec<String> = (1..=count).filter(|k| !seen.contains_key(k)).map(|k| format!("{k}/{count}")).collect();
-    if !missing.is_empty() {
-        eprintln!("error: the run's shards {} are missing", missing.join(", "));
-        eprintln!("help: run `oc simulate FILE --shard K/{count}` for each and pass every part");
-        return 2;
-    }
-    let tally = read.into_iter().map(|(_, p)| p.tally).fold(Tally::default(), Tally::merge);
     if let Err(code) = emit(target.as_ref(), &report(&header, &tally, format)) {
         return code;
     }
@@ -359,7 +198,7 @@ pub fn merge(parts: &[PathBuf], outputs: Outputs) -> u8 {
             return code;
         }
     }
-    eprintln!("merged {count} parts: {} games", tally.games);
+    errln!("merged {count} parts: {} games", tally.games);
     0
 }
 
@@ -439,138 +278,6 @@ fn report(h: &Header, tally: &Tally, format: Format) -> String {
                 }
             }
             s
-        }
-    }
-}
-
-/// Games played with one engine (see the loop in [`simulate`]).
-const GAMES_PER_ENGINE: u64 = 1024;
-
-/// What a simulation keeps of each game, summed. Summing is order-free, so shards merge to
-/// exactly the whole run's counts.
-#[derive(Default, Debug, Serialize, Deserialize)]
-struct Tally {
-    games: u64,
-    wins: [u64; 2],
-    rounds: u64,
-    lost: [u64; 2],
-    endings: BTreeMap<String, u64>,
-    /// Endings won by `either A or B`, by the alternative that won (parts written before these
-    /// were counted lack them).
-    #[serde(default)]
-    branches: BTreeMap<String, BTreeMap<String, u64>>,
-    /// Games by the rounds they lasted, and per side by the units it lost (what a plot draws).
-    /// Parts written before these were counted lack them: their sum is then short of `games`.
-    #[serde(default)]
-    rounds_seen: BTreeMap<u32, u64>,
-    #[serde(default)]
-    lost_seen: [BTreeMap<u32, u64>; 2],
-    /// The first failure (by game order within each merge), which stops the report.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    failure: Option<String>,
-}
-
-impl Tally {
-    fn of(r: &GameResult, branch: Option<String>) -> Tally {
-        let mut t = Tally { games: 1, rounds: u64::from(r.rounds), ..Tally::default() };
-        t.lost = [u64::from(r.lost[0]), u64::from(r.lost[1])];
-        match r.outcome {
-            Outcome::Win(SideId::Attacker) => t.wins[0] = 1,
-            Outcome::Win(SideId::Defender) => t.wins[1] = 1,
-            Outcome::Draw => {}
-        }
-        let ending = format!("{}: {}", outcome_word(r.outcome), r.reason);
-        if let Some(branch) = branch {
-            t.branches.entry(ending.clone()).or_default().insert(branch, 1);
-        }
-        t.endings.insert(ending, 1);
-        t.rounds_seen.insert(r.rounds, 1);
-        for (seen, lost) in t.lost_seen.iter_mut().zip(r.lost) {
-            seen.insert(lost, 1);
-        }
-        t
-    }
-
-    fn merge(mut self, other: Tally) -> Tally {
-        self.games += other.games;
-        self.rounds += other.rounds;
-        for (a, b) in self.wins.iter_mut().zip(other.wins) {
-            *a += b;
-        }
-        for (a, b) in self.lost.iter_mut().zip(other.lost) {
-            *a += b;
-        }
-        for (ending, branches) in other.branches {
-            let mine = self.branches.entry(ending).or_default();
-            for (branch, n) in branches {
-                *mine.entry(branch).or_insert(0) += n;
-            }
-        }
-        for (k, v) in other.endings {
-            *self.endings.entry(k).or_insert(0) += v;
-        }
-        for (k, v) in other.rounds_seen {
-            *self.rounds_seen.entry(k).or_insert(0) += v;
-        }
-        for (mine, theirs) in self.lost_seen.iter_mut().zip(other.lost_seen) {
-            for (k, v) in theirs {
-                *mine.entry(k).or_insert(0) += v;
-            }
-        }
-        self.failure = self.failure.or(other.failure);
-        self
-    }
-}
-
-/// Per-game seeds derived from one seed (SplitMix64), so game k is the same whatever the
-/// number of threads.
-pub fn game_seed(seed: u64, game: u64) -> u64 {
-    let mut z = seed.wrapping_add(game.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The Wilson score interval for `wins` of `n` at 95%.
-pub fn wilson(wins: u64, n: u64) -> [f64; 2] {
-    // Wilson (1927): better than p +- 1.96 sqrt(p(1-p)/n) at small n or rates near 0 and 1.
-    if n == 0 {
-        return [0.0, 1.0];
-    }
-    let (p, n) = (wins as f64 / n as f64, n as f64);
-    let z = 1.959_963_984_540_054_f64;
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * ((p * (1.0 - p) + z * z / (4.0 * n)) / n).sqrt() / denom;
-    // At 0 or n wins the interval touches 0 or 1 exactly (no rounding residue).
-    let low = if wins == 0 { 0.0 } else { (centre - half).max(0.0) };
-    let high = if wins as f64 >= n { 1.0 } else { (centre + half).min(1.0) };
-    [low, high]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wilson_interval_matches_known_values() {
-        // 50 of 100: 0.4038..0.5962 (the textbook value).
-        let [lo, hi] = wilson(50, 100);
-        assert!((lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4, "{lo} {hi}");
-        assert_eq!(wilson(0, 6)[0], 0.0);
-        assert_eq!(wilson(6, 6)[1], 1.0);
-        // Seeds for game k do not depend on how many games run.
-        assert_eq!(game_seed(9, 3), game_seed(9, 3));
-        assert_ne!(game_seed(9, 3), game_seed(9, 4));
-    }
-
-    #[test]
-    fn shards_split_the_games_without_overlap() {
-        assert_eq!(parse_shard("3/8"), Ok(Shard { index: 3, count: 8 }));
-        assert!(parse_shard("0/8").is_err() && parse_shard("9/8").is_err() && parse_shard("3").is_err());
-        let shards: Vec<Shard> = (1..=3).map(|k| Shard { index: k, count: 3 }).collect();
-        for g in 0..30 {
-            assert_eq!(shards.iter().filter(|s| s.owns(g)).count(), 1, "game {g}");
         }
     }
 }

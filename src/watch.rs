@@ -12,7 +12,6 @@
 //! done).
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -175,7 +174,7 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
     let one_file = target.is_file() && (name.ends_with(".oc") || oc_project::discover::is_map(&name));
     if !target.is_dir() && !one_file {
         let what = if target.exists() { "not a folder, an .oc file or a map" } else { "no such file or folder" };
-        eprintln!("error: {}: {what} (oc watch watches a project folder, or one .oc or .map.toml file)", target.display());
+        errln!("error: {}: {what} (oc watch watches a project folder, or one .oc or .map.toml file)", target.display());
         return 2;
     }
     let (tx, rx) = mpsc::channel();
@@ -186,16 +185,16 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
     let mut armed = match arm(&root, &tx) {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return 2;
         }
     };
     // Ctrl-C: say so and leave with status 0. The watcher writes nothing, so nothing is half done.
     if let Err(e) = ctrlc::set_handler(|| {
-        eprintln!("\n[watch] stopped");
+        errln!("\n[watch] stopped");
         std::process::exit(0);
     }) {
-        eprintln!("warning: Ctrl-C handler not installed ({e}); the default signal action applies");
+        errln!("warning: Ctrl-C handler not installed ({e}); the default signal action applies");
     }
     let mut tree = BTreeMap::new();
     snapshot(&root, &root, &mut tree);
@@ -210,7 +209,7 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
             Ok(e) => Some(e),
             Err(mpsc::RecvTimeoutError::Timeout) => None,
             Err(mpsc::RecvTimeoutError::Disconnected) => {
-                eprintln!("error: the file watcher stopped");
+                errln!("error: the file watcher stopped");
                 return 2;
             }
         };
@@ -266,7 +265,7 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
                     changed.extend(e.paths.iter().filter_map(|p| oc_project::discover::logical(&root, p)));
                 }
                 Err(e) => {
-                    eprintln!("warning: the file watcher reported: {e}; rechecking everything");
+                    errln!("warning: the file watcher reported: {e}; rechecking everything");
                     reset = true;
                 }
             }
@@ -276,7 +275,7 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
         if watch_lost || now != armed.identity {
             match arm(&root, &tx) {
                 Ok(a) => armed = a,
-                Err(e) => eprintln!("warning: {e}; trying again"),
+                Err(e) => errln!("warning: {e}; trying again"),
             }
             reset = true;
         }
@@ -301,7 +300,7 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
             root = new_root;
             match arm(&root, &tx) {
                 Ok(a) => armed = a,
-                Err(e) => eprintln!("warning: {e}; trying again"),
+                Err(e) => errln!("warning: {e}; trying again"),
             }
             tree.clear();
             snapshot(&root, &root, &mut tree);
@@ -324,14 +323,13 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
 
 fn report_run(session: &mut Session, target: &Path, clear: bool, why: &str, since: Option<Instant>, format: Format) {
     let started = Instant::now();
-    let mut err = std::io::stderr().lock();
     if clear && format == Format::Human {
-        let _ = write!(err, "\x1b[2J\x1b[H");
+        err_lossy!("\x1b[2J\x1b[H");
     }
     let project = match oc_project::discover(&[target.to_path_buf()]).map(|p| p.into_iter().next()) {
         Ok(Some(p)) => p,
         Ok(None) | Err(_) => {
-            let _ = writeln!(err, "[watch] {why}: {} is gone; still watching for it to come back", target.display());
+            errln_lossy!("[watch] {why}: {} is gone; still watching for it to come back", target.display());
             if format == Format::Json {
                 let value = report::merge_json(Vec::new());
                 let _ = report::out(format!("{value}\n").as_bytes());
@@ -348,13 +346,12 @@ fn report_run(session: &mut Session, target: &Path, clear: bool, why: &str, sinc
                 let style = style();
                 let reports = report::Reports::new(&*session);
                 for d in &run.diagnostics {
-                    let _ = write!(err, "{}", reports.render(d, style));
+                    err_lossy!("{}", reports.render(d, style));
                 }
             }
             let took = started.elapsed();
             let latency = since.map(|s| format!(", {:.0?} after the save", s.elapsed())).unwrap_or_default();
-            let _ = writeln!(
-                err,
+            errln_lossy!(
                 "[watch] {why}: rechecked {} file(s) and {} map(s){latency}; {}",
                 run.rechecked_files,
                 run.rechecked_maps,
@@ -362,9 +359,8 @@ fn report_run(session: &mut Session, target: &Path, clear: bool, why: &str, sinc
             );
         }
         Err(e) => {
-            let _ = writeln!(err, "error: {e}");
-            let _ = writeln!(err, "[watch] {why}: could not check ({e}); still watching");
+            errln_lossy!("error: {e}");
+            errln_lossy!("[watch] {why}: could not check ({e}); still watching");
         }
     }
-    let _ = err.flush();
 }

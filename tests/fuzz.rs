@@ -365,8 +365,9 @@ fn replay_lines(rules: &oc_model::Rules, files: &BTreeMap<String, String>, file:
     let (_, records) =
         oc_engine::battle::play(&engine, scenario, &map.battle_map(), [a, d], seed, &mut oc_engine::ai::Greedy::default())
             .ok()?;
-    let source = oc_project::log::Source {
+    let source = oc_play::log::Source {
         event: "source".into(),
+        format: oc_play::log::LOG_FORMAT,
         file: file.into(),
         scenario: scenario.name.clone(),
         attacker: a.name.clone(),
@@ -471,7 +472,7 @@ fn run_case(fixed: &Fixed, ws: &mut Workspace, kind: Kind, path: &str, bytes: &[
         Kind::Lsp => lsp_case(bytes),
         Kind::Log => {
             let mut lines = text.lines();
-            let Ok(source) = oc_project::log::parse_source(lines.next().unwrap_or("")) else { return };
+            let Ok(source) = oc_play::log::parse_source(lines.next().unwrap_or("")) else { return };
             if oc_compiler::resolve_logical(&source.file).is_err() {
                 return;
             }

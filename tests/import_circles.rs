@@ -3,16 +3,13 @@
 //! A child using its parent's items (`super::Battle`) and a parent its children are not
 //! circles; `battle::verbs` using `combat::Exchange` is an edge from `battle` to `combat`.
 //!
-//! Every crate's `src/` and the binary's are read. The binary still has one circle, listed
-//! below as it stands: it may shrink, never grow (the `oc-play` crate takes it apart).
+//! Every crate's `src/` and the binary's are read; none may have a circle (the binary's last
+//! one went when `oc-play` took its library half).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 type Module = Vec<String>;
-
-/// The binary's known circle (its modules), until the binary is clap and rendering only.
-const BINARY_CIRCLE: &[&str] = &["battle_cmd", "commands", "games", "replay_html", "scenario_cmd", "simulate", "tune"];
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -261,20 +258,12 @@ fn no_crate_has_an_import_circle() {
     }
     assert!(crates.len() > 10, "read {} crates", crates.len());
     let mut problems = Vec::new();
-    let mut binary = BTreeSet::new();
     for (name, src) in &crates {
         for (circle, because) in circles(&modules(src)) {
-            let known = name.starts_with("oc ") && circle.iter().all(|m| BINARY_CIRCLE.contains(&m.as_str()));
-            if known {
-                binary.extend(circle);
-            } else {
-                problems.push(format!("{name}: {} — {}", circle.join(", "), because.join("; ")));
-            }
+            problems.push(format!("{name}: {} — {}", circle.join(", "), because.join("; ")));
         }
     }
     assert!(problems.is_empty(), "import circles:\n{}", problems.join("\n"));
-    let left: Vec<&&str> = BINARY_CIRCLE.iter().filter(|m| !binary.contains(**m)).collect();
-    assert!(left.is_empty(), "the binary's circle shrank: take {left:?} off BINARY_CIRCLE");
 }
 
 /// The reader finds the circles it is meant to: a module pair that import each other, through

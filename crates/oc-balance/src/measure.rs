@@ -6,6 +6,8 @@
 use oc_engine::{Engine, Forecast, Loadout};
 use rayon::prelude::*;
 use serde::Serialize;
+// Duel k of a matchup is seeded as `oc simulate` seeds game k (SplitMix64): one copy of it.
+use oc_play::stats::game_seed as mix;
 
 /// A unit as it is priced: a class, the weapon it fights with, maybe an accessory.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -122,14 +124,6 @@ fn share(damage: f64, max_hp: i64) -> f64 {
 /// Stable 64-bit hash of text (FNV-1a), so a matchup's seed does not move when the roster grows.
 fn fnv(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
-}
-
-/// SplitMix64 of a seed and a number.
-pub fn mix(seed: u64, n: u64) -> u64 {
-    let mut z = seed.wrapping_add(n.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// Plays `n` duels to the rout between `u` and `o` — each attacks in turn from its distance,

@@ -13,7 +13,6 @@ pub mod discover;
 pub mod folder;
 pub mod fsx;
 pub mod limits;
-pub mod log;
 pub mod manifest;
 pub mod output;
 pub mod session;

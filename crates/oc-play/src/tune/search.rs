@@ -18,7 +18,8 @@ use oc_project::DiskHost;
 use rayon::prelude::*;
 
 use super::edit::{ArmyPlan, Base, Setting};
-use crate::games::{Arena, Score};
+use crate::setup::Setup as Arena;
+use crate::stats::Score;
 
 /// Where a setting's win rate lies against 50%.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +61,8 @@ pub struct Tuner<'a> {
     pub host: DiskHost,
     /// The scenario file's logical path.
     pub logical: String,
-    pub map: m::BattleMap,
+    /// The scenario's map (every setting plays on it).
+    pub map: oc_atlas::Map,
     pub seed: u64,
     /// The most games one setting gets.
     pub cap: u64,
@@ -71,6 +73,8 @@ pub struct Tuner<'a> {
     /// The AI was seen to read the time limit: limits are no longer read off longer games (each
     /// try would play the longest games for nothing).
     clock_read: bool,
+    /// Where the search says what it plays, a line at a time (a front end shows its progress).
+    pub say: &'a dyn Fn(&str),
     /// What the search did, for the report: each with the setting it is about (its time limit
     /// read off longer games), or none when it is about the whole search.
     pub notes: Vec<(Option<Setting>, String)>,
@@ -85,10 +89,11 @@ impl<'a> Tuner<'a> {
         ws: Workspace,
         host: DiskHost,
         logical: String,
-        map: m::BattleMap,
+        map: oc_atlas::Map,
         seed: u64,
         cap: u64,
         warnings: usize,
+        say: &'a dyn Fn(&str),
     ) -> Tuner<'a> {
         Tuner {
             base,
@@ -99,6 +104,7 @@ impl<'a> Tuner<'a> {
             seed,
             cap,
             warnings,
+            say,
             played: 0,
             clock_read: false,
             notes: Vec::new(),
@@ -130,7 +136,15 @@ impl<'a> Tuner<'a> {
             let army = |i: usize| self.base.army_models.get(i).and_then(|a| rules.army(&a.name)).cloned();
             let (Some(scenario), Some(a), Some(d)) = (scenario, army(0), army(1)) else { return Err(Vec::new()) };
             let engine = Engine::new(rules).map_err(|e| vec![e.diagnostic(self.base.scenario.name.span)])?;
-            Ok(Rc::new(Arena { engine, scenario, map: self.map.clone(), armies: [a, d] }))
+            Ok(Rc::new(Arena {
+                logical: self.logical.clone(),
+                inputs: Vec::new(),
+                engine,
+                scenario,
+                map: self.map.battle_map(),
+                atlas: self.map.clone(),
+                armies: [a, d],
+            }))
         });
         self.compiled.insert(s.clone(), made.clone());
         made
@@ -177,7 +191,7 @@ impl<'a> Tuner<'a> {
         let mut last = None;
         for n in looks(self.cap) {
             let Some(score) = self.measure(s, n)? else {
-                eprintln!("  {what}: does not check clean");
+                (self.say)(&format!("  {what}: does not check clean"));
                 return Ok(None);
             };
             last = Some(score);
@@ -187,7 +201,7 @@ impl<'a> Tuner<'a> {
         }
         let score = last.unwrap_or_default();
         if self.played > before {
-            eprintln!("  {what}: attacker {}", score.text());
+            (self.say)(&format!("  {what}: attacker {}", score.text()));
         }
         Ok(Some(verdict(&score)))
     }
@@ -360,7 +374,7 @@ impl<'a> Tuner<'a> {
             }
         }
         if may_extend && !scores.is_empty() && scores.iter().all(|(_, s)| verdict(s) == Verdict::Below) {
-            eprintln!("  rounds {lo} to {hi}: every limit is short of 50% for the attacker; trying longer ones");
+            (self.say)(&format!("  rounds {lo} to {hi}: every limit is short of 50% for the attacker; trying longer ones"));
             return Ok(Some(Read::Short));
         }
         let current = start.rounds.unwrap_or(ROUND_CAP);
@@ -384,9 +398,9 @@ impl<'a> Tuner<'a> {
             self.cliff((&with(best), &format!("rounds {best}"), chosen), &near);
         }
         let n = self.score(&longest).games;
-        eprintln!("  rounds {lo} to {hi}, read off {n} games played to {hi} rounds:");
+        (self.say)(&format!("  rounds {lo} to {hi}, read off {n} games played to {hi} rounds:"));
         for (r, s) in &scores {
-            eprintln!("    {r:>3}: attacker {}", s.text());
+            (self.say)(&format!("    {r:>3}: attacker {}", s.text()));
         }
         // The check: games played to the chosen limit (or one below the longest) are the
         // longest games' beginnings, and end as they were read.

@@ -45,11 +45,14 @@ pub struct Base {
     pub army_models: [m::Army; 2],
 }
 
-/// A replacement of `start..end` by `text`.
-struct Edit {
-    start: usize,
-    end: usize,
-    text: String,
+/// A replacement of the file's bytes `start..end` by `text`: what an editor's code action
+/// offers (a range of the file and its new text; the range is in bytes of the text as read,
+/// on character boundaries).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
 }
 
 impl Edit {
@@ -57,6 +60,20 @@ impl Edit {
         let r = span.range();
         Edit { start: r.start, end: r.end, text }
     }
+}
+
+/// `text` with `edits` made (back to front, so earlier offsets stay valid; edits never
+/// overlap, and one off the text or off a character boundary is left out).
+pub fn apply(text: &str, edits: &[Edit]) -> String {
+    let mut edits: Vec<&Edit> = edits.iter().collect();
+    edits.sort_by(|a, b| b.start.cmp(&a.start).then(b.end.cmp(&a.end)));
+    let mut text = text.to_string();
+    for e in edits {
+        if e.start <= e.end && e.end <= text.len() && text.is_char_boundary(e.start) && text.is_char_boundary(e.end) {
+            text.replace_range(e.start..e.end, &e.text);
+        }
+    }
+    text
 }
 
 const SIDES: [m::SideId; 2] = [m::SideId::Attacker, m::SideId::Defender];
@@ -96,6 +113,11 @@ impl Base {
 
     /// The file's text with `setting` written into it.
     pub fn text(&self, setting: &Setting) -> String {
+        apply(&self.text, &self.edits(setting))
+    }
+
+    /// The edits that write `setting` into the file's text, in the order of the text.
+    pub fn edits(&self, setting: &Setting) -> Vec<Edit> {
         let mut edits = Vec::new();
         self.rounds_edits(setting.rounds, &mut edits);
         for (i, side) in SIDES.iter().enumerate() {
@@ -109,15 +131,8 @@ impl Base {
         for (def, plan) in self.armies.iter().zip(&setting.armies) {
             self.army_edits(def, plan, &mut edits);
         }
-        // Back to front, so earlier offsets stay valid; spans never overlap.
-        edits.sort_by(|a, b| b.start.cmp(&a.start).then(b.end.cmp(&a.end)));
-        let mut text = self.text.clone();
-        for e in edits {
-            if e.start <= e.end && e.end <= text.len() && text.is_char_boundary(e.start) && text.is_char_boundary(e.end) {
-                text.replace_range(e.start..e.end, &e.text);
-            }
-        }
-        text
+        edits.sort_by(|a, b| a.start.cmp(&b.start).then(a.end.cmp(&b.end)));
+        edits
     }
 
     /// `rounds N`, and a `survive N rounds` written with the same N (the same time limit said

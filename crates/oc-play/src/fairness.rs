@@ -1,0 +1,200 @@
+//! The fairness table: every scenario written in some `.oc` files, played with its sample
+//! armies by the default AI, as a Markdown table of the attacker's win rates with 95%
+//! intervals, and that table put between a README's `<!-- fairness:begin -->` and
+//! `<!-- fairness:end -->` lines (the rest of the README untouched).
+
+use std::path::Path;
+
+use oc_model as m;
+use oc_syntax::ast;
+
+use crate::error::Refusal;
+use crate::setup::{Compiled, Setup};
+use crate::stats::Score;
+
+pub const BEGIN: &str = "<!-- fairness:begin -->";
+pub const END: &str = "<!-- fairness:end -->";
+
+/// The band a scenario's attacker win rate must lie in to be called fair.
+pub const FAIR: (f64, f64) = (0.35, 0.65);
+
+/// `NAME=N`
+pub fn parse_games_for(text: &str) -> Result<(String, u64), String> {
+    let (name, n) = text.split_once('=').ok_or("write it as SCENARIO=GAMES, such as RiverStorm=200")?;
+    let n: u64 = n.trim().parse().map_err(|_| format!("`{n}` is not a number of games"))?;
+    if n == 0 || n > oc_project::limits::MAX_GAMES {
+        return Err(format!("{n} games: from 1 to {}", oc_project::limits::MAX_GAMES));
+    }
+    Ok((name.trim().to_string(), n))
+}
+
+/// One scenario with one pair of armies, measured.
+pub struct Row {
+    /// The file, relative to its project root.
+    pub file: String,
+    pub scenario: String,
+    pub title: String,
+    pub attacker: String,
+    pub defender: String,
+    /// Rounds of all the games, summed.
+    pub rounds: u64,
+    pub score: Score,
+}
+
+/// Every scenario written in the file `logical` (not those it imports) whose rules are
+/// `compiled`, with each pair of its armies, `games` games each (or `games_for` the scenario's
+/// name, then noted in `used`). `say` hears a line for each pair measured, and a note for each
+/// scenario left out.
+pub fn measure_file(
+    compiled: Compiled,
+    logical: &str,
+    games: u64,
+    games_for: &[(String, u64)],
+    seed: u64,
+    used: &mut Vec<String>,
+    say: &dyn Fn(&str),
+) -> Result<Vec<Row>, Refusal> {
+    let Compiled { rules, workspace: ws, root, .. } = compiled;
+    let Some(id) = ws.id_of(logical) else { return Ok(Vec::new()) };
+    let here: Vec<String> = ws
+        .file(id)
+        .map(|f| {
+            f.ast()
+                .items
+                .iter()
+                .filter_map(|i| if let ast::Item::Scenario(s) = i { Some(s.name.value.to_string()) } else { None })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut rows = Vec::new();
+    for s in rules.scenarios.iter().filter(|s| here.contains(&s.name)) {
+        let side = |side: m::SideId| rules.armies.iter().filter(|a| a.scenario == s.name && a.side == side).collect::<Vec<_>>();
+        let (attackers, defenders) = (side(m::SideId::Attacker), side(m::SideId::Defender));
+        if attackers.is_empty() || defenders.is_empty() {
+            say(&format!("note: {logical}: `{}` has no army on one side; left out", s.name));
+            continue;
+        }
+        let games = match games_for.iter().find(|(n, _)| *n == s.name) {
+            Some((n, g)) => {
+                used.push(n.clone());
+                *g
+            }
+            None => games,
+        };
+        let (map, _) = crate::setup::scenario_map(&root, &rules, s)?;
+        for a in &attackers {
+            for d in &defenders {
+                let engine = oc_engine::Engine::new(rules.clone()).map_err(|e| Refusal::new(format!("{logical}: {e}")))?;
+                let setup = Setup {
+                    logical: logical.to_string(),
+                    inputs: Vec::new(),
+                    engine,
+                    scenario: s.clone(),
+                    map: map.battle_map(),
+                    atlas: map.clone(),
+                    armies: [(*a).clone(), (*d).clone()],
+                };
+                let started = std::time::Instant::now();
+                let results = setup.play(seed, 0..games).map_err(|e| Refusal::new(format!("{logical}: a game failed: {e}")))?;
+                let score = Score::of(&results);
+                say(&format!(
+                    "{logical} {}: {} vs {}: attacker {} in {:.1?}",
+                    s.name,
+                    a.name,
+                    d.name,
+                    score.text(),
+                    started.elapsed()
+                ));
+                rows.push(Row {
+                    file: logical.to_string(),
+                    scenario: s.name.clone(),
+                    title: s.title.clone().unwrap_or_else(|| s.name.clone()),
+                    attacker: a.name.clone(),
+                    defender: d.name.clone(),
+                    rounds: results.iter().map(|g| u64::from(g.rounds)).sum(),
+                    score,
+                });
+            }
+        }
+    }
+    Ok(rows)
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+/// The table with the command above it, between the markers.
+pub fn table(rows: &[Row], command: &str) -> String {
+    let mut s = format!(
+        "{BEGIN}\nAttacker win rates with the sample armies, both sides played by the default AI (fair: {} to {}), made by\n\n```sh\n{command}\n```\n\n",
+        percent(FAIR.0),
+        percent(FAIR.1)
+    );
+    s.push_str("| Scenario | File | Attacker | Defender | Games | Attacker wins | 95% interval | Defender wins | Draws | Mean rounds | |\n");
+    s.push_str("|---|---|---|---|--:|--:|--:|--:|--:|--:|---|\n");
+    for row in rows {
+        let sc = &row.score;
+        let n = sc.games.max(1) as f64;
+        let [lo, hi] = sc.ci();
+        let rate = sc.rate();
+        let verdict = if rate < FAIR.0 {
+            "defender-sided"
+        } else if rate > FAIR.1 {
+            "attacker-sided"
+        } else {
+            "fair"
+        };
+        let file = Path::new(&row.file).file_name().map_or(row.file.clone(), |f| f.to_string_lossy().into_owned());
+        s.push_str(&format!(
+            "| {} | `{file}` | {} | {} | {} | {} | {}–{} | {} | {} | {:.1} | {verdict} |\n",
+            row.title,
+            row.attacker,
+            row.defender,
+            sc.games,
+            percent(rate),
+            percent(lo),
+            percent(hi),
+            percent(sc.wins[1] as f64 / n),
+            percent((sc.games - sc.wins[0] - sc.wins[1]) as f64 / n),
+            row.rounds as f64 / n,
+        ));
+    }
+    s.push_str(END);
+    s.push('\n');
+    s
+}
+
+/// The README with `table` between its markers (or, without them, appended at its end).
+pub fn replace_table(readme: &str, table: &str) -> Result<String, String> {
+    match (readme.find(BEGIN), readme.find(END)) {
+        (Some(b), Some(e)) if b < e => {
+            let after = readme.get(e + END.len()..).unwrap_or("");
+            let after = after.strip_prefix('\n').unwrap_or(after);
+            Ok(format!("{}{table}{after}", readme.get(..b).unwrap_or("")))
+        }
+        (None, None) => {
+            let sep = if readme.ends_with('\n') || readme.is_empty() { "" } else { "\n" };
+            Ok(format!("{readme}{sep}\n## Fairness\n\n{table}"))
+        }
+        _ => Err(format!("the markers are out of order or one is missing: write `{BEGIN}` on a line, then `{END}`")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_goes_between_the_markers_and_nothing_else_moves() {
+        let readme = format!("# Title\n\nText.\n\n{BEGIN}\nold\n{END}\n\nMore text.\n");
+        let table = format!("{BEGIN}\nnew\n{END}\n");
+        assert_eq!(replace_table(&readme, &table), Ok(format!("# Title\n\nText.\n\n{BEGIN}\nnew\n{END}\n\nMore text.\n")));
+        let bare = "# Title\n";
+        assert_eq!(replace_table(bare, &table), Ok(format!("# Title\n\n## Fairness\n\n{table}")));
+        assert!(replace_table(&format!("{END}\n{BEGIN}\n"), &table).is_err());
+        assert!(replace_table(&format!("{BEGIN}\n"), &table).is_err());
+        assert_eq!(parse_games_for("RiverStorm=200"), Ok(("RiverStorm".to_string(), 200)));
+        assert!(parse_games_for("RiverStorm").is_err() && parse_games_for("X=0").is_err());
+    }
+}

@@ -1,0 +1,135 @@
+//! One exchange between two units, as `oc forecast` and `oc duel` (and a play server's forecast
+//! window) set it up: a unit written `CLASS` or `CLASS:WEAPON` (the class's kit weapon by
+//! default), on a terrain, with HP, statuses, an accessory and a form; refused, with the
+//! compiler's own army rules, when an army could not field it; a class or item the rules lack
+//! is looked for in the working directory's project, to say which `--ruleset` has it.
+
+use std::path::{Path, PathBuf};
+
+use oc_engine::{Atom, Engine, Form, Loadout};
+use oc_project::DiskHost;
+
+/// The loadout a unit written `CLASS` or `CLASS:WEAPON` means; without a weapon, the first
+/// weapon of the class's kit (or of the rules).
+pub fn loadout(engine: &Engine, spec: &str) -> Result<Loadout, String> {
+    let (class, weapon) = match spec.split_once(':') {
+        Some((c, w)) => (c.trim(), Some(w.trim().to_string())),
+        None => (spec.trim(), None),
+    };
+    let Some(c) = engine.rules.class(class) else {
+        let names = engine.rules.classes.iter().map(|c| c.name.as_str());
+        let close = oc_diag::closest(class, names, 3);
+        let hint = if let Some(elsewhere) = defined_elsewhere("class", class) {
+            format!("\nhelp: {elsewhere}")
+        } else if close.is_empty() {
+            "; `oc matrix` lists every class with its weapons".to_string()
+        } else {
+            format!("; did you mean {}?", or_list(&close))
+        };
+        return Err(format!("no class `{class}` in these rules{hint}"));
+    };
+    let weapon = weapon.or_else(|| engine.kit_weapon(&c.name));
+    Ok(Loadout { class: Atom::new(class), weapon: weapon.map(Atom::from), ..Loadout::default() })
+}
+
+/// `A`, `B` or `C`.
+fn or_list(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => quoted.join(""),
+    }
+}
+
+/// Where the project of the working directory defines a class or item the rules in use lack
+/// (a home-brew file the forecast was not given), with how to use it.
+fn defined_elsewhere(kind: &str, name: &str) -> Option<String> {
+    let project = oc_project::discover(&[PathBuf::from(".")]).ok()?.into_iter().next()?;
+    let mut host = DiskHost::for_project(&project);
+    for file in &project.files {
+        let Ok(text) = oc_compiler::Host::read(&mut host, file) else { continue };
+        let (ast, _) = oc_syntax::parse(oc_diag::FileId(0), &text);
+        let found = ast.items.iter().any(|i| match i {
+            oc_syntax::ast::Item::Class(c) => kind == "class" && c.name.value == name,
+            oc_syntax::ast::Item::Item(it) => kind == "item" && it.name.value == name,
+            _ => false,
+        });
+        if found {
+            let shown = project.root.join(file);
+            let shown = shown.strip_prefix(std::env::current_dir().ok()?).map_or(shown.clone(), Path::to_path_buf);
+            return Some(format!(
+                "the {kind} `{name}` is defined in {}, which these rules do not include: pass `--ruleset {}`, or run from a project whose oc.toml names it (`ruleset = \"{file}\"`)",
+                shown.display(),
+                shown.display()
+            ));
+        }
+    }
+    None
+}
+
+/// One side of a matchup as the command line gives it.
+pub struct Side {
+    /// `CLASS` or `CLASS:WEAPON`.
+    pub spec: String,
+    pub terrain: Option<String>,
+    pub hp: Option<i64>,
+    pub statuses: Vec<String>,
+    pub accessory: Option<String>,
+    pub normal_form: bool,
+}
+
+/// Refuses what an army may not field: a weapon the class does not wield, an item exclusive to
+/// another class (the compiler's army rules, word for word).
+fn check_items(engine: &Engine, l: &Loadout) -> Result<(), String> {
+    let Some(class) = engine.rules.class(&l.class) else { return Ok(()) };
+    for name in l.weapon.iter().chain(l.accessory.iter()) {
+        let Some(item) = engine.rules.item(name) else {
+            let close = oc_diag::closest(name, engine.rules.items.iter().map(|i| i.name.as_str()), 3);
+            let hint = match defined_elsewhere("item", name) {
+                Some(elsewhere) => format!("\nhelp: {elsewhere}"),
+                None if close.is_empty() => String::new(),
+                None => format!("; did you mean {}?", or_list(&close)),
+            };
+            return Err(format!("no item `{name}` in these rules{hint}"));
+        };
+        if let Some((code, message, help)) = oc_compiler::scenario::item_refusals(class, item, None).into_iter().next() {
+            return Err(format!("{message} [{code}]\nhelp: {help}"));
+        }
+    }
+    Ok(())
+}
+
+/// The loadout of one side of a matchup, refused when an army could not field it.
+pub fn build(engine: &Engine, side: &Side) -> Result<Loadout, String> {
+    let mut l = loadout(engine, &side.spec)?;
+    l.terrain = side.terrain.as_deref().map(Atom::new);
+    l.hp = side.hp;
+    l.statuses = side.statuses.iter().map(Atom::from).collect();
+    l.accessory = side.accessory.as_deref().map(Atom::new);
+    if side.normal_form {
+        l.form = Form::Normal;
+    }
+    check_items(engine, &l)?;
+    Ok(l)
+}
+
+/// The distance asked for, else the nearest the attacker's weapon reaches.
+pub fn distance_for(engine: &Engine, a: &Loadout, distance: Option<i64>) -> i64 {
+    distance.unwrap_or_else(|| a.weapon.as_ref().and_then(|w| engine.reach(&a.class, w)).map_or(1, |(lo, _)| lo.max(1)))
+}
+
+/// The exchange of a matchup, with the stated reaction (`none` for none) if there is one.
+pub fn exchange<'e>(
+    engine: &'e Engine,
+    a: &'e Loadout,
+    d: &'e Loadout,
+    distance: i64,
+    reaction: Option<&str>,
+) -> Result<oc_engine::Exchange<'e>, oc_engine::EngineError> {
+    let x = oc_engine::Exchange::new(engine, a, d, distance)?;
+    match reaction {
+        None => Ok(x),
+        Some("none") => x.with_reaction(None),
+        Some(name) => x.with_reaction(Some(name)),
+    }
+}

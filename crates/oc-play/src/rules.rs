@@ -1,0 +1,156 @@
+//! Rules from a path or a built-in name: the one answer every command gives to `--ruleset NAME`
+//! and to an oc.toml's `ruleset = "..."`. A built-in ruleset is named by its name
+//! (`officers_chess`, `officers_chess_v06`, `stamina`, `battlestorm`, `skirmish`) or a short alias
+//! (`ratings`, `v06`), the names `oc_compiler::stdlib` knows; any other value is a path to `.oc`
+//! files (a file or a folder), compiled as a project like `oc build` does. Without a value, the
+//! `ruleset` of the oc.toml above the working directory (as `cargo` finds its manifest), else
+//! the default built-in ruleset.
+
+use std::path::{Path, PathBuf};
+
+use oc_compiler::Workspace;
+use oc_diag::{Diagnostic, FileId};
+use oc_engine::Engine;
+use oc_project::DiskHost;
+
+use crate::error::{Failure, Refusal};
+
+/// Which rules: a built-in ruleset, or `.oc` files on disk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ruleset {
+    /// A built-in ruleset: its name, and the standard library file that imports all of it.
+    Builtin { name: &'static str, index: &'static str },
+    /// A file or folder of `.oc` files.
+    Path(PathBuf),
+}
+
+/// The built-in ruleset a name or an alias means.
+pub fn builtin(name: &str) -> Option<Ruleset> {
+    oc_compiler::stdlib::builtin(name).map(|(name, index)| Ruleset::Builtin { name, index })
+}
+
+/// The built-in rulesets' names (aliases aside), the default first.
+pub fn names() -> Vec<&'static str> {
+    oc_compiler::stdlib::RULESETS.iter().map(|(n, _)| *n).collect()
+}
+
+/// What a `--ruleset` value means: a built-in name or alias, else a path that exists.
+pub fn resolve(value: &str) -> Result<Ruleset, Refusal> {
+    if let Some(r) = builtin(value) {
+        return Ok(r);
+    }
+    let path = Path::new(value);
+    if path.exists() {
+        return Ok(Ruleset::Path(path.to_path_buf()));
+    }
+    Err(Refusal::new(format!("no ruleset `{value}`: the built-in ones are {} (or give a path to .oc files)", names().join(", "))))
+}
+
+/// The `ruleset` of the project holding `dir`, if its oc.toml names one: a built-in name or
+/// alias, or the real path of its rules inside that project (confined like an import).
+pub fn of_project(dir: &Path) -> Result<Option<Ruleset>, Refusal> {
+    let root = oc_project::find_root(dir);
+    if root.manifest.is_none() {
+        return Ok(None);
+    }
+    let project = oc_project::discover::open(&root.dir);
+    let Some(name) = project.settings.ruleset else { return Ok(None) };
+    if let Some(r) = builtin(&name) {
+        return Ok(Some(r));
+    }
+    let logical = oc_compiler::resolve_logical(&name).map_err(|why| Refusal::new(format!("oc.toml's ruleset `{name}` {why}")))?;
+    let real = oc_project::fsx::Confined::new(&root.dir)
+        .resolve(Path::new(&logical))
+        .map_err(|e| Refusal::new(format!("oc.toml's ruleset `{name}`: {e}")))?;
+    Ok(Some(Ruleset::Path(real)))
+}
+
+/// The rules a command plays with: `value` if given, else the working directory's project's
+/// `ruleset`, else the default built-in one.
+pub fn choose(value: Option<&str>) -> Result<Ruleset, Refusal> {
+    if let Some(v) = value {
+        return resolve(v);
+    }
+    let from_project = match std::env::current_dir() {
+        Ok(cwd) => of_project(&cwd)?,
+        Err(_) => None,
+    };
+    Ok(from_project
+        .or_else(|| builtin(oc_compiler::stdlib::DEFAULT))
+        .unwrap_or(Ruleset::Builtin { name: oc_compiler::stdlib::DEFAULT, index: "<std>/ratings.oc" }))
+}
+
+/// Rules compiled, and the engine that plays them.
+pub struct Loaded {
+    pub engine: Engine,
+    /// The files' text (for the spans of diagnostics) and the files compiled.
+    pub workspace: Workspace,
+    pub files: Vec<FileId>,
+    /// The compilation's warnings (it has no errors).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Compiles a ruleset: the built-in one embedded, or the project at the path.
+pub fn load(ruleset: &Ruleset) -> Result<Loaded, Failure> {
+    let mut workspace = Workspace::new();
+    let compilation = match ruleset {
+        Ruleset::Builtin { index, .. } => {
+            let id = workspace.id_of(index).ok_or_else(|| Failure::refused(format!("the standard library lacks {index}")))?;
+            workspace.compile_ids(&mut DiskHost::new(PathBuf::from(".")), &[id])
+        }
+        Ruleset::Path(path) => {
+            let project = oc_project::discover(std::slice::from_ref(path))
+                .map_err(Failure::refused)?
+                .into_iter()
+                .next()
+                .ok_or_else(|| Failure::refused(format!("{}: no project", path.display())))?;
+            let mut host = DiskHost::for_project(&project);
+            workspace.compile(&mut host, &project.files).0
+        }
+    };
+    let files = compilation.files.clone();
+    let Some(rules) = compilation.rules else {
+        return Err(Failure::Rejected { workspace: Box::new(workspace), diagnostics: compilation.diagnostics });
+    };
+    let engine = Engine::new(rules).map_err(|e| Failure::refused(e.to_string()))?;
+    Ok(Loaded { engine, workspace, files, warnings: compilation.diagnostics })
+}
+
+/// The `.oc` files under `paths` (one project's) compiled on the standard library, or on the
+/// built-in ruleset `base` names: home-brew classes and items with the roster they join.
+pub fn load_files(paths: &[PathBuf], base: Option<&str>) -> Result<Loaded, Failure> {
+    let found = oc_project::discover(paths).map_err(Failure::refused)?;
+    let [project] = found.as_slice() else {
+        return Err(Failure::refused(format!(
+            "the paths belong to {} projects (each oc.toml is one): balance one at a time",
+            found.len()
+        )));
+    };
+    if project.files.is_empty() {
+        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(Failure::refused(format!("no .oc files under {}", shown.join(", "))));
+    }
+    let mut roots = Vec::new();
+    if let Some(name) = base {
+        let Some(Ruleset::Builtin { index, .. }) = builtin(name) else {
+            return Err(Failure::refused(format!(
+                "no built-in ruleset `{name}` (with paths, --ruleset names the one they build on: {})",
+                names().join(", ")
+            )));
+        };
+        roots.push(index.to_string());
+    }
+    roots.extend(project.files.iter().cloned());
+    let mut workspace = Workspace::new();
+    let mut host = DiskHost::for_project(project);
+    let (compilation, unreadable) = workspace.compile(&mut host, &roots);
+    if let Some((p, reason)) = unreadable.first() {
+        return Err(Failure::refused(format!("{p}: {reason}")));
+    }
+    let files = compilation.files.clone();
+    let Some(rules) = compilation.rules else {
+        return Err(Failure::Rejected { workspace: Box::new(workspace), diagnostics: compilation.diagnostics });
+    };
+    let engine = Engine::new(rules).map_err(|e| Failure::refused(e.to_string()))?;
+    Ok(Loaded { engine, workspace, files, warnings: compilation.diagnostics })
+}

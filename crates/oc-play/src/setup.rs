@@ -1,0 +1,213 @@
+//! A scenario ready to play: the `.oc` files under a path compiled (with their imports) into
+//! rules, one scenario of them with its map read and resolved, the engine of the rules, and the
+//! two armies chosen. [`Field`] is the scenario before its armies are chosen (a tournament
+//! fields several rosters on it); [`Setup`] is one with both armies, what every game is played
+//! from — `oc battle`, `oc simulate`, `oc tune`, `oc fairness` and a replay page alike.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use oc_compiler::Workspace;
+use oc_diag::Diagnostic;
+use oc_engine::ai::{self, Sides};
+use oc_engine::battle::{self, Controller, GameResult, Record};
+use oc_engine::Engine;
+use oc_model::{Army, BattleMap, Outcome, Rules, Scenario, SideId};
+use oc_project::limits::MAX_SOURCE_BYTES;
+use oc_project::DiskHost;
+use rayon::prelude::*;
+
+use crate::error::{Failure, Refusal};
+use crate::stats::game_seed;
+
+/// The `.oc` files under a path compiled together, with their imports.
+pub struct Compiled {
+    pub rules: Rules,
+    /// The files' text, for the spans of the diagnostics.
+    pub workspace: Workspace,
+    /// The project's root: the paths in the rules (a scenario's map) are relative to it.
+    pub root: PathBuf,
+    /// The warnings of the compilation (it has no errors).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Compiles the `.oc` files under `path` (with imports): the rules, or the diagnostics that
+/// stop them.
+pub fn compile(path: &Path) -> Result<Compiled, Failure> {
+    let project = oc_project::discover(&[path.to_path_buf()])
+        .map_err(Failure::refused)?
+        .into_iter()
+        .next()
+        .ok_or_else(|| Failure::refused(format!("{}: no project", path.display())))?;
+    if project.files.is_empty() {
+        return Err(Failure::refused(format!("{}: no .oc files", path.display())));
+    }
+    let mut host = DiskHost::for_project(&project);
+    let mut workspace = Workspace::new();
+    let (compilation, unreadable) = workspace.compile(&mut host, &project.files);
+    if let Some((p, reason)) = unreadable.first() {
+        return Err(Failure::refused(format!("{p}: {reason}")));
+    }
+    match compilation.rules {
+        Some(rules) => Ok(Compiled { rules, workspace, root: project.root, warnings: compilation.diagnostics }),
+        None => Err(Failure::Rejected { workspace: Box::new(workspace), diagnostics: compilation.diagnostics }),
+    }
+}
+
+/// A scenario ready to play, before its armies are chosen.
+pub struct Field {
+    /// The scenario's file, relative to the project root (what a log records).
+    pub logical: String,
+    /// Every file read, for the output policy.
+    pub inputs: Vec<PathBuf>,
+    pub engine: Engine,
+    pub scenario: Scenario,
+    pub map: BattleMap,
+    /// The map as the atlas read it (what a replay page draws).
+    pub atlas: oc_atlas::Map,
+}
+
+/// A scenario ready to play: a field with both armies, [attacker, defender].
+pub struct Setup {
+    pub logical: String,
+    pub inputs: Vec<PathBuf>,
+    pub engine: Engine,
+    pub scenario: Scenario,
+    pub map: BattleMap,
+    pub atlas: oc_atlas::Map,
+    pub armies: [Army; 2],
+}
+
+impl Compiled {
+    /// The scenario `scenario` of the rules compiled from `file` (their only one by default),
+    /// its map and the engine for the rules.
+    pub fn field(self, file: &Path, scenario: Option<&str>) -> Result<Field, Failure> {
+        let Compiled { rules, workspace, root, .. } = self;
+        let s = match scenario {
+            Some(n) => {
+                rules.scenario(n).cloned().ok_or_else(|| Refusal::new(format!("no scenario `{n}` in {}", file.display())))?
+            }
+            None => match rules.scenarios.as_slice() {
+                [one] => one.clone(),
+                _ => {
+                    return Err(Failure::refused(format!(
+                        "{} defines {} scenarios; choose one with --scenario",
+                        file.display(),
+                        rules.scenarios.len()
+                    )))
+                }
+            },
+        };
+        let (map, map_path) = scenario_map(&root, &rules, &s)?;
+        let battle_map = map.battle_map();
+        let engine = Engine::new(rules).map_err(|e| Failure::refused(e.to_string()))?;
+        let absolute = oc_project::manifest::absolute(file);
+        let logical = oc_project::discover::logical(&root, &absolute).unwrap_or_else(|| file.to_string_lossy().into_owned());
+        let mut inputs: Vec<PathBuf> =
+            workspace.files().filter(|(_, f)| !f.path.starts_with("<std>")).map(|(_, f)| root.join(&f.path)).collect();
+        inputs.push(file.to_path_buf());
+        inputs.push(map_path);
+        Ok(Field { logical, inputs, engine, scenario: s, map: battle_map, atlas: map })
+    }
+}
+
+impl Field {
+    /// The field with the armies named (each side's only one by default).
+    pub fn with_armies(self, attacker: Option<&str>, defender: Option<&str>) -> Result<Setup, Failure> {
+        let a = pick_army(&self.engine.rules, &self.scenario, SideId::Attacker, attacker)?;
+        let d = pick_army(&self.engine.rules, &self.scenario, SideId::Defender, defender)?;
+        Ok(self.fielding([a, d]))
+    }
+
+    /// The field with these armies.
+    pub fn fielding(self, armies: [Army; 2]) -> Setup {
+        let Field { logical, inputs, engine, scenario, map, atlas } = self;
+        Setup { logical, inputs, engine, scenario, map, atlas, armies }
+    }
+}
+
+/// The army of `side` named `name` (the side's only one by default).
+pub fn pick_army(rules: &Rules, scenario: &Scenario, side: SideId, name: Option<&str>) -> Result<Army, Refusal> {
+    let candidates: Vec<&Army> = rules.armies.iter().filter(|a| a.scenario == scenario.name && a.side == side).collect();
+    let names = || candidates.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ");
+    match name {
+        Some(n) => rules
+            .armies
+            .iter()
+            .find(|a| a.name == n)
+            .filter(|a| a.side == side && a.scenario == scenario.name)
+            .cloned()
+            .ok_or_else(|| Refusal::new(format!("no {} army `{n}` for {}; there are: {}", side.word(), scenario.name, names()))),
+        None => match candidates.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => Err(Refusal::new(format!("no {} army for {} is defined", side.word(), scenario.name))),
+            _ => Err(Refusal::new(format!(
+                "several {} armies for {}: {}; choose one with --{}",
+                side.word(),
+                scenario.name,
+                names(),
+                side.word()
+            ))),
+        },
+    }
+}
+
+/// The scenario's map, as the compiler resolved it (a project path), read confined to `root`
+/// and resolved against the rules; with its path on disk.
+pub fn scenario_map(root: &Path, rules: &Rules, s: &Scenario) -> Result<(oc_atlas::Map, PathBuf), Refusal> {
+    let map_path = root.join(&s.map);
+    let confined = oc_project::fsx::Confined::new(root);
+    let text = confined
+        .read(Path::new(&s.map), MAX_SOURCE_BYTES)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .map_err(|e| Refusal::new(format!("{}: {e}", map_path.display())))?;
+    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), &text);
+    let Some(mut map) = map.filter(|_| diags.iter().all(|d| !d.is_error())) else {
+        return Err(Refusal::new(format!("{}: the map has errors; `oc check` shows them", map_path.display())));
+    };
+    map.resolve(rules);
+    Ok((map, map_path))
+}
+
+/// `the attacker wins`, `a draw`.
+pub fn outcome_word(o: Outcome) -> String {
+    match o {
+        Outcome::Win(s) => format!("the {} wins", s.word()),
+        Outcome::Draw => "a draw".to_string(),
+    }
+}
+
+/// The AI of each side, by name (`oc_engine::ai::AIS`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ais {
+    pub attacker: String,
+    pub defender: String,
+}
+
+impl Ais {
+    /// Fresh controllers for one battle; an unknown name is an error naming the AIs there are.
+    pub fn controllers(&self) -> Result<Sides, String> {
+        Sides::by_names(&self.attacker, &self.defender).map_err(|e| e.to_string())
+    }
+}
+
+/// The AI that plays both sides of every game `oc tune` and `oc fairness` measure: the default,
+/// as in `oc simulate`. Changing the AI those commands measure with is this one line.
+pub fn controller() -> Box<dyn Controller + Send> {
+    ai::by_name(ai::DEFAULT).unwrap_or_else(|| Box::new(ai::Tactician::default()))
+}
+
+impl Setup {
+    /// Game `g` of a run from `seed` (seeded as `oc simulate` seeds it), the default AI on both
+    /// sides, with its log.
+    pub fn game(&self, seed: u64, g: u64) -> Result<(GameResult, Vec<Record>), String> {
+        let armies = [&self.armies[0], &self.armies[1]];
+        battle::play(&self.engine, &self.scenario, &self.map, armies, game_seed(seed, g), controller().as_mut())
+            .map_err(|e| e.to_string())
+    }
+
+    /// Games `range` in parallel, in game order; the first failure (by game order) stops it.
+    pub fn play(&self, seed: u64, range: Range<u64>) -> Result<Vec<GameResult>, String> {
+        range.into_par_iter().map(|g| self.game(seed, g).map(|(r, _)| r)).collect()
+    }
+}

@@ -1,0 +1,320 @@
+//! Many AI games of one scenario in parallel, counted: win rates, rounds, units lost, endings.
+//! `Shard` K of N plays only the games `g` with `g mod N = K - 1` (the same seeds as the whole
+//! run) and its counts are saved as a [`Part`]; [`merge`] sums every part of a run into exactly
+//! the counts the whole run would have made (summing is order-free).
+//!
+//! **Saved format:** a part file is one JSON object with `kind` = [`PART_KIND`] and `version` =
+//! [`PART_VERSION`]; a file of another kind or version is refused by [`read_part`], not misread.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use oc_engine::battle::{self, GameResult};
+use oc_engine::Engine;
+use oc_model::{Outcome, SideId};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::error::Refusal;
+use crate::setup::{outcome_word, Ais, Setup};
+use crate::stats::game_seed;
+
+/// What a part file says it is (its `kind`), and the version of its shape.
+pub const PART_KIND: &str = "oc simulate part";
+pub const PART_VERSION: u32 = 2;
+
+/// Games played with one engine (see [`run`]).
+const GAMES_PER_ENGINE: u64 = 1024;
+
+/// Shard `index` (1-based) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    /// Whether game `g` (0-based) is this shard's.
+    pub fn owns(self, g: u64) -> bool {
+        g % self.count == self.index - 1
+    }
+}
+
+/// `K/N` with 1 <= K <= N.
+pub fn parse_shard(text: &str) -> Result<Shard, String> {
+    let (k, n) = text.split_once('/').ok_or("write the shard as K/N, such as 3/8")?;
+    let k: u64 = k.trim().parse().map_err(|_| format!("`{k}` is not a shard number"))?;
+    let n: u64 = n.trim().parse().map_err(|_| format!("`{n}` is not a number of shards"))?;
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("shard {k} of {n}: shards are numbered 1 to N"));
+    }
+    Ok(Shard { index: k, count: n })
+}
+
+/// How many games, from which seed, and which of them.
+#[derive(Clone, Copy, Debug)]
+pub struct Run {
+    pub games: u64,
+    pub seed: u64,
+    pub shard: Option<Shard>,
+}
+
+impl Run {
+    /// Whether game `g` is played by this run (its shard's, or every game).
+    pub fn plays(&self, g: u64) -> bool {
+        self.shard.is_none_or(|s| s.owns(g))
+    }
+
+    /// How many games this run plays.
+    pub fn count(&self) -> u64 {
+        (0..self.games).filter(|g| self.plays(*g)).count() as u64
+    }
+}
+
+/// What the report names, besides the counts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    pub scenario: String,
+    pub scenario_title: Option<String>,
+    pub map: String,
+    pub attacker: String,
+    pub defender: String,
+    /// The AIs that played each side (a part of version 1 was played by `greedy`).
+    #[serde(default = "crate::log::first_ai")]
+    pub attacker_ai: String,
+    #[serde(default = "crate::log::first_ai")]
+    pub defender_ai: String,
+    pub seed: u64,
+    /// Games in the whole run (all shards).
+    pub games: u64,
+}
+
+impl Header {
+    pub fn of(setup: &Setup, ais: &Ais, run: &Run) -> Header {
+        Header {
+            scenario: setup.scenario.name.clone(),
+            scenario_title: setup.scenario.title.clone(),
+            map: setup.map.name.clone(),
+            attacker: setup.armies[0].name.clone(),
+            defender: setup.armies[1].name.clone(),
+            attacker_ai: ais.attacker.clone(),
+            defender_ai: ais.defender.clone(),
+            seed: run.seed,
+            games: run.games,
+        }
+    }
+}
+
+/// One shard's counts, as `--shard` writes them.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Part {
+    pub kind: String,
+    pub version: u32,
+    #[serde(flatten)]
+    pub header: Header,
+    pub shard: Shard,
+    pub tally: Tally,
+}
+
+impl Part {
+    pub fn new(header: Header, shard: Shard, tally: Tally) -> Part {
+        Part { kind: PART_KIND.to_string(), version: PART_VERSION, header, shard, tally }
+    }
+}
+
+/// What a simulation keeps of each game, summed. Summing is order-free, so shards merge to
+/// exactly the whole run's counts.
+#[derive(Clone, Default, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tally {
+    pub games: u64,
+    pub wins: [u64; 2],
+    pub rounds: u64,
+    pub lost: [u64; 2],
+    pub endings: BTreeMap<String, u64>,
+    /// Endings won by `either A or B`, by the alternative that won (parts written before these
+    /// were counted lack them).
+    #[serde(default)]
+    pub branches: BTreeMap<String, BTreeMap<String, u64>>,
+    /// Games by the rounds they lasted, and per side by the units it lost (what a plot draws).
+    /// Parts written before these were counted lack them: their sum is then short of `games`.
+    #[serde(default)]
+    pub rounds_seen: BTreeMap<u32, u64>,
+    #[serde(default)]
+    pub lost_seen: [BTreeMap<u32, u64>; 2],
+    /// The first failure (by game order within each merge), which stops the report.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+}
+
+impl Tally {
+    /// The counts of one game (`branch`: which alternative of an `either ... or` won).
+    pub fn of(r: &GameResult, branch: Option<String>) -> Tally {
+        let mut t = Tally { games: 1, rounds: u64::from(r.rounds), ..Tally::default() };
+        t.lost = [u64::from(r.lost[0]), u64::from(r.lost[1])];
+        match r.outcome {
+            Outcome::Win(SideId::Attacker) => t.wins[0] = 1,
+            Outcome::Win(SideId::Defender) => t.wins[1] = 1,
+            Outcome::Draw => {}
+        }
+        let ending = format!("{}: {}", outcome_word(r.outcome), r.reason);
+        if let Some(branch) = branch {
+            t.branches.entry(ending.clone()).or_default().insert(branch, 1);
+        }
+        t.endings.insert(ending, 1);
+        t.rounds_seen.insert(r.rounds, 1);
+        for (seen, lost) in t.lost_seen.iter_mut().zip(r.lost) {
+            seen.insert(lost, 1);
+        }
+        t
+    }
+
+    pub fn merge(mut self, other: Tally) -> Tally {
+        self.games += other.games;
+        self.rounds += other.rounds;
+        for (a, b) in self.wins.iter_mut().zip(other.wins) {
+            *a += b;
+        }
+        for (a, b) in self.lost.iter_mut().zip(other.lost) {
+            *a += b;
+        }
+        for (ending, branches) in other.branches {
+            let mine = self.branches.entry(ending).or_default();
+            for (branch, n) in branches {
+                *mine.entry(branch).or_insert(0) += n;
+            }
+        }
+        for (k, v) in other.endings {
+            *self.endings.entry(k).or_insert(0) += v;
+        }
+        for (k, v) in other.rounds_seen {
+            *self.rounds_seen.entry(k).or_insert(0) += v;
+        }
+        for (mine, theirs) in self.lost_seen.iter_mut().zip(other.lost_seen) {
+            for (k, v) in theirs {
+                *mine.entry(k).or_insert(0) += v;
+            }
+        }
+        self.failure = self.failure.or(other.failure);
+        self
+    }
+
+    /// Whether the per-game counts a plot draws cover every game (parts written by an older oc
+    /// lack them).
+    pub fn has_histograms(&self) -> bool {
+        self.rounds_seen.values().sum::<u64>() == self.games
+    }
+}
+
+/// Plays the run's games of `setup` with `ais`, in parallel, counted; `tick` is called after
+/// each game (a progress bar). A game the engine refuses stops it.
+pub fn run(setup: &Setup, ais: &Ais, run: &Run, tick: &(dyn Fn() + Sync)) -> Result<Tally, Refusal> {
+    ais.controllers().map_err(Refusal::new)?;
+    let armies = [&setup.armies[0], &setup.armies[1]];
+    // Games stream into counts, a chunk at a time, each chunk with an engine of its own: the
+    // engine's caches (units, exchanges) fill as games go, so one engine for ten million games
+    // grew to its caches' caps; a fresh one every chunk keeps memory flat (same results: a
+    // cached value is the one worked out, bit for bit).
+    let mut tally = Tally::default();
+    let mut start = 0u64;
+    while start < run.games && tally.failure.is_none() {
+        let end = start.saturating_add(GAMES_PER_ENGINE).min(run.games);
+        let chunk = start..end;
+        start = end;
+        if !chunk.clone().any(|g| run.plays(g)) {
+            continue;
+        }
+        let fresh = Engine::new(setup.engine.rules.clone()).ok();
+        let engine = fresh.as_ref().unwrap_or(&setup.engine);
+        let part = chunk
+            .into_par_iter()
+            .filter(|g| run.plays(*g))
+            .map(|g| {
+                let r = ais.controllers().map_err(|e| battle::BattleError::refused(battle::Rule::Setup, e)).and_then(|mut ai| {
+                    // Which alternative of an `or` won is asked of the battle at its end.
+                    let mut branch = None;
+                    let mut watch = |b: &battle::Battle<'_>| {
+                        if b.outcome.is_some() {
+                            branch = b.winning_branch();
+                        }
+                    };
+                    let seed = game_seed(run.seed, g);
+                    battle::play_watched(engine, &setup.scenario, &setup.map, armies, seed, &mut ai, &mut watch)
+                        .map(|(r, _)| (r, branch))
+                });
+                tick();
+                match r {
+                    Ok((r, branch)) => Tally::of(&r, branch),
+                    Err(e) => Tally { failure: Some(e.to_string()), ..Tally::default() },
+                }
+            })
+            .reduce(Tally::default, Tally::merge);
+        tally = tally.merge(part);
+    }
+    match &tally.failure {
+        Some(e) => Err(Refusal::new(format!("a game failed: {e}"))),
+        None => Ok(tally),
+    }
+}
+
+/// Reads a part file's bytes: refused when it is not a part, or a part of another version.
+pub fn read_part(path: &Path, bytes: &[u8]) -> Result<Part, Refusal> {
+    let part: Part = serde_json::from_slice(bytes).map_err(|e| {
+        Refusal::new(format!("{}: not a part of a sharded simulation ({e})", path.display()))
+            .with_help("parts are written by `oc simulate FILE --shard K/N --out part.json`")
+    })?;
+    if part.kind != PART_KIND || part.version != PART_VERSION {
+        return Err(Refusal::new(format!(
+            "{}: a `{}` file of version {}, not a part (version {PART_VERSION})",
+            path.display(),
+            part.kind,
+            part.version
+        )));
+    }
+    Ok(part)
+}
+
+/// Every shard of one run, once each, summed: the run's header and its counts.
+pub fn merge(read: Vec<(PathBuf, Part)>) -> Result<(Header, Tally, u64), Refusal> {
+    let Some((first_path, first)) = read.first() else { return Err(Refusal::new("no parts to merge")) };
+    let (header, count) = (first.header.clone(), first.shard.count);
+    let mut seen: BTreeMap<u64, &Path> = BTreeMap::new();
+    for (path, part) in &read {
+        if part.header != header || part.shard.count != count {
+            return Err(Refusal::new(format!(
+                "{} is a part of another run than {}: scenario, armies, AIs, seed, games and shard count must match",
+                path.display(),
+                first_path.display()
+            )));
+        }
+        if let Some(other) = seen.insert(part.shard.index, path) {
+            return Err(Refusal::new(format!(
+                "shard {}/{count} is given twice: {} and {}",
+                part.shard.index,
+                other.display(),
+                path.display()
+            )));
+        }
+    }
+    let missing: Vec<String> = (1..=count).filter(|k| !seen.contains_key(k)).map(|k| format!("{k}/{count}")).collect();
+    if !missing.is_empty() {
+        return Err(Refusal::new(format!("the run's shards {} are missing", missing.join(", ")))
+            .with_help(format!("run `oc simulate FILE --shard K/{count}` for each and pass every part")));
+    }
+    let tally = read.into_iter().map(|(_, p)| p.tally).fold(Tally::default(), Tally::merge);
+    Ok((header, tally, count))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_split_the_games_without_overlap() {
+        assert_eq!(parse_shard("3/8"), Ok(Shard { index: 3, count: 8 }));
+        assert!(parse_shard("0/8").is_err() && parse_shard("9/8").is_err() && parse_shard("3").is_err());
+        let shards: Vec<Shard> = (1..=3).map(|k| Shard { index: k, count: 3 }).collect();
+        for g in 0..30 {
+            assert_eq!(shards.iter().filter(|s| s.owns(g)).count(), 1, "game {g}");
+        }
+    }
+}

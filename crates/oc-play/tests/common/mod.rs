@@ -1,0 +1,21 @@
+//! What the tests of `oc-play` share: the repository's shipped scenarios, made ready to play.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// A file of the repository (the workspace root, two folders above this crate).
+pub fn repo(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
+}
+
+/// A shipped scenario with its only (or named) armies.
+pub fn setup(file: &str, scenario: Option<&str>) -> oc_play::Setup {
+    let path = repo(file);
+    let compiled = oc_play::setup::compile(&path).unwrap_or_else(|e| panic!("{file}: {e:?}"));
+    let field = compiled.field(&path, scenario).unwrap_or_else(|e| panic!("{file}: {e:?}"));
+    field.with_armies(None, None).unwrap_or_else(|e| panic!("{file}: {e:?}"))
+}
+
+pub fn default_ais() -> oc_play::Ais {
+    oc_play::Ais { attacker: oc_engine::ai::DEFAULT.to_string(), defender: oc_engine::ai::DEFAULT.to_string() }
+}

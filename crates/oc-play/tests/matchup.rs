@@ -1,0 +1,30 @@
+//! `oc_play::matchup`: a unit written `CLASS` takes its kit weapon, `CLASS:WEAPON` the one
+//! named; what an army could not field is refused with the compiler's words, and an unknown
+//! class or item with the nearest names; the default distance is the weapon's nearest reach.
+
+use oc_play::matchup::{self, Side};
+use oc_play::rules;
+
+fn side(spec: &str) -> Side {
+    Side { spec: spec.into(), terrain: None, hp: None, statuses: Vec::new(), accessory: None, normal_form: false }
+}
+
+#[test]
+fn loadouts_refusals_and_distances() {
+    let engine = rules::load(&rules::builtin("officers_chess").unwrap()).unwrap().engine;
+    let cavalier = matchup::build(&engine, &side("Cavalier")).unwrap();
+    assert_eq!(cavalier.weapon.as_deref(), engine.kit_weapon("Cavalier").as_deref());
+    let archer = matchup::build(&engine, &side("Archer:IronBow")).unwrap();
+    assert_eq!(archer.weapon.as_deref(), Some("IronBow"));
+    assert_eq!(matchup::distance_for(&engine, &archer, None), 2, "a bow's nearest reach");
+    assert_eq!(matchup::distance_for(&engine, &archer, Some(3)), 3);
+    let wrong = matchup::build(&engine, &side("Cavalier:IronBow")).err().unwrap();
+    assert!(wrong.contains("[oc::") && wrong.contains("\nhelp: "), "{wrong}");
+    let unknown = matchup::build(&engine, &side("Cavalir")).err().unwrap();
+    assert!(unknown.starts_with("no class `Cavalir` in these rules") && unknown.contains("`Cavalier`"), "{unknown}");
+    let item = matchup::build(&engine, &side("Cavalier:IronSwrd")).err().unwrap();
+    assert!(item.starts_with("no item `IronSwrd`") && item.contains("`IronSword`"), "{item}");
+    let x = matchup::exchange(&engine, &cavalier, &archer, 1, None).unwrap();
+    let f = x.forecast();
+    assert!((0.0..=1.0).contains(&f.defender_routed));
+}

@@ -1,0 +1,109 @@
+//! Scenarios made ready by `oc_play`, with what it found shown: the warnings of the files
+//! (rendered with their sources), and a failure rendered with its exit status (1: the files
+//! have errors; 2: a usage or I/O problem).
+
+use std::path::{Path, PathBuf};
+
+use oc_compiler::Workspace;
+use oc_engine::Engine;
+use oc_model::Rules;
+use oc_play::rules::{Loaded, Ruleset};
+use oc_play::{Failure, Field, Setup};
+
+use crate::report;
+
+/// Shows a failure; its exit status.
+pub fn failure(f: Failure) -> u8 {
+    match f {
+        Failure::Rejected { workspace, diagnostics } => {
+            let reports = report::Reports::new(workspace.as_ref());
+            let style = report::style();
+            for d in &diagnostics {
+                err!("{}", reports.render(d, style));
+            }
+            errln!("not accepted: {} error(s)", diagnostics.iter().filter(|d| d.is_error()).count());
+            1
+        }
+        Failure::Refused(r) => refused(&r),
+    }
+}
+
+/// Shows a refusal (`error:` and `help:` lines); exit status 2.
+pub fn refused(r: &oc_play::Refusal) -> u8 {
+    errln!("error: {}", r.message);
+    if let Some(help) = &r.help {
+        errln!("help: {help}");
+    }
+    2
+}
+
+/// The `.oc` files under `path` compiled, their warnings shown.
+pub fn compile(path: &Path) -> Result<oc_play::setup::Compiled, u8> {
+    let compiled = oc_play::setup::compile(path).map_err(failure)?;
+    let reports = report::Reports::new(&compiled.workspace);
+    let style = report::style();
+    for d in &compiled.warnings {
+        err!("{}", reports.render(d, style));
+    }
+    Ok(compiled)
+}
+
+/// The rules, workspace and project root of the files under `path`.
+pub fn rules(path: &Path) -> Result<(Rules, Workspace, PathBuf), u8> {
+    let c = compile(path)?;
+    Ok((c.rules, c.workspace, c.root))
+}
+
+/// The scenario `scenario` of `file`, ready to play but for its armies.
+pub fn field(file: &Path, scenario: Option<&str>) -> Result<Field, u8> {
+    compile(file)?.field(file, scenario).map_err(failure)
+}
+
+/// The scenario with both armies.
+pub fn setup(file: &Path, scenario: Option<&str>, attacker: Option<&str>, defender: Option<&str>) -> Result<Setup, u8> {
+    field(file, scenario)?.with_armies(attacker, defender).map_err(failure)
+}
+
+/// The engine of the rules to play with (`oc_play::rules::choose`: `--ruleset`, else the
+/// project's `ruleset`, else the default), their warnings shown.
+pub fn engine(ruleset: Option<&str>) -> Result<Engine, u8> {
+    let chosen = oc_play::rules::choose(ruleset).map_err(|e| refused(&e))?;
+    loaded(&chosen).map(|l| l.engine)
+}
+
+/// The engine of the `ruleset` the working directory's oc.toml names, if it names one.
+pub fn project_engine() -> Option<Engine> {
+    let chosen = oc_play::rules::of_project(&std::env::current_dir().ok()?).ok()??;
+    loaded(&chosen).ok().map(|l| l.engine)
+}
+
+/// A ruleset compiled, its warnings shown; its errors shown with exit status 1, a refusal
+/// (the engine cannot run the rules, a path that is no project) with 2.
+pub fn loaded(ruleset: &Ruleset) -> Result<Loaded, u8> {
+    shown(oc_play::rules::load(ruleset))
+}
+
+/// Rules loaded, their warnings shown; their errors shown with exit status 1 (`the rules have N
+/// error(s)`), a refusal with 2.
+pub fn shown(loaded: Result<Loaded, Failure>) -> Result<Loaded, u8> {
+    match loaded {
+        Ok(l) => {
+            show(&l.workspace, &l.warnings);
+            Ok(l)
+        }
+        Err(Failure::Rejected { workspace, diagnostics }) => {
+            show(workspace.as_ref(), &diagnostics);
+            errln!("the rules have {} error(s)", diagnostics.iter().filter(|d| d.is_error()).count());
+            Err(1)
+        }
+        Err(Failure::Refused(r)) => Err(refused(&r)),
+    }
+}
+
+fn show(workspace: &Workspace, diagnostics: &[oc_diag::Diagnostic]) {
+    let reports = report::Reports::new(workspace);
+    let style = report::style();
+    for d in diagnostics {
+        err!("{}", reports.render(d, style));
+    }
+}
