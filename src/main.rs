@@ -578,6 +578,14 @@ struct Matchup {
     /// expected damage.
     #[arg(long)]
     reaction: Option<String>,
+    /// The attacker moved in the step that made the attack (a charge, where the rules read
+    /// `attacker.moved`).
+    #[arg(long)]
+    moved: bool,
+    /// How hidden the defender is, where the rules read `cover`: 0 in the open, 1 half hidden
+    /// (a unit on the line between), 2 fully hidden (a wall on it).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(i64).range(0..=2))]
+    cover: i64,
     /// Use a shifter's Normal form instead of its Transformed one.
     #[arg(long)]
     attacker_normal: bool,
@@ -586,6 +594,10 @@ struct Matchup {
 }
 
 impl Matchup {
+    fn stated(&self) -> oc_play::matchup::Stated<'_> {
+        oc_play::matchup::Stated { reaction: self.reaction.as_deref(), moved: self.moved, cover: self.cover }
+    }
+
     fn sides(&self) -> (oc_play::matchup::Side, oc_play::matchup::Side) {
         (
             oc_play::matchup::Side {
@@ -738,11 +750,11 @@ fn main() -> ExitCode {
         }
         Command::Forecast { matchup, format } => {
             let (a, d) = matchup.sides();
-            play::forecast(matchup.ruleset.as_deref(), &a, &d, matchup.distance, matchup.reaction.as_deref(), format)
+            play::forecast(matchup.ruleset.as_deref(), &a, &d, matchup.distance, matchup.stated(), format)
         }
         Command::Duel { matchup, seed, format } => {
             let (a, d) = matchup.sides();
-            play::duel(matchup.ruleset.as_deref(), &a, &d, matchup.distance, matchup.reaction.as_deref(), seed, format)
+            play::duel(matchup.ruleset.as_deref(), &a, &d, matchup.distance, matchup.stated(), seed, format)
         }
         Command::Balance { paths, ruleset, seed, duels, format } => {
             balance_cmd::balance(balance_cmd::Args { ruleset: ruleset.as_deref(), paths: &paths, seed, duels, format })

@@ -37,14 +37,14 @@ pub fn forecast(
     attacker: &Side,
     defender: &Side,
     distance: Option<i64>,
-    reaction: Option<&str>,
+    stated: matchup::Stated,
     format: Format,
 ) -> u8 {
     let (engine, a, d, distance) = match matchup(ruleset, attacker, defender, distance) {
         Ok(m) => m,
         Err(code) => return code,
     };
-    let f = match matchup::exchange(&engine, &a, &d, distance, reaction).map(|x| x.forecast()) {
+    let f = match matchup::exchange(&engine, &a, &d, distance, stated).map(|x| x.forecast()) {
         Ok(f) => f,
         Err(e) => {
             errln!("error[{}]: {e}", e.code());
@@ -167,7 +167,7 @@ pub fn duel(
     attacker: &Side,
     defender: &Side,
     distance: Option<i64>,
-    reaction: Option<&str>,
+    stated: matchup::Stated,
     seed: u64,
     format: Format,
 ) -> u8 {
@@ -175,7 +175,7 @@ pub fn duel(
         Ok(m) => m,
         Err(code) => return code,
     };
-    let (log, hp) = match matchup::exchange(&engine, &a, &d, distance, reaction).map(|x| x.resolve(&mut oc_engine::rng(seed))) {
+    let (log, hp) = match matchup::exchange(&engine, &a, &d, distance, stated).map(|x| x.resolve(&mut oc_engine::rng(seed))) {
         Ok(x) => x,
         Err(e) => {
             errln!("error: {e}");
@@ -192,7 +192,7 @@ pub fn duel(
                         "side": if s.side == 0 { "attacker" } else { "defender" }, "stage": s.stage, "roll": s.roll,
                         "hit": s.outcome.hit, "crit": s.outcome.crit, "backfire": s.outcome.backfire, "damage": s.outcome.damage,
                         "attacker_hp": s.hp_after[0], "defender_hp": s.hp_after[1], "inflicted": s.inflicted,
-                        "reaction": s.reaction,
+                        "reaction": s.reaction, "shown": s.shown,
                     })
                 })
                 .collect();
@@ -224,12 +224,12 @@ pub fn duel(
                 if let Some(r) = &s.reaction {
                     extra.push_str(&format!(" ({} reacts: {r})", names.get(1 - s.side.min(1)).map_or("?", String::as_str)));
                 }
+                let roll = s.shown.as_ref().map_or_else(|| format!("{:>3}", s.roll), |w| format!("({w})"));
                 outln!(
-                    "{:>2}. {:<9} {:<14} rolls {:>3}: {what}{extra}  (HP {} / {})",
+                    "{:>2}. {:<9} {:<14} rolls {roll}: {what}{extra}  (HP {} / {})",
                     i + 1,
                     s.stage,
                     names.get(s.side).map_or("?", String::as_str),
-                    s.roll,
                     s.hp_after[0],
                     s.hp_after[1]
                 );

@@ -308,3 +308,36 @@ army D for Field defender { unit Dov: Knight { items Longsword, RoundShield } }
     }
     assert!(reacted > 0, "some strike met a reaction");
 }
+
+/// `oc forecast` on seed 004 states how an attack is made: a charge (`--moved`) and how hidden
+/// the target is (`--cover`); `oc duel` tells the rolled icons in words.
+#[test]
+fn oc_forecast_states_a_charge_and_cover_and_oc_duel_tells_icons_in_words() {
+    let forecast = |args: &[&str]| -> serde_json::Value {
+        let mut all = vec!["forecast", "--ruleset", "skirmish", "--format", "json"];
+        all.extend_from_slice(args);
+        let out = oc(&root(), &all);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    // "Charge: Move up to 4 squares and make a skirmish attack. If the target is still alive it
+    // gets a immediate skirmish attack targeting the" charger.
+    let melee = ["--attacker", "Militia:Spear", "--defender", "Militia:Spear"];
+    assert_eq!(forecast(&melee)["defender"]["strikes"], 0);
+    assert_eq!(forecast(&[&melee[..], &["--moved"]].concat())["defender"]["strikes"], 1);
+    // "If a source fire at someone but it's half hidden ... it must make a medium maneuver check":
+    // 11 of 36 rolls of two dice show a maneuver point.
+    let shot = ["--attacker", "Bowman:Longbow", "--defender", "Militia:Spear", "--distance", "4"];
+    let open = forecast(&shot)["attacker"]["hit"].as_f64().unwrap();
+    let half = forecast(&[&shot[..], &["--cover", "1"]].concat())["attacker"]["hit"].as_f64().unwrap();
+    assert!((half - open * 11.0 / 36.0).abs() < 1e-9, "{open} {half}");
+    let out =
+        oc(&root(), &["forecast", "--ruleset", "skirmish", "--attacker", "Bowman", "--defender", "Militia", "--cover", "3"]);
+    assert_eq!(out.status.code(), Some(2), "cover is 0, 1 or 2");
+    let out = oc(
+        &root(),
+        &["duel", "--ruleset", "skirmish", "--attacker", "Veteran:Sword", "--defender", "Militia:Spear", "--seed", "3"],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("rolls (") && text.contains(" against "), "{text}");
+}

@@ -118,16 +118,27 @@ pub fn distance_for(engine: &Engine, a: &Loadout, distance: Option<i64>) -> i64 
     distance.unwrap_or_else(|| a.weapon.as_ref().and_then(|w| engine.reach(&a.class, w)).map_or(1, |(lo, _)| lo.max(1)))
 }
 
-/// The exchange of a matchup, with the stated reaction (`none` for none) if there is one.
+/// How an exchange is made, beyond its units and distance, as a forecast window states it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stated<'a> {
+    /// The reaction struck units take (`none` for none); `None`: each takes its best.
+    pub reaction: Option<&'a str>,
+    /// The attacker moved in the step that made the attack (a charge, as `attacker.moved` reads).
+    pub moved: bool,
+    /// How hidden the defender is (`cover`: 0 in the open, 1 half hidden, 2 fully hidden).
+    pub cover: i64,
+}
+
+/// The exchange of a matchup as `stated`.
 pub fn exchange<'e>(
     engine: &'e Engine,
     a: &'e Loadout,
     d: &'e Loadout,
     distance: i64,
-    reaction: Option<&str>,
+    stated: Stated,
 ) -> Result<oc_engine::Exchange<'e>, oc_engine::EngineError> {
-    let x = oc_engine::Exchange::new(engine, a, d, distance)?;
-    match reaction {
+    let x = oc_engine::Exchange::new(engine, a, d, distance)?.moved([stated.moved, false]).cover(stated.cover);
+    match stated.reaction {
         None => Ok(x),
         Some("none") => x.with_reaction(None),
         Some(name) => x.with_reaction(Some(name)),

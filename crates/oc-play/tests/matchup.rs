@@ -24,7 +24,7 @@ fn loadouts_refusals_and_distances() {
     assert!(unknown.starts_with("no class `Cavalir` in these rules") && unknown.contains("`Cavalier`"), "{unknown}");
     let item = matchup::build(&engine, &side("Cavalier:IronSwrd")).err().unwrap();
     assert!(item.starts_with("no item `IronSwrd`") && item.contains("`IronSword`"), "{item}");
-    let x = matchup::exchange(&engine, &cavalier, &archer, 1, None).unwrap();
+    let x = matchup::exchange(&engine, &cavalier, &archer, 1, matchup::Stated::default()).unwrap();
     let f = x.forecast();
     assert!((0.0..=1.0).contains(&f.defender_routed));
 }
