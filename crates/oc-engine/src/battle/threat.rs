@@ -90,7 +90,7 @@ impl Battle<'_> {
     }
 
     /// Enemy `k`'s free attack on unit `i`, which is in its zone: a melee attack, struck as in
-    /// contact with what `k` holds if that reaches 1 ("an immediate skirmish attack"), one strike
+    /// contact with what `k` holds if that reaches 1, one strike
     /// and no answer. Under fog an enemy `i`'s side did not see is lit where it stands. `None`
     /// when it cannot strike in contact.
     fn free_attack(&mut self, k: usize, i: usize) -> Option<String> {

@@ -265,9 +265,8 @@ impl World for OnBattle<'_, '_> {
                 f.pos = to;
                 Ok(format!("moves {} to {to:?}", f.name))
             }
-            // Seed 004: "If a unit is forced to flee, it must move away 5 squares from the target
-            // (In strait line unless it can't). Immediate skirmish attacks against the fleeing unit
-            // still apply if treat zones are evaded in the process."
+            // A unit made to flee moves N squares away from the user, straight on where it can,
+            // and the zones it leaves still draw their free attacks (seed 004's forced flight).
             m::Verb::Flee => {
                 let k = self.unit_of(unit)?;
                 let from = self.battle.state.units.get(i).map(|f| f.pos);
