@@ -133,8 +133,8 @@ fn values_that_are_not_even_are_not_written() {
     let dir = project();
     let path = dir.path().join("hunt.oc");
     let before = std::fs::read(&path).unwrap();
-    // 20 games a setting: with seed 4 the nearest values found win 75% (53-89%).
-    let out = oc(dir.path(), &["tune", "hunt.oc", "--knob", "rounds", "--games", "20", "--seed", "4", "--write"]);
+    // 20 games a setting: with seed 2 the nearest values found win 25% (11-47%).
+    let out = oc(dir.path(), &["tune", "hunt.oc", "--knob", "rounds", "--games", "20", "--seed", "2", "--write"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("the knobs could not bring the interval to 50%"), "{stdout}");
