@@ -685,17 +685,19 @@ fn main() -> ExitCode {
             oc_play::simulate::Run { games, seed, shard },
             simulate::Outputs { format, out: out.as_deref(), plot: plot.as_deref(), force },
         ),
-        Command::Tune { game, games, seed, knob, write, format } => tune::tune(&tune::Request {
-            file: &game.file,
-            scenario: game.scenario.as_deref(),
-            attacker: game.attacker.as_deref(),
-            defender: game.defender.as_deref(),
-            games,
-            seed,
-            knobs: &knob,
-            write,
-            format,
-        }),
+        Command::Tune { game, games, seed, knob, write, format } => {
+            let knobs: Vec<oc_play::tune::Knob> = knob.iter().map(|k| k.knob()).collect();
+            let run = oc_play::tune::Request {
+                file: &game.file,
+                scenario: game.scenario.as_deref(),
+                attacker: game.attacker.as_deref(),
+                defender: game.defender.as_deref(),
+                games,
+                seed,
+                knobs: &knobs,
+            };
+            tune::tune(&tune::Request { run, write, format })
+        }
         Command::Fairness { paths, games, games_for, seed, readme, format } => fairness::fairness(&fairness::Request {
             paths: &paths,
             games,

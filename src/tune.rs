@@ -23,7 +23,7 @@ pub enum Knob {
 }
 
 impl Knob {
-    fn knob(self) -> tune::Knob {
+    pub fn knob(self) -> tune::Knob {
         match self {
             Knob::WarChest => tune::Knob::WarChest,
             Knob::Rounds => tune::Knob::Rounds,
@@ -32,16 +32,9 @@ impl Knob {
     }
 }
 
+/// `oc tune`: oc-play's tuning request, and what the command does with its answer.
 pub struct Request<'a> {
-    pub file: &'a Path,
-    pub scenario: Option<&'a str>,
-    pub attacker: Option<&'a str>,
-    pub defender: Option<&'a str>,
-    /// The most games one setting gets.
-    pub games: u64,
-    pub seed: u64,
-    /// Empty: the default knobs.
-    pub knobs: &'a [Knob],
+    pub run: tune::Request<'a>,
     pub write: bool,
     pub format: Format,
 }
@@ -60,22 +53,13 @@ fn refused(f: Failure) -> u8 {
 }
 
 pub fn tune(r: &Request) -> u8 {
-    let compiled = match crate::load::compile(r.file) {
+    let compiled = match crate::load::compile(r.run.file) {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let knobs: Vec<tune::Knob> = r.knobs.iter().map(|k| k.knob()).collect();
-    let request = tune::Request {
-        file: r.file,
-        scenario: r.scenario,
-        attacker: r.attacker,
-        defender: r.defender,
-        games: r.games,
-        seed: r.seed,
-        knobs: &knobs,
-    };
+    let request = &r.run;
     let say = |line: &str| errln!("{line}");
-    let prepared = match tune::prepare(&request, compiled, &say) {
+    let prepared = match tune::prepare(request, compiled, &say) {
         Ok(p) => p,
         Err(f) => return refused(f),
     };
@@ -88,20 +72,20 @@ pub fn tune(r: &Request) -> u8 {
         attacker.name,
         defender.name,
         prepared.knobs.iter().map(|k| k.word()).collect::<Vec<_>>().join(", "),
-        r.games,
-        r.seed
+        r.run.games,
+        r.run.seed
     );
     let title = format!(
         "{} ({}) in {}: {} (attacker) vs {} (defender), seed {}\n",
         prepared.scenario().title.as_deref().unwrap_or(&prepared.scenario().name),
         prepared.scenario().name,
-        r.file.display(),
+        r.run.file.display(),
         attacker.name,
         defender.name,
-        r.seed
+        r.run.seed
     );
     let names = [prepared.scenario().name.clone(), attacker.name.clone(), defender.name.clone()];
-    let tuned = match tune::run(prepared, &request, r.write, &say) {
+    let tuned = match tune::run(prepared, request, r.write, &say) {
         Ok(t) => t,
         Err(f) => return refused(f),
     };
@@ -109,7 +93,7 @@ pub fn tune(r: &Request) -> u8 {
     // Only values whose interval holds 50% are written: the nearest values found otherwise may
     // change the scenario's character without making it fair (a third sentry and 31 rounds).
     if r.write && tuned.even() {
-        match write(r.file, &root, &logical, &tuned) {
+        match write(r.run.file, &root, &logical, &tuned) {
             Ok(w) => written = w,
             Err(code) => return code,
         }
@@ -120,7 +104,7 @@ pub fn tune(r: &Request) -> u8 {
     };
     out!("{text}");
     if r.write && !tuned.even() && !tuned.unchanged {
-        errln!("error: the suggested values' 95% interval does not hold 50%; nothing was written to {}", r.file.display());
+        errln!("error: the suggested values' 95% interval does not hold 50%; nothing was written to {}", r.run.file.display());
         errln!("help: these are the nearest values found: write them by hand if they suit, or give more knobs (--knob) or games");
         return 1;
     }
@@ -146,13 +130,13 @@ fn human(r: &Request, title: &str, t: &Tuned, written: bool) -> String {
         s.push_str(&format!("  note: {n}\n"));
     }
     let tail = if written {
-        format!("the suggested values were written into {}", r.file.display())
+        format!("the suggested values were written into {}", r.run.file.display())
     } else if r.write && !t.unchanged && !even {
-        format!("{} is unchanged: --write writes only values whose interval holds 50%", r.file.display())
+        format!("{} is unchanged: --write writes only values whose interval holds 50%", r.run.file.display())
     } else if t.unchanged {
         "the file already holds the suggested values".to_string()
     } else {
-        format!("{} is unchanged (--write writes the suggested values)", r.file.display())
+        format!("{} is unchanged (--write writes the suggested values)", r.run.file.display())
     };
     s.push_str(&format!("  {} games played; {tail}\n", t.played));
     s
@@ -165,12 +149,12 @@ fn json(r: &Request, [scenario, attacker, defender]: &[String; 3], t: &Tuned, wr
         .map(|row| serde_json::json!({"knob": row.what, "current": row.current, "suggested": row.suggested, "changes": row.changes}))
         .collect();
     let value = serde_json::json!({
-        "file": r.file.display().to_string(),
+        "file": r.run.file.display().to_string(),
         "scenario": scenario,
         "attacker": attacker,
         "defender": defender,
-        "seed": r.seed,
-        "games_per_setting": r.games,
+        "seed": r.run.seed,
+        "games_per_setting": r.run.games,
         "knobs": t.knobs.iter().map(|k| k.word()).collect::<Vec<_>>(),
         "values": values,
         "current": t.now.json(),
