@@ -41,6 +41,7 @@ pub(crate) fn check<'a>(
             items: Index::default(),
             inventory: 3,
             class_ranges: Vec::new(),
+            resources: Vec::new(),
         },
         sink: Sink::default(),
         notes: Notes { item_types: vec![None; item_defs.len()], ..Notes::default() },

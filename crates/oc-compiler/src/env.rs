@@ -99,6 +99,8 @@ pub(crate) struct Symbols<'a> {
     pub items: Index<'a>,
     pub inventory: u32,
     pub class_ranges: Vec<ClassRangeSym>,
+    /// The ruleset's resources by name (also `Int` bases): what a `Resource` argument names.
+    pub resources: Vec<String>,
 }
 
 impl Symbols<'_> {

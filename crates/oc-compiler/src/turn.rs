@@ -35,6 +35,7 @@ impl Checker<'_> {
                 );
                 continue;
             }
+            self.syms.resources.push(r.name.value.to_string());
             if self.dup_attr(attr_spans, &r.name) {
                 self.syms.bases.push(crate::env::AttrSym { name: r.name.value.to_string(), ty: Type::Int });
             }

@@ -246,6 +246,7 @@ impl Engine {
                         | m::Verb::Transform
                         | m::Verb::Shift
                         | m::Verb::Debuff
+                        | m::Verb::Gain
                         | m::Verb::Attack => {}
                     },
                     Eff::Modify { .. } | Eff::Grant { .. } | Eff::GrantParam(_) | Eff::Action(_) => {}

@@ -633,6 +633,7 @@ impl<'e> Exchange<'e> {
             }
             state.hp = next.hp;
             state.statuses = next.statuses;
+            state.res = next.res;
         }
         // A unit routed before the first strike ends the exchange.
         if state.hp.iter().all(|hp| *hp > 0) {
@@ -680,6 +681,16 @@ impl World for StrikeWorld<'_, '_> {
         let gone = self.state.statuses.get_mut(unit).map(std::mem::take).unwrap_or_default();
         self.laid.push(Laid::Cured { side: unit });
         gone
+    }
+    fn resource(&self, unit: usize, resource: u32) -> Option<i64> {
+        let k = self.engine.resource_slot(resource)?;
+        self.state.res.get(unit).and_then(|r| r.get(k)).map(|v| i64::from(*v))
+    }
+    fn set_resource(&mut self, unit: usize, resource: u32, amount: i64) {
+        let Some(k) = self.engine.resource_slot(resource) else { return };
+        if let Some(slot) = self.state.res.get_mut(unit).and_then(|r| r.get_mut(k)) {
+            *slot = i32::try_from(amount.clamp(0, i64::from(i32::MAX))).unwrap_or(i32::MAX);
+        }
     }
     /// Debuffs last through the unit's next turn, after this exchange: laid for the battle to hold.
     fn debuff(&mut self, unit: usize, attr: u16, shift: i64) -> bool {

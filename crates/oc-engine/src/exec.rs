@@ -39,7 +39,9 @@ impl Command {
                     command.name = u32::from(*attr);
                     command.amount = *amount;
                 }
-                (m::Type::Status | m::Type::Terrain | m::Type::WeaponType | m::Type::Str, V::Name(n)) => command.name = *n,
+                (m::Type::Status | m::Type::Terrain | m::Type::WeaponType | m::Type::Str | m::Type::Resource, V::Name(n)) => {
+                    command.name = *n
+                }
                 _ => return None,
             }
         }
@@ -78,6 +80,13 @@ pub(crate) enum Done {
         shift: i64,
         new: bool,
     },
+    /// Points of a resource gained (`amount`, after the floor at 0), and what the unit holds now.
+    Gained {
+        unit: usize,
+        resource: u32,
+        amount: i64,
+        total: i64,
+    },
     /// A battle's own account of what it did.
     Battle(String),
 }
@@ -109,6 +118,11 @@ pub(crate) trait World {
     fn cure(&mut self, unit: usize) -> Vec<u32>;
     /// Lays a debuff; whether none of that attribute was in force.
     fn debuff(&mut self, unit: usize, attr: u16, shift: i64) -> bool;
+    /// The unit's amount of the resource named `resource` (an interned name), or `None` when
+    /// the ruleset has no such resource.
+    fn resource(&self, unit: usize, resource: u32) -> Option<i64>;
+    /// Sets the unit's amount of the resource.
+    fn set_resource(&mut self, unit: usize, resource: u32, amount: i64);
     /// The verbs that act on a battle's map, turn order and sight (a unit's verbs are the
     /// methods above); where there is no battle they are not performed.
     fn battle(&mut self, command: &Command) -> Result<String, Refused> {
@@ -148,6 +162,13 @@ pub(crate) fn execute(world: &mut impl World, command: Command) -> Result<Done, 
             let attr = u16::try_from(name).map_err(|_| Refused::NotHere(verb))?;
             let new = world.debuff(unit, attr, amount);
             Ok(Done::Debuffed { unit, attr, shift: amount, new })
+        }
+        m::Verb::Gain => {
+            let unit = here(world, unit)?;
+            let before = world.resource(unit, name).ok_or(Refused::NotHere(verb))?;
+            let total = before.saturating_add(amount).max(0);
+            world.set_resource(unit, name, total);
+            Ok(Done::Gained { unit, resource: name, amount: total - before, total })
         }
         m::Verb::Reactivate | m::Verb::Relocate | m::Verb::Flee | m::Verb::Attack => {
             here(world, unit)?;

@@ -337,6 +337,12 @@ impl Engine {
         self.terrain_index(name).and_then(|ix| self.terrain_atom(ix))
     }
 
+    /// The index of the resource whose interned name is `name` (a `Resource` argument).
+    pub(crate) fn resource_slot(&self, name: u32) -> Option<usize> {
+        let name = self.ir.name(name);
+        self.rules.ruleset.resources.iter().position(|r| r.name == name)
+    }
+
     /// The names of the ruleset's resources, in their order, as atoms.
     pub fn resource_atoms(&self) -> &[Atom] {
         &self.names.resources

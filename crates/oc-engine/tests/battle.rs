@@ -359,7 +359,7 @@ fn a_staff_heals_an_adjacent_ally_and_trades_are_free() {
     // Heal(5): heal(target, x + self.heal_bonus); a Priest's heal bonus is the base 0.
     b.turn(Turn {
         unit: 0,
-        act: Act::Special { verb: Verb::Heal, target: Some(1), tile: None },
+        act: Act::Special { verb: Verb::Heal, target: Some(1), tile: None, from: None },
         trade: Some(oc_engine::battle::Trade { with: 1, give: Some("Vulnerary".into()), take: None }),
         ..Default::default()
     })
@@ -370,10 +370,18 @@ fn a_staff_heals_an_adjacent_ally_and_trades_are_free() {
     // Not an enemy, and not out of reach.
     let mut b = battle(&engine, &map, [&[(0, 2), (1, 4)], &[(7, 4)]]);
     assert!(b
-        .turn(Turn { unit: 0, act: Act::Special { verb: Verb::Heal, target: Some(1), tile: None }, ..Default::default() })
+        .turn(Turn {
+            unit: 0,
+            act: Act::Special { verb: Verb::Heal, target: Some(1), tile: None, from: None },
+            ..Default::default()
+        })
         .is_err());
     assert!(b
-        .turn(Turn { unit: 0, act: Act::Special { verb: Verb::Heal, target: Some(2), tile: None }, ..Default::default() })
+        .turn(Turn {
+            unit: 0,
+            act: Act::Special { verb: Verb::Heal, target: Some(2), tile: None, from: None },
+            ..Default::default()
+        })
         .is_err());
 }
 

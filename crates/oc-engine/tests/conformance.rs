@@ -13,7 +13,8 @@ use oc_model::conformance::{self as conf, Context, Fires};
 use oc_model::{BattleMap, Event, Outcome, Rules, SideId, UnitRef, Verb};
 
 /// A ruleset without dice: `aim` decides every strike (0 misses, 1 hits, 2 crits), two strikes
-/// each way, one damage a strike (two on a crit), five more against a Marked unit.
+/// each way, one damage a strike (two on a crit), five more against a Marked unit, and the
+/// striker's `guard` points more (a resource, 0 at each activation, that `gain` raises).
 const RULES: &str = r#"
 ruleset conform {
     scale Rating { E D C B A }
@@ -25,11 +26,12 @@ ruleset conform {
     base aim: Int = 1
     base damage_bonus: Int = 0
     inventory 3
+    resource guard: Int = 0 at activated
     combat {
         hit = attacker.aim >= 1
         critical = attacker.aim >= 2
-        damage = 1 + attacker.damage_bonus + (if defender has Marked then 5 else 0)
-        critical_damage = 2 + attacker.damage_bonus + (if defender has Marked then 5 else 0)
+        damage = 1 + attacker.damage_bonus + attacker.guard + (if defender has Marked then 5 else 0)
+        critical_damage = 2 + attacker.damage_bonus + attacker.guard + (if defender has Marked then 5 else 0)
         follow_up = false
         strikes = 2
     }
@@ -174,7 +176,7 @@ fn wait(unit: usize) -> Turn {
 }
 
 fn special(verb: Verb, target: Option<usize>, tile: Option<(i64, i64)>) -> Turn {
-    Turn { unit: SUBJECT, act: Act::Special { verb, target, tile }, ..Default::default() }
+    Turn { unit: SUBJECT, act: Act::Special { verb, target, tile, from: None }, ..Default::default() }
 }
 
 fn mark(b: &mut Battle, unit: usize) {
@@ -262,6 +264,7 @@ fn args(verb: Verb, unit: &str) -> String {
         Verb::Inflict => format!("{unit}, Marked"),
         Verb::Cure | Verb::Reactivate => unit.to_string(),
         Verb::Debuff => format!("{unit}, def-1"),
+        Verb::Gain => format!("{unit}, guard, 3"),
         Verb::Raze | Verb::Transform => "Ruins".into(),
         Verb::Reveal => "3".into(),
         Verb::Restrict => "Blades".into(),
@@ -280,7 +283,7 @@ fn trigger_case(event: Event, verb: Verb) {
         return shift_case(event);
     }
     assert!(
-        matches!(verb, Verb::Heal | Verb::Damage | Verb::Inflict | Verb::Cure | Verb::Debuff),
+        matches!(verb, Verb::Heal | Verb::Damage | Verb::Inflict | Verb::Cure | Verb::Debuff | Verb::Gain),
         "no case for {verb:?} on {event:?}"
     );
     let spec = conf::event_spec(event).unwrap();
@@ -332,12 +335,13 @@ fn exchange_trigger(event: Event, verb: Verb, own: bool, case: &Case) {
         let (s, f) = (subject(verb), foe(verb));
         let (a, d) = if attacked { (&f, &s) } else { (&s, &f) };
         let forecast = e.forecast(a, d, 1).unwrap();
-        let taken = [forecast.attacker_damage_taken, forecast.defender_damage_taken][side];
+        let taken = [forecast.attacker_damage_taken, forecast.defender_damage_taken];
+        let (taken, dealt) = (taken[side], taken[1 - side]);
         let resolution = Exchange::new(&e, a, d, 1).unwrap().resolve_all(&mut rng(3));
-        (taken, resolution)
+        (taken, dealt, resolution)
     };
-    let (taken, r) = run(true);
-    let (base_taken, base) = run(false);
+    let (taken, dealt, r) = run(true);
+    let (base_taken, base_dealt, base) = run(false);
     let laid: Vec<Laid> = r.declared.iter().chain(r.log.iter().flat_map(|s| s.laid.iter())).cloned().collect();
     // A miss's foe is struck by nothing after it: nothing laid on it shows in hit points.
     let unseen = event == Event::Miss && !own;
@@ -362,6 +366,20 @@ fn exchange_trigger(event: Event, verb: Verb, own: bool, case: &Case) {
             // It lasts until the unit's next turn ends: later exchanges, not this one.
             assert_eq!(taken, base_taken, "{what}: forecast");
             assert!(laid.contains(&Laid::Debuff { side, attr: "def".into(), shift: -1 }), "{what}: duel {laid:?}");
+        }
+        Verb::Gain => {
+            // The points are the exchange's state: a strike after the gain deals 3 more.
+            assert_eq!(r.resources[side].first(), Some(&(3 * fired)), "{what}: duel {:?}", r.resources);
+            assert_eq!(base.resources[side].first(), Some(&0), "{what}: duel without it");
+            let strikes_after = match event {
+                Event::Attacked => true,
+                // The second of the subject's two strikes follows the first's gain.
+                Event::Hit | Event::Crit => own,
+                _ => false,
+            };
+            if strikes_after {
+                assert!(dealt > base_dealt, "{what}: forecast {dealt} vs {base_dealt}");
+            }
         }
         other => panic!("no exchange case for {other:?}"),
     }
@@ -411,6 +429,12 @@ fn battle_trigger(event: Event, verb: Verb, own: bool, case: &Case) {
         Verb::Inflict => assert!(marked(&b, unit) && !marked(&base, unit), "{what}: {:?}", b.log),
         Verb::Cure => assert!(!marked(&b, unit) && marked(&base, unit), "{what}: {:?}", b.log),
         Verb::Debuff => assert!(debuffed(&b, unit) && !debuffed(&base, unit), "{what}: {:?}", b.log),
+        Verb::Gain => assert_eq!(
+            (b.units[unit].resources.first(), base.units[unit].resources.first().copied().unwrap_or(0)),
+            (Some(&(3 * fired)), 0),
+            "{what}: {:?}",
+            b.log
+        ),
         other => panic!("no battle case for {other:?}"),
     }
 }
@@ -443,6 +467,7 @@ fn action_case(verb: Verb) {
     let (target, body) = match verb {
         Verb::Heal | Verb::Cure | Verb::Reactivate | Verb::Relocate => ("ally within 1", args(verb, "target")),
         Verb::Damage | Verb::Inflict | Verb::Debuff | Verb::Attack | Verb::Flee => ("enemy within 1..4", args(verb, "target")),
+        Verb::Gain => ("self", args(verb, "self")),
         Verb::Open => ("door within 1", String::new()),
         Verb::TakeChest => ("chest within 0", String::new()),
         Verb::Raze | Verb::Seize | Verb::Escape => ("tile within 0", args(verb, "")),
@@ -490,6 +515,11 @@ fn action_case(verb: Verb) {
         Verb::Inflict => {
             b.turn(special(verb, Some(FOE), None)).unwrap();
             assert!(marked(&(&b).into(), FOE), "{what}");
+        }
+        Verb::Gain => {
+            // Kept until its next activation refills it; meanwhile the points are the unit's.
+            b.turn(special(verb, None, None)).unwrap();
+            assert_eq!(b.units[SUBJECT].resources.first(), Some(&3), "{what}: {:?}", b.log);
         }
         Verb::Debuff => {
             b.turn(special(verb, Some(FOE), None)).unwrap();
@@ -567,6 +597,7 @@ fn use_case(verb: Verb) {
         Verb::Inflict => assert!(marked(&b, SUBJECT), "{what}"),
         Verb::Cure => assert!(!marked(&b, SUBJECT), "{what}"),
         Verb::Debuff => assert!(debuffed(&b, SUBJECT), "{what}"),
+        Verb::Gain => assert_eq!(b.units[SUBJECT].resources.first(), Some(&3), "{what}"),
         other => panic!("no use case for {other:?}"),
     }
 }

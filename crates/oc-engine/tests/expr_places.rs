@@ -289,19 +289,22 @@ fn did(place: Place, source: &Source) -> bool {
             triggered(&b, 0, event)
         }
         Place::Reach | Place::Requires { unit: true } => battle(&engine, &map)
-            .turn(turn(0, Act::Special { verb: Verb::Heal, target: Some(usize::from(place != Place::Reach)), tile: None }))
+            .turn(turn(
+                0,
+                Act::Special { verb: Verb::Heal, target: Some(usize::from(place != Place::Reach)), tile: None, from: None },
+            ))
             .is_ok(),
-        Place::Requires { unit: false } => {
-            battle(&engine, &map).turn(turn(0, Act::Special { verb: Verb::Transform, target: None, tile: Some((1, 1)) })).is_ok()
-        }
+        Place::Requires { unit: false } => battle(&engine, &map)
+            .turn(turn(0, Act::Special { verb: Verb::Transform, target: None, tile: Some((1, 1)), from: None }))
+            .is_ok(),
         Place::Action { unit: true } => {
             let mut b = battle(&engine, &map);
-            b.turn(turn(0, Act::Special { verb: Verb::Heal, target: Some(1), tile: None })).unwrap();
+            b.turn(turn(0, Act::Special { verb: Verb::Heal, target: Some(1), tile: None, from: None })).unwrap();
             b.units[1].hp == 27
         }
         Place::Action { unit: false } => {
             let mut b = battle(&engine, &map);
-            b.turn(turn(0, Act::Special { verb: Verb::Transform, target: None, tile: Some((1, 1)) })).unwrap();
+            b.turn(turn(0, Act::Special { verb: Verb::Transform, target: None, tile: Some((1, 1)), from: None })).unwrap();
             b.units[0].hp == 27
         }
         Place::Use => {

@@ -181,8 +181,12 @@ fn a_torch_reveals_x_spaces_around_the_user_until_the_round_ends() {
     let user = (1, 1);
     let mut b = battle(&engine, &map, "Night", [user, (5, 1)]);
     assert!(!b.sees(SideId::Attacker, (5, 1)), "4 tiles off, vision 1");
-    b.turn(Turn { unit: ATTACKER, act: Act::Special { verb: Verb::Reveal, target: None, tile: None }, ..Default::default() })
-        .unwrap();
+    b.turn(Turn {
+        unit: ATTACKER,
+        act: Act::Special { verb: Verb::Reveal, target: None, tile: None, from: None },
+        ..Default::default()
+    })
+    .unwrap();
     // "Reveal X spaces around the User": every tile within 4 of the user, and no other.
     for y in 0..map.height {
         for x in 0..map.width {
@@ -200,8 +204,12 @@ fn a_torch_reveals_x_spaces_around_the_user_until_the_round_ends() {
     assert_eq!(seen(&b, SideId::Attacker).last().unwrap().1, vec![DEFENDER], "lost from sight at the new round");
     // Without fog there is nothing to reveal: it is used (a charge spent), logged, and changes nothing.
     let mut day = battle(&engine, &map, "Day", [user, (5, 1)]);
-    day.turn(Turn { unit: ATTACKER, act: Act::Special { verb: Verb::Reveal, target: None, tile: None }, ..Default::default() })
-        .unwrap();
+    day.turn(Turn {
+        unit: ATTACKER,
+        act: Act::Special { verb: Verb::Reveal, target: None, tile: None, from: None },
+        ..Default::default()
+    })
+    .unwrap();
     assert!(day.log.iter().any(|r| matches!(r, Record::Turn { note, .. } if note.contains("nothing to reveal"))));
     assert!(day.log.iter().all(|r| !matches!(r, Record::Seen { .. })));
     assert_eq!(day.units[ATTACKER].spent, vec![(oc_engine::Atom::new("Torch"), 1)]);

@@ -91,6 +91,7 @@ pub const EFFECT: &[&str] = &[
     "reactivate",
     "relocate",
     "flee",
+    "gain",
     "open",
     "take_chest",
     "raze",

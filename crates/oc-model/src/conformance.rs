@@ -232,6 +232,7 @@ pub const VERBS: &[VerbSpec] = &[
     standing("ignore_item_tags", Verb::IgnoreItemTags, &[], true),
     action_verb("attack", Verb::Attack, &[Type::Unit, Type::Int]),
     action_verb("flee", Verb::Flee, &[Type::Unit, Type::Int]),
+    unit_verb("gain", Verb::Gain, &[Type::Unit, Type::Resource, Type::Int]),
 ];
 
 impl VerbSpec {
@@ -321,6 +322,7 @@ mod tests {
             | Verb::Reactivate
             | Verb::Relocate
             | Verb::Flee
+            | Verb::Gain
             | Verb::Open
             | Verb::TakeChest
             | Verb::Raze
@@ -340,7 +342,7 @@ mod tests {
     #[test]
     fn every_event_and_verb_has_one_entry() {
         assert!(VERBS.iter().all(|v| listed(v.verb)));
-        assert_eq!(VERBS.len(), 20, "a verb was added: add it to `listed` and to the conformance test");
+        assert_eq!(VERBS.len(), 21, "a verb was added: add it to `listed` and to the conformance test");
         assert_eq!(EVENTS.len(), Event::ALL.len());
         for ((name, e), spec) in Event::ALL.iter().zip(EVENTS) {
             assert_eq!((*name, *e), (spec.name, spec.event));

@@ -142,6 +142,9 @@ pub enum Verb {
     /// `flee(unit, n)`: the unit moves n squares away from the user, straight where it can
     /// (free attacks from the zones it leaves apply).
     Flee,
+    /// `gain(unit, resource, n)`: n more points of the resource (at least 0 after): a value
+    /// rolled now and kept until the resource is next refilled (seed 002's Guard).
+    Gain,
     Open,
     TakeChest,
     Raze,

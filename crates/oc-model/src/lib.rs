@@ -367,6 +367,8 @@ pub enum Type {
     StatMod,
     /// Dice as a value (`stat absorption: Dice`, a `Dice` tag parameter): rolled with `roll(...)`.
     Dice,
+    /// The name of a ruleset's `resource` (`gain(self, guard, 3)`).
+    Resource,
 }
 
 impl Type {
@@ -388,6 +390,7 @@ impl Type {
             Type::Stat => "Stat",
             Type::StatMod => "StatMod",
             Type::Dice => "Dice",
+            Type::Resource => "Resource",
         }
     }
 }

@@ -223,6 +223,7 @@ impl<'a> Checker<'a> {
             Type::WeaponType => (UNKNOWN_WEAPON_TYPE, "weapon type", self.syms.weapon_types.order.clone()),
             Type::Terrain => (UNKNOWN_TERRAIN, "terrain", self.syms.terrains.order.clone()),
             Type::Movement => (UNKNOWN_MOVEMENT, "movement type", self.syms.movements.order.clone()),
+            Type::Resource => (UNKNOWN_NAME, "resource", self.syms.resources.clone()),
             _ => return false,
         };
         // A known name of another kind is a type error, not an unknown name.
@@ -292,6 +293,7 @@ impl<'a> Checker<'a> {
             Type::WeaponType => self.syms.weapon_types.contains(name),
             Type::Terrain => self.syms.terrains.contains(name),
             Type::Movement => self.syms.movements.contains(name),
+            Type::Resource => self.syms.resources.iter().any(|r| r == name),
             _ => false,
         }
     }

@@ -90,7 +90,7 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
                 unit: i,
                 to: Some(**t).filter(|t| *t != u.pos),
                 equip: None,
-                act: Act::Special { verb, target: None, tile: None },
+                act: Act::Special { verb, target: None, tile: None, from: None },
                 ..Default::default()
             };
             if affordable(&turn) {
@@ -127,7 +127,7 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
                         unit: i,
                         to: Some(**t).filter(|t| *t != u.pos),
                         equip: None,
-                        act: Act::Special { verb: m::Verb::Heal, target: Some(k), tile: None },
+                        act: Act::Special { verb: m::Verb::Heal, target: Some(k), tile: None, from: None },
                         ..Default::default()
                     },
                 );

@@ -18,6 +18,8 @@ pub struct Available {
     pub action: Arc<ActionIr>,
     pub args: Vec<V>,
     pub source: Option<String>,
+    /// The tag whose action it is.
+    pub tag: Atom,
 }
 
 impl Available {
@@ -32,8 +34,14 @@ impl<'e> Battle<'e> {
     /// scenario tags, carried items), following `grant`s.
     pub fn actions(&self, i: usize) -> Vec<Available> {
         let mut out = Vec::new();
-        self.each_action(i, |action, args, source| {
-            out.push(Available { action: action.clone(), args: args.to_vec(), source: source.map(str::to_string) });
+        let ir = &self.engine.ir;
+        self.each_action(i, |action, args, source, tag| {
+            out.push(Available {
+                action: action.clone(),
+                args: args.to_vec(),
+                source: source.map(str::to_string),
+                tag: Atom::new(ir.name(tag)),
+            });
         });
         out
     }
@@ -42,13 +50,13 @@ impl<'e> Battle<'e> {
     /// copying the actions: what an AI asks of every unit it weighs.
     pub fn action_verbs(&self, i: usize) -> Vec<Option<m::Verb>> {
         let mut out = Vec::new();
-        self.each_action(i, |action, _, _| out.push(action.verb));
+        self.each_action(i, |action, _, _, _| out.push(action.verb));
         out
     }
 
     /// Calls `f` with each action unit `i` has (its tag's arguments, and the item it comes
     /// from), in [`Battle::actions`]' order.
-    fn each_action(&self, i: usize, mut f: impl FnMut(&'e Arc<ActionIr>, &[V], Option<&'e str>)) {
+    fn each_action(&self, i: usize, mut f: impl FnMut(&'e Arc<ActionIr>, &[V], Option<&'e str>, u32)) {
         let Some(u) = self.state.units.get(i) else { return };
         let engine: &'e crate::Engine = self.engine;
         let mut groups: Vec<(Option<&'e str>, Vec<super::effects::TagUse>)> = vec![(None, self.own_tags(u))];
@@ -62,7 +70,7 @@ impl<'e> Battle<'e> {
             for h in self.expand(i, uses) {
                 for e in h.effects {
                     if let Eff::Action(action) = e {
-                        f(action, &h.args, source);
+                        f(action, &h.args, source, h.tag);
                     }
                 }
             }
@@ -136,7 +144,7 @@ impl<'e> Battle<'e> {
             match e {
                 Eff::Action(a) => {
                     // The item's own charges are spent once, below.
-                    let available = Available { action: a.clone(), args: Vec::new(), source: None };
+                    let available = Available { action: a.clone(), args: Vec::new(), source: None, tag: Atom::new(item) };
                     notes.push(self.perform(i, &available, target, tile)?);
                 }
                 Eff::Command { .. } | Eff::When { .. } => {
@@ -210,14 +218,15 @@ impl<'e> Battle<'e> {
     pub(super) fn special(
         &mut self,
         i: usize,
-        verb: m::Verb,
+        (verb, from): (m::Verb, Option<&str>),
         target: Option<usize>,
         tile: Option<Tile>,
     ) -> Result<String, BattleError> {
         let u = self.state.units.get(i).cloned().ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let available = self.actions(i);
-        let Some(a) = available.into_iter().find(|a| a.verb() == Some(verb)) else {
-            return Err(BattleError::refused(Rule::Requirement, format!("{} has no action that can {verb:?}", u.name)));
+        let Some(a) = available.into_iter().find(|a| a.verb() == Some(verb) && from.is_none_or(|t| *a.tag == *t)) else {
+            let of = from.map(|t| format!(" of {t}")).unwrap_or_default();
+            return Err(BattleError::refused(Rule::Requirement, format!("{} has no action{of} that can {verb:?}", u.name)));
         };
         self.perform(i, &a, target, tile)
     }

@@ -16,6 +16,8 @@ pub(super) type TagUse = (u32, Vec<V>);
 pub(super) struct Holding<'e> {
     pub effects: &'e [Eff],
     pub args: Vec<V>,
+    /// The tag or status held (an interned name).
+    pub tag: u32,
 }
 
 /// A command to run from a trigger or an action: its verb, its arguments (evaluated when it
@@ -83,7 +85,7 @@ impl<'e> Battle<'e> {
                     _ => {}
                 }
             }
-            out.push(Holding { effects, args });
+            out.push(Holding { effects, args, tag });
         }
         out
     }
@@ -102,8 +104,10 @@ impl<'e> Battle<'e> {
             .statuses
             .iter()
             .filter(|a| engine.status_index(&a.status).is_some())
-            .filter_map(|a| engine.ir.effects.get(&engine.ir.name_id(&a.status)?))
-            .map(|(_, effects)| Holding { effects, args: Vec::new() })
+            .filter_map(|a| {
+                let tag = engine.ir.name_id(&a.status)?;
+                engine.ir.effects.get(&tag).map(|(_, effects)| Holding { effects, args: Vec::new(), tag })
+            })
             .collect();
         out.extend(self.expand(i, uses));
         out

@@ -129,11 +129,15 @@ pub enum Act {
         #[serde(default)]
         tile: Option<Tile>,
     },
-    /// A special action (from a tag's `action` block) identified by its first verb.
+    /// A special action (from a tag's `action` block) identified by its first verb and, where
+    /// a unit has several actions with that verb (Guard by Strength or by Agility), the tag
+    /// `from` which it comes.
     Special {
         verb: m::Verb,
         target: Option<usize>,
         tile: Option<Tile>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<Atom>,
     },
 }
 
@@ -509,8 +513,10 @@ impl<'e> Battle<'e> {
             }
         }
         if !continuing {
-            self.run_triggers(i, m::Event::Activated);
+            // A resource refilled at `activated` is set first; the event's triggers may then
+            // change it (`on activated { gain(...) }`).
             self.refill(m::Event::Activated, &[i]);
+            self.run_triggers(i, m::Event::Activated);
         }
         let mut moved = 0;
         // With threat zones a move can cost HP (free attacks): the turn's HP changes count from here.
@@ -599,7 +605,7 @@ impl<'e> Battle<'e> {
             Act::Wait => "waits".to_string(),
             Act::Attack { target } => self.attack(i, *target, t.to.is_some_and(|to| to != u.pos))?,
             Act::Strike { tile } => self.strike(i, *tile)?,
-            Act::Special { verb, target, tile } => self.special(i, *verb, *target, *tile)?,
+            Act::Special { verb, target, tile, from } => self.special(i, (*verb, from.as_deref()), *target, *tile)?,
             Act::Use { item, target, tile } => self.use_item(i, item, *target, *tile)?,
         };
         let note = if walked.is_empty() { note } else { format!("{}; {note}", walked.join("; ")) };

@@ -45,6 +45,7 @@ pub(super) fn act_kind(act: &Act) -> String {
         Act::Attack { .. } => "attack".into(),
         Act::Strike { .. } => "strike".into(),
         Act::Use { item, .. } => format!("use {item}"),
+        Act::Special { from: Some(tag), .. } => tag.to_string(),
         Act::Special { verb, .. } => format!("{verb:?}"),
     }
 }
@@ -88,6 +89,11 @@ impl Battle<'_> {
             }
             self.state.rng = dice;
             let count = engine.rules.ruleset.resources.len();
+            // At an activation only a change is news (a Guard's points wearing off), not the
+            // same 0 set again at every activation.
+            let before = |i: usize| self.state.units.get(i).and_then(|u| u.resources.get(k)).copied().unwrap_or(0);
+            let news: Vec<(usize, i64)> =
+                values.iter().copied().filter(|(i, v)| event != m::Event::Activated || before(*i) != *v).collect();
             for (i, v) in &values {
                 if let Some(u) = self.state.units.get_mut(*i) {
                     if u.resources.len() < count {
@@ -98,8 +104,8 @@ impl Battle<'_> {
                     }
                 }
             }
-            if !values.is_empty() {
-                self.log.push(Record::Refill { resource: r.name.clone(), values });
+            if !news.is_empty() {
+                self.log.push(Record::Refill { resource: r.name.clone(), values: news });
             }
         }
     }

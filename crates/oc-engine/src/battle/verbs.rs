@@ -110,6 +110,9 @@ impl OnBattle<'_, '_> {
                     format!("cannot lower {}'s {attr} again", self.name(unit))
                 }
             }
+            Done::Gained { unit, resource, amount, total } => {
+                format!("{} gains {amount} {} ({total} now)", self.name(unit), ir.name(resource))
+            }
             Done::Battle(note) => note,
         }
     }
@@ -175,6 +178,25 @@ impl World for OnBattle<'_, '_> {
         let gone = self.battle.cure(k);
         gone.iter().filter_map(|s| self.battle.engine.ir.name_id(s)).collect()
     }
+    fn resource(&self, unit: usize, resource: u32) -> Option<i64> {
+        let slot = self.battle.engine.resource_slot(resource)?;
+        let k = self.index(unit)?;
+        self.battle.state.units.get(k).map(|u| u.resources.get(slot).copied().unwrap_or(0))
+    }
+
+    fn set_resource(&mut self, unit: usize, resource: u32, amount: i64) {
+        let count = self.battle.engine.rules.ruleset.resources.len();
+        let (Some(slot), Some(k)) = (self.battle.engine.resource_slot(resource), self.index(unit)) else { return };
+        if let Some(u) = self.battle.state.units.get_mut(k) {
+            if u.resources.len() < count {
+                u.resources.resize(count, 0);
+            }
+            if let Some(v) = u.resources.get_mut(slot) {
+                *v = amount;
+            }
+        }
+    }
+
     fn debuff(&mut self, unit: usize, attr: u16, shift: i64) -> bool {
         let Some(k) = self.index(unit) else { return false };
         let Some((name, _)) = self.battle.engine.ir.attrs.get(attr as usize).cloned() else { return false };
@@ -314,6 +336,7 @@ impl World for OnBattle<'_, '_> {
             | m::Verb::Inflict
             | m::Verb::Cure
             | m::Verb::Debuff
+            | m::Verb::Gain
             | m::Verb::Restrict
             | m::Verb::MustAttackWeakest
             | m::Verb::IgnoreItemTags

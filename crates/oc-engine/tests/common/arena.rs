@@ -92,7 +92,7 @@ pub fn wait(unit: usize) -> Turn {
 }
 
 pub fn special(unit: usize, to: Option<(i64, i64)>, verb: Verb, target: Option<usize>, tile: Option<(i64, i64)>) -> Turn {
-    Turn { unit, to, act: Act::Special { verb, target, tile }, ..Default::default() }
+    Turn { unit, to, act: Act::Special { verb, target, tile, from: None }, ..Default::default() }
 }
 
 /// Compiles `prelude` (say `import "std:v06"`), the arena scenario and `armies` on `map`

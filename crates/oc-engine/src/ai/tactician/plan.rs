@@ -70,7 +70,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 let turn = Turn {
                     unit: i,
                     to: Some(*t).filter(|t| *t != u.pos),
-                    act: Act::Special { verb, target: None, tile: None },
+                    act: Act::Special { verb, target: None, tile: None, from: None },
                     ..Default::default()
                 };
                 if affordable(&turn, None) {
@@ -285,7 +285,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                     turn: Turn {
                         unit: me.i,
                         to: moved.then_some(t),
-                        act: Act::Special { verb: m::Verb::Heal, target: Some(k), tile: None },
+                        act: Act::Special { verb: m::Verb::Heal, target: Some(k), tile: None, from: None },
                         ..Default::default()
                     },
                     equip: me.heal_with,
