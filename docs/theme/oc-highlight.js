@@ -19,7 +19,7 @@
     'regions', 'rounds', 'deploy', 'first', 'zone', 'war_chest', 'units', 'with', 'wielding',
     'ranged', 'to', 'allow', 'ban', 'win', 'for', 'unit', 'items', 'seize', 'rout', 'all',
     'leader', 'escape', 'through', 'defend', 'survive', 'raze', 'in', 'chest', 'fog', 'vision',
-    'points', 'resource', 'turn', 'order', 'spend', 'ties', 'threat', 'reaction', 'each',
+    'points', 'resource', 'turn', 'order', 'spend', 'ties', 'threat', 'reaction', 'reactions', 'each',
     'rolloff', 'by', 'at_least', 'at_most', 'classes', 'alternate', 'adjacent', 'front',
     'riposte', 'attacker', 'defender', 'draw', 'round', 'activation', 'activations'
   ];
@@ -27,7 +27,7 @@
   var BUILT_INS = [
     'damage', 'inflict', 'cure', 'reactivate', 'relocate', 'open', 'take_chest', 'reveal',
     'transform', 'restrict', 'must_attack_weakest', 'shift', 'debuff', 'ignore_item_tags',
-    'attack', 'activated', 'end_of_turn', 'start_of_round', 'end_of_round', 'hit', 'crit',
+    'attack', 'flee', 'gain', 'activated', 'end_of_turn', 'start_of_round', 'end_of_round', 'hit', 'crit',
     'attacked', 'after_attack', 'routed', 'miss', 'roll', 'min', 'max', 'abs', 'clamp', 'self',
     'user', 'foe', 'ally', 'enemy', 'tile', 'door'
   ];

@@ -21,7 +21,7 @@ mod react;
 pub(crate) mod strategy;
 mod structure;
 
-pub(crate) use react::{compile as compile_reactions, ReactionIr};
+pub(crate) use react::{compile as compile_reactions, ReactionIr, Reactions};
 
 use crate::eval::{apply, target_attr};
 use crate::exec::{execute, Command, World};
@@ -256,7 +256,7 @@ struct FlagMemo {
 struct Outcomes {
     den: f64,
     list: Vec<(f64, Outcome)>,
-    reaction: Option<u8>,
+    reaction: Option<Reactions>,
 }
 
 /// A strike's grouped outcomes by (state, striking side). A state whose hit points the strike's
@@ -301,7 +301,7 @@ pub struct Exchange<'e> {
     /// reaction `r` where it may be taken, `Some(None)` never.
     policy: Option<Option<u8>>,
     /// The reaction chosen in each state a resolution reached (the same as the forecast's).
-    choices: RefCell<FastMap<(State, usize), Option<u8>>>,
+    choices: RefCell<FastMap<(State, usize), Option<Reactions>>>,
     /// A lone attack: no counter, no follow-up (a free attack from a threat zone).
     single: bool,
     /// Whether each unit has activated this round ([`Exchange::activated`]).

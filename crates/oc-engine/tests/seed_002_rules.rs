@@ -201,3 +201,66 @@ fn every_unit_guards_once_a_turn_and_keeps_the_roll_until_its_next_turn() {
         b.log
     );
 }
+
+#[test]
+fn a_struck_unit_takes_as_many_reactions_as_it_can_afford() {
+    // "You can perform as many reactions as you can afford, even if it isn't your turn ...
+    // Reactions can be used multiple times per turn unless otherwise noted."
+    // A Thug (Accuracy 7, a Shortsword of d6c + 1) strikes a Spearman (Agility d6, Evasion 2,
+    // Armor 4, a RoundShield of block 2): Evade meets 7 on a 5 or a 6; Block adds d8 + 2.
+    let e = stamina();
+    let warrior = u("Thug", "Shortsword");
+    let knight = |stamina: i64| Loadout {
+        accessory: Some("RoundShield".into()),
+        resources: vec![("stamina".into(), stamina)],
+        ..u("Spearman", "Spear")
+    };
+    let taken = |d: &Loadout, r: Option<&str>| {
+        let x = Exchange::new(&e, &warrior, d, 1).unwrap();
+        let x = if r.is_some() { x.with_reaction(r).unwrap() } else { x };
+        x.forecast().defender_damage_taken
+    };
+    // With 2 Stamina the Spearman may Evade and Block the same blow (1 each), or Parry (2) alone.
+    let two = knight(2);
+    let singles = ["Evade", "Block", "Parry"].map(|r| taken(&two, Some(r)));
+    let best = taken(&two, None);
+    let fewest = singles.iter().copied().fold(f64::INFINITY, f64::min);
+    assert!(best < fewest - 1e-9, "two reactions beat any one: {best} vs {singles:?}");
+    // Paid together: the duel logs both and the Spearman has nothing left.
+    let x = Exchange::new(&e, &warrior, &two, 1).unwrap();
+    let mut both = 0;
+    for seed in 0..50 {
+        let r = x.resolve_all(&mut oc_engine::rng(seed));
+        let first = r.log.first().unwrap();
+        assert_eq!(first.reaction.as_deref(), Some("Evade and Block"), "{first:?}");
+        assert_eq!(r.resources[1].first(), Some(&0), "2 Stamina spent");
+        both += 1;
+    }
+    assert_eq!(both, 50);
+    // With 1 Stamina only one reaction is affordable: the best is one of the singles.
+    let one = knight(1);
+    let best_one = taken(&one, None);
+    let singles_one = ["Evade", "Block"].map(|r| taken(&one, Some(r)));
+    assert!(singles_one.iter().any(|s| (s - best_one).abs() < 1e-12), "{best_one} vs {singles_one:?}");
+    // The choice is made per state, the same in the forecast and the resolutions.
+    agrees(&Exchange::new(&e, &warrior, &two, 1).unwrap(), "Thug against a Spearman with 2 Stamina");
+    agrees(&Exchange::new(&e, &warrior, &knight(5), 1).unwrap(), "Thug against a rested Spearman");
+}
+
+/// The chance each side is routed over seeded resolutions, against the exact forecast
+/// (`OC_SAMPLES=1000000` for the full 10^6).
+fn agrees(x: &Exchange, what: &str) {
+    let n: u64 = std::env::var("OC_SAMPLES").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let f = x.forecast();
+    let mut routed = [0u64; 2];
+    for seed in 0..n {
+        let hp = x.resolve_hp(&mut oc_engine::rng(seed));
+        for (side, r) in routed.iter_mut().enumerate() {
+            *r += u64::from(hp[side] <= 0);
+        }
+    }
+    for (side, exact) in [f.attacker_routed, f.defender_routed].into_iter().enumerate() {
+        let s = routed[side] as f64 / n as f64;
+        assert!((s - exact).abs() < 0.003, "{what}: side {side} routed {exact} exact, {s} sampled");
+    }
+}

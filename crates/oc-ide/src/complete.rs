@@ -74,6 +74,7 @@ pub const RULESET: &[&str] = &[
     "order",
     "spend",
     "reaction",
+    "reactions",
 ];
 pub const TERRAIN: &[&str] = &["doc", "symbol", "defense", "cost", "heal", "hp", "becomes", "opened_by", "impassable"];
 pub const CLASS: &[&str] = &["doc", "ratings", "wields", "tags", "cost", "promoted", "kit", "normal", "transformed"];

@@ -153,6 +153,9 @@ pub struct Ruleset {
     /// What a struck unit may do before each strike against it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reactions: Vec<Reaction>,
+    /// `reactions many`: a struck unit may take several reactions against one strike.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub many_reactions: bool,
 }
 
 /// `reaction NAME { cost RESOURCE N  requires EXPR  MODIFIERS  riposte }`: before each strike

@@ -59,6 +59,8 @@ pub struct Ruleset {
     pub resources: Vec<ResourceDef>,
     pub turns: Vec<TurnDef>,
     pub reactions: Vec<ReactionDef>,
+    /// `reactions one|many`, each time it is written.
+    pub reaction_modes: Vec<Spanned<String>>,
 }
 
 /// `reaction Block "..." { cost stamina 1  requires ...  blocking = true  riposte }`.

@@ -54,6 +54,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         base_def | kw_base => "`base`",
         class_range | kw_class_range => "`class_range`",
         inventory_def | kw_inventory => "`inventory`",
+        reactions_def | kw_reactions => "`reactions`",
+        reactions_mode => "`one` or `many`",
         weight_range | item_weight | kw_weight => "`weight`",
         dice_def | kw_dice => "`dice`",
         table_def | kw_table => "`table`",

@@ -178,6 +178,7 @@ impl<'a> Checker<'a> {
                 resources: vec![],
                 turn: m::TurnRules::default(),
                 reactions: vec![],
+                many_reactions: false,
             };
         };
         let stats = rs
@@ -263,7 +264,19 @@ impl<'a> Checker<'a> {
             resources,
             turn,
             reactions,
+            many_reactions: self.reaction_mode(rs),
         }
+    }
+
+    /// `reactions one|many`: written at most once.
+    fn reaction_mode(&mut self, rs: &ast::Ruleset) -> bool {
+        for extra in rs.reaction_modes.iter().skip(1) {
+            self.error(
+                Diagnostic::error(DUPLICATE_FIELD, extra.span, "`reactions` is set twice")
+                    .with_help("keep one `reactions one` or `reactions many`"),
+            );
+        }
+        rs.reaction_modes.first().is_some_and(|m| m.value == "many")
     }
 
     pub(super) fn class_range(&mut self, range: &ast::ClassRange) -> Option<m::ClassRange> {

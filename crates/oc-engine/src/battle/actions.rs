@@ -77,6 +77,47 @@ impl<'e> Battle<'e> {
         }
     }
 
+    /// The actions unit `i` may take on itself now that only `gain` resources (a Guard), each
+    /// with its tag and what it would add: each amount the mean of 32 draws of a generator of
+    /// its own (an estimate for an AI to weigh; taking the action rolls the battle's dice).
+    pub fn self_gains(&self, i: usize) -> Vec<(Atom, Vec<(Atom, i64)>)> {
+        let mut out = Vec::new();
+        let Some(u) = self.state.units.get(i) else { return out };
+        let cast = Cast { user: i, other: Some(i), at: Some(u.pos), equip: None };
+        for a in self.actions(i) {
+            let gains_only = a.action.effects.iter().all(|e| matches!(e, Eff::Command { verb: m::Verb::Gain, .. }));
+            if a.action.target != m::ActionTarget::SelfOnly || a.verb() != Some(m::Verb::Gain) || !gains_only {
+                continue;
+            }
+            let Some(scene) = self.scene(cast, None) else { continue };
+            if !a.action.requires.iter().all(|r| scene.holds(r, &a.args)) {
+                continue;
+            }
+            let mut gains: Vec<(Atom, i64)> = Vec::new();
+            for e in &a.action.effects {
+                let Eff::Command { args, .. } = e else { continue };
+                let (Some(resource), Some(amount)) = (args.get(1), args.get(2)) else { continue };
+                let mut dice = rng(u64::try_from(i).unwrap_or(0));
+                let mut sum = 0;
+                let mut name = None;
+                for _ in 0..32 {
+                    let drawn = Drawn::default();
+                    let draws = Draws::new(&mut dice, &drawn);
+                    let Some(scene) = self.scene(cast, Some(&draws)) else { break };
+                    if let V::Name(n) = scene.value(resource, &a.args) {
+                        name = Some(Atom::new(self.engine.ir.name(n)));
+                    }
+                    sum += scene.value(amount, &a.args).int();
+                }
+                if let Some(name) = name {
+                    gains.push((name, (sum + 16).div_euclid(32)));
+                }
+            }
+            out.push((a.tag, gains));
+        }
+        out
+    }
+
     /// The distances (least, most) at which unit `i` can take its action with `verb` now, as
     /// [`Battle::turn`] measures them, or `None` when it has no such action.
     pub fn action_reach(&self, i: usize, verb: m::Verb) -> Option<(i64, i64)> {

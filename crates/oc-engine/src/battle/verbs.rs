@@ -110,8 +110,9 @@ impl OnBattle<'_, '_> {
                     format!("cannot lower {}'s {attr} again", self.name(unit))
                 }
             }
+            Done::Gained { unit: 0, resource, amount, total } => format!("gains {amount} {} ({total} now)", ir.name(resource)),
             Done::Gained { unit, resource, amount, total } => {
-                format!("{} gains {amount} {} ({total} now)", self.name(unit), ir.name(resource))
+                format!("gives {} {amount} {} ({total} now)", self.name(unit), ir.name(resource))
             }
             Done::Battle(note) => note,
         }

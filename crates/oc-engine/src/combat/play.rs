@@ -317,7 +317,7 @@ impl Exchange<'_> {
                     Phase::Attack { stage: Stage::Follow, .. } => "follow-up",
                     Phase::Riposte { .. } | Phase::Done => "riposte",
                 },
-                reaction: reaction.and_then(|r| self.engine.reaction_name(r)).map(str::to_string),
+                reaction: reaction.map(|r| self.engine.reactions_named(r)),
                 roll,
                 shown: (!shown.is_empty()).then(|| shown.join(" against ")),
                 outcome: o,

@@ -1,7 +1,9 @@
 //! Reactions in an exchange (`oc_model::Reaction`): before each strike the struck unit may take
-//! one it can pay for; its modifiers change that unit's attributes for the strike. The choice is
-//! the one that leaves the least damage expected from the strike (ties: none, then the cheapest,
-//! then the first written): the forecast's "best", and the AI's.
+//! one it can pay for (`reactions many`: any set of them it can pay for together); their
+//! modifiers, in written order, change that unit's attributes for the strike. The choice is the
+//! one that leaves the least damage expected from the strike (ties: none, then the cheapest,
+//! then the fewest, then the first written): the forecast's "best", and the AI's. The choice is
+//! made per state, the same in forecasts and resolutions, so forecasts stay exact.
 
 use oc_model as m;
 
@@ -9,6 +11,12 @@ use super::{Attrs, Exchange, Outcomes, Phase, Resume, State, MAX_RES};
 use crate::ir::{Eff, E};
 use crate::unit::Unit;
 use crate::{Engine, EngineError};
+
+/// The reactions taken against one strike: bit `r` for reaction `r` (at most 16).
+pub(crate) type Reactions = u16;
+
+/// The most reactions a ruleset may have where several may be taken at once.
+const MAX_REACTIONS: usize = Reactions::BITS as usize;
 
 /// A reaction compiled to the IR.
 pub(crate) struct ReactionIr {
@@ -24,6 +32,12 @@ pub(crate) fn compile(engine_ir: &mut crate::ir::Ir, rules: &m::Rules) -> Result
     let resources = &rules.ruleset.resources;
     if resources.len() > MAX_RES {
         return Err(EngineError::model(format!("{} resources; the engine holds at most {MAX_RES}", resources.len())));
+    }
+    if rules.ruleset.reactions.len() > MAX_REACTIONS {
+        return Err(EngineError::model(format!(
+            "{} reactions; the engine holds at most {MAX_REACTIONS}",
+            rules.ruleset.reactions.len()
+        )));
     }
     rules
         .ruleset
@@ -53,6 +67,17 @@ impl Engine {
     pub fn reaction_name(&self, r: u8) -> Option<&str> {
         self.rules.ruleset.reactions.get(r as usize).map(|x| x.name.as_str())
     }
+
+    /// The names of the reactions in `set`, in written order, joined by "and".
+    pub(crate) fn reactions_named(&self, set: Reactions) -> String {
+        let names: Vec<&str> = members(set).filter_map(|r| self.reaction_name(r)).collect();
+        names.join(" and ")
+    }
+}
+
+/// The reactions in `set`, in written order.
+fn members(set: Reactions) -> impl Iterator<Item = u8> {
+    (0..Reactions::BITS as u8).filter(move |r| set & (1 << r) != 0)
 }
 
 impl Exchange<'_> {
@@ -87,21 +112,26 @@ impl Exchange<'_> {
     }
 
     /// Strike attributes with the reaction's modifiers applied to the reacting unit.
-    pub(super) fn reaction_attrs<'u>(&self, units: [&'u Unit; 2], state: &State, attacker: usize, r: Option<u8>) -> Attrs<'u> {
+    pub(super) fn reaction_attrs<'u>(
+        &self,
+        units: [&'u Unit; 2],
+        state: &State,
+        attacker: usize,
+        set: Option<Reactions>,
+    ) -> Attrs<'u> {
         let attrs = self.strike_attrs(units, state, attacker);
-        match r.and_then(|r| self.reaction(r)) {
-            None => attrs,
-            Some(reaction) => {
-                let mut out = attrs.copied();
-                let mut ctx = self.ctx(units, &attrs, attacker, &[]);
-                ctx.holder = 1 - attacker;
-                super::apply_strike_effects(&ctx, &reaction.modifiers, &[], &mut out);
-                Attrs::owned(out)
-            }
+        let Some(set) = set.filter(|s| *s != 0) else { return attrs };
+        let mut out = attrs.copied();
+        let mut ctx = self.ctx(units, &attrs, attacker, &[]);
+        ctx.holder = 1 - attacker;
+        for reaction in members(set).filter_map(|r| self.reaction(r)) {
+            super::apply_strike_effects(&ctx, &reaction.modifiers, &[], &mut out);
         }
+        Attrs::owned(out)
     }
 
-    /// The strike's outcomes with the struck unit's best reaction.
+    /// The strike's outcomes with the struck unit's best reaction, or best set of reactions
+    /// under `reactions many`.
     pub(super) fn react(&self, units: [&Unit; 2], state: &State, attrs: Attrs, attacker: usize) -> Outcomes {
         let options = self.options(units, state, &attrs, attacker);
         let expected = |o: &Outcomes| {
@@ -110,18 +140,22 @@ impl Exchange<'_> {
         // A stated reaction (`policy`) is always taken when it may be.
         let mut best =
             if self.policy.is_some() && !options.is_empty() { None } else { Some(self.outcomes_with(units, &attrs, attacker)) };
-        let cost = |r: u8| self.reaction(r).map_or(0, |x| x.costs.iter().map(|(_, n)| *n).sum::<i64>());
-        for r in options {
-            let with = self.reaction_attrs(units, state, attacker, Some(r));
+        let cost = |set: Reactions| {
+            members(set).filter_map(|r| self.reaction(r)).flat_map(|x| x.costs.iter()).map(|(_, n)| *n).sum::<i64>()
+        };
+        for set in self.sets(&options, state, 1 - attacker) {
+            let with = self.reaction_attrs(units, state, attacker, Some(set));
             let mut o = self.outcomes_with(units, &with, attacker);
-            o.reaction = Some(r);
+            o.reaction = Some(set);
             let better = match &best {
                 None => true,
                 Some(b) => {
                     let (now, was) = (expected(&o), expected(b));
                     // Rounded, so equal choices stay equal whatever the summation order.
                     let (now, was) = ((now * 1e9).round(), (was * 1e9).round());
-                    now < was || (now == was && b.reaction.is_some_and(|br| cost(r) < cost(br)))
+                    now < was
+                        || (now == was
+                            && b.reaction.is_some_and(|bs| (cost(set), set.count_ones()) < (cost(bs), bs.count_ones())))
                 }
             };
             if better {
@@ -131,12 +165,38 @@ impl Exchange<'_> {
         best.unwrap_or_else(|| self.outcomes_with(units, &attrs, attacker))
     }
 
-    /// Pays for reaction `r` taken by `side`.
-    pub(super) fn pay(&self, state: &mut State, side: usize, r: u8) {
-        let Some(reaction) = self.reaction(r) else { return };
-        for (res, n) in &reaction.costs {
-            if let Some(have) = state.res.get_mut(side).and_then(|x| x.get_mut(*res)) {
-                *have = have.saturating_sub(i32::try_from(*n).unwrap_or(i32::MAX));
+    /// The sets of `options` the struck unit may take: each one alone, or under `reactions
+    /// many` every non-empty set it can pay for together, in increasing order of their bits.
+    fn sets(&self, options: &[u8], state: &State, struck: usize) -> Vec<Reactions> {
+        if !self.engine.rules.ruleset.many_reactions {
+            return options.iter().map(|r| 1 << r).collect();
+        }
+        let mut out = Vec::new();
+        for pick in 1u32..(1 << options.len()) {
+            let set: Reactions =
+                options.iter().enumerate().filter(|(k, _)| pick & (1 << k) != 0).fold(0, |s, (_, r)| s | (1 << r));
+            let mut need = [0i64; MAX_RES];
+            for (res, n) in members(set).filter_map(|r| self.reaction(r)).flat_map(|x| x.costs.iter()) {
+                if let Some(slot) = need.get_mut(*res) {
+                    *slot += n;
+                }
+            }
+            let have = state.res.get(struck);
+            if need.iter().enumerate().all(|(k, n)| *n == 0 || have.and_then(|h| h.get(k)).is_some_and(|h| i64::from(*h) >= *n)) {
+                out.push(set);
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// Pays for the reactions `set` taken by `side`.
+    pub(super) fn pay(&self, state: &mut State, side: usize, set: Reactions) {
+        for reaction in members(set).filter_map(|r| self.reaction(r)) {
+            for (res, n) in &reaction.costs {
+                if let Some(have) = state.res.get_mut(side).and_then(|x| x.get_mut(*res)) {
+                    *have = have.saturating_sub(i32::try_from(*n).unwrap_or(i32::MAX));
+                }
             }
         }
     }
@@ -149,7 +209,7 @@ impl Exchange<'_> {
         state: &State,
         side: usize,
         o: super::Outcome,
-        reaction: Option<u8>,
+        reaction: Option<Reactions>,
     ) -> (State, Vec<super::Laid>) {
         let (mut after, laid) = self.apply(state, side, o);
         let struck = 1 - side;
@@ -157,7 +217,7 @@ impl Exchange<'_> {
             self.pay(&mut after, struck, r);
         }
         after.phase = self.next_phase(&after, state.phase);
-        let ripostes = reaction.and_then(|r| self.reaction(r)).is_some_and(|r| r.riposte);
+        let ripostes = reaction.is_some_and(|set| members(set).filter_map(|r| self.reaction(r)).any(|r| r.riposte));
         let dealt = o.hit && !o.backfire && o.damage > 0;
         let alive = after.hp.iter().all(|hp| *hp > 0);
         if ripostes && !dealt && alive && !matches!(state.phase, Phase::Riposte { .. }) {

@@ -22,6 +22,7 @@ impl Ctx {
             resources: vec![],
             turns: vec![],
             reactions: vec![],
+            reaction_modes: vec![],
         };
         for p in pair.into_inner() {
             let pspan = self.span(&p);
@@ -89,6 +90,11 @@ impl Ctx {
                     let mut bounds = bounds.into_iter();
                     if let (Some(ty), Some(low), Some(high)) = (ty, bounds.next(), bounds.next()) {
                         rs.class_ranges.push(ClassRange { ty, low, high, span: pspan });
+                    }
+                }
+                Rule::reactions_def => {
+                    if let Some(m) = p.into_inner().find(|q| q.as_rule() == Rule::reactions_mode) {
+                        rs.reaction_modes.push(Spanned::new(m.as_str().to_string(), self.span(&m)));
                     }
                 }
                 Rule::inventory_def => {

@@ -220,6 +220,9 @@ struct Candidate {
     /// rout, with that chance.
     fallen: f64,
     routs: Option<(usize, f64)>,
+    /// Resources the act leaves the unit holding (a Guard's points, the Stamina it spent):
+    /// the enemies' replies are weighed against them.
+    holding: Vec<(Atom, i64)>,
 }
 
 impl Candidate {
@@ -442,6 +445,37 @@ impl<'v, 'e> Decision<'v, 'e> {
         let room = self.room(at, i);
         let blows = self.threats.blows(self.battle().engine, cache, at, &target);
         gone.map(|g| self.threats.danger(&blows, &target, room, &elsewhere, g, self.lead))
+    }
+
+    /// [`Decision::danger`] with the unit holding the resources `holding` (a Guard's points).
+    fn danger_holding(
+        &mut self,
+        i: usize,
+        at: Tile,
+        (weapon, hp): (Option<Atom>, i64),
+        holding: &[(Atom, i64)],
+        cache: &mut Forecasts,
+    ) -> f64 {
+        if hp <= 0 || !self.threats.reaches(at) {
+            return 0.0;
+        }
+        let b = self.battle();
+        let Some(mut l) = b.loadout_of(i, false) else { return 0.0 };
+        l.weapon = weapon;
+        l.terrain = b.terrain_atom_at(at);
+        l.hp = None;
+        for (r, v) in holding {
+            match l.resources.iter_mut().find(|(n, _)| n == r) {
+                Some(slot) => slot.1 = *v,
+                None => l.resources.push((*r, *v)),
+            }
+        }
+        let id = cache.id(&l);
+        let target = self.target_of(i, &l, id, hp);
+        let elsewhere = self.elsewhere(i);
+        let room = self.room(at, i);
+        let blows = self.threats.blows(self.battle().engine, cache, at, &target);
+        self.threats.danger(&blows, &target, room, &elsewhere, None, self.lead)
     }
 
     /// Tiles next to `t` an enemy could strike from (on the map, passable, not ours but `mover`'s).

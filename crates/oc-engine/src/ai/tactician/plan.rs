@@ -98,6 +98,9 @@ impl<'v, 'e> Decision<'v, 'e> {
         let mut candidates = Vec::new();
         let mut best: Option<(f64, Turn)> = None;
         let mut stay: Option<f64> = None;
+        // Guards: actions that only raise the unit's own resources until they refill.
+        let guards = if has(m::Verb::Gain) && !berserk { b.self_gains(i) } else { Vec::new() };
+        let spend = b.engine.rules.ruleset.turn.spend.as_ref().map(|r| Atom::new(r));
         for (t, _) in &reach {
             let t = *t;
             let forced = if berserk { b.weakest_from(i, t) } else { Vec::new() };
@@ -111,11 +114,18 @@ impl<'v, 'e> Decision<'v, 'e> {
             if me.can_attack {
                 self.attacks(&me, t, &forced, cache, &mut arms, &mut candidates);
             }
+            // Guarding competes with ending the activation where the unit stands: a Guard's
+            // Stamina is not spent on a step toward the enemy (measured: guarding on the way
+            // cost the attacker 8 points of its win rate at Caer Pelyn).
+            if forced.is_empty() && t == me.u.pos && self.threats.reaches(t) {
+                candidates.extend(self.guards(&me, t, &guards, spend.as_ref(), &reach));
+            }
             for c in candidates.drain(..) {
                 if !affordable(&c.turn, c.equip) {
                     continue;
                 }
                 let danger = match c.routs {
+                    _ if !c.holding.is_empty() => self.danger_holding(i, t, (c.holds, c.hp), &c.holding, cache),
                     Some((foe, p)) if p > 0.0 => {
                         let [spared, faced] = self.dangers(i, t, c.holds, c.hp, [Some(foe), None], cache);
                         p * spared + (1.0 - p) * faced
@@ -265,7 +275,50 @@ impl<'v, 'e> Decision<'v, 'e> {
             hp: me.u.hp,
             fallen: 0.0,
             routs: None,
+            holding: Vec::new(),
         })
+    }
+
+    /// Guarding on `t` (seed 002's Guard): each of `guards` (a tag and the resources it
+    /// raises, by their mean) with the Stamina its act costs taken off `spend`, the resource
+    /// activations are paid from; the enemies' replies weigh it (`Decision::danger_holding`).
+    fn guards(
+        &self,
+        me: &Unit,
+        t: Tile,
+        guards: &[(Atom, Vec<(Atom, i64)>)],
+        spend: Option<&Atom>,
+        reach: &[(Tile, i64)],
+    ) -> Vec<Candidate> {
+        let b = self.battle();
+        let moved = t != me.u.pos;
+        let cost = reach.binary_search_by_key(&t, |(x, _)| *x).ok().and_then(|k| reach.get(k)).map_or(0, |(_, c)| *c);
+        let mut out = Vec::new();
+        for (tag, gains) in guards {
+            let act = Act::Special { verb: m::Verb::Gain, target: None, tile: None, from: Some(*tag) };
+            let price = |act: &Act| b.act_price(me.i, (moved.then_some(t), cost), act, None).and_then(Result::ok).unwrap_or(0);
+            let paid = price(&act) - price(&Act::Wait);
+            let mut holding = Vec::new();
+            for (r, v) in gains {
+                let now = b.resource(me.i, r).unwrap_or(0);
+                holding.push((*r, now + v));
+            }
+            if let Some(r) = spend {
+                let now = b.resource(me.i, r).unwrap_or(0);
+                holding.push((*r, (now - paid).max(0)));
+            }
+            out.push(Candidate {
+                turn: Turn { unit: me.i, to: moved.then_some(t), act, ..Default::default() },
+                equip: None,
+                act: 0.0,
+                holds: me.u.equipped,
+                hp: me.u.hp,
+                fallen: 0.0,
+                routs: None,
+                holding,
+            });
+        }
+        out
     }
 
     /// Healing from `t`: a hurt ally within the heal's reach, or itself with an item.
@@ -294,6 +347,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                     hp: me.u.hp,
                     fallen: 0.0,
                     routs: None,
+                    holding: Vec::new(),
                 });
             }
         }
@@ -319,6 +373,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                     hp: (me.u.hp + healed).min(me.u.max_hp),
                     fallen: 0.0,
                     routs: None,
+                    holding: Vec::new(),
                 });
             }
         }
@@ -382,6 +437,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                     hp,
                     fallen,
                     routs: foe.map(|f| (f, routs)),
+                    holding: Vec::new(),
                 });
             }
         }
