@@ -20,11 +20,24 @@ fn location(reports: &Reports<'_>, span: Span) -> serde_json::Value {
     let (line, column, end_line, end_column) = reports.region(span);
     serde_json::json!({
         "physicalLocation": {
-            "artifactLocation": {"uri": sources.path(span.file)},
+            "artifactLocation": artifact(&sources.path(span.file)),
             "region": {"startLine": line, "startColumn": column, "endLine": end_line, "endColumn": end_column}
         }
     })
 }
+
+/// Where a file is: its path (from the working directory) relative to `%SRCROOT%`, which the
+/// log's `originalUriBaseIds` define as the working directory; the standard library's by its
+/// `std:` name.
+fn artifact(shown: &str) -> serde_json::Value {
+    if shown.starts_with("std:") {
+        return serde_json::json!({"uri": shown});
+    }
+    serde_json::json!({"uri": oc_project::shown::uri_path(shown), "uriBaseId": SRCROOT})
+}
+
+/// The base the results' paths are relative to (SARIF 2.1.0 3.14.14's conventional name).
+const SRCROOT: &str = "%SRCROOT%";
 
 /// The SARIF results of one checking run.
 pub fn sarif_results(sources: &dyn Sources, diagnostics: &[Diagnostic]) -> Vec<serde_json::Value> {
@@ -79,6 +92,12 @@ pub fn sarif(results: Vec<serde_json::Value>, codes: &[&CodeInfo]) -> serde_json
         "runs": [{
             "tool": {"driver": {"name": "oc", "version": env!("CARGO_PKG_VERSION"), "rules": rules}},
             "columnKind": "unicodeCodePoints",
+            "originalUriBaseIds": {
+                SRCROOT: {
+                    "uri": std::env::current_dir().map(|d| oc_project::shown::folder_uri(&d)).unwrap_or_default(),
+                    "description": {"text": "The folder oc check ran in: the results' paths are relative to it."},
+                },
+            },
             "results": results,
         }]
     })

@@ -156,7 +156,7 @@ pub fn render(map_path: &Path, out: &Path, force: bool, args: &RenderArgs) -> u8
         Err(code) => return code,
     };
     if let Some(o) = &overlay {
-        errln!("overlay: {} ({} squares)", o.title, o.values.len());
+        noteln!("overlay: {} ({} squares)", o.title, o.values.len());
     }
     let opts = oc_atlas::render::Options { coords: !args.no_coords, legend: !args.no_legend, grid: Some(grid), overlay };
     let started = std::time::Instant::now();
@@ -177,7 +177,7 @@ pub fn render(map_path: &Path, out: &Path, force: bool, args: &RenderArgs) -> u8
     };
     let status = write(&target, &bytes);
     if status == 0 {
-        errln!(
+        noteln!(
             "wrote {} ({}x{} pixels, {} by {} tiles at grid {}) in {:.0?}",
             target.show(),
             img.width(),
@@ -323,7 +323,7 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
                     };
                     let status = write(&png_target, &png).max(write(target, text.as_bytes()));
                     if status == 0 {
-                        errln!(
+                        noteln!(
                             "wrote {} (Foundry {} scene: {} walls, {} regions) and its background {}",
                             target.show(),
                             opts.foundry,
@@ -331,7 +331,10 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
                             map.regions.len(),
                             png_target.show()
                         );
-                        errln!("upload {} to `{src}` in Foundry's User Data, then Import Data from the scene", png_target.show());
+                        noteln!(
+                            "upload {} to `{src}` in Foundry's User Data, then Import Data from the scene",
+                            png_target.show()
+                        );
                     }
                     status
                 }
@@ -357,7 +360,7 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
                 Some(target) => {
                     let status = write(target, text.as_bytes());
                     if status == 0 {
-                        errln!(
+                        noteln!(
                             "wrote {} (Universal VTT {}: {} walls, {} doors, {}x{} squares at {} pixels)",
                             target.show(),
                             oc_atlas::uvtt::FORMAT,
@@ -403,7 +406,7 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
             };
             let status = write(&tileset_target, &png).max(write(tmx_target, tmx.as_bytes()));
             if status == 0 {
-                errln!("wrote {} and {}", out.display(), tileset_path.display());
+                noteln!("wrote {} and {}", out.display(), tileset_path.display());
             }
             status
         }
@@ -478,7 +481,7 @@ pub fn import_image(image: &Path, legend: Option<&Path>, name: Option<&str>, out
         Some(target) => {
             let status = write(&target, text.as_bytes());
             if status == 0 {
-                errln!("wrote {} ({}x{} tiles)", target.show(), img.width(), img.height());
+                noteln!("wrote {} ({}x{} tiles)", target.show(), img.width(), img.height());
             }
             status
         }
@@ -556,7 +559,7 @@ pub fn import_tiled(tmx: &Path, out: Option<&Path>, force: bool) -> u8 {
         Some(target) => {
             let status = write(&target, toml.as_bytes());
             if status == 0 {
-                errln!("wrote {} (check it with `oc check {}`)", target.show(), target.show());
+                noteln!("wrote {} (check it with `oc check {}`)", target.show(), target.show());
             }
             status
         }

@@ -17,7 +17,9 @@ use crate::report;
 /// What `oc balance` prints.
 #[derive(Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
 pub enum BalanceFormat {
-    Text,
+    /// Human-readable text (`text`, its old name, is still accepted).
+    #[value(alias = "text")]
+    Human,
     Json,
 }
 
@@ -31,6 +33,9 @@ fn load(ruleset: Option<&str>, paths: &[PathBuf]) -> Result<Loaded, u8> {
         }
         let engine = crate::load::engine(ruleset)?;
         return Ok(Loaded { engine, workspace: Workspace::new(), files: Vec::new(), warnings: Vec::new() });
+    }
+    if let Some(first) = paths.first() {
+        report::root_of(first);
     }
     crate::load::shown(oc_play::rules::load_files(paths, ruleset))
 }
@@ -70,7 +75,7 @@ pub fn balance(args: Args) -> u8 {
             }
             outln!("{value}");
         }
-        BalanceFormat::Text => {
+        BalanceFormat::Human => {
             let flagged: Vec<(&str, What)> = diagnostics
                 .iter()
                 .filter_map(|d| written.iter().find(|w| w.span == d.span).map(|w| (w.name.as_str(), w.what)))

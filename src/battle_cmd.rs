@@ -34,7 +34,7 @@ fn write_page(target: &Target, setup: &Setup, source: &Source, rec: &Recording) 
         2u8
     })?;
     write_output(target, page.as_bytes())?;
-    errln!("wrote the replay page {} ({} KiB)", target.show(), page.len().div_ceil(1024));
+    noteln!("wrote the replay page {} ({} KiB)", target.show(), page.len().div_ceil(1024));
     Ok(())
 }
 
@@ -92,7 +92,7 @@ pub fn battle(
             return code;
         }
     }
-    errln!(
+    noteln!(
         "{} ({}) vs {} ({}) on {}: {} after {} round(s) ({}); routed: attacker {}, defender {}",
         setup.armies[0].name,
         ais.attacker,
@@ -171,7 +171,7 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
             return 1;
         }
     }
-    errln!("replayed {} steps of {} (seed {}): identical", expected.len() - 1, source.scenario, source.seed);
+    noteln!("replayed {} steps of {} (seed {}): identical", expected.len() - 1, source.scenario, source.seed);
     if let (Some(t), Some(rec)) = (&page_target, &recording) {
         if let Err(code) = write_page(t, &setup, &source, rec) {
             return code;

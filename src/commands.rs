@@ -28,10 +28,14 @@ pub use crate::report::style;
 /// Finds the projects under `paths` (each with its own root); a usage error is printed.
 pub fn projects(paths: &[PathBuf]) -> Result<Vec<Project>, u8> {
     let paths = if paths.is_empty() { vec![PathBuf::from(".")] } else { paths.to_vec() };
-    oc_project::discover(&paths).map_err(|e| {
+    let found = oc_project::discover(&paths).map_err(|e| {
         errln!("error: {e}");
         2
-    })
+    })?;
+    if let Some(first) = found.first() {
+        report::set_root(&first.root);
+    }
+    Ok(found)
 }
 
 /// The one project of a single path.
@@ -58,7 +62,9 @@ pub fn write_output(target: &Target, bytes: &[u8]) -> Result<(), u8> {
     output::write(target, bytes).map_err(|e| {
         errln!("error: cannot write {}: {e}", target.show());
         2
-    })
+    })?;
+    report::wrote(&target.show());
+    Ok(())
 }
 
 pub fn check(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> u8 {
@@ -71,6 +77,7 @@ pub fn check(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> u8 
     let mut json_runs = Vec::new();
     let mut sarif_results = Vec::new();
     for project in &projects {
+        report::set_root(&project.root);
         let mut session = Session::new(PathBuf::new()).without_models();
         let run = match session.run(project) {
             Ok(run) => run,
@@ -92,7 +99,7 @@ pub fn check(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> u8 
                 for d in &run.diagnostics {
                     err_lossy!("{}", reports.render(d, style));
                 }
-                errln_lossy!("{}", summary(&run, started.elapsed()));
+                noteln!("{}", summary(&run, started.elapsed()));
             }
         }
     }
@@ -204,7 +211,7 @@ pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
     if let Err(code) = write_output(&target, json.as_bytes()) {
         return code;
     }
-    errln!(
+    noteln!(
         "wrote {} ({} classes, {} items, {} tags, {} terrains; ruleset {})",
         target.show(),
         rules.classes.len(),
@@ -220,6 +227,12 @@ pub fn explain(code: Option<&str>, list: bool) -> u8 {
     let Some(code) = code.filter(|_| !list) else {
         // Into one buffer, written once: a closed pipe (`| head`) is not worth a panic.
         let mut list = String::new();
+        if report::transcribing() {
+            let codes: Vec<serde_json::Value> =
+                all_codes().map(|i| serde_json::json!({"code": i.code, "title": i.title})).collect();
+            outln!("{}", serde_json::Value::Array(codes));
+            return 0;
+        }
         for info in all_codes() {
             list.push_str(&format!("{:<34} {}\n", info.code, info.title));
         }
@@ -228,6 +241,11 @@ pub fn explain(code: Option<&str>, list: bool) -> u8 {
     };
     let wanted = if code.starts_with("oc::") { code.to_string() } else { format!("oc::{code}") };
     match all_codes().find(|i| i.code == wanted) {
+        Some(info) if report::transcribing() => {
+            let value = serde_json::json!({"code": info.code, "title": info.title, "explanation": info.explanation});
+            outln!("{value}");
+            0
+        }
         Some(info) => {
             let text = format!("{}: {}\n\n{}\n", info.code, info.title, info.explanation);
             let _ = report::out(text.as_bytes());

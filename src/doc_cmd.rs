@@ -84,7 +84,8 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
         errln!("error: cannot write {}: {e}", out.display());
         return 2;
     }
-    errln!(
+    report::wrote(&out.display().to_string());
+    noteln!(
         "wrote {} ({} pages, {} files; {} classes, {} items, {} tags, {} terrains) in {:.0?}; open {}",
         out.display(),
         site.pages.len(),

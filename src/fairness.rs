@@ -82,7 +82,7 @@ pub fn fairness(r: &Request) -> u8 {
 /// Every scenario written in the file (not those it imports), with each pair of its armies.
 fn measure_file(path: &Path, logical: &str, r: &Request, used: &mut Vec<String>) -> Result<Vec<Row>, u8> {
     let compiled = crate::load::compile(path)?;
-    let say = |line: &str| errln!("{line}");
+    let say = |line: &str| noteln!("{line}");
     fairness::measure_file(compiled, logical, r.games, r.games_for, r.seed, used, &say).map_err(|e| crate::load::refused(&e))
 }
 
@@ -114,10 +114,10 @@ fn write_readme(readme: &Path, table: &str) -> Result<(), u8> {
     let text = String::from_utf8(before.clone()).map_err(|_| fail("not UTF-8 text".into()))?;
     let after = replace_table(&text, table).map_err(fail)?;
     if after == text {
-        errln!("{} already holds this table", readme.display());
+        noteln!("{} already holds this table", readme.display());
         return Ok(());
     }
     oc_project::output::rewrite_notes(&confined, &logical, &before, after.as_bytes()).map_err(|e| fail(e.to_string()))?;
-    errln!("wrote the table into {}", readme.display());
+    noteln!("wrote the table into {}", readme.display());
     Ok(())
 }

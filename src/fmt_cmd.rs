@@ -59,7 +59,7 @@ pub fn fmt(paths: &[PathBuf], check: bool) -> u8 {
     for project in &projects {
         format_project(project, check, style, &mut tally);
     }
-    errln!("{}", summary(&tally, check, started.elapsed()));
+    noteln!("{}", summary(&tally, check, started.elapsed()));
     if tally.unwritten > 0 {
         2
     } else {
@@ -151,7 +151,7 @@ fn format_file(confined: &Confined, path: &str, check: bool, style: Style, tally
         return;
     }
     match oc_project::output::rewrite_source(confined, path, &bytes, formatted.as_bytes()) {
-        Ok(()) => errln!("formatted {path}"),
+        Ok(()) => noteln!("formatted {path}"),
         Err(e) => {
             errln!("error: cannot write {path}: {e}");
             tally.unwritten += 1;

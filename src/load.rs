@@ -39,6 +39,7 @@ pub fn refused(r: &oc_play::Refusal) -> u8 {
 
 /// The `.oc` files under `path` compiled, their warnings shown.
 pub fn compile(path: &Path) -> Result<oc_play::setup::Compiled, u8> {
+    report::root_of(path);
     let compiled = oc_play::setup::compile(path).map_err(failure)?;
     let reports = report::Reports::new(&compiled.workspace);
     let style = report::style();
@@ -67,6 +68,10 @@ pub fn setup(file: &Path, scenario: Option<&str>, attacker: Option<&str>, defend
 /// The engine of the rules to play with (`oc_play::rules::choose`: `--ruleset`, else the
 /// project's `ruleset`, else the default), their warnings shown.
 pub fn engine(ruleset: Option<&str>) -> Result<Engine, u8> {
+    match ruleset.map(Path::new).filter(|p| p.exists()) {
+        Some(path) => report::root_of(path),
+        None => report::root_of(Path::new(".")),
+    }
     let chosen = oc_play::rules::choose(ruleset).map_err(|e| refused(&e))?;
     loaded(&chosen).map(|l| l.engine)
 }

@@ -6,6 +6,7 @@
 mod report;
 
 mod annotate;
+mod args;
 mod atlas;
 mod balance_cmd;
 mod battle_cmd;
@@ -27,13 +28,36 @@ mod watch;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use args::{ai_names, AiChoice, Game, Matchup};
 use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
-#[command(name = "oc", version, about = "Officer's Chess authoring toolkit: check rules, classes, maps and scenarios")]
+#[command(name = "oc", version = env!("OC_VERSION"), about = "Officer's Chess authoring toolkit: check rules, classes, maps and scenarios")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour reports: `auto` on a terminal (not with `NO_COLOR`; `CLICOLOR_FORCE` forces it),
+    /// `always` or `never`.
+    #[arg(long, global = true, value_enum, default_value = "auto", value_name = "WHEN")]
+    color: Color,
+    /// No status lines (what was written, summaries, progress): diagnostics and errors only.
+    #[arg(long, short, global = true)]
+    quiet: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+/// `--format` of a command that reports in text: `json` prints what it says as one object
+/// on stdout instead (`oc_project::transcript`).
+#[derive(clap::Args)]
+struct Report {
+    #[arg(long = "format", id = "report", value_enum, default_value = "human")]
+    report: Format,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -85,6 +109,8 @@ enum Command {
         /// Replace an existing folder that `oc doc` did not write (never one holding sources).
         #[arg(long)]
         force: bool,
+        #[command(flatten)]
+        report: Report,
     },
     /// Format the `.oc` files under the paths (default: .) in place, only those that change.
     Fmt {
@@ -92,6 +118,8 @@ enum Command {
         /// Write nothing: print a diff of each file that is not formatted, and exit 1 if any is not.
         #[arg(long)]
         check: bool,
+        #[command(flatten)]
+        report: Report,
     },
     /// Compile the files under the paths (or just the standard library) into rules JSON.
     Build {
@@ -102,6 +130,8 @@ enum Command {
         /// Replace an existing file that is not an earlier output of this command.
         #[arg(long)]
         force: bool,
+        #[command(flatten)]
+        report: Report,
     },
     /// The exact forecast of one combat exchange, like the games show before an attack.
     Forecast {
@@ -141,6 +171,8 @@ enum Command {
         /// Replace an existing file that is not an earlier output of this command.
         #[arg(long)]
         force: bool,
+        #[command(flatten)]
+        report: Report,
     },
     /// Every class's and item's written price next to the price its measured strength suggests;
     /// warns (`oc::balance::cost_outlier`) on your classes and items priced far from how they play.
@@ -173,7 +205,7 @@ enum Command {
         /// Duels to the rout per matchup (0: the exact forecasts only, faster).
         #[arg(long, default_value_t = oc_balance::DEFAULT_DUELS, value_parser = clap::value_parser!(u32).range(0..=1000))]
         duels: u32,
-        #[arg(long, value_enum, default_value = "text")]
+        #[arg(long, value_enum, default_value = "human")]
         format: balance_cmd::BalanceFormat,
     },
     /// Watch a project (or one `.oc` or `.map.toml` file) and recheck what each save affects
@@ -232,6 +264,8 @@ enum Command {
         /// Replace an existing file that is not an earlier output of this command.
         #[arg(long)]
         force: bool,
+        #[command(flatten)]
+        report: Report,
     },
     /// Export a map to a Foundry VTT scene (JSON and its background PNG), a Universal VTT file
     /// (`.uvtt`, the picture embedded) or a Tiled map (TMX and its tileset PNG).
@@ -253,6 +287,8 @@ enum Command {
         /// Foundry: the version the scene is for (12: regions as Regions; 11: as Drawings).
         #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u8).range(11..=12))]
         foundry: u8,
+        #[command(flatten)]
+        report: Report,
     },
     /// Turn a one-pixel-per-tile PNG into a map definition.
     ImportImage {
@@ -269,6 +305,8 @@ enum Command {
         /// Replace the output file if it exists.
         #[arg(long)]
         force: bool,
+        #[command(flatten)]
+        report: Report,
     },
     /// Read a map made elsewhere into a map definition.
     Import {
@@ -302,6 +340,8 @@ enum Command {
         /// Replace an existing file that is not an earlier output of this command.
         #[arg(long)]
         force: bool,
+        #[command(flatten)]
+        report: Report,
     },
     /// Re-run a battle log from its seed and check every line.
     Replay {
@@ -315,6 +355,8 @@ enum Command {
         /// Replace an existing file that is not an earlier replay page.
         #[arg(long)]
         force: bool,
+        #[command(flatten)]
+        report: Report,
     },
     /// Play many AI battles in parallel: win rates with 95% intervals, rounds, losses, endings.
     /// `--shard K/N` plays only the games shard K of N owns and writes mergeable counts;
@@ -438,6 +480,8 @@ enum Command {
         #[command(subcommand)]
         phase: ArmyPhase,
     },
+    /// Print the manual page (roff, for `man`): `oc man > oc.1 && man ./oc.1`.
+    Man,
     /// Print a shell completion script: `oc completions bash > ~/.local/share/bash-completion/completions/oc`.
     Completions { shell: clap_complete::Shell },
     /// Print the long explanation of a diagnostic code (`oc explain oc::name::unknown_tag`).
@@ -446,6 +490,8 @@ enum Command {
         code: Option<String>,
         #[arg(long)]
         list: bool,
+        #[command(flatten)]
+        report: Report,
     },
 }
 
@@ -461,6 +507,8 @@ enum ImportFrom {
         /// Replace an existing map definition.
         #[arg(long)]
         force: bool,
+        #[command(flatten)]
+        report: Report,
     },
 }
 
@@ -484,45 +532,6 @@ enum SimulateMerge {
     },
 }
 
-#[derive(clap::Args)]
-struct Game {
-    /// The `.oc` file with the scenario and its armies (or importing them).
-    file: PathBuf,
-    /// Which scenario, when the file defines several.
-    #[arg(long)]
-    scenario: Option<String>,
-    /// The attacker's army (default: the only one written for the attacker).
-    #[arg(long)]
-    attacker: Option<String>,
-    /// The defender's army.
-    #[arg(long)]
-    defender: Option<String>,
-}
-
-/// Which AI plays each side.
-#[derive(clap::Args)]
-struct AiChoice {
-    /// The attacker's AI.
-    #[arg(long, value_name = "NAME", default_value = oc_engine::ai::DEFAULT, value_parser = ai_names())]
-    attacker_ai: String,
-    /// The defender's AI.
-    #[arg(long, value_name = "NAME", default_value = oc_engine::ai::DEFAULT, value_parser = ai_names())]
-    defender_ai: String,
-}
-
-impl AiChoice {
-    fn ais(&self) -> oc_play::Ais {
-        oc_play::Ais { attacker: self.attacker_ai.clone(), defender: self.defender_ai.clone() }
-    }
-}
-
-/// The AIs by name, each with what it does (`--help` lists them; another name is refused).
-fn ai_names() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(
-        oc_engine::ai::AIS.iter().map(|(name, what)| clap::builder::PossibleValue::new(*name).help(*what)),
-    )
-}
-
 #[derive(Subcommand)]
 enum ArmyPhase {
     /// Print only the classes an army brings (what the Scouting phase shares).
@@ -531,6 +540,8 @@ enum ArmyPhase {
         army: PathBuf,
         #[arg(long)]
         name: Option<String>,
+        #[command(flatten)]
+        report: Report,
     },
     /// Accept an outfitted army: inventories may change, classes and units may not.
     Outfit {
@@ -538,102 +549,42 @@ enum ArmyPhase {
         after: PathBuf,
         #[arg(long)]
         name: Option<String>,
+        #[command(flatten)]
+        report: Report,
     },
-}
-
-#[derive(clap::Args)]
-struct Matchup {
-    /// The attacking unit: CLASS or CLASS:WEAPON (default: the class's kit weapon).
-    #[arg(long)]
-    attacker: String,
-    /// The defending unit: CLASS or CLASS:WEAPON.
-    #[arg(long)]
-    defender: String,
-    /// A built-in ruleset (officers_chess, officers_chess_v06, stamina, battlestorm, skirmish) or a path to .oc files.
-    #[arg(long)]
-    ruleset: Option<String>,
-    #[arg(long)]
-    attacker_terrain: Option<String>,
-    #[arg(long)]
-    defender_terrain: Option<String>,
-    /// Tiles between the units (default: the nearest the attacker's weapon reaches).
-    #[arg(long)]
-    distance: Option<i64>,
-    #[arg(long)]
-    attacker_hp: Option<i64>,
-    #[arg(long)]
-    defender_hp: Option<i64>,
-    #[arg(long)]
-    attacker_accessory: Option<String>,
-    #[arg(long)]
-    defender_accessory: Option<String>,
-    /// Status effects on the attacker (repeatable).
-    #[arg(long)]
-    attacker_status: Vec<String>,
-    /// Status effects on the defender (repeatable).
-    #[arg(long)]
-    defender_status: Vec<String>,
-    /// The reaction a struck unit takes before each strike, where the ruleset has reactions (a
-    /// reaction's name, or `none`); without it each takes the one that leaves it the least
-    /// expected damage.
-    #[arg(long)]
-    reaction: Option<String>,
-    /// The attacker moved in the step that made the attack (a charge, where the rules read
-    /// `attacker.moved`).
-    #[arg(long)]
-    moved: bool,
-    /// How hidden the defender is, where the rules read `cover`: 0 in the open, 1 half hidden
-    /// (a unit on the line between), 2 fully hidden (a wall on it).
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(i64).range(0..=2))]
-    cover: i64,
-    /// Use a shifter's Normal form instead of its Transformed one.
-    #[arg(long)]
-    attacker_normal: bool,
-    #[arg(long)]
-    defender_normal: bool,
-}
-
-impl Matchup {
-    fn stated(&self) -> oc_play::matchup::Stated<'_> {
-        oc_play::matchup::Stated { reaction: self.reaction.as_deref(), moved: self.moved, cover: self.cover }
-    }
-
-    fn sides(&self) -> (oc_play::matchup::Side, oc_play::matchup::Side) {
-        (
-            oc_play::matchup::Side {
-                spec: self.attacker.clone(),
-                terrain: self.attacker_terrain.clone(),
-                hp: self.attacker_hp,
-                statuses: self.attacker_status.clone(),
-                accessory: self.attacker_accessory.clone(),
-                normal_form: self.attacker_normal,
-            },
-            oc_play::matchup::Side {
-                spec: self.defender.clone(),
-                terrain: self.defender_terrain.clone(),
-                hp: self.defender_hp,
-                statuses: self.defender_status.clone(),
-                accessory: self.defender_accessory.clone(),
-                normal_form: self.defender_normal,
-            },
-        )
-    }
 }
 
 fn main() -> ExitCode {
     report::install_panic_hook();
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    use clap::{CommandFactory, FromArgMatches};
+    let parsed = Cli::command().try_get_matches().and_then(|m| Cli::from_arg_matches(&m).map(|cli| (m, cli)));
+    let (matches, cli) = match parsed {
+        Ok(both) => both,
         Err(e) => {
             let _ = e.print();
             return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
         }
     };
+    let colour = match cli.color {
+        Color::Auto => oc_project::shown::ColorChoice::Auto,
+        Color::Always => oc_project::shown::ColorChoice::Always,
+        Color::Never => oc_project::shown::ColorChoice::Never,
+    };
+    report::settle(colour, cli.quiet);
+    // `--format json` of a command that reports in text: what it says, kept for one object.
+    let (mut name, mut sub) = (String::new(), &matches);
+    while let Some((n, m)) = sub.subcommand() {
+        name = if name.is_empty() { n.to_string() } else { format!("{name} {n}") };
+        sub = m;
+    }
+    if matches!(sub.try_get_one::<Format>("report"), Ok(Some(Format::Json))) {
+        report::start_json(&name);
+    }
     let status = match cli.command {
         Command::Check { paths, format, deny } => commands::check(&paths, format, deny == Some(Deny::Warnings)),
-        Command::Build { paths, out, force } => commands::build(&paths, &out, force),
-        Command::Doc { paths, ruleset, out, force } => doc_cmd::doc(ruleset.as_deref(), &paths, &out, force),
-        Command::Fmt { paths, check } => fmt_cmd::fmt(&paths, check),
+        Command::Build { paths, out, force, .. } => commands::build(&paths, &out, force),
+        Command::Doc { paths, ruleset, out, force, .. } => doc_cmd::doc(ruleset.as_deref(), &paths, &out, force),
+        Command::Fmt { paths, check, .. } => fmt_cmd::fmt(&paths, check),
         Command::Watch { path, no_clear, debounce, format } => watch::watch(path.as_deref(), !no_clear, debounce, format),
         Command::Lsp { stdio: _ } => match oc_lsp::run_stdio() {
             Ok(status) => status,
@@ -643,11 +594,11 @@ fn main() -> ExitCode {
             }
         },
         Command::ExplainScenario { path, name, format } => scenario_cmd::explain_scenario(&path, name.as_deref(), format),
-        Command::Army { phase: ArmyPhase::Scout { army, name } } => scenario_cmd::scout(&army, name.as_deref()),
-        Command::Army { phase: ArmyPhase::Outfit { before, after, name } } => {
+        Command::Army { phase: ArmyPhase::Scout { army, name, .. } } => scenario_cmd::scout(&army, name.as_deref()),
+        Command::Army { phase: ArmyPhase::Outfit { before, after, name, .. } } => {
             scenario_cmd::outfit(&before, &after, name.as_deref())
         }
-        Command::Battle { game, ai, seed, log, html, force } => battle_cmd::battle(
+        Command::Battle { game, ai, seed, log, html, force, .. } => battle_cmd::battle(
             &game.file,
             game.scenario.as_deref(),
             game.attacker.as_deref(),
@@ -656,7 +607,7 @@ fn main() -> ExitCode {
             &ai.ais(),
             battle_cmd::Outputs { log: log.as_deref(), html: html.as_deref(), force },
         ),
-        Command::Replay { log, project, html, force } => battle_cmd::replay(&log, project.as_deref(), html.as_deref(), force),
+        Command::Replay { log, project, html, force, .. } => battle_cmd::replay(&log, project.as_deref(), html.as_deref(), force),
         Command::Simulate { merge: Some(SimulateMerge::Merge { parts, format, out, plot, force }), .. } => {
             simulate::merge(&parts, simulate::Outputs { format, out: out.as_deref(), plot: plot.as_deref(), force })
         }
@@ -718,7 +669,7 @@ fn main() -> ExitCode {
             }),
             _ => 2,
         },
-        Command::Render { map, out, force, no_legend, no_coords, scale, reach, heat, class, ruleset } => atlas::render(
+        Command::Render { map, out, force, no_legend, no_coords, scale, reach, heat, class, ruleset, .. } => atlas::render(
             &map,
             &out,
             force,
@@ -732,18 +683,27 @@ fn main() -> ExitCode {
                 ruleset: ruleset.as_deref(),
             },
         ),
-        Command::Export { format, map, out, force, asset_prefix, foundry } => atlas::export(
+        Command::Export { format, map, out, force, asset_prefix, foundry, .. } => atlas::export(
             format,
             &map,
             &atlas::ExportOptions { out: out.as_deref(), force, asset_prefix: &asset_prefix, foundry },
         ),
-        Command::ImportImage { image, legend, name, out, force } => {
+        Command::ImportImage { image, legend, name, out, force, .. } => {
             atlas::import_image(&image, legend.as_deref(), name.as_deref(), out.as_deref(), force)
         }
-        Command::Import { from: ImportFrom::Tiled { tmx, out, force } } => atlas::import_tiled(&tmx, out.as_deref(), force),
-        Command::Explain { code, list } => commands::explain(code.as_deref(), list),
+        Command::Import { from: ImportFrom::Tiled { tmx, out, force, .. } } => atlas::import_tiled(&tmx, out.as_deref(), force),
+        Command::Explain { code, list, .. } => commands::explain(code.as_deref(), list),
+        Command::Man => {
+            let mut page = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut page) {
+                Ok(()) => report::out(&page).map_or(2, |()| 0),
+                Err(e) => {
+                    errln!("error: cannot write the manual page: {e}");
+                    2
+                }
+            }
+        }
         Command::Completions { shell } => {
-            use clap::CommandFactory;
             // Into memory first: a closed pipe (`| head`) is not an error worth a panic.
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "oc", &mut script);
@@ -761,7 +721,7 @@ fn main() -> ExitCode {
         Command::Balance { paths, ruleset, seed, duels, format } => {
             balance_cmd::balance(balance_cmd::Args { ruleset: ruleset.as_deref(), paths: &paths, seed, duels, format })
         }
-        Command::Matrix { ruleset, out, heatmap, distance, classes, force } => play::matrix(&play::MatrixArgs {
+        Command::Matrix { ruleset, out, heatmap, distance, classes, force, .. } => play::matrix(&play::MatrixArgs {
             ruleset: ruleset.as_deref(),
             out: out.as_deref(),
             heatmap: heatmap.as_deref(),
@@ -770,5 +730,6 @@ fn main() -> ExitCode {
             force,
         }),
     };
+    report::finish_json(status);
     ExitCode::from(status)
 }

@@ -403,11 +403,11 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
     } else {
         out!("{csv}");
     }
-    errln!("{:<16} {:<40} {:<40}", "class", "best matchup (rout - routed)", "worst matchup");
+    noteln!("{:<16} {:<40} {:<40}", "class", "best matchup (rout - routed)", "worst matchup");
     for (class, bs, b, ws, w) in &summary {
-        errln!("{class:<16} {:<40} {:<40}", format!("{b} ({:+.0}%)", bs * 100.0), format!("{w} ({:+.0}%)", ws * 100.0));
+        noteln!("{class:<16} {:<40} {:<40}", format!("{b} ({:+.0}%)", bs * 100.0), format!("{w} ({:+.0}%)", ws * 100.0));
     }
-    errln!(
+    noteln!(
         "{count} exact forecasts in {:.2?}{}",
         started.elapsed(),
         target.map_or(String::new(), |t| format!("; CSV written to {}", t.show()))
@@ -440,7 +440,7 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
         if let Err(code) = write_output(&target, &bytes) {
             return code;
         }
-        errln!("heat map written to {}", target.show());
+        noteln!("heat map written to {}", target.show());
     }
     0
 }

@@ -19,8 +19,13 @@ use oc_project::output::PLOT_MARK;
 
 /// The family every text is drawn in (the bundled font is registered under it).
 const FONT: &str = "monospace";
-const ATTACKER: RGBColor = RGBColor(0xc0, 0x39, 0x2b);
-const DEFENDER: RGBColor = RGBColor(0x25, 0x63, 0xc9);
+/// The sides' colours of every picture (oc_atlas::render): attacker blue, defender red.
+const ATTACKER: RGBColor = rgb(oc_atlas::render::ATTACKER_COLOUR);
+const DEFENDER: RGBColor = rgb(oc_atlas::render::DEFENDER_COLOUR);
+
+const fn rgb(c: [u8; 3]) -> RGBColor {
+    RGBColor(c[0], c[1], c[2])
+}
 const DRAW: RGBColor = RGBColor(0x8a, 0x8a, 0x93);
 const INK: RGBColor = RGBColor(0x1d, 0x1d, 0x22);
 const MUTED: RGBColor = RGBColor(0x6b, 0x6b, 0x72);

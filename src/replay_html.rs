@@ -168,6 +168,7 @@ fn html(title: &str, json: &str) -> String {
     // JSON in a <script> element: no `<` may close it early (`\u003c` is the same string to JSON).
     let json = json.replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026");
     let title = escape(title);
+    let (attacker, defender) = (hex(oc_atlas::render::ATTACKER_COLOUR), hex(oc_atlas::render::DEFENDER_COLOUR));
     format!(
         r#"<!DOCTYPE html>
 <html lang="en">
@@ -178,6 +179,7 @@ fn html(title: &str, json: &str) -> String {
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <title>{title}</title>
 <style>
+:root {{ --attacker: {attacker}; --defender: {defender}; }}
 {CSS}</style>
 </head>
 <body data-frame="0">

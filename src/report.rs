@@ -9,6 +9,7 @@ use miette::{
 };
 use oc_diag::{Diagnostic, FileId, LineStarts, Severity, Span};
 use std::io::IsTerminal as _;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Gives the path and text of a file id.
 pub trait Sources {
@@ -19,7 +20,7 @@ pub trait Sources {
 
 impl Sources for oc_compiler::Workspace {
     fn path(&self, id: FileId) -> String {
-        self.file(id).map_or_else(|| "<unknown>".to_string(), |f| oc_compiler::stdlib::shown_path(&f.path))
+        self.file(id).map_or_else(|| "<unknown>".to_string(), |f| shown(&f.path))
     }
     fn text(&self, id: FileId) -> &str {
         self.file(id).map_or("", |f| f.text.as_str())
@@ -28,16 +29,111 @@ impl Sources for oc_compiler::Workspace {
 
 impl Sources for oc_project::Session {
     fn path(&self, id: FileId) -> String {
-        oc_compiler::stdlib::shown_path(oc_project::Session::path(self, id))
+        shown(oc_project::Session::path(self, id))
     }
     fn text(&self, id: FileId) -> &str {
         oc_project::Session::text(self, id)
     }
 }
 
-/// Fancy reports on a terminal (unless `NO_COLOR` is set), plain ones elsewhere.
+/// How this run prints, set once by `main` from the global options ([`settle`]).
+static COLOUR: AtomicBool = AtomicBool::new(false);
+static QUIET: AtomicBool = AtomicBool::new(false);
+/// The root of the project whose files are being reported (logical paths are relative to it).
+static ROOT: std::sync::Mutex<Option<std::path::PathBuf>> = std::sync::Mutex::new(None);
+
+/// Takes `--color` (with `NO_COLOR`, `CLICOLOR`, `CLICOLOR_FORCE`: `oc_project::shown::colour`)
+/// and `--quiet`.
+pub fn settle(colour: oc_project::shown::ColorChoice, quiet: bool) {
+    let on = oc_project::shown::colour(colour, std::io::stderr().is_terminal(), |k| std::env::var_os(k));
+    COLOUR.store(on, Ordering::SeqCst);
+    QUIET.store(quiet, Ordering::SeqCst);
+}
+
+/// `--format json` on a command that otherwise speaks text: everything it says goes here and is
+/// printed as one object when it ends ([`finish_json`]; `oc_project::transcript`).
+static TRANSCRIPT: std::sync::Mutex<Option<oc_project::transcript::Transcript>> = std::sync::Mutex::new(None);
+
+/// Starts keeping `command`'s report for `--format json`.
+pub fn start_json(command: &str) {
+    if let Ok(mut t) = TRANSCRIPT.lock() {
+        *t = Some(oc_project::transcript::Transcript::new(command));
+    }
+}
+
+/// Runs `f` on the transcript when one is kept; whether one is.
+fn transcribe(f: impl FnOnce(&mut oc_project::transcript::Transcript)) -> bool {
+    match TRANSCRIPT.lock().as_deref_mut() {
+        Ok(Some(t)) => {
+            f(t);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Whether a JSON report is being kept ([`start_json`]).
+pub fn transcribing() -> bool {
+    transcribe(|_| ())
+}
+
+/// Prints the kept report as one JSON object on standard output, when one is kept.
+pub fn finish_json(status: u8) {
+    let taken = TRANSCRIPT.lock().ok().and_then(|mut t| t.take());
+    if let Some(t) = taken {
+        say_out(&format!("{}\n", t.finish(status)));
+    }
+}
+
+/// A file or folder the command wrote (listed in a JSON report).
+pub fn wrote(shown: &str) {
+    transcribe(|t| t.written.push(shown.to_string()));
+}
+
+/// A status line ([`noteln!`]).
+pub fn note(text: &str) {
+    if !transcribe(|t| t.notes.push(text.to_string())) && !quiet() {
+        say_err_lossy(&format!("{text}\n"));
+    }
+}
+
+/// Whether `--quiet` asked for no status lines (what was written, summaries, progress).
+pub fn quiet() -> bool {
+    QUIET.load(Ordering::SeqCst)
+}
+
+/// Whether reports are drawn in colour ([`settle`]).
+pub fn colour() -> bool {
+    COLOUR.load(Ordering::SeqCst)
+}
+
+/// The project whose files the next reports name: their paths are shown from the working
+/// directory through it ([`shown`]).
+pub fn set_root(root: &std::path::Path) {
+    if let Ok(mut r) = ROOT.lock() {
+        *r = Some(root.to_path_buf());
+    }
+}
+
+/// The root of the project holding `input` ([`set_root`]).
+pub fn root_of(input: &std::path::Path) {
+    set_root(&oc_project::find_root(input).dir);
+}
+
+/// A file's logical path as the user can open it: from the working directory, as cargo prints
+/// (`oc_project::shown::path`); the standard library's as `std:...`.
+pub fn shown(logical: &str) -> String {
+    let logical = oc_compiler::stdlib::shown_path(logical);
+    let root = ROOT.lock().ok().and_then(|r| r.clone());
+    match (root, std::env::current_dir()) {
+        (Some(root), Ok(cwd)) => oc_project::shown::path(&root, &logical, &cwd),
+        _ => logical,
+    }
+}
+
+/// Fancy reports in colour ([`settle`]: `--color`, `NO_COLOR`, a terminal), plain ones elsewhere.
 pub fn style() -> Style {
-    if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+    if colour() {
         Style::Fancy
     } else {
         Style::Plain
@@ -129,6 +225,11 @@ macro_rules! errln {
 macro_rules! err {
     ($($arg:tt)*) => { $crate::report::say_err(&format!($($arg)*)) };
 }
+/// A status line on standard error (what was written, a summary): left out under `--quiet`,
+/// kept as a note in a JSON report.
+macro_rules! noteln {
+    ($($arg:tt)*) => { $crate::report::note(&format!($($arg)*)) };
+}
 /// Standard error at its best effort: a failure is ignored (`oc watch` never ends for want of a
 /// reader; `oc check`'s verdict is its exit status).
 macro_rules! errln_lossy {
@@ -140,6 +241,9 @@ macro_rules! err_lossy {
 
 /// `text` on standard output ([`outln!`]).
 pub fn say_out(text: &str) {
+    if transcribe(|t| t.output.push_str(text)) {
+        return;
+    }
     if let Err(e) = out(text.as_bytes()) {
         failed("stdout", &e);
     }
@@ -147,6 +251,9 @@ pub fn say_out(text: &str) {
 
 /// `text` on standard error ([`errln!`]).
 pub fn say_err(text: &str) {
+    if transcribe(|t| t.stderr(text)) {
+        return;
+    }
     if let Err(e) = err(text.as_bytes()) {
         failed("stderr", &e);
     }
@@ -154,12 +261,18 @@ pub fn say_err(text: &str) {
 
 /// `text` on standard error, a failure ignored ([`errln_lossy!`]).
 pub fn say_err_lossy(text: &str) {
+    if transcribe(|t| t.stderr(text)) {
+        return;
+    }
     let mut err = std::io::stderr().lock();
     let _ = err.write_all(text.as_bytes()).and_then(|()| err.flush());
 }
 
 /// Writes to standard error; when it is a closed pipe the program ends quietly.
 pub fn err(bytes: &[u8]) -> std::io::Result<()> {
+    if transcribe(|t| t.stderr(&String::from_utf8_lossy(bytes))) {
+        return Ok(());
+    }
     let mut err = std::io::stderr().lock();
     let written = err.write_all(bytes).and_then(|()| err.flush());
     if let Err(e) = &written {
@@ -181,6 +294,9 @@ fn failed(stream: &str, e: &std::io::Error) -> ! {
 /// ([`reader_gone`]), so that a long run does not go on working for nobody. Any other failure
 /// is returned.
 pub fn out(bytes: &[u8]) -> std::io::Result<()> {
+    if transcribe(|t| t.output.push_str(&String::from_utf8_lossy(bytes))) {
+        return Ok(());
+    }
     let mut out = std::io::stdout().lock();
     let written = out.write_all(bytes).and_then(|()| out.flush());
     if let Err(e) = &written {
@@ -304,6 +420,10 @@ impl<'s> Reports<'s> {
     }
 
     pub fn render(&self, d: &Diagnostic, style: Style) -> String {
+        // A JSON report keeps the diagnostic as data instead of a drawing.
+        if transcribe(|t| t.diagnostics.push(self.one_json(d))) {
+            return String::new();
+        }
         let sources = self.sources;
         let file = d.span.file;
         let text = sources.text(file);
@@ -363,41 +483,41 @@ impl<'s> Reports<'s> {
 
     /// The JSON object of the diagnostics contract (DESIGN.md).
     pub fn json(&self, diagnostics: &[Diagnostic], files: usize) -> serde_json::Value {
-        let sources = self.sources;
-        let list: Vec<serde_json::Value> = diagnostics
-            .iter()
-            .map(|d| {
-                let (line, column, end_line, end_column) = self.region(d.span);
-                serde_json::json!({
-                    "code": d.code,
-                    "severity": severity_word(d.severity),
-                    "message": d.message,
-                    "file": sources.path(d.span.file),
-                    "line": line,
-                    "column": column,
-                    "end_line": end_line,
-                    "end_column": end_column,
-                    "label": d.label.as_deref().unwrap_or(&d.message),
-                    "secondary": d.secondary.iter().map(|l| {
-                        let (line, column, end_line, end_column) = self.region(l.span);
-                        serde_json::json!({
-                            "message": l.message,
-                            "file": sources.path(l.span.file),
-                            "line": line,
-                            "column": column,
-                            "end_line": end_line,
-                            "end_column": end_column,
-                        })
-                    }).collect::<Vec<_>>(),
-                    "help": d.help,
-                })
-            })
-            .collect();
+        let list: Vec<serde_json::Value> = diagnostics.iter().map(|d| self.one_json(d)).collect();
         serde_json::json!({
             "diagnostics": list,
             "files": files,
             "errors": diagnostics.iter().filter(|d| d.is_error()).count(),
             "warnings": diagnostics.iter().filter(|d| !d.is_error()).count(),
+        })
+    }
+
+    /// One diagnostic of the contract's list.
+    fn one_json(&self, d: &Diagnostic) -> serde_json::Value {
+        let sources = self.sources;
+        let (line, column, end_line, end_column) = self.region(d.span);
+        serde_json::json!({
+            "code": d.code,
+            "severity": severity_word(d.severity),
+            "message": d.message,
+            "file": sources.path(d.span.file),
+            "line": line,
+            "column": column,
+            "end_line": end_line,
+            "end_column": end_column,
+            "label": d.label.as_deref().unwrap_or(&d.message),
+            "secondary": d.secondary.iter().map(|l| {
+                let (line, column, end_line, end_column) = self.region(l.span);
+                serde_json::json!({
+                    "message": l.message,
+                    "file": sources.path(l.span.file),
+                    "line": line,
+                    "column": column,
+                    "end_line": end_line,
+                    "end_column": end_column,
+                })
+            }).collect::<Vec<_>>(),
+            "help": d.help,
         })
     }
 }

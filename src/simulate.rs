@@ -69,7 +69,7 @@ pub fn simulate(file: &Path, game: Game, run: Run, outputs: Outputs) -> u8 {
         Err(code) => return code,
     };
     let started = std::time::Instant::now();
-    let bar = if std::io::stderr().is_terminal() {
+    let bar = if std::io::stderr().is_terminal() && !crate::report::quiet() {
         let bar = indicatif::ProgressBar::new(run.count());
         if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, {eta} left)") {
             bar.set_style(style);
@@ -116,7 +116,7 @@ pub fn simulate(file: &Path, game: Game, run: Run, outputs: Outputs) -> u8 {
             return code;
         }
     }
-    errln!("{n} games in {:.2?}", started.elapsed());
+    noteln!("{n} games in {:.2?}", started.elapsed());
     0
 }
 
@@ -143,7 +143,7 @@ fn draw(header: &Header, tally: &Tally, target: &Target, format: PlotFormat) -> 
         2u8
     })?;
     write_output(target, &bytes)?;
-    errln!("plot written to {}", target.show());
+    noteln!("plot written to {}", target.show());
     Ok(())
 }
 
@@ -198,7 +198,7 @@ pub fn merge(parts: &[PathBuf], outputs: Outputs) -> u8 {
             return code;
         }
     }
-    errln!("merged {count} parts: {} games", tally.games);
+    noteln!("merged {count} parts: {} games", tally.games);
     0
 }
 

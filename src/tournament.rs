@@ -50,7 +50,7 @@ pub fn tournament(args: &Args) -> u8 {
         Format::Json => format!("{}\n", json(&rows, args)),
     };
     out!("{text}");
-    errln!("{games} games in {:.2?}", started.elapsed());
+    noteln!("{games} games in {:.2?}", started.elapsed());
     0
 }
 

@@ -58,7 +58,7 @@ pub fn tune(r: &Request) -> u8 {
         Err(code) => return code,
     };
     let request = &r.run;
-    let say = |line: &str| errln!("{line}");
+    let say = |line: &str| noteln!("{line}");
     let prepared = match tune::prepare(request, compiled, &say) {
         Ok(p) => p,
         Err(f) => return refused(f),
@@ -66,7 +66,7 @@ pub fn tune(r: &Request) -> u8 {
     let root = prepared.root().to_path_buf();
     let logical = prepared.logical().to_string();
     let [attacker, defender] = prepared.armies();
-    errln!(
+    noteln!(
         "tuning {} ({} vs {}) for a 50% attacker win rate: knobs {}, up to {} games a setting, seed {}",
         prepared.scenario().name,
         attacker.name,
@@ -192,6 +192,6 @@ fn write(file: &Path, root: &Path, logical: &str, t: &Tuned) -> Result<bool, u8>
         errln!("error: cannot write {}: {e}", file.display());
         2u8
     })?;
-    errln!("wrote the suggested values into {}", file.display());
+    noteln!("wrote the suggested values into {}", file.display());
     Ok(true)
 }

@@ -180,6 +180,7 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
     let (tx, rx) = mpsc::channel();
     let root_of = |t: &Path| oc_project::find_root(t).dir;
     let mut root = root_of(&target);
+    crate::report::set_root(&root);
     // The whole project is watched and compared, not only the folder named: a file the checks
     // depend on (an import `../lib.oc`, the oc.toml above) may lie outside it.
     let mut armed = match arm(&root, &tx) {

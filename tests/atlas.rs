@@ -176,7 +176,7 @@ fn renders_are_deterministic_and_right_at_known_pixels() {
     assert_eq!(px(70, 35), [24, 24, 28]);
     assert_eq!(px(5 * 70, 20), [24, 24, 28]);
     // attacker-zone is rect [0, 5, 3, 4]: its top edge (y = 350..353) is attacker blue.
-    assert_eq!(px(100, 351), [30, 90, 255]);
+    assert_eq!(px(100, 351), oc_atlas::render::ATTACKER_COLOUR);
     assert_eq!(px(100, 5 * 70 + 20), [144, 190, 96], "inside the zone, Plains again");
     // The seize tile (14, 2) is outlined in gold, on top of the defender zone it lies in.
     assert_eq!(px(14 * 70 + 35, 2 * 70 + 1), [255, 200, 0]);

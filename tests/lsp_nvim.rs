@@ -225,3 +225,227 @@ fn neovim_as_the_client() {
     let stderr = text(&child.wait_with_output().unwrap().stderr);
     assert!(!stderr.contains("Error"), "neovim reported: {stderr}");
 }
+
+/// The second session's project: rules with a tag and a movement type both named `Mounted`, a
+/// class and an army using them, a scenario on a map.
+const NAV_RULES: &str = "movement Hover, Mounted
+tag Mounted on class doc \"Rides.\" { movement_type = Mounted }
+tag Effective(t: Tag) on weapon { when defender has t { damage += 3 } }
+";
+
+const NAV_MAIN: &str = "import \"rules.oc\"
+
+class Rider {
+    ratings { str C mag E skl C spd D def B res D }
+    wields Lances
+    tags Mounted
+    cost 900
+}
+
+weapon Pike { type Lances might 1 weight 1 range 1 tags Effective(Mounted) cost 1 }
+
+scenario Crossing {
+    map \"maps/ide.map.toml\"
+    attacker {
+        zone \"attacker-zone\"
+        war_chest 8000
+        units 1..6
+        win rout all
+    }
+    defender {
+        zone \"defender-zone\"
+        war_chest 8000
+        units 1..6
+        win rout all
+    }
+}
+
+army Riders for Crossing attacker {
+    unit Ann: Rider { items IronLance }
+}
+";
+
+/// The Lua of the second session: completion of paths, regions, items and a legend's terrains;
+/// definition on an import path; references and rename by what a name means.
+fn nav_script(oc: &Path, cache: &Path, root: &Path, out: &Path) -> String {
+    let q = |p: &Path| serde_json::to_string(&p.display().to_string()).unwrap();
+    format!(
+        r#"
+local OC, CACHE, ROOT, OUT = {oc}, {cache}, {root}, {out}
+local results = {{}}
+local published = 0
+local publish = vim.lsp.handlers["textDocument/publishDiagnostics"]
+vim.lsp.handlers["textDocument/publishDiagnostics"] = function(...)
+  published = published + 1
+  return publish(...)
+end
+local function run()
+  local id = vim.lsp.start_client({{ cmd = {{ OC, "lsp" }}, cmd_env = {{ XDG_CACHE_HOME = CACHE }}, root_dir = ROOT, name = "oc" }})
+  local client = vim.lsp.get_client_by_id(id)
+  local function open(name)
+    vim.cmd("edit " .. vim.fn.fnameescape(ROOT .. "/" .. name))
+    local buf = vim.api.nvim_get_current_buf()
+    vim.lsp.buf_attach_client(buf, id)
+    return buf, vim.uri_from_bufnr(buf)
+  end
+  local main, main_uri = open("main.oc")
+  assert(vim.wait(20000, function() return client.initialized end), "the server did not initialize")
+  -- The project is checked (the scopes of its files known).
+  assert(vim.wait(20000, function() return published > 0 end), "no diagnostics were published")
+  local function ask(buf, method, params)
+    local r, err = client.request_sync(method, params, 20000, buf)
+    assert(r, method .. ": " .. tostring(err))
+    assert(not r.err, method .. ": " .. vim.inspect(r.err))
+    return r.result
+  end
+  local function at(uri, line, character) return {{ textDocument = {{ uri = uri }}, position = {{ line = line, character = character }} }} end
+  -- Inside `import "rules.oc"`, `map "maps/ide.map.toml"` and `zone "attacker-zone"`.
+  results.import_paths = ask(main, "textDocument/completion", at(main_uri, 0, 8))
+  results.map_paths = ask(main, "textDocument/completion", at(main_uri, 12, 10))
+  results.regions = ask(main, "textDocument/completion", at(main_uri, 14, 14))
+  -- After the first item of a unit: items.
+  vim.api.nvim_buf_set_text(main, 28, 37, 28, 37, {{ ", " }})
+  results.items = ask(main, "textDocument/completion", at(main_uri, 28, 39))
+  vim.api.nvim_buf_set_text(main, 28, 37, 28, 39, {{ "" }})
+  -- Definition on the import's path.
+  results.import_definition = ask(main, "textDocument/definition", at(main_uri, 0, 10))
+  -- References and rename of the tag `Mounted` (line 5), not the movement type.
+  local refs = at(main_uri, 5, 10)
+  refs.context = {{ includeDeclaration = true }}
+  results.references = ask(main, "textDocument/references", refs)
+  local rename = at(main_uri, 5, 10)
+  rename.newName = "Horsed"
+  results.rename = ask(main, "textDocument/rename", rename)
+  -- Two letters swapped (`Mounted` typed `Muonted`): the did-you-mean's quick fix.
+  vim.api.nvim_buf_set_text(main, 5, 10, 5, 12, {{ "uo" }})
+  local function typo()
+    for _, d in ipairs(vim.diagnostic.get(main)) do
+      if d.message:find("Muonted", 1, true) then return d end
+    end
+  end
+  assert(vim.wait(20000, function() return typo() ~= nil end), "the transposed tag's diagnostic did not come")
+  local d = typo()
+  results.transposed = {{ message = d.message }}
+  results.fixes = ask(main, "textDocument/codeAction", {{ textDocument = {{ uri = main_uri }},
+    range = {{ start = {{ line = 5, character = 10 }}, ["end"] = {{ line = 5, character = 10 }} }},
+    context = {{ diagnostics = {{}} }} }})
+  -- A legend's terrain, in the map.
+  local map, map_uri = open("maps/ide.map.toml")
+  local legend_line = vim.fn.search('"d" = "Desert"') - 1
+  results.legend = ask(map, "textDocument/completion", at(map_uri, legend_line, 7))
+  client.stop()
+end
+local ok, err = pcall(run)
+if not ok then results.error = tostring(err) end
+vim.fn.writefile({{ vim.fn.json_encode(results) }}, OUT)
+vim.cmd("qa!")
+"#,
+        oc = q(oc),
+        cache = q(cache),
+        root = q(root),
+        out = q(out),
+    )
+}
+
+#[test]
+fn neovim_completes_by_place_and_navigates_by_meaning() {
+    if let Err(why) = nvim() {
+        eprintln!("skipped: Neovim is not available ({why})");
+        return;
+    }
+    let outer = std::env::temp_dir().join(format!("oc-lsp-nvim-nav-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&outer);
+    let dir = outer.join("project");
+    std::fs::create_dir_all(dir.join("maps")).unwrap();
+    // A file beside the project, outside its root: never offered.
+    std::fs::write(outer.join("outside.oc"), "class Outside { cost 1 }\n").unwrap();
+    std::fs::write(dir.join("oc.toml"), "[project]\nname = \"nav\"\n").unwrap();
+    std::fs::write(dir.join("rules.oc"), NAV_RULES).unwrap();
+    std::fs::write(dir.join("main.oc"), NAV_MAIN).unwrap();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(repo.join("scenarios/maps/ide.map.toml"), dir.join("maps/ide.map.toml")).unwrap();
+    let out = dir.join("answers.json");
+    let lua = outer.join("client.lua");
+    std::fs::write(&lua, nav_script(&oc_bin(), &outer.join(".cache"), &dir, &out)).unwrap();
+    let mut child = Command::new("nvim")
+        .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "--noplugin", "-c"])
+        .arg(format!("luafile {}", lua.display()))
+        .env("HOME", &outer)
+        .env("XDG_STATE_HOME", outer.join(".state"))
+        .env("XDG_DATA_HOME", outer.join(".data"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(started.elapsed() < Duration::from_secs(180), "neovim did not finish");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let answers: Value = serde_json::from_str(&std::fs::read_to_string(&out).expect("neovim wrote its answers")).unwrap();
+    assert!(answers.get("error").is_none(), "the session failed: {}", answers["error"]);
+    let labels = |v: &Value| -> Vec<String> {
+        let items = if v.is_array() { v.clone() } else { v["items"].clone() };
+        items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap().to_string()).collect()
+    };
+
+    // Paths: the project's .oc files and the built-in rulesets in an import, its maps in `map`;
+    // nothing from outside the project's root.
+    let imports = labels(&answers["import_paths"]);
+    assert!(imports.contains(&"rules.oc".to_string()) && imports.iter().any(|l| l.starts_with("std:")), "{imports:?}");
+    assert!(!imports.iter().any(|l| l.contains("outside") || l.ends_with(".toml")), "{imports:?}");
+    assert_eq!(labels(&answers["map_paths"]), ["maps/ide.map.toml"]);
+    // The map's regions in a scenario's string; items after a unit's first item.
+    let regions = labels(&answers["regions"]);
+    assert!(regions.contains(&"attacker-zone".to_string()) && regions.contains(&"defender-zone".to_string()), "{regions:?}");
+    let items = labels(&answers["items"]);
+    assert!(items.contains(&"Pike".to_string()) && items.contains(&"Vulnerary".to_string()), "{items:?}");
+    assert!(!items.iter().any(|l| l == "Mounted" || l == "Rider" || l == "tags" || l == "Lances"), "{items:?}");
+    let legend = labels(&answers["legend"]);
+    assert!(legend.contains(&"Ruins".to_string()) && legend.contains(&"Forest".to_string()), "{legend:?}");
+
+    // Definition on the import's path: the file.
+    let def = &answers["import_definition"];
+    let def = if def.is_array() { def[0].clone() } else { def.clone() };
+    assert!(def["uri"].as_str().unwrap().ends_with("/project/rules.oc"), "{def}");
+
+    // References of the tag: its definition, the class's use and `Effective(Mounted)`; not the
+    // movement type `Mounted` (rules.oc, lines 0 and 1's body).
+    let refs: Vec<(String, i64, i64)> = answers["references"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let uri = r["uri"].as_str().unwrap();
+            let file = uri.rsplit('/').next().unwrap().to_string();
+            (file, r["range"]["start"]["line"].as_i64().unwrap(), r["range"]["start"]["character"].as_i64().unwrap())
+        })
+        .collect();
+    let mut sorted = refs.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        [("main.oc".to_string(), 5, 9), ("main.oc".to_string(), 9, 66), ("rules.oc".to_string(), 1, 4)],
+        "{refs:?}"
+    );
+    // Rename: the same three places, each to `Horsed`.
+    let changes = &answers["rename"]["changes"];
+    let mut renamed: Vec<(String, i64)> = Vec::new();
+    for (uri, edits) in changes.as_object().expect("a rename's changes by file") {
+        for e in edits.as_array().unwrap() {
+            assert_eq!(e["newText"], "Horsed");
+            renamed.push((uri.rsplit('/').next().unwrap().to_string(), e["range"]["start"]["line"].as_i64().unwrap()));
+        }
+    }
+    renamed.sort();
+    assert_eq!(renamed, [("main.oc".to_string(), 5), ("main.oc".to_string(), 9), ("rules.oc".to_string(), 1)]);
+    // The transposed letters get their did-you-mean, and the quick fix puts them back.
+    assert!(answers["transposed"]["message"].as_str().unwrap().starts_with("unknown tag `Muonted`"), "{}", answers["transposed"]);
+    let fix = &answers["fixes"][0];
+    assert_eq!(fix["title"], "Replace with `Mounted`", "{}", answers["fixes"]);
+    let edits: Vec<&Value> = fix["edit"]["changes"].as_object().unwrap().values().collect();
+    assert_eq!(edits[0][0]["newText"], "Mounted");
+    let stderr = text(&child.wait_with_output().unwrap().stderr);
+    assert!(!stderr.contains("Error"), "neovim reported: {stderr}");
+}

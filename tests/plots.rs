@@ -44,7 +44,7 @@ fn simulate_plots_win_rates_rounds_and_losses() {
     assert_eq!((img.width(), img.height()), (1500, 520));
     // The attacker's and the defender's bars are drawn in their colours.
     let count = |rgb: [u8; 3]| img.pixels().filter(|p| p.0 == rgb).count();
-    assert!(count([0xc0, 0x39, 0x2b]) > 500 && count([0x25, 0x63, 0xc9]) > 500);
+    assert!(count(oc_atlas::render::ATTACKER_COLOUR) > 500 && count(oc_atlas::render::DEFENDER_COLOUR) > 500);
 
     let out = oc(&dir, &[&run[..], &["--plot", svg.to_str().unwrap(), "--format", "json"]].concat());
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -143,4 +143,43 @@ fn matrix_draws_a_heat_map_with_every_class() {
     for class in &classes {
         assert!(texts.iter().filter(|t| t == class).count() >= 2, "`{class}` labels a row and a column");
     }
+}
+
+/// The sides' colours agree in every picture (issue 42): the attacker blue and the defender red
+/// on maps (their deployment zones), on the replay page (their units) and in plots (their
+/// labels and bars), from one palette, oc_atlas::render's.
+#[test]
+fn the_sides_have_one_colour_in_every_picture() {
+    use oc_atlas::render::{region_colour, ATTACKER_COLOUR, DEFENDER_COLOUR};
+    use oc_atlas::{RegionKind, Side};
+    let hex = |[r, g, b]: [u8; 3]| format!("#{r:02x}{g:02x}{b:02x}");
+    let (attacker, defender) = (hex(ATTACKER_COLOUR), hex(DEFENDER_COLOUR));
+    // Blue and red, as a map's deployment zones have always been drawn.
+    assert!(ATTACKER_COLOUR[2] > ATTACKER_COLOUR[0] && DEFENDER_COLOUR[0] > DEFENDER_COLOUR[2]);
+    assert_eq!(region_colour(RegionKind::Deployment, Some(Side::Attacker)).0, ATTACKER_COLOUR);
+    assert_eq!(region_colour(RegionKind::Deployment, Some(Side::Defender)).0, DEFENDER_COLOUR);
+    // The plot: each side's label in its colour.
+    let dir = scratch("one-palette");
+    let out = oc(&dir, &["simulate", SCENARIO, "--games", "4", "--seed", "5", "--plot", "p.svg"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let svg = std::fs::read_to_string(dir.join("p.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let fill_of = |label: &str| {
+        doc.descendants()
+            .find(|n| n.has_tag_name("text") && n.text().map(str::trim) == Some(label))
+            .and_then(|n| n.attribute("fill"))
+            .map(str::to_lowercase)
+    };
+    assert_eq!(fill_of("attacker").as_deref(), Some(attacker.as_str()), "{svg}");
+    assert_eq!(fill_of("defender").as_deref(), Some(defender.as_str()));
+    // The replay page: its units' colours.
+    let log = dir.join("b.jsonl");
+    let page = dir.join("b.html");
+    let out = oc(
+        &repo(),
+        &["battle", "scenarios/border-mulan.oc", "--seed", "4", "--log", log.to_str().unwrap(), "--html", page.to_str().unwrap()],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains(&format!("--attacker: {attacker}; --defender: {defender};")), "the page's palette");
 }

@@ -575,7 +575,9 @@ fn watching_a_subfolder_sees_its_imports_change() {
     }
     let _ = child.kill();
     let _ = child.wait();
-    let check = oc_in(&dir, &["check", s(&dir.join("sub")), "--format", "json"], 30);
+    // From the working directory watch ran in: reports name files from there.
+    let here = std::env::current_dir().unwrap();
+    let check = oc_in(&here, &["check", s(&dir.join("sub")), "--format", "json"], 30);
     let (a, b): (serde_json::Value, serde_json::Value) =
         (serde_json::from_str(&last).unwrap_or_default(), serde_json::from_str(&check.stdout).unwrap());
     assert_eq!(a, b, "watch's last report differs from oc check");

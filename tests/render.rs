@@ -345,3 +345,23 @@ fn the_pictures_in_the_docs_are_the_binarys() {
         assert!(drawn.len() < 400_000, "{name} is {} bytes", drawn.len());
     }
 }
+
+/// Every square the engine can strike down shows its HP (issue 42): each Wall of the ratings
+/// rules (30 HP by its terrain), not only the destructibles a map lists; a listed one shows its
+/// own HP.
+#[test]
+fn every_square_with_hp_shows_it() {
+    let rules = std_rules();
+    assert_eq!(rules.terrain("Wall").and_then(|t| t.hp), Some(30));
+    let text = "name = \"Walls\"\nwidth = 4\nheight = 1\nrows = [\"#.##\"]\n[legend]\n\"#\" = \"Wall\"\n\".\" = \"Plains\"\n\n[[destructibles]]\nat = [3, 0]\nhp = 12\n";
+    let map = load_text(text, &rules);
+    let img = render::render_with(&map, &rules, &Options { coords: false, legend: false, ..Options::default() }).unwrap();
+    // The label's white ink (anti-aliased: bright in every channel) in the lower half of a square.
+    let ink = |i: u32| {
+        let half = image::imageops::crop_imm(&img, i * 70 + 1, 35, 69, 34).to_image();
+        half.pixels().filter(|p| p.0.iter().all(|c| *c > 200)).count()
+    };
+    assert!(ink(0) > 20 && ink(2) > 20, "the unlisted walls show their HP: {} {}", ink(0), ink(2));
+    assert_eq!(ink(1), 0, "plains have no HP");
+    assert!(ink(3) > 20, "the listed wall shows its own");
+}

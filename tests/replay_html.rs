@@ -296,8 +296,8 @@ fn replay_pages_show_in_chromium_what_the_logs_say() {
     let img = image::open(&shot).unwrap().to_rgb8();
     assert_eq!((img.width(), img.height()), (1200, 820));
     let count = |rgb: [u8; 3]| img.pixels().filter(|p| p.0 == rgb).count();
-    assert!(count([0xc0, 0x39, 0x2b]) > 200, "attacker units drawn");
-    assert!(count([0x25, 0x63, 0xc9]) > 200, "defender units drawn");
+    assert!(count(oc_atlas::render::ATTACKER_COLOUR) > 200, "attacker units drawn");
+    assert!(count(oc_atlas::render::DEFENDER_COLOUR) > 200, "defender units drawn");
     let docs = repo().join("docs/images/replay.png");
     if oc_testkit::blessing() {
         std::fs::copy(&shot, &docs).unwrap();

@@ -16,6 +16,8 @@ pub mod limits;
 pub mod manifest;
 pub mod output;
 pub mod session;
+pub mod shown;
+pub mod transcript;
 
 pub use discover::{discover, DiskHost, Project};
 pub use manifest::{find_root, Manifest, Root};

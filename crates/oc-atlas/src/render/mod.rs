@@ -62,11 +62,17 @@ pub fn terrain_colour(name: &str) -> Rgb<u8> {
     Rgb(rgb)
 }
 
+/// The attacker's colour in every picture: its deployment zone on maps and scenes, its units
+/// on the replay page, its bars in plots. Blue.
+pub const ATTACKER_COLOUR: [u8; 3] = [0x25, 0x63, 0xc9];
+/// The defender's colour in every picture ([`ATTACKER_COLOUR`]). Red.
+pub const DEFENDER_COLOUR: [u8; 3] = [0xc0, 0x39, 0x2b];
+
 /// The outline colour of a region.
 pub fn region_colour(kind: RegionKind, side: Option<Side>) -> Rgb<u8> {
     Rgb(match (kind, side) {
-        (RegionKind::Deployment, Some(Side::Attacker)) => [30, 90, 255],
-        (RegionKind::Deployment, _) => [230, 30, 30],
+        (RegionKind::Deployment, Some(Side::Attacker)) => ATTACKER_COLOUR,
+        (RegionKind::Deployment, _) => DEFENDER_COLOUR,
         (RegionKind::Seize, _) => [255, 200, 0],
         (RegionKind::Escape, _) => [0, 220, 120],
         (RegionKind::Raze, _) => [255, 120, 0],
@@ -378,21 +384,28 @@ pub fn render_with(map: &Map, rules: &Rules, opts: &Options) -> Result<RgbImage,
             text::draw(&mut img, x + 3, y + 2, lpx, &format!("{},{}", t.x, t.y), ink, Some(halo));
         }
     }
-    for d in &map.destructibles {
-        if map.in_bounds(d.at) && labelled {
-            let hp = d.hp.or_else(|| map.terrain(d.at).and_then(|n| rules.terrain(n)).and_then(|t| t.hp).map(i64::from));
-            let (x, y) = px(d.at);
-            let label = format!("HP {}", hp.map(|h| h.to_string()).unwrap_or_default());
-            text::draw(
-                &mut img,
-                x + 3,
-                (y + g).saturating_sub(text::line_height(lpx) + 2),
-                lpx,
-                &label,
-                Rgb([255, 255, 255]),
-                Some(Rgb([0, 0, 0])),
-            );
-        }
+    // HP on every square that can be struck down: a listed destructible (its own HP, else its
+    // terrain's), and every square of a terrain with HP (each Wall of the ratings rules), as
+    // the engine treats them.
+    let listed: BTreeMap<Tile, Option<i64>> = map.destructibles.iter().map(|d| (d.at, d.hp)).collect();
+    for t in map.tiles().filter(|_| labelled) {
+        let terrain_hp = map.terrain(t).and_then(|n| rules.terrain(n)).and_then(|tr| tr.hp).map(i64::from);
+        let hp = match listed.get(&t) {
+            Some(own) => own.or(terrain_hp),
+            None if terrain_hp.is_some() => terrain_hp,
+            None => continue,
+        };
+        let (x, y) = px(t);
+        let label = format!("HP {}", hp.map(|h| h.to_string()).unwrap_or_default());
+        text::draw(
+            &mut img,
+            x + 3,
+            (y + g).saturating_sub(text::line_height(lpx) + 2),
+            lpx,
+            &label,
+            Rgb([255, 255, 255]),
+            Some(Rgb([0, 0, 0])),
+        );
     }
     for (t, _) in &map.doors {
         if map.in_bounds(*t) {
