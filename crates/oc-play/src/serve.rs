@@ -95,7 +95,7 @@ impl Server {
     }
 
     /// Serves `session` until `/api/quit` (or until the listener fails).
-    pub fn run(&self, session: &mut Session<'_>) -> Ended {
+    pub fn run(mut self, session: &mut Session<'_>) -> Ended {
         let game = Game::of(session);
         let mut ended = Ended { log_error: None };
         let mut written = 0usize;
@@ -115,14 +115,17 @@ impl Server {
     }
 
     /// Writes the log when it has grown.
-    fn write_log(&self, session: &Session<'_>, written: &mut usize, ended: &mut Ended) {
-        let Some(target) = &self.log else { return };
+    fn write_log(&mut self, session: &Session<'_>, written: &mut usize, ended: &mut Ended) {
+        let Some(target) = &mut self.log else { return };
         let lines = session.lines();
         if lines.len() == *written {
             return;
         }
         match oc_project::output::write(target, (lines.join("\n") + "\n").as_bytes()) {
-            Ok(()) => *written = lines.len(),
+            Ok(()) => {
+                *written = lines.len();
+                *target = target.written();
+            }
             Err(e) => ended.log_error = Some(format!("cannot write {}: {e}", target.show())),
         }
     }

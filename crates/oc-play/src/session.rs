@@ -193,7 +193,9 @@ impl<'s> Session<'s> {
         }
         let mut s = Session::start(setup, source, players)?;
         let mut script = Script::of(&records, players);
-        s.settle(Some(&mut script))?;
+        s.settle(Some(&mut script)).map_err(|d| {
+            Denied::new(RESUME, format!("the saved game cannot be played again: {}", d.message), help)
+        })?;
         s.steps.clear();
         let lines = s.lines();
         log::verify(text, &lines).map_err(|m| {
