@@ -173,9 +173,8 @@ pub fn replay(setup: &Setup, source: &Source, logged: &[Record], record: bool) -
         let played = Played { result: rec.result.clone(), records: rec.records.clone(), recording: Some(rec), branch: None };
         return Ok(Replayed { played, unfinished: false });
     }
-    let (mut result, mut records) =
-        battle::play(&setup.engine, &setup.scenario, &setup.map, armies, source.seed, &mut replayer)
-            .map_err(|e| Refusal::new(e.to_string()))?;
+    let (mut result, mut records) = battle::play(&setup.engine, &setup.scenario, &setup.map, armies, source.seed, &mut replayer)
+        .map_err(|e| Refusal::new(e.to_string()))?;
     let unfinished = replayer.exhausted && !ended;
     if unfinished {
         // The end the replay called when the logged turns ran out is not the game's.

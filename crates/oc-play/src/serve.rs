@@ -78,7 +78,8 @@ impl Server {
     pub fn bind(options: Options) -> Result<Server, Refusal> {
         let addr = format!("127.0.0.1:{}", options.port.unwrap_or(0));
         let http = tiny_http::Server::http(&addr).map_err(|e| {
-            Refusal::new(format!("cannot listen on {addr}: {e}")).with_help("choose another --port, or leave it out for a free one")
+            Refusal::new(format!("cannot listen on {addr}: {e}"))
+                .with_help("choose another --port, or leave it out for a free one")
         })?;
         let port = http.server_addr().to_ip().map(|a| a.port()).ok_or_else(|| Refusal::new("the server has no port"))?;
         let token = options.token.filter(|t| !t.is_empty()).unwrap_or_else(random_token);
@@ -102,8 +103,12 @@ impl Server {
         self.write_log(session, &mut written, &mut ended);
         loop {
             let Ok(mut request) = self.http.recv() else { break };
-            let reply = catch_unwind(AssertUnwindSafe(|| self.handle(session, &game, &mut request)))
-                .unwrap_or_else(|_| Reply::denied(500, Denied::new(session::BAD_REQUEST, "the server failed on this request", "the game goes on; reload the page")));
+            let reply = catch_unwind(AssertUnwindSafe(|| self.handle(session, &game, &mut request))).unwrap_or_else(|_| {
+                Reply::denied(
+                    500,
+                    Denied::new(session::BAD_REQUEST, "the server failed on this request", "the game goes on; reload the page"),
+                )
+            });
             let quit = reply.quit;
             let _ = request.respond(reply.response());
             self.write_log(session, &mut written, &mut ended);
@@ -133,23 +138,34 @@ impl Server {
     /// Whether the request may be answered: its Host, Origin and token.
     fn allowed(&self, request: &tiny_http::Request) -> Result<(), Denied> {
         let header = |name: &str| {
-            request.headers().iter().find(|h| h.field.as_str().as_str().eq_ignore_ascii_case(name)).map(|h| h.value.as_str().to_string())
+            request
+                .headers()
+                .iter()
+                .find(|h| h.field.as_str().as_str().eq_ignore_ascii_case(name))
+                .map(|h| h.value.as_str().to_string())
         };
         let help = "open the address `oc play` printed, token included";
         let hosts = [format!("127.0.0.1:{}", self.port), format!("localhost:{}", self.port)];
         match header("host") {
             Some(h) if hosts.contains(&h) => {}
-            Some(h) => return Err(Denied::new(session::FORBIDDEN, format!("the request names host `{h}`, not this server"), help)),
+            Some(h) => {
+                return Err(Denied::new(session::FORBIDDEN, format!("the request names host `{h}`, not this server"), help))
+            }
             None => return Err(Denied::new(session::FORBIDDEN, "the request names no host", help)),
         }
         if let Some(origin) = header("origin") {
             if !hosts.iter().any(|h| origin == format!("http://{h}")) {
-                return Err(Denied::new(session::FORBIDDEN, format!("a page of another origin (`{origin}`) may not play this game"), help));
+                return Err(Denied::new(
+                    session::FORBIDDEN,
+                    format!("a page of another origin (`{origin}`) may not play this game"),
+                    help,
+                ));
             }
         }
-        let query_token = request.url().split_once('?').and_then(|(_, q)| {
-            q.split('&').find_map(|kv| kv.strip_prefix("token=")).map(str::to_string)
-        });
+        let query_token = request
+            .url()
+            .split_once('?')
+            .and_then(|(_, q)| q.split('&').find_map(|kv| kv.strip_prefix("token=")).map(str::to_string));
         let given = header("x-oc-token").or(query_token);
         match given {
             Some(t) if same(&t, &self.token) => Ok(()),
@@ -320,7 +336,10 @@ impl Reply {
             ("Content-Type", self.content_type),
             ("Cache-Control", "no-store"),
             ("X-Content-Type-Options", "nosniff"),
-            ("Content-Security-Policy", "default-src 'self'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'"),
+            (
+                "Content-Security-Policy",
+                "default-src 'self'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'",
+            ),
         ] {
             if let Ok(h) = tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()) {
                 r.add_header(h);
@@ -393,7 +412,12 @@ impl Game {
             players: session.players(),
             ai: [source.attacker_ai.clone(), source.defender_ai.clone()],
             seed: source.seed,
-            resources: rules.ruleset.resources.iter().map(|r| (r.name.clone(), r.title.clone().unwrap_or_else(|| r.name.clone()))).collect(),
+            resources: rules
+                .ruleset
+                .resources
+                .iter()
+                .map(|r| (r.name.clone(), r.title.clone().unwrap_or_else(|| r.name.clone())))
+                .collect(),
             reactions: rules.ruleset.reactions.iter().map(|r| r.title.clone().unwrap_or_else(|| r.name.clone())).collect(),
             spend: rules.ruleset.turn.spend.clone(),
             threat: rules.ruleset.turn.threat.is_some(),

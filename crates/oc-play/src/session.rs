@@ -173,8 +173,8 @@ impl<'s> Session<'s> {
     /// anew, the player's come from the log; refused unless every line comes out the same.
     pub fn resume(setup: &'s Setup, text: &str) -> Result<Session<'s>, Denied> {
         let help = "resume a game `oc play --log` wrote, with the rules it was played under";
-        let source = log::parse_source(text.lines().next().unwrap_or(""))
-            .map_err(|e| Denied::new(RESUME, e.to_string(), help))?;
+        let source =
+            log::parse_source(text.lines().next().unwrap_or("")).map_err(|e| Denied::new(RESUME, e.to_string(), help))?;
         let players = game::players_of(&source);
         if players == [false, false] {
             return Err(Denied::new(RESUME, "the log is of a game the AI played on both sides", "replay it with `oc replay`"));
@@ -193,9 +193,8 @@ impl<'s> Session<'s> {
         }
         let mut s = Session::start(setup, source, players)?;
         let mut script = Script::of(&records, players);
-        s.settle(Some(&mut script)).map_err(|d| {
-            Denied::new(RESUME, format!("the saved game cannot be played again: {}", d.message), help)
-        })?;
+        s.settle(Some(&mut script))
+            .map_err(|d| Denied::new(RESUME, format!("the saved game cannot be played again: {}", d.message), help))?;
         s.steps.clear();
         let lines = s.lines();
         log::verify(text, &lines).map_err(|m| {
@@ -289,7 +288,11 @@ impl<'s> Session<'s> {
         }
         let u = self.battle.units.get(unit).ok_or_else(|| Denied::new(NOT_YOURS, format!("there is no unit {unit}"), help))?;
         if u.side != to_act {
-            return Err(Denied::new(NOT_YOURS, format!("{} is the {}'s, and it is the {}'s turn", u.name, u.side.word(), to_act.word()), help));
+            return Err(Denied::new(
+                NOT_YOURS,
+                format!("{} is the {}'s, and it is the {}'s turn", u.name, u.side.word(), to_act.word()),
+                help,
+            ));
         }
         if !self.battle.may_act(to_act).contains(&unit) {
             let why = match self.battle.active.as_ref().and_then(|a| self.battle.units.get(a.unit)) {

@@ -18,8 +18,11 @@ const TOKEN: &str = "test-token-0123456789";
 
 fn fixtures() -> Vec<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/play");
-    let mut files: Vec<PathBuf> =
-        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "oc")).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "oc"))
+        .collect();
     files.sort();
     files
 }
@@ -104,7 +107,8 @@ fn play_one(c: &Client, steps_in_activation: &mut u32) -> bool {
             assert!(p >= 0.0 && p.is_finite(), "{k} {f}");
         }
         assert!(f["sides"][0]["hit"].as_f64().unwrap() <= 1.0);
-        let (status, v) = c.post("/api/act", json!({ "version": version, "unit": unit, "act": { "attack": { "target": target } } }));
+        let (status, v) =
+            c.post("/api/act", json!({ "version": version, "unit": unit, "act": { "attack": { "target": target } } }));
         Some(if status == 200 { v } else { c.ok("/api/end", json!({ "version": version, "unit": unit })) })
     };
     *steps_in_activation += 1;
@@ -286,7 +290,8 @@ fn bad_requests_are_refused_and_the_game_goes_on() {
         assert_eq!((s, code(&v).as_str()), (422, "oc::battle::move"), "{v}");
         assert!(!v["refused"]["help"].as_str().unwrap().is_empty());
         // A unit of the AI's side.
-        let enemy = state["units"].as_array().unwrap().iter().find(|u| u["side"] == "defender").unwrap()["index"].as_u64().unwrap();
+        let enemy =
+            state["units"].as_array().unwrap().iter().find(|u| u["side"] == "defender").unwrap()["index"].as_u64().unwrap();
         let (s, v) = c.post("/api/choices", json!({ "unit": enemy }));
         assert_eq!((s, code(&v).as_str()), (422, "oc::play::not_yours"), "{v}");
         // An attack on a unit out of reach.
