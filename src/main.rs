@@ -306,33 +306,7 @@ enum Command {
     },
     /// Play the scenario in the browser: a local server (127.0.0.1, a token in the address it
     /// prints) with a page to play one side against the AI, or both (hotseat).
-    Play {
-        #[command(flatten)]
-        game: Game,
-        /// The side you play; `both` is hotseat.
-        #[arg(long, value_enum, default_value = "attacker")]
-        side: play_cmd::Side,
-        /// The AI of the other side.
-        #[arg(long, value_name = "NAME", default_value = oc_engine::ai::DEFAULT, value_parser = ai_names())]
-        ai: String,
-        #[arg(long, default_value_t = 1, conflicts_with = "resume")]
-        seed: u64,
-        /// Write the game's battle log here as it goes (`oc replay` checks it).
-        #[arg(long)]
-        log: Option<PathBuf>,
-        /// Continue a game saved with --log (it goes on in that log unless --log names another).
-        #[arg(long, value_name = "LOG")]
-        resume: Option<PathBuf>,
-        /// Write the replay page here when the game is over.
-        #[arg(long)]
-        html: Option<PathBuf>,
-        /// The port (default: a free one).
-        #[arg(long)]
-        port: Option<u16>,
-        /// Replace an existing file that is not an earlier output of this command.
-        #[arg(long)]
-        force: bool,
-    },
+    Play(play_cmd::PlayArgs),
     /// Re-run a battle log from its seed and check every line.
     Replay {
         log: PathBuf,
@@ -686,17 +660,7 @@ fn main() -> ExitCode {
             &ai.ais(),
             battle_cmd::Outputs { log: log.as_deref(), html: html.as_deref(), force },
         ),
-        Command::Play { game, side, ai, seed, log, resume, html, port, force } => play_cmd::play(play_cmd::Args {
-            game: (&game.file, game.scenario.as_deref(), game.attacker.as_deref(), game.defender.as_deref()),
-            side,
-            ai: &ai,
-            seed,
-            log: log.as_deref(),
-            resume: resume.as_deref(),
-            html: html.as_deref(),
-            port,
-            force,
-        }),
+        Command::Play(args) => play_cmd::play(args),
         Command::Replay { log, project, html, force } => battle_cmd::replay(&log, project.as_deref(), html.as_deref(), force),
         Command::Simulate { merge: Some(SimulateMerge::Merge { parts, format, out, plot, force }), .. } => {
             simulate::merge(&parts, simulate::Outputs { format, out: out.as_deref(), plot: plot.as_deref(), force })

@@ -2,11 +2,10 @@
 //! this loads the scenario (or the saved game), prints the address and, at the end, writes the
 //! replay page.
 
-use std::path::Path;
+use std::path::PathBuf;
 
 use oc_play::session::{Options, Session};
 use oc_play::{game, serve};
-use oc_project::limits::MAX_LOG_BYTES;
 use oc_project::output::Kind;
 
 use crate::commands::output_target;
@@ -18,65 +17,68 @@ pub enum Side {
     Both,
 }
 
-pub struct Args<'a> {
-    /// The file, scenario, attacker's and defender's armies.
-    pub game: (&'a Path, Option<&'a str>, Option<&'a str>, Option<&'a str>),
-    pub side: Side,
-    pub ai: &'a str,
-    pub seed: u64,
-    pub log: Option<&'a Path>,
-    pub resume: Option<&'a Path>,
-    pub html: Option<&'a Path>,
-    pub port: Option<u16>,
-    pub force: bool,
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    game: crate::Game,
+    /// The side you play; `both` is hotseat.
+    #[arg(long, value_enum, default_value = "attacker")]
+    side: Side,
+    /// The AI of the other side.
+    #[arg(long, value_name = "NAME", default_value = oc_engine::ai::DEFAULT, value_parser = crate::ai_names())]
+    ai: String,
+    #[arg(long, default_value_t = 1, conflicts_with = "resume")]
+    seed: u64,
+    /// Write the game's battle log here as it goes (`oc replay` checks it).
+    #[arg(long)]
+    log: Option<PathBuf>,
+    /// Continue a game saved with --log (it goes on in that log unless --log names another).
+    #[arg(long, value_name = "LOG")]
+    resume: Option<PathBuf>,
+    /// Write the replay page here when the game is over.
+    #[arg(long)]
+    html: Option<PathBuf>,
+    /// The port (default: a free one).
+    #[arg(long)]
+    port: Option<u16>,
+    /// Replace an existing file that is not an earlier output of this command.
+    #[arg(long)]
+    force: bool,
 }
 
-pub fn play(a: Args<'_>) -> u8 {
-    let (file, scenario, attacker, defender) = a.game;
+pub fn play(a: PlayArgs) -> u8 {
+    let g = &a.game;
+    let (file, scenario, attacker, defender) = (&g.file, g.scenario.as_deref(), g.attacker.as_deref(), g.defender.as_deref());
     // A saved game: its text, and the scenario and armies its header names.
-    let saved = match a.resume.map(|p| oc_project::fsx::read_regular(p, MAX_LOG_BYTES)).transpose() {
-        Ok(t) => t.map(|b| String::from_utf8_lossy(&b).into_owned()),
-        Err(e) => {
-            errln!("error: cannot read the saved game: {e}");
-            return 2;
-        }
+    let saved = match a.resume.as_deref().map(Session::saved).transpose() {
+        Ok(saved) => saved,
+        Err(d) => return denied(&d),
     };
-    let header = saved.as_deref().map(|t| oc_play::log::parse_source(t.lines().next().unwrap_or("")));
-    let names = match &header {
-        Some(Ok(s)) => (Some(s.scenario.as_str()), Some(s.attacker.as_str()), Some(s.defender.as_str())),
-        Some(Err(e)) => {
-            errln!("error: {}: {e}", a.resume.unwrap_or(Path::new("")).display());
-            return 2;
-        }
+    let names = match &saved {
+        Some((_, s)) => (Some(s.scenario.as_str()), Some(s.attacker.as_str()), Some(s.defender.as_str())),
         None => (scenario, attacker, defender),
     };
     let setup = match crate::load::setup(file, names.0, names.1, names.2) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let players = match a.side {
-        Side::Attacker => [true, false],
-        Side::Defender => [false, true],
-        Side::Both => [true, true],
-    };
+    let players = [a.side != Side::Defender, a.side != Side::Attacker];
     let started = match &saved {
-        Some(text) => Session::resume(&setup, text),
-        None => Session::new(&setup, &Options { players, ai: a.ai.to_string(), seed: a.seed }),
+        Some((text, _)) => Session::resume(&setup, text),
+        None => Session::new(&setup, &Options { players, ai: a.ai.clone(), seed: a.seed }),
     };
     let mut session = match started {
         Ok(s) => s,
-        Err(d) => {
-            errln!("error: {}\nhelp: {}", d, d.help);
-            return 2;
-        }
+        Err(d) => return denied(&d),
     };
-    let log = match a.log.or(a.resume).map(|l| output_target(l, Kind::BattleLog, &setup.inputs, a.force)).transpose() {
+    let log_path = a.log.clone().or(a.resume.clone());
+    let log = match log_path.as_deref().map(|l| output_target(l, Kind::BattleLog, &setup.inputs, a.force)).transpose() {
         Ok(t) => t,
         Err(code) => return code,
     };
     let mut inputs = setup.inputs.clone();
-    inputs.extend(a.log.or(a.resume).map(Path::to_path_buf));
-    let page = match a.html.map(|h| output_target(h, Kind::ReplayPage, &inputs, a.force)).transpose() {
+    inputs.extend(log_path);
+    let page = match a.html.as_deref().map(|h| output_target(h, Kind::ReplayPage, &inputs, a.force)).transpose() {
         Ok(t) => t,
         Err(code) => return code,
     };
@@ -101,4 +103,10 @@ pub fn play(a: Args<'_>) -> u8 {
         },
         Err(e) => crate::load::refused(&e),
     }
+}
+
+/// Shows a refusal of the session (exit status 2).
+fn denied(d: &oc_play::session::Denied) -> u8 {
+    errln!("error: {d}\nhelp: {}", d.help);
+    2
 }

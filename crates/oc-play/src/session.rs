@@ -211,6 +211,18 @@ impl<'s> Session<'s> {
         Ok(s)
     }
 
+    /// Reads a saved game (a bounded regular file): its text and its header, which names the
+    /// scenario and armies to load.
+    pub fn saved(path: &std::path::Path) -> Result<(String, Source), Denied> {
+        let help = "resume a game `oc play --log` wrote";
+        let bytes = oc_project::fsx::read_regular(path, oc_project::limits::MAX_LOG_BYTES)
+            .map_err(|e| Denied::new(RESUME, format!("cannot read {}: {e}", path.display()), help))?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let source = log::parse_source(text.lines().next().unwrap_or(""))
+            .map_err(|e| Denied::new(RESUME, format!("{}: {e}", path.display()), help))?;
+        Ok((text, source))
+    }
+
     /// The log's header.
     pub fn source(&self) -> &Source {
         &self.source
