@@ -13,7 +13,8 @@
 //! traits), `GET /api/state` (the [`View`]), `POST /api/choices {unit, equip?}`,
 //! `/api/forecast {unit, target, equip?}`, `/api/move {version, unit, to}`, `/api/undo
 //! {version}`, `/api/act {version, unit, equip?, act}` (`act` as the engine's `Act`),
-//! `/api/end {version, unit}` and `/api/quit` (the server stops).
+//! `/api/stance {version, reaction}` (the standing reaction), `/api/end {version, unit}` and
+//! `/api/quit` (the server stops).
 
 use std::io::Read;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -208,6 +209,10 @@ impl Server {
                 Ok(a) => changed(session, |s| s.act(a.version, a.unit, a.equip.as_deref(), a.act)),
                 Err(d) => Reply::denied(400, d),
             },
+            ("POST", "/api/stance") => match parse::<StanceAsk>(&body) {
+                Ok(a) => changed(session, |s| s.set_stance(a.version, &a.reaction)),
+                Err(d) => Reply::denied(400, d),
+            },
             ("POST", "/api/end") => match parse::<EndAsk>(&body) {
                 Ok(a) => changed(session, |s| s.end(a.version, a.unit)),
                 Err(d) => Reply::denied(400, d),
@@ -294,6 +299,13 @@ struct ActAsk {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct StanceAsk {
+    version: u64,
+    reaction: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct EndAsk {
     version: u64,
     unit: usize,
@@ -371,7 +383,8 @@ pub struct Game {
     pub seed: u64,
     /// The ruleset's resources: (name, title).
     pub resources: Vec<(String, String)>,
-    pub reactions: Vec<String>,
+    /// The ruleset's reactions: (name, title).
+    pub reactions: Vec<(String, String)>,
     /// Activations are steps paid from this resource.
     pub spend: Option<String>,
     pub threat: bool,
@@ -418,7 +431,12 @@ impl Game {
                 .iter()
                 .map(|r| (r.name.clone(), r.title.clone().unwrap_or_else(|| r.name.clone())))
                 .collect(),
-            reactions: rules.ruleset.reactions.iter().map(|r| r.title.clone().unwrap_or_else(|| r.name.clone())).collect(),
+            reactions: rules
+                .ruleset
+                .reactions
+                .iter()
+                .map(|r| (r.name.clone(), r.title.clone().unwrap_or_else(|| r.name.clone())))
+                .collect(),
             spend: rules.ruleset.turn.spend.clone(),
             threat: rules.ruleset.turn.threat.is_some(),
             fog: s.fog.is_some(),

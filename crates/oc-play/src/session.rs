@@ -134,6 +134,8 @@ pub struct Session<'s> {
     guard: u32,
     /// What was played since the player's last confirmed turn (the AI's turns, the round's end).
     steps: Vec<Step>,
+    /// A standing reaction a side chose, set with its next turn ([`Turn::reaction`]).
+    stance: [Option<String>; 2],
 }
 
 impl<'s> Session<'s> {
@@ -166,7 +168,18 @@ impl<'s> Session<'s> {
         });
         let battle = Battle::new(&setup.engine, &setup.scenario, &setup.map, armies, [&deploy[0], &deploy[1]], source.seed)
             .map_err(|e| Denied::battle(&e))?;
-        Ok(Session { setup, battle, source, players, ais, staged: None, version: 0, guard: 0, steps: Vec::new() })
+        Ok(Session {
+            setup,
+            battle,
+            source,
+            players,
+            ais,
+            staged: None,
+            version: 0,
+            guard: 0,
+            steps: Vec::new(),
+            stance: [None, None],
+        })
     }
 
     /// A saved game (`text`: its log) played again to where it stopped: the AI chooses its turns
@@ -436,9 +449,14 @@ impl<'s> Session<'s> {
             ));
         }
         let equip = weapon.filter(|w| Some(*w) != self.battle.units.get(unit).and_then(|u| u.equipped));
-        let turn = Turn { unit, to, equip, act, ..Turn::default() };
+        let k = side_index(self.battle.to_act);
+        let reaction = self.stance.get(k).cloned().flatten();
+        let turn = Turn { unit, to, equip, act, reaction, ..Turn::default() };
         let before = self.battle.log.len();
         self.battle.turn(turn).map_err(|e| Denied::battle(&e))?;
+        if let Some(slot) = self.stance.get_mut(k) {
+            *slot = None;
+        }
         self.staged = None;
         self.version += 1;
         self.steps.clear();
@@ -453,6 +471,39 @@ impl<'s> Session<'s> {
         self.playable(unit)?;
         self.staged = None;
         self.act(self.version, unit, None, Act::Wait)
+    }
+
+    /// The viewer's standing reaction whenever one of its units is struck: a reaction's name,
+    /// `none`, or `best` (the engine's choice, the default). It takes effect with the side's next
+    /// turn, which the log records it with.
+    pub fn set_stance(&mut self, version: u64, reaction: &str) -> Result<(), Denied> {
+        self.check_version(version)?;
+        let rules = &self.setup.engine.rules.ruleset.reactions;
+        if !rules.iter().any(|r| r.name == reaction) && reaction != "none" && reaction != "best" {
+            let names: Vec<&str> = rules.iter().map(|r| r.name.as_str()).collect();
+            return Err(Denied::new(
+                battle::Rule::Requirement.code(),
+                format!("no reaction `{reaction}`"),
+                format!("the reactions are {}, `none` and `best`", names.join(", ")),
+            ));
+        }
+        let viewer = side_index(self.viewer());
+        if let Some(slot) = self.stance.get_mut(viewer) {
+            *slot = Some(reaction.to_string());
+        }
+        self.version += 1;
+        Ok(())
+    }
+
+    /// The viewer's standing reaction: the one chosen for its next turn, else the one in force.
+    pub fn stance(&self) -> String {
+        let k = side_index(self.viewer());
+        self.stance
+            .get(k)
+            .cloned()
+            .flatten()
+            .or_else(|| self.battle.stance.get(k).cloned().flatten())
+            .unwrap_or_else(|| "best".to_string())
     }
 
     /// What was played after the player's last confirmed turn, step by step: the player's own

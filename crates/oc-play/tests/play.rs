@@ -356,3 +356,27 @@ fn a_saved_game_resumed_ends_as_the_uninterrupted_one() {
         assert_eq!(refused.code, "oc::play::resume");
     }
 }
+
+#[test]
+fn a_standing_reaction_is_chosen_logged_and_replayed() {
+    let setup = setup(&fixtures().into_iter().find(|p| p.ends_with("stamina.oc")).unwrap());
+    let mut session = Session::new(&setup, &Options { players: [false, true], ai: "greedy".into(), seed: 4 }).unwrap();
+    let lines = serve(&mut session, None, |c| {
+        let (_, game) = c.get("/api/game");
+        assert!(game["reactions"].as_array().unwrap().iter().any(|r| r[0] == "Parry"), "{game}");
+        let (_, state) = c.get("/api/state");
+        assert_eq!(state["stance"], "best");
+        let version = state["version"].as_u64().unwrap();
+        let (s, v) = c.post("/api/stance", json!({ "version": version, "reaction": "Dance" }));
+        assert_eq!((s, v["refused"]["code"].as_str().unwrap()), (422, "oc::battle::requirement"), "{v}");
+        let state = c.ok("/api/stance", json!({ "version": version, "reaction": "none" }));
+        assert_eq!(state["stance"], "none");
+        play_through(c, 400);
+    });
+    assert!(
+        lines.iter().any(|l| l.contains("\"event\":\"turn\"") && l.contains("\"reaction\":\"none\"")),
+        "the turn after the choice carries it"
+    );
+    assert_eq!(session.battle().stance[1].as_deref(), Some("none"));
+    assert_eq!(replayed(&setup, &lines).0, lines);
+}

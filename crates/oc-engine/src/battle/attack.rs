@@ -138,6 +138,7 @@ impl Battle<'_> {
             .activated([a.activated, d.activated])
             .moved([moved && self.engine.ir.reads_moved, false])
             .cover(if self.engine.ir.reads_cover { self.cover_between(a.pos, d.pos) } else { 0 });
+        let exchange = exchange.with_reactions([self.stance_of(a.side), self.stance_of(d.side)])?;
         let exchange = if single { exchange.single() } else { exchange };
         let Resolution { log, hp, declared, resources } = exchange.resolve_all(&mut self.state.rng);
         // HP, and the resources reactions spent.
@@ -260,6 +261,12 @@ impl Battle<'_> {
             .activated([false, d.activated])
             .moved([moved && self.engine.ir.reads_moved, false])
             .cover(if self.engine.ir.reads_cover { self.cover_between(from, d.pos) } else { 0 });
+        let exchange = exchange.with_reactions([self.stance_of(a.side), self.stance_of(d.side)])?;
         Ok(exchange.forecast())
+    }
+
+    /// The standing reaction of `side` ([`super::Turn::reaction`]), `None` for its best.
+    fn stance_of(&self, side: oc_model::SideId) -> Option<&str> {
+        self.state.stance.get(super::side_index(side)).and_then(|s| s.as_deref())
     }
 }

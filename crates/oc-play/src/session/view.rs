@@ -75,6 +75,8 @@ pub struct View {
     /// What was played since the player's last turn (the player's turn, then the AI's).
     pub steps: Vec<Step>,
     pub log_lines: usize,
+    /// The viewer's standing reaction (`best`, `none` or a reaction's name).
+    pub stance: String,
 }
 
 /// What a unit may do now.
@@ -122,8 +124,10 @@ pub struct Forecast {
     /// Expected damage the target takes; the attacker takes.
     pub dealt: f64,
     pub taken: f64,
-    /// The reactions the target may take (the engine takes its best, by expected damage).
+    /// The reactions the target may take, and how its side takes them (`best`: the one with the
+    /// least expected damage; `none`; or a reaction's name, where it may be taken).
     pub reactions: Vec<String>,
+    pub stance: String,
     /// Free attacks the move draws, from enemies whose threat zone it leaves.
     pub free_attacks: Vec<String>,
 }
@@ -170,6 +174,11 @@ pub(super) fn forecast(s: &Session<'_>, unit: usize, target: usize, from: Tile, 
         dealt: f.defender_damage_taken,
         taken: f.attacker_damage_taken,
         reactions,
+        stance: b
+            .units
+            .get(target)
+            .and_then(|t| b.stance.get(super::side_index(t.side)).cloned().flatten())
+            .unwrap_or_else(|| "best".to_string()),
         free_attacks,
     }
 }
@@ -306,6 +315,7 @@ pub fn view(s: &Session<'_>) -> View {
         over,
         steps: s.steps().to_vec(),
         log_lines: b.log.len() + 1,
+        stance: s.stance(),
     }
 }
 
