@@ -28,7 +28,7 @@ fn run(setup: &Setup, seed: u64, ais: &Ais, page: bool) -> Result<Played, String
 }
 
 /// Writes the replay page of a recorded battle.
-fn write_page(target: &Target, setup: &Setup, source: &Source, rec: &Recording) -> Result<(), u8> {
+pub fn write_page(target: &Target, setup: &Setup, source: &Source, rec: &Recording) -> Result<(), u8> {
     let page = crate::replay_html::page(setup, source, rec).map_err(|e| {
         errln!("error: cannot make the replay page: {e}");
         2u8
@@ -147,10 +147,11 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
         Ok(t) => t,
         Err(code) => return code,
     };
-    // The AIs the log names (a log from before there were several: `greedy`).
-    let ais = game::ais_of(&source);
-    let (records, recording) = match run(&setup, source.seed, &ais, page_target.is_some()) {
-        Ok(played) => (played.records, played.recording),
+    // The AIs the log names (a log from before there were several: `greedy`); a side a person
+    // played (`oc play`) plays the log's own turns.
+    let logged: Vec<oc_play::log::Record> = text.lines().skip(1).filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let (records, recording, unfinished) = match game::replay(&setup, &source, &logged, page_target.is_some()) {
+        Ok(r) => (r.played.records, r.played.recording, r.unfinished),
         Err(e) => {
             errln!("error: {e}");
             return 2;
@@ -172,6 +173,9 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
         }
     }
     noteln!("replayed {} steps of {} (seed {}): identical", expected.len() - 1, source.scenario, source.seed);
+    if unfinished {
+        noteln!("the game is unfinished: continue it with `oc play {} --resume {}`", source.file, log.display());
+    }
     if let (Some(t), Some(rec)) = (&page_target, &recording) {
         if let Err(code) = write_page(t, &setup, &source, rec) {
             return code;

@@ -21,6 +21,7 @@ fn all_codes() -> impl Iterator<Item = &'static CodeInfo> {
         .chain(oc_balance::CODES.iter())
         .chain(oc_engine::CODES.iter())
         .chain(oc_play::tune::CODES.iter())
+        .chain(oc_play::session::CODES.iter())
 }
 
 pub use crate::report::style;

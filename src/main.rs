@@ -17,6 +17,7 @@ mod fixed;
 mod fmt_cmd;
 mod load;
 mod play;
+mod play_cmd;
 mod plot;
 mod replay_html;
 mod scenario_cmd;
@@ -343,6 +344,9 @@ enum Command {
         #[command(flatten)]
         report: Report,
     },
+    /// Play the scenario in the browser: a local server (127.0.0.1, a token in the address it
+    /// prints) with a page to play one side against the AI, or both (hotseat).
+    Play(play_cmd::PlayArgs),
     /// Re-run a battle log from its seed and check every line.
     Replay {
         log: PathBuf,
@@ -607,6 +611,7 @@ fn main() -> ExitCode {
             &ai.ais(),
             battle_cmd::Outputs { log: log.as_deref(), html: html.as_deref(), force },
         ),
+        Command::Play(args) => play_cmd::play(args),
         Command::Replay { log, project, html, force, .. } => battle_cmd::replay(&log, project.as_deref(), html.as_deref(), force),
         Command::Simulate { merge: Some(SimulateMerge::Merge { parts, format, out, plot, force }), .. } => {
             simulate::merge(&parts, simulate::Outputs { format, out: out.as_deref(), plot: plot.as_deref(), force })

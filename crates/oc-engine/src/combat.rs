@@ -297,9 +297,9 @@ pub struct Exchange<'e> {
     base: [Arc<Unit>; 2],
     triangle: [i64; 2],
     start: [i64; 2],
-    /// The struck units' reactions: `None` the best (the default), `Some(Some(r))` always
+    /// Each side's reactions when struck: `None` the best (the default), `Some(Some(r))` always
     /// reaction `r` where it may be taken, `Some(None)` never.
-    policy: Option<Option<u8>>,
+    policy: [Option<Option<u8>>; 2],
     /// The reaction chosen in each state a resolution reached (the same as the forecast's).
     choices: RefCell<FastMap<(State, usize), Option<Reactions>>>,
     /// A lone attack: no counter, no follow-up (a free attack from a threat zone).
@@ -383,7 +383,7 @@ impl<'e> Exchange<'e> {
             base,
             triangle,
             start,
-            policy: None,
+            policy: [None, None],
             choices: RefCell::new(FastMap::default()),
             single: false,
             activated: [false; 2],

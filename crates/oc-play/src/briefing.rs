@@ -53,12 +53,24 @@ pub fn pick<'a, T>(
     }
 }
 
-fn time_limit(s: &Scenario) -> String {
+/// The scenario's round clock as players read it.
+pub fn time_limit(s: &Scenario) -> String {
     match (s.rounds, s.on_time_limit) {
         (None, _) => "No time limit.".to_string(),
         (Some(n), Outcome::Win(side)) => format!("Time limit: {n} rounds; then the {} wins.", side.word()),
         (Some(n), Outcome::Draw) => format!("Time limit: {n} rounds; then the battle is a draw."),
     }
+}
+
+/// A side's objective as players read it ("Seize the throne; or hold out until the time limit").
+pub fn objective(s: &Scenario, side: &SideRules) -> String {
+    let objective = match (&side.win, s.on_time_limit) {
+        (Some(c), Outcome::Win(w)) if w == side.side => format!("{}; or hold out until the time limit", c.text()),
+        (Some(c), _) => c.text(),
+        (None, Outcome::Win(w)) if w == side.side => "hold out until the time limit".to_string(),
+        (None, _) => "none".to_string(),
+    };
+    capitalise(&objective)
 }
 
 fn side_text(s: &Scenario, side: &SideRules) -> String {
@@ -70,13 +82,7 @@ fn side_text(s: &Scenario, side: &SideRules) -> String {
         side.min_units,
         side.max_units
     );
-    let objective = match (&side.win, s.on_time_limit) {
-        (Some(c), Outcome::Win(w)) if w == side.side => format!("{}; or hold out until the time limit", c.text()),
-        (Some(c), _) => c.text(),
-        (None, Outcome::Win(w)) if w == side.side => "hold out until the time limit".to_string(),
-        (None, _) => "none".to_string(),
-    };
-    out.push_str(&format!("  Objective: {}.\n", capitalise(&objective)));
+    out.push_str(&format!("  Objective: {}.\n", objective(s, side)));
     if !side.grants.is_empty() {
         let g: Vec<String> =
             side.grants.iter().map(|(t, n)| format!("{t} for {n} unit{}", if *n == 1 { "" } else { "s" })).collect();

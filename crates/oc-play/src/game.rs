@@ -58,3 +58,130 @@ pub fn source(setup: &Setup, seed: u64, ais: &Ais) -> Source {
 pub fn ais_of(source: &Source) -> Ais {
     Ais { attacker: source.attacker_ai.clone(), defender: source.defender_ai.clone() }
 }
+
+/// The name a log's header gives a side a person played (`oc play`): its turns are the log's own.
+pub const PLAYER: &str = "player";
+
+/// The turns a person played, by side, as a log holds them: what a replay plays for a side
+/// whose header names [`PLAYER`].
+#[derive(Clone, Debug, Default)]
+pub struct Script {
+    turns: [std::collections::VecDeque<battle::Turn>; 2],
+}
+
+impl Script {
+    /// The turns of `records` played by units of the sides `players` names, in order (the
+    /// sides are read from the log's start record).
+    pub fn of(records: &[Record], players: [bool; 2]) -> Script {
+        let sides: Vec<oc_model::SideId> = match records.first() {
+            Some(Record::Start { units, .. }) => units.iter().map(|u| u.side).collect(),
+            _ => Vec::new(),
+        };
+        let mut script = Script::default();
+        for r in records {
+            if let Record::Turn { turn, .. } = r {
+                let k = match sides.get(turn.unit) {
+                    Some(oc_model::SideId::Attacker) => 0,
+                    Some(oc_model::SideId::Defender) => 1,
+                    None => continue,
+                };
+                if players.get(k).copied().unwrap_or(false) {
+                    if let Some(q) = script.turns.get_mut(k) {
+                        q.push_back(turn.clone());
+                    }
+                }
+            }
+        }
+        script
+    }
+
+    /// The next turn of `side`, if the log has one left.
+    pub fn next(&mut self, side: oc_model::SideId) -> Option<battle::Turn> {
+        self.turns.get_mut(side_index(side))?.pop_front()
+    }
+}
+
+pub(crate) fn side_index(side: oc_model::SideId) -> usize {
+    match side {
+        oc_model::SideId::Attacker => 0,
+        oc_model::SideId::Defender => 1,
+    }
+}
+
+/// Which sides a log's header says a person played.
+pub fn players_of(source: &Source) -> [bool; 2] {
+    [source.attacker_ai == PLAYER, source.defender_ai == PLAYER]
+}
+
+/// The AIs for a game where a person plays some sides: the logged turns for those, the named
+/// AI for the others; `exhausted` notes that a played side ran out of logged turns (the game
+/// was saved before its end).
+struct Replayer {
+    ais: [Option<Box<dyn battle::Controller + Send>>; 2],
+    script: Script,
+    exhausted: bool,
+}
+
+impl battle::Controller for Replayer {
+    fn choose(&mut self, b: &battle::Battle<'_>) -> Option<battle::Turn> {
+        let side = b.to_act;
+        match self.ais.get_mut(side_index(side)).and_then(Option::as_mut) {
+            Some(ai) => ai.choose(b),
+            None => {
+                let next = self.script.next(side);
+                self.exhausted |= next.is_none();
+                next
+            }
+        }
+    }
+}
+
+/// A log played again: every side by the AI its header names, or, for a side a person played
+/// ([`PLAYER`]), by the turns the log holds. `unfinished`: the log stops before the game's end
+/// (a game saved to be resumed); its records are then those of the log's length.
+pub struct Replayed {
+    pub played: Played,
+    pub unfinished: bool,
+}
+
+/// Plays a log again from its header and records (the records after the header), recorded for
+/// a replay page when `record` is asked for (not of an unfinished game).
+pub fn replay(setup: &Setup, source: &Source, logged: &[Record], record: bool) -> Result<Replayed, Refusal> {
+    let players = players_of(source);
+    if players == [false, false] {
+        return play(setup, source.seed, &ais_of(source), record).map(|played| Replayed { played, unfinished: false });
+    }
+    let make = |name: &str, player: bool| -> Result<Option<Box<dyn battle::Controller + Send>>, Refusal> {
+        if player {
+            return Ok(None);
+        }
+        oc_engine::ai::by_name(name).map(Some).ok_or_else(|| {
+            Refusal::new(format!("the log names no AI `{name}`")).with_help(format!(
+                "the AIs are {}, and `{PLAYER}` for a side a person played",
+                oc_engine::ai::names().join(", ")
+            ))
+        })
+    };
+    let ais = [make(&source.attacker_ai, players[0])?, make(&source.defender_ai, players[1])?];
+    let script = Script::of(logged, players);
+    let ended = logged.iter().any(|r| matches!(r, Record::End { .. }));
+    let mut replayer = Replayer { ais, script, exhausted: false };
+    let armies = [&setup.armies[0], &setup.armies[1]];
+    if record && ended {
+        // A finished game: the replay page's recording (the turns run out only at the end).
+        let rec = crate::recording::play(setup, source.seed, Box::new(replayer)).map_err(|e| Refusal::new(e.to_string()))?;
+        let played = Played { result: rec.result.clone(), records: rec.records.clone(), recording: Some(rec), branch: None };
+        return Ok(Replayed { played, unfinished: false });
+    }
+    let (mut result, mut records) = battle::play(&setup.engine, &setup.scenario, &setup.map, armies, source.seed, &mut replayer)
+        .map_err(|e| Refusal::new(e.to_string()))?;
+    let unfinished = replayer.exhausted && !ended;
+    if unfinished {
+        // The end the replay called when the logged turns ran out is not the game's.
+        if matches!(records.last(), Some(Record::End { .. })) {
+            records.pop();
+        }
+        result.reason = "unfinished".into();
+    }
+    Ok(Replayed { played: Played { result, records, recording: None, branch: None }, unfinished })
+}

@@ -21,6 +21,8 @@ pub mod matchup;
 pub mod reach;
 pub mod recording;
 pub mod rules;
+pub mod serve;
+pub mod session;
 pub mod setup;
 pub mod simulate;
 pub mod stats;

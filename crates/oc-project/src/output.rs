@@ -153,6 +153,15 @@ pub struct OutFile {
 }
 
 impl Target {
+    /// The target once written: the file is this run's own output now, which a later write of
+    /// the same run replaces (a log written as a game goes on).
+    pub fn written(&self) -> Target {
+        match self {
+            Target::File(f) => Target::File(OutFile { existed: true, ..f.clone() }),
+            Target::Stdout => Target::Stdout,
+        }
+    }
+
     pub fn show(&self) -> String {
         match self {
             Target::Stdout => "standard output".to_string(),

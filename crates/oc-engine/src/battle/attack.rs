@@ -138,6 +138,7 @@ impl Battle<'_> {
             .activated([a.activated, d.activated])
             .moved([moved && self.engine.ir.reads_moved, false])
             .cover(if self.engine.ir.reads_cover { self.cover_between(a.pos, d.pos) } else { 0 });
+        let exchange = exchange.with_reactions([self.stance_of(a.side), self.stance_of(d.side)])?;
         let exchange = if single { exchange.single() } else { exchange };
         let Resolution { log, hp, declared, resources } = exchange.resolve_all(&mut self.state.rng);
         // HP, and the resources reactions spent.
@@ -203,5 +204,69 @@ impl Battle<'_> {
             self.state.tile_hp.insert(tile, left);
             Ok(format!("{} strikes the {} at {tile:?} for {damage}: {left} HP left", u.name, terrain.name))
         }
+    }
+}
+
+impl Battle<'_> {
+    /// Unit `i` as it would attack from `from` holding `equip` (its own weapon with `None`): its
+    /// loadout on that square's terrain.
+    fn loadout_from(&self, i: usize, from: Tile, equip: Option<Atom>) -> Option<crate::Loadout> {
+        let mut l = self.loadout(i, true)?;
+        if let Some(w) = equip {
+            l.weapon = Some(w);
+        }
+        l.terrain = self.terrain_atom_at(from);
+        Some(l)
+    }
+
+    /// The enemies unit `i` could attack standing on `from` and holding `equip`: ready, seen by
+    /// its side, within its weapon's reach, as [`Battle::turn`] checks an attack (a player's
+    /// choices before it moves).
+    pub fn targets_from(&self, i: usize, from: Tile, equip: Option<Atom>) -> Vec<usize> {
+        let Some(u) = self.state.units.get(i) else { return Vec::new() };
+        let Some(unit) = self.loadout_from(i, from, equip).and_then(|l| self.engine.unit(&l, &[]).ok()) else {
+            return Vec::new();
+        };
+        if self.attribute(&unit, "can_attack").is_some_and(|v| !v.bool()) || !unit.may_use_weapon() {
+            return Vec::new();
+        }
+        let (sight, vision) = (self.sight(u.side), self.vision(i).unwrap_or(0));
+        self.units
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.side != u.side && f.state == State::Ready && unit.in_range(distance(from, f.pos)))
+            .filter(|(_, f)| sight.sees(f.pos) || distance(from, f.pos) <= vision)
+            .map(|(k, _)| k)
+            .collect()
+    }
+
+    /// The exact forecast of unit `i` attacking `target` from `from` holding `equip`, made as the
+    /// battle makes the exchange (who has activated, a charge when `from` is not where it stands,
+    /// the cover between them): what a forecast window shows before the player confirms.
+    pub fn attack_forecast(
+        &self,
+        i: usize,
+        from: Tile,
+        target: usize,
+        equip: Option<Atom>,
+    ) -> Result<crate::Forecast, BattleError> {
+        let (Some(a), Some(d)) = (self.state.units.get(i), self.state.units.get(target)) else {
+            return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
+        };
+        let (Some(la), Some(ld)) = (self.loadout_from(i, from, equip), self.loadout(target, false)) else {
+            return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
+        };
+        let moved = from != a.pos;
+        let exchange = Exchange::new(self.engine, &la, &ld, distance(from, d.pos))?
+            .activated([false, d.activated])
+            .moved([moved && self.engine.ir.reads_moved, false])
+            .cover(if self.engine.ir.reads_cover { self.cover_between(from, d.pos) } else { 0 });
+        let exchange = exchange.with_reactions([self.stance_of(a.side), self.stance_of(d.side)])?;
+        Ok(exchange.forecast())
+    }
+
+    /// The standing reaction of `side` ([`super::Turn::reaction`]), `None` for its best.
+    fn stance_of(&self, side: oc_model::SideId) -> Option<&str> {
+        self.state.stance.get(super::side_index(side)).and_then(|s| s.as_deref())
     }
 }

@@ -159,6 +159,11 @@ pub struct Turn {
     /// again with what is left of its move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub then_to: Option<Tile>,
+    /// The acting side's standing reaction from this turn on, whenever one of its units is
+    /// struck: a reaction's name, `none`, or `best` (the engine's choice, the default). A person
+    /// sets it (`oc play`); the AIs leave it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reaction: Option<String>,
 }
 
 /// One trade: what the unit gives its ally and what it takes back (either may be none).
@@ -219,6 +224,8 @@ pub struct BattleState {
     pub active: Option<Activation>,
     /// This round's order of units, where the ruleset orders them by a resource.
     queue: Vec<usize>,
+    /// Each side's standing reaction ([`Turn::reaction`]; `None`: the best).
+    pub stance: [Option<String>; 2],
     /// Each tile's terrain as an index into the rules' terrains (kept with `map.terrain` by
     /// `set_terrain`): paths and the AI look a tile's terrain up without comparing names.
     terrain_ix: Vec<Option<usize>>,
@@ -337,6 +344,7 @@ impl<'e> Battle<'e> {
                 sighted: Default::default(),
                 active: None,
                 queue: Vec::new(),
+                stance: [None, None],
                 terrain_ix: Vec::new(),
             },
             log: Vec::new(),
@@ -434,7 +442,7 @@ impl<'e> Battle<'e> {
             self.state.opened_chests.clone(),
             self.log.len(),
             self.state.tile_hp.clone(),
-            (self.state.lights.clone(), self.state.sighted.clone()),
+            (self.state.lights.clone(), self.state.sighted.clone(), self.state.stance.clone()),
             (
                 self.state.active.clone(),
                 self.state.queue.clone(),
@@ -455,7 +463,7 @@ impl<'e> Battle<'e> {
                 self.state.first,
                 self.state.finished_first,
             ) = order;
-            (self.state.lights, self.state.sighted) = fog;
+            (self.state.lights, self.state.sighted, self.state.stance) = fog;
             self.state.tile_hp = tile_hp;
             std::mem::swap(&mut self.state.units, &mut self.units_undo);
             for (at, name) in std::mem::take(&mut self.terrain_undo).into_iter().rev() {
@@ -495,6 +503,19 @@ impl<'e> Battle<'e> {
                 None => "the ruleset's order names another unit".to_string(),
             };
             return Err(BattleError::refused(Rule::Turn, format!("{} cannot act now: {who}", u.name)));
+        }
+        if let Some(stance) = &t.reaction {
+            let known = self.engine.rules.ruleset.reactions.iter().any(|r| &r.name == stance);
+            if !known && stance != "none" && stance != "best" {
+                let names: Vec<&str> = self.engine.rules.ruleset.reactions.iter().map(|r| r.name.as_str()).collect();
+                return Err(BattleError::refused(
+                    Rule::Requirement,
+                    format!("no reaction `{stance}`: the reactions are {}, `none` and `best`", names.join(", ")),
+                ));
+            }
+            if let Some(slot) = self.state.stance.get_mut(side_index(u.side)) {
+                *slot = Some(stance.clone()).filter(|s| s != "best");
+            }
         }
         let stepped = self.engine.rules.ruleset.turn.spend.is_some();
         let continuing = self.state.active.as_ref().is_some_and(|a| a.unit == i);

@@ -37,18 +37,30 @@ impl Exchange<'_> {
 
     /// States the reaction struck units take (a name from the ruleset's reactions), or `None` for
     /// no reactions at all; without this call each takes its best.
-    pub fn with_reaction(mut self, reaction: Option<&str>) -> Result<Self, EngineError> {
-        let index = match reaction {
-            None => None,
-            Some(name) => {
-                let k = self.engine.rules.ruleset.reactions.iter().position(|r| r.name == name).ok_or_else(|| {
-                    let known = self.engine.rules.ruleset.reactions.iter().map(|r| r.name.clone()).collect();
-                    EngineError::UnknownReaction { name: name.to_string(), known }
-                })?;
-                Some(u8::try_from(k).map_err(|_| EngineError::model("more than 255 reactions"))?)
+    pub fn with_reaction(self, reaction: Option<&str>) -> Result<Self, EngineError> {
+        let name = reaction.unwrap_or("none");
+        self.with_reactions([Some(name), Some(name)])
+    }
+
+    /// States each side's reaction when struck ([attacker, defender]): a reaction's name, `none`
+    /// for none, or `None` (or `best`) for its best (the default).
+    pub fn with_reactions(mut self, stances: [Option<&str>; 2]) -> Result<Self, EngineError> {
+        for (side, stance) in stances.into_iter().enumerate() {
+            let index = match stance {
+                None | Some("best") => None,
+                Some("none") => Some(None),
+                Some(name) => {
+                    let k = self.engine.rules.ruleset.reactions.iter().position(|r| r.name == name).ok_or_else(|| {
+                        let known = self.engine.rules.ruleset.reactions.iter().map(|r| r.name.clone()).collect();
+                        EngineError::UnknownReaction { name: name.to_string(), known }
+                    })?;
+                    Some(Some(u8::try_from(k).map_err(|_| EngineError::model("more than 255 reactions"))?))
+                }
+            };
+            if let Some(slot) = self.policy.get_mut(side) {
+                *slot = index;
             }
-        };
-        self.policy = Some(index);
+        }
         Ok(self)
     }
 }

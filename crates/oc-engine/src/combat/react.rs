@@ -92,8 +92,8 @@ impl Exchange<'_> {
         let mut out = Vec::new();
         for (k, r) in self.engine.reactions.iter().enumerate() {
             let Ok(k) = u8::try_from(k) else { break };
-            if let Some(only) = &self.policy {
-                if *only != Some(k) {
+            if let Some(only) = self.policy.get(struck).copied().flatten() {
+                if only != Some(k) {
                     continue;
                 }
             }
@@ -138,8 +138,8 @@ impl Exchange<'_> {
             o.list.iter().filter(|(_, x)| x.hit && !x.backfire).map(|(w, x)| w * x.damage as f64).sum::<f64>() / o.den
         };
         // A stated reaction (`policy`) is always taken when it may be.
-        let mut best =
-            if self.policy.is_some() && !options.is_empty() { None } else { Some(self.outcomes_with(units, &attrs, attacker)) };
+        let stated = self.policy.get(1 - attacker).is_some_and(Option::is_some);
+        let mut best = if stated && !options.is_empty() { None } else { Some(self.outcomes_with(units, &attrs, attacker)) };
         let cost = |set: Reactions| {
             members(set).filter_map(|r| self.reaction(r)).flat_map(|x| x.costs.iter()).map(|(_, n)| *n).sum::<i64>()
         };

@@ -1,0 +1,448 @@
+//! `oc play`'s server: one [`Session`] behind a small JSON API and one page
+//! (`assets/play.html`), on 127.0.0.1 only.
+//!
+//! **Boundary and safety.** It listens on the loopback address only, on a free port unless one
+//! is asked for, and answers only requests carrying its random token (in the address it prints,
+//! like Jupyter's, or the `X-OC-Token` header), naming it as `Host` (no DNS rebinding) and, when
+//! they have an `Origin`, coming from its own page. A request is answered, never fatal: bad
+//! input is a 4xx with a [`Denied`] (code, message, help), a panic in a handler a 500, and the
+//! game goes on. The one file it writes is the log the caller chose, atomically through
+//! `oc_project::output`, after every change.
+//!
+//! The API: `GET /api/game` (what does not change: the map picture, the armies, the rules'
+//! traits), `GET /api/state` (the [`View`]), `POST /api/choices {unit, equip?}`,
+//! `/api/forecast {unit, target, equip?}`, `/api/move {version, unit, to}`, `/api/undo
+//! {version}`, `/api/act {version, unit, equip?, act}` (`act` as the engine's `Act`),
+//! `/api/stance {version, reaction}` (the standing reaction), `/api/end {version, unit}` and
+//! `/api/quit` (the server stops).
+
+use std::io::Read;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use oc_engine::battle::{Act, Tile};
+use oc_model::SideId;
+use oc_project::output::Target;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::error::Refusal;
+use crate::session::{self, view, Denied, Session};
+
+/// The page, with its style and script.
+pub const PAGE: &str = include_str!("../assets/play.html");
+
+/// The largest request body read.
+const MAX_BODY: u64 = 64 * 1024;
+
+/// Where the server listens and what it writes.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The port (a free one when `None`).
+    pub port: Option<u16>,
+    /// The token (a random one when `None`).
+    pub token: Option<String>,
+    /// The log, written after every change.
+    pub log: Option<Target>,
+}
+
+/// A server bound to its port, not yet serving.
+pub struct Server {
+    http: tiny_http::Server,
+    port: u16,
+    token: String,
+    log: Option<Target>,
+}
+
+/// How serving ended.
+#[derive(Debug)]
+pub struct Ended {
+    /// A log write failed (the game went on; the last error).
+    pub log_error: Option<String>,
+}
+
+/// A random token: 128 bits from the operating system's random keys of `RandomState`.
+fn random_token() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut out = String::new();
+    for k in 0..2u64 {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(k);
+        h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
+        h.write_u32(std::process::id());
+        out.push_str(&format!("{:016x}", h.finish()));
+    }
+    out
+}
+
+impl Server {
+    /// Binds 127.0.0.1 (`options.port`, else a free port).
+    pub fn bind(options: Options) -> Result<Server, Refusal> {
+        let addr = format!("127.0.0.1:{}", options.port.unwrap_or(0));
+        let http = tiny_http::Server::http(&addr).map_err(|e| {
+            Refusal::new(format!("cannot listen on {addr}: {e}"))
+                .with_help("choose another --port, or leave it out for a free one")
+        })?;
+        let port = http.server_addr().to_ip().map(|a| a.port()).ok_or_else(|| Refusal::new("the server has no port"))?;
+        let token = options.token.filter(|t| !t.is_empty()).unwrap_or_else(random_token);
+        Ok(Server { http, port, token, log: options.log })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The address to open, token included.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/?token={}", self.port, self.token)
+    }
+
+    /// Serves `session` until `/api/quit` (or until the listener fails).
+    pub fn run(mut self, session: &mut Session<'_>) -> Ended {
+        let game = Game::of(session);
+        let mut ended = Ended { log_error: None };
+        let mut written = 0usize;
+        self.write_log(session, &mut written, &mut ended);
+        loop {
+            let Ok(mut request) = self.http.recv() else { break };
+            let reply = catch_unwind(AssertUnwindSafe(|| self.handle(session, &game, &mut request))).unwrap_or_else(|_| {
+                Reply::denied(
+                    500,
+                    Denied::new(session::BAD_REQUEST, "the server failed on this request", "the game goes on; reload the page"),
+                )
+            });
+            let quit = reply.quit;
+            let _ = request.respond(reply.response());
+            self.write_log(session, &mut written, &mut ended);
+            if quit {
+                break;
+            }
+        }
+        ended
+    }
+
+    /// Writes the log when it has grown.
+    fn write_log(&mut self, session: &Session<'_>, written: &mut usize, ended: &mut Ended) {
+        let Some(target) = &mut self.log else { return };
+        let lines = session.lines();
+        if lines.len() == *written {
+            return;
+        }
+        match oc_project::output::write(target, (lines.join("\n") + "\n").as_bytes()) {
+            Ok(()) => {
+                *written = lines.len();
+                *target = target.written();
+            }
+            Err(e) => ended.log_error = Some(format!("cannot write {}: {e}", target.show())),
+        }
+    }
+
+    /// Whether the request may be answered: its Host, Origin and token.
+    fn allowed(&self, request: &tiny_http::Request) -> Result<(), Denied> {
+        let header = |name: &str| {
+            request
+                .headers()
+                .iter()
+                .find(|h| h.field.as_str().as_str().eq_ignore_ascii_case(name))
+                .map(|h| h.value.as_str().to_string())
+        };
+        let help = "open the address `oc play` printed, token included";
+        let hosts = [format!("127.0.0.1:{}", self.port), format!("localhost:{}", self.port)];
+        match header("host") {
+            Some(h) if hosts.contains(&h) => {}
+            Some(h) => {
+                return Err(Denied::new(session::FORBIDDEN, format!("the request names host `{h}`, not this server"), help))
+            }
+            None => return Err(Denied::new(session::FORBIDDEN, "the request names no host", help)),
+        }
+        if let Some(origin) = header("origin") {
+            if !hosts.iter().any(|h| origin == format!("http://{h}")) {
+                return Err(Denied::new(
+                    session::FORBIDDEN,
+                    format!("a page of another origin (`{origin}`) may not play this game"),
+                    help,
+                ));
+            }
+        }
+        let query_token = request
+            .url()
+            .split_once('?')
+            .and_then(|(_, q)| q.split('&').find_map(|kv| kv.strip_prefix("token=")).map(str::to_string));
+        let given = header("x-oc-token").or(query_token);
+        match given {
+            Some(t) if same(&t, &self.token) => Ok(()),
+            Some(_) => Err(Denied::new(session::FORBIDDEN, "the request's token is not this game's", help)),
+            None => Err(Denied::new(session::FORBIDDEN, "the request has no token", help)),
+        }
+    }
+
+    fn handle(&self, session: &mut Session<'_>, game: &Game, request: &mut tiny_http::Request) -> Reply {
+        if let Err(d) = self.allowed(request) {
+            return Reply::denied(403, d);
+        }
+        let path = request.url().split('?').next().unwrap_or("").to_string();
+        let method = request.method().as_str().to_ascii_uppercase();
+        let mut body = String::new();
+        if method == "POST" && request.as_reader().take(MAX_BODY).read_to_string(&mut body).is_err() {
+            return Reply::denied(400, Denied::new(session::BAD_REQUEST, "the request's body is not UTF-8 text", "send JSON"));
+        }
+        match (method.as_str(), path.as_str()) {
+            ("GET", "/") | ("GET", "/index.html") => Reply::html(PAGE),
+            ("GET", "/api/game") => Reply::json(game),
+            ("GET", "/api/state") => Reply::json(&view::view(session)),
+            ("POST", "/api/choices") => match parse::<UnitAsk>(&body) {
+                Ok(a) => answer(session.choices(a.unit, a.equip.as_deref())),
+                Err(d) => Reply::denied(400, d),
+            },
+            ("POST", "/api/forecast") => match parse::<ForecastAsk>(&body) {
+                Ok(a) => answer(session.forecast(a.unit, a.target, a.equip.as_deref())),
+                Err(d) => Reply::denied(400, d),
+            },
+            ("POST", "/api/move") => match parse::<MoveAsk>(&body) {
+                Ok(a) => changed(session, |s| s.stage(a.version, a.unit, a.to)),
+                Err(d) => Reply::denied(400, d),
+            },
+            ("POST", "/api/undo") => match parse::<VersionAsk>(&body) {
+                Ok(a) => changed(session, |s| s.undo(a.version)),
+                Err(d) => Reply::denied(400, d),
+            },
+            ("POST", "/api/act") => match parse::<ActAsk>(&body) {
+                Ok(a) => changed(session, |s| s.act(a.version, a.unit, a.equip.as_deref(), a.act)),
+                Err(d) => Reply::denied(400, d),
+            },
+            ("POST", "/api/stance") => match parse::<StanceAsk>(&body) {
+                Ok(a) => changed(session, |s| s.set_stance(a.version, &a.reaction)),
+                Err(d) => Reply::denied(400, d),
+            },
+            ("POST", "/api/end") => match parse::<EndAsk>(&body) {
+                Ok(a) => changed(session, |s| s.end(a.version, a.unit)),
+                Err(d) => Reply::denied(400, d),
+            },
+            ("POST", "/api/quit") => {
+                let mut r = Reply::json(&serde_json::json!({ "quit": true }));
+                r.quit = true;
+                r
+            }
+            _ => Reply::denied(
+                404,
+                Denied::new(session::BAD_REQUEST, format!("no endpoint {method} {path}"), "the page's requests are under /api/"),
+            ),
+        }
+    }
+}
+
+/// Tokens compared in time independent of where they differ.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+fn parse<T: DeserializeOwned>(body: &str) -> Result<T, Denied> {
+    serde_json::from_str(body).map_err(|e| {
+        Denied::new(session::BAD_REQUEST, format!("the request is not what this endpoint reads: {e}"), "send what the page sends")
+    })
+}
+
+fn answer<T: Serialize>(r: Result<T, Denied>) -> Reply {
+    match r {
+        Ok(v) => Reply::json(&v),
+        Err(d) => Reply::refused(d),
+    }
+}
+
+/// A change, answered with the game as it stands after it.
+fn changed(session: &mut Session<'_>, f: impl FnOnce(&mut Session<'_>) -> Result<(), Denied>) -> Reply {
+    match f(session) {
+        Ok(()) => Reply::json(&view::view(session)),
+        Err(d) => Reply::refused(d),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnitAsk {
+    unit: usize,
+    #[serde(default)]
+    equip: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ForecastAsk {
+    unit: usize,
+    target: usize,
+    #[serde(default)]
+    equip: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveAsk {
+    version: u64,
+    unit: usize,
+    to: Tile,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VersionAsk {
+    version: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ActAsk {
+    version: u64,
+    unit: usize,
+    #[serde(default)]
+    equip: Option<String>,
+    act: Act,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StanceAsk {
+    version: u64,
+    reaction: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EndAsk {
+    version: u64,
+    unit: usize,
+}
+
+/// An answer.
+struct Reply {
+    status: u16,
+    body: String,
+    content_type: &'static str,
+    quit: bool,
+}
+
+impl Reply {
+    fn json<T: Serialize + ?Sized>(v: &T) -> Reply {
+        match serde_json::to_string(v) {
+            Ok(body) => Reply { status: 200, body, content_type: "application/json", quit: false },
+            Err(e) => Reply::denied(500, Denied::new(session::BAD_REQUEST, format!("cannot answer: {e}"), "")),
+        }
+    }
+
+    fn html(page: &str) -> Reply {
+        Reply { status: 200, body: page.to_string(), content_type: "text/html; charset=utf-8", quit: false }
+    }
+
+    /// A refusal of the rules or of a stale request: 409 for a stale one, 422 otherwise.
+    fn refused(d: Denied) -> Reply {
+        let status = if d.code == session::STALE { 409 } else { 422 };
+        Reply::denied(status, d)
+    }
+
+    fn denied(status: u16, d: Denied) -> Reply {
+        let body = serde_json::to_string(&serde_json::json!({ "refused": d })).unwrap_or_default();
+        Reply { status, body, content_type: "application/json", quit: false }
+    }
+
+    fn response(self) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
+        let mut r = tiny_http::Response::from_string(self.body).with_status_code(self.status);
+        for (k, v) in [
+            ("Content-Type", self.content_type),
+            ("Cache-Control", "no-store"),
+            ("X-Content-Type-Options", "nosniff"),
+            (
+                "Content-Security-Policy",
+                "default-src 'self'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'",
+            ),
+        ] {
+            if let Ok(h) = tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()) {
+                r.add_header(h);
+            }
+        }
+        r
+    }
+}
+
+/// What the page needs once: the map's picture (as `oc render` draws it), the armies, and the
+/// traits of the rules that change what the page shows.
+#[derive(Serialize)]
+pub struct Game {
+    pub title: String,
+    pub scenario: String,
+    pub map: String,
+    pub width: i64,
+    pub height: i64,
+    /// Pixels per square of the picture.
+    pub grid: u32,
+    /// The map as `oc render` draws it, a `data:image/png;base64,...` URI.
+    pub picture: Option<String>,
+    /// Each square's terrain, and every terrain's colour (the picture's), for a map too large to draw.
+    pub terrain: Vec<String>,
+    pub colours: std::collections::BTreeMap<String, String>,
+    pub armies: [String; 2],
+    pub players: [bool; 2],
+    pub ai: [String; 2],
+    pub seed: u64,
+    /// The ruleset's resources: (name, title).
+    pub resources: Vec<(String, String)>,
+    /// The ruleset's reactions: (name, title).
+    pub reactions: Vec<(String, String)>,
+    /// Activations are steps paid from this resource.
+    pub spend: Option<String>,
+    pub threat: bool,
+    pub fog: bool,
+    pub objectives: [String; 2],
+    pub clock: String,
+    pub briefing: String,
+}
+
+/// Pixels per square of the page's picture (the map's own grid when smaller).
+const PAGE_GRID: u32 = 48;
+
+impl Game {
+    pub fn of(session: &Session<'_>) -> Game {
+        let setup = session.setup();
+        let rules = &setup.engine.rules;
+        let grid = PAGE_GRID.min(setup.atlas.grid).max(oc_atlas::render::MIN_LABELLED_GRID);
+        let opts = oc_atlas::render::Options { coords: false, legend: false, grid: Some(grid), overlay: None };
+        let picture = oc_atlas::render::render_with(&setup.atlas, rules, &opts)
+            .ok()
+            .and_then(|img| oc_atlas::render::png(&img).ok())
+            .map(|png| format!("data:image/png;base64,{}", oc_atlas::uvtt::base64(&png)));
+        let hex = |[r, g, b]: [u8; 3]| format!("#{r:02x}{g:02x}{b:02x}");
+        let colours = rules.terrains.iter().map(|t| (t.name.clone(), hex(oc_atlas::render::terrain_colour(&t.name).0))).collect();
+        let source = session.source();
+        let s = &setup.scenario;
+        Game {
+            title: s.title.clone().unwrap_or_else(|| s.name.clone()),
+            scenario: s.name.clone(),
+            map: setup.map.name.clone(),
+            width: setup.map.width,
+            height: setup.map.height,
+            grid,
+            terrain: if picture.is_some() { Vec::new() } else { setup.map.terrain.clone() },
+            picture,
+            colours,
+            armies: [source.attacker.clone(), source.defender.clone()],
+            players: session.players(),
+            ai: [source.attacker_ai.clone(), source.defender_ai.clone()],
+            seed: source.seed,
+            resources: rules
+                .ruleset
+                .resources
+                .iter()
+                .map(|r| (r.name.clone(), r.title.clone().unwrap_or_else(|| r.name.clone())))
+                .collect(),
+            reactions: rules
+                .ruleset
+                .reactions
+                .iter()
+                .map(|r| (r.name.clone(), r.title.clone().unwrap_or_else(|| r.name.clone())))
+                .collect(),
+            spend: rules.ruleset.turn.spend.clone(),
+            threat: rules.ruleset.turn.threat.is_some(),
+            fog: s.fog.is_some(),
+            objectives: [SideId::Attacker, SideId::Defender].map(|side| crate::briefing::objective(s, s.side(side))),
+            clock: crate::briefing::time_limit(s),
+            briefing: crate::briefing::briefing(s, None),
+        }
+    }
+}

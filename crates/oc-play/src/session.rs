@@ -1,0 +1,550 @@
+//! A game a person plays (`oc play`): one battle of a [`Setup`], some sides played by a person
+//! and the others by an AI (the same code as `oc battle`), advanced one request at a time.
+//!
+//! The game *is* its battle log: every turn the player confirms is a [`Battle::turn`] the
+//! engine accepts (a refused one changes nothing and comes back as a [`Denied`] naming the
+//! rule), every AI turn is played as [`oc_engine::battle::play`] plays it, and the session's
+//! lines ([`Session::lines`]) are the log `oc replay` checks byte for byte. A saved game is
+//! resumed ([`Session::resume`]) by playing its log again — the AI chooses its turns anew, the
+//! player's come from the log — so a resumed game ends as the uninterrupted one would.
+//!
+//! A move is staged ([`Session::stage`]) and can be taken back ([`Session::undo`]) until the
+//! unit acts: the move and the act are one turn of the engine, and nothing is rolled before.
+//! Every request that changes the game names the game's [`Session::version`]; an older one is
+//! refused as stale. What the session shows a side is in `view` (under fog, only what it sees).
+//! It returns data and refusals; it never prints, exits or writes.
+
+pub mod view;
+
+use oc_engine::ai;
+use oc_engine::battle::{self, Act, Battle, BattleError, Controller, Record, Tile, Turn};
+use oc_engine::Atom;
+use oc_model::{Outcome, SideId};
+use serde::Serialize;
+
+use crate::game::{self, side_index, Script, PLAYER};
+use crate::log::{self, Source};
+use crate::setup::{Ais, Setup};
+
+pub use view::{Choices, Step, View};
+
+/// Refusal codes of a play session (`oc explain`); the engine's own (`oc::battle::*`) name the
+/// rule a refused turn broke.
+pub const STALE: &str = "oc::play::stale";
+pub const NOT_YOURS: &str = "oc::play::not_yours";
+pub const BAD_REQUEST: &str = "oc::play::bad_request";
+pub const FORBIDDEN: &str = "oc::play::forbidden";
+pub const RESUME: &str = "oc::play::resume";
+
+pub const CODES: &[oc_diag::CodeInfo] = &[
+    oc_diag::CodeInfo {
+        code: STALE,
+        title: "a play request for a game that has moved on",
+        explanation: "Every request of `oc play`'s page that changes the game names the game's version (a count of \
+its changes). A request naming another version was made from an old page (another tab, a request sent twice) \
+and is refused, so that a click never plays a turn on a board the player did not see.\n\nFix: reload the page; \
+it shows the game as it stands.",
+    },
+    oc_diag::CodeInfo {
+        code: NOT_YOURS,
+        title: "a play request for a unit or side the player does not control",
+        explanation: "`oc play --side attacker|defender|both` says which sides the person plays; the AI plays the \
+others. A request to move, act with or forecast for a unit of the AI's side, a unit that cannot act now, or a \
+unit the player's side does not see is refused.\n\nFix: select one of your units that may act (the page marks \
+them), on your side's turn.",
+    },
+    oc_diag::CodeInfo {
+        code: BAD_REQUEST,
+        title: "a play request the server cannot read",
+        explanation: "The page talks to `oc play` with small JSON requests (`/api/act`, `/api/move`, ...). A request \
+that is not JSON of the expected shape, names an unknown endpoint, or is too large is refused; the game goes \
+on.\n\nFix: use the page `oc play` serves; a script should send what the page sends.",
+    },
+    oc_diag::CodeInfo {
+        code: FORBIDDEN,
+        title: "a play request without the game's token, or from another site",
+        explanation: "`oc play` listens on 127.0.0.1 only and prints its address with a random token (as Jupyter \
+does). A request without that token, with another `Host` (a DNS rebinding attack) or from a page of another \
+origin is refused, so that no other web page or local user's browser tab can play or read the game.\n\nFix: \
+open the address `oc play` printed, token included.",
+    },
+    oc_diag::CodeInfo {
+        code: RESUME,
+        title: "a saved game that cannot be resumed",
+        explanation: "`oc play --resume LOG` plays the log again (the AI choosing its turns anew, the player's turns \
+read from the log) and goes on from where it stopped. A log that is not a game `oc play` wrote, or whose replay \
+differs from it (the rules, the scenario or the armies changed since, or the log was edited), cannot be resumed.\n\n\
+Fix: resume with the rules the game was played under, or start a new game.",
+    },
+];
+
+/// Why a request was refused: a stable code, what went wrong (naming the rule), what to do.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Denied {
+    pub code: String,
+    pub message: String,
+    pub help: String,
+}
+
+impl Denied {
+    pub fn new(code: &str, message: impl Into<String>, help: impl Into<String>) -> Denied {
+        Denied { code: code.to_string(), message: message.into(), help: help.into() }
+    }
+
+    fn battle(e: &BattleError) -> Denied {
+        match e {
+            BattleError::Refused { rule, why } => Denied::new(rule.code(), why.clone(), rule.help()),
+            BattleError::Engine(x) => Denied::new(x.code(), x.to_string(), "the rules cannot play this; see `oc explain`"),
+        }
+    }
+}
+
+impl std::fmt::Display for Denied {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} [{}]", self.message, self.code)
+    }
+}
+
+/// Who plays: the sides a person plays ([attacker, defender]; both is hotseat), the AI of the
+/// others (by name), and the game's seed.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub players: [bool; 2],
+    pub ai: String,
+    pub seed: u64,
+}
+
+/// A move staged and not yet played: where the unit goes, and the weapon it would hold.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Staged {
+    pub unit: usize,
+    pub to: Tile,
+}
+
+/// One game in progress.
+pub struct Session<'s> {
+    setup: &'s Setup,
+    battle: Battle<'s>,
+    source: Source,
+    players: [bool; 2],
+    ais: [Option<Box<dyn Controller + Send>>; 2],
+    staged: Option<Staged>,
+    version: u64,
+    /// Choices made, as [`oc_engine::battle::play`] counts them (its guard against a game without end).
+    guard: u32,
+    /// What was played since the player's last confirmed turn (the AI's turns, the round's end).
+    steps: Vec<Step>,
+    /// A standing reaction a side chose, set with its next turn ([`Turn::reaction`]).
+    stance: [Option<String>; 2],
+}
+
+impl<'s> Session<'s> {
+    /// A new game of `setup`, the armies deployed as `oc battle` deploys them; the AI plays
+    /// until it is a player's turn.
+    pub fn new(setup: &'s Setup, options: &Options) -> Result<Session<'s>, Denied> {
+        let names = options.players.map(|p| if p { PLAYER.to_string() } else { options.ai.clone() });
+        let [attacker, defender] = names;
+        let ais = Ais { attacker, defender };
+        let source = game::source(setup, options.seed, &ais);
+        let mut s = Session::start(setup, source, options.players)?;
+        s.settle(None)?;
+        Ok(s)
+    }
+
+    fn start(setup: &'s Setup, source: Source, players: [bool; 2]) -> Result<Session<'s>, Denied> {
+        let make = |name: &str, player: bool| -> Result<Option<Box<dyn Controller + Send>>, Denied> {
+            if player {
+                return Ok(None);
+            }
+            ai::by_name(name).map(Some).ok_or_else(|| {
+                Denied::new(BAD_REQUEST, format!("no AI `{name}`"), format!("the AIs are {}", ai::names().join(", ")))
+            })
+        };
+        let ais = [make(&source.attacker_ai, players[0])?, make(&source.defender_ai, players[1])?];
+        let armies = [&setup.armies[0], &setup.armies[1]];
+        let deploy = [SideId::Attacker, SideId::Defender].map(|side| {
+            let count = setup.armies.get(side_index(side)).map_or(0, |a| a.units.len());
+            battle::auto_deploy(&setup.engine, &setup.scenario, &setup.map, side, count)
+        });
+        let battle = Battle::new(&setup.engine, &setup.scenario, &setup.map, armies, [&deploy[0], &deploy[1]], source.seed)
+            .map_err(|e| Denied::battle(&e))?;
+        Ok(Session {
+            setup,
+            battle,
+            source,
+            players,
+            ais,
+            staged: None,
+            version: 0,
+            guard: 0,
+            steps: Vec::new(),
+            stance: [None, None],
+        })
+    }
+
+    /// A saved game (`text`: its log) played again to where it stopped: the AI chooses its turns
+    /// anew, the player's come from the log; refused unless every line comes out the same.
+    pub fn resume(setup: &'s Setup, text: &str) -> Result<Session<'s>, Denied> {
+        let help = "resume a game `oc play --log` wrote, with the rules it was played under";
+        let source =
+            log::parse_source(text.lines().next().unwrap_or("")).map_err(|e| Denied::new(RESUME, e.to_string(), help))?;
+        let players = game::players_of(&source);
+        if players == [false, false] {
+            return Err(Denied::new(RESUME, "the log is of a game the AI played on both sides", "replay it with `oc replay`"));
+        }
+        if source.scenario != setup.scenario.name
+            || source.attacker != setup.armies[0].name
+            || source.defender != setup.armies[1].name
+        {
+            return Err(Denied::new(RESUME, "the log is of another scenario or other armies", help));
+        }
+        let mut records = Vec::new();
+        for (n, line) in text.lines().enumerate().skip(1) {
+            let r: Record = serde_json::from_str(line)
+                .map_err(|e| Denied::new(RESUME, format!("line {}: not a record of a battle log ({e})", n + 1), help))?;
+            records.push(r);
+        }
+        let mut s = Session::start(setup, source, players)?;
+        let mut script = Script::of(&records, players);
+        s.settle(Some(&mut script))
+            .map_err(|d| Denied::new(RESUME, format!("the saved game cannot be played again: {}", d.message), help))?;
+        s.steps.clear();
+        let lines = s.lines();
+        log::verify(text, &lines).map_err(|m| {
+            let at = match m {
+                log::Mismatch::Line { line, .. } => format!("line {line}"),
+                log::Mismatch::Length { logged, replayed } => format!("its length ({logged} lines, the replay {replayed})"),
+            };
+            Denied::new(
+                RESUME,
+                format!("the saved game differs from its replay at {at}"),
+                "the rules, the scenario or the armies changed since it was saved, or the log was edited",
+            )
+        })?;
+        Ok(s)
+    }
+
+    /// Reads a saved game (a bounded regular file): its text and its header, which names the
+    /// scenario and armies to load.
+    pub fn saved(path: &std::path::Path) -> Result<(String, Source), Denied> {
+        let help = "resume a game `oc play --log` wrote";
+        let bytes = oc_project::fsx::read_regular(path, oc_project::limits::MAX_LOG_BYTES)
+            .map_err(|e| Denied::new(RESUME, format!("cannot read {}: {e}", path.display()), help))?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let source = log::parse_source(text.lines().next().unwrap_or(""))
+            .map_err(|e| Denied::new(RESUME, format!("{}: {e}", path.display()), help))?;
+        Ok((text, source))
+    }
+
+    /// The log's header.
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+
+    /// The game's log as it stands: the header, then one record per line.
+    pub fn lines(&self) -> Vec<String> {
+        log::lines(&self.source, &self.battle.log)
+    }
+
+    /// The game's records so far.
+    pub fn records(&self) -> &[Record] {
+        &self.battle.log
+    }
+
+    /// A count of the game's changes: every request that changes it names this.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    pub fn over(&self) -> bool {
+        self.battle.outcome.is_some()
+    }
+
+    /// The outcome and its reason, once the game is over.
+    pub fn outcome(&self) -> Option<&(Outcome, String)> {
+        self.battle.outcome.as_ref()
+    }
+
+    pub fn battle(&self) -> &Battle<'s> {
+        &self.battle
+    }
+
+    pub fn setup(&self) -> &'s Setup {
+        self.setup
+    }
+
+    pub fn players(&self) -> [bool; 2] {
+        self.players
+    }
+
+    pub fn staged(&self) -> Option<&Staged> {
+        self.staged.as_ref()
+    }
+
+    /// The side whose eyes the page shows: the player's, or in hotseat the side to act.
+    pub fn viewer(&self) -> SideId {
+        match self.players {
+            [true, false] => SideId::Attacker,
+            [false, true] => SideId::Defender,
+            _ => self.battle.to_act,
+        }
+    }
+
+    fn check_version(&self, version: u64) -> Result<(), Denied> {
+        if version != self.version {
+            return Err(Denied::new(
+                STALE,
+                format!("this request is for version {version} of the game, and it is at version {}", self.version),
+                "reload the page: it shows the game as it stands",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Unit `unit`, if the player may act with it now.
+    fn playable(&self, unit: usize) -> Result<&battle::Combatant, Denied> {
+        let help = "select one of your units that may act now";
+        if let Some((_, why)) = &self.battle.outcome {
+            return Err(Denied::new(battle::Rule::Over.code(), format!("the battle is over: {why}"), "start a new game"));
+        }
+        let to_act = self.battle.to_act;
+        if !self.players.get(side_index(to_act)).copied().unwrap_or(false) {
+            return Err(Denied::new(NOT_YOURS, format!("it is the {}'s turn, and the AI plays it", to_act.word()), help));
+        }
+        let u = self.battle.units.get(unit).ok_or_else(|| Denied::new(NOT_YOURS, format!("there is no unit {unit}"), help))?;
+        if u.side != to_act {
+            return Err(Denied::new(
+                NOT_YOURS,
+                format!("{} is the {}'s, and it is the {}'s turn", u.name, u.side.word(), to_act.word()),
+                help,
+            ));
+        }
+        if !self.battle.may_act(to_act).contains(&unit) {
+            let why = match self.battle.active.as_ref().and_then(|a| self.battle.units.get(a.unit)) {
+                Some(other) => format!("{} cannot act now: {} is in the middle of its activation", u.name, other.name),
+                None if u.activated => format!("{} has already acted this round", u.name),
+                None => format!("{} cannot act now", u.name),
+            };
+            return Err(Denied::new(battle::Rule::Turn.code(), why, help));
+        }
+        Ok(u)
+    }
+
+    /// Where unit `unit` stands for its act: where its staged move takes it, else where it is.
+    fn acting_from(&self, unit: usize) -> Option<Tile> {
+        match &self.staged {
+            Some(s) if s.unit == unit => Some(s.to),
+            _ => self.battle.units.get(unit).map(|u| u.pos),
+        }
+    }
+
+    /// What unit `unit` may do now: where it can go, what it can reach from where it would act.
+    pub fn choices(&self, unit: usize, equip: Option<&str>) -> Result<Choices, Denied> {
+        self.playable(unit)?;
+        let equip = self.weapon(unit, equip)?;
+        let from = self.acting_from(unit).unwrap_or_default();
+        Ok(view::choices(self, unit, from, equip))
+    }
+
+    /// The weapon `name` of unit `unit` (its own with `None`).
+    fn weapon(&self, unit: usize, name: Option<&str>) -> Result<Option<Atom>, Denied> {
+        let Some(name) = name else { return Ok(None) };
+        let u = self.battle.units.get(unit).ok_or_else(|| Denied::new(NOT_YOURS, format!("there is no unit {unit}"), ""))?;
+        u.items.iter().find(|i| i.as_str() == name).copied().map(Some).ok_or_else(|| {
+            Denied::new(battle::Rule::Items.code(), format!("{} does not carry {name}", u.name), battle::Rule::Items.help())
+        })
+    }
+
+    /// The exact forecast of unit `unit` attacking `target` from where it would act, holding
+    /// `equip` (its own weapon with `None`).
+    pub fn forecast(&self, unit: usize, target: usize, equip: Option<&str>) -> Result<view::Forecast, Denied> {
+        self.playable(unit)?;
+        let weapon = self.weapon(unit, equip)?;
+        let from = self.acting_from(unit).unwrap_or_default();
+        let seen = self.battle.units.get(target).is_some_and(|t| self.battle.sees(self.viewer(), t.pos));
+        if !seen || !self.battle.targets_from(unit, from, weapon).contains(&target) {
+            let name = self.battle.units.get(unit).map_or("the unit", |u| u.name.as_str());
+            return Err(Denied::new(
+                battle::Rule::Target.code(),
+                format!("{name} cannot reach unit {target} from {from:?}"),
+                battle::Rule::Target.help(),
+            ));
+        }
+        let f = self.battle.attack_forecast(unit, from, target, weapon).map_err(|e| Denied::battle(&e))?;
+        Ok(view::forecast(self, unit, target, from, &f))
+    }
+
+    /// Stages unit `unit`'s move to `to` (its own square takes the move back): nothing is played
+    /// until it acts.
+    pub fn stage(&mut self, version: u64, unit: usize, to: Tile) -> Result<(), Denied> {
+        self.check_version(version)?;
+        let u = self.playable(unit)?;
+        if let Some(s) = &self.staged {
+            if s.unit != unit {
+                let other = self.battle.units.get(s.unit).map_or("another unit", |f| f.name.as_str());
+                return Err(Denied::new(
+                    battle::Rule::Turn.code(),
+                    format!("{other} has moved and not acted yet"),
+                    "act with it, or take its move back (undo) first",
+                ));
+            }
+        }
+        if to == u.pos {
+            self.staged = None;
+            self.version += 1;
+            return Ok(());
+        }
+        let reach = self.reach(unit);
+        if !reach.iter().any(|(t, _)| *t == to) {
+            return Err(Denied::new(
+                battle::Rule::Move.code(),
+                format!("{} cannot reach {to:?} this turn", u.name),
+                battle::Rule::Move.help(),
+            ));
+        }
+        self.staged = Some(Staged { unit, to });
+        self.version += 1;
+        Ok(())
+    }
+
+    /// Where unit `unit` can go, as its side sees the battle (under fog, a square an unseen
+    /// enemy holds looks free; the engine refuses the move if it is not).
+    pub fn reach(&self, unit: usize) -> Vec<(Tile, i64)> {
+        let sight = self.battle.sight(self.battle.units.get(unit).map_or(SideId::Attacker, |u| u.side));
+        let reach = if sight.fogged() { self.battle.reachable_as_seen(unit, &sight) } else { self.battle.reachable(unit) };
+        let mut out: Vec<(Tile, i64)> = reach.map(|r| r.into_iter().collect()).unwrap_or_default();
+        out.sort();
+        out
+    }
+
+    /// Takes a staged move back.
+    pub fn undo(&mut self, version: u64) -> Result<(), Denied> {
+        self.check_version(version)?;
+        if self.staged.take().is_none() {
+            return Err(Denied::new(
+                battle::Rule::Move.code(),
+                "there is no move to take back",
+                "a move can be taken back until the unit acts; an act is final",
+            ));
+        }
+        self.version += 1;
+        Ok(())
+    }
+
+    /// Plays unit `unit`'s turn: its staged move (if any), the weapon `equip` held, and `act`;
+    /// then the AI plays until it is a player's turn again. The steps played after it are
+    /// [`Session::steps`].
+    pub fn act(&mut self, version: u64, unit: usize, equip: Option<&str>, act: Act) -> Result<(), Denied> {
+        self.check_version(version)?;
+        self.playable(unit)?;
+        let weapon = self.weapon(unit, equip)?;
+        let pos = self.battle.units.get(unit).map(|u| u.pos);
+        let to = self.staged.as_ref().filter(|s| s.unit == unit).map(|s| s.to).filter(|t| Some(*t) != pos);
+        if let Some(s) = self.staged.as_ref().filter(|s| s.unit != unit) {
+            let other = self.battle.units.get(s.unit).map_or("another unit", |f| f.name.as_str());
+            return Err(Denied::new(
+                battle::Rule::Turn.code(),
+                format!("{other} has moved and not acted yet"),
+                "act with it, or take its move back (undo) first",
+            ));
+        }
+        let equip = weapon.filter(|w| Some(*w) != self.battle.units.get(unit).and_then(|u| u.equipped));
+        let k = side_index(self.battle.to_act);
+        let reaction = self.stance.get(k).cloned().flatten();
+        let turn = Turn { unit, to, equip, act, reaction, ..Turn::default() };
+        let before = self.battle.log.len();
+        self.battle.turn(turn).map_err(|e| Denied::battle(&e))?;
+        if let Some(slot) = self.stance.get_mut(k) {
+            *slot = None;
+        }
+        self.staged = None;
+        self.version += 1;
+        self.steps.clear();
+        self.steps.push(view::step(self, before));
+        self.settle(None)
+    }
+
+    /// Ends unit `unit`'s activation: it waits where it stands (a staged move is taken back);
+    /// where activations are steps, the unit in the middle of one stops.
+    pub fn end(&mut self, version: u64, unit: usize) -> Result<(), Denied> {
+        self.check_version(version)?;
+        self.playable(unit)?;
+        self.staged = None;
+        self.act(self.version, unit, None, Act::Wait)
+    }
+
+    /// The viewer's standing reaction whenever one of its units is struck: a reaction's name,
+    /// `none`, or `best` (the engine's choice, the default). It takes effect with the side's next
+    /// turn, which the log records it with.
+    pub fn set_stance(&mut self, version: u64, reaction: &str) -> Result<(), Denied> {
+        self.check_version(version)?;
+        let rules = &self.setup.engine.rules.ruleset.reactions;
+        if !rules.iter().any(|r| r.name == reaction) && reaction != "none" && reaction != "best" {
+            let names: Vec<&str> = rules.iter().map(|r| r.name.as_str()).collect();
+            return Err(Denied::new(
+                battle::Rule::Requirement.code(),
+                format!("no reaction `{reaction}`"),
+                format!("the reactions are {}, `none` and `best`", names.join(", ")),
+            ));
+        }
+        let viewer = side_index(self.viewer());
+        if let Some(slot) = self.stance.get_mut(viewer) {
+            *slot = Some(reaction.to_string());
+        }
+        self.version += 1;
+        Ok(())
+    }
+
+    /// The viewer's standing reaction: the one chosen for its next turn, else the one in force.
+    pub fn stance(&self) -> String {
+        let k = side_index(self.viewer());
+        self.stance
+            .get(k)
+            .cloned()
+            .flatten()
+            .or_else(|| self.battle.stance.get(k).cloned().flatten())
+            .unwrap_or_else(|| "best".to_string())
+    }
+
+    /// What was played after the player's last confirmed turn, step by step: the player's own
+    /// turn, then the AI's.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// Plays on until it is a person's turn or the game is over, as `oc_engine::battle::play`
+    /// plays: the round limit, then the AI's turns (or, resuming, the logged turns of a
+    /// person's side, while there are any).
+    fn settle(&mut self, mut script: Option<&mut Script>) -> Result<(), Denied> {
+        let cap = self.setup.scenario.rounds.unwrap_or(battle::ROUND_CAP);
+        while self.battle.outcome.is_none() {
+            self.guard += 1;
+            if self.battle.round > cap || self.guard > 100_000 {
+                let before = self.battle.log.len();
+                self.battle.finish(Outcome::Draw, format!("no result after {cap} rounds"));
+                self.steps.push(view::step(self, before));
+                break;
+            }
+            let side = self.battle.to_act;
+            let before = self.battle.log.len();
+            let turn = match self.ais.get_mut(side_index(side)).and_then(Option::as_mut) {
+                Some(ai) => ai.choose(&self.battle),
+                // A person's side with nobody to act ends the game as `play` ends it.
+                None if self.battle.may_act(side).is_empty() => None,
+                None => match script.as_mut().and_then(|s| s.next(side)) {
+                    Some(t) => Some(t),
+                    // The person's turn (resuming: the log's turns for this side are spent). The
+                    // guard has counted it, as `play` counts every choice.
+                    None => return Ok(()),
+                },
+            };
+            match turn {
+                None => self.battle.finish(Outcome::Draw, "nobody can act".to_string()),
+                Some(t) => self.battle.play_turn(t).map_err(|e| Denied::battle(&e))?,
+            }
+            self.version += 1;
+            self.steps.push(view::step(self, before));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,408 @@
+//! What a play session shows a side, as serde data for a page: the battle as the side sees it
+//! (under fog, only the enemies and squares in its sight), a unit's choices, an attack's exact
+//! forecast, and the steps played since the player's last turn in words.
+
+use oc_engine::battle::{Battle, Combatant, Record, State, Tile};
+use oc_engine::{Atom, Forecast as EngineForecast};
+use oc_model::SideId;
+use serde::Serialize;
+
+use super::{Session, Staged};
+use crate::recording::Run;
+
+/// A unit as the page draws it.
+#[derive(Clone, Debug, Serialize)]
+pub struct UnitView {
+    pub index: usize,
+    pub name: String,
+    pub side: SideId,
+    pub class: String,
+    pub hp: i64,
+    pub max_hp: i64,
+    pub x: i64,
+    pub y: i64,
+    pub state: State,
+    pub statuses: Vec<String>,
+    pub resources: Vec<i64>,
+    pub facing: Option<Tile>,
+    pub equipped: Option<String>,
+    pub items: Vec<String>,
+    pub activated: bool,
+    /// The squares it threatens (with threat zones).
+    pub zone: Vec<Tile>,
+}
+
+/// How the game ended, as the victory line reads.
+#[derive(Clone, Debug, Serialize)]
+pub struct Ending {
+    /// `attacker`, `defender` or `draw`.
+    pub outcome: String,
+    pub reason: String,
+    pub line: String,
+}
+
+/// One step the page shows: what was played in words, and the board after it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Step {
+    pub side: SideId,
+    pub lines: Vec<String>,
+    pub units: Vec<UnitView>,
+    pub round: u32,
+}
+
+/// The game as one side sees it now.
+#[derive(Clone, Debug, Serialize)]
+pub struct View {
+    pub version: u64,
+    pub round: u32,
+    pub rounds: Option<u32>,
+    pub to_act: SideId,
+    /// Whose eyes: the player's side (in hotseat, the side to act).
+    pub viewer: SideId,
+    /// Whether a person plays the side to act now.
+    pub your_turn: bool,
+    pub units: Vec<UnitView>,
+    /// The units the player may activate now.
+    pub may_act: Vec<usize>,
+    /// The unit in the middle of its activation (steps paid from a resource).
+    pub active: Option<usize>,
+    pub staged: Option<Staged>,
+    /// Under fog: the squares the viewer sees, as row runs.
+    pub sight: Option<Vec<Run>>,
+    /// Squares whose terrain changed (doors opened, walls fallen): x, y, terrain now.
+    pub changed: Vec<(i64, i64, String)>,
+    pub over: Option<Ending>,
+    /// What was played since the player's last turn (the player's turn, then the AI's).
+    pub steps: Vec<Step>,
+    pub log_lines: usize,
+    /// The viewer's standing reaction (`best`, `none` or a reaction's name).
+    pub stance: String,
+}
+
+/// What a unit may do now.
+#[derive(Clone, Debug, Serialize)]
+pub struct Choices {
+    pub unit: usize,
+    /// Where it stands, and where it would act from (its staged move).
+    pub pos: Tile,
+    pub from: Tile,
+    /// The squares it can move to, with what each costs.
+    pub reach: Vec<(Tile, i64)>,
+    /// The enemies it can attack from `from` with the weapon asked about.
+    pub targets: Vec<usize>,
+    /// Where it must attack the weakest in range: those it may attack.
+    pub must_attack: Vec<usize>,
+    pub weapons: Vec<String>,
+    pub equipped: Option<String>,
+    /// Its special actions (by verb) with the distances they reach.
+    pub actions: Vec<ActionChoice>,
+    /// Items it may use (consumables).
+    pub items: Vec<String>,
+    /// Where activations are steps paid from a resource: what it has left.
+    pub pool: Option<(String, i64)>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ActionChoice {
+    pub verb: oc_model::Verb,
+    pub name: String,
+    pub source: Option<String>,
+    pub range: Option<(i64, i64)>,
+}
+
+/// The exact forecast of an attack, as a forecast window shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Forecast {
+    pub attacker: usize,
+    pub target: usize,
+    pub from: Tile,
+    pub distance: i64,
+    pub sides: [ForecastSide; 2],
+    /// Chance the target is routed; chance the attacker is.
+    pub rout: f64,
+    pub counter_rout: f64,
+    /// Expected damage the target takes; the attacker takes.
+    pub dealt: f64,
+    pub taken: f64,
+    /// The reactions the target may take, and how its side takes them (`best`: the one with the
+    /// least expected damage; `none`; or a reaction's name, where it may be taken).
+    pub reactions: Vec<String>,
+    pub stance: String,
+    /// Free attacks the move draws, from enemies whose threat zone it leaves.
+    pub free_attacks: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ForecastSide {
+    pub name: String,
+    pub hp: i64,
+    pub max_hp: i64,
+    pub weapon: Option<String>,
+    pub hit: f64,
+    pub crit: f64,
+    pub damage: i64,
+    pub crit_damage: i64,
+    pub strikes: u32,
+}
+
+fn side_of(f: &oc_engine::SideForecast, u: Option<&Combatant>) -> ForecastSide {
+    ForecastSide {
+        name: u.map(|u| u.name.clone()).unwrap_or_default(),
+        hp: f.hp,
+        max_hp: f.max_hp,
+        weapon: f.weapon.clone(),
+        hit: f.hit,
+        crit: f.crit,
+        damage: f.damage,
+        crit_damage: f.crit_damage,
+        strikes: f.strikes,
+    }
+}
+
+pub(super) fn forecast(s: &Session<'_>, unit: usize, target: usize, from: Tile, f: &EngineForecast) -> Forecast {
+    let b = s.battle();
+    let reactions = b.engine.rules.ruleset.reactions.iter().map(|r| r.title.clone().unwrap_or_else(|| r.name.clone())).collect();
+    let free_attacks = free_attacks(b, unit, from);
+    Forecast {
+        attacker: unit,
+        target,
+        from,
+        distance: f.distance,
+        sides: [side_of(&f.attacker, b.units.get(unit)), side_of(&f.defender, b.units.get(target))],
+        rout: f.defender_routed,
+        counter_rout: f.attacker_routed,
+        dealt: f.defender_damage_taken,
+        taken: f.attacker_damage_taken,
+        reactions,
+        stance: b
+            .units
+            .get(target)
+            .and_then(|t| b.stance.get(super::side_index(t.side)).cloned().flatten())
+            .unwrap_or_else(|| "best".to_string()),
+        free_attacks,
+    }
+}
+
+/// The enemies (as the unit's side sees them) whose threat zone the unit leaves by moving to
+/// `to`: each makes a free attack first.
+fn free_attacks(b: &Battle<'_>, unit: usize, to: Tile) -> Vec<String> {
+    let Some(u) = b.units.get(unit) else { return Vec::new() };
+    if to == u.pos {
+        return Vec::new();
+    }
+    let sight = b.sight(u.side);
+    b.units
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.side != u.side && f.state == State::Ready && sight.sees(f.pos))
+        .filter(|(k, _)| {
+            let zone = b.threatened_by(*k);
+            zone.contains(&u.pos) && !zone.contains(&to)
+        })
+        .map(|(_, f)| f.name.clone())
+        .collect()
+}
+
+fn unit_view(b: &Battle<'_>, k: usize, u: &Combatant) -> UnitView {
+    let statuses = u
+        .statuses
+        .iter()
+        .map(|a| match a.left {
+            Some(n) => format!("{} ({n})", a.status),
+            None => a.status.to_string(),
+        })
+        .chain(u.debuffs.iter().map(|d| format!("{}{:+}", d.attr, d.shift)))
+        .collect();
+    UnitView {
+        index: k,
+        name: u.name.clone(),
+        side: u.side,
+        class: u.class.to_string(),
+        hp: u.hp,
+        max_hp: u.max_hp,
+        x: u.pos.0,
+        y: u.pos.1,
+        state: u.state,
+        statuses,
+        resources: u.resources.clone(),
+        facing: u.facing,
+        equipped: u.equipped.map(String::from),
+        items: u.items.iter().map(|i| i.to_string()).collect(),
+        activated: u.activated,
+        zone: b.threatened_by(k),
+    }
+}
+
+/// The units `side` knows of: its own, and the enemies in its sight.
+fn units_seen(b: &Battle<'_>, side: SideId) -> Vec<UnitView> {
+    let sight = b.sight(side);
+    b.units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.side == side || (u.state == State::Ready && sight.sees(u.pos)) || u.state != State::Ready)
+        .map(|(k, u)| unit_view(b, k, u))
+        .collect()
+}
+
+fn runs(b: &Battle<'_>, side: SideId) -> Option<Vec<Run>> {
+    b.scenario.fog?;
+    let sight = b.sight(side);
+    let mut out = Vec::new();
+    for y in 0..b.map.height {
+        let mut start: Option<i64> = None;
+        for x in 0..=b.map.width {
+            let seen = x < b.map.width && sight.sees((x, y));
+            match (seen, start) {
+                (true, None) => start = Some(x),
+                (false, Some(x0)) => {
+                    out.push([y, x0, x - 1]);
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    Some(out)
+}
+
+fn outcome_word(o: oc_model::Outcome) -> &'static str {
+    match o {
+        oc_model::Outcome::Win(SideId::Attacker) => "attacker",
+        oc_model::Outcome::Win(SideId::Defender) => "defender",
+        oc_model::Outcome::Draw => "draw",
+    }
+}
+
+/// The game as the session's viewer sees it.
+pub fn view(s: &Session<'_>) -> View {
+    let b = s.battle();
+    let viewer = s.viewer();
+    let your_turn = b.outcome.is_none() && s.players().get(super::side_index(b.to_act)).copied().unwrap_or(false);
+    let original = &s.setup().map.terrain;
+    let width = b.map.width.max(1);
+    let changed = b
+        .map
+        .terrain
+        .iter()
+        .zip(original)
+        .enumerate()
+        .filter(|(_, (now, was))| now != was)
+        .map(|(k, (now, _))| (k as i64 % width, k as i64 / width, now.clone()))
+        .collect();
+    let over = b.outcome.as_ref().map(|(o, reason)| {
+        let line = match o {
+            oc_model::Outcome::Win(side) => {
+                let army = s.setup().armies.get(super::side_index(*side)).map_or("", |a| a.name.as_str());
+                format!("The {} ({army}) wins in round {}: {reason}", side.word(), b.round)
+            }
+            oc_model::Outcome::Draw => format!("A draw in round {}: {reason}", b.round),
+        };
+        Ending { outcome: outcome_word(*o).to_string(), reason: reason.clone(), line }
+    });
+    View {
+        version: s.version(),
+        round: b.round,
+        rounds: b.scenario.rounds,
+        to_act: b.to_act,
+        viewer,
+        your_turn,
+        units: units_seen(b, viewer),
+        may_act: if your_turn { b.may_act(b.to_act) } else { Vec::new() },
+        active: b.active.as_ref().map(|a| a.unit),
+        staged: s.staged().cloned(),
+        sight: runs(b, viewer),
+        changed,
+        over,
+        steps: s.steps().to_vec(),
+        log_lines: b.log.len() + 1,
+        stance: s.stance(),
+    }
+}
+
+/// What unit `unit` may do, acting from `from` with `equip` held.
+pub(super) fn choices(s: &Session<'_>, unit: usize, from: Tile, equip: Option<Atom>) -> Choices {
+    let b = s.battle();
+    let u = b.units.get(unit);
+    let weapons = u
+        .map(|u| {
+            u.items
+                .iter()
+                .filter(|i| b.engine.item(i).is_some_and(|it| it.kind == oc_model::ItemKind::Weapon))
+                .map(|i| i.to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let items = u
+        .map(|u| {
+            u.items
+                .iter()
+                .filter(|i| b.engine.item(i).is_some_and(|it| it.kind == oc_model::ItemKind::Consumable))
+                .map(|i| i.to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let actions = b
+        .actions(unit)
+        .into_iter()
+        .filter_map(|a| {
+            let verb = a.verb()?;
+            let name = serde_json::to_value(verb).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+            Some(ActionChoice { verb, name, source: a.source.clone(), range: b.action_reach(unit, verb) })
+        })
+        .collect();
+    let pool = b.engine.rules.ruleset.turn.spend.as_ref().and_then(|r| b.resource(unit, r).map(|v| (r.clone(), v)));
+    let must_attack = if from == u.map_or(from, |u| u.pos) { b.weakest_in_range(unit) } else { b.weakest_from(unit, from) };
+    Choices {
+        unit,
+        pos: u.map_or(from, |u| u.pos),
+        from,
+        reach: s.reach(unit),
+        targets: b.targets_from(unit, from, equip),
+        must_attack,
+        weapons,
+        equipped: equip.or_else(|| u.and_then(|u| u.equipped)).map(String::from),
+        actions,
+        items,
+        pool,
+    }
+}
+
+/// The records from `before` on, as the session's viewer may read them, with the board after.
+pub(super) fn step(s: &Session<'_>, before: usize) -> Step {
+    let b = s.battle();
+    let viewer = s.viewer();
+    let records = b.log.get(before..).unwrap_or_default();
+    let name = |k: usize| b.units.get(k).map_or_else(|| format!("unit {k}"), |u| u.name.clone());
+    let seen = |k: usize| b.units.get(k).is_some_and(|u| u.side == viewer || b.sees(viewer, u.pos) || u.state != State::Ready);
+    let mut lines = Vec::new();
+    let mut side = b.to_act;
+    for r in records {
+        let line = match r {
+            Record::Turn { turn, note, .. } => {
+                side = b.units.get(turn.unit).map_or(side, |u| u.side);
+                if seen(turn.unit) {
+                    format!("{}: {note}", name(turn.unit))
+                } else {
+                    "An enemy out of sight acts.".to_string()
+                }
+            }
+            Record::Round { round, first } => format!("Round {round} begins; the {} leads.", first.word()),
+            Record::Recover { unit, amount, hp } if seen(*unit) => format!("{} recovers {amount} HP ({hp}).", name(*unit)),
+            Record::Trigger { unit, note, .. } if seen(*unit) => format!("{}: {note}", name(*unit)),
+            Record::Affliction { unit, status, change } if seen(*unit) => format!("{}: {status} {change}", name(*unit)),
+            Record::Order { units } => {
+                let names: Vec<String> = units.iter().map(|k| name(*k)).collect();
+                format!("This round's order: {}.", names.join(", "))
+            }
+            Record::Rolloff { rolls, side } => {
+                let r: Vec<String> = rolls.iter().map(|[a, d]| format!("{a}–{d}")).collect();
+                format!("Roll-off {}: the {} acts next.", r.join(", "), side.word())
+            }
+            Record::Refill { resource, .. } => format!("{resource} refilled."),
+            Record::End { reason, .. } => format!("The battle ends: {reason}."),
+            _ => continue,
+        };
+        lines.push(line);
+    }
+    Step { side, lines, units: units_seen(b, viewer), round: b.round }
+}

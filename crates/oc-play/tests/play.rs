@@ -1,0 +1,382 @@
+//! `oc play`'s server driven over real HTTP on 127.0.0.1: a whole game against the AI for every
+//! scenario in `tests/play/` (one per built-in ruleset, and one under fog), a player that reads
+//! the choices and forecasts and attacks or closes in; the refusals (token, Host, Origin, an
+//! illegal move, a stale request, a forged body); the log written as it goes and replayed; and a
+//! game saved half way and resumed ending as the uninterrupted one.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+
+use oc_play::serve::{self, Server};
+use oc_play::session::{Options, Session};
+use serde_json::{json, Value};
+
+const TOKEN: &str = "test-token-0123456789";
+
+fn fixtures() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/play");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "oc"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn setup(path: &Path) -> oc_play::Setup {
+    let compiled = oc_play::setup::compile(path).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
+    compiled.field(path, None).unwrap().with_armies(None, None).unwrap()
+}
+
+/// One HTTP request; (status, JSON body).
+fn request(port: u16, method: &str, path: &str, body: Option<&Value>, headers: &[(&str, String)]) -> (u16, Value) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let mut req = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    req.push_str(&body);
+    s.write_all(req.as_bytes()).unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    let status: u16 = out.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let text = out.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
+    (status, serde_json::from_str(text).unwrap_or(Value::String(text.to_string())))
+}
+
+/// A client of one server: the right Host and token.
+struct Client {
+    port: u16,
+}
+
+impl Client {
+    fn headers(&self) -> Vec<(&'static str, String)> {
+        vec![("Host", format!("127.0.0.1:{}", self.port)), ("X-OC-Token", TOKEN.to_string())]
+    }
+    fn get(&self, path: &str) -> (u16, Value) {
+        request(self.port, "GET", path, None, &self.headers())
+    }
+    fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        request(self.port, "POST", path, Some(&body), &self.headers())
+    }
+    fn ok(&self, path: &str, body: Value) -> Value {
+        let (status, v) = self.post(path, body.clone());
+        assert_eq!(status, 200, "{path} {body}: {v}");
+        v
+    }
+}
+
+fn dist(a: (i64, i64), b: (i64, i64)) -> i64 {
+    (a.0 - b.0).abs() + (a.1 - b.1).abs()
+}
+
+fn tile(v: &Value) -> (i64, i64) {
+    (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
+}
+
+/// One confirmed turn of a simple player: attack what it can (after reading the forecast),
+/// else close in on the nearest enemy it sees and wait; where activations are steps, end the
+/// activation after a few. Returns false when the game is over.
+fn play_one(c: &Client, steps_in_activation: &mut u32) -> bool {
+    let (_, state) = c.get("/api/state");
+    if state["over"].is_object() {
+        return false;
+    }
+    assert!(state["your_turn"].as_bool().unwrap(), "the AI plays within the request: {state}");
+    let version = state["version"].as_u64().unwrap();
+    let unit = state["may_act"][0].as_u64().expect("a unit to act");
+    if state["active"].as_u64() == Some(unit) && *steps_in_activation >= 3 {
+        *steps_in_activation = 0;
+        c.ok("/api/end", json!({ "version": version, "unit": unit }));
+        return true;
+    }
+    let choices = c.ok("/api/choices", json!({ "unit": unit }));
+    let me = choices["pos"].clone();
+    let attack = |c: &Client, choices: &Value, version: u64| -> Option<Value> {
+        let must = choices["must_attack"].as_array().unwrap();
+        let target = must.first().or_else(|| choices["targets"].as_array().unwrap().first())?.as_u64()?;
+        let f = c.ok("/api/forecast", json!({ "unit": unit, "target": target }));
+        for k in ["rout", "counter_rout", "dealt", "taken"] {
+            let p = f[k].as_f64().unwrap();
+            assert!(p >= 0.0 && p.is_finite(), "{k} {f}");
+        }
+        assert!(f["sides"][0]["hit"].as_f64().unwrap() <= 1.0);
+        let (status, v) =
+            c.post("/api/act", json!({ "version": version, "unit": unit, "act": { "attack": { "target": target } } }));
+        Some(if status == 200 { v } else { c.ok("/api/end", json!({ "version": version, "unit": unit })) })
+    };
+    *steps_in_activation += 1;
+    if attack(c, &choices, version).is_some() {
+        return true;
+    }
+    // Close in: the reachable square nearest the nearest enemy in sight.
+    let side = state["viewer"].as_str().unwrap();
+    let enemies: Vec<(i64, i64)> = state["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|u| u["side"] != side && u["state"] == "ready")
+        .map(|u| (u["x"].as_i64().unwrap(), u["y"].as_i64().unwrap()))
+        .collect();
+    let here = tile(&me);
+    let score = |t: (i64, i64)| enemies.iter().map(|e| dist(*e, t)).min().unwrap_or(0);
+    let best = choices["reach"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| tile(&r[0]))
+        .filter(|t| !enemies.contains(t))
+        .min_by_key(|t| (score(*t), *t))
+        .unwrap_or(here);
+    if best != here && score(best) < score(here) {
+        let (status, moved) = c.post("/api/move", json!({ "version": version, "unit": unit, "to": [best.0, best.1] }));
+        if status == 200 {
+            let v = moved["version"].as_u64().unwrap();
+            let choices = c.ok("/api/choices", json!({ "unit": unit }));
+            if attack(c, &choices, v).is_some() {
+                return true;
+            }
+            let (status, _) = c.post("/api/act", json!({ "version": v, "unit": unit, "act": "wait" }));
+            if status == 200 {
+                return true;
+            }
+            c.ok("/api/undo", json!({ "version": v }));
+        }
+    }
+    let (_, state) = c.get("/api/state");
+    *steps_in_activation = 0;
+    c.ok("/api/end", json!({ "version": state["version"], "unit": unit }));
+    true
+}
+
+/// Serves `session` on a thread while `client` plays; the session's log lines at the end.
+fn serve<'s>(session: &mut Session<'s>, log: Option<oc_project::output::Target>, client: impl FnOnce(&Client)) -> Vec<String> {
+    let server = Server::bind(serve::Options { port: None, token: Some(TOKEN.into()), log }).unwrap();
+    let c = Client { port: server.port() };
+    std::thread::scope(|scope| {
+        let s = &mut *session;
+        let running = scope.spawn(move || server.run(s));
+        client(&c);
+        let (status, _) = c.post("/api/quit", json!({}));
+        assert_eq!(status, 200);
+        let ended = running.join().unwrap();
+        assert!(ended.log_error.is_none(), "{:?}", ended.log_error);
+    });
+    session.lines()
+}
+
+/// Plays until the game ends (or `turns` confirmed turns), as [`play_one`].
+fn play_through(c: &Client, turns: usize) -> usize {
+    let mut steps = 0;
+    for n in 0..turns {
+        if !play_one(c, &mut steps) {
+            return n;
+        }
+    }
+    turns
+}
+
+/// The lines of `lines` played again as `oc replay` plays them.
+fn replayed(setup: &oc_play::Setup, lines: &[String]) -> (Vec<String>, bool) {
+    let source = oc_play::log::parse_source(&lines[0]).unwrap();
+    let records: Vec<oc_play::log::Record> = lines[1..].iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let r = oc_play::game::replay(setup, &source, &records, false).unwrap();
+    (oc_play::log::lines(&source, &r.played.records), r.unfinished)
+}
+
+#[test]
+fn a_whole_game_against_the_ai_in_every_ruleset_over_http_and_its_log_replays() {
+    let files = fixtures();
+    // Every built-in ruleset has a game here.
+    let mut covered = std::collections::BTreeSet::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let name = text
+            .lines()
+            .find_map(|l| l.strip_prefix("import \"std:").and_then(|r| r.strip_suffix('"')))
+            .map_or(oc_compiler::stdlib::DEFAULT, |n| oc_compiler::stdlib::builtin(n).unwrap().0);
+        covered.insert(name);
+    }
+    for (name, _) in oc_compiler::stdlib::RULESETS {
+        assert!(covered.contains(name), "no play test for the built-in ruleset {name}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for f in &files {
+        let setup = setup(f);
+        for (side, players) in [("attacker", [true, false]), ("defender", [false, true])] {
+            let mut session = Session::new(&setup, &Options { players, ai: "greedy".into(), seed: 3 }).unwrap();
+            let log = dir.path().join(format!("{}-{side}.log", f.file_stem().unwrap().to_string_lossy()));
+            let target = oc_project::output::prepare(&log, oc_project::output::Kind::BattleLog, &[], false).unwrap();
+            let lines = serve(&mut session, Some(target), |c| {
+                let (_, game) = c.get("/api/game");
+                assert!(game["picture"].as_str().unwrap().starts_with("data:image/png;base64,"));
+                play_through(c, 400);
+                let (_, state) = c.get("/api/state");
+                let over = &state["over"];
+                assert!(over["line"].as_str().is_some_and(|l| !l.is_empty()), "{}: the game ends: {state}", f.display());
+            });
+            assert!(session.over(), "{}", f.display());
+            // The log on disk is the game's, and it replays line for line.
+            let on_disk = std::fs::read_to_string(&log).unwrap();
+            assert_eq!(on_disk, lines.join("\n") + "\n", "{}", f.display());
+            let (again, unfinished) = replayed(&setup, &lines);
+            assert!(!unfinished);
+            assert_eq!(again, lines, "{} ({side}): the replay differs", f.display());
+            assert_eq!(oc_play::log::verify(&on_disk, &again), Ok(()));
+        }
+    }
+}
+
+#[test]
+fn hotseat_plays_both_sides() {
+    let setup = setup(&fixtures().into_iter().find(|p| p.ends_with("ratings.oc")).unwrap());
+    let mut session = Session::new(&setup, &Options { players: [true, true], ai: "greedy".into(), seed: 5 }).unwrap();
+    let lines = serve(&mut session, None, |c| {
+        let mut sides = std::collections::BTreeSet::new();
+        let mut steps = 0;
+        for _ in 0..400 {
+            let (_, state) = c.get("/api/state");
+            if state["over"].is_object() {
+                break;
+            }
+            sides.insert(state["viewer"].as_str().unwrap().to_string());
+            assert_eq!(state["viewer"], state["to_act"], "hotseat shows the side to act");
+            play_one(c, &mut steps);
+        }
+        assert_eq!(sides.len(), 2, "both sides were played");
+    });
+    assert!(lines[0].contains("\"attacker_ai\":\"player\"") && lines[0].contains("\"defender_ai\":\"player\""));
+    assert_eq!(replayed(&setup, &lines).0, lines);
+}
+
+#[test]
+fn bad_requests_are_refused_and_the_game_goes_on() {
+    let setup = setup(&fixtures().into_iter().find(|p| p.ends_with("ratings.oc")).unwrap());
+    let mut session = Session::new(&setup, &Options { players: [true, false], ai: "greedy".into(), seed: 1 }).unwrap();
+    serve(&mut session, None, |c| {
+        let host = ("Host", format!("127.0.0.1:{}", c.port));
+        let code = |v: &Value| v["refused"]["code"].as_str().unwrap_or("").to_string();
+        // No token, another token, another Host, another Origin.
+        let (s, v) = request(c.port, "GET", "/api/state", None, std::slice::from_ref(&host));
+        assert_eq!((s, code(&v).as_str()), (403, "oc::play::forbidden"), "{v}");
+        let (s, _) = request(c.port, "GET", "/api/state?token=nope", None, std::slice::from_ref(&host));
+        assert_eq!(s, 403);
+        let (s, v) = request(c.port, "GET", &format!("/api/state?token={TOKEN}"), None, &[("Host", "evil.example:80".into())]);
+        assert_eq!(s, 403, "{v}");
+        assert!(v["refused"]["message"].as_str().unwrap().contains("evil.example"));
+        let mut h = c.headers();
+        h.push(("Origin", "http://evil.example".into()));
+        let (s, _) = request(c.port, "GET", "/api/state", None, &h);
+        assert_eq!(s, 403);
+        let mut h = c.headers();
+        h.push(("Origin", format!("http://127.0.0.1:{}", c.port)));
+        let (s, _) = request(c.port, "GET", "/api/state", None, &h);
+        assert_eq!(s, 200, "the page's own origin is welcome");
+        let (s, page) = request(c.port, "GET", &format!("/?token={TOKEN}"), None, std::slice::from_ref(&host));
+        assert_eq!(s, 200);
+        assert!(page.as_str().unwrap().contains("<svg id=\"board\""));
+
+        let (_, state) = c.get("/api/state");
+        let version = state["version"].as_u64().unwrap();
+        let unit = state["may_act"][0].as_u64().unwrap();
+        // A move the rules refuse: too far.
+        let (s, v) = c.post("/api/move", json!({ "version": version, "unit": unit, "to": [7, 4] }));
+        assert_eq!((s, code(&v).as_str()), (422, "oc::battle::move"), "{v}");
+        assert!(!v["refused"]["help"].as_str().unwrap().is_empty());
+        // A unit of the AI's side.
+        let enemy =
+            state["units"].as_array().unwrap().iter().find(|u| u["side"] == "defender").unwrap()["index"].as_u64().unwrap();
+        let (s, v) = c.post("/api/choices", json!({ "unit": enemy }));
+        assert_eq!((s, code(&v).as_str()), (422, "oc::play::not_yours"), "{v}");
+        // An attack on a unit out of reach.
+        let (s, v) = c.post("/api/act", json!({ "version": version, "unit": unit, "act": { "attack": { "target": enemy } } }));
+        assert_eq!((s, code(&v).as_str()), (422, "oc::battle::target"), "{v}");
+        // A stale request, a forged body, an unknown endpoint, nothing to undo.
+        let (s, v) = c.post("/api/act", json!({ "version": version + 7, "unit": unit, "act": "wait" }));
+        assert_eq!((s, code(&v).as_str()), (409, "oc::play::stale"), "{v}");
+        let (s, v) = c.post("/api/act", json!({ "version": version, "unit": "zero", "act": 12 }));
+        assert_eq!((s, code(&v).as_str()), (400, "oc::play::bad_request"), "{v}");
+        let (s, v) = request(c.port, "POST", "/api/act", None, &c.headers());
+        assert_eq!((s, code(&v).as_str()), (400, "oc::play::bad_request"), "{v}");
+        let (s, _) = c.get("/api/nothing");
+        assert_eq!(s, 404);
+        let (s, v) = c.post("/api/undo", json!({ "version": version }));
+        assert_eq!((s, code(&v).as_str()), (422, "oc::battle::move"), "{v}");
+        // Nothing changed; a move is staged, taken back, and the game goes on.
+        let (_, again) = c.get("/api/state");
+        assert_eq!(again["version"].as_u64(), Some(version));
+        let choices = c.ok("/api/choices", json!({ "unit": unit }));
+        let to = choices["reach"].as_array().unwrap().iter().map(|r| tile(&r[0])).find(|t| *t != tile(&choices["pos"])).unwrap();
+        let staged = c.ok("/api/move", json!({ "version": version, "unit": unit, "to": [to.0, to.1] }));
+        assert_eq!(staged["staged"]["to"], json!([to.0, to.1]));
+        let v2 = staged["version"].as_u64().unwrap();
+        let undone = c.ok("/api/undo", json!({ "version": v2 }));
+        assert!(undone["staged"].is_null());
+        let played = c.ok("/api/act", json!({ "version": undone["version"], "unit": unit, "act": "wait" }));
+        assert!(played["steps"].as_array().unwrap().len() >= 2, "the player's turn and the AI's: {played}");
+    });
+}
+
+#[test]
+fn a_saved_game_resumed_ends_as_the_uninterrupted_one() {
+    for name in ["ratings.oc", "stamina.oc", "skirmish.oc"] {
+        let setup = setup(&fixtures().into_iter().find(|p| p.ends_with(name)).unwrap());
+        let options = Options { players: [true, false], ai: "greedy".into(), seed: 9 };
+        let mut whole = Session::new(&setup, &options).unwrap();
+        let mut turns = 0;
+        let uninterrupted = serve(&mut whole, None, |c| turns = play_through(c, 400));
+        assert!(whole.over());
+        assert!(turns >= 2, "{name}: a game of {turns} turns");
+
+        let mut first = Session::new(&setup, &options).unwrap();
+        let saved = serve(&mut first, None, |c| {
+            play_through(c, turns / 2);
+        });
+        assert!(!first.over(), "{name}: saved half way");
+        let text = saved.join("\n") + "\n";
+        // The unfinished log replays as far as it goes.
+        let (again, unfinished) = replayed(&setup, &saved);
+        assert!(unfinished);
+        assert_eq!(again, saved);
+        let mut resumed = Session::resume(&setup, &text).unwrap();
+        let finished = serve(&mut resumed, None, |c| {
+            play_through(c, 400);
+        });
+        assert_eq!(finished, uninterrupted, "{name}: the resumed game differs");
+
+        // An edited log is refused by name.
+        let edited = text.replacen("\"seed\":9", "\"seed\":10", 1);
+        let refused = Session::resume(&setup, &edited).err().unwrap();
+        assert_eq!(refused.code, "oc::play::resume");
+    }
+}
+
+#[test]
+fn a_standing_reaction_is_chosen_logged_and_replayed() {
+    let setup = setup(&fixtures().into_iter().find(|p| p.ends_with("stamina.oc")).unwrap());
+    let mut session = Session::new(&setup, &Options { players: [false, true], ai: "greedy".into(), seed: 4 }).unwrap();
+    let lines = serve(&mut session, None, |c| {
+        let (_, game) = c.get("/api/game");
+        assert!(game["reactions"].as_array().unwrap().iter().any(|r| r[0] == "Parry"), "{game}");
+        let (_, state) = c.get("/api/state");
+        assert_eq!(state["stance"], "best");
+        let version = state["version"].as_u64().unwrap();
+        let (s, v) = c.post("/api/stance", json!({ "version": version, "reaction": "Dance" }));
+        assert_eq!((s, v["refused"]["code"].as_str().unwrap()), (422, "oc::battle::requirement"), "{v}");
+        let state = c.ok("/api/stance", json!({ "version": version, "reaction": "none" }));
+        assert_eq!(state["stance"], "none");
+        play_through(c, 400);
+    });
+    assert!(
+        lines.iter().any(|l| l.contains("\"event\":\"turn\"") && l.contains("\"reaction\":\"none\"")),
+        "the turn after the choice carries it"
+    );
+    assert_eq!(session.battle().stance[1].as_deref(), Some("none"));
+    assert_eq!(replayed(&setup, &lines).0, lines);
+}

@@ -1,0 +1,112 @@
+//! `oc play`: a game in the browser, served by `oc_play::serve` over an `oc_play::session`;
+//! this loads the scenario (or the saved game), prints the address and, at the end, writes the
+//! replay page.
+
+use std::path::PathBuf;
+
+use oc_play::session::{Options, Session};
+use oc_play::{game, serve};
+use oc_project::output::Kind;
+
+use crate::commands::output_target;
+
+#[derive(Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+pub enum Side {
+    Attacker,
+    Defender,
+    Both,
+}
+
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    game: crate::Game,
+    /// The side you play; `both` is hotseat.
+    #[arg(long, value_enum, default_value = "attacker")]
+    side: Side,
+    /// The AI of the other side.
+    #[arg(long, value_name = "NAME", default_value = oc_engine::ai::DEFAULT, value_parser = crate::ai_names())]
+    ai: String,
+    #[arg(long, default_value_t = 1, conflicts_with = "resume")]
+    seed: u64,
+    /// Write the game's battle log here as it goes (`oc replay` checks it).
+    #[arg(long)]
+    log: Option<PathBuf>,
+    /// Continue a game saved with --log (it goes on in that log unless --log names another).
+    #[arg(long, value_name = "LOG")]
+    resume: Option<PathBuf>,
+    /// Write the replay page here when the game is over.
+    #[arg(long)]
+    html: Option<PathBuf>,
+    /// The port (default: a free one).
+    #[arg(long)]
+    port: Option<u16>,
+    /// Replace an existing file that is not an earlier output of this command.
+    #[arg(long)]
+    force: bool,
+}
+
+pub fn play(a: PlayArgs) -> u8 {
+    let g = &a.game;
+    let (file, scenario, attacker, defender) = (&g.file, g.scenario.as_deref(), g.attacker.as_deref(), g.defender.as_deref());
+    // A saved game: its text, and the scenario and armies its header names.
+    let saved = match a.resume.as_deref().map(Session::saved).transpose() {
+        Ok(saved) => saved,
+        Err(d) => return denied(&d),
+    };
+    let names = match &saved {
+        Some((_, s)) => (Some(s.scenario.as_str()), Some(s.attacker.as_str()), Some(s.defender.as_str())),
+        None => (scenario, attacker, defender),
+    };
+    let setup = match crate::load::setup(file, names.0, names.1, names.2) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let players = [a.side != Side::Defender, a.side != Side::Attacker];
+    let started = match &saved {
+        Some((text, _)) => Session::resume(&setup, text),
+        None => Session::new(&setup, &Options { players, ai: a.ai.clone(), seed: a.seed }),
+    };
+    let mut session = match started {
+        Ok(s) => s,
+        Err(d) => return denied(&d),
+    };
+    let log_path = a.log.clone().or(a.resume.clone());
+    let log = match log_path.as_deref().map(|l| output_target(l, Kind::BattleLog, &setup.inputs, a.force)).transpose() {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let mut inputs = setup.inputs.clone();
+    inputs.extend(log_path);
+    let page = match a.html.as_deref().map(|h| output_target(h, Kind::ReplayPage, &inputs, a.force)).transpose() {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let server = match serve::Server::bind(serve::Options { port: a.port, token: None, log }) {
+        Ok(s) => s,
+        Err(r) => return crate::load::refused(&r),
+    };
+    outln!("oc play: {} on {}; open {}", setup.scenario.name, setup.map.name, server.url());
+    let ended = server.run(&mut session);
+    if let Some(e) = ended.log_error {
+        errln!("error: {e}");
+    }
+    match session.outcome() {
+        Some((o, reason)) => errln!("{} ({reason})", oc_play::setup::outcome_word(*o)),
+        None => errln!("the game is not over; continue it with --resume"),
+    }
+    let (Some(target), true) = (page, session.over()) else { return 0 };
+    match game::replay(&setup, session.source(), session.records(), true) {
+        Ok(r) => match r.played.recording {
+            Some(rec) => crate::battle_cmd::write_page(&target, &setup, session.source(), &rec).err().unwrap_or(0),
+            None => 0,
+        },
+        Err(e) => crate::load::refused(&e),
+    }
+}
+
+/// Shows a refusal of the session (exit status 2).
+fn denied(d: &oc_play::session::Denied) -> u8 {
+    errln!("error: {d}\nhelp: {}", d.help);
+    2
+}

@@ -1,0 +1,83 @@
+// Plays a whole small battle on `oc play`'s page in headless Chromium, as a person would: select
+// the unit, move next to the enemy, read the forecast, attack, end the turn, until the victory
+// line. Run by tests/play_browser.rs: node play_browser.js URL SHOT.png
+"use strict";
+const { chromium } = require("playwright-core");
+
+const [url, shot] = process.argv.slice(2);
+const errors = [];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+(async () => {
+  const browser = await chromium.launch({ executablePath: process.env.OC_CHROMIUM || "/usr/bin/chromium", args: ["--no-sandbox"] });
+  const page = await browser.newPage({ viewport: { width: 1200, height: 720 } });
+  page.on("console", (m) => { if (m.type() === "error") errors.push("console: " + m.text()); });
+  page.on("pageerror", (e) => errors.push("page error: " + e.message));
+  await page.goto(url);
+  await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+  const tileOf = async (sel) => [Number(await page.getAttribute(sel, "data-x")), Number(await page.getAttribute(sel, "data-y"))];
+  const settled = async () => {
+    await page.waitForFunction(() => {
+      if (document.body.hasAttribute("data-busy")) return false;
+      const v = document.querySelector("[data-testid=victory]");
+      const t = document.querySelector("[data-testid=turn]").textContent;
+      return (v && !v.hidden) || t.startsWith("Your turn");
+    }, null, { timeout: 30000 });
+    await sleep(150);
+  };
+  let forecasts = 0, attacks = 0, moves = 0, ends = 0, shotTaken = false;
+  for (let round = 0; round < 40; round++) {
+    await settled();
+    if (await page.isVisible("[data-testid=victory]")) break;
+    // Select: the unit ringed in gold.
+    await page.click("g.unit.may-act");
+    await page.waitForSelector("g.unit.selected");
+    await settled();
+    const me = await tileOf("g.unit.selected");
+    const enemy = "g.unit.defender";
+    const foe = await tileOf(enemy);
+    const reach = await page.$$eval("[data-testid^=reach-]", (els) => els.map((e) => e.getAttribute("data-testid").split("-").slice(1).map(Number)));
+    const d = (a, b) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]);
+    const free = reach.filter((t) => d(t, foe) > 0);
+    const best = free.sort((a, b) => d(a, foe) - d(b, foe) || a[0] - b[0] || a[1] - b[1])[0];
+    // Move: next to the enemy if it can, else as near as it can.
+    if (best && d(best, foe) < d(me, foe)) {
+      await page.click(`[data-testid=tile-${best[0]}-${best[1]}]`);
+      await page.waitForFunction((t) => {
+        const g = document.querySelector("g.unit.selected");
+        return g && g.getAttribute("data-x") + "," + g.getAttribute("data-y") === t;
+      }, best.join(","));
+      moves++;
+    }
+    await sleep(200);
+    // Forecast, then attack; else end the turn.
+    const targets = await page.$$eval(".target", (els) => els.length);
+    if (targets > 0) {
+      await page.click(enemy, { force: true });
+      await page.waitForSelector("[data-testid=forecast-line]");
+      const line = await page.textContent("[data-testid=forecast-line]");
+      if (!/routed with \d+% chance/.test(line)) errors.push("the forecast does not say the rout chance: " + line);
+      const table = await page.textContent("[data-testid=forecast]");
+      for (const word of ["hit", "crit", "damage", "strikes"]) if (!table.includes(word)) errors.push(`the forecast has no ${word}: ${table}`);
+      forecasts++;
+      if (!shotTaken) { await page.screenshot({ path: shot }); shotTaken = true; }
+      await page.click("[data-testid=confirm-attack]");
+      attacks++;
+    } else {
+      await page.click("[data-testid=end]");
+      ends++;
+    }
+  }
+  await settled();
+  const victory = (await page.isVisible("[data-testid=victory]")) ? await page.textContent("[data-testid=victory]") : "";
+  if (!victory) errors.push("no victory line after the game");
+  const steps = await page.$$eval("#steps li", (els) => els.length);
+  if (!shotTaken) await page.screenshot({ path: shot });
+  await page.evaluate(async () => {
+    const token = new URLSearchParams(location.search).get("token");
+    await fetch("/api/quit", { method: "POST", headers: { "X-OC-Token": token }, body: "{}" });
+  });
+  await browser.close();
+  console.log(JSON.stringify({ victory, forecasts, attacks, moves, ends, steps, errors }));
+  process.exit(errors.length ? 1 : 0);
+})().catch((e) => { console.log(JSON.stringify({ errors: [...errors, String(e && e.stack || e)] })); process.exit(1); });

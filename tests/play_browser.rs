@@ -1,0 +1,164 @@
+//! `oc play` in a real browser: headless Debian `chromium` (installed with apt-get when missing)
+//! driven by `playwright-core` (installed from npm under the target folder when missing) clicks
+//! through a whole small battle as a player — select, move, read the forecast, attack, end the
+//! turn — to the victory line (`tests/play_browser.js`). The game's log then replays with
+//! `oc replay`, and the replay page was written. The screenshot of the forecast window is kept
+//! in `docs/images/play.png` (written when missing, or with `OC_BLESS=1`). Where chromium,
+//! node or npm cannot be had, the test says why and is skipped (`OC_REQUIRE_NODE=1` makes that
+//! a failure).
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn skip(why: &str) {
+    if std::env::var_os("OC_REQUIRE_NODE").is_some_and(|v| v != "0") {
+        panic!("OC_REQUIRE_NODE is set, but: {why}");
+    }
+    eprintln!("skipped: {why}");
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).trim().to_string()
+}
+
+/// Debian's `chromium`, installed with apt-get when missing; why not, where it cannot be.
+fn chromium() -> Result<PathBuf, String> {
+    let find = || {
+        ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+            .iter()
+            .map(PathBuf::from)
+            .find(|p| Command::new(p).arg("--version").output().is_ok_and(|o| o.status.success()))
+    };
+    if let Some(found) = find() {
+        return Ok(found);
+    }
+    let apt = |args: &[&str]| Command::new("apt-get").args(args).env("DEBIAN_FRONTEND", "noninteractive").output();
+    match apt(&["install", "-y", "-qq", "chromium"]) {
+        Ok(o) if o.status.success() => {}
+        _ => {
+            let _ = apt(&["update", "-qq"]);
+            match apt(&["install", "-y", "-qq", "chromium"]) {
+                Ok(o) if o.status.success() => {}
+                Ok(o) => return Err(format!("apt-get install chromium failed: {}", text(&o.stderr))),
+                Err(e) => return Err(format!("apt-get cannot run: {e}")),
+            }
+        }
+    }
+    find().ok_or_else(|| "chromium was installed but does not run".to_string())
+}
+
+/// `playwright-core` under the target folder, installed from npm when missing: its node_modules.
+fn playwright() -> Result<PathBuf, String> {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("js");
+    let modules = dir.join("node_modules");
+    if modules.join("playwright-core/package.json").is_file() {
+        return Ok(modules);
+    }
+    Command::new("node").arg("--version").output().map_err(|e| format!("node cannot run: {e}"))?;
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let out = Command::new("npm")
+        .args(["install", "--no-audit", "--no-fund", "--silent", "--prefix"])
+        .arg(&dir)
+        .arg("playwright-core")
+        .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+        .output()
+        .map_err(|e| format!("npm cannot run: {e}"))?;
+    if !out.status.success() || !modules.join("playwright-core/package.json").is_file() {
+        return Err(format!("npm install playwright-core failed: {}", text(&out.stderr)));
+    }
+    Ok(modules)
+}
+
+/// Waits for the server to stop by itself (the page asked it to quit), else stops it by its pid.
+fn wait_or_kill(child: &mut std::process::Child) -> bool {
+    let until = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < until {
+        if let Ok(Some(status)) = child.try_wait() {
+            return status.success();
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    false
+}
+
+#[test]
+fn a_player_clicks_through_a_whole_battle_in_chromium() {
+    let chromium = match chromium() {
+        Ok(c) => c,
+        Err(why) => return skip(&format!("no headless chromium: {why}")),
+    };
+    let modules = match playwright() {
+        Ok(m) => m,
+        Err(why) => return skip(&why),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("game.log");
+    let page = dir.path().join("replay.html");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_oc"))
+        .current_dir(repo())
+        .args(["play", "crates/oc-play/tests/play/solo.oc", "--seed", "3", "--ai", "greedy", "--log"])
+        .arg(&log)
+        .arg("--html")
+        .arg(&page)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(server.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    let url = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no address in {first:?}"));
+    assert!(url.contains("/?token="), "{url}");
+    let shot = dir.path().join("play.png");
+    let out = Command::new("node")
+        .arg(repo().join("tests/play_browser.js"))
+        .arg(url)
+        .arg(&shot)
+        .env("NODE_PATH", &modules)
+        .env("OC_CHROMIUM", &chromium)
+        .output()
+        .unwrap();
+    let stopped = wait_or_kill(&mut server);
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "the browser game failed: {report}\n{}", text(&out.stderr));
+    eprintln!("{report}");
+    let r: serde_json::Value = serde_json::from_str(report.lines().last().unwrap_or("{}")).unwrap();
+    // Seed 3 and this player's choices give the attacker the win in round 3.
+    assert!(r["victory"].as_str().is_some_and(|v| v.starts_with("The attacker (Rider) wins")), "{r}");
+    assert!(r["forecasts"].as_u64() >= Some(1) && r["attacks"].as_u64() >= Some(1), "{r}");
+    assert!(r["moves"].as_u64() >= Some(1), "{r}");
+    assert!(stopped, "oc play stops when the page quits it");
+    // The game's log replays, and the replay page was written at the end.
+    let replay = Command::new(env!("CARGO_BIN_EXE_oc"))
+        .current_dir(repo())
+        .arg("replay")
+        .arg(&log)
+        .arg("--project")
+        .arg(repo())
+        .output()
+        .unwrap();
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+    assert!(text(&replay.stderr).contains("identical"));
+    assert!(std::fs::read_to_string(&page).unwrap().contains("oc replay page"));
+    keep_screenshot(&shot);
+}
+
+/// The screenshot the guide shows: written when missing, or rewritten with `OC_BLESS=1`.
+fn keep_screenshot(shot: &Path) {
+    let kept = repo().join("docs/images/play.png");
+    let bless = std::env::var_os("OC_BLESS").is_some_and(|v| v != "0");
+    if bless || !kept.exists() {
+        std::fs::copy(shot, &kept).unwrap();
+    }
+    assert!(std::fs::metadata(&kept).unwrap().len() > 10_000);
+}
