@@ -299,7 +299,8 @@ army D for Field defender { unit Dov: Knight { items Longsword, RoundShield } }
         for strike in note.split(", ") {
             if let Some((_, r)) = strike.rsplit_once('(') {
                 let who = if strike.contains("riposte") { 0 } else { 1 };
-                spent[who] += cost(r.trim_end_matches(')'));
+                // "You can perform as many reactions as you can afford": "(Block and Parry)".
+                spent[who] += r.trim_end_matches(')').split(" and ").map(cost).sum::<i64>();
                 reacted += 1;
             }
         }
