@@ -188,12 +188,17 @@ pub fn duel(
             let strikes: Vec<serde_json::Value> = log
                 .iter()
                 .map(|s| {
-                    serde_json::json!({
+                    let mut v = serde_json::json!({
                         "side": if s.side == 0 { "attacker" } else { "defender" }, "stage": s.stage, "roll": s.roll,
                         "hit": s.outcome.hit, "crit": s.outcome.crit, "backfire": s.outcome.backfire, "damage": s.outcome.damage,
                         "attacker_hp": s.hp_after[0], "defender_hp": s.hp_after[1], "inflicted": s.inflicted,
                         "reaction": s.reaction, "shown": s.shown,
-                    })
+                    });
+                    // Only where a reaction to a roll was taken.
+                    if let (Some(r), Some(map)) = (&s.rerolled, v.as_object_mut()) {
+                        map.insert("rerolled".into(), serde_json::json!(r));
+                    }
+                    v
                 })
                 .collect();
             outln!(
@@ -223,6 +228,9 @@ pub fn duel(
                     if s.inflicted.is_empty() { String::new() } else { format!(", inflicts {}", s.inflicted.join(", ")) };
                 if let Some(r) = &s.reaction {
                     extra.push_str(&format!(" ({} reacts: {r})", names.get(1 - s.side.min(1)).map_or("?", String::as_str)));
+                }
+                if let Some(r) = &s.rerolled {
+                    extra.push_str(&format!(" (rerolled: {r})"));
                 }
                 let roll = s.shown.as_ref().map_or_else(|| format!("{:>3}", s.roll), |w| format!("({w})"));
                 outln!(

@@ -21,7 +21,7 @@
     'leader', 'escape', 'through', 'defend', 'survive', 'raze', 'in', 'chest', 'fog', 'vision',
     'points', 'resource', 'turn', 'order', 'spend', 'ties', 'threat', 'reaction', 'reactions', 'each',
     'rolloff', 'by', 'at_least', 'at_most', 'classes', 'alternate', 'adjacent', 'front',
-    'riposte', 'attacker', 'defender', 'draw', 'round', 'activation', 'activations'
+    'riposte', 'reroll', 'gain', 'attacker', 'defender', 'draw', 'round', 'activation', 'activations'
   ];
   // Effect verbs and events (oc_model::conformance), and what formulas read.
   var BUILT_INS = [

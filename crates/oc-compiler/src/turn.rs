@@ -52,13 +52,21 @@ impl Checker<'_> {
             }
             let scope = Scope::new(Place::Resource, &[]);
             let (value, _) = self.expr(&r.value, &scope, Some(&Type::Int));
-            let at = m::Event::from_name(&r.at.value).filter(|e| REFILL_EVENTS.contains(e));
-            let Some(at) = at else {
-                self.error(
-                    Diagnostic::error(TURN_RULES, r.at.span, format!("a resource cannot be refilled at `{}`", r.at.value))
-                        .with_help("refill it `at start_of_round` (once a round) or `at activated` (each activation)"),
-                );
-                continue;
+            let at = match &r.at {
+                None => None,
+                Some(at) => match m::Event::from_name(&at.value).filter(|e| REFILL_EVENTS.contains(e)) {
+                    Some(e) => Some(e),
+                    None => {
+                        self.error(
+                            Diagnostic::error(TURN_RULES, at.span, format!("a resource cannot be refilled at `{}`", at.value))
+                                .with_help(
+                                    "refill it `at start_of_round` (once a round) or `at activated` (each activation), \
+                                     or leave `at ...` out to set it at deployment only",
+                                ),
+                        );
+                        continue;
+                    }
+                },
             };
             bases.push(m::Base {
                 name: r.name.value.to_string(),
@@ -207,7 +215,13 @@ impl Checker<'_> {
 impl Checker<'_> {
     /// Reactions: costs in declared resources, a Bool requirement, and strike modifiers of the
     /// reacting unit (no commands: the conformance table's `Always` context).
-    pub(crate) fn lower_reactions(&mut self, rs: &ast::Ruleset, resources: &[m::Resource]) -> Vec<m::Reaction> {
+    pub(crate) fn lower_reactions(
+        &mut self,
+        rs: &ast::Ruleset,
+        resources: &[m::Resource],
+        combat: &[m::Formula],
+    ) -> Vec<m::Reaction> {
+        let formulas: HashMap<String, Type> = combat.iter().map(|f| (f.name.clone(), f.ty.clone())).collect();
         let mut out: Vec<m::Reaction> = Vec::new();
         let mut seen: HashMap<String, Span> = HashMap::new();
         for r in &rs.reactions {
@@ -242,7 +256,13 @@ impl Checker<'_> {
                 }
                 costs.push((res.value.to_string(), n.value));
             }
-            let scope = Scope::new(Place::Strike, &[]);
+            let reroll = r.reroll.as_ref().and_then(|x| self.reroll(r, x, &formulas));
+            // A reroll's requirement reads the strike as rolled: the combat formulas, `attacker`
+            // the striker.
+            let scope = match &reroll {
+                Some(_) => Scope { params: &[], place: Place::Formula, formulas: Some(&formulas) },
+                None => Scope::new(Place::Strike, &[]),
+            };
             let mut requires = None;
             for e in &r.requires {
                 let (expr, ty) = self.expr(e, &scope, Some(&Type::Bool));
@@ -267,7 +287,81 @@ impl Checker<'_> {
                 requires,
                 modifiers,
                 riposte: r.riposte.is_some(),
+                reroll,
             });
+        }
+        out
+    }
+
+    /// A reaction's `reroll FORMULA [by attacker|defender]`: a combat formula that reads a roll,
+    /// in a reaction with no modifiers and no riposte (it is taken once the dice are rolled).
+    fn reroll(&mut self, r: &ast::ReactionDef, x: &ast::RerollDef, formulas: &HashMap<String, Type>) -> Option<m::Reroll> {
+        let name = x.formula.value.as_str();
+        if !formulas.contains_key(name) {
+            let mut names: Vec<&str> = formulas.keys().map(String::as_str).collect();
+            names.sort_unstable();
+            let help = match did_you_mean(name, names.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => "name a combat formula that reads a roll, such as `_damage = roll(attacker.damage_dice)`".to_string(),
+            };
+            self.error(
+                Diagnostic::error(COMBAT_FORMULA, x.formula.span, format!("`{name}` is not a combat formula")).with_help(help),
+            );
+            return None;
+        }
+        if !self.notes.rolling_formulas.contains(name) {
+            self.error(
+                Diagnostic::error(
+                    COMBAT_FORMULA,
+                    x.formula.span,
+                    format!("`{name}` reads no roll: there is nothing to roll again"),
+                )
+                .with_help("reroll a formula that reads a die, such as `_damage = roll(attacker.damage_dice)`"),
+            );
+            return None;
+        }
+        if !r.modifiers.is_empty() {
+            self.error(
+                Diagnostic::error(TURN_RULES, x.span, "a reroll cannot also change attributes")
+                    .with_secondary(r.name.span, "this reaction is taken once the dice are rolled, after the attributes count")
+                    .with_help("move the modifiers into a reaction of their own, taken before the strike"),
+            );
+        }
+        if let Some(span) = r.riposte {
+            self.error(
+                Diagnostic::error(TURN_RULES, span, "a reroll has no riposte")
+                    .with_secondary(x.span, "a reaction to a roll")
+                    .with_help("give the riposte to a reaction taken before the strike"),
+            );
+        }
+        Some(m::Reroll { formula: name.to_string(), struck: x.by.as_ref().is_some_and(|b| b.value == "defender") })
+    }
+
+    /// The combat block's `gain attacker|defender RESOURCE = EXPR` lines: a declared resource, a
+    /// number read like a combat formula.
+    pub(crate) fn lower_gains(&mut self, rs: &ast::Ruleset, resources: &[m::Resource], combat: &[m::Formula]) -> Vec<m::Gain> {
+        let formulas: HashMap<String, Type> = combat.iter().map(|f| (f.name.clone(), f.ty.clone())).collect();
+        let mut out = Vec::new();
+        for g in rs.combat.iter().take(1).flat_map(|b| &b.gains) {
+            if !resources.iter().any(|x| x.name == g.resource.value) {
+                let names: Vec<&str> = resources.iter().map(|x| x.name.as_str()).collect();
+                let help = match did_you_mean(&g.resource.value, names.iter().copied()) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!("declare it in the ruleset: `resource {}: Int = 0`", g.resource.value),
+                };
+                self.error(
+                    Diagnostic::error(TURN_RULES, g.resource.span, format!("`{}` is not a resource", g.resource.value))
+                        .with_help(help),
+                );
+                continue;
+            }
+            let scope = Scope { params: &[], place: Place::Formula, formulas: Some(&formulas) };
+            let (value, ty) = self.expr(&g.value, &scope, Some(&Type::Int));
+            if let Some(ty) = ty.filter(|t| *t != Type::Int) {
+                self.mismatch(g.value.span, &Type::Int, &ty, "a gain is a number of points");
+                continue;
+            }
+            out.push(m::Gain { struck: g.side.value == "defender", resource: g.resource.value.to_string(), value });
         }
         out
     }

@@ -446,7 +446,7 @@ fn turn_blocks(p: &mut Page, r: &oc_model::Ruleset, scales: &[oc_model::Scale], 
                     vec![
                         vec![code(x.name.clone())],
                         vec![code(print::expr(&x.value, scales))],
-                        vec![code(format!("{:?}", x.at).to_lowercase())],
+                        vec![code(x.at.map_or_else(|| "deployment".to_string(), |e| format!("{e:?}").to_lowercase()))],
                         vec![text(x.title.clone().unwrap_or_default())],
                     ]
                 })
@@ -475,6 +475,17 @@ fn turn_blocks(p: &mut Page, r: &oc_model::Ruleset, scales: &[oc_model::Scale], 
             }
             if x.riposte {
                 facts.push(("Riposte".to_string(), vec![text("strikes back at once when the strike dealt nothing")]));
+            }
+            if let Some(reroll) = &x.reroll {
+                let who = if reroll.struck { "the unit struck" } else { "the striker" };
+                facts.push((
+                    "Rerolls".to_string(),
+                    vec![
+                        text(format!("once the dice are rolled, {who} may roll again the dice of ")),
+                        code(reroll.formula.clone()),
+                        text(" where that is worth more to it"),
+                    ],
+                ));
             }
             p.blocks.push(Block::Facts(facts));
             search.push(Entry {

@@ -18,6 +18,7 @@ mod phase;
 mod plain;
 mod play;
 mod react;
+mod reroll;
 pub(crate) mod strategy;
 mod structure;
 
@@ -115,12 +116,27 @@ impl std::hash::Hash for State {
 }
 
 /// What one strike did, for one die face.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Outcome {
     pub hit: bool,
     pub crit: bool,
     pub backfire: bool,
     pub damage: i64,
+    /// The reactions to a roll taken (bit `r` for reaction `r`), paid after the strike.
+    pub rerolled: u16,
+}
+
+impl std::hash::Hash for Outcome {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.hit.hash(h);
+        self.crit.hash(h);
+        self.backfire.hash(h);
+        self.damage.hash(h);
+        // Strikes without rerolls hash as before they existed.
+        if self.rerolled != 0 {
+            self.rerolled.hash(h);
+        }
+    }
 }
 
 /// One line of a resolved exchange.
@@ -143,6 +159,8 @@ pub struct StrikeLog {
     pub laid: Vec<Laid>,
     /// The reaction the struck unit took against the strike.
     pub reaction: Option<String>,
+    /// The reactions to a roll taken, by name ("Prowess"), joined by "and".
+    pub rerolled: Option<String>,
 }
 
 /// What a trigger in an exchange leaves on a unit (0: the attacker, 1: the defender) beyond
@@ -311,6 +329,8 @@ pub struct Exchange<'e> {
     /// How hidden the defender is from the attacker ([`Exchange::cover`]); the counter is struck
     /// along the same line.
     cover: i64,
+    /// Whether reactions to a roll are weighed (the default); the AIs' forecasts leave them out.
+    rerolls: bool,
     /// Whether an evaluation since it was last cleared read the state's hit points or
     /// resources (`Ctx::reads`).
     reads: std::cell::Cell<bool>,
@@ -389,6 +409,7 @@ impl<'e> Exchange<'e> {
             activated: [false; 2],
             moved: [false; 2],
             cover: 0,
+            rerolls: true,
             reads: std::cell::Cell::new(false),
             memos: Default::default(),
         }
@@ -524,7 +545,7 @@ impl<'e> Exchange<'e> {
         let units = [&*units[0], &*units[1]];
         let attrs = self.strike_attrs(units, state, attacker);
         if self.engine.reactions.is_empty() {
-            return self.outcomes_with(units, &attrs, attacker);
+            return self.outcomes_with(units, &attrs, attacker, &state.res);
         }
         self.react(units, state, attrs, attacker)
     }

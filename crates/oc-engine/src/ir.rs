@@ -249,7 +249,16 @@ pub struct ClearIr {
 pub struct ResourceIr {
     pub attr: u16,
     pub value: E,
-    pub at: m::Event,
+    /// `None`: set at deployment only.
+    pub at: Option<m::Event>,
+}
+
+/// A combat block's `gain` line: the striker (or, `struck`, the unit struck) gains `value`, read
+/// at the dice a strike kept, in its resource `resource` (its index), when the exchange ends.
+pub struct GainIr {
+    pub struck: bool,
+    pub resource: usize,
+    pub value: E,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -411,6 +420,14 @@ pub struct Ir {
     pub reads_moved: bool,
     /// Whether any expression reads `cover` (as `reads_moved`).
     pub reads_cover: bool,
+    /// The combat block's `gain` lines.
+    pub gains: Vec<GainIr>,
+    /// Whether a strike's dice may be rolled again (a reaction to a roll): then
+    /// a strike where one may apply (`Exchange::settles_here`) is settled joint value by joint
+    /// value (`combat::reroll`), not looked up, cut into classes or worked out from parts.
+    pub settles: bool,
+    /// What settled strikes are looked up by (`Ir::settle_inputs`), where they can be.
+    pub settle_inputs: Option<Vec<u16>>,
     /// The product of the strike dice's denominators, in slot order, where none is a `Dice`
     /// value's (what a strike's outcomes' weights sum to).
     pub strike_den: f64,
@@ -443,6 +460,10 @@ impl Ir {
     }
     pub fn name_id(&self, name: &str) -> Option<u32> {
         self.name_ids.get(name).copied()
+    }
+    /// A combat formula's index by name.
+    pub fn formula_id(&self, name: &str) -> Option<u16> {
+        self.formula_ids.get(name).copied()
     }
     pub fn attr_id(&self, name: &str) -> Option<u16> {
         self.attr_ids.get(name).copied()
@@ -501,6 +522,9 @@ impl Ir {
             classes_follow_inputs: false,
             reads_moved: false,
             reads_cover: false,
+            gains: Vec::new(),
+            settles: false,
+            settle_inputs: None,
             strike_den: 1.0,
             strike_faces: 1,
             strike_cuts: Vec::new(),
@@ -607,11 +631,31 @@ impl Ir {
             counter: id(&ir, "counter"),
             counter_any_range: id(&ir, "counter_any_range"),
         };
-        // The dice a strike draws: every slot the combat roles read.
+        for g in &rs.gains {
+            let resource = rs
+                .resources
+                .iter()
+                .position(|r| r.name == g.resource)
+                .ok_or_else(|| EngineError::model(format!("a gain names an unknown resource {}", g.resource)))?;
+            let mut value = ir.expr(&g.value, &[])?;
+            ir.hoist(&mut value)?;
+            ir.gains.push(GainIr { struck: g.struck, resource, value });
+        }
+        // The formulas rerolls roll again.
+        let rerolled: Vec<u16> = rs
+            .reactions
+            .iter()
+            .filter_map(|r| r.reroll.as_ref())
+            .map(|x| id(&ir, &x.formula).ok_or_else(|| EngineError::model(format!("a reroll names no formula {}", x.formula))))
+            .collect::<Result<_, _>>()?;
+        ir.settles = !rerolled.is_empty();
+        // The dice a strike draws: every slot the combat roles, the gains and the rerolls read.
         let roots: Vec<u16> = ir.roles.strike().collect();
-        let mask = roots.iter().filter_map(|f| ir.formulas.get(*f as usize)).fold(0u64, |m, f| m | f.dice);
+        let mask = roots.iter().chain(&rerolled).filter_map(|f| ir.formulas.get(*f as usize)).fold(0u64, |m, f| m | f.dice)
+            | ir.gains.iter().fold(0u64, |m, g| m | ir.dice_of(&g.value));
         ir.strike_dice = (0..ir.dice.len() as u8).filter(|i| mask & (1u64 << i) != 0).collect();
         ir.strike_mask = mask;
+        // (A strike that settles rerolls or gains reads every value of its dice instead.)
         ir.strike_cuts = ir.strike_dice.iter().map(|s| cuts::cuts(&ir, &roots, *s)).collect();
         ir.outcome_inputs = ir.outcome_inputs();
         ir.classes_follow_inputs = ir.classes_follow_inputs();

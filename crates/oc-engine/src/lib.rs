@@ -150,8 +150,8 @@ impl Names {
 }
 
 /// Endings by attacker, defender, distance and whether the exchange is one strike.
-/// (attacker, defender, distance, single, moved): [`Engine::ending_shared`]'s arguments.
-type EndingKey = (Loadout, Loadout, i64, bool, bool);
+/// (attacker, defender, distance, single, moved, cover): [`Engine::ending_shared`]'s arguments.
+type EndingKey = (Loadout, Loadout, i64, bool, bool, i64);
 type EndingCache = fx::Checked<EndingKey, std::sync::Arc<Ending>>;
 
 /// The most endings [`Engine::ending_shared`] keeps (in two generations: `fx::Checked`).
@@ -275,26 +275,36 @@ impl Engine {
     /// reply: a free attack), worked out once for every game this engine plays. It is a pure
     /// function of its loadouts and distance, so a cached one is the same, bit for bit, as a
     /// fresh one, and its odds are the forecast's. `moved`: the attacker moved in the step that
-    /// made the attack (`attacker.moved`); ignored, and the same ending shared, where no rule
-    /// reads it.
+    /// made the attack (`attacker.moved`); `cover`: how hidden the defender is (`cover`); each
+    /// ignored, and the same ending shared, where no rule reads it. Reactions to a roll
+    /// (`reroll`) are left out ([`Exchange::without_rerolls`]): what the AIs read.
     pub fn ending_shared(
         &self,
         attacker: &Loadout,
         defender: &Loadout,
         distance: i64,
         single: bool,
-        moved: bool,
+        (moved, cover): (bool, i64),
     ) -> Result<std::sync::Arc<Ending>, EngineError> {
         let moved = moved && self.ir.reads_moved;
-        let hash = fx::hash_of(&(attacker, defender, distance, single, moved));
-        let is = |k: &EndingKey| k.0 == *attacker && k.1 == *defender && k.2 == distance && k.3 == single && k.4 == moved;
+        let cover = if self.ir.reads_cover { cover } else { 0 };
+        // Keyed as before `cover` where it is 0, so rulesets that never read it keep their hashes.
+        let hash = if cover == 0 {
+            fx::hash_of(&(attacker, defender, distance, single, moved))
+        } else {
+            fx::hash_of(&(attacker, defender, distance, single, moved, cover))
+        };
+        let is = |k: &EndingKey| {
+            k.0 == *attacker && k.1 == *defender && k.2 == distance && k.3 == single && k.4 == moved && k.5 == cover
+        };
         if let Some(f) = self.endings.read().ok().and_then(|c| c.get(hash, is)) {
             return Ok(f);
         }
-        let x = Exchange::new(self, attacker, defender, distance)?.moved([moved, false]);
+        // Reactions to a roll are left out: an approximation the AIs make for speed.
+        let x = Exchange::new(self, attacker, defender, distance)?.moved([moved, false]).cover(cover).without_rerolls();
         let f = std::sync::Arc::new(if single { x.single() } else { x }.ending());
         if let Ok(mut cache) = self.endings.write() {
-            cache.insert(hash, (attacker.clone(), defender.clone(), distance, single, moved), f.clone());
+            cache.insert(hash, (attacker.clone(), defender.clone(), distance, single, moved, cover), f.clone());
         }
         Ok(f)
     }

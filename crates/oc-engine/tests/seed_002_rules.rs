@@ -44,7 +44,8 @@ fn guard_is_one_roll_kept_until_the_next_turn() {
     // value against that attack". The Spearman (Strength d8, Armor 4, a RoundShield of block 2)
     // guarded once, rolling g; each Block rolls b afresh. No wound when 2d8c + 3 <= 4 + g + 2 + b.
     let e = stamina();
-    let warrior = u("Warrior", "Greatsword");
+    // The seed's figure is for one damage roll: the Warrior has used its Prowess this round.
+    let warrior = Loadout { resources: vec![("prowess".into(), 0)], ..u("Warrior", "Greatsword") };
     let mut seed = 0.0;
     let mut oc = 0.0;
     for g in 1..=8 {
@@ -263,4 +264,58 @@ fn agrees(x: &Exchange, what: &str) {
         let s = routed[side] as f64 / n as f64;
         assert!((s - exact).abs() < 0.003, "{what}: side {side} routed {exact} exact, {s} sampled");
     }
+}
+
+#[test]
+fn warriors_prowess_rerolls_a_damage_roll_that_failed_to_wound_once_a_round() {
+    // "Warrior's Prowess – Once per round when you attack and fail to inflict a wound, you can
+    // use this reaction for 1 Stamina to reroll your damage with your attack. This is an example
+    // of a reaction that isn't made in response to an enemy's action, but in response to your own.
+    // Warrior's Prowess is available to anyone with two levels in the Warrior class."
+    // The Warrior (2d8c + 3) strikes a Knight that guarded for 4 (Armor 6 + 4) and takes no
+    // reaction: no wound when 2d8c + 3 <= 10, p0; with the reroll, no wound only when both rolls
+    // fail: p0 squared.
+    let e = stamina();
+    let knight = Loadout { resources: vec![("guard_armor".into(), 4)], ..u("Knight", "Longsword") };
+    let unwounded = |warrior: &Loadout| {
+        let x = Exchange::new(&e, warrior, &knight, 1).unwrap().with_reactions([None, Some("none")]).unwrap();
+        x.forecast().defender_hp.get(&4).copied().unwrap_or(0.0)
+    };
+    let p0 = greatsword_at_most(10);
+    let warrior = u("Warrior", "Greatsword");
+    assert!((unwounded(&warrior) - p0 * p0).abs() < 1e-12, "{} vs {}", unwounded(&warrior), p0 * p0);
+    // "Once per round": with this round's Prowess spent, or no Stamina to pay, one roll.
+    for spent in [("prowess", 0), ("stamina", 0)] {
+        let w = Loadout { resources: vec![(spent.0.into(), spent.1)], ..warrior.clone() };
+        assert!((unwounded(&w) - p0).abs() < 1e-12, "{spent:?}: {} vs {p0}", unwounded(&w));
+    }
+    // "available to anyone with two levels in the Warrior class": a Thug has none.
+    let thug = u("Thug", "Shortsword");
+    let x = Exchange::new(&e, &thug, &knight, 1).unwrap().with_reactions([None, Some("none")]).unwrap();
+    for seed in 0..200 {
+        assert_eq!(x.resolve_all(&mut oc_engine::rng(seed)).log.first().unwrap().rerolled, None);
+    }
+    // Resolved: taken only after a roll that failed to wound, paid for, and the forecast agrees
+    // with seeded resolutions.
+    let x = Exchange::new(&e, &warrior, &knight, 1).unwrap().with_reactions([None, Some("none")]).unwrap();
+    let n: u64 = std::env::var("OC_SAMPLES").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let (mut rerolled, mut kept) = (0u64, 0u64);
+    for seed in 0..n {
+        let r = x.resolve_all(&mut oc_engine::rng(seed));
+        let first = r.log.first().unwrap();
+        if first.rerolled.is_some() {
+            assert_eq!(first.rerolled.as_deref(), Some("Prowess"));
+            // `prowess` is the ruleset's fourth resource, after stamina and the two Guards.
+            assert_eq!(r.resources[0].get(3), Some(&0), "Prowess spent");
+            assert_eq!(r.resources[0].first(), Some(&4), "1 Stamina paid of the Warrior's 5");
+            rerolled += 1;
+        }
+        kept += u64::from(r.hp[1] == 4);
+    }
+    let (s, exact) = (rerolled as f64 / n as f64, p0);
+    assert!((s - exact).abs() < 0.003, "rerolled {s} sampled, {exact} exact");
+    let (s, exact) = (kept as f64 / n as f64, p0 * p0);
+    assert!((s - exact).abs() < 0.003, "unwounded {s} sampled, {exact} exact");
+    // With the Knight's best reactions too, the forecast stays exact.
+    agrees(&Exchange::new(&e, &warrior, &knight, 1).unwrap(), "Warrior with Prowess against a guarding Knight");
 }

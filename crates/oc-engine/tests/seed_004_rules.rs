@@ -201,6 +201,13 @@ fn no_missile_is_fired_to_a_target_in_the_shooters_zone_nor_from_an_enemys() {
     if b.units[0].hp > 0 {
         assert!(note.contains("Lyle attacks Jory"), "{note}");
     }
+    // A bowman that does not shoot because of the zones says so in the log.
+    let mut b = arena::battle_seeded(&engine, &map, [&[(4, 2)], &[(5, 3), (7, 2)]], 3);
+    defender_waits(&mut b);
+    b.turn(arena::wait(0)).unwrap();
+    let note = arena::last_note(&b);
+    assert!(note.contains("holds its shot at Hal: it stands in an enemy's threat zone and the target in its own"), "{note}");
+    assert!(note.contains("holds its shot at Jory: it stands in an enemy's threat zone"), "{note}");
 }
 
 #[test]
@@ -347,4 +354,72 @@ fn a_hidden_target_needs_a_maneuver_check() {
     assert_eq!(b.cover_between((0, 2), (5, 2)), 1, "Pip stands between");
     assert_eq!(b.cover_between((0, 1), (5, 1)), 0);
     assert_eq!(b.cover_between((0, 4), (5, 4)), 2, "the wall at (2, 4)");
+}
+
+/// The number of `icon` faces in the words of one roll ("1 melee, 2 id").
+fn icons(roll: &str, icon: &str) -> i64 {
+    roll.split(", ").filter_map(|w| w.strip_suffix(&format!(" {icon}"))).filter_map(|n| n.parse::<i64>().ok()).sum()
+}
+
+#[test]
+fn a_player_gains_luck_for_each_id_icon_and_spends_it_to_reroll_his_die() {
+    // "Luck point. - Each time a PLAYER rolls an ID Icon, that player gains 1 luck point. - A
+    // player may spend a luck point to reroll his character die." The Lord is the roster's player
+    // character; troops gain none.
+    let e = skirmish();
+    let lord = u("Lord", "Sword");
+    let veteran = u("Veteran", "Sword");
+    // `luck` is the ruleset's second resource, after initiative.
+    let luck = |r: &oc_engine::Resolution, side: usize| r.resources[side].get(1).copied().unwrap();
+    // Without luck to spend: one roll each, and the Lord gains one point per ID icon it showed.
+    let x = Exchange::new(&e, &lord, &veteran, 1).unwrap();
+    let n = 4000;
+    let mut gained = 0;
+    for seed in 0..n {
+        let r = x.resolve_all(&mut rng(seed));
+        let first = r.log.first().unwrap();
+        assert_eq!(first.rerolled, None);
+        let shown = first.shown.as_deref().unwrap();
+        let attack = shown.split(" against ").next().unwrap();
+        assert_eq!(luck(&r, 0), icons(attack, "id"), "{shown}");
+        assert_eq!(luck(&r, 1), 0, "a Veteran is no player: {shown}");
+        gained += luck(&r, 0);
+    }
+    // Three Health Dice, one face in six an ID icon: half a point a strike.
+    let mean = gained as f64 / n as f64;
+    assert!((mean - 0.5).abs() < 0.05, "{mean}");
+    // With a point to spend the Lord rerolls a roll that does worse than a fresh one on average:
+    // more damage dealt, the point paid (and luck gained again only from the roll kept).
+    let lucky = Loadout { resources: vec![("luck".into(), 1)], ..lord.clone() };
+    let with = Exchange::new(&e, &lucky, &veteran, 1).unwrap();
+    let (plain, rerolled) = (x.forecast(), with.forecast());
+    assert!(
+        rerolled.defender_damage_taken > plain.defender_damage_taken + 0.05,
+        "{} vs {}",
+        rerolled.defender_damage_taken,
+        plain.defender_damage_taken
+    );
+    let mut taken = 0;
+    for seed in 0..2000 {
+        let r = with.resolve_all(&mut rng(seed));
+        let first = r.log.first().unwrap();
+        let shown = first.shown.as_deref().unwrap();
+        if first.rerolled.is_some() {
+            assert_eq!(first.rerolled.as_deref(), Some("Luck"));
+            assert!(shown.contains("rerolled "), "{shown}");
+            // The kept roll is the reroll: its ID icons are the luck left.
+            let again = shown.rsplit("rerolled ").next().unwrap();
+            assert_eq!(luck(&r, 0), icons(again, "id"), "{shown}");
+            taken += 1;
+        } else {
+            assert_eq!(luck(&r, 0), 1 + icons(shown.split(" against ").next().unwrap(), "id"), "{shown}");
+        }
+    }
+    assert!(taken > 100 && taken < 1900, "{taken}");
+    agrees(&with, "a Lord with a luck point against a Veteran");
+    // In defence too: a Lord struck with a point to spend rerolls his defence roll.
+    let struck = Exchange::new(&e, &veteran, &lucky, 1).unwrap();
+    let (plain, rerolled) = (Exchange::new(&e, &veteran, &lord, 1).unwrap().forecast(), struck.forecast());
+    assert!(rerolled.defender_damage_taken < plain.defender_damage_taken - 0.01);
+    agrees(&struck, "a Veteran against a Lord with a luck point");
 }

@@ -298,12 +298,18 @@ impl<'a> Walk<'a> {
             for f in &c.formulas {
                 self.expr(&f.value);
             }
+            for g in &c.gains {
+                self.push(&g.resource, Role::Use(RESOURCE));
+                self.expr(&g.value);
+            }
         }
         for res in &r.resources {
             self.push(&res.name, Role::Def(DefKind::Resource));
             self.push(&res.ty, Role::Use(TYPE));
             self.expr(&res.value);
-            self.push(&res.at, Role::Event);
+            if let Some(at) = &res.at {
+                self.push(at, Role::Event);
+            }
         }
         for t in &r.turns {
             for o in &t.order {

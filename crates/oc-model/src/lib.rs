@@ -156,6 +156,9 @@ pub struct Ruleset {
     /// `reactions many`: a struck unit may take several reactions against one strike.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub many_reactions: bool,
+    /// The combat block's `gain` lines.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gains: Vec<Gain>,
 }
 
 /// `reaction NAME { cost RESOURCE N  requires EXPR  MODIFIERS  riposte }`: before each strike
@@ -176,6 +179,35 @@ pub struct Reaction {
     /// When the strike dealt no damage, the reacting unit strikes back at once (seed 002, Parry:
     /// "If the attack fails to inflict a wound, you can immediately make a free attack").
     pub riposte: bool,
+    /// `reroll FORMULA [by defender]`: a reaction to a roll (see [`Reroll`]); such a reaction
+    /// is not taken before a strike and has no modifiers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reroll: Option<Reroll>,
+}
+
+/// A reaction to a roll: once a strike's dice are rolled, its taker (the striker, or with
+/// `struck` the unit struck) may roll the dice the combat formula `formula` reads again and keep
+/// the new roll, paying the reaction's costs. Taken where the requirement holds (it may read the
+/// combat formulas, at the dice as rolled), the taker can pay, and the expected damage of the
+/// new roll is better for the taker than what the dice show; the striker decides first, then
+/// the unit struck, each at most once a strike.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reroll {
+    pub formula: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub struck: bool,
+}
+
+/// `gain attacker|defender RESOURCE = EXPR` in the combat block: the striker (or, `struck`, the
+/// unit struck) gains the value in the resource, read at the dice each strike kept, when the
+/// exchange ends (seed 004: "Each time a PLAYER rolls an ID Icon, that player gains 1 luck
+/// point"). A point gained is spent from the next exchange on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Gain {
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub struck: bool,
+    pub resource: String,
+    pub value: Expr,
 }
 
 /// `resource NAME: Int = VALUE at EVENT`: every unit's amount is set to `value` (which may roll
@@ -185,7 +217,9 @@ pub struct Resource {
     pub name: String,
     pub title: Option<String>,
     pub value: Expr,
-    pub at: Event,
+    /// When it is set to its value again; `None`: at deployment only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<Event>,
 }
 
 /// The turn structure. Without a `turn` block: sides alternate and an activation is one step

@@ -383,7 +383,7 @@ pub struct Game {
     pub seed: u64,
     /// The ruleset's resources: (name, title).
     pub resources: Vec<(String, String)>,
-    /// The ruleset's reactions: (name, title).
+    /// The ruleset's reactions taken before a strike: (name, title).
     pub reactions: Vec<(String, String)>,
     /// Activations are steps paid from this resource.
     pub spend: Option<String>,
@@ -431,10 +431,12 @@ impl Game {
                 .iter()
                 .map(|r| (r.name.clone(), r.title.clone().unwrap_or_else(|| r.name.clone())))
                 .collect(),
+            // The stances a side may set: reactions to a roll are taken once the dice are rolled.
             reactions: rules
                 .ruleset
                 .reactions
                 .iter()
+                .filter(|r| r.reroll.is_none())
                 .map(|r| (r.name.clone(), r.title.clone().unwrap_or_else(|| r.name.clone())))
                 .collect(),
             spend: rules.ruleset.turn.spend.clone(),

@@ -478,7 +478,9 @@ impl<'s> Session<'s> {
     /// turn, which the log records it with.
     pub fn set_stance(&mut self, version: u64, reaction: &str) -> Result<(), Denied> {
         self.check_version(version)?;
-        let rules = &self.setup.engine.rules.ruleset.reactions;
+        // A reaction to a roll is no stance: it is taken once the dice are rolled.
+        let rules: Vec<&oc_model::Reaction> =
+            self.setup.engine.rules.ruleset.reactions.iter().filter(|r| r.reroll.is_none()).collect();
         if !rules.iter().any(|r| r.name == reaction) && reaction != "none" && reaction != "best" {
             let names: Vec<&str> = rules.iter().map(|r| r.name.as_str()).collect();
             return Err(Denied::new(

@@ -73,6 +73,16 @@ pub struct ReactionDef {
     pub requires: Vec<Expr>,
     pub modifiers: Vec<Stmt>,
     pub riposte: Option<Span>,
+    /// `reroll FORMULA [by attacker|defender]`.
+    pub reroll: Option<RerollDef>,
+    pub span: Span,
+}
+
+/// `reroll FORMULA [by attacker|defender]` in a reaction.
+#[derive(Clone, Debug)]
+pub struct RerollDef {
+    pub formula: Ident,
+    pub by: Option<Spanned<String>>,
     pub span: Span,
 }
 
@@ -82,7 +92,8 @@ pub struct ResourceDef {
     pub name: Ident,
     pub ty: Ident,
     pub value: Expr,
-    pub at: Ident,
+    /// `None`: set at deployment only.
+    pub at: Option<Ident>,
     pub title: Option<String>,
     pub span: Span,
 }
@@ -198,6 +209,18 @@ pub enum Literal {
 #[derive(Clone, Debug)]
 pub struct CombatBlock {
     pub formulas: Vec<Formula>,
+    /// `gain attacker luck = EXPR`, in written order.
+    pub gains: Vec<GainDef>,
+    pub span: Span,
+}
+
+/// `gain attacker|defender RESOURCE = EXPR` in a combat block.
+#[derive(Clone, Debug)]
+pub struct GainDef {
+    /// `attacker` or `defender`.
+    pub side: Spanned<String>,
+    pub resource: Ident,
+    pub value: Expr,
     pub span: Span,
 }
 

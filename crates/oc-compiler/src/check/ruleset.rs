@@ -179,6 +179,7 @@ impl<'a> Checker<'a> {
                 turn: m::TurnRules::default(),
                 reactions: vec![],
                 many_reactions: false,
+                gains: vec![],
             };
         };
         let stats = rs
@@ -248,7 +249,8 @@ impl<'a> Checker<'a> {
         let tables = rs.tables.iter().filter_map(|t| self.lower_table(t)).collect();
         let combat = self.lower_combat(rs);
         let (resources, turn) = self.lower_turn(rs, &mut bases);
-        let reactions = self.lower_reactions(rs, &resources);
+        let reactions = self.lower_reactions(rs, &resources, &combat);
+        let gains = self.lower_gains(rs, &resources, &combat);
         m::Ruleset {
             name: rs.name.value.to_string(),
             doc: rs.doc.clone(),
@@ -265,6 +267,7 @@ impl<'a> Checker<'a> {
             turn,
             reactions,
             many_reactions: self.reaction_mode(rs),
+            gains,
         }
     }
 

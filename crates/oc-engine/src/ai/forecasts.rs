@@ -91,8 +91,8 @@ impl Sketch {
 }
 
 /// Which exchange: the interned attacker and defender loadouts, the distance, and whether it is
-/// a lone strike (a free attack of a threat zone).
-type Key = (u32, u32, i64, bool, bool);
+/// a lone strike (a free attack of a threat zone), a charge, and the cover.
+type Key = (u32, u32, i64, bool, bool, i64);
 
 /// Forecasts for one battle (one engine).
 #[derive(Debug, Default)]
@@ -109,20 +109,22 @@ impl Forecasts {
 
     /// The forecast of `a` (interned as `ia`) attacking `d` (`id`) from `distance`, or `None`
     /// when it cannot (out of range, no usable weapon). `moved`: `a` moves to make the attack
-    /// (a charge, where the rules read `attacker.moved`).
+    /// (a charge, where the rules read `attacker.moved`); `cover`: how hidden `d` is from where `a`
+    /// strikes (where the rules read `cover`).
     pub fn get(
         &mut self,
         engine: &Engine,
         (a, ia): (&Loadout, u32),
         (d, id): (&Loadout, u32),
         distance: i64,
-        (single, moved): (bool, bool),
+        (single, moved, cover): (bool, bool, i64),
     ) -> Option<Arc<Sketch>> {
         let moved = moved && engine.ir.reads_moved;
+        let cover = if engine.ir.reads_cover { cover } else { 0 };
         self.table
-            .entry((ia, id, distance, single, moved))
+            .entry((ia, id, distance, single, moved, cover))
             .or_insert_with(|| {
-                let f = engine.ending_shared(a, d, distance, single, moved).ok()?;
+                let f = engine.ending_shared(a, d, distance, single, (moved, cover)).ok()?;
                 let [a, d] = f.start;
                 Some(Arc::new(Sketch {
                     attacker_damage: f.attacker_hp.iter().map(|(hp, p)| (a - hp, *p)).collect(),

@@ -28,7 +28,7 @@ pub struct Greedy {
 #[derive(Debug, Default)]
 struct Forecasts {
     ids: Ids,
-    table: FastMap<(u32, u32, i64, bool), Option<Prospect>>,
+    table: FastMap<(u32, u32, i64, bool, i64), Option<Prospect>>,
 }
 
 impl Controller for Greedy {
@@ -180,7 +180,7 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
     // strikes, interned, and the distances it reaches (`None`: it may not strike so).
     let mut strikers: Vec<Option<Option<Striker>>> = (0..terrains.len() * weapons.len()).map(|_| None).collect();
     // By target, distance, weapon and terrain struck from.
-    let mut forecasts: FastMap<(usize, i64, usize, usize), Option<Prospect>> = FastMap::default();
+    let mut forecasts: FastMap<(usize, i64, usize, usize, i64), Option<Prospect>> = FastMap::default();
     let berserk = unit.must_attack_weakest;
     for (k, foe) in view.enemies() {
         for &(t, g) in &spots {
@@ -203,11 +203,13 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
                 let terrain = terrains.get(g).copied().flatten();
                 let striker = slot.get_or_insert_with(|| striker(b, cache, &base, terrain, *w));
                 let Some(s) = striker.as_ref().filter(|s| (s.min..=s.max).contains(&d)) else { continue };
-                let f = match forecasts.get(&(k, d, n, g)) {
+                // How hidden the target is from this square, where the rules read it.
+                let cover = if b.engine.ir.reads_cover { b.cover_between(t, foe.pos) } else { 0 };
+                let f = match forecasts.get(&(k, d, n, g, cover)) {
                     Some(f) => *f,
                     None => {
-                        let f = forecast(b, cache, s, targets, k, (d, t != u.pos));
-                        forecasts.insert((k, d, n, g), f);
+                        let f = forecast(b, cache, s, targets, k, (d, t != u.pos, cover));
+                        forecasts.insert((k, d, n, g, cover), f);
                         f
                     }
                 };
@@ -301,15 +303,15 @@ fn forecast(
     s: &Striker,
     targets: &mut Targets,
     k: usize,
-    (d, moved): (i64, bool),
+    (d, moved, cover): (i64, bool, i64),
 ) -> Option<Prospect> {
     let (ld, id) = targets.get(b, k, &mut cache.ids)?;
     let moved = moved && b.engine.ir.reads_moved;
-    let key = (s.id, id, d, moved);
+    let key = (s.id, id, d, moved, cover);
     if let Some(hit) = cache.table.get(&key) {
         return *hit;
     }
-    let result = b.engine.ending_shared(&s.loadout, ld, d, false, moved).ok().map(|f| {
+    let result = b.engine.ending_shared(&s.loadout, ld, d, false, (moved, cover)).ok().map(|f| {
         (f.odds.defender_routed, f.odds.defender_damage_taken, f.odds.attacker_damage_taken + f.odds.attacker_routed * 30.0)
     });
     cache.table.insert(key, result);

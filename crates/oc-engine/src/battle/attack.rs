@@ -172,11 +172,11 @@ impl Battle<'_> {
                     "miss"
                 };
                 let roll = s.shown.as_ref().map_or_else(|| s.roll.to_string(), |w| format!("({w})"));
-                match &s.reaction {
-                    // The struck unit's reaction, where the ruleset has reactions.
-                    Some(r) => format!("{} {roll} {outcome} ({r})", s.stage),
-                    None => format!("{} {roll} {outcome}", s.stage),
-                }
+                // The struck unit's reaction, where the ruleset has reactions; the reactions to
+                // the roll taken.
+                let reaction = s.reaction.as_ref().map(|r| format!(" ({r})")).unwrap_or_default();
+                let rerolled = s.rerolled.as_ref().map(|r| format!(" (reroll: {r})")).unwrap_or_default();
+                format!("{} {roll} {outcome}{reaction}{rerolled}", s.stage)
             })
             .collect();
         Ok(format!("{}: {}", d.name, strikes.join(", ")))

@@ -361,6 +361,8 @@ impl<'e> Battle<'e> {
         });
         b.log.push(Record::Round { round: 1, first: b.state.first });
         b.look();
+        let all: Vec<usize> = (0..b.state.units.len()).collect();
+        b.refill(None, &all);
         b.begin_round();
         Ok(b)
     }
@@ -505,9 +507,11 @@ impl<'e> Battle<'e> {
             return Err(BattleError::refused(Rule::Turn, format!("{} cannot act now: {who}", u.name)));
         }
         if let Some(stance) = &t.reaction {
-            let known = self.engine.rules.ruleset.reactions.iter().any(|r| &r.name == stance);
+            // A reaction to a roll is no stance: it is taken once the dice are rolled.
+            let stances = || self.engine.rules.ruleset.reactions.iter().filter(|r| r.reroll.is_none());
+            let known = stances().any(|r| &r.name == stance);
             if !known && stance != "none" && stance != "best" {
-                let names: Vec<&str> = self.engine.rules.ruleset.reactions.iter().map(|r| r.name.as_str()).collect();
+                let names: Vec<&str> = stances().map(|r| r.name.as_str()).collect();
                 return Err(BattleError::refused(
                     Rule::Requirement,
                     format!("no reaction `{stance}`: the reactions are {}, `none` and `best`", names.join(", ")),
@@ -536,7 +540,7 @@ impl<'e> Battle<'e> {
         if !continuing {
             // A resource refilled at `activated` is set first; the event's triggers may then
             // change it (`on activated { gain(...) }`).
-            self.refill(m::Event::Activated, &[i]);
+            self.refill(Some(m::Event::Activated), &[i]);
             self.run_triggers(i, m::Event::Activated);
         }
         let mut moved = 0;
@@ -630,6 +634,12 @@ impl<'e> Battle<'e> {
             Act::Use { item, target, tile } => self.use_item(i, item, *target, *tile)?,
         };
         let note = if walked.is_empty() { note } else { format!("{}; {note}", walked.join("; ")) };
+        // A unit that did not shoot where the rules refuse its shots says so.
+        let held = match (&t.act, fell, self.state.units.get(i).map(|f| f.pos)) {
+            (Act::Attack { .. } | Act::Strike { .. }, _, _) | (_, true, _) | (_, _, None) => Vec::new(),
+            (_, false, Some(at)) => self.refused_shots(i, at),
+        };
+        let note = if held.is_empty() { note } else { format!("{note} ({})", held.join("; ")) };
         if let (Act::Attack { target }, false) = (&t.act, fell) {
             let target = *target;
             if let Some(at) = self.state.units.get(target).map(|f| f.pos) {

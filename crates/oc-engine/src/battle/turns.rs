@@ -38,6 +38,23 @@ pub struct StepVars {
     pub target_zoned: bool,
 }
 
+impl StepVars {
+    /// Their values as `step_cost` and `step_allowed` read them (`oc_model::STEP_PARAMS`, in order).
+    pub(crate) fn params(&self) -> [V; 9] {
+        [
+            V::Int(self.moved),
+            V::Bool(self.attacks),
+            V::Bool(self.acts),
+            V::Int(self.moves),
+            V::Int(self.steps),
+            V::Int(self.repeats),
+            V::Int(self.range),
+            V::Bool(self.zoned),
+            V::Bool(self.target_zoned),
+        ]
+    }
+}
+
 /// The kind of an act, for counting repeats.
 pub(super) fn act_kind(act: &Act) -> String {
     match act {
@@ -68,7 +85,8 @@ impl Battle<'_> {
 
     /// Sets every resource refilled at `event` for the units `who`, rolling where the value rolls;
     /// one `Refill` line per resource.
-    pub(super) fn refill(&mut self, event: m::Event, who: &[usize]) {
+    /// `None`: the resources set at deployment only.
+    pub(super) fn refill(&mut self, event: Option<m::Event>, who: &[usize]) {
         let engine = self.engine;
         for (k, (r, resource)) in engine.rules.ruleset.resources.iter().zip(&engine.ir.resources).enumerate() {
             if r.at != event {
@@ -89,11 +107,11 @@ impl Battle<'_> {
             }
             self.state.rng = dice;
             let count = engine.rules.ruleset.resources.len();
-            // At an activation only a change is news (a Guard's points wearing off), not the
+            // At an activation (or deployment) only a change is news (a Guard's points wearing off), not the
             // same 0 set again at every activation.
             let before = |i: usize| self.state.units.get(i).and_then(|u| u.resources.get(k)).copied().unwrap_or(0);
             let news: Vec<(usize, i64)> =
-                values.iter().copied().filter(|(i, v)| event != m::Event::Activated || before(*i) != *v).collect();
+                values.iter().copied().filter(|(i, v)| event == Some(m::Event::StartOfRound) || before(*i) != *v).collect();
             for (i, v) in &values {
                 if let Some(u) = self.state.units.get_mut(*i) {
                     if u.resources.len() < count {
@@ -114,7 +132,7 @@ impl Battle<'_> {
     /// a resource worked out, and the first activation picked.
     pub(super) fn begin_round(&mut self) {
         let all: Vec<usize> = (0..self.state.units.len()).collect();
-        self.refill(m::Event::StartOfRound, &all);
+        self.refill(Some(m::Event::StartOfRound), &all);
         self.state.queue.clear();
         if let m::Order::By { resource, ties } = self.engine.rules.ruleset.turn.order.clone() {
             let mut keyed: Vec<(i64, i64, usize)> = Vec::new();
@@ -246,18 +264,7 @@ impl Battle<'_> {
         let turn = &self.engine.rules.ruleset.turn;
         let spend = turn.spend.as_ref()?;
         let ir = &self.engine.ir;
-        // `oc_model::STEP_PARAMS`, in order.
-        let params = [
-            V::Int(vars.moved),
-            V::Bool(vars.attacks),
-            V::Bool(vars.acts),
-            V::Int(vars.moves),
-            V::Int(vars.steps),
-            V::Int(vars.repeats),
-            V::Int(vars.range),
-            V::Bool(vars.zoned),
-            V::Bool(vars.target_zoned),
-        ];
+        let params = vars.params();
         let Some(scene) = self.scene(Cast { user: i, equip, ..Cast::default() }, None) else {
             return Some(Err(BattleError::refused(Rule::NoUnit, "the unit is not in the battle")));
         };
@@ -276,6 +283,33 @@ impl Battle<'_> {
             )));
         }
         Some(Ok(cost))
+    }
+
+    /// The shots the rules refuse unit `i` standing at `at`: each enemy its side sees within its
+    /// weapon's reach beyond contact that `step_allowed` refuses as an attack from there, with
+    /// why, in words: what a turn without a shot logs, so a reader sees what held the unit.
+    pub(super) fn refused_shots(&self, i: usize, at: Tile) -> Vec<String> {
+        let Some(allowed) = &self.engine.ir.step_allowed else { return Vec::new() };
+        if self.engine.rules.ruleset.turn.spend.is_none() {
+            return Vec::new();
+        }
+        let Some(scene) = self.scene(Cast { user: i, ..Cast::default() }, None) else { return Vec::new() };
+        let mut out = Vec::new();
+        for k in self.targets_from(i, at, None) {
+            let Some(target) = self.state.units.get(k).filter(|f| distance(at, f.pos) > 1) else { continue };
+            let vars = self.step_vars(i, at, 0, &Act::Attack { target: k });
+            if scene.holds(allowed, &vars.params()) {
+                continue;
+            }
+            let why = match (vars.zoned, vars.target_zoned) {
+                (true, true) => "it stands in an enemy's threat zone and the target in its own",
+                (true, false) => "it stands in an enemy's threat zone",
+                (false, true) => "the target stands in its threat zone",
+                (false, false) => "the ruleset's `step_allowed` refuses it",
+            };
+            out.push(format!("holds its shot at {}: {why}", target.name));
+        }
+        out
     }
 
     /// The step variables of a turn by unit `i` whose move spends `moved` movement points.

@@ -35,6 +35,14 @@ impl Exchange<'_> {
         self
     }
 
+    /// Leaves reactions to a roll (`reroll`) out: a strike is worked out as if none could be
+    /// taken (what the AIs read: settling every joint value of a strike's dice is too slow for a
+    /// search). Forecasts and resolutions weigh them.
+    pub fn without_rerolls(mut self) -> Self {
+        self.rerolls = false;
+        self
+    }
+
     /// States the reaction struck units take (a name from the ruleset's reactions), or `None` for
     /// no reactions at all; without this call each takes its best.
     pub fn with_reaction(self, reaction: Option<&str>) -> Result<Self, EngineError> {
@@ -50,8 +58,13 @@ impl Exchange<'_> {
                 None | Some("best") => None,
                 Some("none") => Some(None),
                 Some(name) => {
-                    let k = self.engine.rules.ruleset.reactions.iter().position(|r| r.name == name).ok_or_else(|| {
-                        let known = self.engine.rules.ruleset.reactions.iter().map(|r| r.name.clone()).collect();
+                    // A reaction to a roll is no stance: it is taken once the dice are rolled.
+                    let stances = || self.engine.rules.ruleset.reactions.iter().filter(|r| r.reroll.is_none());
+                    let k = stances()
+                        .position(|r| r.name == name)
+                        .and_then(|_| self.engine.rules.ruleset.reactions.iter().position(|r| r.name == name));
+                    let k = k.ok_or_else(|| {
+                        let known = stances().map(|r| r.name.clone()).collect();
                         EngineError::UnknownReaction { name: name.to_string(), known }
                     })?;
                     Some(Some(u8::try_from(k).map_err(|_| EngineError::model("more than 255 reactions"))?))

@@ -23,13 +23,13 @@ use crate::ir::{DieSlot, Leaf};
 pub(crate) const FACTOR_ABOVE: u64 = 256;
 
 /// Each strike die's values (or outcome classes) and its denominator, in `Ir::strike_dice` order.
-struct Lists<'a> {
-    values: SmallVec<[Faces<'a>; 4]>,
-    dens: SmallVec<[f64; 4]>,
+pub(super) struct Lists<'a> {
+    pub(super) values: SmallVec<[Faces<'a>; 4]>,
+    pub(super) dens: SmallVec<[f64; 4]>,
 }
 
 /// A die's values as a strike reads them: every value, or its outcome classes.
-enum Faces<'a> {
+pub(super) enum Faces<'a> {
     All(&'a [(i64, f64)]),
     Classes(super::partition::Classes),
 }
@@ -74,7 +74,7 @@ type Marginal = Rc<Vec<(V, f64)>>;
 
 impl Exchange<'_> {
     /// [`Exchange::outcomes`] for given strike attributes.
-    pub(super) fn outcomes_with(&self, units: [&Unit; 2], attrs: &Attrs, attacker: usize) -> Outcomes {
+    pub(super) fn outcomes_with(&self, units: [&Unit; 2], attrs: &Attrs, attacker: usize, res: &[[i32; MAX_RES]; 2]) -> Outcomes {
         let ir = &self.engine.ir;
         let mut cache = self.fresh_cache();
         let mut rolls: Rolls = smallvec::smallvec![0i64; ir.dice.len()];
@@ -86,30 +86,41 @@ impl Exchange<'_> {
             inputs.iter().map(|f| ctx.formula(*f, &mut cache)).collect::<SmallVec<[V; 8]>>()
         });
         let look_up = |key: &TableKey| TABLE.try_with(|t| t.try_borrow().ok().and_then(|t| t.0.get(key).cloned())).ok().flatten();
+        // A strike where a reaction to a roll or a gain may apply is settled value by value.
+        if ir.settles && self.settles_here(units, attrs, attacker, res) {
+            let strike = super::reroll::Strike { units, attrs, attacker, res };
+            // Looked up by what it reads: the inputs' values and which rerolls are affordable.
+            let key = ir.settle_inputs.as_ref().filter(|_| ir.strategy.outcome_table).map(|inputs| {
+                let ctx = self.ctx(units, attrs, attacker, &rolls);
+                let mut values: SmallVec<[V; 8]> = inputs.iter().map(|f| ctx.formula(*f, &mut cache)).collect();
+                values.push(V::Int(i64::from(self.affordable_rerolls(&strike))));
+                // The dice a `Dice` value names in this strike.
+                for slot in &ir.strike_dice {
+                    if let Some(e) = ir.dice.get(*slot as usize).and_then(|d| d.dynamic.as_ref()) {
+                        values.push(ctx.eval(e, &[], &mut cache));
+                    }
+                }
+                (ir.id ^ SETTLED, SmallVec::new(), values)
+            });
+            let lists = self.lists(units, attrs, attacker, &rolls, &mut cache, false);
+            let den = lists.dens.iter().product();
+            if let Some(list) = key.as_ref().and_then(look_up) {
+                self.give_back(cache);
+                return Outcomes { den, list: list.to_vec(), reaction: None };
+            }
+            let list = self.settled(&strike, &lists, &mut rolls, &mut cache);
+            self.give_back(cache);
+            if let Some(k) = key {
+                keep(k, &list);
+            }
+            return Outcomes { den, list, reaction: None };
+        }
         let early = inputs.as_ref().filter(|_| ir.classes_follow_inputs).map(|v| (ir.id, SmallVec::new(), v.clone()));
         if let Some(list) = early.as_ref().and_then(look_up) {
             self.give_back(cache);
             return Outcomes { den: ir.strike_den, list: list.to_vec(), reaction: None };
         }
-        // Each strike die's values, or its outcome classes where it is only compared; and the
-        // product of their denominators, in slot order.
-        let mut dens: SmallVec<[f64; 4]> = SmallVec::new();
-        let values = ir
-            .strike_dice
-            .iter()
-            .zip(&ir.strike_cuts)
-            .map(|(slot, cuts)| {
-                let ctx = self.ctx(units, attrs, attacker, &rolls);
-                let die = self.die_of(*slot, &ctx, &mut cache);
-                dens.push(die.map_or(1.0, |d| d.dist.den));
-                let values = die.map_or(&[][..], |d| &d.dist.values[..]);
-                match cuts.as_ref().zip(die).and_then(|(c, d)| super::partition::classes(&ctx, &mut cache, c, d)) {
-                    Some(classes) => Faces::Classes(classes),
-                    None => Faces::All(values),
-                }
-            })
-            .collect();
-        let lists = Lists { values, dens };
+        let lists = self.lists(units, attrs, attacker, &rolls, &mut cache, true);
         let den = lists.dens.iter().product();
         let key = match early {
             Some(key) => Some(key),
@@ -141,20 +152,41 @@ impl Exchange<'_> {
         });
         self.give_back(cache);
         if let Some(k) = key {
-            // While threads are torn down there is no table: nothing is kept.
-            let _ = TABLE.try_with(|t| {
-                if let Ok(mut t) = t.try_borrow_mut() {
-                    let (table, held) = &mut *t;
-                    if *held + list.len() > TABLE_MAX {
-                        table.clear();
-                        *held = 0;
-                    }
-                    *held += list.len();
-                    table.insert(k, Rc::from(&list[..]));
-                }
-            });
+            keep(k, &list);
         }
         Outcomes { den, list, reaction: None }
+    }
+
+    /// Each strike die's values, or (with `classes`) its outcome classes where it is only
+    /// compared; and their denominators, in slot order.
+    pub(super) fn lists<'s>(
+        &'s self,
+        units: [&Unit; 2],
+        attrs: &Attrs,
+        attacker: usize,
+        rolls: &[i64],
+        cache: &mut [Option<V>],
+        classes: bool,
+    ) -> Lists<'s> {
+        let ir = &self.engine.ir;
+        let mut dens: SmallVec<[f64; 4]> = SmallVec::new();
+        let values = ir
+            .strike_dice
+            .iter()
+            .zip(&ir.strike_cuts)
+            .map(|(slot, cuts)| {
+                let ctx = self.ctx(units, attrs, attacker, rolls);
+                let die = self.die_of(*slot, &ctx, cache);
+                dens.push(die.map_or(1.0, |d| d.dist.den));
+                let values = die.map_or(&[][..], |d| &d.dist.values[..]);
+                let cuts = cuts.as_ref().filter(|_| classes);
+                match cuts.zip(die).and_then(|(c, d)| super::partition::classes(&ctx, cache, c, d)) {
+                    Some(classes) => Faces::Classes(classes),
+                    None => Faces::All(values),
+                }
+            })
+            .collect();
+        Lists { values, dens }
     }
 
     /// The distribution a strike slot draws from: its own, or for a `Dice` value the dice the
@@ -177,7 +209,7 @@ impl Exchange<'_> {
         let (backfire, hit, crit) = self.head_at(ctx, cache);
         let f = |id: u16, cache: &mut [Option<V>]| ctx.formula(id, cache);
         let damage = if crit { f(roles.critical_damage, cache).int() } else { f(roles.damage, cache).int() }.max(0);
-        Outcome { hit, crit, backfire, damage: if hit || backfire { damage } else { 0 } }
+        Outcome { hit, crit, backfire, damage: if hit || backfire { damage } else { 0 }, ..Outcome::default() }
     }
 
     /// Whether a strike backfires, hits and hits critically for the dice in `ctx.rolls`.
@@ -220,13 +252,13 @@ impl Exchange<'_> {
         let mut out = Tally::default();
         for &((backfire, hit, crit), weight) in &heads {
             if !(hit || backfire) {
-                out.add(Outcome { hit, crit, backfire, damage: 0 }, weight * den_of(all & !head));
+                out.add(Outcome { hit, crit, backfire, damage: 0, ..Outcome::default() }, weight * den_of(all & !head));
                 continue;
             }
             let (formula, mask) = if crit { (roles.critical_damage, critical) } else { (roles.damage, plain) };
             let rest = den_of(all & !(head | mask));
             for &(v, w) in self.marginal(formula, units, attrs, attacker, lists, &mut memo, &mut rolls, cache).iter() {
-                out.add(Outcome { hit, crit, backfire, damage: v.int().max(0) }, weight * w * rest);
+                out.add(Outcome { hit, crit, backfire, damage: v.int().max(0), ..Outcome::default() }, weight * w * rest);
             }
         }
         Some(out.list.into_iter().map(|(o, w)| (w, o)).collect())
@@ -343,8 +375,27 @@ impl Exchange<'_> {
     }
 }
 
+/// Keeps a strike's outcomes in this thread's table.
+fn keep(k: TableKey, list: &[(f64, Outcome)]) {
+    // While threads are torn down there is no table: nothing is kept.
+    let _ = TABLE.try_with(|t| {
+        if let Ok(mut t) = t.try_borrow_mut() {
+            let (table, held) = &mut *t;
+            if *held + list.len() > TABLE_MAX {
+                table.clear();
+                *held = 0;
+            }
+            *held += list.len();
+            table.insert(k, Rc::from(list));
+        }
+    });
+}
+
+/// Marks a settled strike's key in the table (its IR's id with the top bit flipped).
+const SETTLED: u64 = 1 << 63;
+
 /// Forgets every formula that reads a die (their values change with the dice).
-fn forget(ir: &crate::ir::Ir, cache: &mut [Option<V>]) {
+pub(super) fn forget(ir: &crate::ir::Ir, cache: &mut [Option<V>]) {
     for f in &ir.dice_formulas {
         if let Some(slot) = cache.get_mut(*f as usize) {
             *slot = None;
@@ -353,7 +404,7 @@ fn forget(ir: &crate::ir::Ir, cache: &mut [Option<V>]) {
 }
 
 /// The next joint index, the first turning fastest; `false` after the last.
-fn next(at: &mut [usize], lens: impl Iterator<Item = usize>) -> bool {
+pub(super) fn next(at: &mut [usize], lens: impl Iterator<Item = usize>) -> bool {
     for (i, len) in at.iter_mut().zip(lens) {
         if *i + 1 < len {
             *i += 1;

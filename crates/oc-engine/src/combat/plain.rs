@@ -24,7 +24,11 @@ impl Exchange<'_> {
     /// The final hit points with their chances, in the order first reached, or `None` where the
     /// exchange is not plain (then the general walk goes on with what was worked out here).
     pub(super) fn walk_plain(&self, initial: &State, cache: &mut OutcomeCache) -> Option<Vec<([i64; 2], f64)>> {
-        if !self.engine.ir.strategy.plain_walks || !self.engine.reactions.is_empty() || !self.at_start(initial) {
+        if !self.engine.ir.strategy.plain_walks
+            || !self.engine.reactions.is_empty()
+            || self.engine.ir.settles
+            || !self.at_start(initial)
+        {
             return None;
         }
         let on_strike =

@@ -257,6 +257,8 @@ impl Exchange<'_> {
         let mut log = Vec::new();
         let mut cache = vec![None; ir.formulas.len()];
         let mut rolls = vec![0i64; ir.dice.len()];
+        // What the strikes gained, added when the exchange ends.
+        let mut banked = [[0i32; MAX_RES]; 2];
         while let Some(side) = state.phase.striker() {
             let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
             let units = [&*units[0], &*units[1]];
@@ -277,25 +279,44 @@ impl Exchange<'_> {
             cache.iter_mut().for_each(|c| *c = None);
             // Every die the strike reads, drawn once, in slot order (one generator per exchange);
             // the faces of named dice, in words.
-            let mut shown: Vec<String> = Vec::new();
-            for slot in &ir.strike_dice {
-                let Some(d) = ir.dice.get(*slot as usize) else { continue };
-                let shape = match &d.dynamic {
-                    None => Some(&d.shape),
-                    Some(e) => match self.ctx(units, &attrs, side, &[]).eval(e, &[], &mut cache) {
-                        V::Dice(id) => ir.shapes.get(id as usize).map(|s| &s.shape),
-                        _ => None,
-                    },
-                };
-                if let (Some(r), Some(shape)) = (rolls.get_mut(*slot as usize), shape) {
-                    let (value, words) = crate::dice::roll_shown(rng, shape);
-                    *r = value;
-                    shown.extend(words);
-                }
-            }
+            let mut shown = self.draw(units, &attrs, side, ir.strike_mask, &mut rolls, &mut cache, rng);
             cache.iter_mut().for_each(|c| *c = None);
+            let (o, rerolled) = if ir.settles && {
+                let mut left = state.clone();
+                if let Some(r) = reaction {
+                    self.pay(&mut left, 1 - side, r);
+                }
+                self.settles_here(units, &attrs, side, &left.res)
+            } {
+                // Reactions to the roll, chosen as in the forecast, their dice drawn again.
+                let mut left = state.clone();
+                if let Some(r) = reaction {
+                    self.pay(&mut left, 1 - side, r);
+                }
+                let strike = super::reroll::Strike { units, attrs: &attrs, attacker: side, res: &left.res };
+                let lists = self.lists(units, &attrs, side, &rolls, &mut cache, false);
+                let mut taken = 0u16;
+                let mut memo = super::reroll::Expected::default();
+                for taker in [side, 1 - side] {
+                    cache.iter_mut().for_each(|c| *c = None);
+                    if let Some(c) = self.reroll_choice(&strike, &lists, &mut rolls, &mut cache, taker, &mut memo) {
+                        taken |= 1 << c.reaction;
+                        let again = self.draw(units, &attrs, side, c.slots, &mut rolls, &mut cache, rng);
+                        if !again.is_empty() {
+                            shown.push(format!("rerolled {}", again.join(" against ")));
+                        }
+                    }
+                }
+                cache.iter_mut().for_each(|c| *c = None);
+                let o = self.kept(&strike, &rolls, &mut cache, taken);
+                (o, (taken != 0).then(|| self.engine.reactions_named(taken)))
+            } else {
+                (self.outcome_at(&self.ctx(units, &attrs, side, &rolls), &mut cache), None)
+            };
+            if !ir.gains.is_empty() {
+                self.bank_gains(&self.ctx(units, &attrs, side, &rolls), &mut cache, &mut banked);
+            }
             let roll = ir.strike_dice.first().and_then(|s| rolls.get(*s as usize)).copied().unwrap_or(0);
-            let o = self.outcome_at(&self.ctx(units, &attrs, side, &rolls), &mut cache);
             let (after, laid) = self.after_strike(&state, side, o, reaction);
             let struck = 1 - side;
             let inflicted: Vec<String> = laid
@@ -318,6 +339,7 @@ impl Exchange<'_> {
                     Phase::Riposte { .. } | Phase::Done => "riposte",
                 },
                 reaction: reaction.map(|r| self.engine.reactions_named(r)),
+                rerolled,
                 roll,
                 shown: (!shown.is_empty()).then(|| shown.join(" against ")),
                 outcome: o,
@@ -328,9 +350,45 @@ impl Exchange<'_> {
             });
             state = after;
         }
+        for (have, gained) in state.res.iter_mut().flatten().zip(banked.iter().flatten()) {
+            *have = have.saturating_add(*gained);
+        }
         let n = self.engine.rules.ruleset.resources.len().min(MAX_RES);
         let resources = state.res.map(|r| r.iter().take(n).map(|v| i64::from(*v)).collect());
         Resolution { log, hp: state.hp, declared, resources }
+    }
+
+    /// Draws the strike dice in `mask` from `rng`, in slot order, into `rolls`: the words of
+    /// named faces.
+    #[allow(clippy::too_many_arguments)]
+    fn draw(
+        &self,
+        units: [&Unit; 2],
+        attrs: &Attrs,
+        side: usize,
+        mask: u64,
+        rolls: &mut [i64],
+        cache: &mut [Option<V>],
+        rng: &mut ChaCha8Rng,
+    ) -> Vec<String> {
+        let ir = &self.engine.ir;
+        let mut shown = Vec::new();
+        for slot in ir.strike_dice.iter().filter(|s| mask & (1u64 << **s) != 0) {
+            let Some(d) = ir.dice.get(*slot as usize) else { continue };
+            let shape = match &d.dynamic {
+                None => Some(&d.shape),
+                Some(e) => match self.ctx(units, attrs, side, &[]).eval(e, &[], cache) {
+                    V::Dice(id) => ir.shapes.get(id as usize).map(|s| &s.shape),
+                    _ => None,
+                },
+            };
+            if let (Some(r), Some(shape)) = (rolls.get_mut(*slot as usize), shape) {
+                let (value, words) = crate::dice::roll_shown(rng, shape);
+                *r = value;
+                shown.extend(words);
+            }
+        }
+        shown
     }
 
     /// Only the final HP of one seeded exchange (for simulations).

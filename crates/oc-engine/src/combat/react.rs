@@ -21,10 +21,12 @@ const MAX_REACTIONS: usize = Reactions::BITS as usize;
 /// A reaction compiled to the IR.
 pub(crate) struct ReactionIr {
     /// (resource index, amount).
-    costs: Vec<(usize, i64)>,
-    requires: Option<E>,
+    pub(super) costs: Vec<(usize, i64)>,
+    pub(super) requires: Option<E>,
     modifiers: Vec<Eff>,
     riposte: bool,
+    /// A reaction to a roll: the dice it rolls again and whether the unit struck takes it.
+    pub(super) reroll: Option<(u64, bool)>,
 }
 
 /// Compiles the ruleset's reactions.
@@ -55,11 +57,48 @@ pub(crate) fn compile(engine_ir: &mut crate::ir::Ir, rules: &m::Rules) -> Result
                         .ok_or_else(|| EngineError::model(format!("reaction {} costs an unknown resource {name}", r.name)))
                 })
                 .collect::<Result<_, _>>()?;
-            let requires = r.requires.as_ref().map(|e| engine_ir.expr(e, &[])).transpose()?;
+            let mut requires = r.requires.as_ref().map(|e| engine_ir.expr(e, &[])).transpose()?;
+            // A reroll's requirement is read at every joint value of the dice: its dice-free
+            // parts are worked out once a strike.
+            if let (Some(e), Some(_)) = (requires.as_mut(), r.reroll.as_ref()) {
+                engine_ir.hoist(e)?;
+            }
             let modifiers = engine_ir.effects_of(&r.modifiers, &[])?;
-            Ok(ReactionIr { costs, requires, modifiers, riposte: r.riposte })
+            let reroll = match &r.reroll {
+                None => None,
+                Some(x) => {
+                    let slots = super::reroll::reroll_slots(engine_ir, &x.formula);
+                    if slots == 0 {
+                        return Err(EngineError::model(format!(
+                            "reaction {} rerolls {}, which reads no die a strike draws",
+                            r.name, x.formula
+                        )));
+                    }
+                    if requires.as_ref().is_some_and(|e| engine_ir.dice_of(e) & !engine_ir.strike_mask != 0) {
+                        return Err(EngineError::model(format!("reaction {}'s requirement reads a die no strike draws", r.name)));
+                    }
+                    Some((slots, x.struck))
+                }
+            };
+            Ok(ReactionIr { costs, requires, modifiers, riposte: r.riposte, reroll })
         })
-        .collect()
+        .collect::<Result<Vec<_>, EngineError>>()
+        .map(|reactions| {
+            if engine_ir.settles {
+                let rerolls = reactions.iter().filter(|r| r.reroll.is_some());
+                let extra: Vec<&E> =
+                    rerolls.filter_map(|r| r.requires.as_ref()).chain(engine_ir.gains.iter().map(|g| &g.value)).collect();
+                let rerolled: Vec<u16> = rules
+                    .ruleset
+                    .reactions
+                    .iter()
+                    .filter_map(|r| r.reroll.as_ref())
+                    .filter_map(|x| engine_ir.formula_id(&x.formula))
+                    .collect();
+                engine_ir.settle_inputs = engine_ir.settle_inputs(&extra, &rerolled);
+            }
+            reactions
+        })
 }
 
 impl Engine {
@@ -92,6 +131,10 @@ impl Exchange<'_> {
         let mut out = Vec::new();
         for (k, r) in self.engine.reactions.iter().enumerate() {
             let Ok(k) = u8::try_from(k) else { break };
+            // A reaction to a roll is taken once the dice are rolled (`reroll`).
+            if r.reroll.is_some() {
+                continue;
+            }
             if let Some(only) = self.policy.get(struck).copied().flatten() {
                 if only != Some(k) {
                     continue;
@@ -139,13 +182,17 @@ impl Exchange<'_> {
         };
         // A stated reaction (`policy`) is always taken when it may be.
         let stated = self.policy.get(1 - attacker).is_some_and(Option::is_some);
-        let mut best = if stated && !options.is_empty() { None } else { Some(self.outcomes_with(units, &attrs, attacker)) };
+        let mut best =
+            if stated && !options.is_empty() { None } else { Some(self.outcomes_with(units, &attrs, attacker, &state.res)) };
         let cost = |set: Reactions| {
             members(set).filter_map(|r| self.reaction(r)).flat_map(|x| x.costs.iter()).map(|(_, n)| *n).sum::<i64>()
         };
         for set in self.sets(&options, state, 1 - attacker) {
             let with = self.reaction_attrs(units, state, attacker, Some(set));
-            let mut o = self.outcomes_with(units, &with, attacker);
+            // What a reaction to a roll may pay with: what is left once the set is paid.
+            let mut left = state.clone();
+            self.pay(&mut left, 1 - attacker, set);
+            let mut o = self.outcomes_with(units, &with, attacker, &left.res);
             o.reaction = Some(set);
             let better = match &best {
                 None => true,
@@ -162,7 +209,7 @@ impl Exchange<'_> {
                 best = Some(o);
             }
         }
-        best.unwrap_or_else(|| self.outcomes_with(units, &attrs, attacker))
+        best.unwrap_or_else(|| self.outcomes_with(units, &attrs, attacker, &state.res))
     }
 
     /// The sets of `options` the struck unit may take: each one alone, or under `reactions
@@ -216,6 +263,7 @@ impl Exchange<'_> {
         if let Some(r) = reaction {
             self.pay(&mut after, struck, r);
         }
+        self.settle_state(&mut after, side, &o);
         after.phase = self.next_phase(&after, state.phase);
         let ripostes = reaction.is_some_and(|set| members(set).filter_map(|r| self.reaction(r)).any(|r| r.riposte));
         let dealt = o.hit && !o.backfire && o.damage > 0;

@@ -26,7 +26,7 @@ impl Ir {
     /// Replaces each largest part of `e` that reads no die, and is more than a single read, by a
     /// new formula computing it (see `Ir::hoist_dice_free_parts`). A formula is evaluated where it is referred to,
     /// so what is evaluated, and when, is unchanged; its value is kept in the formula cache.
-    fn hoist(&mut self, e: &mut E) -> Result<(), EngineError> {
+    pub(crate) fn hoist(&mut self, e: &mut E) -> Result<(), EngineError> {
         self.hoist_by(e, &|ir, e| (ir.dice_of(e) == 0).then_some(Reads::Both))
     }
 
@@ -136,6 +136,26 @@ impl Ir {
         Some(out)
     }
 
+    /// The dice-free formulas
+    /// a settled strike (`combat::reroll`) reads besides its dice, through the combat roles,
+    /// `extra` (gains and reroll requirements, their dice-free parts hoisted) and the formulas
+    /// rerolled. Strikes with the same values of these (and the same rerolls affordable) settle
+    /// the same.
+    pub(crate) fn settle_inputs(&self, extra: &[&E], rerolled: &[u16]) -> Option<Vec<u16>> {
+        let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for root in self.roles.strike() {
+            self.inputs_of(&E::Formula(root), &mut out, &mut seen)?;
+        }
+        for e in extra {
+            self.inputs_of(e, &mut out, &mut seen)?;
+        }
+        for f in rerolled {
+            self.inputs_of(&E::Formula(*f), &mut out, &mut seen)?;
+        }
+        Some(out)
+    }
+
     /// Whether every strike die is compared only with constants and `outcome_inputs` (or read
     /// whole): then its classes are a function of those formulas' values (the dice themselves
     /// being the same in every strike, as `outcome_inputs` requires).
@@ -151,6 +171,8 @@ impl Ir {
     fn inputs_of(&self, e: &E, out: &mut Vec<u16>, seen: &mut std::collections::HashSet<u16>) -> Option<()> {
         match e {
             E::Const(_) | E::Roll(_) => Some(()),
+            // A `Dice` value's roll: which dice it names is an input too.
+            E::RollDyn(_, inner) => self.inputs_of(inner, out, seen),
             E::Formula(f) => {
                 let formula = self.formulas.get(*f as usize)?;
                 if formula.dice == 0 {

@@ -161,7 +161,15 @@ fn side_of(f: &oc_engine::SideForecast, u: Option<&Combatant>) -> ForecastSide {
 
 pub(super) fn forecast(s: &Session<'_>, unit: usize, target: usize, from: Tile, f: &EngineForecast) -> Forecast {
     let b = s.battle();
-    let reactions = b.engine.rules.ruleset.reactions.iter().map(|r| r.title.clone().unwrap_or_else(|| r.name.clone())).collect();
+    let reactions = b
+        .engine
+        .rules
+        .ruleset
+        .reactions
+        .iter()
+        .filter(|r| r.reroll.is_none())
+        .map(|r| r.title.clone().unwrap_or_else(|| r.name.clone()))
+        .collect();
     let free_attacks = free_attacks(b, unit, from);
     Forecast {
         attacker: unit,

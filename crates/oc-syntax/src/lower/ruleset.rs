@@ -126,17 +126,31 @@ impl Ctx {
                 }
                 Rule::table_def => rs.tables.push(self.table(p)),
                 Rule::combat_block => {
-                    let formulas = p
-                        .into_inner()
-                        .filter(|q| q.as_rule() == Rule::formula)
-                        .filter_map(|f| {
-                            let mut inner = f.into_inner();
-                            let name = self.ident(&inner.next()?);
-                            let value = self.expr(inner.next()?);
-                            Some(Formula { name, value })
-                        })
-                        .collect();
-                    rs.combat.push(CombatBlock { formulas, span: pspan });
+                    let (mut formulas, mut gains) = (Vec::new(), Vec::new());
+                    for f in p.into_inner() {
+                        match f.as_rule() {
+                            Rule::formula => {
+                                let mut inner = f.into_inner();
+                                if let (Some(n), Some(e)) = (inner.next(), inner.next()) {
+                                    formulas.push(Formula { name: self.ident(&n), value: self.expr(e) });
+                                }
+                            }
+                            Rule::combat_gain => {
+                                let span = self.span(&f);
+                                let mut inner = f.into_inner().filter(|q| q.as_rule() != Rule::kw_gain);
+                                if let (Some(side), Some(res), Some(e)) = (inner.next(), inner.next(), inner.next()) {
+                                    gains.push(GainDef {
+                                        side: Spanned::new(side.as_str().to_string(), self.span(&side)),
+                                        resource: self.ident(&res),
+                                        value: self.expr(e),
+                                        span,
+                                    });
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    rs.combat.push(CombatBlock { formulas, gains, span: pspan });
                 }
                 Rule::resource_def => {
                     let (mut name, mut ty, mut value, mut at, mut title) = (None, None, None, None, None);
@@ -150,7 +164,7 @@ impl Ctx {
                             _ => {}
                         }
                     }
-                    if let (Some(name), Some(ty), Some(value), Some(at)) = (name, ty, value, at) {
+                    if let (Some(name), Some(ty), Some(value)) = (name, ty, value) {
                         rs.resources.push(ResourceDef { name, ty, value, at, title, span: pspan });
                     }
                 }
@@ -290,6 +304,7 @@ impl Ctx {
             requires: vec![],
             modifiers: vec![],
             riposte: None,
+            reroll: None,
             span,
         };
         for p in pair.into_inner() {
@@ -309,6 +324,14 @@ impl Ctx {
                     }
                 }
                 Rule::reaction_riposte => r.riposte = Some(self.span(&p)),
+                Rule::reaction_reroll => {
+                    let span = self.span(&p);
+                    let mut inner = p.into_inner().filter(|q| !matches!(q.as_rule(), Rule::kw_reroll | Rule::kw_by));
+                    if let Some(f) = inner.next() {
+                        let by = inner.next().map(|b| Spanned::new(b.as_str().to_string(), self.span(&b)));
+                        r.reroll = Some(RerollDef { formula: self.ident(&f), by, span });
+                    }
+                }
                 Rule::kw_reaction => {}
                 _ => {
                     if let Some(s) = self.stmt(p) {

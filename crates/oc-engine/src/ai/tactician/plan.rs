@@ -198,7 +198,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 la.hp = None;
                 let ia = cache.id(&la);
                 // A free attack is a melee attack, struck in contact.
-                let cost = cache.get(b.engine, (&la, ia), (&**ld, *id), 1, (true, false)).map_or(0.0, |x| {
+                let cost = cache.get(b.engine, (&la, ia), (&**ld, *id), 1, (true, false, 0)).map_or(0.0, |x| {
                     let (routed, damage) = x.against(u.hp);
                     loss(self.worth(i), u.max_hp, damage, routed)
                 });
@@ -245,7 +245,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 let Some((ld, id)) = self.at_full_hp(k, cache) else { continue };
                 let mut best = 0.0f64;
                 for (la, ia, d) in &arms {
-                    if let Some(x) = cache.get(b.engine, (la, *ia), (&ld, id), *d, (false, true)) {
+                    if let Some(x) = cache.get(b.engine, (la, *ia), (&ld, id), *d, (false, true, 0)) {
                         let (routs, dealt) = x.against(hp);
                         let (fell, hurt) = x.attacker_at(u.hp);
                         let v = loss(self.worth(k), max_hp, dealt, routs) - loss(self.worth(i), u.max_hp, hurt, fell);
@@ -415,7 +415,9 @@ impl<'v, 'e> Decision<'v, 'e> {
                     continue;
                 }
                 let Some((la, ia)) = ours.get(n) else { continue };
-                let Some(x) = cache.get(b.engine, (la, *ia), (ld, id), d, (false, moved)) else { continue };
+                // How hidden the target is from this square, where the rules read it.
+                let cover = if b.engine.ir.reads_cover { b.cover_between(t, at) } else { 0 };
+                let Some(x) = cache.get(b.engine, (la, *ia), (ld, id), d, (false, moved, cover)) else { continue };
                 let (routs, dealt) = x.against(x.defender_hp);
                 let (fallen, taken) = x.attacker_at(me.u.hp);
                 // Our HP if we stand: the damage taken in the outcomes we survive.

@@ -283,7 +283,7 @@ impl ThreatMap {
                 (target.loadout, target.id),
                 i64::from(s.distance),
                 // Reading: an enemy reaches us by moving (a charge, where the rules tell).
-                (false, true),
+                (false, true, 0),
             ) else {
                 continue;
             };
