@@ -38,10 +38,26 @@ pub struct StepVars {
     pub target_zoned: bool,
 }
 
+/// The values of a step's parameters, `oc_model::STEP_PARAMS` in order.
+pub(super) fn step_params(vars: &StepVars) -> [V; 9] {
+    [
+        V::Int(vars.moved),
+        V::Bool(vars.attacks),
+        V::Bool(vars.acts),
+        V::Int(vars.moves),
+        V::Int(vars.steps),
+        V::Int(vars.repeats),
+        V::Int(vars.range),
+        V::Bool(vars.zoned),
+        V::Bool(vars.target_zoned),
+    ]
+}
+
 /// The kind of an act, for counting repeats.
 pub(super) fn act_kind(act: &Act) -> String {
     match act {
         Act::Wait => "wait".into(),
+        Act::Decline => "decline".into(),
         Act::Attack { .. } => "attack".into(),
         Act::Strike { .. } => "strike".into(),
         Act::Use { item, .. } => format!("use {item}"),
@@ -199,9 +215,14 @@ impl Battle<'_> {
         }
     }
 
-    /// The units the side to act may activate now: the one mid-activation, the next in a
-    /// resource order, or every unit of the side still waiting.
+    /// The units the side to act may activate now: the target of a declared attack (its
+    /// answer), the one mid-activation, the next in a resource order, or every unit of the side
+    /// still waiting.
     pub fn may_act(&self, side: m::SideId) -> Vec<usize> {
+        // An attack declared on a unit waits for its answer: nobody else acts.
+        if let Some(k) = self.answering() {
+            return if self.state.units.get(k).is_some_and(|u| u.side == side) { vec![k] } else { Vec::new() };
+        }
         if let Some(a) = &self.state.active {
             return if self.state.units.get(a.unit).is_some_and(|u| u.side == side) { vec![a.unit] } else { Vec::new() };
         }
@@ -246,18 +267,7 @@ impl Battle<'_> {
         let turn = &self.engine.rules.ruleset.turn;
         let spend = turn.spend.as_ref()?;
         let ir = &self.engine.ir;
-        // `oc_model::STEP_PARAMS`, in order.
-        let params = [
-            V::Int(vars.moved),
-            V::Bool(vars.attacks),
-            V::Bool(vars.acts),
-            V::Int(vars.moves),
-            V::Int(vars.steps),
-            V::Int(vars.repeats),
-            V::Int(vars.range),
-            V::Bool(vars.zoned),
-            V::Bool(vars.target_zoned),
-        ];
+        let params = step_params(vars);
         let Some(scene) = self.scene(Cast { user: i, equip, ..Cast::default() }, None) else {
             return Some(Err(BattleError::refused(Rule::NoUnit, "the unit is not in the battle")));
         };
@@ -292,7 +302,7 @@ impl Battle<'_> {
         let target_unit = match act {
             Act::Attack { target } => Some(*target),
             Act::Special { target, .. } | Act::Use { target, .. } => *target,
-            Act::Wait | Act::Strike { .. } => None,
+            Act::Wait | Act::Decline | Act::Strike { .. } => None,
         };
         let on = match act {
             Act::Strike { tile } => Some(*tile),
@@ -303,7 +313,7 @@ impl Battle<'_> {
         StepVars {
             moved,
             attacks: matches!(act, Act::Attack { .. }),
-            acts: !matches!(act, Act::Wait),
+            acts: !matches!(act, Act::Wait | Act::Decline),
             moves,
             steps,
             repeats,
