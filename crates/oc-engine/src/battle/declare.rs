@@ -47,10 +47,13 @@ impl Battle<'_> {
 
     /// After a declaration: the target's side plays the target's answer.
     pub(super) fn await_answer(&mut self) -> Result<(), BattleError> {
-        if let Some(side) = self.state.pending.last().and_then(|d| self.state.units.get(d.target)).map(|u| u.side) {
-            self.state.to_act = side;
-        }
-        self.check_victory(None);
+        let side_of = |k: usize| self.state.units.get(k).map(|u| u.side);
+        let Some((by, answers)) = self.state.pending.last().and_then(|d| Some((side_of(d.by)?, side_of(d.target)?))) else {
+            return Ok(());
+        };
+        self.state.to_act = answers;
+        // A move that declared may have won the battle (a region seized): it ends there.
+        self.check_victory(Some(by));
         if self.state.outcome.is_some() {
             self.state.pending.clear();
         }
