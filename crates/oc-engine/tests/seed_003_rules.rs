@@ -187,7 +187,8 @@ fn an_activated_target_has_no_answer_and_no_strike_back() {
 fn a_projectile_attack_gives_its_target_no_chance_to_activate() {
     // "(Note that my elf women can fire on the savages without giving them a chance to
     // activate, since only Melee declarations allow the enemy a chance to activate.)"
-    let armies = "army A for Arena attacker { unit Bow: ElvenBowWoman { items Longbow } unit Bow2: ElvenBowWoman { items Longbow } }\n\
+    let armies =
+        "army A for Arena attacker { unit Bow: ElvenBowWoman { items Longbow } unit Bow2: ElvenBowWoman { items Longbow } }\n\
                   army D for Arena defender { unit Brave: Savage { items Shortsword } unit Brave2: Savage { items Shortsword } }";
     let (engine, map) = compiled(armies);
     for (at, seed) in [((4, 2), 1), ((2, 2), 2), ((4, 2), 3), ((1, 2), 4)] {

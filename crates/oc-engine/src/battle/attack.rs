@@ -251,7 +251,6 @@ impl Battle<'_> {
         Ok((a, d, ua))
     }
 
-
     /// The exact forecast of unit `i` attacking `target` from `from` holding `equip`, made as the
     /// battle makes the exchange (who has activated, a charge when `from` is not where it stands,
     /// the cover between them): what a forecast window shows before the player confirms.
