@@ -1,5 +1,5 @@
 //! Resources (`resource stamina: Int = ... at start_of_round`) and the turn block (`turn { order
-//! ... spend ... step_cost = ... step_allowed = ... }`): the turn structure as data.
+//! ... spend ... step_cost = ... step_allowed = ... respond = ... }`): the turn structure as data.
 
 use std::collections::HashMap;
 
@@ -13,7 +13,7 @@ use crate::env::Checker;
 use crate::expr::Scope;
 
 /// The formulas a `turn` block may define, with their types.
-const TURN_FORMULAS: &[(&str, Type)] = &[("step_cost", Type::Int), ("step_allowed", Type::Bool)];
+const TURN_FORMULAS: &[(&str, Type)] = &[("step_cost", Type::Int), ("step_allowed", Type::Bool), ("respond", Type::Bool)];
 
 /// Events a resource may be refilled at: once per round or once per activation.
 const REFILL_EVENTS: &[m::Event] = &[m::Event::StartOfRound, m::Event::Activated];
@@ -171,7 +171,7 @@ impl Checker<'_> {
                 let known = TURN_FORMULAS.iter().map(|(n, _)| *n);
                 let help = match did_you_mean(name, known) {
                     Some(s) => format!("did you mean `{s}`?"),
-                    None => "a turn block defines `step_cost` (Int) and `step_allowed` (Bool)".to_string(),
+                    None => "a turn block defines `step_cost` (Int), `step_allowed` (Bool) and `respond` (Bool)".to_string(),
                 };
                 self.error(Diagnostic::error(TURN_RULES, f.name.span, format!("`{name}` is not a turn formula")).with_help(help));
                 continue;
@@ -193,17 +193,25 @@ impl Checker<'_> {
                     continue;
                 }
             }
-            if name == "step_cost" {
-                turn.step_cost = Some(expr);
-            } else {
-                turn.step_allowed = Some(expr);
+            match name {
+                "step_cost" => turn.step_cost = Some(expr),
+                "step_allowed" => turn.step_allowed = Some(expr),
+                _ => turn.respond = Some(expr),
             }
         }
+        if let (Some(span), Some(_)) = (seen.get("respond"), &turn.spend) {
+            // An answer interrupts the declarer's activation; one made of paid steps would have
+            // to be put on hold and taken up again, which the engine does not do.
+            self.error(
+                Diagnostic::error(TURN_RULES, *span, "`respond` with `spend`: an activation of steps cannot be answered")
+                    .with_help("drop `respond`, or make an activation one step (no `spend`)"),
+            );
+        }
         if turn.spend.is_none() {
-            // The first written (the formulas are hashed: the same span on every run).
-            if let Some(span) = seen.values().min() {
+            // The first step formula written (the formulas are hashed: the same span on every run).
+            if let Some(span) = seen.iter().filter(|(n, _)| n.as_str() != "respond").map(|(_, s)| *s).min() {
                 self.error(
-                    Diagnostic::error(TURN_RULES, *span, "step formulas without `spend`: an activation is one step")
+                    Diagnostic::error(TURN_RULES, span, "step formulas without `spend`: an activation is one step")
                         .with_help("name the resource steps are paid from: `spend stamina`"),
                 );
             }

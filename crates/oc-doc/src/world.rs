@@ -423,6 +423,15 @@ fn turn_blocks(p: &mut Page, r: &oc_model::Ruleset, scales: &[oc_model::Scale], 
             }
         }
     }
+    if let Some(e) = &t.respond {
+        facts.push((
+            "Answer".to_string(),
+            vec![
+                text("the target of a declared attack may activate at once, before it resolves, where "),
+                code(print::expr(e, scales)),
+            ],
+        ));
+    }
     if let Some(threat) = t.threat {
         let zone = match threat {
             oc_model::Threat::Adjacent => "the four squares around a unit",

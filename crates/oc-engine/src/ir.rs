@@ -452,6 +452,9 @@ pub struct Ir {
     /// the step's parameters (`oc_model::STEP_PARAMS`, in that order).
     pub step_cost: Option<E>,
     pub step_allowed: Option<E>,
+    /// Whether an attack's target may answer it (`oc_model::TurnRules::respond`); reads the step's
+    /// parameters.
+    pub respond: Option<E>,
 }
 
 impl Ir {
@@ -538,6 +541,7 @@ impl Ir {
             resources: Vec::new(),
             step_cost: None,
             step_allowed: None,
+            respond: None,
         };
         for name in rules
             .tags
@@ -699,6 +703,7 @@ impl Ir {
         let step: Vec<String> = m::STEP_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
         ir.step_cost = rs.turn.step_cost.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         ir.step_allowed = rs.turn.step_allowed.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
+        ir.respond = rs.turn.respond.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         Ok(ir)
     }
 }

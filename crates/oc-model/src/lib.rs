@@ -236,6 +236,13 @@ pub struct TurnRules {
     /// Whether a step may be taken; reads the [`STEP_PARAMS`]. Default true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step_allowed: Option<Expr>,
+    /// Reactive activation: whether the target of an attack a unit declares may activate at
+    /// once in answer, before the attack resolves (if it has not activated this round); reads
+    /// the [`STEP_PARAMS`] of the declaring step, `self` being the declarer. An answer may itself
+    /// declare an attack that is answered in turn (a chain); each declared attack resolves when
+    /// the activation that answered it ends, the innermost first. `None`: attacks resolve at once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub respond: Option<Expr>,
     /// Threat zones: a unit whose move leaves an enemy's zone takes a free attack from it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threat: Option<Threat>,

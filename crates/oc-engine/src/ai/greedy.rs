@@ -52,9 +52,11 @@ fn choose(b: &Battle, cache: &mut Forecasts) -> Option<Turn> {
             }
         }
     }
-    best.map(|(_, t)| t).or_else(|| {
-        b.may_act(side).first().map(|i| Turn { unit: *i, to: None, equip: None, act: Act::Wait, ..Default::default() })
-    })
+    best.map(|(_, t)| t)
+        .or_else(|| {
+            b.may_act(side).first().map(|i| Turn { unit: *i, to: None, equip: None, act: Act::Wait, ..Default::default() })
+        })
+        .map(|t| super::answer(b, t))
 }
 
 /// Walking guides of one decision, by movement type and goal tiles: units that move alike toward

@@ -88,6 +88,22 @@ impl Controller for Sides {
     }
 }
 
+/// The turn an AI plays for the unit a declared attack waits on (`Battle::answering`): where its
+/// best is to stand still, it declines (the attack resolves and it keeps its activation for
+/// later, which standing still would spend); any other turn is its answer.
+pub(crate) fn answer(b: &Battle<'_>, t: Turn) -> Turn {
+    let still = t.to.is_none()
+        && matches!(t.act, crate::battle::Act::Wait)
+        && t.equip.is_none()
+        && t.discard.is_empty()
+        && t.trade.is_none();
+    if still && b.answering() == Some(t.unit) {
+        Turn { act: crate::battle::Act::Decline, ..t }
+    } else {
+        t
+    }
+}
+
 /// The battle as the side to act sees it: the whole battle by reference, and its sight (one per
 /// decision, never a copy of the battle). Without fog the sight holds every tile.
 pub struct View<'v, 'e> {

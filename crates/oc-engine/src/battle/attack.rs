@@ -1,7 +1,7 @@
 //! Attacking: the targets a unit that must attack the weakest may choose, attacks and their
 //! exchanges (statuses and debuffs landing on the unit struck), and striking destructible tiles.
 
-use super::{distance, Battle, BattleError, Rule, State, Tile};
+use super::{distance, Battle, BattleError, Combatant, Rule, State, Tile};
 use crate::combat::{Exchange, Laid, Resolution};
 use crate::Atom;
 
@@ -56,36 +56,7 @@ impl Battle<'_> {
 
     /// Unit `i` attacks `target`; `moved`: it moved in the same step (a charge, as `moved` reads it).
     pub(super) fn attack(&mut self, i: usize, target: usize, moved: bool) -> Result<String, BattleError> {
-        let (a, d) = (self.state.units.get(i).cloned(), self.state.units.get(target).cloned());
-        let (Some(a), Some(d)) = (a, d) else { return Err(BattleError::refused(Rule::NoUnit, "no such unit")) };
-        if d.side == a.side || d.state != State::Ready {
-            return Err(BattleError::refused(Rule::Target, format!("{} cannot attack {}", a.name, d.name)));
-        }
-        if !self.sees(a.side, d.pos) {
-            return Err(BattleError::refused(
-                Rule::Target,
-                format!("{} cannot attack {}: its side does not see it (fog of war)", a.name, d.name),
-            ));
-        }
-        let dist = distance(a.pos, d.pos);
-        let (Some(la), Some(_)) = (self.loadout(i, true), self.loadout(target, false)) else {
-            return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
-        };
-        let ua = self.engine.unit(&la, &[])?;
-        if self.attribute(&ua, "can_attack").is_some_and(|v| !v.bool()) {
-            return Err(BattleError::refused(Rule::Requirement, format!("{} cannot attack now (a status forbids it)", a.name)));
-        }
-        if !ua.in_range(dist) || !ua.may_use_weapon() {
-            return Err(BattleError::refused(
-                Rule::Target,
-                format!(
-                    "{} cannot reach {} at distance {dist} with {}",
-                    a.name,
-                    d.name,
-                    a.equipped.as_deref().unwrap_or("no weapon")
-                ),
-            ));
-        }
+        let (a, _, ua) = self.attack_check(i, target)?;
         // The `area_attack` attribute (seed 000: "Hits all targets in range"): after the
         // chosen target, every other ready enemy within reach, each in an exchange of its own
         // (with its counter), nearest first, while the attacker stands.
@@ -238,6 +209,46 @@ impl Battle<'_> {
             .filter(|(_, f)| sight.sees(f.pos) || distance(from, f.pos) <= vision)
             .map(|(k, _)| k)
             .collect()
+    }
+
+    /// Whether unit `i` may attack `target` where both stand, or why not: the two units and
+    /// the attacker as it acts.
+    pub(super) fn attack_check(
+        &self,
+        i: usize,
+        target: usize,
+    ) -> Result<(Combatant, Combatant, std::sync::Arc<crate::unit::Unit>), BattleError> {
+        let (a, d) = (self.state.units.get(i).cloned(), self.state.units.get(target).cloned());
+        let (Some(a), Some(d)) = (a, d) else { return Err(BattleError::refused(Rule::NoUnit, "no such unit")) };
+        if d.side == a.side || d.state != State::Ready {
+            return Err(BattleError::refused(Rule::Target, format!("{} cannot attack {}", a.name, d.name)));
+        }
+        if !self.sees(a.side, d.pos) {
+            return Err(BattleError::refused(
+                Rule::Target,
+                format!("{} cannot attack {}: its side does not see it (fog of war)", a.name, d.name),
+            ));
+        }
+        let dist = distance(a.pos, d.pos);
+        let (Some(la), Some(_)) = (self.loadout(i, true), self.loadout(target, false)) else {
+            return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
+        };
+        let ua = self.engine.unit(&la, &[])?;
+        if self.attribute(&ua, "can_attack").is_some_and(|v| !v.bool()) {
+            return Err(BattleError::refused(Rule::Requirement, format!("{} cannot attack now (a status forbids it)", a.name)));
+        }
+        if !ua.in_range(dist) || !ua.may_use_weapon() {
+            return Err(BattleError::refused(
+                Rule::Target,
+                format!(
+                    "{} cannot reach {} at distance {dist} with {}",
+                    a.name,
+                    d.name,
+                    a.equipped.as_deref().unwrap_or("no weapon")
+                ),
+            ));
+        }
+        Ok((a, d, ua))
     }
 
     /// The exact forecast of unit `i` attacking `target` from `from` holding `equip`, made as the

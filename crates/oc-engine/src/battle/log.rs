@@ -27,6 +27,16 @@ pub enum Record {
         routed: Vec<usize>,
         note: String,
     },
+    /// An attack declared earlier (`Turn` "declares an attack") resolved, once its target
+    /// answered it with an activation of its own or declined: what it dealt, as a turn's line.
+    Resolved {
+        round: u32,
+        unit: usize,
+        target: usize,
+        hp: Vec<(usize, i64)>,
+        routed: Vec<usize>,
+        note: String,
+    },
     /// Terrain healing at the end of a turn.
     Recover {
         unit: usize,

@@ -12,6 +12,7 @@ mod actions;
 mod attack;
 mod combatant;
 mod cover;
+mod declare;
 mod effects;
 mod fog;
 mod game;
@@ -139,6 +140,9 @@ pub enum Act {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         from: Option<Atom>,
     },
+    /// The answer of a unit an attack was declared on (the ruleset's `respond`) that does not
+    /// activate now: the attack resolves, and the unit keeps its activation for later.
+    Decline,
 }
 
 /// One combat turn: the unit, where it moves (if it moves), the weapon it equips (a free
@@ -226,6 +230,9 @@ pub struct BattleState {
     queue: Vec<usize>,
     /// Each side's standing reaction ([`Turn::reaction`]; `None`: the best).
     pub stance: [Option<String>; 2],
+    /// Attacks declared and not yet resolved, each waiting for its target's answer (the
+    /// ruleset's `respond`), the last declared on top (declare.rs).
+    pub pending: Vec<declare::Declared>,
     /// Each tile's terrain as an index into the rules' terrains (kept with `map.terrain` by
     /// `set_terrain`): paths and the AI look a tile's terrain up without comparing names.
     terrain_ix: Vec<Option<usize>>,
@@ -345,6 +352,7 @@ impl<'e> Battle<'e> {
                 active: None,
                 queue: Vec::new(),
                 stance: [None, None],
+                pending: Vec::new(),
                 terrain_ix: Vec::new(),
             },
             log: Vec::new(),
@@ -444,7 +452,7 @@ impl<'e> Battle<'e> {
             self.state.opened_chests.clone(),
             self.log.len(),
             self.state.tile_hp.clone(),
-            (self.state.lights.clone(), self.state.sighted.clone(), self.state.stance.clone()),
+            (self.state.lights.clone(), self.state.sighted.clone(), self.state.stance.clone(), self.state.pending.clone()),
             (
                 self.state.active.clone(),
                 self.state.queue.clone(),
@@ -465,7 +473,7 @@ impl<'e> Battle<'e> {
                 self.state.first,
                 self.state.finished_first,
             ) = order;
-            (self.state.lights, self.state.sighted, self.state.stance) = fog;
+            (self.state.lights, self.state.sighted, self.state.stance, self.state.pending) = fog;
             self.state.tile_hp = tile_hp;
             std::mem::swap(&mut self.state.units, &mut self.units_undo);
             for (at, name) in std::mem::take(&mut self.terrain_undo).into_iter().rev() {
@@ -520,6 +528,9 @@ impl<'e> Battle<'e> {
             if let Some(slot) = self.state.stance.get_mut(side_index(u.side)) {
                 *slot = Some(stance.clone()).filter(|s| s != "best");
             }
+        }
+        if matches!(t.act, Act::Decline) {
+            return self.decline(t);
         }
         let stepped = self.engine.rules.ruleset.turn.spend.is_some();
         let continuing = self.state.active.as_ref().is_some_and(|a| a.unit == i);
@@ -625,10 +636,17 @@ impl<'e> Battle<'e> {
         } else {
             self.state.units.iter().map(|f| f.hp).collect()
         };
+        // An attack its target may answer waits for the answer (declare.rs).
+        let declared = match &t.act {
+            Act::Attack { target } if !fell => self.answerable(i, *target, t.to.unwrap_or(u.pos), moved, &t.act),
+            _ => false,
+        };
         let note = match &t.act {
             _ if fell => "is routed on the way".to_string(),
             Act::Wait => "waits".to_string(),
+            Act::Attack { target } if declared => self.declare(i, *target, t.to.is_some_and(|to| to != u.pos))?,
             Act::Attack { target } => self.attack(i, *target, t.to.is_some_and(|to| to != u.pos))?,
+            Act::Decline => return Err(BattleError::refused(Rule::Turn, "only the target of a declared attack declines")),
             Act::Strike { tile } => self.strike(i, *tile)?,
             Act::Special { verb, target, tile, from } => self.special(i, (*verb, from.as_deref()), *target, *tile)?,
             Act::Use { item, target, tile } => self.use_item(i, item, *target, *tile)?,
@@ -640,7 +658,7 @@ impl<'e> Battle<'e> {
             (_, false, Some(at)) => self.refused_shots(i, at),
         };
         let note = if held.is_empty() { note } else { format!("{note} ({})", held.join("; ")) };
-        if let (Act::Attack { target }, false) = (&t.act, fell) {
+        if let (Act::Attack { target }, false, false) = (&t.act, fell, declared) {
             let target = *target;
             if let Some(at) = self.state.units.get(target).map(|f| f.pos) {
                 self.face(i, at);
@@ -731,6 +749,11 @@ impl<'e> Battle<'e> {
             return Ok(());
         }
         self.state.active = None;
+        if declared {
+            // The declarer's activation waits for its target's answer.
+            self.look();
+            return self.await_answer();
+        }
         self.end_activation(i, u.side, acted)
     }
 
@@ -745,7 +768,9 @@ impl<'e> Battle<'e> {
         self.end_of_turn(i);
         self.look();
         self.check_victory(Some(side));
-        if self.state.outcome.is_none() {
+        if self.state.outcome.is_some() {
+            self.state.pending.clear();
+        } else if !self.resolve_declared()? {
             self.advance();
         }
         Ok(())

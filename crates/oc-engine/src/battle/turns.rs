@@ -59,6 +59,7 @@ impl StepVars {
 pub(super) fn act_kind(act: &Act) -> String {
     match act {
         Act::Wait => "wait".into(),
+        Act::Decline => "decline".into(),
         Act::Attack { .. } => "attack".into(),
         Act::Strike { .. } => "strike".into(),
         Act::Use { item, .. } => format!("use {item}"),
@@ -217,9 +218,14 @@ impl Battle<'_> {
         }
     }
 
-    /// The units the side to act may activate now: the one mid-activation, the next in a
-    /// resource order, or every unit of the side still waiting.
+    /// The units the side to act may activate now: the target of a declared attack (its
+    /// answer), the one mid-activation, the next in a resource order, or every unit of the side
+    /// still waiting.
     pub fn may_act(&self, side: m::SideId) -> Vec<usize> {
+        // An attack declared on a unit waits for its answer: nobody else acts.
+        if let Some(k) = self.answering() {
+            return if self.state.units.get(k).is_some_and(|u| u.side == side) { vec![k] } else { Vec::new() };
+        }
         if let Some(a) = &self.state.active {
             return if self.state.units.get(a.unit).is_some_and(|u| u.side == side) { vec![a.unit] } else { Vec::new() };
         }
@@ -326,7 +332,7 @@ impl Battle<'_> {
         let target_unit = match act {
             Act::Attack { target } => Some(*target),
             Act::Special { target, .. } | Act::Use { target, .. } => *target,
-            Act::Wait | Act::Strike { .. } => None,
+            Act::Wait | Act::Decline | Act::Strike { .. } => None,
         };
         let on = match act {
             Act::Strike { tile } => Some(*tile),
@@ -337,7 +343,7 @@ impl Battle<'_> {
         StepVars {
             moved,
             attacks: matches!(act, Act::Attack { .. }),
-            acts: !matches!(act, Act::Wait),
+            acts: !matches!(act, Act::Wait | Act::Decline),
             moves,
             steps,
             repeats,

@@ -33,7 +33,8 @@ pub enum Place {
     Clear,
     /// A resource's value, set at its event.
     Resource,
-    /// A step's `step_cost` and `step_allowed`: a unit pricing a step of its activation.
+    /// A step's `step_cost`, `step_allowed` and `respond`: a unit pricing a step of its
+    /// activation, or declaring an attack its target may answer.
     Step,
 }
 
@@ -172,7 +173,7 @@ impl Place {
             Place::Use => "a consumable's `use`".into(),
             Place::Clear => "a status's `clears when`".into(),
             Place::Resource => "a resource's value".into(),
-            Place::Step => "`step_cost` or `step_allowed`".into(),
+            Place::Step => "`step_cost`, `step_allowed` or `respond`".into(),
         }
     }
 }

@@ -78,6 +78,11 @@ impl Tactician {
         if ranked.is_empty() {
             ranked.push((0.0, Turn { unit: first, ..Default::default() }));
         }
+        if b.answering().is_some() {
+            for (_, t) in &mut ranked {
+                *t = super::answer(b, std::mem::take(t));
+            }
+        }
         Some(ranked)
     }
 

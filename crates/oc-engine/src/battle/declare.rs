@@ -1,0 +1,138 @@
+//! Reactive activation (the ruleset's `respond`, `oc_model::TurnRules::respond`): an attack a
+//! unit declares on a target that may answer waits. The target's side plays the target's answer
+//! at once: a whole activation of its own (whose own declared attack may be answered in turn: a
+//! chain) or [`Act::Decline`], which keeps its activation for later. When the answering
+//! activation ends, the declared attack resolves, the innermost of a chain first, and the
+//! declarer's activation ends. Each answer is a logged turn, so a replay plays it again.
+
+use oc_model as m;
+use serde::{Deserialize, Serialize};
+
+use super::log::Record;
+use super::scene::Cast;
+use super::{Act, Battle, BattleError, Rule, State, Tile, Turn};
+
+/// An attack declared and waiting for its target's answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Declared {
+    /// The declaring unit and the unit it attacks.
+    pub by: usize,
+    pub target: usize,
+    /// The declarer moved in the step that declared it (`attacker.moved`).
+    pub moved: bool,
+}
+
+impl Battle<'_> {
+    /// Whether the attack of unit `i` on `target`, made from `at` after a move of `moved`
+    /// points, waits for the target's answer: the ruleset has `respond` and it holds, and the
+    /// target is an enemy in the battle that has not activated this round (a declarer waiting
+    /// for an answer has: its activation has begun).
+    pub(super) fn answerable(&self, i: usize, target: usize, at: Tile, moved: i64, act: &Act) -> bool {
+        let Some(respond) = &self.engine.ir.respond else { return false };
+        let (Some(a), Some(d)) = (self.state.units.get(i), self.state.units.get(target)) else { return false };
+        if a.side == d.side || d.state != State::Ready || d.activated {
+            return false;
+        }
+        let params = self.step_vars(i, at, moved, act).params();
+        self.scene(Cast { user: i, ..Cast::default() }, None).is_some_and(|s| s.holds(respond, &params))
+    }
+
+    /// Unit `i` declares its attack on `target` (which the rules let it make where it stands):
+    /// the attack waits for the target's answer, and the target's side acts next.
+    pub(super) fn declare(&mut self, i: usize, target: usize, moved: bool) -> Result<String, BattleError> {
+        let (_, d, _) = self.attack_check(i, target)?;
+        self.state.pending.push(Declared { by: i, target, moved });
+        Ok(format!("declares an attack on {}, which may activate in answer", d.name))
+    }
+
+    /// After a declaration: the target's side plays the target's answer.
+    pub(super) fn await_answer(&mut self) -> Result<(), BattleError> {
+        let side_of = |k: usize| self.state.units.get(k).map(|u| u.side);
+        let Some((by, answers)) = self.state.pending.last().and_then(|d| Some((side_of(d.by)?, side_of(d.target)?))) else {
+            return Ok(());
+        };
+        self.state.to_act = answers;
+        // A move that declared may have won the battle (a region seized): it ends there.
+        self.check_victory(Some(by));
+        if self.state.outcome.is_some() {
+            self.state.pending.clear();
+        }
+        Ok(())
+    }
+
+    /// The unit a declared attack waits on, if one does: the only unit that may act.
+    pub fn answering(&self) -> Option<usize> {
+        self.state.pending.last().map(|d| d.target)
+    }
+
+    /// [`Act::Decline`]: the target of the last declared attack does not answer; the attack
+    /// resolves and the target keeps its activation.
+    pub(super) fn decline(&mut self, t: Turn) -> Result<(), BattleError> {
+        let i = t.unit;
+        if self.answering() != Some(i) {
+            let name = self.state.units.get(i).map_or("the unit", |u| u.name.as_str());
+            return Err(BattleError::refused(
+                Rule::Turn,
+                format!("no attack waits on {name}'s answer: only the target of a declared attack declines"),
+            ));
+        }
+        self.log.push(Record::Turn {
+            round: self.state.round,
+            turn: t,
+            hp: Vec::new(),
+            routed: Vec::new(),
+            note: "declines to activate".into(),
+        });
+        if !self.resolve_declared()? {
+            self.advance();
+        }
+        Ok(())
+    }
+
+    /// The last declared attack, if any, resolves (its target has answered or declined), and
+    /// its declarer's activation ends; `false` if none was waiting.
+    pub(super) fn resolve_declared(&mut self) -> Result<bool, BattleError> {
+        let Some(d) = self.state.pending.pop() else { return Ok(false) };
+        let Some(side) = self.state.units.get(d.by).map(|u| u.side) else { return Ok(false) };
+        let before: Vec<i64> = self.state.units.iter().map(|f| f.hp).collect();
+        let target = self.state.units.get(d.target).map_or_else(|| format!("unit {}", d.target), |f| f.name.clone());
+        let note = if self.state.units.get(d.by).is_none_or(|f| f.state != State::Ready) {
+            format!("falls before its attack on {} resolves", target)
+        } else if self.state.units.get(d.target).is_none_or(|f| f.state != State::Ready) {
+            format!("its attack finds {} already gone", target)
+        } else {
+            // A target that moved off in its answer may be out of reach: the declaration lapses
+            // ("The unit does not have to follow through on its declaration").
+            match self.attack(d.by, d.target, d.moved) {
+                Ok(note) => {
+                    if let Some(at) = self.state.units.get(d.target).map(|f| f.pos) {
+                        self.face(d.by, at);
+                    }
+                    self.run_triggers_against(d.by, m::Event::AfterAttack, Some(d.target));
+                    note
+                }
+                Err(why) => format!("its attack on {} lapses: {why}", target),
+            }
+        };
+        let hp: Vec<(usize, i64)> =
+            self.state.units.iter().enumerate().filter(|(k, f)| before.get(*k) != Some(&f.hp)).map(|(k, f)| (k, f.hp)).collect();
+        let routed: Vec<usize> = hp.iter().filter(|(_, h)| *h <= 0).map(|(k, _)| *k).collect();
+        let mut newly_routed = Vec::new();
+        for k in &routed {
+            if let Some(f) = self.state.units.get_mut(*k) {
+                if f.state == State::Ready {
+                    newly_routed.push(*k);
+                }
+                f.state = State::Routed;
+            }
+        }
+        self.log.push(Record::Resolved { round: self.state.round, unit: d.by, target: d.target, hp, routed, note });
+        for k in newly_routed {
+            let foe = if k == d.by { Some(d.target) } else { Some(d.by) };
+            self.run_triggers_against(k, m::Event::Routed, foe);
+        }
+        self.state.to_act = side;
+        self.end_activation(d.by, side, true)?;
+        Ok(true)
+    }
+}

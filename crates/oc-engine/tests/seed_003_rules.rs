@@ -1,0 +1,232 @@
+//! Seed 003 (`std:battlestorm`) read rule by rule as its players know it: each test quotes the
+//! seed and asserts a forecast or a scripted battle. The per-strike numbers are in
+//! `seed_battlestorm.rs`.
+
+#[path = "common/arena.rs"]
+mod arena;
+
+use oc_engine::battle::{Act, Battle, Record, Turn};
+use oc_engine::{Engine, Loadout};
+use oc_model::SideId;
+
+/// A 10x5 open field; both sides may deploy anywhere (the tests place units face to face).
+const FIELD: &str = r#"name = "Field"
+width = 10
+height = 5
+rows = [
+  "..........",
+  "..........",
+  "..........",
+  "..........",
+  "..........",
+]
+[[regions]]
+name = "attacker-zone"
+kind = "deployment"
+side = "attacker"
+rect = [0, 0, 10, 5]
+[[regions]]
+name = "defender-zone"
+kind = "deployment"
+side = "defender"
+rect = [0, 0, 10, 5]
+"#;
+
+const SCENARIO: &str = r#"import "std:battlestorm"
+scenario Arena {
+    map "field.map.toml"
+    rounds 9 then defender
+    attacker { zone "attacker-zone" war_chest 99999 units 1..8 win rout all }
+    defender { zone "defender-zone" war_chest 99999 units 1..8 win rout all }
+}
+"#;
+
+fn compiled(armies: &str) -> (Engine, oc_model::BattleMap) {
+    let files = [("field.map.toml".to_string(), FIELD.to_string()), ("field.oc".to_string(), format!("{SCENARIO}\n{armies}"))];
+    let mut ws = oc_compiler::Workspace::new();
+    let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["field.oc".to_string()]);
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let rules = c.rules.unwrap();
+    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), FIELD);
+    assert!(diags.is_empty(), "{diags:?}");
+    let mut map = map.unwrap();
+    map.resolve(&rules);
+    (Engine::new(rules).unwrap(), map.battle_map())
+}
+
+/// Two savages a side: the attacker's at (4, 2) and (5, 1), the defender's at (5, 2) and (4, 3).
+/// Each side's first faces the other's first; each side's second stands beside the other's first.
+const SAVAGES: &str = "army A for Arena attacker { unit A0: Savage { items Shortsword } unit A1: Savage { items Shortsword } }\n\
+                       army D for Arena defender { unit D0: Savage { items Shortsword } unit D1: Savage { items Shortsword } }";
+const SAVAGES_AT: [&[(i64, i64)]; 2] = [&[(4, 2), (5, 1)], &[(5, 2), (4, 3)]];
+
+/// The units of the side that won the first roll-off, then the other's: (first, second).
+fn sides(b: &Battle) -> ([usize; 2], [usize; 2]) {
+    match b.to_act {
+        SideId::Attacker => ([0, 1], [2, 3]),
+        SideId::Defender => ([2, 3], [0, 1]),
+    }
+}
+
+fn attack(unit: usize, target: usize) -> Turn {
+    Turn { unit, act: Act::Attack { target }, ..Default::default() }
+}
+
+fn decline(unit: usize) -> Turn {
+    Turn { unit, act: Act::Decline, ..Default::default() }
+}
+
+/// The log's turns and resolutions from `from` on: (unit, note), a resolution's unit marked `*`.
+fn lines(b: &Battle, from: usize) -> Vec<String> {
+    b.log[from..]
+        .iter()
+        .filter_map(|r| match r {
+            Record::Turn { turn, note, .. } => Some(format!("{}: {note}", turn.unit)),
+            Record::Resolved { unit, note, .. } => Some(format!("*{unit}: {note}")),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_melee_declaration_lets_its_target_activate_at_once() {
+    // "An enemy unit upon which an attack has been declared has the option of immediately
+    // activating (if it has not already activated this turn)."
+    let (engine, map) = compiled(SAVAGES);
+    for seed in 0..8 {
+        let mut b = arena::battle_seeded(&engine, &map, SAVAGES_AT, seed);
+        let ([x, _], [y, _]) = sides(&b);
+        let from = b.log.len();
+        b.turn(attack(x, y)).unwrap();
+        // The attack waits: nothing was dealt, and only its target may act, for the other side.
+        assert!(arena::last_note(&b).contains("declares an attack on"), "{:?}", lines(&b, from));
+        assert_eq!(b.answering(), Some(y));
+        assert_eq!(b.to_act, b.units[y].side);
+        assert_eq!(b.may_act(b.units[y].side), vec![y]);
+        assert!(b.units.iter().all(|u| u.hp == 1));
+        // Another unit of the target's side may not act now.
+        let other = if y == 2 { 3 } else { 1 };
+        assert!(b.turn(Turn { unit: other, ..Default::default() }).is_err());
+        // The target answers: its own attack comes first, then the declared one resolves.
+        b.turn(attack(y, x)).unwrap();
+        let l = lines(&b, from);
+        assert_eq!(l.len(), 3, "{l:?}");
+        assert!(l[1].starts_with(&format!("{y}: ")) && l[1].contains("attacks"), "{l:?}");
+        assert!(l[2].starts_with(&format!("*{x}: ")), "{l:?}");
+        if b.units[x].hp > 0 {
+            assert!(l[2].contains("attacks"), "{l:?}");
+        } else {
+            // Felled by the answer, the declarer never strikes.
+            assert!(l[2].contains("falls before its attack"), "{l:?}");
+        }
+        // Both have activated this round; the answer spent the target's activation.
+        assert!(b.units[x].activated && b.units[y].activated);
+        assert_eq!(b.answering(), None);
+    }
+}
+
+#[test]
+fn a_declined_attack_resolves_and_the_target_activates_later_without_striking_back() {
+    // "has the option of immediately activating": declining keeps the activation. Today's
+    // free strike back is gone: a target fights only in an activation of its own.
+    let (engine, map) = compiled(SAVAGES);
+    let mut hit = 0;
+    for seed in 0..24 {
+        let mut b = arena::battle_seeded(&engine, &map, SAVAGES_AT, seed);
+        let ([x, _], [y, _]) = sides(&b);
+        b.turn(attack(x, y)).unwrap();
+        let from = b.log.len();
+        b.turn(decline(y)).unwrap();
+        let l = lines(&b, from);
+        assert_eq!(l[0], format!("{y}: declines to activate"), "{l:?}");
+        assert!(l[1].starts_with(&format!("*{x}: ")) && l[1].contains("attacks"), "{l:?}");
+        assert_eq!(b.units[x].hp, 1, "no strike back: {l:?}");
+        assert!(!b.units[y].activated, "the target keeps its activation");
+        if b.units[y].hp > 0 {
+            // Still standing: it activates later this round.
+            assert!(b.waiting(b.units[y].side).contains(&y));
+        } else {
+            hit += 1;
+        }
+        // A decline by a unit no attack waits on is refused.
+        if b.outcome.is_none() {
+            let k = b.may_act(b.to_act)[0];
+            assert!(b.turn(decline(k)).unwrap_err().to_string().contains("declines"));
+        }
+    }
+    // Savage against savage: 16 of 30 hit, and any damage kills a common.
+    assert!(hit > 0 && hit < 24, "{hit}");
+}
+
+#[test]
+fn an_activated_target_has_no_answer_and_no_strike_back() {
+    // "(if it has not already activated this turn)"; the forecast of a melee attack is the
+    // attacker's blows alone: no counter.
+    let (engine, map) = compiled(SAVAGES);
+    let f = engine.forecast(&Loadout::new("Savage", Some("Shortsword")), &Loadout::new("Savage", Some("Shortsword")), 1).unwrap();
+    assert_eq!(f.defender.strikes, 0);
+    assert_eq!(f.attacker_routed, 0.0);
+    // "The savages have a C.E.R. of 3 vs. the wyvern's Evasion of 10": against Evasion 12, a
+    // d30 of 15 or more hits, and 2d6 against no Absorption always kills a common.
+    assert!((f.defender_routed - 16.0 / 30.0).abs() < 1e-12, "{}", f.defender_routed);
+    for seed in 0..8 {
+        let mut b = arena::battle_seeded(&engine, &map, SAVAGES_AT, seed);
+        let ([x, _], [y, _]) = sides(&b);
+        // The target has had its activation this round.
+        b.state.units[y].activated = true;
+        assert!(b.units[y].activated);
+        b.turn(attack(x, y)).unwrap();
+        let note = arena::last_note(&b);
+        assert!(note.contains("attacks") && !note.contains("declares"), "{note}");
+        assert_eq!(b.answering(), None);
+        assert_eq!(b.units[x].hp, 1, "{note}");
+    }
+}
+
+#[test]
+fn a_projectile_attack_gives_its_target_no_chance_to_activate() {
+    // "(Note that my elf women can fire on the savages without giving them a chance to
+    // activate, since only Melee declarations allow the enemy a chance to activate.)"
+    let armies =
+        "army A for Arena attacker { unit Bow: ElvenBowWoman { items Longbow } unit Bow2: ElvenBowWoman { items Longbow } }\n\
+                  army D for Arena defender { unit Brave: Savage { items Shortsword } unit Brave2: Savage { items Shortsword } }";
+    let (engine, map) = compiled(armies);
+    for (at, seed) in [((4, 2), 1), ((2, 2), 2), ((4, 2), 3), ((1, 2), 4)] {
+        let mut b = arena::battle_seeded(&engine, &map, [&[at, (0, 4)], &[(5, 2), (9, 4)]], seed);
+        while b.to_act != SideId::Attacker {
+            let k = b.may_act(b.to_act)[1.min(b.may_act(b.to_act).len() - 1)];
+            b.turn(Turn { unit: k, ..Default::default() }).unwrap();
+        }
+        b.turn(attack(0, 2)).unwrap();
+        let note = arena::last_note(&b);
+        assert!(note.starts_with("Bow attacks Brave"), "{note}");
+        assert_eq!(b.answering(), None);
+    }
+}
+
+#[test]
+fn an_answer_may_declare_in_turn_and_the_chain_resolves_innermost_first() {
+    // "If it in turn declares an attack, the target of that attack also has the option of
+    // activating. Thus one attack declaration can set of an entire chain of declarations and
+    // activations - a chain reaction called a Battlestorm."
+    let (engine, map) = compiled(SAVAGES);
+    for seed in 0..8 {
+        let mut b = arena::battle_seeded(&engine, &map, SAVAGES_AT, seed);
+        let ([x, x2], [y, _]) = sides(&b);
+        let from = b.log.len();
+        b.turn(attack(x, y)).unwrap();
+        // The target answers by declaring on the declarer's neighbour, which answers in turn.
+        b.turn(attack(y, x2)).unwrap();
+        assert_eq!(b.answering(), Some(x2));
+        assert_eq!(b.to_act, b.units[x].side);
+        b.turn(attack(x2, y)).unwrap();
+        let l = lines(&b, from);
+        assert_eq!(l.len(), 5, "{l:?}");
+        assert!(l[1].contains("declares") && l[2].starts_with(&format!("{x2}: ")), "{l:?}");
+        // Innermost first: y's attack on x2, then x's on y.
+        assert!(l[3].starts_with(&format!("*{y}: ")), "{l:?}");
+        assert!(l[4].starts_with(&format!("*{x}: ")), "{l:?}");
+        assert!([x, x2, y].iter().all(|k| b.units[*k].activated));
+        assert_eq!(b.answering(), None);
+    }
+}
