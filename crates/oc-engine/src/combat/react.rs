@@ -41,7 +41,7 @@ pub(crate) fn compile(engine_ir: &mut crate::ir::Ir, rules: &m::Rules) -> Result
             rules.ruleset.reactions.len()
         )));
     }
-    rules
+    let reactions = rules
         .ruleset
         .reactions
         .iter()
@@ -82,23 +82,21 @@ pub(crate) fn compile(engine_ir: &mut crate::ir::Ir, rules: &m::Rules) -> Result
             };
             Ok(ReactionIr { costs, requires, modifiers, riposte: r.riposte, reroll })
         })
-        .collect::<Result<Vec<_>, EngineError>>()
-        .map(|reactions| {
-            if engine_ir.settles {
-                let rerolls = reactions.iter().filter(|r| r.reroll.is_some());
-                let extra: Vec<&E> =
-                    rerolls.filter_map(|r| r.requires.as_ref()).chain(engine_ir.gains.iter().map(|g| &g.value)).collect();
-                let rerolled: Vec<u16> = rules
-                    .ruleset
-                    .reactions
-                    .iter()
-                    .filter_map(|r| r.reroll.as_ref())
-                    .filter_map(|x| engine_ir.formula_id(&x.formula))
-                    .collect();
-                engine_ir.settle_inputs = engine_ir.settle_inputs(&extra, &rerolled);
-            }
-            reactions
-        })
+        .collect::<Result<Vec<_>, EngineError>>()?;
+    if engine_ir.settles {
+        let rerolls = reactions.iter().filter(|r| r.reroll.is_some());
+        let extra: Vec<&E> =
+            rerolls.filter_map(|r| r.requires.as_ref()).chain(engine_ir.gains.iter().map(|g| &g.value)).collect();
+        let rerolled: Vec<u16> = rules
+            .ruleset
+            .reactions
+            .iter()
+            .filter_map(|r| r.reroll.as_ref())
+            .filter_map(|x| engine_ir.formula_id(&x.formula))
+            .collect();
+        engine_ir.settle_inputs = engine_ir.settle_inputs(&extra, &rerolled);
+    }
+    Ok(reactions)
 }
 
 impl Engine {
