@@ -11,12 +11,12 @@ use oc_project::output::Kind;
 
 use crate::commands::{output_target, write_output};
 use crate::load::setup as load;
-use crate::plot::{self, Outcomes, PlotFormat};
 use crate::Format;
 use oc_play::simulate::{self, Header, Part, Run, Tally};
 use oc_play::stats::wilson;
 use oc_play::Ais;
 use oc_project::output::Target;
+use oc_render::plot::{self, Outcomes, PlotFormat};
 
 /// Which scenario and armies, and the AIs that play them.
 pub struct Game<'a> {
