@@ -29,7 +29,7 @@ fn run(setup: &Setup, seed: u64, ais: &Ais, page: bool) -> Result<Played, String
 
 /// Writes the replay page of a recorded battle.
 pub fn write_page(target: &Target, setup: &Setup, source: &Source, rec: &Recording) -> Result<(), u8> {
-    let page = crate::replay_html::page(setup, source, rec).map_err(|e| {
+    let page = oc_play::replay_page::page(setup, source, rec).map_err(|e| {
         errln!("error: cannot make the replay page: {e}");
         2u8
     })?;

@@ -17,7 +17,6 @@ mod fmt_cmd;
 mod load;
 mod play;
 mod play_cmd;
-mod replay_html;
 mod scenario_cmd;
 mod simulate;
 mod tournament;
