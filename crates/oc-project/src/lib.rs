@@ -18,6 +18,7 @@ pub mod output;
 pub mod session;
 pub mod shown;
 pub mod transcript;
+pub mod watch;
 
 pub use discover::{discover, DiskHost, Project};
 pub use manifest::{find_root, Manifest, Root};
