@@ -8,7 +8,6 @@
 //! (`assets/replay.css`, `assets/replay.js`). The map's picture ([`Board`]) is `oc play`'s too.
 
 use oc_engine::battle::Record;
-use oc_engine::Engine;
 use oc_model::{Outcome, SideId};
 use oc_project::output::REPLAY_MARK;
 use serde::Serialize;
@@ -31,6 +30,8 @@ pub struct Board {
     pub picture: Option<Picture>,
     pub terrain: Vec<String>,
     pub colours: std::collections::BTreeMap<String, String>,
+    /// The ruleset's resources: (name, what its title says).
+    pub resources: Vec<(String, String)>,
 }
 
 /// The board of `setup`'s map; `labelled`: with coordinates and legend.
@@ -50,7 +51,9 @@ pub fn board(setup: &Setup, labelled: bool) -> Board {
     });
     let terrain = if picture.is_some() { Vec::new() } else { setup.map.terrain.clone() };
     let colours = rules.terrains.iter().map(|t| (t.name.clone(), hex(oc_atlas::render::terrain_colour(&t.name).0))).collect();
-    Board { grid, picture, terrain, colours }
+    let resources =
+        rules.ruleset.resources.iter().map(|r| (r.name.clone(), r.title.clone().unwrap_or_else(|| r.name.clone()))).collect();
+    Board { grid, picture, terrain, colours, resources }
 }
 
 #[derive(Serialize)]
@@ -117,9 +120,7 @@ fn side_word(s: SideId) -> &'static str {
 
 /// The page of a recorded battle.
 pub fn page(setup: &Setup, source: &Source, rec: &Recording) -> Result<String, String> {
-    let engine: &Engine = &setup.engine;
-    let rules = &engine.rules;
-    let Board { grid, picture, terrain, colours } = board(setup, true);
+    let Board { grid, picture, terrain, colours, resources } = board(setup, true);
     let Some(Record::Start { units, .. }) = rec.records.first() else {
         return Err("the battle log does not begin with its units".into());
     };
@@ -159,12 +160,7 @@ pub fn page(setup: &Setup, source: &Source, rec: &Recording) -> Result<String, S
         picture,
         terrain,
         colours,
-        resources: rules
-            .ruleset
-            .resources
-            .iter()
-            .map(|r| (r.name.clone(), r.title.clone().unwrap_or_else(|| r.name.clone())))
-            .collect(),
+        resources,
         units,
         frames,
         end,

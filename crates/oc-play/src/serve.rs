@@ -399,7 +399,7 @@ impl Game {
     pub fn of(session: &Session<'_>) -> Game {
         let setup = session.setup();
         let rules = &setup.engine.rules;
-        let replay_page::Board { grid, picture, terrain, colours } = replay_page::board(setup, false);
+        let replay_page::Board { grid, picture, terrain, colours, resources } = replay_page::board(setup, false);
         let source = session.source();
         let s = &setup.scenario;
         Game {
@@ -416,12 +416,7 @@ impl Game {
             players: session.players(),
             ai: [source.attacker_ai.clone(), source.defender_ai.clone()],
             seed: source.seed,
-            resources: rules
-                .ruleset
-                .resources
-                .iter()
-                .map(|r| (r.name.clone(), r.title.clone().unwrap_or_else(|| r.name.clone())))
-                .collect(),
+            resources,
             reactions: rules
                 .ruleset
                 .reactions
