@@ -11,10 +11,12 @@
 pub mod codes;
 pub mod discover;
 pub mod folder;
+pub mod format;
 pub mod fsx;
 pub mod limits;
 pub mod manifest;
 pub mod output;
+pub mod rulesets;
 pub mod session;
 pub mod shown;
 pub mod transcript;
