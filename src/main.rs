@@ -5,7 +5,6 @@
 #[macro_use]
 mod report;
 
-mod annotate;
 mod args;
 mod atlas;
 mod balance_cmd;

@@ -8,9 +8,9 @@ use oc_play::matchup::{self, Side};
 use oc_play::matrix;
 use oc_project::output::Kind;
 use oc_render::forecast::{forecast_json, forecast_table, terrain_words};
-use oc_render::plot::{self, Heatmap, PlotFormat};
+use oc_render::plot::{self, Heatmap};
 
-use crate::commands::{output_target, write_output};
+use crate::commands::{output_target, plot_target, write_output};
 use crate::Format;
 
 /// The engine, both loadouts and the distance of a forecast or duel; errors are printed.
@@ -119,7 +119,7 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
         Ok(t) => t,
         Err(code) => return code,
     };
-    let heatmap = match heatmap.map(|h| heatmap_target(h, &inputs, force)).transpose() {
+    let heatmap = match heatmap.map(|h| plot_target(h, "a heat map", &inputs, force)).transpose() {
         Ok(t) => t,
         Err(code) => return code,
     };
@@ -153,23 +153,7 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
         target.map_or(String::new(), |t| format!("; CSV written to {}", t.show()))
     );
     if let Some((target, format)) = heatmap {
-        let figure = Heatmap {
-            title: format!("{}: rout chance in one exchange", engine.rules.ruleset.name),
-            notes: vec![
-                "rows: the attacking class with its best weapon against that column (the highest rout chance);".to_string(),
-                match args.distance {
-                    Some(d) => format!("columns: the defending class with its kit weapon; at distance {d}, full HP, open ground"),
-                    None => {
-                        "columns: the defending class with its kit weapon; at the attacker's nearest range, full HP, open ground"
-                            .to_string()
-                    }
-                },
-            ],
-            rows: heat.iter().map(|(n, _)| n.clone()).collect(),
-            columns,
-            cells: heat.into_iter().map(|(_, r)| r).collect(),
-            measure: "rout chance".to_string(),
-        };
+        let figure = Heatmap::of_matrix(&engine.rules.ruleset.name, args.distance, heat, columns);
         let bytes = match plot::render(&figure, format) {
             Ok(b) => b,
             Err(e) => {
@@ -183,17 +167,4 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
         noteln!("heat map written to {}", target.show());
     }
     0
-}
-
-/// A heat map's path passed through the output policy, with its format.
-fn heatmap_target(path: &Path, inputs: &[PathBuf], force: bool) -> Result<(oc_project::output::Target, PlotFormat), u8> {
-    let format = PlotFormat::of(path).map_err(|e| {
-        errln!("error: {e}");
-        2u8
-    })?;
-    if path.as_os_str() == "-" {
-        errln!("error: a heat map is written to a file, not to standard output");
-        return Err(2);
-    }
-    Ok((output_target(path, Kind::Plot, inputs, force)?, format))
 }

@@ -5,11 +5,12 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::commands::{style, summary};
+use crate::commands::style;
 use crate::report;
 use crate::Format;
 use oc_project::session::Session;
 use oc_project::watch::Watch;
+use oc_render::diagnostics::summary;
 
 pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) -> u8 {
     let mut watch = match Watch::start(path.unwrap_or(Path::new(".")), Duration::from_millis(quiet_ms)) {

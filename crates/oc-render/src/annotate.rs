@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use oc_diag::{CodeInfo, Diagnostic, Severity, Span};
 
-use crate::report::{Reports, Sources};
+use crate::diagnostics::{Reports, Sources};
 
 fn level(s: Severity) -> &'static str {
     match s {
