@@ -99,8 +99,8 @@ pub fn tune(r: &Request) -> u8 {
         }
     }
     let text = match r.format {
-        Format::Human => oc_render::tune::text(&r.run.file, r.write, &title, &tuned, written),
-        Format::Json => oc_render::tune::json(&r.run.file, r.run.seed, r.run.games, &names, &tuned, written),
+        Format::Human => oc_render::tune::text(r.run.file, r.write, &title, &tuned, written),
+        Format::Json => oc_render::tune::json(r.run.file, r.run.seed, r.run.games, &names, &tuned, written),
     };
     out!("{text}");
     if r.write && !tuned.even() && !tuned.unchanged {

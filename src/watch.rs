@@ -31,7 +31,7 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
     let target = watch.target.clone();
     report_run(&mut watch.session, &target, clear, "started", None, format);
     loop {
-        let change = match watch.next() {
+        let change = match watch.wait() {
             Ok(c) => c,
             Err(e) => {
                 errln!("error: {e}");

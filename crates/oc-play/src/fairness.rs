@@ -225,6 +225,8 @@ pub fn json(rows: &[Row], seed: u64, command: &str) -> serde_json::Value {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
     use super::*;
 
     #[test]

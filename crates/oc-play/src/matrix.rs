@@ -156,6 +156,8 @@ pub fn measure(engine: &Engine, classes: &[String], distance: Option<i64>) -> Ma
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
     use super::*;
 
     #[test]

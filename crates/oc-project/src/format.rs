@@ -138,6 +138,8 @@ pub fn summary(tally: &Tally, check: bool, took: std::time::Duration) -> String 
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
     use super::*;
 
     #[test]

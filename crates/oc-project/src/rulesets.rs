@@ -53,6 +53,8 @@ pub fn most_used(files: &[String], host: &mut DiskHost) -> MostUsed {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
     use super::*;
 
     #[test]

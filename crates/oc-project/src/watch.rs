@@ -1,7 +1,7 @@
 //! The watcher's core, for `oc watch` (and any front end that rechecks on save): file events
 //! (notify) wake it; the tree is then compared with what it was at the last check (size,
 //! modification time and identity of every file), so a change is seen even when an event was
-//! lost or merged. [`Watch::next`] answers with the paths that changed, and the [`Session`]
+//! lost or merged. [`Watch::wait`] answers with the paths that changed, and the [`Session`]
 //! has already forgotten what they affect — every root or map whose check read or *tried to
 //! read* a changed path, or a link to it — so its next run rechecks only that. Invariant
 //! (`tests/watch_storm.rs` plays thousands of editor-like operations): after any sequence of
@@ -38,7 +38,7 @@ pub struct Watch {
     quiet: Duration,
 }
 
-/// What [`Watch::next`] saw.
+/// What [`Watch::wait`] saw.
 pub struct Change {
     /// Why the next report is made: `changed: FILE`, `changed: N paths` or `changed: the project`.
     pub why: String,
@@ -74,7 +74,7 @@ impl Watch {
     }
 
     /// Waits for the next change that needs a report. `Err`: the file watcher stopped.
-    pub fn next(&mut self) -> Result<Change, String> {
+    pub fn wait(&mut self) -> Result<Change, String> {
         // Even with no event, look again now and then: events can be lost, and a deleted watched
         // folder sends none when it comes back.
         let poll = Duration::from_millis(500);
@@ -348,6 +348,8 @@ fn arm(dir: &Path, tx: &mpsc::Sender<notify::Result<notify::Event>>) -> Result<A
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
     use super::*;
 
     fn stamp(len: u64, kind: u8, ino: u64) -> Stamp {
@@ -371,7 +373,7 @@ mod tests {
         assert!(Watch::start(&dir.path().join("missing"), Duration::from_millis(10)).is_err());
         let mut watch = Watch::start(dir.path(), Duration::from_millis(10)).unwrap();
         std::fs::write(&file, "# a comment\n").unwrap();
-        let change = watch.next().unwrap();
+        let change = watch.wait().unwrap();
         assert_eq!(change.why, "changed: a.oc");
         assert!(change.warnings.is_empty());
     }

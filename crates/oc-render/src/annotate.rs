@@ -148,6 +148,8 @@ pub fn github(sources: &dyn Sources, diagnostics: &[Diagnostic]) -> String {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
     use super::escape;
 
     #[test]

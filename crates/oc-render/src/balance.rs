@@ -79,6 +79,8 @@ pub fn table(engine: &Engine, r: &Report, flagged: &[(&str, What)], took: std::t
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
     use super::*;
 
     #[test]

@@ -384,6 +384,8 @@ pub fn summary(run: &oc_project::session::Outcome, took: std::time::Duration) ->
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
     use super::*;
 
     struct One(&'static str);

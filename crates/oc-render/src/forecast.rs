@@ -119,9 +119,9 @@ pub fn duel_text(seed: u64, distance: i64, a: &Loadout, d: &Loadout, log: &[Stri
         out,
         "seed {seed}: {} ({}) attacks {} ({}) at distance {distance}",
         names[0],
-        a.weapon.clone().unwrap_or_default(),
+        a.weapon.unwrap_or_default(),
         names[1],
-        d.weapon.clone().unwrap_or_default()
+        d.weapon.unwrap_or_default()
     );
     for (i, s) in log.iter().enumerate() {
         let what = if s.outcome.backfire {
@@ -159,6 +159,8 @@ pub fn duel_text(seed: u64, distance: i64, a: &Loadout, d: &Loadout, log: &[Stri
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
     use super::*;
 
     fn engine() -> Engine {

@@ -145,6 +145,8 @@ pub fn pictures(workspace: &oc_compiler::Workspace, rules: &oc_model::Rules) -> 
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
     use super::*;
 
     fn png(colours: &[[u8; 3]]) -> Vec<u8> {

@@ -106,6 +106,8 @@ pub fn report(h: &Header, tally: &Tally, json: bool) -> String {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
     use super::*;
 
     fn run() -> (Header, Tally) {

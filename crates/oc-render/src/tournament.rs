@@ -111,6 +111,8 @@ pub fn json(rows: &[Row], ais: [&str; 2], games: u64, seed: u64) -> serde_json::
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
     use super::*;
     use oc_play::tournament::Record;
 

@@ -70,6 +70,8 @@ pub fn json(
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
     use super::*;
     use oc_play::stats::Score;
     use oc_play::tune::{Knob, Row};
