@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use oc_project::limits::{MAX_IMAGE_BYTES, MAX_SOURCE_BYTES};
 use oc_project::output::{Kind, Target};
+use oc_render::map::vtt_picture;
 
 use crate::commands::{output_target, project_of, style, write_output};
 use crate::report;
@@ -146,11 +147,10 @@ pub fn render(map_path: &Path, out: &Path, force: bool, args: &RenderArgs) -> u8
         Ok(t) => t,
         Err(code) => return code,
     };
-    if !(0.25..=4.0).contains(&args.scale) {
-        errln!("error: --scale {}: draw at 0.25 to 4 times the map's grid", args.scale);
-        return 2;
-    }
-    let grid = ((f64::from(map.grid) * args.scale).round() as u32).clamp(8, 1024);
+    let grid = match oc_render::map::grid_at(map.grid, args.scale) {
+        Ok(g) => g,
+        Err(stop) => return stopped(stop),
+    };
     let overlay = match overlay(args, &map, &rules) {
         Ok(o) => o,
         Err(code) => return code,
@@ -160,28 +160,17 @@ pub fn render(map_path: &Path, out: &Path, force: bool, args: &RenderArgs) -> u8
     }
     let opts = oc_atlas::render::Options { coords: !args.no_coords, legend: !args.no_legend, grid: Some(grid), overlay };
     let started = std::time::Instant::now();
-    let img = match oc_atlas::render::render_with(&map, &rules, &opts) {
+    let img = match oc_render::map::render(map_path, &map, &rules, &opts, RENDER) {
         Ok(img) => img,
-        Err(why) => {
-            errln!("error: {}: {why}", map_path.display());
-            errln!("help: lower --scale or the map's `grid`, or split it into several maps");
-            return 1;
-        }
+        Err(stop) => return stopped(stop),
     };
-    let bytes = match oc_atlas::render::png_drawn_by(&img, RENDER) {
-        Ok(b) => b,
-        Err(e) => {
-            errln!("error: cannot encode the PNG: {e}");
-            return 2;
-        }
-    };
-    let status = write(&target, &bytes);
+    let status = write(&target, &img.png);
     if status == 0 {
         noteln!(
             "wrote {} ({}x{} pixels, {} by {} tiles at grid {}) in {:.0?}",
             target.show(),
-            img.width(),
-            img.height(),
+            img.width,
+            img.height,
             map.width,
             map.height,
             grid,
@@ -217,45 +206,15 @@ const RENDER: &str = "oc render";
 const FOUNDRY_BACKGROUND: &str = "oc export foundry";
 const TILED_TILESET: &str = "oc export tiled";
 
-/// The map's picture for a VTT: its own `image` when it has one (read confined to the project),
-/// else `oc render`'s map area; `drawer` is the command drawing it. A Foundry scene's is as
-/// large as the scene (`foundry::background`: a map scaled to Foundry's smallest grid).
-fn vtt_picture(
-    root: &Path,
-    map_path: &Path,
-    map: &oc_atlas::Map,
-    rules: &oc_model::Rules,
-    drawer: &str,
-    foundry: Option<oc_atlas::foundry::Version>,
-) -> Result<Vec<u8>, u8> {
-    let own = match &map.image {
-        Some((rel, _)) => Some({
-            let path = map_path.parent().unwrap_or(Path::new("")).join(rel);
-            let bytes = oc_project::fsx::Confined::new(root).read(&path, MAX_IMAGE_BYTES).map_err(|e| {
-                errln!("error: cannot read the map's image {}: {e}", path.display());
-                2u8
-            })?;
-            oc_atlas::export::decode_png(&bytes).map_err(|e| {
-                errln!("error: the map's image {} is not a PNG: {e}", path.display());
-                1u8
-            })?
-        }),
-        None => None,
-    };
-    let img = match (foundry, own) {
-        (Some(version), own) => oc_atlas::foundry::background(map, rules, version, own),
-        (None, Some(own)) => Ok(own),
-        (None, None) => oc_atlas::render::render_map_area(map, rules),
+/// Shows why a map command stopped; its exit status.
+fn stopped(stop: oc_render::map::Stop) -> u8 {
+    for e in &stop.errors {
+        errln!("error: {e}");
     }
-    .map_err(|why| {
-        errln!("error: {}: {why}", map_path.display());
-        errln!("help: lower the map's `grid`, or split it into several maps");
-        1u8
-    })?;
-    oc_atlas::render::png_drawn_by(&img, drawer).map_err(|e| {
-        errln!("error: cannot encode the PNG: {e}");
-        2
-    })
+    if let Some(help) = &stop.help {
+        errln!("help: {help}");
+    }
+    stop.status
 }
 
 pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8 {
@@ -319,7 +278,7 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
                 (Some(target), Some(png_target)) => {
                     let png = match vtt_picture(&root, map_path, &map, &rules, FOUNDRY_BACKGROUND, Some(version)) {
                         Ok(p) => p,
-                        Err(code) => return code,
+                        Err(stop) => return stopped(stop),
                     };
                     let status = write(&png_target, &png).max(write(target, text.as_bytes()));
                     if status == 0 {
@@ -352,7 +311,7 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
         ExportFormat::Uvtt => {
             let png = match vtt_picture(&root, map_path, &map, &rules, "oc export uvtt", None) {
                 Ok(p) => p,
-                Err(code) => return code,
+                Err(stop) => return stopped(stop),
             };
             let file = oc_atlas::uvtt::uvtt(&map, &rules, &png);
             let text = serde_json::to_string_pretty(&file).unwrap_or_default();
@@ -434,44 +393,10 @@ pub fn import_image(image: &Path, legend: Option<&Path>, name: Option<&str>, out
             return 2;
         }
     };
-    let img = match oc_atlas::export::decode_png(&bytes) {
-        Ok(i) => i,
-        Err(e) => {
-            errln!("error: {} is not a PNG image: {e}", image.display());
-            return 1;
-        }
-    };
-    let palette = match legend {
-        None => oc_atlas::export::default_palette(&rules),
-        Some(path) => {
-            let text = match oc_project::fsx::read_regular(path, MAX_SOURCE_BYTES) {
-                Ok(t) => String::from_utf8_lossy(&t).into_owned(),
-                Err(e) => {
-                    errln!("error: cannot read {}: {e}", path.display());
-                    return 2;
-                }
-            };
-            match oc_atlas::export::palette_legend(&text, &rules) {
-                Ok(p) => p,
-                Err(errors) => {
-                    for e in errors {
-                        errln!("error: {}: {e}", path.display());
-                    }
-                    return 1;
-                }
-            }
-        }
-    };
-    let default_name = image.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "Imported".into());
-    let text = match oc_atlas::export::import_image(&img, &palette, &rules, name.unwrap_or(&default_name)) {
+    let legend = legend.map(|path| (path, oc_project::fsx::read_regular(path, MAX_SOURCE_BYTES).map_err(|e| e.to_string())));
+    let (text, width, height) = match oc_render::map::import_image(image, &bytes, legend, &rules, name) {
         Ok(t) => t,
-        Err(errors) => {
-            for e in &errors {
-                errln!("error: {}: {e}", image.display());
-            }
-            errln!("help: add each colour to the legend as \"#rrggbb\" = \"Terrain\"");
-            return 1;
-        }
+        Err(stop) => return stopped(stop),
     };
     match target {
         None => {
@@ -481,25 +406,10 @@ pub fn import_image(image: &Path, legend: Option<&Path>, name: Option<&str>, out
         Some(target) => {
             let status = write(&target, text.as_bytes());
             if status == 0 {
-                noteln!("wrote {} ({}x{} tiles)", target.show(), img.width(), img.height());
+                noteln!("wrote {} ({}x{} tiles)", target.show(), width, height);
             }
             status
         }
-    }
-}
-
-/// One file's text, for rendering the diagnostics of a TMX.
-struct OneFile<'a> {
-    path: &'a str,
-    text: &'a str,
-}
-
-impl report::Sources for OneFile<'_> {
-    fn path(&self, _: oc_diag::FileId) -> String {
-        self.path.to_string()
-    }
-    fn text(&self, _: oc_diag::FileId) -> &str {
-        self.text
     }
 }
 
@@ -537,7 +447,7 @@ pub fn import_tiled(tmx: &Path, out: Option<&Path>, force: bool) -> u8 {
     };
     let (toml, diags) = oc_atlas::tiled::import_with(oc_diag::FileId(0), &text, &name, Some(&rules), &mut read_tileset);
     let shown = tmx.display().to_string();
-    let sources = OneFile { path: &shown, text: &text };
+    let sources = report::OneFile { path: &shown, text: &text };
     let style = style();
     let reports = report::Reports::new(&sources);
     for d in &diags {

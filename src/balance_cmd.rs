@@ -2,13 +2,11 @@
 //! suggests (the method is `oc_balance`'s), and `oc::balance::cost_outlier` on the home-brew ones
 //! priced far from how they play.
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use oc_balance::{Options, Priced, Report, What};
+use oc_balance::{Options, What};
 use oc_compiler::Workspace;
-use oc_engine::Engine;
 use oc_play::rules::{Loaded, Ruleset};
 
 use crate::commands::style;
@@ -80,7 +78,7 @@ pub fn balance(args: Args) -> u8 {
                 .iter()
                 .filter_map(|d| written.iter().find(|w| w.span == d.span).map(|w| (w.name.as_str(), w.what)))
                 .collect();
-            out!("{}", table(&engine, &report, &flagged, took));
+            out!("{}", oc_render::balance::table(&engine, &report, &flagged, took));
             let style = style();
             let reports = report::Reports::new(&workspace);
             for d in &diagnostics {
@@ -90,74 +88,4 @@ pub fn balance(args: Args) -> u8 {
         }
     }
     0
-}
-
-fn table(engine: &Engine, r: &Report, flagged: &[(&str, What)], took: std::time::Duration) -> String {
-    let mut s = String::new();
-    let classes = engine.rules.classes.len();
-    let items = engine.rules.items.len();
-    let units = r.measured.len();
-    let how = if r.duels > 0 {
-        format!("{} duels to the rout per matchup from seed {}", r.duels, r.seed)
-    } else {
-        "exact forecasts only (--duels 0)".to_string()
-    };
-    let _ = writeln!(
-        s,
-        "{}: {classes} classes, {items} items; {units} units against a roster of {}, {how} ({took:.1?})",
-        r.ruleset,
-        r.roster.len()
-    );
-    let measure = if r.duels > 0 {
-        "the duel rating: mean log-odds of winning a duel to the rout against each roster unit"
-    } else {
-        "the exchange rating: mean ln(HP share dealt / HP share taken) against each roster unit"
-    };
-    let _ = writeln!(s, "strength: {measure}");
-    let on = if r.fit_on_standard { "standard-library" } else { "all" };
-    let factor = |k: &str| r.spread.get(k).map_or(1.0, |v| v.exp());
-    let _ = writeln!(
-        s,
-        "price curve over {} {on} classes: cost = {:.0} gold x e^({:.3} x strength with the kit weapon); R^2 {:.2}; \
-         written costs stray from it by a factor of {:.2} (one standard deviation)",
-        r.class_fit.points,
-        r.class_fit.price(0.0),
-        r.class_fit.beta,
-        r.class_fit.r2,
-        factor("class")
-    );
-    let _ = writeln!(
-        s,
-        "items: the curve's price of the strength they add (weapons: over each class's kit weapon, from its price); \
-         weapon prices stray by a factor of {:.2}",
-        factor("weapon")
-    );
-    let section = |s: &mut String, title: &str, list: &[&Priced]| {
-        if list.is_empty() {
-            return;
-        }
-        let _ = writeln!(s, "\n{title:<18} {:>8} {:>10} {:>7} {:>9}", "written", "suggested", "ratio", "strength");
-        for p in list {
-            let ratio = p.written as f64 / (p.suggested as f64).max(1.0);
-            let mut mark = String::new();
-            if p.homebrew {
-                mark.push_str("  (yours)");
-            }
-            if flagged.iter().any(|(n, w)| *n == p.name && *w == p.what) {
-                mark.push_str(if ratio > 1.0 { "  << overpriced" } else { "  << underpriced" });
-            }
-            let _ = writeln!(s, "{:<18} {:>8} {:>10} {:>7.2} {:>+9.2}{mark}", p.name, p.written, p.suggested, ratio, p.strength);
-        }
-    };
-    let of = |what: What| -> Vec<&Priced> { r.classes.iter().chain(&r.items).filter(|p| p.what == what).collect() };
-    section(&mut s, "class", &of(What::Class));
-    section(&mut s, "weapon", &of(What::Weapon));
-    section(&mut s, "accessory", &of(What::Accessory));
-    if !r.unmeasured.is_empty() {
-        let _ = writeln!(s, "\nnot priced:");
-        for u in &r.unmeasured {
-            let _ = writeln!(s, "  {} ({}): {}", u.name, u.what.word(), u.why);
-        }
-    }
-    s
 }

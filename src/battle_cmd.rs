@@ -9,7 +9,6 @@ use oc_play::log::{Mismatch, Source};
 use oc_play::recording::Recording;
 use oc_play::setup::outcome_word;
 use oc_play::{Ais, Setup};
-use oc_project::limits::MAX_LOG_BYTES;
 use oc_project::output::{Kind, Target};
 
 use crate::commands::{output_target, write_output};
@@ -29,7 +28,7 @@ fn run(setup: &Setup, seed: u64, ais: &Ais, page: bool) -> Result<Played, String
 
 /// Writes the replay page of a recorded battle.
 pub fn write_page(target: &Target, setup: &Setup, source: &Source, rec: &Recording) -> Result<(), u8> {
-    let page = crate::replay_html::page(setup, source, rec).map_err(|e| {
+    let page = oc_play::replay_page::page(setup, source, rec).map_err(|e| {
         errln!("error: cannot make the replay page: {e}");
         2u8
     })?;
@@ -111,31 +110,11 @@ pub fn battle(
     0
 }
 
-/// Re-runs a log. The file it names is relative to the root of the project the log lies in
-/// (or of `project`, for a log kept elsewhere), and confined to it like an import.
+/// Re-runs a log (`oc_play::log::open` finds the file it names) and checks it line by line.
 pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bool) -> u8 {
-    let text = match oc_project::fsx::read_regular(log, MAX_LOG_BYTES) {
-        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
-        Err(e) => {
-            errln!("error: cannot read {}: {e}", log.display());
-            return 2;
-        }
-    };
-    let source = match oc_play::log::parse_source(text.lines().next().unwrap_or("")) {
-        Ok(s) => s,
-        Err(e) => {
-            errln!("error: {}: {e}", log.display());
-            return 2;
-        }
-    };
-    let root = oc_project::find_root(project.unwrap_or(log)).dir;
-    let file = match oc_play::log::source_path(&root, &source.file) {
-        Ok(f) => f,
-        Err(e) => {
-            errln!("error: {}: {e} (project root {})", log.display(), root.display());
-            errln!("help: replay a log from inside its project, or name the project with --project DIR");
-            return 2;
-        }
+    let oc_play::log::Opened { text, source, records: logged, file } = match oc_play::log::open(log, project) {
+        Ok(o) => o,
+        Err(r) => return crate::load::refused(&r),
     };
     let setup = match load(&file, Some(&source.scenario), Some(&source.attacker), Some(&source.defender)) {
         Ok(s) => s,
@@ -149,7 +128,6 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
     };
     // The AIs the log names (a log from before there were several: `greedy`); a side a person
     // played (`oc play`) plays the log's own turns.
-    let logged: Vec<oc_play::log::Record> = text.lines().skip(1).filter_map(|l| serde_json::from_str(l).ok()).collect();
     let (records, recording, unfinished) = match game::replay(&setup, &source, &logged, page_target.is_some()) {
         Ok(r) => (r.played.records, r.played.recording, r.unfinished),
         Err(e) => {

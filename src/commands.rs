@@ -4,25 +4,13 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use oc_compiler::{Compilation, Workspace};
-use oc_diag::CodeInfo;
 
 use crate::report;
 use crate::CheckFormat;
 use oc_project::output::{self, Kind, Target};
-use oc_project::session::{Outcome, Session};
+use oc_project::session::Session;
 use oc_project::{DiskHost, Project};
-
-fn all_codes() -> impl Iterator<Item = &'static CodeInfo> {
-    oc_compiler::all_codes()
-        .chain(oc_atlas::CODES.iter())
-        .chain(oc_atlas::tiled::CODES.iter())
-        .chain(oc_project::codes::CODES.iter())
-        .chain(oc_play::briefing::CODES.iter())
-        .chain(oc_balance::CODES.iter())
-        .chain(oc_engine::CODES.iter())
-        .chain(oc_play::tune::CODES.iter())
-        .chain(oc_play::session::CODES.iter())
-}
+use oc_render::plot::PlotFormat;
 
 pub use crate::report::style;
 
@@ -50,6 +38,20 @@ pub fn output_target(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) ->
         errln!("error: {}\nhelp: {}", r.message, r.help);
         2
     })
+}
+
+/// A plot's path (`what`: "a plot", "a heat map") passed through the output policy, with its
+/// format (by its extension); a refusal is printed (exit status 2).
+pub fn plot_target(path: &Path, what: &str, inputs: &[PathBuf], force: bool) -> Result<(Target, PlotFormat), u8> {
+    let format = PlotFormat::of(path).map_err(|e| {
+        errln!("error: {e}");
+        2u8
+    })?;
+    if path.as_os_str() == "-" {
+        errln!("error: {what} is written to a file, not to standard output");
+        return Err(2);
+    }
+    Ok((output_target(path, Kind::Plot, inputs, force)?, format))
 }
 
 /// Writes an output; a failure is printed (exit status 2).
@@ -92,23 +94,23 @@ pub fn check(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> u8 
         report::verdict(u8::from(errors > 0 || (deny_warnings && warnings > 0)));
         match format {
             CheckFormat::Json => json_runs.push(report::json(&session, &run.diagnostics, run.files + run.maps)),
-            CheckFormat::Sarif => sarif_results.extend(crate::annotate::sarif_results(&session, &run.diagnostics)),
-            CheckFormat::Github => out!("{}", crate::annotate::github(&session, &run.diagnostics)),
+            CheckFormat::Sarif => sarif_results.extend(oc_render::annotate::sarif_results(&session, &run.diagnostics)),
+            CheckFormat::Github => out!("{}", oc_render::annotate::github(&session, &run.diagnostics)),
             CheckFormat::Human => {
                 let style = style();
                 let reports = report::Reports::new(&session);
                 for d in &run.diagnostics {
                     err_lossy!("{}", reports.render(d, style));
                 }
-                noteln!("{}", summary(&run, started.elapsed()));
+                noteln!("{}", oc_render::diagnostics::summary(&run, started.elapsed()));
             }
         }
     }
     match format {
         CheckFormat::Json => outln!("{}", report::merge_json(json_runs)),
         CheckFormat::Sarif => {
-            let codes: Vec<&CodeInfo> = all_codes().collect();
-            outln!("{}", crate::annotate::sarif(sarif_results, &codes));
+            let codes: Vec<&oc_diag::CodeInfo> = oc_render::explain::all_codes().collect();
+            outln!("{}", oc_render::annotate::sarif(sarif_results, &codes));
         }
         CheckFormat::Human | CheckFormat::Github => {}
     }
@@ -116,31 +118,15 @@ pub fn check(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> u8 
 }
 
 /// `checked 12 files, 14 maps (3 skipped by oc.toml's ignore) and the standard library in 9ms: 0 errors, 0 warnings`
-pub fn summary(run: &Outcome, took: std::time::Duration) -> String {
-    let errors = run.diagnostics.iter().filter(|d| d.is_error()).count();
-    let warnings = run.diagnostics.len() - errors;
-    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    let ignored = if run.ignored > 0 { format!(" ({} skipped by oc.toml's ignore)", run.ignored) } else { String::new() };
-    format!(
-        "checked {}, {}{ignored} and the standard library in {:.0?}: {}, {}",
-        plural(run.files, "file"),
-        plural(run.maps, "map"),
-        took,
-        plural(errors, "error"),
-        plural(warnings, "warning"),
-    )
-}
-
 /// When the project's files, each compiled on its own (as `oc check` does), use more than one
 /// ruleset: says which files use which and how to build each; `Some(1)` then.
 fn several_rulesets(project: &Project, paths: &[PathBuf]) -> Option<u8> {
-    let mut by_ruleset: std::collections::BTreeMap<String, Vec<String>> = std::collections::BTreeMap::new();
-    for file in &project.files {
-        let mut host = DiskHost::for_project(project);
-        let (c, _) = Workspace::new().compile(&mut host, std::slice::from_ref(file));
-        let name = c.rules.as_ref().or(c.partial.as_ref()).map(|r| r.ruleset.name.clone())?;
-        by_ruleset.entry(name).or_default().push(file.clone());
+    let by_ruleset = oc_project::rulesets::by_ruleset(&project.files, &mut DiskHost::for_project(project), true);
+    if by_ruleset.contains_key(&None) {
+        return None;
     }
+    let by_ruleset: std::collections::BTreeMap<String, Vec<String>> =
+        by_ruleset.into_iter().filter_map(|(name, files)| Some((name?, files))).collect();
     if by_ruleset.len() < 2 {
         return None;
     }
@@ -225,39 +211,27 @@ pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
 }
 
 pub fn explain(code: Option<&str>, list: bool) -> u8 {
+    use oc_render::explain;
     let Some(code) = code.filter(|_| !list) else {
-        // Into one buffer, written once: a closed pipe (`| head`) is not worth a panic.
-        let mut list = String::new();
         if report::transcribing() {
-            let codes: Vec<serde_json::Value> =
-                all_codes().map(|i| serde_json::json!({"code": i.code, "title": i.title})).collect();
-            outln!("{}", serde_json::Value::Array(codes));
-            return 0;
+            outln!("{}", explain::list_json());
+        } else {
+            // Into one buffer, written once: a closed pipe (`| head`) is not worth a panic.
+            let _ = report::out(explain::list().as_bytes());
         }
-        for info in all_codes() {
-            list.push_str(&format!("{:<34} {}\n", info.code, info.title));
-        }
-        let _ = report::out(list.as_bytes());
         return 0;
     };
-    let wanted = if code.starts_with("oc::") { code.to_string() } else { format!("oc::{code}") };
-    match all_codes().find(|i| i.code == wanted) {
-        Some(info) if report::transcribing() => {
-            let value = serde_json::json!({"code": info.code, "title": info.title, "explanation": info.explanation});
-            outln!("{value}");
+    match explain::find(code) {
+        Ok(info) if report::transcribing() => {
+            outln!("{}", serde_json::json!({"code": info.code, "title": info.title, "explanation": info.explanation}));
             0
         }
-        Some(info) => {
-            let text = format!("{}: {}\n\n{}\n", info.code, info.title, info.explanation);
-            let _ = report::out(text.as_bytes());
+        Ok(info) => {
+            let _ = report::out(explain::text(info).as_bytes());
             0
         }
-        None => {
-            let suggestion = oc_diag::did_you_mean(&wanted, all_codes().map(|i| i.code));
-            match suggestion {
-                Some(s) => errln!("error: no diagnostic code `{code}`; did you mean `{s}`?"),
-                None => errln!("error: no diagnostic code `{code}`; `oc explain --list` lists them all"),
-            }
+        Err(e) => {
+            errln!("error: {e}");
             2
         }
     }

@@ -2,7 +2,6 @@
 //! one folder (HTML, the same pages in Markdown, the source files, the search index, and a
 //! picture of each scenario's map).
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -47,7 +46,15 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
         let mut host = DiskHost::for_project(&project);
         // A site documents one ruleset: where the files use several (a scenario may `import
         // "std:stamina"`), the one most of them use, and a note names the rest.
-        let files = one_ruleset(&project.files, &mut host);
+        let most = oc_project::rulesets::most_used(&project.files, &mut host);
+        if !most.left_out.is_empty() {
+            errln!(
+                "note: a site documents one ruleset (`{}`); left out: {}\nhelp: document the others on their own: `oc doc FILE -o DIR`",
+                most.ruleset,
+                most.left_out.join(", ")
+            );
+        }
+        let files = most.files;
         let (compilation, unreadable) = workspace.compile(&mut host, &files);
         if let Some((path, reason)) = unreadable.first() {
             errln!("error: {path}: {reason}");
@@ -73,7 +80,7 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
         return 1;
     };
     let mut input = oc_doc::Input::new(title, &rules).with_files(&workspace, &compilation.files);
-    input.maps = map_pictures(&workspace, &rules);
+    input.maps = oc_render::map::pictures(&workspace, &rules);
     let site = oc_doc::build(&input);
     let broken = site.broken_links();
     if !broken.is_empty() {
@@ -98,57 +105,4 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
         out.join("index.html").display()
     );
     0
-}
-
-/// The files that share the ruleset most of `files` use (ties: the default ruleset, then the
-/// first file's), with a note on standard error naming the others and their rulesets.
-fn one_ruleset(files: &[String], host: &mut DiskHost) -> Vec<String> {
-    let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for f in files {
-        let (c, _) = Workspace::new().compile(host, std::slice::from_ref(f));
-        let ruleset = c.rules.map_or_else(String::new, |r| r.ruleset.name);
-        groups.entry(ruleset).or_default().push(f.clone());
-    }
-    if groups.len() <= 1 {
-        return files.to_vec();
-    }
-    let default = oc_compiler::stdlib::RULESETS.first().map_or("", |(n, _)| *n);
-    let chosen = groups
-        .iter()
-        .max_by_key(|(name, list)| (list.len(), name.as_str() == default))
-        .map(|(name, _)| name.clone())
-        .unwrap_or_default();
-    let others: Vec<String> = groups
-        .iter()
-        .filter(|(name, _)| **name != chosen)
-        .flat_map(|(name, list)| {
-            list.iter().map(move |f| format!("{f} ({})", if name.is_empty() { "does not compile" } else { name }))
-        })
-        .collect();
-    errln!(
-        "note: a site documents one ruleset (`{chosen}`); left out: {}\nhelp: document the others on their own: `oc doc FILE -o DIR`",
-        others.join(", ")
-    );
-    groups.remove(&chosen).unwrap_or_default()
-}
-
-/// Each scenario's map drawn like `oc render` draws it (a map that cannot be drawn is left out:
-/// `oc check` reports why).
-fn map_pictures(workspace: &Workspace, rules: &oc_model::Rules) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    for s in &rules.scenarios {
-        let Some(file) = workspace.id_of(&s.map).and_then(|id| workspace.file(id)) else {
-            continue;
-        };
-        let (Some(map), _) = oc_atlas::check(oc_diag::FileId(0), &file.text, rules, |_| oc_atlas::ImageCheck::NotChecked) else {
-            continue;
-        };
-        let Ok(img) = oc_atlas::render::render(&map, rules) else {
-            continue;
-        };
-        if let Ok(png) = oc_atlas::render::png(&img) {
-            out.insert(s.name.clone(), png);
-        }
-    }
-    out
 }

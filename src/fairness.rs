@@ -48,7 +48,7 @@ pub fn fairness(r: &Request) -> u8 {
         errln!("error: no scenario with an army on each side under the paths given");
         return 2;
     }
-    let command = command_line(r);
+    let command = fairness::command_line(r.paths, r.games, r.games_for, r.seed, r.readme);
     let table = table(&rows, &command);
     if let Some(readme) = r.readme {
         if let Err(code) = write_readme(readme, &table) {
@@ -57,24 +57,7 @@ pub fn fairness(r: &Request) -> u8 {
     }
     match r.format {
         Format::Human => out!("{table}"),
-        Format::Json => {
-            let rows: Vec<serde_json::Value> = rows
-                .iter()
-                .map(|row| {
-                    let mut v = row.score.json();
-                    if let Some(o) = v.as_object_mut() {
-                        o.insert("file".into(), row.file.clone().into());
-                        o.insert("scenario".into(), row.scenario.clone().into());
-                        o.insert("title".into(), row.title.clone().into());
-                        o.insert("attacker".into(), row.attacker.clone().into());
-                        o.insert("defender".into(), row.defender.clone().into());
-                        o.insert("mean_rounds".into(), (row.rounds as f64 / row.score.games.max(1) as f64).into());
-                    }
-                    v
-                })
-                .collect();
-            outln!("{}", serde_json::json!({ "seed": r.seed, "command": command, "rows": rows }));
-        }
+        Format::Json => outln!("{}", fairness::json(&rows, r.seed, &command)),
     }
     0
 }
@@ -84,21 +67,6 @@ fn measure_file(path: &Path, logical: &str, r: &Request, used: &mut Vec<String>)
     let compiled = crate::load::compile(path)?;
     let say = |line: &str| noteln!("{line}");
     fairness::measure_file(compiled, logical, r.games, r.games_for, r.seed, used, &say).map_err(|e| crate::load::refused(&e))
-}
-
-/// The command that makes the table, as it would be typed again.
-fn command_line(r: &Request) -> String {
-    let mut words = vec!["oc".to_string(), "fairness".to_string()];
-    words.extend(r.paths.iter().map(|p| p.display().to_string()));
-    words.push(format!("--games {}", r.games));
-    for (name, n) in r.games_for {
-        words.push(format!("--games-for {name}={n}"));
-    }
-    words.push(format!("--seed {}", r.seed));
-    if let Some(readme) = r.readme {
-        words.push(format!("--readme {}", readme.display()));
-    }
-    words.join(" ")
 }
 
 fn write_readme(readme: &Path, table: &str) -> Result<(), u8> {

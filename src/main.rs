@@ -5,7 +5,6 @@
 #[macro_use]
 mod report;
 
-mod annotate;
 mod args;
 mod atlas;
 mod balance_cmd;
@@ -13,13 +12,10 @@ mod battle_cmd;
 mod commands;
 mod doc_cmd;
 mod fairness;
-mod fixed;
 mod fmt_cmd;
 mod load;
 mod play;
 mod play_cmd;
-mod plot;
-mod replay_html;
 mod scenario_cmd;
 mod simulate;
 mod tournament;

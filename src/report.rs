@@ -1,46 +1,17 @@
-//! The edge: diagnostics (plain data from the core crates) rendered with miette or as JSON.
+//! The edge and the one place that prints: diagnostics (drawn by `oc_render::diagnostics`), the
+//! JSON transcript of `--format json`, status lines, and a closed pipe ended quietly.
 
-use std::fmt::Write as _;
 use std::io::Write as _;
 
-use miette::{
-    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, MietteError, MietteSpanContents, NamedSource,
-    SourceCode, SourceSpan, SpanContents,
-};
-use oc_diag::{Diagnostic, FileId, LineStarts, Severity, Span};
+use oc_diag::Diagnostic;
 use std::io::IsTerminal as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Gives the path and text of a file id.
-pub trait Sources {
-    /// The file's name as users see it: standard library files as `std:ratings/tags.oc`.
-    fn path(&self, id: FileId) -> String;
-    fn text(&self, id: FileId) -> &str;
-}
-
-impl Sources for oc_compiler::Workspace {
-    fn path(&self, id: FileId) -> String {
-        self.file(id).map_or_else(|| "<unknown>".to_string(), |f| shown(&f.path))
-    }
-    fn text(&self, id: FileId) -> &str {
-        self.file(id).map_or("", |f| f.text.as_str())
-    }
-}
-
-impl Sources for oc_project::Session {
-    fn path(&self, id: FileId) -> String {
-        shown(oc_project::Session::path(self, id))
-    }
-    fn text(&self, id: FileId) -> &str {
-        oc_project::Session::text(self, id)
-    }
-}
+pub use oc_render::diagnostics::{merge_json, root_of, set_root, OneFile, Sources, Style};
 
 /// How this run prints, set once by `main` from the global options ([`settle`]).
 static COLOUR: AtomicBool = AtomicBool::new(false);
 static QUIET: AtomicBool = AtomicBool::new(false);
-/// The root of the project whose files are being reported (logical paths are relative to it).
-static ROOT: std::sync::Mutex<Option<std::path::PathBuf>> = std::sync::Mutex::new(None);
 
 /// Takes `--color` (with `NO_COLOR`, `CLICOLOR`, `CLICOLOR_FORCE`: `oc_project::shown::colour`)
 /// and `--quiet`.
@@ -107,30 +78,6 @@ pub fn colour() -> bool {
     COLOUR.load(Ordering::SeqCst)
 }
 
-/// The project whose files the next reports name: their paths are shown from the working
-/// directory through it ([`shown`]).
-pub fn set_root(root: &std::path::Path) {
-    if let Ok(mut r) = ROOT.lock() {
-        *r = Some(root.to_path_buf());
-    }
-}
-
-/// The root of the project holding `input` ([`set_root`]).
-pub fn root_of(input: &std::path::Path) {
-    set_root(&oc_project::find_root(input).dir);
-}
-
-/// A file's logical path as the user can open it: from the working directory, as cargo prints
-/// (`oc_project::shown::path`); the standard library's as `std:...`.
-pub fn shown(logical: &str) -> String {
-    let logical = oc_compiler::stdlib::shown_path(logical);
-    let root = ROOT.lock().ok().and_then(|r| r.clone());
-    match (root, std::env::current_dir()) {
-        (Some(root), Ok(cwd)) => oc_project::shown::path(&root, &logical, &cwd),
-        _ => logical,
-    }
-}
-
 /// Fancy reports in colour ([`settle`]: `--color`, `NO_COLOR`, a terminal), plain ones elsewhere.
 pub fn style() -> Style {
     if colour() {
@@ -138,22 +85,6 @@ pub fn style() -> Style {
     } else {
         Style::Plain
     }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Style {
-    /// Colours and unicode, for a terminal.
-    Fancy,
-    /// Plain ASCII without colour, for pipes and files (and for tests).
-    Plain,
-}
-
-/// Lines longer than this (in bytes) are shown clipped around the span, not whole: miette
-/// cannot draw a label past column 65,535, and nobody reads a 64 kB line anyway.
-pub const MAX_SNIPPET_LINE: usize = 400;
-
-thread_local! {
-    static QUIET_PANICS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Keeps the default panic message, except for a panic inside the graphical renderer, which is
@@ -178,7 +109,7 @@ pub fn install_panic_hook() {
             let _ = writeln!(std::io::stderr(), "error: {message}");
             std::process::exit(1);
         }
-        if !QUIET_PANICS.with(std::cell::Cell::get) {
+        if !oc_render::diagnostics::drawing() {
             default(info);
         }
     }));
@@ -307,218 +238,21 @@ pub fn out(bytes: &[u8]) -> std::io::Result<()> {
     written
 }
 
-/// The lines of a file a report shows (those of its spans, one more each side), standing for the
-/// whole file: miette finds a span's line by reading from the start of its source, so handing
-/// it a whole large file made each report cost the file's length (100,000 reports on one 1 MB
-/// file took two minutes).
-struct Window {
-    text: String,
-    /// Where the window starts in the file (a line start), and that line's index.
-    offset: usize,
-    first_line: usize,
-}
-
-impl Window {
-    fn of(text: &str, lines: &LineStarts, spans: &[(usize, usize)]) -> Window {
-        let from = spans.iter().map(|s| s.0).min().unwrap_or(0);
-        let to = spans.iter().map(|s| s.1).max().unwrap_or(0);
-        let from = line_bounds(text, line_bounds(text, from).0.saturating_sub(1)).0;
-        let to = line_bounds(text, (line_bounds(text, to).1 + 1).min(text.len())).1;
-        Window { text: text.get(from..to).unwrap_or("").to_string(), offset: from, first_line: lines.line_of(from).0 }
-    }
-}
-
-impl SourceCode for Window {
-    fn read_span<'a>(
-        &'a self,
-        span: &SourceSpan,
-        before: usize,
-        after: usize,
-    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
-        let local = SourceSpan::new(span.offset().saturating_sub(self.offset).into(), span.len());
-        let inner = self.text.read_span(&local, before, after)?;
-        Ok(Box::new(MietteSpanContents::new(
-            inner.data(),
-            SourceSpan::new((inner.span().offset() + self.offset).into(), inner.span().len()),
-            inner.line() + self.first_line,
-            inner.column(),
-            inner.line_count(),
-        )))
-    }
-}
-
-/// Diagnostics placed and drawn against one set of sources. Each file's line starts are taken
-/// once, when first wanted (a file with thousands of diagnostics is not read from its start for
-/// each); the sources are borrowed, so no text changes while this lives.
-pub struct Reports<'s> {
-    sources: &'s dyn Sources,
-    lines: std::cell::RefCell<std::collections::HashMap<FileId, std::rc::Rc<LineStarts>>>,
-}
+/// Diagnostics drawn against one set of sources (`oc_render::diagnostics::Reports`), kept as
+/// data instead when a JSON report is being kept ([`start_json`]).
+pub struct Reports<'s>(oc_render::diagnostics::Reports<'s>);
 
 impl<'s> Reports<'s> {
     pub fn new(sources: &'s dyn Sources) -> Reports<'s> {
-        Reports { sources, lines: std::cell::RefCell::new(std::collections::HashMap::new()) }
-    }
-
-    pub fn sources(&self) -> &'s dyn Sources {
-        self.sources
-    }
-
-    fn lines(&self, file: FileId) -> std::rc::Rc<LineStarts> {
-        let mut lines = self.lines.borrow_mut();
-        lines.entry(file).or_insert_with(|| std::rc::Rc::new(LineStarts::new(self.sources.text(file)))).clone()
-    }
-
-    /// 1-based line and column (in characters) of a byte offset, as `oc_diag::line_col` gives.
-    pub fn position(&self, file: FileId, offset: usize) -> (usize, usize) {
-        self.lines(file).line_col(self.sources.text(file), offset)
-    }
-
-    /// 1-based (line, column, end line, end column) of a span.
-    pub fn region(&self, span: Span) -> (usize, usize, usize, usize) {
-        let (line, column) = self.position(span.file, span.start as usize);
-        let (end_line, end_column) = self.position(span.file, span.end as usize);
-        (line, column, end_line, end_column)
-    }
-
-    /// A snippet clipped to a window of the line around the span, like rustc does for long lines.
-    fn render_clipped(&self, d: &Diagnostic, start: usize, end: usize) -> String {
-        let sources = self.sources;
-        let file = d.span.file;
-        let text = sources.text(file);
-        let (line, col) = self.position(file, start);
-        let (ls, le) = line_bounds(text, start);
-        let line_text = text.get(ls..le).unwrap_or("");
-        // Char positions, so a window never cuts a character in two.
-        let offsets: Vec<usize> = line_text.char_indices().map(|(i, _)| i).chain(std::iter::once(line_text.len())).collect();
-        let span_from = offsets.iter().position(|&o| o >= start - ls).unwrap_or(0);
-        let span_to = offsets.iter().position(|&o| o >= end.min(le) - ls).unwrap_or(span_from).max(span_from + 1);
-        let window_from = span_from.saturating_sub(40);
-        let window_to = (span_to + 40).min(offsets.len().saturating_sub(1)).max(window_from);
-        let byte = |i: usize| offsets.get(i).copied().unwrap_or(line_text.len());
-        let shown = line_text.get(byte(window_from)..byte(window_to)).unwrap_or("");
-        let (pre, post) = (if window_from > 0 { "..." } else { "" }, if window_to + 1 < offsets.len() { "..." } else { "" });
-        let gutter = line.to_string().len();
-        let pad = " ".repeat(gutter);
-        let caret_at = pre.len() + shown.chars().take(span_from - window_from).count();
-        let carets = "^".repeat((span_to - span_from).clamp(1, 80));
-        let label = d.label.clone().unwrap_or_else(|| d.message.clone());
-        let mut out = format!("{}[{}]: {}\n", severity_word(d.severity), d.code, d.message);
-        let _ = writeln!(out, "{pad}--> {}:{line}:{col}", sources.path(file));
-        let _ = writeln!(out, "{pad} |");
-        let _ = writeln!(out, "{line} | {pre}{shown}{post}");
-        let _ = writeln!(out, "{pad} | {}{carets} {label}", " ".repeat(caret_at));
-        let _ = writeln!(out, "{pad} |   (line {line} is {} characters long; it is shown clipped)", line_text.chars().count());
-        for l in &d.secondary {
-            let (ln, c) = self.position(l.span.file, l.span.start as usize);
-            let _ = writeln!(out, "{pad} = note: {} at {}:{ln}:{c}", l.message, sources.path(l.span.file));
-        }
-        if !d.help.is_empty() {
-            let _ = writeln!(out, "{pad} = help: {}", d.help);
-        }
-        out
+        Reports(oc_render::diagnostics::Reports::new(sources))
     }
 
     pub fn render(&self, d: &Diagnostic, style: Style) -> String {
         // A JSON report keeps the diagnostic as data instead of a drawing.
-        if transcribe(|t| t.diagnostics.push(self.one_json(d))) {
+        if transcribe(|t| t.diagnostics.push(self.0.one_json(d))) {
             return String::new();
         }
-        let sources = self.sources;
-        let file = d.span.file;
-        let text = sources.text(file);
-        let clamp = |n: u32| (n as usize).min(text.len());
-        let (start, end) = (clamp(d.span.start), clamp(d.span.end));
-        // A span that does not fall on character boundaries (a bug elsewhere) is widened to them.
-        let start = (0..=start).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
-        let end = (end.max(start)..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
-        let mut spans = vec![(start, end)];
-        spans.extend(d.secondary.iter().filter(|l| l.span.file == file).map(|l| (clamp(l.span.start), clamp(l.span.end))));
-        if has_long_line(text, &spans) {
-            return self.render_clipped(d, start, end);
-        }
-        let mut labels = vec![LabeledSpan::new_primary_with_span(
-            Some(d.label.clone().unwrap_or_else(|| d.message.clone())),
-            (start, end - start),
-        )];
-        let mut notes = String::new();
-        for l in &d.secondary {
-            if l.span.file == file {
-                let (s, e) = (clamp(l.span.start), clamp(l.span.end));
-                let s = (0..=s).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
-                let e = (e.max(s)..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
-                labels.push(LabeledSpan::new_with_span(Some(l.message.clone()), (s, e - s)));
-            } else {
-                let (line, col) = self.position(l.span.file, l.span.start as usize);
-                let _ = write!(notes, "\nnote: {} at {}:{line}:{col}", l.message, sources.path(l.span.file));
-            }
-        }
-        let severity = match d.severity {
-            Severity::Error => miette::Severity::Error,
-            Severity::Warning => miette::Severity::Warning,
-        };
-        let spans: Vec<(usize, usize)> = labels.iter().map(|l| (l.offset(), l.offset() + l.len())).collect();
-        let mut diag = MietteDiagnostic::new(d.message.clone()).with_code(d.code).with_severity(severity).with_labels(labels);
-        if !d.help.is_empty() || !notes.is_empty() {
-            diag = diag.with_help(format!("{}{notes}", d.help));
-        }
-        let report = miette::Report::new(diag)
-            .with_source_code(NamedSource::new(sources.path(file), Window::of(text, &self.lines(file), &spans)));
-        let theme = match style {
-            Style::Fancy => GraphicalTheme::unicode(),
-            Style::Plain => GraphicalTheme::none(),
-        };
-        let handler = GraphicalReportHandler::new_themed(theme).with_links(false).with_width(100);
-        let mut out = String::new();
-        // The renderer is a dependency: whatever it does with odd input, the report still prints.
-        QUIET_PANICS.with(|q| q.set(true));
-        let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler.render_report(&mut out, report.as_ref())));
-        QUIET_PANICS.with(|q| q.set(false));
-        if !matches!(drawn, Ok(Ok(()))) {
-            let (line, col) = self.position(file, start);
-            out = format!("{}: {} [{}] at {}:{line}:{col}\n", severity_word(d.severity), d.message, d.code, sources.path(file));
-        }
-        out
-    }
-
-    /// The JSON object of the diagnostics contract (DESIGN.md).
-    pub fn json(&self, diagnostics: &[Diagnostic], files: usize) -> serde_json::Value {
-        let list: Vec<serde_json::Value> = diagnostics.iter().map(|d| self.one_json(d)).collect();
-        serde_json::json!({
-            "diagnostics": list,
-            "files": files,
-            "errors": diagnostics.iter().filter(|d| d.is_error()).count(),
-            "warnings": diagnostics.iter().filter(|d| !d.is_error()).count(),
-        })
-    }
-
-    /// One diagnostic of the contract's list.
-    fn one_json(&self, d: &Diagnostic) -> serde_json::Value {
-        let sources = self.sources;
-        let (line, column, end_line, end_column) = self.region(d.span);
-        serde_json::json!({
-            "code": d.code,
-            "severity": severity_word(d.severity),
-            "message": d.message,
-            "file": sources.path(d.span.file),
-            "line": line,
-            "column": column,
-            "end_line": end_line,
-            "end_column": end_column,
-            "label": d.label.as_deref().unwrap_or(&d.message),
-            "secondary": d.secondary.iter().map(|l| {
-                let (line, column, end_line, end_column) = self.region(l.span);
-                serde_json::json!({
-                    "message": l.message,
-                    "file": sources.path(l.span.file),
-                    "line": line,
-                    "column": column,
-                    "end_line": end_line,
-                    "end_column": end_column,
-                })
-            }).collect::<Vec<_>>(),
-            "help": d.help,
-        })
+        self.0.render(d, style)
     }
 }
 
@@ -527,108 +261,7 @@ pub fn render(sources: &dyn Sources, d: &Diagnostic, style: Style) -> String {
     Reports::new(sources).render(d, style)
 }
 
-/// The JSON object of the diagnostics contract ([`Reports::json`]).
+/// The JSON object of the diagnostics contract.
 pub fn json(sources: &dyn Sources, diagnostics: &[Diagnostic], files: usize) -> serde_json::Value {
-    Reports::new(sources).json(diagnostics, files)
-}
-/// The byte range of the line holding `at`.
-fn line_bounds(text: &str, at: usize) -> (usize, usize) {
-    let at = at.min(text.len());
-    let start = text.get(..at).and_then(|t| t.rfind('\n')).map_or(0, |i| i + 1);
-    let end = text.get(at..).and_then(|t| t.find('\n')).map_or(text.len(), |i| at + i);
-    (start, end)
-}
-
-/// Whether any line a snippet of `spans` would show (one line of context each side) is too
-/// long to draw whole.
-fn has_long_line(text: &str, spans: &[(usize, usize)]) -> bool {
-    spans.iter().any(|&(s, e)| {
-        let (mut from, _) = line_bounds(text, s);
-        let (_, mut to) = line_bounds(text, e);
-        from = line_bounds(text, from.saturating_sub(1)).0;
-        to = line_bounds(text, (to + 1).min(text.len())).1;
-        text.get(from..to).unwrap_or("").split('\n').any(|l| l.len() > MAX_SNIPPET_LINE)
-    })
-}
-
-fn severity_word(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    }
-}
-
-/// Several projects' JSON reports as one object of the same shape.
-pub fn merge_json(runs: Vec<serde_json::Value>) -> serde_json::Value {
-    let mut diagnostics = Vec::new();
-    let mut counts = [("files", 0u64), ("errors", 0), ("warnings", 0)];
-    for run in &runs {
-        diagnostics.extend(run.get("diagnostics").and_then(|d| d.as_array()).cloned().unwrap_or_default());
-        for (key, sum) in counts.iter_mut() {
-            *sum += run.get(*key).and_then(serde_json::Value::as_u64).unwrap_or(0);
-        }
-    }
-    let [(_, files), (_, errors), (_, warnings)] = counts;
-    serde_json::json!({"diagnostics": diagnostics, "files": files, "errors": errors, "warnings": warnings})
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    struct One(&'static str);
-
-    impl Sources for One {
-        fn path(&self, _: FileId) -> String {
-            "a.oc".to_string()
-        }
-        fn text(&self, _: FileId) -> &str {
-            self.0
-        }
-    }
-
-    /// What miette draws given the whole file, as `render` did before it was given a window.
-    fn whole(text: &str, d: &Diagnostic) -> String {
-        let labels: Vec<LabeledSpan> = std::iter::once((d.span, d.label.clone().unwrap_or_else(|| d.message.clone())))
-            .chain(d.secondary.iter().map(|l| (l.span, l.message.clone())))
-            .enumerate()
-            .map(|(i, (s, m))| {
-                let span = (s.start as usize, (s.end - s.start) as usize);
-                if i == 0 {
-                    LabeledSpan::new_primary_with_span(Some(m), span)
-                } else {
-                    LabeledSpan::new_with_span(Some(m), span)
-                }
-            })
-            .collect();
-        let diag = MietteDiagnostic::new(d.message.clone())
-            .with_code(d.code)
-            .with_severity(miette::Severity::Error)
-            .with_labels(labels)
-            .with_help(d.help.clone());
-        let report = miette::Report::new(diag).with_source_code(NamedSource::new("a.oc", text.to_string()));
-        let mut out = String::new();
-        let handler = GraphicalReportHandler::new_themed(GraphicalTheme::none()).with_links(false).with_width(100);
-        let _ = handler.render_report(&mut out, report.as_ref());
-        out
-    }
-
-    #[test]
-    fn a_report_drawn_from_its_lines_is_the_report_drawn_from_the_whole_file() {
-        let text = "class A {\n    cost 1\n}\n\nclass B { cost 2 }\nclass C {\n    ratings { str C }\n    cost 3\n}";
-        let span = |s: usize, e: usize| oc_diag::Span::new(FileId(0), s, e);
-        let mut cases = Vec::new();
-        for (s, e) in [(0, 5), (14, 20), (22, 23), (24, 29), (text.len() - 1, text.len()), (10, 40), (text.len(), text.len())] {
-            cases.push(Diagnostic::error("oc::test", span(s, e), "a problem").with_help("fix it"));
-        }
-        cases.push(
-            Diagnostic::error("oc::test", span(49, 54), "defined twice")
-                .with_secondary(span(0, 5), "first here")
-                .with_secondary(span(text.len() - 8, text.len() - 2), "and here")
-                .with_help("rename one"),
-        );
-        for d in &cases {
-            assert_eq!(render(&One(text), d, Style::Plain), whole(text, d), "{d:?}");
-        }
-    }
+    oc_render::diagnostics::Reports::new(sources).json(diagnostics, files)
 }

@@ -2,7 +2,6 @@
 
 use std::path::Path;
 
-use oc_model::SideRules;
 use oc_play::briefing::{self, army_line, briefing, list, MapThings};
 
 use crate::commands::style;
@@ -29,39 +28,7 @@ pub fn explain_scenario(path: &Path, name: Option<&str>, format: Format) -> u8 {
     let things = oc_play::setup::scenario_map(&root, &rules, s).ok().map(|(map, _)| MapThings::of(&map, &rules, s));
     match format {
         Format::Human => out!("{}", briefing(s, things.as_ref())),
-        Format::Json => {
-            let side = |r: &SideRules| {
-                serde_json::json!({
-                    "zone": r.zone,
-                    "war_chest": r.war_chest,
-                    "units": [r.min_units, r.max_units],
-                    "objective": r.win.as_ref().map(|c| c.text()),
-                    "condition": r.win,
-                })
-            };
-            let mut value = serde_json::json!({
-                "name": s.name, "title": s.title, "map": s.map, "rounds": s.rounds,
-                "on_time_limit": s.on_time_limit, "deploy_first": s.deploy_first.word(),
-                "attacker": side(&s.attacker), "defender": side(&s.defender),
-            });
-            if let (Some(fog), Some(object)) = (s.fog, value.as_object_mut()) {
-                object.insert("fog".into(), serde_json::json!({ "vision": fog.vision }));
-            }
-            if let (Some(t), Some(object)) = (&things, value.as_object_mut()) {
-                let chests: Vec<_> =
-                    t.chests.iter().map(|(x, y, item)| serde_json::json!({"at": [x, y], "item": item})).collect();
-                let doors: Vec<_> = t.doors.iter().map(|(x, y, by)| serde_json::json!({"at": [x, y], "opened_by": by})).collect();
-                let walls: Vec<_> = t
-                    .destructibles
-                    .iter()
-                    .map(|(x, y, terrain, hp, becomes)| serde_json::json!({"at": [x, y], "terrain": terrain, "hp": hp, "becomes": becomes}))
-                    .collect();
-                object.insert("chests".into(), chests.into());
-                object.insert("doors".into(), doors.into());
-                object.insert("destructibles".into(), walls.into());
-            }
-            outln!("{value}");
-        }
+        Format::Json => outln!("{}", briefing::json(s, things.as_ref())),
     }
     0
 }
@@ -76,25 +43,7 @@ pub fn scout(path: &Path, name: Option<&str>) -> u8 {
         Ok(a) => a,
         Err(code) => return code,
     };
-    outln!(
-        "{} brings {} units (the {} of {}):",
-        army.title.as_deref().unwrap_or(&army.name),
-        army.units.len(),
-        army.side.word(),
-        army.scenario
-    );
-    let mut classes: Vec<String> = army
-        .units
-        .iter()
-        .map(|u| rules.class(&u.class).and_then(|c| c.title.clone()).unwrap_or_else(|| u.class.clone()))
-        .collect();
-    classes.sort();
-    let mut i = 0;
-    while let Some(c) = classes.get(i) {
-        let n = classes.iter().filter(|x| *x == c).count();
-        outln!("  {c}{}", if n > 1 { format!(" x{n}") } else { String::new() });
-        i += n;
-    }
+    out!("{}", briefing::scout(&rules, army));
     0
 }
 

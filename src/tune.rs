@@ -99,8 +99,8 @@ pub fn tune(r: &Request) -> u8 {
         }
     }
     let text = match r.format {
-        Format::Human => human(r, &title, &tuned, written),
-        Format::Json => json(r, &names, &tuned, written),
+        Format::Human => oc_render::tune::text(r.run.file, r.write, &title, &tuned, written),
+        Format::Json => oc_render::tune::json(r.run.file, r.run.seed, r.run.games, &names, &tuned, written),
     };
     out!("{text}");
     if r.write && !tuned.even() && !tuned.unchanged {
@@ -109,61 +109,6 @@ pub fn tune(r: &Request) -> u8 {
         return 1;
     }
     0
-}
-
-fn human(r: &Request, title: &str, t: &Tuned, written: bool) -> String {
-    let mut s = title.to_string();
-    s.push_str(&format!("  {:<20} {:>9}  {}\n", "knob", "current", "suggested"));
-    for row in &t.rows {
-        let changes = if row.changes.is_empty() { String::new() } else { format!(" ({})", row.changes.join(", ")) };
-        s.push_str(&format!("  {:<20} {:>9}  {}{changes}\n", row.what, row.current, row.suggested));
-    }
-    s.push_str(&format!("  attacker win rate as written: {}\n", t.now.text()));
-    s.push_str(&format!("  attacker win rate suggested:  {}, on games the search did not use\n", t.suggested.text()));
-    let even = t.even();
-    s.push_str(&if even {
-        "  the suggested values' 95% interval holds 50%\n".to_string()
-    } else {
-        "  the knobs could not bring the interval to 50%: these are the nearest values found\n".to_string()
-    });
-    for n in &t.notes {
-        s.push_str(&format!("  note: {n}\n"));
-    }
-    let tail = if written {
-        format!("the suggested values were written into {}", r.run.file.display())
-    } else if r.write && !t.unchanged && !even {
-        format!("{} is unchanged: --write writes only values whose interval holds 50%", r.run.file.display())
-    } else if t.unchanged {
-        "the file already holds the suggested values".to_string()
-    } else {
-        format!("{} is unchanged (--write writes the suggested values)", r.run.file.display())
-    };
-    s.push_str(&format!("  {} games played; {tail}\n", t.played));
-    s
-}
-
-fn json(r: &Request, [scenario, attacker, defender]: &[String; 3], t: &Tuned, written: bool) -> String {
-    let values: Vec<serde_json::Value> = t
-        .rows
-        .iter()
-        .map(|row| serde_json::json!({"knob": row.what, "current": row.current, "suggested": row.suggested, "changes": row.changes}))
-        .collect();
-    let value = serde_json::json!({
-        "file": r.run.file.display().to_string(),
-        "scenario": scenario,
-        "attacker": attacker,
-        "defender": defender,
-        "seed": r.run.seed,
-        "games_per_setting": r.run.games,
-        "knobs": t.knobs.iter().map(|k| k.word()).collect::<Vec<_>>(),
-        "values": values,
-        "current": t.now.json(),
-        "suggested": t.suggested.json(),
-        "games_played": t.played,
-        "notes": t.notes,
-        "written": written,
-    });
-    format!("{value}\n")
 }
 
 /// `--write`: the suggested values into the file, if they check clean and the file is as read.

@@ -1,8 +1,8 @@
 //! The binary prints in one place: `src/report.rs` (its `outln!`, `errln!` and their kin, over
 //! `report::out` and `report::err`, which end quietly when a reader goes and say why otherwise).
 //! No other source of the binary uses `println!`, `eprintln!`, `print!`, `eprint!` or writes to
-//! `std::io::stdout()`/`stderr()` itself; and the libraries print nothing at all (`oc-play`
-//! returns data). Clap's own `--help` and errors, and the progress bar, print through their
+//! `std::io::stdout()`/`stderr()` itself; and the libraries print nothing at all (`oc-play`, `oc-render`
+//! return data). Clap's own `--help` and errors, and the progress bar, print through their
 //! crates.
 
 use std::path::{Path, PathBuf};
@@ -37,6 +37,7 @@ fn only_the_report_module_prints() {
     let mut files = Vec::new();
     sources(&repo.join("src"), &mut files);
     sources(&repo.join("crates/oc-play/src"), &mut files);
+    sources(&repo.join("crates/oc-render/src"), &mut files);
     files.sort();
     let mut found = Vec::new();
     for f in &files {

@@ -304,3 +304,63 @@ pub fn list(items: &[String]) -> String {
         items.join(", ")
     }
 }
+
+/// The scenario as data (`oc explain-scenario --format json`): its settings, each side's zone,
+/// war chest, unit bounds and objective, fog, and what stands on its map.
+pub fn json(s: &Scenario, things: Option<&MapThings>) -> serde_json::Value {
+    let side = |r: &SideRules| {
+        serde_json::json!({
+            "zone": r.zone,
+            "war_chest": r.war_chest,
+            "units": [r.min_units, r.max_units],
+            "objective": r.win.as_ref().map(|c| c.text()),
+            "condition": r.win,
+        })
+    };
+    let mut value = serde_json::json!({
+        "name": s.name, "title": s.title, "map": s.map, "rounds": s.rounds,
+        "on_time_limit": s.on_time_limit, "deploy_first": s.deploy_first.word(),
+        "attacker": side(&s.attacker), "defender": side(&s.defender),
+    });
+    if let (Some(fog), Some(object)) = (s.fog, value.as_object_mut()) {
+        object.insert("fog".into(), serde_json::json!({ "vision": fog.vision }));
+    }
+    if let (Some(t), Some(object)) = (things, value.as_object_mut()) {
+        let chests: Vec<_> = t.chests.iter().map(|(x, y, item)| serde_json::json!({"at": [x, y], "item": item})).collect();
+        let doors: Vec<_> = t.doors.iter().map(|(x, y, by)| serde_json::json!({"at": [x, y], "opened_by": by})).collect();
+        let walls: Vec<_> = t
+            .destructibles
+            .iter()
+            .map(|(x, y, terrain, hp, becomes)| serde_json::json!({"at": [x, y], "terrain": terrain, "hp": hp, "becomes": becomes}))
+            .collect();
+        object.insert("chests".into(), chests.into());
+        object.insert("doors".into(), doors.into());
+        object.insert("destructibles".into(), walls.into());
+    }
+    value
+}
+
+/// The Scouting phase (`oc army scout`): the classes an army brings (by their titles, counted),
+/// and nothing else.
+pub fn scout(rules: &Rules, army: &Army) -> String {
+    let mut out = format!(
+        "{} brings {} units (the {} of {}):\n",
+        army.title.as_deref().unwrap_or(&army.name),
+        army.units.len(),
+        army.side.word(),
+        army.scenario
+    );
+    let mut classes: Vec<String> = army
+        .units
+        .iter()
+        .map(|u| rules.class(&u.class).and_then(|c| c.title.clone()).unwrap_or_else(|| u.class.clone()))
+        .collect();
+    classes.sort();
+    let mut i = 0;
+    while let Some(c) = classes.get(i) {
+        let n = classes.iter().filter(|x| *x == c).count();
+        out.push_str(&format!("  {c}{}\n", if n > 1 { format!(" x{n}") } else { String::new() }));
+        i += n;
+    }
+    out
+}

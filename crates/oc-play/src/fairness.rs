@@ -29,6 +29,7 @@ pub fn parse_games_for(text: &str) -> Result<(String, u64), String> {
 }
 
 /// One scenario with one pair of armies, measured.
+#[derive(Default)]
 pub struct Row {
     /// The file, relative to its project root.
     pub file: String,
@@ -181,8 +182,51 @@ pub fn replace_table(readme: &str, table: &str) -> Result<String, String> {
     }
 }
 
+/// The command that makes the table, as it would be typed again.
+pub fn command_line(
+    paths: &[std::path::PathBuf],
+    games: u64,
+    games_for: &[(String, u64)],
+    seed: u64,
+    readme: Option<&Path>,
+) -> String {
+    let mut words = vec!["oc".to_string(), "fairness".to_string()];
+    words.extend(paths.iter().map(|p| p.display().to_string()));
+    words.push(format!("--games {games}"));
+    for (name, n) in games_for {
+        words.push(format!("--games-for {name}={n}"));
+    }
+    words.push(format!("--seed {seed}"));
+    if let Some(readme) = readme {
+        words.push(format!("--readme {}", readme.display()));
+    }
+    words.join(" ")
+}
+
+/// The table as JSON (`oc fairness --format json`): a row per scenario and pair of armies.
+pub fn json(rows: &[Row], seed: u64, command: &str) -> serde_json::Value {
+    let rows: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|row| {
+            let mut v = row.score.json();
+            if let Some(o) = v.as_object_mut() {
+                o.insert("file".into(), row.file.clone().into());
+                o.insert("scenario".into(), row.scenario.clone().into());
+                o.insert("title".into(), row.title.clone().into());
+                o.insert("attacker".into(), row.attacker.clone().into());
+                o.insert("defender".into(), row.defender.clone().into());
+                o.insert("mean_rounds".into(), (row.rounds as f64 / row.score.games.max(1) as f64).into());
+            }
+            v
+        })
+        .collect();
+    serde_json::json!({ "seed": seed, "command": command, "rows": rows })
+}
+
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
     use super::*;
 
     #[test]
@@ -196,5 +240,17 @@ mod tests {
         assert!(replace_table(&format!("{BEGIN}\n"), &table).is_err());
         assert_eq!(parse_games_for("RiverStorm=200"), Ok(("RiverStorm".to_string(), 200)));
         assert!(parse_games_for("RiverStorm").is_err() && parse_games_for("X=0").is_err());
+    }
+
+    #[test]
+    fn the_command_line_and_the_json_say_how_the_table_was_made() {
+        let paths = [std::path::PathBuf::from("scenarios")];
+        let command = command_line(&paths, 50, &[("Keep".into(), 6)], 4, Some(Path::new("README.md")));
+        assert_eq!(command, "oc fairness scenarios --games 50 --games-for Keep=6 --seed 4 --readme README.md");
+        let row = Row { scenario: "Keep".into(), rounds: 30, score: Score { games: 6, wins: [3, 2] }, ..Row::default() };
+        let value = json(&[row], 4, &command);
+        assert_eq!((value["seed"].as_u64(), value["command"].as_str()), (Some(4), Some(command.as_str())));
+        assert_eq!(value["rows"][0]["mean_rounds"], 5.0);
+        assert_eq!(value["rows"][0]["scenario"], "Keep");
     }
 }

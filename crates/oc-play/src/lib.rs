@@ -3,7 +3,7 @@
 //! project, the armies chosen, the per-game seeds (`stats`), one battle (`game`), many at once
 //! (`simulate`, with shards and their merge), mirror tournaments, the fairness table, the
 //! tuning of a scenario's knobs (`tune`, as text edits of its file), one exchange set up
-//! (`matchup`), where a unit can go (`reach`), the recording a replay page is drawn from, the
+//! (`matchup`) and every class against every class (`matrix`, its CSV decimals by `fixed`), where a unit can go (`reach`), the recording a replay page is drawn from and the page (`replay_page`), the
 //! briefing players read, and the saved formats (the battle log in `log`, simulate's parts)
 //! with their versions.
 //!
@@ -15,11 +15,14 @@
 pub mod briefing;
 pub mod error;
 pub mod fairness;
+pub mod fixed;
 pub mod game;
 pub mod log;
 pub mod matchup;
+pub mod matrix;
 pub mod reach;
 pub mod recording;
+pub mod replay_page;
 pub mod rules;
 pub mod serve;
 pub mod session;

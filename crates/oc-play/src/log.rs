@@ -114,6 +114,33 @@ pub fn source_path(root: &Path, file: &str) -> Result<PathBuf, LogError> {
         .map_err(|e| LogError::Unreadable { file: file.to_string(), why: e.to_string() })
 }
 
+/// A saved log as `oc replay` reads it: its text, header and records, and the real path of
+/// the file it names.
+pub struct Opened {
+    pub text: String,
+    pub source: Source,
+    /// The records it holds (a line that does not read as one is left out: `verify` finds it).
+    pub records: Vec<Record>,
+    pub file: PathBuf,
+}
+
+/// Reads the log at `log`. The file it names is relative to the root of the project the log
+/// lies in (or of `project`, for a log kept elsewhere), and confined to it like an import.
+pub fn open(log: &Path, project: Option<&Path>) -> Result<Opened, crate::Refusal> {
+    let bytes = oc_project::fsx::read_regular(log, oc_project::limits::MAX_LOG_BYTES)
+        .map_err(|e| crate::Refusal::new(format!("cannot read {}: {e}", log.display())))?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let source =
+        parse_source(text.lines().next().unwrap_or("")).map_err(|e| crate::Refusal::new(format!("{}: {e}", log.display())))?;
+    let root = oc_project::find_root(project.unwrap_or(log)).dir;
+    let file = source_path(&root, &source.file).map_err(|e| {
+        crate::Refusal::new(format!("{}: {e} (project root {})", log.display(), root.display()))
+            .with_help("replay a log from inside its project, or name the project with --project DIR")
+    })?;
+    let records = text.lines().skip(1).filter_map(|l| serde_json::from_str(l).ok()).collect();
+    Ok(Opened { text, source, records, file })
+}
+
 /// Where a log and its replay part.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Mismatch {

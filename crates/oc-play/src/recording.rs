@@ -37,7 +37,7 @@ pub struct Snapshot {
 pub type Run = [i64; 3];
 
 /// What `side` sees of the battle now, as row runs, by the engine's own fog rules.
-fn sight_runs(b: &Battle<'_>, side: SideId) -> Vec<Run> {
+pub fn sight_runs(b: &Battle<'_>, side: SideId) -> Vec<Run> {
     let sight = b.sight(side);
     let mut runs: Vec<Run> = Vec::new();
     for y in 0..b.map.height {
@@ -171,15 +171,7 @@ pub struct UnitState {
 
 impl UnitState {
     fn of(u: &Combatant) -> UnitState {
-        let statuses = u
-            .statuses
-            .iter()
-            .map(|a| match a.left {
-                Some(n) => format!("{} ({n})", a.status),
-                None => a.status.to_string(),
-            })
-            .chain(u.debuffs.iter().map(|d| format!("{}{:+}", d.attr, d.shift)))
-            .collect();
+        let statuses = statuses(u);
         UnitState {
             hp: u.hp,
             x: u.pos.0,
@@ -192,6 +184,18 @@ impl UnitState {
             activated: u.activated,
         }
     }
+}
+
+/// A unit's statuses (with the rounds left) and stat shifts as a page shows them: `poisoned (2)`, `hit-1`.
+pub fn statuses(u: &Combatant) -> Vec<String> {
+    u.statuses
+        .iter()
+        .map(|a| match a.left {
+            Some(n) => format!("{} ({n})", a.status),
+            None => a.status.to_string(),
+        })
+        .chain(u.debuffs.iter().map(|d| format!("{}{:+}", d.attr, d.shift)))
+        .collect()
 }
 
 /// The exact forecast of an attack as the AI declared it.

@@ -26,6 +26,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Refusal;
+use crate::replay_page;
 use crate::session::{self, view, Denied, Session};
 
 /// The page, with its style and script.
@@ -394,21 +395,11 @@ pub struct Game {
     pub briefing: String,
 }
 
-/// Pixels per square of the page's picture (the map's own grid when smaller).
-const PAGE_GRID: u32 = 48;
-
 impl Game {
     pub fn of(session: &Session<'_>) -> Game {
         let setup = session.setup();
         let rules = &setup.engine.rules;
-        let grid = PAGE_GRID.min(setup.atlas.grid).max(oc_atlas::render::MIN_LABELLED_GRID);
-        let opts = oc_atlas::render::Options { coords: false, legend: false, grid: Some(grid), overlay: None };
-        let picture = oc_atlas::render::render_with(&setup.atlas, rules, &opts)
-            .ok()
-            .and_then(|img| oc_atlas::render::png(&img).ok())
-            .map(|png| format!("data:image/png;base64,{}", oc_atlas::uvtt::base64(&png)));
-        let hex = |[r, g, b]: [u8; 3]| format!("#{r:02x}{g:02x}{b:02x}");
-        let colours = rules.terrains.iter().map(|t| (t.name.clone(), hex(oc_atlas::render::terrain_colour(&t.name).0))).collect();
+        let replay_page::Board { grid, picture, terrain, colours, resources } = replay_page::board(setup, false);
         let source = session.source();
         let s = &setup.scenario;
         Game {
@@ -418,19 +409,14 @@ impl Game {
             width: setup.map.width,
             height: setup.map.height,
             grid,
-            terrain: if picture.is_some() { Vec::new() } else { setup.map.terrain.clone() },
-            picture,
+            terrain,
+            picture: picture.map(|p| p.src),
             colours,
             armies: [source.attacker.clone(), source.defender.clone()],
             players: session.players(),
             ai: [source.attacker_ai.clone(), source.defender_ai.clone()],
             seed: source.seed,
-            resources: rules
-                .ruleset
-                .resources
-                .iter()
-                .map(|r| (r.name.clone(), r.title.clone().unwrap_or_else(|| r.name.clone())))
-                .collect(),
+            resources,
             // The stances a side may set: reactions to a roll are taken once the dice are rolled.
             reactions: rules
                 .ruleset

@@ -24,6 +24,10 @@ fn the_briefing_says_the_objectives_and_the_map() {
     assert!(text.starts_with("Siege of Grado Keep (SiegeOfGrado), on "), "{text}");
     assert!(text.contains("Attacker (deploys in") && text.contains("Defender (deploys in"), "{text}");
     assert!(text.contains("  Objective: "), "{text}");
+    let json = briefing::json(s, Some(&MapThings::of(&map, &c.rules, s)));
+    assert_eq!(json["name"], "SiegeOfGrado");
+    assert!(json["attacker"]["objective"].is_string() && json["chests"].is_array(), "{json}");
+    assert!(briefing::json(s, None).get("chests").is_none(), "no map, no things on it");
     let none = briefing::pick(&c.rules.scenarios, Some("Nowhere"), |s| s.name.as_str(), "scenario", &path).unwrap_err();
     assert!(none.message.contains("no scenario `Nowhere`") && none.message.contains("SiegeOfGrado"), "{none:?}");
 }
@@ -37,6 +41,9 @@ fn outfitting_changes_inventories_not_classes_nor_units() {
     std::fs::write(dir.path().join("before.oc"), &before).unwrap();
     let old_c = compiled(&dir.path().join("before.oc"));
     let old = old_c.rules.army("RenaisVanguard").unwrap();
+    let scout = briefing::scout(&old_c.rules, old);
+    assert!(scout.contains(&format!(" brings {} units (the ", old.units.len())), "{scout}");
+    assert!(scout.lines().skip(1).all(|l| l.starts_with("  ")), "a line per class: {scout}");
     let forde = "unit Forde: Cavalier { items IronSword, IronLance }";
     let cases = [
         (forde.replace("IronSword,", "SteelSword,"), vec![]),

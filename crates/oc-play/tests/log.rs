@@ -75,3 +75,26 @@ fn a_replay_is_checked_line_by_line_and_by_length() {
     let short: String = lines[..lines.len() - 1].join("\n");
     assert_eq!(log::verify(&short, &lines), Err(log::Mismatch::Length { logged: lines.len() - 1, replayed: lines.len() }));
 }
+
+#[test]
+fn a_saved_log_opens_with_its_file_inside_its_project_only() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("oc.toml"), "").unwrap();
+    std::fs::write(dir.path().join("keep.oc"), "").unwrap();
+    let mut source = header();
+    source.file = "keep.oc".into();
+    let text = serde_json::to_string(&source).unwrap() + "\nnot a record\n";
+    std::fs::write(dir.path().join("game.log"), &text).unwrap();
+    let opened = log::open(&dir.path().join("game.log"), None).unwrap();
+    assert_eq!((opened.source, opened.records.len(), opened.text), (source.clone(), 0, text));
+    assert_eq!(opened.file, std::fs::canonicalize(dir.path().join("keep.oc")).unwrap());
+    source.file = "../outside.oc".into();
+    std::fs::write(dir.path().join("away.log"), serde_json::to_string(&source).unwrap()).unwrap();
+    let refused = |log: &str| match log::open(&dir.path().join(log), None) {
+        Ok(_) => panic!("{log} opened"),
+        Err(r) => r,
+    };
+    let away = refused("away.log");
+    assert!(away.help.as_ref().is_some_and(|h| h.contains("--project DIR")), "{away:?}");
+    assert!(refused("missing.log").message.starts_with("cannot read "));
+}

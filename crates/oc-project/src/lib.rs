@@ -11,13 +11,16 @@
 pub mod codes;
 pub mod discover;
 pub mod folder;
+pub mod format;
 pub mod fsx;
 pub mod limits;
 pub mod manifest;
 pub mod output;
+pub mod rulesets;
 pub mod session;
 pub mod shown;
 pub mod transcript;
+pub mod watch;
 
 pub use discover::{discover, DiskHost, Project};
 pub use manifest::{find_root, Manifest, Root};

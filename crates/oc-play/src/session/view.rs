@@ -8,7 +8,7 @@ use oc_model::SideId;
 use serde::Serialize;
 
 use super::{Session, Staged};
-use crate::recording::Run;
+use crate::recording::{self, Run};
 
 /// A unit as the page draws it.
 #[derive(Clone, Debug, Serialize)]
@@ -212,15 +212,7 @@ fn free_attacks(b: &Battle<'_>, unit: usize, to: Tile) -> Vec<String> {
 }
 
 fn unit_view(b: &Battle<'_>, k: usize, u: &Combatant) -> UnitView {
-    let statuses = u
-        .statuses
-        .iter()
-        .map(|a| match a.left {
-            Some(n) => format!("{} ({n})", a.status),
-            None => a.status.to_string(),
-        })
-        .chain(u.debuffs.iter().map(|d| format!("{}{:+}", d.attr, d.shift)))
-        .collect();
+    let statuses = recording::statuses(u);
     UnitView {
         index: k,
         name: u.name.clone(),
@@ -254,23 +246,7 @@ fn units_seen(b: &Battle<'_>, side: SideId) -> Vec<UnitView> {
 
 fn runs(b: &Battle<'_>, side: SideId) -> Option<Vec<Run>> {
     b.scenario.fog?;
-    let sight = b.sight(side);
-    let mut out = Vec::new();
-    for y in 0..b.map.height {
-        let mut start: Option<i64> = None;
-        for x in 0..=b.map.width {
-            let seen = x < b.map.width && sight.sees((x, y));
-            match (seen, start) {
-                (true, None) => start = Some(x),
-                (false, Some(x0)) => {
-                    out.push([y, x0, x - 1]);
-                    start = None;
-                }
-                _ => {}
-            }
-        }
-    }
-    Some(out)
+    Some(recording::sight_runs(b, side))
 }
 
 fn outcome_word(o: oc_model::Outcome) -> &'static str {

@@ -322,6 +322,35 @@ pub struct Heatmap {
     pub measure: String,
 }
 
+impl Heatmap {
+    /// `oc matrix --heatmap`: the best rout chance of each attacking class (`heat`'s rows)
+    /// against each defending class (`columns`), at `distance` or the nearest range.
+    pub fn of_matrix(
+        ruleset: &str,
+        distance: Option<i64>,
+        heat: Vec<(String, Vec<Option<f64>>)>,
+        columns: Vec<String>,
+    ) -> Heatmap {
+        Heatmap {
+            title: format!("{ruleset}: rout chance in one exchange"),
+            notes: vec![
+                "rows: the attacking class with its best weapon against that column (the highest rout chance);".to_string(),
+                match distance {
+                    Some(d) => format!("columns: the defending class with its kit weapon; at distance {d}, full HP, open ground"),
+                    None => {
+                        "columns: the defending class with its kit weapon; at the attacker's nearest range, full HP, open ground"
+                            .to_string()
+                    }
+                },
+            ],
+            rows: heat.iter().map(|(n, _)| n.clone()).collect(),
+            columns,
+            cells: heat.into_iter().map(|(_, r)| r).collect(),
+            measure: "rout chance".to_string(),
+        }
+    }
+}
+
 const CELL: i32 = 26;
 const MARGIN: i32 = 20;
 const KEY_WIDTH: i32 = 130;
@@ -431,6 +460,8 @@ impl Figure for Heatmap {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
     use super::*;
 
     #[test]

@@ -3,24 +3,58 @@
 //! the units over it, play/pause/step/scrub, HP bars, each attack's forecast and result,
 //! statuses, resources, the round counter and the victory line.
 //!
-//! The page's frames are an `oc_play::recording::Recording` of the battle (the engine's own
-//! snapshots, forecasts and, under fog of war, each side's sight); this draws them.
+//! The page's frames are a [`Recording`] of the battle (the engine's own snapshots, forecasts
+//! and, under fog of war, each side's sight); this writes them with the page's style and script
+//! (`assets/replay.css`, `assets/replay.js`). The map's picture ([`Board`]) is `oc play`'s too.
 
 use oc_engine::battle::Record;
-use oc_engine::Engine;
 use oc_model::{Outcome, SideId};
-use oc_play::log::Source;
 use oc_project::output::REPLAY_MARK;
 use serde::Serialize;
 
-use oc_play::recording::{Frame, Recording};
-use oc_play::Setup;
+use crate::log::Source;
+use crate::recording::{Frame, Recording};
+use crate::Setup;
 
-const CSS: &str = include_str!("replay_html/page.css");
-const JS: &str = include_str!("replay_html/page.js");
+const CSS: &str = include_str!("../assets/replay.css");
+const JS: &str = include_str!("../assets/replay.js");
 
-/// Pixels per square of the page's picture of the map (the map's own grid when smaller).
+/// Pixels per square of a page's picture of the map (the map's own grid when smaller).
 const PAGE_GRID: u32 = 48;
+
+/// The map as a page shows it: the picture `oc render` draws, or, for a map too large to draw,
+/// each square's terrain; and every terrain's colour (the picture's).
+pub struct Board {
+    /// Pixels per square of the picture.
+    pub grid: u32,
+    pub picture: Option<Picture>,
+    pub terrain: Vec<String>,
+    pub colours: std::collections::BTreeMap<String, String>,
+    /// The ruleset's resources: (name, what its title says).
+    pub resources: Vec<(String, String)>,
+}
+
+/// The board of `setup`'s map; `labelled`: with coordinates and legend.
+pub fn board(setup: &Setup, labelled: bool) -> Board {
+    let rules = &setup.engine.rules;
+    let map = &setup.atlas;
+    let grid = PAGE_GRID.min(map.grid).max(oc_atlas::render::MIN_LABELLED_GRID);
+    let opts = oc_atlas::render::Options { coords: labelled, legend: labelled, grid: Some(grid), overlay: None };
+    // A map too large to draw is drawn by the page from its terrain.
+    let picture = oc_atlas::render::render_with(map, rules, &opts).ok().and_then(|img| {
+        let png = oc_atlas::render::png(&img).ok()?;
+        Some(Picture {
+            src: format!("data:image/png;base64,{}", oc_atlas::uvtt::base64(&png)),
+            width: img.width(),
+            height: img.height(),
+        })
+    });
+    let terrain = if picture.is_some() { Vec::new() } else { setup.map.terrain.clone() };
+    let colours = rules.terrains.iter().map(|t| (t.name.clone(), hex(oc_atlas::render::terrain_colour(&t.name).0))).collect();
+    let resources =
+        rules.ruleset.resources.iter().map(|r| (r.name.clone(), r.title.clone().unwrap_or_else(|| r.name.clone()))).collect();
+    Board { grid, picture, terrain, colours, resources }
+}
 
 #[derive(Serialize)]
 struct UnitInfo {
@@ -39,12 +73,13 @@ struct Ending {
     line: String,
 }
 
+/// A picture of the map.
 #[derive(Serialize)]
-struct Picture {
+pub struct Picture {
     /// A `data:image/png;base64,...` URI.
-    src: String,
-    width: u32,
-    height: u32,
+    pub src: String,
+    pub width: u32,
+    pub height: u32,
 }
 
 #[derive(Serialize)]
@@ -85,22 +120,7 @@ fn side_word(s: SideId) -> &'static str {
 
 /// The page of a recorded battle.
 pub fn page(setup: &Setup, source: &Source, rec: &Recording) -> Result<String, String> {
-    let engine: &Engine = &setup.engine;
-    let rules = &engine.rules;
-    let map = &setup.atlas;
-    let grid = PAGE_GRID.min(map.grid).max(oc_atlas::render::MIN_LABELLED_GRID);
-    let opts = oc_atlas::render::Options { coords: true, legend: true, grid: Some(grid), overlay: None };
-    // A map too large to draw is drawn by the page from its terrain.
-    let picture = oc_atlas::render::render_with(map, rules, &opts).ok().and_then(|img| {
-        let png = oc_atlas::render::png(&img).ok()?;
-        Some(Picture {
-            src: format!("data:image/png;base64,{}", oc_atlas::uvtt::base64(&png)),
-            width: img.width(),
-            height: img.height(),
-        })
-    });
-    let terrain = if picture.is_some() { Vec::new() } else { setup.map.terrain.clone() };
-    let colours = rules.terrains.iter().map(|t| (t.name.clone(), hex(oc_atlas::render::terrain_colour(&t.name).0))).collect();
+    let Board { grid, picture, terrain, colours, resources } = board(setup, true);
     let Some(Record::Start { units, .. }) = rec.records.first() else {
         return Err("the battle log does not begin with its units".into());
     };
@@ -122,7 +142,7 @@ pub fn page(setup: &Setup, source: &Source, rec: &Recording) -> Result<String, S
                 Outcome::Draw => "draw",
             },
             round: *round,
-            line: format!("Round {round}: {} ({reason})", oc_play::setup::outcome_word(*outcome)),
+            line: format!("Round {round}: {} ({reason})", crate::setup::outcome_word(*outcome)),
         }),
         _ => None,
     });
@@ -140,12 +160,7 @@ pub fn page(setup: &Setup, source: &Source, rec: &Recording) -> Result<String, S
         picture,
         terrain,
         colours,
-        resources: rules
-            .ruleset
-            .resources
-            .iter()
-            .map(|r| (r.name.clone(), r.title.clone().unwrap_or_else(|| r.name.clone())))
-            .collect(),
+        resources,
         units,
         frames,
         end,
@@ -217,6 +232,8 @@ fn html(title: &str, json: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
     use super::*;
 
     #[test]

@@ -81,6 +81,8 @@ fn scaled(x: f64, digits: u32) -> Option<u128> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
     use super::Fixed;
 
     fn same(x: f64, digits: u32) {

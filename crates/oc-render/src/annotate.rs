@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use oc_diag::{CodeInfo, Diagnostic, Severity, Span};
 
-use crate::report::{Reports, Sources};
+use crate::diagnostics::{Reports, Sources};
 
 fn level(s: Severity) -> &'static str {
     match s {
@@ -148,6 +148,8 @@ pub fn github(sources: &dyn Sources, diagnostics: &[Diagnostic]) -> String {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
     use super::escape;
 
     #[test]

@@ -1,0 +1,100 @@
+//! `oc balance`'s table: the price curve, and each class's and item's written and suggested
+//! price, the ones the lints flag marked.
+
+use std::fmt::Write as _;
+
+use oc_balance::{Priced, Report, What};
+use oc_engine::Engine;
+
+/// The table; `flagged`: the (name, kind) the lints warn of; `took`: how long the fit took.
+pub fn table(engine: &Engine, r: &Report, flagged: &[(&str, What)], took: std::time::Duration) -> String {
+    let mut s = String::new();
+    let classes = engine.rules.classes.len();
+    let items = engine.rules.items.len();
+    let units = r.measured.len();
+    let how = if r.duels > 0 {
+        format!("{} duels to the rout per matchup from seed {}", r.duels, r.seed)
+    } else {
+        "exact forecasts only (--duels 0)".to_string()
+    };
+    let _ = writeln!(
+        s,
+        "{}: {classes} classes, {items} items; {units} units against a roster of {}, {how} ({took:.1?})",
+        r.ruleset,
+        r.roster.len()
+    );
+    let measure = if r.duels > 0 {
+        "the duel rating: mean log-odds of winning a duel to the rout against each roster unit"
+    } else {
+        "the exchange rating: mean ln(HP share dealt / HP share taken) against each roster unit"
+    };
+    let _ = writeln!(s, "strength: {measure}");
+    let on = if r.fit_on_standard { "standard-library" } else { "all" };
+    let factor = |k: &str| r.spread.get(k).map_or(1.0, |v| v.exp());
+    let _ = writeln!(
+        s,
+        "price curve over {} {on} classes: cost = {:.0} gold x e^({:.3} x strength with the kit weapon); R^2 {:.2}; \
+         written costs stray from it by a factor of {:.2} (one standard deviation)",
+        r.class_fit.points,
+        r.class_fit.price(0.0),
+        r.class_fit.beta,
+        r.class_fit.r2,
+        factor("class")
+    );
+    let _ = writeln!(
+        s,
+        "items: the curve's price of the strength they add (weapons: over each class's kit weapon, from its price); \
+         weapon prices stray by a factor of {:.2}",
+        factor("weapon")
+    );
+    let section = |s: &mut String, title: &str, list: &[&Priced]| {
+        if list.is_empty() {
+            return;
+        }
+        let _ = writeln!(s, "\n{title:<18} {:>8} {:>10} {:>7} {:>9}", "written", "suggested", "ratio", "strength");
+        for p in list {
+            let ratio = p.written as f64 / (p.suggested as f64).max(1.0);
+            let mut mark = String::new();
+            if p.homebrew {
+                mark.push_str("  (yours)");
+            }
+            if flagged.iter().any(|(n, w)| *n == p.name && *w == p.what) {
+                mark.push_str(if ratio > 1.0 { "  << overpriced" } else { "  << underpriced" });
+            }
+            let _ = writeln!(s, "{:<18} {:>8} {:>10} {:>7.2} {:>+9.2}{mark}", p.name, p.written, p.suggested, ratio, p.strength);
+        }
+    };
+    let of = |what: What| -> Vec<&Priced> { r.classes.iter().chain(&r.items).filter(|p| p.what == what).collect() };
+    section(&mut s, "class", &of(What::Class));
+    section(&mut s, "weapon", &of(What::Weapon));
+    section(&mut s, "accessory", &of(What::Accessory));
+    if !r.unmeasured.is_empty() {
+        let _ = writeln!(s, "\nnot priced:");
+        for u in &r.unmeasured {
+            let _ = writeln!(s, "  {} ({}): {}", u.name, u.what.word(), u.why);
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+    use super::*;
+
+    #[test]
+    fn the_table_has_the_curve_and_a_row_per_priced_class() {
+        let ruleset = oc_play::rules::builtin("officers_chess").unwrap();
+        let Ok(loaded) = oc_play::rules::load(&ruleset) else { panic!("the built-in ruleset compiles") };
+        let engine = loaded.engine;
+        let r = oc_balance::balance(&engine, oc_balance::Options { seed: 1, duels: 0 }, &[]).unwrap();
+        let first = r.classes.first().unwrap();
+        let table = table(&engine, &r, &[(first.name.as_str(), What::Class)], std::time::Duration::ZERO);
+        assert!(table.lines().next().unwrap().contains("exact forecasts only (--duels 0)"));
+        assert!(table.contains("price curve over "));
+        let row = table.lines().find(|l| l.starts_with(&format!("{:<18} ", first.name))).unwrap();
+        assert!(row.ends_with("overpriced") || row.ends_with("underpriced"), "the flagged class is marked: {row}");
+        assert_eq!(table.lines().filter(|l| l.starts_with("class ")).count(), 1);
+    }
+}

@@ -1,0 +1,189 @@
+//! The map commands' pictures and imports as bytes and text: `oc render`'s picture, a VTT
+//! export's picture, and a map definition from a PNG. Reads go through `oc_project` (confined,
+//! bounded); nothing is written or printed: a [`Stop`] says why not, with its exit status.
+
+use std::path::Path;
+
+use oc_project::limits::MAX_IMAGE_BYTES;
+
+/// Why a map command stopped: its `error:` lines, a `help:` line, and the exit status (1: the
+/// input's problem; 2: a usage or I/O problem).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Stop {
+    pub errors: Vec<String>,
+    pub help: Option<String>,
+    pub status: u8,
+}
+
+impl Stop {
+    fn new(status: u8, error: String) -> Stop {
+        Stop { errors: vec![error], help: None, status }
+    }
+
+    fn help(mut self, help: &str) -> Stop {
+        self.help = Some(help.to_string());
+        self
+    }
+}
+
+/// `oc render`'s picture: the PNG, its width and height.
+pub struct Rendered {
+    pub png: Vec<u8>,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// The grid `oc render --scale` draws at, for a map of grid `grid`.
+pub fn grid_at(grid: u32, scale: f64) -> Result<u32, Stop> {
+    if !(0.25..=4.0).contains(&scale) {
+        return Err(Stop::new(2, format!("--scale {scale}: draw at 0.25 to 4 times the map's grid")));
+    }
+    Ok(((f64::from(grid) * scale).round() as u32).clamp(8, 1024))
+}
+
+/// The map drawn as `opts` say, as a PNG saying `drawer` drew it; `map_path` names it in errors.
+pub fn render(
+    map_path: &Path,
+    map: &oc_atlas::Map,
+    rules: &oc_model::Rules,
+    opts: &oc_atlas::render::Options,
+    drawer: &str,
+) -> Result<Rendered, Stop> {
+    let img = oc_atlas::render::render_with(map, rules, opts).map_err(|why| {
+        Stop::new(1, format!("{}: {why}", map_path.display()))
+            .help("lower --scale or the map's `grid`, or split it into several maps")
+    })?;
+    let png = oc_atlas::render::png_drawn_by(&img, drawer).map_err(|e| Stop::new(2, format!("cannot encode the PNG: {e}")))?;
+    Ok(Rendered { png, width: img.width(), height: img.height() })
+}
+
+/// The map's picture for a VTT: its own `image` when it has one (read confined to `root`),
+/// else `oc render`'s map area; `drawer` is the command drawing it. A Foundry scene's is as
+/// large as the scene (`foundry::background`: a map scaled to Foundry's smallest grid).
+pub fn vtt_picture(
+    root: &Path,
+    map_path: &Path,
+    map: &oc_atlas::Map,
+    rules: &oc_model::Rules,
+    drawer: &str,
+    foundry: Option<oc_atlas::foundry::Version>,
+) -> Result<Vec<u8>, Stop> {
+    let own = match &map.image {
+        Some((rel, _)) => Some({
+            let path = map_path.parent().unwrap_or(Path::new("")).join(rel);
+            let bytes = oc_project::fsx::Confined::new(root)
+                .read(&path, MAX_IMAGE_BYTES)
+                .map_err(|e| Stop::new(2, format!("cannot read the map's image {}: {e}", path.display())))?;
+            oc_atlas::export::decode_png(&bytes)
+                .map_err(|e| Stop::new(1, format!("the map's image {} is not a PNG: {e}", path.display())))?
+        }),
+        None => None,
+    };
+    let img = match (foundry, own) {
+        (Some(version), own) => oc_atlas::foundry::background(map, rules, version, own),
+        (None, Some(own)) => Ok(own),
+        (None, None) => oc_atlas::render::render_map_area(map, rules),
+    }
+    .map_err(|why| {
+        Stop::new(1, format!("{}: {why}", map_path.display())).help("lower the map's `grid`, or split it into several maps")
+    })?;
+    oc_atlas::render::png_drawn_by(&img, drawer).map_err(|e| Stop::new(2, format!("cannot encode the PNG: {e}")))
+}
+
+/// `oc import-image`: the map definition of a PNG (`image`, its bytes), one square per pixel,
+/// by the colours of `legend` (its path and what reading it gave) or the default palette; with
+/// the picture's width and height.
+pub fn import_image(
+    image: &Path,
+    bytes: &[u8],
+    legend: Option<(&Path, Result<Vec<u8>, String>)>,
+    rules: &oc_model::Rules,
+    name: Option<&str>,
+) -> Result<(String, u32, u32), Stop> {
+    let img =
+        oc_atlas::export::decode_png(bytes).map_err(|e| Stop::new(1, format!("{} is not a PNG image: {e}", image.display())))?;
+    let palette = match legend {
+        None => oc_atlas::export::default_palette(rules),
+        Some((path, read)) => {
+            let text = read.map_err(|e| Stop::new(2, format!("cannot read {}: {e}", path.display())))?;
+            oc_atlas::export::palette_legend(&String::from_utf8_lossy(&text), rules).map_err(|errors| Stop {
+                errors: errors.iter().map(|e| format!("{}: {e}", path.display())).collect(),
+                help: None,
+                status: 1,
+            })?
+        }
+    };
+    let default_name = image.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "Imported".into());
+    let text = oc_atlas::export::import_image(&img, &palette, rules, name.unwrap_or(&default_name)).map_err(|errors| Stop {
+        errors: errors.iter().map(|e| format!("{}: {e}", image.display())).collect(),
+        help: Some("add each colour to the legend as \"#rrggbb\" = \"Terrain\"".to_string()),
+        status: 1,
+    })?;
+    Ok((text, img.width(), img.height()))
+}
+
+/// Each scenario's map drawn like `oc render` draws it, by scenario name (`oc doc`'s pictures) (a map that cannot be drawn is left out:
+/// `oc check` reports why).
+pub fn pictures(workspace: &oc_compiler::Workspace, rules: &oc_model::Rules) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    for s in &rules.scenarios {
+        let Some(file) = workspace.id_of(&s.map).and_then(|id| workspace.file(id)) else {
+            continue;
+        };
+        let (Some(map), _) = oc_atlas::check(oc_diag::FileId(0), &file.text, rules, |_| oc_atlas::ImageCheck::NotChecked) else {
+            continue;
+        };
+        let Ok(img) = oc_atlas::render::render(&map, rules) else {
+            continue;
+        };
+        if let Ok(png) = oc_atlas::render::png(&img) {
+            out.insert(s.name.clone(), png);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+    use super::*;
+
+    fn png(colours: &[[u8; 3]]) -> Vec<u8> {
+        let mut img = image::RgbImage::new(colours.len() as u32, 1);
+        for (x, c) in colours.iter().enumerate() {
+            img.put_pixel(x as u32, 0, image::Rgb(*c));
+        }
+        oc_atlas::render::png(&img).unwrap()
+    }
+
+    #[test]
+    fn a_png_imports_by_its_palette_and_an_unknown_colour_stops_with_help() {
+        let rules = oc_compiler::stdlib::default_rules().unwrap();
+        let palette = oc_atlas::export::default_palette(&rules);
+        let known: Vec<[u8; 3]> = palette.colours.keys().take(2).copied().collect();
+        let (text, w, h) = import_image(Path::new("field.png"), &png(&known), None, &rules, None).unwrap();
+        assert_eq!((w, h), (2, 1));
+        assert!(text.contains("field"), "the file's stem names the map:\n{text}");
+        let stop = import_image(Path::new("odd.png"), &png(&[[1, 2, 3]]), None, &rules, Some("Odd")).unwrap_err();
+        assert_eq!(stop.status, 1);
+        assert!(stop.errors[0].starts_with("odd.png: ") && stop.help.is_some());
+        assert_eq!(import_image(Path::new("x.png"), b"not a png", None, &rules, None).unwrap_err().status, 1);
+    }
+
+    #[test]
+    fn every_scenario_with_a_map_gets_its_picture() {
+        let ruleset = oc_play::rules::builtin("officers_chess").unwrap();
+        let Ok(loaded) = oc_play::rules::load(&ruleset) else { panic!("the built-in ruleset compiles") };
+        let pictures = pictures(&loaded.workspace, &loaded.engine.rules);
+        assert!(pictures.keys().all(|k| loaded.engine.rules.scenarios.iter().any(|s| &s.name == k)));
+        assert!(pictures.values().all(|png| png.starts_with(b"\x89PNG")));
+    }
+
+    #[test]
+    fn a_scale_out_of_range_is_refused() {
+        assert_eq!(grid_at(32, 5.0).unwrap_err().status, 2);
+        assert_eq!(grid_at(32, 0.5), Ok(16));
+        assert_eq!(grid_at(16, 0.25), Ok(8), "never below 8 pixels");
+    }
+}
