@@ -139,6 +139,15 @@ impl std::hash::Hash for Outcome {
     }
 }
 
+/// What a strike's settling reads: its units, attributes, striker and the resources each side
+/// may pay with.
+struct Strike<'a, 'u> {
+    units: [&'a Unit; 2],
+    attrs: &'a Attrs<'u>,
+    attacker: usize,
+    res: &'a [[i32; MAX_RES]; 2],
+}
+
 /// One line of a resolved exchange.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StrikeLog {

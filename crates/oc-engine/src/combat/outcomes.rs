@@ -88,7 +88,7 @@ impl Exchange<'_> {
         let look_up = |key: &TableKey| TABLE.try_with(|t| t.try_borrow().ok().and_then(|t| t.0.get(key).cloned())).ok().flatten();
         // A strike where a reaction to a roll or a gain may apply is settled value by value.
         if ir.settles && self.settles_here(units, attrs, attacker, res) {
-            let strike = super::reroll::Strike { units, attrs, attacker, res };
+            let strike = super::Strike { units, attrs, attacker, res };
             // Looked up by what it reads: the inputs' values and which rerolls are affordable.
             let key = ir.settle_inputs.as_ref().filter(|_| ir.strategy.outcome_table).map(|inputs| {
                 let ctx = self.ctx(units, attrs, attacker, &rolls);

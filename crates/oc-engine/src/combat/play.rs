@@ -293,7 +293,7 @@ impl Exchange<'_> {
                 if let Some(r) = reaction {
                     self.pay(&mut left, 1 - side, r);
                 }
-                let strike = super::reroll::Strike { units, attrs: &attrs, attacker: side, res: &left.res };
+                let strike = super::Strike { units, attrs: &attrs, attacker: side, res: &left.res };
                 let lists = self.lists(units, &attrs, side, &rolls, &mut cache, false);
                 let mut taken = 0u16;
                 let mut memo = super::reroll::Expected::default();

@@ -21,15 +21,6 @@ use crate::ir::{Op, E};
 /// it rolls again showed.
 pub(super) type Expected = FastMap<(u8, SmallVec<[i64; 8]>), f64>;
 
-/// What a strike's settling reads: its units, attributes, striker and the resources each side
-/// may pay with.
-pub(super) struct Strike<'a, 'u> {
-    pub units: [&'a Unit; 2],
-    pub attrs: &'a Attrs<'u>,
-    pub attacker: usize,
-    pub res: &'a [[i32; MAX_RES]; 2],
-}
-
 /// A reaction to a roll chosen at a joint value: its index and the dice it rolls again.
 #[derive(Clone, Copy)]
 pub(super) struct Chosen {
