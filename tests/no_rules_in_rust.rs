@@ -27,7 +27,7 @@ const EXCEPTIONS: &[(&str, &str, &str)] = &[
         "the examples of `oc explain oc::engine::*` (a mistyped class beside a real one); the file has no code that reads a rule",
     ),
     ("crates/oc-engine/src/error.rs", "*item", "the same examples' weapons and items"),
-    ("src/play.rs", "Damage", "a column of the forecast's table, not the stamina ruleset's tag"),
+    ("crates/oc-render/src/forecast.rs", "Damage", "a column of the forecast's table, not the stamina ruleset's tag"),
     (
         "crates/oc-engine/src/battle/log.rs",
         "Recover",

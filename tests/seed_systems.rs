@@ -297,8 +297,16 @@ army D for Field defender { unit Dov: Knight { items Longsword, RoundShield } }
         // are Dov's, the riposte's Ada's.
         let mut spent = [0, 0];
         for strike in note.split(", ") {
+            let who = if strike.contains("riposte") { 0 } else { 1 };
+            // Warrior's Prowess, a reaction to the striker's own roll: 1 Stamina of the striker's.
+            let strike = match strike.split_once(" (reroll: ") {
+                Some((before, _)) => {
+                    spent[1 - who] += 1;
+                    before
+                }
+                None => strike,
+            };
             if let Some((_, r)) = strike.rsplit_once('(') {
-                let who = if strike.contains("riposte") { 0 } else { 1 };
                 // "You can perform as many reactions as you can afford": "(Block and Parry)".
                 spent[who] += r.trim_end_matches(')').split(" and ").map(cost).sum::<i64>();
                 reacted += 1;

@@ -230,7 +230,7 @@ pub struct BattleState {
     queue: Vec<usize>,
     /// Each side's standing reaction ([`Turn::reaction`]; `None`: the best).
     pub stance: [Option<String>; 2],
-    /// Attacks declared and not yet resolved, each waiting for its target's answer (the
+    /// Declared attacks not yet resolved, each waiting for its target's answer (the
     /// ruleset's `respond`), the last declared on top (declare.rs).
     pub pending: Vec<declare::Declared>,
     /// Each tile's terrain as an index into the rules' terrains (kept with `map.terrain` by
