@@ -641,8 +641,7 @@ impl Ir {
                 .iter()
                 .position(|r| r.name == g.resource)
                 .ok_or_else(|| EngineError::model(format!("a gain names an unknown resource {}", g.resource)))?;
-            let mut value = ir.expr(&g.value, &[])?;
-            ir.hoist(&mut value)?;
+            let value = ir.expr(&g.value, &[])?;
             ir.gains.push(GainIr { struck: g.struck, resource, value });
         }
         // The formulas rerolls roll again.

@@ -114,18 +114,7 @@ impl Battle<'_> {
                 Err(why) => format!("its attack on {} lapses: {why}", target),
             }
         };
-        let hp: Vec<(usize, i64)> =
-            self.state.units.iter().enumerate().filter(|(k, f)| before.get(*k) != Some(&f.hp)).map(|(k, f)| (k, f.hp)).collect();
-        let routed: Vec<usize> = hp.iter().filter(|(_, h)| *h <= 0).map(|(k, _)| *k).collect();
-        let mut newly_routed = Vec::new();
-        for k in &routed {
-            if let Some(f) = self.state.units.get_mut(*k) {
-                if f.state == State::Ready {
-                    newly_routed.push(*k);
-                }
-                f.state = State::Routed;
-            }
-        }
+        let (hp, routed, newly_routed) = self.mark_routed(&before);
         self.log.push(Record::Resolved { round: self.state.round, unit: d.by, target: d.target, hp, routed, note });
         for k in newly_routed {
             let foe = if k == d.by { Some(d.target) } else { Some(d.by) };

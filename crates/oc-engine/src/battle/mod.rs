@@ -375,6 +375,24 @@ impl<'e> Battle<'e> {
         Ok(b)
     }
 
+    /// The units whose HP changed since `before` (with their HP now) and those of them at 0 or
+    /// below, each marked routed; and of those, the ones that were still ready (routed just now).
+    fn mark_routed(&mut self, before: &[i64]) -> (Vec<(usize, i64)>, Vec<usize>, Vec<usize>) {
+        let hp: Vec<(usize, i64)> =
+            self.state.units.iter().enumerate().filter(|(k, f)| before.get(*k) != Some(&f.hp)).map(|(k, f)| (k, f.hp)).collect();
+        let routed: Vec<usize> = hp.iter().filter(|(_, h)| *h <= 0).map(|(k, _)| *k).collect();
+        let mut newly_routed = Vec::new();
+        for k in &routed {
+            if let Some(f) = self.state.units.get_mut(*k) {
+                if f.state == State::Ready {
+                    newly_routed.push(*k);
+                }
+                f.state = State::Routed;
+            }
+        }
+        (hp, routed, newly_routed)
+    }
+
     pub fn on_board(&self, i: usize) -> bool {
         self.state.units.get(i).is_some_and(|u| u.state == State::Ready)
     }
@@ -712,19 +730,8 @@ impl<'e> Battle<'e> {
                 f.activated = true;
             }
         }
-        let hp: Vec<(usize, i64)> =
-            self.state.units.iter().enumerate().filter(|(k, f)| before.get(*k) != Some(&f.hp)).map(|(k, f)| (k, f.hp)).collect();
-        let routed: Vec<usize> = hp.iter().filter(|(_, h)| *h <= 0).map(|(k, _)| *k).collect();
         // A unit a command's damage routed has had its `on routed` already.
-        let mut newly_routed = Vec::new();
-        for k in &routed {
-            if let Some(f) = self.state.units.get_mut(*k) {
-                if f.state == State::Ready {
-                    newly_routed.push(*k);
-                }
-                f.state = State::Routed;
-            }
-        }
+        let (hp, routed, newly_routed) = self.mark_routed(&before);
         // Who routed whom: the acting unit its foes; the target of its attack or action, the
         // acting unit itself (a counter).
         let acted_on = match &t.act {

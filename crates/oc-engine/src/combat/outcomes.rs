@@ -44,8 +44,8 @@ impl std::ops::Deref for Faces<'_> {
     }
 }
 
-/// A strike die's slot and its values (or classes).
-type Slot<'a> = (u8, &'a [(i64, f64)]);
+/// A strike die's slot, its values (or classes) and its denominator.
+type Slot<'a> = (u8, &'a [(i64, f64)], f64);
 
 /// The most dice slots kept in place (a strike reads a few); more spill to the heap.
 type Rolls = SmallVec<[i64; 8]>;
@@ -347,31 +347,47 @@ impl Exchange<'_> {
         cache: &mut [Option<V>],
         mut eval: impl FnMut(&[i64], &mut [Option<V>]) -> T,
     ) -> Vec<(T, f64)> {
+        let mut out = Tally::default();
+        self.each_joint(mask, lists, false, rolls, cache, |rolls, cache, weight| out.add(eval(rolls, cache), weight));
+        out.list
+    }
+
+    /// Calls `f` with every joint value of the strike dice in `mask` set in `rolls` (the first
+    /// die turning fastest, the other dice held), every dice-reading formula forgotten, and its
+    /// weight: the product of the dice's weights, or with `chance` of each weight over its die's
+    /// denominator.
+    pub(super) fn each_joint(
+        &self,
+        mask: u64,
+        lists: &Lists,
+        chance: bool,
+        rolls: &mut [i64],
+        cache: &mut [Option<V>],
+        mut f: impl FnMut(&mut [i64], &mut [Option<V>], f64),
+    ) {
         let ir = &self.engine.ir;
         let dice: SmallVec<[Slot; 4]> = ir
             .strike_dice
             .iter()
-            .zip(&lists.values)
+            .zip(lists.values.iter().zip(&lists.dens))
             .filter(|(s, _)| mask & (1u64 << **s) != 0)
-            .map(|(s, v)| (*s, &v[..]))
+            .map(|(s, (v, d))| (*s, &v[..], *d))
             .collect();
         let mut at: SmallVec<[usize; 4]> = smallvec::smallvec![0usize; dice.len()];
-        let mut out = Tally::default();
         loop {
             let mut weight = 1.0;
-            for ((slot, values), i) in dice.iter().zip(&at) {
+            for ((slot, values, den), i) in dice.iter().zip(&at) {
                 if let (Some(r), Some((v, w))) = (rolls.get_mut(*slot as usize), values.get(*i)) {
                     *r = *v;
-                    weight *= w;
+                    weight *= if chance { w / den } else { *w };
                 }
             }
             forget(ir, cache);
-            out.add(eval(rolls, cache), weight);
-            if !next(&mut at, dice.iter().map(|(_, v)| v.len())) {
+            f(rolls, cache, weight);
+            if !next(&mut at, dice.iter().map(|(_, v, _)| v.len())) {
                 break;
             }
         }
-        out.list
     }
 }
 
@@ -404,7 +420,7 @@ pub(super) fn forget(ir: &crate::ir::Ir, cache: &mut [Option<V>]) {
 }
 
 /// The next joint index, the first turning fastest; `false` after the last.
-pub(super) fn next(at: &mut [usize], lens: impl Iterator<Item = usize>) -> bool {
+fn next(at: &mut [usize], lens: impl Iterator<Item = usize>) -> bool {
     for (i, len) in at.iter_mut().zip(lens) {
         if *i + 1 < len {
             *i += 1;

@@ -281,18 +281,18 @@ impl Exchange<'_> {
             // the faces of named dice, in words.
             let mut shown = self.draw(units, &attrs, side, ir.strike_mask, &mut rolls, &mut cache, rng);
             cache.iter_mut().for_each(|c| *c = None);
-            let (o, rerolled) = if ir.settles && {
+            // What a reaction to the roll may pay with: what the struck unit's reactions left.
+            let left = if ir.settles {
                 let mut left = state.clone();
                 if let Some(r) = reaction {
                     self.pay(&mut left, 1 - side, r);
                 }
-                self.settles_here(units, &attrs, side, &left.res)
-            } {
+                Some(left)
+            } else {
+                None
+            };
+            let (o, rerolled) = if let Some(left) = left.filter(|l| self.settles_here(units, &attrs, side, &l.res)) {
                 // Reactions to the roll, chosen as in the forecast, their dice drawn again.
-                let mut left = state.clone();
-                if let Some(r) = reaction {
-                    self.pay(&mut left, 1 - side, r);
-                }
                 let strike = super::Strike { units, attrs: &attrs, attacker: side, res: &left.res };
                 let lists = self.lists(units, &attrs, side, &rolls, &mut cache, false);
                 let mut taken = 0u16;

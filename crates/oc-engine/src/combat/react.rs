@@ -84,9 +84,9 @@ pub(crate) fn compile(engine_ir: &mut crate::ir::Ir, rules: &m::Rules) -> Result
         })
         .collect::<Result<Vec<_>, EngineError>>()?;
     if engine_ir.settles {
-        let rerolls = reactions.iter().filter(|r| r.reroll.is_some());
-        let extra: Vec<&E> =
-            rerolls.filter_map(|r| r.requires.as_ref()).chain(engine_ir.gains.iter().map(|g| &g.value)).collect();
+        // What settled strikes read besides the roles: the rerolls' requirements (gains are
+        // banked in resolutions, never read there).
+        let extra: Vec<&E> = reactions.iter().filter(|r| r.reroll.is_some()).filter_map(|r| r.requires.as_ref()).collect();
         let rerolled: Vec<u16> = rules
             .ruleset
             .reactions
@@ -138,9 +138,7 @@ impl Exchange<'_> {
                     continue;
                 }
             }
-            let affordable =
-                r.costs.iter().all(|(res, n)| state.res[struck].get(*res).is_some_and(|have| i64::from(*have) >= *n));
-            if !affordable {
+            if !self.affordable(r, &state.res, struck) {
                 continue;
             }
             let mut ctx = self.ctx(units, attrs, attacker, &[]);

@@ -13,7 +13,7 @@
 
 use smallvec::SmallVec;
 
-use super::outcomes::{forget, next, Faces, Lists};
+use super::outcomes::{forget, Lists};
 use super::*;
 use crate::ir::{Op, E};
 
@@ -39,25 +39,11 @@ impl Exchange<'_> {
         rolls: &mut [i64],
         cache: &mut [Option<V>],
     ) -> Vec<(f64, Outcome)> {
-        let ir = &self.engine.ir;
-        let dice: SmallVec<[(u8, &Faces); 4]> = ir.strike_dice.iter().copied().zip(&lists.values).collect();
-        let mut at: SmallVec<[usize; 4]> = smallvec::smallvec![0usize; dice.len()];
         let mut out: Tally<Outcome> = Tally::default();
         let mut memo = Expected::default();
-        loop {
-            let mut weight = 1.0;
-            for ((slot, values), i) in dice.iter().zip(&at) {
-                if let (Some(r), Some((v, w))) = (rolls.get_mut(*slot as usize), values.get(*i)) {
-                    *r = *v;
-                    weight *= w;
-                }
-            }
-            forget(ir, cache);
+        self.each_joint(self.engine.ir.strike_mask, lists, false, rolls, cache, |rolls, cache, weight| {
             self.settle(strike, lists, rolls, cache, (0, 0), weight, (&mut out, &mut memo));
-            if !next(&mut at, dice.iter().map(|(_, v)| v.len())) {
-                break;
-            }
-        }
+        });
         out.list.into_iter().map(|(o, w)| (w, o)).collect()
     }
 
@@ -86,47 +72,11 @@ impl Exchange<'_> {
         };
         let held: SmallVec<[i64; 8]> = rolls.iter().copied().collect();
         let taken = taken | (1 << chosen.reaction);
-        self.each_reroll(lists, chosen.slots, rolls, cache, |rolls, cache, w| {
+        self.each_joint(chosen.slots, lists, true, rolls, cache, |rolls, cache, w| {
             self.settle(strike, lists, rolls, cache, (stage + 1, taken), weight * w, (&mut *out, &mut *memo));
         });
         rolls.copy_from_slice(&held);
         forget(&self.engine.ir, cache);
-    }
-
-    /// Calls `f` with every joint value of the dice in `slots` set in `rolls` (the others held)
-    /// and its chance.
-    fn each_reroll(
-        &self,
-        lists: &Lists,
-        slots: u64,
-        rolls: &mut [i64],
-        cache: &mut [Option<V>],
-        mut f: impl FnMut(&mut [i64], &mut [Option<V>], f64),
-    ) {
-        let ir = &self.engine.ir;
-        let dice: SmallVec<[(u8, &Faces, f64); 4]> = ir
-            .strike_dice
-            .iter()
-            .copied()
-            .zip(lists.values.iter().zip(&lists.dens))
-            .filter(|(s, _)| slots & (1u64 << s) != 0)
-            .map(|(s, (v, d))| (s, v, *d))
-            .collect();
-        let mut at: SmallVec<[usize; 4]> = smallvec::smallvec![0usize; dice.len()];
-        loop {
-            let mut chance = 1.0;
-            for ((slot, values, den), i) in dice.iter().zip(&at) {
-                if let (Some(r), Some((v, w))) = (rolls.get_mut(*slot as usize), values.get(*i)) {
-                    *r = *v;
-                    chance *= w / den;
-                }
-            }
-            forget(ir, cache);
-            f(rolls, cache, chance);
-            if !next(&mut at, dice.iter().map(|(_, v, _)| v.len())) {
-                break;
-            }
-        }
     }
 
     /// The outcome at the dice kept: what the strike does and the rerolls taken.
@@ -196,7 +146,7 @@ impl Exchange<'_> {
                 Some(e) => *e,
                 None => {
                     let mut expected = 0.0;
-                    self.each_reroll(lists, slots, rolls, cache, |rolls, cache, w| {
+                    self.each_joint(slots, lists, true, rolls, cache, |rolls, cache, w| {
                         let o = self.outcome_at(&self.ctx(strike.units, strike.attrs, strike.attacker, rolls), cache);
                         expected += w * Self::worth(&o, taker, strike.attacker);
                     });
@@ -261,7 +211,7 @@ impl Exchange<'_> {
     }
 
     /// Whether `side` can pay for reaction `r` from `res`.
-    fn affordable(&self, r: &ReactionIr, res: &[[i32; MAX_RES]; 2], side: usize) -> bool {
+    pub(super) fn affordable(&self, r: &ReactionIr, res: &[[i32; MAX_RES]; 2], side: usize) -> bool {
         r.costs.iter().all(|(k, n)| res.get(side).and_then(|x| x.get(*k)).is_some_and(|have| i64::from(*have) >= *n))
     }
 

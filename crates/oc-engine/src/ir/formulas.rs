@@ -138,8 +138,7 @@ impl Ir {
 
     /// The dice-free formulas
     /// a settled strike (`combat::reroll`) reads besides its dice, through the combat roles,
-    /// `extra` (gains and reroll requirements, their dice-free parts hoisted) and the formulas
-    /// rerolled. Strikes with the same values of these (and the same rerolls affordable) settle
+    /// `extra` (reroll requirements, their dice-free parts hoisted) and the formulas rerolled. Strikes with the same values of these (and the same rerolls affordable) settle
     /// the same.
     pub(crate) fn settle_inputs(&self, extra: &[&E], rerolled: &[u16]) -> Option<Vec<u16>> {
         let mut out = Vec::new();
