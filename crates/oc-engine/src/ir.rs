@@ -9,6 +9,7 @@ use crate::EngineError;
 
 pub(crate) mod cuts;
 mod formulas;
+pub use formulas::SettleInputs;
 mod lower;
 mod staged;
 
@@ -427,7 +428,7 @@ pub struct Ir {
     /// value (`combat::reroll`), not looked up, cut into classes or worked out from parts.
     pub settles: bool,
     /// What settled strikes are looked up by (`Ir::settle_inputs`), where they can be.
-    pub settle_inputs: Option<Vec<u16>>,
+    pub settle_inputs: Option<SettleInputs>,
     /// The product of the strike dice's denominators, in slot order, where none is a `Dice`
     /// value's (what a strike's outcomes' weights sum to).
     pub strike_den: f64,

@@ -92,7 +92,8 @@ impl Exchange<'_> {
             // Looked up by what it reads: the inputs' values and which rerolls are affordable.
             let key = ir.settle_inputs.as_ref().filter(|_| ir.strategy.outcome_table).map(|inputs| {
                 let ctx = self.ctx(units, attrs, attacker, &rolls);
-                let mut values: SmallVec<[V; 8]> = inputs.iter().map(|f| ctx.formula(*f, &mut cache)).collect();
+                let mut values: SmallVec<[V; 8]> = inputs.formulas.iter().map(|f| ctx.formula(*f, &mut cache)).collect();
+                values.extend(inputs.leaves.iter().map(|e| ctx.eval(e, &[], &mut cache)));
                 values.push(V::Int(i64::from(self.affordable_rerolls(&strike))));
                 // The dice a `Dice` value names in this strike.
                 for slot in &ir.strike_dice {

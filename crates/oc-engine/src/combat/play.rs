@@ -299,7 +299,7 @@ impl Exchange<'_> {
                 let mut memo = super::reroll::Expected::default();
                 for taker in [side, 1 - side] {
                     cache.iter_mut().for_each(|c| *c = None);
-                    if let Some(c) = self.reroll_choice(&strike, &lists, &mut rolls, &mut cache, taker, &mut memo) {
+                    if let Some(c) = self.reroll_choice(&strike, &lists, &mut rolls, &mut cache, taker, &mut memo, None) {
                         taken |= 1 << c.reaction;
                         let again = self.draw(units, &attrs, side, c.slots, &mut rolls, &mut cache, rng);
                         if !again.is_empty() {

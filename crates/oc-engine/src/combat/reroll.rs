@@ -21,6 +21,39 @@ use crate::ir::{Op, E};
 /// it rolls again showed.
 pub(super) type Expected = FastMap<(u8, SmallVec<[i64; 8]>), f64>;
 
+/// The weights on the way to an outcome: the joint value's, then the new values' of the
+/// striker's reroll and of the struck unit's (1 where none is taken). Their product, taken left
+/// to right, is the outcome's weight.
+type Path = [f64; 3];
+
+/// What one settling has worked out: the expected worth of each reroll, and the outcomes that
+/// follow a reroll by (stage, the rerolls taken, the dice held), in the order they were found.
+#[derive(Default)]
+struct Memo {
+    expected: Expected,
+    after: FastMap<(u8, u16, SmallVec<[i64; 8]>), Vec<(Outcome, Path)>>,
+}
+
+/// Where settled outcomes go: the strike's tally, or a reroll's record (`Memo::after`).
+enum Sink<'a> {
+    Tally(&'a mut Tally<Outcome>),
+    Record(&'a mut Vec<(Outcome, Path)>),
+}
+
+impl Sink<'_> {
+    fn add(&mut self, o: Outcome, [w, a, b]: Path) {
+        match self {
+            Sink::Tally(t) => t.add(o, w * a * b),
+            Sink::Record(r) => r.push((o, [w, a, b])),
+        }
+    }
+}
+
+/// The dice in `rolls` a reroll of `slots` holds (the rolled ones read 0).
+fn held_by(rolls: &[i64], slots: u64) -> SmallVec<[i64; 8]> {
+    rolls.iter().enumerate().map(|(s, v)| if slots & (1u64 << s) != 0 { 0 } else { *v }).collect()
+}
+
 /// A reaction to a roll chosen at a joint value: its index and the dice it rolls again.
 #[derive(Clone, Copy)]
 pub(super) struct Chosen {
@@ -40,15 +73,18 @@ impl Exchange<'_> {
         cache: &mut [Option<V>],
     ) -> Vec<(f64, Outcome)> {
         let mut out: Tally<Outcome> = Tally::default();
-        let mut memo = Expected::default();
+        let mut memo = Memo::default();
         self.each_joint(self.engine.ir.strike_mask, lists, false, rolls, cache, |rolls, cache, weight| {
-            self.settle(strike, lists, rolls, cache, (0, 0), weight, (&mut out, &mut memo));
+            let mut sink = Sink::Tally(&mut out);
+            self.settle(strike, lists, rolls, cache, (0, 0), [weight, 1.0, 1.0], None, (&mut sink, &mut memo));
         });
         out.list.into_iter().map(|(o, w)| (w, o)).collect()
     }
 
     /// Settles the dice in `rolls` from `stage` on (0: the striker's reroll, 1: the struck
-    /// unit's, 2: the outcome), with the rerolls `taken` so far.
+    /// unit's, 2: the outcome), with the rerolls `taken` so far. `path` is the weight of the
+    /// joint value and of the new values of each reroll so far (1 where none was taken); `base`
+    /// is the outcome at `rolls` where it is known.
     #[allow(clippy::too_many_arguments)]
     fn settle(
         &self,
@@ -57,26 +93,50 @@ impl Exchange<'_> {
         rolls: &mut [i64],
         cache: &mut [Option<V>],
         (stage, taken): (u8, u16),
-        weight: f64,
-        (out, memo): (&mut Tally<Outcome>, &mut Expected),
+        path: Path,
+        base: Option<Outcome>,
+        (out, memo): (&mut Sink, &mut Memo),
     ) {
+        let base = base.unwrap_or_else(|| self.outcome_at(&self.ctx(strike.units, strike.attrs, strike.attacker, rolls), cache));
         if stage >= 2 {
-            let o = self.kept(strike, rolls, cache, taken);
-            out.add(o, weight);
+            out.add(Outcome { rerolled: taken, ..base }, path);
             return;
         }
         let taker = if stage == 0 { strike.attacker } else { 1 - strike.attacker };
-        let Some(chosen) = self.reroll_choice(strike, lists, rolls, cache, taker, memo) else {
-            self.settle(strike, lists, rolls, cache, (stage + 1, taken), weight, (out, memo));
+        let Some(chosen) = self.reroll_choice(strike, lists, rolls, cache, taker, &mut memo.expected, Some(&base)) else {
+            self.settle(strike, lists, rolls, cache, (stage + 1, taken), path, Some(base), (out, memo));
             return;
         };
-        let held: SmallVec<[i64; 8]> = rolls.iter().copied().collect();
         let taken = taken | (1 << chosen.reaction);
+        // What follows a reroll depends on the dice it holds only: worked out once for them,
+        // and replayed in the order it was found, so every weight is the same product added in
+        // the same order as if it were worked out again.
+        let key = (stage, taken, held_by(rolls, chosen.slots));
+        let at = usize::from(stage) + 1;
+        let replay = |out: &mut Sink, after: &[(Outcome, Path)]| {
+            for (o, q) in after {
+                let mut p = path;
+                p[at..].copy_from_slice(&q[at..]);
+                out.add(*o, p);
+            }
+        };
+        if let Some(after) = memo.after.get(&key) {
+            replay(out, after);
+            return;
+        }
+        let held: SmallVec<[i64; 8]> = rolls.iter().copied().collect();
+        let mut after = Vec::new();
         self.each_joint(chosen.slots, lists, true, rolls, cache, |rolls, cache, w| {
-            self.settle(strike, lists, rolls, cache, (stage + 1, taken), weight * w, (&mut *out, &mut *memo));
+            let mut p = path;
+            if let Some(x) = p.get_mut(at) {
+                *x = w;
+            }
+            self.settle(strike, lists, rolls, cache, (stage + 1, taken), p, None, (&mut Sink::Record(&mut after), &mut *memo));
         });
         rolls.copy_from_slice(&held);
         forget(&self.engine.ir, cache);
+        replay(out, &after);
+        memo.after.insert(key, after);
     }
 
     /// The outcome at the dice kept: what the strike does and the rerolls taken.
@@ -118,6 +178,7 @@ impl Exchange<'_> {
         cache: &mut [Option<V>],
         taker: usize,
         memo: &mut Expected,
+        base: Option<&Outcome>,
     ) -> Option<Chosen> {
         let struck = taker != strike.attacker;
         let mut best: Option<(f64, i64, Chosen)> = None;
@@ -136,12 +197,13 @@ impl Exchange<'_> {
                 }
             }
             let shown = *now.get_or_insert_with(|| {
-                let o = self.outcome_at(&self.ctx(strike.units, strike.attrs, strike.attacker, rolls), cache);
+                let o = base
+                    .copied()
+                    .unwrap_or_else(|| self.outcome_at(&self.ctx(strike.units, strike.attrs, strike.attacker, rolls), cache));
                 Self::worth(&o, taker, strike.attacker)
             });
             let held: SmallVec<[i64; 8]> = rolls.iter().copied().collect();
-            let key: SmallVec<[i64; 8]> =
-                held.iter().enumerate().map(|(s, v)| if slots & (1u64 << s) != 0 { 0 } else { *v }).collect();
+            let key = held_by(&held, slots);
             let expected = match memo.get(&(k, key.clone())) {
                 Some(e) => *e,
                 None => {

@@ -128,31 +128,30 @@ impl Ir {
         if dynamic {
             return None;
         }
-        let mut out = Vec::new();
+        let mut out = Inputs::default();
         let mut seen = std::collections::HashSet::new();
         for root in self.roles.strike() {
             self.inputs_of(&E::Formula(root), &mut out, &mut seen)?;
         }
-        Some(out)
+        Some(out.formulas)
     }
 
-    /// The dice-free formulas
-    /// a settled strike (`combat::reroll`) reads besides its dice, through the combat roles,
-    /// `extra` (reroll requirements, their dice-free parts hoisted) and the formulas rerolled. Strikes with the same values of these (and the same rerolls affordable) settle
-    /// the same.
-    pub(crate) fn settle_inputs(&self, extra: &[&E], rerolled: &[u16]) -> Option<Vec<u16>> {
-        let mut out = Vec::new();
+    /// What a settled strike (`combat::reroll`) reads besides its dice, through the combat
+    /// roles, `extra` (reroll requirements, their dice-free parts hoisted) and the formulas
+    /// rerolled: dice-free formulas and what the exchange fixes for a strike read beside a roll
+    /// (the attacker's and the defender's attributes, the distance ...), each keyed by value (as the dice a `Dice` value names are). Strikes with the same
+    /// values of these (and the same rerolls affordable) settle the same.
+    pub(crate) fn settle_inputs(&self, extra: &[&E], rerolled: &[u16]) -> Option<SettleInputs> {
+        let mut out = Inputs { by_value: true, ..Inputs::default() };
         let mut seen = std::collections::HashSet::new();
-        for root in self.roles.strike() {
+        let roots = self.roles.strike().into_iter().chain(rerolled.iter().copied());
+        for root in roots {
             self.inputs_of(&E::Formula(root), &mut out, &mut seen)?;
         }
         for e in extra {
             self.inputs_of(e, &mut out, &mut seen)?;
         }
-        for f in rerolled {
-            self.inputs_of(&E::Formula(*f), &mut out, &mut seen)?;
-        }
-        Some(out)
+        Some(SettleInputs { formulas: out.formulas, leaves: out.leaves })
     }
 
     /// Whether every strike die is compared only with constants and `outcome_inputs` (or read
@@ -161,22 +160,40 @@ impl Ir {
     pub(super) fn classes_follow_inputs(&self) -> bool {
         let Some(inputs) = &self.outcome_inputs else { return false };
         self.strike_cuts.iter().flatten().flatten().all(|cut| {
-            let mut read = Vec::new();
+            let mut read = Inputs::default();
             let mut seen = std::collections::HashSet::new();
-            self.inputs_of(cut.other(), &mut read, &mut seen).is_some() && read.iter().all(|f| inputs.contains(f))
+            self.inputs_of(cut.other(), &mut read, &mut seen).is_some() && read.formulas.iter().all(|f| inputs.contains(f))
         })
     }
 
-    fn inputs_of(&self, e: &E, out: &mut Vec<u16>, seen: &mut std::collections::HashSet<u16>) -> Option<()> {
+    fn inputs_of(&self, e: &E, out: &mut Inputs, seen: &mut std::collections::HashSet<u16>) -> Option<()> {
         match e {
             E::Const(_) | E::Roll(_) => Some(()),
-            // A `Dice` value's roll: which dice it names is an input too.
+            // A `Dice` value's roll: keyed by value where that is asked for (which dice it names).
+            E::RollDyn(..) if out.by_value => Some(()),
             E::RollDyn(_, inner) => self.inputs_of(inner, out, seen),
+            // What the exchange fixes for a strike, read beside a roll: keyed by value.
+            E::Attr(Role::Attacker | Role::Defender, _)
+            | E::Weapon(Role::Attacker | Role::Defender, _)
+            | E::TerrainDefense(Role::Attacker | Role::Defender)
+            | E::Moved(Role::Attacker | Role::Defender)
+            | E::Cover
+            | E::Distance
+            | E::Triangle
+                if out.by_value =>
+            {
+                let name = format!("{e:?}");
+                if !out.named.contains(&name) {
+                    out.named.push(name);
+                    out.leaves.push(e.clone());
+                }
+                Some(())
+            }
             E::Formula(f) => {
                 let formula = self.formulas.get(*f as usize)?;
                 if formula.dice == 0 {
-                    if !out.contains(f) {
-                        out.push(*f);
+                    if !out.formulas.contains(f) {
+                        out.formulas.push(*f);
                     }
                     Some(())
                 } else if seen.insert(*f) {
@@ -289,4 +306,24 @@ fn single(e: &E) -> bool {
             | E::Amount(_)
             | E::Roll(_)
     )
+}
+
+/// What `Ir::inputs_of` finds a strike reads: dice-free formulas, and where asked to key by
+/// value (`by_value`), what the exchange fixes for a strike (attributes of the attacker and the
+/// defender, the distance, cover ...), each once (`named`).
+#[derive(Default)]
+struct Inputs {
+    formulas: Vec<u16>,
+    leaves: Vec<E>,
+    named: Vec<String>,
+    by_value: bool,
+}
+
+/// What settled strikes are looked up by (`Ir::settle_inputs`).
+#[derive(Clone, Debug, Default)]
+pub struct SettleInputs {
+    /// Dice-free formulas, by id.
+    pub formulas: Vec<u16>,
+    /// What the exchange fixes for a strike, read beside a roll (an attribute, the distance).
+    pub leaves: Vec<E>,
 }
