@@ -611,3 +611,36 @@ fn forecast_points_at_the_home_brew_file_that_defines_a_missing_class() {
     let out = oc(&dir, &["forecast", "--attacker", "Myrmidn", "--defender", "Fighter"]);
     assert!(text(&out.stderr).contains("did you mean `Myrmidon`?"), "{}", text(&out.stderr));
 }
+
+/// A mirror scenario writes its armies once, for the attacker (as `oc tournament` reads them):
+/// `oc battle` fields the attacker's army on both sides unless `--defender` names another of
+/// them, and the log replays. A side with no army written says so, not "there are: ".
+#[test]
+fn battle_fields_a_mirror_scenarios_armies_on_both_sides() {
+    let dir = repo().join("target").join(format!("oc-cli-mirror-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (defender, want) in [(None, "\"defender\":\"Company\""), (Some("Bows"), "\"defender\":\"Bows\"")] {
+        let mut args = vec!["battle", "tests/fixtures/mirror/stamina.oc", "--attacker", "Company", "--seed", "3"];
+        args.extend(defender.iter().flat_map(|d| ["--defender", *d]));
+        let out = oc(&repo(), &args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let log = text(&out.stdout);
+        assert!(log.lines().next().is_some_and(|l| l.contains(want)), "{want}: {}", log.lines().next().unwrap_or(""));
+        let path = dir.join("mirror.jsonl");
+        std::fs::write(&path, &out.stdout).unwrap();
+        let replay = oc(&repo(), &["replay", path.to_str().unwrap()]);
+        assert!(
+            text(&replay.stderr).contains("identical") || text(&replay.stdout).contains("identical"),
+            "{}",
+            text(&replay.stderr)
+        );
+    }
+    let out = oc(&repo(), &["battle", "tests/fixtures/mirror/stamina.oc", "--attacker", "Nobody"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no attacker army `Nobody` for Mirror; there are: Company, Shields"),
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

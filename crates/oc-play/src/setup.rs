@@ -112,10 +112,23 @@ impl Compiled {
 }
 
 impl Field {
-    /// The field with the armies named (each side's only one by default).
+    /// The field with the armies named (each side's only one by default). A mirror scenario
+    /// whose armies are all written for the attacker fields one of them on each side, as
+    /// `oc tournament` does: the defender takes the attacker's army unless it names another.
     pub fn with_armies(self, attacker: Option<&str>, defender: Option<&str>) -> Result<Setup, Failure> {
-        let a = pick_army(&self.engine.rules, &self.scenario, SideId::Attacker, attacker)?;
-        let d = pick_army(&self.engine.rules, &self.scenario, SideId::Defender, defender)?;
+        let rules = &self.engine.rules;
+        let a = pick_army(rules, &self.scenario, SideId::Attacker, attacker)?;
+        let written = |side| rules.armies.iter().any(|x| x.scenario == self.scenario.name && x.side == side);
+        let d = if !written(SideId::Defender) && mirror(&self.scenario).is_ok() {
+            let mut d = match defender {
+                Some(_) => pick_army(rules, &self.scenario, SideId::Attacker, defender)?,
+                None => a.clone(),
+            };
+            d.side = SideId::Defender;
+            d
+        } else {
+            pick_army(rules, &self.scenario, SideId::Defender, defender)?
+        };
         Ok(self.fielding([a, d]))
     }
 
@@ -129,7 +142,10 @@ impl Field {
 /// The army of `side` named `name` (the side's only one by default).
 pub fn pick_army(rules: &Rules, scenario: &Scenario, side: SideId, name: Option<&str>) -> Result<Army, Refusal> {
     let candidates: Vec<&Army> = rules.armies.iter().filter(|a| a.scenario == scenario.name && a.side == side).collect();
-    let names = || candidates.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ");
+    let names = || match candidates.as_slice() {
+        [] => "none is written for this side".to_string(),
+        _ => candidates.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", "),
+    };
     match name {
         Some(n) => rules
             .armies
@@ -149,6 +165,30 @@ pub fn pick_army(rules: &Rules, scenario: &Scenario, side: SideId, name: Option<
                 side.word()
             ))),
         },
+    }
+}
+
+/// Whether a scenario's sides are the same but for their zones (and what tells them apart).
+pub fn mirror(s: &Scenario) -> Result<(), String> {
+    let (a, d) = (&s.attacker, &s.defender);
+    let differs = [
+        (a.win != d.win, "their victory conditions"),
+        (a.war_chest != d.war_chest, "their war chests"),
+        ((a.min_units, a.max_units) != (d.min_units, d.max_units), "their numbers of units"),
+        (a.limits != d.limits, "their army limits"),
+        (a.grants != d.grants, "the tags they grant"),
+        (
+            (&a.allowed_classes, &a.allowed_items, &a.banned_classes, &a.banned_items)
+                != (&d.allowed_classes, &d.allowed_items, &d.banned_classes, &d.banned_items),
+            "the classes and items they allow",
+        ),
+        (s.rounds.is_some() && !matches!(s.on_time_limit, Outcome::Draw), "the time limit's winner (it must be a draw)"),
+    ];
+    let why: Vec<&str> = differs.iter().filter(|(d, _)| *d).map(|(_, w)| *w).collect();
+    if why.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("the sides differ in {}", why.join(", ")))
     }
 }
 

@@ -10,7 +10,7 @@ use oc_model::{Army, Outcome, Scenario, SideId};
 use rayon::prelude::*;
 
 use crate::error::Refusal;
-use crate::setup::{Ais, Field};
+use crate::setup::{mirror, Ais, Field};
 use crate::stats::{game_seed, wilson};
 
 /// Wins, draws and losses of one AI (or of the first mover).
@@ -186,30 +186,6 @@ fn named(armies: &[String]) -> String {
         String::new()
     } else {
         format!(" named {}", armies.join(", "))
-    }
-}
-
-/// Whether a scenario's sides are the same but for their zones (and what tells them apart).
-pub fn mirror(s: &Scenario) -> Result<(), String> {
-    let (a, d) = (&s.attacker, &s.defender);
-    let differs = [
-        (a.win != d.win, "their victory conditions"),
-        (a.war_chest != d.war_chest, "their war chests"),
-        ((a.min_units, a.max_units) != (d.min_units, d.max_units), "their numbers of units"),
-        (a.limits != d.limits, "their army limits"),
-        (a.grants != d.grants, "the tags they grant"),
-        (
-            (&a.allowed_classes, &a.allowed_items, &a.banned_classes, &a.banned_items)
-                != (&d.allowed_classes, &d.allowed_items, &d.banned_classes, &d.banned_items),
-            "the classes and items they allow",
-        ),
-        (s.rounds.is_some() && !matches!(s.on_time_limit, Outcome::Draw), "the time limit's winner (it must be a draw)"),
-    ];
-    let why: Vec<&str> = differs.iter().filter(|(d, _)| *d).map(|(_, w)| *w).collect();
-    if why.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("the sides differ in {}", why.join(", ")))
     }
 }
 
