@@ -338,8 +338,6 @@ pub struct Exchange<'e> {
     /// How hidden the defender is from the attacker ([`Exchange::cover`]); the counter is struck
     /// along the same line.
     cover: i64,
-    /// Whether reactions to a roll are weighed (the default); the AIs' forecasts leave them out.
-    rerolls: bool,
     /// Whether an evaluation since it was last cleared read the state's hit points or
     /// resources (`Ctx::reads`).
     reads: std::cell::Cell<bool>,
@@ -418,7 +416,6 @@ impl<'e> Exchange<'e> {
             activated: [false; 2],
             moved: [false; 2],
             cover: 0,
-            rerolls: true,
             reads: std::cell::Cell::new(false),
             memos: Default::default(),
         }

@@ -277,7 +277,7 @@ impl Engine {
     /// fresh one, and its odds are the forecast's. `moved`: the attacker moved in the step that
     /// made the attack (`attacker.moved`); `cover`: how hidden the defender is (`cover`); each
     /// ignored, and the same ending shared, where no rule reads it. Reactions to a roll
-    /// (`reroll`) are left out ([`Exchange::without_rerolls`]): what the AIs read.
+    /// (`reroll`) are weighed as in forecasts: what the AIs read.
     pub fn ending_shared(
         &self,
         attacker: &Loadout,
@@ -300,8 +300,7 @@ impl Engine {
         if let Some(f) = self.endings.read().ok().and_then(|c| c.get(hash, is)) {
             return Ok(f);
         }
-        // Reactions to a roll are left out: an approximation the AIs make for speed.
-        let x = Exchange::new(self, attacker, defender, distance)?.moved([moved, false]).cover(cover).without_rerolls();
+        let x = Exchange::new(self, attacker, defender, distance)?.moved([moved, false]).cover(cover);
         let f = std::sync::Arc::new(if single { x.single() } else { x }.ending());
         if let Ok(mut cache) = self.endings.write() {
             cache.insert(hash, (attacker.clone(), defender.clone(), distance, single, moved, cover), f.clone());

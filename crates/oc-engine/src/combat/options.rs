@@ -35,14 +35,6 @@ impl Exchange<'_> {
         self
     }
 
-    /// Leaves reactions to a roll (`reroll`) out: a strike is worked out as if none could be
-    /// taken (what the AIs read: settling every joint value of a strike's dice is too slow for a
-    /// search). Forecasts and resolutions weigh them.
-    pub fn without_rerolls(mut self) -> Self {
-        self.rerolls = false;
-        self
-    }
-
     /// States the reaction struck units take (a name from the ruleset's reactions), or `None` for
     /// no reactions at all; without this call each takes its best.
     pub fn with_reaction(self, reaction: Option<&str>) -> Result<Self, EngineError> {

@@ -233,9 +233,6 @@ impl Exchange<'_> {
     /// pay for whose requirement's dice-free parts hold. Elsewhere the strike's outcomes are
     /// worked out as any other's.
     pub(super) fn settles_here(&self, units: [&Unit; 2], attrs: &Attrs, attacker: usize, res: &[[i32; MAX_RES]; 2]) -> bool {
-        if !self.rerolls {
-            return false;
-        }
         let ir = &self.engine.ir;
         let mut cache = vec![None; ir.formulas.len()];
         for r in &self.engine.reactions {
