@@ -68,6 +68,56 @@ fn each_system_plays_replays_and_simulates() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Seed 004 in whole battles of The Town Square, as issue 39 asks of them: a charge is answered
+/// ("a immediate skirmish attack" back), a standing attack is not, a unit that leaves a zone
+/// takes a free attack, a shooter in a threat zone holds its shot ("Missiles cannot be fired
+/// from to a target in the treat zone of the source"), and a player's luck buys a reroll.
+#[test]
+fn skirmish_battles_show_seed_004s_rules_in_their_logs() {
+    let mut seen = std::collections::BTreeMap::<&str, u32>::new();
+    for seed in 1..=3 {
+        let out = oc(&root(), &["battle", "scenarios/skirmish-taizel.oc", "--seed", &seed.to_string()]);
+        assert!(out.status.success(), "seed {seed}: {}", String::from_utf8_lossy(&out.stderr));
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            if v["event"] != "turn" {
+                continue;
+            }
+            let note = v["note"].as_str().unwrap_or("");
+            let moved = !v["turn"]["to"].is_null();
+            // The turn's own attack: what follows its free attacks, if any.
+            let own = note.split("; ").find(|p| p.contains(" attacks ")).unwrap_or("");
+            let mut count = |what| *seen.entry(what).or_default() += 1;
+            if v["turn"]["act"]["attack"].is_object() && !own.is_empty() {
+                match (moved, own.contains(", counter (")) {
+                    (true, true) => count("a charge answered"),
+                    (false, false) => count("a standing attack unanswered"),
+                    (false, true) => panic!("seed {seed}: a standing attack was answered: {note}"),
+                    (true, false) => {}
+                }
+            }
+            if note.contains("free attack by ") {
+                count("a free attack for leaving a zone");
+            }
+            if note.contains("holds its shot at ") {
+                count("a refused shot from a zone");
+            }
+            if note.contains("(reroll: Luck)") {
+                count("luck spent on a reroll");
+            }
+        }
+    }
+    for what in [
+        "a charge answered",
+        "a standing attack unanswered",
+        "a free attack for leaving a zone",
+        "a refused shot from a zone",
+        "luck spent on a reroll",
+    ] {
+        assert!(seen.get(what).is_some_and(|n| *n > 0), "no {what} in three battles: {seen:?}");
+    }
+}
+
 #[test]
 fn skirmish_initiative_is_the_maneuver_points_rolled_at_least_one() {
     let mut ws = Workspace::new();
