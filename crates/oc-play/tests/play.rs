@@ -380,3 +380,61 @@ fn a_standing_reaction_is_chosen_logged_and_replayed() {
     assert_eq!(session.battle().stance[1].as_deref(), Some("none"));
     assert_eq!(replayed(&setup, &lines).0, lines);
 }
+
+/// Battlestorm's chain in `oc play`: when the AI declares an attack on one of the player's units
+/// that has not activated ("respond"), the state names it as the only unit that may act, with a
+/// line to read; the player may decline (the attack resolves and the unit keeps its activation),
+/// and a decline from another unit is refused naming the rule. The log replays.
+#[test]
+fn a_declared_attack_on_the_players_unit_can_be_declined() {
+    let setup = setup(&fixtures().into_iter().find(|p| p.ends_with("battlestorm.oc")).unwrap());
+    let mut declined = false;
+    for seed in 1..=8 {
+        let options = Options { players: [true, false], ai: "greedy".into(), seed };
+        let mut session = Session::new(&setup, &options).unwrap();
+        let lines = serve(&mut session, None, |c| {
+            let mut steps = 0;
+            for _ in 0..400 {
+                let (_, state) = c.get("/api/state");
+                if state["over"].is_object() {
+                    return;
+                }
+                let answering = &state["answering"];
+                if !answering.is_object() {
+                    if !play_one(c, &mut steps) {
+                        return;
+                    }
+                    continue;
+                }
+                let unit = answering["unit"].as_u64().unwrap();
+                assert_eq!(state["may_act"], json!([unit]), "{state}");
+                let line = answering["line"].as_str().unwrap();
+                assert!(line.contains("declares an attack on") && line.contains("or decline"), "{line}");
+                let version = state["version"].as_u64().unwrap();
+                let mine: Vec<u64> = state["units"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|u| u["side"] == state["viewer"] && u["index"].as_u64() != Some(unit))
+                    .filter_map(|u| u["index"].as_u64())
+                    .collect();
+                if let Some(other) = mine.first() {
+                    let (s, v) = c.post("/api/act", json!({ "version": version, "unit": other, "act": "decline" }));
+                    assert_eq!(s, 422, "another unit cannot decline: {v}");
+                }
+                let played = c.ok("/api/act", json!({ "version": version, "unit": unit, "act": "decline" }));
+                let first = &played["steps"][0];
+                assert!(first.to_string().contains("declines to activate"), "{played}");
+                declined = true;
+                return;
+            }
+        });
+        if declined {
+            let (again, unfinished) = replayed(&setup, &lines);
+            assert!(unfinished, "the game was left half way");
+            assert_eq!(again, lines, "seed {seed}: the log replays");
+            break;
+        }
+    }
+    assert!(declined, "no declared attack on the player's unit in eight games");
+}

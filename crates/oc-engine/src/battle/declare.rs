@@ -65,6 +65,11 @@ impl Battle<'_> {
         self.state.pending.last().map(|d| d.target)
     }
 
+    /// The declared attack waiting for its target's answer, if one is (the innermost of a chain).
+    pub fn declared(&self) -> Option<&Declared> {
+        self.state.pending.last()
+    }
+
     /// [`Act::Decline`]: the target of the last declared attack does not answer; the attack
     /// resolves and the target keeps its activation.
     pub(super) fn decline(&mut self, t: Turn) -> Result<(), BattleError> {

@@ -77,6 +77,19 @@ pub struct View {
     pub log_lines: usize,
     /// The viewer's standing reaction (`best`, `none` or a reaction's name).
     pub stance: String,
+    /// An attack declared on one of the viewer's units that waits for its answer (the
+    /// ruleset's `respond`): the unit may activate in answer or decline.
+    pub answering: Option<Answering>,
+}
+
+/// An attack waiting for the answer of the unit it was declared on.
+#[derive(Clone, Debug, Serialize)]
+pub struct Answering {
+    /// The unit attacked, which alone may act now, and the unit that declared the attack.
+    pub unit: usize,
+    pub by: usize,
+    /// As a player reads it.
+    pub line: String,
 }
 
 /// What a unit may do now.
@@ -300,7 +313,23 @@ pub fn view(s: &Session<'_>) -> View {
         steps: s.steps().to_vec(),
         log_lines: b.log.len() + 1,
         stance: s.stance(),
+        answering: answering(b, viewer, your_turn),
     }
+}
+
+/// The declared attack the viewer's unit may answer, when it is the viewer's turn.
+fn answering(b: &Battle<'_>, viewer: SideId, your_turn: bool) -> Option<Answering> {
+    let d = b.declared().filter(|_| your_turn)?;
+    let target = b.units.get(d.target)?;
+    // Under fog the declarer may be out of sight: it is not named.
+    let seen = units_seen(b, viewer).iter().any(|u| u.index == d.by);
+    let by = b.units.get(d.by).filter(|_| seen).map_or("An enemy out of sight", |u| u.name.as_str());
+    let line = format!(
+        "{by} declares an attack on {0}: activate {0} in answer (its attack may strike first), or decline \
+         (the attack resolves now and {0} keeps its activation for later).",
+        target.name
+    );
+    Some(Answering { unit: d.target, by: d.by, line })
 }
 
 /// What unit `unit` may do, acting from `from` with `equip` held.
