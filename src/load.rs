@@ -41,11 +41,7 @@ pub fn refused(r: &oc_play::Refusal) -> u8 {
 pub fn compile(path: &Path) -> Result<oc_play::setup::Compiled, u8> {
     report::root_of(path);
     let compiled = oc_play::setup::compile(path).map_err(failure)?;
-    let reports = report::Reports::new(&compiled.workspace);
-    let style = report::style();
-    for d in &compiled.warnings {
-        err!("{}", reports.render(d, style));
-    }
+    show(&compiled.workspace, &compiled.warnings);
     Ok(compiled)
 }
 
@@ -105,7 +101,7 @@ pub fn shown(loaded: Result<Loaded, Failure>) -> Result<Loaded, u8> {
     }
 }
 
-fn show(workspace: &Workspace, diagnostics: &[oc_diag::Diagnostic]) {
+pub fn show(workspace: &Workspace, diagnostics: &[oc_diag::Diagnostic]) {
     let reports = report::Reports::new(workspace);
     let style = report::style();
     for d in diagnostics {
