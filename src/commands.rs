@@ -25,11 +25,6 @@ pub fn projects(paths: &[PathBuf]) -> Result<Vec<Project>, u8> {
     Ok(found)
 }
 
-/// The one project of a single path.
-pub fn project_of(path: &Path) -> Result<Project, u8> {
-    projects(&[path.to_path_buf()])?.into_iter().next().ok_or(2)
-}
-
 /// Checks an output path against the output policy; a refusal is printed (exit status 2).
 pub fn output_target(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) -> Result<Target, u8> {
     output::prepare(out, kind, inputs, force).map_err(|r| {
@@ -207,7 +202,7 @@ pub fn explain(code: Option<&str>, list: bool) -> u8 {
     };
     match explain::find(code) {
         Ok(info) if report::transcribing() => {
-            outln!("{}", serde_json::json!({"code": info.code, "title": info.title, "explanation": info.explanation}));
+            outln!("{}", explain::json(info));
             0
         }
         Ok(info) => {

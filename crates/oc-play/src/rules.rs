@@ -121,6 +121,20 @@ pub fn load_files(paths: &[PathBuf], base: Option<&str>) -> Result<Loaded, Failu
     engine_of(oc_project::load::compile(project, &roots))
 }
 
+/// `oc balance`'s rules: the files under `paths` on `ruleset` ([`load_files`]); without paths, the
+/// ruleset `ruleset` chooses ([`choose`]) with no file of its own to warn about (its prices are
+/// the curve), except a path given as the ruleset, a project like files given.
+pub fn load_with(ruleset: Option<&str>, paths: &[PathBuf]) -> Result<Loaded, Failure> {
+    if !paths.is_empty() {
+        return load_files(paths, ruleset);
+    }
+    if let Some(Ruleset::Path(p)) = ruleset.map(resolve).transpose()? {
+        return load_files(&[p], None);
+    }
+    let loaded = load(&choose(ruleset)?)?;
+    Ok(Loaded { files: Vec::new(), ..loaded })
+}
+
 /// Compiled rules with their engine; the diagnostics that stop them, or why nothing was read.
 fn engine_of(loaded: oc_project::load::Loaded) -> Result<Loaded, Failure> {
     let oc_project::load::Loaded { workspace, compilation, unreadable, .. } = loaded;

@@ -156,6 +156,37 @@ pub fn from_cwd(path: &Path) -> PathBuf {
     }
 }
 
+/// One map file checked as `oc check` checks it (by a [`Session`](crate::Session)), for the map
+/// commands: the run's diagnostics (over the session's sources), and the map resolved with
+/// its rules when it could be read.
+pub struct MapLoaded {
+    pub session: crate::Session,
+    pub diagnostics: Vec<oc_diag::Diagnostic>,
+    pub map: Option<(oc_atlas::Map, oc_model::Rules)>,
+    pub root: PathBuf,
+    /// What reading the map read: the map, its background picture and its rules file.
+    pub inputs: Vec<PathBuf>,
+}
+
+/// Reads the map file at `path` ([`MapLoaded`]); refused: a name not ending in `.map.toml`, or a
+/// project that cannot be read.
+pub fn map(path: &Path) -> Result<MapLoaded, Refusal> {
+    if !path.file_name().is_some_and(|n| crate::discover::is_map(&n.to_string_lossy())) {
+        return Err(Refusal::new(format!("{}: a map file's name ends in `.map.toml`", path.display()), None));
+    }
+    let project = one_project(&[path.to_path_buf()], "read")?;
+    let mut session = crate::Session::new(PathBuf::new());
+    let run = session.run(&project).map_err(|e| Refusal::new(e.to_string(), None))?;
+    let logical = session.map_paths().next().map(str::to_string);
+    let map = logical.and_then(|l| session.map(&l));
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let mut inputs = vec![path.to_path_buf()];
+    if let Some((m, _)) = &map {
+        inputs.extend(m.image.iter().chain(m.rules.iter()).map(|(rel, _)| dir.join(rel)));
+    }
+    Ok(MapLoaded { session, diagnostics: run.diagnostics, map, root: project.root, inputs })
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
