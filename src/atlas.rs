@@ -198,21 +198,15 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
             // The background goes beside the scene as STEM-background.png (its own name: never
             // the picture `oc render -o STEM.png` drew); on standard output there is nowhere
             // beside, so the scene names the picture the note below says how to draw.
-            let (src, background) = match (&target, out) {
-                (Some(Target::File(_)), Some(out)) => {
-                    let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "scene".into());
-                    let png_name = format!("{stem}-background.png");
-                    let png_path = out.with_file_name(&png_name);
-                    let png_target = match output_target(&png_path, Kind::Picture(FOUNDRY_BACKGROUND), &inputs, force) {
-                        Ok(t) => t,
-                        Err(code) => return code,
-                    };
-                    (png_name, Some(png_target))
-                }
-                _ => {
-                    let stem = map_path.file_name().map(|s| s.to_string_lossy().replace(".map.toml", "")).unwrap_or_default();
-                    (format!("{stem}-background.png"), None)
-                }
+            let scene_file = match (&target, out) {
+                (Some(Target::File(_)), Some(out)) => Some(out),
+                _ => None,
+            };
+            let (src, beside) = oc_render::map::foundry_background(scene_file, map_path);
+            let background = match beside.map(|png| output_target(&png, Kind::Picture(FOUNDRY_BACKGROUND), &inputs, force)) {
+                Some(Ok(t)) => Some(t),
+                Some(Err(code)) => return code,
+                None => None,
             };
             let src = oc_atlas::foundry::asset_path(opts.asset_prefix, &src);
             let scene = oc_atlas::foundry::scene(&map, &rules, version, Some(src.clone()));
@@ -388,16 +382,7 @@ pub fn import_tiled(tmx: &Path, out: Option<&Path>, force: bool) -> u8 {
         }
     };
     let text = String::from_utf8_lossy(&bytes).into_owned();
-    let name = tmx.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "Imported".into());
-    // A tileset kept in a file of its own is read from the TMX's folder, inside the project
-    // (the folder of oc.toml above the TMX, or else the TMX's own folder).
-    let folder = std::path::absolute(tmx).ok().and_then(|p| p.parent().map(Path::to_path_buf)).unwrap_or_default();
-    let confined = oc_project::fsx::Confined::new(&oc_project::manifest::find_root(tmx).dir);
-    let mut read_tileset = |source: &str| -> Result<String, String> {
-        let bytes = confined.read(&folder.join(source), MAX_SOURCE_BYTES).map_err(|e| e.to_string())?;
-        String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_string())
-    };
-    let (toml, diags) = oc_atlas::tiled::import_with(oc_diag::FileId(0), &text, &name, Some(&rules), &mut read_tileset);
+    let (toml, diags) = oc_render::map::import_tiled(tmx, &text, &rules);
     let shown = tmx.display().to_string();
     let sources = report::OneFile { path: &shown, text: &text };
     let style = style();
