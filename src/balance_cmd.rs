@@ -2,7 +2,7 @@
 //! suggests (the method is `oc_balance`'s), and `oc::balance::cost_outlier` on the home-brew ones
 //! priced far from how they play.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use oc_balance::Options;
@@ -29,10 +29,7 @@ pub struct Args<'a> {
 }
 
 pub fn balance(args: Args) -> u8 {
-    match (args.paths.first().map(PathBuf::as_path), args.ruleset.map(Path::new).filter(|p| p.exists())) {
-        (Some(path), _) | (None, Some(path)) => report::root_of(path),
-        (None, None) => report::root_of(Path::new(".")),
-    }
+    crate::load::root_for(args.ruleset, args.paths.first().map(PathBuf::as_path));
     let Loaded { engine, workspace, files, .. } = match crate::load::shown(oc_play::rules::load_with(args.ruleset, args.paths)) {
         Ok(l) => l,
         Err(code) => return code,
