@@ -83,6 +83,6 @@ fn parts_written_as_text_merge_from_their_files() {
     let (_, merged, count) = simulate::merge_files(&paths).unwrap();
     assert_eq!((merged, count), (whole, 2));
     let missing = dir.path().join("part-9.json");
-    let refused = simulate::merge_files(&[missing.clone()]).map(|_| ()).unwrap_err();
+    let refused = simulate::merge_files(std::slice::from_ref(&missing)).map(|_| ()).unwrap_err();
     assert!(refused.message.starts_with(&missing.display().to_string()), "{refused:?}");
 }

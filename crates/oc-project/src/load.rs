@@ -132,7 +132,7 @@ pub fn documented(ruleset: Option<&str>, paths: &[PathBuf]) -> Result<Documented
         project.settings.name.clone().unwrap_or_else(|| {
             project.root.file_name().map_or_else(|| "rules".to_string(), |n| n.to_string_lossy().into_owned())
         });
-    let left_out = (!most.left_out.is_empty()).then(|| (most.ruleset, most.left_out));
+    let left_out = (!most.left_out.is_empty()).then_some((most.ruleset, most.left_out));
     Ok(Documented { loaded: compile(project, &most.files), title, left_out })
 }
 
