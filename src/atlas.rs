@@ -6,40 +6,25 @@ use oc_project::limits::{MAX_IMAGE_BYTES, MAX_SOURCE_BYTES};
 use oc_project::output::{Kind, Target};
 use oc_render::map::vtt_picture;
 
-use crate::commands::{output_target, project_of, style, write_output};
+use crate::commands::{output_target, style, write_output};
 use crate::report;
-use oc_project::session::Session;
+use oc_play::reach::{self, Ask};
 
-/// Checks one map file and returns it resolved, with its rules; prints its diagnostics.
-/// Errors that keep the map from being read stop here (exit 1); lint findings do not.
-fn load(path: &Path) -> Result<(oc_atlas::Map, oc_model::Rules, PathBuf), u8> {
-    if !oc_atlas_path(path) {
-        errln!("error: {}: a map file's name ends in `.map.toml`", path.display());
-        return Err(2);
+/// Checks one map file and returns it resolved, with its rules, project root and inputs
+/// (`oc_project::load::map`); prints its diagnostics. Errors that keep the map from being read
+/// stop here (exit 1); lint findings do not.
+fn load(path: &Path) -> Result<(oc_atlas::Map, oc_model::Rules, PathBuf, Vec<PathBuf>), u8> {
+    report::root_of(path);
+    let loaded = oc_project::load::map(path).map_err(|r| crate::commands::refused(&r))?;
+    let reports = report::Reports::new(&loaded.session);
+    for d in &loaded.diagnostics {
+        err!("{}", reports.render(d, style()));
     }
-    let project = project_of(path)?;
-    let mut session = Session::new(PathBuf::new());
-    let run = session.run(&project).map_err(|e| {
-        errln!("error: {e}");
-        2u8
-    })?;
-    let style = style();
-    let reports = report::Reports::new(&session);
-    for d in &run.diagnostics {
-        err!("{}", reports.render(d, style));
-    }
-    let logical = session.map_paths().next().map(str::to_string);
-    match logical.and_then(|l| session.map(&l)) {
-        Some((map, rules)) => Ok((map, rules, project.root.clone())),
-        None => {
-            errln!("error: {}: the map could not be read (see above)", path.display());
-            Err(1)
-        }
-    }
-}
-
-fn oc_atlas_path(path: &Path) -> bool {
-    path.file_name().is_some_and(|n| oc_project::discover::is_map(&n.to_string_lossy()))
+    let Some((map, rules)) = loaded.map else {
+        errln!("error: {}: the map could not be read (see above)", path.display());
+        return Err(1);
+    };
+    Ok((map, rules, loaded.root, loaded.inputs))
 }
 
 fn write(target: &Target, bytes: &[u8]) -> u8 {
@@ -49,19 +34,20 @@ fn write(target: &Target, bytes: &[u8]) -> u8 {
     }
 }
 
-/// What reading a map reads: the map, its background image and its rules file.
-fn map_inputs(map_path: &Path, map: &oc_atlas::Map) -> Vec<PathBuf> {
-    let dir = map_path.parent().unwrap_or(Path::new(""));
-    let mut inputs = vec![map_path.to_path_buf()];
-    inputs.extend(map.image.iter().chain(map.rules.iter()).map(|(rel, _)| dir.join(rel)));
-    inputs
-}
-
 /// Whose objective a heat overlay measures the way to.
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum HeatSide {
     Attacker,
     Defender,
+}
+
+impl HeatSide {
+    fn side(self) -> oc_atlas::Side {
+        match self {
+            HeatSide::Attacker => oc_atlas::Side::Attacker,
+            HeatSide::Defender => oc_atlas::Side::Defender,
+        }
+    }
 }
 
 /// `oc render`'s options as given.
@@ -76,74 +62,41 @@ pub struct RenderArgs<'a> {
     pub ruleset: Option<&'a str>,
 }
 
-fn parse_tile(s: &str) -> Option<oc_atlas::Tile> {
-    let (x, y) = s.split_once(',')?;
-    Some(oc_atlas::Tile { x: x.trim().parse().ok()?, y: y.trim().parse().ok()? })
-}
-
-/// The overlay `oc render` was asked for, computed by the engine (reach) or the path search
-/// (heat); an error is printed and its exit status returned.
+/// The overlay `oc render` was asked for, computed by `oc_play::reach` with the class's rules
+/// (`--ruleset`; else the map's, or the project's for a class they lack); an error is printed
+/// and its exit status returned.
 fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> Result<Option<oc_atlas::render::Overlay>, u8> {
-    if args.reach.is_none() && args.heat.is_none() {
-        if args.class.is_some() {
+    let ask = match (args.reach, args.heat, args.class) {
+        (Some(at), _, class) => Ask::Reach { at, class: class.unwrap_or_default() },
+        (None, Some(side), class) => Ask::Heat { side: side.side(), class },
+        (None, None, Some(_)) => {
             errln!("error: --class goes with --reach or --heat");
             return Err(2);
         }
-        return Ok(None);
-    }
-    // The class's rules: `--ruleset`; else the map's own, or, for a class they lack, the
-    // project's (oc.toml's `ruleset`) — a home-brew class on a map of the standard game.
-    let engine = match (args.ruleset, args.class) {
-        (Some(r), _) => crate::load::engine(Some(r))?,
-        (None, Some(c)) if rules.class(c).is_none() => match crate::load::project_engine().filter(|e| e.rules.class(c).is_some())
-        {
-            Some(e) => e,
-            None => oc_engine::Engine::new(rules.clone()).map_err(|e| {
-                errln!("error: the rules cannot run: {e}");
-                1u8
-            })?,
-        },
-        _ => oc_engine::Engine::new(rules.clone()).map_err(|e| {
-            errln!("error: the rules cannot run: {e}");
-            1u8
-        })?,
+        (None, None, None) => return Ok(None),
     };
-    let class = match args.class {
-        None => None,
-        Some(c) if engine.rules.class(c).is_some() => Some(c),
-        Some(c) => {
-            let hint = oc_diag::did_you_mean(c, engine.rules.classes.iter().map(|k| k.name.as_str()));
-            let whose = if args.ruleset.is_some() { "--ruleset's rules" } else { "the map's rules or the project's `ruleset`" };
-            errln!("error: no class `{c}` in {whose}{}", hint.map(|h| format!("; did you mean `{h}`?")).unwrap_or_default());
-            errln!("help: pass `--ruleset FILE.oc` with the file that defines it");
-            return Err(1);
-        }
-    };
-    // A refusal of the rules' movement: exit status 1 (the input's problem).
-    let refused = |r: oc_play::Refusal| {
+    // A refusal of the input (no such class, the rules' movement): exit status 1.
+    let input = |r: oc_play::Refusal| {
         crate::load::refused(&r);
         1u8
     };
-    if let Some(at) = args.reach {
-        let Some(from) = parse_tile(at).filter(|t| map.in_bounds(*t)) else {
-            errln!("error: --reach {at}: give a square of the map as X,Y (0,0 to {},{})", map.width - 1, map.height - 1);
-            return Err(2);
-        };
-        return oc_play::reach::reach(&engine, map, class.unwrap_or_default(), from).map(Some).map_err(refused);
-    }
-    let side = match args.heat {
-        Some(HeatSide::Defender) => oc_atlas::Side::Defender,
-        _ => oc_atlas::Side::Attacker,
+    let engine = match args.ruleset {
+        Some(r) => crate::load::engine(Some(r))?,
+        None => reach::engine_for(rules, args.class, &crate::load::project_engine).map_err(input)?,
     };
-    oc_play::reach::heat(&engine, map, rules, class, side).map(Some).map_err(refused)
+    let whose = if args.ruleset.is_some() { "--ruleset's rules" } else { "the map's rules or the project's `ruleset`" };
+    reach::overlay(&engine, map, rules, &ask, whose).map(Some).map_err(|r| match r {
+        reach::Refused::Usage(r) => crate::load::refused(&r),
+        reach::Refused::Input(r) => input(r),
+    })
 }
 
 pub fn render(map_path: &Path, out: &Path, force: bool, args: &RenderArgs) -> u8 {
-    let (map, rules, _) = match load(map_path) {
+    let (map, rules, _, inputs) = match load(map_path) {
         Ok(m) => m,
         Err(code) => return code,
     };
-    let target = match output_target(out, Kind::Picture(RENDER), &map_inputs(map_path, &map), force) {
+    let target = match output_target(out, Kind::Picture(RENDER), &inputs, force) {
         Ok(t) => t,
         Err(code) => return code,
     };
@@ -218,12 +171,11 @@ fn stopped(stop: oc_render::map::Stop) -> u8 {
 }
 
 pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8 {
-    let (map, rules, root) = match load(map_path) {
+    let (map, rules, root, inputs) = match load(map_path) {
         Ok(m) => m,
         Err(code) => return code,
     };
     let (out, force) = (opts.out, opts.force);
-    let inputs = map_inputs(map_path, &map);
     let kind = match format {
         ExportFormat::Foundry => Kind::FoundryScene,
         ExportFormat::Tiled => Kind::TiledMap,
@@ -246,21 +198,15 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
             // The background goes beside the scene as STEM-background.png (its own name: never
             // the picture `oc render -o STEM.png` drew); on standard output there is nowhere
             // beside, so the scene names the picture the note below says how to draw.
-            let (src, background) = match (&target, out) {
-                (Some(Target::File(_)), Some(out)) => {
-                    let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "scene".into());
-                    let png_name = format!("{stem}-background.png");
-                    let png_path = out.with_file_name(&png_name);
-                    let png_target = match output_target(&png_path, Kind::Picture(FOUNDRY_BACKGROUND), &inputs, force) {
-                        Ok(t) => t,
-                        Err(code) => return code,
-                    };
-                    (png_name, Some(png_target))
-                }
-                _ => {
-                    let stem = map_path.file_name().map(|s| s.to_string_lossy().replace(".map.toml", "")).unwrap_or_default();
-                    (format!("{stem}-background.png"), None)
-                }
+            let scene_file = match (&target, out) {
+                (Some(Target::File(_)), Some(out)) => Some(out),
+                _ => None,
+            };
+            let (src, beside) = oc_render::map::foundry_background(scene_file, map_path);
+            let background = match beside.map(|png| output_target(&png, Kind::Picture(FOUNDRY_BACKGROUND), &inputs, force)) {
+                Some(Ok(t)) => Some(t),
+                Some(Err(code)) => return code,
+                None => None,
             };
             let src = oc_atlas::foundry::asset_path(opts.asset_prefix, &src);
             let scene = oc_atlas::foundry::scene(&map, &rules, version, Some(src.clone()));
@@ -436,16 +382,7 @@ pub fn import_tiled(tmx: &Path, out: Option<&Path>, force: bool) -> u8 {
         }
     };
     let text = String::from_utf8_lossy(&bytes).into_owned();
-    let name = tmx.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "Imported".into());
-    // A tileset kept in a file of its own is read from the TMX's folder, inside the project
-    // (the folder of oc.toml above the TMX, or else the TMX's own folder).
-    let folder = std::path::absolute(tmx).ok().and_then(|p| p.parent().map(Path::to_path_buf)).unwrap_or_default();
-    let confined = oc_project::fsx::Confined::new(&oc_project::manifest::find_root(tmx).dir);
-    let mut read_tileset = |source: &str| -> Result<String, String> {
-        let bytes = confined.read(&folder.join(source), MAX_SOURCE_BYTES).map_err(|e| e.to_string())?;
-        String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_string())
-    };
-    let (toml, diags) = oc_atlas::tiled::import_with(oc_diag::FileId(0), &text, &name, Some(&rules), &mut read_tileset);
+    let (toml, diags) = oc_render::map::import_tiled(tmx, &text, &rules);
     let shown = tmx.display().to_string();
     let sources = report::OneFile { path: &shown, text: &text };
     let style = style();

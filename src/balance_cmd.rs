@@ -5,9 +5,8 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use oc_balance::{Options, What};
-use oc_compiler::Workspace;
-use oc_play::rules::{Loaded, Ruleset};
+use oc_balance::Options;
+use oc_play::rules::Loaded;
 
 use crate::commands::style;
 use crate::report;
@@ -21,23 +20,6 @@ pub enum BalanceFormat {
     Json,
 }
 
-/// The rules of `paths` (a project's `.oc` files, on the standard library or on `--ruleset`'s
-/// built-in one), or of `--ruleset` alone (a built-in name, or `oc.toml`'s).
-fn load(ruleset: Option<&str>, paths: &[PathBuf]) -> Result<Loaded, u8> {
-    if paths.is_empty() {
-        // A path given as the ruleset is a project like any other.
-        if let Some(Ruleset::Path(p)) = ruleset.map(oc_play::rules::resolve).transpose().map_err(|e| crate::load::refused(&e))? {
-            return load(None, &[p]);
-        }
-        let engine = crate::load::engine(ruleset)?;
-        return Ok(Loaded { engine, workspace: Workspace::new(), files: Vec::new(), warnings: Vec::new() });
-    }
-    if let Some(first) = paths.first() {
-        report::root_of(first);
-    }
-    crate::load::shown(oc_play::rules::load_files(paths, ruleset))
-}
-
 pub struct Args<'a> {
     pub ruleset: Option<&'a str>,
     pub paths: &'a [PathBuf],
@@ -47,7 +29,8 @@ pub struct Args<'a> {
 }
 
 pub fn balance(args: Args) -> u8 {
-    let Loaded { engine, workspace, files, .. } = match load(args.ruleset, args.paths) {
+    crate::load::root_for(args.ruleset, args.paths.first().map(PathBuf::as_path));
+    let Loaded { engine, workspace, files, .. } = match crate::load::shown(oc_play::rules::load_with(args.ruleset, args.paths)) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -64,20 +47,11 @@ pub fn balance(args: Args) -> u8 {
     let took = started.elapsed();
     match args.format {
         BalanceFormat::Json => {
-            let mut value = serde_json::to_value(&report).unwrap_or_default();
             let found = report::json(&workspace, &diagnostics, files.len());
-            if let Some(obj) = value.as_object_mut() {
-                for key in ["diagnostics", "warnings"] {
-                    obj.insert(key.to_string(), found.get(key).cloned().unwrap_or_default());
-                }
-            }
-            outln!("{value}");
+            outln!("{}", oc_render::balance::json(&report, &found));
         }
         BalanceFormat::Human => {
-            let flagged: Vec<(&str, What)> = diagnostics
-                .iter()
-                .filter_map(|d| written.iter().find(|w| w.span == d.span).map(|w| (w.name.as_str(), w.what)))
-                .collect();
+            let flagged = oc_balance::flagged(&diagnostics, &written);
             out!("{}", oc_render::balance::table(&engine, &report, &flagged, took));
             let style = style();
             let reports = report::Reports::new(&workspace);

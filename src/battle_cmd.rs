@@ -112,11 +112,12 @@ pub fn battle(
 
 /// Re-runs a log (`oc_play::log::open` finds the file it names) and checks it line by line.
 pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bool) -> u8 {
-    let oc_play::log::Opened { text, source, records: logged, file } = match oc_play::log::open(log, project) {
+    let opened = match oc_play::log::open(log, project) {
         Ok(o) => o,
         Err(r) => return crate::load::refused(&r),
     };
-    let setup = match load(&file, Some(&source.scenario), Some(&source.attacker), Some(&source.defender)) {
+    let source = &opened.source;
+    let setup = match load(&opened.file, Some(&source.scenario), Some(&source.attacker), Some(&source.defender)) {
         Ok(s) => s,
         Err(code) => return code,
     };
@@ -126,36 +127,33 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
         Ok(t) => t,
         Err(code) => return code,
     };
-    // The AIs the log names (a log from before there were several: `greedy`); a side a person
-    // played (`oc play`) plays the log's own turns.
-    let (records, recording, unfinished) = match game::replay(&setup, &source, &logged, page_target.is_some()) {
-        Ok(r) => (r.played.records, r.played.recording, r.unfinished),
+    let checked = match game::check(&setup, &opened, page_target.is_some()) {
+        Ok(c) => c,
         Err(e) => {
             errln!("error: {e}");
             return 2;
         }
     };
-    let expected = oc_play::log::lines(&source, &records);
-    match oc_play::log::verify(&text, &expected) {
-        Ok(()) => {}
-        Err(Mismatch::Line { line, logged, replayed }) => {
+    match checked.mismatch {
+        None => {}
+        Some(Mismatch::Line { line, logged, replayed }) => {
             errln!("{}:{line}: the replay differs here", log.display());
             errln!("  log:    {logged}");
             errln!("  replay: {replayed}");
             errln!("help: the rules, the scenario or the armies changed since the log was written, or the log was edited");
             return 1;
         }
-        Err(Mismatch::Length { logged, replayed }) => {
+        Some(Mismatch::Length { logged, replayed }) => {
             errln!("{}: the log has {logged} lines, the replay {replayed}", log.display());
             return 1;
         }
     }
-    noteln!("replayed {} steps of {} (seed {}): identical", expected.len() - 1, source.scenario, source.seed);
-    if unfinished {
+    noteln!("replayed {} steps of {} (seed {}): identical", checked.steps, source.scenario, source.seed);
+    if checked.unfinished {
         noteln!("the game is unfinished: continue it with `oc play {} --resume {}`", source.file, log.display());
     }
-    if let (Some(t), Some(rec)) = (&page_target, &recording) {
-        if let Err(code) = write_page(t, &setup, &source, rec) {
+    if let (Some(t), Some(rec)) = (&page_target, &checked.recording) {
+        if let Err(code) = write_page(t, &setup, source, rec) {
             return code;
         }
     }

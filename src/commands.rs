@@ -3,13 +3,11 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use oc_compiler::{Compilation, Workspace};
-
 use crate::report;
 use crate::CheckFormat;
 use oc_project::output::{self, Kind, Target};
 use oc_project::session::Session;
-use oc_project::{DiskHost, Project};
+use oc_project::Project;
 use oc_render::plot::PlotFormat;
 
 pub use crate::report::style;
@@ -25,11 +23,6 @@ pub fn projects(paths: &[PathBuf]) -> Result<Vec<Project>, u8> {
         report::set_root(&first.root);
     }
     Ok(found)
-}
-
-/// The one project of a single path.
-pub fn project_of(path: &Path) -> Result<Project, u8> {
-    projects(&[path.to_path_buf()])?.into_iter().next().ok_or(2)
 }
 
 /// Checks an output path against the output policy; a refusal is printed (exit status 2).
@@ -117,53 +110,28 @@ pub fn check(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> u8 
     u8::from(errors > 0 || (deny_warnings && warnings > 0))
 }
 
-/// `checked 12 files, 14 maps (3 skipped by oc.toml's ignore) and the standard library in 9ms: 0 errors, 0 warnings`
-/// When the project's files, each compiled on its own (as `oc check` does), use more than one
-/// ruleset: says which files use which and how to build each; `Some(1)` then.
-fn several_rulesets(project: &Project, paths: &[PathBuf]) -> Option<u8> {
-    let by_ruleset = oc_project::rulesets::by_ruleset(&project.files, &mut DiskHost::for_project(project), true);
-    if by_ruleset.contains_key(&None) {
-        return None;
-    }
-    let by_ruleset: std::collections::BTreeMap<String, Vec<String>> =
-        by_ruleset.into_iter().filter_map(|(name, files)| Some((name?, files))).collect();
-    if by_ruleset.len() < 2 {
-        return None;
-    }
-    let shown = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ");
-    errln!("error: the files of {shown} use {} rulesets, and one `oc build` writes one ruleset's rules:", by_ruleset.len());
-    for (ruleset, files) in &by_ruleset {
-        errln!("  {ruleset}: {}", files.join(", "));
-    }
-    let (ruleset, files) = by_ruleset.iter().next()?;
-    let example = project.root.join(files.first()?);
-    let example = example.strip_prefix(std::env::current_dir().ok()?).map_or(example.clone(), Path::to_path_buf);
-    errln!(
-        "help: build each ruleset's files on their own, such as `oc build {} -o {ruleset}.json`; `oc check {shown}` checks them all",
-        example.display()
-    );
-    Some(1)
+/// A refusal of `oc_project::load` shown (`error:` and `help:` lines); exit status 2.
+pub fn refused(r: &oc_project::load::Refusal) -> u8 {
+    crate::load::refused(&r.clone().into())
 }
 
 pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
     let project = if paths.is_empty() {
         Project { root: PathBuf::from("."), ..Project::default() }
     } else {
-        match projects(paths).map(|p| p.into_iter().collect::<Vec<_>>()) {
-            Ok(mut p) if p.len() == 1 => p.remove(0),
-            Ok(_) => {
-                errln!("error: the paths belong to different projects (each oc.toml starts one); build one project at a time");
-                return 2;
+        match oc_project::load::one_project(paths, "build") {
+            Ok(p) => {
+                report::set_root(&p.root);
+                p
             }
-            Err(code) => return code,
+            Err(r) => return refused(&r),
         }
     };
-    let mut host = DiskHost::for_project(&project);
-    let mut workspace = Workspace::new();
-    let (compilation, unreadable): (Compilation, _) = workspace.compile(&mut host, &project.files);
+    let oc_project::load::Loaded { project, workspace, compilation, unreadable, inputs: read } =
+        oc_project::load::compile_project(project);
     // Every file the compile read is an input the output must not replace.
     let mut inputs: Vec<PathBuf> = paths.to_vec();
-    inputs.extend(host.touched.iter().map(|p| project.root.join(p)));
+    inputs.extend(read);
     let target = match output_target(out, Kind::Rules, &inputs, force) {
         Ok(t) => t,
         Err(code) => return code,
@@ -174,10 +142,21 @@ pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
     }
     // Files of several rulesets (`oc build scenarios`): one error that says how, not the
     // cascade of one compilation holding them all.
-    if project.files.len() > 1 && compilation.diagnostics.iter().any(|d| d.code == oc_compiler::codes::MULTIPLE_RULESETS) {
-        if let Some(code) = several_rulesets(&project, paths) {
-            return code;
+    let several = compilation.diagnostics.iter().any(|d| d.code == oc_compiler::codes::MULTIPLE_RULESETS);
+    if let Some(by_ruleset) = several.then(|| oc_project::load::several_rulesets(&project)).flatten() {
+        let shown = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ");
+        errln!("error: the files of {shown} use {} rulesets, and one `oc build` writes one ruleset's rules:", by_ruleset.len());
+        for (ruleset, files) in &by_ruleset {
+            errln!("  {ruleset}: {}", files.join(", "));
         }
+        if let Some((ruleset, file)) = by_ruleset.iter().next().and_then(|(r, f)| Some((r, f.first()?))) {
+            let example = oc_project::load::from_cwd(&project.root.join(file));
+            errln!(
+                "help: build each ruleset's files on their own, such as `oc build {} -o {ruleset}.json`; `oc check {shown}` checks them all",
+                example.display()
+            );
+        }
+        return 1;
     }
     let style = style();
     let reports = report::Reports::new(&workspace);
@@ -223,7 +202,7 @@ pub fn explain(code: Option<&str>, list: bool) -> u8 {
     };
     match explain::find(code) {
         Ok(info) if report::transcribing() => {
-            outln!("{}", serde_json::json!({"code": info.code, "title": info.title, "explanation": info.explanation}));
+            outln!("{}", explain::json(info));
             0
         }
         Ok(info) => {

@@ -41,11 +41,7 @@ pub fn refused(r: &oc_play::Refusal) -> u8 {
 pub fn compile(path: &Path) -> Result<oc_play::setup::Compiled, u8> {
     report::root_of(path);
     let compiled = oc_play::setup::compile(path).map_err(failure)?;
-    let reports = report::Reports::new(&compiled.workspace);
-    let style = report::style();
-    for d in &compiled.warnings {
-        err!("{}", reports.render(d, style));
-    }
+    show(&compiled.workspace, &compiled.warnings);
     Ok(compiled)
 }
 
@@ -68,12 +64,18 @@ pub fn setup(file: &Path, scenario: Option<&str>, attacker: Option<&str>, defend
 /// The engine of the rules to play with (`oc_play::rules::choose`: `--ruleset`, else the
 /// project's `ruleset`, else the default), their warnings shown.
 pub fn engine(ruleset: Option<&str>) -> Result<Engine, u8> {
-    match ruleset.map(Path::new).filter(|p| p.exists()) {
+    root_for(ruleset, None);
+    let chosen = oc_play::rules::choose(ruleset).map_err(|e| refused(&e))?;
+    loaded(&chosen).map(|l| l.engine)
+}
+
+/// Paths in reports are shown from the project of `first` (a path given), else of a ruleset given
+/// as a path, else of the working directory.
+pub fn root_for(ruleset: Option<&str>, first: Option<&Path>) {
+    match first.or(ruleset.map(Path::new).filter(|p| p.exists())) {
         Some(path) => report::root_of(path),
         None => report::root_of(Path::new(".")),
     }
-    let chosen = oc_play::rules::choose(ruleset).map_err(|e| refused(&e))?;
-    loaded(&chosen).map(|l| l.engine)
 }
 
 /// The engine of the `ruleset` the working directory's oc.toml names, if it names one.
@@ -105,7 +107,7 @@ pub fn shown(loaded: Result<Loaded, Failure>) -> Result<Loaded, u8> {
     }
 }
 
-fn show(workspace: &Workspace, diagnostics: &[oc_diag::Diagnostic]) {
+pub fn show(workspace: &Workspace, diagnostics: &[oc_diag::Diagnostic]) {
     let reports = report::Reports::new(workspace);
     let style = report::style();
     for d in diagnostics {

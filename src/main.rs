@@ -651,10 +651,7 @@ fn main() -> ExitCode {
             tune::tune(&tune::Request { run, write, format })
         }
         Command::Fairness { paths, games, games_for, seed, readme, format } => fairness::fairness(&fairness::Request {
-            paths: &paths,
-            games,
-            games_for: &games_for,
-            seed,
+            run: oc_play::fairness::Request { paths: &paths, games, games_for: &games_for, seed },
             readme: readme.as_deref(),
             format,
         }),

@@ -7,7 +7,7 @@ use oc_engine::{Engine, Loadout};
 use oc_play::matchup::{self, Side};
 use oc_play::matrix;
 use oc_project::output::Kind;
-use oc_render::forecast::{forecast_json, forecast_table, terrain_words};
+use oc_render::forecast::{forecast_json_on, forecast_text};
 use oc_render::plot::{self, Heatmap};
 
 use crate::commands::{output_target, plot_target, write_output};
@@ -21,14 +21,10 @@ fn matchup(
     distance: Option<i64>,
 ) -> Result<(Engine, Loadout, Loadout, i64), u8> {
     let engine = crate::load::engine(ruleset)?;
-    let (a, d) = match (matchup::build(&engine, attacker), matchup::build(&engine, defender)) {
-        (Ok(a), Ok(d)) => (a, d),
-        (Err(e), _) | (_, Err(e)) => {
-            errln!("error: {e}");
-            return Err(2);
-        }
-    };
-    let distance = matchup::distance_for(&engine, &a, distance);
+    let (a, d, distance) = matchup::both(&engine, attacker, defender, distance).map_err(|e| {
+        errln!("error: {e}");
+        2u8
+    })?;
     Ok((engine, a, d, distance))
 }
 
@@ -55,19 +51,8 @@ pub fn forecast(
         }
     };
     match format {
-        Format::Json => {
-            let mut value = forecast_json(&f);
-            if let Some(obj) = value.as_object_mut() {
-                obj.insert("terrain".into(), serde_json::json!({"attacker": a.terrain, "defender": d.terrain}));
-            }
-            outln!("{value}");
-        }
-        Format::Human => {
-            let table = forecast_table(&engine, &f);
-            // The header says where each side stands: the terrain the forecast used.
-            let (head, rest) = table.split_once('\n').unwrap_or((&table, ""));
-            out!("{head}, {}\n{rest}", terrain_words(&a, &d));
-        }
+        Format::Json => outln!("{}", forecast_json_on(&f, &a, &d)),
+        Format::Human => out!("{}", forecast_text(&engine, &f, &a, &d)),
     }
     0
 }

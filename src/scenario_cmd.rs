@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use oc_play::briefing::{self, army_line, briefing, list, MapThings};
+use oc_play::briefing::{self, army_line, briefing, MapThings};
 
 use crate::commands::style;
 use crate::report;
@@ -75,11 +75,8 @@ pub fn outfit(before: &Path, after: &Path, name: Option<&str>) -> u8 {
         return 1;
     }
     outln!("accepted: {}", army_line(&rules_after, new));
-    for u in &new.units {
-        let before_items = old.units.iter().find(|o| o.name == u.name).map(|o| o.items.clone()).unwrap_or_default();
-        if before_items != u.items {
-            outln!("  {} ({}): {} -> {}", u.name, u.class, list(&before_items), list(&u.items));
-        }
+    for change in briefing::changes(old, new) {
+        outln!("  {change}");
     }
     0
 }

@@ -6,7 +6,6 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-use oc_project::limits::MAX_LOG_BYTES;
 use oc_project::output::Kind;
 
 use crate::commands::{output_target, plot_target, write_output};
@@ -72,25 +71,15 @@ pub fn simulate(file: &Path, game: Game, run: Run, outputs: Outputs) -> u8 {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let mut tally = match played {
+    let tally = match played {
         Ok(t) => t,
         Err(e) => return crate::load::refused(&e),
     };
     let header = Header::of(&setup, game.ais, &run);
     let n = tally.games;
-    let text = match run.shard {
-        Some(shard) => {
-            let part = Part::new(header.clone(), shard, tally);
-            let json = serde_json::to_string(&part);
-            tally = part.tally;
-            match json {
-                Ok(json) => format!("{json}\n"),
-                Err(e) => {
-                    errln!("error: cannot write the part: {e}");
-                    return 2;
-                }
-            }
-        }
+    let text = match run.shard.map(|shard| Part::new(header.clone(), shard, tally.clone()).text()) {
+        Some(Ok(text)) => text,
+        Some(Err(e)) => return crate::load::refused(&e),
         None => oc_render::simulate::report(&header, &tally, format == Format::Json),
     };
     if let Err(code) = emit(target.as_ref(), &text) {
@@ -133,21 +122,7 @@ pub fn merge(parts: &[PathBuf], outputs: Outputs) -> u8 {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let mut read: Vec<(PathBuf, Part)> = Vec::new();
-    for path in parts {
-        let bytes = match oc_project::fsx::read_regular(path, MAX_LOG_BYTES) {
-            Ok(b) => b,
-            Err(e) => {
-                errln!("error: {}: {e}", path.display());
-                return 2;
-            }
-        };
-        match simulate::read_part(path, &bytes) {
-            Ok(part) => read.push((path.clone(), part)),
-            Err(e) => return crate::load::refused(&e),
-        }
-    }
-    let (header, tally, count) = match simulate::merge(read) {
+    let (header, tally, count) = match simulate::merge_files(parts) {
         Ok(merged) => merged,
         Err(e) => return crate::load::refused(&e),
     };

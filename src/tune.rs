@@ -65,25 +65,9 @@ pub fn tune(r: &Request) -> u8 {
     };
     let root = prepared.root().to_path_buf();
     let logical = prepared.logical().to_string();
+    noteln!("{}", oc_render::tune::start(&prepared, request));
+    let title = oc_render::tune::title(&prepared, request);
     let [attacker, defender] = prepared.armies();
-    noteln!(
-        "tuning {} ({} vs {}) for a 50% attacker win rate: knobs {}, up to {} games a setting, seed {}",
-        prepared.scenario().name,
-        attacker.name,
-        defender.name,
-        prepared.knobs.iter().map(|k| k.word()).collect::<Vec<_>>().join(", "),
-        r.run.games,
-        r.run.seed
-    );
-    let title = format!(
-        "{} ({}) in {}: {} (attacker) vs {} (defender), seed {}\n",
-        prepared.scenario().title.as_deref().unwrap_or(&prepared.scenario().name),
-        prepared.scenario().name,
-        r.run.file.display(),
-        attacker.name,
-        defender.name,
-        r.run.seed
-    );
     let names = [prepared.scenario().name.clone(), attacker.name.clone(), defender.name.clone()];
     let tuned = match tune::run(prepared, request, r.write, &say) {
         Ok(t) => t,

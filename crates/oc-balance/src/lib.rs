@@ -422,6 +422,11 @@ pub fn evidence(engine: &Engine, report: &Report, witness: usize, overpriced: bo
         .collect()
 }
 
+/// The written prices `diagnostics` ([`lint`]'s) warn of, as (name, kind): the rows a table marks.
+pub fn flagged<'w>(diagnostics: &[Diagnostic], written: &'w [WrittenCost]) -> Vec<(&'w str, What)> {
+    diagnostics.iter().filter_map(|d| written.iter().find(|w| w.span == d.span).map(|w| (w.name.as_str(), w.what))).collect()
+}
+
 /// The `oc::balance::cost_outlier` warnings: each home-brew price further from its suggestion
 /// than [`tolerance`], on the span of its `cost`.
 pub fn lint(engine: &Engine, report: &Report, written: &[WrittenCost]) -> Vec<Diagnostic> {

@@ -296,6 +296,19 @@ pub fn outfit(old: &Army, new: &Army, ws_after: &Workspace) -> Vec<Diagnostic> {
     problems
 }
 
+/// An accepted outfitting's changes: each unit of `new` whose items changed, as `NAME (CLASS):
+/// BEFORE -> AFTER` ([`list`]s of items).
+pub fn changes(old: &Army, new: &Army) -> Vec<String> {
+    let mut out = Vec::new();
+    for u in &new.units {
+        let before = old.units.iter().find(|o| o.name == u.name).map(|o| o.items.clone()).unwrap_or_default();
+        if before != u.items {
+            out.push(format!("{} ({}): {} -> {}", u.name, u.class, list(&before), list(&u.items)));
+        }
+    }
+    out
+}
+
 /// `a, b` or `nothing`.
 pub fn list(items: &[String]) -> String {
     if items.is_empty() {

@@ -39,6 +39,18 @@ pub enum Failure {
     Refused(Refusal),
 }
 
+impl From<oc_project::load::Refusal> for Refusal {
+    fn from(r: oc_project::load::Refusal) -> Refusal {
+        Refusal { message: r.message, help: r.help }
+    }
+}
+
+impl From<oc_project::load::Refusal> for Failure {
+    fn from(r: oc_project::load::Refusal) -> Failure {
+        Failure::Refused(r.into())
+    }
+}
+
 impl From<Refusal> for Failure {
     fn from(r: Refusal) -> Failure {
         Failure::Refused(r)

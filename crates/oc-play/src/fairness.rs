@@ -3,12 +3,12 @@
 //! intervals, and that table put between a README's `<!-- fairness:begin -->` and
 //! `<!-- fairness:end -->` lines (the rest of the README untouched).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use oc_model as m;
 use oc_syntax::ast;
 
-use crate::error::Refusal;
+use crate::error::{Failure, Refusal};
 use crate::setup::{Compiled, Setup};
 use crate::stats::Score;
 
@@ -119,6 +119,65 @@ pub fn measure_file(
         }
     }
     Ok(rows)
+}
+
+/// What `oc fairness` measures: the scenarios written in the `.oc` files under `paths`.
+pub struct Request<'a> {
+    pub paths: &'a [PathBuf],
+    pub games: u64,
+    /// Fewer (or more) games for named scenarios: (scenario, games).
+    pub games_for: &'a [(String, u64)],
+    pub seed: u64,
+}
+
+/// Every scenario written in the `.oc` files under the paths, with each pair of its armies
+/// ([`measure_file`] per file), each compiled by `compile` (`setup::compile`, or the caller's
+/// wrapper of it that shows the warnings); `say` hears the progress. Refused: a `--games-for`
+/// naming no scenario measured, or no scenario with an army on each side.
+pub fn measure(
+    r: &Request,
+    compile: &dyn Fn(&Path) -> Result<Compiled, Failure>,
+    say: &dyn Fn(&str),
+) -> Result<Vec<Row>, Failure> {
+    let projects = oc_project::discover(r.paths).map_err(Failure::refused)?;
+    let (mut rows, mut used) = (Vec::new(), Vec::new());
+    for project in &projects {
+        for logical in &project.files {
+            let path = project.root.join(logical);
+            rows.extend(measure_file(compile(&path)?, logical, r.games, r.games_for, r.seed, &mut used, say)?);
+        }
+    }
+    if let Some((name, _)) = r.games_for.iter().find(|(n, _)| !used.contains(n)) {
+        return Err(Failure::refused(format!("--games-for names `{name}`, which is not a scenario measured here")));
+    }
+    if rows.is_empty() {
+        return Err(Failure::refused("no scenario with an army on each side under the paths given"));
+    }
+    Ok(rows)
+}
+
+/// A notes file (a README) with the table put between its markers: the text edit to write
+/// (`oc_project::output::rewrite_notes`, which checks the file still holds `before`).
+pub struct NotesEdit {
+    /// The project holding the file, and the file's path in it.
+    pub root: PathBuf,
+    pub logical: String,
+    pub before: Vec<u8>,
+    /// `None`: the file already holds this table.
+    pub after: Option<String>,
+}
+
+/// The edit that puts `table` into `readme` (read confined to its project).
+pub fn notes_edit(readme: &Path, table: &str) -> Result<NotesEdit, String> {
+    let absolute = oc_project::manifest::absolute(readme);
+    let root = oc_project::find_root(&absolute).dir;
+    let logical = oc_project::discover::logical(&root, &absolute).ok_or("outside its project")?;
+    let confined = oc_project::fsx::Confined::new(&root);
+    let before = confined.read(Path::new(&logical), oc_project::limits::MAX_SOURCE_BYTES).map_err(|e| e.to_string())?;
+    let text = String::from_utf8(before.clone()).map_err(|_| "not UTF-8 text")?;
+    let after = replace_table(&text, table)?;
+    let after = (after != text).then_some(after);
+    Ok(NotesEdit { root, logical, before, after })
 }
 
 fn percent(x: f64) -> String {

@@ -185,3 +185,29 @@ pub fn replay(setup: &Setup, source: &Source, logged: &[Record], record: bool) -
     }
     Ok(Replayed { played: Played { result, records, recording: None, branch: None }, unfinished })
 }
+
+/// A log played again and checked line by line ([`check`]).
+pub struct Checked {
+    /// The steps replayed (the lines after the header).
+    pub steps: usize,
+    /// Where the log and its replay part; `None`: identical.
+    pub mismatch: Option<crate::log::Mismatch>,
+    /// The replay page's recording, when asked for (of a finished game).
+    pub recording: Option<Recording>,
+    /// The log is a game saved to be resumed.
+    pub unfinished: bool,
+}
+
+/// `oc replay`: the log `opened` played again on `setup` (the scenario and armies its header
+/// names) with the AIs it names (a side a person played plays the log's own turns), and every
+/// line checked byte for byte.
+pub fn check(setup: &Setup, opened: &crate::log::Opened, record: bool) -> Result<Checked, Refusal> {
+    let replayed = replay(setup, &opened.source, &opened.records, record)?;
+    let expected = crate::log::lines(&opened.source, &replayed.played.records);
+    Ok(Checked {
+        steps: expected.len().saturating_sub(1),
+        mismatch: crate::log::verify(&opened.text, &expected).err(),
+        recording: replayed.played.recording,
+        unfinished: replayed.unfinished,
+    })
+}

@@ -118,6 +118,13 @@ pub fn distance_for(engine: &Engine, a: &Loadout, distance: Option<i64>) -> i64 
     distance.unwrap_or_else(|| a.weapon.as_ref().and_then(|w| engine.reach(&a.class, w)).map_or(1, |(lo, _)| lo.max(1)))
 }
 
+/// Both sides' loadouts ([`build`]) and the distance between them ([`distance_for`]).
+pub fn both(engine: &Engine, attacker: &Side, defender: &Side, distance: Option<i64>) -> Result<(Loadout, Loadout, i64), String> {
+    let (a, d) = (build(engine, attacker)?, build(engine, defender)?);
+    let distance = distance_for(engine, &a, distance);
+    Ok((a, d, distance))
+}
+
 /// How an exchange is made, beyond its units and distance, as a forecast window states it.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Stated<'a> {

@@ -131,3 +131,72 @@ pub fn heat(
         origin: None,
     })
 }
+
+/// The overlay `oc render` (or a page) asks for: a class's reach from a square (`X,Y` as
+/// given), or the rounds to a side's objective (for the class's movement, or the rules' mover).
+pub enum Ask<'a> {
+    Reach { at: &'a str, class: &'a str },
+    Heat { side: oc_atlas::Side, class: Option<&'a str> },
+}
+
+/// Why no overlay: a usage problem (the square given is not one of the map's), or one of the
+/// input (no such class, a class that cannot move there).
+#[derive(Debug)]
+pub enum Refused {
+    Usage(Refusal),
+    Input(Refusal),
+}
+
+/// The engine a class's movement is asked of when no ruleset is given: the map's own rules, or,
+/// for a class they lack, the project's (`project`: oc.toml's `ruleset`), if it has the class —
+/// a home-brew class on a map of the standard game.
+pub fn engine_for(
+    map_rules: &oc_model::Rules,
+    class: Option<&str>,
+    project: &dyn Fn() -> Option<Engine>,
+) -> Result<Engine, Refusal> {
+    if let Some(c) = class.filter(|c| map_rules.class(c).is_none()) {
+        if let Some(e) = project().filter(|e| e.rules.class(c).is_some()) {
+            return Ok(e);
+        }
+    }
+    Engine::new(map_rules.clone()).map_err(|e| Refusal::new(format!("the rules cannot run: {e}")))
+}
+
+/// The overlay asked for, drawn on `map` with `engine`'s movement; `whose` names where the
+/// class was looked for (in a refusal).
+pub fn overlay(
+    engine: &Engine,
+    map: &oc_atlas::Map,
+    rules: &oc_model::Rules,
+    ask: &Ask,
+    whose: &str,
+) -> Result<Overlay, Refused> {
+    let class = match ask {
+        Ask::Reach { class, .. } => Some(*class),
+        Ask::Heat { class, .. } => *class,
+    };
+    if let Some(c) = class.filter(|c| engine.rules.class(c).is_none()) {
+        let hint = oc_diag::did_you_mean(c, engine.rules.classes.iter().map(|k| k.name.as_str()));
+        let message = format!("no class `{c}` in {whose}{}", hint.map(|h| format!("; did you mean `{h}`?")).unwrap_or_default());
+        return Err(Refused::Input(Refusal::new(message).with_help("pass `--ruleset FILE.oc` with the file that defines it")));
+    }
+    match ask {
+        Ask::Reach { at, class } => {
+            let Some(from) = tile(at).filter(|t| map.in_bounds(*t)) else {
+                let corner = format!("{},{}", map.width.saturating_sub(1), map.height.saturating_sub(1));
+                return Err(Refused::Usage(Refusal::new(format!(
+                    "--reach {at}: give a square of the map as X,Y (0,0 to {corner})"
+                ))));
+            };
+            reach(engine, map, class, from).map_err(Refused::Input)
+        }
+        Ask::Heat { side, class } => heat(engine, map, rules, *class, *side).map_err(Refused::Input),
+    }
+}
+
+/// `X,Y` as a square.
+pub fn tile(s: &str) -> Option<oc_atlas::Tile> {
+    let (x, y) = s.split_once(',')?;
+    Some(oc_atlas::Tile { x: x.trim().parse().ok()?, y: y.trim().parse().ok()? })
+}

@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 use oc_compiler::Workspace;
 use oc_diag::{Diagnostic, FileId};
 use oc_engine::Engine;
-use oc_project::DiskHost;
 
 use crate::error::{Failure, Refusal};
 
@@ -90,46 +89,24 @@ pub struct Loaded {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// Compiles a ruleset: the built-in one embedded, or the project at the path.
+/// Compiles a ruleset: the built-in one embedded, or the project at the path
+/// (`oc_project::load`, the loading every command shares).
 pub fn load(ruleset: &Ruleset) -> Result<Loaded, Failure> {
-    let mut workspace = Workspace::new();
-    let compilation = match ruleset {
-        Ruleset::Builtin { index, .. } => {
-            let id = workspace.id_of(index).ok_or_else(|| Failure::refused(format!("the standard library lacks {index}")))?;
-            workspace.compile_ids(&mut DiskHost::new(PathBuf::from(".")), &[id])
-        }
+    let loaded = match ruleset {
+        Ruleset::Builtin { name, index } => oc_project::load::builtin(name)
+            .map(|(_, l)| l)
+            .ok_or_else(|| Failure::refused(format!("the standard library lacks {index}")))?,
         Ruleset::Path(path) => {
-            let project = oc_project::discover(std::slice::from_ref(path))
-                .map_err(Failure::refused)?
-                .into_iter()
-                .next()
-                .ok_or_else(|| Failure::refused(format!("{}: no project", path.display())))?;
-            let mut host = DiskHost::for_project(&project);
-            workspace.compile(&mut host, &project.files).0
+            oc_project::load::compile_project(oc_project::load::one_project(std::slice::from_ref(path), "load")?)
         }
     };
-    let files = compilation.files.clone();
-    let Some(rules) = compilation.rules else {
-        return Err(Failure::Rejected { workspace: Box::new(workspace), diagnostics: compilation.diagnostics });
-    };
-    let engine = Engine::new(rules).map_err(|e| Failure::refused(e.to_string()))?;
-    Ok(Loaded { engine, workspace, files, warnings: compilation.diagnostics })
+    engine_of(loaded)
 }
 
 /// The `.oc` files under `paths` (one project's) compiled on the standard library, or on the
 /// built-in ruleset `base` names: home-brew classes and items with the roster they join.
 pub fn load_files(paths: &[PathBuf], base: Option<&str>) -> Result<Loaded, Failure> {
-    let found = oc_project::discover(paths).map_err(Failure::refused)?;
-    let [project] = found.as_slice() else {
-        return Err(Failure::refused(format!(
-            "the paths belong to {} projects (each oc.toml is one): balance one at a time",
-            found.len()
-        )));
-    };
-    if project.files.is_empty() {
-        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(Failure::refused(format!("no .oc files under {}", shown.join(", "))));
-    }
+    let project = oc_project::load::project_with_files(paths, "balance")?;
     let mut roots = Vec::new();
     if let Some(name) = base {
         let Some(Ruleset::Builtin { index, .. }) = builtin(name) else {
@@ -141,9 +118,26 @@ pub fn load_files(paths: &[PathBuf], base: Option<&str>) -> Result<Loaded, Failu
         roots.push(index.to_string());
     }
     roots.extend(project.files.iter().cloned());
-    let mut workspace = Workspace::new();
-    let mut host = DiskHost::for_project(project);
-    let (compilation, unreadable) = workspace.compile(&mut host, &roots);
+    engine_of(oc_project::load::compile(project, &roots))
+}
+
+/// `oc balance`'s rules: the files under `paths` on `ruleset` ([`load_files`]); without paths, the
+/// ruleset `ruleset` chooses ([`choose`]) with no file of its own to warn about (its prices are
+/// the curve), except a path given as the ruleset, a project like files given.
+pub fn load_with(ruleset: Option<&str>, paths: &[PathBuf]) -> Result<Loaded, Failure> {
+    if !paths.is_empty() {
+        return load_files(paths, ruleset);
+    }
+    if let Some(Ruleset::Path(p)) = ruleset.map(resolve).transpose()? {
+        return load_files(&[p], None);
+    }
+    let loaded = load(&choose(ruleset)?)?;
+    Ok(Loaded { files: Vec::new(), ..loaded })
+}
+
+/// Compiled rules with their engine; the diagnostics that stop them, or why nothing was read.
+fn engine_of(loaded: oc_project::load::Loaded) -> Result<Loaded, Failure> {
+    let oc_project::load::Loaded { workspace, compilation, unreadable, .. } = loaded;
     if let Some((p, reason)) = unreadable.first() {
         return Err(Failure::refused(format!("{p}: {reason}")));
     }

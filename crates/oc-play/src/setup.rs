@@ -14,7 +14,6 @@ use oc_engine::battle::{self, Controller, GameResult, Record};
 use oc_engine::Engine;
 use oc_model::{Army, BattleMap, Outcome, Rules, Scenario, SideId};
 use oc_project::limits::MAX_SOURCE_BYTES;
-use oc_project::DiskHost;
 use rayon::prelude::*;
 
 use crate::error::{Failure, Refusal};
@@ -34,17 +33,8 @@ pub struct Compiled {
 /// Compiles the `.oc` files under `path` (with imports): the rules, or the diagnostics that
 /// stop them.
 pub fn compile(path: &Path) -> Result<Compiled, Failure> {
-    let project = oc_project::discover(&[path.to_path_buf()])
-        .map_err(Failure::refused)?
-        .into_iter()
-        .next()
-        .ok_or_else(|| Failure::refused(format!("{}: no project", path.display())))?;
-    if project.files.is_empty() {
-        return Err(Failure::refused(format!("{}: no .oc files", path.display())));
-    }
-    let mut host = DiskHost::for_project(&project);
-    let mut workspace = Workspace::new();
-    let (compilation, unreadable) = workspace.compile(&mut host, &project.files);
+    let project = oc_project::load::project_with_files(&[path.to_path_buf()], "play")?;
+    let oc_project::load::Loaded { project, workspace, compilation, unreadable, .. } = oc_project::load::compile_project(project);
     if let Some((p, reason)) = unreadable.first() {
         return Err(Failure::refused(format!("{p}: {reason}")));
     }

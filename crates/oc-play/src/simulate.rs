@@ -120,6 +120,13 @@ impl Part {
     pub fn new(header: Header, shard: Shard, tally: Tally) -> Part {
         Part { kind: PART_KIND.to_string(), version: PART_VERSION, header, shard, tally }
     }
+
+    /// The part as its file holds it: one line of JSON.
+    pub fn text(&self) -> Result<String, Refusal> {
+        serde_json::to_string(self)
+            .map(|json| format!("{json}\n"))
+            .map_err(|e| Refusal::new(format!("cannot write the part: {e}")))
+    }
 }
 
 /// What a simulation keeps of each game, summed. Summing is order-free, so shards merge to
@@ -271,6 +278,17 @@ pub fn read_part(path: &Path, bytes: &[u8]) -> Result<Part, Refusal> {
         )));
     }
     Ok(part)
+}
+
+/// The part files at `paths` read (regular files, bounded) and merged ([`merge`]).
+pub fn merge_files(paths: &[PathBuf]) -> Result<(Header, Tally, u64), Refusal> {
+    let mut read = Vec::new();
+    for path in paths {
+        let bytes = oc_project::fsx::read_regular(path, oc_project::limits::MAX_LOG_BYTES)
+            .map_err(|e| Refusal::new(format!("{}: {e}", path.display())))?;
+        read.push((path.clone(), read_part(path, &bytes)?));
+    }
+    merge(read)
 }
 
 /// Every shard of one run, once each, summed: the run's header and its counts.

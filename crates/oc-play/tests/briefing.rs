@@ -59,6 +59,9 @@ fn outfitting_changes_inventories_not_classes_nor_units() {
         let new_c = compiled(&dir.path().join("after.oc"));
         let new = new_c.rules.army("RenaisVanguard").unwrap();
         let problems = briefing::outfit(old, new, &new_c.workspace);
+        if with.contains("SteelSword") {
+            assert_eq!(briefing::changes(old, new), ["Forde (Cavalier): IronSword, IronLance -> SteelSword, IronLance"]);
+        }
         let messages: Vec<&str> = problems.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(problems.len(), expected.len(), "{with}: {messages:?}");
         for (d, want) in problems.iter().zip(&expected) {

@@ -26,3 +26,46 @@ fn a_scenario_file_gives_one_row_per_pair_of_armies_in_the_table() {
     let readme = format!("# Scenarios\n\n{BEGIN}\nold\n{END}\n\nAfter.\n");
     assert_eq!(replace_table(&readme, &text).unwrap(), format!("# Scenarios\n\n{text}\nAfter.\n"));
 }
+
+/// `oc fairness PATHS`: every file under the paths compiled by the caller's function and
+/// measured; a `--games-for` naming no scenario measured is refused, as are paths without a
+/// scenario with an army on each side.
+#[test]
+fn the_files_under_the_paths_are_measured_and_a_stray_games_for_refused() {
+    let paths = [common::repo("scenarios/grado-keep.oc")];
+    let compiled = std::cell::Cell::new(0);
+    let compile = |p: &std::path::Path| {
+        compiled.set(compiled.get() + 1);
+        oc_play::setup::compile(p)
+    };
+    let games_for = [("SiegeOfGrado".to_string(), 2)];
+    let r = fairness::Request { paths: &paths, games: 50, games_for: &games_for, seed: 1 };
+    let rows = fairness::measure(&r, &compile, &|_| {}).unwrap();
+    assert!(!rows.is_empty() && rows.iter().all(|row| row.score.games == 2));
+    assert_eq!(compiled.get(), 1);
+    let stray = [("Nowhere".to_string(), 2), ("SiegeOfGrado".to_string(), 2)];
+    let r = fairness::Request { games_for: &stray, ..r };
+    match fairness::measure(&r, &compile, &|_| {}) {
+        Err(oc_play::Failure::Refused(e)) => assert!(e.message.contains("`Nowhere`, which is not a scenario"), "{e:?}"),
+        other => panic!("{:?}", other.map(|rows| rows.len())),
+    }
+    let empty = tempfile::tempdir().unwrap();
+    std::fs::write(empty.path().join("none.oc"), "").unwrap();
+    let r = fairness::Request { paths: &[empty.path().to_path_buf()], games: 1, games_for: &[], seed: 1 };
+    assert!(fairness::measure(&r, &compile, &|_| {}).is_err());
+}
+
+/// `--readme`: the edit of the notes file (confined to its project), none when it already holds
+/// the table.
+#[test]
+fn the_readme_edit_puts_the_table_between_the_markers_once() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("oc.toml"), "").unwrap();
+    let readme = dir.path().join("README.md");
+    std::fs::write(&readme, format!("# S\n\n{BEGIN}\nold\n{END}\n")).unwrap();
+    let table = format!("{BEGIN}\nnew\n{END}\n");
+    let edit = fairness::notes_edit(&readme, &table).unwrap();
+    assert_eq!((edit.logical.as_str(), edit.after.as_deref()), ("README.md", Some(format!("# S\n\n{table}").as_str())));
+    std::fs::write(&readme, format!("# S\n\n{table}")).unwrap();
+    assert_eq!(fairness::notes_edit(&readme, &table).unwrap().after, None);
+}

@@ -98,3 +98,23 @@ fn a_saved_log_opens_with_its_file_inside_its_project_only() {
     assert!(away.help.as_ref().is_some_and(|h| h.contains("--project DIR")), "{away:?}");
     assert!(refused("missing.log").message.starts_with("cannot read "));
 }
+
+/// `oc replay`'s check (`game::check`): a battle's own log replays identical, step for step; an
+/// edited line is found by its number.
+#[test]
+fn a_played_log_checks_identical_and_an_edited_one_at_its_line() {
+    let setup = common::setup("scenarios/grado-keep.oc", None);
+    let ais = common::default_ais();
+    let played = oc_play::game::play(&setup, 7, &ais, false).unwrap();
+    let source = oc_play::game::source(&setup, 7, &ais);
+    let lines = log::lines(&source, &played.records);
+    let opened =
+        |text: String| log::Opened { text, source: source.clone(), records: played.records.clone(), file: "keep.oc".into() };
+    let checked = oc_play::game::check(&setup, &opened(lines.join("\n") + "\n"), true).unwrap();
+    assert_eq!((checked.mismatch, checked.steps, checked.unfinished), (None, lines.len() - 1, false));
+    assert!(checked.recording.is_some(), "a finished game's recording, when asked for");
+    let mut edited = lines.clone();
+    edited[2] = "{}".into();
+    let checked = oc_play::game::check(&setup, &opened(edited.join("\n")), false).unwrap();
+    assert!(matches!(checked.mismatch, Some(log::Mismatch::Line { line: 3, .. })), "{:?}", checked.mismatch);
+}

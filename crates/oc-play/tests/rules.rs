@@ -90,3 +90,18 @@ fn files_build_on_the_standard_library_or_on_a_named_builtin_ruleset() {
         other => panic!("{:?}", other.err()),
     }
 }
+
+/// `oc balance`'s rules: files on a ruleset, a path given as the ruleset like files given, and
+/// a built-in ruleset alone with no file of its own to warn about.
+#[test]
+fn balance_loads_files_a_path_or_a_builtin_ruleset_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("oc.toml"), "[project]\nname = \"p\"\n").unwrap();
+    std::fs::write(dir.path().join("house.oc"), "import \"std:ratings\"\n").unwrap();
+    let paths = [dir.path().to_path_buf()];
+    assert!(!rules::load_with(None, &paths).unwrap().files.is_empty());
+    let as_ruleset = dir.path().to_string_lossy().into_owned();
+    assert!(!rules::load_with(Some(&as_ruleset), &[]).unwrap().files.is_empty());
+    let alone = rules::load_with(Some("stamina"), &[]).unwrap();
+    assert_eq!((alone.engine.rules.ruleset.name.as_str(), alone.files.len()), ("stamina", 0));
+}

@@ -65,3 +65,24 @@ fn a_file_of_another_kind_or_version_is_refused_by_it() {
     let junk = read_part(Path::new("junk.json"), b"{\"x\": 1}").unwrap_err();
     assert!(junk.message.contains("not a part of a sharded simulation") && junk.help.is_some(), "{junk:?}");
 }
+
+/// `oc simulate merge` reads part files as `--shard --out` wrote them (`Part::text`): merged from
+/// disk they are the whole run; a file that is not there is refused by its name.
+#[test]
+fn parts_written_as_text_merge_from_their_files() {
+    let (whole, parts) = whole_and_parts(6, 3, 2);
+    let dir = tempfile::tempdir().unwrap();
+    let mut paths = Vec::new();
+    for (name, part) in &parts {
+        let path = dir.path().join(name);
+        let text = part.text().unwrap();
+        assert!(text.ends_with('\n') && text.lines().count() == 1, "{text}");
+        std::fs::write(&path, text).unwrap();
+        paths.push(path);
+    }
+    let (_, merged, count) = simulate::merge_files(&paths).unwrap();
+    assert_eq!((merged, count), (whole, 2));
+    let missing = dir.path().join("part-9.json");
+    let refused = simulate::merge_files(std::slice::from_ref(&missing)).map(|_| ()).unwrap_err();
+    assert!(refused.message.starts_with(&missing.display().to_string()), "{refused:?}");
+}

@@ -14,6 +14,7 @@ pub mod folder;
 pub mod format;
 pub mod fsx;
 pub mod limits;
+pub mod load;
 pub mod manifest;
 pub mod output;
 pub mod rulesets;

@@ -6,6 +6,18 @@ use std::fmt::Write as _;
 use oc_balance::{Priced, Report, What};
 use oc_engine::Engine;
 
+/// `oc balance --format json`: the report with the diagnostics contract's `diagnostics` and
+/// `warnings` (`found`: the lints' diagnostics as that JSON object).
+pub fn json(r: &Report, found: &serde_json::Value) -> serde_json::Value {
+    let mut value = serde_json::to_value(r).unwrap_or_default();
+    if let Some(obj) = value.as_object_mut() {
+        for key in ["diagnostics", "warnings"] {
+            obj.insert(key.to_string(), found.get(key).cloned().unwrap_or_default());
+        }
+    }
+    value
+}
+
 /// The table; `flagged`: the (name, kind) the lints warn of; `took`: how long the fit took.
 pub fn table(engine: &Engine, r: &Report, flagged: &[(&str, What)], took: std::time::Duration) -> String {
     let mut s = String::new();

@@ -35,6 +35,11 @@ pub fn find(code: &str) -> Result<&'static CodeInfo, String> {
     })
 }
 
+/// One code's explanation as JSON (`oc explain CODE --format json`).
+pub fn json(info: &CodeInfo) -> serde_json::Value {
+    serde_json::json!({"code": info.code, "title": info.title, "explanation": info.explanation})
+}
+
 /// A code's explanation as `oc explain CODE` prints it.
 pub fn text(info: &CodeInfo) -> String {
     format!("{}: {}\n\n{}\n", info.code, info.title, info.explanation)

@@ -59,6 +59,22 @@ fn pct(p: f64) -> String {
 }
 
 /// The compact table the games show: one column per side.
+/// `oc forecast`'s text: [`forecast_table`] with the terrain each side stands on in its header.
+pub fn forecast_text(engine: &Engine, f: &Forecast, a: &Loadout, d: &Loadout) -> String {
+    let table = forecast_table(engine, f);
+    let (head, rest) = table.split_once('\n').unwrap_or((&table, ""));
+    format!("{head}, {}\n{rest}", terrain_words(a, d))
+}
+
+/// `oc forecast --format json`: [`forecast_json`] with the terrain each side stands on.
+pub fn forecast_json_on(f: &Forecast, a: &Loadout, d: &Loadout) -> serde_json::Value {
+    let mut value = forecast_json(f);
+    if let Some(obj) = value.as_object_mut() {
+        obj.insert("terrain".into(), serde_json::json!({"attacker": a.terrain, "defender": d.terrain}));
+    }
+    value
+}
+
 pub fn forecast_table(engine: &Engine, f: &Forecast) -> String {
     let (a, d) = (&f.attacker, &f.defender);
     let name = |s: &SideForecast| format!("{} ({})", s.class, s.weapon.clone().unwrap_or_else(|| "unarmed".into()));

@@ -1,6 +1,7 @@
 //! The map commands' pictures and imports as bytes and text: `oc render`'s picture, a VTT
-//! export's picture, and a map definition from a PNG. Reads go through `oc_project` (confined,
-//! bounded); nothing is written or printed: a [`Stop`] says why not, with its exit status.
+//! export's picture (and a Foundry background's name), a map definition from a PNG or a TMX.
+//! Reads go through `oc_project` (confined, bounded); nothing is written or printed: a [`Stop`]
+//! says why not, with its exit status.
 
 use std::path::Path;
 
@@ -120,6 +121,39 @@ pub fn import_image(
         status: 1,
     })?;
     Ok((text, img.width(), img.height()))
+}
+
+/// `oc import tiled`: the map definition of a TMX file (`tmx`, its text) and the diagnostics of
+/// reading it (over a file 0 holding that text). A tileset kept in a file of its own is read
+/// from the TMX's folder, inside the project (the folder of oc.toml above the TMX, or else the
+/// TMX's own folder).
+pub fn import_tiled(tmx: &Path, text: &str, rules: &oc_model::Rules) -> (Option<String>, Vec<oc_diag::Diagnostic>) {
+    let name = tmx.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "Imported".into());
+    let folder = std::path::absolute(tmx).ok().and_then(|p| p.parent().map(Path::to_path_buf)).unwrap_or_default();
+    let confined = oc_project::fsx::Confined::new(&oc_project::manifest::find_root(tmx).dir);
+    let mut read_tileset = |source: &str| -> Result<String, String> {
+        let bytes = confined.read(&folder.join(source), oc_project::limits::MAX_SOURCE_BYTES).map_err(|e| e.to_string())?;
+        String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_string())
+    };
+    oc_atlas::tiled::import_with(oc_diag::FileId(0), text, &name, Some(rules), &mut read_tileset)
+}
+
+/// Where a Foundry scene's background goes: with the scene in a file, beside it as
+/// `STEM-background.png` (its own name: never the picture `oc render -o STEM.png` drew), its name
+/// and path; with the scene on standard output there is nowhere beside, so the name the scene
+/// gives the picture the user draws (after the map file's), and no path.
+pub fn foundry_background(scene: Option<&Path>, map_path: &Path) -> (String, Option<std::path::PathBuf>) {
+    match scene {
+        Some(out) => {
+            let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "scene".into());
+            let name = format!("{stem}-background.png");
+            (name.clone(), Some(out.with_file_name(name)))
+        }
+        None => {
+            let stem = map_path.file_name().map(|s| s.to_string_lossy().replace(".map.toml", "")).unwrap_or_default();
+            (format!("{stem}-background.png"), None)
+        }
+    }
 }
 
 /// Each scenario's map drawn like `oc render` draws it, by scenario name (`oc doc`'s pictures) (a map that cannot be drawn is left out:

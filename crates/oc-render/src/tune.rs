@@ -2,7 +2,35 @@
 
 use std::path::Path;
 
-use oc_play::tune::Tuned;
+use oc_play::tune::{Prepared, Request, Tuned};
+
+/// The line that says what a tuning searches for, before it starts.
+pub fn start(p: &Prepared, r: &Request) -> String {
+    let [attacker, defender] = p.armies();
+    format!(
+        "tuning {} ({} vs {}) for a 50% attacker win rate: knobs {}, up to {} games a setting, seed {}",
+        p.scenario().name,
+        attacker.name,
+        defender.name,
+        p.knobs.iter().map(|k| k.word()).collect::<Vec<_>>().join(", "),
+        r.games,
+        r.seed
+    )
+}
+
+/// The report's first line ([`text`]'s `title`): the scenario, the file, the armies and the seed.
+pub fn title(p: &Prepared, r: &Request) -> String {
+    let [attacker, defender] = p.armies();
+    format!(
+        "{} ({}) in {}: {} (attacker) vs {} (defender), seed {}\n",
+        p.scenario().title.as_deref().unwrap_or(&p.scenario().name),
+        p.scenario().name,
+        r.file.display(),
+        attacker.name,
+        defender.name,
+        r.seed
+    )
+}
 
 /// The knobs' table as text: `title` first; `write`: whether `--write` was asked; `written`: whether it wrote.
 pub fn text(file: &Path, write: bool, title: &str, t: &Tuned, written: bool) -> String {
