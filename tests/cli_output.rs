@@ -11,7 +11,12 @@ use serde_json::Value;
 /// `oc` in `dir`, with no colour variable of the caller's environment.
 fn oc_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_oc"));
-    cmd.args(args).current_dir(dir).env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE").env_remove("CLICOLOR");
+    cmd.args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CLICOLOR")
+        .env_remove("GITHUB_WORKSPACE");
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -83,6 +88,41 @@ fn paths_are_shown_from_the_working_directory_in_every_format() {
     // The standard library keeps its names; other commands show paths the same way.
     let built = oc(&repo, &["build", "games/keep", "-o", "rules.json"]);
     assert!(text(&built.stderr).contains("[games/keep/rules/a.oc:3:10]"), "{}", text(&built.stderr));
+}
+
+/// GitHub resolves `::error file=` and SARIF `uri`s from the repository's root, whatever the
+/// step's `working-directory`: under Actions (`GITHUB_WORKSPACE`) the CI formats show paths from
+/// the workspace; the human and JSON output stay with the working directory (terminal links).
+#[test]
+fn ci_formats_show_paths_from_the_github_workspace() {
+    let repo = nested_project("workspace");
+    let keep = repo.join("games/keep");
+    let ws = repo.canonicalize().unwrap();
+    let ws = ws.to_str().unwrap();
+    let env = [("GITHUB_WORKSPACE", ws)];
+    let github = text(&oc_env(&keep, &["check", "--format", "github"], &env).stdout);
+    assert!(github.starts_with("::error file=games/keep/rules/a.oc,line=3,col=10,"), "{github}");
+    let sarif: Value = serde_json::from_slice(&oc_env(&keep, &["check", "--format", "sarif"], &env).stdout).unwrap();
+    let run = &sarif["runs"][0];
+    let artifact = &run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(artifact["uri"], "games/keep/rules/a.oc");
+    assert_eq!(artifact["uriBaseId"], "%SRCROOT%");
+    let base = run["originalUriBaseIds"]["%SRCROOT%"]["uri"].as_str().unwrap();
+    assert_eq!(base, format!("file://{ws}/"));
+    let resolved = PathBuf::from(base.trim_start_matches("file://")).join(artifact["uri"].as_str().unwrap());
+    assert!(resolved.is_file(), "{}", resolved.display());
+    // From a subfolder of the project, too; a relative GITHUB_WORKSPACE is read from the working directory.
+    let rules = keep.join("rules");
+    let github = text(&oc_env(&rules, &["check", "--format", "github"], &[("GITHUB_WORKSPACE", "../../..")]).stdout);
+    assert!(github.starts_with("::error file=games/keep/rules/a.oc,line=3,col=10,"), "{github}");
+    // The terminal and JSON keep the working directory, so links open from where oc ran.
+    let human = oc_env(&rules, &["check"], &env);
+    assert!(text(&human.stderr).contains("[a.oc:3:10]"), "{}", text(&human.stderr));
+    let json: Value = serde_json::from_slice(&oc_env(&keep, &["check", "--format", "json"], &env).stdout).unwrap();
+    assert_eq!(json["diagnostics"][0]["file"], "rules/a.oc");
+    // Outside Actions the CI formats keep the working directory as before.
+    let github = text(&oc(&keep, &["check", "--format", "github"]).stdout);
+    assert!(github.starts_with("::error file=rules/a.oc,line=3,col=10,"), "{github}");
 }
 
 #[test]

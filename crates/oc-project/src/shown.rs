@@ -4,6 +4,10 @@
 //! games/keep/rules/a.oc:2:10` when checked from the repository above the project), so a
 //! terminal's link opens the file and a CI annotation lands on it; a file outside the working
 //! directory is reached with `..`. The standard library's files keep their `std:` names.
+//!
+//! GitHub reads annotation and code-scanning paths from the repository's root, not from the
+//! step's working directory, so under GitHub Actions (`GITHUB_WORKSPACE` set) the CI formats
+//! show paths from the workspace instead ([`ci_base`], [`rebase`]).
 
 use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
@@ -56,6 +60,34 @@ pub fn path(root: &Path, logical: &str, cwd: &Path) -> String {
     if shown.is_absolute() {
         return shown.to_string_lossy().into_owned();
     }
+    parts.join("/")
+}
+
+/// The folder that CI formats (SARIF, GitHub annotations) show paths from: `GITHUB_WORKSPACE`
+/// when set and not empty (the repository's checkout, which GitHub resolves `file=` and SARIF
+/// `uri`s against, whatever the step's `working-directory`), else the working directory `cwd`.
+/// `env` reads a variable (`std::env::var_os`).
+pub fn ci_base(cwd: &Path, env: impl Fn(&str) -> Option<OsString>) -> PathBuf {
+    let cwd = normal(cwd, Path::new("/"));
+    match env("GITHUB_WORKSPACE").filter(|v| !v.is_empty()) {
+        Some(dir) => normal(Path::new(&dir), &cwd),
+        None => cwd,
+    }
+}
+
+/// A path shown from the working directory `cwd` ([`path`]) shown from `base` instead,
+/// `/`-separated; `std:` and `<...>` names as they are.
+pub fn rebase(shown: &str, cwd: &Path, base: &Path) -> String {
+    if shown.starts_with("std:") || shown.starts_with('<') {
+        return shown.to_string();
+    }
+    let cwd = normal(cwd, Path::new("/"));
+    let file = normal(Path::new(shown), &cwd);
+    let out = relative(&file, &normal(base, &cwd));
+    if out.is_absolute() {
+        return out.to_string_lossy().into_owned();
+    }
+    let parts: Vec<String> = out.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
     parts.join("/")
 }
 
@@ -131,6 +163,23 @@ mod tests {
         assert_eq!(uri_path("my rules/ä.oc"), "my%20rules/%C3%A4.oc");
         assert_eq!(folder_uri(Path::new("/repo/my games")), "file:///repo/my%20games/");
         assert_eq!(folder_uri(Path::new("/")), "file:///");
+    }
+
+    #[test]
+    fn ci_formats_show_paths_from_the_github_workspace() {
+        let none = |_: &str| None;
+        let ws = |_: &str| Some(OsString::from("/repo"));
+        let empty = |_: &str| Some(OsString::new());
+        let cwd = Path::new("/repo/games/keep");
+        assert_eq!(ci_base(cwd, none), PathBuf::from("/repo/games/keep"));
+        assert_eq!(ci_base(cwd, empty), PathBuf::from("/repo/games/keep"), "an empty variable is unset");
+        assert_eq!(ci_base(cwd, ws), PathBuf::from("/repo"));
+        assert_eq!(ci_base(cwd, |_: &str| Some(OsString::from("../.."))), PathBuf::from("/repo"));
+        assert_eq!(rebase("rules/a.oc", cwd, Path::new("/repo")), "games/keep/rules/a.oc");
+        assert_eq!(rebase("../keep/a.oc", cwd, Path::new("/repo")), "games/keep/a.oc");
+        assert_eq!(rebase("rules/a.oc", cwd, cwd), "rules/a.oc");
+        assert_eq!(rebase("/tmp/p/a.oc", cwd, Path::new("/repo")), "/tmp/p/a.oc");
+        assert_eq!(rebase("std:ratings/tags.oc", cwd, Path::new("/repo")), "std:ratings/tags.oc");
     }
 
     #[test]

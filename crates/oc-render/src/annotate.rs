@@ -1,12 +1,27 @@
 //! `oc check --format sarif` (SARIF 2.1.0, for code-scanning uploads) and `--format github`
 //! (GitHub Actions workflow commands). Same positions as the human and JSON output: 1-based
-//! lines, columns counted in characters (SARIF: `columnKind` = `unicodeCodePoints`).
+//! lines, columns counted in characters (SARIF: `columnKind` = `unicodeCodePoints`). Paths are
+//! shown from `oc_project::shown::ci_base`: the working directory, or under GitHub Actions the
+//! workspace (GitHub resolves both formats' paths from the repository's root).
 
 use std::fmt::Write as _;
 
 use oc_diag::{CodeInfo, Diagnostic, Severity, Span};
 
 use crate::diagnostics::{Reports, Sources};
+
+/// The working directory and the folder CI formats show paths from (`shown::ci_base`).
+fn bases() -> (std::path::PathBuf, std::path::PathBuf) {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let base = oc_project::shown::ci_base(&cwd, |k| std::env::var_os(k));
+    (cwd, base)
+}
+
+/// A file's path as the CI formats show it: from [`bases`]' base.
+fn ci_path(sources: &dyn Sources, file: oc_diag::FileId) -> String {
+    let (cwd, base) = bases();
+    oc_project::shown::rebase(&sources.path(file), &cwd, &base)
+}
 
 fn level(s: Severity) -> &'static str {
     match s {
@@ -20,15 +35,14 @@ fn location(reports: &Reports<'_>, span: Span) -> serde_json::Value {
     let (line, column, end_line, end_column) = reports.region(span);
     serde_json::json!({
         "physicalLocation": {
-            "artifactLocation": artifact(&sources.path(span.file)),
+            "artifactLocation": artifact(&ci_path(sources, span.file)),
             "region": {"startLine": line, "startColumn": column, "endLine": end_line, "endColumn": end_column}
         }
     })
 }
 
-/// Where a file is: its path (from the working directory) relative to `%SRCROOT%`, which the
-/// log's `originalUriBaseIds` define as the working directory; the standard library's by its
-/// `std:` name.
+/// Where a file is: its path relative to `%SRCROOT%`, which the log's `originalUriBaseIds`
+/// define as [`bases`]' base; the standard library's by its `std:` name.
 fn artifact(shown: &str) -> serde_json::Value {
     if shown.starts_with("std:") {
         return serde_json::json!({"uri": shown});
@@ -94,8 +108,8 @@ pub fn sarif(results: Vec<serde_json::Value>, codes: &[&CodeInfo]) -> serde_json
             "columnKind": "unicodeCodePoints",
             "originalUriBaseIds": {
                 SRCROOT: {
-                    "uri": std::env::current_dir().map(|d| oc_project::shown::folder_uri(&d)).unwrap_or_default(),
-                    "description": {"text": "The folder oc check ran in: the results' paths are relative to it."},
+                    "uri": oc_project::shown::folder_uri(&bases().1),
+                    "description": {"text": "The folder oc check ran in (under GitHub Actions, GITHUB_WORKSPACE): the results' paths are relative to it."},
                 },
             },
             "results": results,
@@ -129,7 +143,7 @@ pub fn github(sources: &dyn Sources, diagnostics: &[Diagnostic]) -> String {
         let mut message = d.message.clone();
         for l in &d.secondary {
             let (sl, sc, _, _) = reports.region(l.span);
-            let _ = write!(message, "\n{}:{sl}:{sc}: {}", sources.path(l.span.file), l.message);
+            let _ = write!(message, "\n{}:{sl}:{sc}: {}", ci_path(sources, l.span.file), l.message);
         }
         if !d.help.is_empty() {
             let _ = write!(message, "\nhelp: {}", d.help);
@@ -138,7 +152,7 @@ pub fn github(sources: &dyn Sources, diagnostics: &[Diagnostic]) -> String {
             out,
             "::{} file={},line={line},col={column},endLine={end_line},endColumn={end_column},title={}::{}",
             level(d.severity),
-            escape(&sources.path(d.span.file), true),
+            escape(&ci_path(sources, d.span.file), true),
             escape(d.code, true),
             escape(&message, false)
         );
