@@ -26,12 +26,15 @@ pub(super) type Expected = FastMap<(u8, SmallVec<[i64; 8]>), f64>;
 /// to right, is the outcome's weight.
 type Path = [f64; 3];
 
+/// A reroll's place in a settling: (stage, the rerolls taken, the dice held).
+type AfterKey = (u8, u16, SmallVec<[i64; 8]>);
+
 /// What one settling has worked out: the expected worth of each reroll, and the outcomes that
 /// follow a reroll by (stage, the rerolls taken, the dice held), in the order they were found.
 #[derive(Default)]
 struct Memo {
     expected: Expected,
-    after: FastMap<(u8, u16, SmallVec<[i64; 8]>), Vec<(Outcome, Path)>>,
+    after: FastMap<AfterKey, Vec<(Outcome, Path)>>,
 }
 
 /// Where settled outcomes go: the strike's tally, or a reroll's record (`Memo::after`).
@@ -169,7 +172,9 @@ impl Exchange<'_> {
         }
     }
 
-    /// The reaction to a roll `taker` takes at the dice in `rolls`, if any (see the module).
+    /// The reaction to a roll `taker` takes at the dice in `rolls`, if any (see the module);
+    /// `base` is the outcome at `rolls` where it is known.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn reroll_choice(
         &self,
         strike: &Strike,

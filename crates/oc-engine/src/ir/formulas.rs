@@ -144,7 +144,7 @@ impl Ir {
     pub(crate) fn settle_inputs(&self, extra: &[&E], rerolled: &[u16]) -> Option<SettleInputs> {
         let mut out = Inputs { by_value: true, ..Inputs::default() };
         let mut seen = std::collections::HashSet::new();
-        let roots = self.roles.strike().into_iter().chain(rerolled.iter().copied());
+        let roots = self.roles.strike().chain(rerolled.iter().copied());
         for root in roots {
             self.inputs_of(&E::Formula(root), &mut out, &mut seen)?;
         }
