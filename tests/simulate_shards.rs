@@ -73,10 +73,17 @@ fn merge_refuses_missing_repeated_and_foreign_parts() {
         .unwrap()
         .contains("\"attacker_ai\":\"greedy\",\"defender_ai\":\"planner\""));
     assert!(err(&["simulate", "merge", "p1.json", "p2.json", "p3g.json"]).contains("a part of another run"));
-    // A part written before parts named their AIs (version 1) is refused, by its version.
-    let old = std::fs::read_to_string(dir.join("p3g.json")).unwrap().replace("\"version\":2", "\"version\":1");
-    std::fs::write(dir.join("old.json"), old).unwrap();
-    assert!(err(&["simulate", "merge", "old.json"]).contains("of version 1, not a part (version 2)"));
+    // A part written before parts named their AIs (version 1), or their round limit (version 2),
+    // is refused by its version, saying what to do.
+    let part = std::fs::read_to_string(dir.join("p3g.json")).unwrap();
+    assert!(part.contains("\"version\":3") && part.contains("\"round_limit\":15"), "{part}");
+    for v in [1, 2] {
+        let old = part.replace("\"version\":3", &format!("\"version\":{v}")).replace(",\"round_limit\":15", "");
+        std::fs::write(dir.join("old.json"), old).unwrap();
+        let said = err(&["simulate", "merge", "old.json"]);
+        assert!(said.contains(&format!("of version {v}, not a part (version 3)")), "{said}");
+        assert!(said.contains("play the shard again with this oc"), "{said}");
+    }
     // An AI no one has.
     assert!(err(&["simulate", SCENARIO, "--defender-ai", "clever"]).contains("invalid value 'clever' for '--defender-ai <NAME>'"));
     std::fs::write(dir.join("junk.json"), "{}").unwrap();

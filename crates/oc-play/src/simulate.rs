@@ -21,7 +21,8 @@ use crate::stats::game_seed;
 
 /// What a part file says it is (its `kind`), and the version of its shape.
 pub const PART_KIND: &str = "oc simulate part";
-pub const PART_VERSION: u32 = 2;
+/// 3: the header carries the scenario's round limit (for the plot's mark).
+pub const PART_VERSION: u32 = 3;
 
 /// Games played with one engine (see [`run`]).
 const GAMES_PER_ENGINE: u64 = 1024;
@@ -87,6 +88,8 @@ pub struct Header {
     pub seed: u64,
     /// Games in the whole run (all shards).
     pub games: u64,
+    /// The scenario's time limit in rounds, if it has one (the rounds histogram marks it).
+    pub round_limit: Option<u32>,
 }
 
 impl Header {
@@ -101,6 +104,7 @@ impl Header {
             defender_ai: ais.defender.clone(),
             seed: run.seed,
             games: run.games,
+            round_limit: setup.scenario.rounds,
         }
     }
 }
@@ -275,7 +279,8 @@ pub fn read_part(path: &Path, bytes: &[u8]) -> Result<Part, Refusal> {
             path.display(),
             part.kind,
             part.version
-        )));
+        ))
+        .with_help("play the shard again with this oc: parts of one run are written by one version"));
     }
     Ok(part)
 }

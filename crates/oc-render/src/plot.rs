@@ -12,6 +12,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -29,6 +30,8 @@ const fn rgb(c: [u8; 3]) -> RGBColor {
 const DRAW: RGBColor = RGBColor(0x8a, 0x8a, 0x93);
 const INK: RGBColor = RGBColor(0x1d, 0x1d, 0x22);
 const MUTED: RGBColor = RGBColor(0x6b, 0x6b, 0x72);
+/// The round limit's mark on the rounds histogram (an amber neither side's colour).
+pub const LIMIT: RGBColor = RGBColor(0xc7, 0x7c, 0x02);
 
 /// The format of a plot, from its file name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,6 +130,8 @@ pub struct Outcomes {
     pub rounds: BTreeMap<u32, u64>,
     /// Per side: games by the units that side lost.
     pub lost: [BTreeMap<u32, u64>; 2],
+    /// The scenario's round limit, marked on the rounds histogram.
+    pub round_limit: Option<u32>,
 }
 
 impl Outcomes {
@@ -209,8 +214,9 @@ impl Outcomes {
     }
 
     fn rounds_panel<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
-        let lo = self.rounds.keys().next().copied().unwrap_or(1);
-        let hi = self.rounds.keys().next_back().copied().unwrap_or(1);
+        let limit = self.round_limit;
+        let lo = self.rounds.keys().next().copied().into_iter().chain(limit).min().unwrap_or(1);
+        let hi = self.rounds.keys().next_back().copied().into_iter().chain(limit).max().unwrap_or(1);
         let top = self.rounds.values().copied().max().unwrap_or(1).max(1) as f64 * 1.15;
         let mean = Outcomes::mean(&self.rounds);
         let mut chart = ChartBuilder::on(area)
@@ -244,6 +250,15 @@ impl Outcomes {
             .map_err(err)?
             .label(format!("mean {mean:.1}"))
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], INK.stroke_width(2)));
+        if let Some(limit) = limit {
+            // Through the limit's bar: the games that ran out of time.
+            let x = f64::from(limit);
+            chart
+                .draw_series(std::iter::once(DashedPathElement::new(vec![(x, 0.0), (x, top)], 6, 4, LIMIT.stroke_width(2))))
+                .map_err(err)?
+                .label(format!("round limit {limit}"))
+                .legend(|(x, y)| DashedPathElement::new(vec![(x, y), (x + 16, y)], 4, 3, LIMIT.stroke_width(2)));
+        }
         chart
             .configure_series_labels()
             .label_font(font(12.0))

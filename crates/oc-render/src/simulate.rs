@@ -31,6 +31,7 @@ pub fn outcomes(header: &Header, tally: &Tally) -> Outcomes {
         intervals: [wilson(tally.wins[0], n), wilson(tally.wins[1], n), wilson(draws, n)],
         rounds: tally.rounds_seen.clone(),
         lost: tally.lost_seen.clone(),
+        round_limit: header.round_limit,
     }
 }
 
@@ -63,6 +64,7 @@ pub fn report(h: &Header, tally: &Tally, json: bool) -> String {
                 "ci95": wilson(aw, n),
                 "defender_ci95": wilson(dw, n),
                 "mean_rounds": mean_rounds,
+                "round_limit": h.round_limit,
                 "mean_units_lost": {"attacker": lost[0], "defender": lost[1]},
                 "endings": endings,
                 "endings_by_branch": tally.branches,
@@ -121,6 +123,7 @@ mod tests {
             defender_ai: "tactician".into(),
             seed: 7,
             games: 4,
+            round_limit: Some(15),
         };
         let mut tally = Tally { games: 4, wins: [3, 1], rounds: 20, lost: [2, 6], ..Tally::default() };
         tally.endings.insert("attacker routs the defender".into(), 3);
