@@ -21,6 +21,7 @@ pub type Prospect = (f64, f64, f64);
 #[derive(Debug, Default)]
 pub struct Greedy {
     forecasts: Forecasts,
+    guides: Guides,
 }
 
 /// The AI's exact forecasts for one battle: each exchange by the two loadouts' numbers, the
@@ -33,20 +34,20 @@ struct Forecasts {
 
 impl Controller for Greedy {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
-        choose(b, &mut self.forecasts)
+        choose(b, &mut self.forecasts, &mut self.guides)
     }
 }
 
 /// The turn the AI plays for the side to act, or `None` if it has nobody to activate.
-fn choose(b: &Battle, cache: &mut Forecasts) -> Option<Turn> {
+fn choose(b: &Battle, cache: &mut Forecasts, guides: &mut Guides) -> Option<Turn> {
     let side = b.to_act;
     let view = View::new(b, side);
     let mut best: Option<(f64, Turn)> = None;
-    let mut guides = Guides::default();
+    guides.check(b);
     // Each enemy's loadout as a target, built once a decision.
     let mut targets = Targets::default();
     for i in b.may_act(side) {
-        if let Some((score, turn)) = best_for(&view, i, cache, &mut guides, &mut targets) {
+        if let Some((score, turn)) = best_for(&view, i, cache, guides, &mut targets) {
             if best.as_ref().is_none_or(|(s, _)| score > *s) {
                 best = Some((score, turn));
             }
@@ -59,9 +60,34 @@ fn choose(b: &Battle, cache: &mut Forecasts) -> Option<Turn> {
         .map(|t| super::answer(b, t))
 }
 
-/// Walking guides of one decision, by movement type and goal tiles: units that move alike toward
-/// the same goals share one.
-type Guides = FastMap<(String, Vec<Tile>), Guide>;
+/// Walking guides by movement type and goal tiles: units that move alike toward the same goals
+/// share one, and later decisions reuse it (a guide reads the terrain alone, so it is kept until
+/// a tile's terrain changes; a side's goals stay put for a whole phase).
+#[derive(Default)]
+struct Guides {
+    /// The map's width and each tile's terrain the guides were worked out on.
+    terrain: (i64, Vec<Option<usize>>),
+    by_goals: FastMap<(String, Vec<Tile>), Guide>,
+}
+
+impl std::fmt::Debug for Guides {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Guides({})", self.by_goals.len())
+    }
+}
+
+impl Guides {
+    /// The most guides kept: goals that follow the enemy change at every move of theirs.
+    const MAX: usize = 64;
+
+    /// Forgets the guides if the terrain changed (a door opened, a wall razed) or too many are kept.
+    fn check(&mut self, b: &Battle) {
+        if self.terrain.0 != b.map.width || self.terrain.1 != b.terrain_indices_now() || self.by_goals.len() > Guides::MAX {
+            self.by_goals.clear();
+            self.terrain = (b.map.width, b.terrain_indices_now().to_vec());
+        }
+    }
+}
 
 fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, targets: &mut Targets) -> Option<(f64, Turn)> {
     let b = view.battle;
@@ -259,7 +285,7 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
     if goals.is_empty() || beaten {
         return best.or(Some((0.0, Turn { unit: i, to: None, equip: None, act: Act::Wait, ..Default::default() })));
     }
-    let guide = guides.entry((kind, goals)).or_insert_with_key(|(kind, goals)| Guide::new(b, kind, goals));
+    let guide = guides.by_goals.entry((kind, goals)).or_insert_with_key(|(kind, goals)| Guide::new(b, kind, goals));
     let here = guide.at(u.pos).unwrap_or(i64::MAX / 4);
     if let Some((t, d)) = tiles.iter().filter_map(|(t, _)| guide.at(**t).map(|d| (**t, d))).min_by_key(|(t, d)| (*d, *t)) {
         let progress = (here - d) as f64;

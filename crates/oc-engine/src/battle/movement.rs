@@ -229,13 +229,26 @@ impl Battle<'_> {
         if !*can {
             return Ok(out);
         }
-        // Dijkstra over a dense grid (the map is small; no hashing per step): each terrain's
-        // cost for this movement type looked up once.
-        let (w, h) = (self.state.map.width, self.state.map.height);
-        let index = |t: Tile| (t.0 >= 0 && t.1 >= 0 && t.0 < w && t.1 < h).then(|| (t.1 * w + t.0) as usize);
+        // Dijkstra over a dense grid (no hashing per step), each terrain's cost for this movement
+        // type looked up once. Where every step costs at least 1, no tile farther than `points`
+        // steps can be reached, so the search keeps only the square of that radius around the
+        // unit (a few dozen tiles, not the whole map).
+        let (w, h) = (self.state.map.width.max(0), self.state.map.height.max(0));
         let step_of = self.engine.movement_costs(kind);
+        let steps = || step_of.iter().flatten().copied();
+        let (cheapest, dearest) = (steps().min().unwrap_or(0), steps().max().unwrap_or(0));
+        let (x0, y0, x1, y1) = if cheapest >= 1 {
+            let r = points.max(0);
+            ((u.pos.0 - r).max(0), (u.pos.1 - r).max(0), (u.pos.0 + r).min(w - 1), (u.pos.1 + r).min(h - 1))
+        } else {
+            (0, 0, w - 1, h - 1)
+        };
+        let ww = (x1 - x0 + 1).max(0);
+        let wh = (y1 - y0 + 1).max(0);
+        let index = |t: Tile| (t.0 >= x0 && t.1 >= y0 && t.0 <= x1 && t.1 <= y1).then(|| ((t.1 - y0) * ww + (t.0 - x0)) as usize);
+        let map_index = |t: Tile| (t.1 * w + t.0) as usize;
         // Enemy units block the way; allies may be passed through.
-        let mut blocked = vec![false; (w.max(0) * h.max(0)) as usize];
+        let mut blocked = vec![false; (ww * wh) as usize];
         for f in &self.state.units {
             if f.state == State::Ready && f.side != u.side && sight.is_none_or(|s| s.sees(f.pos)) {
                 if let Some(slot) = index(f.pos).and_then(|k| blocked.get_mut(k)) {
@@ -247,15 +260,16 @@ impl Battle<'_> {
         if let Some(slot) = index(u.pos).and_then(|k| best.get_mut(k)) {
             *slot = 0;
         }
-        let mut heap = BinaryHeap::new();
-        heap.push(Reverse((0i64, u.pos)));
-        while let Some(Reverse((cost, at))) = heap.pop() {
+        let mut queue = CostQueue::new(cheapest, dearest);
+        queue.push(0, u.pos);
+        while let Some((cost, at)) = queue.pop() {
             if index(at).and_then(|k| best.get(k)).is_some_and(|b| *b < cost) {
                 continue;
             }
             for next in neighbours(at) {
                 let Some(k) = index(next) else { continue };
-                let Some(step) = self.state.terrain_ix.get(k).copied().flatten().and_then(|t| step_of.get(t).copied().flatten())
+                let Some(step) =
+                    self.state.terrain_ix.get(map_index(next)).copied().flatten().and_then(|t| step_of.get(t).copied().flatten())
                 else {
                     continue;
                 };
@@ -267,9 +281,15 @@ impl Battle<'_> {
                     if let Some(slot) = best.get_mut(k) {
                         *slot = total;
                     }
-                    out.insert(next, total);
-                    heap.push(Reverse((total, next)));
+                    queue.push(total, next);
                 }
+            }
+        }
+        out.reserve(best.iter().filter(|c| **c != i64::MAX).count());
+        for (k, c) in best.iter().enumerate() {
+            if *c != i64::MAX {
+                let k = k as i64;
+                out.insert((x0 + k % ww, y0 + k / ww), *c);
             }
         }
         Ok(out)
