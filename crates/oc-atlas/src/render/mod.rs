@@ -240,6 +240,73 @@ const LEGEND_PX: f32 = 14.0;
 const LEGEND_ROW: u32 = 24;
 const SWATCH: u32 = 20;
 
+/// Each region's name badge on a map drawn at grid `g` (`overlay`: an overlay's numbers hold
+/// the squares' middles), with its label and where the text starts. The name (or, where it does
+/// not fit, the initials) sits on a dark badge in the region's first tile (top-most, then
+/// left-most), across the run of tiles to its right. Regions overlap (a seized village inside a
+/// deployment zone), so badges are placed smallest region first (it has the fewest places to
+/// go), each in the first place that keeps clear of those placed: the middle of a run, then its
+/// foot, then its head, run by run.
+pub(crate) fn region_badges(map: &Map, g: u32, overlay: bool) -> Vec<(&crate::map::Region, String, Badge, (u32, u32))> {
+    let lpx = label_px(g);
+    let lh = text::line_height(lpx);
+    let o = OUTLINE.min(g / 4).max(1);
+    let mut out: Vec<(&crate::map::Region, String, Badge, (u32, u32))> = Vec::new();
+    let mut order: Vec<(usize, BTreeSet<Tile>)> =
+        map.regions.iter().map(|r| r.tiles.iter().map(|(t, _)| *t).filter(|t| map.in_bounds(*t)).collect()).enumerate().collect();
+    order.sort_by_key(|(k, tiles)| (tiles.len(), *k));
+    for (k, tiles) in order {
+        let Some(r) = map.regions.get(k) else { continue };
+        let badge = |first: &Tile, run: u32, place: u32| {
+            let room = (run * g).saturating_sub(8);
+            let label = if text::width(&r.name, lpx) <= room { r.name.clone() } else { initials(&r.name) };
+            let tw = text::width(&label, lpx);
+            let (x, y) = (first.x as u32 * g, first.y as u32 * g);
+            let (middle, foot, head) = (y + g / 2 - lh / 2, (y + g).saturating_sub(lh + o + 2), y + o + 2);
+            // Under an overlay the square's middle holds its number: the badge goes low.
+            let by = match (place, overlay) {
+                (0, false) => middle,
+                (0, true) | (1, false) => foot,
+                _ => head,
+            };
+            let bx = x + (run * g).saturating_sub(tw) / 2;
+            (label, Badge { x: bx.saturating_sub(3), y: by.saturating_sub(1), w: tw + 6, h: lh + 2 }, (bx, by))
+        };
+        let candidates: Vec<_> = tiles
+            .iter()
+            .filter(|t| t.x == 0 || !tiles.contains(&Tile { x: t.x - 1, y: t.y }))
+            .flat_map(|first| {
+                let run = (first.x..).take_while(|x| tiles.contains(&Tile { x: *x, y: first.y })).count() as u32;
+                (0..if overlay { 2 } else { 3 }).map(move |place| (first, run, place))
+            })
+            .map(|(first, run, place)| badge(first, run, place))
+            .collect();
+        let clear = |b: &Badge| !out.iter().any(|(_, _, p, _)| p.meets(b));
+        if let Some((label, b, at)) = candidates.iter().find(|(_, b, _)| clear(b)).or(candidates.first()).cloned() {
+            out.push((r, label, b, at));
+        }
+    }
+    // Drawn in the map's order of regions.
+    out.sort_by_key(|(r, ..)| map.regions.iter().position(|x| std::ptr::eq(x, *r)));
+    out
+}
+
+/// A region's name badge on the map, in pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Badge {
+    x: u32,
+    y: u32,
+    w: u32,
+    h: u32,
+}
+
+impl Badge {
+    /// Whether the two badges cover a pixel in common.
+    fn meets(&self, o: &Badge) -> bool {
+        self.x < o.x + o.w && o.x < self.x + self.w && self.y < o.y + o.h && o.y < self.y + self.h
+    }
+}
+
 /// A section's column width: room for its longest label.
 fn column_width(labels: &[String], width: u32) -> u32 {
     let widest = labels.iter().map(|l| text::width(l, LEGEND_PX)).max().unwrap_or(0);
@@ -444,21 +511,10 @@ pub fn render_with(map: &Map, rules: &Rules, opts: &Options) -> Result<RgbImage,
                 fill(&mut img, x + g - o, y, o, g, colour);
             }
         }
-        // The name (or, where it does not fit, the initials) sits on a dark badge in the
-        // region's first tile (top-most, then left-most), across the run of tiles to its right.
-        if let Some(first) = tiles.iter().min_by_key(|t| (t.y, t.x)) {
-            let run = (first.x..).take_while(|x| tiles.contains(&Tile { x: *x, y: first.y })).count() as u32;
-            let room = (run * g).saturating_sub(8);
-            let label = if text::width(&r.name, lpx) <= room { r.name.clone() } else { initials(&r.name) };
-            let tw = text::width(&label, lpx);
-            let lh = text::line_height(lpx);
-            let (x, y) = px(*first);
-            // Under an overlay the square's middle holds its number: the badge goes low.
-            let by = if opts.overlay.is_some() { (y + g).saturating_sub(lh + o + 2) } else { y + g / 2 - lh / 2 };
-            let bx = x + (run * g).saturating_sub(tw) / 2;
-            fill(&mut img, bx.saturating_sub(3), by.saturating_sub(1), tw + 6, lh + 2, Rgb([0, 0, 0]));
-            text::draw(&mut img, bx, by, lpx, &label, colour, None);
-        }
+    }
+    for (r, label, b, (bx, by)) in region_badges(map, g, opts.overlay.is_some()) {
+        fill(&mut img, b.x, b.y, b.w, b.h, Rgb([0, 0, 0]));
+        text::draw(&mut img, bx, by, lpx, &label, region_colour(r.kind, r.side), None);
     }
     if let Some(o) = &opts.overlay {
         for (t, v) in &o.values {
@@ -639,4 +695,69 @@ fn frame(img: &mut RgbImage, x: u32, y: u32, w: u32, h: u32, t: u32, c: Rgb<u8>)
     fill(img, x, (y + h).saturating_sub(t), w, t, c);
     fill(img, x, y, t, h, c);
     fill(img, (x + w).saturating_sub(t), y, t, h, c);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{region_badges, Badge};
+
+    fn map(text: &str) -> crate::map::Map {
+        let (map, diags) = crate::map::parse(oc_diag::FileId(0), text);
+        map.unwrap_or_else(|| panic!("{diags:?}"))
+    }
+
+    fn disjoint(badges: &[Badge]) -> bool {
+        badges.iter().enumerate().all(|(i, a)| badges.iter().skip(i + 1).all(|b| !a.meets(b)))
+    }
+
+    /// Issue 42: "overlapping region labels collide". Two regions whose first tile is the same
+    /// (a seized village at a deployment zone's corner) get their names on different tiles.
+    #[test]
+    fn region_names_keep_clear_of_each_other() {
+        let m = map(r#"name = "Two"
+width = 2
+height = 3
+rows = ["..", "..", ".."]
+
+[[regions]]
+name = "attacker-zone"
+kind = "deployment"
+side = "attacker"
+rect = [0, 0, 2, 3]
+
+[[regions]]
+name = "village"
+kind = "seize"
+side = "attacker"
+rect = [0, 0, 2, 1]
+"#);
+        for overlay in [false, true] {
+            let placed = region_badges(&m, 70, overlay);
+            assert_eq!(placed.len(), 2);
+            let boxes: Vec<Badge> = placed.iter().map(|(_, _, b, _)| *b).collect();
+            assert!(disjoint(&boxes), "{boxes:?}");
+            // The village (one run of tiles) keeps its first row; the zone gives way.
+            assert!(boxes[0].y != boxes[1].y, "{boxes:?}");
+        }
+    }
+
+    /// Every shipped map, at the grids `oc render` draws: no two region names overlap.
+    #[test]
+    fn no_shipped_map_has_overlapping_region_names() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/maps");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).expect("scenarios/maps") {
+            let path = entry.expect("entry").path();
+            if !path.to_string_lossy().ends_with(".map.toml") {
+                continue;
+            }
+            let m = map(&std::fs::read_to_string(&path).expect("map"));
+            for g in [35, 70, 140] {
+                let boxes: Vec<Badge> = region_badges(&m, g, false).iter().map(|(_, _, b, _)| *b).collect();
+                assert!(disjoint(&boxes), "{} at grid {g}: {boxes:?}", path.display());
+            }
+            seen += 1;
+        }
+        assert!(seen >= 10, "read {seen} maps");
+    }
 }
