@@ -93,6 +93,15 @@ fn simulate_plots_win_rates_rounds_and_losses() {
     assert!(marks.len() >= 4, "a dashed mark in the limit's colour: {marks:?}");
     let below_the_legend: Vec<&f64> = marks.iter().filter(|x| (*x - tick).abs() <= 2.0).collect();
     assert!(!below_the_legend.is_empty(), "the mark stands at the tick 15 (x {tick}): {marks:?}");
+    // The key's box (white, 85% opaque) keeps off the mark: it stands left of it.
+    let keys: Vec<(f64, f64)> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("rect") && n.attribute("opacity") == Some("0.85"))
+        .filter_map(|n| Some((n.attribute("x")?.parse::<f64>().ok()?, n.attribute("width")?.parse::<f64>().ok()?)))
+        .filter(|(x, _)| (x0..x1).contains(x))
+        .collect();
+    assert_eq!(keys.len(), 1, "one key on the rounds panel: {keys:?}");
+    assert!(keys.iter().all(|(x, w)| x + w < tick - 2.0), "the key {keys:?} covers the mark at x {tick}");
 }
 
 #[test]

@@ -259,12 +259,15 @@ impl Outcomes {
                 .label(format!("round limit {limit}"))
                 .legend(|(x, y)| DashedPathElement::new(vec![(x, y), (x + 16, y)], 4, 3, LIMIT.stroke_width(2)));
         }
+        // The key stands in the upper corner away from the round limit's mark (most games end at
+        // the limit, so the mark is usually the rightmost line: the key goes left of it).
+        let right_half = limit.is_some_and(|l| 2 * l > lo + hi);
         chart
             .configure_series_labels()
             .label_font(font(12.0))
             .background_style(WHITE.mix(0.85))
             .border_style(MUTED)
-            .position(SeriesLabelPosition::UpperRight)
+            .position(if right_half { SeriesLabelPosition::UpperLeft } else { SeriesLabelPosition::UpperRight })
             .draw()
             .map_err(err)
     }
