@@ -19,7 +19,7 @@
     'regions', 'rounds', 'deploy', 'first', 'zone', 'war_chest', 'units', 'with', 'wielding',
     'ranged', 'to', 'allow', 'ban', 'win', 'for', 'unit', 'items', 'seize', 'rout', 'all',
     'leader', 'escape', 'through', 'defend', 'survive', 'raze', 'in', 'chest', 'fog', 'vision',
-    'points', 'resource', 'turn', 'order', 'spend', 'ties', 'threat', 'reaction', 'reactions', 'each',
+    'points', 'resource', 'turn', 'order', 'spend', 'ties', 'threat', 'reaction', 'reactions', 'each', 'basic',
     'rolloff', 'by', 'at_least', 'at_most', 'classes', 'alternate', 'adjacent', 'front',
     'riposte', 'reroll', 'gain', 'attacker', 'defender', 'draw', 'round', 'activation', 'activations'
   ];

@@ -57,7 +57,7 @@ pub(crate) fn check<'a>(
     let statuses = c.lower_statuses(items);
     // Items first: a class's kit is checked against them.
     let lowered_items = c.lower_items();
-    let classes = c.lower_classes();
+    let classes = c.lower_classes(&ruleset.basic_tags);
     c.unwieldable_warnings();
     let rules = m::Rules {
         format_version: m::FORMAT_VERSION,

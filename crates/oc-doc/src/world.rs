@@ -462,6 +462,18 @@ fn turn_blocks(p: &mut Page, r: &oc_model::Ruleset, scales: &[oc_model::Scale], 
                 .collect(),
         });
     }
+    if !r.basic_tags.is_empty() {
+        p.blocks.push(Block::Heading { level: 2, anchor: Some("basic-tags".into()), text: vec![text("Basic tags")] });
+        let mut line = vec![text("Every class holds these tags, as if it listed them: ")];
+        for (k, t) in r.basic_tags.iter().enumerate() {
+            if k > 0 {
+                line.push(text(", "));
+            }
+            line.push(code_link(t.tag.to_string(), crate::href(Kind::Tag, &t.tag)));
+        }
+        line.push(text("."));
+        p.blocks.push(Block::Para(line));
+    }
     if !r.reactions.is_empty() {
         p.blocks.push(Block::Heading { level: 2, anchor: Some("reactions".into()), text: vec![text("Reactions")] });
         p.blocks.push(Block::Para(vec![text(

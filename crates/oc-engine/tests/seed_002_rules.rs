@@ -112,6 +112,11 @@ army D for Arena defender {
 "#;
 
 fn field() -> (Engine, oc_model::BattleMap) {
+    field_with(ARMIES)
+}
+
+/// The open field with `armies` (and any classes they bring) under `std:stamina`.
+fn field_with(armies: &str) -> (Engine, oc_model::BattleMap) {
     let prelude = "import \"std:stamina\"";
     let scenario = r#"scenario Arena {
     map "arena.map.toml"
@@ -120,7 +125,7 @@ fn field() -> (Engine, oc_model::BattleMap) {
     defender { zone "defender-zone" war_chest 99999 units 1..8 win rout all }
 }"#;
     let files =
-        [("arena.map.toml".to_string(), FIELD.to_string()), ("arena.oc".to_string(), format!("{prelude}\n{scenario}\n{ARMIES}"))];
+        [("arena.map.toml".to_string(), FIELD.to_string()), ("arena.oc".to_string(), format!("{prelude}\n{scenario}\n{armies}"))];
     let mut ws = oc_compiler::Workspace::new();
     let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["arena.oc".to_string()]);
     assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
@@ -139,6 +144,43 @@ fn guard(unit: usize, tag: &str) -> Turn {
 fn guard_of(b: &Battle, unit: usize) -> (i64, i64) {
     let at = |name: &str| b.resource(unit, name).unwrap_or(-1);
     (at("guard_armor"), at("guard_evasion"))
+}
+
+#[test]
+fn guard_is_a_basic_action_of_every_unit_even_a_home_brew_class() {
+    // "When you take the Guard action on your turn, spend 1 Stamina and roll Strength, Agility,
+    // Intelligence, or Will. Doing so will increase your associated defensive prowess by the
+    // result until the start of your next turn ... You can use the Guard action once per turn."
+    // The ruleset's `basic tags` give every class the Guards: a class written in a scenario's
+    // own file, with no tags at all, guards as the roster's do.
+    let armies = r#"
+class Squire { ratings { str d6 agi d4 will d8 might 1 armor 2 evasion 1 accuracy 6 } wields Swords cost 40 }
+army A for Arena attacker {
+    unit Pell: Squire { items Shortsword }
+}
+army D for Arena defender {
+    unit Corin: Spearman { items Spear, RoundShield }
+}
+"#;
+    let (e, map) = field_with(armies);
+    let squire = e.rules.classes.iter().find(|c| c.name == "Squire").unwrap();
+    let tags: Vec<&str> = squire.tags.iter().map(|t| t.tag.as_str()).collect();
+    assert_eq!(tags, ["GuardStrength", "GuardAgility", "GuardWill"]);
+    for will in 1..=8 {
+        let mut b = arena::battle_seeded(&e, &map, [&[(2, 2)], &[(7, 2)]], will);
+        assert_eq!(b.to_act, SideId::Attacker);
+        let stamina = b.resource(0, "stamina").unwrap();
+        // "If you rolled Will, boost all of your Resistances by the result": one roll of d8.
+        b.turn(guard(0, "GuardWill")).unwrap();
+        let rolled = b.resource(0, "guard_resistance").unwrap();
+        assert!((1..=8).contains(&rolled), "{rolled}");
+        assert_eq!(b.resource(0, "stamina"), Some(stamina - 1), "\"spend 1 Stamina\"");
+        assert_eq!(guard_of(&b, 0), (0, 0));
+        // Once per turn, whichever stat.
+        assert!(b.turn(guard(0, "GuardStrength")).is_err());
+        assert!(b.turn(guard(0, "GuardWill")).is_err());
+        assert!(arena::last_note(&b).contains("guard_resistance"), "{}", arena::last_note(&b));
+    }
 }
 
 #[test]
@@ -318,4 +360,40 @@ fn warriors_prowess_rerolls_a_damage_roll_that_failed_to_wound_once_a_round() {
     assert!((s - exact).abs() < 0.003, "unwounded {s} sampled, {exact} exact");
     // With the Knight's best reactions too, the forecast stays exact.
     agrees(&Exchange::new(&e, &warrior, &knight, 1).unwrap(), "Warrior with Prowess against a guarding Knight");
+}
+
+#[test]
+fn resistances_reduce_magical_damage_after_armor() {
+    // "20 or more points of excess damage after everything is reduced by Armor and Resistances
+    // inflicts two wounds" and Guard: "If you rolled Will, boost all of your Resistances by the
+    // result until the beginning of your next turn."
+    // A Mage's Wand (a magic weapon, d8c, at range 2: no Strength bonus) against a Knight
+    // (Armor 6, Resistances 1), no reactions: a wound only when damage - 6 - 1 > 0, that is on
+    // a crit, 8 + d8 (the extra die "can't trigger a Crit of its own"): 1/8. Without the
+    // Resistances a 7 would wound as well: 2/8.
+    let e = stamina();
+    let mage = u("Mage", "Wand");
+    let wounded = |d: &Loadout, vitality: i64| {
+        let x = Exchange::new(&e, &mage, d, 2).unwrap().with_reactions([None, Some("none")]).unwrap();
+        1.0 - x.forecast().defender_hp.get(&vitality).copied().unwrap_or(0.0)
+    };
+    let knight = u("Knight", "Longsword");
+    assert!((wounded(&knight, 4) - 1.0 / 8.0).abs() < 1e-12, "{}", wounded(&knight, 4));
+    // Guarding with Will for g: a wound when 8 + d8 - 7 - g > 0, a d8 of g or more.
+    for g in 1..=8 {
+        let guarded = Loadout { resources: vec![("guard_resistance".into(), g)], ..knight.clone() };
+        let want = (9 - g) as f64 / 64.0;
+        assert!((wounded(&guarded, 4) - want).abs() < 1e-12, "guard {g}: {} vs {want}", wounded(&guarded, 4));
+    }
+    // Armor alone stands against a blade: a Thug's Shortsword (d6c + 1) against the Mage
+    // (Armor 1, Resistances 2) wounds on every roll, the Resistances taking nothing off.
+    let thug = Exchange::new(&e, &u("Thug", "Shortsword"), &u("Mage", "Wand"), 1)
+        .unwrap()
+        .with_reactions([None, Some("none")])
+        .unwrap()
+        .forecast();
+    assert!(thug.defender_hp.get(&2).copied().unwrap_or(0.0).abs() < 1e-12, "{thug:?}");
+    // The forecast is exact against seeded resolutions with the Knight's reactions too.
+    let guarded = Loadout { resources: vec![("guard_resistance".into(), 3)], ..knight };
+    agrees(&Exchange::new(&e, &mage, &guarded, 2).unwrap(), "Mage against a Knight guarding with Will");
 }

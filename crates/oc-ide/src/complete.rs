@@ -75,6 +75,7 @@ pub const RULESET: &[&str] = &[
     "spend",
     "reaction",
     "reactions",
+    "basic",
 ];
 pub const TERRAIN: &[&str] = &["doc", "symbol", "defense", "cost", "heal", "hp", "becomes", "opened_by", "impassable"];
 pub const CLASS: &[&str] = &["doc", "ratings", "wields", "tags", "cost", "promoted", "kit", "normal", "transformed"];

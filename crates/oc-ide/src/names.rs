@@ -339,6 +339,9 @@ impl<'a> Walk<'a> {
             }
             self.stmts(&re.modifiers);
         }
+        for t in &r.basic {
+            self.tag_ref(t);
+        }
     }
 
     fn ratings(&mut self, blocks: impl IntoIterator<Item = &'a ast::RatingsBlock>) {

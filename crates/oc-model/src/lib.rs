@@ -156,6 +156,10 @@ pub struct Ruleset {
     /// `reactions many`: a struck unit may take several reactions against one strike.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub many_reactions: bool,
+    /// `basic tags A, B`: tags every class holds (the compiler adds them to each class's
+    /// `tags`, after the class's own; a class that lists one holds it once).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub basic_tags: Vec<TagUse>,
     /// The combat block's `gain` lines.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gains: Vec<Gain>,
@@ -272,7 +276,7 @@ impl TurnRules {
 }
 
 /// The most resources a ruleset may declare.
-pub const MAX_RESOURCES: usize = 4;
+pub const MAX_RESOURCES: usize = 6;
 
 /// What a step's formulas read besides `self` (the acting unit): `moved` (movement points the
 /// step's move spends, 0 without one), `attacks` (it attacks), `acts` (it does anything but

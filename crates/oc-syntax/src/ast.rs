@@ -61,6 +61,8 @@ pub struct Ruleset {
     pub reactions: Vec<ReactionDef>,
     /// `reactions one|many`, each time it is written.
     pub reaction_modes: Vec<Spanned<String>>,
+    /// `basic tags A, B`: tags every class holds.
+    pub basic: Vec<TagRef>,
 }
 
 /// `reaction Block "..." { cost stamina 1  requires ...  blocking = true  riposte }`.

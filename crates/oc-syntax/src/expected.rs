@@ -56,6 +56,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         inventory_def | kw_inventory => "`inventory`",
         reactions_def | kw_reactions => "`reactions`",
         reactions_mode => "`one` or `many`",
+        basic_def | kw_basic => "`basic`",
         weight_range | item_weight | kw_weight => "`weight`",
         dice_def | kw_dice => "`dice`",
         table_def | kw_table => "`table`",

@@ -141,7 +141,8 @@ impl<'a> Checker<'a> {
         out
     }
 
-    pub(super) fn lower_classes(&mut self) -> Vec<m::Class> {
+    /// The classes, each holding the ruleset's `basic` tags after its own (`basic`).
+    pub(super) fn lower_classes(&mut self, basic: &[m::TagUse]) -> Vec<m::Class> {
         let mut out = Vec::with_capacity(self.syms.classes.order.len());
         for i in 0..self.class_defs.len() {
             // First definitions only, in order: a repeat was reported.
@@ -154,7 +155,12 @@ impl<'a> Checker<'a> {
                 self.notes.wielded.insert(w.value.clone());
             }
             let is_shifter = c.tags.iter().any(|t| self.notes.shifter_tags.contains(t.name.value.as_str()));
-            let tags = self.tag_uses(&c.tags, m::ThingKind::Class, &c.name.value);
+            let mut tags = self.tag_uses(&c.tags, m::ThingKind::Class, &c.name.value);
+            for b in basic {
+                if !tags.iter().any(|t| t.tag == b.tag) {
+                    tags.push(b.clone());
+                }
+            }
             let mut wields = self.wields(&c.wields);
             let mut ratings = self.ratings(&c.ratings, &c.name, "the class");
             let forms = match (&c.normal, &c.transformed) {

@@ -179,6 +179,7 @@ impl<'a> Checker<'a> {
                 turn: m::TurnRules::default(),
                 reactions: vec![],
                 many_reactions: false,
+                basic_tags: vec![],
                 gains: vec![],
             };
         };
@@ -267,6 +268,7 @@ impl<'a> Checker<'a> {
             turn,
             reactions,
             many_reactions: self.reaction_mode(rs),
+            basic_tags: self.tag_uses(&rs.basic, m::ThingKind::Class, "the ruleset's basic tags"),
             gains,
         }
     }

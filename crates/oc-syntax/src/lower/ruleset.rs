@@ -23,6 +23,7 @@ impl Ctx {
             turns: vec![],
             reactions: vec![],
             reaction_modes: vec![],
+            basic: vec![],
         };
         for p in pair.into_inner() {
             let pspan = self.span(&p);
@@ -95,6 +96,11 @@ impl Ctx {
                 Rule::reactions_def => {
                     if let Some(m) = p.into_inner().find(|q| q.as_rule() == Rule::reactions_mode) {
                         rs.reaction_modes.push(Spanned::new(m.as_str().to_string(), self.span(&m)));
+                    }
+                }
+                Rule::basic_def => {
+                    for q in p.into_inner().filter(|q| q.as_rule() == Rule::tag_list) {
+                        rs.basic.extend(self.tag_list(q));
                     }
                 }
                 Rule::inventory_def => {
