@@ -46,7 +46,8 @@ fn merged_fairness_shards_equal_the_whole_run_byte_for_byte() {
     assert!(part.contains("\"score\":{\"games\":2,"), "{part}");
     // Standard error is not a terminal here: no progress bar, only the status lines.
     let whole = oc(&dir, &run);
-    assert!(!String::from_utf8_lossy(&whole.stderr).contains("games ("), "{}", String::from_utf8_lossy(&whole.stderr));
+    let stderr = String::from_utf8_lossy(&whole.stderr);
+    assert!(!stderr.contains('\r') && !stderr.contains('\x1b') && !stderr.contains(" games ("), "{stderr}");
 }
 
 #[test]
