@@ -215,3 +215,20 @@ pub fn explain(code: Option<&str>, list: bool) -> u8 {
         }
     }
 }
+
+/// A progress bar on standard error counting games (`len`: how many, when known), or none when
+/// standard error is not a terminal or with `--quiet`: what is printed otherwise never changes.
+pub fn progress(len: Option<u64>) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() || crate::report::quiet() {
+        return None;
+    }
+    let (bar, template) = match len {
+        Some(n) => (indicatif::ProgressBar::new(n), "{bar:40} {pos}/{len} games ({per_sec}, {eta} left)"),
+        None => (indicatif::ProgressBar::no_length(), "{spinner} {pos} games ({per_sec}, {elapsed})"),
+    };
+    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    Some(bar)
+}

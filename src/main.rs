@@ -431,8 +431,12 @@ enum Command {
     },
     /// Play every scenario under the paths with its sample armies and print the attacker's win
     /// rates as a Markdown table; `--readme FILE` writes it between the file's
-    /// `<!-- fairness:begin -->` and `<!-- fairness:end -->` lines.
+    /// `<!-- fairness:begin -->` and `<!-- fairness:end -->` lines. `--shard K/N` measures only
+    /// the games shard K of N owns; `oc fairness merge PARTS...` prints the whole run's table.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Fairness {
+        #[command(subcommand)]
+        merge: Option<FairnessMerge>,
         /// `.oc` files or folders (each scenario written in them, with every pair of its armies).
         #[arg(required = true)]
         paths: Vec<PathBuf>,
@@ -450,6 +454,16 @@ enum Command {
         readme: Option<PathBuf>,
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
+        /// Measure only shard K of N (games g of each pair with g mod N = K - 1, the same seeds
+        /// as the whole run) and write its rows as a part for `oc fairness merge`.
+        #[arg(long, value_parser = oc_play::simulate::parse_shard)]
+        shard: Option<oc_play::simulate::Shard>,
+        /// Write the shard's part to this file (standard output without it).
+        #[arg(long, requires = "shard")]
+        out: Option<PathBuf>,
+        /// Replace an existing file that is not an earlier part written by this command.
+        #[arg(long)]
+        force: bool,
     },
     /// Two AIs play mirror matches: each attacker army of a mirror scenario (sides the same but
     /// for their zones) on both sides, each AI moving first and second, on the field as written
@@ -509,6 +523,21 @@ enum ImportFrom {
         force: bool,
         #[command(flatten)]
         report: Report,
+    },
+}
+
+#[derive(Subcommand)]
+enum FairnessMerge {
+    /// Merge the parts of a sharded fairness run: the table equals the unsharded run's, byte for byte.
+    Merge {
+        /// Every part, one per shard (`oc fairness PATHS --shard K/N --out part-K.json`).
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
+        /// Write the table into this Markdown file between its markers, as the whole run would.
+        #[arg(long)]
+        readme: Option<PathBuf>,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
     },
 }
 
@@ -650,11 +679,18 @@ fn main() -> ExitCode {
             };
             tune::tune(&tune::Request { run, write, format })
         }
-        Command::Fairness { paths, games, games_for, seed, readme, format } => fairness::fairness(&fairness::Request {
-            run: oc_play::fairness::Request { paths: &paths, games, games_for: &games_for, seed },
-            readme: readme.as_deref(),
-            format,
-        }),
+        Command::Fairness { merge: Some(FairnessMerge::Merge { parts, readme, format }), .. } => {
+            fairness::merge(&parts, readme.as_deref(), format)
+        }
+        Command::Fairness { merge: None, paths, games, games_for, seed, readme, format, shard, out, force } => {
+            fairness::fairness(&fairness::Request {
+                run: oc_play::fairness::Request { paths: &paths, games, games_for: &games_for, seed, shard },
+                readme: readme.as_deref(),
+                format,
+                out: out.as_deref(),
+                force,
+            })
+        }
         Command::Tournament { files, scenario, army, ais, games, seed, format } => match ais.as_slice() {
             [a, b] => tournament::tournament(&tournament::Args {
                 files: &files,

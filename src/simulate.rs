@@ -3,7 +3,6 @@
 //! into the report the whole run would have printed, byte for byte. `--plot` (of a run, or of
 //! merged parts) draws the counts: win rates with their intervals, rounds, units lost.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use oc_project::output::Kind;
@@ -53,15 +52,7 @@ pub fn simulate(file: &Path, game: Game, run: Run, outputs: Outputs) -> u8 {
         Err(code) => return code,
     };
     let started = std::time::Instant::now();
-    let bar = if std::io::stderr().is_terminal() && !crate::report::quiet() {
-        let bar = indicatif::ProgressBar::new(run.count());
-        if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, {eta} left)") {
-            bar.set_style(style);
-        }
-        Some(bar)
-    } else {
-        None
-    };
+    let bar = crate::commands::progress(Some(run.count()));
     let tick = || {
         if let Some(b) = &bar {
             b.inc(1);

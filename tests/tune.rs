@@ -117,6 +117,9 @@ fn without_write_nothing_is_written_and_the_same_seed_says_the_same() {
     let first = oc(dir.path(), &args);
     assert!(first.status.success(), "{}", text(&first.stderr));
     let stdout = text(&first.stdout);
+    // Standard error is not a terminal here: no progress bar, only the search's lines.
+    let stderr = text(&first.stderr);
+    assert!(!stderr.contains('\r') && !stderr.contains('\x1b') && !stderr.contains(" games ("), "{stderr}");
     assert!(stdout.contains("hunt.oc is unchanged (--write writes the suggested values)"), "{stdout}");
     assert_eq!(std::fs::read(&path).unwrap(), before);
     assert_eq!(std::fs::metadata(&path).unwrap().modified().unwrap(), modified);

@@ -238,6 +238,18 @@ impl Setup {
 
     /// Games `range` in parallel, in game order; the first failure (by game order) stops it.
     pub fn play(&self, seed: u64, range: Range<u64>) -> Result<Vec<GameResult>, String> {
-        range.into_par_iter().map(|g| self.game(seed, g).map(|(r, _)| r)).collect()
+        self.play_ticked(seed, range, &|| {})
+    }
+
+    /// [`Setup::play`], calling `tick` after each game (a front end's progress bar).
+    pub fn play_ticked(&self, seed: u64, range: Range<u64>, tick: &(dyn Fn() + Sync)) -> Result<Vec<GameResult>, String> {
+        range
+            .into_par_iter()
+            .map(|g| {
+                let played = self.game(seed, g).map(|(r, _)| r);
+                tick();
+                played
+            })
+            .collect()
     }
 }

@@ -32,7 +32,7 @@ pub fn wilson(wins: u64, n: u64) -> [f64; 2] {
 }
 
 /// Wins of each side in a number of games.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Score {
     pub games: u64,
     /// [attacker, defender]

@@ -11,7 +11,9 @@ fn a_scenario_file_gives_one_row_per_pair_of_armies_in_the_table() {
     let path = common::repo("scenarios/grado-keep.oc");
     let measure = |used: &mut Vec<String>| {
         let compiled = oc_play::setup::compile(&path).unwrap();
-        fairness::measure_file(compiled, "scenarios/grado-keep.oc", 50, &[("SiegeOfGrado".into(), 6)], 4, used, &|_| {}).unwrap()
+        let games_for = [("SiegeOfGrado".to_string(), 6)];
+        let r = fairness::Request { paths: &[], games: 50, games_for: &games_for, seed: 4, shard: None };
+        fairness::measure_file(compiled, "scenarios/grado-keep.oc", &r, used, &|_| {}, &|| {}).unwrap()
     };
     let mut used = Vec::new();
     let rows = measure(&mut used);
@@ -39,20 +41,20 @@ fn the_files_under_the_paths_are_measured_and_a_stray_games_for_refused() {
         oc_play::setup::compile(p)
     };
     let games_for = [("SiegeOfGrado".to_string(), 2)];
-    let r = fairness::Request { paths: &paths, games: 50, games_for: &games_for, seed: 1 };
-    let rows = fairness::measure(&r, &compile, &|_| {}).unwrap();
+    let r = fairness::Request { paths: &paths, games: 50, games_for: &games_for, seed: 1, shard: None };
+    let rows = fairness::measure(&r, &compile, &|_| {}, &|| {}).unwrap();
     assert!(!rows.is_empty() && rows.iter().all(|row| row.score.games == 2));
     assert_eq!(compiled.get(), 1);
     let stray = [("Nowhere".to_string(), 2), ("SiegeOfGrado".to_string(), 2)];
     let r = fairness::Request { games_for: &stray, ..r };
-    match fairness::measure(&r, &compile, &|_| {}) {
+    match fairness::measure(&r, &compile, &|_| {}, &|| {}) {
         Err(oc_play::Failure::Refused(e)) => assert!(e.message.contains("`Nowhere`, which is not a scenario"), "{e:?}"),
         other => panic!("{:?}", other.map(|rows| rows.len())),
     }
     let empty = tempfile::tempdir().unwrap();
     std::fs::write(empty.path().join("none.oc"), "").unwrap();
-    let r = fairness::Request { paths: &[empty.path().to_path_buf()], games: 1, games_for: &[], seed: 1 };
-    assert!(fairness::measure(&r, &compile, &|_| {}).is_err());
+    let r = fairness::Request { paths: &[empty.path().to_path_buf()], games: 1, games_for: &[], seed: 1, shard: None };
+    assert!(fairness::measure(&r, &compile, &|_| {}, &|| {}).is_err());
 }
 
 /// `--readme`: the edit of the notes file (confined to its project), none when it already holds
@@ -68,4 +70,31 @@ fn the_readme_edit_puts_the_table_between_the_markers_once() {
     assert_eq!((edit.logical.as_str(), edit.after.as_deref()), ("README.md", Some(format!("# S\n\n{table}").as_str())));
     std::fs::write(&readme, format!("# S\n\n{table}")).unwrap();
     assert_eq!(fairness::notes_edit(&readme, &table).unwrap().after, None);
+}
+
+/// `--shard K/N`: each shard plays the games it owns (the same seeds as the whole run), and
+/// the parts merge into exactly the whole run's rows.
+#[test]
+fn shards_merge_into_the_whole_runs_rows() {
+    let paths = [common::repo("scenarios/grado-keep.oc")];
+    let games_for = [("SiegeOfGrado".to_string(), 5)];
+    let r = fairness::Request { paths: &paths, games: 5, games_for: &games_for, seed: 7, shard: None };
+    let played = std::sync::atomic::AtomicU64::new(0);
+    let tick = || {
+        played.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    };
+    let whole = fairness::measure(&r, &oc_play::setup::compile, &|_| {}, &tick).unwrap();
+    let per_game = played.load(std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(per_game, whole.iter().map(|row| row.score.games).sum::<u64>(), "a tick per game");
+    let parts = (1..=3)
+        .map(|k| {
+            let shard = oc_play::simulate::Shard { index: k, count: 3 };
+            let rows =
+                fairness::measure(&fairness::Request { shard: Some(shard), ..r }, &oc_play::setup::compile, &|_| {}, &|| {})
+                    .unwrap();
+            (std::path::PathBuf::from(format!("p{k}")), fairness::Part::new(&r, "oc fairness".into(), shard, rows))
+        })
+        .collect();
+    let merged = fairness::merge(parts).unwrap();
+    assert_eq!(merged.rows, whole);
 }

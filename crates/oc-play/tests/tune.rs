@@ -31,8 +31,13 @@ fn the_suggestion_is_edits_of_the_tuned_numbers_only() {
     let said = std::cell::RefCell::new(Vec::new());
     let say = |line: &str| said.borrow_mut().push(line.to_string());
     let prepared = tune::prepare(&r, oc_play::setup::compile(&file).unwrap(), &say).unwrap();
-    let tuned = tune::run(prepared, &r, true, &say).unwrap();
+    let ticks = std::sync::atomic::AtomicU64::new(0);
+    let tick = || {
+        ticks.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    };
+    let tuned = tune::run(prepared, &r, true, &say, &tick).unwrap();
     assert!(!said.borrow().is_empty(), "the search says what it plays");
+    assert_eq!(ticks.load(std::sync::atomic::Ordering::Relaxed), tuned.played, "a tick per game played");
     assert!(tuned.now.rate() < 0.1, "lopsided as written: {}", tuned.now.text());
     assert!(!tuned.unchanged && !tuned.edits.is_empty());
     assert_eq!(tuned.before, before, "nothing is written");

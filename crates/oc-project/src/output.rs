@@ -35,6 +35,8 @@ pub enum Kind {
     SimulationReport,
     /// `oc simulate --shard K/N --out`: one shard's counts (JSON).
     SimulationPart,
+    /// `oc fairness --shard K/N --out`: one shard's rows (JSON).
+    FairnessPart,
     /// A PNG that this command of oc drew (`oc render`, `oc export foundry`'s background,
     /// `oc export tiled`'s tileset): its `Comment` text chunk says which
     /// ([`oc_atlas::render::png_drawn_by`]), so that one command never replaces another's picture
@@ -83,6 +85,7 @@ impl Kind {
             Kind::MatrixCsv => "a matrix CSV oc wrote".into(),
             Kind::SimulationReport => "a simulation report oc wrote".into(),
             Kind::SimulationPart => "a simulation part oc wrote".into(),
+            Kind::FairnessPart => "a fairness part oc wrote".into(),
             Kind::Picture(drawer) => format!("a picture `{drawer}` drew"),
             Kind::FoundryScene => "a Foundry scene oc exported".into(),
             Kind::TiledMap => "a Tiled map oc exported".into(),
@@ -107,6 +110,7 @@ impl Kind {
                     || first_line.contains(" games from seed ")
             }
             Kind::SimulationPart => first_line.starts_with("{\"kind\":\"oc simulate part\""),
+            Kind::FairnessPart => first_line.starts_with("{\"kind\":\"oc fairness part\""),
             Kind::Picture(drawer) => drawn_by(head, drawer),
             Kind::FoundryScene => text.trim_start().starts_with('{') && text.contains("\"tiles_wide\""),
             Kind::TiledMap => text.contains(TMX_MARK),

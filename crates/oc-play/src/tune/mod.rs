@@ -233,9 +233,10 @@ impl Tuned {
 
 /// Searches the knobs (each setting's games played with `seed`, up to `games` a setting; what
 /// it plays said on `say`); with `check`, the suggested text is compiled once more.
-pub fn run(p: Prepared, r: &Request, check: bool, say: &dyn Fn(&str)) -> Result<Tuned, Failure> {
+pub fn run(p: Prepared, r: &Request, check: bool, say: &dyn Fn(&str), tick: &(dyn Fn() + Sync)) -> Result<Tuned, Failure> {
     let Prepared { base, rules, ws, host, logical, map, warnings, knobs, .. } = p;
     let mut tuner = Tuner::new(&base, ws, host, logical, map, r.seed, r.games, warnings, say);
+    tuner.tick = tick;
     let stopped = |Stopped(e): Stopped| Failure::refused(e);
     let (current, best) = search_knobs(&mut tuner, &rules, &knobs).map_err(stopped)?;
     let (now, suggested) = match (tuner.measure(&current, 0), tuner.confirm(&best)) {

@@ -75,6 +75,8 @@ pub struct Tuner<'a> {
     clock_read: bool,
     /// Where the search says what it plays, a line at a time (a front end shows its progress).
     pub say: &'a dyn Fn(&str),
+    /// Called after each game played (a front end's progress bar); nothing by default.
+    pub tick: &'a (dyn Fn() + Sync),
     /// What the search did, for the report: each with the setting it is about (its time limit
     /// read off longer games), or none when it is about the whole search.
     pub notes: Vec<(Option<Setting>, String)>,
@@ -105,6 +107,7 @@ impl<'a> Tuner<'a> {
             cap,
             warnings,
             say,
+            tick: &nothing,
             played: 0,
             clock_read: false,
             notes: Vec::new(),
@@ -166,7 +169,7 @@ impl<'a> Tuner<'a> {
         let key = s.games_key();
         let have = self.games.get(&key).map_or(0, |g| g.len() as u64);
         if have < n {
-            let more = arena.play(self.seed, have..n).map_err(Failure)?;
+            let more = arena.play_ticked(self.seed, have..n, self.tick).map_err(Failure)?;
             self.played += more.len() as u64;
             self.games.entry(key).or_default().extend(more);
         }
@@ -441,7 +444,7 @@ impl<'a> Tuner<'a> {
         let time_up = self.base.model.on_time_limit;
         let direct = self.arena(&with(check)).map_err(|_| Failure("a time limit that checked clean no longer does".into()))?;
         let long = self.arena(&with(hi)).map_err(|_| Failure("the longest time limit no longer checks clean".into()))?;
-        let seed = self.seed;
+        let (seed, tick) = (self.seed, self.tick);
         let (direct, long) = (&*direct, &*long);
         // For each game: whether it was read right (played twice, in parallel).
         let agree: Vec<bool> = (0..count)
@@ -449,6 +452,8 @@ impl<'a> Tuner<'a> {
             .map(|g| {
                 let (d, dlog) = direct.game(seed, g)?;
                 let (l, llog) = long.game(seed, g)?;
+                tick();
+                tick();
                 let read = if l.rounds <= check { l.outcome } else { time_up };
                 let shared = dlog.len().saturating_sub(1);
                 Ok(read == d.outcome && dlog.get(..shared) == llog.get(..shared))
@@ -477,6 +482,9 @@ const PRECHECK_GAMES: u64 = 8;
 const CLIFF: f64 = 0.25;
 
 /// A time limit as the report says it.
+/// The default [`Tuner::tick`].
+fn nothing() {}
+
 fn limit_word(r: Option<u32>) -> String {
     r.map_or("none".to_string(), |n| n.to_string())
 }

@@ -1,16 +1,26 @@
 //! The fairness table: every scenario written in some `.oc` files, played with its sample
 //! armies by the default AI, as a Markdown table of the attacker's win rates with 95%
 //! intervals, and that table put between a README's `<!-- fairness:begin -->` and
-//! `<!-- fairness:end -->` lines (the rest of the README untouched).
+//! `<!-- fairness:end -->` lines (the rest of the README untouched). `Request::shard` K of N
+//! plays only the games `g` of each pair with `g mod N = K - 1` (the same seeds as the whole
+//! run); its rows are saved as a [`Part`] and [`merge`] sums every part into the rows of the
+//! whole run (see [`part`]).
 
 use std::path::{Path, PathBuf};
 
 use oc_model as m;
 use oc_syntax::ast;
 
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
 use crate::error::{Failure, Refusal};
 use crate::setup::{Compiled, Setup};
+use crate::simulate::Shard;
 use crate::stats::Score;
+
+pub mod part;
+pub use part::{merge, merge_files, read_part, Merged, Part, PART_KIND, PART_VERSION};
 
 pub const BEGIN: &str = "<!-- fairness:begin -->";
 pub const END: &str = "<!-- fairness:end -->";
@@ -29,7 +39,7 @@ pub fn parse_games_for(text: &str) -> Result<(String, u64), String> {
 }
 
 /// One scenario with one pair of armies, measured.
-#[derive(Default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// The file, relative to its project root.
     pub file: String,
@@ -43,18 +53,19 @@ pub struct Row {
 }
 
 /// Every scenario written in the file `logical` (not those it imports) whose rules are
-/// `compiled`, with each pair of its armies, `games` games each (or `games_for` the scenario's
-/// name, then noted in `used`). `say` hears a line for each pair measured, and a note for each
-/// scenario left out.
+/// `compiled`, with each pair of its armies, `r.games` games each (or `r.games_for` the
+/// scenario's name, then noted in `used`); with `r.shard`, only the games that shard owns.
+/// `say` hears a line for each pair measured, and a note for each scenario left out; `tick` is
+/// called after each game (a progress bar).
 pub fn measure_file(
     compiled: Compiled,
     logical: &str,
-    games: u64,
-    games_for: &[(String, u64)],
-    seed: u64,
+    r: &Request,
     used: &mut Vec<String>,
     say: &dyn Fn(&str),
+    tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<Row>, Refusal> {
+    let (games, games_for, seed) = (r.games, r.games_for, r.seed);
     let Compiled { rules, workspace: ws, root, .. } = compiled;
     let Some(id) = ws.id_of(logical) else { return Ok(Vec::new()) };
     let here: Vec<String> = ws
@@ -96,7 +107,16 @@ pub fn measure_file(
                     armies: [(*a).clone(), (*d).clone()],
                 };
                 let started = std::time::Instant::now();
-                let results = setup.play(seed, 0..games).map_err(|e| Refusal::new(format!("{logical}: a game failed: {e}")))?;
+                let owned: Vec<u64> = (0..games).filter(|g| r.shard.is_none_or(|s| s.owns(*g))).collect();
+                let results = owned
+                    .into_par_iter()
+                    .map(|g| {
+                        let played = setup.game(seed, g).map(|(r, _)| r);
+                        tick();
+                        played
+                    })
+                    .collect::<Result<Vec<_>, String>>()
+                    .map_err(|e| Refusal::new(format!("{logical}: a game failed: {e}")))?;
                 let score = Score::of(&results);
                 say(&format!(
                     "{logical} {}: {} vs {}: attacker {} in {:.1?}",
@@ -122,29 +142,34 @@ pub fn measure_file(
 }
 
 /// What `oc fairness` measures: the scenarios written in the `.oc` files under `paths`.
+#[derive(Clone, Copy)]
 pub struct Request<'a> {
     pub paths: &'a [PathBuf],
     pub games: u64,
     /// Fewer (or more) games for named scenarios: (scenario, games).
     pub games_for: &'a [(String, u64)],
     pub seed: u64,
+    /// Only the games this shard owns (rows counting only those).
+    pub shard: Option<Shard>,
 }
 
 /// Every scenario written in the `.oc` files under the paths, with each pair of its armies
 /// ([`measure_file`] per file), each compiled by `compile` (`setup::compile`, or the caller's
-/// wrapper of it that shows the warnings); `say` hears the progress. Refused: a `--games-for`
-/// naming no scenario measured, or no scenario with an army on each side.
+/// wrapper of it that shows the warnings); `say` hears the progress, `tick` each game played.
+/// Refused: a `--games-for` naming no scenario measured, or no scenario with an army on each
+/// side.
 pub fn measure(
     r: &Request,
     compile: &dyn Fn(&Path) -> Result<Compiled, Failure>,
     say: &dyn Fn(&str),
+    tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<Row>, Failure> {
     let projects = oc_project::discover(r.paths).map_err(Failure::refused)?;
     let (mut rows, mut used) = (Vec::new(), Vec::new());
     for project in &projects {
         for logical in &project.files {
             let path = project.root.join(logical);
-            rows.extend(measure_file(compile(&path)?, logical, r.games, r.games_for, r.seed, &mut used, say)?);
+            rows.extend(measure_file(compile(&path)?, logical, r, &mut used, say, tick)?);
         }
     }
     if let Some((name, _)) = r.games_for.iter().find(|(n, _)| !used.contains(n)) {
