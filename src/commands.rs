@@ -218,17 +218,43 @@ pub fn explain(code: Option<&str>, list: bool) -> u8 {
 
 /// A progress bar on standard error counting games (`len`: how many, when known), or none when
 /// standard error is not a terminal or with `--quiet`: what is printed otherwise never changes.
-pub fn progress(len: Option<u64>) -> Option<indicatif::ProgressBar> {
-    use std::io::IsTerminal;
-    if !std::io::stderr().is_terminal() || crate::report::quiet() {
-        return None;
+pub struct Progress(Option<indicatif::ProgressBar>);
+
+impl Progress {
+    pub fn new(len: Option<u64>) -> Progress {
+        use std::io::IsTerminal;
+        if !std::io::stderr().is_terminal() || crate::report::quiet() {
+            return Progress(None);
+        }
+        let (bar, template) = match len {
+            Some(n) => (indicatif::ProgressBar::new(n), "{bar:40} {pos}/{len} games ({per_sec}, {eta} left)"),
+            None => (indicatif::ProgressBar::no_length(), "{spinner} {pos} games ({per_sec}, {elapsed})"),
+        };
+        if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+            bar.set_style(style);
+        }
+        Progress(Some(bar))
     }
-    let (bar, template) = match len {
-        Some(n) => (indicatif::ProgressBar::new(n), "{bar:40} {pos}/{len} games ({per_sec}, {eta} left)"),
-        None => (indicatif::ProgressBar::no_length(), "{spinner} {pos} games ({per_sec}, {elapsed})"),
-    };
-    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
-        bar.set_style(style);
+
+    /// One more game played.
+    pub fn tick(&self) {
+        if let Some(b) = &self.0 {
+            b.inc(1);
+        }
     }
-    Some(bar)
+
+    /// A status line, printed above the bar.
+    pub fn say(&self, line: &str) {
+        match &self.0 {
+            Some(b) => b.suspend(|| noteln!("{line}")),
+            None => noteln!("{line}"),
+        }
+    }
+
+    /// Takes the bar off the terminal.
+    pub fn finish(&self) {
+        if let Some(b) = &self.0 {
+            b.finish_and_clear();
+        }
+    }
 }

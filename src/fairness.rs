@@ -51,20 +51,9 @@ pub fn fairness(r: &Request) -> u8 {
         crate::load::show(&compiled.workspace, &compiled.warnings);
         Ok(compiled)
     };
-    let bar = crate::commands::progress(None);
-    let say = |line: &str| match &bar {
-        Some(b) => b.suspend(|| noteln!("{line}")),
-        None => noteln!("{line}"),
-    };
-    let tick = || {
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
-    };
-    let measured = fairness::measure(&r.run, &compile, &say, &tick);
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    let bar = crate::commands::Progress::new(None);
+    let measured = fairness::measure(&r.run, &compile, &|line: &str| bar.say(line), &|| bar.tick());
+    bar.finish();
     let rows = match measured {
         Ok(rows) => rows,
         Err(f) => return crate::load::failure(f),

@@ -52,16 +52,9 @@ pub fn simulate(file: &Path, game: Game, run: Run, outputs: Outputs) -> u8 {
         Err(code) => return code,
     };
     let started = std::time::Instant::now();
-    let bar = crate::commands::progress(Some(run.count()));
-    let tick = || {
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
-    };
-    let played = simulate::run(&setup, game.ais, &run, &tick);
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    let bar = crate::commands::Progress::new(Some(run.count()));
+    let played = simulate::run(&setup, game.ais, &run, &|| bar.tick());
+    bar.finish();
     let tally = match played {
         Ok(t) => t,
         Err(e) => return crate::load::refused(&e),

@@ -69,20 +69,9 @@ pub fn tune(r: &Request) -> u8 {
     let title = oc_render::tune::title(&prepared, request);
     let [attacker, defender] = prepared.armies();
     let names = [prepared.scenario().name.clone(), attacker.name.clone(), defender.name.clone()];
-    let bar = crate::commands::progress(None);
-    let say = |line: &str| match &bar {
-        Some(b) => b.suspend(|| noteln!("{line}")),
-        None => noteln!("{line}"),
-    };
-    let tick = || {
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
-    };
-    let tuned = tune::run(prepared, request, r.write, &say, &tick);
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    let bar = crate::commands::Progress::new(None);
+    let tuned = tune::run(prepared, request, r.write, &|line: &str| bar.say(line), &|| bar.tick());
+    bar.finish();
     let tuned = match tuned {
         Ok(t) => t,
         Err(f) => return refused(f),
