@@ -20,6 +20,7 @@ pub mod game;
 pub mod log;
 pub mod matchup;
 pub mod matrix;
+mod parts;
 pub mod reach;
 pub mod recording;
 pub mod replay_page;

@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Refusal;
+use crate::parts;
 use crate::setup::{outcome_word, Ais, Setup};
 use crate::stats::game_seed;
 
@@ -267,62 +268,49 @@ pub fn run(setup: &Setup, ais: &Ais, run: &Run, tick: &(dyn Fn() + Sync)) -> Res
     }
 }
 
+/// How `oc simulate` names its parts in refusals.
+const WORDS: parts::Words = parts::Words {
+    kind: PART_KIND,
+    version: PART_VERSION,
+    run: "a sharded simulation",
+    part: "a part",
+    written_by: "parts are written by `oc simulate FILE --shard K/N --out part.json`",
+    again: "play the shard again with this oc: parts of one run are written by one version",
+    must_match: "scenario, armies, AIs, seed, games and shard count",
+    one_run: None,
+    twice: None,
+    command: "oc simulate FILE",
+};
+
+impl parts::Part for Part {
+    fn kind(&self) -> &str {
+        &self.kind
+    }
+    fn version(&self) -> u32 {
+        self.version
+    }
+    fn shard(&self) -> Shard {
+        self.shard
+    }
+    fn same_run(&self, other: &Part) -> bool {
+        self.header == other.header && self.shard.count == other.shard.count
+    }
+}
+
 /// Reads a part file's bytes: refused when it is not a part, or a part of another version.
 pub fn read_part(path: &Path, bytes: &[u8]) -> Result<Part, Refusal> {
-    let part: Part = serde_json::from_slice(bytes).map_err(|e| {
-        Refusal::new(format!("{}: not a part of a sharded simulation ({e})", path.display()))
-            .with_help("parts are written by `oc simulate FILE --shard K/N --out part.json`")
-    })?;
-    if part.kind != PART_KIND || part.version != PART_VERSION {
-        return Err(Refusal::new(format!(
-            "{}: a `{}` file of version {}, not a part (version {PART_VERSION})",
-            path.display(),
-            part.kind,
-            part.version
-        ))
-        .with_help("play the shard again with this oc: parts of one run are written by one version"));
-    }
-    Ok(part)
+    parts::read(path, bytes, &WORDS)
 }
 
 /// The part files at `paths` read (regular files, bounded) and merged ([`merge`]).
 pub fn merge_files(paths: &[PathBuf]) -> Result<(Header, Tally, u64), Refusal> {
-    let mut read = Vec::new();
-    for path in paths {
-        let bytes = oc_project::fsx::read_regular(path, oc_project::limits::MAX_LOG_BYTES)
-            .map_err(|e| Refusal::new(format!("{}: {e}", path.display())))?;
-        read.push((path.clone(), read_part(path, &bytes)?));
-    }
-    merge(read)
+    merge(parts::read_files(paths, &WORDS)?)
 }
 
 /// Every shard of one run, once each, summed: the run's header and its counts.
 pub fn merge(read: Vec<(PathBuf, Part)>) -> Result<(Header, Tally, u64), Refusal> {
-    let Some((first_path, first)) = read.first() else { return Err(Refusal::new("no parts to merge")) };
-    let (header, count) = (first.header.clone(), first.shard.count);
-    let mut seen: BTreeMap<u64, &Path> = BTreeMap::new();
-    for (path, part) in &read {
-        if part.header != header || part.shard.count != count {
-            return Err(Refusal::new(format!(
-                "{} is a part of another run than {}: scenario, armies, AIs, seed, games and shard count must match",
-                path.display(),
-                first_path.display()
-            )));
-        }
-        if let Some(other) = seen.insert(part.shard.index, path) {
-            return Err(Refusal::new(format!(
-                "shard {}/{count} is given twice: {} and {}",
-                part.shard.index,
-                other.display(),
-                path.display()
-            )));
-        }
-    }
-    let missing: Vec<String> = (1..=count).filter(|k| !seen.contains_key(k)).map(|k| format!("{k}/{count}")).collect();
-    if !missing.is_empty() {
-        return Err(Refusal::new(format!("the run's shards {} are missing", missing.join(", ")))
-            .with_help(format!("run `oc simulate FILE --shard K/{count}` for each and pass every part")));
-    }
+    let count = parts::whole(&read, &WORDS)?;
+    let header = read.first().map(|(_, p)| p.header.clone()).ok_or_else(|| Refusal::new("no parts to merge"))?;
     let tally = read.into_iter().map(|(_, p)| p.tally).fold(Tally::default(), Tally::merge);
     Ok((header, tally, count))
 }

@@ -5,13 +5,13 @@
 //! **Saved format:** one line of JSON with `kind` = [`PART_KIND`] and `version` =
 //! [`PART_VERSION`]; a file of another kind or version is refused by [`read_part`], not misread.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::Row;
 use crate::error::Refusal;
+use crate::parts;
 use crate::simulate::Shard;
 
 /// What a fairness part file says it is (its `kind`), and the version of its shape.
@@ -53,7 +53,32 @@ impl Part {
             .map(|json| format!("{json}\n"))
             .map_err(|e| Refusal::new(format!("cannot write the part: {e}")))
     }
+}
 
+/// How `oc fairness` names its parts in refusals.
+const WORDS: parts::Words = parts::Words {
+    kind: PART_KIND,
+    version: PART_VERSION,
+    run: "a sharded fairness run",
+    part: "a fairness part",
+    written_by: "parts are written by `oc fairness PATHS --shard K/N --out part.json`",
+    again: "run the shard again with this oc: parts of one run are written by one version",
+    must_match: "paths, games, seed, shard count and the scenarios measured",
+    one_run: Some("merge the parts of one `oc fairness ... --shard K/N` run, every shard once"),
+    twice: Some("pass each shard's part once"),
+    command: "oc fairness PATHS",
+};
+
+impl parts::Part for Part {
+    fn kind(&self) -> &str {
+        &self.kind
+    }
+    fn version(&self) -> u32 {
+        self.version
+    }
+    fn shard(&self) -> Shard {
+        self.shard
+    }
     /// Whether `other` is a shard of the same run: the same command, seed, games and shard
     /// count, and the same rows (files, scenarios, armies) in the same order.
     fn same_run(&self, other: &Part) -> bool {
@@ -66,31 +91,12 @@ impl Part {
 
 /// Reads a part file's bytes: refused when it is not a fairness part, or one of another version.
 pub fn read_part(path: &Path, bytes: &[u8]) -> Result<Part, Refusal> {
-    let part: Part = serde_json::from_slice(bytes).map_err(|e| {
-        Refusal::new(format!("{}: not a part of a sharded fairness run ({e})", path.display()))
-            .with_help("parts are written by `oc fairness PATHS --shard K/N --out part.json`")
-    })?;
-    if part.kind != PART_KIND || part.version != PART_VERSION {
-        return Err(Refusal::new(format!(
-            "{}: a `{}` file of version {}, not a fairness part (version {PART_VERSION})",
-            path.display(),
-            part.kind,
-            part.version
-        ))
-        .with_help("run the shard again with this oc: parts of one run are written by one version"));
-    }
-    Ok(part)
+    parts::read(path, bytes, &WORDS)
 }
 
 /// The part files at `paths` read (regular files, bounded) and merged ([`merge`]).
 pub fn merge_files(paths: &[PathBuf]) -> Result<Merged, Refusal> {
-    let mut read = Vec::new();
-    for path in paths {
-        let bytes = oc_project::fsx::read_regular(path, oc_project::limits::MAX_LOG_BYTES)
-            .map_err(|e| Refusal::new(format!("{}: {e}", path.display())))?;
-        read.push((path.clone(), read_part(path, &bytes)?));
-    }
-    merge(read)
+    merge(parts::read_files(paths, &WORDS)?)
 }
 
 /// A whole run put back together from its parts.
@@ -105,33 +111,8 @@ pub struct Merged {
 
 /// Every shard of one run, once each, summed: the rows of the whole run.
 pub fn merge(read: Vec<(PathBuf, Part)>) -> Result<Merged, Refusal> {
-    let Some((first_path, first)) = read.first() else { return Err(Refusal::new("no parts to merge")) };
-    let count = first.shard.count;
-    let mut seen: BTreeMap<u64, &Path> = BTreeMap::new();
-    for (path, part) in &read {
-        if !first.same_run(part) {
-            return Err(Refusal::new(format!(
-                "{} is a part of another run than {}: paths, games, seed, shard count and the scenarios measured must match",
-                path.display(),
-                first_path.display()
-            ))
-            .with_help("merge the parts of one `oc fairness ... --shard K/N` run, every shard once"));
-        }
-        if let Some(other) = seen.insert(part.shard.index, path) {
-            return Err(Refusal::new(format!(
-                "shard {}/{count} is given twice: {} and {}",
-                part.shard.index,
-                other.display(),
-                path.display()
-            ))
-            .with_help("pass each shard's part once"));
-        }
-    }
-    let missing: Vec<String> = (1..=count).filter(|k| !seen.contains_key(k)).map(|k| format!("{k}/{count}")).collect();
-    if !missing.is_empty() {
-        return Err(Refusal::new(format!("the run's shards {} are missing", missing.join(", ")))
-            .with_help(format!("run `oc fairness PATHS --shard K/{count}` for each and pass every part")));
-    }
+    let count = parts::whole(&read, &WORDS)?;
+    let Some((_, first)) = read.first() else { return Err(Refusal::new("no parts to merge")) };
     let (command, seed) = (first.command.clone(), first.seed);
     let mut parts = read.into_iter().map(|(_, p)| p.rows);
     let mut rows = parts.next().unwrap_or_default();
