@@ -6,9 +6,34 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 use crate::error::Refusal;
-use crate::simulate::Shard;
+
+/// Shard `index` (1-based) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    /// Whether game `g` (0-based) is this shard's.
+    pub fn owns(self, g: u64) -> bool {
+        g % self.count == self.index - 1
+    }
+}
+
+/// `K/N` with 1 <= K <= N.
+pub fn parse_shard(text: &str) -> Result<Shard, String> {
+    let (k, n) = text.split_once('/').ok_or("write the shard as K/N, such as 3/8")?;
+    let k: u64 = k.trim().parse().map_err(|_| format!("`{k}` is not a shard number"))?;
+    let n: u64 = n.trim().parse().map_err(|_| format!("`{n}` is not a number of shards"))?;
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("shard {k} of {n}: shards are numbered 1 to N"));
+    }
+    Ok(Shard { index: k, count: n })
+}
 
 /// A part file as a sharded command writes it.
 pub(crate) trait Part: DeserializeOwned {

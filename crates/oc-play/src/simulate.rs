@@ -28,30 +28,7 @@ pub const PART_VERSION: u32 = 3;
 /// Games played with one engine (see [`run`]).
 const GAMES_PER_ENGINE: u64 = 1024;
 
-/// Shard `index` (1-based) of `count`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    pub index: u64,
-    pub count: u64,
-}
-
-impl Shard {
-    /// Whether game `g` (0-based) is this shard's.
-    pub fn owns(self, g: u64) -> bool {
-        g % self.count == self.index - 1
-    }
-}
-
-/// `K/N` with 1 <= K <= N.
-pub fn parse_shard(text: &str) -> Result<Shard, String> {
-    let (k, n) = text.split_once('/').ok_or("write the shard as K/N, such as 3/8")?;
-    let k: u64 = k.trim().parse().map_err(|_| format!("`{k}` is not a shard number"))?;
-    let n: u64 = n.trim().parse().map_err(|_| format!("`{n}` is not a number of shards"))?;
-    if n == 0 || k == 0 || k > n {
-        return Err(format!("shard {k} of {n}: shards are numbered 1 to N"));
-    }
-    Ok(Shard { index: k, count: n })
-}
+pub use crate::parts::{parse_shard, Shard};
 
 /// How many games, from which seed, and which of them.
 #[derive(Clone, Copy, Debug)]
