@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use oc_project::limits::{MAX_IMAGE_BYTES, MAX_SOURCE_BYTES};
 use oc_project::output::{Kind, Target};
-use oc_render::map::vtt_picture;
+use oc_render::export;
 
 use crate::commands::{output_target, style, write_output};
 use crate::report;
@@ -50,23 +50,48 @@ impl HeatSide {
     }
 }
 
-/// `oc render`'s options as given.
-pub struct RenderArgs<'a> {
-    pub no_legend: bool,
-    pub no_coords: bool,
-    pub scale: f64,
-    pub reach: Option<&'a str>,
-    pub heat: Option<HeatSide>,
-    pub class: Option<&'a str>,
-    /// The rules `--class` is looked up in (a built-in name or `.oc` files).
-    pub ruleset: Option<&'a str>,
+/// `oc render`'s arguments.
+#[derive(clap::Args)]
+pub struct RenderArgs {
+    map: PathBuf,
+    #[arg(long, short)]
+    out: PathBuf,
+    /// The map area only (what `oc export foundry|uvtt` use as the map's picture).
+    #[arg(long)]
+    no_legend: bool,
+    /// No coordinates in the squares' corners.
+    #[arg(long)]
+    no_coords: bool,
+    /// Draw at this many times the map's grid (0.25 to 4; 0.5 draws a 70-pixel grid at 35).
+    #[arg(long, default_value_t = 1.0)]
+    scale: f64,
+    /// Overlay: the squares a unit of `--class` reaches this turn from square X,Y, with the
+    /// movement each costs (the engine's movement rules).
+    #[arg(long, value_name = "X,Y", requires = "class")]
+    reach: Option<String>,
+    /// Overlay: the rounds from every square to the side's objective (seize, escape, raze;
+    /// the defender's also defend), for Foot at 5 movement or the `--class`'s movement.
+    #[arg(long, value_enum, conflicts_with = "reach")]
+    heat: Option<HeatSide>,
+    /// The class whose movement the overlay uses.
+    #[arg(long)]
+    class: Option<String>,
+    /// Where `--class` is defined: a built-in ruleset or `.oc` files (default: the map's
+    /// rules, then the `ruleset` of the project's oc.toml).
+    #[arg(long, requires = "class")]
+    ruleset: Option<String>,
+    /// Replace an existing file that is not an earlier output of this command.
+    #[arg(long)]
+    force: bool,
+    #[command(flatten)]
+    report: crate::Report,
 }
 
 /// The overlay `oc render` was asked for, computed by `oc_play::reach` with the class's rules
 /// (`--ruleset`; else the map's, or the project's for a class they lack); an error is printed
 /// and its exit status returned.
 fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> Result<Option<oc_atlas::render::Overlay>, u8> {
-    let ask = match (args.reach, args.heat, args.class) {
+    let ask = match (args.reach.as_deref(), args.heat, args.class.as_deref()) {
         (Some(at), _, class) => Ask::Reach { at, class: class.unwrap_or_default() },
         (None, Some(side), class) => Ask::Heat { side: side.side(), class },
         (None, None, Some(_)) => {
@@ -80,9 +105,9 @@ fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> R
         crate::load::refused(&r);
         1u8
     };
-    let engine = match args.ruleset {
+    let engine = match args.ruleset.as_deref() {
         Some(r) => crate::load::engine(Some(r))?,
-        None => reach::engine_for(rules, args.class, &crate::load::project_engine).map_err(input)?,
+        None => reach::engine_for(rules, args.class.as_deref(), &crate::load::project_engine).map_err(input)?,
     };
     let whose = if args.ruleset.is_some() { "--ruleset's rules" } else { "the map's rules or the project's `ruleset`" };
     reach::overlay(&engine, map, rules, &ask, whose).map(Some).map_err(|r| match r {
@@ -91,7 +116,8 @@ fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> R
     })
 }
 
-pub fn render(map_path: &Path, out: &Path, force: bool, args: &RenderArgs) -> u8 {
+pub fn render(args: &RenderArgs) -> u8 {
+    let (map_path, out, force) = (args.map.as_path(), args.out.as_path(), args.force);
     let (map, rules, _, inputs) = match load(map_path) {
         Ok(m) => m,
         Err(code) => return code,
@@ -143,21 +169,33 @@ pub enum ExportFormat {
     Uvtt,
 }
 
-/// How `oc export` was asked to write.
-pub struct ExportOptions<'a> {
-    pub out: Option<&'a Path>,
-    pub force: bool,
-    /// Foundry: the folder (in Foundry's User Data) the background picture is uploaded to.
-    pub asset_prefix: &'a str,
-    /// Foundry: 11 or 12.
-    pub foundry: u8,
+/// `oc export`'s arguments.
+#[derive(clap::Args)]
+pub struct ExportArgs {
+    #[arg(value_enum)]
+    format: ExportFormat,
+    map: PathBuf,
+    /// Where to write (Foundry, uvtt: stdout when omitted; Tiled: required). Foundry writes
+    /// the background beside the scene as STEM.png.
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// Replace an existing file that is not an earlier output of this command.
+    #[arg(long)]
+    force: bool,
+    /// Foundry: the folder of Foundry's User Data the background is uploaded to;
+    /// `background.src` is this plus the picture's file name.
+    #[arg(long, default_value = oc_atlas::foundry::DEFAULT_ASSET_PREFIX)]
+    asset_prefix: String,
+    /// Foundry: the version the scene is for (12: regions as Regions; 11: as Drawings).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u8).range(11..=12))]
+    foundry: u8,
+    #[command(flatten)]
+    report: crate::Report,
 }
 
-/// Who draws each picture, as its PNG says: one command's picture is never replaced by
+/// Who draws `oc render`'s picture, as its PNG says: one command's picture is never replaced by
 /// another's without `--force`.
 const RENDER: &str = "oc render";
-const FOUNDRY_BACKGROUND: &str = "oc export foundry";
-const TILED_TILESET: &str = "oc export tiled";
 
 /// Shows why a map command stopped; its exit status.
 fn stopped(stop: oc_render::map::Stop) -> u8 {
@@ -170,31 +208,22 @@ fn stopped(stop: oc_render::map::Stop) -> u8 {
     stop.status
 }
 
-pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8 {
-    let (map, rules, root, inputs) = match load(map_path) {
-        Ok(m) => m,
-        Err(code) => return code,
-    };
-    let (out, force) = (opts.out, opts.force);
+pub fn export(opts: &ExportArgs) -> u8 {
+    export_to(opts).unwrap_or_else(|status| status)
+}
+
+fn export_to(opts: &ExportArgs) -> Result<u8, u8> {
+    let (format, map_path, out, force) = (opts.format, opts.map.as_path(), opts.out.as_deref(), opts.force);
+    let (map, rules, root, inputs) = load(map_path)?;
     let kind = match format {
         ExportFormat::Foundry => Kind::FoundryScene,
         ExportFormat::Tiled => Kind::TiledMap,
         ExportFormat::Uvtt => Kind::UvttMap,
     };
-    let target = match out.map(|o| output_target(o, kind, &inputs, force)).transpose() {
-        Ok(t) => t,
-        Err(code) => return code,
-    };
+    let target = out.map(|o| output_target(o, kind, &inputs, force)).transpose()?;
     match format {
         ExportFormat::Foundry => {
-            let version = match opts.foundry {
-                11 => oc_atlas::foundry::Version::V11,
-                12 => oc_atlas::foundry::Version::V12,
-                other => {
-                    errln!("error: --foundry {other}: oc writes scenes for Foundry 11 and 12");
-                    return 2;
-                }
-            };
+            let version = export::foundry_version(opts.foundry).map_err(stopped)?;
             // The background goes beside the scene as STEM-background.png (its own name: never
             // the picture `oc render -o STEM.png` drew); on standard output there is nowhere
             // beside, so the scene names the picture the note below says how to draw.
@@ -202,213 +231,113 @@ pub fn export(format: ExportFormat, map_path: &Path, opts: &ExportOptions) -> u8
                 (Some(Target::File(_)), Some(out)) => Some(out),
                 _ => None,
             };
-            let (src, beside) = oc_render::map::foundry_background(scene_file, map_path);
-            let background = match beside.map(|png| output_target(&png, Kind::Picture(FOUNDRY_BACKGROUND), &inputs, force)) {
-                Some(Ok(t)) => Some(t),
-                Some(Err(code)) => return code,
-                None => None,
-            };
-            let src = oc_atlas::foundry::asset_path(opts.asset_prefix, &src);
-            let scene = oc_atlas::foundry::scene(&map, &rules, version, Some(src.clone()));
-            let text = serde_json::to_string_pretty(&scene).unwrap_or_default();
-            if let Some(factor) = scene.flags.oc.scale {
-                errln!(
-                    "note: the map's grid of {} pixels is below Foundry {}'s smallest ({}): the scene and its background are scaled by {factor}, to a grid of {} pixels",
-                    map.grid,
-                    opts.foundry,
-                    version.grid_min(),
-                    scene.grid.size
-                );
+            let (picture, beside) = oc_render::map::foundry_background(scene_file, map_path);
+            let background =
+                beside.map(|png| output_target(&png, Kind::Picture(export::FOUNDRY_BACKGROUND), &inputs, force)).transpose()?;
+            let scene = export::foundry_scene(&map, &rules, version, &opts.asset_prefix, &picture);
+            if let Some(note) = &scene.scaled {
+                errln!("note: {note}");
             }
             match (&target, background) {
                 (Some(target), Some(png_target)) => {
-                    let png = match vtt_picture(&root, map_path, &map, &rules, FOUNDRY_BACKGROUND, Some(version)) {
-                        Ok(p) => p,
-                        Err(stop) => return stopped(stop),
-                    };
-                    let status = write(&png_target, &png).max(write(target, text.as_bytes()));
+                    let png = scene.background(&root, map_path, &map, &rules).map_err(stopped)?;
+                    let status = write(&png_target, &png).max(write(target, scene.json.as_bytes()));
                     if status == 0 {
-                        noteln!(
-                            "wrote {} (Foundry {} scene: {} walls, {} regions) and its background {}",
-                            target.show(),
-                            opts.foundry,
-                            scene.walls.len(),
-                            map.regions.len(),
-                            png_target.show()
-                        );
-                        noteln!(
-                            "upload {} to `{src}` in Foundry's User Data, then Import Data from the scene",
-                            png_target.show()
-                        );
+                        scene.wrote(&target.show(), &png_target.show()).iter().for_each(|line| noteln!("{line}"));
                     }
-                    status
+                    Ok(status)
                 }
-                (Some(target), None) => write(target, text.as_bytes()),
+                (Some(target), None) => Ok(write(target, scene.json.as_bytes())),
                 (None, _) => {
-                    outln!("{text}");
-                    errln!(
-                        "note: the scene's background is `{src}`: draw it with `oc render --no-legend -o {}` and upload it there",
-                        src.rsplit('/').next().unwrap_or(&src)
-                    );
-                    0
+                    outln!("{}", scene.json);
+                    errln!("note: {}", scene.background_help());
+                    Ok(0)
                 }
             }
         }
         ExportFormat::Uvtt => {
-            let png = match vtt_picture(&root, map_path, &map, &rules, "oc export uvtt", None) {
-                Ok(p) => p,
-                Err(stop) => return stopped(stop),
+            let (text, summary) = export::uvtt(&root, map_path, &map, &rules).map_err(stopped)?;
+            let Some(target) = &target else {
+                outln!("{text}");
+                return Ok(0);
             };
-            let file = oc_atlas::uvtt::uvtt(&map, &rules, &png);
-            let text = serde_json::to_string_pretty(&file).unwrap_or_default();
-            match &target {
-                Some(target) => {
-                    let status = write(target, text.as_bytes());
-                    if status == 0 {
-                        noteln!(
-                            "wrote {} (Universal VTT {}: {} walls, {} doors, {}x{} squares at {} pixels)",
-                            target.show(),
-                            oc_atlas::uvtt::FORMAT,
-                            file.line_of_sight.len(),
-                            file.portals.len(),
-                            map.width,
-                            map.height,
-                            map.grid
-                        );
-                    }
-                    status
-                }
-                None => {
-                    outln!("{text}");
-                    0
-                }
+            let status = write(target, text.as_bytes());
+            if status == 0 {
+                noteln!("wrote {} ({summary})", target.show());
             }
+            Ok(status)
         }
         ExportFormat::Tiled => {
             let (Some(out), Some(tmx_target @ Target::File(_))) = (out, &target) else {
                 errln!("error: `oc export tiled` writes two files (the TMX and its tileset PNG): give --out MAP.tmx");
-                return 2;
+                return Err(2);
             };
-            if let Err(why) = oc_atlas::export::tileset_size(&map) {
-                errln!("error: {}: {why}", map_path.display());
-                errln!("help: lower the map's `grid`");
-                return 1;
-            }
-            let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "map".into());
-            let tileset_name = format!("{stem}-terrain.png");
-            let tileset_path = out.with_file_name(&tileset_name);
-            let tileset_target = match output_target(&tileset_path, Kind::Picture(TILED_TILESET), &inputs, force) {
-                Ok(t) => t,
-                Err(code) => return code,
-            };
-            let (tmx, tileset) = oc_atlas::export::tiled(&map, &tileset_name);
-            let png = match oc_atlas::render::png_drawn_by(&tileset, TILED_TILESET) {
-                Ok(b) => b,
-                Err(e) => {
-                    errln!("error: cannot encode the tileset: {e}");
-                    return 2;
-                }
-            };
+            let tileset_path = export::tiled_tileset(&map, map_path, out).map_err(stopped)?;
+            let tileset_target = output_target(&tileset_path, Kind::Picture(export::TILED_TILESET), &inputs, force)?;
+            let (tmx, png) = export::tiled(&map, &tileset_path).map_err(stopped)?;
             let status = write(&tileset_target, &png).max(write(tmx_target, tmx.as_bytes()));
             if status == 0 {
                 noteln!("wrote {} and {}", out.display(), tileset_path.display());
             }
-            status
+            Ok(status)
         }
     }
 }
 
 pub fn import_image(image: &Path, legend: Option<&Path>, name: Option<&str>, out: Option<&Path>, force: bool) -> u8 {
-    let rules = match oc_compiler::stdlib::default_rules() {
-        Some(r) => r,
-        None => {
-            errln!("error: the standard library did not compile");
-            return 2;
-        }
-    };
-    let mut inputs = vec![image.to_path_buf()];
-    inputs.extend(legend.map(Path::to_path_buf));
-    let target = match out.map(|o| output_target(o, Kind::MapDefinition, &inputs, force)).transpose() {
-        Ok(t) => t,
-        Err(code) => return code,
-    };
-    let bytes = match oc_project::fsx::read_regular(image, MAX_IMAGE_BYTES) {
-        Ok(b) => b,
-        Err(e) => {
-            errln!("error: cannot read {}: {e}", image.display());
-            return 2;
-        }
-    };
-    let legend = legend.map(|path| (path, oc_project::fsx::read_regular(path, MAX_SOURCE_BYTES).map_err(|e| e.to_string())));
-    let (text, width, height) = match oc_render::map::import_image(image, &bytes, legend, &rules, name) {
-        Ok(t) => t,
-        Err(stop) => return stopped(stop),
-    };
-    match target {
-        None => {
+    let run = || -> Result<u8, u8> {
+        let rules = oc_render::map::std_rules().map_err(stopped)?;
+        let mut inputs = vec![image.to_path_buf()];
+        inputs.extend(legend.map(Path::to_path_buf));
+        let target = out.map(|o| output_target(o, Kind::MapDefinition, &inputs, force)).transpose()?;
+        let bytes = oc_render::map::read(image, MAX_IMAGE_BYTES).map_err(stopped)?;
+        let legend = legend.map(|path| (path, oc_project::fsx::read_regular(path, MAX_SOURCE_BYTES).map_err(|e| e.to_string())));
+        let (text, width, height) = oc_render::map::import_image(image, &bytes, legend, &rules, name).map_err(stopped)?;
+        let Some(target) = target else {
             out!("{text}");
-            0
+            return Ok(0);
+        };
+        let status = write(&target, text.as_bytes());
+        if status == 0 {
+            noteln!("wrote {} ({}x{} tiles)", target.show(), width, height);
         }
-        Some(target) => {
-            let status = write(&target, text.as_bytes());
-            if status == 0 {
-                noteln!("wrote {} ({}x{} tiles)", target.show(), width, height);
-            }
-            status
-        }
-    }
+        Ok(status)
+    };
+    run().unwrap_or_else(|status| status)
 }
 
 pub fn import_tiled(tmx: &Path, out: Option<&Path>, force: bool) -> u8 {
-    let Some(rules) = oc_compiler::stdlib::default_rules() else {
-        errln!("error: the standard library did not compile");
-        return 2;
-    };
-    let target = match out.map(|o| output_target(o, Kind::ImportedMap, &[tmx.to_path_buf()], force)).transpose() {
-        Ok(t) => t,
-        Err(code) => return code,
-    };
-    if let Some(Target::File(f)) = &target {
-        if !oc_project::discover::is_map(&f.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()) {
-            errln!("error: {}: a map definition's name ends in `.map.toml`", f.path.display());
-            return 2;
-        }
-    }
-    let bytes = match oc_project::fsx::read_regular(tmx, MAX_SOURCE_BYTES) {
-        Ok(b) => b,
-        Err(e) => {
-            errln!("error: cannot read {}: {e}", tmx.display());
-            return 2;
-        }
-    };
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    let (toml, diags) = oc_render::map::import_tiled(tmx, &text, &rules);
-    let shown = tmx.display().to_string();
-    let sources = report::OneFile { path: &shown, text: &text };
-    let style = style();
-    let reports = report::Reports::new(&sources);
-    for d in &diags {
-        err!("{}", reports.render(d, style));
-    }
-    let Some(toml) = toml else {
-        errln!(
-            "error: {}: nothing was written ({} error(s) above)",
-            tmx.display(),
-            diags.iter().filter(|d| d.is_error()).count()
-        );
-        return 1;
-    };
-    match target {
-        None => {
-            out!("{toml}");
-            0
-        }
-        Some(target) => {
-            let status = write(&target, toml.as_bytes());
-            if status == 0 {
-                noteln!("wrote {} (check it with `oc check {}`)", target.show(), target.show());
+    let run = || -> Result<u8, u8> {
+        let rules = oc_render::map::std_rules().map_err(stopped)?;
+        let target = out.map(|o| output_target(o, Kind::ImportedMap, &[tmx.to_path_buf()], force)).transpose()?;
+        if let Some(Target::File(f)) = &target {
+            if !oc_project::discover::is_map(&f.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()) {
+                errln!("error: {}: a map definition's name ends in `.map.toml`", f.path.display());
+                return Err(2);
             }
-            status
         }
-    }
+        let text = String::from_utf8_lossy(&oc_render::map::read(tmx, MAX_SOURCE_BYTES).map_err(stopped)?).into_owned();
+        let (toml, diags) = oc_render::map::import_tiled(tmx, &text, &rules);
+        let shown = tmx.display().to_string();
+        let sources = report::OneFile { path: &shown, text: &text };
+        let reports = report::Reports::new(&sources);
+        for d in &diags {
+            err!("{}", reports.render(d, style()));
+        }
+        let Some(toml) = toml else {
+            let errors = diags.iter().filter(|d| d.is_error()).count();
+            errln!("error: {}: nothing was written ({errors} error(s) above)", tmx.display());
+            return Ok(1);
+        };
+        let Some(target) = target else {
+            out!("{toml}");
+            return Ok(0);
+        };
+        let status = write(&target, toml.as_bytes());
+        if status == 0 {
+            noteln!("wrote {} (check it with `oc check {}`)", target.show(), target.show());
+        }
+        Ok(status)
+    };
+    run().unwrap_or_else(|status| status)
 }

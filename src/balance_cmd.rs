@@ -20,20 +20,31 @@ pub enum BalanceFormat {
     Json,
 }
 
-pub struct Args<'a> {
-    pub ruleset: Option<&'a str>,
-    pub paths: &'a [PathBuf],
-    pub seed: u64,
-    pub duels: u32,
-    pub format: BalanceFormat,
+/// `oc balance`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Your `.oc` files or folders (their classes and items are the ones warned about).
+    paths: Vec<PathBuf>,
+    /// A built-in ruleset: alone, or the one your files build on (default: the standard library,
+    /// or the `ruleset` of the oc.toml above the working directory).
+    #[arg(long)]
+    ruleset: Option<String>,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Duels to the rout per matchup (0: the exact forecasts only, faster).
+    #[arg(long, default_value_t = oc_balance::DEFAULT_DUELS, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    duels: u32,
+    #[arg(long, value_enum, default_value = "human")]
+    format: BalanceFormat,
 }
 
-pub fn balance(args: Args) -> u8 {
-    crate::load::root_for(args.ruleset, args.paths.first().map(PathBuf::as_path));
-    let Loaded { engine, workspace, files, .. } = match crate::load::shown(oc_play::rules::load_with(args.ruleset, args.paths)) {
-        Ok(l) => l,
-        Err(code) => return code,
-    };
+pub fn balance(args: &Args) -> u8 {
+    crate::load::root_for(args.ruleset.as_deref(), args.paths.first().map(PathBuf::as_path));
+    let Loaded { engine, workspace, files, .. } =
+        match crate::load::shown(oc_play::rules::load_with(args.ruleset.as_deref(), &args.paths)) {
+            Ok(l) => l,
+            Err(code) => return code,
+        };
     let written = oc_balance::written_costs(&workspace, &files);
     let started = Instant::now();
     let report = match oc_balance::balance(&engine, Options { seed: args.seed, duels: args.duels }, &written) {

@@ -2,7 +2,7 @@
 //! every line), played by `oc_play::game` and checked by `oc_play::log::verify`; this writes the
 //! log and the replay page and says how it went.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use oc_play::game::{self, Played};
 use oc_play::log::{Mismatch, Source};
@@ -14,11 +14,26 @@ use oc_project::output::{Kind, Target};
 use crate::commands::{output_target, write_output};
 use crate::load::setup as load;
 
-/// Where `oc battle` writes: the log (standard output without one) and a replay page.
-pub struct Outputs<'p> {
-    pub log: Option<&'p Path>,
-    pub html: Option<&'p Path>,
-    pub force: bool,
+/// `oc battle`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    game: crate::Game,
+    #[command(flatten)]
+    ai: crate::args::AiChoice,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Write the log here (default: stdout).
+    #[arg(long)]
+    log: Option<PathBuf>,
+    /// Also write a replay page here: one self-contained HTML file to watch the battle.
+    #[arg(long)]
+    html: Option<PathBuf>,
+    /// Replace an existing file that is not an earlier output of this command.
+    #[arg(long)]
+    force: bool,
+    #[command(flatten)]
+    report: crate::Report,
 }
 
 /// Plays the battle (recorded for a replay page when `page` is asked for).
@@ -37,26 +52,21 @@ pub fn write_page(target: &Target, setup: &Setup, source: &Source, rec: &Recordi
     Ok(())
 }
 
-pub fn battle(
-    file: &Path,
-    scenario: Option<&str>,
-    attacker: Option<&str>,
-    defender: Option<&str>,
-    seed: u64,
-    ais: &Ais,
-    out: Outputs<'_>,
-) -> u8 {
-    let setup = match load(file, scenario, attacker, defender) {
+pub fn battle(args: &Args) -> u8 {
+    let g = &args.game;
+    let setup = match load(&g.file, g.scenario.as_deref(), g.attacker.as_deref(), g.defender.as_deref()) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let target = match out.log.map(|l| output_target(l, Kind::BattleLog, &setup.inputs, out.force)).transpose() {
+    let (seed, ais) = (args.seed, &args.ai.ais());
+    let (log, html, force) = (args.log.as_deref(), args.html.as_deref(), args.force);
+    let target = match log.map(|l| output_target(l, Kind::BattleLog, &setup.inputs, force)).transpose() {
         Ok(t) => t,
         Err(code) => return code,
     };
     let mut page_inputs = setup.inputs.clone();
-    page_inputs.extend(out.log.map(Path::to_path_buf));
-    let page_target = match out.html.map(|h| output_target(h, Kind::ReplayPage, &page_inputs, out.force)).transpose() {
+    page_inputs.extend(log.map(Path::to_path_buf));
+    let page_target = match html.map(|h| output_target(h, Kind::ReplayPage, &page_inputs, force)).transpose() {
         Ok(t) => t,
         Err(code) => return code,
     };

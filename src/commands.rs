@@ -140,23 +140,11 @@ pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
         errln!("error: {path}: {reason}");
         return 1;
     }
-    // Files of several rulesets (`oc build scenarios`): one error that says how, not the
-    // cascade of one compilation holding them all.
+    // Files of several rulesets (`oc build scenarios`): one error that says how.
     let several = compilation.diagnostics.iter().any(|d| d.code == oc_compiler::codes::MULTIPLE_RULESETS);
-    if let Some(by_ruleset) = several.then(|| oc_project::load::several_rulesets(&project)).flatten() {
-        let shown = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ");
-        errln!("error: the files of {shown} use {} rulesets, and one `oc build` writes one ruleset's rules:", by_ruleset.len());
-        for (ruleset, files) in &by_ruleset {
-            errln!("  {ruleset}: {}", files.join(", "));
-        }
-        if let Some((ruleset, file)) = by_ruleset.iter().next().and_then(|(r, f)| Some((r, f.first()?))) {
-            let example = oc_project::load::from_cwd(&project.root.join(file));
-            errln!(
-                "help: build each ruleset's files on their own, such as `oc build {} -o {ruleset}.json`; `oc check {shown}` checks them all",
-                example.display()
-            );
-        }
-        return 1;
+    if let Some(r) = several.then(|| oc_project::load::several_rulesets_refusal(&project, paths)).flatten() {
+        refused(&r);
+        return 1; // the input's problem, not a usage error
     }
     let style = style();
     let reports = report::Reports::new(&workspace);

@@ -11,36 +11,85 @@ use crate::Format;
 use oc_play::fairness;
 use oc_project::output::Kind;
 
-pub struct Request<'a> {
-    pub run: fairness::Request<'a>,
-    pub readme: Option<&'a Path>,
-    pub format: Format,
-    /// Where a shard's part goes (standard output without it).
-    pub out: Option<&'a Path>,
-    pub force: bool,
+/// `oc fairness`'s arguments (`oc fairness merge` is its subcommand).
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    merge: Option<Merge>,
+    /// `.oc` files or folders (each scenario written in them, with every pair of its armies).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Games per scenario.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=oc_project::limits::MAX_GAMES))]
+    games: u64,
+    /// Another number of games for one scenario (repeatable): `--games-for RiverStorm=200`.
+    #[arg(long, value_parser = oc_play::fairness::parse_games_for)]
+    games_for: Vec<(String, u64)>,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Write the table, with this command above it, into this Markdown file between its
+    /// markers (appended under a `## Fairness` heading when it has none).
+    #[arg(long)]
+    readme: Option<PathBuf>,
+    #[arg(long, value_enum, default_value = "human")]
+    format: Format,
+    /// Measure only shard K of N (games g of each pair with g mod N = K - 1, the same seeds
+    /// as the whole run) and write its rows as a part for `oc fairness merge`.
+    #[arg(long, value_parser = oc_play::simulate::parse_shard)]
+    shard: Option<oc_play::simulate::Shard>,
+    /// Write the shard's part to this file (standard output without it).
+    #[arg(long, requires = "shard")]
+    out: Option<PathBuf>,
+    /// Replace an existing file that is not an earlier part written by this command.
+    #[arg(long)]
+    force: bool,
 }
 
-pub fn fairness(r: &Request) -> u8 {
-    if let Some(first) = r.run.paths.first() {
+#[derive(clap::Subcommand)]
+enum Merge {
+    /// Merge the parts of a sharded fairness run: the table equals the unsharded run's, byte for byte.
+    Merge {
+        /// Every part, one per shard (`oc fairness PATHS --shard K/N --out part-K.json`).
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
+        /// Write the table into this Markdown file between its markers, as the whole run would.
+        #[arg(long)]
+        readme: Option<PathBuf>,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+    },
+}
+
+pub fn command(args: &Args) -> u8 {
+    match &args.merge {
+        Some(Merge::Merge { parts, readme, format }) => merge(parts, readme.as_deref(), *format),
+        None => fairness(args),
+    }
+}
+
+fn fairness(a: &Args) -> u8 {
+    let run = fairness::Request { paths: &a.paths, games: a.games, games_for: &a.games_for, seed: a.seed, shard: a.shard };
+    let (readme, out) = (a.readme.as_deref(), a.out.as_deref());
+    if let Some(first) = run.paths.first() {
         crate::report::root_of(first);
     }
-    if r.run.shard.is_some() && r.readme.is_some() {
+    if run.shard.is_some() && readme.is_some() {
         errln!("error: a shard measures only some of the games: write the merged table into the README instead");
         errln!("help: `oc fairness merge PARTS... --readme README.md`");
         return 2;
     }
-    if r.run.shard.is_none() && r.out.is_some() {
+    if run.shard.is_none() && out.is_some() {
         errln!("error: --out writes a shard's part: the table goes to standard output or, with --readme, into a README");
         errln!("help: add `--shard K/N`, or leave out --out");
         return 2;
     }
-    if let Some(readme) = r.readme {
+    if let Some(readme) = readme {
         if let Err(why) = oc_project::output::notes_file(readme) {
             errln!("error: --readme {}: {why}", readme.display());
             return 2;
         }
     }
-    let target = match r.out.map(|o| crate::commands::output_target(o, Kind::FairnessPart, r.run.paths, r.force)).transpose() {
+    let target = match out.map(|o| crate::commands::output_target(o, Kind::FairnessPart, run.paths, a.force)).transpose() {
         Ok(t) => t,
         Err(code) => return code,
     };
@@ -52,16 +101,16 @@ pub fn fairness(r: &Request) -> u8 {
         Ok(compiled)
     };
     let bar = crate::commands::Progress::new(None);
-    let measured = fairness::measure(&r.run, &compile, &|line: &str| bar.say(line), &|| bar.tick());
+    let measured = fairness::measure(&run, &compile, &|line: &str| bar.say(line), &|| bar.tick());
     bar.finish();
     let rows = match measured {
         Ok(rows) => rows,
         Err(f) => return crate::load::failure(f),
     };
-    let fairness::Request { paths, games, games_for, seed, shard } = r.run;
-    let command = fairness::command_line(paths, games, games_for, seed, r.readme);
+    let fairness::Request { paths, games, games_for, seed, shard } = run;
+    let command = fairness::command_line(paths, games, games_for, seed, readme);
     if let Some(shard) = shard {
-        let text = match fairness::Part::new(&r.run, command, shard, rows).text() {
+        let text = match fairness::Part::new(&run, command, shard, rows).text() {
             Ok(text) => text,
             Err(e) => return crate::load::refused(&e),
         };
@@ -79,11 +128,11 @@ pub fn fairness(r: &Request) -> u8 {
             }
         };
     }
-    print_table(&rows, seed, &command, r.readme, r.format)
+    print_table(&rows, seed, &command, readme, a.format)
 }
 
 /// `oc fairness merge PARTS...`: every shard of one run, once each, summed into its table.
-pub fn merge(parts: &[PathBuf], readme: Option<&Path>, format: Format) -> u8 {
+fn merge(parts: &[PathBuf], readme: Option<&Path>, format: Format) -> u8 {
     if let Some(readme) = readme {
         if let Err(why) = oc_project::output::notes_file(readme) {
             errln!("error: --readme {}: {why}", readme.display());

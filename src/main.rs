@@ -25,7 +25,7 @@ mod watch;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use args::{ai_names, AiChoice, Game, Matchup};
+use args::{ai_names, Game, Matchup};
 use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
@@ -147,30 +147,7 @@ enum Command {
         format: Format,
     },
     /// Every class with each weapon it wields against every class: rout chances and damage as CSV.
-    Matrix {
-        /// A built-in ruleset (officers_chess, officers_chess_v06, stamina, battlestorm, skirmish) or a path to .oc files.
-        #[arg(long)]
-        ruleset: Option<String>,
-        /// Write the CSV here instead of stdout (the summary goes to stderr).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Also draw a heat map (`.png` or `.svg`): each class (rows) with its best weapon
-        /// against each class (columns) with its kit weapon, coloured by the rout chance.
-        #[arg(long, value_name = "FILE")]
-        heatmap: Option<PathBuf>,
-        /// Measure at this distance (each weapon that reaches it) instead of each weapon's
-        /// nearest range.
-        #[arg(long, value_parser = clap::value_parser!(i64).range(1..=64))]
-        distance: Option<i64>,
-        /// Only these attacking classes (repeatable), against every class.
-        #[arg(long = "class", value_name = "CLASS")]
-        classes: Vec<String>,
-        /// Replace an existing file that is not an earlier output of this command.
-        #[arg(long)]
-        force: bool,
-        #[command(flatten)]
-        report: Report,
-    },
+    Matrix(play::MatrixArgs),
     /// Every class's and item's written price next to the price its measured strength suggests;
     /// warns (`oc::balance::cost_outlier`) on your classes and items priced far from how they play.
     ///
@@ -190,21 +167,7 @@ enum Command {
     /// actions (Dance, staves), lasting statuses and consumables are not, so classes and items
     /// whose worth lies there read as overpriced. The warning needs a price further off than the
     /// standard roster's own scatter (and at least 1.5x). The same seed gives the same numbers.
-    Balance {
-        /// Your `.oc` files or folders (their classes and items are the ones warned about).
-        paths: Vec<PathBuf>,
-        /// A built-in ruleset: alone, or the one your files build on (default: the standard library,
-        /// or the `ruleset` of the oc.toml above the working directory).
-        #[arg(long)]
-        ruleset: Option<String>,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Duels to the rout per matchup (0: the exact forecasts only, faster).
-        #[arg(long, default_value_t = oc_balance::DEFAULT_DUELS, value_parser = clap::value_parser!(u32).range(0..=1000))]
-        duels: u32,
-        #[arg(long, value_enum, default_value = "human")]
-        format: balance_cmd::BalanceFormat,
-    },
+    Balance(balance_cmd::Args),
     /// Watch a project (or one `.oc` or `.map.toml` file) and recheck what each save affects
     /// (Ctrl-C to stop).
     Watch {
@@ -230,63 +193,10 @@ enum Command {
     },
     /// Draw a map as a PNG: terrain colours and patterns, grid, coordinates, regions, chests,
     /// doors and a legend; optionally a class's reach or the rounds to an objective.
-    Render {
-        map: PathBuf,
-        #[arg(long, short)]
-        out: PathBuf,
-        /// The map area only (what `oc export foundry|uvtt` use as the map's picture).
-        #[arg(long)]
-        no_legend: bool,
-        /// No coordinates in the squares' corners.
-        #[arg(long)]
-        no_coords: bool,
-        /// Draw at this many times the map's grid (0.25 to 4; 0.5 draws a 70-pixel grid at 35).
-        #[arg(long, default_value_t = 1.0)]
-        scale: f64,
-        /// Overlay: the squares a unit of `--class` reaches this turn from square X,Y, with the
-        /// movement each costs (the engine's movement rules).
-        #[arg(long, value_name = "X,Y", requires = "class")]
-        reach: Option<String>,
-        /// Overlay: the rounds from every square to the side's objective (seize, escape, raze;
-        /// the defender's also defend), for Foot at 5 movement or the `--class`'s movement.
-        #[arg(long, value_enum, conflicts_with = "reach")]
-        heat: Option<atlas::HeatSide>,
-        /// The class whose movement the overlay uses.
-        #[arg(long)]
-        class: Option<String>,
-        /// Where `--class` is defined: a built-in ruleset or `.oc` files (default: the map's
-        /// rules, then the `ruleset` of the project's oc.toml).
-        #[arg(long, requires = "class")]
-        ruleset: Option<String>,
-        /// Replace an existing file that is not an earlier output of this command.
-        #[arg(long)]
-        force: bool,
-        #[command(flatten)]
-        report: Report,
-    },
+    Render(atlas::RenderArgs),
     /// Export a map to a Foundry VTT scene (JSON and its background PNG), a Universal VTT file
     /// (`.uvtt`, the picture embedded) or a Tiled map (TMX and its tileset PNG).
-    Export {
-        #[arg(value_enum)]
-        format: atlas::ExportFormat,
-        map: PathBuf,
-        /// Where to write (Foundry, uvtt: stdout when omitted; Tiled: required). Foundry writes
-        /// the background beside the scene as STEM.png.
-        #[arg(long, short)]
-        out: Option<PathBuf>,
-        /// Replace an existing file that is not an earlier output of this command.
-        #[arg(long)]
-        force: bool,
-        /// Foundry: the folder of Foundry's User Data the background is uploaded to;
-        /// `background.src` is this plus the picture's file name.
-        #[arg(long, default_value = oc_atlas::foundry::DEFAULT_ASSET_PREFIX)]
-        asset_prefix: String,
-        /// Foundry: the version the scene is for (12: regions as Regions; 11: as Drawings).
-        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u8).range(11..=12))]
-        foundry: u8,
-        #[command(flatten)]
-        report: Report,
-    },
+    Export(atlas::ExportArgs),
     /// Turn a one-pixel-per-tile PNG into a map definition.
     ImportImage {
         image: PathBuf,
@@ -321,25 +231,7 @@ enum Command {
         format: Format,
     },
     /// Play one battle with the AI on both sides and write its JSON-lines log.
-    Battle {
-        #[command(flatten)]
-        game: Game,
-        #[command(flatten)]
-        ai: AiChoice,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Write the log here (default: stdout).
-        #[arg(long)]
-        log: Option<PathBuf>,
-        /// Also write a replay page here: one self-contained HTML file to watch the battle.
-        #[arg(long)]
-        html: Option<PathBuf>,
-        /// Replace an existing file that is not an earlier output of this command.
-        #[arg(long)]
-        force: bool,
-        #[command(flatten)]
-        report: Report,
-    },
+    Battle(battle_cmd::Args),
     /// Play the scenario in the browser: a local server (127.0.0.1, a token in the address it
     /// prints) with a page to play one side against the AI, or both (hotseat).
     Play(play_cmd::PlayArgs),
@@ -362,133 +254,21 @@ enum Command {
     /// `--shard K/N` plays only the games shard K of N owns and writes mergeable counts;
     /// `oc simulate merge PARTS...` prints the report the whole run would have printed.
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
-    Simulate {
-        #[command(subcommand)]
-        merge: Option<SimulateMerge>,
-        /// The `.oc` file with the scenario and its armies (or importing them).
-        #[arg(required = true)]
-        file: Option<PathBuf>,
-        /// Which scenario, when the file defines several.
-        #[arg(long)]
-        scenario: Option<String>,
-        /// The attacker's army (default: the only one written for the attacker).
-        #[arg(long)]
-        attacker: Option<String>,
-        /// The defender's army.
-        #[arg(long)]
-        defender: Option<String>,
-        #[command(flatten)]
-        ai: AiChoice,
-        /// How many games (at most 10,000,000; results stream, so memory stays flat).
-        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=oc_project::limits::MAX_GAMES))]
-        games: u64,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long, value_enum, default_value = "human")]
-        format: Format,
-        /// Play only shard K of N (games g with g mod N = K - 1, the same seeds as the whole run)
-        /// and write its counts as JSON for `oc simulate merge`.
-        #[arg(long, value_parser = oc_play::simulate::parse_shard)]
-        shard: Option<oc_play::simulate::Shard>,
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Also draw the results: win rate per side with its 95% interval, the rounds games
-        /// lasted, the units each side lost (`.png` or `.svg`, by the extension).
-        #[arg(long, value_name = "FILE")]
-        plot: Option<PathBuf>,
-        /// Replace an existing file that is not an earlier output of this command.
-        #[arg(long)]
-        force: bool,
-    },
+    Simulate(simulate::Args),
     /// Search a scenario's knobs for a 50% attacker win rate with the default AI: prints the
     /// suggested values beside the current ones, the win rate with its 95% interval and the
     /// games it took. The file is left alone unless `--write`.
-    Tune {
-        #[command(flatten)]
-        game: Game,
-        /// The most games one setting is played (a setting whose 95% interval leaves 50% stops
-        /// sooner); the suggested values are then measured on as many games the search did
-        /// not use.
-        #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(20..=oc_project::limits::MAX_GAMES))]
-        games: u64,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// What may change (repeatable; searched in the order given). Default: army-size, then
-        /// rounds. `rounds`: the time limit (a `survive N rounds` with the same N moves with it;
-        /// a scenario without one gets `rounds N then draw`). `army-size`: the sample armies,
-        /// a unit dismissed from one side or a copy of one of its units hired for the other, in
-        /// turn, within the scenario's unit counts, war chests and limits (units with a scenario
-        /// tag or named by a condition stay). `war-chest`: both war chests, by the price of a
-        /// side's cheapest unit, the armies re-bought to fit (not with army-size).
-        #[arg(long, value_enum)]
-        knob: Vec<tune::Knob>,
-        /// Write the suggested values into the file (atomically, only the tuned numbers and the
-        /// units hired or dismissed), once the result checks clean and its 95% interval holds 50%.
-        #[arg(long)]
-        write: bool,
-        #[arg(long, value_enum, default_value = "human")]
-        format: Format,
-    },
+    Tune(tune::Args),
     /// Play every scenario under the paths with its sample armies and print the attacker's win
     /// rates as a Markdown table; `--readme FILE` writes it between the file's
     /// `<!-- fairness:begin -->` and `<!-- fairness:end -->` lines. `--shard K/N` measures only
     /// the games shard K of N owns; `oc fairness merge PARTS...` prints the whole run's table.
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
-    Fairness {
-        #[command(subcommand)]
-        merge: Option<FairnessMerge>,
-        /// `.oc` files or folders (each scenario written in them, with every pair of its armies).
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-        /// Games per scenario.
-        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=oc_project::limits::MAX_GAMES))]
-        games: u64,
-        /// Another number of games for one scenario (repeatable): `--games-for RiverStorm=200`.
-        #[arg(long, value_parser = oc_play::fairness::parse_games_for)]
-        games_for: Vec<(String, u64)>,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Write the table, with this command above it, into this Markdown file between its
-        /// markers (appended under a `## Fairness` heading when it has none).
-        #[arg(long)]
-        readme: Option<PathBuf>,
-        #[arg(long, value_enum, default_value = "human")]
-        format: Format,
-        /// Measure only shard K of N (games g of each pair with g mod N = K - 1, the same seeds
-        /// as the whole run) and write its rows as a part for `oc fairness merge`.
-        #[arg(long, value_parser = oc_play::simulate::parse_shard)]
-        shard: Option<oc_play::simulate::Shard>,
-        /// Write the shard's part to this file (standard output without it).
-        #[arg(long, requires = "shard")]
-        out: Option<PathBuf>,
-        /// Replace an existing file that is not an earlier part written by this command.
-        #[arg(long)]
-        force: bool,
-    },
+    Fairness(fairness::Args),
     /// Two AIs play mirror matches: each attacker army of a mirror scenario (sides the same but
     /// for their zones) on both sides, each AI moving first and second, on the field as written
     /// and with the zones swapped; a table of wins, draws and losses with 95% intervals.
-    Tournament {
-        /// `.oc` files, each with a mirror scenario and the armies to field (one file per ruleset).
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// Which scenario, when a file defines several.
-        #[arg(long)]
-        scenario: Option<String>,
-        /// Field only this attacker army (repeatable; default: every one of the scenario).
-        #[arg(long)]
-        army: Vec<String>,
-        /// The two AIs: A, the one the table counts for, and B.
-        #[arg(long, num_args = 2, value_names = ["A", "B"], default_values = [oc_engine::ai::DEFAULT, "greedy"], value_parser = ai_names())]
-        ais: Vec<String>,
-        /// Games per roster, for each of the field's two orientations and each AI moving first.
-        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=100_000))]
-        games: u64,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long, value_enum, default_value = "human")]
-        format: Format,
-    },
+    Tournament(tournament::Args),
     /// The army-building phases: scout (share classes), outfit (change inventories only).
     Army {
         #[command(subcommand)]
@@ -523,41 +303,6 @@ enum ImportFrom {
         force: bool,
         #[command(flatten)]
         report: Report,
-    },
-}
-
-#[derive(Subcommand)]
-enum FairnessMerge {
-    /// Merge the parts of a sharded fairness run: the table equals the unsharded run's, byte for byte.
-    Merge {
-        /// Every part, one per shard (`oc fairness PATHS --shard K/N --out part-K.json`).
-        #[arg(required = true)]
-        parts: Vec<PathBuf>,
-        /// Write the table into this Markdown file between its markers, as the whole run would.
-        #[arg(long)]
-        readme: Option<PathBuf>,
-        #[arg(long, value_enum, default_value = "human")]
-        format: Format,
-    },
-}
-
-#[derive(Subcommand)]
-enum SimulateMerge {
-    /// Merge the parts of a sharded simulation: the report equals the unsharded run's, byte for byte.
-    Merge {
-        /// Every part, one per shard (`oc simulate FILE --shard K/N --out part-K.json`).
-        #[arg(required = true)]
-        parts: Vec<PathBuf>,
-        #[arg(long, value_enum, default_value = "human")]
-        format: Format,
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Also draw the merged run (`.png` or `.svg`): the plot `oc simulate --plot` draws.
-        #[arg(long, value_name = "FILE")]
-        plot: Option<PathBuf>,
-        /// Replace an existing file that is not an earlier output of this command.
-        #[arg(long)]
-        force: bool,
     },
 }
 
@@ -627,101 +372,15 @@ fn main() -> ExitCode {
         Command::Army { phase: ArmyPhase::Outfit { before, after, name, .. } } => {
             scenario_cmd::outfit(&before, &after, name.as_deref())
         }
-        Command::Battle { game, ai, seed, log, html, force, .. } => battle_cmd::battle(
-            &game.file,
-            game.scenario.as_deref(),
-            game.attacker.as_deref(),
-            game.defender.as_deref(),
-            seed,
-            &ai.ais(),
-            battle_cmd::Outputs { log: log.as_deref(), html: html.as_deref(), force },
-        ),
+        Command::Battle(args) => battle_cmd::battle(&args),
         Command::Play(args) => play_cmd::play(args),
         Command::Replay { log, project, html, force, .. } => battle_cmd::replay(&log, project.as_deref(), html.as_deref(), force),
-        Command::Simulate { merge: Some(SimulateMerge::Merge { parts, format, out, plot, force }), .. } => {
-            simulate::merge(&parts, simulate::Outputs { format, out: out.as_deref(), plot: plot.as_deref(), force })
-        }
-        Command::Simulate {
-            merge: None,
-            file,
-            scenario,
-            attacker,
-            defender,
-            ai,
-            games,
-            seed,
-            format,
-            shard,
-            out,
-            plot,
-            force,
-        } => simulate::simulate(
-            &file.unwrap_or_default(),
-            simulate::Game {
-                scenario: scenario.as_deref(),
-                attacker: attacker.as_deref(),
-                defender: defender.as_deref(),
-                ais: &ai.ais(),
-            },
-            oc_play::simulate::Run { games, seed, shard },
-            simulate::Outputs { format, out: out.as_deref(), plot: plot.as_deref(), force },
-        ),
-        Command::Tune { game, games, seed, knob, write, format } => {
-            let knobs: Vec<oc_play::tune::Knob> = knob.iter().map(|k| k.knob()).collect();
-            let run = oc_play::tune::Request {
-                file: &game.file,
-                scenario: game.scenario.as_deref(),
-                attacker: game.attacker.as_deref(),
-                defender: game.defender.as_deref(),
-                games,
-                seed,
-                knobs: &knobs,
-            };
-            tune::tune(&tune::Request { run, write, format })
-        }
-        Command::Fairness { merge: Some(FairnessMerge::Merge { parts, readme, format }), .. } => {
-            fairness::merge(&parts, readme.as_deref(), format)
-        }
-        Command::Fairness { merge: None, paths, games, games_for, seed, readme, format, shard, out, force } => {
-            fairness::fairness(&fairness::Request {
-                run: oc_play::fairness::Request { paths: &paths, games, games_for: &games_for, seed, shard },
-                readme: readme.as_deref(),
-                format,
-                out: out.as_deref(),
-                force,
-            })
-        }
-        Command::Tournament { files, scenario, army, ais, games, seed, format } => match ais.as_slice() {
-            [a, b] => tournament::tournament(&tournament::Args {
-                files: &files,
-                scenario: scenario.as_deref(),
-                armies: &army,
-                ais: [a, b],
-                games,
-                seed,
-                format,
-            }),
-            _ => 2,
-        },
-        Command::Render { map, out, force, no_legend, no_coords, scale, reach, heat, class, ruleset, .. } => atlas::render(
-            &map,
-            &out,
-            force,
-            &atlas::RenderArgs {
-                no_legend,
-                no_coords,
-                scale,
-                reach: reach.as_deref(),
-                heat,
-                class: class.as_deref(),
-                ruleset: ruleset.as_deref(),
-            },
-        ),
-        Command::Export { format, map, out, force, asset_prefix, foundry, .. } => atlas::export(
-            format,
-            &map,
-            &atlas::ExportOptions { out: out.as_deref(), force, asset_prefix: &asset_prefix, foundry },
-        ),
+        Command::Simulate(args) => simulate::command(args),
+        Command::Tune(args) => tune::tune(&args),
+        Command::Fairness(args) => fairness::command(&args),
+        Command::Tournament(args) => tournament::tournament(&args),
+        Command::Render(args) => atlas::render(&args),
+        Command::Export(args) => atlas::export(&args),
         Command::ImportImage { image, legend, name, out, force, .. } => {
             atlas::import_image(&image, legend.as_deref(), name.as_deref(), out.as_deref(), force)
         }
@@ -752,17 +411,8 @@ fn main() -> ExitCode {
             let (a, d) = matchup.sides();
             play::duel(matchup.ruleset.as_deref(), &a, &d, matchup.distance, matchup.stated(), seed, format)
         }
-        Command::Balance { paths, ruleset, seed, duels, format } => {
-            balance_cmd::balance(balance_cmd::Args { ruleset: ruleset.as_deref(), paths: &paths, seed, duels, format })
-        }
-        Command::Matrix { ruleset, out, heatmap, distance, classes, force, .. } => play::matrix(&play::MatrixArgs {
-            ruleset: ruleset.as_deref(),
-            out: out.as_deref(),
-            heatmap: heatmap.as_deref(),
-            distance,
-            classes: &classes,
-            force,
-        }),
+        Command::Balance(args) => balance_cmd::balance(&args),
+        Command::Matrix(args) => play::matrix(&args),
     };
     report::finish_json(status);
     ExitCode::from(status)

@@ -1,6 +1,6 @@
 //! `oc forecast`, `oc duel` and `oc matrix`: the combat engine at the command line.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use oc_engine::{Engine, Loadout};
@@ -85,20 +85,35 @@ pub fn duel(
 }
 
 /// Every class with each weapon it can wield against every class with its default weapon.
-/// What `oc matrix` was asked for.
-pub struct MatrixArgs<'a> {
-    pub ruleset: Option<&'a str>,
-    pub out: Option<&'a Path>,
-    pub heatmap: Option<&'a Path>,
-    /// Measure at this distance instead of each weapon's nearest range.
-    pub distance: Option<i64>,
-    /// Only these attacking classes (all when empty).
-    pub classes: &'a [String],
-    pub force: bool,
+/// `oc matrix`'s arguments.
+#[derive(clap::Args)]
+pub struct MatrixArgs {
+    /// A built-in ruleset (officers_chess, officers_chess_v06, stamina, battlestorm, skirmish) or a path to .oc files.
+    #[arg(long)]
+    ruleset: Option<String>,
+    /// Write the CSV here instead of stdout (the summary goes to stderr).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Also draw a heat map (`.png` or `.svg`): each class (rows) with its best weapon
+    /// against each class (columns) with its kit weapon, coloured by the rout chance.
+    #[arg(long, value_name = "FILE")]
+    heatmap: Option<PathBuf>,
+    /// Measure at this distance (each weapon that reaches it) instead of each weapon's
+    /// nearest range.
+    #[arg(long, value_parser = clap::value_parser!(i64).range(1..=64))]
+    distance: Option<i64>,
+    /// Only these attacking classes (repeatable), against every class.
+    #[arg(long = "class", value_name = "CLASS")]
+    classes: Vec<String>,
+    /// Replace an existing file that is not an earlier output of this command.
+    #[arg(long)]
+    force: bool,
+    #[command(flatten)]
+    report: crate::Report,
 }
 
 pub fn matrix(args: &MatrixArgs) -> u8 {
-    let (ruleset, out, heatmap, force) = (args.ruleset, args.out, args.heatmap, args.force);
+    let (ruleset, out, heatmap, force) = (args.ruleset.as_deref(), args.out.as_deref(), args.heatmap.as_deref(), args.force);
     let inputs: Vec<PathBuf> = ruleset.map(PathBuf::from).into_iter().collect();
     let target = match out.map(|o| output_target(o, Kind::MatrixCsv, &inputs, force)).transpose() {
         Ok(t) => t,
@@ -112,7 +127,7 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
         Ok(e) => e,
         Err(code) => return code,
     };
-    if let Some((name, near)) = matrix::unknown_classes(&engine, args.classes).into_iter().next() {
+    if let Some((name, near)) = matrix::unknown_classes(&engine, &args.classes).into_iter().next() {
         errln!("error: --class {name}: no such class in {}", engine.rules.ruleset.name);
         if let Some(s) = near {
             errln!("help: did you mean `{s}`?");
@@ -120,7 +135,7 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
         return 2;
     }
     let started = Instant::now();
-    let matrix::Matrix { csv, summary, count, heat, columns } = matrix::measure(&engine, args.classes, args.distance);
+    let matrix::Matrix { csv, summary, count, heat, columns } = matrix::measure(&engine, &args.classes, args.distance);
     if let Some(target) = &target {
         if let Err(code) = write_output(target, csv.as_bytes()) {
             return code;

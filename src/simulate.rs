@@ -3,7 +3,7 @@
 //! into the report the whole run would have printed, byte for byte. `--plot` (of a run, or of
 //! merged parts) draws the counts: win rates with their intervals, rounds, units lost.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use oc_project::output::Kind;
 
@@ -11,55 +11,108 @@ use crate::commands::{output_target, plot_target, write_output};
 use crate::load::setup as load;
 use crate::Format;
 use oc_play::simulate::{self, Header, Part, Run, Tally};
-use oc_play::Ais;
 use oc_project::output::Target;
 use oc_render::plot::{self, PlotFormat};
 
-/// Which scenario and armies, and the AIs that play them.
-pub struct Game<'a> {
-    pub scenario: Option<&'a str>,
-    pub attacker: Option<&'a str>,
-    pub defender: Option<&'a str>,
-    pub ais: &'a Ais,
+/// `oc simulate`'s arguments (`oc simulate merge` is its subcommand).
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    merge: Option<Merge>,
+    /// The `.oc` file with the scenario and its armies (or importing them).
+    #[arg(required = true)]
+    file: Option<PathBuf>,
+    /// Which scenario, when the file defines several.
+    #[arg(long)]
+    scenario: Option<String>,
+    /// The attacker's army (default: the only one written for the attacker).
+    #[arg(long)]
+    attacker: Option<String>,
+    /// The defender's army.
+    #[arg(long)]
+    defender: Option<String>,
+    #[command(flatten)]
+    ai: crate::args::AiChoice,
+    /// How many games (at most 10,000,000; results stream, so memory stays flat).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=oc_project::limits::MAX_GAMES))]
+    games: u64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    outputs: Outputs,
+    /// Play only shard K of N (games g with g mod N = K - 1, the same seeds as the whole run)
+    /// and write its counts as JSON for `oc simulate merge`.
+    #[arg(long, value_parser = oc_play::simulate::parse_shard)]
+    shard: Option<oc_play::simulate::Shard>,
+}
+
+#[derive(clap::Subcommand)]
+enum Merge {
+    /// Merge the parts of a sharded simulation: the report equals the unsharded run's, byte for byte.
+    Merge {
+        /// Every part, one per shard (`oc simulate FILE --shard K/N --out part-K.json`).
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
+        #[command(flatten)]
+        outputs: Outputs,
+    },
 }
 
 /// Where the report and the plot go.
-pub struct Outputs<'a> {
-    pub format: Format,
-    pub out: Option<&'a Path>,
-    pub plot: Option<&'a Path>,
-    pub force: bool,
+#[derive(clap::Args)]
+struct Outputs {
+    #[arg(long, value_enum, default_value = "human")]
+    format: Format,
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Also draw the results: win rate per side with its 95% interval, the rounds games
+    /// lasted, the units each side lost (`.png` or `.svg`, by the extension).
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+    /// Replace an existing file that is not an earlier output of this command.
+    #[arg(long)]
+    force: bool,
 }
 
-pub fn simulate(file: &Path, game: Game, run: Run, outputs: Outputs) -> u8 {
-    let Outputs { format, out, plot, force } = outputs;
+pub fn command(args: Args) -> u8 {
+    match &args.merge {
+        Some(Merge::Merge { parts, outputs }) => merge(parts, outputs),
+        None => simulate(&args),
+    }
+}
+
+fn simulate(args: &Args) -> u8 {
+    let Outputs { format, ref out, ref plot, force } = args.outputs;
+    let run = Run { games: args.games, seed: args.seed, shard: args.shard };
     if run.shard.is_some() && plot.is_some() {
         errln!("error: a shard holds only some of the games: plot the merged run instead");
         errln!("help: `oc simulate merge PARTS... --plot wins.png`");
         return 2;
     }
-    let setup = match load(file, game.scenario, game.attacker, game.defender) {
+    let file = args.file.clone().unwrap_or_default();
+    let setup = match load(&file, args.scenario.as_deref(), args.attacker.as_deref(), args.defender.as_deref()) {
         Ok(s) => s,
         Err(code) => return code,
     };
+    let ais = args.ai.ais();
     let kind = if run.shard.is_some() { Kind::SimulationPart } else { Kind::SimulationReport };
-    let target = match out.map(|o| output_target(o, kind, &setup.inputs, force)).transpose() {
+    let target = match out.as_deref().map(|o| output_target(o, kind, &setup.inputs, force)).transpose() {
         Ok(t) => t,
         Err(code) => return code,
     };
-    let plot = match plot.map(|p| plot_target(p, "a plot", &setup.inputs, force)).transpose() {
+    let plot = match plot.as_deref().map(|p| plot_target(p, "a plot", &setup.inputs, force)).transpose() {
         Ok(p) => p,
         Err(code) => return code,
     };
     let started = std::time::Instant::now();
     let bar = crate::commands::Progress::new(Some(run.count()));
-    let played = simulate::run(&setup, game.ais, &run, &|| bar.tick());
+    let played = simulate::run(&setup, &ais, &run, &|| bar.tick());
     bar.finish();
     let tally = match played {
         Ok(t) => t,
         Err(e) => return crate::load::refused(&e),
     };
-    let header = Header::of(&setup, game.ais, &run);
+    let header = Header::of(&setup, &ais, &run);
     let n = tally.games;
     let text = match run.shard.map(|shard| Part::new(header.clone(), shard, tally.clone()).text()) {
         Some(Ok(text)) => text,
@@ -96,13 +149,13 @@ fn draw(header: &Header, tally: &Tally, target: &Target, format: PlotFormat) -> 
 }
 
 /// `oc simulate merge PARTS...`: every shard of one run, once each, summed.
-pub fn merge(parts: &[PathBuf], outputs: Outputs) -> u8 {
-    let Outputs { format, out, plot, force } = outputs;
-    let target = match out.map(|o| output_target(o, Kind::SimulationReport, parts, force)).transpose() {
+fn merge(parts: &[PathBuf], outputs: &Outputs) -> u8 {
+    let Outputs { format, ref out, ref plot, force } = *outputs;
+    let target = match out.as_deref().map(|o| output_target(o, Kind::SimulationReport, parts, force)).transpose() {
         Ok(t) => t,
         Err(code) => return code,
     };
-    let plot = match plot.map(|p| plot_target(p, "a plot", parts, force)).transpose() {
+    let plot = match plot.as_deref().map(|p| plot_target(p, "a plot", parts, force)).transpose() {
         Ok(p) => p,
         Err(code) => return code,
     };

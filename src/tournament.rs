@@ -10,27 +10,39 @@ use oc_play::tournament::{self, Entry};
 use crate::load::field as load_field;
 use crate::Format;
 
-/// What to play.
-pub struct Args<'a> {
-    pub files: &'a [PathBuf],
-    pub scenario: Option<&'a str>,
-    /// The rosters to field (attacker armies of the scenario), all of them when empty.
-    pub armies: &'a [String],
-    /// AI A and AI B.
-    pub ais: [&'a str; 2],
-    /// Games per roster, orientation and first mover.
-    pub games: u64,
-    pub seed: u64,
-    pub format: Format,
+/// `oc tournament`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// `.oc` files, each with a mirror scenario and the armies to field (one file per ruleset).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Which scenario, when a file defines several.
+    #[arg(long)]
+    scenario: Option<String>,
+    /// Field only this attacker army (repeatable; default: every one of the scenario).
+    #[arg(long)]
+    army: Vec<String>,
+    /// The two AIs: A, the one the table counts for, and B.
+    #[arg(long, num_args = 2, value_names = ["A", "B"], default_values = [oc_engine::ai::DEFAULT, "greedy"], value_parser = crate::ai_names())]
+    ais: Vec<String>,
+    /// Games per roster, for each of the field's two orientations and each AI moving first.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    games: u64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, value_enum, default_value = "human")]
+    format: Format,
 }
 
 pub fn tournament(args: &Args) -> u8 {
-    if let Err(r) = tournament::check_ais(args.ais) {
+    let [a, b] = args.ais.as_slice() else { return 2 };
+    let ais = [a.as_str(), b.as_str()];
+    if let Err(r) = tournament::check_ais(ais) {
         return crate::load::refused(&r);
     }
     let mut entries = Vec::new();
-    for file in args.files {
-        let field = match load_field(file, args.scenario) {
+    for file in &args.files {
+        let field = match load_field(file, args.scenario.as_deref()) {
             Ok(f) => f,
             Err(code) => return code,
         };
@@ -40,13 +52,13 @@ pub fn tournament(args: &Args) -> u8 {
         }
     }
     let started = std::time::Instant::now();
-    let (rows, games) = match tournament::play(&entries, args.armies, args.ais, args.games, args.seed) {
+    let (rows, games) = match tournament::play(&entries, &args.army, ais, args.games, args.seed) {
         Ok(played) => played,
         Err(r) => return crate::load::refused(&r),
     };
     let text = match args.format {
-        Format::Human => oc_render::tournament::text(&rows, args.ais, args.games, args.seed),
-        Format::Json => format!("{}\n", oc_render::tournament::json(&rows, args.ais, args.games, args.seed)),
+        Format::Human => oc_render::tournament::text(&rows, ais, args.games, args.seed),
+        Format::Json => format!("{}\n", oc_render::tournament::json(&rows, ais, args.games, args.seed)),
     };
     out!("{text}");
     noteln!("{games} games in {:.2?}", started.elapsed());

@@ -23,7 +23,7 @@ pub enum Knob {
 }
 
 impl Knob {
-    pub fn knob(self) -> tune::Knob {
+    fn knob(self) -> tune::Knob {
         match self {
             Knob::WarChest => tune::Knob::WarChest,
             Knob::Rounds => tune::Knob::Rounds,
@@ -32,11 +32,33 @@ impl Knob {
     }
 }
 
-/// `oc tune`: oc-play's tuning request, and what the command does with its answer.
-pub struct Request<'a> {
-    pub run: tune::Request<'a>,
-    pub write: bool,
-    pub format: Format,
+/// `oc tune`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    game: crate::Game,
+    /// The most games one setting is played (a setting whose 95% interval leaves 50% stops
+    /// sooner); the suggested values are then measured on as many games the search did
+    /// not use.
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(20..=oc_project::limits::MAX_GAMES))]
+    games: u64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// What may change (repeatable; searched in the order given). Default: army-size, then
+    /// rounds. `rounds`: the time limit (a `survive N rounds` with the same N moves with it;
+    /// a scenario without one gets `rounds N then draw`). `army-size`: the sample armies,
+    /// a unit dismissed from one side or a copy of one of its units hired for the other, in
+    /// turn, within the scenario's unit counts, war chests and limits (units with a scenario
+    /// tag or named by a condition stay). `war-chest`: both war chests, by the price of a
+    /// side's cheapest unit, the armies re-bought to fit (not with army-size).
+    #[arg(long, value_enum)]
+    knob: Vec<Knob>,
+    /// Write the suggested values into the file (atomically, only the tuned numbers and the
+    /// units hired or dismissed), once the result checks clean and its 95% interval holds 50%.
+    #[arg(long)]
+    write: bool,
+    #[arg(long, value_enum, default_value = "human")]
+    format: Format,
 }
 
 /// A refusal of the tuning: its diagnostic (exit 1), or a refusal without a span (exit 2).
@@ -52,12 +74,15 @@ fn refused(f: Failure) -> u8 {
     }
 }
 
-pub fn tune(r: &Request) -> u8 {
-    let compiled = match crate::load::compile(r.run.file) {
+pub fn tune(r: &Args) -> u8 {
+    let knobs: Vec<tune::Knob> = r.knob.iter().map(|k| k.knob()).collect();
+    let g = &r.game;
+    let (scenario, attacker, defender) = (g.scenario.as_deref(), g.attacker.as_deref(), g.defender.as_deref());
+    let request = &tune::Request { file: &g.file, scenario, attacker, defender, games: r.games, seed: r.seed, knobs: &knobs };
+    let compiled = match crate::load::compile(request.file) {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let request = &r.run;
     let say = |line: &str| noteln!("{line}");
     let prepared = match tune::prepare(request, compiled, &say) {
         Ok(p) => p,
@@ -80,18 +105,18 @@ pub fn tune(r: &Request) -> u8 {
     // Only values whose interval holds 50% are written: the nearest values found otherwise may
     // change the scenario's character without making it fair (a third sentry and 31 rounds).
     if r.write && tuned.even() {
-        match write(r.run.file, &root, &logical, &tuned) {
+        match write(request.file, &root, &logical, &tuned) {
             Ok(w) => written = w,
             Err(code) => return code,
         }
     }
     let text = match r.format {
-        Format::Human => oc_render::tune::text(r.run.file, r.write, &title, &tuned, written),
-        Format::Json => oc_render::tune::json(r.run.file, r.run.seed, r.run.games, &names, &tuned, written),
+        Format::Human => oc_render::tune::text(request.file, r.write, &title, &tuned, written),
+        Format::Json => oc_render::tune::json(request.file, request.seed, request.games, &names, &tuned, written),
     };
     out!("{text}");
     if r.write && !tuned.even() && !tuned.unchanged {
-        errln!("error: the suggested values' 95% interval does not hold 50%; nothing was written to {}", r.run.file.display());
+        errln!("error: the suggested values' 95% interval does not hold 50%; nothing was written to {}", request.file.display());
         errln!("help: these are the nearest values found: write them by hand if they suit, or give more knobs (--knob) or games");
         return 1;
     }

@@ -10,6 +10,7 @@ pub mod annotate;
 pub mod balance;
 pub mod diagnostics;
 pub mod explain;
+pub mod export;
 pub mod forecast;
 pub mod map;
 pub mod plot;

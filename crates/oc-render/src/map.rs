@@ -17,11 +17,11 @@ pub struct Stop {
 }
 
 impl Stop {
-    fn new(status: u8, error: String) -> Stop {
+    pub(crate) fn new(status: u8, error: String) -> Stop {
         Stop { errors: vec![error], help: None, status }
     }
 
-    fn help(mut self, help: &str) -> Stop {
+    pub(crate) fn help(mut self, help: &str) -> Stop {
         self.help = Some(help.to_string());
         self
     }
@@ -136,6 +136,16 @@ pub fn import_tiled(tmx: &Path, text: &str, rules: &oc_model::Rules) -> (Option<
         String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_string())
     };
     oc_atlas::tiled::import_with(oc_diag::FileId(0), text, &name, Some(rules), &mut read_tileset)
+}
+
+/// The standard library's rules, which the imports name terrain by.
+pub fn std_rules() -> Result<oc_model::Rules, Stop> {
+    oc_compiler::stdlib::default_rules().ok_or_else(|| Stop::new(2, "the standard library did not compile".into()))
+}
+
+/// A file the user named (regular, at most `cap` bytes), or why it cannot be read.
+pub fn read(path: &Path, cap: u64) -> Result<Vec<u8>, Stop> {
+    oc_project::fsx::read_regular(path, cap).map_err(|e| Stop::new(2, format!("cannot read {}: {e}", path.display())))
 }
 
 /// Where a Foundry scene's background goes: with the scene in a file, beside it as
