@@ -93,15 +93,8 @@ fn fairness(a: &Args) -> u8 {
         Ok(t) => t,
         Err(code) => return code,
     };
-    // Each file compiled with its warnings shown (a failure is shown once, below).
-    let compile = |path: &Path| {
-        crate::report::root_of(path);
-        let compiled = oc_play::setup::compile(path)?;
-        crate::load::show(&compiled.workspace, &compiled.warnings);
-        Ok(compiled)
-    };
     let bar = crate::commands::Progress::new(None);
-    let measured = fairness::measure(&run, &compile, &|line: &str| bar.say(line), &|| bar.tick());
+    let measured = fairness::measure(&run, &crate::load::compile_shown, &|line: &str| bar.say(line), &|| bar.tick());
     bar.finish();
     let rows = match measured {
         Ok(rows) => rows,

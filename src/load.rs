@@ -16,11 +16,7 @@ use crate::report;
 pub fn failure(f: Failure) -> u8 {
     match f {
         Failure::Rejected { workspace, diagnostics } => {
-            let reports = report::Reports::new(workspace.as_ref());
-            let style = report::style();
-            for d in &diagnostics {
-                err!("{}", reports.render(d, style));
-            }
+            show(workspace.as_ref(), &diagnostics);
             errln!("not accepted: {} error(s)", diagnostics.iter().filter(|d| d.is_error()).count());
             1
         }
@@ -37,12 +33,17 @@ pub fn refused(r: &oc_play::Refusal) -> u8 {
     2
 }
 
-/// The `.oc` files under `path` compiled, their warnings shown.
-pub fn compile(path: &Path) -> Result<oc_play::setup::Compiled, u8> {
+/// One file compiled with its warnings shown (a failure is shown once, by the caller).
+pub fn compile_shown(path: &Path) -> Result<oc_play::setup::Compiled, Failure> {
     report::root_of(path);
-    let compiled = oc_play::setup::compile(path).map_err(failure)?;
+    let compiled = oc_play::setup::compile(path)?;
     show(&compiled.workspace, &compiled.warnings);
     Ok(compiled)
+}
+
+/// The `.oc` files under `path` compiled, their warnings shown.
+pub fn compile(path: &Path) -> Result<oc_play::setup::Compiled, u8> {
+    compile_shown(path).map_err(failure)
 }
 
 /// The rules, workspace and project root of the files under `path`.

@@ -278,6 +278,39 @@ fn a_tournament_needs_a_mirror_scenario() {
     assert!(err.contains("help:"), "{err}");
 }
 
+/// `oc simulate`'s attacker wins for these AIs: what a cell of `--as-written` must count.
+fn simulated_wins(file: &str, ais: [&str; 2], games: &str, seed: &str) -> serde_json::Value {
+    let args = ["simulate", file, "--attacker-ai", ais[0], "--defender-ai", ais[1], "--games", games, "--seed", seed];
+    let out = Command::new(env!("CARGO_BIN_EXE_oc")).args(args).args(["--format", "json"]).current_dir(repo()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["attacker_wins"].clone()
+}
+
+#[test]
+fn as_written_a_scenario_measures_a_against_b_one_side_at_a_time() {
+    // The issue: "AI A against AI B in a scenario as written, by swapping one side at a time
+    // against a reference pair, with 95% intervals". Each cell is the run `oc simulate` makes
+    // with those AIs and seeds; A the same as B makes the three cells one, and both verdicts even.
+    let file = "scenarios/border-mulan.oc";
+    let run = |a: &str, b: &str| {
+        let args = ["tournament", "--as-written", file, "--ais", a, b, "--games", "6", "--seed", "3", "--format", "json"];
+        let out = Command::new(env!("CARGO_BIN_EXE_oc")).args(args).current_dir(repo()).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let table = run("tactician", "greedy");
+    let row = &table["rows"][0];
+    assert_eq!(table["rows"].as_array().map(Vec::len), Some(1), "one pair of armies: {table}");
+    assert_eq!(row["a_attacks_b"]["attacker_wins"], simulated_wins(file, ["tactician", "greedy"], "6", "3"));
+    assert_eq!(row["b_vs_b"]["attacker_wins"], simulated_wins(file, ["greedy", "greedy"], "6", "3"));
+    assert_eq!(row["b_attacks_a"]["attacker_wins"], simulated_wins(file, ["greedy", "tactician"], "6", "3"));
+    assert_eq!(row["a_attacks_b"]["games"], 6);
+    let same = run("greedy", "greedy");
+    let row = &same["rows"][0];
+    assert!(row["a_attacks_b"] == row["b_vs_b"] && row["b_vs_b"] == row["b_attacks_a"], "{same}");
+    assert_eq!((row["a_as_attacker"].as_str(), row["a_as_defender"].as_str()), (Some("even"), Some("even")));
+}
+
 /// One seeded game per field and AI (the first army pair), each log's length and FNV-1a hash,
 /// one line each: the games as they are stored in `tests/fixtures/battle_logs.txt`.
 fn stored_games() -> String {

@@ -30,6 +30,7 @@ pub mod session;
 pub mod setup;
 pub mod simulate;
 pub mod stats;
+pub mod strength;
 pub mod tournament;
 pub mod tune;
 

@@ -15,5 +15,6 @@ pub mod forecast;
 pub mod map;
 pub mod plot;
 pub mod simulate;
+pub mod strength;
 pub mod tournament;
 pub mod tune;

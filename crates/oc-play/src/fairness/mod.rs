@@ -53,19 +53,10 @@ pub struct Row {
 }
 
 /// Every scenario written in the file `logical` (not those it imports) whose rules are
-/// `compiled`, with each pair of its armies, `r.games` games each (or `r.games_for` the
-/// scenario's name, then noted in `used`); with `r.shard`, only the games that shard owns.
-/// `say` hears a line for each pair measured, and a note for each scenario left out; `tick` is
-/// called after each game (a progress bar).
-pub fn measure_file(
-    compiled: Compiled,
-    logical: &str,
-    r: &Request,
-    used: &mut Vec<String>,
-    say: &dyn Fn(&str),
-    tick: &(dyn Fn() + Sync),
-) -> Result<Vec<Row>, Refusal> {
-    let (games, games_for, seed) = (r.games, r.games_for, r.seed);
+/// `compiled`, with each pair of its armies, ready to play (`say` hears a note for each
+/// scenario left out: one without an army on a side). What `oc fairness` and
+/// `oc tournament --as-written` play.
+pub fn pairs(compiled: Compiled, logical: &str, say: &dyn Fn(&str)) -> Result<Vec<Setup>, Refusal> {
     let Compiled { rules, workspace: ws, root, .. } = compiled;
     let Some(id) = ws.id_of(logical) else { return Ok(Vec::new()) };
     let here: Vec<String> = ws
@@ -78,7 +69,7 @@ pub fn measure_file(
                 .collect()
         })
         .unwrap_or_default();
-    let mut rows = Vec::new();
+    let mut pairs = Vec::new();
     for s in rules.scenarios.iter().filter(|s| here.contains(&s.name)) {
         let side = |side: m::SideId| rules.armies.iter().filter(|a| a.scenario == s.name && a.side == side).collect::<Vec<_>>();
         let (attackers, defenders) = (side(m::SideId::Attacker), side(m::SideId::Defender));
@@ -86,18 +77,11 @@ pub fn measure_file(
             say(&format!("note: {logical}: `{}` has no army on one side; left out", s.name));
             continue;
         }
-        let games = match games_for.iter().find(|(n, _)| *n == s.name) {
-            Some((n, g)) => {
-                used.push(n.clone());
-                *g
-            }
-            None => games,
-        };
         let (map, _) = crate::setup::scenario_map(&root, &rules, s)?;
         for a in &attackers {
             for d in &defenders {
                 let engine = oc_engine::Engine::new(rules.clone()).map_err(|e| Refusal::new(format!("{logical}: {e}")))?;
-                let setup = Setup {
+                pairs.push(Setup {
                     logical: logical.to_string(),
                     inputs: Vec::new(),
                     engine,
@@ -105,38 +89,60 @@ pub fn measure_file(
                     map: map.battle_map(),
                     atlas: map.clone(),
                     armies: [(*a).clone(), (*d).clone()],
-                };
-                let started = std::time::Instant::now();
-                let owned: Vec<u64> = (0..games).filter(|g| r.shard.is_none_or(|s| s.owns(*g))).collect();
-                let results = owned
-                    .into_par_iter()
-                    .map(|g| {
-                        let played = setup.game(seed, g).map(|(r, _)| r);
-                        tick();
-                        played
-                    })
-                    .collect::<Result<Vec<_>, String>>()
-                    .map_err(|e| Refusal::new(format!("{logical}: a game failed: {e}")))?;
-                let score = Score::of(&results);
-                say(&format!(
-                    "{logical} {}: {} vs {}: attacker {} in {:.1?}",
-                    s.name,
-                    a.name,
-                    d.name,
-                    score.text(),
-                    started.elapsed()
-                ));
-                rows.push(Row {
-                    file: logical.to_string(),
-                    scenario: s.name.clone(),
-                    title: s.title.clone().unwrap_or_else(|| s.name.clone()),
-                    attacker: a.name.clone(),
-                    defender: d.name.clone(),
-                    rounds: results.iter().map(|g| u64::from(g.rounds)).sum(),
-                    score,
                 });
             }
         }
+    }
+    Ok(pairs)
+}
+
+/// Every scenario written in the file `logical` with each pair of its armies ([`pairs`]),
+/// `r.games` games each (or `r.games_for` the scenario's name, then noted in `used`); with
+/// `r.shard`, only the games that shard owns. `say` hears a line for each pair measured, and a
+/// note for each scenario left out; `tick` is called after each game (a progress bar).
+pub fn measure_file(
+    compiled: Compiled,
+    logical: &str,
+    r: &Request,
+    used: &mut Vec<String>,
+    say: &dyn Fn(&str),
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<Row>, Refusal> {
+    let (games, games_for, seed) = (r.games, r.games_for, r.seed);
+    let mut rows = Vec::new();
+    for setup in pairs(compiled, logical, say)? {
+        let (s, [a, d]) = (&setup.scenario, &setup.armies);
+        let games = match games_for.iter().find(|(n, _)| *n == s.name) {
+            Some((n, g)) => {
+                if !used.contains(n) {
+                    used.push(n.clone());
+                }
+                *g
+            }
+            None => games,
+        };
+        let started = std::time::Instant::now();
+        let owned: Vec<u64> = (0..games).filter(|g| r.shard.is_none_or(|s| s.owns(*g))).collect();
+        let results = owned
+            .into_par_iter()
+            .map(|g| {
+                let played = setup.game(seed, g).map(|(r, _)| r);
+                tick();
+                played
+            })
+            .collect::<Result<Vec<_>, String>>()
+            .map_err(|e| Refusal::new(format!("{logical}: a game failed: {e}")))?;
+        let score = Score::of(&results);
+        say(&format!("{logical} {}: {} vs {}: attacker {} in {:.1?}", s.name, a.name, d.name, score.text(), started.elapsed()));
+        rows.push(Row {
+            file: logical.to_string(),
+            scenario: s.name.clone(),
+            title: s.title.clone().unwrap_or_else(|| s.name.clone()),
+            attacker: a.name.clone(),
+            defender: d.name.clone(),
+            rounds: results.iter().map(|g| u64::from(g.rounds)).sum(),
+            score,
+        });
     }
     Ok(rows)
 }
