@@ -3,6 +3,8 @@
 //! (headless `chromium`, installed with `apt-get` when missing; the test says why it skips
 //! that part when it cannot).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -90,12 +92,8 @@ fn chromium() -> Result<String, String> {
             return Ok(name.to_string());
         }
     }
-    let install = Command::new("apt-get").args(["install", "-y", "chromium"]).output();
-    match install {
-        Ok(o) if o.status.success() && found("chromium") => Ok("chromium".to_string()),
-        Ok(o) => Err(format!("apt-get install chromium failed: {}", String::from_utf8_lossy(&o.stderr).trim())),
-        Err(e) => Err(format!("apt-get cannot run: {e}")),
-    }
+    common::apt_install(&["chromium"], || found("chromium"))?;
+    Ok("chromium".to_string())
 }
 
 #[test]

@@ -4,6 +4,8 @@
 //! and asks for completion by place, semantic tokens, signature help, symbols and folding
 //! ranges; the answers are written as JSON and checked here (issue 42).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -17,26 +19,7 @@ fn text(bytes: &[u8]) -> String {
 /// Neovim, installed with apt-get when missing; why not, where it cannot be.
 fn nvim() -> Result<(), String> {
     let works = || Command::new("nvim").arg("--version").output().is_ok_and(|o| o.status.success());
-    if works() {
-        return Ok(());
-    }
-    let apt = |args: &[&str]| Command::new("apt-get").args(args).env("DEBIAN_FRONTEND", "noninteractive").output();
-    match apt(&["install", "-y", "-qq", "neovim"]) {
-        Ok(o) if o.status.success() => {}
-        _ => {
-            let _ = apt(&["update", "-qq"]);
-            match apt(&["install", "-y", "-qq", "neovim"]) {
-                Ok(o) if o.status.success() => {}
-                Ok(o) => return Err(format!("apt-get install neovim failed: {}", text(&o.stderr))),
-                Err(e) => return Err(format!("apt-get cannot run: {e}")),
-            }
-        }
-    }
-    if works() {
-        Ok(())
-    } else {
-        Err("neovim was installed but does not run".into())
-    }
+    common::apt_install(&["neovim"], works)
 }
 
 fn oc_bin() -> PathBuf {

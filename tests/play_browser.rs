@@ -7,6 +7,8 @@
 //! node or npm cannot be had, the test says why and is skipped (`OC_REQUIRE_NODE=1` makes that
 //! a failure).
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -35,21 +37,7 @@ fn chromium() -> Result<PathBuf, String> {
             .map(PathBuf::from)
             .find(|p| Command::new(p).arg("--version").output().is_ok_and(|o| o.status.success()))
     };
-    if let Some(found) = find() {
-        return Ok(found);
-    }
-    let apt = |args: &[&str]| Command::new("apt-get").args(args).env("DEBIAN_FRONTEND", "noninteractive").output();
-    match apt(&["install", "-y", "-qq", "chromium"]) {
-        Ok(o) if o.status.success() => {}
-        _ => {
-            let _ = apt(&["update", "-qq"]);
-            match apt(&["install", "-y", "-qq", "chromium"]) {
-                Ok(o) if o.status.success() => {}
-                Ok(o) => return Err(format!("apt-get install chromium failed: {}", text(&o.stderr))),
-                Err(e) => return Err(format!("apt-get cannot run: {e}")),
-            }
-        }
-    }
+    common::apt_install(&["chromium"], || find().is_some())?;
     find().ok_or_else(|| "chromium was installed but does not run".to_string())
 }
 

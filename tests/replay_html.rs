@@ -9,6 +9,8 @@
 //! squares the chosen side does not see (the engine's sight, carried in the page) and hides the
 //! enemies on them. `OC_BLESS=1` redraws `docs/images/replay.png` (a screenshot).
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -42,21 +44,7 @@ fn chromium() -> Result<PathBuf, String> {
             out.status.success().then(|| PathBuf::from(name))
         })
     };
-    if let Some(found) = find() {
-        return Ok(found);
-    }
-    let apt = |args: &[&str]| Command::new("apt-get").args(args).env("DEBIAN_FRONTEND", "noninteractive").output();
-    match apt(&["install", "-y", "-qq", "chromium"]) {
-        Ok(o) if o.status.success() => {}
-        _ => {
-            let _ = apt(&["update", "-qq"]);
-            match apt(&["install", "-y", "-qq", "chromium"]) {
-                Ok(o) if o.status.success() => {}
-                Ok(o) => return Err(format!("apt-get install chromium failed: {}", text(&o.stderr))),
-                Err(e) => return Err(format!("apt-get cannot run: {e}")),
-            }
-        }
-    }
+    common::apt_install(&["chromium"], || find().is_some())?;
     find().ok_or_else(|| "chromium was installed but does not run".to_string())
 }
 

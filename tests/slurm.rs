@@ -4,6 +4,8 @@
 //! unsharded runs byte for byte. Where Slurm cannot be installed or started, the test says why
 //! and is skipped. The daemons it started are stopped by their pids.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -29,27 +31,7 @@ fn slurm() -> Result<(), String> {
     // (`sbatch` wants a config even for its version: that it can be started is enough.)
     let found = |program: &str| Command::new(program).arg("--version").output().is_ok();
     let works = || runs("slurmctld", "-V") && runs("slurmd", "-V") && runs("munged", "--version") && found("sbatch");
-    if works() {
-        return Ok(());
-    }
-    let apt = |args: &[&str]| Command::new("apt-get").args(args).env("DEBIAN_FRONTEND", "noninteractive").output();
-    let install = ["install", "-y", "-qq", "slurm-wlm", "munge"];
-    match apt(&install) {
-        Ok(o) if o.status.success() => {}
-        _ => {
-            let _ = apt(&["update", "-qq"]);
-            match apt(&install) {
-                Ok(o) if o.status.success() => {}
-                Ok(o) => return Err(format!("apt-get install slurm-wlm munge failed: {}", text(&o.stderr))),
-                Err(e) => return Err(format!("apt-get cannot run: {e}")),
-            }
-        }
-    }
-    if works() {
-        Ok(())
-    } else {
-        Err("slurm-wlm and munge were installed but do not run".into())
-    }
+    common::apt_install(&["slurm-wlm", "munge"], works)
 }
 
 /// The daemons this test started, stopped (by the pids in their pid files) when dropped.

@@ -4,6 +4,8 @@
 //! the import reads Tiled's own file to the same map; `tests/fixtures/tiled/*.tmx` hold one
 //! fixture per `oc::tiled::*` code with its `.expected` diagnostics (`OC_BLESS=1` rewrites them).
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -114,26 +116,7 @@ fn scratch(name: &str) -> PathBuf {
 fn tiled() -> Result<(), String> {
     let works =
         || Command::new("tiled").arg("--version").env("QT_QPA_PLATFORM", "offscreen").output().is_ok_and(|o| o.status.success());
-    if works() {
-        return Ok(());
-    }
-    let apt = |args: &[&str]| Command::new("apt-get").args(args).env("DEBIAN_FRONTEND", "noninteractive").output();
-    match apt(&["install", "-y", "-qq", "tiled"]) {
-        Ok(o) if o.status.success() => {}
-        _ => {
-            let _ = apt(&["update", "-qq"]);
-            match apt(&["install", "-y", "-qq", "tiled"]) {
-                Ok(o) if o.status.success() => {}
-                Ok(o) => return Err(format!("apt-get install tiled failed: {}", text(&o.stderr))),
-                Err(e) => return Err(format!("apt-get cannot run: {e}")),
-            }
-        }
-    }
-    if works() {
-        Ok(())
-    } else {
-        Err("tiled was installed but does not run".into())
-    }
+    common::apt_install(&["tiled"], works)
 }
 
 #[test]

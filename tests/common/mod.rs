@@ -99,3 +99,31 @@ impl oc_compiler::Host for Disk {
         std::fs::read_to_string(self.0.join(path)).map_err(|e| oc_compiler::ReadError::Io(e.to_string()))
     }
 }
+
+/// Debian packages a test drives for real, installed with apt-get when `works` says they are
+/// missing (an `update` first when the install fails, then once more); `Err(why)` where they
+/// cannot be, for the test to print and skip.
+pub fn apt_install(packages: &[&str], works: impl Fn() -> bool) -> Result<(), String> {
+    if works() {
+        return Ok(());
+    }
+    let apt = |args: &[&str]| Command::new("apt-get").args(args).env("DEBIAN_FRONTEND", "noninteractive").output();
+    let install: Vec<&str> = ["install", "-y", "-qq"].iter().chain(packages).copied().collect();
+    let names = packages.join(" ");
+    match apt(&install) {
+        Ok(o) if o.status.success() => {}
+        _ => {
+            let _ = apt(&["update", "-qq"]);
+            match apt(&install) {
+                Ok(o) if o.status.success() => {}
+                Ok(o) => return Err(format!("apt-get install {names} failed: {}", text(&o.stderr))),
+                Err(e) => return Err(format!("apt-get cannot run: {e}")),
+            }
+        }
+    }
+    if works() {
+        Ok(())
+    } else {
+        Err(format!("{names} installed but does not run"))
+    }
+}
