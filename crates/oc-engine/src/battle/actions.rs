@@ -408,7 +408,7 @@ impl<'e> Battle<'e> {
 
 /// The distances (least, most) an action reaches, its range formulas read in `scene`: 0 and the
 /// least when it writes none.
-fn range_of(scene: &Scene, a: &Available) -> (i64, i64) {
+pub(super) fn range_of(scene: &Scene, a: &Available) -> (i64, i64) {
     let lo = a.action.min_range.as_ref().map_or(0, |e| scene.value(e, &a.args).int());
     let hi = a.action.max_range.as_ref().map_or(lo, |e| scene.value(e, &a.args).int());
     (lo, hi)

@@ -4,14 +4,62 @@
 //! pays toward the charge, the part paid kept in the resource across activations, and the
 //! charge dropped by any other act.
 
-use oc_model::Atom;
+use oc_model::{self as m, Atom};
 
-use super::actions::Available;
+use super::actions::{range_of, Available};
 use super::scene::Cast;
 use super::turns::{act_kind, StepVars};
 use super::{Act, Battle, BattleError};
+use crate::ir::Eff;
+
+/// An action of a unit's that attacks (`attack`, `injure`): a technique or a spell, as an AI
+/// weighs it.
+#[derive(Clone, Debug)]
+pub struct Art {
+    pub tag: Atom,
+    pub verb: m::Verb,
+    /// `target enemies`: every enemy in reach at once.
+    pub every: bool,
+    /// The distances it reaches from the unit.
+    pub reach: (i64, i64),
+    /// The damage added to the attack.
+    pub bonus: i64,
+    /// Its `cost`; of a charged action, the resource its charge is kept in and what is paid.
+    pub cost: i64,
+    pub charge: Option<Atom>,
+    pub paid: i64,
+}
 
 impl Battle<'_> {
+    /// The actions unit `i` has that attack (their first command `attack` or `injure`).
+    pub fn arts(&self, i: usize) -> Vec<Art> {
+        let Some(scene) = self.scene(Cast { user: i, ..Cast::default() }, None) else { return Vec::new() };
+        let mut out = Vec::new();
+        for a in self.actions(i) {
+            let Some(verb) = a.verb().filter(|v| matches!(v, m::Verb::Attack | m::Verb::Injure)) else { continue };
+            if !matches!(a.action.target, m::ActionTarget::Enemy | m::ActionTarget::Enemies) {
+                continue;
+            }
+            let bonus = a.action.effects.iter().find_map(|e| match e {
+                Eff::Command { verb: v, args } if *v == verb => args.get(1).map(|x| scene.value(x, &a.args).int()),
+                _ => None,
+            });
+            let cost = a.action.cost.as_ref().map_or(0, |e| scene.value(e, &a.args).int());
+            let paid = a.action.charge.as_ref().map_or(0, |r| self.charged(i, &a, r));
+            out.push(Art {
+                tag: a.tag,
+                verb,
+                every: a.action.target == m::ActionTarget::Enemies,
+                reach: range_of(&scene, &a),
+                bonus: bonus.unwrap_or(0),
+                cost,
+                charge: a.action.charge.as_deref().map(Atom::new),
+                paid,
+            });
+        }
+        out
+    }
+
     /// The action a special act of unit `i` performs: the one [`Battle::turn`] finds for it (by
     /// its tag where the act names one, else the first with the act's verb).
     pub(super) fn act_action(&self, i: usize, act: &Act) -> Option<Available> {
