@@ -332,7 +332,7 @@ impl Ctx {
                         }
                         Rule::action_cost => {
                             if let Some(e) = p.into_inner().find(|q| q.as_rule() == Rule::expr) {
-                                action.cost = Some(self.expr(e));
+                                action.cost = Some(Box::new(self.expr(e)));
                             }
                         }
                         Rule::action_charge => {

@@ -97,7 +97,7 @@ impl<'a> Checker<'a> {
                     requires.push(x);
                 }
                 // `cost`: read where its range is, before a target is chosen (the step prices it).
-                let cost = a.cost.as_ref().and_then(|e| range(self, &Some(e.clone())));
+                let cost = a.cost.as_ref().and_then(|e| range(self, &Some((**e).clone())));
                 let charge = a.charge.as_ref().and_then(|r| {
                     if self.syms.resources.iter().any(|x| *x == r.value.as_str()) {
                         Some(r.value.to_string())

@@ -15,7 +15,7 @@ use crate::ir::Eff;
 /// An action of a unit's that attacks (`attack`, `injure`): a technique or a spell, as an AI
 /// weighs it.
 #[derive(Clone, Debug)]
-pub struct Art {
+pub struct AttackAction {
     pub tag: Atom,
     pub verb: m::Verb,
     /// `target enemies`: every enemy in reach at once.
@@ -32,7 +32,7 @@ pub struct Art {
 
 impl Battle<'_> {
     /// The actions unit `i` has that attack (their first command `attack` or `injure`).
-    pub fn arts(&self, i: usize) -> Vec<Art> {
+    pub fn attack_actions(&self, i: usize) -> Vec<AttackAction> {
         let Some(scene) = self.scene(Cast { user: i, ..Cast::default() }, None) else { return Vec::new() };
         let mut out = Vec::new();
         for a in self.actions(i) {
@@ -46,7 +46,7 @@ impl Battle<'_> {
             });
             let cost = a.action.cost.as_ref().map_or(0, |e| scene.value(e, &a.args).int());
             let paid = a.action.charge.as_ref().map_or(0, |r| self.charged(i, &a, r));
-            out.push(Art {
+            out.push(AttackAction {
                 tag: a.tag,
                 verb,
                 every: a.action.target == m::ActionTarget::Enemies,
@@ -147,7 +147,7 @@ impl Battle<'_> {
     /// charges it, moves or waits). The note says so.
     pub(super) fn drop_charge(&mut self, i: usize, act: &Act) -> Option<String> {
         let tag = self.charging(i)?;
-        if matches!(act, Act::Wait | Act::Decline) || self.act_kind(i, act) == tag.to_string() {
+        if matches!(act, Act::Wait | Act::Decline) || *self.act_kind(i, act) == *tag {
             return None;
         }
         let resource = self
@@ -165,7 +165,7 @@ impl Battle<'_> {
     }
 }
 
-/// "stamina" as "Stamina", for the log.
+/// A resource's name with a capital, for the log ("Stamina").
 fn capitalised(word: &str) -> String {
     let mut c = word.chars();
     c.next().map_or_else(String::new, |first| first.to_uppercase().chain(c).collect())

@@ -38,7 +38,7 @@ use crate::{ChaCha8Rng, Engine, Form, Loadout};
 
 pub use crate::error::{BattleError, Rule};
 pub use actions::Available;
-pub use charge::Art;
+pub use charge::AttackAction;
 pub use fog::{Light, Sight};
 pub use game::{auto_deploy, play, play_watched, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
