@@ -21,15 +21,15 @@
     'leader', 'escape', 'through', 'defend', 'survive', 'raze', 'in', 'chest', 'fog', 'vision',
     'points', 'resource', 'turn', 'order', 'spend', 'ties', 'threat', 'reaction', 'reactions', 'each', 'basic',
     'rolloff', 'by', 'at_least', 'at_most', 'classes', 'alternate', 'adjacent', 'front',
-    'riposte', 'reroll', 'gain', 'attacker', 'defender', 'draw', 'round', 'activation', 'activations'
+    'riposte', 'reroll', 'charge', 'gain', 'attacker', 'defender', 'draw', 'round', 'activation', 'activations'
   ];
   // Effect verbs and events (oc_model::conformance), and what formulas read.
   var BUILT_INS = [
     'damage', 'inflict', 'cure', 'reactivate', 'relocate', 'open', 'take_chest', 'reveal',
     'transform', 'restrict', 'must_attack_weakest', 'shift', 'debuff', 'ignore_item_tags',
-    'attack', 'flee', 'gain', 'activated', 'end_of_turn', 'start_of_round', 'end_of_round', 'hit', 'crit',
+    'attack', 'injure', 'flee', 'gain', 'activated', 'end_of_turn', 'start_of_round', 'end_of_round', 'hit', 'crit',
     'attacked', 'after_attack', 'routed', 'miss', 'roll', 'min', 'max', 'abs', 'clamp', 'self',
-    'user', 'foe', 'ally', 'enemy', 'tile', 'door'
+    'user', 'foe', 'ally', 'enemy', 'enemies', 'tile', 'door'
   ];
   // The keywords whose next word is the name they define (shown as a title).
   var DEFINES = [

@@ -184,6 +184,7 @@ fn target(t: ActionTarget) -> &'static str {
     match t {
         ActionTarget::Ally => "ally",
         ActionTarget::Enemy => "enemy",
+        ActionTarget::Enemies => "enemies",
         ActionTarget::Unit => "unit",
         ActionTarget::SelfOnly => "self",
         ActionTarget::Tile => "tile",
@@ -248,6 +249,12 @@ fn action(a: &Action, scales: &[oc_model::Scale], depth: usize, out: &mut Vec<St
     out.push(format!("{inner}target {}{reach}", target(a.target)));
     for r in &a.requires {
         out.push(format!("{inner}requires {}", expr(r, scales)));
+    }
+    if let Some(c) = &a.cost {
+        out.push(format!("{inner}cost {}", expr(c, scales)));
+    }
+    if let Some(r) = &a.charge {
+        out.push(format!("{inner}charge {r}"));
     }
     for e in &a.effects {
         effect(e, scales, depth + 1, out);

@@ -247,7 +247,8 @@ impl Engine {
                         | m::Verb::Shift
                         | m::Verb::Debuff
                         | m::Verb::Gain
-                        | m::Verb::Attack => {}
+                        | m::Verb::Attack
+                        | m::Verb::Injure => {}
                     },
                     Eff::Modify { .. } | Eff::Grant { .. } | Eff::GrantParam(_) | Eff::Action(_) => {}
                 }

@@ -170,7 +170,7 @@ pub(crate) fn execute(world: &mut impl World, command: Command) -> Result<Done, 
             world.set_resource(unit, name, total);
             Ok(Done::Gained { unit, resource: name, amount: total - before, total })
         }
-        m::Verb::Reactivate | m::Verb::Relocate | m::Verb::Flee | m::Verb::Attack => {
+        m::Verb::Reactivate | m::Verb::Relocate | m::Verb::Flee | m::Verb::Attack | m::Verb::Injure => {
             here(world, unit)?;
             world.battle(&command).map(Done::Battle)
         }

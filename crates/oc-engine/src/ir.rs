@@ -236,6 +236,10 @@ pub struct ActionIr {
     pub effects: Vec<Eff>,
     /// The verb of its first command: what the action is known by.
     pub verb: Option<m::Verb>,
+    /// `cost`: its own price (the step variable `cost`).
+    pub cost: Option<E>,
+    /// `charge`: the resource its paid part is kept in.
+    pub charge: Option<String>,
 }
 
 /// A status's clear: at `event`, when `condition` holds (always without one).

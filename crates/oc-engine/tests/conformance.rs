@@ -262,6 +262,7 @@ fn args(verb: Verb, unit: &str) -> String {
     match verb {
         Verb::Heal | Verb::Damage | Verb::Relocate | Verb::Attack | Verb::Flee => format!("{unit}, 3"),
         Verb::Inflict => format!("{unit}, Marked"),
+        Verb::Injure => format!("{unit}, 3, Marked"),
         Verb::Cure | Verb::Reactivate => unit.to_string(),
         Verb::Debuff => format!("{unit}, def-1"),
         Verb::Gain => format!("{unit}, guard, 3"),
@@ -466,7 +467,9 @@ fn action_case(verb: Verb) {
     let name = conf::verb_spec(verb).unwrap().name;
     let (target, body) = match verb {
         Verb::Heal | Verb::Cure | Verb::Reactivate | Verb::Relocate => ("ally within 1", args(verb, "target")),
-        Verb::Damage | Verb::Inflict | Verb::Debuff | Verb::Attack | Verb::Flee => ("enemy within 1..4", args(verb, "target")),
+        Verb::Damage | Verb::Inflict | Verb::Debuff | Verb::Attack | Verb::Injure | Verb::Flee => {
+            ("enemy within 1..4", args(verb, "target"))
+        }
         Verb::Gain => ("self", args(verb, "self")),
         Verb::Open => ("door within 1", String::new()),
         Verb::TakeChest => ("chest within 0", String::new()),
@@ -525,11 +528,13 @@ fn action_case(verb: Verb) {
             b.turn(special(verb, Some(FOE), None)).unwrap();
             assert_eq!(b.units[FOE].debuffs.first().map(|d| (d.attr.as_str(), d.shift)), Some(("def", -1)), "{what}");
         }
-        Verb::Attack => {
+        Verb::Attack | Verb::Injure => {
             let t = Turn { to: Some((3, 1)), ..special(verb, Some(FOE), None) };
             b.turn(t).unwrap();
             // Two strikes of 1 + 3, and the foe's two counters of 1.
             assert_eq!((b.units[FOE].hp, b.units[SUBJECT].hp), (15 - 8, 15 - 2), "{what}: {:?}", b.log);
+            // `injure`: the attack took hit points, so the status is laid.
+            assert_eq!(marked(&(&b).into(), FOE), verb == Verb::Injure, "{what}");
         }
         Verb::Open => {
             b.turn(special(verb, None, Some((1, 0)))).unwrap();

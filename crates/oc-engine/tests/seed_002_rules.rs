@@ -397,3 +397,202 @@ fn resistances_reduce_magical_damage_after_armor() {
     let guarded = Loadout { resources: vec![("guard_resistance".into(), 3)], ..knight };
     agrees(&Exchange::new(&e, &mage, &guarded, 2).unwrap(), "Mage against a Knight guarding with Will");
 }
+
+fn spell(unit: usize, tag: &str, target: Option<usize>) -> Turn {
+    Turn { unit, act: Act::Special { verb: Verb::Attack, target, tile: None, from: Some(tag.into()) }, ..Default::default() }
+}
+
+/// Ends the other side's activations (each waits) until unit `i` may act again.
+fn wait_for(b: &mut Battle, i: usize) {
+    while b.outcome.is_none() && !b.may_act(b.to_act).contains(&i) {
+        let k = b.may_act(b.to_act)[0];
+        b.turn(arena::wait(k)).unwrap();
+    }
+}
+
+#[test]
+fn spells_are_charged_across_rounds_and_cast_when_the_charge_is_paid() {
+    // "Magic: Charge a spell that you know. If you have enough Stamina to complete the spell,
+    // it'll be cast immediately. Casting a spell that requires more Stamina than you have
+    // available will charge the spell across multiple rounds, leaving you vulnerable until the
+    // charge is complete."
+    // The Mage knows Fireball (6 Stamina: every enemy 2 to 4 spaces away struck by its Wand,
+    // d8c, with 6 more damage); it has 5 Stamina a round.
+    let armies = r#"
+army A for Arena attacker {
+    unit Vala: Mage { items Wand }
+}
+army D for Arena defender {
+    unit Aldric: Knight { items Longsword, RoundShield }
+    unit Corin: Spearman { items Spear, RoundShield }
+}
+"#;
+    let (e, map) = field_with(armies);
+    let mut cast = 0;
+    for seed in 0..6 {
+        let mut b = arena::battle_seeded(&e, &map, [&[(3, 2)], &[(6, 2), (5, 0)]], seed);
+        assert_eq!(b.to_act, SideId::Attacker);
+        // Round 1: 5 of 6 paid, the charge kept in `spell`, nothing cast.
+        b.turn(spell(0, "Fireball", None)).unwrap();
+        assert!(arena::last_note(&b).contains("charges Fireball (5 of 6 Stamina)"), "{}", arena::last_note(&b));
+        assert_eq!((b.resource(0, "stamina"), b.resource(0, "spell")), (Some(0), Some(5)));
+        assert_eq!((b.units[1].hp, b.units[2].hp), (4, 3), "nothing cast yet");
+        // "leaving you vulnerable": a charging unit takes no reaction. A Thug (Accuracy 7)
+        // against the Mage (Agility d6, Evasion 3): Evade negates on a 4 or more, 1/2; while
+        // the Mage charges, every strike hits.
+        let thug = u("Thug", "Shortsword");
+        let charging = b.loadout_of(0, false).unwrap();
+        assert!(charging.resources.iter().any(|(r, v)| r.as_str() == "spell" && *v == 5), "{charging:?}");
+        let rested = |mut l: Loadout| {
+            l.resources.retain(|(r, _)| r.as_str() != "stamina");
+            l
+        };
+        let hit = |l: &Loadout| Exchange::new(&e, &thug, l, 1).unwrap().forecast().attacker.hit;
+        assert!((hit(&rested(charging.clone())) - 1.0).abs() < 1e-12, "{}", hit(&rested(charging.clone())));
+        let idle = Loadout { resources: vec![("spell".into(), 0)], ..rested(charging.clone()) };
+        assert!((hit(&idle) - 0.5).abs() < 1e-12, "{}", hit(&idle));
+        // Round 2: 1 more Stamina completes it and the spell is cast on every enemy in reach.
+        wait_for(&mut b, 0);
+        b.turn(spell(0, "Fireball", None)).unwrap();
+        let note = arena::last_note(&b);
+        assert!(note.contains("casts Fireball:") && note.contains("Aldric") && note.contains("Corin"), "{note}");
+        assert_eq!((b.resource(0, "stamina"), b.resource(0, "spell")), (Some(4), Some(0)), "{note}");
+        cast += 1;
+    }
+    assert_eq!(cast, 6);
+    // The cast is an attack like any other, exact in forecasts: the Wand (d8c at range, no
+    // Strength) with 6 more, magical, against the Knight (Armor 6, Resistances 1), no reaction:
+    // no wound only when d8 + 6 - 7 <= 0, a 1 on the d8: 1/8.
+    let fireball = Loadout { debuffs: vec![("damage_bonus".into(), 6)], ..u("Mage", "Wand") };
+    let knight = u("Knight", "Longsword");
+    let x = Exchange::new(&e, &fireball, &knight, 3).unwrap().with_reactions([None, Some("none")]).unwrap();
+    let unwounded = x.forecast().defender_hp.get(&4).copied().unwrap_or(0.0);
+    assert!((unwounded - 1.0 / 8.0).abs() < 1e-12, "{unwounded}");
+    agrees(
+        &Exchange::new(&e, &fireball, &Loadout { accessory: Some("RoundShield".into()), ..knight }, 3).unwrap(),
+        "Fireball against a blocking Knight",
+    );
+}
+
+#[test]
+fn a_spell_is_cast_at_once_when_the_stamina_pays_for_it_and_another_act_drops_a_charge() {
+    // "If you have enough Stamina to complete the spell, it'll be cast immediately."
+    // A home-brew caster with 2 more Stamina (7) pays Fireball's 6 in one step.
+    let armies = r#"
+class Magister { ratings { str d4 agi d6 will d10 might 0 armor 1 evasion 3 accuracy 9 } wields Reason tags Vitality(2), Hardy(2), Fireball cost 140 }
+army A for Arena attacker {
+    unit Vala: Magister { items Wand }
+    unit Ines: Mage { items Wand }
+}
+army D for Arena defender {
+    unit Corin: Spearman { items Spear, RoundShield }
+}
+"#;
+    let (e, map) = field_with(armies);
+    let mut b = arena::battle_seeded(&e, &map, [&[(3, 2), (3, 3)], &[(5, 2)]], 3);
+    b.turn(spell(0, "Fireball", None)).unwrap();
+    let note = arena::last_note(&b);
+    assert!(note.contains("casts Fireball:") && note.contains("Corin") && !note.contains("charges"), "{note}");
+    assert_eq!((b.resource(0, "stamina"), b.resource(0, "spell")), (Some(1), Some(0)));
+    // Reading: a charge is kept while the unit charges it, moves or waits; any other act
+    // drops it. The Mage (5 Stamina) moves one space (1), charges 4 of 6, and next round
+    // guards instead: the 4 are lost.
+    b.turn(arena::wait(0)).unwrap();
+    wait_for(&mut b, 1);
+    if b.outcome.is_some() {
+        return;
+    }
+    b.turn(Turn { to: Some((3, 4)), ..spell(1, "Fireball", None) }).unwrap();
+    assert!(arena::last_note(&b).contains("charges Fireball (4 of 6 Stamina)"), "{}", arena::last_note(&b));
+    wait_for(&mut b, 1);
+    if b.outcome.is_some() {
+        return;
+    }
+    b.turn(Turn { unit: 1, to: Some((2, 4)), ..Default::default() }).unwrap();
+    assert_eq!(b.resource(1, "spell"), Some(4), "moving keeps the charge");
+    b.turn(guard(1, "GuardAgility")).unwrap();
+    assert!(arena::last_note(&b).contains("drops its charge of Fireball"), "{}", arena::last_note(&b));
+    assert_eq!(b.resource(1, "spell"), Some(0));
+}
+
+#[test]
+fn techniques_cost_their_own_stamina_once_per_turn_each() {
+    // "Technique: Use a technique that your character knows, such as one that deals damage to
+    // multiple enemies or inflicts a foe with an injury. Unless otherwise noted, each technique
+    // can only be activated once per turn, although different techniques can be used on the
+    // same turn as long as you have the Stamina to activate them."
+    // The Warrior knows Sweep (3 Stamina: a swing at every adjacent enemy) and Hamstring (2: a
+    // cut 2 damage weaker that leaves a foe it wounds Hamstrung, Speed 2 lower). A home-brew
+    // Swordsman knows them too, without the Warrior's Prowess (a reroll paid from the same
+    // Stamina); neither side takes a reaction: the Stamina counts below are the techniques'.
+    let e = stamina();
+    let warrior = e.rules.classes.iter().find(|c| c.name == "Warrior").unwrap();
+    assert!(["Sweep", "Hamstring"].iter().all(|t| warrior.tags.iter().any(|x| x.tag == *t)));
+    let armies = r#"
+class Swordsman { ratings { str d10 agi d6 will d6 might 3 armor 3 evasion 3 accuracy 9 } wields Swords tags Vitality(3), Sweep, Hamstring cost 120 }
+army A for Arena attacker {
+    unit Brann: Swordsman { items Greatsword }
+}
+army D for Arena defender {
+    unit Corin: Spearman { items Spear, RoundShield }
+    unit Osric: Thug { items Shortsword }
+}
+"#;
+    let (e, map) = field_with(armies);
+    let (mut injured, mut spared) = (0, 0);
+    for seed in 0..24 {
+        let mut b = arena::battle_seeded(&e, &map, [&[(4, 2)], &[(5, 1), (5, 2)]], seed);
+        // Round 1: the Swordsman waits; Corin steps next to it.
+        b.turn(Turn { reaction: Some("none".into()), ..arena::wait(0) }).unwrap();
+        b.turn(Turn { unit: 1, to: Some((4, 1)), reaction: Some("none".into()), ..Default::default() }).unwrap();
+        b.turn(arena::wait(1)).unwrap();
+        wait_for(&mut b, 0);
+        assert_eq!(b.resource(0, "stamina"), Some(5));
+        // Sweep, named by its verb only: both adjacent enemies struck, 3 Stamina.
+        let sweep = Turn {
+            unit: 0,
+            act: Act::Special { verb: Verb::Attack, target: None, tile: None, from: None },
+            ..Default::default()
+        };
+        b.turn(sweep).unwrap();
+        let note = arena::last_note(&b);
+        assert!(note.contains("Corin") && note.contains("Osric"), "one swing at every adjacent enemy: {note}");
+        assert_eq!(b.resource(0, "stamina"), Some(2), "{note}");
+        // The same technique again, named by its tag: refused ("once per turn").
+        let again = b.turn(spell(0, "Sweep", None)).unwrap_err().to_string();
+        assert!(again.contains("step_allowed"), "{again}");
+        // A different technique, the same turn: Hamstring's 2 Stamina.
+        let Some(k) = [2usize, 1].into_iter().find(|k| b.units[*k].hp > 0) else { continue };
+        let hp = b.units[k].hp;
+        let t = Turn {
+            unit: 0,
+            act: Act::Special { verb: Verb::Injure, target: Some(k), tile: None, from: None },
+            ..Default::default()
+        };
+        b.turn(t).unwrap();
+        assert_eq!(b.resource(0, "stamina"), Some(0));
+        let hamstrung = b.units[k].statuses.iter().any(|s| s.status == "Hamstrung");
+        if b.units[k].hp > 0 {
+            assert_eq!(hamstrung, b.units[k].hp < hp, "injured when wounded: {}", arena::last_note(&b));
+            if hamstrung {
+                assert!(arena::last_note(&b).contains("Hamstrung"), "{}", arena::last_note(&b));
+                // "Hamstrung": 2 spaces less per Move action (Speed 4 for both).
+                assert_eq!(b.mobility(k).unwrap().0, 2);
+                injured += 1;
+            } else {
+                spared += 1;
+            }
+        }
+    }
+    assert!(injured > spared, "{injured} injured, {spared} spared");
+    // Hamstring's cut is an attack, exact in forecasts: the greatsword 2 weaker (2d8c + 3 - 2)
+    // against a Thug's Armor 3, no reaction: no wound only on 1 and 1, 1/64.
+    let cut = Loadout { debuffs: vec![("damage_bonus".into(), -2)], ..u("Warrior", "Greatsword") };
+    let cut = Loadout { resources: vec![("prowess".into(), 0)], ..cut };
+    drop(e);
+    let e = stamina();
+    let thug = u("Thug", "Shortsword");
+    let x = Exchange::new(&e, &cut, &thug, 1).unwrap().with_reactions([None, Some("none")]).unwrap();
+    let unwounded = x.forecast().defender_hp.get(&2).copied().unwrap_or(0.0);
+    assert!((unwounded - 1.0 / 64.0).abs() < 1e-12, "{unwounded}");
+}

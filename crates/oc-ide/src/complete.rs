@@ -107,6 +107,7 @@ pub const EFFECT: &[&str] = &[
     "debuff",
     "ignore_item_tags",
     "attack",
+    "injure",
     "has",
     "and",
     "or",
@@ -119,7 +120,7 @@ pub const EFFECT: &[&str] = &[
     "self",
 ];
 /// An action's own entries; everything an effect offers follows them (its body is statements).
-pub const ACTION: &[&str] = &["target", "requires", "within"];
+pub const ACTION: &[&str] = &["target", "requires", "within", "cost", "charge"];
 pub const STATUS_END: &[&str] = &["clears", "when", "at", "lasts"];
 pub const SCENARIO: &[&str] =
     &["doc", "map", "regions", "rounds", "then", "deploy", "first", "chest", "fog", "vision", "attacker", "defender"];

@@ -231,6 +231,7 @@ pub const VERBS: &[VerbSpec] = &[
     unit_verb("debuff", Verb::Debuff, &[Type::Unit, Type::StatMod]),
     standing("ignore_item_tags", Verb::IgnoreItemTags, &[], true),
     action_verb("attack", Verb::Attack, &[Type::Unit, Type::Int]),
+    action_verb("injure", Verb::Injure, &[Type::Unit, Type::Int, Type::Status]),
     action_verb("flee", Verb::Flee, &[Type::Unit, Type::Int]),
     unit_verb("gain", Verb::Gain, &[Type::Unit, Type::Resource, Type::Int]),
 ];
@@ -335,14 +336,15 @@ mod tests {
             | Verb::Shift
             | Verb::Debuff
             | Verb::IgnoreItemTags
-            | Verb::Attack => verb_spec(v).is_some(),
+            | Verb::Attack
+            | Verb::Injure => verb_spec(v).is_some(),
         }
     }
 
     #[test]
     fn every_event_and_verb_has_one_entry() {
         assert!(VERBS.iter().all(|v| listed(v.verb)));
-        assert_eq!(VERBS.len(), 21, "a verb was added: add it to `listed` and to the conformance test");
+        assert_eq!(VERBS.len(), 22, "a verb was added: add it to `listed` and to the conformance test");
         assert_eq!(EVENTS.len(), Event::ALL.len());
         for ((name, e), spec) in Event::ALL.iter().zip(EVENTS) {
             assert_eq!((*name, *e), (spec.name, spec.event));

@@ -114,6 +114,13 @@ pub struct Action {
     pub max_range: Option<Expr>,
     pub requires: Vec<Expr>,
     pub effects: Vec<Effect>,
+    /// `cost EXPR`: the action's own price, the step variable `cost` (0 without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<Expr>,
+    /// `charge RESOURCE`: a charged action. Each step pays what the unit can of the `cost` left,
+    /// the part paid kept in this resource; the commands run when the whole cost is paid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charge: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -121,6 +128,8 @@ pub struct Action {
 pub enum ActionTarget {
     Ally,
     Enemy,
+    /// Every enemy within reach: the commands run once for each, `target` each in turn.
+    Enemies,
     Unit,
     SelfOnly,
     Tile,
@@ -162,6 +171,10 @@ pub enum Verb {
     IgnoreItemTags,
     /// Attack a unit as an action, with extra damage (v0.6 combat Arts).
     Attack,
+    /// `injure(unit, n, Status)`: attack the unit as `attack` does, and lay the status on it if
+    /// the attack took hit points off it (seed 002: a technique that "inflicts a foe with an
+    /// injury").
+    Injure,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

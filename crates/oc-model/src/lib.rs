@@ -29,7 +29,7 @@ pub use ratings::Ratings;
 pub use scenario::*;
 
 /// Bumped whenever a saved model would be read differently.
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rules {
@@ -284,7 +284,9 @@ pub const MAX_RESOURCES: usize = 6;
 /// (times this same act was already taken this activation), `range` (the distance from where the
 /// unit acts to the unit or tile it acts on, 0 without one), `zoned` (it acts from a square in
 /// the threat zone of an enemy its side sees) and `target_zoned` (the unit it acts on stands in
-/// its own threat zone, facing it). Without threat zones the last two are false.
+/// its own threat zone, facing it). Without threat zones the last two are false. `cost`: the
+/// act's own price (an action's `cost`; of a charged action, the part this step pays), 0 for
+/// other acts.
 pub const STEP_PARAMS: &[(&str, Type)] = &[
     ("moved", Type::Int),
     ("attacks", Type::Bool),
@@ -295,6 +297,7 @@ pub const STEP_PARAMS: &[(&str, Type)] = &[
     ("range", Type::Int),
     ("zoned", Type::Bool),
     ("target_zoned", Type::Bool),
+    ("cost", Type::Int),
 ];
 
 /// Whose activation is next.

@@ -313,6 +313,10 @@ pub enum AssignOp {
 pub struct ActionDef {
     pub target: Option<ActionTarget>,
     pub requires: Vec<Expr>,
+    /// `cost EXPR`: the action's own price (the step variable `cost`).
+    pub cost: Option<Box<Expr>>,
+    /// `charge RESOURCE`: the resource a charged action's paid part is kept in.
+    pub charge: Option<Ident>,
     pub body: Vec<Stmt>,
     pub span: Span,
 }

@@ -302,7 +302,7 @@ impl Ctx {
                 Stmt::Grant { tag: self.tag_ref(tag)?, span }
             }
             Rule::action_stmt => {
-                let mut action = ActionDef { target: None, requires: vec![], body: vec![], span };
+                let mut action = ActionDef { target: None, requires: vec![], cost: None, charge: None, body: vec![], span };
                 for p in pair.into_inner() {
                     match p.as_rule() {
                         Rule::action_target => {
@@ -328,6 +328,16 @@ impl Ctx {
                         Rule::action_requires => {
                             if let Some(e) = p.into_inner().find(|q| q.as_rule() == Rule::expr) {
                                 action.requires.push(self.expr(e));
+                            }
+                        }
+                        Rule::action_cost => {
+                            if let Some(e) = p.into_inner().find(|q| q.as_rule() == Rule::expr) {
+                                action.cost = Some(Box::new(self.expr(e)));
+                            }
+                        }
+                        Rule::action_charge => {
+                            if let Some(n) = p.into_inner().find(|q| q.as_rule() == Rule::name) {
+                                action.charge = Some(self.ident(&n));
                             }
                         }
                         _ => {

@@ -67,6 +67,7 @@ impl<'a> Checker<'a> {
                 let target = match a.target.as_ref().map(|t| t.kind.value.as_str()) {
                     Some("ally") => m::ActionTarget::Ally,
                     Some("enemy") => m::ActionTarget::Enemy,
+                    Some("enemies") => m::ActionTarget::Enemies,
                     Some("unit") => m::ActionTarget::Unit,
                     Some("tile") => m::ActionTarget::Tile,
                     Some("door") => m::ActionTarget::Door,
@@ -95,8 +96,19 @@ impl<'a> Checker<'a> {
                     }
                     requires.push(x);
                 }
+                // `cost`: read where its range is, before a target is chosen (the step prices it).
+                let cost = a.cost.as_ref().and_then(|e| range(self, &Some((**e).clone())));
+                let charge = a.charge.as_ref().and_then(|r| {
+                    if self.syms.resources.iter().any(|x| *x == r.value.as_str()) {
+                        Some(r.value.to_string())
+                    } else {
+                        let names = self.syms.resources.clone();
+                        self.unknown_in::<()>(UNKNOWN_NAME, "resource", r, names, None);
+                        None
+                    }
+                });
                 let effects = self.effects(&a.body, &scope.at(Place::action(target)), false);
-                Some(m::Effect::Action(m::Action { target, min_range, max_range, requires, effects }))
+                Some(m::Effect::Action(m::Action { target, min_range, max_range, requires, effects, cost, charge }))
             }
             ast::Stmt::Command { verb, args, span } => {
                 let spec = m::conformance::verb_named(&verb.value)?;

@@ -259,6 +259,39 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
             }
         }
     }
+    // 3b. Techniques and spells from where it stands: the forecasts of their attacks (a step that
+    // only charges a spell, the cast's worth times the share of its cost it pays).
+    if !berserk {
+        for aa in b.attack_actions(i) {
+            let foes: Vec<(usize, i64)> = view
+                .enemies()
+                .map(|(k, f)| (k, distance(u.pos, f.pos)))
+                .filter(|(_, d)| (aa.reach.0..=aa.reach.1).contains(d))
+                .collect();
+            let groups: Vec<Vec<(usize, i64)>> = if aa.every { vec![foes] } else { foes.into_iter().map(|x| vec![x]).collect() };
+            for group in groups.into_iter().filter(|g| !g.is_empty()) {
+                let target = if aa.every { None } else { group.first().map(|(k, _)| *k) };
+                let act = Act::Special { verb: aa.verb, target, tile: None, from: Some(aa.tag) };
+                let pays = b.step_vars(i, u.pos, 0, &act).cost;
+                let mut loadout = base.clone();
+                if aa.bonus != 0 {
+                    loadout.debuffs.push((Atom::new("damage_bonus"), aa.bonus));
+                }
+                let id = cache.ids.id(&loadout);
+                let s = Striker { loadout, id, min: aa.reach.0, max: aa.reach.1 };
+                let mut score = 0.0;
+                for (k, d) in group {
+                    if let Some((routs, dealt, taken)) = forecast(b, cache, &s, targets, k, (d, false, 0)) {
+                        score += routs * 60.0 + dealt - taken * 0.7;
+                    }
+                }
+                if aa.charge.is_some() && aa.paid + pays < aa.cost {
+                    score *= pays as f64 / aa.cost.max(1) as f64;
+                }
+                consider(&mut best, score, Turn { unit: i, act, ..Default::default() });
+            }
+        }
+    }
     // 4. Walking toward the objective or the nearest enemy.
     let kind = mobility.1;
     let mut goals: Vec<Tile> = Vec::new();

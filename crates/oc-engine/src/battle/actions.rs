@@ -186,7 +186,7 @@ impl<'e> Battle<'e> {
                 Eff::Action(a) => {
                     // The item's own charges are spent once, below.
                     let available = Available { action: a.clone(), args: Vec::new(), source: None, tag: Atom::new(item) };
-                    notes.push(self.perform(i, &available, target, tile)?);
+                    notes.push(self.perform(i, &available, (target, tile), None)?);
                 }
                 Eff::Command { .. } | Eff::When { .. } => {
                     // A direct use acts on its user (the compiler allows only `self` here).
@@ -256,12 +256,14 @@ impl<'e> Battle<'e> {
         })
     }
 
+    /// A special action of unit `i`; `paid`: what the step pays toward a charged action (`None`
+    /// where steps are not paid for).
     pub(super) fn special(
         &mut self,
         i: usize,
         (verb, from): (m::Verb, Option<&str>),
-        target: Option<usize>,
-        tile: Option<Tile>,
+        (target, tile): (Option<usize>, Option<Tile>),
+        paid: Option<i64>,
     ) -> Result<String, BattleError> {
         let u = self.state.units.get(i).cloned().ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let available = self.actions(i);
@@ -269,12 +271,64 @@ impl<'e> Battle<'e> {
             let of = from.map(|t| format!(" of {t}")).unwrap_or_default();
             return Err(BattleError::refused(Rule::Requirement, format!("{} has no action{of} that can {verb:?}", u.name)));
         };
-        self.perform(i, &a, target, tile)
+        if a.action.target == m::ActionTarget::Enemies {
+            return self.perform_on_each(i, &a, paid);
+        }
+        self.perform(i, &a, (target, tile), paid)
+    }
+
+    /// An action on every enemy within reach (`target enemies`), nearest first: its
+    /// requirements and commands with each as `target` in turn (seed 002: "a technique ... that
+    /// deals damage to multiple enemies").
+    fn perform_on_each(&mut self, i: usize, a: &Available, paid: Option<i64>) -> Result<String, BattleError> {
+        let u = self.state.units.get(i).cloned().ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
+        let (lo, hi) = match self.scene(Cast { user: i, ..Cast::default() }, None) {
+            Some(scene) => range_of(&scene, a),
+            None => return Err(BattleError::refused(Rule::Turn, format!("{} cannot act now", u.name))),
+        };
+        let mut foes: Vec<(i64, usize)> = self
+            .state
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.side != u.side && f.state == State::Ready && self.sees(u.side, f.pos))
+            .map(|(k, f)| (distance(u.pos, f.pos), k))
+            .filter(|(d, _)| (lo..=hi).contains(d))
+            .collect();
+        foes.sort_unstable();
+        if foes.is_empty() {
+            return Err(BattleError::refused(Rule::Target, format!("{} has no enemy within {lo}..{hi}", u.name)));
+        }
+        let mut notes = Vec::new();
+        if a.action.charge.is_some() {
+            if let Some(note) = self.charge_up(i, a, paid)? {
+                return Ok(format!("{} {note}", u.name));
+            }
+            notes.push(format!("casts {}:", a.tag));
+        }
+        let mut struck = Vec::new();
+        for (_, k) in foes {
+            if self.state.units.get(i).is_none_or(|f| f.state != State::Ready) {
+                break;
+            }
+            if self.state.units.get(k).is_some_and(|f| f.state == State::Ready) {
+                let note = self.perform(i, a, (Some(k), None), None)?;
+                struck.push(note.strip_prefix(&format!("{} ", u.name)).map_or(note.clone(), str::to_string));
+            }
+        }
+        notes.push(struck.join("; "));
+        Ok(format!("{} {}", u.name, notes.join(" ")))
     }
 
     /// Carries out an action block: checks its target kind, range and requirements, then runs
-    /// its commands.
-    fn perform(&mut self, i: usize, a: &Available, target: Option<usize>, tile: Option<Tile>) -> Result<String, BattleError> {
+    /// its commands (a charged action's once its charge is complete).
+    fn perform(
+        &mut self,
+        i: usize,
+        a: &Available,
+        (target, tile): (Option<usize>, Option<Tile>),
+        paid: Option<i64>,
+    ) -> Result<String, BattleError> {
         let u = self.state.units.get(i).cloned().ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let verb = a.verb().unwrap_or(m::Verb::Reveal);
         // Range and target kind.
@@ -286,7 +340,7 @@ impl<'e> Battle<'e> {
                 let f = self.state.units.get(t).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {t}")))?;
                 let ok = match a.action.target {
                     m::ActionTarget::Ally => f.side == u.side && t != i,
-                    m::ActionTarget::Enemy => f.side != u.side,
+                    m::ActionTarget::Enemy | m::ActionTarget::Enemies => f.side != u.side,
                     _ => true,
                 };
                 if !ok || f.state != State::Ready {
@@ -325,26 +379,36 @@ impl<'e> Battle<'e> {
                 ));
             }
         }
+        // A charged action's step that does not complete the charge does nothing more.
+        let charged = a.action.charge.is_some() && a.action.target != m::ActionTarget::Enemies;
+        let mut notes = Vec::new();
+        if charged {
+            if let Some(note) = self.charge_up(i, a, paid)? {
+                return Ok(format!("{} {note}", u.name));
+            }
+            notes.push(format!("casts {}:", a.tag));
+        }
         // Its commands, those under a `when` only where the condition holds now.
         let mut dice = std::mem::replace(&mut self.state.rng, rng(0));
         if let Some(scene) = self.scene(cast, Some(&Draws::new(&mut dice, &drawn))) {
             scene.commands(&a.action.effects, &a.args, &mut todo);
         }
         self.state.rng = dice;
-        let mut notes = Vec::new();
+        let mut done = Vec::new();
         for (verb, cargs) in todo {
-            notes.push(self.command(cast, tile, verb, cargs, &a.args, &drawn)?);
+            done.push(self.command(cast, tile, verb, cargs, &a.args, &drawn)?);
         }
         if let Some(note) = a.source.as_deref().and_then(|item| self.spend(i, item)) {
-            notes.push(note);
+            done.push(note);
         }
-        Ok(format!("{} {}", u.name, notes.join("; ")))
+        notes.push(done.join("; "));
+        Ok(format!("{} {}", u.name, notes.join(" ")))
     }
 }
 
 /// The distances (least, most) an action reaches, its range formulas read in `scene`: 0 and the
 /// least when it writes none.
-fn range_of(scene: &Scene, a: &Available) -> (i64, i64) {
+pub(super) fn range_of(scene: &Scene, a: &Available) -> (i64, i64) {
     let lo = a.action.min_range.as_ref().map_or(0, |e| scene.value(e, &a.args).int());
     let hi = a.action.max_range.as_ref().map_or(lo, |e| scene.value(e, &a.args).int());
     (lo, hi)

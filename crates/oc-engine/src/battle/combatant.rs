@@ -26,6 +26,7 @@ impl Clone for Combatant {
             debuffs: self.debuffs.clone(),
             resources: self.resources.clone(),
             facing: self.facing,
+            charging: self.charging,
         }
     }
 
@@ -50,6 +51,7 @@ impl Clone for Combatant {
             debuffs,
             resources,
             facing,
+            charging,
         } = from;
         self.name.clone_from(name);
         self.side = *side;
@@ -69,5 +71,6 @@ impl Clone for Combatant {
         self.debuffs.clone_from(debuffs);
         self.resources.clone_from(resources);
         self.facing = *facing;
+        self.charging = *charging;
     }
 }

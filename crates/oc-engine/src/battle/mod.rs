@@ -10,6 +10,7 @@
 
 mod actions;
 mod attack;
+mod charge;
 mod combatant;
 mod cover;
 mod declare;
@@ -37,6 +38,7 @@ use crate::{ChaCha8Rng, Engine, Form, Loadout};
 
 pub use crate::error::{BattleError, Rule};
 pub use actions::Available;
+pub use charge::AttackAction;
 pub use fog::{Light, Sight};
 pub use game::{auto_deploy, play, play_watched, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
@@ -91,6 +93,9 @@ pub struct Combatant {
     /// The way it faces (a unit step such as `(1, 0)`), where threat zones are in front.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facing: Option<Tile>,
+    /// The charged action it is charging (by tag), the part paid in the action's resource.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charging: Option<Atom>,
 }
 
 /// A lowered attribute: `shift` steps or points on `attr`. `armed` once the unit's next turn has
@@ -318,6 +323,7 @@ impl<'e> Battle<'e> {
                     debuffs: Vec::new(),
                     resources: Vec::new(),
                     facing: None,
+                    charging: None,
                 });
             }
         }
@@ -618,9 +624,10 @@ impl<'e> Battle<'e> {
             }
         }
         // A step of an activation paid from a resource: priced before it is taken.
-        let mut cost = None;
+        let (mut cost, mut charged, kind) = (None, 0, self.act_kind(i, &t.act));
         if stepped && !turns::ends_activation(&t) {
             let vars = self.step_vars(i, t.to.unwrap_or(u.pos), moved, &t.act);
+            charged = vars.cost;
             match self.step_price(i, &vars, None) {
                 Some(Ok(c)) => cost = Some(c),
                 Some(Err(why)) => return Err(BattleError::refused(Rule::Requirement, format!("{}: {why}", u.name))),
@@ -659,6 +666,9 @@ impl<'e> Battle<'e> {
             Act::Attack { target } if !fell => self.answerable(i, *target, t.to.unwrap_or(u.pos), moved, &t.act),
             _ => false,
         };
+        let dropped = if fell { None } else { self.drop_charge(i, &t.act) };
+        // The step is paid as it is taken: reactions during its exchanges spend what is left.
+        self.pay_step(i, cost);
         let note = match &t.act {
             _ if fell => "is routed on the way".to_string(),
             Act::Wait => "waits".to_string(),
@@ -666,9 +676,12 @@ impl<'e> Battle<'e> {
             Act::Attack { target } => self.attack(i, *target, t.to.is_some_and(|to| to != u.pos))?,
             Act::Decline => return Err(BattleError::refused(Rule::Turn, "only the target of a declared attack declines")),
             Act::Strike { tile } => self.strike(i, *tile)?,
-            Act::Special { verb, target, tile, from } => self.special(i, (*verb, from.as_deref()), *target, *tile)?,
+            Act::Special { verb, target, tile, from } => {
+                self.special(i, (*verb, from.as_deref()), (*target, *tile), cost.map(|_| charged))?
+            }
             Act::Use { item, target, tile } => self.use_item(i, item, *target, *tile)?,
         };
+        let note = dropped.map_or(note.clone(), |d| format!("{} {d}; {note}", u.name));
         let note = if walked.is_empty() { note } else { format!("{}; {note}", walked.join("; ")) };
         // A unit that did not shoot where the rules refuse its shots says so.
         let held = match (&t.act, fell, self.state.units.get(i).map(|f| f.pos)) {
@@ -707,21 +720,14 @@ impl<'e> Battle<'e> {
                 f.pos = to;
             }
         }
-        // Pay for the step, and count it.
+        // Count the step (paid as it was taken).
         let mut going_on = false;
-        if let (Some(cost), Some(spend)) = (cost, self.engine.rules.ruleset.turn.spend.clone()) {
-            if let (Some(k), Some(f)) =
-                (self.engine.rules.ruleset.resources.iter().position(|r| r.name == spend), self.state.units.get_mut(i))
-            {
-                if let Some(slot) = f.resources.get_mut(k) {
-                    *slot = slot.saturating_sub(cost);
-                    going_on = *slot > 0;
-                }
-            }
+        if let (Some(_), Some(spend)) = (cost, self.engine.rules.ruleset.turn.spend.clone()) {
+            going_on = self.resource(i, &spend).unwrap_or(0) > 0;
             let a = self.state.active.get_or_insert_with(|| turns::Activation { unit: i, ..Default::default() });
             a.steps += 1;
             a.moves += i64::from(moved > 0);
-            a.acts.push(turns::act_kind(&t.act));
+            a.acts.push(kind);
         }
         let going_on = going_on && self.state.units.get(i).is_some_and(|f| f.state == State::Ready);
         if !going_on {

@@ -36,11 +36,13 @@ pub struct StepVars {
     pub zoned: bool,
     /// The unit it acts on stands in its own threat zone (facing it).
     pub target_zoned: bool,
+    /// The act's own price: an action's `cost`, or of a charged action the part this step pays.
+    pub cost: i64,
 }
 
 impl StepVars {
     /// Their values as `step_cost` and `step_allowed` read them (`oc_model::STEP_PARAMS`, in order).
-    pub(crate) fn params(&self) -> [V; 9] {
+    pub(crate) fn params(&self) -> [V; 10] {
         [
             V::Int(self.moved),
             V::Bool(self.attacks),
@@ -51,11 +53,13 @@ impl StepVars {
             V::Int(self.range),
             V::Bool(self.zoned),
             V::Bool(self.target_zoned),
+            V::Int(self.cost),
         ]
     }
 }
 
-/// The kind of an act, for counting repeats.
+/// The kind of an act, for counting repeats: a special action by its tag where the turn names
+/// it (`Battle::act_kind` names it where the turn does not).
 pub(super) fn act_kind(act: &Act) -> String {
     match act {
         Act::Wait => "wait".into(),
@@ -76,6 +80,17 @@ pub(super) fn ends_activation(t: &Turn) -> bool {
 impl Battle<'_> {
     fn resource_index(&self, name: &str) -> Option<usize> {
         self.engine.rules.ruleset.resources.iter().position(|r| r.name == name)
+    }
+
+    /// Pays `cost` (a step's price, if it has one) from the resource activations spend.
+    pub(super) fn pay_step(&mut self, i: usize, cost: Option<i64>) {
+        let spend = self.engine.rules.ruleset.turn.spend.as_ref();
+        let k = spend.and_then(|s| self.resource_index(s));
+        if let (Some(cost), Some(k), Some(f)) = (cost, k, self.state.units.get_mut(i)) {
+            if let Some(slot) = f.resources.get_mut(k) {
+                *slot = slot.saturating_sub(cost);
+            }
+        }
     }
 
     /// A unit's amount of a resource.
@@ -323,7 +338,7 @@ impl Battle<'_> {
     pub fn step_vars(&self, i: usize, at: Tile, moved: i64, act: &Act) -> StepVars {
         let (steps, moves, repeats) = match &self.state.active {
             Some(a) if a.unit == i => {
-                let kind = act_kind(act);
+                let kind = self.act_kind(i, act);
                 (a.steps, a.moves, a.acts.iter().filter(|k| **k == kind).count() as i64)
             }
             _ => (0, 0, 0),
@@ -340,7 +355,7 @@ impl Battle<'_> {
             _ => target_unit.and_then(pos_of),
         };
         let side = self.state.units.get(i).map(|u| u.side);
-        StepVars {
+        let mut vars = StepVars {
             moved,
             attacks: matches!(act, Act::Attack { .. }),
             acts: !matches!(act, Act::Wait | Act::Decline),
@@ -350,6 +365,9 @@ impl Battle<'_> {
             range: on.map_or(0, |t| distance(at, t)),
             zoned: side.is_some_and(|s| self.in_enemy_zone(s, at)),
             target_zoned: target_unit.and_then(pos_of).is_some_and(|t| self.zone_holds(at, t)),
-        }
+            cost: 0,
+        };
+        self.price_act(i, act, &mut vars);
+        vars
     }
 }

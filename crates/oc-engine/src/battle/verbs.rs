@@ -308,15 +308,26 @@ impl World for OnBattle<'_, '_> {
             // the target (its counter included) using the user's weapon, the second argument
             // added to the user's `damage_bonus` (the attribute the damage formulas read); the
             // action's own `target ... within` gives the reach.
-            m::Verb::Attack => {
+            // `injure` lays its status when the attack took hit points off the unit, once the
+            // exchange is over (so the exchange's forecast is the attack's).
+            m::Verb::Attack | m::Verb::Injure => {
                 let k = self.unit_of(unit)?;
                 if self.battle.state.units.get(k).is_none_or(|f| f.side == side || f.state != State::Ready) {
                     return refuse("an attack needs an enemy in the battle");
                 }
+                let before = self.battle.state.units.get(k).map_or(0, |f| f.hp);
                 let note = self
                     .battle
                     .exchange_full(i, k, Blow { bonus: amount, ..Blow::default() })
                     .map_err(|e| Refused::Rules(e.to_string()))?;
+                let after = self.battle.state.units.get(k).map(|f| (f.hp, f.state));
+                if let (m::Verb::Injure, Some((hp, State::Ready))) = (verb, after) {
+                    if hp < before {
+                        let status = ir.name(name).to_string();
+                        self.battle.afflict(k, &status);
+                        return Ok(format!("attacks {note}, injuring them: {status}"));
+                    }
+                }
                 Ok(format!("attacks {note}"))
             }
             // The action's tile becomes the terrain named (any tile, unlike `raze`'s regions).

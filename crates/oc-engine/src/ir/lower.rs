@@ -216,6 +216,8 @@ impl Ir {
                     requires: a.requires.iter().map(|r| self.expr(r, params)).collect::<Result<_, _>>()?,
                     verb: first_verb(&effects),
                     effects,
+                    cost: range(self, &a.cost)?,
+                    charge: a.charge.clone(),
                 }))
             }
             m::Effect::Command { verb, args } => {

@@ -179,7 +179,10 @@ impl Place {
 }
 
 fn targets_unit(target: ActionTarget) -> bool {
-    matches!(target, ActionTarget::Ally | ActionTarget::Enemy | ActionTarget::Unit | ActionTarget::SelfOnly)
+    matches!(
+        target,
+        ActionTarget::Ally | ActionTarget::Enemy | ActionTarget::Enemies | ActionTarget::Unit | ActionTarget::SelfOnly
+    )
 }
 
 /// Every place, battle events included, in a fixed order.

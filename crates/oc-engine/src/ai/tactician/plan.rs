@@ -101,6 +101,8 @@ impl<'v, 'e> Decision<'v, 'e> {
         // Guards: actions that only raise the unit's own resources until they refill.
         let guards = if has(m::Verb::Gain) && !berserk { b.self_gains(i) } else { Vec::new() };
         let spend = b.engine.rules.ruleset.turn.spend.as_ref().map(|r| Atom::new(r));
+        // Techniques and spells: actions that attack.
+        let attack_actions = if berserk || !me.can_attack { Vec::new() } else { b.attack_actions(i) };
         for (t, _) in &reach {
             let t = *t;
             let forced = if berserk { b.weakest_from(i, t) } else { Vec::new() };
@@ -119,6 +121,9 @@ impl<'v, 'e> Decision<'v, 'e> {
             // cost the attacker 8 points of its win rate at Caer Pelyn).
             if forced.is_empty() && t == me.u.pos && self.threats.reaches(t) {
                 candidates.extend(self.guards(&me, t, &guards, spend.as_ref(), &reach));
+            }
+            if forced.is_empty() && t == me.u.pos && !attack_actions.is_empty() {
+                self.attack_actions(&me, (&attack_actions, spend.as_ref()), cache, &mut arms, &mut candidates);
             }
             for c in candidates.drain(..) {
                 if !affordable(&c.turn, c.equip) {
@@ -319,6 +324,85 @@ impl<'v, 'e> Decision<'v, 'e> {
             });
         }
         out
+    }
+
+    /// Its techniques and spells (`attack_actions`) from where it stands, each against every enemy it may
+    /// strike (or all those in reach at once), by the exact forecast of each attack. A spell
+    /// that this step only charges is worth the cast's value times the share of its cost the
+    /// step pays (what each Stamina buys, as an attack is worth what it deals), and leaves the
+    /// unit holding the charge: the enemies' replies are weighed against a unit that cannot
+    /// react (seed 002: "leaving you vulnerable until the charge is complete").
+    fn attack_actions(
+        &mut self,
+        me: &Unit,
+        (attack_actions, spend): (&[crate::battle::AttackAction], Option<&Atom>),
+        cache: &mut Forecasts,
+        arms: &mut Arms,
+        out: &mut Vec<Candidate>,
+    ) {
+        let b = self.battle();
+        let t = me.u.pos;
+        let foes: Vec<(usize, Tile)> = arms.foes.clone();
+        for aa in attack_actions {
+            let in_reach: Vec<(usize, i64)> = foes
+                .iter()
+                .map(|(k, at)| (*k, distance(t, *at)))
+                .filter(|(_, d)| (aa.reach.0..=aa.reach.1).contains(d))
+                .collect();
+            if in_reach.is_empty() {
+                continue;
+            }
+            let groups: Vec<Vec<(usize, i64)>> =
+                if aa.every { vec![in_reach] } else { in_reach.into_iter().map(|x| vec![x]).collect() };
+            for group in groups {
+                let target = if aa.every { None } else { group.first().map(|(k, _)| *k) };
+                let act = Act::Special { verb: aa.verb, target, tile: None, from: Some(aa.tag) };
+                let Some(Ok(price)) = b.act_price(me.i, (None, 0), &act, None) else { continue };
+                let pays = b.step_vars(me.i, t, 0, &act).cost;
+                let completes = aa.charge.is_none() || aa.paid + pays >= aa.cost;
+                let mut la = arms.acting.clone();
+                la.hp = None;
+                if aa.bonus != 0 {
+                    la.debuffs.push((Atom::new("damage_bonus"), aa.bonus));
+                }
+                let ia = cache.id(&la);
+                let (mut value, mut fallen, mut taken, mut routs) = (0.0, 0.0f64, 0.0, None);
+                for (k, d) in &group {
+                    let Some((ld, id)) = arms.targets.get(b, *k, &mut cache.ids) else { continue };
+                    let Some(x) = cache.get(b.engine, (&la, ia), (ld, id), *d, (false, false, 0)) else { continue };
+                    let (routed, dealt) = x.against(x.defender_hp);
+                    let (fell, hurt) = x.attacker_at(me.u.hp);
+                    let max_hp = b.units.get(*k).map_or(1, |f| f.max_hp);
+                    value += loss(self.worth(*k), max_hp, dealt, routed) - loss(self.worth(me.i), me.u.max_hp, hurt, fell);
+                    fallen = fallen.max(fell);
+                    taken += hurt;
+                    if !aa.every {
+                        routs = self.threats.foes.iter().position(|f| f.unit == *k).map(|f| (f, routed));
+                    }
+                }
+                let mut holding = Vec::new();
+                if !completes {
+                    value *= pays as f64 / aa.cost.max(1) as f64;
+                    routs = None;
+                    if let Some(r) = aa.charge {
+                        holding.push((r, aa.paid + pays));
+                    }
+                    if let Some(r) = spend {
+                        holding.push((*r, (b.resource(me.i, r).unwrap_or(0) - price).max(0)));
+                    }
+                }
+                out.push(Candidate {
+                    turn: Turn { unit: me.i, act, ..Default::default() },
+                    equip: None,
+                    act: value,
+                    holds: me.u.equipped,
+                    hp: (me.u.hp - taken.round() as i64).max(1),
+                    fallen: if completes { fallen } else { 0.0 },
+                    routs,
+                    holding,
+                });
+            }
+        }
     }
 
     /// Healing from `t`: a hurt ally within the heal's reach, or itself with an item.
