@@ -217,6 +217,8 @@ pub enum ExprKind {
     Accessory,
     Promoted,
     TerrainDefense,
+    /// `x.figures`, `x.figure_hp`.
+    Figures,
     Activated,
     Moved,
     AmountOfParam,
@@ -253,6 +255,7 @@ pub const EXPR_KINDS: &[ExprKind] = &[
     ExprKind::Accessory,
     ExprKind::Promoted,
     ExprKind::TerrainDefense,
+    ExprKind::Figures,
     ExprKind::Activated,
     ExprKind::Moved,
     ExprKind::AmountOfParam,
@@ -288,6 +291,7 @@ impl Expr {
             Expr::Accessory { .. } => ExprKind::Accessory,
             Expr::Promoted(_) => ExprKind::Promoted,
             Expr::TerrainDefense(_) => ExprKind::TerrainDefense,
+            Expr::Figures(_) | Expr::FigureHp(_) => ExprKind::Figures,
             Expr::Activated(_) => ExprKind::Activated,
             Expr::Moved(_) => ExprKind::Moved,
             Expr::AmountOfParam(_) => ExprKind::AmountOfParam,
@@ -317,6 +321,7 @@ pub fn allows(place: Place, kind: ExprKind) -> bool {
         | ExprKind::Accessory
         | ExprKind::Promoted
         | ExprKind::TerrainDefense
+        | ExprKind::Figures
         | ExprKind::Has
         | ExprKind::Unary
         | ExprKind::Binary
