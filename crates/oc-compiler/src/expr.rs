@@ -414,6 +414,9 @@ impl<'a> Checker<'a> {
             "moved" => return (m::Expr::Moved(unit), Some(Type::Bool)),
             "terrain_defense" => return (m::Expr::TerrainDefense(unit), Some(Type::Int)),
             // Seed 003's units of figures: a ruleset's own attribute of the name comes first.
+            "figures" | "figure_hp" if self.attribute_type(&field.value).is_none() && !scope.holds().activated => {
+                return self.not_here(field.span, "a unit's figures", Kind::Figures, scope)
+            }
             "figures" if self.attribute_type("figures").is_none() => return (m::Expr::Figures(unit), Some(Type::Int)),
             "figure_hp" if self.attribute_type("figure_hp").is_none() => {
                 return (m::Expr::FigureHp(unit), Some(Type::Int))

@@ -321,7 +321,6 @@ pub fn allows(place: Place, kind: ExprKind) -> bool {
         | ExprKind::Accessory
         | ExprKind::Promoted
         | ExprKind::TerrainDefense
-        | ExprKind::Figures
         | ExprKind::Has
         | ExprKind::Unary
         | ExprKind::Binary
@@ -336,6 +335,8 @@ pub fn allows(place: Place, kind: ExprKind) -> bool {
         ExprKind::Cover => s.moved,
         ExprKind::Dealt => s.dealt,
         ExprKind::Activated => s.activated,
+        // A unit's figures are counted on its hit points: not of a unit being built.
+        ExprKind::Figures => s.activated,
         ExprKind::Moved => s.moved,
         ExprKind::Roll | ExprKind::RollFresh => s.rolls,
         ExprKind::RollOpposed => s.opposed,
