@@ -277,7 +277,8 @@ fn a_units_strikes_drop_as_its_figures_fall() {
     let (engine, map) = compiled(armies);
     let full = engine.forecast(&band("ElvenBowWoman", "Longbow", 11, None), &band("Savage", "Shortsword", 8, None), 3).unwrap();
     assert_eq!(full.attacker.strikes, 22);
-    let four = engine.forecast(&band("ElvenBowWoman", "Longbow", 11, Some(4)), &band("Savage", "Shortsword", 8, None), 3).unwrap();
+    let four =
+        engine.forecast(&band("ElvenBowWoman", "Longbow", 11, Some(4)), &band("Savage", "Shortsword", 8, None), 3).unwrap();
     assert_eq!(four.attacker.strikes, 8);
     // In a battle: the declarer's target answers first ("Their approach allows the wyvern ...
     // to activate as well"), and the declared attack then strikes once for each figure the
@@ -292,7 +293,11 @@ fn a_units_strikes_drop_as_its_figures_fall() {
         let l = lines(&b, from);
         // The answer: six strikes, and the figures it felled said in words.
         let answer = &l[1];
-        assert_eq!(answer.matches(" hit").count() + answer.matches(" miss").count() + answer.matches(" crit").count(), 6, "{l:?}");
+        assert_eq!(
+            answer.matches(" hit").count() + answer.matches(" miss").count() + answer.matches(" crit").count(),
+            6,
+            "{l:?}"
+        );
         let left = b.units[x].hp;
         match 6 - left {
             0 => assert!(!answer.contains("fall"), "{l:?}"),
@@ -351,7 +356,8 @@ fn narube_battles_activate_units_of_several_figures() {
     // its armies in units of figures, and each activation is one unit's.
     let scenario = include_str!("../../../scenarios/battlestorm-narube.oc");
     let map_text = include_str!("../../../scenarios/maps/narube-river.map.toml");
-    let files = [("maps/narube-river.map.toml".to_string(), map_text.to_string()), ("narube.oc".to_string(), scenario.to_string())];
+    let files =
+        [("maps/narube-river.map.toml".to_string(), map_text.to_string()), ("narube.oc".to_string(), scenario.to_string())];
     let mut ws = oc_compiler::Workspace::new();
     let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["narube.oc".to_string()]);
     assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);

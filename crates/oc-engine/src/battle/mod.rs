@@ -91,37 +91,9 @@ pub struct Combatant {
     /// The way it faces (a unit step such as `(1, 0)`), where threat zones are in front.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facing: Option<Tile>,
-    /// Its figures at full strength (seed 003's "Units of one or more figures"); its hit points
-    /// are one figure's times these, and it has as many living as one figure's hit points go
-    /// into what it has left, rounded up ([`Combatant::living`]).
-    #[serde(default = "one_figure", skip_serializing_if = "is_one_figure")]
+    /// Its figures at full strength (seed 003's units of figures; [`Combatant::living`]).
+    #[serde(default = "combatant::one_figure", skip_serializing_if = "combatant::is_one_figure")]
     pub figures: u32,
-}
-
-fn one_figure() -> u32 {
-    1
-}
-
-fn is_one_figure(n: &u32) -> bool {
-    *n == 1
-}
-
-impl Combatant {
-    /// Its living figures: one figure's hit points into what it has left, rounded up.
-    pub fn living(&self) -> i64 {
-        let figures = i64::from(self.figures.max(1));
-        let each = (self.max_hp / figures).max(1);
-        (self.hp.max(0) + each - 1) / each
-    }
-
-    /// Its name, with its living figures where it was formed of several: "Braves (4 of 6)".
-    pub fn shown(&self) -> String {
-        if self.figures > 1 {
-            format!("{} ({} of {})", self.name, self.living(), self.figures)
-        } else {
-            self.name.clone()
-        }
-    }
 }
 
 /// A lowered attribute: `shift` steps or points on `attr`. `armed` once the unit's next turn has

@@ -89,7 +89,11 @@ impl Ir {
             // The living figures: hit points over one figure's, rounded up, never below 0.
             m::Expr::Figures(u) => {
                 let (hp, each) = (E::Attr((*u).into(), self.hp_attr), E::FigureHp((*u).into()));
-                let up = E::Bin(Op::Add, Box::new(hp), Box::new(E::Bin(Op::Sub, Box::new(each.clone()), Box::new(E::Const(V::Int(1))))));
+                let up = E::Bin(
+                    Op::Add,
+                    Box::new(hp),
+                    Box::new(E::Bin(Op::Sub, Box::new(each.clone()), Box::new(E::Const(V::Int(1))))),
+                );
                 E::Max(Box::new(E::Const(V::Int(0))), Box::new(E::Bin(Op::Div, Box::new(up), Box::new(each))))
             }
             m::Expr::Activated(u) => E::Activated((*u).into()),

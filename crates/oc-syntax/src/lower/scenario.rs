@@ -260,7 +260,9 @@ impl Ctx {
                             Rule::name => u.class = self.ident(&q),
                             Rule::unit_items => u.items.extend(self.names(q)),
                             Rule::unit_tags => u.tags.extend(self.names(q)),
-                            Rule::unit_figures => u.figures = q.into_inner().find(|r| r.as_rule() == Rule::int).map(|r| self.int(&r)),
+                            Rule::unit_figures => {
+                                u.figures = q.into_inner().find(|r| r.as_rule() == Rule::int).map(|r| self.int(&r))
+                            }
                             _ => {}
                         }
                     }
