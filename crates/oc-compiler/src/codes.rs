@@ -300,6 +300,12 @@ Fix: change the army so the limit holds.";
     ARMY_DUPLICATE_UNIT = "oc::army::duplicate_unit", "two units of an army share a name",
 "Units are named so victory conditions (`rout \"NAME\"`), replays and reports can refer to \
 them.\n\nFix: rename one of them.";
+    ARMY_FIGURES = "oc::army::figures", "a unit has no figures or more than a unit may have",
+"`figures N` forms a unit of N figures of its class (seed 003: \"Figures are formed into Units \
+of one or more figures\"): its hit points are N times the class's, its cost N times the class's \
+and its items'. N is 1 to 60: an exact forecast walks every figure's strikes.\n\nExample:\n    \
+unit Braves: Savage { figures 0 items Shortsword }   // no figures\n\n\
+Fix: give the unit 1 to 60 figures, or split a larger body into several units.";
     EXPR_NOT_HERE = "oc::expr::not_here", "an expression reads what its place does not have",
 "Each place an expression is written has its own values: a combat formula has the strike's \
 `attacker` and `defender`, `distance`, `triangle` and the ruleset's dice; a `when` of a tag has \

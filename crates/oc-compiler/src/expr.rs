@@ -413,6 +413,12 @@ impl<'a> Checker<'a> {
             }
             "moved" => return (m::Expr::Moved(unit), Some(Type::Bool)),
             "terrain_defense" => return (m::Expr::TerrainDefense(unit), Some(Type::Int)),
+            // Seed 003's units of figures: a ruleset's own attribute of the name comes first.
+            "figures" | "figure_hp" if self.attribute_type(&field.value).is_none() && !scope.holds().activated => {
+                return self.not_here(field.span, "a unit's figures", Kind::Figures, scope)
+            }
+            "figures" if self.attribute_type("figures").is_none() => return (m::Expr::Figures(unit), Some(Type::Int)),
+            "figure_hp" if self.attribute_type("figure_hp").is_none() => return (m::Expr::FigureHp(unit), Some(Type::Int)),
             _ => {}
         }
         if let Some((_, Type::StatMod)) = scope.params.iter().find(|(n, _)| *n == field.value) {
@@ -442,7 +448,16 @@ impl<'a> Checker<'a> {
             Some(ty) => (m::Expr::Attribute { unit, name: field.value.to_string() }, Some(ty)),
             None => {
                 let mut names = self.attribute_names();
-                names.extend(["weapon", "accessory", "promoted", "activated", "moved", "terrain_defense"]);
+                names.extend([
+                    "weapon",
+                    "accessory",
+                    "promoted",
+                    "activated",
+                    "moved",
+                    "terrain_defense",
+                    "figures",
+                    "figure_hp",
+                ]);
                 let help = match did_you_mean(&field.value, names.iter().copied()) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => format!("a unit has {}", names.join(", ")),

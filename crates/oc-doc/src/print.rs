@@ -97,6 +97,8 @@ fn expr_at(e: &Expr, scales: &[oc_model::Scale], outer: u8) -> String {
         Expr::Accessory { unit: u, property } => format!("{}.accessory.{property}", unit(*u)),
         Expr::Promoted(u) => format!("{}.promoted", unit(*u)),
         Expr::TerrainDefense(u) => format!("{}.terrain_defense", unit(*u)),
+        Expr::Figures(u) => format!("{}.figures", unit(*u)),
+        Expr::FigureHp(u) => format!("{}.figure_hp", unit(*u)),
         Expr::Activated(u) => format!("{}.activated", unit(*u)),
         Expr::Moved(u) => format!("{}.moved", unit(*u)),
         Expr::AmountOfParam(p) => format!("{p}.amount"),

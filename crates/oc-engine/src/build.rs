@@ -173,6 +173,7 @@ impl Engine {
             accessory: accessory.map(|a| a.name.to_string()),
             attrs,
             max_hp: 0,
+            figure_hp: 1,
             has: instances.clone(),
             whens: Vec::new(),
             triggers: Vec::new(),
@@ -273,17 +274,23 @@ impl Engine {
                 *slot = V::Int(*amount);
             }
         }
+        // A unit of several figures has each figure's hit points ("Units of one or more figures").
+        unit.figure_hp = unit.attrs.get(ir.hp_attr as usize).map_or(0, |v| v.int());
+        unit.max_hp = unit.figure_hp.saturating_mul(i64::from(l.figures.max(1)));
+        if let Some(slot) = unit.attrs.get_mut(ir.hp_attr as usize).filter(|_| l.figures > 1) {
+            *slot = V::Int(unit.max_hp);
+        }
+        if let Some(hp) = l.hp {
+            if let Some(slot) = unit.attrs.get_mut(ir.hp_attr as usize) {
+                *slot = V::Int(hp.clamp(1, unit.max_hp.max(1)));
+            }
+        }
+        // A weapon's reach may read the unit's hit points and figures: worked out on them.
         if let Some(w) = weapon {
             if let (Some((min, max)), ctx) = (self.item_ranges.get(w.name.as_str()), self.static_ctx(&unit, &unit.attrs)) {
                 let (lo, hi) = (ctx.eval(min, &[], &mut []).int(), ctx.eval(max, &[], &mut []).int());
                 unit.min_range = lo;
                 unit.max_range = hi;
-            }
-        }
-        unit.max_hp = unit.attrs.get(ir.hp_attr as usize).map_or(0, |v| v.int());
-        if let Some(hp) = l.hp {
-            if let Some(slot) = unit.attrs.get_mut(ir.hp_attr as usize) {
-                *slot = V::Int(hp.clamp(1, unit.max_hp.max(1)));
             }
         }
         Ok(unit)

@@ -33,8 +33,9 @@ use crate::unit::{Shown, Unit};
 use crate::{Atom, Engine, EngineError, Loadout};
 use attrs::Attrs;
 
-/// The most strikes one attack may have (the standard library gives at most 2).
-const MAX_STRIKES: i64 = 8;
+/// The most strikes one attack may have (a unit of figures strikes with each: seed 003's
+/// "Units of one or more figures", at most `oc_model::MAX_FIGURES` of them).
+const MAX_STRIKES: i64 = u8::MAX as i64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Stage {

@@ -86,6 +86,7 @@ pub(crate) fn eval<N: Env + ?Sized>(env: &N, e: &E, params: &[V], cache: &mut [O
         E::AccessoryWeight(r) => V::Int(env.unit(env.side(*r)).accessory_weight),
         E::Promoted(r) => V::Bool(env.unit(env.side(*r)).promoted),
         E::TerrainDefense(r) => V::Int(env.unit(env.side(*r)).terrain_defense),
+        E::FigureHp(r) => V::Int(env.unit(env.side(*r)).figure_hp),
         E::Activated(r) => V::Bool(env.activated(env.side(*r))),
         E::Moved(r) => V::Bool(env.moved(env.side(*r))),
         E::Amount(p) => match params.get(*p as usize) {

@@ -118,6 +118,9 @@ pub enum E {
     AccessoryWeight(Role),
     Promoted(Role),
     TerrainDefense(Role),
+    /// One figure's hit points (`Unit::figure_hp`); a unit's living figures are lowered to its
+    /// hit points over this, rounded up.
+    FigureHp(Role),
     Activated(Role),
     /// Whether the unit moved in the step that made this attack (`Exchange::moved`).
     Moved(Role),
@@ -172,6 +175,7 @@ impl E {
             | E::AccessoryWeight(_)
             | E::Promoted(_)
             | E::TerrainDefense(_)
+            | E::FigureHp(_)
             | E::Activated(_)
             | E::Moved(_)
             | E::Amount(_)

@@ -76,6 +76,9 @@ pub struct Loadout {
     /// Current amounts of the ruleset's resources (`stamina`), by name; one not listed is full
     /// (its declared amount, or 0 where that amount is rolled).
     pub resources: Vec<(Atom, i64)>,
+    /// Its figures at full strength (0 and 1: one), all of its class: its hit points are the
+    /// class's for each (seed 003's "Units of one or more figures").
+    pub figures: u32,
 }
 
 impl Loadout {

@@ -56,6 +56,8 @@ pub struct Unit {
     pub accessory: Option<String>,
     pub attrs: Vec<V>,
     pub max_hp: i64,
+    /// One figure's hit points (the class's); `max_hp` is this times the unit's figures.
+    pub figure_hp: i64,
     pub has: Vec<Instance>,
     /// Conditional effects, evaluated for every strike: (arguments, condition, effects).
     pub whens: Vec<(Vec<V>, E, Vec<Eff>)>,
@@ -96,6 +98,7 @@ impl Unit {
             accessory: None,
             attrs: attrs.to_vec(),
             max_hp: 0,
+            figure_hp: 1,
             has: has.to_vec(),
             whens: Vec::new(),
             triggers: Vec::new(),
@@ -117,6 +120,12 @@ impl Unit {
             solo: PerFormula::default(),
             staged: PerFormula::default(),
         }
+    }
+
+    /// Its living figures at `hp` hit points: one figure's hit points into them, rounded up.
+    pub fn figures_at(&self, hp: i64) -> i64 {
+        let each = self.figure_hp.max(1);
+        (hp.max(0) + each - 1) / each
     }
 
     pub fn hp(&self, ir: &Ir) -> i64 {

@@ -121,6 +121,8 @@ fn probe(kind: ExprKind, place: Place) -> String {
         ExprKind::Accessory => format!("{me}.accessory.weight == 2"),
         ExprKind::Promoted => format!("not {me}.promoted"),
         ExprKind::TerrainDefense => format!("{me}.terrain_defense == 2"),
+        // One figure (none left once routed), of the class's hit points.
+        ExprKind::Figures => format!("{me}.figures <= 1 and {me}.figure_hp >= 1"),
         ExprKind::Activated if activated => format!("{me}.activated"),
         ExprKind::Activated => format!("not {me}.activated"),
         // The probe attacks standing (and the struck unit never moved to make the attack).

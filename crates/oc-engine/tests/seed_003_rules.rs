@@ -230,3 +230,162 @@ fn an_answer_may_declare_in_turn_and_the_chain_resolves_innermost_first() {
         assert_eq!(b.answering(), None);
     }
 }
+
+/// A unit of `figures` of `class` carrying `weapon`, at full strength or with `hp` left.
+fn band(class: &str, weapon: &str, figures: u32, hp: Option<i64>) -> Loadout {
+    Loadout { figures, hp, ..Loadout::new(class, Some(weapon)) }
+}
+
+/// C(n, k) p^k (1-p)^(n-k).
+fn binomial(n: u32, k: u32, p: f64) -> f64 {
+    let c = (0..k).fold(1.0, |c, i| c * f64::from(n - i) / f64::from(i + 1));
+    c * p.powi(k as i32) * (1.0 - p).powi((n - k) as i32)
+}
+
+#[test]
+fn a_unit_of_commons_loses_exactly_the_figures_its_strikes_hit() {
+    // "Figures are formed into Units of one or more figures"; "All combat is worked out on an
+    // individual vs. individual basis"; "Common figures are those which start with no Fate
+    // points. Any unabsorbed damage kills them." Three savages strike a unit of six: each hit
+    // (a d30 of 15 or more against Evasion 12, 16 in 30) kills one figure and no more, however
+    // much damage it does ("the wyvern's byte damage of 25 points atomizes his savage target").
+    let (engine, _) = compiled(SAVAGES);
+    let f = engine.forecast(&band("Savage", "Shortsword", 3, None), &band("Savage", "Shortsword", 6, None), 1).unwrap();
+    assert_eq!(f.attacker.strikes, 3, "a strike for each living figure");
+    assert_eq!(f.defender.max_hp, 6);
+    let p = 16.0 / 30.0;
+    for lost in 0..=3u32 {
+        let have = f.defender_hp.get(&(6 - i64::from(lost))).copied().unwrap_or(0.0);
+        assert!((have - binomial(3, lost, p)).abs() < 1e-12, "{lost} figures lost: {have} {:?}", f.defender_hp);
+    }
+    assert_eq!(f.defender_hp.len(), 4, "{:?}", f.defender_hp);
+    assert!((f.defender_damage_taken - 3.0 * p).abs() < 1e-12, "{}", f.defender_damage_taken);
+    assert_eq!(f.defender_routed, 0.0);
+    // Eight strike a unit of six: it is routed only when six of the eight hit.
+    let f = engine.forecast(&band("Savage", "Shortsword", 8, None), &band("Savage", "Shortsword", 6, None), 1).unwrap();
+    let routed: f64 = (6..=8).map(|k| binomial(8, k, p)).sum();
+    assert!((f.defender_routed - routed).abs() < 1e-12, "{} {routed}", f.defender_routed);
+}
+
+#[test]
+fn a_units_strikes_drop_as_its_figures_fall() {
+    // "I have 11 bow-women, all of whom have 2 attacks per round"; "The savage braves were
+    // reduced in number by the firing of my bow-women": a unit strikes with the figures it has
+    // left. Eleven bow-women make 22 strikes; four left make 8.
+    let armies = "army A for Arena attacker { unit A0: Savage { figures 6 items Shortsword } unit A1: Savage { items Shortsword } }\n\
+                  army D for Arena defender { unit D0: Savage { figures 6 items Shortsword } unit D1: Savage { items Shortsword } }";
+    let (engine, map) = compiled(armies);
+    let full = engine.forecast(&band("ElvenBowWoman", "Longbow", 11, None), &band("Savage", "Shortsword", 8, None), 3).unwrap();
+    assert_eq!(full.attacker.strikes, 22);
+    let four =
+        engine.forecast(&band("ElvenBowWoman", "Longbow", 11, Some(4)), &band("Savage", "Shortsword", 8, None), 3).unwrap();
+    assert_eq!(four.attacker.strikes, 8);
+    // In a battle: the declarer's target answers first ("Their approach allows the wyvern ...
+    // to activate as well"), and the declared attack then strikes once for each figure the
+    // answer left standing.
+    let mut fewer = 0;
+    for seed in 0..12 {
+        let mut b = arena::battle_seeded(&engine, &map, SAVAGES_AT, seed);
+        let ([x, _], [y, _]) = sides(&b);
+        let from = b.log.len();
+        b.turn(attack(x, y)).unwrap();
+        b.turn(attack(y, x)).unwrap();
+        let l = lines(&b, from);
+        // The answer: six strikes, and the figures it felled said in words.
+        let answer = &l[1];
+        assert_eq!(
+            answer.matches(" hit").count() + answer.matches(" miss").count() + answer.matches(" crit").count(),
+            6,
+            "{l:?}"
+        );
+        let left = b.units[x].hp;
+        match 6 - left {
+            0 => assert!(!answer.contains("fall"), "{l:?}"),
+            1 => assert!(answer.ends_with("; 1 figure falls"), "{l:?}"),
+            n => assert!(answer.ends_with(&format!("; {n} figures fall")), "{l:?}"),
+        }
+        if left > 0 {
+            let resolved = &l[2];
+            let struck = resolved.matches(" hit").count() + resolved.matches(" miss").count() + resolved.matches(" crit").count();
+            assert!(resolved.contains(&format!("({left} of 6) attacks")), "{l:?}");
+            // Strikes stop once the target is routed; else one for each living figure.
+            assert!(struck == left as usize || b.units[y].hp == 0, "{left} figures struck {struck} times: {l:?}");
+            if left < 6 && b.units[y].hp > 0 {
+                fewer += 1;
+            }
+        }
+        if b.units[y].hp < 6 {
+            assert!(l.iter().any(|n| n.contains("figure falls") || n.contains("figures fall")), "{l:?}");
+        }
+    }
+    assert!(fewer > 0, "no answer felled a figure in 12 seeds");
+}
+
+#[test]
+fn a_hero_figure_absorbs_several_points_before_it_falls() {
+    // "Heroes are, loosely speaking, those figures with one or more Fate points. Each point of
+    // damage removes one Fate point; when all the Fate is gone, the figure is dead." A unit of
+    // three savage chiefs (Fate 6 each) struck once: the front chief loses Fate point by point,
+    // falls at 0, and the blow goes no further than him. Its chances are exactly a lone
+    // chief's, twelve Fate higher.
+    let (engine, _) = compiled(SAVAGES);
+    let savage = band("Savage", "Shortsword", 1, None);
+    let three = engine.forecast(&savage, &band("SavageChief", "Shortsword", 3, None), 1).unwrap();
+    let one = engine.forecast(&savage, &band("SavageChief", "Shortsword", 1, None), 1).unwrap();
+    assert_eq!(three.defender.max_hp, 18);
+    assert_eq!(three.defender_routed, 0.0);
+    assert_eq!(three.defender_hp.keys().copied().min(), Some(12), "one figure at most: {:?}", three.defender_hp);
+    for (hp, p) in &one.defender_hp {
+        let have = three.defender_hp.get(&(hp + 12)).copied().unwrap_or(0.0);
+        assert!((have - p).abs() < 1e-12, "{hp}: {have} {p}");
+    }
+    // The front chief is wounded and stands: Fate 1 to 5 left, with some chance.
+    let wounded: f64 = (13..=17).filter_map(|hp| three.defender_hp.get(&hp)).sum();
+    assert!(wounded > 0.05, "{:?}", three.defender_hp);
+    // A wounded front figure takes the next blows: two chiefs and one with Fate 2 (hp 14) lose a
+    // figure to any 2 points.
+    let hurt = engine.forecast(&savage, &band("SavageChief", "Shortsword", 3, Some(14)), 1).unwrap();
+    assert_eq!(hurt.defender_hp.keys().copied().min(), Some(12), "{:?}", hurt.defender_hp);
+    assert!(hurt.defender_hp.get(&12).copied().unwrap_or(0.0) > three.defender_hp.get(&12).copied().unwrap_or(0.0));
+}
+
+#[test]
+fn narube_battles_activate_units_of_several_figures() {
+    // "I decide to have only three units - the spearmen (plus my leader) in the center, the
+    // bow-women unit on one flank, and the wyvern on another flank": the shipped battle forms
+    // its armies in units of figures, and each activation is one unit's.
+    let scenario = include_str!("../../../scenarios/battlestorm-narube.oc");
+    let map_text = include_str!("../../../scenarios/maps/narube-river.map.toml");
+    let files =
+        [("maps/narube-river.map.toml".to_string(), map_text.to_string()), ("narube.oc".to_string(), scenario.to_string())];
+    let mut ws = oc_compiler::Workspace::new();
+    let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["narube.oc".to_string()]);
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let rules = c.rules.unwrap();
+    let (map, _) = oc_atlas::parse(oc_diag::FileId(0), map_text);
+    let mut map = map.unwrap();
+    map.resolve(&rules);
+    let engine = Engine::new(rules).unwrap();
+    let map = map.battle_map();
+    let s = &engine.rules.scenarios[0];
+    let armies = [&engine.rules.armies[0], &engine.rules.armies[1]];
+    let armies = if armies[0].side == SideId::Attacker { armies } else { [armies[1], armies[0]] };
+    let figures: u32 = armies.iter().flat_map(|a| &a.units).map(|u| u.figures).sum();
+    let units: usize = armies.iter().map(|a| a.units.len()).sum();
+    assert!(figures >= 5 * units as u32, "{units} units of {figures} figures");
+    let mut ai = oc_engine::ai::by_name("greedy").unwrap();
+    let (_, records) = oc_engine::battle::play(&engine, s, &map, armies, 5, ai.as_mut()).unwrap();
+    let notes: Vec<&str> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Turn { note, .. } | Record::Resolved { note, .. } => Some(note.as_str()),
+            _ => None,
+        })
+        .collect();
+    // A unit of several figures attacks with each ("Bows (11 of 11) attacks ..."), and its
+    // target's figures fall one by one.
+    assert!(notes.iter().any(|n| n.contains(" of 11) attacks") || n.contains(" of 10) attacks")), "{notes:#?}");
+    assert!(notes.iter().any(|n| n.contains("figures fall")), "{notes:#?}");
+    let rolloffs = records.iter().filter(|r| matches!(r, Record::Rolloff { .. })).count();
+    assert!(rolloffs < 150, "{rolloffs} roll-offs: one per unit activation, not per figure");
+}

@@ -220,6 +220,11 @@ pub enum Expr {
     Promoted(UnitRef),
     /// The Def/Res bonus of the terrain a unit stands on.
     TerrainDefense(UnitRef),
+    /// A unit's living figures (seed 003's "Units of one or more figures"): its hit points over
+    /// one figure's, rounded up (0 once routed).
+    Figures(UnitRef),
+    /// One figure's hit points: the class's (a unit's whole is this times its figures).
+    FigureHp(UnitRef),
     /// Whether a unit has already been activated this round.
     Activated(UnitRef),
     /// Whether a unit moved in the step that made this attack (a charge): false for a standing

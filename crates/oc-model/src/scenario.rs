@@ -285,6 +285,21 @@ pub struct ArmyUnit {
     pub items: Vec<String>,
     /// Scenario tags the scenario granted to this unit (Leader, Fleeing, Saboteur).
     pub tags: Vec<String>,
+    /// Its figures, all of its class (seed 003: "Units of one or more figures"): its hit points
+    /// are the class's for each, its cost the class's and items' for each.
+    #[serde(default = "one_figure", skip_serializing_if = "is_one_figure")]
+    pub figures: u32,
+}
+
+/// The most figures one unit may have (an exact forecast walks each figure's strikes).
+pub const MAX_FIGURES: u32 = 60;
+
+fn one_figure() -> u32 {
+    1
+}
+
+fn is_one_figure(n: &u32) -> bool {
+    *n == 1
 }
 
 /// A map as the battle engine sees it: terrain names row by row and the labelled regions.

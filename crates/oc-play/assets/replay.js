@@ -17,6 +17,12 @@
   const g = D.grid;
   const last = D.frames.length - 1;
   const name = (i) => (D.units[i] ? D.units[i].name : "unit " + i);
+  // A unit of several figures: its living ones, one figure's hit points into what it has left.
+  const figs = (u, hp) => {
+    if (!u.figures || u.figures <= 1) return "";
+    const each = Math.max(1, Math.floor(u.max_hp / u.figures));
+    return ", " + Math.ceil(Math.max(0, hp) / each) + " of " + u.figures + " figures";
+  };
   const at = (t) => (t ? "(" + t[0] + ", " + t[1] + ")" : "");
   const words = (v) => (typeof v === "string" ? v.replace(/_/g, " ") : JSON.stringify(v));
   const pct = (p) => (100 * p).toFixed(p > 0 && p < 0.01 ? 2 : 0) + "%";
@@ -232,7 +238,7 @@
       gl.face.setAttribute("x2", String(c + (fx / len) * g * 0.48));
       gl.face.setAttribute("y2", String(c + (fy / len) * g * 0.48));
       gl.face.style.display = s.facing ? "" : "none";
-      gl.tip.textContent = u.name + " (" + u.class + ") " + s.hp + "/" + u.max_hp + " HP" + (s.statuses ? "; " + s.statuses.join(", ") : "");
+      gl.tip.textContent = u.name + " (" + u.class + ") " + s.hp + "/" + u.max_hp + " HP" + figs(u, s.hp) + (s.statuses ? "; " + s.statuses.join(", ") : "");
       row.tr.dataset.state = s.state;
       row.tr.dataset.hp = String(s.hp);
       row.tr.dataset.hidden = hidden ? "fog" : "";
@@ -240,7 +246,7 @@
       // An enemy the chosen side does not see: the table keeps its row, not what it knows.
       row.fill.style.width = hidden ? "0%" : 100 * frac + "%";
       row.fill.style.background = hpColour(frac);
-      row.hpText.textContent = hidden ? "unseen" : s.hp + "/" + u.max_hp + (s.state === "ready" ? "" : " " + s.state);
+      row.hpText.textContent = hidden ? "unseen" : s.hp + "/" + u.max_hp + figs(u, s.hp) + (s.state === "ready" ? "" : " " + s.state);
       row.weapon.textContent = hidden ? "" : s.equipped || "";
       row.statuses.textContent = hidden ? "" : (s.statuses || []).join(", ");
       row.resources.textContent = hidden ? "" : (s.resources || []).join(" / ");

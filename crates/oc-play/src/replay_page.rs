@@ -63,6 +63,13 @@ struct UnitInfo {
     class: String,
     max_hp: i64,
     items: Vec<String>,
+    /// Its figures at full strength, where several (seed 003's units of figures).
+    #[serde(skip_serializing_if = "one_figure")]
+    figures: u32,
+}
+
+fn one_figure(n: &u32) -> bool {
+    *n <= 1
 }
 
 #[derive(Serialize)]
@@ -132,6 +139,7 @@ pub fn page(setup: &Setup, source: &Source, rec: &Recording) -> Result<String, S
             class: u.class.to_string(),
             max_hp: u.max_hp,
             items: u.items.iter().map(|i| i.to_string()).collect(),
+            figures: u.figures,
         })
         .collect();
     let frames = rec.frames()?;

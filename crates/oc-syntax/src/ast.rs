@@ -683,5 +683,7 @@ pub struct UnitDef {
     pub class: Ident,
     pub items: Vec<Ident>,
     pub tags: Vec<Ident>,
+    /// `figures N`: the unit's figures of its class (one where not written).
+    pub figures: Option<Spanned<i64>>,
     pub span: Span,
 }

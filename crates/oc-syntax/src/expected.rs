@@ -156,6 +156,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         kw_vision => "`vision N`",
         unit_def | kw_unit => "`unit NAME: CLASS`",
         unit_items | kw_items => "`items`",
+        unit_figures | kw_figures => "`figures`",
         unit_tags => "`tags`",
         _ => return None,
     })

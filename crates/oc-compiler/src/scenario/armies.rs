@@ -43,6 +43,7 @@ pub(crate) fn check_armies(
                     class: u.class.value.to_string(),
                     items: u.items.iter().map(|i| i.value.to_string()).collect(),
                     tags: u.tags.iter().map(|t| t.value.to_string()).collect(),
+                    figures: u.figures.as_ref().map_or(1, |n| u32::try_from(n.value).unwrap_or(0)),
                 })
                 .collect(),
         };
@@ -130,10 +131,11 @@ pub fn army_cost(rules: &m::Rules, army: &m::Army) -> i64 {
     army.units.iter().map(|u| unit_cost(rules, u)).fold(0i64, i64::saturating_add)
 }
 
-/// One unit's gold: its class plus what it carries.
+/// One unit's gold: its class plus what it carries, for each of its figures.
 pub fn unit_cost(rules: &m::Rules, u: &m::ArmyUnit) -> i64 {
     let items = u.items.iter().filter_map(|i| rules.item(i)).map(|i| i.cost).fold(0i64, i64::saturating_add);
-    rules.class(&u.class).map_or(0, |c| c.cost).saturating_add(items)
+    // Every figure is bought with its kit ("buy their armies, figure-by-figure").
+    rules.class(&u.class).map_or(0, |c| c.cost).saturating_add(items).saturating_mul(i64::from(u.figures))
 }
 
 /// The three most expensive units with their cost, for the over-budget help.
@@ -203,6 +205,17 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
                 } else {
                     format!("allowed: {}", side.allowed_classes.join(", "))
                 }),
+            );
+        }
+        if let Some(n) = u.figures.as_ref().filter(|n| !(1..=i64::from(m::MAX_FIGURES)).contains(&n.value)) {
+            diags.push(
+                Diagnostic::error(
+                    ARMY_FIGURES,
+                    n.span,
+                    format!("`{}` has {} figures; a unit has 1 to {}", u.name.value, n.value, m::MAX_FIGURES),
+                )
+                .with_label("the unit's figures")
+                .with_help(format!("split a larger body into several units of at most {} figures", m::MAX_FIGURES)),
             );
         }
         if u.items.len() > inventory {

@@ -90,7 +90,7 @@ impl Battle<'_> {
         let spent = spent.map(|n| format!("; {n}")).unwrap_or_default();
         let struck = notes.split_off(free);
         let before = notes.iter().map(|n| format!("{n}; ")).collect::<String>();
-        Ok(format!("{before}{} attacks {}{spent}", a.name, struck.join("; attacks ")))
+        Ok(format!("{before}{} attacks {}{spent}", a.shown(), struck.join("; attacks ")))
     }
 
     /// One exchange of an attack: the strikes, hit points, statuses and debuffs; "NAME: strikes".
@@ -112,6 +112,8 @@ impl Battle<'_> {
         let exchange = exchange.with_reactions([self.stance_of(a.side), self.stance_of(d.side)])?;
         let exchange = if single { exchange.single() } else { exchange };
         let Resolution { log, hp, declared, resources } = exchange.resolve_all(&mut self.state.rng);
+        // A unit of several figures shows them ("Braves (8 of 8)"), and those that fell.
+        let living_before = [a.living(), d.living()];
         // HP, and the resources reactions spent.
         for (k, side) in [(i, 0), (target, 1)] {
             if let Some(f) = self.state.units.get_mut(k) {
@@ -150,7 +152,18 @@ impl Battle<'_> {
                 format!("{} {roll} {outcome}{reaction}{rerolled}", s.stage)
             })
             .collect();
-        Ok(format!("{}: {}", d.name, strikes.join(", ")))
+        let fell = |k: usize, side: usize| {
+            let f = self.state.units.get(k).filter(|f| f.figures > 1)?;
+            let n = living_before.get(side)? - f.living();
+            (n > 0).then(|| match (side, n) {
+                (1, 1) => "; 1 figure falls".to_string(),
+                (1, _) => format!("; {n} figures fall"),
+                (_, 1) => format!("; 1 of {} falls", f.name),
+                _ => format!("; {n} of {} fall", f.name),
+            })
+        };
+        let fallen = [fell(target, 1), fell(i, 0)].into_iter().flatten().collect::<String>();
+        Ok(format!("{}: {}{fallen}", d.shown(), strikes.join(", ")))
     }
 
     pub(super) fn strike(&mut self, i: usize, tile: Tile) -> Result<String, BattleError> {

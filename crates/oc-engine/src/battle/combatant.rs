@@ -1,4 +1,4 @@
-//! Copying a unit of the battle cheaply.
+//! Copying a unit of the battle cheaply; its figures (seed 003's units of figures).
 
 use super::Combatant;
 
@@ -27,6 +27,7 @@ impl Clone for Combatant {
             resources: self.resources.clone(),
             facing: self.facing,
             charging: self.charging,
+            figures: self.figures,
         }
     }
 
@@ -52,6 +53,7 @@ impl Clone for Combatant {
             resources,
             facing,
             charging,
+            figures,
         } = from;
         self.name.clone_from(name);
         self.side = *side;
@@ -72,5 +74,32 @@ impl Clone for Combatant {
         self.resources.clone_from(resources);
         self.facing = *facing;
         self.charging = *charging;
+        self.figures = *figures;
+    }
+}
+
+pub(super) fn one_figure() -> u32 {
+    1
+}
+
+pub(super) fn is_one_figure(n: &u32) -> bool {
+    *n == 1
+}
+
+impl Combatant {
+    /// Its living figures: one figure's hit points into what it has left, rounded up.
+    pub fn living(&self) -> i64 {
+        let figures = i64::from(self.figures.max(1));
+        let each = (self.max_hp / figures).max(1);
+        (self.hp.max(0) + each - 1) / each
+    }
+
+    /// Its name, with its living figures where it was formed of several: "Braves (4 of 6)".
+    pub fn shown(&self) -> String {
+        if self.figures > 1 {
+            format!("{} ({} of {})", self.name, self.living(), self.figures)
+        } else {
+            self.name.clone()
+        }
     }
 }

@@ -42,7 +42,7 @@ impl Battle<'_> {
     pub(super) fn declare(&mut self, i: usize, target: usize, moved: bool) -> Result<String, BattleError> {
         let (_, d, _) = self.attack_check(i, target)?;
         self.state.pending.push(Declared { by: i, target, moved });
-        Ok(format!("declares an attack on {}, which may activate in answer", d.name))
+        Ok(format!("declares an attack on {}, which may activate in answer", d.shown()))
     }
 
     /// After a declaration: the target's side plays the target's answer.

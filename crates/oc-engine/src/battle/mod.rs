@@ -96,6 +96,9 @@ pub struct Combatant {
     /// The charged action it is charging (by tag), the part paid in the action's resource.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub charging: Option<Atom>,
+    /// Its figures at full strength (seed 003's units of figures; [`Combatant::living`]).
+    #[serde(default = "combatant::one_figure", skip_serializing_if = "combatant::is_one_figure")]
+    pub figures: u32,
 }
 
 /// A lowered attribute: `shift` steps or points on `attr`. `armed` once the unit's next turn has
@@ -303,7 +306,8 @@ impl<'e> Battle<'e> {
                 }
                 let equipped =
                     u.items.iter().find(|i| engine.item(i).is_some_and(|it| it.kind == m::ItemKind::Weapon)).map(Atom::from);
-                let probe = engine.unit(&Loadout { class: Atom::new(&u.class), ..Loadout::default() }, &[])?;
+                let probe =
+                    engine.unit(&Loadout { class: Atom::new(&u.class), figures: u.figures, ..Loadout::default() }, &[])?;
                 units.push(Combatant {
                     name: u.name.clone(),
                     side,
@@ -324,6 +328,7 @@ impl<'e> Battle<'e> {
                     resources: Vec::new(),
                     facing: None,
                     charging: None,
+                    figures: u.figures.max(1),
                 });
             }
         }
@@ -437,6 +442,7 @@ impl<'e> Battle<'e> {
             },
             debuffs: u.debuffs.iter().map(|d| (d.attr, d.shift)).collect(),
             resources: self.engine.resource_atoms().iter().zip(&u.resources).map(|(r, v)| (*r, *v)).collect(),
+            figures: u.figures,
         })
     }
 

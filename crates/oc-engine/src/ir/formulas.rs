@@ -107,7 +107,7 @@ impl Ir {
                     role(r)
                 }
             }
-            E::Weapon(r, _) | E::AccessoryWeight(r) | E::Promoted(r) | E::TerrainDefense(r) => role(r),
+            E::Weapon(r, _) | E::AccessoryWeight(r) | E::Promoted(r) | E::TerrainDefense(r) | E::FigureHp(r) => role(r),
             E::Has(r, _, args) => args.iter().fold(role(r), |m, a| m.and(self.reads_of(a))),
             E::Formula(f) => self.formulas.get(*f as usize).map_or(Reads::Both, |f| f.reads),
             _ if e.combines() => e.children().fold(Reads::Neither, |m, c| m.and(self.reads_of(c))),
@@ -176,6 +176,7 @@ impl Ir {
             E::Attr(Role::Attacker | Role::Defender, _)
             | E::Weapon(Role::Attacker | Role::Defender, _)
             | E::TerrainDefense(Role::Attacker | Role::Defender)
+            | E::FigureHp(Role::Attacker | Role::Defender)
             | E::Moved(Role::Attacker | Role::Defender)
             | E::Cover
             | E::Distance
@@ -301,6 +302,7 @@ fn single(e: &E) -> bool {
             | E::AccessoryWeight(_)
             | E::Promoted(_)
             | E::TerrainDefense(_)
+            | E::FigureHp(_)
             | E::Activated(_)
             | E::Moved(_)
             | E::Amount(_)

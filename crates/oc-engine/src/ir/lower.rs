@@ -85,6 +85,17 @@ impl Ir {
             m::Expr::Accessory { unit, .. } => E::AccessoryWeight((*unit).into()),
             m::Expr::Promoted(u) => E::Promoted((*u).into()),
             m::Expr::TerrainDefense(u) => E::TerrainDefense((*u).into()),
+            m::Expr::FigureHp(u) => E::FigureHp((*u).into()),
+            // The living figures: hit points over one figure's, rounded up, never below 0.
+            m::Expr::Figures(u) => {
+                let (hp, each) = (E::Attr((*u).into(), self.hp_attr), E::FigureHp((*u).into()));
+                let up = E::Bin(
+                    Op::Add,
+                    Box::new(hp),
+                    Box::new(E::Bin(Op::Sub, Box::new(each.clone()), Box::new(E::Const(V::Int(1))))),
+                );
+                E::Max(Box::new(E::Const(V::Int(0))), Box::new(E::Bin(Op::Div, Box::new(up), Box::new(each))))
+            }
             m::Expr::Activated(u) => E::Activated((*u).into()),
             m::Expr::Moved(u) => {
                 self.reads_moved = true;

@@ -220,6 +220,8 @@ pub enum ExprKind {
     Accessory,
     Promoted,
     TerrainDefense,
+    /// `x.figures`, `x.figure_hp`.
+    Figures,
     Activated,
     Moved,
     AmountOfParam,
@@ -256,6 +258,7 @@ pub const EXPR_KINDS: &[ExprKind] = &[
     ExprKind::Accessory,
     ExprKind::Promoted,
     ExprKind::TerrainDefense,
+    ExprKind::Figures,
     ExprKind::Activated,
     ExprKind::Moved,
     ExprKind::AmountOfParam,
@@ -291,6 +294,7 @@ impl Expr {
             Expr::Accessory { .. } => ExprKind::Accessory,
             Expr::Promoted(_) => ExprKind::Promoted,
             Expr::TerrainDefense(_) => ExprKind::TerrainDefense,
+            Expr::Figures(_) | Expr::FigureHp(_) => ExprKind::Figures,
             Expr::Activated(_) => ExprKind::Activated,
             Expr::Moved(_) => ExprKind::Moved,
             Expr::AmountOfParam(_) => ExprKind::AmountOfParam,
@@ -334,6 +338,8 @@ pub fn allows(place: Place, kind: ExprKind) -> bool {
         ExprKind::Cover => s.moved,
         ExprKind::Dealt => s.dealt,
         ExprKind::Activated => s.activated,
+        // A unit's figures are counted on its hit points: not of a unit being built.
+        ExprKind::Figures => s.activated,
         ExprKind::Moved => s.moved,
         ExprKind::Roll | ExprKind::RollFresh => s.rolls,
         ExprKind::RollOpposed => s.opposed,

@@ -19,6 +19,10 @@ pub struct UnitView {
     pub class: String,
     pub hp: i64,
     pub max_hp: i64,
+    /// Its figures at full strength and those living, where several (seed 003's units of
+    /// figures).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub figures: Option<[i64; 2]>,
     pub x: i64,
     pub y: i64,
     pub state: State,
@@ -233,6 +237,7 @@ fn unit_view(b: &Battle<'_>, k: usize, u: &Combatant) -> UnitView {
         class: u.class.to_string(),
         hp: u.hp,
         max_hp: u.max_hp,
+        figures: (u.figures > 1).then(|| [u.living(), i64::from(u.figures)]),
         x: u.pos.0,
         y: u.pos.1,
         state: u.state,

@@ -105,6 +105,7 @@ impl Base {
                     class: t.class.clone(),
                     items: t.items.clone(),
                     tags: Vec::new(),
+                    figures: t.figures,
                 });
             }
         }
@@ -180,7 +181,14 @@ impl Base {
         for (name, template) in &plan.added {
             let Some(t) = def.units.get(*template) else { continue };
             let items: Vec<&str> = t.items.iter().map(|i| i.value.as_str()).collect();
-            let body = if items.is_empty() { String::new() } else { format!(" {{ items {} }}", items.join(", ")) };
+            let mut entries = Vec::new();
+            if let Some(n) = &t.figures {
+                entries.push(format!("figures {}", n.value));
+            }
+            if !items.is_empty() {
+                entries.push(format!("items {}", items.join(", ")));
+            }
+            let body = if entries.is_empty() { String::new() } else { format!(" {{ {} }}", entries.join(" ")) };
             if alone {
                 lines.push_str(&format!("{indent}unit {name}: {}{body}\n", t.class.value));
             } else {

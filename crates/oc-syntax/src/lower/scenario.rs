@@ -247,6 +247,7 @@ impl Ctx {
                         class: Spanned::new(Name::default(), uspan),
                         items: vec![],
                         tags: vec![],
+                        figures: None,
                         span: uspan,
                     };
                     let mut n = 0;
@@ -259,6 +260,9 @@ impl Ctx {
                             Rule::name => u.class = self.ident(&q),
                             Rule::unit_items => u.items.extend(self.names(q)),
                             Rule::unit_tags => u.tags.extend(self.names(q)),
+                            Rule::unit_figures => {
+                                u.figures = q.into_inner().find(|r| r.as_rule() == Rule::int).map(|r| self.int(&r))
+                            }
                             _ => {}
                         }
                     }
