@@ -14,7 +14,7 @@
     'class', 'weapon', 'accessory', 'consumable', 'stacks', 'on', 'when', 'grant', 'action',
     'target', 'within', 'requires', 'ratings', 'wields', 'cost', 'promoted', 'from', 'normal',
     'transformed', 'type', 'might', 'range', 'use', 'symbol', 'defense', 'heal', 'at', 'hp',
-    'becomes', 'opened_by', 'impassable', 'clears', 'lasts', 'and', 'or', 'not', 'has',
+    'becomes', 'opened_by', 'impassable', 'blocks_sight', 'line_of_sight', 'clears', 'lasts', 'and', 'or', 'not', 'has',
     'physical', 'magic', 'staff', 'doc', 'if', 'then', 'else', 'kit', 'scenario', 'army', 'map',
     'regions', 'rounds', 'deploy', 'first', 'zone', 'war_chest', 'units', 'with', 'wielding',
     'ranged', 'to', 'allow', 'ban', 'win', 'for', 'unit', 'items', 'seize', 'rout', 'all',

@@ -73,11 +73,13 @@ pub const RULESET: &[&str] = &[
     "turn",
     "order",
     "spend",
+    "line_of_sight",
     "reaction",
     "reactions",
     "basic",
 ];
-pub const TERRAIN: &[&str] = &["doc", "symbol", "defense", "cost", "heal", "hp", "becomes", "opened_by", "impassable"];
+pub const TERRAIN: &[&str] =
+    &["doc", "symbol", "defense", "cost", "heal", "hp", "becomes", "opened_by", "impassable", "blocks_sight"];
 pub const CLASS: &[&str] = &["doc", "ratings", "wields", "tags", "cost", "promoted", "kit", "normal", "transformed"];
 pub const ITEM: &[&str] = &["doc", "type", "might", "weight", "range", "tags", "cost", "use"];
 pub const EFFECT: &[&str] = &[

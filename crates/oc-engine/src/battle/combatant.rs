@@ -26,6 +26,7 @@ impl Clone for Combatant {
             debuffs: self.debuffs.clone(),
             resources: self.resources.clone(),
             facing: self.facing,
+            morale: self.morale.clone(),
         }
     }
 
@@ -50,6 +51,7 @@ impl Clone for Combatant {
             debuffs,
             resources,
             facing,
+            morale,
         } = from;
         self.name.clone_from(name);
         self.side = *side;
@@ -69,5 +71,6 @@ impl Clone for Combatant {
         self.debuffs.clone_from(debuffs);
         self.resources.clone_from(resources);
         self.facing = *facing;
+        self.morale.clone_from(morale);
     }
 }

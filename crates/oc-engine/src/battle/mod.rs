@@ -11,6 +11,7 @@
 mod actions;
 mod attack;
 mod combatant;
+mod courage;
 mod cover;
 mod declare;
 mod effects;
@@ -37,6 +38,7 @@ use crate::{ChaCha8Rng, Engine, Form, Loadout};
 
 pub use crate::error::{BattleError, Rule};
 pub use actions::Available;
+pub use courage::Morale;
 pub use fog::{Light, Sight};
 pub use game::{auto_deploy, play, play_watched, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
@@ -91,6 +93,9 @@ pub struct Combatant {
     /// The way it faces (a unit step such as `(1, 0)`), where threat zones are in front.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facing: Option<Tile>,
+    /// Its courage (the ruleset's `courage`, where the scenario plays it): routing or not.
+    #[serde(default, skip_serializing_if = "Morale::is_steady")]
+    pub morale: Morale,
 }
 
 /// A lowered attribute: `shift` steps or points on `attr`. `armed` once the unit's next turn has
@@ -143,6 +148,8 @@ pub enum Act {
     /// The answer of a unit an attack was declared on (the ruleset's `respond`) that does not
     /// activate now: the attack resolves, and the unit keeps its activation for later.
     Decline,
+    /// A routing unit (the ruleset's `courage`) tries its rally roll instead of only fleeing.
+    Rally,
 }
 
 /// One combat turn: the unit, where it moves (if it moves), the weapon it equips (a free
@@ -318,6 +325,7 @@ impl<'e> Battle<'e> {
                     debuffs: Vec::new(),
                     resources: Vec::new(),
                     facing: None,
+                    morale: Morale::default(),
                 });
             }
         }
@@ -550,6 +558,9 @@ impl<'e> Battle<'e> {
         if matches!(t.act, Act::Decline) {
             return self.decline(t);
         }
+        if u.morale.routing {
+            return self.routing_turn(t, u.side);
+        }
         let stepped = self.engine.rules.ruleset.turn.spend.is_some();
         let continuing = self.state.active.as_ref().is_some_and(|a| a.unit == i);
         if stepped && turns::ends_activation(&t) {
@@ -665,6 +676,12 @@ impl<'e> Battle<'e> {
             Act::Attack { target } if declared => self.declare(i, *target, t.to.is_some_and(|to| to != u.pos))?,
             Act::Attack { target } => self.attack(i, *target, t.to.is_some_and(|to| to != u.pos))?,
             Act::Decline => return Err(BattleError::refused(Rule::Turn, "only the target of a declared attack declines")),
+            Act::Rally => {
+                return Err(BattleError::refused(
+                    Rule::Requirement,
+                    format!("{} is not routing: only a routing unit rallies", u.name),
+                ))
+            }
             Act::Strike { tile } => self.strike(i, *tile)?,
             Act::Special { verb, target, tile, from } => self.special(i, (*verb, from.as_deref()), *target, *tile)?,
             Act::Use { item, target, tile } => self.use_item(i, item, *target, *tile)?,
@@ -773,6 +790,7 @@ impl<'e> Battle<'e> {
         self.after_activation(i, acted);
         self.run_triggers(i, m::Event::EndOfTurn);
         self.end_of_turn(i);
+        self.courage_checks();
         self.look();
         self.check_victory(Some(side));
         if self.state.outcome.is_some() {
