@@ -181,6 +181,9 @@ impl Battle<'_> {
     pub(super) fn routing_turn(&mut self, t: Turn, side: m::SideId) -> Result<(), BattleError> {
         let i = t.unit;
         let name = self.state.units.get(i).map(|u| u.name.clone()).unwrap_or_default();
+        if !self.routing(i) {
+            return Err(BattleError::refused(Rule::Requirement, format!("{name} is not routing: only a routing unit rallies")));
+        }
         if t.to.is_some() || !matches!(t.act, Act::Wait | Act::Rally) || t.equip.is_some() || t.then_to.is_some() {
             return Err(BattleError::refused(
                 Rule::Requirement,

@@ -558,7 +558,7 @@ impl<'e> Battle<'e> {
         if matches!(t.act, Act::Decline) {
             return self.decline(t);
         }
-        if u.morale.routing {
+        if u.morale.routing || matches!(t.act, Act::Rally) {
             return self.routing_turn(t, u.side);
         }
         let stepped = self.engine.rules.ruleset.turn.spend.is_some();
@@ -675,13 +675,7 @@ impl<'e> Battle<'e> {
             Act::Wait => "waits".to_string(),
             Act::Attack { target } if declared => self.declare(i, *target, t.to.is_some_and(|to| to != u.pos))?,
             Act::Attack { target } => self.attack(i, *target, t.to.is_some_and(|to| to != u.pos))?,
-            Act::Decline => return Err(BattleError::refused(Rule::Turn, "only the target of a declared attack declines")),
-            Act::Rally => {
-                return Err(BattleError::refused(
-                    Rule::Requirement,
-                    format!("{} is not routing: only a routing unit rallies", u.name),
-                ))
-            }
+            Act::Decline | Act::Rally => return Err(BattleError::refused(Rule::Turn, "only an answer declines")),
             Act::Strike { tile } => self.strike(i, *tile)?,
             Act::Special { verb, target, tile, from } => self.special(i, (*verb, from.as_deref()), *target, *tile)?,
             Act::Use { item, target, tile } => self.use_item(i, item, *target, *tile)?,
