@@ -459,6 +459,7 @@ impl<'a> Checker<'a> {
                 hp,
                 becomes,
                 opened_by,
+                blocks_sight: t.blocks_sight.is_some(),
             });
         }
         out

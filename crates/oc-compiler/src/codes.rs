@@ -264,6 +264,12 @@ war, where the ruleset gives units no `vision` attribute. A unit sees at least t
 to it, so N is from 1; above 64 the fog would hide nothing on any map.\n\nExample:\n    \
 fog vision 0   // nobody could see the enemy striking it\n\nFix: use a number from 1 to 64, \
 or write `fog` alone for the default vision of 3.";
+    SCENARIO_ADVANCED = "oc::scenario::advanced", "a scenario switches on an advanced rule the ruleset does not define",
+"`advanced NAME, ...` plays the ruleset's optional rules in this scenario (seed 003: \"The \
+advanced rules are intended to be added, one at a time, as the players desire\"). A ruleset \
+defines one with its block: `courage { check ... }` is the advanced rule `courage` (courage \
+checks, rout, pursuit and rally). The name is not one the ruleset in use defines.\n\nExample:\n    \
+advanced courge   // a typo\n\nFix: name an advanced rule of the ruleset, or define it there.";
     SCENARIO_CHEST = "oc::scenario::chest", "a scenario's chest is off the map or out of reach",
 "`chest [X, Y] ITEM` fills a chest for this scenario. The tile must be on the map and on \
 terrain a unit of the ruleset's base `movement_type` (Foot in the standard library) can stand on, since Pick takes a chest's item from the tile itself.\n\nFix: \

@@ -11,6 +11,7 @@
 mod check;
 pub mod codes;
 mod context;
+mod courage;
 mod dice;
 mod elsewhere;
 mod env;

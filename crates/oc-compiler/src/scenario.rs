@@ -130,6 +130,7 @@ pub(crate) fn lower_scenarios(defs: &[ast::ScenarioDef], rules: &m::Rules, diags
             continue;
         };
         let fog = crate::fog::lower_fog(def, &owner, diags);
+        let advanced = crate::courage::lower_advanced(def, rules, diags);
         let mut chests = Vec::new();
         for c in &def.chests {
             if rules.item(&c.item.value).is_none() {
@@ -149,6 +150,7 @@ pub(crate) fn lower_scenarios(defs: &[ast::ScenarioDef], rules: &m::Rules, diags
                 deploy_first,
                 chests,
                 fog,
+                advanced,
                 attacker,
                 defender,
             },

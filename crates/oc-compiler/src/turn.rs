@@ -151,6 +151,16 @@ impl Checker<'_> {
             turn.threat = Some(if first.value == "front" { m::Threat::Front } else { m::Threat::Adjacent });
             turn.threat_shooting = block.threat_shooting;
         }
+        if let Some(first) = block.line_of_sight.first() {
+            for extra in block.line_of_sight.iter().skip(1) {
+                self.error(
+                    Diagnostic::error(DUPLICATE_FIELD, *extra, "`line_of_sight` is set twice")
+                        .with_secondary(*first, "first set here")
+                        .with_help("keep one `line_of_sight`"),
+                );
+            }
+            turn.line_of_sight = true;
+        }
         if let Some(first) = block.spend.first() {
             for extra in block.spend.iter().skip(1) {
                 self.error(

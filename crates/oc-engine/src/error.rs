@@ -57,7 +57,9 @@ units on the way decide where it can go this turn; the tile asked is not among t
 move to a tile it reaches (`Battle::reachable`).";
     TARGET = "oc::battle::target", "an attack or an action cannot target that unit or tile",
 "The target is on the wrong side (an enemy for an attack, an ally for a heal), out of the \
-weapon's or the action's reach, out of its side's sight under fog, or not in the battle.\n\n\
+weapon's or the action's reach, out of its side's sight under fog, behind terrain that \
+`blocks_sight` where the rules have `line_of_sight` (an attack beyond contact needs a clear \
+line between the two tiles' centres), or not in the battle.\n\n\
 Fix: target a unit in reach and in sight, of the side the action names.";
     REQUIREMENT = "oc::battle::requirement", "the rules' requirement for the act does not hold",
 "An action's `requires`, a step's `step_allowed` or its Stamina cost, a status that forces an \

@@ -464,6 +464,18 @@ pub struct Ir {
     /// Whether an attack's target may answer it (`oc_model::TurnRules::respond`); reads the step's
     /// parameters.
     pub respond: Option<E>,
+    /// The courage rule's formulas (`oc_model::Courage`): the check's roll and target, the
+    /// losses that make a unit test, the rally's roll and target; `self` the unit testing, the
+    /// parameters `oc_model::COURAGE_PARAMS`.
+    pub courage: Option<CourageIr>,
+}
+
+/// [`Ir::courage`].
+#[derive(Debug)]
+pub struct CourageIr {
+    pub check: (E, m::BinaryOp, E),
+    pub losses: Option<E>,
+    pub rally: Option<(E, m::BinaryOp, E)>,
 }
 
 impl Ir {
@@ -551,6 +563,7 @@ impl Ir {
             step_cost: None,
             step_allowed: None,
             respond: None,
+            courage: None,
         };
         for name in rules
             .tags
@@ -712,6 +725,16 @@ impl Ir {
         ir.step_cost = rs.turn.step_cost.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         ir.step_allowed = rs.turn.step_allowed.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         ir.respond = rs.turn.respond.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
+        if let Some(c) = &rs.courage {
+            let params: Vec<String> = m::COURAGE_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
+            let roll = |ir: &mut Ir, r: &m::CourageRoll| -> Result<(E, m::BinaryOp, E), EngineError> {
+                Ok((ir.expr(&r.roll, &params)?, r.op, ir.expr(&r.target, &params)?))
+            };
+            let check = roll(&mut ir, &c.check)?;
+            let losses = c.losses.as_ref().map(|e| ir.expr(e, &params)).transpose()?;
+            let rally = c.rally.as_ref().map(|r| roll(&mut ir, r)).transpose()?;
+            ir.courage = Some(CourageIr { check, losses, rally });
+        }
         Ok(ir)
     }
 }

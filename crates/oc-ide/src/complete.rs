@@ -73,11 +73,16 @@ pub const RULESET: &[&str] = &[
     "turn",
     "order",
     "spend",
+    "line_of_sight",
     "reaction",
     "reactions",
     "basic",
+    "courage",
 ];
-pub const TERRAIN: &[&str] = &["doc", "symbol", "defense", "cost", "heal", "hp", "becomes", "opened_by", "impassable"];
+/// Inside a ruleset's `courage { }` block.
+pub const COURAGE: &[&str] = &["doc", "check", "losses", "routs", "within", "fear", "rally", "pursuit"];
+pub const TERRAIN: &[&str] =
+    &["doc", "symbol", "defense", "cost", "heal", "hp", "becomes", "opened_by", "impassable", "blocks_sight"];
 pub const CLASS: &[&str] = &["doc", "ratings", "wields", "tags", "cost", "promoted", "kit", "normal", "transformed"];
 pub const ITEM: &[&str] = &["doc", "type", "might", "weight", "range", "tags", "cost", "use"];
 pub const EFFECT: &[&str] = &[
@@ -123,7 +128,7 @@ pub const EFFECT: &[&str] = &[
 pub const ACTION: &[&str] = &["target", "requires", "within", "cost", "charge"];
 pub const STATUS_END: &[&str] = &["clears", "when", "at", "lasts"];
 pub const SCENARIO: &[&str] =
-    &["doc", "map", "regions", "rounds", "then", "deploy", "first", "chest", "fog", "vision", "attacker", "defender"];
+    &["doc", "map", "regions", "rounds", "then", "deploy", "first", "chest", "fog", "vision", "advanced", "attacker", "defender"];
 pub const SIDE: &[&str] = &[
     "doc",
     "zone",
@@ -298,6 +303,7 @@ fn keywords_of(item: &str, depth: usize, inner: Option<&str>) -> &'static [&'sta
     match (item, depth, inner) {
         (_, 0, _) => TOP,
         ("ruleset", 1, _) => RULESET,
+        ("ruleset", _, Some("courage")) => COURAGE,
         ("terrain", 1, _) => TERRAIN,
         ("class", 1, _) => CLASS,
         ("class", _, Some("normal" | "transformed")) => &["ratings", "wields", "tags"],
@@ -596,6 +602,7 @@ mod tests {
         }
         for (list, rule) in [
             (RULESET, "ruleset_entry"),
+            (COURAGE, "courage_entry"),
             (TERRAIN, "terrain_entry"),
             (SCENARIO, "scenario_entry"),
             (SIDE, "side_entry"),

@@ -163,6 +163,50 @@ pub struct Ruleset {
     /// The combat block's `gain` lines.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gains: Vec<Gain>,
+    /// `courage { ... }`: the advanced rule of courage, rout and rally, played in scenarios
+    /// that say `advanced courage`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub courage: Option<Courage>,
+}
+
+/// The advanced rule of courage (seed 003: "Units need to make a Courage check when they take
+/// heavy losses, see friendly units flee, or approach frightening creatures. Failing a Courage
+/// roll causes a unit to rout, giving the enemy the opportunity to pursue."). Every formula reads
+/// `self`, the unit testing. A unit that fails routs: on each activation it flees toward its own
+/// side's edge as far as it moves, attacking nothing, and leaves the table (routed) on reaching
+/// it; a rally roll passed ends the rout.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Courage {
+    /// The check: passed when the roll compares so with the target.
+    pub check: CourageRoll,
+    /// "heavy losses": a unit struck while this holds tests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub losses: Option<Expr>,
+    /// "see friendly units flee": a friendly unit routing within this many tiles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routs_within: Option<i64>,
+    /// "approach frightening creatures": an enemy with the tag within this many tiles, once each.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fear: Option<(String, i64)>,
+    /// The rally roll a routing unit's activation may try.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rally: Option<CourageRoll>,
+    /// Each enemy in contact with a fleeing unit strikes it once as it goes.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pursuit: bool,
+}
+
+/// What the courage formulas read besides `self`: `max_hp`, the unit's hit points at full
+/// strength (`self.hp` is what it has left).
+pub const COURAGE_PARAMS: &[(&str, Type)] = &[("max_hp", Type::Int)];
+
+/// `ROLL OP TARGET`: two numbers compared (`roll(courage) <= self.courage`), logged as "rolled
+/// ROLL against TARGET".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CourageRoll {
+    pub roll: Expr,
+    pub op: BinaryOp,
+    pub target: Expr,
 }
 
 /// `reaction NAME { cost RESOURCE N  requires EXPR  MODIFIERS  riposte }`: before each strike
@@ -255,6 +299,11 @@ pub struct TurnRules {
     /// treat zone to fire at another unit, the unit in the treat zone has a free attack").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub threat_shooting: bool,
+    /// `line_of_sight`: an attack beyond contact (distance 2 or more) needs a clear line between
+    /// the two tiles' centres, over no terrain that `blocks_sight` (seed 003: "A figure can
+    /// attack any target within range, and to which it has a clear Line of Sight").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub line_of_sight: bool,
 }
 
 /// The squares a unit threatens.
@@ -497,6 +546,9 @@ pub struct Terrain {
     pub becomes: Option<String>,
     /// Tags or items that open it (doors).
     pub opened_by: Vec<String>,
+    /// No line of sight passes over it (read where the turn rules have `line_of_sight`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub blocks_sight: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -55,6 +55,9 @@ pub struct Scenario {
     /// `reveal(...)` show it. `None` (the default): everything is in sight.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fog: Option<Fog>,
+    /// `advanced courage`: the ruleset's optional rules this scenario plays.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub advanced: Vec<String>,
     pub attacker: SideRules,
     pub defender: SideRules,
 }

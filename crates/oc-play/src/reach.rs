@@ -48,6 +48,7 @@ pub fn lone_unit<'e>(
         deploy_first: m::SideId::Attacker,
         chests: Vec::new(),
         fog: None,
+        advanced: Vec::new(),
         attacker: side(m::SideId::Attacker, mine),
         defender: side(m::SideId::Defender, theirs),
     };

@@ -63,6 +63,21 @@ pub struct Ruleset {
     pub reaction_modes: Vec<Spanned<String>>,
     /// `basic tags A, B`: tags every class holds.
     pub basic: Vec<TagRef>,
+    /// `courage { ... }`: the advanced rule of courage, rout and rally.
+    pub courage: Vec<CourageDef>,
+}
+
+/// `courage { check ...  losses ...  routs within N  fear TAG within N  rally ...  pursuit }`.
+#[derive(Clone, Debug)]
+pub struct CourageDef {
+    pub doc: Option<String>,
+    pub check: Vec<Expr>,
+    pub losses: Vec<Expr>,
+    pub routs_within: Vec<Spanned<i64>>,
+    pub fear: Vec<(Ident, Spanned<i64>)>,
+    pub rally: Vec<Expr>,
+    pub pursuit: Option<Span>,
+    pub span: Span,
 }
 
 /// `reaction Block "..." { cost stamina 1  requires ...  blocking = true  riposte }`.
@@ -108,6 +123,8 @@ pub struct TurnDef {
     pub threat: Vec<Ident>,
     /// `shooting` after the shape: a ranged attack draws free attacks from the shooter's zone.
     pub threat_shooting: bool,
+    /// `line_of_sight`: attacks beyond contact need a clear line.
+    pub line_of_sight: Vec<Span>,
     pub spend: Vec<Ident>,
     pub formulas: Vec<Formula>,
     pub span: Span,
@@ -259,6 +276,8 @@ pub struct TerrainDef {
     pub becomes: Vec<Ident>,
     pub opened_by: Vec<Ident>,
     pub impassable: Option<Span>,
+    /// `blocks_sight`: no line of sight passes over it.
+    pub blocks_sight: Option<Span>,
     pub span: Span,
 }
 
@@ -585,6 +604,8 @@ pub struct ScenarioDef {
     pub chests: Vec<ScenarioChest>,
     /// `fog` or `fog vision N`: the keyword's span and the vision radius given, if any.
     pub fogs: Vec<(Span, Option<Spanned<i64>>)>,
+    /// `advanced courage, ...`: the ruleset's optional rules played.
+    pub advanced: Vec<Ident>,
     pub sides: Vec<SideDef>,
     pub span: Span,
 }

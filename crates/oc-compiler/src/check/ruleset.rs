@@ -181,6 +181,7 @@ impl<'a> Checker<'a> {
                 many_reactions: false,
                 basic_tags: vec![],
                 gains: vec![],
+                courage: None,
             };
         };
         let stats = rs
@@ -252,6 +253,7 @@ impl<'a> Checker<'a> {
         let (resources, turn) = self.lower_turn(rs, &mut bases);
         let reactions = self.lower_reactions(rs, &resources, &combat);
         let gains = self.lower_gains(rs, &resources, &combat);
+        let courage = self.lower_courage(rs);
         m::Ruleset {
             name: rs.name.value.to_string(),
             doc: rs.doc.clone(),
@@ -270,6 +272,7 @@ impl<'a> Checker<'a> {
             many_reactions: self.reaction_mode(rs),
             basic_tags: self.tag_uses(&rs.basic, m::ThingKind::Class, "the ruleset's basic tags"),
             gains,
+            courage,
         }
     }
 

@@ -213,7 +213,7 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
     for (k, foe) in view.enemies() {
         for &(t, g) in &spots {
             let d = distance(t, foe.pos);
-            if d > 6 {
+            if d > 6 || !b.clear_line(t, foe.pos) {
                 continue;
             }
             // A unit that must attack the weakest in range considers only that target (of those

@@ -91,7 +91,14 @@ impl Controller for Sides {
 /// The turn an AI plays for the unit a declared attack waits on (`Battle::answering`): where its
 /// best is to stand still, it declines (the attack resolves and it keeps its activation for
 /// later, which standing still would spend); any other turn is its answer.
+/// A routing unit (the ruleset's `courage`) only flees or rallies: the AIs try the rally roll
+/// where the ruleset has one (a failed rally flees all the same), else it flees.
 pub(crate) fn answer(b: &Battle<'_>, t: Turn) -> Turn {
+    if b.routing(t.unit) {
+        let rally = b.engine.rules.ruleset.courage.as_ref().is_some_and(|c| c.rally.is_some());
+        let act = if rally { crate::battle::Act::Rally } else { crate::battle::Act::Wait };
+        return Turn { unit: t.unit, act, ..Turn::default() };
+    }
     let still = t.to.is_none()
         && matches!(t.act, crate::battle::Act::Wait)
         && t.equip.is_none()

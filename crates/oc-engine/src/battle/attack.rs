@@ -48,6 +48,7 @@ impl Battle<'_> {
             .iter()
             .enumerate()
             .filter(|(_, f)| f.side != u.side && f.state == State::Ready && unit.in_range(distance(at, f.pos)) && seen(f.pos))
+            .filter(|(_, f)| self.clear_line(at, f.pos))
             .map(|(k, f)| (k, f.hp))
             .collect();
         let Some(low) = in_range.iter().map(|(_, hp)| *hp).min() else { return Vec::new() };
@@ -67,7 +68,11 @@ impl Battle<'_> {
                 .iter()
                 .enumerate()
                 .filter(|(k, f)| {
-                    *k != target && f.side != a.side && f.state == State::Ready && ua.in_range(distance(a.pos, f.pos))
+                    *k != target
+                        && f.side != a.side
+                        && f.state == State::Ready
+                        && ua.in_range(distance(a.pos, f.pos))
+                        && self.clear_line(a.pos, f.pos)
                 })
                 .map(|(k, f)| (distance(a.pos, f.pos), k))
                 .collect();
@@ -220,6 +225,7 @@ impl Battle<'_> {
             .enumerate()
             .filter(|(_, f)| f.side != u.side && f.state == State::Ready && unit.in_range(distance(from, f.pos)))
             .filter(|(_, f)| sight.sees(f.pos) || distance(from, f.pos) <= vision)
+            .filter(|(_, f)| self.clear_line(from, f.pos))
             .map(|(k, _)| k)
             .collect()
     }
@@ -258,6 +264,17 @@ impl Battle<'_> {
                     a.name,
                     d.name,
                     a.equipped.as_deref().unwrap_or("no weapon")
+                ),
+            ));
+        }
+        if !self.clear_line(a.pos, d.pos) {
+            let (x, y) = self.sight_blocker(a.pos, d.pos).unwrap_or(a.pos);
+            let what = self.terrain_at((x, y)).map_or("terrain", |t| t.title.as_deref().unwrap_or(&t.name));
+            return Err(BattleError::refused(
+                Rule::Target,
+                format!(
+                    "{} has no clear line of sight to {} (line of sight): the {what} at ({x}, {y}) blocks it",
+                    a.name, d.name
                 ),
             ));
         }

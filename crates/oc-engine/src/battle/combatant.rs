@@ -28,6 +28,7 @@ impl Clone for Combatant {
             facing: self.facing,
             charging: self.charging,
             figures: self.figures,
+            morale: self.morale.clone(),
         }
     }
 
@@ -54,6 +55,7 @@ impl Clone for Combatant {
             facing,
             charging,
             figures,
+            morale,
         } = from;
         self.name.clone_from(name);
         self.side = *side;
@@ -75,6 +77,7 @@ impl Clone for Combatant {
         self.facing = *facing;
         self.charging = *charging;
         self.figures = *figures;
+        self.morale.clone_from(morale);
     }
 }
 

@@ -30,7 +30,8 @@ impl Battle<'_> {
     pub(super) fn answerable(&self, i: usize, target: usize, at: Tile, moved: i64, act: &Act) -> bool {
         let Some(respond) = &self.engine.ir.respond else { return false };
         let (Some(a), Some(d)) = (self.state.units.get(i), self.state.units.get(target)) else { return false };
-        if a.side == d.side || d.state != State::Ready || d.activated {
+        // A routing unit (courage) cannot answer: it only flees or rallies.
+        if a.side == d.side || d.state != State::Ready || d.activated || d.morale.routing {
             return false;
         }
         let params = self.step_vars(i, at, moved, act).params();

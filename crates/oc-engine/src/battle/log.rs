@@ -37,6 +37,15 @@ pub enum Record {
         routed: Vec<usize>,
         note: String,
     },
+    /// A courage check (the ruleset's `courage`): passed, or failed and the unit routs.
+    Courage {
+        unit: usize,
+        note: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        hp: Vec<(usize, i64)>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        routed: Vec<usize>,
+    },
     /// Terrain healing at the end of a turn.
     Recover {
         unit: usize,

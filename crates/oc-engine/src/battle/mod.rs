@@ -12,6 +12,7 @@ mod actions;
 mod attack;
 mod charge;
 mod combatant;
+mod courage;
 mod cover;
 mod declare;
 mod effects;
@@ -39,6 +40,7 @@ use crate::{ChaCha8Rng, Engine, Form, Loadout};
 pub use crate::error::{BattleError, Rule};
 pub use actions::Available;
 pub use charge::AttackAction;
+pub use courage::Morale;
 pub use fog::{Light, Sight};
 pub use game::{auto_deploy, play, play_watched, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
@@ -99,6 +101,9 @@ pub struct Combatant {
     /// Its figures at full strength (seed 003's units of figures; [`Combatant::living`]).
     #[serde(default = "combatant::one_figure", skip_serializing_if = "combatant::is_one_figure")]
     pub figures: u32,
+    /// Its courage (the ruleset's `courage`, where the scenario plays it): routing or not.
+    #[serde(default, skip_serializing_if = "Morale::is_steady")]
+    pub morale: Morale,
 }
 
 /// A lowered attribute: `shift` steps or points on `attr`. `armed` once the unit's next turn has
@@ -151,6 +156,8 @@ pub enum Act {
     /// The answer of a unit an attack was declared on (the ruleset's `respond`) that does not
     /// activate now: the attack resolves, and the unit keeps its activation for later.
     Decline,
+    /// A routing unit (the ruleset's `courage`) tries its rally roll instead of only fleeing.
+    Rally,
 }
 
 /// One combat turn: the unit, where it moves (if it moves), the weapon it equips (a free
@@ -329,6 +336,7 @@ impl<'e> Battle<'e> {
                     facing: None,
                     charging: None,
                     figures: u.figures.max(1),
+                    morale: Morale::default(),
                 });
             }
         }
@@ -562,6 +570,9 @@ impl<'e> Battle<'e> {
         if matches!(t.act, Act::Decline) {
             return self.decline(t);
         }
+        if u.morale.routing || matches!(t.act, Act::Rally) {
+            return self.routing_turn(t, u.side);
+        }
         let stepped = self.engine.rules.ruleset.turn.spend.is_some();
         let continuing = self.state.active.as_ref().is_some_and(|a| a.unit == i);
         if stepped && turns::ends_activation(&t) {
@@ -680,7 +691,7 @@ impl<'e> Battle<'e> {
             Act::Wait => "waits".to_string(),
             Act::Attack { target } if declared => self.declare(i, *target, t.to.is_some_and(|to| to != u.pos))?,
             Act::Attack { target } => self.attack(i, *target, t.to.is_some_and(|to| to != u.pos))?,
-            Act::Decline => return Err(BattleError::refused(Rule::Turn, "only the target of a declared attack declines")),
+            Act::Decline | Act::Rally => return Err(BattleError::refused(Rule::Turn, "only an answer declines")),
             Act::Strike { tile } => self.strike(i, *tile)?,
             Act::Special { verb, target, tile, from } => {
                 self.special(i, (*verb, from.as_deref()), (*target, *tile), cost.map(|_| charged))?
@@ -785,6 +796,7 @@ impl<'e> Battle<'e> {
         self.after_activation(i, acted);
         self.run_triggers(i, m::Event::EndOfTurn);
         self.end_of_turn(i);
+        self.courage_checks();
         self.look();
         self.check_victory(Some(side));
         if self.state.outcome.is_some() {

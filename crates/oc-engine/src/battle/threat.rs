@@ -93,7 +93,7 @@ impl Battle<'_> {
     /// contact with what `k` holds if that reaches 1, one strike
     /// and no answer. Under fog an enemy `i`'s side did not see is lit where it stands. `None`
     /// when it cannot strike in contact.
-    fn free_attack(&mut self, k: usize, i: usize) -> Option<String> {
+    pub(super) fn free_attack(&mut self, k: usize, i: usize) -> Option<String> {
         let reaches = self.loadout(k, false).and_then(|l| self.engine.unit(&l, &[]).ok()).is_some_and(|x| x.in_range(1));
         let (at, side) = (self.state.units.get(k)?.pos, self.state.units.get(i)?.side);
         if !reaches {

@@ -64,6 +64,7 @@ pub(super) fn act_kind(act: &Act) -> String {
     match act {
         Act::Wait => "wait".into(),
         Act::Decline => "decline".into(),
+        Act::Rally => "rally".into(),
         Act::Attack { .. } => "attack".into(),
         Act::Strike { .. } => "strike".into(),
         Act::Use { item, .. } => format!("use {item}"),
@@ -347,7 +348,7 @@ impl Battle<'_> {
         let target_unit = match act {
             Act::Attack { target } => Some(*target),
             Act::Special { target, .. } | Act::Use { target, .. } => *target,
-            Act::Wait | Act::Decline | Act::Strike { .. } => None,
+            Act::Wait | Act::Decline | Act::Rally | Act::Strike { .. } => None,
         };
         let on = match act {
             Act::Strike { tile } => Some(*tile),

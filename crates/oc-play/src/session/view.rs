@@ -406,6 +406,7 @@ pub(super) fn step(s: &Session<'_>, before: usize) -> Step {
             }
             // A declared attack resolving after its target's answer.
             Record::Resolved { unit, note, .. } if seen(*unit) => format!("{}: {note}", name(*unit)),
+            Record::Courage { unit, note, .. } if seen(*unit) => format!("{}: {note}", name(*unit)),
             Record::Round { round, first } => format!("Round {round} begins; the {} leads.", first.word()),
             Record::Recover { unit, amount, hp } if seen(*unit) => format!("{} recovers {amount} HP ({hp}).", name(*unit)),
             Record::Trigger { unit, note, .. } if seen(*unit) => format!("{}: {note}", name(*unit)),

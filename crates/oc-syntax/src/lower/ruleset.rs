@@ -24,6 +24,7 @@ impl Ctx {
             reactions: vec![],
             reaction_modes: vec![],
             basic: vec![],
+            courage: vec![],
         };
         for p in pair.into_inner() {
             let pspan = self.span(&p);
@@ -98,6 +99,7 @@ impl Ctx {
                         rs.reaction_modes.push(Spanned::new(m.as_str().to_string(), self.span(&m)));
                     }
                 }
+                Rule::courage_block => rs.courage.push(self.courage_block(p)),
                 Rule::basic_def => {
                     for q in p.into_inner().filter(|q| q.as_rule() == Rule::tag_list) {
                         rs.basic.extend(self.tag_list(q));
@@ -238,6 +240,7 @@ impl Ctx {
             becomes: vec![],
             opened_by: vec![],
             impassable: None,
+            blocks_sight: None,
             span,
         };
         for p in pair.into_inner() {
@@ -293,6 +296,7 @@ impl Ctx {
                     t.opened_by.extend(p.into_inner().filter(|q| q.as_rule() == Rule::name).map(|q| self.ident(&q)));
                 }
                 Rule::terrain_impassable => t.impassable = Some(pspan),
+                Rule::terrain_blocks_sight => t.blocks_sight = Some(pspan),
                 _ => {}
             }
         }
@@ -350,11 +354,50 @@ impl Ctx {
         Some(r)
     }
 
+    pub(super) fn courage_block(&self, pair: Pair<Rule>) -> CourageDef {
+        let mut c = CourageDef {
+            doc: None,
+            check: vec![],
+            losses: vec![],
+            routs_within: vec![],
+            fear: vec![],
+            rally: vec![],
+            pursuit: None,
+            span: self.span(&pair),
+        };
+        for p in pair.into_inner() {
+            let pspan = self.span(&p);
+            let rule = p.as_rule();
+            let expr = |q: Pair<Rule>| q.into_inner().find(|x| x.as_rule() == Rule::expr).map(|x| self.expr(x));
+            match rule {
+                Rule::doc => c.doc = self.doc(p),
+                Rule::courage_check => c.check.extend(expr(p)),
+                Rule::courage_losses => c.losses.extend(expr(p)),
+                Rule::courage_rally => c.rally.extend(expr(p)),
+                Rule::courage_routs => {
+                    c.routs_within.extend(p.into_inner().find(|q| q.as_rule() == Rule::int).map(|q| self.int(&q)))
+                }
+                Rule::courage_fear => {
+                    let inner: Vec<Pair<Rule>> = p.into_inner().collect();
+                    let tag = inner.iter().find(|q| q.as_rule() == Rule::name).map(|q| self.ident(q));
+                    let n = inner.iter().find(|q| q.as_rule() == Rule::int).map(|q| self.int(q));
+                    if let (Some(tag), Some(n)) = (tag, n) {
+                        c.fear.push((tag, n));
+                    }
+                }
+                Rule::courage_pursuit => c.pursuit = Some(pspan),
+                _ => {}
+            }
+        }
+        c
+    }
+
     pub(super) fn turn_block(&self, pair: Pair<Rule>) -> TurnDef {
         let mut t = TurnDef {
             order: vec![],
             threat: vec![],
             threat_shooting: false,
+            line_of_sight: vec![],
             spend: vec![],
             formulas: vec![],
             span: self.span(&pair),
@@ -386,6 +429,7 @@ impl Ctx {
                         }
                     }
                 }
+                Rule::turn_sight => t.line_of_sight.push(self.span(&p)),
                 Rule::turn_spend => {
                     if let Some(n) = p.into_inner().find(|q| q.as_rule() == Rule::name) {
                         t.spend.push(self.ident(&n));

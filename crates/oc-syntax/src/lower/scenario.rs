@@ -16,6 +16,7 @@ impl Ctx {
             deploy_first: vec![],
             chests: vec![],
             fogs: vec![],
+            advanced: vec![],
             sides: vec![],
             span,
         };
@@ -46,6 +47,9 @@ impl Ctx {
                     s.deploy_first.extend(p.into_inner().find(|q| q.as_rule() == Rule::side_word).map(|q| self.ident(&q)))
                 }
                 Rule::sc_side => s.sides.push(self.side(p)),
+                Rule::sc_advanced => {
+                    s.advanced.extend(p.into_inner().filter(|q| q.as_rule() == Rule::name).map(|q| self.ident(&q)));
+                }
                 Rule::sc_fog => {
                     let span = self.span(&p);
                     s.fogs.push((span, self.first_int(p)));

@@ -85,7 +85,11 @@ impl<'v, 'e> Decision<'v, 'e> {
         let mut spans: Vec<(usize, usize, i64, i64)> = Vec::new();
         for (k, f) in self.view.enemies() {
             for (n, (_, lo, hi)) in me.weapons.iter().enumerate() {
-                let ds = reach.iter().map(|(t, _)| distance(*t, f.pos)).filter(|d| lo <= d && d <= hi);
+                let ds = reach
+                    .iter()
+                    .map(|(t, _)| (distance(*t, f.pos), *t))
+                    .filter(|(d, t)| lo <= d && d <= hi && b.clear_line(*t, f.pos))
+                    .map(|(d, _)| d);
                 let (near, far) = ds.fold((i64::MAX, i64::MIN), |(a, z), d| (a.min(d), z.max(d)));
                 if near <= far {
                     spans.push((k, n, near, far));
@@ -486,7 +490,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             if !forced.is_empty() && !forced.contains(&k) {
                 continue;
             }
-            if !me.weapons.iter().any(|(_, lo, hi)| *lo <= d && d <= *hi) || !self.sees_after(me, t, at) {
+            if !me.weapons.iter().any(|(_, lo, hi)| *lo <= d && d <= *hi) || !self.sees_after(me, t, at) || !b.clear_line(t, at) {
                 continue;
             }
             // The target as it is.

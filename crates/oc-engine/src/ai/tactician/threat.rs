@@ -78,8 +78,10 @@ pub(super) struct ThreatMap {
 }
 
 /// Marks in `mask` (one bit per distance, by tile) every tile a weapon reaching `lo..=hi` strikes
-/// from one of `tiles` on a map `width` by `height`.
-fn widen(tiles: &[Tile], (lo, hi): (i64, i64), (width, height): (i64, i64), mask: &mut [u32]) {
+/// from one of `tiles` on a map `width` by `height` — over a clear line where the rules have
+/// `line_of_sight` (`b`'s [`Battle::clear_line`]).
+fn widen(b: &Battle, tiles: &[Tile], (lo, hi): (i64, i64), (width, height): (i64, i64), mask: &mut [u32]) {
+    let sight = b.engine.rules.ruleset.turn.line_of_sight;
     for s in tiles {
         for dx in -hi..=hi {
             let span = hi - dx.abs();
@@ -87,6 +89,9 @@ fn widen(tiles: &[Tile], (lo, hi): (i64, i64), (width, height): (i64, i64), mask
                 let d = dx.abs() + dy.abs();
                 let (x, y) = (s.0 + dx, s.1 + dy);
                 if d < lo.max(1) || x < 0 || y < 0 || x >= width || y >= height {
+                    continue;
+                }
+                if sight && d > 1 && !b.clear_line(*s, (x, y)) {
                     continue;
                 }
                 if let Some(m) = mask.get_mut((y * width + x) as usize) {
@@ -132,7 +137,7 @@ impl Later {
             }
         }
         let mut mask = vec![0u32; (width * height) as usize];
-        widen(&tiles, reach, (width, height), &mut mask);
+        widen(b, &tiles, reach, (width, height), &mut mask);
         let mask: Arc<[u32]> = mask.into();
         self.masks.insert(key, mask.clone());
         mask
@@ -187,7 +192,7 @@ impl ThreatMap {
                     continue;
                 }
                 mask.iter_mut().for_each(|m| *m = 0);
-                widen(&from, (lo, hi), (width, height), &mut mask);
+                widen(b, &from, (lo, hi), (width, height), &mut mask);
                 // The tiles it strikes only after a second move: those `mask` leaves unstruck (a
                 // tile struck from this move is not struck again from the next, so the tiles of
                 // this move need not be left out of the second's).
