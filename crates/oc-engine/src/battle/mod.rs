@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::dice::rng;
 use crate::ir::V;
-use crate::{ChaCha8Rng, Engine, Form, Loadout};
+use crate::{ChaCha8Rng, Engine, Loadout};
 
 pub use crate::error::{BattleError, Rule};
 pub use actions::Available;
@@ -392,66 +392,6 @@ impl<'e> Battle<'e> {
         b.refill(None, &all);
         b.begin_round();
         Ok(b)
-    }
-
-    /// The units whose HP changed since `before` (with their HP now) and those of them at 0 or
-    /// below, each marked routed; and of those, the ones that were still ready (routed just now).
-    fn mark_routed(&mut self, before: &[i64]) -> (Vec<(usize, i64)>, Vec<usize>, Vec<usize>) {
-        let hp: Vec<(usize, i64)> =
-            self.state.units.iter().enumerate().filter(|(k, f)| before.get(*k) != Some(&f.hp)).map(|(k, f)| (k, f.hp)).collect();
-        let routed: Vec<usize> = hp.iter().filter(|(_, h)| *h <= 0).map(|(k, _)| *k).collect();
-        let mut newly_routed = Vec::new();
-        for k in &routed {
-            if let Some(f) = self.state.units.get_mut(*k) {
-                if f.state == State::Ready {
-                    newly_routed.push(*k);
-                }
-                f.state = State::Routed;
-            }
-        }
-        (hp, routed, newly_routed)
-    }
-
-    pub fn on_board(&self, i: usize) -> bool {
-        self.state.units.get(i).is_some_and(|u| u.state == State::Ready)
-    }
-
-    /// Units of `side` still to activate this round.
-    pub fn waiting(&self, side: m::SideId) -> Vec<usize> {
-        (0..self.state.units.len())
-            .filter(|i| self.state.units.get(*i).is_some_and(|u| u.side == side && u.state == State::Ready && !u.activated))
-            .collect()
-    }
-
-    /// The unit as the combat engine sees it; `acting` is whether it is its own turn.
-    pub fn loadout_of(&self, i: usize, acting: bool) -> Option<Loadout> {
-        self.loadout(i, acting)
-    }
-
-    fn loadout(&self, i: usize, acting: bool) -> Option<Loadout> {
-        let u = self.state.units.get(i)?;
-        let class = self.engine.class(&u.class)?;
-        let accessory = u.items.iter().find(|n| self.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory)).copied();
-        Some(Loadout {
-            class: u.class,
-            weapon: u.equipped,
-            accessory,
-            tags: u.tags.iter().map(|t| (*t, Vec::new())).collect(),
-            statuses: u.statuses.iter().map(|a| a.status).collect(),
-            terrain: self.terrain_atom_at(u.pos),
-            hp: Some(u.hp),
-            // Shifters are transformed in their own turn and in their normal form otherwise (unless
-            // their last turn took no action), and once they have acted they stay normal until the
-            // next round (seed 000, Shifting).
-            form: if class.forms.is_some() && (if acting { u.reverted } else { !u.transformed }) {
-                Form::Normal
-            } else {
-                Form::Default
-            },
-            debuffs: u.debuffs.iter().map(|d| (d.attr, d.shift)).collect(),
-            resources: self.engine.resource_atoms().iter().zip(&u.resources).map(|(r, v)| (*r, *v)).collect(),
-            figures: u.figures,
-        })
     }
 
     /// A copy of the battle as it stands, without its log: what an AI plays ahead on (the
