@@ -121,18 +121,31 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// Runs a command with a time limit; stdout and stderr are collected.
+/// Runs a command with a time limit; stdout and stderr are collected (drained while it runs,
+/// so a command that prints more than a pipe holds does not wait on the test for ever).
 fn run(mut cmd: Command, limit: Duration) -> Output {
+    use std::io::Read;
+    let shown = format!("{cmd:?}");
     let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = r.read_to_end(&mut buf);
+            buf
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let err = drain(Box::new(child.stderr.take().unwrap()));
     let started = Instant::now();
     loop {
-        if child.try_wait().unwrap().is_some() {
-            return child.wait_with_output().unwrap();
+        if let Some(status) = child.try_wait().unwrap() {
+            return Output { status, stdout: out.join().unwrap(), stderr: err.join().unwrap() };
         }
         if started.elapsed() > limit {
             let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!("timed out after {limit:?}: {}", String::from_utf8_lossy(&out.stderr));
+            let _ = child.wait();
+            let stderr = err.join().unwrap();
+            panic!("timed out after {limit:?}: {shown}\n{}", String::from_utf8_lossy(&stderr));
         }
         std::thread::sleep(Duration::from_millis(20));
     }

@@ -17,7 +17,7 @@
     'becomes', 'opened_by', 'impassable', 'blocks_sight', 'line_of_sight',
     'courage', 'check', 'losses', 'routs', 'fear', 'rally', 'pursuit', 'advanced', 'clears', 'lasts', 'and', 'or', 'not', 'has',
     'physical', 'magic', 'staff', 'doc', 'if', 'then', 'else', 'kit', 'scenario', 'army', 'map',
-    'regions', 'rounds', 'deploy', 'first', 'zone', 'war_chest', 'units', 'with', 'wielding',
+    'regions', 'rounds', 'deploy', 'first', 'edges', 'zone', 'war_chest', 'units', 'with', 'wielding',
     'ranged', 'to', 'allow', 'ban', 'win', 'for', 'unit', 'items', 'figures', 'seize', 'rout', 'all',
     'leader', 'escape', 'through', 'defend', 'survive', 'raze', 'in', 'chest', 'fog', 'vision',
     'points', 'resource', 'turn', 'order', 'spend', 'ties', 'threat', 'reaction', 'reactions', 'each', 'basic',

@@ -270,6 +270,14 @@ advanced rules are intended to be added, one at a time, as the players desire\")
 defines one with its block: `courage { check ... }` is the advanced rule `courage` (courage \
 checks, rout, pursuit and rally). The name is not one the ruleset in use defines.\n\nExample:\n    \
 advanced courge   // a typo\n\nFix: name an advanced rule of the ruleset, or define it there.";
+    SCENARIO_PLACEMENT = "oc::scenario::placement", "a scenario places its armies in too few or too many groups",
+"`deploy alternate N` divides each army into N placement units of about equal points, which \
+the sides place in turns (seed 003: \"Players then divide their forces into an equal number of \
+Placement Units of roughly the same point values. They then take turns placing these groups \
+onto the tabletop\"). N is from 1 (each army placed at once, the first deployer first) to 20; \
+an army of fewer units than N is placed one unit a group.\n\nExample:\n    \
+deploy alternate 0   // no group to place\n\nFix: use a number from 1 to 20 (the seed's \
+armies are placed in 3 or 4).";
     SCENARIO_CHEST = "oc::scenario::chest", "a scenario's chest is off the map or out of reach",
 "`chest [X, Y] ITEM` fills a chest for this scenario. The tile must be on the map and on \
 terrain a unit of the ruleset's base `movement_type` (Foot in the standard library) can stand on, since Pick takes a chest's item from the tile itself.\n\nFix: \

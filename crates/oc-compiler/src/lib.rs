@@ -16,6 +16,7 @@ mod dice;
 mod elsewhere;
 mod env;
 mod expr;
+mod deploy;
 mod fog;
 mod held;
 mod hints;

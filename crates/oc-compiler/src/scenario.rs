@@ -131,6 +131,7 @@ pub(crate) fn lower_scenarios(defs: &[ast::ScenarioDef], rules: &m::Rules, diags
         };
         let fog = crate::fog::lower_fog(def, &owner, diags);
         let advanced = crate::courage::lower_advanced(def, rules, diags);
+        let (home_edges, placement_units) = crate::deploy::lower_deploy(def, &owner, rules, diags);
         let mut chests = Vec::new();
         for c in &def.chests {
             if rules.item(&c.item.value).is_none() {
@@ -151,6 +152,8 @@ pub(crate) fn lower_scenarios(defs: &[ast::ScenarioDef], rules: &m::Rules, diags
                 chests,
                 fog,
                 advanced,
+                home_edges,
+                placement_units,
                 attacker,
                 defender,
             },
@@ -535,16 +538,23 @@ pub(crate) fn check_maps(
             }
             let tiles: BTreeSet<oc_atlas::Tile> = zone.tiles.iter().map(|(t, _)| *t).collect();
             let room = tiles.iter().filter(|t| map.index(**t).and_then(|i| foot.get(i).copied().flatten()).is_some()).count();
-            if (room as u64) < u64::from(rules_side.max_units) {
+            // With `deploy edges` either side may deploy in either zone.
+            let swapped = s.home_edges.is_some();
+            let need = if swapped { s.attacker.max_units.max(s.defender.max_units) } else { rules_side.max_units };
+            if (room as u64) < u64::from(need) {
                 let units_span = side_ast.units.first().map_or(zone_span, |(lo, hi)| lo.span.to(hi.span));
+                let whose = if swapped { " (with `deploy edges` either side may deploy here)" } else { "" };
                 diags.push(
                     Diagnostic::error(
                         ZONE_CAPACITY,
                         units_span,
-                        format!("up to {} units, but `{}` has {room} passable tiles", rules_side.max_units, zone.name),
+                        format!("up to {need} units, but `{}` has {room} passable tiles{whose}", zone.name),
                     )
                     .with_secondary(zone.name_span, "the zone is defined here")
-                    .with_help(format!("lower the maximum to {room}, or enlarge the zone on the map")),
+                    .with_help(format!(
+                        "lower the maximum{} to {room}, or enlarge the zone on the map",
+                        if swapped { "s of both sides" } else { "" }
+                    )),
                 );
             }
             // Can the side win?

@@ -587,6 +587,12 @@ pub fn scenarios(input: &Input, search: &mut Vec<Entry>, pictures: &mut BTreeMap
             ("Rounds".to_string(), vec![text(rounds)]),
             ("Deploys first".to_string(), vec![text(s.deploy_first.word())]),
         ];
+        if let Some(dice) = &s.home_edges {
+            facts.push(("Home edges".to_string(), vec![text(format!("rolled off with `{dice}`; the winner picks its zone"))]));
+        }
+        if let Some(n) = s.placement_units {
+            facts.push(("Placement".to_string(), vec![text(format!("{n} groups per army, placed in turns"))]));
+        }
         if let Some(f) = s.fog {
             facts.push(("Fog".to_string(), vec![text(format!("each unit sees {} tiles", f.vision))]));
         }

@@ -128,7 +128,7 @@ pub const EFFECT: &[&str] = &[
 pub const ACTION: &[&str] = &["target", "requires", "within", "cost", "charge"];
 pub const STATUS_END: &[&str] = &["clears", "when", "at", "lasts"];
 pub const SCENARIO: &[&str] =
-    &["doc", "map", "regions", "rounds", "then", "deploy", "first", "chest", "fog", "vision", "advanced", "attacker", "defender"];
+    &["doc", "map", "regions", "rounds", "then", "deploy", "first", "edges", "alternate", "rolloff", "chest", "fog", "vision", "advanced", "attacker", "defender"];
 pub const SIDE: &[&str] = &[
     "doc",
     "zone",

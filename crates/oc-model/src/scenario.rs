@@ -58,6 +58,16 @@ pub struct Scenario {
     /// `advanced courage`: the ruleset's optional rules this scenario plays.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub advanced: Vec<String>,
+    /// `deploy edges rolloff DICE` (seed 003: "the players dice for selection of their "home"
+    /// table edge"): before deployment each side rolls the ruleset's `DICE`, ties rolling
+    /// again; the winner deploys in the zone of its choice of the two.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub home_edges: Option<String>,
+    /// `deploy alternate N` (seed 003: "Players then divide their forces into an equal number
+    /// of Placement Units of roughly the same point values. They then take turns placing these
+    /// groups"): each army is placed in N groups, the sides in turns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement_units: Option<u32>,
     pub attacker: SideRules,
     pub defender: SideRules,
 }

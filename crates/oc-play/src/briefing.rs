@@ -194,6 +194,16 @@ pub fn briefing(s: &Scenario, things: Option<&MapThings>) -> String {
         out.push_str(&format!("{doc}\n"));
     }
     out.push_str(&format!("{} The {} deploys first.\n", time_limit(s), s.deploy_first.word()));
+    if let Some(dice) = &s.home_edges {
+        out.push_str(&format!(
+            "Home edges: each side rolls `{dice}` (ties roll again); the winner deploys in the zone of its choice.\n"
+        ));
+    }
+    if let Some(n) = s.placement_units {
+        out.push_str(&format!(
+            "Placement: each army is divided into {n} groups of about equal points, placed in turns.\n"
+        ));
+    }
     if let Some(fog) = s.fog {
         out.push_str(&format!(
             "Fog of war: a side sees only the tiles within {} of its units (their `vision`, where the rules give one) and what a reveal lights.\n",

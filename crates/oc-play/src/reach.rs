@@ -49,6 +49,8 @@ pub fn lone_unit<'e>(
         chests: Vec::new(),
         fog: None,
         advanced: Vec::new(),
+        home_edges: None,
+        placement_units: None,
         attacker: side(m::SideId::Attacker, mine),
         defender: side(m::SideId::Defender, theirs),
     };

@@ -162,12 +162,8 @@ impl<'s> Session<'s> {
         };
         let ais = [make(&source.attacker_ai, players[0])?, make(&source.defender_ai, players[1])?];
         let armies = [&setup.armies[0], &setup.armies[1]];
-        let deploy = [SideId::Attacker, SideId::Defender].map(|side| {
-            let count = setup.armies.get(side_index(side)).map_or(0, |a| a.units.len());
-            battle::auto_deploy(&setup.engine, &setup.scenario, &setup.map, side, count)
-        });
-        let battle = Battle::new(&setup.engine, &setup.scenario, &setup.map, armies, [&deploy[0], &deploy[1]], source.seed)
-            .map_err(|e| Denied::battle(&e))?;
+        let battle =
+            Battle::set_up(&setup.engine, &setup.scenario, &setup.map, armies, source.seed).map_err(|e| Denied::battle(&e))?;
         Ok(Session {
             setup,
             battle,

@@ -600,6 +600,10 @@ pub struct ScenarioDef {
     /// `rounds N` with what happens when they run out (`then attacker|defender|draw`).
     pub rounds: Vec<(Spanned<i64>, Option<Ident>)>,
     pub deploy_first: Vec<Ident>,
+    /// `deploy edges rolloff DICE`: the ruleset's dice the home edges are rolled off with.
+    pub deploy_edges: Vec<Ident>,
+    /// `deploy alternate N`: how many placement units each army is placed in, in turns.
+    pub deploy_alternate: Vec<Spanned<i64>>,
     /// `chest [x, y] Item`: what a chest holds in this scenario.
     pub chests: Vec<ScenarioChest>,
     /// `fog` or `fog vision N`: the keyword's span and the vision radius given, if any.

@@ -40,6 +40,26 @@ pub fn auto_deploy(engine: &Engine, scenario: &m::Scenario, map: &m::BattleMap, 
     tiles
 }
 
+impl<'e> Battle<'e> {
+    /// A battle of `seed` with the armies deployed as the scenario sets them up
+    /// ([`super::deploy`]): what `oc battle`, `oc simulate` and `oc play` start from.
+    pub fn set_up(
+        engine: &'e Engine,
+        scenario: &m::Scenario,
+        map: &m::BattleMap,
+        armies: [&m::Army; 2],
+        seed: u64,
+    ) -> Result<Battle<'e>, BattleError> {
+        let deployment = super::deploy(engine, scenario, map, armies, seed);
+        let [a, d] = &deployment.tiles;
+        let mut battle = Battle::new(engine, scenario, map, armies, [a, d], seed)?;
+        if let Some(Record::Start { setup, .. }) = battle.log.first_mut() {
+            *setup = deployment.setup;
+        }
+        Ok(battle)
+    }
+}
+
 /// Whoever picks the turns in [`play`] (the engine's AI is one): it reads the
 /// battle and answers with a turn. The battle asks it through this trait only.
 pub trait Controller {
@@ -71,9 +91,7 @@ pub fn play_watched(
     controller: &mut dyn Controller,
     watch: &mut dyn FnMut(&Battle<'_>),
 ) -> Result<(GameResult, Vec<Record>), BattleError> {
-    let a = auto_deploy(engine, scenario, map, m::SideId::Attacker, armies[0].units.len());
-    let d = auto_deploy(engine, scenario, map, m::SideId::Defender, armies[1].units.len());
-    let mut battle = Battle::new(engine, scenario, map, armies, [&a, &d], seed)?;
+    let mut battle = Battle::set_up(engine, scenario, map, armies, seed)?;
     watch(&battle);
     let cap = scenario.rounds.unwrap_or(ROUND_CAP);
     let mut guard = 0u32;

@@ -15,6 +15,9 @@ pub enum Record {
         map: String,
         seed: u64,
         units: Vec<Combatant>,
+        /// How the set-up went where the scenario rolls for edges or places in turns.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        setup: Option<super::Setup>,
     },
     Round {
         round: u32,

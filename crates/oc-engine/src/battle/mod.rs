@@ -15,6 +15,7 @@ mod combatant;
 mod courage;
 mod cover;
 mod declare;
+mod deploy;
 mod effects;
 mod fog;
 mod game;
@@ -42,6 +43,7 @@ pub use actions::Available;
 pub use charge::AttackAction;
 pub use courage::Morale;
 pub use fog::{Light, Sight};
+pub use deploy::{deploy, home_zones, placement_units, Deployment, Setup};
 pub use game::{auto_deploy, play, play_watched, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
 pub(crate) use movement::CostQueue;
@@ -281,6 +283,12 @@ impl<'e> Battle<'e> {
     ) -> Result<Battle<'e>, BattleError> {
         let mut units = Vec::new();
         let mut taken = BTreeSet::new();
+        // `deploy edges`: the roll-off's winner may have taken the other zone.
+        let (zones, _) = home_zones(engine, scenario, map, seed);
+        let mut scenario = scenario.clone();
+        scenario.attacker.zone = zones[0].clone();
+        scenario.defender.zone = zones[1].clone();
+        let scenario = &scenario;
         // The scenario's first deployer places first (seed 000, Deployment).
         let order = if scenario.deploy_first == m::SideId::Attacker { [0, 1] } else { [1, 0] };
         for i in order {
@@ -385,6 +393,7 @@ impl<'e> Battle<'e> {
             map: b.state.map.name.clone(),
             seed,
             units: b.state.units.clone(),
+            setup: None,
         });
         b.log.push(Record::Round { round: 1, first: b.state.first });
         b.look();

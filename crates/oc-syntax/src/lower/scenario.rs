@@ -14,6 +14,8 @@ impl Ctx {
             regions: vec![],
             rounds: vec![],
             deploy_first: vec![],
+            deploy_edges: vec![],
+            deploy_alternate: vec![],
             chests: vec![],
             fogs: vec![],
             advanced: vec![],
@@ -44,7 +46,16 @@ impl Ctx {
                     }
                 }
                 Rule::sc_deploy => {
-                    s.deploy_first.extend(p.into_inner().find(|q| q.as_rule() == Rule::side_word).map(|q| self.ident(&q)))
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::side_word => s.deploy_first.push(self.ident(&q)),
+                            Rule::deploy_edges => {
+                                s.deploy_edges.extend(q.into_inner().find(|r| r.as_rule() == Rule::name).map(|r| self.ident(&r)))
+                            }
+                            Rule::deploy_alternate => s.deploy_alternate.extend(self.first_int(q)),
+                            _ => {}
+                        }
+                    }
                 }
                 Rule::sc_side => s.sides.push(self.side(p)),
                 Rule::sc_advanced => {

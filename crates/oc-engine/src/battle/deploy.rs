@@ -1,0 +1,211 @@
+//! Setting up a battle (seed 003, Placing Troops): the home edges rolled off for
+//! (`deploy edges rolloff DICE`) and the armies placed in turns, a placement unit at a time
+//! (`deploy alternate N`); without them each army stands where [`auto_deploy`] puts it.
+//!
+//! Readings (the seed leaves them open): the winner of the roll-off takes the zone whose open
+//! tiles give the better mean terrain defence (its own on a tie); the side that deploys first
+//! (`deploy first`) places first; a placement unit's fighters take the free tiles nearest the
+//! enemy already placed (the enemy's zone before anyone is), its shooters after them, so they
+//! stand behind.
+
+use oc_model as m;
+use serde::{Deserialize, Serialize};
+
+use super::game::auto_deploy;
+use super::{distance, Tile};
+use crate::dice::{rng, roll};
+use crate::Engine;
+
+/// What the set-up rolled and chose, logged with the battle's start.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Setup {
+    /// The home-edge roll-off, [attacker, defender] per throw (ties throw again); empty without
+    /// `deploy edges`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rolls: Vec<[i64; 2]>,
+    /// Each side's zone, [attacker, defender], as the roll-off's winner chose them.
+    pub zones: [String; 2],
+    /// The placement units in the order they were placed: the side and its units' indices in
+    /// its army; empty without `deploy alternate`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub placed: Vec<(m::SideId, Vec<usize>)>,
+}
+
+/// Where both armies stand at the start, and what the set-up rolled.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Deployment {
+    /// Each army's tiles, in unit order: [attacker, defender].
+    pub tiles: [Vec<Tile>; 2],
+    /// `None` when the scenario leaves set-up to its zones (no roll-off, no turns).
+    pub setup: Option<Setup>,
+}
+
+/// The seed of the set-up's own dice: apart from the battle's, so a scenario without a
+/// roll-off plays the same dice as before, and the roll-off the same whatever follows.
+fn setup_seed(seed: u64) -> u64 {
+    seed ^ 0x5e70_9d1c_e0ed_6e5a
+}
+
+/// Each side's zone, [attacker, defender], and the roll-off's throws: the scenario's zones
+/// unless `deploy edges` rolled and the winner took the other one.
+pub fn home_zones(engine: &Engine, scenario: &m::Scenario, map: &m::BattleMap, seed: u64) -> ([String; 2], Vec<[i64; 2]>) {
+    let written = [scenario.attacker.zone.clone(), scenario.defender.zone.clone()];
+    let Some(dice) = &scenario.home_edges else { return (written, Vec::new()) };
+    let shape = engine.rules.ruleset.dice.iter().find(|d| d.name == *dice).map_or_else(|| m::DiceShape::d(6), |d| d.shape.clone());
+    let mut rng = rng(setup_seed(seed));
+    let mut rolls = Vec::new();
+    // Ties throw again; after 64 ties in a row (a die of one face) the defender keeps its edge.
+    let mut winner = None;
+    for _ in 0..64 {
+        let (a, d) = (roll(&mut rng, &shape), roll(&mut rng, &shape));
+        rolls.push([a, d]);
+        if a != d {
+            winner = Some(if a > d { 0 } else { 1 });
+            break;
+        }
+    }
+    let Some(w) = winner else { return (written, rolls) };
+    let [own, other] = if w == 0 { written.clone() } else { [written[1].clone(), written[0].clone()] };
+    if ground(engine, map, &other) > ground(engine, map, &own) {
+        (if w == 0 { [other, own] } else { [own, other] }, rolls)
+    } else {
+        (written, rolls)
+    }
+}
+
+/// A zone's worth to the side choosing its edge: the mean terrain defence of its open tiles,
+/// in thousandths (an empty zone is worth nothing).
+fn ground(engine: &Engine, map: &m::BattleMap, zone: &str) -> i64 {
+    let tiles: Vec<i64> = map
+        .region(zone)
+        .map(|r| r.tiles.iter().filter_map(|t| terrain(engine, map, *t)).filter(|tr| open(tr)).map(|tr| tr.defense).collect())
+        .unwrap_or_default();
+    if tiles.is_empty() {
+        return i64::MIN;
+    }
+    tiles.iter().sum::<i64>() * 1000 / tiles.len() as i64
+}
+
+fn terrain<'e>(engine: &'e Engine, map: &m::BattleMap, t: Tile) -> Option<&'e m::Terrain> {
+    if t.0 < 0 || t.1 < 0 || t.0 >= map.width || t.1 >= map.height {
+        return None;
+    }
+    map.terrain.get((t.1 * map.width + t.0) as usize).and_then(|n| engine.rules.terrain(n))
+}
+
+fn open(tr: &m::Terrain) -> bool {
+    tr.costs.values().any(Option::is_some)
+}
+
+/// Where both armies stand at the start of a game of `seed`: the home edges rolled off for and
+/// the placement units placed in turns where the scenario says so, else [`auto_deploy`].
+pub fn deploy(engine: &Engine, scenario: &m::Scenario, map: &m::BattleMap, armies: [&m::Army; 2], seed: u64) -> Deployment {
+    let (zones, rolls) = home_zones(engine, scenario, map, seed);
+    let mut chosen = scenario.clone();
+    chosen.attacker.zone = zones[0].clone();
+    chosen.defender.zone = zones[1].clone();
+    let Some(groups) = scenario.placement_units else {
+        let tiles = [m::SideId::Attacker, m::SideId::Defender]
+            .map(|side| auto_deploy(engine, &chosen, map, side, armies[usize::from(side == m::SideId::Defender)].units.len()));
+        let setup = scenario.home_edges.as_ref().map(|_| Setup { rolls, zones, placed: Vec::new() });
+        return Deployment { tiles, setup };
+    };
+    let parts = armies.map(|a| placement_units(engine, a, groups));
+    let first = usize::from(scenario.deploy_first == m::SideId::Defender);
+    let mut tiles: [Vec<Option<Tile>>; 2] = armies.map(|a| vec![None; a.units.len()]);
+    let mut taken: Vec<Tile> = Vec::new();
+    let mut placed = Vec::new();
+    for k in 0..groups as usize {
+        for side in [first, 1 - first] {
+            let Some(group) = parts[side].get(k) else { continue };
+            let enemy: Vec<Tile> = tiles[1 - side].iter().flatten().copied().collect();
+            let target = centre(&enemy).unwrap_or_else(|| zone_centre(map, &zones[1 - side]));
+            let mut order = group.clone();
+            // Fighters first, to the front; shooters take the tiles behind them.
+            order.sort_by_key(|&u| (armies[side].units.get(u).is_some_and(|unit| ranged(engine, unit)), u));
+            for u in order {
+                let free = free_tiles(engine, map, &zones[side], &taken);
+                // Nearest by the distance units move, then as the crow flies (the front, not a
+                // corner), then the first tile.
+                let crow = |t: &Tile| (t.0 - target.0).pow(2) + (t.1 - target.1).pow(2);
+                if let Some(at) = free.into_iter().min_by_key(|t| (distance(*t, target), crow(t), *t)) {
+                    taken.push(at);
+                    if let Some(slot) = tiles[side].get_mut(u) {
+                        *slot = Some(at);
+                    }
+                }
+            }
+            placed.push((if side == 0 { m::SideId::Attacker } else { m::SideId::Defender }, group.clone()));
+        }
+    }
+    // A unit the zone had no room for is left out of the list, so the battle refuses the
+    // deployment ("N deployment tiles for M units") as it refuses an army too big for its zone.
+    let tiles = tiles.map(|t| t.into_iter().flatten().collect());
+    Deployment { tiles, setup: Some(Setup { rolls, zones, placed }) }
+}
+
+/// An army's units in `n` placement units of about equal points (seed 003: "an equal number of
+/// Placement Units of roughly the same point values"): the dearest unit first, each into the
+/// group with the fewest points so far (the first of them on a tie). Fewer units than `n`: one
+/// unit a group.
+pub fn placement_units(engine: &Engine, army: &m::Army, n: u32) -> Vec<Vec<usize>> {
+    let n = (n as usize).min(army.units.len()).max(1);
+    let mut by_cost: Vec<(i64, usize)> = army.units.iter().enumerate().map(|(i, u)| (cost(engine, u), i)).collect();
+    by_cost.sort_by_key(|&(c, i)| (std::cmp::Reverse(c), i));
+    let mut groups: Vec<(i64, Vec<usize>)> = vec![(0, Vec::new()); n];
+    for (c, i) in by_cost {
+        if let Some(g) = groups.iter_mut().min_by_key(|g| g.0) {
+            g.0 += c;
+            g.1.push(i);
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(_, mut g)| {
+            g.sort_unstable();
+            g
+        })
+        .filter(|g| !g.is_empty())
+        .collect()
+}
+
+/// A unit's points: its class's and items' cost for each of its figures.
+fn cost(engine: &Engine, unit: &m::ArmyUnit) -> i64 {
+    let class = engine.class(&unit.class).map_or(0, |c| c.cost);
+    let items: i64 = unit.items.iter().filter_map(|i| engine.item(i)).map(|i| i.cost).sum();
+    (class + items) * i64::from(unit.figures.max(1))
+}
+
+/// Whether a unit carries a weapon that reaches beyond the next tile (a range the wielder
+/// decides counts, as army limits count it).
+fn ranged(engine: &Engine, unit: &m::ArmyUnit) -> bool {
+    unit.items.iter().filter_map(|i| engine.item(i)).any(|i| {
+        i.kind == m::ItemKind::Weapon
+            && match i.range.as_ref().map(|r| &r.max) {
+                Some(m::Expr::Const(m::Value::Int(n))) => *n >= 2,
+                Some(_) => true,
+                None => false,
+            }
+    })
+}
+
+fn free_tiles(engine: &Engine, map: &m::BattleMap, zone: &str, taken: &[Tile]) -> Vec<Tile> {
+    map.region(zone)
+        .map(|r| {
+            r.tiles
+                .iter()
+                .copied()
+                .filter(|t| !taken.contains(t) && terrain(engine, map, *t).is_some_and(open))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn centre(tiles: &[Tile]) -> Option<Tile> {
+    let n = tiles.len() as i64;
+    (n > 0).then(|| (tiles.iter().map(|t| t.0).sum::<i64>() / n, tiles.iter().map(|t| t.1).sum::<i64>() / n))
+}
+
+fn zone_centre(map: &m::BattleMap, zone: &str) -> Tile {
+    map.region(zone).and_then(|r| centre(&r.tiles)).unwrap_or((map.width / 2, map.height / 2))
+}
