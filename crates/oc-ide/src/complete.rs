@@ -127,8 +127,24 @@ pub const EFFECT: &[&str] = &[
 /// An action's own entries; everything an effect offers follows them (its body is statements).
 pub const ACTION: &[&str] = &["target", "requires", "within", "cost", "charge"];
 pub const STATUS_END: &[&str] = &["clears", "when", "at", "lasts"];
-pub const SCENARIO: &[&str] =
-    &["doc", "map", "regions", "rounds", "then", "deploy", "first", "edges", "alternate", "rolloff", "chest", "fog", "vision", "advanced", "attacker", "defender"];
+pub const SCENARIO: &[&str] = &[
+    "doc",
+    "map",
+    "regions",
+    "rounds",
+    "then",
+    "deploy",
+    "first",
+    "edges",
+    "alternate",
+    "rolloff",
+    "chest",
+    "fog",
+    "vision",
+    "advanced",
+    "attacker",
+    "defender",
+];
 pub const SIDE: &[&str] = &[
     "doc",
     "zone",

@@ -200,9 +200,7 @@ pub fn briefing(s: &Scenario, things: Option<&MapThings>) -> String {
         ));
     }
     if let Some(n) = s.placement_units {
-        out.push_str(&format!(
-            "Placement: each army is divided into {n} groups of about equal points, placed in turns.\n"
-        ));
+        out.push_str(&format!("Placement: each army is divided into {n} groups of about equal points, placed in turns.\n"));
     }
     if let Some(fog) = s.fog {
         out.push_str(&format!(

@@ -51,7 +51,8 @@ fn setup_seed(seed: u64) -> u64 {
 pub fn home_zones(engine: &Engine, scenario: &m::Scenario, map: &m::BattleMap, seed: u64) -> ([String; 2], Vec<[i64; 2]>) {
     let written = [scenario.attacker.zone.clone(), scenario.defender.zone.clone()];
     let Some(dice) = &scenario.home_edges else { return (written, Vec::new()) };
-    let shape = engine.rules.ruleset.dice.iter().find(|d| d.name == *dice).map_or_else(|| m::DiceShape::d(6), |d| d.shape.clone());
+    let shape =
+        engine.rules.ruleset.dice.iter().find(|d| d.name == *dice).map_or_else(|| m::DiceShape::d(6), |d| d.shape.clone());
     let mut rng = rng(setup_seed(seed));
     let mut rolls = Vec::new();
     // Ties throw again; after 64 ties in a row (a die of one face) the defender keeps its edge.
@@ -191,13 +192,7 @@ fn ranged(engine: &Engine, unit: &m::ArmyUnit) -> bool {
 
 fn free_tiles(engine: &Engine, map: &m::BattleMap, zone: &str, taken: &[Tile]) -> Vec<Tile> {
     map.region(zone)
-        .map(|r| {
-            r.tiles
-                .iter()
-                .copied()
-                .filter(|t| !taken.contains(t) && terrain(engine, map, *t).is_some_and(open))
-                .collect()
-        })
+        .map(|r| r.tiles.iter().copied().filter(|t| !taken.contains(t) && terrain(engine, map, *t).is_some_and(open)).collect())
         .unwrap_or_default()
 }
 
