@@ -82,7 +82,8 @@ impl Checker<'_> {
             );
             return None;
         };
-        let check = self.courage_roll(check, "check")?;
+        // Every part is checked before the block is given up, so each mistake is reported.
+        let check = self.courage_roll(check, "check");
         let losses = match block.losses.first() {
             None => None,
             Some(e) => {
@@ -122,10 +123,10 @@ impl Checker<'_> {
             }
         };
         let rally = match block.rally.first() {
-            None => None,
-            Some(e) => Some(self.courage_roll(e, "rally")?),
+            None => Some(None),
+            Some(e) => self.courage_roll(e, "rally").map(Some),
         };
-        Some(m::Courage { check, losses, routs_within, fear, rally, pursuit: block.pursuit.is_some() })
+        Some(m::Courage { check: check?, losses, routs_within, fear, rally: rally?, pursuit: block.pursuit.is_some() })
     }
 
     /// `A OP B` of two numbers (a comparison), read with `self` the unit testing.
