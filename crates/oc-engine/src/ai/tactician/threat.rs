@@ -164,7 +164,8 @@ impl ThreatMap {
             base.terrain = None;
             let Ok(unit) = b.engine.unit(&base, &[]) else { continue };
             // A unit that cannot attack now (asleep, petrified) may by its next turn: a little.
-            let able = can_attack.and_then(|a| unit.attrs.get(a as usize)).is_none_or(|v| v.bool());
+            // A routing enemy (the ruleset's `courage`) only flees until it rallies: a little too.
+            let able = can_attack.and_then(|a| unit.attrs.get(a as usize)).is_none_or(|v| v.bool()) && !e.morale.routing;
             let Ok(mobility) = b.mobility(k) else { continue };
             let Some(reach) = view.reachable_with(k, &mobility) else { continue };
             let mut from: Vec<Tile> = reach.into_keys().collect();
@@ -434,5 +435,48 @@ mod tests {
         let fresh = Later::default().mask(&b, &kind, (6, 1), points, (1, 1));
         assert_eq!(kept, fresh);
         assert_ne!(standing, fresh, "the wall stood in the way: a mask kept from before would be wrong");
+    }
+
+    /// Seed 003's courage: "Failing a Courage roll causes a unit to rout"; a routing unit only
+    /// flees (or rallies), so it threatens as little as one that cannot attack now.
+    #[test]
+    fn a_routing_enemy_threatens_only_a_little() {
+        let map_text = "name = \"Field\"\nwidth = 6\nheight = 3\nrows = [\"......\", \"......\", \"......\"]\n\
+            [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
+            [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [4, 0, 2, 3]\n";
+        let source = r#"import "std:battlestorm"
+scenario Field {
+    map "field.map.toml"
+    rounds 6 then defender
+    advanced courage
+    attacker { zone "a" war_chest 99999 units 1..4 win rout all }
+    defender { zone "d" war_chest 99999 units 1..4 win rout all }
+}
+army A for Field attacker { unit Brave: Savage { items Shortsword } }
+army D for Field defender { unit Foe: Savage { items Shortsword } }
+"#;
+        let mut files = std::collections::BTreeMap::new();
+        files.insert("field.oc".to_string(), source.to_string());
+        files.insert("field.map.toml".to_string(), map_text.to_string());
+        let (c, _) = oc_compiler::Workspace::new().compile(&mut oc_compiler::MemoryHost(files), &["field.oc".to_string()]);
+        let engine = Engine::new(c.rules.unwrap_or_else(|| panic!("{:#?}", c.diagnostics))).expect("the engine takes them");
+        let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), map_text);
+        assert!(diags.is_empty(), "{diags:?}");
+        let mut map = map.expect("a map");
+        map.resolve(&engine.rules);
+        let map = map.battle_map();
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = [m::SideId::Attacker, m::SideId::Defender]
+            .map(|side| engine.rules.armies.iter().find(|x| x.side == side).expect("an army a side"));
+        let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(4, 1)][..]], 3).expect("the battle starts");
+        let tempo = |b: &Battle| {
+            let view = crate::ai::View::new(b, m::SideId::Attacker);
+            let threats = super::ThreatMap::new(&view, &mut Default::default(), &mut Later::default(), &[1.0, 1.0]);
+            threats.foes.iter().find(|f| f.unit == 1).map(|f| f.tempo).expect("the foe is counted")
+        };
+        let steady = tempo(&b);
+        b.state.units[1].morale.routing = true;
+        let routing = tempo(&b);
+        assert!((routing - steady * 0.3).abs() < 1e-12, "{steady} then {routing}");
     }
 }
