@@ -15,7 +15,7 @@
     'target', 'within', 'requires', 'ratings', 'wields', 'cost', 'promoted', 'from', 'normal',
     'transformed', 'type', 'might', 'range', 'use', 'symbol', 'defense', 'heal', 'at', 'hp',
     'becomes', 'opened_by', 'impassable', 'blocks_sight', 'line_of_sight',
-    'courage', 'check', 'losses', 'routs', 'fear', 'rally', 'pursuit', 'advanced', 'clears', 'lasts', 'and', 'or', 'not', 'has',
+    'courage', 'check', 'losses', 'routs', 'fear', 'rally', 'pursuit', 'surrender', 'advanced', 'clears', 'lasts', 'and', 'or', 'not', 'has',
     'physical', 'magic', 'staff', 'doc', 'if', 'then', 'else', 'kit', 'scenario', 'army', 'map',
     'regions', 'rounds', 'deploy', 'first', 'edges', 'zone', 'war_chest', 'units', 'with', 'wielding',
     'ranged', 'to', 'allow', 'ban', 'win', 'for', 'unit', 'items', 'figures', 'seize', 'rout', 'all',

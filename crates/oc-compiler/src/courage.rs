@@ -126,7 +126,15 @@ impl Checker<'_> {
             None => Some(None),
             Some(e) => self.courage_roll(e, "rally").map(Some),
         };
-        Some(m::Courage { check: check?, losses, routs_within, fear, rally: rally?, pursuit: block.pursuit.is_some() })
+        Some(m::Courage {
+            check: check?,
+            losses,
+            routs_within,
+            fear,
+            rally: rally?,
+            pursuit: block.pursuit.is_some(),
+            surrender: block.surrender.is_some(),
+        })
     }
 
     /// `A OP B` of two numbers (a comparison), read with `self` the unit testing.

@@ -156,6 +156,37 @@ fn a_routing_unit_flees_leaves_the_table_and_counts_as_routed() {
 }
 
 #[test]
+fn an_army_whose_every_unit_routs_surrenders() {
+    // The object is "to drive the opposing army from the table or to receive their surrender".
+    // Reading (`surrender` in the courage block): an army whose every unit still on the table
+    // is routing surrenders, and all of them count as routed, so the enemy's `win rout all`
+    // holds at once.
+    let (engine, map) = compiled(ON, CHIEF);
+    let mut b = arena::battle_seeded(&engine, &map, [&[(4, 2), (0, 0)], &[(8, 2), (9, 4)]], 3);
+    b.state.units[0].morale.routing = true;
+    to_act(&mut b, SideId::Defender);
+    // One of two routing: no surrender; the defender's turn ends with the chief still there.
+    let k = *b.may_act(SideId::Defender).last().unwrap();
+    b.turn(wait(k)).unwrap();
+    assert_eq!(b.units[0].state, State::Ready);
+    assert!(b.outcome.is_none());
+    // Both routing: the savages surrender when the next activation ends.
+    b.state.units[1].morale.routing = true;
+    to_act(&mut b, SideId::Defender);
+    let k = *b.may_act(SideId::Defender).last().unwrap();
+    b.turn(wait(k)).unwrap();
+    let line = b.log.iter().rev().find_map(|r| match r {
+        Record::Courage { note, routed, .. } if note.starts_with("surrenders") => Some((note.clone(), routed.clone())),
+        _ => None,
+    });
+    let (note, routed) = line.expect("a surrender is logged");
+    assert_eq!(note, "surrenders: every unit of the attacker still on the table is routing (2 leave it, routed)");
+    assert_eq!(routed, vec![0, 1]);
+    assert!(b.units[..2].iter().all(|u| u.state == State::Routed));
+    assert_eq!(b.outcome.as_ref().map(|o| o.0), Some(oc_model::Outcome::Win(SideId::Defender)), "{:?}", b.outcome);
+}
+
+#[test]
 fn a_rally_restores_a_routing_unit() {
     // The action "rally [attempt to restore a routing unit]": the same roll (at most 20 for the
     // chief); passed, the rout ends and the unit stays; failed, it flees all the same.
@@ -197,7 +228,8 @@ fn a_friendly_unit_routing_nearby_makes_a_unit_test() {
         let from = b.log.len();
         b.turn(wait(3)).unwrap();
         let lines = courage(&b, from);
-        if b.routing(0) {
+        // (Both routing, the savages surrender: the chief left the table routing.)
+        if b.state.units[0].morale.routing {
             assert!(lines.iter().any(|(u, n)| *u == 1 && n.contains("courage check as Ghor routs nearby (rolled ")), "{lines:?}");
             seen += 1;
         } else {

@@ -80,7 +80,7 @@ pub const RULESET: &[&str] = &[
     "courage",
 ];
 /// Inside a ruleset's `courage { }` block.
-pub const COURAGE: &[&str] = &["doc", "check", "losses", "routs", "within", "fear", "rally", "pursuit"];
+pub const COURAGE: &[&str] = &["doc", "check", "losses", "routs", "within", "fear", "rally", "pursuit", "surrender"];
 pub const TERRAIN: &[&str] =
     &["doc", "symbol", "defense", "cost", "heal", "hp", "becomes", "opened_by", "impassable", "blocks_sight"];
 pub const CLASS: &[&str] = &["doc", "ratings", "wields", "tags", "cost", "promoted", "kit", "normal", "transformed"];

@@ -194,6 +194,9 @@ pub struct Courage {
     /// Each enemy in contact with a fleeing unit strikes it once as it goes.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pursuit: bool,
+    /// A side whose every unit on the table is routing surrenders: all of them count as routed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub surrender: bool,
 }
 
 /// What the courage formulas read besides `self`: `max_hp`, the unit's hit points at full

@@ -77,6 +77,7 @@ pub struct CourageDef {
     pub fear: Vec<(Ident, Spanned<i64>)>,
     pub rally: Vec<Expr>,
     pub pursuit: Option<Span>,
+    pub surrender: Option<Span>,
     pub span: Span,
 }
 

@@ -82,6 +82,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         courage_fear | kw_fear => "`fear`",
         courage_rally | kw_rally => "`rally`",
         courage_pursuit | kw_pursuit => "`pursuit`",
+        courage_surrender | kw_surrender => "`surrender`",
         sc_advanced | kw_advanced => "`advanced`",
         params | param => "parameters such as `(x: Int)`",
         kw_stacks => "`stacks`",

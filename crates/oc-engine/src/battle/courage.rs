@@ -156,6 +156,34 @@ impl Battle<'_> {
                 }
             }
         }
+        if rule.surrender {
+            self.surrenders();
+        }
+    }
+
+    /// `surrender`: a side whose every unit still on the table is routing gives up; they all
+    /// leave it, counted as routed (seed 003: "to drive the opposing army from the table or to
+    /// receive their surrender").
+    fn surrenders(&mut self) {
+        for side in [m::SideId::Attacker, m::SideId::Defender] {
+            let standing: Vec<usize> = (0..self.state.units.len())
+                .filter(|k| self.state.units.get(*k).is_some_and(|u| u.side == side && u.state == State::Ready))
+                .collect();
+            if standing.is_empty() || !standing.iter().all(|k| self.routing(*k)) {
+                continue;
+            }
+            for k in &standing {
+                if let Some(u) = self.state.units.get_mut(*k) {
+                    u.state = State::Routed;
+                }
+            }
+            let note = format!(
+                "surrenders: every unit of the {} still on the table is routing ({} leave it, routed)",
+                side.word(),
+                standing.len()
+            );
+            self.log.push(Record::Courage { unit: standing[0], note, hp: Vec::new(), routed: standing });
+        }
     }
 
     /// The edge of the map a side flees to: the one its deployment zone lies toward, away from

@@ -363,6 +363,7 @@ impl Ctx {
             fear: vec![],
             rally: vec![],
             pursuit: None,
+            surrender: None,
             span: self.span(&pair),
         };
         for p in pair.into_inner() {
@@ -386,6 +387,7 @@ impl Ctx {
                     }
                 }
                 Rule::courage_pursuit => c.pursuit = Some(pspan),
+                Rule::courage_surrender => c.surrender = Some(pspan),
                 _ => {}
             }
         }
