@@ -13,7 +13,7 @@ use std::process::Command;
 use common::{repo, shipped_scenarios, Disk};
 use oc_compiler::Workspace;
 use oc_engine::ai;
-use oc_engine::battle::{auto_deploy, Battle, Controller, Record, Turn, ROUND_CAP};
+use oc_engine::battle::{Battle, Controller, Record, Turn, ROUND_CAP};
 use oc_engine::Engine;
 use oc_model::{Army, BattleMap, Outcome, Scenario, SideId};
 use rayon::prelude::*;
@@ -92,9 +92,7 @@ fn each_ai_plays_one_game_per_seed_in_every_ruleset_serial_or_parallel() {
 /// what refused it (a unit out of sight standing on the tile or in the way: the AI could not
 /// know). Returns the number of turns played.
 fn play_checked(f: &Field, pair: &[Army; 2], seed: u64, ai: &mut dyn Controller) -> Result<u32, String> {
-    let a = auto_deploy(&f.engine, &f.scenario, &f.map, SideId::Attacker, pair[0].units.len());
-    let d = auto_deploy(&f.engine, &f.scenario, &f.map, SideId::Defender, pair[1].units.len());
-    let mut b = Battle::new(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], [&a, &d], seed).map_err(|e| e.to_string())?;
+    let mut b = Battle::set_up(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], seed).map_err(|e| e.to_string())?;
     let cap = f.scenario.rounds.unwrap_or(ROUND_CAP);
     let mut turns = 0;
     while b.outcome.is_none() && b.round <= cap {
@@ -217,9 +215,7 @@ fn a_forked_battle_plays_on_as_the_battle_would() {
     let state = |x: &Battle| format!("{:?} {} {:?} {:?}", x.outcome, x.round, x.to_act, x.units);
     for f in every_field() {
         let pair = f.pairs.first().unwrap();
-        let a = auto_deploy(&f.engine, &f.scenario, &f.map, SideId::Attacker, pair[0].units.len());
-        let d = auto_deploy(&f.engine, &f.scenario, &f.map, SideId::Defender, pair[1].units.len());
-        let mut b = Battle::new(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], [&a, &d], 41).unwrap();
+        let mut b = Battle::set_up(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], 41).unwrap();
         let cap = f.scenario.rounds.unwrap_or(ROUND_CAP);
         // A copy every few turns, each played to the end; the battle then goes on.
         let mut ends = Vec::new();
@@ -361,9 +357,7 @@ fn action_verbs_are_the_verbs_of_the_actions() {
     let mut checked = 0;
     for f in &fields {
         let Some(pair) = f.pairs.first() else { continue };
-        let a = auto_deploy(&f.engine, &f.scenario, &f.map, SideId::Attacker, pair[0].units.len());
-        let d = auto_deploy(&f.engine, &f.scenario, &f.map, SideId::Defender, pair[1].units.len());
-        let mut b = Battle::new(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], [&a, &d], 7).unwrap();
+        let mut b = Battle::set_up(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], 7).unwrap();
         let mut ai = ai::by_name("greedy").unwrap();
         for _ in 0..60 {
             for k in 0..b.units.len() {

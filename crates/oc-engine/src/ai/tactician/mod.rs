@@ -78,8 +78,10 @@ impl Tactician {
         if ranked.is_empty() {
             ranked.push((0.0, Turn { unit: first, ..Default::default() }));
         }
-        if b.answering().is_some() {
-            for (_, t) in &mut ranked {
+        // An answer to a declared attack, and a routing unit's turn (it only flees or rallies,
+        // whatever its plan: a unit can rout between two of its side's decisions).
+        for (_, t) in &mut ranked {
+            if b.answering().is_some() || b.routing(t.unit) {
                 *t = super::answer(b, std::mem::take(t));
             }
         }
