@@ -596,3 +596,27 @@ army D for Arena defender {
     let unwounded = x.forecast().defender_hp.get(&2).copied().unwrap_or(0.0);
     assert!((unwounded - 1.0 / 64.0).abs() < 1e-12, "{unwounded}");
 }
+
+#[test]
+fn the_forecast_shows_the_chance_of_a_crit_in_the_damage_dice() {
+    // "If any of your damage dice for the attack roll the maximum, such as an 8 on one of the 2d8
+    // damage dice you roll as part of making a basic attack with your greatsword, your attack is
+    // a Critical Hit. For that greatsword, you add an extra 1d8 damage to the attack on a Crit."
+    // The forecast's Crit: the attack hits and its damage roll crits, P(any of 2d8 shows 8) =
+    // 1 - (7/8)^2 = 15/64 times the hit chance (the dice of the damage are not those of the hit).
+    let e = stamina();
+    let warrior = u("Warrior", "Greatsword");
+    let spearman = Loadout { accessory: Some("RoundShield".into()), ..u("Spearman", "Spear") };
+    let f = e.forecast(&warrior, &spearman, 1).unwrap();
+    assert!((f.attacker.hit - 1.0).abs() < 1e-12, "the Spearman cannot meet Accuracy 9: {}", f.attacker.hit);
+    assert!((f.attacker.crit - 15.0 / 64.0).abs() < 1e-15, "{}", f.attacker.crit);
+    // An evading Duelist (Evasion 5 + d10 against Accuracy 9) is hit 3 times in 10.
+    let duelist = u("Duelist", "Longsword");
+    let x = Exchange::new(&e, &warrior, &duelist, 1).unwrap().with_reaction(Some("Evade")).unwrap().forecast();
+    assert!((x.attacker.hit - 0.3).abs() < 1e-12, "{}", x.attacker.hit);
+    assert!((x.attacker.crit - 0.3 * 15.0 / 64.0).abs() < 1e-15, "{}", x.attacker.crit);
+    // One die: a Thug's Shortsword (d6c) crits on a 6.
+    let t = e.forecast(&u("Thug", "Shortsword"), &spearman, 1).unwrap();
+    assert!((t.attacker.crit - t.attacker.hit / 6.0).abs() < 1e-15, "{} of {}", t.attacker.crit, t.attacker.hit);
+    assert!(t.attacker.crit > 0.0);
+}
