@@ -620,3 +620,51 @@ fn the_forecast_shows_the_chance_of_a_crit_in_the_damage_dice() {
     assert!((t.attacker.crit - t.attacker.hit / 6.0).abs() < 1e-15, "{} of {}", t.attacker.crit, t.attacker.hit);
     assert!(t.attacker.crit > 0.0);
 }
+
+#[test]
+fn a_versatile_weapon_held_in_two_hands_costs_2_stamina_to_attack() {
+    // "Basic attacks cost 1 Stamina, or 2 Stamina if it's a two-handed weapon or a versatile
+    // weapon held in two hands." Reading: the roster's Spear is versatile, held in two hands when
+    // its wielder has no shield; then it rolls d10c, beside a shield d8c (the seed gives the grip
+    // no benefit; the bigger die is the reading's).
+    let armies = r#"
+army A for Arena attacker {
+    unit Alda: Spearman { items Spear }
+    unit Bran: Spearman { items Spear, RoundShield }
+}
+army D for Arena defender {
+    unit Osric: Thug { items Shortsword }
+    unit Wulf: Thug { items Shortsword }
+}
+"#;
+    let (e, map) = field_with(armies);
+    let mut paid = [0, 0];
+    for seed in 0..6 {
+        let mut b = arena::battle_seeded(&e, &map, [&[(4, 1), (4, 3)], &[(5, 1), (5, 3)]], seed);
+        assert_eq!(b.to_act, SideId::Attacker);
+        for unit in [0usize, 1] {
+            wait_for(&mut b, unit);
+            let before = b.resource(unit, "stamina").unwrap();
+            let strike =
+                Turn { unit, act: Act::Attack { target: unit + 2 }, reaction: Some("none".into()), ..Default::default() };
+            b.turn(strike).unwrap();
+            paid[unit] = before - b.resource(unit, "stamina").unwrap();
+            if b.outcome.is_some() {
+                break;
+            }
+        }
+        assert_eq!(paid, [2, 1], "two hands 2 Stamina, one hand beside a shield 1");
+    }
+    // The grip's dice, exact in forecasts: the crit die fires on a 10 of d10c, on an 8 of d8c.
+    let e = stamina();
+    let thug = u("Thug", "Shortsword");
+    let forecast = |accessory: Option<&str>| {
+        let spearman = Loadout { accessory: accessory.map(Into::into), ..u("Spearman", "Spear") };
+        Exchange::new(&e, &spearman, &thug, 1).unwrap().with_reactions([None, Some("none")]).unwrap().forecast()
+    };
+    let (two, one) = (forecast(None), forecast(Some("RoundShield")));
+    assert!((two.attacker.crit - 0.1).abs() < 1e-15 && (one.attacker.crit - 0.125).abs() < 1e-15, "{two:?} {one:?}");
+    // d10c + 2 against Armor 3: no wound on 1 only; d8c + 2 the same, 1/10 against 1/8.
+    assert!((two.defender_hp.get(&2).copied().unwrap_or(0.0) - 0.1).abs() < 1e-12, "{two:?}");
+    assert!((one.defender_hp.get(&2).copied().unwrap_or(0.0) - 0.125).abs() < 1e-12, "{one:?}");
+}
