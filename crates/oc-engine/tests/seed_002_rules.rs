@@ -165,7 +165,7 @@ army D for Arena defender {
     let (e, map) = field_with(armies);
     let squire = e.rules.classes.iter().find(|c| c.name == "Squire").unwrap();
     let tags: Vec<&str> = squire.tags.iter().map(|t| t.tag.as_str()).collect();
-    assert_eq!(tags, ["GuardStrength", "GuardAgility", "GuardWill"]);
+    assert_eq!(tags, ["GuardStrength", "GuardAgility", "GuardWill", "FallProne", "StandUp"]);
     for will in 1..=8 {
         let mut b = arena::battle_seeded(&e, &map, [&[(2, 2)], &[(7, 2)]], will);
         assert_eq!(b.to_act, SideId::Attacker);
@@ -667,4 +667,47 @@ army D for Arena defender {
     // d10c + 2 against Armor 3: no wound on 1 only; d8c + 2 the same, 1/10 against 1/8.
     assert!((two.defender_hp.get(&2).copied().unwrap_or(0.0) - 0.1).abs() < 1e-12, "{two:?}");
     assert!((one.defender_hp.get(&2).copied().unwrap_or(0.0) - 0.125).abs() < 1e-12, "{one:?}");
+}
+
+fn prone_act(unit: usize, verb: Verb, tag: &str) -> Turn {
+    Turn { unit, act: Act::Special { verb, target: None, tile: None, from: Some(tag.into()) }, ..Default::default() }
+}
+
+#[test]
+fn falling_prone_is_free_crawling_is_speed_2_lower_and_standing_up_is_a_move_that_goes_nowhere() {
+    // "Free Actions include things like falling prone"; Move: "Using this action also allows you
+    // to stand up from prone, though you can't move when you do. Additionally, you can move while
+    // prone, though your Speed is reduced by 2 to indicate that you're crawling."
+    let (e, map) = field();
+    let mut b = arena::battle_seeded(&e, &map, [&[(0, 1), (0, 3)], &[(9, 2)]], 1);
+    assert_eq!(b.to_act, SideId::Attacker);
+    assert_eq!(b.mobility(0).unwrap().0, 4, "the Warrior's Speed");
+    // Falling prone: no Stamina.
+    b.turn(prone_act(0, Verb::Inflict, "FallProne")).unwrap();
+    assert_eq!(b.resource(0, "stamina"), Some(5), "a Free Action");
+    assert!(b.units[0].statuses.iter().any(|s| s.status == "Prone"), "{:?}", b.log.last());
+    assert!(b.turn(prone_act(0, Verb::Inflict, "FallProne")).is_err(), "already prone");
+    // Crawling: Speed 4 - 2.
+    assert_eq!(b.mobility(0).unwrap().0, 2);
+    assert!(b.turn(Turn { unit: 0, to: Some((3, 1)), ..Default::default() }).is_err(), "3 spaces crawling");
+    b.turn(Turn { unit: 0, to: Some((2, 1)), ..Default::default() }).unwrap();
+    assert_eq!(b.resource(0, "stamina"), Some(4), "a Move: 1 Stamina");
+    // Standing up: a Move action that goes nowhere, 1 Stamina.
+    let moving = Turn { to: Some((3, 1)), ..prone_act(0, Verb::Clear, "StandUp") };
+    let refused = b.turn(moving).unwrap_err().to_string();
+    assert!(refused.contains("step_allowed"), "\"you can't move when you do\": {refused}");
+    b.turn(prone_act(0, Verb::Clear, "StandUp")).unwrap();
+    assert_eq!(b.resource(0, "stamina"), Some(3));
+    assert!(b.units[0].statuses.is_empty());
+    assert_eq!(b.mobility(0).unwrap().0, 4, "standing: Speed 4 again");
+    assert!(
+        b.log.iter().any(|r| matches!(r, Record::Affliction { status, change, .. } if status == "Prone" && change == "cleared")),
+        "{:?}",
+        b.log
+    );
+    assert!(b.turn(prone_act(0, Verb::Clear, "StandUp")).is_err(), "only a prone unit stands up");
+    // Falling prone again this activation: an act other than an attack once a turn (the
+    // ruleset's `step_allowed`, as Guard and Item).
+    let again = b.turn(prone_act(0, Verb::Inflict, "FallProne")).unwrap_err().to_string();
+    assert!(again.contains("step_allowed"), "{again}");
 }
