@@ -26,7 +26,7 @@
   ];
   // Effect verbs and events (oc_model::conformance), and what formulas read.
   var BUILT_INS = [
-    'damage', 'inflict', 'cure', 'reactivate', 'relocate', 'open', 'take_chest', 'reveal',
+    'damage', 'inflict', 'cure', 'clear', 'reactivate', 'relocate', 'open', 'take_chest', 'reveal',
     'transform', 'restrict', 'must_attack_weakest', 'shift', 'debuff', 'ignore_item_tags',
     'attack', 'injure', 'flee', 'gain', 'activated', 'end_of_turn', 'start_of_round', 'end_of_round', 'hit', 'crit',
     'attacked', 'after_attack', 'routed', 'miss', 'roll', 'min', 'max', 'abs', 'clamp', 'self',

@@ -187,7 +187,7 @@ name one (`movement`, `foe.def`, `b.stat` for a StatMod parameter), and `+=`/`-=
 number or rating.\n\nFix: name a stat or base attribute of the ruleset.";
     EFFECT_COMMAND = "oc::effect::command", "an effect primitive gets the wrong arguments",
 "Effect primitives take fixed arguments: heal(Unit, Int), damage(Unit, Int), \
-inflict(Unit, Status), cure(Unit), reactivate(Unit), relocate(Unit, Int), open(), \
+inflict(Unit, Status), cure(Unit), clear(Unit, Status), reactivate(Unit), relocate(Unit, Int), open(), \
 take_chest(), raze(Terrain), seize(), escape(), reveal(Int), transform(Terrain), \
 restrict(WeaponType), must_attack_weakest(), shift(Str), debuff(Unit, StatMod), \
 ignore_item_tags(), attack(Unit, Int).\n\nFix: pass the arguments listed.";
@@ -197,7 +197,8 @@ ignore_item_tags(), attack(Unit, Int).\n\nFix: pass the arguments listed.";
 consumable's `use`; `on EVENT` only at the top of a tag or status; modifiers and `grant` only \
 in a tag's or status's body (modifiers also in its `when`). Commands: heal, damage, inflict, \
 cure and debuff on any event, in an action and in a consumable's `use`; reactivate, relocate, \
-open, take_chest, raze, seize, escape, reveal, transform and attack only in an action; \
+open, take_chest, raze, seize, escape, reveal, transform and attack only in an action; clear \
+in an action and in a consumable's `use`; \
 restrict and must_attack_weakest at the top of a tag or status, ignore_item_tags there or in \
 its `when`; shift(\"transformed\") on activated and shift(\"normal\") on end_of_turn. A command \
 names only the units its place has: `self` in battle events and a consumable's direct `use`, \

@@ -235,6 +235,7 @@ impl Engine {
                         | m::Verb::Damage
                         | m::Verb::Inflict
                         | m::Verb::Cure
+                        | m::Verb::Clear
                         | m::Verb::Reactivate
                         | m::Verb::Relocate
                         | m::Verb::Flee

@@ -191,6 +191,11 @@ pub enum Laid {
     Cured {
         side: usize,
     },
+    /// One status removed.
+    Cleared {
+        side: usize,
+        status: String,
+    },
 }
 
 /// A resolved exchange: the strikes, the final hit points, and what `on attacked` laid before
@@ -708,6 +713,16 @@ impl World for StrikeWorld<'_, '_> {
     fn cure(&mut self, unit: usize) -> Vec<u32> {
         let gone = self.state.statuses.get_mut(unit).map(std::mem::take).unwrap_or_default();
         self.laid.push(Laid::Cured { side: unit });
+        gone
+    }
+    fn clear(&mut self, unit: usize, status: u32) -> bool {
+        let Some(held) = self.state.statuses.get_mut(unit) else { return false };
+        let before = held.len();
+        held.retain(|s| *s != status);
+        let gone = held.len() < before;
+        if gone {
+            self.laid.push(Laid::Cleared { side: unit, status: self.engine.ir.name(status).to_string() });
+        }
         gone
     }
     fn resource(&self, unit: usize, resource: u32) -> Option<i64> {

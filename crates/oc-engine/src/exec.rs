@@ -116,6 +116,8 @@ pub(crate) trait World {
     fn inflict(&mut self, unit: usize, status: u32) -> bool;
     /// Removes every status; the ones removed.
     fn cure(&mut self, unit: usize) -> Vec<u32>;
+    /// Removes one status; whether the unit had it.
+    fn clear(&mut self, unit: usize, status: u32) -> bool;
     /// Lays a debuff; whether none of that attribute was in force.
     fn debuff(&mut self, unit: usize, attr: u16, shift: i64) -> bool;
     /// The unit's amount of the resource named `resource` (an interned name), or `None` when
@@ -156,6 +158,11 @@ pub(crate) fn execute(world: &mut impl World, command: Command) -> Result<Done, 
         m::Verb::Cure => {
             let unit = here(world, unit)?;
             Ok(Done::Cured { unit, statuses: world.cure(unit) })
+        }
+        m::Verb::Clear => {
+            let unit = here(world, unit)?;
+            let statuses = if world.clear(unit, name) { vec![name] } else { Vec::new() };
+            Ok(Done::Cured { unit, statuses })
         }
         m::Verb::Debuff => {
             let unit = here(world, unit)?;

@@ -261,7 +261,7 @@ fn every_other_pair_is_a_compile_error_with_a_span_and_help() {
 fn args(verb: Verb, unit: &str) -> String {
     match verb {
         Verb::Heal | Verb::Damage | Verb::Relocate | Verb::Attack | Verb::Flee => format!("{unit}, 3"),
-        Verb::Inflict => format!("{unit}, Marked"),
+        Verb::Inflict | Verb::Clear => format!("{unit}, Marked"),
         Verb::Injure => format!("{unit}, 3, Marked"),
         Verb::Cure | Verb::Reactivate => unit.to_string(),
         Verb::Debuff => format!("{unit}, def-1"),
@@ -466,7 +466,7 @@ fn shift_case(event: Event) {
 fn action_case(verb: Verb) {
     let name = conf::verb_spec(verb).unwrap().name;
     let (target, body) = match verb {
-        Verb::Heal | Verb::Cure | Verb::Reactivate | Verb::Relocate => ("ally within 1", args(verb, "target")),
+        Verb::Heal | Verb::Cure | Verb::Clear | Verb::Reactivate | Verb::Relocate => ("ally within 1", args(verb, "target")),
         Verb::Damage | Verb::Inflict | Verb::Debuff | Verb::Attack | Verb::Injure | Verb::Flee => {
             ("enemy within 1..4", args(verb, "target"))
         }
@@ -488,7 +488,7 @@ fn action_case(verb: Verb) {
             b.turn(special(verb, Some(ALLY), None)).unwrap();
             assert_eq!(b.units[ALLY].hp, 18, "{what}");
         }
-        Verb::Cure => {
+        Verb::Cure | Verb::Clear => {
             mark(&mut b, ALLY);
             b.turn(special(verb, Some(ALLY), None)).unwrap();
             assert!(!marked(&(&b).into(), ALLY), "{what}");
@@ -590,7 +590,7 @@ fn use_case(verb: Verb) {
     let (rules, map) = case.rules(true);
     let e = Engine::new(rules).unwrap();
     let mut b = new_battle(&e, &map);
-    if verb == Verb::Cure {
+    if matches!(verb, Verb::Cure | Verb::Clear) {
         mark(&mut b, SUBJECT);
     }
     b.turn(Turn { unit: SUBJECT, act: Act::Use { item: "Kit".into(), target: None, tile: None }, ..Default::default() }).unwrap();
@@ -600,7 +600,7 @@ fn use_case(verb: Verb) {
         Verb::Heal => assert_eq!(b.units[SUBJECT].hp, 18, "{what}"),
         Verb::Damage => assert_eq!(b.units[SUBJECT].hp, 12, "{what}"),
         Verb::Inflict => assert!(marked(&b, SUBJECT), "{what}"),
-        Verb::Cure => assert!(!marked(&b, SUBJECT), "{what}"),
+        Verb::Cure | Verb::Clear => assert!(!marked(&b, SUBJECT), "{what}"),
         Verb::Debuff => assert!(debuffed(&b, SUBJECT), "{what}"),
         Verb::Gain => assert_eq!(b.units[SUBJECT].resources.first(), Some(&3), "{what}"),
         other => panic!("no use case for {other:?}"),

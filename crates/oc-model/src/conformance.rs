@@ -234,6 +234,17 @@ pub const VERBS: &[VerbSpec] = &[
     action_verb("injure", Verb::Injure, &[Type::Unit, Type::Int, Type::Status]),
     action_verb("flee", Verb::Flee, &[Type::Unit, Type::Int]),
     unit_verb("gain", Verb::Gain, &[Type::Unit, Type::Resource, Type::Int]),
+    // In actions and consumables, which a battle runs (an exchange's triggers cure).
+    VerbSpec {
+        name: "clear",
+        verb: Verb::Clear,
+        params: &[Type::Unit, Type::Status],
+        on: &[],
+        always: false,
+        when: false,
+        action: true,
+        use_: true,
+    },
 ];
 
 impl VerbSpec {
@@ -320,6 +331,7 @@ mod tests {
             | Verb::Damage
             | Verb::Inflict
             | Verb::Cure
+            | Verb::Clear
             | Verb::Reactivate
             | Verb::Relocate
             | Verb::Flee
@@ -344,7 +356,7 @@ mod tests {
     #[test]
     fn every_event_and_verb_has_one_entry() {
         assert!(VERBS.iter().all(|v| listed(v.verb)));
-        assert_eq!(VERBS.len(), 22, "a verb was added: add it to `listed` and to the conformance test");
+        assert_eq!(VERBS.len(), 23, "a verb was added: add it to `listed` and to the conformance test");
         assert_eq!(EVENTS.len(), Event::ALL.len());
         for ((name, e), spec) in Event::ALL.iter().zip(EVENTS) {
             assert_eq!((*name, *e), (spec.name, spec.event));

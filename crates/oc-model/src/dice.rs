@@ -100,6 +100,18 @@ impl DiceShape {
         }
     }
 
+    /// The chance that a roll of these dice adds a crit die (`2d8c`: any of the 2d8 shows 8,
+    /// 1 - (7/8)^2 = 15/64): 0 without a crit term. Exact for faces of equal weight.
+    pub fn crit_chance(&self) -> f64 {
+        let mut none = 1.0;
+        for t in self.terms.iter().filter(|t| t.crit) {
+            let Ok(one) = t.single(&mut Work(0)) else { continue };
+            let Some(&(_, top)) = one.values.last() else { continue };
+            none *= (1.0 - top / one.den).powi(i32::try_from(t.count).unwrap_or(i32::MAX));
+        }
+        1.0 - none
+    }
+
     /// The exact distribution, or why it is too large to enumerate.
     pub fn distribution(&self) -> Result<Dist, DiceError> {
         let mut work = Work(0);
@@ -507,5 +519,8 @@ mod tests {
         assert_eq!(d.max(), 24);
         assert!(p(&d, 15) > 0.0 && (p(&d, 14) - brute[&14]).abs() < 1e-15);
         assert_eq!(DiceShape { terms: vec![t], constant: 3 }.to_string(), "2d8c + 3");
+        // "If any of your damage dice for the attack roll the maximum": 1 - (7/8)^2.
+        assert_eq!(DiceShape { terms: vec![DieTerm { crit: true, ..term(2, 8) }], constant: 0 }.crit_chance(), 15.0 / 64.0);
+        assert_eq!(DiceShape { terms: vec![term(2, 8)], constant: 0 }.crit_chance(), 0.0);
     }
 }

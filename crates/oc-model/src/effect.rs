@@ -175,6 +175,9 @@ pub enum Verb {
     /// the attack took hit points off it (seed 002: a technique that "inflicts a foe with an
     /// injury").
     Injure,
+    /// `clear(unit, Status)`: take that one status off the unit (seed 002: standing up from
+    /// prone), where `cure` takes every one.
+    Clear,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

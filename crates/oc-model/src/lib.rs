@@ -29,7 +29,7 @@ pub use ratings::Ratings;
 pub use scenario::*;
 
 /// Bumped whenever a saved model would be read differently.
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rules {
@@ -338,7 +338,8 @@ pub const MAX_RESOURCES: usize = 6;
 /// the threat zone of an enemy its side sees) and `target_zoned` (the unit it acts on stands in
 /// its own threat zone, facing it). Without threat zones the last two are false. `cost`: the
 /// act's own price (an action's `cost`; of a charged action, the part this step pays), 0 for
-/// other acts.
+/// other acts. `priced`: the act is an action that names its own `cost` (`cost 0`: a free act,
+/// seed 002's "Free Action").
 pub const STEP_PARAMS: &[(&str, Type)] = &[
     ("moved", Type::Int),
     ("attacks", Type::Bool),
@@ -350,6 +351,7 @@ pub const STEP_PARAMS: &[(&str, Type)] = &[
     ("zoned", Type::Bool),
     ("target_zoned", Type::Bool),
     ("cost", Type::Int),
+    ("priced", Type::Bool),
 ];
 
 /// Whose activation is next.

@@ -137,6 +137,9 @@ impl Battle<'_> {
                 Laid::Cured { side } => {
                     self.cure(unit_of(*side));
                 }
+                Laid::Cleared { side, status } => {
+                    self.clear(unit_of(*side), status);
+                }
             }
         }
         let strikes: Vec<String> = log

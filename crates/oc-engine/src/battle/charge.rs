@@ -90,6 +90,7 @@ impl Battle<'_> {
         let Some(e) = &a.action.cost else { return };
         let Some(scene) = self.scene(Cast { user: i, ..Cast::default() }, None) else { return };
         let cost = scene.value(e, &a.args).int().max(0);
+        vars.priced = true;
         let Some(r) = &a.action.charge else {
             vars.cost = cost;
             return;

@@ -187,6 +187,18 @@ impl<'e> Battle<'e> {
         gone
     }
 
+    /// The `clear` verb: the one status taken off the unit; whether it had it.
+    pub(super) fn clear(&mut self, i: usize, status: &str) -> bool {
+        let Some(f) = self.state.units.get_mut(i) else { return false };
+        let before = f.statuses.len();
+        f.statuses.retain(|a| a.status.as_str() != status);
+        let gone = f.statuses.len() < before;
+        if gone {
+            self.log.push(Record::Affliction { unit: i, status: status.to_string(), change: "cleared".into() });
+        }
+        gone
+    }
+
     /// The `debuff` verb, after seed 000: "Target unit has their Rating reduced by X on their next turn.
     /// This effect does not stack." Reading: it holds from the hit until the end of the target's
     /// next turn (so in exchanges in between too); a second one on the same rating is ignored.

@@ -38,11 +38,13 @@ pub struct StepVars {
     pub target_zoned: bool,
     /// The act's own price: an action's `cost`, or of a charged action the part this step pays.
     pub cost: i64,
+    /// The act is an action naming its own `cost` (which may be 0: a free act).
+    pub priced: bool,
 }
 
 impl StepVars {
     /// Their values as `step_cost` and `step_allowed` read them (`oc_model::STEP_PARAMS`, in order).
-    pub(crate) fn params(&self) -> [V; 10] {
+    pub(crate) fn params(&self) -> [V; 11] {
         [
             V::Int(self.moved),
             V::Bool(self.attacks),
@@ -54,6 +56,7 @@ impl StepVars {
             V::Bool(self.zoned),
             V::Bool(self.target_zoned),
             V::Int(self.cost),
+            V::Bool(self.priced),
         ]
     }
 }
@@ -295,8 +298,12 @@ impl Battle<'_> {
                 return Some(Err(BattleError::refused(Rule::Requirement, "the ruleset's `step_allowed` refuses this step")));
             }
         }
-        // A step costs at least 1, so every activation ends.
-        let cost = ir.step_cost.as_ref().map_or(1, |e| scene.value(e, &params).int()).max(1);
+        // A step costs at least 1, so every activation ends; but an act the rules price at 0 (seed
+        // 002: "Free Actions include things like falling prone") is free the first time in an
+        // activation, which still ends: each act is free once.
+        let price = ir.step_cost.as_ref().map_or(1, |e| scene.value(e, &params).int());
+        let free = price <= 0 && vars.acts && vars.moved == 0 && vars.repeats == 0;
+        let cost = if free { 0 } else { price.max(1) };
         let have = self.resource(i, spend).unwrap_or(0);
         if cost > have {
             return Some(Err(BattleError::refused(
@@ -367,6 +374,7 @@ impl Battle<'_> {
             zoned: side.is_some_and(|s| self.in_enemy_zone(s, at)),
             target_zoned: target_unit.and_then(pos_of).is_some_and(|t| self.zone_holds(at, t)),
             cost: 0,
+            priced: false,
         };
         self.price_act(i, act, &mut vars);
         vars

@@ -179,6 +179,11 @@ impl World for OnBattle<'_, '_> {
         let gone = self.battle.cure(k);
         gone.iter().filter_map(|s| self.battle.engine.ir.name_id(s)).collect()
     }
+    fn clear(&mut self, unit: usize, status: u32) -> bool {
+        let Some(k) = self.index(unit) else { return false };
+        let name = self.battle.engine.ir.name(status).to_string();
+        self.battle.clear(k, &name)
+    }
     fn resource(&self, unit: usize, resource: u32) -> Option<i64> {
         let slot = self.battle.engine.resource_slot(resource)?;
         let k = self.index(unit)?;
@@ -347,6 +352,7 @@ impl World for OnBattle<'_, '_> {
             | m::Verb::Damage
             | m::Verb::Inflict
             | m::Verb::Cure
+            | m::Verb::Clear
             | m::Verb::Debuff
             | m::Verb::Gain
             | m::Verb::Restrict

@@ -171,6 +171,7 @@ impl Exchange<'_> {
         let unit = self.unit(side, &state.statuses[side]);
         let can_strike = side == 0 || self.can_counter(state);
         let (mut hit, mut crit, mut damage, mut crit_damage) = (0.0, 0.0, 0, 0);
+        let mut plain_hit = 0.0;
         // The damage -> probability, each summed in the outcomes' order (as a map's entries would be).
         let mut by_damage: SideHp = SideHp::new();
         if can_strike {
@@ -191,12 +192,19 @@ impl Exchange<'_> {
                         crit += p;
                         crit_damage = crit_damage.max(o.damage);
                     } else {
+                        plain_hit += p;
                         damage = damage.max(o.damage);
                     }
                 }
             }
             if !many.is_empty() {
                 by_damage = many.into_iter().collect();
+            }
+            // Crits in the damage dice (`2d8c`): a hit the `critical` formula does not call
+            // critical is one when its damage roll adds the crit die.
+            let fires = self.crit_dice_chance(state, side);
+            if fires > 0.0 {
+                crit += plain_hit * fires;
             }
             // The values on a hit even when no face produces one (a 0% hit chance), at the
             // dice's lowest values. A formula that reads no die, evaluated with the attributes the
@@ -242,6 +250,38 @@ impl Exchange<'_> {
             strikes,
             damage_distribution,
         }
+    }
+
+    /// The chance that a strike's damage roll adds a crit die (`2d8c`), from the dice the
+    /// `damage` formula reads and the hit, critical and backfire formulas do not: independent of
+    /// whether it hits, so times the hit chance it is exact. A reaction's reroll is a roll of
+    /// its own, not counted.
+    fn crit_dice_chance(&self, state: &State, side: usize) -> f64 {
+        let ir = &self.engine.ir;
+        let roles = &ir.roles;
+        let mask_of = |f: Option<u16>| f.and_then(|f| ir.formulas.get(f as usize)).map_or(0, |f| f.dice);
+        let head = mask_of(Some(roles.hit)) | mask_of(Some(roles.critical)) | mask_of(roles.backfire);
+        let read = mask_of(Some(roles.damage)) & !head & ir.strike_mask;
+        let crit_read = ir.strike_dice.iter().any(|s| {
+            read & (1u64 << s) != 0
+                && ir.dice.get(*s as usize).is_some_and(|d| d.dynamic.is_some() || d.shape.terms.iter().any(|t| t.crit))
+        });
+        if !crit_read {
+            return 0.0;
+        }
+        let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
+        let units = [&*units[0], &*units[1]];
+        let attrs = self.strike_attrs(units, state, side);
+        let mut cache = vec![None; ir.formulas.len()];
+        let lowest: Vec<i64> = ir.dice.iter().map(|d| d.dist.min()).collect();
+        let ctx = self.ctx(units, &attrs, side, &lowest);
+        let mut none = 1.0;
+        for slot in ir.strike_dice.iter().filter(|s| read & (1u64 << **s) != 0) {
+            if let Some(die) = self.die_of(*slot, &ctx, &mut cache) {
+                none *= 1.0 - die.shape.crit_chance();
+            }
+        }
+        1.0 - none
     }
 
     /// Plays the exchange once with `rng`, strike by strike.
