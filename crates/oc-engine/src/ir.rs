@@ -428,6 +428,9 @@ pub struct Ir {
     /// attack was made, so forecasts and the AI's keys stay one per matchup.
     pub reads_moved: bool,
     /// Whether any expression reads `cover` (as `reads_moved`).
+    /// Some expression reads `distance`: the AIs weigh every distance a weapon reaches from,
+    /// not only its nearest and farthest.
+    pub reads_distance: bool,
     pub reads_cover: bool,
     /// The combat block's `gain` lines.
     pub gains: Vec<GainIr>,
@@ -546,6 +549,7 @@ impl Ir {
             classes_follow_inputs: false,
             reads_moved: false,
             reads_cover: false,
+            reads_distance: false,
             gains: Vec::new(),
             settles: false,
             settle_inputs: None,

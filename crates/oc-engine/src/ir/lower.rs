@@ -59,7 +59,10 @@ impl Ir {
                 E::Formula(*self.formula_ids.get(f).ok_or_else(|| EngineError::model(format!("unknown formula {f}")))?)
             }
             m::Expr::Triangle => E::Triangle,
-            m::Expr::Distance => E::Distance,
+            m::Expr::Distance => {
+                self.reads_distance = true;
+                E::Distance
+            }
             m::Expr::Cover => {
                 self.reads_cover = true;
                 E::Cover
