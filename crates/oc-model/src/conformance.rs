@@ -151,6 +151,15 @@ pub const EVENTS: &[EventSpec] = &[
         terrain_heal: false,
     },
     EventSpec {
+        name: "chart",
+        event: Event::Chart,
+        fires: Fires::Battle,
+        doc: "a strike of the holder's came out on the ruleset's charts (its combat formula `chart` was not 0), after the exchange; `foe` is the unit struck, `chart` the value",
+        units: OWN_AND_FOE,
+        clears: false,
+        terrain_heal: false,
+    },
+    EventSpec {
         name: "miss",
         event: Event::Miss,
         fires: Fires::Exchange,
@@ -173,6 +182,7 @@ const EVERY_EVENT: &[Event] = &[
     Event::AfterAttack,
     Event::Routed,
     Event::Miss,
+    Event::Chart,
 ];
 
 /// One effect primitive: its arguments and where it may appear.

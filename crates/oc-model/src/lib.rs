@@ -29,7 +29,7 @@ pub use ratings::Ratings;
 pub use scenario::*;
 
 /// Bumped whenever a saved model would be read differently.
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rules {

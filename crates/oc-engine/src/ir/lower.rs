@@ -68,6 +68,7 @@ impl Ir {
                 E::Cover
             }
             m::Expr::Dealt => E::Dealt,
+            m::Expr::Chart => E::Chart,
             m::Expr::Attribute { unit, name } => E::Attr(
                 (*unit).into(),
                 self.attr_id(name).ok_or_else(|| EngineError::model(format!("unknown attribute {name}")))?,
