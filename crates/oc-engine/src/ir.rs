@@ -686,7 +686,12 @@ impl Ir {
         ir.settles = !rerolled.is_empty();
         // The dice a strike draws: every slot the combat roles, the gains and the rerolls read.
         let roots: Vec<u16> = ir.roles.strike().collect();
-        let mask = roots.iter().chain(&rerolled).chain(&ir.roles.chart).filter_map(|f| ir.formulas.get(*f as usize)).fold(0u64, |m, f| m | f.dice)
+        let mask = roots
+            .iter()
+            .chain(&rerolled)
+            .chain(&ir.roles.chart)
+            .filter_map(|f| ir.formulas.get(*f as usize))
+            .fold(0u64, |m, f| m | f.dice)
             | ir.gains.iter().fold(0u64, |m, g| m | ir.dice_of(&g.value));
         ir.strike_dice = (0..ir.dice.len() as u8).filter(|i| mask & (1u64 << i) != 0).collect();
         ir.strike_mask = mask;

@@ -157,7 +157,8 @@ fn powerful_characters_who_fumble_roll_on_the_fumble_chart_and_commons_do_not() 
     // roll on the Fumble Chart to determine what happened (weapon broken or dropped, attack hits
     // friend or self, attacker loses footing, etc.)." Reading: heroes (more than one Fate point)
     // and champions; a d6, 1-2 drops his weapon (Disarmed), 3-4 loses his footing (Stumbled), 5-6 strikes himself.
-    let armies = "army A for Arena attacker { unit Fenth: FenthGallinir { items Longbow } unit Bow: ElvenBowWoman { items Longbow } }\n\
+    let armies =
+        "army A for Arena attacker { unit Fenth: FenthGallinir { items Longbow } unit Bow: ElvenBowWoman { items Longbow } }\n\
                   army D for Arena defender { unit Brave: Savage { items Shortsword } unit Brave2: Savage { items Shortsword } }";
     let (engine, map) = compiled(armies);
     let mut seen = std::collections::BTreeSet::new();
@@ -168,7 +169,11 @@ fn powerful_characters_who_fumble_roll_on_the_fumble_chart_and_commons_do_not() 
         let hp = b.state.units[0].hp;
         to_attacker(&mut b, &[2, 3]);
         b.turn(attack(0, 2)).unwrap();
-        let shots = b.log[from..].iter().filter_map(|r| if let Record::Turn { note, .. } = r { Some(note.clone()) } else { None }).collect::<Vec<_>>().join(" ");
+        let shots = b.log[from..]
+            .iter()
+            .filter_map(|r| if let Record::Turn { note, .. } = r { Some(note.clone()) } else { None })
+            .collect::<Vec<_>>()
+            .join(" ");
         let chart = charted(&b, from);
         // A natural 1 ("attack 1 miss") is a fumble; each is charted.
         let ones = shots.matches("attack 1 miss").count();
