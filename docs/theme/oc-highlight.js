@@ -29,7 +29,7 @@
     'damage', 'inflict', 'cure', 'clear', 'reactivate', 'relocate', 'open', 'take_chest', 'reveal',
     'transform', 'restrict', 'must_attack_weakest', 'shift', 'debuff', 'ignore_item_tags',
     'attack', 'injure', 'flee', 'gain', 'activated', 'end_of_turn', 'start_of_round', 'end_of_round', 'hit', 'crit',
-    'attacked', 'after_attack', 'routed', 'miss', 'roll', 'min', 'max', 'abs', 'clamp', 'self',
+    'attacked', 'after_attack', 'routed', 'miss', 'chart', 'roll', 'min', 'max', 'abs', 'clamp', 'self',
     'user', 'foe', 'ally', 'enemy', 'enemies', 'tile', 'door'
   ];
   // The keywords whose next word is the name they define (shown as a title).

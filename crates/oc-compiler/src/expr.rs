@@ -168,6 +168,7 @@ impl<'a> Checker<'a> {
         for (name, expr, kind, has) in [
             ("triangle", m::Expr::Triangle, Kind::Triangle, holds.triangle),
             ("dealt", m::Expr::Dealt, Kind::Dealt, holds.dealt),
+            ("chart", m::Expr::Chart, Kind::Chart, holds.chart),
             ("distance", m::Expr::Distance, Kind::Distance, holds.distance),
             ("cover", m::Expr::Cover, Kind::Cover, holds.moved),
         ] {

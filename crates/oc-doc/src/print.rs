@@ -91,6 +91,7 @@ fn expr_at(e: &Expr, scales: &[oc_model::Scale], outer: u8) -> String {
         Expr::Distance => "distance".into(),
         Expr::Cover => "cover".into(),
         Expr::Dealt => "dealt".into(),
+        Expr::Chart => "chart".into(),
         Expr::Attribute { unit: u, name } => format!("{}.{name}", unit(*u)),
         Expr::AttributeOfParam { unit: u, param } => format!("{}.{param}", unit(*u)),
         Expr::Weapon { unit: u, property } => format!("{}.weapon.{property}", unit(*u)),

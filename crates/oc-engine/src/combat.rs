@@ -160,6 +160,8 @@ pub struct StrikeLog {
     /// order ("2 melee, 1 save against 1 maneuver"), in place of `roll`'s number.
     pub shown: Option<String>,
     pub outcome: Outcome,
+    /// The strike's combat formula `chart` at its dice (0 without one): what `on chart` reads.
+    pub chart: i64,
     pub hp_after: [i64; 2],
     pub inflicted: Vec<String>,
     /// Debuffs the strike laid on the unit struck: (attribute, shift). They last until that

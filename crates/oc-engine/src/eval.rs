@@ -35,6 +35,10 @@ pub(crate) trait Env {
     fn triangle(&self) -> i64;
     /// The damage the strike in progress dealt.
     fn dealt(&self) -> i64;
+    /// The strike's result on the ruleset's charts (`on chart`); 0 elsewhere.
+    fn chart(&self) -> i64 {
+        0
+    }
     /// Whether the unit on `side` has activated this round.
     fn activated(&self, side: usize) -> bool;
     /// Whether the unit on `side` moved in the step that made this attack.
@@ -67,6 +71,7 @@ pub(crate) fn eval<N: Env + ?Sized>(env: &N, e: &E, params: &[V], cache: &mut [O
         E::Distance => V::Int(env.distance()),
         E::Cover => V::Int(env.cover()),
         E::Dealt => V::Int(env.dealt()),
+        E::Chart => V::Int(env.chart()),
         E::Attr(r, a) => env.attr(env.side(*r), *a),
         E::AttrOfParam(r, p) => match params.get(*p as usize) {
             Some(V::StatMod { attr, .. }) => env.attr(env.side(*r), *attr),

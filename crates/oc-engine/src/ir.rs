@@ -112,6 +112,7 @@ pub enum E {
     /// How hidden the struck unit is (`Exchange::cover`).
     Cover,
     Dealt,
+    Chart,
     Attr(Role, u16),
     AttrOfParam(Role, u16),
     Weapon(Role, WeaponProp),
@@ -169,6 +170,7 @@ impl E {
             | E::Distance
             | E::Cover
             | E::Dealt
+            | E::Chart
             | E::Attr(..)
             | E::AttrOfParam(..)
             | E::Weapon(..)
@@ -365,6 +367,8 @@ pub struct Roles {
     pub strikes: Option<u16>,
     pub counter: Option<u16>,
     pub counter_any_range: Option<u16>,
+    /// The strike's result on the charts, read after the exchange (`on chart`) in battles.
+    pub chart: Option<u16>,
 }
 
 impl Roles {
@@ -428,6 +432,9 @@ pub struct Ir {
     /// attack was made, so forecasts and the AI's keys stay one per matchup.
     pub reads_moved: bool,
     /// Whether any expression reads `cover` (as `reads_moved`).
+    /// Some expression reads `distance`: the AIs weigh every distance a weapon reaches from,
+    /// not only its nearest and farthest.
+    pub reads_distance: bool,
     pub reads_cover: bool,
     /// The combat block's `gain` lines.
     pub gains: Vec<GainIr>,
@@ -534,6 +541,7 @@ impl Ir {
                 strikes: None,
                 counter: None,
                 counter_any_range: None,
+                chart: None,
             },
             dice: Vec::new(),
             dice_ids: HashMap::new(),
@@ -546,6 +554,7 @@ impl Ir {
             classes_follow_inputs: false,
             reads_moved: false,
             reads_cover: false,
+            reads_distance: false,
             gains: Vec::new(),
             settles: false,
             settle_inputs: None,
@@ -656,6 +665,7 @@ impl Ir {
             strikes: id(&ir, "strikes"),
             counter: id(&ir, "counter"),
             counter_any_range: id(&ir, "counter_any_range"),
+            chart: id(&ir, "chart"),
         };
         for g in &rs.gains {
             let resource = rs
@@ -676,7 +686,12 @@ impl Ir {
         ir.settles = !rerolled.is_empty();
         // The dice a strike draws: every slot the combat roles, the gains and the rerolls read.
         let roots: Vec<u16> = ir.roles.strike().collect();
-        let mask = roots.iter().chain(&rerolled).filter_map(|f| ir.formulas.get(*f as usize)).fold(0u64, |m, f| m | f.dice)
+        let mask = roots
+            .iter()
+            .chain(&rerolled)
+            .chain(&ir.roles.chart)
+            .filter_map(|f| ir.formulas.get(*f as usize))
+            .fold(0u64, |m, f| m | f.dice)
             | ir.gains.iter().fold(0u64, |m, g| m | ir.dice_of(&g.value));
         ir.strike_dice = (0..ir.dice.len() as u8).filter(|i| mask & (1u64 << i) != 0).collect();
         ir.strike_mask = mask;

@@ -33,6 +33,7 @@ ruleset conform {
         damage = 1 + attacker.damage_bonus + attacker.guard + (if defender has Marked then 5 else 0)
         critical_damage = 2 + attacker.damage_bonus + attacker.guard + (if defender has Marked then 5 else 0)
         follow_up = false
+        chart = 1
         strikes = 2
     }
 }
@@ -405,7 +406,7 @@ fn battle_trigger(event: Event, verb: Verb, own: bool, case: &Case) {
                     b.turn(wait(next)).unwrap();
                 }
             }
-            Event::Hit | Event::Crit | Event::Miss | Event::AfterAttack => {
+            Event::Hit | Event::Crit | Event::Miss | Event::AfterAttack | Event::Chart => {
                 b.turn(Turn { unit: SUBJECT, to: Some((3, 1)), act: Act::Attack { target: FOE }, ..Default::default() }).unwrap();
             }
             Event::Attacked | Event::Routed => {
@@ -423,7 +424,7 @@ fn battle_trigger(event: Event, verb: Verb, own: bool, case: &Case) {
     };
     let b = play(true);
     let base = play(false);
-    let fired = if matches!(event, Event::Hit | Event::Crit | Event::Miss) { 2 } else { 1 };
+    let fired = if matches!(event, Event::Hit | Event::Crit | Event::Miss | Event::Chart) { 2 } else { 1 };
     match verb {
         Verb::Heal => assert_eq!(b.units[unit].hp, base.units[unit].hp + 3 * fired, "{what}: {:?}", b.log),
         Verb::Damage => assert_eq!(b.units[unit].hp, base.units[unit].hp - 3 * fired, "{what}: {:?}", b.log),

@@ -40,6 +40,7 @@ ruleset probe {
         damage = 1 + attacker.bonus
         critical_damage = 1 + attacker.bonus
         follow_up = false
+        chart = 1
         counter = false
     }
 }
@@ -115,6 +116,7 @@ fn probe(kind: ExprKind, place: Place) -> String {
         // Nothing stands between the probe and its foe.
         ExprKind::Cover => "cover == 0".into(),
         ExprKind::Dealt => "dealt == 1".into(),
+        ExprKind::Chart => "chart == 1".into(),
         ExprKind::Attribute => format!("{me}.aim == 1"),
         ExprKind::AttributeOfParam => format!("{me}.b == C"),
         ExprKind::Weapon => format!("{me}.weapon.might == 3"),
@@ -280,7 +282,7 @@ fn did(place: Place, source: &Source) -> bool {
                     b.turn(turn(0, Act::Wait)).unwrap();
                     b.turn(turn(1, Act::Wait)).unwrap();
                 }
-                Event::AfterAttack => b.turn(turn(0, Act::Attack { target: 1 })).unwrap(),
+                Event::AfterAttack | Event::Chart => b.turn(turn(0, Act::Attack { target: 1 })).unwrap(),
                 Event::Routed => {
                     b.state.units[0].hp = 1;
                     b.turn(turn(0, Act::Wait)).unwrap();

@@ -90,8 +90,9 @@ fn a_longbow_shot_through_a_wall_is_refused_and_around_it_allowed() {
         // From (4, 0) the line to (7, 2) crosses (5, 0) and the wall at (5, 1): refused too.
         let walled = Turn { unit: 0, to: Some((4, 0)), act: Act::Attack { target: 2 }, ..Default::default() };
         assert!(b.turn(walled).unwrap_err().to_string().contains("Wall at (5, 1)"));
-        // Around the wall: from (6, 0) the line crosses (6, 1) and (7, 1), open ground.
-        assert_eq!(b.targets_from(0, (6, 0), None), vec![2]);
+        // Around the wall: from (6, 0) the line crosses (6, 1) and (7, 1), open ground. (The
+        // savage at (9, 4), 7 tiles off, is beyond the longbow's effective range, within its reach.)
+        assert_eq!(b.targets_from(0, (6, 0), None), vec![2, 3]);
         let open = Turn { unit: 0, to: Some((6, 0)), act: Act::Attack { target: 2 }, ..Default::default() };
         if let Err(e) = b.turn(open) {
             panic!("seed {seed}: {e}");

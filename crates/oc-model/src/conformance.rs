@@ -159,6 +159,15 @@ pub const EVENTS: &[EventSpec] = &[
         clears: false,
         terrain_heal: false,
     },
+    EventSpec {
+        name: "chart",
+        event: Event::Chart,
+        fires: Fires::Battle,
+        doc: "a strike of the holder's came out on the ruleset's charts (its combat formula `chart` was not 0), after the exchange; `foe` is the unit struck, `chart` the value",
+        units: OWN_AND_FOE,
+        clears: false,
+        terrain_heal: false,
+    },
 ];
 
 /// Every event: a command that changes a unit may run on any of them.
@@ -173,6 +182,7 @@ const EVERY_EVENT: &[Event] = &[
     Event::AfterAttack,
     Event::Routed,
     Event::Miss,
+    Event::Chart,
 ];
 
 /// One effect primitive: its arguments and where it may appear.

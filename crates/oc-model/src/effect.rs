@@ -19,6 +19,9 @@ pub enum Event {
     Routed,
     /// A strike of the holder's that does not hit (a backfire included).
     Miss,
+    /// A strike of the holder's came out on the ruleset's charts (its combat formula `chart`
+    /// was not 0): in battles, after the exchange.
+    Chart,
 }
 
 impl Event {
@@ -33,6 +36,7 @@ impl Event {
         ("after_attack", Event::AfterAttack),
         ("routed", Event::Routed),
         ("miss", Event::Miss),
+        ("chart", Event::Chart),
     ];
     pub fn from_name(name: &str) -> Option<Event> {
         Event::ALL.iter().find(|(n, _)| *n == name).map(|(_, e)| *e)
@@ -199,6 +203,8 @@ pub enum Expr {
     Cover,
     /// The damage the current strike dealt (in `on hit` / `on crit`).
     Dealt,
+    /// A strike's result on the ruleset's charts: its combat formula `chart` (in `on chart`).
+    Chart,
     /// A unit's stat or base attribute.
     Attribute {
         unit: UnitRef,

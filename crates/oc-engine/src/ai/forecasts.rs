@@ -52,7 +52,7 @@ impl Targets {
 /// the other's land the same way until one is routed, so P(routed at h) = P(damage >= h)
 /// exactly; what follows a rout that comes earlier at lower HP (the strikes it no longer
 /// makes) is not subtracted.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Sketch {
     /// The damage taken -> probability, by damage, from `attacker_hp` and `defender_hp`.
     attacker_damage: Vec<(i64, f64)>,

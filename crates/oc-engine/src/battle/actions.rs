@@ -83,7 +83,7 @@ impl<'e> Battle<'e> {
     pub fn self_gains(&self, i: usize) -> Vec<(Atom, Vec<(Atom, i64)>)> {
         let mut out = Vec::new();
         let Some(u) = self.state.units.get(i) else { return out };
-        let cast = Cast { user: i, other: Some(i), at: Some(u.pos), equip: None };
+        let cast = Cast { user: i, other: Some(i), at: Some(u.pos), equip: None, chart: 0 };
         for a in self.actions(i) {
             let gains_only = a.action.effects.iter().all(|e| matches!(e, Eff::Command { verb: m::Verb::Gain, .. }));
             if a.action.target != m::ActionTarget::SelfOnly || a.verb() != Some(m::Verb::Gain) || !gains_only {
@@ -199,7 +199,7 @@ impl<'e> Battle<'e> {
                     self.state.rng = dice;
                     for (verb, cargs) in todo {
                         let pos = self.state.units.get(i).map_or((0, 0), |f| f.pos);
-                        let cast = Cast { user: i, other: None, at: Some(pos), equip: None };
+                        let cast = Cast { user: i, other: None, at: Some(pos), equip: None, chart: 0 };
                         notes.push(format!("{} {}", u.name, self.command(cast, tile, verb, cargs, &[], &drawn)?));
                     }
                 }
@@ -355,7 +355,7 @@ impl<'e> Battle<'e> {
                 (f.pos, Some(t))
             }
         };
-        let cast = Cast { user: i, other: target_unit, at: Some(spot), equip: None };
+        let cast = Cast { user: i, other: target_unit, at: Some(spot), equip: None, chart: 0 };
         let dist = distance(u.pos, spot);
         let drawn = Drawn::default();
         let mut todo = Vec::new();

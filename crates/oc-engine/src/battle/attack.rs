@@ -142,6 +142,13 @@ impl Battle<'_> {
                 }
             }
         }
+        // Each strike's result on the charts, acted on now the exchange is over (`on chart`, on
+        // the striker's tags; `foe` the unit it struck).
+        let charted: Vec<(usize, usize, i64)> =
+            log.iter().filter(|s| s.chart != 0).map(|s| (unit_of(s.side), unit_of(1 - s.side), s.chart)).collect();
+        for (striker, struck, chart) in charted {
+            self.run_triggers_charted(striker, oc_model::Event::Chart, Some(struck), &Default::default(), chart);
+        }
         let strikes: Vec<String> = log
             .iter()
             .map(|s| {

@@ -129,6 +129,11 @@ impl<'e> Battle<'e> {
     /// caller. `when` conditions inside the effects are evaluated (with the battle's dice) as
     /// the event happens, and only the commands under true conditions run, one by one.
     pub(super) fn run_triggers_drawing(&mut self, i: usize, event: m::Event, foe: Option<usize>, drawn: &Drawn) {
+        self.run_triggers_charted(i, event, foe, drawn, 0);
+    }
+
+    /// [`Battle::run_triggers_drawing`] with the strike's result on the charts (`on chart`).
+    pub(super) fn run_triggers_charted(&mut self, i: usize, event: m::Event, foe: Option<usize>, drawn: &Drawn, chart: i64) {
         // A routed unit's own `on routed` effects are its last; nothing else runs off the board.
         if !self.on_board(i) && event != m::Event::Routed {
             return;
@@ -137,7 +142,7 @@ impl<'e> Battle<'e> {
         let mut dice = std::mem::replace(&mut self.state.rng, rng(0));
         {
             let draws = Draws::new(&mut dice, drawn);
-            if let Some(scene) = self.scene(Cast { user: i, other: foe, ..Cast::default() }, Some(&draws)) {
+            if let Some(scene) = self.scene(Cast { user: i, other: foe, chart, ..Cast::default() }, Some(&draws)) {
                 for h in self.holdings(i) {
                     let mut found = Vec::new();
                     for e in h.effects {
@@ -154,7 +159,7 @@ impl<'e> Battle<'e> {
         self.state.rng = dice;
         for (verb, cargs, args) in todo {
             let pos = self.state.units.get(i).map_or((0, 0), |f| f.pos);
-            let cast = Cast { user: i, other: foe, at: Some(pos), equip: None };
+            let cast = Cast { user: i, other: foe, at: Some(pos), equip: None, chart };
             let note = match self.command(cast, None, verb, cargs, &args, drawn) {
                 Ok(n) => n,
                 Err(e) => format!("could not {verb:?}: {e}"),

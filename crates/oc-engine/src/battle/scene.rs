@@ -72,6 +72,7 @@ pub(crate) struct Scene<'a> {
     hp: [i64; 2],
     activated: [bool; 2],
     distance: i64,
+    chart: i64,
     dice: Option<&'a Draws<'a>>,
 }
 
@@ -83,6 +84,8 @@ pub(crate) struct Cast<'s> {
     pub other: Option<usize>,
     pub at: Option<Tile>,
     pub equip: Option<&'s str>,
+    /// The strike's result on the charts, where `on chart` runs.
+    pub chart: i64,
 }
 
 impl<'e> Battle<'e> {
@@ -108,6 +111,7 @@ impl<'e> Battle<'e> {
             hp: [user.hp, other_hp],
             activated: [user.activated, other_activated],
             distance: distance(user.pos, at),
+            chart: cast.chart,
             dice,
         })
     }
@@ -194,6 +198,9 @@ impl Env for Scene<'_> {
     /// No strike is in progress in a battle's event.
     fn dealt(&self) -> i64 {
         0
+    }
+    fn chart(&self) -> i64 {
+        self.chart
     }
     fn activated(&self, side: usize) -> bool {
         self.activated.get(side).copied().unwrap_or(false)

@@ -357,6 +357,8 @@ impl Exchange<'_> {
                 self.bank_gains(&self.ctx(units, &attrs, side, &rolls), &mut cache, &mut banked);
             }
             let roll = ir.strike_dice.first().and_then(|s| rolls.get(*s as usize)).copied().unwrap_or(0);
+            // Its result on the charts, at the dice kept: acted on after the exchange, in battles.
+            let chart = ir.roles.chart.map_or(0, |f| self.ctx(units, &attrs, side, &rolls).formula(f, &mut cache).int());
             let (after, laid) = self.after_strike(&state, side, o, reaction);
             let struck = 1 - side;
             let inflicted: Vec<String> = laid
@@ -383,6 +385,7 @@ impl Exchange<'_> {
                 roll,
                 shown: (!shown.is_empty()).then(|| shown.join(" against ")),
                 outcome: o,
+                chart,
                 hp_after: after.hp,
                 inflicted,
                 debuffed,

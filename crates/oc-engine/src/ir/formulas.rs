@@ -296,6 +296,7 @@ fn single(e: &E) -> bool {
             | E::Distance
             | E::Cover
             | E::Dealt
+            | E::Chart
             | E::Attr(..)
             | E::AttrOfParam(..)
             | E::Weapon(..)

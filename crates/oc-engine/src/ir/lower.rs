@@ -59,12 +59,16 @@ impl Ir {
                 E::Formula(*self.formula_ids.get(f).ok_or_else(|| EngineError::model(format!("unknown formula {f}")))?)
             }
             m::Expr::Triangle => E::Triangle,
-            m::Expr::Distance => E::Distance,
+            m::Expr::Distance => {
+                self.reads_distance = true;
+                E::Distance
+            }
             m::Expr::Cover => {
                 self.reads_cover = true;
                 E::Cover
             }
             m::Expr::Dealt => E::Dealt,
+            m::Expr::Chart => E::Chart,
             m::Expr::Attribute { unit, name } => E::Attr(
                 (*unit).into(),
                 self.attr_id(name).ok_or_else(|| EngineError::model(format!("unknown attribute {name}")))?,

@@ -59,6 +59,8 @@ pub struct Scope {
     pub triangle: bool,
     /// The damage the strike dealt.
     pub dealt: bool,
+    /// The strike's `chart` (its result on the ruleset's charts).
+    pub chart: bool,
     /// The combat formulas above this one.
     pub formulas: bool,
     /// The parameters in scope: a tag's (of any type) or a step's (numbers and flags).
@@ -87,6 +89,7 @@ const NOTHING: Scope = Scope {
     distance: false,
     triangle: false,
     dealt: false,
+    chart: false,
     formulas: false,
     params: Params::None,
     rolls: false,
@@ -124,6 +127,16 @@ pub fn scope(place: Place) -> Scope {
             },
             _ => match event {
                 // The event has another unit: the one attacked, the one that routed the holder.
+                // A strike's result on the charts, after the exchange.
+                Event::Chart => Scope {
+                    units: OWN_AND_FOE,
+                    distance: true,
+                    chart: true,
+                    params: Params::Tag,
+                    rolls: true,
+                    dice_values: true,
+                    ..NOTHING
+                },
                 Event::AfterAttack | Event::Routed => {
                     Scope { units: OWN_AND_FOE, distance: true, params: Params::Tag, rolls: true, dice_values: true, ..NOTHING }
                 }
@@ -214,6 +227,7 @@ pub enum ExprKind {
     Distance,
     Cover,
     Dealt,
+    Chart,
     Attribute,
     AttributeOfParam,
     Weapon,
@@ -252,6 +266,7 @@ pub const EXPR_KINDS: &[ExprKind] = &[
     ExprKind::Distance,
     ExprKind::Cover,
     ExprKind::Dealt,
+    ExprKind::Chart,
     ExprKind::Attribute,
     ExprKind::AttributeOfParam,
     ExprKind::Weapon,
@@ -288,6 +303,7 @@ impl Expr {
             Expr::Distance => ExprKind::Distance,
             Expr::Cover => ExprKind::Cover,
             Expr::Dealt => ExprKind::Dealt,
+            Expr::Chart => ExprKind::Chart,
             Expr::Attribute { .. } => ExprKind::Attribute,
             Expr::AttributeOfParam { .. } => ExprKind::AttributeOfParam,
             Expr::Weapon { .. } => ExprKind::Weapon,
@@ -337,6 +353,7 @@ pub fn allows(place: Place, kind: ExprKind) -> bool {
         ExprKind::Distance => s.distance,
         ExprKind::Cover => s.moved,
         ExprKind::Dealt => s.dealt,
+        ExprKind::Chart => s.chart,
         ExprKind::Activated => s.activated,
         // A unit's figures are counted on its hit points: not of a unit being built.
         ExprKind::Figures => s.activated,

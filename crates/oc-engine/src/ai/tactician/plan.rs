@@ -499,13 +499,22 @@ impl<'v, 'e> Decision<'v, 'e> {
             let target = b.units.get(k);
             let (worth, max_hp) = (self.worth(k), target.map_or(1, |f| f.max_hp));
             for (n, (w, lo, hi)) in me.weapons.iter().enumerate() {
-                if d < *lo || d > *hi || !spans.iter().any(|(x, m, near, far)| *x == k && *m == n && (d == *near || d == *far)) {
+                let span = spans.iter().find(|(x, m, _, _)| *x == k && *m == n);
+                let edge = span.is_some_and(|(_, _, near, far)| d == *near || d == *far);
+                // Where the rules read the distance, a distance between the two is worth a
+                // forecast too when it differs from one tile farther (the last tile before a
+                // penalty for range sets in).
+                let inside = b.engine.ir.reads_distance && span.is_some_and(|(_, _, near, far)| *near < d && d < *far);
+                if d < *lo || d > *hi || !(edge || inside) {
                     continue;
                 }
                 let Some((la, ia)) = ours.get(n) else { continue };
                 // How hidden the target is from this square, where the rules read it.
                 let cover = if b.engine.ir.reads_cover { b.cover_between(t, at) } else { 0 };
                 let Some(x) = cache.get(b.engine, (la, *ia), (ld, id), d, (false, moved, cover)) else { continue };
+                if !edge && cache.get(b.engine, (la, *ia), (ld, id), d + 1, (false, moved, cover)).is_some_and(|y| y == x) {
+                    continue;
+                }
                 let (routs, dealt) = x.against(x.defender_hp);
                 let (fallen, taken) = x.attacker_at(me.u.hp);
                 // Our HP if we stand: the damage taken in the outcomes we survive.

@@ -209,9 +209,17 @@ impl ThreatMap {
                         continue;
                     }
                     // From as far as it reaches: where a counter reaches least (one forecast per
-                    // weapon and tile, where a bow could shoot from six distances).
+                    // weapon and tile, where a bow could shoot from six distances). Where the
+                    // rules read the distance (a penalty for range), from each distance it
+                    // reaches, farthest first: `blows` keeps the best, the farthest of equals.
                     let most = (31 - m.leading_zeros()) as u8;
-                    found.push((t, Strike { foe, weapon, distance: most, far }));
+                    if b.engine.ir.reads_distance {
+                        for d in (1..=most).rev().filter(|d| m & (1u32 << d) != 0) {
+                            found.push((t, Strike { foe, weapon, distance: d, far }));
+                        }
+                    } else {
+                        found.push((t, Strike { foe, weapon, distance: most, far }));
+                    }
                 }
                 let id = cache.id(&l);
                 arms.push((l, id));

@@ -1,0 +1,202 @@
+//! Seed 003 (`std:battlestorm`), Damage and Projectile Combat: the Critical Hit table a champion
+//! rolls on instead of dying, and the Fumble Chart of powerful characters, both acted on after
+//! the exchange (the combat formula `chart`, `on chart`); the survival roll stays inside the
+//! exchange, exact in forecasts.
+
+#[path = "common/arena.rs"]
+mod arena;
+
+use oc_engine::battle::{Act, Battle, Record, Turn};
+use oc_engine::{Engine, Exchange, Loadout};
+use oc_model::SideId;
+
+/// A 10x5 open field; both sides may deploy anywhere (the tests place units face to face).
+const FIELD: &str = r#"name = "Field"
+width = 10
+height = 5
+rows = [
+  "..........",
+  "..........",
+  "..........",
+  "..........",
+  "..........",
+]
+[[regions]]
+name = "attacker-zone"
+kind = "deployment"
+side = "attacker"
+rect = [0, 0, 10, 5]
+[[regions]]
+name = "defender-zone"
+kind = "deployment"
+side = "defender"
+rect = [0, 0, 10, 5]
+"#;
+
+const SCENARIO: &str = r#"import "std:battlestorm"
+scenario Arena {
+    map "field.map.toml"
+    rounds 9 then defender
+    attacker { zone "attacker-zone" war_chest 99999 units 1..8 win rout all grant Champion to 2 }
+    defender { zone "defender-zone" war_chest 99999 units 1..8 win rout all grant Champion to 2 }
+}
+"#;
+
+fn compiled(armies: &str) -> (Engine, oc_model::BattleMap) {
+    let files = [("field.map.toml".to_string(), FIELD.to_string()), ("field.oc".to_string(), format!("{SCENARIO}\n{armies}"))];
+    let mut ws = oc_compiler::Workspace::new();
+    let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["field.oc".to_string()]);
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let rules = c.rules.unwrap();
+    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), FIELD);
+    assert!(diags.is_empty(), "{diags:?}");
+    let mut map = map.unwrap();
+    map.resolve(&rules);
+    (Engine::new(rules).unwrap(), map.battle_map())
+}
+
+fn attack(unit: usize, target: usize) -> Turn {
+    Turn { unit, act: Act::Attack { target }, ..Default::default() }
+}
+
+/// Until the attacker is to act, the defender's units `waiting` wait in turn (the roll-off's
+/// winner never matters).
+fn to_attacker(b: &mut Battle, waiting: &[usize]) {
+    for k in waiting {
+        if b.to_act == SideId::Attacker {
+            return;
+        }
+        b.turn(Turn { unit: *k, act: Act::Wait, ..Default::default() }).unwrap();
+    }
+}
+
+fn shoot(b: &mut Battle, shooter: usize, target: usize) {
+    to_attacker(b, &[target]);
+    b.turn(attack(shooter, target)).unwrap();
+}
+
+/// The notes of `on chart` triggers from `from` on: (unit, note).
+fn charted(b: &Battle, from: usize) -> Vec<(usize, String)> {
+    b.log[from..]
+        .iter()
+        .filter_map(|r| match r {
+            Record::Trigger { unit, on: oc_model::Event::Chart, note } => Some((*unit, note.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn champion(class: &str, weapon: &str, statuses: &[&str]) -> Loadout {
+    let mut l = Loadout::new(class, Some(weapon));
+    l.tags.push(("Champion".into(), vec![]));
+    l.statuses = statuses.iter().map(|s| (*s).into()).collect();
+    l
+}
+
+#[test]
+fn a_champions_lethal_blow_rolls_on_the_critical_hit_table_and_each_lasting_wound_widens_its_killing_band() {
+    // "Champions are designated prior to play ... Whenever a champion receives damage that would
+    // kill him (if he were not a champion), he instead suffers the result of a roll on the
+    // Critical Hit tables." Reading: a d100, 1-20 the blow kills all the same; each lasting wound
+    // (Gashed, Hobbled) widens that band by 25, so a champion does not survive for ever.
+    let (engine, _) = compiled("");
+    let bite = Loadout::new("PoisonWyvern", Some("WyvernBite"));
+    // C.E.R. 0 against Evasion 12: a roll of 12 or more (19 faces) kills a common brave.
+    let f = Exchange::new(&engine, &bite, &champion("Savage", "Shortsword", &[]), 1).unwrap().forecast();
+    assert!((f.defender_routed - 19.0 / 30.0 * 0.20).abs() < 1e-12, "{}", f.defender_routed);
+    // Gashed (Evasion -2): 10 or more (21 faces), and 1-45 kills.
+    let f = Exchange::new(&engine, &bite, &champion("Savage", "Shortsword", &["Gashed"]), 1).unwrap().forecast();
+    assert!((f.defender_routed - 21.0 / 30.0 * 0.45).abs() < 1e-12, "{}", f.defender_routed);
+    // "The wyvern suffers a permanent Evasion penalty": Gashed and Hobbled (-3): 7 or more (24
+    // faces), and 1-70 kills.
+    let worn = champion("Savage", "Shortsword", &["Gashed", "Hobbled"]);
+    let x = Exchange::new(&engine, &bite, &worn, 1).unwrap();
+    let f = x.forecast();
+    assert!((f.defender_routed - 24.0 / 30.0 * 0.70).abs() < 1e-12, "{}", f.defender_routed);
+    let n = 100_000u64;
+    let fell = (0..n).filter(|s| x.resolve_hp(&mut oc_engine::rng(*s))[1] <= 0).count() as f64 / n as f64;
+    assert!((fell - f.defender_routed).abs() < 0.005, "{fell} {}", f.defender_routed);
+}
+
+#[test]
+fn the_critical_hit_tables_results_land_after_the_exchange() {
+    // "A percentile roll of "87" results in Foot Cut Off At Ankle. The wyvern suffers a permanent
+    // Evasion penalty, and must make saving rolls to avoid routing and to avoid falling down."
+    // A bow-woman shoots a champion brave (in the open, 3 tiles): each lethal hit he survives is
+    // a band of the table, laid on him once the exchange is over.
+    let armies = "army A for Arena attacker { unit Bow: ElvenBowWoman { items Longbow } }\n\
+                  army D for Arena defender { unit Brave: Savage { items Shortsword tags Champion } }";
+    let (engine, map) = compiled(armies);
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..300 {
+        let mut b = arena::battle_seeded(&engine, &map, [&[(2, 2)], &[(5, 2)]], seed);
+        let from = b.log.len();
+        shoot(&mut b, 0, 1);
+        let brave = &b.state.units[1];
+        for (unit, note) in charted(&b, from) {
+            assert_eq!(unit, 0, "the striker's table: {note}");
+            for status in ["Senseless", "Gashed", "Hobbled"] {
+                if note.contains(status) {
+                    seen.insert(status);
+                    // Left standing at his last Fate point (a common: 1), unless the second
+                    // arrow killed him after all.
+                    if brave.hp > 0 {
+                        assert!(brave.statuses.iter().any(|s| s.status.as_str() == status), "{note}: {:?}", brave.statuses);
+                        assert_eq!(brave.hp, 1);
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(seen.len(), 3, "{seen:?}");
+}
+
+#[test]
+fn powerful_characters_who_fumble_roll_on_the_fumble_chart_and_commons_do_not() {
+    // "Rolling a "1" is a Fumble (an automatic miss). When powerful characters fumble, they must
+    // roll on the Fumble Chart to determine what happened (weapon broken or dropped, attack hits
+    // friend or self, attacker loses footing, etc.)." Reading: heroes (more than one Fate point)
+    // and champions; a d6, 1-2 drops his weapon (Disarmed), 3-4 loses his footing (Stumbled), 5-6 strikes himself.
+    let armies =
+        "army A for Arena attacker { unit Fenth: FenthGallinir { items Longbow } unit Bow: ElvenBowWoman { items Longbow } }\n\
+                  army D for Arena defender { unit Brave: Savage { items Shortsword } unit Brave2: Savage { items Shortsword } }";
+    let (engine, map) = compiled(armies);
+    let mut seen = std::collections::BTreeSet::new();
+    let mut fumbles = 0;
+    for seed in 0..400 {
+        let mut b = arena::battle_seeded(&engine, &map, [&[(2, 1), (2, 3)], &[(7, 1), (7, 3)]], seed);
+        let from = b.log.len();
+        let hp = b.state.units[0].hp;
+        to_attacker(&mut b, &[2, 3]);
+        b.turn(attack(0, 2)).unwrap();
+        let shots = b.log[from..]
+            .iter()
+            .filter_map(|r| if let Record::Turn { note, .. } = r { Some(note.clone()) } else { None })
+            .collect::<Vec<_>>()
+            .join(" ");
+        let chart = charted(&b, from);
+        // A natural 1 ("attack 1 miss") is a fumble; each is charted.
+        let ones = shots.matches("attack 1 miss").count();
+        assert_eq!(chart.len(), ones, "{shots} {chart:?}");
+        fumbles += ones;
+        for (unit, note) in chart {
+            assert_eq!(unit, 0, "{note}");
+            let fenth = &b.state.units[0];
+            if note.contains("Disarmed") || note.contains("Stumbled") {
+                let status = if note.contains("Disarmed") { "Disarmed" } else { "Stumbled" };
+                seen.insert(status);
+                assert!(fenth.statuses.iter().any(|s| s.status.as_str() == status), "{note}");
+            } else {
+                seen.insert("himself");
+                assert_eq!(fenth.hp, hp - 1, "{note}");
+            }
+        }
+        // The bow-woman, a common, fumbles with no chart.
+        let from = b.log.len();
+        if b.to_act == SideId::Attacker && b.turn(attack(1, 3)).is_ok() {
+            assert!(charted(&b, from).is_empty());
+        }
+    }
+    assert!(fumbles > 10, "{fumbles}");
+    assert_eq!(seen.len(), 3, "{seen:?}");
+}
