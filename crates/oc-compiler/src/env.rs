@@ -164,8 +164,14 @@ pub(crate) struct Checker<'a> {
 }
 
 /// Formulas the engine reads when present.
-pub(crate) const OPTIONAL_FORMULAS: &[(&str, Type)] =
-    &[("backfire", Type::Bool), ("strikes", Type::Int), ("counter", Type::Bool), ("counter_any_range", Type::Bool)];
+pub(crate) const OPTIONAL_FORMULAS: &[(&str, Type)] = &[
+    ("backfire", Type::Bool),
+    ("strikes", Type::Int),
+    ("counter", Type::Bool),
+    ("counter_any_range", Type::Bool),
+    ("defender_first", Type::Bool),
+    ("simultaneous", Type::Bool),
+];
 
 pub(crate) const REQUIRED_FORMULAS: &[(&str, Type)] = &[
     ("hit", Type::Bool),

@@ -332,6 +332,11 @@ pub struct Exchange<'e> {
     choices: RefCell<FastMap<(State, usize), Option<Reactions>>>,
     /// A lone attack: no counter, no follow-up (a free attack from a threat zone).
     single: bool,
+    /// The defender strikes back whatever `counter` says: its attack is fought in this exchange
+    /// ([`Exchange::mutual`]).
+    mutual: bool,
+    /// The order of attack, read as the exchange began (`phase::Order`).
+    order: std::cell::Cell<phase::Order>,
     /// Whether each unit has activated this round ([`Exchange::activated`]).
     activated: [bool; 2],
     /// Whether each unit moved in the step that made the attack ([`Exchange::moved`]).
@@ -414,6 +419,8 @@ impl<'e> Exchange<'e> {
             policy: [None, None],
             choices: RefCell::new(FastMap::default()),
             single: false,
+            mutual: false,
+            order: std::cell::Cell::new(phase::Order::default()),
             activated: [false; 2],
             moved: [false; 2],
             cover: 0,

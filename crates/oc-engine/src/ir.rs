@@ -365,6 +365,10 @@ pub struct Roles {
     pub strikes: Option<u16>,
     pub counter: Option<u16>,
     pub counter_any_range: Option<u16>,
+    /// The order of attack (seed 003): the defender's strikes come first; both sides' strikes
+    /// counted as the exchange began.
+    pub defender_first: Option<u16>,
+    pub simultaneous: Option<u16>,
 }
 
 impl Roles {
@@ -377,7 +381,11 @@ impl Roles {
     /// Every formula the engine asks for by role: the strike's, and the flags read outside any
     /// roll (follow-up, strikes, counter, counter at any range).
     pub fn all(&self) -> impl Iterator<Item = u16> {
-        self.strike().chain([Some(self.follow_up), self.strikes, self.counter, self.counter_any_range].into_iter().flatten())
+        self.strike().chain(
+            [Some(self.follow_up), self.strikes, self.counter, self.counter_any_range, self.defender_first, self.simultaneous]
+                .into_iter()
+                .flatten(),
+        )
     }
 }
 
@@ -534,6 +542,8 @@ impl Ir {
                 strikes: None,
                 counter: None,
                 counter_any_range: None,
+                defender_first: None,
+                simultaneous: None,
             },
             dice: Vec::new(),
             dice_ids: HashMap::new(),
@@ -656,6 +666,8 @@ impl Ir {
             strikes: id(&ir, "strikes"),
             counter: id(&ir, "counter"),
             counter_any_range: id(&ir, "counter_any_range"),
+            defender_first: id(&ir, "defender_first"),
+            simultaneous: id(&ir, "simultaneous"),
         };
         for g in &rs.gains {
             let resource = rs

@@ -1,6 +1,7 @@
 //! Who strikes next: the formulas read outside any roll (`strikes`, `counter`,
-//! `counter_any_range`, `follow_up`), remembered per state, and the phases they lead through —
-//! attack, counter, follow-up — until a rout or the last strike.
+//! `counter_any_range`, `follow_up`, and the order of attack: `defender_first`, `simultaneous`),
+//! remembered per state, and the phases they lead through — attack, counter (or counter, then
+//! attack), follow-up — until a rout or the last strike.
 
 use super::*;
 
@@ -11,10 +12,12 @@ pub(super) enum Flag {
     Counter,
     CounterAnyRange,
     FollowUp,
+    DefenderFirst,
+    Simultaneous,
 }
 
 impl Flag {
-    pub(super) const ALL: usize = 4;
+    pub(super) const ALL: usize = 6;
 
     fn formula(self, roles: &crate::ir::Roles) -> Option<u16> {
         match self {
@@ -22,6 +25,8 @@ impl Flag {
             Flag::Counter => roles.counter,
             Flag::CounterAnyRange => roles.counter_any_range,
             Flag::FollowUp => Some(roles.follow_up),
+            Flag::DefenderFirst => roles.defender_first,
+            Flag::Simultaneous => roles.simultaneous,
         }
     }
 }
@@ -98,7 +103,7 @@ impl Exchange<'_> {
     pub(super) fn can_counter(&self, state: &State) -> bool {
         let d = self.unit(1, &state.statuses[1]);
         d.may_use_weapon()
-            && self.flag(state, 1, Flag::Counter, V::Bool(true)).bool()
+            && (self.mutual || self.flag(state, 1, Flag::Counter, V::Bool(true)).bool())
             && (d.in_range(self.distance) || self.flag(state, 1, Flag::CounterAnyRange, V::Bool(false)).bool())
     }
 
@@ -106,12 +111,34 @@ impl Exchange<'_> {
         self.flag(state, side, Flag::FollowUp, V::Bool(false)).bool()
     }
 
+    /// The first strikes: the attacker's, or the defender's where `defender_first` holds. The
+    /// order of attack is read once, here, as the exchange begins (where both sides strike).
     pub(super) fn first_phase(&self, state: &State) -> Phase {
-        Phase::Attack { side: 0, left: self.strikes(state, 0), stage: Stage::First }
+        let roles = &self.engine.ir.roles;
+        if roles.defender_first.is_none() && roles.simultaneous.is_none() {
+            self.order.set(Order::default());
+            return Phase::Attack { side: 0, left: self.strikes(state, 0), stage: Stage::First };
+        }
+        let counters = !self.single && self.can_counter(state);
+        let flag = |which| counters && self.flag(state, 0, which, V::Bool(false)).bool();
+        let (defender_first, simultaneous) = (flag(Flag::DefenderFirst), flag(Flag::Simultaneous));
+        let strikes = [self.strikes(state, 0), if counters { self.strikes(state, 1) } else { 1 }];
+        self.order.set(Order { defender_first, simultaneous, strikes });
+        if defender_first {
+            Phase::Attack { side: 1, left: strikes[1], stage: Stage::Counter }
+        } else {
+            Phase::Attack { side: 0, left: strikes[0], stage: Stage::First }
+        }
     }
 
     /// The phase after a strike in `phase`, given the state after it.
     pub(super) fn next_phase(&self, state: &State, phase: Phase) -> Phase {
+        let order = self.order.get();
+        if order.simultaneous {
+            if let Some(next) = self.next_simultaneous(state, phase, order) {
+                return next;
+            }
+        }
         if state.hp[0] <= 0 || state.hp[1] <= 0 {
             return Phase::Done;
         }
@@ -125,12 +152,44 @@ impl Exchange<'_> {
         }
         match stage {
             _ if self.single => Phase::Done,
+            // The defender struck first: the attacker's strikes, then the follow-ups.
+            Stage::Counter if order.defender_first => Phase::Attack { side: 0, left: self.strikes(state, 0), stage: Stage::First },
+            Stage::First if order.defender_first => self.follow_phase(state),
             Stage::First if self.can_counter(state) => {
                 Phase::Attack { side: 1, left: self.strikes(state, 1), stage: Stage::Counter }
             }
             Stage::First | Stage::Counter => self.follow_phase(state),
             Stage::Follow => Phase::Done,
         }
+    }
+
+    /// A simultaneous exchange's next phase while the side striking first, or the other, makes
+    /// its strikes: the other side makes the strikes it had as the exchange began, felled or not
+    /// (`None`: as in any exchange).
+    fn next_simultaneous(&self, state: &State, phase: Phase, order: Order) -> Option<Phase> {
+        let Phase::Attack { side, left, stage } = phase else { return None };
+        let (opening, reply) = if order.defender_first { (Stage::Counter, Stage::First) } else { (Stage::First, Stage::Counter) };
+        let (striker, target) = (side as usize, 1 - side as usize);
+        let down = |k: usize| state.hp.get(k).is_none_or(|hp| *hp <= 0);
+        if stage == opening {
+            if down(striker) {
+                return Some(Phase::Done);
+            }
+            if left > 1 && !down(target) {
+                return Some(Phase::Attack { side, left: left - 1, stage });
+            }
+            let left = order.strikes.get(target).copied().unwrap_or(1);
+            return Some(Phase::Attack { side: target as u8, left, stage: reply });
+        }
+        if stage == reply {
+            if down(target) {
+                return Some(Phase::Done);
+            }
+            if left > 1 {
+                return Some(Phase::Attack { side, left: left - 1, stage });
+            }
+        }
+        None
     }
 
     pub(super) fn follow_phase(&self, state: &State) -> Phase {
@@ -142,4 +201,13 @@ impl Exchange<'_> {
             Phase::Done
         }
     }
+}
+
+/// The order of attack an exchange read as it began ([`Exchange::first_phase`]): the defender
+/// strikes first; both sides strike at once, each with `strikes` (its strikes then).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Order {
+    pub defender_first: bool,
+    pub simultaneous: bool,
+    pub strikes: [u8; 2],
 }

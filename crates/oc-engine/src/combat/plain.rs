@@ -28,6 +28,8 @@ impl Exchange<'_> {
             || !self.engine.reactions.is_empty()
             || self.engine.ir.settles
             || !self.at_start(initial)
+            // A felled side still strikes in a simultaneous exchange: not cut short by a rout.
+            || self.order.get().simultaneous
         {
             return None;
         }
