@@ -271,7 +271,7 @@ fn a_units_strikes_drop_as_its_figures_fall() {
     // left. Eleven bow-women make 22 strikes; four left make 8.
     let armies = "army A for Arena attacker { unit A0: Savage { figures 6 items Shortsword } unit A1: Savage { items Shortsword } }\n\
                   army D for Arena defender { unit D0: Savage { figures 6 items Shortsword } unit D1: Savage { items Shortsword } }";
-    let (engine, map) = compiled(armies);
+    let (engine, _) = compiled(armies);
     let full = engine.forecast(&band("ElvenBowWoman", "Longbow", 11, None), &band("Savage", "Shortsword", 8, None), 3).unwrap();
     assert_eq!(full.attacker.strikes, 22);
     let four =
@@ -428,14 +428,14 @@ fn the_braves_charge_swings_first_and_next_time_the_wyvern_strikes_first() {
     // wyvern gets first attack!" The wyvern's body attacks are at Wrestling range ("all "body
     // attacks" occur at Wrestling range"): Reach(0).
     let (engine, _) = compiled(SAVAGES);
-    let wyvern = Loadout::new("PoisonWyvern", Some("WyvernBite"));
+    let wyvern = wyvern();
     let braves = band("Savage", "Shortsword", 8, None);
     for (moved, braves_first) in [([false, true], true), ([false, false], false)] {
         let x = Exchange::new(&engine, &wyvern, &braves, 1).unwrap().mutual().moved(moved);
         let f = x.forecast();
-        assert_eq!((f.attacker.strikes, f.defender.strikes), (1, 8));
-        // Seeded resolutions: the braves' eight strikes before the bite, or after it (then with
-        // the figures it left); the forecast agrees with them.
+        assert_eq!((f.attacker.strikes, f.defender.strikes), (4, 8));
+        // Seeded resolutions: the braves' eight strikes before the wyvern's four, or after them
+        // (then with the figures they left); the forecast agrees with them.
         let n = 4000;
         let mut lost = 0.0;
         for seed in 0..n {
@@ -443,26 +443,26 @@ fn the_braves_charge_swings_first_and_next_time_the_wyvern_strikes_first() {
             let sides: Vec<usize> = log.iter().map(|s| s.side).collect();
             if braves_first {
                 assert_eq!(sides.iter().take_while(|s| **s == 1).count(), 8.min(sides.len()), "{sides:?}");
-                assert!(sides.len() == 9 || hp[0] == 0, "{sides:?}");
+                assert!(sides.len() == 12 || hp[0] == 0, "{sides:?}");
             } else {
-                assert_eq!(sides.first(), Some(&0), "{sides:?}");
-                let bitten = log.first().is_some_and(|s| s.outcome.hit);
+                assert_eq!(&sides[..4], &[0, 0, 0, 0], "{sides:?}");
+                let felled = log.iter().take(4).filter(|s| s.outcome.hit).count();
                 // Felled by the braves, the wyvern takes no more strikes.
                 let braves = sides.iter().filter(|s| **s == 1).count();
-                assert!(braves == if bitten { 7 } else { 8 } || hp[0] == 0, "{sides:?}");
+                assert!(braves == 8 - felled || hp[0] == 0, "{sides:?}");
             }
             lost += (8 - hp[1]) as f64;
         }
         let expected = f.defender_damage_taken;
         assert!((lost / n as f64 - expected).abs() < 0.05, "{} {expected}", lost / n as f64);
-        // Striking first, at full Fate, the bite kills a brave whenever it hits ("All of its
-        // attack forms have a C.E.R. of 0 which, against the braves' Evasion of 12, results in
-        // target numbers of (0 + 12 =) 12"): 19 faces of 30. Striking second, the braves may
-        // have felled it first.
-        let bite = 19.0 / 30.0;
-        assert_eq!((expected - bite).abs() < 1e-12, !braves_first, "{expected}");
+        // Striking first, at full Fate, each of its four attacks kills a brave whenever it hits
+        // ("All of its attack forms have a C.E.R. of 0 which, against the braves' Evasion of 12,
+        // results in target numbers of (0 + 12 =) 12"): 19 faces of 30 each. Striking second,
+        // the braves may have felled it first.
+        let four = 4.0 * 19.0 / 30.0;
+        assert_eq!((expected - four).abs() < 1e-12, !braves_first, "{expected}");
     }
-    // Braves first, the wyvern takes all eight strikes; bitten first, seven at most: it loses
+    // Braves first, the wyvern takes all eight strikes; striking first, it fells some: it loses
     // more Fate when the braves charge.
     let charged = Exchange::new(&engine, &wyvern, &braves, 1).unwrap().mutual().moved([false, true]).forecast();
     let met = Exchange::new(&engine, &wyvern, &braves, 1).unwrap().mutual().forecast();
@@ -477,7 +477,7 @@ fn an_answer_on_its_declarer_is_one_combat_in_the_order_of_attack() {
     // combat in the order of attack: the braves' swords first ("so the humans start
     // swinging!"), then the bite; the declared attack is not fought a second time.
     let armies = "army A for Arena attacker { unit Braves: Savage { figures 8 items Shortsword } unit B2: Savage { items Shortsword } }\n\
-                  army D for Arena defender { unit Wyvern: PoisonWyvern { items WyvernBite } unit D2: Savage { items Shortsword } }";
+                  army D for Arena defender { unit Wyvern: PoisonWyvern { items WyvernBite, WyvernTalon, WyvernTail } unit D2: Savage { items Shortsword } }";
     let (engine, map) = compiled(armies);
     let mut again = 0;
     for seed in 0..16 {
@@ -494,11 +494,16 @@ fn an_answer_on_its_declarer_is_one_combat_in_the_order_of_attack() {
         b.turn(attack(2, 0)).unwrap();
         let l = lines(&b, from);
         assert_eq!(l.len(), 3, "{l:?}");
-        // The answer's combat: the braves' eight strikes ("counter"), then the wyvern's bite.
+        // The answer's combat: the braves' eight strikes ("counter"), then the wyvern's four
+        // attacks, each named: "attack (WyvernBite) ...".
         let strikes: Vec<&str> = l[1].splitn(3, ": ").nth(2).unwrap().split(", ").map(|s| s.split(' ').next().unwrap()).collect();
         let swung = strikes.iter().take_while(|s| **s == "counter").count();
         assert!(swung == 8 || b.units[2].hp == 0, "{l:?}");
         assert_eq!(strikes.get(swung), Some(&"attack").filter(|_| b.units[2].hp > 0), "{l:?}");
+        if b.units[2].hp > 0 && b.units[0].hp > 0 {
+            let forms: Vec<&str> = l[1].splitn(3, ": ").nth(2).unwrap().split(", ").skip(8).map(|s| s.split(' ').nth(1).unwrap()).collect();
+            assert_eq!(forms, ["(WyvernBite)", "(WyvernTalon)", "(WyvernTalon)", "(WyvernTail)"], "{l:?}");
+        }
         assert_eq!(l[2], "*0: its attack on Wyvern was fought in the answer", "{l:?}");
         // "Next time, the wyvern gets first attack!": in round 2 the braves, in contact, declare
         // again without moving; the wyvern's answer bites first.
@@ -513,7 +518,10 @@ fn an_answer_on_its_declarer_is_one_combat_in_the_order_of_attack() {
             continue;
         }
         let from = b.log.len();
-        b.turn(attack(0, 2)).unwrap();
+        // The tail's poison may hold the braves ("a saving roll vs. paralysis").
+        if b.turn(attack(0, 2)).is_err() {
+            continue;
+        }
         b.turn(attack(2, 0)).unwrap();
         let l = lines(&b, from);
         let first = l[1].splitn(3, ": ").nth(2).unwrap().split(' ').next().unwrap();
@@ -521,4 +529,52 @@ fn an_answer_on_its_declarer_is_one_combat_in_the_order_of_attack() {
         again += 1;
     }
     assert!(again > 0, "no seed reached the second round's combat");
+}
+
+/// The poison wyvern with its bite in hand and its talons and tail carried: its four attack forms.
+fn wyvern() -> Loadout {
+    Loadout { carried: vec![oc_engine::Atom::new("WyvernTalon"), oc_engine::Atom::new("WyvernTail")], ..Loadout::new("PoisonWyvern", Some("WyvernBite")) }
+}
+
+#[test]
+fn the_wyvern_makes_all_four_of_its_attack_forms_in_one_combat() {
+    // "The wyvern has four attacks - 2 x talons, 1 x bite, and 1 x tail"; "All of its attack
+    // forms have a C.E.R. of 0 which, against the braves' Evasion of 12, results in target
+    // numbers of (0 + 12 =) 12. I roll a "14" (bite), "10" (claw), "9" (claw), and "24" (tail)";
+    // "The wyvern's bite damage is "2d10 + 3d8"", "The tail does "2d6 + 3d8" damage": each form
+    // with its own dice, and any unabsorbed damage kills a savage. Against eight braves, the
+    // figures lost are exactly binomial(4, 19/30).
+    let (engine, _) = compiled(SAVAGES);
+    let braves = band("Savage", "Shortsword", 8, None);
+    let wyvern = wyvern();
+    let x = Exchange::new(&engine, &wyvern, &braves, 1).unwrap();
+    let f = x.forecast();
+    assert_eq!(f.attacker.strikes, 4);
+    let p = 19.0 / 30.0;
+    for lost in 0..=4u32 {
+        let have = f.defender_hp.get(&(8 - i64::from(lost))).copied().unwrap_or(0.0);
+        assert!((have - binomial(4, lost, p)).abs() < 1e-12, "{lost}: {have} {:?}", f.defender_hp);
+    }
+    // The seeded resolutions strike in the seed's order, and agree with the forecast; "the
+    // wyvern's tail is poisonous": only the tail's hits paralyse.
+    let n = 4000;
+    let (mut lost, mut poisoned) = (0.0, 0);
+    for seed in 0..n {
+        let (log, hp) = x.resolve(&mut oc_engine::rng(seed));
+        let forms: Vec<&str> = log.iter().map(|s| s.form.as_deref().unwrap()).collect();
+        assert_eq!(forms, ["WyvernBite", "WyvernTalon", "WyvernTalon", "WyvernTail"]);
+        for s in &log {
+            assert_eq!(!s.inflicted.is_empty(), s.outcome.hit && s.form.as_deref() == Some("WyvernTail"), "{log:?}");
+            poisoned += usize::from(!s.inflicted.is_empty());
+        }
+        lost += (8 - hp[1]) as f64;
+    }
+    assert!((lost / n as f64 - f.defender_damage_taken).abs() < 0.05, "{} {}", lost / n as f64, f.defender_damage_taken);
+    assert!(poisoned > 0);
+    // With its bite alone (no attack forms carried), one strike.
+    let bite = engine.forecast(&Loadout::new("PoisonWyvern", Some("WyvernBite")), &braves, 1).unwrap();
+    assert_eq!(bite.attacker.strikes, 1);
+    // A weapon that is no attack form makes only its own strikes, whatever else is carried.
+    let brave = Loadout { carried: vec![oc_engine::Atom::new("Broadsword")], ..Loadout::new("HumanMercenary", Some("Broadsword")) };
+    assert_eq!(engine.forecast(&brave, &braves, 1).unwrap().attacker.strikes, 1);
 }

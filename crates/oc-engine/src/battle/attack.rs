@@ -167,7 +167,9 @@ impl Battle<'_> {
                 // the roll taken.
                 let reaction = s.reaction.as_ref().map(|r| format!(" ({r})")).unwrap_or_default();
                 let rerolled = s.rerolled.as_ref().map(|r| format!(" (reroll: {r})")).unwrap_or_default();
-                format!("{} {roll} {outcome}{reaction}{rerolled}", s.stage)
+                // The weapon, where the striker has several attack forms ("attack (Bite) 14 hit").
+                let form = s.form.as_ref().map(|w| format!(" ({w})")).unwrap_or_default();
+                format!("{}{form} {roll} {outcome}{reaction}{rerolled}", s.stage)
             })
             .collect();
         let fell = |k: usize, side: usize| {
