@@ -10,7 +10,7 @@
 //! `critical_damage` and `follow_up` (the compiler requires them), `backfire`, `strikes`,
 //! `counter`, `counter_any_range`, `defender_first` and `simultaneous` where written; the base attribute `hp`; and, where a
 //! ruleset has them, the attributes `movement`, `movement_type`, `can_move`, `can_attack`,
-//! `canto`, `charges`, `area_attack` and `vision`. Everything else is a [`oc_model::Verb`] or
+//! `canto`, `charges`, `area_attack`, `attack_form` and `vision`. Everything else is a [`oc_model::Verb`] or
 //! an [`oc_model::Event`] of `oc_model::conformance`, every one of which the engine executes.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::string_slice)]
 
