@@ -535,7 +535,8 @@ impl<'e> Exchange<'e> {
             if let Some(u) = self.units.borrow().get(&key) {
                 return UnitRef::Built(u.clone());
             }
-            let loadout = Loadout { weapon: f.weapon.as_deref().map(Atom::new), carried: Vec::new(), ..self.loadouts[side].clone() };
+            let loadout =
+                Loadout { weapon: f.weapon.as_deref().map(Atom::new), carried: Vec::new(), ..self.loadouts[side].clone() };
             let kept = |s: &Atom| self.engine.ir.name_id(s).is_some_and(|id| statuses.contains(&id));
             let loadout = Loadout { statuses: loadout.statuses.iter().filter(|s| kept(s)).copied().collect(), ..loadout };
             let u = self.engine.unit(&loadout, statuses).unwrap_or_else(|_| f.clone());
@@ -580,7 +581,8 @@ impl<'e> Exchange<'e> {
         if let Some(Some(o)) = shared.and_then(std::cell::OnceCell::get) {
             return o.clone();
         }
-        let mut key = (State { hp: ANY_HP, statuses: state.statuses.clone(), res: state.res, phase: Phase::Done }, side + 2 * form);
+        let mut key =
+            (State { hp: ANY_HP, statuses: state.statuses.clone(), res: state.res, phase: Phase::Done }, side + 2 * form);
         if let Some(o) = memo.by_state.get(&key) {
             return o.clone();
         }

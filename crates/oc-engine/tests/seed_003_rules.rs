@@ -294,7 +294,8 @@ fn a_units_strikes_drop_as_its_figures_fall() {
         let l = lines(&b, from);
         // The combat (the answer's line): the strikes in order, and the figures felled in words.
         let answer = &l[1];
-        let stages: Vec<&str> = answer.splitn(3, ": ").nth(2).unwrap().split(", ").map(|s| s.split(' ').next().unwrap()).collect();
+        let stages: Vec<&str> =
+            answer.splitn(3, ": ").nth(2).unwrap().split(", ").map(|s| s.split(' ').next().unwrap()).collect();
         // The savages are the combat's attacker where they answer, its defender where they declared.
         let savages = if y == 0 { "attack" } else { "counter" };
         assert!(stages.iter().take(6).all(|s| *s == savages), "{l:?}");
@@ -501,7 +502,8 @@ fn an_answer_on_its_declarer_is_one_combat_in_the_order_of_attack() {
         assert!(swung == 8 || b.units[2].hp == 0, "{l:?}");
         assert_eq!(strikes.get(swung), Some(&"attack").filter(|_| b.units[2].hp > 0), "{l:?}");
         if b.units[2].hp > 0 && b.units[0].hp > 0 {
-            let forms: Vec<&str> = l[1].splitn(3, ": ").nth(2).unwrap().split(", ").skip(8).map(|s| s.split(' ').nth(1).unwrap()).collect();
+            let forms: Vec<&str> =
+                l[1].splitn(3, ": ").nth(2).unwrap().split(", ").skip(8).map(|s| s.split(' ').nth(1).unwrap()).collect();
             assert_eq!(forms, ["(WyvernBite)", "(WyvernTalon)", "(WyvernTalon)", "(WyvernTail)"], "{l:?}");
         }
         assert_eq!(l[2], "*0: its attack on Wyvern was fought in the answer", "{l:?}");
@@ -533,7 +535,10 @@ fn an_answer_on_its_declarer_is_one_combat_in_the_order_of_attack() {
 
 /// The poison wyvern with its bite in hand and its talons and tail carried: its four attack forms.
 fn wyvern() -> Loadout {
-    Loadout { carried: vec![oc_engine::Atom::new("WyvernTalon"), oc_engine::Atom::new("WyvernTail")], ..Loadout::new("PoisonWyvern", Some("WyvernBite")) }
+    Loadout {
+        carried: vec![oc_engine::Atom::new("WyvernTalon"), oc_engine::Atom::new("WyvernTail")],
+        ..Loadout::new("PoisonWyvern", Some("WyvernBite"))
+    }
 }
 
 #[test]
@@ -575,6 +580,7 @@ fn the_wyvern_makes_all_four_of_its_attack_forms_in_one_combat() {
     let bite = engine.forecast(&Loadout::new("PoisonWyvern", Some("WyvernBite")), &braves, 1).unwrap();
     assert_eq!(bite.attacker.strikes, 1);
     // A weapon that is no attack form makes only its own strikes, whatever else is carried.
-    let brave = Loadout { carried: vec![oc_engine::Atom::new("Broadsword")], ..Loadout::new("HumanMercenary", Some("Broadsword")) };
+    let brave =
+        Loadout { carried: vec![oc_engine::Atom::new("Broadsword")], ..Loadout::new("HumanMercenary", Some("Broadsword")) };
     assert_eq!(engine.forecast(&brave, &braves, 1).unwrap().attacker.strikes, 1);
 }
