@@ -394,7 +394,7 @@ fn the_order_of_attack_goes_by_reach_and_whether_the_foes_just_met() {
     // first; if figures are separated, longer weapons attack first; if both figures are
     // equivalent, then combat is considered simultaneous. If two units have just come into
     // contact, combat begins at the longest weapon range." One combat of a spearman (long
-    // range: Reach(3)) and a savage (a sword: medium, Reach(2)), each hit killing at its own
+    // range: MeleeClass(3)) and a savage (a sword: medium, MeleeClass(2)), each hit killing at its own
     // chances q: the first to strike may fell the other before it strikes.
     let (engine, _) = compiled(SAVAGES);
     let spear = Loadout::new("HighElfSpearman", Some("ElvenSpear"));
@@ -427,7 +427,7 @@ fn the_braves_charge_swings_first_and_next_time_the_wyvern_strikes_first() {
     // the wyvern can attack." ... "At the end of the round, the combatants are moved into
     // base-to-base contact to show they have closed to "shorter" weapon range. Next time, the
     // wyvern gets first attack!" The wyvern's body attacks are at Wrestling range ("all "body
-    // attacks" occur at Wrestling range"): Reach(0).
+    // attacks" occur at Wrestling range"): MeleeClass(0).
     let (engine, _) = compiled(SAVAGES);
     let wyvern = wyvern();
     let braves = band("Savage", "Shortsword", 8, None);
