@@ -30,9 +30,12 @@ impl Engine {
     /// for `unit`, the unit with each weapon of `l.carried` it may wield and for which it holds,
     /// in the order carried. None otherwise.
     pub(crate) fn attack_forms(&self, l: &Loadout, unit: &Unit) -> Vec<std::sync::Arc<Unit>> {
+        if l.carried.is_empty() {
+            return Vec::new();
+        }
         let Some(attr) = self.ir.attr_id("attack_form") else { return Vec::new() };
         let holds = |u: &Unit| u.attrs.get(attr as usize).is_some_and(|v| matches!(v, V::Bool(true)));
-        if l.carried.is_empty() || !holds(unit) {
+        if !holds(unit) {
             return Vec::new();
         }
         let mut forms = Vec::new();
