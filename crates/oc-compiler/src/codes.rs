@@ -178,9 +178,10 @@ otherwise its advantage would be ambiguous.\n\nFix: remove the repetition.";
     COMBAT_FORMULA = "oc::combat::formula", "a combat formula is missing, unknown or repeated",
 "The `combat` block defines `hit` (Bool), `critical` (Bool), `damage` (Int), \
 `critical_damage` (Int) and `follow_up` (Bool), each once, and may define `backfire` (Bool), \
-`strikes` (Int), `counter` (Bool), `counter_any_range` (Bool) and `chart` (Int: the strike's \
-result on the ruleset's charts, read in battles by `on chart`). The engine evaluates them for \
-every strike; extra helper formulas are allowed if their names start with `_`.\n\nFix: add the \
+`strikes` (Int), `counter` (Bool), `counter_any_range` (Bool), `defender_first` (Bool), \
+`simultaneous` (Bool) and `chart` (Int: the strike's result on the ruleset's charts, read in \
+battles by `on chart`). The engine evaluates them for every strike; extra helper formulas are \
+allowed if their names start with `_`.\n\nFix: add the \
 missing formula or rename the helper.";
     EFFECT_PLACE = "oc::effect::place", "an effect changes something that cannot change",
 "An effect like `movement += 1` changes a stat or base attribute of a unit. The target must \

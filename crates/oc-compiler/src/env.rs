@@ -170,6 +170,8 @@ pub(crate) const OPTIONAL_FORMULAS: &[(&str, Type)] = &[
     ("counter", Type::Bool),
     ("counter_any_range", Type::Bool),
     ("chart", Type::Int),
+    ("defender_first", Type::Bool),
+    ("simultaneous", Type::Bool),
 ];
 
 pub(crate) const REQUIRED_FORMULAS: &[(&str, Type)] = &[

@@ -205,7 +205,7 @@ pub fn ruleset(input: &Input, search: &mut Vec<Entry>) -> Page {
 
     p.blocks.push(Block::Heading { level: 2, anchor: Some("combat".into()), text: vec![text("Combat formulas")] });
     p.blocks.push(Block::Para(vec![
-        text("In every formula `attacker` is the striking unit. The engine reads `hit`, `critical`, `damage`, `critical_damage` and `follow_up` (and `backfire`, `strikes`, `counter`, `counter_any_range` where given); names starting with `_` are helpers the others use."),
+        text("In every formula `attacker` is the striking unit. The engine reads `hit`, `critical`, `damage`, `critical_damage` and `follow_up` (and `backfire`, `strikes`, `counter`, `counter_any_range`, `defender_first`, `simultaneous` where given); names starting with `_` are helpers the others use."),
     ]));
     for f in &r.combat {
         p.blocks.push(Block::Heading {

@@ -25,6 +25,31 @@ impl Engine {
         Ok(u)
     }
 
+    /// The other attack forms of the unit `unit` built from `l` (`Exchange`'s, seed 003's "The
+    /// wyvern has four attacks"): where the ruleset has the attribute `attack_form` and it holds
+    /// for `unit`, the unit with each weapon of `l.carried` it may wield and for which it holds,
+    /// in the order carried. None otherwise.
+    pub(crate) fn attack_forms(&self, l: &Loadout, unit: &Unit) -> Vec<std::sync::Arc<Unit>> {
+        if l.carried.is_empty() {
+            return Vec::new();
+        }
+        let Some(attr) = self.ir.attr_id("attack_form") else { return Vec::new() };
+        let holds = |u: &Unit| u.attrs.get(attr as usize).is_some_and(|v| matches!(v, V::Bool(true)));
+        if !holds(unit) {
+            return Vec::new();
+        }
+        let mut forms = Vec::new();
+        for w in l.carried.iter().filter(|w| Some(**w) != l.weapon) {
+            let other = Loadout { weapon: Some(*w), carried: Vec::new(), ..l.clone() };
+            if let Ok(u) = self.unit(&other, &[]) {
+                if holds(&u) && u.may_use_weapon() {
+                    forms.push(u);
+                }
+            }
+        }
+        forms
+    }
+
     /// Builds a unit from its loadout. Statuses in `extra_statuses` are added to the loadout's.
     fn build_unit(&self, l: &Loadout, extra_statuses: &[u32]) -> Result<Unit, EngineError> {
         let rules = &self.rules;

@@ -21,6 +21,7 @@ mod react;
 mod reroll;
 pub(crate) mod strategy;
 mod structure;
+mod world;
 
 pub(crate) use react::{compile as compile_reactions, ReactionIr, Reactions};
 
@@ -32,6 +33,7 @@ use crate::strike::Ctx;
 use crate::unit::{Shown, Unit};
 use crate::{Atom, Engine, EngineError, Loadout};
 use attrs::Attrs;
+use world::StrikeWorld;
 
 /// The most strikes one attack may have (a unit of figures strikes with each: seed 003's
 /// "Units of one or more figures", at most `oc_model::MAX_FIGURES` of them).
@@ -46,11 +48,13 @@ enum Stage {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Phase {
-    /// `side` strikes; `left` strikes remain in this attack, including this one.
+    /// `side` strikes with its attack form `form` (0: its weapon; `Exchange::forms`); `left`
+    /// strikes of that form remain in this attack, including this one.
     Attack {
         side: u8,
         left: u8,
         stage: Stage,
+        form: u8,
     },
     Done,
     /// A reaction's riposte: `side` strikes back once, then the exchange goes on at `resume`.
@@ -64,11 +68,19 @@ enum Phase {
 /// Where an exchange goes on after a riposte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Resume {
-    Attack { side: u8, left: u8, stage: Stage },
+    Attack { side: u8, left: u8, stage: Stage, form: u8 },
     Done,
 }
 
 impl Phase {
+    /// The attack form `side` strikes with in this phase (0 where another side strikes).
+    fn form_of(&self, side: usize) -> usize {
+        match self {
+            Phase::Attack { side: s, form, .. } if *s as usize == side => *form as usize,
+            _ => 0,
+        }
+    }
+
     /// The side striking now, if a strike is next.
     fn striker(&self) -> Option<usize> {
         match self {
@@ -155,6 +167,8 @@ pub struct StrikeLog {
     /// 0: the attacker, 1: the defender.
     pub side: usize,
     pub stage: &'static str,
+    /// The weapon struck with, where the side strikes with several attack forms.
+    pub form: Option<String>,
     pub roll: i64,
     /// Where the strike's dice have named faces: what they showed in words, each roll in slot
     /// order ("2 melee, 1 save against 1 maneuver"), in place of `roll`'s number.
@@ -281,6 +295,8 @@ struct FlagMemo {
     statuses: [Vec<u32>; 2],
     res: [[i32; MAX_RES]; 2],
     side: usize,
+    /// The attack form the side strikes with (`Phase::form_of`).
+    form: usize,
     id: u16,
     value: V,
 }
@@ -330,6 +346,9 @@ pub struct Exchange<'e> {
     units: RefCell<UnitCache>,
     flags: RefCell<Vec<FlagMemo>>,
     base: [Arc<Unit>; 2],
+    /// Each side's other attack forms, as the exchange began: the unit with each other weapon
+    /// it carries whose `attack_form` holds, where its own weapon's does (form 1, 2 ...).
+    forms: [Vec<Arc<Unit>>; 2],
     triangle: [i64; 2],
     start: [i64; 2],
     /// Each side's reactions when struck: `None` the best (the default), `Some(Some(r))` always
@@ -339,6 +358,11 @@ pub struct Exchange<'e> {
     choices: RefCell<FastMap<(State, usize), Option<Reactions>>>,
     /// A lone attack: no counter, no follow-up (a free attack from a threat zone).
     single: bool,
+    /// The defender strikes back whatever `counter` says: its attack is fought in this exchange
+    /// ([`Exchange::mutual`]).
+    mutual: bool,
+    /// The order of attack, read as the exchange began (`phase::Order`).
+    order: std::cell::Cell<phase::Order>,
     /// Whether each unit has activated this round ([`Exchange::activated`]).
     activated: [bool; 2],
     /// Whether each unit moved in the step that made the attack ([`Exchange::moved`]).
@@ -407,6 +431,7 @@ impl<'e> Exchange<'e> {
         };
         let triangle = [tri(&a, &d), tri(&d, &a)];
         let start = [a.hp(&engine.ir), d.hp(&engine.ir)];
+        let forms = [engine.attack_forms(attacker, &a), engine.attack_forms(defender, &d)];
         let base = [a, d];
         Exchange {
             engine,
@@ -416,11 +441,14 @@ impl<'e> Exchange<'e> {
             units: RefCell::new(FastMap::default()),
             flags: RefCell::new(Vec::new()),
             base,
+            forms,
             triangle,
             start,
             policy: [None, None],
             choices: RefCell::new(FastMap::default()),
             single: false,
+            mutual: false,
+            order: std::cell::Cell::new(phase::Order::default()),
             activated: [false; 2],
             moved: [false; 2],
             cover: 0,
@@ -444,8 +472,14 @@ impl<'e> Exchange<'e> {
             res: [[0; MAX_RES]; 2],
             phase: Phase::Done,
         };
-        for attacker in 0..2 {
-            let units = [&*self.base[0], &*self.base[1]];
+        // Each side striking with each of its attack forms.
+        let bases = (0..2).filter_map(|side| self.base.get(side).map(|u| (side, u)));
+        let forms = (0..2).flat_map(|side| self.forms.get(side).into_iter().flatten().map(move |u| (side, u)));
+        for (attacker, striker) in bases.chain(forms) {
+            let mut units = [&*self.base[0], &*self.base[1]];
+            if let Some(slot) = units.get_mut(attacker) {
+                *slot = striker;
+            }
             let attrs = self.strike_attrs(units, &state, attacker);
             let ctx = self.ctx(units, &attrs, attacker, &[]);
             let mut cache = vec![None; ir.formulas.len()];
@@ -489,6 +523,33 @@ impl<'e> Exchange<'e> {
     }
 
     fn unit(&self, side: usize, statuses: &[u32]) -> UnitRef<'_> {
+        self.unit_of(side, 0, statuses)
+    }
+
+    /// Both units of a state, the striker with the attack form its phase strikes with.
+    fn units(&self, state: &State) -> [UnitRef<'_>; 2] {
+        [0, 1].map(|side| self.unit_of(side, state.phase.form_of(side), &state.statuses[side]))
+    }
+
+    /// The unit of `side` striking with its attack form `form` (0: its own weapon).
+    fn unit_of(&self, side: usize, form: usize, statuses: &[u32]) -> UnitRef<'_> {
+        if form > 0 {
+            let Some(f) = self.forms.get(side).and_then(|f| f.get(form - 1)) else { return self.unit_of(side, 0, statuses) };
+            if same(&f.statuses, statuses) {
+                return UnitRef::Built(f.clone());
+            }
+            let key = (side + 2 * form, statuses.to_vec());
+            if let Some(u) = self.units.borrow().get(&key) {
+                return UnitRef::Built(u.clone());
+            }
+            let loadout =
+                Loadout { weapon: f.weapon.as_deref().map(Atom::new), carried: Vec::new(), ..self.loadouts[side].clone() };
+            let kept = |s: &Atom| self.engine.ir.name_id(s).is_some_and(|id| statuses.contains(&id));
+            let loadout = Loadout { statuses: loadout.statuses.iter().filter(|s| kept(s)).copied().collect(), ..loadout };
+            let u = self.engine.unit(&loadout, statuses).unwrap_or_else(|_| f.clone());
+            self.units.borrow_mut().insert(key, u.clone());
+            return UnitRef::Built(u);
+        }
         // Most states keep the statuses the exchange began with: no hashing, no allocation, no
         // reference count.
         if let Some(base) = self.base.get(side) {
@@ -520,13 +581,15 @@ impl<'e> Exchange<'e> {
     /// [`Exchange::outcomes`], remembered in `memo`: once for every amount of hit points where
     /// working them out read none.
     fn outcomes_memo(&self, state: &State, side: usize, memo: &mut OutcomeCache) -> Arc<Outcomes> {
-        let start = self.at_start(state);
+        let form = state.phase.form_of(side);
+        let start = self.at_start(state) && form == 0;
         // As the exchange began (most states): worked out once, found without hashing the state.
         let shared = self.memos.get(side).filter(|_| start).map(|m| &m.outcomes);
         if let Some(Some(o)) = shared.and_then(std::cell::OnceCell::get) {
             return o.clone();
         }
-        let mut key = (State { hp: ANY_HP, statuses: state.statuses.clone(), res: state.res, phase: Phase::Done }, side);
+        let mut key =
+            (State { hp: ANY_HP, statuses: state.statuses.clone(), res: state.res, phase: Phase::Done }, side + 2 * form);
         if let Some(o) = memo.by_state.get(&key) {
             return o.clone();
         }
@@ -555,7 +618,7 @@ impl<'e> Exchange<'e> {
     /// A joint value's weight is the product of its dice's weights; the weights of all of them
     /// sum to the product of their dice's denominators (for plain dice, every face has weight 1).
     fn outcomes(&self, state: &State, attacker: usize) -> Outcomes {
-        let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
+        let units = self.units(state);
         let units = [&*units[0], &*units[1]];
         let attrs = self.strike_attrs(units, state, attacker);
         if self.engine.reactions.is_empty() {
@@ -570,7 +633,7 @@ impl<'e> Exchange<'e> {
         let mut next = state.clone();
         let mut laid = Vec::new();
         next.hp = dealt(next.hp, attacker, o);
-        let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
+        let units = self.units(state);
         let units = [&*units[0], &*units[1]];
         let fires = |event: m::Event| match event {
             m::Event::Hit => o.hit,
@@ -675,77 +738,6 @@ impl<'e> Exchange<'e> {
             state.phase = self.first_phase(&state);
         }
         (state, laid)
-    }
-}
-
-/// A strike's state as the verbs of its triggers change it: hit points (held at 0 once the
-/// triggers are over), statuses, and what is laid for a battle to hold after the exchange.
-struct StrikeWorld<'s, 'u> {
-    engine: &'s Engine,
-    state: &'s mut State,
-    laid: &'s mut Vec<Laid>,
-    units: [&'u Unit; 2],
-}
-
-impl World for StrikeWorld<'_, '_> {
-    fn present(&self, unit: usize) -> bool {
-        unit < 2
-    }
-    fn hp(&self, unit: usize) -> i64 {
-        self.state.hp.get(unit).copied().unwrap_or(0)
-    }
-    fn max_hp(&self, unit: usize) -> i64 {
-        self.units.get(unit).map_or(0, |u| u.max_hp)
-    }
-    fn set_hp(&mut self, unit: usize, hp: i64) {
-        if let Some(slot) = self.state.hp.get_mut(unit) {
-            *slot = hp;
-        }
-    }
-    fn inflict(&mut self, unit: usize, status: u32) -> bool {
-        let Some(held) = self.state.statuses.get_mut(unit) else { return false };
-        if held.contains(&status) {
-            return false;
-        }
-        held.push(status);
-        held.sort_unstable();
-        self.laid.push(Laid::Afflicted { side: unit, status: self.engine.ir.name(status).to_string() });
-        true
-    }
-    fn cure(&mut self, unit: usize) -> Vec<u32> {
-        let gone = self.state.statuses.get_mut(unit).map(std::mem::take).unwrap_or_default();
-        self.laid.push(Laid::Cured { side: unit });
-        gone
-    }
-    fn clear(&mut self, unit: usize, status: u32) -> bool {
-        let Some(held) = self.state.statuses.get_mut(unit) else { return false };
-        let before = held.len();
-        held.retain(|s| *s != status);
-        let gone = held.len() < before;
-        if gone {
-            self.laid.push(Laid::Cleared { side: unit, status: self.engine.ir.name(status).to_string() });
-        }
-        gone
-    }
-    fn resource(&self, unit: usize, resource: u32) -> Option<i64> {
-        let k = self.engine.resource_slot(resource)?;
-        self.state.res.get(unit).and_then(|r| r.get(k)).map(|v| i64::from(*v))
-    }
-    fn set_resource(&mut self, unit: usize, resource: u32, amount: i64) {
-        let Some(k) = self.engine.resource_slot(resource) else { return };
-        if let Some(slot) = self.state.res.get_mut(unit).and_then(|r| r.get_mut(k)) {
-            *slot = i32::try_from(amount.clamp(0, i64::from(i32::MAX))).unwrap_or(i32::MAX);
-        }
-    }
-    /// Debuffs last through the unit's next turn, after this exchange: laid for the battle to hold.
-    fn debuff(&mut self, unit: usize, attr: u16, shift: i64) -> bool {
-        match self.engine.ir.attrs.get(attr as usize) {
-            Some((name, _)) => {
-                self.laid.push(Laid::Debuff { side: unit, attr: name.clone(), shift });
-                true
-            }
-            None => false,
-        }
     }
 }
 

@@ -369,6 +369,10 @@ pub struct Roles {
     pub counter_any_range: Option<u16>,
     /// The strike's result on the charts, read after the exchange (`on chart`) in battles.
     pub chart: Option<u16>,
+    /// The order of attack (seed 003): the defender's strikes come first; both sides' strikes
+    /// counted as the exchange began.
+    pub defender_first: Option<u16>,
+    pub simultaneous: Option<u16>,
 }
 
 impl Roles {
@@ -381,7 +385,11 @@ impl Roles {
     /// Every formula the engine asks for by role: the strike's, and the flags read outside any
     /// roll (follow-up, strikes, counter, counter at any range).
     pub fn all(&self) -> impl Iterator<Item = u16> {
-        self.strike().chain([Some(self.follow_up), self.strikes, self.counter, self.counter_any_range].into_iter().flatten())
+        self.strike().chain(
+            [Some(self.follow_up), self.strikes, self.counter, self.counter_any_range, self.defender_first, self.simultaneous]
+                .into_iter()
+                .flatten(),
+        )
     }
 }
 
@@ -542,6 +550,8 @@ impl Ir {
                 counter: None,
                 counter_any_range: None,
                 chart: None,
+                defender_first: None,
+                simultaneous: None,
             },
             dice: Vec::new(),
             dice_ids: HashMap::new(),
@@ -666,6 +676,8 @@ impl Ir {
             counter: id(&ir, "counter"),
             counter_any_range: id(&ir, "counter_any_range"),
             chart: id(&ir, "chart"),
+            defender_first: id(&ir, "defender_first"),
+            simultaneous: id(&ir, "simultaneous"),
         };
         for g in &rs.gains {
             let resource = rs

@@ -8,9 +8,9 @@
 //!
 //! The contract with a ruleset is names: the combat formulas `hit`, `critical`, `damage`,
 //! `critical_damage` and `follow_up` (the compiler requires them), `backfire`, `strikes`,
-//! `counter` and `counter_any_range` where written; the base attribute `hp`; and, where a
+//! `counter`, `counter_any_range`, `defender_first` and `simultaneous` where written; the base attribute `hp`; and, where a
 //! ruleset has them, the attributes `movement`, `movement_type`, `can_move`, `can_attack`,
-//! `canto`, `charges`, `area_attack` and `vision`. Everything else is a [`oc_model::Verb`] or
+//! `canto`, `charges`, `area_attack`, `attack_form` and `vision`. Everything else is a [`oc_model::Verb`] or
 //! an [`oc_model::Event`] of `oc_model::conformance`, every one of which the engine executes.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::string_slice)]
 
@@ -79,6 +79,9 @@ pub struct Loadout {
     /// Its figures at full strength (0 and 1: one), all of its class: its hit points are the
     /// class's for each (seed 003's "Units of one or more figures").
     pub figures: u32,
+    /// The other weapons it carries: those that are attack forms (the attribute `attack_form`,
+    /// where its own weapon's holds too) strike in the same exchange, after its own weapon.
+    pub carried: Vec<Atom>,
 }
 
 impl Loadout {

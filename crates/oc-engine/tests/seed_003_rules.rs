@@ -6,7 +6,7 @@
 mod arena;
 
 use oc_engine::battle::{Act, Battle, Record, Turn};
-use oc_engine::{Engine, Loadout};
+use oc_engine::{Engine, Exchange, Loadout};
 use oc_model::SideId;
 
 /// A 10x5 open field; both sides may deploy anywhere (the tests place units face to face).
@@ -107,18 +107,15 @@ fn a_melee_declaration_lets_its_target_activate_at_once() {
         // Another unit of the target's side may not act now.
         let other = if y == 2 { 3 } else { 1 };
         assert!(b.turn(Turn { unit: other, ..Default::default() }).is_err());
-        // The target answers: its own attack comes first, then the declared one resolves.
+        // The target answers by attacking the declarer: the two attacks are one combat
+        // ("Since both foes are active, who attacks first?"), sword against sword simultaneous;
+        // then the declared attack is over.
         b.turn(attack(y, x)).unwrap();
         let l = lines(&b, from);
         assert_eq!(l.len(), 3, "{l:?}");
         assert!(l[1].starts_with(&format!("{y}: ")) && l[1].contains("attacks"), "{l:?}");
-        assert!(l[2].starts_with(&format!("*{x}: ")), "{l:?}");
-        if b.units[x].hp > 0 {
-            assert!(l[2].contains("attacks"), "{l:?}");
-        } else {
-            // Felled by the answer, the declarer never strikes.
-            assert!(l[2].contains("falls before its attack"), "{l:?}");
-        }
+        assert!(l[1].contains("attack ") && l[1].contains("counter "), "both strike: {l:?}");
+        assert_eq!(l[2], format!("*{x}: its attack on D0 was fought in the answer").replace("D0", &b.units[y].name), "{l:?}");
         // Both have activated this round; the answer spent the target's activation.
         assert!(b.units[x].activated && b.units[y].activated);
         assert_eq!(b.answering(), None);
@@ -274,15 +271,19 @@ fn a_units_strikes_drop_as_its_figures_fall() {
     // left. Eleven bow-women make 22 strikes; four left make 8.
     let armies = "army A for Arena attacker { unit A0: Savage { figures 6 items Shortsword } unit A1: Savage { items Shortsword } }\n\
                   army D for Arena defender { unit D0: Savage { figures 6 items Shortsword } unit D1: Savage { items Shortsword } }";
-    let (engine, map) = compiled(armies);
+    let (engine, _) = compiled(armies);
     let full = engine.forecast(&band("ElvenBowWoman", "Longbow", 11, None), &band("Savage", "Shortsword", 8, None), 3).unwrap();
     assert_eq!(full.attacker.strikes, 22);
     let four =
         engine.forecast(&band("ElvenBowWoman", "Longbow", 11, Some(4)), &band("Savage", "Shortsword", 8, None), 3).unwrap();
     assert_eq!(four.attacker.strikes, 8);
-    // In a battle: the declarer's target answers first ("Their approach allows the wyvern ...
-    // to activate as well"), and the declared attack then strikes once for each figure the
-    // answer left standing.
+    // In a battle, a declarer and the target answering it fight one combat in the order of
+    // attack: six savages' swords (medium) against six spearmen (long), in contact ("if figures
+    // are in base-to-base contact, shorter weapons attack first"): the savages' six strikes
+    // first, then one for each spearman they left standing.
+    let armies = "army A for Arena attacker { unit A0: Savage { figures 6 items Shortsword } unit A1: Savage { items Shortsword } }\n\
+                  army D for Arena defender { unit D0: HighElfSpearman { figures 6 items ElvenSpear } unit D1: Savage { items Shortsword } }";
+    let (engine, map) = compiled(armies);
     let mut fewer = 0;
     for seed in 0..12 {
         let mut b = arena::battle_seeded(&engine, &map, SAVAGES_AT, seed);
@@ -291,34 +292,26 @@ fn a_units_strikes_drop_as_its_figures_fall() {
         b.turn(attack(x, y)).unwrap();
         b.turn(attack(y, x)).unwrap();
         let l = lines(&b, from);
-        // The answer: six strikes, and the figures it felled said in words.
+        // The combat (the answer's line): the strikes in order, and the figures felled in words.
         let answer = &l[1];
-        assert_eq!(
-            answer.matches(" hit").count() + answer.matches(" miss").count() + answer.matches(" crit").count(),
-            6,
-            "{l:?}"
-        );
-        let left = b.units[x].hp;
-        match 6 - left {
-            0 => assert!(!answer.contains("fall"), "{l:?}"),
-            1 => assert!(answer.ends_with("; 1 figure falls"), "{l:?}"),
-            n => assert!(answer.ends_with(&format!("; {n} figures fall")), "{l:?}"),
+        let stages: Vec<&str> =
+            answer.splitn(3, ": ").nth(2).unwrap().split(", ").map(|s| s.split(' ').next().unwrap()).collect();
+        // The savages are the combat's attacker where they answer, its defender where they declared.
+        let savages = if y == 0 { "attack" } else { "counter" };
+        assert!(stages.iter().take(6).all(|s| *s == savages), "{l:?}");
+        let spearmen = b.units[2].hp;
+        let struck = stages.len() - 6;
+        // Strikes stop once the target is routed; else one for each spearman left.
+        assert!(struck == spearmen as usize || b.units[0].hp == 0, "{spearmen} spearmen struck {struck} times: {l:?}");
+        if spearmen > 0 && spearmen < 6 && b.units[0].hp > 0 {
+            fewer += 1;
         }
-        if left > 0 {
-            let resolved = &l[2];
-            let struck = resolved.matches(" hit").count() + resolved.matches(" miss").count() + resolved.matches(" crit").count();
-            assert!(resolved.contains(&format!("({left} of 6) attacks")), "{l:?}");
-            // Strikes stop once the target is routed; else one for each living figure.
-            assert!(struck == left as usize || b.units[y].hp == 0, "{left} figures struck {struck} times: {l:?}");
-            if left < 6 && b.units[y].hp > 0 {
-                fewer += 1;
-            }
+        if spearmen < 6 {
+            assert!(answer.contains("fall"), "{l:?}");
         }
-        if b.units[y].hp < 6 {
-            assert!(l.iter().any(|n| n.contains("figure falls") || n.contains("figures fall")), "{l:?}");
-        }
+        assert!(l[2].ends_with("was fought in the answer"), "{l:?}");
     }
-    assert!(fewer > 0, "no answer felled a figure in 12 seeds");
+    assert!(fewer > 0, "no savage felled a spearman in 12 seeds");
 }
 
 #[test]
@@ -388,4 +381,206 @@ fn narube_battles_activate_units_of_several_figures() {
     assert!(notes.iter().any(|n| n.contains("figures fall")), "{notes:#?}");
     let rolloffs = records.iter().filter(|r| matches!(r, Record::Rolloff { .. })).count();
     assert!(rolloffs < 150, "{rolloffs} roll-offs: one per unit activation, not per figure");
+}
+
+/// The chances that a lone strike of `a` on `d` (no strike back) routs `d`.
+fn lone(engine: &Engine, a: &Loadout, d: &Loadout) -> f64 {
+    engine.forecast(a, d, 1).unwrap().defender_routed
+}
+
+#[test]
+fn the_order_of_attack_goes_by_reach_and_whether_the_foes_just_met() {
+    // "The general rule is that if figures are in base-to-base contact, shorter weapons attack
+    // first; if figures are separated, longer weapons attack first; if both figures are
+    // equivalent, then combat is considered simultaneous. If two units have just come into
+    // contact, combat begins at the longest weapon range." One combat of a spearman (long
+    // range: MeleeClass(3)) and a savage (a sword: medium, MeleeClass(2)), each hit killing at its own
+    // chances q: the first to strike may fell the other before it strikes.
+    let (engine, _) = compiled(SAVAGES);
+    let spear = Loadout::new("HighElfSpearman", Some("ElvenSpear"));
+    let savage = Loadout::new("Savage", Some("Shortsword"));
+    let (qa, qd) = (lone(&engine, &spear, &savage), lone(&engine, &savage, &spear));
+    assert!(qa > 0.1 && qd > 0.1, "{qa} {qd}");
+    let close = |x: f64, y: f64| (x - y).abs() < 1e-12;
+    // In contact (neither moved to attack): the shorter sword first.
+    let x = Exchange::new(&engine, &spear, &savage, 1).unwrap().mutual();
+    let f = x.forecast();
+    assert!(close(f.attacker_routed, qd) && close(f.defender_routed, (1.0 - qd) * qa), "{f:?}");
+    // Just come into contact (the savage charged): separated, the longer spear first.
+    let x = Exchange::new(&engine, &spear, &savage, 1).unwrap().mutual().moved([false, true]);
+    let f = x.forecast();
+    assert!(close(f.defender_routed, qa) && close(f.attacker_routed, (1.0 - qa) * qd), "{f:?}");
+    // Equivalent (sword against sword): simultaneous, each strikes whatever the other did.
+    let q = lone(&engine, &savage, &savage);
+    let f = Exchange::new(&engine, &savage, &savage, 1).unwrap().mutual().forecast();
+    assert!(close(q, 16.0 / 30.0) && close(f.attacker_routed, q) && close(f.defender_routed, q), "{f:?}");
+    // Without a strike back (`counter = false`: a target that declined) the order is moot.
+    let f = engine.forecast(&spear, &savage, 1).unwrap();
+    assert!(close(f.defender_routed, qa) && f.attacker_routed == 0.0, "{f:?}");
+}
+
+#[test]
+fn the_braves_charge_swings_first_and_next_time_the_wyvern_strikes_first() {
+    // "Since the figures moved into combat this turn, they start at the longest weapon range -
+    // in this case, medium range due to the swords ... At "longer" range, the "longer" weapons
+    // get first attack... so the humans start swinging!" ... "After the damage is inflicted,
+    // the wyvern can attack." ... "At the end of the round, the combatants are moved into
+    // base-to-base contact to show they have closed to "shorter" weapon range. Next time, the
+    // wyvern gets first attack!" The wyvern's body attacks are at Wrestling range ("all "body
+    // attacks" occur at Wrestling range"): MeleeClass(0).
+    let (engine, _) = compiled(SAVAGES);
+    let wyvern = wyvern();
+    let braves = band("Savage", "Shortsword", 8, None);
+    for (moved, braves_first) in [([false, true], true), ([false, false], false)] {
+        let x = Exchange::new(&engine, &wyvern, &braves, 1).unwrap().mutual().moved(moved);
+        let f = x.forecast();
+        assert_eq!((f.attacker.strikes, f.defender.strikes), (4, 8));
+        // Seeded resolutions: the braves' eight strikes before the wyvern's four, or after them
+        // (then with the figures they left); the forecast agrees with them.
+        let n = 4000;
+        let mut lost = 0.0;
+        for seed in 0..n {
+            let (log, hp) = x.resolve(&mut oc_engine::rng(seed));
+            let sides: Vec<usize> = log.iter().map(|s| s.side).collect();
+            if braves_first {
+                assert_eq!(sides.iter().take_while(|s| **s == 1).count(), 8.min(sides.len()), "{sides:?}");
+                assert!(sides.len() == 12 || hp[0] == 0, "{sides:?}");
+            } else {
+                assert_eq!(&sides[..4], &[0, 0, 0, 0], "{sides:?}");
+                let felled = log.iter().take(4).filter(|s| s.outcome.hit).count();
+                // Felled by the braves, the wyvern takes no more strikes.
+                let braves = sides.iter().filter(|s| **s == 1).count();
+                assert!(braves == 8 - felled || hp[0] == 0, "{sides:?}");
+            }
+            lost += (8 - hp[1]) as f64;
+        }
+        let expected = f.defender_damage_taken;
+        assert!((lost / n as f64 - expected).abs() < 0.05, "{} {expected}", lost / n as f64);
+        // Striking first, at full Fate, each of its four attacks kills a brave whenever it hits
+        // ("All of its attack forms have a C.E.R. of 0 which, against the braves' Evasion of 12,
+        // results in target numbers of (0 + 12 =) 12"): 19 faces of 30 each. Striking second,
+        // the braves may have felled it first.
+        let four = 4.0 * 19.0 / 30.0;
+        assert_eq!((expected - four).abs() < 1e-12, !braves_first, "{expected}");
+    }
+    // Braves first, the wyvern takes all eight strikes; striking first, it fells some: it loses
+    // more Fate when the braves charge.
+    let charged = Exchange::new(&engine, &wyvern, &braves, 1).unwrap().mutual().moved([false, true]).forecast();
+    let met = Exchange::new(&engine, &wyvern, &braves, 1).unwrap().mutual().forecast();
+    assert!(charged.attacker_damage_taken > met.attacker_damage_taken, "{charged:?} {met:?}");
+}
+
+#[test]
+fn an_answer_on_its_declarer_is_one_combat_in_the_order_of_attack() {
+    // "Their approach allows the wyvern, which hasn't done anything this turn, to activate as
+    // well. Since both foes are active, who attacks first?": the braves charge (declare a melee
+    // attack after moving), the wyvern answers by attacking them, and the two attacks are one
+    // combat in the order of attack: the braves' swords first ("so the humans start
+    // swinging!"), then the bite; the declared attack is not fought a second time.
+    let armies = "army A for Arena attacker { unit Braves: Savage { figures 8 items Shortsword } unit B2: Savage { items Shortsword } }\n\
+                  army D for Arena defender { unit Wyvern: PoisonWyvern { items WyvernBite, WyvernTalon, WyvernTail } unit D2: Savage { items Shortsword } }";
+    let (engine, map) = compiled(armies);
+    let mut again = 0;
+    for seed in 0..16 {
+        let mut b = arena::battle_seeded(&engine, &map, [&[(2, 2), (0, 0)], &[(5, 2), (9, 4)]], seed);
+        if b.to_act != SideId::Attacker {
+            b.turn(Turn { unit: 3, ..Default::default() }).unwrap();
+            if b.to_act != SideId::Attacker {
+                continue;
+            }
+        }
+        let from = b.log.len();
+        b.turn(Turn { unit: 0, to: Some((4, 2)), act: Act::Attack { target: 2 }, ..Default::default() }).unwrap();
+        assert_eq!(b.answering(), Some(2));
+        b.turn(attack(2, 0)).unwrap();
+        let l = lines(&b, from);
+        assert_eq!(l.len(), 3, "{l:?}");
+        // The answer's combat: the braves' eight strikes ("counter"), then the wyvern's four
+        // attacks, each named: "attack (WyvernBite) ...".
+        let strikes: Vec<&str> = l[1].splitn(3, ": ").nth(2).unwrap().split(", ").map(|s| s.split(' ').next().unwrap()).collect();
+        let swung = strikes.iter().take_while(|s| **s == "counter").count();
+        assert!(swung == 8 || b.units[2].hp == 0, "{l:?}");
+        assert_eq!(strikes.get(swung), Some(&"attack").filter(|_| b.units[2].hp > 0), "{l:?}");
+        if b.units[2].hp > 0 && b.units[0].hp > 0 {
+            let forms: Vec<&str> =
+                l[1].splitn(3, ": ").nth(2).unwrap().split(", ").skip(8).map(|s| s.split(' ').nth(1).unwrap()).collect();
+            assert_eq!(forms, ["(WyvernBite)", "(WyvernTalon)", "(WyvernTalon)", "(WyvernTail)"], "{l:?}");
+        }
+        assert_eq!(l[2], "*0: its attack on Wyvern was fought in the answer", "{l:?}");
+        // "Next time, the wyvern gets first attack!": in round 2 the braves, in contact, declare
+        // again without moving; the wyvern's answer bites first.
+        while b.state.round == 1 && b.outcome.is_none() {
+            let k = b.may_act(b.to_act)[0];
+            b.turn(Turn { unit: k, ..Default::default() }).unwrap();
+        }
+        if b.to_act != SideId::Attacker {
+            b.turn(Turn { unit: 3, ..Default::default() }).unwrap();
+        }
+        if b.to_act != SideId::Attacker || b.units[0].hp == 0 || b.units[2].hp == 0 || b.units[2].activated {
+            continue;
+        }
+        let from = b.log.len();
+        // The tail's poison may hold the braves ("a saving roll vs. paralysis").
+        if b.turn(attack(0, 2)).is_err() {
+            continue;
+        }
+        b.turn(attack(2, 0)).unwrap();
+        let l = lines(&b, from);
+        let first = l[1].splitn(3, ": ").nth(2).unwrap().split(' ').next().unwrap();
+        assert_eq!(first, "attack", "{l:?}");
+        again += 1;
+    }
+    assert!(again > 0, "no seed reached the second round's combat");
+}
+
+/// The poison wyvern with its bite in hand and its talons and tail carried: its four attack forms.
+fn wyvern() -> Loadout {
+    Loadout {
+        carried: vec![oc_engine::Atom::new("WyvernTalon"), oc_engine::Atom::new("WyvernTail")],
+        ..Loadout::new("PoisonWyvern", Some("WyvernBite"))
+    }
+}
+
+#[test]
+fn the_wyvern_makes_all_four_of_its_attack_forms_in_one_combat() {
+    // "The wyvern has four attacks - 2 x talons, 1 x bite, and 1 x tail"; "All of its attack
+    // forms have a C.E.R. of 0 which, against the braves' Evasion of 12, results in target
+    // numbers of (0 + 12 =) 12. I roll a "14" (bite), "10" (claw), "9" (claw), and "24" (tail)";
+    // "The wyvern's bite damage is "2d10 + 3d8"", "The tail does "2d6 + 3d8" damage": each form
+    // with its own dice, and any unabsorbed damage kills a savage. Against eight braves, the
+    // figures lost are exactly binomial(4, 19/30).
+    let (engine, _) = compiled(SAVAGES);
+    let braves = band("Savage", "Shortsword", 8, None);
+    let wyvern = wyvern();
+    let x = Exchange::new(&engine, &wyvern, &braves, 1).unwrap();
+    let f = x.forecast();
+    assert_eq!(f.attacker.strikes, 4);
+    let p = 19.0 / 30.0;
+    for lost in 0..=4u32 {
+        let have = f.defender_hp.get(&(8 - i64::from(lost))).copied().unwrap_or(0.0);
+        assert!((have - binomial(4, lost, p)).abs() < 1e-12, "{lost}: {have} {:?}", f.defender_hp);
+    }
+    // The seeded resolutions strike in the seed's order, and agree with the forecast; "the
+    // wyvern's tail is poisonous": only the tail's hits paralyse.
+    let n = 4000;
+    let (mut lost, mut poisoned) = (0.0, 0);
+    for seed in 0..n {
+        let (log, hp) = x.resolve(&mut oc_engine::rng(seed));
+        let forms: Vec<&str> = log.iter().map(|s| s.form.as_deref().unwrap()).collect();
+        assert_eq!(forms, ["WyvernBite", "WyvernTalon", "WyvernTalon", "WyvernTail"]);
+        for s in &log {
+            assert_eq!(!s.inflicted.is_empty(), s.outcome.hit && s.form.as_deref() == Some("WyvernTail"), "{log:?}");
+            poisoned += usize::from(!s.inflicted.is_empty());
+        }
+        lost += (8 - hp[1]) as f64;
+    }
+    assert!((lost / n as f64 - f.defender_damage_taken).abs() < 0.05, "{} {}", lost / n as f64, f.defender_damage_taken);
+    assert!(poisoned > 0);
+    // With its bite alone (no attack forms carried), one strike.
+    let bite = engine.forecast(&Loadout::new("PoisonWyvern", Some("WyvernBite")), &braves, 1).unwrap();
+    assert_eq!(bite.attacker.strikes, 1);
+    // A weapon that is no attack form makes only its own strikes, whatever else is carried.
+    let brave =
+        Loadout { carried: vec![oc_engine::Atom::new("Broadsword")], ..Loadout::new("HumanMercenary", Some("Broadsword")) };
+    assert_eq!(engine.forecast(&brave, &braves, 1).unwrap().attacker.strikes, 1);
 }

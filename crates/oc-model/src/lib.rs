@@ -139,7 +139,10 @@ pub struct Ruleset {
     /// The combat formulas, by name. Required: `hit`, `critical` (Bool, may use this strike's
     /// roll), `damage`, `critical_damage` (Int), `follow_up` (Bool). Optional: `backfire` (Bool:
     /// the strike's damage goes to the attacker), `strikes` (Int, default 1), `counter` (Bool,
-    /// default true: may the defender counter at all), `counter_any_range` (Bool, default false).
+    /// default true: may the defender counter at all), `counter_any_range` (Bool, default false),
+    /// `defender_first` (Bool, default false: the defender's strikes come before the attacker's)
+    /// and `simultaneous` (Bool, default false: each side makes the strikes it had as the exchange
+    /// began, felled or not), both read once, as the exchange begins, where both sides strike.
     /// Names starting with `_` are helpers. In every formula `attacker` is the striking unit.
     /// The engine also reads the base attribute `hp` (Int): current hit points.
     pub combat: Vec<Formula>,

@@ -17,6 +17,9 @@ pub(super) struct Blow {
     /// The distance the exchange is struck at, where not the two units' (a free attack from a
     /// threat zone is struck in contact).
     pub at: Option<i64>,
+    /// The answer to a declared attack, struck on its declarer: one combat of the two attacks
+    /// (`Exchange::mutual`), with whether the declarer moved in the step that declared it.
+    pub mutual: Option<bool>,
 }
 
 impl Battle<'_> {
@@ -85,11 +88,14 @@ impl Battle<'_> {
             return Ok(format!("{} is routed before it shoots: {}", a.name, notes.join("; ")));
         }
         let free = notes.len();
+        // Answering the attack its target declared on it: both attacks are one combat.
+        let answer = self.state.pending.last().filter(|d| d.target == i && d.by == target).map(|d| d.moved);
         for t in targets {
             if self.state.units.get(i).is_none_or(|f| f.hp <= 0) {
                 break;
             }
-            notes.push(self.exchange_full(i, t, Blow { moved, ..Blow::default() })?);
+            let mutual = answer.filter(|_| t == target);
+            notes.push(self.exchange_full(i, t, Blow { moved, mutual, ..Blow::default() })?);
         }
         let spent = a.equipped.as_deref().and_then(|w| self.spend(i, w));
         let spent = spent.map(|n| format!("; {n}")).unwrap_or_default();
@@ -100,7 +106,7 @@ impl Battle<'_> {
 
     /// One exchange of an attack: the strikes, hit points, statuses and debuffs; "NAME: strikes".
     pub(super) fn exchange_full(&mut self, i: usize, target: usize, blow: Blow) -> Result<String, BattleError> {
-        let Blow { bonus, single, moved, at } = blow;
+        let Blow { bonus, single, moved, at, mutual } = blow;
         let (Some(a), Some(d)) = (self.state.units.get(i).cloned(), self.state.units.get(target).cloned()) else {
             return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
@@ -112,10 +118,17 @@ impl Battle<'_> {
         }
         let exchange = Exchange::new(self.engine, &la, &ld, at.unwrap_or_else(|| distance(a.pos, d.pos)))?
             .activated([a.activated, d.activated])
-            .moved([moved && self.engine.ir.reads_moved, false])
+            .moved([moved && self.engine.ir.reads_moved, mutual.unwrap_or(false) && self.engine.ir.reads_moved])
             .cover(if self.engine.ir.reads_cover { self.cover_between(a.pos, d.pos) } else { 0 });
         let exchange = exchange.with_reactions([self.stance_of(a.side), self.stance_of(d.side)])?;
         let exchange = if single { exchange.single() } else { exchange };
+        let exchange = if mutual.is_some() { exchange.mutual() } else { exchange };
+        // The declarer strikes in this combat: its declared attack is fought here.
+        if mutual.is_some() && exchange.counters() {
+            if let Some(d) = self.state.pending.last_mut().filter(|d| d.by == target && d.target == i) {
+                d.fought = true;
+            }
+        }
         let Resolution { log, hp, declared, resources } = exchange.resolve_all(&mut self.state.rng);
         // A unit of several figures shows them ("Braves (8 of 8)"), and those that fell.
         let living_before = [a.living(), d.living()];
@@ -164,7 +177,9 @@ impl Battle<'_> {
                 // the roll taken.
                 let reaction = s.reaction.as_ref().map(|r| format!(" ({r})")).unwrap_or_default();
                 let rerolled = s.rerolled.as_ref().map(|r| format!(" (reroll: {r})")).unwrap_or_default();
-                format!("{} {roll} {outcome}{reaction}{rerolled}", s.stage)
+                // The weapon, where the striker has several attack forms ("attack (Bite) 14 hit").
+                let form = s.form.as_ref().map(|w| format!(" ({w})")).unwrap_or_default();
+                format!("{}{form} {roll} {outcome}{reaction}{rerolled}", s.stage)
             })
             .collect();
         let fell = |k: usize, side: usize| {

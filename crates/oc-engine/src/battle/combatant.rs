@@ -169,6 +169,13 @@ impl Battle<'_> {
             debuffs: u.debuffs.iter().map(|d| (d.attr, d.shift)).collect(),
             resources: self.engine.resource_atoms().iter().zip(&u.resources).map(|(r, v)| (*r, *v)).collect(),
             figures: u.figures,
+            // The other weapons it carries, where the ruleset has attack forms (`attack_form`).
+            carried: if self.engine.ir.attr_id("attack_form").is_some() {
+                let weapon = |n: &&crate::Atom| self.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon);
+                u.items.iter().filter(weapon).filter(|n| Some(**n) != u.equipped).copied().collect()
+            } else {
+                Vec::new()
+            },
         })
     }
 }

@@ -20,6 +20,10 @@ pub struct Declared {
     pub target: usize,
     /// The declarer moved in the step that declared it (`attacker.moved`).
     pub moved: bool,
+    /// The target's answer struck the declarer, and the declarer struck back in that combat:
+    /// the declared attack was fought there (`Exchange::mutual`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fought: bool,
 }
 
 impl Battle<'_> {
@@ -42,7 +46,7 @@ impl Battle<'_> {
     /// the attack waits for the target's answer, and the target's side acts next.
     pub(super) fn declare(&mut self, i: usize, target: usize, moved: bool) -> Result<String, BattleError> {
         let (_, d, _) = self.attack_check(i, target)?;
-        self.state.pending.push(Declared { by: i, target, moved });
+        self.state.pending.push(Declared { by: i, target, moved, fought: false });
         Ok(format!("declares an attack on {}, which may activate in answer", d.shown()))
     }
 
@@ -102,7 +106,9 @@ impl Battle<'_> {
         let Some(side) = self.state.units.get(d.by).map(|u| u.side) else { return Ok(false) };
         let before: Vec<i64> = self.state.units.iter().map(|f| f.hp).collect();
         let target = self.state.units.get(d.target).map_or_else(|| format!("unit {}", d.target), |f| f.name.clone());
-        let note = if self.state.units.get(d.by).is_none_or(|f| f.state != State::Ready) {
+        let note = if d.fought {
+            format!("its attack on {} was fought in the answer", target)
+        } else if self.state.units.get(d.by).is_none_or(|f| f.state != State::Ready) {
             format!("falls before its attack on {} resolves", target)
         } else if self.state.units.get(d.target).is_none_or(|f| f.state != State::Ready) {
             format!("its attack finds {} already gone", target)

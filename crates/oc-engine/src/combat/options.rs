@@ -11,6 +11,20 @@ impl Exchange<'_> {
         self
     }
 
+    /// One combat of two attacks: the defender strikes back whatever the ruleset's `counter`
+    /// says (within its reach), in the order of attack (`defender_first`, `simultaneous`). A
+    /// battle fights so the answer to a declared attack that strikes its declarer: the declared
+    /// attack is the defender's strikes.
+    pub fn mutual(mut self) -> Self {
+        self.mutual = true;
+        self
+    }
+
+    /// Whether the defender strikes in this exchange (it may, and is in reach, as it begins).
+    pub fn counters(&self) -> bool {
+        !self.single && self.can_counter(&self.initial())
+    }
+
     /// Whether the attacker and the defender have had their activation this round, as
     /// `activated` reads it: a battle's exchange says (a unit is activated once its activation
     /// is over, so an attacker in the middle of its own is not); outside a battle neither has.

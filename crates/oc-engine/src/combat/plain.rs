@@ -28,6 +28,10 @@ impl Exchange<'_> {
             || !self.engine.reactions.is_empty()
             || self.engine.ir.settles
             || !self.at_start(initial)
+            // A felled side still strikes in a simultaneous exchange: not cut short by a rout.
+            || self.order.get().simultaneous
+            // Several attack forms: each strike's unit is its form's.
+            || self.forms.iter().any(|f| !f.is_empty())
         {
             return None;
         }

@@ -232,7 +232,13 @@ impl Exchange<'_> {
         let strikes = if !can_strike {
             0
         } else {
-            let own = u32::from(self.strikes(state, side));
+            // Its other attack forms' strikes too, where they reach.
+            let forms = self.forms.get(side).map_or(&[][..], |f| &f[..]);
+            let others: u32 = (1..=forms.len())
+                .filter(|f| forms.get(f - 1).is_some_and(|u| u.in_range(self.distance)))
+                .map(|f| u32::from(self.strikes_form(state, side, f)))
+                .sum();
+            let own = u32::from(self.strikes(state, side)) + others;
             let follows =
                 if side == 0 { self.follow_up(state, 0) } else { !self.follow_up(state, 0) && self.follow_up(state, 1) };
             own * if follows { 2 } else { 1 }
@@ -300,7 +306,8 @@ impl Exchange<'_> {
         // What the strikes gained, added when the exchange ends.
         let mut banked = [[0i32; MAX_RES]; 2];
         while let Some(side) = state.phase.striker() {
-            let units = [self.unit(0, &state.statuses[0]), self.unit(1, &state.statuses[1])];
+            let form = state.phase.form_of(side);
+            let units = self.units(&state);
             let units = [&*units[0], &*units[1]];
             // The struck unit's reaction, chosen as in the forecast.
             let reaction = if self.engine.reactions.is_empty() {
@@ -308,10 +315,10 @@ impl Exchange<'_> {
             } else {
                 let mut key = state.clone();
                 key.phase = Phase::Done;
-                let known = self.choices.borrow().get(&(key.clone(), side)).copied();
+                let known = self.choices.borrow().get(&(key.clone(), side + 2 * form)).copied();
                 known.unwrap_or_else(|| {
                     let r = self.outcomes(&state, side).reaction;
-                    self.choices.borrow_mut().insert((key, side), r);
+                    self.choices.borrow_mut().insert((key, side + 2 * form), r);
                     r
                 })
             };
@@ -380,6 +387,7 @@ impl Exchange<'_> {
                     Phase::Attack { stage: Stage::Follow, .. } => "follow-up",
                     Phase::Riposte { .. } | Phase::Done => "riposte",
                 },
+                form: self.forms.get(side).filter(|f| !f.is_empty()).and_then(|_| units[side].weapon.clone()),
                 reaction: reaction.map(|r| self.engine.reactions_named(r)),
                 rerolled,
                 roll,

@@ -266,7 +266,7 @@ impl Exchange<'_> {
         let alive = after.hp.iter().all(|hp| *hp > 0);
         if ripostes && !dealt && alive && !matches!(state.phase, Phase::Riposte { .. }) {
             let resume = match after.phase {
-                Phase::Attack { side, left, stage } => Resume::Attack { side, left, stage },
+                Phase::Attack { side, left, stage, form } => Resume::Attack { side, left, stage, form },
                 Phase::Riposte { .. } | Phase::Done => Resume::Done,
             };
             after.phase = Phase::Riposte { side: struck as u8, resume };
