@@ -20,6 +20,10 @@ pub struct Declared {
     pub target: usize,
     /// The declarer moved in the step that declared it (`attacker.moved`).
     pub moved: bool,
+    /// Not an attack: the declarer's move came too near the target (the ruleset's
+    /// `interrupt`), and this is the rest of its turn, held until the target answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub then: Option<Box<super::interrupt::Held>>,
 }
 
 impl Battle<'_> {
@@ -42,7 +46,7 @@ impl Battle<'_> {
     /// the attack waits for the target's answer, and the target's side acts next.
     pub(super) fn declare(&mut self, i: usize, target: usize, moved: bool) -> Result<String, BattleError> {
         let (_, d, _) = self.attack_check(i, target)?;
-        self.state.pending.push(Declared { by: i, target, moved });
+        self.state.pending.push(Declared { by: i, target, moved, then: None });
         Ok(format!("declares an attack on {}, which may activate in answer", d.shown()))
     }
 
@@ -98,7 +102,11 @@ impl Battle<'_> {
     /// The last declared attack, if any, resolves (its target has answered or declined), and
     /// its declarer's activation ends; `false` if none was waiting.
     pub(super) fn resolve_declared(&mut self) -> Result<bool, BattleError> {
-        let Some(d) = self.state.pending.pop() else { return Ok(false) };
+        let Some(mut d) = self.state.pending.pop() else { return Ok(false) };
+        if let Some(held) = d.then.take() {
+            self.resume(d, *held)?;
+            return Ok(true);
+        }
         let Some(side) = self.state.units.get(d.by).map(|u| u.side) else { return Ok(false) };
         let before: Vec<i64> = self.state.units.iter().map(|f| f.hp).collect();
         let target = self.state.units.get(d.target).map_or_else(|| format!("unit {}", d.target), |f| f.name.clone());
