@@ -205,6 +205,32 @@ fn a_braced_unit_strikes_an_enemy_that_comes_into_its_reach() {
     assert!(felled > 0, "a savage's d30 against 15 kills some movers before they strike");
 }
 
+#[test]
+fn a_unit_stays_braced_until_its_next_activation() {
+    // "brace [ready to attack targets of opportunity]" (reading: until the unit's next
+    // activation begins; the status `clears at activated`).
+    let (engine, map) = compiled(SAVAGES);
+    let mut b = arena::battle_seeded(&engine, &map, APART, 2);
+    let (y, _) = mover_and_watcher(&b);
+    b.turn(brace(y, "Brace")).unwrap();
+    assert!(b.units[y].statuses.iter().any(|a| a.status.as_str() == "Braced"));
+    // The rest of the round: everybody else waits; the status holds.
+    while b.round == 1 {
+        let k = b.may_act(b.to_act)[0];
+        b.turn(arena::wait(k)).unwrap();
+        assert!(b.units[y].statuses.iter().any(|a| a.status.as_str() == "Braced"));
+    }
+    let side = b.units[y].side;
+    until_turn_of(&mut b, side, &[y]);
+    let from = b.log.len();
+    b.turn(arena::wait(y)).unwrap();
+    assert!(b.units[y].statuses.is_empty());
+    let worn = b.log[from..].iter().any(
+        |r| matches!(r, Record::Affliction { unit, status, change } if *unit == y && status == "Braced" && change == "wears off"),
+    );
+    assert!(worn, "{:?}", &b.log[from..]);
+}
+
 /// Bow-women and a savage: the attacker's bow-women at (1, 2), the defender's savage at (9, 2),
 /// and three more savages a side to wait while the roll-offs go the other way.
 const BOWS: &str = "army A for Arena attacker { unit Bows: ElvenBowWoman { items Longbow } unit A1: Savage { items Shortsword } \
@@ -247,5 +273,46 @@ fn bow_women_standing_ready_shoot_an_enemy_that_comes_into_range() {
         // Seven tiles off: out of reach, the move is played alone.
         let l = stand_ready_then_move(&engine, &map, seed, (8, 2));
         assert_eq!(l, ["4: waits"]);
+    }
+}
+
+/// Every note of a whole game of the shipped Narube battle played by `ai`.
+fn narube_notes(ai: &str, seed: u64) -> Vec<String> {
+    let scenario = include_str!("../../../scenarios/battlestorm-narube.oc");
+    let map_text = include_str!("../../../scenarios/maps/narube-river.map.toml");
+    let files =
+        [("maps/narube-river.map.toml".to_string(), map_text.to_string()), ("narube.oc".to_string(), scenario.to_string())];
+    let mut ws = oc_compiler::Workspace::new();
+    let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["narube.oc".to_string()]);
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let rules = c.rules.unwrap();
+    let (map, _) = oc_atlas::parse(oc_diag::FileId(0), map_text);
+    let mut map = map.unwrap();
+    map.resolve(&rules);
+    let engine = Engine::new(rules).unwrap();
+    let map = map.battle_map();
+    let s = &engine.rules.scenarios[0];
+    let armies = [&engine.rules.armies[0], &engine.rules.armies[1]];
+    let armies = if armies[0].side == SideId::Attacker { armies } else { [armies[1], armies[0]] };
+    let mut ai = oc_engine::ai::by_name(ai).unwrap();
+    let (_, records) = oc_engine::battle::play(&engine, s, &map, armies, seed, ai.as_mut()).unwrap();
+    records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Turn { note, .. } | Record::Resolved { note, .. } => Some(note.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_ais_brace_stand_ready_and_interrupt_in_narube() {
+    // The Actions "brace" and "stand ready", and "comes too near", in whole battles the AIs play.
+    for ai in ["greedy", "tactician"] {
+        let notes = narube_notes(ai, 5);
+        let has = |s: &str| notes.iter().any(|n| n.contains(s));
+        assert!(has("Braced"), "{ai}: {notes:#?}");
+        assert!(has("strikes at a target of opportunity"), "{ai}: {notes:#?}");
+        assert!(has("comes too near"), "{ai}: {notes:#?}");
     }
 }

@@ -142,3 +142,45 @@ impl Battle<'_> {
         self.end_activation(i, side, true)
     }
 }
+
+impl Battle<'_> {
+    /// The action that readies unit `i` to strike where it stands after moving to `at` (what an
+    /// AI plays there instead of waiting): the first of its actions taking no target after
+    /// which the ruleset's `opportunity` would hold for it against an enemy that can end its
+    /// next move where the unit would strike it (as near as the enemy's movement points bring
+    /// it). `None` without `opportunity`, or where none does.
+    pub fn readying(&self, i: usize, at: super::Tile) -> Option<Act> {
+        let f = self.engine.ir.opportunity.as_ref()?;
+        let side = self.state.units.get(i)?.side;
+        // The enemies and how near each can come to `at` (at least contact).
+        let near: Vec<(usize, i64)> = (0..self.state.units.len())
+            .filter_map(|k| {
+                let e = self.state.units.get(k).filter(|e| e.side != side && e.state == State::Ready)?;
+                let points = self.mobility(k).map_or(0, |m| m.0);
+                Some((k, (distance(at, e.pos) - points).max(1)))
+            })
+            .collect();
+        let holds = |b: &Battle<'_>| {
+            near.iter().any(|(k, range)| {
+                let mut vars = b.step_vars(i, at, 0, &Act::Attack { target: *k });
+                vars.range = *range;
+                b.scene(Cast { user: i, ..Cast::default() }, None).is_some_and(|s| s.holds(f, &vars.params()))
+            })
+        };
+        let mut here = self.fork(None);
+        if let Some(u) = here.state.units.get_mut(i) {
+            u.pos = at;
+        }
+        if near.is_empty() || holds(&here) {
+            return None;
+        }
+        for a in self.actions(i) {
+            let Some(verb) = a.verb() else { continue };
+            let mut b = here.fork(None);
+            if b.special(i, (verb, Some(a.tag.as_str())), (None, None), None).is_ok() && holds(&b) {
+                return Some(Act::Special { verb, target: None, tile: None, from: Some(a.tag) });
+            }
+        }
+        None
+    }
+}

@@ -536,6 +536,7 @@ impl<'e> Battle<'e> {
             // A resource refilled at `activated` is set first; the event's triggers may then
             // change it (`on activated { gain(...) }`).
             self.refill(Some(m::Event::Activated), &[i]);
+            self.clear_at_activation(i);
             self.run_triggers(i, m::Event::Activated);
         }
         let mut moved = resumed.unwrap_or(0);

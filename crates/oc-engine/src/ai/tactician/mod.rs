@@ -78,6 +78,9 @@ impl Tactician {
         if ranked.is_empty() {
             ranked.push((0.0, Turn { unit: first, ..Default::default() }));
         }
+        for (_, t) in &mut ranked {
+            *t = super::readied(b, std::mem::take(t));
+        }
         if b.answering().is_some() {
             for (_, t) in &mut ranked {
                 *t = super::answer(b, std::mem::take(t));
