@@ -316,3 +316,31 @@ fn the_ais_brace_stand_ready_and_interrupt_in_narube() {
         assert!(has("comes too near"), "{ai}: {notes:#?}");
     }
 }
+
+#[test]
+fn a_crossbow_is_reloaded_in_the_next_activation() {
+    // "recover/reload [applies to war machines reloading, or troops with slow or awkward
+    // weapons]" (reading: the crossbow is slow; the unit's next activation after it shoots is
+    // spent reloading: no attack in it).
+    let armies = "army A for Arena attacker { unit Xbows: HumanCrossbowman { figures 4 items Crossbow } unit A1: Savage { items Shortsword } }\n\
+                  army D for Arena defender { unit D0: Savage { figures 9 items Shortsword } unit D1: Savage { items Shortsword } }";
+    let (engine, map) = compiled(armies);
+    let mut b = arena::battle_seeded(&engine, &map, [&[(1, 2), (0, 0)], &[(5, 2), (9, 4)]], 4);
+    let mut shots = Vec::new();
+    for round in 1..=3 {
+        until_turn_of(&mut b, SideId::Attacker, &[0]);
+        assert_eq!(b.round, round);
+        shots.push(b.turn(attack(0, 2)).is_ok());
+        if !shots[shots.len() - 1] {
+            let why = b.turn(attack(0, 2)).unwrap_err().to_string();
+            assert!(why.contains("a status forbids it"), "{why}");
+            b.turn(arena::wait(0)).unwrap();
+        }
+        // Everyone else waits out the round.
+        while b.round == round {
+            let k = b.may_act(b.to_act)[0];
+            b.turn(arena::wait(k)).unwrap();
+        }
+    }
+    assert_eq!(shots, [true, false, true]);
+}
