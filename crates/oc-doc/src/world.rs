@@ -444,7 +444,10 @@ fn turn_blocks(p: &mut Page, r: &oc_model::Ruleset, scales: &[oc_model::Scale], 
     if let Some(e) = &t.opportunity {
         facts.push((
             "Opportunity".to_string(),
-            vec![text("an enemy strikes a unit whose move ends near it, before the mover acts, where "), code(print::expr(e, scales))],
+            vec![
+                text("an enemy strikes a unit whose move ends near it, before the mover acts, where "),
+                code(print::expr(e, scales)),
+            ],
         ));
     }
     if let Some(threat) = t.threat {
