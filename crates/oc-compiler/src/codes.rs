@@ -85,7 +85,10 @@ who activates next (`order alternate`, `order rolloff DIE`, `order by RESOURCE t
 with `spend RESOURCE`, that an activation is a series of steps paid from that resource: \
 `step_cost` (Int, at least 1) and `step_allowed` (Bool) read `moved`, `attacks`, `acts`, \
 `moves`, `steps` and `repeats`. `respond` (Bool, reading the same; not with `spend`) says which \
-declared attacks their target may answer at once with an activation of its own.\n\nExample:\n    turn { spend stamina  step_cost = 1  stepcost = 2 }   \
+declared attacks their target may answer at once with an activation of its own; `interrupt` (Bool, \
+not with `spend`; `self` an enemy that has not activated, `range` its distance to the mover) which \
+moves it may interrupt so, and `opportunity` (Bool, read alike) which enemies strike a unit whose \
+move ends near them.\n\nExample:\n    turn { spend stamina  step_cost = 1  stepcost = 2 }   \
 // `stepcost` is not a turn formula\n\nFix: use the names above; declare the resource first.";
     TYPE_MISMATCH = "oc::type::mismatch", "a value of the wrong type",
 "An expression has a type other than the one needed here: a condition that is not a \

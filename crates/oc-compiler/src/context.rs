@@ -158,9 +158,13 @@ impl Checker<'_> {
             .map(|e| format!("`{}`", e.name))
             .collect();
         self.error(
-            Diagnostic::error(EFFECT_CONTEXT, event.span, format!("{thing} only at {}, not at `{}`", list.join(", "), spec.name))
-                .with_label("never checked at this event")
-                .with_help(format!("write `at {}`", list.first().map_or("start_of_round", |s| s.trim_matches('`')))),
+            Diagnostic::error(
+                EFFECT_CONTEXT,
+                event.span,
+                format!("{thing} only at {}, not at `{}`", list.join(" or "), spec.name),
+            )
+            .with_label("never checked at this event")
+            .with_help(format!("write `at {}`", list.first().map_or("start_of_round", |s| s.trim_matches('`')))),
         );
     }
 }

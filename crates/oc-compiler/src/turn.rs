@@ -13,7 +13,13 @@ use crate::env::Checker;
 use crate::expr::Scope;
 
 /// The formulas a `turn` block may define, with their types.
-const TURN_FORMULAS: &[(&str, Type)] = &[("step_cost", Type::Int), ("step_allowed", Type::Bool), ("respond", Type::Bool)];
+const TURN_FORMULAS: &[(&str, Type)] = &[
+    ("step_cost", Type::Int),
+    ("step_allowed", Type::Bool),
+    ("respond", Type::Bool),
+    ("interrupt", Type::Bool),
+    ("opportunity", Type::Bool),
+];
 
 /// Events a resource may be refilled at: once per round or once per activation.
 const REFILL_EVENTS: &[m::Event] = &[m::Event::StartOfRound, m::Event::Activated];
@@ -181,7 +187,10 @@ impl Checker<'_> {
                 let known = TURN_FORMULAS.iter().map(|(n, _)| *n);
                 let help = match did_you_mean(name, known) {
                     Some(s) => format!("did you mean `{s}`?"),
-                    None => "a turn block defines `step_cost` (Int), `step_allowed` (Bool) and `respond` (Bool)".to_string(),
+                    None => {
+                        "a turn block defines `step_cost` (Int), `step_allowed`, `respond`, `interrupt` and `opportunity` (Bool)"
+                            .to_string()
+                    }
                 };
                 self.error(Diagnostic::error(TURN_RULES, f.name.span, format!("`{name}` is not a turn formula")).with_help(help));
                 continue;
@@ -206,8 +215,17 @@ impl Checker<'_> {
             match name {
                 "step_cost" => turn.step_cost = Some(expr),
                 "step_allowed" => turn.step_allowed = Some(expr),
+                "interrupt" => turn.interrupt = Some(expr),
+                "opportunity" => turn.opportunity = Some(expr),
                 _ => turn.respond = Some(expr),
             }
+        }
+        if let (Some(span), Some(_)) = (seen.get("interrupt"), &turn.spend) {
+            // As `respond`: the mover's act waits, which an activation of paid steps cannot.
+            self.error(
+                Diagnostic::error(TURN_RULES, *span, "`interrupt` with `spend`: an activation of steps cannot be interrupted")
+                    .with_help("drop `interrupt`, or make an activation one step (no `spend`)"),
+            );
         }
         if let (Some(span), Some(_)) = (seen.get("respond"), &turn.spend) {
             // An answer interrupts the declarer's activation; one made of paid steps would have
@@ -219,7 +237,9 @@ impl Checker<'_> {
         }
         if turn.spend.is_none() {
             // The first step formula written (the formulas are hashed: the same span on every run).
-            if let Some(span) = seen.iter().filter(|(n, _)| n.as_str() != "respond").map(|(_, s)| *s).min() {
+            if let Some(span) =
+                seen.iter().filter(|(n, _)| matches!(n.as_str(), "step_cost" | "step_allowed")).map(|(_, s)| *s).min()
+            {
                 self.error(
                     Diagnostic::error(TURN_RULES, span, "step formulas without `spend`: an activation is one step")
                         .with_help("name the resource steps are paid from: `spend stamina`"),

@@ -432,6 +432,24 @@ fn turn_blocks(p: &mut Page, r: &oc_model::Ruleset, scales: &[oc_model::Scale], 
             ],
         ));
     }
+    if let Some(e) = &t.interrupt {
+        facts.push((
+            "Interrupt".to_string(),
+            vec![
+                text("an enemy that has not activated may activate when a unit's move ends, before the mover acts, where "),
+                code(print::expr(e, scales)),
+            ],
+        ));
+    }
+    if let Some(e) = &t.opportunity {
+        facts.push((
+            "Opportunity".to_string(),
+            vec![
+                text("an enemy strikes a unit whose move ends near it, before the mover acts, where "),
+                code(print::expr(e, scales)),
+            ],
+        ));
+    }
     if let Some(threat) = t.threat {
         let zone = match threat {
             oc_model::Threat::Adjacent => "the four squares around a unit",

@@ -479,6 +479,10 @@ pub struct Ir {
     /// Whether an attack's target may answer it (`oc_model::TurnRules::respond`); reads the step's
     /// parameters.
     pub respond: Option<E>,
+    /// Whether an enemy may interrupt a move, and whether it strikes the mover
+    /// (`oc_model::TurnRules::{interrupt, opportunity}`); read as `respond`, by the watcher.
+    pub interrupt: Option<E>,
+    pub opportunity: Option<E>,
     /// The courage rule's formulas (`oc_model::Courage`): the check's roll and target, the
     /// losses that make a unit test, the rally's roll and target; `self` the unit testing, the
     /// parameters `oc_model::COURAGE_PARAMS`.
@@ -582,6 +586,8 @@ impl Ir {
             step_cost: None,
             step_allowed: None,
             respond: None,
+            interrupt: None,
+            opportunity: None,
             courage: None,
         };
         for name in rules
@@ -752,6 +758,8 @@ impl Ir {
         ir.step_cost = rs.turn.step_cost.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         ir.step_allowed = rs.turn.step_allowed.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         ir.respond = rs.turn.respond.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
+        ir.interrupt = rs.turn.interrupt.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
+        ir.opportunity = rs.turn.opportunity.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         if let Some(c) = &rs.courage {
             let params: Vec<String> = m::COURAGE_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
             let roll = |ir: &mut Ir, r: &m::CourageRoll| -> Result<(E, m::BinaryOp, E), EngineError> {

@@ -250,6 +250,10 @@ fn a_frightening_creature_makes_units_that_come_near_test_once() {
     to_act(&mut b, SideId::Attacker);
     let from = b.log.len();
     b.turn(Turn { unit: 0, to: Some((4, 2)), ..Default::default() }).unwrap();
+    // The brave came too near the wyvern (the ruleset's `interrupt`): it declines to activate
+    // first, and the brave's activation ends.
+    assert_eq!(b.answering(), Some(2));
+    b.turn(Turn { unit: 2, act: oc_engine::battle::Act::Decline, ..Default::default() }).unwrap();
     let lines = courage(&b, from);
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(lines[0].1.contains("courage check facing Wyvern (rolled "), "{lines:?}");

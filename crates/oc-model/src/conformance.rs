@@ -75,7 +75,7 @@ pub const EVENTS: &[EventSpec] = &[
         fires: Fires::Battle,
         doc: "the holder's activation begins, before it moves",
         units: OWN,
-        clears: false,
+        clears: true,
         terrain_heal: false,
     },
     EventSpec {

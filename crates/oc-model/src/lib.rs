@@ -297,6 +297,21 @@ pub struct TurnRules {
     /// the activation that answered it ends, the innermost first. `None`: attacks resolve at once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub respond: Option<Expr>,
+    /// Reactive activation on a move (seed 003: "A previously unactivated unit may also choose to
+    /// activate if an enemy unit comes too near, interrupting the moving unit with its own
+    /// Actions"): whether an enemy that has not activated this round may activate at once when a
+    /// unit's move ends, before the mover acts; reads the [`STEP_PARAMS`] of an attack by the
+    /// watcher (`self`) on the mover from where the watcher stands (`range`: how near it came).
+    /// The mover's act waits for each such enemy's answer, the nearest first. `None`: no move
+    /// is interrupted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupt: Option<Expr>,
+    /// Strikes of opportunity (seed 003's "brace [ready to attack targets of opportunity]"):
+    /// whether an enemy, activated or not, strikes a unit whose move ends where it may attack it
+    /// (its attack, as it would make it, no answer), before the mover acts; reads what
+    /// `interrupt` reads. `None`: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opportunity: Option<Expr>,
     /// Threat zones: a unit whose move leaves an enemy's zone takes a free attack from it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threat: Option<Threat>,

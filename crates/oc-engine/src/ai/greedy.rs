@@ -57,7 +57,7 @@ fn choose(b: &Battle, cache: &mut Forecasts, guides: &mut Guides) -> Option<Turn
         .or_else(|| {
             b.may_act(side).first().map(|i| Turn { unit: *i, to: None, equip: None, act: Act::Wait, ..Default::default() })
         })
-        .map(|t| super::answer(b, t))
+        .map(|t| super::answer(b, super::readied(b, t)))
 }
 
 /// Walking guides by movement type and goal tiles: units that move alike toward the same goals

@@ -111,6 +111,22 @@ pub(crate) fn answer(b: &Battle<'_>, t: Turn) -> Turn {
     }
 }
 
+/// A turn that ends with the unit waiting where the ruleset has strikes of opportunity
+/// (`opportunity`): the unit takes the action that readies it to strike an enemy that comes
+/// near (seed 003's brace, stand ready) instead, where one does ([`Battle::readying`]). Not an
+/// answer to a declared attack or a move (declining keeps the activation), nor a routing unit.
+pub(crate) fn readied(b: &Battle<'_>, t: Turn) -> Turn {
+    let waits = matches!(t.act, crate::battle::Act::Wait) && t.equip.is_none() && t.then_to.is_none();
+    if !waits || b.engine.ir.opportunity.is_none() || b.answering().is_some() || b.routing(t.unit) {
+        return t;
+    }
+    let Some(at) = t.to.or_else(|| b.units.get(t.unit).map(|u| u.pos)) else { return t };
+    match b.readying(t.unit, at) {
+        Some(act) => Turn { act, ..t },
+        None => t,
+    }
+}
+
 /// The battle as the side to act sees it: the whole battle by reference, and its sight (one per
 /// decision, never a copy of the battle). Without fog the sight holds every tile.
 pub struct View<'v, 'e> {

@@ -24,6 +24,10 @@ pub struct Declared {
     /// the declared attack was fought there (`Exchange::mutual`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fought: bool,
+    /// Not an attack: the declarer's move came too near the target (the ruleset's
+    /// `interrupt`), and this is the rest of its turn, held until the target answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub then: Option<Box<super::interrupt::Held>>,
 }
 
 impl Battle<'_> {
@@ -46,7 +50,7 @@ impl Battle<'_> {
     /// the attack waits for the target's answer, and the target's side acts next.
     pub(super) fn declare(&mut self, i: usize, target: usize, moved: bool) -> Result<String, BattleError> {
         let (_, d, _) = self.attack_check(i, target)?;
-        self.state.pending.push(Declared { by: i, target, moved, fought: false });
+        self.state.pending.push(Declared { by: i, target, moved, fought: false, then: None });
         Ok(format!("declares an attack on {}, which may activate in answer", d.shown()))
     }
 
@@ -102,7 +106,11 @@ impl Battle<'_> {
     /// The last declared attack, if any, resolves (its target has answered or declined), and
     /// its declarer's activation ends; `false` if none was waiting.
     pub(super) fn resolve_declared(&mut self) -> Result<bool, BattleError> {
-        let Some(d) = self.state.pending.pop() else { return Ok(false) };
+        let Some(mut d) = self.state.pending.pop() else { return Ok(false) };
+        if let Some(held) = d.then.take() {
+            self.resume(d, *held)?;
+            return Ok(true);
+        }
         let Some(side) = self.state.units.get(d.by).map(|u| u.side) else { return Ok(false) };
         let before: Vec<i64> = self.state.units.iter().map(|f| f.hp).collect();
         let target = self.state.units.get(d.target).map_or_else(|| format!("unit {}", d.target), |f| f.name.clone());

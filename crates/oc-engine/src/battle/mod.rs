@@ -19,6 +19,7 @@ mod deploy;
 mod effects;
 mod fog;
 mod game;
+mod interrupt;
 mod log;
 mod movement;
 mod round;
@@ -449,7 +450,7 @@ impl<'e> Battle<'e> {
                 self.state.finished_first,
             ),
         );
-        let result = self.turn_inner(t);
+        let result = self.turn_inner(t, None);
         if result.is_err() {
             let (rng, seized, escaped, razed, chests, log, tile_hp, fog, order) = saved;
             (
@@ -476,7 +477,9 @@ impl<'e> Battle<'e> {
         result
     }
 
-    fn turn_inner(&mut self, t: Turn) -> Result<(), BattleError> {
+    /// `resumed`: the rest of a turn a move that came too near held (interrupt.rs), with the
+    /// movement points the move spent.
+    fn turn_inner(&mut self, t: Turn, resumed: Option<i64>) -> Result<(), BattleError> {
         if self.state.outcome.is_some() {
             return Err(BattleError::refused(Rule::Over, "the battle is over"));
         }
@@ -488,10 +491,10 @@ impl<'e> Battle<'e> {
                 format!("it is the {}'s activation, and {} is the {}'s", self.state.to_act.word(), u.name, u.side.word()),
             ));
         }
-        if u.state != State::Ready || u.activated {
+        if u.state != State::Ready || (u.activated && resumed.is_none()) {
             return Err(BattleError::refused(Rule::Turn, format!("{} cannot be activated now", u.name)));
         }
-        if !self.may_act(u.side).contains(&i) {
+        if resumed.is_none() && !self.may_act(u.side).contains(&i) {
             let who = match &self.state.active {
                 Some(a) => format!(
                     "{} is in the middle of its activation",
@@ -523,7 +526,7 @@ impl<'e> Battle<'e> {
             return self.routing_turn(t, u.side);
         }
         let stepped = self.engine.rules.ruleset.turn.spend.is_some();
-        let continuing = self.state.active.as_ref().is_some_and(|a| a.unit == i);
+        let continuing = self.state.active.as_ref().is_some_and(|a| a.unit == i) || resumed.is_some();
         if stepped && turns::ends_activation(&t) {
             // Waiting ends an activation of steps; as the first step, it is the whole turn.
             if continuing {
@@ -542,9 +545,10 @@ impl<'e> Battle<'e> {
             // A resource refilled at `activated` is set first; the event's triggers may then
             // change it (`on activated { gain(...) }`).
             self.refill(Some(m::Event::Activated), &[i]);
+            self.clear_at_activation(i);
             self.run_triggers(i, m::Event::Activated);
         }
-        let mut moved = 0;
+        let mut moved = resumed.unwrap_or(0);
         // With threat zones a move can cost HP (free attacks): the turn's HP changes count from here.
         let before_move: Vec<i64> = self.state.units.iter().map(|f| f.hp).collect();
         let mut walked = Vec::new();
@@ -555,9 +559,27 @@ impl<'e> Battle<'e> {
             };
             moved = cost;
             walked = self.walk(i, to);
+            if to != u.pos {
+                walked.extend(self.opportunity_strikes(i));
+            }
         }
         // Routed by a free attack on the way: the move ends there, and so does the turn's act.
         let fell = self.state.units.get(i).is_none_or(|f| f.hp <= 0);
+        let near = if fell || t.to.is_none_or(|to| to == u.pos) { Vec::new() } else { self.interrupters(i) };
+        if !near.is_empty() {
+            // The move came too near enemies that may activate first: the rest waits (interrupt.rs).
+            let rest = Turn { to: None, ..t.clone() };
+            let mut note = walked.join("; ");
+            let interrupted = self.interrupt(i, &near, interrupt::Held { turn: rest, moved });
+            note = if note.is_empty() { interrupted } else { format!("{note}; {interrupted}") };
+            let (hp, routed, newly_routed) = self.mark_routed(&before_move);
+            self.log.push(Record::Turn { round: self.state.round, turn: t, hp, routed, note });
+            for k in newly_routed {
+                self.run_triggers_against(k, m::Event::Routed, Some(i));
+            }
+            self.look();
+            return self.await_answer();
+        }
         for item in &t.discard {
             let f = self.state.units.get_mut(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
             let k = f
@@ -633,13 +655,14 @@ impl<'e> Battle<'e> {
             _ => false,
         };
         let dropped = if fell { None } else { self.drop_charge(i, &t.act) };
+        let went = resumed.is_some_and(|m| m > 0) || t.to.is_some_and(|to| to != u.pos);
         // The step is paid as it is taken: reactions during its exchanges spend what is left.
         self.pay_step(i, cost);
         let note = match &t.act {
             _ if fell => "is routed on the way".to_string(),
             Act::Wait => "waits".to_string(),
-            Act::Attack { target } if declared => self.declare(i, *target, t.to.is_some_and(|to| to != u.pos))?,
-            Act::Attack { target } => self.attack(i, *target, t.to.is_some_and(|to| to != u.pos))?,
+            Act::Attack { target } if declared => self.declare(i, *target, went)?,
+            Act::Attack { target } => self.attack(i, *target, went)?,
             Act::Decline | Act::Rally => return Err(BattleError::refused(Rule::Turn, "only an answer declines")),
             Act::Strike { tile } => self.strike(i, *tile)?,
             Act::Special { verb, target, tile, from } => {

@@ -113,6 +113,51 @@ impl Battle<'_> {
         }
     }
 
+    /// Unit `i`'s activation begins: each status on it that `clears ... at activated` and whose
+    /// condition holds (rolled now) wears off (seed 003: a braced unit is braced until it acts
+    /// again).
+    pub(super) fn clear_at_activation(&mut self, i: usize) {
+        let engine = self.engine;
+        let Some(statuses) = self.state.units.get(i).map(|u| u.statuses.clone()) else { return };
+        let at_activation = |a: &Affliction| {
+            engine
+                .ir
+                .name_id(&a.status)
+                .and_then(|id| engine.ir.clears.get(&id))
+                .is_some_and(|cs| cs.iter().any(|c| c.event == m::Event::Activated))
+        };
+        if !statuses.iter().any(at_activation) {
+            return;
+        }
+        let drawn = Drawn::default();
+        let mut dice = std::mem::replace(&mut self.state.rng, rng(0));
+        let mut gone = Vec::new();
+        {
+            let draws = Draws::new(&mut dice, &drawn);
+            let scene = self.scene(Cast { user: i, ..Cast::default() }, Some(&draws));
+            for a in statuses.iter().filter(|a| at_activation(a)) {
+                let clears = engine.ir.name_id(&a.status).and_then(|id| engine.ir.clears.get(&id));
+                let cleared = clears.map_or(&[][..], Vec::as_slice).iter().filter(|c| c.event == m::Event::Activated).any(|c| {
+                    match (&c.condition, &scene) {
+                        (None, _) => true,
+                        (Some(e), Some(scene)) => scene.holds(e, &[]),
+                        (Some(_), None) => false,
+                    }
+                });
+                if cleared {
+                    gone.push(a.status);
+                }
+            }
+        }
+        self.state.rng = dice;
+        if let Some(u) = self.state.units.get_mut(i) {
+            u.statuses.retain(|a| !gone.contains(&a.status));
+        }
+        for status in gone {
+            self.log.push(Record::Affliction { unit: i, status: status.to_string(), change: "wears off".into() });
+        }
+    }
+
     /// End of a unit's turn: terrain that heals at `end_of_turn` heals it.
     pub(super) fn end_of_turn(&mut self, i: usize) {
         if let Some(f) = self.state.units.get_mut(i) {

@@ -33,7 +33,7 @@ pub enum Place {
     Clear,
     /// A resource's value, set at its event.
     Resource,
-    /// A step's `step_cost`, `step_allowed` and `respond`: a unit pricing a step of its
+    /// A step's `step_cost`, `step_allowed`, `respond`, `interrupt`, `opportunity`: a unit pricing a step of its
     /// activation, or declaring an attack its target may answer.
     Step,
 }
@@ -186,7 +186,7 @@ impl Place {
             Place::Use => "a consumable's `use`".into(),
             Place::Clear => "a status's `clears when`".into(),
             Place::Resource => "a resource's value".into(),
-            Place::Step => "`step_cost`, `step_allowed` or `respond`".into(),
+            Place::Step => "`step_cost`, `step_allowed`, `respond`, `interrupt` or `opportunity`".into(),
         }
     }
 }

@@ -329,11 +329,20 @@ fn answering(b: &Battle<'_>, viewer: SideId, your_turn: bool) -> Option<Answerin
     // Under fog the declarer may be out of sight: it is not named.
     let seen = units_seen(b, viewer).iter().any(|u| u.index == d.by);
     let by = b.units.get(d.by).filter(|_| seen).map_or("An enemy out of sight", |u| u.name.as_str());
-    let line = format!(
-        "{by} declares an attack on {0}: activate {0} in answer (its attack may strike first), or decline \
-         (the attack resolves now and {0} keeps its activation for later).",
-        target.name
-    );
+    let line = if d.then.is_some() {
+        // A move that came too near (the ruleset's `interrupt`), not an attack.
+        format!(
+            "{by} comes too near {0}: activate {0} now, before {by} acts, or decline ({0} keeps its activation \
+             for later).",
+            target.name
+        )
+    } else {
+        format!(
+            "{by} declares an attack on {0}: activate {0} in answer (its attack may strike first), or decline \
+             (the attack resolves now and {0} keeps its activation for later).",
+            target.name
+        )
+    };
     Some(Answering { unit: d.target, by: d.by, line })
 }
 

@@ -78,6 +78,9 @@ impl Tactician {
         if ranked.is_empty() {
             ranked.push((0.0, Turn { unit: first, ..Default::default() }));
         }
+        for (_, t) in &mut ranked {
+            *t = super::readied(b, std::mem::take(t));
+        }
         // An answer to a declared attack, and a routing unit's turn (it only flees or rallies,
         // whatever its plan: a unit can rout between two of its side's decisions).
         for (_, t) in &mut ranked {

@@ -1,0 +1,192 @@
+//! A move that comes too near (the ruleset's `interrupt` and `opportunity`,
+//! `oc_model::TurnRules`). When a unit's move ends, each enemy for which `opportunity` holds
+//! strikes it at once (a braced unit's target of opportunity: its attack, no answer); then each
+//! enemy that has not activated this round and for which `interrupt` holds may activate before
+//! the mover acts, the nearest first. The mover's act waits (a [`Held`] on the stack of answers
+//! declare.rs keeps) and is played when the last of them has answered or declined, if it still
+//! may be: else it lapses. Both formulas read the step of an attack by the watcher (`self`) on
+//! the mover from where the watcher stands: `range` is how near the mover came.
+
+use serde::{Deserialize, Serialize};
+
+use super::declare::Declared;
+use super::log::Record;
+use super::scene::Cast;
+use super::{distance, Act, Battle, BattleError, State, Turn};
+
+/// The rest of an interrupted mover's turn (its act, equip, free actions), played once every
+/// enemy its move came too near has answered: the movement points its move spent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Held {
+    pub turn: Turn,
+    pub moved: i64,
+}
+
+impl Battle<'_> {
+    /// The enemies of unit `i` (standing where its move ended) for which the turn formula `f`
+    /// holds, the nearest first (unit order on a tie); `fresh`: only those that have not
+    /// activated this round. Routing units never qualify.
+    fn watchers(&self, i: usize, f: Option<&crate::ir::E>, fresh: bool) -> Vec<usize> {
+        let Some(f) = f else { return Vec::new() };
+        let Some(mover) = self.state.units.get(i) else { return Vec::new() };
+        let mut out: Vec<(i64, usize)> = Vec::new();
+        for (k, w) in self.state.units.iter().enumerate() {
+            if w.side == mover.side || w.state != State::Ready || w.morale.routing || (fresh && w.activated) {
+                continue;
+            }
+            let params = self.step_vars(k, w.pos, 0, &Act::Attack { target: i }).params();
+            if self.scene(Cast { user: k, ..Cast::default() }, None).is_some_and(|s| s.holds(f, &params)) {
+                out.push((distance(w.pos, mover.pos), k));
+            }
+        }
+        out.sort();
+        out.into_iter().map(|(_, k)| k).collect()
+    }
+
+    /// After unit `i`'s move: the strikes of opportunity on it (`opportunity`), each enemy's
+    /// attack where it may make it. Returns their notes.
+    pub(super) fn opportunity_strikes(&mut self, i: usize) -> Vec<String> {
+        let mut notes = Vec::new();
+        for k in self.watchers(i, self.engine.ir.opportunity.as_ref(), false) {
+            if self.state.units.get(i).is_none_or(|u| u.state != State::Ready || u.hp <= 0) {
+                break;
+            }
+            if self.attack_check(k, i).is_err() {
+                continue;
+            }
+            let name = self.state.units.get(k).map(|f| f.name.clone()).unwrap_or_default();
+            if let Some(at) = self.state.units.get(i).map(|f| f.pos) {
+                self.face(k, at);
+            }
+            if let Ok(note) = self.exchange_full(k, i, super::attack::Blow::default()) {
+                notes.push(format!("{name} strikes at a target of opportunity: {note}"));
+            }
+        }
+        notes
+    }
+
+    /// After unit `i`'s move: the enemies that may interrupt it (`interrupt`), nearest first.
+    pub(super) fn interrupters(&self, i: usize) -> Vec<usize> {
+        self.watchers(i, self.engine.ir.interrupt.as_ref(), true)
+    }
+
+    /// Unit `i`'s move came too near `watchers`: the rest of its turn waits on each one's
+    /// answer, the nearest first (on top), and the first one's side acts next.
+    pub(super) fn interrupt(&mut self, i: usize, watchers: &[usize], held: Held) -> String {
+        for &k in watchers.iter().rev() {
+            self.state.pending.push(Declared {
+                by: i,
+                target: k,
+                moved: held.moved > 0,
+                fought: false,
+                then: Some(Box::new(held.clone())),
+            });
+        }
+        if let Some(f) = self.state.units.get_mut(i) {
+            f.activated = true;
+        }
+        if let Some(side) = watchers.first().and_then(|k| self.state.units.get(*k)).map(|u| u.side) {
+            self.state.to_act = side;
+        }
+        let names: Vec<String> = watchers.iter().filter_map(|k| self.state.units.get(*k)).map(|u| u.name.clone()).collect();
+        format!("comes too near {}, which may activate first", names.join(" and "))
+    }
+
+    /// An interruption `d` has been answered: the next enemy the move came too near answers,
+    /// or, when none is left, the mover's held act is played (or lapses).
+    pub(super) fn resume(&mut self, d: Declared, held: Held) -> Result<(), BattleError> {
+        let i = d.by;
+        while let Some(next) = self.state.pending.last() {
+            if next.by != i || next.then.is_none() {
+                break;
+            }
+            match self.state.units.get(next.target) {
+                Some(w) if w.state == State::Ready && !w.activated && !w.morale.routing => {
+                    self.state.to_act = w.side;
+                    return Ok(());
+                }
+                _ => {
+                    self.state.pending.pop();
+                }
+            }
+        }
+        let Some(side) = self.state.units.get(i).map(|u| u.side) else { return Ok(()) };
+        self.state.to_act = side;
+        let standing = self.state.units.get(i).is_some_and(|u| u.state == State::Ready && !u.morale.routing);
+        let note = if standing {
+            let (saved, at) = (self.state.clone(), self.log.len());
+            match self.turn_inner(held.turn, Some(held.moved)) {
+                Ok(()) => {
+                    // The held act is logged as the answer's outcome, not a turn: a replay plays
+                    // the mover's turn once, whole.
+                    let k = self.log.iter().skip(at).position(|r| matches!(r, Record::Turn { turn, .. } if turn.unit == i));
+                    if let Some(r) = k.and_then(|k| self.log.get_mut(at + k)) {
+                        if let Record::Turn { round, hp, routed, note, .. } = r.clone() {
+                            let note = format!("acts once the units it came too near have answered: {note}");
+                            *r = Record::Resolved { round, unit: i, target: d.target, hp, routed, note };
+                        }
+                    }
+                    return Ok(());
+                }
+                Err(why) => {
+                    self.state = saved;
+                    self.log.truncate(at);
+                    format!("its act lapses: {why}")
+                }
+            }
+        } else {
+            "falls or routs before it acts".to_string()
+        };
+        self.log.push(Record::Resolved {
+            round: self.state.round,
+            unit: i,
+            target: d.target,
+            hp: Vec::new(),
+            routed: Vec::new(),
+            note,
+        });
+        self.end_activation(i, side, true)
+    }
+}
+
+impl Battle<'_> {
+    /// The action that readies unit `i` to strike where it stands after moving to `at` (what an
+    /// AI plays there instead of waiting): the first of its actions taking no target after
+    /// which the ruleset's `opportunity` would hold for it against an enemy that can end its
+    /// next move where the unit would strike it (as near as the enemy's movement points bring
+    /// it). `None` without `opportunity`, or where none does.
+    pub fn readying(&self, i: usize, at: super::Tile) -> Option<Act> {
+        let f = self.engine.ir.opportunity.as_ref()?;
+        let side = self.state.units.get(i)?.side;
+        // The enemies and how near each can come to `at` (at least contact).
+        let near: Vec<(usize, i64)> = (0..self.state.units.len())
+            .filter_map(|k| {
+                let e = self.state.units.get(k).filter(|e| e.side != side && e.state == State::Ready)?;
+                let points = self.mobility(k).map_or(0, |m| m.0);
+                Some((k, (distance(at, e.pos) - points).max(1)))
+            })
+            .collect();
+        let holds = |b: &Battle<'_>| {
+            near.iter().any(|(k, range)| {
+                let mut vars = b.step_vars(i, at, 0, &Act::Attack { target: *k });
+                vars.range = *range;
+                b.scene(Cast { user: i, ..Cast::default() }, None).is_some_and(|s| s.holds(f, &vars.params()))
+            })
+        };
+        let mut here = self.fork(None);
+        if let Some(u) = here.state.units.get_mut(i) {
+            u.pos = at;
+        }
+        if near.is_empty() || holds(&here) {
+            return None;
+        }
+        for a in self.actions(i) {
+            let Some(verb) = a.verb() else { continue };
+            let mut b = here.fork(None);
+            if b.special(i, (verb, Some(a.tag.as_str())), (None, None), None).is_ok() && holds(&b) {
+                return Some(Act::Special { verb, target: None, tile: None, from: Some(a.tag) });
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,346 @@
+//! Seed 003 (`std:battlestorm`), "The Sequence of Play": the Actions beyond move and attack and
+//! the activation an enemy that comes too near may take first. Each test quotes the seed and
+//! asserts a scripted battle's log.
+
+#[path = "common/arena.rs"]
+mod arena;
+
+use oc_engine::battle::{Act, Battle, Record, Turn};
+use oc_engine::Engine;
+use oc_model::{SideId, Verb};
+
+/// A 10x5 open field; both sides may deploy anywhere.
+const FIELD: &str = r#"name = "Field"
+width = 10
+height = 5
+rows = [
+  "..........",
+  "..........",
+  "..........",
+  "..........",
+  "..........",
+]
+[[regions]]
+name = "attacker-zone"
+kind = "deployment"
+side = "attacker"
+rect = [0, 0, 10, 5]
+[[regions]]
+name = "defender-zone"
+kind = "deployment"
+side = "defender"
+rect = [0, 0, 10, 5]
+"#;
+
+const SCENARIO: &str = r#"import "std:battlestorm"
+scenario Arena {
+    map "field.map.toml"
+    rounds 9 then defender
+    attacker { zone "attacker-zone" war_chest 99999 units 1..8 win rout all }
+    defender { zone "defender-zone" war_chest 99999 units 1..8 win rout all }
+}
+"#;
+
+fn compiled(armies: &str) -> (Engine, oc_model::BattleMap) {
+    let files = [("field.map.toml".to_string(), FIELD.to_string()), ("field.oc".to_string(), format!("{SCENARIO}\n{armies}"))];
+    let mut ws = oc_compiler::Workspace::new();
+    let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["field.oc".to_string()]);
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let rules = c.rules.unwrap();
+    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), FIELD);
+    assert!(diags.is_empty(), "{diags:?}");
+    let mut map = map.unwrap();
+    map.resolve(&rules);
+    (Engine::new(rules).unwrap(), map.battle_map())
+}
+
+/// Two savages a side, far apart: the attacker's at (1, 2) and (0, 0), the defender's at (5, 2)
+/// and (9, 4).
+const SAVAGES: &str = "army A for Arena attacker { unit A0: Savage { items Shortsword } unit A1: Savage { items Shortsword } }\n\
+                       army D for Arena defender { unit D0: Savage { items Shortsword } unit D1: Savage { items Shortsword } }";
+const APART: [&[(i64, i64)]; 2] = [&[(1, 2), (0, 0)], &[(5, 2), (9, 4)]];
+
+/// The first unit of the side to act and the other side's first: (mover, watcher).
+fn mover_and_watcher(b: &Battle) -> (usize, usize) {
+    match b.to_act {
+        SideId::Attacker => (0, 2),
+        SideId::Defender => (2, 0),
+    }
+}
+
+/// The tile `steps` tiles short of `target` on the line from `from` (the same row).
+fn short_of(b: &Battle, from: usize, target: usize, steps: i64) -> (i64, i64) {
+    let (f, t) = (b.units[from].pos, b.units[target].pos);
+    (t.0 - steps * (t.0 - f.0).signum(), t.1)
+}
+
+fn attack(unit: usize, target: usize) -> Turn {
+    Turn { unit, act: Act::Attack { target }, ..Default::default() }
+}
+
+fn decline(unit: usize) -> Turn {
+    Turn { unit, act: Act::Decline, ..Default::default() }
+}
+
+fn brace(unit: usize, tag: &str) -> Turn {
+    Turn {
+        unit,
+        act: Act::Special { verb: Verb::Inflict, target: None, tile: None, from: Some(tag.into()) },
+        ..Default::default()
+    }
+}
+
+/// The log's turns and resolutions from `from` on: (unit, note), a resolution's unit marked `*`.
+fn lines(b: &Battle, from: usize) -> Vec<String> {
+    b.log[from..]
+        .iter()
+        .filter_map(|r| match r {
+            Record::Turn { turn, note, .. } => Some(format!("{}: {note}", turn.unit)),
+            Record::Resolved { unit, note, .. } => Some(format!("*{unit}: {note}")),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Units of `side` other than `keep` wait until `side` has the activation (the roll-offs).
+fn until_turn_of(b: &mut Battle, side: SideId, keep: &[usize]) {
+    while b.to_act != side {
+        let k = b.may_act(b.to_act).into_iter().find(|k| !keep.contains(k)).expect("a unit to wait");
+        b.turn(arena::wait(k)).unwrap();
+    }
+}
+
+#[test]
+fn a_move_that_comes_too_near_lets_an_unactivated_enemy_activate_first() {
+    // "A previously unactivated unit may also choose to activate if an enemy unit comes too near,
+    // interrupting the moving unit with its own Actions." Reading: too near is contact.
+    let (engine, map) = compiled(SAVAGES);
+    for seed in 0..8 {
+        let mut b = arena::battle_seeded(&engine, &map, APART, seed);
+        let (x, y) = mover_and_watcher(&b);
+        let to = short_of(&b, x, y, 1);
+        let from = b.log.len();
+        b.turn(Turn { unit: x, to: Some(to), act: Act::Attack { target: y }, ..Default::default() }).unwrap();
+        // The move ended next to y: the mover's attack waits, and only y may act, for its side.
+        assert!(arena::last_note(&b).contains("comes too near D0") || arena::last_note(&b).contains("comes too near A0"));
+        assert_eq!(b.units[x].pos, to);
+        assert_eq!(b.answering(), Some(y));
+        assert_eq!(b.to_act, b.units[y].side);
+        assert!(b.units.iter().all(|u| u.hp == 1), "nothing dealt yet");
+        // y interrupts with its own attack; the mover acts after it, if it still stands, and
+        // y (activated now) has no answer to the mover's attack.
+        b.turn(attack(y, x)).unwrap();
+        let l = lines(&b, from);
+        assert_eq!(l.len(), 3, "{l:?}");
+        assert!(l[1].starts_with(&format!("{y}: ")) && l[1].contains("attacks"), "{l:?}");
+        assert!(l[2].starts_with(&format!("*{x}: ")), "{l:?}");
+        if b.units[x].hp > 0 {
+            assert!(l[2].contains("acts once the units it came too near have answered") && l[2].contains("attacks"), "{l:?}");
+        } else {
+            assert!(l[2].contains("falls or routs before it acts"), "{l:?}");
+        }
+        assert!(b.units[x].activated && b.units[y].activated);
+        assert_eq!(b.answering(), None);
+    }
+}
+
+#[test]
+fn a_declined_interruption_leaves_the_move_to_act_and_the_unit_its_activation() {
+    // "may also choose to activate": declining, the watcher keeps its activation; the mover's
+    // declared melee attack then lets it answer as its target ("An enemy unit upon which an
+    // attack has been declared has the option of immediately activating").
+    let (engine, map) = compiled(SAVAGES);
+    let mut b = arena::battle_seeded(&engine, &map, APART, 3);
+    let (x, y) = mover_and_watcher(&b);
+    let to = short_of(&b, x, y, 1);
+    let from = b.log.len();
+    b.turn(Turn { unit: x, to: Some(to), act: Act::Attack { target: y }, ..Default::default() }).unwrap();
+    b.turn(decline(y)).unwrap();
+    let l = lines(&b, from);
+    assert!(l[1].contains("declines to activate"), "{l:?}");
+    assert!(l[2].starts_with(&format!("*{x}: ")) && l[2].contains("declares an attack on"), "{l:?}");
+    assert_eq!(b.answering(), Some(y));
+    assert!(!b.units[y].activated);
+}
+
+#[test]
+fn a_move_that_stops_short_of_contact_is_not_interrupted() {
+    // "comes too near" (reading: contact): a move ending two tiles off is played whole.
+    let (engine, map) = compiled(SAVAGES);
+    let mut b = arena::battle_seeded(&engine, &map, APART, 1);
+    let (x, y) = mover_and_watcher(&b);
+    let to = short_of(&b, x, y, 2);
+    b.turn(Turn { unit: x, to: Some(to), ..Default::default() }).unwrap();
+    assert_eq!(arena::last_note(&b), "waits");
+    assert_eq!(b.answering(), None);
+}
+
+#[test]
+fn a_braced_unit_strikes_an_enemy_that_comes_into_its_reach() {
+    // "brace [ready to attack targets of opportunity]": y braces; an enemy whose move ends next
+    // to it takes its attack before it acts.
+    let (engine, map) = compiled(SAVAGES);
+    let (mut struck, mut felled) = (0, 0);
+    for seed in 0..12 {
+        let mut b = arena::battle_seeded(&engine, &map, APART, seed);
+        let (y, x) = mover_and_watcher(&b);
+        b.turn(brace(y, "Brace")).unwrap();
+        assert!(arena::last_note(&b).contains("Braced"), "{}", arena::last_note(&b));
+        // A braced unit has activated: it does not interrupt, it strikes.
+        let side = b.units[x].side;
+        until_turn_of(&mut b, side, &[x]);
+        let to = short_of(&b, x, y, 1);
+        let from = b.log.len();
+        b.turn(Turn { unit: x, to: Some(to), act: Act::Attack { target: y }, ..Default::default() }).unwrap();
+        let l = lines(&b, from);
+        let name = &b.units[y].name;
+        assert!(l[0].contains(&format!("{name} strikes at a target of opportunity")), "{l:?}");
+        struck += 1;
+        if b.units[x].hp <= 0 {
+            felled += 1;
+            assert!(l[0].contains("is routed on the way"), "{l:?}");
+        }
+    }
+    assert_eq!(struck, 12);
+    assert!(felled > 0, "a savage's d30 against 15 kills some movers before they strike");
+}
+
+#[test]
+fn a_unit_stays_braced_until_its_next_activation() {
+    // "brace [ready to attack targets of opportunity]" (reading: until the unit's next
+    // activation begins; the status `clears at activated`).
+    let (engine, map) = compiled(SAVAGES);
+    let mut b = arena::battle_seeded(&engine, &map, APART, 2);
+    let (y, _) = mover_and_watcher(&b);
+    b.turn(brace(y, "Brace")).unwrap();
+    assert!(b.units[y].statuses.iter().any(|a| a.status.as_str() == "Braced"));
+    // The rest of the round: everybody else waits; the status holds.
+    while b.round == 1 {
+        let k = b.may_act(b.to_act)[0];
+        b.turn(arena::wait(k)).unwrap();
+        assert!(b.units[y].statuses.iter().any(|a| a.status.as_str() == "Braced"));
+    }
+    let side = b.units[y].side;
+    until_turn_of(&mut b, side, &[y]);
+    let from = b.log.len();
+    b.turn(arena::wait(y)).unwrap();
+    assert!(b.units[y].statuses.is_empty());
+    let worn = b.log[from..].iter().any(
+        |r| matches!(r, Record::Affliction { unit, status, change } if *unit == y && status == "Braced" && change == "wears off"),
+    );
+    assert!(worn, "{:?}", &b.log[from..]);
+}
+
+/// Bow-women and a savage: the attacker's bow-women at (1, 2), the defender's savage at (9, 2),
+/// and three more savages a side to wait while the roll-offs go the other way.
+const BOWS: &str = "army A for Arena attacker { unit Bows: ElvenBowWoman { items Longbow } unit A1: Savage { items Shortsword } \
+                    unit A2: Savage { items Shortsword } unit A3: Savage { items Shortsword } }\n\
+                    army D for Arena defender { unit D0: Savage { items Shortsword } unit D1: Savage { items Shortsword } \
+                    unit D2: Savage { items Shortsword } unit D3: Savage { items Shortsword } }";
+const BOWS_AT: [&[(i64, i64)]; 2] = [&[(1, 2), (0, 0), (0, 1), (0, 3)], &[(9, 2), (9, 4), (9, 0), (8, 4)]];
+
+/// The bow-women (0) stand ready, then the savage (4) moves to `to`, the roll-offs deciding
+/// who goes first and the other units waiting meanwhile; the log's lines of the move.
+fn stand_ready_then_move(engine: &Engine, map: &oc_model::BattleMap, seed: u64, to: (i64, i64)) -> Vec<String> {
+    let mut b = arena::battle_seeded(engine, map, BOWS_AT, seed);
+    let mut ready = false;
+    loop {
+        let side = b.to_act;
+        if side == SideId::Attacker && !ready {
+            // A longbow may not brace (a melee weapon's Action), only stand ready.
+            assert!(b.turn(brace(0, "Brace")).is_err());
+            b.turn(brace(0, "StandReady")).unwrap();
+            ready = true;
+        } else if side == SideId::Defender && ready {
+            let from = b.log.len();
+            b.turn(Turn { unit: 4, to: Some(to), ..Default::default() }).unwrap();
+            return lines(&b, from);
+        } else {
+            let k = b.may_act(side).into_iter().find(|k| *k != 0 && *k != 4).expect("a unit to wait");
+            b.turn(arena::wait(k)).unwrap();
+        }
+    }
+}
+
+#[test]
+fn bow_women_standing_ready_shoot_an_enemy_that_comes_into_range() {
+    // "stand ready [as above, but for projectile weapons]": the longbow's reach is 6 tiles.
+    let (engine, map) = compiled(BOWS);
+    for seed in 0..12 {
+        // Five tiles off: in reach.
+        let l = stand_ready_then_move(&engine, &map, seed, (6, 2));
+        assert!(l.iter().any(|n| n.contains("Bows") && n.contains("strikes at a target of opportunity")), "{l:?}");
+        // Seven tiles off: out of reach, the move is played alone.
+        let l = stand_ready_then_move(&engine, &map, seed, (8, 2));
+        assert_eq!(l, ["4: waits"]);
+    }
+}
+
+/// Every note of a whole game of the shipped Narube battle played by `ai`.
+fn narube_notes(ai: &str, seed: u64) -> Vec<String> {
+    let scenario = include_str!("../../../scenarios/battlestorm-narube.oc");
+    let map_text = include_str!("../../../scenarios/maps/narube-river.map.toml");
+    let files =
+        [("maps/narube-river.map.toml".to_string(), map_text.to_string()), ("narube.oc".to_string(), scenario.to_string())];
+    let mut ws = oc_compiler::Workspace::new();
+    let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["narube.oc".to_string()]);
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let rules = c.rules.unwrap();
+    let (map, _) = oc_atlas::parse(oc_diag::FileId(0), map_text);
+    let mut map = map.unwrap();
+    map.resolve(&rules);
+    let engine = Engine::new(rules).unwrap();
+    let map = map.battle_map();
+    let s = &engine.rules.scenarios[0];
+    let armies = [&engine.rules.armies[0], &engine.rules.armies[1]];
+    let armies = if armies[0].side == SideId::Attacker { armies } else { [armies[1], armies[0]] };
+    let mut ai = oc_engine::ai::by_name(ai).unwrap();
+    let (_, records) = oc_engine::battle::play(&engine, s, &map, armies, seed, ai.as_mut()).unwrap();
+    records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Turn { note, .. } | Record::Resolved { note, .. } => Some(note.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_ais_brace_stand_ready_and_interrupt_in_narube() {
+    // The Actions "brace" and "stand ready", and "comes too near", in whole battles the AIs play.
+    for ai in ["greedy", "tactician"] {
+        let notes = narube_notes(ai, 5);
+        let has = |s: &str| notes.iter().any(|n| n.contains(s));
+        assert!(has("Braced"), "{ai}: {notes:#?}");
+        assert!(has("strikes at a target of opportunity"), "{ai}: {notes:#?}");
+        assert!(has("comes too near"), "{ai}: {notes:#?}");
+    }
+}
+
+#[test]
+fn a_crossbow_is_reloaded_in_the_next_activation() {
+    // "recover/reload [applies to war machines reloading, or troops with slow or awkward
+    // weapons]" (reading: the crossbow is slow; the unit's next activation after it shoots is
+    // spent reloading: no attack in it).
+    let armies = "army A for Arena attacker { unit Xbows: HumanCrossbowman { figures 4 items Crossbow } unit A1: Savage { items Shortsword } }\n\
+                  army D for Arena defender { unit D0: Savage { figures 9 items Shortsword } unit D1: Savage { items Shortsword } }";
+    let (engine, map) = compiled(armies);
+    let mut b = arena::battle_seeded(&engine, &map, [&[(1, 2), (0, 0)], &[(5, 2), (9, 4)]], 4);
+    let mut shots = Vec::new();
+    for round in 1..=3 {
+        until_turn_of(&mut b, SideId::Attacker, &[0]);
+        assert_eq!(b.round, round);
+        shots.push(b.turn(attack(0, 2)).is_ok());
+        if !shots[shots.len() - 1] {
+            let why = b.turn(attack(0, 2)).unwrap_err().to_string();
+            assert!(why.contains("a status forbids it"), "{why}");
+            b.turn(arena::wait(0)).unwrap();
+        }
+        // Everyone else waits out the round.
+        while b.round == round {
+            let k = b.may_act(b.to_act)[0];
+            b.turn(arena::wait(k)).unwrap();
+        }
+    }
+    assert_eq!(shots, [true, false, true]);
+}
