@@ -264,16 +264,27 @@ fn stand_ready_then_move(engine: &Engine, map: &oc_model::BattleMap, seed: u64, 
 
 #[test]
 fn bow_women_standing_ready_shoot_an_enemy_that_comes_into_range() {
-    // "stand ready [as above, but for projectile weapons]": the longbow's reach is 6 tiles.
+    // "stand ready [as above, but for projectile weapons]": the longbow (range class P4) reaches
+    // 9 tiles, effective to 6, "+2 per inch" beyond.
     let (engine, map) = compiled(BOWS);
     for seed in 0..12 {
-        // Five tiles off: in reach.
+        // Five tiles off: in effective range.
         let l = stand_ready_then_move(&engine, &map, seed, (6, 2));
         assert!(l.iter().any(|n| n.contains("Bows") && n.contains("strikes at a target of opportunity")), "{l:?}");
-        // Seven tiles off: out of reach, the move is played alone.
+        // Seven tiles off: beyond effective range but in reach, shot at all the same.
         let l = stand_ready_then_move(&engine, &map, seed, (8, 2));
-        assert_eq!(l, ["4: waits"]);
+        assert!(l.iter().any(|n| n.contains("Bows") && n.contains("strikes at a target of opportunity")), "{l:?}");
     }
+    // A unit that does not stand ready shoots at nobody that comes near.
+    let mut b = arena::battle_seeded(&engine, &map, BOWS_AT, 1);
+    while b.to_act != SideId::Defender {
+        let k = *b.may_act(b.to_act).first().expect("a unit to wait");
+        b.turn(arena::wait(k)).unwrap();
+    }
+    assert!(b.may_act(SideId::Defender).contains(&4));
+    let from = b.log.len();
+    b.turn(Turn { unit: 4, to: Some((6, 2)), ..Default::default() }).unwrap();
+    assert_eq!(lines(&b, from), ["4: waits"]);
 }
 
 /// Every note of a whole game of the shipped Narube battle played by `ai`.
