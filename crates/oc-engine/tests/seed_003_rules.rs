@@ -489,9 +489,16 @@ fn an_answer_on_its_declarer_is_one_combat_in_the_order_of_attack() {
                 continue;
             }
         }
-        let from = b.log.len();
+        let mut from = b.log.len();
         b.turn(Turn { unit: 0, to: Some((4, 2)), act: Act::Attack { target: 2 }, ..Default::default() }).unwrap();
         assert_eq!(b.answering(), Some(2));
+        // The charge "comes too near" the wyvern (the ruleset's `interrupt`): it lets the move
+        // act, and answers the charge's melee declaration instead.
+        if lines(&b, from).first().is_some_and(|l| l.contains("comes too near")) {
+            b.turn(Turn { unit: 2, act: Act::Decline, ..Default::default() }).unwrap();
+            assert_eq!(b.answering(), Some(2), "{:?}", lines(&b, from));
+            from = b.log.len() - 1;
+        }
         b.turn(attack(2, 0)).unwrap();
         let l = lines(&b, from);
         assert_eq!(l.len(), 3, "{l:?}");

@@ -12,6 +12,14 @@ use super::log::Record;
 use super::scene::Cast;
 use super::{Act, Battle, BattleError, Rule, State, Tile, Turn};
 
+/// The rest of an interrupted mover's turn (its act, equip, free actions), played once every
+/// enemy its move came too near has answered: the movement points its move spent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Held {
+    pub turn: Turn,
+    pub moved: i64,
+}
+
 /// An attack declared and waiting for its target's answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Declared {
@@ -27,7 +35,7 @@ pub struct Declared {
     /// Not an attack: the declarer's move came too near the target (the ruleset's
     /// `interrupt`), and this is the rest of its turn, held until the target answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub then: Option<Box<super::interrupt::Held>>,
+    pub then: Option<Box<Held>>,
 }
 
 impl Battle<'_> {

@@ -11,7 +11,6 @@
 use oc_model as m;
 use serde::{Deserialize, Serialize};
 
-use super::game::auto_deploy;
 use super::{distance, Tile};
 use crate::dice::{rng, roll};
 use crate::Engine;
@@ -203,4 +202,25 @@ fn centre(tiles: &[Tile]) -> Option<Tile> {
 
 fn zone_centre(map: &m::BattleMap, zone: &str) -> Tile {
     map.region(zone).and_then(|r| centre(&r.tiles)).unwrap_or((map.width / 2, map.height / 2))
+}
+
+/// Deployment tiles for an army: the zone's passable tiles nearest the enemy's zone, in order.
+pub fn auto_deploy(engine: &Engine, scenario: &m::Scenario, map: &m::BattleMap, side: m::SideId, count: usize) -> Vec<Tile> {
+    let zone = map.region(&scenario.side(side).zone).map(|r| r.tiles.clone()).unwrap_or_default();
+    let enemy = map.region(&scenario.side(side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default();
+    let centre = if enemy.is_empty() {
+        (map.width / 2, map.height / 2)
+    } else {
+        (enemy.iter().map(|t| t.0).sum::<i64>() / enemy.len() as i64, enemy.iter().map(|t| t.1).sum::<i64>() / enemy.len() as i64)
+    };
+    let passable = |t: &Tile| {
+        map.terrain
+            .get((t.1 * map.width + t.0) as usize)
+            .and_then(|n| engine.rules.terrain(n))
+            .is_some_and(|tr| tr.costs.values().any(Option::is_some))
+    };
+    let mut tiles: Vec<Tile> = zone.into_iter().filter(passable).collect();
+    tiles.sort_by_key(|t| (distance(*t, centre), *t));
+    tiles.truncate(count);
+    tiles
 }

@@ -7,20 +7,10 @@
 //! may be: else it lapses. Both formulas read the step of an attack by the watcher (`self`) on
 //! the mover from where the watcher stands: `range` is how near the mover came.
 
-use serde::{Deserialize, Serialize};
-
-use super::declare::Declared;
+use super::declare::{Declared, Held};
 use super::log::Record;
 use super::scene::Cast;
-use super::{distance, Act, Battle, BattleError, State, Turn};
-
-/// The rest of an interrupted mover's turn (its act, equip, free actions), played once every
-/// enemy its move came too near has answered: the movement points its move spent.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Held {
-    pub turn: Turn,
-    pub moved: i64,
-}
+use super::{distance, Act, Battle, BattleError, State};
 
 impl Battle<'_> {
     /// The enemies of unit `i` (standing where its move ended) for which the turn formula `f`

@@ -43,9 +43,9 @@ pub use crate::error::{BattleError, Rule};
 pub use actions::Available;
 pub use charge::AttackAction;
 pub use courage::Morale;
-pub use deploy::{deploy, home_zones, placement_units, Deployment, Setup};
+pub use deploy::{auto_deploy, deploy, home_zones, placement_units, Deployment, Setup};
 pub use fog::{Light, Sight};
-pub use game::{auto_deploy, play, play_watched, Controller, GameResult, ROUND_CAP};
+pub use game::{play, play_watched, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
 pub(crate) use movement::CostQueue;
 pub use movement::{distance, neighbours, Reach};
@@ -570,7 +570,7 @@ impl<'e> Battle<'e> {
             // The move came too near enemies that may activate first: the rest waits (interrupt.rs).
             let rest = Turn { to: None, ..t.clone() };
             let mut note = walked.join("; ");
-            let interrupted = self.interrupt(i, &near, interrupt::Held { turn: rest, moved });
+            let interrupted = self.interrupt(i, &near, declare::Held { turn: rest, moved });
             note = if note.is_empty() { interrupted } else { format!("{note}; {interrupted}") };
             let (hp, routed, newly_routed) = self.mark_routed(&before_move);
             self.log.push(Record::Turn { round: self.state.round, turn: t, hp, routed, note });
