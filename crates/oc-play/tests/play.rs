@@ -409,7 +409,10 @@ fn a_declared_attack_on_the_players_unit_can_be_declined() {
                 let unit = answering["unit"].as_u64().unwrap();
                 assert_eq!(state["may_act"], json!([unit]), "{state}");
                 let line = answering["line"].as_str().unwrap();
-                assert!(line.contains("declares an attack on") && line.contains("or decline"), "{line}");
+                assert!(
+                    (line.contains("declares an attack on") || line.contains("comes too near")) && line.contains("or decline"),
+                    "{line}"
+                );
                 let version = state["version"].as_u64().unwrap();
                 let mine: Vec<u64> = state["units"]
                     .as_array()
