@@ -696,6 +696,24 @@ pub struct Item {
     pub modifiers: Vec<Effect>,
 }
 
+impl Item {
+    /// How far the weapon reaches: its constant longest range, 2 where the wielder decides it
+    /// (staves: "Mag"), 0 for no range at all.
+    pub fn reach(&self) -> i64 {
+        match self.range.as_ref().map(|r| &r.max) {
+            Some(Expr::Const(Value::Int(n))) => *n,
+            Some(_) => 2,
+            None => 0,
+        }
+    }
+
+    /// Whether this is a weapon that reaches beyond the next tile (a range the wielder decides
+    /// counts): what army limits and placement call a ranged unit's weapon.
+    pub fn ranged(&self) -> bool {
+        self.kind == ItemKind::Weapon && self.reach() >= 2
+    }
+}
+
 /// A weapon's reach: `min..max` tiles; `max` may depend on the wielder (staves: "Mag").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Range {

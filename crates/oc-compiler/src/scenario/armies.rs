@@ -63,14 +63,6 @@ pub(crate) fn check_armies(
     out
 }
 
-fn weapon_reach(item: &m::Item) -> i64 {
-    match item.range.as_ref().map(|r| &r.max) {
-        Some(m::Expr::Const(m::Value::Int(n))) => *n,
-        Some(_) => 2, // depends on the wielder (staves: Mag): counts as ranged
-        None => 0,
-    }
-}
-
 /// Whether a unit matches a composition selector.
 pub fn selects(rules: &m::Rules, unit: &m::ArmyUnit, selector: &m::Selector) -> bool {
     let items = || unit.items.iter().filter_map(|i| rules.item(i));
@@ -83,7 +75,7 @@ pub fn selects(rules: &m::Rules, unit: &m::ArmyUnit, selector: &m::Selector) -> 
                 || items().any(|i| i.tags.iter().any(|u| u.tag == *t))
         }
         m::Selector::Wielding(w) => items().any(|i| i.weapon_type.as_deref() == Some(w.as_str())),
-        m::Selector::Ranged => items().any(|i| i.kind == m::ItemKind::Weapon && weapon_reach(i) >= 2),
+        m::Selector::Ranged => items().any(m::Item::ranged),
     }
 }
 
@@ -445,8 +437,8 @@ fn counts_because(rules: &m::Rules, unit: &m::ArmyUnit, selector: &m::Selector) 
             format!("{item} is {w}")
         }
         m::Selector::Ranged => {
-            let item = items().find(|i| i.kind == m::ItemKind::Weapon && weapon_reach(i) >= 2);
-            item.map_or("a ranged weapon".to_string(), |i| format!("{} reaches {}", i.name, weapon_reach(i)))
+            let item = items().find(|i| i.ranged());
+            item.map_or("a ranged weapon".to_string(), |i| format!("{} reaches {}", i.name, i.reach()))
         }
     })
 }

@@ -179,14 +179,7 @@ fn cost(engine: &Engine, unit: &m::ArmyUnit) -> i64 {
 /// Whether a unit carries a weapon that reaches beyond the next tile (a range the wielder
 /// decides counts, as army limits count it).
 fn ranged(engine: &Engine, unit: &m::ArmyUnit) -> bool {
-    unit.items.iter().filter_map(|i| engine.item(i)).any(|i| {
-        i.kind == m::ItemKind::Weapon
-            && match i.range.as_ref().map(|r| &r.max) {
-                Some(m::Expr::Const(m::Value::Int(n))) => *n >= 2,
-                Some(_) => true,
-                None => false,
-            }
-    })
+    unit.items.iter().filter_map(|i| engine.item(i)).any(m::Item::ranged)
 }
 
 fn free_tiles(engine: &Engine, map: &m::BattleMap, zone: &str, taken: &[Tile]) -> Vec<Tile> {
