@@ -37,6 +37,8 @@ pub struct Deployment {
     pub tiles: [Vec<Tile>; 2],
     /// `None` when the scenario leaves set-up to its zones (no roll-off, no turns).
     pub setup: Option<Setup>,
+    /// Each side's zone, [attacker, defender], after any roll-off for home edges.
+    pub zones: [String; 2],
 }
 
 /// The seed of the set-up's own dice: apart from the battle's, so a scenario without a
@@ -107,8 +109,8 @@ pub fn deploy(engine: &Engine, scenario: &m::Scenario, map: &m::BattleMap, armie
     let Some(groups) = scenario.placement_units else {
         let tiles = [m::SideId::Attacker, m::SideId::Defender]
             .map(|side| auto_deploy(engine, &chosen, map, side, armies[usize::from(side == m::SideId::Defender)].units.len()));
-        let setup = scenario.home_edges.as_ref().map(|_| Setup { rolls, zones, placed: Vec::new() });
-        return Deployment { tiles, setup };
+        let setup = scenario.home_edges.as_ref().map(|_| Setup { rolls, zones: zones.clone(), placed: Vec::new() });
+        return Deployment { tiles, setup, zones };
     };
     let parts = armies.map(|a| placement_units(engine, a, groups));
     let first = usize::from(scenario.deploy_first == m::SideId::Defender);
@@ -141,7 +143,7 @@ pub fn deploy(engine: &Engine, scenario: &m::Scenario, map: &m::BattleMap, armie
     // A unit the zone had no room for is left out of the list, so the battle refuses the
     // deployment ("N deployment tiles for M units") as it refuses an army too big for its zone.
     let tiles = tiles.map(|t| t.into_iter().flatten().collect());
-    Deployment { tiles, setup: Some(Setup { rolls, zones, placed }) }
+    Deployment { tiles, setup: Some(Setup { rolls, zones: zones.clone(), placed }), zones }
 }
 
 /// An army's units in `n` placement units of about equal points (seed 003: "an equal number of

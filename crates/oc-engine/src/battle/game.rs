@@ -31,7 +31,7 @@ impl<'e> Battle<'e> {
     ) -> Result<Battle<'e>, BattleError> {
         let deployment = super::deploy(engine, scenario, map, armies, seed);
         let [a, d] = &deployment.tiles;
-        let mut battle = Battle::new(engine, scenario, map, armies, [a, d], seed)?;
+        let mut battle = Battle::in_zones(engine, scenario, map, armies, [a, d], seed, deployment.zones)?;
         if let Some(Record::Start { setup, .. }) = battle.log.first_mut() {
             *setup = deployment.setup;
         }

@@ -282,10 +282,23 @@ impl<'e> Battle<'e> {
         deploy: [&[Tile]; 2],
         seed: u64,
     ) -> Result<Battle<'e>, BattleError> {
-        let mut units = Vec::new();
-        let mut taken = BTreeSet::new();
         // `deploy edges`: the roll-off's winner may have taken the other zone.
         let (zones, _) = home_zones(engine, scenario, map, seed);
+        Battle::in_zones(engine, scenario, map, armies, deploy, seed, zones)
+    }
+
+    /// [`Battle::new`] with the sides' zones already rolled off for, [attacker, defender].
+    fn in_zones(
+        engine: &'e Engine,
+        scenario: &m::Scenario,
+        map: &m::BattleMap,
+        armies: [&m::Army; 2],
+        deploy: [&[Tile]; 2],
+        seed: u64,
+        zones: [String; 2],
+    ) -> Result<Battle<'e>, BattleError> {
+        let mut units = Vec::new();
+        let mut taken = BTreeSet::new();
         let mut scenario = scenario.clone();
         scenario.attacker.zone = zones[0].clone();
         scenario.defender.zone = zones[1].clone();
