@@ -399,7 +399,7 @@ fn explain_scenario_prints_the_objectives() {
     let run = oc(&repo(), &["explain-scenario", "scenarios/border-mulan.oc"]);
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
     let out = text(&run.stdout);
-    assert!(out.contains("Time limit: 12 rounds; then the defender wins. The defender deploys first."), "{out}");
+    assert!(out.contains("Time limit: 11 rounds; then the defender wins. The defender deploys first."), "{out}");
     assert!(out.contains("Objective: Seize keep-throne with a Leader."), "{out}");
     assert!(
         out.contains("Objective: Either rout every enemy unit or rout the enemy Leader; or hold out until the time limit."),

@@ -69,19 +69,19 @@ fn simulate_plots_win_rates_rounds_and_losses() {
     assert!(has(&format!("mean {:.1}", report["mean_rounds"].as_f64().unwrap())));
     let rounds: u64 = report["rounds_histogram"].as_object().unwrap().values().map(|v| v.as_u64().unwrap()).sum();
     assert_eq!(rounds, 12, "the rounds histogram counts every game");
-    // The scenario's round limit (`rounds 15 then defender`) is marked on the rounds histogram,
-    // through the limit's bar: a dashed line in its own colour under the tick `15`, and named.
-    assert_eq!(report["round_limit"], 15);
-    assert!(has("round limit 15"), "{texts:?}");
+    // The scenario's round limit (`rounds 12 then defender`) is marked on the rounds histogram,
+    // through the limit's bar: a dashed line in its own colour under the tick `12`, and named.
+    assert_eq!(report["round_limit"], 12);
+    assert!(has("round limit 12"), "{texts:?}");
     let svg = std::fs::read_to_string(&svg).unwrap();
     let doc = roxmltree::Document::parse(&svg).unwrap();
     let (x0, x1) = (500.0, 1000.0); // the middle panel of three, 1500 px wide
     let tick = doc
         .descendants()
-        .filter(|n| n.has_tag_name("text") && n.text().map(str::trim) == Some("15"))
+        .filter(|n| n.has_tag_name("text") && n.text().map(str::trim) == Some("12"))
         .filter_map(|n| n.attribute("x")?.parse::<f64>().ok())
         .find(|x| (x0..x1).contains(x))
-        .expect("the rounds axis has a tick at 15");
+        .expect("the rounds axis has a tick at 12");
     let limit = format!("#{:02X}{:02X}{:02X}", 0xc7, 0x7c, 0x02);
     let marks: Vec<f64> = doc
         .descendants()
@@ -92,7 +92,7 @@ fn simulate_plots_win_rates_rounds_and_losses() {
         .collect();
     assert!(marks.len() >= 4, "a dashed mark in the limit's colour: {marks:?}");
     let below_the_legend: Vec<&f64> = marks.iter().filter(|x| (*x - tick).abs() <= 2.0).collect();
-    assert!(!below_the_legend.is_empty(), "the mark stands at the tick 15 (x {tick}): {marks:?}");
+    assert!(!below_the_legend.is_empty(), "the mark stands at the tick 12 (x {tick}): {marks:?}");
     // The key's box (white, 85% opaque) keeps off the mark: it stands left of it.
     let keys: Vec<(f64, f64)> = doc
         .descendants()

@@ -76,9 +76,9 @@ fn merge_refuses_missing_repeated_and_foreign_parts() {
     // A part written before parts named their AIs (version 1), or their round limit (version 2),
     // is refused by its version, saying what to do.
     let part = std::fs::read_to_string(dir.join("p3g.json")).unwrap();
-    assert!(part.contains("\"version\":3") && part.contains("\"round_limit\":15"), "{part}");
+    assert!(part.contains("\"version\":3") && part.contains("\"round_limit\":12"), "{part}");
     for v in [1, 2] {
-        let old = part.replace("\"version\":3", &format!("\"version\":{v}")).replace(",\"round_limit\":15", "");
+        let old = part.replace("\"version\":3", &format!("\"version\":{v}")).replace(",\"round_limit\":12", "");
         std::fs::write(dir.join("old.json"), old).unwrap();
         let said = err(&["simulate", "merge", "old.json"]);
         assert!(said.contains(&format!("of version {v}, not a part (version 3)")), "{said}");

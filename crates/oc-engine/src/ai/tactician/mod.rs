@@ -155,6 +155,10 @@ const ACTED: f64 = 0.6;
 /// Progress toward the enemy, per move: at ease, and more as the clock runs out (`urgency`).
 const ADVANCE: f64 = 0.06;
 
+/// What a unit that cannot take the side's objective loses by standing on its tile: a unit's
+/// worth, more than the best ground is worth, since it bars the ally who can take it.
+const BLOCKS_GOAL: f64 = 1.0;
+
 /// Scores closer than this are equal: the first (by unit, then tile) wins.
 const EPS: f64 = 1e-9;
 

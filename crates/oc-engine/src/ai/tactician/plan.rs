@@ -588,6 +588,11 @@ impl<'v, 'e> Decision<'v, 'e> {
         if self.stakes.deny.contains(&t) {
             v += 0.3;
         }
+        // Our own objective's tile, held by a unit that cannot take it, bars the ally who can
+        // (a knight parked on the throne kept the lord off it to the time limit).
+        if !me.takes_objective && self.stakes.goals.contains(&t) {
+            v -= super::BLOCKS_GOAL;
+        }
         // Terrain that heals at the end of the turn.
         if let Some(h) = b.terrain_at(t).and_then(|x| x.heal.as_ref()).filter(|h| h.event == m::Event::EndOfTurn) {
             let missing = me.u.max_hp.saturating_sub(me.u.hp);
