@@ -98,7 +98,10 @@ impl<'a> Checker<'a> {
                                 Diagnostic::error(
                                     ACTION_REACH,
                                     e.span,
-                                    format!("`target {kind}` reaches no nearer than {n} tiles, so never the user itself"),
+                                    format!(
+                                        "`target {kind}` reaches no nearer than {n} {}, so never the user itself",
+                                        if *n == 1 { "tile" } else { "tiles" }
+                                    ),
                                 )
                                 .with_label("the user stands 0 tiles from itself")
                                 .with_help(if kind == "self" {
