@@ -91,7 +91,8 @@ impl<'a> Checker<'a> {
                 // written above 0 leaves it out (`within N` alone is `N..N`).
                 if matches!(target, m::ActionTarget::SelfOnly | m::ActionTarget::SelfOrAlly) {
                     let least = a.target.as_ref().and_then(|t| t.min.as_ref().or(t.max.as_ref()));
-                    if let (Some(e), Some(m::Expr::Const(m::Value::Int(n)))) = (least, min_range.as_ref().or(max_range.as_ref())) {
+                    if let (Some(e), Some(m::Expr::Const(m::Value::Int(n)))) = (least, min_range.as_ref().or(max_range.as_ref()))
+                    {
                         if *n > 0 {
                             let kind = a.target.as_ref().map_or("self", |t| t.kind.value.as_str());
                             self.error(
