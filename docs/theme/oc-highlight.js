@@ -30,7 +30,7 @@
     'transform', 'restrict', 'must_attack_weakest', 'shift', 'debuff', 'ignore_item_tags',
     'attack', 'injure', 'flee', 'gain', 'activated', 'end_of_turn', 'start_of_round', 'end_of_round', 'hit', 'crit',
     'attacked', 'after_attack', 'routed', 'miss', 'chart', 'roll', 'min', 'max', 'abs', 'clamp', 'self',
-    'user', 'foe', 'ally', 'enemy', 'enemies', 'tile', 'door'
+    'user', 'foe', 'ally', 'enemy', 'enemies', 'self_or_ally', 'tile', 'door'
   ];
   // The keywords whose next word is the name they define (shown as a title).
   var DEFINES = [

@@ -212,6 +212,13 @@ routed the holder), every unit in the exchange events (attacked, hit, miss, crit
 clear at start_of_round; terrain heals at end_of_turn. roll(...) of a named combat die only \
 inside combat (formulas and `when` blocks).\n\nExample:\n    tag Healer on class { heal(self, \
 2) }\n\nFix: move the effect where it happens: `on activated { heal(self, 2) }`.";
+    ACTION_REACH = "oc::action::reach", "an action's reach leaves out the user its target names",
+"`target self` and `target self_or_ally` name the user itself, which stands 0 tiles from itself. \
+An action's reach is `within MIN..MAX` (`within N` alone is `N..N`), so a least distance above 0 \
+leaves the user out: `target self within 1` can never be taken, and `target self_or_ally within 1` \
+reaches allies only.\n\nExample:\n    consumable Salve { use { action { target self_or_ally within 1 \
+heal(target, 1) } } }\n\nFix: start the reach at 0 (`within 0..1`: the user or an adjacent ally), or \
+write `target ally` if the user is not meant.";
     TERRAIN_COST = "oc::terrain::cost", "a terrain's movement costs are incomplete or invalid",
 "Every terrain gives a cost (or `-`) for every movement type, or is `impassable`. Costs are \
 at least 1.\n\nFix: add the missing movement types or correct the cost.";

@@ -190,6 +190,7 @@ fn target(t: ActionTarget) -> &'static str {
         ActionTarget::Enemies => "enemies",
         ActionTarget::Unit => "unit",
         ActionTarget::SelfOnly => "self",
+        ActionTarget::SelfOrAlly => "self_or_ally",
         ActionTarget::Tile => "tile",
         ActionTarget::Door => "door",
         ActionTarget::Chest => "chest",

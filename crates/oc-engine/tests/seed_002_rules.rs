@@ -290,22 +290,37 @@ fn a_struck_unit_takes_as_many_reactions_as_it_can_afford() {
     agrees(&Exchange::new(&e, &warrior, &knight(5), 1).unwrap(), "Thug against a rested Spearman");
 }
 
-/// The chance each side is routed over seeded resolutions, against the exact forecast
-/// (`OC_SAMPLES=1000000` for the full 10^6).
+/// The chance of each HP left on each side (and of each side routed) over seeded resolutions,
+/// against the exact forecast (`OC_SAMPLES=1000000` for the full 10^6): the whole outcome, not
+/// only the rout, which one strike of these exchanges never brings.
 fn agrees(x: &Exchange, what: &str) {
     let n: u64 = std::env::var("OC_SAMPLES").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let f = x.forecast();
     let mut routed = [0u64; 2];
+    let mut left: [std::collections::BTreeMap<i64, u64>; 2] = Default::default();
     for seed in 0..n {
         let hp = x.resolve_hp(&mut oc_engine::rng(seed));
         for (side, r) in routed.iter_mut().enumerate() {
             *r += u64::from(hp[side] <= 0);
+            *left[side].entry(hp[side].max(0)).or_default() += 1;
         }
     }
+    let mut worst = 0.0f64;
     for (side, exact) in [f.attacker_routed, f.defender_routed].into_iter().enumerate() {
         let s = routed[side] as f64 / n as f64;
         assert!((s - exact).abs() < 0.003, "{what}: side {side} routed {exact} exact, {s} sampled");
+        let forecast = if side == 0 { &f.attacker_hp } else { &f.defender_hp };
+        let mut hps: Vec<i64> = forecast.keys().chain(left[side].keys()).copied().collect();
+        hps.sort_unstable();
+        hps.dedup();
+        for hp in hps {
+            let exact = forecast.get(&hp).copied().unwrap_or(0.0);
+            let s = left[side].get(&hp).copied().unwrap_or(0) as f64 / n as f64;
+            assert!((s - exact).abs() < 0.003, "{what}: side {side} at {hp} HP {exact} exact, {s} sampled");
+            worst = worst.max((s - exact).abs());
+        }
     }
+    eprintln!("{what}: every HP outcome of {n} resolutions within {:.3} pp of the forecast", worst * 100.0);
 }
 
 #[test]
@@ -355,8 +370,10 @@ fn warriors_prowess_rerolls_a_damage_roll_that_failed_to_wound_once_a_round() {
         kept += u64::from(r.hp[1] == 4);
     }
     let (s, exact) = (rerolled as f64 / n as f64, p0);
+    eprintln!("rerolled: {exact:.5} exact, {s:.5} of {n} sampled ({:+.3} pp)", (s - exact) * 100.0);
     assert!((s - exact).abs() < 0.003, "rerolled {s} sampled, {exact} exact");
     let (s, exact) = (kept as f64 / n as f64, p0 * p0);
+    eprintln!("unwounded: {exact:.5} exact, {s:.5} of {n} sampled ({:+.3} pp)", (s - exact) * 100.0);
     assert!((s - exact).abs() < 0.003, "unwounded {s} sampled, {exact} exact");
     // With the Knight's best reactions too, the forecast stays exact.
     agrees(&Exchange::new(&e, &warrior, &knight, 1).unwrap(), "Warrior with Prowess against a guarding Knight");

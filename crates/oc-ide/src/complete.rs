@@ -125,8 +125,23 @@ pub const EFFECT: &[&str] = &[
     "false",
     "self",
 ];
-/// An action's own entries; everything an effect offers follows them (its body is statements).
-pub const ACTION: &[&str] = &["target", "requires", "within", "cost", "charge"];
+/// An action's own entries, with the target kinds (`self` is an effect's); everything an effect
+/// offers follows them (its body is statements).
+pub const ACTION: &[&str] = &[
+    "target",
+    "requires",
+    "within",
+    "cost",
+    "charge",
+    "ally",
+    "enemy",
+    "enemies",
+    "unit",
+    "self_or_ally",
+    "tile",
+    "door",
+    "chest",
+];
 pub const STATUS_END: &[&str] = &["clears", "when", "at", "lasts"];
 pub const SCENARIO: &[&str] = &[
     "doc",

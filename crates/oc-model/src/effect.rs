@@ -136,6 +136,9 @@ pub enum ActionTarget {
     Enemies,
     Unit,
     SelfOnly,
+    /// The user itself (0 tiles away) or an ally within reach (seed 002's Item action: "Use an
+    /// item from your pack on yourself or an adjacent ally").
+    SelfOrAlly,
     Tile,
     Door,
     Chest,

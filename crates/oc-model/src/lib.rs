@@ -29,7 +29,7 @@ pub use ratings::Ratings;
 pub use scenario::*;
 
 /// Bumped whenever a saved model would be read differently.
-pub const FORMAT_VERSION: u32 = 7;
+pub const FORMAT_VERSION: u32 = 8;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rules {
@@ -357,7 +357,10 @@ pub const MAX_RESOURCES: usize = 6;
 /// its own threat zone, facing it). Without threat zones the last two are false. `cost`: the
 /// act's own price (an action's `cost`; of a charged action, the part this step pays), 0 for
 /// other acts. `priced`: the act is an action that names its own `cost` (`cost 0`: a free act,
-/// seed 002's "Free Action").
+/// seed 002's "Free Action"). `equips`: the step changes the weapon the unit holds (`Turn::equip`
+/// naming another); `uses`: its act uses an item from the unit's pack; `items`: the steps that
+/// changed weapons or used an item already taken this activation (seed 002's Item action: "use an
+/// item ... change weapons ... limited to doing so once per turn").
 pub const STEP_PARAMS: &[(&str, Type)] = &[
     ("moved", Type::Int),
     ("attacks", Type::Bool),
@@ -370,6 +373,9 @@ pub const STEP_PARAMS: &[(&str, Type)] = &[
     ("target_zoned", Type::Bool),
     ("cost", Type::Int),
     ("priced", Type::Bool),
+    ("equips", Type::Bool),
+    ("uses", Type::Bool),
+    ("items", Type::Int),
 ];
 
 /// Whose activation is next.

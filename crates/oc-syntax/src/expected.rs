@@ -27,7 +27,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         face_name => "a face's name, as in `d{save=1, melee=100}`",
         damage_kind => "`physical` or `magic`",
         thing_kind => "a kind of thing: `class`, `weapon`, `accessory`, `consumable`, `unit` or `status`",
-        target_kind => "a target: `ally`, `enemy`, `unit`, `self`, `tile`, `door` or `chest`",
+        target_kind => "a target: `ally`, `enemy`, `enemies`, `unit`, `self`, `self_or_ally`, `tile`, `door` or `chest`",
         verb | command => "an effect such as `heal(target, 2)`",
         event => "an event such as `end_of_turn` or `start_of_round`",
         duration_unit => "`activation` or `round`",

@@ -69,6 +69,7 @@ impl<'a> Checker<'a> {
                     Some("enemy") => m::ActionTarget::Enemy,
                     Some("enemies") => m::ActionTarget::Enemies,
                     Some("unit") => m::ActionTarget::Unit,
+                    Some("self_or_ally") => m::ActionTarget::SelfOrAlly,
                     Some("tile") => m::ActionTarget::Tile,
                     Some("door") => m::ActionTarget::Door,
                     Some("chest") => m::ActionTarget::Chest,
@@ -86,6 +87,33 @@ impl<'a> Checker<'a> {
                 };
                 let min_range = a.target.as_ref().and_then(|t| range(self, &t.min));
                 let max_range = a.target.as_ref().and_then(|t| range(self, &t.max));
+                // `self` and `self_or_ally` name the user, 0 tiles from itself: a least distance
+                // written above 0 leaves it out (`within N` alone is `N..N`).
+                if matches!(target, m::ActionTarget::SelfOnly | m::ActionTarget::SelfOrAlly) {
+                    let least = a.target.as_ref().and_then(|t| t.min.as_ref().or(t.max.as_ref()));
+                    if let (Some(e), Some(m::Expr::Const(m::Value::Int(n)))) = (least, min_range.as_ref().or(max_range.as_ref()))
+                    {
+                        if *n > 0 {
+                            let kind = a.target.as_ref().map_or("self", |t| t.kind.value.as_str());
+                            self.error(
+                                Diagnostic::error(
+                                    ACTION_REACH,
+                                    e.span,
+                                    format!(
+                                        "`target {kind}` reaches no nearer than {n} {}, so never the user itself",
+                                        if *n == 1 { "tile" } else { "tiles" }
+                                    ),
+                                )
+                                .with_label("the user stands 0 tiles from itself")
+                                .with_help(if kind == "self" {
+                                    "drop the reach: `target self` acts on the user".to_string()
+                                } else {
+                                    format!("start the reach at 0: `within 0..{n}` (the user or an ally), or write `target ally`")
+                                }),
+                            );
+                        }
+                    }
+                }
                 let mut requires = Vec::new();
                 for r in &a.requires {
                     let (x, ty) = self.expr(r, &scope.at(Place::requires(target)), Some(&Type::Bool));

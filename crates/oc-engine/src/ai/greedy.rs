@@ -181,6 +181,24 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
             }
         }
     }
+    // 2c. An item whose `use` heals a unit of its side (seed 002's Item action: "on yourself or
+    // an adjacent ally"), from where it stands: a hurt ally, or itself when badly hurt.
+    let mut used: Vec<Atom> = Vec::new();
+    for item in &u.items {
+        if used.contains(item) {
+            continue;
+        }
+        used.push(*item);
+        for k in b.item_targets(i, item, u.pos, m::Verb::Heal) {
+            let Some(f) = b.units.get(k) else { continue };
+            let missing = f.max_hp.saturating_sub(f.hp);
+            if missing <= 0 || (k == i && f.hp.saturating_mul(2) > f.max_hp) {
+                continue;
+            }
+            let act = Act::Use { item: *item, target: Some(k), tile: None };
+            consider(&mut best, 5.0 + missing as f64 * 2.0, Turn { unit: i, act, ..Default::default() });
+        }
+    }
     // 3. Attacking: the exact forecast from each tile in reach that can strike.
     let weapons: Vec<Atom> =
         u.items.iter().filter(|n| b.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)).copied().collect();

@@ -118,6 +118,41 @@ impl<'e> Battle<'e> {
         out
     }
 
+    /// The units unit `i`, standing on `at`, may use `item` on where its `use` is an action with
+    /// `verb` on a unit of its side (`target self_or_ally` or `ally`: seed 002's Item action, "on
+    /// yourself or an adjacent ally"): each ready, seen, within the action's reach from `at` and
+    /// meeting its requirements, as [`Battle::turn`] checks them. What an AI weighs before it
+    /// builds the `Act::Use` naming the unit.
+    pub fn item_targets(&self, i: usize, item: &str, at: Tile, verb: m::Verb) -> Vec<usize> {
+        let mut out = Vec::new();
+        let Some(u) = self.state.units.get(i) else { return out };
+        let engine: &'e crate::Engine = self.engine;
+        let uses = engine.item_index(item).and_then(|k| engine.ir.item_uses.get(k)).map_or(&[][..], Vec::as_slice);
+        for e in uses {
+            let Eff::Action(a) = e else { continue };
+            let mine = matches!(a.target, m::ActionTarget::SelfOrAlly | m::ActionTarget::Ally);
+            if a.verb != Some(verb) || !mine {
+                continue;
+            }
+            let available = Available { action: a.clone(), args: Vec::new(), source: None, tag: Atom::new(item) };
+            let Some(scene) = self.scene(Cast { user: i, ..Cast::default() }, None) else { continue };
+            let (lo, hi) = range_of(&scene, &available);
+            for (k, f) in self.state.units.iter().enumerate() {
+                let pos = if k == i { at } else { f.pos };
+                let kind = f.side == u.side && (k != i || a.target == m::ActionTarget::SelfOrAlly);
+                let d = distance(at, pos);
+                if !kind || f.state != State::Ready || d < lo || d > hi || !self.sees(u.side, pos) || out.contains(&k) {
+                    continue;
+                }
+                let cast = Cast { user: i, other: Some(k), at: Some(pos), equip: None, chart: 0 };
+                if self.scene(cast, None).is_some_and(|s| a.requires.iter().all(|r| s.holds(r, &[]))) {
+                    out.push(k);
+                }
+            }
+        }
+        out
+    }
+
     /// The distances (least, most) at which unit `i` can take its action with `verb` now, as
     /// [`Battle::turn`] measures them, or `None` when it has no such action.
     pub fn action_reach(&self, i: usize, verb: m::Verb) -> Option<(i64, i64)> {
@@ -336,10 +371,14 @@ impl<'e> Battle<'e> {
             m::ActionTarget::Tile | m::ActionTarget::Door | m::ActionTarget::Chest => (tile.unwrap_or(u.pos), None),
             m::ActionTarget::SelfOnly => (u.pos, Some(i)),
             _ => {
+                // `self_or_ally` without a unit named: the user itself.
+                let target = target.or((a.action.target == m::ActionTarget::SelfOrAlly).then_some(i));
                 let t = target.ok_or_else(|| BattleError::refused(Rule::Target, format!("{verb:?} needs a target unit")))?;
                 let f = self.state.units.get(t).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {t}")))?;
                 let ok = match a.action.target {
                     m::ActionTarget::Ally => f.side == u.side && t != i,
+                    // Seed 002's Item action: "on yourself or an adjacent ally" (the reach says how near).
+                    m::ActionTarget::SelfOrAlly => f.side == u.side,
                     m::ActionTarget::Enemy | m::ActionTarget::Enemies => f.side != u.side,
                     _ => true,
                 };

@@ -163,8 +163,8 @@ pub enum Act {
     Rally,
 }
 
-/// One combat turn: the unit, where it moves (if it moves), the weapon it equips (a free
-/// action), and its action.
+/// One combat turn: the unit, where it moves (if it moves), the weapon it equips (free where
+/// the ruleset does not price a change, the step variable `equips`), and its action.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Turn {
     pub unit: usize,
@@ -608,6 +608,8 @@ impl<'e> Battle<'e> {
         if let Some(trade) = &t.trade {
             self.trade(i, trade)?;
         }
+        // Whether the turn changes the weapon held (the step variable `equips`), before it does.
+        let equips = t.equip.as_ref().is_some_and(|w| u.equipped.as_ref() != Some(w));
         if let Some(w) = &t.equip {
             if !u.items.contains(w) {
                 return Err(BattleError::refused(Rule::Items, format!("{} does not carry {w}", u.name)));
@@ -627,7 +629,8 @@ impl<'e> Battle<'e> {
         // A step of an activation paid from a resource: priced before it is taken.
         let (mut cost, mut charged, kind) = (None, 0, self.act_kind(i, &t.act));
         if stepped && !turns::ends_activation(&t) {
-            let vars = self.step_vars(i, t.to.unwrap_or(u.pos), moved, &t.act);
+            let mut vars = self.step_vars(i, t.to.unwrap_or(u.pos), moved, &t.act);
+            vars.equips = equips;
             charged = vars.cost;
             match self.step_price(i, &vars, None) {
                 Some(Ok(c)) => cost = Some(c),
@@ -729,6 +732,7 @@ impl<'e> Battle<'e> {
             let a = self.state.active.get_or_insert_with(|| turns::Activation { unit: i, ..Default::default() });
             a.steps += 1;
             a.moves += i64::from(moved > 0);
+            a.items += i64::from(equips || matches!(t.act, Act::Use { .. }));
             a.acts.push(kind);
         }
         let going_on = going_on && self.state.units.get(i).is_some_and(|f| f.state == State::Ready);

@@ -19,6 +19,9 @@ pub struct Activation {
     pub moves: i64,
     /// Each step's act, by kind (`attack`, a verb, an item), for `repeats`.
     pub acts: Vec<String>,
+    /// Steps that changed weapons or used an item, for `items`.
+    #[serde(default)]
+    pub items: i64,
 }
 
 /// What a step's formulas read (`oc_model::STEP_PARAMS`), in that order.
@@ -40,11 +43,17 @@ pub struct StepVars {
     pub cost: i64,
     /// The act is an action naming its own `cost` (which may be 0: a free act).
     pub priced: bool,
+    /// The step changes the weapon the unit holds (`Turn::equip` naming another).
+    pub equips: bool,
+    /// Its act uses an item from the unit's pack (`Act::Use`).
+    pub uses: bool,
+    /// Steps that changed weapons or used an item already taken this activation.
+    pub items: i64,
 }
 
 impl StepVars {
     /// Their values as `step_cost` and `step_allowed` read them (`oc_model::STEP_PARAMS`, in order).
-    pub(crate) fn params(&self) -> [V; 11] {
+    pub(crate) fn params(&self) -> [V; 14] {
         [
             V::Int(self.moved),
             V::Bool(self.attacks),
@@ -57,6 +66,9 @@ impl StepVars {
             V::Bool(self.target_zoned),
             V::Int(self.cost),
             V::Bool(self.priced),
+            V::Bool(self.equips),
+            V::Bool(self.uses),
+            V::Int(self.items),
         ]
     }
 }
@@ -279,7 +291,14 @@ impl Battle<'_> {
     ) -> Option<Result<i64, BattleError>> {
         self.engine.rules.ruleset.turn.spend.as_ref()?;
         let at = to.or_else(|| self.state.units.get(i).map(|u| u.pos))?;
-        self.step_price(i, &self.step_vars(i, at, moved, act), equip)
+        let mut vars = self.step_vars(i, at, moved, act);
+        vars.equips = self.changes_weapon(i, equip);
+        self.step_price(i, &vars, equip)
+    }
+
+    /// Whether equipping `equip` changes the weapon unit `i` holds (the step variable `equips`).
+    pub fn changes_weapon(&self, i: usize, equip: Option<&str>) -> bool {
+        equip.is_some_and(|w| self.state.units.get(i).is_some_and(|u| u.equipped.as_deref() != Some(w)))
     }
 
     /// What a step costs and whether the rules allow it, or why not; `None` where activations
@@ -342,14 +361,15 @@ impl Battle<'_> {
     }
 
     /// The step variables of a turn by unit `i` whose move spends `moved` movement points.
-    /// It acts from `at` (where it stands, or where the turn moves it).
+    /// It acts from `at` (where it stands, or where the turn moves it). `equips` is false: the
+    /// caller knows the weapon the turn equips ([`Battle::changes_weapon`]).
     pub fn step_vars(&self, i: usize, at: Tile, moved: i64, act: &Act) -> StepVars {
-        let (steps, moves, repeats) = match &self.state.active {
+        let (steps, moves, repeats, items) = match &self.state.active {
             Some(a) if a.unit == i => {
                 let kind = self.act_kind(i, act);
-                (a.steps, a.moves, a.acts.iter().filter(|k| **k == kind).count() as i64)
+                (a.steps, a.moves, a.acts.iter().filter(|k| **k == kind).count() as i64, a.items)
             }
-            _ => (0, 0, 0),
+            _ => (0, 0, 0, 0),
         };
         let pos_of = |k: usize| self.state.units.get(k).map(|f| f.pos);
         let target_unit = match act {
@@ -375,6 +395,9 @@ impl Battle<'_> {
             target_zoned: target_unit.and_then(pos_of).is_some_and(|t| self.zone_holds(at, t)),
             cost: 0,
             priced: false,
+            equips: false,
+            uses: matches!(act, Act::Use { .. }),
+            items,
         };
         self.price_act(i, act, &mut vars);
         vars

@@ -194,7 +194,12 @@ impl Place {
 fn targets_unit(target: ActionTarget) -> bool {
     matches!(
         target,
-        ActionTarget::Ally | ActionTarget::Enemy | ActionTarget::Enemies | ActionTarget::Unit | ActionTarget::SelfOnly
+        ActionTarget::Ally
+            | ActionTarget::Enemy
+            | ActionTarget::Enemies
+            | ActionTarget::Unit
+            | ActionTarget::SelfOnly
+            | ActionTarget::SelfOrAlly
     )
 }
 

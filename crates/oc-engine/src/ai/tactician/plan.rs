@@ -114,7 +114,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             let toll: f64 = me.zones.iter().filter(|(zone, _)| t != me.u.pos && !zone.contains(&t)).map(|(_, c)| c).sum();
             candidates.clear();
             if forced.is_empty() {
-                candidates.extend(self.stand(&me, t));
+                candidates.extend(self.stand(&me, t, &reach, spend.as_ref()));
                 candidates.extend(self.heals(&me, t));
             }
             if me.can_attack {
@@ -270,22 +270,39 @@ impl<'v, 'e> Decision<'v, 'e> {
         Some(Unit { i, u, points, kind, weapons, can_attack, takes_objective, guard, zones, vision, heal, heal_with, prey, span })
     }
 
-    /// Standing on `t` (moving there, or staying), holding the guard weapon.
-    fn stand(&self, me: &Unit, t: Tile) -> Option<Candidate> {
+    /// Standing on `t` (moving there, or staying), holding the guard weapon; where the ruleset
+    /// prices a change of weapons (seed 002's Item action), also without the change, the change
+    /// weighed with what it costs left off the resource activations spend.
+    fn stand(&self, me: &Unit, t: Tile, reach: &[(Tile, i64)], spend: Option<&Atom>) -> Vec<Candidate> {
         let moved = t != me.u.pos;
-        // Equipping is a free action; where activations are steps it is a step of its own.
+        // Equipping is free where the ruleset does not price it; where activations are steps it
+        // is a step of its own.
         let equip = me.guard.filter(|w| me.u.equipped != Some(*w) && (moved || !self.stepped));
         let holds = equip.or(me.u.equipped);
-        Some(Candidate {
-            turn: Turn { unit: me.i, to: moved.then_some(t), act: Act::Wait, ..Default::default() },
+        let turn = Turn { unit: me.i, to: moved.then_some(t), act: Act::Wait, ..Default::default() };
+        let stand = |equip: Option<Atom>, holds: Option<Atom>, holding: Vec<(Atom, i64)>| Candidate {
+            turn: turn.clone(),
             equip,
             act: 0.0,
             holds,
             hp: me.u.hp,
             fallen: 0.0,
             routs: None,
-            holding: Vec::new(),
-        })
+            holding,
+        };
+        let (Some(w), Some(r), true) = (equip, spend, self.stepped) else { return vec![stand(equip, holds, Vec::new())] };
+        let b = self.battle();
+        let cost = reach.binary_search_by_key(&t, |(x, _)| *x).ok().and_then(|k| reach.get(k)).map_or(0, |(_, c)| *c);
+        let price = |equip: Option<&str>| b.act_price(me.i, (moved.then_some(t), cost), &Act::Wait, equip).and_then(Result::ok);
+        match (price(Some(w.as_str())), price(None)) {
+            // The change refused (an Item action already taken this turn): standing as it holds.
+            (None, _) => vec![stand(None, me.u.equipped, Vec::new())],
+            (Some(with), Some(without)) if with > without => {
+                let left = (b.resource(me.i, r).unwrap_or(0) - (with - without)).max(0);
+                vec![stand(equip, holds, vec![(*r, left)]), stand(None, me.u.equipped, Vec::new())]
+            }
+            _ => vec![stand(equip, holds, Vec::new())],
+        }
     }
 
     /// Guarding on `t` (seed 002's Guard): each of `guards` (a tag and the resources it
@@ -459,6 +476,36 @@ impl<'v, 'e> Decision<'v, 'e> {
                     act: 1.5 * loss(self.worth(me.i), me.u.max_hp, healed as f64, 0.0),
                     holds: me.u.equipped,
                     hp: (me.u.hp + healed).min(me.u.max_hp),
+                    fallen: 0.0,
+                    routs: None,
+                    holding: Vec::new(),
+                });
+            }
+        }
+        // Its items whose `use` heals a unit of its side (seed 002's Item action: "on yourself or
+        // an adjacent ally"): each hurt ally the use reaches from `t`, or itself when badly hurt.
+        let mut items: Vec<Atom> = me.u.items.clone();
+        items.dedup();
+        for item in items {
+            for k in b.item_targets(me.i, &item, t, m::Verb::Heal) {
+                let Some(f) = b.units.get(k) else { continue };
+                let missing = f.max_hp.saturating_sub(f.hp);
+                if missing <= 0 || (k == me.i && f.hp.saturating_mul(2) > f.max_hp) {
+                    continue;
+                }
+                let healed = missing.min((f.max_hp + 2) / 3).max(1);
+                let hp = if k == me.i { (me.u.hp + healed).min(me.u.max_hp) } else { me.u.hp };
+                out.push(Candidate {
+                    turn: Turn {
+                        unit: me.i,
+                        to: moved.then_some(t),
+                        act: Act::Use { item, target: Some(k), tile: None },
+                        ..Default::default()
+                    },
+                    equip: None,
+                    act: 1.5 * loss(self.worth(k), f.max_hp, healed as f64, 0.0),
+                    holds: me.u.equipped,
+                    hp,
                     fallen: 0.0,
                     routs: None,
                     holding: Vec::new(),
