@@ -87,8 +87,9 @@ with `spend RESOURCE`, that an activation is a series of steps paid from that re
 `moves`, `steps` and `repeats`. `respond` (Bool, reading the same; not with `spend`) says which \
 declared attacks their target may answer at once with an activation of its own; `interrupt` (Bool, \
 not with `spend`; `self` an enemy that has not activated, `range` its distance to the mover) which \
-moves it may interrupt so, and `opportunity` (Bool, read alike) which enemies strike a unit whose \
-move ends near them.\n\nExample:\n    turn { spend stamina  step_cost = 1  stepcost = 2 }   \
+moves it may interrupt so, `opportunity` (Bool, read alike) which enemies strike a unit whose \
+move ends near them, and `engaged` (Bool; `self` a unit about to move, `range` its distance to an \
+enemy) which enemies hold it: it may not move, and leaves only by `disengage`.\n\nExample:\n    turn { spend stamina  step_cost = 1  stepcost = 2 }   \
 // `stepcost` is not a turn formula\n\nFix: use the names above; declare the resource first.";
     TYPE_MISMATCH = "oc::type::mismatch", "a value of the wrong type",
 "An expression has a type other than the one needed here: a condition that is not a \
@@ -195,15 +196,16 @@ number or rating.\n\nFix: name a stat or base attribute of the ruleset.";
 inflict(Unit, Status), cure(Unit), clear(Unit, Status), reactivate(Unit), relocate(Unit, Int), open(), \
 take_chest(), raze(Terrain), seize(), escape(), reveal(Int), transform(Terrain), \
 restrict(WeaponType), must_attack_weakest(), shift(Str), debuff(Unit, StatMod), \
-ignore_item_tags(), attack(Unit, Int).\n\nFix: pass the arguments listed.";
+ignore_item_tags(), attack(Unit, Int), break_weapon(Unit), strike_friend(Unit), disengage(Int).\n\nFix: pass the arguments listed.";
     EFFECT_CONTEXT = "oc::effect::context", "an effect is used where it cannot happen",
 "Every effect appears only where the engine performs it (the conformance table in \
 `oc_model::conformance`). Actions (`action { ... }`) appear only at the top of a tag or a \
 consumable's `use`; `on EVENT` only at the top of a tag or status; modifiers and `grant` only \
 in a tag's or status's body (modifiers also in its `when`). Commands: heal, damage, inflict, \
 cure and debuff on any event, in an action and in a consumable's `use`; reactivate, relocate, \
-open, take_chest, raze, seize, escape, reveal, transform and attack only in an action; clear \
-in an action and in a consumable's `use`; \
+open, take_chest, raze, seize, escape, reveal, transform, attack and disengage only in an action; clear \
+in an action and in a consumable's `use`; break_weapon and strike_friend on the battle's \
+events (activated, end_of_turn, start_of_round, end_of_round, after_attack, chart); \
 restrict and must_attack_weakest at the top of a tag or status, ignore_item_tags there or in \
 its `when`; shift(\"transformed\") on activated and shift(\"normal\") on end_of_turn. A command \
 names only the units its place has: `self` in battle events and a consumable's direct `use`, \

@@ -19,6 +19,7 @@ const TURN_FORMULAS: &[(&str, Type)] = &[
     ("respond", Type::Bool),
     ("interrupt", Type::Bool),
     ("opportunity", Type::Bool),
+    ("engaged", Type::Bool),
 ];
 
 /// Events a resource may be refilled at: once per round or once per activation.
@@ -188,7 +189,7 @@ impl Checker<'_> {
                 let help = match did_you_mean(name, known) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => {
-                        "a turn block defines `step_cost` (Int), `step_allowed`, `respond`, `interrupt` and `opportunity` (Bool)"
+                        "a turn block defines `step_cost` (Int), `step_allowed`, `respond`, `interrupt`, `opportunity` and `engaged` (Bool)"
                             .to_string()
                     }
                 };
@@ -217,6 +218,7 @@ impl Checker<'_> {
                 "step_allowed" => turn.step_allowed = Some(expr),
                 "interrupt" => turn.interrupt = Some(expr),
                 "opportunity" => turn.opportunity = Some(expr),
+                "engaged" => turn.engaged = Some(expr),
                 _ => turn.respond = Some(expr),
             }
         }

@@ -441,6 +441,15 @@ fn turn_blocks(p: &mut Page, r: &oc_model::Ruleset, scales: &[oc_model::Scale], 
             ],
         ));
     }
+    if let Some(e) = &t.engaged {
+        facts.push((
+            "Engaged".to_string(),
+            vec![
+                text("a unit an enemy holds may not move (it leaves only by disengaging), where "),
+                code(print::expr(e, scales)),
+            ],
+        ));
+    }
     if let Some(e) = &t.opportunity {
         facts.push((
             "Opportunity".to_string(),

@@ -275,7 +275,10 @@ impl Engine {
                         | m::Verb::Debuff
                         | m::Verb::Gain
                         | m::Verb::Attack
-                        | m::Verb::Injure => {}
+                        | m::Verb::Injure
+                        | m::Verb::BreakWeapon
+                        | m::Verb::StrikeFriend
+                        | m::Verb::Disengage => {}
                     },
                     Eff::Modify { .. } | Eff::Grant { .. } | Eff::GrantParam(_) | Eff::Action(_) => {}
                 }

@@ -177,7 +177,13 @@ pub(crate) fn execute(world: &mut impl World, command: Command) -> Result<Done, 
             world.set_resource(unit, name, total);
             Ok(Done::Gained { unit, resource: name, amount: total - before, total })
         }
-        m::Verb::Reactivate | m::Verb::Relocate | m::Verb::Flee | m::Verb::Attack | m::Verb::Injure => {
+        m::Verb::Reactivate
+        | m::Verb::Relocate
+        | m::Verb::Flee
+        | m::Verb::Attack
+        | m::Verb::Injure
+        | m::Verb::BreakWeapon
+        | m::Verb::StrikeFriend => {
             here(world, unit)?;
             world.battle(&command).map(Done::Battle)
         }
@@ -187,7 +193,8 @@ pub(crate) fn execute(world: &mut impl World, command: Command) -> Result<Done, 
         | m::Verb::Seize
         | m::Verb::Escape
         | m::Verb::Reveal
-        | m::Verb::Transform => world.battle(&command).map(Done::Battle),
+        | m::Verb::Transform
+        | m::Verb::Disengage => world.battle(&command).map(Done::Battle),
         // The standing verbs hold while a tag is held, and the shifting rule's `shift` is the
         // battle's own: none is carried out as a command.
         m::Verb::Restrict | m::Verb::MustAttackWeakest | m::Verb::IgnoreItemTags | m::Verb::Shift => Err(Refused::NotHere(verb)),

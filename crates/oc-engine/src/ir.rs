@@ -483,6 +483,8 @@ pub struct Ir {
     /// (`oc_model::TurnRules::{interrupt, opportunity}`); read as `respond`, by the watcher.
     pub interrupt: Option<E>,
     pub opportunity: Option<E>,
+    /// Whether an enemy holds a unit about to move (`oc_model::TurnRules::engaged`), by the unit.
+    pub engaged: Option<E>,
     /// The courage rule's formulas (`oc_model::Courage`): the check's roll and target, the
     /// losses that make a unit test, the rally's roll and target; `self` the unit testing, the
     /// parameters `oc_model::COURAGE_PARAMS`.
@@ -588,6 +590,7 @@ impl Ir {
             respond: None,
             interrupt: None,
             opportunity: None,
+            engaged: None,
             courage: None,
         };
         for name in rules
@@ -760,6 +763,7 @@ impl Ir {
         ir.respond = rs.turn.respond.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         ir.interrupt = rs.turn.interrupt.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         ir.opportunity = rs.turn.opportunity.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
+        ir.engaged = rs.turn.engaged.as_ref().map(|e| ir.expr(e, &step)).transpose()?;
         if let Some(c) = &rs.courage {
             let params: Vec<String> = m::COURAGE_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
             let roll = |ir: &mut Ir, r: &m::CourageRoll| -> Result<(E, m::BinaryOp, E), EngineError> {

@@ -109,6 +109,8 @@ struct Case {
     forms: bool,
     subject_items: String,
     blade_tags: String,
+    /// The ruleset holds units in contact (`turn { engaged = range <= 1 }`).
+    engaged: bool,
 }
 
 impl Case {
@@ -120,8 +122,13 @@ impl Case {
         };
         let blade_tags = if self.blade_tags.is_empty() { String::new() } else { format!("tags {}", self.blade_tags) };
         let items = if self.subject_items.is_empty() { "Knife".to_string() } else { format!("Knife, {}", self.subject_items) };
+        let rules = if self.engaged {
+            RULES.replace("    inventory 3", "    inventory 3\n    turn { engaged = range <= 1 }")
+        } else {
+            RULES.to_string()
+        };
         format!(
-            "{RULES}
+            "{rules}
 tag Probe {{ {tag} }}
 class Subject {{ {forms} wields Blades tags Probe{} cost 1 }}
 weapon Blade {{ type Blades might 0 weight 0 range 1 {blade_tags} cost 1 }}
@@ -264,11 +271,11 @@ fn args(verb: Verb, unit: &str) -> String {
         Verb::Heal | Verb::Damage | Verb::Relocate | Verb::Attack | Verb::Flee => format!("{unit}, 3"),
         Verb::Inflict | Verb::Clear => format!("{unit}, Marked"),
         Verb::Injure => format!("{unit}, 3, Marked"),
-        Verb::Cure | Verb::Reactivate => unit.to_string(),
+        Verb::Cure | Verb::Reactivate | Verb::BreakWeapon | Verb::StrikeFriend => unit.to_string(),
         Verb::Debuff => format!("{unit}, def-1"),
         Verb::Gain => format!("{unit}, guard, 3"),
         Verb::Raze | Verb::Transform => "Ruins".into(),
-        Verb::Reveal => "3".into(),
+        Verb::Reveal | Verb::Disengage => "3".into(),
         Verb::Restrict => "Blades".into(),
         Verb::Shift => "\"transformed\"".into(),
         Verb::Open | Verb::TakeChest | Verb::Seize | Verb::Escape | Verb::MustAttackWeakest | Verb::IgnoreItemTags => {
@@ -283,6 +290,9 @@ fn args(verb: Verb, unit: &str) -> String {
 fn trigger_case(event: Event, verb: Verb) {
     if verb == Verb::Shift {
         return shift_case(event);
+    }
+    if matches!(verb, Verb::BreakWeapon | Verb::StrikeFriend) {
+        return fumble_case(event, verb);
     }
     assert!(
         matches!(verb, Verb::Heal | Verb::Damage | Verb::Inflict | Verb::Cure | Verb::Debuff | Verb::Gain),
@@ -441,6 +451,51 @@ fn battle_trigger(event: Event, verb: Verb, own: bool, case: &Case) {
     }
 }
 
+/// `break_weapon` and `strike_friend` on a battle's event, on `self` and on `foe` where the event
+/// names one: the unit's Knife is gone; the ally, next to the unit named, is struck by the subject.
+fn fumble_case(event: Event, verb: Verb) {
+    let spec = conf::event_spec(event).unwrap();
+    assert_eq!(spec.fires, Fires::Battle, "{verb:?} on {event:?}");
+    for (unit, own) in [(SUBJECT, true), (FOE, false)] {
+        if !spec.units.contains(if own { &UnitRef::Holder } else { &UnitRef::Foe }) {
+            continue;
+        }
+        let what = format!("{verb:?} on {event:?} ({})", if own { "self" } else { "foe" });
+        let name = conf::verb_spec(verb).unwrap().name;
+        let case =
+            Case { tag: format!("on {} {{ {name}({}) }}", spec.name, if own { "self" } else { "foe" }), ..Case::default() };
+        let play = |with: bool| {
+            let (rules, map) = case.rules(with);
+            let e = Engine::new(rules).unwrap();
+            let mut b = new_battle(&e, &map);
+            // Next to the subject (where it stands and where it attacks from), or to the foe.
+            b.state.units[ALLY].pos = if own { (2, 1) } else { (4, 0) };
+            match event {
+                Event::StartOfRound | Event::EndOfRound => {
+                    while b.round == 1 {
+                        let next = b.waiting(b.to_act)[0];
+                        b.turn(wait(next)).unwrap();
+                    }
+                }
+                Event::Activated | Event::EndOfTurn => b.turn(wait(SUBJECT)).unwrap(),
+                _ => b
+                    .turn(Turn { unit: SUBJECT, to: Some((3, 1)), act: Act::Attack { target: FOE }, ..Default::default() })
+                    .unwrap(),
+            }
+            Played::from(&b)
+        };
+        let (b, base) = (play(true), play(false));
+        match verb {
+            Verb::BreakWeapon => {
+                assert!(base.units[unit].items.iter().any(|i| i.as_str() == "Knife"), "{what}");
+                assert!(!b.units[unit].items.iter().any(|i| i.as_str() == "Knife"), "{what}: {:?}", b.log);
+                assert_eq!(b.units[unit].equipped, None, "{what}");
+            }
+            _ => assert!(b.units[ALLY].hp < base.units[ALLY].hp, "{what}: {:?}", b.log),
+        }
+    }
+}
+
 /// `shift`: the shifting rule. A shifter acts transformed and is normal again once it has acted
 /// (an action or a free action: here it equips its knife); a turn with neither leaves it transformed.
 fn shift_case(event: Event) {
@@ -476,10 +531,11 @@ fn action_case(verb: Verb) {
         Verb::TakeChest => ("chest within 0", String::new()),
         Verb::Raze | Verb::Seize | Verb::Escape => ("tile within 0", args(verb, "")),
         Verb::Transform => ("tile within 1", args(verb, "")),
-        Verb::Reveal => ("self", args(verb, "")),
+        Verb::Reveal | Verb::Disengage => ("self", "3".into()),
         other => panic!("no action case for {other:?}"),
     };
-    let case = Case { tag: format!("action {{ target {target} {name}({body}) }}"), ..Case::default() };
+    let engaged = verb == Verb::Disengage;
+    let case = Case { tag: format!("action {{ target {target} {name}({body}) }}"), engaged, ..Case::default() };
     let (rules, map) = case.rules(true);
     let e = Engine::new(rules).unwrap();
     let mut b = new_battle(&e, &map);
@@ -500,6 +556,14 @@ fn action_case(verb: Verb) {
             assert!(b.units[ALLY].activated);
             b.turn(special(verb, Some(ALLY), None)).unwrap();
             assert!(!b.units[ALLY].activated, "{what}");
+        }
+        Verb::Disengage => {
+            // Next to the foe, the subject is held: it may not move, but it may disengage.
+            b.state.units[SUBJECT].pos = (3, 1);
+            let held = b.turn(Turn { unit: SUBJECT, to: Some((2, 1)), ..Default::default() }).unwrap_err().to_string();
+            assert!(held.contains("engaged"), "{what}: {held}");
+            b.turn(special(verb, None, None)).unwrap();
+            assert!(b.units[SUBJECT].pos.0 < 3, "{what}: {:?}", b.log);
         }
         Verb::Relocate => {
             b.turn(special(verb, Some(ALLY), Some((1, 2)))).unwrap();

@@ -355,3 +355,75 @@ fn a_crossbow_is_reloaded_in_the_next_activation() {
     }
     assert_eq!(shots, [true, false, true]);
 }
+
+fn disengage() -> Act {
+    Act::Special { verb: Verb::Disengage, target: None, tile: None, from: Some("Disengage".into()) }
+}
+
+#[test]
+fn a_unit_in_contact_is_held_and_leaves_only_by_disengaging() {
+    // The Actions "move ... disengage ..." (the seed gives "disengage" no text). Reading: units
+    // in base contact are engaged: a unit with an enemy next to it may not simply walk away; the
+    // Disengage action steps it back half its move (2 tiles), with no strike on the way.
+    let (engine, map) = compiled(SAVAGES);
+    for seed in 0..4 {
+        let mut b = arena::battle_seeded(&engine, &map, [&[(4, 2), (0, 0)], &[(5, 2), (9, 4)]], seed);
+        until_turn_of(&mut b, SideId::Attacker, &[0]);
+        let why = b.turn(Turn { unit: 0, to: Some((2, 2)), ..Default::default() }).unwrap_err().to_string();
+        assert!(why.contains("A0 is engaged with D0"), "{why}");
+        assert_eq!(b.reachable(0).unwrap().len(), 1, "held: its reach is its own tile");
+        // A unit out of contact moves freely, and has nothing to disengage from.
+        let refused = b.turn(Turn { unit: 1, act: disengage(), ..Default::default() });
+        assert!(refused.unwrap_err().to_string().contains("no enemy holds it"));
+        let hp = (b.units[0].hp, b.units[2].hp);
+        let from = b.log.len();
+        b.turn(Turn { unit: 0, act: disengage(), ..Default::default() }).unwrap();
+        assert_eq!(b.units[0].pos, (2, 2));
+        assert_eq!((b.units[0].hp, b.units[2].hp), hp, "no strike on the way");
+        let notes = turn_notes(&b, from);
+        assert!(notes.iter().any(|n| n.contains("disengages from D0 to (2, 2)")), "{notes:?}");
+    }
+}
+
+fn turn_notes(b: &Battle, from: usize) -> Vec<String> {
+    b.log[from..]
+        .iter()
+        .filter_map(|r| match r {
+            Record::Turn { note, .. } | Record::Resolved { note, .. } => Some(note.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_ais_disengage_a_unit_held_in_contact_that_cannot_strike() {
+    // "disengage", as the AIs take it: a unit held in contact that would otherwise wait there
+    // (crossbowmen reloading: "recover/reload") steps back instead.
+    let armies = "army A for Arena attacker { unit Xbows: HumanCrossbowman { figures 4 items Crossbow } }\n\
+                  army D for Arena defender { unit D0: Savage { figures 6 items Shortsword } unit D1: Savage { items Shortsword } }";
+    let (engine, map) = compiled(armies);
+    for ai in ["greedy", "tactician", "planner"] {
+        for seed in 0..3 {
+            let mut b = arena::battle_seeded(&engine, &map, [&[(4, 2)], &[(5, 2), (9, 4)]], seed);
+            // Round 1: the crossbowmen shoot the braves next to them; everyone else waits.
+            until_turn_of(&mut b, SideId::Attacker, &[]);
+            b.turn(attack(0, 1)).unwrap();
+            while b.round == 1 {
+                let k = b.may_act(b.to_act)[0];
+                b.turn(arena::wait(k)).unwrap();
+            }
+            until_turn_of(&mut b, SideId::Attacker, &[]);
+            assert!(b.units[0].statuses.iter().any(|s| s.status.as_str() == "Reloading"));
+            let mut controller = oc_engine::ai::by_name(ai).unwrap();
+            let t = controller.choose(&b).unwrap();
+            assert!(matches!(t.act, Act::Special { verb: Verb::Disengage, .. }), "{ai}: {t:?}");
+            let from = b.log.len();
+            b.turn(t).unwrap();
+            assert!(
+                turn_notes(&b, from).iter().any(|n| n.contains("Xbows disengages from D0 to (2, 2)")),
+                "{ai}: {:?}",
+                turn_notes(&b, from)
+            );
+        }
+    }
+}

@@ -156,17 +156,19 @@ fn powerful_characters_who_fumble_roll_on_the_fumble_chart_and_commons_do_not() 
     // "Rolling a "1" is a Fumble (an automatic miss). When powerful characters fumble, they must
     // roll on the Fumble Chart to determine what happened (weapon broken or dropped, attack hits
     // friend or self, attacker loses footing, etc.)." Reading: heroes (more than one Fate point)
-    // and champions; a d6, 1-2 drops his weapon (Disarmed), 3-4 loses his footing (Stumbled), 5-6 strikes himself.
+    // and champions; a d6: 1 his weapon breaks, 2 he drops it (Disarmed), 3 the attack lands on
+    // the friend beside him, 4 on himself, 5-6 he loses his footing (Stumbled).
+    // Fenth shoots with his longbow, a bow-woman at his side.
     let armies =
         "army A for Arena attacker { unit Fenth: FenthGallinir { items Longbow } unit Bow: ElvenBowWoman { items Longbow } }\n\
                   army D for Arena defender { unit Brave: Savage { items Shortsword } unit Brave2: Savage { items Shortsword } }";
     let (engine, map) = compiled(armies);
     let mut seen = std::collections::BTreeSet::new();
     let mut fumbles = 0;
-    for seed in 0..400 {
-        let mut b = arena::battle_seeded(&engine, &map, [&[(2, 1), (2, 3)], &[(7, 1), (7, 3)]], seed);
+    for seed in 0..800 {
+        let mut b = arena::battle_seeded(&engine, &map, [&[(2, 1), (2, 2)], &[(7, 1), (7, 3)]], seed);
         let from = b.log.len();
-        let hp = b.state.units[0].hp;
+        let (hp, bow) = (b.state.units[0].hp, b.state.units[1].hp);
         to_attacker(&mut b, &[2, 3]);
         b.turn(attack(0, 2)).unwrap();
         let shots = b.log[from..]
@@ -175,7 +177,8 @@ fn powerful_characters_who_fumble_roll_on_the_fumble_chart_and_commons_do_not() 
             .collect::<Vec<_>>()
             .join(" ");
         let chart = charted(&b, from);
-        // A natural 1 ("attack 1 miss") is a fumble; each is charted.
+        // A natural 1 ("attack 1 miss") is a fumble; each is charted (Fenth's own, and any the
+        // bow-woman makes when his blow lands on her: she is a common, and charts none).
         let ones = shots.matches("attack 1 miss").count();
         assert_eq!(chart.len(), ones, "{shots} {chart:?}");
         fumbles += ones;
@@ -186,8 +189,21 @@ fn powerful_characters_who_fumble_roll_on_the_fumble_chart_and_commons_do_not() 
                 let status = if note.contains("Disarmed") { "Disarmed" } else { "Stumbled" };
                 seen.insert(status);
                 assert!(fenth.statuses.iter().any(|s| s.status.as_str() == status), "{note}");
+            } else if note.contains("breaks") {
+                // "weapon broken": gone for the rest of the battle.
+                seen.insert("broken");
+                assert_eq!(note, "Fenth's Longbow breaks: it has no weapon left");
+                assert!(fenth.items.is_empty() && fenth.equipped.is_none(), "{:?}", fenth.items);
+            } else if note.starts_with("its blow lands on a friend") {
+                // "attack hits friend": a free attack on the bow-woman beside him.
+                seen.insert("friend");
+                assert!(note.starts_with("its blow lands on a friend: Bow: attack"), "{note}");
+                let struck = b.state.units[1].hp;
+                // A miss leaves her whole; a hit may be absorbed.
+                assert!(struck == bow || note.contains(" hit"), "{note}");
             } else {
                 seen.insert("himself");
+                assert_eq!(note, "deals 1 damage to Fenth", "{note}");
                 assert_eq!(fenth.hp, hp - 1, "{note}");
             }
         }
@@ -197,6 +213,44 @@ fn powerful_characters_who_fumble_roll_on_the_fumble_chart_and_commons_do_not() 
             assert!(charted(&b, from).is_empty());
         }
     }
-    assert!(fumbles > 10, "{fumbles}");
-    assert_eq!(seen.len(), 3, "{seen:?}");
+    assert!(fumbles > 20, "{fumbles}");
+    assert_eq!(seen.len(), 5, "{seen:?}");
+}
+
+#[test]
+fn a_broken_weapon_is_gone_for_the_rest_of_the_battle() {
+    // "weapon broken or dropped": dropped, the weapon is back in his hand after his next
+    // activation (Disarmed); broken, it is gone. Fenth, who carries a Runeblade and a longbow,
+    // breaks the blade and fights on with the bow; a chief whose one shortsword breaks has no
+    // weapon left.
+    let armies = "army A for Arena attacker { unit Fenth: FenthGallinir { items Runeblade, Longbow } unit Ghor: SavageChief { items Shortsword } }\n\
+                  army D for Arena defender { unit Brave: Savage { items Shortsword } }";
+    let (engine, map) = compiled(armies);
+    let (mut blade, mut sword) = (0, 0);
+    for seed in 0..3000 {
+        let mut b = arena::battle_seeded(&engine, &map, [&[(6, 2), (7, 1)], &[(7, 2)]], seed);
+        let from = b.log.len();
+        to_attacker(&mut b, &[2]);
+        let who = (seed % 2) as usize;
+        b.turn(attack(who, 2)).unwrap();
+        // A melee declaration: the brave declines to answer, and the attack resolves.
+        if b.to_act == SideId::Defender && !b.state.pending.is_empty() {
+            b.turn(Turn { unit: 2, act: Act::Decline, ..Default::default() }).unwrap();
+        }
+        if !charted(&b, from).iter().any(|(_, n)| n.contains("breaks")) {
+            continue;
+        }
+        let u = &b.state.units[who];
+        if who == 0 {
+            blade += 1;
+            assert_eq!(u.equipped.as_deref(), Some("Longbow"), "{:?}", b.log);
+            assert!(!u.items.iter().any(|i| i.as_str() == "Runeblade"));
+            assert_eq!(b.loadout_of(0, true).unwrap().weapon.as_deref(), Some("Longbow"));
+        } else {
+            sword += 1;
+            assert!(u.equipped.is_none() && u.items.is_empty(), "{:?}", b.log);
+            assert_eq!(b.loadout_of(1, true).unwrap().weapon, None);
+        }
+    }
+    assert!(blade > 3 && sword > 3, "{blade} {sword}");
 }

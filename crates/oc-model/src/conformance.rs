@@ -207,6 +207,16 @@ const fn action_verb(name: &'static str, verb: Verb, params: &'static [Type]) ->
     VerbSpec { name, verb, params, on: &[], always: false, when: false, action: true, use_: false }
 }
 
+/// A command on a battle's events only: never inside an exchange.
+const fn battle_event_verb(name: &'static str, verb: Verb, params: &'static [Type]) -> VerbSpec {
+    VerbSpec { name, verb, params, on: BATTLE_EVENTS, always: false, when: false, action: false, use_: false }
+}
+
+/// The events that fire on a battle outside exchanges (`Fires::Battle`) while the holder stands
+/// (not `routed`).
+const BATTLE_EVENTS: &[Event] =
+    &[Event::Activated, Event::EndOfTurn, Event::StartOfRound, Event::EndOfRound, Event::AfterAttack, Event::Chart];
+
 const fn standing(name: &'static str, verb: Verb, params: &'static [Type], when: bool) -> VerbSpec {
     VerbSpec { name, verb, params, on: &[], always: true, when, action: false, use_: false }
 }
@@ -255,6 +265,11 @@ pub const VERBS: &[VerbSpec] = &[
         action: true,
         use_: true,
     },
+    // After an exchange, on the battle (seed 003's Fumble Chart): the exchange's loadouts and
+    // its two units are fixed while it lasts.
+    battle_event_verb("break_weapon", Verb::BreakWeapon, &[Type::Unit]),
+    battle_event_verb("strike_friend", Verb::StrikeFriend, &[Type::Unit]),
+    action_verb("disengage", Verb::Disengage, &[Type::Int]),
 ];
 
 impl VerbSpec {
@@ -359,19 +374,26 @@ mod tests {
             | Verb::Debuff
             | Verb::IgnoreItemTags
             | Verb::Attack
-            | Verb::Injure => verb_spec(v).is_some(),
+            | Verb::Injure
+            | Verb::BreakWeapon
+            | Verb::StrikeFriend
+            | Verb::Disengage => verb_spec(v).is_some(),
         }
     }
 
     #[test]
     fn every_event_and_verb_has_one_entry() {
         assert!(VERBS.iter().all(|v| listed(v.verb)));
-        assert_eq!(VERBS.len(), 23, "a verb was added: add it to `listed` and to the conformance test");
+        assert_eq!(VERBS.len(), 26, "a verb was added: add it to `listed` and to the conformance test");
         assert_eq!(EVENTS.len(), Event::ALL.len());
         for ((name, e), spec) in Event::ALL.iter().zip(EVENTS) {
             assert_eq!((*name, *e), (spec.name, spec.event));
         }
         assert_eq!(EVERY_EVENT.len(), EVENTS.len());
+        for e in EVENTS {
+            let standing = e.fires == Fires::Battle && e.event != Event::Routed;
+            assert_eq!(BATTLE_EVENTS.contains(&e.event), standing, "{}", e.name);
+        }
         for v in VERBS {
             assert_eq!(VERBS.iter().filter(|w| w.verb == v.verb || w.name == v.name).count(), 1, "{}", v.name);
             assert!(!v.contexts().is_empty(), "{} may appear nowhere", v.name);

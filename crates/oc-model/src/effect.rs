@@ -185,6 +185,17 @@ pub enum Verb {
     /// `clear(unit, Status)`: take that one status off the unit (seed 002: standing up from
     /// prone), where `cure` takes every one.
     Clear,
+    /// `break_weapon(unit)`: the weapon the unit wields is gone for the rest of the battle (one
+    /// of it taken from its items); it wields the next weapon it carries, or none (seed 003's
+    /// Fumble Chart: "weapon broken").
+    BreakWeapon,
+    /// `strike_friend(unit)`: the holder's attack lands on a friend of its own standing next to
+    /// the unit (the nearest to the holder): a free attack on it, no answer, its strikes not
+    /// charted (seed 003's Fumble Chart: "attack hits friend").
+    StrikeFriend,
+    /// `disengage(n)`: the user, held in contact by an enemy (the ruleset's `engaged`), steps up
+    /// to n squares away from it (seed 003's "disengage").
+    Disengage,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

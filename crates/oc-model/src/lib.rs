@@ -312,6 +312,13 @@ pub struct TurnRules {
     /// `interrupt` reads. `None`: none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opportunity: Option<Expr>,
+    /// Units held in contact (seed 003's "disengage"): whether an enemy holds a unit, which then
+    /// may not move (routing excepted) and leaves only by the `disengage` verb; read for each
+    /// ready enemy as the unit is about to move, `self` being the unit and `range` its distance
+    /// to that enemy (the other [`STEP_PARAMS`] as for a step that only moves). `None`: no
+    /// unit is held.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engaged: Option<Expr>,
     /// Threat zones: a unit whose move leaves an enemy's zone takes a free attack from it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threat: Option<Threat>,

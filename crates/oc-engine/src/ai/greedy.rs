@@ -97,6 +97,15 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
     let base = b.loadout_of(i, true)?;
     let unit = b.engine.unit(&base, &[]).ok()?;
     let mobility = b.mobility_of(&unit);
+    // Held in contact (`engaged`) with no attack it may make (a crossbow reloading): it steps
+    // back rather than propose an attack the rules refuse.
+    if b.engine.ir.engaged.is_some()
+        && !b.engine.ir.attr_id("can_attack").and_then(|a| unit.attrs.get(a as usize)).is_none_or(|v| v.bool())
+    {
+        if let Some(act) = b.disengaging(i) {
+            return Some((0.0, Turn { unit: i, act, ..Default::default() }));
+        }
+    }
     let reach = view.reachable_with(i, &mobility)?;
     let verbs = b.action_verbs(i);
     let has = |verb: m::Verb| verbs.contains(&Some(verb));

@@ -111,13 +111,23 @@ pub(crate) fn answer(b: &Battle<'_>, t: Turn) -> Turn {
     }
 }
 
-/// A turn that ends with the unit waiting where the ruleset has strikes of opportunity
-/// (`opportunity`): the unit takes the action that readies it to strike an enemy that comes
-/// near (seed 003's brace, stand ready) instead, where one does ([`Battle::readying`]). Not an
-/// answer to a declared attack or a move (declining keeps the activation), nor a routing unit.
+/// A turn that ends with the unit waiting: where an enemy holds it in contact (`engaged`) and
+/// it stays, it disengages instead ([`Battle::disengaging`]: seed 003's "disengage"); where the
+/// ruleset has strikes of opportunity (`opportunity`), the unit takes the action that readies it
+/// to strike an enemy that comes near (seed 003's brace, stand ready) instead, where one does
+/// ([`Battle::readying`]). Not an answer to a declared attack or a move (declining keeps the
+/// activation), nor a routing unit.
 pub(crate) fn readied(b: &Battle<'_>, t: Turn) -> Turn {
     let waits = matches!(t.act, crate::battle::Act::Wait) && t.equip.is_none() && t.then_to.is_none();
-    if !waits || b.engine.ir.opportunity.is_none() || b.answering().is_some() || b.routing(t.unit) {
+    if !waits || b.answering().is_some() || b.routing(t.unit) {
+        return t;
+    }
+    if b.engine.ir.engaged.is_some() && t.to.is_none() {
+        if let Some(act) = b.disengaging(t.unit) {
+            return Turn { act, ..t };
+        }
+    }
+    if b.engine.ir.opportunity.is_none() {
         return t;
     }
     let Some(at) = t.to.or_else(|| b.units.get(t.unit).map(|u| u.pos)) else { return t };

@@ -20,6 +20,9 @@ pub(super) struct Blow {
     /// The answer to a declared attack, struck on its declarer: one combat of the two attacks
     /// (`Exchange::mutual`), with whether the declarer moved in the step that declared it.
     pub mutual: Option<bool>,
+    /// Its strikes are not acted on by the charts (`on chart`): a blow a chart sent astray
+    /// (`strike_friend`), so one fumble cannot lead to another without end.
+    pub uncharted: bool,
 }
 
 impl Battle<'_> {
@@ -107,7 +110,7 @@ impl Battle<'_> {
 
     /// One exchange of an attack: the strikes, hit points, statuses and debuffs; "NAME: strikes".
     pub(super) fn exchange_full(&mut self, i: usize, target: usize, blow: Blow) -> Result<String, BattleError> {
-        let Blow { bonus, single, moved, at, mutual } = blow;
+        let Blow { bonus, single, moved, at, mutual, uncharted } = blow;
         let (Some(a), Some(d)) = (self.state.units.get(i).cloned(), self.state.units.get(target).cloned()) else {
             return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
@@ -159,7 +162,7 @@ impl Battle<'_> {
         // Each strike's result on the charts, acted on now the exchange is over (`on chart`, on
         // the striker's tags; `foe` the unit it struck).
         let charted: Vec<(usize, usize, i64)> =
-            log.iter().filter(|s| s.chart != 0).map(|s| (unit_of(s.side), unit_of(1 - s.side), s.chart)).collect();
+            log.iter().filter(|s| s.chart != 0 && !uncharted).map(|s| (unit_of(s.side), unit_of(1 - s.side), s.chart)).collect();
         for (striker, struck, chart) in charted {
             self.run_triggers_charted(striker, oc_model::Event::Chart, Some(struck), &Default::default(), chart);
         }

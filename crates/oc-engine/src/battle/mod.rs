@@ -17,6 +17,7 @@ mod cover;
 mod declare;
 mod deploy;
 mod effects;
+mod engage;
 mod fog;
 mod game;
 mod interrupt;
@@ -566,6 +567,12 @@ impl<'e> Battle<'e> {
         let before_move: Vec<i64> = self.state.units.iter().map(|f| f.hp).collect();
         let mut walked = Vec::new();
         if let Some(to) = t.to {
+            // Held in contact (the ruleset's `engaged`, engage.rs): only `disengage` leaves.
+            if let Some(k) = self.engaged_by(i).filter(|_| to != u.pos) {
+                let by = self.state.units.get(k).map(|e| e.name.clone()).unwrap_or_default();
+                let why = format!("{} is engaged with {by} (the ruleset's `engaged`): it leaves only by disengaging", u.name);
+                return Err(BattleError::refused(Rule::Move, why));
+            }
             let reach = self.reachable(i)?;
             let Some(cost) = reach.get(&to).copied() else {
                 return Err(BattleError::refused(Rule::Move, format!("{} cannot reach {to:?} this turn", u.name)));

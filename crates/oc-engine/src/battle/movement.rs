@@ -226,7 +226,8 @@ impl Battle<'_> {
         let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let mut out: Reach = Reach::default();
         out.insert(u.pos, 0);
-        if !*can {
+        // A unit an enemy holds (the ruleset's `engaged`) moves nowhere.
+        if !*can || self.engaged_by(i).is_some() {
             return Ok(out);
         }
         // Dijkstra over a dense grid (no hashing per step), each terrain's cost for this movement

@@ -335,6 +335,21 @@ impl World for OnBattle<'_, '_> {
                 }
                 Ok(format!("attacks {note}"))
             }
+            // Seed 003's Fumble Chart, "weapon broken": the weapon the unit wields is taken from
+            // its items for the rest of the battle; it wields the next weapon it carries, or none.
+            m::Verb::BreakWeapon => {
+                let k = self.unit_of(unit)?;
+                Ok(self.battle.break_weapon(k))
+            }
+            // "attack hits friend": the holder's attack lands on a friend of its own next to
+            // the unit named, the nearest to the holder (unit order on a tie): a free attack
+            // with no answer, struck at their distance within the weapon's reach.
+            m::Verb::StrikeFriend => {
+                let k = self.unit_of(unit)?;
+                self.battle.strike_friend(i, k)
+            }
+            // Seed 003's "disengage": the user, held by an enemy, steps away from it (engage.rs).
+            m::Verb::Disengage => self.battle.disengage(i, amount).map_err(Refused::Rules),
             // The action's tile becomes the terrain named (any tile, unlike `raze`'s regions).
             m::Verb::Transform => {
                 let into = ir.name(name).to_string();
@@ -360,5 +375,47 @@ impl World for OnBattle<'_, '_> {
             | m::Verb::IgnoreItemTags
             | m::Verb::Shift => Err(Refused::NotHere(verb)),
         }
+    }
+}
+
+impl Battle<'_> {
+    /// The `break_weapon` verb on unit `k`: what the log says.
+    fn break_weapon(&mut self, k: usize) -> String {
+        let engine = self.engine;
+        let Some(f) = self.state.units.get_mut(k) else { return String::new() };
+        let Some(weapon) = f.equipped.take() else { return format!("{} has no weapon to break", f.name) };
+        if let Some(at) = f.items.iter().position(|x| *x == weapon) {
+            f.items.remove(at);
+        }
+        let is_weapon = |n: &Atom| engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon);
+        f.equipped = f.items.iter().find(|n| is_weapon(n)).copied();
+        match f.equipped {
+            Some(next) => format!("{}'s {weapon} breaks: it wields {next} now", f.name),
+            None => format!("{}'s {weapon} breaks: it has no weapon left", f.name),
+        }
+    }
+
+    /// The `strike_friend` verb: unit `i`'s attack lands on its nearest friend next to unit `k`.
+    fn strike_friend(&mut self, i: usize, k: usize) -> Result<String, Refused> {
+        let (Some(me), Some(near)) = (self.state.units.get(i), self.state.units.get(k)) else { return refuse("no unit") };
+        let (side, from, by) = (me.side, me.pos, near.pos);
+        let friend = (0..self.state.units.len())
+            .filter(|f| *f != i)
+            .filter_map(|f| self.state.units.get(f).map(|u| (f, u)))
+            .filter(|(_, u)| u.side == side && u.state == State::Ready && distance(u.pos, by) == 1)
+            .min_by_key(|(f, u)| (distance(from, u.pos), *f))
+            .map(|(f, _)| f);
+        let Some(friend) = friend else {
+            return Ok(format!("{}'s blow finds no friend next to {}", me.name, near.name));
+        };
+        // Struck at their distance, brought within the weapon's reach (the blow went astray: no
+        // reach kept it from landing).
+        let at = distance(from, self.state.units.get(friend).map_or(from, |u| u.pos));
+        let reach = self.loadout(i, true).and_then(|l| self.engine.unit(&l, &[]).ok()).map(|u| (u.min_range, u.max_range));
+        let at = reach.map_or(at, |(lo, hi)| at.clamp(lo.max(1), hi.max(lo.max(1))));
+        let note = self
+            .exchange_full(i, friend, Blow { single: true, at: Some(at), uncharted: true, ..Blow::default() })
+            .map_err(|e| Refused::Rules(e.to_string()))?;
+        Ok(format!("its blow lands on a friend: {note}"))
     }
 }

@@ -186,7 +186,7 @@ impl Place {
             Place::Use => "a consumable's `use`".into(),
             Place::Clear => "a status's `clears when`".into(),
             Place::Resource => "a resource's value".into(),
-            Place::Step => "`step_cost`, `step_allowed`, `respond`, `interrupt` or `opportunity`".into(),
+            Place::Step => "`step_cost`, `step_allowed`, `respond`, `interrupt`, `opportunity` or `engaged`".into(),
         }
     }
 }
