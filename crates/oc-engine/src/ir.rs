@@ -487,6 +487,8 @@ pub struct Ir {
     /// losses that make a unit test, the rally's roll and target; `self` the unit testing, the
     /// parameters `oc_model::COURAGE_PARAMS`.
     pub courage: Option<CourageIr>,
+    /// The leadership rule's `save` (`oc_model::Leadership`), read as the courage check.
+    pub save: Option<(E, m::BinaryOp, E)>,
 }
 
 /// [`Ir::courage`].
@@ -589,6 +591,7 @@ impl Ir {
             interrupt: None,
             opportunity: None,
             courage: None,
+            save: None,
         };
         for name in rules
             .tags
@@ -769,6 +772,10 @@ impl Ir {
             let losses = c.losses.as_ref().map(|e| ir.expr(e, &params)).transpose()?;
             let rally = c.rally.as_ref().map(|r| roll(&mut ir, r)).transpose()?;
             ir.courage = Some(CourageIr { check, losses, rally });
+        }
+        if let Some(save) = rs.leadership.as_ref().and_then(|l| l.save.as_ref()) {
+            let params: Vec<String> = m::COURAGE_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
+            ir.save = Some((ir.expr(&save.roll, &params)?, save.op, ir.expr(&save.target, &params)?));
         }
         Ok(ir)
     }

@@ -11,6 +11,7 @@ use crate::ast::*;
 
 mod expr;
 mod fast;
+mod advanced;
 mod ruleset;
 mod scenario;
 
