@@ -147,7 +147,7 @@ impl Checker<'_> {
             }
         }
         let missing: Vec<i64> = faces.iter().copied().filter(|f| !out.iter().any(|(n, _)| n == f)).collect();
-        if !missing.is_empty() && ok {
+        if !missing.is_empty() {
             self.error(
                 Diagnostic::error(
                     RULESET_WEATHER,
