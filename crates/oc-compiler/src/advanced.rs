@@ -17,8 +17,7 @@ impl Checker<'_> {
         if self.syms.tags.get(name.value.as_str()).is_some_and(|s| s.is_status) {
             return Some(name.value.to_string());
         }
-        let names =
-            self.syms.tags.order.iter().filter(|t| self.syms.tags.get(t).is_some_and(|s| s.is_status)).cloned().collect();
+        let names = self.syms.tags.order.iter().filter(|t| self.syms.tags.get(t).is_some_and(|s| s.is_status)).cloned().collect();
         self.unknown_in::<()>(UNKNOWN_STATUS, "status", name, names, None);
         None
     }
@@ -87,7 +86,12 @@ impl Checker<'_> {
             Some(a) => match self.syms.bases.iter().find(|b| b.name == a.value.as_str()).map(|b| b.ty.clone()) {
                 Some(Type::Int) => Some(a.value.to_string()),
                 Some(other) => {
-                    self.mismatch(a.span, &Type::Int, &other, "`ground` names the Int attribute that holds the ground's elevation");
+                    self.mismatch(
+                        a.span,
+                        &Type::Int,
+                        &other,
+                        "`ground` names the Int attribute that holds the ground's elevation",
+                    );
                     None
                 }
                 None => {
@@ -109,6 +113,31 @@ impl Checker<'_> {
             return None;
         }
         Some(m::Situations { ground, flank, rear })
+    }
+
+    /// The ruleset's `charging` block, if any (one, with a `with`: a Bool reading `self`).
+    pub(crate) fn lower_charging(&mut self, rs: &ast::Ruleset) -> Option<m::Charging> {
+        let block = rs.charging.first()?;
+        self.once(&rs.charging, |b| b.span, "charging");
+        self.once(&block.with, |e| e.span, "with");
+        let Some(e) = block.with.first() else {
+            self.error(
+                Diagnostic::error(MISSING_FIELD, block.span, "a `charging` block without a `with`")
+                    .with_help("say which units charge: `with self.reach >= 3`"),
+            );
+            return None;
+        };
+        let params: Vec<(String, Type)> = m::COURAGE_PARAMS.iter().map(|(n, t)| (n.to_string(), t.clone())).collect();
+        let scope = crate::expr::Scope::new(oc_model::conformance::Place::Resource, &params);
+        let (expr, ty) = self.expr(e, &scope, Some(&Type::Bool));
+        match ty {
+            Some(Type::Bool) => Some(m::Charging { with: expr }),
+            Some(t) => {
+                self.mismatch(e.span, &Type::Bool, &t, "`with` says whether a unit's charge strikes every enemy in contact");
+                None
+            }
+            None => None,
+        }
     }
 
     /// The ruleset's `weather` block, if any: every face of its die has one status.

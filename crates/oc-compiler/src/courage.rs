@@ -26,6 +26,9 @@ pub(crate) fn advanced_rules(rules: &m::Rules) -> Vec<&'static str> {
     if rules.ruleset.weather.is_some() {
         out.push("weather");
     }
+    if rules.ruleset.charging.is_some() {
+        out.push("charging");
+    }
     out
 }
 
@@ -75,9 +78,10 @@ pub(crate) fn check_general(
     let span = def.advanced.iter().find(|a| a.value == "leadership").map_or(def.name.span, |a| a.span);
     for side in sides {
         let granted = side.grants.iter().any(|(t, n)| t == tag && *n == 1);
-        let named = side.limits.iter().any(|l| {
-            l.at_least && l.numerator >= 1 && l.denominator <= 1 && l.selector == m::Selector::WithTag(tag.clone())
-        });
+        let named = side
+            .limits
+            .iter()
+            .any(|l| l.at_least && l.numerator >= 1 && l.denominator <= 1 && l.selector == m::Selector::WithTag(tag.clone()));
         if granted && named {
             continue;
         }

@@ -489,6 +489,8 @@ pub struct Ir {
     pub courage: Option<CourageIr>,
     /// The leadership rule's `save` (`oc_model::Leadership`), read as the courage check.
     pub save: Option<(E, m::BinaryOp, E)>,
+    /// The charging rule's `with` (`oc_model::Charging`), read as the courage check.
+    pub charging: Option<E>,
 }
 
 /// [`Ir::courage`].
@@ -592,6 +594,7 @@ impl Ir {
             opportunity: None,
             courage: None,
             save: None,
+            charging: None,
         };
         for name in rules
             .tags
@@ -776,6 +779,10 @@ impl Ir {
         if let Some(save) = rs.leadership.as_ref().and_then(|l| l.save.as_ref()) {
             let params: Vec<String> = m::COURAGE_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
             ir.save = Some((ir.expr(&save.roll, &params)?, save.op, ir.expr(&save.target, &params)?));
+        }
+        if let Some(c) = &rs.charging {
+            let params: Vec<String> = m::COURAGE_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
+            ir.charging = Some(ir.expr(&c.with, &params)?);
         }
         Ok(ir)
     }

@@ -308,18 +308,7 @@ fn the_weather_is_rolled_before_the_battle_and_every_shot_reads_it() {
         "Mist" => 6,
         _ => 0,
     };
-    let table = [
-        "FairWeather",
-        "Overcast",
-        "Breeze",
-        "HighWind",
-        "Gale",
-        "Drizzle",
-        "Rainfall",
-        "Downpour",
-        "Mist",
-        "Snowfall",
-    ];
+    let table = ["FairWeather", "Overcast", "Breeze", "HighWind", "Gale", "Drizzle", "Rainfall", "Downpour", "Mist", "Snowfall"];
     let deploy: [&[(i64, i64)]; 2] = [&[(0, 0), (1, 2)], &[(5, 2), (9, 0)]];
     let (plain, map) = compiled("", BOWS);
     let (engine, wmap) = compiled("advanced weather", BOWS);
@@ -331,7 +320,10 @@ fn the_weather_is_rolled_before_the_battle_and_every_shot_reads_it() {
         assert_eq!(w.status, table[(w.roll - 1) as usize]);
         seen.insert(w.roll);
         let hit = b.attack_forecast(1, (1, 2), 2, None).unwrap().attacker.hit;
-        assert!(close(arena::battle_seeded(&plain, &map, deploy, seed).attack_forecast(1, (1, 2), 2, None).unwrap().attacker.hit, 13.0 / 30.0));
+        assert!(close(
+            arena::battle_seeded(&plain, &map, deploy, seed).attack_forecast(1, (1, 2), 2, None).unwrap().attacker.hit,
+            13.0 / 30.0
+        ));
         let need = 18 + murk(&w.status);
         assert!(close(hit, (31 - need) as f64 / 30.0), "{} {hit}", w.status);
         // The battle's own dice are untouched: the first roll-off is the same without weather.
@@ -346,4 +338,70 @@ fn the_weather_is_rolled_before_the_battle_and_every_shot_reads_it() {
         assert_eq!(reach.contains_key(&(2, 1)), !slowed, "{}", w.status);
     }
     assert!(seen.len() >= 8, "{seen:?}");
+}
+
+/// A spearman charging two savages who stand a tile apart.
+const CHARGE: &str = "army A for Arena attacker {\n\
+    unit Ghor: SavageChief { items Shortsword tags General }\n\
+    unit Spears: HighElfSpearman { items ElvenSpear }\n\
+    unit Braves: Savage { items Shortsword }\n}\n\
+    army D for Arena defender {\n\
+    unit Foe: Savage { items Shortsword }\n\
+    unit Foe2: Savage { items Shortsword }\n\
+    unit Urka: SavageChief { items Shortsword tags General }\n}";
+
+/// Unit `i` moves to `to` and attacks `target`; every unit that may answer (too near, or the
+/// melee declaration) declines. The notes of the lines logged.
+fn charge(b: &mut Battle, i: usize, to: (i64, i64), target: usize) -> String {
+    let from = b.log.len();
+    b.turn(Turn { unit: i, to: Some(to), act: Act::Attack { target }, ..Default::default() }).unwrap();
+    while let Some(k) = b.answering() {
+        b.turn(Turn { unit: k, act: Act::Decline, ..Default::default() }).unwrap();
+    }
+    b.log[from..]
+        .iter()
+        .filter_map(|r| match r {
+            Record::Turn { note, .. } | Record::Resolved { note, .. } => Some(note.clone()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+#[test]
+fn a_charge_with_a_charge_weapon_strikes_every_unit_in_contact() {
+    // "Charging: Units, mounted or unmounted, using "charge weapons" have the special option of
+    // making a charge. Charging units can attack multiple ranks, and even multiple units."
+    // Readings: charge weapons are the long and very long melee classes (the elves' spear); a
+    // charge is a move and an attack in one activation; the charger strikes its target, then
+    // every other enemy in contact, each in a combat of its own.
+    let deploy: [&[(i64, i64)]; 2] = [&[(0, 0), (3, 2), (3, 3)], &[(5, 1), (5, 3), (9, 4)]];
+    let (plain, map) = compiled("", CHARGE);
+    let (engine, cmap) = compiled("advanced charging", CHARGE);
+    let mut swept = 0;
+    for seed in 0..10 {
+        let mut b = arena::battle_seeded(&plain, &map, deploy, seed);
+        to_act(&mut b, SideId::Attacker);
+        let note = charge(&mut b, 1, (5, 2), 3);
+        assert!(note.contains("Spears attacks Foe:") && !note.contains("attacks Foe2"), "{note}");
+        let mut b = arena::battle_seeded(&engine, &cmap, deploy, seed);
+        to_act(&mut b, SideId::Attacker);
+        let note = charge(&mut b, 1, (5, 2), 3);
+        // Foe first, then Foe2, whom the spear's charge reaches too.
+        assert!(note.contains("Spears attacks Foe: ") && note.contains("; attacks Foe2: "), "{note}");
+        swept += 1;
+        // Without a move there is no charge: only the target is struck.
+        let mut b = arena::battle_seeded(&engine, &cmap, [&[(0, 0), (4, 2), (2, 4)], &[(5, 2), (6, 3), (9, 4)]], seed);
+        b.state.units[4].pos = (4, 1);
+        to_act(&mut b, SideId::Attacker);
+        let note = charge(&mut b, 1, (4, 2), 3);
+        assert!(note.contains("Spears attacks Foe:") && !note.contains("attacks Foe2"), "{note}");
+        // A sword is no charge weapon: the braves' charge strikes their target only.
+        let mut b = arena::battle_seeded(&engine, &cmap, deploy, seed);
+        to_act(&mut b, SideId::Attacker);
+        b.state.units[1].pos = (0, 4);
+        let note = charge(&mut b, 2, (5, 2), 4);
+        assert!(note.contains("Braves attacks Foe2:") && !note.contains("attacks Foe:"), "{note}");
+    }
+    assert_eq!(swept, 10);
 }

@@ -179,6 +179,20 @@ pub struct Ruleset {
     /// `weather DICE { ... }`: the weather rolled before the battle (`advanced weather`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weather: Option<Weather>,
+    /// `charging { with EXPR }`: charges that strike every enemy in contact (`advanced charging`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charging: Option<Charging>,
+}
+
+/// The advanced rule of charging (seed 003: "Units, mounted or unmounted, using "charge weapons"
+/// have the special option of making a charge. Charging units can attack multiple ranks, and
+/// even multiple units."): a unit for which `with` holds (`self`, and `max_hp` of
+/// [`COURAGE_PARAMS`]) that moves and attacks in one step strikes, after its target, every other
+/// ready enemy in contact with it where the move ended, each in an exchange of its own, in unit
+/// order, while it stands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Charging {
+    pub with: Expr,
 }
 
 /// The advanced rule of leadership (seed 003: "Players must designate one general per army.

@@ -69,6 +69,16 @@ pub struct Ruleset {
     pub leadership: Vec<LeadershipDef>,
     pub situations: Vec<SituationsDef>,
     pub weather: Vec<WeatherDef>,
+    /// `charging { with EXPR }`: the advanced rule of charging.
+    pub charging: Vec<ChargingDef>,
+}
+
+/// `charging { with EXPR }`.
+#[derive(Clone, Debug)]
+pub struct ChargingDef {
+    pub doc: Option<String>,
+    pub with: Vec<Expr>,
+    pub span: Span,
 }
 
 /// `leadership { general TAG  beyond N STATUS  save ROLL }`.

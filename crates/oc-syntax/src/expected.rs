@@ -95,6 +95,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         weather_block | kw_weather => "`weather`",
         weather_face => "a face of the die and its weather, such as `1: Clear`",
         terrain_elevation | kw_elevation => "`elevation`",
+        charging_block | kw_charging => "`charging`",
+        charging_with => "`with` and the condition a charger meets",
         params | param => "parameters such as `(x: Int)`",
         kw_stacks => "`stacks`",
         tag_kinds | kw_on => "`on`",

@@ -9,9 +9,9 @@ use pest::Parser;
 
 use crate::ast::*;
 
+mod advanced;
 mod expr;
 mod fast;
-mod advanced;
 mod ruleset;
 mod scenario;
 

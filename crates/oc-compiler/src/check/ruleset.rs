@@ -185,6 +185,7 @@ impl<'a> Checker<'a> {
                 leadership: None,
                 situations: None,
                 weather: None,
+                charging: None,
             };
         };
         let stats = rs
@@ -258,6 +259,7 @@ impl<'a> Checker<'a> {
         let gains = self.lower_gains(rs, &resources, &combat);
         let courage = self.lower_courage(rs);
         let (leadership, situations, weather) = (self.lower_leadership(rs), self.lower_situations(rs), self.lower_weather(rs));
+        let charging = self.lower_charging(rs);
         m::Ruleset {
             name: rs.name.value.to_string(),
             doc: rs.doc.clone(),
@@ -280,6 +282,7 @@ impl<'a> Checker<'a> {
             leadership,
             situations,
             weather,
+            charging,
         }
     }
 

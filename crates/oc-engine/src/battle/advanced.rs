@@ -52,9 +52,10 @@ impl Battle<'_> {
 
     /// The general of `side` on the table: the first unit the army gave the `general` tag.
     fn general(&self, side: m::SideId, tag: &str) -> Option<usize> {
-        self.state.units.iter().position(|u| {
-            u.side == side && u.state == State::Ready && u.hp > 0 && u.tags.iter().any(|t| t.as_str() == tag)
-        })
+        self.state
+            .units
+            .iter()
+            .position(|u| u.side == side && u.state == State::Ready && u.hp > 0 && u.tags.iter().any(|t| t.as_str() == tag))
     }
 
     /// What the scenario's advanced rules lay on unit `i` standing at `at`, with the unit of
@@ -106,6 +107,27 @@ impl Battle<'_> {
         (statuses, attrs)
     }
 
+    /// Charging: where unit `i` attacks `target` in the step it moved in and the ruleset's
+    /// `with` holds for it, every other ready enemy in contact with it, in unit order.
+    pub(super) fn charge_sweep(&self, i: usize, target: usize, moved: bool) -> Vec<usize> {
+        let Some(with) = self.engine.ir.charging.as_ref().filter(|_| moved && self.plays("charging")) else { return Vec::new() };
+        let Some(u) = self.state.units.get(i) else { return Vec::new() };
+        let full = [crate::ir::V::Int(u.max_hp)];
+        if !self.scene(super::scene::Cast { user: i, ..Default::default() }, None).is_some_and(|s| s.holds(with, &full)) {
+            return Vec::new();
+        }
+        (0..self.state.units.len())
+            .filter(|k| {
+                *k != target
+                    && self
+                        .state
+                        .units
+                        .get(*k)
+                        .is_some_and(|f| f.side != u.side && f.state == State::Ready && distance(f.pos, u.pos) == 1)
+            })
+            .collect()
+    }
+
     /// Leadership: each general who died since the last look makes his side's units roll
     /// `save`; those that fail leave the battle (routed). Each roll is logged.
     pub(super) fn leadership_saves(&mut self) {
@@ -113,9 +135,10 @@ impl Battle<'_> {
         let Some(save) = self.engine.ir.save.as_ref() else { return };
         let fallen: Vec<usize> = (0..self.state.units.len())
             .filter(|k| {
-                self.state.units.get(*k).is_some_and(|u| {
-                    u.hp <= 0 && !u.morale.mourned && u.tags.iter().any(|t| t.as_str() == rule.general.as_str())
-                })
+                self.state
+                    .units
+                    .get(*k)
+                    .is_some_and(|u| u.hp <= 0 && !u.morale.mourned && u.tags.iter().any(|t| t.as_str() == rule.general.as_str()))
             })
             .collect();
         for g in fallen {

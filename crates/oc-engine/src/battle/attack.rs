@@ -82,6 +82,12 @@ impl Battle<'_> {
             others.sort_unstable();
             targets.extend(others.into_iter().map(|(_, k)| k));
         }
+        // A charge strikes every other enemy in contact too (`advanced charging`).
+        for k in self.charge_sweep(i, target, moved) {
+            if !targets.contains(&k) {
+                targets.push(k);
+            }
+        }
         // Shooting past an enemy in one's own zone draws its free attack first.
         let mut notes = self.shooting_past(i, target);
         if self.state.units.get(i).is_none_or(|f| f.hp <= 0) {

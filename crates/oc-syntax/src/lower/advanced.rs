@@ -20,9 +20,7 @@ impl Ctx {
                         l.beyond.push((n, status));
                     }
                 }
-                Rule::leadership_save => {
-                    l.save.extend(p.into_inner().find(|x| x.as_rule() == Rule::expr).map(|x| self.expr(x)))
-                }
+                Rule::leadership_save => l.save.extend(p.into_inner().find(|x| x.as_rule() == Rule::expr).map(|x| self.expr(x))),
                 _ => {}
             }
         }
@@ -43,6 +41,18 @@ impl Ctx {
             }
         }
         s
+    }
+
+    pub(super) fn charging_block(&self, pair: Pair<Rule>) -> ChargingDef {
+        let mut c = ChargingDef { doc: None, with: vec![], span: self.span(&pair) };
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::doc => c.doc = self.doc(p),
+                Rule::charging_with => c.with.extend(p.into_inner().find(|x| x.as_rule() == Rule::expr).map(|x| self.expr(x))),
+                _ => {}
+            }
+        }
+        c
     }
 
     pub(super) fn weather_block(&self, pair: Pair<Rule>) -> Option<WeatherDef> {

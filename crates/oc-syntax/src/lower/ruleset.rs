@@ -28,6 +28,7 @@ impl Ctx {
             leadership: vec![],
             situations: vec![],
             weather: vec![],
+            charging: vec![],
         };
         for p in pair.into_inner() {
             let pspan = self.span(&p);
@@ -106,6 +107,7 @@ impl Ctx {
                 Rule::leadership_block => rs.leadership.push(self.leadership_block(p)),
                 Rule::situations_block => rs.situations.push(self.situations_block(p)),
                 Rule::weather_block => rs.weather.extend(self.weather_block(p)),
+                Rule::charging_block => rs.charging.push(self.charging_block(p)),
                 Rule::basic_def => {
                     for q in p.into_inner().filter(|q| q.as_rule() == Rule::tag_list) {
                         rs.basic.extend(self.tag_list(q));
