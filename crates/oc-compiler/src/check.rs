@@ -329,6 +329,7 @@ impl<'a> Checker<'a> {
             self.at_most_one(&t.symbols, "symbol");
             self.at_most_one(&t.defense, "defense");
             self.at_most_one(&t.hp, "hp");
+            self.at_most_one(&t.elevation, "elevation");
             self.at_most_one(&t.becomes, "becomes");
             let mut costs: BTreeMap<String, Option<u32>> = BTreeMap::new();
             let mut spans: HashMap<String, Span> = HashMap::new();
@@ -460,6 +461,7 @@ impl<'a> Checker<'a> {
                 becomes,
                 opened_by,
                 blocks_sight: t.blocks_sight.is_some(),
+                elevation: t.elevation.first().map_or(0, |e| e.value),
             });
         }
         out

@@ -73,6 +73,13 @@ Fix: remove the repeated step.";
 "`class_range TYPE LOW..HIGH` bounds the values classes may give stats of TYPE. Both bounds \
 must be steps of the scale (or numbers for `Int`) and LOW must not be above HIGH.\n\nFix: \
 write the bounds worst first, e.g. `class_range Rating E..A`.";
+    RULESET_WEATHER = "oc::ruleset::weather", "a weather table misses a face of its die, or names one it lacks",
+"`weather DICE { FACE: STATUS ... }` is rolled before a battle that plays `advanced weather` \
+(seed 003: \"Ten varieties of weather are identified, and can be determined pre-game by a \
+random dieroll\"); every unit bears the status of the face rolled. Each face the die can roll \
+needs exactly one status, and a face the die cannot roll would never come up.\n\nExample:\n    \
+dice sky d10\n    weather sky { 1: Clear  2: Rain }   // faces 3 to 10 have no weather\n\nFix: give \
+every face of the die one status (a status with no effect for fair weather).";
     RULESET_SETTING = "oc::ruleset::setting", "a ruleset setting is missing, repeated or out of bounds",
 "A ruleset needs exactly one `inventory` (1 to 16 items), at most one `weight LOW..HIGH`, \
 at least one scale or numeric stat, a `base hp: Int` (the engine's hit points), and dice with \
@@ -285,6 +292,14 @@ advanced rules are intended to be added, one at a time, as the players desire\")
 defines one with its block: `courage { check ... }` is the advanced rule `courage` (courage \
 checks, rout, pursuit and rally). The name is not one the ruleset in use defines.\n\nExample:\n    \
 advanced courge   // a typo\n\nFix: name an advanced rule of the ruleset, or define it there.";
+    SCENARIO_GENERAL = "oc::scenario::general", "a scenario plays leadership without one general per army",
+"`advanced leadership` plays the ruleset's `leadership { general TAG ... }` (seed 003: \"Players \
+must designate one general per army\"). Each side of the scenario must designate exactly one: \
+`grant TAG to 1` (no more than one unit may carry the tag) and `at_least 1 with TAG` (the army \
+must name him).\n\nExample:\n    \
+advanced leadership\n    attacker { ... }   // no `grant TAG to 1`\n\nFix: on each side \
+write `grant TAG to 1` and `at_least 1 with TAG` (TAG the ruleset's `general`), and give one \
+unit of each army the tag.";
     SCENARIO_PLACEMENT = "oc::scenario::placement", "a scenario places its armies in too few or too many groups",
 "`deploy alternate N` divides each army into N placement units of about equal points, which \
 the sides place in turns (seed 003: \"Players then divide their forces into an equal number of \

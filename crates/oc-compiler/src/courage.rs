@@ -17,6 +17,18 @@ pub(crate) fn advanced_rules(rules: &m::Rules) -> Vec<&'static str> {
     if rules.ruleset.courage.is_some() {
         out.push("courage");
     }
+    if rules.ruleset.leadership.is_some() {
+        out.push("leadership");
+    }
+    if rules.ruleset.situations.is_some() {
+        out.push("situations");
+    }
+    if rules.ruleset.weather.is_some() {
+        out.push("weather");
+    }
+    if rules.ruleset.charging.is_some() {
+        out.push("charging");
+    }
     out
 }
 
@@ -49,6 +61,39 @@ pub(crate) fn lower_advanced(def: &ast::ScenarioDef, rules: &m::Rules, diags: &m
         out.push(name.value.to_string());
     }
     out
+}
+
+/// `advanced leadership`: each side designates one general (seed 003: "Players must designate
+/// one general per army"): `grant TAG to 1` and `at_least 1 with TAG`, TAG the ruleset's
+/// `general`.
+pub(crate) fn check_general(
+    def: &ast::ScenarioDef,
+    advanced: &[String],
+    rules: &m::Rules,
+    sides: [&m::SideRules; 2],
+    diags: &mut Vec<Diagnostic>,
+) {
+    let Some(rule) = rules.ruleset.leadership.as_ref().filter(|_| advanced.iter().any(|a| a == "leadership")) else { return };
+    let tag = &rule.general;
+    let span = def.advanced.iter().find(|a| a.value == "leadership").map_or(def.name.span, |a| a.span);
+    for side in sides {
+        let granted = side.grants.iter().any(|(t, n)| t == tag && *n == 1);
+        let named = side
+            .limits
+            .iter()
+            .any(|l| l.at_least && l.numerator >= 1 && l.denominator <= 1 && l.selector == m::Selector::WithTag(tag.clone()));
+        if granted && named {
+            continue;
+        }
+        diags.push(
+            Diagnostic::error(
+                SCENARIO_GENERAL,
+                span,
+                format!("the {} does not designate one general (`{tag}`) for its army", side.side.word()),
+            )
+            .with_help(format!("in its `{}` block write `grant {tag} to 1` and `at_least 1 with {tag}`", side.side.word())),
+        );
+    }
 }
 
 impl Checker<'_> {
@@ -138,7 +183,7 @@ impl Checker<'_> {
     }
 
     /// `A OP B` of two numbers (a comparison), read with `self` the unit testing.
-    fn courage_roll(&mut self, e: &ast::Expr, what: &str) -> Option<m::CourageRoll> {
+    pub(crate) fn courage_roll(&mut self, e: &ast::Expr, what: &str) -> Option<m::CourageRoll> {
         let params = courage_params();
         let scope = Scope::new(Place::Resource, &params);
         let (expr, ty) = self.expr(e, &scope, Some(&Type::Bool));

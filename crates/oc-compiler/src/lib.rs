@@ -8,6 +8,7 @@
 //! **Invariant:** compilation never stops at the first error, and never panics on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
+mod advanced;
 mod check;
 pub mod codes;
 mod context;

@@ -131,6 +131,7 @@ pub(crate) fn lower_scenarios(defs: &[ast::ScenarioDef], rules: &m::Rules, diags
         };
         let fog = crate::fog::lower_fog(def, &owner, diags);
         let advanced = crate::courage::lower_advanced(def, rules, diags);
+        crate::courage::check_general(def, &advanced, rules, [&attacker, &defender], diags);
         let (home_edges, placement_units) = crate::deploy::lower_deploy(def, &owner, rules, diags);
         let mut chests = Vec::new();
         for c in &def.chests {

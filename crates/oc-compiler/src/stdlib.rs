@@ -31,6 +31,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("battlestorm.oc", include_str!("../std/battlestorm.oc")),
     ("battlestorm/ruleset.oc", include_str!("../std/battlestorm/ruleset.oc")),
     ("battlestorm/roster.oc", include_str!("../std/battlestorm/roster.oc")),
+    ("battlestorm/advanced.oc", include_str!("../std/battlestorm/advanced.oc")),
     ("skirmish.oc", include_str!("../std/skirmish.oc")),
     ("skirmish/ruleset.oc", include_str!("../std/skirmish/ruleset.oc")),
     ("skirmish/roster.oc", include_str!("../std/skirmish/roster.oc")),

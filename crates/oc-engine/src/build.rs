@@ -298,7 +298,7 @@ impl Engine {
                 *slot = v;
             }
         }
-        for (name, amount) in &l.resources {
+        for (name, amount) in l.resources.iter().chain(&l.placed) {
             if let Some(slot) = ir.attr_id(name).and_then(|a| unit.attrs.get_mut(a as usize)) {
                 *slot = V::Int(*amount);
             }

@@ -489,6 +489,10 @@ pub struct Ir {
     /// losses that make a unit test, the rally's roll and target; `self` the unit testing, the
     /// parameters `oc_model::COURAGE_PARAMS`.
     pub courage: Option<CourageIr>,
+    /// The leadership rule's `save` (`oc_model::Leadership`), read as the courage check.
+    pub save: Option<(E, m::BinaryOp, E)>,
+    /// The charging rule's `with` (`oc_model::Charging`), read as the courage check.
+    pub charging: Option<E>,
 }
 
 /// [`Ir::courage`].
@@ -592,6 +596,8 @@ impl Ir {
             opportunity: None,
             engaged: None,
             courage: None,
+            save: None,
+            charging: None,
         };
         for name in rules
             .tags
@@ -773,6 +779,14 @@ impl Ir {
             let losses = c.losses.as_ref().map(|e| ir.expr(e, &params)).transpose()?;
             let rally = c.rally.as_ref().map(|r| roll(&mut ir, r)).transpose()?;
             ir.courage = Some(CourageIr { check, losses, rally });
+        }
+        if let Some(save) = rs.leadership.as_ref().and_then(|l| l.save.as_ref()) {
+            let params: Vec<String> = m::COURAGE_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
+            ir.save = Some((ir.expr(&save.roll, &params)?, save.op, ir.expr(&save.target, &params)?));
+        }
+        if let Some(c) = &rs.charging {
+            let params: Vec<String> = m::COURAGE_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
+            ir.charging = Some(ir.expr(&c.with, &params)?);
         }
         Ok(ir)
     }

@@ -82,6 +82,9 @@ pub struct Loadout {
     /// The other weapons it carries: those that are attack forms (the attribute `attack_form`,
     /// where its own weapon's holds too) strike in the same exchange, after its own weapon.
     pub carried: Vec<Atom>,
+    /// Attributes set by where the unit stands (a battle's advanced rules: the `ground` of
+    /// `oc_model::Situations`), after every modifier.
+    pub placed: Vec<(Atom, i64)>,
 }
 
 impl Loadout {

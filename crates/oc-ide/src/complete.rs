@@ -78,11 +78,19 @@ pub const RULESET: &[&str] = &[
     "reactions",
     "basic",
     "courage",
+    "leadership",
+    "situations",
+    "weather",
+    "charging",
 ];
 /// Inside a ruleset's `courage { }` block.
 pub const COURAGE: &[&str] = &["doc", "check", "losses", "routs", "within", "fear", "rally", "pursuit", "surrender"];
+/// Inside a ruleset's `leadership { }` and `situations { }` blocks.
+pub const LEADERSHIP: &[&str] = &["doc", "general", "beyond", "save"];
+pub const SITUATIONS: &[&str] = &["doc", "ground", "flank", "rear"];
+pub const CHARGING: &[&str] = &["doc", "with"];
 pub const TERRAIN: &[&str] =
-    &["doc", "symbol", "defense", "cost", "heal", "hp", "becomes", "opened_by", "impassable", "blocks_sight"];
+    &["doc", "symbol", "defense", "cost", "heal", "hp", "becomes", "opened_by", "impassable", "blocks_sight", "elevation"];
 pub const CLASS: &[&str] = &["doc", "ratings", "wields", "tags", "cost", "promoted", "kit", "normal", "transformed"];
 pub const ITEM: &[&str] = &["doc", "type", "might", "weight", "range", "tags", "cost", "use"];
 pub const EFFECT: &[&str] = &[
@@ -339,6 +347,9 @@ fn keywords_of(item: &str, depth: usize, inner: Option<&str>) -> &'static [&'sta
         (_, 0, _) => TOP,
         ("ruleset", 1, _) => RULESET,
         ("ruleset", _, Some("courage")) => COURAGE,
+        ("ruleset", _, Some("leadership")) => LEADERSHIP,
+        ("ruleset", _, Some("situations")) => SITUATIONS,
+        ("ruleset", _, Some("charging")) => CHARGING,
         ("terrain", 1, _) => TERRAIN,
         ("class", 1, _) => CLASS,
         ("class", _, Some("normal" | "transformed")) => &["ratings", "wields", "tags"],
@@ -638,6 +649,9 @@ mod tests {
         for (list, rule) in [
             (RULESET, "ruleset_entry"),
             (COURAGE, "courage_entry"),
+            (LEADERSHIP, "leadership_entry"),
+            (SITUATIONS, "situations_entry"),
+            (CHARGING, "charging_entry"),
             (TERRAIN, "terrain_entry"),
             (SCENARIO, "scenario_entry"),
             (SIDE, "side_entry"),

@@ -170,6 +170,71 @@ pub struct Ruleset {
     /// that say `advanced courage`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub courage: Option<Courage>,
+    /// `leadership { ... }`: the advanced rule of a general per army (`advanced leadership`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leadership: Option<Leadership>,
+    /// `situations { ... }`: special combat situations (`advanced situations`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub situations: Option<Situations>,
+    /// `weather DICE { ... }`: the weather rolled before the battle (`advanced weather`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weather: Option<Weather>,
+    /// `charging { with EXPR }`: charges that strike every enemy in contact (`advanced charging`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charging: Option<Charging>,
+}
+
+/// The advanced rule of charging (seed 003: "Units, mounted or unmounted, using "charge weapons"
+/// have the special option of making a charge. Charging units can attack multiple ranks, and
+/// even multiple units."): a unit for which `with` holds (`self`, and `max_hp` of
+/// [`COURAGE_PARAMS`]) that moves and attacks in one step strikes, after its target, every other
+/// ready enemy in contact with it where the move ended, each in an exchange of its own, in unit
+/// order, while it stands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Charging {
+    pub with: Expr,
+}
+
+/// The advanced rule of leadership (seed 003: "Players must designate one general per army.
+/// Penalties apply to units too far from the general. If the general dies, his units must make
+/// saving rolls to avoid leaving the battle."). The general is the unit of a side that has the
+/// tag `general` (a scenario grants it); a unit farther than `beyond` tiles from its general
+/// bears the status `out_of_command` (its modifiers are the penalty); when a general dies, each
+/// unit of his side still on the table rolls `save`, and a unit that fails leaves the battle,
+/// counted as routed. `save` reads `self` and `max_hp` ([`COURAGE_PARAMS`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Leadership {
+    pub general: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beyond: Option<(i64, String)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub save: Option<CourageRoll>,
+}
+
+/// Special combat situations (seed 003: "New modifiers apply due to the tactical situation -
+/// whether an opponent is on higher ground, attacking from rear or flank"), read by the
+/// formulas through what the battle lays on each unit by where it stands: `ground`, an Int
+/// attribute set to the `elevation` of its tile's terrain; `flank`, a status borne by a unit in
+/// contact (distance 1) with two or more enemies; `rear`, a status borne instead by one with
+/// enemies in contact on two opposite sides.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Situations {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ground: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flank: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rear: Option<String>,
+}
+
+/// The weather (seed 003: "Ten varieties of weather are identified, and can be determined
+/// pre-game by a random dieroll"): before the battle the die `dice` is rolled with the set-up's
+/// own dice, and every unit bears the status of the face rolled (`faces`, one for every face)
+/// for the whole battle.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Weather {
+    pub dice: String,
+    pub faces: Vec<(i64, String)>,
 }
 
 /// The advanced rule of courage (seed 003: "Units need to make a Courage check when they take
@@ -585,6 +650,13 @@ pub struct Terrain {
     /// No line of sight passes over it (read where the turn rules have `line_of_sight`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub blocks_sight: bool,
+    /// How high the ground is (`elevation N`), read where a ruleset's `situations` has `ground`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub elevation: i64,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

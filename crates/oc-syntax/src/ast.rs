@@ -65,6 +65,49 @@ pub struct Ruleset {
     pub basic: Vec<TagRef>,
     /// `courage { ... }`: the advanced rule of courage, rout and rally.
     pub courage: Vec<CourageDef>,
+    /// `leadership { ... }`, `situations { ... }`, `weather DICE { ... }`: more advanced rules.
+    pub leadership: Vec<LeadershipDef>,
+    pub situations: Vec<SituationsDef>,
+    pub weather: Vec<WeatherDef>,
+    /// `charging { with EXPR }`: the advanced rule of charging.
+    pub charging: Vec<ChargingDef>,
+}
+
+/// `charging { with EXPR }`.
+#[derive(Clone, Debug)]
+pub struct ChargingDef {
+    pub doc: Option<String>,
+    pub with: Vec<Expr>,
+    pub span: Span,
+}
+
+/// `leadership { general TAG  beyond N STATUS  save ROLL }`.
+#[derive(Clone, Debug)]
+pub struct LeadershipDef {
+    pub doc: Option<String>,
+    pub general: Vec<Ident>,
+    pub beyond: Vec<(Spanned<i64>, Ident)>,
+    pub save: Vec<Expr>,
+    pub span: Span,
+}
+
+/// `situations { ground ATTR  flank STATUS  rear STATUS }`.
+#[derive(Clone, Debug)]
+pub struct SituationsDef {
+    pub doc: Option<String>,
+    pub ground: Vec<Ident>,
+    pub flank: Vec<Ident>,
+    pub rear: Vec<Ident>,
+    pub span: Span,
+}
+
+/// `weather DICE { FACE: STATUS ... }`.
+#[derive(Clone, Debug)]
+pub struct WeatherDef {
+    pub doc: Option<String>,
+    pub dice: Ident,
+    pub faces: Vec<(Spanned<i64>, Ident)>,
+    pub span: Span,
 }
 
 /// `courage { check ...  losses ...  routs within N  fear TAG within N  rally ...  pursuit }`.
@@ -279,6 +322,8 @@ pub struct TerrainDef {
     pub impassable: Option<Span>,
     /// `blocks_sight`: no line of sight passes over it.
     pub blocks_sight: Option<Span>,
+    /// `elevation N`: how high the ground is.
+    pub elevation: Vec<Spanned<i64>>,
     pub span: Span,
 }
 

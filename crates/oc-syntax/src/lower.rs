@@ -9,6 +9,7 @@ use pest::Parser;
 
 use crate::ast::*;
 
+mod advanced;
 mod expr;
 mod fast;
 mod ruleset;

@@ -182,6 +182,10 @@ impl<'a> Checker<'a> {
                 basic_tags: vec![],
                 gains: vec![],
                 courage: None,
+                leadership: None,
+                situations: None,
+                weather: None,
+                charging: None,
             };
         };
         let stats = rs
@@ -254,6 +258,8 @@ impl<'a> Checker<'a> {
         let reactions = self.lower_reactions(rs, &resources, &combat);
         let gains = self.lower_gains(rs, &resources, &combat);
         let courage = self.lower_courage(rs);
+        let (leadership, situations, weather) = (self.lower_leadership(rs), self.lower_situations(rs), self.lower_weather(rs));
+        let charging = self.lower_charging(rs);
         m::Ruleset {
             name: rs.name.value.to_string(),
             doc: rs.doc.clone(),
@@ -273,6 +279,10 @@ impl<'a> Checker<'a> {
             basic_tags: self.tag_uses(&rs.basic, m::ThingKind::Class, "the ruleset's basic tags"),
             gains,
             courage,
+            leadership,
+            situations,
+            weather,
+            charging,
         }
     }
 

@@ -85,6 +85,12 @@ impl Battle<'_> {
             others.sort_unstable();
             targets.extend(others.into_iter().map(|(_, k)| k));
         }
+        // A charge strikes every other enemy in contact too (`advanced charging`).
+        for k in self.charge_sweep(i, target, moved) {
+            if !targets.contains(&k) {
+                targets.push(k);
+            }
+        }
         // Shooting past an enemy in one's own zone draws its free attack first.
         let mut notes = self.shooting_past(i, target);
         if self.state.units.get(i).is_none_or(|f| f.hp <= 0) {
@@ -229,7 +235,7 @@ impl Battle<'_> {
     /// Unit `i` as it would attack from `from` holding `equip` (its own weapon with `None`): its
     /// loadout on that square's terrain.
     fn loadout_from(&self, i: usize, from: Tile, equip: Option<Atom>) -> Option<crate::Loadout> {
-        let mut l = self.loadout(i, true)?;
+        let mut l = self.loadout_at(i, true, Some((i, from)))?;
         if let Some(w) = equip {
             l.weapon = Some(w);
         }
@@ -323,7 +329,7 @@ impl Battle<'_> {
         let (Some(a), Some(d)) = (self.state.units.get(i), self.state.units.get(target)) else {
             return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
-        let (Some(la), Some(ld)) = (self.loadout_from(i, from, equip), self.loadout(target, false)) else {
+        let (Some(la), Some(ld)) = (self.loadout_from(i, from, equip), self.loadout_at(target, false, Some((i, from)))) else {
             return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
         let moved = from != a.pos;

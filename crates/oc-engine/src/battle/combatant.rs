@@ -147,7 +147,15 @@ impl Battle<'_> {
     }
 
     pub(super) fn loadout(&self, i: usize, acting: bool) -> Option<Loadout> {
+        self.loadout_at(i, acting, None)
+    }
+
+    /// [`Battle::loadout`], with the unit of `mover` standing on its tile (a forecast before a
+    /// move): the advanced rules' situation is read so (advanced.rs).
+    pub(super) fn loadout_at(&self, i: usize, acting: bool, mover: Option<(usize, super::Tile)>) -> Option<Loadout> {
         let u = self.state.units.get(i)?;
+        let at = mover.filter(|(k, _)| *k == i).map_or(u.pos, |(_, t)| t);
+        let (placed_statuses, placed) = self.situation(i, at, mover);
         let class = self.engine.class(&u.class)?;
         let accessory = u.items.iter().find(|n| self.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory)).copied();
         Some(Loadout {
@@ -155,8 +163,8 @@ impl Battle<'_> {
             weapon: u.equipped,
             accessory,
             tags: u.tags.iter().map(|t| (*t, Vec::new())).collect(),
-            statuses: u.statuses.iter().map(|a| a.status).collect(),
-            terrain: self.terrain_atom_at(u.pos),
+            statuses: u.statuses.iter().map(|a| a.status).chain(placed_statuses).collect(),
+            terrain: self.terrain_atom_at(at),
             hp: Some(u.hp),
             // Shifters are transformed in their own turn and in their normal form otherwise (unless
             // their last turn took no action), and once they have acted they stay normal until the
@@ -169,6 +177,7 @@ impl Battle<'_> {
             debuffs: u.debuffs.iter().map(|d| (d.attr, d.shift)).collect(),
             resources: self.engine.resource_atoms().iter().zip(&u.resources).map(|(r, v)| (*r, *v)).collect(),
             figures: u.figures,
+            placed,
             // The other weapons it carries, where the ruleset has attack forms (`attack_form`).
             carried: if self.engine.ir.attr_id("attack_form").is_some() {
                 let weapon = |n: &&crate::Atom| self.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon);

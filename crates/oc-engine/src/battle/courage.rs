@@ -32,6 +32,9 @@ pub struct Morale {
     /// The frightening enemies it has tested against (each once).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub faced: Vec<usize>,
+    /// A general whose death his side's units have rolled their saves for (`leadership`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mourned: bool,
 }
 
 impl Morale {
@@ -63,7 +66,7 @@ impl Battle<'_> {
     }
 
     /// Unit `i` rolls `roll OP target`: (passed, roll, target).
-    fn courage_roll(&mut self, i: usize, (roll, op, target): &(E, m::BinaryOp, E)) -> (bool, i64, i64) {
+    pub(super) fn courage_roll(&mut self, i: usize, (roll, op, target): &(E, m::BinaryOp, E)) -> (bool, i64, i64) {
         let drawn = Drawn::default();
         let mut dice = std::mem::replace(&mut self.state.rng, rng(0));
         let out = {

@@ -18,6 +18,9 @@ pub enum Record {
         /// How the set-up went where the scenario rolls for edges or places in turns.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         setup: Option<super::Setup>,
+        /// The weather rolled before the battle, where the scenario plays `advanced weather`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        weather: Option<super::advanced::WeatherRoll>,
     },
     Round {
         round: u32,
@@ -40,7 +43,8 @@ pub enum Record {
         routed: Vec<usize>,
         note: String,
     },
-    /// A courage check (the ruleset's `courage`): passed, or failed and the unit routs.
+    /// A courage check (the ruleset's `courage`): passed, or failed and the unit routs; or a
+    /// save as a general falls (`leadership`): failed, the unit leaves the battle.
     Courage {
         unit: usize,
         note: String,

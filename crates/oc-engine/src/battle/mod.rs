@@ -9,6 +9,7 @@
 //! `reactivate`, `cure`). Nothing here names a tag or a class.
 
 mod actions;
+mod advanced;
 mod attack;
 mod charge;
 mod combatant;
@@ -255,6 +256,8 @@ pub struct BattleState {
     /// Each tile's terrain as an index into the rules' terrains (kept with `map.terrain` by
     /// `set_terrain`): paths and the AI look a tile's terrain up without comparing names.
     terrain_ix: Vec<Option<usize>>,
+    /// The weather's status every unit bears (`advanced weather`, rolled before the battle).
+    pub weather: Option<Atom>,
 }
 
 /// A battle reads as its state: `battle.units`, `battle.round`, `battle.map` are the state's.
@@ -304,6 +307,7 @@ impl<'e> Battle<'e> {
         scenario.attacker.zone = zones[0].clone();
         scenario.defender.zone = zones[1].clone();
         let scenario = &scenario;
+        let weather = advanced::roll_weather(engine, scenario, seed);
         // The scenario's first deployer places first (seed 000, Deployment).
         let order = if scenario.deploy_first == m::SideId::Attacker { [0, 1] } else { [1, 0] };
         for i in order {
@@ -396,6 +400,7 @@ impl<'e> Battle<'e> {
                 stance: [None, None],
                 pending: Vec::new(),
                 terrain_ix: Vec::new(),
+                weather: weather.as_ref().map(|w| Atom::new(&w.status)),
             },
             log: Vec::new(),
             terrain_undo: Vec::new(),
@@ -409,6 +414,7 @@ impl<'e> Battle<'e> {
             seed,
             units: b.state.units.clone(),
             setup: None,
+            weather,
         });
         b.log.push(Record::Round { round: 1, first: b.state.first });
         b.look();
@@ -793,6 +799,7 @@ impl<'e> Battle<'e> {
         self.run_triggers(i, m::Event::EndOfTurn);
         self.end_of_turn(i);
         self.courage_checks();
+        self.leadership_saves();
         self.look();
         self.check_victory(Some(side));
         if self.state.outcome.is_some() {

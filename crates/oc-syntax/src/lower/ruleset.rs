@@ -25,6 +25,10 @@ impl Ctx {
             reaction_modes: vec![],
             basic: vec![],
             courage: vec![],
+            leadership: vec![],
+            situations: vec![],
+            weather: vec![],
+            charging: vec![],
         };
         for p in pair.into_inner() {
             let pspan = self.span(&p);
@@ -100,6 +104,10 @@ impl Ctx {
                     }
                 }
                 Rule::courage_block => rs.courage.push(self.courage_block(p)),
+                Rule::leadership_block => rs.leadership.push(self.leadership_block(p)),
+                Rule::situations_block => rs.situations.push(self.situations_block(p)),
+                Rule::weather_block => rs.weather.extend(self.weather_block(p)),
+                Rule::charging_block => rs.charging.push(self.charging_block(p)),
                 Rule::basic_def => {
                     for q in p.into_inner().filter(|q| q.as_rule() == Rule::tag_list) {
                         rs.basic.extend(self.tag_list(q));
@@ -241,6 +249,7 @@ impl Ctx {
             opened_by: vec![],
             impassable: None,
             blocks_sight: None,
+            elevation: vec![],
             span,
         };
         for p in pair.into_inner() {
@@ -297,6 +306,11 @@ impl Ctx {
                 }
                 Rule::terrain_impassable => t.impassable = Some(pspan),
                 Rule::terrain_blocks_sight => t.blocks_sight = Some(pspan),
+                Rule::terrain_elevation => {
+                    if let Some(n) = p.into_inner().find(|q| q.as_rule() == Rule::int) {
+                        t.elevation.push(self.int(&n));
+                    }
+                }
                 _ => {}
             }
         }

@@ -1,0 +1,168 @@
+//! The advanced rules beside courage (seed 003, "The Advanced Rules"), each played where the
+//! scenario switches it on: `advanced leadership`, `advanced situations`, `advanced weather`.
+//!
+//! They act on the units' loadouts, so every exchange, forecast and AI reads them alike: what a
+//! unit bears by where it stands ([`Battle::situation`]) is added to its statuses and attributes
+//! whenever its loadout is made. Leadership: a unit farther than `beyond` tiles from its side's
+//! general (the unit the army gave the `general` tag; every unit, once he is gone) bears the
+//! out-of-command status, and when a general dies each unit of his side rolls `save` as the
+//! activation ends, leaving the battle (routed) if it fails. Situations: the `ground` attribute
+//! holds the elevation of the unit's tile; a unit in contact with two or more enemies bears
+//! `flank`, one with enemies in contact on two opposite sides `rear` instead. Weather: rolled
+//! before the battle with the set-up's own dice (the battle's are untouched), logged in the start
+//! record, and borne by every unit for the whole battle.
+
+use oc_model as m;
+use oc_model::Atom;
+use serde::{Deserialize, Serialize};
+
+use super::{distance, Battle, Record, State, Tile};
+use crate::dice::{rng, roll};
+use crate::Engine;
+
+/// The weather rolled before the battle (`advanced weather`): the die's face and its status.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WeatherRoll {
+    pub roll: i64,
+    pub status: String,
+}
+
+/// The seed of the weather's own dice: apart from the battle's and the home edges'.
+fn weather_seed(seed: u64) -> u64 {
+    seed ^ 0x3ea7_4e12_c10d_5b1f
+}
+
+/// The weather of a battle of `seed`, where the scenario plays `advanced weather`.
+pub(super) fn roll_weather(engine: &Engine, scenario: &m::Scenario, seed: u64) -> Option<WeatherRoll> {
+    if !scenario.advanced.iter().any(|a| a == "weather") {
+        return None;
+    }
+    let table = engine.rules.ruleset.weather.as_ref()?;
+    let shape = engine.rules.ruleset.dice.iter().find(|d| d.name == table.dice)?.shape.clone();
+    let n = roll(&mut rng(weather_seed(seed)), &shape);
+    let status = table.faces.iter().find(|(f, _)| *f == n)?.1.clone();
+    Some(WeatherRoll { roll: n, status })
+}
+
+impl Battle<'_> {
+    /// Whether the scenario plays the ruleset's advanced rule `name`.
+    pub(super) fn plays(&self, name: &str) -> bool {
+        self.scenario.advanced.iter().any(|a| a == name)
+    }
+
+    /// The general of `side` on the table: the first unit the army gave the `general` tag.
+    fn general(&self, side: m::SideId, tag: &str) -> Option<usize> {
+        self.state
+            .units
+            .iter()
+            .position(|u| u.side == side && u.state == State::Ready && u.hp > 0 && u.tags.iter().any(|t| t.as_str() == tag))
+    }
+
+    /// What the scenario's advanced rules lay on unit `i` standing at `at`, with the unit of
+    /// `mover` (if any) standing on its tile instead of where it is (a forecast before a move):
+    /// statuses, and attributes set (`ground`).
+    pub(super) fn situation(&self, i: usize, at: Tile, mover: Option<(usize, Tile)>) -> (Vec<Atom>, Vec<(Atom, i64)>) {
+        let (mut statuses, mut attrs) = (Vec::new(), Vec::new());
+        let rules = &self.engine.rules.ruleset;
+        let Some(u) = self.state.units.get(i) else { return (statuses, attrs) };
+        let pos = |k: usize, p: Tile| match mover {
+            Some((m, t)) if m == k => t,
+            _ => p,
+        };
+        if let Some(w) = &self.state.weather {
+            statuses.push(*w);
+        }
+        if let (Some(l), true) = (rules.leadership.as_ref(), self.plays("leadership")) {
+            if let Some((n, status)) = &l.beyond {
+                let far = match self.general(u.side, &l.general) {
+                    Some(g) => self.state.units.get(g).is_some_and(|f| distance(pos(g, f.pos), at) > *n),
+                    None => true,
+                };
+                if far {
+                    statuses.push(Atom::new(status));
+                }
+            }
+        }
+        if let (Some(s), true) = (rules.situations.as_ref(), self.plays("situations")) {
+            if let Some(attr) = &s.ground {
+                attrs.push((Atom::new(attr), self.terrain_at(at).map_or(0, |t| t.elevation)));
+            }
+            let contact: Vec<Tile> = self
+                .state
+                .units
+                .iter()
+                .enumerate()
+                .filter(|(k, f)| *k != i && f.side != u.side && f.state == State::Ready && f.hp > 0)
+                .map(|(k, f)| pos(k, f.pos))
+                .filter(|p| distance(*p, at) == 1)
+                .map(|p| (p.0 - at.0, p.1 - at.1))
+                .collect();
+            let opposite = contact.iter().any(|d| contact.contains(&(-d.0, -d.1)));
+            match (&s.rear, &s.flank) {
+                (Some(rear), _) if opposite => statuses.push(Atom::new(rear)),
+                (_, Some(flank)) if contact.len() >= 2 => statuses.push(Atom::new(flank)),
+                _ => {}
+            }
+        }
+        (statuses, attrs)
+    }
+
+    /// Charging: where unit `i` attacks `target` in the step it moved in and the ruleset's
+    /// `with` holds for it, every other ready enemy in contact with it, in unit order.
+    pub(super) fn charge_sweep(&self, i: usize, target: usize, moved: bool) -> Vec<usize> {
+        let Some(with) = self.engine.ir.charging.as_ref().filter(|_| moved && self.plays("charging")) else { return Vec::new() };
+        let Some(u) = self.state.units.get(i) else { return Vec::new() };
+        let full = [crate::ir::V::Int(u.max_hp)];
+        if !self.scene(super::scene::Cast { user: i, ..Default::default() }, None).is_some_and(|s| s.holds(with, &full)) {
+            return Vec::new();
+        }
+        (0..self.state.units.len())
+            .filter(|k| {
+                *k != target
+                    && self
+                        .state
+                        .units
+                        .get(*k)
+                        .is_some_and(|f| f.side != u.side && f.state == State::Ready && distance(f.pos, u.pos) == 1)
+            })
+            .collect()
+    }
+
+    /// Leadership: each general who died since the last look makes his side's units roll
+    /// `save`; those that fail leave the battle (routed). Each roll is logged.
+    pub(super) fn leadership_saves(&mut self) {
+        let Some(rule) = self.engine.rules.ruleset.leadership.as_ref().filter(|_| self.plays("leadership")) else { return };
+        let Some(save) = self.engine.ir.save.as_ref() else { return };
+        let fallen: Vec<usize> = (0..self.state.units.len())
+            .filter(|k| {
+                self.state
+                    .units
+                    .get(*k)
+                    .is_some_and(|u| u.hp <= 0 && !u.morale.mourned && u.tags.iter().any(|t| t.as_str() == rule.general.as_str()))
+            })
+            .collect();
+        for g in fallen {
+            let Some(f) = self.state.units.get_mut(g) else { continue };
+            f.morale.mourned = true;
+            let (side, name) = (f.side, f.name.clone());
+            let theirs: Vec<usize> = (0..self.state.units.len())
+                .filter(|k| self.state.units.get(*k).is_some_and(|u| u.side == side && u.state == State::Ready))
+                .collect();
+            for k in theirs {
+                let (passed, r, target) = self.courage_roll(k, save);
+                let (note, routed) = if passed {
+                    (format!("passes its save as its general {name} falls (rolled {r} against {target})"), Vec::new())
+                } else {
+                    if let Some(u) = self.state.units.get_mut(k) {
+                        u.state = State::Routed;
+                    }
+                    (
+                        format!("fails its save as its general {name} falls (rolled {r} against {target}) and leaves the battle"),
+                        vec![k],
+                    )
+                };
+                self.log.push(Record::Courage { unit: k, note, hp: Vec::new(), routed });
+            }
+        }
+    }
+}

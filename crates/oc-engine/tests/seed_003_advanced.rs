@@ -1,0 +1,407 @@
+//! Seed 003 (`std:battlestorm`), the advanced rules of leadership, special combat situations and
+//! weather: "A basic battle can be played using the standard rules. The advanced rules are
+//! intended to be added, one at a time, as the players desire." Each is played where the
+//! scenario switches it on (`advanced leadership`, `advanced situations`, `advanced weather`),
+//! and acts through what a unit bears where it stands, so forecasts read it exactly.
+
+#[path = "common/arena.rs"]
+mod arena;
+
+use oc_engine::battle::{Act, Battle, Record, State, Turn};
+use oc_engine::Engine;
+use oc_model::SideId;
+
+/// A 10x5 field with a hill at (4, 2) and (5, 0); the attacker deploys in the west half, the
+/// defender in the east half.
+const FIELD: &str = r#"name = "Field"
+width = 10
+height = 5
+rows = [
+  ".....h....",
+  "..........",
+  "....h.....",
+  "..........",
+  "..........",
+]
+[legend]
+"h" = "Hill"
+"." = "Plains"
+[[regions]]
+name = "attacker-zone"
+kind = "deployment"
+side = "attacker"
+rect = [0, 0, 5, 5]
+[[regions]]
+name = "defender-zone"
+kind = "deployment"
+side = "defender"
+rect = [5, 0, 5, 5]
+"#;
+
+fn scenario(advanced: &str) -> String {
+    format!(
+        r#"import "std:battlestorm"
+scenario Arena {{
+    map "field.map.toml"
+    rounds 9 then defender
+    {advanced}
+    attacker {{ zone "attacker-zone" war_chest 99999 units 1..8 win rout all grant General to 1 at_least 1 with General }}
+    defender {{ zone "defender-zone" war_chest 99999 units 1..8 win rout all grant General to 1 at_least 1 with General }}
+}}
+"#
+    )
+}
+
+fn compiled(advanced: &str, armies: &str) -> (Engine, oc_model::BattleMap) {
+    let files = [
+        ("field.map.toml".to_string(), FIELD.to_string()),
+        ("field.oc".to_string(), format!("{}\n{armies}", scenario(advanced))),
+    ];
+    let mut ws = oc_compiler::Workspace::new();
+    let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["field.oc".to_string()]);
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let rules = c.rules.unwrap();
+    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), FIELD);
+    assert!(diags.is_empty(), "{diags:?}");
+    let mut map = map.unwrap();
+    map.resolve(&rules);
+    (Engine::new(rules).unwrap(), map.battle_map())
+}
+
+/// Each side: its general (a savage chief), two braves; the defender's a brave and a chief.
+const ARMIES: &str = "army A for Arena attacker {\n\
+    unit Ghor: SavageChief { items Shortsword tags General }\n\
+    unit Brave: Savage { items Shortsword }\n\
+    unit Brave2: Savage { items Shortsword }\n}\n\
+    army D for Arena defender {\n\
+    unit Foe: Savage { items Shortsword }\n\
+    unit Urka: SavageChief { items Shortsword tags General }\n}";
+
+fn wait(unit: usize) -> Turn {
+    Turn { unit, ..Default::default() }
+}
+
+/// Plays waits for the side not `side` (its last unit able) until `side` is to act.
+fn to_act(b: &mut Battle, side: SideId) {
+    while b.to_act != side && b.outcome.is_none() {
+        let k = *b.may_act(b.to_act).last().unwrap();
+        b.turn(wait(k)).unwrap();
+    }
+}
+
+/// The chance that unit `i`, attacking `target` from `from`, hits with each strike (the battle's
+/// forecast window) and fells it (a brave dies to any hit: 2d6 against Absorption 0).
+fn odds(b: &Battle, i: usize, from: (i64, i64), target: usize) -> (f64, f64) {
+    let f = b.attack_forecast(i, from, target, None).unwrap();
+    (f.attacker.hit, f.defender_routed)
+}
+
+/// Unit `i` attacks `target` where it stands; the target, whose answer the melee declaration
+/// allows, declines. The strikes' note, and each strike's roll with whether it hit.
+fn strike(b: &mut Battle, i: usize, target: usize) -> (String, Vec<(i64, bool)>) {
+    let from = b.log.len();
+    b.turn(Turn { unit: i, act: Act::Attack { target }, ..Default::default() }).unwrap();
+    if b.answering() == Some(target) {
+        b.turn(Turn { unit: target, act: Act::Decline, ..Default::default() }).unwrap();
+    }
+    let note = b.log[from..]
+        .iter()
+        .filter_map(|r| match r {
+            Record::Turn { note, .. } | Record::Resolved { note, .. } => Some(note.clone()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(" | ");
+    let rolls = note
+        .split(", ")
+        .filter_map(|s| {
+            let mut w = s.rsplit(": ").next()?.split(' ');
+            (w.next()? == "attack").then_some(())?;
+            let roll: i64 = w.next()?.parse().ok()?;
+            Some((roll, w.next().is_some_and(|x| x != "miss")))
+        })
+        .collect();
+    (note, rolls)
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-12
+}
+
+#[test]
+fn units_too_far_from_their_general_are_out_of_command() {
+    // "Players must designate one general per army. Penalties apply to units too far from the
+    // general." Readings: too far is more than 6 tiles; the penalty is C.E.R. +2. A brave (C.E.R.
+    // 3) striking a brave (Evasion 12) needs 15: 16 faces in 30; out of command 17: 14 in 30.
+    // Brave stands 8 tiles from Ghor, Brave2 5 tiles.
+    let deploy: [&[(i64, i64)]; 2] = [&[(0, 0), (4, 4), (4, 1)], &[(5, 4), (5, 1)]];
+    let (plain, map) = compiled("", ARMIES);
+    let b = arena::battle_seeded(&plain, &map, deploy, 1);
+    let (hit, felled) = odds(&b, 1, (4, 4), 3);
+    assert!(close(hit, 16.0 / 30.0) && close(felled, 16.0 / 30.0), "without leadership nobody is out of command");
+    let (engine, map) = compiled("advanced leadership", ARMIES);
+    let b = arena::battle_seeded(&engine, &map, deploy, 1);
+    let (hit, felled) = odds(&b, 1, (4, 4), 3);
+    assert!(close(hit, 14.0 / 30.0) && close(felled, 14.0 / 30.0), "{hit} {felled}");
+    // Brave2 strikes Urka (Evasion 13) on 16 or more, as without leadership.
+    assert!(close(odds(&b, 2, (4, 1), 4).0, 15.0 / 30.0));
+    // Its forecast of a charge on Foe from (5, 3), 8 tiles from Ghor, counts it out of command
+    // where it would stand.
+    assert!(close(odds(&b, 2, (5, 3), 3).0, 14.0 / 30.0));
+    // The battle's exchange strikes as forecast: each of Brave's strikes hits on 17 or more.
+    let (mut hits, mut seen) = (0, 0);
+    for seed in 0..100 {
+        let mut b = arena::battle_seeded(&engine, &map, deploy, seed);
+        to_act(&mut b, SideId::Attacker);
+        let (note, rolls) = strike(&mut b, 1, 3);
+        assert!(!rolls.is_empty(), "{note}");
+        for (roll, hit) in rolls {
+            assert_eq!(hit, roll >= 17 || roll == 30, "{note}");
+            hits += usize::from(hit);
+            seen += usize::from(roll == 15 || roll == 16);
+        }
+    }
+    assert!(hits > 0 && seen > 0, "{hits} {seen}");
+}
+
+#[test]
+fn when_the_general_dies_his_units_save_or_leave_the_battle() {
+    // "If the general dies, his units must make saving rolls to avoid leaving the battle."
+    // Reading: the save is the courage check's d30 of at most Courage (20), rolled by each unit
+    // of his side as the activation in which he died ends; failed, the unit leaves (routed).
+    let deploy: [&[(i64, i64)]; 2] = [&[(0, 0), (4, 4), (4, 1)], &[(5, 4), (9, 0)]];
+    let (engine, map) = compiled("advanced leadership", ARMIES);
+    let (mut stayed, mut left) = (0, 0);
+    for seed in 0..40 {
+        let mut b = arena::battle_seeded(&engine, &map, deploy, seed);
+        to_act(&mut b, SideId::Defender);
+        // The defender's general falls (as a blow would leave him).
+        b.state.units[4].hp = 0;
+        b.state.units[4].state = State::Routed;
+        let from = b.log.len();
+        b.turn(wait(3)).unwrap();
+        let saves: Vec<(usize, String, Vec<usize>)> = b.log[from..]
+            .iter()
+            .filter_map(|r| match r {
+                Record::Courage { unit, note, routed, .. } => Some((*unit, note.clone(), routed.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(saves.len(), 1, "only the Foe is left to save: {saves:?}");
+        let (unit, note, routed) = &saves[0];
+        assert_eq!(*unit, 3);
+        let roll: i64 = note.split("rolled ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        if roll <= 20 {
+            assert_eq!(note, &format!("passes its save as its general Urka falls (rolled {roll} against 20)"));
+            assert!(routed.is_empty() && b.units[3].state == State::Ready);
+            stayed += 1;
+        } else {
+            assert_eq!(
+                note,
+                &format!("fails its save as its general Urka falls (rolled {roll} against 20) and leaves the battle")
+            );
+            assert_eq!(routed, &vec![3]);
+            assert_eq!(b.units[3].state, State::Routed);
+            left += 1;
+        }
+        // Once only: the next activation's end rolls nothing more.
+        let later = b.log.len();
+        if b.outcome.is_none() {
+            let k = *b.may_act(b.to_act).last().unwrap();
+            b.turn(wait(k)).unwrap();
+            assert!(!b.log[later..].iter().any(|r| matches!(r, Record::Courage { .. })));
+        }
+    }
+    assert!(stayed > 0 && left > 0, "{stayed} {left}");
+    // Without leadership a general's death rolls nothing.
+    let (plain, map) = compiled("", ARMIES);
+    let mut b = arena::battle_seeded(&plain, &map, deploy, 3);
+    to_act(&mut b, SideId::Defender);
+    b.state.units[4].hp = 0;
+    b.state.units[4].state = State::Routed;
+    let from = b.log.len();
+    b.turn(wait(3)).unwrap();
+    assert!(!b.log[from..].iter().any(|r| matches!(r, Record::Courage { .. })));
+}
+
+#[test]
+fn higher_ground_flank_and_rear_change_the_target_number_in_the_forecast() {
+    // "New modifiers apply due to the tactical situation - whether an opponent is on higher
+    // ground, attacking from rear or flank". Readings: the Hill is 1 high; striking down from it
+    // -2 to the target number, up onto it +2; a target in contact with two or more enemies is
+    // attacked from the flank (-2 in contact), one with enemies on two opposite sides from the
+    // rear (-4).
+    let deploy: [&[(i64, i64)]; 2] = [&[(0, 0), (4, 2), (3, 4)], &[(5, 2), (9, 0)]];
+    let (plain, map) = compiled("", ARMIES);
+    let b = arena::battle_seeded(&plain, &map, deploy, 1);
+    assert!(close(odds(&b, 1, (4, 2), 3).0, 16.0 / 30.0), "without situations the hill is plain ground");
+    assert!(close(odds(&b, 2, (5, 3), 3).0, 16.0 / 30.0));
+    let (engine, map) = compiled("advanced situations", ARMIES);
+    let b = arena::battle_seeded(&engine, &map, deploy, 1);
+    // Brave on the hill at (4, 2) strikes Foe below: 13 or more.
+    assert!(close(odds(&b, 1, (4, 2), 3).0, 18.0 / 30.0));
+    // Foe strikes up at Brave on the hill: 17 or more.
+    assert!(close(odds(&b, 3, (5, 2), 1).0, 14.0 / 30.0));
+    // Brave2 comes to (5, 3), beside Foe, whom Brave already touches: a flank attack (the
+    // forecast counts Brave2 where it will stand), 13 or more.
+    assert!(close(odds(&b, 2, (5, 3), 3).0, 18.0 / 30.0));
+    // From (6, 2), across Foe from Brave: the rear, 11 or more.
+    assert!(close(odds(&b, 2, (6, 2), 3).0, 20.0 / 30.0));
+    // With Brave back at (3, 2), out of contact, Brave2 alone touches Foe: no flank.
+    let b2 = arena::battle_seeded(&engine, &map, [&[(0, 0), (3, 2), (3, 4)], &[(5, 2), (9, 0)]], 1);
+    assert!(close(odds(&b2, 2, (5, 3), 3).0, 16.0 / 30.0));
+    // The move made, the battle's own forecast agrees with the one made before it (the flank).
+    let mut b = b;
+    to_act(&mut b, SideId::Attacker);
+    b.turn(Turn { unit: 2, to: Some((5, 3)), ..Default::default() }).unwrap();
+    if b.answering() == Some(3) {
+        b.turn(Turn { unit: 3, act: Act::Decline, ..Default::default() }).unwrap();
+    }
+    assert_eq!(b.units[2].pos, (5, 3));
+    let (hit, felled) = odds(&b, 2, (5, 3), 3);
+    assert!(close(hit, 18.0 / 30.0) && close(felled, 18.0 / 30.0), "{hit} {felled}");
+}
+
+#[test]
+fn the_rear_attack_strikes_as_forecast() {
+    // "attacking from rear or flank": the battle's exchange reads what its forecast read. Brave
+    // holds Foe's west side and Brave2 its east side: each of Brave2's strikes hits on 11 or more.
+    let deploy: [&[(i64, i64)]; 2] = [&[(0, 0), (4, 1), (3, 3)], &[(5, 1), (9, 4)]];
+    let (engine, map) = compiled("advanced situations", ARMIES);
+    let (mut hits, mut low) = (0, 0);
+    for seed in 0..40 {
+        let mut b = arena::battle_seeded(&engine, &map, deploy, seed);
+        to_act(&mut b, SideId::Attacker);
+        b.state.units[2].pos = (6, 1);
+        let f = b.attack_forecast(2, (6, 1), 3, None).unwrap();
+        assert!(close(f.attacker.hit, 20.0 / 30.0), "{}", f.attacker.hit);
+        let (note, rolls) = strike(&mut b, 2, 3);
+        assert!(!rolls.is_empty(), "{note}");
+        for (roll, hit) in rolls {
+            assert_eq!(hit, roll >= 11 && roll != 1, "{note}");
+            hits += usize::from(hit);
+            low += usize::from(hit && roll < 15);
+        }
+    }
+    assert!(hits > 0 && low > 0, "{hits} {low}");
+}
+
+/// A bow-woman each side, 4 tiles apart.
+const BOWS: &str = "army A for Arena attacker {\n\
+    unit Ghor: SavageChief { items Shortsword tags General }\n\
+    unit Bows: ElvenBowWoman { items Longbow }\n}\n\
+    army D for Arena defender {\n\
+    unit Foe: Savage { items Shortsword }\n\
+    unit Urka: SavageChief { items Shortsword tags General }\n}";
+
+#[test]
+fn the_weather_is_rolled_before_the_battle_and_every_shot_reads_it() {
+    // "Weather: Ten varieties of weather are identified, and can be determined pre-game by a
+    // random dieroll." Reading: a d10 of ten weathers; murk on shots beyond contact (Breeze 1,
+    // HighWind 2, Gale 4, Drizzle 1, Rainfall 2, Downpour 4, Mist 6, Snowfall 2), a tile less of
+    // movement in Rainfall, Downpour and Snowfall. A longbow (C.E.R. 6) at a savage (Evasion
+    // 12) 4 tiles off needs 18: 13 faces in 30, and 18 + murk under the weather.
+    let murk = |w: &str| match w {
+        "Breeze" | "Drizzle" => 1,
+        "HighWind" | "Rainfall" | "Snowfall" => 2,
+        "Gale" | "Downpour" => 4,
+        "Mist" => 6,
+        _ => 0,
+    };
+    let table = ["FairWeather", "Overcast", "Breeze", "HighWind", "Gale", "Drizzle", "Rainfall", "Downpour", "Mist", "Snowfall"];
+    let deploy: [&[(i64, i64)]; 2] = [&[(0, 0), (1, 2)], &[(5, 2), (9, 0)]];
+    let (plain, map) = compiled("", BOWS);
+    let (engine, wmap) = compiled("advanced weather", BOWS);
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..60 {
+        let b = arena::battle_seeded(&engine, &wmap, deploy, seed);
+        let Some(Record::Start { weather: Some(w), .. }) = b.log.first() else { panic!("no weather in {:?}", b.log.first()) };
+        assert!((1..=10).contains(&w.roll));
+        assert_eq!(w.status, table[(w.roll - 1) as usize]);
+        seen.insert(w.roll);
+        let hit = b.attack_forecast(1, (1, 2), 2, None).unwrap().attacker.hit;
+        assert!(close(
+            arena::battle_seeded(&plain, &map, deploy, seed).attack_forecast(1, (1, 2), 2, None).unwrap().attacker.hit,
+            13.0 / 30.0
+        ));
+        let need = 18 + murk(&w.status);
+        assert!(close(hit, (31 - need) as f64 / 30.0), "{} {hit}", w.status);
+        // The battle's own dice are untouched: the first roll-off is the same without weather.
+        let p = arena::battle_seeded(&plain, &map, deploy, seed);
+        let first = |b: &Battle| b.log.iter().find(|r| matches!(r, Record::Rolloff { .. })).cloned();
+        assert_eq!(first(&b), first(&p));
+        let Some(Record::Start { weather: None, .. }) = p.log.first() else { panic!("weather without the option") };
+        // Movement: a brave moves 4 tiles, 3 in rain and snow.
+        let reach = b.reachable(2).unwrap();
+        let slowed = matches!(w.status.as_str(), "Rainfall" | "Downpour" | "Snowfall");
+        assert!(reach.contains_key(&(3, 1)));
+        assert_eq!(reach.contains_key(&(2, 1)), !slowed, "{}", w.status);
+    }
+    assert!(seen.len() >= 8, "{seen:?}");
+}
+
+/// A spearman charging two savages who stand a tile apart.
+const CHARGE: &str = "army A for Arena attacker {\n\
+    unit Ghor: SavageChief { items Shortsword tags General }\n\
+    unit Spears: HighElfSpearman { items ElvenSpear }\n\
+    unit Braves: Savage { items Shortsword }\n}\n\
+    army D for Arena defender {\n\
+    unit Foe: Savage { items Shortsword }\n\
+    unit Foe2: Savage { items Shortsword }\n\
+    unit Urka: SavageChief { items Shortsword tags General }\n}";
+
+/// Unit `i` moves to `to` and attacks `target`; every unit that may answer (too near, or the
+/// melee declaration) declines. The notes of the lines logged.
+fn charge(b: &mut Battle, i: usize, to: (i64, i64), target: usize) -> String {
+    let from = b.log.len();
+    b.turn(Turn { unit: i, to: Some(to), act: Act::Attack { target }, ..Default::default() }).unwrap();
+    while let Some(k) = b.answering() {
+        b.turn(Turn { unit: k, act: Act::Decline, ..Default::default() }).unwrap();
+    }
+    b.log[from..]
+        .iter()
+        .filter_map(|r| match r {
+            Record::Turn { note, .. } | Record::Resolved { note, .. } => Some(note.clone()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+#[test]
+fn a_charge_with_a_charge_weapon_strikes_every_unit_in_contact() {
+    // "Charging: Units, mounted or unmounted, using "charge weapons" have the special option of
+    // making a charge. Charging units can attack multiple ranks, and even multiple units."
+    // Readings: charge weapons are the long and very long melee classes (the elves' spear); a
+    // charge is a move and an attack in one activation; the charger strikes its target, then
+    // every other enemy in contact, each in a combat of its own.
+    let deploy: [&[(i64, i64)]; 2] = [&[(0, 0), (3, 2), (3, 3)], &[(5, 1), (5, 3), (9, 4)]];
+    let (plain, map) = compiled("", CHARGE);
+    let (engine, cmap) = compiled("advanced charging", CHARGE);
+    let mut swept = 0;
+    for seed in 0..10 {
+        let mut b = arena::battle_seeded(&plain, &map, deploy, seed);
+        to_act(&mut b, SideId::Attacker);
+        let note = charge(&mut b, 1, (5, 2), 3);
+        assert!(note.contains("Spears attacks Foe:") && !note.contains("attacks Foe2"), "{note}");
+        let mut b = arena::battle_seeded(&engine, &cmap, deploy, seed);
+        to_act(&mut b, SideId::Attacker);
+        let note = charge(&mut b, 1, (5, 2), 3);
+        // Foe first, then Foe2, whom the spear's charge reaches too.
+        assert!(note.contains("Spears attacks Foe: ") && note.contains("; attacks Foe2: "), "{note}");
+        swept += 1;
+        // Without a move there is no charge: only the target is struck.
+        let mut b = arena::battle_seeded(&engine, &cmap, [&[(0, 0), (4, 2), (2, 4)], &[(5, 2), (6, 3), (9, 4)]], seed);
+        b.state.units[4].pos = (4, 1);
+        to_act(&mut b, SideId::Attacker);
+        let note = charge(&mut b, 1, (4, 2), 3);
+        assert!(note.contains("Spears attacks Foe:") && !note.contains("attacks Foe2"), "{note}");
+        // A sword is no charge weapon: the braves' charge strikes their target only.
+        let mut b = arena::battle_seeded(&engine, &cmap, deploy, seed);
+        to_act(&mut b, SideId::Attacker);
+        b.state.units[1].pos = (0, 4);
+        let note = charge(&mut b, 2, (5, 2), 4);
+        assert!(note.contains("Braves attacks Foe2:") && !note.contains("attacks Foe:"), "{note}");
+    }
+    assert_eq!(swept, 10);
+}

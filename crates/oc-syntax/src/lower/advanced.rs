@@ -1,0 +1,80 @@
+//! The advanced rules' blocks beside `courage` (seed 003's "Leadership", "Special Combat
+//! Situations", "Weather"), pest pairs to the syntax tree.
+
+use super::*;
+
+impl Ctx {
+    pub(super) fn leadership_block(&self, pair: Pair<Rule>) -> LeadershipDef {
+        let mut l = LeadershipDef { doc: None, general: vec![], beyond: vec![], save: vec![], span: self.span(&pair) };
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::doc => l.doc = self.doc(p),
+                Rule::leadership_general => {
+                    l.general.extend(p.into_inner().find(|q| q.as_rule() == Rule::name).map(|q| self.ident(&q)))
+                }
+                Rule::leadership_beyond => {
+                    let inner: Vec<Pair<Rule>> = p.into_inner().collect();
+                    let n = inner.iter().find(|q| q.as_rule() == Rule::int).map(|q| self.int(q));
+                    let status = inner.iter().find(|q| q.as_rule() == Rule::name).map(|q| self.ident(q));
+                    if let (Some(n), Some(status)) = (n, status) {
+                        l.beyond.push((n, status));
+                    }
+                }
+                Rule::leadership_save => l.save.extend(p.into_inner().find(|x| x.as_rule() == Rule::expr).map(|x| self.expr(x))),
+                _ => {}
+            }
+        }
+        l
+    }
+
+    pub(super) fn situations_block(&self, pair: Pair<Rule>) -> SituationsDef {
+        let mut s = SituationsDef { doc: None, ground: vec![], flank: vec![], rear: vec![], span: self.span(&pair) };
+        for p in pair.into_inner() {
+            let rule = p.as_rule();
+            let name = p.clone().into_inner().find(|q| q.as_rule() == Rule::name).map(|q| self.ident(&q));
+            match rule {
+                Rule::doc => s.doc = self.doc(p),
+                Rule::situation_ground => s.ground.extend(name),
+                Rule::situation_flank => s.flank.extend(name),
+                Rule::situation_rear => s.rear.extend(name),
+                _ => {}
+            }
+        }
+        s
+    }
+
+    pub(super) fn charging_block(&self, pair: Pair<Rule>) -> ChargingDef {
+        let mut c = ChargingDef { doc: None, with: vec![], span: self.span(&pair) };
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::doc => c.doc = self.doc(p),
+                Rule::charging_with => c.with.extend(p.into_inner().find(|x| x.as_rule() == Rule::expr).map(|x| self.expr(x))),
+                _ => {}
+            }
+        }
+        c
+    }
+
+    pub(super) fn weather_block(&self, pair: Pair<Rule>) -> Option<WeatherDef> {
+        let span = self.span(&pair);
+        let mut dice = None;
+        let mut w = WeatherDef { doc: None, dice: Spanned::new(Name::default(), span), faces: vec![], span };
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::name => dice = Some(self.ident(&p)),
+                Rule::doc => w.doc = self.doc(p),
+                Rule::weather_face => {
+                    let inner: Vec<Pair<Rule>> = p.into_inner().collect();
+                    let n = inner.iter().find(|q| q.as_rule() == Rule::int).map(|q| self.int(q));
+                    let status = inner.iter().find(|q| q.as_rule() == Rule::name).map(|q| self.ident(q));
+                    if let (Some(n), Some(status)) = (n, status) {
+                        w.faces.push((n, status));
+                    }
+                }
+                _ => {}
+            }
+        }
+        w.dice = dice?;
+        Some(w)
+    }
+}
