@@ -84,7 +84,10 @@ impl Walks {
 
     /// The guide toward `goals` for movement type `kind`.
     fn guide(&mut self, b: &Battle, kind: &str, goals: Vec<Tile>) -> Arc<Guide> {
-        self.by_goals.entry((kind.to_string(), goals)).or_insert_with_key(|(kind, goals)| Arc::new(Guide::new(b, kind, goals))).clone()
+        self.by_goals
+            .entry((kind.to_string(), goals))
+            .or_insert_with_key(|(kind, goals)| Arc::new(Guide::new(b, kind, goals)))
+            .clone()
     }
 }
 
