@@ -2,11 +2,15 @@
 //! core, then all cores with rayon, as `oc simulate` runs them), with `greedy` (the fast
 //! setting: `battles_per_min_*`), with `tactician` (`*_tactician`, and its cost per battle) and
 //! with `planner`, the default (`*_planner`: there it plays as the tactician); then six a side to
-//! rout all on the same field (`*_open`), where the planner searches, with both. Nothing here
-//! asserts a time.
+//! rout all on the same field (`*_open`), where the planner searches, with both. Then the
+//! commands users run, each the whole process (compile, setup, games, report): `oc simulate` of
+//! the same 10-versus-10 scenario with each AI (`simulate_per_min_*`), on one thread and on all
+//! (`simulate_thread_speedup_greedy`), and `oc fairness scenarios` (`fairness_scenarios_s_1000`,
+//! its wall time for 1000 games a scenario, scaled from fewer). Nothing here asserts a time.
 
-use std::path::PathBuf;
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
 
 use oc_compiler::{Host, Workspace};
 use oc_engine::ai::{self, Greedy};
@@ -138,6 +142,64 @@ fn main() {
     let armies = [&open.rules.armies[0], &open.rules.armies[1]];
     ai_figures(&open, &open.rules.scenarios[0], &map, armies, "tactician", 10, "_open");
     ai_figures(&open, &open.rules.scenarios[0], &map, armies, "planner", 4, "_open");
+
+    whole_process(&root);
+}
+
+/// The median of three whole runs of `oc` with `args` in `dir`, with `threads` worker threads
+/// (`None`: as many as cores).
+fn time_oc(dir: &Path, args: &[&str], threads: Option<usize>) -> Duration {
+    let mut samples: Vec<Duration> = (0..3)
+        .map(|_| {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_oc"));
+            cmd.args(args).current_dir(dir);
+            if let Some(n) = threads {
+                cmd.env("RAYON_NUM_THREADS", n.to_string());
+            }
+            let start = Instant::now();
+            let out = cmd.output().expect("oc runs");
+            let took = start.elapsed();
+            assert!(out.status.success(), "oc {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+            took
+        })
+        .collect();
+    samples.sort();
+    samples[1]
+}
+
+/// `oc simulate` of the bench's scenario (a project of its own in a temporary folder: the file,
+/// its map, `oc.toml`) with each AI, and `oc fairness scenarios`, as users run them.
+fn whole_process(root: &Path) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::create_dir_all(dir.path().join("maps")).expect("maps folder");
+    std::fs::write(dir.path().join("oc.toml"), "[project]\n").expect("oc.toml");
+    std::fs::copy(root.join("scenarios/maps/grado-keep.map.toml"), dir.path().join("maps/grado-keep.map.toml")).expect("map");
+    std::fs::write(dir.path().join("skirmish10.oc"), BENCH.replace("scenarios/maps/", "maps/")).expect("scenario");
+    let per_min = |ai: &str, games: u64, threads: Option<usize>| {
+        let n = games.to_string();
+        let args = ["simulate", "skirmish10.oc", "--games", &n, "--attacker-ai", ai, "--defender-ai", ai, "--quiet"];
+        let t = time_oc(dir.path(), &args, threads);
+        eprintln!("oc simulate, {ai}, {games} games, {} threads: {t:.2?}", threads.unwrap_or(rayon::current_num_threads()));
+        games as f64 / t.as_secs_f64() * 60.0
+    };
+    let greedy = per_min("greedy", 400, None);
+    println!("bench simulate_per_min_greedy {greedy:.0} 1/min");
+    let one = per_min("greedy", 200, Some(1));
+    println!("bench simulate_per_min_1t_greedy {one:.0} 1/min");
+    println!("bench simulate_thread_speedup_greedy {:.2} x", greedy / one);
+    println!("bench simulate_per_min_tactician {:.0} 1/min", per_min("tactician", 60, None));
+    println!("bench simulate_per_min_{} {:.0} 1/min", ai::DEFAULT, per_min(ai::DEFAULT, 60, None));
+
+    // `oc fairness scenarios` plays every shipped scenario with the default AI: a thousand games
+    // a scenario take minutes, so the bench plays `OC_BENCH_FAIRNESS_GAMES` (default 20) and
+    // scales the time of the games (less the time of a one-game run: compile and setup) to 1000.
+    let games: u64 = std::env::var("OC_BENCH_FAIRNESS_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(20);
+    let n = games.to_string();
+    let fixed = time_oc(root, &["fairness", "scenarios", "--games", "1", "--quiet"], None);
+    let t = time_oc(root, &["fairness", "scenarios", "--games", &n, "--quiet"], None);
+    let per_game = t.saturating_sub(fixed).as_secs_f64() / games.saturating_sub(1).max(1) as f64;
+    eprintln!("oc fairness scenarios: 1 game a scenario {fixed:.2?}, {games} games {t:.2?}");
+    println!("bench fairness_scenarios_s_1000 {:.1} s", fixed.as_secs_f64() + per_game * 999.0);
 }
 
 /// An AI's cost per battle on one thread (`games` games) and its battles per minute on all

@@ -212,7 +212,9 @@ pub fn run(setup: &Setup, ais: &Ais, run: &Run, tick: &(dyn Fn() + Sync)) -> Res
         if !chunk.clone().any(|g| run.plays(g)) {
             continue;
         }
-        let fresh = Engine::new(setup.engine.rules.clone()).ok();
+        // The first chunk plays on the setup's engine (it is fresh, or as good as: a cached value
+        // is the one worked out), the later ones each on a new engine.
+        let fresh = if chunk.start == 0 { None } else { Engine::new(setup.engine.rules.clone()).ok() };
         let engine = fresh.as_ref().unwrap_or(&setup.engine);
         let part = chunk
             .into_par_iter()

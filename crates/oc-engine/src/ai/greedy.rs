@@ -214,9 +214,10 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
     // The tiles it may strike from (in reach and not held by another unit it knows of), in tile
     // order, each with its terrain as an index into `terrains`.
     let mut terrains: Vec<Option<&m::Terrain>> = Vec::new();
+    let held: Vec<Tile> = view.units().map(|(_, x)| x.pos).collect();
     let spots: Vec<(Tile, usize)> = tiles
         .iter()
-        .filter(|(t, _)| **t == u.pos || !view.units().any(|(_, x)| x.pos == **t))
+        .filter(|(t, _)| **t == u.pos || !held.contains(t))
         .map(|(t, _)| {
             let terrain = b.terrain_at(**t);
             let same = |x: &Option<&m::Terrain>| match (x, terrain) {

@@ -25,11 +25,12 @@ pub fn distance(a: Tile, b: Tile) -> i64 {
 
 /// Tiles waiting in a shortest-path search, taken cheapest first. Steps cost small whole numbers
 /// (a terrain's movement cost), so when the dearest step is at most [`CostQueue::BUCKETS`] the
-/// waiting tiles are kept in buckets by cost modulo the dearest step plus one (Dial's algorithm:
-/// no heap to keep in order); otherwise in a binary heap. Either way every tile is taken at its
+/// waiting tiles are kept in buckets by cost modulo a power of two above the dearest step
+/// (Dial's algorithm: no heap to keep in order, and a mask, not a division, finds the bucket);
+/// otherwise in a binary heap. Either way every tile is taken at its
 /// least cost, so the costs a search finds are the same.
 pub(crate) enum CostQueue<T> {
-    Buckets { buckets: Vec<Vec<(i64, T)>>, here: i64, waiting: usize },
+    Buckets { buckets: Vec<Vec<(i64, T)>>, mask: i64, here: i64, waiting: usize },
     Heap(BinaryHeap<Reverse<(i64, T)>>),
 }
 
@@ -40,8 +41,11 @@ impl<T: Ord> CostQueue<T> {
     /// A queue for a search whose steps cost from `cheapest` to `dearest`.
     pub(crate) fn new(cheapest: i64, dearest: i64) -> Self {
         if cheapest >= 0 && (0..Self::BUCKETS).contains(&dearest) {
-            let buckets = (0..=dearest).map(|_| Vec::new()).collect();
-            CostQueue::Buckets { buckets, here: 0, waiting: 0 }
+            // Waiting costs lie within the dearest step of the cost last taken: at most
+            // `dearest + 1` of them, each in a bucket of its own.
+            let n = ((dearest + 1).max(1) as u64).next_power_of_two() as i64;
+            let buckets = (0..n).map(|_| Vec::new()).collect();
+            CostQueue::Buckets { buckets, mask: n - 1, here: 0, waiting: 0 }
         } else {
             CostQueue::Heap(BinaryHeap::new())
         }
@@ -51,9 +55,8 @@ impl<T: Ord> CostQueue<T> {
     /// dearest step more.
     pub(crate) fn push(&mut self, cost: i64, t: T) {
         match self {
-            CostQueue::Buckets { buckets, waiting, .. } => {
-                let n = buckets.len() as i64;
-                if let Some(b) = buckets.get_mut(cost.rem_euclid(n) as usize) {
+            CostQueue::Buckets { buckets, mask, waiting, .. } => {
+                if let Some(b) = buckets.get_mut((cost & *mask) as usize) {
                     b.push((cost, t));
                     *waiting += 1;
                 }
@@ -65,10 +68,9 @@ impl<T: Ord> CostQueue<T> {
     /// The cheapest tile waiting, with its cost.
     pub(crate) fn pop(&mut self) -> Option<(i64, T)> {
         match self {
-            CostQueue::Buckets { buckets, here, waiting } => {
-                let n = buckets.len() as i64;
+            CostQueue::Buckets { buckets, mask, here, waiting } => {
                 while *waiting > 0 {
-                    if let Some(next) = buckets.get_mut(here.rem_euclid(n) as usize).and_then(Vec::pop) {
+                    if let Some(next) = buckets.get_mut((*here & *mask) as usize).and_then(Vec::pop) {
                         *waiting -= 1;
                         return Some(next);
                     }

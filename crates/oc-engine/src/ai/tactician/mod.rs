@@ -50,6 +50,45 @@ pub struct Tactician {
     cache: Forecasts,
     prices: Vec<f64>,
     later: Later,
+    walks: Walks,
+}
+
+/// Walking guides kept from one decision to the next, by movement type and goal tiles (the
+/// objective's and the regions' stay put all battle; the enemy's stay while it stands still),
+/// worked out again only where the terrain changed (a door opened, a wall razed) or too many
+/// are kept. A guide reads the terrain and its goals alone, so a kept one is the one worked out.
+#[derive(Default)]
+struct Walks {
+    /// The map's width and each tile's terrain the guides were worked out on.
+    terrain: (i64, Vec<Option<usize>>),
+    by_goals: FastMap<(String, Vec<Tile>), Arc<Guide>>,
+}
+
+impl std::fmt::Debug for Walks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Walks({})", self.by_goals.len())
+    }
+}
+
+impl Walks {
+    /// The most guides kept: the enemy's goals change at every move of theirs.
+    const MAX: usize = 64;
+
+    /// Forgets the guides if the terrain changed or too many are kept.
+    fn check(&mut self, b: &Battle) {
+        if self.terrain.0 != b.map.width || self.terrain.1 != b.terrain_indices_now() || self.by_goals.len() > Walks::MAX {
+            self.by_goals.clear();
+            self.terrain = (b.map.width, b.terrain_indices_now().to_vec());
+        }
+    }
+
+    /// The guide toward `goals` for movement type `kind`.
+    fn guide(&mut self, b: &Battle, kind: &str, goals: Vec<Tile>) -> Arc<Guide> {
+        self.by_goals
+            .entry((kind.to_string(), goals))
+            .or_insert_with_key(|(kind, goals)| Arc::new(Guide::new(b, kind, goals)))
+            .clone()
+    }
 }
 
 impl Controller for Tactician {
@@ -67,7 +106,9 @@ impl Tactician {
         let movers = b.may_act(side);
         let first = *movers.first()?;
         self.prices(b);
+        self.walks.check(b);
         let mut d = Decision::new(b, side, &self.prices, &mut self.cache, &mut self.later);
+        d.walks = std::mem::take(&mut self.walks);
         let mut ranked: Vec<(f64, Turn)> = Vec::with_capacity(movers.len());
         for i in movers {
             let Some(p) = d.plan(i, &mut self.cache) else { continue };
@@ -75,6 +116,7 @@ impl Tactician {
             let at = ranked.iter().position(|(g, _)| p.gain > *g + EPS).unwrap_or(ranked.len());
             ranked.insert(at, (p.gain, p.turn));
         }
+        self.walks = std::mem::take(&mut d.walks);
         if ranked.is_empty() {
             ranked.push((0.0, Turn { unit: first, ..Default::default() }));
         }
@@ -186,6 +228,8 @@ struct Decision<'v, 'e> {
     /// Walking guides by movement type: toward the enemy, toward the objective tiles, toward a
     /// region to hold or contest.
     guides: HashMap<String, Guides>,
+    /// The guides kept across decisions (the tactician's, lent to this decision).
+    walks: Walks,
     /// Our units' loadouts as the enemy would strike them, interned: by unit, then by the weapon
     /// and terrain in the loadout — a few each, found without building a key.
     targets: FastMap<usize, Vec<(Rc<Loadout>, u32)>>,
@@ -212,9 +256,9 @@ struct Exposure {
 }
 
 struct Guides {
-    enemy: Guide,
-    goal: Option<Guide>,
-    region: Option<Guide>,
+    enemy: Arc<Guide>,
+    goal: Option<Arc<Guide>>,
+    region: Option<Arc<Guide>>,
 }
 
 /// A loadout with its number in the battle's forecasts.
@@ -279,6 +323,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             elsewhere: None,
             ours,
             guides: HashMap::new(),
+            walks: Walks::default(),
             targets: FastMap::default(),
             eyes,
             stepped,
@@ -513,10 +558,12 @@ impl<'v, 'e> Decision<'v, 'e> {
                 // Nobody in sight: toward where the enemy deployed.
                 enemy = b.map.region(&b.scenario.side(side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default();
             }
-            let goal = (!stakes.goals.is_empty()).then(|| Guide::new(b, kind, &stakes.goals));
+            let walks = &mut self.walks;
+            let goal = (!stakes.goals.is_empty()).then(|| walks.guide(b, kind, stakes.goals.clone()));
             let region: Vec<Tile> = stakes.hold.iter().chain(&stakes.contest).copied().collect();
-            let region = (!region.is_empty()).then(|| Guide::new(b, kind, &region));
-            self.guides.insert(kind.to_string(), Guides { enemy: Guide::new(b, kind, &enemy), goal, region });
+            let region = (!region.is_empty()).then(|| walks.guide(b, kind, region));
+            let enemy = walks.guide(b, kind, enemy);
+            self.guides.insert(kind.to_string(), Guides { enemy, goal, region });
         }
         self.guides.get(kind)
     }

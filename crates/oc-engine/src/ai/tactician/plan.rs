@@ -613,7 +613,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             _ => 0.0,
         };
         let (toward, goal, region) = match self.guides(&me.kind) {
-            Some(g) => (progress(&g.enemy), g.goal.as_ref().map(progress), g.region.as_ref().map(progress)),
+            Some(g) => (progress(&g.enemy), g.goal.as_deref().map(progress), g.region.as_deref().map(progress)),
             None => (0.0, None, None),
         };
         let mut v = (super::ADVANCE + 0.12 * urgency) * toward;
