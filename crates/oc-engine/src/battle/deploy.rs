@@ -1,4 +1,4 @@
-//! Setting up a battle (seed 003, Placing Troops): the home edges rolled off for
+//! Setting up a battle (`Battle::new`; seed 003, Placing Troops): the home edges rolled off for
 //! (`deploy edges rolloff DICE`) and the armies placed in turns, a placement unit at a time
 //! (`deploy alternate N`); without them each army stands where [`auto_deploy`] puts it.
 //!
@@ -8,12 +8,15 @@
 //! enemy already placed (the enemy's zone before anyone is), its shooters after them, so they
 //! stand behind.
 
+use std::collections::{BTreeSet, HashMap};
+
 use oc_model as m;
+use oc_model::Atom;
 use serde::{Deserialize, Serialize};
 
-use super::{distance, Tile};
+use super::{advanced, distance, side_index, Battle, BattleError, BattleState, Combatant, Morale, Record, Rule, State, Tile};
 use crate::dice::{rng, roll};
-use crate::Engine;
+use crate::{Engine, Loadout};
 
 /// What the set-up rolled and chose, logged with the battle's start.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -218,4 +221,154 @@ pub fn auto_deploy(engine: &Engine, scenario: &m::Scenario, map: &m::BattleMap, 
     tiles.sort_by_key(|t| (distance(*t, centre), *t));
     tiles.truncate(count);
     tiles
+}
+
+impl<'e> Battle<'e> {
+    /// Sets up a battle: the armies' units deployed at the given tiles (`deploy` is one list per
+    /// army, in unit order; every tile must be in the side's zone).
+    pub fn new(
+        engine: &'e Engine,
+        scenario: &m::Scenario,
+        map: &m::BattleMap,
+        armies: [&m::Army; 2],
+        deploy: [&[Tile]; 2],
+        seed: u64,
+    ) -> Result<Battle<'e>, BattleError> {
+        // `deploy edges`: the roll-off's winner may have taken the other zone.
+        let (zones, _) = home_zones(engine, scenario, map, seed);
+        Battle::in_zones(engine, scenario, map, armies, deploy, seed, zones)
+    }
+
+    /// [`Battle::new`] with the sides' zones already rolled off for, [attacker, defender].
+    pub(super) fn in_zones(
+        engine: &'e Engine,
+        scenario: &m::Scenario,
+        map: &m::BattleMap,
+        armies: [&m::Army; 2],
+        deploy: [&[Tile]; 2],
+        seed: u64,
+        zones: [String; 2],
+    ) -> Result<Battle<'e>, BattleError> {
+        let mut units = Vec::new();
+        let mut taken = BTreeSet::new();
+        let mut scenario = scenario.clone();
+        scenario.attacker.zone = zones[0].clone();
+        scenario.defender.zone = zones[1].clone();
+        let scenario = &scenario;
+        let weather = advanced::roll_weather(engine, scenario, seed);
+        // The scenario's first deployer places first (seed 000, Deployment).
+        let order = if scenario.deploy_first == m::SideId::Attacker { [0, 1] } else { [1, 0] };
+        for i in order {
+            let (army, tiles) = (armies[i], deploy[i]);
+            let side = if i == 0 { m::SideId::Attacker } else { m::SideId::Defender };
+            if army.side != side {
+                return Err(BattleError::refused(
+                    Rule::Setup,
+                    format!("`{}` is an army for the {}", army.name, army.side.word()),
+                ));
+            }
+            let zone = map.region(&scenario.side(side).zone).ok_or_else(|| {
+                BattleError::refused(Rule::Setup, format!("the map has no zone `{}`", scenario.side(side).zone))
+            })?;
+            if tiles.len() != army.units.len() {
+                return Err(BattleError::refused(
+                    Rule::Setup,
+                    format!("{} deployment tiles for {} units of `{}`", tiles.len(), army.units.len(), army.name),
+                ));
+            }
+            for (u, at) in army.units.iter().zip(tiles) {
+                if !zone.tiles.contains(at) {
+                    return Err(BattleError::refused(
+                        Rule::Setup,
+                        format!("{} deploys at {:?}, outside `{}`", u.name, at, zone.name),
+                    ));
+                }
+                if !taken.insert(*at) {
+                    return Err(BattleError::refused(Rule::Setup, format!("two units deploy at {at:?}")));
+                }
+                let equipped =
+                    u.items.iter().find(|i| engine.item(i).is_some_and(|it| it.kind == m::ItemKind::Weapon)).map(Atom::from);
+                let probe =
+                    engine.unit(&Loadout { class: Atom::new(&u.class), figures: u.figures, ..Loadout::default() }, &[])?;
+                units.push(Combatant {
+                    name: u.name.clone(),
+                    side,
+                    class: Atom::new(&u.class),
+                    items: u.items.iter().map(Atom::from).collect(),
+                    tags: u.tags.iter().map(Atom::from).collect(),
+                    equipped,
+                    hp: probe.max_hp,
+                    max_hp: probe.max_hp,
+                    pos: *at,
+                    state: State::Ready,
+                    activated: false,
+                    statuses: Vec::new(),
+                    reverted: false,
+                    transformed: false,
+                    spent: Vec::new(),
+                    debuffs: Vec::new(),
+                    resources: Vec::new(),
+                    facing: None,
+                    charging: None,
+                    figures: u.figures.max(1),
+                    morale: Morale::default(),
+                });
+            }
+        }
+        // The scenario fills chests (and may add them) over what the map says.
+        let mut map = map.clone();
+        for (at, item) in &scenario.chests {
+            map.chests.retain(|(t, _)| t != at);
+            map.chests.push((*at, item.clone()));
+        }
+        // Keep unit indices stable: attacker's units first.
+        units.sort_by_key(|f| side_index(f.side));
+        let mut b = Battle {
+            engine,
+            scenario: scenario.clone(),
+            state: BattleState {
+                map,
+                units,
+                round: 1,
+                first: m::SideId::Attacker,
+                to_act: m::SideId::Attacker,
+                finished_first: None,
+                outcome: None,
+                rng: rng(seed),
+                seized: None,
+                escaped: Vec::new(),
+                razed: Vec::new(),
+                held: HashMap::new(),
+                opened_chests: BTreeSet::new(),
+                tile_hp: HashMap::new(),
+                lights: Vec::new(),
+                sighted: Default::default(),
+                active: None,
+                queue: Vec::new(),
+                stance: [None, None],
+                pending: Vec::new(),
+                terrain_ix: Vec::new(),
+                weather: weather.as_ref().map(|w| Atom::new(&w.status)),
+            },
+            log: Vec::new(),
+            terrain_undo: Vec::new(),
+            units_undo: Vec::new(),
+        };
+        b.state.terrain_ix = b.terrain_indices();
+        b.face_the_enemy();
+        b.log.push(Record::Start {
+            scenario: scenario.name.clone(),
+            map: b.state.map.name.clone(),
+            seed,
+            units: b.state.units.clone(),
+            setup: None,
+            weather,
+        });
+        b.log.push(Record::Round { round: 1, first: b.state.first });
+        b.look();
+        let all: Vec<usize> = (0..b.state.units.len()).collect();
+        b.refill(None, &all);
+        b.begin_round();
+        Ok(b)
+    }
 }

@@ -91,3 +91,23 @@ impl Roles {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::exact_prefix;
+
+    #[test]
+    fn running_sums_are_kept_only_where_they_are_exact() {
+        // 2d6: whole weights, ascending values.
+        let two_d6: Vec<(i64, f64)> = (2..=12).map(|v| (v, (6 - (v - 7i64).abs()) as f64)).collect();
+        let prefix = exact_prefix(&two_d6).unwrap_or_default();
+        assert_eq!(prefix.len(), 12);
+        assert_eq!(prefix.last().copied(), Some(36.0));
+        // A run weighs what adding its weights one by one gives: 5..=9 is 4+5+6+5+4.
+        assert_eq!(prefix[8] - prefix[3], 24.0);
+        // Values out of order, a fractional weight, or sums past 2^53: no running sums.
+        assert!(exact_prefix(&[(2, 1.0), (1, 1.0)]).is_none());
+        assert!(exact_prefix(&[(1, 0.5), (2, 1.0)]).is_none());
+        assert!(exact_prefix(&[(1, 9.0e15), (2, 9.0e15)]).is_none());
+    }
+}
