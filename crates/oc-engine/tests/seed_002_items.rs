@@ -4,52 +4,16 @@
 #[path = "common/arena.rs"]
 mod arena;
 
+#[path = "common/field.rs"]
+mod field;
+
 use oc_engine::battle::{Act, Battle, Record, Turn};
 use oc_engine::Engine;
 use oc_model::SideId;
 
-/// A 10x5 open field whose deployment zones meet at x = 4|5.
-const FIELD: &str = r#"name = "Field"
-width = 10
-height = 5
-rows = [
-  "..........",
-  "..........",
-  "..........",
-  "..........",
-  "..........",
-]
-[[regions]]
-name = "attacker-zone"
-kind = "deployment"
-side = "attacker"
-rect = [0, 0, 5, 5]
-[[regions]]
-name = "defender-zone"
-kind = "deployment"
-side = "defender"
-rect = [5, 0, 5, 5]
-"#;
-
-/// The open field with `armies` under `std:stamina`.
+/// The open field whose deployment zones meet at x = 4|5, with `armies` under `std:stamina`.
 fn field_with(armies: &str) -> (Engine, oc_model::BattleMap) {
-    let scenario = r#"scenario Arena {
-    map "arena.map.toml"
-    rounds 9 then defender
-    attacker { zone "attacker-zone" war_chest 99999 units 1..8 win rout all }
-    defender { zone "defender-zone" war_chest 99999 units 1..8 win rout all }
-}"#;
-    let text = format!("import \"std:stamina\"\n{scenario}\n{armies}");
-    let files = [("arena.map.toml".to_string(), FIELD.to_string()), ("arena.oc".to_string(), text)];
-    let mut ws = oc_compiler::Workspace::new();
-    let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["arena.oc".to_string()]);
-    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
-    let rules = c.rules.unwrap();
-    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), FIELD);
-    assert!(diags.is_empty(), "{diags:?}");
-    let mut map = map.unwrap();
-    map.resolve(&rules);
-    (Engine::new(rules).unwrap(), map.battle_map())
+    field::compiled(&field::map(field::OPEN, "", field::HALVES), &field::arena("std:stamina", "", ""), armies)
 }
 
 fn salve(unit: usize, target: Option<usize>) -> Turn {

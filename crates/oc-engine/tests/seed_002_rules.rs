@@ -4,6 +4,9 @@
 #[path = "common/arena.rs"]
 mod arena;
 
+#[path = "common/field.rs"]
+mod field;
+
 use oc_engine::battle::{Act, Battle, Record, Turn};
 use oc_engine::{Engine, Exchange, Loadout};
 use oc_model::{SideId, Verb};
@@ -78,29 +81,6 @@ fn guard_is_one_roll_kept_until_the_next_turn() {
     assert!((evades(2) - 9.0 / 10.0).abs() < 1e-12, "{}", evades(2));
 }
 
-/// A 10x5 open field whose deployment zones meet at x = 4|5.
-const FIELD: &str = r#"name = "Field"
-width = 10
-height = 5
-rows = [
-  "..........",
-  "..........",
-  "..........",
-  "..........",
-  "..........",
-]
-[[regions]]
-name = "attacker-zone"
-kind = "deployment"
-side = "attacker"
-rect = [0, 0, 5, 5]
-[[regions]]
-name = "defender-zone"
-kind = "deployment"
-side = "defender"
-rect = [5, 0, 5, 5]
-"#;
-
 const ARMIES: &str = r#"
 army A for Arena attacker {
     unit Brann: Warrior { items Greatsword }
@@ -115,26 +95,10 @@ fn field() -> (Engine, oc_model::BattleMap) {
     field_with(ARMIES)
 }
 
-/// The open field with `armies` (and any classes they bring) under `std:stamina`.
+/// The open field whose deployment zones meet at x = 4|5, with `armies` (and any classes they
+/// bring) under `std:stamina`.
 fn field_with(armies: &str) -> (Engine, oc_model::BattleMap) {
-    let prelude = "import \"std:stamina\"";
-    let scenario = r#"scenario Arena {
-    map "arena.map.toml"
-    rounds 9 then defender
-    attacker { zone "attacker-zone" war_chest 99999 units 1..8 win rout all }
-    defender { zone "defender-zone" war_chest 99999 units 1..8 win rout all }
-}"#;
-    let files =
-        [("arena.map.toml".to_string(), FIELD.to_string()), ("arena.oc".to_string(), format!("{prelude}\n{scenario}\n{armies}"))];
-    let mut ws = oc_compiler::Workspace::new();
-    let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["arena.oc".to_string()]);
-    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
-    let rules = c.rules.unwrap();
-    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), FIELD);
-    assert!(diags.is_empty(), "{diags:?}");
-    let mut map = map.unwrap();
-    map.resolve(&rules);
-    (Engine::new(rules).unwrap(), map.battle_map())
+    field::compiled(&field::map(field::OPEN, "", field::HALVES), &field::arena("std:stamina", "", ""), armies)
 }
 
 fn guard(unit: usize, tag: &str) -> Turn {

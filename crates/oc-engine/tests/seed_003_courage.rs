@@ -7,62 +7,17 @@
 #[path = "common/arena.rs"]
 mod arena;
 
+#[path = "common/field.rs"]
+mod field;
+
 use oc_engine::battle::{Act, Battle, Record, State, Turn};
 use oc_engine::Engine;
 use oc_model::SideId;
 
 /// A 10x5 field; the attacker deploys in the west half, the defender in the east half, so the
-/// attacker's edge is x = 0 and the defender's x = 9.
-const FIELD: &str = r#"name = "Field"
-width = 10
-height = 5
-rows = [
-  "..........",
-  "..........",
-  "..........",
-  "..........",
-  "..........",
-]
-[[regions]]
-name = "attacker-zone"
-kind = "deployment"
-side = "attacker"
-rect = [0, 0, 5, 5]
-[[regions]]
-name = "defender-zone"
-kind = "deployment"
-side = "defender"
-rect = [5, 0, 5, 5]
-"#;
-
-fn scenario(advanced: &str) -> String {
-    format!(
-        r#"import "std:battlestorm"
-scenario Arena {{
-    map "field.map.toml"
-    rounds 9 then defender
-    {advanced}
-    attacker {{ zone "attacker-zone" war_chest 99999 units 1..8 win rout all }}
-    defender {{ zone "defender-zone" war_chest 99999 units 1..8 win rout all }}
-}}
-"#
-    )
-}
-
+/// attacker's edge is x = 0 and the defender's x = 9. The scenario plays `advanced`.
 fn compiled(advanced: &str, armies: &str) -> (Engine, oc_model::BattleMap) {
-    let files = [
-        ("field.map.toml".to_string(), FIELD.to_string()),
-        ("field.oc".to_string(), format!("{}\n{armies}", scenario(advanced))),
-    ];
-    let mut ws = oc_compiler::Workspace::new();
-    let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["field.oc".to_string()]);
-    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
-    let rules = c.rules.unwrap();
-    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), FIELD);
-    assert!(diags.is_empty(), "{diags:?}");
-    let mut map = map.unwrap();
-    map.resolve(&rules);
-    (Engine::new(rules).unwrap(), map.battle_map())
+    field::compiled(&field::map(field::OPEN, "", field::HALVES), &field::arena("std:battlestorm", advanced, ""), armies)
 }
 
 const ON: &str = "advanced courage";

@@ -6,53 +6,18 @@
 #[path = "common/arena.rs"]
 mod arena;
 
+#[path = "common/field.rs"]
+mod field;
+
 use oc_engine::battle::{Act, Battle, Record, Turn};
 use oc_engine::{Engine, Exchange, Loadout};
 use oc_model::SideId;
 
-/// A 10x5 open field; both sides may deploy anywhere (the tests place units face to face).
-const FIELD: &str = r#"name = "Field"
-width = 10
-height = 5
-rows = [
-  "..........",
-  "..........",
-  "..........",
-  "..........",
-  "..........",
-]
-[[regions]]
-name = "attacker-zone"
-kind = "deployment"
-side = "attacker"
-rect = [0, 0, 10, 5]
-[[regions]]
-name = "defender-zone"
-kind = "deployment"
-side = "defender"
-rect = [0, 0, 10, 5]
-"#;
-
-const SCENARIO: &str = r#"import "std:battlestorm"
-scenario Arena {
-    map "field.map.toml"
-    rounds 9 then defender
-    attacker { zone "attacker-zone" war_chest 99999 units 1..8 win rout all grant Champion to 2 }
-    defender { zone "defender-zone" war_chest 99999 units 1..8 win rout all grant Champion to 2 }
-}
-"#;
-
+/// A 10x5 open field; both sides may deploy anywhere (the tests place units face to face); each
+/// side grants Champion to 2 units.
 fn compiled(armies: &str) -> (Engine, oc_model::BattleMap) {
-    let files = [("field.map.toml".to_string(), FIELD.to_string()), ("field.oc".to_string(), format!("{SCENARIO}\n{armies}"))];
-    let mut ws = oc_compiler::Workspace::new();
-    let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["field.oc".to_string()]);
-    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
-    let rules = c.rules.unwrap();
-    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), FIELD);
-    assert!(diags.is_empty(), "{diags:?}");
-    let mut map = map.unwrap();
-    map.resolve(&rules);
-    (Engine::new(rules).unwrap(), map.battle_map())
+    let scenario = field::arena("std:battlestorm", "", "grant Champion to 2");
+    field::compiled(&field::map(field::OPEN, "", field::ANYWHERE), &scenario, armies)
 }
 
 fn attack(unit: usize, target: usize) -> Turn {

@@ -4,48 +4,16 @@
 //! then take turns placing these groups onto the tabletop." A scenario plays them with
 //! `deploy edges rolloff DICE` and `deploy alternate N`.
 
+#[path = "common/field.rs"]
+mod field;
+
 use oc_engine::battle::{deploy, placement_units, Battle, Record};
 use oc_engine::Engine;
 use oc_model::SideId;
 
 /// A 10x5 field: the west zone is open plain, the east zone holds forts (defence +2), so the
 /// winner of the roll-off for edges takes the east whichever side it is.
-const FIELD: &str = r#"name = "Field"
-width = 10
-height = 5
-rows = [
-  "........FF",
-  "........FF",
-  "........FF",
-  "........FF",
-  "........FF",
-]
-[[regions]]
-name = "west"
-kind = "deployment"
-side = "attacker"
-rect = [0, 0, 3, 5]
-[[regions]]
-name = "east"
-kind = "deployment"
-side = "defender"
-rect = [7, 0, 3, 5]
-"#;
-
-fn source(deploy: &str, armies: &str) -> String {
-    format!(
-        r#"import "std:battlestorm"
-scenario Field {{
-    map "field.map.toml"
-    rounds 6 then defender
-    {deploy}
-    attacker {{ zone "west" war_chest 99999 units 1..12 win rout all }}
-    defender {{ zone "east" war_chest 99999 units 1..12 win rout all }}
-}}
-{armies}
-"#
-    )
-}
+const FIELD: [&str; 5] = ["........FF"; 5];
 
 struct Compiled {
     engine: Engine,
@@ -54,21 +22,16 @@ struct Compiled {
     armies: Vec<oc_model::Army>,
 }
 
+/// The scenario `Field` of 6 rounds on the field with `deploy` (say `deploy alternate 2`) and
+/// `armies`.
 fn compile(deploy: &str, armies: &str) -> Result<Compiled, Vec<oc_diag::Diagnostic>> {
-    let files = [("field.map.toml".to_string(), FIELD.to_string()), ("field.oc".to_string(), source(deploy, armies))];
-    let mut ws = oc_compiler::Workspace::new();
-    let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["field.oc".to_string()]);
-    if !c.diagnostics.is_empty() {
-        return Err(c.diagnostics);
-    }
-    let rules = c.rules.unwrap();
-    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), FIELD);
-    assert!(diags.is_empty(), "{diags:?}");
-    let mut map = map.unwrap();
-    map.resolve(&rules);
+    let map = field::map(FIELD, "", [("west", [0, 0, 3, 5]), ("east", [7, 0, 3, 5])]);
+    let sides = ["west", "east"].map(|zone| format!("zone \"{zone}\" war_chest 99999 units 1..12 win rout all"));
+    let scenario = field::scenario("std:battlestorm", "Field", 6, deploy, [&sides[0], &sides[1]]);
+    let (rules, map) = field::compile(&map, &scenario, armies)?;
     let scenario = rules.scenarios[0].clone();
     let armies = rules.armies.clone();
-    Ok(Compiled { engine: Engine::new(rules).unwrap(), map: map.battle_map(), scenario, armies })
+    Ok(Compiled { engine: Engine::new(rules).unwrap(), map, scenario, armies })
 }
 
 const ARMIES: &str = "army A for Field attacker {

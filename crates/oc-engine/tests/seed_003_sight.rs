@@ -5,61 +5,19 @@
 #[path = "common/arena.rs"]
 mod arena;
 
+#[path = "common/field.rs"]
+mod field;
+
 use oc_engine::battle::{Act, Battle, Turn};
 use oc_engine::Engine;
 use oc_model::SideId;
 
-/// A 10x5 field with a wall from (5, 1) to (5, 3); both sides may deploy anywhere.
-const WALLED: &str = r##"name = "Walled"
-width = 10
-height = 5
-rows = [
-  "..........",
-  ".....#....",
-  ".....#....",
-  ".....#....",
-  "..........",
-]
-[legend]
-"#" = "Wall"
-"." = "Plains"
-[[regions]]
-name = "attacker-zone"
-kind = "deployment"
-side = "attacker"
-rect = [0, 0, 10, 5]
-[[regions]]
-name = "defender-zone"
-kind = "deployment"
-side = "defender"
-rect = [0, 0, 10, 5]
-"##;
-
-fn scenario(import: &str) -> String {
-    format!(
-        r#"import "{import}"
-scenario Arena {{
-    map "field.map.toml"
-    rounds 9 then defender
-    attacker {{ zone "attacker-zone" war_chest 99999 units 1..8 win rout all }}
-    defender {{ zone "defender-zone" war_chest 99999 units 1..8 win rout all }}
-}}
-"#
-    )
-}
-
+/// A 10x5 field with a wall from (5, 1) to (5, 3); both sides may deploy anywhere. The scenario
+/// imports `import`.
 fn compiled(import: &str, armies: &str) -> (Engine, oc_model::BattleMap) {
-    let files =
-        [("field.map.toml".to_string(), WALLED.to_string()), ("field.oc".to_string(), format!("{}\n{armies}", scenario(import)))];
-    let mut ws = oc_compiler::Workspace::new();
-    let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["field.oc".to_string()]);
-    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
-    let rules = c.rules.unwrap();
-    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), WALLED);
-    assert!(diags.is_empty(), "{diags:?}");
-    let mut map = map.unwrap();
-    map.resolve(&rules);
-    (Engine::new(rules).unwrap(), map.battle_map())
+    let rows = ["..........", ".....#....", ".....#....", ".....#....", ".........."];
+    let map = field::map(rows, "\"#\" = \"Wall\"\n\".\" = \"Plains\"", field::ANYWHERE);
+    field::compiled(&map, &field::arena(import, "", ""), armies)
 }
 
 const BOWS: &str = "army A for Arena attacker { unit Bow: ElvenBowWoman { items Longbow } unit Bow2: ElvenBowWoman { items Longbow } }\n\

@@ -4,6 +4,9 @@
 #[path = "common/arena.rs"]
 mod arena;
 
+#[path = "common/field.rs"]
+mod field;
+
 use oc_engine::battle::{Act, Battle, Record, Turn};
 use oc_engine::{rng, Engine, Exchange, Loadout};
 use oc_model::SideId;
@@ -78,27 +81,7 @@ fn only_a_charge_is_answered() {
 }
 
 /// A 10x5 field whose deployment zones meet at x = 4|5, with a wall at (2, 4).
-const FIELD: &str = r#"name = "Field"
-width = 10
-height = 5
-rows = [
-  "..........",
-  "..........",
-  "..........",
-  "..........",
-  "..#.......",
-]
-[[regions]]
-name = "attacker-zone"
-kind = "deployment"
-side = "attacker"
-rect = [0, 0, 5, 5]
-[[regions]]
-name = "defender-zone"
-kind = "deployment"
-side = "defender"
-rect = [5, 0, 5, 5]
-"#;
+const FIELD: [&str; 5] = ["..........", "..........", "..........", "..........", "..#......."];
 
 /// A skirmish battle on [`FIELD`] of one unit a side.
 fn duel<'e>(engine: &'e Engine, map: &oc_model::BattleMap, deploy: [(i64, i64); 2], seed: u64) -> Battle<'e> {
@@ -106,26 +89,8 @@ fn duel<'e>(engine: &'e Engine, map: &oc_model::BattleMap, deploy: [(i64, i64); 
 }
 
 /// The field's scenario under the skirmish rules.
-const SCENARIO: &str = r#"import "std:skirmish"
-scenario Arena {
-    map "field.map.toml"
-    rounds 9 then defender
-    attacker { zone "attacker-zone" war_chest 99999 units 1..8 win rout all }
-    defender { zone "defender-zone" war_chest 99999 units 1..8 win rout all }
-}
-"#;
-
 fn compiled(armies: &str) -> (Engine, oc_model::BattleMap) {
-    let files = [("field.map.toml".to_string(), FIELD.to_string()), ("field.oc".to_string(), format!("{SCENARIO}\n{armies}"))];
-    let mut ws = oc_compiler::Workspace::new();
-    let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["field.oc".to_string()]);
-    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
-    let rules = c.rules.unwrap();
-    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), FIELD);
-    assert!(diags.is_empty(), "{diags:?}");
-    let mut map = map.unwrap();
-    map.resolve(&rules);
-    (Engine::new(rules).unwrap(), map.battle_map())
+    field::compiled(&field::map(FIELD, "", field::HALVES), &field::arena("std:skirmish", "", ""), armies)
 }
 
 /// Lets the defender's units wait while the defender has the turn.
