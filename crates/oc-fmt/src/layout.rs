@@ -205,6 +205,10 @@ fn continues(prev: Option<&Tok<'_>>, first: &Tok<'_>, ctx: Ctx) -> bool {
         return false;
     }
     let Some(prev) = prev else { return false };
+    // The first line of a block starts a statement (`charging {` then `with ...`).
+    if prev.is("{") {
+        return false;
+    }
     let open_ended = match prev.kind {
         Kind::Punct => OPEN_ENDED_PUNCT.contains(&prev.text),
         Kind::Word => OPEN_ENDED_WORDS.contains(&prev.text),
