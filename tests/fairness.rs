@@ -36,7 +36,8 @@ fn the_readme_table_calls_every_shipped_scenario_fair() {
     let begin = readme.find("<!-- fairness:begin -->").expect("the table's begin marker");
     let end = readme.find("<!-- fairness:end -->").expect("the table's end marker");
     let table = &readme[begin..end];
-    assert!(table.contains("oc fairness scenarios --games 1000"), "the command above the table: {table}");
+    // Made over the whole folder; each row's game count is checked below (200 at least).
+    assert!(table.contains("oc fairness scenarios --games "), "the command above the table: {table}");
     let rows: Vec<Vec<&str>> = table
         .lines()
         .filter(|l| l.starts_with("| ") && !l.starts_with("| Scenario"))
