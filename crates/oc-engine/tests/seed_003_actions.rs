@@ -270,13 +270,7 @@ fn narube_notes(ai: &str, seed: u64) -> Vec<String> {
     let armies = if armies[0].side == SideId::Attacker { armies } else { [armies[1], armies[0]] };
     let mut ai = oc_engine::ai::by_name(ai).unwrap();
     let (_, records) = oc_engine::battle::play(&engine, s, &map, armies, seed, ai.as_mut()).unwrap();
-    records
-        .iter()
-        .filter_map(|r| match r {
-            Record::Turn { note, .. } | Record::Resolved { note, .. } => Some(note.clone()),
-            _ => None,
-        })
-        .collect()
+    notes(&records)
 }
 
 #[test]
@@ -349,7 +343,12 @@ fn a_unit_in_contact_is_held_and_leaves_only_by_disengaging() {
 }
 
 fn turn_notes(b: &Battle, from: usize) -> Vec<String> {
-    b.log[from..]
+    notes(&b.log[from..])
+}
+
+/// The notes of the turns and resolved declarations among `records`.
+fn notes(records: &[Record]) -> Vec<String> {
+    records
         .iter()
         .filter_map(|r| match r {
             Record::Turn { note, .. } | Record::Resolved { note, .. } => Some(note.clone()),

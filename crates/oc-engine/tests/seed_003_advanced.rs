@@ -32,17 +32,7 @@ const ARMIES: &str = "army A for Arena attacker {\n\
     unit Foe: Savage { items Shortsword }\n\
     unit Urka: SavageChief { items Shortsword tags General }\n}";
 
-fn wait(unit: usize) -> Turn {
-    Turn { unit, ..Default::default() }
-}
-
-/// Plays waits for the side not `side` (its last unit able) until `side` is to act.
-fn to_act(b: &mut Battle, side: SideId) {
-    while b.to_act != side && b.outcome.is_none() {
-        let k = *b.may_act(b.to_act).last().unwrap();
-        b.turn(wait(k)).unwrap();
-    }
-}
+use arena::{to_act, wait};
 
 /// The chance that unit `i`, attacking `target` from `from`, hits with each strike (the battle's
 /// forecast window) and fells it (a brave dies to any hit: 2d6 against Absorption 0).

@@ -30,17 +30,7 @@ fn courage(b: &Battle, from: usize) -> Vec<(usize, String)> {
         .collect()
 }
 
-fn wait(unit: usize) -> Turn {
-    Turn { unit, ..Default::default() }
-}
-
-/// Plays waits for the side not `side` (its last unit able) until `side` is to act.
-fn to_act(b: &mut Battle, side: SideId) {
-    while b.to_act != side && b.outcome.is_none() {
-        let k = *b.may_act(b.to_act).last().unwrap();
-        b.turn(wait(k)).unwrap();
-    }
-}
+use arena::{to_act, wait};
 
 /// A chief (Fate 6, Valour 20) facing a savage; the chief's side has a bow far back.
 const CHIEF: &str =

@@ -91,6 +91,14 @@ pub fn wait(unit: usize) -> Turn {
     Turn { unit, ..Default::default() }
 }
 
+/// Plays waits for the side not `side` (its last unit able) until `side` is to act.
+pub fn to_act(b: &mut Battle, side: SideId) {
+    while b.to_act != side && b.outcome.is_none() {
+        let k = *b.may_act(b.to_act).last().unwrap();
+        b.turn(wait(k)).unwrap();
+    }
+}
+
 pub fn special(unit: usize, to: Option<(i64, i64)>, verb: Verb, target: Option<usize>, tile: Option<(i64, i64)>) -> Turn {
     Turn { unit, to, act: Act::Special { verb, target, tile, from: None }, ..Default::default() }
 }
