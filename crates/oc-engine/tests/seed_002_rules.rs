@@ -4,6 +4,8 @@
 #[path = "common/arena.rs"]
 mod arena;
 
+#[path = "common/agree.rs"]
+mod agree;
 #[path = "common/field.rs"]
 mod field;
 
@@ -254,37 +256,9 @@ fn a_struck_unit_takes_as_many_reactions_as_it_can_afford() {
     agrees(&Exchange::new(&e, &warrior, &knight(5), 1).unwrap(), "Thug against a rested Spearman");
 }
 
-/// The chance of each HP left on each side (and of each side routed) over seeded resolutions,
-/// against the exact forecast (`OC_SAMPLES=1000000` for the full 10^6): the whole outcome, not
-/// only the rout, which one strike of these exchanges never brings.
+/// Every HP outcome against seeded resolutions (100,000 unless `OC_SAMPLES` says).
 fn agrees(x: &Exchange, what: &str) {
-    let n: u64 = std::env::var("OC_SAMPLES").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
-    let f = x.forecast();
-    let mut routed = [0u64; 2];
-    let mut left: [std::collections::BTreeMap<i64, u64>; 2] = Default::default();
-    for seed in 0..n {
-        let hp = x.resolve_hp(&mut oc_engine::rng(seed));
-        for (side, r) in routed.iter_mut().enumerate() {
-            *r += u64::from(hp[side] <= 0);
-            *left[side].entry(hp[side].max(0)).or_default() += 1;
-        }
-    }
-    let mut worst = 0.0f64;
-    for (side, exact) in [f.attacker_routed, f.defender_routed].into_iter().enumerate() {
-        let s = routed[side] as f64 / n as f64;
-        assert!((s - exact).abs() < 0.003, "{what}: side {side} routed {exact} exact, {s} sampled");
-        let forecast = if side == 0 { &f.attacker_hp } else { &f.defender_hp };
-        let mut hps: Vec<i64> = forecast.keys().chain(left[side].keys()).copied().collect();
-        hps.sort_unstable();
-        hps.dedup();
-        for hp in hps {
-            let exact = forecast.get(&hp).copied().unwrap_or(0.0);
-            let s = left[side].get(&hp).copied().unwrap_or(0) as f64 / n as f64;
-            assert!((s - exact).abs() < 0.003, "{what}: side {side} at {hp} HP {exact} exact, {s} sampled");
-            worst = worst.max((s - exact).abs());
-        }
-    }
-    eprintln!("{what}: every HP outcome of {n} resolutions within {:.3} pp of the forecast", worst * 100.0);
+    agree::agrees(x, what, 100_000);
 }
 
 #[test]
@@ -319,7 +293,7 @@ fn warriors_prowess_rerolls_a_damage_roll_that_failed_to_wound_once_a_round() {
     // Resolved: taken only after a roll that failed to wound, paid for, and the forecast agrees
     // with seeded resolutions.
     let x = Exchange::new(&e, &warrior, &knight, 1).unwrap().with_reactions([None, Some("none")]).unwrap();
-    let n: u64 = std::env::var("OC_SAMPLES").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let n = agree::samples(100_000);
     let (mut rerolled, mut kept) = (0u64, 0u64);
     for seed in 0..n {
         let r = x.resolve_all(&mut oc_engine::rng(seed));
