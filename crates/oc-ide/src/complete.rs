@@ -144,6 +144,7 @@ pub const ACTION: &[&str] = &[
     "within",
     "cost",
     "charge",
+    "sequence",
     "ally",
     "enemy",
     "enemies",

@@ -382,6 +382,8 @@ pub struct ActionDef {
     pub cost: Option<Box<Expr>>,
     /// `charge RESOURCE`: the resource a charged action's paid part is kept in.
     pub charge: Option<Ident>,
+    /// `sequence N`: its step in the activation's sequence, taken before the move.
+    pub sequence: Option<Spanned<i64>>,
     pub body: Vec<Stmt>,
     pub span: Span,
 }

@@ -67,6 +67,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         terrain_defense | kw_defense => "`defense`",
         terrain_cost | cost | kw_cost | action_cost => "`cost`",
         action_charge | kw_charge => "`charge`",
+        action_sequence | kw_sequence => "`sequence`",
         cost_entry => "a movement type and its cost, such as `Foot 2`",
         terrain_heal | kw_heal => "`heal`",
         terrain_hp | kw_hp => "`hp`",
