@@ -71,6 +71,16 @@ pub struct Ruleset {
     pub weather: Vec<WeatherDef>,
     /// `charging { with EXPR }`: the advanced rule of charging.
     pub charging: Vec<ChargingDef>,
+    /// `formations { tags A, B }`: the advanced rule of formations.
+    pub formations: Vec<FormationsDef>,
+}
+
+/// `formations { tags A, B }`.
+#[derive(Clone, Debug)]
+pub struct FormationsDef {
+    pub doc: Option<String>,
+    pub tags: Vec<Ident>,
+    pub span: Span,
 }
 
 /// `charging { with EXPR }`.

@@ -97,6 +97,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         weather_face => "a face of the die and its weather, such as `1: Clear`",
         terrain_elevation | kw_elevation => "`elevation`",
         charging_block | kw_charging => "`charging`",
+        formations_block | kw_formations => "`formations`",
+        formation_tags => "`tags` and the formation tags",
         charging_with => "`with` and the condition a charger meets",
         params | param => "parameters such as `(x: Int)`",
         kw_stacks => "`stacks`",

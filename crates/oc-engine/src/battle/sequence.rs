@@ -9,7 +9,7 @@
 
 use oc_model as m;
 
-use super::{Act, Battle, BattleError, Rule, Turn};
+use super::{distance, neighbours, Act, Battle, BattleError, Rule, State, Tile, Turn};
 
 impl Battle<'_> {
     /// The step of the sequence of unit `i`'s action with `verb` (of the tag `from`, if named):
@@ -76,5 +76,78 @@ impl Battle<'_> {
             }
         }
         Ok(notes)
+    }
+
+    /// The step of the sequence an AI takes before turn `t`, where it is cheap and plainly
+    /// useful: of the unit's actions on itself with a `sequence` step, the one that, taken first
+    /// (in a fork), leaves the turn's move in reach and most improves the exchange the turn
+    /// looks to. Attacking: its chance to hit its target rises and the target's chance to hit it
+    /// does not. Otherwise: the nearest enemy's chance to hit it (from where that enemy stands,
+    /// or in contact where it cannot reach) falls and its own to hit that enemy does not. `None`
+    /// where no step does, or the unit has none.
+    pub fn useful_step(&self, t: &Turn) -> Option<Act> {
+        let i = t.unit;
+        let steps: Vec<_> = self
+            .actions(i)
+            .into_iter()
+            .filter(|a| a.action.sequence.is_some() && a.action.target == m::ActionTarget::SelfOnly)
+            .collect();
+        let u = self.state.units.get(i)?;
+        if steps.is_empty() || !t.before.is_empty() || u.morale.routing {
+            return None;
+        }
+        let at = t.to.unwrap_or(u.pos);
+        let (foe, attacking) = match t.act {
+            Act::Attack { target } => (target, true),
+            _ => {
+                let near = self
+                    .state
+                    .units
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| f.side != u.side && f.state == State::Ready && self.sees(u.side, f.pos))
+                    .min_by_key(|(k, f)| (distance(at, f.pos), *k))?;
+                (near.0, false)
+            }
+        };
+        let foe_at = self.state.units.get(foe)?.pos;
+        // Its chance to hit the foe from `at`, and the foe's chance to hit it there.
+        let odds = |b: &Battle<'_>| -> (f64, f64) {
+            let mine = b.attack_forecast(i, at, foe, None).map_or(0.0, |f| f.attacker.hit);
+            let contact = neighbours(at).into_iter().min_by_key(|n: &Tile| (distance(*n, foe_at), *n)).unwrap_or(at);
+            let theirs = b
+                .attack_forecast(foe, foe_at, i, None)
+                .or_else(|_| b.attack_forecast(foe, contact, i, None))
+                .map_or(0.0, |f| f.attacker.hit);
+            (mine, theirs)
+        };
+        let mut here = self.fork(None);
+        if let Some(f) = here.state.units.get_mut(i) {
+            f.pos = at;
+        }
+        let (mine, theirs) = odds(&here);
+        let mut best: Option<(f64, Act)> = None;
+        for a in steps {
+            let Some(verb) = a.verb() else { continue };
+            let mut b = self.fork(None);
+            if b.special(i, (verb, Some(a.tag.as_str())), (None, None), None).is_err() {
+                continue;
+            }
+            if t.to.is_some_and(|to| to != u.pos && b.reachable(i).map_or(true, |r| !r.contains_key(&to))) {
+                continue;
+            }
+            if let Some(f) = b.state.units.get_mut(i) {
+                f.pos = at;
+            }
+            let (m2, t2) = odds(&b);
+            let gain =
+                if attacking { (t2 <= theirs + 1e-12).then_some(m2 - mine) } else { (m2 + 1e-12 >= mine).then_some(theirs - t2) };
+            if let Some(gain) = gain.filter(|g| *g > 1e-9) {
+                if best.as_ref().is_none_or(|(g, _)| gain > *g + 1e-9) {
+                    best = Some((gain, Act::Special { verb, target: None, tile: None, from: Some(a.tag) }));
+                }
+            }
+        }
+        best.map(|(_, act)| act)
     }
 }
