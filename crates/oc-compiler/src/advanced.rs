@@ -115,6 +115,45 @@ impl Checker<'_> {
         Some(m::Situations { ground, flank, rear })
     }
 
+    /// The ruleset's `formations` block, if any (one, with `tags`: tags without parameters).
+    pub(crate) fn lower_formations(&mut self, rs: &ast::Ruleset) -> Option<m::Formations> {
+        let block = rs.formations.first()?;
+        self.once(&rs.formations, |b| b.span, "formations");
+        if block.tags.is_empty() {
+            self.error(
+                Diagnostic::error(MISSING_FIELD, block.span, "a `formations` block without `tags`")
+                    .with_help("name the tags whose actions change formation: `tags Phalanx, Line`"),
+            );
+            return None;
+        }
+        let mut tags = Vec::new();
+        for t in &block.tags {
+            match self.syms.tags.get(t.value.as_str()) {
+                Some(sig) if !sig.is_status && sig.params.is_empty() => tags.push(t.value.to_string()),
+                Some(sig) if !sig.is_status => self.error(
+                    Diagnostic::error(
+                        TAG_ARG_COUNT,
+                        t.span,
+                        format!("`{}` takes parameters, which a formation tag is not given", t.value),
+                    )
+                    .with_help("name a tag without parameters"),
+                ),
+                _ => {
+                    let names = self
+                        .syms
+                        .tags
+                        .order
+                        .iter()
+                        .filter(|n| self.syms.tags.get(n).is_some_and(|s| !s.is_status))
+                        .cloned()
+                        .collect();
+                    self.unknown_in::<()>(UNKNOWN_TAG, "tag", t, names, None);
+                }
+            }
+        }
+        Some(m::Formations { tags })
+    }
+
     /// The ruleset's `charging` block, if any (one, with a `with`: a Bool reading `self`).
     pub(crate) fn lower_charging(&mut self, rs: &ast::Ruleset) -> Option<m::Charging> {
         let block = rs.charging.first()?;

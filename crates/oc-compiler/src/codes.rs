@@ -228,6 +228,13 @@ leaves the user out: `target self within 1` can never be taken, and `target self
 reaches allies only.\n\nExample:\n    consumable Salve { use { action { target self_or_ally within 1 \
 heal(target, 1) } } }\n\nFix: start the reach at 0 (`within 0..1`: the user or an adjacent ally), or \
 write `target ally` if the user is not meant.";
+    ACTION_SEQUENCE = "oc::action::sequence", "an action's step in the sequence of play cannot be taken",
+"`sequence N` makes a tag's action a step of the activation's strict sequence of play (seed 003: \
+\"1. Search 2. Declare Melee Attacks 3. Change Formation 4. Move\"): a turn takes it in `before`, \
+before the unit moves, after any action of a lower step. N is a whole number from 1; a consumable's \
+action is the turn's act (`use`), so it has no step.\n\nExample:\n    consumable Horn { use { action { \
+target self sequence 1 heal(self, 1) } } }\n\nFix: write `sequence N` (N >= 1) in a tag's action, or \
+leave it out.";
     TERRAIN_COST = "oc::terrain::cost", "a terrain's movement costs are incomplete or invalid",
 "Every terrain gives a cost (or `-`) for every movement type, or is `impassable`. Costs are \
 at least 1.\n\nFix: add the missing movement types or correct the cost.";

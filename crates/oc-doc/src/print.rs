@@ -260,6 +260,9 @@ fn action(a: &Action, scales: &[oc_model::Scale], depth: usize, out: &mut Vec<St
     if let Some(r) = &a.charge {
         out.push(format!("{inner}charge {r}"));
     }
+    if let Some(n) = a.sequence {
+        out.push(format!("{inner}sequence {n}"));
+    }
     for e in &a.effects {
         effect(e, scales, depth + 1, out);
     }

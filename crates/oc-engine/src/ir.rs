@@ -248,6 +248,8 @@ pub struct ActionIr {
     pub cost: Option<E>,
     /// `charge`: the resource its paid part is kept in.
     pub charge: Option<String>,
+    /// `sequence`: its step before the move (`Turn::before`).
+    pub sequence: Option<i64>,
 }
 
 /// A status's clear: at `event`, when `condition` holds (always without one).

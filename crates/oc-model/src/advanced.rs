@@ -16,6 +16,17 @@ pub struct Charging {
     pub with: Expr,
 }
 
+/// The advanced rule of formations (seed 003: "A units may now organize itself into a mob,
+/// phalanx, or line, open or closed formation. Formations provide bonuses (and penalties) to
+/// movement and combat."): where a scenario plays it, every unit holds the tags `tags` (tags
+/// without parameters), as if the scenario had granted them: their actions (typically steps of
+/// the sequence before the move) lay the formations, statuses whose modifiers act in exchanges,
+/// forecasts and movement like any status's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Formations {
+    pub tags: Vec<String>,
+}
+
 /// The advanced rule of leadership (seed 003: "Players must designate one general per army.
 /// Penalties apply to units too far from the general. If the general dies, his units must make
 /// saving rolls to avoid leaving the battle."). The general is the unit of a side that has the

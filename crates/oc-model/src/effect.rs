@@ -125,6 +125,10 @@ pub struct Action {
     /// the part paid kept in this resource; the commands run when the whole cost is paid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub charge: Option<String>,
+    /// `sequence N`: the action is step N of an activation's strict sequence of play, taken
+    /// before the unit moves (`Turn::before`), after any action of a lower step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequence: Option<i64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -31,7 +31,7 @@ pub use ratings::Ratings;
 pub use scenario::*;
 
 /// Bumped whenever a saved model would be read differently.
-pub const FORMAT_VERSION: u32 = 8;
+pub const FORMAT_VERSION: u32 = 9;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rules {
@@ -184,6 +184,10 @@ pub struct Ruleset {
     /// `charging { with EXPR }`: charges that strike every enemy in contact (`advanced charging`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub charging: Option<Charging>,
+    /// `formations { tags A, B }`: the tags every unit holds where a scenario plays `advanced
+    /// formations` (their actions change formation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub formations: Option<Formations>,
 }
 
 /// `reaction NAME { cost RESOURCE N  requires EXPR  MODIFIERS  riposte }`: before each strike

@@ -71,6 +71,16 @@ pub struct Ruleset {
     pub weather: Vec<WeatherDef>,
     /// `charging { with EXPR }`: the advanced rule of charging.
     pub charging: Vec<ChargingDef>,
+    /// `formations { tags A, B }`: the advanced rule of formations.
+    pub formations: Vec<FormationsDef>,
+}
+
+/// `formations { tags A, B }`.
+#[derive(Clone, Debug)]
+pub struct FormationsDef {
+    pub doc: Option<String>,
+    pub tags: Vec<Ident>,
+    pub span: Span,
 }
 
 /// `charging { with EXPR }`.
@@ -382,6 +392,8 @@ pub struct ActionDef {
     pub cost: Option<Box<Expr>>,
     /// `charge RESOURCE`: the resource a charged action's paid part is kept in.
     pub charge: Option<Ident>,
+    /// `sequence N`: its step in the activation's sequence, taken before the move.
+    pub sequence: Option<Spanned<i64>>,
     pub body: Vec<Stmt>,
     pub span: Span,
 }

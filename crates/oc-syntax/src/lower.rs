@@ -303,7 +303,8 @@ impl Ctx {
                 Stmt::Grant { tag: self.tag_ref(tag)?, span }
             }
             Rule::action_stmt => {
-                let mut action = ActionDef { target: None, requires: vec![], cost: None, charge: None, body: vec![], span };
+                let mut action =
+                    ActionDef { target: None, requires: vec![], cost: None, charge: None, sequence: None, body: vec![], span };
                 for p in pair.into_inner() {
                     match p.as_rule() {
                         Rule::action_target => {
@@ -339,6 +340,11 @@ impl Ctx {
                         Rule::action_charge => {
                             if let Some(n) = p.into_inner().find(|q| q.as_rule() == Rule::name) {
                                 action.charge = Some(self.ident(&n));
+                            }
+                        }
+                        Rule::action_sequence => {
+                            if let Some(n) = p.into_inner().find(|q| q.as_rule() == Rule::int) {
+                                action.sequence = Some(self.int(&n));
                             }
                         }
                         _ => {

@@ -186,6 +186,7 @@ impl<'a> Checker<'a> {
                 situations: None,
                 weather: None,
                 charging: None,
+                formations: None,
             };
         };
         let stats = rs
@@ -259,7 +260,7 @@ impl<'a> Checker<'a> {
         let gains = self.lower_gains(rs, &resources, &combat);
         let courage = self.lower_courage(rs);
         let (leadership, situations, weather) = (self.lower_leadership(rs), self.lower_situations(rs), self.lower_weather(rs));
-        let charging = self.lower_charging(rs);
+        let (charging, formations) = (self.lower_charging(rs), self.lower_formations(rs));
         m::Ruleset {
             name: rs.name.value.to_string(),
             doc: rs.doc.clone(),
@@ -283,6 +284,7 @@ impl<'a> Checker<'a> {
             situations,
             weather,
             charging,
+            formations,
         }
     }
 

@@ -135,8 +135,30 @@ impl<'a> Checker<'a> {
                         None
                     }
                 });
+                // `sequence N`: a tag's action taken before the move, in step order. A consumable's
+                // action is used as the turn's act (`Act::Use`), never before the move.
+                let sequence = a.sequence.as_ref().and_then(|n| {
+                    let why = if scope.place == Place::Use {
+                        Some("a consumable's action is used as the turn's act, never in the sequence before the move")
+                    } else if n.value < 1 {
+                        Some("a step of the sequence is a whole number from 1")
+                    } else {
+                        None
+                    };
+                    match why {
+                        Some(why) => {
+                            self.error(
+                                Diagnostic::error(ACTION_SEQUENCE, n.span, format!("`sequence {}` cannot be taken", n.value))
+                                    .with_label(why)
+                                    .with_help("write `sequence N` (N >= 1) in the action of a tag, or leave it out"),
+                            );
+                            None
+                        }
+                        None => Some(n.value),
+                    }
+                });
                 let effects = self.effects(&a.body, &scope.at(Place::action(target)), false);
-                Some(m::Effect::Action(m::Action { target, min_range, max_range, requires, effects, cost, charge }))
+                Some(m::Effect::Action(m::Action { target, min_range, max_range, requires, effects, cost, charge, sequence }))
             }
             ast::Stmt::Command { verb, args, span } => {
                 let spec = m::conformance::verb_named(&verb.value)?;

@@ -118,6 +118,24 @@ pub(crate) fn answer(b: &Battle<'_>, t: Turn) -> Turn {
 /// ([`Battle::readying`]). Not an answer to a declared attack or a move (declining keeps the
 /// activation), nor a routing unit.
 pub(crate) fn readied(b: &Battle<'_>, t: Turn) -> Turn {
+    formed(b, ready(b, t))
+}
+
+/// A turn with the step of the sequence of play before its move that is plainly useful
+/// ([`Battle::useful_step`]: seed 003's change of formation), where there is one. Not an answer
+/// to a declared attack or a move, nor a routing unit's turn, nor a step of an activation
+/// already under way.
+fn formed(b: &Battle<'_>, t: Turn) -> Turn {
+    if b.answering().is_some() || b.routing(t.unit) || b.active.is_some() {
+        return t;
+    }
+    match b.useful_step(&t) {
+        Some(act) => Turn { before: vec![act], ..t },
+        None => t,
+    }
+}
+
+fn ready(b: &Battle<'_>, t: Turn) -> Turn {
     let waits = matches!(t.act, crate::battle::Act::Wait) && t.equip.is_none() && t.then_to.is_none();
     if !waits || b.answering().is_some() || b.routing(t.unit) {
         return t;

@@ -290,12 +290,19 @@ impl<'e> Battle<'e> {
                     u.items.iter().find(|i| engine.item(i).is_some_and(|it| it.kind == m::ItemKind::Weapon)).map(Atom::from);
                 let probe =
                     engine.unit(&Loadout { class: Atom::new(&u.class), figures: u.figures, ..Loadout::default() }, &[])?;
+                // `advanced formations`: every unit holds the ruleset's formation tags, as if granted.
+                let mut tags: Vec<Atom> = u.tags.iter().map(Atom::from).collect();
+                if let Some(f) =
+                    engine.rules.ruleset.formations.as_ref().filter(|_| scenario.advanced.iter().any(|a| a == "formations"))
+                {
+                    tags.extend(f.tags.iter().map(Atom::from).filter(|t| !u.tags.iter().any(|x| x == t.as_str())));
+                }
                 units.push(Combatant {
                     name: u.name.clone(),
                     side,
                     class: Atom::new(&u.class),
                     items: u.items.iter().map(Atom::from).collect(),
-                    tags: u.tags.iter().map(Atom::from).collect(),
+                    tags,
                     equipped,
                     hp: probe.max_hp,
                     max_hp: probe.max_hp,

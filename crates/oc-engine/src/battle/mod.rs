@@ -26,6 +26,7 @@ mod log;
 mod movement;
 mod round;
 mod scene;
+mod sequence;
 mod threat;
 mod turns;
 mod verbs;
@@ -169,6 +170,10 @@ pub enum Act {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Turn {
     pub unit: usize,
+    /// Actions taken before the move, in the activation's sequence of play (each an
+    /// `Act::Special` whose action has a `sequence` step, in increasing steps; sequence.rs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub before: Vec<Act>,
     pub to: Option<Tile>,
     pub equip: Option<Atom>,
     pub act: Act,
@@ -390,6 +395,18 @@ impl<'e> Battle<'e> {
                 *slot = Some(stance.clone()).filter(|s| s != "best");
             }
         }
+        if !t.before.is_empty() && (resumed.is_some() || self.state.active.as_ref().is_some_and(|a| a.unit == i)) {
+            return Err(BattleError::refused(
+                Rule::Turn,
+                format!("{} takes its actions before the move only as its activation begins", u.name),
+            ));
+        }
+        if !t.before.is_empty() && (u.morale.routing || matches!(t.act, Act::Decline | Act::Rally)) {
+            return Err(BattleError::refused(
+                Rule::Turn,
+                format!("{} takes no action before a move it does not make: it declines, flees or rallies", u.name),
+            ));
+        }
         if matches!(t.act, Act::Decline) {
             return self.decline(t);
         }
@@ -419,6 +436,8 @@ impl<'e> Battle<'e> {
             self.clear_at_activation(i);
             self.run_triggers(i, m::Event::Activated);
         }
+        // The actions of the sequence before the move (sequence.rs), in their steps' order.
+        let early = self.before_move(i, &t)?;
         let mut moved = resumed.unwrap_or(0);
         // With threat zones a move can cost HP (free attacks): the turn's HP changes count from here.
         let before_move: Vec<i64> = self.state.units.iter().map(|f| f.hp).collect();
@@ -445,8 +464,8 @@ impl<'e> Battle<'e> {
         let near = if fell || t.to.is_none_or(|to| to == u.pos) { Vec::new() } else { self.interrupters(i) };
         if !near.is_empty() {
             // The move came too near enemies that may activate first: the rest waits (interrupt.rs).
-            let rest = Turn { to: None, ..t.clone() };
-            let mut note = walked.join("; ");
+            let rest = Turn { to: None, before: Vec::new(), ..t.clone() };
+            let mut note = early.iter().chain(&walked).cloned().collect::<Vec<_>>().join("; ");
             let interrupted = self.interrupt(i, &near, declare::Held { turn: rest, moved });
             note = if note.is_empty() { interrupted } else { format!("{note}; {interrupted}") };
             let (hp, routed, newly_routed) = self.mark_routed(&before_move);
@@ -552,6 +571,7 @@ impl<'e> Battle<'e> {
         };
         let note = dropped.map_or(note.clone(), |d| format!("{} {d}; {note}", u.name));
         let note = if walked.is_empty() { note } else { format!("{}; {note}", walked.join("; ")) };
+        let note = if early.is_empty() { note } else { format!("{}; {note}", early.join("; ")) };
         // A unit that did not shoot where the rules refuse its shots says so.
         let held = match (&t.act, fell, self.state.units.get(i).map(|f| f.pos)) {
             (Act::Attack { .. } | Act::Strike { .. }, _, _) | (_, true, _) | (_, _, None) => Vec::new(),
@@ -615,7 +635,11 @@ impl<'e> Battle<'e> {
             _ => None,
         };
         // The shifting rule (seed 000): "if it took any action or free action" -- moving is neither.
-        let acted = !matches!(t.act, Act::Wait) || t.equip.is_some() || !t.discard.is_empty() || t.trade.is_some();
+        let acted = !matches!(t.act, Act::Wait)
+            || !t.before.is_empty()
+            || t.equip.is_some()
+            || !t.discard.is_empty()
+            || t.trade.is_some();
         self.log.push(Record::Turn { round: self.state.round, turn: t, hp, routed, note });
         // `on routed`: a routed unit's own triggers, once, as it leaves the battle.
         for k in newly_routed {

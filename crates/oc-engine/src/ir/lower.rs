@@ -233,6 +233,7 @@ impl Ir {
                     effects,
                     cost: range(self, &a.cost)?,
                     charge: a.charge.clone(),
+                    sequence: a.sequence,
                 }))
             }
             m::Effect::Command { verb, args } => {

@@ -55,6 +55,20 @@ impl Ctx {
         c
     }
 
+    pub(super) fn formations_block(&self, pair: Pair<Rule>) -> FormationsDef {
+        let mut f = FormationsDef { doc: None, tags: vec![], span: self.span(&pair) };
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::doc => f.doc = self.doc(p),
+                Rule::formation_tags => {
+                    f.tags.extend(p.into_inner().filter(|q| q.as_rule() == Rule::name).map(|q| self.ident(&q)))
+                }
+                _ => {}
+            }
+        }
+        f
+    }
+
     pub(super) fn weather_block(&self, pair: Pair<Rule>) -> Option<WeatherDef> {
         let span = self.span(&pair);
         let mut dice = None;
