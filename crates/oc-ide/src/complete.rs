@@ -87,7 +87,7 @@ pub const RULESET: &[&str] = &[
 pub const COURAGE: &[&str] = &["doc", "check", "losses", "routs", "within", "fear", "rally", "pursuit", "surrender"];
 /// Inside a ruleset's `leadership { }` and `situations { }` blocks.
 pub const LEADERSHIP: &[&str] = &["doc", "general", "beyond", "save"];
-pub const SITUATIONS: &[&str] = &["doc", "ground", "flank", "rear"];
+pub const SITUATIONS: &[&str] = &["doc", "ground", "flank", "rear", "blind", "flying"];
 pub const CHARGING: &[&str] = &["doc", "with"];
 pub const TERRAIN: &[&str] =
     &["doc", "symbol", "defense", "cost", "heal", "hp", "becomes", "opened_by", "impassable", "blocks_sight", "elevation"];
@@ -125,6 +125,8 @@ pub const EFFECT: &[&str] = &[
     "break_weapon",
     "strike_friend",
     "disengage",
+    "hide",
+    "search",
     "has",
     "and",
     "or",

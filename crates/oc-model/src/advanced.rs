@@ -33,7 +33,7 @@ pub struct Leadership {
 }
 
 /// Special combat situations (seed 003: "New modifiers apply due to the tactical situation -
-/// whether an opponent is on higher ground, attacking from rear or flank"), read by the
+/// whether an opponent is on higher ground, attacking from rear or flank, blind, flying"), read by the
 /// formulas through what the battle lays on each unit by where it stands: `ground`, an Int
 /// attribute set to the `elevation` of its tile's terrain; `flank`, a status borne by a unit in
 /// contact (distance 1) with two or more enemies; `rear`, a status borne instead by one with
@@ -46,6 +46,14 @@ pub struct Situations {
     pub flank: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rear: Option<String>,
+    /// "blind": a status borne by a hidden unit (the `hide` verb), what no enemy sees: read on
+    /// the defender, the attacker strikes at what it cannot see; on the attacker, its blow comes
+    /// from hiding.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blind: Option<String>,
+    /// "flying": (tag, status): a unit with the tag (its class's, or its own) bears the status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flying: Option<(String, String)>,
 }
 
 /// The weather (seed 003: "Ten varieties of weather are identified, and can be determined

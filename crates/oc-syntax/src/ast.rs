@@ -91,13 +91,16 @@ pub struct LeadershipDef {
     pub span: Span,
 }
 
-/// `situations { ground ATTR  flank STATUS  rear STATUS }`.
+/// `situations { ground ATTR  flank STATUS  rear STATUS  blind STATUS  flying TAG STATUS }`.
 #[derive(Clone, Debug)]
 pub struct SituationsDef {
     pub doc: Option<String>,
     pub ground: Vec<Ident>,
     pub flank: Vec<Ident>,
     pub rear: Vec<Ident>,
+    pub blind: Vec<Ident>,
+    /// `flying TAG STATUS`: the tag, and the status its holders bear.
+    pub flying: Vec<(Ident, Ident)>,
     pub span: Span,
 }
 

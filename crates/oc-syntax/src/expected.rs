@@ -91,6 +91,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         situations_block | kw_situations => "`situations`",
         situation_ground | kw_ground => "`ground`",
         situation_flank | kw_flank => "`flank`",
+        situation_blind | kw_blind => "`blind`",
+        situation_flying | kw_flying => "`flying`",
         situation_rear | kw_rear => "`rear`",
         weather_block | kw_weather => "`weather`",
         weather_face => "a face of the die and its weather, such as `1: Clear`",

@@ -8,7 +8,8 @@
 //! out-of-command status, and when a general dies each unit of his side rolls `save` as the
 //! activation ends, leaving the battle (routed) if it fails. Situations: the `ground` attribute
 //! holds the elevation of the unit's tile; a unit in contact with two or more enemies bears
-//! `flank`, one with enemies in contact on two opposite sides `rear` instead. Weather: rolled
+//! `flank`, one with enemies in contact on two opposite sides `rear` instead; a hidden unit
+//! bears `blind`, a unit with the `flying` tag its status. Weather: rolled
 //! before the battle with the set-up's own dice (the battle's are untouched), logged in the start
 //! record, and borne by every unit for the whole battle.
 
@@ -103,6 +104,18 @@ impl Battle<'_> {
                 (_, Some(flank)) if contact.len() >= 2 => statuses.push(Atom::new(flank)),
                 _ => {}
             }
+            // Blind: a hidden unit, standing where it hid, is what no enemy sees.
+            if let Some(blind) = s.blind.as_ref().filter(|_| u.state == State::Ready && u.hidden == Some(at)) {
+                statuses.push(Atom::new(blind));
+            }
+            // Flying: a unit with the tag, its class's or its own.
+            if let Some((tag, aloft)) = &s.flying {
+                let own = u.tags.iter().any(|t| t.as_str() == tag.as_str());
+                let class = self.engine.class(&u.class).is_some_and(|c| c.tags.iter().any(|t| t.tag.as_str() == tag.as_str()));
+                if own || class {
+                    statuses.push(Atom::new(aloft));
+                }
+            }
         }
         (statuses, attrs)
     }
@@ -119,6 +132,7 @@ impl Battle<'_> {
         (0..self.state.units.len())
             .filter(|k| {
                 *k != target
+                    && !self.hidden(*k)
                     && self
                         .state
                         .units

@@ -53,7 +53,13 @@ impl Battle<'_> {
             .units
             .iter()
             .enumerate()
-            .filter(|(_, f)| f.side != u.side && f.state == State::Ready && unit.in_range(distance(at, f.pos)) && seen(f.pos))
+            .filter(|(k, f)| {
+                f.side != u.side
+                    && f.state == State::Ready
+                    && unit.in_range(distance(at, f.pos))
+                    && seen(f.pos)
+                    && !self.hidden(*k)
+            })
             .filter(|(_, f)| self.clear_line(at, f.pos))
             .map(|(k, f)| (k, f.hp))
             .collect();
@@ -75,6 +81,7 @@ impl Battle<'_> {
                 .enumerate()
                 .filter(|(k, f)| {
                     *k != target
+                        && !self.hidden(*k)
                         && f.side != a.side
                         && f.state == State::Ready
                         && ua.in_range(distance(a.pos, f.pos))
@@ -139,7 +146,13 @@ impl Battle<'_> {
                 d.fought = true;
             }
         }
+        let struck_back = mutual.is_some() || exchange.counters();
         let Resolution { log, hp, declared, resources } = exchange.resolve_all(&mut self.state.rng);
+        // Whoever strikes is seen (a hidden attacker's blow was made from hiding).
+        self.unhide(i);
+        if struck_back {
+            self.unhide(target);
+        }
         // A unit of several figures shows them ("Braves (8 of 8)"), and those that fell.
         let living_before = [a.living(), d.living()];
         // HP, and the resources reactions spent.
@@ -260,6 +273,7 @@ impl Battle<'_> {
             .enumerate()
             .filter(|(_, f)| f.side != u.side && f.state == State::Ready && unit.in_range(distance(from, f.pos)))
             .filter(|(_, f)| sight.sees(f.pos) || distance(from, f.pos) <= vision)
+            .filter(|(k, _)| !self.hidden(*k))
             .filter(|(_, f)| self.clear_line(from, f.pos))
             .map(|(k, _)| k)
             .collect()
@@ -281,6 +295,12 @@ impl Battle<'_> {
             return Err(BattleError::refused(
                 Rule::Target,
                 format!("{} cannot attack {}: its side does not see it (fog of war)", a.name, d.name),
+            ));
+        }
+        if self.hidden(target) {
+            return Err(BattleError::refused(
+                Rule::Target,
+                format!("{} cannot attack {}: it is hidden (a search may find it)", a.name, d.name),
             ));
         }
         let dist = distance(a.pos, d.pos);

@@ -28,7 +28,15 @@ impl Ctx {
     }
 
     pub(super) fn situations_block(&self, pair: Pair<Rule>) -> SituationsDef {
-        let mut s = SituationsDef { doc: None, ground: vec![], flank: vec![], rear: vec![], span: self.span(&pair) };
+        let mut s = SituationsDef {
+            doc: None,
+            ground: vec![],
+            flank: vec![],
+            rear: vec![],
+            blind: vec![],
+            flying: vec![],
+            span: self.span(&pair),
+        };
         for p in pair.into_inner() {
             let rule = p.as_rule();
             let name = p.clone().into_inner().find(|q| q.as_rule() == Rule::name).map(|q| self.ident(&q));
@@ -37,6 +45,14 @@ impl Ctx {
                 Rule::situation_ground => s.ground.extend(name),
                 Rule::situation_flank => s.flank.extend(name),
                 Rule::situation_rear => s.rear.extend(name),
+                Rule::situation_blind => s.blind.extend(name),
+                Rule::situation_flying => {
+                    let names: Vec<Ident> =
+                        p.into_inner().filter(|q| q.as_rule() == Rule::name).map(|q| self.ident(&q)).collect();
+                    if let [tag, status] = names.as_slice() {
+                        s.flying.push((tag.clone(), status.clone()));
+                    }
+                }
                 _ => {}
             }
         }
