@@ -133,6 +133,31 @@ impl Checker<'_> {
         Some(m::Situations { ground, flank, rear, blind, flying })
     }
 
+    /// The ruleset's `area` block, if any (one, with a `within`: an Int reading `self`).
+    pub(crate) fn lower_area(&mut self, rs: &ast::Ruleset) -> Option<m::Area> {
+        let block = rs.area.first()?;
+        self.once(&rs.area, |b| b.span, "area");
+        self.once(&block.within, |e| e.span, "within");
+        let Some(e) = block.within.first() else {
+            self.error(
+                Diagnostic::error(MISSING_FIELD, block.span, "an `area` block without a `within`")
+                    .with_help("say how many tiles around its target an attack strikes: `within self.blast`"),
+            );
+            return None;
+        };
+        let params: Vec<(String, Type)> = m::COURAGE_PARAMS.iter().map(|(n, t)| (n.to_string(), t.clone())).collect();
+        let scope = crate::expr::Scope::new(oc_model::conformance::Place::Resource, &params);
+        let (expr, ty) = self.expr(e, &scope, Some(&Type::Int));
+        match ty {
+            Some(Type::Int) => Some(m::Area { within: expr }),
+            Some(t) => {
+                self.mismatch(e.span, &Type::Int, &t, "`within` is how many tiles around its target an attack strikes");
+                None
+            }
+            None => None,
+        }
+    }
+
     /// The ruleset's `charging` block, if any (one, with a `with`: a Bool reading `self`).
     pub(crate) fn lower_charging(&mut self, rs: &ast::Ruleset) -> Option<m::Charging> {
         let block = rs.charging.first()?;

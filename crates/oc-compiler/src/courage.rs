@@ -29,6 +29,9 @@ pub(crate) fn advanced_rules(rules: &m::Rules) -> Vec<&'static str> {
     if rules.ruleset.charging.is_some() {
         out.push("charging");
     }
+    if rules.ruleset.area.is_some() {
+        out.push("area");
+    }
     out
 }
 

@@ -408,6 +408,8 @@ pub struct Ir {
     pub save: Option<(E, m::BinaryOp, E)>,
     /// The charging rule's `with` (`oc_model::Charging`), read as the courage check.
     pub charging: Option<E>,
+    /// The area rule's `within` (`oc_model::Area`), read as the charging rule's `with`.
+    pub area: Option<E>,
 }
 
 /// [`Ir::courage`].
@@ -513,6 +515,7 @@ impl Ir {
             courage: None,
             save: None,
             charging: None,
+            area: None,
         };
         for name in rules
             .tags
@@ -702,6 +705,10 @@ impl Ir {
         if let Some(c) = &rs.charging {
             let params: Vec<String> = m::COURAGE_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
             ir.charging = Some(ir.expr(&c.with, &params)?);
+        }
+        if let Some(a) = &rs.area {
+            let params: Vec<String> = m::COURAGE_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
+            ir.area = Some(ir.expr(&a.within, &params)?);
         }
         Ok(ir)
     }

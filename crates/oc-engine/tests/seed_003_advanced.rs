@@ -429,3 +429,43 @@ fn a_flyer_strikes_from_above_and_ignores_the_hill() {
     let (hit, _) = odds(&b2, 1, (4, 2), 3);
     assert!(close(hit, 17.0 / 30.0), "{hit}");
 }
+
+#[test]
+fn an_area_weapon_strikes_every_unit_around_its_target() {
+    // "Area-Affecting Weapons: Rules allow for special weapons (such as firearms) to affect an
+    // area, rather than a single target." Readings: the dwarves' Blunderbuss has Blast(1): with
+    // `advanced area` its shot also strikes every other unit within 1 tile of its target, friend
+    // or foe, hidden or not, one strike each in an exchange of its own, nearest the target first.
+    let armies = "army A for Arena attacker {\n\
+        unit Ghor: SavageChief { items Shortsword tags General }\n\
+        unit Gunner: DwarfGunner { items Blunderbuss }\n\
+        unit Brave: Savage { items Shortsword }\n}\n\
+        army D for Arena defender {\n\
+        unit Foe: Savage { items Shortsword }\n\
+        unit Urka: SavageChief { items Shortsword tags General }\n}";
+    // The gunner at (3, 2) shoots Foe at (5, 2), 2 tiles off; Brave (a friend, on the hill) and
+    // Urka stand next to Foe.
+    let deploy: [&[(i64, i64)]; 2] = [&[(0, 0), (3, 2), (4, 2)], &[(5, 2), (6, 2)]];
+    let shot = |advanced: &str, seed: u64| {
+        let (engine, map) = compiled(advanced, armies);
+        let mut b = arena::battle_seeded(&engine, &map, deploy, seed);
+        // Urka hides (in odd seeds): no one may target him, but the blast strikes the ground.
+        if seed % 2 == 1 {
+            b.state.units[4].hidden = Some((6, 2));
+        }
+        to_act(&mut b, SideId::Attacker);
+        strike(&mut b, 1, 3).0
+    };
+    for seed in 0..6 {
+        let plain = shot("", seed);
+        assert!(plain.starts_with("Gunner attacks Foe: attack ") && !plain.contains("attacks Brave"), "{plain}");
+        let note = shot("advanced area", seed);
+        // The target, then Brave and Urka (both 1 tile from Foe: unit order), one strike each.
+        let struck: Vec<&str> = note.split("; attacks ").collect();
+        assert_eq!(struck.len(), 3, "{note}");
+        assert!(struck[0].starts_with("Gunner attacks Foe: attack "), "{note}");
+        for (part, name) in struck[1..].iter().zip(["Brave: attack ", "Urka: attack "]) {
+            assert!(part.starts_with(name) && part.matches("attack ").count() == 1, "{note}");
+        }
+    }
+}

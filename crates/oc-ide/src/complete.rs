@@ -82,6 +82,7 @@ pub const RULESET: &[&str] = &[
     "situations",
     "weather",
     "charging",
+    "area",
 ];
 /// Inside a ruleset's `courage { }` block.
 pub const COURAGE: &[&str] = &["doc", "check", "losses", "routs", "within", "fear", "rally", "pursuit", "surrender"];
@@ -89,6 +90,7 @@ pub const COURAGE: &[&str] = &["doc", "check", "losses", "routs", "within", "fea
 pub const LEADERSHIP: &[&str] = &["doc", "general", "beyond", "save"];
 pub const SITUATIONS: &[&str] = &["doc", "ground", "flank", "rear", "blind", "flying"];
 pub const CHARGING: &[&str] = &["doc", "with"];
+pub const AREA: &[&str] = &["doc", "within"];
 pub const TERRAIN: &[&str] =
     &["doc", "symbol", "defense", "cost", "heal", "hp", "becomes", "opened_by", "impassable", "blocks_sight", "elevation"];
 pub const CLASS: &[&str] = &["doc", "ratings", "wields", "tags", "cost", "promoted", "kit", "normal", "transformed"];
@@ -352,6 +354,7 @@ fn keywords_of(item: &str, depth: usize, inner: Option<&str>) -> &'static [&'sta
         ("ruleset", _, Some("leadership")) => LEADERSHIP,
         ("ruleset", _, Some("situations")) => SITUATIONS,
         ("ruleset", _, Some("charging")) => CHARGING,
+        ("ruleset", _, Some("area")) => AREA,
         ("terrain", 1, _) => TERRAIN,
         ("class", 1, _) => CLASS,
         ("class", _, Some("normal" | "transformed")) => &["ratings", "wields", "tags"],
@@ -654,6 +657,7 @@ mod tests {
             (LEADERSHIP, "leadership_entry"),
             (SITUATIONS, "situations_entry"),
             (CHARGING, "charging_entry"),
+            (AREA, "area_entry"),
             (TERRAIN, "terrain_entry"),
             (SCENARIO, "scenario_entry"),
             (SIDE, "side_entry"),

@@ -1,5 +1,5 @@
-//! The optional rules a scenario switches on (seed 003's advanced rules: charging, courage,
-//! leadership, situations, weather), as plain serde data.
+//! The optional rules a scenario switches on (seed 003's advanced rules: area-affecting weapons,
+//! charging, courage, leadership, situations, weather), as plain serde data.
 
 use serde::{Deserialize, Serialize};
 
@@ -14,6 +14,18 @@ use crate::*;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Charging {
     pub with: Expr,
+}
+
+/// Area-affecting weapons (seed 003: "Rules allow for special weapons (such as firearms) to affect
+/// an area, rather than a single target."): an attack by a unit for which `within` (Int, reading
+/// `self` and `max_hp` of [`COURAGE_PARAMS`]) is above 0 strikes, after its target, every other
+/// ready unit on the table, friend or foe (the attacker aside), within that many tiles of the
+/// target, hidden or not, each in an exchange of its own (a lone strike, no answer) at the
+/// target's distance from the attacker, nearest the target first (unit order on a tie), while the
+/// attacker stands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Area {
+    pub within: Expr,
 }
 
 /// The advanced rule of leadership (seed 003: "Players must designate one general per army.

@@ -184,6 +184,9 @@ pub struct Ruleset {
     /// `charging { with EXPR }`: charges that strike every enemy in contact (`advanced charging`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub charging: Option<Charging>,
+    /// `area { within EXPR }`: attacks that strike every unit around their target (`advanced area`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<Area>,
 }
 
 /// `reaction NAME { cost RESOURCE N  requires EXPR  MODIFIERS  riposte }`: before each strike

@@ -71,6 +71,16 @@ pub struct Ruleset {
     pub weather: Vec<WeatherDef>,
     /// `charging { with EXPR }`: the advanced rule of charging.
     pub charging: Vec<ChargingDef>,
+    /// `area { within EXPR }`: the advanced rule of area-affecting weapons.
+    pub area: Vec<AreaDef>,
+}
+
+/// `area { within EXPR }`.
+#[derive(Clone, Debug)]
+pub struct AreaDef {
+    pub doc: Option<String>,
+    pub within: Vec<Expr>,
+    pub span: Span,
 }
 
 /// `charging { with EXPR }`.

@@ -99,6 +99,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         terrain_elevation | kw_elevation => "`elevation`",
         charging_block | kw_charging => "`charging`",
         charging_with => "`with` and the condition a charger meets",
+        area_block | kw_area => "`area`",
+        area_within => "`within` and how many tiles around its target an attack strikes",
         params | param => "parameters such as `(x: Int)`",
         kw_stacks => "`stacks`",
         tag_kinds | kw_on => "`on`",

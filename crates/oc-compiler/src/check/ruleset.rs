@@ -186,6 +186,7 @@ impl<'a> Checker<'a> {
                 situations: None,
                 weather: None,
                 charging: None,
+                area: None,
             };
         };
         let stats = rs
@@ -260,6 +261,7 @@ impl<'a> Checker<'a> {
         let courage = self.lower_courage(rs);
         let (leadership, situations, weather) = (self.lower_leadership(rs), self.lower_situations(rs), self.lower_weather(rs));
         let charging = self.lower_charging(rs);
+        let area = self.lower_area(rs);
         m::Ruleset {
             name: rs.name.value.to_string(),
             doc: rs.doc.clone(),
@@ -283,6 +285,7 @@ impl<'a> Checker<'a> {
             situations,
             weather,
             charging,
+            area,
         }
     }
 

@@ -1,5 +1,6 @@
 //! The advanced rules beside courage (seed 003, "The Advanced Rules"), each played where the
-//! scenario switches it on: `advanced leadership`, `advanced situations`, `advanced weather`.
+//! scenario switches it on: `advanced leadership`, `advanced situations`, `advanced weather`
+//! (and the sweeps of `advanced charging` and `advanced area`).
 //!
 //! They act on the units' loadouts, so every exchange, forecast and AI reads them alike: what a
 //! unit bears by where it stands ([`Battle::situation`]) is added to its statuses and attributes
@@ -140,6 +141,30 @@ impl Battle<'_> {
                         .is_some_and(|f| f.side != u.side && f.state == State::Ready && distance(f.pos, u.pos) == 1)
             })
             .collect()
+    }
+
+    /// Area-affecting weapons: where unit `i` attacks `target` and the ruleset's `within` is
+    /// above 0 for it, every other ready unit (friend or foe, hidden or not; `i` aside) within
+    /// that many tiles of the target, nearest it first (unit order on a tie).
+    pub(super) fn blast(&self, i: usize, target: usize) -> Vec<usize> {
+        let Some(within) = self.engine.ir.area.as_ref().filter(|_| self.plays("area")) else { return Vec::new() };
+        let (Some(u), Some(t)) = (self.state.units.get(i), self.state.units.get(target)) else { return Vec::new() };
+        let full = [crate::ir::V::Int(u.max_hp)];
+        let Some(radius) =
+            self.scene(super::scene::Cast { user: i, ..Default::default() }, None).map(|s| s.value(within, &full).int())
+        else {
+            return Vec::new();
+        };
+        if radius <= 0 {
+            return Vec::new();
+        }
+        let mut near: Vec<(i64, usize)> = (0..self.state.units.len())
+            .filter(|k| *k != i && *k != target)
+            .filter_map(|k| self.state.units.get(k).filter(|f| f.state == State::Ready).map(|f| (distance(f.pos, t.pos), k)))
+            .filter(|(d, _)| *d <= radius)
+            .collect();
+        near.sort_unstable();
+        near.into_iter().map(|(_, k)| k).collect()
     }
 
     /// Leadership: each general who died since the last look makes his side's units roll

@@ -69,7 +69,8 @@ impl Battle<'_> {
 
     /// Unit `i` attacks `target`; `moved`: it moved in the same step (a charge, as `moved` reads it).
     pub(super) fn attack(&mut self, i: usize, target: usize, moved: bool) -> Result<String, BattleError> {
-        let (a, _, ua) = self.attack_check(i, target)?;
+        let (a, d, ua) = self.attack_check(i, target)?;
+        let d_pos = d.pos;
         // The `area_attack` attribute (seed 000: "Hits all targets in range"): after the
         // chosen target, every other ready enemy within reach, each in an exchange of its own
         // (with its counter), nearest first, while the attacker stands.
@@ -98,6 +99,8 @@ impl Battle<'_> {
                 targets.push(k);
             }
         }
+        // An area-affecting weapon strikes every other unit around its target too (`advanced area`).
+        let blast: Vec<usize> = self.blast(i, target).into_iter().filter(|k| !targets.contains(k)).collect();
         // Shooting past an enemy in one's own zone draws its free attack first.
         let mut notes = self.shooting_past(i, target);
         if self.state.units.get(i).is_none_or(|f| f.hp <= 0) {
@@ -113,6 +116,16 @@ impl Battle<'_> {
             }
             let mutual = answer.filter(|_| t == target);
             notes.push(self.exchange_full(i, t, Blow { moved, mutual, ..Blow::default() })?);
+        }
+        // The blast: each unit a lone strike at the target's distance (it struck the target's ground).
+        let at = distance(a.pos, d_pos);
+        for k in blast {
+            if self.state.units.get(i).is_none_or(|f| f.hp <= 0) {
+                break;
+            }
+            if self.state.units.get(k).is_some_and(|f| f.state == State::Ready) {
+                notes.push(self.exchange_full(i, k, Blow { moved, single: true, at: Some(at), ..Blow::default() })?);
+            }
         }
         let spent = a.equipped.as_deref().and_then(|w| self.spend(i, w));
         let spent = spent.map(|n| format!("; {n}")).unwrap_or_default();

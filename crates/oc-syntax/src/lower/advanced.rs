@@ -59,6 +59,18 @@ impl Ctx {
         s
     }
 
+    pub(super) fn area_block(&self, pair: Pair<Rule>) -> AreaDef {
+        let mut a = AreaDef { doc: None, within: vec![], span: self.span(&pair) };
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::doc => a.doc = self.doc(p),
+                Rule::area_within => a.within.extend(p.into_inner().find(|x| x.as_rule() == Rule::expr).map(|x| self.expr(x))),
+                _ => {}
+            }
+        }
+        a
+    }
+
     pub(super) fn charging_block(&self, pair: Pair<Rule>) -> ChargingDef {
         let mut c = ChargingDef { doc: None, with: vec![], span: self.span(&pair) };
         for p in pair.into_inner() {

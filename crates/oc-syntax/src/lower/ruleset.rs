@@ -29,6 +29,7 @@ impl Ctx {
             situations: vec![],
             weather: vec![],
             charging: vec![],
+            area: vec![],
         };
         for p in pair.into_inner() {
             let pspan = self.span(&p);
@@ -108,6 +109,7 @@ impl Ctx {
                 Rule::situations_block => rs.situations.push(self.situations_block(p)),
                 Rule::weather_block => rs.weather.extend(self.weather_block(p)),
                 Rule::charging_block => rs.charging.push(self.charging_block(p)),
+                Rule::area_block => rs.area.push(self.area_block(p)),
                 Rule::basic_def => {
                     for q in p.into_inner().filter(|q| q.as_rule() == Rule::tag_list) {
                         rs.basic.extend(self.tag_list(q));
