@@ -109,7 +109,7 @@ impl Battle<'_> {
             if let Some(blind) = s.blind.as_ref().filter(|_| u.state == State::Ready && u.hidden == Some(at)) {
                 statuses.push(Atom::new(blind));
             }
-            // Flying: a unit with the tag, its class's or its own.
+            // The flyers: a unit with the situation's tag, its class's or its own.
             if let Some((tag, aloft)) = &s.flying {
                 let own = u.tags.iter().any(|t| t.as_str() == tag.as_str());
                 let class = self.engine.class(&u.class).is_some_and(|c| c.tags.iter().any(|t| t.tag.as_str() == tag.as_str()));
