@@ -16,7 +16,7 @@
     'transformed', 'type', 'might', 'range', 'use', 'symbol', 'defense', 'heal', 'at', 'hp',
     'becomes', 'opened_by', 'impassable', 'blocks_sight', 'line_of_sight',
     'courage', 'check', 'losses', 'routs', 'fear', 'rally', 'pursuit', 'surrender', 'advanced',
-    'leadership', 'general', 'beyond', 'save', 'situations', 'ground', 'flank', 'rear', 'weather', 'elevation', 'charging', 'formations', 'sequence', 'clears', 'lasts', 'and', 'or', 'not', 'has',
+    'leadership', 'general', 'beyond', 'save', 'situations', 'ground', 'flank', 'rear', 'blind', 'flying', 'weather', 'elevation', 'charging', 'formations', 'sequence', 'area', 'clears', 'lasts', 'and', 'or', 'not', 'has',
     'physical', 'magic', 'staff', 'doc', 'if', 'then', 'else', 'kit', 'scenario', 'army', 'map',
     'regions', 'rounds', 'deploy', 'first', 'edges', 'zone', 'war_chest', 'units', 'with', 'wielding',
     'ranged', 'to', 'allow', 'ban', 'win', 'for', 'unit', 'items', 'figures', 'seize', 'rout', 'all',
@@ -29,7 +29,7 @@
   var BUILT_INS = [
     'damage', 'inflict', 'cure', 'clear', 'reactivate', 'relocate', 'open', 'take_chest', 'reveal',
     'transform', 'restrict', 'must_attack_weakest', 'shift', 'debuff', 'ignore_item_tags',
-    'attack', 'injure', 'flee', 'gain', 'break_weapon', 'strike_friend', 'disengage', 'activated', 'end_of_turn', 'start_of_round', 'end_of_round', 'hit', 'crit',
+    'attack', 'injure', 'flee', 'gain', 'break_weapon', 'strike_friend', 'disengage', 'hide', 'search', 'activated', 'end_of_turn', 'start_of_round', 'end_of_round', 'hit', 'crit',
     'attacked', 'after_attack', 'routed', 'miss', 'chart', 'roll', 'min', 'max', 'abs', 'clamp', 'self',
     'user', 'foe', 'ally', 'enemy', 'enemies', 'self_or_ally', 'tile', 'door'
   ];

@@ -81,6 +81,8 @@ impl Checker<'_> {
         self.once(&block.ground, |g| g.span, "ground");
         self.once(&block.flank, |g| g.span, "flank");
         self.once(&block.rear, |g| g.span, "rear");
+        self.once(&block.blind, |g| g.span, "blind");
+        self.once(&block.flying, |g| g.0.span, "flying");
         let ground = match block.ground.first() {
             None => None,
             Some(a) => match self.syms.bases.iter().find(|b| b.name == a.value.as_str()).map(|b| b.ty.clone()) {
@@ -103,16 +105,57 @@ impl Checker<'_> {
         };
         let flank = block.flank.first().and_then(|s| self.known_status(s));
         let rear = block.rear.first().and_then(|s| self.known_status(s));
-        if ground.is_none() && flank.is_none() && rear.is_none() {
-            if block.ground.is_empty() && block.flank.is_empty() && block.rear.is_empty() {
-                self.error(
-                    Diagnostic::error(MISSING_FIELD, block.span, "a `situations` block with no situation")
-                        .with_help("give at least one of `ground ATTR`, `flank STATUS`, `rear STATUS`"),
-                );
+        let blind = block.blind.first().and_then(|s| self.known_status(s));
+        let flying = block.flying.first().and_then(|(tag, status)| {
+            let tag = if self.syms.tags.get(tag.value.as_str()).is_some_and(|s| !s.is_status) {
+                Some(tag.value.to_string())
+            } else {
+                let names = self.syms.tags.order.clone();
+                self.unknown_in::<()>(UNKNOWN_TAG, "tag", tag, names, None);
+                None
+            };
+            let status = self.known_status(status);
+            Some((tag?, status?))
+        });
+        let empty = block.ground.is_empty()
+            && block.flank.is_empty()
+            && block.rear.is_empty()
+            && block.blind.is_empty()
+            && block.flying.is_empty();
+        if ground.is_none() && flank.is_none() && rear.is_none() && blind.is_none() && flying.is_none() {
+            if empty {
+                self.error(Diagnostic::error(MISSING_FIELD, block.span, "a `situations` block with no situation").with_help(
+                    "give at least one of `ground ATTR`, `flank STATUS`, `rear STATUS`, `blind STATUS`, `flying TAG STATUS`",
+                ));
             }
             return None;
         }
-        Some(m::Situations { ground, flank, rear })
+        Some(m::Situations { ground, flank, rear, blind, flying })
+    }
+
+    /// The ruleset's `area` block, if any (one, with a `within`: an Int reading `self`).
+    pub(crate) fn lower_area(&mut self, rs: &ast::Ruleset) -> Option<m::Area> {
+        let block = rs.area.first()?;
+        self.once(&rs.area, |b| b.span, "area");
+        self.once(&block.within, |e| e.span, "within");
+        let Some(e) = block.within.first() else {
+            self.error(
+                Diagnostic::error(MISSING_FIELD, block.span, "an `area` block without a `within`")
+                    .with_help("say how many tiles around its target an attack strikes: `within self.blast`"),
+            );
+            return None;
+        };
+        let params: Vec<(String, Type)> = m::COURAGE_PARAMS.iter().map(|(n, t)| (n.to_string(), t.clone())).collect();
+        let scope = crate::expr::Scope::new(oc_model::conformance::Place::Resource, &params);
+        let (expr, ty) = self.expr(e, &scope, Some(&Type::Int));
+        match ty {
+            Some(Type::Int) => Some(m::Area { within: expr }),
+            Some(t) => {
+                self.mismatch(e.span, &Type::Int, &t, "`within` is how many tiles around its target an attack strikes");
+                None
+            }
+            None => None,
+        }
     }
 
     /// The ruleset's `formations` block, if any (one, with `tags`: tags without parameters).

@@ -203,14 +203,14 @@ number or rating.\n\nFix: name a stat or base attribute of the ruleset.";
 inflict(Unit, Status), cure(Unit), clear(Unit, Status), reactivate(Unit), relocate(Unit, Int), open(), \
 take_chest(), raze(Terrain), seize(), escape(), reveal(Int), transform(Terrain), \
 restrict(WeaponType), must_attack_weakest(), shift(Str), debuff(Unit, StatMod), \
-ignore_item_tags(), attack(Unit, Int), break_weapon(Unit), strike_friend(Unit), disengage(Int).\n\nFix: pass the arguments listed.";
+ignore_item_tags(), attack(Unit, Int), break_weapon(Unit), strike_friend(Unit), disengage(Int), hide(), search(Int).\n\nFix: pass the arguments listed.";
     EFFECT_CONTEXT = "oc::effect::context", "an effect is used where it cannot happen",
 "Every effect appears only where the engine performs it (the conformance table in \
 `oc_model::conformance`). Actions (`action { ... }`) appear only at the top of a tag or a \
 consumable's `use`; `on EVENT` only at the top of a tag or status; modifiers and `grant` only \
 in a tag's or status's body (modifiers also in its `when`). Commands: heal, damage, inflict, \
 cure and debuff on any event, in an action and in a consumable's `use`; reactivate, relocate, \
-open, take_chest, raze, seize, escape, reveal, transform, attack and disengage only in an action; clear \
+open, take_chest, raze, seize, escape, reveal, transform, attack, disengage, hide and search only in an action; clear \
 in an action and in a consumable's `use`; break_weapon and strike_friend on the battle's \
 events (activated, end_of_turn, start_of_round, end_of_round, after_attack, chart); \
 restrict and must_attack_weakest at the top of a tag or status, ignore_item_tags there or in \

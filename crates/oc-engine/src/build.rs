@@ -278,7 +278,9 @@ impl Engine {
                         | m::Verb::Injure
                         | m::Verb::BreakWeapon
                         | m::Verb::StrikeFriend
-                        | m::Verb::Disengage => {}
+                        | m::Verb::Disengage
+                        | m::Verb::Hide
+                        | m::Verb::Search => {}
                     },
                     Eff::Modify { .. } | Eff::Grant { .. } | Eff::GrantParam(_) | Eff::Action(_) => {}
                 }

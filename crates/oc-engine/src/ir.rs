@@ -410,6 +410,8 @@ pub struct Ir {
     pub save: Option<(E, m::BinaryOp, E)>,
     /// The charging rule's `with` (`oc_model::Charging`), read as the courage check.
     pub charging: Option<E>,
+    /// The area rule's `within` (`oc_model::Area`), read as the charging rule's `with`.
+    pub area: Option<E>,
 }
 
 /// [`Ir::courage`].
@@ -515,6 +517,7 @@ impl Ir {
             courage: None,
             save: None,
             charging: None,
+            area: None,
         };
         for name in rules
             .tags
@@ -704,6 +707,10 @@ impl Ir {
         if let Some(c) = &rs.charging {
             let params: Vec<String> = m::COURAGE_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
             ir.charging = Some(ir.expr(&c.with, &params)?);
+        }
+        if let Some(a) = &rs.area {
+            let params: Vec<String> = m::COURAGE_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
+            ir.area = Some(ir.expr(&a.within, &params)?);
         }
         Ok(ir)
     }

@@ -275,7 +275,8 @@ fn args(verb: Verb, unit: &str) -> String {
         Verb::Debuff => format!("{unit}, def-1"),
         Verb::Gain => format!("{unit}, guard, 3"),
         Verb::Raze | Verb::Transform => "Ruins".into(),
-        Verb::Reveal | Verb::Disengage => "3".into(),
+        Verb::Reveal | Verb::Disengage | Verb::Search => "3".into(),
+        Verb::Hide => String::new(),
         Verb::Restrict => "Blades".into(),
         Verb::Shift => "\"transformed\"".into(),
         Verb::Open | Verb::TakeChest | Verb::Seize | Verb::Escape | Verb::MustAttackWeakest | Verb::IgnoreItemTags => {
@@ -531,7 +532,8 @@ fn action_case(verb: Verb) {
         Verb::TakeChest => ("chest within 0", String::new()),
         Verb::Raze | Verb::Seize | Verb::Escape => ("tile within 0", args(verb, "")),
         Verb::Transform => ("tile within 1", args(verb, "")),
-        Verb::Reveal | Verb::Disengage => ("self", "3".into()),
+        Verb::Reveal | Verb::Disengage | Verb::Search => ("self", "3".into()),
+        Verb::Hide => ("self", String::new()),
         other => panic!("no action case for {other:?}"),
     };
     let engaged = verb == Verb::Disengage;
@@ -564,6 +566,18 @@ fn action_case(verb: Verb) {
             assert!(held.contains("engaged"), "{what}: {held}");
             b.turn(special(verb, None, None)).unwrap();
             assert!(b.units[SUBJECT].pos.0 < 3, "{what}: {:?}", b.log);
+        }
+        Verb::Hide => {
+            // Hidden: the foe may not target it.
+            b.turn(special(verb, None, None)).unwrap();
+            assert!(b.hidden(SUBJECT) && !b.spots(oc_model::SideId::Defender, SUBJECT), "{what}: {:?}", b.log);
+        }
+        Verb::Search => {
+            // The foe, hidden 3 tiles off, is found.
+            b.state.units[FOE].hidden = Some(b.state.units[FOE].pos);
+            assert!(b.hidden(FOE));
+            b.turn(special(verb, None, None)).unwrap();
+            assert!(!b.hidden(FOE), "{what}: {:?}", b.log);
         }
         Verb::Relocate => {
             b.turn(special(verb, Some(ALLY), Some((1, 2)))).unwrap();

@@ -350,3 +350,122 @@ fn a_charge_with_a_charge_weapon_strikes_every_unit_in_contact() {
     }
     assert_eq!(swept, 10);
 }
+
+#[test]
+fn a_blow_from_hiding_strikes_a_foe_blind_to_it_and_a_hidden_unit_is_struck_blind() {
+    // "New modifiers apply due to the tactical situation - whether an opponent is on higher
+    // ground, attacking from rear or flank, blind, flying, and so forth." Readings: a hidden
+    // unit (the action "hide") bears Unseen: its blow comes from hiding, -2 to the target
+    // number; a blow on it is struck blind, +4. Brave (C.E.R. 3) on Foe (Evasion 12): 15.
+    let deploy: [&[(i64, i64)]; 2] = [&[(0, 0), (4, 3), (0, 4)], &[(5, 3), (9, 0)]];
+    let hide = |b: &mut Battle, k: usize| {
+        let at = b.units[k].pos;
+        b.state.units[k].hidden = Some(at);
+    };
+    let (plain, map) = compiled("", ARMIES);
+    let mut b = arena::battle_seeded(&plain, &map, deploy, 1);
+    hide(&mut b, 1);
+    assert!(close(odds(&b, 1, (4, 3), 3).0, 16.0 / 30.0), "without situations hiding changes no number");
+    let (engine, map) = compiled("advanced situations", ARMIES);
+    let mut b = arena::battle_seeded(&engine, &map, deploy, 1);
+    hide(&mut b, 1);
+    // From hiding: 13 or more.
+    assert!(close(odds(&b, 1, (4, 3), 3).0, 18.0 / 30.0));
+    // Struck blind (Foe on the hidden Brave; no target may be chosen so, but a forecast reads
+    // it): 19 or more.
+    assert!(close(odds(&b, 3, (5, 3), 1).0, 12.0 / 30.0));
+    // A move leaves the hiding place: from (5, 4) nothing is hidden.
+    assert!(close(odds(&b, 1, (5, 4), 3).0, 16.0 / 30.0));
+    // The battle's exchange reads what its forecast read: each strike from hiding hits on 13 or
+    // more (the declared attack strikes hidden once Foe declines to answer), and then Brave is
+    // seen.
+    let (mut hits, mut low) = (0, 0);
+    for seed in 0..40 {
+        let mut b = arena::battle_seeded(&engine, &map, deploy, seed);
+        hide(&mut b, 1);
+        to_act(&mut b, SideId::Attacker);
+        let (note, rolls) = strike(&mut b, 1, 3);
+        assert!(!rolls.is_empty(), "{note}");
+        for (roll, hit) in rolls {
+            assert_eq!(hit, roll >= 13 || roll == 30, "{note}");
+            hits += usize::from(hit);
+            low += usize::from(roll == 13 || roll == 14);
+        }
+        assert!(!b.hidden(1), "{note}");
+    }
+    assert!(hits > 0 && low > 0, "{hits} {low}");
+}
+
+#[test]
+fn a_flyer_strikes_from_above_and_ignores_the_hill() {
+    // "blind, flying": "Flying creatures cannot be higher than 6"". Readings: a unit with the
+    // tag Flying (the Poison Wyvern) bears Aloft; it strikes one on the ground from above, -2
+    // to the target number, one on the ground reaching up at it in melee +2, and height counts
+    // for neither side where one flies.
+    let armies = "army A for Arena attacker {\n\
+        unit Ghor: SavageChief { items Shortsword tags General }\n\
+        unit Brave: Savage { items Shortsword }\n}\n\
+        army D for Arena defender {\n\
+        unit Wyrm: PoisonWyvern { items WyvernBite, WyvernTalon, WyvernTail }\n\
+        unit Urka: SavageChief { items Shortsword tags General }\n}";
+    // Brave on the hill at (4, 2), the wyvern beside it on the plain.
+    let deploy: [&[(i64, i64)]; 2] = [&[(0, 0), (4, 2)], &[(5, 2), (9, 0)]];
+    let (plain, map) = compiled("", armies);
+    let b = arena::battle_seeded(&plain, &map, deploy, 1);
+    // Brave (C.E.R. 3) on the wyvern (Evasion 10): 13 or more; the wyvern (C.E.R. 0) on Brave
+    // (Evasion 12): 12 or more.
+    assert!(close(odds(&b, 1, (4, 2), 2).0, 18.0 / 30.0));
+    assert!(close(odds(&b, 2, (5, 2), 1).0, 19.0 / 30.0));
+    let (engine, map) = compiled("advanced situations", armies);
+    let b = arena::battle_seeded(&engine, &map, deploy, 1);
+    // Reaching up at it from the hill: 15 or more (the hill's -2 does not count against a
+    // flyer, the +2 of reaching up does).
+    assert!(close(odds(&b, 1, (4, 2), 2).0, 16.0 / 30.0));
+    // The wyvern strikes from above: 10 or more (not uphill).
+    assert!(close(odds(&b, 2, (5, 2), 1).0, 21.0 / 30.0));
+    // Brave on the hill striking the chief Urka (Evasion 13) below still has the high ground
+    // (nobody flies): 14 or more.
+    let b2 = arena::battle_seeded(&engine, &map, [&[(0, 0), (4, 2)], &[(9, 0), (5, 2)]], 1);
+    let (hit, _) = odds(&b2, 1, (4, 2), 3);
+    assert!(close(hit, 17.0 / 30.0), "{hit}");
+}
+
+#[test]
+fn an_area_weapon_strikes_every_unit_around_its_target() {
+    // "Area-Affecting Weapons: Rules allow for special weapons (such as firearms) to affect an
+    // area, rather than a single target." Readings: the dwarves' Blunderbuss has Blast(1): with
+    // `advanced area` its shot also strikes every other unit within 1 tile of its target, friend
+    // or foe, hidden or not, one strike each in an exchange of its own, nearest the target first.
+    let armies = "army A for Arena attacker {\n\
+        unit Ghor: SavageChief { items Shortsword tags General }\n\
+        unit Gunner: DwarfGunner { items Blunderbuss }\n\
+        unit Brave: Savage { items Shortsword }\n}\n\
+        army D for Arena defender {\n\
+        unit Foe: Savage { items Shortsword }\n\
+        unit Urka: SavageChief { items Shortsword tags General }\n}";
+    // The gunner at (3, 2) shoots Foe at (5, 2), 2 tiles off; Brave (a friend, on the hill) and
+    // Urka stand next to Foe.
+    let deploy: [&[(i64, i64)]; 2] = [&[(0, 0), (3, 2), (4, 2)], &[(5, 2), (6, 2)]];
+    let shot = |advanced: &str, seed: u64| {
+        let (engine, map) = compiled(advanced, armies);
+        let mut b = arena::battle_seeded(&engine, &map, deploy, seed);
+        // Urka hides (in odd seeds): no one may target him, but the blast strikes the ground.
+        if seed % 2 == 1 {
+            b.state.units[4].hidden = Some((6, 2));
+        }
+        to_act(&mut b, SideId::Attacker);
+        strike(&mut b, 1, 3).0
+    };
+    for seed in 0..6 {
+        let plain = shot("", seed);
+        assert!(plain.starts_with("Gunner attacks Foe: attack ") && !plain.contains("attacks Brave"), "{plain}");
+        let note = shot("advanced area", seed);
+        // The target, then Brave and Urka (both 1 tile from Foe: unit order), one strike each.
+        let struck: Vec<&str> = note.split("; attacks ").collect();
+        assert_eq!(struck.len(), 3, "{note}");
+        assert!(struck[0].starts_with("Gunner attacks Foe: attack "), "{note}");
+        for (part, name) in struck[1..].iter().zip(["Brave: attack ", "Urka: attack "]) {
+            assert!(part.starts_with(name) && part.matches("attack ").count() == 1, "{note}");
+        }
+    }
+}

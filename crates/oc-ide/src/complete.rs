@@ -83,14 +83,16 @@ pub const RULESET: &[&str] = &[
     "weather",
     "charging",
     "formations",
+    "area",
 ];
 /// Inside a ruleset's `courage { }` block.
 pub const COURAGE: &[&str] = &["doc", "check", "losses", "routs", "within", "fear", "rally", "pursuit", "surrender"];
 /// Inside a ruleset's `leadership { }` and `situations { }` blocks.
 pub const LEADERSHIP: &[&str] = &["doc", "general", "beyond", "save"];
-pub const SITUATIONS: &[&str] = &["doc", "ground", "flank", "rear"];
+pub const SITUATIONS: &[&str] = &["doc", "ground", "flank", "rear", "blind", "flying"];
 pub const CHARGING: &[&str] = &["doc", "with"];
 pub const FORMATIONS: &[&str] = &["doc", "tags"];
+pub const AREA: &[&str] = &["doc", "within"];
 pub const TERRAIN: &[&str] =
     &["doc", "symbol", "defense", "cost", "heal", "hp", "becomes", "opened_by", "impassable", "blocks_sight", "elevation"];
 pub const CLASS: &[&str] = &["doc", "ratings", "wields", "tags", "cost", "promoted", "kit", "normal", "transformed"];
@@ -127,6 +129,8 @@ pub const EFFECT: &[&str] = &[
     "break_weapon",
     "strike_friend",
     "disengage",
+    "hide",
+    "search",
     "has",
     "and",
     "or",
@@ -354,6 +358,7 @@ fn keywords_of(item: &str, depth: usize, inner: Option<&str>) -> &'static [&'sta
         ("ruleset", _, Some("situations")) => SITUATIONS,
         ("ruleset", _, Some("charging")) => CHARGING,
         ("ruleset", _, Some("formations")) => FORMATIONS,
+        ("ruleset", _, Some("area")) => AREA,
         ("terrain", 1, _) => TERRAIN,
         ("class", 1, _) => CLASS,
         ("class", _, Some("normal" | "transformed")) => &["ratings", "wields", "tags"],
@@ -657,6 +662,7 @@ mod tests {
             (SITUATIONS, "situations_entry"),
             (CHARGING, "charging_entry"),
             (FORMATIONS, "formations_entry"),
+            (AREA, "area_entry"),
             (TERRAIN, "terrain_entry"),
             (SCENARIO, "scenario_entry"),
             (SIDE, "side_entry"),

@@ -1,5 +1,5 @@
-//! The optional rules a scenario switches on (seed 003's advanced rules: charging, courage,
-//! leadership, situations, weather), as plain serde data.
+//! The optional rules a scenario switches on (seed 003's advanced rules: area-affecting weapons,
+//! charging, courage, leadership, situations, weather), as plain serde data.
 
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +27,18 @@ pub struct Formations {
     pub tags: Vec<String>,
 }
 
+/// Area-affecting weapons (seed 003: "Rules allow for special weapons (such as firearms) to affect
+/// an area, rather than a single target."): an attack by a unit for which `within` (Int, reading
+/// `self` and `max_hp` of [`COURAGE_PARAMS`]) is above 0 strikes, after its target, every other
+/// ready unit on the table, friend or foe (the attacker aside), within that many tiles of the
+/// target, hidden or not, each in an exchange of its own (a lone strike, no answer) at the
+/// target's distance from the attacker, nearest the target first (unit order on a tie), while the
+/// attacker stands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Area {
+    pub within: Expr,
+}
+
 /// The advanced rule of leadership (seed 003: "Players must designate one general per army.
 /// Penalties apply to units too far from the general. If the general dies, his units must make
 /// saving rolls to avoid leaving the battle."). The general is the unit of a side that has the
@@ -44,7 +56,7 @@ pub struct Leadership {
 }
 
 /// Special combat situations (seed 003: "New modifiers apply due to the tactical situation -
-/// whether an opponent is on higher ground, attacking from rear or flank"), read by the
+/// whether an opponent is on higher ground, attacking from rear or flank, blind, flying"), read by the
 /// formulas through what the battle lays on each unit by where it stands: `ground`, an Int
 /// attribute set to the `elevation` of its tile's terrain; `flank`, a status borne by a unit in
 /// contact (distance 1) with two or more enemies; `rear`, a status borne instead by one with
@@ -57,6 +69,14 @@ pub struct Situations {
     pub flank: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rear: Option<String>,
+    /// "blind": a status borne by a hidden unit (the `hide` verb), what no enemy sees: read on
+    /// the defender, the attacker strikes at what it cannot see; on the attacker, its blow comes
+    /// from hiding.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blind: Option<String>,
+    /// "flying": (tag, status): a unit with the tag (its class's, or its own) bears the status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flying: Option<(String, String)>,
 }
 
 /// The weather (seed 003: "Ten varieties of weather are identified, and can be determined

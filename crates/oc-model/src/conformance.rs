@@ -270,6 +270,8 @@ pub const VERBS: &[VerbSpec] = &[
     battle_event_verb("break_weapon", Verb::BreakWeapon, &[Type::Unit]),
     battle_event_verb("strike_friend", Verb::StrikeFriend, &[Type::Unit]),
     action_verb("disengage", Verb::Disengage, &[Type::Int]),
+    action_verb("hide", Verb::Hide, &[]),
+    action_verb("search", Verb::Search, &[Type::Int]),
 ];
 
 impl VerbSpec {
@@ -377,14 +379,16 @@ mod tests {
             | Verb::Injure
             | Verb::BreakWeapon
             | Verb::StrikeFriend
-            | Verb::Disengage => verb_spec(v).is_some(),
+            | Verb::Disengage
+            | Verb::Hide
+            | Verb::Search => verb_spec(v).is_some(),
         }
     }
 
     #[test]
     fn every_event_and_verb_has_one_entry() {
         assert!(VERBS.iter().all(|v| listed(v.verb)));
-        assert_eq!(VERBS.len(), 26, "a verb was added: add it to `listed` and to the conformance test");
+        assert_eq!(VERBS.len(), 28, "a verb was added: add it to `listed` and to the conformance test");
         assert_eq!(EVENTS.len(), Event::ALL.len());
         for ((name, e), spec) in Event::ALL.iter().zip(EVENTS) {
             assert_eq!((*name, *e), (spec.name, spec.event));

@@ -200,6 +200,13 @@ pub enum Verb {
     /// `disengage(n)`: the user, held in contact by an enemy (the ruleset's `engaged`), steps up
     /// to n squares away from it (seed 003's "disengage").
     Disengage,
+    /// `hide()`: the user is hidden where it stands: enemies may not target it (and, with fog,
+    /// do not see it) until it moves, attacks, or an enemy's `search` finds it (seed 003's
+    /// "hide").
+    Hide,
+    /// `search(n)`: every enemy hidden within n squares of the user is found (seed 003's
+    /// "search").
+    Search,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -188,6 +188,9 @@ pub struct Ruleset {
     /// formations` (their actions change formation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub formations: Option<Formations>,
+    /// `area { within EXPR }`: attacks that strike every unit around their target (`advanced area`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<Area>,
 }
 
 /// `reaction NAME { cost RESOURCE N  requires EXPR  MODIFIERS  riposte }`: before each strike

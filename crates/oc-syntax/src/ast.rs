@@ -73,6 +73,8 @@ pub struct Ruleset {
     pub charging: Vec<ChargingDef>,
     /// `formations { tags A, B }`: the advanced rule of formations.
     pub formations: Vec<FormationsDef>,
+    /// `area { within EXPR }`: the advanced rule of area-affecting weapons.
+    pub area: Vec<AreaDef>,
 }
 
 /// `formations { tags A, B }`.
@@ -80,6 +82,14 @@ pub struct Ruleset {
 pub struct FormationsDef {
     pub doc: Option<String>,
     pub tags: Vec<Ident>,
+    pub span: Span,
+}
+
+/// `area { within EXPR }`.
+#[derive(Clone, Debug)]
+pub struct AreaDef {
+    pub doc: Option<String>,
+    pub within: Vec<Expr>,
     pub span: Span,
 }
 
@@ -101,13 +111,16 @@ pub struct LeadershipDef {
     pub span: Span,
 }
 
-/// `situations { ground ATTR  flank STATUS  rear STATUS }`.
+/// `situations { ground ATTR  flank STATUS  rear STATUS  blind STATUS  flying TAG STATUS }`.
 #[derive(Clone, Debug)]
 pub struct SituationsDef {
     pub doc: Option<String>,
     pub ground: Vec<Ident>,
     pub flank: Vec<Ident>,
     pub rear: Vec<Ident>,
+    pub blind: Vec<Ident>,
+    /// `flying TAG STATUS`: the tag, and the status its holders bear.
+    pub flying: Vec<(Ident, Ident)>,
     pub span: Span,
 }
 

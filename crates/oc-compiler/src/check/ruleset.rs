@@ -187,6 +187,7 @@ impl<'a> Checker<'a> {
                 weather: None,
                 charging: None,
                 formations: None,
+                area: None,
             };
         };
         let stats = rs
@@ -260,7 +261,7 @@ impl<'a> Checker<'a> {
         let gains = self.lower_gains(rs, &resources, &combat);
         let courage = self.lower_courage(rs);
         let (leadership, situations, weather) = (self.lower_leadership(rs), self.lower_situations(rs), self.lower_weather(rs));
-        let (charging, formations) = (self.lower_charging(rs), self.lower_formations(rs));
+        let (charging, formations, area) = (self.lower_charging(rs), self.lower_formations(rs), self.lower_area(rs));
         m::Ruleset {
             name: rs.name.value.to_string(),
             doc: rs.doc.clone(),
@@ -285,6 +286,7 @@ impl<'a> Checker<'a> {
             weather,
             charging,
             formations,
+            area,
         }
     }
 

@@ -238,7 +238,7 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
     // By target, distance, weapon and terrain struck from.
     let mut forecasts: FastMap<(usize, i64, usize, usize, i64), Option<Prospect>> = FastMap::default();
     let berserk = unit.must_attack_weakest;
-    for (k, foe) in view.enemies() {
+    for (k, foe) in view.targets() {
         for &(t, g) in &spots {
             let d = distance(t, foe.pos);
             if d > 6 || !b.clear_line(t, foe.pos) {
@@ -292,7 +292,7 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
     if !berserk {
         for aa in b.attack_actions(i) {
             let foes: Vec<(usize, i64)> = view
-                .enemies()
+                .targets()
                 .map(|(k, f)| (k, distance(u.pos, f.pos)))
                 .filter(|(_, d)| (aa.reach.0..=aa.reach.1).contains(d))
                 .collect();

@@ -115,8 +115,9 @@ pub(crate) fn answer(b: &Battle<'_>, t: Turn) -> Turn {
 /// it stays, it disengages instead ([`Battle::disengaging`]: seed 003's "disengage"); where the
 /// ruleset has strikes of opportunity (`opportunity`), the unit takes the action that readies it
 /// to strike an enemy that comes near (seed 003's brace, stand ready) instead, where one does
-/// ([`Battle::readying`]). Not an answer to a declared attack or a move (declining keeps the
-/// activation), nor a routing unit.
+/// ([`Battle::readying`]); before that, where it knows an enemy hides near, it searches for it
+/// ([`Battle::searching`]: seed 003's "search"). Not an answer to a declared attack or a move
+/// (declining keeps the activation), nor a routing unit.
 pub(crate) fn readied(b: &Battle<'_>, t: Turn) -> Turn {
     formed(b, ready(b, t))
 }
@@ -145,10 +146,18 @@ fn ready(b: &Battle<'_>, t: Turn) -> Turn {
             return Turn { act, ..t };
         }
     }
+    let Some(at) = t.to.or_else(|| b.units.get(t.unit).map(|u| u.pos)) else { return t };
+    // An enemy it knows is hidden near: it searches for it (seed 003's "search"), where its
+    // move ends or, if not found from there, where it stands.
+    if let Some(act) = b.searching(t.unit, at) {
+        return Turn { act, ..t };
+    }
+    if let Some(act) = b.units.get(t.unit).and_then(|u| b.searching(t.unit, u.pos)).filter(|_| t.to.is_some()) {
+        return Turn { act, to: None, ..t };
+    }
     if b.engine.ir.opportunity.is_none() {
         return t;
     }
-    let Some(at) = t.to.or_else(|| b.units.get(t.unit).map(|u| u.pos)) else { return t };
     match b.readying(t.unit, at) {
         Some(act) => Turn { act, ..t },
         None => t,
@@ -173,12 +182,18 @@ impl<'v, 'e> View<'v, 'e> {
             .units
             .iter()
             .enumerate()
-            .filter(|(_, u)| u.state == State::Ready && (u.side == self.sight.side || self.sight.sees(u.pos)))
+            .filter(|(k, u)| u.state == State::Ready && (u.side == self.sight.side || self.sight.spots(*k, u.pos)))
     }
 
     /// The enemies in sight.
     pub fn enemies(&self) -> impl Iterator<Item = (usize, &'v Combatant)> + '_ {
         self.units().filter(|(_, u)| u.side != self.sight.side)
+    }
+
+    /// The enemies in sight that may be targeted: not hidden (seed 003's "hide"; without fog a
+    /// hidden enemy is in sight, only not to be targeted).
+    pub fn targets(&self) -> impl Iterator<Item = (usize, &'v Combatant)> + '_ {
+        self.enemies().filter(|(k, _)| !self.battle.hidden(*k))
     }
 
     /// Tiles a unit can move to, as far as its side knows (an enemy's, as the side sees them),

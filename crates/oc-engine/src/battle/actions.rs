@@ -326,7 +326,7 @@ impl<'e> Battle<'e> {
             .units
             .iter()
             .enumerate()
-            .filter(|(_, f)| f.side != u.side && f.state == State::Ready && self.sees(u.side, f.pos))
+            .filter(|(k, f)| f.side != u.side && f.state == State::Ready && self.spots(u.side, *k))
             .map(|(k, f)| (distance(u.pos, f.pos), k))
             .filter(|(d, _)| (lo..=hi).contains(d))
             .collect();
@@ -389,6 +389,12 @@ impl<'e> Battle<'e> {
                     return Err(BattleError::refused(
                         Rule::Target,
                         format!("{} cannot target {}: its side does not see it (fog of war)", u.name, f.name),
+                    ));
+                }
+                if f.side != u.side && self.hidden(t) {
+                    return Err(BattleError::refused(
+                        Rule::Target,
+                        format!("{} cannot target {}: it is hidden (a search may find it)", u.name, f.name),
                     ));
                 }
                 (f.pos, Some(t))

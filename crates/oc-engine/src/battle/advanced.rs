@@ -1,5 +1,6 @@
 //! The advanced rules beside courage (seed 003, "The Advanced Rules"), each played where the
-//! scenario switches it on: `advanced leadership`, `advanced situations`, `advanced weather`.
+//! scenario switches it on: `advanced leadership`, `advanced situations`, `advanced weather`
+//! (and the sweeps of `advanced charging` and `advanced area`).
 //!
 //! They act on the units' loadouts, so every exchange, forecast and AI reads them alike: what a
 //! unit bears by where it stands ([`Battle::situation`]) is added to its statuses and attributes
@@ -8,7 +9,8 @@
 //! out-of-command status, and when a general dies each unit of his side rolls `save` as the
 //! activation ends, leaving the battle (routed) if it fails. Situations: the `ground` attribute
 //! holds the elevation of the unit's tile; a unit in contact with two or more enemies bears
-//! `flank`, one with enemies in contact on two opposite sides `rear` instead. Weather: rolled
+//! `flank`, one with enemies in contact on two opposite sides `rear` instead; a hidden unit
+//! bears `blind`, a unit with the `flying` tag its status. Weather: rolled
 //! before the battle with the set-up's own dice (the battle's are untouched), logged in the start
 //! record, and borne by every unit for the whole battle.
 
@@ -103,6 +105,18 @@ impl Battle<'_> {
                 (_, Some(flank)) if contact.len() >= 2 => statuses.push(Atom::new(flank)),
                 _ => {}
             }
+            // Blind: a hidden unit, standing where it hid, is what no enemy sees.
+            if let Some(blind) = s.blind.as_ref().filter(|_| u.state == State::Ready && u.hidden == Some(at)) {
+                statuses.push(Atom::new(blind));
+            }
+            // The flyers: a unit with the situation's tag, its class's or its own.
+            if let Some((tag, aloft)) = &s.flying {
+                let own = u.tags.iter().any(|t| t.as_str() == tag.as_str());
+                let class = self.engine.class(&u.class).is_some_and(|c| c.tags.iter().any(|t| t.tag.as_str() == tag.as_str()));
+                if own || class {
+                    statuses.push(Atom::new(aloft));
+                }
+            }
         }
         (statuses, attrs)
     }
@@ -119,6 +133,7 @@ impl Battle<'_> {
         (0..self.state.units.len())
             .filter(|k| {
                 *k != target
+                    && !self.hidden(*k)
                     && self
                         .state
                         .units
@@ -126,6 +141,30 @@ impl Battle<'_> {
                         .is_some_and(|f| f.side != u.side && f.state == State::Ready && distance(f.pos, u.pos) == 1)
             })
             .collect()
+    }
+
+    /// Area-affecting weapons: where unit `i` attacks `target` and the ruleset's `within` is
+    /// above 0 for it, every other ready unit (friend or foe, hidden or not; `i` aside) within
+    /// that many tiles of the target, nearest it first (unit order on a tie).
+    pub(super) fn blast(&self, i: usize, target: usize) -> Vec<usize> {
+        let Some(within) = self.engine.ir.area.as_ref().filter(|_| self.plays("area")) else { return Vec::new() };
+        let (Some(u), Some(t)) = (self.state.units.get(i), self.state.units.get(target)) else { return Vec::new() };
+        let full = [crate::ir::V::Int(u.max_hp)];
+        let Some(radius) =
+            self.scene(super::scene::Cast { user: i, ..Default::default() }, None).map(|s| s.value(within, &full).int())
+        else {
+            return Vec::new();
+        };
+        if radius <= 0 {
+            return Vec::new();
+        }
+        let mut near: Vec<(i64, usize)> = (0..self.state.units.len())
+            .filter(|k| *k != i && *k != target)
+            .filter_map(|k| self.state.units.get(k).filter(|f| f.state == State::Ready).map(|f| (distance(f.pos, t.pos), k)))
+            .filter(|(d, _)| *d <= radius)
+            .collect();
+        near.sort_unstable();
+        near.into_iter().map(|(_, k)| k).collect()
     }
 
     /// Leadership: each general who died since the last look makes his side's units roll

@@ -53,7 +53,13 @@ impl Battle<'_> {
             .units
             .iter()
             .enumerate()
-            .filter(|(_, f)| f.side != u.side && f.state == State::Ready && unit.in_range(distance(at, f.pos)) && seen(f.pos))
+            .filter(|(k, f)| {
+                f.side != u.side
+                    && f.state == State::Ready
+                    && unit.in_range(distance(at, f.pos))
+                    && seen(f.pos)
+                    && !self.hidden(*k)
+            })
             .filter(|(_, f)| self.clear_line(at, f.pos))
             .map(|(k, f)| (k, f.hp))
             .collect();
@@ -63,7 +69,8 @@ impl Battle<'_> {
 
     /// Unit `i` attacks `target`; `moved`: it moved in the same step (a charge, as `moved` reads it).
     pub(super) fn attack(&mut self, i: usize, target: usize, moved: bool) -> Result<String, BattleError> {
-        let (a, _, ua) = self.attack_check(i, target)?;
+        let (a, d, ua) = self.attack_check(i, target)?;
+        let d_pos = d.pos;
         // The `area_attack` attribute (seed 000: "Hits all targets in range"): after the
         // chosen target, every other ready enemy within reach, each in an exchange of its own
         // (with its counter), nearest first, while the attacker stands.
@@ -75,6 +82,7 @@ impl Battle<'_> {
                 .enumerate()
                 .filter(|(k, f)| {
                     *k != target
+                        && !self.hidden(*k)
                         && f.side != a.side
                         && f.state == State::Ready
                         && ua.in_range(distance(a.pos, f.pos))
@@ -91,6 +99,8 @@ impl Battle<'_> {
                 targets.push(k);
             }
         }
+        // An area-affecting weapon strikes every other unit around its target too (`advanced area`).
+        let blast: Vec<usize> = self.blast(i, target).into_iter().filter(|k| !targets.contains(k)).collect();
         // Shooting past an enemy in one's own zone draws its free attack first.
         let mut notes = self.shooting_past(i, target);
         if self.state.units.get(i).is_none_or(|f| f.hp <= 0) {
@@ -106,6 +116,16 @@ impl Battle<'_> {
             }
             let mutual = answer.filter(|_| t == target);
             notes.push(self.exchange_full(i, t, Blow { moved, mutual, ..Blow::default() })?);
+        }
+        // The blast: each unit a lone strike at the target's distance (it struck the target's ground).
+        let at = distance(a.pos, d_pos);
+        for k in blast {
+            if self.state.units.get(i).is_none_or(|f| f.hp <= 0) {
+                break;
+            }
+            if self.state.units.get(k).is_some_and(|f| f.state == State::Ready) {
+                notes.push(self.exchange_full(i, k, Blow { moved, single: true, at: Some(at), ..Blow::default() })?);
+            }
         }
         let spent = a.equipped.as_deref().and_then(|w| self.spend(i, w));
         let spent = spent.map(|n| format!("; {n}")).unwrap_or_default();
@@ -139,7 +159,13 @@ impl Battle<'_> {
                 d.fought = true;
             }
         }
+        let struck_back = mutual.is_some() || exchange.counters();
         let Resolution { log, hp, declared, resources } = exchange.resolve_all(&mut self.state.rng);
+        // Whoever strikes is seen (a hidden attacker's blow was made from hiding).
+        self.unhide(i);
+        if struck_back {
+            self.unhide(target);
+        }
         // A unit of several figures shows them ("Braves (8 of 8)"), and those that fell.
         let living_before = [a.living(), d.living()];
         // HP, and the resources reactions spent.
@@ -260,6 +286,7 @@ impl Battle<'_> {
             .enumerate()
             .filter(|(_, f)| f.side != u.side && f.state == State::Ready && unit.in_range(distance(from, f.pos)))
             .filter(|(_, f)| sight.sees(f.pos) || distance(from, f.pos) <= vision)
+            .filter(|(k, _)| !self.hidden(*k))
             .filter(|(_, f)| self.clear_line(from, f.pos))
             .map(|(k, _)| k)
             .collect()
@@ -281,6 +308,12 @@ impl Battle<'_> {
             return Err(BattleError::refused(
                 Rule::Target,
                 format!("{} cannot attack {}: its side does not see it (fog of war)", a.name, d.name),
+            ));
+        }
+        if self.hidden(target) {
+            return Err(BattleError::refused(
+                Rule::Target,
+                format!("{} cannot attack {}: it is hidden (a search may find it)", a.name, d.name),
             ));
         }
         let dist = distance(a.pos, d.pos);

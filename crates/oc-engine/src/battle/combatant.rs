@@ -32,6 +32,7 @@ impl Clone for Combatant {
             charging: self.charging,
             figures: self.figures,
             morale: self.morale.clone(),
+            hidden: self.hidden,
         }
     }
 
@@ -59,6 +60,7 @@ impl Clone for Combatant {
             charging,
             figures,
             morale,
+            hidden,
         } = from;
         self.name.clone_from(name);
         self.side = *side;
@@ -81,6 +83,7 @@ impl Clone for Combatant {
         self.charging = *charging;
         self.figures = *figures;
         self.morale.clone_from(morale);
+        self.hidden = *hidden;
     }
 }
 

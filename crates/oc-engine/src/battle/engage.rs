@@ -8,8 +8,8 @@ use super::turns::StepVars;
 use super::{distance, Act, Battle, State};
 
 impl Battle<'_> {
-    /// The nearest enemy (unit order on a tie) for which `engaged` holds for unit `i` where it
-    /// stands; `None` without `engaged`, for a routing unit, or where none does.
+    /// The nearest enemy (unit order on a tie), not hidden, for which `engaged` holds for unit
+    /// `i` where it stands; `None` without `engaged`, for a routing unit, or where none does.
     pub fn engaged_by(&self, i: usize) -> Option<usize> {
         let f = self.engine.ir.engaged.as_ref()?;
         let u = self.state.units.get(i).filter(|u| u.state == State::Ready && !u.morale.routing)?;
@@ -19,7 +19,7 @@ impl Battle<'_> {
             .units
             .iter()
             .enumerate()
-            .filter(|(_, e)| e.side != u.side && e.state == State::Ready)
+            .filter(|(k, e)| e.side != u.side && e.state == State::Ready && !self.hidden(*k))
             .map(|(k, e)| (distance(u.pos, e.pos), k))
             .filter(|(range, _)| scene.holds(f, &StepVars { range: *range, ..StepVars::default() }.params()))
             .collect();

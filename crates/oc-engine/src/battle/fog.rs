@@ -30,11 +30,19 @@ pub struct Sight {
     pub side: m::SideId,
     /// `None`: no fog, every tile is in sight.
     eyes: Option<Vec<(Tile, i64)>>,
+    /// Under fog, the enemies hidden from it (the `hide` verb), wherever they stand.
+    hidden: Vec<usize>,
 }
 
 impl Sight {
     pub fn sees(&self, t: Tile) -> bool {
         self.eyes.as_ref().is_none_or(|eyes| eyes.iter().any(|(at, r)| distance(*at, t) <= *r))
+    }
+
+    /// Whether it sees unit `k` standing on `t`: the tile is in sight and, under fog, the unit
+    /// is not hidden from it (without fog a hidden unit is in plain view, only not targeted).
+    pub fn spots(&self, k: usize, t: Tile) -> bool {
+        self.sees(t) && !self.hidden.contains(&k)
     }
 
     /// Whether the battle has fog (so some tile may be out of sight).
@@ -68,7 +76,7 @@ impl Battle<'_> {
     /// What `side` sees now.
     pub fn sight(&self, side: m::SideId) -> Sight {
         if self.scenario.fog.is_none() {
-            return Sight { side, eyes: None };
+            return Sight { side, eyes: None, hidden: Vec::new() };
         }
         let mut eyes: Vec<(Tile, i64)> = self
             .units
@@ -78,7 +86,9 @@ impl Battle<'_> {
             .filter_map(|(k, u)| self.vision(k).map(|r| (u.pos, r)))
             .collect();
         eyes.extend(self.state.lights.iter().filter(|l| l.side == side).map(|l| (l.at, l.radius)));
-        Sight { side, eyes: Some(eyes) }
+        let hidden =
+            (0..self.units.len()).filter(|k| self.hidden(*k) && self.units.get(*k).is_some_and(|u| u.side != side)).collect();
+        Sight { side, eyes: Some(eyes), hidden }
     }
 
     /// Whether `side` sees the tile `t` (always, without fog).
@@ -126,7 +136,7 @@ impl Battle<'_> {
                 .units
                 .iter()
                 .enumerate()
-                .filter(|(_, u)| u.side != side && u.state == State::Ready && sight.sees(u.pos))
+                .filter(|(k, u)| u.side != side && u.state == State::Ready && sight.spots(*k, u.pos))
                 .map(|(k, _)| k)
                 .collect();
             let Some(before) = self.state.sighted.get_mut(side_index(side)) else { continue };

@@ -21,6 +21,7 @@ mod effects;
 mod engage;
 mod fog;
 mod game;
+mod hidden;
 mod interrupt;
 mod log;
 mod movement;
@@ -109,6 +110,10 @@ pub struct Combatant {
     /// Its courage (the ruleset's `courage`, where the scenario plays it): routing or not.
     #[serde(default, skip_serializing_if = "Morale::is_steady")]
     pub morale: Morale,
+    /// Where it hid (the `hide` verb): hidden while it stands there, until it attacks or is
+    /// found ([`Battle::hidden`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<Tile>,
 }
 
 /// A lowered attribute: `shift` steps or points on `attr`. `armed` once the unit's next turn has

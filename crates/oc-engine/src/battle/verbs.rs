@@ -350,6 +350,9 @@ impl World for OnBattle<'_, '_> {
             }
             // Seed 003's "disengage": the user, held by an enemy, steps away from it (engage.rs).
             m::Verb::Disengage => self.battle.disengage(i, amount).map_err(Refused::Rules),
+            // Seed 003's "hide" and "search" (hidden.rs).
+            m::Verb::Hide => self.battle.hide(i).map_err(Refused::Rules),
+            m::Verb::Search => Ok(self.battle.search(i, amount)),
             // The action's tile becomes the terrain named (any tile, unlike `raze`'s regions).
             m::Verb::Transform => {
                 let into = ir.name(name).to_string();

@@ -251,13 +251,13 @@ fn unit_view(b: &Battle<'_>, k: usize, u: &Combatant) -> UnitView {
     }
 }
 
-/// The units `side` knows of: its own, and the enemies in its sight.
+/// The units `side` knows of: its own, and the enemies in its sight (under fog, not hidden).
 fn units_seen(b: &Battle<'_>, side: SideId) -> Vec<UnitView> {
     let sight = b.sight(side);
     b.units
         .iter()
         .enumerate()
-        .filter(|(_, u)| u.side == side || (u.state == State::Ready && sight.sees(u.pos)) || u.state != State::Ready)
+        .filter(|(k, u)| u.side == side || (u.state == State::Ready && sight.spots(*k, u.pos)) || u.state != State::Ready)
         .map(|(k, u)| unit_view(b, k, u))
         .collect()
 }
@@ -400,7 +400,8 @@ pub(super) fn step(s: &Session<'_>, before: usize) -> Step {
     let viewer = s.viewer();
     let records = b.log.get(before..).unwrap_or_default();
     let name = |k: usize| b.units.get(k).map_or_else(|| format!("unit {k}"), |u| u.name.clone());
-    let seen = |k: usize| b.units.get(k).is_some_and(|u| u.side == viewer || b.sees(viewer, u.pos) || u.state != State::Ready);
+    let sight = b.sight(viewer);
+    let seen = |k: usize| b.units.get(k).is_some_and(|u| u.side == viewer || sight.spots(k, u.pos) || u.state != State::Ready);
     let mut lines = Vec::new();
     let mut side = b.to_act;
     for r in records {

@@ -28,7 +28,15 @@ impl Ctx {
     }
 
     pub(super) fn situations_block(&self, pair: Pair<Rule>) -> SituationsDef {
-        let mut s = SituationsDef { doc: None, ground: vec![], flank: vec![], rear: vec![], span: self.span(&pair) };
+        let mut s = SituationsDef {
+            doc: None,
+            ground: vec![],
+            flank: vec![],
+            rear: vec![],
+            blind: vec![],
+            flying: vec![],
+            span: self.span(&pair),
+        };
         for p in pair.into_inner() {
             let rule = p.as_rule();
             let name = p.clone().into_inner().find(|q| q.as_rule() == Rule::name).map(|q| self.ident(&q));
@@ -37,10 +45,30 @@ impl Ctx {
                 Rule::situation_ground => s.ground.extend(name),
                 Rule::situation_flank => s.flank.extend(name),
                 Rule::situation_rear => s.rear.extend(name),
+                Rule::situation_blind => s.blind.extend(name),
+                Rule::situation_flying => {
+                    let names: Vec<Ident> =
+                        p.into_inner().filter(|q| q.as_rule() == Rule::name).map(|q| self.ident(&q)).collect();
+                    if let [tag, status] = names.as_slice() {
+                        s.flying.push((tag.clone(), status.clone()));
+                    }
+                }
                 _ => {}
             }
         }
         s
+    }
+
+    pub(super) fn area_block(&self, pair: Pair<Rule>) -> AreaDef {
+        let mut a = AreaDef { doc: None, within: vec![], span: self.span(&pair) };
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::doc => a.doc = self.doc(p),
+                Rule::area_within => a.within.extend(p.into_inner().find(|x| x.as_rule() == Rule::expr).map(|x| self.expr(x))),
+                _ => {}
+            }
+        }
+        a
     }
 
     pub(super) fn charging_block(&self, pair: Pair<Rule>) -> ChargingDef {

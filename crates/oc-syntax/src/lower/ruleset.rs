@@ -30,6 +30,7 @@ impl Ctx {
             weather: vec![],
             charging: vec![],
             formations: vec![],
+            area: vec![],
         };
         for p in pair.into_inner() {
             let pspan = self.span(&p);
@@ -110,6 +111,7 @@ impl Ctx {
                 Rule::weather_block => rs.weather.extend(self.weather_block(p)),
                 Rule::charging_block => rs.charging.push(self.charging_block(p)),
                 Rule::formations_block => rs.formations.push(self.formations_block(p)),
+                Rule::area_block => rs.area.push(self.area_block(p)),
                 Rule::basic_def => {
                     for q in p.into_inner().filter(|q| q.as_rule() == Rule::tag_list) {
                         rs.basic.extend(self.tag_list(q));

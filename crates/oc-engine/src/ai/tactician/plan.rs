@@ -83,7 +83,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         // For each enemy in sight and weapon, the nearest and farthest it can strike from: the
         // distances worth a forecast (a bow shoots from as far as it can, or from as near).
         let mut spans: Vec<(usize, usize, i64, i64)> = Vec::new();
-        for (k, f) in self.view.enemies() {
+        for (k, f) in self.view.targets() {
             for (n, (_, lo, hi)) in me.weapons.iter().enumerate() {
                 let ds = reach
                     .iter()
@@ -97,7 +97,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             }
         }
         let caution = 1.0 - 0.5 * self.stakes.urgency;
-        let mut arms = Arms { acting, foes: self.view.enemies().map(|(k, f)| (k, f.pos)).collect(), spans, ..Arms::default() };
+        let mut arms = Arms { acting, foes: self.view.targets().map(|(k, f)| (k, f.pos)).collect(), spans, ..Arms::default() };
         // Each tile's candidate turns (one list, emptied tile by tile).
         let mut candidates = Vec::new();
         let mut best: Option<(f64, Turn)> = None;
