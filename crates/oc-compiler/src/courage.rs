@@ -31,6 +31,7 @@ pub(crate) fn advanced_rules(rules: &m::Rules) -> Vec<&'static str> {
     }
     if rules.ruleset.formations.is_some() {
         out.push("formations");
+    }
     if rules.ruleset.area.is_some() {
         out.push("area");
     }

@@ -94,11 +94,20 @@ fn a_hidden_unit_cannot_be_targeted_until_a_search_finds_it() {
         let why = b.turn(attack(0, 3)).unwrap_err().to_string();
         assert!(why.contains("Bows cannot attack Lurkers: it is hidden"), "{why}");
         assert!(b.targets_from(0, (1, 2), None).is_empty(), "{:?}", b.targets_from(0, (1, 2), None));
-        // The braves come within 2 tiles and search: the lurkers are found.
+        // The braves come within 3 tiles. A search is step 1 of the activation ("1. Search"),
+        // before the move: searching where the move ends is refused.
+        b.turn(Turn { unit: 1, to: Some((2, 2)), ..Default::default() }).unwrap();
+        end_round(&mut b);
+        until_turn_of(&mut b, SideId::Attacker, &[]);
+        let why = b.turn(act(1, Some((3, 2)), Verb::Search, "Search")).unwrap_err().to_string();
+        assert!(why.contains("before the move"), "{why}");
+        // Round 3: they search, then move on, in one activation: the lurkers are found.
         let from = b.log.len();
-        b.turn(act(1, Some((3, 2)), Verb::Search, "Search")).unwrap();
+        let search = act(1, None, Verb::Search, "Search").act;
+        b.turn(Turn { unit: 1, before: vec![search], to: Some((3, 2)), ..Default::default() }).unwrap();
         let said = notes(&b, from);
         assert!(said.iter().any(|n| n.contains("searches within 3 and finds Lurkers at (5, 2)")), "{said:?}");
+        assert_eq!(b.units[1].pos, (3, 2));
         assert!(!b.hidden(3));
         assert_eq!(b.targets_from(0, (1, 2), None), vec![3]);
         // Now the bow-women shoot them.
@@ -170,7 +179,8 @@ fn the_ais_search_for_a_hidden_enemy_rather_than_attack_it() {
             until_turn_of(&mut b, SideId::Attacker, &[]);
             let mut controller = oc_engine::ai::by_name(ai).unwrap();
             let t = controller.choose(&b).unwrap();
-            assert!(matches!(t.act, Act::Special { verb: Verb::Search, .. }), "{ai}: {t:?}");
+            // A search is step 1 of the sequence: taken before the move, the turn going on.
+            assert!(matches!(t.before.first(), Some(Act::Special { verb: Verb::Search, .. })), "{ai}: {t:?}");
             b.turn(t.clone()).unwrap();
             // A move that came too near the lurkers lets them activate first: they decline.
             if let Some(k) = b.answering() {

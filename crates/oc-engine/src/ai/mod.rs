@@ -130,10 +130,19 @@ fn formed(b: &Battle<'_>, t: Turn) -> Turn {
     if b.answering().is_some() || b.routing(t.unit) || b.active.is_some() {
         return t;
     }
-    match b.useful_step(&t) {
-        Some(act) => Turn { before: vec![act], ..t },
-        None => t,
+    let step = |act: &crate::battle::Act| match act {
+        crate::battle::Act::Special { verb, from, .. } => b.sequence_step(t.unit, *verb, from.as_deref()),
+        _ => None,
+    };
+    // Weighed as if nothing came before it; taken after the steps already planned (a search),
+    // where the sequence allows.
+    let Some(act) = b.useful_step(&Turn { before: Vec::new(), ..t.clone() }) else { return t };
+    if t.before.last().and_then(step).is_some_and(|last| step(&act).is_none_or(|s| s <= last)) {
+        return t;
     }
+    let mut t = t;
+    t.before.push(act);
+    t
 }
 
 fn ready(b: &Battle<'_>, t: Turn) -> Turn {
@@ -147,9 +156,18 @@ fn ready(b: &Battle<'_>, t: Turn) -> Turn {
         }
     }
     let Some(at) = t.to.or_else(|| b.units.get(t.unit).map(|u| u.pos)) else { return t };
-    // An enemy it knows is hidden near: it searches for it (seed 003's "search"), where its
-    // move ends or, if not found from there, where it stands.
-    if let Some(act) = b.searching(t.unit, at) {
+    // An enemy it knows is hidden near: it searches for it (seed 003's "search"). A search that
+    // is a step of the sequence of play ("1. Search") comes first, where the unit stands, and
+    // the turn goes on; any other is the act, where its move ends or, if not found from there,
+    // where it stands.
+    let is_step = |act: &crate::battle::Act| match act {
+        crate::battle::Act::Special { verb, from, .. } => b.sequence_step(t.unit, *verb, from.as_deref()).is_some(),
+        _ => false,
+    };
+    if let Some(act) = b.units.get(t.unit).and_then(|u| b.searching(t.unit, u.pos)).filter(is_step) {
+        return Turn { before: vec![act], ..t };
+    }
+    if let Some(act) = b.searching(t.unit, at).filter(|act| !is_step(act)) {
         return Turn { act, ..t };
     }
     if let Some(act) = b.units.get(t.unit).and_then(|u| b.searching(t.unit, u.pos)).filter(|_| t.to.is_some()) {
