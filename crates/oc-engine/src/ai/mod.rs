@@ -157,7 +157,7 @@ fn ready(b: &Battle<'_>, t: Turn) -> Turn {
     }
     let Some(at) = t.to.or_else(|| b.units.get(t.unit).map(|u| u.pos)) else { return t };
     // An enemy it knows is hidden near: it searches for it (seed 003's "search"). A search that
-    // is a step of the sequence of play ("1. Search") comes first, where the unit stands, and
+    // is a step of the sequence of play (seed 003 puts it first) comes first, where it stands, and
     // the turn goes on; any other is the act, where its move ends or, if not found from there,
     // where it stands.
     let is_step = |act: &crate::battle::Act| match act {
