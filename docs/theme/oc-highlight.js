@@ -29,7 +29,7 @@
   var BUILT_INS = [
     'damage', 'inflict', 'cure', 'clear', 'reactivate', 'relocate', 'open', 'take_chest', 'reveal',
     'transform', 'restrict', 'must_attack_weakest', 'shift', 'debuff', 'ignore_item_tags',
-    'attack', 'injure', 'flee', 'gain', 'break_weapon', 'strike_friend', 'disengage', 'activated', 'end_of_turn', 'start_of_round', 'end_of_round', 'hit', 'crit',
+    'attack', 'injure', 'flee', 'gain', 'break_weapon', 'strike_friend', 'disengage', 'divide', 'join', 'activated', 'end_of_turn', 'start_of_round', 'end_of_round', 'hit', 'crit',
     'attacked', 'after_attack', 'routed', 'miss', 'chart', 'roll', 'min', 'max', 'abs', 'clamp', 'self',
     'user', 'foe', 'ally', 'enemy', 'enemies', 'self_or_ally', 'tile', 'door'
   ];

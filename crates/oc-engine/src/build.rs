@@ -278,7 +278,9 @@ impl Engine {
                         | m::Verb::Injure
                         | m::Verb::BreakWeapon
                         | m::Verb::StrikeFriend
-                        | m::Verb::Disengage => {}
+                        | m::Verb::Disengage
+                        | m::Verb::Divide
+                        | m::Verb::Join => {}
                     },
                     Eff::Modify { .. } | Eff::Grant { .. } | Eff::GrantParam(_) | Eff::Action(_) => {}
                 }

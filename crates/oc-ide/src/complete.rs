@@ -125,6 +125,8 @@ pub const EFFECT: &[&str] = &[
     "break_weapon",
     "strike_friend",
     "disengage",
+    "divide",
+    "join",
     "has",
     "and",
     "or",

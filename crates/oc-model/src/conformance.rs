@@ -270,6 +270,8 @@ pub const VERBS: &[VerbSpec] = &[
     battle_event_verb("break_weapon", Verb::BreakWeapon, &[Type::Unit]),
     battle_event_verb("strike_friend", Verb::StrikeFriend, &[Type::Unit]),
     action_verb("disengage", Verb::Disengage, &[Type::Int]),
+    action_verb("divide", Verb::Divide, &[Type::Int]),
+    action_verb("join", Verb::Join, &[Type::Unit]),
 ];
 
 impl VerbSpec {
@@ -377,14 +379,16 @@ mod tests {
             | Verb::Injure
             | Verb::BreakWeapon
             | Verb::StrikeFriend
-            | Verb::Disengage => verb_spec(v).is_some(),
+            | Verb::Disengage
+            | Verb::Divide
+            | Verb::Join => verb_spec(v).is_some(),
         }
     }
 
     #[test]
     fn every_event_and_verb_has_one_entry() {
         assert!(VERBS.iter().all(|v| listed(v.verb)));
-        assert_eq!(VERBS.len(), 26, "a verb was added: add it to `listed` and to the conformance test");
+        assert_eq!(VERBS.len(), 28, "a verb was added: add it to `listed` and to the conformance test");
         assert_eq!(EVENTS.len(), Event::ALL.len());
         for ((name, e), spec) in Event::ALL.iter().zip(EVENTS) {
             assert_eq!((*name, *e), (spec.name, spec.event));

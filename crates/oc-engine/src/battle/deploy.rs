@@ -312,6 +312,7 @@ impl<'e> Battle<'e> {
                     charging: None,
                     figures: u.figures.max(1),
                     morale: Morale::default(),
+                    with: None,
                 });
             }
         }
