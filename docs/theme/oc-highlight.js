@@ -19,7 +19,7 @@
     'leadership', 'general', 'beyond', 'save', 'situations', 'ground', 'flank', 'rear', 'weather', 'elevation', 'charging', 'clears', 'lasts', 'and', 'or', 'not', 'has',
     'physical', 'magic', 'staff', 'doc', 'if', 'then', 'else', 'kit', 'scenario', 'army', 'map',
     'regions', 'rounds', 'deploy', 'first', 'edges', 'zone', 'war_chest', 'units', 'with', 'wielding',
-    'ranged', 'to', 'allow', 'ban', 'win', 'for', 'unit', 'items', 'figures', 'seize', 'rout', 'all',
+    'ranged', 'to', 'allow', 'ban', 'win', 'for', 'unit', 'items', 'figures', 'joins', 'seize', 'rout', 'all',
     'leader', 'escape', 'through', 'defend', 'survive', 'raze', 'in', 'chest', 'fog', 'vision',
     'points', 'resource', 'turn', 'order', 'spend', 'ties', 'threat', 'reaction', 'reactions', 'each', 'basic',
     'rolloff', 'by', 'at_least', 'at_most', 'classes', 'alternate', 'adjacent', 'front',

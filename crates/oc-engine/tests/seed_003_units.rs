@@ -210,3 +210,23 @@ fn blows_on_a_mixed_unit_fall_on_its_figures_and_its_leader_carries_on_after_the
     }
     assert!(carried > 0, "the braves never fell");
 }
+
+#[test]
+fn an_army_may_begin_the_battle_with_its_leader_in_a_unit() {
+    // "I decide to have only three units - the spearmen (plus my leader) in the center": `joins`
+    // in the army begins the battle with the chief in the braves' unit, one unit (it alone is
+    // on the board and activates), and braves joining braves are one unit of their figures.
+    let armies = "army A for Arena attacker { unit A0: Savage { figures 3 items Shortsword } unit A1: SavageChief { items Shortsword joins A0 } unit A2: Savage { figures 2 items Shortsword joins A0 } }\n\
+                  army D for Arena defender { unit D0: HighElfSpearman { figures 10 items ElvenSpear } unit D1: Savage { items Shortsword } }";
+    let (engine, map) = compiled(armies);
+    let b = arena::battle_seeded(&engine, &map, [&[(4, 2), (4, 3), (3, 2)], &[(5, 2), (9, 4)]], 1);
+    assert_eq!((b.units[1].state, b.units[1].with), (State::Joined, Some(0)));
+    assert_eq!((b.units[2].state, b.units[2].with), (State::Joined, None));
+    assert_eq!((b.units[0].figures, b.units[0].hp), (5, 5));
+    assert_eq!(b.bodies(0), vec![1]);
+    let mut waiting = b.waiting(SideId::Attacker);
+    waiting.sort_unstable();
+    assert_eq!(waiting, vec![0]);
+    let Some(Record::Start { units, .. }) = b.log.first() else { panic!("no start") };
+    assert_eq!(units[1].state, State::Joined);
+}

@@ -211,7 +211,7 @@ pub const SIDE: &[&str] = &[
     "not",
 ];
 pub const ARMY: &[&str] = &["doc", "unit"];
-pub const UNIT: &[&str] = &["figures", "items", "tags"];
+pub const UNIT: &[&str] = &["figures", "items", "joins", "tags"];
 
 /// Where the cursor is in `.oc` text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -94,7 +94,7 @@ impl Battle<'_> {
 
     /// Unit `j` made part of unit `k`: its figures added to `k`'s or a body's of its class and
     /// arms, or `j` joined to `k` as a body. What the log says.
-    fn absorb(&mut self, k: usize, j: usize) -> String {
+    pub(super) fn absorb(&mut self, k: usize, j: usize) -> String {
         let Some(u) = self.state.units.get(j).cloned() else { return String::new() };
         let same = |f: &super::Combatant| f.class == u.class && f.equipped == u.equipped && f.items == u.items;
         let into = std::iter::once(k).chain(self.bodies(k)).find(|m| *m != j && self.state.units.get(*m).is_some_and(same));
