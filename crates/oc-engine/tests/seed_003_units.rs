@@ -230,3 +230,31 @@ fn an_army_may_begin_the_battle_with_its_leader_in_a_unit() {
     let Some(Record::Start { units, .. }) = b.log.first() else { panic!("no start") };
     assert_eq!(units[1].state, State::Joined);
 }
+
+#[test]
+fn the_ais_join_a_depleted_unit_that_stays_to_a_friend_of_its_class() {
+    // "join another unit", as the AIs take it: a unit down to half its figures or fewer that
+    // would stay where it stands (here it has lost its footing: no move, no attack) joins a
+    // unit of its class and arms beside it.
+    let armies = "army A for Arena attacker { unit A0: Savage { figures 4 items Shortsword } unit A1: Savage { figures 4 items Shortsword } }\n\
+                  army D for Arena defender { unit D0: Savage { figures 6 items Shortsword } unit D1: Savage { items Shortsword } }";
+    let (engine, map) = compiled(armies);
+    for ai in ["greedy", "tactician", "planner"] {
+        for seed in 0..2 {
+            let mut b = arena::battle_seeded(&engine, &map, [&[(1, 2), (1, 3)], &[(8, 2), (9, 4)]], seed);
+            // A1 holds; A0 is the attacker's last unit to activate.
+            until_turn_of(&mut b, SideId::Attacker, &[0, 1]);
+            b.turn(arena::wait(1)).unwrap();
+            until_turn_of(&mut b, SideId::Attacker, &[0]);
+            assert_eq!(b.joining(0), None, "a unit at full strength stays as it is");
+            b.state.units[0].hp = 2;
+            let stumbled = oc_engine::battle::Affliction { status: "Stumbled".into(), left: Some(2) };
+            b.state.units[0].statuses.push(stumbled);
+            let mut controller = oc_engine::ai::by_name(ai).unwrap();
+            let t = controller.choose(&b).unwrap();
+            assert!(matches!(t.act, Act::Special { verb: Verb::Join, target: Some(1), .. }), "{ai}: {t:?}");
+            b.turn(t).unwrap();
+            assert_eq!((b.units[1].figures, b.units[1].living()), (8, 6), "{ai}");
+        }
+    }
+}

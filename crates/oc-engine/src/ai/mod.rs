@@ -115,7 +115,8 @@ pub(crate) fn answer(b: &Battle<'_>, t: Turn) -> Turn {
 /// it stays, it disengages instead ([`Battle::disengaging`]: seed 003's "disengage"); where the
 /// ruleset has strikes of opportunity (`opportunity`), the unit takes the action that readies it
 /// to strike an enemy that comes near (seed 003's brace, stand ready) instead, where one does
-/// ([`Battle::readying`]). Not an answer to a declared attack or a move (declining keeps the
+/// ([`Battle::readying`]); a depleted unit that stays beside a friend of its class joins it
+/// ([`Battle::joining`]). Not an answer to a declared attack or a move (declining keeps the
 /// activation), nor a routing unit.
 pub(crate) fn readied(b: &Battle<'_>, t: Turn) -> Turn {
     let waits = matches!(t.act, crate::battle::Act::Wait) && t.equip.is_none() && t.then_to.is_none();
@@ -124,6 +125,13 @@ pub(crate) fn readied(b: &Battle<'_>, t: Turn) -> Turn {
     }
     if b.engine.ir.engaged.is_some() && t.to.is_none() {
         if let Some(act) = b.disengaging(t.unit) {
+            return Turn { act, ..t };
+        }
+    }
+    // A depleted unit beside a friend of its class and arms joins it (seed 003's "join another
+    // unit", [`Battle::joining`]).
+    if t.to.is_none() {
+        if let Some(act) = b.joining(t.unit) {
             return Turn { act, ..t };
         }
     }

@@ -10,7 +10,9 @@
 //! first body carries on as the unit, where it stands (the reading of "the spearmen (plus my
 //! leader)": the leader is the last of the unit to fall).
 
-use super::{distance, neighbours, Battle, State, Tile};
+use oc_model as m;
+
+use super::{distance, neighbours, Act, Battle, State, Tile};
 
 impl Battle<'_> {
     /// The living bodies joined to unit `i` (a mixed unit's other classes), in unit order.
@@ -182,5 +184,36 @@ impl Battle<'_> {
             }
         }
         notes
+    }
+
+    /// The action by which unit `i`, depleted (half its figures or fewer left), would join a
+    /// steady friendly unit next to it of its class and arms (what the AIs play instead of
+    /// waiting where it stands): the first such unit, in unit order, that the rules let it
+    /// join. `None` otherwise.
+    pub fn joining(&self, i: usize) -> Option<Act> {
+        let u = self.state.units.get(i)?;
+        if u.figures < 2 || u.living() * 2 > i64::from(u.figures) || !self.bodies(i).is_empty() {
+            return None;
+        }
+        let tags: Vec<crate::Atom> = self.actions(i).into_iter().filter(|a| a.verb() == Some(m::Verb::Join)).map(|a| a.tag).collect();
+        if tags.is_empty() {
+            return None;
+        }
+        let fits = |f: &super::Combatant| {
+            f.side == u.side
+                && f.state == State::Ready
+                && !f.morale.routing
+                && distance(f.pos, u.pos) == 1
+                && (f.class, f.equipped, &f.items) == (u.class, u.equipped, &u.items)
+        };
+        for k in (0..self.state.units.len()).filter(|k| *k != i && self.state.units.get(*k).is_some_and(fits)) {
+            for tag in &tags {
+                let mut b = self.fork(None);
+                if b.special(i, (m::Verb::Join, Some(tag.as_str())), (Some(k), None), None).is_ok() {
+                    return Some(Act::Special { verb: m::Verb::Join, target: Some(k), tile: None, from: Some(*tag) });
+                }
+            }
+        }
+        None
     }
 }
