@@ -18,7 +18,11 @@ fn compiled(armies: &str) -> (Engine, oc_model::BattleMap) {
 }
 
 fn divide(unit: usize) -> Turn {
-    Turn { unit, act: Act::Special { verb: Verb::Divide, target: None, tile: None, from: Some("Divide".into()) }, ..Default::default() }
+    Turn {
+        unit,
+        act: Act::Special { verb: Verb::Divide, target: None, tile: None, from: Some("Divide".into()) },
+        ..Default::default()
+    }
 }
 
 fn join(unit: usize, with: usize) -> Turn {

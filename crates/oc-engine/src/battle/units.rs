@@ -42,7 +42,10 @@ impl Battle<'_> {
         let to = match dest.filter(|t| *t != u.pos) {
             Some(t) if free(t) => t,
             Some(t) => return Err(format!("{t:?} is not a free tile next to {}", u.name)),
-            None => neighbours(u.pos).into_iter().find(|t| free(*t)).ok_or_else(|| format!("{} has no free tile beside it", u.name))?,
+            None => neighbours(u.pos)
+                .into_iter()
+                .find(|t| free(*t))
+                .ok_or_else(|| format!("{} has no free tile beside it", u.name))?,
         };
         let each = (u.max_hp / i64::from(u.figures.max(1))).max(1);
         let figures = u32::try_from(n).map_err(|_| "too many figures".to_string())?;
@@ -163,7 +166,8 @@ impl Battle<'_> {
     pub(super) fn bodies_strike(&mut self, i: usize, target: usize, moved: bool) -> Vec<String> {
         let mut notes = Vec::new();
         for b in self.bodies(i) {
-            let Some((pos, activated)) = self.state.units.get(i).filter(|f| f.state == State::Ready).map(|f| (f.pos, f.activated))
+            let Some((pos, activated)) =
+                self.state.units.get(i).filter(|f| f.state == State::Ready).map(|f| (f.pos, f.activated))
             else {
                 break;
             };
@@ -195,7 +199,8 @@ impl Battle<'_> {
         if u.figures < 2 || u.living() * 2 > i64::from(u.figures) || !self.bodies(i).is_empty() {
             return None;
         }
-        let tags: Vec<crate::Atom> = self.actions(i).into_iter().filter(|a| a.verb() == Some(m::Verb::Join)).map(|a| a.tag).collect();
+        let tags: Vec<crate::Atom> =
+            self.actions(i).into_iter().filter(|a| a.verb() == Some(m::Verb::Join)).map(|a| a.tag).collect();
         if tags.is_empty() {
             return None;
         }

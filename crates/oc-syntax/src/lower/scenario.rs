@@ -279,7 +279,9 @@ impl Ctx {
                             Rule::unit_figures => {
                                 u.figures = q.into_inner().find(|r| r.as_rule() == Rule::int).map(|r| self.int(&r))
                             }
-                            Rule::unit_joins => u.joins = q.into_inner().find(|r| r.as_rule() == Rule::name).map(|r| self.ident(&r)),
+                            Rule::unit_joins => {
+                                u.joins = q.into_inner().find(|r| r.as_rule() == Rule::name).map(|r| self.ident(&r))
+                            }
                             _ => {}
                         }
                     }
