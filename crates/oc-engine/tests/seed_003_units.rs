@@ -166,6 +166,8 @@ fn a_leader_joined_to_a_unit_strikes_with_his_own_weapon_after_its_figures() {
         }
         let n = notes(&b, from);
         let line = n.iter().find(|n| n.contains("A0 (3 of 3) attacks D0")).unwrap_or_else(|| panic!("{n:?}"));
+        // The chief strikes only a target still standing.
+        assert!(!line.contains("(0 of 10)"), "{line}");
         let Some(at) = line.find("; A1 attacks D0") else { continue };
         seen += 1;
         // Each exchange's strikes: "NAME attacks TARGET: attack 7 miss, attack 25 hit; ...".

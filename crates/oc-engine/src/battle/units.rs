@@ -166,12 +166,12 @@ impl Battle<'_> {
     pub(super) fn bodies_strike(&mut self, i: usize, target: usize, moved: bool) -> Vec<String> {
         let mut notes = Vec::new();
         for b in self.bodies(i) {
-            let Some((pos, activated)) =
-                self.state.units.get(i).filter(|f| f.state == State::Ready).map(|f| (f.pos, f.activated))
-            else {
+            // The unit's figures and the target still stand (a fallen one is routed as the turn ends).
+            let standing = |f: &&super::Combatant| f.state == State::Ready && f.hp > 0;
+            let Some((pos, activated)) = self.state.units.get(i).filter(standing).map(|f| (f.pos, f.activated)) else {
                 break;
             };
-            if self.state.units.get(target).is_none_or(|f| f.state != State::Ready) {
+            if self.state.units.get(target).filter(standing).is_none() {
                 break;
             }
             if let Some(f) = self.state.units.get_mut(b) {
