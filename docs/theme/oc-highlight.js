@@ -19,7 +19,7 @@
     'leadership', 'general', 'beyond', 'save', 'situations', 'ground', 'flank', 'rear', 'blind', 'flying', 'weather', 'elevation', 'charging', 'formations', 'sequence', 'area', 'clears', 'lasts', 'and', 'or', 'not', 'has',
     'physical', 'magic', 'staff', 'doc', 'if', 'then', 'else', 'kit', 'scenario', 'army', 'map',
     'regions', 'rounds', 'deploy', 'first', 'edges', 'zone', 'war_chest', 'units', 'with', 'wielding',
-    'ranged', 'to', 'allow', 'ban', 'win', 'for', 'unit', 'items', 'figures', 'seize', 'rout', 'all',
+    'ranged', 'to', 'allow', 'ban', 'win', 'for', 'unit', 'items', 'figures', 'joins', 'seize', 'rout', 'all',
     'leader', 'escape', 'through', 'defend', 'survive', 'raze', 'in', 'chest', 'fog', 'vision',
     'points', 'resource', 'turn', 'order', 'spend', 'ties', 'threat', 'reaction', 'reactions', 'each', 'basic',
     'rolloff', 'by', 'at_least', 'at_most', 'classes', 'alternate', 'adjacent', 'front',
@@ -29,7 +29,7 @@
   var BUILT_INS = [
     'damage', 'inflict', 'cure', 'clear', 'reactivate', 'relocate', 'open', 'take_chest', 'reveal',
     'transform', 'restrict', 'must_attack_weakest', 'shift', 'debuff', 'ignore_item_tags',
-    'attack', 'injure', 'flee', 'gain', 'break_weapon', 'strike_friend', 'disengage', 'hide', 'search', 'activated', 'end_of_turn', 'start_of_round', 'end_of_round', 'hit', 'crit',
+    'attack', 'injure', 'flee', 'gain', 'break_weapon', 'strike_friend', 'disengage', 'hide', 'search', 'divide', 'join', 'activated', 'end_of_turn', 'start_of_round', 'end_of_round', 'hit', 'crit',
     'attacked', 'after_attack', 'routed', 'miss', 'chart', 'roll', 'min', 'max', 'abs', 'clamp', 'self',
     'user', 'foe', 'ally', 'enemy', 'enemies', 'self_or_ally', 'tile', 'door'
   ];

@@ -357,6 +357,13 @@ of one or more figures\"): its hit points are N times the class's, its cost N ti
 and its items'. N is 1 to 60: an exact forecast walks every figure's strikes.\n\nExample:\n    \
 unit Braves: Savage { figures 0 items Shortsword }   // no figures\n\n\
 Fix: give the unit 1 to 60 figures, or split a larger body into several units.";
+    ARMY_JOINS = "oc::army::joins", "a unit joins no unit of its army it may join",
+"`joins NAME` begins the battle with the unit joined to another unit of its army (seed 003: \
+\"the spearmen (plus my leader)\"): one unit that moves and activates as one, its figures added \
+to that unit's where they are of its class and arms, else fighting on in it as a body of their \
+own. NAME must be another unit of the same army that joins nobody itself.\n\nExample:\n    \
+unit Fenth: FenthGallinir { items Runeblade joins Spears }   // no unit named Spears\n\n\
+Fix: name a unit of the army that stands on its own.";
     EXPR_NOT_HERE = "oc::expr::not_here", "an expression reads what its place does not have",
 "Each place an expression is written has its own values: a combat formula has the strike's \
 `attacker` and `defender`, `distance`, `triangle` and the ruleset's dice; a `when` of a tag has \

@@ -280,7 +280,9 @@ impl Engine {
                         | m::Verb::StrikeFriend
                         | m::Verb::Disengage
                         | m::Verb::Hide
-                        | m::Verb::Search => {}
+                        | m::Verb::Search
+                        | m::Verb::Divide
+                        | m::Verb::Join => {}
                     },
                     Eff::Modify { .. } | Eff::Grant { .. } | Eff::GrantParam(_) | Eff::Action(_) => {}
                 }

@@ -183,7 +183,8 @@ pub(crate) fn execute(world: &mut impl World, command: Command) -> Result<Done, 
         | m::Verb::Attack
         | m::Verb::Injure
         | m::Verb::BreakWeapon
-        | m::Verb::StrikeFriend => {
+        | m::Verb::StrikeFriend
+        | m::Verb::Join => {
             here(world, unit)?;
             world.battle(&command).map(Done::Battle)
         }
@@ -196,7 +197,8 @@ pub(crate) fn execute(world: &mut impl World, command: Command) -> Result<Done, 
         | m::Verb::Transform
         | m::Verb::Disengage
         | m::Verb::Hide
-        | m::Verb::Search => world.battle(&command).map(Done::Battle),
+        | m::Verb::Search
+        | m::Verb::Divide => world.battle(&command).map(Done::Battle),
         // The standing verbs hold while a tag is held, and the shifting rule's `shift` is the
         // battle's own: none is carried out as a command.
         m::Verb::Restrict | m::Verb::MustAttackWeakest | m::Verb::IgnoreItemTags | m::Verb::Shift => Err(Refused::NotHere(verb)),

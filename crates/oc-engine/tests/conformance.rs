@@ -271,12 +271,13 @@ fn args(verb: Verb, unit: &str) -> String {
         Verb::Heal | Verb::Damage | Verb::Relocate | Verb::Attack | Verb::Flee => format!("{unit}, 3"),
         Verb::Inflict | Verb::Clear => format!("{unit}, Marked"),
         Verb::Injure => format!("{unit}, 3, Marked"),
-        Verb::Cure | Verb::Reactivate | Verb::BreakWeapon | Verb::StrikeFriend => unit.to_string(),
+        Verb::Cure | Verb::Reactivate | Verb::BreakWeapon | Verb::StrikeFriend | Verb::Join => unit.to_string(),
         Verb::Debuff => format!("{unit}, def-1"),
         Verb::Gain => format!("{unit}, guard, 3"),
         Verb::Raze | Verb::Transform => "Ruins".into(),
         Verb::Reveal | Verb::Disengage | Verb::Search => "3".into(),
         Verb::Hide => String::new(),
+        Verb::Divide => "1".into(),
         Verb::Restrict => "Blades".into(),
         Verb::Shift => "\"transformed\"".into(),
         Verb::Open | Verb::TakeChest | Verb::Seize | Verb::Escape | Verb::MustAttackWeakest | Verb::IgnoreItemTags => {
@@ -534,6 +535,8 @@ fn action_case(verb: Verb) {
         Verb::Transform => ("tile within 1", args(verb, "")),
         Verb::Reveal | Verb::Disengage | Verb::Search => ("self", "3".into()),
         Verb::Hide => ("self", String::new()),
+        Verb::Divide => ("self", "1".into()),
+        Verb::Join => ("ally within 1", args(verb, "target")),
         other => panic!("no action case for {other:?}"),
     };
     let engaged = verb == Verb::Disengage;
@@ -578,6 +581,19 @@ fn action_case(verb: Verb) {
             assert!(b.hidden(FOE));
             b.turn(special(verb, None, None)).unwrap();
             assert!(!b.hidden(FOE), "{what}: {:?}", b.log);
+        }
+        Verb::Divide => {
+            // A unit of two figures: one of them forms a unit of its own beside it.
+            let f = &mut b.state.units[SUBJECT];
+            (f.figures, f.max_hp, f.hp) = (2, 2 * f.max_hp, 2 * f.max_hp);
+            let n = b.units.len();
+            b.turn(special(verb, None, None)).unwrap();
+            assert_eq!(b.units.len(), n + 1, "{what}: {:?}", b.log);
+            assert_eq!((b.units[n].figures, b.units[n].hp), (1, b.units[SUBJECT].hp), "{what}");
+        }
+        Verb::Join => {
+            b.turn(special(verb, Some(ALLY), None)).unwrap();
+            assert_eq!(b.units[SUBJECT].state, State::Joined, "{what}: {:?}", b.log);
         }
         Verb::Relocate => {
             b.turn(special(verb, Some(ALLY), Some((1, 2)))).unwrap();

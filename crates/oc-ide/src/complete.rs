@@ -131,6 +131,8 @@ pub const EFFECT: &[&str] = &[
     "disengage",
     "hide",
     "search",
+    "divide",
+    "join",
     "has",
     "and",
     "or",
@@ -216,7 +218,7 @@ pub const SIDE: &[&str] = &[
     "not",
 ];
 pub const ARMY: &[&str] = &["doc", "unit"];
-pub const UNIT: &[&str] = &["figures", "items", "tags"];
+pub const UNIT: &[&str] = &["figures", "items", "joins", "tags"];
 
 /// Where the cursor is in `.oc` text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -272,6 +272,8 @@ pub const VERBS: &[VerbSpec] = &[
     action_verb("disengage", Verb::Disengage, &[Type::Int]),
     action_verb("hide", Verb::Hide, &[]),
     action_verb("search", Verb::Search, &[Type::Int]),
+    action_verb("divide", Verb::Divide, &[Type::Int]),
+    action_verb("join", Verb::Join, &[Type::Unit]),
 ];
 
 impl VerbSpec {
@@ -381,7 +383,9 @@ mod tests {
             | Verb::StrikeFriend
             | Verb::Disengage
             | Verb::Hide
-            | Verb::Search => verb_spec(v).is_some(),
+            | Verb::Search
+            | Verb::Divide
+            | Verb::Join => verb_spec(v).is_some(),
         }
     }
 

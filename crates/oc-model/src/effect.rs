@@ -207,6 +207,13 @@ pub enum Verb {
     /// `search(n)`: every enemy hidden within n squares of the user is found (seed 003's
     /// "search").
     Search,
+    /// `divide(n)`: the user, a unit of several figures, splits: n of its living figures form a
+    /// new unit of their own on a free tile next to it (seed 003's "divide up (split the unit)").
+    Divide,
+    /// `join(unit)`: the user joins the friendly unit named, next to it, and is one unit with it
+    /// from then on: its figures add to that unit's where they are of its class and arms, else
+    /// they fight on in it as a body of their own (a mixed unit; seed 003's "join another unit").
+    Join,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -302,6 +302,11 @@ pub struct ArmyUnit {
     /// are the class's for each, its cost the class's and items' for each.
     #[serde(default = "one_figure", skip_serializing_if = "is_one_figure")]
     pub figures: u32,
+    /// The unit of its army it begins the battle joined to (seed 003's mixed units, "the
+    /// spearmen (plus my leader)"): it fights on in it as a body of its own, or its figures are
+    /// added to that unit's where they are of its class and arms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub joins: Option<String>,
 }
 
 /// The most figures one unit may have (an exact forecast walks each figure's strikes).

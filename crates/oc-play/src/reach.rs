@@ -61,7 +61,8 @@ pub fn lone_unit<'e>(
         side: id,
         units,
     };
-    let unit = m::ArmyUnit { name: class.into(), class: class.into(), items: Vec::new(), tags: Vec::new(), figures: 1 };
+    let unit =
+        m::ArmyUnit { name: class.into(), class: class.into(), items: Vec::new(), tags: Vec::new(), figures: 1, joins: None };
     let (attackers, defenders) = (army(m::SideId::Attacker, vec![unit]), army(m::SideId::Defender, Vec::new()));
     let deploy: [&[oc_engine::battle::Tile]; 2] = [&[(at.x, at.y)], &[]];
     oc_engine::battle::Battle::new(engine, &scenario, &battle_map, [&attackers, &defenders], deploy, 0).map_err(|e| e.to_string())

@@ -781,5 +781,7 @@ pub struct UnitDef {
     pub tags: Vec<Ident>,
     /// `figures N`: the unit's figures of its class (one where not written).
     pub figures: Option<Spanned<i64>>,
+    /// `joins NAME`: the unit of its army it begins the battle joined to (a mixed unit).
+    pub joins: Option<Ident>,
     pub span: Span,
 }

@@ -188,6 +188,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         unit_def | kw_unit => "`unit NAME: CLASS`",
         unit_items | kw_items => "`items`",
         unit_figures | kw_figures => "`figures`",
+        unit_joins | kw_joins => "`joins`",
         unit_tags => "`tags`",
         _ => return None,
     })

@@ -44,6 +44,7 @@ pub(crate) fn check_armies(
                     items: u.items.iter().map(|i| i.value.to_string()).collect(),
                     tags: u.tags.iter().map(|t| t.value.to_string()).collect(),
                     figures: u.figures.as_ref().map_or(1, |n| u32::try_from(n.value).unwrap_or(0)),
+                    joins: u.joins.as_ref().map(|n| n.value.to_string()),
                 })
                 .collect(),
         };
@@ -179,6 +180,24 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
             );
         }
         names.insert(&u.name.value, u.name.span);
+        if let Some(host) = &u.joins {
+            let target = def.units.iter().find(|v| v.name.value == host.value);
+            let why = match target {
+                None => Some(format!("`{}` joins `{}`, which is no unit of this army", u.name.value, host.value)),
+                Some(v) if v.name.value == u.name.value => Some(format!("`{}` joins itself", u.name.value)),
+                Some(v) if v.joins.is_some() => {
+                    Some(format!("`{}` joins `{}`, which joins another unit itself", u.name.value, host.value))
+                }
+                Some(_) => None,
+            };
+            if let Some(why) = why {
+                diags.push(
+                    Diagnostic::error(ARMY_JOINS, host.span, why)
+                        .with_label("the unit joined")
+                        .with_help("name another unit of the army that joins nobody"),
+                );
+            }
+        }
         let Some(class) = rules.class(&u.class.value) else {
             diags.push(unknown(UNKNOWN_CLASS, "class", &u.class, rules.classes.iter().map(|c| c.name.as_str()).collect()));
             continue;

@@ -116,7 +116,8 @@ pub(crate) fn answer(b: &Battle<'_>, t: Turn) -> Turn {
 /// ruleset has strikes of opportunity (`opportunity`), the unit takes the action that readies it
 /// to strike an enemy that comes near (seed 003's brace, stand ready) instead, where one does
 /// ([`Battle::readying`]); before that, where it knows an enemy hides near, it searches for it
-/// ([`Battle::searching`]: seed 003's "search"). Not an answer to a declared attack or a move
+/// ([`Battle::searching`]: seed 003's "search"); a depleted unit that stays beside a friend of
+/// its class joins it ([`Battle::joining`]). Not an answer to a declared attack or a move
 /// (declining keeps the activation), nor a routing unit.
 pub(crate) fn readied(b: &Battle<'_>, t: Turn) -> Turn {
     formed(b, ready(b, t))
@@ -172,6 +173,13 @@ fn ready(b: &Battle<'_>, t: Turn) -> Turn {
     }
     if let Some(act) = b.units.get(t.unit).and_then(|u| b.searching(t.unit, u.pos)).filter(|_| t.to.is_some()) {
         return Turn { act, to: None, ..t };
+    }
+    // A depleted unit beside a friend of its class and arms joins it (seed 003's "join another
+    // unit", [`Battle::joining`]).
+    if t.to.is_none() {
+        if let Some(act) = b.joining(t.unit) {
+            return Turn { act, ..t };
+        }
     }
     if b.engine.ir.opportunity.is_none() {
         return t;

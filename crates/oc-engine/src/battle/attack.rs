@@ -127,11 +127,14 @@ impl Battle<'_> {
                 notes.push(self.exchange_full(i, k, Blow { moved, single: true, at: Some(at), ..Blow::default() })?);
             }
         }
+        // A mixed unit's bodies strike after its own figures (units.rs).
+        let bodies = self.bodies_strike(i, target, moved);
         let spent = a.equipped.as_deref().and_then(|w| self.spend(i, w));
         let spent = spent.map(|n| format!("; {n}")).unwrap_or_default();
         let struck = notes.split_off(free);
         let before = notes.iter().map(|n| format!("{n}; ")).collect::<String>();
-        Ok(format!("{before}{} attacks {}{spent}", a.shown(), struck.join("; attacks ")))
+        let bodies = bodies.iter().map(|n| format!("; {n}")).collect::<String>();
+        Ok(format!("{before}{} attacks {}{spent}{bodies}", a.shown(), struck.join("; attacks ")))
     }
 
     /// One exchange of an attack: the strikes, hit points, statuses and debuffs; "NAME: strikes".

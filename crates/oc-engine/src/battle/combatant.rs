@@ -33,6 +33,7 @@ impl Clone for Combatant {
             figures: self.figures,
             morale: self.morale.clone(),
             hidden: self.hidden,
+            with: self.with,
         }
     }
 
@@ -61,6 +62,7 @@ impl Clone for Combatant {
             figures,
             morale,
             hidden,
+            with,
         } = from;
         self.name.clone_from(name);
         self.side = *side;
@@ -84,6 +86,7 @@ impl Clone for Combatant {
         self.figures = *figures;
         self.morale.clone_from(morale);
         self.hidden = *hidden;
+        self.with = *with;
     }
 }
 
@@ -123,11 +126,9 @@ impl Battle<'_> {
         let routed: Vec<usize> = hp.iter().filter(|(_, h)| *h <= 0).map(|(k, _)| *k).collect();
         let mut newly_routed = Vec::new();
         for k in &routed {
-            if let Some(f) = self.state.units.get_mut(*k) {
-                if f.state == State::Ready {
-                    newly_routed.push(*k);
-                }
-                f.state = State::Routed;
+            // A mixed unit whose own figures have all fallen fights on as its next body (units.rs).
+            if self.state.units.get(*k).is_some_and(|f| f.state == State::Ready) && !self.fall(*k) {
+                newly_routed.push(*k);
             }
         }
         (hp, routed, newly_routed)

@@ -320,6 +320,7 @@ impl<'e> Battle<'e> {
                     figures: u.figures.max(1),
                     morale: Morale::default(),
                     hidden: None,
+                    with: None,
                 });
             }
         }
@@ -363,6 +364,15 @@ impl<'e> Battle<'e> {
             units_undo: Vec::new(),
         };
         b.state.terrain_ix = b.terrain_indices();
+        // Units that begin the battle joined to another of their army (`joins`, units.rs).
+        for army in armies {
+            for u in army.units.iter().filter(|u| u.joins.is_some()) {
+                let at = |name: &str| b.state.units.iter().position(|f| f.side == army.side && f.name == name);
+                if let (Some(j), Some(k)) = (at(&u.name), u.joins.as_deref().and_then(at)) {
+                    b.absorb(k, j);
+                }
+            }
+        }
         b.face_the_enemy();
         b.log.push(Record::Start {
             scenario: scenario.name.clone(),

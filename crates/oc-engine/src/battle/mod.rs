@@ -30,6 +30,7 @@ mod scene;
 mod sequence;
 mod threat;
 mod turns;
+mod units;
 mod verbs;
 mod victory;
 
@@ -62,6 +63,10 @@ pub enum State {
     Ready,
     Routed,
     Escaped,
+    /// Its figures joined another unit (seed 003's "join another unit", units.rs): they fight
+    /// on in it as a body of their own (`Combatant::with` names the unit), or were added to its
+    /// figures, or fell there. Not on the board by itself, and never counted as routed.
+    Joined,
 }
 
 /// A unit on (or off) the battlefield.
@@ -114,6 +119,11 @@ pub struct Combatant {
     /// found ([`Battle::hidden`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hidden: Option<Tile>,
+    /// A body of a mixed unit (`State::Joined`): the unit it is part of, which moves and
+    /// activates for it; it strikes after that unit's own figures and is struck once they have
+    /// all fallen (units.rs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub with: Option<usize>,
 }
 
 /// A lowered attribute: `shift` steps or points on `attr`. `armed` once the unit's next turn has

@@ -160,9 +160,16 @@ impl World for OnBattle<'_, '_> {
         let was_ready = f.state == State::Ready;
         f.hp = hp.max(0);
         if f.hp == 0 {
-            f.state = State::Routed;
+            // A mixed unit fights on as its next body (units.rs); a body that falls stays joined.
+            let joined = f.state == State::Joined;
+            let carried_on = if was_ready { self.battle.fall(k) } else { joined };
+            if !carried_on {
+                if let Some(f) = self.battle.state.units.get_mut(k) {
+                    f.state = State::Routed;
+                }
+            }
             // A unit routed by a command's damage (a status's or an item's) gets its `on routed` too.
-            if was_ready {
+            if was_ready && !carried_on {
                 self.battle.run_triggers_against(k, m::Event::Routed, (k != user).then_some(user));
             }
         }
@@ -353,6 +360,12 @@ impl World for OnBattle<'_, '_> {
             // Seed 003's "hide" and "search" (hidden.rs).
             m::Verb::Hide => self.battle.hide(i).map_err(Refused::Rules),
             m::Verb::Search => Ok(self.battle.search(i, amount)),
+            // Seed 003's "divide up (split the unit)" and "join another unit" (units.rs).
+            m::Verb::Divide => self.battle.divide(i, amount, self.dest).map_err(Refused::Rules),
+            m::Verb::Join => {
+                let k = self.unit_of(unit)?;
+                self.battle.join(i, k).map_err(Refused::Rules)
+            }
             // The action's tile becomes the terrain named (any tile, unlike `raze`'s regions).
             m::Verb::Transform => {
                 let into = ir.name(name).to_string();

@@ -106,6 +106,7 @@ impl Base {
                     items: t.items.clone(),
                     tags: Vec::new(),
                     figures: t.figures,
+                    joins: None,
                 });
             }
         }

@@ -263,6 +263,7 @@ impl Ctx {
                         items: vec![],
                         tags: vec![],
                         figures: None,
+                        joins: None,
                         span: uspan,
                     };
                     let mut n = 0;
@@ -277,6 +278,9 @@ impl Ctx {
                             Rule::unit_tags => u.tags.extend(self.names(q)),
                             Rule::unit_figures => {
                                 u.figures = q.into_inner().find(|r| r.as_rule() == Rule::int).map(|r| self.int(&r))
+                            }
+                            Rule::unit_joins => {
+                                u.joins = q.into_inner().find(|r| r.as_rule() == Rule::name).map(|r| self.ident(&r))
                             }
                             _ => {}
                         }
