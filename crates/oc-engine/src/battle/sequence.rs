@@ -1,6 +1,7 @@
 //! The sequence of play within an activation (seed 003: "A unit may take more than one Action
 //! per activation round"; "An activated unit must perform its actions according to a strict
-//! sequence of play: 1. Search 2. Declare Melee Attacks 3. Change Formation 4. Move ..."): a
+//! sequence of play": searching first, then declaring melee attacks, changing formation,
+//! moving ...): a
 //! tag's action with a `sequence` step is taken before the unit moves, in the same activation as
 //! its move and its act. A turn lists them in `Turn::before`, in increasing steps, each step at
 //! most once; such an action taken as the turn's act comes after them, and only in a turn that
