@@ -5,7 +5,7 @@
 //! inside one: units of figures striking and dying figure by figure, the order of attack in one
 //! combat, the wyvern's four attack forms, a champion's Critical Hit roll, shots beyond
 //! effective range, and what the advanced rules lay on a unit (out of command, higher ground,
-//! flank and rear, the weather's murk).
+//! flank and rear, the weather's murk, formations, a blow from hiding, a flyer aloft).
 
 #[path = "common/agree.rs"]
 mod agree;
@@ -106,4 +106,20 @@ fn the_advanced_rules_on_a_unit_act_as_forecast() {
     let bows = bearing(band("ElvenBowWoman", "Longbow", 11), &["Mist"]);
     let swords = band("HumanMercenary", "Broadsword", 8);
     one_sided(&e, &bows, &swords, 5, "11 bow-women in mist at 5 tiles on 8 sellswords");
+    // "Formations provide bonuses (and penalties) to movement and combat"; "blind, flying".
+    let phalanx = bearing(band("HighElfSpearman", "ElvenSpear", 6), &["Phalanx"]);
+    let mob = bearing(band("Savage", "Shortsword", 6), &["Mob"]);
+    let x = Exchange::new(&e, &mob, &phalanx, 1).unwrap().mutual().moved([true, false]);
+    agrees(&x, "a mob of 6 savages charging a phalanx of 6 spearmen, one combat");
+    let open = bearing(band("Savage", "Shortsword", 6), &["OpenOrder"]);
+    one_sided(&e, &bows, &open, 4, "11 bow-women in mist on 6 savages in open order");
+    let unseen = bearing(band("Savage", "Shortsword", 4), &["Unseen"]);
+    one_sided(&e, &unseen, &band("HighElfAxeman", "ElvenAxe", 3), 1, "4 savages from hiding on 3 axemen");
+    let aloft = Loadout {
+        carried: vec![Atom::new("WyvernTalon"), Atom::new("WyvernTail")],
+        ..bearing(Loadout::new("PoisonWyvern", Some("WyvernBite")), &["Aloft"])
+    };
+    let braves = band("Savage", "Shortsword", 8);
+    let x = Exchange::new(&e, &aloft, &braves, 1).unwrap().mutual();
+    agrees(&x, "the wyvern aloft and 8 braves, one combat");
 }

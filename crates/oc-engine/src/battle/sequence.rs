@@ -80,7 +80,8 @@ impl Battle<'_> {
     }
 
     /// The step of the sequence an AI takes before turn `t`, where it is cheap and plainly
-    /// useful: of the unit's actions on itself with a `sequence` step, the one that, taken first
+    /// useful: of the unit's actions on itself with a `sequence` step whose first verb changes what
+    /// it bears (a status laid or cleared, a debuff, a resource, a form), the one that, taken first
     /// (in a fork), leaves the turn's move in reach and most improves the exchange the turn
     /// looks to. Attacking: its chance to hit its target rises and the target's chance to hit it
     /// does not. Otherwise: the nearest enemy's chance to hit it (from where that enemy stands,
@@ -92,6 +93,16 @@ impl Battle<'_> {
             .actions(i)
             .into_iter()
             .filter(|a| a.action.sequence.is_some() && a.action.target == m::ActionTarget::SelfOnly)
+            // Only a step that changes what the unit bears can change an exchange: a search,
+            // say, is weighed by nobody here (and costs no fork a decision).
+            .filter(|a| {
+                matches!(
+                    a.verb(),
+                    Some(
+                        m::Verb::Inflict | m::Verb::Cure | m::Verb::Clear | m::Verb::Debuff | m::Verb::Transform | m::Verb::Gain
+                    )
+                )
+            })
             .collect();
         let u = self.state.units.get(i)?;
         if steps.is_empty() || !t.before.is_empty() || u.morale.routing {
