@@ -8,6 +8,8 @@
 #[path = "common/arena.rs"]
 mod arena;
 
+use arena::{notes, until_turn_of};
+
 #[path = "common/field.rs"]
 mod field;
 
@@ -42,14 +44,6 @@ fn attack(unit: usize, target: usize) -> Turn {
     Turn { unit, act: Act::Attack { target }, ..Default::default() }
 }
 
-/// Waits with the side to act (any of its units able but those in `keep`) until `side` is to act.
-fn until_turn_of(b: &mut Battle, side: SideId, keep: &[usize]) {
-    while b.to_act != side {
-        let k = b.may_act(b.to_act).into_iter().find(|k| !keep.contains(k)).expect("a unit to wait");
-        b.turn(arena::wait(k)).unwrap();
-    }
-}
-
 /// Ends the round: every unit able waits.
 fn end_round(b: &mut Battle) {
     let round = b.round;
@@ -57,16 +51,6 @@ fn end_round(b: &mut Battle) {
         let k = b.may_act(b.to_act)[0];
         b.turn(arena::wait(k)).unwrap();
     }
-}
-
-fn notes(b: &Battle, from: usize) -> Vec<String> {
-    b.log[from..]
-        .iter()
-        .filter_map(|r| match r {
-            Record::Turn { note, .. } | Record::Resolved { note, .. } => Some(note.clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 /// Round 1: the lurkers (3) hide in the forest; everyone else waits.

@@ -5,6 +5,8 @@
 #[path = "common/arena.rs"]
 mod arena;
 
+use arena::{notes, until_turn_of};
+
 #[path = "common/field.rs"]
 mod field;
 
@@ -35,25 +37,6 @@ fn join(unit: usize, with: usize) -> Turn {
 
 fn attack(unit: usize, target: usize) -> Turn {
     Turn { unit, act: Act::Attack { target }, ..Default::default() }
-}
-
-/// Units of `side` other than `keep` wait until `side` has the activation (the roll-offs).
-fn until_turn_of(b: &mut Battle, side: SideId, keep: &[usize]) {
-    while b.to_act != side {
-        let k = b.may_act(b.to_act).into_iter().find(|k| !keep.contains(k)).expect("a unit to wait");
-        b.turn(arena::wait(k)).unwrap();
-    }
-}
-
-/// The notes of the turns and resolved declarations from record `from` on.
-fn notes(b: &Battle, from: usize) -> Vec<String> {
-    b.log[from..]
-        .iter()
-        .filter_map(|r| match r {
-            Record::Turn { note, .. } | Record::Resolved { note, .. } => Some(note.clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 /// The strikes a unit of the battle makes on `target` in contact (its forecast's).

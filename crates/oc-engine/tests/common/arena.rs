@@ -139,3 +139,23 @@ pub fn battle_seeded<'e>(engine: &'e Engine, map: &BattleMap, deploy: [&[(i64, i
 pub fn last_note(b: &Battle) -> String {
     b.log.iter().rev().find_map(|r| if let Record::Turn { note, .. } = r { Some(note.clone()) } else { None }).unwrap_or_default()
 }
+
+/// Units of the side to act other than `keep` wait until `side` has the activation (the
+/// roll-offs of an initiative ruleset).
+pub fn until_turn_of(b: &mut Battle, side: SideId, keep: &[usize]) {
+    while b.to_act != side {
+        let k = b.may_act(b.to_act).into_iter().find(|k| !keep.contains(k)).expect("a unit to wait");
+        b.turn(wait(k)).unwrap();
+    }
+}
+
+/// The notes of the turns and resolved declarations from record `from` on.
+pub fn notes(b: &Battle, from: usize) -> Vec<String> {
+    b.log[from..]
+        .iter()
+        .filter_map(|r| match r {
+            Record::Turn { note, .. } | Record::Resolved { note, .. } => Some(note.clone()),
+            _ => None,
+        })
+        .collect()
+}
