@@ -164,22 +164,9 @@ fn mob_then_open_order(engine: &Engine, map: &oc_model::BattleMap, seed: u64) ->
 /// Narube (`scenarios/battlestorm-narube.oc`) with `advanced formations` too, played by `ai`:
 /// each turn's steps before the move (by tag), and whether the battle ended.
 fn narube_with_formations(ai: &str, seed: u64) -> (Vec<String>, bool) {
-    let scenario =
-        include_str!("../../../scenarios/battlestorm-narube.oc").replace("advanced courage", "advanced courage, formations");
-    let map_text = include_str!("../../../scenarios/maps/narube-river.map.toml");
-    let files = [("maps/narube-river.map.toml".to_string(), map_text.to_string()), ("narube.oc".to_string(), scenario)];
-    let mut ws = oc_compiler::Workspace::new();
-    let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["narube.oc".to_string()]);
-    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
-    let rules = c.rules.unwrap();
-    let (map, _) = oc_atlas::parse(oc_diag::FileId(0), map_text);
-    let mut map = map.unwrap();
-    map.resolve(&rules);
-    let engine = Engine::new(rules).unwrap();
-    let map = map.battle_map();
+    let (engine, map) = field::narube(|s| s.replace("advanced courage", "advanced courage, formations"));
     let s = &engine.rules.scenarios[0];
-    let armies = [&engine.rules.armies[0], &engine.rules.armies[1]];
-    let armies = if armies[0].side == SideId::Attacker { armies } else { [armies[1], armies[0]] };
+    let armies = field::armies(&engine);
     let mut ai = oc_engine::ai::by_name(ai).unwrap();
     let (result, records) = oc_engine::battle::play(&engine, s, &map, armies, seed, ai.as_mut()).unwrap();
     let steps = records

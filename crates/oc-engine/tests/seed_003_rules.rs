@@ -310,22 +310,9 @@ fn narube_battles_activate_units_of_several_figures() {
     // "I decide to have only three units - the spearmen (plus my leader) in the center, the
     // bow-women unit on one flank, and the wyvern on another flank": the shipped battle forms
     // its armies in units of figures, and each activation is one unit's.
-    let scenario = include_str!("../../../scenarios/battlestorm-narube.oc");
-    let map_text = include_str!("../../../scenarios/maps/narube-river.map.toml");
-    let files =
-        [("maps/narube-river.map.toml".to_string(), map_text.to_string()), ("narube.oc".to_string(), scenario.to_string())];
-    let mut ws = oc_compiler::Workspace::new();
-    let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["narube.oc".to_string()]);
-    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
-    let rules = c.rules.unwrap();
-    let (map, _) = oc_atlas::parse(oc_diag::FileId(0), map_text);
-    let mut map = map.unwrap();
-    map.resolve(&rules);
-    let engine = Engine::new(rules).unwrap();
-    let map = map.battle_map();
+    let (engine, map) = field::narube(str::to_string);
     let s = &engine.rules.scenarios[0];
-    let armies = [&engine.rules.armies[0], &engine.rules.armies[1]];
-    let armies = if armies[0].side == SideId::Attacker { armies } else { [armies[1], armies[0]] };
+    let armies = field::armies(&engine);
     let figures: u32 = armies.iter().flat_map(|a| &a.units).map(|u| u.figures).sum();
     let units: usize = armies.iter().map(|a| a.units.len()).sum();
     assert!(figures >= 5 * units as u32, "{units} units of {figures} figures");

@@ -82,3 +82,29 @@ pub fn compiled(map: &str, scenario: &str, armies: &str) -> (Engine, BattleMap) 
     let (rules, map) = compile(map, scenario, armies).unwrap_or_else(|d| panic!("{d:#?}"));
     (Engine::new(rules).unwrap(), map)
 }
+
+/// The shipped Narube battle (`scenarios/battlestorm-narube.oc` on its map), its scenario text
+/// `edit`ed first (say, to switch on an advanced rule): the engine and the battle map.
+pub fn narube(edit: impl Fn(&str) -> String) -> (Engine, BattleMap) {
+    let scenario = edit(include_str!("../../../../scenarios/battlestorm-narube.oc"));
+    let map_text = include_str!("../../../../scenarios/maps/narube-river.map.toml");
+    let files = [("maps/narube-river.map.toml".to_string(), map_text.to_string()), ("narube.oc".to_string(), scenario)];
+    let mut ws = Workspace::new();
+    let (c, _) = ws.compile(&mut files.into_iter().collect::<MemoryHost>(), &["narube.oc".to_string()]);
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let rules = c.rules.unwrap();
+    let (map, _) = oc_atlas::parse(oc_diag::FileId(0), map_text);
+    let mut map = map.unwrap();
+    map.resolve(&rules);
+    (Engine::new(rules).unwrap(), map.battle_map())
+}
+
+/// The first scenario's two armies, the attacker's first.
+pub fn armies(engine: &Engine) -> [&oc_model::Army; 2] {
+    let armies = [&engine.rules.armies[0], &engine.rules.armies[1]];
+    if armies[0].side == oc_model::SideId::Attacker {
+        armies
+    } else {
+        [armies[1], armies[0]]
+    }
+}
