@@ -182,14 +182,7 @@ impl Checker<'_> {
                     .with_help("name a tag without parameters"),
                 ),
                 _ => {
-                    let names = self
-                        .syms
-                        .tags
-                        .order
-                        .iter()
-                        .filter(|n| self.syms.tags.get(n).is_some_and(|s| !s.is_status))
-                        .cloned()
-                        .collect();
+                    let names = self.tag_names();
                     self.unknown_in::<()>(UNKNOWN_TAG, "tag", t, names, None);
                 }
             }

@@ -5,6 +5,11 @@
 use super::*;
 
 impl<'a> Checker<'a> {
+    /// The names of the tags declared (not the statuses), for a "did you mean" of a tag.
+    pub(crate) fn tag_names(&self) -> Vec<String> {
+        self.syms.tags.order.iter().filter(|n| self.syms.tags.get(n).is_some_and(|s| !s.is_status)).cloned().collect()
+    }
+
     pub(super) fn lower_tags(&mut self, items: &[&'a ast::Item]) -> Vec<m::Tag> {
         let mut out = Vec::new();
         for item in items {
@@ -87,14 +92,7 @@ impl<'a> Checker<'a> {
         let mut spans: Vec<Span> = Vec::with_capacity(uses.len());
         for u in uses {
             let Some(sig) = self.syms.tags.get(u.name.value.as_str()).cloned() else {
-                let names: Vec<String> = self
-                    .syms
-                    .tags
-                    .order
-                    .iter()
-                    .filter(|n| self.syms.tags.get(n).is_some_and(|s| !s.is_status))
-                    .cloned()
-                    .collect();
+                let names = self.tag_names();
                 self.unknown_in::<()>(UNKNOWN_TAG, "tag", &u.name, names, None);
                 continue;
             };
