@@ -165,13 +165,14 @@ fn ready(b: &Battle<'_>, t: Turn) -> Turn {
         crate::battle::Act::Special { verb, from, .. } => b.sequence_step(t.unit, *verb, from.as_deref()).is_some(),
         _ => false,
     };
-    if let Some(act) = b.units.get(t.unit).and_then(|u| b.searching(t.unit, u.pos)).filter(is_step) {
+    let here = b.units.get(t.unit).and_then(|u| b.searching(t.unit, u.pos));
+    if let Some(act) = here.clone().filter(is_step) {
         return Turn { before: vec![act], ..t };
     }
     if let Some(act) = b.searching(t.unit, at).filter(|act| !is_step(act)) {
         return Turn { act, ..t };
     }
-    if let Some(act) = b.units.get(t.unit).and_then(|u| b.searching(t.unit, u.pos)).filter(|_| t.to.is_some()) {
+    if let Some(act) = here.filter(|_| t.to.is_some()) {
         return Turn { act, to: None, ..t };
     }
     // A depleted unit beside a friend of its class and arms joins it (seed 003's "join another
