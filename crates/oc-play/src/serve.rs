@@ -11,8 +11,9 @@
 //!
 //! The API: `GET /api/game` (what does not change: the map picture, the armies, the rules'
 //! traits), `GET /api/state` (the [`View`]), `POST /api/choices {unit, equip?}`,
-//! `/api/forecast {unit, target, equip?}`, `/api/move {version, unit, to}`, `/api/undo
-//! {version}`, `/api/act {version, unit, equip?, act}` (`act` as the engine's `Act`),
+//! `/api/forecast {unit, target, equip?}`, `/api/move {version, unit, to}`, `/api/step
+//! {version, unit, act}` (an action of the sequence of play staged before the move), `/api/undo
+//! {version}` (the move, else the last step), `/api/act {version, unit, equip?, act}` (`act` as the engine's `Act`),
 //! `/api/stance {version, reaction}` (the standing reaction), `/api/end {version, unit}` and
 //! `/api/quit` (the server stops).
 
@@ -202,6 +203,10 @@ impl Server {
                 Ok(a) => changed(session, |s| s.stage(a.version, a.unit, a.to)),
                 Err(d) => Reply::denied(400, d),
             },
+            ("POST", "/api/step") => match parse::<StepAsk>(&body) {
+                Ok(a) => changed(session, |s| s.step(a.version, a.unit, a.act)),
+                Err(d) => Reply::denied(400, d),
+            },
             ("POST", "/api/undo") => match parse::<VersionAsk>(&body) {
                 Ok(a) => changed(session, |s| s.undo(a.version)),
                 Err(d) => Reply::denied(400, d),
@@ -295,6 +300,14 @@ struct ActAsk {
     unit: usize,
     #[serde(default)]
     equip: Option<String>,
+    act: Act,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StepAsk {
+    version: u64,
+    unit: usize,
     act: Act,
 }
 

@@ -10,6 +10,11 @@
 //!
 //! A move is staged ([`Session::stage`]) and can be taken back ([`Session::undo`]) until the
 //! unit acts: the move and the act are one turn of the engine, and nothing is rolled before.
+//! Before the move, the unit's actions with a step of the sequence of play (`sequence`) may be
+//! staged ([`Session::step`]): the turn takes them first (`Turn::before`). The engine checks
+//! them as it will check the turn, and what the page shows after them (the board, where the
+//! unit can go, its targets and forecasts) is a preview of the battle with them taken, on dice
+//! of its own, so that no roll of the battle's is revealed before the turn is played.
 //! Every request that changes the game names the game's [`Session::version`]; an older one is
 //! refused as stale. What the session shows a side is in `view` (under fog, only what it sees).
 //! It returns data and refusals; it never prints, exits or writes.
@@ -114,12 +119,25 @@ pub struct Options {
     pub seed: u64,
 }
 
-/// A move staged and not yet played: where the unit goes, and the weapon it would hold.
+/// A move staged and not yet played: where the unit goes (where it stands, if it does not
+/// move), and the actions it takes before the move (`Turn::before`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Staged {
     pub unit: usize,
     pub to: Tile,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub before: Vec<Act>,
+    /// The staged steps as the engine took them in the preview.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// Whether the steps left something to chance: the preview is then one of their outcomes,
+    /// and the turn rolls their dice anew.
+    pub chance: bool,
 }
+
+/// The dice of a preview of staged steps: not the battle's, so that none of its rolls is shown
+/// before the turn is played.
+const PREVIEW_SEED: u64 = 0x5eed_0f_5742;
 
 /// One game in progress.
 pub struct Session<'s> {
@@ -326,6 +344,13 @@ impl<'s> Session<'s> {
         Ok(u)
     }
 
+    /// The battle as the staged steps leave it (a preview, on dice of its own), where steps
+    /// are staged; `None` where none are.
+    pub fn previewed(&self) -> Option<Battle<'s>> {
+        let s = self.staged.as_ref().filter(|s| !s.before.is_empty())?;
+        self.battle.with_steps(s.unit, &s.before, PREVIEW_SEED).ok().map(|(b, _)| b)
+    }
+
     /// Where unit `unit` stands for its act: where its staged move takes it, else where it is.
     fn acting_from(&self, unit: usize) -> Option<Tile> {
         match &self.staged {
@@ -339,7 +364,8 @@ impl<'s> Session<'s> {
         self.playable(unit)?;
         let equip = self.weapon(unit, equip)?;
         let from = self.acting_from(unit).unwrap_or_default();
-        Ok(view::choices(self, unit, from, equip))
+        let preview = self.previewed();
+        Ok(view::choices(preview.as_ref().unwrap_or(&self.battle), unit, from, equip))
     }
 
     /// The weapon `name` of unit `unit` (its own with `None`).
@@ -357,8 +383,10 @@ impl<'s> Session<'s> {
         self.playable(unit)?;
         let weapon = self.weapon(unit, equip)?;
         let from = self.acting_from(unit).unwrap_or_default();
-        let seen = self.battle.units.get(target).is_some_and(|t| self.battle.sees(self.viewer(), t.pos));
-        if !seen || !self.battle.targets_from(unit, from, weapon).contains(&target) {
+        let preview = self.previewed();
+        let b = preview.as_ref().unwrap_or(&self.battle);
+        let seen = b.units.get(target).is_some_and(|t| b.sees(self.viewer(), t.pos));
+        if !seen || !b.targets_from(unit, from, weapon).contains(&target) {
             let name = self.battle.units.get(unit).map_or("the unit", |u| u.name.as_str());
             return Err(Denied::new(
                 battle::Rule::Target.code(),
@@ -366,8 +394,8 @@ impl<'s> Session<'s> {
                 battle::Rule::Target.help(),
             ));
         }
-        let f = self.battle.attack_forecast(unit, from, target, weapon).map_err(|e| Denied::battle(&e))?;
-        Ok(view::forecast(self, unit, target, from, &f))
+        let f = b.attack_forecast(unit, from, target, weapon).map_err(|e| Denied::battle(&e))?;
+        Ok(view::forecast(b, unit, target, from, &f))
     }
 
     /// Stages unit `unit`'s move to `to` (its own square takes the move back): nothing is played
@@ -385,43 +413,97 @@ impl<'s> Session<'s> {
                 ));
             }
         }
-        if to == u.pos {
-            self.staged = None;
+        let pos = u.pos;
+        let name = u.name.clone();
+        // Where it can go after its staged steps.
+        let reach = self.reach(unit);
+        let staged = self.staged.take().filter(|s| s.unit == unit);
+        let kept = staged.clone();
+        let (before, notes, chance) = staged.map(|s| (s.before, s.notes, s.chance)).unwrap_or_default();
+        if to == pos {
+            self.staged = Some(Staged { unit, to, before, notes, chance }).filter(|s| !s.before.is_empty());
             self.version += 1;
             return Ok(());
         }
-        let reach = self.reach(unit);
         if !reach.iter().any(|(t, _)| *t == to) {
+            self.staged = kept;
             return Err(Denied::new(
                 battle::Rule::Move.code(),
-                format!("{} cannot reach {to:?} this turn", u.name),
+                format!("{name} cannot reach {to:?} this turn"),
                 battle::Rule::Move.help(),
             ));
         }
-        self.staged = Some(Staged { unit, to });
+        self.staged = Some(Staged { unit, to, before, notes, chance });
         self.version += 1;
         Ok(())
     }
 
-    /// Where unit `unit` can go, as its side sees the battle (under fog, a square an unseen
-    /// enemy holds looks free; the engine refuses the move if it is not).
-    pub fn reach(&self, unit: usize) -> Vec<(Tile, i64)> {
-        let sight = self.battle.sight(self.battle.units.get(unit).map_or(SideId::Attacker, |u| u.side));
-        let reach = if sight.fogged() { self.battle.reachable_as_seen(unit, &sight) } else { self.battle.reachable(unit) };
-        let mut out: Vec<(Tile, i64)> = reach.map(|r| r.into_iter().collect()).unwrap_or_default();
-        out.sort();
-        out
+    /// Stages `act`, an action of unit `unit` with a step of the sequence of play, before its
+    /// move (after the steps staged already): the engine takes them in a preview, and refuses
+    /// them as it would refuse the turn. Nothing is played until the unit acts.
+    pub fn step(&mut self, version: u64, unit: usize, act: Act) -> Result<(), Denied> {
+        self.check_version(version)?;
+        let u = self.playable(unit)?;
+        let pos = u.pos;
+        match &self.staged {
+            Some(s) if s.unit != unit => {
+                let other = self.battle.units.get(s.unit).map_or("another unit", |f| f.name.as_str());
+                return Err(Denied::new(
+                    battle::Rule::Turn.code(),
+                    format!("{other} has moved and not acted yet"),
+                    "act with it, or take its move back (undo) first",
+                ));
+            }
+            Some(s) if s.to != pos => {
+                return Err(Denied::new(
+                    battle::Rule::Turn.code(),
+                    format!("{} has moved: the actions of the sequence of play come before the move", u.name),
+                    "take the move back (undo), take the action, then move",
+                ));
+            }
+            _ => {}
+        }
+        let mut before = self.staged.as_ref().map(|s| s.before.clone()).unwrap_or_default();
+        before.push(act);
+        self.staged = Some(self.staging(unit, pos, before)?);
+        self.version += 1;
+        Ok(())
     }
 
-    /// Takes a staged move back.
+    /// Unit `unit`'s steps `before` staged where it stands, as the engine's preview takes them.
+    fn staging(&self, unit: usize, pos: Tile, before: Vec<Act>) -> Result<Staged, Denied> {
+        let (b, notes) = self.battle.with_steps(unit, &before, PREVIEW_SEED).map_err(|e| Denied::battle(&e))?;
+        Ok(Staged { unit, to: pos, before, notes, chance: b.drawn() > 0 })
+    }
+
+    /// Where unit `unit` can go, as its side sees the battle (under fog, a square an unseen
+    /// enemy holds looks free; the engine refuses the move if it is not), after its staged steps.
+    pub fn reach(&self, unit: usize) -> Vec<(Tile, i64)> {
+        let preview = self.previewed();
+        reach_in(preview.as_ref().unwrap_or(&self.battle), unit)
+    }
+
+    /// Takes back what was staged last: the move, else the last step staged before it.
     pub fn undo(&mut self, version: u64) -> Result<(), Denied> {
         self.check_version(version)?;
-        if self.staged.take().is_none() {
+        let Some(mut s) = self.staged.take() else {
             return Err(Denied::new(
                 battle::Rule::Move.code(),
                 "there is no move to take back",
                 "a move can be taken back until the unit acts; an act is final",
             ));
+        };
+        let pos = self.battle.units.get(s.unit).map_or(s.to, |u| u.pos);
+        if s.to != pos {
+            s.to = pos;
+            self.staged = Some(s).filter(|s| !s.before.is_empty());
+        } else {
+            s.before.pop();
+            // Steps the engine took with one more after them are taken without it too.
+            self.staged = match s.before.is_empty() {
+                true => None,
+                false => Some(self.staging(s.unit, pos, s.before)?),
+            };
         }
         self.version += 1;
         Ok(())
@@ -447,7 +529,8 @@ impl<'s> Session<'s> {
         let equip = weapon.filter(|w| Some(*w) != self.battle.units.get(unit).and_then(|u| u.equipped));
         let k = side_index(self.battle.to_act);
         let reaction = self.stance.get(k).cloned().flatten();
-        let turn = Turn { unit, to, equip, act, reaction, ..Turn::default() };
+        let before = self.staged.as_ref().filter(|s| s.unit == unit).map(|s| s.before.clone()).unwrap_or_default();
+        let turn = Turn { unit, before, to, equip, act, reaction, ..Turn::default() };
         let before = self.battle.log.len();
         self.battle.turn(turn).map_err(|e| Denied::battle(&e))?;
         if let Some(slot) = self.stance.get_mut(k) {
@@ -460,12 +543,13 @@ impl<'s> Session<'s> {
         self.settle(None)
     }
 
-    /// Ends unit `unit`'s activation: it waits where it stands (a staged move is taken back);
-    /// where activations are steps, the unit in the middle of one stops.
+    /// Ends unit `unit`'s activation: it waits where it stands (a staged move is taken back,
+    /// its staged steps are taken); where activations are steps, the unit in the middle of one
+    /// stops.
     pub fn end(&mut self, version: u64, unit: usize) -> Result<(), Denied> {
         self.check_version(version)?;
-        self.playable(unit)?;
-        self.staged = None;
+        let pos = self.playable(unit)?.pos;
+        self.staged = self.staged.take().filter(|s| s.unit == unit && !s.before.is_empty()).map(|s| Staged { to: pos, ..s });
         self.act(self.version, unit, None, Act::Wait)
     }
 
@@ -545,4 +629,13 @@ impl<'s> Session<'s> {
         }
         Ok(())
     }
+}
+
+/// Where unit `unit` can go in battle `b`, as its side sees it.
+pub(crate) fn reach_in(b: &Battle<'_>, unit: usize) -> Vec<(Tile, i64)> {
+    let sight = b.sight(b.units.get(unit).map_or(SideId::Attacker, |u| u.side));
+    let reach = if sight.fogged() { b.reachable_as_seen(unit, &sight) } else { b.reachable(unit) };
+    let mut out: Vec<(Tile, i64)> = reach.map(|r| r.into_iter().collect()).unwrap_or_default();
+    out.sort();
+    out
 }

@@ -410,18 +410,7 @@ impl<'e> Battle<'e> {
                 *slot = Some(stance.clone()).filter(|s| s != "best");
             }
         }
-        if !t.before.is_empty() && (resumed.is_some() || self.state.active.as_ref().is_some_and(|a| a.unit == i)) {
-            return Err(BattleError::refused(
-                Rule::Turn,
-                format!("{} takes its actions before the move only as its activation begins", u.name),
-            ));
-        }
-        if !t.before.is_empty() && (u.morale.routing || matches!(t.act, Act::Decline | Act::Rally)) {
-            return Err(BattleError::refused(
-                Rule::Turn,
-                format!("{} takes no action before a move it does not make: it declines, flees or rallies", u.name),
-            ));
-        }
+        self.steps_may_begin(i, &t, resumed.is_some())?;
         if matches!(t.act, Act::Decline) {
             return self.decline(t);
         }

@@ -12,7 +12,48 @@ use oc_model as m;
 
 use super::{distance, neighbours, Act, Battle, BattleError, Rule, State, Tile, Turn};
 
+impl<'e> Battle<'e> {
+    /// What a player staging unit `i`'s actions `before` (the steps of its sequence, before
+    /// the move) sees before its turn is played: a fork of the battle, on dice of its own
+    /// (`seed`: none of the battle's own rolls is revealed), with the unit's activation begun
+    /// and the steps taken as a turn takes them, and the steps' notes; or why the rules refuse
+    /// them, as they would refuse the turn. The battle itself is unchanged.
+    pub fn with_steps(&self, i: usize, before: &[Act], seed: u64) -> Result<(Battle<'e>, Vec<String>), BattleError> {
+        let mut b = self.fork(Some(seed));
+        if before.is_empty() {
+            return Ok((b, Vec::new()));
+        }
+        let t = Turn { unit: i, before: before.to_vec(), ..Turn::default() };
+        self.steps_may_begin(i, &t, false)?;
+        b.refill(Some(m::Event::Activated), &[i]);
+        b.clear_at_activation(i);
+        b.run_triggers(i, m::Event::Activated);
+        let notes = b.before_move(i, &t)?;
+        Ok((b, notes))
+    }
+}
+
 impl Battle<'_> {
+    /// Refuses turn `t`'s actions before the move where the unit takes none: in the middle of
+    /// its activation (or the rest of a move that was held, `resumed`), or in a turn that makes
+    /// no move (it declines, flees or rallies).
+    pub(super) fn steps_may_begin(&self, i: usize, t: &Turn, resumed: bool) -> Result<(), BattleError> {
+        let Some(u) = self.state.units.get(i).filter(|_| !t.before.is_empty()) else { return Ok(()) };
+        if resumed || self.state.active.as_ref().is_some_and(|a| a.unit == i) {
+            return Err(BattleError::refused(
+                Rule::Turn,
+                format!("{} takes its actions before the move only as its activation begins", u.name),
+            ));
+        }
+        if u.morale.routing || matches!(t.act, Act::Decline | Act::Rally) {
+            return Err(BattleError::refused(
+                Rule::Turn,
+                format!("{} takes no action before a move it does not make: it declines, flees or rallies", u.name),
+            ));
+        }
+        Ok(())
+    }
+
     /// The step of the sequence of unit `i`'s action with `verb` (of the tag `from`, if named):
     /// `None` where the action has none, or the unit has no such action.
     pub fn sequence_step(&self, i: usize, verb: m::Verb, from: Option<&str>) -> Option<i64> {

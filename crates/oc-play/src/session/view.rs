@@ -123,8 +123,12 @@ pub struct Choices {
 pub struct ActionChoice {
     pub verb: oc_model::Verb,
     pub name: String,
+    /// The tag whose action it is (`Act::Special`'s `from`): a unit's actions of one verb differ by it.
+    pub tag: String,
     pub source: Option<String>,
     pub range: Option<(i64, i64)>,
+    /// Its step of the sequence of play (`sequence`): it is taken before the move, staged.
+    pub sequence: Option<i64>,
 }
 
 /// The exact forecast of an attack, as a forecast window shows it.
@@ -176,8 +180,7 @@ fn side_of(f: &oc_engine::SideForecast, u: Option<&Combatant>) -> ForecastSide {
     }
 }
 
-pub(super) fn forecast(s: &Session<'_>, unit: usize, target: usize, from: Tile, f: &EngineForecast) -> Forecast {
-    let b = s.battle();
+pub(super) fn forecast(b: &Battle<'_>, unit: usize, target: usize, from: Tile, f: &EngineForecast) -> Forecast {
     let reactions = b
         .engine
         .rules
@@ -308,7 +311,8 @@ pub fn view(s: &Session<'_>) -> View {
         to_act: b.to_act,
         viewer,
         your_turn,
-        units: units_seen(b, viewer),
+        // After staged steps, the board as the preview shows it (a formation taken, an enemy found).
+        units: units_seen(s.previewed().as_ref().unwrap_or(b), viewer),
         may_act: if your_turn { b.may_act(b.to_act) } else { Vec::new() },
         active: b.active.as_ref().map(|a| a.unit),
         staged: s.staged().cloned(),
@@ -346,9 +350,9 @@ fn answering(b: &Battle<'_>, viewer: SideId, your_turn: bool) -> Option<Answerin
     Some(Answering { unit: d.target, by: d.by, line })
 }
 
-/// What unit `unit` may do, acting from `from` with `equip` held.
-pub(super) fn choices(s: &Session<'_>, unit: usize, from: Tile, equip: Option<Atom>) -> Choices {
-    let b = s.battle();
+/// What unit `unit` may do in `b` (the battle, or the preview of its staged steps), acting
+/// from `from` with `equip` held.
+pub(super) fn choices(b: &Battle<'_>, unit: usize, from: Tile, equip: Option<Atom>) -> Choices {
     let u = b.units.get(unit);
     let weapons = u
         .map(|u| {
@@ -374,7 +378,9 @@ pub(super) fn choices(s: &Session<'_>, unit: usize, from: Tile, equip: Option<At
         .filter_map(|a| {
             let verb = a.verb()?;
             let name = serde_json::to_value(verb).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-            Some(ActionChoice { verb, name, source: a.source.clone(), range: b.action_reach(unit, verb) })
+            let sequence = a.action.sequence;
+            let (source, tag) = (a.source.clone(), a.tag.to_string());
+            Some(ActionChoice { verb, name, tag, source, range: b.action_reach(unit, verb), sequence })
         })
         .collect();
     let pool = b.engine.rules.ruleset.turn.spend.as_ref().and_then(|r| b.resource(unit, r).map(|v| (r.clone(), v)));
@@ -383,7 +389,7 @@ pub(super) fn choices(s: &Session<'_>, unit: usize, from: Tile, equip: Option<At
         unit,
         pos: u.map_or(from, |u| u.pos),
         from,
-        reach: s.reach(unit),
+        reach: super::reach_in(b, unit),
         targets: b.targets_from(unit, from, equip),
         must_attack,
         weapons,

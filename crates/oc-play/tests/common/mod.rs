@@ -1,6 +1,8 @@
 //! What the tests of `oc-play` share: the repository's shipped scenarios, made ready to play.
 #![allow(dead_code)]
 
+pub mod http;
+
 use std::path::PathBuf;
 
 /// A file of the repository (the workspace root, two folders above this crate).
