@@ -17,11 +17,19 @@
   const g = D.grid;
   const last = D.frames.length - 1;
   const name = (i) => (D.units[i] ? D.units[i].name : "unit " + i);
-  // A unit of several figures: its living ones, one figure's hit points into what it has left.
-  const figs = (u, hp) => {
-    if (!u.figures || u.figures <= 1) return "";
-    const each = Math.max(1, Math.floor(u.max_hp / u.figures));
-    return ", " + Math.ceil(Math.max(0, hp) / each) + " of " + u.figures + " figures";
+  // A unit of several figures: its living ones of its figures now (joining and dividing change them).
+  const figs = (s) => (s.figures ? ", " + s.figures[0] + " of " + s.figures[1] + " figures" : "");
+  // A unit with bodies joined to it (a mixed unit): its HP and theirs, "n of m" of the whole.
+  const whole = (f, i) => {
+    const s = f.units[i];
+    let hp = Math.max(0, s.hp), max = s.max_hp;
+    const bodies = [];
+    f.units.forEach((b, k) => {
+      if (b.state !== "joined" || b.with !== i) return;
+      hp += Math.max(0, b.hp); max += b.max_hp;
+      bodies.push(name(k) + (b.figures ? " (" + b.figures[0] + " of " + b.figures[1] + ")" : ""));
+    });
+    return { hp, max, frac: max > 0 ? Math.min(1, hp / max) : 0, bodies: bodies.length ? " + " + bodies.join(" + ") : "" };
   };
   const at = (t) => (t ? "(" + t[0] + ", " + t[1] + ")" : "");
   const words = (v) => (typeof v === "string" ? v.replace(/_/g, " ") : JSON.stringify(v));
@@ -221,10 +229,13 @@
         }
       }
     }
-    f.units.forEach((s, i) => {
-      const gl = glyphs[i], u = D.units[i], row = rows[i];
-      if (!gl || !u) return;
-      const frac = u.max_hp > 0 ? Math.max(0, s.hp) / u.max_hp : 0;
+    D.units.forEach((u, i) => {
+      const gl = glyphs[i], row = rows[i], s = f.units[i];
+      // A unit not yet made (divided off another later in the battle).
+      gl.grp.style.display = s ? "" : "none";
+      row.tr.hidden = !s;
+      if (!s) return;
+      const w = whole(f, i), frac = w.frac;
       gl.grp.setAttribute("transform", "translate(" + s.x * g + " " + s.y * g + ")");
       const hidden = seen && u.side !== side && !seen.has(s.x + "," + s.y);
       gl.grp.style.display = s.state === "ready" && !hidden ? "" : "none";
@@ -238,7 +249,7 @@
       gl.face.setAttribute("x2", String(c + (fx / len) * g * 0.48));
       gl.face.setAttribute("y2", String(c + (fy / len) * g * 0.48));
       gl.face.style.display = s.facing ? "" : "none";
-      gl.tip.textContent = u.name + " (" + u.class + ") " + s.hp + "/" + u.max_hp + " HP" + figs(u, s.hp) + (s.statuses ? "; " + s.statuses.join(", ") : "");
+      gl.tip.textContent = u.name + " (" + u.class + ") " + s.hp + "/" + s.max_hp + " HP" + figs(s) + w.bodies + (s.statuses ? "; " + s.statuses.join(", ") : "");
       row.tr.dataset.state = s.state;
       row.tr.dataset.hp = String(s.hp);
       row.tr.dataset.hidden = hidden ? "fog" : "";
@@ -246,7 +257,7 @@
       // An enemy the chosen side does not see: the table keeps its row, not what it knows.
       row.fill.style.width = hidden ? "0%" : 100 * frac + "%";
       row.fill.style.background = hpColour(frac);
-      row.hpText.textContent = hidden ? "unseen" : s.hp + "/" + u.max_hp + figs(u, s.hp) + (s.state === "ready" ? "" : " " + s.state);
+      row.hpText.textContent = hidden ? "unseen" : s.hp + "/" + s.max_hp + figs(s) + w.bodies + (s.state === "ready" ? "" : " " + s.state);
       row.weapon.textContent = hidden ? "" : s.equipped || "";
       row.statuses.textContent = hidden ? "" : (s.statuses || []).join(", ");
       row.resources.textContent = hidden ? "" : (s.resources || []).join(" / ");

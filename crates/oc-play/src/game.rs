@@ -62,42 +62,40 @@ pub fn ais_of(source: &Source) -> Ais {
 /// The name a log's header gives a side a person played (`oc play`): its turns are the log's own.
 pub const PLAYER: &str = "player";
 
-/// The turns a person played, by side, as a log holds them: what a replay plays for a side
-/// whose header names [`PLAYER`].
+/// The turns a person played, as a log holds them: what a replay plays for a side whose
+/// header names [`PLAYER`].
 #[derive(Clone, Debug, Default)]
 pub struct Script {
-    turns: [std::collections::VecDeque<battle::Turn>; 2],
+    /// Every turn of the log, in order (the AI's among them: a unit made in battle, divided off
+    /// another, is known to no side until the battle has made it).
+    turns: std::collections::VecDeque<battle::Turn>,
+    players: [bool; 2],
 }
 
 impl Script {
-    /// The turns of `records` played by units of the sides `players` names, in order (the
-    /// sides are read from the log's start record).
+    /// The turns of `records`, of which those of units of the sides `players` names are played.
     pub fn of(records: &[Record], players: [bool; 2]) -> Script {
-        let sides: Vec<oc_model::SideId> = match records.first() {
-            Some(Record::Start { units, .. }) => units.iter().map(|u| u.side).collect(),
-            _ => Vec::new(),
-        };
-        let mut script = Script::default();
-        for r in records {
-            if let Record::Turn { turn, .. } = r {
-                let k = match sides.get(turn.unit) {
-                    Some(oc_model::SideId::Attacker) => 0,
-                    Some(oc_model::SideId::Defender) => 1,
-                    None => continue,
-                };
-                if players.get(k).copied().unwrap_or(false) {
-                    if let Some(q) = script.turns.get_mut(k) {
-                        q.push_back(turn.clone());
-                    }
-                }
-            }
-        }
-        script
+        let turns = records
+            .iter()
+            .filter_map(|r| match r {
+                Record::Turn { turn, .. } => Some(turn.clone()),
+                _ => None,
+            })
+            .collect();
+        Script { turns, players }
     }
 
-    /// The next turn of `side`, if the log has one left.
-    pub fn next(&mut self, side: oc_model::SideId) -> Option<battle::Turn> {
-        self.turns.get_mut(side_index(side))?.pop_front()
+    /// The next turn of `side` in battle `b`, if the log has one left: the AI's turns logged
+    /// before it (played again by the AI) are passed over.
+    pub fn next(&mut self, b: &battle::Battle<'_>, side: oc_model::SideId) -> Option<battle::Turn> {
+        let side_of = |t: &battle::Turn| b.units.get(t.unit).map(|u| u.side);
+        while let Some(s) = self.turns.front().and_then(side_of) {
+            if self.players.get(side_index(s)).copied().unwrap_or(false) {
+                break;
+            }
+            self.turns.pop_front();
+        }
+        self.turns.pop_front_if(|t| side_of(t) == Some(side))
     }
 }
 
@@ -128,7 +126,7 @@ impl battle::Controller for Replayer {
         match self.ais.get_mut(side_index(side)).and_then(Option::as_mut) {
             Some(ai) => ai.choose(b),
             None => {
-                let next = self.script.next(side);
+                let next = self.script.next(b, side);
                 self.exhausted |= next.is_none();
                 next
             }

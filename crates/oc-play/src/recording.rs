@@ -18,6 +18,9 @@ pub struct Recording {
     pub snapshots: Vec<Snapshot>,
     /// Every turn the AIs chose, with the forecast of its attack.
     pub declared: Vec<Declared>,
+    /// Every unit the battle had, as it was first seen: those deployed, then those it made
+    /// (a unit divided off another: seed 003's "divide up (split the unit)").
+    pub units: Vec<Combatant>,
 }
 
 /// The battle after a turn (or once deployed): `log_len` records written so far.
@@ -87,10 +90,12 @@ pub fn play(setup: &Setup, seed: u64, ai: Box<dyn Controller>) -> Result<Recordi
     let width = setup.map.width;
     let mut recorder = Recorder { ai, declared: Vec::new() };
     let mut snapshots: Vec<Snapshot> = Vec::new();
+    let mut units: Vec<Combatant> = Vec::new();
     let mut watch = |b: &Battle<'_>| {
         if snapshots.last().is_some_and(|s| s.log_len == b.log.len()) {
             return;
         }
+        units.extend(b.units.iter().skip(units.len()).cloned());
         let changed = b
             .map
             .terrain
@@ -112,7 +117,7 @@ pub fn play(setup: &Setup, seed: u64, ai: Box<dyn Controller>) -> Result<Recordi
     };
     let (result, records) =
         battle::play_watched(&setup.engine, &setup.scenario, &setup.map, armies, seed, &mut recorder, &mut watch)?;
-    Ok(Recording { result, records, snapshots, declared: recorder.declared })
+    Ok(Recording { result, records, snapshots, declared: recorder.declared, units })
 }
 
 /// The exact forecast of an attack as declared: the attacker on the square it moves to, with the
@@ -155,6 +160,14 @@ fn forecast(b: &Battle<'_>, turn: &Turn) -> Option<ForecastOut> {
 #[derive(Serialize)]
 pub struct UnitState {
     pub hp: i64,
+    /// Its hit points at full strength now (figures joining or dividing off change them).
+    pub max_hp: i64,
+    /// Its living figures and its figures at full strength now, where several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub figures: Option<[i64; 2]>,
+    /// A unit joined to another (`State::Joined`): the unit it fights in, where it is a body of its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub with: Option<usize>,
     pub x: i64,
     pub y: i64,
     pub state: State,
@@ -174,6 +187,9 @@ impl UnitState {
         let statuses = statuses(u);
         UnitState {
             hp: u.hp,
+            max_hp: u.max_hp,
+            figures: (u.figures > 1).then(|| [u.living(), i64::from(u.figures)]),
+            with: u.with,
             x: u.pos.0,
             y: u.pos.1,
             state: u.state,

@@ -131,8 +131,10 @@ pub fn page(setup: &Setup, source: &Source, rec: &Recording) -> Result<String, S
     let Some(Record::Start { units, .. }) = rec.records.first() else {
         return Err("the battle log does not begin with its units".into());
     };
+    // Every unit the battle had: those it made (divided off another) after those deployed.
     let units = units
         .iter()
+        .chain(rec.units.iter().skip(units.len()))
         .map(|u| UnitInfo {
             name: u.name.clone(),
             side: u.side,

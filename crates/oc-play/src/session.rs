@@ -613,7 +613,7 @@ impl<'s> Session<'s> {
                 Some(ai) => ai.choose(&self.battle),
                 // A person's side with nobody to act ends the game as `play` ends it.
                 None if self.battle.may_act(side).is_empty() => None,
-                None => match script.as_mut().and_then(|s| s.next(side)) {
+                None => match script.as_mut().and_then(|s| s.next(&self.battle, side)) {
                     Some(t) => Some(t),
                     // The person's turn (resuming: the log's turns for this side are spent). The
                     // guard has counted it, as `play` counts every choice.

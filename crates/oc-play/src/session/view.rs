@@ -34,6 +34,22 @@ pub struct UnitView {
     pub activated: bool,
     /// The squares it threatens (with threat zones).
     pub zone: Vec<Tile>,
+    /// Where it is a mixed unit: the bodies joined to it (`State::Joined`), each with its own
+    /// figures and HP; the unit is them and its own figures ("Spears (10 of 10) + Fenth").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bodies: Vec<Body>,
+    /// As a player reads it: its name, its figures, its bodies.
+    pub shown: String,
+}
+
+/// A body joined to a unit (a mixed unit's other class or arms).
+#[derive(Clone, Debug, Serialize)]
+pub struct Body {
+    pub index: usize,
+    /// Its name with its figures ("Fenth", "Bows (3 of 4)").
+    pub shown: String,
+    pub hp: i64,
+    pub max_hp: i64,
 }
 
 /// How the game ended, as the victory line reads.
@@ -233,6 +249,12 @@ fn free_attacks(b: &Battle<'_>, unit: usize, to: Tile) -> Vec<String> {
 
 fn unit_view(b: &Battle<'_>, k: usize, u: &Combatant) -> UnitView {
     let statuses = recording::statuses(u);
+    let bodies: Vec<Body> = b
+        .bodies(k)
+        .into_iter()
+        .filter_map(|j| b.units.get(j).map(|f| Body { index: j, shown: f.shown(), hp: f.hp, max_hp: f.max_hp }))
+        .collect();
+    let shown = std::iter::once(u.shown()).chain(bodies.iter().map(|f| f.shown.clone())).collect::<Vec<_>>().join(" + ");
     UnitView {
         index: k,
         name: u.name.clone(),
@@ -251,6 +273,8 @@ fn unit_view(b: &Battle<'_>, k: usize, u: &Combatant) -> UnitView {
         items: u.items.iter().map(|i| i.to_string()).collect(),
         activated: u.activated,
         zone: b.threatened_by(k),
+        bodies,
+        shown,
     }
 }
 
