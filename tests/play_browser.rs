@@ -5,7 +5,8 @@
 //! `oc replay`, and the replay page was written. The screenshot of the forecast window is kept
 //! in `docs/images/play.png` (written when missing, or with `OC_BLESS=1`). Where chromium,
 //! node or npm cannot be had, the test says why and is skipped (`OC_REQUIRE_NODE=1` makes that
-//! a failure).
+//! a failure). A second game (`tests/play_browser_steps.js`) stages a formation before the move,
+//! takes it back and stages it again, divides a unit, and reads a mixed unit's bodies.
 
 mod common;
 
@@ -43,6 +44,9 @@ fn chromium() -> Result<PathBuf, String> {
 
 /// `playwright-core` under the target folder, installed from npm when missing: its node_modules.
 fn playwright() -> Result<PathBuf, String> {
+    // The tests here install it once between them, not at the same time.
+    static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _once = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("js");
     let modules = dir.join("node_modules");
     if modules.join("playwright-core/package.json").is_file() {
@@ -149,4 +153,64 @@ fn keep_screenshot(shot: &Path) {
         std::fs::copy(shot, &kept).unwrap();
     }
     assert!(std::fs::metadata(&kept).unwrap().len() > 10_000);
+}
+
+/// Steps before the move, a unit divided off and a mixed unit, clicked through on the page: a
+/// formation staged (Battlestorm's "3. Change Formation", before "4. Move") is listed and moves
+/// the unit a square farther, undo takes it back, and the turn plays it with the move; the unit
+/// divided off is drawn; the mixed unit reads "Spears (4 of 4) + Fenth", its bar at most full.
+#[test]
+fn a_player_stages_a_formation_before_the_move_and_divides_in_chromium() {
+    let chromium = match chromium() {
+        Ok(c) => c,
+        Err(why) => return skip(&format!("no headless chromium: {why}")),
+    };
+    let modules = match playwright() {
+        Ok(m) => m,
+        Err(why) => return skip(&why),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("game.log");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_oc"))
+        .current_dir(repo())
+        .args(["play", "crates/oc-play/tests/play/steps/drill.oc", "--seed", "2", "--ai", "greedy", "--log"])
+        .arg(&log)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(server.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    let url = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no address in {first:?}"));
+    let out = Command::new("node")
+        .arg(repo().join("tests/play_browser_steps.js"))
+        .arg(url)
+        .arg(dir.path().join("steps.png"))
+        .env("NODE_PATH", &modules)
+        .env("OC_CHROMIUM", &chromium)
+        .output()
+        .unwrap();
+    let stopped = wait_or_kill(&mut server);
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "the browser game failed: {report}\n{}", text(&out.stderr));
+    eprintln!("{report}");
+    let r: serde_json::Value = serde_json::from_str(report.lines().last().unwrap_or("{}")).unwrap();
+    assert!(r["staged"].as_str().is_some_and(|s| s.contains("OpenOrder")), "{r}");
+    assert!(r["played"].as_str().is_some_and(|s| s.contains("OpenOrder")), "{r}");
+    assert_eq!(r["divided"], true, "{r}");
+    assert!(stopped, "oc play stops when the page quits it");
+    // The game's log, steps and the unit divided off included, replays.
+    let replay = Command::new(env!("CARGO_BIN_EXE_oc"))
+        .current_dir(repo())
+        .arg("replay")
+        .arg(&log)
+        .arg("--project")
+        .arg(repo())
+        .output()
+        .unwrap();
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+    assert!(std::fs::read_to_string(&log).unwrap().contains("\"before\":["));
 }

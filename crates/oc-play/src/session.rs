@@ -137,7 +137,7 @@ pub struct Staged {
 
 /// The dice of a preview of staged steps: not the battle's, so that none of its rolls is shown
 /// before the turn is played.
-const PREVIEW_SEED: u64 = 0x5eed_0f_5742;
+const PREVIEW_SEED: u64 = 0x005e_ed0f_5742;
 
 /// One game in progress.
 pub struct Session<'s> {
