@@ -351,6 +351,12 @@ impl<'s> Session<'s> {
         self.battle.with_steps(s.unit, &s.before, PREVIEW_SEED).ok().map(|(b, _)| b)
     }
 
+    /// The preview of unit `unit`'s staged steps: what it may do after them.
+    fn preview_of(&self, unit: usize) -> Option<Battle<'s>> {
+        self.staged.as_ref().filter(|s| s.unit == unit)?;
+        self.previewed()
+    }
+
     /// Where unit `unit` stands for its act: where its staged move takes it, else where it is.
     fn acting_from(&self, unit: usize) -> Option<Tile> {
         match &self.staged {
@@ -364,7 +370,7 @@ impl<'s> Session<'s> {
         self.playable(unit)?;
         let equip = self.weapon(unit, equip)?;
         let from = self.acting_from(unit).unwrap_or_default();
-        let preview = self.previewed();
+        let preview = self.preview_of(unit);
         Ok(view::choices(preview.as_ref().unwrap_or(&self.battle), unit, from, equip))
     }
 
@@ -383,7 +389,7 @@ impl<'s> Session<'s> {
         self.playable(unit)?;
         let weapon = self.weapon(unit, equip)?;
         let from = self.acting_from(unit).unwrap_or_default();
-        let preview = self.previewed();
+        let preview = self.preview_of(unit);
         let b = preview.as_ref().unwrap_or(&self.battle);
         let seen = b.units.get(target).is_some_and(|t| b.sees(self.viewer(), t.pos));
         if !seen || !b.targets_from(unit, from, weapon).contains(&target) {
@@ -479,7 +485,7 @@ impl<'s> Session<'s> {
     /// Where unit `unit` can go, as its side sees the battle (under fog, a square an unseen
     /// enemy holds looks free; the engine refuses the move if it is not), after its staged steps.
     pub fn reach(&self, unit: usize) -> Vec<(Tile, i64)> {
-        let preview = self.previewed();
+        let preview = self.preview_of(unit);
         reach_in(preview.as_ref().unwrap_or(&self.battle), unit)
     }
 
