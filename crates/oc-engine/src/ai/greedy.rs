@@ -213,20 +213,30 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
         u.items.iter().filter(|n| b.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)).copied().collect();
     // The tiles it may strike from (in reach and not held by another unit it knows of), in tile
     // order, each with its terrain as an index into `terrains`.
-    let mut terrains: Vec<Option<&m::Terrain>> = Vec::new();
+    // Where the scenario's advanced rules lay statuses by where a unit stands (`Battle::situated`:
+    // a unit too far from its general, one in contact with two enemies), each tile's group holds
+    // the unit's own loadout there too, and each target is read as it will stand once the unit
+    // has moved (`Battle::moves_situation`): a flank or the rear is forecast from the tile it
+    // gives, not as the target stands now.
+    let situated = b.situated();
+    let mut terrains: Vec<(Option<&m::Terrain>, Option<Loadout>)> = Vec::new();
     let held: Vec<Tile> = view.units().map(|(_, x)| x.pos).collect();
     let spots: Vec<(Tile, usize)> = tiles
         .iter()
         .filter(|(t, _)| **t == u.pos || !held.contains(t))
         .map(|(t, _)| {
             let terrain = b.terrain_at(**t);
-            let same = |x: &Option<&m::Terrain>| match (x, terrain) {
-                (Some(x), Some(y)) => std::ptr::eq(*x, y),
-                (None, None) => true,
-                _ => false,
+            let own = if situated { b.loadout_moved(i, true, (i, **t)) } else { None };
+            let same = |(x, l): &(Option<&m::Terrain>, Option<Loadout>)| {
+                *l == own
+                    && match (x, terrain) {
+                        (Some(x), Some(y)) => std::ptr::eq(*x, y),
+                        (None, None) => true,
+                        _ => false,
+                    }
             };
             let g = terrains.iter().position(same).unwrap_or_else(|| {
-                terrains.push(terrain);
+                terrains.push((terrain, own.clone()));
                 terrains.len() - 1
             });
             (**t, g)
@@ -235,8 +245,8 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
     // By weapon and terrain struck from (`[terrain * weapons + weapon]`): the unit as it
     // strikes, interned, and the distances it reaches (`None`: it may not strike so).
     let mut strikers: Vec<Option<Option<Striker>>> = (0..terrains.len() * weapons.len()).map(|_| None).collect();
-    // By target, distance, weapon and terrain struck from.
-    let mut forecasts: FastMap<(usize, i64, usize, usize, i64), Option<Prospect>> = FastMap::default();
+    // By target (and its loadout where the move changes it), distance, weapon and terrain struck from.
+    let mut forecasts: FastMap<(usize, Option<u32>, i64, usize, usize, i64), Option<Prospect>> = FastMap::default();
     let berserk = unit.must_attack_weakest;
     for (k, foe) in view.targets() {
         for &(t, g) in &spots {
@@ -256,16 +266,27 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
                 // The unit with this weapon on this terrain, built once: most distances are out of
                 // its reach, and those need no forecast at all.
                 let Some(slot) = strikers.get_mut(g * weapons.len() + n) else { continue };
-                let terrain = terrains.get(g).copied().flatten();
-                let striker = slot.get_or_insert_with(|| striker(b, cache, &base, terrain, *w));
+                let (terrain, own) = terrains.get(g).map_or((None, None), |(x, l)| (*x, l.as_ref()));
+                let striker = slot.get_or_insert_with(|| striker(b, cache, own.unwrap_or(&base), terrain, *w));
                 let Some(s) = striker.as_ref().filter(|s| (s.min..=s.max).contains(&d)) else { continue };
                 // How hidden the target is from this square, where the rules read it.
                 let cover = if b.engine.ir.reads_cover { b.cover_between(t, foe.pos) } else { 0 };
-                let f = match forecasts.get(&(k, d, n, g, cover)) {
+                // The target as it will stand once the unit is on `t`, where that changes it.
+                let moved = if situated && b.moves_situation(k, (i, t)) {
+                    b.loadout_moved(k, false, (i, t)).map(|l| {
+                        let id = cache.ids.id(&l);
+                        (l, id)
+                    })
+                } else {
+                    None
+                };
+                let key = (k, moved.as_ref().map(|(_, id)| *id), d, n, g, cover);
+                let f = match forecasts.get(&key) {
                     Some(f) => *f,
                     None => {
-                        let f = forecast(b, cache, s, targets, k, (d, t != u.pos, cover));
-                        forecasts.insert((k, d, n, g, cover), f);
+                        let target = moved.as_ref().map(|(l, id)| (l, *id));
+                        let f = forecast(b, cache, s, (targets, target), k, (d, t != u.pos, cover));
+                        forecasts.insert(key, f);
                         f
                     }
                 };
@@ -309,7 +330,7 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
                 let s = Striker { loadout, id, min: aa.reach.0, max: aa.reach.1 };
                 let mut score = 0.0;
                 for (k, d) in group {
-                    if let Some((routs, dealt, taken)) = forecast(b, cache, &s, targets, k, (d, false, 0)) {
+                    if let Some((routs, dealt, taken)) = forecast(b, cache, &s, (targets, None), k, (d, false, 0)) {
                         score += routs * 60.0 + dealt - taken * 0.7;
                     }
                 }
@@ -385,16 +406,19 @@ fn striker(b: &Battle, cache: &mut Forecasts, base: &Loadout, terrain: Option<&m
 /// (chance to rout the target, expected damage dealt, expected damage taken) of `s` striking
 /// unit `k` at distance `d`, which the caller checked is in its reach; `None` when the engine
 /// refuses the exchange. Worked out once per battle (`cache`); the target's loadout once per
-/// decision (`targets`).
+/// decision (`targets`), or the one given (`k` as it will stand after a move).
 fn forecast(
     b: &Battle,
     cache: &mut Forecasts,
     s: &Striker,
-    targets: &mut Targets,
+    (targets, given): (&mut Targets, Option<(&Loadout, u32)>),
     k: usize,
     (d, moved, cover): (i64, bool, i64),
 ) -> Option<Prospect> {
-    let (ld, id) = targets.get(b, k, &mut cache.ids)?;
+    let (ld, id) = match given {
+        Some(x) => x,
+        None => targets.get(b, k, &mut cache.ids)?,
+    };
     let moved = moved && b.engine.ir.reads_moved;
     let key = (s.id, id, d, moved, cover);
     if let Some(hit) = cache.table.get(&key) {

@@ -530,7 +530,12 @@ impl<'v, 'e> Decision<'v, 'e> {
         let b = self.battle();
         // Ours at full HP (read at the HP it has) on this tile's terrain, with each weapon.
         let Arms { acting, ours, targets, foes, spans } = arms;
-        let ours = Arms::ours(ours, acting, me, b.terrain_at(t), cache);
+        // Where the advanced rules lay statuses by where a unit stands (`Battle::situated`), ours
+        // as it will stand on `t` (too far from its general, say), and each target as it will
+        // stand once ours is there (`Battle::moves_situation`: a flank, the rear).
+        let situated = b.situated();
+        let own = if situated { b.loadout_moved(me.i, true, (me.i, t)) } else { None };
+        let ours = Arms::ours(ours, (acting, own), me, b.terrain_at(t), cache);
         let moved = t != me.u.pos;
         for &(k, at) in foes.iter() {
             let d = distance(t, at);
@@ -540,8 +545,21 @@ impl<'v, 'e> Decision<'v, 'e> {
             if !me.weapons.iter().any(|(_, lo, hi)| *lo <= d && d <= *hi) || !self.sees_after(me, t, at) || !b.clear_line(t, at) {
                 continue;
             }
-            // The target as it is.
-            let Some((ld, id)) = targets.get(b, k, &mut cache.ids) else { continue };
+            // The target as it is, or as it will stand once ours is on `t`.
+            let after = if situated && b.moves_situation(k, (me.i, t)) {
+                b.loadout_moved(k, false, (me.i, t)).map(|l| {
+                    let id = cache.id(&l);
+                    (l, id)
+                })
+            } else {
+                None
+            };
+            let Some((ld, id)) = (match &after {
+                Some((l, id)) => Some((l, *id)),
+                None => targets.get(b, k, &mut cache.ids),
+            }) else {
+                continue;
+            };
             let foe = self.threats.foes.iter().position(|f| f.unit == k);
             let target = b.units.get(k);
             let (worth, max_hp) = (self.worth(k), target.map_or(1, |f| f.max_hp));
@@ -660,8 +678,9 @@ impl<'v, 'e> Decision<'v, 'e> {
     }
 }
 
-/// A terrain (by name) and the unit on it with each weapon, interned.
-type OnTerrain = (Option<String>, Vec<(Loadout, u32)>);
+/// A terrain (by name), the unit's own loadout there where the battle is situated, and the unit
+/// on it with each weapon, interned.
+type OnTerrain = (Option<String>, Option<Loadout>, Vec<(Loadout, u32)>);
 
 /// The loadouts one unit's attacks read, built and interned once per plan: the unit on each
 /// terrain it may strike from with each of its weapons (`Unit::weapons`' order), and each target;
@@ -680,20 +699,20 @@ struct Arms {
 }
 
 impl Arms {
-    /// Unit `me` (acting loadout `acting`) at full HP on `terrain`, with each weapon (kept in
-    /// `ours`).
+    /// Unit `me` (acting loadout `acting`, or `own` where it is read on the tile) at full HP on
+    /// `terrain`, with each weapon (kept in `ours`).
     fn ours<'a>(
         ours: &'a mut Vec<OnTerrain>,
-        acting: &Loadout,
+        (acting, own): (&Loadout, Option<Loadout>),
         me: &Unit,
         terrain: Option<&m::Terrain>,
         cache: &mut Forecasts,
     ) -> &'a [(Loadout, u32)] {
         let name = terrain.map(|x| x.name.as_str());
-        let k = match ours.iter().position(|(n, _)| n.as_deref() == name) {
+        let k = match ours.iter().position(|(n, l, _)| n.as_deref() == name && *l == own) {
             Some(k) => k,
             None => {
-                let mut la = acting.clone();
+                let mut la = own.clone().unwrap_or_else(|| acting.clone());
                 la.terrain = name.map(Atom::new);
                 la.hp = None;
                 let built = me
@@ -704,10 +723,10 @@ impl Arms {
                         (la.clone(), cache.id(&la))
                     })
                     .collect();
-                ours.push((name.map(str::to_string), built));
+                ours.push((name.map(str::to_string), own, built));
                 ours.len() - 1
             }
         };
-        ours.get(k).map_or(&[], |(_, built)| built.as_slice())
+        ours.get(k).map_or(&[], |(_, _, built)| built.as_slice())
     }
 }
