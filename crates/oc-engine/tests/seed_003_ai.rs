@@ -80,3 +80,20 @@ fn the_ais_attack_from_where_they_stay_in_their_generals_command() {
         assert!(distance(to, (9, 4)) <= 6, "{ai}: {t:?}");
     }
 }
+
+#[test]
+fn the_ais_walk_where_they_come_into_their_generals_command() {
+    // "Penalties apply to units too far from the general" (more than 6 tiles: OutOfCommand,
+    // C.E.R. +2). The brave at (2, 2), 9 tiles from its general Ghor (9, 4), walks toward the
+    // foe at (9, 1), out of its reach this time: (5, 1) and (6, 2) bring it as near, and only
+    // (6, 2) is within 6 tiles of Ghor. It walks there: its next blow is forecast better.
+    let armies = "army A for Arena attacker { unit Ghor: SavageChief { items Shortsword tags General } unit Brave: Savage { items Shortsword } }\n\
+                  army D for Arena defender { unit Foe: Savage { items Shortsword } unit Urka: SavageChief { items Shortsword tags General } }";
+    let (engine, map) = compiled(field::OPEN, "advanced leadership", "grant General to 1 at_least 1 with General", armies);
+    let mut b = ready(&engine, &map, [&[(9, 4), (2, 2)], &[(9, 1), (0, 0)]], &[0]);
+    b.state.units[3].state = State::Routed;
+    for ai in AIS {
+        let t = choice(ai, &b);
+        assert_eq!((t.unit, t.to), (1, Some((6, 2))), "{ai}: {t:?}");
+    }
+}

@@ -369,15 +369,79 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
     }
     let guide = guides.by_goals.entry((kind, goals)).or_insert_with_key(|(kind, goals)| Guide::new(b, kind, goals));
     let here = guide.at(u.pos).unwrap_or(i64::MAX / 4);
-    if let Some((t, d)) = tiles.iter().filter_map(|(t, _)| guide.at(**t).map(|d| (**t, d))).min_by_key(|(t, d)| (*d, *t)) {
-        let progress = (here - d) as f64;
+    let walk = if situated {
+        // Each tile's progress less what standing there costs its blow (`situation_costs`): a
+        // step that takes it out of its general's command is worth less by that.
+        let costs = situation_costs(b, cache, targets, (view, i), (&base, &weapons), &tiles);
+        tiles
+            .iter()
+            .zip(&costs)
+            .filter_map(|((t, _), c)| guide.at(**t).map(|d| (**t, (here - d) as f64 * 0.5 - c)))
+            .fold(None, |best: Option<(Tile, f64)>, (t, v)| if best.is_none_or(|(_, b)| v > b + 1e-9) { Some((t, v)) } else { best })
+    } else {
+        tiles
+            .iter()
+            .filter_map(|(t, _)| guide.at(**t).map(|d| (**t, d)))
+            .min_by_key(|(t, d)| (*d, *t))
+            .map(|(t, d)| (t, (here - d) as f64 * 0.5))
+    };
+    if let Some((t, score)) = walk {
         consider(
             &mut best,
-            progress * 0.5,
+            score,
             Turn { unit: i, to: Some(t).filter(|t| *t != u.pos), equip: None, act: Act::Wait, ..Default::default() },
         );
     }
     best.or(Some((0.0, Turn { unit: i, to: None, equip: None, act: Act::Wait, ..Default::default() })))
+}
+
+/// What standing on each of `tiles` costs unit `i`'s blow, where the battle is situated: its
+/// best prospect (with any of `weapons`) on the enemy nearest it, with its loadout where it
+/// stands (`base`) less with its loadout on the tile (the terrain aside: what the advanced rules
+/// lay there, as a unit too far from its general), each distinct loadout forecast once. Zero
+/// with no enemy in sight.
+fn situation_costs(
+    b: &Battle,
+    cache: &mut Forecasts,
+    targets: &mut Targets,
+    (view, i): (&View, usize),
+    (base, weapons): (&Loadout, &[Atom]),
+    tiles: &[(&Tile, &i64)],
+) -> Vec<f64> {
+    let Some(u) = b.units.get(i) else { return vec![0.0; tiles.len()] };
+    let Some(k) = view.targets().min_by_key(|(k, f)| (distance(u.pos, f.pos), *k)).map(|(k, _)| k) else {
+        return vec![0.0; tiles.len()];
+    };
+    let terrain = b.terrain_at(u.pos);
+    let mut value = |l: &Loadout| -> f64 {
+        let mut best: Option<f64> = None;
+        for w in weapons {
+            let Some(s) = striker(b, cache, l, terrain, *w) else { continue };
+            if let Some((routs, dealt, taken)) = forecast(b, cache, &s, (targets, None), k, (s.min.max(1), false, 0)) {
+                let v = routs * 60.0 + dealt - taken * 0.7;
+                best = Some(best.map_or(v, |x: f64| x.max(v)));
+            }
+        }
+        best.unwrap_or(0.0)
+    };
+    let here = value(base);
+    let mut seen: Vec<(Loadout, f64)> = Vec::new();
+    tiles
+        .iter()
+        .map(|(t, _)| {
+            let Some(mut l) = b.loadout_moved(i, true, (i, **t)) else { return 0.0 };
+            l.terrain = base.terrain;
+            if l == *base {
+                return 0.0;
+            }
+            if let Some((_, v)) = seen.iter().find(|(x, _)| *x == l) {
+                return here - v;
+            }
+            let v = value(&l);
+            seen.push((l, v));
+            here - v
+        })
+        .collect()
 }
 
 /// Unit `i` as it strikes with one weapon from one terrain: its loadout, interned, and the

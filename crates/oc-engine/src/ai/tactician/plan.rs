@@ -107,10 +107,37 @@ impl<'v, 'e> Decision<'v, 'e> {
         let spend = b.engine.rules.ruleset.turn.spend.as_ref().map(|r| Atom::new(r));
         // Techniques and spells: actions that attack.
         let attack_actions = if berserk || !me.can_attack { Vec::new() } else { b.attack_actions(i) };
+        // Where the advanced rules lay statuses by where a unit stands (`Battle::situated`): what
+        // it could strike next time from each tile, as it will stand there (too far from its
+        // general, it strikes worse), by its distinct loadouts there.
+        let situated = b.situated();
+        let mut prey_at: Vec<(Loadout, Vec<(Tile, f64)>)> = Vec::new();
         for (t, _) in &reach {
             let t = *t;
             let forced = if berserk { b.weakest_from(i, t) } else { Vec::new() };
-            let place = self.position(&me, t);
+            let own = if situated && me.can_attack {
+                b.loadout_moved(i, true, (i, t)).map(|mut l| {
+                    l.terrain = arms.acting.terrain;
+                    l
+                })
+            } else {
+                None
+            };
+            let place = match own.filter(|l| *l != arms.acting) {
+                Some(l) => {
+                    let k = match prey_at.iter().position(|(x, _)| *x == l) {
+                        Some(k) => k,
+                        None => {
+                            let prey = self.prey(i, &me.u, &l, (&me.weapons, me.points), cache);
+                            prey_at.push((l, prey));
+                            prey_at.len() - 1
+                        }
+                    };
+                    let prey = prey_at.get(k).map(|(_, p)| p.clone()).unwrap_or_default();
+                    self.position(&me, t, &prey)
+                }
+                None => self.position(&me, t, &me.prey),
+            };
             let toll: f64 = me.zones.iter().filter(|(zone, _)| t != me.u.pos && !zone.contains(&t)).map(|(_, c)| c).sum();
             candidates.clear();
             if forced.is_empty() {
@@ -229,8 +256,25 @@ impl<'v, 'e> Decision<'v, 'e> {
             heal = heal_with.as_ref().map(|_| (1, 1));
         }
         // What it could strike next time, from about here.
+        let prey = if can_attack { self.prey(i, &u, acting, (&weapons, points), cache) } else { Vec::new() };
+        let span = points + weapons.iter().map(|(_, _, hi)| *hi).max().unwrap_or(0);
+        Some(Unit { i, u, points, kind, weapons, can_attack, takes_objective, guard, zones, vision, heal, heal_with, prey, span })
+    }
+
+    /// The enemies unit `i` (`u`, acting with loadout `acting`, its `weapons` and movement
+    /// `points`) could strike next activation from about where it stands, each with what its
+    /// best strike is worth: (tile, value).
+    fn prey(
+        &mut self,
+        i: usize,
+        u: &Combatant,
+        acting: &Loadout,
+        (weapons, points): (&[(Atom, i64, i64)], i64),
+        cache: &mut Forecasts,
+    ) -> Vec<(Tile, f64)> {
+        let b = self.battle();
         let mut prey = Vec::new();
-        if can_attack {
+        {
             // Both at full HP, read at the HP they have: the forecasts outlast the wounds.
             let mut la = acting.clone();
             la.hp = None;
@@ -266,8 +310,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 }
             }
         }
-        let span = points + weapons.iter().map(|(_, _, hi)| *hi).max().unwrap_or(0);
-        Some(Unit { i, u, points, kind, weapons, can_attack, takes_objective, guard, zones, vision, heal, heal_with, prey, span })
+        prey
     }
 
     /// Standing on `t` (moving there, or staying), holding the guard weapon; where the ruleset
@@ -620,7 +663,7 @@ impl<'v, 'e> Decision<'v, 'e> {
     /// What standing on `t` is worth besides the danger: progress toward the enemy, the
     /// objective or a region to hold, tiles that heal, the enemy's objective tiles denied, a
     /// hunted leader guarded.
-    fn position(&mut self, me: &Unit, t: Tile) -> f64 {
+    fn position(&mut self, me: &Unit, t: Tile, prey: &[(Tile, f64)]) -> f64 {
         let b = self.battle();
         let urgency = self.stakes.urgency;
         let points = me.points.max(1) as f64;
@@ -636,7 +679,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         };
         let mut v = (super::ADVANCE + 0.12 * urgency) * toward;
         // Within striking distance of an enemy for next time.
-        let potential = me.prey.iter().filter(|(at, _)| distance(*at, t) <= me.span).map(|(_, v)| *v).fold(0.0, f64::max);
+        let potential = prey.iter().filter(|(at, _)| distance(*at, t) <= me.span).map(|(_, v)| *v).fold(0.0, f64::max);
         v += super::PROSPECT * potential;
         if let (true, Some(goal)) = (me.takes_objective, goal) {
             v += (0.08 + 0.5 * urgency) * goal;
