@@ -12,7 +12,7 @@ mod field;
 use arena::until_turn_of;
 use oc_engine::battle::{distance, Act, Battle, State, Turn};
 use oc_engine::Engine;
-use oc_model::SideId;
+use oc_model::{SideId, Verb};
 
 const AIS: [&str; 3] = ["greedy", "tactician", "planner"];
 
@@ -78,6 +78,29 @@ fn the_ais_attack_from_where_they_stay_in_their_generals_command() {
         assert!(matches!(t.act, Act::Attack { target: 2 }), "{ai}: {t:?}");
         let to = t.to.unwrap_or((4, 1));
         assert!(distance(to, (9, 4)) <= 6, "{ai}: {t:?}");
+    }
+}
+
+#[test]
+fn the_ais_hide_where_a_blow_from_hiding_is_forecast_better() {
+    // "hide", and the situations' "blind". Readings: a unit hides on terrain that gives cover;
+    // hidden, it bears Unseen, and its blow from hiding is struck at -2 to the target number.
+    // The braves in a forest, the foe two tiles off after their move (it can reach them next
+    // time): they hide where the move ends. Without the situations a blow from hiding is no
+    // better by the forecast, and they do not.
+    let rows = ["ffffffffff"; 5];
+    let armies = "army A for Arena attacker { unit Braves: Savage { figures 3 items Shortsword } }\n\
+                  army D for Arena defender { unit Foe: Savage { items Shortsword } }";
+    for (options, hides) in [("advanced situations", true), ("", false)] {
+        let (engine, map) = compiled(rows, options, "", armies);
+        for ai in AIS {
+            let mut b = ready(&engine, &map, [&[(2, 2)], &[(6, 2)]], &[]);
+            let t = choice(ai, &b);
+            let hid = matches!(t.act, Act::Special { verb: Verb::Hide, .. });
+            assert_eq!(hid, hides, "{options}: {ai}: {t:?}");
+            b.turn(t.clone()).unwrap();
+            assert_eq!(b.hidden(0), hides, "{options}: {ai}: {t:?}");
+        }
     }
 }
 

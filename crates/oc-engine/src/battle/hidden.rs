@@ -12,7 +12,7 @@
 
 use oc_model as m;
 
-use super::{distance, Act, Battle, State, Tile};
+use super::{distance, neighbours, Act, Battle, State, Tile};
 
 impl Battle<'_> {
     /// Whether unit `k` is hidden now: it hid, and stands where it hid.
@@ -104,6 +104,69 @@ impl Battle<'_> {
             let mut b = here.fork(None);
             if b.special(i, (verb, Some(a.tag.as_str())), (None, None), None).is_ok() && count(&b) < before {
                 return Some(Act::Special { verb, target: None, tile: None, from: Some(a.tag) });
+            }
+        }
+        None
+    }
+
+    /// The action by which unit `i`, ending its activation on `at`, would hide there (what an AI
+    /// plays instead of waiting), where it plainly helps by the forecast: an enemy can come into
+    /// contact with it by its next move (as near as its movement points bring it), and against
+    /// the nearest such enemy, come up beside it, the unit's blow from hiding is forecast to hit
+    /// more often than from the open while the enemy's blow on it (none where the rules do not
+    /// let it target the unit) hits no more often. The first of its actions whose verb hides that
+    /// the rules accept there. `None` otherwise.
+    pub fn hiding(&self, i: usize, at: Tile) -> Option<Act> {
+        let u = self.state.units.get(i)?;
+        if u.hidden == Some(at) {
+            return None;
+        }
+        let tags: Vec<_> = self.actions(i).into_iter().filter(|a| a.verb() == Some(m::Verb::Hide)).map(|a| a.tag).collect();
+        if tags.is_empty() {
+            return None;
+        }
+        let (foe, _) = (0..self.state.units.len())
+            .filter_map(|k| {
+                let e = self.state.units.get(k).filter(|e| e.side != u.side && e.state == State::Ready && !e.morale.routing)?;
+                let points = self.mobility(k).map_or(0, |m| m.0);
+                let d = distance(at, e.pos);
+                (d - points <= 1).then_some((k, d))
+            })
+            .min_by_key(|(k, d)| (*d, *k))?;
+        let foe_at = self.state.units.get(foe)?.pos;
+        let mut here = self.fork(None);
+        if let Some(f) = here.state.units.get_mut(i) {
+            f.pos = at;
+        }
+        // Where the enemy would strike from: the free tile beside `at` nearest it.
+        let contact = neighbours(at)
+            .into_iter()
+            .filter(|n| here.open(*n) && here.occupant(*n).is_none_or(|k| k == foe))
+            .min_by_key(|n| (distance(*n, foe_at), *n))?;
+        // Its chance to hit the enemy there, and the enemy's to hit it.
+        let odds = |b: &Battle<'_>| -> (f64, f64) {
+            let mut c = b.fork(None);
+            if let Some(f) = c.state.units.get_mut(foe) {
+                f.pos = contact;
+            }
+            let mine = c.attack_forecast(i, at, foe, None).map_or(0.0, |f| f.attacker.hit);
+            let theirs = if c.targets_from(foe, contact, None).contains(&i) {
+                c.attack_forecast(foe, contact, i, None).map_or(0.0, |f| f.attacker.hit)
+            } else {
+                0.0
+            };
+            (mine, theirs)
+        };
+        let mut open: Option<(f64, f64)> = None;
+        for tag in tags {
+            let mut b = here.fork(None);
+            if b.special(i, (m::Verb::Hide, Some(tag.as_str())), (None, None), None).is_err() || !b.hidden(i) {
+                continue;
+            }
+            let (mine, theirs) = *open.get_or_insert_with(|| odds(&here));
+            let (m2, t2) = odds(&b);
+            if m2 > mine + 1e-9 && t2 <= theirs + 1e-12 {
+                return Some(Act::Special { verb: m::Verb::Hide, target: None, tile: None, from: Some(tag) });
             }
         }
         None
