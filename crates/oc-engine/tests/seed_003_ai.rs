@@ -120,3 +120,30 @@ fn the_ais_walk_where_they_come_into_their_generals_command() {
         assert_eq!((t.unit, t.to), (1, Some((6, 2))), "{ai}: {t:?}");
     }
 }
+
+#[test]
+fn the_ais_divide_a_unit_whose_whole_blow_is_more_than_its_target_can_take() {
+    // "divide up (split the unit)"; "I could split my 20 spearmen into four units of 5
+    // spearmen each". Six braves, two lone braves coming at them (out of reach this time): the
+    // six would spend five strikes on a brave one hit fells; three on each are forecast to fell
+    // both more often. They divide where their move ends. Against two bands of six, whose blows
+    // are worth as much split as whole, they do not.
+    let armies = |foes: u32| {
+        format!(
+            "army A for Arena attacker {{ unit Braves: Savage {{ figures 6 items Shortsword }} }}\n\
+             army D for Arena defender {{ unit Foe: Savage {{ figures {foes} items Shortsword }} unit Foe2: Savage {{ figures {foes} items Shortsword }} }}"
+        )
+    };
+    for (foes, divides) in [(1, true), (6, false)] {
+        let (engine, map) = compiled(field::OPEN, "", "", &armies(foes));
+        for ai in AIS {
+            let mut b = ready(&engine, &map, [&[(2, 2)], &[(7, 1), (7, 3)]], &[]);
+            let t = choice(ai, &b);
+            let divided = matches!(t.act, Act::Special { verb: Verb::Divide, .. });
+            assert_eq!(divided, divides, "{foes}: {ai}: {t:?}");
+            let units = b.units.len();
+            b.turn(t.clone()).unwrap();
+            assert_eq!(b.units.len() > units, divides, "{foes}: {ai}: {t:?}");
+        }
+    }
+}
