@@ -225,14 +225,26 @@ impl Battle<'_> {
     /// The action by which unit `i`, of several living figures and ending its activation on
     /// `at`, would divide up (what the AIs play instead of waiting), where it plainly helps by
     /// the forecast: two enemies are within a round of it (its move and theirs together bring
-    /// them into contact), the whole
-    /// unit's blow on the nearer is more than it can take (the forecast routs it more often than
-    /// not), and the two halves, each striking one of them, are forecast to deal more damage, less
-    /// what they take, than the whole on the nearer. The first of its actions whose verb divides
-    /// that the rules accept there. `None` otherwise.
+    /// them into contact), the whole unit's blow on the nearer is more than it can take (the
+    /// forecast routs it more often than not), and the two halves, each striking one of them,
+    /// are forecast to deal more damage, less what they take, than the whole on the nearer; and
+    /// its enemy does not win by routing a count of units (each half is one). The first of its
+    /// actions whose verb divides that the rules accept there. `None` otherwise.
     pub fn dividing(&self, i: usize, at: Tile) -> Option<Act> {
         let u = self.state.units.get(i)?;
         if u.living() < 2 || u.morale.routing {
+            return None;
+        }
+        // Each half is a unit: one more for an enemy that wins by routing a count of them (`rout
+        // N`), which a division brings nearer.
+        fn counts(c: &m::Condition) -> bool {
+            match c {
+                m::Condition::RoutCount { .. } => true,
+                m::Condition::And(a, b) | m::Condition::Or(a, b) => counts(a) || counts(b),
+                _ => false,
+            }
+        }
+        if self.scenario.side(u.side.other()).win.as_ref().is_some_and(counts) {
             return None;
         }
         let tags: Vec<crate::Atom> =
