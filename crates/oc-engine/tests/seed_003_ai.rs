@@ -44,7 +44,8 @@ fn the_ais_attack_from_the_flank_or_rear_the_forecast_favours() {
     // Flanked (-2 to the target number of a blow in contact), one with enemies on opposite sides
     // Surrounded (-4). The foe at (5, 2) is held from the north by a brave that has acted; the
     // other brave, at (4, 3), can strike it from (4, 2) or (6, 2) (a flank) or (5, 3) (the rear).
-    let armies = "army A for Arena attacker { unit Brave: Savage { items Shortsword } unit Pinner: Savage { items Shortsword } }\n\
+    let armies =
+        "army A for Arena attacker { unit Brave: Savage { items Shortsword } unit Pinner: Savage { items Shortsword } }\n\
                   army D for Arena defender { unit Foe: Savage { items Shortsword } }";
     let (engine, map) = compiled(field::OPEN, "advanced situations", "", armies);
     let b = ready(&engine, &map, [&[(4, 3), (5, 1)], &[(5, 2)]], &[1]);

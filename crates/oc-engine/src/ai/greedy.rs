@@ -246,7 +246,7 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
     // strikes, interned, and the distances it reaches (`None`: it may not strike so).
     let mut strikers: Vec<Option<Option<Striker>>> = (0..terrains.len() * weapons.len()).map(|_| None).collect();
     // By target (and its loadout where the move changes it), distance, weapon and terrain struck from.
-    let mut forecasts: FastMap<(usize, Option<u32>, i64, usize, usize, i64), Option<Prospect>> = FastMap::default();
+    let mut forecasts: FastMap<ExchangeKey, Option<Prospect>> = FastMap::default();
     let berserk = unit.must_attack_weakest;
     for (k, foe) in view.targets() {
         for &(t, g) in &spots {
@@ -373,11 +373,10 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
         // Each tile's progress less what standing there costs its blow (`situation_costs`): a
         // step that takes it out of its general's command is worth less by that.
         let costs = situation_costs(b, cache, targets, (view, i), (&base, &weapons), &tiles);
-        tiles
-            .iter()
-            .zip(&costs)
-            .filter_map(|((t, _), c)| guide.at(**t).map(|d| (**t, (here - d) as f64 * 0.5 - c)))
-            .fold(None, |best: Option<(Tile, f64)>, (t, v)| if best.is_none_or(|(_, b)| v > b + 1e-9) { Some((t, v)) } else { best })
+        tiles.iter().zip(&costs).filter_map(|((t, _), c)| guide.at(**t).map(|d| (**t, (here - d) as f64 * 0.5 - c))).fold(
+            None,
+            |best: Option<(Tile, f64)>, (t, v)| if best.is_none_or(|(_, b)| v > b + 1e-9) { Some((t, v)) } else { best },
+        )
     } else {
         tiles
             .iter()
@@ -443,6 +442,10 @@ fn situation_costs(
         })
         .collect()
 }
+
+/// One exchange a decision forecasts: the target (and its loadout where the move changes it),
+/// the distance, the weapon, the tile group struck from and the cover.
+type ExchangeKey = (usize, Option<u32>, i64, usize, usize, i64);
 
 /// Unit `i` as it strikes with one weapon from one terrain: its loadout, interned, and the
 /// distances it strikes at.

@@ -139,7 +139,8 @@ impl Battle<'_> {
         }
         let (Some(u), Some(f)) = (self.state.units.get(k), self.state.units.get(m)) else { return false };
         let rules = &self.engine.rules.ruleset;
-        let general = rules.leadership.as_ref().is_some_and(|l| f.side == u.side && f.tags.iter().any(|t| t.as_str() == l.general));
+        let general =
+            rules.leadership.as_ref().is_some_and(|l| f.side == u.side && f.tags.iter().any(|t| t.as_str() == l.general));
         m == k || general || (self.plays("situations") && (distance(to, u.pos) <= 1 || distance(f.pos, u.pos) <= 1))
     }
 

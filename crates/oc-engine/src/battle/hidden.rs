@@ -125,14 +125,7 @@ impl Battle<'_> {
         if tags.is_empty() {
             return None;
         }
-        let (foe, _) = (0..self.state.units.len())
-            .filter_map(|k| {
-                let e = self.state.units.get(k).filter(|e| e.side != u.side && e.state == State::Ready && !e.morale.routing)?;
-                let points = self.mobility(k).map_or(0, |m| m.0);
-                let d = distance(at, e.pos);
-                (d - points <= 1).then_some((k, d))
-            })
-            .min_by_key(|(k, d)| (*d, *k))?;
+        let (_, foe) = self.coming(u.side, at, 0, 1).first().copied()?;
         let foe_at = self.state.units.get(foe)?.pos;
         let mut here = self.fork(None);
         if let Some(f) = here.state.units.get_mut(i) {
@@ -170,5 +163,30 @@ impl Battle<'_> {
             }
         }
         None
+    }
+
+    /// The `n` nearest enemies of `side` (ready, steady, not hidden) that can come into contact
+    /// with a unit on `at` by their next move, helped by `closing` tiles of the unit's own:
+    /// (distance, unit), nearest first (unit order on a tie). Each enemy's movement points are
+    /// read in that order, only until `n` are found.
+    pub(crate) fn coming(&self, side: m::SideId, at: Tile, closing: i64, n: usize) -> Vec<(i64, usize)> {
+        let mut near: Vec<(i64, usize)> = (0..self.state.units.len())
+            .filter(|k| !self.hidden(*k))
+            .filter_map(|k| {
+                let e = self.state.units.get(k).filter(|e| e.side != side && e.state == State::Ready && !e.morale.routing)?;
+                Some((distance(at, e.pos), k))
+            })
+            .collect();
+        near.sort_unstable();
+        let mut out = Vec::new();
+        for (d, k) in near {
+            if out.len() >= n {
+                break;
+            }
+            if d - closing - self.mobility(k).map_or(0, |m| m.0) <= 1 {
+                out.push((d, k));
+            }
+        }
+        out
     }
 }

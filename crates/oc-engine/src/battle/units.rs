@@ -253,15 +253,7 @@ impl Battle<'_> {
             return None;
         }
         let own = self.mobility(i).map_or(0, |m| m.0);
-        let mut near: Vec<(i64, usize)> = (0..self.state.units.len())
-            .filter_map(|k| {
-                let e = self.state.units.get(k).filter(|e| e.side != u.side && e.state == State::Ready && !e.morale.routing)?;
-                let points = self.mobility(k).map_or(0, |m| m.0);
-                let d = distance(at, e.pos);
-                (d - points - own <= 1 && !self.hidden(k)).then_some((d, k))
-            })
-            .collect();
-        near.sort_unstable();
+        let near = self.coming(u.side, at, own, 2);
         let (Some((_, first)), Some((_, second))) = (near.first().copied(), near.get(1).copied()) else { return None };
         let mut here = self.fork(None);
         if let Some(f) = here.state.units.get_mut(i) {
