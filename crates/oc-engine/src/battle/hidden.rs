@@ -112,9 +112,9 @@ impl Battle<'_> {
     /// The action by which unit `i`, ending its activation on `at`, would hide there (what an AI
     /// plays instead of waiting), where it plainly helps by the forecast: an enemy can come into
     /// contact with it by its next move (as near as its movement points bring it), and against
-    /// the nearest such enemy, come up beside it, the unit's blow from hiding is forecast to hit
-    /// more often than from the open while the enemy's blow on it (none where the rules do not
-    /// let it target the unit) hits no more often. The first of its actions whose verb hides that
+    /// the nearest such enemy, come up beside it, the unit's blow from hiding is forecast to deal
+    /// more damage than from the open while the enemy's blow on it (none where the rules do not
+    /// let it target the unit) deals no more. The first of its actions whose verb hides that
     /// the rules accept there. `None` otherwise.
     pub fn hiding(&self, i: usize, at: Tile) -> Option<Act> {
         let u = self.state.units.get(i)?;
@@ -136,15 +136,15 @@ impl Battle<'_> {
             .into_iter()
             .filter(|n| here.open(*n) && here.occupant(*n).is_none_or(|k| k == foe))
             .min_by_key(|n| (distance(*n, foe_at), *n))?;
-        // Its chance to hit the enemy there, and the enemy's to hit it.
+        // The damage it is forecast to deal the enemy there, and the enemy's blow to deal it.
         let odds = |b: &Battle<'_>| -> (f64, f64) {
             let mut c = b.fork(None);
             if let Some(f) = c.state.units.get_mut(foe) {
                 f.pos = contact;
             }
-            let mine = c.attack_forecast(i, at, foe, None).map_or(0.0, |f| f.attacker.hit);
+            let mine = c.odds_from(i, at, foe).map_or(0.0, |f| f.defender_damage_taken);
             let theirs = if c.targets_from(foe, contact, None).contains(&i) {
-                c.attack_forecast(foe, contact, i, None).map_or(0.0, |f| f.attacker.hit)
+                c.odds_from(foe, contact, i).map_or(0.0, |f| f.defender_damage_taken)
             } else {
                 0.0
             };

@@ -270,7 +270,7 @@ impl Battle<'_> {
             if let Some(f) = b.state.units.get_mut(k) {
                 f.pos = contact;
             }
-            let f = b.attack_forecast(j, from, k, None).ok()?;
+            let f = b.odds_from(j, from, k)?;
             Some((f.defender_damage_taken - f.attacker_damage_taken, f.defender_routed, contact))
         };
         let (whole, routs, _) = blow(&mut here.fork(None), i, first, None)?;
