@@ -213,20 +213,30 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
         u.items.iter().filter(|n| b.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)).copied().collect();
     // The tiles it may strike from (in reach and not held by another unit it knows of), in tile
     // order, each with its terrain as an index into `terrains`.
-    let mut terrains: Vec<Option<&m::Terrain>> = Vec::new();
+    // Where the scenario's advanced rules lay statuses by where a unit stands (`Battle::situated`:
+    // a unit too far from its general, one in contact with two enemies), each tile's group holds
+    // the unit's own loadout there too, and each target is read as it will stand once the unit
+    // has moved (`Battle::moves_situation`): a flank or the rear is forecast from the tile it
+    // gives, not as the target stands now.
+    let situated = b.situated();
+    let mut terrains: Vec<(Option<&m::Terrain>, Option<Loadout>)> = Vec::new();
     let held: Vec<Tile> = view.units().map(|(_, x)| x.pos).collect();
     let spots: Vec<(Tile, usize)> = tiles
         .iter()
         .filter(|(t, _)| **t == u.pos || !held.contains(t))
         .map(|(t, _)| {
             let terrain = b.terrain_at(**t);
-            let same = |x: &Option<&m::Terrain>| match (x, terrain) {
-                (Some(x), Some(y)) => std::ptr::eq(*x, y),
-                (None, None) => true,
-                _ => false,
+            let own = if situated { b.loadout_moved(i, true, (i, **t)) } else { None };
+            let same = |(x, l): &(Option<&m::Terrain>, Option<Loadout>)| {
+                *l == own
+                    && match (x, terrain) {
+                        (Some(x), Some(y)) => std::ptr::eq(*x, y),
+                        (None, None) => true,
+                        _ => false,
+                    }
             };
             let g = terrains.iter().position(same).unwrap_or_else(|| {
-                terrains.push(terrain);
+                terrains.push((terrain, own.clone()));
                 terrains.len() - 1
             });
             (**t, g)
@@ -235,8 +245,8 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
     // By weapon and terrain struck from (`[terrain * weapons + weapon]`): the unit as it
     // strikes, interned, and the distances it reaches (`None`: it may not strike so).
     let mut strikers: Vec<Option<Option<Striker>>> = (0..terrains.len() * weapons.len()).map(|_| None).collect();
-    // By target, distance, weapon and terrain struck from.
-    let mut forecasts: FastMap<(usize, i64, usize, usize, i64), Option<Prospect>> = FastMap::default();
+    // By target (and its loadout where the move changes it), distance, weapon and terrain struck from.
+    let mut forecasts: FastMap<ExchangeKey, Option<Prospect>> = FastMap::default();
     let berserk = unit.must_attack_weakest;
     for (k, foe) in view.targets() {
         for &(t, g) in &spots {
@@ -256,16 +266,27 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
                 // The unit with this weapon on this terrain, built once: most distances are out of
                 // its reach, and those need no forecast at all.
                 let Some(slot) = strikers.get_mut(g * weapons.len() + n) else { continue };
-                let terrain = terrains.get(g).copied().flatten();
-                let striker = slot.get_or_insert_with(|| striker(b, cache, &base, terrain, *w));
+                let (terrain, own) = terrains.get(g).map_or((None, None), |(x, l)| (*x, l.as_ref()));
+                let striker = slot.get_or_insert_with(|| striker(b, cache, own.unwrap_or(&base), terrain, *w));
                 let Some(s) = striker.as_ref().filter(|s| (s.min..=s.max).contains(&d)) else { continue };
                 // How hidden the target is from this square, where the rules read it.
                 let cover = if b.engine.ir.reads_cover { b.cover_between(t, foe.pos) } else { 0 };
-                let f = match forecasts.get(&(k, d, n, g, cover)) {
+                // The target as it will stand once the unit is on `t`, where that changes it.
+                let moved = if situated && b.moves_situation(k, (i, t)) {
+                    b.loadout_moved(k, false, (i, t)).map(|l| {
+                        let id = cache.ids.id(&l);
+                        (l, id)
+                    })
+                } else {
+                    None
+                };
+                let key = (k, moved.as_ref().map(|(_, id)| *id), d, n, g, cover);
+                let f = match forecasts.get(&key) {
                     Some(f) => *f,
                     None => {
-                        let f = forecast(b, cache, s, targets, k, (d, t != u.pos, cover));
-                        forecasts.insert((k, d, n, g, cover), f);
+                        let target = moved.as_ref().map(|(l, id)| (l, *id));
+                        let f = forecast(b, cache, s, (targets, target), k, (d, t != u.pos, cover));
+                        forecasts.insert(key, f);
                         f
                     }
                 };
@@ -309,7 +330,7 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
                 let s = Striker { loadout, id, min: aa.reach.0, max: aa.reach.1 };
                 let mut score = 0.0;
                 for (k, d) in group {
-                    if let Some((routs, dealt, taken)) = forecast(b, cache, &s, targets, k, (d, false, 0)) {
+                    if let Some((routs, dealt, taken)) = forecast(b, cache, &s, (targets, None), k, (d, false, 0)) {
                         score += routs * 60.0 + dealt - taken * 0.7;
                     }
                 }
@@ -348,16 +369,83 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
     }
     let guide = guides.by_goals.entry((kind, goals)).or_insert_with_key(|(kind, goals)| Guide::new(b, kind, goals));
     let here = guide.at(u.pos).unwrap_or(i64::MAX / 4);
-    if let Some((t, d)) = tiles.iter().filter_map(|(t, _)| guide.at(**t).map(|d| (**t, d))).min_by_key(|(t, d)| (*d, *t)) {
-        let progress = (here - d) as f64;
+    let walk = if situated {
+        // Each tile's progress less what standing there costs its blow (`situation_costs`): a
+        // step that takes it out of its general's command is worth less by that.
+        let costs = situation_costs(b, cache, targets, (view, i), (&base, &weapons), &tiles);
+        tiles.iter().zip(&costs).filter_map(|((t, _), c)| guide.at(**t).map(|d| (**t, (here - d) as f64 * 0.5 - c))).fold(
+            None,
+            |best: Option<(Tile, f64)>, (t, v)| if best.is_none_or(|(_, b)| v > b + 1e-9) { Some((t, v)) } else { best },
+        )
+    } else {
+        tiles
+            .iter()
+            .filter_map(|(t, _)| guide.at(**t).map(|d| (**t, d)))
+            .min_by_key(|(t, d)| (*d, *t))
+            .map(|(t, d)| (t, (here - d) as f64 * 0.5))
+    };
+    if let Some((t, score)) = walk {
         consider(
             &mut best,
-            progress * 0.5,
+            score,
             Turn { unit: i, to: Some(t).filter(|t| *t != u.pos), equip: None, act: Act::Wait, ..Default::default() },
         );
     }
     best.or(Some((0.0, Turn { unit: i, to: None, equip: None, act: Act::Wait, ..Default::default() })))
 }
+
+/// What standing on each of `tiles` costs unit `i`'s blow, where the battle is situated: its
+/// best prospect (with any of `weapons`) on the enemy nearest it, with its loadout where it
+/// stands (`base`) less with its loadout on the tile (the terrain aside: what the advanced rules
+/// lay there, as a unit too far from its general), each distinct loadout forecast once. Zero
+/// with no enemy in sight.
+fn situation_costs(
+    b: &Battle,
+    cache: &mut Forecasts,
+    targets: &mut Targets,
+    (view, i): (&View, usize),
+    (base, weapons): (&Loadout, &[Atom]),
+    tiles: &[(&Tile, &i64)],
+) -> Vec<f64> {
+    let Some(u) = b.units.get(i) else { return vec![0.0; tiles.len()] };
+    let Some(k) = view.targets().min_by_key(|(k, f)| (distance(u.pos, f.pos), *k)).map(|(k, _)| k) else {
+        return vec![0.0; tiles.len()];
+    };
+    let terrain = b.terrain_at(u.pos);
+    let mut value = |l: &Loadout| -> f64 {
+        let mut best: Option<f64> = None;
+        for w in weapons {
+            let Some(s) = striker(b, cache, l, terrain, *w) else { continue };
+            if let Some((routs, dealt, taken)) = forecast(b, cache, &s, (targets, None), k, (s.min.max(1), false, 0)) {
+                let v = routs * 60.0 + dealt - taken * 0.7;
+                best = Some(best.map_or(v, |x: f64| x.max(v)));
+            }
+        }
+        best.unwrap_or(0.0)
+    };
+    let here = value(base);
+    let mut seen: Vec<(Loadout, f64)> = Vec::new();
+    tiles
+        .iter()
+        .map(|(t, _)| {
+            let Some(mut l) = b.loadout_moved(i, true, (i, **t)) else { return 0.0 };
+            l.terrain = base.terrain;
+            if l == *base {
+                return 0.0;
+            }
+            if let Some((_, v)) = seen.iter().find(|(x, _)| *x == l) {
+                return here - v;
+            }
+            let v = value(&l);
+            seen.push((l, v));
+            here - v
+        })
+        .collect()
+}
+
+/// One exchange a decision forecasts: the target (and its loadout where the move changes it),
+/// the distance, the weapon, the tile group struck from and the cover.
+type ExchangeKey = (usize, Option<u32>, i64, usize, usize, i64);
 
 /// Unit `i` as it strikes with one weapon from one terrain: its loadout, interned, and the
 /// distances it strikes at.
@@ -385,16 +473,19 @@ fn striker(b: &Battle, cache: &mut Forecasts, base: &Loadout, terrain: Option<&m
 /// (chance to rout the target, expected damage dealt, expected damage taken) of `s` striking
 /// unit `k` at distance `d`, which the caller checked is in its reach; `None` when the engine
 /// refuses the exchange. Worked out once per battle (`cache`); the target's loadout once per
-/// decision (`targets`).
+/// decision (`targets`), or the one given (`k` as it will stand after a move).
 fn forecast(
     b: &Battle,
     cache: &mut Forecasts,
     s: &Striker,
-    targets: &mut Targets,
+    (targets, given): (&mut Targets, Option<(&Loadout, u32)>),
     k: usize,
     (d, moved, cover): (i64, bool, i64),
 ) -> Option<Prospect> {
-    let (ld, id) = targets.get(b, k, &mut cache.ids)?;
+    let (ld, id) = match given {
+        Some(x) => x,
+        None => targets.get(b, k, &mut cache.ids)?,
+    };
     let moved = moved && b.engine.ir.reads_moved;
     let key = (s.id, id, d, moved, cover);
     if let Some(hit) = cache.table.get(&key) {

@@ -117,8 +117,11 @@ pub(crate) fn answer(b: &Battle<'_>, t: Turn) -> Turn {
 /// to strike an enemy that comes near (seed 003's brace, stand ready) instead, where one does
 /// ([`Battle::readying`]); before that, where it knows an enemy hides near, it searches for it
 /// ([`Battle::searching`]: seed 003's "search"); a depleted unit that stays beside a friend of
-/// its class joins it ([`Battle::joining`]). Not an answer to a declared attack or a move
-/// (declining keeps the activation), nor a routing unit.
+/// its class joins it ([`Battle::joining`]); one where it may hide, an enemy coming near, hides
+/// where its blow from hiding is forecast better ([`Battle::hiding`]); one of several figures
+/// with two enemies near divides up where its halves are forecast to do more
+/// ([`Battle::dividing`]). Not an answer to a declared attack or a move (declining keeps the
+/// activation), nor a routing unit.
 pub(crate) fn readied(b: &Battle<'_>, t: Turn) -> Turn {
     formed(b, ready(b, t))
 }
@@ -181,6 +184,16 @@ fn ready(b: &Battle<'_>, t: Turn) -> Turn {
         if let Some(act) = b.joining(t.unit) {
             return Turn { act, ..t };
         }
+    }
+    // Where it may hide and an enemy comes near, it hides where its blow from hiding is forecast
+    // better (seed 003's "hide", [`Battle::hiding`]).
+    if let Some(act) = b.hiding(t.unit, at) {
+        return Turn { act, ..t };
+    }
+    // A unit of several figures, two enemies coming near, divides up where its halves are
+    // forecast to do more than the whole (seed 003's "divide up", [`Battle::dividing`]).
+    if let Some(act) = b.dividing(t.unit, at) {
+        return Turn { act, ..t };
     }
     if b.engine.ir.opportunity.is_none() {
         return t;

@@ -121,6 +121,35 @@ impl Battle<'_> {
         (statuses, attrs)
     }
 
+    /// Whether where a unit stands changes what it bears beyond its terrain: the scenario plays
+    /// the ruleset's `leadership` with a distance (`beyond`), or its `situations`. Only then do
+    /// the AIs build a loadout at a tile not yet reached ([`Battle::loadout_moved`]).
+    pub fn situated(&self) -> bool {
+        let rules = &self.engine.rules.ruleset;
+        (rules.leadership.as_ref().is_some_and(|l| l.beyond.is_some()) && self.plays("leadership"))
+            || (rules.situations.is_some() && self.plays("situations"))
+    }
+
+    /// Whether unit `mover.0` moving to `mover.1` may change what unit `k` bears by where it stands
+    /// ([`Battle::situation`]): `k` itself moves, or its general does, or the mover comes into or
+    /// leaves contact with it. False where the battle is not [`Battle::situated`].
+    pub fn moves_situation(&self, k: usize, (m, to): (usize, Tile)) -> bool {
+        if !self.situated() {
+            return false;
+        }
+        let (Some(u), Some(f)) = (self.state.units.get(k), self.state.units.get(m)) else { return false };
+        let rules = &self.engine.rules.ruleset;
+        let general =
+            rules.leadership.as_ref().is_some_and(|l| f.side == u.side && f.tags.iter().any(|t| t.as_str() == l.general));
+        m == k || general || (self.plays("situations") && (distance(to, u.pos) <= 1 || distance(f.pos, u.pos) <= 1))
+    }
+
+    /// Unit `k`'s loadout with unit `mover.0` standing on `mover.1` (itself or another: a
+    /// forecast before a move), the advanced rules' situation read there; `acting`: its own turn.
+    pub fn loadout_moved(&self, k: usize, acting: bool, mover: (usize, Tile)) -> Option<crate::Loadout> {
+        self.loadout_at(k, acting, Some(mover))
+    }
+
     /// Charging: where unit `i` attacks `target` in the step it moved in and the ruleset's
     /// `with` holds for it, every other ready enemy in contact with it, in unit order.
     pub(super) fn charge_sweep(&self, i: usize, target: usize, moved: bool) -> Vec<usize> {

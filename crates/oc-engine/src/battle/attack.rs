@@ -295,6 +295,16 @@ impl Battle<'_> {
             .collect()
     }
 
+    /// The odds of unit `i` attacking `target` from `from` (the target as it will stand then),
+    /// as the AIs weigh an exchange: [`crate::Engine::ending_shared`], worked out once per engine.
+    pub(super) fn odds_from(&self, i: usize, from: Tile, target: usize) -> Option<crate::combat::Odds> {
+        let (a, d) = (self.state.units.get(i)?, self.state.units.get(target)?);
+        let (la, ld) = (self.loadout_from(i, from, None)?, self.loadout_at(target, false, Some((i, from)))?);
+        let cover = if self.engine.ir.reads_cover { self.cover_between(from, d.pos) } else { 0 };
+        let f = self.engine.ending_shared(&la, &ld, distance(from, d.pos), false, (from != a.pos, cover)).ok()?;
+        Some(f.odds)
+    }
+
     /// Whether unit `i` may attack `target` where both stand, or why not: the two units and
     /// the attacker as it acts.
     pub(super) fn attack_check(

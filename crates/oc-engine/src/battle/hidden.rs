@@ -12,7 +12,7 @@
 
 use oc_model as m;
 
-use super::{distance, Act, Battle, State, Tile};
+use super::{distance, neighbours, Act, Battle, State, Tile};
 
 impl Battle<'_> {
     /// Whether unit `k` is hidden now: it hid, and stands where it hid.
@@ -107,5 +107,86 @@ impl Battle<'_> {
             }
         }
         None
+    }
+
+    /// The action by which unit `i`, ending its activation on `at`, would hide there (what an AI
+    /// plays instead of waiting), where it plainly helps by the forecast: an enemy can come into
+    /// contact with it by its next move (as near as its movement points bring it), and against
+    /// the nearest such enemy, come up beside it, the unit's blow from hiding is forecast to deal
+    /// more damage than from the open while the enemy's blow on it (none where the rules do not
+    /// let it target the unit) deals no more. The first of its actions whose verb hides that
+    /// the rules accept there. `None` otherwise.
+    pub fn hiding(&self, i: usize, at: Tile) -> Option<Act> {
+        let u = self.state.units.get(i)?;
+        if u.hidden == Some(at) {
+            return None;
+        }
+        let tags: Vec<_> = self.actions(i).into_iter().filter(|a| a.verb() == Some(m::Verb::Hide)).map(|a| a.tag).collect();
+        if tags.is_empty() {
+            return None;
+        }
+        let (_, foe) = self.coming(u.side, at, 0, 1).first().copied()?;
+        let foe_at = self.state.units.get(foe)?.pos;
+        let mut here = self.fork(None);
+        if let Some(f) = here.state.units.get_mut(i) {
+            f.pos = at;
+        }
+        // Where the enemy would strike from: the free tile beside `at` nearest it.
+        let contact = neighbours(at)
+            .into_iter()
+            .filter(|n| here.open(*n) && here.occupant(*n).is_none_or(|k| k == foe))
+            .min_by_key(|n| (distance(*n, foe_at), *n))?;
+        // The damage it is forecast to deal the enemy there, and the enemy's blow to deal it.
+        let odds = |b: &Battle<'_>| -> (f64, f64) {
+            let mut c = b.fork(None);
+            if let Some(f) = c.state.units.get_mut(foe) {
+                f.pos = contact;
+            }
+            let mine = c.odds_from(i, at, foe).map_or(0.0, |f| f.defender_damage_taken);
+            let theirs = if c.targets_from(foe, contact, None).contains(&i) {
+                c.odds_from(foe, contact, i).map_or(0.0, |f| f.defender_damage_taken)
+            } else {
+                0.0
+            };
+            (mine, theirs)
+        };
+        let mut open: Option<(f64, f64)> = None;
+        for tag in tags {
+            let mut b = here.fork(None);
+            if b.special(i, (m::Verb::Hide, Some(tag.as_str())), (None, None), None).is_err() || !b.hidden(i) {
+                continue;
+            }
+            let (mine, theirs) = *open.get_or_insert_with(|| odds(&here));
+            let (m2, t2) = odds(&b);
+            if m2 > mine + 1e-9 && t2 <= theirs + 1e-12 {
+                return Some(Act::Special { verb: m::Verb::Hide, target: None, tile: None, from: Some(tag) });
+            }
+        }
+        None
+    }
+
+    /// The `n` nearest enemies of `side` (ready, steady, not hidden) that can come into contact
+    /// with a unit on `at` by their next move, helped by `closing` tiles of the unit's own:
+    /// (distance, unit), nearest first (unit order on a tie). Each enemy's movement points are
+    /// read in that order, only until `n` are found.
+    pub(crate) fn coming(&self, side: m::SideId, at: Tile, closing: i64, n: usize) -> Vec<(i64, usize)> {
+        let mut near: Vec<(i64, usize)> = (0..self.state.units.len())
+            .filter(|k| !self.hidden(*k))
+            .filter_map(|k| {
+                let e = self.state.units.get(k).filter(|e| e.side != side && e.state == State::Ready && !e.morale.routing)?;
+                Some((distance(at, e.pos), k))
+            })
+            .collect();
+        near.sort_unstable();
+        let mut out = Vec::new();
+        for (d, k) in near {
+            if out.len() >= n {
+                break;
+            }
+            if d - closing - self.mobility(k).map_or(0, |m| m.0) <= 1 {
+                out.push((d, k));
+            }
+        }
+        out
     }
 }

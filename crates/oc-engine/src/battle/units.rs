@@ -221,4 +221,75 @@ impl Battle<'_> {
         }
         None
     }
+
+    /// The action by which unit `i`, of several living figures and ending its activation on
+    /// `at`, would divide up (what the AIs play instead of waiting), where it plainly helps by
+    /// the forecast: two enemies are within a round of it (its move and theirs together bring
+    /// them into contact), the whole unit's blow on the nearer is more than it can take (the
+    /// forecast routs it more often than not), and the two halves, each striking one of them,
+    /// are forecast to deal more damage, less what they take, than the whole on the nearer; and
+    /// its enemy does not win by routing a count of units (each half is one). The first of its
+    /// actions whose verb divides that the rules accept there. `None` otherwise.
+    pub fn dividing(&self, i: usize, at: Tile) -> Option<Act> {
+        let u = self.state.units.get(i)?;
+        if u.living() < 2 || u.morale.routing {
+            return None;
+        }
+        // Each half is a unit: one more for an enemy that wins by routing a count of them (`rout
+        // N`), which a division brings nearer.
+        fn counts(c: &m::Condition) -> bool {
+            match c {
+                m::Condition::RoutCount { .. } => true,
+                m::Condition::And(a, b) | m::Condition::Or(a, b) => counts(a) || counts(b),
+                _ => false,
+            }
+        }
+        if self.scenario.side(u.side.other()).win.as_ref().is_some_and(counts) {
+            return None;
+        }
+        let tags: Vec<crate::Atom> =
+            self.actions(i).into_iter().filter(|a| a.verb() == Some(m::Verb::Divide)).map(|a| a.tag).collect();
+        if tags.is_empty() {
+            return None;
+        }
+        let own = self.mobility(i).map_or(0, |m| m.0);
+        let near = self.coming(u.side, at, own, 2);
+        let (Some((_, first)), Some((_, second))) = (near.first().copied(), near.get(1).copied()) else { return None };
+        let mut here = self.fork(None);
+        if let Some(f) = here.state.units.get_mut(i) {
+            f.pos = at;
+        }
+        // Enemy `k` come up beside unit `j` (on the free tile nearest it, not `taken`), and the
+        // forecast of `j` striking it there: damage dealt less damage taken, and the rout chance.
+        let blow = |b: &mut Battle<'_>, j: usize, k: usize, taken: Option<Tile>| -> Option<(f64, f64, Tile)> {
+            let (from, foe_at) = (b.state.units.get(j)?.pos, b.state.units.get(k)?.pos);
+            let contact = neighbours(from)
+                .into_iter()
+                .filter(|n| Some(*n) != taken && b.open(*n) && b.occupant(*n).is_none_or(|x| x == k))
+                .min_by_key(|n| (distance(*n, foe_at), *n))?;
+            if let Some(f) = b.state.units.get_mut(k) {
+                f.pos = contact;
+            }
+            let f = b.odds_from(j, from, k)?;
+            Some((f.defender_damage_taken - f.attacker_damage_taken, f.defender_routed, contact))
+        };
+        let (whole, routs, _) = blow(&mut here.fork(None), i, first, None)?;
+        if routs <= 0.5 {
+            return None;
+        }
+        for tag in tags {
+            let mut b = here.fork(None);
+            let before = b.state.units.len();
+            if b.special(i, (m::Verb::Divide, Some(tag.as_str())), (None, None), None).is_err() || b.state.units.len() <= before {
+                continue;
+            }
+            let part = b.state.units.len() - 1;
+            let Some((one, _, beside)) = blow(&mut b, i, first, None) else { continue };
+            let Some((two, _, _)) = blow(&mut b, part, second, Some(beside)) else { continue };
+            if one + two > whole + 1e-9 {
+                return Some(Act::Special { verb: m::Verb::Divide, target: None, tile: None, from: Some(tag) });
+            }
+        }
+        None
+    }
 }

@@ -441,6 +441,21 @@ impl<'v, 'e> Decision<'v, 'e> {
         let b = self.battle();
         let terrain = b.terrain_atom_at(at);
         let entries = self.targets.entry(k).or_default();
+        // Where the advanced rules lay statuses by where a unit stands, as it will stand on `at`
+        // (the whole loadout tells one entry from another).
+        if b.situated() {
+            let mut l = b.loadout_moved(k, false, (k, at))?;
+            l.weapon = weapon;
+            l.terrain = terrain;
+            l.hp = None;
+            if let Some((x, id)) = entries.iter().find(|(x, _)| **x == l) {
+                return Some((x.clone(), *id));
+            }
+            let id = cache.id(&l);
+            let loadout = Rc::new(l);
+            entries.push((loadout.clone(), id));
+            return Some((loadout, id));
+        }
         if let Some((l, id)) = entries.iter().find(|(l, _)| l.weapon == weapon && l.terrain == terrain) {
             return Some((l.clone(), *id));
         }
@@ -519,7 +534,8 @@ impl<'v, 'e> Decision<'v, 'e> {
             return 0.0;
         }
         let b = self.battle();
-        let Some(mut l) = b.loadout_of(i, false) else { return 0.0 };
+        let l = if b.situated() { b.loadout_moved(i, false, (i, at)) } else { b.loadout_of(i, false) };
+        let Some(mut l) = l else { return 0.0 };
         l.weapon = weapon;
         l.terrain = b.terrain_atom_at(at);
         l.hp = None;

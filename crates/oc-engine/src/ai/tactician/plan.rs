@@ -107,10 +107,37 @@ impl<'v, 'e> Decision<'v, 'e> {
         let spend = b.engine.rules.ruleset.turn.spend.as_ref().map(|r| Atom::new(r));
         // Techniques and spells: actions that attack.
         let attack_actions = if berserk || !me.can_attack { Vec::new() } else { b.attack_actions(i) };
+        // Where the advanced rules lay statuses by where a unit stands (`Battle::situated`): what
+        // it could strike next time from each tile, as it will stand there (too far from its
+        // general, it strikes worse), by its distinct loadouts there.
+        let situated = b.situated();
+        let mut prey_at: Vec<(Loadout, Vec<(Tile, f64)>)> = Vec::new();
         for (t, _) in &reach {
             let t = *t;
             let forced = if berserk { b.weakest_from(i, t) } else { Vec::new() };
-            let place = self.position(&me, t);
+            let own = if situated && me.can_attack {
+                b.loadout_moved(i, true, (i, t)).map(|mut l| {
+                    l.terrain = arms.acting.terrain;
+                    l
+                })
+            } else {
+                None
+            };
+            let place = match own.filter(|l| *l != arms.acting) {
+                Some(l) => {
+                    let k = match prey_at.iter().position(|(x, _)| *x == l) {
+                        Some(k) => k,
+                        None => {
+                            let prey = self.prey(i, &me.u, &l, (&me.weapons, me.points), cache);
+                            prey_at.push((l, prey));
+                            prey_at.len() - 1
+                        }
+                    };
+                    let prey = prey_at.get(k).map(|(_, p)| p.clone()).unwrap_or_default();
+                    self.position(&me, t, &prey)
+                }
+                None => self.position(&me, t, &me.prey),
+            };
             let toll: f64 = me.zones.iter().filter(|(zone, _)| t != me.u.pos && !zone.contains(&t)).map(|(_, c)| c).sum();
             candidates.clear();
             if forced.is_empty() {
@@ -229,8 +256,25 @@ impl<'v, 'e> Decision<'v, 'e> {
             heal = heal_with.as_ref().map(|_| (1, 1));
         }
         // What it could strike next time, from about here.
+        let prey = if can_attack { self.prey(i, &u, acting, (&weapons, points), cache) } else { Vec::new() };
+        let span = points + weapons.iter().map(|(_, _, hi)| *hi).max().unwrap_or(0);
+        Some(Unit { i, u, points, kind, weapons, can_attack, takes_objective, guard, zones, vision, heal, heal_with, prey, span })
+    }
+
+    /// The enemies unit `i` (`u`, acting with loadout `acting`, its `weapons` and movement
+    /// `points`) could strike next activation from about where it stands, each with what its
+    /// best strike is worth: (tile, value).
+    fn prey(
+        &mut self,
+        i: usize,
+        u: &Combatant,
+        acting: &Loadout,
+        (weapons, points): (&[(Atom, i64, i64)], i64),
+        cache: &mut Forecasts,
+    ) -> Vec<(Tile, f64)> {
+        let b = self.battle();
         let mut prey = Vec::new();
-        if can_attack {
+        {
             // Both at full HP, read at the HP they have: the forecasts outlast the wounds.
             let mut la = acting.clone();
             la.hp = None;
@@ -266,8 +310,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 }
             }
         }
-        let span = points + weapons.iter().map(|(_, _, hi)| *hi).max().unwrap_or(0);
-        Some(Unit { i, u, points, kind, weapons, can_attack, takes_objective, guard, zones, vision, heal, heal_with, prey, span })
+        prey
     }
 
     /// Standing on `t` (moving there, or staying), holding the guard weapon; where the ruleset
@@ -530,7 +573,12 @@ impl<'v, 'e> Decision<'v, 'e> {
         let b = self.battle();
         // Ours at full HP (read at the HP it has) on this tile's terrain, with each weapon.
         let Arms { acting, ours, targets, foes, spans } = arms;
-        let ours = Arms::ours(ours, acting, me, b.terrain_at(t), cache);
+        // Where the advanced rules lay statuses by where a unit stands (`Battle::situated`), ours
+        // as it will stand on `t` (too far from its general, say), and each target as it will
+        // stand once ours is there (`Battle::moves_situation`: a flank, the rear).
+        let situated = b.situated();
+        let own = if situated { b.loadout_moved(me.i, true, (me.i, t)) } else { None };
+        let ours = Arms::ours(ours, (acting, own), me, b.terrain_at(t), cache);
         let moved = t != me.u.pos;
         for &(k, at) in foes.iter() {
             let d = distance(t, at);
@@ -540,8 +588,21 @@ impl<'v, 'e> Decision<'v, 'e> {
             if !me.weapons.iter().any(|(_, lo, hi)| *lo <= d && d <= *hi) || !self.sees_after(me, t, at) || !b.clear_line(t, at) {
                 continue;
             }
-            // The target as it is.
-            let Some((ld, id)) = targets.get(b, k, &mut cache.ids) else { continue };
+            // The target as it is, or as it will stand once ours is on `t`.
+            let after = if situated && b.moves_situation(k, (me.i, t)) {
+                b.loadout_moved(k, false, (me.i, t)).map(|l| {
+                    let id = cache.id(&l);
+                    (l, id)
+                })
+            } else {
+                None
+            };
+            let Some((ld, id)) = (match &after {
+                Some((l, id)) => Some((l, *id)),
+                None => targets.get(b, k, &mut cache.ids),
+            }) else {
+                continue;
+            };
             let foe = self.threats.foes.iter().position(|f| f.unit == k);
             let target = b.units.get(k);
             let (worth, max_hp) = (self.worth(k), target.map_or(1, |f| f.max_hp));
@@ -602,7 +663,7 @@ impl<'v, 'e> Decision<'v, 'e> {
     /// What standing on `t` is worth besides the danger: progress toward the enemy, the
     /// objective or a region to hold, tiles that heal, the enemy's objective tiles denied, a
     /// hunted leader guarded.
-    fn position(&mut self, me: &Unit, t: Tile) -> f64 {
+    fn position(&mut self, me: &Unit, t: Tile, prey: &[(Tile, f64)]) -> f64 {
         let b = self.battle();
         let urgency = self.stakes.urgency;
         let points = me.points.max(1) as f64;
@@ -618,7 +679,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         };
         let mut v = (super::ADVANCE + 0.12 * urgency) * toward;
         // Within striking distance of an enemy for next time.
-        let potential = me.prey.iter().filter(|(at, _)| distance(*at, t) <= me.span).map(|(_, v)| *v).fold(0.0, f64::max);
+        let potential = prey.iter().filter(|(at, _)| distance(*at, t) <= me.span).map(|(_, v)| *v).fold(0.0, f64::max);
         v += super::PROSPECT * potential;
         if let (true, Some(goal)) = (me.takes_objective, goal) {
             v += (0.08 + 0.5 * urgency) * goal;
@@ -660,8 +721,9 @@ impl<'v, 'e> Decision<'v, 'e> {
     }
 }
 
-/// A terrain (by name) and the unit on it with each weapon, interned.
-type OnTerrain = (Option<String>, Vec<(Loadout, u32)>);
+/// A terrain (by name), the unit's own loadout there where the battle is situated, and the unit
+/// on it with each weapon, interned.
+type OnTerrain = (Option<String>, Option<Loadout>, Vec<(Loadout, u32)>);
 
 /// The loadouts one unit's attacks read, built and interned once per plan: the unit on each
 /// terrain it may strike from with each of its weapons (`Unit::weapons`' order), and each target;
@@ -680,20 +742,20 @@ struct Arms {
 }
 
 impl Arms {
-    /// Unit `me` (acting loadout `acting`) at full HP on `terrain`, with each weapon (kept in
-    /// `ours`).
+    /// Unit `me` (acting loadout `acting`, or `own` where it is read on the tile) at full HP on
+    /// `terrain`, with each weapon (kept in `ours`).
     fn ours<'a>(
         ours: &'a mut Vec<OnTerrain>,
-        acting: &Loadout,
+        (acting, own): (&Loadout, Option<Loadout>),
         me: &Unit,
         terrain: Option<&m::Terrain>,
         cache: &mut Forecasts,
     ) -> &'a [(Loadout, u32)] {
         let name = terrain.map(|x| x.name.as_str());
-        let k = match ours.iter().position(|(n, _)| n.as_deref() == name) {
+        let k = match ours.iter().position(|(n, l, _)| n.as_deref() == name && *l == own) {
             Some(k) => k,
             None => {
-                let mut la = acting.clone();
+                let mut la = own.clone().unwrap_or_else(|| acting.clone());
                 la.terrain = name.map(Atom::new);
                 la.hp = None;
                 let built = me
@@ -704,10 +766,10 @@ impl Arms {
                         (la.clone(), cache.id(&la))
                     })
                     .collect();
-                ours.push((name.map(str::to_string), built));
+                ours.push((name.map(str::to_string), own, built));
                 ours.len() - 1
             }
         };
-        ours.get(k).map_or(&[], |(_, built)| built.as_slice())
+        ours.get(k).map_or(&[], |(_, _, built)| built.as_slice())
     }
 }
