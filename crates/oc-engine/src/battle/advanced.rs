@@ -10,7 +10,8 @@
 //! activation ends, leaving the battle (routed) if it fails. Situations: the `ground` attribute
 //! holds the elevation of the unit's tile; a unit in contact with two or more enemies bears
 //! `flank`, one with enemies in contact on two opposite sides `rear` instead; a hidden unit
-//! bears `blind`, a unit with the `flying` tag its status. Weather: rolled
+//! bears `blind`, a unit with the `flying` tag its status, a mixed unit (and each of its
+//! bodies) `mixed`'s. Weather: rolled
 //! before the battle with the set-up's own dice (the battle's are untouched), logged in the start
 //! record, and borne by every unit for the whole battle.
 
@@ -115,6 +116,19 @@ impl Battle<'_> {
                 let class = self.engine.class(&u.class).is_some_and(|c| c.tags.iter().any(|t| t.tag.as_str() == tag.as_str()));
                 if own || class {
                     statuses.push(Atom::new(aloft));
+                }
+            }
+            // Mixed troop types: a unit with a living body of another class or arms joined to
+            // it, and each body joined to a unit on the table.
+            if let Some(mixed) = &s.mixed {
+                let host = |h: usize| self.state.units.get(h).is_some_and(|f| f.state == State::Ready && f.hp > 0);
+                let is_mixed = match u.state {
+                    State::Ready => !self.bodies(i).is_empty(),
+                    State::Joined => u.hp > 0 && u.with.is_some_and(host),
+                    _ => false,
+                };
+                if is_mixed {
+                    statuses.push(Atom::new(mixed));
                 }
             }
         }
