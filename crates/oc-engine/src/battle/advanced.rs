@@ -53,12 +53,21 @@ impl Battle<'_> {
         self.scenario.advanced.iter().any(|a| a == name)
     }
 
-    /// The general of `side` on the table: the first unit the army gave the `general` tag.
+    /// Where the general of `side` leads from: the first unit the army gave the `general` tag
+    /// that stands on the table, or the unit he is joined to as a body ("the spearmen (plus my
+    /// leader)": a general in a mixed unit leads from it).
     fn general(&self, side: m::SideId, tag: &str) -> Option<usize> {
-        self.state
-            .units
-            .iter()
-            .position(|u| u.side == side && u.state == State::Ready && u.hp > 0 && u.tags.iter().any(|t| t.as_str() == tag))
+        let standing = |k: usize| self.state.units.get(k).is_some_and(|f| f.state == State::Ready && f.hp > 0);
+        self.state.units.iter().enumerate().find_map(|(k, u)| {
+            if u.side != side || u.hp <= 0 || !u.tags.iter().any(|t| t.as_str() == tag) {
+                return None;
+            }
+            match u.state {
+                State::Ready => Some(k),
+                State::Joined => u.with.filter(|h| standing(*h)),
+                _ => None,
+            }
+        })
     }
 
     /// What the scenario's advanced rules lay on unit `i` standing at `at`, with the unit of
