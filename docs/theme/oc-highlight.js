@@ -16,7 +16,7 @@
     'transformed', 'type', 'might', 'range', 'use', 'symbol', 'defense', 'heal', 'at', 'hp',
     'becomes', 'opened_by', 'impassable', 'blocks_sight', 'line_of_sight',
     'courage', 'check', 'losses', 'routs', 'fear', 'rally', 'pursuit', 'surrender', 'advanced',
-    'leadership', 'general', 'beyond', 'save', 'situations', 'ground', 'flank', 'rear', 'blind', 'flying', 'weather', 'elevation', 'charging', 'formations', 'sequence', 'area', 'clears', 'lasts', 'and', 'or', 'not', 'has',
+    'leadership', 'general', 'beyond', 'save', 'situations', 'ground', 'flank', 'rear', 'blind', 'flying', 'mixed', 'weather', 'elevation', 'charging', 'formations', 'sequence', 'area', 'clears', 'lasts', 'and', 'or', 'not', 'has',
     'physical', 'magic', 'staff', 'doc', 'if', 'then', 'else', 'kit', 'scenario', 'army', 'map',
     'regions', 'rounds', 'deploy', 'first', 'edges', 'zone', 'war_chest', 'units', 'with', 'wielding',
     'ranged', 'to', 'allow', 'ban', 'win', 'for', 'unit', 'items', 'figures', 'joins', 'seize', 'rout', 'all',

@@ -83,6 +83,7 @@ impl Checker<'_> {
         self.once(&block.rear, |g| g.span, "rear");
         self.once(&block.blind, |g| g.span, "blind");
         self.once(&block.flying, |g| g.0.span, "flying");
+        self.once(&block.mixed, |g| g.span, "mixed");
         let ground = match block.ground.first() {
             None => None,
             Some(a) => match self.syms.bases.iter().find(|b| b.name == a.value.as_str()).map(|b| b.ty.clone()) {
@@ -106,6 +107,7 @@ impl Checker<'_> {
         let flank = block.flank.first().and_then(|s| self.known_status(s));
         let rear = block.rear.first().and_then(|s| self.known_status(s));
         let blind = block.blind.first().and_then(|s| self.known_status(s));
+        let mixed = block.mixed.first().and_then(|s| self.known_status(s));
         let flying = block.flying.first().and_then(|(tag, status)| {
             let tag = if self.syms.tags.get(tag.value.as_str()).is_some_and(|s| !s.is_status) {
                 Some(tag.value.to_string())
@@ -121,16 +123,17 @@ impl Checker<'_> {
             && block.flank.is_empty()
             && block.rear.is_empty()
             && block.blind.is_empty()
-            && block.flying.is_empty();
-        if ground.is_none() && flank.is_none() && rear.is_none() && blind.is_none() && flying.is_none() {
+            && block.flying.is_empty()
+            && block.mixed.is_empty();
+        if ground.is_none() && flank.is_none() && rear.is_none() && blind.is_none() && flying.is_none() && mixed.is_none() {
             if empty {
                 self.error(Diagnostic::error(MISSING_FIELD, block.span, "a `situations` block with no situation").with_help(
-                    "give at least one of `ground ATTR`, `flank STATUS`, `rear STATUS`, `blind STATUS`, `flying TAG STATUS`",
+                    "give at least one of `ground ATTR`, `flank STATUS`, `rear STATUS`, `blind STATUS`, `flying TAG STATUS`, `mixed STATUS`",
                 ));
             }
             return None;
         }
-        Some(m::Situations { ground, flank, rear, blind, flying })
+        Some(m::Situations { ground, flank, rear, blind, flying, mixed })
     }
 
     /// The ruleset's `area` block, if any (one, with a `within`: an Int reading `self`).

@@ -110,6 +110,29 @@ fn units_too_far_from_their_general_are_out_of_command() {
 }
 
 #[test]
+fn a_general_joined_to_a_unit_leads_from_it() {
+    // "Players must designate one general per army"; "the spearmen (plus my leader) in the
+    // center": Ghor, the general, begins the battle joined to the braves at (4, 4). Brave2, 3
+    // tiles from them, is in command (16/30 on Foe); the general is not lost for being in a unit.
+    let armies = "army A for Arena attacker {\n\
+        unit Braves: Savage { figures 3 items Shortsword }\n\
+        unit Ghor: SavageChief { items Shortsword tags General joins Braves }\n\
+        unit Brave2: Savage { items Shortsword }\n}\n\
+        army D for Arena defender {\n\
+        unit Foe: Savage { items Shortsword }\n\
+        unit Urka: SavageChief { items Shortsword tags General }\n}";
+    let deploy: [&[(i64, i64)]; 2] = [&[(4, 4), (0, 0), (4, 1)], &[(5, 1), (9, 4)]];
+    let (engine, map) = compiled("advanced leadership", armies);
+    let mut b = arena::battle_seeded(&engine, &map, deploy, 1);
+    assert!(close(odds(&b, 2, (4, 1), 3).0, 16.0 / 30.0), "{}", odds(&b, 2, (4, 1), 3).0);
+    // He leads from where the braves stand: moved to (0, 0), 5 tiles from Brave2, and then
+    // Brave2 striking from (6, 1), 7 tiles off, is out of command.
+    b.state.units[0].pos = (0, 0);
+    assert!(close(odds(&b, 2, (4, 1), 3).0, 16.0 / 30.0));
+    assert!(close(odds(&b, 2, (6, 1), 3).0, 14.0 / 30.0), "{}", odds(&b, 2, (6, 1), 3).0);
+}
+
+#[test]
 fn when_the_general_dies_his_units_save_or_leave_the_battle() {
     // "If the general dies, his units must make saving rolls to avoid leaving the battle."
     // Reading: the save is the courage check's d30 of at most Courage (20), rolled by each unit

@@ -5,7 +5,8 @@
 //! inside one: units of figures striking and dying figure by figure, the order of attack in one
 //! combat, the wyvern's four attack forms, a champion's Critical Hit roll, shots beyond
 //! effective range, and what the advanced rules lay on a unit (out of command, higher ground,
-//! flank and rear, the weather's murk, formations, a blow from hiding, a flyer aloft).
+//! flank and rear, the weather's murk, formations, a blow from hiding, a flyer aloft, a unit of
+//! mixed troop types).
 
 #[path = "common/agree.rs"]
 mod agree;
@@ -122,4 +123,12 @@ fn the_advanced_rules_on_a_unit_act_as_forecast() {
     let braves = band("Savage", "Shortsword", 8);
     let x = Exchange::new(&e, &aloft, &braves, 1).unwrap().mutual();
     agrees(&x, "the wyvern aloft and 8 braves, one combat");
+    // "the Advanced Rules sometimes penalize units of mixed troop types": the spearmen with Fenth
+    // among them, and Fenth as their body, bear MixedTroops.
+    let mixed = bearing(band("HighElfSpearman", "ElvenSpear", 6), &["MixedTroops"]);
+    let six = band("Savage", "Shortsword", 6);
+    let x = Exchange::new(&e, &six, &mixed, 1).unwrap().mutual();
+    agrees(&x, "6 savages and 6 spearmen of a mixed unit, one combat");
+    let fenth = bearing(Loadout::new("FenthGallinir", Some("Runeblade")), &["MixedTroops"]);
+    one_sided(&e, &fenth, &band("Savage", "Shortsword", 4), 1, "Fenth, a body of a mixed unit, on 4 savages");
 }

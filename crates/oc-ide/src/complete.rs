@@ -89,7 +89,7 @@ pub const RULESET: &[&str] = &[
 pub const COURAGE: &[&str] = &["doc", "check", "losses", "routs", "within", "fear", "rally", "pursuit", "surrender"];
 /// Inside a ruleset's `leadership { }` and `situations { }` blocks.
 pub const LEADERSHIP: &[&str] = &["doc", "general", "beyond", "save"];
-pub const SITUATIONS: &[&str] = &["doc", "ground", "flank", "rear", "blind", "flying"];
+pub const SITUATIONS: &[&str] = &["doc", "ground", "flank", "rear", "blind", "flying", "mixed"];
 pub const CHARGING: &[&str] = &["doc", "with"];
 pub const FORMATIONS: &[&str] = &["doc", "tags"];
 pub const AREA: &[&str] = &["doc", "within"];

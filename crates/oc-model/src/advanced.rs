@@ -77,6 +77,10 @@ pub struct Situations {
     /// "flying": (tag, status): a unit with the tag (its class's, or its own) bears the status.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flying: Option<(String, String)>,
+    /// "units of mixed troop types": a status borne by a unit with a living body of another
+    /// class or arms joined to it (a mixed unit), and by each such body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mixed: Option<String>,
 }
 
 /// The weather (seed 003: "Ten varieties of weather are identified, and can be determined

@@ -111,7 +111,7 @@ pub struct LeadershipDef {
     pub span: Span,
 }
 
-/// `situations { ground ATTR  flank STATUS  rear STATUS  blind STATUS  flying TAG STATUS }`.
+/// `situations { ground ATTR  flank STATUS  rear STATUS  blind STATUS  flying TAG STATUS  mixed STATUS }`.
 #[derive(Clone, Debug)]
 pub struct SituationsDef {
     pub doc: Option<String>,
@@ -121,6 +121,8 @@ pub struct SituationsDef {
     pub blind: Vec<Ident>,
     /// `flying TAG STATUS`: the tag, and the status its holders bear.
     pub flying: Vec<(Ident, Ident)>,
+    /// `mixed STATUS`: borne by a unit of more than one troop type and by each of its bodies.
+    pub mixed: Vec<Ident>,
     pub span: Span,
 }
 

@@ -94,6 +94,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         situation_flank | kw_flank => "`flank`",
         situation_blind | kw_blind => "`blind`",
         situation_flying | kw_flying => "`flying`",
+        situation_mixed | kw_mixed => "`mixed`",
         situation_rear | kw_rear => "`rear`",
         weather_block | kw_weather => "`weather`",
         weather_face => "a face of the die and its weather, such as `1: Clear`",

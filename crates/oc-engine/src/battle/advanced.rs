@@ -10,7 +10,8 @@
 //! activation ends, leaving the battle (routed) if it fails. Situations: the `ground` attribute
 //! holds the elevation of the unit's tile; a unit in contact with two or more enemies bears
 //! `flank`, one with enemies in contact on two opposite sides `rear` instead; a hidden unit
-//! bears `blind`, a unit with the `flying` tag its status. Weather: rolled
+//! bears `blind`, a unit with the `flying` tag its status, a mixed unit (and each of its
+//! bodies) `mixed`'s. Weather: rolled
 //! before the battle with the set-up's own dice (the battle's are untouched), logged in the start
 //! record, and borne by every unit for the whole battle.
 
@@ -52,12 +53,21 @@ impl Battle<'_> {
         self.scenario.advanced.iter().any(|a| a == name)
     }
 
-    /// The general of `side` on the table: the first unit the army gave the `general` tag.
+    /// Where the general of `side` leads from: the first unit the army gave the `general` tag
+    /// that stands on the table, or the unit he is joined to as a body ("the spearmen (plus my
+    /// leader)": a general in a mixed unit leads from it).
     fn general(&self, side: m::SideId, tag: &str) -> Option<usize> {
-        self.state
-            .units
-            .iter()
-            .position(|u| u.side == side && u.state == State::Ready && u.hp > 0 && u.tags.iter().any(|t| t.as_str() == tag))
+        let standing = |k: usize| self.state.units.get(k).is_some_and(|f| f.state == State::Ready && f.hp > 0);
+        self.state.units.iter().enumerate().find_map(|(k, u)| {
+            if u.side != side || u.hp <= 0 || !u.tags.iter().any(|t| t.as_str() == tag) {
+                return None;
+            }
+            match u.state {
+                State::Ready => Some(k),
+                State::Joined => u.with.filter(|h| standing(*h)),
+                _ => None,
+            }
+        })
     }
 
     /// What the scenario's advanced rules lay on unit `i` standing at `at`, with the unit of
@@ -115,6 +125,19 @@ impl Battle<'_> {
                 let class = self.engine.class(&u.class).is_some_and(|c| c.tags.iter().any(|t| t.tag.as_str() == tag.as_str()));
                 if own || class {
                     statuses.push(Atom::new(aloft));
+                }
+            }
+            // Mixed troop types: a unit with a living body of another class or arms joined to
+            // it, and each body joined to a unit on the table.
+            if let Some(mixed) = &s.mixed {
+                let host = |h: usize| self.state.units.get(h).is_some_and(|f| f.state == State::Ready && f.hp > 0);
+                let is_mixed = match u.state {
+                    State::Ready => !self.bodies(i).is_empty(),
+                    State::Joined => u.hp > 0 && u.with.is_some_and(host),
+                    _ => false,
+                };
+                if is_mixed {
+                    statuses.push(Atom::new(mixed));
                 }
             }
         }

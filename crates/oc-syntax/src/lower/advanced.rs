@@ -35,6 +35,7 @@ impl Ctx {
             rear: vec![],
             blind: vec![],
             flying: vec![],
+            mixed: vec![],
             span: self.span(&pair),
         };
         for p in pair.into_inner() {
@@ -46,6 +47,7 @@ impl Ctx {
                 Rule::situation_flank => s.flank.extend(name),
                 Rule::situation_rear => s.rear.extend(name),
                 Rule::situation_blind => s.blind.extend(name),
+                Rule::situation_mixed => s.mixed.extend(name),
                 Rule::situation_flying => {
                     let names: Vec<Ident> =
                         p.into_inner().filter(|q| q.as_rule() == Rule::name).map(|q| self.ident(&q)).collect();
