@@ -25,6 +25,7 @@
 //! breaks ties by unit and tile order: one seed, one game.
 
 mod plan;
+mod race;
 pub(super) mod stakes;
 mod threat;
 
@@ -107,8 +108,8 @@ impl Tactician {
         let first = *movers.first()?;
         self.prices(b);
         self.walks.check(b);
-        let mut d = Decision::new(b, side, &self.prices, &mut self.cache, &mut self.later);
-        d.walks = std::mem::take(&mut self.walks);
+        let walks = std::mem::take(&mut self.walks);
+        let mut d = Decision::new(b, side, &self.prices, (&mut self.cache, &mut self.later), walks);
         let mut ranked: Vec<(f64, Turn)> = Vec::with_capacity(movers.len());
         for i in movers {
             let Some(p) = d.plan(i, &mut self.cache) else { continue };
@@ -201,6 +202,10 @@ const ADVANCE: f64 = 0.06;
 /// worth, more than the best ground is worth, since it bars the ally who can take it.
 const BLOCKS_GOAL: f64 = 1.0;
 
+/// How much of the battle's worth the race for the tiles at stake carries (`race.rs`): an
+/// enemy that could take its objective in time, and a step of ours nearer to taking one.
+const RACE: f64 = 1.0;
+
 /// Scores closer than this are equal: the first (by unit, then tile) wins.
 const EPS: f64 = 1e-9;
 
@@ -291,7 +296,13 @@ impl Candidate {
 }
 
 impl<'v, 'e> Decision<'v, 'e> {
-    fn new(b: &'v Battle<'e>, side: m::SideId, prices: &[f64], cache: &mut Forecasts, later: &mut Later) -> Self {
+    fn new(
+        b: &'v Battle<'e>,
+        side: m::SideId,
+        prices: &[f64],
+        (cache, later): (&mut Forecasts, &mut Later),
+        mut walks: Walks,
+    ) -> Self {
         let view = View::new(b, side);
         // Each unit's action verbs, asked once a decision (the stakes and every plan read them).
         let verbs: Vec<Vec<Option<m::Verb>>> = (0..b.units.len()).map(|k| b.action_verbs(k)).collect();
@@ -303,7 +314,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                     .is_some_and(|v| v.iter().any(|v| matches!(v, Some(m::Verb::Seize | m::Verb::Escape | m::Verb::Raze))))
             })
             .collect();
-        let stakes = Stakes::new(b, side, prices, &seizers, &verbs);
+        let stakes = Stakes::new(b, side, (prices, &seizers), &verbs, &mut walks);
         let threats = ThreatMap::new(&view, cache, later, &stakes.worth);
         let ours: Vec<Tile> = view.units().filter(|(_, u)| u.side == side).map(|(_, u)| u.pos).collect();
         let stepped = b.engine.rules.ruleset.turn.spend.is_some();
@@ -323,7 +334,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             elsewhere: None,
             ours,
             guides: HashMap::new(),
-            walks: Walks::default(),
+            walks,
             targets: FastMap::default(),
             eyes,
             stepped,
