@@ -7,9 +7,10 @@
 //! of its own moves away (the walking cost over the terrain to the nearest tile of the region,
 //! over its movement points), and its chance to take it in time is read as [`reach_chance`]:
 //! one while the region is a move away, halved for every further move, nothing past the clock.
-//! Worth the battle ([`super::stakes::WIN`]) times that chance, shared among the takings it
-//! needs: what routing an enemy taker is worth to a side that must stop it, and what a step
-//! nearer is worth to the taker's own side.
+//! Worth the battle ([`super::stakes::WIN`]) times that chance is what routing an enemy taker
+//! is worth to the side that must stop it; shared among the takings the objective needs (and
+//! the takers that could stand in), what a step nearer is worth to the taker's own side, and
+//! what a unit standing on one of the region's tiles bars.
 
 use oc_model as m;
 
@@ -93,9 +94,14 @@ pub(super) struct Taker {
 }
 
 impl Taker {
-    /// What it is worth to the side that must stop it, as a share of the battle.
+    /// Its chance to take the objective in time.
+    pub fn chance(&self) -> f64 {
+        reach_chance(self.eta, self.left)
+    }
+
+    /// Its share of the objective's chance to be taken in time.
     pub fn threat(&self) -> f64 {
-        self.share * reach_chance(self.eta, self.left)
+        self.share * self.chance()
     }
 }
 

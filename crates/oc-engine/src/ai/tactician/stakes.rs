@@ -154,14 +154,16 @@ impl Stakes {
                 }
             }
         }
-        // An enemy that could take its objective in time is worth its share of the battle, the
-        // more the sooner it could (what stopping it saves).
+        // An enemy that could take its objective in time is worth the battle times its chance
+        // to (as one whose rout ends the battle is worth the battle): what stopping it saves.
+        // Measured: its share of the chance alone (a third of it for the Dunes' three
+        // refugees) left the patrol weaker than greedy (31% attacker wins against 18%).
         let objectives = race::objectives(b);
         let takers = race::takers(b, &objectives, verbs, walks);
-        for t in takers.iter().filter(|t| t.threat() > 0.0) {
+        for t in takers.iter().filter(|t| t.chance() > 0.0) {
             let enemy = objectives.get(t.objective).is_some_and(|o| o.side != side);
             if let (true, Some(w)) = (enemy, worth.get_mut(t.unit)) {
-                *w = w.max(super::RACE * WIN / 0.7 * t.threat());
+                *w = w.max(super::RACE * WIN / 0.7 * t.chance());
             }
         }
         // The units that can take the objective: losing the last one loses the objective.
