@@ -17,8 +17,11 @@
 //! enemy routed in the exchange makes no reply at all (focus fire). Then the position: progress
 //! toward the enemy or the objective (harder as the clock runs out), enemies within striking
 //! distance for next time, tiles that heal, the tiles the enemy must reach held, an ally in
-//! danger shielded (by a unit that can strike back from next to it). The unit whose best turn
-//! gains most over standing still acts.
+//! danger shielded (by a unit that can strike back from next to it). The tiles at stake are a
+//! race read from the victory conditions (`race.rs`): an enemy that could seize, escape or raze
+//! in time is worth the battle times its chance to, a step of ours nearer is worth the chance
+//! it gains, the enemy's objective tile held bars it. The unit whose best turn gains most over
+//! standing still acts.
 //!
 //! It decides from a [`View`] (only the enemies its side sees), never clones the battle, works
 //! out each exact forecast once per battle (at full HP, read at any HP: `forecasts.rs`), and
