@@ -14,11 +14,11 @@ const ARMIES: &str =
     "army A for Arena attacker { unit Ephraim: Lord { items Rapier tags Leader } unit Ross: Fighter { items IronAxe } }
      army D for Arena defender { unit Bors: Soldier { items IronLance } }";
 
-/// Round 1 scripted: Ross (1) walks to (4, 2), Ephraim (0) stays on (0, 4), 4 tiles of plains
-/// from the goal (a Lord moves 5: it seizes on its next activation if the tile is free), Bors (2)
-/// to `bors`; then round 2 up to the defender's turn.
-fn position<'e>(engine: &'e Engine, map: &oc_model::BattleMap, bors: Option<(i64, i64)>) -> Battle<'e> {
-    let mut b = battle(engine, map, [&[(0, 4), (1, 2)], &[(6, 4)]]);
+/// Round 1 scripted: Ross (1) walks to (4, 2), Ephraim (0) stays on `lord` ((0, 4): 4 tiles of
+/// plains from the goal; a Lord moves 5: it seizes on its next activation if the tile is free),
+/// Bors (2) to `bors`; then round 2 up to the defender's turn.
+fn position<'e>(engine: &'e Engine, map: &oc_model::BattleMap, lord: (i64, i64), bors: Option<(i64, i64)>) -> Battle<'e> {
+    let mut b = battle(engine, map, [&[lord, (1, 2)], &[(6, 4)]]);
     let mut attacker = vec![Turn { unit: 0, ..Default::default() }, Turn { unit: 1, to: Some((4, 2)), ..Default::default() }];
     while b.round == 1 {
         let t = match b.to_act {
@@ -28,7 +28,7 @@ fn position<'e>(engine: &'e Engine, map: &oc_model::BattleMap, bors: Option<(i64
         b.turn(t).unwrap();
     }
     to_act(&mut b, SideId::Defender);
-    assert_eq!((b.units[0].pos, b.units[1].pos), ((0, 4), (4, 2)));
+    assert_eq!((b.units[0].pos, b.units[1].pos), (lord, (4, 2)));
     b
 }
 
@@ -38,7 +38,7 @@ fn position<'e>(engine: &'e Engine, map: &oc_model::BattleMap, bors: Option<(i64
 fn the_tactician_holds_the_tile_the_enemy_must_seize() {
     let (rules, map) = setup(ARMIES);
     let engine = Engine::new(rules).unwrap();
-    let b = position(&engine, &map, Some((4, 4)));
+    let b = position(&engine, &map, (0, 4), Some((4, 4)));
     let turn = Tactician::default().choose(&b).unwrap();
     assert_eq!(turn.unit, 2);
     assert!(turn.to.is_none_or(|t| t == (4, 4)), "Bors leaves the goal: {turn:?}");
@@ -49,7 +49,20 @@ fn the_tactician_holds_the_tile_the_enemy_must_seize() {
 fn the_tactician_steps_onto_the_tile_the_enemy_must_seize() {
     let (rules, map) = setup(ARMIES);
     let engine = Engine::new(rules).unwrap();
-    let b = position(&engine, &map, None);
+    let b = position(&engine, &map, (0, 4), None);
     let turn = Tactician::default().choose(&b).unwrap();
     assert_eq!((turn.unit, turn.to), (2, Some((4, 4))), "{turn:?}");
+}
+
+/// Ephraim on (0, 0), 8 tiles from the goal (two moves: he cannot seize before Bors acts again):
+/// the goal held now bars nobody, so Bors does not park on it (he did while the whole race
+/// counted, 0.5^0.6 of the battle: a Mage of the garrison sat on its fort from round 1).
+#[test]
+fn the_tactician_does_not_park_on_the_tile_while_the_enemy_is_far() {
+    let (rules, map) = setup(ARMIES);
+    let engine = Engine::new(rules).unwrap();
+    let b = position(&engine, &map, (0, 0), None);
+    let turn = Tactician::default().choose(&b).unwrap();
+    assert_eq!(turn.unit, 2);
+    assert_ne!(turn.to, Some((4, 4)), "{turn:?}");
 }

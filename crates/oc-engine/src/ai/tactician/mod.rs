@@ -520,6 +520,22 @@ impl<'v, 'e> Decision<'v, 'e> {
         gone.map(|g| self.threats.danger(&blows, &target, room, &elsewhere, g, self.lead))
     }
 
+    /// The chance our unit `i` on `at` holding `weapon` with `hp` still stands once the enemies
+    /// in sight have struck it ([`ThreatMap::standing`]).
+    fn standing(&mut self, i: usize, at: Tile, weapon: Option<Atom>, hp: i64, cache: &mut Forecasts) -> f64 {
+        if hp <= 0 {
+            return 0.0;
+        }
+        if !self.threats.reaches(at) {
+            return 1.0;
+        }
+        let Some((loadout, id)) = self.target(i, weapon, at, cache) else { return 1.0 };
+        let target = self.target_of(i, &loadout, id, hp);
+        let room = self.room(at, i);
+        let blows = self.threats.blows(self.battle().engine, cache, at, &target);
+        self.threats.standing(&blows, &target, room)
+    }
+
     /// [`Decision::danger`] with the unit holding the resources `holding` (a Guard's points).
     fn danger_holding(
         &mut self,

@@ -147,7 +147,10 @@ impl<'v, 'e> Decision<'v, 'e> {
                     }
                     _ => self.danger(i, t, c.holds, c.hp, None, cache),
                 };
-                let score = c.act + place + (1.0 - c.fallen) * bars - toll - caution * (1.0 - c.fallen) * danger;
+                // The tile held bars the enemy only while our unit stands: as much as it is
+                // likely to still stand once the enemies have struck it.
+                let held = if bars > 0.0 { (1.0 - c.fallen) * self.standing(i, t, c.holds, c.hp, cache) * bars } else { 0.0 };
+                let score = c.act + place + held - toll - caution * (1.0 - c.fallen) * danger;
                 if t == me.u.pos && matches!(c.turn.act, Act::Wait) {
                     stay = Some(stay.map_or(score, |s: f64| s.max(score)));
                 }

@@ -10,7 +10,8 @@
 //! Worth the battle ([`super::stakes::WIN`]) times that chance is what routing an enemy taker
 //! is worth to the side that must stop it; shared among the takings the objective needs (and
 //! the takers that could stand in), what a step nearer is worth to the taker's own side, and
-//! what a unit standing on one of the region's tiles bars.
+//! (for the takers within one move) what a unit standing on one of the region's tiles bars
+//! while it stands.
 
 use oc_model as m;
 
@@ -99,9 +100,10 @@ impl Taker {
         reach_chance(self.eta, self.left)
     }
 
-    /// Its share of the objective's chance to be taken in time.
-    pub fn threat(&self) -> f64 {
-        self.share * self.chance()
+    /// Its share of the objective's chance to be taken on its next activation (within one
+    /// move of it, before the deadline): what a unit of ours standing on the region bars.
+    pub fn imminent(&self) -> f64 {
+        self.share * reach_chance(self.eta, self.left.min(1.0))
     }
 }
 

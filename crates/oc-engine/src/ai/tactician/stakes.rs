@@ -44,8 +44,9 @@ pub(super) struct Stakes {
     /// Both sides' tile objectives, and every unit that can take one (`race.rs`).
     pub objectives: Vec<Objective>,
     pub takers: Vec<Taker>,
-    /// The enemy's objective tiles, each with what a unit of ours standing on it is worth: the
-    /// objective's threat (`race::Taker::threat`, summed over its takers) shared among its tiles.
+    /// The enemy's objective tiles, each with what a unit of ours standing on it bars: the
+    /// objective's imminent threat (`race::Taker::imminent`, summed over its takers) shared among
+    /// its tiles; the plan weighs it by the chance the unit still stands when they come.
     pub barred: Vec<(Tile, f64)>,
 }
 
@@ -187,9 +188,12 @@ impl Stakes {
         }
         let hold = objective_tiles(b, side, "defend");
         let contest = objective_tiles(b, side.other(), "defend");
+        // Held now, a tile bars only the takers that could take it before our unit acts again
+        // (within one move of it): one farther off is barred as well by a unit that steps on
+        // later. Measured: barring the whole race parked a unit on the tile from round 1.
         let mut barred = Vec::new();
         for (o, obj) in objectives.iter().enumerate().filter(|(_, o)| o.side != side) {
-            let threat: f64 = takers.iter().filter(|t| t.objective == o).map(Taker::threat).sum();
+            let threat: f64 = takers.iter().filter(|t| t.objective == o).map(Taker::imminent).sum();
             let per_tile = super::RACE * WIN * threat.min(1.0) / obj.tiles.len().max(1) as f64;
             barred.extend(obj.tiles.iter().map(|t| (*t, per_tile)));
         }
