@@ -399,7 +399,7 @@ fn explain_scenario_prints_the_objectives() {
     let run = oc(&repo(), &["explain-scenario", "scenarios/border-mulan.oc"]);
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
     let out = text(&run.stdout);
-    assert!(out.contains("Time limit: 11 rounds; then the defender wins. The defender deploys first."), "{out}");
+    assert!(out.contains("Time limit: 10 rounds; then the defender wins. The defender deploys first."), "{out}");
     assert!(out.contains("Objective: Seize keep-throne with a Leader."), "{out}");
     assert!(
         out.contains("Objective: Either rout every enemy unit or rout the enemy Leader; or hold out until the time limit."),
@@ -456,7 +456,7 @@ fn army_scout_shares_classes_only_and_outfit_rejects_class_changes() {
         err.contains("oc::army::class_changed") && err.contains("`Forde` was a Cavalier when the classes were scouted"),
         "{err}"
     );
-    assert!(err.contains("after.oc:28:17"), "points at the class in the new file: {err}");
+    assert!(err.contains("after.oc:30:17"), "points at the class in the new file: {err}");
 }
 
 #[test]

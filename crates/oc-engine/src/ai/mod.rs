@@ -7,7 +7,8 @@
 //! - `tactician` ([`Tactician`]): plans with the exact forecasts — what an attack deals and
 //!   takes, and what the enemy can do back on its next activations at the tile a unit ends on (a
 //!   threat map) —, weighs units by their worth to the scenario's conditions (leaders a
-//!   condition names, healers), and times the objective against the clock. The faster setting
+//!   condition names, healers), races for the tiles at stake (`seize`, `escape`, `raze`:
+//!   its own and the enemy's, against the clock). The faster setting
 //!   where the planner searches (about 40x).
 //! - `greedy` ([`Greedy`]): the first AI: the objective, a heal, or the attack with the best
 //!   exact forecast, else a walk toward the objective or the nearest enemy. Much cheaper.

@@ -17,14 +17,19 @@
 //! enemy routed in the exchange makes no reply at all (focus fire). Then the position: progress
 //! toward the enemy or the objective (harder as the clock runs out), enemies within striking
 //! distance for next time, tiles that heal, the tiles the enemy must reach held, an ally in
-//! danger shielded (by a unit that can strike back from next to it). The unit whose best turn
-//! gains most over standing still acts.
+//! danger shielded (by a unit that can strike back from next to it). The tiles at stake are a
+//! race read from the victory conditions (`race.rs`): an enemy that could seize, escape or raze
+//! in time is worth the battle times its chance to, a step of ours nearer is worth the chance
+//! it gains, the enemy's objective tile held bars the takers within one move, as much as the
+//! holder is likely to still stand. The unit whose best turn gains most over standing still
+//! acts.
 //!
 //! It decides from a [`View`] (only the enemies its side sees), never clones the battle, works
 //! out each exact forecast once per battle (at full HP, read at any HP: `forecasts.rs`), and
 //! breaks ties by unit and tile order: one seed, one game.
 
 mod plan;
+mod race;
 pub(super) mod stakes;
 mod threat;
 
@@ -107,8 +112,8 @@ impl Tactician {
         let first = *movers.first()?;
         self.prices(b);
         self.walks.check(b);
-        let mut d = Decision::new(b, side, &self.prices, &mut self.cache, &mut self.later);
-        d.walks = std::mem::take(&mut self.walks);
+        let walks = std::mem::take(&mut self.walks);
+        let mut d = Decision::new(b, side, &self.prices, (&mut self.cache, &mut self.later), walks);
         let mut ranked: Vec<(f64, Turn)> = Vec::with_capacity(movers.len());
         for i in movers {
             let Some(p) = d.plan(i, &mut self.cache) else { continue };
@@ -201,6 +206,10 @@ const ADVANCE: f64 = 0.06;
 /// worth, more than the best ground is worth, since it bars the ally who can take it.
 const BLOCKS_GOAL: f64 = 1.0;
 
+/// How much of the battle's worth the race for the tiles at stake carries (`race.rs`): an
+/// enemy that could take its objective in time, and a step of ours nearer to taking one.
+const RACE: f64 = 1.0;
+
 /// Scores closer than this are equal: the first (by unit, then tile) wins.
 const EPS: f64 = 1e-9;
 
@@ -291,7 +300,13 @@ impl Candidate {
 }
 
 impl<'v, 'e> Decision<'v, 'e> {
-    fn new(b: &'v Battle<'e>, side: m::SideId, prices: &[f64], cache: &mut Forecasts, later: &mut Later) -> Self {
+    fn new(
+        b: &'v Battle<'e>,
+        side: m::SideId,
+        prices: &[f64],
+        (cache, later): (&mut Forecasts, &mut Later),
+        mut walks: Walks,
+    ) -> Self {
         let view = View::new(b, side);
         // Each unit's action verbs, asked once a decision (the stakes and every plan read them).
         let verbs: Vec<Vec<Option<m::Verb>>> = (0..b.units.len()).map(|k| b.action_verbs(k)).collect();
@@ -303,7 +318,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                     .is_some_and(|v| v.iter().any(|v| matches!(v, Some(m::Verb::Seize | m::Verb::Escape | m::Verb::Raze))))
             })
             .collect();
-        let stakes = Stakes::new(b, side, prices, &seizers, &verbs);
+        let stakes = Stakes::new(b, side, (prices, &seizers), &verbs, &mut walks);
         let threats = ThreatMap::new(&view, cache, later, &stakes.worth);
         let ours: Vec<Tile> = view.units().filter(|(_, u)| u.side == side).map(|(_, u)| u.pos).collect();
         let stepped = b.engine.rules.ruleset.turn.spend.is_some();
@@ -323,7 +338,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             elsewhere: None,
             ours,
             guides: HashMap::new(),
-            walks: Walks::default(),
+            walks,
             targets: FastMap::default(),
             eyes,
             stepped,
@@ -519,6 +534,22 @@ impl<'v, 'e> Decision<'v, 'e> {
         let room = self.room(at, i);
         let blows = self.threats.blows(self.battle().engine, cache, at, &target);
         gone.map(|g| self.threats.danger(&blows, &target, room, &elsewhere, g, self.lead))
+    }
+
+    /// The chance our unit `i` on `at` holding `weapon` with `hp` still stands once the enemies
+    /// in sight have struck it ([`ThreatMap::standing`]).
+    fn standing(&mut self, i: usize, at: Tile, weapon: Option<Atom>, hp: i64, cache: &mut Forecasts) -> f64 {
+        if hp <= 0 {
+            return 0.0;
+        }
+        if !self.threats.reaches(at) {
+            return 1.0;
+        }
+        let Some((loadout, id)) = self.target(i, weapon, at, cache) else { return 1.0 };
+        let target = self.target_of(i, &loadout, id, hp);
+        let room = self.room(at, i);
+        let blows = self.threats.blows(self.battle().engine, cache, at, &target);
+        self.threats.standing(&blows, &target, room)
     }
 
     /// [`Decision::danger`] with the unit holding the resources `holding` (a Guard's points).

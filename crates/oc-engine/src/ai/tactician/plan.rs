@@ -2,6 +2,7 @@
 
 use crate::Atom;
 use oc_model as m;
+use std::sync::Arc;
 
 use super::threat::loss;
 use super::{Candidate, Decision, Plan, EPS};
@@ -35,6 +36,9 @@ struct Unit {
     prey: Vec<(Tile, f64)>,
     /// How far it strikes after a move (movement points plus its longest reach).
     span: i64,
+    /// The objectives it can take (`race.rs`): the walking guide to each, its share of the
+    /// battle and the activations left.
+    race: Vec<(Arc<Guide>, f64, f64)>,
 }
 
 impl<'v, 'e> Decision<'v, 'e> {
@@ -138,6 +142,8 @@ impl<'v, 'e> Decision<'v, 'e> {
                 }
                 None => self.position(&me, t, &me.prey),
             };
+            // The enemy's objective tile held: only while our unit stands (`Stakes::barred`).
+            let bars: f64 = self.stakes.barred.iter().filter(|(x, _)| *x == t).map(|(_, w)| w).sum();
             let toll: f64 = me.zones.iter().filter(|(zone, _)| t != me.u.pos && !zone.contains(&t)).map(|(_, c)| c).sum();
             candidates.clear();
             if forced.is_empty() {
@@ -168,7 +174,10 @@ impl<'v, 'e> Decision<'v, 'e> {
                     }
                     _ => self.danger(i, t, c.holds, c.hp, None, cache),
                 };
-                let score = c.act + place - toll - caution * (1.0 - c.fallen) * danger;
+                // The tile held bars the enemy only while our unit stands: as much as it is
+                // likely to still stand once the enemies have struck it.
+                let held = if bars > 0.0 { (1.0 - c.fallen) * self.standing(i, t, c.holds, c.hp, cache) * bars } else { 0.0 };
+                let score = c.act + place + held - toll - caution * (1.0 - c.fallen) * danger;
                 if t == me.u.pos && matches!(c.turn.act, Act::Wait) {
                     stay = Some(stay.map_or(score, |s: f64| s.max(score)));
                 }
@@ -258,7 +267,12 @@ impl<'v, 'e> Decision<'v, 'e> {
         // What it could strike next time, from about here.
         let prey = if can_attack { self.prey(i, &u, acting, (&weapons, points), cache) } else { Vec::new() };
         let span = points + weapons.iter().map(|(_, _, hi)| *hi).max().unwrap_or(0);
-        Some(Unit { i, u, points, kind, weapons, can_attack, takes_objective, guard, zones, vision, heal, heal_with, prey, span })
+        let mut race = Vec::new();
+        for t in self.stakes.takers.iter().filter(|t| t.unit == i) {
+            let Some(o) = self.stakes.objectives.get(t.objective) else { continue };
+            race.push((self.walks.guide(b, &kind, o.tiles.clone()), t.share, t.left));
+        }
+        Some(Unit { i, u, points, kind, weapons, can_attack, takes_objective, guard, zones, vision, heal, heal_with, prey, span, race })
     }
 
     /// The enemies unit `i` (`u`, acting with loadout `acting`, its `weapons` and movement
@@ -683,6 +697,11 @@ impl<'v, 'e> Decision<'v, 'e> {
         v += super::PROSPECT * potential;
         if let (true, Some(goal)) = (me.takes_objective, goal) {
             v += (0.08 + 0.5 * urgency) * goal;
+        }
+        // The race: a step nearer an objective of ours, by the chance it gives to take it in time.
+        for (g, share, left) in &me.race {
+            let chance = |x: Tile| g.at(x).map_or(0.0, |c| super::race::reach_chance(c as f64 / points, *left));
+            v += super::RACE * super::stakes::WIN * share * (chance(t) - chance(from));
         }
         if let Some(region) = region {
             v += (0.02 + 0.2 * urgency) * region;

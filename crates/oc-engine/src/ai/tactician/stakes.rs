@@ -4,6 +4,8 @@
 
 use oc_model as m;
 
+use super::race::{self, clock_win, Objective, Taker};
+use super::Walks;
 use crate::ai::objective_tiles;
 use crate::battle::{Battle, State, Tile, ROUND_CAP};
 
@@ -39,6 +41,13 @@ pub(super) struct Stakes {
     /// The region this side holds to win (`defend`), and the one it must contest (the enemy's).
     pub hold: Vec<Tile>,
     pub contest: Vec<Tile>,
+    /// Both sides' tile objectives, and every unit that can take one (`race.rs`).
+    pub objectives: Vec<Objective>,
+    pub takers: Vec<Taker>,
+    /// The enemy's objective tiles, each with what a unit of ours standing on it bars: the
+    /// objective's imminent threat (`race::Taker::imminent`, summed over its takers) shared among
+    /// its tiles; the plan weighs it by the chance the unit still stands when they come.
+    pub barred: Vec<(Tile, f64)>,
 }
 
 fn names_leader(c: &m::Condition) -> bool {
@@ -77,7 +86,7 @@ fn rout_count(c: &m::Condition) -> Option<u32> {
 }
 
 /// What routing one more unit that ends the battle is worth: a few armies' worth of units.
-const WIN: f64 = 6.0;
+pub(super) const WIN: f64 = 6.0;
 
 /// Whether routing unit `k` makes `side`'s condition `c` hold (so the battle ends).
 fn ends(b: &Battle, c: &m::Condition, side: m::SideId, k: usize) -> bool {
@@ -99,23 +108,15 @@ fn ends(b: &Battle, c: &m::Condition, side: m::SideId, k: usize) -> bool {
     }
 }
 
-/// The round by which a condition of the enemy's wins on the clock (`survive N`, `defend ... for
-/// N`), if any.
-fn clock_win(c: &m::Condition) -> Option<u32> {
-    match c {
-        m::Condition::Survive { rounds } | m::Condition::Defend { rounds, .. } => Some(*rounds),
-        m::Condition::Or(a, b) => match (clock_win(a), clock_win(b)) {
-            (Some(x), Some(y)) => Some(x.min(y)),
-            (x, y) => x.or(y),
-        },
-        m::Condition::And(a, b) => clock_win(a).max(clock_win(b)),
-        _ => None,
-    }
-}
-
 impl Stakes {
     /// `verbs`: each unit's action verbs (`Battle::action_verbs`), by battle index.
-    pub fn new(b: &Battle, side: m::SideId, prices: &[f64], seizers: &[usize], verbs: &[Vec<Option<m::Verb>>]) -> Stakes {
+    pub fn new(
+        b: &Battle,
+        side: m::SideId,
+        (prices, seizers): (&[f64], &[usize]),
+        verbs: &[Vec<Option<m::Verb>>],
+        walks: &mut Walks,
+    ) -> Stakes {
         let (mine, theirs) = (b.scenario.side(side).win.as_ref(), b.scenario.side(side.other()).win.as_ref());
         let mut worth: Vec<f64> = prices.to_vec();
         worth.resize(b.units.len(), 1.0);
@@ -154,6 +155,18 @@ impl Stakes {
                 }
             }
         }
+        // An enemy that could take its objective in time is worth the battle times its chance
+        // to (as one whose rout ends the battle is worth the battle): what stopping it saves.
+        // Measured: its share of the chance alone (a third of it for the Dunes' three
+        // refugees) left the patrol weaker than greedy (31% attacker wins against 18%).
+        let objectives = race::objectives(b);
+        let takers = race::takers(b, &objectives, verbs, walks);
+        for t in takers.iter().filter(|t| t.chance() > 0.0) {
+            let enemy = objectives.get(t.objective).is_some_and(|o| o.side != side);
+            if let (true, Some(w)) = (enemy, worth.get_mut(t.unit)) {
+                *w = w.max(super::RACE * WIN / 0.7 * t.chance());
+            }
+        }
         // The units that can take the objective: losing the last one loses the objective.
         let ready_seizers = seizers.iter().filter(|k| b.on_board(**k)).count();
         for k in seizers {
@@ -175,7 +188,16 @@ impl Stakes {
         }
         let hold = objective_tiles(b, side, "defend");
         let contest = objective_tiles(b, side.other(), "defend");
-        Stakes { worth, urgency: urgency(b, side, theirs), goals, deny, hold, contest }
+        // Held now, a tile bars only the takers that could take it before our unit acts again
+        // (within one move of it): one farther off is barred as well by a unit that steps on
+        // later. Measured: barring the whole race parked a unit on the tile from round 1.
+        let mut barred = Vec::new();
+        for (o, obj) in objectives.iter().enumerate().filter(|(_, o)| o.side != side) {
+            let threat: f64 = takers.iter().filter(|t| t.objective == o).map(Taker::imminent).sum();
+            let per_tile = super::RACE * WIN * threat.min(1.0) / obj.tiles.len().max(1) as f64;
+            barred.extend(obj.tiles.iter().map(|t| (*t, per_tile)));
+        }
+        Stakes { worth, urgency: urgency(b, side, theirs), goals, deny, hold, contest, objectives, takers, barred }
     }
 }
 

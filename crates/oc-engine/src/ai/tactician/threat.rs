@@ -320,6 +320,28 @@ impl ThreatMap {
         out
     }
 
+    /// The chance our unit on `t` still stands once every enemy in sight that can reach it
+    /// strikes it (worst first, HP worn down blow by blow, as long as there is room to strike
+    /// from next to it): what a unit holding a tile the enemy must take counts on — the enemy
+    /// clears the tile before it picks its best blow elsewhere.
+    pub fn standing(&self, blows: &[(usize, Blow)], target: &Target, room: usize) -> f64 {
+        let (mut standing, mut worn, mut room) = (1.0f64, 0.0f64, room);
+        for (foe, blow) in blows.iter().filter(|(_, b)| !b.far) {
+            let Some(f) = self.foes.get(*foe) else { continue };
+            if blow.adjacent && room == 0 {
+                continue;
+            }
+            if blow.adjacent {
+                room -= 1;
+            }
+            let hp = target.hp - worn.round() as i64;
+            let (routed, damage) = if hp < target.hp { blow.sketch.against(hp.max(1)) } else { (blow.routed, blow.damage) };
+            standing *= 1.0 - f.tempo * routed;
+            worn += f.tempo * damage;
+        }
+        standing
+    }
+
     /// What our unit on `t` adds to the enemies' replies: each enemy in sight that would rather
     /// strike it there than its best target among our other units (`elsewhere[foe]`, where they
     /// stand) counts the difference — the enemy strikes once, so a unit drawing a blow another

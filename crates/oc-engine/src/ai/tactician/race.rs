@@ -1,0 +1,139 @@
+//! The race for the tiles at stake: each tile objective of the scenario's conditions (`seize`,
+//! `escape`, `raze`), the units that can take it, and how soon each could, against the clock.
+//!
+//! A side's objective read from its condition: the region, the verb that takes it, how many
+//! takings it needs (`escape 2`: two units), and the round by which it must be done (the time
+//! limit, or the other side's `survive` / `defend ... for`). A unit that can take it is `eta`
+//! of its own moves away (the walking cost over the terrain to the nearest tile of the region,
+//! over its movement points), and its chance to take it in time is read as [`reach_chance`]:
+//! one while the region is a move away, halved for every further move, nothing past the clock.
+//! Worth the battle ([`super::stakes::WIN`]) times that chance is what routing an enemy taker
+//! is worth to the side that must stop it; shared among the takings the objective needs (and
+//! the takers that could stand in), what a step nearer is worth to the taker's own side, and
+//! (for the takers within one move) what a unit standing on one of the region's tiles bars
+//! while it stands.
+
+use oc_model as m;
+
+use super::Walks;
+use crate::battle::{Battle, State, Tile, ROUND_CAP};
+
+/// One tile objective of one side.
+pub(super) struct Objective {
+    /// The side that must take it.
+    pub side: m::SideId,
+    pub verb: m::Verb,
+    pub tiles: Vec<Tile>,
+    /// How many takings it needs (units escaped, tiles razed; one seizure).
+    pub needed: u32,
+    /// The last round it may be taken in.
+    pub deadline: u32,
+}
+
+/// The chance a taker `eta` moves away takes the objective with `left` activations to go.
+pub(super) fn reach_chance(eta: f64, left: f64) -> f64 {
+    if eta.ceil() > left {
+        return 0.0;
+    }
+    0.5f64.powf((eta - 1.0).max(0.0))
+}
+
+/// The round by which a condition of `side`'s wins on the clock (`survive N`, `defend ... for
+/// N`), if any.
+pub(super) fn clock_win(c: &m::Condition) -> Option<u32> {
+    match c {
+        m::Condition::Survive { rounds } | m::Condition::Defend { rounds, .. } => Some(*rounds),
+        m::Condition::Or(a, b) => match (clock_win(a), clock_win(b)) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        },
+        m::Condition::And(a, b) => clock_win(a).max(clock_win(b)),
+        _ => None,
+    }
+}
+
+/// The tile objectives of both sides' conditions (under `not`, none).
+pub(super) fn objectives(b: &Battle) -> Vec<Objective> {
+    fn walk(c: &m::Condition, out: &mut Vec<(m::Verb, String, u32)>) {
+        match c {
+            m::Condition::Seize { region } => out.push((m::Verb::Seize, region.clone(), 1)),
+            m::Condition::Escape { count, region } => out.push((m::Verb::Escape, region.clone(), *count)),
+            m::Condition::Raze { count, region } => out.push((m::Verb::Raze, region.clone(), *count)),
+            m::Condition::And(a, x) | m::Condition::Or(a, x) => {
+                walk(a, out);
+                walk(x, out);
+            }
+            _ => {}
+        }
+    }
+    let limit = b.scenario.rounds.unwrap_or(ROUND_CAP);
+    let mut out = Vec::new();
+    for side in [m::SideId::Attacker, m::SideId::Defender] {
+        let Some(c) = &b.scenario.side(side).win else { continue };
+        let mut found = Vec::new();
+        walk(c, &mut found);
+        let deadline = b.scenario.side(side.other()).win.as_ref().and_then(clock_win).map_or(limit, |n| n.min(limit));
+        for (verb, region, needed) in found {
+            let Some(r) = b.map.region(&region) else { continue };
+            out.push(Objective { side, verb, tiles: r.tiles.clone(), needed: needed.max(1), deadline });
+        }
+    }
+    out
+}
+
+/// A unit that can take an objective, as the race reads it.
+pub(super) struct Taker {
+    pub unit: usize,
+    /// The objective's index.
+    pub objective: usize,
+    /// Its share of the battle's worth: one over the takings needed and the takers that could
+    /// stand in for one routed.
+    pub share: f64,
+    /// Its moves to the region, and the activations left before the deadline.
+    pub eta: f64,
+    pub left: f64,
+}
+
+impl Taker {
+    /// Its chance to take the objective in time.
+    pub fn chance(&self) -> f64 {
+        reach_chance(self.eta, self.left)
+    }
+
+    /// Its share of the objective's chance to be taken on its next activation (within one
+    /// move of it, before the deadline): what a unit of ours standing on the region bars.
+    pub fn imminent(&self) -> f64 {
+        self.share * reach_chance(self.eta, self.left.min(1.0))
+    }
+}
+
+/// Every unit standing that can take an objective of `objectives`, with its share and eta.
+pub(super) fn takers(b: &Battle, objectives: &[Objective], verbs: &[Vec<Option<m::Verb>>], walks: &mut Walks) -> Vec<Taker> {
+    let mut out = Vec::new();
+    for (o, obj) in objectives.iter().enumerate() {
+        let left = f64::from(obj.deadline.saturating_sub(b.round)) + 1.0;
+        let done = match obj.verb {
+            m::Verb::Escape => b.units.iter().filter(|u| u.side == obj.side && u.state == State::Escaped).count() as u32,
+            _ => 0,
+        };
+        let needed = obj.needed.saturating_sub(done).max(1);
+        let mut found = Vec::new();
+        for (k, u) in b.units.iter().enumerate() {
+            if u.side != obj.side || u.state != State::Ready || !verbs.get(k).is_some_and(|v| v.contains(&Some(obj.verb))) {
+                continue;
+            }
+            let Ok((points, kind, _)) = b.mobility(k) else { continue };
+            let guide = walks.guide(b, &kind, obj.tiles.clone());
+            let Some(cost) = guide.at(u.pos) else { continue };
+            let eta = cost as f64 / points.max(1) as f64;
+            found.push((k, eta, points));
+        }
+        // Takers beyond those needed could stand in for one routed.
+        let spare = (found.len() as u32).saturating_sub(needed);
+        let share = 1.0 / f64::from(needed + spare);
+        for (unit, eta, _) in found {
+            out.push(Taker { unit, objective: o, share, eta, left });
+        }
+    }
+    out
+}
