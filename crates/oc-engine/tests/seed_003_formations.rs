@@ -161,10 +161,10 @@ fn mob_then_open_order(engine: &Engine, map: &oc_model::BattleMap, seed: u64) ->
     true
 }
 
-/// Narube (`scenarios/battlestorm-narube.oc`, which plays `advanced formations`), played by `ai`:
+/// Narube (`scenarios/battlestorm-narube.oc`) with `advanced formations` too, played by `ai`:
 /// each turn's steps before the move (by tag), and whether the battle ended.
 fn narube_with_formations(ai: &str, seed: u64) -> (Vec<String>, bool) {
-    let (engine, map) = field::narube(str::to_string);
+    let (engine, map) = field::narube(|s| s.replace("advanced courage,", "advanced formations, courage,"));
     assert!(engine.rules.scenarios[0].advanced.iter().any(|a| a == "formations"));
     let s = &engine.rules.scenarios[0];
     let armies = field::armies(&engine);
