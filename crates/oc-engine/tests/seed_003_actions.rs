@@ -253,8 +253,7 @@ fn bow_women_standing_ready_shoot_an_enemy_that_comes_into_range() {
 /// Every note of a whole game of the shipped Narube battle played by `ai`, with courage the
 /// only advanced rule (the Actions alone, as before the others were switched on there).
 fn narube_notes(ai: &str, seed: u64) -> Vec<String> {
-    let only_courage =
-        |s: &str| s.replace("advanced courage, leadership, situations, weather, charging\n", "advanced courage\n");
+    let only_courage = |s: &str| s.replace("advanced courage, leadership, situations, weather, charging\n", "advanced courage\n");
     let (engine, map) = field::narube(only_courage);
     assert_eq!(engine.rules.scenarios[0].advanced, ["courage"]);
     let s = &engine.rules.scenarios[0];

@@ -272,7 +272,23 @@ impl<'v, 'e> Decision<'v, 'e> {
             let Some(o) = self.stakes.objectives.get(t.objective) else { continue };
             race.push((self.walks.guide(b, &kind, o.tiles.clone()), t.share, t.left));
         }
-        Some(Unit { i, u, points, kind, weapons, can_attack, takes_objective, guard, zones, vision, heal, heal_with, prey, span, race })
+        Some(Unit {
+            i,
+            u,
+            points,
+            kind,
+            weapons,
+            can_attack,
+            takes_objective,
+            guard,
+            zones,
+            vision,
+            heal,
+            heal_with,
+            prey,
+            span,
+            race,
+        })
     }
 
     /// The enemies unit `i` (`u`, acting with loadout `acting`, its `weapons` and movement
