@@ -41,34 +41,6 @@ fn odds(b: &Battle, i: usize, from: (i64, i64), target: usize) -> (f64, f64) {
     (f.attacker.hit, f.defender_routed)
 }
 
-/// Unit `i` attacks `target` where it stands; the target, whose answer the melee declaration
-/// allows, declines. The strikes' note, and each strike's roll with whether it hit.
-fn strike(b: &mut Battle, i: usize, target: usize) -> (String, Vec<(i64, bool)>) {
-    let from = b.log.len();
-    b.turn(Turn { unit: i, act: Act::Attack { target }, ..Default::default() }).unwrap();
-    if b.answering() == Some(target) {
-        b.turn(Turn { unit: target, act: Act::Decline, ..Default::default() }).unwrap();
-    }
-    let note = b.log[from..]
-        .iter()
-        .filter_map(|r| match r {
-            Record::Turn { note, .. } | Record::Resolved { note, .. } => Some(note.clone()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join(" | ");
-    let rolls = note
-        .split(", ")
-        .filter_map(|s| {
-            let mut w = s.rsplit(": ").next()?.split(' ');
-            (w.next()? == "attack").then_some(())?;
-            let roll: i64 = w.next()?.parse().ok()?;
-            Some((roll, w.next().is_some_and(|x| x != "miss")))
-        })
-        .collect();
-    (note, rolls)
-}
-
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-12
 }
@@ -98,7 +70,7 @@ fn units_too_far_from_their_general_are_out_of_command() {
     for seed in 0..100 {
         let mut b = arena::battle_seeded(&engine, &map, deploy, seed);
         to_act(&mut b, SideId::Attacker);
-        let (note, rolls) = strike(&mut b, 1, 3);
+        let (note, rolls) = arena::strike(&mut b, 1, 3);
         assert!(!rolls.is_empty(), "{note}");
         for (roll, hit) in rolls {
             assert_eq!(hit, roll >= 17 || roll == 30, "{note}");
@@ -243,7 +215,7 @@ fn the_rear_attack_strikes_as_forecast() {
         b.state.units[2].pos = (6, 1);
         let f = b.attack_forecast(2, (6, 1), 3, None).unwrap();
         assert!(close(f.attacker.hit, 20.0 / 30.0), "{}", f.attacker.hit);
-        let (note, rolls) = strike(&mut b, 2, 3);
+        let (note, rolls) = arena::strike(&mut b, 2, 3);
         assert!(!rolls.is_empty(), "{note}");
         for (roll, hit) in rolls {
             assert_eq!(hit, roll >= 11 && roll != 1, "{note}");
@@ -407,7 +379,7 @@ fn a_blow_from_hiding_strikes_a_foe_blind_to_it_and_a_hidden_unit_is_struck_blin
         let mut b = arena::battle_seeded(&engine, &map, deploy, seed);
         hide(&mut b, 1);
         to_act(&mut b, SideId::Attacker);
-        let (note, rolls) = strike(&mut b, 1, 3);
+        let (note, rolls) = arena::strike(&mut b, 1, 3);
         assert!(!rolls.is_empty(), "{note}");
         for (roll, hit) in rolls {
             assert_eq!(hit, roll >= 13 || roll == 30, "{note}");
@@ -477,7 +449,7 @@ fn an_area_weapon_strikes_every_unit_around_its_target() {
             b.state.units[4].hidden = Some((6, 2));
         }
         to_act(&mut b, SideId::Attacker);
-        strike(&mut b, 1, 3).0
+        arena::strike(&mut b, 1, 3).0
     };
     for seed in 0..6 {
         let plain = shot("", seed);

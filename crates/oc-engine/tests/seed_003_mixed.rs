@@ -49,27 +49,6 @@ fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-12
 }
 
-/// Unit `i` attacks `target` where it stands; the target declines its answer. The rolls of the
-/// strikes, each with whether it hit.
-fn strike(b: &mut Battle, i: usize, target: usize) -> (String, Vec<(i64, bool)>) {
-    let from = b.log.len();
-    b.turn(Turn { unit: i, act: Act::Attack { target }, ..Default::default() }).unwrap();
-    if b.answering() == Some(target) {
-        b.turn(Turn { unit: target, act: Act::Decline, ..Default::default() }).unwrap();
-    }
-    let note = arena::notes(b, from).join(" | ");
-    let rolls = note
-        .split(", ")
-        .filter_map(|s| {
-            let mut w = s.rsplit(": ").next()?.split(' ');
-            (w.next()? == "attack").then_some(())?;
-            let roll: i64 = w.next()?.parse().ok()?;
-            Some((roll, w.next().is_some_and(|x| x != "miss")))
-        })
-        .collect();
-    (note, rolls)
-}
-
 #[test]
 fn a_unit_of_mixed_troop_types_strikes_and_guards_worse_as_forecast() {
     // "the Advanced Rules sometimes penalize units of mixed troop types". A brave (C.E.R. 3)
@@ -98,7 +77,7 @@ fn a_unit_of_mixed_troop_types_strikes_and_guards_worse_as_forecast() {
     for seed in 0..100 {
         let mut b = arena::battle_seeded(&engine, &map, DEPLOY, seed);
         arena::to_act(&mut b, SideId::Defender);
-        let (note, rolls) = strike(&mut b, 3, 0);
+        let (note, rolls) = arena::strike(&mut b, 3, 0);
         assert!(!rolls.is_empty(), "{note}");
         for (roll, hit) in rolls {
             assert_eq!(hit, roll != 1 && roll >= 14, "{note}");

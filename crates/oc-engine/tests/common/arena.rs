@@ -159,3 +159,24 @@ pub fn notes(b: &Battle, from: usize) -> Vec<String> {
         })
         .collect()
 }
+
+/// Unit `i` attacks `target` where it stands; a target whose answer the melee declaration allows
+/// declines it. The strikes' notes, and each strike's roll with whether it hit.
+pub fn strike(b: &mut Battle, i: usize, target: usize) -> (String, Vec<(i64, bool)>) {
+    let from = b.log.len();
+    b.turn(Turn { unit: i, act: Act::Attack { target }, ..Default::default() }).unwrap();
+    if b.answering() == Some(target) {
+        b.turn(Turn { unit: target, act: Act::Decline, ..Default::default() }).unwrap();
+    }
+    let note = notes(b, from).join(" | ");
+    let rolls = note
+        .split(", ")
+        .filter_map(|s| {
+            let mut w = s.rsplit(": ").next()?.split(' ');
+            (w.next()? == "attack").then_some(())?;
+            let roll: i64 = w.next()?.parse().ok()?;
+            Some((roll, w.next().is_some_and(|x| x != "miss")))
+        })
+        .collect();
+    (note, rolls)
+}
