@@ -81,29 +81,42 @@ fn wait_or_kill(child: &mut std::process::Child) -> bool {
     false
 }
 
-#[test]
-fn a_player_clicks_through_a_whole_battle_in_chromium() {
+/// A game served by `oc play` (`scenario`, `seed`, the greedy AI, a log, and with `html` a
+/// replay page written at the end) and played in headless chromium by the node script `script`:
+/// the script's report (its last line, JSON), whether the server stopped by itself, and the
+/// game's folder, log and screenshot. `None` where chromium or playwright-core is missing (the
+/// test says so and is skipped).
+struct Played {
+    report: serde_json::Value,
+    stopped: bool,
+    dir: tempfile::TempDir,
+    log: PathBuf,
+    shot: PathBuf,
+}
+
+fn play_in_chromium(scenario: &str, seed: &str, script: &str, html: bool) -> Option<Played> {
     let chromium = match chromium() {
         Ok(c) => c,
-        Err(why) => return skip(&format!("no headless chromium: {why}")),
+        Err(why) => {
+            skip(&format!("no headless chromium: {why}"));
+            return None;
+        }
     };
     let modules = match playwright() {
         Ok(m) => m,
-        Err(why) => return skip(&why),
+        Err(why) => {
+            skip(&why);
+            return None;
+        }
     };
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("game.log");
-    let page = dir.path().join("replay.html");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_oc"))
-        .current_dir(repo())
-        .args(["play", "crates/oc-play/tests/play/solo.oc", "--seed", "3", "--ai", "greedy", "--log"])
-        .arg(&log)
-        .arg("--html")
-        .arg(&page)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_oc"));
+    command.current_dir(repo()).args(["play", scenario, "--seed", seed, "--ai", "greedy", "--log"]).arg(&log);
+    if html {
+        command.arg("--html").arg(dir.path().join("replay.html"));
+    }
+    let mut server = command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let mut first = String::new();
     BufReader::new(server.stdout.take().unwrap()).read_line(&mut first).unwrap();
     let url = first
@@ -113,7 +126,7 @@ fn a_player_clicks_through_a_whole_battle_in_chromium() {
     assert!(url.contains("/?token="), "{url}");
     let shot = dir.path().join("play.png");
     let out = Command::new("node")
-        .arg(repo().join("tests/play_browser.js"))
+        .arg(repo().join(script))
         .arg(url)
         .arg(&shot)
         .env("NODE_PATH", &modules)
@@ -124,25 +137,37 @@ fn a_player_clicks_through_a_whole_battle_in_chromium() {
     let report = text(&out.stdout);
     assert!(out.status.success(), "the browser game failed: {report}\n{}", text(&out.stderr));
     eprintln!("{report}");
-    let r: serde_json::Value = serde_json::from_str(report.lines().last().unwrap_or("{}")).unwrap();
-    // Seed 3 and this player's choices give the attacker the win in round 3.
-    assert!(r["victory"].as_str().is_some_and(|v| v.starts_with("The attacker (Rider) wins")), "{r}");
-    assert!(r["forecasts"].as_u64() >= Some(1) && r["attacks"].as_u64() >= Some(1), "{r}");
-    assert!(r["moves"].as_u64() >= Some(1), "{r}");
-    assert!(stopped, "oc play stops when the page quits it");
-    // The game's log replays, and the replay page was written at the end.
+    let report = serde_json::from_str(report.lines().last().unwrap_or("{}")).unwrap();
+    Some(Played { report, stopped, dir, log, shot })
+}
+
+/// `oc replay` of a game's log plays it again identically.
+fn replays_identically(log: &Path) {
     let replay = Command::new(env!("CARGO_BIN_EXE_oc"))
         .current_dir(repo())
         .arg("replay")
-        .arg(&log)
+        .arg(log)
         .arg("--project")
         .arg(repo())
         .output()
         .unwrap();
     assert!(replay.status.success(), "{}", text(&replay.stderr));
     assert!(text(&replay.stderr).contains("identical"));
-    assert!(std::fs::read_to_string(&page).unwrap().contains("oc replay page"));
-    keep_screenshot(&shot);
+}
+
+#[test]
+fn a_player_clicks_through_a_whole_battle_in_chromium() {
+    let Some(p) = play_in_chromium("crates/oc-play/tests/play/solo.oc", "3", "tests/play_browser.js", true) else { return };
+    let r = &p.report;
+    // Seed 3 and this player's choices give the attacker the win in round 3.
+    assert!(r["victory"].as_str().is_some_and(|v| v.starts_with("The attacker (Rider) wins")), "{r}");
+    assert!(r["forecasts"].as_u64() >= Some(1) && r["attacks"].as_u64() >= Some(1), "{r}");
+    assert!(r["moves"].as_u64() >= Some(1), "{r}");
+    assert!(p.stopped, "oc play stops when the page quits it");
+    // The game's log replays, and the replay page was written at the end.
+    replays_identically(&p.log);
+    assert!(std::fs::read_to_string(p.dir.path().join("replay.html")).unwrap().contains("oc replay page"));
+    keep_screenshot(&p.shot);
 }
 
 /// The screenshot the guide shows: written when missing, or rewritten with `OC_BLESS=1`.
@@ -161,56 +186,15 @@ fn keep_screenshot(shot: &Path) {
 /// divided off is drawn; the mixed unit reads "Spears (4 of 4) + Fenth", its bar at most full.
 #[test]
 fn a_player_stages_a_formation_before_the_move_and_divides_in_chromium() {
-    let chromium = match chromium() {
-        Ok(c) => c,
-        Err(why) => return skip(&format!("no headless chromium: {why}")),
+    let Some(p) = play_in_chromium("crates/oc-play/tests/play/steps/drill.oc", "2", "tests/play_browser_steps.js", false) else {
+        return;
     };
-    let modules = match playwright() {
-        Ok(m) => m,
-        Err(why) => return skip(&why),
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("game.log");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_oc"))
-        .current_dir(repo())
-        .args(["play", "crates/oc-play/tests/play/steps/drill.oc", "--seed", "2", "--ai", "greedy", "--log"])
-        .arg(&log)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(server.stdout.take().unwrap()).read_line(&mut first).unwrap();
-    let url = first
-        .split_whitespace()
-        .find(|w| w.starts_with("http://127.0.0.1:"))
-        .unwrap_or_else(|| panic!("no address in {first:?}"));
-    let out = Command::new("node")
-        .arg(repo().join("tests/play_browser_steps.js"))
-        .arg(url)
-        .arg(dir.path().join("steps.png"))
-        .env("NODE_PATH", &modules)
-        .env("OC_CHROMIUM", &chromium)
-        .output()
-        .unwrap();
-    let stopped = wait_or_kill(&mut server);
-    let report = text(&out.stdout);
-    assert!(out.status.success(), "the browser game failed: {report}\n{}", text(&out.stderr));
-    eprintln!("{report}");
-    let r: serde_json::Value = serde_json::from_str(report.lines().last().unwrap_or("{}")).unwrap();
+    let r = &p.report;
     assert!(r["staged"].as_str().is_some_and(|s| s.contains("OpenOrder")), "{r}");
     assert!(r["played"].as_str().is_some_and(|s| s.contains("OpenOrder")), "{r}");
     assert_eq!(r["divided"], true, "{r}");
-    assert!(stopped, "oc play stops when the page quits it");
+    assert!(p.stopped, "oc play stops when the page quits it");
     // The game's log, steps and the unit divided off included, replays.
-    let replay = Command::new(env!("CARGO_BIN_EXE_oc"))
-        .current_dir(repo())
-        .arg("replay")
-        .arg(&log)
-        .arg("--project")
-        .arg(repo())
-        .output()
-        .unwrap();
-    assert!(replay.status.success(), "{}", text(&replay.stderr));
-    assert!(std::fs::read_to_string(&log).unwrap().contains("\"before\":["));
+    replays_identically(&p.log);
+    assert!(std::fs::read_to_string(&p.log).unwrap().contains("\"before\":["));
 }
