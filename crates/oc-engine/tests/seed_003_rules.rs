@@ -329,6 +329,11 @@ fn narube_battles_activate_units_of_several_figures() {
     // target's figures fall one by one.
     assert!(notes.iter().any(|n| n.contains(" of 11) attacks") || n.contains(" of 10) attacks")), "{notes:#?}");
     assert!(notes.iter().any(|n| n.contains("figures fall")), "{notes:#?}");
+    // "one attack declaration can set of an entire chain of declarations and activations", and
+    // with courage on ("Failing a Courage roll causes a unit to rout") a unit routs.
+    assert!(notes.iter().any(|n| n.contains("declares an attack on")), "{notes:#?}");
+    let routs = records.iter().filter(|r| matches!(r, Record::Courage { note, .. } if note.contains("and routs"))).count();
+    assert!(routs >= 1, "{notes:#?}");
     let rolloffs = records.iter().filter(|r| matches!(r, Record::Rolloff { .. })).count();
     assert!(rolloffs < 150, "{rolloffs} roll-offs: one per unit activation, not per figure");
 }
