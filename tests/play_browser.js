@@ -2,29 +2,13 @@
 // the unit, move next to the enemy, read the forecast, attack, end the turn, until the victory
 // line. Run by tests/play_browser.rs: node play_browser.js URL SHOT.png
 "use strict";
-const { chromium } = require("playwright-core");
+const { open, sleep } = require("./play_browser_page.js");
 
 const [url, shot] = process.argv.slice(2);
 const errors = [];
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 (async () => {
-  const browser = await chromium.launch({ executablePath: process.env.OC_CHROMIUM || "/usr/bin/chromium", args: ["--no-sandbox"] });
-  const page = await browser.newPage({ viewport: { width: 1200, height: 720 } });
-  page.on("console", (m) => { if (m.type() === "error") errors.push("console: " + m.text()); });
-  page.on("pageerror", (e) => errors.push("page error: " + e.message));
-  await page.goto(url);
-  await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
-  const tileOf = async (sel) => [Number(await page.getAttribute(sel, "data-x")), Number(await page.getAttribute(sel, "data-y"))];
-  const settled = async () => {
-    await page.waitForFunction(() => {
-      if (document.body.hasAttribute("data-busy")) return false;
-      const v = document.querySelector("[data-testid=victory]");
-      const t = document.querySelector("[data-testid=turn]").textContent;
-      return (v && !v.hidden) || t.startsWith("Your turn");
-    }, null, { timeout: 30000 });
-    await sleep(150);
-  };
+  const { page, settled, tileOf, quit } = await open(url, errors);
   let forecasts = 0, attacks = 0, moves = 0, ends = 0, shotTaken = false;
   for (let round = 0; round < 40; round++) {
     await settled();
@@ -73,11 +57,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   if (!victory) errors.push("no victory line after the game");
   const steps = await page.$$eval("#steps li", (els) => els.length);
   if (!shotTaken) await page.screenshot({ path: shot });
-  await page.evaluate(async () => {
-    const token = new URLSearchParams(location.search).get("token");
-    await fetch("/api/quit", { method: "POST", headers: { "X-OC-Token": token }, body: "{}" });
-  });
-  await browser.close();
+  await quit();
   console.log(JSON.stringify({ victory, forecasts, attacks, moves, ends, steps, errors }));
   process.exit(errors.length ? 1 : 0);
 })().catch((e) => { console.log(JSON.stringify({ errors: [...errors, String(e && e.stack || e)] })); process.exit(1); });

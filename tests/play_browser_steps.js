@@ -5,30 +5,14 @@
 // wait after it play as one turn; the spearmen divide and the unit divided off is drawn. Run by
 // tests/play_browser.rs: node play_browser_steps.js URL SHOT.png
 "use strict";
-const { chromium } = require("playwright-core");
+const { open } = require("./play_browser_page.js");
 
 const [url, shot] = process.argv.slice(2);
 const errors = [];
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 (async () => {
-  const browser = await chromium.launch({ executablePath: process.env.OC_CHROMIUM || "/usr/bin/chromium", args: ["--no-sandbox"] });
-  const page = await browser.newPage({ viewport: { width: 1200, height: 720 } });
-  page.on("console", (m) => { if (m.type() === "error") errors.push("console: " + m.text()); });
-  page.on("pageerror", (e) => errors.push("page error: " + e.message));
-  await page.goto(url);
-  await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
-  const settled = async () => {
-    await page.waitForFunction(() => {
-      if (document.body.hasAttribute("data-busy")) return false;
-      const v = document.querySelector("[data-testid=victory]");
-      const t = document.querySelector("[data-testid=turn]").textContent;
-      return (v && !v.hidden) || t.startsWith("Your turn");
-    }, null, { timeout: 30000 });
-    await sleep(150);
-  };
+  const { page, settled, tileOf, quit } = await open(url, errors);
   const unit = (name) => `g.unit[data-name="${name}"]`;
-  const tileOf = async (sel) => [Number(await page.getAttribute(sel, "data-x")), Number(await page.getAttribute(sel, "data-y"))];
   const reach = () => page.$$eval("[data-testid^=reach-]", (els) => els.map((e) => e.getAttribute("data-testid").split("-").slice(1).map(Number)));
   const far = (me, ts) => Math.max(...ts.map((t) => Math.abs(t[0] - me[0]) + Math.abs(t[1] - me[1])));
   const report = { mixed: "", bar: null, reach: [], staged: "", played: "", divided: false };
@@ -95,11 +79,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
     }
   }
   if (!report.divided) errors.push("the spearmen never divided");
-  await page.evaluate(async () => {
-    const token = new URLSearchParams(location.search).get("token");
-    await fetch("/api/quit", { method: "POST", headers: { "X-OC-Token": token }, body: "{}" });
-  });
-  await browser.close();
+  await quit();
   console.log(JSON.stringify({ ...report, errors }));
   process.exit(errors.length ? 1 : 0);
 })().catch((e) => { console.log(JSON.stringify({ errors: [...errors, String(e && e.stack || e)] })); process.exit(1); });

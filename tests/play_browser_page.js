@@ -1,0 +1,38 @@
+// `oc play`'s page in headless Chromium, shared by tests/play_browser.js and
+// tests/play_browser_steps.js: opened (its console and page errors pushed to `errors`), waited on
+// until it settles, a unit's tile read off it, and the game quit.
+"use strict";
+const { chromium } = require("playwright-core");
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function open(url, errors) {
+  const browser = await chromium.launch({ executablePath: process.env.OC_CHROMIUM || "/usr/bin/chromium", args: ["--no-sandbox"] });
+  const page = await browser.newPage({ viewport: { width: 1200, height: 720 } });
+  page.on("console", (m) => { if (m.type() === "error") errors.push("console: " + m.text()); });
+  page.on("pageerror", (e) => errors.push("page error: " + e.message));
+  await page.goto(url);
+  await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+  // Nothing in flight, and the victory line shown or the person's turn.
+  const settled = async () => {
+    await page.waitForFunction(() => {
+      if (document.body.hasAttribute("data-busy")) return false;
+      const v = document.querySelector("[data-testid=victory]");
+      const t = document.querySelector("[data-testid=turn]").textContent;
+      return (v && !v.hidden) || t.startsWith("Your turn");
+    }, null, { timeout: 30000 });
+    await sleep(150);
+  };
+  const tileOf = async (sel) => [Number(await page.getAttribute(sel, "data-x")), Number(await page.getAttribute(sel, "data-y"))];
+  // Ends the game (the server stops) and closes the browser.
+  const quit = async () => {
+    await page.evaluate(async () => {
+      const token = new URLSearchParams(location.search).get("token");
+      await fetch("/api/quit", { method: "POST", headers: { "X-OC-Token": token }, body: "{}" });
+    });
+    await browser.close();
+  };
+  return { page, settled, tileOf, quit };
+}
+
+module.exports = { open, sleep };
