@@ -153,6 +153,12 @@ impl<'e> Battle<'e> {
         out
     }
 
+    /// The tags of unit `i`'s actions whose verb is `verb`, in the order [`Battle::actions`] lists
+    /// them: what an AI tries, one by one, where it weighs taking that verb.
+    pub fn action_tags(&self, i: usize, verb: m::Verb) -> Vec<crate::Atom> {
+        self.actions(i).into_iter().filter(|a| a.verb() == Some(verb)).map(|a| a.tag).collect()
+    }
+
     /// The distances (least, most) at which unit `i` can take its action with `verb` now, as
     /// [`Battle::turn`] measures them, or `None` when it has no such action.
     pub fn action_reach(&self, i: usize, verb: m::Verb) -> Option<(i64, i64)> {

@@ -57,7 +57,7 @@ impl Battle<'_> {
     /// that stands on the table, or the unit he is joined to as a body ("the spearmen (plus my
     /// leader)": a general in a mixed unit leads from it).
     fn general(&self, side: m::SideId, tag: &str) -> Option<usize> {
-        let standing = |k: usize| self.state.units.get(k).is_some_and(|f| f.state == State::Ready && f.hp > 0);
+        let standing = |k: usize| self.state.units.get(k).is_some_and(|f| f.stands());
         self.state.units.iter().enumerate().find_map(|(k, u)| {
             if u.side != side || u.hp <= 0 || !u.tags.iter().any(|t| t.as_str() == tag) {
                 return None;
@@ -104,7 +104,7 @@ impl Battle<'_> {
                 .units
                 .iter()
                 .enumerate()
-                .filter(|(k, f)| *k != i && f.side != u.side && f.state == State::Ready && f.hp > 0)
+                .filter(|(k, f)| *k != i && f.side != u.side && f.stands())
                 .map(|(k, f)| pos(k, f.pos))
                 .filter(|p| distance(*p, at) == 1)
                 .map(|p| (p.0 - at.0, p.1 - at.1))
@@ -130,7 +130,7 @@ impl Battle<'_> {
             // Mixed troop types: a unit with a living body of another class or arms joined to
             // it, and each body joined to a unit on the table.
             if let Some(mixed) = &s.mixed {
-                let host = |h: usize| self.state.units.get(h).is_some_and(|f| f.state == State::Ready && f.hp > 0);
+                let host = |h: usize| self.state.units.get(h).is_some_and(|f| f.stands());
                 let is_mixed = match u.state {
                     State::Ready => !self.bodies(i).is_empty(),
                     State::Joined => u.hp > 0 && u.with.is_some_and(host),

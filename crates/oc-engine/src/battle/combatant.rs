@@ -99,6 +99,12 @@ pub(super) fn is_one_figure(n: &u32) -> bool {
 }
 
 impl Combatant {
+    /// Whether it stands on the table: ready (not joined to a unit, routed or gone) with hit
+    /// points left.
+    pub fn stands(&self) -> bool {
+        self.state == State::Ready && self.hp > 0
+    }
+
     /// Its living figures: one figure's hit points into what it has left, rounded up.
     pub fn living(&self) -> i64 {
         let figures = i64::from(self.figures.max(1));

@@ -121,7 +121,7 @@ impl Battle<'_> {
         if u.hidden == Some(at) {
             return None;
         }
-        let tags: Vec<_> = self.actions(i).into_iter().filter(|a| a.verb() == Some(m::Verb::Hide)).map(|a| a.tag).collect();
+        let tags = self.action_tags(i, m::Verb::Hide);
         if tags.is_empty() {
             return None;
         }
@@ -131,11 +131,8 @@ impl Battle<'_> {
         if let Some(f) = here.state.units.get_mut(i) {
             f.pos = at;
         }
-        // Where the enemy would strike from: the free tile beside `at` nearest it.
-        let contact = neighbours(at)
-            .into_iter()
-            .filter(|n| here.open(*n) && here.occupant(*n).is_none_or(|k| k == foe))
-            .min_by_key(|n| (distance(*n, foe_at), *n))?;
+        // Where the enemy would strike from.
+        let contact = here.contact_tile(at, (foe, foe_at), None)?;
         // The damage it is forecast to deal the enemy there, and the enemy's blow to deal it.
         let odds = |b: &Battle<'_>| -> (f64, f64) {
             let mut c = b.fork(None);
@@ -163,6 +160,16 @@ impl Battle<'_> {
             }
         }
         None
+    }
+
+    /// Where unit `foe.0` (standing on `foe.1`) comes up beside a unit on `at`: the open tile
+    /// next to `at`, free or its own, other than `taken`, nearest where it stands (tile order on
+    /// a tie). What the AIs' forecasts of an enemy coming near assume.
+    pub(crate) fn contact_tile(&self, at: Tile, (foe, foe_at): (usize, Tile), taken: Option<Tile>) -> Option<Tile> {
+        neighbours(at)
+            .into_iter()
+            .filter(|n| Some(*n) != taken && self.open(*n) && self.occupant(*n).is_none_or(|k| k == foe))
+            .min_by_key(|n| (distance(*n, foe_at), *n))
     }
 
     /// The `n` nearest enemies of `side` (ready, steady, not hidden) that can come into contact

@@ -167,11 +167,10 @@ impl Battle<'_> {
         let mut notes = Vec::new();
         for b in self.bodies(i) {
             // The unit's figures and the target still stand (a fallen one is routed as the turn ends).
-            let standing = |f: &&super::Combatant| f.state == State::Ready && f.hp > 0;
-            let Some((pos, activated)) = self.state.units.get(i).filter(standing).map(|f| (f.pos, f.activated)) else {
+            let Some((pos, activated)) = self.state.units.get(i).filter(|f| f.stands()).map(|f| (f.pos, f.activated)) else {
                 break;
             };
-            if self.state.units.get(target).filter(standing).is_none() {
+            if !self.state.units.get(target).is_some_and(|f| f.stands()) {
                 break;
             }
             if let Some(f) = self.state.units.get_mut(b) {
@@ -199,8 +198,7 @@ impl Battle<'_> {
         if u.figures < 2 || u.living() * 2 > i64::from(u.figures) || !self.bodies(i).is_empty() {
             return None;
         }
-        let tags: Vec<crate::Atom> =
-            self.actions(i).into_iter().filter(|a| a.verb() == Some(m::Verb::Join)).map(|a| a.tag).collect();
+        let tags = self.action_tags(i, m::Verb::Join);
         if tags.is_empty() {
             return None;
         }
@@ -247,8 +245,7 @@ impl Battle<'_> {
         if self.scenario.side(u.side.other()).win.as_ref().is_some_and(counts) {
             return None;
         }
-        let tags: Vec<crate::Atom> =
-            self.actions(i).into_iter().filter(|a| a.verb() == Some(m::Verb::Divide)).map(|a| a.tag).collect();
+        let tags = self.action_tags(i, m::Verb::Divide);
         if tags.is_empty() {
             return None;
         }
@@ -263,10 +260,7 @@ impl Battle<'_> {
         // forecast of `j` striking it there: damage dealt less damage taken, and the rout chance.
         let blow = |b: &mut Battle<'_>, j: usize, k: usize, taken: Option<Tile>| -> Option<(f64, f64, Tile)> {
             let (from, foe_at) = (b.state.units.get(j)?.pos, b.state.units.get(k)?.pos);
-            let contact = neighbours(from)
-                .into_iter()
-                .filter(|n| Some(*n) != taken && b.open(*n) && b.occupant(*n).is_none_or(|x| x == k))
-                .min_by_key(|n| (distance(*n, foe_at), *n))?;
+            let contact = b.contact_tile(from, (k, foe_at), taken)?;
             if let Some(f) = b.state.units.get_mut(k) {
                 f.pos = contact;
             }
