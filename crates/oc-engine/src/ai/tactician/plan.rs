@@ -4,12 +4,15 @@ use crate::Atom;
 use oc_model as m;
 use std::sync::Arc;
 
+mod arms;
+
 use super::threat::loss;
 use super::{Candidate, Decision, Plan, EPS};
-use crate::ai::forecasts::{Forecasts, Targets};
+use crate::ai::forecasts::Forecasts;
 use crate::ai::{objective_tiles, Guide};
 use crate::battle::{distance, Act, Combatant, Tile, Turn};
 use crate::Loadout;
+use arms::Arms;
 
 /// What a unit brings to its turn, worked out once per decision.
 struct Unit {
@@ -137,8 +140,8 @@ impl<'v, 'e> Decision<'v, 'e> {
                             prey_at.len() - 1
                         }
                     };
-                    let prey = prey_at.get(k).map(|(_, p)| p.clone()).unwrap_or_default();
-                    self.position(&me, t, &prey)
+                    let prey = prey_at.get(k).map_or(&[][..], |(_, p)| p.as_slice());
+                    self.position(&me, t, prey)
                 }
                 None => self.position(&me, t, &me.prey),
             };
@@ -753,58 +756,5 @@ impl<'v, 'e> Decision<'v, 'e> {
                 .map(|(_, _, per_tile)| per_tile)
                 .sum::<f64>();
         v
-    }
-}
-
-/// A terrain (by name), the unit's own loadout there where the battle is situated, and the unit
-/// on it with each weapon, interned.
-type OnTerrain = (Option<String>, Option<Loadout>, Vec<(Loadout, u32)>);
-
-/// The loadouts one unit's attacks read, built and interned once per plan: the unit on each
-/// terrain it may strike from with each of its weapons (`Unit::weapons`' order), and each target;
-/// the enemies in sight, once.
-#[derive(Default)]
-struct Arms {
-    /// The unit's acting loadout, which each terrain's loadouts start from.
-    acting: Loadout,
-    /// The enemies in sight and their tiles.
-    foes: Vec<(usize, Tile)>,
-    /// For each enemy and weapon, the nearest and farthest distance worth a forecast:
-    /// (enemy, weapon, near, far).
-    spans: Vec<(usize, usize, i64, i64)>,
-    ours: Vec<OnTerrain>,
-    targets: Targets,
-}
-
-impl Arms {
-    /// Unit `me` (acting loadout `acting`, or `own` where it is read on the tile) at full HP on
-    /// `terrain`, with each weapon (kept in `ours`).
-    fn ours<'a>(
-        ours: &'a mut Vec<OnTerrain>,
-        (acting, own): (&Loadout, Option<Loadout>),
-        me: &Unit,
-        terrain: Option<&m::Terrain>,
-        cache: &mut Forecasts,
-    ) -> &'a [(Loadout, u32)] {
-        let name = terrain.map(|x| x.name.as_str());
-        let k = match ours.iter().position(|(n, l, _)| n.as_deref() == name && *l == own) {
-            Some(k) => k,
-            None => {
-                let mut la = own.clone().unwrap_or_else(|| acting.clone());
-                la.terrain = name.map(Atom::new);
-                la.hp = None;
-                let built = me
-                    .weapons
-                    .iter()
-                    .map(|(w, _, _)| {
-                        la.weapon = Some(*w);
-                        (la.clone(), cache.id(&la))
-                    })
-                    .collect();
-                ours.push((name.map(str::to_string), own, built));
-                ours.len() - 1
-            }
-        };
-        ours.get(k).map_or(&[], |(_, _, built)| built.as_slice())
     }
 }
