@@ -434,11 +434,7 @@ impl<'e> Battle<'e> {
             }
         }
         if !continuing {
-            // A resource refilled at `activated` is set first; the event's triggers may then
-            // change it (`on activated { gain(...) }`).
-            self.refill(Some(m::Event::Activated), &[i]);
-            self.clear_at_activation(i);
-            self.run_triggers(i, m::Event::Activated);
+            self.begin_activation(i);
         }
         // The actions of the sequence before the move (sequence.rs), in their steps' order.
         let early = self.before_move(i, &t)?;

@@ -113,6 +113,15 @@ impl Battle<'_> {
         }
     }
 
+    /// Unit `i`'s activation begins: a resource refilled at `activated` is set first, what
+    /// clears at activation clears, and the event's triggers may then change either (`on
+    /// activated { gain(...) }`).
+    pub(super) fn begin_activation(&mut self, i: usize) {
+        self.refill(Some(m::Event::Activated), &[i]);
+        self.clear_at_activation(i);
+        self.run_triggers(i, m::Event::Activated);
+    }
+
     /// Unit `i`'s activation begins: each status on it that `clears ... at activated` and whose
     /// condition holds (rolled now) wears off (seed 003: a braced unit is braced until it acts
     /// again).

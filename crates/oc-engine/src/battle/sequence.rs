@@ -25,9 +25,7 @@ impl<'e> Battle<'e> {
         }
         let t = Turn { unit: i, before: before.to_vec(), ..Turn::default() };
         self.steps_may_begin(i, &t, false)?;
-        b.refill(Some(m::Event::Activated), &[i]);
-        b.clear_at_activation(i);
-        b.run_triggers(i, m::Event::Activated);
+        b.begin_activation(i);
         let notes = b.before_move(i, &t)?;
         Ok((b, notes))
     }
