@@ -55,8 +55,18 @@ pub struct Args {
     knob: Vec<Knob>,
     /// Write the suggested values into the file (atomically, only the tuned numbers and the
     /// units hired or dismissed), once the result checks clean and its 95% interval holds 50%.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "shard")]
     write: bool,
+    /// Play shard K of N of the next round of a sharded tuning into `--parts DIR`. The search
+    /// is sequential, so it runs in rounds (each a job array): every shard of a round searches
+    /// on the games the parts hold and plays its own of the next batch they lack.
+    #[arg(long, value_parser = oc_play::simulate::parse_shard, requires = "parts")]
+    shard: Option<oc_play::simulate::Shard>,
+    /// A sharded tuning's folder of parts. With `--shard`, the round's part is written there;
+    /// without, the report is made from the parts alone, the unsharded run's byte for byte
+    /// (exit 3 while they lack games: run another round).
+    #[arg(long)]
+    parts: Option<std::path::PathBuf>,
     #[arg(long, value_enum, default_value = "human")]
     format: Format,
 }
@@ -83,8 +93,7 @@ pub fn tune(r: &Args) -> u8 {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let say = |line: &str| noteln!("{line}");
-    let prepared = match tune::prepare(request, compiled, &say) {
+    let prepared = match tune::prepare(request, compiled, &|line: &str| noteln!("{line}")) {
         Ok(p) => p,
         Err(f) => return refused(f),
     };
@@ -95,21 +104,26 @@ pub fn tune(r: &Args) -> u8 {
     let [attacker, defender] = prepared.armies();
     let names = [prepared.scenario().name.clone(), attacker.name.clone(), defender.name.clone()];
     let bar = crate::commands::Progress::new(None);
-    let tuned = tune::run(prepared, request, r.write, &|line: &str| bar.say(line), &|| bar.tick());
+    let (say, tick) = (&|line: &str| bar.say(line), &|| bar.tick());
+    let tuned = match (r.shard, &r.parts) {
+        (Some(shard), Some(dir)) => tune::shards::play_round(prepared, request, shard, dir, say, tick).map(|()| Err(None)),
+        (None, Some(dir)) => tune::shards::from_parts(prepared, request, dir, r.write, say, tick).map(|t| t.map_err(Some)),
+        _ => tune::run(prepared, request, r.write, say, tick).map(Ok),
+    };
     bar.finish();
     let tuned = match tuned {
-        Ok(t) => t,
+        Ok(Ok(t)) => t,
+        Ok(Err(None)) => return 0,
+        // The parts lack games: exit 3, so that a script runs rounds until the report comes.
+        Ok(Err(Some(pending))) => return crate::load::refused(&pending).max(3),
         Err(f) => return refused(f),
     };
-    let mut written = false;
     // Only values whose interval holds 50% are written: the nearest values found otherwise may
     // change the scenario's character without making it fair (a third sentry and 31 rounds).
-    if r.write && tuned.even() {
-        match write(request.file, &root, &logical, &tuned) {
-            Ok(w) => written = w,
-            Err(code) => return code,
-        }
-    }
+    let written = match (r.write && tuned.even()).then(|| write(request.file, &root, &logical, &tuned)) {
+        Some(Err(code)) => return code,
+        done => done.is_some_and(|w| w.unwrap_or(false)),
+    };
     let text = match r.format {
         Format::Human => oc_render::tune::text(request.file, r.write, &title, &tuned, written),
         Format::Json => oc_render::tune::json(request.file, request.seed, request.games, &names, &tuned, written),
@@ -123,32 +137,21 @@ pub fn tune(r: &Args) -> u8 {
     0
 }
 
-/// `--write`: the suggested values into the file, if they check clean and the file is as read.
+/// `--write`: the suggested values into the file (`tune::write`), its refusals shown.
 fn write(file: &Path, root: &Path, logical: &str, t: &Tuned) -> Result<bool, u8> {
-    if t.after == t.before {
-        return Ok(false);
-    }
-    // Every setting measured was checked like this; the check is repeated on the very text
-    // written.
-    if let Some(Err(diags)) = &t.check {
-        let reports = report::Reports::new(&t.workspace);
-        for d in diags {
-            err!("{}", reports.render(d, report::style()));
+    let written = tune::write(file, root, logical, t).map_err(|w| match w {
+        tune::NotWritten::Rejected(diags) => {
+            let reports = report::Reports::new(&t.workspace);
+            for d in &diags {
+                err!("{}", reports.render(d, report::style()));
+            }
+            errln!("error: with the suggested values {} does not check clean; nothing was written", file.display());
+            1
         }
-        errln!("error: with the suggested values {} does not check clean; nothing was written", file.display());
-        return Err(1);
-    }
-    let readonly = std::fs::metadata(file).map(|md| md.permissions().readonly()).unwrap_or(false);
-    if readonly {
-        errln!("error: {} is read-only; nothing was written", file.display());
-        errln!("help: make it writable, or copy the suggested values by hand");
-        return Err(2);
-    }
-    let confined = oc_project::fsx::Confined::new(root);
-    oc_project::output::rewrite_source(&confined, logical, t.before.as_bytes(), t.after.as_bytes()).map_err(|e| {
-        errln!("error: cannot write {}: {e}", file.display());
-        2u8
+        tune::NotWritten::Refused(r) => crate::load::refused(&r),
     })?;
-    noteln!("wrote the suggested values into {}", file.display());
-    Ok(true)
+    if written {
+        noteln!("wrote the suggested values into {}", file.display());
+    }
+    Ok(written)
 }

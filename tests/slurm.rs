@@ -1,7 +1,8 @@
 //! A sharded `oc simulate` and `oc fairness` run as a job array on a real single-node Slurm
 //! (Debian's `slurm-wlm` with `munge`, installed with apt-get when missing, and started here
 //! with a config of the test's own in a scratch folder), merged, and checked against the
-//! unsharded runs byte for byte. Where Slurm cannot be installed or started, the test says why
+//! unsharded runs byte for byte; and `oc tune`, whose search is sequential, as one job array a
+//! round until its parts hold the whole search, then merged and checked the same way. Where Slurm cannot be installed or started, the test says why
 //! and is skipped. The daemons it started are stopped by their pids.
 
 mod common;
@@ -160,6 +161,36 @@ fn array(dir: &Path, conf: &Path, script: &str) -> Result<(), String> {
     }
 }
 
+/// The tuning of `tests/fixtures/tune/skirmish.oc` (20 games a setting), in a project of its
+/// own under `dir/tune`: a job array a round while the merge says the parts lack games (exit
+/// 3), then the merged report checked against the unsharded run's. The rounds it took.
+fn tune_rounds(dir: &Path, conf: &Path) -> Result<u32, String> {
+    let project = dir.join("tune");
+    std::fs::create_dir_all(&project).map_err(|e| e.to_string())?;
+    std::fs::write(project.join("oc.toml"), "[project]\nname = \"tune\"\n").map_err(|e| e.to_string())?;
+    for f in ["field.map.toml", "skirmish.oc"] {
+        let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tune").join(f);
+        std::fs::copy(from, project.join(f)).map_err(|e| e.to_string())?;
+    }
+    let run = ["tune", "skirmish.oc", "--games", "20", "--seed", "2"];
+    let bin = env!("CARGO_BIN_EXE_oc");
+    let script = format!("cd tune\n'{bin}' {} --shard $SLURM_ARRAY_TASK_ID/{SHARDS} --parts parts", run.join(" "));
+    for round in 0..40 {
+        let merged = oc(&project, &[&run[..], &["--parts", "parts"]].concat());
+        match merged.status.code() {
+            Some(3) => array(dir, conf, &script)?,
+            Some(0) => {
+                let whole = oc(&project, &run);
+                assert!(whole.status.success(), "{}", text(&whole.stderr));
+                assert_eq!(text(&merged.stdout), text(&whole.stdout), "tune");
+                return Ok(round);
+            }
+            _ => return Err(format!("the merge failed: {}", text(&merged.stderr))),
+        }
+    }
+    Err("the tuning's rounds did not end in 40 job arrays".into())
+}
+
 #[test]
 fn a_slurm_job_array_of_shards_merges_into_the_unsharded_reports() {
     if let Err(why) = slurm() {
@@ -182,9 +213,10 @@ fn a_slurm_job_array_of_shards_merges_into_the_unsharded_reports() {
         "'{bin}' simulate '{SCENARIO}' --games 9 --seed 5 --shard {k}/{SHARDS} --out sim-{k}.json\n\
          '{bin}' fairness '{SCENARIO}' --games 4 --seed 5 --shard {k}/{SHARDS} --out fair-{k}.json"
     );
-    let ran = array(&dir, &conf, &script);
+    let ran = array(&dir, &conf, &script).and_then(|()| tune_rounds(&dir, &conf));
     drop(daemons);
-    ran.unwrap();
+    let rounds = ran.unwrap();
+    assert!(rounds >= 2, "{rounds} rounds");
     for (command, whole, prefix) in [
         ("simulate", ["simulate", SCENARIO, "--games", "9", "--seed", "5"], "sim"),
         ("fairness", ["fairness", SCENARIO, "--games", "4", "--seed", "5"], "fair"),

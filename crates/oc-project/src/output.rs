@@ -37,6 +37,8 @@ pub enum Kind {
     SimulationPart,
     /// `oc fairness --shard K/N --out`: one shard's rows (JSON).
     FairnessPart,
+    /// `oc tune --shard K/N --parts DIR`: one shard's games of one round (JSON).
+    TunePart,
     /// A PNG that this command of oc drew (`oc render`, `oc export foundry`'s background,
     /// `oc export tiled`'s tileset): its `Comment` text chunk says which
     /// ([`oc_atlas::render::png_drawn_by`]), so that one command never replaces another's picture
@@ -86,6 +88,7 @@ impl Kind {
             Kind::SimulationReport => "a simulation report oc wrote".into(),
             Kind::SimulationPart => "a simulation part oc wrote".into(),
             Kind::FairnessPart => "a fairness part oc wrote".into(),
+            Kind::TunePart => "a tuning part oc wrote".into(),
             Kind::Picture(drawer) => format!("a picture `{drawer}` drew"),
             Kind::FoundryScene => "a Foundry scene oc exported".into(),
             Kind::TiledMap => "a Tiled map oc exported".into(),
@@ -111,6 +114,7 @@ impl Kind {
             }
             Kind::SimulationPart => first_line.starts_with("{\"kind\":\"oc simulate part\""),
             Kind::FairnessPart => first_line.starts_with("{\"kind\":\"oc fairness part\""),
+            Kind::TunePart => first_line.starts_with("{\"kind\":\"oc tune part\""),
             Kind::Picture(drawer) => drawn_by(head, drawer),
             Kind::FoundryScene => text.trim_start().starts_with('{') && text.contains("\"tiles_wide\""),
             Kind::TiledMap => text.contains(TMX_MARK),

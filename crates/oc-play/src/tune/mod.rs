@@ -8,6 +8,7 @@
 mod edit;
 mod knobs;
 mod search;
+pub mod shards;
 
 use std::path::Path;
 
@@ -18,6 +19,7 @@ use oc_project::DiskHost;
 use oc_syntax::ast;
 
 use crate::error::Failure;
+use crate::parts;
 use crate::setup::Compiled;
 use crate::stats::Score;
 pub use edit::{apply, Edit};
@@ -231,18 +233,125 @@ impl Tuned {
     }
 }
 
+/// Why [`write`] wrote nothing.
+pub enum NotWritten {
+    /// The text with the suggested values does not check clean (over [`Tuned::workspace`]).
+    Rejected(Vec<Diagnostic>),
+    Refused(crate::error::Refusal),
+}
+
+/// Writes the suggested values into `file` (logical path `logical` under `root`): only when
+/// the text with them checks clean and the file still holds the text read; atomically, confined
+/// to the project. `Ok(false)` when the file already holds them.
+pub fn write(file: &Path, root: &Path, logical: &str, t: &Tuned) -> Result<bool, NotWritten> {
+    if t.after == t.before {
+        return Ok(false);
+    }
+    // Every setting measured was checked like this; the check is repeated on the very text
+    // written.
+    if let Some(Err(diags)) = &t.check {
+        return Err(NotWritten::Rejected(diags.clone()));
+    }
+    let refused = |m: String, help: &str| NotWritten::Refused(crate::error::Refusal::new(m).with_help(help));
+    if std::fs::metadata(file).is_ok_and(|md| md.permissions().readonly()) {
+        return Err(refused(
+            format!("{} is read-only; nothing was written", file.display()),
+            "make it writable, or copy the suggested values by hand",
+        ));
+    }
+    let confined = oc_project::fsx::Confined::new(root);
+    oc_project::output::rewrite_source(&confined, logical, t.before.as_bytes(), t.after.as_bytes())
+        .map_err(|e| refused(format!("cannot write {}: {e}", file.display()), "the file was left as it was"))?;
+    Ok(true)
+}
+
 /// Searches the knobs (each setting's games played with `seed`, up to `games` a setting; what
 /// it plays said on `say`); with `check`, the suggested text is compiled once more.
 pub fn run(p: Prepared, r: &Request, check: bool, say: &dyn Fn(&str), tick: &(dyn Fn() + Sync)) -> Result<Tuned, Failure> {
+    match search(p, r, check, say, tick, None)? {
+        (Some(tuned), _) => Ok(tuned),
+        (None, _) => Err(Failure::refused("the search stopped short of its games")),
+    }
+}
+
+/// What names the tuning `p` prepares in its parts (`shards::Run`).
+pub fn run_id(p: &Prepared, r: &Request) -> shards::Run {
+    shards::Run {
+        file: p.logical.clone(),
+        text: shards::fingerprint(&p.base.text),
+        scenario: p.base.model.name.clone(),
+        armies: [p.base.army_models[0].name.clone(), p.base.army_models[1].name.clone()],
+        knobs: p.knobs.iter().map(|k| k.word().to_string()).collect(),
+        games: r.games,
+        seed: r.seed,
+        ai: oc_engine::ai::DEFAULT.to_string(),
+        oc: env!("CARGO_PKG_VERSION").to_string(),
+    }
+}
+
+/// Shard `shard`'s round of a sharded tuning (`shards.rs`): the search on the games `parts`
+/// holds, and the games of the batch they lack that the shard owns, as its part of the next
+/// round. `None` when the parts already hold every game the search asks for.
+pub fn round(
+    p: Prepared,
+    r: &Request,
+    shard: parts::Shard,
+    parts: &shards::Parts,
+    say: &dyn Fn(&str),
+    tick: &(dyn Fn() + Sync),
+) -> Result<Option<shards::Part>, Failure> {
+    let run = run_id(&p, r);
+    let (_, source) = search(p, r, false, say, tick, Some(shards::Source::new(Some(shard), parts)))?;
+    Ok(source.filter(|s| s.missing > 0).map(|s| shards::Part {
+        kind: shards::PART_KIND.to_string(),
+        version: shards::PART_VERSION,
+        run,
+        shard,
+        round: parts.rounds + 1,
+        games: s.fresh,
+        clock: s.fresh_clock,
+    }))
+}
+
+/// The tuning from its parts alone: what [`run`] finds, once `parts` holds every game the
+/// search asks for; `Err` the count of games still lacking.
+pub fn merge(
+    p: Prepared,
+    r: &Request,
+    parts: &shards::Parts,
+    check: bool,
+    say: &dyn Fn(&str),
+    tick: &(dyn Fn() + Sync),
+) -> Result<Result<Tuned, u64>, Failure> {
+    match search(p, r, check, say, tick, Some(shards::Source::new(None, parts)))? {
+        (Some(tuned), _) => Ok(Ok(tuned)),
+        (None, source) => Ok(Err(source.map_or(0, |s| s.missing))),
+    }
+}
+
+/// The search, with its games played here (`sharded` none) or read from parts. `None` for the
+/// tuning when the parts lacked games (the source says how many, and holds a shard's new ones).
+fn search(
+    p: Prepared,
+    r: &Request,
+    check: bool,
+    say: &dyn Fn(&str),
+    tick: &(dyn Fn() + Sync),
+    sharded: Option<shards::Source>,
+) -> Result<(Option<Tuned>, Option<shards::Source>), Failure> {
     let Prepared { base, rules, ws, host, logical, map, warnings, knobs, .. } = p;
     let mut tuner = Tuner::new(&base, ws, host, logical, map, r.seed, r.games, warnings, say);
     tuner.tick = tick;
-    let stopped = |Stopped(e): Stopped| Failure::refused(e);
-    let (current, best) = search_knobs(&mut tuner, &rules, &knobs).map_err(stopped)?;
-    let (now, suggested) = match (tuner.measure(&current, 0), tuner.confirm(&best)) {
-        (Ok(Some(now)), Ok(Some(s))) => (now, s),
-        (Err(e), _) | (_, Err(e)) => return Err(stopped(e)),
-        _ => return Err(Failure::refused("the suggested values no longer check clean")),
+    tuner.sharded = sharded;
+    let found = search_knobs(&mut tuner, &rules, &knobs)
+        .and_then(|(current, best)| Ok((tuner.measure(&current, 0)?, tuner.confirm(&best)?, current, best)));
+    if tuner.sharded.as_ref().is_some_and(|s| s.missing > 0) {
+        return Ok((None, tuner.sharded.take()));
+    }
+    let (current, best, now, suggested) = match found {
+        Ok((Some(now), Some(s), current, best)) => (current, best, now, s),
+        Err(Stopped(e)) => return Err(Failure::refused(e)),
+        Ok(_) => return Err(Failure::refused("the suggested values no longer check clean")),
     };
     let outcome = Outcome { knobs: &knobs, current: &current, best: &best };
     let rows = rows(&base, &outcome);
@@ -252,7 +361,8 @@ pub fn run(p: Prepared, r: &Request, check: bool, say: &dyn Fn(&str), tick: &(dy
     let unchanged = current == best;
     let check = (check && after != base.text).then(|| tuner.check(&after).map(|_| ()));
     let played = tuner.played;
-    Ok(Tuned {
+    let sharded = tuner.sharded.take();
+    let tuned = Tuned {
         knobs,
         rows,
         now,
@@ -265,7 +375,8 @@ pub fn run(p: Prepared, r: &Request, check: bool, say: &dyn Fn(&str), tick: &(dy
         workspace: tuner.ws,
         notes,
         played,
-    })
+    };
+    Ok((Some(tuned), sharded))
 }
 
 /// Each knob in turn from where the last left the setting, until one finds 50%.

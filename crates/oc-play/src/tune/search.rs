@@ -82,6 +82,8 @@ pub struct Tuner<'a> {
     pub notes: Vec<(Option<Setting>, String)>,
     compiled: HashMap<Setting, Result<Rc<Arena>, Vec<Diagnostic>>>,
     games: HashMap<GamesKey, Vec<GameResult>>,
+    /// Sharded: the games the parts hold, and a shard's new ones (`shards.rs`).
+    pub(super) sharded: Option<super::shards::Source>,
 }
 
 impl<'a> Tuner<'a> {
@@ -113,6 +115,7 @@ impl<'a> Tuner<'a> {
             notes: Vec::new(),
             compiled: HashMap::new(),
             games: HashMap::new(),
+            sharded: None,
         }
     }
 
@@ -169,7 +172,11 @@ impl<'a> Tuner<'a> {
         let key = s.games_key();
         let have = self.games.get(&key).map_or(0, |g| g.len() as u64);
         if have < n {
-            let more = arena.play_ticked(self.seed, have..n, self.tick).map_err(Failure)?;
+            let (seed, tick) = (self.seed, self.tick);
+            let more = match &mut self.sharded {
+                None => arena.play_ticked(seed, have..n, tick).map_err(Failure)?,
+                Some(source) => source.games(&super::shards::key(s), &arena, seed, have..n, tick)?,
+            };
             self.played += more.len() as u64;
             self.games.entry(key).or_default().extend(more);
         }
@@ -447,19 +454,22 @@ impl<'a> Tuner<'a> {
         let (seed, tick) = (self.seed, self.tick);
         let (direct, long) = (&*direct, &*long);
         // For each game: whether it was read right (played twice, in parallel).
-        let agree: Vec<bool> = (0..count)
-            .into_par_iter()
-            .map(|g| {
-                let (d, dlog) = direct.game(seed, g)?;
-                let (l, llog) = long.game(seed, g)?;
-                tick();
-                tick();
-                let read = if l.rounds <= check { l.outcome } else { time_up };
-                let shared = dlog.len().saturating_sub(1);
-                Ok(read == d.outcome && dlog.get(..shared) == llog.get(..shared))
-            })
-            .collect::<Result<_, String>>()
-            .map_err(Failure)?;
+        let agree_in = |g: u64| -> Result<bool, String> {
+            let (d, dlog) = direct.game(seed, g)?;
+            let (l, llog) = long.game(seed, g)?;
+            tick();
+            tick();
+            let read = if l.rounds <= check { l.outcome } else { time_up };
+            let shared = dlog.len().saturating_sub(1);
+            Ok(read == d.outcome && dlog.get(..shared) == llog.get(..shared))
+        };
+        let agree: Vec<bool> = match &mut self.sharded {
+            None => (0..count).into_par_iter().map(agree_in).collect::<Result<_, String>>().map_err(Failure)?,
+            Some(source) => {
+                let (short, long) = (super::shards::key(&with(check)), super::shards::key(&with(hi)));
+                source.clock(&short, &long, count, &agree_in)?
+            }
+        };
         self.played += 2 * count;
         let Some(g) = agree.iter().position(|ok| !ok) else { return Ok(false) };
         self.clock_read = true;
