@@ -29,7 +29,7 @@ impl Exchange<'_> {
         initial: &State,
         cache: &mut OutcomeCache,
         planning: bool,
-    ) -> Option<(Vec<([i64; 2], f64)>, Option<Plain>)> {
+    ) -> Option<(Finals, Option<Plain>)> {
         if !self.engine.ir.strategy.plain_walks
             || !self.engine.reactions.is_empty()
             || self.engine.ir.settles
@@ -86,13 +86,19 @@ impl Exchange<'_> {
     }
 }
 
+/// The final hit points with their chances, in the order first reached.
+pub(super) type Finals = Vec<([i64; 2], f64)>;
+
+/// A side's outcomes worked out at a pair of hit points: (side, hit points, outcomes).
+pub(super) type AtHp = (u8, [i64; 2], Arc<Outcomes>);
+
 /// All a plain walk reads (`plan.rs`): the strikers in order, each striking side's outcomes
 /// where they read no hit points, and else those worked out at each (side, hit points) the walk
 /// struck at.
 pub(super) struct Plain {
     pub(super) strikers: Box<[u8]>,
     pub(super) fixed: [Option<Arc<Outcomes>>; 2],
-    pub(super) by_hp: Box<[(u8, [i64; 2], Arc<Outcomes>)]>,
+    pub(super) by_hp: Box<[AtHp]>,
 }
 
 /// The walk of a plain exchange from hit points `from`, `strikers` striking in turn, each with
@@ -103,7 +109,7 @@ pub(super) fn run(
     strikers: &[u8],
     fixed: [Option<&Outcomes>; 2],
     at_hp: &mut dyn FnMut(usize, [i64; 2]) -> Arc<Outcomes>,
-) -> Option<Vec<([i64; 2], f64)>> {
+) -> Option<Finals> {
     let levels = u32::try_from(strikers.len()).ok()?;
     SLOTS.with(|cell| {
         // Busy only if a walk ran inside a walk (none does): then the states are searched,

@@ -11,7 +11,7 @@
 //! sides at once, an order of strikes that reads hit points) has no plan: it is worked out the
 //! general way each time.
 
-use super::plain::{run, Plain};
+use super::plain::{run, AtHp, Plain};
 use super::play::assemble;
 use super::{Forecast, Outcomes, SideForecast};
 use std::sync::Arc;
@@ -21,7 +21,7 @@ pub(crate) struct Plan {
     strikers: Box<[u8]>,
     outcomes: [Option<Arc<Outcomes>>; 2],
     /// A side's outcomes that read hit points, at each (side, hit points) the walk strikes at.
-    by_hp: Box<[(u8, [i64; 2], Arc<Outcomes>)]>,
+    by_hp: Box<[AtHp]>,
     /// The hit points the strikes begin from (after `on attacked`), and those the units had.
     from: [i64; 2],
     start: [i64; 2],

@@ -165,7 +165,7 @@ impl Exchange<'_> {
     }
 
     /// [`Exchange::walk`], and where `planning`, all a plain walk read (`plan.rs`).
-    fn walk_planned(&self, planning: bool) -> (State, Vec<([i64; 2], f64)>, OutcomeCache, Option<super::plain::Plain>) {
+    fn walk_planned(&self, planning: bool) -> (State, super::plain::Finals, OutcomeCache, Option<super::plain::Plain>) {
         let initial = self.initial();
         let mut outcome_cache = OutcomeCache::default();
         if let Some((done, plain)) = self.walk_plain(&initial, &mut outcome_cache, planning) {
