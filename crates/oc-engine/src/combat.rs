@@ -16,6 +16,7 @@ mod outcomes;
 mod partition;
 mod phase;
 mod plain;
+mod plan;
 mod play;
 mod react;
 mod reroll;
@@ -23,6 +24,7 @@ pub(crate) mod strategy;
 mod structure;
 mod world;
 
+pub(crate) use plan::Plan;
 pub(crate) use react::{compile as compile_reactions, ReactionIr, Reactions};
 
 use crate::eval::{apply, target_attr};

@@ -122,6 +122,11 @@ pub struct Engine {
     /// The weapon triangle by interned weapon type (`Unit::weapon_type_id`): each ordered pair
     /// of types it favours or disfavours, sorted (`Rules::triangle` compares names).
     triangles: Vec<((u32, u32), i64)>,
+    /// Each matchup's plan, compiled by its second forecast (`combat::Plan`): the same matchup
+    /// asked again (an AI's, an editor's) is the walk alone. A matchup asked once (`oc matrix`)
+    /// costs only its hash in `sighted`, not a plan.
+    plans: std::sync::RwLock<PlanCache>,
+    sighted: std::sync::Mutex<fx::FastMap<u64, ()>>,
 }
 
 /// The place of each class, item, tag and status in the rules, by name: the first of a name, as
@@ -162,6 +167,41 @@ impl Names {
 /// (attacker, defender, distance, single, moved, cover): [`Engine::ending_shared`]'s arguments.
 type EndingKey = (Loadout, Loadout, i64, bool, bool, i64);
 type EndingCache = fx::Checked<EndingKey, std::sync::Arc<Ending>>;
+
+/// Plans by attacker, defender and distance: [`Engine::forecast`]'s arguments.
+type PlanKey = (Loadout, Loadout, i64);
+type PlanCache = fx::Checked<PlanKey, std::sync::Arc<combat::Plan>>;
+
+/// A matchup's hash for its plan: each name by its interned place (not its text, as `Hash` for
+/// `Atom` reads), the rest as `Hash` reads it. Only looked up, never iterated.
+fn plan_hash(attacker: &Loadout, defender: &Loadout, distance: i64) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = fx::Fx::default();
+    let atom = |a: &Atom, h: &mut fx::Fx| (a.as_str().as_ptr() as usize).hash(h);
+    for l in [attacker, defender] {
+        atom(&l.class, &mut h);
+        for a in [&l.weapon, &l.accessory, &l.terrain] {
+            a.as_ref().map_or(0, |a| a.as_str().as_ptr() as usize).hash(&mut h);
+        }
+        (l.hp, l.form, l.figures).hash(&mut h);
+        l.statuses.iter().for_each(|a| atom(a, &mut h));
+        for (a, args) in &l.tags {
+            atom(a, &mut h);
+            args.hash(&mut h);
+        }
+        for (a, n) in l.debuffs.iter().chain(&l.resources).chain(&l.placed) {
+            atom(a, &mut h);
+            n.hash(&mut h);
+        }
+        l.carried.iter().for_each(|a| atom(a, &mut h));
+        [l.statuses.len(), l.tags.len(), l.debuffs.len(), l.resources.len(), l.placed.len(), l.carried.len()].hash(&mut h);
+    }
+    distance.hash(&mut h);
+    h.finish()
+}
+
+/// The most plans an engine keeps (in two generations), and matchups it notes as asked for.
+const PLAN_CACHE: usize = 1 << 13;
 
 /// The most endings [`Engine::ending_shared`] keeps (in two generations: `fx::Checked`).
 const FORECAST_CACHE: usize = 1 << 15;
@@ -243,6 +283,8 @@ impl Engine {
             open_terrains,
             endings: std::sync::RwLock::new(fx::Checked::new(FORECAST_CACHE)),
             triangles,
+            plans: std::sync::RwLock::new(fx::Checked::new(PLAN_CACHE)),
+            sighted: std::sync::Mutex::new(fx::FastMap::default()),
         })
     }
 
@@ -257,7 +299,56 @@ impl Engine {
 
     /// The exact forecast of `attacker` attacking `defender` from `distance` tiles.
     pub fn forecast(&self, attacker: &Loadout, defender: &Loadout, distance: i64) -> Result<Forecast, EngineError> {
-        Ok(Exchange::new(self, attacker, defender, distance)?.forecast())
+        self.forecast_with(attacker, defender, distance, || Exchange::new(self, attacker, defender, distance))
+    }
+
+    /// A forecast from the matchup's plan where one is kept; else worked out by the exchange
+    /// `exchange` makes, and its plan kept where the matchup was asked for before.
+    fn forecast_with<'e>(
+        &'e self,
+        attacker: &Loadout,
+        defender: &Loadout,
+        distance: i64,
+        exchange: impl FnOnce() -> Result<Exchange<'e>, EngineError>,
+    ) -> Result<Forecast, EngineError> {
+        if !self.ir.strategy.plans {
+            return Ok(exchange()?.forecast());
+        }
+        let hash = plan_hash(attacker, defender, distance);
+        if let Some(f) = self.plan_of(hash, attacker, defender, distance).and_then(|p| p.forecast()) {
+            return Ok(f);
+        }
+        let x = exchange()?;
+        if !self.sighted(hash) {
+            return Ok(x.forecast());
+        }
+        let (f, plan) = x.forecast_planned();
+        if let (Some(plan), Ok(mut plans)) = (plan, self.plans.write()) {
+            plans.insert(hash, (attacker.clone(), defender.clone(), distance), std::sync::Arc::new(plan));
+        }
+        Ok(f)
+    }
+
+    /// The plan kept for a matchup, by its [`plan_hash`].
+    fn plan_of(&self, hash: u64, attacker: &Loadout, defender: &Loadout, distance: i64) -> Option<std::sync::Arc<combat::Plan>> {
+        let is = |k: &PlanKey| k.2 == distance && k.0 == *attacker && k.1 == *defender;
+        self.plans.read().ok()?.get(hash, is)
+    }
+
+    /// Whether a matchup with this hash was forecast before (a plan is made at the second); noted
+    /// now if not. Two matchups with one hash make a plan early, never a wrong one.
+    fn sighted(&self, hash: u64) -> bool {
+        let Ok(mut seen) = self.sighted.lock() else { return true };
+        if seen.len() >= PLAN_CACHE {
+            seen.clear();
+        }
+        seen.insert(hash, ()).is_some()
+    }
+
+    /// Whether a matchup's plan is kept (tests).
+    #[cfg(test)]
+    pub(crate) fn planned(&self, attacker: &Loadout, defender: &Loadout, distance: i64) -> Option<std::sync::Arc<combat::Plan>> {
+        self.plan_of(plan_hash(attacker, defender, distance), attacker, defender, distance)
     }
 
     /// A loadout with its unit built, for [`Engine::forecast_prepared`]: a caller that forecasts
@@ -269,8 +360,10 @@ impl Engine {
     /// [`Engine::forecast`] of prepared loadouts: the same forecast, without looking their units
     /// up in the engine's shared cache for every matchup.
     pub fn forecast_prepared(&self, attacker: &Prepared, defender: &Prepared, distance: i64) -> Result<Forecast, EngineError> {
-        let units = [attacker.unit.clone(), defender.unit.clone()];
-        Ok(Exchange::with_units(self, [&attacker.loadout, &defender.loadout], units, distance)?.forecast())
+        let (a, d) = (&attacker.loadout, &defender.loadout);
+        self.forecast_with(a, d, distance, || {
+            Exchange::with_units(self, [a, d], [attacker.unit.clone(), defender.unit.clone()], distance)
+        })
     }
 
     /// [`Engine::forecast_prepared`]'s chances of a rout and damage taken (the same bits), without

@@ -22,8 +22,14 @@ const ROOM: usize = 16;
 
 impl Exchange<'_> {
     /// The final hit points with their chances, in the order first reached, or `None` where the
-    /// exchange is not plain (then the general walk goes on with what was worked out here).
-    pub(super) fn walk_plain(&self, initial: &State, cache: &mut OutcomeCache) -> Option<Vec<([i64; 2], f64)>> {
+    /// exchange is not plain (then the general walk goes on with what was worked out here); and
+    /// where `planning`, all the walk read (its plan's part).
+    pub(super) fn walk_plain(
+        &self,
+        initial: &State,
+        cache: &mut OutcomeCache,
+        planning: bool,
+    ) -> Option<(Finals, Option<Plain>)> {
         if !self.engine.ir.strategy.plain_walks
             || !self.engine.reactions.is_empty()
             || self.engine.ir.settles
@@ -67,64 +73,99 @@ impl Exchange<'_> {
             }
         }
         let mut state = initial.clone();
-        let levels = u32::try_from(strikers.len()).ok()?;
-        SLOTS.with(|cell| {
-            // Busy only if a walk ran inside a walk (none does): then the states are searched,
-            // in lists of their own.
-            let mut scratch = cell.try_borrow_mut().ok();
-            let (mut frontier, next_list) = match scratch.as_deref_mut() {
-                Some(s) => (std::mem::take(&mut s.frontier), std::mem::take(&mut s.next)),
-                None => (Vec::new(), Vec::new()),
-            };
-            let (frontier, next_list, done) = {
-                let room = scratch.as_deref_mut().and_then(|s| s.room(initial.hp, levels));
-                let (base, slots) = room.unwrap_or((0, &mut []));
-                let half = slots.len() / 2;
-                let (next_slots, done_slots) = slots.split_at_mut(half);
-                // Each level's states, and the next level's: their lists' room is kept from walk to
-                // walk.
-                let mut next = Grid::new(initial.hp, next_slots, base, next_list);
-                frontier.clear();
-                frontier.push((initial.hp, 1.0));
-                let mut done = Grid::new(initial.hp, done_slots, base, Vec::with_capacity(ROOM));
-                for (level, &side) in (1..).zip(strikers) {
-                    let side = side as usize;
-                    next.restart(base.wrapping_add(level));
-                    let fixed = fixed.get(side).and_then(Option::as_deref);
-                    for &(hp, p) in &frontier {
-                        // A rout ends the exchange (`Exchange::next_phase`).
-                        if hp[0] <= 0 || hp[1] <= 0 {
-                            done.add(hp, p);
-                            continue;
-                        }
-                        let at_hp;
-                        let outcomes = match fixed {
-                            Some(o) => o,
-                            None => {
-                                state.hp = hp;
-                                at_hp = self.outcomes_memo(&state, side, cache);
-                                &*at_hp
-                            }
-                        };
-                        let faces = outcomes.den;
-                        for &(count, o) in &outcomes.list {
-                            next.add(struck(hp, side, o), p * count / faces);
-                        }
-                    }
-                    std::mem::swap(&mut frontier, &mut next.list);
-                }
-                for &(hp, p) in &frontier {
-                    done.add(hp, p);
-                }
-                (frontier, next.list, done.list)
-            };
-            if let Some(s) = scratch.as_deref_mut() {
-                s.frontier = frontier;
-                s.next = next_list;
+        let mut by_hp = Vec::new();
+        let done = run(initial.hp, strikers, fixed.each_ref().map(|o| o.as_deref()), &mut |side, hp| {
+            state.hp = hp;
+            let o = self.outcomes_memo(&state, side, cache);
+            if planning {
+                by_hp.push((side as u8, hp, o.clone()));
             }
-            Some(done)
-        })
+            o
+        })?;
+        Some((done, planning.then(|| Plain { strikers: strikers.into(), fixed, by_hp: by_hp.into() })))
     }
+}
+
+/// The final hit points with their chances, in the order first reached.
+pub(super) type Finals = Vec<([i64; 2], f64)>;
+
+/// A side's outcomes worked out at a pair of hit points: (side, hit points, outcomes).
+pub(super) type AtHp = (u8, [i64; 2], Arc<Outcomes>);
+
+/// All a plain walk reads (`plan.rs`): the strikers in order, each striking side's outcomes
+/// where they read no hit points, and else those worked out at each (side, hit points) the walk
+/// struck at.
+pub(super) struct Plain {
+    pub(super) strikers: Box<[u8]>,
+    pub(super) fixed: [Option<Arc<Outcomes>>; 2],
+    pub(super) by_hp: Box<[AtHp]>,
+}
+
+/// The walk of a plain exchange from hit points `from`, `strikers` striking in turn, each with
+/// its side's outcomes (`fixed`, else those `at_hp` works out for each pair of hit points): the
+/// final hit points with their chances, in the order first reached.
+pub(super) fn run(
+    from: [i64; 2],
+    strikers: &[u8],
+    fixed: [Option<&Outcomes>; 2],
+    at_hp: &mut dyn FnMut(usize, [i64; 2]) -> Arc<Outcomes>,
+) -> Option<Finals> {
+    let levels = u32::try_from(strikers.len()).ok()?;
+    SLOTS.with(|cell| {
+        // Busy only if a walk ran inside a walk (none does): then the states are searched,
+        // in lists of their own.
+        let mut scratch = cell.try_borrow_mut().ok();
+        let (mut frontier, next_list) = match scratch.as_deref_mut() {
+            Some(s) => (std::mem::take(&mut s.frontier), std::mem::take(&mut s.next)),
+            None => (Vec::new(), Vec::new()),
+        };
+        let (frontier, next_list, done) = {
+            let room = scratch.as_deref_mut().and_then(|s| s.room(from, levels));
+            let (base, slots) = room.unwrap_or((0, &mut []));
+            let half = slots.len() / 2;
+            let (next_slots, done_slots) = slots.split_at_mut(half);
+            // Each level's states, and the next level's: their lists' room is kept from walk to
+            // walk.
+            let mut next = Grid::new(from, next_slots, base, next_list);
+            frontier.clear();
+            frontier.push((from, 1.0));
+            let mut done = Grid::new(from, done_slots, base, Vec::with_capacity(ROOM));
+            for (level, &side) in (1..).zip(strikers) {
+                let side = side as usize;
+                next.restart(base.wrapping_add(level));
+                let fixed = fixed.get(side).copied().flatten();
+                for &(hp, p) in &frontier {
+                    // A rout ends the exchange (`Exchange::next_phase`).
+                    if hp[0] <= 0 || hp[1] <= 0 {
+                        done.add(hp, p);
+                        continue;
+                    }
+                    let worked;
+                    let outcomes = match fixed {
+                        Some(o) => o,
+                        None => {
+                            worked = at_hp(side, hp);
+                            &*worked
+                        }
+                    };
+                    let faces = outcomes.den;
+                    for &(count, o) in &outcomes.list {
+                        next.add(struck(hp, side, o), p * count / faces);
+                    }
+                }
+                std::mem::swap(&mut frontier, &mut next.list);
+            }
+            for &(hp, p) in &frontier {
+                done.add(hp, p);
+            }
+            (frontier, next.list, done.list)
+        };
+        if let Some(s) = scratch.as_deref_mut() {
+            s.frontier = frontier;
+            s.next = next_list;
+        }
+        Some(done)
+    })
 }
 
 thread_local! {
@@ -236,7 +277,7 @@ mod tests {
             for (label, a, d, r) in crate::testing::matchups(&plain) {
                 let Ok(x) = crate::Exchange::new(&plain, &a, &d, r) else { continue };
                 let mut cache = super::OutcomeCache::default();
-                walked_plain += usize::from(x.walk_plain(&x.initial(), &mut cache).is_some());
+                walked_plain += usize::from(x.walk_plain(&x.initial(), &mut cache, false).is_some());
                 let (p, g) = (x.forecast(), general.forecast(&a, &d, r).expect("the same matchup"));
                 assert_eq!(p.bits(), g.bits(), "{name}: {label} against {} (hp {:?})", d.class, d.hp);
                 compared += 1;

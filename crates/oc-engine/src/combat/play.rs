@@ -77,6 +77,30 @@ impl Forecast {
     }
 }
 
+/// A forecast from its final hit points with their chances (in the order first reached), each
+/// side's hit points as the exchange began, and what it shows of each side before the dice.
+pub(super) fn assemble(
+    done: &[([i64; 2], f64)],
+    start: [i64; 2],
+    distance: i64,
+    [attacker, defender]: [SideForecast; 2],
+) -> Forecast {
+    let (attacker_hp, defender_hp) = (side_hp(done, 0), side_hp(done, 1));
+    let odds = Odds::of(&attacker_hp, &defender_hp, start);
+    let (attacker_hp, defender_hp) = (map_of(attacker_hp), map_of(defender_hp));
+    Forecast {
+        attacker,
+        defender,
+        distance,
+        attacker_routed: odds.attacker_routed,
+        defender_routed: odds.defender_routed,
+        attacker_damage_taken: odds.attacker_damage_taken,
+        defender_damage_taken: odds.defender_damage_taken,
+        attacker_hp,
+        defender_hp,
+    }
+}
+
 impl Odds {
     /// From each side's final HP -> probability, ascending.
     fn of(attacker_hp: &[(i64, f64)], defender_hp: &[(i64, f64)], start: [i64; 2]) -> Odds {
@@ -95,21 +119,17 @@ impl Odds {
 impl Exchange<'_> {
     /// The exact distribution of outcomes, by enumerating every face of every strike.
     pub fn forecast(&self) -> Forecast {
-        let (initial, done, mut outcome_cache) = self.walk();
-        let (attacker_hp, defender_hp) = (side_hp(&done, 0), side_hp(&done, 1));
-        let odds = Odds::of(&attacker_hp, &defender_hp, self.start);
-        let (attacker_hp, defender_hp) = (map_of(attacker_hp), map_of(defender_hp));
-        Forecast {
-            attacker: self.side_forecast(&initial, 0, &mut outcome_cache),
-            defender: self.side_forecast(&initial, 1, &mut outcome_cache),
-            distance: self.distance,
-            attacker_routed: odds.attacker_routed,
-            defender_routed: odds.defender_routed,
-            attacker_damage_taken: odds.attacker_damage_taken,
-            defender_damage_taken: odds.defender_damage_taken,
-            attacker_hp,
-            defender_hp,
-        }
+        let (initial, done, mut outcome_cache, _) = self.walk_planned(false);
+        let sides = [0, 1].map(|side| self.side_forecast(&initial, side, &mut outcome_cache));
+        assemble(&done, self.start, self.distance, sides)
+    }
+
+    /// [`Exchange::forecast`], and the matchup's plan where its exchange has one (`plan.rs`).
+    pub(crate) fn forecast_planned(&self) -> (Forecast, Option<super::Plan>) {
+        let (initial, done, mut outcome_cache, plain) = self.walk_planned(true);
+        let sides = [0, 1].map(|side| self.side_forecast(&initial, side, &mut outcome_cache));
+        let plan = plain.map(|p| super::Plan::new(p, initial.hp, self.start, self.distance, sides.clone()));
+        (assemble(&done, self.start, self.distance, sides), plan)
     }
 
     /// The chances of a rout and the expected damage each side takes: the same numbers, bit for
@@ -140,10 +160,16 @@ impl Exchange<'_> {
     /// hasher changed the last bits of a forecast). An exchange whose states differ only in hit
     /// points is walked on those alone (`plain.rs`), in the same order: the same bits.
     fn walk(&self) -> (State, Vec<([i64; 2], f64)>, OutcomeCache) {
+        let (initial, done, cache, _) = self.walk_planned(false);
+        (initial, done, cache)
+    }
+
+    /// [`Exchange::walk`], and where `planning`, all a plain walk read (`plan.rs`).
+    fn walk_planned(&self, planning: bool) -> (State, super::plain::Finals, OutcomeCache, Option<super::plain::Plain>) {
         let initial = self.initial();
         let mut outcome_cache = OutcomeCache::default();
-        if let Some(done) = self.walk_plain(&initial, &mut outcome_cache) {
-            return (initial, done, outcome_cache);
+        if let Some((done, plain)) = self.walk_plain(&initial, &mut outcome_cache, planning) {
+            return (initial, done, outcome_cache, plain);
         }
         let mut frontier = vec![(initial.clone(), 1.0)];
         let mut done: Tally<[i64; 2]> = Tally::default();
@@ -163,7 +189,7 @@ impl Exchange<'_> {
             }
             frontier = next.list;
         }
-        (initial, done.list, outcome_cache)
+        (initial, done.list, outcome_cache, None)
     }
 
     fn side_forecast(&self, state: &State, side: usize, outcome_cache: &mut OutcomeCache) -> SideForecast {

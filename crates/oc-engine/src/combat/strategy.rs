@@ -17,15 +17,24 @@ pub struct Strategy {
     pub outcome_table: bool,
     /// Formulas reading both units staged for their striker (`Ir::stage`, `Unit::staged`).
     pub staging: bool,
+    /// Each matchup's plain exchange compiled by its first forecast and walked again from that
+    /// plan (`combat::plan`).
+    pub plans: bool,
 }
 
 impl Strategy {
     /// Every fast path on: what [`crate::Engine::new`] builds.
-    pub const FAST: Strategy =
-        Strategy { factor_above: super::outcomes::FACTOR_ABOVE, plain_walks: true, outcome_table: true, staging: true };
+    pub const FAST: Strategy = Strategy {
+        factor_above: super::outcomes::FACTOR_ABOVE,
+        plain_walks: true,
+        outcome_table: true,
+        staging: true,
+        plans: true,
+    };
 
     /// The plain way, every fast path off: the semantics the others are held to.
-    pub const REFERENCE: Strategy = Strategy { factor_above: u64::MAX, plain_walks: false, outcome_table: false, staging: false };
+    pub const REFERENCE: Strategy =
+        Strategy { factor_above: u64::MAX, plain_walks: false, outcome_table: false, staging: false, plans: false };
 }
 
 impl Default for Strategy {
