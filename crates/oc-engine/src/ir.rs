@@ -385,6 +385,9 @@ pub struct Ir {
     pub effects: HashMap<u32, (Vec<String>, Vec<Eff>)>,
     /// Each status's clears, by interned name.
     pub clears: HashMap<u32, Vec<ClearIr>>,
+    /// The events some tag or status has an `on EVENT` effect for: a unit's triggers for any
+    /// other event are none, and are not looked for.
+    pub on_events: Vec<m::Event>,
     /// Each item's `use` and modifiers (an accessory's `def += 2`), by its place in the rules.
     pub item_uses: Vec<Vec<Eff>>,
     /// The ruleset's resources, in their order.
@@ -506,6 +509,7 @@ impl Ir {
             state_attrs: Vec::new(),
             effects: HashMap::new(),
             clears: HashMap::new(),
+            on_events: Vec::new(),
             item_uses: Vec::new(),
             resources: Vec::new(),
             step_cost: None,
@@ -675,6 +679,15 @@ impl Ir {
                 .map(|c| Ok(ClearIr { event: c.event, condition: c.condition.as_ref().map(|e| ir.expr(e, &[])).transpose()? }))
                 .collect::<Result<_, EngineError>>()?;
             ir.clears.insert(id, clears);
+        }
+        for (_, effects) in ir.effects.values() {
+            for e in effects {
+                if let Eff::On { event, .. } = e {
+                    if !ir.on_events.contains(event) {
+                        ir.on_events.push(*event);
+                    }
+                }
+            }
         }
         ir.item_uses = rules.items.iter().map(|i| ir.effects_of(&i.uses, &[])).collect::<Result<_, _>>()?;
         for r in &rs.resources {

@@ -4,6 +4,8 @@
 //! under fog of war it decides from a [`View`] of the battle, the enemies its side sees and no
 //! other (it neither targets, paths toward nor forecasts an enemy out of sight).
 
+use std::sync::Arc;
+
 use crate::Atom;
 use oc_model as m;
 
@@ -30,6 +32,8 @@ pub struct Greedy {
 struct Forecasts {
     ids: Ids,
     table: FastMap<(u32, u32, i64, bool, i64), Option<Prospect>>,
+    /// Each acting loadout (by number) as it strikes from a terrain with a weapon ([`striker`]).
+    strikers: FastMap<(u32, Option<Atom>, Atom), Option<Arc<Striker>>>,
 }
 
 impl Controller for Greedy {
@@ -244,7 +248,7 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
         .collect();
     // By weapon and terrain struck from (`[terrain * weapons + weapon]`): the unit as it
     // strikes, interned, and the distances it reaches (`None`: it may not strike so).
-    let mut strikers: Vec<Option<Option<Striker>>> = (0..terrains.len() * weapons.len()).map(|_| None).collect();
+    let mut strikers: Vec<Option<Option<Arc<Striker>>>> = (0..terrains.len() * weapons.len()).map(|_| None).collect();
     // By target (and its loadout where the move changes it), distance, weapon and terrain struck from.
     let mut forecasts: FastMap<ExchangeKey, Option<Prospect>> = FastMap::default();
     let berserk = unit.must_attack_weakest;
@@ -367,20 +371,20 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
     if goals.is_empty() || beaten {
         return best.or(Some((0.0, Turn { unit: i, to: None, equip: None, act: Act::Wait, ..Default::default() })));
     }
-    let guide = guides.by_goals.entry((kind, goals)).or_insert_with_key(|(kind, goals)| Guide::new(b, kind, goals));
-    let here = guide.at(u.pos).unwrap_or(i64::MAX / 4);
+    let guide = guides.by_goals.entry((kind, goals)).or_insert_with_key(|(kind, goals)| Guide::lazy(b, kind, goals));
+    let here = guide.settle(u.pos).unwrap_or(i64::MAX / 4);
     let walk = if situated {
         // Each tile's progress less what standing there costs its blow (`situation_costs`): a
         // step that takes it out of its general's command is worth less by that.
         let costs = situation_costs(b, cache, targets, (view, i), (&base, &weapons), &tiles);
-        tiles.iter().zip(&costs).filter_map(|((t, _), c)| guide.at(**t).map(|d| (**t, (here - d) as f64 * 0.5 - c))).fold(
+        tiles.iter().zip(&costs).filter_map(|((t, _), c)| guide.settle(**t).map(|d| (**t, (here - d) as f64 * 0.5 - c))).fold(
             None,
             |best: Option<(Tile, f64)>, (t, v)| if best.is_none_or(|(_, b)| v > b + 1e-9) { Some((t, v)) } else { best },
         )
     } else {
         tiles
             .iter()
-            .filter_map(|(t, _)| guide.at(**t).map(|d| (**t, d)))
+            .filter_map(|(t, _)| guide.settle(**t).map(|d| (**t, d)))
             .min_by_key(|(t, d)| (*d, *t))
             .map(|(t, d)| (t, (here - d) as f64 * 0.5))
     };
@@ -449,6 +453,7 @@ type ExchangeKey = (usize, Option<u32>, i64, usize, usize, i64);
 
 /// Unit `i` as it strikes with one weapon from one terrain: its loadout, interned, and the
 /// distances it strikes at.
+#[derive(Debug)]
 struct Striker {
     loadout: Loadout,
     id: u32,
@@ -457,17 +462,27 @@ struct Striker {
 }
 
 /// The unit with acting loadout `base` striking from `terrain` with weapon `w`, or `None` when
-/// it may not use the weapon now (what [`forecast`] checks before an exchange).
-fn striker(b: &Battle, cache: &mut Forecasts, base: &Loadout, terrain: Option<&m::Terrain>, w: Atom) -> Option<Striker> {
+/// it may not use the weapon now (what [`forecast`] checks before an exchange). Worked out once
+/// a battle (`cache`), by the numbers of `base`, the terrain and the weapon.
+fn striker(b: &Battle, cache: &mut Forecasts, base: &Loadout, terrain: Option<&m::Terrain>, w: Atom) -> Option<Arc<Striker>> {
+    let terrain = terrain.and_then(|t| b.engine.terrain_named(&t.name));
+    let key = (cache.ids.id(base), terrain, w);
+    if let Some(s) = cache.strikers.get(&key) {
+        return s.clone();
+    }
     let mut la = base.clone();
     la.weapon = Some(w);
-    la.terrain = terrain.and_then(|t| b.engine.terrain_named(&t.name));
-    let (min, max) = match b.engine.unit(&la, &[]) {
-        Ok(u) if u.may_use_weapon() => (u.min_range, u.max_range),
-        _ => return None,
+    la.terrain = terrain;
+    let s = match b.engine.unit(&la, &[]) {
+        Ok(u) if u.may_use_weapon() => {
+            let (min, max) = (u.min_range, u.max_range);
+            let id = cache.ids.id(&la);
+            Some(Arc::new(Striker { loadout: la, id, min, max }))
+        }
+        _ => None,
     };
-    let id = cache.ids.id(&la);
-    Some(Striker { loadout: la, id, min, max })
+    cache.strikers.insert(key, s.clone());
+    s
 }
 
 /// (chance to rout the target, expected damage dealt, expected damage taken) of `s` striking

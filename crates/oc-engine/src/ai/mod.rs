@@ -268,11 +268,25 @@ fn objective_tiles(b: &Battle, side: m::SideId, kind: &str) -> Vec<Tile> {
 }
 
 /// Movement cost to the nearest of some goal tiles for one movement type, over the terrain and
-/// ignoring units (a guide for walking, not a path): one number per tile of the map.
+/// ignoring units (a guide for walking, not a path): one number per tile of the map. A lazy one
+/// ([`Guide::lazy`]) searches only as far as the tiles asked about ([`Guide::settle`]).
 pub(crate) struct Guide {
     width: i64,
     height: i64,
     cost: Vec<i64>,
+    /// The search still under way (a lazy guide), else `None`: every cost is final.
+    search: Option<Search>,
+}
+
+/// A guide's search under way: Dijkstra from the goals, each tile's cost final once it is at
+/// most the cost of the tile last taken (every tile waiting costs at least that).
+struct Search {
+    /// Entering each tile, by index (the terrain looked up once per tile, not per step).
+    enter: Vec<Option<i64>>,
+    queue: CostQueue<usize>,
+    limit: i64,
+    /// The cost of the tile last taken (-1 before the first).
+    settled: i64,
 }
 
 impl Guide {
@@ -286,60 +300,84 @@ impl Guide {
 
     /// [`Guide::new`] up to cost `limit`: tiles farther than that are left unreached.
     pub(crate) fn within(b: &Battle, kind: &str, goals: &[Tile], limit: i64) -> Guide {
+        let mut g = Guide::started(b, kind, goals, limit);
+        while g.step() {}
+        g.search = None;
+        g
+    }
+
+    /// [`Guide::new`], searched only as far as [`Guide::settle`] asks: a unit near its goal
+    /// reads a few dozen tiles, not the map (the costs it reads are the same).
+    pub(crate) fn lazy(b: &Battle, kind: &str, goals: &[Tile]) -> Guide {
+        Guide::started(b, kind, goals, Guide::FAR)
+    }
+
+    fn started(b: &Battle, kind: &str, goals: &[Tile], limit: i64) -> Guide {
         let (width, height) = (b.map.width.max(0), b.map.height.max(0));
-        let mut g = Guide { width, height, cost: vec![Guide::FAR; (width * height) as usize] };
-        // Entering each tile, by index (the terrain looked up once per tile, not per step).
         let enter = b.tile_costs(kind);
         let steps = || enter.iter().flatten().copied();
-        let mut queue = CostQueue::new(steps().min().unwrap_or(0), steps().max().unwrap_or(0));
+        let queue = CostQueue::new(steps().min().unwrap_or(0), steps().max().unwrap_or(0));
+        let search = Search { enter, queue, limit, settled: -1 };
+        let mut g = Guide { width, height, cost: vec![Guide::FAR; (width * height) as usize], search: Some(search) };
         for t in goals {
             if let Some(k) = g.index(*t) {
-                if let Some(c) = g.cost.get_mut(k).filter(|c| **c > 0) {
+                if let (Some(c), Some(s)) = (g.cost.get_mut(k).filter(|c| **c > 0), g.search.as_mut()) {
                     *c = 0;
-                    queue.push(0, k);
-                }
-            }
-        }
-        let w = width as usize;
-        while let Some((here, at)) = queue.pop() {
-            if g.cost.get(at).is_some_and(|c| *c < here) {
-                continue;
-            }
-            // Walking from `next` into `at` costs `at`'s terrain; `next` must be passable too.
-            let Some(step) = enter.get(at).copied().flatten() else { continue };
-            let total = here + step;
-            if total > limit {
-                continue;
-            }
-            let (x, y) = (at % w.max(1), at / w.max(1));
-            // The same order as `neighbours`: east, west, south, north.
-            let next = [
-                (x + 1 < w).then_some(at + 1),
-                (x > 0).then(|| at - 1),
-                (y + 1 < height as usize).then_some(at + w),
-                (y > 0).then(|| at - w),
-            ];
-            for n in next.into_iter().flatten() {
-                if enter.get(n).copied().flatten().is_none() {
-                    continue;
-                }
-                if let Some(c) = g.cost.get_mut(n) {
-                    if total < *c {
-                        *c = total;
-                        queue.push(total, n);
-                    }
+                    s.queue.push(0, k);
                 }
             }
         }
         g
     }
 
+    /// Takes the cheapest tile waiting and prices its neighbours; `false` when none waits.
+    fn step(&mut self) -> bool {
+        let Some(s) = self.search.as_mut() else { return false };
+        let Some((here, at)) = s.queue.pop() else { return false };
+        s.settled = here;
+        if self.cost.get(at).is_some_and(|c| *c < here) {
+            return true;
+        }
+        // Walking from `next` into `at` costs `at`'s terrain; `next` must be passable too.
+        let Some(step) = s.enter.get(at).copied().flatten() else { return true };
+        let total = here + step;
+        if total > s.limit {
+            return true;
+        }
+        let (w, height) = (self.width as usize, self.height as usize);
+        let (x, y) = (at % w.max(1), at / w.max(1));
+        // The same order as `neighbours`: east, west, south, north.
+        let next =
+            [(x + 1 < w).then_some(at + 1), (x > 0).then(|| at - 1), (y + 1 < height).then_some(at + w), (y > 0).then(|| at - w)];
+        for n in next.into_iter().flatten() {
+            if s.enter.get(n).copied().flatten().is_none() {
+                continue;
+            }
+            if let Some(c) = self.cost.get_mut(n) {
+                if total < *c {
+                    *c = total;
+                    s.queue.push(total, n);
+                }
+            }
+        }
+        true
+    }
+
     fn index(&self, t: Tile) -> Option<usize> {
         (t.0 >= 0 && t.1 >= 0 && t.0 < self.width && t.1 < self.height).then(|| (t.1 * self.width + t.0) as usize)
     }
 
-    /// The cost from `t` to the nearest goal, or `None` when no goal can be walked to.
+    /// The cost from `t` to the nearest goal, or `None` when no goal can be walked to (of a
+    /// guide searched to its end: [`Guide::new`], [`Guide::within`]).
     pub(crate) fn at(&self, t: Tile) -> Option<i64> {
+        debug_assert!(self.search.is_none(), "a lazy guide is read with `settle`");
         self.index(t).and_then(|k| self.cost.get(k).copied()).filter(|c| *c < Guide::FAR)
+    }
+
+    /// [`Guide::at`] of any guide: a lazy one searches on until `t`'s cost is final.
+    pub(crate) fn settle(&mut self, t: Tile) -> Option<i64> {
+        let k = self.index(t)?;
+        while self.search.as_ref().is_some_and(|s| self.cost.get(k).is_some_and(|c| *c > s.settled)) && self.step() {}
+        self.cost.get(k).copied().filter(|c| *c < Guide::FAR)
     }
 }

@@ -56,7 +56,7 @@ impl<'e> Battle<'e> {
 
     /// Calls `f` with each action unit `i` has (its tag's arguments, and the item it comes
     /// from), in [`Battle::actions`]' order.
-    fn each_action(&self, i: usize, mut f: impl FnMut(&'e Arc<ActionIr>, &[V], Option<&'e str>, u32)) {
+    pub(super) fn each_action(&self, i: usize, mut f: impl FnMut(&'e Arc<ActionIr>, &[V], Option<&'e str>, u32)) {
         let Some(u) = self.state.units.get(i) else { return };
         let engine: &'e crate::Engine = self.engine;
         let mut groups: Vec<(Option<&'e str>, Vec<super::effects::TagUse>)> = vec![(None, self.own_tags(u))];

@@ -33,6 +33,15 @@ pub struct AttackAction {
 impl Battle<'_> {
     /// The actions unit `i` has that attack (their first command `attack` or `injure`).
     pub fn attack_actions(&self, i: usize) -> Vec<AttackAction> {
+        // Most units have none: the unit is built into a scene only where one is to be read.
+        let mut any = false;
+        self.each_action(i, |a, _, _, _| {
+            any |= matches!(a.verb, Some(m::Verb::Attack | m::Verb::Injure))
+                && matches!(a.target, m::ActionTarget::Enemy | m::ActionTarget::Enemies);
+        });
+        if !any {
+            return Vec::new();
+        }
         let Some(scene) = self.scene(Cast { user: i, ..Cast::default() }, None) else { return Vec::new() };
         let mut out = Vec::new();
         for a in self.actions(i) {

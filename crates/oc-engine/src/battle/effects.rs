@@ -138,6 +138,10 @@ impl<'e> Battle<'e> {
         if !self.on_board(i) && event != m::Event::Routed {
             return;
         }
+        // No tag or status of the rules handles the event: nothing to look for.
+        if !self.engine.ir.on_events.contains(&event) {
+            return;
+        }
         let mut todo: Vec<Triggered<'e>> = Vec::new();
         let mut dice = std::mem::replace(&mut self.state.rng, rng(0));
         {

@@ -51,6 +51,22 @@ impl<T: Ord> CostQueue<T> {
         }
     }
 
+    /// The queue emptied for a new search whose steps cost from `cheapest` to `dearest`, keeping
+    /// its buckets' room where it keeps their number (a search a turn allocates nothing anew).
+    pub(crate) fn reset(&mut self, cheapest: i64, dearest: i64) {
+        let bucketed = cheapest >= 0 && (0..Self::BUCKETS).contains(&dearest);
+        let n = ((dearest + 1).max(1) as u64).next_power_of_two() as i64;
+        match self {
+            CostQueue::Buckets { buckets, mask, here, waiting } if bucketed && *mask == n - 1 => {
+                buckets.iter_mut().for_each(Vec::clear);
+                *here = 0;
+                *waiting = 0;
+            }
+            CostQueue::Heap(heap) if !bucketed => heap.clear(),
+            _ => *self = Self::new(cheapest, dearest),
+        }
+    }
+
     /// Adds `t` at `cost`, which is no less than the cost last taken, and (in buckets) at most the
     /// dearest step more.
     pub(crate) fn push(&mut self, cost: i64, t: T) {
@@ -81,6 +97,18 @@ impl<T: Ord> CostQueue<T> {
             CostQueue::Heap(heap) => heap.pop().map(|Reverse(x)| x),
         }
     }
+}
+
+/// A reach search's buffers: enemy-held tiles, the cheapest cost found, the queue.
+struct Scratch {
+    blocked: Vec<bool>,
+    best: Vec<i64>,
+    queue: CostQueue<Tile>,
+}
+
+thread_local! {
+    static SEARCH: std::cell::RefCell<Scratch> =
+        std::cell::RefCell::new(Scratch { blocked: Vec::new(), best: Vec::new(), queue: CostQueue::new(0, 0) });
 }
 
 impl Battle<'_> {
@@ -250,51 +278,63 @@ impl Battle<'_> {
         let wh = (y1 - y0 + 1).max(0);
         let index = |t: Tile| (t.0 >= x0 && t.1 >= y0 && t.0 <= x1 && t.1 <= y1).then(|| ((t.1 - y0) * ww + (t.0 - x0)) as usize);
         let map_index = |t: Tile| (t.1 * w + t.0) as usize;
-        // Enemy units block the way; allies may be passed through.
-        let mut blocked = vec![false; (ww * wh) as usize];
-        for f in &self.state.units {
-            if f.state == State::Ready && f.side != u.side && sight.is_none_or(|s| s.sees(f.pos)) {
-                if let Some(slot) = index(f.pos).and_then(|k| blocked.get_mut(k)) {
-                    *slot = true;
-                }
-            }
-        }
-        let mut best = vec![i64::MAX; blocked.len()];
-        if let Some(slot) = index(u.pos).and_then(|k| best.get_mut(k)) {
-            *slot = 0;
-        }
-        let mut queue = CostQueue::new(cheapest, dearest);
-        queue.push(0, u.pos);
-        while let Some((cost, at)) = queue.pop() {
-            if index(at).and_then(|k| best.get(k)).is_some_and(|b| *b < cost) {
-                continue;
-            }
-            for next in neighbours(at) {
-                let Some(k) = index(next) else { continue };
-                let Some(step) =
-                    self.state.terrain_ix.get(map_index(next)).copied().flatten().and_then(|t| step_of.get(t).copied().flatten())
-                else {
-                    continue;
-                };
-                if blocked.get(k).copied().unwrap_or(true) {
-                    continue;
-                }
-                let total = cost + step;
-                if total <= points && best.get(k).is_some_and(|b| total < *b) {
-                    if let Some(slot) = best.get_mut(k) {
-                        *slot = total;
+        // Enemy units block the way; allies may be passed through. The search's buffers are the
+        // thread's, kept from one search to the next.
+        SEARCH.with(|cell| {
+            let mut scratch = cell.borrow_mut();
+            let Scratch { blocked, best, queue } = &mut *scratch;
+            blocked.clear();
+            blocked.resize((ww * wh) as usize, false);
+            for f in &self.state.units {
+                if f.state == State::Ready && f.side != u.side && sight.is_none_or(|s| s.sees(f.pos)) {
+                    if let Some(slot) = index(f.pos).and_then(|k| blocked.get_mut(k)) {
+                        *slot = true;
                     }
-                    queue.push(total, next);
                 }
             }
-        }
-        out.reserve(best.iter().filter(|c| **c != i64::MAX).count());
-        for (k, c) in best.iter().enumerate() {
-            if *c != i64::MAX {
-                let k = k as i64;
-                out.insert((x0 + k % ww, y0 + k / ww), *c);
+            best.clear();
+            best.resize(blocked.len(), i64::MAX);
+            if let Some(slot) = index(u.pos).and_then(|k| best.get_mut(k)) {
+                *slot = 0;
             }
-        }
+            queue.reset(cheapest, dearest);
+            queue.push(0, u.pos);
+            while let Some((cost, at)) = queue.pop() {
+                if index(at).and_then(|k| best.get(k)).is_some_and(|b| *b < cost) {
+                    continue;
+                }
+                for next in neighbours(at) {
+                    let Some(k) = index(next) else { continue };
+                    let Some(step) = self
+                        .state
+                        .terrain_ix
+                        .get(map_index(next))
+                        .copied()
+                        .flatten()
+                        .and_then(|t| step_of.get(t).copied().flatten())
+                    else {
+                        continue;
+                    };
+                    if blocked.get(k).copied().unwrap_or(true) {
+                        continue;
+                    }
+                    let total = cost + step;
+                    if total <= points && best.get(k).is_some_and(|b| total < *b) {
+                        if let Some(slot) = best.get_mut(k) {
+                            *slot = total;
+                        }
+                        queue.push(total, next);
+                    }
+                }
+            }
+            out.reserve(best.iter().filter(|c| **c != i64::MAX).count());
+            for (k, c) in best.iter().enumerate() {
+                if *c != i64::MAX {
+                    let k = k as i64;
+                    out.insert((x0 + k % ww, y0 + k / ww), *c);
+                }
+            }
+        });
         Ok(out)
     }
 
