@@ -137,3 +137,59 @@ pub(super) fn takers(b: &Battle, objectives: &[Objective], verbs: &[Vec<Option<m
     }
     out
 }
+
+/// The race for one of the enemy's objectives against our way back to it. A unit of ours on
+/// the region bars the takers within one move ([`Taker::imminent`]); one that steps off, or
+/// stays away, leaves it to every taker that would stand on it before any unit of ours could:
+/// a taker `eta` moves off arrives on its `ceil(eta)`-th activation, ours `back` moves off
+/// on its `ceil(back)`-th, and the enemy moves first (it acts next).
+pub(super) struct Guard {
+    /// The objective's index.
+    pub objective: usize,
+    /// Each taker more than a move off: its eta and its share of the chance to take it in time.
+    pub takers: Vec<(f64, f64)>,
+    /// Each standing unit of ours: its moves to the region.
+    pub back: Vec<(usize, f64)>,
+    /// The region's tiles: one of them held bars a share of the race.
+    pub tiles: usize,
+}
+
+impl Guard {
+    /// Our units' moves to the objective's tiles, and the takers more than a move off, for
+    /// every objective of the enemy with such a taker.
+    pub fn new(b: &Battle, side: m::SideId, objectives: &[Objective], takers: &[Taker], walks: &mut Walks) -> Vec<Guard> {
+        let mut out = Vec::new();
+        for (o, obj) in objectives.iter().enumerate().filter(|(_, o)| o.side != side) {
+            let far: Vec<(f64, f64)> = takers
+                .iter()
+                .filter(|t| t.objective == o && t.eta > 1.0)
+                .map(|t| (t.eta, t.share * t.chance()))
+                .filter(|(_, w)| *w > 0.0)
+                .collect();
+            if far.is_empty() {
+                continue;
+            }
+            let mut back = Vec::new();
+            for (k, u) in b.units.iter().enumerate().filter(|(_, u)| u.side == side && u.state == State::Ready) {
+                let Ok((points, kind, _)) = b.mobility(k) else { continue };
+                let guide = walks.guide(b, &kind, obj.tiles.clone());
+                if let Some(cost) = guide.at(u.pos) {
+                    back.push((k, cost as f64 / points.max(1) as f64));
+                }
+            }
+            out.push(Guard { objective: o, takers: far, back, tiles: obj.tiles.len().max(1) });
+        }
+        out
+    }
+
+    /// The share of the battle's worth left to the takers with our unit `i` `mine` moves from
+    /// the region (the others where they stand): the takers that would reach it first.
+    pub fn exposed(&self, i: usize, mine: f64) -> f64 {
+        let back = self.back.iter().filter(|(k, _)| *k != i).map(|(_, e)| *e).fold(mine, f64::min);
+        if back <= 0.0 {
+            return 0.0;
+        }
+        let first: f64 = self.takers.iter().filter(|(eta, _)| eta.ceil() <= back.ceil()).map(|(_, w)| w).sum();
+        first.min(1.0) / self.tiles as f64
+    }
+}
