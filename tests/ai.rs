@@ -420,7 +420,8 @@ fn a_tournament_plays_on_every_mirror_field() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for file in &files {
-        let rows: Vec<&serde_json::Value> = v["rosters"].as_array().unwrap().iter().filter(|r| r["file"] == file.as_str()).collect();
+        let rows: Vec<&serde_json::Value> =
+            v["rosters"].as_array().unwrap().iter().filter(|r| r["file"] == file.as_str()).collect();
         assert!(rows.len() >= 5, "{file}: every roster");
         for r in rows {
             let a = &r["a"];
