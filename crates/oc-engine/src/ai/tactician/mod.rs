@@ -21,9 +21,8 @@
 //! race read from the victory conditions (`race.rs`): an enemy that could seize, escape or raze
 //! in time is worth the battle times its chance to, a step of ours nearer is worth the chance
 //! it gains, the enemy's objective tile held bars the takers within one move, as much as the
-//! holder is likely to still stand, and a unit that leaves it (or stays away) pays for the
-//! takers farther off that would stand on it before any unit of ours could be back. The unit
-//! whose best turn gains most over standing still acts.
+//! holder is likely to still stand. The unit whose best turn gains most over standing still
+//! acts.
 //!
 //! It decides from a [`View`] (only the enemies its side sees), never clones the battle, works
 //! out each exact forecast once per battle (at full HP, read at any HP: `forecasts.rs`), and

@@ -42,8 +42,6 @@ struct Unit {
     /// The objectives it can take (`race.rs`): the walking guide to each, its share of the
     /// battle and the activations left.
     race: Vec<(Arc<Guide>, f64, f64)>,
-    /// Its walking guide to each of `Stakes::guards`' objectives.
-    guards: Vec<Arc<Guide>>,
 }
 
 impl<'v, 'e> Decision<'v, 'e> {
@@ -149,8 +147,6 @@ impl<'v, 'e> Decision<'v, 'e> {
             };
             // The enemy's objective tile held: only while our unit stands (`Stakes::barred`).
             let bars: f64 = self.stakes.barred.iter().filter(|(x, _)| *x == t).map(|(_, w)| w).sum();
-            // The enemy's objective left to the takers that would reach it before we are back.
-            let exposed = self.exposed(&me, t);
             let toll: f64 = me.zones.iter().filter(|(zone, _)| t != me.u.pos && !zone.contains(&t)).map(|(_, c)| c).sum();
             candidates.clear();
             if forced.is_empty() {
@@ -184,7 +180,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 // The tile held bars the enemy only while our unit stands: as much as it is
                 // likely to still stand once the enemies have struck it.
                 let held = if bars > 0.0 { (1.0 - c.fallen) * self.standing(i, t, c.holds, c.hp, cache) * bars } else { 0.0 };
-                let score = c.act + place + held - exposed - toll - caution * (1.0 - c.fallen) * danger;
+                let score = c.act + place + held - toll - caution * (1.0 - c.fallen) * danger;
                 if t == me.u.pos && matches!(c.turn.act, Act::Wait) {
                     stay = Some(stay.map_or(score, |s: f64| s.max(score)));
                 }
@@ -279,11 +275,6 @@ impl<'v, 'e> Decision<'v, 'e> {
             let Some(o) = self.stakes.objectives.get(t.objective) else { continue };
             race.push((self.walks.guide(b, &kind, o.tiles.clone()), t.share, t.left));
         }
-        let mut guards = Vec::new();
-        for g in &self.stakes.guards {
-            let tiles = self.stakes.objectives.get(g.objective).map(|o| o.tiles.clone()).unwrap_or_default();
-            guards.push(self.walks.guide(b, &kind, tiles));
-        }
         Some(Unit {
             i,
             u,
@@ -300,7 +291,6 @@ impl<'v, 'e> Decision<'v, 'e> {
             prey,
             span,
             race,
-            guards,
         })
     }
 
@@ -701,19 +691,6 @@ impl<'v, 'e> Decision<'v, 'e> {
         }
         me.vision.is_some_and(|v| distance(t, at) <= v)
             || self.eyes.iter().any(|(k, pos, v)| *k != me.i && distance(*pos, at) <= *v)
-    }
-
-    /// What unit `me` standing on `t` leaves of the enemy's objectives to the takers that would
-    /// reach one before any unit of ours could stand on it (`race::Guard`).
-    fn exposed(&self, me: &Unit, t: Tile) -> f64 {
-        let points = me.points.max(1) as f64;
-        let exposed: f64 = me
-            .guards
-            .iter()
-            .zip(&self.stakes.guards)
-            .map(|(guide, g)| g.exposed(me.i, guide.at(t).map_or(f64::INFINITY, |c| c as f64 / points)))
-            .sum();
-        super::RACE * super::stakes::WIN * exposed
     }
 
     /// What standing on `t` is worth besides the danger: progress toward the enemy, the

@@ -4,7 +4,7 @@
 
 use oc_model as m;
 
-use super::race::{self, clock_win, Guard, Objective, Taker};
+use super::race::{self, clock_win, Objective, Taker};
 use super::Walks;
 use crate::ai::objective_tiles;
 use crate::battle::{Battle, State, Tile, ROUND_CAP};
@@ -48,9 +48,6 @@ pub(super) struct Stakes {
     /// objective's imminent threat (`race::Taker::imminent`, summed over its takers) shared among
     /// its tiles; the plan weighs it by the chance the unit still stands when they come.
     pub barred: Vec<(Tile, f64)>,
-    /// The enemy's objectives with takers more than a move off, against our way back to them:
-    /// what leaving the tile (or staying away) leaves to the takers that would reach it first.
-    pub guards: Vec<Guard>,
 }
 
 fn names_leader(c: &m::Condition) -> bool {
@@ -200,8 +197,7 @@ impl Stakes {
             let per_tile = super::RACE * WIN * threat.min(1.0) / obj.tiles.len().max(1) as f64;
             barred.extend(obj.tiles.iter().map(|t| (*t, per_tile)));
         }
-        let guards = Guard::new(b, side, &objectives, &takers, walks);
-        Stakes { worth, urgency: urgency(b, side, theirs), goals, deny, hold, contest, objectives, takers, barred, guards }
+        Stakes { worth, urgency: urgency(b, side, theirs), goals, deny, hold, contest, objectives, takers, barred }
     }
 }
 
