@@ -374,3 +374,59 @@ fn action_verbs_are_the_verbs_of_the_actions() {
     }
     assert!(checked > 100, "the fields' units have actions to compare ({checked})");
 }
+
+/// The mirror fields for measuring the AIs (`tests/fixtures/mirror/fields/`, its README names the
+/// fields held out from tuning), each with the ratings and v0.6 mirror rosters.
+const FIELDS: [&str; 5] = ["plain", "forest", "river", "hill", "corridor"];
+
+/// Each field is its own mirror image: column x is column W-1-x, terrain for terrain, the
+/// attacker's zone the defender's mirrored; its matches use the same rosters as the fixtures'
+/// field (`ratings.oc`, `v06.oc`).
+#[test]
+fn the_mirror_fields_are_their_own_mirror_images() {
+    let rosters = |f: &Field| f.pairs.iter().map(|p| p[0].name.clone()).collect::<Vec<_>>();
+    for name in FIELDS {
+        for rules in ["ratings", "v06"] {
+            let f = field(&format!("tests/fixtures/mirror/fields/{name}-{rules}.oc"));
+            assert_eq!(rosters(&f), rosters(&field(&format!("tests/fixtures/mirror/{rules}.oc"))), "{name}-{rules}");
+            let m = &f.map;
+            let at = |x: i64, y: i64| &m.terrain[(y * m.width + x) as usize];
+            let mirrored = |(x, y): (i64, i64)| (m.width - 1 - x, y);
+            for y in 0..m.height {
+                for x in 0..m.width {
+                    assert_eq!(at(x, y), at(m.width - 1 - x, y), "{name}: ({x}, {y}) against its mirror");
+                }
+            }
+            let zone = |side| &m.region(&f.scenario.side(side).zone).unwrap().tiles;
+            let (mut west, mut east) = (zone(SideId::Attacker).clone(), zone(SideId::Defender).clone());
+            assert!(west.iter().all(|(x, _)| 2 * x < m.width), "{name}: the attacker deploys in the west half");
+            west = west.into_iter().map(mirrored).collect();
+            west.sort_unstable();
+            east.sort_unstable();
+            assert_eq!(west, east, "{name}: the zones mirror each other");
+        }
+    }
+}
+
+/// `oc tournament` plays on every field (the tactician against greedy, one seed: 24 games a
+/// file; the planner's measured table is in the fields' README), every game counted.
+#[test]
+fn a_tournament_plays_on_every_mirror_field() {
+    let files: Vec<String> =
+        FIELDS.iter().flat_map(|n| ["ratings", "v06"].map(|r| format!("tests/fixtures/mirror/fields/{n}-{r}.oc"))).collect();
+    let mut args = vec!["tournament", "--ais", "tactician", "greedy", "--games", "1", "--seed", "1", "--format", "json"];
+    args.extend(files.iter().map(String::as_str));
+    let out = Command::new(env!("CARGO_BIN_EXE_oc")).args(&args).current_dir(repo()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for file in &files {
+        let rows: Vec<&serde_json::Value> =
+            v["rosters"].as_array().unwrap().iter().filter(|r| r["file"] == file.as_str()).collect();
+        assert!(rows.len() >= 5, "{file}: every roster");
+        for r in rows {
+            let a = &r["a"];
+            let sum = ["won", "drawn", "lost"].iter().map(|k| a[k].as_u64().unwrap_or(0)).sum::<u64>();
+            assert_eq!((a["games"].as_u64(), sum), (Some(4), 4), "{file}: {r}");
+        }
+    }
+}

@@ -75,9 +75,12 @@ fn project() -> PathBuf {
     image::RgbImage::from_pixel(3, 2, image::Rgb([0x9c, 0xc9, 0x6b])).save(dir.join("tiles.png")).unwrap();
     std::fs::write(dir.join("tiles.toml"), "\"#9cc96b\" = \"Plains\"\n").unwrap();
     let mirror = repo.join("tests/fixtures/mirror");
+    // The fixtures beside the mirror field (its `fields/` folder is not needed here).
     for entry in std::fs::read_dir(&mirror).unwrap() {
         let entry = entry.unwrap();
-        std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
+        if entry.file_type().unwrap().is_file() {
+            std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
+        }
     }
     dir
 }
