@@ -37,9 +37,9 @@ impl Leaf {
     /// The leaf for `side` deciding in `b` (the seen copy), with the units' prices.
     pub fn new(b: &Battle, side: m::SideId, prices: &[f64], walks: &mut Walks) -> Leaf {
         let verbs: Vec<Vec<Option<m::Verb>>> = (0..b.units.len()).map(|k| b.action_verbs(k)).collect();
-        let takes = |v: &Vec<Option<m::Verb>>| v.iter().any(|v| matches!(v, Some(m::Verb::Seize | m::Verb::Escape | m::Verb::Raze)));
-        let seizers: Vec<usize> =
-            (0..b.units.len()).filter(|k| b.on_board(*k) && verbs.get(*k).is_some_and(takes)).collect();
+        let takes =
+            |v: &Vec<Option<m::Verb>>| v.iter().any(|v| matches!(v, Some(m::Verb::Seize | m::Verb::Escape | m::Verb::Raze)));
+        let seizers: Vec<usize> = (0..b.units.len()).filter(|k| b.on_board(*k) && verbs.get(*k).is_some_and(takes)).collect();
         walks.check(b);
         let stakes = Stakes::new(b, side, (prices, &seizers), &verbs, walks);
         Leaf { side, worth: stakes.worth, verbs, objectives: race::objectives(b) }

@@ -108,7 +108,7 @@ impl Taker {
 }
 
 /// Every unit standing that can take an objective of `objectives`, with its share and eta.
-pub(in crate::ai) fn takers(b: &Battle, objectives: &[Objective], verbs: &[Vec<Option<m::Verb>>], walks: &mut Walks) -> Vec<Taker> {
+pub(crate) fn takers(b: &Battle, objectives: &[Objective], verbs: &[Vec<Option<m::Verb>>], walks: &mut Walks) -> Vec<Taker> {
     let mut out = Vec::new();
     for (o, obj) in objectives.iter().enumerate() {
         let left = f64::from(obj.deadline.saturating_sub(b.round)) + 1.0;
