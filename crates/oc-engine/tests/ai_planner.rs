@@ -135,3 +135,27 @@ fn the_planner_searches_a_crowded_battle_within_its_budget() {
     }
     assert!(searched > 0, "the planner searched with more than 12 units standing");
 }
+
+const GUARDS: &str =
+    "army A for Arena attacker { unit Ephraim: Lord { items Rapier tags Leader } unit Ross: Fighter { items IronAxe } }
+     army D for Arena defender { unit Bors: Soldier { items IronLance } unit Seth: Soldier { items IronLance } }";
+
+/// The arena's attacker must seize the goal (or escape); its defender wins by `rout all`, so
+/// tiles are at stake. The planner searches for the defender, which must stop the seizure (it
+/// played the tactician's turn wherever tiles were at stake before); for the attacker, a side
+/// that must take ground, it plays the tactician's turn, move for move, with no playouts.
+#[test]
+fn the_planner_searches_for_the_side_that_stops_a_seizure_not_the_seizer() {
+    let (rules, map) = arena::setup(GUARDS);
+    let engine = Engine::new(rules).unwrap();
+    let mut b = arena::battle(&engine, &map, [&[(0, 0), (1, 2)], &[(6, 4), (6, 2)]]);
+    let (mut planner, mut tactician) = (Planner::default(), oc_engine::ai::Tactician::default());
+    assert_eq!(b.to_act, SideId::Attacker);
+    let turn = planner.choose(&b).unwrap();
+    assert_eq!((planner.playout_turns(), &turn), (0, &tactician.choose(&b).unwrap()), "the seizer plays as the tactician");
+    b.play_turn(turn).unwrap();
+    arena::to_act(&mut b, SideId::Defender);
+    assert!(b.outcome.is_none() && b.may_act(SideId::Defender).len() == 2, "{:?}", b.outcome);
+    planner.choose(&b).unwrap();
+    assert!(planner.playout_turns() > 0, "the defender's turn is searched");
+}
