@@ -10,7 +10,8 @@
 //! worth most (`planner/leaf.rs`): material (each unit's worth as the tactician weighs it, with
 //! the conditions' leaders and takers raised), a copy the conditions decide worth the battle,
 //! and the race for every tile objective still open (each taker's chance to seize, escape or
-//! raze in time, against the clock). Ties go to the tactician's order. A turn the rules refuse
+//! raze in time, against the clock; a side free to wait, material alone). Ties go to the
+//! tactician's order. A turn the rules refuse
 //! on a copy is refused in the battle too: it is no candidate.
 //!
 //! Under fog of war a copy is the battle as the side has seen it (`planner/seen.rs`): the
