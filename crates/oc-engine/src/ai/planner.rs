@@ -11,8 +11,8 @@
 //! the conditions' leaders and takers raised), a copy the conditions decide worth the battle,
 //! and the race for every tile objective still open (each taker's chance to seize, escape or
 //! raze in time, against the clock; a side free to wait, material alone). Ties go to the
-//! tactician's order. A turn the rules refuse
-//! on a copy is refused in the battle too: it is no candidate.
+//! tactician's order. A turn the rules refuse on a copy is refused in the battle too: it is no
+//! candidate.
 //!
 //! Under fog of war a copy is the battle as the side has seen it (`planner/seen.rs`): the
 //! enemies it does not spot are taken off the copy, so the search reads nothing its side cannot
