@@ -1,9 +1,11 @@
 //! The AIs: [`Controller`]s that play a battle for one side or both, by name.
 //!
-//! - `planner` (the default, [`Planner`]): the tactician, but where material decides the battle
-//!   (a side free to wait, no fog, at most a dozen units standing) its best few turns are each
-//!   played ahead on copies of the battle, with `greedy` as the playout policy, and the one
-//!   that keeps the most material is played. Elsewhere it plays as the tactician, move for move.
+//! - `planner` (the default, [`Planner`]): the tactician, with its best few turns each played
+//!   ahead on copies of the battle (`greedy` as the playout policy) and the one whose copies end
+//!   worth most played: material, a copy the conditions decide worth the battle, and the race
+//!   for every tile objective against the clock. It searches under fog (over what its side has
+//!   seen) and with any number of units (fewer copies as they grow); a side that must take ground
+//!   (`seize`, `escape`, `raze` of its own) plays as the tactician, move for move.
 //! - `tactician` ([`Tactician`]): plans with the exact forecasts — what an attack deals and
 //!   takes, and what the enemy can do back on its next activations at the tile a unit ends on (a
 //!   threat map) —, weighs units by their worth to the scenario's conditions (leaders a
@@ -13,8 +15,8 @@
 //! - `greedy` ([`Greedy`]): the first AI: the objective, a heal, or the attack with the best
 //!   exact forecast, else a walk toward the objective or the nearest enemy. Much cheaper.
 //!
-//! All decide from a [`View`]: under fog of war, only the enemies their side sees (the planner
-//! does not search under fog: its copies hold every unit).
+//! All decide from a [`View`]: under fog of war, only the enemies their side sees (the planner's
+//! copies hold only those: the others are taken off each copy).
 //! [`by_name`] makes one; [`Sides`] lets each side play with its own.
 
 mod forecasts;
@@ -36,7 +38,10 @@ pub const DEFAULT: &str = "planner";
 
 /// Every AI by name, with what it does (the default first).
 pub const AIS: &[(&str, &str)] = &[
-    ("planner", "the tactician, with its few best turns played ahead on copies of the battle where material decides it"),
+    (
+        "planner",
+        "the tactician, with its few best turns played ahead on copies of the battle, valued by the scenario's conditions",
+    ),
     ("tactician", "plans with exact forecasts and the enemy's reply (threat maps), focus fire, the clock; faster"),
     ("greedy", "the objective, a heal, or the best exact forecast now; much faster, weaker"),
 ];

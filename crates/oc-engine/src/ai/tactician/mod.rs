@@ -29,7 +29,7 @@
 //! breaks ties by unit and tile order: one seed, one game.
 
 mod plan;
-mod race;
+pub(super) mod race;
 pub(super) mod stakes;
 mod threat;
 
@@ -63,7 +63,7 @@ pub struct Tactician {
 /// worked out again only where the terrain changed (a door opened, a wall razed) or too many
 /// are kept. A guide reads the terrain and its goals alone, so a kept one is the one worked out.
 #[derive(Default)]
-struct Walks {
+pub(super) struct Walks {
     /// The map's width and each tile's terrain the guides were worked out on.
     terrain: (i64, Vec<Option<usize>>),
     by_goals: FastMap<(String, Vec<Tile>), Arc<Guide>>,
@@ -80,7 +80,7 @@ impl Walks {
     const MAX: usize = 64;
 
     /// Forgets the guides if the terrain changed or too many are kept.
-    fn check(&mut self, b: &Battle) {
+    pub(in crate::ai) fn check(&mut self, b: &Battle) {
         if self.terrain.0 != b.map.width || self.terrain.1 != b.terrain_indices_now() || self.by_goals.len() > Walks::MAX {
             self.by_goals.clear();
             self.terrain = (b.map.width, b.terrain_indices_now().to_vec());
@@ -208,7 +208,7 @@ const BLOCKS_GOAL: f64 = 1.0;
 
 /// How much of the battle's worth the race for the tiles at stake carries (`race.rs`): an
 /// enemy that could take its objective in time, and a step of ours nearer to taking one.
-const RACE: f64 = 1.0;
+pub(super) const RACE: f64 = 1.0;
 
 /// Scores closer than this are equal: the first (by unit, then tile) wins.
 const EPS: f64 = 1e-9;

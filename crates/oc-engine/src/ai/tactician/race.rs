@@ -19,7 +19,7 @@ use super::Walks;
 use crate::battle::{Battle, State, Tile, ROUND_CAP};
 
 /// One tile objective of one side.
-pub(super) struct Objective {
+pub(in crate::ai) struct Objective {
     /// The side that must take it.
     pub side: m::SideId,
     pub verb: m::Verb,
@@ -31,7 +31,7 @@ pub(super) struct Objective {
 }
 
 /// The chance a taker `eta` moves away takes the objective with `left` activations to go.
-pub(super) fn reach_chance(eta: f64, left: f64) -> f64 {
+pub(in crate::ai) fn reach_chance(eta: f64, left: f64) -> f64 {
     if eta.ceil() > left {
         return 0.0;
     }
@@ -53,7 +53,7 @@ pub(super) fn clock_win(c: &m::Condition) -> Option<u32> {
 }
 
 /// The tile objectives of both sides' conditions (under `not`, none).
-pub(super) fn objectives(b: &Battle) -> Vec<Objective> {
+pub(in crate::ai) fn objectives(b: &Battle) -> Vec<Objective> {
     fn walk(c: &m::Condition, out: &mut Vec<(m::Verb, String, u32)>) {
         match c {
             m::Condition::Seize { region } => out.push((m::Verb::Seize, region.clone(), 1)),
@@ -82,7 +82,7 @@ pub(super) fn objectives(b: &Battle) -> Vec<Objective> {
 }
 
 /// A unit that can take an objective, as the race reads it.
-pub(super) struct Taker {
+pub(in crate::ai) struct Taker {
     pub unit: usize,
     /// The objective's index.
     pub objective: usize,
@@ -108,7 +108,7 @@ impl Taker {
 }
 
 /// Every unit standing that can take an objective of `objectives`, with its share and eta.
-pub(super) fn takers(b: &Battle, objectives: &[Objective], verbs: &[Vec<Option<m::Verb>>], walks: &mut Walks) -> Vec<Taker> {
+pub(crate) fn takers(b: &Battle, objectives: &[Objective], verbs: &[Vec<Option<m::Verb>>], walks: &mut Walks) -> Vec<Taker> {
     let mut out = Vec::new();
     for (o, obj) in objectives.iter().enumerate() {
         let left = f64::from(obj.deadline.saturating_sub(b.round)) + 1.0;

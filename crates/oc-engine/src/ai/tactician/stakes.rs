@@ -29,7 +29,7 @@ pub(super) fn prices(b: &Battle) -> Vec<f64> {
 }
 
 /// The side to act's stakes in this decision.
-pub(super) struct Stakes {
+pub(in crate::ai) struct Stakes {
     /// Worth of every unit (by battle index), with the conditions' multipliers.
     pub worth: Vec<f64>,
     /// 0 (no hurry) to 1 (the clock is running out on this side's objective).
@@ -86,7 +86,7 @@ fn rout_count(c: &m::Condition) -> Option<u32> {
 }
 
 /// What routing one more unit that ends the battle is worth: a few armies' worth of units.
-pub(super) const WIN: f64 = 6.0;
+pub(in crate::ai) const WIN: f64 = 6.0;
 
 /// Whether routing unit `k` makes `side`'s condition `c` hold (so the battle ends).
 fn ends(b: &Battle, c: &m::Condition, side: m::SideId, k: usize) -> bool {

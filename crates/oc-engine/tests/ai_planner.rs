@@ -1,0 +1,161 @@
+//! The planner's search (issue 41: "It searches in every shipped scenario, under fog (deciding
+//! only from what its side has seen: sample the unseen, or search over the seen), and with more
+//! than 12 units (cheaper playouts, a budget per decision)").
+
+#[path = "common/arena.rs"]
+mod arena;
+
+use std::collections::HashMap;
+
+use oc_compiler::{MemoryHost, Workspace};
+use oc_engine::ai::Planner;
+use oc_engine::battle::{Battle, Controller, State};
+use oc_engine::Engine;
+use oc_model::{BattleMap, SideId};
+
+const DUSK: &str = r#"name = "Dusk"
+width = 10
+height = 3
+rows = [
+  "..........",
+  "..........",
+  "..........",
+]
+[[regions]]
+name = "attacker-zone"
+kind = "deployment"
+side = "attacker"
+rect = [0, 0, 2, 3]
+[[regions]]
+name = "defender-zone"
+kind = "deployment"
+side = "defender"
+rect = [2, 0, 8, 3]
+"#;
+
+/// Fog with a vision of 1: the attacker's two units see the tiles beside them.
+const NIGHT: &str = r#"
+scenario Night {
+    map "dusk.map.toml"
+    fog vision 1
+    attacker { zone "attacker-zone" war_chest 99999 units 1..4 win rout all }
+    defender { zone "defender-zone" war_chest 99999 units 1..4 win rout all }
+}
+army A for Night attacker { unit Ross: Myrmidon { items IronSword } unit Amelia: Fighter { items IronAxe } }
+army D for Night defender { unit Bazba: Fighter { items IronAxe } unit Saar: Fighter { items IronAxe } }
+"#;
+
+fn night() -> (oc_model::Rules, BattleMap) {
+    let mut files = HashMap::new();
+    files.insert("dusk.map.toml".to_string(), DUSK.to_string());
+    files.insert("dusk.oc".to_string(), NIGHT.to_string());
+    let mut ws = Workspace::new();
+    let (c, _) = ws.compile(&mut files.into_iter().collect::<MemoryHost>(), &["dusk.oc".to_string()]);
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let rules = c.rules.unwrap();
+    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), DUSK);
+    assert!(diags.is_empty(), "{diags:?}");
+    let mut map = map.unwrap();
+    map.resolve(&rules);
+    (rules, map.battle_map())
+}
+
+/// Under fog the planner searches (plays turns ahead) over the battle as its side has seen it:
+/// Bazba stands beside Ross, in sight; Saar stands in the dark, at one tile or another. The
+/// planner plays ahead (it did not search under fog before) and plays the same turn, with the
+/// same playouts, wherever Saar stands: no copy holds a unit its side cannot see.
+#[test]
+fn the_planner_searches_under_fog_from_what_its_side_sees() {
+    let (rules, map) = night();
+    let engine = Engine::new(rules).unwrap();
+    let setup = |saar: (i64, i64)| {
+        let s = engine.rules.scenario("Night").unwrap();
+        let a = engine.rules.army("A").unwrap();
+        let d = engine.rules.army("D").unwrap();
+        Battle::new(&engine, s, &map, [a, d], [&[(1, 0), (1, 2)], &[(2, 0), saar]], 5).unwrap()
+    };
+    let mut seen = Vec::new();
+    for saar in [(8, 2), (6, 0), (9, 1), (5, 2)] {
+        let b = setup(saar);
+        assert_eq!(b.to_act, SideId::Attacker);
+        assert!(b.sees(SideId::Attacker, (2, 0)) && !b.sees(SideId::Attacker, saar), "Saar at {saar:?} is out of sight");
+        let mut planner = Planner::default();
+        let turn = planner.choose(&b).unwrap();
+        assert!(planner.playout_turns() > 0, "the planner plays ahead under fog (Saar at {saar:?})");
+        seen.push((saar, turn, planner.playout_turns()));
+    }
+    let (_, first, played) = seen[0].clone();
+    for (saar, turn, p) in &seen {
+        assert_eq!((turn, *p), (&first, played), "Saar at {saar:?}");
+    }
+}
+
+const CROWD: &str = "army A for Arena attacker {
+        unit Ephraim: Lord { items Rapier tags Leader }
+        unit Ross: Fighter { items IronAxe } unit Amelia: Fighter { items IronAxe }
+        unit Garcia: Fighter { items IronAxe } unit Gilliam: Fighter { items IronAxe }
+        unit Franz: Fighter { items IronAxe } unit Vanessa: Fighter { items IronAxe }
+        unit Moulder: Fighter { items IronAxe } }
+     army D for Arena defender {
+        unit Bors: Soldier { items IronLance } unit Seth: Soldier { items IronLance }
+        unit Kyle: Soldier { items IronLance } unit Forde: Soldier { items IronLance }
+        unit Duessel: Soldier { items IronLance } unit Gerik: Soldier { items IronLance }
+        unit Tethys: Soldier { items IronLance } unit Joshua: Soldier { items IronLance } }";
+
+/// With more than a dozen units standing the planner still searches (it played as the
+/// tactician beyond twelve), within its budget: the playout turns of each decision are at most
+/// `Planner::budget`, which falls as the units grow (the 72 units of a point-bought river
+/// battle get an eighth of the copies a dozen get).
+#[test]
+fn the_planner_searches_a_crowded_battle_within_its_budget() {
+    assert!(Planner::budget(72) * 6 <= Planner::budget(12), "{} against {}", Planner::budget(72), Planner::budget(12));
+    assert!(Planner::budget(16) < Planner::budget(12));
+    let (rules, map) = arena::setup(CROWD);
+    let engine = Engine::new(rules).unwrap();
+    let mut b = arena::battle(
+        &engine,
+        &map,
+        [
+            &[(0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (1, 2), (1, 3)],
+            &[(7, 0), (7, 1), (7, 2), (7, 3), (6, 0), (6, 1), (6, 2), (6, 3)],
+        ],
+    );
+    let mut planner = [Planner::default(), Planner::default()];
+    let mut searched = 0;
+    for _ in 0..12 {
+        if b.outcome.is_some() {
+            break;
+        }
+        let standing = b.units.iter().filter(|u| u.state == State::Ready).count();
+        let p = &mut planner[usize::from(b.to_act == SideId::Defender)];
+        let turn = p.choose(&b).unwrap();
+        assert!(p.playout_turns() <= Planner::budget(standing), "{} turns with {standing} units", p.playout_turns());
+        searched += usize::from(standing > 12 && p.playout_turns() > 0);
+        b.play_turn(turn).unwrap();
+    }
+    assert!(searched > 0, "the planner searched with more than 12 units standing");
+}
+
+const GUARDS: &str =
+    "army A for Arena attacker { unit Ephraim: Lord { items Rapier tags Leader } unit Ross: Fighter { items IronAxe } }
+     army D for Arena defender { unit Bors: Soldier { items IronLance } unit Seth: Soldier { items IronLance } }";
+
+/// The arena's attacker must seize the goal (or escape); its defender wins by `rout all`, so
+/// tiles are at stake. The planner searches for the defender, which must stop the seizure (it
+/// played the tactician's turn wherever tiles were at stake before); for the attacker, a side
+/// that must take ground, it plays the tactician's turn, move for move, with no playouts.
+#[test]
+fn the_planner_searches_for_the_side_that_stops_a_seizure_not_the_seizer() {
+    let (rules, map) = arena::setup(GUARDS);
+    let engine = Engine::new(rules).unwrap();
+    let mut b = arena::battle(&engine, &map, [&[(0, 0), (1, 2)], &[(6, 4), (6, 2)]]);
+    let (mut planner, mut tactician) = (Planner::default(), oc_engine::ai::Tactician::default());
+    assert_eq!(b.to_act, SideId::Attacker);
+    let turn = planner.choose(&b).unwrap();
+    assert_eq!((planner.playout_turns(), &turn), (0, &tactician.choose(&b).unwrap()), "the seizer plays as the tactician");
+    b.play_turn(turn).unwrap();
+    arena::to_act(&mut b, SideId::Defender);
+    assert!(b.outcome.is_none() && b.may_act(SideId::Defender).len() == 2, "{:?}", b.outcome);
+    planner.choose(&b).unwrap();
+    assert!(planner.playout_turns() > 0, "the defender's turn is searched");
+}
