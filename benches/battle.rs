@@ -136,8 +136,8 @@ fn main() {
     // The default AI, and the planner: fewer games, they think longer.
     ai_figures(&engine, s, &map, armies, "tactician", 10, "");
     ai_figures(&engine, s, &map, armies, ai::DEFAULT, 10, "");
-    // The planner searches for a side that need not take ground (on Grado Keep its defender):
-    // its figures for both sides searching come from the open field.
+    // The planner searches only where material decides the battle and at most twelve units
+    // stand (on Grado Keep it plays as the tactician): its figures come from the open field.
     let (open, map) = field(&root, "open.oc");
     let armies = [&open.rules.armies[0], &open.rules.armies[1]];
     ai_figures(&open, &open.rules.scenarios[0], &map, armies, "tactician", 10, "_open");

@@ -79,7 +79,7 @@ fn the_planner_searches_under_fog_from_what_its_side_sees() {
         let b = setup(saar);
         assert_eq!(b.to_act, SideId::Attacker);
         assert!(b.sees(SideId::Attacker, (2, 0)) && !b.sees(SideId::Attacker, saar), "Saar at {saar:?} is out of sight");
-        let mut planner = Planner::default();
+        let mut planner = Planner::wide();
         let turn = planner.choose(&b).unwrap();
         assert!(planner.playout_turns() > 0, "the planner plays ahead under fog (Saar at {saar:?})");
         seen.push((saar, turn, planner.playout_turns()));
@@ -120,7 +120,7 @@ fn the_planner_searches_a_crowded_battle_within_its_budget() {
             &[(7, 0), (7, 1), (7, 2), (7, 3), (6, 0), (6, 1), (6, 2), (6, 3)],
         ],
     );
-    let mut planner = [Planner::default(), Planner::default()];
+    let mut planner = [Planner::wide(), Planner::wide()];
     let mut searched = 0;
     for _ in 0..12 {
         if b.outcome.is_some() {
@@ -141,7 +141,7 @@ const GUARDS: &str =
      army D for Arena defender { unit Bors: Soldier { items IronLance } unit Seth: Soldier { items IronLance } }";
 
 /// The arena's attacker must seize the goal (or escape); its defender wins by `rout all`, so
-/// tiles are at stake. The planner searches for the defender, which must stop the seizure (it
+/// tiles are at stake. `searcher` (`Planner::wide`) searches for the defender, which must stop the seizure (it
 /// played the tactician's turn wherever tiles were at stake before); for the attacker, a side
 /// that must take ground, it plays the tactician's turn, move for move, with no playouts.
 #[test]
@@ -149,7 +149,7 @@ fn the_planner_searches_for_the_side_that_stops_a_seizure_not_the_seizer() {
     let (rules, map) = arena::setup(GUARDS);
     let engine = Engine::new(rules).unwrap();
     let mut b = arena::battle(&engine, &map, [&[(0, 0), (1, 2)], &[(6, 4), (6, 2)]]);
-    let (mut planner, mut tactician) = (Planner::default(), oc_engine::ai::Tactician::default());
+    let (mut planner, mut tactician) = (Planner::wide(), oc_engine::ai::Tactician::default());
     assert_eq!(b.to_act, SideId::Attacker);
     let turn = planner.choose(&b).unwrap();
     assert_eq!((planner.playout_turns(), &turn), (0, &tactician.choose(&b).unwrap()), "the seizer plays as the tactician");
@@ -158,4 +158,8 @@ fn the_planner_searches_for_the_side_that_stops_a_seizure_not_the_seizer() {
     assert!(b.outcome.is_none() && b.may_act(SideId::Defender).len() == 2, "{:?}", b.outcome);
     planner.choose(&b).unwrap();
     assert!(planner.playout_turns() > 0, "the defender's turn is searched");
+    // The default (`planner`) searches only where material decides: here it is the tactician.
+    let mut narrow = Planner::default();
+    assert_eq!(narrow.choose(&b), tactician.choose(&b));
+    assert_eq!(narrow.playout_turns(), 0, "the default's reach is a side free to wait");
 }

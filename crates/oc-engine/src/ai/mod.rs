@@ -1,11 +1,15 @@
 //! The AIs: [`Controller`]s that play a battle for one side or both, by name.
 //!
-//! - `planner` (the default, [`Planner`]): the tactician, with its best few turns each played
-//!   ahead on copies of the battle (`greedy` as the playout policy) and the one whose copies end
-//!   worth most played: material, a copy the conditions decide worth the battle, and the race
-//!   for every tile objective against the clock. It searches under fog (over what its side has
-//!   seen) and with any number of units (fewer copies as they grow); a side that must take ground
-//!   (`seize`, `escape`, `raze` of its own) plays as the tactician, move for move.
+//! - `planner` (the default, [`Planner`]): the tactician, but where material decides the battle
+//!   (a side free to wait, no fog, at most a dozen units standing) its best few turns are each
+//!   played ahead on copies of the battle, with `greedy` as the playout policy, and the one
+//!   that keeps the most material is played. Elsewhere it plays as the tactician, move for move.
+//! - `searcher` ([`Planner::wide`]): the planner searching also where tiles are at stake, for the
+//!   side that stops the enemy taking them (the copies valued by the scenario's conditions: a
+//!   decided copy worth the battle, the race for every tile objective against the clock), under
+//!   fog (over what its side has seen) and with any number of units (fewer copies as they grow);
+//!   a side that must take ground plays as the tactician. Not the default: it shifts the shipped
+//!   scenarios' balance and costs 7-25x the tactician there.
 //! - `tactician` ([`Tactician`]): plans with the exact forecasts — what an attack deals and
 //!   takes, and what the enemy can do back on its next activations at the tile a unit ends on (a
 //!   threat map) —, weighs units by their worth to the scenario's conditions (leaders a
@@ -38,9 +42,10 @@ pub const DEFAULT: &str = "planner";
 
 /// Every AI by name, with what it does (the default first).
 pub const AIS: &[(&str, &str)] = &[
+    ("planner", "the tactician, with its few best turns played ahead on copies of the battle where material decides it"),
     (
-        "planner",
-        "the tactician, with its few best turns played ahead on copies of the battle, valued by the scenario's conditions",
+        "searcher",
+        "the planner searching also for the side that stops the enemy taking ground, under fog and in large battles; slower",
     ),
     ("tactician", "plans with exact forecasts and the enemy's reply (threat maps), focus fire, the clock; faster"),
     ("greedy", "the objective, a heal, or the best exact forecast now; much faster, weaker"),
@@ -58,6 +63,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Controller + Send>> {
         "tactician" => Some(Box::new(Tactician::default())),
         "greedy" => Some(Box::new(Greedy::default())),
         "planner" => Some(Box::new(Planner::default())),
+        "searcher" => Some(Box::new(Planner::wide())),
         _ => None,
     }
 }

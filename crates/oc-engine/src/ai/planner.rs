@@ -14,6 +14,17 @@
 //! tactician's order. A turn the rules refuse on a copy is refused in the battle too: it is no
 //! candidate.
 //!
+//! Where it searches is its reach ([`Planner::wide`]). The default, `planner`, searches only
+//! where material decides the battle: a side free to wait ([`free_to_wait`]: no tiles at stake,
+//! no clock against it), without fog, while at most [`FULL_UNITS`] units stand; elsewhere it
+//! plays the tactician's turn, move for move. So every shipped scenario plays as under the
+//! tactician, and `oc fairness`'s table of them holds. `searcher` ([`Planner::wide`]) searches
+//! wherever it was measured no weaker: also for the side that stops a seizure, escape or raze,
+//! under fog and past a dozen units (a side that must take ground itself plays the tactician's
+//! turn, `takes_ground`). It shifts the shipped scenarios' balance toward the defender and
+//! costs 7 to 25 times the tactician there: the default stays the narrow reach until the
+//! scenarios are measured and rebalanced for it.
+//!
 //! Under fog of war a copy is the battle as the side has seen it (`planner/seen.rs`): the
 //! enemies it does not spot are taken off the copy, so the search reads nothing its side cannot
 //! see. Where one unit may act (an order by initiative, an activation under way) there is one
@@ -36,7 +47,7 @@ mod seen;
 use crate::battle::{Battle, Controller, State, Turn};
 
 use super::tactician::Walks;
-use super::{Greedy, Tactician};
+use super::{free_to_wait, Greedy, Tactician};
 use leaf::Leaf;
 use seen::Seen;
 
@@ -67,9 +78,16 @@ pub struct Planner {
     walks: Walks,
     decisions: u64,
     played: u64,
+    wide: bool,
 }
 
 impl Planner {
+    /// `searcher`: the planner searching wherever it was measured no weaker (also for the
+    /// side that stops the enemy taking ground, under fog, past a dozen units).
+    pub fn wide() -> Planner {
+        Planner { wide: true, ..Planner::default() }
+    }
+
     /// Playout turns played for the last decision (0 where it did not search).
     pub fn playout_turns(&self) -> u64 {
         self.played
@@ -89,7 +107,12 @@ impl Controller for Planner {
         self.played = 0;
         let side = b.to_act;
         let standing = b.units.iter().filter(|u| u.state == State::Ready).count();
-        if ranked.len() < 2 || takes_ground(b, side) {
+        let searches = if self.wide {
+            !takes_ground(b, side)
+        } else {
+            free_to_wait(&b.scenario, side) && !b.sight(side).fogged() && standing <= FULL_UNITS
+        };
+        if ranked.len() < 2 || !searches {
             return ranked.into_iter().next().map(|(_, t)| t);
         }
         let samples = samples(standing);
