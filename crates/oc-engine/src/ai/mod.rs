@@ -286,12 +286,12 @@ pub(crate) struct Guide {
     height: i64,
     cost: Vec<i64>,
     /// The search still under way (a lazy guide), else `None`: every cost is final.
-    search: Option<Search>,
+    search: Option<Frontier>,
 }
 
 /// A guide's search under way: Dijkstra from the goals, each tile's cost final once it is at
 /// most the cost of the tile last taken (every tile waiting costs at least that).
-struct Search {
+struct Frontier {
     /// Entering each tile, by index (the terrain looked up once per tile, not per step).
     enter: Vec<Option<i64>>,
     queue: CostQueue<usize>,
@@ -328,7 +328,7 @@ impl Guide {
         let enter = b.tile_costs(kind);
         let steps = || enter.iter().flatten().copied();
         let queue = CostQueue::new(steps().min().unwrap_or(0), steps().max().unwrap_or(0));
-        let search = Search { enter, queue, limit, settled: -1 };
+        let search = Frontier { enter, queue, limit, settled: -1 };
         let mut g = Guide { width, height, cost: vec![Guide::FAR; (width * height) as usize], search: Some(search) };
         for t in goals {
             if let Some(k) = g.index(*t) {

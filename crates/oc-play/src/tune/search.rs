@@ -175,7 +175,7 @@ impl<'a> Tuner<'a> {
             let (seed, tick) = (self.seed, self.tick);
             let more = match &mut self.sharded {
                 None => arena.play_ticked(seed, have..n, tick).map_err(Failure)?,
-                Some(source) => source.games(&super::shards::key(s), &arena, seed, have..n, tick)?,
+                Some(source) => source.games(&super::shards::key(s), &arena, seed, have..n, tick).map_err(Failure)?,
             };
             self.played += more.len() as u64;
             self.games.entry(key).or_default().extend(more);
@@ -467,7 +467,7 @@ impl<'a> Tuner<'a> {
             None => (0..count).into_par_iter().map(agree_in).collect::<Result<_, String>>().map_err(Failure)?,
             Some(source) => {
                 let (short, long) = (super::shards::key(&with(check)), super::shards::key(&with(hi)));
-                source.clock(&short, &long, count, &agree_in)?
+                source.clock(&short, &long, count, &agree_in).map_err(Failure)?
             }
         };
         self.played += 2 * count;

@@ -19,7 +19,6 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::edit::Setting;
-use super::search::Failure as Stopped;
 use crate::error::{Failure, Refusal};
 use crate::parts::{self, Shard};
 use crate::setup::Setup as Arena;
@@ -282,7 +281,7 @@ pub(super) struct Source {
 }
 
 /// What a sharded search stops with when the parts lack a batch (the caller reads
-/// [`Source::missing`]).
+/// [`Source::missing`]); a failure to play is the game's own message.
 const PENDING: &str = "the parts lack games the search asks for";
 
 impl Source {
@@ -309,7 +308,7 @@ impl Source {
         seed: u64,
         range: Range<u64>,
         tick: &(dyn Fn() + Sync),
-    ) -> Result<Vec<GameResult>, Stopped> {
+    ) -> Result<Vec<GameResult>, String> {
         let known: Vec<GameResult> = range.clone().filter_map(|g| self.games.get(&(key.to_string(), g)).cloned()).collect();
         if known.len() as u64 == range.end.saturating_sub(range.start) {
             return Ok(known);
@@ -325,12 +324,11 @@ impl Source {
                     tick();
                     r
                 })
-                .collect::<Result<_, String>>()
-                .map_err(Stopped)?;
+                .collect::<Result<_, String>>()?;
             let fresh = mine.into_iter().zip(played).map(|(game, result)| Played { setting: key.to_string(), game, result });
             self.fresh.extend(fresh);
         }
-        Err(Stopped(PENDING.into()))
+        Err(PENDING.into())
     }
 
     /// Whether games `0..count` played to the shorter limit began as the longer limit's
@@ -341,7 +339,7 @@ impl Source {
         long: &str,
         count: u64,
         agree: &(dyn Fn(u64) -> Result<bool, String> + Sync),
-    ) -> Result<Vec<bool>, Stopped> {
+    ) -> Result<Vec<bool>, String> {
         let id = |g: u64| (short.to_string(), long.to_string(), g);
         let known: Vec<bool> = (0..count).filter_map(|g| self.clock.get(&id(g)).copied()).collect();
         if known.len() as u64 == count {
@@ -351,7 +349,7 @@ impl Source {
         self.missing += 2 * lacking.len() as u64;
         if let Some(shard) = self.shard {
             let mine: Vec<u64> = lacking.into_iter().filter(|g| shard.owns(*g)).collect();
-            let read: Vec<bool> = mine.par_iter().map(|g| agree(*g)).collect::<Result<_, String>>().map_err(Stopped)?;
+            let read: Vec<bool> = mine.par_iter().map(|g| agree(*g)).collect::<Result<_, String>>()?;
             let fresh = mine.into_iter().zip(read).map(|(game, agree)| Clocked {
                 short: short.to_string(),
                 long: long.to_string(),
@@ -360,7 +358,7 @@ impl Source {
             });
             self.fresh_clock.extend(fresh);
         }
-        Err(Stopped(PENDING.into()))
+        Err(PENDING.into())
     }
 }
 
