@@ -4,34 +4,13 @@
 
 #[path = "common/arena.rs"]
 mod arena;
+#[path = "common/dusk.rs"]
+mod dusk;
 
-use std::collections::HashMap;
-
-use oc_compiler::{MemoryHost, Workspace};
 use oc_engine::ai::Planner;
 use oc_engine::battle::{Battle, Controller, State};
 use oc_engine::Engine;
 use oc_model::{BattleMap, SideId};
-
-const DUSK: &str = r#"name = "Dusk"
-width = 10
-height = 3
-rows = [
-  "..........",
-  "..........",
-  "..........",
-]
-[[regions]]
-name = "attacker-zone"
-kind = "deployment"
-side = "attacker"
-rect = [0, 0, 2, 3]
-[[regions]]
-name = "defender-zone"
-kind = "deployment"
-side = "defender"
-rect = [2, 0, 8, 3]
-"#;
 
 /// Fog with a vision of 1: the attacker's two units see the tiles beside them.
 const NIGHT: &str = r#"
@@ -46,18 +25,7 @@ army D for Night defender { unit Bazba: Fighter { items IronAxe } unit Saar: Fig
 "#;
 
 fn night() -> (oc_model::Rules, BattleMap) {
-    let mut files = HashMap::new();
-    files.insert("dusk.map.toml".to_string(), DUSK.to_string());
-    files.insert("dusk.oc".to_string(), NIGHT.to_string());
-    let mut ws = Workspace::new();
-    let (c, _) = ws.compile(&mut files.into_iter().collect::<MemoryHost>(), &["dusk.oc".to_string()]);
-    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
-    let rules = c.rules.unwrap();
-    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), DUSK);
-    assert!(diags.is_empty(), "{diags:?}");
-    let mut map = map.unwrap();
-    map.resolve(&rules);
-    (rules, map.battle_map())
+    dusk::compile(NIGHT)
 }
 
 /// Under fog the planner searches (plays turns ahead) over the battle as its side has seen it:

@@ -4,34 +4,16 @@
 //! Reveal X spaces around the User in Fog of War." The rules are the standard library's; the
 //! scenarios are written in the DSL, one with `fog vision 1` and the same without fog.
 
-use std::collections::HashMap;
+#[path = "common/dusk.rs"]
+mod dusk;
+
 use std::path::PathBuf;
 
-use oc_compiler::{MemoryHost, Workspace};
+use oc_compiler::Workspace;
 use oc_engine::ai;
 use oc_engine::battle::{self, distance, Act, Battle, Record, Turn};
 use oc_engine::Engine;
 use oc_model::{BattleMap, Rules, SideId, Verb};
-
-const MAP: &str = r#"name = "Dusk"
-width = 10
-height = 3
-rows = [
-  "..........",
-  "..........",
-  "..........",
-]
-[[regions]]
-name = "attacker-zone"
-kind = "deployment"
-side = "attacker"
-rect = [0, 0, 2, 3]
-[[regions]]
-name = "defender-zone"
-kind = "deployment"
-side = "defender"
-rect = [2, 0, 8, 3]
-"#;
 
 /// `Night` has fog with a vision of 1; `Day` is the same scenario without fog.
 const SCENARIOS: &str = r#"
@@ -57,18 +39,7 @@ fn setup(attacker: &str, defender: &str) -> (Rules, BattleMap) {
             "army A{s} for {s} attacker {{ unit Ross: {attacker} }}\narmy D{s} for {s} defender {{ unit Bazba: {defender} }}\n"
         ));
     }
-    let mut files = HashMap::new();
-    files.insert("dusk.map.toml".to_string(), MAP.to_string());
-    files.insert("dusk.oc".to_string(), format!("{SCENARIOS}\n{armies}"));
-    let mut ws = Workspace::new();
-    let (c, _) = ws.compile(&mut files.into_iter().collect::<MemoryHost>(), &["dusk.oc".to_string()]);
-    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
-    let rules = c.rules.unwrap();
-    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), MAP);
-    assert!(diags.is_empty(), "{diags:?}");
-    let mut map = map.unwrap();
-    map.resolve(&rules);
-    (rules, map.battle_map())
+    dusk::compile(&format!("{SCENARIOS}\n{armies}"))
 }
 
 fn battle<'e>(engine: &'e Engine, map: &BattleMap, scenario: &str, at: [(i64, i64); 2]) -> Battle<'e> {
