@@ -66,6 +66,12 @@ impl<K: Clone + Eq + std::hash::Hash> Tally<K> {
     const SEARCHED: usize = 16;
 
     pub(crate) fn add(&mut self, key: K, weight: f64) {
+        self.add_at(key, weight);
+    }
+
+    /// [`Tally::add`], telling where the key's weight is kept: later weights for that key may be
+    /// added there ([`Tally::add_to`]) without the key being looked up again.
+    pub(crate) fn add_at(&mut self, key: K, weight: f64) -> usize {
         let found = if self.list.len() <= Self::SEARCHED {
             self.list.iter().position(|(k, _)| *k == key)
         } else {
@@ -74,14 +80,26 @@ impl<K: Clone + Eq + std::hash::Hash> Tally<K> {
             }
             self.index.get(&key).copied()
         };
-        match found.and_then(|i| self.list.get_mut(i)) {
-            Some((_, w)) => *w += weight,
+        match found.and_then(|i| self.list.get_mut(i).map(|e| (i, e))) {
+            Some((i, (_, w))) => {
+                *w += weight;
+                i
+            }
             None => {
+                let i = self.list.len();
                 if !self.index.is_empty() {
-                    self.index.insert(key.clone(), self.list.len());
+                    self.index.insert(key.clone(), i);
                 }
                 self.list.push((key, weight));
+                i
             }
+        }
+    }
+
+    /// Adds `weight` to the key kept at `i` (where [`Tally::add_at`] said it is).
+    pub(crate) fn add_to(&mut self, i: usize, weight: f64) {
+        if let Some((_, w)) = self.list.get_mut(i) {
+            *w += weight;
         }
     }
 }

@@ -116,6 +116,24 @@ impl Exchange<'_> {
             }
             return Outcomes { den, list, reaction: None };
         }
+        // Where the outcome reads more than dice-free formulas: by the values of the largest
+        // dice-free parts of its formulas (`Ir::valued_inputs`), before any class is found.
+        let valued = ir.valued_inputs.as_ref().filter(|_| ir.strategy.outcome_table && inputs.is_none()).map(|parts| {
+            let ctx = self.ctx(units, attrs, attacker, &rolls);
+            let mut values: SmallVec<[V; 8]> = parts.iter().map(|e| ctx.eval(e, &[], &mut cache)).collect();
+            // The dice a `Dice` value names in this strike.
+            for slot in &ir.strike_dice {
+                if let Some(e) = ir.dice.get(*slot as usize).and_then(|d| d.dynamic.as_ref()) {
+                    values.push(ctx.eval(e, &[], &mut cache));
+                }
+            }
+            (ir.id ^ VALUED, SmallVec::new(), values)
+        });
+        if let Some(list) = valued.as_ref().and_then(look_up) {
+            let den = self.lists(units, attrs, attacker, &rolls, &mut cache, false).dens.iter().product();
+            self.give_back(cache);
+            return Outcomes { den, list: list.to_vec(), reaction: None };
+        }
         let early = inputs.as_ref().filter(|_| ir.classes_follow_inputs).map(|v| (ir.id, SmallVec::new(), v.clone()));
         if let Some(list) = early.as_ref().and_then(look_up) {
             self.give_back(cache);
@@ -152,7 +170,7 @@ impl Exchange<'_> {
             list.into_iter().map(|(o, w)| (w, o)).collect()
         });
         self.give_back(cache);
-        if let Some(k) = key {
+        if let Some(k) = key.or(valued) {
             keep(k, &list);
         }
         Outcomes { den, list, reaction: None }
@@ -411,6 +429,9 @@ fn keep(k: TableKey, list: &[(f64, Outcome)]) {
 /// Marks a settled strike's key in the table (its IR's id with the top bit flipped).
 const SETTLED: u64 = 1 << 63;
 
+/// Marks a strike's key by the values of its parts (`Ir::valued_inputs`): the next bit.
+const VALUED: u64 = 1 << 62;
+
 /// Forgets every formula that reads a die (their values change with the dice).
 pub(super) fn forget(ir: &crate::ir::Ir, cache: &mut [Option<V>]) {
     for f in &ir.dice_formulas {
@@ -489,6 +510,35 @@ mod tests {
             }
         }
         assert!(compared > 1000, "{compared} forecasts compared");
+    }
+
+    /// Units of figures (a strike that reads the struck unit's living figures and its front
+    /// figure's hit points, `defender.figures`), in every built-in ruleset whose strikes read more
+    /// than dice-free formulas (`Ir::valued_inputs`: seed 003's `roll(attacker.damage_dice)`):
+    /// looked up by the values of their parts, and worked out each time, the same bits, at
+    /// full and low hit points.
+    #[test]
+    fn outcomes_looked_up_by_their_parts_equal_worked_out_ones() {
+        let mut compared = 0;
+        for (name, index) in oc_compiler::stdlib::RULESETS {
+            let rules = oc_compiler::stdlib::compile(index).and_then(|c| c.rules).expect("a built-in ruleset compiles");
+            let on = Engine::new(rules.clone()).expect("runs");
+            if on.ir.valued_inputs.is_none() {
+                continue;
+            }
+            let mut off = Engine::new(rules).expect("runs");
+            off.ir.strategy.outcome_table = false;
+            for (label, a, d, r) in crate::testing::matchups(&on).into_iter().step_by(7) {
+                for (fa, fd) in [(1, 4), (3, 5)] {
+                    let a = Loadout { figures: fa, ..a.clone() };
+                    let d = Loadout { figures: fd, ..d.clone() };
+                    let (Ok(x), Ok(y)) = (on.forecast(&a, &d, r), off.forecast(&a, &d, r)) else { continue };
+                    assert_eq!(x.bits(), y.bits(), "{name}: {label} ({fa}) against {} ({fd}, hp {:?})", d.class, d.hp);
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 100, "{compared} forecasts compared");
     }
 
     /// Every matchup of every built-in ruleset (each class with each weapon it may use against

@@ -9,8 +9,14 @@
 use std::collections::BTreeMap;
 
 use rand_chacha::ChaCha8Rng;
+use smallvec::SmallVec;
 
 use super::*;
+
+/// What a strike with no trigger firing leaves (see the general walk in
+/// [`Exchange::walk_planned`]): the hit points after it, whether it dealt damage, the rerolls
+/// it paid.
+type Effect = ([i64; 2], bool, u16);
 
 /// One side's final HP -> probability (a few, in place).
 type SideHp = smallvec::SmallVec<[(i64, f64); 16]>;
@@ -182,14 +188,42 @@ impl Exchange<'_> {
                 };
                 let outcomes = self.outcomes_memo(&state, side, &mut outcome_cache);
                 let faces = outcomes.den;
+                // Where no trigger of the striker fires on a strike, the state after it follows
+                // from the hit points it leaves, whether it dealt damage (a riposte) and the
+                // rerolls it paid: outcomes alike in those (every blow that fells the unit, a hit
+                // and a critical hit of one damage) lead to one state, made once and found again
+                // by its place in `next`. The same weights are added to the same states in the
+                // same order: the same bits.
+                let effects = !self.fires_on_strike(&state, side);
+                let mut made: SmallVec<[(Effect, usize); 16]> = SmallVec::new();
                 for &(count, o) in &outcomes.list {
+                    let weight = p * count / faces;
+                    let effect = effects
+                        .then(|| (dealt(state.hp, side, o).map(|h| h.max(0)), o.hit && !o.backfire && o.damage > 0, o.rerolled));
+                    if let Some(i) = effect.and_then(|e| made.iter().find(|(x, _)| *x == e)).map(|(_, i)| *i) {
+                        next.add_to(i, weight);
+                        continue;
+                    }
                     let (after, _) = self.after_strike(&state, side, o, outcomes.reaction);
-                    next.add(after, p * count / faces);
+                    let i = next.add_at(after, weight);
+                    if let Some(e) = effect {
+                        made.push((e, i));
+                    }
                 }
             }
             frontier = next.list;
         }
         (initial, done.list, outcome_cache, None)
+    }
+
+    /// Whether a trigger of the unit striking in `state` may fire on its strike (`on hit`,
+    /// `crit`, `miss`): then the state after a strike follows from more than the hit points it
+    /// leaves.
+    fn fires_on_strike(&self, state: &State, side: usize) -> bool {
+        let units = self.units(state);
+        units
+            .get(side)
+            .is_none_or(|u| u.triggers.iter().any(|(_, e, _)| matches!(e, m::Event::Hit | m::Event::Crit | m::Event::Miss)))
     }
 
     fn side_forecast(&self, state: &State, side: usize, outcome_cache: &mut OutcomeCache) -> SideForecast {

@@ -154,6 +154,60 @@ impl Ir {
         Some(SettleInputs { formulas: out.formulas, leaves: out.leaves })
     }
 
+    /// What a strike's outcomes read besides its dice, where they read more than dice-free
+    /// formulas (`outcome_inputs`): each largest dice-free part of the combat roles' formulas
+    /// (`_target`, `defender.figures > 1`, the `Dice` value rolled). A strike's outcomes are a
+    /// function of its dice and these parts' values: every value read beside a roll, and every
+    /// value a die is compared with (its classes), is one of them or made from them. `None`
+    /// where a part has no value of its own (a unit, what a parameter holds).
+    pub(super) fn valued_inputs(&self) -> Option<Vec<E>> {
+        let mut out = Vec::new();
+        let mut named = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for root in self.roles.strike() {
+            self.parts_of(&E::Formula(root), &mut out, &mut named, &mut seen)?;
+        }
+        Some(out)
+    }
+
+    fn parts_of(
+        &self,
+        e: &E,
+        out: &mut Vec<E>,
+        named: &mut Vec<String>,
+        seen: &mut std::collections::HashSet<u16>,
+    ) -> Option<()> {
+        match e {
+            E::Const(_) | E::Roll(_) => Some(()),
+            E::Formula(f) if self.formulas.get(*f as usize)?.dice != 0 => {
+                let formula = self.formulas.get(*f as usize)?;
+                if seen.insert(*f) {
+                    self.parts_of(&formula.expr, out, named, seen)
+                } else {
+                    Some(())
+                }
+            }
+            _ if self.dice_of(e) == 0 => {
+                if matches!(e, E::Unit(_)) || !self.valued(e) {
+                    return None;
+                }
+                let name = format!("{e:?}");
+                if !named.contains(&name) {
+                    named.push(name);
+                    out.push(e.clone());
+                }
+                Some(())
+            }
+            _ if e.combines() || matches!(e, E::RollDyn(..)) => e.children().try_for_each(|c| self.parts_of(c, out, named, seen)),
+            _ => None,
+        }
+    }
+
+    /// Whether a dice-free part reads nothing through a parameter.
+    fn valued(&self, e: &E) -> bool {
+        !matches!(e, E::Param(_) | E::AttrOfParam(..) | E::HasParam(..)) && e.children().all(|c| self.valued(c))
+    }
+
     /// Whether every strike die is compared only with constants and `outcome_inputs` (or read
     /// whole): then its classes are a function of those formulas' values (the dice themselves
     /// being the same in every strike, as `outcome_inputs` requires).
