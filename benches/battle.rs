@@ -6,7 +6,8 @@
 //! commands users run, each the whole process (compile, setup, games, report): `oc simulate` of
 //! the same 10-versus-10 scenario with each AI (`simulate_per_min_*`), on one thread and on all
 //! (`simulate_thread_speedup_greedy`), and `oc fairness scenarios` (`fairness_scenarios_s_1000`,
-//! its wall time for 1000 games a scenario, scaled from fewer). Nothing here asserts a time.
+//! its wall time for 1000 games a scenario, scaled from fewer), and the CPU time of one game of
+//! Storm at the River with the default AI (`storm_game_cpu_ms`). Nothing here asserts a time.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -144,6 +145,7 @@ fn main() {
     ai_figures(&open, &open.rules.scenarios[0], &map, armies, "planner", 4, "_open");
 
     whole_process(&root);
+    storm_game_cpu(&root);
 }
 
 /// The median of three whole runs of `oc` with `args` in `dir`, with `threads` worker threads
@@ -234,4 +236,37 @@ fn ai_figures(
         rayon::current_num_threads(),
         f64::from(done) / all.as_secs_f64() * 60.0
     );
+}
+
+/// `oc simulate` of Storm at the River (`scenarios/battlestorm-narube.oc`: seed 003's
+/// point-bought armies of units of figures, the costliest shipped scenario) with the default AI
+/// on one thread, 3 games: the CPU time of a game (the process's user and system time, compile
+/// and setup included, over 3), as the kernel counts it for a waited-for child (`/proc/self/stat`,
+/// in hundredths of a second); where that cannot be read, the wall time.
+fn storm_game_cpu(root: &Path) {
+    // Fields 16 and 17 of `/proc/self/stat` (after the command's closing parenthesis: 14 and 15):
+    // the user and system time of the children waited for.
+    let children = || -> Option<u64> {
+        let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+        let rest = stat.rsplit_once(')')?.1;
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        Some(fields.get(13)?.parse::<u64>().ok()? + fields.get(14)?.parse::<u64>().ok()?)
+    };
+    let games = 3u32;
+    let n = games.to_string();
+    let (before, start) = (children(), Instant::now());
+    let out = Command::new(env!("CARGO_BIN_EXE_oc"))
+        .args(["simulate", "scenarios/battlestorm-narube.oc", "--games", &n, "--seed", "1", "--quiet"])
+        .current_dir(root)
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .expect("oc runs");
+    let wall = start.elapsed();
+    assert!(out.status.success(), "oc simulate: {}", String::from_utf8_lossy(&out.stderr));
+    let ms = match (before, children()) {
+        (Some(b), Some(a)) if a > b => (a - b) as f64 * 10.0,
+        _ => wall.as_secs_f64() * 1e3,
+    };
+    eprintln!("oc simulate scenarios/battlestorm-narube.oc, {games} games, one thread: {ms:.0} ms CPU, {wall:.2?} wall");
+    println!("bench storm_game_cpu_ms {:.0} ms", ms / f64::from(games));
 }
