@@ -44,10 +44,12 @@ pub(in crate::ai) struct Stakes {
     /// Both sides' tile objectives, and every unit that can take one (`race.rs`).
     pub objectives: Vec<Objective>,
     pub takers: Vec<Taker>,
-    /// The enemy's objective tiles, each with what a unit of ours standing on it bars: the
-    /// objective's imminent threat (`race::Taker::imminent`, summed over its takers) shared among
-    /// its tiles; the plan weighs it by the chance the unit still stands when they come.
-    pub barred: Vec<(Tile, f64)>,
+    /// The enemy's objective tiles, each with what a unit of ours standing on it bars, taker by
+    /// taker: (tile, taker, worth). The objective's imminent threat (`race::Taker::imminent`,
+    /// summed over its takers, at most the battle) shared among its tiles; the plan weighs it by
+    /// the chance the unit still stands when they come, and a taker's share by the chance it
+    /// still stands (an attack that routs it leaves nothing to bar).
+    pub barred: Vec<(Tile, usize, f64)>,
 }
 
 fn names_leader(c: &m::Condition) -> bool {
@@ -193,9 +195,12 @@ impl Stakes {
         // later. Measured: barring the whole race parked a unit on the tile from round 1.
         let mut barred = Vec::new();
         for (o, obj) in objectives.iter().enumerate().filter(|(_, o)| o.side != side) {
-            let threat: f64 = takers.iter().filter(|t| t.objective == o).map(Taker::imminent).sum();
-            let per_tile = super::RACE * WIN * threat.min(1.0) / obj.tiles.len().max(1) as f64;
-            barred.extend(obj.tiles.iter().map(|t| (*t, per_tile)));
+            let near = || takers.iter().filter(|t| t.objective == o && t.imminent() > 0.0);
+            let threat: f64 = near().map(Taker::imminent).sum();
+            let scale = super::RACE * WIN / threat.max(1.0) / obj.tiles.len().max(1) as f64;
+            for t in &obj.tiles {
+                barred.extend(near().map(|k| (*t, k.unit, scale * k.imminent())));
+            }
         }
         Stakes { worth, urgency: urgency(b, side, theirs), goals, deny, hold, contest, objectives, takers, barred }
     }
