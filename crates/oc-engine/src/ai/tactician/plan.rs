@@ -146,8 +146,13 @@ impl<'v, 'e> Decision<'v, 'e> {
                 None => self.position(&me, t, &me.prey),
             };
             // The enemy's objective tile held: only while our unit stands (`Stakes::barred`).
-            let bars: Vec<(usize, f64)> =
-                self.stakes.barred.iter().filter(|(x, _, _)| *x == t).map(|(_, k, w)| (*k, *w)).collect();
+            let bars: Vec<(usize, f64)> = self
+                .stakes
+                .barred
+                .iter()
+                .filter(|x| x.tile == t)
+                .map(|x| (x.taker, if t == me.u.pos { x.kept.max(x.now) } else { x.now }))
+                .collect();
             let toll: f64 = me.zones.iter().filter(|(zone, _)| t != me.u.pos && !zone.contains(&t)).map(|(_, c)| c).sum();
             candidates.clear();
             if forced.is_empty() {

@@ -45,11 +45,21 @@ pub(in crate::ai) struct Stakes {
     pub objectives: Vec<Objective>,
     pub takers: Vec<Taker>,
     /// The enemy's objective tiles, each with what a unit of ours standing on it bars, taker by
-    /// taker: (tile, taker, worth). The objective's imminent threat (`race::Taker::imminent`,
-    /// summed over its takers, at most the battle) shared among its tiles; the plan weighs it by
-    /// the chance the unit still stands when they come, and a taker's share by the chance it
-    /// still stands (an attack that routs it leaves nothing to bar).
-    pub barred: Vec<(Tile, usize, f64)>,
+    /// taker (`Bar`); the plan weighs it by the chance the unit still stands when they come, and
+    /// a taker's share by the chance it still stands (an attack that routs it leaves nothing to
+    /// bar).
+    pub barred: Vec<Bar>,
+}
+
+/// What one of the enemy's objective tiles held bars of one taker: its share of the battle.
+pub(in crate::ai) struct Bar {
+    pub tile: Tile,
+    pub taker: usize,
+    /// Stepped on now: the objective's imminent threat (`race::Taker::imminent`, summed over its
+    /// takers, at most the battle) shared among its tiles.
+    pub now: f64,
+    /// Kept by a unit already on it: the whole race (`race::Taker::chance`), shared alike.
+    pub kept: f64,
 }
 
 fn names_leader(c: &m::Condition) -> bool {
@@ -193,13 +203,23 @@ impl Stakes {
         // Held now, a tile bars only the takers that could take it before our unit acts again
         // (within one move of it): one farther off is barred as well by a unit that steps on
         // later. Measured: barring the whole race parked a unit on the tile from round 1.
+        // A unit already on the tile keeps it from the whole race while it stays: one that steps
+        // off to strike must outlive the enemy's reply to step back (measured: the Ferry
+        // Crossing's holder stepped off to strike the lord, was routed, and the saboteur razed
+        // the tile it had left).
         let mut barred = Vec::new();
         for (o, obj) in objectives.iter().enumerate().filter(|(_, o)| o.side != side) {
-            let near = || takers.iter().filter(|t| t.objective == o && t.imminent() > 0.0);
-            let threat: f64 = near().map(Taker::imminent).sum();
-            let scale = super::RACE * WIN / threat.max(1.0) / obj.tiles.len().max(1) as f64;
+            let racing = || takers.iter().filter(|t| t.objective == o && t.chance() > 0.0);
+            let tiles = obj.tiles.len().max(1) as f64;
+            let now = super::RACE * WIN / racing().map(Taker::imminent).sum::<f64>().max(1.0) / tiles;
+            let kept = super::RACE * WIN / racing().map(|k| k.share * k.chance()).sum::<f64>().max(1.0) / tiles;
             for t in &obj.tiles {
-                barred.extend(near().map(|k| (*t, k.unit, scale * k.imminent())));
+                barred.extend(racing().map(|k| Bar {
+                    tile: *t,
+                    taker: k.unit,
+                    now: now * k.imminent(),
+                    kept: kept * k.share * k.chance(),
+                }));
             }
         }
         Stakes { worth, urgency: urgency(b, side, theirs), goals, deny, hold, contest, objectives, takers, barred }
