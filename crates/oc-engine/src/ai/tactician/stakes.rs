@@ -207,6 +207,10 @@ impl Stakes {
         // off to strike must outlive the enemy's reply to step back (measured: the Ferry
         // Crossing's holder stepped off to strike the lord, was routed, and the saboteur razed
         // the tile it had left).
+        // Not from a taker whose rout wins us the battle: that one is fought, not waited for
+        // (its worth is the battle already; measured: the Harbour Raid's mage kept the fort
+        // while the garrison fought the princess, attacker 31% -> 56%).
+        let decisive = |k: usize| mine.is_some_and(|c| ends(b, c, side, k));
         let mut barred = Vec::new();
         for (o, obj) in objectives.iter().enumerate().filter(|(_, o)| o.side != side) {
             let racing = || takers.iter().filter(|t| t.objective == o && t.chance() > 0.0);
@@ -218,7 +222,7 @@ impl Stakes {
                     tile: *t,
                     taker: k.unit,
                     now: now * k.imminent(),
-                    kept: kept * k.share * k.chance(),
+                    kept: if decisive(k.unit) { 0.0 } else { kept * k.share * k.chance() },
                 }));
             }
         }
