@@ -66,3 +66,18 @@ fn the_tactician_does_not_park_on_the_tile_while_the_enemy_is_far() {
     assert_eq!(turn.unit, 2);
     assert_ne!(turn.to, Some((4, 4)), "{turn:?}");
 }
+
+/// Bors already on the goal, Ephraim on (0, 0) (8 tiles: he seizes on his second activation at
+/// the earliest), Ross two tiles off to strike: Bors keeps the tile from the whole race while he
+/// stays, not only from the takers within one move, so he does not step off to strike Ross.
+/// Before, the goal held barred nobody until Ephraim was a move away: a holder stepped off to
+/// strike, was routed before it could step back, and the tile it had left was taken.
+#[test]
+fn the_holder_keeps_the_tile_from_a_taker_two_moves_off() {
+    let (rules, map) = setup(ARMIES);
+    let engine = Engine::new(rules).unwrap();
+    let b = position(&engine, &map, (0, 0), Some((4, 4)));
+    let turn = Tactician::default().choose(&b).unwrap();
+    assert_eq!(turn.unit, 2);
+    assert!(turn.to.is_none_or(|t| t == (4, 4)), "Bors leaves the goal: {turn:?}");
+}

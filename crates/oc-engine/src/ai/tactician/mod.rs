@@ -20,8 +20,9 @@
 //! danger shielded (by a unit that can strike back from next to it). The tiles at stake are a
 //! race read from the victory conditions (`race.rs`): an enemy that could seize, escape or raze
 //! in time is worth the battle times its chance to, a step of ours nearer is worth the chance
-//! it gains, the enemy's objective tile held bars the takers within one move, as much as the
-//! holder is likely to still stand. The unit whose best turn gains most over standing still
+//! it gains, the enemy's objective tile stepped on bars the takers within one move (kept by a
+//! unit already on it, the whole race), as much as the holder is likely to still stand and each
+//! taker to still stand after the act. The unit whose best turn gains most over standing still
 //! acts.
 //!
 //! It decides from a [`View`] (only the enemies its side sees), never clones the battle, works

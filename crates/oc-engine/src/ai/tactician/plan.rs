@@ -146,7 +146,13 @@ impl<'v, 'e> Decision<'v, 'e> {
                 None => self.position(&me, t, &me.prey),
             };
             // The enemy's objective tile held: only while our unit stands (`Stakes::barred`).
-            let bars: f64 = self.stakes.barred.iter().filter(|(x, _)| *x == t).map(|(_, w)| w).sum();
+            let bars: Vec<(usize, f64)> = self
+                .stakes
+                .barred
+                .iter()
+                .filter(|x| x.tile == t)
+                .map(|x| (x.taker, if t == me.u.pos { x.kept.max(x.now) } else { x.now }))
+                .collect();
             let toll: f64 = me.zones.iter().filter(|(zone, _)| t != me.u.pos && !zone.contains(&t)).map(|(_, c)| c).sum();
             candidates.clear();
             if forced.is_empty() {
@@ -178,7 +184,14 @@ impl<'v, 'e> Decision<'v, 'e> {
                     _ => self.danger(i, t, c.holds, c.hp, None, cache),
                 };
                 // The tile held bars the enemy only while our unit stands: as much as it is
-                // likely to still stand once the enemies have struck it.
+                // likely to still stand once the enemies have struck it; and a taker the act
+                // routs is barred no more (a mage that stepped off the village to the ferry house
+                // to rout the saboteur let the lord seize the village).
+                let routed = |k: usize| match c.routs {
+                    Some((f, p)) if self.threats.foes.get(f).is_some_and(|x| x.unit == k) => p,
+                    _ => 0.0,
+                };
+                let bars: f64 = bars.iter().map(|(k, w)| w * (1.0 - routed(*k))).sum();
                 let held = if bars > 0.0 { (1.0 - c.fallen) * self.standing(i, t, c.holds, c.hp, cache) * bars } else { 0.0 };
                 let score = c.act + place + held - toll - caution * (1.0 - c.fallen) * danger;
                 if t == me.u.pos && matches!(c.turn.act, Act::Wait) {

@@ -44,10 +44,22 @@ pub(in crate::ai) struct Stakes {
     /// Both sides' tile objectives, and every unit that can take one (`race.rs`).
     pub objectives: Vec<Objective>,
     pub takers: Vec<Taker>,
-    /// The enemy's objective tiles, each with what a unit of ours standing on it bars: the
-    /// objective's imminent threat (`race::Taker::imminent`, summed over its takers) shared among
-    /// its tiles; the plan weighs it by the chance the unit still stands when they come.
-    pub barred: Vec<(Tile, f64)>,
+    /// The enemy's objective tiles, each with what a unit of ours standing on it bars, taker by
+    /// taker (`Bar`); the plan weighs it by the chance the unit still stands when they come, and
+    /// a taker's share by the chance it still stands (an attack that routs it leaves nothing to
+    /// bar).
+    pub barred: Vec<Bar>,
+}
+
+/// What one of the enemy's objective tiles held bars of one taker: its share of the battle.
+pub(in crate::ai) struct Bar {
+    pub tile: Tile,
+    pub taker: usize,
+    /// Stepped on now: the objective's imminent threat (`race::Taker::imminent`, summed over its
+    /// takers, at most the battle) shared among its tiles.
+    pub now: f64,
+    /// Kept by a unit already on it: the whole race (`race::Taker::chance`), shared alike.
+    pub kept: f64,
 }
 
 fn names_leader(c: &m::Condition) -> bool {
@@ -191,11 +203,28 @@ impl Stakes {
         // Held now, a tile bars only the takers that could take it before our unit acts again
         // (within one move of it): one farther off is barred as well by a unit that steps on
         // later. Measured: barring the whole race parked a unit on the tile from round 1.
+        // A unit already on the tile keeps it from the whole race while it stays: one that steps
+        // off to strike must outlive the enemy's reply to step back (measured: the Ferry
+        // Crossing's holder stepped off to strike the lord, was routed, and the saboteur razed
+        // the tile it had left).
+        // Not from a taker whose rout wins us the battle: that one is fought, not waited for
+        // (its worth is the battle already; measured: the Harbour Raid's mage kept the fort
+        // while the garrison fought the princess, attacker 31% -> 56%).
+        let decisive = |k: usize| mine.is_some_and(|c| ends(b, c, side, k));
         let mut barred = Vec::new();
         for (o, obj) in objectives.iter().enumerate().filter(|(_, o)| o.side != side) {
-            let threat: f64 = takers.iter().filter(|t| t.objective == o).map(Taker::imminent).sum();
-            let per_tile = super::RACE * WIN * threat.min(1.0) / obj.tiles.len().max(1) as f64;
-            barred.extend(obj.tiles.iter().map(|t| (*t, per_tile)));
+            let racing = || takers.iter().filter(|t| t.objective == o && t.chance() > 0.0);
+            let tiles = obj.tiles.len().max(1) as f64;
+            let now = super::RACE * WIN / racing().map(Taker::imminent).sum::<f64>().max(1.0) / tiles;
+            let kept = super::RACE * WIN / racing().map(|k| k.share * k.chance()).sum::<f64>().max(1.0) / tiles;
+            for t in &obj.tiles {
+                barred.extend(racing().map(|k| Bar {
+                    tile: *t,
+                    taker: k.unit,
+                    now: now * k.imminent(),
+                    kept: if decisive(k.unit) { 0.0 } else { kept * k.share * k.chance() },
+                }));
+            }
         }
         Stakes { worth, urgency: urgency(b, side, theirs), goals, deny, hold, contest, objectives, takers, barred }
     }
