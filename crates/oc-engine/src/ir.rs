@@ -343,6 +343,9 @@ pub struct Ir {
     /// formulas (`Ir::outcome_inputs`): those formulas. Then two strikes with the same dice
     /// classes and the same values have the same outcomes (`combat::outcomes`' table).
     pub outcome_inputs: Option<Vec<u16>>,
+    /// Where they do not (an attribute read beside a roll, a `Dice` value's roll), what a strike
+    /// reads keyed by value (`Ir::settle_inputs` of the roles alone), with the dice it names.
+    pub value_inputs: Option<SettleInputs>,
     /// How exchanges are worked out (`Engine::with_strategy`): which fast paths are on.
     pub strategy: crate::Strategy,
     /// By formula: whether a staged formula takes its staged expression in place of a reference
@@ -491,6 +494,7 @@ impl Ir {
             strike_mask: 0,
             dice_formulas: Vec::new(),
             outcome_inputs: None,
+            value_inputs: None,
             strategy: crate::Strategy::FAST,
             inlined: Vec::new(),
             classes_follow_inputs: false,
@@ -649,6 +653,7 @@ impl Ir {
         // (A strike that settles rerolls or gains reads every value of its dice instead.)
         ir.strike_cuts = ir.strike_dice.iter().map(|s| cuts::cuts(&ir, &roots, *s)).collect();
         ir.outcome_inputs = ir.outcome_inputs();
+        ir.value_inputs = if ir.outcome_inputs.is_none() { ir.settle_inputs(&[], &[]) } else { None };
         ir.classes_follow_inputs = ir.classes_follow_inputs();
         ir.inlined = ir.inlined();
         ir.strike_den = ir.strike_dice.iter().map(|s| ir.dice.get(*s as usize).map_or(1.0, |d| d.dist.den)).product();

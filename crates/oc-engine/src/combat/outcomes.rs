@@ -91,16 +91,8 @@ impl Exchange<'_> {
             let strike = super::Strike { units, attrs, attacker, res };
             // Looked up by what it reads: the inputs' values and which rerolls are affordable.
             let key = ir.settle_inputs.as_ref().filter(|_| ir.strategy.outcome_table).map(|inputs| {
-                let ctx = self.ctx(units, attrs, attacker, &rolls);
-                let mut values: SmallVec<[V; 8]> = inputs.formulas.iter().map(|f| ctx.formula(*f, &mut cache)).collect();
-                values.extend(inputs.leaves.iter().map(|e| ctx.eval(e, &[], &mut cache)));
+                let mut values = self.values_read(inputs, units, attrs, attacker, &mut cache);
                 values.push(V::Int(i64::from(self.affordable_rerolls(&strike))));
-                // The dice a `Dice` value names in this strike.
-                for slot in &ir.strike_dice {
-                    if let Some(e) = ir.dice.get(*slot as usize).and_then(|d| d.dynamic.as_ref()) {
-                        values.push(ctx.eval(e, &[], &mut cache));
-                    }
-                }
                 (ir.id ^ SETTLED, SmallVec::new(), values)
             });
             let lists = self.lists(units, attrs, attacker, &rolls, &mut cache, false);
@@ -123,18 +115,25 @@ impl Exchange<'_> {
         }
         let lists = self.lists(units, attrs, attacker, &rolls, &mut cache, true);
         let den = lists.dens.iter().product();
+        // Where the outcome reads more than dice and formulas (an attribute beside a roll, a
+        // `Dice` value's roll): by the values of what it reads and the dice they name.
+        let by_value = || {
+            let inputs = ir.value_inputs.as_ref().filter(|_| ir.strategy.outcome_table)?;
+            Some((ir.id ^ BY_VALUE, self.values_read(inputs, units, attrs, attacker, &mut cache)))
+        };
         let key = match early {
             Some(key) => Some(key),
-            None => inputs.map(|values| {
+            None => inputs.map(|values| (ir.id, values)).or_else(by_value).map(|(id, values)| {
                 let mut dice: SmallVec<[(u8, i64, u64); 8]> = SmallVec::new();
                 for (k, faces) in (0u8..).zip(&lists.values) {
                     match faces {
-                        // Every value of a die that is not a `Dice` value's: the same in every strike.
+                        // Every value of the die: the same in every strike (a `Dice` value's
+                        // dice are among the values read).
                         Faces::All(_) => dice.push((k, i64::MIN, 0)),
                         Faces::Classes(c) => dice.extend(c.iter().map(|(v, w)| (k, *v, w.to_bits()))),
                     }
                 }
-                (ir.id, dice, values)
+                (id, dice, values)
             }),
         };
         let known = key.as_ref().filter(|_| !ir.classes_follow_inputs).and_then(look_up);
@@ -156,6 +155,28 @@ impl Exchange<'_> {
             keep(k, &list);
         }
         Outcomes { den, list, reaction: None }
+    }
+
+    /// The values of what a strike reads by value (`inputs`: its dice-free formulas, what the
+    /// exchange fixes for it), then the dice each `Dice` value it rolls names.
+    fn values_read(
+        &self,
+        inputs: &crate::ir::SettleInputs,
+        units: [&Unit; 2],
+        attrs: &Attrs,
+        attacker: usize,
+        cache: &mut [Option<V>],
+    ) -> SmallVec<[V; 8]> {
+        let ir = &self.engine.ir;
+        let ctx = self.ctx(units, attrs, attacker, &[]);
+        let mut values: SmallVec<[V; 8]> = inputs.formulas.iter().map(|f| ctx.formula(*f, cache)).collect();
+        values.extend(inputs.leaves.iter().map(|e| ctx.eval(e, &[], cache)));
+        for slot in &ir.strike_dice {
+            if let Some(e) = ir.dice.get(*slot as usize).and_then(|d| d.dynamic.as_ref()) {
+                values.push(ctx.eval(e, &[], cache));
+            }
+        }
+        values
     }
 
     /// Each strike die's values, or (with `classes`) its outcome classes where it is only
@@ -410,6 +431,9 @@ fn keep(k: TableKey, list: &[(f64, Outcome)]) {
 
 /// Marks a settled strike's key in the table (its IR's id with the top bit flipped).
 const SETTLED: u64 = 1 << 63;
+
+/// Marks the key of a strike looked up by the values it reads (`Ir::value_inputs`).
+const BY_VALUE: u64 = 1 << 62;
 
 /// Forgets every formula that reads a die (their values change with the dice).
 pub(super) fn forget(ir: &crate::ir::Ir, cache: &mut [Option<V>]) {
