@@ -6,7 +6,9 @@
 //! commands users run, each the whole process (compile, setup, games, report): `oc simulate` of
 //! the same 10-versus-10 scenario with each AI (`simulate_per_min_*`), on one thread and on all
 //! (`simulate_thread_speedup_greedy`), and `oc fairness scenarios` (`fairness_scenarios_s_1000`,
-//! its wall time for 1000 games a scenario, scaled from fewer). Nothing here asserts a time.
+//! its wall time for 1000 games a scenario, scaled from fewer). Last, the user CPU a game of
+//! two costly shipped scenarios takes through `oc simulate` on one thread, the default AI on
+//! both sides (`town_square_game_cpu_ms`, `elder_hall_game_cpu_ms`). Nothing here asserts a time.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -144,6 +146,7 @@ fn main() {
     ai_figures(&open, &open.rules.scenarios[0], &map, armies, "planner", 4, "_open");
 
     whole_process(&root);
+    scenario_cpu(&root);
 }
 
 /// The median of three whole runs of `oc` with `args` in `dir`, with `threads` worker threads
@@ -234,4 +237,45 @@ fn ai_figures(
         rayon::current_num_threads(),
         f64::from(done) / all.as_secs_f64() * 60.0
     );
+}
+
+/// The user CPU, in milliseconds a game, of `oc simulate` of the Town Square (seed 004's
+/// skirmish rules: chains of activations, dice counted by icon) and the Elder Hall (seed 002's
+/// stamina rules: reactions and rerolls), 5 games on one thread with the default AI, compile
+/// and setup included: the median of three runs. Read from the children's user time the kernel
+/// keeps for this process (`/proc/self/stat`, in hundredths of a second); wall time elsewhere.
+fn scenario_cpu(root: &Path) {
+    let children_user = || -> Option<Duration> {
+        let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+        // The fields after the command's name (in parentheses, which may hold spaces).
+        let rest = stat.rsplit_once(')')?.1;
+        let ticks: u64 = rest.split_whitespace().nth(13)?.parse().ok()?;
+        Some(Duration::from_millis(ticks * 10))
+    };
+    let games = 5u32;
+    for (name, file) in [("town_square", "scenarios/skirmish-taizel.oc"), ("elder_hall", "scenarios/stamina-caer-pelyn.oc")] {
+        let n = games.to_string();
+        let mut samples: Vec<Duration> = (0..3)
+            .map(|_| {
+                let before = children_user();
+                let started = Instant::now();
+                let out = Command::new(env!("CARGO_BIN_EXE_oc"))
+                    .args(["simulate", file, "--games", &n, "--seed", "1", "--quiet"])
+                    .current_dir(root)
+                    .env("RAYON_NUM_THREADS", "1")
+                    .output()
+                    .expect("oc runs");
+                let wall = started.elapsed();
+                assert!(out.status.success(), "oc simulate {file}: {}", String::from_utf8_lossy(&out.stderr));
+                match (before, children_user()) {
+                    (Some(a), Some(z)) => z.saturating_sub(a),
+                    _ => wall,
+                }
+            })
+            .collect();
+        samples.sort();
+        let cpu = samples[1];
+        eprintln!("oc simulate {file}, {games} games, one thread: {cpu:.2?} user CPU");
+        println!("bench {name}_game_cpu_ms {:.0} ms", cpu.as_secs_f64() * 1e3 / f64::from(games));
+    }
 }
