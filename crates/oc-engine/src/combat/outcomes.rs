@@ -396,6 +396,10 @@ impl Exchange<'_> {
             .map(|(s, (v, d))| (*s, &v[..], *d))
             .collect();
         let mut at: SmallVec<[usize; 4]> = smallvec::smallvec![0usize; dice.len()];
+        // The dice whose values changed since `f` was last called: at first every one (the
+        // cache may hold values of other rolls); then the die that turned and the faster ones
+        // that went back to their first value. A formula that reads none of them keeps its value.
+        let mut turned = u64::MAX;
         loop {
             let mut weight = 1.0;
             for ((slot, values, den), i) in dice.iter().zip(&at) {
@@ -404,11 +408,10 @@ impl Exchange<'_> {
                     weight *= if chance { w / den } else { *w };
                 }
             }
-            forget(ir, cache);
+            forget_reading(ir, cache, turned);
             f(rolls, cache, weight);
-            if !next(&mut at, dice.iter().map(|(_, v, _)| v.len())) {
-                break;
-            }
+            let Some(k) = advance(&mut at, dice.iter().map(|(_, v, _)| v.len())) else { break };
+            turned = dice.iter().take(k + 1).fold(0u64, |m, (s, _, _)| m | (1u64 << s));
         }
     }
 }
@@ -442,6 +445,29 @@ pub(super) fn forget(ir: &crate::ir::Ir, cache: &mut [Option<V>]) {
             *slot = None;
         }
     }
+}
+
+/// Forgets every formula that reads one of the dice in `turned` (a bit per slot).
+fn forget_reading(ir: &crate::ir::Ir, cache: &mut [Option<V>], turned: u64) {
+    for f in &ir.dice_formulas {
+        if ir.formulas.get(*f as usize).is_none_or(|x| x.dice & turned != 0) {
+            if let Some(slot) = cache.get_mut(*f as usize) {
+                *slot = None;
+            }
+        }
+    }
+}
+
+/// [`next`], saying which index turned (those before it went back to 0); `None` after the last.
+fn advance(at: &mut [usize], lens: impl Iterator<Item = usize>) -> Option<usize> {
+    for (k, (i, len)) in at.iter_mut().zip(lens).enumerate() {
+        if *i + 1 < len {
+            *i += 1;
+            return Some(k);
+        }
+        *i = 0;
+    }
+    None
 }
 
 /// The next joint index, the first turning fastest; `false` after the last.
