@@ -6,8 +6,9 @@
 //! commands users run, each the whole process (compile, setup, games, report): `oc simulate` of
 //! the same 10-versus-10 scenario with each AI (`simulate_per_min_*`), on one thread and on all
 //! (`simulate_thread_speedup_greedy`), and `oc fairness scenarios` (`fairness_scenarios_s_1000`,
-//! its wall time for 1000 games a scenario, scaled from fewer), and the CPU time of one game of
-//! Storm at the River with the default AI (`storm_game_cpu_ms`). Nothing here asserts a time.
+//! its wall time for 1000 games a scenario, scaled from fewer). Last, the CPU a game of the three
+//! costliest shipped scenarios takes through `oc simulate` on one thread with the default AI
+//! (`storm_game_cpu_ms`, `town_square_game_cpu_ms`, `elder_hall_game_cpu_ms`). Nothing here asserts a time.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -145,7 +146,7 @@ fn main() {
     ai_figures(&open, &open.rules.scenarios[0], &map, armies, "planner", 4, "_open");
 
     whole_process(&root);
-    storm_game_cpu(&root);
+    scenario_cpu(&root);
 }
 
 /// The median of three whole runs of `oc` with `args` in `dir`, with `threads` worker threads
@@ -238,35 +239,50 @@ fn ai_figures(
     );
 }
 
-/// `oc simulate` of Storm at the River (`scenarios/battlestorm-narube.oc`: seed 003's
-/// point-bought armies of units of figures, the costliest shipped scenario) with the default AI
-/// on one thread, 3 games: the CPU time of a game (the process's user and system time, compile
-/// and setup included, over 3), as the kernel counts it for a waited-for child (`/proc/self/stat`,
-/// in hundredths of a second); where that cannot be read, the wall time.
-fn storm_game_cpu(root: &Path) {
-    // Fields 16 and 17 of `/proc/self/stat` (after the command's closing parenthesis: 14 and 15):
-    // the user and system time of the children waited for.
-    let children = || -> Option<u64> {
+/// The CPU time, in milliseconds a game, of `oc simulate` of the three costliest shipped
+/// scenarios with the default AI on one thread, compile and setup included: Storm at the River
+/// (seed 003's point-bought armies of units of figures; 3 games, one run), the Town Square (seed
+/// 004's skirmish rules: chains of activations, dice counted by icon) and the Elder Hall (seed
+/// 002's stamina rules: reactions and rerolls; 5 games, the median of three runs). Read from the
+/// user and system time the kernel keeps for this process's waited-for children
+/// (`/proc/self/stat`, in hundredths of a second); the wall time where that cannot be read.
+fn scenario_cpu(root: &Path) {
+    // Fields 16 and 17 of `/proc/self/stat` (after the command's closing parenthesis, which may
+    // follow a name with spaces: 14 and 15).
+    let children = || -> Option<Duration> {
         let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
         let rest = stat.rsplit_once(')')?.1;
         let fields: Vec<&str> = rest.split_whitespace().collect();
-        Some(fields.get(13)?.parse::<u64>().ok()? + fields.get(14)?.parse::<u64>().ok()?)
+        let ticks = fields.get(13)?.parse::<u64>().ok()? + fields.get(14)?.parse::<u64>().ok()?;
+        Some(Duration::from_millis(ticks * 10))
     };
-    let games = 3u32;
-    let n = games.to_string();
-    let (before, start) = (children(), Instant::now());
-    let out = Command::new(env!("CARGO_BIN_EXE_oc"))
-        .args(["simulate", "scenarios/battlestorm-narube.oc", "--games", &n, "--seed", "1", "--quiet"])
-        .current_dir(root)
-        .env("RAYON_NUM_THREADS", "1")
-        .output()
-        .expect("oc runs");
-    let wall = start.elapsed();
-    assert!(out.status.success(), "oc simulate: {}", String::from_utf8_lossy(&out.stderr));
-    let ms = match (before, children()) {
-        (Some(b), Some(a)) if a > b => (a - b) as f64 * 10.0,
-        _ => wall.as_secs_f64() * 1e3,
-    };
-    eprintln!("oc simulate scenarios/battlestorm-narube.oc, {games} games, one thread: {ms:.0} ms CPU, {wall:.2?} wall");
-    println!("bench storm_game_cpu_ms {:.0} ms", ms / f64::from(games));
+    let scenarios = [
+        ("storm", "scenarios/battlestorm-narube.oc", 3u32, 1),
+        ("town_square", "scenarios/skirmish-taizel.oc", 5, 3),
+        ("elder_hall", "scenarios/stamina-caer-pelyn.oc", 5, 3),
+    ];
+    for (name, file, games, runs) in scenarios {
+        let n = games.to_string();
+        let mut samples: Vec<Duration> = (0..runs)
+            .map(|_| {
+                let (before, started) = (children(), Instant::now());
+                let out = Command::new(env!("CARGO_BIN_EXE_oc"))
+                    .args(["simulate", file, "--games", &n, "--seed", "1", "--quiet"])
+                    .current_dir(root)
+                    .env("RAYON_NUM_THREADS", "1")
+                    .output()
+                    .expect("oc runs");
+                let wall = started.elapsed();
+                assert!(out.status.success(), "oc simulate {file}: {}", String::from_utf8_lossy(&out.stderr));
+                match (before, children()) {
+                    (Some(a), Some(z)) if z > a => z - a,
+                    _ => wall,
+                }
+            })
+            .collect();
+        samples.sort();
+        let cpu = samples[samples.len() / 2];
+        eprintln!("oc simulate {file}, {games} games, one thread: {cpu:.2?} CPU");
+        println!("bench {name}_game_cpu_ms {:.0} ms", cpu.as_secs_f64() * 1e3 / f64::from(games));
+    }
 }

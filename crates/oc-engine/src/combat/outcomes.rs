@@ -91,16 +91,8 @@ impl Exchange<'_> {
             let strike = super::Strike { units, attrs, attacker, res };
             // Looked up by what it reads: the inputs' values and which rerolls are affordable.
             let key = ir.settle_inputs.as_ref().filter(|_| ir.strategy.outcome_table).map(|inputs| {
-                let ctx = self.ctx(units, attrs, attacker, &rolls);
-                let mut values: SmallVec<[V; 8]> = inputs.formulas.iter().map(|f| ctx.formula(*f, &mut cache)).collect();
-                values.extend(inputs.leaves.iter().map(|e| ctx.eval(e, &[], &mut cache)));
+                let mut values = self.values_read(inputs, units, attrs, attacker, &mut cache);
                 values.push(V::Int(i64::from(self.affordable_rerolls(&strike))));
-                // The dice a `Dice` value names in this strike.
-                for slot in &ir.strike_dice {
-                    if let Some(e) = ir.dice.get(*slot as usize).and_then(|d| d.dynamic.as_ref()) {
-                        values.push(ctx.eval(e, &[], &mut cache));
-                    }
-                }
                 (ir.id ^ SETTLED, SmallVec::new(), values)
             });
             let lists = self.lists(units, attrs, attacker, &rolls, &mut cache, false);
@@ -121,12 +113,7 @@ impl Exchange<'_> {
         let valued = ir.valued_inputs.as_ref().filter(|_| ir.strategy.outcome_table && inputs.is_none()).map(|parts| {
             let ctx = self.ctx(units, attrs, attacker, &rolls);
             let mut values: SmallVec<[V; 8]> = parts.iter().map(|e| ctx.eval(e, &[], &mut cache)).collect();
-            // The dice a `Dice` value names in this strike.
-            for slot in &ir.strike_dice {
-                if let Some(e) = ir.dice.get(*slot as usize).and_then(|d| d.dynamic.as_ref()) {
-                    values.push(ctx.eval(e, &[], &mut cache));
-                }
-            }
+            named_dice(ir, &ctx, &mut cache, &mut values);
             (ir.id ^ VALUED, SmallVec::new(), values)
         });
         if let Some(list) = valued.as_ref().and_then(look_up) {
@@ -141,18 +128,25 @@ impl Exchange<'_> {
         }
         let lists = self.lists(units, attrs, attacker, &rolls, &mut cache, true);
         let den = lists.dens.iter().product();
+        // Where the outcome reads more than dice and formulas (an attribute beside a roll, a
+        // `Dice` value's roll): by the values of what it reads and the dice they name.
+        let by_value = || {
+            let inputs = ir.value_inputs.as_ref().filter(|_| ir.strategy.outcome_table)?;
+            Some((ir.id ^ BY_VALUE, self.values_read(inputs, units, attrs, attacker, &mut cache)))
+        };
         let key = match early {
             Some(key) => Some(key),
-            None => inputs.map(|values| {
+            None => inputs.map(|values| (ir.id, values)).or_else(by_value).map(|(id, values)| {
                 let mut dice: SmallVec<[(u8, i64, u64); 8]> = SmallVec::new();
                 for (k, faces) in (0u8..).zip(&lists.values) {
                     match faces {
-                        // Every value of a die that is not a `Dice` value's: the same in every strike.
+                        // Every value of the die: the same in every strike (a `Dice` value's
+                        // dice are among the values read).
                         Faces::All(_) => dice.push((k, i64::MIN, 0)),
                         Faces::Classes(c) => dice.extend(c.iter().map(|(v, w)| (k, *v, w.to_bits()))),
                     }
                 }
-                (ir.id, dice, values)
+                (id, dice, values)
             }),
         };
         let known = key.as_ref().filter(|_| !ir.classes_follow_inputs).and_then(look_up);
@@ -174,6 +168,24 @@ impl Exchange<'_> {
             keep(k, &list);
         }
         Outcomes { den, list, reaction: None }
+    }
+
+    /// The values of what a strike reads by value (`inputs`: its dice-free formulas, what the
+    /// exchange fixes for it), then the dice each `Dice` value it rolls names.
+    fn values_read(
+        &self,
+        inputs: &crate::ir::SettleInputs,
+        units: [&Unit; 2],
+        attrs: &Attrs,
+        attacker: usize,
+        cache: &mut [Option<V>],
+    ) -> SmallVec<[V; 8]> {
+        let ir = &self.engine.ir;
+        let ctx = self.ctx(units, attrs, attacker, &[]);
+        let mut values: SmallVec<[V; 8]> = inputs.formulas.iter().map(|f| ctx.formula(*f, cache)).collect();
+        values.extend(inputs.leaves.iter().map(|e| ctx.eval(e, &[], cache)));
+        named_dice(ir, &ctx, cache, &mut values);
+        values
     }
 
     /// Each strike die's values, or (with `classes`) its outcome classes where it is only
@@ -393,6 +405,10 @@ impl Exchange<'_> {
             .map(|(s, (v, d))| (*s, &v[..], *d))
             .collect();
         let mut at: SmallVec<[usize; 4]> = smallvec::smallvec![0usize; dice.len()];
+        // The dice whose values changed since `f` was last called: at first every one (the
+        // cache may hold values of other rolls); then the die that turned and the faster ones
+        // that went back to their first value. A formula that reads none of them keeps its value.
+        let mut turned = u64::MAX;
         loop {
             let mut weight = 1.0;
             for ((slot, values, den), i) in dice.iter().zip(&at) {
@@ -401,11 +417,10 @@ impl Exchange<'_> {
                     weight *= if chance { w / den } else { *w };
                 }
             }
-            forget(ir, cache);
+            forget_reading(ir, cache, turned);
             f(rolls, cache, weight);
-            if !next(&mut at, dice.iter().map(|(_, v, _)| v.len())) {
-                break;
-            }
+            let Some(k) = advance(&mut at, dice.iter().map(|(_, v, _)| v.len())) else { break };
+            turned = dice.iter().take(k + 1).fold(0u64, |m, (s, _, _)| m | (1u64 << s));
         }
     }
 }
@@ -426,11 +441,24 @@ fn keep(k: TableKey, list: &[(f64, Outcome)]) {
     });
 }
 
+/// Adds the dice each `Dice` value a strike rolls names in this strike (`roll(attacker.dice)`).
+fn named_dice(ir: &crate::ir::Ir, ctx: &crate::strike::Ctx, cache: &mut [Option<V>], values: &mut SmallVec<[V; 8]>) {
+    for slot in &ir.strike_dice {
+        if let Some(e) = ir.dice.get(*slot as usize).and_then(|d| d.dynamic.as_ref()) {
+            values.push(ctx.eval(e, &[], cache));
+        }
+    }
+}
+
 /// Marks a settled strike's key in the table (its IR's id with the top bit flipped).
 const SETTLED: u64 = 1 << 63;
 
 /// Marks a strike's key by the values of its parts (`Ir::valued_inputs`): the next bit.
 const VALUED: u64 = 1 << 62;
+
+/// Marks the key of a strike looked up by the values it reads (`Ir::value_inputs`, where
+/// `Ir::valued_inputs` has no key for it): the bit after.
+const BY_VALUE: u64 = 1 << 61;
 
 /// Forgets every formula that reads a die (their values change with the dice).
 pub(super) fn forget(ir: &crate::ir::Ir, cache: &mut [Option<V>]) {
@@ -439,6 +467,29 @@ pub(super) fn forget(ir: &crate::ir::Ir, cache: &mut [Option<V>]) {
             *slot = None;
         }
     }
+}
+
+/// Forgets every formula that reads one of the dice in `turned` (a bit per slot).
+fn forget_reading(ir: &crate::ir::Ir, cache: &mut [Option<V>], turned: u64) {
+    for f in &ir.dice_formulas {
+        if ir.formulas.get(*f as usize).is_none_or(|x| x.dice & turned != 0) {
+            if let Some(slot) = cache.get_mut(*f as usize) {
+                *slot = None;
+            }
+        }
+    }
+}
+
+/// [`next`], saying which index turned (those before it went back to 0); `None` after the last.
+fn advance(at: &mut [usize], lens: impl Iterator<Item = usize>) -> Option<usize> {
+    for (k, (i, len)) in at.iter_mut().zip(lens).enumerate() {
+        if *i + 1 < len {
+            *i += 1;
+            return Some(k);
+        }
+        *i = 0;
+    }
+    None
 }
 
 /// The next joint index, the first turning fastest; `false` after the last.
