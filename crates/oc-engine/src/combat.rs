@@ -141,6 +141,13 @@ pub struct Outcome {
     pub rerolled: u16,
 }
 
+impl Outcome {
+    /// Whether the strike dealt damage to the unit struck (what a riposte waits for).
+    pub(crate) fn deals_damage(&self) -> bool {
+        self.hit && !self.backfire && self.damage > 0
+    }
+}
+
 impl std::hash::Hash for Outcome {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
         self.hit.hash(h);

@@ -347,9 +347,6 @@ pub struct Ir {
     /// dice-free part of the combat roles' formulas, looked up by its value instead
     /// (`Ir::valued_inputs`).
     pub valued_inputs: Option<Vec<E>>,
-    /// Where neither applies (a part read through a parameter): what a strike reads keyed by
-    /// value (`Ir::settle_inputs` of the roles alone), with the dice it names.
-    pub value_inputs: Option<SettleInputs>,
     /// How exchanges are worked out (`Engine::with_strategy`): which fast paths are on.
     pub strategy: crate::Strategy,
     /// By formula: whether a staged formula takes its staged expression in place of a reference
@@ -499,7 +496,6 @@ impl Ir {
             dice_formulas: Vec::new(),
             outcome_inputs: None,
             valued_inputs: None,
-            value_inputs: None,
             strategy: crate::Strategy::FAST,
             inlined: Vec::new(),
             classes_follow_inputs: false,
@@ -659,8 +655,6 @@ impl Ir {
         ir.strike_cuts = ir.strike_dice.iter().map(|s| cuts::cuts(&ir, &roots, *s)).collect();
         ir.outcome_inputs = ir.outcome_inputs();
         ir.valued_inputs = if ir.outcome_inputs.is_none() { ir.valued_inputs() } else { None };
-        ir.value_inputs =
-            if ir.outcome_inputs.is_none() && ir.valued_inputs.is_none() { ir.settle_inputs(&[], &[]) } else { None };
         ir.classes_follow_inputs = ir.classes_follow_inputs();
         ir.inlined = ir.inlined();
         ir.strike_den = ir.strike_dice.iter().map(|s| ir.dice.get(*s as usize).map_or(1.0, |d| d.dist.den)).product();

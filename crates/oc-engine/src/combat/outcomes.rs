@@ -91,7 +91,10 @@ impl Exchange<'_> {
             let strike = super::Strike { units, attrs, attacker, res };
             // Looked up by what it reads: the inputs' values and which rerolls are affordable.
             let key = ir.settle_inputs.as_ref().filter(|_| ir.strategy.outcome_table).map(|inputs| {
-                let mut values = self.values_read(inputs, units, attrs, attacker, &mut cache);
+                let ctx = self.ctx(units, attrs, attacker, &rolls);
+                let mut values: SmallVec<[V; 8]> = inputs.formulas.iter().map(|f| ctx.formula(*f, &mut cache)).collect();
+                values.extend(inputs.leaves.iter().map(|e| ctx.eval(e, &[], &mut cache)));
+                named_dice(ir, &ctx, &mut cache, &mut values);
                 values.push(V::Int(i64::from(self.affordable_rerolls(&strike))));
                 (ir.id ^ SETTLED, SmallVec::new(), values)
             });
@@ -128,25 +131,18 @@ impl Exchange<'_> {
         }
         let lists = self.lists(units, attrs, attacker, &rolls, &mut cache, true);
         let den = lists.dens.iter().product();
-        // Where the outcome reads more than dice and formulas (an attribute beside a roll, a
-        // `Dice` value's roll): by the values of what it reads and the dice they name.
-        let by_value = || {
-            let inputs = ir.value_inputs.as_ref().filter(|_| ir.strategy.outcome_table)?;
-            Some((ir.id ^ BY_VALUE, self.values_read(inputs, units, attrs, attacker, &mut cache)))
-        };
         let key = match early {
             Some(key) => Some(key),
-            None => inputs.map(|values| (ir.id, values)).or_else(by_value).map(|(id, values)| {
+            None => inputs.map(|values| {
                 let mut dice: SmallVec<[(u8, i64, u64); 8]> = SmallVec::new();
                 for (k, faces) in (0u8..).zip(&lists.values) {
                     match faces {
-                        // Every value of the die: the same in every strike (a `Dice` value's
-                        // dice are among the values read).
+                        // Every value of a die that is not a `Dice` value's: the same in every strike.
                         Faces::All(_) => dice.push((k, i64::MIN, 0)),
                         Faces::Classes(c) => dice.extend(c.iter().map(|(v, w)| (k, *v, w.to_bits()))),
                     }
                 }
-                (id, dice, values)
+                (ir.id, dice, values)
             }),
         };
         let known = key.as_ref().filter(|_| !ir.classes_follow_inputs).and_then(look_up);
@@ -168,24 +164,6 @@ impl Exchange<'_> {
             keep(k, &list);
         }
         Outcomes { den, list, reaction: None }
-    }
-
-    /// The values of what a strike reads by value (`inputs`: its dice-free formulas, what the
-    /// exchange fixes for it), then the dice each `Dice` value it rolls names.
-    fn values_read(
-        &self,
-        inputs: &crate::ir::SettleInputs,
-        units: [&Unit; 2],
-        attrs: &Attrs,
-        attacker: usize,
-        cache: &mut [Option<V>],
-    ) -> SmallVec<[V; 8]> {
-        let ir = &self.engine.ir;
-        let ctx = self.ctx(units, attrs, attacker, &[]);
-        let mut values: SmallVec<[V; 8]> = inputs.formulas.iter().map(|f| ctx.formula(*f, cache)).collect();
-        values.extend(inputs.leaves.iter().map(|e| ctx.eval(e, &[], cache)));
-        named_dice(ir, &ctx, cache, &mut values);
-        values
     }
 
     /// Each strike die's values, or (with `classes`) its outcome classes where it is only
@@ -353,7 +331,7 @@ impl Exchange<'_> {
                         }
                     }
                     out.add(eval(rolls, cache), weight);
-                    if !next(&mut at, parts.iter().map(|p| p.len())) {
+                    if advance(&mut at, parts.iter().map(|p| p.len())).is_none() {
                         break;
                     }
                 }
@@ -384,7 +362,8 @@ impl Exchange<'_> {
     }
 
     /// Calls `f` with every joint value of the strike dice in `mask` set in `rolls` (the first
-    /// die turning fastest, the other dice held), every dice-reading formula forgotten, and its
+    /// die turning fastest, the other dice held), every formula reading a die whose value
+    /// changed since the last call forgotten, and its
     /// weight: the product of the dice's weights, or with `chance` of each weight over its die's
     /// denominator.
     pub(super) fn each_joint(
@@ -456,17 +435,9 @@ const SETTLED: u64 = 1 << 63;
 /// Marks a strike's key by the values of its parts (`Ir::valued_inputs`): the next bit.
 const VALUED: u64 = 1 << 62;
 
-/// Marks the key of a strike looked up by the values it reads (`Ir::value_inputs`, where
-/// `Ir::valued_inputs` has no key for it): the bit after.
-const BY_VALUE: u64 = 1 << 61;
-
 /// Forgets every formula that reads a die (their values change with the dice).
 pub(super) fn forget(ir: &crate::ir::Ir, cache: &mut [Option<V>]) {
-    for f in &ir.dice_formulas {
-        if let Some(slot) = cache.get_mut(*f as usize) {
-            *slot = None;
-        }
-    }
+    forget_reading(ir, cache, u64::MAX);
 }
 
 /// Forgets every formula that reads one of the dice in `turned` (a bit per slot).
@@ -480,7 +451,8 @@ fn forget_reading(ir: &crate::ir::Ir, cache: &mut [Option<V>], turned: u64) {
     }
 }
 
-/// [`next`], saying which index turned (those before it went back to 0); `None` after the last.
+/// The next joint index, the first turning fastest: which index turned (those before it went
+/// back to 0); `None` after the last.
 fn advance(at: &mut [usize], lens: impl Iterator<Item = usize>) -> Option<usize> {
     for (k, (i, len)) in at.iter_mut().zip(lens).enumerate() {
         if *i + 1 < len {
@@ -490,18 +462,6 @@ fn advance(at: &mut [usize], lens: impl Iterator<Item = usize>) -> Option<usize>
         *i = 0;
     }
     None
-}
-
-/// The next joint index, the first turning fastest; `false` after the last.
-fn next(at: &mut [usize], lens: impl Iterator<Item = usize>) -> bool {
-    for (i, len) in at.iter_mut().zip(lens) {
-        if *i + 1 < len {
-            *i += 1;
-            return true;
-        }
-        *i = 0;
-    }
-    false
 }
 
 #[cfg(test)]

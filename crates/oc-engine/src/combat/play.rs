@@ -198,8 +198,7 @@ impl Exchange<'_> {
                 let mut made: SmallVec<[(Effect, usize); 16]> = SmallVec::new();
                 for &(count, o) in &outcomes.list {
                     let weight = p * count / faces;
-                    let effect = effects
-                        .then(|| (dealt(state.hp, side, o).map(|h| h.max(0)), o.hit && !o.backfire && o.damage > 0, o.rerolled));
+                    let effect = effects.then(|| (dealt(state.hp, side, o).map(|h| h.max(0)), o.deals_damage(), o.rerolled));
                     if let Some(i) = effect.and_then(|e| made.iter().find(|(x, _)| *x == e)).map(|(_, i)| *i) {
                         next.add_to(i, weight);
                         continue;

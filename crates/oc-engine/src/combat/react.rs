@@ -262,7 +262,7 @@ impl Exchange<'_> {
         self.settle_state(&mut after, side, &o);
         after.phase = self.next_phase(&after, state.phase);
         let ripostes = reaction.is_some_and(|set| members(set).filter_map(|r| self.reaction(r)).any(|r| r.riposte));
-        let dealt = o.hit && !o.backfire && o.damage > 0;
+        let dealt = o.deals_damage();
         let alive = after.hp.iter().all(|hp| *hp > 0);
         if ripostes && !dealt && alive && !matches!(state.phase, Phase::Riposte { .. }) {
             let resume = match after.phase {
