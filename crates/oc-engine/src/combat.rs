@@ -310,12 +310,16 @@ struct FlagMemo {
     value: V,
 }
 
+/// A strike's grouped outcomes, (weight, outcome): shared by the outcome table and every strike
+/// that looks them up (not copied).
+type OutcomeList = Arc<[(f64, Outcome)]>;
+
 /// A strike's outcomes, grouped: (weight, outcome); the weights sum to `den`; and the reaction
 /// the struck unit took against it.
 #[derive(Clone)]
 struct Outcomes {
     den: f64,
-    list: Vec<(f64, Outcome)>,
+    list: OutcomeList,
     reaction: Option<Reactions>,
 }
 

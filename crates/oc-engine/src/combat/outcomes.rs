@@ -55,7 +55,7 @@ type Rolls = SmallVec<[i64; 8]>;
 type TableKey = (u64, SmallVec<[(u8, i64, u64); 8]>, SmallVec<[V; 8]>);
 
 /// Outcome lists by [`TableKey`].
-type Table = FastMap<TableKey, Rc<[(f64, Outcome)]>>;
+type Table = FastMap<TableKey, OutcomeList>;
 
 thread_local! {
     /// Outcome lists by [`TableKey`], for this thread (no lock), and how many outcomes they hold:
@@ -102,9 +102,9 @@ impl Exchange<'_> {
             let den = lists.dens.iter().product();
             if let Some(list) = key.as_ref().and_then(look_up) {
                 self.give_back(cache);
-                return Outcomes { den, list: list.to_vec(), reaction: None };
+                return Outcomes { den, list, reaction: None };
             }
-            let list = self.settled(&strike, &lists, &mut rolls, &mut cache);
+            let list: OutcomeList = self.settled(&strike, &lists, &mut rolls, &mut cache).into();
             self.give_back(cache);
             if let Some(k) = key {
                 keep(k, &list);
@@ -122,12 +122,12 @@ impl Exchange<'_> {
         if let Some(list) = valued.as_ref().and_then(look_up) {
             let den = self.lists(units, attrs, attacker, &rolls, &mut cache, false).dens.iter().product();
             self.give_back(cache);
-            return Outcomes { den, list: list.to_vec(), reaction: None };
+            return Outcomes { den, list, reaction: None };
         }
         let early = inputs.as_ref().filter(|_| ir.classes_follow_inputs).map(|v| (ir.id, SmallVec::new(), v.clone()));
         if let Some(list) = early.as_ref().and_then(look_up) {
             self.give_back(cache);
-            return Outcomes { den: ir.strike_den, list: list.to_vec(), reaction: None };
+            return Outcomes { den: ir.strike_den, list, reaction: None };
         }
         let lists = self.lists(units, attrs, attacker, &rolls, &mut cache, true);
         let den = lists.dens.iter().product();
@@ -148,17 +148,19 @@ impl Exchange<'_> {
         let known = key.as_ref().filter(|_| !ir.classes_follow_inputs).and_then(look_up);
         if let Some(list) = known {
             self.give_back(cache);
-            return Outcomes { den, list: list.to_vec(), reaction: None };
+            return Outcomes { den, list, reaction: None };
         }
         let joint = lists.values.iter().fold(1u64, |n, v| n.saturating_mul(v.len().max(1) as u64));
         let factored =
             if joint > ir.strategy.factor_above { self.factored(units, attrs, attacker, &lists, &mut cache) } else { None };
-        let list = factored.unwrap_or_else(|| {
-            let list = self.joint(ir.strike_mask, &lists, &mut rolls, &mut cache, |rolls, cache| {
-                self.outcome_at(&self.ctx(units, attrs, attacker, rolls), cache)
-            });
-            list.into_iter().map(|(o, w)| (w, o)).collect()
-        });
+        let list: OutcomeList = factored
+            .unwrap_or_else(|| {
+                let list = self.joint(ir.strike_mask, &lists, &mut rolls, &mut cache, |rolls, cache| {
+                    self.outcome_at(&self.ctx(units, attrs, attacker, rolls), cache)
+                });
+                list.into_iter().map(|(o, w)| (w, o)).collect()
+            })
+            .into();
         self.give_back(cache);
         if let Some(k) = key.or(valued) {
             keep(k, &list);
@@ -405,7 +407,7 @@ impl Exchange<'_> {
 }
 
 /// Keeps a strike's outcomes in this thread's table.
-fn keep(k: TableKey, list: &[(f64, Outcome)]) {
+fn keep(k: TableKey, list: &OutcomeList) {
     // While threads are torn down there is no table: nothing is kept.
     let _ = TABLE.try_with(|t| {
         if let Ok(mut t) = t.try_borrow_mut() {
@@ -415,7 +417,7 @@ fn keep(k: TableKey, list: &[(f64, Outcome)]) {
                 *held = 0;
             }
             *held += list.len();
-            table.insert(k, Rc::from(list));
+            table.insert(k, list.clone());
         }
     });
 }

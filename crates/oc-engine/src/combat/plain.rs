@@ -149,7 +149,7 @@ pub(super) fn run(
                         }
                     };
                     let faces = outcomes.den;
-                    for &(count, o) in &outcomes.list {
+                    for &(count, o) in outcomes.list.iter() {
                         next.add(struck(hp, side, o), p * count / faces);
                     }
                 }

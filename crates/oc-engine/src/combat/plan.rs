@@ -47,7 +47,7 @@ impl Plan {
             Some((_, _, o)) => o.clone(),
             None => {
                 missing = true;
-                Arc::new(Outcomes { den: 1.0, list: Vec::new(), reaction: None })
+                Arc::new(Outcomes { den: 1.0, list: Arc::from([]), reaction: None })
             }
         })?;
         (!missing).then(|| assemble(&done, self.start, self.distance, self.sides.clone()))

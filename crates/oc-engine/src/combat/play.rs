@@ -18,6 +18,9 @@ use super::*;
 /// it paid.
 type Effect = ([i64; 2], bool, u16);
 
+/// The most effects of a state searched one by one (in place) before an index is built.
+const MADE_SEARCHED: usize = 16;
+
 /// One side's final HP -> probability (a few, in place).
 type SideHp = smallvec::SmallVec<[(i64, f64); 16]>;
 
@@ -179,6 +182,9 @@ impl Exchange<'_> {
         }
         let mut frontier = vec![(initial.clone(), 1.0)];
         let mut done: Tally<[i64; 2]> = Tally::default();
+        // Past `MADE_SEARCHED` effects a state's are found by an index (kept between states):
+        // exploding damage makes hundreds of outcomes and dozens of effects.
+        let mut made_index: FastMap<Effect, usize> = FastMap::default();
         while !frontier.is_empty() {
             let mut next: Tally<State> = Tally::default();
             for (state, p) in frontier {
@@ -195,18 +201,33 @@ impl Exchange<'_> {
                 // by its place in `next`. The same weights are added to the same states in the
                 // same order: the same bits.
                 let effects = !self.fires_on_strike(&state, side);
-                let mut made: SmallVec<[(Effect, usize); 16]> = SmallVec::new();
-                for &(count, o) in &outcomes.list {
+                let mut made: SmallVec<[(Effect, usize); MADE_SEARCHED]> = SmallVec::new();
+                made_index.clear();
+                for &(count, o) in outcomes.list.iter() {
                     let weight = p * count / faces;
                     let effect = effects.then(|| (dealt(state.hp, side, o).map(|h| h.max(0)), o.deals_damage(), o.rerolled));
-                    if let Some(i) = effect.and_then(|e| made.iter().find(|(x, _)| *x == e)).map(|(_, i)| *i) {
+                    let found = effect.and_then(|e| {
+                        if made_index.is_empty() {
+                            made.iter().find(|(x, _)| *x == e).map(|(_, i)| *i)
+                        } else {
+                            made_index.get(&e).copied()
+                        }
+                    });
+                    if let Some(i) = found {
                         next.add_to(i, weight);
                         continue;
                     }
                     let (after, _) = self.after_strike(&state, side, o, outcomes.reaction);
                     let i = next.add_at(after, weight);
                     if let Some(e) = effect {
-                        made.push((e, i));
+                        if !made_index.is_empty() {
+                            made_index.insert(e, i);
+                        } else if made.len() < MADE_SEARCHED {
+                            made.push((e, i));
+                        } else {
+                            made_index.extend(made.drain(..));
+                            made_index.insert(e, i);
+                        }
                     }
                 }
             }
