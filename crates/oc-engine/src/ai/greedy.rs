@@ -224,6 +224,9 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
     // gives, not as the target stands now.
     let situated = b.situated();
     let mut terrains: Vec<(Option<&m::Terrain>, Option<Loadout>)> = Vec::new();
+    // Each group's terrain as an atom, and its loadout (its own where situated, else `base`) by
+    // number once a striker needs it: what the strikers are kept by, worked out once a group.
+    let mut group_keys: Vec<(Option<Atom>, Option<u32>)> = Vec::new();
     let held: Vec<Tile> = view.units().map(|(_, x)| x.pos).collect();
     let spots: Vec<(Tile, usize)> = tiles
         .iter()
@@ -240,6 +243,7 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
                     }
             };
             let g = terrains.iter().position(same).unwrap_or_else(|| {
+                group_keys.push((terrain.and_then(|t| b.engine.terrain_named(&t.name)), None));
                 terrains.push((terrain, own.clone()));
                 terrains.len() - 1
             });
@@ -270,8 +274,15 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
                 // The unit with this weapon on this terrain, built once: most distances are out of
                 // its reach, and those need no forecast at all.
                 let Some(slot) = strikers.get_mut(g * weapons.len() + n) else { continue };
-                let (terrain, own) = terrains.get(g).map_or((None, None), |(x, l)| (*x, l.as_ref()));
-                let striker = slot.get_or_insert_with(|| striker(b, cache, own.unwrap_or(&base), terrain, *w));
+                let striker = slot.get_or_insert_with(|| {
+                    let l = terrains.get(g).and_then(|(_, l)| l.as_ref()).unwrap_or(&base);
+                    let (terrain, id) = group_keys.get_mut(g).map_or((None, None), |(t, id)| (*t, Some(id)));
+                    let id = match id {
+                        Some(id) => *id.get_or_insert_with(|| cache.ids.id(l)),
+                        None => cache.ids.id(l),
+                    };
+                    striker(b, cache, (l, id), terrain, *w)
+                });
                 let Some(s) = striker.as_ref().filter(|s| (s.min..=s.max).contains(&d)) else { continue };
                 // How hidden the target is from this square, where the rules read it.
                 let cover = if b.engine.ir.reads_cover { b.cover_between(t, foe.pos) } else { 0 };
@@ -415,11 +426,12 @@ fn situation_costs(
     let Some(k) = view.targets().min_by_key(|(k, f)| (distance(u.pos, f.pos), *k)).map(|(k, _)| k) else {
         return vec![0.0; tiles.len()];
     };
-    let terrain = b.terrain_at(u.pos);
+    let terrain = b.terrain_at(u.pos).and_then(|t| b.engine.terrain_named(&t.name));
     let mut value = |l: &Loadout| -> f64 {
         let mut best: Option<f64> = None;
+        let id = cache.ids.id(l);
         for w in weapons {
-            let Some(s) = striker(b, cache, l, terrain, *w) else { continue };
+            let Some(s) = striker(b, cache, (l, id), terrain, *w) else { continue };
             if let Some((routs, dealt, taken)) = forecast(b, cache, &s, (targets, None), k, (s.min.max(1), false, 0)) {
                 let v = routs * 60.0 + dealt - taken * 0.7;
                 best = Some(best.map_or(v, |x: f64| x.max(v)));
@@ -461,12 +473,18 @@ struct Striker {
     max: i64,
 }
 
-/// The unit with acting loadout `base` striking from `terrain` with weapon `w`, or `None` when
-/// it may not use the weapon now (what [`forecast`] checks before an exchange). Worked out once
-/// a battle (`cache`), by the numbers of `base`, the terrain and the weapon.
-fn striker(b: &Battle, cache: &mut Forecasts, base: &Loadout, terrain: Option<&m::Terrain>, w: Atom) -> Option<Arc<Striker>> {
-    let terrain = terrain.and_then(|t| b.engine.terrain_named(&t.name));
-    let key = (cache.ids.id(base), terrain, w);
+/// The unit with acting loadout `base` (with its number) striking from `terrain` (by name) with
+/// weapon `w`, or `None` when it may not use the weapon now (what [`forecast`] checks before an
+/// exchange). Worked out once a battle (`cache`), by the numbers of `base`, the terrain and the
+/// weapon.
+fn striker(
+    b: &Battle,
+    cache: &mut Forecasts,
+    (base, id): (&Loadout, u32),
+    terrain: Option<Atom>,
+    w: Atom,
+) -> Option<Arc<Striker>> {
+    let key = (id, terrain, w);
     if let Some(s) = cache.strikers.get(&key) {
         return s.clone();
     }
