@@ -50,8 +50,10 @@ fn choose(b: &Battle, cache: &mut Forecasts, guides: &mut Guides) -> Option<Turn
     guides.check(b);
     // Each enemy's loadout as a target, built once a decision.
     let mut targets = Targets::default();
+    // The side's objective tiles, read once a decision.
+    let objectives = Objectives::of(b, side);
     for i in b.may_act(side) {
-        if let Some((score, turn)) = best_for(&view, i, cache, guides, &mut targets) {
+        if let Some((score, turn)) = best_for(&view, i, (cache, guides), &mut targets, &objectives) {
             if best.as_ref().is_none_or(|(s, _)| score > *s) {
                 best = Some((score, turn));
             }
@@ -72,6 +74,8 @@ struct Guides {
     /// The map's width and each tile's terrain the guides were worked out on.
     terrain: (i64, Vec<Option<usize>>),
     by_goals: FastMap<(String, Vec<Tile>), Guide>,
+    /// By movement type: what entering each tile costs it (`Battle::tile_costs`), shared by its guides.
+    enter: FastMap<String, Arc<[Option<i64>]>>,
 }
 
 impl std::fmt::Debug for Guides {
@@ -88,12 +92,45 @@ impl Guides {
     fn check(&mut self, b: &Battle) {
         if self.terrain.0 != b.map.width || self.terrain.1 != b.terrain_indices_now() || self.by_goals.len() > Guides::MAX {
             self.by_goals.clear();
+            self.enter.clear();
             self.terrain = (b.map.width, b.terrain_indices_now().to_vec());
         }
     }
 }
 
-fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, targets: &mut Targets) -> Option<(f64, Turn)> {
+/// The tiles a side's conditions ask it to reach (`objective_tiles`), by kind: the same for each
+/// of its units in a decision.
+struct Objectives {
+    seize: Vec<Tile>,
+    escape: Vec<Tile>,
+    raze: Vec<Tile>,
+    defend: Vec<Tile>,
+}
+
+impl Objectives {
+    fn of(b: &Battle, side: m::SideId) -> Objectives {
+        let tiles = |kind| objective_tiles(b, side, kind);
+        Objectives { seize: tiles("seize"), escape: tiles("escape"), raze: tiles("raze"), defend: tiles("defend") }
+    }
+
+    /// The tiles of one of the kinds the side moves onto (`seize`, `escape`, `raze`), by its verb.
+    fn of_verb(&self, verb: m::Verb) -> &[Tile] {
+        match verb {
+            m::Verb::Seize => &self.seize,
+            m::Verb::Escape => &self.escape,
+            m::Verb::Raze => &self.raze,
+            _ => &[],
+        }
+    }
+}
+
+fn best_for(
+    view: &View,
+    i: usize,
+    (cache, guides): (&mut Forecasts, &mut Guides),
+    targets: &mut Targets,
+    objectives: &Objectives,
+) -> Option<(f64, Turn)> {
     let b = view.battle;
     let u = b.units.get(i)?;
     // The unit as it acts, built once: its mobility, whether it must attack the weakest, and
@@ -110,26 +147,29 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
             return Some((0.0, Turn { unit: i, act, ..Default::default() }));
         }
     }
-    let reach = view.reachable_with(i, &mobility)?;
+    // The tiles in reach with what moving there costs, in tile order.
+    let tiles = view.reachable_sorted(i, &mobility)?;
     let verbs = b.action_verbs(i);
     let has = |verb: m::Verb| verbs.contains(&Some(verb));
     // Where activations are steps paid from a resource, only steps the unit can pay for.
     let affordable = |turn: &Turn| {
-        let moved = turn.to.and_then(|t| reach.get(&t).copied()).unwrap_or(0);
+        let moved = turn
+            .to
+            .and_then(|t| tiles.binary_search_by_key(&t, |(x, _)| *x).ok())
+            .and_then(|k| tiles.get(k))
+            .map_or(0, |(_, c)| *c);
         b.turn_price(i, moved, turn).is_none_or(|p| p.is_ok())
     };
-    // 1. The objective, if a tile of it is in reach.
-    for (verb, kind) in [(m::Verb::Seize, "seize"), (m::Verb::Escape, "escape"), (m::Verb::Raze, "raze")] {
+    // 1. The objective, if a tile of it is in reach (the first in tile order).
+    for verb in [m::Verb::Seize, m::Verb::Escape, m::Verb::Raze] {
         if !has(verb) {
             continue;
         }
-        let tiles = objective_tiles(b, u.side, kind);
-        let mut options: Vec<&Tile> = reach.keys().filter(|t| tiles.contains(t)).collect();
-        options.sort();
-        if let Some(t) = options.first() {
+        let goal = objectives.of_verb(verb);
+        if let Some((t, _)) = tiles.iter().find(|(t, _)| goal.contains(t)) {
             let turn = Turn {
                 unit: i,
-                to: Some(**t).filter(|t| *t != u.pos),
+                to: Some(*t).filter(|t| *t != u.pos),
                 equip: None,
                 act: Act::Special { verb, target: None, tile: None, from: None },
                 ..Default::default()
@@ -151,22 +191,20 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
             *best = Some((score, turn));
         }
     };
-    let mut tiles: Vec<(&Tile, &i64)> = reach.iter().collect();
-    tiles.sort();
     // 2. Healing a hurt ally.
     if has(m::Verb::Heal) {
         for (k, ally) in b.units.iter().enumerate() {
             if k == i || ally.side != u.side || ally.state != State::Ready || ally.hp >= ally.max_hp {
                 continue;
             }
-            if let Some((t, _)) = tiles.iter().find(|(t, _)| distance(**t, ally.pos) == 1) {
+            if let Some((t, _)) = tiles.iter().find(|(t, _)| distance(*t, ally.pos) == 1) {
                 let missing = ally.max_hp.saturating_sub(ally.hp) as f64;
                 consider(
                     &mut best,
                     10.0 + missing * 3.0,
                     Turn {
                         unit: i,
-                        to: Some(**t).filter(|t| *t != u.pos),
+                        to: Some(*t).filter(|t| *t != u.pos),
                         equip: None,
                         act: Act::Special { verb: m::Verb::Heal, target: Some(k), tile: None, from: None },
                         ..Default::default()
@@ -224,13 +262,17 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
     // gives, not as the target stands now.
     let situated = b.situated();
     let mut terrains: Vec<(Option<&m::Terrain>, Option<Loadout>)> = Vec::new();
-    let held: Vec<Tile> = view.units().map(|(_, x)| x.pos).collect();
+    // Each group's terrain as an atom, and its loadout (its own where situated, else `base`) by
+    // number once a striker needs it: what the strikers are kept by, worked out once a group.
+    let mut group_keys: Vec<(Option<Atom>, Option<u32>)> = Vec::new();
+    // Without fog the reach already left out every tile another unit stands on.
+    let held: Vec<Tile> = if view.sight.fogged() { view.units().map(|(_, x)| x.pos).collect() } else { Vec::new() };
     let spots: Vec<(Tile, usize)> = tiles
         .iter()
-        .filter(|(t, _)| **t == u.pos || !held.contains(t))
+        .filter(|(t, _)| *t == u.pos || !held.contains(t))
         .map(|(t, _)| {
-            let terrain = b.terrain_at(**t);
-            let own = if situated { b.loadout_moved(i, true, (i, **t)) } else { None };
+            let terrain = b.terrain_at(*t);
+            let own = if situated { b.loadout_moved(i, true, (i, *t)) } else { None };
             let same = |(x, l): &(Option<&m::Terrain>, Option<Loadout>)| {
                 *l == own
                     && match (x, terrain) {
@@ -240,10 +282,11 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
                     }
             };
             let g = terrains.iter().position(same).unwrap_or_else(|| {
+                group_keys.push((terrain.and_then(|t| b.engine.terrain_named(&t.name)), None));
                 terrains.push((terrain, own.clone()));
                 terrains.len() - 1
             });
-            (**t, g)
+            (*t, g)
         })
         .collect();
     // By weapon and terrain struck from (`[terrain * weapons + weapon]`): the unit as it
@@ -270,8 +313,15 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
                 // The unit with this weapon on this terrain, built once: most distances are out of
                 // its reach, and those need no forecast at all.
                 let Some(slot) = strikers.get_mut(g * weapons.len() + n) else { continue };
-                let (terrain, own) = terrains.get(g).map_or((None, None), |(x, l)| (*x, l.as_ref()));
-                let striker = slot.get_or_insert_with(|| striker(b, cache, own.unwrap_or(&base), terrain, *w));
+                let striker = slot.get_or_insert_with(|| {
+                    let l = terrains.get(g).and_then(|(_, l)| l.as_ref()).unwrap_or(&base);
+                    let (terrain, id) = group_keys.get_mut(g).map_or((None, None), |(t, id)| (*t, Some(id)));
+                    let id = match id {
+                        Some(id) => *id.get_or_insert_with(|| cache.ids.id(l)),
+                        None => cache.ids.id(l),
+                    };
+                    striker(b, cache, (l, id), terrain, *w)
+                });
                 let Some(s) = striker.as_ref().filter(|s| (s.min..=s.max).contains(&d)) else { continue };
                 // How hidden the target is from this square, where the rules read it.
                 let cover = if b.engine.ir.reads_cover { b.cover_between(t, foe.pos) } else { 0 };
@@ -348,13 +398,13 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
     // 4. Walking toward the objective or the nearest enemy.
     let kind = mobility.1;
     let mut goals: Vec<Tile> = Vec::new();
-    for (verb, k) in [(m::Verb::Seize, "seize"), (m::Verb::Escape, "escape"), (m::Verb::Raze, "raze")] {
+    for verb in [m::Verb::Seize, m::Verb::Escape, m::Verb::Raze] {
         if has(verb) {
-            goals.extend(objective_tiles(b, u.side, k));
+            goals.extend_from_slice(objectives.of_verb(verb));
         }
     }
     if goals.is_empty() {
-        goals.extend(objective_tiles(b, u.side, "defend"));
+        goals.extend_from_slice(&objectives.defend);
     }
     if goals.is_empty() {
         goals.extend(view.enemies().map(|(_, f)| f.pos));
@@ -366,25 +416,26 @@ fn best_for(view: &View, i: usize, cache: &mut Forecasts, guides: &mut Guides, t
     // A walk's progress is at most what the move costs (the guide's costs are the moves', units
     // aside), so where the best option so far scores as much, no walk can beat it and the guide
     // is not needed. Not so from a tile the unit could not enter: the guide counts it unreached.
-    let farthest = tiles.iter().map(|(_, c)| **c).max().unwrap_or(0);
+    let farthest = tiles.iter().map(|(_, c)| *c).max().unwrap_or(0);
     let beaten = best.as_ref().is_some_and(|(s, _)| *s >= farthest as f64 * 0.5) && b.enters(&kind, u.pos);
     if goals.is_empty() || beaten {
         return best.or(Some((0.0, Turn { unit: i, to: None, equip: None, act: Act::Wait, ..Default::default() })));
     }
-    let guide = guides.by_goals.entry((kind, goals)).or_insert_with_key(|(kind, goals)| Guide::lazy(b, kind, goals));
+    let enter = guides.enter.entry(kind.clone()).or_insert_with(|| b.tile_costs(&kind).into()).clone();
+    let guide = guides.by_goals.entry((kind, goals)).or_insert_with_key(|(_, goals)| Guide::lazy_over(b, enter, goals));
     let here = guide.settle(u.pos).unwrap_or(i64::MAX / 4);
     let walk = if situated {
         // Each tile's progress less what standing there costs its blow (`situation_costs`): a
         // step that takes it out of its general's command is worth less by that.
         let costs = situation_costs(b, cache, targets, (view, i), (&base, &weapons), &tiles);
-        tiles.iter().zip(&costs).filter_map(|((t, _), c)| guide.settle(**t).map(|d| (**t, (here - d) as f64 * 0.5 - c))).fold(
+        tiles.iter().zip(&costs).filter_map(|((t, _), c)| guide.settle(*t).map(|d| (*t, (here - d) as f64 * 0.5 - c))).fold(
             None,
             |best: Option<(Tile, f64)>, (t, v)| if best.is_none_or(|(_, b)| v > b + 1e-9) { Some((t, v)) } else { best },
         )
     } else {
         tiles
             .iter()
-            .filter_map(|(t, _)| guide.settle(**t).map(|d| (**t, d)))
+            .filter_map(|(t, _)| guide.settle(*t).map(|d| (*t, d)))
             .min_by_key(|(t, d)| (*d, *t))
             .map(|(t, d)| (t, (here - d) as f64 * 0.5))
     };
@@ -409,17 +460,18 @@ fn situation_costs(
     targets: &mut Targets,
     (view, i): (&View, usize),
     (base, weapons): (&Loadout, &[Atom]),
-    tiles: &[(&Tile, &i64)],
+    tiles: &[(Tile, i64)],
 ) -> Vec<f64> {
     let Some(u) = b.units.get(i) else { return vec![0.0; tiles.len()] };
     let Some(k) = view.targets().min_by_key(|(k, f)| (distance(u.pos, f.pos), *k)).map(|(k, _)| k) else {
         return vec![0.0; tiles.len()];
     };
-    let terrain = b.terrain_at(u.pos);
+    let terrain = b.terrain_at(u.pos).and_then(|t| b.engine.terrain_named(&t.name));
     let mut value = |l: &Loadout| -> f64 {
         let mut best: Option<f64> = None;
+        let id = cache.ids.id(l);
         for w in weapons {
-            let Some(s) = striker(b, cache, l, terrain, *w) else { continue };
+            let Some(s) = striker(b, cache, (l, id), terrain, *w) else { continue };
             if let Some((routs, dealt, taken)) = forecast(b, cache, &s, (targets, None), k, (s.min.max(1), false, 0)) {
                 let v = routs * 60.0 + dealt - taken * 0.7;
                 best = Some(best.map_or(v, |x: f64| x.max(v)));
@@ -432,7 +484,7 @@ fn situation_costs(
     tiles
         .iter()
         .map(|(t, _)| {
-            let Some(mut l) = b.loadout_moved(i, true, (i, **t)) else { return 0.0 };
+            let Some(mut l) = b.loadout_moved(i, true, (i, *t)) else { return 0.0 };
             l.terrain = base.terrain;
             if l == *base {
                 return 0.0;
@@ -461,12 +513,18 @@ struct Striker {
     max: i64,
 }
 
-/// The unit with acting loadout `base` striking from `terrain` with weapon `w`, or `None` when
-/// it may not use the weapon now (what [`forecast`] checks before an exchange). Worked out once
-/// a battle (`cache`), by the numbers of `base`, the terrain and the weapon.
-fn striker(b: &Battle, cache: &mut Forecasts, base: &Loadout, terrain: Option<&m::Terrain>, w: Atom) -> Option<Arc<Striker>> {
-    let terrain = terrain.and_then(|t| b.engine.terrain_named(&t.name));
-    let key = (cache.ids.id(base), terrain, w);
+/// The unit with acting loadout `base` (with its number) striking from `terrain` (by name) with
+/// weapon `w`, or `None` when it may not use the weapon now (what [`forecast`] checks before an
+/// exchange). Worked out once a battle (`cache`), by the numbers of `base`, the terrain and the
+/// weapon.
+fn striker(
+    b: &Battle,
+    cache: &mut Forecasts,
+    (base, id): (&Loadout, u32),
+    terrain: Option<Atom>,
+    w: Atom,
+) -> Option<Arc<Striker>> {
+    let key = (id, terrain, w);
     if let Some(s) = cache.strikers.get(&key) {
         return s.clone();
     }

@@ -253,6 +253,11 @@ impl<'v, 'e> View<'v, 'e> {
     fn reachable_with(&self, i: usize, mobility: &(i64, String, bool)) -> Option<crate::battle::Reach> {
         self.battle.reachable_with(i, mobility, Some(&self.sight).filter(|s| s.fogged())).ok()
     }
+
+    /// [`View::reachable_with`] as a list sorted by tile.
+    fn reachable_sorted(&self, i: usize, mobility: &(i64, String, bool)) -> Option<Vec<(Tile, i64)>> {
+        self.battle.reachable_sorted(i, mobility, Some(&self.sight).filter(|s| s.fogged())).ok()
+    }
 }
 
 /// The region tiles a side's condition asks it to reach with `kind` (`seize`, `escape`, `raze`,
@@ -280,7 +285,7 @@ fn objective_tiles(b: &Battle, side: m::SideId, kind: &str) -> Vec<Tile> {
 
 /// Movement cost to the nearest of some goal tiles for one movement type, over the terrain and
 /// ignoring units (a guide for walking, not a path): one number per tile of the map. A lazy one
-/// ([`Guide::lazy`]) searches only as far as the tiles asked about ([`Guide::settle`]).
+/// ([`Guide::lazy_over`]) searches only as far as the tiles asked about ([`Guide::settle`]).
 pub(crate) struct Guide {
     width: i64,
     height: i64,
@@ -292,8 +297,9 @@ pub(crate) struct Guide {
 /// A guide's search under way: Dijkstra from the goals, each tile's cost final once it is at
 /// most the cost of the tile last taken (every tile waiting costs at least that).
 struct Frontier {
-    /// Entering each tile, by index (the terrain looked up once per tile, not per step).
-    enter: Vec<Option<i64>>,
+    /// Entering each tile, by index (the terrain looked up once per tile, not per step; shared
+    /// by the guides of one movement type: [`Guide::lazy_over`]).
+    enter: std::sync::Arc<[Option<i64>]>,
     queue: CostQueue<usize>,
     limit: i64,
     /// The cost of the tile last taken (-1 before the first).
@@ -317,15 +323,20 @@ impl Guide {
         g
     }
 
-    /// [`Guide::new`], searched only as far as [`Guide::settle`] asks: a unit near its goal
-    /// reads a few dozen tiles, not the map (the costs it reads are the same).
-    pub(crate) fn lazy(b: &Battle, kind: &str, goals: &[Tile]) -> Guide {
-        Guide::started(b, kind, goals, Guide::FAR)
+    /// [`Guide::new`] for the movement type whose tile costs (`Battle::tile_costs`, on this
+    /// battle's terrain now) are `enter` (worked out once for all its guides), searched only as
+    /// far as [`Guide::settle`] asks: a unit near its goal reads a few dozen tiles, not the map
+    /// (the costs it reads are the same).
+    pub(crate) fn lazy_over(b: &Battle, enter: std::sync::Arc<[Option<i64>]>, goals: &[Tile]) -> Guide {
+        Guide::started_over(b, enter, goals, Guide::FAR)
     }
 
     fn started(b: &Battle, kind: &str, goals: &[Tile], limit: i64) -> Guide {
+        Guide::started_over(b, b.tile_costs(kind).into(), goals, limit)
+    }
+
+    fn started_over(b: &Battle, enter: std::sync::Arc<[Option<i64>]>, goals: &[Tile], limit: i64) -> Guide {
         let (width, height) = (b.map.width.max(0), b.map.height.max(0));
-        let enter = b.tile_costs(kind);
         let steps = || enter.iter().flatten().copied();
         let queue = CostQueue::new(steps().min().unwrap_or(0), steps().max().unwrap_or(0));
         let search = Frontier { enter, queue, limit, settled: -1 };

@@ -52,12 +52,14 @@ impl<T: Ord> CostQueue<T> {
     }
 
     /// The queue emptied for a new search whose steps cost from `cheapest` to `dearest`, keeping
-    /// its buckets' room where it keeps their number (a search a turn allocates nothing anew).
+    /// its buckets and their room where it has at least as many as that search needs (a search a
+    /// turn allocates nothing anew, whatever the movement type). More buckets take the tiles in
+    /// the same order: the costs waiting still lie in distinct buckets, each one cost's alone.
     pub(crate) fn reset(&mut self, cheapest: i64, dearest: i64) {
         let bucketed = cheapest >= 0 && (0..Self::BUCKETS).contains(&dearest);
         let n = ((dearest + 1).max(1) as u64).next_power_of_two() as i64;
         match self {
-            CostQueue::Buckets { buckets, mask, here, waiting } if bucketed && *mask == n - 1 => {
+            CostQueue::Buckets { buckets, mask, here, waiting } if bucketed && *mask >= n - 1 => {
                 buckets.iter_mut().for_each(Vec::clear);
                 *here = 0;
                 *waiting = 0;
@@ -245,20 +247,88 @@ impl Battle<'_> {
         Ok(best)
     }
 
+    /// [`Battle::reachable_with`] as a list sorted by tile (the same tiles and costs, not hashed
+    /// into a map: what an AI that walks them in tile order reads).
+    pub(crate) fn reachable_sorted(
+        &self,
+        i: usize,
+        mobility: &(i64, String, bool),
+        sight: Option<&Sight>,
+    ) -> Result<Vec<(Tile, i64)>, BattleError> {
+        let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
+        // A unit cannot end its move on another unit (one it knows of), as in `reach`.
+        let held: Vec<Tile> = self
+            .state
+            .units
+            .iter()
+            .filter(|o| o.state == State::Ready && o.pos != u.pos && sight.is_none_or(|s| s.sees(o.pos)))
+            .map(|o| o.pos)
+            .collect();
+        let mut out = Vec::new();
+        let free = |t: &Tile| !held.contains(t);
+        match self.cheapest_ways(i, mobility.0, mobility, sight, |best, (x0, y0, ww, wh)| {
+            out.reserve(best.len());
+            // Column by column, each top to bottom: tile order.
+            for x in 0..ww {
+                for y in 0..wh {
+                    if let Some(c) = best.get((y * ww + x) as usize).filter(|c| **c != i64::MAX) {
+                        let t = (x0 + x, y0 + y);
+                        if free(&t) {
+                            out.push((t, *c));
+                        }
+                    }
+                }
+            }
+        })? {
+            true => {
+                // Off the map (no square to search), it still stands where it is.
+                if let Err(k) = out.binary_search_by_key(&u.pos, |(t, _)| *t) {
+                    out.insert(k, (u.pos, 0));
+                }
+                Ok(out)
+            }
+            false => Ok(vec![(u.pos, 0)]),
+        }
+    }
+
     /// The cost of the cheapest way to every tile within `points`, passing allies.
     pub(super) fn costs(
         &self,
         i: usize,
         points: i64,
-        (_, kind, can): &(i64, String, bool),
+        mobility: &(i64, String, bool),
         sight: Option<&Sight>,
     ) -> Result<Reach, BattleError> {
         let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let mut out: Reach = Reach::default();
         out.insert(u.pos, 0);
+        self.cheapest_ways(i, points, mobility, sight, |best, (x0, y0, ww, _)| {
+            out.reserve(best.iter().filter(|c| **c != i64::MAX).count());
+            for (k, c) in best.iter().enumerate() {
+                if *c != i64::MAX {
+                    let k = k as i64;
+                    out.insert((x0 + k % ww, y0 + k / ww), *c);
+                }
+            }
+        })?;
+        Ok(out)
+    }
+
+    /// The search of [`Battle::costs`]: `found` is given the cheapest cost to each tile of the
+    /// square searched (row by row, `i64::MAX` where it is not reached) with the square's corner
+    /// and size; `false` (and `found` not called) where the unit may not move.
+    fn cheapest_ways(
+        &self,
+        i: usize,
+        points: i64,
+        (_, kind, can): &(i64, String, bool),
+        sight: Option<&Sight>,
+        found: impl FnOnce(&[i64], (i64, i64, i64, i64)),
+    ) -> Result<bool, BattleError> {
+        let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         // A unit an enemy holds (the ruleset's `engaged`) moves nowhere.
         if !*can || self.engaged_by(i).is_some() {
-            return Ok(out);
+            return Ok(false);
         }
         // Dijkstra over a dense grid (no hashing per step), each terrain's cost for this movement
         // type looked up once. Where every step costs at least 1, no tile farther than `points`
@@ -327,15 +397,9 @@ impl Battle<'_> {
                     }
                 }
             }
-            out.reserve(best.iter().filter(|c| **c != i64::MAX).count());
-            for (k, c) in best.iter().enumerate() {
-                if *c != i64::MAX {
-                    let k = k as i64;
-                    out.insert((x0 + k % ww, y0 + k / ww), *c);
-                }
-            }
+            found(best, (x0, y0, ww, wh));
         });
-        Ok(out)
+        Ok(true)
     }
 
     /// The cheapest way from unit `i`'s tile to `to` (both included), ties broken by tile order,
@@ -396,6 +460,11 @@ mod tests {
                 let buckets = drain(CostQueue::new(0, dearest), dearest, seed);
                 assert!(matches!(CostQueue::<u32>::new(0, dearest), CostQueue::Buckets { .. }));
                 let heap = drain(CostQueue::Heap(Default::default()), dearest, seed);
+                // A queue kept from a search with dearer steps (more buckets): the same order.
+                let mut kept = CostQueue::new(0, 63);
+                kept.reset(0, dearest);
+                assert!(matches!(&kept, CostQueue::Buckets { mask: 63, .. }), "dearest {dearest}: the buckets kept");
+                assert_eq!(drain(kept, dearest, seed), buckets, "dearest {dearest}, seed {seed}: buckets kept");
                 // The same tiles at the same costs, never a cheaper one after a dearer one.
                 assert!(buckets.windows(2).all(|w| w[0].0 <= w[1].0), "dearest {dearest}, seed {seed}");
                 let (mut a, mut b) = (buckets.clone(), heap.clone());
