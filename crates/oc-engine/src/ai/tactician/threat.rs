@@ -251,8 +251,8 @@ impl ThreatMap {
     /// Each enemy's best strike at our unit standing on `t` (by the foe's index), best first;
     /// strikes after a second move apart.
     pub fn blows(&mut self, engine: &Engine, cache: &mut Forecasts, t: Tile, target: &Target) -> Vec<(usize, Blow)> {
-        let mut out: Vec<(usize, Blow)> = Vec::new();
-        let Some(k) = self.index(t) else { return out };
+        let Some(k) = self.index(t) else { return Vec::new() };
+        let mut out: Vec<(usize, Blow)> = Vec::with_capacity(2 * self.foes.len());
         // The target's row of forecasts.
         let row = match self.rows.get(&target.id) {
             Some(row) => *row,
@@ -266,12 +266,20 @@ impl ThreatMap {
         // A tile's strikes come enemy by enemy (`ThreatMap::new`), so each enemy's best (from
         // this move, and after a second) is complete when the next enemy's strikes begin.
         let mut foe_at: Option<u16> = None;
-        let mut best: [Option<Blow>; 2] = [None, None];
-        let flush = |foe: Option<u16>, best: &mut [Option<Blow>; 2], out: &mut Vec<(usize, Blow)>| {
-            for b in best.iter_mut() {
-                if let (Some(foe), Some(b)) = (foe, b.take()) {
-                    out.push((usize::from(foe), b));
-                }
+        // The best so far, from this move and after a second: its value, our damage and rout
+        // chance, the enemy's own loss, the distance and the slot of its forecast.
+        let mut best: [Option<(f64, f64, f64, f64, u32, usize)>; 2] = [None, None];
+        let flush = |foe: Option<u16>,
+                     best: &mut [Option<(f64, f64, f64, f64, u32, usize)>; 2],
+                     out: &mut Vec<(usize, Blow)>,
+                     table: &[Slot]| {
+            let Some(foe) = foe else { return };
+            for (far, b) in best.iter_mut().enumerate() {
+                let Some((value, damage, routed, own_loss, distance, at)) = b.take() else { continue };
+                let Some(Slot::Known(Some((sketch, _)))) = table.get(at) else { continue };
+                let blow =
+                    Blow { value, damage, routed, own_loss, adjacent: distance == 1, far: far == 1, sketch: sketch.clone() };
+                out.push((usize::from(foe), blow));
             }
         };
         // A tile's strikes: enemy by enemy, weapon by weapon; from as far as it reaches: where a
@@ -299,7 +307,8 @@ impl ThreatMap {
                 if distance == 0 {
                     continue;
                 }
-                let Some(slot) = table.get_mut(row + r.slots + distance as usize) else { continue };
+                let at = row + r.slots + distance as usize;
+                let Some(slot) = table.get_mut(at) else { continue };
                 if let Slot::Unknown = slot {
                     let x = cache.get(
                         engine,
@@ -315,28 +324,24 @@ impl ThreatMap {
                         (x, own_loss)
                     }));
                 }
-                let Slot::Known(Some((x, own_loss))) = slot else { continue };
+                if !matches!(slot, Slot::Known(Some(_))) {
+                    continue;
+                }
                 if foe_at != Some(r.foe) {
-                    flush(foe_at, &mut best, &mut out);
+                    flush(foe_at, &mut best, &mut out, table);
                     foe_at = Some(r.foe);
                 }
+                let Some(Slot::Known(Some((x, own_loss)))) = table.get(at) else { continue };
+                let own_loss = *own_loss;
                 let (routed, damage) = x.against(target.hp);
-                let value = loss(target.worth, target.max_hp, damage, routed) - regard() * *own_loss;
+                let value = loss(target.worth, target.max_hp, damage, routed) - regard() * own_loss;
                 let Some(slot) = best.get_mut(usize::from(far)) else { continue };
-                if slot.as_ref().is_none_or(|b| value > b.value + 1e-12) {
-                    *slot = Some(Blow {
-                        value,
-                        damage,
-                        routed,
-                        own_loss: *own_loss,
-                        adjacent: distance == 1,
-                        far,
-                        sketch: x.clone(),
-                    });
+                if slot.as_ref().is_none_or(|b| value > b.0 + 1e-12) {
+                    *slot = Some((value, damage, routed, own_loss, distance, at));
                 }
             }
         }
-        flush(foe_at, &mut best, &mut out);
+        flush(foe_at, &mut best, &mut out, table);
         // Best first; equal values keep the enemies' order.
         out.sort_by(|a, b| b.1.value.total_cmp(&a.1.value));
         out
