@@ -57,6 +57,10 @@ pub(super) struct Blow {
     pub sketch: Arc<Sketch>,
 }
 
+/// An enemy's best blow at a tile so far: its value, our damage and rout chance, the enemy's
+/// own loss, the distance and the slot of its forecast in the table.
+type Best = (f64, f64, f64, f64, u32, usize);
+
 pub(super) struct ThreatMap {
     width: i64,
     height: i64,
@@ -268,11 +272,8 @@ impl ThreatMap {
         let mut foe_at: Option<u16> = None;
         // The best so far, from this move and after a second: its value, our damage and rout
         // chance, the enemy's own loss, the distance and the slot of its forecast.
-        let mut best: [Option<(f64, f64, f64, f64, u32, usize)>; 2] = [None, None];
-        let flush = |foe: Option<u16>,
-                     best: &mut [Option<(f64, f64, f64, f64, u32, usize)>; 2],
-                     out: &mut Vec<(usize, Blow)>,
-                     table: &[Slot]| {
+        let mut best: [Option<Best>; 2] = [None, None];
+        let flush = |foe: Option<u16>, best: &mut [Option<Best>; 2], out: &mut Vec<(usize, Blow)>, table: &[Slot]| {
             let Some(foe) = foe else { return };
             for (far, b) in best.iter_mut().enumerate() {
                 let Some((value, damage, routed, own_loss, distance, at)) = b.take() else { continue };
