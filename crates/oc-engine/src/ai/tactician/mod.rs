@@ -231,13 +231,13 @@ struct Decision<'v, 'e> {
     /// Our units in danger where they stand: (unit, tile, danger per tile an enemy may strike it
     /// from).
     cover: Vec<(usize, Tile, f64)>,
-    /// For the unit being planned: what each enemy gets by striking our other units instead.
-    elsewhere: Option<(usize, Rc<[f64]>)>,
+    /// By unit, once worked out: what each enemy gets by striking our other units instead.
+    elsewhere: Vec<Option<Rc<[f64]>>>,
     /// Our units' tiles.
     ours: Vec<Tile>,
     /// Walking guides by movement type: toward the enemy, toward the objective tiles, toward a
     /// region to hold or contest.
-    guides: HashMap<String, Guides>,
+    guides: HashMap<String, Rc<Guides>>,
     /// The guides kept across decisions (the tactician's, lent to this decision).
     walks: Walks,
     /// Our units' loadouts as the enemy would strike them, interned: by unit, then by the weapon
@@ -336,7 +336,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             threats,
             exposed: Vec::new(),
             cover: Vec::new(),
-            elsewhere: None,
+            elsewhere: Vec::new(),
             ours,
             guides: HashMap::new(),
             walks,
@@ -430,15 +430,19 @@ impl<'v, 'e> Decision<'v, 'e> {
         got
     }
 
-    /// [`Decision::share_out`] for unit `i`, worked out once per unit.
+    /// [`Decision::share_out`] for unit `i`, worked out once per unit and decision (our units'
+    /// exposure stays as it was found).
     fn elsewhere(&mut self, i: usize) -> Rc<[f64]> {
-        if let Some((unit, got)) = &self.elsewhere {
-            if *unit == i {
-                return got.clone();
-            }
+        if let Some(Some(got)) = self.elsewhere.get(i) {
+            return got.clone();
         }
         let got: Rc<[f64]> = self.share_out(i).into();
-        self.elsewhere = Some((i, got.clone()));
+        if self.elsewhere.len() <= i {
+            self.elsewhere.resize(i + 1, None);
+        }
+        if let Some(slot) = self.elsewhere.get_mut(i) {
+            *slot = Some(got.clone());
+        }
         got
     }
 
@@ -597,8 +601,8 @@ impl<'v, 'e> Decision<'v, 'e> {
     }
 
     /// The walking guides for movement type `kind`, worked out on its first use in this decision
-    /// (each tile a plan weighs asks again).
-    fn guides(&mut self, kind: &str) -> Option<&Guides> {
+    /// (a plan asks once, for each tile it weighs).
+    fn guides(&mut self, kind: &str) -> Option<Rc<Guides>> {
         if !self.guides.contains_key(kind) {
             let (b, side, stakes) = (self.view.battle, self.side, &self.stakes);
             let mut enemy: Vec<Tile> = self.view.enemies().map(|(_, u)| u.pos).collect();
@@ -611,8 +615,8 @@ impl<'v, 'e> Decision<'v, 'e> {
             let region: Vec<Tile> = stakes.hold.iter().chain(&stakes.contest).copied().collect();
             let region = (!region.is_empty()).then(|| walks.guide(b, kind, region));
             let enemy = walks.guide(b, kind, enemy);
-            self.guides.insert(kind.to_string(), Guides { enemy, goal, region });
+            self.guides.insert(kind.to_string(), Rc::new(Guides { enemy, goal, region }));
         }
-        self.guides.get(kind)
+        self.guides.get(kind).cloned()
     }
 }

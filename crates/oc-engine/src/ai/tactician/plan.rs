@@ -2,12 +2,13 @@
 
 use crate::Atom;
 use oc_model as m;
+use std::rc::Rc;
 use std::sync::Arc;
 
 mod arms;
 
 use super::threat::loss;
-use super::{Candidate, Decision, Plan, EPS};
+use super::{Candidate, Decision, Guides, Plan, EPS};
 use crate::ai::forecasts::Forecasts;
 use crate::ai::{objective_tiles, Guide};
 use crate::battle::{distance, Act, Combatant, Tile, Turn};
@@ -18,9 +19,8 @@ use arms::Arms;
 struct Unit {
     i: usize,
     u: Combatant,
-    /// Movement points and type.
+    /// Movement points.
     points: i64,
-    kind: String,
     /// Weapons it may strike with now: (name, least and most distance).
     weapons: Vec<(Atom, i64, i64)>,
     can_attack: bool,
@@ -42,6 +42,11 @@ struct Unit {
     /// The objectives it can take (`race.rs`): the walking guide to each, its share of the
     /// battle and the activations left.
     race: Vec<(Arc<Guide>, f64, f64)>,
+    /// The walking guides for its movement type (`Decision::guides`).
+    guides: Option<Rc<Guides>>,
+    /// Its items (once each, as they follow one another) with a `use` that heals a unit of its
+    /// side: the only ones [`Battle::item_targets`] may find a target for, asked once per plan.
+    healing: Vec<Atom>,
 }
 
 impl<'v, 'e> Decision<'v, 'e> {
@@ -288,11 +293,20 @@ impl<'v, 'e> Decision<'v, 'e> {
             let Some(o) = self.stakes.objectives.get(t.objective) else { continue };
             race.push((self.walks.guide(b, &kind, o.tiles.clone()), t.share, t.left));
         }
+        let guides = self.guides(&kind);
+        let mut healing: Vec<Atom> = u.items.clone();
+        healing.dedup();
+        healing.retain(|item| {
+            let uses = b.engine.item_index(item).and_then(|k| b.engine.ir.item_uses.get(k)).map_or(&[][..], Vec::as_slice);
+            uses.iter().any(|e| {
+                matches!(e, crate::ir::Eff::Action(a) if a.verb == Some(m::Verb::Heal)
+                    && matches!(a.target, m::ActionTarget::SelfOrAlly | m::ActionTarget::Ally))
+            })
+        });
         Some(Unit {
             i,
             u,
             points,
-            kind,
             weapons,
             can_attack,
             takes_objective,
@@ -304,6 +318,8 @@ impl<'v, 'e> Decision<'v, 'e> {
             prey,
             span,
             race,
+            guides,
+            healing,
         })
     }
 
@@ -573,9 +589,8 @@ impl<'v, 'e> Decision<'v, 'e> {
         }
         // Its items whose `use` heals a unit of its side (seed 002's Item action: "on yourself or
         // an adjacent ally"): each hurt ally the use reaches from `t`, or itself when badly hurt.
-        let mut items: Vec<Atom> = me.u.items.clone();
-        items.dedup();
-        for item in items {
+        for item in &me.healing {
+            let item = *item;
             for k in b.item_targets(me.i, &item, t, m::Verb::Heal) {
                 let Some(f) = b.units.get(k) else { continue };
                 let missing = f.max_hp.saturating_sub(f.hp);
@@ -719,7 +734,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             (None, Some(_)) => 1.0,
             _ => 0.0,
         };
-        let (toward, goal, region) = match self.guides(&me.kind) {
+        let (toward, goal, region) = match me.guides.as_deref() {
             Some(g) => (progress(&g.enemy), g.goal.as_deref().map(progress), g.region.as_deref().map(progress)),
             None => (0.0, None, None),
         };

@@ -10,16 +10,6 @@ use crate::battle::{Battle, Tile};
 use crate::fx::FastMap;
 use crate::{Engine, Loadout};
 
-/// One way an enemy can strike a tile: with which of its weapons, from how far, and whether
-/// only after a second move (it moves this round and strikes the next).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Strike {
-    foe: u16,
-    weapon: u8,
-    distance: u8,
-    far: bool,
-}
-
 /// An enemy in sight, as the threat map uses it.
 pub(super) struct Foe {
     pub unit: usize,
@@ -67,14 +57,45 @@ pub(super) struct Blow {
     pub sketch: Arc<Sketch>,
 }
 
+/// An enemy's best blow at a tile so far: its value, our damage and rout chance, the enemy's
+/// own loss, the distance and the slot of its forecast in the table.
+type Best = (f64, f64, f64, f64, u32, usize);
+
 pub(super) struct ThreatMap {
     width: i64,
     height: i64,
-    /// Every strike, by tile (in each tile the order they were found: enemy, then weapon), and
-    /// where each tile's start (`starts[t]..starts[t + 1]`).
-    strikes: Vec<Strike>,
-    starts: Vec<usize>,
+    /// Each enemy's weapons' reach, enemy by enemy, then weapon by weapon.
+    reaches: Vec<Reach>,
+    /// Whether any enemy strikes a tile, by tile.
+    struck: Vec<bool>,
+    /// Whether the rules read the distance: then a tile is struck from each distance a weapon
+    /// reaches it from, else from the farthest only.
+    by_distance: bool,
     pub foes: Vec<Foe>,
+    /// The forecasts the blows read, resolved once per threat map: a row of slots per target
+    /// (by its number in the forecasts), a slot per enemy weapon and distance (`Reach::slots`).
+    rows: FastMap<u32, usize>,
+    slots: usize,
+    table: Vec<Slot>,
+}
+
+/// One enemy weapon's reach: by tile, the distances (one bit each) it strikes from after this
+/// move, and after a second (`None`: no second move).
+struct Reach {
+    foe: u16,
+    weapon: u8,
+    near: Vec<u32>,
+    far: Option<Arc<[u32]>>,
+    /// Its first slot in a target's row of forecasts (one slot per distance, 0 to 31).
+    slots: usize,
+}
+
+/// A forecast of an enemy weapon's blow on a target from one distance, once looked up: the
+/// exchange (`None`: it cannot strike) and what the enemy loses in it.
+#[derive(Clone)]
+enum Slot {
+    Unknown,
+    Known(Option<(Arc<Sketch>, f64)>),
 }
 
 /// Marks in `mask` (one bit per distance, by tile) every tile a weapon reaching `lo..=hi` strikes
@@ -150,9 +171,8 @@ impl ThreatMap {
         let b = view.battle;
         let (width, height) = (b.map.width.max(0), b.map.height.max(0));
         let size = (width * height) as usize;
-        let none: Arc<[u32]> = vec![0u32; size].into();
-        // (tile, strike) as found; laid out by tile at the end.
-        let mut found: Vec<(usize, Strike)> = Vec::new();
+        let mut reaches: Vec<Reach> = Vec::new();
+        let mut slots = 0;
         let mut foes = Vec::new();
         let ir = &b.engine.ir;
         let can_attack = ir.attr_id("can_attack");
@@ -177,7 +197,6 @@ impl ThreatMap {
                 _ => None,
             };
             let mut arms = Vec::new();
-            let mut mask = vec![0u32; size];
             for w in e.items.iter().filter(|n| b.engine.item(n).is_some_and(|it| it.kind == oc_model::ItemKind::Weapon)) {
                 if arms.iter().any(|(l, _): &(Loadout, u32)| l.weapon.as_deref() == Some(w.as_str())) || arms.len() >= 8 {
                     continue;
@@ -192,35 +211,15 @@ impl ThreatMap {
                 if hi < lo.max(1) {
                     continue;
                 }
-                mask.iter_mut().for_each(|m| *m = 0);
-                widen(b, &from, (lo, hi), (width, height), &mut mask);
-                // The tiles it strikes only after a second move: those `mask` leaves unstruck (a
+                let mut near = vec![0u32; size];
+                widen(b, &from, (lo, hi), (width, height), &mut near);
+                // The tiles it strikes only after a second move: those `near` leaves unstruck (a
                 // tile struck from this move is not struck again from the next, so the tiles of
                 // this move need not be left out of the second's).
-                let far = match second {
-                    Some((kind, points)) => later.mask(b, kind, e.pos, points, (lo, hi)),
-                    None => none.clone(),
-                };
+                let far = second.map(|(kind, points)| later.mask(b, kind, e.pos, points, (lo, hi)));
                 let (foe, weapon) = (foes.len() as u16, arms.len() as u8);
-                for (t, (near, next)) in mask.iter().zip(far.iter()).enumerate() {
-                    // A tile struck from this move is not struck again from the next.
-                    let (m, far) = if *near != 0 { (*near, false) } else { (*next, true) };
-                    if m == 0 {
-                        continue;
-                    }
-                    // From as far as it reaches: where a counter reaches least (one forecast per
-                    // weapon and tile, where a bow could shoot from six distances). Where the
-                    // rules read the distance (a penalty for range), from each distance it
-                    // reaches, farthest first: `blows` keeps the best, the farthest of equals.
-                    let most = (31 - m.leading_zeros()) as u8;
-                    if b.engine.ir.reads_distance {
-                        for d in (1..=most).rev().filter(|d| m & (1u32 << d) != 0) {
-                            found.push((t, Strike { foe, weapon, distance: d, far }));
-                        }
-                    } else {
-                        found.push((t, Strike { foe, weapon, distance: most, far }));
-                    }
-                }
+                reaches.push(Reach { foe, weapon, near, far, slots });
+                slots += hi as usize + 1;
                 let id = cache.id(&l);
                 arms.push((l, id));
             }
@@ -231,90 +230,119 @@ impl ThreatMap {
             let worth = worth.get(k).copied().unwrap_or(1.0);
             foes.push(Foe { unit: k, arms, tempo, worth, hp: e.hp, max_hp: e.max_hp });
         }
-        // Laid out by tile (a counting sort: each tile's strikes keep the order they were found).
-        let mut starts = vec![0; size + 1];
-        for (t, _) in &found {
-            if let Some(n) = starts.get_mut(t + 1) {
-                *n += 1;
+        let mut struck = vec![false; size];
+        for r in &reaches {
+            for (k, s) in struck.iter_mut().enumerate() {
+                *s = *s
+                    || r.near.get(k).is_some_and(|m| *m != 0)
+                    || r.far.as_ref().and_then(|f| f.get(k)).is_some_and(|m| *m != 0);
             }
         }
-        for t in 0..size {
-            let before = starts.get(t).copied().unwrap_or(0);
-            if let Some(n) = starts.get_mut(t + 1) {
-                *n += before;
-            }
-        }
-        let mut next = starts.clone();
-        let mut strikes: Vec<Strike> = found.iter().map(|(_, s)| *s).collect();
-        for (t, s) in &found {
-            if let Some(at) = next.get_mut(*t) {
-                if let Some(slot) = strikes.get_mut(*at) {
-                    *slot = *s;
-                }
-                *at += 1;
-            }
-        }
-        ThreatMap { width, height, strikes, starts, foes }
+        let by_distance = b.engine.ir.reads_distance;
+        ThreatMap { width, height, reaches, struck, by_distance, foes, rows: FastMap::default(), slots, table: Vec::new() }
     }
 
-    fn at(&self, t: Tile) -> &[Strike] {
-        if t.0 < 0 || t.1 < 0 || t.0 >= self.width || t.1 >= self.height {
-            return &[];
-        }
-        let k = (t.1 * self.width + t.0) as usize;
-        match (self.starts.get(k), self.starts.get(k + 1)) {
-            (Some(a), Some(z)) => self.strikes.get(*a..*z).unwrap_or(&[]),
-            _ => &[],
-        }
+    /// Tile `t`'s index in the masks, if on the map.
+    fn index(&self, t: Tile) -> Option<usize> {
+        (t.0 >= 0 && t.1 >= 0 && t.0 < self.width && t.1 < self.height).then(|| (t.1 * self.width + t.0) as usize)
     }
 
     /// Whether any enemy in sight can strike `t` on its next activation.
     pub fn reaches(&self, t: Tile) -> bool {
-        !self.at(t).is_empty()
+        self.index(t).and_then(|k| self.struck.get(k)).is_some_and(|s| *s)
     }
 
     /// Each enemy's best strike at our unit standing on `t` (by the foe's index), best first;
     /// strikes after a second move apart.
-    pub fn blows(&self, engine: &Engine, cache: &mut Forecasts, t: Tile, target: &Target) -> Vec<(usize, Blow)> {
-        let mut out: Vec<(usize, Blow)> = Vec::new();
+    pub fn blows(&mut self, engine: &Engine, cache: &mut Forecasts, t: Tile, target: &Target) -> Vec<(usize, Blow)> {
+        let Some(k) = self.index(t) else { return Vec::new() };
+        let mut out: Vec<(usize, Blow)> = Vec::with_capacity(2 * self.foes.len());
+        // The target's row of forecasts.
+        let row = match self.rows.get(&target.id) {
+            Some(row) => *row,
+            None => {
+                let row = self.table.len();
+                self.table.resize(row + self.slots, Slot::Unknown);
+                self.rows.insert(target.id, row);
+                row
+            }
+        };
         // A tile's strikes come enemy by enemy (`ThreatMap::new`), so each enemy's best (from
         // this move, and after a second) is complete when the next enemy's strikes begin.
         let mut foe_at: Option<u16> = None;
-        let mut best: [Option<Blow>; 2] = [None, None];
-        let flush = |foe: Option<u16>, best: &mut [Option<Blow>; 2], out: &mut Vec<(usize, Blow)>| {
-            for b in best.iter_mut() {
-                if let (Some(foe), Some(b)) = (foe, b.take()) {
-                    out.push((usize::from(foe), b));
-                }
+        // The best so far, from this move and after a second: its value, our damage and rout
+        // chance, the enemy's own loss, the distance and the slot of its forecast.
+        let mut best: [Option<Best>; 2] = [None, None];
+        let flush = |foe: Option<u16>, best: &mut [Option<Best>; 2], out: &mut Vec<(usize, Blow)>, table: &[Slot]| {
+            let Some(foe) = foe else { return };
+            for (far, b) in best.iter_mut().enumerate() {
+                let Some((value, damage, routed, own_loss, distance, at)) = b.take() else { continue };
+                let Some(Slot::Known(Some((sketch, _)))) = table.get(at) else { continue };
+                let blow =
+                    Blow { value, damage, routed, own_loss, adjacent: distance == 1, far: far == 1, sketch: sketch.clone() };
+                out.push((usize::from(foe), blow));
             }
         };
-        for s in self.at(t) {
-            let Some(foe) = self.foes.get(s.foe as usize) else { continue };
-            let Some((arm, id)) = foe.arms.get(s.weapon as usize) else { continue };
-            let Some(x) = cache.get(
-                engine,
-                (arm, *id),
-                (target.loadout, target.id),
-                i64::from(s.distance),
-                // Reading: an enemy reaches us by moving (a charge, where the rules tell).
-                (false, true, 0),
-            ) else {
-                continue;
+        // A tile's strikes: enemy by enemy, weapon by weapon; from as far as it reaches: where a
+        // counter reaches least (one forecast per weapon and tile, where a bow could shoot from
+        // six distances). Where the rules read the distance (a penalty for range), from each
+        // distance it reaches, farthest first: the best is kept, the farthest of equals.
+        let ThreatMap { reaches, foes, table, by_distance, .. } = self;
+        for r in reaches.iter() {
+            let near = r.near.get(k).copied().unwrap_or(0);
+            // A tile struck from this move is not struck again from the next.
+            let (m, far) = match near {
+                0 => (r.far.as_ref().and_then(|f| f.get(k)).copied().unwrap_or(0), true),
+                m => (m, false),
             };
-            if foe_at != Some(s.foe) {
-                flush(foe_at, &mut best, &mut out);
-                foe_at = Some(s.foe);
+            if m == 0 {
+                continue;
             }
-            let (routed, damage) = x.against(target.hp);
-            let (fell, hurt) = x.attacker_at(foe.hp);
-            let own_loss = loss(foe.worth, foe.max_hp, hurt, fell);
-            let value = loss(target.worth, target.max_hp, damage, routed) - regard() * own_loss;
-            let Some(slot) = best.get_mut(usize::from(s.far)) else { continue };
-            if slot.as_ref().is_none_or(|b| value > b.value + 1e-12) {
-                *slot = Some(Blow { value, damage, routed, own_loss, adjacent: s.distance == 1, far: s.far, sketch: x });
+            let Some(foe) = foes.get(r.foe as usize) else { continue };
+            let Some((arm, id)) = foe.arms.get(r.weapon as usize) else { continue };
+            let most = 31 - m.leading_zeros();
+            let mut left = if *by_distance { m } else { 1u32 << most };
+            while left != 0 {
+                let distance = 31 - left.leading_zeros();
+                left &= !(1u32 << distance);
+                if distance == 0 {
+                    continue;
+                }
+                let at = row + r.slots + distance as usize;
+                let Some(slot) = table.get_mut(at) else { continue };
+                if let Slot::Unknown = slot {
+                    let x = cache.get(
+                        engine,
+                        (arm, *id),
+                        (target.loadout, target.id),
+                        i64::from(distance),
+                        // Reading: an enemy reaches us by moving (a charge, where the rules tell).
+                        (false, true, 0),
+                    );
+                    *slot = Slot::Known(x.map(|x| {
+                        let (fell, hurt) = x.attacker_at(foe.hp);
+                        let own_loss = loss(foe.worth, foe.max_hp, hurt, fell);
+                        (x, own_loss)
+                    }));
+                }
+                if !matches!(slot, Slot::Known(Some(_))) {
+                    continue;
+                }
+                if foe_at != Some(r.foe) {
+                    flush(foe_at, &mut best, &mut out, table);
+                    foe_at = Some(r.foe);
+                }
+                let Some(Slot::Known(Some((x, own_loss)))) = table.get(at) else { continue };
+                let own_loss = *own_loss;
+                let (routed, damage) = x.against(target.hp);
+                let value = loss(target.worth, target.max_hp, damage, routed) - regard() * own_loss;
+                let Some(slot) = best.get_mut(usize::from(far)) else { continue };
+                if slot.as_ref().is_none_or(|b| value > b.0 + 1e-12) {
+                    *slot = Some((value, damage, routed, own_loss, distance, at));
+                }
             }
         }
-        flush(foe_at, &mut best, &mut out);
+        flush(foe_at, &mut best, &mut out, table);
         // Best first; equal values keep the enemies' order.
         out.sort_by(|a, b| b.1.value.total_cmp(&a.1.value));
         out
