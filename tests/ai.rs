@@ -430,3 +430,29 @@ fn a_tournament_plays_on_every_mirror_field() {
         }
     }
 }
+
+/// Issue 41, the Woodcutter's Night (fog of war; the watch wins by `defend "woodcutter-hut" for
+/// 10 rounds`, the raiders by `rout all`): in round 1 no raider is in the watch's sight, and the
+/// default's watch waits for them on the ground it must hold, no unit ending farther from the hut
+/// than it started. Before, the tactician walked a side that saw no enemy toward where the enemy
+/// deployed: the whole watch marched 4 to 7 tiles west and met the raiders in the open (greedy
+/// attacking it won 42.5% of 400 games, as greedy against greedy; 20.5% since).
+#[test]
+fn the_default_waits_on_the_ground_it_holds_for_an_enemy_it_cannot_see() {
+    let f = field("scenarios/zaha-woods-night.oc");
+    let pair = f.pairs.first().unwrap();
+    let hut = f.map.region("woodcutter-hut").unwrap().tiles.clone();
+    let away = |t: (i64, i64)| hut.iter().map(|h| (h.0 - t.0).abs() + (h.1 - t.1).abs()).min().unwrap();
+    let mut b = Battle::set_up(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], 1).unwrap();
+    let watch: Vec<usize> = (0..b.units.len()).filter(|k| b.units[*k].side == SideId::Defender).collect();
+    let start: Vec<i64> = watch.iter().map(|k| away(b.units[*k].pos)).collect();
+    let mut default = ai::by_name(ai::DEFAULT).unwrap();
+    while b.round == 1 && b.outcome.is_none() {
+        let turn = default.choose(&b).unwrap();
+        b.play_turn(turn).unwrap();
+    }
+    for (k, was) in watch.iter().zip(start) {
+        let (name, now) = (&b.units[*k].name, away(b.units[*k].pos));
+        assert!(now <= was, "{name} walked away from the hut: {was} -> {now} tiles");
+    }
+}

@@ -1,9 +1,10 @@
 //! The AIs: [`Controller`]s that play a battle for one side or both, by name.
 //!
 //! - `planner` (the default, [`Planner`]): the tactician, but where material decides the battle
-//!   (a side free to wait, no fog, at most a dozen units standing) its best few turns are each
-//!   played ahead on copies of the battle, with `greedy` as the playout policy, and the one
-//!   that keeps the most material is played. Elsewhere it plays as the tactician, move for move.
+//!   (a side free to wait, at most a dozen units standing), and under fog where `searcher`
+//!   searches (at most a dozen units), its best few turns are each played ahead on copies of the
+//!   battle, with `greedy` as the playout policy, and the one whose copies end worth most is
+//!   played. Elsewhere it plays as the tactician, move for move.
 //! - `searcher` ([`Planner::wide`]): the planner searching also where tiles are at stake, for the
 //!   side that stops the enemy taking them (the copies valued by the scenario's conditions: a
 //!   decided copy worth the battle, the race for every tile objective against the clock), under
@@ -42,7 +43,10 @@ pub const DEFAULT: &str = "planner";
 
 /// Every AI by name, with what it does (the default first).
 pub const AIS: &[(&str, &str)] = &[
-    ("planner", "the tactician, with its few best turns played ahead on copies of the battle where material decides it"),
+    (
+        "planner",
+        "the tactician, with its few best turns played ahead on copies of the battle where material decides it, and under fog",
+    ),
     (
         "searcher",
         "the planner searching also for the side that stops the enemy taking ground, under fog and in large battles; slower",

@@ -26,6 +26,12 @@ impl Battle<'_> {
         self.holds_when(c, side, false)
     }
 
+    /// The rounds in a row `side` has held `region` (no enemy of its on the region at a round's
+    /// end), as `defend ... for N rounds` counts them.
+    pub fn held_rounds(&self, side: m::SideId, region: &str) -> u32 {
+        self.state.held.get(&(side, region.to_string())).copied().unwrap_or(0)
+    }
+
     /// Which alternative of the winner's condition won an ended battle: for a side that wins by
     /// `either A or B`, the first of its alternatives (`or` nested in `or` read as one list) that
     /// holds at the end, as `Condition::text` writes it. `None` for a draw, or for a condition

@@ -57,6 +57,8 @@ pub struct Tactician {
     prices: Vec<f64>,
     later: Later,
     walks: Walks,
+    /// Under fog, by side: where each enemy was last seen (`Tactician::remember`).
+    last_seen: [Vec<Option<Tile>>; 2],
 }
 
 /// Walking guides kept from one decision to the next, by movement type and goal tiles (the
@@ -115,6 +117,7 @@ impl Tactician {
         self.walks.check(b);
         let walks = std::mem::take(&mut self.walks);
         let mut d = Decision::new(b, side, &self.prices, (&mut self.cache, &mut self.later), walks);
+        d.remembered = self.remember(b, side, &d.view.sight);
         let mut ranked: Vec<(f64, Turn)> = Vec::with_capacity(movers.len());
         for i in movers {
             let Some(p) = d.plan(i, &mut self.cache) else { continue };
@@ -137,6 +140,29 @@ impl Tactician {
             }
         }
         Some(ranked)
+    }
+
+    /// Under fog: notes where `side` sees each enemy now, and returns where the enemies it does
+    /// not see were last seen. An enemy routed, or not on the tile it was last seen on when that
+    /// tile is in sight, is forgotten. Nothing without fog.
+    fn remember(&mut self, b: &Battle<'_>, side: m::SideId, sight: &crate::battle::Sight) -> Vec<Tile> {
+        let Some(seen) = self.last_seen.get_mut(usize::from(side == m::SideId::Defender)).filter(|_| sight.fogged()) else {
+            return Vec::new();
+        };
+        seen.resize(b.units.len(), None);
+        let mut out = Vec::new();
+        for ((k, u), slot) in b.units.iter().enumerate().zip(seen.iter_mut()) {
+            if u.side == side || u.state != State::Ready {
+                *slot = None;
+            } else if sight.spots(k, u.pos) {
+                *slot = Some(u.pos);
+            } else if slot.is_some_and(|t| sight.sees(t)) {
+                *slot = None;
+            } else if let Some(t) = *slot {
+                out.push(t);
+            }
+        }
+        out
     }
 
     /// Each unit's price by battle index, as a share of the mean (`stakes::prices`), worked out
@@ -253,6 +279,8 @@ struct Decision<'v, 'e> {
     full_hp: Vec<Option<Option<Interned>>>,
     /// The chance the enemy leads the next round (acts before us then).
     lead: f64,
+    /// Under fog: where the enemies out of sight were last seen (`Tactician::remember`).
+    remembered: Vec<Tile>,
 }
 
 /// One of our units where it stands, as the enemies see it: for each enemy of the threat map,
@@ -347,6 +375,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             verbs,
             full_hp: Vec::new(),
             lead: lead_next(b, side),
+            remembered: Vec::new(),
         };
         // What each enemy could strike now: the replies our units draw where they stand.
         let mine: Vec<(usize, Tile, i64, i64, Option<Atom>)> =
@@ -607,7 +636,17 @@ impl<'v, 'e> Decision<'v, 'e> {
             let (b, side, stakes) = (self.view.battle, self.side, &self.stakes);
             let mut enemy: Vec<Tile> = self.view.enemies().map(|(_, u)| u.pos).collect();
             if enemy.is_empty() {
-                // Nobody in sight: toward where the enemy deployed.
+                // Nobody in sight: toward where enemies were last seen.
+                enemy = self.remembered.clone();
+            }
+            if enemy.is_empty() {
+                // Nobody in sight nor remembered: a side with ground to hold waits for the enemy
+                // on it.
+                enemy = stakes.hold.clone();
+            }
+            if enemy.is_empty() {
+                // Nobody in sight nor remembered, no ground to hold: toward where the enemy
+                // deployed.
                 enemy = b.map.region(&b.scenario.side(side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default();
             }
             let walks = &mut self.walks;

@@ -198,8 +198,8 @@ impl Stakes {
             goals.extend(objective_tiles(b, side, kind));
             deny.extend(objective_tiles(b, side.other(), kind));
         }
-        let hold = objective_tiles(b, side, "defend");
-        let contest = objective_tiles(b, side.other(), "defend");
+        let hold = defended(b, side);
+        let contest = defended(b, side.other());
         // Held now, a tile bars only the takers that could take it before our unit acts again
         // (within one move of it): one farther off is barred as well by a unit that steps on
         // later. Measured: barring the whole race parked a unit on the tile from round 1.
@@ -228,6 +228,35 @@ impl Stakes {
         }
         Stakes { worth, urgency: urgency(b, side, theirs), goals, deny, hold, contest, objectives, takers, barred }
     }
+}
+
+/// The tiles of `side`'s `defend R for N rounds` regions it can still hold for N rounds in a
+/// row by the time limit (the rounds held so far, and the rounds left, this one included). A
+/// hold the enemy broke too late to make up is at stake no more, for either side: measured, a
+/// raider kept standing on the Woodcutter's Night hut it had already taken (the watch could no
+/// longer win by it) while the last of the watch stood, and the night ended in a draw.
+fn defended(b: &Battle, side: m::SideId) -> Vec<Tile> {
+    fn walk<'c>(c: &'c m::Condition, out: &mut Vec<(&'c str, u32)>) {
+        match c {
+            m::Condition::Defend { region, rounds } => out.push((region, *rounds)),
+            m::Condition::And(a, x) | m::Condition::Or(a, x) => {
+                walk(a, out);
+                walk(x, out);
+            }
+            _ => {}
+        }
+    }
+    let mut regions = Vec::new();
+    if let Some(c) = &b.scenario.side(side).win {
+        walk(c, &mut regions);
+    }
+    let left = b.scenario.rounds.unwrap_or(ROUND_CAP).saturating_sub(b.round) + 1;
+    regions
+        .into_iter()
+        .filter(|(r, n)| b.held_rounds(side, r).saturating_add(left) >= *n)
+        .filter_map(|(r, _)| b.map.region(r))
+        .flat_map(|r| r.tiles.iter().copied())
+        .collect()
 }
 
 /// Whether `side` is free to wait for the enemy to come to it: the clock does not hand the
