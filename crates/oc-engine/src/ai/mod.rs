@@ -264,27 +264,43 @@ impl<'v, 'e> View<'v, 'e> {
     }
 }
 
-/// The region tiles a side's condition asks it to reach with `kind` (`seize`, `escape`, `raze`,
-/// `defend`).
-fn objective_tiles(b: &Battle, side: m::SideId, kind: &str) -> Vec<Tile> {
-    fn regions<'c>(c: &'c m::Condition, kind: &str, out: &mut Vec<&'c str>) {
+/// The parts of `side`'s win condition that `pick` keeps, through its `and` and `or`.
+pub(crate) fn win_parts<'b>(b: &'b Battle, side: m::SideId, pick: &dyn Fn(&m::Condition) -> bool) -> Vec<&'b m::Condition> {
+    fn walk<'c>(c: &'c m::Condition, pick: &dyn Fn(&m::Condition) -> bool, out: &mut Vec<&'c m::Condition>) {
         match c {
-            m::Condition::Seize { region } if kind == "seize" => out.push(region),
-            m::Condition::Escape { region, .. } if kind == "escape" => out.push(region),
-            m::Condition::Raze { region, .. } if kind == "raze" => out.push(region),
-            m::Condition::Defend { region, .. } if kind == "defend" => out.push(region),
             m::Condition::And(a, x) | m::Condition::Or(a, x) => {
-                regions(a, kind, out);
-                regions(x, kind, out);
+                walk(a, pick, out);
+                walk(x, pick, out);
             }
+            c if pick(c) => out.push(c),
             _ => {}
         }
     }
-    let mut names = Vec::new();
+    let mut out = Vec::new();
     if let Some(c) = &b.scenario.side(side).win {
-        regions(c, kind, &mut names);
+        walk(c, pick, &mut out);
     }
-    names.iter().filter_map(|n| b.map.region(n)).flat_map(|r| r.tiles.iter().copied()).collect()
+    out
+}
+
+/// The region tiles a side's condition asks it to reach with `kind` (`seize`, `escape`, `raze`,
+/// `defend`).
+fn objective_tiles(b: &Battle, side: m::SideId, kind: &str) -> Vec<Tile> {
+    fn region<'c>(c: &'c m::Condition, kind: &str) -> Option<&'c str> {
+        match c {
+            m::Condition::Seize { region } if kind == "seize" => Some(region),
+            m::Condition::Escape { region, .. } if kind == "escape" => Some(region),
+            m::Condition::Raze { region, .. } if kind == "raze" => Some(region),
+            m::Condition::Defend { region, .. } if kind == "defend" => Some(region),
+            _ => None,
+        }
+    }
+    win_parts(b, side, &|c| region(c, kind).is_some())
+        .into_iter()
+        .filter_map(|c| region(c, kind))
+        .filter_map(|n| b.map.region(n))
+        .flat_map(|r| r.tiles.iter().copied())
+        .collect()
 }
 
 /// Movement cost to the nearest of some goal tiles for one movement type, over the terrain and

@@ -71,7 +71,7 @@ impl Battle<'_> {
             m::Condition::Escape { count, region } => {
                 self.state.escaped.iter().filter(|(s, r)| *s == side && r == region).count() as u32 >= *count
             }
-            m::Condition::Defend { region, rounds } => self.state.held.get(&(side, region.clone())).is_some_and(|n| n >= rounds),
+            m::Condition::Defend { region, rounds } => self.held_rounds(side, region) >= *rounds,
             m::Condition::Survive { rounds } => {
                 self.state.round >= *rounds
                     && (ended || self.state.outcome.is_none())

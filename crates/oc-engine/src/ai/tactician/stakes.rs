@@ -6,7 +6,7 @@ use oc_model as m;
 
 use super::race::{self, clock_win, Objective, Taker};
 use super::Walks;
-use crate::ai::objective_tiles;
+use crate::ai::{objective_tiles, win_parts};
 use crate::battle::{Battle, State, Tile, ROUND_CAP};
 
 /// Each unit's price (class and items), over the mean price of the battle's units: about 1 for
@@ -236,23 +236,13 @@ impl Stakes {
 /// raider kept standing on the Woodcutter's Night hut it had already taken (the watch could no
 /// longer win by it) while the last of the watch stood, and the night ended in a draw.
 fn defended(b: &Battle, side: m::SideId) -> Vec<Tile> {
-    fn walk<'c>(c: &'c m::Condition, out: &mut Vec<(&'c str, u32)>) {
-        match c {
-            m::Condition::Defend { region, rounds } => out.push((region, *rounds)),
-            m::Condition::And(a, x) | m::Condition::Or(a, x) => {
-                walk(a, out);
-                walk(x, out);
-            }
-            _ => {}
-        }
-    }
-    let mut regions = Vec::new();
-    if let Some(c) = &b.scenario.side(side).win {
-        walk(c, &mut regions);
-    }
     let left = b.scenario.rounds.unwrap_or(ROUND_CAP).saturating_sub(b.round) + 1;
-    regions
+    win_parts(b, side, &|c| matches!(c, m::Condition::Defend { .. }))
         .into_iter()
+        .filter_map(|c| match c {
+            m::Condition::Defend { region, rounds } => Some((region, *rounds)),
+            _ => None,
+        })
         .filter(|(r, n)| b.held_rounds(side, r).saturating_add(left) >= *n)
         .filter_map(|(r, _)| b.map.region(r))
         .flat_map(|r| r.tiles.iter().copied())
