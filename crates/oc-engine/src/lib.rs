@@ -122,8 +122,8 @@ pub struct Engine {
     /// The weapon triangle by interned weapon type (`Unit::weapon_type_id`): each ordered pair
     /// of types it favours or disfavours, sorted (`Rules::triangle` compares names).
     triangles: Vec<((u32, u32), i64)>,
-    /// Each matchup's plan, compiled by its second forecast (`combat::Plan`): the same matchup
-    /// asked again (an AI's, an editor's) is the walk alone. A matchup asked once (`oc matrix`)
+    /// Each matchup's plan, made by its second forecast (`combat::Plan`): the same matchup asked
+    /// again (an AI's, an editor's) is a copy of its forecast. A matchup asked once (`oc matrix`)
     /// costs only its hash in `sighted`, not a plan.
     plans: std::sync::RwLock<PlanCache>,
     sighted: std::sync::Mutex<fx::FastMap<u64, ()>>,

@@ -73,33 +73,20 @@ impl Exchange<'_> {
             }
         }
         let mut state = initial.clone();
-        let mut by_hp = Vec::new();
         let done = run(initial.hp, strikers, fixed.each_ref().map(|o| o.as_deref()), &mut |side, hp| {
             state.hp = hp;
-            let o = self.outcomes_memo(&state, side, cache);
-            if planning {
-                by_hp.push((side as u8, hp, o.clone()));
-            }
-            o
+            self.outcomes_memo(&state, side, cache)
         })?;
-        Some((done, planning.then(|| Plain { strikers: strikers.into(), fixed, by_hp: by_hp.into() })))
+        Some((done, planning.then_some(Plain)))
     }
 }
 
 /// The final hit points with their chances, in the order first reached.
 pub(super) type Finals = Vec<([i64; 2], f64)>;
 
-/// A side's outcomes worked out at a pair of hit points: (side, hit points, outcomes).
-pub(super) type AtHp = (u8, [i64; 2], Arc<Outcomes>);
-
-/// All a plain walk reads (`plan.rs`): the strikers in order, each striking side's outcomes
-/// where they read no hit points, and else those worked out at each (side, hit points) the walk
-/// struck at.
-pub(super) struct Plain {
-    pub(super) strikers: Box<[u8]>,
-    pub(super) fixed: [Option<Arc<Outcomes>>; 2],
-    pub(super) by_hp: Box<[AtHp]>,
-}
+/// Said of a walk that was plain, where asked (`planning`): its forecast may be kept as the
+/// matchup's plan (`plan.rs`).
+pub(super) struct Plain;
 
 /// The walk of a plain exchange from hit points `from`, `strikers` striking in turn, each with
 /// its side's outcomes (`fixed`, else those `at_hp` works out for each pair of hit points): the

@@ -1,56 +1,32 @@
-//! A matchup's plan: what the forecast of a plain exchange (`plain.rs`) reads, compiled for each
-//! (attacker, defender, distance) an engine forecasts more than once: the strikers in order, each
-//! striking side's outcomes (once where working them out read no hit points, else at each pair
-//! of hit points the walk strikes at), the hit points the strikes begin from, and what the
-//! forecast shows of each side before the dice. Asked again, the forecast is the exact walk over
-//! the plan (`plain::run`): no unit looked up, no rule evaluated, no flag or outcome remembered
-//! by state. The same walk over the same outcomes in the same order, so the same bits
-//! (`tests::planned_forecasts_equal_worked_out_ones`).
+//! A matchup's plan: for each (attacker, defender, distance) an engine forecasts more than once
+//! whose exchange is plain (`plain.rs`), the finished forecast, kept. Asked again, the forecast
+//! is a copy of it: no unit looked up, no rule evaluated, no walk and no assembly of its maps.
+//! (A plan used to keep the walk's outcomes and walk them again: by a profile of the bench's
+//! repeat pass, a third of its time was that walk and two thirds building the same maps and
+//! copying the sides again.) A forecast is a pure function of the matchup, so the copy is the
+//! same bits (`tests::planned_forecasts_equal_worked_out_ones`).
 //!
 //! An exchange that is not plain (reactions, triggers on a strike, several attack forms, both
 //! sides at once, an order of strikes that reads hit points) has no plan: it is worked out the
-//! general way each time.
+//! general way each time (its forecast may hold hundreds of damage values: not kept).
 
-use super::plain::{run, AtHp, Plain};
-use super::play::assemble;
-use super::{Forecast, Outcomes, SideForecast};
-use std::sync::Arc;
+use super::plain::Plain;
+use super::Forecast;
 
-/// A plain exchange's forecast, compiled (see the module's note).
+/// A plain exchange's forecast, kept (see the module's note).
 pub(crate) struct Plan {
-    strikers: Box<[u8]>,
-    outcomes: [Option<Arc<Outcomes>>; 2],
-    /// A side's outcomes that read hit points, at each (side, hit points) the walk strikes at.
-    by_hp: Box<[AtHp]>,
-    /// The hit points the strikes begin from (after `on attacked`), and those the units had.
-    from: [i64; 2],
-    start: [i64; 2],
-    distance: i64,
-    sides: [SideForecast; 2],
+    forecast: Forecast,
 }
 
 impl Plan {
-    pub(super) fn new(plain: Plain, from: [i64; 2], start: [i64; 2], distance: i64, sides: [SideForecast; 2]) -> Plan {
-        Plan { strikers: plain.strikers, outcomes: plain.fixed, by_hp: plain.by_hp, from, start, distance, sides }
+    /// The plan of a plain exchange (`Plain` says it was one) whose forecast is `forecast`.
+    pub(super) fn new(_: Plain, forecast: Forecast) -> Plan {
+        Plan { forecast }
     }
 
-    /// The forecast: the walk over the plan (`None` only where a striker's outcomes are
-    /// missing, which [`Plain`] never leaves: the walk strikes where it struck as it was made).
+    /// The forecast: the one the plan was made with.
     pub(crate) fn forecast(&self) -> Option<Forecast> {
-        let fixed = self.outcomes.each_ref().map(|o| o.as_deref());
-        let mut missing = false;
-        let done = run(self.from, &self.strikers, fixed, &mut |side, hp| match self
-            .by_hp
-            .iter()
-            .find(|(s, at, _)| *s as usize == side && *at == hp)
-        {
-            Some((_, _, o)) => o.clone(),
-            None => {
-                missing = true;
-                Arc::new(Outcomes { den: 1.0, list: Arc::from([]), reaction: None })
-            }
-        })?;
-        (!missing).then(|| assemble(&done, self.start, self.distance, self.sides.clone()))
+        Some(self.forecast.clone())
     }
 }
 
@@ -61,7 +37,7 @@ mod tests {
 
     /// Every matchup of every built-in ruleset (each class with each weapon it may use against
     /// each class with its first, at full and low hit points), forecast once, again (the plan
-    /// compiled) and a third time (the walk over the plan): the same bits as an engine that never
+    /// kept) and a third time (the plan's copy): the same bits as an engine that never
     /// plans (the general walk). And most of seed 000's matchups have a plan.
     #[test]
     fn planned_forecasts_equal_worked_out_ones() {

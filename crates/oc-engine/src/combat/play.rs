@@ -137,8 +137,9 @@ impl Exchange<'_> {
     pub(crate) fn forecast_planned(&self) -> (Forecast, Option<super::Plan>) {
         let (initial, done, mut outcome_cache, plain) = self.walk_planned(true);
         let sides = [0, 1].map(|side| self.side_forecast(&initial, side, &mut outcome_cache));
-        let plan = plain.map(|p| super::Plan::new(p, initial.hp, self.start, self.distance, sides.clone()));
-        (assemble(&done, self.start, self.distance, sides), plan)
+        let f = assemble(&done, self.start, self.distance, sides);
+        let plan = plain.map(|p| super::Plan::new(p, f.clone()));
+        (f, plan)
     }
 
     /// The chances of a rout and the expected damage each side takes: the same numbers, bit for

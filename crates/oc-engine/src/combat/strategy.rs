@@ -17,8 +17,8 @@ pub struct Strategy {
     pub outcome_table: bool,
     /// Formulas reading both units staged for their striker (`Ir::stage`, `Unit::staged`).
     pub staging: bool,
-    /// Each matchup's plain exchange compiled by its first forecast and walked again from that
-    /// plan (`combat::plan`).
+    /// Each matchup's plain exchange forecast, kept from its second forecast on and copied when
+    /// asked again (`combat::plan`).
     pub plans: bool,
 }
 
