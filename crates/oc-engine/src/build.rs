@@ -13,7 +13,14 @@ impl Engine {
     /// The unit a loadout makes, with the statuses in `extra_statuses` added to the loadout's:
     /// built once, then shared.
     pub fn unit(&self, l: &Loadout, extra_statuses: &[u32]) -> Result<std::sync::Arc<Unit>, EngineError> {
-        let hash = crate::fx::hash_of(&(l, extra_statuses));
+        // Names by their interned place, not their text (`hash_loadout`): only a hash.
+        let hash = {
+            use std::hash::{Hash, Hasher};
+            let mut h = crate::fx::Fx::default();
+            crate::hash_loadout(l, &mut h);
+            extra_statuses.hash(&mut h);
+            h.finish()
+        };
         let is = |k: &(Loadout, Vec<u32>)| k.0 == *l && k.1 == extra_statuses;
         if let Some(u) = self.units.read().ok().and_then(|c| c.get(hash, is)) {
             return Ok(u);

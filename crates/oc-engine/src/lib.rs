@@ -177,27 +177,33 @@ type PlanCache = fx::Checked<PlanKey, std::sync::Arc<combat::Plan>>;
 fn plan_hash(attacker: &Loadout, defender: &Loadout, distance: i64) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = fx::Fx::default();
-    let atom = |a: &Atom, h: &mut fx::Fx| (a.as_str().as_ptr() as usize).hash(h);
     for l in [attacker, defender] {
-        atom(&l.class, &mut h);
-        for a in [&l.weapon, &l.accessory, &l.terrain] {
-            a.as_ref().map_or(0, |a| a.as_str().as_ptr() as usize).hash(&mut h);
-        }
-        (l.hp, l.form, l.figures).hash(&mut h);
-        l.statuses.iter().for_each(|a| atom(a, &mut h));
-        for (a, args) in &l.tags {
-            atom(a, &mut h);
-            args.hash(&mut h);
-        }
-        for (a, n) in l.debuffs.iter().chain(&l.resources).chain(&l.placed) {
-            atom(a, &mut h);
-            n.hash(&mut h);
-        }
-        l.carried.iter().for_each(|a| atom(a, &mut h));
-        [l.statuses.len(), l.tags.len(), l.debuffs.len(), l.resources.len(), l.placed.len(), l.carried.len()].hash(&mut h);
+        hash_loadout(l, &mut h);
     }
     distance.hash(&mut h);
     h.finish()
+}
+
+/// A loadout into `h`, each name by its interned place ([`plan_hash`]; [`Engine::unit`]'s cache).
+pub(crate) fn hash_loadout(l: &Loadout, h: &mut fx::Fx) {
+    use std::hash::Hash;
+    let atom = |a: &Atom, h: &mut fx::Fx| (a.as_str().as_ptr() as usize).hash(h);
+    atom(&l.class, h);
+    for a in [&l.weapon, &l.accessory, &l.terrain] {
+        a.as_ref().map_or(0, |a| a.as_str().as_ptr() as usize).hash(h);
+    }
+    (l.hp, l.form, l.figures).hash(h);
+    l.statuses.iter().for_each(|a| atom(a, h));
+    for (a, args) in &l.tags {
+        atom(a, h);
+        args.hash(h);
+    }
+    for (a, n) in l.debuffs.iter().chain(&l.resources).chain(&l.placed) {
+        atom(a, h);
+        n.hash(h);
+    }
+    l.carried.iter().for_each(|a| atom(a, h));
+    [l.statuses.len(), l.tags.len(), l.debuffs.len(), l.resources.len(), l.placed.len(), l.carried.len()].hash(h);
 }
 
 /// The most plans an engine keeps (in two generations), and matchups it notes as asked for.
