@@ -127,6 +127,8 @@ pub struct Engine {
     /// costs only its hash in `sighted`, not a plan.
     plans: std::sync::RwLock<PlanCache>,
     sighted: std::sync::Mutex<fx::FastMap<u64, ()>>,
+    /// This engine's number, unique in the process (`Engine::serial`).
+    serial: u64,
 }
 
 /// The place of each class, item, tag and status in the rules, by name: the first of a name, as
@@ -291,7 +293,17 @@ impl Engine {
             triangles,
             plans: std::sync::RwLock::new(fx::Checked::new(PLAN_CACHE)),
             sighted: std::sync::Mutex::new(fx::FastMap::default()),
+            serial: {
+                static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+                NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            },
         })
+    }
+
+    /// A number no other engine of this process has: what a cache of what this engine works out,
+    /// kept beyond one battle (the greedy AI's forecasts), is kept by.
+    pub(crate) fn serial(&self) -> u64 {
+        self.serial
     }
 
     /// The weapon triangle from weapon type `attacker` to `defender` (interned): `Rules::triangle`.

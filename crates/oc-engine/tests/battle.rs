@@ -211,6 +211,31 @@ fn the_same_seed_gives_the_same_log() {
     }
 }
 
+/// A greedy AI takes up the forecasts and guides the last one of its thread left with the same
+/// engine: a game played after others on one thread is the game played on a fresh thread (nothing
+/// kept), record for record, and an engine of its own (other numbers) plays it the same too.
+#[test]
+fn a_greedy_ai_plays_the_same_with_what_the_last_one_left() {
+    let text = "army A for Arena attacker { unit Ephraim: Lord { items Rapier tags Leader } unit Ross: Fighter { items IronAxe } unit Neimi: Archer { items IronBow } }
+         army D for Arena defender { unit Bors: Soldier { items IronLance } unit Garcia: Fighter { items IronAxe } unit Amelia: Soldier { items Javelin } }";
+    let (rules, map) = setup(text);
+    let engine = Engine::new(rules).unwrap();
+    let json = |engine: &Engine, seed| {
+        let s = &engine.rules.scenarios[0];
+        let armies = [&engine.rules.armies[0], &engine.rules.armies[1]];
+        let (_, log) = oc_engine::battle::play(engine, s, &map, armies, seed, &mut Greedy::default()).unwrap();
+        log.iter().map(|r| serde_json::to_string(r).unwrap()).collect::<Vec<_>>().join("\n")
+    };
+    let in_turn: Vec<String> = (0..6).map(|seed| json(&engine, seed)).collect();
+    let (other, _) = setup(text);
+    let other = Engine::new(other).unwrap();
+    for (seed, log) in in_turn.iter().enumerate() {
+        let fresh = std::thread::scope(|t| t.spawn(|| json(&engine, seed as u64)).join().unwrap());
+        assert_eq!(&fresh, log, "seed {seed}: kept forecasts play as fresh ones");
+        assert_eq!(&json(&other, seed as u64), log, "seed {seed}: another engine of the same rules");
+    }
+}
+
 #[test]
 fn a_wall_struck_down_becomes_floor() {
     let (rules, map) = setup(

@@ -23,6 +23,11 @@ impl Ids {
         self.0.insert(l.clone(), next);
         next
     }
+
+    /// How many loadouts have a number.
+    pub fn count(&self) -> usize {
+        self.0.len()
+    }
 }
 
 /// Enemies as targets, as they stand: each one's loadout built and interned the first time it is

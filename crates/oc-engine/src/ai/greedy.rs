@@ -18,15 +18,66 @@ use crate::Loadout;
 /// (chance to rout the target, expected damage dealt, expected damage taken).
 pub type Prospect = (f64, f64, f64);
 
-/// The greedy AI, as the battle's [`Controller`]. Use one per battle: it keeps the forecasts it
-/// has worked out with that battle's engine.
+/// The greedy AI, as the battle's [`Controller`]. It keeps the forecasts and walking guides it
+/// has worked out with the battle's engine, and when dropped leaves them to the next greedy AI
+/// of its thread to play with that engine ([`KEPT`]): a simulation's battles meet the same
+/// exchanges again and again. Each is a pure function of the engine and its key (loadouts by
+/// number, a guide by its terrain), so a kept one is the same as a fresh one.
 #[derive(Debug, Default)]
 pub struct Greedy {
     forecasts: Forecasts,
     guides: Guides,
+    /// The engine (`Engine::serial`) the forecasts and guides are worked out with.
+    engine: Option<u64>,
 }
 
-/// The AI's exact forecasts for one battle: each exchange by the two loadouts' numbers, the
+thread_local! {
+    /// What greedy AIs dropped on this thread left, by engine (`Engine::serial`): at most
+    /// [`Greedy::KEEP`], the oldest forgotten first.
+    static KEPT: std::cell::RefCell<Vec<(u64, Forecasts, Guides)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Greedy {
+    /// The most caches a thread keeps (a battle of greedy against greedy drops two).
+    const KEEP: usize = 4;
+    /// The most loadouts numbered or exchanges kept in one cache: past it, it starts over.
+    const MAX: usize = 1 << 17;
+
+    /// Takes up the caches kept for engine `serial`, unless it works with that engine already.
+    fn adopt(&mut self, serial: u64) {
+        if self.engine == Some(serial) {
+            return;
+        }
+        let kept = KEPT
+            .try_with(|k| {
+                let mut k = k.borrow_mut();
+                k.iter().rposition(|(s, _, _)| *s == serial).map(|at| k.remove(at))
+            })
+            .ok()
+            .flatten();
+        (self.forecasts, self.guides) = kept.map(|(_, f, g)| (f, g)).unwrap_or_default();
+        self.engine = Some(serial);
+    }
+}
+
+impl Drop for Greedy {
+    fn drop(&mut self) {
+        let Some(serial) = self.engine else { return };
+        let forecasts = std::mem::take(&mut self.forecasts);
+        let forecasts =
+            if forecasts.ids.count().max(forecasts.table.len()) > Greedy::MAX { Forecasts::default() } else { forecasts };
+        let guides = std::mem::take(&mut self.guides);
+        let _ = KEPT.try_with(|k| {
+            let mut k = k.borrow_mut();
+            if k.len() >= Greedy::KEEP {
+                k.remove(0);
+            }
+            k.push((serial, forecasts, guides));
+        });
+    }
+}
+
+/// The AI's exact forecasts with one engine: each exchange by the two loadouts' numbers, the
 /// distance and whether the attacker moves to make it.
 #[derive(Debug, Default)]
 struct Forecasts {
@@ -38,6 +89,7 @@ struct Forecasts {
 
 impl Controller for Greedy {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
+        self.adopt(b.engine.serial());
         choose(b, &mut self.forecasts, &mut self.guides)
     }
 }
