@@ -24,6 +24,7 @@ mod error;
 mod eval;
 mod exec;
 mod fx;
+mod inputs;
 mod ir;
 mod strike;
 #[cfg(test)]
@@ -127,6 +128,8 @@ pub struct Engine {
     /// costs only its hash in `sighted`, not a plan.
     plans: std::sync::RwLock<PlanCache>,
     sighted: std::sync::Mutex<fx::FastMap<u64, ()>>,
+    /// What an exchange reads of a loadout: what `endings` are keyed by.
+    inputs: inputs::ExchangeInputs,
 }
 
 /// The place of each class, item, tag and status in the rules, by name: the first of a name, as
@@ -269,7 +272,7 @@ impl Engine {
                 .entry(kind.clone())
                 .or_insert_with(|| rules.terrains.iter().map(|t| t.costs.get(kind).copied().flatten().map(i64::from)).collect());
         }
-        Ok(Engine {
+        let mut engine = Engine {
             rules,
             ir,
             item_modifiers,
@@ -285,7 +288,10 @@ impl Engine {
             triangles,
             plans: std::sync::RwLock::new(fx::Checked::new(PLAN_CACHE)),
             sighted: std::sync::Mutex::new(fx::FastMap::default()),
-        })
+            inputs: inputs::ExchangeInputs::default(),
+        };
+        engine.inputs = inputs::ExchangeInputs::new(&engine);
+        Ok(engine)
     }
 
     /// The weapon triangle from weapon type `attacker` to `defender` (interned): `Rules::triangle`.
@@ -388,6 +394,9 @@ impl Engine {
         single: bool,
         (moved, cover): (bool, i64),
     ) -> Result<std::sync::Arc<Ending>, EngineError> {
+        // Keyed by what an exchange reads of the two loadouts (`inputs`): the same ending.
+        let (a, d) = (self.inputs.canonical(self, attacker), self.inputs.canonical(self, defender));
+        let (attacker, defender) = (a.as_ref().unwrap_or(attacker), d.as_ref().unwrap_or(defender));
         let moved = moved && self.ir.reads_moved;
         let cover = if self.ir.reads_cover { cover } else { 0 };
         // Keyed as before `cover` where it is 0, so rulesets that never read it keep their hashes.
