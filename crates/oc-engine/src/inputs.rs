@@ -44,7 +44,7 @@ struct Found {
     /// An attribute named by a parameter (`AttrOfParam`): any may be read.
     any_attr: bool,
     has: HashSet<u32>,
-    /// A status named by a parameter (`HasParam`): any may be tested.
+    /// A status named by a parameter (`HasParam`, a command's argument): any may be tested or laid.
     any_has: bool,
 }
 
@@ -79,7 +79,12 @@ impl Found {
                 // The events an exchange fires; the others' triggers run in a battle, outside it.
                 Eff::On { event, then } if EXCHANGE_EVENTS.contains(event) => self.effects(then),
                 Eff::On { .. } => {}
-                Eff::Grant { args, .. } | Eff::Command { args, .. } => args.iter().for_each(|a| self.expr(a)),
+                Eff::Grant { args, .. } => args.iter().for_each(|a| self.expr(a)),
+                Eff::Command { args, .. } => {
+                    args.iter().for_each(|a| self.expr(a));
+                    // A name given by a parameter (`inflict(defender, s)`): any status may be laid.
+                    self.any_has |= args.iter().any(|a| matches!(a, E::Param(_)));
+                }
                 // A tag granted by a parameter: what it grants is read by its own effects.
                 Eff::GrantParam(_) => {}
                 // Taken in a battle, never in an exchange.
