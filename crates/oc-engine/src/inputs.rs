@@ -184,6 +184,9 @@ mod tests {
         Engine::new(oc_compiler::stdlib::compile(index).and_then(|c| c.rules).expect("compiles")).expect("runs")
     }
 
+    /// A variant of a loadout: what it is, how it is made, whether it shares the loadout's key.
+    type Variant = (&'static str, fn(&Loadout) -> Loadout, bool);
+
     /// `l` as the ending cache keys it.
     fn key(e: &Engine, l: &Loadout) -> Loadout {
         e.inputs.canonical(e, l).unwrap_or_else(|| l.clone())
@@ -191,7 +194,7 @@ mod tests {
 
     /// Each variant of each matchup: its key is the base's where `alike`, and its shared ending
     /// is, bit for bit, the ending of its own exchange, worked out afresh.
-    fn check(e: &Engine, variants: &[(&str, fn(&Loadout) -> Loadout, bool)]) -> usize {
+    fn check(e: &Engine, variants: &[Variant]) -> usize {
         let units = crate::testing::roster(e);
         let mut compared = 0;
         for a in units.iter().step_by(3) {
@@ -227,7 +230,7 @@ mod tests {
     #[test]
     fn what_no_exchange_reads_shares_an_ending() {
         let e = engine("battlestorm");
-        let variants: [(&str, fn(&Loadout) -> Loadout, bool); 6] = [
+        let variants: [Variant; 6] = [
             ("reloading", |l| with_status(l, "Reloading"), true),
             ("braced", |l| with_status(l, "Braced"), true),
             ("bridge", |l| Loadout { terrain: Some(Atom::new("Bridge")), ..l.clone() }, false),
@@ -247,7 +250,7 @@ mod tests {
     #[test]
     fn a_resource_no_exchange_reads_shares_an_ending() {
         let e = engine("skirmish");
-        let variants: [(&str, fn(&Loadout) -> Loadout, bool); 2] = [
+        let variants: [Variant; 2] = [
             ("initiative 1", |l| Loadout { resources: vec![(Atom::new("initiative"), 1)], ..l.clone() }, true),
             ("initiative 7", |l| Loadout { resources: vec![(Atom::new("initiative"), 7)], ..l.clone() }, true),
         ];
