@@ -24,6 +24,7 @@ mod error;
 mod eval;
 mod exec;
 mod fx;
+mod inputs;
 mod ir;
 mod strike;
 #[cfg(test)]
@@ -129,6 +130,8 @@ pub struct Engine {
     sighted: std::sync::Mutex<fx::FastMap<u64, ()>>,
     /// This engine's number, unique in the process (`Engine::serial`).
     serial: u64,
+    /// What an exchange reads of a loadout: what `endings` are keyed by.
+    inputs: inputs::ExchangeInputs,
 }
 
 /// The place of each class, item, tag and status in the rules, by name: the first of a name, as
@@ -277,7 +280,7 @@ impl Engine {
                 .entry(kind.clone())
                 .or_insert_with(|| rules.terrains.iter().map(|t| t.costs.get(kind).copied().flatten().map(i64::from)).collect());
         }
-        Ok(Engine {
+        let mut engine = Engine {
             rules,
             ir,
             item_modifiers,
@@ -297,7 +300,10 @@ impl Engine {
                 static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
                 NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             },
-        })
+            inputs: inputs::ExchangeInputs::default(),
+        };
+        engine.inputs = inputs::ExchangeInputs::new(&engine);
+        Ok(engine)
     }
 
     /// A number no other engine of this process has: what a cache of what this engine works out,
@@ -406,6 +412,9 @@ impl Engine {
         single: bool,
         (moved, cover): (bool, i64),
     ) -> Result<std::sync::Arc<Ending>, EngineError> {
+        // Keyed by what an exchange reads of the two loadouts (`inputs`): the same ending.
+        let (a, d) = (self.inputs.canonical(self, attacker), self.inputs.canonical(self, defender));
+        let (attacker, defender) = (a.as_ref().unwrap_or(attacker), d.as_ref().unwrap_or(defender));
         let moved = moved && self.ir.reads_moved;
         let cover = if self.ir.reads_cover { cover } else { 0 };
         // Keyed as before `cover` where it is 0, so rulesets that never read it keep their hashes.

@@ -29,6 +29,13 @@ pub(crate) struct ReactionIr {
     pub(super) reroll: Option<(u64, bool)>,
 }
 
+impl ReactionIr {
+    /// What taking it reads: its requirement, its modifiers and its costs (`crate::inputs`).
+    pub(crate) fn reads(&self) -> (Option<&E>, &[Eff], &[(usize, i64)]) {
+        (self.requires.as_ref(), &self.modifiers, &self.costs)
+    }
+}
+
 /// Compiles the ruleset's reactions.
 pub(crate) fn compile(engine_ir: &mut crate::ir::Ir, rules: &m::Rules) -> Result<Vec<ReactionIr>, EngineError> {
     let resources = &rules.ruleset.resources;
