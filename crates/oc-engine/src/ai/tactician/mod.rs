@@ -151,7 +151,12 @@ impl Tactician {
     /// returns the open tiles out of sight that were seen longest ago (or never), with that
     /// round plus one (0: never): where to sweep for an enemy neither seen nor remembered.
     /// Nothing without fog.
-    fn remember(&mut self, b: &Battle<'_>, side: m::SideId, sight: &crate::battle::Sight) -> (Vec<Tile>, Option<(u32, Vec<Tile>)>) {
+    fn remember(
+        &mut self,
+        b: &Battle<'_>,
+        side: m::SideId,
+        sight: &crate::battle::Sight,
+    ) -> (Vec<Tile>, Option<(u32, Vec<Tile>)>) {
         let s = usize::from(side == m::SideId::Defender);
         let (Some(seen), Some(swept)) = (self.last_seen.get_mut(s), self.swept.get_mut(s)) else {
             return (Vec::new(), None);
