@@ -456,3 +456,36 @@ fn the_default_waits_on_the_ground_it_holds_for_an_enemy_it_cannot_see() {
         assert!(now <= was, "{name} walked away from the hut: {was} -> {now} tiles");
     }
 }
+
+/// Issue 41, by night (the tuning field `plain-night-ratings.oc`: fog, vision 3): the armies
+/// swapped ends before the first turn, so the attacker stands where the enemy deployed (it sees
+/// all of that ground), sees no enemy and remembers none. The default sweeps for it: every
+/// attacker unit ends round 1 farther west, toward the tiles it has not seen. Before, a side that
+/// saw and remembered no enemy walked toward where the enemy deployed, and stood there: an enemy
+/// that had slipped by was never looked for (greedy parks in the zone it walked to; a quarter of
+/// the night mirror games on `hill` were drawn).
+#[test]
+fn the_default_sweeps_for_an_enemy_it_neither_sees_nor_remembers() {
+    let f = field("tests/fixtures/mirror/fields/plain-night-ratings.oc");
+    let pair = f.pairs.first().unwrap();
+    let mut b = Battle::set_up(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], 1).unwrap();
+    let width = f.map.width;
+    for u in &mut b.state.units {
+        u.pos = (width - 1 - u.pos.0, u.pos.1);
+    }
+    let attackers: Vec<usize> = (0..b.units.len()).filter(|k| b.units[*k].side == SideId::Attacker).collect();
+    let start: Vec<i64> = attackers.iter().map(|k| b.units[*k].pos.0).collect();
+    assert!(start.iter().all(|x| 2 * x > width), "the attacker stands in the east half");
+    let mut default = ai::by_name(ai::DEFAULT).unwrap();
+    while b.round == 1 && b.outcome.is_none() {
+        let turn = match b.to_act {
+            SideId::Attacker => default.choose(&b).unwrap(),
+            SideId::Defender => Turn { unit: *b.may_act(SideId::Defender).first().unwrap(), ..Default::default() },
+        };
+        b.play_turn(turn).unwrap();
+    }
+    for (k, was) in attackers.iter().zip(start) {
+        let (name, now) = (&b.units[*k].name, b.units[*k].pos.0);
+        assert!(now < was, "{name} stood where the enemy deployed: column {was} -> {now}");
+    }
+}

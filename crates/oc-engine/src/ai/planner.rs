@@ -28,8 +28,8 @@
 //! measured and rebalanced for it.
 //!
 //! Under fog of war a copy is the battle as the side has seen it (`planner/seen.rs`): the
-//! enemies it does not spot are taken off the copy, so the search reads nothing its side cannot
-//! see. Where one unit may act (an order by initiative, an activation under way) there is one
+//! enemies it does not spot stand where it last saw them (the tactician's memory), or are taken
+//! off the copy if never seen, so the search reads nothing its side has not seen. Where one unit may act (an order by initiative, an activation under way) there is one
 //! turn to rank and no search.
 //!
 //! A budget bounds each decision ([`samples`]): a playout turn weighs every unit of the side to
@@ -121,14 +121,15 @@ impl Controller for Planner {
         }
         let samples = samples(standing);
         let prices = self.tactician.prices(b).to_vec();
-        let leaf = Leaf::new(&Seen::fork(b, side, 0).copy, side, &prices, &mut self.walks);
+        let memory = self.tactician.memory(side).to_vec();
+        let leaf = Leaf::new(&Seen::fork(b, side, &memory, 0).copy, side, &prices, &mut self.walks);
         let fallback = ranked.first().map(|(_, t)| t.clone());
         let mut best: Option<(f64, Turn)> = None;
         'candidates: for (_, turn) in ranked.into_iter().take(WIDTH) {
             let mut total = 0.0;
             for s in 0..samples {
                 let seed = mix(self.decisions.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ s);
-                let mut seen = Seen::fork(b, side, seed);
+                let mut seen = Seen::fork(b, side, &memory, seed);
                 if seen.copy.turn(turn.clone()).is_err() {
                     continue 'candidates;
                 }

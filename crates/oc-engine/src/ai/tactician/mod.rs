@@ -59,6 +59,9 @@ pub struct Tactician {
     walks: Walks,
     /// Under fog, by side: where each enemy was last seen (`Tactician::remember`).
     last_seen: [Vec<Option<Tile>>; 2],
+    /// Under fog, by side and tile (row by row): the round it was last in sight, plus one (0:
+    /// never), for the sweep (`Tactician::remember`).
+    swept: [Vec<u32>; 2],
 }
 
 /// Walking guides kept from one decision to the next, by movement type and goal tiles (the
@@ -117,7 +120,7 @@ impl Tactician {
         self.walks.check(b);
         let walks = std::mem::take(&mut self.walks);
         let mut d = Decision::new(b, side, &self.prices, (&mut self.cache, &mut self.later), walks);
-        d.remembered = self.remember(b, side, &d.view.sight);
+        (d.remembered, d.unswept) = self.remember(b, side, &d.view.sight);
         let mut ranked: Vec<(f64, Turn)> = Vec::with_capacity(movers.len());
         for i in movers {
             let Some(p) = d.plan(i, &mut self.cache) else { continue };
@@ -144,11 +147,41 @@ impl Tactician {
 
     /// Under fog: notes where `side` sees each enemy now, and returns where the enemies it does
     /// not see were last seen. An enemy routed, or not on the tile it was last seen on when that
-    /// tile is in sight, is forgotten. Nothing without fog.
-    fn remember(&mut self, b: &Battle<'_>, side: m::SideId, sight: &crate::battle::Sight) -> Vec<Tile> {
-        let Some(seen) = self.last_seen.get_mut(usize::from(side == m::SideId::Defender)).filter(|_| sight.fogged()) else {
-            return Vec::new();
+    /// tile is in sight, is forgotten. Notes too the round each tile in sight was seen, and
+    /// returns the open tiles out of sight that were seen longest ago (or never), with that
+    /// round plus one (0: never): where to sweep for an enemy neither seen nor remembered.
+    /// Nothing without fog.
+    fn remember(
+        &mut self,
+        b: &Battle<'_>,
+        side: m::SideId,
+        sight: &crate::battle::Sight,
+    ) -> (Vec<Tile>, Option<(u32, Vec<Tile>)>) {
+        let s = usize::from(side == m::SideId::Defender);
+        let (Some(seen), Some(swept)) = (self.last_seen.get_mut(s), self.swept.get_mut(s)) else {
+            return (Vec::new(), None);
         };
+        if !sight.fogged() {
+            return (Vec::new(), None);
+        }
+        let (width, height) = (b.map.width.max(0), b.map.height.max(0));
+        swept.resize((width * height) as usize, 0);
+        let mut oldest: Option<u32> = None;
+        let mut unswept = Vec::new();
+        for (k, slot) in swept.iter_mut().enumerate() {
+            let t = (k as i64 % width.max(1), k as i64 / width.max(1));
+            if sight.sees(t) {
+                *slot = b.round + 1;
+            } else if b.open(t) {
+                if oldest.is_none_or(|o| *slot < o) {
+                    oldest = Some(*slot);
+                    unswept.clear();
+                }
+                if oldest == Some(*slot) {
+                    unswept.push(t);
+                }
+            }
+        }
         seen.resize(b.units.len(), None);
         let mut out = Vec::new();
         for ((k, u), slot) in b.units.iter().enumerate().zip(seen.iter_mut()) {
@@ -162,7 +195,13 @@ impl Tactician {
                 out.push(t);
             }
         }
-        out
+        (out, oldest.map(|o| (o, unswept)))
+    }
+
+    /// Under fog: where `side` last saw each enemy out of sight, by battle index, as of its last
+    /// decision (`Tactician::remember`); empty without fog.
+    pub(crate) fn memory(&self, side: m::SideId) -> &[Option<Tile>] {
+        self.last_seen.get(usize::from(side == m::SideId::Defender)).map_or(&[], Vec::as_slice)
     }
 
     /// Each unit's price by battle index, as a share of the mean (`stakes::prices`), worked out
@@ -281,6 +320,9 @@ struct Decision<'v, 'e> {
     lead: f64,
     /// Under fog: where the enemies out of sight were last seen (`Tactician::remember`).
     remembered: Vec<Tile>,
+    /// Under fog: the tiles out of sight seen longest ago, with the round they were last seen
+    /// plus one (0: never) (`Tactician::remember`).
+    unswept: Option<(u32, Vec<Tile>)>,
 }
 
 /// One of our units where it stands, as the enemies see it: for each enemy of the threat map,
@@ -376,6 +418,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             full_hp: Vec::new(),
             lead: lead_next(b, side),
             remembered: Vec::new(),
+            unswept: None,
         };
         // What each enemy could strike now: the replies our units draw where they stand.
         let mine: Vec<(usize, Tile, i64, i64, Option<Atom>)> =
@@ -646,8 +689,16 @@ impl<'v, 'e> Decision<'v, 'e> {
             }
             if enemy.is_empty() {
                 // Nobody in sight nor remembered, no ground to hold: toward where the enemy
-                // deployed.
-                enemy = b.map.region(&b.scenario.side(side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default();
+                // deployed (under fog, while a tile of it out of sight has never been seen).
+                let zone = b.map.region(&b.scenario.side(side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default();
+                enemy = match &self.unswept {
+                    Some((0, tiles)) if zone.iter().any(|t| tiles.contains(t)) => zone,
+                    // Else a sweep, toward the tiles out of sight seen longest ago: an enemy
+                    // that slipped by is looked for where it may be, not waited for where it
+                    // deployed.
+                    Some((_, tiles)) if !tiles.is_empty() => tiles.clone(),
+                    _ => zone,
+                };
             }
             let walks = &mut self.walks;
             let goal = (!stakes.goals.is_empty()).then(|| walks.guide(b, kind, stakes.goals.clone()));
