@@ -10,6 +10,10 @@
 //! costliest shipped scenarios takes through `oc simulate` on one thread with the default AI
 //! (`storm_game_cpu_ms`, `town_square_game_cpu_ms`, `elder_hall_game_cpu_ms`). Nothing here asserts a time.
 
+// The allocator `oc` plays with (mimalloc, declared in oc-play): the in-process figures were
+// read on the system's allocator, which made them slower than the command's.
+extern crate oc_play as _;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
