@@ -1,8 +1,8 @@
 //! What an exchange reads of a loadout ([`ExchangeInputs`]): the endings the AIs share
 //! (`Engine::ending_shared`) are keyed by it, so that two loadouts alike in all an exchange can
-//! read share one ending (a resource no combat formula reads, as `initiative`, which turn order
-//! reads; a status whose only effect is on an attribute no exchange reads, as a reload's
-//! `can_attack = false`; two terrains of the same defense).
+//! read share one ending (a resource no combat formula reads, one that only turn order reads; a
+//! status whose only effect is on an attribute no exchange reads, as a reload's ban on
+//! attacking; two terrains of the same defense).
 //!
 //! An attribute counts as read where any expression the engine may evaluate in building a unit
 //! or in an exchange reads it: the combat formulas and gains, every tag's and status's effects
@@ -59,7 +59,7 @@ impl Found {
                 self.has.insert(*name);
             }
             E::HasParam(..) => self.any_has = true,
-            // A name (`inflict(self, Reloading)`): a status an exchange may lay, cure or clear.
+            // A name (`inflict(self, S)`, `S` a status's name): a status an exchange may lay, cure or clear.
             E::Const(V::Name(name)) => {
                 self.has.insert(*name);
             }
