@@ -9,6 +9,12 @@
 //! its wall time for 1000 games a scenario, scaled from fewer). Last, the CPU a game of the three
 //! costliest shipped scenarios takes through `oc simulate` on one thread with the default AI
 //! (`storm_game_cpu_ms`, `town_square_game_cpu_ms`, `elder_hall_game_cpu_ms`). Nothing here asserts a time.
+//!
+//! Before and after in one run: with `OC_BENCH_BASELINE=/path/to/an/older/oc`, each command
+//! figure is read on both binaries, their runs alternating (older, this, older, this, ...), and
+//! printed twice: `bench NAME VALUE UNIT` for this build's `oc`, `bench NAME_baseline VALUE UNIT`
+//! for the older one. A single run of a command on this shared machine moves by a fifth from one
+//! minute to the next; the alternation puts both binaries under the same load.
 
 // The allocator `oc` plays with (mimalloc, declared in oc-play): the in-process figures were
 // read on the system's allocator, which made them slower than the command's.
@@ -153,25 +159,89 @@ fn main() {
     scenario_cpu(&root);
 }
 
-/// The median of three whole runs of `oc` with `args` in `dir`, with `threads` worker threads
-/// (`None`: as many as cores).
-fn time_oc(dir: &Path, args: &[&str], threads: Option<usize>) -> Duration {
-    let mut samples: Vec<Duration> = (0..3)
-        .map(|_| {
-            let mut cmd = Command::new(env!("CARGO_BIN_EXE_oc"));
-            cmd.args(args).current_dir(dir);
-            if let Some(n) = threads {
-                cmd.env("RAYON_NUM_THREADS", n.to_string());
-            }
-            let start = Instant::now();
-            let out = cmd.output().expect("oc runs");
-            let took = start.elapsed();
-            assert!(out.status.success(), "oc {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-            took
+/// The binaries each command figure is read on: this build's `oc`, and the one
+/// `OC_BENCH_BASELINE` names (its figures' names end `_baseline`).
+fn binaries() -> Vec<(&'static str, PathBuf)> {
+    let mut all = vec![("", PathBuf::from(env!("CARGO_BIN_EXE_oc")))];
+    if let Some(old) = std::env::var_os("OC_BENCH_BASELINE").filter(|v| !v.is_empty()) {
+        all.push(("_baseline", PathBuf::from(old)));
+    }
+    all
+}
+
+/// One whole run of `oc` at `bin` with `args` in `dir`, with `threads` worker threads (`None`: as
+/// many as cores): its wall time, and its CPU time (user and system, as the kernel counts this
+/// process's waited-for children) where that can be read.
+fn run_oc(bin: &Path, dir: &Path, args: &[&str], threads: Option<usize>) -> (Duration, Option<Duration>) {
+    let mut cmd = Command::new(bin);
+    cmd.args(args).current_dir(dir);
+    if let Some(n) = threads {
+        cmd.env("RAYON_NUM_THREADS", n.to_string());
+    }
+    let (before, start) = (children_cpu(), Instant::now());
+    let out = cmd.output().expect("oc runs");
+    let took = start.elapsed();
+    assert!(out.status.success(), "{} {args:?}: {}", bin.display(), String::from_utf8_lossy(&out.stderr));
+    let cpu = match (before, children_cpu()) {
+        (Some(a), Some(z)) if z > a => Some(z - a),
+        _ => None,
+    };
+    (took, cpu)
+}
+
+/// The user and system time the kernel keeps for this process's waited-for children: fields 16
+/// and 17 of `/proc/self/stat` (after the command's closing parenthesis, which may follow a name
+/// with spaces: 14 and 15), in hundredths of a second.
+fn children_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = fields.get(13)?.parse::<u64>().ok()? + fields.get(14)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
+/// `runs` runs of `args` on each of `binaries()`, alternating, measured by `measure` (the wall
+/// time, or the CPU time): the median for each binary, in `binaries()`'s order.
+fn median_of(
+    runs: usize,
+    dir: &Path,
+    args: &[&str],
+    threads: Option<usize>,
+    measure: fn((Duration, Option<Duration>)) -> Duration,
+) -> Vec<Duration> {
+    let bins = binaries();
+    let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); bins.len()];
+    for _ in 0..runs {
+        // The older binary first in each round: a steady drift of the machine's load then
+        // favours neither.
+        for (k, (_, bin)) in bins.iter().enumerate().rev() {
+            samples[k].push(measure(run_oc(bin, dir, args, threads)));
+        }
+    }
+    samples
+        .into_iter()
+        .map(|mut s| {
+            s.sort();
+            s[s.len() / 2]
         })
-        .collect();
-    samples.sort();
-    samples[1]
+        .collect()
+}
+
+/// The wall time of a run.
+fn wall((wall, _): (Duration, Option<Duration>)) -> Duration {
+    wall
+}
+
+/// The CPU time of a run, its wall time where the CPU time cannot be read.
+fn cpu((wall, cpu): (Duration, Option<Duration>)) -> Duration {
+    cpu.unwrap_or(wall)
+}
+
+/// Prints one figure per binary: `bench NAME VALUE UNIT`, then `bench NAME_baseline ...`.
+fn print_each(name: &str, values: &[f64], digits: usize, unit: &str) {
+    for ((suffix, _), v) in binaries().iter().zip(values) {
+        println!("bench {name}{suffix} {v:.digits$} {unit}");
+    }
 }
 
 /// `oc simulate` of the bench's scenario (a project of its own in a temporary folder: the file,
@@ -182,31 +252,40 @@ fn whole_process(root: &Path) {
     std::fs::write(dir.path().join("oc.toml"), "[project]\n").expect("oc.toml");
     std::fs::copy(root.join("scenarios/maps/grado-keep.map.toml"), dir.path().join("maps/grado-keep.map.toml")).expect("map");
     std::fs::write(dir.path().join("skirmish10.oc"), BENCH.replace("scenarios/maps/", "maps/")).expect("scenario");
-    let per_min = |ai: &str, games: u64, threads: Option<usize>| {
+    let per_min = |ai: &str, games: u64, threads: Option<usize>| -> Vec<f64> {
         let n = games.to_string();
         let args = ["simulate", "skirmish10.oc", "--games", &n, "--attacker-ai", ai, "--defender-ai", ai, "--quiet"];
-        let t = time_oc(dir.path(), &args, threads);
-        eprintln!("oc simulate, {ai}, {games} games, {} threads: {t:.2?}", threads.unwrap_or(rayon::current_num_threads()));
-        games as f64 / t.as_secs_f64() * 60.0
+        let times = median_of(3, dir.path(), &args, threads, wall);
+        let shown = threads.unwrap_or(rayon::current_num_threads());
+        eprintln!("oc simulate, {ai}, {games} games, {shown} threads: {times:.2?}");
+        times.iter().map(|t| games as f64 / t.as_secs_f64() * 60.0).collect()
     };
     let greedy = per_min("greedy", 400, None);
-    println!("bench simulate_per_min_greedy {greedy:.0} 1/min");
+    print_each("simulate_per_min_greedy", &greedy, 0, "1/min");
     let one = per_min("greedy", 200, Some(1));
-    println!("bench simulate_per_min_1t_greedy {one:.0} 1/min");
-    println!("bench simulate_thread_speedup_greedy {:.2} x", greedy / one);
-    println!("bench simulate_per_min_tactician {:.0} 1/min", per_min("tactician", 60, None));
-    println!("bench simulate_per_min_{} {:.0} 1/min", ai::DEFAULT, per_min(ai::DEFAULT, 60, None));
+    print_each("simulate_per_min_1t_greedy", &one, 0, "1/min");
+    let speedup: Vec<f64> = greedy.iter().zip(&one).map(|(n, o)| n / o).collect();
+    print_each("simulate_thread_speedup_greedy", &speedup, 2, "x");
+    print_each("simulate_per_min_tactician", &per_min("tactician", 60, None), 0, "1/min");
+    print_each(&format!("simulate_per_min_{}", ai::DEFAULT), &per_min(ai::DEFAULT, 60, None), 0, "1/min");
 
     // `oc fairness scenarios` plays every shipped scenario with the default AI: a thousand games
     // a scenario take minutes, so the bench plays `OC_BENCH_FAIRNESS_GAMES` (default 20) and
     // scales the time of the games (less the time of a one-game run: compile and setup) to 1000.
     let games: u64 = std::env::var("OC_BENCH_FAIRNESS_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(20);
     let n = games.to_string();
-    let fixed = time_oc(root, &["fairness", "scenarios", "--games", "1", "--quiet"], None);
-    let t = time_oc(root, &["fairness", "scenarios", "--games", &n, "--quiet"], None);
-    let per_game = t.saturating_sub(fixed).as_secs_f64() / games.saturating_sub(1).max(1) as f64;
+    let fixed = median_of(3, root, &["fairness", "scenarios", "--games", "1", "--quiet"], None, wall);
+    let t = median_of(3, root, &["fairness", "scenarios", "--games", &n, "--quiet"], None, wall);
     eprintln!("oc fairness scenarios: 1 game a scenario {fixed:.2?}, {games} games {t:.2?}");
-    println!("bench fairness_scenarios_s_1000 {:.1} s", fixed.as_secs_f64() + per_game * 999.0);
+    let scaled: Vec<f64> = fixed
+        .iter()
+        .zip(&t)
+        .map(|(fixed, t)| {
+            let per_game = t.saturating_sub(*fixed).as_secs_f64() / games.saturating_sub(1).max(1) as f64;
+            fixed.as_secs_f64() + per_game * 999.0
+        })
+        .collect();
+    print_each("fairness_scenarios_s_1000", &scaled, 1, "s");
 }
 
 /// An AI's cost per battle on one thread (`games` games) and its battles per minute on all
@@ -245,48 +324,23 @@ fn ai_figures(
 
 /// The CPU time, in milliseconds a game, of `oc simulate` of the three costliest shipped
 /// scenarios with the default AI on one thread, compile and setup included: Storm at the River
-/// (seed 003's point-bought armies of units of figures; 3 games, one run), the Town Square (seed
-/// 004's skirmish rules: chains of activations, dice counted by icon) and the Elder Hall (seed
-/// 002's stamina rules: reactions and rerolls; 5 games, the median of three runs). Read from the
-/// user and system time the kernel keeps for this process's waited-for children
-/// (`/proc/self/stat`, in hundredths of a second); the wall time where that cannot be read.
+/// (seed 003's point-bought armies of units of figures; 3 games), the Town Square (seed 004's
+/// skirmish rules: chains of activations, dice counted by icon) and the Elder Hall (seed 002's
+/// stamina rules: reactions and rerolls; 5 games); the median of three runs. Read from the user
+/// and system time the kernel keeps for this process's waited-for children; the wall time where
+/// that cannot be read.
 fn scenario_cpu(root: &Path) {
-    // Fields 16 and 17 of `/proc/self/stat` (after the command's closing parenthesis, which may
-    // follow a name with spaces: 14 and 15).
-    let children = || -> Option<Duration> {
-        let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-        let rest = stat.rsplit_once(')')?.1;
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        let ticks = fields.get(13)?.parse::<u64>().ok()? + fields.get(14)?.parse::<u64>().ok()?;
-        Some(Duration::from_millis(ticks * 10))
-    };
     let scenarios = [
-        ("storm", "scenarios/battlestorm-narube.oc", 3u32, 1),
-        ("town_square", "scenarios/skirmish-taizel.oc", 5, 3),
-        ("elder_hall", "scenarios/stamina-caer-pelyn.oc", 5, 3),
+        ("storm", "scenarios/battlestorm-narube.oc", 3u32),
+        ("town_square", "scenarios/skirmish-taizel.oc", 5),
+        ("elder_hall", "scenarios/stamina-caer-pelyn.oc", 5),
     ];
-    for (name, file, games, runs) in scenarios {
+    for (name, file, games) in scenarios {
         let n = games.to_string();
-        let mut samples: Vec<Duration> = (0..runs)
-            .map(|_| {
-                let (before, started) = (children(), Instant::now());
-                let out = Command::new(env!("CARGO_BIN_EXE_oc"))
-                    .args(["simulate", file, "--games", &n, "--seed", "1", "--quiet"])
-                    .current_dir(root)
-                    .env("RAYON_NUM_THREADS", "1")
-                    .output()
-                    .expect("oc runs");
-                let wall = started.elapsed();
-                assert!(out.status.success(), "oc simulate {file}: {}", String::from_utf8_lossy(&out.stderr));
-                match (before, children()) {
-                    (Some(a), Some(z)) if z > a => z - a,
-                    _ => wall,
-                }
-            })
-            .collect();
-        samples.sort();
-        let cpu = samples[samples.len() / 2];
-        eprintln!("oc simulate {file}, {games} games, one thread: {cpu:.2?} CPU");
-        println!("bench {name}_game_cpu_ms {:.0} ms", cpu.as_secs_f64() * 1e3 / f64::from(games));
+        let args = ["simulate", file, "--games", &n, "--seed", "1", "--quiet"];
+        let times = median_of(3, root, &args, Some(1), cpu);
+        eprintln!("oc simulate {file}, {games} games, one thread: {times:.2?} CPU");
+        let ms: Vec<f64> = times.iter().map(|t| t.as_secs_f64() * 1e3 / f64::from(games)).collect();
+        print_each(&format!("{name}_game_cpu_ms"), &ms, 0, "ms");
     }
 }
