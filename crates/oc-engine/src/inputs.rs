@@ -11,7 +11,7 @@
 //! `attack_form`. The rest is read only outside an exchange: actions, the turn's rules (turn
 //! order, steps, answers, interrupts, engagement), courage, leadership, charging and areas.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use oc_model as m;
 
@@ -23,18 +23,22 @@ use crate::{Atom, Engine, Loadout};
 const EXCHANGE_EVENTS: [m::Event; 4] = [m::Event::Hit, m::Event::Crit, m::Event::Miss, m::Event::Attacked];
 
 /// What an exchange reads of a loadout: built once per engine ([`Engine::new`]).
+///
+/// Each list is short (a few names) and searched by the names' interned pointers
+/// ([`ExchangeInputs::canonical`] runs for every ending an AI asks for): no hashing of a name's
+/// text, no look-up of an attribute by its name.
 #[derive(Default)]
 pub(crate) struct ExchangeInputs {
-    /// By attribute: whether an exchange (or building its units) may read it.
-    read: Vec<bool>,
+    /// The attributes no exchange (nor building its units) reads, by name.
+    unread: Vec<Atom>,
     /// Statuses with no effect an exchange may see: not named by any `has` or by an effect an
     /// exchange runs (laid, cured, cleared), cleared at no event an exchange fires, and whose
     /// every effect is an action, a trigger on a battle's event, or a modifier of the holder's
     /// attribute no exchange reads.
-    inert: HashSet<Atom>,
-    /// Each terrain the rules define, by the first one of the same defense (what a unit reads of
-    /// its terrain: `Unit::terrain_defense`).
-    terrains: HashMap<Atom, Atom>,
+    inert: Vec<Atom>,
+    /// Each terrain the rules define that is not the first of its defense, with that first one
+    /// (what a unit reads of its terrain: `Unit::terrain_defense`).
+    terrains: Vec<(Atom, Atom)>,
 }
 
 /// The reads found by a walk of expressions.
@@ -145,25 +149,40 @@ impl ExchangeInputs {
             })
             .filter(|(_, id)| ir.clears.get(id).is_none_or(|c| c.iter().all(|c| !EXCHANGE_EVENTS.contains(&c.event))))
             .map(|(name, _)| name)
+            .collect::<HashSet<Atom>>()
+            .into_iter()
             .collect();
-        let mut terrains = HashMap::new();
+        let mut terrains: Vec<(Atom, Atom)> = Vec::new();
         for t in &engine.rules.terrains {
             let first = engine.rules.terrains.iter().find(|u| u.defense == t.defense).unwrap_or(t);
-            terrains.insert(Atom::new(&t.name), Atom::new(&first.name));
+            let (name, first) = (Atom::new(&t.name), Atom::new(&first.name));
+            // (Terrain names are unique: one entry a name.)
+            if name != first && !terrains.iter().any(|(n, _)| *n == name) {
+                terrains.push((name, first));
+            }
         }
-        ExchangeInputs { read, inert, terrains }
+        // An attribute's name is read where it names no attribute (`Ir::attr_id`) or one read.
+        let unread = ir
+            .attrs
+            .iter()
+            .enumerate()
+            .filter(|(a, (name, _))| {
+                !read.get(*a).copied().unwrap_or(true) && ir.attr_id(name).is_some_and(|id| id as usize == *a)
+            })
+            .map(|(_, (name, _))| Atom::new(name))
+            .collect();
+        ExchangeInputs { unread, inert, terrains }
     }
 
     /// `l` with what no exchange reads of it left out (its resources and placed attributes no
     /// exchange reads, its inert statuses) and its terrain the first of the same defense: an
     /// exchange of it ends as one of `l`, bit for bit. `None` where that is `l` itself.
-    pub(crate) fn canonical(&self, engine: &Engine, l: &Loadout) -> Option<Loadout> {
-        let read =
-            |name: &Atom| engine.ir.attr_id(name.as_str()).is_none_or(|a| self.read.get(a as usize).copied().unwrap_or(true));
-        let terrain = l.terrain.map(|t| self.terrains.get(&t).copied().unwrap_or(t));
+    pub(crate) fn canonical(&self, _: &Engine, l: &Loadout) -> Option<Loadout> {
+        let read = |name: &Atom| !self.unread.contains(name);
+        let terrain = l.terrain.map(|t| self.terrains.iter().find(|(n, _)| *n == t).map_or(t, |(_, first)| *first));
         let changes = terrain != l.terrain
-            || l.statuses.iter().any(|s| self.inert.contains(s))
-            || l.resources.iter().chain(&l.placed).any(|(n, _)| !read(n));
+            || (!self.inert.is_empty() && l.statuses.iter().any(|s| self.inert.contains(s)))
+            || (!self.unread.is_empty() && l.resources.iter().chain(&l.placed).any(|(n, _)| !read(n)));
         changes.then(|| Loadout {
             terrain,
             statuses: l.statuses.iter().filter(|s| !self.inert.contains(*s)).copied().collect(),

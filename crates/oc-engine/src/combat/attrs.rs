@@ -63,11 +63,12 @@ impl Attrs<'_> {
 }
 
 impl Exchange<'_> {
-    /// What `state` holds of `side`'s attributes: its hit points and resources (only those the
-    /// unit has a slot for, as writing them into a copy did).
-    fn held(&self, unit: &Unit, state: &State, side: usize) -> Held {
+    /// What `state` holds of `side`'s attributes, written into `held` (empty): its hit points
+    /// and resources (only those the unit has a slot for, as writing them into a copy did).
+    /// Filled in place: a `Held` moved by value is a call to `memcpy`, and strikes and flags
+    /// make these by the hundred thousand.
+    fn held_into(&self, held: &mut Held, unit: &Unit, state: &State, side: usize) {
         let ir = &self.engine.ir;
-        let mut held = Held::NONE;
         let has = |attr: u16| (attr as usize) < unit.attrs.len();
         if let Some(hp) = state.hp.get(side).filter(|_| has(ir.hp_attr)) {
             held.push(ir.hp_attr, V::Int(*hp));
@@ -79,24 +80,37 @@ impl Exchange<'_> {
                 }
             }
         }
-        held
     }
 
     /// Strike attributes: the units' own with the state's hit points and resources, and the
     /// strike's `when` effects applied.
     pub(super) fn strike_attrs<'u>(&self, units: [&'u Unit; 2], state: &State, attacker: usize) -> Attrs<'u> {
-        let held = [self.held(units[0], state, 0), self.held(units[1], state, 1)];
-        let base = Attrs { vals: [Cow::Borrowed(&units[0].attrs[..]), Cow::Borrowed(&units[1].attrs[..])], held };
-        if units.iter().all(|u| u.whens.is_empty()) {
-            return base;
+        // One value, built in place and returned from one place (no copies of it on the way).
+        let mut out =
+            Attrs { vals: [Cow::Borrowed(&units[0].attrs[..]), Cow::Borrowed(&units[1].attrs[..])], held: [Held::NONE; 2] };
+        let [h0, h1] = &mut out.held;
+        self.held_into(h0, units[0], state, 0);
+        self.held_into(h1, units[1], state, 1);
+        if units.iter().any(|u| !u.whens.is_empty()) {
+            if let Some(vals) = self.when_attrs(units, &out, attacker) {
+                out.vals = vals.map(Cow::Owned);
+                out.held = [Held::NONE; 2];
+            }
         }
+        out
+    }
+
+    /// Both units' attributes with the strike's `when` effects applied (held values written in),
+    /// where any `when` holds; `None` where none does (then the strike's attributes are the
+    /// units' own, borrowed: no copy, and a formula reading one unit alone is taken from that
+    /// unit, `Unit::solo`).
+    fn when_attrs(&self, units: [&Unit; 2], base: &Attrs, attacker: usize) -> Option<[Vec<V>; 2]> {
         // Which `when`s hold, each judged on the units' own attributes (as their effects are
-        // worked out). Where none does, the strike's attributes are the units' own, borrowed: no
-        // copy, and a formula reading one unit alone is taken from that unit (`Unit::solo`).
+        // worked out).
         let mut holding: SmallVec<[(usize, usize); 8]> = SmallVec::new();
         for (holder, unit) in units.iter().enumerate() {
             for (k, (args, condition, _)) in unit.whens.iter().enumerate() {
-                let mut ctx = self.ctx(units, &base, attacker, &[]);
+                let mut ctx = self.ctx(units, base, attacker, &[]);
                 ctx.holder = holder;
                 if ctx.eval(condition, args, &mut []).bool() {
                     holding.push((holder, k));
@@ -104,16 +118,16 @@ impl Exchange<'_> {
             }
         }
         if holding.is_empty() {
-            return base;
+            return None;
         }
         let mut out = base.copied();
         for (holder, k) in holding {
             let Some((args, _, then)) = units.get(holder).and_then(|u| u.whens.get(k)) else { continue };
-            let mut ctx = self.ctx(units, &base, attacker, &[]);
+            let mut ctx = self.ctx(units, base, attacker, &[]);
             ctx.holder = holder;
             apply_strike_effects(&ctx, then, args, &mut out);
         }
-        Attrs::owned(out)
+        Some(out)
     }
 
     pub(super) fn ctx<'a>(&'a self, units: [&'a Unit; 2], attrs: &'a Attrs<'_>, attacker: usize, rolls: &'a [i64]) -> Ctx<'a> {
