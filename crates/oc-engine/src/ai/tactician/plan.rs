@@ -60,6 +60,9 @@ impl<'v, 'e> Decision<'v, 'e> {
         let mobility = b.mobility_of(&acting_unit);
         let mut reach: Vec<(Tile, i64)> = self.view.reachable_with(i, &mobility)?.into_iter().collect();
         reach.sort_unstable();
+        // Under fog an enemy out of sight stands where it was last seen: no tile to end on (a
+        // walk there is refused, and the unit stands still).
+        reach.retain(|(t, _)| *t == u.pos || !self.remembered.contains(t));
         let verbs = self.verbs.get(i).cloned().unwrap_or_default();
         let has = |verb: m::Verb| verbs.contains(&Some(verb));
         // Where activations are steps paid from a resource, only steps the unit can pay for.
@@ -739,6 +742,9 @@ impl<'v, 'e> Decision<'v, 'e> {
             None => (0.0, None, None),
         };
         let mut v = (super::ADVANCE + 0.12 * urgency) * toward;
+        if let Some(g) = me.guides.as_deref() {
+            v -= self.ahead(me.i, t, &g.enemy);
+        }
         // Within striking distance of an enemy for next time.
         let potential = prey.iter().filter(|(at, _)| distance(*at, t) <= me.span).map(|(_, v)| *v).fold(0.0, f64::max);
         v += super::PROSPECT * potential;
