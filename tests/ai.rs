@@ -490,31 +490,6 @@ fn the_default_sweeps_for_an_enemy_it_neither_sees_nor_remembers() {
     }
 }
 
-/// Issue 41, by night (the tuning field `plain-night-ratings.oc`: fog, vision 3): in round 1 no
-/// enemy is in sight, and the first unit the default moves keeps with its army, not more than a
-/// few tiles ahead of the others. Before, it walked its whole move toward where the enemy
-/// deployed, alone into the dark (the Lord five columns ahead of the rest), and died there to
-/// several enemies it had not seen.
-#[test]
-fn the_first_mover_under_fog_keeps_with_its_army() {
-    let f = field("tests/fixtures/mirror/fields/plain-night-ratings.oc");
-    let pair = f.pairs.first().unwrap();
-    let mut b = Battle::set_up(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], 1).unwrap();
-    assert_eq!(b.to_act, SideId::Attacker);
-    let east = |x: i64| x as f64;
-    let mut default = ai::by_name(ai::DEFAULT).unwrap();
-    let turn = default.choose(&b).unwrap();
-    let mover = turn.unit;
-    b.play_turn(turn).unwrap();
-    let others: Vec<f64> = (0..b.units.len())
-        .filter(|k| *k != mover && b.units[*k].side == SideId::Attacker)
-        .map(|k| east(b.units[k].pos.0))
-        .collect();
-    let mean = others.iter().sum::<f64>() / others.len() as f64;
-    let (name, x) = (&b.units[mover].name, east(b.units[mover].pos.0));
-    assert!(x - mean <= 4.0, "{name} walked to column {x}, {:.1} columns ahead of its army", x - mean);
-}
-
 /// Issue 41, by night: the last enemy seen stands, out of sight, where it was seen; the default
 /// hunts it from the tiles around it, never ending its move on that tile (the rules refuse a
 /// move onto a unit). Before, its walk ended on the tile itself, the turn was refused and the

@@ -17,8 +17,7 @@
 //! enemy routed in the exchange makes no reply at all (focus fire). Then the position: progress
 //! toward the enemy or the objective (harder as the clock runs out), enemies within striking
 //! distance for next time, tiles that heal, the tiles the enemy must reach held, an ally in
-//! danger shielded (by a unit that can strike back from next to it), and under fog a unit kept
-//! with its army (the dark ahead may hide any enemy: `Decision::ahead`). The tiles at stake are a
+//! danger shielded (by a unit that can strike back from next to it). The tiles at stake are a
 //! race read from the victory conditions (`race.rs`): an enemy that could seize, escape or raze
 //! in time is worth the battle times its chance to, a step of ours nearer is worth the chance
 //! it gains, the enemy's objective tile stepped on bars the takers within one move (kept by a
@@ -268,14 +267,6 @@ const PROSPECT: f64 = 0.3;
 const ACTED: f64 = 0.6;
 /// Progress toward the enemy, per move: at ease, and more as the clock runs out (`urgency`).
 const ADVANCE: f64 = 0.06;
-
-/// Under fog, how far (in the walk's cost) a unit may end ahead of its allies' mean toward the
-/// enemy, and what each tile past that costs it, as a share of its worth (`Decision::ahead`).
-/// Measured (`oc tournament FILE --ais planner greedy --games 10 --seed 7`, the night tuning
-/// fields, tests/fixtures/mirror/fields/README.md): 2 tiles apart, the four fields' win rates
-/// summed to 257 points against main's 222; 1 tile apart, 256; 3, 247 (0.1 a tile, no better on the plain).
-const APART: f64 = 2.0;
-const DARK: f64 = 0.05;
 
 /// What a unit that cannot take the side's objective loses by standing on its tile: a unit's
 /// worth, more than the best ground is worth, since it bars the ally who can take it.
@@ -668,28 +659,6 @@ impl<'v, 'e> Decision<'v, 'e> {
         let room = self.room(at, i);
         let blows = self.threats.blows(self.battle().engine, cache, at, &target);
         self.threats.danger(&blows, &target, room, &elsewhere, None, self.lead)
-    }
-
-    /// Under fog: what unit `i` loses by ending on `t` ahead of its army toward the enemy
-    /// (`guide`: the cost of the walk there), per tile past [`APART`] ahead of its allies' mean,
-    /// as its danger is weighed. The enemies it does not see may stand anywhere in the dark
-    /// ahead: the first to walk into it alone meets them alone.
-    fn ahead(&self, i: usize, t: Tile, guide: &Guide) -> f64 {
-        if !self.view.sight.fogged() {
-            return 0.0;
-        }
-        let Some(at) = guide.at(t) else { return 0.0 };
-        let from = self.battle().units.get(i).map(|u| u.pos);
-        let allies: Vec<i64> = self.ours.iter().filter(|p| Some(**p) != from).filter_map(|p| guide.at(*p)).collect();
-        if allies.is_empty() {
-            return 0.0;
-        }
-        let mean = allies.iter().sum::<i64>() as f64 / allies.len() as f64;
-        let past = mean - at as f64 - APART;
-        if past <= 0.0 {
-            return 0.0;
-        }
-        (1.0 - 0.5 * self.stakes.urgency) * DARK * self.worth(i) * past
     }
 
     /// Tiles next to `t` an enemy could strike from (on the map, passable, not ours but `mover`'s).

@@ -742,9 +742,6 @@ impl<'v, 'e> Decision<'v, 'e> {
             None => (0.0, None, None),
         };
         let mut v = (super::ADVANCE + 0.12 * urgency) * toward;
-        if let Some(g) = me.guides.as_deref() {
-            v -= self.ahead(me.i, t, &g.enemy);
-        }
         // Within striking distance of an enemy for next time.
         let potential = prey.iter().filter(|(at, _)| distance(*at, t) <= me.span).map(|(_, v)| *v).fold(0.0, f64::max);
         v += super::PROSPECT * potential;
