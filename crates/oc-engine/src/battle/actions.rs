@@ -54,6 +54,17 @@ impl<'e> Battle<'e> {
         out
     }
 
+    /// [`Battle::action_verbs`], and whether any of the actions attacks an enemy (what
+    /// [`Battle::attack_actions`] looks for first): one walk over the unit's actions for both.
+    pub(crate) fn action_verbs_attacking(&self, i: usize) -> (Vec<Option<m::Verb>>, bool) {
+        let (mut out, mut any) = (Vec::new(), false);
+        self.each_action(i, |action, _, _, _| {
+            out.push(action.verb);
+            any |= super::charge::attacks_enemy(action);
+        });
+        (out, any)
+    }
+
     /// Calls `f` with each action unit `i` has (its tag's arguments, and the item it comes
     /// from), in [`Battle::actions`]' order.
     pub(super) fn each_action(&self, i: usize, mut f: impl FnMut(&'e Arc<ActionIr>, &[V], Option<&'e str>, u32)) {

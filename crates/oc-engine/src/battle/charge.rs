@@ -10,7 +10,7 @@ use super::actions::{range_of, Available};
 use super::scene::Cast;
 use super::turns::{act_kind, StepVars};
 use super::{Act, Battle, BattleError};
-use crate::ir::Eff;
+use crate::ir::{ActionIr, Eff};
 
 /// An action of a unit's that attacks (`attack`, `injure`): a technique or a spell, as an AI
 /// weighs it.
@@ -30,18 +30,27 @@ pub struct AttackAction {
     pub paid: i64,
 }
 
+/// Whether an action attacks an enemy (its verb `attack` or `injure`, aimed at one enemy or all).
+pub(super) fn attacks_enemy(a: &ActionIr) -> bool {
+    matches!(a.verb, Some(m::Verb::Attack | m::Verb::Injure))
+        && matches!(a.target, m::ActionTarget::Enemy | m::ActionTarget::Enemies)
+}
+
 impl Battle<'_> {
     /// The actions unit `i` has that attack (their first command `attack` or `injure`).
     pub fn attack_actions(&self, i: usize) -> Vec<AttackAction> {
         // Most units have none: the unit is built into a scene only where one is to be read.
         let mut any = false;
-        self.each_action(i, |a, _, _, _| {
-            any |= matches!(a.verb, Some(m::Verb::Attack | m::Verb::Injure))
-                && matches!(a.target, m::ActionTarget::Enemy | m::ActionTarget::Enemies);
-        });
+        self.each_action(i, |a, _, _, _| any |= attacks_enemy(a));
         if !any {
             return Vec::new();
         }
+        self.attack_actions_found(i)
+    }
+
+    /// [`Battle::attack_actions`] where the caller found that one of the unit's actions attacks
+    /// an enemy ([`Battle::action_verbs_attacking`]).
+    pub(crate) fn attack_actions_found(&self, i: usize) -> Vec<AttackAction> {
         let Some(scene) = self.scene(Cast { user: i, ..Cast::default() }, None) else { return Vec::new() };
         let mut out = Vec::new();
         for a in self.actions(i) {
