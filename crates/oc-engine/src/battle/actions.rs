@@ -29,6 +29,12 @@ impl Available {
     }
 }
 
+/// Whether an action attacks an enemy (its verb `attack` or `injure`, aimed at one enemy or all).
+pub(super) fn attacks_enemy(a: &ActionIr) -> bool {
+    matches!(a.verb, Some(m::Verb::Attack | m::Verb::Injure))
+        && matches!(a.target, m::ActionTarget::Enemy | m::ActionTarget::Enemies)
+}
+
 impl<'e> Battle<'e> {
     /// The special actions a unit has: every `action` of every tag it holds (class, form,
     /// scenario tags, carried items), following `grant`s.
@@ -60,7 +66,7 @@ impl<'e> Battle<'e> {
         let (mut out, mut any) = (Vec::new(), false);
         self.each_action(i, |action, _, _, _| {
             out.push(action.verb);
-            any |= super::charge::attacks_enemy(action);
+            any |= attacks_enemy(action);
         });
         (out, any)
     }

@@ -6,11 +6,11 @@
 
 use oc_model::{self as m, Atom};
 
-use super::actions::{range_of, Available};
+use super::actions::{attacks_enemy, range_of, Available};
 use super::scene::Cast;
 use super::turns::{act_kind, StepVars};
 use super::{Act, Battle, BattleError};
-use crate::ir::{ActionIr, Eff};
+use crate::ir::Eff;
 
 /// An action of a unit's that attacks (`attack`, `injure`): a technique or a spell, as an AI
 /// weighs it.
@@ -28,12 +28,6 @@ pub struct AttackAction {
     pub cost: i64,
     pub charge: Option<Atom>,
     pub paid: i64,
-}
-
-/// Whether an action attacks an enemy (its verb `attack` or `injure`, aimed at one enemy or all).
-pub(super) fn attacks_enemy(a: &ActionIr) -> bool {
-    matches!(a.verb, Some(m::Verb::Attack | m::Verb::Injure))
-        && matches!(a.target, m::ActionTarget::Enemy | m::ActionTarget::Enemies)
 }
 
 impl Battle<'_> {
