@@ -43,6 +43,15 @@ impl Name {
             Repr::Heap(s) => s,
         }
     }
+
+    /// The text's bytes, unchecked: what equality compares (the same answer as comparing the
+    /// texts, without confirming again that the inline bytes are UTF-8).
+    fn bytes(&self) -> &[u8] {
+        match &self.0 {
+            Repr::Inline { len, bytes } => bytes.get(..usize::from(*len)).unwrap_or_default(),
+            Repr::Heap(s) => s.as_bytes(),
+        }
+    }
 }
 
 impl Default for Name {
@@ -94,7 +103,7 @@ impl From<Name> for String {
 
 impl PartialEq for Name {
     fn eq(&self, other: &Name) -> bool {
-        self.as_str() == other.as_str()
+        self.bytes() == other.bytes()
     }
 }
 
@@ -102,37 +111,37 @@ impl Eq for Name {}
 
 impl PartialEq<str> for Name {
     fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
+        self.bytes() == other.as_bytes()
     }
 }
 
 impl PartialEq<&str> for Name {
     fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
+        self.bytes() == other.as_bytes()
     }
 }
 
 impl PartialEq<String> for Name {
     fn eq(&self, other: &String) -> bool {
-        self.as_str() == other.as_str()
+        self.bytes() == other.as_bytes()
     }
 }
 
 impl PartialEq<Name> for str {
     fn eq(&self, other: &Name) -> bool {
-        self == other.as_str()
+        self.as_bytes() == other.bytes()
     }
 }
 
 impl PartialEq<Name> for &str {
     fn eq(&self, other: &Name) -> bool {
-        *self == other.as_str()
+        self.as_bytes() == other.bytes()
     }
 }
 
 impl PartialEq<Name> for String {
     fn eq(&self, other: &Name) -> bool {
-        self.as_str() == other.as_str()
+        self.as_bytes() == other.bytes()
     }
 }
 

@@ -198,6 +198,7 @@ impl Tally {
 /// each game (a progress bar). A game the engine refuses stops it.
 pub fn run(setup: &Setup, ais: &Ais, run: &Run, tick: &(dyn Fn() + Sync)) -> Result<Tally, Refusal> {
     ais.controllers().map_err(Refusal::new)?;
+    crate::hold_freed_pages();
     let armies = [&setup.armies[0], &setup.armies[1]];
     // Games stream into counts, a chunk at a time, each chunk with an engine of its own: the
     // engine's caches (units, exchanges) fill as games go, so one engine for ten million games

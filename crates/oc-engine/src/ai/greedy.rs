@@ -11,7 +11,7 @@ use oc_model as m;
 
 use super::forecasts::{Ids, Targets};
 use super::{objective_tiles, Guide, View};
-use crate::battle::{distance, Act, Battle, Controller, State, Tile, Turn};
+use crate::battle::{distance, Act, Battle, Controller, KeptReach, State, Tile, Turn};
 use crate::fx::FastMap;
 use crate::Loadout;
 
@@ -126,8 +126,17 @@ struct Guides {
     /// The map's width and each tile's terrain the guides were worked out on.
     terrain: (i64, Vec<Option<usize>>),
     by_goals: FastMap<(String, Vec<Tile>), Guide>,
+    /// By movement type and one goal tile: a guide toward that tile alone (`each`, by number).
+    /// A walk toward the enemy, whose tiles change at every move of theirs, reads the least of
+    /// the guides toward each of them: the cost a guide toward all of them finds, as a search
+    /// from many goals finds for each tile the least of the searches from each, and these are
+    /// kept from one decision to the next while the terrain stands.
+    toward: FastMap<String, FastMap<Tile, usize>>,
+    each: Vec<Guide>,
     /// By movement type: what entering each tile costs it (`Battle::tile_costs`), shared by its guides.
     enter: FastMap<String, Arc<[Option<i64>]>>,
+    /// Each unit's last reach search, good while the terrain stands.
+    reach: KeptReach,
 }
 
 impl std::fmt::Debug for Guides {
@@ -139,12 +148,43 @@ impl std::fmt::Debug for Guides {
 impl Guides {
     /// The most guides kept: goals that follow the enemy change at every move of theirs.
     const MAX: usize = 64;
+    /// The most tile costs the guides toward one goal hold together (32 MB).
+    const EACH_TILES: usize = 1 << 22;
+
+    /// The numbers in `each` of the guides for movement type `kind` toward each of `goals`,
+    /// started where missing.
+    fn toward_each(&mut self, b: &Battle, kind: &str, enter: &Arc<[Option<i64>]>, goals: &[Tile]) -> Vec<usize> {
+        if !self.toward.contains_key(kind) {
+            self.toward.insert(kind.to_string(), FastMap::default());
+        }
+        let Some(toward) = self.toward.get_mut(kind) else { return Vec::new() };
+        let each = &mut self.each;
+        let mut ks: Vec<usize> = goals
+            .iter()
+            .map(|g| {
+                *toward.entry(*g).or_insert_with(|| {
+                    each.push(Guide::lazy_over(b, enter.clone(), &[*g]));
+                    each.len() - 1
+                })
+            })
+            .collect();
+        ks.sort_unstable();
+        ks.dedup();
+        ks
+    }
 
     /// Forgets the guides if the terrain changed (a door opened, a wall razed) or too many are kept.
     fn check(&mut self, b: &Battle) {
-        if self.terrain.0 != b.map.width || self.terrain.1 != b.terrain_indices_now() || self.by_goals.len() > Guides::MAX {
+        let changed = self.terrain.0 != b.map.width || self.terrain.1 != b.terrain_indices_now();
+        // Each guide toward one goal holds a cost a tile: a bounded number of them.
+        if changed || self.each.len().saturating_mul(self.terrain.1.len()) > Guides::EACH_TILES {
+            self.toward.clear();
+            self.each.clear();
+        }
+        if changed || self.by_goals.len() > Guides::MAX {
             self.by_goals.clear();
             self.enter.clear();
+            self.reach.clear();
             self.terrain = (b.map.width, b.terrain_indices_now().to_vec());
         }
     }
@@ -200,8 +240,8 @@ fn best_for(
         }
     }
     // The tiles in reach with what moving there costs, in tile order.
-    let tiles = view.reachable_sorted(i, &mobility)?;
-    let verbs = b.action_verbs(i);
+    let tiles = view.reachable_sorted(i, &mobility, &mut guides.reach)?;
+    let (verbs, attacks) = b.action_verbs_attacking(i);
     let has = |verb: m::Verb| verbs.contains(&Some(verb));
     // Where activations are steps paid from a resource, only steps the unit can pay for.
     let affordable = |turn: &Turn| {
@@ -416,8 +456,8 @@ fn best_for(
     }
     // 3b. Techniques and spells from where it stands: the forecasts of their attacks (a step that
     // only charges a spell, the cast's worth times the share of its cost it pays).
-    if !berserk {
-        for aa in b.attack_actions(i) {
+    if !berserk && attacks {
+        for aa in b.attack_actions_found(i) {
             let foes: Vec<(usize, i64)> = view
                 .targets()
                 .map(|(k, f)| (k, distance(u.pos, f.pos)))
@@ -458,7 +498,8 @@ fn best_for(
     if goals.is_empty() {
         goals.extend_from_slice(&objectives.defend);
     }
-    if goals.is_empty() {
+    let enemies = goals.is_empty();
+    if enemies {
         goals.extend(view.enemies().map(|(_, f)| f.pos));
     }
     // Under fog with no enemy in sight: toward where the enemy deployed.
@@ -474,20 +515,41 @@ fn best_for(
         return best.or(Some((0.0, Turn { unit: i, to: None, equip: None, act: Act::Wait, ..Default::default() })));
     }
     let enter = guides.enter.entry(kind.clone()).or_insert_with(|| b.tile_costs(&kind).into()).clone();
-    let guide = guides.by_goals.entry((kind, goals)).or_insert_with_key(|(_, goals)| Guide::lazy_over(b, enter, goals));
-    let here = guide.settle(u.pos).unwrap_or(i64::MAX / 4);
+    // The cost from a tile to the nearest goal: toward the enemy, the least of the guides toward
+    // each of its tiles; else the one guide toward them all.
+    let (each, guide) = if enemies && !goals.is_empty() {
+        let ks = guides.toward_each(b, &kind, &enter, &goals);
+        (Some((ks, &mut guides.each)), None)
+    } else {
+        (None, Some(guides.by_goals.entry((kind, goals)).or_insert_with_key(|(_, goals)| Guide::lazy_over(b, enter, goals))))
+    };
+    let (mut each, mut guide) = (each, guide);
+    let mut settle = |t: Tile| -> Option<i64> {
+        if let Some(g) = guide.as_mut() {
+            return g.settle(t);
+        }
+        let (ks, all) = each.as_mut()?;
+        let mut least: Option<i64> = None;
+        for k in ks.iter() {
+            if let Some(c) = all.get_mut(*k).and_then(|g| g.settle(t)) {
+                least = Some(least.map_or(c, |l| l.min(c)));
+            }
+        }
+        least
+    };
+    let here = settle(u.pos).unwrap_or(i64::MAX / 4);
     let walk = if situated {
         // Each tile's progress less what standing there costs its blow (`situation_costs`): a
         // step that takes it out of its general's command is worth less by that.
         let costs = situation_costs(b, cache, targets, (view, i), (&base, &weapons), &tiles);
-        tiles.iter().zip(&costs).filter_map(|((t, _), c)| guide.settle(*t).map(|d| (*t, (here - d) as f64 * 0.5 - c))).fold(
+        tiles.iter().zip(&costs).filter_map(|((t, _), c)| settle(*t).map(|d| (*t, (here - d) as f64 * 0.5 - c))).fold(
             None,
             |best: Option<(Tile, f64)>, (t, v)| if best.is_none_or(|(_, b)| v > b + 1e-9) { Some((t, v)) } else { best },
         )
     } else {
         tiles
             .iter()
-            .filter_map(|(t, _)| guide.settle(*t).map(|d| (*t, d)))
+            .filter_map(|(t, _)| settle(*t).map(|d| (*t, d)))
             .min_by_key(|(t, d)| (*d, *t))
             .map(|(t, d)| (t, (here - d) as f64 * 0.5))
     };

@@ -259,8 +259,13 @@ impl<'v, 'e> View<'v, 'e> {
     }
 
     /// [`View::reachable_with`] as a list sorted by tile.
-    fn reachable_sorted(&self, i: usize, mobility: &(i64, String, bool)) -> Option<Vec<(Tile, i64)>> {
-        self.battle.reachable_sorted(i, mobility, Some(&self.sight).filter(|s| s.fogged())).ok()
+    fn reachable_sorted(
+        &self,
+        i: usize,
+        mobility: &(i64, String, bool),
+        kept: &mut crate::battle::KeptReach,
+    ) -> Option<Vec<(Tile, i64)>> {
+        self.battle.reachable_sorted(i, mobility, Some(&self.sight).filter(|s| s.fogged()), kept).ok()
     }
 }
 

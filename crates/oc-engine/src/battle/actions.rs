@@ -29,6 +29,12 @@ impl Available {
     }
 }
 
+/// Whether an action attacks an enemy (its verb `attack` or `injure`, aimed at one enemy or all).
+pub(super) fn attacks_enemy(a: &ActionIr) -> bool {
+    matches!(a.verb, Some(m::Verb::Attack | m::Verb::Injure))
+        && matches!(a.target, m::ActionTarget::Enemy | m::ActionTarget::Enemies)
+}
+
 impl<'e> Battle<'e> {
     /// The special actions a unit has: every `action` of every tag it holds (class, form,
     /// scenario tags, carried items), following `grant`s.
@@ -52,6 +58,17 @@ impl<'e> Battle<'e> {
         let mut out = Vec::new();
         self.each_action(i, |action, _, _, _| out.push(action.verb));
         out
+    }
+
+    /// [`Battle::action_verbs`], and whether any of the actions attacks an enemy (what
+    /// [`Battle::attack_actions`] looks for first): one walk over the unit's actions for both.
+    pub(crate) fn action_verbs_attacking(&self, i: usize) -> (Vec<Option<m::Verb>>, bool) {
+        let (mut out, mut any) = (Vec::new(), false);
+        self.each_action(i, |action, _, _, _| {
+            out.push(action.verb);
+            any |= attacks_enemy(action);
+        });
+        (out, any)
     }
 
     /// Calls `f` with each action unit `i` has (its tag's arguments, and the item it comes

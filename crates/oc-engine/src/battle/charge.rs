@@ -6,7 +6,7 @@
 
 use oc_model::{self as m, Atom};
 
-use super::actions::{range_of, Available};
+use super::actions::{attacks_enemy, range_of, Available};
 use super::scene::Cast;
 use super::turns::{act_kind, StepVars};
 use super::{Act, Battle, BattleError};
@@ -35,13 +35,16 @@ impl Battle<'_> {
     pub fn attack_actions(&self, i: usize) -> Vec<AttackAction> {
         // Most units have none: the unit is built into a scene only where one is to be read.
         let mut any = false;
-        self.each_action(i, |a, _, _, _| {
-            any |= matches!(a.verb, Some(m::Verb::Attack | m::Verb::Injure))
-                && matches!(a.target, m::ActionTarget::Enemy | m::ActionTarget::Enemies);
-        });
+        self.each_action(i, |a, _, _, _| any |= attacks_enemy(a));
         if !any {
             return Vec::new();
         }
+        self.attack_actions_found(i)
+    }
+
+    /// [`Battle::attack_actions`] where the caller found that one of the unit's actions attacks
+    /// an enemy ([`Battle::action_verbs_attacking`]).
+    pub(crate) fn attack_actions_found(&self, i: usize) -> Vec<AttackAction> {
         let Some(scene) = self.scene(Cast { user: i, ..Cast::default() }, None) else { return Vec::new() };
         let mut out = Vec::new();
         for a in self.actions(i) {

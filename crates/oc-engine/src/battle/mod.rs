@@ -51,8 +51,8 @@ pub use deploy::{auto_deploy, deploy, home_zones, placement_units, Deployment, S
 pub use fog::{Light, Sight};
 pub use game::{play, play_watched, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
-pub(crate) use movement::CostQueue;
 pub use movement::{distance, neighbours, Reach};
+pub(crate) use movement::{CostQueue, KeptReach};
 pub use turns::{Activation, StepVars};
 
 pub type Tile = (i64, i64);

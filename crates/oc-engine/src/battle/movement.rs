@@ -113,6 +113,65 @@ thread_local! {
         std::cell::RefCell::new(Scratch { blocked: Vec::new(), best: Vec::new(), queue: CostQueue::new(0, 0) });
 }
 
+/// Each unit's last reach search (by unit), kept for [`Battle::reachable_sorted`]: good for one
+/// terrain and one engine only.
+#[derive(Debug, Default)]
+pub(crate) struct KeptReach(Vec<Option<Kept>>);
+
+impl KeptReach {
+    /// Forgets every search (the terrain changed).
+    pub(crate) fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
+/// One reach search: where from, with what movement, the enemy tiles that blocked it (sorted)
+/// and every tile it reached with its cost, in tile order (tiles held by a unit included).
+#[derive(Debug)]
+struct Kept {
+    pos: Tile,
+    points: i64,
+    kind: String,
+    blocked: Vec<Tile>,
+    reached: Vec<(Tile, i64)>,
+    touched: Touched,
+}
+
+/// A search's cheapest costs over the square it searched (row by row, `i64::MAX` where it did
+/// not reach), with the square's corner and size: what tells the tiles it entered or tried.
+#[derive(Debug, Default)]
+struct Touched {
+    corner: Tile,
+    width: i64,
+    height: i64,
+    costs: Vec<i64>,
+}
+
+impl Touched {
+    /// Whether the search reached tile `t`.
+    fn reached(&self, t: Tile) -> bool {
+        let (x, y) = (t.0 - self.corner.0, t.1 - self.corner.1);
+        (x >= 0 && y >= 0 && x < self.width && y < self.height)
+            && self.costs.get((y * self.width + x) as usize).is_some_and(|c| *c != i64::MAX)
+    }
+
+    /// Whether the search reached tile `t` or one next to it (so entered or tried it).
+    fn has(&self, t: Tile) -> bool {
+        self.reached(t) || neighbours(t).into_iter().any(|n| self.reached(n))
+    }
+}
+
+/// Whether a search that `touched` these tiles (those it reached and their neighbours) with enemies on `was` reaches the same tiles at the same costs with enemies on `now` (the same
+/// start, movement and terrain): so where every tile blocked in one and not the other lies
+/// outside what it touched. Such a tile was never entered nor tried from a tile reached, so no
+/// step of the search changes.
+fn same_search(touched: &Touched, was: &[Tile], now: &[Tile]) -> bool {
+    let apart = |t: &Tile| !touched.has(*t);
+    was == now
+        || (was.iter().filter(|t| now.binary_search(t).is_err()).all(apart)
+            && now.iter().filter(|t| was.binary_search(t).is_err()).all(apart))
+}
+
 impl Battle<'_> {
     pub fn terrain_at(&self, t: Tile) -> Option<&m::Terrain> {
         self.engine.rules.terrains.get(self.terrain_index_at(t)?)
@@ -248,47 +307,82 @@ impl Battle<'_> {
     }
 
     /// [`Battle::reachable_with`] as a list sorted by tile (the same tiles and costs, not hashed
-    /// into a map: what an AI that walks them in tile order reads).
+    /// into a map: what an AI that walks them in tile order reads). `kept` holds each unit's
+    /// search from an earlier call with the same terrain (the caller empties it when the terrain
+    /// changes): where the unit stands, moves and is blocked as it was, up to enemies that moved
+    /// away from or onto tiles the search neither reached nor touched, the search is the same and
+    /// is not made again.
     pub(crate) fn reachable_sorted(
         &self,
         i: usize,
         mobility: &(i64, String, bool),
         sight: Option<&Sight>,
+        kept: &mut KeptReach,
     ) -> Result<Vec<(Tile, i64)>, BattleError> {
         let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
-        // A unit cannot end its move on another unit (one it knows of), as in `reach`.
-        let held: Vec<Tile> = self
-            .state
-            .units
-            .iter()
-            .filter(|o| o.state == State::Ready && o.pos != u.pos && sight.is_none_or(|s| s.sees(o.pos)))
-            .map(|o| o.pos)
-            .collect();
-        let mut out = Vec::new();
-        let free = |t: &Tile| !held.contains(t);
-        match self.cheapest_ways(i, mobility.0, mobility, sight, |best, (x0, y0, ww, wh)| {
-            out.reserve(best.len());
-            // Column by column, each top to bottom: tile order.
-            for x in 0..ww {
-                for y in 0..wh {
-                    if let Some(c) = best.get((y * ww + x) as usize).filter(|c| **c != i64::MAX) {
-                        let t = (x0 + x, y0 + y);
-                        if free(&t) {
-                            out.push((t, *c));
+        let (points, kind, can) = mobility;
+        // A unit that may not move, or that an enemy holds, stays where it is (`cheapest_ways`).
+        if !*can || self.engaged_by(i).is_some() {
+            return Ok(vec![(u.pos, 0)]);
+        }
+        // The enemies that block the way (those it knows of), as `cheapest_ways` reads them, and
+        // the units a move cannot end on (as in `reach`), in one pass.
+        let n = self.state.units.len();
+        let (mut blocked, mut held) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for o in &self.state.units {
+            if o.state == State::Ready && sight.is_none_or(|s| s.sees(o.pos)) {
+                if o.side != u.side {
+                    blocked.push(o.pos);
+                }
+                if o.pos != u.pos {
+                    held.push(o.pos);
+                }
+            }
+        }
+        blocked.sort_unstable();
+        held.sort_unstable();
+        if kept.0.len() <= i {
+            kept.0.resize_with(i + 1, || None);
+        }
+        let slot = kept.0.get_mut(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
+        let same = slot.as_ref().is_some_and(|k| {
+            k.pos == u.pos && k.points == *points && k.kind == *kind && same_search(&k.touched, &k.blocked, &blocked)
+        });
+        if !same {
+            let mut reached = Vec::new();
+            let mut touched = Touched::default();
+            let moves = self.cheapest_ways(i, *points, mobility, sight, |best, (x0, y0, ww, wh)| {
+                touched = Touched { corner: (x0, y0), width: ww, height: wh, costs: best.to_vec() };
+                reached.reserve(best.len());
+                // Column by column, each top to bottom: tile order.
+                for x in 0..ww {
+                    for y in 0..wh {
+                        if let Some(c) = best.get((y * ww + x) as usize).filter(|c| **c != i64::MAX) {
+                            reached.push(((x0 + x, y0 + y), *c));
                         }
                     }
                 }
+            })?;
+            if !moves {
+                return Ok(vec![(u.pos, 0)]);
             }
-        })? {
-            true => {
-                // Off the map (no square to search), it still stands where it is.
-                if let Err(k) = out.binary_search_by_key(&u.pos, |(t, _)| *t) {
-                    out.insert(k, (u.pos, 0));
-                }
-                Ok(out)
-            }
-            false => Ok(vec![(u.pos, 0)]),
+            *slot = Some(Kept { pos: u.pos, points: *points, kind: kind.clone(), blocked, reached, touched });
         }
+        let reached = slot.as_ref().map_or(&[][..], |k| &k.reached[..]);
+        // Both in tile order: the tiles reached less those held, in one walk.
+        let mut out: Vec<(Tile, i64)> = Vec::with_capacity(reached.len() + 1);
+        let mut held = held.iter().peekable();
+        for r in reached {
+            while held.next_if(|h| **h < r.0).is_some() {}
+            if held.peek().is_none_or(|h| **h != r.0) {
+                out.push(*r);
+            }
+        }
+        // Off the map (no square to search), it still stands where it is.
+        if let Err(k) = out.binary_search_by_key(&u.pos, |(t, _)| *t) {
+            out.insert(k, (u.pos, 0));
+        }
+        Ok(out)
     }
 
     /// The cost of the cheapest way to every tile within `points`, passing allies.
