@@ -638,8 +638,8 @@ impl<'v, 'e> Decision<'v, 'e> {
         // as it will stand on `t` (too far from its general, say), and each target as it will
         // stand once ours is there (`Battle::moves_situation`: a flank, the rear).
         let situated = b.situated();
-        let own = if situated { b.loadout_moved(me.i, true, (me.i, t)) } else { None };
-        let ours = Arms::ours(ours, (acting, own), me, b.terrain_at(t), cache);
+        // Built for the first attack worth a forecast from `t` (from most tiles there is none).
+        let (mut unbuilt, mut ours) = (Some(ours), None);
         let moved = t != me.u.pos;
         for &(k, at) in foes.iter() {
             let d = distance(t, at);
@@ -677,7 +677,11 @@ impl<'v, 'e> Decision<'v, 'e> {
                 if d < *lo || d > *hi || !(edge || inside) {
                     continue;
                 }
-                let Some((la, ia)) = ours.get(n) else { continue };
+                if let Some(all) = unbuilt.take() {
+                    let own = if situated { b.loadout_moved(me.i, true, (me.i, t)) } else { None };
+                    ours = Some(Arms::ours(all, (&*acting, own), me, b.terrain_at(t), cache));
+                }
+                let Some((la, ia)) = ours.and_then(|o| o.get(n)) else { continue };
                 // How hidden the target is from this square, where the rules read it.
                 let cover = if b.engine.ir.reads_cover { b.cover_between(t, at) } else { 0 };
                 let Some(x) = cache.get(b.engine, (la, *ia), (ld, id), d, (false, moved, cover)) else { continue };
