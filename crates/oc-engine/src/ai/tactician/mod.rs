@@ -104,15 +104,16 @@ impl Walks {
 
 impl Controller for Tactician {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
-        self.ranked(b)?.into_iter().next().map(|(_, t)| t)
+        self.ranked(b, 1)?.into_iter().next().map(|(_, t)| t)
     }
 }
 
 impl Tactician {
     /// Each unit's best turn with its gain over standing still, best first (of equal gains, the
-    /// first by unit order): the turn [`Controller::choose`] plays is the first. Where no unit
-    /// has a plan, the first that may act waits; `None` where none may act.
-    pub(crate) fn ranked(&mut self, b: &Battle<'_>) -> Option<Vec<(f64, Turn)>> {
+    /// first by unit order), the first `keep` of them (each made ready to play, which the rest
+    /// need not be): the turn [`Controller::choose`] plays is the first. Where no unit has a
+    /// plan, the first that may act waits; `None` where none may act.
+    pub(crate) fn ranked(&mut self, b: &Battle<'_>, keep: usize) -> Option<Vec<(f64, Turn)>> {
         let side = b.to_act;
         let movers = b.may_act(side);
         let first = *movers.first()?;
@@ -132,6 +133,7 @@ impl Tactician {
         if ranked.is_empty() {
             ranked.push((0.0, Turn { unit: first, ..Default::default() }));
         }
+        ranked.truncate(keep.max(1));
         for (_, t) in &mut ranked {
             *t = super::readied(b, std::mem::take(t));
         }
