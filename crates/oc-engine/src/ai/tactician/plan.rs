@@ -91,7 +91,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             }
         }
         let berserk = acting_unit.must_attack_weakest;
-        let me = self.unit(i, u, (&acting, &acting_unit, mobility), &has, cache)?;
+        let me = self.unit(i, u, (&acting, &acting_unit, mobility), (&has, &reach), cache)?;
         // For each enemy in sight and weapon, the nearest and farthest it can strike from: the
         // distances worth a forecast (a bow shoots from as far as it can, or from as near).
         let mut spans: Vec<(usize, usize, i64, i64)> = Vec::new();
@@ -140,7 +140,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                     let k = match prey_at.iter().position(|(x, _)| *x == l) {
                         Some(k) => k,
                         None => {
-                            let prey = self.prey(i, &me.u, &l, (&me.weapons, me.points), cache);
+                            let prey = self.prey(i, &me.u, &l, (&me.weapons, me.points, &reach), cache);
                             prey_at.push((l, prey));
                             prey_at.len() - 1
                         }
@@ -218,7 +218,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         i: usize,
         u: Combatant,
         (acting, acting_unit, (points, kind, _)): (&Loadout, &crate::unit::Unit, (i64, String, bool)),
-        has: &dyn Fn(m::Verb) -> bool,
+        (has, reach): (&dyn Fn(m::Verb) -> bool, &[(Tile, i64)]),
         cache: &mut Forecasts,
     ) -> Option<Unit> {
         let b = self.battle();
@@ -286,7 +286,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             heal = heal_with.as_ref().map(|_| (1, 1));
         }
         // What it could strike next time, from about here.
-        let prey = if can_attack { self.prey(i, &u, acting, (&weapons, points), cache) } else { Vec::new() };
+        let prey = if can_attack { self.prey(i, &u, acting, (&weapons, points, reach), cache) } else { Vec::new() };
         let span = points + weapons.iter().map(|(_, _, hi)| *hi).max().unwrap_or(0);
         let mut race = Vec::new();
         for t in self.stakes.takers.iter().filter(|t| t.unit == i) {
@@ -325,18 +325,21 @@ impl<'v, 'e> Decision<'v, 'e> {
 
     /// The enemies unit `i` (`u`, acting with loadout `acting`, its `weapons` and movement
     /// `points`) could strike next activation from about where it stands, each with what its
-    /// best strike is worth: (tile, value).
+    /// best strike is worth: (tile, value). Only those within striking distance (its movement
+    /// points and longest reach, `Unit::span`) of a tile of its `reach`: the only tiles
+    /// `Decision::position` reads them from.
     fn prey(
         &mut self,
         i: usize,
         u: &Combatant,
         acting: &Loadout,
-        (weapons, points): (&[(Atom, i64, i64)], i64),
+        (weapons, points, reach): (&[(Atom, i64, i64)], i64, &[(Tile, i64)]),
         cache: &mut Forecasts,
     ) -> Vec<(Tile, f64)> {
         let b = self.battle();
         let mut prey = Vec::new();
         {
+            let span = points + weapons.iter().map(|(_, _, hi)| *hi).max().unwrap_or(0);
             // Both at full HP, read at the HP they have: the forecasts outlast the wounds.
             let mut la = acting.clone();
             la.hp = None;
@@ -354,6 +357,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 .view
                 .enemies()
                 .filter(|(_, f)| distance(f.pos, u.pos) <= 2 * points + 6)
+                .filter(|(_, f)| reach.iter().any(|(t, _)| distance(*t, f.pos) <= span))
                 .map(|(k, f)| (k, f.pos, f.hp, f.max_hp))
                 .collect();
             for (k, at, hp, max_hp) in foes {
