@@ -15,6 +15,12 @@ use crate::battle::{distance, Act, Combatant, Tile, Turn};
 use crate::Loadout;
 use arms::Arms;
 
+/// The tiles a unit can move to, each with its movement cost, sorted by tile.
+type Reach = [(Tile, i64)];
+
+/// A unit's weapons: (name, least and most distance).
+type Weapons = [(Atom, i64, i64)];
+
 /// What a unit brings to its turn, worked out once per decision.
 struct Unit {
     i: usize,
@@ -218,7 +224,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         i: usize,
         u: Combatant,
         (acting, acting_unit, (points, kind, _)): (&Loadout, &crate::unit::Unit, (i64, String, bool)),
-        (has, reach): (&dyn Fn(m::Verb) -> bool, &[(Tile, i64)]),
+        (has, reach): (&dyn Fn(m::Verb) -> bool, &Reach),
         cache: &mut Forecasts,
     ) -> Option<Unit> {
         let b = self.battle();
@@ -333,7 +339,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         i: usize,
         u: &Combatant,
         acting: &Loadout,
-        (weapons, points, reach): (&[(Atom, i64, i64)], i64, &[(Tile, i64)]),
+        (weapons, points, reach): (&Weapons, i64, &Reach),
         cache: &mut Forecasts,
     ) -> Vec<(Tile, f64)> {
         let b = self.battle();
