@@ -104,9 +104,6 @@ impl Planner {
 
 impl Controller for Planner {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
-        let ranked = self.tactician.ranked(b)?;
-        self.decisions += 1;
-        self.played = 0;
         let side = b.to_act;
         let standing = b.units.iter().filter(|u| u.state == State::Ready).count();
         let searches = if self.wide {
@@ -116,6 +113,10 @@ impl Controller for Planner {
         } else {
             free_to_wait(&b.scenario, side) && standing <= FULL_UNITS
         };
+        // The first WIDTH where it searches (at least two to search), else the first.
+        let ranked = self.tactician.ranked(b, if searches { WIDTH } else { 1 })?;
+        self.decisions += 1;
+        self.played = 0;
         if ranked.len() < 2 || !searches {
             return ranked.into_iter().next().map(|(_, t)| t);
         }

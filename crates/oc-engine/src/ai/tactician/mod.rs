@@ -104,15 +104,16 @@ impl Walks {
 
 impl Controller for Tactician {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
-        self.ranked(b)?.into_iter().next().map(|(_, t)| t)
+        self.ranked(b, 1)?.into_iter().next().map(|(_, t)| t)
     }
 }
 
 impl Tactician {
     /// Each unit's best turn with its gain over standing still, best first (of equal gains, the
-    /// first by unit order): the turn [`Controller::choose`] plays is the first. Where no unit
-    /// has a plan, the first that may act waits; `None` where none may act.
-    pub(crate) fn ranked(&mut self, b: &Battle<'_>) -> Option<Vec<(f64, Turn)>> {
+    /// first by unit order), the first `keep` of them (each made ready to play, which the rest
+    /// need not be): the turn [`Controller::choose`] plays is the first. Where no unit has a
+    /// plan, the first that may act waits; `None` where none may act.
+    pub(crate) fn ranked(&mut self, b: &Battle<'_>, keep: usize) -> Option<Vec<(f64, Turn)>> {
         let side = b.to_act;
         let movers = b.may_act(side);
         let first = *movers.first()?;
@@ -132,6 +133,7 @@ impl Tactician {
         if ranked.is_empty() {
             ranked.push((0.0, Turn { unit: first, ..Default::default() }));
         }
+        ranked.truncate(keep.max(1));
         for (_, t) in &mut ranked {
             *t = super::readied(b, std::mem::take(t));
         }
@@ -298,8 +300,9 @@ struct Decision<'v, 'e> {
     cover: Vec<(usize, Tile, f64)>,
     /// By unit, once worked out: what each enemy gets by striking our other units instead.
     elsewhere: Vec<Option<Rc<[f64]>>>,
-    /// Our units' tiles.
-    ours: Vec<Tile>,
+    /// By tile (row by row): 0 not open (`Battle::open`), 1 open and one of our units' tiles,
+    /// 2 open and free of ours; read by [`Decision::room`] (the map's width first).
+    open: (i64, Vec<u8>),
     /// Walking guides by movement type: toward the enemy, toward the objective tiles, toward a
     /// region to hold or contest.
     guides: HashMap<String, Rc<Guides>>,
@@ -392,6 +395,16 @@ impl<'v, 'e> Decision<'v, 'e> {
         let stakes = Stakes::new(b, side, (prices, &seizers), &verbs, &mut walks);
         let threats = ThreatMap::new(&view, cache, later, &stakes.worth);
         let ours: Vec<Tile> = view.units().filter(|(_, u)| u.side == side).map(|(_, u)| u.pos).collect();
+        let (width, height) = (b.map.width.max(0), b.map.height.max(0));
+        let mut open: Vec<u8> = (0..width * height).map(|k| if b.open((k % width, k / width)) { 2 } else { 0 }).collect();
+        for t in &ours {
+            if let Some(slot) = (t.0 >= 0 && t.1 >= 0 && t.0 < width && t.1 < height)
+                .then(|| (t.1 * width + t.0) as usize)
+                .and_then(|k| open.get_mut(k))
+            {
+                *slot = (*slot).min(1);
+            }
+        }
         let stepped = b.engine.rules.ruleset.turn.spend.is_some();
         let threat_zones = b.engine.rules.ruleset.turn.threat.is_some();
         let eyes = if view.sight.fogged() {
@@ -407,7 +420,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             exposed: Vec::new(),
             cover: Vec::new(),
             elsewhere: Vec::new(),
-            ours,
+            open: (width, open),
             guides: HashMap::new(),
             walks,
             targets: FastMap::default(),
@@ -665,10 +678,18 @@ impl<'v, 'e> Decision<'v, 'e> {
     fn room(&self, t: Tile, mover: usize) -> usize {
         let b = self.battle();
         let from = b.units.get(mover).map(|u| u.pos);
+        let (width, open) = (self.open.0, &self.open.1);
+        let height = b.map.height.max(0);
         crate::battle::neighbours(t)
             .into_iter()
-            .filter(|n| b.open(*n))
-            .filter(|n| Some(*n) == from || !self.ours.contains(n))
+            .filter(|n| {
+                let k = (n.0 >= 0 && n.1 >= 0 && n.0 < width && n.1 < height).then(|| (n.1 * width + n.0) as usize);
+                match k.and_then(|k| open.get(k)) {
+                    Some(2) => true,
+                    Some(1) => Some(*n) == from,
+                    _ => false,
+                }
+            })
             .count()
     }
 

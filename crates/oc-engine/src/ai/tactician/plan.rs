@@ -15,6 +15,12 @@ use crate::battle::{distance, Act, Combatant, Tile, Turn};
 use crate::Loadout;
 use arms::Arms;
 
+/// The tiles a unit can move to, each with its movement cost, sorted by tile.
+type Reach = [(Tile, i64)];
+
+/// A unit's weapons: (name, least and most distance).
+type Weapons = [(Atom, i64, i64)];
+
 /// What a unit brings to its turn, worked out once per decision.
 struct Unit {
     i: usize,
@@ -94,7 +100,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             }
         }
         let berserk = acting_unit.must_attack_weakest;
-        let me = self.unit(i, u, (&acting, &acting_unit, mobility), &has, cache)?;
+        let me = self.unit(i, u, (&acting, &acting_unit, mobility), (&has, &reach), cache)?;
         // For each enemy in sight and weapon, the nearest and farthest it can strike from: the
         // distances worth a forecast (a bow shoots from as far as it can, or from as near).
         let mut spans: Vec<(usize, usize, i64, i64)> = Vec::new();
@@ -143,7 +149,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                     let k = match prey_at.iter().position(|(x, _)| *x == l) {
                         Some(k) => k,
                         None => {
-                            let prey = self.prey(i, &me.u, &l, (&me.weapons, me.points), cache);
+                            let prey = self.prey(i, &me.u, &l, (&me.weapons, me.points, &reach), cache);
                             prey_at.push((l, prey));
                             prey_at.len() - 1
                         }
@@ -221,7 +227,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         i: usize,
         u: Combatant,
         (acting, acting_unit, (points, kind, _)): (&Loadout, &crate::unit::Unit, (i64, String, bool)),
-        has: &dyn Fn(m::Verb) -> bool,
+        (has, reach): (&dyn Fn(m::Verb) -> bool, &Reach),
         cache: &mut Forecasts,
     ) -> Option<Unit> {
         let b = self.battle();
@@ -289,7 +295,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             heal = heal_with.as_ref().map(|_| (1, 1));
         }
         // What it could strike next time, from about here.
-        let prey = if can_attack { self.prey(i, &u, acting, (&weapons, points), cache) } else { Vec::new() };
+        let prey = if can_attack { self.prey(i, &u, acting, (&weapons, points, reach), cache) } else { Vec::new() };
         let span = points + weapons.iter().map(|(_, _, hi)| *hi).max().unwrap_or(0);
         let mut race = Vec::new();
         for t in self.stakes.takers.iter().filter(|t| t.unit == i) {
@@ -328,18 +334,21 @@ impl<'v, 'e> Decision<'v, 'e> {
 
     /// The enemies unit `i` (`u`, acting with loadout `acting`, its `weapons` and movement
     /// `points`) could strike next activation from about where it stands, each with what its
-    /// best strike is worth: (tile, value).
+    /// best strike is worth: (tile, value). Only those within striking distance (its movement
+    /// points and longest reach, `Unit::span`) of a tile of its `reach`: the only tiles
+    /// `Decision::position` reads them from.
     fn prey(
         &mut self,
         i: usize,
         u: &Combatant,
         acting: &Loadout,
-        (weapons, points): (&[(Atom, i64, i64)], i64),
+        (weapons, points, reach): (&Weapons, i64, &Reach),
         cache: &mut Forecasts,
     ) -> Vec<(Tile, f64)> {
         let b = self.battle();
         let mut prey = Vec::new();
         {
+            let span = points + weapons.iter().map(|(_, _, hi)| *hi).max().unwrap_or(0);
             // Both at full HP, read at the HP they have: the forecasts outlast the wounds.
             let mut la = acting.clone();
             la.hp = None;
@@ -357,6 +366,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 .view
                 .enemies()
                 .filter(|(_, f)| distance(f.pos, u.pos) <= 2 * points + 6)
+                .filter(|(_, f)| reach.iter().any(|(t, _)| distance(*t, f.pos) <= span))
                 .map(|(k, f)| (k, f.pos, f.hp, f.max_hp))
                 .collect();
             for (k, at, hp, max_hp) in foes {
@@ -641,8 +651,8 @@ impl<'v, 'e> Decision<'v, 'e> {
         // as it will stand on `t` (too far from its general, say), and each target as it will
         // stand once ours is there (`Battle::moves_situation`: a flank, the rear).
         let situated = b.situated();
-        let own = if situated { b.loadout_moved(me.i, true, (me.i, t)) } else { None };
-        let ours = Arms::ours(ours, (acting, own), me, b.terrain_at(t), cache);
+        // Built for the first attack worth a forecast from `t` (from most tiles there is none).
+        let (mut unbuilt, mut ours) = (Some(ours), None);
         let moved = t != me.u.pos;
         for &(k, at) in foes.iter() {
             let d = distance(t, at);
@@ -680,7 +690,11 @@ impl<'v, 'e> Decision<'v, 'e> {
                 if d < *lo || d > *hi || !(edge || inside) {
                     continue;
                 }
-                let Some((la, ia)) = ours.get(n) else { continue };
+                if let Some(all) = unbuilt.take() {
+                    let own = if situated { b.loadout_moved(me.i, true, (me.i, t)) } else { None };
+                    ours = Some(Arms::ours(all, (&*acting, own), me, b.terrain_at(t), cache));
+                }
+                let Some((la, ia)) = ours.and_then(|o| o.get(n)) else { continue };
                 // How hidden the target is from this square, where the rules read it.
                 let cover = if b.engine.ir.reads_cover { b.cover_between(t, at) } else { 0 };
                 let Some(x) = cache.get(b.engine, (la, *ia), (ld, id), d, (false, moved, cover)) else { continue };

@@ -103,21 +103,30 @@ enum Slot {
 /// `line_of_sight` (`b`'s [`Battle::clear_line`]).
 fn widen(b: &Battle, tiles: &[Tile], (lo, hi): (i64, i64), (width, height): (i64, i64), mask: &mut [u32]) {
     let sight = b.engine.rules.ruleset.turn.line_of_sight;
+    // The steps a weapon reaches, with their distance: found once, not once a tile.
+    let mut steps = Vec::new();
+    for dx in -hi..=hi {
+        let span = hi - dx.abs();
+        for dy in -span..=span {
+            let d = dx.abs() + dy.abs();
+            if d >= lo.max(1) {
+                steps.push((dx, dy, d));
+            }
+        }
+    }
     for s in tiles {
-        for dx in -hi..=hi {
-            let span = hi - dx.abs();
-            for dy in -span..=span {
-                let d = dx.abs() + dy.abs();
-                let (x, y) = (s.0 + dx, s.1 + dy);
-                if d < lo.max(1) || x < 0 || y < 0 || x >= width || y >= height {
-                    continue;
-                }
-                if sight && d > 1 && !b.clear_line(*s, (x, y)) {
-                    continue;
-                }
-                if let Some(m) = mask.get_mut((y * width + x) as usize) {
-                    *m |= 1 << d;
-                }
+        // A tile whose whole reach lies on the map needs no bounds check.
+        let inside = s.0 >= hi && s.1 >= hi && s.0 + hi < width && s.1 + hi < height;
+        for &(dx, dy, d) in &steps {
+            let (x, y) = (s.0 + dx, s.1 + dy);
+            if !inside && (x < 0 || y < 0 || x >= width || y >= height) {
+                continue;
+            }
+            if sight && d > 1 && !b.clear_line(*s, (x, y)) {
+                continue;
+            }
+            if let Some(m) = mask.get_mut((y * width + x) as usize) {
+                *m |= 1 << d;
             }
         }
     }
@@ -188,8 +197,8 @@ impl ThreatMap {
             let able = can_attack.and_then(|a| unit.attrs.get(a as usize)).is_none_or(|v| v.bool()) && !e.morale.routing;
             let Ok(mobility) = b.mobility(k) else { continue };
             let Some(reach) = view.reachable_with(k, &mobility) else { continue };
-            let mut from: Vec<Tile> = reach.into_keys().collect();
-            from.sort_unstable();
+            // In any order: a weapon's reach from them is the same (`widen`).
+            let from: Vec<Tile> = reach.into_keys().collect();
             // An enemy yet to act this round may move now and strike next round: from the tiles
             // two moves away (over the terrain, units aside).
             let second = match (e.activated, &mobility) {
