@@ -27,7 +27,8 @@ extern "C" {
 /// the vendored v2 and v3 alike, set to -1) rather than hand them back to the system 10 ms later:
 /// games free and take back the same memory over and over, and each page handed back was
 /// faulted in and zeroed anew (about 15,000 page faults for 150 greedy games of ten against
-/// ten, 480 kept). The memory held stays what the run's peak took. Set once, before the games.
+/// ten, 480 kept). The memory held stays what the run's peak took. Set once, before the games
+/// (`simulate::run`, `fairness::measure_file`, `tournament::play`).
 pub(crate) fn hold_freed_pages() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     // SAFETY: sets one integer option of the allocator, a call mimalloc allows at any time.

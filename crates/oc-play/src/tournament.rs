@@ -115,6 +115,7 @@ pub fn check_ais(ais: [&str; 2]) -> Result<(), Refusal> {
 /// or all), `games` seeds from `seed` in each orientation with each AI moving first. The rows,
 /// in entry and roster order, and the number of games played.
 pub fn play(entries: &[Entry], armies: &[String], ais: [&str; 2], games: u64, seed: u64) -> Result<(Vec<Row>, usize), Refusal> {
+    crate::hold_freed_pages();
     let [a, b] = ais;
     let mut rows: Vec<Row> = Vec::new();
     let mut jobs: Vec<Job> = Vec::new();

@@ -108,6 +108,7 @@ pub fn measure_file(
     say: &dyn Fn(&str),
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<Row>, Refusal> {
+    crate::hold_freed_pages();
     let (games, games_for, seed) = (r.games, r.games_for, r.seed);
     let mut rows = Vec::new();
     for setup in pairs(compiled, logical, say)? {
