@@ -1,0 +1,180 @@
+//! What a unit brings to its turn (`Unit`, worked out once per decision) and what it could
+//! strike next time from about where it stands (`prey`).
+
+use oc_model as m;
+
+use super::super::threat::loss;
+use super::super::{Decision, EPS};
+use super::{Reach, Unit, Weapons};
+use crate::ai::forecasts::Forecasts;
+use crate::battle::{distance, Combatant, Tile};
+use crate::{Atom, Loadout};
+
+impl<'v, 'e> Decision<'v, 'e> {
+    /// What unit `i` brings to this decision.
+    /// `acting`: its acting loadout, the unit built from it and its mobility.
+    pub(super) fn unit(
+        &mut self,
+        i: usize,
+        u: Combatant,
+        (acting, acting_unit, (points, kind, _)): (&Loadout, &crate::unit::Unit, (i64, String, bool)),
+        (has, reach): (&dyn Fn(m::Verb) -> bool, &Reach),
+        cache: &mut Forecasts,
+    ) -> Option<Unit> {
+        let b = self.battle();
+        let ir = &b.engine.ir;
+        let can_attack = ir.attr_id("can_attack").and_then(|a| acting_unit.attrs.get(a as usize)).is_none_or(|v| v.bool());
+        let mut weapons = Vec::new();
+        for w in u.items.iter().filter(|n| b.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)) {
+            if weapons.iter().any(|(x, _, _): &(Atom, i64, i64)| x == w) {
+                continue;
+            }
+            let mut l = acting.clone();
+            l.weapon = Some(*w);
+            if let Ok(x) = b.engine.unit(&l, &[]) {
+                if x.may_use_weapon() {
+                    weapons.push((*w, x.min_range, x.max_range));
+                }
+            }
+        }
+        let takes_objective = [m::Verb::Seize, m::Verb::Escape, m::Verb::Raze].into_iter().any(has);
+        // Held on the enemy's turn: the weapon that leaves the least danger where it stands.
+        let mut guard = u.equipped;
+        if weapons.len() > 1 {
+            let mut least = self.danger(i, u.pos, guard, u.hp, None, cache);
+            for (w, _, _) in weapons.clone() {
+                let d = self.danger(i, u.pos, Some(w), u.hp, None, cache);
+                if d < least - EPS {
+                    least = d;
+                    guard = Some(w);
+                }
+            }
+        }
+        let mut zones = Vec::new();
+        if self.threat_zones {
+            let here = self.target(i, u.equipped, u.pos, cache);
+            for foe in &self.threats.foes {
+                let zone = b.threatened_by(foe.unit);
+                if !zone.contains(&u.pos) {
+                    continue;
+                }
+                let (Some(mut la), Some((ld, id))) = (b.loadout_of(foe.unit, true), here.as_ref()) else {
+                    continue;
+                };
+                la.hp = None;
+                let ia = cache.id(&la);
+                // A free attack is a melee attack, struck in contact.
+                let cost = cache.get(b.engine, (&la, ia), (&**ld, *id), 1, (true, false, 0)).map_or(0.0, |x| {
+                    let (routed, damage) = x.against(u.hp);
+                    loss(self.worth(i), u.max_hp, damage, routed)
+                });
+                zones.push((zone, cost));
+            }
+        }
+        let vision = b.vision(i);
+        let (mut heal, mut heal_with) = (if has(m::Verb::Heal) { b.action_reach(i, m::Verb::Heal) } else { None }, None);
+        if heal.is_none() {
+            heal_with = u
+                .items
+                .iter()
+                .find(|n| {
+                    b.engine.item(n).is_some_and(|it| {
+                        it.kind == m::ItemKind::Weapon && it.tags.iter().any(|t| b.grants_verb(&t.tag, m::Verb::Heal))
+                    })
+                })
+                .cloned();
+            heal = heal_with.as_ref().map(|_| (1, 1));
+        }
+        // What it could strike next time, from about here.
+        let span = points + weapons.iter().map(|(_, _, hi)| *hi).max().unwrap_or(0);
+        let prey = if can_attack { self.prey(i, &u, acting, (&weapons, points, span, reach), cache) } else { Vec::new() };
+        let mut race = Vec::new();
+        for t in self.stakes.takers.iter().filter(|t| t.unit == i) {
+            let Some(o) = self.stakes.objectives.get(t.objective) else { continue };
+            race.push((self.walks.guide(b, &kind, o.tiles.clone()), t.share, t.left));
+        }
+        let guides = self.guides(&kind);
+        let mut healing: Vec<Atom> = u.items.clone();
+        healing.dedup();
+        healing.retain(|item| {
+            let uses = b.engine.item_index(item).and_then(|k| b.engine.ir.item_uses.get(k)).map_or(&[][..], Vec::as_slice);
+            uses.iter().any(|e| {
+                matches!(e, crate::ir::Eff::Action(a) if a.verb == Some(m::Verb::Heal)
+                    && matches!(a.target, m::ActionTarget::SelfOrAlly | m::ActionTarget::Ally))
+            })
+        });
+        Some(Unit {
+            i,
+            u,
+            points,
+            weapons,
+            can_attack,
+            takes_objective,
+            guard,
+            zones,
+            vision,
+            heal,
+            heal_with,
+            prey,
+            span,
+            race,
+            guides,
+            healing,
+        })
+    }
+
+    /// The enemies unit `i` (`u`, acting with loadout `acting`, its `weapons` and movement
+    /// `points`) could strike next activation from about where it stands, each with what its
+    /// best strike is worth: (tile, value). Only those within striking distance (`span`: its
+    /// movement points and longest reach, `Unit::span`) of a tile of its `reach`: the only tiles
+    /// `Decision::position` reads them from.
+    pub(super) fn prey(
+        &mut self,
+        i: usize,
+        u: &Combatant,
+        acting: &Loadout,
+        (weapons, points, span, reach): (&Weapons, i64, i64, &Reach),
+        cache: &mut Forecasts,
+    ) -> Vec<(Tile, f64)> {
+        let b = self.battle();
+        let mut prey = Vec::new();
+        {
+            // Both at full HP, read at the HP they have: the forecasts outlast the wounds.
+            let mut la = acting.clone();
+            la.hp = None;
+            la.terrain = None;
+            // With each weapon, interned once, and the distance it strikes from.
+            let arms: Vec<(Loadout, u32, i64)> = weapons
+                .iter()
+                .map(|(w, lo, hi)| {
+                    la.weapon = Some(*w);
+                    let ia = cache.id(&la);
+                    (la.clone(), ia, (*lo).max(1).max((*hi).min(2)))
+                })
+                .collect();
+            let foes: Vec<(usize, Tile, i64, i64)> = self
+                .view
+                .enemies()
+                .filter(|(_, f)| distance(f.pos, u.pos) <= 2 * points + 6)
+                .filter(|(_, f)| reach.iter().any(|(t, _)| distance(*t, f.pos) <= span))
+                .map(|(k, f)| (k, f.pos, f.hp, f.max_hp))
+                .collect();
+            for (k, at, hp, max_hp) in foes {
+                let Some((ld, id)) = self.at_full_hp(k, cache) else { continue };
+                let mut best = 0.0f64;
+                for (la, ia, d) in &arms {
+                    if let Some(x) = cache.get(b.engine, (la, *ia), (&ld, id), *d, (false, true, 0)) {
+                        let (routs, dealt) = x.against(hp);
+                        let (fell, hurt) = x.attacker_at(u.hp);
+                        let v = loss(self.worth(k), max_hp, dealt, routs) - loss(self.worth(i), u.max_hp, hurt, fell);
+                        best = best.max(v);
+                    }
+                }
+                if best > 0.0 {
+                    prey.push((at, best));
+                }
+            }
+        }
+        prey
+    }
+}
