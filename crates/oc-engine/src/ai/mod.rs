@@ -411,7 +411,7 @@ impl Guide {
     }
 
     fn index(&self, t: Tile) -> Option<usize> {
-        (t.0 >= 0 && t.1 >= 0 && t.0 < self.width && t.1 < self.height).then(|| (t.1 * self.width + t.0) as usize)
+        crate::battle::tile_index(t, (self.width, self.height))
     }
 
     /// The cost from `t` to the nearest goal, or `None` when no goal can be walked to (of a

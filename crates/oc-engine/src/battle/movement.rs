@@ -23,6 +23,11 @@ pub fn distance(a: Tile, b: Tile) -> i64 {
     (a.0 - b.0).abs() + (a.1 - b.1).abs()
 }
 
+/// Tile `t`'s index in a grid of `width` by `height` laid out row by row, if it lies on it.
+pub(crate) fn tile_index(t: Tile, (width, height): (i64, i64)) -> Option<usize> {
+    (t.0 >= 0 && t.1 >= 0 && t.0 < width && t.1 < height).then(|| (t.1 * width + t.0) as usize)
+}
+
 /// Tiles waiting in a shortest-path search, taken cheapest first. Steps cost small whole numbers
 /// (a terrain's movement cost), so when the dearest step is at most [`CostQueue::BUCKETS`] the
 /// waiting tiles are kept in buckets by cost modulo a power of two above the dearest step
@@ -150,9 +155,9 @@ struct Touched {
 impl Touched {
     /// Whether the search reached tile `t`.
     fn reached(&self, t: Tile) -> bool {
-        let (x, y) = (t.0 - self.corner.0, t.1 - self.corner.1);
-        (x >= 0 && y >= 0 && x < self.width && y < self.height)
-            && self.costs.get((y * self.width + x) as usize).is_some_and(|c| *c != i64::MAX)
+        tile_index((t.0 - self.corner.0, t.1 - self.corner.1), (self.width, self.height))
+            .and_then(|k| self.costs.get(k))
+            .is_some_and(|c| *c != i64::MAX)
     }
 
     /// Whether the search reached tile `t` or one next to it (so entered or tried it).

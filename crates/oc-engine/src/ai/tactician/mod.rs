@@ -43,7 +43,7 @@ use oc_model as m;
 
 use super::forecasts::{Forecasts, Sketch};
 use super::{Guide, View};
-use crate::battle::{Battle, Controller, State, Tile, Turn};
+use crate::battle::{tile_index, Battle, Controller, State, Tile, Turn};
 use crate::fx::FastMap;
 use crate::Loadout;
 use stakes::{prices, Stakes};
@@ -398,10 +398,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         let (width, height) = (b.map.width.max(0), b.map.height.max(0));
         let mut open: Vec<u8> = (0..width * height).map(|k| if b.open((k % width, k / width)) { 2 } else { 0 }).collect();
         for t in &ours {
-            if let Some(slot) = (t.0 >= 0 && t.1 >= 0 && t.0 < width && t.1 < height)
-                .then(|| (t.1 * width + t.0) as usize)
-                .and_then(|k| open.get_mut(k))
-            {
+            if let Some(slot) = tile_index(*t, (width, height)).and_then(|k| open.get_mut(k)) {
                 *slot = (*slot).min(1);
             }
         }
@@ -682,13 +679,10 @@ impl<'v, 'e> Decision<'v, 'e> {
         let height = b.map.height.max(0);
         crate::battle::neighbours(t)
             .into_iter()
-            .filter(|n| {
-                let k = (n.0 >= 0 && n.1 >= 0 && n.0 < width && n.1 < height).then(|| (n.1 * width + n.0) as usize);
-                match k.and_then(|k| open.get(k)) {
-                    Some(2) => true,
-                    Some(1) => Some(*n) == from,
-                    _ => false,
-                }
+            .filter(|n| match tile_index(*n, (width, height)).and_then(|k| open.get(k)) {
+                Some(2) => true,
+                Some(1) => Some(*n) == from,
+                _ => false,
             })
             .count()
     }

@@ -253,7 +253,7 @@ impl ThreatMap {
 
     /// Tile `t`'s index in the masks, if on the map.
     fn index(&self, t: Tile) -> Option<usize> {
-        (t.0 >= 0 && t.1 >= 0 && t.0 < self.width && t.1 < self.height).then(|| (t.1 * self.width + t.0) as usize)
+        crate::battle::tile_index(t, (self.width, self.height))
     }
 
     /// Whether any enemy in sight can strike `t` on its next activation.
