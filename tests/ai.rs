@@ -522,3 +522,40 @@ fn the_default_hunts_the_enemy_it_last_saw_from_beside_it() {
     let at = b.units[ours].pos;
     assert!((at.0 - lair.0).abs() + (at.1 - lair.1).abs() < 5, "the default did not close in: it stands on {at:?}");
 }
+
+/// Issue 41, by night: an enemy seen and then out of sight is a threat where it was last seen,
+/// as one in sight is (`tactician/remembered.rs`). A wounded archer that saw an enemy knight
+/// three tiles away and stepped out of sight does not walk back into the knight's reach from
+/// that tile to look for it. Before, an enemy out of sight was nobody's threat: the archer
+/// hunted it and ended its walk where the knight could strike it first.
+#[test]
+fn the_tactician_keeps_out_of_reach_of_an_enemy_it_remembers() {
+    let f = field("tests/fixtures/mirror/fields/plain-night-ratings.oc");
+    let pair = f.pairs.first().unwrap();
+    let mut b = Battle::set_up(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], 1).unwrap();
+    let named =
+        |b: &Battle, side, name: &str| (0..b.units.len()).find(|k| b.units[*k].side == side && b.units[*k].name == name).unwrap();
+    let ours = named(&b, SideId::Attacker, "Neimi");
+    let theirs = named(&b, SideId::Defender, "Gilliam");
+    for (k, u) in b.state.units.iter_mut().enumerate() {
+        if k != ours && k != theirs {
+            u.state = State::Routed;
+        }
+    }
+    let lair = (5, 3);
+    b.state.units[theirs].pos = lair;
+    b.state.units[ours].pos = (2, 3);
+    b.state.units[ours].hp = b.units[ours].max_hp / 3;
+    let mut tactician = ai::by_name("tactician").unwrap();
+    assert!(b.sight(SideId::Attacker).sees(lair));
+    tactician.choose(&b).unwrap();
+    // Out of sight (six tiles away), still there.
+    b.state.units[ours].pos = (2, 6);
+    assert!(!b.sight(SideId::Attacker).sees(lair));
+    let reach = b.mobility(theirs).unwrap().0 + 1;
+    let turn = tactician.choose(&b).unwrap();
+    b.play_turn(turn).unwrap();
+    let at = b.units[ours].pos;
+    let away = (at.0 - lair.0).abs() + (at.1 - lair.1).abs();
+    assert!(away > reach, "the archer ended on {at:?}, {away} tiles from the knight last seen (it strikes {reach} away)");
+}
