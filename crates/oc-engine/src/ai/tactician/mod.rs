@@ -31,7 +31,6 @@
 
 mod plan;
 pub(super) mod race;
-mod remembered;
 pub(super) mod stakes;
 mod threat;
 
@@ -121,11 +120,8 @@ impl Tactician {
         self.prices(b);
         self.walks.check(b);
         let walks = std::mem::take(&mut self.walks);
-        let (remembered, unswept) = self.remember(b, side, &b.sight(side));
-        let s = usize::from(side == m::SideId::Defender);
-        let memory = (self.last_seen.get(s).map_or(&[][..], Vec::as_slice), self.swept.get(s).map_or(&[][..], Vec::as_slice));
-        let mut d = Decision::new(b, side, &self.prices, (&mut self.cache, &mut self.later), walks, memory);
-        (d.remembered, d.unswept) = (remembered, unswept);
+        let mut d = Decision::new(b, side, &self.prices, (&mut self.cache, &mut self.later), walks);
+        (d.remembered, d.unswept) = self.remember(b, side, &d.view.sight);
         let mut ranked: Vec<(f64, Turn)> = Vec::with_capacity(movers.len());
         for i in movers {
             let Some(p) = d.plan(i, &mut self.cache) else { continue };
@@ -384,7 +380,6 @@ impl<'v, 'e> Decision<'v, 'e> {
         prices: &[f64],
         (cache, later): (&mut Forecasts, &mut Later),
         mut walks: Walks,
-        memory: (&[Option<Tile>], &[u32]),
     ) -> Self {
         let view = View::new(b, side);
         // Each unit's action verbs, asked once a decision (the stakes and every plan read them).
@@ -398,8 +393,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             })
             .collect();
         let stakes = Stakes::new(b, side, (prices, &seizers), &verbs, &mut walks);
-        let mut threats = ThreatMap::new(&view, cache, later, &stakes.worth);
-        remembered::count(&mut threats, &view, memory, (cache, later), &stakes.worth);
+        let threats = ThreatMap::new(&view, cache, later, &stakes.worth);
         let ours: Vec<Tile> = view.units().filter(|(_, u)| u.side == side).map(|(_, u)| u.pos).collect();
         let (width, height) = (b.map.width.max(0), b.map.height.max(0));
         let mut open: Vec<u8> = (0..width * height).map(|k| if b.open((k % width, k / width)) { 2 } else { 0 }).collect();

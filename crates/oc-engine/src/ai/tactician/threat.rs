@@ -14,7 +14,7 @@ use crate::{Engine, Loadout};
 pub(super) struct Foe {
     pub unit: usize,
     /// Its loadout with each weapon it may strike with, interned.
-    pub arms: Vec<(Loadout, u32)>,
+    arms: Vec<(Loadout, u32)>,
     /// How likely it acts before our unit moves again: 1 if it has yet to act this round.
     pub tempo: f64,
     pub worth: f64,
@@ -147,7 +147,7 @@ pub(super) struct Later {
 type LaterKey = (String, Tile, i64, (i64, i64));
 
 impl Later {
-    pub(super) fn mask(&mut self, b: &Battle, kind: &str, from: Tile, points: i64, reach: (i64, i64)) -> Arc<[u32]> {
+    fn mask(&mut self, b: &Battle, kind: &str, from: Tile, points: i64, reach: (i64, i64)) -> Arc<[u32]> {
         if self.terrain.0 != b.map.width || self.terrain.1 != b.terrain_indices_now() {
             self.masks.clear();
             self.terrain = (b.map.width, b.terrain_indices_now().to_vec());
@@ -249,41 +249,6 @@ impl ThreatMap {
         }
         let by_distance = b.engine.ir.reads_distance;
         ThreatMap { width, height, reaches, struck, by_distance, foes, rows: FastMap::default(), slots, table: Vec::new() }
-    }
-
-    /// Counts one more enemy (`tactician/remembered.rs`: one out of sight, where it was last
-    /// seen) as the enemies in sight are: it strikes with each of `arms` (its loadout with the
-    /// weapon, interned, and the weapon's reach) from `from` on its next activation, and after a
-    /// second move as `far` (by arm) tells.
-    pub fn push(
-        &mut self,
-        b: &Battle,
-        from: &[Tile],
-        arms: Vec<(Loadout, u32, (i64, i64))>,
-        far: Vec<Option<Arc<[u32]>>>,
-        foe: Foe,
-    ) {
-        let size = self.struck.len();
-        let index = self.foes.len() as u16;
-        let mut kept = Vec::with_capacity(arms.len());
-        for ((l, id, (lo, hi)), far) in arms.into_iter().zip(far) {
-            let mut near = vec![0u32; size];
-            widen(b, from, (lo, hi), (self.width, self.height), &mut near);
-            for (k, s) in self.struck.iter_mut().enumerate() {
-                *s = *s || near.get(k).is_some_and(|m| *m != 0) || far.as_ref().and_then(|f| f.get(k)).is_some_and(|m| *m != 0);
-            }
-            let weapon = kept.len() as u8;
-            self.reaches.push(Reach { foe: index, weapon, near, far, slots: self.slots });
-            self.slots += hi as usize + 1;
-            kept.push((l, id));
-        }
-        if kept.is_empty() {
-            return;
-        }
-        // A target's row of forecasts grows with the slots: start the rows over.
-        self.rows.clear();
-        self.table.clear();
-        self.foes.push(Foe { arms: kept, ..foe });
     }
 
     /// Tile `t`'s index in the masks, if on the map.
