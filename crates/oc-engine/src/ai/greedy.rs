@@ -9,7 +9,7 @@ use std::sync::Arc;
 use crate::Atom;
 use oc_model as m;
 
-use super::forecasts::{Ids, Targets};
+use super::forecasts::{Ids, Targets, Walks};
 use super::{objective_tiles, Guide, View};
 use crate::battle::{distance, Act, Battle, Controller, KeptReach, State, Tile, Turn};
 use crate::fx::FastMap;
@@ -64,8 +64,11 @@ impl Drop for Greedy {
     fn drop(&mut self) {
         let Some(serial) = self.engine else { return };
         let forecasts = std::mem::take(&mut self.forecasts);
-        let forecasts =
-            if forecasts.ids.count().max(forecasts.table.len()) > Greedy::MAX { Forecasts::default() } else { forecasts };
+        let forecasts = if forecasts.ids.count().max(forecasts.table.len()).max(forecasts.walks.count()) > Greedy::MAX {
+            Forecasts::default()
+        } else {
+            forecasts
+        };
         let guides = std::mem::take(&mut self.guides);
         let _ = KEPT.try_with(|k| {
             let mut k = k.borrow_mut();
@@ -85,6 +88,8 @@ struct Forecasts {
     table: FastMap<(u32, u32, i64, bool, i64), Option<Prospect>>,
     /// Each acting loadout (by number) as it strikes from a terrain with a weapon ([`striker`]).
     strikers: FastMap<(u32, Option<Atom>, Atom), Option<Arc<Striker>>>,
+    /// Exchanges' walks at any hit points, by the loadouts without them.
+    walks: Walks,
 }
 
 impl Controller for Greedy {
@@ -678,9 +683,11 @@ fn forecast(
     if let Some(hit) = cache.table.get(&key) {
         return *hit;
     }
-    let result = b.engine.ending_shared(&s.loadout, ld, d, false, (moved, cover)).ok().map(|f| {
-        (f.odds.defender_routed, f.odds.defender_damage_taken, f.odds.attacker_damage_taken + f.odds.attacker_routed * 30.0)
-    });
+    let ended = cache.walks.ending(b.engine, (&s.loadout, s.id), (ld, id), d, (false, moved, cover));
+    let result = ended
+        .ok()
+        .and_then(|f| f.odds())
+        .map(|o| (o.defender_routed, o.defender_damage_taken, o.attacker_damage_taken + o.attacker_routed * 30.0));
     cache.table.insert(key, result);
     result
 }
