@@ -89,7 +89,7 @@ impl Walks {
     }
 
     /// The number of loadout `l` (numbered `id` by the AI) without its hit points.
-    fn bare(&mut self, l: &Loadout, id: u32) -> u32 {
+    pub fn bare(&mut self, l: &Loadout, id: u32) -> u32 {
         let at = id as usize;
         if let Some(n) = self.bare.get(at).filter(|n| **n > 0) {
             return n - 1;

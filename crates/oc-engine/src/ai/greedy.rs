@@ -90,6 +90,9 @@ struct Forecasts {
     strikers: FastMap<(u32, Option<Atom>, Atom), Option<Arc<Striker>>>,
     /// Exchanges' walks at any hit points, by the loadouts without them.
     walks: Walks,
+    /// Each acting loadout's reach with a weapon from a terrain, as [`striker`] finds it, by the
+    /// loadout without hit points (its number in `walks`): `None` where it may not use it.
+    reaches: FastMap<(u32, Option<Atom>, Atom), Option<(i64, i64)>>,
 }
 
 impl Controller for Greedy {
@@ -650,14 +653,23 @@ fn striker(
     let mut la = base.clone();
     la.weapon = Some(w);
     la.terrain = terrain;
-    let s = match b.engine.unit(&la, &[]) {
-        Ok(u) if u.may_use_weapon() => {
-            let (min, max) = (u.min_range, u.max_range);
-            let id = cache.ids.id(&la);
-            Some(Arc::new(Striker { loadout: la, id, min, max }))
+    // Where no weapon's reach reads hit points, a unit may use a weapon, and reaches as far, at
+    // any of them: a hurt unit's reach is its unhurt one's, not built again.
+    let bare = b.engine.inputs.hp_free().then(|| (cache.walks.bare(base, id), terrain, w));
+    let reach = match bare.and_then(|k| cache.reaches.get(&k)) {
+        Some(r) => *r,
+        None => {
+            let r = b.engine.unit(&la, &[]).ok().filter(|u| u.may_use_weapon()).map(|u| (u.min_range, u.max_range));
+            if let Some(k) = bare {
+                cache.reaches.insert(k, r);
+            }
+            r
         }
-        _ => None,
     };
+    let s = reach.map(|(min, max)| {
+        let id = cache.ids.id(&la);
+        Arc::new(Striker { loadout: la, id, min, max })
+    });
     cache.strikers.insert(key, s.clone());
     s
 }
