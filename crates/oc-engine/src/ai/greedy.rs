@@ -141,8 +141,9 @@ struct Guides {
     /// kept from one decision to the next while the terrain stands.
     toward: FastMap<String, FastMap<Tile, usize>>,
     each: Vec<Guide>,
-    /// By movement type: what entering each tile costs it (`Battle::tile_costs`), shared by its guides.
-    enter: FastMap<String, Arc<[Option<i64>]>>,
+    /// By movement type: what entering each tile costs it (`Battle::tile_costs`), shared by its
+    /// guides, and the least of those costs.
+    enter: FastMap<String, (Arc<[Option<i64>]>, i64)>,
     /// Each unit's last reach search, good while the terrain stands.
     reach: KeptReach,
 }
@@ -159,25 +160,26 @@ impl Guides {
     /// The most tile costs the guides toward one goal hold together (32 MB).
     const EACH_TILES: usize = 1 << 22;
 
-    /// The numbers in `each` of the guides for movement type `kind` toward each of `goals`,
-    /// started where missing.
-    fn toward_each(&mut self, b: &Battle, kind: &str, enter: &Arc<[Option<i64>]>, goals: &[Tile]) -> Vec<usize> {
+    /// The numbers in `each` of the guides for movement type `kind` toward each of `goals`, with
+    /// their goals, started where missing.
+    fn toward_each(&mut self, b: &Battle, kind: &str, enter: &Arc<[Option<i64>]>, goals: &[Tile]) -> Vec<(usize, Tile)> {
         if !self.toward.contains_key(kind) {
             self.toward.insert(kind.to_string(), FastMap::default());
         }
         let Some(toward) = self.toward.get_mut(kind) else { return Vec::new() };
         let each = &mut self.each;
-        let mut ks: Vec<usize> = goals
+        let mut ks: Vec<(usize, Tile)> = goals
             .iter()
             .map(|g| {
-                *toward.entry(*g).or_insert_with(|| {
+                let k = *toward.entry(*g).or_insert_with(|| {
                     each.push(Guide::lazy_over(b, enter.clone(), &[*g]));
                     each.len() - 1
-                })
+                });
+                (k, *g)
             })
             .collect();
         ks.sort_unstable();
-        ks.dedup();
+        ks.dedup_by_key(|(k, _)| *k);
         ks
     }
 
@@ -522,11 +524,21 @@ fn best_for(
     if goals.is_empty() || beaten {
         return best.or(Some((0.0, Turn { unit: i, to: None, equip: None, act: Act::Wait, ..Default::default() })));
     }
-    let enter = guides.enter.entry(kind.clone()).or_insert_with(|| b.tile_costs(&kind).into()).clone();
+    let (enter, floor) = guides
+        .enter
+        .entry(kind.clone())
+        .or_insert_with(|| {
+            let enter: Arc<[Option<i64>]> = b.tile_costs(&kind).into();
+            let floor = enter.iter().flatten().copied().min().unwrap_or(0);
+            (enter, floor)
+        })
+        .clone();
     // The cost from a tile to the nearest goal: toward the enemy, the least of the guides toward
     // each of its tiles; else the one guide toward them all.
     let (each, guide) = if enemies && !goals.is_empty() {
-        let ks = guides.toward_each(b, &kind, &enter, &goals);
+        let mut ks = guides.toward_each(b, &kind, &enter, &goals);
+        // The nearest goals first: the least cost is found early and the far guides not read.
+        ks.sort_by_key(|(k, g)| (distance(u.pos, *g), *k));
         (Some((ks, &mut guides.each)), None)
     } else {
         (None, Some(guides.by_goals.entry((kind, goals)).or_insert_with_key(|(_, goals)| Guide::lazy_over(b, enter, goals))))
@@ -538,7 +550,12 @@ fn best_for(
         }
         let (ks, all) = each.as_mut()?;
         let mut least: Option<i64> = None;
-        for k in ks.iter() {
+        for (k, goal) in ks.iter() {
+            // Each step of a walk enters a tile, at `floor` at least: a guide whose goal is
+            // farther than the least cost allows cannot lower it (its cost is not read).
+            if least.is_some_and(|l| floor > 0 && distance(t, *goal).saturating_mul(floor) >= l) {
+                continue;
+            }
             if let Some(c) = all.get_mut(*k).and_then(|g| g.settle(t)) {
                 least = Some(least.map_or(c, |l| l.min(c)));
             }
