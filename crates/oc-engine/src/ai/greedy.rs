@@ -80,6 +80,12 @@ impl Drop for Greedy {
     }
 }
 
+/// A loadout (by number) striking from a terrain with a weapon.
+type StrikerKey = (u32, Option<Atom>, Atom);
+
+/// What entering each tile costs a movement type (`Battle::tile_costs`), and the least of those.
+type Costs = (Arc<[Option<i64>]>, i64);
+
 /// The AI's exact forecasts with one engine: each exchange by the two loadouts' numbers, the
 /// distance and whether the attacker moves to make it.
 #[derive(Debug, Default)]
@@ -87,12 +93,12 @@ struct Forecasts {
     ids: Ids,
     table: FastMap<(u32, u32, i64, bool, i64), Option<Prospect>>,
     /// Each acting loadout (by number) as it strikes from a terrain with a weapon ([`striker`]).
-    strikers: FastMap<(u32, Option<Atom>, Atom), Option<Arc<Striker>>>,
+    strikers: FastMap<StrikerKey, Option<Arc<Striker>>>,
     /// Exchanges' walks at any hit points, by the loadouts without them.
     walks: Walks,
     /// Each acting loadout's reach with a weapon from a terrain, as [`striker`] finds it, by the
     /// loadout without hit points (its number in `walks`): `None` where it may not use it.
-    reaches: FastMap<(u32, Option<Atom>, Atom), Option<(i64, i64)>>,
+    reaches: FastMap<StrikerKey, Option<(i64, i64)>>,
 }
 
 impl Controller for Greedy {
@@ -143,7 +149,7 @@ struct Guides {
     each: Vec<Guide>,
     /// By movement type: what entering each tile costs it (`Battle::tile_costs`), shared by its
     /// guides, and the least of those costs.
-    enter: FastMap<String, (Arc<[Option<i64>]>, i64)>,
+    enter: FastMap<String, Costs>,
     /// Each unit's last reach search, good while the terrain stands.
     reach: KeptReach,
 }
