@@ -1,6 +1,8 @@
 //! What each side's strike comes to as the exchange begins: its outcomes and the flags read
 //! outside any roll, worked out once for every state that holds the statuses and resources the
-//! exchange began with (most states), where working them out read no hit points.
+//! exchange began with (most states), where working them out read no hit points; and, for a
+//! plain exchange whose strikes and their order read none, its walk at any hit points
+//! ([`Template`]), which the AIs keep beyond the exchange.
 //!
 //! (An engine-wide table of these, shared by every exchange between two units, was tried: on
 //! `oc matrix` — every weapon against every class's first, so a matchup's mirror is rarely in
