@@ -24,6 +24,7 @@ pub(crate) mod strategy;
 mod structure;
 mod world;
 
+pub(crate) use memo::Template;
 pub(crate) use plan::Plan;
 pub(crate) use react::{compile as compile_reactions, ReactionIr, Reactions};
 

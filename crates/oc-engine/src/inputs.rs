@@ -39,6 +39,22 @@ pub(crate) struct ExchangeInputs {
     /// Each terrain the rules define that is not the first of its defense, with that first one
     /// (what a unit reads of its terrain: `Unit::terrain_defense`).
     terrains: Vec<(Atom, Atom)>,
+    /// Whether two units alike but for their hit points are the same but for them, and an
+    /// exchange of them refused at neither or both: no weapon's reach reads an attribute an
+    /// exchange's state holds, and no dice are named by a value (`Exchange::checked`). Then an
+    /// exchange's walk may be kept for every amount of hit points (`combat::Template`).
+    hp_free: bool,
+}
+
+/// Whether `e` may read an attribute an exchange's state holds (hit points, a resource), directly
+/// or through a formula (at most `depth` formulas deep).
+fn reads_state(ir: &crate::ir::Ir, e: &E, depth: u32) -> bool {
+    match e {
+        E::Attr(_, a) => ir.state_attrs.get(*a as usize).copied().unwrap_or(true),
+        E::AttrOfParam(..) => true,
+        E::Formula(f) => depth == 0 || ir.formulas.get(*f as usize).is_none_or(|f| reads_state(ir, &f.expr, depth - 1)),
+        _ => e.children().any(|c| reads_state(ir, c, depth)),
+    }
 }
 
 /// The reads found by a walk of expressions.
@@ -171,7 +187,14 @@ impl ExchangeInputs {
             })
             .map(|(_, (name, _))| Atom::new(name))
             .collect();
-        ExchangeInputs { unread, inert, terrains }
+        let hp_free = !engine.item_ranges.values().any(|(lo, hi)| reads_state(ir, lo, 64) || reads_state(ir, hi, 64))
+            && !ir.strike_dice.iter().any(|s| ir.dice.get(*s as usize).is_some_and(|d| d.dynamic.is_some()));
+        ExchangeInputs { unread, inert, terrains, hp_free }
+    }
+
+    /// Whether an exchange's walk may be kept for every amount of hit points (see `hp_free`).
+    pub(crate) fn hp_free(&self) -> bool {
+        self.hp_free
     }
 
     /// `l` with what no exchange reads of it left out (its resources and placed attributes no

@@ -412,6 +412,20 @@ impl Engine {
         single: bool,
         (moved, cover): (bool, i64),
     ) -> Result<std::sync::Arc<Ending>, EngineError> {
+        Ok(self.ending_walked(attacker, defender, distance, single, (moved, cover), false)?.0)
+    }
+
+    /// [`Engine::ending_shared`], and where `template` and the exchange was worked out now, its
+    /// walk at any hit points where it has one (`combat::Template`: what the AIs keep).
+    pub(crate) fn ending_walked(
+        &self,
+        attacker: &Loadout,
+        defender: &Loadout,
+        distance: i64,
+        single: bool,
+        (moved, cover): (bool, i64),
+        template: bool,
+    ) -> Result<(std::sync::Arc<Ending>, Option<combat::Template>), EngineError> {
         // Keyed by what an exchange reads of the two loadouts (`inputs`): the same ending.
         let (a, d) = (self.inputs.canonical(self, attacker), self.inputs.canonical(self, defender));
         let (attacker, defender) = (a.as_ref().unwrap_or(attacker), d.as_ref().unwrap_or(defender));
@@ -427,14 +441,16 @@ impl Engine {
             k.0 == *attacker && k.1 == *defender && k.2 == distance && k.3 == single && k.4 == moved && k.5 == cover
         };
         if let Some(f) = self.endings.read().ok().and_then(|c| c.get(hash, is)) {
-            return Ok(f);
+            return Ok((f, None));
         }
         let x = Exchange::new(self, attacker, defender, distance)?.moved([moved, false]).cover(cover);
-        let f = std::sync::Arc::new(if single { x.single() } else { x }.ending());
+        let x = if single { x.single() } else { x };
+        let f = std::sync::Arc::new(x.ending());
+        let walk = if template { x.template() } else { None };
         if let Ok(mut cache) = self.endings.write() {
             cache.insert(hash, (attacker.clone(), defender.clone(), distance, single, moved, cover), f.clone());
         }
-        Ok(f)
+        Ok((f, walk))
     }
 
     /// Plays one exchange with a generator seeded by `seed`.

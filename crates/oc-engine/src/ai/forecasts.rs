@@ -5,8 +5,9 @@
 use std::sync::Arc;
 
 use crate::battle::Battle;
+use crate::combat::{Ending, Odds, Template};
 use crate::fx::FastMap;
-use crate::{Engine, Loadout};
+use crate::{Engine, EngineError, Loadout};
 
 /// Loadouts interned to numbers for one battle (both AIs key their forecasts by them). A loadout
 /// includes HP, terrain and statuses, so a number stays right for the whole battle.
@@ -27,6 +28,107 @@ impl Ids {
     /// How many loadouts have a number.
     pub fn count(&self) -> usize {
         self.0.len()
+    }
+}
+
+/// Which exchange, by its loadouts without hit points (their numbers in [`Walks`]): as [`Key`].
+type BareKey = (u32, u32, i64, bool, bool, i64);
+
+/// Exchanges' walks at any hit points (`combat::Template`), by their loadouts without hit points:
+/// an AI that meets a hurt unit it fought before walks the exchange again from the new hit
+/// points, with the outcomes and order of strikes it kept, and neither builds its units nor
+/// evaluates a rule. The same bits as the engine's ending (`Engine::ending_shared`). Kept by the
+/// AI, not the engine: `combat/memo.rs` says why.
+#[derive(Default)]
+pub(crate) struct Walks {
+    /// By a loadout's number in the AI's [`Ids`], its number here without hit points, plus one
+    /// (0: not yet asked).
+    bare: Vec<u32>,
+    ids: Ids,
+    table: FastMap<BareKey, Arc<Template>>,
+}
+
+impl std::fmt::Debug for Walks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Walks({})", self.table.len())
+    }
+}
+
+/// How an exchange ends: from a kept walk (with the hit points it starts from), or as the engine
+/// worked it out.
+pub(crate) enum Ended {
+    Walked(Arc<Template>, [i64; 2]),
+    Worked(Arc<Ending>),
+}
+
+impl Ended {
+    /// Its odds (the ending's bits).
+    pub fn odds(&self) -> Option<Odds> {
+        match self {
+            Ended::Walked(t, start) => t.odds(*start),
+            Ended::Worked(f) => Some(f.odds),
+        }
+    }
+
+    /// Its ending (the same bits).
+    pub fn ending(&self) -> Option<Arc<Ending>> {
+        match self {
+            Ended::Walked(t, start) => t.ending(*start).map(Arc::new),
+            Ended::Worked(f) => Some(f.clone()),
+        }
+    }
+}
+
+impl Walks {
+    /// The most walks kept: past it, they start over.
+    const MAX: usize = 1 << 16;
+
+    /// How many walks are kept.
+    pub fn count(&self) -> usize {
+        self.table.len().max(self.ids.count())
+    }
+
+    /// The number of loadout `l` (numbered `id` by the AI) without its hit points.
+    pub fn bare(&mut self, l: &Loadout, id: u32) -> u32 {
+        let at = id as usize;
+        if let Some(n) = self.bare.get(at).filter(|n| **n > 0) {
+            return n - 1;
+        }
+        let n = self.ids.id(&Loadout { hp: None, ..l.clone() });
+        if self.bare.len() <= at {
+            self.bare.resize(at + 1, 0);
+        }
+        if let Some(slot) = self.bare.get_mut(at) {
+            *slot = n + 1;
+        }
+        n
+    }
+
+    /// How `a` (numbered `ia`) attacking `d` (`id`) ends: [`Engine::ending_shared`]'s arguments.
+    pub fn ending(
+        &mut self,
+        engine: &Engine,
+        (a, ia): (&Loadout, u32),
+        (d, id): (&Loadout, u32),
+        distance: i64,
+        (single, moved, cover): (bool, bool, i64),
+    ) -> Result<Ended, EngineError> {
+        let moved = moved && engine.ir.reads_moved;
+        let cover = if engine.ir.reads_cover { cover } else { 0 };
+        let key = (self.bare(a, ia), self.bare(d, id), distance, single, moved, cover);
+        if let Some(t) = self.table.get(&key) {
+            if let Some(start) = t.start([a.hp, d.hp]) {
+                return Ok(Ended::Walked(t.clone(), start));
+            }
+        }
+        let (f, walk) = engine.ending_walked(a, d, distance, single, (moved, cover), true)?;
+        if let Some(t) = walk {
+            if self.table.len() >= Walks::MAX {
+                self.table.clear();
+            }
+            self.table.insert(key, Arc::new(t));
+        }
+        Ok(Ended::Worked(f))
     }
 }
 
@@ -104,6 +206,7 @@ type Key = (u32, u32, i64, bool, bool, i64);
 pub(crate) struct Forecasts {
     pub ids: Ids,
     table: FastMap<Key, Option<Arc<Sketch>>>,
+    walks: Walks,
 }
 
 impl Forecasts {
@@ -129,7 +232,8 @@ impl Forecasts {
         self.table
             .entry((ia, id, distance, single, moved, cover))
             .or_insert_with(|| {
-                let f = engine.ending_shared(a, d, distance, single, (moved, cover)).ok()?;
+                let walks = &mut self.walks;
+                let f = walks.ending(engine, (a, ia), (d, id), distance, (single, moved, cover)).ok()?.ending()?;
                 let [a, d] = f.start;
                 Some(Arc::new(Sketch {
                     attacker_damage: f.attacker_hp.iter().map(|(hp, p)| (a - hp, *p)).collect(),

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use crate::Atom;
 use oc_model as m;
 
-use super::forecasts::{Ids, Targets};
+use super::forecasts::{Ids, Targets, Walks};
 use super::{objective_tiles, Guide, View};
 use crate::battle::{distance, Act, Battle, Controller, KeptReach, State, Tile, Turn};
 use crate::fx::FastMap;
@@ -64,8 +64,11 @@ impl Drop for Greedy {
     fn drop(&mut self) {
         let Some(serial) = self.engine else { return };
         let forecasts = std::mem::take(&mut self.forecasts);
-        let forecasts =
-            if forecasts.ids.count().max(forecasts.table.len()) > Greedy::MAX { Forecasts::default() } else { forecasts };
+        let forecasts = if forecasts.ids.count().max(forecasts.table.len()).max(forecasts.walks.count()) > Greedy::MAX {
+            Forecasts::default()
+        } else {
+            forecasts
+        };
         let guides = std::mem::take(&mut self.guides);
         let _ = KEPT.try_with(|k| {
             let mut k = k.borrow_mut();
@@ -77,6 +80,12 @@ impl Drop for Greedy {
     }
 }
 
+/// A loadout (by number) striking from a terrain with a weapon.
+type StrikerKey = (u32, Option<Atom>, Atom);
+
+/// What entering each tile costs a movement type (`Battle::tile_costs`), and the least of those.
+type Costs = (Arc<[Option<i64>]>, i64);
+
 /// The AI's exact forecasts with one engine: each exchange by the two loadouts' numbers, the
 /// distance and whether the attacker moves to make it.
 #[derive(Debug, Default)]
@@ -84,7 +93,12 @@ struct Forecasts {
     ids: Ids,
     table: FastMap<(u32, u32, i64, bool, i64), Option<Prospect>>,
     /// Each acting loadout (by number) as it strikes from a terrain with a weapon ([`striker`]).
-    strikers: FastMap<(u32, Option<Atom>, Atom), Option<Arc<Striker>>>,
+    strikers: FastMap<StrikerKey, Option<Arc<Striker>>>,
+    /// Exchanges' walks at any hit points, by the loadouts without them.
+    walks: Walks,
+    /// Each acting loadout's reach with a weapon from a terrain, as [`striker`] finds it, by the
+    /// loadout without hit points (its number in `walks`): `None` where it may not use it.
+    reaches: FastMap<StrikerKey, Option<(i64, i64)>>,
 }
 
 impl Controller for Greedy {
@@ -133,8 +147,9 @@ struct Guides {
     /// kept from one decision to the next while the terrain stands.
     toward: FastMap<String, FastMap<Tile, usize>>,
     each: Vec<Guide>,
-    /// By movement type: what entering each tile costs it (`Battle::tile_costs`), shared by its guides.
-    enter: FastMap<String, Arc<[Option<i64>]>>,
+    /// By movement type: what entering each tile costs it (`Battle::tile_costs`), shared by its
+    /// guides, and the least of those costs.
+    enter: FastMap<String, Costs>,
     /// Each unit's last reach search, good while the terrain stands.
     reach: KeptReach,
 }
@@ -151,25 +166,26 @@ impl Guides {
     /// The most tile costs the guides toward one goal hold together (32 MB).
     const EACH_TILES: usize = 1 << 22;
 
-    /// The numbers in `each` of the guides for movement type `kind` toward each of `goals`,
-    /// started where missing.
-    fn toward_each(&mut self, b: &Battle, kind: &str, enter: &Arc<[Option<i64>]>, goals: &[Tile]) -> Vec<usize> {
+    /// The numbers in `each` of the guides for movement type `kind` toward each of `goals`, with
+    /// their goals, started where missing.
+    fn toward_each(&mut self, b: &Battle, kind: &str, enter: &Arc<[Option<i64>]>, goals: &[Tile]) -> Vec<(usize, Tile)> {
         if !self.toward.contains_key(kind) {
             self.toward.insert(kind.to_string(), FastMap::default());
         }
         let Some(toward) = self.toward.get_mut(kind) else { return Vec::new() };
         let each = &mut self.each;
-        let mut ks: Vec<usize> = goals
+        let mut ks: Vec<(usize, Tile)> = goals
             .iter()
             .map(|g| {
-                *toward.entry(*g).or_insert_with(|| {
+                let k = *toward.entry(*g).or_insert_with(|| {
                     each.push(Guide::lazy_over(b, enter.clone(), &[*g]));
                     each.len() - 1
-                })
+                });
+                (k, *g)
             })
             .collect();
         ks.sort_unstable();
-        ks.dedup();
+        ks.dedup_by_key(|(k, _)| *k);
         ks
     }
 
@@ -514,11 +530,21 @@ fn best_for(
     if goals.is_empty() || beaten {
         return best.or(Some((0.0, Turn { unit: i, to: None, equip: None, act: Act::Wait, ..Default::default() })));
     }
-    let enter = guides.enter.entry(kind.clone()).or_insert_with(|| b.tile_costs(&kind).into()).clone();
+    let (enter, floor) = guides
+        .enter
+        .entry(kind.clone())
+        .or_insert_with(|| {
+            let enter: Arc<[Option<i64>]> = b.tile_costs(&kind).into();
+            let floor = enter.iter().flatten().copied().min().unwrap_or(0);
+            (enter, floor)
+        })
+        .clone();
     // The cost from a tile to the nearest goal: toward the enemy, the least of the guides toward
     // each of its tiles; else the one guide toward them all.
     let (each, guide) = if enemies && !goals.is_empty() {
-        let ks = guides.toward_each(b, &kind, &enter, &goals);
+        let mut ks = guides.toward_each(b, &kind, &enter, &goals);
+        // The nearest goals first: the least cost is found early and the far guides not read.
+        ks.sort_by_key(|(k, g)| (distance(u.pos, *g), *k));
         (Some((ks, &mut guides.each)), None)
     } else {
         (None, Some(guides.by_goals.entry((kind, goals)).or_insert_with_key(|(_, goals)| Guide::lazy_over(b, enter, goals))))
@@ -530,7 +556,12 @@ fn best_for(
         }
         let (ks, all) = each.as_mut()?;
         let mut least: Option<i64> = None;
-        for k in ks.iter() {
+        for (k, goal) in ks.iter() {
+            // Each step of a walk enters a tile, at `floor` at least: a guide whose goal is
+            // farther than the least cost allows cannot lower it (its cost is not read).
+            if least.is_some_and(|l| floor > 0 && distance(t, *goal).saturating_mul(floor) >= l) {
+                continue;
+            }
             if let Some(c) = all.get_mut(*k).and_then(|g| g.settle(t)) {
                 least = Some(least.map_or(c, |l| l.min(c)));
             }
@@ -645,14 +676,23 @@ fn striker(
     let mut la = base.clone();
     la.weapon = Some(w);
     la.terrain = terrain;
-    let s = match b.engine.unit(&la, &[]) {
-        Ok(u) if u.may_use_weapon() => {
-            let (min, max) = (u.min_range, u.max_range);
-            let id = cache.ids.id(&la);
-            Some(Arc::new(Striker { loadout: la, id, min, max }))
+    // Where no weapon's reach reads hit points, a unit may use a weapon, and reaches as far, at
+    // any of them: a hurt unit's reach is its unhurt one's, not built again.
+    let bare = b.engine.inputs.hp_free().then(|| (cache.walks.bare(base, id), terrain, w));
+    let reach = match bare.and_then(|k| cache.reaches.get(&k)) {
+        Some(r) => *r,
+        None => {
+            let r = b.engine.unit(&la, &[]).ok().filter(|u| u.may_use_weapon()).map(|u| (u.min_range, u.max_range));
+            if let Some(k) = bare {
+                cache.reaches.insert(k, r);
+            }
+            r
         }
-        _ => None,
     };
+    let s = reach.map(|(min, max)| {
+        let id = cache.ids.id(&la);
+        Arc::new(Striker { loadout: la, id, min, max })
+    });
     cache.strikers.insert(key, s.clone());
     s
 }
@@ -678,9 +718,11 @@ fn forecast(
     if let Some(hit) = cache.table.get(&key) {
         return *hit;
     }
-    let result = b.engine.ending_shared(&s.loadout, ld, d, false, (moved, cover)).ok().map(|f| {
-        (f.odds.defender_routed, f.odds.defender_damage_taken, f.odds.attacker_damage_taken + f.odds.attacker_routed * 30.0)
-    });
+    let ended = cache.walks.ending(b.engine, (&s.loadout, s.id), (ld, id), d, (false, moved, cover));
+    let result = ended
+        .ok()
+        .and_then(|f| f.odds())
+        .map(|o| (o.defender_routed, o.defender_damage_taken, o.attacker_damage_taken + o.attacker_routed * 30.0));
     cache.table.insert(key, result);
     result
 }

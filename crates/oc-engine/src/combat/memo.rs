@@ -1,6 +1,8 @@
 //! What each side's strike comes to as the exchange begins: its outcomes and the flags read
 //! outside any roll, worked out once for every state that holds the statuses and resources the
-//! exchange began with (most states), where working them out read no hit points.
+//! exchange began with (most states), where working them out read no hit points; and, for a
+//! plain exchange whose strikes and their order read none, its walk at any hit points
+//! ([`Template`]), which the AIs keep beyond the exchange.
 //!
 //! (An engine-wide table of these, shared by every exchange between two units, was tried: on
 //! `oc matrix` — every weapon against every class's first, so a matchup's mirror is rarely in
@@ -9,6 +11,8 @@
 
 use std::cell::OnceCell;
 use std::sync::Arc;
+
+use oc_model as m;
 
 use super::phase::Flag;
 use super::Outcomes;
@@ -22,4 +26,195 @@ pub(crate) struct StrikeMemo {
     pub(super) outcomes: OnceCell<Option<Arc<Outcomes>>>,
     /// The flags with the striker as `attacker`, by [`Flag`].
     pub(super) flags: [OnceCell<Option<V>>; Flag::ALL],
+}
+
+/// A plain exchange's walk (`plain.rs`) as it goes at any hit points: where the strikers' order
+/// and both sides' outcomes were worked out reading none, an exchange of the same two loadouts
+/// at other hit points (the same in all else) strikes in the same order with the same outcomes,
+/// so its walk is this one from its own hit points: the same bits as an exchange worked out
+/// afresh (`tests::templates_walk_as_fresh_exchanges`). A unit's hit points are written last as
+/// it is built, so the two units are the same but for them, where no weapon's reach reads them
+/// (`ExchangeInputs::hp_free`). The AIs keep these by their loadouts without hit points
+/// (`ai::forecasts::Walks`): a hurt unit is a new exchange, not a new walk of its rules.
+pub(crate) struct Template {
+    strikers: Vec<u8>,
+    /// Each striking side's outcomes (for every amount of hit points).
+    fixed: [Option<Arc<Outcomes>>; 2],
+    /// Each side's hit points where its loadout names none, and its most (`Engine::unit`).
+    hp: [(i64, i64); 2],
+}
+
+impl Template {
+    /// Each side's hit points as an exchange of loadouts with hit points `hp` begins (the units'
+    /// hit points as `Engine::unit` writes them); `None` where one would begin routed.
+    pub(crate) fn start(&self, hp: [Option<i64>; 2]) -> Option<[i64; 2]> {
+        let at = |side: usize| {
+            let (none, most) = self.hp[side];
+            hp[side].map_or(none, |h| h.clamp(1, most.max(1)))
+        };
+        Some([at(0), at(1)]).filter(|s| s.iter().all(|h| *h > 0))
+    }
+
+    /// The final hit points with their chances from `start`, in the order first reached: what
+    /// the exchange's walk from there gives.
+    pub(crate) fn finals(&self, start: [i64; 2]) -> Option<super::plain::Finals> {
+        let fixed = self.fixed.each_ref().map(|o| o.as_deref());
+        super::plain::run(start, &self.strikers, fixed, &mut |_, _| unreachable_outcomes())
+    }
+
+    /// [`super::Exchange::ending`] of an exchange from `start`.
+    pub(crate) fn ending(&self, start: [i64; 2]) -> Option<super::Ending> {
+        Some(super::play::ending_of(&self.finals(start)?, start))
+    }
+
+    /// [`super::Exchange::odds`] of an exchange from `start`.
+    pub(crate) fn odds(&self, start: [i64; 2]) -> Option<super::Odds> {
+        Some(super::play::odds_of(&self.finals(start)?, start))
+    }
+}
+
+/// Never asked for: every striker's outcomes are fixed in a template.
+fn unreachable_outcomes() -> Arc<Outcomes> {
+    Arc::new(Outcomes { den: 1.0, list: Vec::new().into(), reaction: None })
+}
+
+impl super::Exchange<'_> {
+    /// This exchange's walk at any hit points ([`Template`]), where it has one: an exchange with
+    /// no reaction, no trigger on a strike or on the attack, one attack form a side, not both
+    /// sides at once, whose flags and outcomes as it began read no hit points. Asked after the
+    /// exchange was walked (its memos hold what the walk worked out).
+    pub(crate) fn template(&self) -> Option<Template> {
+        let engine = self.engine;
+        if !engine.inputs.hp_free()
+            || !engine.ir.strategy.plain_walks
+            || !engine.reactions.is_empty()
+            || engine.ir.settles
+            || self.forms.iter().any(|f| !f.is_empty())
+        {
+            return None;
+        }
+        let fires = |u: &crate::unit::Unit, attack: bool| {
+            u.triggers.iter().any(|(_, e, _)| {
+                matches!(e, m::Event::Hit | m::Event::Crit | m::Event::Miss) || (attack && *e == m::Event::Attacked)
+            })
+        };
+        if fires(&self.base[0], false) || fires(&self.base[1], true) {
+            return None;
+        }
+        let initial = self.initial();
+        if self.order.get().simultaneous || !self.at_start(&initial) || initial.hp.iter().any(|h| *h <= 0) {
+            return None;
+        }
+        // The strikers in order, as the plain walk finds them.
+        let mut strikers = Vec::new();
+        let mut phase = initial.phase;
+        while let Some(side) = phase.striker() {
+            if strikers.len() >= super::plain::MAX_PLAIN_STRIKES {
+                return None;
+            }
+            strikers.push(side as u8);
+            phase = self.next_phase(&initial, phase);
+        }
+        // No flag read hit points (those that did are kept with them).
+        if !self.flags.borrow().is_empty() {
+            return None;
+        }
+        let mut fixed = [None, None];
+        for (side, slot) in fixed.iter_mut().enumerate() {
+            if strikers.contains(&(side as u8)) {
+                *slot = Some(self.memos.get(side)?.outcomes.get()?.clone()?);
+            }
+        }
+        let hp = [0, 1].map(|side| {
+            let u = &self.base[side];
+            let none = if self.loadouts[side].figures > 1 { u.max_hp } else { u.figure_hp };
+            (none, u.max_hp)
+        });
+        Some(Template { strikers, fixed, hp })
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests {
+    use crate::combat::{Ending, Exchange};
+    use crate::{Engine, Loadout};
+
+    fn bits(e: &Ending) -> Vec<u64> {
+        let o = &e.odds;
+        let mut out: Vec<u64> = e.start.iter().map(|h| *h as u64).collect();
+        out.extend([o.attacker_routed, o.defender_routed, o.attacker_damage_taken, o.defender_damage_taken].map(f64::to_bits));
+        for (hp, p) in e.attacker_hp.iter().chain([(&i64::MIN, &0.0)]).chain(&e.defender_hp) {
+            out.extend([*hp as u64, p.to_bits()]);
+        }
+        out
+    }
+
+    /// `a` attacking `d` from `r`, a lone strike where `single`, a charge where `moved`.
+    fn exchange<'e>(
+        e: &'e Engine,
+        [a, d]: [&'e Loadout; 2],
+        r: i64,
+        single: bool,
+        moved: bool,
+    ) -> Result<Exchange<'e>, crate::EngineError> {
+        let x = Exchange::new(e, a, d, r)?.moved([moved, false]);
+        Ok(if single { x.single() } else { x })
+    }
+
+    /// Every matchup of every built-in ruleset (each class with each weapon it may use against
+    /// each class with its first), as a whole exchange and as a lone strike, charging where the
+    /// rules read it: its walk kept at one pair of hit points (full, and 2 against 3), walked
+    /// again from others, is the same bits as the exchange at those worked out by an engine of
+    /// its own (nothing kept). And most of seed 000's matchups keep a walk.
+    #[test]
+    fn templates_walk_as_fresh_exchanges() {
+        let hps: [[Option<i64>; 2]; 7] = [
+            [None, None],
+            [Some(1), Some(1)],
+            [Some(2), None],
+            [None, Some(2)],
+            [Some(5), Some(3)],
+            [Some(3), Some(7)],
+            [Some(99), Some(40)],
+        ];
+        for (k, (name, index)) in oc_compiler::stdlib::RULESETS.iter().enumerate() {
+            let rules = oc_compiler::stdlib::compile(index).and_then(|c| c.rules).expect("a built-in ruleset compiles");
+            let keeping = Engine::new(rules.clone()).expect("runs");
+            let fresh = Engine::new(rules).expect("runs");
+            let moves = if keeping.ir.reads_moved { &[false, true][..] } else { &[false][..] };
+            let (mut compared, mut kept, mut asked) = (0, 0, 0);
+            for (label, a, d, r) in crate::testing::matchups(&keeping).into_iter().filter(|m| m.2.hp.is_none()) {
+                for single in [false, true] {
+                    for &moved in moves {
+                        for from in [[None, None], [Some(2), Some(3)]] {
+                            let (fa, fd) = (Loadout { hp: from[0], ..a.clone() }, Loadout { hp: from[1], ..d.clone() });
+                            let Ok(x) = exchange(&keeping, [&fa, &fd], r, single, moved) else { continue };
+                            let first = x.ending();
+                            asked += 1;
+                            let Some(t) = x.template() else { continue };
+                            kept += 1;
+                            assert_eq!(t.ending(first.start).map(|e| bits(&e)), Some(bits(&first)), "{name}: {label}");
+                            for hp in hps {
+                                let (ha, hd) = (Loadout { hp: hp[0], ..a.clone() }, Loadout { hp: hp[1], ..d.clone() });
+                                let Some(start) = t.start(hp) else { continue };
+                                let y = exchange(&fresh, [&ha, &hd], r, single, moved).expect("an exchange a walk was kept for");
+                                let (walked, worked) = (t.ending(start).expect("walks"), y.ending());
+                                let what = format!("{name}: {label} vs {} at {hp:?} (single {single}, moved {moved})", d.class);
+                                assert_eq!(bits(&walked), bits(&worked), "{what}");
+                                assert_eq!(
+                                    t.odds(start).map(|o| o.defender_routed.to_bits()),
+                                    Some(worked.odds.defender_routed.to_bits())
+                                );
+                                compared += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            eprintln!("{name}: {kept} of {asked} exchanges keep a walk; {compared} compared");
+            assert!(k > 0 || kept * 10 > asked * 6, "{name}: {kept} of {asked} keep a walk");
+            assert!(k > 0 || compared > 1000, "{name}: {compared} compared");
+        }
+    }
 }

@@ -15,7 +15,7 @@ use super::*;
 
 /// The most strikes a plain walk follows (an attack, a counter and a follow-up of at most
 /// `MAX_STRIKES` each); a longer exchange is walked by the general loop.
-const MAX_PLAIN_STRIKES: usize = 3 * MAX_STRIKES as usize;
+pub(super) const MAX_PLAIN_STRIKES: usize = 3 * MAX_STRIKES as usize;
 
 /// The room a level's states start with: most levels have fewer.
 const ROOM: usize = 16;

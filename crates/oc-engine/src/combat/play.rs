@@ -110,6 +110,19 @@ pub(super) fn assemble(
     }
 }
 
+/// [`Exchange::odds`] of the final hit points `done` (in the order first reached) from `start`.
+pub(super) fn odds_of(done: &[([i64; 2], f64)], start: [i64; 2]) -> Odds {
+    Odds::of(&side_hp(done, 0), &side_hp(done, 1), start)
+}
+
+/// [`Exchange::ending`] of the final hit points `done` (in the order first reached) from `start`.
+pub(super) fn ending_of(done: &[([i64; 2], f64)], start: [i64; 2]) -> Ending {
+    let (attacker_hp, defender_hp) = (side_hp(done, 0), side_hp(done, 1));
+    let odds = Odds::of(&attacker_hp, &defender_hp, start);
+    let (attacker_hp, defender_hp) = (map_of(attacker_hp), map_of(defender_hp));
+    Ending { start, attacker_hp, defender_hp, odds }
+}
+
 impl Odds {
     /// From each side's final HP -> probability, ascending.
     fn of(attacker_hp: &[(i64, f64)], defender_hp: &[(i64, f64)], start: [i64; 2]) -> Odds {
@@ -147,17 +160,14 @@ impl Exchange<'_> {
     /// (what `oc matrix` writes).
     pub fn odds(&self) -> Odds {
         let (_, done, _) = self.walk();
-        Odds::of(&side_hp(&done, 0), &side_hp(&done, 1), self.start)
+        odds_of(&done, self.start)
     }
 
     /// How the exchange ends: [`Exchange::forecast`]'s final HP and odds (the same bits), without
     /// the rest of the forecast (what the AIs read).
     pub fn ending(&self) -> Ending {
         let (_, done, _) = self.walk();
-        let (attacker_hp, defender_hp) = (side_hp(&done, 0), side_hp(&done, 1));
-        let odds = Odds::of(&attacker_hp, &defender_hp, self.start);
-        let (attacker_hp, defender_hp) = (map_of(attacker_hp), map_of(defender_hp));
-        Ending { start: self.start, attacker_hp, defender_hp, odds }
+        ending_of(&done, self.start)
     }
 
     /// Every state an exchange may reach, breadth first: the state it begins in, the final hit
