@@ -16,7 +16,7 @@ use std::hash::Hash;
 use smallvec::SmallVec;
 
 use super::*;
-use crate::ir::{DieSlot, Leaf};
+use crate::ir::{DieSlot, Leaf, E};
 
 /// The most joint values of a strike's dice enumerated one by one; past it a strike is worked
 /// out from independent parts where its formulas allow.
@@ -71,6 +71,20 @@ const TABLE_MAX: usize = 1 << 18;
 /// A formula's distribution: (value, weight), the weights summing to the product of the
 /// denominators of the dice it reads.
 type Marginal = Rc<Vec<(V, f64)>>;
+
+/// A formula's distribution from its parts (`Exchange::marginal`) by what it reads: the IR,
+/// the formula, its parts' distributions (value, weight's bits; each closed by a mark) and the
+/// values of its dice-free parts.
+type MarginalKey = (u64, u16, Vec<(V, u64)>, SmallVec<[V; 8]>);
+
+thread_local! {
+    /// Distributions by [`MarginalKey`], for this thread, and how many values they and their
+    /// keys hold (at most `TABLE_MAX`, as the outcome table): a
+    /// formula of independent parts (`max(0, _damage - roll(defender.absorption))`) has the same
+    /// one in every strike of the same dice, whatever else differs.
+    static MARGINALS: std::cell::RefCell<(FastMap<MarginalKey, Marginal>, usize)> =
+        std::cell::RefCell::new((FastMap::default(), 0));
+}
 
 impl Exchange<'_> {
     /// [`Exchange::outcomes`] for given strike attributes.
@@ -311,6 +325,28 @@ impl Exchange<'_> {
                         Leaf::Formula(g) => self.marginal(*g, units, attrs, attacker, lists, memo, rolls, cache),
                     })
                     .collect();
+                // Its distribution follows from its parts' and the values of the dice-free parts
+                // it reads besides: looked up by those, from any strike of this thread.
+                let mut free: SmallVec<[&E; 8]> = SmallVec::new();
+                let keyed = ir.strategy.outcome_table && dice_free_parts(ir, &formula.expr, &mut free);
+                let key = keyed.then(|| {
+                    let ctx = self.ctx(units, attrs, attacker, rolls);
+                    let values: SmallVec<[V; 8]> = free.iter().map(|e| ctx.eval(e, &[], cache)).collect();
+                    let parts: Vec<(V, u64)> = parts
+                        .iter()
+                        .flat_map(|p| p.iter().map(|(v, w)| (*v, w.to_bits())).chain([(V::Int(0), u64::MAX)]))
+                        .collect();
+                    (ir.id, f, parts, values)
+                });
+                let known = key
+                    .as_ref()
+                    .and_then(|k| MARGINALS.try_with(|m| m.try_borrow().ok().and_then(|m| m.0.get(k).cloned())).ok().flatten());
+                if let Some(m) = known {
+                    if let Some(slot) = memo.get_mut(f as usize) {
+                        *slot = Some(m.clone());
+                    }
+                    return m;
+                }
                 let mut out = Tally::default();
                 let mut at = vec![0usize; parts.len()];
                 loop {
@@ -337,7 +373,26 @@ impl Exchange<'_> {
                         break;
                     }
                 }
-                out.list
+                let m = Rc::new(out.list);
+                if let Some(k) = key {
+                    let _ = MARGINALS.try_with(|t| {
+                        if let Ok(mut t) = t.try_borrow_mut() {
+                            let (table, held) = &mut *t;
+                            // The key's values count too: a part may have hundreds.
+                            let size = m.len() + k.2.len();
+                            if *held + size > TABLE_MAX {
+                                table.clear();
+                                *held = 0;
+                            }
+                            *held += size;
+                            table.insert(k, m.clone());
+                        }
+                    });
+                }
+                if let Some(slot) = memo.get_mut(f as usize) {
+                    *slot = Some(m.clone());
+                }
+                return m;
             }
         };
         let m = Rc::new(list);
@@ -403,6 +458,22 @@ impl Exchange<'_> {
             let Some(k) = advance(&mut at, dice.iter().map(|(_, v, _)| v.len())) else { break };
             turned = dice.iter().take(k + 1).fold(0u64, |m, (s, _, _)| m | (1u64 << s));
         }
+    }
+}
+
+/// The largest parts of `e` that read no die, outside the dice-moved values it reads (its
+/// leaves: a die it rolls, a formula reading dice): with the leaves' values, all its value
+/// depends on. `false` where a part reading dice reads something of its own besides (`E::combines`).
+fn dice_free_parts<'e>(ir: &crate::ir::Ir, e: &'e E, out: &mut SmallVec<[&'e E; 8]>) -> bool {
+    match e {
+        E::Roll(_) | E::RollDyn(..) => true,
+        E::Formula(f) if ir.formulas.get(*f as usize).is_none_or(|x| x.dice != 0) => true,
+        _ if ir.dice_of(e) == 0 => {
+            out.push(e);
+            true
+        }
+        _ if e.combines() => e.children().all(|c| dice_free_parts(ir, c, out)),
+        _ => false,
     }
 }
 

@@ -1,8 +1,9 @@
 //! The walk of a plain exchange: one whose states differ only in hit points. Without reactions
-//! (nothing spent, no riposte) and without triggers on `hit`, `crit` or `miss` (no status laid,
-//! no hit points healed mid-exchange), where none of `strikes`, `counter` and `follow_up` reads
-//! hit points, the strikers come in a fixed order (attack, counter, follow-up), cut short only
-//! by a rout. That is most exchanges of the first two seeds: not a strike trigger's.
+//! (nothing spent, no riposte) and, on a side that strikes, without triggers on `hit`, `crit` or
+//! `miss` (no status laid, no hit points healed mid-exchange) or several attack forms, where none
+//! of `strikes`, `counter` and `follow_up` read after the first strike reads hit points, the
+//! strikers come in a fixed order (attack, counter, follow-up), cut short only by a rout. That is
+//! most exchanges of the first two seeds (not a strike trigger's), and seed 003's lone attacks.
 //!
 //! The walk is then over pairs of hit points: no state copied, hashed or compared beyond its two
 //! numbers. A side's outcomes are worked out once where that read no hit points (most strikes),
@@ -36,31 +37,51 @@ impl Exchange<'_> {
             || !self.at_start(initial)
             // A felled side still strikes in a simultaneous exchange: not cut short by a rout.
             || self.order.get().simultaneous
-            // Several attack forms: each strike's unit is its form's.
-            || self.forms.iter().any(|f| !f.is_empty())
         {
             return None;
         }
-        let on_strike =
-            |u: &Unit| u.triggers.iter().any(|(_, e, _)| matches!(e, m::Event::Hit | m::Event::Crit | m::Event::Miss));
-        if self.base.iter().any(|u| on_strike(u)) {
-            return None;
-        }
-        // The strikers in order, from the flags as the exchange begins.
+        // The strikers in order, from the flags as the exchange begins. A flag read on the way
+        // that read hit points (remembered with them, `Exchange::flag`) may differ in a later
+        // state: then the walk is not plain. The first phase's flags (`strikes` reading a unit's
+        // figures) were read before any strike, at the hit points every walk begins with: set
+        // aside while the strikers are found, so a flag asked again is read again.
+        let before = self.flags.take();
         let mut strikers = [0u8; MAX_PLAIN_STRIKES];
         let mut len = 0;
+        let mut fits = true;
         let mut phase = initial.phase;
         while let Some(side) = phase.striker() {
-            *strikers.get_mut(len)? = side as u8;
+            let Some(slot) = strikers.get_mut(len) else {
+                fits = false;
+                break;
+            };
+            *slot = side as u8;
             len += 1;
             phase = self.next_phase(initial, phase);
         }
-        // A flag that read hit points is remembered with them (`Exchange::flag`): it may differ
-        // in a later state.
-        if !self.flags.borrow().is_empty() {
+        let read_hp = {
+            let mut flags = self.flags.borrow_mut();
+            let read = flags.iter().any(|f| f.hp.is_some());
+            let during = std::mem::replace(&mut *flags, before);
+            flags.extend(during);
+            read
+        };
+        if !fits || read_hp {
             return None;
         }
         let strikers = strikers.get(..len)?;
+        // A side that strikes: with several attack forms each strike's unit is its form's; a
+        // trigger on its strike lays statuses or heals. (A side that never strikes, a target
+        // that does not strike back, may have either.)
+        let on_strike =
+            |u: &Unit| u.triggers.iter().any(|(_, e, _)| matches!(e, m::Event::Hit | m::Event::Crit | m::Event::Miss));
+        for side in [0, 1] {
+            if strikers.contains(&(side as u8))
+                && (self.forms.get(side).is_none_or(|f| !f.is_empty()) || self.base.get(side).is_none_or(|u| on_strike(u)))
+            {
+                return None;
+            }
+        }
         // Each side's outcomes for every amount of hit points, where working them out read none;
         // else worked out for each state's (`Exchange::outcomes_memo` keeps them by state).
         let mut fixed: [Option<Arc<Outcomes>>; 2] = [None, None];
@@ -260,13 +281,31 @@ mod tests {
             let plain = Engine::new(rules.clone()).expect("runs");
             let mut general = Engine::new(rules).expect("runs");
             general.ir.strategy.plain_walks = false;
-            let (mut compared, mut walked_plain) = (0, 0);
-            for (label, a, d, r) in crate::testing::matchups(&plain) {
-                let Ok(x) = crate::Exchange::new(&plain, &a, &d, r) else { continue };
+            let (mut compared, mut walked_plain, mut figured, mut armed) = (0, 0, 0, 0);
+            let matchups = crate::testing::matchups(&plain);
+            // Units of figures too (seed 003's: `strikes` reads the striker's living figures,
+            // its hit points, as the exchange begins), and defenders carrying every weapon they
+            // may use (attack forms, where their weapons are: a target that may not strike back
+            // has them in vain).
+            let units = [(1, 1, false), (4, 1, false), (3, 5, false), (1, 1, true)];
+            let variants =
+                units.iter().flat_map(|f| matchups.iter().step_by(if *f == (1, 1, false) { 1 } else { 5 }).map(move |m| (f, m)));
+            for (&(fa, fd, carry), (label, a, d, r)) in variants {
+                let a = crate::Loadout { figures: fa, ..a.clone() };
+                let carried = if carry {
+                    plain.weapons_for(&d.class).iter().map(|w| crate::Atom::new(&w.name)).collect()
+                } else {
+                    Vec::new()
+                };
+                let d = crate::Loadout { figures: fd, carried, ..d.clone() };
+                let Ok(x) = crate::Exchange::new(&plain, &a, &d, *r) else { continue };
                 let mut cache = super::OutcomeCache::default();
-                walked_plain += usize::from(x.walk_plain(&x.initial(), &mut cache, false).is_some());
-                let (p, g) = (x.forecast(), general.forecast(&a, &d, r).expect("the same matchup"));
-                assert_eq!(p.bits(), g.bits(), "{name}: {label} against {} (hp {:?})", d.class, d.hp);
+                let walked = x.walk_plain(&x.initial(), &mut cache, false).is_some();
+                walked_plain += usize::from(walked);
+                figured += usize::from(walked && fa > 1);
+                armed += usize::from(walked && !x.forms[1].is_empty());
+                let (p, g) = (x.forecast(), general.forecast(&a, &d, *r).expect("the same matchup"));
+                assert_eq!(p.bits(), g.bits(), "{name}: {label} ({fa}) against {} ({fd}, hp {:?})", d.class, d.hp);
                 compared += 1;
             }
             assert!(compared > 100, "{name}: {compared} matchups");
@@ -274,7 +313,12 @@ mod tests {
             if k == 0 {
                 assert!(walked_plain * 10 > compared * 8, "{name}: {walked_plain} of {compared} walked plain");
             }
-            eprintln!("{name}: {compared} matchups, {walked_plain} walked plain");
+            // Seed 003's lone attacks are plain: by units of figures, on targets with attack forms.
+            if *name == "battlestorm" {
+                assert!(figured > 100, "{name}: {figured} units of figures walked plain");
+                assert!(armed > 10, "{name}: {armed} targets with attack forms walked plain");
+            }
+            eprintln!("{name}: {compared} matchups, {walked_plain} walked plain ({figured} of figures, {armed} on forms)");
         }
     }
 }
