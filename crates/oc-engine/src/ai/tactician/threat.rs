@@ -80,6 +80,18 @@ pub(super) struct ThreatMap {
     table: Vec<Slot>,
 }
 
+/// Enemy `foe`'s best blows so far (`best`, from this move and after a second), taken into `out`.
+#[inline(always)]
+fn flush(foe: Option<u16>, best: &mut [Option<Best>; 2], out: &mut Vec<(usize, Blow)>, table: &[Slot]) {
+    let Some(foe) = foe else { return };
+    for (far, b) in best.iter_mut().enumerate() {
+        let Some((value, damage, routed, own_loss, distance, at)) = b.take() else { continue };
+        let Some(Slot::Known(Some((sketch, _)))) = table.get(at) else { continue };
+        let blow = Blow { value, damage, routed, own_loss, adjacent: distance == 1, far: far == 1, sketch: sketch.clone() };
+        out.push((usize::from(foe), blow));
+    }
+}
+
 /// One enemy weapon's reach: by tile, the distances (one bit each) it strikes from after this
 /// move, and after a second (`None`: no second move).
 struct Reach {
@@ -296,16 +308,6 @@ impl ThreatMap {
         // The best so far, from this move and after a second: its value, our damage and rout
         // chance, the enemy's own loss, the distance and the slot of its forecast.
         let mut best: [Option<Best>; 2] = [None, None];
-        let flush = |foe: Option<u16>, best: &mut [Option<Best>; 2], out: &mut Vec<(usize, Blow)>, table: &[Slot]| {
-            let Some(foe) = foe else { return };
-            for (far, b) in best.iter_mut().enumerate() {
-                let Some((value, damage, routed, own_loss, distance, at)) = b.take() else { continue };
-                let Some(Slot::Known(Some((sketch, _)))) = table.get(at) else { continue };
-                let blow =
-                    Blow { value, damage, routed, own_loss, adjacent: distance == 1, far: far == 1, sketch: sketch.clone() };
-                out.push((usize::from(foe), blow));
-            }
-        };
         // A tile's strikes: enemy by enemy, weapon by weapon; from as far as it reaches: where a
         // counter reaches least (one forecast per weapon and tile, where a bow could shoot from
         // six distances). Where the rules read the distance (a penalty for range), from each
