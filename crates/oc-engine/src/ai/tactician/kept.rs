@@ -9,6 +9,7 @@
 
 use std::sync::Arc;
 
+use super::threat;
 use crate::ai::forecasts::Forecasts;
 use crate::ai::View;
 use crate::battle::{Battle, Combatant, KeptReach, Tile};
@@ -45,6 +46,11 @@ pub(super) struct Armed {
     /// The tiles it reaches this move, in tile order, and by weapon what it strikes from them.
     from: Vec<Tile>,
     pub near: Vec<Arc<[u32]>>,
+    /// By weapon, the steps it strikes along (`threat::steps`), and by tile and distance how
+    /// many tiles of `from` it strikes that tile from at that distance (`near`'s bit is set
+    /// where that is not 0): so a reach that gained or lost a few tiles updates `near` by those.
+    steps: Vec<Vec<(i64, i64, i64)>>,
+    counts: Vec<Vec<u8>>,
     /// Where it stood, and by weapon what it strikes after a second move from there.
     far: Option<(Tile, Vec<Arc<[u32]>>)>,
 }
@@ -111,16 +117,64 @@ impl Armed {
             arms.push((l, id));
             ranges.push((lo, hi));
         }
-        Some(Armed { can_attack, mobility, arms: arms.into(), ranges, from: Vec::new(), near: Vec::new(), far: None })
+        let steps = ranges.iter().map(|r| threat::steps(*r)).collect();
+        let (from, near, counts, far) = (Vec::new(), Vec::new(), Vec::new(), None);
+        Some(Armed { can_attack, mobility, arms: arms.into(), ranges, from, near, steps, counts, far })
     }
 
-    /// By weapon, the tiles it strikes from `from` (its reach this move, in tile order), widened
-    /// by `widen` where `from` is not the reach they were widened from.
-    pub fn near(&mut self, from: Vec<Tile>, widen: impl Fn(&[Tile], (i64, i64)) -> Vec<u32>) {
-        if self.from != from || self.near.len() != self.ranges.len() {
-            self.near = self.ranges.iter().map(|r| widen(&from, *r).into()).collect();
-            self.from = from;
+    /// By weapon, the tiles it strikes from `from` (its reach this move, in tile order) on `b`'s
+    /// map, `width` by `height`: where `from` is not the reach they were found from, updated by
+    /// the tiles it lost and those it gained (the tiles each strikes counted off or on).
+    pub fn near(&mut self, b: &Battle, from: Vec<Tile>, (width, height): (i64, i64)) {
+        let size = (width * height) as usize;
+        if self.near.len() != self.ranges.len() || self.near.iter().any(|m| m.len() != size) {
+            self.near = self.ranges.iter().map(|_| vec![0u32; size].into()).collect();
+            self.counts = self.ranges.iter().map(|(_, hi)| vec![0u8; size * (*hi as usize + 1)]).collect();
+            self.from.clear();
+        } else if self.from == from {
+            return;
         }
+        // Both in tile order: the tiles lost and those gained, in one walk.
+        let (mut lost, mut gained): (Vec<&Tile>, Vec<&Tile>) = (Vec::new(), Vec::new());
+        let (mut was, mut now) = (self.from.iter().peekable(), from.iter().peekable());
+        loop {
+            match (was.peek(), now.peek()) {
+                (Some(a), Some(n)) if a == n => {
+                    was.next();
+                    now.next();
+                }
+                (Some(a), Some(n)) if a < n => lost.extend(was.next()),
+                (Some(_), None) => lost.extend(was.next()),
+                (_, Some(_)) => gained.extend(now.next()),
+                (None, None) => break,
+            }
+        }
+        for (((mask, counts), steps), (_, hi)) in self.near.iter_mut().zip(&mut self.counts).zip(&self.steps).zip(&self.ranges) {
+            if Arc::get_mut(mask).is_none() {
+                *mask = Arc::from(&mask[..]);
+            }
+            let Some(mask) = Arc::get_mut(mask) else { continue };
+            let span = *hi as usize + 1;
+            for (tiles, on) in [(&lost, false), (&gained, true)] {
+                for s in tiles {
+                    threat::struck_from(b, **s, (steps, *hi), (width, height), |k, d| {
+                        let (Some(c), Some(m)) = (counts.get_mut(k * span + d as usize), mask.get_mut(k)) else { return };
+                        if on {
+                            *c += 1;
+                            if *c == 1 {
+                                *m |= 1 << d;
+                            }
+                        } else {
+                            *c -= 1;
+                            if *c == 0 {
+                                *m &= !(1 << d);
+                            }
+                        }
+                    });
+                }
+            }
+        }
+        self.from = from;
     }
 
     /// By weapon, the tiles it strikes after a second move from `pos`, found by `mask` where it
@@ -134,5 +188,88 @@ impl Armed {
     /// By weapon, what it strikes after a second move (`Armed::far`; none before).
     pub fn far_masks(&self) -> &[Arc<[u32]>] {
         self.far.as_ref().map_or(&[], |(_, masks)| masks.as_slice())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used, clippy::indexing_slicing)]
+mod tests {
+    use std::sync::Arc;
+
+    use oc_model as m;
+
+    use super::{threat, Armed};
+    use crate::battle::{Battle, Tile};
+    use crate::Engine;
+
+    /// The tiles a weapon strikes from a reach that changes decision by decision, updated by the
+    /// tiles the reach lost and gained, are those widened afresh from the whole reach — walls
+    /// blocking the line of sight (the ruleset's `line_of_sight`) included.
+    #[test]
+    fn updated_strikes_are_the_strikes_worked_out_afresh() {
+        let map_text = "name = \"Field\"\nwidth = 9\nheight = 7\nrows = [\".........\", \"..#......\", \"..#..#...\", \".....#...\", \"...#.....\", \"......#..\", \".........\"]\n\
+            [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
+            [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [7, 0, 2, 3]\n";
+        let source = r#"import "std:battlestorm"
+scenario Field {
+    map "field.map.toml"
+    rounds 6 then defender
+    attacker { zone "a" war_chest 99999 units 1..4 win rout all }
+    defender { zone "d" war_chest 99999 units 1..4 win rout all }
+}
+army A for Field attacker { unit Brave: Savage { items Shortsword } }
+army D for Field defender { unit Foe: Savage { items Shortsword } }
+"#;
+        let mut files = std::collections::BTreeMap::new();
+        files.insert("field.oc".to_string(), source.to_string());
+        files.insert("field.map.toml".to_string(), map_text.to_string());
+        let (c, _) = oc_compiler::Workspace::new().compile(&mut oc_compiler::MemoryHost(files), &["field.oc".to_string()]);
+        let engine = Engine::new(c.rules.unwrap_or_else(|| panic!("{:#?}", c.diagnostics))).expect("the engine takes them");
+        assert!(engine.rules.ruleset.turn.line_of_sight, "the walls block the line of sight");
+        let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), map_text);
+        assert!(diags.is_empty(), "{diags:?}");
+        let mut map = map.expect("a map");
+        map.resolve(&engine.rules);
+        let map = map.battle_map();
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = [m::SideId::Attacker, m::SideId::Defender]
+            .map(|side| engine.rules.armies.iter().find(|x| x.side == side).expect("an army a side"));
+        let b = Battle::new(&engine, s, &map, [a, d], [&[(0, 1)][..], &[(8, 1)][..]], 3).expect("the battle starts");
+        let dims = (9, 7);
+        let ranges = vec![(1, 1), (1, 2), (2, 3), (0, 4)];
+        let mut armed = Armed {
+            can_attack: true,
+            mobility: (5, String::new(), true),
+            arms: Arc::from(Vec::new()),
+            steps: ranges.iter().map(|r| threat::steps(*r)).collect(),
+            ranges,
+            from: Vec::new(),
+            near: Vec::new(),
+            counts: Vec::new(),
+            far: None,
+        };
+        // Reaches drawn at random (a fixed seed), each sorted as a reach search gives them.
+        let mut state = 7u64;
+        let mut next = || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state >> 33
+        };
+        let mut changed = 0;
+        for round in 0..60 {
+            let keep = 2 + next() % 6;
+            let mut from: Vec<Tile> = (0..9).flat_map(|x| (0..7).map(move |y| (x, y))).filter(|_| next() % 8 < keep).collect();
+            if round % 5 == 0 {
+                from.clear();
+            }
+            let before = armed.near.clone();
+            armed.near(&b, from.clone(), dims);
+            for (n, range) in armed.ranges.iter().enumerate() {
+                let mut fresh = vec![0u32; 63];
+                threat::widen(&b, &from, *range, dims, &mut fresh);
+                assert_eq!(&armed.near[n][..], &fresh[..], "round {round}, range {range:?}");
+            }
+            changed += usize::from(before != armed.near);
+        }
+        assert!(changed > 30, "the reaches changed the strikes ({changed} times)");
     }
 }

@@ -114,9 +114,20 @@ enum Slot {
 /// Marks in `mask` (one bit per distance, by tile) every tile a weapon reaching `lo..=hi` strikes
 /// from one of `tiles` on a map `width` by `height` — over a clear line where the rules have
 /// `line_of_sight` (`b`'s [`Battle::clear_line`]).
-fn widen(b: &Battle, tiles: &[Tile], (lo, hi): (i64, i64), (width, height): (i64, i64), mask: &mut [u32]) {
-    let sight = b.engine.rules.ruleset.turn.line_of_sight;
+pub(super) fn widen(b: &Battle, tiles: &[Tile], (lo, hi): (i64, i64), (width, height): (i64, i64), mask: &mut [u32]) {
     // The steps a weapon reaches, with their distance: found once, not once a tile.
+    let steps = steps((lo, hi));
+    for s in tiles {
+        struck_from(b, *s, (&steps, hi), (width, height), |k, d| {
+            if let Some(m) = mask.get_mut(k) {
+                *m |= 1 << d;
+            }
+        });
+    }
+}
+
+/// The steps a weapon reaching `lo..=hi` strikes along, with their distance.
+pub(super) fn steps((lo, hi): (i64, i64)) -> Vec<(i64, i64, i64)> {
     let mut steps = Vec::new();
     for dx in -hi..=hi {
         let span = hi - dx.abs();
@@ -127,21 +138,32 @@ fn widen(b: &Battle, tiles: &[Tile], (lo, hi): (i64, i64), (width, height): (i64
             }
         }
     }
-    for s in tiles {
-        // A tile whose whole reach lies on the map needs no bounds check.
-        let inside = s.0 >= hi && s.1 >= hi && s.0 + hi < width && s.1 + hi < height;
-        for &(dx, dy, d) in &steps {
-            let (x, y) = (s.0 + dx, s.1 + dy);
-            if !inside && (x < 0 || y < 0 || x >= width || y >= height) {
-                continue;
-            }
-            if sight && d > 1 && !b.clear_line(*s, (x, y)) {
-                continue;
-            }
-            if let Some(m) = mask.get_mut((y * width + x) as usize) {
-                *m |= 1 << d;
-            }
+    steps
+}
+
+/// Gives `f` the index (row by row) and the distance of each tile of a map `width` by `height` a
+/// weapon reaching `hi` at most along `steps` ([`steps`]) strikes from `s` — over a clear line
+/// where the rules have `line_of_sight` (`b`'s [`Battle::clear_line`]).
+#[inline]
+pub(super) fn struck_from(
+    b: &Battle,
+    s: Tile,
+    (steps, hi): (&[(i64, i64, i64)], i64),
+    (width, height): (i64, i64),
+    mut f: impl FnMut(usize, i64),
+) {
+    let sight = b.engine.rules.ruleset.turn.line_of_sight;
+    // A tile whose whole reach lies on the map needs no bounds check.
+    let inside = s.0 >= hi && s.1 >= hi && s.0 + hi < width && s.1 + hi < height;
+    for &(dx, dy, d) in steps {
+        let (x, y) = (s.0 + dx, s.1 + dy);
+        if !inside && (x < 0 || y < 0 || x >= width || y >= height) {
+            continue;
         }
+        if sight && d > 1 && !b.clear_line(s, (x, y)) {
+            continue;
+        }
+        f((y * width + x) as usize, d);
     }
 }
 
@@ -234,11 +256,7 @@ impl ThreatMap {
             let able = armed.can_attack && !e.morale.routing;
             // In any order: a weapon's reach from them is the same (`widen`).
             let from: Vec<Tile> = reach.into_iter().map(|(t, _)| t).collect();
-            armed.near(from, |from, range| {
-                let mut near = vec![0u32; size];
-                widen(b, from, range, (width, height), &mut near);
-                near
-            });
+            armed.near(b, from, (width, height));
             // An enemy yet to act this round may move now and strike next round: from the tiles
             // two moves away (over the terrain, units aside). The tiles it strikes only after a
             // second move: those `near` leaves unstruck (a tile struck from this move is not
