@@ -2,14 +2,14 @@
 //! one unit or two moved and acted, so most enemies' parts of the map are what they were. An
 //! enemy's weapons (loadouts, numbers, ranges), its movement and whether it can attack are kept
 //! while its loadout as it acts and its items are the same; the tiles it strikes from this move
-//! while the tiles it reaches are (its reach search is kept as the greedy's is, `KeptReach`:
-//! made again where a unit moved onto or off a tile the search touched); those after a second
+//! are updated by the tiles its reach lost and gained (its reach search is kept as the greedy's
+//! is, `KeptReach`: made again where a unit moved onto or off a tile it touched); those after a second
 //! move while it stands where it stood. All of it is started over when the terrain changes. What
 //! is kept is what would be worked out: each part is compared with what it was worked out from.
+//! How a weapon's strikes widen from the tiles it reaches (`widen`) lives here too.
 
 use std::sync::Arc;
 
-use super::threat;
 use crate::ai::forecasts::Forecasts;
 use crate::ai::View;
 use crate::battle::{Battle, Combatant, KeptReach, Tile};
@@ -46,7 +46,7 @@ pub(super) struct Armed {
     /// The tiles it reaches this move, in tile order, and by weapon what it strikes from them.
     from: Vec<Tile>,
     pub near: Vec<Arc<[u32]>>,
-    /// By weapon, the steps it strikes along (`threat::steps`), and by tile and distance how
+    /// By weapon, the steps it strikes along (`steps`), and by tile and distance how
     /// many tiles of `from` it strikes that tile from at that distance (`near`'s bit is set
     /// where that is not 0): so a reach that gained or lost a few tiles updates `near` by those.
     steps: Vec<Vec<(i64, i64, i64)>>,
@@ -117,7 +117,7 @@ impl Armed {
             arms.push((l, id));
             ranges.push((lo, hi));
         }
-        let steps = ranges.iter().map(|r| threat::steps(*r)).collect();
+        let steps = ranges.iter().map(|r| steps(*r)).collect();
         let (from, near, counts, far) = (Vec::new(), Vec::new(), Vec::new(), None);
         Some(Armed { can_attack, mobility, arms: arms.into(), ranges, from, near, steps, counts, far })
     }
@@ -157,7 +157,7 @@ impl Armed {
             let span = *hi as usize + 1;
             for (tiles, on) in [(&lost, false), (&gained, true)] {
                 for s in tiles {
-                    threat::struck_from(b, **s, (steps, *hi), (width, height), |k, d| {
+                    struck_from(b, **s, (steps, *hi), (width, height), |k, d| {
                         let (Some(c), Some(m)) = (counts.get_mut(k * span + d as usize), mask.get_mut(k)) else { return };
                         if on {
                             *c += 1;
@@ -191,6 +191,62 @@ impl Armed {
     }
 }
 
+/// Marks in `mask` (one bit per distance, by tile) every tile a weapon reaching `lo..=hi` strikes
+/// from one of `tiles` on a map `width` by `height` — over a clear line where the rules have
+/// `line_of_sight` (`b`'s [`Battle::clear_line`]).
+pub(super) fn widen(b: &Battle, tiles: &[Tile], (lo, hi): (i64, i64), (width, height): (i64, i64), mask: &mut [u32]) {
+    // The steps a weapon reaches, with their distance: found once, not once a tile.
+    let steps = steps((lo, hi));
+    for s in tiles {
+        struck_from(b, *s, (&steps, hi), (width, height), |k, d| {
+            if let Some(m) = mask.get_mut(k) {
+                *m |= 1 << d;
+            }
+        });
+    }
+}
+
+/// The steps a weapon reaching `lo..=hi` strikes along, with their distance.
+fn steps((lo, hi): (i64, i64)) -> Vec<(i64, i64, i64)> {
+    let mut steps = Vec::new();
+    for dx in -hi..=hi {
+        let span = hi - dx.abs();
+        for dy in -span..=span {
+            let d = dx.abs() + dy.abs();
+            if d >= lo.max(1) {
+                steps.push((dx, dy, d));
+            }
+        }
+    }
+    steps
+}
+
+/// Gives `f` the index (row by row) and the distance of each tile of a map `width` by `height` a
+/// weapon reaching `hi` at most along `steps` ([`steps`]) strikes from `s` — over a clear line
+/// where the rules have `line_of_sight` (`b`'s [`Battle::clear_line`]).
+#[inline]
+fn struck_from(
+    b: &Battle,
+    s: Tile,
+    (steps, hi): (&[(i64, i64, i64)], i64),
+    (width, height): (i64, i64),
+    mut f: impl FnMut(usize, i64),
+) {
+    let sight = b.engine.rules.ruleset.turn.line_of_sight;
+    // A tile whose whole reach lies on the map needs no bounds check.
+    let inside = s.0 >= hi && s.1 >= hi && s.0 + hi < width && s.1 + hi < height;
+    for &(dx, dy, d) in steps {
+        let (x, y) = (s.0 + dx, s.1 + dy);
+        if !inside && (x < 0 || y < 0 || x >= width || y >= height) {
+            continue;
+        }
+        if sight && d > 1 && !b.clear_line(s, (x, y)) {
+            continue;
+        }
+        f((y * width + x) as usize, d);
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::expect_used, clippy::indexing_slicing)]
 mod tests {
@@ -198,7 +254,7 @@ mod tests {
 
     use oc_model as m;
 
-    use super::{threat, Armed};
+    use super::{steps, widen, Armed};
     use crate::battle::{Battle, Tile};
     use crate::Engine;
 
@@ -241,7 +297,7 @@ army D for Field defender { unit Foe: Savage { items Shortsword } }
             can_attack: true,
             mobility: (5, String::new(), true),
             arms: Arc::from(Vec::new()),
-            steps: ranges.iter().map(|r| threat::steps(*r)).collect(),
+            steps: ranges.iter().map(|r| steps(*r)).collect(),
             ranges,
             from: Vec::new(),
             near: Vec::new(),
@@ -265,7 +321,7 @@ army D for Field defender { unit Foe: Savage { items Shortsword } }
             armed.near(&b, from.clone(), dims);
             for (n, range) in armed.ranges.iter().enumerate() {
                 let mut fresh = vec![0u32; 63];
-                threat::widen(&b, &from, *range, dims, &mut fresh);
+                widen(&b, &from, *range, dims, &mut fresh);
                 assert_eq!(&armed.near[n][..], &fresh[..], "round {round}, range {range:?}");
             }
             changed += usize::from(before != armed.near);

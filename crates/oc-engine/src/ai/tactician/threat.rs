@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::kept::{Armed, Kept};
+use super::kept::{widen, Armed, Kept};
 use crate::ai::forecasts::{Forecasts, Sketch};
 use crate::ai::View;
 use crate::battle::{Battle, Tile};
@@ -109,62 +109,6 @@ struct Reach {
 enum Slot {
     Unknown,
     Known(Option<(Arc<Sketch>, f64)>),
-}
-
-/// Marks in `mask` (one bit per distance, by tile) every tile a weapon reaching `lo..=hi` strikes
-/// from one of `tiles` on a map `width` by `height` — over a clear line where the rules have
-/// `line_of_sight` (`b`'s [`Battle::clear_line`]).
-pub(super) fn widen(b: &Battle, tiles: &[Tile], (lo, hi): (i64, i64), (width, height): (i64, i64), mask: &mut [u32]) {
-    // The steps a weapon reaches, with their distance: found once, not once a tile.
-    let steps = steps((lo, hi));
-    for s in tiles {
-        struck_from(b, *s, (&steps, hi), (width, height), |k, d| {
-            if let Some(m) = mask.get_mut(k) {
-                *m |= 1 << d;
-            }
-        });
-    }
-}
-
-/// The steps a weapon reaching `lo..=hi` strikes along, with their distance.
-pub(super) fn steps((lo, hi): (i64, i64)) -> Vec<(i64, i64, i64)> {
-    let mut steps = Vec::new();
-    for dx in -hi..=hi {
-        let span = hi - dx.abs();
-        for dy in -span..=span {
-            let d = dx.abs() + dy.abs();
-            if d >= lo.max(1) {
-                steps.push((dx, dy, d));
-            }
-        }
-    }
-    steps
-}
-
-/// Gives `f` the index (row by row) and the distance of each tile of a map `width` by `height` a
-/// weapon reaching `hi` at most along `steps` ([`steps`]) strikes from `s` — over a clear line
-/// where the rules have `line_of_sight` (`b`'s [`Battle::clear_line`]).
-#[inline]
-pub(super) fn struck_from(
-    b: &Battle,
-    s: Tile,
-    (steps, hi): (&[(i64, i64, i64)], i64),
-    (width, height): (i64, i64),
-    mut f: impl FnMut(usize, i64),
-) {
-    let sight = b.engine.rules.ruleset.turn.line_of_sight;
-    // A tile whose whole reach lies on the map needs no bounds check.
-    let inside = s.0 >= hi && s.1 >= hi && s.0 + hi < width && s.1 + hi < height;
-    for &(dx, dy, d) in steps {
-        let (x, y) = (s.0 + dx, s.1 + dy);
-        if !inside && (x < 0 || y < 0 || x >= width || y >= height) {
-            continue;
-        }
-        if sight && d > 1 && !b.clear_line(s, (x, y)) {
-            continue;
-        }
-        f((y * width + x) as usize, d);
-    }
 }
 
 /// What the threat map keeps from one decision to the next: each enemy's part (`kept.rs`), and
