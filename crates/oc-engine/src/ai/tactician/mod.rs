@@ -29,6 +29,7 @@
 //! out each exact forecast once per battle (at full HP, read at any HP: `forecasts.rs`), and
 //! breaks ties by unit and tile order: one seed, one game.
 
+mod kept;
 mod plan;
 pub(super) mod race;
 pub(super) mod stakes;

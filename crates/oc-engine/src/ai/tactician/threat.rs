@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::kept::{widen, Armed, Kept};
 use crate::ai::forecasts::{Forecasts, Sketch};
 use crate::ai::View;
 use crate::battle::{Battle, Tile};
@@ -14,7 +15,7 @@ use crate::{Engine, Loadout};
 pub(super) struct Foe {
     pub unit: usize,
     /// Its loadout with each weapon it may strike with, interned.
-    arms: Vec<(Loadout, u32)>,
+    arms: Arc<[(Loadout, u32)]>,
     /// How likely it acts before our unit moves again: 1 if it has yet to act this round.
     pub tempo: f64,
     pub worth: f64,
@@ -79,12 +80,24 @@ pub(super) struct ThreatMap {
     table: Vec<Slot>,
 }
 
+/// Enemy `foe`'s best blows so far (`best`, from this move and after a second), taken into `out`.
+#[inline(always)]
+fn flush(foe: Option<u16>, best: &mut [Option<Best>; 2], out: &mut Vec<(usize, Blow)>, table: &[Slot]) {
+    let Some(foe) = foe else { return };
+    for (far, b) in best.iter_mut().enumerate() {
+        let Some((value, damage, routed, own_loss, distance, at)) = b.take() else { continue };
+        let Some(Slot::Known(Some((sketch, _)))) = table.get(at) else { continue };
+        let blow = Blow { value, damage, routed, own_loss, adjacent: distance == 1, far: far == 1, sketch: sketch.clone() };
+        out.push((usize::from(foe), blow));
+    }
+}
+
 /// One enemy weapon's reach: by tile, the distances (one bit each) it strikes from after this
 /// move, and after a second (`None`: no second move).
 struct Reach {
     foe: u16,
     weapon: u8,
-    near: Vec<u32>,
+    near: Arc<[u32]>,
     far: Option<Arc<[u32]>>,
     /// Its first slot in a target's row of forecasts (one slot per distance, 0 to 31).
     slots: usize,
@@ -98,38 +111,12 @@ enum Slot {
     Known(Option<(Arc<Sketch>, f64)>),
 }
 
-/// Marks in `mask` (one bit per distance, by tile) every tile a weapon reaching `lo..=hi` strikes
-/// from one of `tiles` on a map `width` by `height` — over a clear line where the rules have
-/// `line_of_sight` (`b`'s [`Battle::clear_line`]).
-fn widen(b: &Battle, tiles: &[Tile], (lo, hi): (i64, i64), (width, height): (i64, i64), mask: &mut [u32]) {
-    let sight = b.engine.rules.ruleset.turn.line_of_sight;
-    // The steps a weapon reaches, with their distance: found once, not once a tile.
-    let mut steps = Vec::new();
-    for dx in -hi..=hi {
-        let span = hi - dx.abs();
-        for dy in -span..=span {
-            let d = dx.abs() + dy.abs();
-            if d >= lo.max(1) {
-                steps.push((dx, dy, d));
-            }
-        }
-    }
-    for s in tiles {
-        // A tile whose whole reach lies on the map needs no bounds check.
-        let inside = s.0 >= hi && s.1 >= hi && s.0 + hi < width && s.1 + hi < height;
-        for &(dx, dy, d) in &steps {
-            let (x, y) = (s.0 + dx, s.1 + dy);
-            if !inside && (x < 0 || y < 0 || x >= width || y >= height) {
-                continue;
-            }
-            if sight && d > 1 && !b.clear_line(*s, (x, y)) {
-                continue;
-            }
-            if let Some(m) = mask.get_mut((y * width + x) as usize) {
-                *m |= 1 << d;
-            }
-        }
-    }
+/// What the threat map keeps from one decision to the next: each enemy's part (`kept.rs`), and
+/// what an enemy strikes after a second move.
+#[derive(Debug, Default)]
+pub(super) struct Later {
+    second: Second,
+    kept: Kept,
 }
 
 /// What an enemy strikes after a second move, by movement type, tile, movement points and
@@ -137,7 +124,7 @@ fn widen(b: &Battle, tiles: &[Tile], (lo, hi): (i64, i64), (width, height): (i64
 /// terrain is the same, tile for tile (a door opened, a wall struck down or another battle's map
 /// starts it over), not worked out again every decision.
 #[derive(Debug, Default)]
-pub(super) struct Later {
+struct Second {
     /// The terrain the masks were worked out on: the map's width and each tile's terrain.
     terrain: (i64, Vec<Option<usize>>),
     masks: FastMap<LaterKey, Arc<[u32]>>,
@@ -147,6 +134,13 @@ pub(super) struct Later {
 type LaterKey = (String, Tile, i64, (i64, i64));
 
 impl Later {
+    #[cfg(test)]
+    fn mask(&mut self, b: &Battle, kind: &str, from: Tile, points: i64, reach: (i64, i64)) -> Arc<[u32]> {
+        self.second.mask(b, kind, from, points, reach)
+    }
+}
+
+impl Second {
     fn mask(&mut self, b: &Battle, kind: &str, from: Tile, points: i64, reach: (i64, i64)) -> Arc<[u32]> {
         if self.terrain.0 != b.map.width || self.terrain.1 != b.terrain_indices_now() {
             self.masks.clear();
@@ -175,7 +169,9 @@ impl Later {
 }
 
 impl ThreatMap {
-    /// The threat map of the enemies `view`'s side sees; `worth` by battle index.
+    /// The threat map of the enemies `view`'s side sees; `worth` by battle index. Each enemy's
+    /// part is kept from the last decision where what it is worked out from is the same
+    /// (`kept.rs`).
     pub fn new(view: &View, cache: &mut Forecasts, later: &mut Later, worth: &[f64]) -> ThreatMap {
         let b = view.battle;
         let (width, height) = (b.map.width.max(0), b.map.height.max(0));
@@ -183,68 +179,60 @@ impl ThreatMap {
         let mut reaches: Vec<Reach> = Vec::new();
         let mut slots = 0;
         let mut foes = Vec::new();
-        let ir = &b.engine.ir;
-        let can_attack = ir.attr_id("can_attack");
+        let Later { second, kept } = later;
+        kept.check(b);
         for (k, e) in view.enemies() {
+            let Some(acting) = b.loadout_of(k, true) else { continue };
             // At full HP: one forecast answers for every HP it may have (`Sketch::attacker_at`);
             // on no terrain, wherever it strikes from.
-            let Some(mut base) = b.loadout_of(k, true) else { continue };
-            base.hp = None;
-            base.terrain = None;
-            let Ok(unit) = b.engine.unit(&base, &[]) else { continue };
+            let make = |acting: &Loadout| {
+                let mut base = acting.clone();
+                base.hp = None;
+                base.terrain = None;
+                Armed::new(b, k, e, &base, cache)
+            };
+            let Some((armed, reach)) = kept.foe(view, (k, e), acting, make) else { continue };
+            if armed.arms.is_empty() {
+                continue;
+            }
             // A unit that cannot attack now (asleep, petrified) may by its next turn: a little.
             // A routing enemy (the ruleset's `courage`) only flees until it rallies: a little too.
-            let able = can_attack.and_then(|a| unit.attrs.get(a as usize)).is_none_or(|v| v.bool()) && !e.morale.routing;
-            let Ok(mobility) = b.mobility(k) else { continue };
-            let Some(reach) = view.reachable_with(k, &mobility) else { continue };
+            let able = armed.can_attack && !e.morale.routing;
             // In any order: a weapon's reach from them is the same (`widen`).
-            let from: Vec<Tile> = reach.into_keys().collect();
+            let from: Vec<Tile> = reach.into_iter().map(|(t, _)| t).collect();
+            armed.near(b, from, (width, height));
             // An enemy yet to act this round may move now and strike next round: from the tiles
-            // two moves away (over the terrain, units aside).
-            let second = match (e.activated, &mobility) {
-                (false, (points, kind, true)) => Some((kind.as_str(), *points)),
-                _ => None,
+            // two moves away (over the terrain, units aside). The tiles it strikes only after a
+            // second move: those `near` leaves unstruck (a tile struck from this move is not
+            // struck again from the next, so the tiles of this move need not be left out of the
+            // second's).
+            let far = match &armed.mobility {
+                (points, kind, true) if !e.activated => {
+                    let (kind, points) = (kind.clone(), *points);
+                    armed.far(e.pos, |range| second.mask(b, &kind, e.pos, points, range));
+                    armed.far_masks()
+                }
+                _ => &[],
             };
-            let mut arms = Vec::new();
-            for w in e.items.iter().filter(|n| b.engine.item(n).is_some_and(|it| it.kind == oc_model::ItemKind::Weapon)) {
-                if arms.iter().any(|(l, _): &(Loadout, u32)| l.weapon.as_deref() == Some(w.as_str())) || arms.len() >= 8 {
-                    continue;
-                }
-                let mut l = base.clone();
-                l.weapon = Some(*w);
-                let Ok(armed) = b.engine.unit(&l, &[]) else { continue };
-                if !armed.may_use_weapon() {
-                    continue;
-                }
-                let (lo, hi) = (armed.min_range.max(0), armed.max_range.clamp(0, 31));
-                if hi < lo.max(1) {
-                    continue;
-                }
-                let mut near = vec![0u32; size];
-                widen(b, &from, (lo, hi), (width, height), &mut near);
-                // The tiles it strikes only after a second move: those `near` leaves unstruck (a
-                // tile struck from this move is not struck again from the next, so the tiles of
-                // this move need not be left out of the second's).
-                let far = second.map(|(kind, points)| later.mask(b, kind, e.pos, points, (lo, hi)));
-                let (foe, weapon) = (foes.len() as u16, arms.len() as u8);
-                reaches.push(Reach { foe, weapon, near, far, slots });
-                slots += hi as usize + 1;
-                let id = cache.id(&l);
-                arms.push((l, id));
-            }
-            if arms.is_empty() {
-                continue;
+            let foe = foes.len() as u16;
+            for (weapon, (near, (_, hi))) in armed.near.iter().zip(&armed.ranges).enumerate() {
+                let far = far.get(weapon).cloned();
+                reaches.push(Reach { foe, weapon: weapon as u8, near: near.clone(), far, slots });
+                slots += *hi as usize + 1;
             }
             let tempo = if e.activated { super::ACTED } else { 1.0 } * if able { 1.0 } else { 0.3 };
             let worth = worth.get(k).copied().unwrap_or(1.0);
-            foes.push(Foe { unit: k, arms, tempo, worth, hp: e.hp, max_hp: e.max_hp });
+            foes.push(Foe { unit: k, arms: armed.arms.clone(), tempo, worth, hp: e.hp, max_hp: e.max_hp });
         }
         let mut struck = vec![false; size];
         for r in &reaches {
-            for (k, s) in struck.iter_mut().enumerate() {
-                *s = *s
-                    || r.near.get(k).is_some_and(|m| *m != 0)
-                    || r.far.as_ref().and_then(|f| f.get(k)).is_some_and(|m| *m != 0);
+            for (s, m) in struck.iter_mut().zip(r.near.iter()) {
+                *s |= *m != 0;
+            }
+            if let Some(far) = &r.far {
+                for (s, m) in struck.iter_mut().zip(far.iter()) {
+                    *s |= *m != 0;
+                }
             }
         }
         let by_distance = b.engine.ir.reads_distance;
@@ -282,16 +270,6 @@ impl ThreatMap {
         // The best so far, from this move and after a second: its value, our damage and rout
         // chance, the enemy's own loss, the distance and the slot of its forecast.
         let mut best: [Option<Best>; 2] = [None, None];
-        let flush = |foe: Option<u16>, best: &mut [Option<Best>; 2], out: &mut Vec<(usize, Blow)>, table: &[Slot]| {
-            let Some(foe) = foe else { return };
-            for (far, b) in best.iter_mut().enumerate() {
-                let Some((value, damage, routed, own_loss, distance, at)) = b.take() else { continue };
-                let Some(Slot::Known(Some((sketch, _)))) = table.get(at) else { continue };
-                let blow =
-                    Blow { value, damage, routed, own_loss, adjacent: distance == 1, far: far == 1, sketch: sketch.clone() };
-                out.push((usize::from(foe), blow));
-            }
-        };
         // A tile's strikes: enemy by enemy, weapon by weapon; from as far as it reaches: where a
         // counter reaches least (one forecast per weapon and tile, where a bow could shoot from
         // six distances). Where the rules read the distance (a penalty for range), from each
