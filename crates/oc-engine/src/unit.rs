@@ -122,6 +122,15 @@ impl Unit {
         }
     }
 
+    /// Whether a trigger of it may fire on its strike (`on hit`, `crit`, `miss`), or, with
+    /// `attacked`, also on the attack it takes: then the state after a strike follows from more
+    /// than the hit points it leaves.
+    pub(crate) fn fires_on_strike(&self, attacked: bool) -> bool {
+        self.triggers.iter().any(|(_, e, _)| {
+            matches!(e, m::Event::Hit | m::Event::Crit | m::Event::Miss) || (attacked && *e == m::Event::Attacked)
+        })
+    }
+
     /// Its living figures at `hp` hit points: one figure's hit points into them, rounded up.
     pub fn figures_at(&self, hp: i64) -> i64 {
         let each = self.figure_hp.max(1);

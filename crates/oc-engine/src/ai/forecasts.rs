@@ -31,7 +31,7 @@ impl Ids {
     }
 }
 
-/// Which exchange, by its loadouts without hit points (their numbers in [`Walks`]): as [`Key`].
+/// Which exchange, by its loadouts without hit points (their numbers in [`Templates`]): as [`Key`].
 type BareKey = (u32, u32, i64, bool, bool, i64);
 
 /// Exchanges' walks at any hit points (`combat::Template`), by their loadouts without hit points:
@@ -40,7 +40,7 @@ type BareKey = (u32, u32, i64, bool, bool, i64);
 /// evaluates a rule. The same bits as the engine's ending (`Engine::ending_shared`). Kept by the
 /// AI, not the engine: `combat/memo.rs` says why.
 #[derive(Default)]
-pub(crate) struct Walks {
+pub(crate) struct Templates {
     /// By a loadout's number in the AI's [`Ids`], its number here without hit points, plus one
     /// (0: not yet asked).
     bare: Vec<u32>,
@@ -48,9 +48,9 @@ pub(crate) struct Walks {
     table: FastMap<BareKey, Arc<Template>>,
 }
 
-impl std::fmt::Debug for Walks {
+impl std::fmt::Debug for Templates {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Walks({})", self.table.len())
+        write!(f, "Templates({})", self.table.len())
     }
 }
 
@@ -79,11 +79,11 @@ impl Ended {
     }
 }
 
-impl Walks {
+impl Templates {
     /// The most walks kept: past it, they start over.
     const MAX: usize = 1 << 16;
 
-    /// How many walks are kept.
+    /// How much is kept: the larger of the walks kept and the loadouts numbered.
     pub fn count(&self) -> usize {
         self.table.len().max(self.ids.count())
     }
@@ -123,7 +123,7 @@ impl Walks {
         }
         let (f, walk) = engine.ending_walked(a, d, distance, single, (moved, cover), true)?;
         if let Some(t) = walk {
-            if self.table.len() >= Walks::MAX {
+            if self.table.len() >= Templates::MAX {
                 self.table.clear();
             }
             self.table.insert(key, Arc::new(t));
@@ -206,7 +206,7 @@ type Key = (u32, u32, i64, bool, bool, i64);
 pub(crate) struct Forecasts {
     pub ids: Ids,
     table: FastMap<Key, Option<Arc<Sketch>>>,
-    walks: Walks,
+    templates: Templates,
 }
 
 impl Forecasts {
@@ -232,8 +232,8 @@ impl Forecasts {
         self.table
             .entry((ia, id, distance, single, moved, cover))
             .or_insert_with(|| {
-                let walks = &mut self.walks;
-                let f = walks.ending(engine, (a, ia), (d, id), distance, (single, moved, cover)).ok()?.ending()?;
+                let templates = &mut self.templates;
+                let f = templates.ending(engine, (a, ia), (d, id), distance, (single, moved, cover)).ok()?.ending()?;
                 let [a, d] = f.start;
                 Some(Arc::new(Sketch {
                     attacker_damage: f.attacker_hp.iter().map(|(hp, p)| (a - hp, *p)).collect(),

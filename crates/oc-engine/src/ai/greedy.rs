@@ -9,7 +9,7 @@ use std::sync::Arc;
 use crate::Atom;
 use oc_model as m;
 
-use super::forecasts::{Ids, Targets, Walks};
+use super::forecasts::{Ids, Targets, Templates};
 use super::{objective_tiles, Guide, View};
 use crate::battle::{distance, Act, Battle, Controller, KeptReach, State, Tile, Turn};
 use crate::fx::FastMap;
@@ -64,11 +64,10 @@ impl Drop for Greedy {
     fn drop(&mut self) {
         let Some(serial) = self.engine else { return };
         let forecasts = std::mem::take(&mut self.forecasts);
-        let forecasts = if forecasts.ids.count().max(forecasts.table.len()).max(forecasts.walks.count()) > Greedy::MAX {
-            Forecasts::default()
-        } else {
-            forecasts
-        };
+        let f = &forecasts;
+        let kept = [f.ids.count(), f.table.len(), f.templates.count(), f.strikers.len(), f.reaches.len()];
+        let kept = kept.into_iter().max().unwrap_or(0);
+        let forecasts = if kept > Greedy::MAX { Forecasts::default() } else { forecasts };
         let guides = std::mem::take(&mut self.guides);
         let _ = KEPT.try_with(|k| {
             let mut k = k.borrow_mut();
@@ -95,9 +94,9 @@ struct Forecasts {
     /// Each acting loadout (by number) as it strikes from a terrain with a weapon ([`striker`]).
     strikers: FastMap<StrikerKey, Option<Arc<Striker>>>,
     /// Exchanges' walks at any hit points, by the loadouts without them.
-    walks: Walks,
+    templates: Templates,
     /// Each acting loadout's reach with a weapon from a terrain, as [`striker`] finds it, by the
-    /// loadout without hit points (its number in `walks`): `None` where it may not use it.
+    /// loadout without hit points (its number in `templates`): `None` where it may not use it.
     reaches: FastMap<StrikerKey, Option<(i64, i64)>>,
 }
 
@@ -678,7 +677,7 @@ fn striker(
     la.terrain = terrain;
     // Where no weapon's reach reads hit points, a unit may use a weapon, and reaches as far, at
     // any of them: a hurt unit's reach is its unhurt one's, not built again.
-    let bare = b.engine.inputs.hp_free().then(|| (cache.walks.bare(base, id), terrain, w));
+    let bare = b.engine.inputs.hp_free().then(|| (cache.templates.bare(base, id), terrain, w));
     let reach = match bare.and_then(|k| cache.reaches.get(&k)) {
         Some(r) => *r,
         None => {
@@ -718,7 +717,7 @@ fn forecast(
     if let Some(hit) = cache.table.get(&key) {
         return *hit;
     }
-    let ended = cache.walks.ending(b.engine, (&s.loadout, s.id), (ld, id), d, (false, moved, cover));
+    let ended = cache.templates.ending(b.engine, (&s.loadout, s.id), (ld, id), d, (false, moved, cover));
     let result = ended
         .ok()
         .and_then(|f| f.odds())

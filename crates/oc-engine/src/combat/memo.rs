@@ -12,8 +12,6 @@
 use std::cell::OnceCell;
 use std::sync::Arc;
 
-use oc_model as m;
-
 use super::phase::Flag;
 use super::Outcomes;
 use crate::ir::V;
@@ -35,7 +33,7 @@ pub(crate) struct StrikeMemo {
 /// afresh (`tests::templates_walk_as_fresh_exchanges`). A unit's hit points are written last as
 /// it is built, so the two units are the same but for them, where no weapon's reach reads them
 /// (`ExchangeInputs::hp_free`). The AIs keep these by their loadouts without hit points
-/// (`ai::forecasts::Walks`): a hurt unit is a new exchange, not a new walk of its rules.
+/// (`ai::forecasts::Templates`): a hurt unit is a new exchange, not a new walk of its rules.
 pub(crate) struct Template {
     strikers: Vec<u8>,
     /// Each striking side's outcomes (for every amount of hit points).
@@ -93,12 +91,7 @@ impl super::Exchange<'_> {
         {
             return None;
         }
-        let fires = |u: &crate::unit::Unit, attack: bool| {
-            u.triggers.iter().any(|(_, e, _)| {
-                matches!(e, m::Event::Hit | m::Event::Crit | m::Event::Miss) || (attack && *e == m::Event::Attacked)
-            })
-        };
-        if fires(&self.base[0], false) || fires(&self.base[1], true) {
+        if self.base[0].fires_on_strike(false) || self.base[1].fires_on_strike(true) {
             return None;
         }
         let initial = self.initial();
@@ -115,7 +108,10 @@ impl super::Exchange<'_> {
             strikers.push(side as u8);
             phase = self.next_phase(&initial, phase);
         }
-        // No flag read hit points (those that did are kept with them).
+        // No flag read hit points (those that did are kept with them). `walk_plain` puts back
+        // the first phase's flags it set aside (a unit's figures read as the exchange begins),
+        // so an exchange whose strikers depend on its hit points keeps no walk: any flag kept
+        // refuses it (more than needs be, never less).
         if !self.flags.borrow().is_empty() {
             return None;
         }
@@ -184,7 +180,15 @@ mod tests {
             let fresh = Engine::new(rules).expect("runs");
             let moves = if keeping.ir.reads_moved { &[false, true][..] } else { &[false][..] };
             let (mut compared, mut kept, mut asked) = (0, 0, 0);
-            for (label, a, d, r) in crate::testing::matchups(&keeping).into_iter().filter(|m| m.2.hp.is_none()) {
+            // Units of figures too, one matchup in five (a unit's figures read as the exchange
+            // begins, where `strikes` reads them: its walk is kept only where its strikers do
+            // not depend on them).
+            let matchups: Vec<_> = crate::testing::matchups(&keeping).into_iter().filter(|m| m.2.hp.is_none()).collect();
+            let figures = [(1, 1), (4, 1), (3, 5)];
+            let variants =
+                figures.iter().flat_map(|f| matchups.iter().step_by(if *f == (1, 1) { 1 } else { 5 }).map(move |m| (f, m)));
+            for (&(na, nd), (label, a, d, r)) in variants {
+                let (a, d, r) = (&Loadout { figures: na, ..a.clone() }, &Loadout { figures: nd, ..d.clone() }, *r);
                 for single in [false, true] {
                     for &moved in moves {
                         for from in [[None, None], [Some(2), Some(3)]] {
@@ -200,7 +204,10 @@ mod tests {
                                 let Some(start) = t.start(hp) else { continue };
                                 let y = exchange(&fresh, [&ha, &hd], r, single, moved).expect("an exchange a walk was kept for");
                                 let (walked, worked) = (t.ending(start).expect("walks"), y.ending());
-                                let what = format!("{name}: {label} vs {} at {hp:?} (single {single}, moved {moved})", d.class);
+                                let what = format!(
+                                    "{name}: {label} ({na}) vs {} ({nd}) at {hp:?} (single {single}, moved {moved})",
+                                    d.class
+                                );
                                 assert_eq!(bits(&walked), bits(&worked), "{what}");
                                 assert_eq!(
                                     t.odds(start).map(|o| o.defender_routed.to_bits()),

@@ -73,11 +73,10 @@ impl Exchange<'_> {
         // A side that strikes: with several attack forms each strike's unit is its form's; a
         // trigger on its strike lays statuses or heals. (A side that never strikes, a target
         // that does not strike back, may have either.)
-        let on_strike =
-            |u: &Unit| u.triggers.iter().any(|(_, e, _)| matches!(e, m::Event::Hit | m::Event::Crit | m::Event::Miss));
         for side in [0, 1] {
             if strikers.contains(&(side as u8))
-                && (self.forms.get(side).is_none_or(|f| !f.is_empty()) || self.base.get(side).is_none_or(|u| on_strike(u)))
+                && (self.forms.get(side).is_none_or(|f| !f.is_empty())
+                    || self.base.get(side).is_none_or(|u| u.fires_on_strike(false)))
             {
                 return None;
             }

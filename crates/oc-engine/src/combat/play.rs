@@ -252,9 +252,7 @@ impl Exchange<'_> {
     /// leaves.
     fn fires_on_strike(&self, state: &State, side: usize) -> bool {
         let units = self.units(state);
-        units
-            .get(side)
-            .is_none_or(|u| u.triggers.iter().any(|(_, e, _)| matches!(e, m::Event::Hit | m::Event::Crit | m::Event::Miss)))
+        units.get(side).is_none_or(|u| u.fires_on_strike(false))
     }
 
     fn side_forecast(&self, state: &State, side: usize, outcome_cache: &mut OutcomeCache) -> SideForecast {

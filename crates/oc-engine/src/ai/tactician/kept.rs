@@ -3,8 +3,8 @@
 //! enemy's weapons (loadouts, numbers, ranges), its movement and whether it can attack are kept
 //! while its loadout as it acts and its items are the same; the tiles it strikes from this move
 //! are updated by the tiles its reach lost and gained (its reach search is kept as the greedy's
-//! is, `KeptReach`: made again where a unit moved onto or off a tile it touched); those after a second
-//! move while it stands where it stood. All of it is started over when the terrain changes. What
+//! is, `KeptReach`: made again where a unit moved onto or off a tile it touched); those after a
+//! second move while it stands where it stood. All of it is started over when the terrain changes. What
 //! is kept is what would be worked out: each part is compared with what it was worked out from.
 //! How a weapon's strikes widen from the tiles it reaches (`widen`) lives here too.
 
@@ -165,7 +165,9 @@ impl Armed {
                                 *m |= 1 << d;
                             }
                         } else {
-                            *c -= 1;
+                            // Each tile lost was counted when it was gained: never below 0.
+                            debug_assert!(*c > 0);
+                            *c = c.saturating_sub(1);
                             if *c == 0 {
                                 *m &= !(1 << d);
                             }
