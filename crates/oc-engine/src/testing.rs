@@ -2,6 +2,22 @@
 
 use crate::{Engine, Loadout};
 
+/// The engine of `source` (the file `field.oc`, whose scenario names its map `field.map.toml`)
+/// and that map, `map_text`, as a battle lays it out: a small field a test writes out itself.
+#[allow(clippy::expect_used)]
+pub(crate) fn field(source: &str, map_text: &str) -> (Engine, oc_model::BattleMap) {
+    let mut files = std::collections::BTreeMap::new();
+    files.insert("field.oc".to_string(), source.to_string());
+    files.insert("field.map.toml".to_string(), map_text.to_string());
+    let (c, _) = oc_compiler::Workspace::new().compile(&mut oc_compiler::MemoryHost(files), &["field.oc".to_string()]);
+    let engine = Engine::new(c.rules.unwrap_or_else(|| panic!("{:#?}", c.diagnostics))).expect("the engine takes them");
+    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), map_text);
+    assert!(diags.is_empty(), "{diags:?}");
+    let mut map = map.expect("a map");
+    map.resolve(&engine.rules);
+    (engine, map.battle_map())
+}
+
 /// Each class with its first usable weapon, in the rules' order.
 pub(crate) fn roster(e: &Engine) -> Vec<Loadout> {
     e.rules.classes.iter().filter_map(|c| e.weapons_for(&c.name).first().map(|w| Loadout::new(&c.name, Some(&w.name)))).collect()

@@ -258,7 +258,6 @@ mod tests {
 
     use super::{steps, widen, Armed};
     use crate::battle::{Battle, Tile};
-    use crate::Engine;
 
     /// The tiles a weapon strikes from a reach that changes decision by decision, updated by the
     /// tiles the reach lost and gained, are those widened afresh from the whole reach — walls
@@ -278,17 +277,8 @@ scenario Field {
 army A for Field attacker { unit Brave: Savage { items Shortsword } }
 army D for Field defender { unit Foe: Savage { items Shortsword } }
 "#;
-        let mut files = std::collections::BTreeMap::new();
-        files.insert("field.oc".to_string(), source.to_string());
-        files.insert("field.map.toml".to_string(), map_text.to_string());
-        let (c, _) = oc_compiler::Workspace::new().compile(&mut oc_compiler::MemoryHost(files), &["field.oc".to_string()]);
-        let engine = Engine::new(c.rules.unwrap_or_else(|| panic!("{:#?}", c.diagnostics))).expect("the engine takes them");
+        let (engine, map) = crate::testing::field(source, map_text);
         assert!(engine.rules.ruleset.turn.line_of_sight, "the walls block the line of sight");
-        let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), map_text);
-        assert!(diags.is_empty(), "{diags:?}");
-        let mut map = map.expect("a map");
-        map.resolve(&engine.rules);
-        let map = map.battle_map();
         let s = &engine.rules.scenarios[0];
         let [a, d] = [m::SideId::Attacker, m::SideId::Defender]
             .map(|side| engine.rules.armies.iter().find(|x| x.side == side).expect("an army a side"));

@@ -500,16 +500,7 @@ scenario Field {
 army A for Field attacker { unit Brave: Savage { items Shortsword } }
 army D for Field defender { unit Foe: Savage { items Shortsword } }
 "#;
-        let mut files = std::collections::BTreeMap::new();
-        files.insert("field.oc".to_string(), source.to_string());
-        files.insert("field.map.toml".to_string(), map_text.to_string());
-        let (c, _) = oc_compiler::Workspace::new().compile(&mut oc_compiler::MemoryHost(files), &["field.oc".to_string()]);
-        let engine = Engine::new(c.rules.unwrap_or_else(|| panic!("{:#?}", c.diagnostics))).expect("the engine takes them");
-        let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), map_text);
-        assert!(diags.is_empty(), "{diags:?}");
-        let mut map = map.expect("a map");
-        map.resolve(&engine.rules);
-        let map = map.battle_map();
+        let (engine, map) = crate::testing::field(source, map_text);
         let s = &engine.rules.scenarios[0];
         let [a, d] = [m::SideId::Attacker, m::SideId::Defender]
             .map(|side| engine.rules.armies.iter().find(|x| x.side == side).expect("an army a side"));
