@@ -415,6 +415,13 @@ impl Engine {
         Ok(self.ending_walked(attacker, defender, distance, single, (moved, cover), false)?.0)
     }
 
+    /// What an exchange reads of its situation: `moved` (the attacker moved to make it) where a
+    /// rule reads `attacker.moved`, `cover` where a rule reads `cover`; else false and 0, so the
+    /// same exchange is kept once whatever they were.
+    pub(crate) fn situation_read(&self, moved: bool, cover: i64) -> (bool, i64) {
+        (moved && self.ir.reads_moved, if self.ir.reads_cover { cover } else { 0 })
+    }
+
     /// [`Engine::ending_shared`], and where `template` and the exchange was worked out now, its
     /// walk at any hit points where it has one (`combat::Template`: what the AIs keep).
     pub(crate) fn ending_walked(
@@ -429,8 +436,7 @@ impl Engine {
         // Keyed by what an exchange reads of the two loadouts (`inputs`): the same ending.
         let (a, d) = (self.inputs.canonical(self, attacker), self.inputs.canonical(self, defender));
         let (attacker, defender) = (a.as_ref().unwrap_or(attacker), d.as_ref().unwrap_or(defender));
-        let moved = moved && self.ir.reads_moved;
-        let cover = if self.ir.reads_cover { cover } else { 0 };
+        let (moved, cover) = self.situation_read(moved, cover);
         // Keyed as before `cover` where it is 0, so rulesets that never read it keep their hashes.
         let hash = if cover == 0 {
             fx::hash_of(&(attacker, defender, distance, single, moved))

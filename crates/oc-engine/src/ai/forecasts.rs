@@ -113,8 +113,7 @@ impl Templates {
         distance: i64,
         (single, moved, cover): (bool, bool, i64),
     ) -> Result<Ended, EngineError> {
-        let moved = moved && engine.ir.reads_moved;
-        let cover = if engine.ir.reads_cover { cover } else { 0 };
+        let (moved, cover) = engine.situation_read(moved, cover);
         let key = (self.bare(a, ia), self.bare(d, id), distance, single, moved, cover);
         if let Some(t) = self.table.get(&key) {
             if let Some(start) = t.start([a.hp, d.hp]) {
@@ -227,8 +226,7 @@ impl Forecasts {
         distance: i64,
         (single, moved, cover): (bool, bool, i64),
     ) -> Option<Arc<Sketch>> {
-        let moved = moved && engine.ir.reads_moved;
-        let cover = if engine.ir.reads_cover { cover } else { 0 };
+        let (moved, cover) = engine.situation_read(moved, cover);
         self.table
             .entry((ia, id, distance, single, moved, cover))
             .or_insert_with(|| {
