@@ -40,7 +40,8 @@ pub struct Watch {
 
 /// What [`Watch::wait`] saw.
 pub struct Change {
-    /// Why the next report is made: `changed: FILE`, `changed: N paths` or `changed: the project`.
+    /// Why the next report is made: `changed: FILE`, `changed: A, B, C` (up to three paths named),
+    /// `changed: A, B, C and N more` or `changed: the project`.
     pub why: String,
     /// When the first event arrived (the report's latency counts from it).
     pub saved_at: Instant,
@@ -195,9 +196,19 @@ impl Watch {
         let what = match changed.as_slice() {
             [one] => one.clone(),
             _ if reset => "the project".to_string(),
-            many => format!("{} paths", many.len()),
+            many => named(many),
         };
         Some(Change { why: format!("changed: {what}"), saved_at, warnings })
+    }
+}
+
+/// Up to three changed paths by name, then how many more: a report says which save it follows.
+fn named(paths: &[String]) -> String {
+    const SHOWN: usize = 3;
+    let shown = paths.iter().take(SHOWN).map(String::as_str).collect::<Vec<_>>().join(", ");
+    match paths.len().saturating_sub(SHOWN) {
+        0 => shown,
+        more => format!("{shown} and {more} more"),
     }
 }
 
@@ -363,6 +374,14 @@ mod tests {
         let after: BTreeMap<String, Stamp> =
             [("a.oc", stamp(2, 0, 1)), ("c.oc", stamp(1, 0, 4)), ("dir", stamp(9, 1, 3))].map(|(k, v)| (k.to_string(), v)).into();
         assert_eq!(differences(&before, &after), ["a.oc", "b.oc", "c.oc"]);
+    }
+
+    #[test]
+    fn a_report_names_up_to_three_paths() {
+        let paths = |n: usize| (0..n).map(|i| format!("p{i}.oc")).collect::<Vec<_>>();
+        assert_eq!(named(&paths(2)), "p0.oc, p1.oc");
+        assert_eq!(named(&paths(3)), "p0.oc, p1.oc, p2.oc");
+        assert_eq!(named(&paths(5)), "p0.oc, p1.oc, p2.oc and 2 more");
     }
 
     #[test]
