@@ -146,6 +146,36 @@ struct Names {
     /// name without making an atom again).
     terrains: Vec<Atom>,
     resources: Vec<Atom>,
+    /// `classes` and `items` by the text of each name's atom (its address and length: an atom's
+    /// text is the one copy, so a name read from an atom is found without hashing or comparing
+    /// its bytes).
+    class_atoms: fx::FastMap<(usize, usize), usize>,
+    item_atoms: fx::FastMap<(usize, usize), usize>,
+    /// The advanced rules' names as atoms (`Battle::situation` lays them on every loadout made).
+    situation: SituationNames,
+}
+
+/// Where `text` lies in memory: the key of [`Names::class_atoms`]. Two texts at one address with
+/// one length are one text.
+fn text_key(text: &str) -> (usize, usize) {
+    (text.as_ptr() as usize, text.len())
+}
+
+/// The names `advanced leadership` and `advanced situations` lay on a unit by where it stands,
+/// as atoms, made once (`battle::advanced`).
+#[derive(Debug, Default)]
+pub(crate) struct SituationNames {
+    /// Leadership's status for a unit beyond its general's reach.
+    pub beyond: Option<Atom>,
+    pub ground: Option<Atom>,
+    pub flank: Option<Atom>,
+    pub rear: Option<Atom>,
+    pub blind: Option<Atom>,
+    /// The flying tag and the status it gives.
+    pub flying: Option<(Atom, Atom)>,
+    /// By class index (`Names::classes`): whether the class has the flying tag.
+    pub flying_classes: Vec<bool>,
+    pub mixed: Option<Atom>,
 }
 
 impl Names {
@@ -157,9 +187,31 @@ impl Names {
             }
             out
         }
+        let classes = index(rules.classes.iter().map(|c| c.name.as_str()));
+        let items = index(rules.items.iter().map(|i| i.name.as_str()));
+        let by_atom = |map: &fx::FastMap<String, usize>| map.iter().map(|(n, k)| (text_key(Atom::new(n).as_str()), *k)).collect();
+        let atom = |name: &Option<String>| name.as_deref().map(Atom::new);
+        let s = rules.ruleset.situations.as_ref();
+        let situation = SituationNames {
+            beyond: rules.ruleset.leadership.as_ref().and_then(|l| l.beyond.as_ref()).map(|(_, status)| Atom::new(status)),
+            ground: s.and_then(|s| atom(&s.ground)),
+            flank: s.and_then(|s| atom(&s.flank)),
+            rear: s.and_then(|s| atom(&s.rear)),
+            blind: s.and_then(|s| atom(&s.blind)),
+            flying: s.and_then(|s| s.flying.as_ref()).map(|(tag, aloft)| (Atom::new(tag), Atom::new(aloft))),
+            flying_classes: rules
+                .classes
+                .iter()
+                .map(|c| s.and_then(|s| s.flying.as_ref()).is_some_and(|(tag, _)| c.tags.iter().any(|t| t.tag.as_str() == tag)))
+                .collect(),
+            mixed: s.and_then(|s| atom(&s.mixed)),
+        };
         Names {
-            classes: index(rules.classes.iter().map(|c| c.name.as_str())),
-            items: index(rules.items.iter().map(|i| i.name.as_str())),
+            class_atoms: by_atom(&classes),
+            item_atoms: by_atom(&items),
+            situation,
+            classes,
+            items,
             tags: index(rules.tags.iter().map(|t| t.name.as_str())),
             statuses: index(rules.statuses.iter().map(|s| s.name.as_str())),
             terrains: rules.terrains.iter().map(|t| Atom::new(&t.name)).collect(),
@@ -474,16 +526,32 @@ impl Engine {
     /// The index in `rules.terrains` of the terrain named `name`.
     /// The class named `name` (`Rules::class`, by an index).
     pub fn class(&self, name: &str) -> Option<&m::Class> {
-        self.names.classes.get(name).and_then(|k| self.rules.classes.get(*k)).filter(|c| c.name == name)
+        self.class_index(name).and_then(|k| self.rules.classes.get(k))
+    }
+
+    /// Where the class named `name` is in `rules.classes` (what `Rules::class` finds).
+    pub(crate) fn class_index(&self, name: &str) -> Option<usize> {
+        if let Some(k) = self.names.class_atoms.get(&text_key(name)) {
+            return Some(*k);
+        }
+        self.names.classes.get(name).copied().filter(|k| self.rules.classes.get(*k).is_some_and(|c| c.name == name))
     }
 
     /// The item named `name` (`Rules::item`, by an index).
     pub fn item(&self, name: &str) -> Option<&m::Item> {
-        self.names.items.get(name).and_then(|k| self.rules.items.get(*k)).filter(|c| c.name == name)
+        self.item_index(name).and_then(|k| self.rules.items.get(k))
+    }
+
+    /// The advanced rules' names as atoms.
+    pub(crate) fn situation_names(&self) -> &SituationNames {
+        &self.names.situation
     }
 
     /// Where the item named `name` is in `rules.items` (what `Rules::item` finds, by an index).
     pub(crate) fn item_index(&self, name: &str) -> Option<usize> {
+        if let Some(k) = self.names.item_atoms.get(&text_key(name)) {
+            return Some(*k);
+        }
         self.names.items.get(name).copied().filter(|k| self.rules.items.get(*k).is_some_and(|i| i.name == name))
     }
 

@@ -84,20 +84,21 @@ impl Battle<'_> {
         if let Some(w) = &self.state.weather {
             statuses.push(*w);
         }
+        let named = self.engine.situation_names();
         if let (Some(l), true) = (rules.leadership.as_ref(), self.plays("leadership")) {
-            if let Some((n, status)) = &l.beyond {
+            if let (Some((n, _)), Some(status)) = (&l.beyond, named.beyond) {
                 let far = match self.general(u.side, &l.general) {
                     Some(g) => self.state.units.get(g).is_some_and(|f| distance(pos(g, f.pos), at) > *n),
                     None => true,
                 };
                 if far {
-                    statuses.push(Atom::new(status));
+                    statuses.push(status);
                 }
             }
         }
-        if let (Some(s), true) = (rules.situations.as_ref(), self.plays("situations")) {
-            if let Some(attr) = &s.ground {
-                attrs.push((Atom::new(attr), self.terrain_at(at).map_or(0, |t| t.elevation)));
+        if let (Some(_), true) = (rules.situations.as_ref(), self.plays("situations")) {
+            if let Some(attr) = named.ground {
+                attrs.push((attr, self.terrain_at(at).map_or(0, |t| t.elevation)));
             }
             let contact: Vec<Tile> = self
                 .state
@@ -110,26 +111,26 @@ impl Battle<'_> {
                 .map(|p| (p.0 - at.0, p.1 - at.1))
                 .collect();
             let opposite = contact.iter().any(|d| contact.contains(&(-d.0, -d.1)));
-            match (&s.rear, &s.flank) {
-                (Some(rear), _) if opposite => statuses.push(Atom::new(rear)),
-                (_, Some(flank)) if contact.len() >= 2 => statuses.push(Atom::new(flank)),
+            match (named.rear, named.flank) {
+                (Some(rear), _) if opposite => statuses.push(rear),
+                (_, Some(flank)) if contact.len() >= 2 => statuses.push(flank),
                 _ => {}
             }
             // Blind: a hidden unit, standing where it hid, is what no enemy sees.
-            if let Some(blind) = s.blind.as_ref().filter(|_| u.state == State::Ready && u.hidden == Some(at)) {
-                statuses.push(Atom::new(blind));
+            if let Some(blind) = named.blind.filter(|_| u.state == State::Ready && u.hidden == Some(at)) {
+                statuses.push(blind);
             }
             // The flyers: a unit with the situation's tag, its class's or its own.
-            if let Some((tag, aloft)) = &s.flying {
-                let own = u.tags.iter().any(|t| t.as_str() == tag.as_str());
-                let class = self.engine.class(&u.class).is_some_and(|c| c.tags.iter().any(|t| t.tag.as_str() == tag.as_str()));
+            if let Some((tag, aloft)) = named.flying {
+                let own = u.tags.contains(&tag);
+                let class = self.engine.class_index(&u.class).is_some_and(|k| named.flying_classes.get(k) == Some(&true));
                 if own || class {
-                    statuses.push(Atom::new(aloft));
+                    statuses.push(aloft);
                 }
             }
             // Mixed troop types: a unit with a living body of another class or arms joined to
             // it, and each body joined to a unit on the table.
-            if let Some(mixed) = &s.mixed {
+            if let Some(mixed) = named.mixed {
                 let host = |h: usize| self.state.units.get(h).is_some_and(|f| f.stands());
                 let is_mixed = match u.state {
                     State::Ready => !self.bodies(i).is_empty(),
@@ -137,7 +138,7 @@ impl Battle<'_> {
                     _ => false,
                 };
                 if is_mixed {
-                    statuses.push(Atom::new(mixed));
+                    statuses.push(mixed);
                 }
             }
         }
