@@ -40,7 +40,7 @@ impl Engine {
         if l.carried.is_empty() {
             return Vec::new();
         }
-        let Some(attr) = self.ir.attr_id("attack_form") else { return Vec::new() };
+        let Some(attr) = self.attack_form() else { return Vec::new() };
         let holds = |u: &Unit| u.attrs.get(attr as usize).is_some_and(|v| matches!(v, V::Bool(true)));
         if !holds(unit) {
             return Vec::new();

@@ -132,6 +132,8 @@ pub struct Engine {
     serial: u64,
     /// What an exchange reads of a loadout: what `endings` are keyed by.
     inputs: inputs::ExchangeInputs,
+    /// `Engine::attack_form`.
+    attack_form: Option<u16>,
 }
 
 /// The place of each class, item, tag and status in the rules, by name: the first of a name, as
@@ -353,7 +355,9 @@ impl Engine {
                 NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             },
             inputs: inputs::ExchangeInputs::default(),
+            attack_form: None,
         };
+        engine.attack_form = engine.ir.attr_id("attack_form");
         engine.inputs = inputs::ExchangeInputs::new(&engine);
         Ok(engine)
     }
@@ -540,6 +544,12 @@ impl Engine {
     /// The item named `name` (`Rules::item`, by an index).
     pub fn item(&self, name: &str) -> Option<&m::Item> {
         self.item_index(name).and_then(|k| self.rules.items.get(k))
+    }
+
+    /// The attribute `attack_form` (several weapons striking in one exchange), where the ruleset
+    /// has it.
+    pub(crate) fn attack_form(&self) -> Option<u16> {
+        self.attack_form
     }
 
     /// The advanced rules' names as atoms.

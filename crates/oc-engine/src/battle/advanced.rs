@@ -72,11 +72,17 @@ impl Battle<'_> {
 
     /// What the scenario's advanced rules lay on unit `i` standing at `at`, with the unit of
     /// `mover` (if any) standing on its tile instead of where it is (a forecast before a move):
-    /// statuses, and attributes set (`ground`).
-    pub(super) fn situation(&self, i: usize, at: Tile, mover: Option<(usize, Tile)>) -> (Vec<Atom>, Vec<(Atom, i64)>) {
-        let (mut statuses, mut attrs) = (Vec::new(), Vec::new());
+    /// statuses (pushed on `statuses`), and attributes set (`ground`).
+    pub(super) fn situation(
+        &self,
+        i: usize,
+        at: Tile,
+        mover: Option<(usize, Tile)>,
+        statuses: &mut Vec<Atom>,
+    ) -> Vec<(Atom, i64)> {
+        let mut attrs = Vec::new();
         let rules = &self.engine.rules.ruleset;
-        let Some(u) = self.state.units.get(i) else { return (statuses, attrs) };
+        let Some(u) = self.state.units.get(i) else { return attrs };
         let pos = |k: usize, p: Tile| match mover {
             Some((m, t)) if m == k => t,
             _ => p,
@@ -142,7 +148,7 @@ impl Battle<'_> {
                 }
             }
         }
-        (statuses, attrs)
+        attrs
     }
 
     /// Whether where a unit stands changes what it bears beyond its terrain: the scenario plays

@@ -165,7 +165,10 @@ impl Battle<'_> {
     pub(super) fn loadout_at(&self, i: usize, acting: bool, mover: Option<(usize, super::Tile)>) -> Option<Loadout> {
         let u = self.state.units.get(i)?;
         let at = mover.filter(|(k, _)| *k == i).map_or(u.pos, |(_, t)| t);
-        let (placed_statuses, placed) = self.situation(i, at, mover);
+        // The unit's statuses, then those where it stands lays on it (at most six).
+        let mut statuses = Vec::with_capacity(u.statuses.len() + 6);
+        statuses.extend(u.statuses.iter().map(|a| a.status));
+        let placed = self.situation(i, at, mover, &mut statuses);
         let class = self.engine.class(&u.class)?;
         let accessory = u.items.iter().find(|n| self.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory)).copied();
         Some(Loadout {
@@ -173,7 +176,7 @@ impl Battle<'_> {
             weapon: u.equipped,
             accessory,
             tags: u.tags.iter().map(|t| (*t, Vec::new())).collect(),
-            statuses: u.statuses.iter().map(|a| a.status).chain(placed_statuses).collect(),
+            statuses,
             terrain: self.terrain_atom_at(at),
             hp: Some(u.hp),
             // Shifters are transformed in their own turn and in their normal form otherwise (unless
@@ -189,7 +192,7 @@ impl Battle<'_> {
             figures: u.figures,
             placed,
             // The other weapons it carries, where the ruleset has attack forms (`attack_form`).
-            carried: if self.engine.ir.attr_id("attack_form").is_some() {
+            carried: if self.engine.attack_form().is_some() {
                 let weapon = |n: &&crate::Atom| self.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon);
                 u.items.iter().filter(weapon).filter(|n| Some(**n) != u.equipped).copied().collect()
             } else {
