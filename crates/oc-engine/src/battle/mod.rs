@@ -241,7 +241,9 @@ pub struct Battle<'e> {
 /// ahead); nothing in it names a rule the engine does not read from the model.
 #[derive(Clone)]
 pub struct BattleState {
-    pub map: m::BattleMap,
+    /// Shared by the forks of a battle until one changes it (a door opened, a wall fallen): a
+    /// look ahead copies no map.
+    pub map: std::sync::Arc<m::BattleMap>,
     pub units: Vec<Combatant>,
     pub round: u32,
     /// The side that leads the current round.
