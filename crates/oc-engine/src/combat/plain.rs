@@ -155,10 +155,7 @@ pub(super) fn run(
                             &*worked
                         }
                     };
-                    let faces = outcomes.den;
-                    for &(count, o) in outcomes.list.iter() {
-                        next.add(struck(hp, side, o), p * count / faces);
-                    }
+                    strike(&mut next, hp, p, side, outcomes);
                 }
                 std::mem::swap(&mut frontier, &mut next.list);
             }
@@ -239,11 +236,13 @@ impl<'s> Grid<'s> {
         self.stamp = stamp;
     }
 
-    #[inline]
+    #[inline(always)]
     fn add(&mut self, hp: [i64; 2], weight: f64) {
-        let inside = (0..=self.start[0]).contains(&hp[0]) && (0..=self.start[1]).contains(&hp[1]);
-        let key = inside.then(|| hp[0].saturating_mul(self.width).saturating_add(hp[1]));
-        let slot = key.and_then(|k| usize::try_from(k).ok()).and_then(|k| self.slots.get_mut(k));
+        // Inside the table where each side's hit points lie between 0 and where the walk began
+        // (compared unsigned: a negative amount is past any); its tables hold every such pair
+        // (`Slots::room`), else they are empty.
+        let inside = (hp[0] as u64) <= (self.start[0] as u64) && (hp[1] as u64) <= (self.start[1] as u64);
+        let slot = if inside { self.slots.get_mut(hp[0].wrapping_mul(self.width).wrapping_add(hp[1]) as usize) } else { None };
         let found = match slot {
             Some(s) if s.0 == self.stamp => Some(s.1 as usize),
             Some(s) => {
@@ -259,10 +258,21 @@ impl<'s> Grid<'s> {
     }
 }
 
-/// Hit points after a strike by `side` with outcome `o`, as [`Exchange::apply`] leaves them
-/// where no trigger runs: the damage dealt, held at 0.
-fn struck(hp: [i64; 2], side: usize, o: Outcome) -> [i64; 2] {
-    dealt(hp, side, o).map(|h| h.max(0))
+/// The states a strike by `side` leads to from hit points `hp` (with chance `p`, neither side
+/// routed), into `next`: each outcome's in turn, as [`Exchange::apply`] leaves them where no
+/// trigger runs (`dealt`: the damage dealt to the unit struck, or to the striker on a backfire;
+/// held at 0).
+fn strike(next: &mut Grid, hp: [i64; 2], p: f64, side: usize, outcomes: &Outcomes) {
+    let faces = outcomes.den;
+    let (own, foe) = (side & 1, (side & 1) ^ 1);
+    for &(count, o) in outcomes.list.iter() {
+        let mut after = hp;
+        let target = if o.backfire { own } else { foe };
+        if o.backfire || o.hit {
+            after[target] = hp[target].saturating_sub(o.damage).max(0);
+        }
+        next.add(after, p * count / faces);
+    }
 }
 
 #[cfg(test)]
