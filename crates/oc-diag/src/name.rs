@@ -44,9 +44,10 @@ impl Name {
         }
     }
 
-    /// The text's bytes, unchecked: what equality compares (the same answer as comparing the
-    /// texts, without confirming again that the inline bytes are UTF-8).
-    fn bytes(&self) -> &[u8] {
+    /// The text's bytes, unchecked: what equality and order compare (the same answers as
+    /// comparing the texts, a `str` ordering by its bytes, without confirming again that the
+    /// inline bytes are UTF-8).
+    pub fn as_bytes(&self) -> &[u8] {
         match &self.0 {
             Repr::Inline { len, bytes } => bytes.get(..usize::from(*len)).unwrap_or_default(),
             Repr::Heap(s) => s.as_bytes(),
@@ -103,7 +104,7 @@ impl From<Name> for String {
 
 impl PartialEq for Name {
     fn eq(&self, other: &Name) -> bool {
-        self.bytes() == other.bytes()
+        self.as_bytes() == other.as_bytes()
     }
 }
 
@@ -111,37 +112,37 @@ impl Eq for Name {}
 
 impl PartialEq<str> for Name {
     fn eq(&self, other: &str) -> bool {
-        self.bytes() == other.as_bytes()
+        self.as_bytes() == other.as_bytes()
     }
 }
 
 impl PartialEq<&str> for Name {
     fn eq(&self, other: &&str) -> bool {
-        self.bytes() == other.as_bytes()
+        self.as_bytes() == other.as_bytes()
     }
 }
 
 impl PartialEq<String> for Name {
     fn eq(&self, other: &String) -> bool {
-        self.bytes() == other.as_bytes()
+        self.as_bytes() == other.as_bytes()
     }
 }
 
 impl PartialEq<Name> for str {
     fn eq(&self, other: &Name) -> bool {
-        self.as_bytes() == other.bytes()
+        self.as_bytes() == other.as_bytes()
     }
 }
 
 impl PartialEq<Name> for &str {
     fn eq(&self, other: &Name) -> bool {
-        self.as_bytes() == other.bytes()
+        self.as_bytes() == other.as_bytes()
     }
 }
 
 impl PartialEq<Name> for String {
     fn eq(&self, other: &Name) -> bool {
-        self.as_bytes() == other.bytes()
+        self.as_bytes() == other.as_bytes()
     }
 }
 
@@ -153,7 +154,7 @@ impl PartialOrd for Name {
 
 impl Ord for Name {
     fn cmp(&self, other: &Name) -> std::cmp::Ordering {
-        self.as_str().cmp(other.as_str())
+        self.as_bytes().cmp(other.as_bytes())
     }
 }
 

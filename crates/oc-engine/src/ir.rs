@@ -315,15 +315,15 @@ pub struct Ir {
     /// prepared by one engine may be handed to another).
     pub id: u64,
     pub names: Vec<String>,
-    name_ids: HashMap<String, u32>,
+    name_ids: crate::fx::FastMap<String, u32>,
     /// Stats first, then bases: the index of an attribute in a unit's attribute vector.
     pub attrs: Vec<(String, m::Type)>,
-    attr_ids: HashMap<String, u16>,
+    attr_ids: crate::fx::FastMap<String, u16>,
     pub scales: Vec<m::Scale>,
     pub tables: Vec<TableIr>,
-    table_ids: HashMap<String, u16>,
+    table_ids: crate::fx::FastMap<String, u16>,
     pub formulas: Vec<FormulaIr>,
-    formula_ids: HashMap<String, u16>,
+    formula_ids: crate::fx::FastMap<String, u16>,
     pub roles: Roles,
     /// Each die slot: the ruleset's named dice first (the striker's draws), then one per literal
     /// die and one per named die the struck unit also rolls (opposed rolls), in first-use order.
@@ -467,14 +467,14 @@ impl Ir {
                 NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             },
             names: Vec::new(),
-            name_ids: HashMap::new(),
+            name_ids: crate::fx::FastMap::default(),
             attrs: Vec::new(),
-            attr_ids: HashMap::new(),
+            attr_ids: crate::fx::FastMap::default(),
             scales: rs.scales.clone(),
             tables: Vec::new(),
-            table_ids: HashMap::new(),
+            table_ids: crate::fx::FastMap::default(),
             formulas: Vec::new(),
-            formula_ids: HashMap::new(),
+            formula_ids: crate::fx::FastMap::default(),
             roles: Roles {
                 hit: 0,
                 critical: 0,

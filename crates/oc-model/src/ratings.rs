@@ -23,13 +23,13 @@ impl Ratings {
 
     /// The value rated for `stat`.
     pub fn get(&self, stat: &str) -> Option<&Value> {
-        self.0.binary_search_by(|(n, _)| n.as_str().cmp(stat)).ok().and_then(|i| self.0.get(i)).map(|(_, v)| v)
+        self.0.binary_search_by(|(n, _)| n.as_bytes().cmp(stat.as_bytes())).ok().and_then(|i| self.0.get(i)).map(|(_, v)| v)
     }
 
     /// Rates `stat` (replacing what it was rated before).
     pub fn insert(&mut self, stat: impl Into<Name>, value: Value) {
         let stat = stat.into();
-        match self.0.binary_search_by(|(n, _)| n.as_str().cmp(stat.as_str())) {
+        match self.0.binary_search_by(|(n, _)| n.as_bytes().cmp(stat.as_bytes())) {
             Ok(i) => {
                 if let Some(slot) = self.0.get_mut(i) {
                     slot.1 = value;

@@ -372,6 +372,8 @@ fn best_for(
     // Each group's terrain as an atom, and its loadout (its own where situated, else `base`) by
     // number once a striker needs it: what the strikers are kept by, worked out once a group.
     let mut group_keys: Vec<(Option<Atom>, Option<u32>)> = Vec::new();
+    // `base`'s number, once a group striking as it needs it.
+    let mut base_id: Option<u32> = None;
     // Without fog the reach already left out every tile another unit stands on.
     let held: Vec<Tile> = if view.sight.fogged() { view.units().map(|(_, x)| x.pos).collect() } else { Vec::new() };
     let spots: Vec<(Tile, usize)> = tiles
@@ -389,7 +391,7 @@ fn best_for(
                     }
             };
             let g = terrains.iter().position(same).unwrap_or_else(|| {
-                group_keys.push((terrain.and_then(|t| b.engine.terrain_named(&t.name)), None));
+                group_keys.push((b.terrain_atom_at(*t), None));
                 terrains.push((terrain, own.clone()));
                 terrains.len() - 1
             });
@@ -421,11 +423,17 @@ fn best_for(
                 // its reach, and those need no forecast at all.
                 let Some(slot) = strikers.get_mut(g * weapons.len() + n) else { continue };
                 let striker = slot.get_or_insert_with(|| {
-                    let l = terrains.get(g).and_then(|(_, l)| l.as_ref()).unwrap_or(&base);
+                    let own = terrains.get(g).and_then(|(_, l)| l.as_ref());
+                    let l = own.unwrap_or(&base);
                     let (terrain, id) = group_keys.get_mut(g).map_or((None, None), |(t, id)| (*t, Some(id)));
+                    // `base` is numbered once a decision, whatever the groups that strike as it.
+                    let mut number = || match own {
+                        Some(l) => cache.ids.id(l),
+                        None => *base_id.get_or_insert_with(|| cache.ids.id(&base)),
+                    };
                     let id = match id {
-                        Some(id) => *id.get_or_insert_with(|| cache.ids.id(l)),
-                        None => cache.ids.id(l),
+                        Some(id) => *id.get_or_insert_with(number),
+                        None => number(),
                     };
                     striker(b, cache, (l, id), terrain, *w)
                 });
@@ -549,16 +557,31 @@ fn best_for(
         (None, Some(guides.by_goals.entry((kind, goals)).or_insert_with_key(|(_, goals)| Guide::lazy_over(b, enter, goals))))
     };
     let (mut each, mut guide) = (each, guide);
-    let mut settle = |t: Tile| -> Option<i64> {
+    let start = u.pos;
+    // `settle(t, cap)`: the cost from `t` to the nearest goal where it is at most `cap`; else
+    // that cost, a greater one or `None` (a guide that cannot bring it to `cap` is not read).
+    let mut settle = |t: Tile, cap: i64| -> Option<i64> {
         if let Some(g) = guide.as_mut() {
             return g.settle(t);
         }
         let (ks, all) = each.as_mut()?;
         let mut least: Option<i64> = None;
+        // The goals are in order of distance from where the unit stands, and `t` is `near` it:
+        // a goal is at least its distance less `near` from `t`.
+        let near = distance(t, start);
+        // Each step of a walk enters a tile, at `floor` at least: a guide whose goal lies so far
+        // that even that cost is no less than the least found, or more than `cap`, cannot
+        // matter (its cost is not read).
+        let far = |d: i64, least: Option<i64>| {
+            let at_least = d.saturating_mul(floor);
+            least.is_some_and(|l| at_least >= l) || at_least > cap
+        };
         for (k, goal) in ks.iter() {
-            // Each step of a walk enters a tile, at `floor` at least: a guide whose goal is
-            // farther than the least cost allows cannot lower it (its cost is not read).
-            if least.is_some_and(|l| floor > 0 && distance(t, *goal).saturating_mul(floor) >= l) {
+            // Nor can any guide after it, once even the least distance it may lie at is that far.
+            if floor > 0 && far(distance(start, *goal) - near, least) {
+                break;
+            }
+            if floor > 0 && far(distance(t, *goal), least) {
                 continue;
             }
             if let Some(c) = all.get_mut(*k).and_then(|g| g.settle(t)) {
@@ -567,21 +590,28 @@ fn best_for(
         }
         least
     };
-    let here = settle(u.pos).unwrap_or(i64::MAX / 4);
+    let here = settle(u.pos, i64::MAX).unwrap_or(i64::MAX / 4);
     let walk = if situated {
         // Each tile's progress less what standing there costs its blow (`situation_costs`): a
         // step that takes it out of its general's command is worth less by that.
         let costs = situation_costs(b, cache, targets, (view, i), (&base, &weapons), &tiles);
-        tiles.iter().zip(&costs).filter_map(|((t, _), c)| settle(*t).map(|d| (*t, (here - d) as f64 * 0.5 - c))).fold(
+        tiles.iter().zip(&costs).filter_map(|((t, _), c)| settle(*t, i64::MAX).map(|d| (*t, (here - d) as f64 * 0.5 - c))).fold(
             None,
             |best: Option<(Tile, f64)>, (t, v)| if best.is_none_or(|(_, b)| v > b + 1e-9) { Some((t, v)) } else { best },
         )
     } else {
-        tiles
-            .iter()
-            .filter_map(|(t, _)| settle(*t).map(|d| (*t, d)))
-            .min_by_key(|(t, d)| (*d, *t))
-            .map(|(t, d)| (t, (here - d) as f64 * 0.5))
+        // The least cost, the first tile of it: a tile whose cost is more than the least so far
+        // cannot be it, so its guides are read only as far as that.
+        let mut least: Option<(i64, Tile)> = None;
+        for (t, _) in &tiles {
+            let cap = least.map_or(i64::MAX, |(d, _)| d);
+            if let Some(d) = settle(*t, cap) {
+                if least.is_none_or(|l| (d, *t) < l) {
+                    least = Some((d, *t));
+                }
+            }
+        }
+        least.map(|(d, t)| (t, (here - d) as f64 * 0.5))
     };
     if let Some((t, score)) = walk {
         consider(

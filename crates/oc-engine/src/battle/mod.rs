@@ -451,8 +451,7 @@ impl<'e> Battle<'e> {
                 let why = format!("{} is engaged with {by} (the ruleset's `engaged`): it leaves only by disengaging", u.name);
                 return Err(BattleError::refused(Rule::Move, why));
             }
-            let reach = self.reachable(i)?;
-            let Some(cost) = reach.get(&to).copied() else {
+            let Some(cost) = self.move_cost(i, to)? else {
                 return Err(BattleError::refused(Rule::Move, format!("{} cannot reach {to:?} this turn", u.name)));
             };
             moved = cost;

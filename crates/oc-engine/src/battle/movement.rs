@@ -274,6 +274,25 @@ impl Battle<'_> {
         self.reach(i, mobility.0, &mobility, None)
     }
 
+    /// What [`Battle::reachable`] has for tile `to` (the cost of the unit's cheapest move there),
+    /// its search ended once `to`'s cost is final: what a turn's move reads.
+    pub(super) fn move_cost(&self, i: usize, to: Tile) -> Result<Option<i64>, BattleError> {
+        let mobility = self.mobility(i)?;
+        let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
+        if to == u.pos {
+            return Ok(Some(0));
+        }
+        // A unit cannot end its move on another unit.
+        if self.state.units.iter().any(|o| o.state == State::Ready && o.pos == to) {
+            return Ok(None);
+        }
+        let mut cost = None;
+        self.cheapest_ways(i, (mobility.0, Some(to)), &mobility, None, |best, (x0, y0, ww, wh)| {
+            cost = tile_index((to.0 - x0, to.1 - y0), (ww, wh)).and_then(|k| best.get(k)).copied().filter(|c| *c != i64::MAX);
+        })?;
+        Ok(cost)
+    }
+
     /// Like [`Battle::reachable`] with `points` of movement left (the `canto` move).
     pub fn reachable_within(&self, i: usize, points: i64) -> Result<Reach, BattleError> {
         let mobility = self.mobility(i)?;
@@ -356,7 +375,7 @@ impl Battle<'_> {
         if !same {
             let mut reached = Vec::new();
             let mut touched = Touched::default();
-            let moves = self.cheapest_ways(i, *points, mobility, sight, |best, (x0, y0, ww, wh)| {
+            let moves = self.cheapest_ways(i, (*points, None), mobility, sight, |best, (x0, y0, ww, wh)| {
                 touched = Touched { corner: (x0, y0), width: ww, height: wh, costs: best.to_vec() };
                 reached.reserve(best.len());
                 // Column by column, each top to bottom: tile order.
@@ -401,7 +420,7 @@ impl Battle<'_> {
         let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let mut out: Reach = Reach::default();
         out.insert(u.pos, 0);
-        self.cheapest_ways(i, points, mobility, sight, |best, (x0, y0, ww, _)| {
+        self.cheapest_ways(i, (points, None), mobility, sight, |best, (x0, y0, ww, _)| {
             out.reserve(best.iter().filter(|c| **c != i64::MAX).count());
             for (k, c) in best.iter().enumerate() {
                 if *c != i64::MAX {
@@ -415,11 +434,12 @@ impl Battle<'_> {
 
     /// The search of [`Battle::costs`]: `found` is given the cheapest cost to each tile of the
     /// square searched (row by row, `i64::MAX` where it is not reached) with the square's corner
-    /// and size; `false` (and `found` not called) where the unit may not move.
+    /// and size; `false` (and `found` not called) where the unit may not move. With `until`, the
+    /// search ends once that tile's cost is final (the other tiles' may not be).
     fn cheapest_ways(
         &self,
         i: usize,
-        points: i64,
+        (points, until): (i64, Option<Tile>),
         (_, kind, can): &(i64, String, bool),
         sight: Option<&Sight>,
         found: impl FnOnce(&[i64], (i64, i64, i64, i64)),
@@ -471,6 +491,10 @@ impl Battle<'_> {
             while let Some((cost, at)) = queue.pop() {
                 if index(at).and_then(|k| best.get(k)).is_some_and(|b| *b < cost) {
                     continue;
+                }
+                // Taken at its least cost, it is final (no step costs less than nothing).
+                if until == Some(at) && cheapest >= 0 {
+                    break;
                 }
                 for next in neighbours(at) {
                     let Some(k) = index(next) else { continue };
@@ -524,8 +548,50 @@ impl Battle<'_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::expect_used, clippy::indexing_slicing)]
 mod tests {
     use super::CostQueue;
+    use crate::battle::Battle;
+    use oc_model as m;
+
+    /// A turn's move reads one tile's cost (`move_cost`, its search ended at that tile): what the
+    /// whole reach has for it, on every tile and off the map, walls and units in the way.
+    #[test]
+    fn a_move_costs_what_the_reach_has_for_its_tile() {
+        let map_text = "name = \"Field\"\nwidth = 9\nheight = 7\nrows = [\".........\", \"..#......\", \"..#..#...\", \".....#...\", \"...#.....\", \"......#..\", \".........\"]\n\
+            [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
+            [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [7, 0, 2, 3]\n";
+        let source = r#"import "std:battlestorm"
+scenario Field {
+    map "field.map.toml"
+    rounds 6 then defender
+    attacker { zone "a" war_chest 99999 units 1..4 win rout all }
+    defender { zone "d" war_chest 99999 units 1..4 win rout all }
+}
+army A for Field attacker { unit Brave: Savage { items Shortsword } }
+army D for Field defender { unit Foe: Savage { items Shortsword } }
+"#;
+        let (engine, map) = crate::testing::field(source, map_text);
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = [m::SideId::Attacker, m::SideId::Defender]
+            .map(|side| engine.rules.armies.iter().find(|x| x.side == side).expect("an army a side"));
+        let mut b = Battle::new(&engine, s, &map, [a, d], [&[(0, 1)][..], &[(8, 1)][..]], 3).expect("the battle starts");
+        let (mut reached, mut refused) = (0, 0);
+        for (pa, pd) in [((0, 1), (8, 1)), ((1, 3), (3, 3)), ((4, 2), (4, 4)), ((6, 6), (7, 5)), ((3, 1), (4, 1))] {
+            b.state.units[0].pos = pa;
+            b.state.units[1].pos = pd;
+            for i in 0..2 {
+                let reach = b.reachable(i).expect("a reach");
+                for (x, y) in (-1..10).flat_map(|x| (-1..8).map(move |y| (x, y))) {
+                    let cost = b.move_cost(i, (x, y)).expect("a cost");
+                    assert_eq!(cost, reach.get(&(x, y)).copied(), "unit {i} from {pa:?} / {pd:?} to {:?}", (x, y));
+                    reached += usize::from(cost.is_some_and(|c| c > 0));
+                    refused += usize::from(cost.is_none());
+                }
+            }
+        }
+        assert!(reached > 100 && refused > 100, "{reached} tiles reached, {refused} not");
+    }
 
     /// A search's pushes: each at the cost last taken plus a step of 0 to `dearest`.
     fn drain(mut q: CostQueue<u32>, dearest: i64, seed: u64) -> Vec<(i64, u32)> {
