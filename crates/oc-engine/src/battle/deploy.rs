@@ -336,7 +336,7 @@ impl<'e> Battle<'e> {
             engine,
             scenario: scenario.clone(),
             state: BattleState {
-                map,
+                map: std::sync::Arc::new(map),
                 units,
                 round: 1,
                 first: m::SideId::Attacker,

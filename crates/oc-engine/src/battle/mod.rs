@@ -241,7 +241,9 @@ pub struct Battle<'e> {
 /// ahead); nothing in it names a rule the engine does not read from the model.
 #[derive(Clone)]
 pub struct BattleState {
-    pub map: m::BattleMap,
+    /// The field, shared by a battle and its forks until one changes a tile's terrain
+    /// (`set_terrain` copies it then): a fork copies no tile.
+    pub map: std::sync::Arc<m::BattleMap>,
     pub units: Vec<Combatant>,
     pub round: u32,
     /// The side that leads the current round.

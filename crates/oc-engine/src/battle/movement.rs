@@ -214,7 +214,7 @@ impl Battle<'_> {
         if let Some(slot) = self.state.terrain_ix.get_mut(at) {
             *slot = self.engine.terrain_index(&name);
         }
-        self.state.map.terrain.get_mut(at).map(|slot| std::mem::replace(slot, name))
+        std::sync::Arc::make_mut(&mut self.state.map).terrain.get_mut(at).map(|slot| std::mem::replace(slot, name))
     }
 
     /// Each tile's terrain now, as an index into the rules' terrains (row by row): what a cache
