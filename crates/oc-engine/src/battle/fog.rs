@@ -103,11 +103,16 @@ impl Battle<'_> {
     /// A unit's vision under fog: its `vision` attribute if the ruleset has one, else the
     /// scenario's default. `None` without fog.
     pub fn vision(&self, i: usize) -> Option<i64> {
+        self.vision_by(i, self.engine.ir.attr_id("vision"))
+    }
+
+    /// [`Battle::vision`] with the ruleset's `vision` attribute looked up once by the caller.
+    fn vision_by(&self, i: usize, attr: Option<u16>) -> Option<i64> {
         let fog = self.scenario.fog?;
-        let own = self.engine.ir.attr_id("vision").and_then(|_| {
+        let own = attr.and_then(|a| {
             let unit = self.loadout(i, false).and_then(|l| self.engine.unit(&l, &[]).ok())?;
-            match self.attribute(&unit, "vision") {
-                Some(V::Int(v)) => Some(v.max(0)),
+            match unit.attrs.get(a as usize) {
+                Some(V::Int(v)) => Some((*v).max(0)),
                 _ => None,
             }
         });
@@ -119,12 +124,13 @@ impl Battle<'_> {
         if self.scenario.fog.is_none() {
             return Sight { side, eyes: None, hidden: Vec::new() };
         }
+        let attr = self.engine.ir.attr_id("vision");
         let mut eyes: Vec<(Tile, i64)> = self
             .units
             .iter()
             .enumerate()
             .filter(|(_, u)| u.side == side && u.state == State::Ready)
-            .filter_map(|(k, u)| self.vision(k).map(|r| (u.pos, r)))
+            .filter_map(|(k, u)| self.vision_by(k, attr).map(|r| (u.pos, r)))
             .collect();
         eyes.extend(self.state.lights.iter().filter(|l| l.side == side).map(|l| (l.at, l.radius)));
         let hidden =
@@ -132,9 +138,16 @@ impl Battle<'_> {
         Sight { side, eyes: Some(eyes), hidden }
     }
 
-    /// Whether `side` sees the tile `t` (always, without fog).
+    /// Whether `side` sees the tile `t` (always, without fog): [`Battle::sight`]'s answer,
+    /// without making the whole sight.
     pub fn sees(&self, side: m::SideId, t: Tile) -> bool {
-        self.scenario.fog.is_none() || self.sight(side).sees(t)
+        if self.scenario.fog.is_none() {
+            return true;
+        }
+        let attr = self.engine.ir.attr_id("vision");
+        self.units.iter().enumerate().any(|(k, u)| {
+            u.side == side && u.state == State::Ready && self.vision_by(k, attr).is_some_and(|r| distance(u.pos, t) <= r)
+        }) || self.state.lights.iter().any(|l| l.side == side && distance(l.at, t) <= l.radius)
     }
 
     /// `reveal(X)` by unit `i`: with fog, its side sees within X of it until the round ends.
