@@ -7,8 +7,6 @@
 //! `vision` attribute where the ruleset has one (an Int), else the scenario's `fog vision N`.
 //! Without fog a side sees everything, and nothing here logs.
 
-use std::collections::BTreeSet;
-
 use oc_model as m;
 use serde::{Deserialize, Serialize};
 
@@ -54,19 +52,67 @@ impl Sight {
 /// What a side saw when its last `seen` record was written (or at the start).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Sighted {
-    tiles: BTreeSet<Tile>,
-    enemies: BTreeSet<usize>,
+    /// The eyes (tile, vision) the tiles were worked out from, with the map's width and
+    /// height: the tiles in sight are a function of them, so sight that did not change costs
+    /// a comparison.
+    eyes: Vec<(Tile, i64)>,
+    size: (i64, i64),
+    /// The tiles in sight, one bit each, row by row (`y * width + x`).
+    tiles: Vec<u64>,
+    /// The enemies in sight (battle indices, ascending).
+    enemies: Vec<usize>,
+}
+
+impl Sighted {
+    /// The tiles within reach of `eyes` on a map of `size` (width, height), one bit each, row
+    /// by row: the tiles [`Sight::sees`] holds, each eye's circle laid row by row.
+    fn lay(eyes: &[(Tile, i64)], (width, height): (i64, i64)) -> Vec<u64> {
+        let tiles = usize::try_from(width.max(0).saturating_mul(height.max(0))).unwrap_or(0);
+        let mut bits = vec![0u64; tiles.div_ceil(64)];
+        if width <= 0 {
+            return bits;
+        }
+        for &((ax, ay), r) in eyes {
+            let (top, bottom) = (ay.saturating_sub(r).max(0), ay.saturating_add(r).min(height - 1));
+            for y in top..=bottom {
+                let span = r - (y - ay).abs();
+                let (x0, x1) = (ax.saturating_sub(span).max(0), ax.saturating_add(span).min(width - 1));
+                if x0 <= x1 {
+                    set_range(&mut bits, y * width + x0, y * width + x1);
+                }
+            }
+        }
+        bits
+    }
+}
+
+/// Sets bits `from..=to` (both in range).
+fn set_range(bits: &mut [u64], from: i64, to: i64) {
+    let (Ok(from), Ok(to)) = (usize::try_from(from), usize::try_from(to)) else { return };
+    for w in from / 64..=to / 64 {
+        let lo = if w == from / 64 { from % 64 } else { 0 };
+        let hi = if w == to / 64 { to % 64 } else { 63 };
+        let mask = (u64::MAX >> (63 - hi)) & (u64::MAX << lo);
+        if let Some(word) = bits.get_mut(w) {
+            *word |= mask;
+        }
+    }
 }
 
 impl Battle<'_> {
     /// A unit's vision under fog: its `vision` attribute if the ruleset has one, else the
     /// scenario's default. `None` without fog.
     pub fn vision(&self, i: usize) -> Option<i64> {
+        self.vision_by(i, self.engine.ir.attr_id("vision"))
+    }
+
+    /// [`Battle::vision`] with the ruleset's `vision` attribute looked up once by the caller.
+    fn vision_by(&self, i: usize, attr: Option<u16>) -> Option<i64> {
         let fog = self.scenario.fog?;
-        let own = self.engine.ir.attr_id("vision").and_then(|_| {
+        let own = attr.and_then(|a| {
             let unit = self.loadout(i, false).and_then(|l| self.engine.unit(&l, &[]).ok())?;
-            match self.attribute(&unit, "vision") {
-                Some(V::Int(v)) => Some(v.max(0)),
+            match unit.attrs.get(a as usize) {
+                Some(V::Int(v)) => Some((*v).max(0)),
                 _ => None,
             }
         });
@@ -78,12 +124,13 @@ impl Battle<'_> {
         if self.scenario.fog.is_none() {
             return Sight { side, eyes: None, hidden: Vec::new() };
         }
+        let attr = self.engine.ir.attr_id("vision");
         let mut eyes: Vec<(Tile, i64)> = self
             .units
             .iter()
             .enumerate()
             .filter(|(_, u)| u.side == side && u.state == State::Ready)
-            .filter_map(|(k, u)| self.vision(k).map(|r| (u.pos, r)))
+            .filter_map(|(k, u)| self.vision_by(k, attr).map(|r| (u.pos, r)))
             .collect();
         eyes.extend(self.state.lights.iter().filter(|l| l.side == side).map(|l| (l.at, l.radius)));
         let hidden =
@@ -91,9 +138,16 @@ impl Battle<'_> {
         Sight { side, eyes: Some(eyes), hidden }
     }
 
-    /// Whether `side` sees the tile `t` (always, without fog).
+    /// Whether `side` sees the tile `t` (always, without fog): [`Battle::sight`]'s answer,
+    /// without making the whole sight.
     pub fn sees(&self, side: m::SideId, t: Tile) -> bool {
-        self.scenario.fog.is_none() || self.sight(side).sees(t)
+        if self.scenario.fog.is_none() {
+            return true;
+        }
+        let attr = self.engine.ir.attr_id("vision");
+        self.units.iter().enumerate().any(|(k, u)| {
+            u.side == side && u.state == State::Ready && self.vision_by(k, attr).is_some_and(|r| distance(u.pos, t) <= r)
+        }) || self.state.lights.iter().any(|l| l.side == side && distance(l.at, t) <= l.radius)
     }
 
     /// `reveal(X)` by unit `i`: with fog, its side sees within X of it until the round ends.
@@ -122,37 +176,45 @@ impl Battle<'_> {
         if self.scenario.fog.is_none() {
             return;
         }
+        let size = (self.state.map.width, self.state.map.height);
         for side in [m::SideId::Attacker, m::SideId::Defender] {
             let sight = self.sight(side);
-            let mut now = Sighted::default();
-            for y in 0..self.state.map.height {
-                for x in 0..self.state.map.width {
-                    if sight.sees((x, y)) {
-                        now.tiles.insert((x, y));
-                    }
-                }
-            }
-            now.enemies = self
+            let enemies: Vec<usize> = self
                 .units
                 .iter()
                 .enumerate()
                 .filter(|(k, u)| u.side != side && u.state == State::Ready && sight.spots(*k, u.pos))
                 .map(|(k, _)| k)
                 .collect();
+            let eyes = sight.eyes.unwrap_or_default();
             let Some(before) = self.state.sighted.get_mut(side_index(side)) else { continue };
-            if *before == now {
+            let same_tiles = before.eyes == eyes && before.size == size;
+            if same_tiles && before.enemies == enemies {
                 continue;
             }
-            let spotted: Vec<(usize, Tile)> =
-                now.enemies.difference(&before.enemies).filter_map(|k| self.state.units.get(*k).map(|u| (*k, u.pos))).collect();
+            let spotted: Vec<(usize, Tile)> = enemies
+                .iter()
+                .filter(|k| !before.enemies.contains(*k))
+                .filter_map(|k| self.state.units.get(*k).map(|u| (*k, u.pos)))
+                .collect();
             let lost: Vec<usize> = before
                 .enemies
-                .difference(&now.enemies)
+                .iter()
+                .filter(|k| !enemies.contains(*k))
                 .copied()
                 .filter(|k| self.state.units.get(*k).is_some_and(|u| u.state == State::Ready))
                 .collect();
-            let tiles = runs(now.tiles.difference(&before.tiles).copied());
-            *before = now;
+            let tiles = if same_tiles {
+                Vec::new()
+            } else {
+                let now = Sighted::lay(&eyes, size);
+                let new = runs(&now, &before.tiles, size.0);
+                before.tiles = now;
+                before.eyes = eyes;
+                before.size = size;
+                new
+            };
+            before.enemies = enemies;
             if spotted.is_empty() && lost.is_empty() && tiles.is_empty() {
                 continue;
             }
@@ -161,15 +223,21 @@ impl Battle<'_> {
     }
 }
 
-/// Tiles (in row order) as runs `[y, first x, last x]` of neighbours on one row.
-fn runs(tiles: impl Iterator<Item = Tile>) -> Vec<[i64; 3]> {
-    let mut sorted: Vec<Tile> = tiles.collect();
-    sorted.sort_by_key(|t| (t.1, t.0));
+/// The tiles in `now` and not in `before` (bits row by row, on a map `width` wide), as runs
+/// `[y, first x, last x]` of neighbours on one row, in row order.
+fn runs(now: &[u64], before: &[u64], width: i64) -> Vec<[i64; 3]> {
     let mut out: Vec<[i64; 3]> = Vec::new();
-    for (x, y) in sorted {
-        match out.last_mut() {
-            Some(run) if run[0] == y && run[2] + 1 == x => run[2] = x,
-            _ => out.push([y, x, x]),
+    for (w, word) in now.iter().enumerate() {
+        let mut new = word & !before.get(w).copied().unwrap_or(0);
+        while new != 0 {
+            let bit = new.trailing_zeros();
+            new &= new - 1;
+            let Ok(at) = i64::try_from(w * 64 + bit as usize) else { continue };
+            let (x, y) = (at % width, at / width);
+            match out.last_mut() {
+                Some(run) if run[0] == y && run[2] + 1 == x => run[2] = x,
+                _ => out.push([y, x, x]),
+            }
         }
     }
     out
