@@ -577,4 +577,51 @@ army D for Field defender { unit Foe: Savage { items Shortsword } }
         let routing = tempo(&b);
         assert!((routing - steady * 0.3).abs() < 1e-12, "{steady} then {routing}");
     }
+
+    /// A threat map asked for one target's blows at one HP, then another, then the first again
+    /// (what it remembers of each exchange read at the last HP): each answer is a fresh map's.
+    #[test]
+    fn blows_read_again_at_another_hp_are_a_fresh_maps() {
+        let map_text = "name = \"Field\"\nwidth = 6\nheight = 3\nrows = [\"......\", \"......\", \"......\"]\n\
+            [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
+            [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [4, 0, 2, 3]\n";
+        let source = r#"import "std:battlestorm"
+scenario Field {
+    map "field.map.toml"
+    rounds 6 then defender
+    attacker { zone "a" war_chest 99999 units 1..4 win rout all }
+    defender { zone "d" war_chest 99999 units 1..4 win rout all }
+}
+army A for Field attacker { unit Brave: Savage { items Shortsword } }
+army D for Field defender { unit Foe: Savage { items Shortsword } unit Other: Savage { items Shortsword } }
+"#;
+        let (engine, map) = crate::testing::field(source, map_text);
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = [m::SideId::Attacker, m::SideId::Defender]
+            .map(|side| engine.rules.armies.iter().find(|x| x.side == side).expect("an army a side"));
+        let b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(4, 1), (4, 2)][..]], 3).expect("the battle starts");
+        let view = crate::ai::View::new(&b, m::SideId::Attacker);
+        let mut loadout = b.loadout_of(0, false).expect("our unit's loadout");
+        loadout.hp = None;
+        let max_hp = b.units[0].max_hp;
+        let read = |threats: &mut super::ThreatMap, cache: &mut crate::ai::forecasts::Forecasts, hp: i64| {
+            let id = cache.id(&loadout);
+            let target = super::Target { loadout: &loadout, id, hp, max_hp, worth: 1.0 };
+            let blows = threats.blows(&engine, cache, (3, 1), &target);
+            let got: Vec<(usize, f64, f64, f64)> = blows.iter().map(|(f, x)| (*f, x.value, x.damage, x.routed)).collect();
+            threats.give_back(blows);
+            got
+        };
+        let mut cache = Default::default();
+        let mut threats = super::ThreatMap::new(&view, &mut cache, &mut Later::default(), &[1.0, 1.0, 1.0]);
+        let low = 1;
+        for hp in [max_hp, low, max_hp, low] {
+            let kept = read(&mut threats, &mut cache, hp);
+            let mut fresh_cache = Default::default();
+            let mut fresh = super::ThreatMap::new(&view, &mut fresh_cache, &mut Later::default(), &[1.0, 1.0, 1.0]);
+            let fresh = read(&mut fresh, &mut fresh_cache, hp);
+            assert!(!kept.is_empty(), "the enemies strike the tile");
+            assert_eq!(kept, fresh, "at {hp} HP");
+        }
+    }
 }
