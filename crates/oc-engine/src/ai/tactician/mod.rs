@@ -337,6 +337,19 @@ struct Exposure {
     max_hp: i64,
     worth: f64,
     blows: Vec<Option<(f64, Arc<Sketch>)>>,
+    /// By enemy, what its blow there is worth to it while no other blow has worn the unit down
+    /// (`Exposure::value` at its HP), with our chance routed and damage: what
+    /// [`Decision::share_out`] reads for every unit left out.
+    first: Vec<Option<(f64, f64, f64)>>,
+}
+
+impl Exposure {
+    /// What a blow (the enemy's own loss, the exchange) is worth to the enemy against this unit
+    /// with the state `(hp, standing, worn)`; with our chance routed and damage.
+    fn value(&self, (hp, standing, _): (i64, f64, f64), own: f64, sketch: &Sketch) -> (f64, f64, f64) {
+        let (routed, damage) = sketch.against(hp.max(1));
+        (standing * loss(self.worth, self.max_hp, damage, routed) - threat::regard() * own, routed, damage)
+    }
 }
 
 struct Guides {
@@ -438,12 +451,16 @@ impl<'v, 'e> Decision<'v, 'e> {
             let Some((loadout, id)) = d.target(k, weapon, pos, cache) else { continue };
             let target = d.target_of(k, &loadout, id, hp);
             let mut blows = vec![None; d.threats.foes.len()];
-            for (foe, blow) in d.threats.blows(b.engine, cache, pos, &target) {
-                if let (false, Some(slot)) = (blow.far, blows.get_mut(foe)) {
-                    *slot = Some((blow.own_loss, blow.sketch));
+            let found = d.threats.blows(b.engine, cache, pos, &target);
+            for (foe, blow) in &found {
+                if let (false, Some(slot), Some(sketch)) = (blow.far, blows.get_mut(*foe), d.threats.sketch(blow)) {
+                    *slot = Some((blow.own_loss, sketch.clone()));
                 }
             }
-            d.exposed.push(Exposure { unit: k, hp, max_hp, worth: d.worth(k), blows });
+            d.threats.give_back(found);
+            let mut x = Exposure { unit: k, hp, max_hp, worth: d.worth(k), blows, first: Vec::new() };
+            x.first = x.blows.iter().map(|b| b.as_ref().map(|(own, sk)| x.value((hp, 1.0, 0.0), *own, sk))).collect();
+            d.exposed.push(x);
         }
         let here: Vec<(usize, Tile, i64, Option<Atom>)> = d
             .exposed
@@ -470,19 +487,16 @@ impl<'v, 'e> Decision<'v, 'e> {
     fn share_out(&self, i: usize) -> Vec<f64> {
         let n = self.threats.foes.len();
         let mut got = vec![0.0; n];
+        // By our unit: its HP, the chance it stands, the damage it took; whether a blow fell.
         let mut state: Vec<(i64, f64, f64)> = self.exposed.iter().map(|x| (x.hp, 1.0, 0.0)).collect();
-        let value = |x: &Exposure, (hp, standing, _): (i64, f64, f64), own: f64, sketch: &Sketch| {
-            let (routed, damage) = sketch.against(hp.max(1));
-            standing * loss(x.worth, x.max_hp, damage, routed) - threat::regard() * own
-        };
+        let mut struck = vec![false; self.exposed.len()];
         let mut order: Vec<(usize, f64)> = (0..n)
             .map(|f| {
                 let best = self
                     .exposed
                     .iter()
-                    .zip(&state)
-                    .filter(|(x, _)| x.unit != i)
-                    .filter_map(|(x, st)| x.blows.get(f)?.as_ref().map(|(own, sk)| value(x, *st, *own, sk)))
+                    .filter(|x| x.unit != i)
+                    .filter_map(|x| x.first.get(f)?.as_ref().map(|v| v.0))
                     .fold(0.0f64, f64::max);
                 (f, best)
             })
@@ -491,20 +505,21 @@ impl<'v, 'e> Decision<'v, 'e> {
         for (f, _) in order {
             let tempo = self.threats.foes.get(f).map_or(1.0, |x| x.tempo);
             let mut best: Option<(usize, f64, f64, f64)> = None;
-            for (k, (x, st)) in self.exposed.iter().zip(&state).enumerate() {
+            for (k, ((x, st), struck)) in self.exposed.iter().zip(&state).zip(&struck).enumerate() {
                 if x.unit == i || st.0 <= 0 {
                     continue;
                 }
                 let Some((own, sk)) = x.blows.get(f).and_then(Option::as_ref) else { continue };
-                let v = value(x, *st, *own, sk);
+                let first = if *struck { None } else { x.first.get(f).copied().flatten() };
+                let (v, routed, damage) = first.unwrap_or_else(|| x.value(*st, *own, sk));
                 if v > 0.0 && best.is_none_or(|b| v > b.1 + EPS) {
-                    let (routed, damage) = sk.against(st.0.max(1));
                     best = Some((k, v, routed, damage));
                 }
             }
             let Some((k, v, routed, damage)) = best else { continue };
-            if let (Some(slot), Some(st)) = (got.get_mut(f), state.get_mut(k)) {
+            if let (Some(slot), Some(st), Some(struck)) = (got.get_mut(f), state.get_mut(k), struck.get_mut(k)) {
                 *slot = v;
+                *struck = true;
                 st.1 *= 1.0 - tempo * routed;
                 st.2 += tempo * damage;
                 st.0 = self.exposed.get(k).map_or(0, |x| x.hp) - st.2.round() as i64;
@@ -621,7 +636,9 @@ impl<'v, 'e> Decision<'v, 'e> {
         let elsewhere = self.elsewhere(i);
         let room = self.room(at, i);
         let blows = self.threats.blows(self.battle().engine, cache, at, &target);
-        gone.map(|g| self.threats.danger(&blows, &target, room, &elsewhere, g, self.lead))
+        let dangers = gone.map(|g| self.threats.danger(&blows, &target, room, &elsewhere, g, self.lead));
+        self.threats.give_back(blows);
+        dangers
     }
 
     /// The chance our unit `i` on `at` holding `weapon` with `hp` still stands once the enemies
@@ -637,7 +654,9 @@ impl<'v, 'e> Decision<'v, 'e> {
         let target = self.target_of(i, &loadout, id, hp);
         let room = self.room(at, i);
         let blows = self.threats.blows(self.battle().engine, cache, at, &target);
-        self.threats.standing(&blows, &target, room)
+        let standing = self.threats.standing(&blows, &target, room);
+        self.threats.give_back(blows);
+        standing
     }
 
     /// [`Decision::danger`] with the unit holding the resources `holding` (a Guard's points).
@@ -669,7 +688,9 @@ impl<'v, 'e> Decision<'v, 'e> {
         let elsewhere = self.elsewhere(i);
         let room = self.room(at, i);
         let blows = self.threats.blows(self.battle().engine, cache, at, &target);
-        self.threats.danger(&blows, &target, room, &elsewhere, None, self.lead)
+        let danger = self.threats.danger(&blows, &target, room, &elsewhere, None, self.lead);
+        self.threats.give_back(blows);
+        danger
     }
 
     /// Tiles next to `t` an enemy could strike from (on the map, passable, not ours but `mover`'s).

@@ -4,6 +4,8 @@
 
 use std::sync::Arc;
 
+use smallvec::SmallVec;
+
 use super::kept::{widen, Armed, Kept};
 use crate::ai::forecasts::{Forecasts, Sketch};
 use crate::ai::View;
@@ -54,12 +56,13 @@ pub(super) struct Blow {
     pub adjacent: bool,
     /// Only after a second move.
     pub far: bool,
-    /// The exchange, to read again at lower HP.
-    pub sketch: Arc<Sketch>,
+    /// The exchange's number among those looked up, to read again at lower HP
+    /// ([`ThreatMap::against`]).
+    at: usize,
 }
 
 /// An enemy's best blow at a tile so far: its value, our damage and rout chance, the enemy's
-/// own loss, the distance and the slot of its forecast in the table.
+/// own loss, the distance and the number of its forecast among those looked up.
 type Best = (f64, f64, f64, f64, u32, usize);
 
 pub(super) struct ThreatMap {
@@ -77,17 +80,20 @@ pub(super) struct ThreatMap {
     /// (by its number in the forecasts), a slot per enemy weapon and distance (`Reach::slots`).
     rows: FastMap<u32, usize>,
     slots: usize,
-    table: Vec<Slot>,
+    /// By slot: 0 not looked up yet, 1 the enemy cannot strike, else 2 + its number in `known`.
+    table: Vec<u32>,
+    known: Vec<Known>,
+    /// A list of blows handed back ([`ThreatMap::give_back`]), for the next [`ThreatMap::blows`].
+    spare: Vec<(usize, Blow)>,
 }
 
 /// Enemy `foe`'s best blows so far (`best`, from this move and after a second), taken into `out`.
 #[inline(always)]
-fn flush(foe: Option<u16>, best: &mut [Option<Best>; 2], out: &mut Vec<(usize, Blow)>, table: &[Slot]) {
+fn flush(foe: Option<u16>, best: &mut [Option<Best>; 2], out: &mut Vec<(usize, Blow)>) {
     let Some(foe) = foe else { return };
     for (far, b) in best.iter_mut().enumerate() {
         let Some((value, damage, routed, own_loss, distance, at)) = b.take() else { continue };
-        let Some(Slot::Known(Some((sketch, _)))) = table.get(at) else { continue };
-        let blow = Blow { value, damage, routed, own_loss, adjacent: distance == 1, far: far == 1, sketch: sketch.clone() };
+        let blow = Blow { value, damage, routed, own_loss, adjacent: distance == 1, far: far == 1, at };
         out.push((usize::from(foe), blow));
     }
 }
@@ -104,11 +110,36 @@ struct Reach {
 }
 
 /// A forecast of an enemy weapon's blow on a target from one distance, once looked up: the
-/// exchange (`None`: it cannot strike) and what the enemy loses in it.
-#[derive(Clone)]
-enum Slot {
-    Unknown,
-    Known(Option<(Arc<Sketch>, f64)>),
+/// exchange and what the enemy loses in it.
+struct Known {
+    sketch: Arc<Sketch>,
+    own_loss: f64,
+    /// What it was last read as: a target's blows are asked for again and again at one HP.
+    read: Read,
+}
+
+/// A blow read for a target with `hp`, `worth` (its bits) and `max_hp`: our chance routed and
+/// damage, and the blow's value to the enemy.
+#[derive(Clone, Copy)]
+struct Read {
+    hp: i64,
+    worth: u64,
+    max_hp: i64,
+    routed: f64,
+    damage: f64,
+    value: f64,
+}
+
+impl Read {
+    fn new(sketch: &Sketch, own_loss: f64, target: &Target) -> Read {
+        let (routed, damage) = sketch.against(target.hp);
+        let value = loss(target.worth, target.max_hp, damage, routed) - regard() * own_loss;
+        Read { hp: target.hp, worth: target.worth.to_bits(), max_hp: target.max_hp, routed, damage, value }
+    }
+
+    fn of(&self, target: &Target) -> bool {
+        self.hp == target.hp && self.worth == target.worth.to_bits() && self.max_hp == target.max_hp
+    }
 }
 
 /// What the threat map keeps from one decision to the next: each enemy's part (`kept.rs`), and
@@ -128,6 +159,9 @@ struct Second {
     /// The terrain the masks were worked out on: the map's width and each tile's terrain.
     terrain: (i64, Vec<Option<usize>>),
     masks: FastMap<LaterKey, Arc<[u32]>>,
+    /// The tiles two moves reach, by movement type, tile and movement points: one search for all
+    /// of an enemy's weapons.
+    tiles: FastMap<(String, Tile, i64), Arc<[Tile]>>,
 }
 
 /// Movement type, the tile it moves from, movement points and the weapon's reach (least, most).
@@ -144,6 +178,7 @@ impl Second {
     fn mask(&mut self, b: &Battle, kind: &str, from: Tile, points: i64, reach: (i64, i64)) -> Arc<[u32]> {
         if self.terrain.0 != b.map.width || self.terrain.1 != b.terrain_indices_now() {
             self.masks.clear();
+            self.tiles.clear();
             self.terrain = (b.map.width, b.terrain_indices_now().to_vec());
         }
         let key = (kind.to_string(), from, points, reach);
@@ -151,17 +186,20 @@ impl Second {
             return m.clone();
         }
         let (width, height) = (b.map.width.max(0), b.map.height.max(0));
-        let guide = crate::ai::Guide::within(b, kind, &[from], 2 * points);
-        let mut tiles = Vec::new();
-        for y in 0..height {
-            for x in 0..width {
-                if guide.at((x, y)).is_some_and(|c| c <= 2 * points) {
-                    tiles.push((x, y));
+        let tiles = self.tiles.entry((key.0.clone(), from, points)).or_insert_with(|| {
+            let guide = crate::ai::Guide::within(b, kind, &[from], 2 * points);
+            let mut tiles = Vec::new();
+            for y in 0..height {
+                for x in 0..width {
+                    if guide.at((x, y)).is_some_and(|c| c <= 2 * points) {
+                        tiles.push((x, y));
+                    }
                 }
             }
-        }
+            tiles.into()
+        });
         let mut mask = vec![0u32; (width * height) as usize];
-        widen(b, &tiles, reach, (width, height), &mut mask);
+        widen(b, tiles, reach, (width, height), &mut mask);
         let mask: Arc<[u32]> = mask.into();
         self.masks.insert(key, mask.clone());
         mask
@@ -236,7 +274,26 @@ impl ThreatMap {
             }
         }
         let by_distance = b.engine.ir.reads_distance;
-        ThreatMap { width, height, reaches, struck, by_distance, foes, rows: FastMap::default(), slots, table: Vec::new() }
+        let (rows, table, known, spare) = (FastMap::default(), Vec::new(), Vec::new(), Vec::new());
+        ThreatMap { width, height, reaches, struck, by_distance, foes, rows, slots, table, known, spare }
+    }
+
+    /// Hands back a list [`ThreatMap::blows`] gave, once read: the next call fills it again.
+    pub fn give_back(&mut self, blows: Vec<(usize, Blow)>) {
+        self.spare = blows;
+    }
+
+    /// (chance routed, expected damage) of our unit taking `blow` with `hp`.
+    fn against(&self, blow: &Blow, hp: i64) -> (f64, f64) {
+        match self.known.get(blow.at) {
+            Some(known) => known.sketch.against(hp),
+            None => (blow.routed, blow.damage),
+        }
+    }
+
+    /// The exchange of `blow`.
+    pub fn sketch(&self, blow: &Blow) -> Option<&Arc<Sketch>> {
+        self.known.get(blow.at).map(|known| &known.sketch)
     }
 
     /// Tile `t`'s index in the masks, if on the map.
@@ -253,13 +310,14 @@ impl ThreatMap {
     /// strikes after a second move apart.
     pub fn blows(&mut self, engine: &Engine, cache: &mut Forecasts, t: Tile, target: &Target) -> Vec<(usize, Blow)> {
         let Some(k) = self.index(t) else { return Vec::new() };
-        let mut out: Vec<(usize, Blow)> = Vec::with_capacity(2 * self.foes.len());
+        let mut out = std::mem::take(&mut self.spare);
+        out.clear();
         // The target's row of forecasts.
         let row = match self.rows.get(&target.id) {
             Some(row) => *row,
             None => {
                 let row = self.table.len();
-                self.table.resize(row + self.slots, Slot::Unknown);
+                self.table.resize(row + self.slots, 0);
                 self.rows.insert(target.id, row);
                 row
             }
@@ -274,7 +332,7 @@ impl ThreatMap {
         // counter reaches least (one forecast per weapon and tile, where a bow could shoot from
         // six distances). Where the rules read the distance (a penalty for range), from each
         // distance it reaches, farthest first: the best is kept, the farthest of equals.
-        let ThreatMap { reaches, foes, table, by_distance, .. } = self;
+        let ThreatMap { reaches, foes, table, known, by_distance, .. } = self;
         for r in reaches.iter() {
             let near = r.near.get(k).copied().unwrap_or(0);
             // A tile struck from this move is not struck again from the next.
@@ -285,8 +343,6 @@ impl ThreatMap {
             if m == 0 {
                 continue;
             }
-            let Some(foe) = foes.get(r.foe as usize) else { continue };
-            let Some((arm, id)) = foe.arms.get(r.weapon as usize) else { continue };
             let most = 31 - m.leading_zeros();
             let mut left = if *by_distance { m } else { 1u32 << most };
             while left != 0 {
@@ -295,9 +351,11 @@ impl ThreatMap {
                 if distance == 0 {
                     continue;
                 }
-                let at = row + r.slots + distance as usize;
-                let Some(slot) = table.get_mut(at) else { continue };
-                if let Slot::Unknown = slot {
+                let Some(slot) = table.get_mut(row + r.slots + distance as usize) else { continue };
+                if *slot == 0 {
+                    *slot = 1;
+                    let Some(foe) = foes.get(r.foe as usize) else { continue };
+                    let Some((arm, id)) = foe.arms.get(r.weapon as usize) else { continue };
                     let x = cache.get(
                         engine,
                         (arm, *id),
@@ -306,30 +364,34 @@ impl ThreatMap {
                         // Reading: an enemy reaches us by moving (a charge, where the rules tell).
                         (false, true, 0),
                     );
-                    *slot = Slot::Known(x.map(|x| {
-                        let (fell, hurt) = x.attacker_at(foe.hp);
+                    if let Some(sketch) = x {
+                        let (fell, hurt) = sketch.attacker_at(foe.hp);
                         let own_loss = loss(foe.worth, foe.max_hp, hurt, fell);
-                        (x, own_loss)
-                    }));
+                        let read = Read::new(&sketch, own_loss, target);
+                        *slot = known.len() as u32 + 2;
+                        known.push(Known { sketch, own_loss, read });
+                    }
                 }
-                if !matches!(slot, Slot::Known(Some(_))) {
+                if *slot < 2 {
                     continue;
                 }
+                let at = (*slot - 2) as usize;
                 if foe_at != Some(r.foe) {
-                    flush(foe_at, &mut best, &mut out, table);
+                    flush(foe_at, &mut best, &mut out);
                     foe_at = Some(r.foe);
                 }
-                let Some(Slot::Known(Some((x, own_loss)))) = table.get(at) else { continue };
-                let own_loss = *own_loss;
-                let (routed, damage) = x.against(target.hp);
-                let value = loss(target.worth, target.max_hp, damage, routed) - regard() * own_loss;
+                let Some(known) = known.get_mut(at) else { continue };
+                if !known.read.of(target) {
+                    known.read = Read::new(&known.sketch, known.own_loss, target);
+                }
+                let (own_loss, Read { value, damage, routed, .. }) = (known.own_loss, known.read);
                 let Some(slot) = best.get_mut(usize::from(far)) else { continue };
                 if slot.as_ref().is_none_or(|b| value > b.0 + 1e-12) {
                     *slot = Some((value, damage, routed, own_loss, distance, at));
                 }
             }
         }
-        flush(foe_at, &mut best, &mut out, table);
+        flush(foe_at, &mut best, &mut out);
         // Best first; equal values keep the enemies' order.
         out.sort_by(|a, b| b.1.value.total_cmp(&a.1.value));
         out
@@ -350,7 +412,7 @@ impl ThreatMap {
                 room -= 1;
             }
             let hp = target.hp - worn.round() as i64;
-            let (routed, damage) = if hp < target.hp { blow.sketch.against(hp.max(1)) } else { (blow.routed, blow.damage) };
+            let (routed, damage) = if hp < target.hp { self.against(blow, hp.max(1)) } else { (blow.routed, blow.damage) };
             standing *= 1.0 - f.tempo * routed;
             worn += f.tempo * damage;
         }
@@ -383,7 +445,7 @@ impl ThreatMap {
                 later = later.max(blow.value - elsewhere.get(*foe).copied().unwrap_or(0.0).max(0.0));
             }
         }
-        let mut near: Vec<&(usize, Blow)> = blows.iter().filter(|(f, b)| !b.far && Some(*f) != gone).collect();
+        let mut near: SmallVec<[&(usize, Blow); 16]> = blows.iter().filter(|(f, b)| !b.far && Some(*f) != gone).collect();
         let mut room = room;
         // The chance our unit still stands, and its HP, as the blows land.
         let (mut standing, mut worn) = (1.0f64, 0.0f64);
@@ -393,10 +455,10 @@ impl ThreatMap {
         // Worst first; a second pass for the enemies a wounded unit now tempts. An enemy that
         // strikes leaves the list (`retain` visits each in order, once a pass).
         for pass in 0..2 {
-            near.retain(|&&(foe, ref blow)| {
+            near.retain(|&mut &(foe, ref blow)| {
                 let Some(f) = self.foes.get(foe) else { return true };
                 // This enemy strikes what the earlier ones left standing.
-                let (routed, damage) = if hp < target.hp { blow.sketch.against(hp.max(1)) } else { (blow.routed, blow.damage) };
+                let (routed, damage) = if hp < target.hp { self.against(blow, hp.max(1)) } else { (blow.routed, blow.damage) };
                 let value = standing * loss(target.worth, target.max_hp, damage, routed) - regard() * blow.own_loss;
                 if value <= 0.0 {
                     // A blow that costs the enemy more than us: a careless enemy may still strike.
@@ -514,5 +576,52 @@ army D for Field defender { unit Foe: Savage { items Shortsword } }
         b.state.units[1].morale.routing = true;
         let routing = tempo(&b);
         assert!((routing - steady * 0.3).abs() < 1e-12, "{steady} then {routing}");
+    }
+
+    /// A threat map asked for one target's blows at one HP, then another, then the first again
+    /// (what it remembers of each exchange read at the last HP): each answer is a fresh map's.
+    #[test]
+    fn blows_read_again_at_another_hp_are_a_fresh_maps() {
+        let map_text = "name = \"Field\"\nwidth = 6\nheight = 3\nrows = [\"......\", \"......\", \"......\"]\n\
+            [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
+            [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [4, 0, 2, 3]\n";
+        let source = r#"import "std:battlestorm"
+scenario Field {
+    map "field.map.toml"
+    rounds 6 then defender
+    attacker { zone "a" war_chest 99999 units 1..4 win rout all }
+    defender { zone "d" war_chest 99999 units 1..4 win rout all }
+}
+army A for Field attacker { unit Brave: Savage { items Shortsword } }
+army D for Field defender { unit Foe: Savage { items Shortsword } unit Other: Savage { items Shortsword } }
+"#;
+        let (engine, map) = crate::testing::field(source, map_text);
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = [m::SideId::Attacker, m::SideId::Defender]
+            .map(|side| engine.rules.armies.iter().find(|x| x.side == side).expect("an army a side"));
+        let b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(4, 1), (4, 2)][..]], 3).expect("the battle starts");
+        let view = crate::ai::View::new(&b, m::SideId::Attacker);
+        let mut loadout = b.loadout_of(0, false).expect("our unit's loadout");
+        loadout.hp = None;
+        let max_hp = b.units[0].max_hp;
+        let read = |threats: &mut super::ThreatMap, cache: &mut crate::ai::forecasts::Forecasts, hp: i64| {
+            let id = cache.id(&loadout);
+            let target = super::Target { loadout: &loadout, id, hp, max_hp, worth: 1.0 };
+            let blows = threats.blows(&engine, cache, (3, 1), &target);
+            let got: Vec<(usize, f64, f64, f64)> = blows.iter().map(|(f, x)| (*f, x.value, x.damage, x.routed)).collect();
+            threats.give_back(blows);
+            got
+        };
+        let mut cache = Default::default();
+        let mut threats = super::ThreatMap::new(&view, &mut cache, &mut Later::default(), &[1.0, 1.0, 1.0]);
+        let low = 1;
+        for hp in [max_hp, low, max_hp, low] {
+            let kept = read(&mut threats, &mut cache, hp);
+            let mut fresh_cache = Default::default();
+            let mut fresh = super::ThreatMap::new(&view, &mut fresh_cache, &mut Later::default(), &[1.0, 1.0, 1.0]);
+            let fresh = read(&mut fresh, &mut fresh_cache, hp);
+            assert!(!kept.is_empty(), "the enemies strike the tile");
+            assert_eq!(kept, fresh, "at {hp} HP");
+        }
     }
 }
