@@ -242,3 +242,51 @@ fn runs(now: &[u64], before: &[u64], width: i64) -> Vec<[i64; 3]> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::indexing_slicing)]
+
+    use super::*;
+
+    /// Eyes drawn at random (a fixed seed) on maps up to 13x9, some standing off the map: the
+    /// tiles laid as bits are the tiles [`Sight::sees`] holds, and [`runs`] are the tiles laid
+    /// now and not before, in row order, neighbours on a row joined.
+    #[test]
+    fn laid_tiles_are_the_tiles_a_sight_sees() {
+        let mut state = 11u64;
+        let mut next = |n: i64| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            i64::try_from(state >> 33).unwrap_or(0) % n
+        };
+        let (mut tiles_in_sight, mut runs_found) = (0, 0);
+        for _ in 0..800 {
+            let size = (1 + next(13), 1 + next(9));
+            let mut draw =
+                || (0..next(4)).map(|_| ((next(size.0 + 4) - 2, next(size.1 + 4) - 2), next(7))).collect::<Vec<(Tile, i64)>>();
+            let (before_eyes, now_eyes) = (draw(), draw());
+            let (before, now) = (Sighted::lay(&before_eyes, size), Sighted::lay(&now_eyes, size));
+            let sight = |eyes: &[(Tile, i64)]| Sight { side: m::SideId::Attacker, eyes: Some(eyes.to_vec()), hidden: Vec::new() };
+            let (seen_before, seen_now) = (sight(&before_eyes), sight(&now_eyes));
+            let mut expected: Vec<[i64; 3]> = Vec::new();
+            for y in 0..size.1 {
+                for x in 0..size.0 {
+                    let at = usize::try_from(y * size.0 + x).unwrap_or(0);
+                    let bit = |bits: &[u64]| bits[at / 64] >> (at % 64) & 1 == 1;
+                    assert_eq!(bit(&now), seen_now.sees((x, y)), "{size:?} {now_eyes:?} at {:?}", (x, y));
+                    assert_eq!(bit(&before), seen_before.sees((x, y)), "{size:?} {before_eyes:?} at {:?}", (x, y));
+                    tiles_in_sight += usize::from(bit(&now));
+                    if bit(&now) && !bit(&before) {
+                        match expected.last_mut() {
+                            Some(run) if run[0] == y && run[2] + 1 == x => run[2] = x,
+                            _ => expected.push([y, x, x]),
+                        }
+                    }
+                }
+            }
+            runs_found += expected.len();
+            assert_eq!(runs(&now, &before, size.0), expected, "{size:?} {before_eyes:?} then {now_eyes:?}");
+        }
+        assert!(tiles_in_sight > 5_000 && runs_found > 500, "{tiles_in_sight} tiles, {runs_found} runs");
+    }
+}

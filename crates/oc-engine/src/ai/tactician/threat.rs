@@ -585,15 +585,15 @@ army D for Field defender { unit Foe: Savage { items Shortsword } }
         let map_text = "name = \"Field\"\nwidth = 6\nheight = 3\nrows = [\"......\", \"......\", \"......\"]\n\
             [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
             [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [4, 0, 2, 3]\n";
-        let source = r#"import "std:battlestorm"
-scenario Field {
+        // The built-in ratings rules (no import): a unit's hit points decide how likely a blow routs it.
+        let source = r#"scenario Field {
     map "field.map.toml"
     rounds 6 then defender
     attacker { zone "a" war_chest 99999 units 1..4 win rout all }
     defender { zone "d" war_chest 99999 units 1..4 win rout all }
 }
-army A for Field attacker { unit Brave: Savage { items Shortsword } }
-army D for Field defender { unit Foe: Savage { items Shortsword } unit Other: Savage { items Shortsword } }
+army A for Field attacker { unit Brave: Fighter { items SteelAxe } }
+army D for Field defender { unit Foe: Fighter { items SteelAxe } unit Other: Mage { items Fire } }
 "#;
         let (engine, map) = crate::testing::field(source, map_text);
         let s = &engine.rules.scenarios[0];
@@ -615,6 +615,7 @@ army D for Field defender { unit Foe: Savage { items Shortsword } unit Other: Sa
         let mut cache = Default::default();
         let mut threats = super::ThreatMap::new(&view, &mut cache, &mut Later::default(), &[1.0, 1.0, 1.0]);
         let low = 1;
+        let mut answers = Vec::new();
         for hp in [max_hp, low, max_hp, low] {
             let kept = read(&mut threats, &mut cache, hp);
             let mut fresh_cache = Default::default();
@@ -622,6 +623,9 @@ army D for Field defender { unit Foe: Savage { items Shortsword } unit Other: Sa
             let fresh = read(&mut fresh, &mut fresh_cache, hp);
             assert!(!kept.is_empty(), "the enemies strike the tile");
             assert_eq!(kept, fresh, "at {hp} HP");
+            answers.push(kept);
         }
+        // A memory that forgot the hit points would answer the second read as the first.
+        assert!(max_hp > low && answers.first() != answers.get(1), "the blows differ by HP: {answers:?}");
     }
 }
