@@ -18,6 +18,37 @@ pub(crate) fn field(source: &str, map_text: &str) -> (Engine, oc_model::BattleMa
     (engine, map.battle_map())
 }
 
+/// A small field and its rules, for a test: `rows` (`#` a wall), the attacker deploying in its
+/// two first columns and the defender in its two last (three rows); the scenario `Field` on it
+/// (`rounds 6 then defender`, each side to rout the other, `extra` lines in its body) under
+/// `import` (none: the built-in ratings), each side's army of `units` (unit lines).
+pub(crate) fn duel(rows: &[&str], import: &str, extra: &str, units: [&str; 2]) -> (Engine, oc_model::BattleMap) {
+    let (width, height) = (rows.first().map_or(0, |r| r.len()), rows.len());
+    let rows = rows.iter().map(|r| format!("\"{r}\"")).collect::<Vec<_>>().join(", ");
+    let map_text = format!(
+        "name = \"Field\"\nwidth = {width}\nheight = {height}\nrows = [{rows}]\n\
+         [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
+         [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [{}, 0, 2, 3]\n",
+        width.saturating_sub(2)
+    );
+    let import = if import.is_empty() { String::new() } else { format!("import \"{import}\"\n") };
+    let [a, d] = units;
+    let source = format!(
+        "{import}scenario Field {{\n    map \"field.map.toml\"\n    rounds 6 then defender\n{extra}\
+         attacker {{ zone \"a\" war_chest 99999 units 1..4 win rout all }}\n\
+         defender {{ zone \"d\" war_chest 99999 units 1..4 win rout all }}\n}}\n\
+         army A for Field attacker {{ {a} }}\narmy D for Field defender {{ {d} }}\n"
+    );
+    field(&source, &map_text)
+}
+
+/// Each side's army in `e`'s rules, attacker first.
+#[allow(clippy::expect_used)]
+pub(crate) fn armies(e: &Engine) -> [&oc_model::Army; 2] {
+    [oc_model::SideId::Attacker, oc_model::SideId::Defender]
+        .map(|side| e.rules.armies.iter().find(|x| x.side == side).expect("an army a side"))
+}
+
 /// Each class with its first usable weapon, in the rules' order.
 pub(crate) fn roster(e: &Engine) -> Vec<Loadout> {
     e.rules.classes.iter().filter_map(|c| e.weapons_for(&c.name).first().map(|w| Loadout::new(&c.name, Some(&w.name)))).collect()

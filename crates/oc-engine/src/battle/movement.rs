@@ -552,29 +552,19 @@ impl Battle<'_> {
 mod tests {
     use super::CostQueue;
     use crate::battle::Battle;
-    use oc_model as m;
 
     /// A turn's move reads one tile's cost (`move_cost`, its search ended at that tile): what the
     /// whole reach has for it, on every tile and off the map, walls and units in the way.
     #[test]
     fn a_move_costs_what_the_reach_has_for_its_tile() {
-        let map_text = "name = \"Field\"\nwidth = 9\nheight = 7\nrows = [\".........\", \"..#......\", \"..#..#...\", \".....#...\", \"...#.....\", \"......#..\", \".........\"]\n\
-            [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
-            [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [7, 0, 2, 3]\n";
-        let source = r#"import "std:battlestorm"
-scenario Field {
-    map "field.map.toml"
-    rounds 6 then defender
-    attacker { zone "a" war_chest 99999 units 1..4 win rout all }
-    defender { zone "d" war_chest 99999 units 1..4 win rout all }
-}
-army A for Field attacker { unit Brave: Savage { items Shortsword } }
-army D for Field defender { unit Foe: Savage { items Shortsword } }
-"#;
-        let (engine, map) = crate::testing::field(source, map_text);
+        let (engine, map) = crate::testing::duel(
+            &[".........", "..#......", "..#..#...", ".....#...", "...#.....", "......#..", "........."],
+            "std:battlestorm",
+            "",
+            ["unit Brave: Savage { items Shortsword }", "unit Foe: Savage { items Shortsword }"],
+        );
         let s = &engine.rules.scenarios[0];
-        let [a, d] = [m::SideId::Attacker, m::SideId::Defender]
-            .map(|side| engine.rules.armies.iter().find(|x| x.side == side).expect("an army a side"));
+        let [a, d] = crate::testing::armies(&engine);
         let mut b = Battle::new(&engine, s, &map, [a, d], [&[(0, 1)][..], &[(8, 1)][..]], 3).expect("the battle starts");
         let (mut reached, mut refused) = (0, 0);
         for (pa, pd) in [((0, 1), (8, 1)), ((1, 3), (3, 3)), ((4, 2), (4, 4)), ((6, 6), (7, 5)), ((3, 1), (4, 1))] {

@@ -254,8 +254,6 @@ fn struck_from(
 mod tests {
     use std::sync::Arc;
 
-    use oc_model as m;
-
     use super::{steps, widen, Armed};
     use crate::battle::{Battle, Tile};
 
@@ -264,24 +262,15 @@ mod tests {
     /// blocking the line of sight (the ruleset's `line_of_sight`) included.
     #[test]
     fn updated_strikes_are_the_strikes_worked_out_afresh() {
-        let map_text = "name = \"Field\"\nwidth = 9\nheight = 7\nrows = [\".........\", \"..#......\", \"..#..#...\", \".....#...\", \"...#.....\", \"......#..\", \".........\"]\n\
-            [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
-            [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [7, 0, 2, 3]\n";
-        let source = r#"import "std:battlestorm"
-scenario Field {
-    map "field.map.toml"
-    rounds 6 then defender
-    attacker { zone "a" war_chest 99999 units 1..4 win rout all }
-    defender { zone "d" war_chest 99999 units 1..4 win rout all }
-}
-army A for Field attacker { unit Brave: Savage { items Shortsword } }
-army D for Field defender { unit Foe: Savage { items Shortsword } }
-"#;
-        let (engine, map) = crate::testing::field(source, map_text);
+        let (engine, map) = crate::testing::duel(
+            &[".........", "..#......", "..#..#...", ".....#...", "...#.....", "......#..", "........."],
+            "std:battlestorm",
+            "",
+            ["unit Brave: Savage { items Shortsword }", "unit Foe: Savage { items Shortsword }"],
+        );
         assert!(engine.rules.ruleset.turn.line_of_sight, "the walls block the line of sight");
         let s = &engine.rules.scenarios[0];
-        let [a, d] = [m::SideId::Attacker, m::SideId::Defender]
-            .map(|side| engine.rules.armies.iter().find(|x| x.side == side).expect("an army a side"));
+        let [a, d] = crate::testing::armies(&engine);
         let b = Battle::new(&engine, s, &map, [a, d], [&[(0, 1)][..], &[(8, 1)][..]], 3).expect("the battle starts");
         let dims = (9, 7);
         let ranges = vec![(1, 1), (1, 2), (2, 3), (0, 4)];

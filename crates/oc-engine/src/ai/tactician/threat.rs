@@ -525,8 +525,7 @@ mod tests {
             destructibles: Vec::new(),
         };
         let s = &engine.rules.scenarios[0];
-        let [a, d] = [m::SideId::Attacker, m::SideId::Defender]
-            .map(|side| engine.rules.armies.iter().find(|x| x.side == side).expect("an army a side"));
+        let [a, d] = crate::testing::armies(&engine);
         let mut b = Battle::new(&engine, s, &map, [a, d], [&[(0, 1)][..], &[(6, 1)][..]], 3).expect("the battle starts");
         let (points, kind, _) = b.mobility(1).expect("the defender's unit moves");
         let mut later = Later::default();
@@ -548,24 +547,14 @@ mod tests {
     /// flees (or rallies), so it threatens as little as one that cannot attack now.
     #[test]
     fn a_routing_enemy_threatens_only_a_little() {
-        let map_text = "name = \"Field\"\nwidth = 6\nheight = 3\nrows = [\"......\", \"......\", \"......\"]\n\
-            [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
-            [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [4, 0, 2, 3]\n";
-        let source = r#"import "std:battlestorm"
-scenario Field {
-    map "field.map.toml"
-    rounds 6 then defender
-    advanced courage
-    attacker { zone "a" war_chest 99999 units 1..4 win rout all }
-    defender { zone "d" war_chest 99999 units 1..4 win rout all }
-}
-army A for Field attacker { unit Brave: Savage { items Shortsword } }
-army D for Field defender { unit Foe: Savage { items Shortsword } }
-"#;
-        let (engine, map) = crate::testing::field(source, map_text);
+        let (engine, map) = crate::testing::duel(
+            &["......", "......", "......"],
+            "std:battlestorm",
+            "    advanced courage\n",
+            ["unit Brave: Savage { items Shortsword }", "unit Foe: Savage { items Shortsword }"],
+        );
         let s = &engine.rules.scenarios[0];
-        let [a, d] = [m::SideId::Attacker, m::SideId::Defender]
-            .map(|side| engine.rules.armies.iter().find(|x| x.side == side).expect("an army a side"));
+        let [a, d] = crate::testing::armies(&engine);
         let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(4, 1)][..]], 3).expect("the battle starts");
         let tempo = |b: &Battle| {
             let view = crate::ai::View::new(b, m::SideId::Attacker);
@@ -582,23 +571,15 @@ army D for Field defender { unit Foe: Savage { items Shortsword } }
     /// (what it remembers of each exchange read at the last HP): each answer is a fresh map's.
     #[test]
     fn blows_read_again_at_another_hp_are_a_fresh_maps() {
-        let map_text = "name = \"Field\"\nwidth = 6\nheight = 3\nrows = [\"......\", \"......\", \"......\"]\n\
-            [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
-            [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [4, 0, 2, 3]\n";
         // The built-in ratings rules (no import): a unit's hit points decide how likely a blow routs it.
-        let source = r#"scenario Field {
-    map "field.map.toml"
-    rounds 6 then defender
-    attacker { zone "a" war_chest 99999 units 1..4 win rout all }
-    defender { zone "d" war_chest 99999 units 1..4 win rout all }
-}
-army A for Field attacker { unit Brave: Fighter { items SteelAxe } }
-army D for Field defender { unit Foe: Fighter { items SteelAxe } unit Other: Mage { items Fire } }
-"#;
-        let (engine, map) = crate::testing::field(source, map_text);
+        let (engine, map) = crate::testing::duel(
+            &["......", "......", "......"],
+            "",
+            "",
+            ["unit Brave: Fighter { items SteelAxe }", "unit Foe: Fighter { items SteelAxe } unit Other: Mage { items Fire }"],
+        );
         let s = &engine.rules.scenarios[0];
-        let [a, d] = [m::SideId::Attacker, m::SideId::Defender]
-            .map(|side| engine.rules.armies.iter().find(|x| x.side == side).expect("an army a side"));
+        let [a, d] = crate::testing::armies(&engine);
         let b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(4, 1), (4, 2)][..]], 3).expect("the battle starts");
         let view = crate::ai::View::new(&b, m::SideId::Attacker);
         let mut loadout = b.loadout_of(0, false).expect("our unit's loadout");
