@@ -260,18 +260,11 @@ impl<'s> Grid<'s> {
 
 /// The states a strike by `side` leads to from hit points `hp` (with chance `p`, neither side
 /// routed), into `next`: each outcome's in turn, as [`Exchange::apply`] leaves them where no
-/// trigger runs (`dealt`: the damage dealt to the unit struck, or to the striker on a backfire;
-/// held at 0).
+/// trigger runs (the damage [`dealt`], held at 0).
 fn strike(next: &mut Grid, hp: [i64; 2], p: f64, side: usize, outcomes: &Outcomes) {
     let faces = outcomes.den;
-    let (own, foe) = (side & 1, (side & 1) ^ 1);
     for &(count, o) in outcomes.list.iter() {
-        let mut after = hp;
-        let target = if o.backfire { own } else { foe };
-        if o.backfire || o.hit {
-            after[target] = hp[target].saturating_sub(o.damage).max(0);
-        }
-        next.add(after, p * count / faces);
+        next.add(dealt(hp, side, o).map(|h| h.max(0)), p * count / faces);
     }
 }
 
