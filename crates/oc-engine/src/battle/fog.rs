@@ -124,15 +124,7 @@ impl Battle<'_> {
         if self.scenario.fog.is_none() {
             return Sight { side, eyes: None, hidden: Vec::new() };
         }
-        let attr = self.engine.ir.attr_id("vision");
-        let mut eyes: Vec<(Tile, i64)> = self
-            .units
-            .iter()
-            .enumerate()
-            .filter(|(_, u)| u.side == side && u.state == State::Ready)
-            .filter_map(|(k, u)| self.vision_by(k, attr).map(|r| (u.pos, r)))
-            .collect();
-        eyes.extend(self.state.lights.iter().filter(|l| l.side == side).map(|l| (l.at, l.radius)));
+        let eyes = self.eyes(side).collect();
         let hidden =
             (0..self.units.len()).filter(|k| self.hidden(*k) && self.units.get(*k).is_some_and(|u| u.side != side)).collect();
         Sight { side, eyes: Some(eyes), hidden }
@@ -144,10 +136,20 @@ impl Battle<'_> {
         if self.scenario.fog.is_none() {
             return true;
         }
+        self.eyes(side).any(|(at, r)| distance(at, t) <= r)
+    }
+
+    /// Under fog, what `side` sees from: each of its units on the battlefield with its vision,
+    /// then each of its lights with its radius (what [`Battle::sight`] and [`Battle::sees`] read).
+    fn eyes(&self, side: m::SideId) -> impl Iterator<Item = (Tile, i64)> + '_ {
         let attr = self.engine.ir.attr_id("vision");
-        self.units.iter().enumerate().any(|(k, u)| {
-            u.side == side && u.state == State::Ready && self.vision_by(k, attr).is_some_and(|r| distance(u.pos, t) <= r)
-        }) || self.state.lights.iter().any(|l| l.side == side && distance(l.at, t) <= l.radius)
+        let units = self
+            .units
+            .iter()
+            .enumerate()
+            .filter(move |(_, u)| u.side == side && u.state == State::Ready)
+            .filter_map(move |(k, u)| self.vision_by(k, attr).map(|r| (u.pos, r)));
+        units.chain(self.state.lights.iter().filter(move |l| l.side == side).map(|l| (l.at, l.radius)))
     }
 
     /// `reveal(X)` by unit `i`: with fog, its side sees within X of it until the round ends.
