@@ -334,7 +334,7 @@ impl<'e> Battle<'e> {
         units.sort_by_key(|f| side_index(f.side));
         let mut b = Battle {
             engine,
-            scenario: scenario.clone(),
+            scenario: std::sync::Arc::new(scenario.clone()),
             state: BattleState {
                 map: std::sync::Arc::new(map),
                 units,

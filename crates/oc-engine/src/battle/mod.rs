@@ -223,7 +223,8 @@ pub struct Trade {
 /// reads the rules from `engine` and `scenario`, and changes only `state` and `log`.
 pub struct Battle<'e> {
     pub engine: &'e Engine,
-    pub scenario: m::Scenario,
+    /// Shared by the forks of a battle (nothing in a battle changes it).
+    pub scenario: std::sync::Arc<m::Scenario>,
     /// Everything the battle changes as it goes: what a fork copies and a refused turn restores.
     pub state: BattleState,
     pub log: Vec<Record>,

@@ -92,10 +92,19 @@ impl Exchange<'_> {
                 }
             }
         }
+        // The states of this walk differ only in hit points: what a side's strike comes to at a
+        // pair of them is asked again at every level that reaches the pair, found here by the
+        // pair (no state copied or hashed, as `outcomes_memo`'s table keys them).
         let mut state = initial.clone();
+        let mut known: FastMap<([i64; 2], usize), Arc<Outcomes>> = FastMap::default();
         let done = run(initial.hp, strikers, fixed.each_ref().map(|o| o.as_deref()), &mut |side, hp| {
-            state.hp = hp;
-            self.outcomes_memo(&state, side, cache)
+            known
+                .entry((hp, side))
+                .or_insert_with(|| {
+                    state.hp = hp;
+                    self.outcomes_memo(&state, side, cache)
+                })
+                .clone()
         })?;
         Some((done, planning.then_some(Plain)))
     }
