@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use crate::ir::{Eff, E};
 use crate::Atom;
 use oc_model as m;
 
@@ -65,7 +66,8 @@ impl Drop for Greedy {
         let Some(serial) = self.engine else { return };
         let forecasts = std::mem::take(&mut self.forecasts);
         let f = &forecasts;
-        let kept = [f.ids.count(), f.table.len(), f.templates.count(), f.strikers.len(), f.reaches.len(), f.verbs.len()];
+        let verbs = f.verbs.kept.iter().flatten().map(|k| k.len()).sum();
+        let kept = [f.ids.count(), f.table.len(), f.templates.count(), f.strikers.len(), f.reaches.len(), verbs];
         let kept = kept.into_iter().max().unwrap_or(0);
         let forecasts = if kept > Greedy::MAX { Forecasts::default() } else { forecasts };
         let guides = std::mem::take(&mut self.guides);
@@ -103,12 +105,9 @@ struct Forecasts {
 }
 
 /// A unit's actions' verbs and whether one attacks an enemy (`Battle::action_verbs_attacking`),
-/// kept by what they are all read from (`Battle::each_action`): its class, form (`reverted`),
-/// weapon held, items and own tags, each atom by its one text's address (two atoms are equal
-/// where their addresses are). So only where no `grant` of the rules passes arguments other than
-/// constants and the granting tag's own (such a grant reads the unit where it stands): the
-/// outer `None` until the rules are read, the inner where a grant reads the unit (then they are
-/// worked out each time).
+/// by what `Battle::each_action` reads: its class, form, weapon held, items and own tags (an
+/// atom by its text's address: one text, one atom). Only where no `grant` passes arguments but
+/// constants and its tag's own (else it reads the unit where it stands): `Some(None)` then.
 #[derive(Debug, Default)]
 struct Verbs {
     kept: Option<Option<FastMap<Vec<usize>, (Arc<[Option<m::Verb>]>, bool)>>>,
@@ -117,38 +116,23 @@ struct Verbs {
 }
 
 impl Verbs {
-    /// Unit `i`'s actions' verbs and whether one attacks an enemy, as
-    /// `Battle::action_verbs_attacking` has them.
     fn of(&mut self, b: &Battle, i: usize) -> (Arc<[Option<m::Verb>]>, bool) {
         let kept = self.kept.get_or_insert_with(|| {
-            let plain = |args: &[crate::ir::E]| args.iter().all(|a| matches!(a, crate::ir::E::Const(_) | crate::ir::E::Param(_)));
-            let fixed = b.engine.ir.effects.values().flat_map(|(_, effects)| effects).all(|e| match e {
-                crate::ir::Eff::Grant { args, .. } => plain(args),
-                _ => true,
-            });
-            fixed.then(FastMap::default)
+            let plain = |args: &[E]| args.iter().all(|a| matches!(a, E::Const(_) | E::Param(_)));
+            let mut effects = b.engine.ir.effects.values().flat_map(|(_, effects)| effects);
+            effects.all(|e| !matches!(e, Eff::Grant { args, .. } if !plain(args))).then(FastMap::default)
         });
-        let found = |b: &Battle| {
-            let (verbs, attacks) = b.action_verbs_attacking(i);
-            (Arc::from(verbs), attacks)
-        };
-        let (Some(kept), Some(u)) = (kept.as_mut(), b.units.get(i)) else { return found(b) };
+        let found = |(verbs, attacks): (Vec<_>, bool)| (Arc::from(verbs), attacks);
+        let (Some(kept), Some(u)) = (kept.as_mut(), b.units.get(i)) else { return found(b.action_verbs_attacking(i)) };
         let at = |a: &Atom| a.as_str().as_ptr() as usize;
         let key = &mut self.key;
         key.clear();
         key.extend([at(&u.class), usize::from(u.reverted), u.equipped.as_ref().map_or(0, at), u.items.len()]);
-        key.extend(u.items.iter().map(at));
-        key.extend(u.tags.iter().map(at));
+        key.extend(u.items.iter().chain(&u.tags).map(at));
         if let Some((verbs, attacks)) = kept.get(&key[..]) {
             return (verbs.clone(), *attacks);
         }
-        let v = found(b);
-        kept.insert(key.clone(), v.clone());
-        v
-    }
-
-    fn len(&self) -> usize {
-        self.kept.as_ref().and_then(|k| k.as_ref()).map_or(0, |k| k.len())
+        kept.entry(key.clone()).or_insert_with(|| found(b.action_verbs_attacking(i))).clone()
     }
 }
 
