@@ -104,19 +104,21 @@ struct Forecasts {
     verbs: Verbs,
 }
 
+type Found = (Arc<[Option<m::Verb>]>, bool);
+
 /// A unit's actions' verbs and whether one attacks an enemy (`Battle::action_verbs_attacking`),
 /// by what `Battle::each_action` reads: its class, form, weapon held, items and own tags (an
 /// atom by its text's address: one text, one atom). Only where no `grant` passes arguments but
 /// constants and its tag's own (else it reads the unit where it stands): `Some(None)` then.
 #[derive(Debug, Default)]
 struct Verbs {
-    kept: Option<Option<FastMap<Vec<usize>, (Arc<[Option<m::Verb>]>, bool)>>>,
+    kept: Option<Option<FastMap<Vec<usize>, Found>>>,
     /// The key being looked up, its room kept.
     key: Vec<usize>,
 }
 
 impl Verbs {
-    fn of(&mut self, b: &Battle, i: usize) -> (Arc<[Option<m::Verb>]>, bool) {
+    fn of(&mut self, b: &Battle, i: usize) -> Found {
         let kept = self.kept.get_or_insert_with(|| {
             let plain = |args: &[E]| args.iter().all(|a| matches!(a, E::Const(_) | E::Param(_)));
             let mut effects = b.engine.ir.effects.values().flat_map(|(_, effects)| effects);
