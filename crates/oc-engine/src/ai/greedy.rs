@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use crate::ir::{Eff, E};
 use crate::Atom;
 use oc_model as m;
 
@@ -65,7 +66,8 @@ impl Drop for Greedy {
         let Some(serial) = self.engine else { return };
         let forecasts = std::mem::take(&mut self.forecasts);
         let f = &forecasts;
-        let kept = [f.ids.count(), f.table.len(), f.templates.count(), f.strikers.len(), f.reaches.len()];
+        let verbs = f.verbs.kept.iter().flatten().map(|k| k.len()).sum();
+        let kept = [f.ids.count(), f.table.len(), f.templates.count(), f.strikers.len(), f.reaches.len(), verbs];
         let kept = kept.into_iter().max().unwrap_or(0);
         let forecasts = if kept > Greedy::MAX { Forecasts::default() } else { forecasts };
         let guides = std::mem::take(&mut self.guides);
@@ -98,6 +100,42 @@ struct Forecasts {
     /// Each acting loadout's reach with a weapon from a terrain, as [`striker`] finds it, by the
     /// loadout without hit points (its number in `templates`): `None` where it may not use it.
     reaches: FastMap<StrikerKey, Option<(i64, i64)>>,
+    /// A unit's actions' verbs and whether one attacks an enemy ([`Verbs`]).
+    verbs: Verbs,
+}
+
+type Found = (Arc<[Option<m::Verb>]>, bool);
+
+/// A unit's actions' verbs and whether one attacks an enemy (`Battle::action_verbs_attacking`),
+/// by what `Battle::each_action` reads: its class, form, weapon held, items and own tags (an
+/// atom by its text's address: one text, one atom). Only where no `grant` passes arguments but
+/// constants and its tag's own (else it reads the unit where it stands): `Some(None)` then.
+#[derive(Debug, Default)]
+struct Verbs {
+    kept: Option<Option<FastMap<Vec<usize>, Found>>>,
+    /// The key being looked up, its room kept.
+    key: Vec<usize>,
+}
+
+impl Verbs {
+    fn of(&mut self, b: &Battle, i: usize) -> Found {
+        let kept = self.kept.get_or_insert_with(|| {
+            let plain = |args: &[E]| args.iter().all(|a| matches!(a, E::Const(_) | E::Param(_)));
+            let mut effects = b.engine.ir.effects.values().flat_map(|(_, effects)| effects);
+            effects.all(|e| !matches!(e, Eff::Grant { args, .. } if !plain(args))).then(FastMap::default)
+        });
+        let found = |(verbs, attacks): (Vec<_>, bool)| (Arc::from(verbs), attacks);
+        let (Some(kept), Some(u)) = (kept.as_mut(), b.units.get(i)) else { return found(b.action_verbs_attacking(i)) };
+        let at = |a: &Atom| a.as_str().as_ptr() as usize;
+        let key = &mut self.key;
+        key.clear();
+        key.extend([at(&u.class), usize::from(u.reverted), u.equipped.as_ref().map_or(0, at), u.items.len()]);
+        key.extend(u.items.iter().chain(&u.tags).map(at));
+        if let Some((verbs, attacks)) = kept.get(&key[..]) {
+            return (verbs.clone(), *attacks);
+        }
+        kept.entry(key.clone()).or_insert_with(|| found(b.action_verbs_attacking(i))).clone()
+    }
 }
 
 impl Controller for Greedy {
@@ -256,7 +294,7 @@ fn best_for(
     }
     // The tiles in reach with what moving there costs, in tile order.
     let tiles = view.reachable_sorted(i, &mobility, &mut guides.reach)?;
-    let (verbs, attacks) = b.action_verbs_attacking(i);
+    let (verbs, attacks) = cache.verbs.of(b, i);
     let has = |verb: m::Verb| verbs.contains(&Some(verb));
     // Where activations are steps paid from a resource, only steps the unit can pay for.
     let affordable = |turn: &Turn| {
@@ -548,10 +586,12 @@ fn best_for(
         .clone();
     // The cost from a tile to the nearest goal: toward the enemy, the least of the guides toward
     // each of its tiles; else the one guide toward them all.
+    let mut nearest: Option<Tile> = None;
     let (each, guide) = if enemies && !goals.is_empty() {
         let mut ks = guides.toward_each(b, &kind, &enter, &goals);
         // The nearest goals first: the least cost is found early and the far guides not read.
         ks.sort_by_key(|(k, g)| (distance(u.pos, *g), *k));
+        nearest = ks.first().map(|(_, g)| *g);
         (Some((ks, &mut guides.each)), None)
     } else {
         (None, Some(guides.by_goals.entry((kind, goals)).or_insert_with_key(|(_, goals)| Guide::lazy_over(b, enter, goals))))
@@ -601,9 +641,12 @@ fn best_for(
         )
     } else {
         // The least cost, the first tile of it: a tile whose cost is more than the least so far
-        // cannot be it, so its guides are read only as far as that.
+        // cannot be it, so its guides are read only as far as that. Toward the enemy, the tile
+        // nearest the nearest goal is read first: the least is found early and the other tiles'
+        // guides read less (the least and its first tile in tile order are the same either way).
+        let first = nearest.and_then(|g| tiles.iter().map(|(t, _)| (distance(*t, g), *t)).min()).map(|(_, t)| t);
         let mut least: Option<(i64, Tile)> = None;
-        for (t, _) in &tiles {
+        for t in first.iter().chain(tiles.iter().map(|(t, _)| t).filter(|t| Some(**t) != first)) {
             let cap = least.map_or(i64::MAX, |(d, _)| d);
             if let Some(d) = settle(*t, cap) {
                 if least.is_none_or(|l| (d, *t) < l) {
