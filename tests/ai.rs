@@ -457,33 +457,6 @@ fn the_default_waits_on_the_ground_it_holds_for_an_enemy_it_cannot_see() {
     }
 }
 
-/// Issue 41, the Woodcutter's Night: the watch wins by holding out (`defend "woodcutter-hut" for
-/// 10 rounds`), so under fog the default plays the tactician's turn for it, not the search over
-/// what it has seen (raiders playing the tactician won 58.8% of 400 games against the searching
-/// watch, 49.0% against the tactician's: `oc tournament --as-written --ais planner tactician`).
-/// The raiders, whom the clock does not favour, still search. Each of the watch's turns in the
-/// first rounds of a game is the tactician's turn on the same battle.
-#[test]
-fn under_fog_a_side_the_clock_favours_plays_the_tacticians_turn() {
-    let f = field("scenarios/zaha-woods-night.oc");
-    let pair = f.pairs.first().unwrap();
-    assert!(ai::clock_favours(&f.scenario, SideId::Defender));
-    assert!(!ai::clock_favours(&f.scenario, SideId::Attacker));
-    let mut b = Battle::set_up(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], 3).unwrap();
-    let mut default = ai::by_name(ai::DEFAULT).unwrap();
-    let mut tactician = ai::by_name("tactician").unwrap();
-    let mut watch_turns = 0;
-    while b.round <= 5 && b.outcome.is_none() {
-        let turn = default.choose(&b).unwrap();
-        if b.to_act == SideId::Defender {
-            assert_eq!(Some(&turn), tactician.choose(&b).as_ref(), "round {}", b.round);
-            watch_turns += 1;
-        }
-        b.play_turn(turn).unwrap();
-    }
-    assert!(watch_turns >= 10, "the watch took {watch_turns} turns");
-}
-
 /// Issue 41, by night (the tuning field `plain-night-ratings.oc`: fog, vision 3): the armies
 /// swapped ends before the first turn, so the attacker stands where the enemy deployed (it sees
 /// all of that ground), sees no enemy and remembers none. The default sweeps for it: every

@@ -35,7 +35,7 @@ use crate::battle::{Battle, Combatant, Controller, CostQueue, Sight, State, Tile
 
 pub use greedy::{Greedy, Prospect};
 pub use planner::Planner;
-pub use tactician::stakes::{clock_favours, free_to_wait};
+pub use tactician::stakes::free_to_wait;
 pub use tactician::Tactician;
 
 /// The AI `oc battle`, `oc simulate` and `oc tournament` play with unless told otherwise.

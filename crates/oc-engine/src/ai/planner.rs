@@ -17,16 +17,10 @@
 //! Where it searches is its reach ([`Planner::wide`]). The default, `planner`, searches while
 //! at most [`FULL_UNITS`] units stand: without fog only where material decides the battle (a
 //! side free to wait, [`free_to_wait`]: no tiles at stake, no clock against it), under fog as
-//! `searcher` does (a side with no ground of its own to take, `takes_ground`, and no clock on
-//! its side, [`clock_favours`]); elsewhere it plays the tactician's turn, move for move. Under fog the tactician alone was no stronger
+//! `searcher` does (a side with no ground of its own to take, `takes_ground`); elsewhere it
+//! plays the tactician's turn, move for move. Under fog the tactician alone was no stronger
 //! than greedy for the Woodcutter's Night's raiders (attacker wins 54.0% against greedy
-//! v greedy's 45.5%; searching, 61.0%: 400 games, seed 11, the watch of five it had then). Its
-//! watch, whom the clock favours (`defend ... for 10 rounds`), was weaker searching: raiders
-//! playing the tactician won 58.8% of 400 games (seed 11) against the searching watch, 49.0%
-//! against the tactician's; greedy's raiders 44.0% against 36.0%. A search over the seen takes
-//! the unseen enemy off its copies, and a side that wins by holding out loses by leaving its
-//! ground for what it sees: under fog such a side plays the tactician's turn (four held-out
-//! night versions of shipped scenarios measured it, tests/fixtures/night). `searcher` ([`Planner::wide`])
+//! v greedy's 45.5%; searching, 61.0%: 400 games, seed 11, the watch of five it had then). `searcher` ([`Planner::wide`])
 //! searches wherever it was measured no weaker: also for the side that stops a seizure, escape
 //! or raze, and past a dozen units (a side that must take ground itself plays the tactician's
 //! turn). It shifts the shipped scenarios' balance toward the defender and costs 7 to 25 times
@@ -55,7 +49,7 @@ mod seen;
 use crate::battle::{Battle, Controller, State, Turn};
 
 use super::tactician::Walks;
-use super::{clock_favours, free_to_wait, Greedy, Tactician};
+use super::{free_to_wait, Greedy, Tactician};
 use leaf::Leaf;
 use seen::Seen;
 
@@ -112,11 +106,10 @@ impl Controller for Planner {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
         let side = b.to_act;
         let standing = b.units.iter().filter(|u| u.state == State::Ready).count();
-        let fogged = b.sight(side).fogged();
         let searches = if self.wide {
-            !takes_ground(b, side) && !(fogged && clock_favours(&b.scenario, side))
-        } else if fogged {
-            !takes_ground(b, side) && !clock_favours(&b.scenario, side) && standing <= FULL_UNITS
+            !takes_ground(b, side)
+        } else if b.sight(side).fogged() {
+            !takes_ground(b, side) && standing <= FULL_UNITS
         } else {
             free_to_wait(&b.scenario, side) && standing <= FULL_UNITS
         };

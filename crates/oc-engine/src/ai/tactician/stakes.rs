@@ -266,15 +266,6 @@ pub fn free_to_wait(scenario: &m::Scenario, side: m::SideId) -> bool {
     !(scenario.rounds.is_some() && scenario.on_time_limit == m::Outcome::Win(side.other()))
 }
 
-/// Whether the clock is on `side`'s side: it wins by holding out (a `survive` or `defend ...
-/// for` of its own that the time limit leaves room for), or the time limit hands it the battle.
-/// The enemy must come to it. It depends on the scenario alone.
-pub fn clock_favours(scenario: &m::Scenario, side: m::SideId) -> bool {
-    let limit = scenario.rounds.unwrap_or(ROUND_CAP);
-    scenario.side(side).win.as_ref().and_then(clock_win).is_some_and(|n| n <= limit)
-        || (scenario.rounds.is_some() && scenario.on_time_limit == m::Outcome::Win(side))
-}
-
 /// How hard the clock pushes `side`: 0 while time is on its side or plentiful, up to 1 when the
 /// time limit (or the enemy's `survive` / `defend`) is about to hand the battle to the enemy or
 /// end it in a draw.
