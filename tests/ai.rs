@@ -377,7 +377,7 @@ fn action_verbs_are_the_verbs_of_the_actions() {
 
 /// The mirror fields for measuring the AIs (`tests/fixtures/mirror/fields/`, its README names the
 /// fields held out from tuning), each with the ratings and v0.6 mirror rosters.
-const FIELDS: [&str; 6] = ["plain", "forest", "river", "hill", "corridor", "ruins"];
+const FIELDS: [&str; 7] = ["plain", "forest", "river", "hill", "corridor", "ruins", "marsh"];
 
 /// Each field is its own mirror image: column x is column W-1-x, terrain for terrain, the
 /// attacker's zone the defender's mirrored; its matches use the same rosters as the fixtures'
