@@ -40,6 +40,14 @@ pub(super) fn regard() -> f64 {
     super::REGARD
 }
 
+/// What a blow is worth to the enemy that strikes: our loss (a unit of `worth` and `max_hp`
+/// taking `damage` and routed by chance `routed`, as much as it still stands: `standing`) less
+/// its own loss `own`, weighed by its regard. Read once per blow (`Read`), per unit struck
+/// (`Exposure::value`) and blow by blow as the enemies strike (`ThreatMap::danger`).
+pub(super) fn worth_to_enemy((worth, max_hp): (f64, i64), (damage, routed): (f64, f64), standing: f64, own: f64) -> f64 {
+    standing * loss(worth, max_hp, damage, routed) - regard() * own
+}
+
 /// A unit's material: its worth, three tenths for its HP and seven for standing at all.
 pub(super) fn loss(worth: f64, max_hp: i64, damage: f64, routed: f64) -> f64 {
     worth * (super::HP_SHARE * damage / max_hp.max(1) as f64 + (1.0 - super::HP_SHARE) * routed)
@@ -135,7 +143,7 @@ struct Read {
 impl Read {
     fn new(sketch: &Sketch, own_loss: f64, target: &Target) -> Read {
         let (routed, damage) = sketch.against(target.hp);
-        let value = loss(target.worth, target.max_hp, damage, routed) - regard() * own_loss;
+        let value = worth_to_enemy((target.worth, target.max_hp), (damage, routed), 1.0, own_loss);
         Read { hp: target.hp, worth: target.worth.to_bits(), max_hp: target.max_hp, routed, damage, value }
     }
 
