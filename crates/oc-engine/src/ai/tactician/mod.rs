@@ -48,7 +48,7 @@ use crate::battle::{tile_index, Battle, Controller, State, Tile, Turn};
 use crate::fx::FastMap;
 use crate::Loadout;
 use stakes::{prices, Stakes};
-use threat::{loss, Later, Target, ThreatMap};
+use threat::{Later, Target, ThreatMap};
 
 /// The tactician, as the battle's [`Controller`]. Use one per battle: it keeps the forecasts it
 /// has worked out with that battle's engine, and the units' prices.
@@ -348,7 +348,7 @@ impl Exposure {
     /// with the state `(hp, standing, worn)`; with our chance routed and damage.
     fn value(&self, (hp, standing, _): (i64, f64, f64), own: f64, sketch: &Sketch) -> (f64, f64, f64) {
         let (routed, damage) = sketch.against(hp.max(1));
-        (standing * loss(self.worth, self.max_hp, damage, routed) - threat::regard() * own, routed, damage)
+        (threat::worth_to_enemy((self.worth, self.max_hp), (damage, routed), standing, own), routed, damage)
     }
 }
 

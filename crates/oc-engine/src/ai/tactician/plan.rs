@@ -19,6 +19,23 @@ use arms::Arms;
 /// The tiles a unit can move to, each with its movement cost, sorted by tile.
 type Reach = [(Tile, i64)];
 
+/// How far a bound on a candidate's score stays clear of the rounding of the score itself.
+const SURE: f64 = 1e-6;
+
+/// A candidate with what its score is made of but the danger (`Decision::score`): its tile,
+/// the tile's worth and toll, the tiles held it bars the enemy from, whether it stands still,
+/// the most it could score (`Decision::score_pool`) and, once read, its score.
+struct Weighed {
+    c: Candidate,
+    t: Tile,
+    place: f64,
+    toll: f64,
+    bars: f64,
+    stays: bool,
+    most: f64,
+    score: Option<f64>,
+}
+
 /// A unit's weapons: (name, least and most distance).
 type Weapons = [(Atom, i64, i64)];
 
@@ -122,8 +139,8 @@ impl<'v, 'e> Decision<'v, 'e> {
         let mut arms = Arms { acting, foes: self.view.targets().map(|(k, f)| (k, f.pos)).collect(), spans, ..Arms::default() };
         // Each tile's candidate turns (one list, emptied tile by tile).
         let mut candidates = Vec::new();
-        let mut best: Option<(f64, Turn)> = None;
-        let mut stay: Option<f64> = None;
+        // Every tile's candidates, in order, each scored but for the danger.
+        let mut pool: Vec<Weighed> = Vec::with_capacity(2 * reach.len());
         // Guards: actions that only raise the unit's own resources until they refill.
         let guards = if has(m::Verb::Gain) && !berserk { b.self_gains(i) } else { Vec::new() };
         let spend = b.engine.rules.ruleset.turn.spend.as_ref().map(|r| Atom::new(r));
@@ -186,18 +203,11 @@ impl<'v, 'e> Decision<'v, 'e> {
             if forced.is_empty() && t == me.u.pos && !attack_actions.is_empty() {
                 self.attack_actions(&me, (&attack_actions, spend.as_ref()), cache, &mut arms, &mut candidates);
             }
+            let least = self.threats.least_danger(t);
             for c in candidates.drain(..) {
                 if !affordable(&c.turn, c.equip) {
                     continue;
                 }
-                let danger = match c.routs {
-                    _ if !c.holding.is_empty() => self.danger_holding(i, t, (c.holds, c.hp), &c.holding, cache),
-                    Some((foe, p)) if p > 0.0 => {
-                        let [spared, faced] = self.dangers(i, t, c.holds, c.hp, [Some(foe), None], cache);
-                        p * spared + (1.0 - p) * faced
-                    }
-                    _ => self.danger(i, t, c.holds, c.hp, None, cache),
-                };
                 // The tile held bars the enemy only while our unit stands: as much as it is
                 // likely to still stand once the enemies have struck it; and a taker the act
                 // routs is barred no more (a mage that stepped off the village to the ferry house
@@ -207,18 +217,98 @@ impl<'v, 'e> Decision<'v, 'e> {
                     _ => 0.0,
                 };
                 let bars: f64 = bars.iter().map(|(k, w)| w * (1.0 - routed(*k))).sum();
-                let held = if bars > 0.0 { (1.0 - c.fallen) * self.standing(i, t, c.holds, c.hp, cache) * bars } else { 0.0 };
-                let score = c.act + place + held - toll - caution * (1.0 - c.fallen) * danger;
-                if t == me.u.pos && matches!(c.turn.act, Act::Wait) {
-                    stay = Some(stay.map_or(score, |s: f64| s.max(score)));
-                }
-                if best.as_ref().is_none_or(|(s, _)| score > *s + EPS) {
-                    best = Some((score, c.turn()));
-                }
+                let stays = t == me.u.pos && matches!(c.turn.act, Act::Wait);
+                // The most it could score: at the least danger the tile may hold, still standing.
+                let weight = caution * (1.0 - c.fallen);
+                let held = if bars > 0.0 { ((1.0 - c.fallen) * bars).abs() } else { 0.0 };
+                let most = c.act + place + held - toll - weight * least;
+                let most = if weight >= 0.0 && !most.is_nan() { most } else { f64::INFINITY };
+                pool.push(Weighed { c, t, place, toll, bars, stays, most, score: None });
             }
         }
-        let (score, turn) = best?;
+        self.score_pool(i, caution, &mut pool, cache);
+        // Of equal scores the first (by tile, then turn) wins, as a later one goes ahead only
+        // by more than EPS: over the candidates read, in their order.
+        let mut best: Option<(f64, usize)> = None;
+        let mut stay: Option<f64> = None;
+        for (k, w) in pool.iter().enumerate() {
+            let Some(score) = w.score else { continue };
+            if w.stays {
+                stay = Some(stay.map_or(score, |s: f64| s.max(score)));
+            }
+            if best.as_ref().is_none_or(|(s, _)| score > *s + EPS) {
+                best = Some((score, k));
+            }
+        }
+        let (score, k) = best?;
+        let turn = pool.swap_remove(k).c.turn();
         Some(Plan { gain: score - stay.unwrap_or(score), turn })
+    }
+
+    /// Scores the candidates of `pool` (unit `i`'s) that may be the best, by the danger each
+    /// tile holds, and those that stand still (the gain is measured from them): the highest
+    /// bound first, until the next bound falls short of a score read, with no score read within
+    /// EPS below it (a chain of scores each within EPS of the next could hand the choice down
+    /// to one below: then they are read too). The choice among those read is the choice among
+    /// all: those left are below every score from which one within EPS could be passed over.
+    fn score_pool(&mut self, i: usize, caution: f64, pool: &mut [Weighed], cache: &mut Forecasts) {
+        // The scores read, highest first.
+        let mut read: Vec<f64> = Vec::new();
+        let mut order: Vec<(f64, usize)> = Vec::with_capacity(pool.len());
+        for k in 0..pool.len() {
+            let Some(w) = pool.get(k) else { continue };
+            if !w.stays {
+                order.push((w.most, k));
+                continue;
+            }
+            let score = self.score(i, caution, w, cache);
+            let at = read.partition_point(|s| *s > score);
+            read.insert(at, score);
+            if let Some(w) = pool.get_mut(k) {
+                w.score = Some(score);
+            }
+        }
+        order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+        for (most, k) in order {
+            if !read.is_empty() && read.iter().all(|s| !s.is_nan()) {
+                // The lowest score a chain within EPS reaches down from the best read.
+                let mut floor = f64::INFINITY;
+                for s in &read {
+                    if floor.is_infinite() || *s >= floor - EPS {
+                        floor = *s;
+                    } else {
+                        break;
+                    }
+                }
+                if most + SURE < floor - EPS {
+                    break;
+                }
+            }
+            let Some(w) = pool.get(k) else { continue };
+            let score = self.score(i, caution, w, cache);
+            let at = read.partition_point(|s| *s > score);
+            read.insert(at, score);
+            if let Some(w) = pool.get_mut(k) {
+                w.score = Some(score);
+            }
+        }
+    }
+
+    /// A candidate's score: what it is worth but for the danger, less the danger its tile holds
+    /// after the act; a tile held counts as much as our unit still stands.
+    fn score(&mut self, i: usize, caution: f64, w: &Weighed, cache: &mut Forecasts) -> f64 {
+        let Weighed { c, t, place, toll, bars, .. } = w;
+        let t = *t;
+        let danger = match c.routs {
+            _ if !c.holding.is_empty() => self.danger_holding(i, t, (c.holds, c.hp), &c.holding, cache),
+            Some((foe, p)) if p > 0.0 => {
+                let [spared, faced] = self.dangers(i, t, c.holds, c.hp, [Some(foe), None], cache);
+                p * spared + (1.0 - p) * faced
+            }
+            _ => self.danger(i, t, c.holds, c.hp, None, cache),
+        };
+        let held = if *bars > 0.0 { (1.0 - c.fallen) * self.standing(i, t, c.holds, c.hp, cache) * bars } else { 0.0 };
+        c.act + place + held - toll - caution * (1.0 - c.fallen) * danger
     }
 
     /// Standing on `t` (moving there, or staying), holding the guard weapon; where the ruleset

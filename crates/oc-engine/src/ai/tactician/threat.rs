@@ -40,6 +40,14 @@ pub(super) fn regard() -> f64 {
     super::REGARD
 }
 
+/// What a blow is worth to the enemy that strikes: our loss (a unit of `worth` and `max_hp`
+/// taking `damage` and routed by chance `routed`, as much as it still stands: `standing`) less
+/// its own loss `own`, weighed by its regard. Read once per blow (`Read`), per unit struck
+/// (`Exposure::value`) and blow by blow as the enemies strike (`ThreatMap::danger`).
+pub(super) fn worth_to_enemy((worth, max_hp): (f64, i64), (damage, routed): (f64, f64), standing: f64, own: f64) -> f64 {
+    standing * loss(worth, max_hp, damage, routed) - regard() * own
+}
+
 /// A unit's material: its worth, three tenths for its HP and seven for standing at all.
 pub(super) fn loss(worth: f64, max_hp: i64, damage: f64, routed: f64) -> f64 {
     worth * (super::HP_SHARE * damage / max_hp.max(1) as f64 + (1.0 - super::HP_SHARE) * routed)
@@ -85,6 +93,8 @@ pub(super) struct ThreatMap {
     known: Vec<Known>,
     /// A list of blows handed back ([`ThreatMap::give_back`]), for the next [`ThreatMap::blows`].
     spare: Vec<(usize, Blow)>,
+    /// By tile, once worked out (NaN before): [`ThreatMap::least_danger`].
+    least: Vec<f64>,
 }
 
 /// Enemy `foe`'s best blows so far (`best`, from this move and after a second), taken into `out`.
@@ -133,7 +143,7 @@ struct Read {
 impl Read {
     fn new(sketch: &Sketch, own_loss: f64, target: &Target) -> Read {
         let (routed, damage) = sketch.against(target.hp);
-        let value = loss(target.worth, target.max_hp, damage, routed) - regard() * own_loss;
+        let value = worth_to_enemy((target.worth, target.max_hp), (damage, routed), 1.0, own_loss);
         Read { hp: target.hp, worth: target.worth.to_bits(), max_hp: target.max_hp, routed, damage, value }
     }
 
@@ -275,7 +285,7 @@ impl ThreatMap {
         }
         let by_distance = b.engine.ir.reads_distance;
         let (rows, table, known, spare) = (FastMap::default(), Vec::new(), Vec::new(), Vec::new());
-        ThreatMap { width, height, reaches, struck, by_distance, foes, rows, slots, table, known, spare }
+        ThreatMap { width, height, reaches, struck, by_distance, foes, rows, slots, table, known, spare, least: Vec::new() }
     }
 
     /// Hands back a list [`ThreatMap::blows`] gave, once read: the next call fills it again.
@@ -304,6 +314,38 @@ impl ThreatMap {
     /// Whether any enemy in sight can strike `t` on its next activation.
     pub fn reaches(&self, t: Tile) -> bool {
         self.index(t).and_then(|k| self.struck.get(k)).is_some_and(|s| *s)
+    }
+
+    /// A bound below [`ThreatMap::danger`] at `t`, for any unit of ours, without its blows: the
+    /// danger is the margins (never below 0) and the worst later blow (nor that) less the bait,
+    /// a blow's worth to the enemy below 0 — never below minus its own loss, weighed by its
+    /// regard. An enemy's own loss is at most its worth (all its HP lost, routed), its HP as it
+    /// stands being the most it can lose. Each enemy that strikes `t` from this move counts its
+    /// most, a little over (the chances sum to 1 but for rounding).
+    pub fn least_danger(&mut self, t: Tile) -> f64 {
+        let Some(k) = self.index(t).filter(|k| self.struck.get(*k).is_some_and(|s| *s)) else { return 0.0 };
+        if self.least.len() != self.struck.len() {
+            self.least = vec![f64::NAN; self.struck.len()];
+        }
+        if let Some(least) = self.least.get(k).filter(|x| !x.is_nan()) {
+            return *least;
+        }
+        let mut bait = 0.0;
+        let mut last: Option<u16> = None;
+        for r in &self.reaches {
+            if last == Some(r.foe) || r.near.get(k).is_none_or(|m| *m == 0) {
+                continue;
+            }
+            last = Some(r.foe);
+            let Some(f) = self.foes.get(usize::from(r.foe)) else { continue };
+            let share = super::HP_SHARE * f.hp.max(1) as f64 / f.max_hp.max(1) as f64 + (1.0 - super::HP_SHARE);
+            bait += f.tempo.abs() * f.worth.abs() * share;
+        }
+        let least = -(super::BAIT * regard() * bait * 1.000_001 + 1e-9);
+        if let Some(slot) = self.least.get_mut(k) {
+            *slot = least;
+        }
+        least
     }
 
     /// Each enemy's best strike at our unit standing on `t` (by the foe's index), best first;
@@ -608,5 +650,43 @@ mod tests {
         }
         // A memory that forgot the hit points would answer the second read as the first.
         assert!(max_hp > low && answers.first() != answers.get(1), "the blows differ by HP: {answers:?}");
+    }
+
+    /// The least danger a tile may hold, read without its blows, is never above the danger read
+    /// from them: at every tile and HP, for a cheap target the enemies strike at a loss (where
+    /// the bait makes the danger negative: a bound of 0 fails).
+    #[test]
+    fn the_least_danger_is_at_most_the_danger() {
+        let (engine, map) = crate::testing::duel(
+            &["......", "......", "......"],
+            "",
+            "",
+            ["unit Brave: Fighter { items SteelAxe }", "unit Foe: Fighter { items SteelAxe } unit Other: Mage { items Fire }"],
+        );
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(4, 1), (4, 2)][..]], 3).expect("the battle starts");
+        let view = crate::ai::View::new(&b, m::SideId::Attacker);
+        let mut loadout = b.loadout_of(0, false).expect("our unit's loadout");
+        loadout.hp = None;
+        let max_hp = b.units[0].max_hp;
+        let mut cache = Default::default();
+        let mut threats = super::ThreatMap::new(&view, &mut cache, &mut Later::default(), &[0.01, 3.0, 3.0]);
+        let id = cache.id(&loadout);
+        let elsewhere = vec![100.0; threats.foes.len()];
+        let (mut below, mut read) = (0, 0);
+        for (x, y) in (0..6).flat_map(|x| (0..3).map(move |y| (x, y))) {
+            for hp in 1..=max_hp {
+                let target = super::Target { loadout: &loadout, id, hp, max_hp, worth: 0.01 };
+                let blows = threats.blows(&engine, &mut cache, (x, y), &target);
+                let danger = threats.danger(&blows, &target, 4, &elsewhere, None, 1.0);
+                threats.give_back(blows);
+                let least = threats.least_danger((x, y));
+                assert!(least <= danger, "at {:?} with {hp} HP: {least} above {danger}", (x, y));
+                below += usize::from(danger < 0.0);
+                read += 1;
+            }
+        }
+        assert!(below > read / 4, "the bait makes the danger negative ({below} of {read})");
     }
 }
