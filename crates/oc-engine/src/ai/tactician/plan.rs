@@ -261,12 +261,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 order.push((w.most, k));
                 continue;
             }
-            let score = self.score(i, caution, w, cache);
-            let at = read.partition_point(|s| *s > score);
-            read.insert(at, score);
-            if let Some(w) = pool.get_mut(k) {
-                w.score = Some(score);
-            }
+            self.score_into((i, caution), pool, k, &mut read, cache);
         }
         order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
         for (most, k) in order {
@@ -284,13 +279,24 @@ impl<'v, 'e> Decision<'v, 'e> {
                     break;
                 }
             }
-            let Some(w) = pool.get(k) else { continue };
-            let score = self.score(i, caution, w, cache);
-            let at = read.partition_point(|s| *s > score);
-            read.insert(at, score);
-            if let Some(w) = pool.get_mut(k) {
-                w.score = Some(score);
-            }
+            self.score_into((i, caution), pool, k, &mut read, cache);
+        }
+    }
+
+    /// Scores candidate `k` of `pool` and files the score among `read` (highest first).
+    fn score_into(
+        &mut self,
+        (i, caution): (usize, f64),
+        pool: &mut [Weighed],
+        k: usize,
+        read: &mut Vec<f64>,
+        cache: &mut Forecasts,
+    ) {
+        let Some(w) = pool.get(k) else { return };
+        let score = self.score(i, caution, w, cache);
+        read.insert(read.partition_point(|s| *s > score), score);
+        if let Some(w) = pool.get_mut(k) {
+            w.score = Some(score);
         }
     }
 

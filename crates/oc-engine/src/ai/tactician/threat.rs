@@ -501,7 +501,7 @@ impl ThreatMap {
                 let Some(f) = self.foes.get(foe) else { return true };
                 // This enemy strikes what the earlier ones left standing.
                 let (routed, damage) = if hp < target.hp { self.against(blow, hp.max(1)) } else { (blow.routed, blow.damage) };
-                let value = standing * loss(target.worth, target.max_hp, damage, routed) - regard() * blow.own_loss;
+                let value = worth_to_enemy((target.worth, target.max_hp), (damage, routed), standing, blow.own_loss);
                 if value <= 0.0 {
                     // A blow that costs the enemy more than us: a careless enemy may still strike.
                     if pass == 1 {
