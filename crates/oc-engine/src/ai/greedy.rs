@@ -12,7 +12,7 @@ use oc_model as m;
 
 use super::forecasts::{Ids, Targets, Templates};
 use super::{objective_tiles, Guide, View};
-use crate::battle::{distance, Act, Battle, Controller, KeptReach, State, Tile, Turn};
+use crate::battle::{distance, Act, Battle, Controller, KeptReach, State, TerrainSeen, Tile, Turn};
 use crate::fx::FastMap;
 use crate::Loadout;
 
@@ -132,6 +132,11 @@ impl Verbs {
         key.extend([at(&u.class), usize::from(u.reverted), u.equipped.as_ref().map_or(0, at), u.items.len()]);
         key.extend(u.items.iter().chain(&u.tags).map(at));
         if let Some((verbs, attacks)) = kept.get(&key[..]) {
+            // What the key stands for must be all the verbs read: checked in the debug builds.
+            debug_assert!({
+                let (fresh, fresh_attacks) = b.action_verbs_attacking(i);
+                fresh[..] == verbs[..] && fresh_attacks == *attacks
+            });
             return (verbs.clone(), *attacks);
         }
         kept.entry(key.clone()).or_insert_with(|| found(b.action_verbs_attacking(i))).clone()
@@ -175,7 +180,7 @@ fn choose(b: &Battle, cache: &mut Forecasts, guides: &mut Guides) -> Option<Turn
 #[derive(Default)]
 struct Guides {
     /// The map's width and each tile's terrain the guides were worked out on.
-    terrain: (i64, Vec<Option<usize>>),
+    terrain: TerrainSeen,
     by_goals: FastMap<(String, Vec<Tile>), Guide>,
     /// By movement type and one goal tile: a guide toward that tile alone (`each`, by number).
     /// A walk toward the enemy, whose tiles change at every move of theirs, reads the least of
@@ -228,9 +233,9 @@ impl Guides {
 
     /// Forgets the guides if the terrain changed (a door opened, a wall razed) or too many are kept.
     fn check(&mut self, b: &Battle) {
-        let changed = self.terrain.0 != b.map.width || self.terrain.1 != b.terrain_indices_now();
+        let changed = self.terrain.renew(b);
         // Each guide toward one goal holds a cost a tile: a bounded number of them.
-        if changed || self.each.len().saturating_mul(self.terrain.1.len()) > Guides::EACH_TILES {
+        if changed || self.each.len().saturating_mul(self.terrain.tiles()) > Guides::EACH_TILES {
             self.toward.clear();
             self.each.clear();
         }
@@ -238,7 +243,6 @@ impl Guides {
             self.by_goals.clear();
             self.enter.clear();
             self.reach.clear();
-            self.terrain = (b.map.width, b.terrain_indices_now().to_vec());
         }
     }
 }

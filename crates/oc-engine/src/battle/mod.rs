@@ -52,7 +52,7 @@ pub use fog::{Light, Sight};
 pub use game::{play, play_watched, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
 pub use movement::{distance, neighbours, Reach};
-pub(crate) use movement::{tile_index, CostQueue, KeptReach};
+pub(crate) use movement::{tile_index, CostQueue, KeptReach, TerrainSeen};
 pub use turns::{Activation, StepVars};
 
 pub type Tile = (i64, i64);

@@ -218,7 +218,7 @@ impl Battle<'_> {
     }
 
     /// Each tile's terrain now, as an index into the rules' terrains (row by row): what a cache
-    /// of what the terrain decides compares.
+    /// of what the terrain decides compares ([`TerrainSeen`]).
     pub(crate) fn terrain_indices_now(&self) -> &[Option<usize>] {
         &self.state.terrain_ix
     }
@@ -544,6 +544,30 @@ impl Battle<'_> {
         }
         path.reverse();
         Some(path)
+    }
+}
+
+/// The terrain a cache of what the terrain decides was worked out on: the map's width and each
+/// tile's terrain index. Kept by the AIs' guides and reaches, which forget what they hold when
+/// [`TerrainSeen::renew`] finds the battle's terrain another (a door opened, a wall razed).
+#[derive(Debug, Default, Clone)]
+pub(crate) struct TerrainSeen(i64, Vec<Option<usize>>);
+
+impl TerrainSeen {
+    /// Whether `b`'s terrain differs from the one kept; if so the kept one becomes `b`'s.
+    pub(crate) fn renew(&mut self, b: &Battle) -> bool {
+        let now = b.terrain_indices_now();
+        if self.0 == b.map.width && self.1 == now {
+            return false;
+        }
+        self.0 = b.map.width;
+        self.1 = now.to_vec();
+        true
+    }
+
+    /// The tiles of the kept terrain.
+    pub(crate) fn tiles(&self) -> usize {
+        self.1.len()
     }
 }
 

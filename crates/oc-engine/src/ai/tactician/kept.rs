@@ -12,14 +12,14 @@ use std::sync::Arc;
 
 use crate::ai::forecasts::Forecasts;
 use crate::ai::View;
-use crate::battle::{Battle, Combatant, KeptReach, Tile};
+use crate::battle::{Battle, Combatant, KeptReach, TerrainSeen, Tile};
 use crate::{Atom, Loadout};
 
 /// The enemies' parts of the threat map, by battle index, and their reach searches.
 #[derive(Debug, Default)]
 pub(super) struct Kept {
     /// The terrain they were worked out on: the map's width and each tile's terrain.
-    terrain: (i64, Vec<Option<usize>>),
+    terrain: TerrainSeen,
     reach: KeptReach,
     foes: Vec<Option<Foe>>,
 }
@@ -58,8 +58,7 @@ pub(super) struct Armed {
 impl Kept {
     /// Forgets everything if the terrain changed.
     pub fn check(&mut self, b: &Battle) {
-        if self.terrain.0 != b.map.width || self.terrain.1 != b.terrain_indices_now() {
-            self.terrain = (b.map.width, b.terrain_indices_now().to_vec());
+        if self.terrain.renew(b) {
             self.reach.clear();
             self.foes.clear();
         }

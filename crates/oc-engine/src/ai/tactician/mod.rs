@@ -44,7 +44,7 @@ use oc_model as m;
 
 use super::forecasts::{Forecasts, Sketch};
 use super::{Guide, View};
-use crate::battle::{tile_index, Battle, Controller, State, Tile, Turn};
+use crate::battle::{tile_index, Battle, Controller, State, TerrainSeen, Tile, Turn};
 use crate::fx::FastMap;
 use crate::Loadout;
 use stakes::{prices, Stakes};
@@ -72,7 +72,7 @@ pub struct Tactician {
 #[derive(Default)]
 pub(super) struct Walks {
     /// The map's width and each tile's terrain the guides were worked out on.
-    terrain: (i64, Vec<Option<usize>>),
+    terrain: TerrainSeen,
     by_goals: FastMap<(String, Vec<Tile>), Arc<Guide>>,
 }
 
@@ -88,9 +88,9 @@ impl Walks {
 
     /// Forgets the guides if the terrain changed or too many are kept.
     pub(in crate::ai) fn check(&mut self, b: &Battle) {
-        if self.terrain.0 != b.map.width || self.terrain.1 != b.terrain_indices_now() || self.by_goals.len() > Walks::MAX {
+        let changed = self.terrain.renew(b);
+        if changed || self.by_goals.len() > Walks::MAX {
             self.by_goals.clear();
-            self.terrain = (b.map.width, b.terrain_indices_now().to_vec());
         }
     }
 
