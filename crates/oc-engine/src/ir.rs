@@ -149,6 +149,12 @@ pub enum E {
 }
 
 impl E {
+    /// Whether a `grant`'s arguments read no unit: each a constant or the granting tag's own
+    /// parameter (evaluated without a battle, `eval::constant`).
+    pub(crate) fn read_no_unit(args: &[E]) -> bool {
+        args.iter().all(|a| matches!(a, E::Const(_) | E::Param(_)))
+    }
+
     /// Whether its value is worked out from its sub-expressions' alone (an operator, a table
     /// read, a choice), reading nothing of its own. Every kind is named: a new one must be
     /// classed here, once, for the passes that ask (`Ir::reads_of`, `Ir::inputs_of`,

@@ -4,9 +4,10 @@
 //! under fog of war it decides from a [`View`] of the battle, the enemies its side sees and no
 //! other (it neither targets, paths toward nor forecasts an enemy out of sight).
 
+mod verbs;
+
 use std::sync::Arc;
 
-use crate::ir::{Eff, E};
 use crate::Atom;
 use oc_model as m;
 
@@ -15,6 +16,7 @@ use super::{objective_tiles, Guide, View};
 use crate::battle::{distance, Act, Battle, Controller, KeptReach, State, TerrainSeen, Tile, Turn};
 use crate::fx::FastMap;
 use crate::Loadout;
+use verbs::Verbs;
 
 /// (chance to rout the target, expected damage dealt, expected damage taken).
 pub type Prospect = (f64, f64, f64);
@@ -66,8 +68,7 @@ impl Drop for Greedy {
         let Some(serial) = self.engine else { return };
         let forecasts = std::mem::take(&mut self.forecasts);
         let f = &forecasts;
-        let verbs = f.verbs.kept.iter().flatten().map(|k| k.len()).sum();
-        let kept = [f.ids.count(), f.table.len(), f.templates.count(), f.strikers.len(), f.reaches.len(), verbs];
+        let kept = [f.ids.count(), f.table.len(), f.templates.count(), f.strikers.len(), f.reaches.len(), f.verbs.count()];
         let kept = kept.into_iter().max().unwrap_or(0);
         let forecasts = if kept > Greedy::MAX { Forecasts::default() } else { forecasts };
         let guides = std::mem::take(&mut self.guides);
@@ -102,45 +103,6 @@ struct Forecasts {
     reaches: FastMap<StrikerKey, Option<(i64, i64)>>,
     /// A unit's actions' verbs and whether one attacks an enemy ([`Verbs`]).
     verbs: Verbs,
-}
-
-type Found = (Arc<[Option<m::Verb>]>, bool);
-
-/// A unit's actions' verbs and whether one attacks an enemy (`Battle::action_verbs_attacking`),
-/// by what `Battle::each_action` reads: its class, form, weapon held, items and own tags (an
-/// atom by its text's address: one text, one atom). Only where no `grant` passes arguments but
-/// constants and its tag's own (else it reads the unit where it stands): `Some(None)` then.
-#[derive(Debug, Default)]
-struct Verbs {
-    kept: Option<Option<FastMap<Vec<usize>, Found>>>,
-    /// The key being looked up, its room kept.
-    key: Vec<usize>,
-}
-
-impl Verbs {
-    fn of(&mut self, b: &Battle, i: usize) -> Found {
-        let kept = self.kept.get_or_insert_with(|| {
-            let plain = |args: &[E]| args.iter().all(|a| matches!(a, E::Const(_) | E::Param(_)));
-            let mut effects = b.engine.ir.effects.values().flat_map(|(_, effects)| effects);
-            effects.all(|e| !matches!(e, Eff::Grant { args, .. } if !plain(args))).then(FastMap::default)
-        });
-        let found = |(verbs, attacks): (Vec<_>, bool)| (Arc::from(verbs), attacks);
-        let (Some(kept), Some(u)) = (kept.as_mut(), b.units.get(i)) else { return found(b.action_verbs_attacking(i)) };
-        let at = |a: &Atom| a.as_str().as_ptr() as usize;
-        let key = &mut self.key;
-        key.clear();
-        key.extend([at(&u.class), usize::from(u.reverted), u.equipped.as_ref().map_or(0, at), u.items.len()]);
-        key.extend(u.items.iter().chain(&u.tags).map(at));
-        if let Some((verbs, attacks)) = kept.get(&key[..]) {
-            // What the key stands for must be all the verbs read: checked in the debug builds.
-            debug_assert!({
-                let (fresh, fresh_attacks) = b.action_verbs_attacking(i);
-                fresh[..] == verbs[..] && fresh_attacks == *attacks
-            });
-            return (verbs.clone(), *attacks);
-        }
-        kept.entry(key.clone()).or_insert_with(|| found(b.action_verbs_attacking(i))).clone()
-    }
 }
 
 impl Controller for Greedy {

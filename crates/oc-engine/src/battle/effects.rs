@@ -66,7 +66,7 @@ impl<'e> Battle<'e> {
             for e in effects {
                 match e {
                     Eff::Grant { tag, args: given } => {
-                        let values = match given.iter().all(|a| matches!(a, E::Const(_) | E::Param(_))) {
+                        let values = match E::read_no_unit(given) {
                             // Constants and the tag's own arguments: no unit read.
                             true => given.iter().map(|a| crate::eval::constant(a, &args)).collect(),
                             false => match self.scene(Cast { user: i, ..Cast::default() }, None) {
