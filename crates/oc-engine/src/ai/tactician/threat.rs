@@ -614,42 +614,31 @@ mod tests {
     #[test]
     fn blows_read_again_at_another_hp_are_a_fresh_maps() {
         // The built-in ratings rules (no import): a unit's hit points decide how likely a blow routs it.
-        let (engine, map) = crate::testing::duel(
-            &["......", "......", "......"],
-            "",
-            "",
-            ["unit Brave: Fighter { items SteelAxe }", "unit Foe: Fighter { items SteelAxe } unit Other: Mage { items Fire }"],
-        );
-        let s = &engine.rules.scenarios[0];
-        let [a, d] = crate::testing::armies(&engine);
-        let b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(4, 1), (4, 2)][..]], 3).expect("the battle starts");
-        let view = crate::ai::View::new(&b, m::SideId::Attacker);
-        let mut loadout = b.loadout_of(0, false).expect("our unit's loadout");
-        loadout.hp = None;
-        let max_hp = b.units[0].max_hp;
-        let read = |threats: &mut super::ThreatMap, cache: &mut crate::ai::forecasts::Forecasts, hp: i64| {
-            let id = cache.id(&loadout);
-            let target = super::Target { loadout: &loadout, id, hp, max_hp, worth: 1.0 };
-            let blows = threats.blows(&engine, cache, (3, 1), &target);
-            let got: Vec<(usize, f64, f64, f64)> = blows.iter().map(|(f, x)| (*f, x.value, x.damage, x.routed)).collect();
-            threats.give_back(blows);
-            got
-        };
-        let mut cache = Default::default();
-        let mut threats = super::ThreatMap::new(&view, &mut cache, &mut Later::default(), &[1.0, 1.0, 1.0]);
-        let low = 1;
-        let mut answers = Vec::new();
-        for hp in [max_hp, low, max_hp, low] {
-            let kept = read(&mut threats, &mut cache, hp);
-            let mut fresh_cache = Default::default();
-            let mut fresh = super::ThreatMap::new(&view, &mut fresh_cache, &mut Later::default(), &[1.0, 1.0, 1.0]);
-            let fresh = read(&mut fresh, &mut fresh_cache, hp);
-            assert!(!kept.is_empty(), "the enemies strike the tile");
-            assert_eq!(kept, fresh, "at {hp} HP");
-            answers.push(kept);
-        }
-        // A memory that forgot the hit points would answer the second read as the first.
-        assert!(max_hp > low && answers.first() != answers.get(1), "the blows differ by HP: {answers:?}");
+        brave_against_two(|engine, view, loadout, max_hp| {
+            let read = |threats: &mut super::ThreatMap, cache: &mut crate::ai::forecasts::Forecasts, hp: i64| {
+                let id = cache.id(loadout);
+                let target = super::Target { loadout, id, hp, max_hp, worth: 1.0 };
+                let blows = threats.blows(engine, cache, (3, 1), &target);
+                let got: Vec<(usize, f64, f64, f64)> = blows.iter().map(|(f, x)| (*f, x.value, x.damage, x.routed)).collect();
+                threats.give_back(blows);
+                got
+            };
+            let mut cache = Default::default();
+            let mut threats = super::ThreatMap::new(view, &mut cache, &mut Later::default(), &[1.0, 1.0, 1.0]);
+            let low = 1;
+            let mut answers = Vec::new();
+            for hp in [max_hp, low, max_hp, low] {
+                let kept = read(&mut threats, &mut cache, hp);
+                let mut fresh_cache = Default::default();
+                let mut fresh = super::ThreatMap::new(view, &mut fresh_cache, &mut Later::default(), &[1.0, 1.0, 1.0]);
+                let fresh = read(&mut fresh, &mut fresh_cache, hp);
+                assert!(!kept.is_empty(), "the enemies strike the tile");
+                assert_eq!(kept, fresh, "at {hp} HP");
+                answers.push(kept);
+            }
+            // A memory that forgot the hit points would answer the second read as the first.
+            assert!(max_hp > low && answers.first() != answers.get(1), "the blows differ by HP: {answers:?}");
+        });
     }
 
     /// The least danger a tile may hold, read without its blows, is never above the danger read
@@ -657,6 +646,32 @@ mod tests {
     /// the bait makes the danger negative: a bound of 0 fails).
     #[test]
     fn the_least_danger_is_at_most_the_danger() {
+        brave_against_two(|engine, view, loadout, max_hp| {
+            let mut cache = Default::default();
+            let mut threats = super::ThreatMap::new(view, &mut cache, &mut Later::default(), &[0.01, 3.0, 3.0]);
+            let id = cache.id(loadout);
+            let elsewhere = vec![100.0; threats.foes.len()];
+            let (mut below, mut read) = (0, 0);
+            for (x, y) in (0..6).flat_map(|x| (0..3).map(move |y| (x, y))) {
+                for hp in 1..=max_hp {
+                    let target = super::Target { loadout, id, hp, max_hp, worth: 0.01 };
+                    let blows = threats.blows(engine, &mut cache, (x, y), &target);
+                    let danger = threats.danger(&blows, &target, 4, &elsewhere, None, 1.0);
+                    threats.give_back(blows);
+                    let least = threats.least_danger((x, y));
+                    assert!(least <= danger, "at {:?} with {hp} HP: {least} above {danger}", (x, y));
+                    below += usize::from(danger < 0.0);
+                    read += 1;
+                }
+            }
+            assert!(below > read / 4, "the bait makes the danger negative ({below} of {read})");
+        });
+    }
+
+    /// Our Brave (a Fighter with a steel axe, at (1, 1)) against a Fighter and a Mage (at (4, 1)
+    /// and (4, 2)) on the built-in ratings rules: `test` is handed the engine, our side's view,
+    /// Brave's loadout without hit points and its max HP.
+    fn brave_against_two(test: impl FnOnce(&Engine, &crate::ai::View, &crate::Loadout, i64)) {
         let (engine, map) = crate::testing::duel(
             &["......", "......", "......"],
             "",
@@ -669,24 +684,6 @@ mod tests {
         let view = crate::ai::View::new(&b, m::SideId::Attacker);
         let mut loadout = b.loadout_of(0, false).expect("our unit's loadout");
         loadout.hp = None;
-        let max_hp = b.units[0].max_hp;
-        let mut cache = Default::default();
-        let mut threats = super::ThreatMap::new(&view, &mut cache, &mut Later::default(), &[0.01, 3.0, 3.0]);
-        let id = cache.id(&loadout);
-        let elsewhere = vec![100.0; threats.foes.len()];
-        let (mut below, mut read) = (0, 0);
-        for (x, y) in (0..6).flat_map(|x| (0..3).map(move |y| (x, y))) {
-            for hp in 1..=max_hp {
-                let target = super::Target { loadout: &loadout, id, hp, max_hp, worth: 0.01 };
-                let blows = threats.blows(&engine, &mut cache, (x, y), &target);
-                let danger = threats.danger(&blows, &target, 4, &elsewhere, None, 1.0);
-                threats.give_back(blows);
-                let least = threats.least_danger((x, y));
-                assert!(least <= danger, "at {:?} with {hp} HP: {least} above {danger}", (x, y));
-                below += usize::from(danger < 0.0);
-                read += 1;
-            }
-        }
-        assert!(below > read / 4, "the bait makes the danger negative ({below} of {read})");
+        test(&engine, &view, &loadout, b.units[0].max_hp);
     }
 }
