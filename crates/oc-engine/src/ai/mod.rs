@@ -253,12 +253,8 @@ impl<'v, 'e> View<'v, 'e> {
     }
 
     /// Tiles a unit can move to, as far as its side knows (an enemy's, as the side sees them),
-    /// from the unit's [`Battle::mobility`], worked out once by the caller.
-    fn reachable_with(&self, i: usize, mobility: &(i64, String, bool)) -> Option<crate::battle::Reach> {
-        self.battle.reachable_with(i, mobility, Some(&self.sight).filter(|s| s.fogged())).ok()
-    }
-
-    /// [`View::reachable_with`] as a list sorted by tile.
+    /// from the unit's [`Battle::mobility`], worked out once by the caller: a list sorted by
+    /// tile, the search kept in `kept` where nothing it touched changed.
     fn reachable_sorted(
         &self,
         i: usize,

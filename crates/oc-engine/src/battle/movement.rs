@@ -306,17 +306,6 @@ impl Battle<'_> {
         self.reach(i, mobility.0, &mobility, Some(sight))
     }
 
-    /// [`Battle::reachable`] (or, with `sight`, [`Battle::reachable_as_seen`]) from the unit's
-    /// [`Battle::mobility`], worked out once by the caller.
-    pub(crate) fn reachable_with(
-        &self,
-        i: usize,
-        mobility: &(i64, String, bool),
-        sight: Option<&Sight>,
-    ) -> Result<Reach, BattleError> {
-        self.reach(i, mobility.0, mobility, sight)
-    }
-
     /// `mobility`: the unit's [`Battle::mobility`], worked out once by the caller.
     fn reach(&self, i: usize, points: i64, mobility: &(i64, String, bool), sight: Option<&Sight>) -> Result<Reach, BattleError> {
         let mut best = self.costs(i, points, mobility, sight)?;
@@ -330,12 +319,13 @@ impl Battle<'_> {
         Ok(best)
     }
 
-    /// [`Battle::reachable_with`] as a list sorted by tile (the same tiles and costs, not hashed
-    /// into a map: what an AI that walks them in tile order reads). `kept` holds each unit's
-    /// search from an earlier call with the same terrain (the caller empties it when the terrain
-    /// changes): where the unit stands, moves and is blocked as it was, up to enemies that moved
-    /// away from or onto tiles the search neither reached nor touched, the search is the same and
-    /// is not made again.
+    /// [`Battle::reachable`] (or, with `sight`, [`Battle::reachable_as_seen`]) from the unit's
+    /// [`Battle::mobility`] (worked out once by the caller), as a list sorted by tile (the same
+    /// tiles and costs, not hashed into a map: what an AI that walks them in tile order reads).
+    /// `kept` holds each unit's search from an earlier call with the same terrain (the caller
+    /// empties it when the terrain changes): where the unit stands, moves and is blocked as it
+    /// was, up to enemies that moved away from or onto tiles the search neither reached nor
+    /// touched, the search is the same and is not made again.
     pub(crate) fn reachable_sorted(
         &self,
         i: usize,

@@ -44,7 +44,7 @@ use oc_model as m;
 
 use super::forecasts::{Forecasts, Sketch};
 use super::{Guide, View};
-use crate::battle::{tile_index, Battle, Controller, State, TerrainSeen, Tile, Turn};
+use crate::battle::{tile_index, Battle, Controller, KeptReach, State, TerrainSeen, Tile, Turn};
 use crate::fx::FastMap;
 use crate::Loadout;
 use stakes::{prices, Stakes};
@@ -74,6 +74,8 @@ pub(super) struct Walks {
     /// The map's width and each tile's terrain the guides were worked out on.
     terrain: TerrainSeen,
     by_goals: FastMap<(String, Vec<Tile>), Arc<Guide>>,
+    /// Our units' last reach searches (`Battle::reachable_sorted`), good while the terrain stands.
+    reach: KeptReach,
 }
 
 impl std::fmt::Debug for Walks {
@@ -89,6 +91,9 @@ impl Walks {
     /// Forgets the guides if the terrain changed or too many are kept.
     pub(in crate::ai) fn check(&mut self, b: &Battle) {
         let changed = self.terrain.renew(b);
+        if changed {
+            self.reach.clear();
+        }
         if changed || self.by_goals.len() > Walks::MAX {
             self.by_goals.clear();
         }

@@ -82,8 +82,8 @@ impl<'v, 'e> Decision<'v, 'e> {
         let acting = b.loadout_of(i, true)?;
         let acting_unit = b.engine.unit(&acting, &[]).ok()?;
         let mobility = b.mobility_of(&acting_unit);
-        let mut reach: Vec<(Tile, i64)> = self.view.reachable_with(i, &mobility)?.into_iter().collect();
-        reach.sort_unstable();
+        // The tiles in reach in tile order, the search kept while nothing it touched changed.
+        let mut reach = self.view.reachable_sorted(i, &mobility, &mut self.walks.reach)?;
         // Under fog an enemy out of sight stands where it was last seen: no tile to end on (a
         // walk there is refused, and the unit stands still).
         reach.retain(|(t, _)| *t == u.pos || !self.remembered.contains(t));
