@@ -41,7 +41,7 @@ impl Battle<'_> {
         // A square sampled again straight after is the one just found clear: not read again.
         let mut last = None;
         Self::samples(from, to).find(|t| {
-            if std::mem::replace(&mut last, Some(*t)) == Some(*t) {
+            if last.replace(*t) == Some(*t) {
                 return false;
             }
             self.terrain_at(*t).is_some_and(|x| x.blocks_sight)
