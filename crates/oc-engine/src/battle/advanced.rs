@@ -104,9 +104,10 @@ impl Battle<'_> {
         }
         if let (Some(_), true) = (rules.situations.as_ref(), self.plays("situations")) {
             if let Some(attr) = named.ground {
-                attrs.push((attr, self.terrain_at(at).map_or(0, |t| t.elevation)));
+                // Made with its one entry (no room grown on a push: loadouts are built often).
+                attrs = vec![(attr, self.terrain_at(at).map_or(0, |t| t.elevation))];
             }
-            let contact: Vec<Tile> = self
+            let contact: smallvec::SmallVec<[Tile; 8]> = self
                 .state
                 .units
                 .iter()

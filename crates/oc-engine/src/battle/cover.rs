@@ -38,7 +38,14 @@ impl Battle<'_> {
 
     /// The first square between `from` and `to` whose terrain `blocks_sight` (seen from `from`).
     pub fn sight_blocker(&self, from: Tile, to: Tile) -> Option<Tile> {
-        Self::samples(from, to).find(|t| self.terrain_at(*t).is_some_and(|x| x.blocks_sight))
+        // A square sampled again straight after is the one just found clear: not read again.
+        let mut last = None;
+        Self::samples(from, to).find(|t| {
+            if last.replace(*t) == Some(*t) {
+                return false;
+            }
+            self.terrain_at(*t).is_some_and(|x| x.blocks_sight)
+        })
     }
 
     /// How hidden a unit at `to` is from one at `from`: 2 (fully hidden) where a square that
