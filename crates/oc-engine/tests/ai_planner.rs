@@ -69,8 +69,7 @@ fn the_planner_searches_under_fog_from_what_its_side_sees() {
 fn the_planner_plays_ahead_against_enemies_it_has_never_seen() {
     let (rules, map) = night();
     let engine = Engine::new(rules).unwrap();
-    let (s, a, d) =
-        (engine.rules.scenario("Night").unwrap(), engine.rules.army("A").unwrap(), engine.rules.army("D").unwrap());
+    let (s, a, d) = (engine.rules.scenario("Night").unwrap(), engine.rules.army("A").unwrap(), engine.rules.army("D").unwrap());
     let mut seen = Vec::new();
     for saar in [(8, 2), (6, 0), (9, 1), (5, 2)] {
         let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 0), (1, 2)], &[(2, 0), saar]], 5).unwrap();
