@@ -31,7 +31,7 @@ fn night() -> (oc_model::Rules, BattleMap) {
 /// Under fog the planner searches (plays turns ahead) over the battle as its side has seen it:
 /// Bazba stands beside Ross, in sight; Saar stands in the dark, at one tile or another. The
 /// planner plays ahead (it did not search under fog before) and plays the same turn, with the
-/// same playouts, wherever Saar stands: no copy holds a unit its side cannot see.
+/// same playouts, wherever Saar stands: no copy reads where a unit its side cannot see stands.
 #[test]
 fn the_planner_searches_under_fog_from_what_its_side_sees() {
     let (rules, map) = night();
@@ -50,6 +50,37 @@ fn the_planner_searches_under_fog_from_what_its_side_sees() {
         let mut planner = Planner::wide();
         let turn = planner.choose(&b).unwrap();
         assert!(planner.playout_turns() > 0, "the planner plays ahead under fog (Saar at {saar:?})");
+        seen.push((saar, turn, planner.playout_turns()));
+    }
+    let (_, first, played) = seen[0].clone();
+    for (saar, turn, p) in &seen {
+        assert_eq!((turn, *p), (&first, played), "Saar at {saar:?}");
+    }
+}
+
+/// An enemy never seen is sampled in the planner's copies (on a tile out of sight it could have
+/// walked to from its zone), not taken off them: Bazba, in sight beside Ross, has 1 HP left and
+/// Saar stands in the dark, never seen. Routing Bazba does not end a copy (Saar stands in it),
+/// so every copy is played on. Taken off, Saar was in no copy, so routing Bazba routed "every"
+/// enemy and ended the copy at once: the Woodcutter's Night's watch searched a battle against
+/// the one raider in sight and was routed by those in the dark. The turn and the playouts are
+/// the same wherever Saar stands.
+#[test]
+fn the_planner_plays_ahead_against_enemies_it_has_never_seen() {
+    let (rules, map) = night();
+    let engine = Engine::new(rules).unwrap();
+    let (s, a, d) = (engine.rules.scenario("Night").unwrap(), engine.rules.army("A").unwrap(), engine.rules.army("D").unwrap());
+    let mut seen = Vec::new();
+    for saar in [(8, 2), (6, 0), (9, 1), (5, 2)] {
+        let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 0), (1, 2)], &[(2, 0), saar]], 5).unwrap();
+        b.state.units[2].hp = 1;
+        assert_eq!(b.to_act, SideId::Attacker);
+        assert!(b.sees(SideId::Attacker, (2, 0)) && !b.sees(SideId::Attacker, saar), "Saar at {saar:?} is out of sight");
+        let mut planner = Planner::default();
+        let turn = planner.choose(&b).unwrap();
+        // Most copies are played to the full depth (two candidates of the three the budget has
+        // room for), not ended by Bazba's rout.
+        assert!(planner.playout_turns() > Planner::budget(4) / 2, "{} playout turns (Saar at {saar:?})", planner.playout_turns());
         seen.push((saar, turn, planner.playout_turns()));
     }
     let (_, first, played) = seen[0].clone();

@@ -28,8 +28,11 @@
 //! measured and rebalanced for it.
 //!
 //! Under fog of war a copy is the battle as the side has seen it (`planner/seen.rs`): the
-//! enemies it does not spot stand where it last saw them (the tactician's memory), or are taken
-//! off the copy if never seen, so the search reads nothing its side has not seen. Where one unit may act (an order by initiative, an activation under way) there is one
+//! enemies it does not spot stand where it last saw them (the tactician's memory), and those
+//! never seen on a tile drawn by the copy's dice from those they could stand on (`Fog`), so the
+//! search reads nothing its side has not seen, and plays against enemies in the dark (taken off
+//! instead, the Woodcutter's Night's raiders won 58.8% against the searching watch; sampled,
+//! 54.2%; the tactician's watch, 49.0%: 400 games, seed 11). Where one unit may act (an order by initiative, an activation under way) there is one
 //! turn to rank and no search.
 //!
 //! A budget bounds each decision ([`samples`]): a playout turn weighs every unit of the side to
@@ -51,7 +54,7 @@ use crate::battle::{Battle, Controller, State, Turn};
 use super::tactician::Walks;
 use super::{free_to_wait, Greedy, Tactician};
 use leaf::Leaf;
-use seen::Seen;
+use seen::{Fog, Seen};
 
 /// How many of the tactician's ranked turns are played ahead.
 pub const WIDTH: usize = 3;
@@ -123,14 +126,15 @@ impl Controller for Planner {
         let samples = samples(standing);
         let prices = self.tactician.prices(b).to_vec();
         let memory = self.tactician.memory(side).to_vec();
-        let leaf = Leaf::new(&Seen::fork(b, side, &memory, 0).copy, side, &prices, &mut self.walks);
+        let fog = Fog::new(b, side, &memory);
+        let leaf = Leaf::new(&Seen::fork(b, side, &fog, 0).copy, side, &prices, &mut self.walks);
         let fallback = ranked.first().map(|(_, t)| t.clone());
         let mut best: Option<(f64, Turn)> = None;
         'candidates: for (_, turn) in ranked.into_iter().take(WIDTH) {
             let mut total = 0.0;
             for s in 0..samples {
                 let seed = mix(self.decisions.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ s);
-                let mut seen = Seen::fork(b, side, &memory, seed);
+                let mut seen = Seen::fork(b, side, &fog, seed);
                 if seen.copy.turn(turn.clone()).is_err() {
                     continue 'candidates;
                 }
