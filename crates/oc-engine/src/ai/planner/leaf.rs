@@ -178,3 +178,48 @@ impl Leaf {
         v
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests {
+    use super::{Leaf, Seen};
+    use crate::ai::tactician::Walks;
+    use crate::battle::Battle;
+    use oc_model as m;
+
+    /// The watch standing on the hut it must hold (`defend "hut" for 6 rounds`) is worth more to
+    /// it than the watch a step off it, the raider as far and the material the same: the raider
+    /// could step on the hut the watch left. Where the watch need hold no ground (`rout all`),
+    /// the two are worth the same. Before the hold's term, they were worth the same both times.
+    #[test]
+    fn a_watch_on_the_ground_it_holds_is_worth_more_than_one_a_step_off() {
+        let map = "name = \"Field\"\nwidth = 9\nheight = 3\nrows = [\".........\", \".........\", \".........\"]\n\
+                   [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
+                   [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [7, 0, 2, 3]\n\
+                   [[regions]]\nname = \"hut\"\nkind = \"defend\"\nside = \"defender\"\ntiles = [[7, 1]]\n";
+        let worth = |win: &str, watch: (i64, i64)| {
+            let source = format!(
+                "import \"std:battlestorm\"\nscenario Field {{\n    map \"field.map.toml\"\n    rounds 6 then draw\n\
+                 attacker {{ zone \"a\" war_chest 99999 units 1..4 win rout all }}\n\
+                 defender {{ zone \"d\" war_chest 99999 units 1..4 win {win} }}\n}}\n\
+                 army A for Field attacker {{ unit Foe: Savage {{ items Shortsword }} }}\n\
+                 army D for Field defender {{ unit Watch: Savage {{ items Shortsword }} }}\n"
+            );
+            let (engine, map) = crate::testing::field(&source, map);
+            let s = &engine.rules.scenarios[0];
+            let [a, d] = crate::testing::armies(&engine);
+            let b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[watch][..]], 3).expect("the battle starts");
+            let mut walks = Walks::default();
+            let leaf = Leaf::new(&b, m::SideId::Defender, &[1.0, 1.0], &mut walks);
+            leaf.value(&Seen { copy: b.fork(None), pruned: false }, &mut walks)
+        };
+        let held = "defend \"hut\" for 6 rounds";
+        assert!(
+            worth(held, (7, 1)) > worth(held, (8, 1)) + 0.1,
+            "on the hut {} off it {}",
+            worth(held, (7, 1)),
+            worth(held, (8, 1))
+        );
+        assert_eq!(worth("rout all", (7, 1)), worth("rout all", (8, 1)));
+    }
+}
