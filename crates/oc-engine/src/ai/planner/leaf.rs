@@ -20,6 +20,16 @@
 //!   battle's worth; ours counts for us, the enemy's against us. The clock is in that chance: a
 //!   taker too far to arrive before the deadline counts nothing, so a copy in which the rounds
 //!   run out on an objective loses its worth.
+//! - The hold of every `defend R for N rounds` region still to be won by it (the rounds held so
+//!   far and those left reach N, as the tactician's `stakes` reads its ground to hold): the
+//!   holder's chance to keep the enemy off the region to the clock, times the battle's worth as
+//!   the race's; ours for us, the enemy's against. The enemy breaks it by standing on a tile of
+//!   the region none of the holder's units stands on; its nearest unit that could (a taker, as
+//!   the race reads takers, in time) breaks it by that taker's chance, halved where a unit of the
+//!   holder is on as near a footing (as many moves or fewer: a race it leads, as the chance
+//!   halves a move). A copy where the holder left the region is worth less than one where it
+//!   stands on it before the clock decides, and a copy where the hold broke too late to make up
+//!   loses the hold's worth.
 
 use oc_model as m;
 
@@ -27,7 +37,7 @@ use super::seen::Seen;
 use crate::ai::tactician::race::{self, Objective};
 use crate::ai::tactician::stakes::{Stakes, WIN};
 use crate::ai::tactician::{Walks, HP_SHARE, RACE};
-use crate::battle::{Battle, State};
+use crate::battle::{Battle, State, Tile, ROUND_CAP};
 
 /// What the leaf reads, worked out once per decision on the battle as the side sees it.
 pub(super) struct Leaf {
@@ -35,6 +45,8 @@ pub(super) struct Leaf {
     worth: Vec<f64>,
     verbs: Vec<Vec<Option<m::Verb>>>,
     objectives: Vec<Objective>,
+    /// The `defend` regions of both sides' conditions: the holder, the region, the rounds.
+    holds: Vec<(m::SideId, String, u32)>,
     /// A side free to wait (`free_to_wait`: no tiles at stake, no clock against it): material
     /// alone, by price, as the planner searched before the conditions' leaf.
     material_only: bool,
@@ -49,11 +61,21 @@ impl Leaf {
         let seizers: Vec<usize> = (0..b.units.len()).filter(|k| b.on_board(*k) && verbs.get(*k).is_some_and(takes)).collect();
         if crate::ai::free_to_wait(&b.scenario, side) {
             let worth = prices.to_vec();
-            return Leaf { side, worth, verbs, objectives: Vec::new(), material_only: true };
+            return Leaf { side, worth, verbs, objectives: Vec::new(), holds: Vec::new(), material_only: true };
         }
         walks.check(b);
         let stakes = Stakes::new(b, side, (prices, &seizers), &verbs, walks);
-        Leaf { side, worth: stakes.worth, verbs, objectives: race::objectives(b), material_only: false }
+        let holds = [m::SideId::Attacker, m::SideId::Defender]
+            .into_iter()
+            .flat_map(|s| {
+                crate::ai::win_parts(b, s, &|c| matches!(c, m::Condition::Defend { .. })).into_iter().filter_map(move |c| match c
+                {
+                    m::Condition::Defend { region, rounds } => Some((s, region.clone(), *rounds)),
+                    _ => None,
+                })
+            })
+            .collect();
+        Leaf { side, worth: stakes.worth, verbs, objectives: race::objectives(b), holds, material_only: false }
     }
 
     /// The copy's worth to the side.
@@ -73,7 +95,49 @@ impl Leaf {
             None if b.outcome.is_some() => return v,
             None => {}
         }
-        v += RACE * WIN * self.race(b, walks);
+        v += RACE * WIN * (self.race(b, walks) + self.hold(b, walks));
+        v
+    }
+
+    /// Our holds' chances to last to the clock less the enemy's (see the module's notes).
+    fn hold(&self, b: &Battle, walks: &mut Walks) -> f64 {
+        let mut v = 0.0;
+        for (holder, region, rounds) in &self.holds {
+            let limit = b.scenario.rounds.unwrap_or(ROUND_CAP);
+            let left = limit.saturating_sub(b.round) + 1;
+            if b.held_rounds(*holder, region).saturating_add(left) < *rounds {
+                continue;
+            }
+            let Some(r) = b.map.region(region) else { continue };
+            let stands = |t: &Tile| b.units.iter().any(|u| u.side == *holder && u.state == State::Ready && u.pos == *t);
+            let free: Vec<Tile> = r.tiles.iter().copied().filter(|t| !stands(t)).collect();
+            let broken = if free.is_empty() {
+                0.0
+            } else {
+                // The race read for the free tiles: the enemy's units, then the holder's off the
+                // region, each as a taker that could stand on them by the clock.
+                let deadline = (*rounds).min(limit);
+                let objective = |side| Objective { side, verb: m::Verb::Seize, tiles: free.clone(), needed: 1, deadline };
+                let objectives = [objective(holder.other()), objective(*holder)];
+                let stand = vec![vec![Some(m::Verb::Seize)]; b.units.len()];
+                walks.check(b);
+                let takers = race::takers(b, &objectives, &stand, walks);
+                // A holder's unit already on the region would leave a tile to take another.
+                let off = |k: usize| b.units.get(k).is_some_and(|u| u.side != *holder || !r.tiles.contains(&u.pos));
+                let nearest = |o: usize| {
+                    takers.iter().filter(|t| t.objective == o && off(t.unit)).map(|t| t.eta).fold(f64::INFINITY, f64::min)
+                };
+                let (theirs, ours) = (nearest(0), nearest(1));
+                let chance = race::reach_chance(theirs, f64::from(deadline.saturating_sub(b.round)) + 1.0);
+                if ours <= theirs {
+                    chance * 0.5
+                } else {
+                    chance
+                }
+            };
+            let held = 1.0 - broken;
+            v += if *holder == self.side { held } else { -held };
+        }
         v
     }
 
@@ -112,5 +176,50 @@ impl Leaf {
             v += if obj.side == self.side { progress } else { -progress };
         }
         v
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests {
+    use super::{Leaf, Seen};
+    use crate::ai::tactician::Walks;
+    use crate::battle::Battle;
+    use oc_model as m;
+
+    /// The watch standing on the hut it must hold (`defend "hut" for 6 rounds`) is worth more to
+    /// it than the watch a step off it, the raider as far and the material the same: the raider
+    /// could step on the hut the watch left. Where the watch need hold no ground (`rout all`),
+    /// the two are worth the same. Before the hold's term, they were worth the same both times.
+    #[test]
+    fn a_watch_on_the_ground_it_holds_is_worth_more_than_one_a_step_off() {
+        let map = "name = \"Field\"\nwidth = 9\nheight = 3\nrows = [\".........\", \".........\", \".........\"]\n\
+                   [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
+                   [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [7, 0, 2, 3]\n\
+                   [[regions]]\nname = \"hut\"\nkind = \"defend\"\nside = \"defender\"\ntiles = [[7, 1]]\n";
+        let worth = |win: &str, watch: (i64, i64)| {
+            let source = format!(
+                "import \"std:battlestorm\"\nscenario Field {{\n    map \"field.map.toml\"\n    rounds 6 then draw\n\
+                 attacker {{ zone \"a\" war_chest 99999 units 1..4 win rout all }}\n\
+                 defender {{ zone \"d\" war_chest 99999 units 1..4 win {win} }}\n}}\n\
+                 army A for Field attacker {{ unit Foe: Savage {{ items Shortsword }} }}\n\
+                 army D for Field defender {{ unit Watch: Savage {{ items Shortsword }} }}\n"
+            );
+            let (engine, map) = crate::testing::field(&source, map);
+            let s = &engine.rules.scenarios[0];
+            let [a, d] = crate::testing::armies(&engine);
+            let b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[watch][..]], 3).expect("the battle starts");
+            let mut walks = Walks::default();
+            let leaf = Leaf::new(&b, m::SideId::Defender, &[1.0, 1.0], &mut walks);
+            leaf.value(&Seen { copy: b.fork(None), pruned: false }, &mut walks)
+        };
+        let held = "defend \"hut\" for 6 rounds";
+        assert!(
+            worth(held, (7, 1)) > worth(held, (8, 1)) + 0.1,
+            "on the hut {} off it {}",
+            worth(held, (7, 1)),
+            worth(held, (8, 1))
+        );
+        assert_eq!(worth("rout all", (7, 1)), worth("rout all", (8, 1)));
     }
 }
