@@ -130,7 +130,7 @@ impl KeptReach {
     }
 }
 
-/// One reach search: where from, with what movement, the enemy tiles that blocked it (sorted)
+/// One reach search: where from, with what movement, the enemy tiles that blocked it (in unit order)
 /// and every tile it reached with its cost, in tile order (tiles held by a unit included).
 #[derive(Debug)]
 struct Kept {
@@ -150,9 +150,19 @@ struct Touched {
     width: i64,
     height: i64,
     costs: Vec<i64>,
+    /// Each tile's place in the list of tiles reached (row by row, as `costs`).
+    place: Vec<u32>,
 }
 
 impl Touched {
+    /// Tile `t`'s place in the list of tiles the search reached, if it reached it.
+    fn place(&self, t: Tile) -> Option<usize> {
+        tile_index((t.0 - self.corner.0, t.1 - self.corner.1), (self.width, self.height))
+            .and_then(|k| self.place.get(k))
+            .filter(|p| **p != u32::MAX)
+            .map(|p| *p as usize)
+    }
+
     /// The search's cheapest cost to tile `t`, if it reached it.
     fn cost(&self, t: Tile) -> Option<i64> {
         tile_index((t.0 - self.corner.0, t.1 - self.corner.1), (self.width, self.height))
@@ -163,7 +173,7 @@ impl Touched {
 }
 
 /// Whether a search within `points` that found `touched` with enemies on `was` finds the same
-/// costs with enemies on `now` (the same start, movement and terrain; both sorted), `step` what
+/// costs with enemies on `now` (the same start, movement and terrain; each in unit order), `step` what
 /// entering a tile costs (`None` where it cannot). An enemy newly on a tile the search did not
 /// reach takes no way away; a tile an enemy left, entered from no tile it reached within
 /// `points`, lies on no way within them. Then no way within `points` passes a tile blocked in one
@@ -174,9 +184,14 @@ fn same_search(touched: &Touched, points: i64, was: &[Tile], now: &[Tile], step:
     let not_entered = |t: &Tile| {
         step(*t).is_none_or(|s| neighbours(*t).into_iter().all(|n| touched.cost(n).is_none_or(|c| c.saturating_add(s) > points)))
     };
-    was == now
-        || (now.iter().filter(|t| was.binary_search(t).is_err()).all(unreached)
-            && was.iter().filter(|t| now.binary_search(t).is_err()).all(not_entered))
+    let taken = |t: &Tile| was.contains(t) || unreached(t);
+    let left = |t: &Tile| now.contains(t) || not_entered(t);
+    if was.len() == now.len() {
+        // A tile blocked in one list and not the other differs from the other's tile at its place.
+        was.iter().zip(now).filter(|(a, b)| a != b).all(|(a, b)| left(a) && taken(b))
+    } else {
+        now.iter().all(taken) && was.iter().all(left)
+    }
 }
 
 impl Battle<'_> {
@@ -355,8 +370,6 @@ impl Battle<'_> {
                 }
             }
         }
-        blocked.sort_unstable();
-        held.sort_unstable();
         if kept.0.len() <= i {
             kept.0.resize_with(i + 1, || None);
         }
@@ -373,29 +386,39 @@ impl Battle<'_> {
             let mut reached = Vec::new();
             let mut touched = Touched::default();
             let moves = self.cheapest_ways(i, (*points, None), mobility, sight, |best, (x0, y0, ww, wh)| {
-                touched = Touched { corner: (x0, y0), width: ww, height: wh, costs: best.to_vec() };
+                let mut place = vec![u32::MAX; best.len()];
                 reached.reserve(best.len());
                 // Column by column, each top to bottom: tile order.
                 for x in 0..ww {
                     for y in 0..wh {
-                        if let Some(c) = best.get((y * ww + x) as usize).filter(|c| **c != i64::MAX) {
+                        let k = (y * ww + x) as usize;
+                        if let Some(c) = best.get(k).filter(|c| **c != i64::MAX) {
+                            if let Some(p) = place.get_mut(k) {
+                                *p = reached.len() as u32;
+                            }
                             reached.push(((x0 + x, y0 + y), *c));
                         }
                     }
                 }
+                touched = Touched { corner: (x0, y0), width: ww, height: wh, costs: best.to_vec(), place };
             })?;
             if !moves {
                 return Ok(vec![(u.pos, 0)]);
             }
             *slot = Some(Kept { pos: u.pos, points: *points, kind: kind.clone(), blocked, reached, touched });
         }
-        let reached = slot.as_ref().map_or(&[][..], |k| &k.reached[..]);
-        // Both in tile order: the tiles reached less those held, in one walk.
+        let (reached, touched) = match slot.as_ref() {
+            Some(k) => (&k.reached[..], Some(&k.touched)),
+            None => (&[][..], None),
+        };
+        // The tiles reached (in tile order) less those held, each found by its place.
+        let mut gone: Vec<usize> = held.iter().filter_map(|h| touched.and_then(|t| t.place(*h))).collect();
+        gone.sort_unstable();
+        gone.dedup();
         let mut out: Vec<(Tile, i64)> = Vec::with_capacity(reached.len() + 1);
-        let mut held = held.iter().peekable();
-        for r in reached {
-            while held.next_if(|h| **h < r.0).is_some() {}
-            if held.peek().is_none_or(|h| **h != r.0) {
+        let mut gone = gone.into_iter().peekable();
+        for (k, r) in reached.iter().enumerate() {
+            if gone.next_if_eq(&k).is_none() {
                 out.push(*r);
             }
         }
