@@ -130,7 +130,7 @@ impl KeptReach {
     }
 }
 
-/// One reach search: where from, with what movement, the enemy tiles that blocked it (sorted)
+/// One reach search: where from, with what movement, the enemy tiles that blocked it (in unit order)
 /// and every tile it reached with its cost, in tile order (tiles held by a unit included).
 #[derive(Debug)]
 struct Kept {
@@ -150,31 +150,48 @@ struct Touched {
     width: i64,
     height: i64,
     costs: Vec<i64>,
+    /// Each tile's place in the list of tiles reached (row by row, as `costs`).
+    place: Vec<u32>,
 }
 
 impl Touched {
-    /// Whether the search reached tile `t`.
-    fn reached(&self, t: Tile) -> bool {
+    /// Tile `t`'s place in the list of tiles the search reached, if it reached it.
+    fn place(&self, t: Tile) -> Option<usize> {
         tile_index((t.0 - self.corner.0, t.1 - self.corner.1), (self.width, self.height))
-            .and_then(|k| self.costs.get(k))
-            .is_some_and(|c| *c != i64::MAX)
+            .and_then(|k| self.place.get(k))
+            .filter(|p| **p != u32::MAX)
+            .map(|p| *p as usize)
     }
 
-    /// Whether the search reached tile `t` or one next to it (so entered or tried it).
-    fn has(&self, t: Tile) -> bool {
-        self.reached(t) || neighbours(t).into_iter().any(|n| self.reached(n))
+    /// The search's cheapest cost to tile `t`, if it reached it.
+    fn cost(&self, t: Tile) -> Option<i64> {
+        tile_index((t.0 - self.corner.0, t.1 - self.corner.1), (self.width, self.height))
+            .and_then(|k| self.costs.get(k))
+            .copied()
+            .filter(|c| *c != i64::MAX)
     }
 }
 
-/// Whether a search that `touched` these tiles (those it reached and their neighbours) with enemies on `was` reaches the same tiles at the same costs with enemies on `now` (the same
-/// start, movement and terrain): so where every tile blocked in one and not the other lies
-/// outside what it touched. Such a tile was never entered nor tried from a tile reached, so no
-/// step of the search changes.
-fn same_search(touched: &Touched, was: &[Tile], now: &[Tile]) -> bool {
-    let apart = |t: &Tile| !touched.has(*t);
-    was == now
-        || (was.iter().filter(|t| now.binary_search(t).is_err()).all(apart)
-            && now.iter().filter(|t| was.binary_search(t).is_err()).all(apart))
+/// Whether a search within `points` that found `touched` with enemies on `was` finds the same
+/// costs with enemies on `now` (the same start, movement and terrain; each in unit order), `step` what
+/// entering a tile costs (`None` where it cannot). An enemy newly on a tile the search did not
+/// reach takes no way away; a tile an enemy left, entered from no tile it reached within
+/// `points`, lies on no way within them. Then no way within `points` passes a tile blocked in one
+/// and not the other (a way's first such tile is entered from one open in both, at no less than
+/// its cost), so every cost is the same.
+fn same_search(touched: &Touched, points: i64, was: &[Tile], now: &[Tile], step: impl Fn(Tile) -> Option<i64>) -> bool {
+    let unreached = |t: &Tile| touched.cost(*t).is_none();
+    let not_entered = |t: &Tile| {
+        step(*t).is_none_or(|s| neighbours(*t).into_iter().all(|n| touched.cost(n).is_none_or(|c| c.saturating_add(s) > points)))
+    };
+    let taken = |t: &Tile| was.contains(t) || unreached(t);
+    let left = |t: &Tile| now.contains(t) || not_entered(t);
+    if was.len() == now.len() {
+        // A tile blocked in one list and not the other differs from the other's tile at its place.
+        was.iter().zip(now).filter(|(a, b)| a != b).all(|(a, b)| left(a) && taken(b))
+    } else {
+        now.iter().all(taken) && was.iter().all(left)
+    }
 }
 
 impl Battle<'_> {
@@ -324,8 +341,8 @@ impl Battle<'_> {
     /// tiles and costs, not hashed into a map: what an AI that walks them in tile order reads).
     /// `kept` holds each unit's search from an earlier call with the same terrain (the caller
     /// empties it when the terrain changes): where the unit stands, moves and is blocked as it
-    /// was, up to enemies that moved away from or onto tiles the search neither reached nor
-    /// touched, the search is the same and is not made again.
+    /// was, up to enemies that moved onto tiles the search did not reach or off tiles it could
+    /// not enter within its points, the search is the same and is not made again.
     pub(crate) fn reachable_sorted(
         &self,
         i: usize,
@@ -353,42 +370,55 @@ impl Battle<'_> {
                 }
             }
         }
-        blocked.sort_unstable();
-        held.sort_unstable();
         if kept.0.len() <= i {
             kept.0.resize_with(i + 1, || None);
         }
         let slot = kept.0.get_mut(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let same = slot.as_ref().is_some_and(|k| {
-            k.pos == u.pos && k.points == *points && k.kind == *kind && same_search(&k.touched, &k.blocked, &blocked)
+            let step_of = || self.engine.movement_costs(kind);
+            let step = |t| self.terrain_index_at(t).and_then(|x| step_of().get(x).copied().flatten());
+            k.pos == u.pos
+                && k.points == *points
+                && k.kind == *kind
+                && same_search(&k.touched, *points, &k.blocked, &blocked, step)
         });
         if !same {
             let mut reached = Vec::new();
             let mut touched = Touched::default();
             let moves = self.cheapest_ways(i, (*points, None), mobility, sight, |best, (x0, y0, ww, wh)| {
-                touched = Touched { corner: (x0, y0), width: ww, height: wh, costs: best.to_vec() };
+                let mut place = vec![u32::MAX; best.len()];
                 reached.reserve(best.len());
                 // Column by column, each top to bottom: tile order.
                 for x in 0..ww {
                     for y in 0..wh {
-                        if let Some(c) = best.get((y * ww + x) as usize).filter(|c| **c != i64::MAX) {
+                        let k = (y * ww + x) as usize;
+                        if let Some(c) = best.get(k).filter(|c| **c != i64::MAX) {
+                            if let Some(p) = place.get_mut(k) {
+                                *p = reached.len() as u32;
+                            }
                             reached.push(((x0 + x, y0 + y), *c));
                         }
                     }
                 }
+                touched = Touched { corner: (x0, y0), width: ww, height: wh, costs: best.to_vec(), place };
             })?;
             if !moves {
                 return Ok(vec![(u.pos, 0)]);
             }
             *slot = Some(Kept { pos: u.pos, points: *points, kind: kind.clone(), blocked, reached, touched });
         }
-        let reached = slot.as_ref().map_or(&[][..], |k| &k.reached[..]);
-        // Both in tile order: the tiles reached less those held, in one walk.
+        let (reached, touched) = match slot.as_ref() {
+            Some(k) => (&k.reached[..], Some(&k.touched)),
+            None => (&[][..], None),
+        };
+        // The tiles reached (in tile order) less those held, each found by its place.
+        let mut gone: Vec<usize> = held.iter().filter_map(|h| touched.and_then(|t| t.place(*h))).collect();
+        gone.sort_unstable();
+        gone.dedup();
         let mut out: Vec<(Tile, i64)> = Vec::with_capacity(reached.len() + 1);
-        let mut held = held.iter().peekable();
-        for r in reached {
-            while held.next_if(|h| **h < r.0).is_some() {}
-            if held.peek().is_none_or(|h| **h != r.0) {
+        let mut gone = gone.into_iter().peekable();
+        for (k, r) in reached.iter().enumerate() {
+            if gone.next_if_eq(&k).is_none() {
                 out.push(*r);
             }
         }
@@ -595,6 +625,43 @@ mod tests {
             }
         }
         assert!(reached > 100 && refused > 100, "{reached} tiles reached, {refused} not");
+    }
+
+    /// A kept reach search is read where the enemy moved onto a tile it did not reach or off one
+    /// it could not enter: the tiles and costs of a search made afresh, wherever the enemy stands.
+    #[test]
+    fn a_kept_reach_is_the_search_made_again() {
+        let (engine, map) = crate::testing::duel(
+            &[".........", "..#......", "..#..#...", ".....#...", "...#.....", "......#..", "........."],
+            "std:battlestorm",
+            "",
+            ["unit Brave: Savage { items Shortsword }", "unit Foe: Savage { items Shortsword }"],
+        );
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let mut b = Battle::new(&engine, s, &map, [a, d], [&[(0, 1)][..], &[(8, 1)][..]], 3).expect("the battle starts");
+        let mobility = b.mobility(0).expect("a mobility");
+        let mut kept = super::KeptReach::default();
+        let (mut again, mut made) = (0, 0);
+        for pa in [(0, 1), (4, 3), (7, 6)] {
+            b.state.units[0].pos = pa;
+            // The enemy walks the map row by row, then back, two tiles at a time.
+            let walk = (0..7).flat_map(|y| (0..9).map(move |x| (x, y)));
+            for pd in walk.clone().chain(walk.rev().step_by(2)).filter(|t| *t != pa) {
+                b.state.units[1].pos = pd;
+                let before = kept.0.first().and_then(|k| k.as_ref()).map(|k| k.reached.as_ptr());
+                let read = b.reachable_sorted(0, &mobility, None, &mut kept).expect("a reach");
+                let fresh = b.reachable_sorted(0, &mobility, None, &mut super::KeptReach::default()).expect("a reach");
+                assert_eq!(read, fresh, "unit at {pa:?}, enemy at {pd:?}");
+                let after = kept.0.first().and_then(|k| k.as_ref()).map(|k| k.reached.as_ptr());
+                if before.is_some() && before == after {
+                    again += 1;
+                } else {
+                    made += 1;
+                }
+            }
+        }
+        assert!(again > 20 && made > 20, "{again} searches kept, {made} made");
     }
 
     /// A search's pushes: each at the cost last taken plus a step of 0 to `dearest`.
