@@ -3,7 +3,7 @@
 //! enemy's weapons (loadouts, numbers, ranges), its movement and whether it can attack are kept
 //! while its loadout as it acts and its items are the same; the tiles it strikes from this move
 //! are updated by the tiles its reach lost and gained (its reach search is kept as the greedy's
-//! is, `KeptReach`: made again where a unit moved onto or off a tile it touched); those after a
+//! is, `KeptReach`: made again where an enemy moved onto a tile it reached or off one it could enter); those after a
 //! second move while it stands where it stood. All of it is started over when the terrain changes. What
 //! is kept is what would be worked out: each part is compared with what it was worked out from.
 //! How a weapon's strikes widen from the tiles it reaches (`widen`) lives here too.
