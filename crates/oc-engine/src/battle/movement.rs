@@ -142,47 +142,45 @@ struct Kept {
     touched: Touched,
 }
 
-/// A search's cheapest costs over the square it searched (row by row, `i64::MAX` where it did
-/// not reach), with the square's corner and size: what tells the tiles it entered or tried.
+/// The square a search searched (its corner and size) and each of its tiles' place in the list
+/// of tiles reached (row by row, `u32::MAX` where it did not reach): what tells the tiles it
+/// entered or tried, and their costs.
 #[derive(Debug, Default)]
 struct Touched {
     corner: Tile,
     width: i64,
     height: i64,
-    costs: Vec<i64>,
-    /// Each tile's place in the list of tiles reached (row by row, as `costs`).
     place: Vec<u32>,
 }
 
-impl Touched {
+impl Kept {
     /// Tile `t`'s place in the list of tiles the search reached, if it reached it.
     fn place(&self, t: Tile) -> Option<usize> {
-        tile_index((t.0 - self.corner.0, t.1 - self.corner.1), (self.width, self.height))
-            .and_then(|k| self.place.get(k))
+        let Touched { corner, width, height, place } = &self.touched;
+        tile_index((t.0 - corner.0, t.1 - corner.1), (*width, *height))
+            .and_then(|k| place.get(k))
             .filter(|p| **p != u32::MAX)
             .map(|p| *p as usize)
     }
 
     /// The search's cheapest cost to tile `t`, if it reached it.
     fn cost(&self, t: Tile) -> Option<i64> {
-        tile_index((t.0 - self.corner.0, t.1 - self.corner.1), (self.width, self.height))
-            .and_then(|k| self.costs.get(k))
-            .copied()
-            .filter(|c| *c != i64::MAX)
+        self.place(t).and_then(|p| self.reached.get(p)).map(|(_, c)| *c)
     }
 }
 
-/// Whether a search within `points` that found `touched` with enemies on `was` finds the same
+/// Whether the search `kept` (within its points, with enemies on its `blocked`) finds the same
 /// costs with enemies on `now` (the same start, movement and terrain; each in unit order), `step` what
 /// entering a tile costs (`None` where it cannot). An enemy newly on a tile the search did not
 /// reach takes no way away; a tile an enemy left, entered from no tile it reached within
 /// `points`, lies on no way within them. Then no way within `points` passes a tile blocked in one
 /// and not the other (a way's first such tile is entered from one open in both, at no less than
 /// its cost), so every cost is the same.
-fn same_search(touched: &Touched, points: i64, was: &[Tile], now: &[Tile], step: impl Fn(Tile) -> Option<i64>) -> bool {
-    let unreached = |t: &Tile| touched.cost(*t).is_none();
+fn same_search(kept: &Kept, now: &[Tile], step: impl Fn(Tile) -> Option<i64>) -> bool {
+    let (points, was) = (kept.points, &kept.blocked[..]);
+    let unreached = |t: &Tile| kept.cost(*t).is_none();
     let not_entered = |t: &Tile| {
-        step(*t).is_none_or(|s| neighbours(*t).into_iter().all(|n| touched.cost(n).is_none_or(|c| c.saturating_add(s) > points)))
+        step(*t).is_none_or(|s| neighbours(*t).into_iter().all(|n| kept.cost(n).is_none_or(|c| c.saturating_add(s) > points)))
     };
     let taken = |t: &Tile| was.contains(t) || unreached(t);
     let left = |t: &Tile| now.contains(t) || not_entered(t);
@@ -375,12 +373,10 @@ impl Battle<'_> {
         }
         let slot = kept.0.get_mut(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let same = slot.as_ref().is_some_and(|k| {
-            let step_of = || self.engine.movement_costs(kind);
-            let step = |t| self.terrain_index_at(t).and_then(|x| step_of().get(x).copied().flatten());
-            k.pos == u.pos
-                && k.points == *points
-                && k.kind == *kind
-                && same_search(&k.touched, *points, &k.blocked, &blocked, step)
+            k.pos == u.pos && k.points == *points && k.kind == *kind && {
+                let step_of = self.engine.movement_costs(kind);
+                same_search(k, &blocked, |t| self.terrain_index_at(t).and_then(|x| step_of.get(x).copied().flatten()))
+            }
         });
         if !same {
             let mut reached = Vec::new();
@@ -400,19 +396,16 @@ impl Battle<'_> {
                         }
                     }
                 }
-                touched = Touched { corner: (x0, y0), width: ww, height: wh, costs: best.to_vec(), place };
+                touched = Touched { corner: (x0, y0), width: ww, height: wh, place };
             })?;
             if !moves {
                 return Ok(vec![(u.pos, 0)]);
             }
             *slot = Some(Kept { pos: u.pos, points: *points, kind: kind.clone(), blocked, reached, touched });
         }
-        let (reached, touched) = match slot.as_ref() {
-            Some(k) => (&k.reached[..], Some(&k.touched)),
-            None => (&[][..], None),
-        };
+        let reached = slot.as_ref().map_or(&[][..], |k| &k.reached[..]);
         // The tiles reached (in tile order) less those held, each found by its place.
-        let mut gone: Vec<usize> = held.iter().filter_map(|h| touched.and_then(|t| t.place(*h))).collect();
+        let mut gone: Vec<usize> = held.iter().filter_map(|h| slot.as_ref().and_then(|k| k.place(*h))).collect();
         gone.sort_unstable();
         gone.dedup();
         let mut out: Vec<(Tile, i64)> = Vec::with_capacity(reached.len() + 1);
@@ -597,16 +590,21 @@ mod tests {
     use super::CostQueue;
     use crate::battle::Battle;
 
-    /// A turn's move reads one tile's cost (`move_cost`, its search ended at that tile): what the
-    /// whole reach has for it, on every tile and off the map, walls and units in the way.
-    #[test]
-    fn a_move_costs_what_the_reach_has_for_its_tile() {
-        let (engine, map) = crate::testing::duel(
+    /// A 9x7 field with walls and a Savage a side (what the reach tests search).
+    fn walled() -> (crate::Engine, oc_model::BattleMap) {
+        crate::testing::duel(
             &[".........", "..#......", "..#..#...", ".....#...", "...#.....", "......#..", "........."],
             "std:battlestorm",
             "",
             ["unit Brave: Savage { items Shortsword }", "unit Foe: Savage { items Shortsword }"],
-        );
+        )
+    }
+
+    /// A turn's move reads one tile's cost (`move_cost`, its search ended at that tile): what the
+    /// whole reach has for it, on every tile and off the map, walls and units in the way.
+    #[test]
+    fn a_move_costs_what_the_reach_has_for_its_tile() {
+        let (engine, map) = walled();
         let s = &engine.rules.scenarios[0];
         let [a, d] = crate::testing::armies(&engine);
         let mut b = Battle::new(&engine, s, &map, [a, d], [&[(0, 1)][..], &[(8, 1)][..]], 3).expect("the battle starts");
@@ -631,12 +629,7 @@ mod tests {
     /// it could not enter: the tiles and costs of a search made afresh, wherever the enemy stands.
     #[test]
     fn a_kept_reach_is_the_search_made_again() {
-        let (engine, map) = crate::testing::duel(
-            &[".........", "..#......", "..#..#...", ".....#...", "...#.....", "......#..", "........."],
-            "std:battlestorm",
-            "",
-            ["unit Brave: Savage { items Shortsword }", "unit Foe: Savage { items Shortsword }"],
-        );
+        let (engine, map) = walled();
         let s = &engine.rules.scenarios[0];
         let [a, d] = crate::testing::armies(&engine);
         let mut b = Battle::new(&engine, s, &map, [a, d], [&[(0, 1)][..], &[(8, 1)][..]], 3).expect("the battle starts");
