@@ -35,7 +35,7 @@ use oc_model as m;
 
 use super::seen::Seen;
 use crate::ai::tactician::race::{self, Objective};
-use crate::ai::tactician::stakes::{Stakes, WIN};
+use crate::ai::tactician::stakes::{self, Stakes, WIN};
 use crate::ai::tactician::{Walks, HP_SHARE, RACE};
 use crate::battle::{Battle, State, Tile, ROUND_CAP};
 
@@ -67,13 +67,7 @@ impl Leaf {
         let stakes = Stakes::new(b, side, (prices, &seizers), &verbs, walks);
         let holds = [m::SideId::Attacker, m::SideId::Defender]
             .into_iter()
-            .flat_map(|s| {
-                crate::ai::win_parts(b, s, &|c| matches!(c, m::Condition::Defend { .. })).into_iter().filter_map(move |c| match c
-                {
-                    m::Condition::Defend { region, rounds } => Some((s, region.clone(), *rounds)),
-                    _ => None,
-                })
-            })
+            .flat_map(|s| stakes::defends(b, s).into_iter().map(move |(region, rounds)| (s, region.clone(), rounds)))
             .collect();
         Leaf { side, worth: stakes.worth, verbs, objectives: race::objectives(b), holds, material_only: false }
     }
@@ -103,11 +97,10 @@ impl Leaf {
     fn hold(&self, b: &Battle, walks: &mut Walks) -> f64 {
         let mut v = 0.0;
         for (holder, region, rounds) in &self.holds {
-            let limit = b.scenario.rounds.unwrap_or(ROUND_CAP);
-            let left = limit.saturating_sub(b.round) + 1;
-            if b.held_rounds(*holder, region).saturating_add(left) < *rounds {
+            if !stakes::still_holdable(b, *holder, region, *rounds) {
                 continue;
             }
+            let limit = b.scenario.rounds.unwrap_or(ROUND_CAP);
             let Some(r) = b.map.region(region) else { continue };
             let stands = |t: &Tile| b.units.iter().any(|u| u.side == *holder && u.state == State::Ready && u.pos == *t);
             let free: Vec<Tile> = r.tiles.iter().copied().filter(|t| !stands(t)).collect();

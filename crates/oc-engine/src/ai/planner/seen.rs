@@ -54,12 +54,12 @@ impl<'a> Fog<'a> {
                 }
                 let Some((_, cost)) = walked.iter().find(|(w, _)| *w == kind) else { continue };
                 let allowance = points.max(0).saturating_mul(i64::from(b.round.max(1)));
-                let width = b.map.width.max(0);
+                let width = b.map.width.max(1);
                 let tiles: Vec<Tile> = cost
                     .iter()
                     .enumerate()
                     .filter(|(_, c)| **c <= allowance)
-                    .map(|(i, _)| (i as i64 % width.max(1), i as i64 / width.max(1)))
+                    .map(|(i, _)| (i as i64 % width, i as i64 / width))
                     .filter(|t| !sight.sees(*t))
                     .collect();
                 unseen.push((k, tiles));

@@ -236,17 +236,30 @@ impl Stakes {
 /// raider kept standing on the Woodcutter's Night hut it had already taken (the watch could no
 /// longer win by it) while the last of the watch stood, and the night ended in a draw.
 fn defended(b: &Battle, side: m::SideId) -> Vec<Tile> {
-    let left = b.scenario.rounds.unwrap_or(ROUND_CAP).saturating_sub(b.round) + 1;
+    defends(b, side)
+        .into_iter()
+        .filter(|(r, n)| still_holdable(b, side, r, *n))
+        .filter_map(|(r, _)| b.map.region(r))
+        .flat_map(|r| r.tiles.iter().copied())
+        .collect()
+}
+
+/// `side`'s `defend R for N rounds` conditions (those its win reads): each region and its rounds.
+pub(crate) fn defends<'b>(b: &'b Battle, side: m::SideId) -> Vec<(&'b String, u32)> {
     win_parts(b, side, &|c| matches!(c, m::Condition::Defend { .. }))
         .into_iter()
         .filter_map(|c| match c {
             m::Condition::Defend { region, rounds } => Some((region, *rounds)),
             _ => None,
         })
-        .filter(|(r, n)| b.held_rounds(side, r).saturating_add(left) >= *n)
-        .filter_map(|(r, _)| b.map.region(r))
-        .flat_map(|r| r.tiles.iter().copied())
         .collect()
+}
+
+/// Whether `side` can still hold `region` for `rounds`: the rounds held so far and those left
+/// before the time limit reach them.
+pub(crate) fn still_holdable(b: &Battle, side: m::SideId, region: &str, rounds: u32) -> bool {
+    let left = b.scenario.rounds.unwrap_or(ROUND_CAP).saturating_sub(b.round) + 1;
+    b.held_rounds(side, region).saturating_add(left) >= rounds
 }
 
 /// Whether `side` is free to wait for the enemy to come to it: the clock does not hand the
