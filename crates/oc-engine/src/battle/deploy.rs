@@ -357,6 +357,7 @@ impl<'e> Battle<'e> {
                 stance: [None, None],
                 pending: Vec::new(),
                 terrain_ix: Vec::new(),
+                terrain_stamp: super::movement::terrain_stamp(),
                 weather: weather.as_ref().map(|w| Atom::new(&w.status)),
             },
             log: Vec::new(),

@@ -278,6 +278,9 @@ pub struct BattleState {
     /// Each tile's terrain as an index into the rules' terrains (kept with `map.terrain` by
     /// `set_terrain`): paths and the AI look a tile's terrain up without comparing names.
     terrain_ix: Vec<Option<usize>>,
+    /// A number no other terrain of any battle had, new at every terrain write
+    /// ([`movement::terrain_stamp`]): two states with the same one have the same terrain.
+    terrain_stamp: u64,
     /// The weather's status every unit bears (`advanced weather`, rolled before the battle).
     pub weather: Option<Atom>,
 }

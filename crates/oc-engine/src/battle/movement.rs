@@ -106,16 +106,22 @@ impl<T: Ord> CostQueue<T> {
     }
 }
 
-/// A reach search's buffers: enemy-held tiles, the cheapest cost found, the queue.
+/// A reach search's buffers over its square and the ring around it: what entering each tile
+/// costs, the cheapest cost found, the queue (of places in the ring's rows); and the cheapest
+/// costs of the square alone.
 struct Scratch {
-    blocked: Vec<bool>,
+    step: Vec<i64>,
+    ring_best: Vec<i64>,
     best: Vec<i64>,
-    queue: CostQueue<Tile>,
+    queue: CostQueue<usize>,
 }
+
+/// What entering a tile no step enters costs, in a search's `Scratch::step` (no terrain's cost).
+const WALL: i64 = i64::MIN;
 
 thread_local! {
     static SEARCH: std::cell::RefCell<Scratch> =
-        std::cell::RefCell::new(Scratch { blocked: Vec::new(), best: Vec::new(), queue: CostQueue::new(0, 0) });
+        std::cell::RefCell::new(Scratch { step: Vec::new(), ring_best: Vec::new(), best: Vec::new(), queue: CostQueue::new(0, 0) });
 }
 
 /// Each unit's last reach search (by unit), kept for [`Battle::reachable_sorted`]: good for one
@@ -226,6 +232,7 @@ impl Battle<'_> {
 
     /// Puts terrain `name` on tile index `at`, its name and its index together; the name it had.
     pub(super) fn replace_terrain(&mut self, at: usize, name: String) -> Option<String> {
+        self.state.terrain_stamp = terrain_stamp();
         if let Some(slot) = self.state.terrain_ix.get_mut(at) {
             *slot = self.engine.terrain_index(&name);
         }
@@ -478,60 +485,77 @@ impl Battle<'_> {
         };
         let ww = (x1 - x0 + 1).max(0);
         let wh = (y1 - y0 + 1).max(0);
-        let index = |t: Tile| (t.0 >= x0 && t.1 >= y0 && t.0 <= x1 && t.1 <= y1).then(|| ((t.1 - y0) * ww + (t.0 - x0)) as usize);
-        let map_index = |t: Tile| (t.1 * w + t.0) as usize;
+        // The square with a ring of tiles around it no step enters (`WALL`), row by row: a
+        // tile's neighbours lie one place and one row away, none past the ring, and no step
+        // needs its coordinates checked. The start stands in the ring where it is just off the
+        // square (off the map), and a start farther off has no neighbour to enter.
+        let pw = ww + 2;
+        let ring = |t: Tile| {
+            (t.0 >= x0 - 1 && t.1 >= y0 - 1 && t.0 <= x1 + 1 && t.1 <= y1 + 1).then(|| ((t.1 - y0 + 1) * pw + (t.0 - x0 + 1)) as usize)
+        };
+        let row = pw as usize;
         // Enemy units block the way; allies may be passed through. The search's buffers are the
         // thread's, kept from one search to the next.
         SEARCH.with(|cell| {
             let mut scratch = cell.borrow_mut();
-            let Scratch { blocked, best, queue } = &mut *scratch;
-            blocked.clear();
-            blocked.resize((ww * wh) as usize, false);
+            let Scratch { step, ring_best, best, queue } = &mut *scratch;
+            // What entering each tile costs (`WALL`: it cannot, a tile of the ring or an enemy's).
+            step.clear();
+            step.resize((pw * (wh + 2)) as usize, WALL);
+            for y in 0..wh {
+                let from = ((y0 + y) * w + x0) as usize;
+                let (Some(terrain), Some(out)) = (
+                    self.state.terrain_ix.get(from..from + ww as usize),
+                    step.get_mut(((y + 1) * pw + 1) as usize..((y + 1) * pw + 1 + ww) as usize),
+                ) else {
+                    continue;
+                };
+                for (slot, t) in out.iter_mut().zip(terrain) {
+                    *slot = t.and_then(|t| step_of.get(t).copied().flatten()).unwrap_or(WALL);
+                }
+            }
             for f in &self.state.units {
                 if f.state == State::Ready && f.side != u.side && sight.is_none_or(|s| s.sees(f.pos)) {
-                    if let Some(slot) = index(f.pos).and_then(|k| blocked.get_mut(k)) {
-                        *slot = true;
+                    let inside = f.pos.0 >= x0 && f.pos.1 >= y0 && f.pos.0 <= x1 && f.pos.1 <= y1;
+                    if let Some(slot) = ring(f.pos).filter(|_| inside).and_then(|k| step.get_mut(k)) {
+                        *slot = WALL;
                     }
                 }
             }
-            best.clear();
-            best.resize(blocked.len(), i64::MAX);
-            if let Some(slot) = index(u.pos).and_then(|k| best.get_mut(k)) {
-                *slot = 0;
-            }
+            ring_best.clear();
+            ring_best.resize(step.len(), i64::MAX);
             queue.reset(cheapest, dearest);
-            queue.push(0, u.pos);
+            let goal = until.and_then(ring);
+            if let Some(start) = ring(u.pos) {
+                if let Some(slot) = ring_best.get_mut(start) {
+                    *slot = 0;
+                }
+                queue.push(0, start);
+            }
             while let Some((cost, at)) = queue.pop() {
-                if index(at).and_then(|k| best.get(k)).is_some_and(|b| *b < cost) {
+                if ring_best.get(at).is_some_and(|b| *b < cost) {
                     continue;
                 }
                 // Taken at its least cost, it is final (no step costs less than nothing).
-                if until == Some(at) && cheapest >= 0 {
+                if goal == Some(at) && cheapest >= 0 {
                     break;
                 }
-                for next in neighbours(at) {
-                    let Some(k) = index(next) else { continue };
-                    let Some(step) = self
-                        .state
-                        .terrain_ix
-                        .get(map_index(next))
-                        .copied()
-                        .flatten()
-                        .and_then(|t| step_of.get(t).copied().flatten())
-                    else {
-                        continue;
-                    };
-                    if blocked.get(k).copied().unwrap_or(true) {
-                        continue;
-                    }
-                    let total = cost + step;
-                    if total <= points && best.get(k).is_some_and(|b| total < *b) {
-                        if let Some(slot) = best.get_mut(k) {
+                for next in [at.wrapping_add(1), at.wrapping_sub(1), at.wrapping_add(row), at.wrapping_sub(row)] {
+                    let Some(s) = step.get(next).copied().filter(|s| *s != WALL) else { continue };
+                    let total = cost + s;
+                    if total <= points {
+                        if let Some(slot) = ring_best.get_mut(next).filter(|b| total < **b) {
                             *slot = total;
+                            queue.push(total, next);
                         }
-                        queue.push(total, next);
                     }
                 }
+            }
+            // The square's costs, row by row, without the ring.
+            best.clear();
+            for y in 0..wh {
+                let from = ((y + 1) * pw + 1) as usize;
+                best.extend_from_slice(ring_best.get(from..from + ww as usize).unwrap_or_default());
             }
             found(best, (x0, y0, ww, wh));
         });
@@ -560,15 +584,30 @@ impl Battle<'_> {
     }
 }
 
+/// A terrain stamp no battle's terrain had yet (never 0): a battle takes one as it starts and
+/// at every terrain write, so a stamp seen again is the same terrain, not compared tile by tile.
+pub(super) fn terrain_stamp() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The terrain a cache of what the terrain decides was worked out on: the map's width and each
-/// tile's terrain index. Kept by the AIs' guides and reaches, which forget what they hold when
-/// [`TerrainSeen::renew`] finds the battle's terrain another (a door opened, a wall razed).
+/// tile's terrain index, and the battle's stamp of it ([`terrain_stamp`]; 0: none seen). Kept by
+/// the AIs' guides and reaches, which forget what they hold when [`TerrainSeen::renew`] finds
+/// the battle's terrain another (a door opened, a wall razed).
 #[derive(Debug, Default, Clone)]
-pub(crate) struct TerrainSeen(i64, Vec<Option<usize>>);
+pub(crate) struct TerrainSeen(i64, Vec<Option<usize>>, u64);
 
 impl TerrainSeen {
-    /// Whether `b`'s terrain differs from the one kept; if so the kept one becomes `b`'s.
+    /// Whether `b`'s terrain differs from the one kept; if so the kept one becomes `b`'s. The
+    /// stamp it was seen with again, it is the same (the tiles are compared only at a new stamp:
+    /// a new battle, a terrain write).
     pub(crate) fn renew(&mut self, b: &Battle) -> bool {
+        let stamp = b.state.terrain_stamp;
+        if self.2 != 0 && self.2 == stamp && self.0 == b.map.width {
+            return false;
+        }
+        self.2 = stamp;
         let now = b.terrain_indices_now();
         if self.0 == b.map.width && self.1 == now {
             return false;
