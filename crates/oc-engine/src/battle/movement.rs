@@ -107,21 +107,41 @@ impl<T: Ord> CostQueue<T> {
 }
 
 /// A reach search's buffers over its square and the ring around it: what entering each tile
-/// costs, the cheapest cost found, the queue (of places in the ring's rows); and the cheapest
-/// costs of the square alone.
+/// costs, the cheapest cost found, the queue (of places in the ring's rows, with their indices
+/// on the map).
 struct Scratch {
     step: Vec<i64>,
-    ring_best: Vec<i64>,
     best: Vec<i64>,
-    queue: CostQueue<usize>,
+    queue: CostQueue<(usize, usize)>,
 }
 
 /// What entering a tile no step enters costs, in a search's `Scratch::step` (no terrain's cost).
 const WALL: i64 = i64::MIN;
+/// A tile's step not looked up yet, in a search's `Scratch::step` (no terrain's cost).
+const UNSET: i64 = i64::MIN + 1;
+
+/// What a reach search found: the cheapest cost to each tile of the square searched (its corner
+/// and size), kept row by row inside a ring of tiles a tile wider each side.
+pub(super) struct Searched<'a> {
+    best: &'a [i64],
+    corner: Tile,
+    width: i64,
+    height: i64,
+}
+
+impl Searched<'_> {
+    /// The cheapest cost to the tile `(x, y)` from the square's corner, if the search reached it.
+    fn at(&self, x: i64, y: i64) -> Option<i64> {
+        if x < 0 || y < 0 || x >= self.width || y >= self.height {
+            return None;
+        }
+        self.best.get(((y + 1) * (self.width + 2) + x + 1) as usize).copied().filter(|c| *c != i64::MAX)
+    }
+}
 
 thread_local! {
     static SEARCH: std::cell::RefCell<Scratch> =
-        std::cell::RefCell::new(Scratch { step: Vec::new(), ring_best: Vec::new(), best: Vec::new(), queue: CostQueue::new(0, 0) });
+        std::cell::RefCell::new(Scratch { step: Vec::new(), best: Vec::new(), queue: CostQueue::new(0, 0) });
 }
 
 /// Each unit's last reach search (by unit), kept for [`Battle::reachable_sorted`]: good for one
@@ -309,8 +329,8 @@ impl Battle<'_> {
             return Ok(None);
         }
         let mut cost = None;
-        self.cheapest_ways(i, (mobility.0, Some(to)), &mobility, None, |best, (x0, y0, ww, wh)| {
-            cost = tile_index((to.0 - x0, to.1 - y0), (ww, wh)).and_then(|k| best.get(k)).copied().filter(|c| *c != i64::MAX);
+        self.cheapest_ways(i, (mobility.0, Some(to)), &mobility, None, |s| {
+            cost = s.at(to.0 - s.corner.0, to.1 - s.corner.1);
         })?;
         Ok(cost)
     }
@@ -388,18 +408,18 @@ impl Battle<'_> {
         if !same {
             let mut reached = Vec::new();
             let mut touched = Touched::default();
-            let moves = self.cheapest_ways(i, (*points, None), mobility, sight, |best, (x0, y0, ww, wh)| {
-                let mut place = vec![u32::MAX; best.len()];
-                reached.reserve(best.len());
+            let moves = self.cheapest_ways(i, (*points, None), mobility, sight, |s| {
+                let ((x0, y0), ww, wh) = (s.corner, s.width, s.height);
+                let mut place = vec![u32::MAX; (ww * wh) as usize];
+                reached.reserve(place.len());
                 // Column by column, each top to bottom: tile order.
                 for x in 0..ww {
                     for y in 0..wh {
-                        let k = (y * ww + x) as usize;
-                        if let Some(c) = best.get(k).filter(|c| **c != i64::MAX) {
-                            if let Some(p) = place.get_mut(k) {
+                        if let Some(c) = s.at(x, y) {
+                            if let Some(p) = place.get_mut((y * ww + x) as usize) {
                                 *p = reached.len() as u32;
                             }
-                            reached.push(((x0 + x, y0 + y), *c));
+                            reached.push(((x0 + x, y0 + y), c));
                         }
                     }
                 }
@@ -440,21 +460,22 @@ impl Battle<'_> {
         let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let mut out: Reach = Reach::default();
         out.insert(u.pos, 0);
-        self.cheapest_ways(i, (points, None), mobility, sight, |best, (x0, y0, ww, _)| {
-            out.reserve(best.iter().filter(|c| **c != i64::MAX).count());
-            for (k, c) in best.iter().enumerate() {
-                if *c != i64::MAX {
-                    let k = k as i64;
-                    out.insert((x0 + k % ww, y0 + k / ww), *c);
+        self.cheapest_ways(i, (points, None), mobility, sight, |s| {
+            let ((x0, y0), ww, wh) = (s.corner, s.width, s.height);
+            let square = || (0..wh).flat_map(|y| (0..ww).map(move |x| (x, y)));
+            out.reserve(square().filter(|(x, y)| s.at(*x, *y).is_some()).count());
+            for (x, y) in square() {
+                if let Some(c) = s.at(x, y) {
+                    out.insert((x0 + x, y0 + y), c);
                 }
             }
         })?;
         Ok(out)
     }
 
-    /// The search of [`Battle::costs`]: `found` is given the cheapest cost to each tile of the
-    /// square searched (row by row, `i64::MAX` where it is not reached) with the square's corner
-    /// and size; `false` (and `found` not called) where the unit may not move. With `until`, the
+    /// The search of [`Battle::costs`]: `found` is given what it found ([`Searched`]: the
+    /// cheapest cost to each tile of the square searched, with the square's corner and size);
+    /// `false` (and `found` not called) where the unit may not move. With `until`, the
     /// search ends once that tile's cost is final (the other tiles' may not be).
     fn cheapest_ways(
         &self,
@@ -462,7 +483,7 @@ impl Battle<'_> {
         (points, until): (i64, Option<Tile>),
         (_, kind, can): &(i64, String, bool),
         sight: Option<&Sight>,
-        found: impl FnOnce(&[i64], (i64, i64, i64, i64)),
+        found: impl FnOnce(&Searched),
     ) -> Result<bool, BattleError> {
         let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         // A unit an enemy holds (the ruleset's `engaged`) moves nowhere.
@@ -488,30 +509,34 @@ impl Battle<'_> {
         // The square with a ring of tiles around it no step enters (`WALL`), row by row: a
         // tile's neighbours lie one place and one row away, none past the ring, and no step
         // needs its coordinates checked. The start stands in the ring where it is just off the
-        // square (off the map), and a start farther off has no neighbour to enter.
+        // square (off the map), and a start farther off has no neighbour to enter. A tile's step
+        // is looked up as the search first tries it (`UNSET` until then), by its index on the
+        // map, which the queue carries along (a row of the map is `w` away).
         let pw = ww + 2;
         let ring = |t: Tile| {
             (t.0 >= x0 - 1 && t.1 >= y0 - 1 && t.0 <= x1 + 1 && t.1 <= y1 + 1).then(|| ((t.1 - y0 + 1) * pw + (t.0 - x0 + 1)) as usize)
         };
-        let row = pw as usize;
+        let (row, map_row) = (pw as usize, w as usize);
         // Enemy units block the way; allies may be passed through. The search's buffers are the
         // thread's, kept from one search to the next.
         SEARCH.with(|cell| {
             let mut scratch = cell.borrow_mut();
-            let Scratch { step, ring_best, best, queue } = &mut *scratch;
+            let Scratch { step, best, queue } = &mut *scratch;
             // What entering each tile costs (`WALL`: it cannot, a tile of the ring or an enemy's).
             step.clear();
-            step.resize((pw * (wh + 2)) as usize, WALL);
-            for y in 0..wh {
-                let from = ((y0 + y) * w + x0) as usize;
-                let (Some(terrain), Some(out)) = (
-                    self.state.terrain_ix.get(from..from + ww as usize),
-                    step.get_mut(((y + 1) * pw + 1) as usize..((y + 1) * pw + 1 + ww) as usize),
-                ) else {
-                    continue;
-                };
-                for (slot, t) in out.iter_mut().zip(terrain) {
-                    *slot = t.and_then(|t| step_of.get(t).copied().flatten()).unwrap_or(WALL);
+            step.resize((pw * (wh + 2)) as usize, UNSET);
+            let last = step.len().saturating_sub(row);
+            for s in step.iter_mut().take(row) {
+                *s = WALL;
+            }
+            for s in step.iter_mut().skip(last) {
+                *s = WALL;
+            }
+            for y in 1..=wh as usize {
+                for x in [y * row, y * row + row - 1] {
+                    if let Some(s) = step.get_mut(x) {
+                        *s = WALL;
+                    }
                 }
             }
             for f in &self.state.units {
@@ -522,42 +547,53 @@ impl Battle<'_> {
                     }
                 }
             }
-            ring_best.clear();
-            ring_best.resize(step.len(), i64::MAX);
+            best.clear();
+            best.resize(step.len(), i64::MAX);
             queue.reset(cheapest, dearest);
             let goal = until.and_then(ring);
             if let Some(start) = ring(u.pos) {
-                if let Some(slot) = ring_best.get_mut(start) {
+                if let Some(slot) = best.get_mut(start) {
                     *slot = 0;
                 }
-                queue.push(0, start);
+                // Its index on the map (wrapped where it stands off the map: its neighbours' come
+                // right).
+                let on_map = (u.pos.1.wrapping_mul(w).wrapping_add(u.pos.0)) as usize;
+                queue.push(0, (start, on_map));
             }
-            while let Some((cost, at)) = queue.pop() {
-                if ring_best.get(at).is_some_and(|b| *b < cost) {
+            while let Some((cost, (at, on_map))) = queue.pop() {
+                if best.get(at).is_some_and(|b| *b < cost) {
                     continue;
                 }
                 // Taken at its least cost, it is final (no step costs less than nothing).
                 if goal == Some(at) && cheapest >= 0 {
                     break;
                 }
-                for next in [at.wrapping_add(1), at.wrapping_sub(1), at.wrapping_add(row), at.wrapping_sub(row)] {
-                    let Some(s) = step.get(next).copied().filter(|s| *s != WALL) else { continue };
-                    let total = cost + s;
+                let ways = [(1, 1), (usize::MAX, usize::MAX), (row, map_row), (row.wrapping_neg(), map_row.wrapping_neg())];
+                for (next, next_on_map) in ways.map(|(d, m)| (at.wrapping_add(d), on_map.wrapping_add(m))) {
+                    let Some(slot) = step.get_mut(next) else { continue };
+                    if *slot == UNSET {
+                        *slot = self
+                            .state
+                            .terrain_ix
+                            .get(next_on_map)
+                            .copied()
+                            .flatten()
+                            .and_then(|t| step_of.get(t).copied().flatten())
+                            .unwrap_or(WALL);
+                    }
+                    if *slot == WALL {
+                        continue;
+                    }
+                    let total = cost + *slot;
                     if total <= points {
-                        if let Some(slot) = ring_best.get_mut(next).filter(|b| total < **b) {
-                            *slot = total;
-                            queue.push(total, next);
+                        if let Some(b) = best.get_mut(next).filter(|b| total < **b) {
+                            *b = total;
+                            queue.push(total, (next, next_on_map));
                         }
                     }
                 }
             }
-            // The square's costs, row by row, without the ring.
-            best.clear();
-            for y in 0..wh {
-                let from = ((y + 1) * pw + 1) as usize;
-                best.extend_from_slice(ring_best.get(from..from + ww as usize).unwrap_or_default());
-            }
-            found(best, (x0, y0, ww, wh));
+            found(&Searched { best, corner: (x0, y0), width: ww, height: wh });
         });
         Ok(true)
     }
