@@ -134,6 +134,8 @@ pub struct Engine {
     inputs: inputs::ExchangeInputs,
     /// `Engine::attack_form`.
     attack_form: Option<u16>,
+    /// `Engine::mobility_attrs`.
+    mobility_attrs: [Option<u16>; 3],
 }
 
 /// The place of each class, item, tag and status in the rules, by name: the first of a name, as
@@ -356,8 +358,10 @@ impl Engine {
             },
             inputs: inputs::ExchangeInputs::default(),
             attack_form: None,
+            mobility_attrs: [None; 3],
         };
         engine.attack_form = engine.ir.attr_id("attack_form");
+        engine.mobility_attrs = ["movement", "movement_type", "can_move"].map(|a| engine.ir.attr_id(a));
         engine.inputs = inputs::ExchangeInputs::new(&engine);
         Ok(engine)
     }
@@ -550,6 +554,12 @@ impl Engine {
     /// has it.
     pub(crate) fn attack_form(&self) -> Option<u16> {
         self.attack_form
+    }
+
+    /// The attributes `movement`, `movement_type` and `can_move`, where the ruleset has them
+    /// (what `Battle::mobility` reads of every unit it moves).
+    pub(crate) fn mobility_attrs(&self) -> [Option<u16>; 3] {
+        self.mobility_attrs
     }
 
     /// The advanced rules' names as atoms.

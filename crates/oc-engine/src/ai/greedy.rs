@@ -409,7 +409,11 @@ fn best_for(
     let mut forecasts: FastMap<ExchangeKey, Option<Prospect>> = FastMap::default();
     let berserk = unit.must_attack_weakest;
     for (k, foe) in view.targets() {
-        for &(t, g) in &spots {
+        // The spots are in tile order, column by column: those within 6 columns of the target
+        // are a run of them (the others lie farther than 6 from it).
+        let from = spots.partition_point(|(t, _)| t.0 < foe.pos.0 - 6);
+        let to = spots.partition_point(|(t, _)| t.0 <= foe.pos.0 + 6);
+        for &(t, g) in spots.get(from..to).unwrap_or_default() {
             let d = distance(t, foe.pos);
             if d > 6 || !b.clear_line(t, foe.pos) {
                 continue;

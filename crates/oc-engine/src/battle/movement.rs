@@ -300,13 +300,14 @@ impl Battle<'_> {
 
     /// [`Battle::mobility`] of a unit built from its acting loadout.
     pub(crate) fn mobility_of(&self, unit: &crate::unit::Unit) -> (i64, String, bool) {
-        let attr = |name: &str| self.engine.ir.attr_id(name).and_then(|a| unit.attrs.get(a as usize).copied());
-        let points = attr("movement").map_or(5, |v| v.int());
-        let kind = match attr("movement_type") {
+        let [movement, movement_type, can_move] = self.engine.mobility_attrs();
+        let attr = |a: Option<u16>| a.and_then(|a| unit.attrs.get(a as usize).copied());
+        let points = attr(movement).map_or(5, |v| v.int());
+        let kind = match attr(movement_type) {
             Some(V::Name(id)) => self.engine.ir.name(id).to_string(),
             _ => self.engine.rules.movements.first().cloned().unwrap_or_default(),
         };
-        let can = attr("can_move").is_none_or(|v| v.bool());
+        let can = attr(can_move).is_none_or(|v| v.bool());
         (points, kind, can)
     }
 
