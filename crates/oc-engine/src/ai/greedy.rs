@@ -408,12 +408,19 @@ fn best_for(
     // By target (and its loadout where the move changes it), distance, weapon and terrain struck from.
     let mut forecasts: FastMap<ExchangeKey, Option<Prospect>> = FastMap::default();
     let berserk = unit.must_attack_weakest;
+    // The spots are in tile order, column by column: those within 6 columns of a target are a
+    // run of them (the others lie farther than 6 from it). `columns[c]`: the first spot in
+    // column `left + c` or right of it.
+    let left = spots.first().map_or(0, |(t, _)| t.0);
+    let mut columns: Vec<usize> = Vec::new();
+    for (n, (t, _)) in spots.iter().enumerate() {
+        while left + (columns.len() as i64) <= t.0 {
+            columns.push(n);
+        }
+    }
+    let run = |x: i64| usize::try_from(x - left).ok().map_or(0, |c| columns.get(c).copied().unwrap_or(spots.len()));
     for (k, foe) in view.targets() {
-        // The spots are in tile order, column by column: those within 6 columns of the target
-        // are a run of them (the others lie farther than 6 from it).
-        let from = spots.partition_point(|(t, _)| t.0 < foe.pos.0 - 6);
-        let to = spots.partition_point(|(t, _)| t.0 <= foe.pos.0 + 6);
-        for &(t, g) in spots.get(from..to).unwrap_or_default() {
+        for &(t, g) in spots.get(run(foe.pos.0 - 6)..run(foe.pos.0 + 7)).unwrap_or_default() {
             let d = distance(t, foe.pos);
             if d > 6 || !b.clear_line(t, foe.pos) {
                 continue;
@@ -558,10 +565,12 @@ fn best_for(
     // each of its tiles; else the one guide toward them all.
     let mut nearest: Option<Tile> = None;
     let (each, guide) = if enemies && !goals.is_empty() {
-        let mut ks = guides.toward_each(b, &kind, &enter, &goals);
-        // The nearest goals first: the least cost is found early and the far guides not read.
-        ks.sort_by_key(|(k, g)| (distance(u.pos, *g), *k));
-        nearest = ks.first().map(|(_, g)| *g);
+        // Each guide with its goal's distance from where the unit stands, the nearest goals
+        // first: the least cost is found early and the far guides not read.
+        let mut ks: Vec<(i64, usize, Tile)> =
+            guides.toward_each(b, &kind, &enter, &goals).into_iter().map(|(k, g)| (distance(u.pos, g), k, g)).collect();
+        ks.sort_unstable_by_key(|(d, k, _)| (*d, *k));
+        nearest = ks.first().map(|(_, _, g)| *g);
         (Some((ks, &mut guides.each)), None)
     } else {
         (None, Some(guides.by_goals.entry((kind, goals)).or_insert_with_key(|(_, goals)| Guide::lazy_over(b, enter, goals))))
@@ -586,9 +595,9 @@ fn best_for(
             let at_least = d.saturating_mul(floor);
             least.is_some_and(|l| at_least >= l) || at_least > cap
         };
-        for (k, goal) in ks.iter() {
+        for (from_start, k, goal) in ks.iter() {
             // Nor can any guide after it, once even the least distance it may lie at is that far.
-            if floor > 0 && far(distance(start, *goal) - near, least) {
+            if floor > 0 && far(from_start - near, least) {
                 break;
             }
             if floor > 0 && far(distance(t, *goal), least) {
