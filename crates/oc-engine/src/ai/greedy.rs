@@ -276,8 +276,11 @@ fn best_for(
         if !has(verb) {
             continue;
         }
+        // The first tile in reach (in tile order) that is one of the goal's, each goal tile
+        // looked up in the sorted reach.
         let goal = objectives.of_verb(verb);
-        if let Some((t, _)) = tiles.iter().find(|(t, _)| goal.contains(t)) {
+        let first = goal.iter().filter_map(|g| tiles.binary_search_by_key(g, |(t, _)| *t).ok()).min();
+        if let Some((t, _)) = first.and_then(|k| tiles.get(k)) {
             let turn = Turn {
                 unit: i,
                 to: Some(*t).filter(|t| *t != u.pos),
@@ -308,7 +311,9 @@ fn best_for(
             if k == i || ally.side != u.side || ally.state != State::Ready || ally.hp >= ally.max_hp {
                 continue;
             }
-            if let Some((t, _)) = tiles.iter().find(|(t, _)| distance(*t, ally.pos) == 1) {
+            // The first tile in reach (in tile order) next to the ally.
+            let next_to = crate::battle::neighbours(ally.pos).into_iter().filter_map(|n| tiles.binary_search_by_key(&n, |(t, _)| *t).ok()).min();
+            if let Some((t, _)) = next_to.and_then(|k| tiles.get(k)) {
                 let missing = ally.max_hp.saturating_sub(ally.hp) as f64;
                 consider(
                     &mut best,
