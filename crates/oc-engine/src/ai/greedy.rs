@@ -312,7 +312,10 @@ fn best_for(
                 continue;
             }
             // The first tile in reach (in tile order) next to the ally.
-            let next_to = crate::battle::neighbours(ally.pos).into_iter().filter_map(|n| tiles.binary_search_by_key(&n, |(t, _)| *t).ok()).min();
+            let next_to = crate::battle::neighbours(ally.pos)
+                .into_iter()
+                .filter_map(|n| tiles.binary_search_by_key(&n, |(t, _)| *t).ok())
+                .min();
             if let Some((t, _)) = next_to.and_then(|k| tiles.get(k)) {
                 let missing = ally.max_hp.saturating_sub(ally.hp) as f64;
                 consider(

@@ -515,7 +515,8 @@ impl Battle<'_> {
         // map, which the queue carries along (a row of the map is `w` away).
         let pw = ww + 2;
         let ring = |t: Tile| {
-            (t.0 >= x0 - 1 && t.1 >= y0 - 1 && t.0 <= x1 + 1 && t.1 <= y1 + 1).then(|| ((t.1 - y0 + 1) * pw + (t.0 - x0 + 1)) as usize)
+            (t.0 >= x0 - 1 && t.1 >= y0 - 1 && t.0 <= x1 + 1 && t.1 <= y1 + 1)
+                .then(|| ((t.1 - y0 + 1) * pw + (t.0 - x0 + 1)) as usize)
         };
         let (row, map_row) = (pw as usize, w as usize);
         // Enemy units block the way; allies may be passed through. The search's buffers are the
