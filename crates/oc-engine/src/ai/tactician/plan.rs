@@ -91,13 +91,10 @@ impl<'v, 'e> Decision<'v, 'e> {
         let has = |verb: m::Verb| verbs.contains(&Some(verb));
         // Where activations are steps paid from a resource, only steps the unit can pay for.
         // A turn and the weapon it equips (a candidate's turn leaves it out: `Candidate::equip`).
-        let affordable = |turn: &Turn, equip: Option<Atom>| {
-            let moved = turn
-                .to
-                .and_then(|t| reach.binary_search_by_key(&t, |(x, _)| *x).ok())
-                .and_then(|k| reach.get(k))
-                .map_or(0, |(_, c)| *c);
-            b.act_price(i, (turn.to, moved), &turn.act, equip.as_deref()).is_none_or(|p| p.is_ok())
+        let affordable = |(to, act): (Option<Tile>, &Act), equip: Option<Atom>| {
+            let moved =
+                to.and_then(|t| reach.binary_search_by_key(&t, |(x, _)| *x).ok()).and_then(|k| reach.get(k)).map_or(0, |(_, c)| *c);
+            b.act_price(i, (to, moved), act, equip.as_deref()).is_none_or(|p| p.is_ok())
         };
         // 1. The objective, if a tile of it is in reach: the battle may end here.
         for (verb, kind) in [(m::Verb::Seize, "seize"), (m::Verb::Escape, "escape"), (m::Verb::Raze, "raze")] {
@@ -112,7 +109,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                     act: Act::Special { verb, target: None, tile: None, from: None },
                     ..Default::default()
                 };
-                if affordable(&turn, None) {
+                if affordable((turn.to, &turn.act), None) {
                     return Some(Plan { gain: 1000.0, turn });
                 }
             }
@@ -188,7 +185,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             let toll: f64 = me.zones.iter().filter(|(zone, _)| t != me.u.pos && !zone.contains(&t)).map(|(_, c)| c).sum();
             candidates.clear();
             if forced.is_empty() {
-                candidates.extend(self.stand(&me, t, &reach, spend.as_ref()));
+                self.stand(&me, t, (&reach, spend.as_ref()), &mut candidates);
                 candidates.extend(self.heals(&me, t));
             }
             if me.can_attack {
@@ -205,7 +202,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             }
             let least = self.threats.least_danger(t);
             for c in candidates.drain(..) {
-                if !affordable(&c.turn, c.equip) {
+                if !affordable((c.to, &c.act_is), c.equip) {
                     continue;
                 }
                 // The tile held bars the enemy only while our unit stands: as much as it is
@@ -217,7 +214,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                     _ => 0.0,
                 };
                 let bars: f64 = bars.iter().map(|(k, w)| w * (1.0 - routed(*k))).sum();
-                let stays = t == me.u.pos && matches!(c.turn.act, Act::Wait);
+                let stays = t == me.u.pos && matches!(c.act_is, Act::Wait);
                 // The most it could score: at the least danger the tile may hold, still standing.
                 let weight = caution * (1.0 - c.fallen);
                 let held = if bars > 0.0 { ((1.0 - c.fallen) * bars).abs() } else { 0.0 };
@@ -241,7 +238,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             }
         }
         let (score, k) = best?;
-        let turn = pool.swap_remove(k).c.turn();
+        let turn = pool.swap_remove(k).c.turn(i);
         Some(Plan { gain: score - stay.unwrap_or(score), turn })
     }
 
@@ -319,16 +316,16 @@ impl<'v, 'e> Decision<'v, 'e> {
 
     /// Standing on `t` (moving there, or staying), holding the guard weapon; where the ruleset
     /// prices a change of weapons (seed 002's Item action), also without the change, the change
-    /// weighed with what it costs left off the resource activations spend.
-    fn stand(&self, me: &Unit, t: Tile, reach: &[(Tile, i64)], spend: Option<&Atom>) -> Vec<Candidate> {
+    /// weighed with what it costs left off the resource activations spend: added to `out`.
+    fn stand(&self, me: &Unit, t: Tile, (reach, spend): (&[(Tile, i64)], Option<&Atom>), out: &mut Vec<Candidate>) {
         let moved = t != me.u.pos;
         // Equipping is free where the ruleset does not price it; where activations are steps it
         // is a step of its own.
         let equip = me.guard.filter(|w| me.u.equipped != Some(*w) && (moved || !self.stepped));
         let holds = equip.or(me.u.equipped);
-        let turn = Turn { unit: me.i, to: moved.then_some(t), act: Act::Wait, ..Default::default() };
         let stand = |equip: Option<Atom>, holds: Option<Atom>, holding: Vec<(Atom, i64)>| Candidate {
-            turn: turn.clone(),
+            to: moved.then_some(t),
+            act_is: Act::Wait,
             equip,
             act: 0.0,
             holds,
@@ -337,18 +334,21 @@ impl<'v, 'e> Decision<'v, 'e> {
             routs: None,
             holding,
         };
-        let (Some(w), Some(r), true) = (equip, spend, self.stepped) else { return vec![stand(equip, holds, Vec::new())] };
+        let (Some(w), Some(r), true) = (equip, spend, self.stepped) else {
+            out.push(stand(equip, holds, Vec::new()));
+            return;
+        };
         let b = self.battle();
         let cost = reach.binary_search_by_key(&t, |(x, _)| *x).ok().and_then(|k| reach.get(k)).map_or(0, |(_, c)| *c);
         let price = |equip: Option<&str>| b.act_price(me.i, (moved.then_some(t), cost), &Act::Wait, equip).and_then(Result::ok);
         match (price(Some(w.as_str())), price(None)) {
             // The change refused (an Item action already taken this turn): standing as it holds.
-            (None, _) => vec![stand(None, me.u.equipped, Vec::new())],
+            (None, _) => out.push(stand(None, me.u.equipped, Vec::new())),
             (Some(with), Some(without)) if with > without => {
                 let left = (b.resource(me.i, r).unwrap_or(0) - (with - without)).max(0);
-                vec![stand(equip, holds, vec![(*r, left)]), stand(None, me.u.equipped, Vec::new())]
+                out.extend([stand(equip, holds, vec![(*r, left)]), stand(None, me.u.equipped, Vec::new())]);
             }
-            _ => vec![stand(equip, holds, Vec::new())],
+            _ => out.push(stand(equip, holds, Vec::new())),
         }
     }
 
@@ -381,7 +381,8 @@ impl<'v, 'e> Decision<'v, 'e> {
                 holding.push((*r, (now - paid).max(0)));
             }
             out.push(Candidate {
-                turn: Turn { unit: me.i, to: moved.then_some(t), act, ..Default::default() },
+                to: moved.then_some(t),
+                act_is: act,
                 equip: None,
                 act: 0.0,
                 holds: me.u.equipped,
@@ -460,7 +461,8 @@ impl<'v, 'e> Decision<'v, 'e> {
                     }
                 }
                 out.push(Candidate {
-                    turn: Turn { unit: me.i, act, ..Default::default() },
+                    to: None,
+                    act_is: act,
                     equip: None,
                     act: value,
                     holds: me.u.equipped,
@@ -487,12 +489,8 @@ impl<'v, 'e> Decision<'v, 'e> {
                 }
                 let healed = missing.min((ally.max_hp + 2) / 3).max(1);
                 out.push(Candidate {
-                    turn: Turn {
-                        unit: me.i,
-                        to: moved.then_some(t),
-                        act: Act::Special { verb: m::Verb::Heal, target: Some(k), tile: None, from: None },
-                        ..Default::default()
-                    },
+                    to: moved.then_some(t),
+                    act_is: Act::Special { verb: m::Verb::Heal, target: Some(k), tile: None, from: None },
                     equip: me.heal_with,
                     act: 1.5 * loss(self.worth(k), ally.max_hp, healed as f64, 0.0),
                     holds: me.heal_with.or(me.u.equipped),
@@ -513,12 +511,8 @@ impl<'v, 'e> Decision<'v, 'e> {
             if let Some(item) = me.u.items.iter().find(heals) {
                 let healed = me.u.max_hp.saturating_sub(me.u.hp).min((me.u.max_hp + 2) / 3).max(1);
                 out.push(Candidate {
-                    turn: Turn {
-                        unit: me.i,
-                        to: moved.then_some(t),
-                        act: Act::Use { item: *item, target: None, tile: None },
-                        ..Default::default()
-                    },
+                    to: moved.then_some(t),
+                    act_is: Act::Use { item: *item, target: None, tile: None },
                     equip: None,
                     act: 1.5 * loss(self.worth(me.i), me.u.max_hp, healed as f64, 0.0),
                     holds: me.u.equipped,
@@ -542,12 +536,8 @@ impl<'v, 'e> Decision<'v, 'e> {
                 let healed = missing.min((f.max_hp + 2) / 3).max(1);
                 let hp = if k == me.i { (me.u.hp + healed).min(me.u.max_hp) } else { me.u.hp };
                 out.push(Candidate {
-                    turn: Turn {
-                        unit: me.i,
-                        to: moved.then_some(t),
-                        act: Act::Use { item, target: Some(k), tile: None },
-                        ..Default::default()
-                    },
+                    to: moved.then_some(t),
+                    act_is: Act::Use { item, target: Some(k), tile: None },
                     equip: None,
                     act: 1.5 * loss(self.worth(k), f.max_hp, healed as f64, 0.0),
                     holds: me.u.equipped,
@@ -644,7 +634,8 @@ impl<'v, 'e> Decision<'v, 'e> {
                 }
                 let equip = (me.u.equipped != Some(*w)).then_some(*w);
                 out.push(Candidate {
-                    turn: Turn { unit: me.i, to: moved.then_some(t), act: Act::Attack { target: k }, ..Default::default() },
+                    to: moved.then_some(t),
+                    act_is: Act::Attack { target: k },
                     equip,
                     act,
                     holds: Some(*w),
