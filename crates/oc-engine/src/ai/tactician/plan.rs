@@ -91,7 +91,12 @@ impl<'v, 'e> Decision<'v, 'e> {
         let has = |verb: m::Verb| verbs.contains(&Some(verb));
         // Where activations are steps paid from a resource, only steps the unit can pay for.
         // A turn and the weapon it equips (a candidate's turn leaves it out: `Candidate::equip`).
+        let stepped = self.stepped;
         let affordable = |(to, act): (Option<Tile>, &Act), equip: Option<Atom>| {
+            // Where activations are not paid for, every act is affordable (`Battle::act_price`).
+            if !stepped {
+                return true;
+            }
             let moved =
                 to.and_then(|t| reach.binary_search_by_key(&t, |(x, _)| *x).ok()).and_then(|k| reach.get(k)).map_or(0, |(_, c)| *c);
             b.act_price(i, (to, moved), act, equip.as_deref()).is_none_or(|p| p.is_ok())
@@ -118,9 +123,19 @@ impl<'v, 'e> Decision<'v, 'e> {
         let me = self.unit(i, u, (&acting, &acting_unit, mobility), (&has, &reach), cache)?;
         // For each enemy in sight and weapon, the nearest and farthest it can strike from: the
         // distances worth a forecast (a bow shoots from as far as it can, or from as near).
+        // Only the weapons that reach an enemy from somewhere in the box the tiles in reach lie in
+        // (each tile's distance to it lies between the box's nearest and farthest): the enemies
+        // they reach are the only ones worth weighing an attack on (`strikable`).
         let mut spans: Vec<(usize, usize, i64, i64)> = Vec::new();
+        let mut strikable = Vec::new();
         for (k, f) in self.view.targets() {
+            let (least, most) = span_of(&reach, f.pos);
+            let mut any = false;
             for (n, (_, lo, hi)) in me.weapons.iter().enumerate() {
+                if least > *hi || most < *lo {
+                    continue;
+                }
+                any = true;
                 let ds = reach
                     .iter()
                     .map(|(t, _)| (distance(*t, f.pos), *t))
@@ -131,9 +146,13 @@ impl<'v, 'e> Decision<'v, 'e> {
                     spans.push((k, n, near, far));
                 }
             }
+            if any {
+                strikable.push((k, f.pos));
+            }
         }
         let caution = 1.0 - 0.5 * self.stakes.urgency;
-        let mut arms = Arms { acting, foes: self.view.targets().map(|(k, f)| (k, f.pos)).collect(), spans, ..Arms::default() };
+        let foes = self.view.targets().map(|(k, f)| (k, f.pos)).collect();
+        let mut arms = Arms { acting, foes, strikable, spans, ..Arms::default() };
         // Each tile's candidate turns (one list, emptied tile by tile).
         let mut candidates = Vec::new();
         // Every tile's candidates, in order, each scored but for the danger.
@@ -565,7 +584,7 @@ impl<'v, 'e> Decision<'v, 'e> {
     ) {
         let b = self.battle();
         // Ours at full HP (read at the HP it has) on this tile's terrain, with each weapon.
-        let Arms { acting, ours, targets, foes, spans } = arms;
+        let Arms { acting, ours, targets, strikable, spans, .. } = arms;
         // Where the advanced rules lay statuses by where a unit stands (`Battle::situated`), ours
         // as it will stand on `t` (too far from its general, say), and each target as it will
         // stand once ours is there (`Battle::moves_situation`: a flank, the rear).
@@ -573,7 +592,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         // Built for the first attack worth a forecast from `t` (from most tiles there is none).
         let (mut unbuilt, mut ours) = (Some(ours), None);
         let moved = t != me.u.pos;
-        for &(k, at) in foes.iter() {
+        for &(k, at) in strikable.iter() {
             let d = distance(t, at);
             if !forced.is_empty() && !forced.contains(&k) {
                 continue;
@@ -722,4 +741,17 @@ impl<'v, 'e> Decision<'v, 'e> {
                 .sum::<f64>();
         v
     }
+}
+
+/// The least and the most distance from `p` of a tile of `reach`, as far as the box they lie in
+/// tells (at most the least, at least the most): (1, 0) where there is none.
+fn span_of(reach: &Reach, p: Tile) -> (i64, i64) {
+    let Some(((x, y), _)) = reach.first() else { return (1, 0) };
+    let (mut x0, mut x1, mut y0, mut y1) = (*x, *x, *y, *y);
+    for ((x, y), _) in reach {
+        (x0, x1, y0, y1) = (x0.min(*x), x1.max(*x), y0.min(*y), y1.max(*y));
+    }
+    let least = (x0 - p.0).max(p.0 - x1).max(0) + (y0 - p.1).max(p.1 - y1).max(0);
+    let most = (p.0 - x0).abs().max((p.0 - x1).abs()) + (p.1 - y0).abs().max((p.1 - y1).abs());
+    (least, most)
 }
