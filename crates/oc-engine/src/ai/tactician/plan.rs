@@ -128,8 +128,9 @@ impl<'v, 'e> Decision<'v, 'e> {
         // they reach are the only ones worth weighing an attack on (`strikable`).
         let mut spans: Vec<(usize, usize, i64, i64)> = Vec::new();
         let mut strikable = Vec::new();
+        let bounds = bounds(&reach);
         for (k, f) in self.view.targets() {
-            let (least, most) = span_of(&reach, f.pos);
+            let (least, most) = span_of(bounds, f.pos);
             let mut any = false;
             for (n, (_, lo, hi)) in me.weapons.iter().enumerate() {
                 if least > *hi || most < *lo {
@@ -743,14 +744,20 @@ impl<'v, 'e> Decision<'v, 'e> {
     }
 }
 
-/// The least and the most distance from `p` of a tile of `reach`, as far as the box they lie in
-/// tells (at most the least, at least the most): (1, 0) where there is none.
-fn span_of(reach: &Reach, p: Tile) -> (i64, i64) {
-    let Some(((x, y), _)) = reach.first() else { return (1, 0) };
+/// The box the tiles of `reach` lie in: (least x, most x, least y, most y); `None` if none.
+fn bounds(reach: &Reach) -> Option<(i64, i64, i64, i64)> {
+    let ((x, y), _) = reach.first()?;
     let (mut x0, mut x1, mut y0, mut y1) = (*x, *x, *y, *y);
     for ((x, y), _) in reach {
         (x0, x1, y0, y1) = (x0.min(*x), x1.max(*x), y0.min(*y), y1.max(*y));
     }
+    Some((x0, x1, y0, y1))
+}
+
+/// The least and the most distance from `p` of a tile in the box `bounds` ([`bounds`]): at most
+/// and at least those of any tile of the reach it bounds; (1, 0) where there is none.
+fn span_of(bounds: Option<(i64, i64, i64, i64)>, p: Tile) -> (i64, i64) {
+    let Some((x0, x1, y0, y1)) = bounds else { return (1, 0) };
     let least = (x0 - p.0).max(p.0 - x1).max(0) + (y0 - p.1).max(p.1 - y1).max(0);
     let most = (p.0 - x0).abs().max((p.0 - x1).abs()) + (p.1 - y0).abs().max((p.1 - y1).abs());
     (least, most)
