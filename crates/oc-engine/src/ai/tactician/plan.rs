@@ -97,8 +97,10 @@ impl<'v, 'e> Decision<'v, 'e> {
             if !stepped {
                 return true;
             }
-            let moved =
-                to.and_then(|t| reach.binary_search_by_key(&t, |(x, _)| *x).ok()).and_then(|k| reach.get(k)).map_or(0, |(_, c)| *c);
+            let moved = to
+                .and_then(|t| reach.binary_search_by_key(&t, |(x, _)| *x).ok())
+                .and_then(|k| reach.get(k))
+                .map_or(0, |(_, c)| *c);
             b.act_price(i, (to, moved), act, equip.as_deref()).is_none_or(|p| p.is_ok())
         };
         // 1. The objective, if a tile of it is in reach: the battle may end here.
