@@ -4,7 +4,7 @@
 //! under fog of war it decides from a [`View`] of the battle, the enemies its side sees and no
 //! other (it neither targets, paths toward nor forecasts an enemy out of sight).
 
-mod verbs;
+pub(super) mod verbs;
 
 use std::sync::Arc;
 

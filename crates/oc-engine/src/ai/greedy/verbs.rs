@@ -10,14 +10,14 @@ use crate::fx::FastMap;
 use crate::ir::{Eff, E};
 use crate::Atom;
 
-type Found = (Arc<[Option<m::Verb>]>, bool);
+pub(in crate::ai) type Found = (Arc<[Option<m::Verb>]>, bool);
 
 /// A unit's actions' verbs and whether one attacks an enemy (`Battle::action_verbs_attacking`),
 /// by what `Battle::each_action` reads: its class, form, weapon held, items and own tags (an
 /// atom by its text's address: one text, one atom). Only where no `grant` passes arguments but
 /// constants and its tag's own (else it reads the unit where it stands): `Some(None)` then.
 #[derive(Debug, Default)]
-pub(super) struct Verbs {
+pub(in crate::ai) struct Verbs {
     kept: Option<Option<FastMap<Vec<usize>, Found>>>,
     /// The key being looked up, its room kept.
     key: Vec<usize>,
@@ -29,7 +29,7 @@ impl Verbs {
         self.kept.iter().flatten().map(|k| k.len()).sum()
     }
 
-    pub(super) fn of(&mut self, b: &Battle, i: usize) -> Found {
+    pub(in crate::ai) fn of(&mut self, b: &Battle, i: usize) -> Found {
         let kept = self.kept.get_or_insert_with(|| {
             let mut effects = b.engine.ir.effects.values().flat_map(|(_, effects)| effects);
             effects.all(|e| !matches!(e, Eff::Grant { args, .. } if !E::read_no_unit(args))).then(FastMap::default)

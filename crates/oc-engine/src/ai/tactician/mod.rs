@@ -43,8 +43,9 @@ use std::sync::Arc;
 use oc_model as m;
 
 use super::forecasts::{Forecasts, Sketch};
+use super::greedy::verbs::Verbs;
 use super::{Guide, View};
-use crate::battle::{tile_index, Battle, Controller, KeptReach, State, TerrainSeen, Tile, Turn};
+use crate::battle::{tile_index, Act, Battle, Controller, KeptReach, State, TerrainSeen, Tile, Turn};
 use crate::fx::FastMap;
 use crate::Loadout;
 use stakes::{prices, Stakes};
@@ -58,6 +59,8 @@ pub struct Tactician {
     prices: Vec<f64>,
     later: Later,
     walks: Walks,
+    /// Each unit's action verbs, kept between decisions by what they are read from (greedy's).
+    verbs: Verbs,
     /// Under fog, by side: where each enemy was last seen (`Tactician::remember`).
     last_seen: [Vec<Option<Tile>>; 2],
     /// Under fog, by side and tile (row by row): the round it was last in sight, plus one (0:
@@ -126,7 +129,7 @@ impl Tactician {
         self.prices(b);
         self.walks.check(b);
         let walks = std::mem::take(&mut self.walks);
-        let mut d = Decision::new(b, side, &self.prices, (&mut self.cache, &mut self.later), walks);
+        let mut d = Decision::new(b, side, &self.prices, (&mut self.cache, &mut self.later, &mut self.verbs), walks);
         (d.remembered, d.unswept) = self.remember(b, side, &d.view.sight);
         let mut ranked: Vec<(f64, Turn)> = Vec::with_capacity(movers.len());
         for i in movers {
@@ -322,7 +325,7 @@ struct Decision<'v, 'e> {
     stepped: bool,
     threat_zones: bool,
     /// Each unit's action verbs (`Battle::action_verbs`), by battle index.
-    verbs: Vec<Vec<Option<m::Verb>>>,
+    verbs: Vec<Arc<[Option<m::Verb>]>>,
     /// Enemies at full HP, interned, by battle index (`Decision::at_full_hp`).
     full_hp: Vec<Option<Option<Interned>>>,
     /// The chance the enemy leads the next round (acts before us then).
@@ -368,8 +371,10 @@ type Interned = (Rc<Loadout>, u32);
 
 /// One candidate's parts, before they are summed.
 struct Candidate {
-    /// The turn, but for the weapon it equips (`equip`).
-    turn: Turn,
+    /// The turn's move and act (the rest of a turn left as it is: built by `Candidate::turn`),
+    /// and the weapon it equips.
+    to: Option<Tile>,
+    act_is: Act,
     equip: Option<Atom>,
     /// What the act itself is worth (an exchange's material, a heal).
     act: f64,
@@ -386,9 +391,9 @@ struct Candidate {
 }
 
 impl Candidate {
-    /// The whole turn, the weapon it equips included.
-    fn turn(self) -> Turn {
-        Turn { equip: self.equip, ..self.turn }
+    /// The whole turn of unit `unit`, the weapon it equips included.
+    fn turn(self, unit: usize) -> Turn {
+        Turn { unit, to: self.to, equip: self.equip, act: self.act_is, ..Default::default() }
     }
 }
 
@@ -397,12 +402,12 @@ impl<'v, 'e> Decision<'v, 'e> {
         b: &'v Battle<'e>,
         side: m::SideId,
         prices: &[f64],
-        (cache, later): (&mut Forecasts, &mut Later),
+        (cache, later, kept): (&mut Forecasts, &mut Later, &mut Verbs),
         mut walks: Walks,
     ) -> Self {
         let view = View::new(b, side);
-        // Each unit's action verbs, asked once a decision (the stakes and every plan read them).
-        let verbs: Vec<Vec<Option<m::Verb>>> = (0..b.units.len()).map(|k| b.action_verbs(k)).collect();
+        // Each unit's action verbs (the stakes and every plan read them), kept by what they are read from.
+        let verbs: Vec<Arc<[Option<m::Verb>]>> = (0..b.units.len()).map(|k| kept.of(b, k).0).collect();
         let seizers: Vec<usize> = (0..b.units.len())
             .filter(|k| b.units.get(*k).is_some_and(|u| u.state == State::Ready))
             .filter(|k| {

@@ -91,13 +91,17 @@ impl<'v, 'e> Decision<'v, 'e> {
         let has = |verb: m::Verb| verbs.contains(&Some(verb));
         // Where activations are steps paid from a resource, only steps the unit can pay for.
         // A turn and the weapon it equips (a candidate's turn leaves it out: `Candidate::equip`).
-        let affordable = |turn: &Turn, equip: Option<Atom>| {
-            let moved = turn
-                .to
+        let stepped = self.stepped;
+        let affordable = |(to, act): (Option<Tile>, &Act), equip: Option<Atom>| {
+            // Where activations are not paid for, every act is affordable (`Battle::act_price`).
+            if !stepped {
+                return true;
+            }
+            let moved = to
                 .and_then(|t| reach.binary_search_by_key(&t, |(x, _)| *x).ok())
                 .and_then(|k| reach.get(k))
                 .map_or(0, |(_, c)| *c);
-            b.act_price(i, (turn.to, moved), &turn.act, equip.as_deref()).is_none_or(|p| p.is_ok())
+            b.act_price(i, (to, moved), act, equip.as_deref()).is_none_or(|p| p.is_ok())
         };
         // 1. The objective, if a tile of it is in reach: the battle may end here.
         for (verb, kind) in [(m::Verb::Seize, "seize"), (m::Verb::Escape, "escape"), (m::Verb::Raze, "raze")] {
@@ -112,7 +116,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                     act: Act::Special { verb, target: None, tile: None, from: None },
                     ..Default::default()
                 };
-                if affordable(&turn, None) {
+                if affordable((turn.to, &turn.act), None) {
                     return Some(Plan { gain: 1000.0, turn });
                 }
             }
@@ -121,9 +125,20 @@ impl<'v, 'e> Decision<'v, 'e> {
         let me = self.unit(i, u, (&acting, &acting_unit, mobility), (&has, &reach), cache)?;
         // For each enemy in sight and weapon, the nearest and farthest it can strike from: the
         // distances worth a forecast (a bow shoots from as far as it can, or from as near).
+        // Only the weapons that reach an enemy from somewhere in the box the tiles in reach lie in
+        // (each tile's distance to it lies between the box's nearest and farthest): the enemies
+        // they reach are the only ones worth weighing an attack on (`strikable`).
         let mut spans: Vec<(usize, usize, i64, i64)> = Vec::new();
+        let mut strikable = Vec::new();
+        let bounds = bounds(&reach);
         for (k, f) in self.view.targets() {
+            let (least, most) = span_of(bounds, f.pos);
+            let mut any = false;
             for (n, (_, lo, hi)) in me.weapons.iter().enumerate() {
+                if least > *hi || most < *lo {
+                    continue;
+                }
+                any = true;
                 let ds = reach
                     .iter()
                     .map(|(t, _)| (distance(*t, f.pos), *t))
@@ -134,9 +149,13 @@ impl<'v, 'e> Decision<'v, 'e> {
                     spans.push((k, n, near, far));
                 }
             }
+            if any {
+                strikable.push((k, f.pos));
+            }
         }
         let caution = 1.0 - 0.5 * self.stakes.urgency;
-        let mut arms = Arms { acting, foes: self.view.targets().map(|(k, f)| (k, f.pos)).collect(), spans, ..Arms::default() };
+        let foes = self.view.targets().map(|(k, f)| (k, f.pos)).collect();
+        let mut arms = Arms { acting, foes, strikable, spans, ..Arms::default() };
         // Each tile's candidate turns (one list, emptied tile by tile).
         let mut candidates = Vec::new();
         // Every tile's candidates, in order, each scored but for the danger.
@@ -188,7 +207,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             let toll: f64 = me.zones.iter().filter(|(zone, _)| t != me.u.pos && !zone.contains(&t)).map(|(_, c)| c).sum();
             candidates.clear();
             if forced.is_empty() {
-                candidates.extend(self.stand(&me, t, &reach, spend.as_ref()));
+                self.stand(&me, t, (&reach, spend.as_ref()), &mut candidates);
                 candidates.extend(self.heals(&me, t));
             }
             if me.can_attack {
@@ -205,7 +224,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             }
             let least = self.threats.least_danger(t);
             for c in candidates.drain(..) {
-                if !affordable(&c.turn, c.equip) {
+                if !affordable((c.to, &c.act_is), c.equip) {
                     continue;
                 }
                 // The tile held bars the enemy only while our unit stands: as much as it is
@@ -217,7 +236,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                     _ => 0.0,
                 };
                 let bars: f64 = bars.iter().map(|(k, w)| w * (1.0 - routed(*k))).sum();
-                let stays = t == me.u.pos && matches!(c.turn.act, Act::Wait);
+                let stays = t == me.u.pos && matches!(c.act_is, Act::Wait);
                 // The most it could score: at the least danger the tile may hold, still standing.
                 let weight = caution * (1.0 - c.fallen);
                 let held = if bars > 0.0 { ((1.0 - c.fallen) * bars).abs() } else { 0.0 };
@@ -241,7 +260,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             }
         }
         let (score, k) = best?;
-        let turn = pool.swap_remove(k).c.turn();
+        let turn = pool.swap_remove(k).c.turn(i);
         Some(Plan { gain: score - stay.unwrap_or(score), turn })
     }
 
@@ -319,16 +338,16 @@ impl<'v, 'e> Decision<'v, 'e> {
 
     /// Standing on `t` (moving there, or staying), holding the guard weapon; where the ruleset
     /// prices a change of weapons (seed 002's Item action), also without the change, the change
-    /// weighed with what it costs left off the resource activations spend.
-    fn stand(&self, me: &Unit, t: Tile, reach: &[(Tile, i64)], spend: Option<&Atom>) -> Vec<Candidate> {
+    /// weighed with what it costs left off the resource activations spend: added to `out`.
+    fn stand(&self, me: &Unit, t: Tile, (reach, spend): (&[(Tile, i64)], Option<&Atom>), out: &mut Vec<Candidate>) {
         let moved = t != me.u.pos;
         // Equipping is free where the ruleset does not price it; where activations are steps it
         // is a step of its own.
         let equip = me.guard.filter(|w| me.u.equipped != Some(*w) && (moved || !self.stepped));
         let holds = equip.or(me.u.equipped);
-        let turn = Turn { unit: me.i, to: moved.then_some(t), act: Act::Wait, ..Default::default() };
         let stand = |equip: Option<Atom>, holds: Option<Atom>, holding: Vec<(Atom, i64)>| Candidate {
-            turn: turn.clone(),
+            to: moved.then_some(t),
+            act_is: Act::Wait,
             equip,
             act: 0.0,
             holds,
@@ -337,18 +356,21 @@ impl<'v, 'e> Decision<'v, 'e> {
             routs: None,
             holding,
         };
-        let (Some(w), Some(r), true) = (equip, spend, self.stepped) else { return vec![stand(equip, holds, Vec::new())] };
+        let (Some(w), Some(r), true) = (equip, spend, self.stepped) else {
+            out.push(stand(equip, holds, Vec::new()));
+            return;
+        };
         let b = self.battle();
         let cost = reach.binary_search_by_key(&t, |(x, _)| *x).ok().and_then(|k| reach.get(k)).map_or(0, |(_, c)| *c);
         let price = |equip: Option<&str>| b.act_price(me.i, (moved.then_some(t), cost), &Act::Wait, equip).and_then(Result::ok);
         match (price(Some(w.as_str())), price(None)) {
             // The change refused (an Item action already taken this turn): standing as it holds.
-            (None, _) => vec![stand(None, me.u.equipped, Vec::new())],
+            (None, _) => out.push(stand(None, me.u.equipped, Vec::new())),
             (Some(with), Some(without)) if with > without => {
                 let left = (b.resource(me.i, r).unwrap_or(0) - (with - without)).max(0);
-                vec![stand(equip, holds, vec![(*r, left)]), stand(None, me.u.equipped, Vec::new())]
+                out.extend([stand(equip, holds, vec![(*r, left)]), stand(None, me.u.equipped, Vec::new())]);
             }
-            _ => vec![stand(equip, holds, Vec::new())],
+            _ => out.push(stand(equip, holds, Vec::new())),
         }
     }
 
@@ -381,7 +403,8 @@ impl<'v, 'e> Decision<'v, 'e> {
                 holding.push((*r, (now - paid).max(0)));
             }
             out.push(Candidate {
-                turn: Turn { unit: me.i, to: moved.then_some(t), act, ..Default::default() },
+                to: moved.then_some(t),
+                act_is: act,
                 equip: None,
                 act: 0.0,
                 holds: me.u.equipped,
@@ -460,7 +483,8 @@ impl<'v, 'e> Decision<'v, 'e> {
                     }
                 }
                 out.push(Candidate {
-                    turn: Turn { unit: me.i, act, ..Default::default() },
+                    to: None,
+                    act_is: act,
                     equip: None,
                     act: value,
                     holds: me.u.equipped,
@@ -487,12 +511,8 @@ impl<'v, 'e> Decision<'v, 'e> {
                 }
                 let healed = missing.min((ally.max_hp + 2) / 3).max(1);
                 out.push(Candidate {
-                    turn: Turn {
-                        unit: me.i,
-                        to: moved.then_some(t),
-                        act: Act::Special { verb: m::Verb::Heal, target: Some(k), tile: None, from: None },
-                        ..Default::default()
-                    },
+                    to: moved.then_some(t),
+                    act_is: Act::Special { verb: m::Verb::Heal, target: Some(k), tile: None, from: None },
                     equip: me.heal_with,
                     act: 1.5 * loss(self.worth(k), ally.max_hp, healed as f64, 0.0),
                     holds: me.heal_with.or(me.u.equipped),
@@ -513,12 +533,8 @@ impl<'v, 'e> Decision<'v, 'e> {
             if let Some(item) = me.u.items.iter().find(heals) {
                 let healed = me.u.max_hp.saturating_sub(me.u.hp).min((me.u.max_hp + 2) / 3).max(1);
                 out.push(Candidate {
-                    turn: Turn {
-                        unit: me.i,
-                        to: moved.then_some(t),
-                        act: Act::Use { item: *item, target: None, tile: None },
-                        ..Default::default()
-                    },
+                    to: moved.then_some(t),
+                    act_is: Act::Use { item: *item, target: None, tile: None },
                     equip: None,
                     act: 1.5 * loss(self.worth(me.i), me.u.max_hp, healed as f64, 0.0),
                     holds: me.u.equipped,
@@ -542,12 +558,8 @@ impl<'v, 'e> Decision<'v, 'e> {
                 let healed = missing.min((f.max_hp + 2) / 3).max(1);
                 let hp = if k == me.i { (me.u.hp + healed).min(me.u.max_hp) } else { me.u.hp };
                 out.push(Candidate {
-                    turn: Turn {
-                        unit: me.i,
-                        to: moved.then_some(t),
-                        act: Act::Use { item, target: Some(k), tile: None },
-                        ..Default::default()
-                    },
+                    to: moved.then_some(t),
+                    act_is: Act::Use { item, target: Some(k), tile: None },
                     equip: None,
                     act: 1.5 * loss(self.worth(k), f.max_hp, healed as f64, 0.0),
                     holds: me.u.equipped,
@@ -575,7 +587,7 @@ impl<'v, 'e> Decision<'v, 'e> {
     ) {
         let b = self.battle();
         // Ours at full HP (read at the HP it has) on this tile's terrain, with each weapon.
-        let Arms { acting, ours, targets, foes, spans } = arms;
+        let Arms { acting, ours, targets, strikable, spans, .. } = arms;
         // Where the advanced rules lay statuses by where a unit stands (`Battle::situated`), ours
         // as it will stand on `t` (too far from its general, say), and each target as it will
         // stand once ours is there (`Battle::moves_situation`: a flank, the rear).
@@ -583,7 +595,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         // Built for the first attack worth a forecast from `t` (from most tiles there is none).
         let (mut unbuilt, mut ours) = (Some(ours), None);
         let moved = t != me.u.pos;
-        for &(k, at) in foes.iter() {
+        for &(k, at) in strikable.iter() {
             let d = distance(t, at);
             if !forced.is_empty() && !forced.contains(&k) {
                 continue;
@@ -644,7 +656,8 @@ impl<'v, 'e> Decision<'v, 'e> {
                 }
                 let equip = (me.u.equipped != Some(*w)).then_some(*w);
                 out.push(Candidate {
-                    turn: Turn { unit: me.i, to: moved.then_some(t), act: Act::Attack { target: k }, ..Default::default() },
+                    to: moved.then_some(t),
+                    act_is: Act::Attack { target: k },
                     equip,
                     act,
                     holds: Some(*w),
@@ -731,4 +744,23 @@ impl<'v, 'e> Decision<'v, 'e> {
                 .sum::<f64>();
         v
     }
+}
+
+/// The box the tiles of `reach` lie in: (least x, most x, least y, most y); `None` if none.
+fn bounds(reach: &Reach) -> Option<(i64, i64, i64, i64)> {
+    let ((x, y), _) = reach.first()?;
+    let (mut x0, mut x1, mut y0, mut y1) = (*x, *x, *y, *y);
+    for ((x, y), _) in reach {
+        (x0, x1, y0, y1) = (x0.min(*x), x1.max(*x), y0.min(*y), y1.max(*y));
+    }
+    Some((x0, x1, y0, y1))
+}
+
+/// The least and the most distance from `p` of a tile in the box `bounds` ([`bounds`]): at most
+/// and at least those of any tile of the reach it bounds; (1, 0) where there is none.
+fn span_of(bounds: Option<(i64, i64, i64, i64)>, p: Tile) -> (i64, i64) {
+    let Some((x0, x1, y0, y1)) = bounds else { return (1, 0) };
+    let least = (x0 - p.0).max(p.0 - x1).max(0) + (y0 - p.1).max(p.1 - y1).max(0);
+    let most = (p.0 - x0).abs().max((p.0 - x1).abs()) + (p.1 - y0).abs().max((p.1 - y1).abs());
+    (least, most)
 }

@@ -108,7 +108,12 @@ impl Taker {
 }
 
 /// Every unit standing that can take an objective of `objectives`, with its share and eta.
-pub(crate) fn takers(b: &Battle, objectives: &[Objective], verbs: &[Vec<Option<m::Verb>>], walks: &mut Walks) -> Vec<Taker> {
+pub(crate) fn takers<V: AsRef<[Option<m::Verb>]>>(
+    b: &Battle,
+    objectives: &[Objective],
+    verbs: &[V],
+    walks: &mut Walks,
+) -> Vec<Taker> {
     let mut out = Vec::new();
     for (o, obj) in objectives.iter().enumerate() {
         let left = f64::from(obj.deadline.saturating_sub(b.round)) + 1.0;
@@ -119,7 +124,10 @@ pub(crate) fn takers(b: &Battle, objectives: &[Objective], verbs: &[Vec<Option<m
         let needed = obj.needed.saturating_sub(done).max(1);
         let mut found = Vec::new();
         for (k, u) in b.units.iter().enumerate() {
-            if u.side != obj.side || u.state != State::Ready || !verbs.get(k).is_some_and(|v| v.contains(&Some(obj.verb))) {
+            if u.side != obj.side
+                || u.state != State::Ready
+                || !verbs.get(k).is_some_and(|v| v.as_ref().contains(&Some(obj.verb)))
+            {
                 continue;
             }
             let Ok((points, kind, _)) = b.mobility(k) else { continue };

@@ -122,11 +122,11 @@ fn ends(b: &Battle, c: &m::Condition, side: m::SideId, k: usize) -> bool {
 
 impl Stakes {
     /// `verbs`: each unit's action verbs (`Battle::action_verbs`), by battle index.
-    pub fn new(
+    pub fn new<V: AsRef<[Option<m::Verb>]>>(
         b: &Battle,
         side: m::SideId,
         (prices, seizers): (&[f64], &[usize]),
-        verbs: &[Vec<Option<m::Verb>>],
+        verbs: &[V],
         walks: &mut Walks,
     ) -> Stakes {
         let (mine, theirs) = (b.scenario.side(side).win.as_ref(), b.scenario.side(side.other()).win.as_ref());
@@ -188,7 +188,7 @@ impl Stakes {
         }
         // Healers keep the others standing.
         for (k, w) in worth.iter_mut().enumerate() {
-            if verbs.get(k).is_some_and(|v| v.contains(&Some(m::Verb::Heal))) {
+            if verbs.get(k).is_some_and(|v| v.as_ref().contains(&Some(m::Verb::Heal))) {
                 *w *= 1.3;
             }
         }

@@ -487,7 +487,8 @@ impl ThreatMap {
                 later = later.max(blow.value - elsewhere.get(*foe).copied().unwrap_or(0.0).max(0.0));
             }
         }
-        let mut near: SmallVec<[&(usize, Blow); 16]> = blows.iter().filter(|(f, b)| !b.far && Some(*f) != gone).collect();
+        // By blow: whether it is one from this move not struck yet (an enemy `gone` strikes none).
+        let mut left: SmallVec<[bool; 32]> = blows.iter().map(|(f, b)| !b.far && Some(*f) != gone).collect();
         let mut room = room;
         // The chance our unit still stands, and its HP, as the blows land.
         let (mut standing, mut worn) = (1.0f64, 0.0f64);
@@ -495,10 +496,13 @@ impl ThreatMap {
         let mut total = 0.0;
         let mut bait = 0.0;
         // Worst first; a second pass for the enemies a wounded unit now tempts. An enemy that
-        // strikes leaves the list (`retain` visits each in order, once a pass).
+        // strikes leaves the list (those left are visited in order, once a pass).
         for pass in 0..2 {
-            near.retain(|&mut &(foe, ref blow)| {
-                let Some(f) = self.foes.get(foe) else { return true };
+            for ((foe, blow), left) in blows.iter().zip(left.iter_mut()) {
+                if !*left {
+                    continue;
+                }
+                let Some(f) = self.foes.get(*foe) else { continue };
                 // This enemy strikes what the earlier ones left standing.
                 let (routed, damage) = if hp < target.hp { self.against(blow, hp.max(1)) } else { (blow.routed, blow.damage) };
                 let value = worth_to_enemy((target.worth, target.max_hp), (damage, routed), standing, blow.own_loss);
@@ -507,11 +511,11 @@ impl ThreatMap {
                     if pass == 1 {
                         bait -= f.tempo * value;
                     }
-                    return true;
+                    continue;
                 }
-                let margin = value - elsewhere.get(foe).copied().unwrap_or(0.0).max(0.0);
+                let margin = value - elsewhere.get(*foe).copied().unwrap_or(0.0).max(0.0);
                 if margin <= 0.0 || (blow.adjacent && room == 0) {
-                    return true;
+                    continue;
                 }
                 if blow.adjacent {
                     room -= 1;
@@ -520,8 +524,8 @@ impl ThreatMap {
                 standing *= 1.0 - f.tempo * routed;
                 worn += f.tempo * damage;
                 hp = target.hp - worn.round() as i64;
-                false
-            });
+                *left = false;
+            }
         }
         total + super::LATER * lead * later.max(0.0) - super::BAIT * bait
     }

@@ -18,8 +18,9 @@ pub(super) type OnTerrain = (Option<String>, Option<Loadout>, Vec<(Loadout, u32)
 pub(super) struct Arms {
     /// The unit's acting loadout, which each terrain's loadouts start from.
     pub(super) acting: Loadout,
-    /// The enemies in sight and their tiles.
+    /// The enemies in sight and their tiles, and those a weapon may reach from a tile in reach.
     pub(super) foes: Vec<(usize, Tile)>,
+    pub(super) strikable: Vec<(usize, Tile)>,
     /// For each enemy and weapon, the nearest and farthest distance worth a forecast:
     /// (enemy, weapon, near, far).
     pub(super) spans: Vec<(usize, usize, i64, i64)>,
