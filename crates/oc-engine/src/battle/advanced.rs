@@ -79,6 +79,7 @@ impl Battle<'_> {
         at: Tile,
         mover: Option<(usize, Tile)>,
         statuses: &mut Vec<Atom>,
+        class: Option<usize>,
     ) -> Vec<(Atom, i64)> {
         let mut attrs = Vec::new();
         let rules = &self.engine.rules.ruleset;
@@ -107,20 +108,28 @@ impl Battle<'_> {
                 // Made with its one entry (no room grown on a push: loadouts are built often).
                 attrs = vec![(attr, self.terrain_at(at).map_or(0, |t| t.elevation))];
             }
-            let contact: smallvec::SmallVec<[Tile; 8]> = self
-                .state
-                .units
-                .iter()
-                .enumerate()
-                .filter(|(k, f)| *k != i && f.side != u.side && f.stands())
-                .map(|(k, f)| pos(k, f.pos))
-                .filter(|p| distance(*p, at) == 1)
-                .map(|p| (p.0 - at.0, p.1 - at.1))
-                .collect();
-            let opposite = contact.iter().any(|d| contact.contains(&(-d.0, -d.1)));
+            // The enemies in contact (a tile away: one of the four sides), counted, and the sides
+            // they stand on, a bit each (up, right, down, left): opposite sides are bits 1 and 4,
+            // or 2 and 8. (A loadout is built often: no list made.)
+            let (mut contact, mut sides) = (0usize, 0u8);
+            for (k, f) in self.state.units.iter().enumerate() {
+                let p = pos(k, f.pos);
+                let bit = match (p.0 - at.0, p.1 - at.1) {
+                    (0, -1) => 1,
+                    (1, 0) => 2,
+                    (0, 1) => 4,
+                    (-1, 0) => 8,
+                    _ => continue,
+                };
+                if k != i && f.side != u.side && f.stands() {
+                    contact += 1;
+                    sides |= bit;
+                }
+            }
+            let opposite = sides & 5 == 5 || sides & 10 == 10;
             match (named.rear, named.flank) {
                 (Some(rear), _) if opposite => statuses.push(rear),
-                (_, Some(flank)) if contact.len() >= 2 => statuses.push(flank),
+                (_, Some(flank)) if contact >= 2 => statuses.push(flank),
                 _ => {}
             }
             // Blind: a hidden unit, standing where it hid, is what no enemy sees.
@@ -130,7 +139,7 @@ impl Battle<'_> {
             // The flyers: a unit with the situation's tag, its class's or its own.
             if let Some((tag, aloft)) = named.flying {
                 let own = u.tags.contains(&tag);
-                let class = self.engine.class_index(&u.class).is_some_and(|k| named.flying_classes.get(k) == Some(&true));
+                let class = class.is_some_and(|k| named.flying_classes.get(k) == Some(&true));
                 if own || class {
                     statuses.push(aloft);
                 }
@@ -140,7 +149,8 @@ impl Battle<'_> {
             if let Some(mixed) = named.mixed {
                 let host = |h: usize| self.state.units.get(h).is_some_and(|f| f.stands());
                 let is_mixed = match u.state {
-                    State::Ready => !self.bodies(i).is_empty(),
+                    // A living body joined to it (`Battle::bodies`, no list made).
+                    State::Ready => self.state.units.iter().any(|b| b.state == State::Joined && b.with == Some(i) && b.hp > 0),
                     State::Joined => u.hp > 0 && u.with.is_some_and(host),
                     _ => false,
                 };

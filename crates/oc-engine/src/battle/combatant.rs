@@ -168,9 +168,21 @@ impl Battle<'_> {
         // The unit's statuses, then those where it stands lays on it (at most six).
         let mut statuses = Vec::with_capacity(u.statuses.len() + 6);
         statuses.extend(u.statuses.iter().map(|a| a.status));
-        let placed = self.situation(i, at, mover, &mut statuses);
-        let class = self.engine.class(&u.class)?;
-        let accessory = u.items.iter().find(|n| self.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory)).copied();
+        // The class looked up once, for the situation (its flyers) and the form.
+        let index = self.engine.class_index(&u.class);
+        let placed = self.situation(i, at, mover, &mut statuses, index);
+        let class = index.and_then(|k| self.engine.rules.classes.get(k))?;
+        // Each item's kind looked up once: the first accessory, and the other weapons it carries
+        // where the ruleset has attack forms (`attack_form`).
+        let forms = self.engine.attack_form().is_some();
+        let (mut accessory, mut carried) = (None, Vec::new());
+        for n in &u.items {
+            match self.engine.item(n).map(|it| it.kind) {
+                Some(m::ItemKind::Accessory) if accessory.is_none() => accessory = Some(*n),
+                Some(m::ItemKind::Weapon) if forms && Some(*n) != u.equipped => carried.push(*n),
+                _ => {}
+            }
+        }
         Some(Loadout {
             class: u.class,
             weapon: u.equipped,
@@ -191,13 +203,7 @@ impl Battle<'_> {
             resources: self.engine.resource_atoms().iter().zip(&u.resources).map(|(r, v)| (*r, *v)).collect(),
             figures: u.figures,
             placed,
-            // The other weapons it carries, where the ruleset has attack forms (`attack_form`).
-            carried: if self.engine.attack_form().is_some() {
-                let weapon = |n: &&crate::Atom| self.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon);
-                u.items.iter().filter(weapon).filter(|n| Some(**n) != u.equipped).copied().collect()
-            } else {
-                Vec::new()
-            },
+            carried,
         })
     }
 }
