@@ -47,6 +47,7 @@
 //! drawn from a count of its decisions: one seed, one game, on any number of threads.
 
 mod leaf;
+mod race;
 mod seen;
 
 use crate::battle::{Battle, Controller, State, Turn};
@@ -54,6 +55,7 @@ use crate::battle::{Battle, Controller, State, Turn};
 use super::tactician::Walks;
 use super::{free_to_wait, Greedy, Tactician};
 use leaf::Leaf;
+use race::Race;
 use seen::{Fog, Seen};
 
 /// How many of the tactician's ranked turns are played ahead.
@@ -129,14 +131,21 @@ impl Controller for Planner {
         let fog = Fog::new(b, side, &memory);
         let leaf = Leaf::new(&Seen::fork(b, side, &fog, 0).copy, side, &prices, &mut self.walks);
         let fallback = ranked.first().map(|(_, t)| t.clone());
-        let mut best: Option<(f64, Turn)> = None;
-        'candidates: for (_, turn) in ranked.into_iter().take(WIDTH) {
-            let mut total = 0.0;
-            for s in 0..samples {
-                let seed = mix(self.decisions.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ s);
+        let turns: Vec<Turn> = ranked.into_iter().take(WIDTH).map(|(_, t)| t).collect();
+        let mut race = Race::new(turns.len());
+        for s in 0..samples {
+            let seed = mix(self.decisions.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ s);
+            for i in race.running() {
+                let Some(turn) = turns.get(i) else { continue };
+                // Nothing left to chance: every later copy plays the same.
+                if let Some(v) = race.settled(i) {
+                    race.push(i, v, true);
+                    continue;
+                }
                 let mut seen = Seen::fork(b, side, &fog, seed);
                 if seen.copy.turn(turn.clone()).is_err() {
-                    continue 'candidates;
+                    race.refuse(i);
+                    continue;
                 }
                 for _ in 0..DEPTH {
                     if seen.copy.outcome.is_some() {
@@ -149,18 +158,14 @@ impl Controller for Planner {
                     }
                 }
                 let v = leaf.value(&seen, &mut self.walks);
-                // Nothing left to chance: every other copy would play the same.
-                if seen.copy.drawn() == 0 {
-                    total += v * (samples - s) as f64;
-                    break;
-                }
-                total += v;
+                race.push(i, v, seen.copy.drawn() == 0);
             }
-            if best.as_ref().is_none_or(|(v, _)| total > *v + 1e-9) {
-                best = Some((total, turn));
+            if race.left() <= 1 {
+                break;
             }
+            race.settle();
         }
-        best.map(|(_, t)| t).or(fallback)
+        race.leader().and_then(|i| turns.get(i).cloned()).or(fallback)
     }
 }
 
