@@ -42,12 +42,12 @@
 //! in the race, and after `race::MIN_COPIES` (4) copies one trailing the leader by more than
 //! `race::Z` (2) standard errors of its paired differences is dropped; the race stops when one is
 //! left. Measured (`oc simulate scenarios/X.oc --games 20 --seed 1`, playout turns per searching
-//! decision): Storm at the River 155.8 before the race, 91.9 with it; the Woodcutter's Night
-//! 111.4 and 67.3; CPU (`--quiet`, `/usr/bin/time`) 5.7 s and 4.2 s, 2.3 s and 1.5 s. Against
-//! `greedy` (`oc tournament tests/fixtures/mirror/fields/F.oc --ais planner greedy --games 10
-//! --seed 7`, F the tuning fields `plain` and `hill`, `-ratings` and `-v06`) it won 73.3%, 72.0%,
-//! 81.2% and 80.0% (72.5%, 70.5%, 83.3% and 77.0% before); a bar of one standard error instead
-//! of two played 58.3 turns a decision on the Storm but won 66.2%, 74.5%, 74.2% and 68.5%; a
+//! decision): Narube's 155.8 before the race, 91.9 with it; the Woodcutter's Night's 111.4 and
+//! 67.3; CPU (`--quiet`, `/usr/bin/time`) 5.7 s and 4.2 s, 2.3 s and 1.5 s. Against `greedy`
+//! (`oc tournament tests/fixtures/mirror/fields/F.oc --ais planner greedy --games 10 --seed 7`,
+//! F the tuning fields `plain` and `hill`, `-ratings` and `-v06`) it won 73.3%, 72.0%, 81.2% and
+//! 80.0% (72.5%, 70.5%, 83.3% and 77.0% before); a bar of one standard error instead of two
+//! played 58.3 turns a decision at Narube but won 66.2%, 74.5%, 74.2% and 68.5%; a
 //! race four wide won 71.2%, 72.0%, 81.2% and 78.0% for 100.4 turns: neither kept.
 //!
 //! The settings were measured by tournaments against `greedy` (`oc tournament --ais planner
