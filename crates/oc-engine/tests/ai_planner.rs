@@ -104,7 +104,8 @@ const CROWD: &str = "army A for Arena attacker {
 /// With more than a dozen units standing the planner still searches (it played as the
 /// tactician beyond twelve), within its budget: the playout turns of each decision are at most
 /// `Planner::budget`, which falls as the units grow (the 72 units of a point-bought river
-/// battle get an eighth of the copies a dozen get).
+/// battle get an eighth of the copies a dozen get), and the race among the candidates
+/// (`planner/race.rs`) spends well under it.
 #[test]
 fn the_planner_searches_a_crowded_battle_within_its_budget() {
     assert!(Planner::budget(72) * 6 <= Planner::budget(12), "{} against {}", Planner::budget(72), Planner::budget(12));
@@ -120,7 +121,7 @@ fn the_planner_searches_a_crowded_battle_within_its_budget() {
         ],
     );
     let mut planner = [Planner::wide(), Planner::wide()];
-    let mut searched = 0;
+    let (mut searched, mut played, mut budget) = (0, 0, 0);
     for _ in 0..12 {
         if b.outcome.is_some() {
             break;
@@ -130,9 +131,15 @@ fn the_planner_searches_a_crowded_battle_within_its_budget() {
         let turn = p.choose(&b).unwrap();
         assert!(p.playout_turns() <= Planner::budget(standing), "{} turns with {standing} units", p.playout_turns());
         searched += usize::from(standing > 12 && p.playout_turns() > 0);
+        if p.playout_turns() > 0 {
+            (played, budget) = (played + p.playout_turns(), budget + Planner::budget(standing));
+        }
         b.play_turn(turn).unwrap();
     }
     assert!(searched > 0, "the planner searched with more than 12 units standing");
+    // The race drops candidates clearly behind: the search plays far less than its budget (all
+    // of it, 864 turns, before the race; 320 with it).
+    assert!(played * 2 < budget, "{played} playout turns of a budget of {budget}");
 }
 
 const GUARDS: &str =
