@@ -140,19 +140,24 @@ impl Battle<'_> {
     /// One exchange of an attack: the strikes, hit points, statuses and debuffs; "NAME: strikes".
     pub(super) fn exchange_full(&mut self, i: usize, target: usize, blow: Blow) -> Result<String, BattleError> {
         let Blow { bonus, single, moved, at, mutual, uncharted } = blow;
-        let (Some(a), Some(d)) = (self.state.units.get(i).cloned(), self.state.units.get(target).cloned()) else {
+        // What the exchange reads of the two units as it begins (not whole copies of them): where
+        // they stand, whether they have activated, their living figures, the struck one's name.
+        let (Some(a), Some(d)) = (self.state.units.get(i), self.state.units.get(target)) else {
             return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
+        let (a_pos, d_pos, activated) = (a.pos, d.pos, [a.activated, d.activated]);
+        let living_before = [a.living(), d.living()];
+        let d_shown = d.shown();
         let (Some(mut la), Some(ld)) = (self.loadout(i, true), self.loadout(target, false)) else {
             return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
         if bonus != 0 {
             la.debuffs.push((Atom::new("damage_bonus"), bonus));
         }
-        let exchange = Exchange::new(self.engine, &la, &ld, at.unwrap_or_else(|| distance(a.pos, d.pos)))?
-            .activated([a.activated, d.activated])
+        let exchange = Exchange::new(self.engine, &la, &ld, at.unwrap_or_else(|| distance(a_pos, d_pos)))?
+            .activated(activated)
             .moved([moved && self.engine.ir.reads_moved, mutual.unwrap_or(false) && self.engine.ir.reads_moved])
-            .cover(if self.engine.ir.reads_cover { self.cover_between(a.pos, d.pos) } else { 0 });
+            .cover(if self.engine.ir.reads_cover { self.cover_between(a_pos, d_pos) } else { 0 });
         let exchange = exchange.with_reactions([self.stance_of(a.side), self.stance_of(d.side)])?;
         let exchange = if single { exchange.single() } else { exchange };
         let exchange = if mutual.is_some() { exchange.mutual() } else { exchange };
@@ -169,8 +174,8 @@ impl Battle<'_> {
         if struck_back {
             self.unhide(target);
         }
-        // A unit of several figures shows them ("Braves (8 of 8)"), and those that fell.
-        let living_before = [a.living(), d.living()];
+        // A unit of several figures shows them ("Braves (8 of 8)"), and those that fell
+        // (`living_before`, read as the exchange began).
         // HP, and the resources reactions spent.
         for (k, side) in [(i, 0), (target, 1)] {
             if let Some(f) = self.state.units.get_mut(k) {
@@ -232,7 +237,7 @@ impl Battle<'_> {
             })
         };
         let fallen = [fell(target, 1), fell(i, 0)].into_iter().flatten().collect::<String>();
-        Ok(format!("{}: {}{fallen}", d.shown(), strikes.join(", ")))
+        Ok(format!("{d_shown}: {}{fallen}", strikes.join(", ")))
     }
 
     pub(super) fn strike(&mut self, i: usize, tile: Tile) -> Result<String, BattleError> {
@@ -330,7 +335,8 @@ impl Battle<'_> {
             ));
         }
         let dist = distance(a.pos, d.pos);
-        let (Some(la), Some(_)) = (self.loadout(i, true), self.loadout(target, false)) else {
+        // The target needs a loadout too: only its class can be missing (`loadout` is not built).
+        let (Some(la), true) = (self.loadout(i, true), self.engine.class(&d.class).is_some()) else {
             return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
         let ua = self.engine.unit(&la, &[])?;
