@@ -70,7 +70,9 @@ impl Battle<'_> {
     /// Unit `i` attacks `target`; `moved`: it moved in the same step (a charge, as `moved` reads it).
     pub(super) fn attack(&mut self, i: usize, target: usize, moved: bool) -> Result<String, BattleError> {
         let (a, d, ua) = self.attack_check(i, target)?;
-        let d_pos = d.pos;
+        // What the attack reads of the attacker as it begins (not a whole copy of it).
+        let (side, a_pos, d_pos, equipped) = (a.side, a.pos, d.pos, a.equipped);
+        let (name, shown) = (a.name.clone(), a.shown());
         // The `area_attack` attribute (seed 000: "Hits all targets in range"): after the
         // chosen target, every other ready enemy within reach, each in an exchange of its own
         // (with its counter), nearest first, while the attacker stands.
@@ -83,12 +85,12 @@ impl Battle<'_> {
                 .filter(|(k, f)| {
                     *k != target
                         && !self.hidden(*k)
-                        && f.side != a.side
+                        && f.side != side
                         && f.state == State::Ready
-                        && ua.in_range(distance(a.pos, f.pos))
-                        && self.clear_line(a.pos, f.pos)
+                        && ua.in_range(distance(a_pos, f.pos))
+                        && self.clear_line(a_pos, f.pos)
                 })
-                .map(|(k, f)| (distance(a.pos, f.pos), k))
+                .map(|(k, f)| (distance(a_pos, f.pos), k))
                 .collect();
             others.sort_unstable();
             targets.extend(others.into_iter().map(|(_, k)| k));
@@ -104,7 +106,7 @@ impl Battle<'_> {
         // Shooting past an enemy in one's own zone draws its free attack first.
         let mut notes = self.shooting_past(i, target);
         if self.state.units.get(i).is_none_or(|f| f.hp <= 0) {
-            return Ok(format!("{} is routed before it shoots: {}", a.name, notes.join("; ")));
+            return Ok(format!("{name} is routed before it shoots: {}", notes.join("; ")));
         }
         let free = notes.len();
         // Answering the attack its target declared on it: both attacks are one combat.
@@ -118,7 +120,7 @@ impl Battle<'_> {
             notes.push(self.exchange_full(i, t, Blow { moved, mutual, ..Blow::default() })?);
         }
         // The blast: each unit a lone strike at the target's distance (it struck the target's ground).
-        let at = distance(a.pos, d_pos);
+        let at = distance(a_pos, d_pos);
         for k in blast {
             if self.state.units.get(i).is_none_or(|f| f.hp <= 0) {
                 break;
@@ -129,12 +131,12 @@ impl Battle<'_> {
         }
         // A mixed unit's bodies strike after its own figures (units.rs).
         let bodies = self.bodies_strike(i, target, moved);
-        let spent = a.equipped.as_deref().and_then(|w| self.spend(i, w));
+        let spent = equipped.as_deref().and_then(|w| self.spend(i, w));
         let spent = spent.map(|n| format!("; {n}")).unwrap_or_default();
         let struck = notes.split_off(free);
         let before = notes.iter().map(|n| format!("{n}; ")).collect::<String>();
         let bodies = bodies.iter().map(|n| format!("; {n}")).collect::<String>();
-        Ok(format!("{before}{} attacks {}{spent}{bodies}", a.shown(), struck.join("; attacks ")))
+        Ok(format!("{before}{shown} attacks {}{spent}{bodies}", struck.join("; attacks ")))
     }
 
     /// One exchange of an attack: the strikes, hit points, statuses and debuffs; "NAME: strikes".
@@ -316,8 +318,8 @@ impl Battle<'_> {
         &self,
         i: usize,
         target: usize,
-    ) -> Result<(Combatant, Combatant, std::sync::Arc<crate::unit::Unit>), BattleError> {
-        let (a, d) = (self.state.units.get(i).cloned(), self.state.units.get(target).cloned());
+    ) -> Result<(&Combatant, &Combatant, std::sync::Arc<crate::unit::Unit>), BattleError> {
+        let (a, d) = (self.state.units.get(i), self.state.units.get(target));
         let (Some(a), Some(d)) = (a, d) else { return Err(BattleError::refused(Rule::NoUnit, "no such unit")) };
         if d.side == a.side || d.state != State::Ready {
             return Err(BattleError::refused(Rule::Target, format!("{} cannot attack {}", a.name, d.name)));
