@@ -70,7 +70,9 @@ impl Battle<'_> {
     /// Unit `i` attacks `target`; `moved`: it moved in the same step (a charge, as `moved` reads it).
     pub(super) fn attack(&mut self, i: usize, target: usize, moved: bool) -> Result<String, BattleError> {
         let (a, d, ua) = self.attack_check(i, target)?;
-        let d_pos = d.pos;
+        // What the attack reads of the attacker as it begins (not a whole copy of it).
+        let (side, a_pos, d_pos, equipped) = (a.side, a.pos, d.pos, a.equipped);
+        let (name, shown) = (a.name.clone(), a.shown());
         // The `area_attack` attribute (seed 000: "Hits all targets in range"): after the
         // chosen target, every other ready enemy within reach, each in an exchange of its own
         // (with its counter), nearest first, while the attacker stands.
@@ -83,12 +85,12 @@ impl Battle<'_> {
                 .filter(|(k, f)| {
                     *k != target
                         && !self.hidden(*k)
-                        && f.side != a.side
+                        && f.side != side
                         && f.state == State::Ready
-                        && ua.in_range(distance(a.pos, f.pos))
-                        && self.clear_line(a.pos, f.pos)
+                        && ua.in_range(distance(a_pos, f.pos))
+                        && self.clear_line(a_pos, f.pos)
                 })
-                .map(|(k, f)| (distance(a.pos, f.pos), k))
+                .map(|(k, f)| (distance(a_pos, f.pos), k))
                 .collect();
             others.sort_unstable();
             targets.extend(others.into_iter().map(|(_, k)| k));
@@ -104,7 +106,7 @@ impl Battle<'_> {
         // Shooting past an enemy in one's own zone draws its free attack first.
         let mut notes = self.shooting_past(i, target);
         if self.state.units.get(i).is_none_or(|f| f.hp <= 0) {
-            return Ok(format!("{} is routed before it shoots: {}", a.name, notes.join("; ")));
+            return Ok(format!("{name} is routed before it shoots: {}", notes.join("; ")));
         }
         let free = notes.len();
         // Answering the attack its target declared on it: both attacks are one combat.
@@ -118,7 +120,7 @@ impl Battle<'_> {
             notes.push(self.exchange_full(i, t, Blow { moved, mutual, ..Blow::default() })?);
         }
         // The blast: each unit a lone strike at the target's distance (it struck the target's ground).
-        let at = distance(a.pos, d_pos);
+        let at = distance(a_pos, d_pos);
         for k in blast {
             if self.state.units.get(i).is_none_or(|f| f.hp <= 0) {
                 break;
@@ -129,30 +131,35 @@ impl Battle<'_> {
         }
         // A mixed unit's bodies strike after its own figures (units.rs).
         let bodies = self.bodies_strike(i, target, moved);
-        let spent = a.equipped.as_deref().and_then(|w| self.spend(i, w));
+        let spent = equipped.as_deref().and_then(|w| self.spend(i, w));
         let spent = spent.map(|n| format!("; {n}")).unwrap_or_default();
         let struck = notes.split_off(free);
         let before = notes.iter().map(|n| format!("{n}; ")).collect::<String>();
         let bodies = bodies.iter().map(|n| format!("; {n}")).collect::<String>();
-        Ok(format!("{before}{} attacks {}{spent}{bodies}", a.shown(), struck.join("; attacks ")))
+        Ok(format!("{before}{shown} attacks {}{spent}{bodies}", struck.join("; attacks ")))
     }
 
     /// One exchange of an attack: the strikes, hit points, statuses and debuffs; "NAME: strikes".
     pub(super) fn exchange_full(&mut self, i: usize, target: usize, blow: Blow) -> Result<String, BattleError> {
         let Blow { bonus, single, moved, at, mutual, uncharted } = blow;
-        let (Some(a), Some(d)) = (self.state.units.get(i).cloned(), self.state.units.get(target).cloned()) else {
+        // What the exchange reads of the two units as it begins (not whole copies of them): where
+        // they stand, whether they have activated, their living figures, the struck one's name.
+        let (Some(a), Some(d)) = (self.state.units.get(i), self.state.units.get(target)) else {
             return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
+        let (a_pos, d_pos, activated) = (a.pos, d.pos, [a.activated, d.activated]);
+        let living_before = [a.living(), d.living()];
+        let d_shown = d.shown();
         let (Some(mut la), Some(ld)) = (self.loadout(i, true), self.loadout(target, false)) else {
             return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
         if bonus != 0 {
             la.debuffs.push((Atom::new("damage_bonus"), bonus));
         }
-        let exchange = Exchange::new(self.engine, &la, &ld, at.unwrap_or_else(|| distance(a.pos, d.pos)))?
-            .activated([a.activated, d.activated])
+        let exchange = Exchange::new(self.engine, &la, &ld, at.unwrap_or_else(|| distance(a_pos, d_pos)))?
+            .activated(activated)
             .moved([moved && self.engine.ir.reads_moved, mutual.unwrap_or(false) && self.engine.ir.reads_moved])
-            .cover(if self.engine.ir.reads_cover { self.cover_between(a.pos, d.pos) } else { 0 });
+            .cover(if self.engine.ir.reads_cover { self.cover_between(a_pos, d_pos) } else { 0 });
         let exchange = exchange.with_reactions([self.stance_of(a.side), self.stance_of(d.side)])?;
         let exchange = if single { exchange.single() } else { exchange };
         let exchange = if mutual.is_some() { exchange.mutual() } else { exchange };
@@ -169,8 +176,8 @@ impl Battle<'_> {
         if struck_back {
             self.unhide(target);
         }
-        // A unit of several figures shows them ("Braves (8 of 8)"), and those that fell.
-        let living_before = [a.living(), d.living()];
+        // A unit of several figures shows them ("Braves (8 of 8)"), and those that fell
+        // (`living_before`, read as the exchange began).
         // HP, and the resources reactions spent.
         for (k, side) in [(i, 0), (target, 1)] {
             if let Some(f) = self.state.units.get_mut(k) {
@@ -232,7 +239,7 @@ impl Battle<'_> {
             })
         };
         let fallen = [fell(target, 1), fell(i, 0)].into_iter().flatten().collect::<String>();
-        Ok(format!("{}: {}{fallen}", d.shown(), strikes.join(", ")))
+        Ok(format!("{d_shown}: {}{fallen}", strikes.join(", ")))
     }
 
     pub(super) fn strike(&mut self, i: usize, tile: Tile) -> Result<String, BattleError> {
@@ -311,8 +318,8 @@ impl Battle<'_> {
         &self,
         i: usize,
         target: usize,
-    ) -> Result<(Combatant, Combatant, std::sync::Arc<crate::unit::Unit>), BattleError> {
-        let (a, d) = (self.state.units.get(i).cloned(), self.state.units.get(target).cloned());
+    ) -> Result<(&Combatant, &Combatant, std::sync::Arc<crate::unit::Unit>), BattleError> {
+        let (a, d) = (self.state.units.get(i), self.state.units.get(target));
         let (Some(a), Some(d)) = (a, d) else { return Err(BattleError::refused(Rule::NoUnit, "no such unit")) };
         if d.side == a.side || d.state != State::Ready {
             return Err(BattleError::refused(Rule::Target, format!("{} cannot attack {}", a.name, d.name)));
@@ -330,7 +337,8 @@ impl Battle<'_> {
             ));
         }
         let dist = distance(a.pos, d.pos);
-        let (Some(la), Some(_)) = (self.loadout(i, true), self.loadout(target, false)) else {
+        // The target needs a loadout too: only its class can be missing (`loadout` is not built).
+        let (Some(la), true) = (self.loadout(i, true), self.engine.class(&d.class).is_some()) else {
             return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
         let ua = self.engine.unit(&la, &[])?;

@@ -57,9 +57,9 @@ impl Battle<'_> {
     /// Unit `i` declares its attack on `target` (which the rules let it make where it stands):
     /// the attack waits for the target's answer, and the target's side acts next.
     pub(super) fn declare(&mut self, i: usize, target: usize, moved: bool) -> Result<String, BattleError> {
-        let (_, d, _) = self.attack_check(i, target)?;
+        let shown = self.attack_check(i, target)?.1.shown();
         self.state.pending.push(Declared { by: i, target, moved, fought: false, then: None });
-        Ok(format!("declares an attack on {}, which may activate in answer", d.shown()))
+        Ok(format!("declares an attack on {shown}, which may activate in answer"))
     }
 
     /// After a declaration: the target's side plays the target's answer.
