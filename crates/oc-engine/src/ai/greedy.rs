@@ -388,14 +388,19 @@ fn best_for(
     let mut base_id: Option<u32> = None;
     // Without fog the reach already left out every tile another unit stands on.
     let held: Vec<Tile> = if view.sight.fogged() { view.units().map(|(_, x)| x.pos).collect() } else { Vec::new() };
+    // Where situated, the unit's own loadout on each tile in reach (in `tiles`' order), worked
+    // out once: the groups below and the walk's `situation_costs` both read it.
+    let owns: Vec<Option<Loadout>> =
+        if situated { tiles.iter().map(|(t, _)| b.loadout_moved(i, true, (i, *t))).collect() } else { Vec::new() };
     let spots: Vec<(Tile, usize)> = tiles
         .iter()
-        .filter(|(t, _)| *t == u.pos || !held.contains(t))
-        .map(|(t, _)| {
+        .enumerate()
+        .filter(|(_, (t, _))| *t == u.pos || !held.contains(t))
+        .map(|(k, (t, _))| {
             let terrain = b.terrain_at(*t);
-            let own = if situated { b.loadout_moved(i, true, (i, *t)) } else { None };
+            let own = owns.get(k).and_then(|l| l.as_ref());
             let same = |(x, l): &(Option<&m::Terrain>, Option<Loadout>)| {
-                *l == own
+                l.as_ref() == own
                     && match (x, terrain) {
                         (Some(x), Some(y)) => std::ptr::eq(*x, y),
                         (None, None) => true,
@@ -404,7 +409,7 @@ fn best_for(
             };
             let g = terrains.iter().position(same).unwrap_or_else(|| {
                 group_keys.push((b.terrain_atom_at(*t), None));
-                terrains.push((terrain, own.clone()));
+                terrains.push((terrain, own.cloned()));
                 terrains.len() - 1
             });
             (*t, g)
@@ -621,7 +626,7 @@ fn best_for(
     let walk = if situated {
         // Each tile's progress less what standing there costs its blow (`situation_costs`): a
         // step that takes it out of its general's command is worth less by that.
-        let costs = situation_costs(b, cache, targets, (view, i), (&base, &weapons), &tiles);
+        let costs = situation_costs(b, cache, targets, (view, i), (&base, &weapons), &owns);
         tiles.iter().zip(&costs).filter_map(|((t, _), c)| settle(*t, i64::MAX).map(|d| (*t, (here - d) as f64 * 0.5 - c))).fold(
             None,
             |best: Option<(Tile, f64)>, (t, v)| if best.is_none_or(|(_, b)| v > b + 1e-9) { Some((t, v)) } else { best },
@@ -653,9 +658,9 @@ fn best_for(
     best.or(Some((0.0, Turn { unit: i, to: None, equip: None, act: Act::Wait, ..Default::default() })))
 }
 
-/// What standing on each of `tiles` costs unit `i`'s blow, where the battle is situated: its
+/// What standing on each tile in reach costs unit `i`'s blow, where the battle is situated: its
 /// best prospect (with any of `weapons`) on the enemy nearest it, with its loadout where it
-/// stands (`base`) less with its loadout on the tile (the terrain aside: what the advanced rules
+/// stands (`base`) less with its loadout on the tile (`owns`, in the reach's order; the terrain aside: what the advanced rules
 /// lay there, as a unit too far from its general), each distinct loadout forecast once. Zero
 /// with no enemy in sight.
 fn situation_costs(
@@ -664,11 +669,11 @@ fn situation_costs(
     targets: &mut Targets,
     (view, i): (&View, usize),
     (base, weapons): (&Loadout, &[Atom]),
-    tiles: &[(Tile, i64)],
+    owns: &[Option<Loadout>],
 ) -> Vec<f64> {
-    let Some(u) = b.units.get(i) else { return vec![0.0; tiles.len()] };
+    let Some(u) = b.units.get(i) else { return vec![0.0; owns.len()] };
     let Some(k) = view.targets().min_by_key(|(k, f)| (distance(u.pos, f.pos), *k)).map(|(k, _)| k) else {
-        return vec![0.0; tiles.len()];
+        return vec![0.0; owns.len()];
     };
     let terrain = b.terrain_at(u.pos).and_then(|t| b.engine.terrain_named(&t.name));
     let mut value = |l: &Loadout| -> f64 {
@@ -685,10 +690,9 @@ fn situation_costs(
     };
     let here = value(base);
     let mut seen: Vec<(Loadout, f64)> = Vec::new();
-    tiles
-        .iter()
-        .map(|(t, _)| {
-            let Some(mut l) = b.loadout_moved(i, true, (i, *t)) else { return 0.0 };
+    owns.iter()
+        .map(|own| {
+            let Some(mut l) = own.clone() else { return 0.0 };
             l.terrain = base.terrain;
             if l == *base {
                 return 0.0;
