@@ -330,13 +330,8 @@ struct Frontier {
 impl Guide {
     const FAR: i64 = i64::MAX / 4;
 
-    /// Cheapest cost from every tile to the nearest goal for movement type `kind`: entering a
-    /// tile costs its terrain's cost for that type.
-    pub(crate) fn new(b: &Battle, kind: &str, goals: &[Tile]) -> Guide {
-        Guide::within(b, kind, goals, Guide::FAR)
-    }
-
-    /// [`Guide::new`] up to cost `limit`: tiles farther than that are left unreached.
+    /// [`Guide::over`] for movement type `kind` up to cost `limit`: tiles farther than that are
+    /// left unreached.
     pub(crate) fn within(b: &Battle, kind: &str, goals: &[Tile], limit: i64) -> Guide {
         let mut g = Guide::started(b, kind, goals, limit);
         while g.step() {}
@@ -344,12 +339,21 @@ impl Guide {
         g
     }
 
-    /// [`Guide::new`] for the movement type whose tile costs (`Battle::tile_costs`, on this
-    /// battle's terrain now) are `enter` (worked out once for all its guides), searched only as
+    /// [`Guide::over`], searched only as
     /// far as [`Guide::settle`] asks: a unit near its goal reads a few dozen tiles, not the map
     /// (the costs it reads are the same).
     pub(crate) fn lazy_over(b: &Battle, enter: std::sync::Arc<[Option<i64>]>, goals: &[Tile]) -> Guide {
         Guide::started_over(b, enter, goals, Guide::FAR)
+    }
+
+    /// Cheapest cost from every tile to the nearest goal for the movement type whose tile costs
+    /// (`Battle::tile_costs`, on this battle's terrain now) are `enter` (worked out once for all
+    /// its guides): entering a tile costs its terrain's cost for that type.
+    pub(crate) fn over(b: &Battle, enter: std::sync::Arc<[Option<i64>]>, goals: &[Tile]) -> Guide {
+        let mut g = Guide::started_over(b, enter, goals, Guide::FAR);
+        while g.step() {}
+        g.search = None;
+        g
     }
 
     fn started(b: &Battle, kind: &str, goals: &[Tile], limit: i64) -> Guide {
@@ -411,7 +415,7 @@ impl Guide {
     }
 
     /// The cost from `t` to the nearest goal, or `None` when no goal can be walked to (of a
-    /// guide searched to its end: [`Guide::new`], [`Guide::within`]).
+    /// guide searched to its end: [`Guide::over`], [`Guide::within`]).
     pub(crate) fn at(&self, t: Tile) -> Option<i64> {
         debug_assert!(self.search.is_none(), "a lazy guide is read with `settle`");
         self.index(t).and_then(|k| self.cost.get(k).copied()).filter(|c| *c < Guide::FAR)

@@ -77,6 +77,8 @@ pub(super) struct Walks {
     /// The map's width and each tile's terrain the guides were worked out on.
     terrain: TerrainSeen,
     by_goals: FastMap<(String, Vec<Tile>), Arc<Guide>>,
+    /// Entering each tile, by movement type (`Battle::tile_costs`): looked up once for its guides.
+    enter: FastMap<String, Arc<[Option<i64>]>>,
     /// Our units' last reach searches (`Battle::reachable_sorted`), good while the terrain stands.
     reach: KeptReach,
 }
@@ -96,6 +98,7 @@ impl Walks {
         let changed = self.terrain.renew(b);
         if changed {
             self.reach.clear();
+            self.enter.clear();
         }
         if changed || self.by_goals.len() > Walks::MAX {
             self.by_goals.clear();
@@ -104,9 +107,13 @@ impl Walks {
 
     /// The guide toward `goals` for movement type `kind`.
     fn guide(&mut self, b: &Battle, kind: &str, goals: Vec<Tile>) -> Arc<Guide> {
-        self.by_goals
+        let Walks { by_goals, enter, .. } = self;
+        by_goals
             .entry((kind.to_string(), goals))
-            .or_insert_with_key(|(kind, goals)| Arc::new(Guide::new(b, kind, goals)))
+            .or_insert_with_key(|(kind, goals)| {
+                let enter = enter.entry(kind.clone()).or_insert_with(|| b.tile_costs(kind).into());
+                Arc::new(Guide::over(b, enter.clone(), goals))
+            })
             .clone()
     }
 }
