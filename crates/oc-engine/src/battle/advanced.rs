@@ -149,8 +149,7 @@ impl Battle<'_> {
             if let Some(mixed) = named.mixed {
                 let host = |h: usize| self.state.units.get(h).is_some_and(|f| f.stands());
                 let is_mixed = match u.state {
-                    // A living body joined to it (`Battle::bodies`, no list made).
-                    State::Ready => self.state.units.iter().any(|b| b.state == State::Joined && b.with == Some(i) && b.hp > 0),
+                    State::Ready => self.has_body(i),
                     State::Joined => u.hp > 0 && u.with.is_some_and(host),
                     _ => false,
                 };

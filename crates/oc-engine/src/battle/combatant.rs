@@ -105,6 +105,11 @@ impl Combatant {
         self.state == State::Ready && self.hp > 0
     }
 
+    /// Whether it is a living body joined to unit `i` (a mixed unit's other class).
+    pub(super) fn body_of(&self, i: usize) -> bool {
+        self.state == State::Joined && self.with == Some(i) && self.hp > 0
+    }
+
     /// Its living figures: one figure's hit points into what it has left, rounded up.
     pub fn living(&self) -> i64 {
         let figures = i64::from(self.figures.max(1));

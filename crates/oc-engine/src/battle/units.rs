@@ -17,9 +17,12 @@ use super::{distance, neighbours, Act, Battle, State, Tile};
 impl Battle<'_> {
     /// The living bodies joined to unit `i` (a mixed unit's other classes), in unit order.
     pub fn bodies(&self, i: usize) -> Vec<usize> {
-        (0..self.state.units.len())
-            .filter(|k| self.state.units.get(*k).is_some_and(|b| b.state == State::Joined && b.with == Some(i) && b.hp > 0))
-            .collect()
+        (0..self.state.units.len()).filter(|k| self.state.units.get(*k).is_some_and(|b| b.body_of(i))).collect()
+    }
+
+    /// Whether unit `i` has a living body joined to it ([`Battle::bodies`], no list made).
+    pub(super) fn has_body(&self, i: usize) -> bool {
+        self.state.units.iter().any(|b| b.body_of(i))
     }
 
     /// The `divide` verb: `n` of unit `i`'s living figures leave it as a new unit of their own,
@@ -195,7 +198,7 @@ impl Battle<'_> {
     /// join. `None` otherwise.
     pub fn joining(&self, i: usize) -> Option<Act> {
         let u = self.state.units.get(i)?;
-        if u.figures < 2 || u.living() * 2 > i64::from(u.figures) || !self.bodies(i).is_empty() {
+        if u.figures < 2 || u.living() * 2 > i64::from(u.figures) || self.has_body(i) {
             return None;
         }
         let tags = self.action_tags(i, m::Verb::Join);
