@@ -333,10 +333,7 @@ impl Guide {
     /// [`Guide::over`] for movement type `kind` up to cost `limit`: tiles farther than that are
     /// left unreached.
     pub(crate) fn within(b: &Battle, kind: &str, goals: &[Tile], limit: i64) -> Guide {
-        let mut g = Guide::started(b, kind, goals, limit);
-        while g.step() {}
-        g.search = None;
-        g
+        Guide::started(b, kind, goals, limit).searched()
     }
 
     /// [`Guide::over`], searched only as
@@ -350,10 +347,14 @@ impl Guide {
     /// (`Battle::tile_costs`, on this battle's terrain now) are `enter` (worked out once for all
     /// its guides): entering a tile costs its terrain's cost for that type.
     pub(crate) fn over(b: &Battle, enter: std::sync::Arc<[Option<i64>]>, goals: &[Tile]) -> Guide {
-        let mut g = Guide::started_over(b, enter, goals, Guide::FAR);
-        while g.step() {}
-        g.search = None;
-        g
+        Guide::started_over(b, enter, goals, Guide::FAR).searched()
+    }
+
+    /// The guide searched to its end (read with [`Guide::at`]).
+    fn searched(mut self) -> Guide {
+        while self.step() {}
+        self.search = None;
+        self
     }
 
     fn started(b: &Battle, kind: &str, goals: &[Tile], limit: i64) -> Guide {
