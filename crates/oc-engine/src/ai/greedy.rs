@@ -18,6 +18,10 @@ use crate::fx::FastMap;
 use crate::Loadout;
 use verbs::Verbs;
 
+/// The farthest a target is weighed from (a tile farther than this from it is never a spot to
+/// strike it from).
+const FARTHEST: i64 = 6;
+
 /// (chance to rout the target, expected damage dealt, expected damage taken).
 pub type Prospect = (f64, f64, f64);
 
@@ -421,9 +425,9 @@ fn best_for(
     // By target (and its loadout where the move changes it), distance, weapon and terrain struck from.
     let mut forecasts: FastMap<ExchangeKey, Option<Prospect>> = FastMap::default();
     let berserk = unit.must_attack_weakest;
-    // The spots are in tile order, column by column: those within 6 columns of a target are a
-    // run of them (the others lie farther than 6 from it). `columns[c]`: the first spot in
-    // column `left + c` or right of it.
+    // The spots are in tile order, column by column: those within `FARTHEST` columns of a
+    // target are a run of them (the others lie farther from it). `columns[c]`: the first spot
+    // in column `left + c` or right of it.
     let left = spots.first().map_or(0, |(t, _)| t.0);
     let mut columns: Vec<usize> = Vec::new();
     for (n, (t, _)) in spots.iter().enumerate() {
@@ -433,9 +437,9 @@ fn best_for(
     }
     let run = |x: i64| usize::try_from(x - left).ok().map_or(0, |c| columns.get(c).copied().unwrap_or(spots.len()));
     for (k, foe) in view.targets() {
-        for &(t, g) in spots.get(run(foe.pos.0 - 6)..run(foe.pos.0 + 7)).unwrap_or_default() {
+        for &(t, g) in spots.get(run(foe.pos.0 - FARTHEST)..run(foe.pos.0 + FARTHEST + 1)).unwrap_or_default() {
             let d = distance(t, foe.pos);
-            if d > 6 || !b.clear_line(t, foe.pos) {
+            if d > FARTHEST || !b.clear_line(t, foe.pos) {
                 continue;
             }
             // A unit that must attack the weakest in range considers only that target (of those

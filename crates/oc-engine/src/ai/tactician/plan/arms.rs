@@ -18,8 +18,9 @@ pub(super) type OnTerrain = (Option<String>, Option<Loadout>, Vec<(Loadout, u32)
 pub(super) struct Arms {
     /// The unit's acting loadout, which each terrain's loadouts start from.
     pub(super) acting: Loadout,
-    /// The enemies in sight and their tiles, and those a weapon may reach from a tile in reach.
+    /// The enemies in sight and their tiles.
     pub(super) foes: Vec<(usize, Tile)>,
+    /// Those of them a weapon may reach from some tile in reach (the attacks weighed).
     pub(super) strikable: Vec<(usize, Tile)>,
     /// For each enemy and weapon, the nearest and farthest distance worth a forecast:
     /// (enemy, weapon, near, far).
