@@ -149,22 +149,18 @@ pub(super) fn run(
             for (level, &side) in (1..).zip(strikers) {
                 let side = side as usize;
                 next.restart(base.wrapping_add(level));
-                let fixed = fixed.get(side).copied().flatten();
-                for &(hp, p) in &frontier {
-                    // A rout ends the exchange (`Exchange::next_phase`).
-                    if hp[0] <= 0 || hp[1] <= 0 {
-                        done.add(hp, p);
-                        continue;
-                    }
-                    let worked;
-                    let outcomes = match fixed {
-                        Some(o) => o,
-                        None => {
-                            worked = at_hp(side, hp);
-                            &*worked
+                match fixed.get(side).copied().flatten() {
+                    Some(outcomes) => strike_level(&mut next, &mut done, &frontier, side, outcomes),
+                    None => {
+                        for &(hp, p) in &frontier {
+                            // A rout ends the exchange (`Exchange::next_phase`).
+                            if hp[0] <= 0 || hp[1] <= 0 {
+                                done.add(hp, p);
+                                continue;
+                            }
+                            strike_apart(&mut next, hp, p, side, &at_hp(side, hp));
                         }
-                    };
-                    strike(&mut next, hp, p, side, outcomes);
+                    }
                 }
                 std::mem::swap(&mut frontier, &mut next.list);
             }
@@ -247,33 +243,83 @@ impl<'s> Grid<'s> {
 
     #[inline(always)]
     fn add(&mut self, hp: [i64; 2], weight: f64) {
-        // Inside the table where each side's hit points lie between 0 and where the walk began
-        // (compared unsigned: a negative amount is past any); its tables hold every such pair
-        // (`Slots::room`), else they are empty.
-        let inside = (hp[0] as u64) <= (self.start[0] as u64) && (hp[1] as u64) <= (self.start[1] as u64);
-        let slot = if inside { self.slots.get_mut(hp[0].wrapping_mul(self.width).wrapping_add(hp[1]) as usize) } else { None };
-        let found = match slot {
-            Some(s) if s.0 == self.stamp => Some(s.1 as usize),
-            Some(s) => {
-                *s = (self.stamp, u32::try_from(self.list.len()).unwrap_or(u32::MAX));
-                None
-            }
-            None => self.list.iter().position(|(k, _)| *k == hp),
-        };
-        match found.and_then(|i| self.list.get_mut(i)) {
-            Some((_, w)) => *w += weight,
-            None => self.list.push((hp, weight)),
-        }
+        add_to(&mut self.list, self.slots, self.stamp, self.width, self.start, hp, weight);
     }
+}
+
+/// [`Grid::add`] on the grid's parts, held apart (a strike's loop keeps them in registers, not
+/// read again through the grid at every outcome).
+#[inline(always)]
+fn add_to(
+    list: &mut Vec<([i64; 2], f64)>,
+    slots: &mut [(u32, u32)],
+    stamp: u32,
+    width: i64,
+    start: [i64; 2],
+    hp: [i64; 2],
+    weight: f64,
+) {
+    // Inside the table where each side's hit points lie between 0 and where the walk began
+    // (compared unsigned: a negative amount is past any); its tables hold every such pair
+    // (`Slots::room`), else they are empty.
+    let inside = (hp[0] as u64) <= (start[0] as u64) && (hp[1] as u64) <= (start[1] as u64);
+    let slot = if inside { slots.get_mut(hp[0].wrapping_mul(width).wrapping_add(hp[1]) as usize) } else { None };
+    let found = match slot {
+        Some(s) if s.0 == stamp => Some(s.1 as usize),
+        Some(s) => {
+            *s = (stamp, u32::try_from(list.len()).unwrap_or(u32::MAX));
+            None
+        }
+        None => list.iter().position(|(k, _)| *k == hp),
+    };
+    match found.and_then(|i| list.get_mut(i)) {
+        Some((_, w)) => *w += weight,
+        None => list.push((hp, weight)),
+    }
+}
+
+// The strike loops below are not inlined into the walk: in a frame of their own they keep the
+// grid's parts in registers (inlined, they were read from the stack at every outcome).
+
+/// A level's strikes, all by `side` with the same `outcomes`: each state of `frontier` in turn,
+/// into `next`, or into `done` where a side is routed (a rout ends the exchange,
+/// `Exchange::next_phase`).
+#[inline(never)]
+fn strike_level(next: &mut Grid, done: &mut Grid, frontier: &[([i64; 2], f64)], side: usize, outcomes: &Outcomes) {
+    for &(hp, p) in frontier {
+        if hp[0] <= 0 || hp[1] <= 0 {
+            done.add(hp, p);
+            continue;
+        }
+        strike(next, hp, p, side, outcomes);
+    }
+}
+
+/// [`strike`] for one state, its outcomes worked out for its hit points.
+#[inline(never)]
+fn strike_apart(next: &mut Grid, hp: [i64; 2], p: f64, side: usize, outcomes: &Outcomes) {
+    strike(next, hp, p, side, outcomes);
 }
 
 /// The states a strike by `side` leads to from hit points `hp` (with chance `p`, neither side
 /// routed), into `next`: each outcome's in turn, as [`Exchange::apply`] leaves them where no
 /// trigger runs (the damage [`dealt`], held at 0).
+#[inline(always)]
 fn strike(next: &mut Grid, hp: [i64; 2], p: f64, side: usize, outcomes: &Outcomes) {
     let faces = outcomes.den;
+    let Grid { list, slots, stamp, width, start } = next;
+    let (stamp, width, start) = (*stamp, *width, *start);
+    let first = side == 0;
     for &(count, o) in outcomes.list.iter() {
-        next.add(dealt(hp, side, o).map(|h| h.max(0)), p * count / faces);
+        // `dealt`, held at 0, without indexing by side: a hit's or a backfire's damage on the
+        // side it falls on (the striker's on a backfire); the other side's is as it was.
+        let damage = if o.hit || o.backfire { o.damage } else { 0 };
+        let after = if first == o.backfire {
+            [hp[0].saturating_sub(damage).max(0), hp[1].max(0)]
+        } else {
+            [hp[0].max(0), hp[1].saturating_sub(damage).max(0)]
+        };
+        add_to(list, slots, stamp, width, start, after, p * count / faces);
     }
 }
 
