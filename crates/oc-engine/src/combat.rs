@@ -322,6 +322,15 @@ struct Outcomes {
     den: f64,
     list: OutcomeList,
     reaction: Option<Reactions>,
+    /// From each outcome on, the least damage the strikes deal the unit struck, where each is a
+    /// hit on it (`plain.rs`: past its hit points, all fell it); worked out once, where asked.
+    felling: std::sync::OnceLock<Box<[i64]>>,
+}
+
+impl Outcomes {
+    fn new(den: f64, list: OutcomeList) -> Outcomes {
+        Outcomes { den, list, reaction: None, felling: std::sync::OnceLock::new() }
+    }
 }
 
 /// A strike's grouped outcomes by (state, striking side). A state whose hit points the strike's

@@ -73,7 +73,7 @@ impl Template {
 
 /// Never asked for: every striker's outcomes are fixed in a template.
 fn unreachable_outcomes() -> Arc<Outcomes> {
-    Arc::new(Outcomes { den: 1.0, list: Vec::new().into(), reaction: None })
+    Arc::new(Outcomes::new(1.0, Vec::new().into()))
 }
 
 impl super::Exchange<'_> {

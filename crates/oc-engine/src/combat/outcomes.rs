@@ -116,14 +116,14 @@ impl Exchange<'_> {
             let den = lists.dens.iter().product();
             if let Some(list) = key.as_ref().and_then(look_up) {
                 self.give_back(cache);
-                return Outcomes { den, list, reaction: None };
+                return Outcomes::new(den, list);
             }
             let list: OutcomeList = self.settled(&strike, &lists, &mut rolls, &mut cache).into();
             self.give_back(cache);
             if let Some(k) = key {
                 keep(k, &list);
             }
-            return Outcomes { den, list, reaction: None };
+            return Outcomes::new(den, list);
         }
         // Where the outcome reads more than dice-free formulas: by the values of the largest
         // dice-free parts of its formulas (`Ir::valued_inputs`), before any class is found.
@@ -136,12 +136,12 @@ impl Exchange<'_> {
         if let Some(list) = valued.as_ref().and_then(look_up) {
             let den = self.lists(units, attrs, attacker, &rolls, &mut cache, false).dens.iter().product();
             self.give_back(cache);
-            return Outcomes { den, list, reaction: None };
+            return Outcomes::new(den, list);
         }
         let early = inputs.as_ref().filter(|_| ir.classes_follow_inputs).map(|v| (ir.id, SmallVec::new(), v.clone()));
         if let Some(list) = early.as_ref().and_then(look_up) {
             self.give_back(cache);
-            return Outcomes { den: ir.strike_den, list, reaction: None };
+            return Outcomes::new(ir.strike_den, list);
         }
         let lists = self.lists(units, attrs, attacker, &rolls, &mut cache, true);
         let den = lists.dens.iter().product();
@@ -162,7 +162,7 @@ impl Exchange<'_> {
         let known = key.as_ref().filter(|_| !ir.classes_follow_inputs).and_then(look_up);
         if let Some(list) = known {
             self.give_back(cache);
-            return Outcomes { den, list, reaction: None };
+            return Outcomes::new(den, list);
         }
         let joint = lists.values.iter().fold(1u64, |n, v| n.saturating_mul(v.len().max(1) as u64));
         let factored =
@@ -179,7 +179,7 @@ impl Exchange<'_> {
         if let Some(k) = key.or(valued) {
             keep(k, &list);
         }
-        Outcomes { den, list, reaction: None }
+        Outcomes::new(den, list)
     }
 
     /// Each strike die's values, or (with `classes`) its outcome classes where it is only

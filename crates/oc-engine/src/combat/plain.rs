@@ -258,7 +258,7 @@ fn add_to(
     start: [i64; 2],
     hp: [i64; 2],
     weight: f64,
-) {
+) -> usize {
     // Inside the table where each side's hit points lie between 0 and where the walk began
     // (compared unsigned: a negative amount is past any); its tables hold every such pair
     // (`Slots::room`), else they are empty.
@@ -272,9 +272,17 @@ fn add_to(
         }
         None => list.iter().position(|(k, _)| *k == hp),
     };
-    match found.and_then(|i| list.get_mut(i)) {
-        Some((_, w)) => *w += weight,
-        None => list.push((hp, weight)),
+    match found.filter(|i| *i < list.len()) {
+        Some(i) => {
+            if let Some((_, w)) = list.get_mut(i) {
+                *w += weight;
+            }
+            i
+        }
+        None => {
+            list.push((hp, weight));
+            list.len() - 1
+        }
     }
 }
 
@@ -306,6 +314,9 @@ fn strike_apart(next: &mut Grid, hp: [i64; 2], p: f64, side: usize, outcomes: &O
 /// trigger runs (the damage [`dealt`], held at 0).
 #[inline(always)]
 fn strike(next: &mut Grid, hp: [i64; 2], p: f64, side: usize, outcomes: &Outcomes) {
+    if outcomes.list.len() > FEW_OUTCOMES {
+        return strike_many(next, hp, p, side, outcomes);
+    }
     let faces = outcomes.den;
     let Grid { list, slots, stamp, width, start } = next;
     let (stamp, width, start) = (*stamp, *width, *start);
@@ -320,6 +331,83 @@ fn strike(next: &mut Grid, hp: [i64; 2], p: f64, side: usize, outcomes: &Outcome
             [hp[0].max(0), hp[1].saturating_sub(damage).max(0)]
         };
         add_to(list, slots, stamp, width, start, after, p * count / faces);
+    }
+}
+
+/// [`strike`] with many outcomes (damage dice): many in a row lead to one state, and from where
+/// every outcome left fells the struck unit, they all do.
+#[inline(always)]
+fn strike_many(next: &mut Grid, hp: [i64; 2], p: f64, side: usize, outcomes: &Outcomes) {
+    let faces = outcomes.den;
+    let Grid { list, slots, stamp, width, start } = next;
+    let (stamp, width, start) = (*stamp, *width, *start);
+    let first = side == 0;
+    let foe = hp.get(1 - side).copied().unwrap_or(0);
+    let felling = outcomes.felling();
+    // Where the last outcome's state went (none yet: hit points are never negative here). Outcomes
+    // in a row often lead to one state (every blow past the foe's hit points fells it): added
+    // there again without looking it up.
+    let mut last = ([-1, -1], 0);
+    for (k, &(count, o)) in outcomes.list.iter().enumerate() {
+        let weight = p * count / faces;
+        if felling.get(k).is_some_and(|least| *least >= foe) {
+            // This outcome and every one after it: a hit of at least the struck unit's hit
+            // points, which leaves it at 0 and the striker as it was. Their weights are added to
+            // that state one after the other, as each outcome's would be.
+            let mut after = hp;
+            if let Some(h) = after.get_mut(1 - side) {
+                *h = 0;
+            }
+            let at = if after == last.0 {
+                if let Some((_, w)) = list.get_mut(last.1) {
+                    *w += weight;
+                }
+                last.1
+            } else {
+                add_to(list, slots, stamp, width, start, after, weight)
+            };
+            if let Some((_, w)) = list.get_mut(at) {
+                let mut sum = *w;
+                for &(count, _) in outcomes.list.get(k + 1..).unwrap_or_default() {
+                    sum += p * count / faces;
+                }
+                *w = sum;
+            }
+            return;
+        }
+        let damage = if o.hit || o.backfire { o.damage } else { 0 };
+        let after = if first == o.backfire {
+            [hp[0].saturating_sub(damage).max(0), hp[1].max(0)]
+        } else {
+            [hp[0].max(0), hp[1].saturating_sub(damage).max(0)]
+        };
+        if after == last.0 {
+            if let Some((_, w)) = list.get_mut(last.1) {
+                *w += weight;
+                continue;
+            }
+        }
+        last = (after, add_to(list, slots, stamp, width, start, after, weight));
+    }
+}
+
+/// The most outcomes a strike walks through without asking where every outcome left fells the
+/// struck unit (`Outcomes::felling`).
+const FEW_OUTCOMES: usize = 16;
+
+impl Outcomes {
+    /// From each outcome on, the least damage they deal the unit struck where every one of them
+    /// is a hit on it (no miss, no backfire), else `i64::MIN`: worked out once.
+    fn felling(&self) -> &[i64] {
+        self.felling.get_or_init(|| {
+            let mut out = vec![i64::MIN; self.list.len()];
+            let mut least = i64::MAX;
+            for ((_, o), slot) in self.list.iter().zip(out.iter_mut()).rev() {
+                least = if o.hit && !o.backfire { least.min(o.damage) } else { i64::MIN };
+                *slot = least;
+            }
+            out.into()
+        })
     }
 }
 
