@@ -121,12 +121,15 @@ const WALL: i64 = i64::MIN;
 const UNSET: i64 = i64::MIN + 1;
 
 /// What a reach search found: the cheapest cost to each tile of the square searched (its corner
-/// and size), kept row by row inside a ring of tiles a tile wider each side.
+/// and size), kept row by row inside a ring of tiles a tile wider each side. `within`: where
+/// every step costs at least 1, the square's centre and the points searched with (no tile farther
+/// from the centre than that is reached).
 pub(super) struct Searched<'a> {
     best: &'a [i64],
     corner: Tile,
     width: i64,
     height: i64,
+    within: Option<(Tile, i64)>,
 }
 
 impl Searched<'_> {
@@ -413,9 +416,18 @@ impl Battle<'_> {
                 let ((x0, y0), ww, wh) = (s.corner, s.width, s.height);
                 let mut place = vec![u32::MAX; (ww * wh) as usize];
                 reached.reserve(place.len());
-                // Column by column, each top to bottom: tile order.
+                // Column by column, each top to bottom: tile order. Where the search reaches no
+                // tile farther than its points from where the unit stands, only the rows of each
+                // column within them are read.
+                let rows = |x: i64| match s.within {
+                    Some(((cx, cy), r)) => {
+                        let r = r - (x0 + x - cx).abs();
+                        (cy - r - y0).max(0)..(cy + r - y0 + 1).min(wh)
+                    }
+                    None => 0..wh,
+                };
                 for x in 0..ww {
-                    for y in 0..wh {
+                    for y in rows(x) {
                         if let Some(c) = s.at(x, y) {
                             if let Some(p) = place.get_mut((y * ww + x) as usize) {
                                 *p = reached.len() as u32;
@@ -437,12 +449,13 @@ impl Battle<'_> {
         gone.sort_unstable();
         gone.dedup();
         let mut out: Vec<(Tile, i64)> = Vec::with_capacity(reached.len() + 1);
-        let mut gone = gone.into_iter().peekable();
-        for (k, r) in reached.iter().enumerate() {
-            if gone.next_if_eq(&k).is_none() {
-                out.push(*r);
-            }
+        // The runs between the tiles held, each copied whole.
+        let mut from = 0;
+        for k in gone {
+            out.extend_from_slice(reached.get(from..k).unwrap_or_default());
+            from = k + 1;
         }
+        out.extend_from_slice(reached.get(from..).unwrap_or_default());
         // Off the map (no square to search), it still stands where it is.
         if let Err(k) = out.binary_search_by_key(&u.pos, |(t, _)| *t) {
             out.insert(k, (u.pos, 0));
@@ -595,7 +608,8 @@ impl Battle<'_> {
                     }
                 }
             }
-            found(&Searched { best, corner: (x0, y0), width: ww, height: wh });
+            let within = (cheapest >= 1).then_some((u.pos, points.max(0)));
+            found(&Searched { best, corner: (x0, y0), width: ww, height: wh, within });
         });
         Ok(true)
     }

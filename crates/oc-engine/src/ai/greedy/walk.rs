@@ -104,6 +104,14 @@ pub(super) fn walk(
 ) -> Option<(Tile, f64)> {
     let b = view.battle;
     let u = b.units.get(i)?;
+    // A walk's progress is at most what the move costs (the guide's costs are the moves', units
+    // aside), so where the best option so far scores as much, no walk can beat it: its goals
+    // and guide are not needed. Not so from a tile the unit could not enter: the guide counts it
+    // unreached.
+    let farthest = tiles.iter().map(|(_, c)| *c).max().unwrap_or(0);
+    if beat.is_some_and(|s| s >= farthest as f64 * 0.5) && b.enters(kind, u.pos) {
+        return None;
+    }
     let has = |verb: m::Verb| verbs.contains(&Some(verb));
     let mut goals: Vec<Tile> = Vec::new();
     for verb in [m::Verb::Seize, m::Verb::Escape, m::Verb::Raze] {
@@ -122,23 +130,19 @@ pub(super) fn walk(
     if goals.is_empty() && view.sight.fogged() {
         goals.extend(b.map.region(&b.scenario.side(u.side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default());
     }
-    // A walk's progress is at most what the move costs (the guide's costs are the moves', units
-    // aside), so where the best option so far scores as much, no walk can beat it and the guide
-    // is not needed. Not so from a tile the unit could not enter: the guide counts it unreached.
-    let farthest = tiles.iter().map(|(_, c)| *c).max().unwrap_or(0);
-    let beaten = beat.is_some_and(|s| s >= farthest as f64 * 0.5) && b.enters(kind, u.pos);
-    if goals.is_empty() || beaten {
+    if goals.is_empty() {
         return None;
     }
-    let (enter, floor) = guides
-        .enter
-        .entry(kind.to_string())
-        .or_insert_with(|| {
+    // Looked up by the name lent (no name built but for a movement type new to the guides).
+    let (enter, floor) = match guides.enter.get(kind) {
+        Some(costs) => costs.clone(),
+        None => {
             let enter: Arc<[Option<i64>]> = b.tile_costs(kind).into();
             let floor = enter.iter().flatten().copied().min().unwrap_or(0);
+            guides.enter.insert(kind.to_string(), (enter.clone(), floor));
             (enter, floor)
-        })
-        .clone();
+        }
+    };
     // The cost from a tile to the nearest goal: toward the enemy, the least of the guides toward
     // each of its tiles; else the one guide toward them all.
     let mut nearest: Option<Tile> = None;
