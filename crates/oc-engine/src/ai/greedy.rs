@@ -348,6 +348,10 @@ fn best_for(
     // By weapon and terrain struck from (`[terrain * weapons + weapon]`): the unit as it
     // strikes, interned, and the distances it reaches (`None`: it may not strike so).
     let mut strikers: Vec<Option<Option<Arc<Striker>>>> = (0..terrains.len() * weapons.len()).map(|_| None).collect();
+    // By terrain struck from, once its strikers with every weapon are built: the distances (up to
+    // `FARTHEST`, a bit each) one of them strikes at. A spot at another distance is passed over
+    // before its line of sight is read (nothing it would read or build is missing).
+    let mut reaches: Vec<Option<u8>> = vec![None; terrains.len()];
     // By target (and its loadout where the move changes it), distance, weapon and terrain struck from.
     let mut forecasts: FastMap<ExchangeKey, Option<Prospect>> = FastMap::default();
     let berserk = unit.must_attack_weakest;
@@ -363,9 +367,15 @@ fn best_for(
     }
     let run = |x: i64| usize::try_from(x - left).ok().map_or(0, |c| columns.get(c).copied().unwrap_or(spots.len()));
     for (k, foe) in view.targets() {
-        for &(t, g) in spots.get(run(foe.pos.0 - FARTHEST)..run(foe.pos.0 + FARTHEST + 1)).unwrap_or_default() {
+        // Once every terrain's distances are known, no spot farther than the farthest of them is
+        // struck from: only the columns within it are read.
+        let far = reaches
+            .iter()
+            .try_fold(-1, |far: i64, r| r.map(|r| if r == 0 { far } else { far.max(7 - i64::from(r.leading_zeros())) }))
+            .unwrap_or(FARTHEST);
+        for &(t, g) in spots.get(run(foe.pos.0 - far)..run(foe.pos.0 + far + 1)).unwrap_or_default() {
             let d = distance(t, foe.pos);
-            if d > FARTHEST || !b.clear_line(t, foe.pos) {
+            if d > FARTHEST || reaches.get(g).copied().flatten().is_some_and(|r| r & (1 << d) == 0) || !b.clear_line(t, foe.pos) {
                 continue;
             }
             // A unit that must attack the weakest in range considers only that target (of those
@@ -431,6 +441,13 @@ fn best_for(
                             ..Default::default()
                         },
                     );
+                }
+            }
+            if let Some(r @ None) = reaches.get_mut(g) {
+                let built = strikers.get(g * weapons.len()..(g + 1) * weapons.len()).unwrap_or_default();
+                if built.iter().all(Option::is_some) {
+                    let at = |d: i64| built.iter().flatten().flatten().any(|s| (s.min..=s.max).contains(&d));
+                    *r = Some((0..=FARTHEST).filter(|d| at(*d)).fold(0, |bits, d| bits | 1 << d));
                 }
             }
         }
