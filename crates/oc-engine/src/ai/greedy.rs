@@ -192,8 +192,13 @@ fn best_for(
     let tiles = view.reachable_sorted(i, &mobility, &mut guides.reach)?;
     let (verbs, attacks) = cache.verbs.of(b, i);
     let has = |verb: m::Verb| verbs.contains(&Some(verb));
-    // Where activations are steps paid from a resource, only steps the unit can pay for.
+    // Where activations are steps paid from a resource, only steps the unit can pay for
+    // (elsewhere every turn is: `Battle::turn_price` has no price).
+    let priced = b.engine.rules.ruleset.turn.spend.is_some();
     let affordable = |turn: &Turn| {
+        if !priced {
+            return true;
+        }
         let moved = turn
             .to
             .and_then(|t| tiles.binary_search_by_key(&t, |(x, _)| *x).ok())
