@@ -12,6 +12,10 @@ use crate::battle::{distance, Battle, KeptReach, TerrainSeen, Tile};
 use crate::fx::FastMap;
 use crate::{Atom, Loadout};
 
+/// Where the battle is situated: the unit's acting loadout, its weapons and its own loadout on
+/// each tile in reach (in the reach's order).
+pub(super) type Situation<'a> = (&'a Loadout, &'a [Atom], &'a [Option<Loadout>]);
+
 /// What entering each tile costs a movement type (`Battle::tile_costs`), and the least of those.
 type Costs = (Arc<[Option<i64>]>, i64);
 
@@ -100,7 +104,7 @@ pub(super) fn walk(
     (verbs, objectives): (&[Option<m::Verb>], &Objectives),
     (kind, tiles): (&str, &[(Tile, i64)]),
     beat: Option<f64>,
-    situated: Option<(&Loadout, &[Atom], &[Option<Loadout>])>,
+    situated: Option<Situation>,
 ) -> Option<(Tile, f64)> {
     let b = view.battle;
     let u = b.units.get(i)?;
