@@ -5,6 +5,7 @@
 //! other (it neither targets, paths toward nor forecasts an enemy out of sight).
 
 pub(super) mod verbs;
+mod walk;
 
 use std::sync::Arc;
 
@@ -12,11 +13,12 @@ use crate::Atom;
 use oc_model as m;
 
 use super::forecasts::{Ids, Targets, Templates};
-use super::{objective_tiles, Guide, View};
-use crate::battle::{distance, Act, Battle, Controller, KeptReach, State, TerrainSeen, Tile, Turn};
+use super::{objective_tiles, View};
+use crate::battle::{distance, Act, Battle, Controller, State, Tile, Turn};
 use crate::fx::FastMap;
 use crate::Loadout;
 use verbs::Verbs;
+use walk::Guides;
 
 /// The farthest a target is weighed from (a tile farther than this from it is never a spot to
 /// strike it from).
@@ -89,9 +91,6 @@ impl Drop for Greedy {
 /// A loadout (by number) striking from a terrain with a weapon.
 type StrikerKey = (u32, Option<Atom>, Atom);
 
-/// What entering each tile costs a movement type (`Battle::tile_costs`), and the least of those.
-type Costs = (Arc<[Option<i64>]>, i64);
-
 /// The AI's exact forecasts with one engine: each exchange by the two loadouts' numbers, the
 /// distance and whether the attacker moves to make it.
 #[derive(Debug, Default)]
@@ -138,79 +137,6 @@ fn choose(b: &Battle, cache: &mut Forecasts, guides: &mut Guides) -> Option<Turn
             b.may_act(side).first().map(|i| Turn { unit: *i, to: None, equip: None, act: Act::Wait, ..Default::default() })
         })
         .map(|t| super::answer(b, super::readied(b, t)))
-}
-
-/// Walking guides by movement type and goal tiles: units that move alike toward the same goals
-/// share one, and later decisions reuse it (a guide reads the terrain alone, so it is kept until
-/// a tile's terrain changes; a side's goals stay put for a whole phase).
-#[derive(Default)]
-struct Guides {
-    /// The map's width and each tile's terrain the guides were worked out on.
-    terrain: TerrainSeen,
-    by_goals: FastMap<(String, Vec<Tile>), Guide>,
-    /// By movement type and one goal tile: a guide toward that tile alone (`each`, by number).
-    /// A walk toward the enemy, whose tiles change at every move of theirs, reads the least of
-    /// the guides toward each of them: the cost a guide toward all of them finds, as a search
-    /// from many goals finds for each tile the least of the searches from each, and these are
-    /// kept from one decision to the next while the terrain stands.
-    toward: FastMap<String, FastMap<Tile, usize>>,
-    each: Vec<Guide>,
-    /// By movement type: what entering each tile costs it (`Battle::tile_costs`), shared by its
-    /// guides, and the least of those costs.
-    enter: FastMap<String, Costs>,
-    /// Each unit's last reach search, good while the terrain stands.
-    reach: KeptReach,
-}
-
-impl std::fmt::Debug for Guides {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Guides({})", self.by_goals.len())
-    }
-}
-
-impl Guides {
-    /// The most guides kept: goals that follow the enemy change at every move of theirs.
-    const MAX: usize = 64;
-    /// The most tile costs the guides toward one goal hold together (32 MB).
-    const EACH_TILES: usize = 1 << 22;
-
-    /// The numbers in `each` of the guides for movement type `kind` toward each of `goals`, with
-    /// their goals, started where missing.
-    fn toward_each(&mut self, b: &Battle, kind: &str, enter: &Arc<[Option<i64>]>, goals: &[Tile]) -> Vec<(usize, Tile)> {
-        if !self.toward.contains_key(kind) {
-            self.toward.insert(kind.to_string(), FastMap::default());
-        }
-        let Some(toward) = self.toward.get_mut(kind) else { return Vec::new() };
-        let each = &mut self.each;
-        let mut ks: Vec<(usize, Tile)> = goals
-            .iter()
-            .map(|g| {
-                let k = *toward.entry(*g).or_insert_with(|| {
-                    each.push(Guide::lazy_over(b, enter.clone(), &[*g]));
-                    each.len() - 1
-                });
-                (k, *g)
-            })
-            .collect();
-        ks.sort_unstable();
-        ks.dedup_by_key(|(k, _)| *k);
-        ks
-    }
-
-    /// Forgets the guides if the terrain changed (a door opened, a wall razed) or too many are kept.
-    fn check(&mut self, b: &Battle) {
-        let changed = self.terrain.renew(b);
-        // Each guide toward one goal holds a cost a tile: a bounded number of them.
-        if changed || self.each.len().saturating_mul(self.terrain.tiles()) > Guides::EACH_TILES {
-            self.toward.clear();
-            self.each.clear();
-        }
-        if changed || self.by_goals.len() > Guides::MAX {
-            self.by_goals.clear();
-            self.enter.clear();
-            self.reach.clear();
-        }
-    }
 }
 
 /// The tiles a side's conditions ask it to reach (`objective_tiles`), by kind: the same for each
@@ -266,8 +192,13 @@ fn best_for(
     let tiles = view.reachable_sorted(i, &mobility, &mut guides.reach)?;
     let (verbs, attacks) = cache.verbs.of(b, i);
     let has = |verb: m::Verb| verbs.contains(&Some(verb));
-    // Where activations are steps paid from a resource, only steps the unit can pay for.
+    // Where activations are steps paid from a resource, only steps the unit can pay for
+    // (elsewhere every turn is: `Battle::turn_price` has no price).
+    let priced = b.engine.rules.ruleset.turn.spend.is_some();
     let affordable = |turn: &Turn| {
+        if !priced {
+            return true;
+        }
         let moved = turn
             .to
             .and_then(|t| tiles.binary_search_by_key(&t, |(x, _)| *x).ok())
@@ -422,6 +353,10 @@ fn best_for(
     // By weapon and terrain struck from (`[terrain * weapons + weapon]`): the unit as it
     // strikes, interned, and the distances it reaches (`None`: it may not strike so).
     let mut strikers: Vec<Option<Option<Arc<Striker>>>> = (0..terrains.len() * weapons.len()).map(|_| None).collect();
+    // By terrain struck from, once its strikers with every weapon are built: the distances (up to
+    // `FARTHEST`, a bit each) one of them strikes at. A spot at another distance is passed over
+    // before its line of sight is read (nothing it would read or build is missing).
+    let mut reaches: Vec<Option<u8>> = vec![None; terrains.len()];
     // By target (and its loadout where the move changes it), distance, weapon and terrain struck from.
     let mut forecasts: FastMap<ExchangeKey, Option<Prospect>> = FastMap::default();
     let berserk = unit.must_attack_weakest;
@@ -437,9 +372,15 @@ fn best_for(
     }
     let run = |x: i64| usize::try_from(x - left).ok().map_or(0, |c| columns.get(c).copied().unwrap_or(spots.len()));
     for (k, foe) in view.targets() {
-        for &(t, g) in spots.get(run(foe.pos.0 - FARTHEST)..run(foe.pos.0 + FARTHEST + 1)).unwrap_or_default() {
+        // Once every terrain's distances are known, no spot farther than the farthest of them is
+        // struck from: only the columns within it are read.
+        let far = reaches
+            .iter()
+            .try_fold(-1, |far: i64, r| r.map(|r| if r == 0 { far } else { far.max(7 - i64::from(r.leading_zeros())) }))
+            .unwrap_or(FARTHEST);
+        for &(t, g) in spots.get(run(foe.pos.0 - far)..run(foe.pos.0 + far + 1)).unwrap_or_default() {
             let d = distance(t, foe.pos);
-            if d > FARTHEST || !b.clear_line(t, foe.pos) {
+            if d > FARTHEST || reaches.get(g).copied().flatten().is_some_and(|r| r & (1 << d) == 0) || !b.clear_line(t, foe.pos) {
                 continue;
             }
             // A unit that must attack the weakest in range considers only that target (of those
@@ -507,6 +448,13 @@ fn best_for(
                     );
                 }
             }
+            if let Some(r @ None) = reaches.get_mut(g) {
+                let built = strikers.get(g * weapons.len()..(g + 1) * weapons.len()).unwrap_or_default();
+                if built.iter().all(Option::is_some) {
+                    let at = |d: i64| built.iter().flatten().flatten().any(|s| (s.min..=s.max).contains(&d));
+                    *r = Some((0..=FARTHEST).filter(|d| at(*d)).fold(0, |bits, d| bits | 1 << d));
+                }
+            }
         }
     }
     // 3b. Techniques and spells from where it stands: the forecasts of their attacks (a step that
@@ -543,116 +491,11 @@ fn best_for(
         }
     }
     // 4. Walking toward the objective or the nearest enemy.
-    let kind = mobility.1;
-    let mut goals: Vec<Tile> = Vec::new();
-    for verb in [m::Verb::Seize, m::Verb::Escape, m::Verb::Raze] {
-        if has(verb) {
-            goals.extend_from_slice(objectives.of_verb(verb));
-        }
-    }
-    if goals.is_empty() {
-        goals.extend_from_slice(&objectives.defend);
-    }
-    let enemies = goals.is_empty();
-    if enemies {
-        goals.extend(view.enemies().map(|(_, f)| f.pos));
-    }
-    // Under fog with no enemy in sight: toward where the enemy deployed.
-    if goals.is_empty() && view.sight.fogged() {
-        goals.extend(b.map.region(&b.scenario.side(u.side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default());
-    }
-    // A walk's progress is at most what the move costs (the guide's costs are the moves', units
-    // aside), so where the best option so far scores as much, no walk can beat it and the guide
-    // is not needed. Not so from a tile the unit could not enter: the guide counts it unreached.
-    let farthest = tiles.iter().map(|(_, c)| *c).max().unwrap_or(0);
-    let beaten = best.as_ref().is_some_and(|(s, _)| *s >= farthest as f64 * 0.5) && b.enters(&kind, u.pos);
-    if goals.is_empty() || beaten {
-        return best.or(Some((0.0, Turn { unit: i, to: None, equip: None, act: Act::Wait, ..Default::default() })));
-    }
-    let (enter, floor) = guides
-        .enter
-        .entry(kind.clone())
-        .or_insert_with(|| {
-            let enter: Arc<[Option<i64>]> = b.tile_costs(&kind).into();
-            let floor = enter.iter().flatten().copied().min().unwrap_or(0);
-            (enter, floor)
-        })
-        .clone();
-    // The cost from a tile to the nearest goal: toward the enemy, the least of the guides toward
-    // each of its tiles; else the one guide toward them all.
-    let mut nearest: Option<Tile> = None;
-    let (each, guide) = if enemies && !goals.is_empty() {
-        // Each guide with its goal's distance from where the unit stands, the nearest goals
-        // first: the least cost is found early and the far guides not read.
-        let mut ks: Vec<(i64, usize, Tile)> =
-            guides.toward_each(b, &kind, &enter, &goals).into_iter().map(|(k, g)| (distance(u.pos, g), k, g)).collect();
-        ks.sort_unstable_by_key(|(d, k, _)| (*d, *k));
-        nearest = ks.first().map(|(_, _, g)| *g);
-        (Some((ks, &mut guides.each)), None)
-    } else {
-        (None, Some(guides.by_goals.entry((kind, goals)).or_insert_with_key(|(_, goals)| Guide::lazy_over(b, enter, goals))))
-    };
-    let (mut each, mut guide) = (each, guide);
-    let start = u.pos;
-    // `settle(t, cap)`: the cost from `t` to the nearest goal where it is at most `cap`; else
-    // that cost, a greater one or `None` (a guide that cannot bring it to `cap` is not read).
-    let mut settle = |t: Tile, cap: i64| -> Option<i64> {
-        if let Some(g) = guide.as_mut() {
-            return g.settle(t);
-        }
-        let (ks, all) = each.as_mut()?;
-        let mut least: Option<i64> = None;
-        // The goals are in order of distance from where the unit stands, and `t` is `near` it:
-        // a goal is at least its distance less `near` from `t`.
-        let near = distance(t, start);
-        // Each step of a walk enters a tile, at `floor` at least: a guide whose goal lies so far
-        // that even that cost is no less than the least found, or more than `cap`, cannot
-        // matter (its cost is not read).
-        let far = |d: i64, least: Option<i64>| {
-            let at_least = d.saturating_mul(floor);
-            least.is_some_and(|l| at_least >= l) || at_least > cap
-        };
-        for (from_start, k, goal) in ks.iter() {
-            // Nor can any guide after it, once even the least distance it may lie at is that far.
-            if floor > 0 && far(from_start - near, least) {
-                break;
-            }
-            if floor > 0 && far(distance(t, *goal), least) {
-                continue;
-            }
-            if let Some(c) = all.get_mut(*k).and_then(|g| g.settle(t)) {
-                least = Some(least.map_or(c, |l| l.min(c)));
-            }
-        }
-        least
-    };
-    let here = settle(u.pos, i64::MAX).unwrap_or(i64::MAX / 4);
-    let walk = if situated {
-        // Each tile's progress less what standing there costs its blow (`situation_costs`): a
-        // step that takes it out of its general's command is worth less by that.
-        let costs = situation_costs(b, cache, targets, (view, i), (&base, &weapons), &owns);
-        tiles.iter().zip(&costs).filter_map(|((t, _), c)| settle(*t, i64::MAX).map(|d| (*t, (here - d) as f64 * 0.5 - c))).fold(
-            None,
-            |best: Option<(Tile, f64)>, (t, v)| if best.is_none_or(|(_, b)| v > b + 1e-9) { Some((t, v)) } else { best },
-        )
-    } else {
-        // The least cost, the first tile of it: a tile whose cost is more than the least so far
-        // cannot be it, so its guides are read only as far as that. Toward the enemy, the tile
-        // nearest the nearest goal is read first: the least is found early and the other tiles'
-        // guides read less (the least and its first tile in tile order are the same either way).
-        let first = nearest.and_then(|g| tiles.iter().map(|(t, _)| (distance(*t, g), *t)).min()).map(|(_, t)| t);
-        let mut least: Option<(i64, Tile)> = None;
-        for t in first.iter().chain(tiles.iter().map(|(t, _)| t).filter(|t| Some(**t) != first)) {
-            let cap = least.map_or(i64::MAX, |(d, _)| d);
-            if let Some(d) = settle(*t, cap) {
-                if least.is_none_or(|l| (d, *t) < l) {
-                    least = Some((d, *t));
-                }
-            }
-        }
-        least.map(|(d, t)| (t, (here - d) as f64 * 0.5))
-    };
-    if let Some((t, score)) = walk {
+    let beat = best.as_ref().map(|(s, _)| *s);
+    let situation = situated.then_some((&base, &weapons[..], &owns[..]));
+    if let Some((t, score)) =
+        walk::walk((view, i), (cache, guides, targets), (&verbs, objectives), (&mobility.1, &tiles), beat, situation)
+    {
         consider(
             &mut best,
             score,

@@ -25,6 +25,7 @@ mod hidden;
 mod interrupt;
 mod log;
 mod movement;
+mod queue;
 mod round;
 mod scene;
 mod sequence;
@@ -52,7 +53,8 @@ pub use fog::{Light, Sight};
 pub use game::{play, play_watched, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
 pub use movement::{distance, neighbours, Reach};
-pub(crate) use movement::{tile_index, CostQueue, KeptReach, TerrainSeen};
+pub(crate) use movement::{tile_index, KeptReach, TerrainSeen};
+pub(crate) use queue::CostQueue;
 pub use turns::{Activation, StepVars};
 
 pub type Tile = (i64, i64);

@@ -1,11 +1,9 @@
 //! Movement: distance and neighbours, the terrain on a tile, and the tiles a unit can
 //! reach from its movement attributes over the Terrain Table.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use oc_model as m;
 
+use super::queue::CostQueue;
 use super::{Battle, BattleError, Rule, Sight, State, Tile};
 use crate::fx::FastMap;
 use crate::ir::V;
@@ -28,84 +26,6 @@ pub(crate) fn tile_index(t: Tile, (width, height): (i64, i64)) -> Option<usize> 
     (t.0 >= 0 && t.1 >= 0 && t.0 < width && t.1 < height).then(|| (t.1 * width + t.0) as usize)
 }
 
-/// Tiles waiting in a shortest-path search, taken cheapest first. Steps cost small whole numbers
-/// (a terrain's movement cost), so when the dearest step is at most [`CostQueue::BUCKETS`] the
-/// waiting tiles are kept in buckets by cost modulo a power of two above the dearest step
-/// (Dial's algorithm: no heap to keep in order, and a mask, not a division, finds the bucket);
-/// otherwise in a binary heap. Either way every tile is taken at its
-/// least cost, so the costs a search finds are the same.
-pub(crate) enum CostQueue<T> {
-    Buckets { buckets: Vec<Vec<(i64, T)>>, mask: i64, here: i64, waiting: usize },
-    Heap(BinaryHeap<Reverse<(i64, T)>>),
-}
-
-impl<T: Ord> CostQueue<T> {
-    /// The most buckets kept: a dearer step uses the heap.
-    const BUCKETS: i64 = 64;
-
-    /// A queue for a search whose steps cost from `cheapest` to `dearest`.
-    pub(crate) fn new(cheapest: i64, dearest: i64) -> Self {
-        if cheapest >= 0 && (0..Self::BUCKETS).contains(&dearest) {
-            // Waiting costs lie within the dearest step of the cost last taken: at most
-            // `dearest + 1` of them, each in a bucket of its own.
-            let n = ((dearest + 1).max(1) as u64).next_power_of_two() as i64;
-            let buckets = (0..n).map(|_| Vec::new()).collect();
-            CostQueue::Buckets { buckets, mask: n - 1, here: 0, waiting: 0 }
-        } else {
-            CostQueue::Heap(BinaryHeap::new())
-        }
-    }
-
-    /// The queue emptied for a new search whose steps cost from `cheapest` to `dearest`, keeping
-    /// its buckets and their room where it has at least as many as that search needs (a search a
-    /// turn allocates nothing anew, whatever the movement type). More buckets take the tiles in
-    /// the same order: the costs waiting still lie in distinct buckets, each one cost's alone.
-    pub(crate) fn reset(&mut self, cheapest: i64, dearest: i64) {
-        let bucketed = cheapest >= 0 && (0..Self::BUCKETS).contains(&dearest);
-        let n = ((dearest + 1).max(1) as u64).next_power_of_two() as i64;
-        match self {
-            CostQueue::Buckets { buckets, mask, here, waiting } if bucketed && *mask >= n - 1 => {
-                buckets.iter_mut().for_each(Vec::clear);
-                *here = 0;
-                *waiting = 0;
-            }
-            CostQueue::Heap(heap) if !bucketed => heap.clear(),
-            _ => *self = Self::new(cheapest, dearest),
-        }
-    }
-
-    /// Adds `t` at `cost`, which is no less than the cost last taken, and (in buckets) at most the
-    /// dearest step more.
-    pub(crate) fn push(&mut self, cost: i64, t: T) {
-        match self {
-            CostQueue::Buckets { buckets, mask, waiting, .. } => {
-                if let Some(b) = buckets.get_mut((cost & *mask) as usize) {
-                    b.push((cost, t));
-                    *waiting += 1;
-                }
-            }
-            CostQueue::Heap(heap) => heap.push(Reverse((cost, t))),
-        }
-    }
-
-    /// The cheapest tile waiting, with its cost.
-    pub(crate) fn pop(&mut self) -> Option<(i64, T)> {
-        match self {
-            CostQueue::Buckets { buckets, mask, here, waiting } => {
-                while *waiting > 0 {
-                    if let Some(next) = buckets.get_mut((*here & *mask) as usize).and_then(Vec::pop) {
-                        *waiting -= 1;
-                        return Some(next);
-                    }
-                    *here += 1;
-                }
-                None
-            }
-            CostQueue::Heap(heap) => heap.pop().map(|Reverse(x)| x),
-        }
-    }
-}
-
 /// A reach search's buffers over its square and the ring around it: what entering each tile
 /// costs, the cheapest cost found, the queue (of places in the ring's rows, with their indices
 /// on the map).
@@ -121,12 +41,15 @@ const WALL: i64 = i64::MIN;
 const UNSET: i64 = i64::MIN + 1;
 
 /// What a reach search found: the cheapest cost to each tile of the square searched (its corner
-/// and size), kept row by row inside a ring of tiles a tile wider each side.
+/// and size), kept row by row inside a ring of tiles a tile wider each side. `within`: where
+/// every step costs at least 1, the square's centre and the points searched with (no tile farther
+/// from the centre than that is reached).
 pub(super) struct Searched<'a> {
     best: &'a [i64],
     corner: Tile,
     width: i64,
     height: i64,
+    within: Option<(Tile, i64)>,
 }
 
 impl Searched<'_> {
@@ -413,9 +336,18 @@ impl Battle<'_> {
                 let ((x0, y0), ww, wh) = (s.corner, s.width, s.height);
                 let mut place = vec![u32::MAX; (ww * wh) as usize];
                 reached.reserve(place.len());
-                // Column by column, each top to bottom: tile order.
+                // Column by column, each top to bottom: tile order. Where the search reaches no
+                // tile farther than its points from where the unit stands, only the rows of each
+                // column within them are read.
+                let rows = |x: i64| match s.within {
+                    Some(((cx, cy), r)) => {
+                        let r = r - (x0 + x - cx).abs();
+                        (cy - r - y0).max(0)..(cy + r - y0 + 1).min(wh)
+                    }
+                    None => 0..wh,
+                };
                 for x in 0..ww {
-                    for y in 0..wh {
+                    for y in rows(x) {
                         if let Some(c) = s.at(x, y) {
                             if let Some(p) = place.get_mut((y * ww + x) as usize) {
                                 *p = reached.len() as u32;
@@ -437,12 +369,13 @@ impl Battle<'_> {
         gone.sort_unstable();
         gone.dedup();
         let mut out: Vec<(Tile, i64)> = Vec::with_capacity(reached.len() + 1);
-        let mut gone = gone.into_iter().peekable();
-        for (k, r) in reached.iter().enumerate() {
-            if gone.next_if_eq(&k).is_none() {
-                out.push(*r);
-            }
+        // The runs between the tiles held, each copied whole.
+        let mut from = 0;
+        for k in gone {
+            out.extend_from_slice(reached.get(from..k).unwrap_or_default());
+            from = k + 1;
         }
+        out.extend_from_slice(reached.get(from..).unwrap_or_default());
         // Off the map (no square to search), it still stands where it is.
         if let Err(k) = out.binary_search_by_key(&u.pos, |(t, _)| *t) {
             out.insert(k, (u.pos, 0));
@@ -551,8 +484,12 @@ impl Battle<'_> {
             }
             best.clear();
             best.resize(step.len(), i64::MAX);
-            queue.reset(cheapest, dearest);
             let goal = until.and_then(ring);
+            // Toward one tile, the search is led by a bound of the cost left (A*): its steps from
+            // the goal times the cheapest step (a step raises a tile's cost plus bound by its
+            // cost and the cheapest step at most).
+            let toward = goal.filter(|_| cheapest >= 1).map(|k| ((k % row) as i64, (k / row) as i64));
+            queue.reset(cheapest, dearest + if toward.is_some() { cheapest } else { 0 });
             if let Some(start) = ring(u.pos) {
                 if let Some(slot) = best.get_mut(start) {
                     *slot = 0;
@@ -562,40 +499,19 @@ impl Battle<'_> {
                 let on_map = (u.pos.1.wrapping_mul(w).wrapping_add(u.pos.0)) as usize;
                 queue.push(0, (start, on_map));
             }
-            while let Some((cost, (at, on_map))) = queue.pop() {
-                if best.get(at).is_some_and(|b| *b < cost) {
-                    continue;
+            let map = (&self.state.terrain_ix[..], step_of);
+            // Taken at its least cost, a tile is final where no step costs less than nothing.
+            let bounds = (points, goal.filter(|_| cheapest >= 0));
+            match toward {
+                Some((gx, gy)) => {
+                    let left = |k: usize| (((k % row) as i64 - gx).abs() + ((k / row) as i64 - gy).abs()) * cheapest;
+                    let from = ring(u.pos).map_or(0, left);
+                    settle_ways((step, best, queue), map, (row, map_row), bounds, (from, left));
                 }
-                // Taken at its least cost, it is final (no step costs less than nothing).
-                if goal == Some(at) && cheapest >= 0 {
-                    break;
-                }
-                let ways = [(1, 1), (usize::MAX, usize::MAX), (row, map_row), (row.wrapping_neg(), map_row.wrapping_neg())];
-                for (next, next_on_map) in ways.map(|(d, m)| (at.wrapping_add(d), on_map.wrapping_add(m))) {
-                    let Some(slot) = step.get_mut(next) else { continue };
-                    if *slot == UNSET {
-                        *slot = self
-                            .state
-                            .terrain_ix
-                            .get(next_on_map)
-                            .copied()
-                            .flatten()
-                            .and_then(|t| step_of.get(t).copied().flatten())
-                            .unwrap_or(WALL);
-                    }
-                    if *slot == WALL {
-                        continue;
-                    }
-                    let total = cost + *slot;
-                    if total <= points {
-                        if let Some(b) = best.get_mut(next).filter(|b| total < **b) {
-                            *b = total;
-                            queue.push(total, (next, next_on_map));
-                        }
-                    }
-                }
+                None => settle_ways((step, best, queue), map, (row, map_row), bounds, (0, |_| 0)),
             }
-            found(&Searched { best, corner: (x0, y0), width: ww, height: wh });
+            let within = (cheapest >= 1).then_some((u.pos, points.max(0)));
+            found(&Searched { best, corner: (x0, y0), width: ww, height: wh, within });
         });
         Ok(true)
     }
@@ -619,6 +535,56 @@ impl Battle<'_> {
         }
         path.reverse();
         Some(path)
+    }
+}
+
+/// The loop of a search ([`Battle::cheapest_ways`]) over a square's buffers (`step`, `best`,
+/// `queue`, the start waiting at 0; a row `row` places on, `map_row` on the map): takes the
+/// tiles waiting cheapest first and prices their neighbours within `points`, each tile's step
+/// looked up on the map (terrain indices and the movement type's costs) as first tried, until
+/// `goal` is taken. With a bound `left` of the cost left from a tile (A*: no more than any way's
+/// cost, and from a tile no more than a step's cost less than from the tile it enters), a tile
+/// waits at its cost plus that bound less the start's (`from`): the goal is still taken at its
+/// least cost, and no tile is priced from which the goal lies beyond `points` (a way through it
+/// costs more). With none (`|_| 0`), every tile is taken at its least cost.
+fn settle_ways(
+    (step, best, queue): (&mut [i64], &mut [i64], &mut CostQueue<(usize, usize)>),
+    (terrain_ix, step_of): (&[Option<usize>], &[Option<i64>]),
+    (row, map_row): (usize, usize),
+    (points, goal): (i64, Option<usize>),
+    (from, left): (i64, impl Fn(usize) -> i64),
+) {
+    while let Some((key, (at, on_map))) = queue.pop() {
+        let cost = key + from - left(at);
+        if best.get(at).is_some_and(|b| *b < cost) {
+            continue;
+        }
+        if goal == Some(at) {
+            break;
+        }
+        let ways = [(1, 1), (usize::MAX, usize::MAX), (row, map_row), (row.wrapping_neg(), map_row.wrapping_neg())];
+        for (next, next_on_map) in ways.map(|(d, m)| (at.wrapping_add(d), on_map.wrapping_add(m))) {
+            let Some(slot) = step.get_mut(next) else { continue };
+            if *slot == UNSET {
+                *slot = terrain_ix
+                    .get(next_on_map)
+                    .copied()
+                    .flatten()
+                    .and_then(|t| step_of.get(t).copied().flatten())
+                    .unwrap_or(WALL);
+            }
+            if *slot == WALL {
+                continue;
+            }
+            let total = cost + *slot;
+            let bound = total + left(next);
+            if bound <= points {
+                if let Some(b) = best.get_mut(next).filter(|b| total < **b) {
+                    *b = total;
+                    queue.push(bound - from, (next, next_on_map));
+                }
+            }
+        }
     }
 }
 

@@ -1,0 +1,232 @@
+//! Greedy's walk: toward the objective or the nearest enemy, by walking guides kept between
+//! decisions while the terrain stands.
+
+use std::sync::Arc;
+
+use oc_model as m;
+
+use super::{situation_costs, Forecasts, Objectives};
+use crate::ai::forecasts::Targets;
+use crate::ai::{Guide, View};
+use crate::battle::{distance, Battle, KeptReach, TerrainSeen, Tile};
+use crate::fx::FastMap;
+use crate::{Atom, Loadout};
+
+/// Where the battle is situated: the unit's acting loadout, its weapons and its own loadout on
+/// each tile in reach (in the reach's order).
+pub(super) type Situation<'a> = (&'a Loadout, &'a [Atom], &'a [Option<Loadout>]);
+
+/// What entering each tile costs a movement type (`Battle::tile_costs`), and the least of those.
+type Costs = (Arc<[Option<i64>]>, i64);
+
+/// Walking guides by movement type and goal tiles: units that move alike toward the same goals
+/// share one, and later decisions reuse it (a guide reads the terrain alone, so it is kept until
+/// a tile's terrain changes; a side's goals stay put for a whole phase).
+#[derive(Default)]
+pub(super) struct Guides {
+    /// The map's width and each tile's terrain the guides were worked out on.
+    terrain: TerrainSeen,
+    by_goals: FastMap<(String, Vec<Tile>), Guide>,
+    /// By movement type and one goal tile: a guide toward that tile alone (`each`, by number).
+    /// A walk toward the enemy, whose tiles change at every move of theirs, reads the least of
+    /// the guides toward each of them: the cost a guide toward all of them finds, as a search
+    /// from many goals finds for each tile the least of the searches from each, and these are
+    /// kept from one decision to the next while the terrain stands.
+    toward: FastMap<String, FastMap<Tile, usize>>,
+    each: Vec<Guide>,
+    /// By movement type: what entering each tile costs it (`Battle::tile_costs`), shared by its
+    /// guides, and the least of those costs.
+    enter: FastMap<String, Costs>,
+    /// Each unit's last reach search, good while the terrain stands.
+    pub(super) reach: KeptReach,
+}
+
+impl std::fmt::Debug for Guides {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Guides({})", self.by_goals.len())
+    }
+}
+
+impl Guides {
+    /// The most guides kept: goals that follow the enemy change at every move of theirs.
+    const MAX: usize = 64;
+    /// The most tile costs the guides toward one goal hold together (32 MB).
+    const EACH_TILES: usize = 1 << 22;
+
+    /// The numbers in `each` of the guides for movement type `kind` toward each of `goals`, with
+    /// their goals, started where missing.
+    fn toward_each(&mut self, b: &Battle, kind: &str, enter: &Arc<[Option<i64>]>, goals: &[Tile]) -> Vec<(usize, Tile)> {
+        if !self.toward.contains_key(kind) {
+            self.toward.insert(kind.to_string(), FastMap::default());
+        }
+        let Some(toward) = self.toward.get_mut(kind) else { return Vec::new() };
+        let each = &mut self.each;
+        let mut ks: Vec<(usize, Tile)> = goals
+            .iter()
+            .map(|g| {
+                let k = *toward.entry(*g).or_insert_with(|| {
+                    each.push(Guide::lazy_over(b, enter.clone(), &[*g]));
+                    each.len() - 1
+                });
+                (k, *g)
+            })
+            .collect();
+        ks.sort_unstable();
+        ks.dedup_by_key(|(k, _)| *k);
+        ks
+    }
+
+    /// Forgets the guides if the terrain changed (a door opened, a wall razed) or too many are kept.
+    pub(super) fn check(&mut self, b: &Battle) {
+        let changed = self.terrain.renew(b);
+        // Each guide toward one goal holds a cost a tile: a bounded number of them.
+        if changed || self.each.len().saturating_mul(self.terrain.tiles()) > Guides::EACH_TILES {
+            self.toward.clear();
+            self.each.clear();
+        }
+        if changed || self.by_goals.len() > Guides::MAX {
+            self.by_goals.clear();
+            self.enter.clear();
+            self.reach.clear();
+        }
+    }
+}
+
+/// Unit `i`'s best walk (the tile and its score: half the progress made) toward its objective
+/// (by its actions' `verbs`), else those its side defends, else the enemies in sight (under fog
+/// with none, where the enemy deployed), moving as `kind` over the `tiles` in reach; `None` where
+/// it has nowhere to go or `beat` (the best option's score so far) no walk can beat. Where the
+/// battle is situated (`situated`: the unit's loadout, weapons and own loadouts on the tiles),
+/// each tile's progress less what standing there costs its blow.
+pub(super) fn walk(
+    (view, i): (&View, usize),
+    (cache, guides, targets): (&mut Forecasts, &mut Guides, &mut Targets),
+    (verbs, objectives): (&[Option<m::Verb>], &Objectives),
+    (kind, tiles): (&str, &[(Tile, i64)]),
+    beat: Option<f64>,
+    situated: Option<Situation>,
+) -> Option<(Tile, f64)> {
+    let b = view.battle;
+    let u = b.units.get(i)?;
+    // A walk's progress is at most what the move costs (the guide's costs are the moves', units
+    // aside), so where the best option so far scores as much, no walk can beat it: its goals
+    // and guide are not needed. Not so from a tile the unit could not enter: the guide counts it
+    // unreached.
+    let farthest = tiles.iter().map(|(_, c)| *c).max().unwrap_or(0);
+    if beat.is_some_and(|s| s >= farthest as f64 * 0.5) && b.enters(kind, u.pos) {
+        return None;
+    }
+    let has = |verb: m::Verb| verbs.contains(&Some(verb));
+    let mut goals: Vec<Tile> = Vec::new();
+    for verb in [m::Verb::Seize, m::Verb::Escape, m::Verb::Raze] {
+        if has(verb) {
+            goals.extend_from_slice(objectives.of_verb(verb));
+        }
+    }
+    if goals.is_empty() {
+        goals.extend_from_slice(&objectives.defend);
+    }
+    let enemies = goals.is_empty();
+    if enemies {
+        goals.extend(view.enemies().map(|(_, f)| f.pos));
+    }
+    // Under fog with no enemy in sight: toward where the enemy deployed.
+    if goals.is_empty() && view.sight.fogged() {
+        goals.extend(b.map.region(&b.scenario.side(u.side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default());
+    }
+    if goals.is_empty() {
+        return None;
+    }
+    // Looked up by the name lent (no name built but for a movement type new to the guides).
+    let (enter, floor) = match guides.enter.get(kind) {
+        Some(costs) => costs.clone(),
+        None => {
+            let enter: Arc<[Option<i64>]> = b.tile_costs(kind).into();
+            let floor = enter.iter().flatten().copied().min().unwrap_or(0);
+            guides.enter.insert(kind.to_string(), (enter.clone(), floor));
+            (enter, floor)
+        }
+    };
+    // The cost from a tile to the nearest goal: toward the enemy, the least of the guides toward
+    // each of its tiles; else the one guide toward them all.
+    let mut nearest: Option<Tile> = None;
+    let (each, guide) = if enemies && !goals.is_empty() {
+        // Each guide with its goal's distance from where the unit stands, the nearest goals
+        // first: the least cost is found early and the far guides not read.
+        let mut ks: Vec<(i64, usize, Tile)> =
+            guides.toward_each(b, kind, &enter, &goals).into_iter().map(|(k, g)| (distance(u.pos, g), k, g)).collect();
+        ks.sort_unstable_by_key(|(d, k, _)| (*d, *k));
+        nearest = ks.first().map(|(_, _, g)| *g);
+        (Some((ks, &mut guides.each)), None)
+    } else {
+        (
+            None,
+            Some(
+                guides
+                    .by_goals
+                    .entry((kind.to_string(), goals))
+                    .or_insert_with_key(|(_, goals)| Guide::lazy_over(b, enter, goals)),
+            ),
+        )
+    };
+    let (mut each, mut guide) = (each, guide);
+    let start = u.pos;
+    // `settle(t, cap)`: the cost from `t` to the nearest goal where it is at most `cap`; else
+    // that cost, a greater one or `None` (a guide that cannot bring it to `cap` is not read).
+    let mut settle = |t: Tile, cap: i64| -> Option<i64> {
+        if let Some(g) = guide.as_mut() {
+            return g.settle(t);
+        }
+        let (ks, all) = each.as_mut()?;
+        let mut least: Option<i64> = None;
+        // The goals are in order of distance from where the unit stands, and `t` is `near` it:
+        // a goal is at least its distance less `near` from `t`.
+        let near = distance(t, start);
+        // Each step of a walk enters a tile, at `floor` at least: a guide whose goal lies so far
+        // that even that cost is no less than the least found, or more than `cap`, cannot
+        // matter (its cost is not read).
+        let far = |d: i64, least: Option<i64>| {
+            let at_least = d.saturating_mul(floor);
+            least.is_some_and(|l| at_least >= l) || at_least > cap
+        };
+        for (from_start, k, goal) in ks.iter() {
+            // Nor can any guide after it, once even the least distance it may lie at is that far.
+            if floor > 0 && far(from_start - near, least) {
+                break;
+            }
+            if floor > 0 && far(distance(t, *goal), least) {
+                continue;
+            }
+            if let Some(c) = all.get_mut(*k).and_then(|g| g.settle(t)) {
+                least = Some(least.map_or(c, |l| l.min(c)));
+            }
+        }
+        least
+    };
+    let here = settle(u.pos, i64::MAX).unwrap_or(i64::MAX / 4);
+    if let Some((base, weapons, owns)) = situated {
+        // Each tile's progress less what standing there costs its blow (`situation_costs`): a
+        // step that takes it out of its general's command is worth less by that.
+        let costs = situation_costs(b, cache, targets, (view, i), (base, weapons), owns);
+        tiles.iter().zip(&costs).filter_map(|((t, _), c)| settle(*t, i64::MAX).map(|d| (*t, (here - d) as f64 * 0.5 - c))).fold(
+            None,
+            |best: Option<(Tile, f64)>, (t, v)| if best.is_none_or(|(_, b)| v > b + 1e-9) { Some((t, v)) } else { best },
+        )
+    } else {
+        // The least cost, the first tile of it: a tile whose cost is more than the least so far
+        // cannot be it, so its guides are read only as far as that. Toward the enemy, the tile
+        // nearest the nearest goal is read first: the least is found early and the other tiles'
+        // guides read less (the least and its first tile in tile order are the same either way).
+        let first = nearest.and_then(|g| tiles.iter().map(|(t, _)| (distance(*t, g), *t)).min()).map(|(_, t)| t);
+        let mut least: Option<(i64, Tile)> = None;
+        for t in first.iter().chain(tiles.iter().map(|(t, _)| t).filter(|t| Some(**t) != first)) {
+            let cap = least.map_or(i64::MAX, |(d, _)| d);
+            if let Some(d) = settle(*t, cap) {
+                if least.is_none_or(|l| (d, *t) < l) {
+                    least = Some((d, *t));
+                }
+            }
+        }
+        least.map(|(d, t)| (t, (here - d) as f64 * 0.5))
+    }
+}
