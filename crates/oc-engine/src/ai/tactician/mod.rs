@@ -79,6 +79,8 @@ pub(super) struct Walks {
     by_goals: FastMap<(String, Vec<Tile>), Arc<Guide>>,
     /// Entering each tile, by movement type (`Battle::tile_costs`): looked up once for its guides.
     enter: FastMap<String, Arc<[Option<i64>]>>,
+    /// By movement type, the last guide toward the enemy and its goals ([`Walks::toward`]).
+    last: FastMap<String, (Vec<Tile>, Arc<Guide>)>,
     /// Our units' last reach searches (`Battle::reachable_sorted`), good while the terrain stands.
     reach: KeptReach,
 }
@@ -92,6 +94,8 @@ impl std::fmt::Debug for Walks {
 impl Walks {
     /// The most guides kept: the enemy's goals change at every move of theirs.
     const MAX: usize = 64;
+    /// The most goals gone and come for a guide toward the enemy to be the last one moved.
+    const MOVED: usize = 4;
 
     /// Forgets the guides if the terrain changed or too many are kept.
     pub(in crate::ai) fn check(&mut self, b: &Battle) {
@@ -99,10 +103,35 @@ impl Walks {
         if changed {
             self.reach.clear();
             self.enter.clear();
+            self.last.clear();
         }
         if changed || self.by_goals.len() > Walks::MAX {
             self.by_goals.clear();
         }
+    }
+
+    /// [`Walks::guide`] toward the enemy's units, `goals`: between two decisions one or two of
+    /// them moved, so where the last guide toward them had goals but a few others, that one
+    /// with the goals gone and come ([`Guide::moved`]: the same costs, the tiles a goal moved
+    /// from and to searched again, not the map).
+    fn toward(&mut self, b: &Battle, kind: &str, goals: Vec<Tile>) -> Arc<Guide> {
+        let key = (kind.to_string(), goals);
+        let guide = match self.by_goals.get(&key) {
+            Some(g) => g.clone(),
+            None => {
+                let enter = self.enter.entry(key.0.clone()).or_insert_with(|| b.tile_costs(kind).into()).clone();
+                let moved = self.last.get(kind).and_then(|(was, g)| {
+                    let gone: Vec<Tile> = was.iter().filter(|t| !key.1.contains(t)).copied().collect();
+                    let come: Vec<Tile> = key.1.iter().filter(|t| !was.contains(t)).copied().collect();
+                    (gone.len() + come.len() <= Walks::MOVED).then(|| g.moved(enter.clone(), &gone, &come)).flatten()
+                });
+                let g = Arc::new(moved.unwrap_or_else(|| Guide::over(b, enter, &key.1)));
+                self.by_goals.insert(key.clone(), g.clone());
+                g
+            }
+        };
+        self.last.insert(key.0, (key.1, guide.clone()));
+        guide
     }
 
     /// The guide toward `goals` for movement type `kind`.
@@ -780,7 +809,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             let goal = (!stakes.goals.is_empty()).then(|| walks.guide(b, kind, stakes.goals.clone()));
             let region: Vec<Tile> = stakes.hold.iter().chain(&stakes.contest).copied().collect();
             let region = (!region.is_empty()).then(|| walks.guide(b, kind, region));
-            let enemy = walks.guide(b, kind, enemy);
+            let enemy = walks.toward(b, kind, enemy);
             self.guides.insert(kind.to_string(), Rc::new(Guides { enemy, goal, region }));
         }
         self.guides.get(kind).cloned()
