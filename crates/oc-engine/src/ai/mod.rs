@@ -504,3 +504,63 @@ impl Guide {
         self.cost.get(k).copied().filter(|c| *c < Guide::FAR)
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests {
+    use super::Guide;
+    use crate::battle::{Battle, Tile};
+    use std::sync::Arc;
+
+    /// A guide moved to goals a few of which are gone and a few new ([`Guide::moved`]) reads the
+    /// costs of the guide searched afresh toward the goals now, at every tile: over steps of
+    /// differing costs and impassable tiles, goals that stand on one, off the map, or twice.
+    #[test]
+    fn a_guide_moved_is_the_guide_searched_afresh() {
+        let (engine, map) = crate::testing::duel(
+            &[".........", ".........", ".........", ".........", ".........", ".........", "........."],
+            "std:battlestorm",
+            "",
+            ["unit Brave: Savage { items Shortsword }", "unit Foe: Savage { items Shortsword }"],
+        );
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let b = Battle::new(&engine, s, &map, [a, d], [&[(0, 1)][..], &[(8, 1)][..]], 3).expect("the battle starts");
+        // Steps and goals drawn at random (a fixed seed).
+        let mut state = 11u64;
+        let mut next = || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state >> 33
+        };
+        let tiles: Vec<Tile> = (0..7).flat_map(|y| (0..9).map(move |x| (x, y))).collect();
+        let (mut moved, mut differ) = (0, 0);
+        for round in 0..40 {
+            let enter: Arc<[Option<i64>]> = tiles.iter().map(|_| (next() % 6 != 0).then(|| 1 + (next() % 3) as i64)).collect();
+            let mut goals: Vec<Tile> = (0..1 + next() % 5).map(|_| (next() as i64 % 9, next() as i64 % 7)).collect();
+            if round % 7 == 0 {
+                goals.push((12, 3));
+            }
+            let mut guide = Guide::over(&b, enter.clone(), &goals);
+            for _ in 0..6 {
+                let mut now = goals.clone();
+                if !now.is_empty() && next() % 3 != 0 {
+                    now.remove(next() as usize % now.len());
+                }
+                for _ in 0..next() % 3 {
+                    now.push((next() as i64 % 9, next() as i64 % 7));
+                }
+                let gone: Vec<Tile> = goals.iter().filter(|t| !now.contains(t)).copied().collect();
+                let come: Vec<Tile> = now.iter().filter(|t| !goals.contains(t)).copied().collect();
+                let fresh = Guide::over(&b, enter.clone(), &now);
+                let kept = guide.moved(enter.clone(), &gone, &come).expect("every step costs something");
+                for t in &tiles {
+                    assert_eq!(kept.at(*t), fresh.at(*t), "round {round}, at {t:?}, goals {goals:?} then {now:?}");
+                    differ += usize::from(guide.at(*t) != fresh.at(*t));
+                }
+                moved += 1;
+                (guide, goals) = (kept, now);
+            }
+        }
+        assert!(moved == 240 && differ > 1000, "the goals moved the costs ({differ} tiles)");
+    }
+}
