@@ -34,6 +34,7 @@ mod plan;
 pub(super) mod race;
 pub(super) mod stakes;
 mod threat;
+mod walks;
 
 use crate::Atom;
 use std::collections::HashMap;
@@ -45,11 +46,12 @@ use oc_model as m;
 use super::forecasts::{Forecasts, Sketch};
 use super::greedy::verbs::Verbs;
 use super::{Guide, View};
-use crate::battle::{tile_index, Act, Battle, Controller, KeptReach, State, TerrainSeen, Tile, Turn};
+use crate::battle::{tile_index, Act, Battle, Controller, State, Tile, Turn};
 use crate::fx::FastMap;
 use crate::Loadout;
 use stakes::{prices, Stakes};
 use threat::{Blow, Later, Target, ThreatMap};
+pub(super) use walks::Walks;
 
 /// The tactician, as the battle's [`Controller`]. Use one per battle: it keeps the forecasts it
 /// has worked out with that battle's engine, and the units' prices.
@@ -66,85 +68,6 @@ pub struct Tactician {
     /// Under fog, by side and tile (row by row): the round it was last in sight, plus one (0:
     /// never), for the sweep (`Tactician::remember`).
     swept: [Vec<u32>; 2],
-}
-
-/// Walking guides kept from one decision to the next, by movement type and goal tiles (the
-/// objective's and the regions' stay put all battle; the enemy's stay while it stands still),
-/// worked out again only where the terrain changed (a door opened, a wall razed) or too many
-/// are kept. A guide reads the terrain and its goals alone, so a kept one is the one worked out.
-#[derive(Default)]
-pub(super) struct Walks {
-    /// The map's width and each tile's terrain the guides were worked out on.
-    terrain: TerrainSeen,
-    by_goals: FastMap<(String, Vec<Tile>), Arc<Guide>>,
-    /// Entering each tile, by movement type (`Battle::tile_costs`): looked up once for its guides.
-    enter: FastMap<String, Arc<[Option<i64>]>>,
-    /// By movement type, the last guide toward the enemy and its goals ([`Walks::toward`]).
-    last: FastMap<String, (Vec<Tile>, Arc<Guide>)>,
-    /// Our units' last reach searches (`Battle::reachable_sorted`), good while the terrain stands.
-    reach: KeptReach,
-}
-
-impl std::fmt::Debug for Walks {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Walks({})", self.by_goals.len())
-    }
-}
-
-impl Walks {
-    /// The most guides kept: the enemy's goals change at every move of theirs.
-    const MAX: usize = 64;
-    /// The most goals gone and come for a guide toward the enemy to be the last one moved.
-    const MOVED: usize = 4;
-
-    /// Forgets the guides if the terrain changed or too many are kept.
-    pub(in crate::ai) fn check(&mut self, b: &Battle) {
-        let changed = self.terrain.renew(b);
-        if changed {
-            self.reach.clear();
-            self.enter.clear();
-            self.last.clear();
-        }
-        if changed || self.by_goals.len() > Walks::MAX {
-            self.by_goals.clear();
-        }
-    }
-
-    /// [`Walks::guide`] toward the enemy's units, `goals`: between two decisions one or two of
-    /// them moved, so where the last guide toward them had goals but a few others, that one
-    /// with the goals gone and come ([`Guide::moved`]: the same costs, the tiles a goal moved
-    /// from and to searched again, not the map).
-    fn toward(&mut self, b: &Battle, kind: &str, goals: Vec<Tile>) -> Arc<Guide> {
-        let key = (kind.to_string(), goals);
-        let guide = match self.by_goals.get(&key) {
-            Some(g) => g.clone(),
-            None => {
-                let enter = self.enter.entry(key.0.clone()).or_insert_with(|| b.tile_costs(kind).into()).clone();
-                let moved = self.last.get(kind).and_then(|(was, g)| {
-                    let gone: Vec<Tile> = was.iter().filter(|t| !key.1.contains(t)).copied().collect();
-                    let come: Vec<Tile> = key.1.iter().filter(|t| !was.contains(t)).copied().collect();
-                    (gone.len() + come.len() <= Walks::MOVED).then(|| g.moved(enter.clone(), &gone, &come)).flatten()
-                });
-                let g = Arc::new(moved.unwrap_or_else(|| Guide::over(b, enter, &key.1)));
-                self.by_goals.insert(key.clone(), g.clone());
-                g
-            }
-        };
-        self.last.insert(key.0, (key.1, guide.clone()));
-        guide
-    }
-
-    /// The guide toward `goals` for movement type `kind`.
-    fn guide(&mut self, b: &Battle, kind: &str, goals: Vec<Tile>) -> Arc<Guide> {
-        let Walks { by_goals, enter, .. } = self;
-        by_goals
-            .entry((kind.to_string(), goals))
-            .or_insert_with_key(|(kind, goals)| {
-                let enter = enter.entry(kind.clone()).or_insert_with(|| b.tile_costs(kind).into());
-                Arc::new(Guide::over(b, enter.clone(), goals))
-            })
-            .clone()
-    }
 }
 
 impl Controller for Tactician {
