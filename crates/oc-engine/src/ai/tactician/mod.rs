@@ -383,7 +383,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         let threats = ThreatMap::new(&view, cache, later, &stakes.worth);
         let ours: Vec<Tile> = view.units().filter(|(_, u)| u.side == side).map(|(_, u)| u.pos).collect();
         let (width, height) = (b.map.width.max(0), b.map.height.max(0));
-        let mut open: Vec<u8> = (0..width * height).map(|k| if b.open((k % width, k / width)) { 2 } else { 0 }).collect();
+        let mut open: Vec<u8> = walks.open(b).to_vec();
         for t in &ours {
             if let Some(slot) = tile_index(*t, (width, height)).and_then(|k| open.get_mut(k)) {
                 *slot = (*slot).min(1);

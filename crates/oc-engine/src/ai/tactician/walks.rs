@@ -19,6 +19,8 @@ pub(in crate::ai) struct Walks {
     enter: FastMap<String, Arc<[Option<i64>]>>,
     /// By movement type, the last guide toward the enemy and its goals ([`Walks::toward`]).
     last: FastMap<String, (Vec<Tile>, Arc<Guide>)>,
+    /// By tile (row by row): 2 where it is open (`Battle::open`: by its terrain), else 0.
+    open: Vec<u8>,
     /// Our units' last reach searches (`Battle::reachable_sorted`), good while the terrain stands.
     pub(super) reach: KeptReach,
 }
@@ -42,6 +44,7 @@ impl Walks {
             self.reach.clear();
             self.enter.clear();
             self.last.clear();
+            self.open.clear();
         }
         if changed || self.by_goals.len() > Walks::MAX {
             self.by_goals.clear();
@@ -70,6 +73,16 @@ impl Walks {
         };
         self.last.insert(key.0, (key.1, guide.clone()));
         guide
+    }
+
+    /// By tile (row by row): 2 where `b`'s tile is open (`Battle::open`), else 0; looked up once
+    /// while the terrain stands ([`Walks::check`]).
+    pub(super) fn open(&mut self, b: &Battle) -> &[u8] {
+        let (width, height) = (b.map.width.max(0), b.map.height.max(0));
+        if self.open.len() != (width * height) as usize {
+            self.open = (0..width * height).map(|k| if b.open((k % width, k / width)) { 2 } else { 0 }).collect();
+        }
+        &self.open
     }
 
     /// The guide toward `goals` for movement type `kind`.
