@@ -422,7 +422,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         let mine: Vec<(usize, Tile, i64, i64, Option<Atom>)> =
             d.view.units().filter(|(_, u)| u.side == side).map(|(k, u)| (k, u.pos, u.hp, u.max_hp, u.equipped)).collect();
         // The blows at each where it stands, kept for its danger there (the cover, below).
-        let mut struck: Vec<((usize, Tile, i64, Option<Atom>), Vec<(usize, Blow)>)> = Vec::new();
+        let mut struck = Vec::new();
         for (k, pos, hp, max_hp, weapon) in mine {
             let Some((loadout, id)) = d.target(k, weapon, pos, cache) else { continue };
             let target = d.target_of(k, &loadout, id, hp);
