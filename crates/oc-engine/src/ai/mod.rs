@@ -313,6 +313,8 @@ pub(crate) struct Guide {
     cost: Vec<i64>,
     /// The search still under way (a lazy guide), else `None`: every cost is final.
     search: Option<Frontier>,
+    /// The cheapest step (0 where none is passable).
+    cheapest: i64,
 }
 
 /// A guide's search under way: Dijkstra from the goals, each tile's cost final once it is at
@@ -350,6 +352,78 @@ impl Guide {
         Guide::started_over(b, enter, goals, Guide::FAR).searched()
     }
 
+    /// This guide (searched to its end, over `enter` as [`Guide::over`]) with the goals `gone`
+    /// no longer goals and `come` new ones: the costs [`Guide::over`] finds for the goals now.
+    /// The tiles a goal gone was nearest to (or as near as any other) are searched again, from
+    /// the tiles around them, whose costs stand; and the new goals' nearer tiles from them. `None`
+    /// where a step costs nothing (then a tile at cost 0 need not be a goal).
+    pub(crate) fn moved(&self, enter: std::sync::Arc<[Option<i64>]>, gone: &[Tile], come: &[Tile]) -> Option<Guide> {
+        if self.search.is_some() || enter.len() != self.cost.len() || self.cheapest <= 0 {
+            return None;
+        }
+        let (w, h) = (self.width as usize, self.height as usize);
+        let step = |k: usize| enter.get(k).copied().flatten();
+        // The same order as `neighbours`: east, west, south, north.
+        let next = |at: usize| {
+            let (x, y) = (at % w.max(1), at / w.max(1));
+            [(x + 1 < w).then_some(at + 1), (x > 0).then(|| at - 1), (y + 1 < h).then_some(at + w), (y > 0).then(|| at - w)]
+        };
+        // A goal gone's tiles (`lost`, listed in `tiles`): from it, along each step whose cost
+        // makes the next tile's.
+        let mut lost = vec![false; self.cost.len()];
+        let mut tiles: Vec<usize> = Vec::new();
+        for k in gone.iter().filter_map(|t| self.index(*t)).filter(|k| self.cost.get(*k) == Some(&0)) {
+            if let Some(l) = lost.get_mut(k).filter(|l| !**l) {
+                *l = true;
+                tiles.push(k);
+            }
+        }
+        let mut walked = 0;
+        while let Some(at) = tiles.get(walked).copied() {
+            walked += 1;
+            let (Some(s), Some(here)) = (step(at), self.cost.get(at)) else { continue };
+            for n in next(at).into_iter().flatten() {
+                if let (Some(_), Some(c), Some(l)) = (step(n), self.cost.get(n), lost.get_mut(n)) {
+                    if !*l && *c == here + s {
+                        *l = true;
+                        tiles.push(n);
+                    }
+                }
+            }
+        }
+        let mut cost = self.cost.clone();
+        for k in &tiles {
+            if let Some(c) = cost.get_mut(*k) {
+                *c = Guide::FAR;
+            }
+        }
+        // Searched again from the tiles around them, and from the new goals: any waiting cost
+        // may come first, so a heap.
+        let mut queue = CostQueue::Heap(std::collections::BinaryHeap::new());
+        for k in tiles.into_iter().filter(|k| step(*k).is_some()) {
+            let mut best = Guide::FAR;
+            for n in next(k).into_iter().flatten() {
+                if let (Some(false), Some(c), Some(s)) = (lost.get(n).copied(), cost.get(n), step(n)) {
+                    if *c < Guide::FAR {
+                        best = best.min(c + s);
+                    }
+                }
+            }
+            if let (true, Some(c)) = (best < Guide::FAR, cost.get_mut(k)) {
+                *c = best;
+                queue.push(best, k);
+            }
+        }
+        for k in come.iter().filter_map(|t| self.index(*t)) {
+            if let Some(c) = cost.get_mut(k).filter(|c| **c > 0) {
+                *c = 0;
+                queue.push(0, k);
+            }
+        }
+        let search = Frontier { enter, queue, limit: Guide::FAR, settled: -1 };
+        Some(Guide { width: self.width, height: self.height, cost, search: Some(search), cheapest: self.cheapest }.searched())
+    }
+
     /// The guide searched to its end (read with [`Guide::at`]).
     fn searched(mut self) -> Guide {
         while self.step() {}
@@ -364,9 +438,10 @@ impl Guide {
     fn started_over(b: &Battle, enter: std::sync::Arc<[Option<i64>]>, goals: &[Tile], limit: i64) -> Guide {
         let (width, height) = (b.map.width.max(0), b.map.height.max(0));
         let steps = || enter.iter().flatten().copied();
-        let queue = CostQueue::new(steps().min().unwrap_or(0), steps().max().unwrap_or(0));
+        let cheapest = steps().min().unwrap_or(0);
+        let queue = CostQueue::new(cheapest, steps().max().unwrap_or(0));
         let search = Frontier { enter, queue, limit, settled: -1 };
-        let mut g = Guide { width, height, cost: vec![Guide::FAR; (width * height) as usize], search: Some(search) };
+        let mut g = Guide { width, height, cost: vec![Guide::FAR; (width * height) as usize], search: Some(search), cheapest };
         for t in goals {
             if let Some(k) = g.index(*t) {
                 if let (Some(c), Some(s)) = (g.cost.get_mut(k).filter(|c| **c > 0), g.search.as_mut()) {
@@ -427,5 +502,65 @@ impl Guide {
         let k = self.index(t)?;
         while self.search.as_ref().is_some_and(|s| self.cost.get(k).is_some_and(|c| *c > s.settled)) && self.step() {}
         self.cost.get(k).copied().filter(|c| *c < Guide::FAR)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests {
+    use super::Guide;
+    use crate::battle::{Battle, Tile};
+    use std::sync::Arc;
+
+    /// A guide moved to goals a few of which are gone and a few new ([`Guide::moved`]) reads the
+    /// costs of the guide searched afresh toward the goals now, at every tile: over steps of
+    /// differing costs and impassable tiles, goals that stand on one, off the map, or twice.
+    #[test]
+    fn a_guide_moved_is_the_guide_searched_afresh() {
+        let (engine, map) = crate::testing::duel(
+            &[".........", ".........", ".........", ".........", ".........", ".........", "........."],
+            "std:battlestorm",
+            "",
+            ["unit Brave: Savage { items Shortsword }", "unit Foe: Savage { items Shortsword }"],
+        );
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let b = Battle::new(&engine, s, &map, [a, d], [&[(0, 1)][..], &[(8, 1)][..]], 3).expect("the battle starts");
+        // Steps and goals drawn at random (a fixed seed).
+        let mut state = 11u64;
+        let mut next = || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state >> 33
+        };
+        let tiles: Vec<Tile> = (0..7).flat_map(|y| (0..9).map(move |x| (x, y))).collect();
+        let (mut moved, mut differ) = (0, 0);
+        for round in 0..40 {
+            let enter: Arc<[Option<i64>]> = tiles.iter().map(|_| (next() % 6 != 0).then(|| 1 + (next() % 3) as i64)).collect();
+            let mut goals: Vec<Tile> = (0..1 + next() % 5).map(|_| (next() as i64 % 9, next() as i64 % 7)).collect();
+            if round % 7 == 0 {
+                goals.push((12, 3));
+            }
+            let mut guide = Guide::over(&b, enter.clone(), &goals);
+            for _ in 0..6 {
+                let mut now = goals.clone();
+                if !now.is_empty() && next() % 3 != 0 {
+                    now.remove(next() as usize % now.len());
+                }
+                for _ in 0..next() % 3 {
+                    now.push((next() as i64 % 9, next() as i64 % 7));
+                }
+                let gone: Vec<Tile> = goals.iter().filter(|t| !now.contains(t)).copied().collect();
+                let come: Vec<Tile> = now.iter().filter(|t| !goals.contains(t)).copied().collect();
+                let fresh = Guide::over(&b, enter.clone(), &now);
+                let kept = guide.moved(enter.clone(), &gone, &come).expect("every step costs something");
+                for t in &tiles {
+                    assert_eq!(kept.at(*t), fresh.at(*t), "round {round}, at {t:?}, goals {goals:?} then {now:?}");
+                    differ += usize::from(guide.at(*t) != fresh.at(*t));
+                }
+                moved += 1;
+                (guide, goals) = (kept, now);
+            }
+        }
+        assert!(moved == 240 && differ > 1000, "the goals moved the costs ({differ} tiles)");
     }
 }

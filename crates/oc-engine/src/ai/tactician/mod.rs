@@ -34,6 +34,7 @@ mod plan;
 pub(super) mod race;
 pub(super) mod stakes;
 mod threat;
+mod walks;
 
 use crate::Atom;
 use std::collections::HashMap;
@@ -45,11 +46,12 @@ use oc_model as m;
 use super::forecasts::{Forecasts, Sketch};
 use super::greedy::verbs::Verbs;
 use super::{Guide, View};
-use crate::battle::{tile_index, Act, Battle, Controller, KeptReach, State, TerrainSeen, Tile, Turn};
+use crate::battle::{tile_index, Act, Battle, Controller, State, Tile, Turn};
 use crate::fx::FastMap;
 use crate::Loadout;
 use stakes::{prices, Stakes};
-use threat::{Later, Target, ThreatMap};
+use threat::{Blow, Later, Target, ThreatMap};
+pub(super) use walks::Walks;
 
 /// The tactician, as the battle's [`Controller`]. Use one per battle: it keeps the forecasts it
 /// has worked out with that battle's engine, and the units' prices.
@@ -66,56 +68,6 @@ pub struct Tactician {
     /// Under fog, by side and tile (row by row): the round it was last in sight, plus one (0:
     /// never), for the sweep (`Tactician::remember`).
     swept: [Vec<u32>; 2],
-}
-
-/// Walking guides kept from one decision to the next, by movement type and goal tiles (the
-/// objective's and the regions' stay put all battle; the enemy's stay while it stands still),
-/// worked out again only where the terrain changed (a door opened, a wall razed) or too many
-/// are kept. A guide reads the terrain and its goals alone, so a kept one is the one worked out.
-#[derive(Default)]
-pub(super) struct Walks {
-    /// The map's width and each tile's terrain the guides were worked out on.
-    terrain: TerrainSeen,
-    by_goals: FastMap<(String, Vec<Tile>), Arc<Guide>>,
-    /// Entering each tile, by movement type (`Battle::tile_costs`): looked up once for its guides.
-    enter: FastMap<String, Arc<[Option<i64>]>>,
-    /// Our units' last reach searches (`Battle::reachable_sorted`), good while the terrain stands.
-    reach: KeptReach,
-}
-
-impl std::fmt::Debug for Walks {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Walks({})", self.by_goals.len())
-    }
-}
-
-impl Walks {
-    /// The most guides kept: the enemy's goals change at every move of theirs.
-    const MAX: usize = 64;
-
-    /// Forgets the guides if the terrain changed or too many are kept.
-    pub(in crate::ai) fn check(&mut self, b: &Battle) {
-        let changed = self.terrain.renew(b);
-        if changed {
-            self.reach.clear();
-            self.enter.clear();
-        }
-        if changed || self.by_goals.len() > Walks::MAX {
-            self.by_goals.clear();
-        }
-    }
-
-    /// The guide toward `goals` for movement type `kind`.
-    fn guide(&mut self, b: &Battle, kind: &str, goals: Vec<Tile>) -> Arc<Guide> {
-        let Walks { by_goals, enter, .. } = self;
-        by_goals
-            .entry((kind.to_string(), goals))
-            .or_insert_with_key(|(kind, goals)| {
-                let enter = enter.entry(kind.clone()).or_insert_with(|| b.tile_costs(kind).into());
-                Arc::new(Guide::over(b, enter.clone(), goals))
-            })
-            .clone()
-    }
 }
 
 impl Controller for Tactician {
@@ -316,6 +268,10 @@ struct Decision<'v, 'e> {
     cover: Vec<(usize, Tile, f64)>,
     /// By unit, once worked out: what each enemy gets by striking our other units instead.
     elsewhere: Vec<Option<Rc<[f64]>>>,
+    /// Our units' dangers where they stand, once worked out ([`Decision::danger`]): (unit,
+    /// weapon held, HP, danger). A decision reads each again: the cover, the weapon to guard
+    /// with, standing still.
+    still: Vec<(usize, Option<Atom>, i64, f64)>,
     /// By tile (row by row): 0 not open (`Battle::open`), 1 open and one of our units' tiles,
     /// 2 open and free of ours; read by [`Decision::room`] (the map's width first).
     open: (i64, Vec<u8>),
@@ -427,7 +383,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         let threats = ThreatMap::new(&view, cache, later, &stakes.worth);
         let ours: Vec<Tile> = view.units().filter(|(_, u)| u.side == side).map(|(_, u)| u.pos).collect();
         let (width, height) = (b.map.width.max(0), b.map.height.max(0));
-        let mut open: Vec<u8> = (0..width * height).map(|k| if b.open((k % width, k / width)) { 2 } else { 0 }).collect();
+        let mut open: Vec<u8> = walks.open(b).to_vec();
         for t in &ours {
             if let Some(slot) = tile_index(*t, (width, height)).and_then(|k| open.get_mut(k)) {
                 *slot = (*slot).min(1);
@@ -448,6 +404,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             exposed: Vec::new(),
             cover: Vec::new(),
             elsewhere: Vec::new(),
+            still: Vec::new(),
             open: (width, open),
             guides: HashMap::new(),
             walks,
@@ -464,6 +421,8 @@ impl<'v, 'e> Decision<'v, 'e> {
         // What each enemy could strike now: the replies our units draw where they stand.
         let mine: Vec<(usize, Tile, i64, i64, Option<Atom>)> =
             d.view.units().filter(|(_, u)| u.side == side).map(|(k, u)| (k, u.pos, u.hp, u.max_hp, u.equipped)).collect();
+        // The blows at each where it stands, kept for its danger there (the cover, below).
+        let mut struck = Vec::new();
         for (k, pos, hp, max_hp, weapon) in mine {
             let Some((loadout, id)) = d.target(k, weapon, pos, cache) else { continue };
             let target = d.target_of(k, &loadout, id, hp);
@@ -474,7 +433,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                     *slot = Some((blow.own_loss, sketch.clone()));
                 }
             }
-            d.threats.give_back(found);
+            struck.push(((k, pos, hp, weapon), found));
             let mut x = Exposure { unit: k, hp, max_hp, worth: d.worth(k), blows, first: Vec::new() };
             x.first = x.blows.iter().map(|b| b.as_ref().map(|(own, sk)| x.value((hp, 1.0, 0.0), *own, sk))).collect();
             d.exposed.push(x);
@@ -488,7 +447,9 @@ impl<'v, 'e> Decision<'v, 'e> {
             })
             .collect();
         for (k, pos, hp, weapon) in here {
-            let danger = d.danger(k, pos, weapon, hp, None, cache);
+            let found = struck.iter().position(|(x, _)| *x == (k, pos, hp, weapon)).map(|n| struck.swap_remove(n).1);
+            let [danger] = d.dangers(k, pos, weapon, hp, [None], found, cache);
+            d.still.push((k, weapon, hp, danger));
             if danger > 0.0 {
                 let room = d.room(pos, usize::MAX).max(1);
                 d.cover.push((k, pos, danger / room as f64));
@@ -628,14 +589,23 @@ impl<'v, 'e> Decision<'v, 'e> {
     }
 
     /// What the enemies' replies cost our unit `i` on `at` holding `weapon` with `hp`, enemy
-    /// `gone` routed first.
+    /// `gone` routed first. Where it stands, none routed, worked out once (`Decision::still`).
     fn danger(&mut self, i: usize, at: Tile, weapon: Option<Atom>, hp: i64, gone: Option<usize>, cache: &mut Forecasts) -> f64 {
-        let [d] = self.dangers(i, at, weapon, hp, [gone], cache);
+        let here = gone.is_none() && self.battle().units.get(i).is_some_and(|u| u.pos == at);
+        if let Some((.., d)) = self.still.iter().filter(|_| here).find(|(k, w, h, _)| (*k, *w, *h) == (i, weapon, hp)) {
+            return *d;
+        }
+        let [d] = self.dangers(i, at, weapon, hp, [gone], None, cache);
+        if here {
+            self.still.push((i, weapon, hp, d));
+        }
         d
     }
 
     /// [`Decision::danger`] for each enemy `gone` routed first (or none): the blows at the tile
-    /// found once for all of them (an attack that may rout its target weighs both).
+    /// found once for all of them (an attack that may rout its target weighs both), or `found`
+    /// already ([`ThreatMap::blows`] for this unit, tile, weapon and HP).
+    #[allow(clippy::too_many_arguments)]
     fn dangers<const N: usize>(
         &mut self,
         i: usize,
@@ -643,6 +613,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         weapon: Option<Atom>,
         hp: i64,
         gone: [Option<usize>; N],
+        found: Option<Vec<(usize, Blow)>>,
         cache: &mut Forecasts,
     ) -> [f64; N] {
         if hp <= 0 || !self.threats.reaches(at) {
@@ -652,7 +623,10 @@ impl<'v, 'e> Decision<'v, 'e> {
         let target = self.target_of(i, &loadout, id, hp);
         let elsewhere = self.elsewhere(i);
         let room = self.room(at, i);
-        let blows = self.threats.blows(self.battle().engine, cache, at, &target);
+        let blows = match found {
+            Some(found) => found,
+            None => self.threats.blows(self.battle().engine, cache, at, &target),
+        };
         let dangers = gone.map(|g| self.threats.danger(&blows, &target, room, &elsewhere, g, self.lead));
         self.threats.give_back(blows);
         dangers
@@ -758,7 +732,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             let goal = (!stakes.goals.is_empty()).then(|| walks.guide(b, kind, stakes.goals.clone()));
             let region: Vec<Tile> = stakes.hold.iter().chain(&stakes.contest).copied().collect();
             let region = (!region.is_empty()).then(|| walks.guide(b, kind, region));
-            let enemy = walks.guide(b, kind, enemy);
+            let enemy = walks.toward(b, kind, enemy);
             self.guides.insert(kind.to_string(), Rc::new(Guides { enemy, goal, region }));
         }
         self.guides.get(kind).cloned()

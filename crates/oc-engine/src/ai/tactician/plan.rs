@@ -327,7 +327,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         let danger = match c.routs {
             _ if !c.holding.is_empty() => self.danger_holding(i, t, (c.holds, c.hp), &c.holding, cache),
             Some((foe, p)) if p > 0.0 => {
-                let [spared, faced] = self.dangers(i, t, c.holds, c.hp, [Some(foe), None], cache);
+                let [spared, faced] = self.dangers(i, t, c.holds, c.hp, [Some(foe), None], None, cache);
                 p * spared + (1.0 - p) * faced
             }
             _ => self.danger(i, t, c.holds, c.hp, None, cache),
