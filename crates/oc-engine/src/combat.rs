@@ -28,7 +28,6 @@ pub(crate) use memo::Template;
 pub(crate) use plan::Plan;
 pub(crate) use react::{compile as compile_reactions, ReactionIr, Reactions};
 
-use crate::eval::{apply, target_attr};
 use crate::exec::{execute, Command, World};
 use crate::fx::{FastMap, Tally};
 use crate::ir::{Eff, V};
@@ -774,27 +773,4 @@ fn dealt(mut hp: [i64; 2], side: usize, o: Outcome) -> [i64; 2] {
         }
     }
     hp
-}
-
-fn apply_strike_effects(ctx: &Ctx, effects: &[Eff], args: &[V], out: &mut [Vec<V>; 2]) {
-    for e in effects {
-        match e {
-            Eff::Modify { role, attr, op, value } => {
-                let side = match role {
-                    crate::ir::Role::Holder => ctx.holder,
-                    crate::ir::Role::Foe | crate::ir::Role::Target => 1 - ctx.holder,
-                    crate::ir::Role::Attacker => ctx.attacker,
-                    crate::ir::Role::Defender => 1 - ctx.attacker,
-                };
-                let v = ctx.eval(value, args, &mut []);
-                if let Some(slot) = target_attr(*attr, args).and_then(|i| out[side].get_mut(i)) {
-                    *slot = apply(ctx.ir, *slot, *op, v);
-                }
-            }
-            Eff::When { condition, then } if ctx.eval(condition, args, &mut []).bool() => {
-                apply_strike_effects(ctx, then, args, out);
-            }
-            _ => {}
-        }
-    }
 }

@@ -6,8 +6,9 @@ use std::borrow::Cow;
 
 use smallvec::SmallVec;
 
-use super::{apply_strike_effects, Exchange, State, MAX_RES};
-use crate::ir::V;
+use super::{Exchange, State, MAX_RES};
+use crate::eval::{apply, target_attr};
+use crate::ir::{Eff, V};
 use crate::strike::Ctx;
 use crate::unit::Unit;
 
@@ -147,6 +148,29 @@ impl Exchange<'_> {
             cover: self.cover,
             solo: true,
             reads: Some(&self.reads),
+        }
+    }
+}
+
+pub(super) fn apply_strike_effects(ctx: &Ctx, effects: &[Eff], args: &[V], out: &mut [Vec<V>; 2]) {
+    for e in effects {
+        match e {
+            Eff::Modify { role, attr, op, value } => {
+                let side = match role {
+                    crate::ir::Role::Holder => ctx.holder,
+                    crate::ir::Role::Foe | crate::ir::Role::Target => 1 - ctx.holder,
+                    crate::ir::Role::Attacker => ctx.attacker,
+                    crate::ir::Role::Defender => 1 - ctx.attacker,
+                };
+                let v = ctx.eval(value, args, &mut []);
+                if let Some(slot) = target_attr(*attr, args).and_then(|i| out[side].get_mut(i)) {
+                    *slot = apply(ctx.ir, *slot, *op, v);
+                }
+            }
+            Eff::When { condition, then } if ctx.eval(condition, args, &mut []).bool() => {
+                apply_strike_effects(ctx, then, args, out);
+            }
+            _ => {}
         }
     }
 }

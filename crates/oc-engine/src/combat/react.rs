@@ -171,7 +171,7 @@ impl Exchange<'_> {
         let mut ctx = self.ctx(units, &attrs, attacker, &[]);
         ctx.holder = 1 - attacker;
         for reaction in members(set).filter_map(|r| self.reaction(r)) {
-            super::apply_strike_effects(&ctx, &reaction.modifiers, &[], &mut out);
+            super::attrs::apply_strike_effects(&ctx, &reaction.modifiers, &[], &mut out);
         }
         Attrs::owned(out)
     }
