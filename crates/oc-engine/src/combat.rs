@@ -398,6 +398,8 @@ pub struct Exchange<'e> {
     /// Each side's strike on the other as the exchange began (outcomes and flags for every
     /// amount of hit points).
     memos: [memo::StrikeMemo; 2],
+    /// Whether those are kept for later forecasts of the same units (`memo::PairKey`).
+    sharing: std::cell::Cell<bool>,
 }
 
 thread_local! {
@@ -476,6 +478,7 @@ impl<'e> Exchange<'e> {
             cover: 0,
             reads: std::cell::Cell::new(false),
             memos: Default::default(),
+            sharing: std::cell::Cell::new(false),
         }
         .checked()
     }
@@ -607,8 +610,8 @@ impl<'e> Exchange<'e> {
         let start = self.at_start(state) && form == 0;
         // As the exchange began (most states): worked out once, found without hashing the state.
         let shared = self.memos.get(side).filter(|_| start).map(|m| &m.outcomes);
-        if let Some(Some(o)) = shared.and_then(std::cell::OnceCell::get) {
-            return o.clone();
+        if let Some(o) = self.start_outcomes(shared, side) {
+            return o;
         }
         let mut key =
             (State { hp: ANY_HP, statuses: state.statuses.clone(), res: state.res, phase: Phase::Done }, side + 2 * form);
@@ -627,6 +630,7 @@ impl<'e> Exchange<'e> {
         if !self.reads.get() {
             // Every state as the exchange began finds them in `shared` above.
             if shared.and_then(std::cell::OnceCell::get).is_some_and(Option::is_some) {
+                self.share_outcomes(side, &o);
                 return o;
             }
             key.0.hp = ANY_HP;

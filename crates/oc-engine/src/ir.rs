@@ -371,6 +371,9 @@ pub struct Ir {
     pub reads_distance: bool,
     /// Whether any expression reads `cover` (as `reads_moved`).
     pub reads_cover: bool,
+    /// Whether a combat formula, gain or `Dice` value names a unit as a value (`E::Unit`): then
+    /// a strike's results may differ with the side its striker is on, not only with the units.
+    pub sided: bool,
     /// The combat block's `gain` lines.
     pub gains: Vec<GainIr>,
     /// Whether a strike's dice may be rolled again (a reaction to a roll): then
@@ -508,6 +511,7 @@ impl Ir {
             reads_moved: false,
             reads_cover: false,
             reads_distance: false,
+            sided: false,
             gains: Vec::new(),
             settles: false,
             settle_inputs: None,
@@ -737,6 +741,11 @@ impl Ir {
             let params: Vec<String> = m::COURAGE_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
             ir.area = Some(ir.expr(&a.within, &params)?);
         }
+        fn names_unit(e: &E) -> bool {
+            matches!(e, E::Unit(_)) || e.children().any(names_unit)
+        }
+        let dynamic = ir.dice.iter().filter_map(|d| d.dynamic.as_ref());
+        ir.sided = ir.formulas.iter().map(|f| &f.expr).chain(dynamic).chain(ir.gains.iter().map(|g| &g.value)).any(names_unit);
         Ok(ir)
     }
 }

@@ -9,12 +9,14 @@
 //! the table — it cost more to fill, lock and free than it saved: 43 ms -> 80 ms on two cores,
 //! peak 13 -> 30 MiB.)
 
-use std::cell::OnceCell;
-use std::sync::Arc;
+use std::cell::{OnceCell, RefCell};
+use std::sync::{Arc, Weak};
 
 use super::phase::Flag;
 use super::Outcomes;
+use crate::fx::FastMap;
 use crate::ir::V;
+use crate::unit::Unit;
 
 /// One side's strike as the exchange begins. Each entry is set once; `Some(None)` where working
 /// it out read hit points (then each state works it out again).
@@ -130,6 +132,105 @@ impl super::Exchange<'_> {
     }
 }
 
+/// What a strike as an exchange begins comes to depends on its two units and on the little of
+/// the exchange a strike reads (its distance, triangle, cover, who activated or moved), not on
+/// the exchange: a forecast's counter is its mirror's attack, struck by the same unit at the
+/// same unit. Forecasts (`Exchange::forecast`, where `Strategy::pairs`) keep their strikes'
+/// outcomes here, by those, for the forecasts after them on this thread: worked out once for a
+/// pair of units, not once in each exchange of them (by a profile of the bench's fresh pass,
+/// 43% of the strikes). Kept only where the exchange's memo keeps them (worked out reading no
+/// hit points), without reactions (a struck unit's choice is the exchange's) or rerolls. A unit
+/// is keyed by its place, which the entry holds (a `Weak`: the unit's memory is not freed, so
+/// no other unit takes that place, while the entry lasts; what the unit owns is). (`oc matrix` forecasts each weapon against each class's first, so the mirror is
+/// rarely there: it keeps none, nor do the AIs, which keep endings of their own. The flags,
+/// kept too, cost as much to keep and find as they saved: they are not.)
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) struct PairKey {
+    ir: u64,
+    /// The striker's unit and the struck unit's, by place.
+    units: [usize; 2],
+    /// The striking side, or 2 where nothing a strike reads tells the sides apart (`Ir::sided`,
+    /// no `when` on either unit).
+    side: u8,
+    /// `i64::MIN` where no expression reads the distance.
+    distance: i64,
+    triangle: i64,
+    cover: i64,
+    /// Whether the striker and the struck unit activated, and moved (a bit each).
+    acts: u8,
+}
+
+/// An entry of [`PAIRS`]: its units' places, held, and the strike's outcomes.
+struct Kept {
+    _units: [Weak<Unit>; 2],
+    outcomes: Arc<Outcomes>,
+}
+
+thread_local! {
+    /// Strikes' outcomes as exchanges began, by [`PairKey`], for this thread.
+    static PAIRS: RefCell<FastMap<PairKey, Kept>> = RefCell::new(FastMap::default());
+}
+
+/// The most entries [`PAIRS`] holds; past it the table starts over.
+const PAIRS_MAX: usize = 1 << 14;
+
+impl super::Exchange<'_> {
+    /// The key of `side`'s strike as the exchange began, where forecasts keep it.
+    fn pair_key(&self, side: usize) -> Option<PairKey> {
+        let engine = self.engine;
+        let ir = &engine.ir;
+        if !self.sharing.get() || !ir.strategy.pairs || !engine.reactions.is_empty() || ir.settles {
+            return None;
+        }
+        let (striker, struck) = (self.base.get(side)?, self.base.get(1 - side)?);
+        let sided = ir.sided || !striker.whens.is_empty() || !struck.whens.is_empty();
+        let bit = |b: Option<&bool>| u8::from(b.copied().unwrap_or(false));
+        let acts = bit(self.activated.get(side))
+            | bit(self.activated.get(1 - side)) << 1
+            | bit(self.moved.get(side)) << 2
+            | bit(self.moved.get(1 - side)) << 3;
+        Some(PairKey {
+            ir: ir.id,
+            units: [Arc::as_ptr(striker) as usize, Arc::as_ptr(struck) as usize],
+            side: if sided { side as u8 } else { 2 },
+            distance: if ir.reads_distance { self.distance } else { i64::MIN },
+            triangle: self.triangle.get(side).copied().unwrap_or(0),
+            cover: self.cover,
+            acts,
+        })
+    }
+
+    /// `side`'s strike's outcomes as the exchange began where known: in its memo's `slot`
+    /// (`None` where they read hit points), or kept by a forecast of the same units (then put
+    /// in the memo too).
+    pub(super) fn start_outcomes(&self, slot: Option<&OnceCell<Option<Arc<Outcomes>>>>, side: usize) -> Option<Arc<Outcomes>> {
+        let slot = slot?;
+        if let Some(o) = slot.get() {
+            return o.clone();
+        }
+        let key = self.pair_key(side)?;
+        let o = PAIRS.try_with(|p| p.try_borrow().ok()?.get(&key).map(|k| k.outcomes.clone())).ok().flatten()?;
+        let _ = slot.set(Some(o.clone()));
+        Some(o)
+    }
+
+    /// Keeps `side`'s strike's outcomes as the exchange began (worked out reading no hit points)
+    /// for later forecasts.
+    pub(super) fn share_outcomes(&self, side: usize, outcomes: &Arc<Outcomes>) {
+        let Some(key) = self.pair_key(side) else { return };
+        let (Some(striker), Some(struck)) = (self.base.get(side), self.base.get(1 - side)) else { return };
+        let kept = Kept { _units: [Arc::downgrade(striker), Arc::downgrade(struck)], outcomes: outcomes.clone() };
+        let _ = PAIRS.try_with(|p| {
+            if let Ok(mut p) = p.try_borrow_mut() {
+                if p.len() >= PAIRS_MAX {
+                    p.clear();
+                }
+                p.insert(key, kept);
+            }
+        });
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::expect_used)]
 mod tests {
@@ -156,6 +257,36 @@ mod tests {
     ) -> Result<Exchange<'e>, crate::EngineError> {
         let x = Exchange::new(e, a, d, r)?.moved([moved, false]);
         Ok(if single { x.single() } else { x })
+    }
+
+    /// Every matchup of every built-in ruleset (each class with each weapon it may use against
+    /// each class with its first, at full and low hit points), forecast and then its mirror
+    /// (whose attack is the matchup's counter) by an engine that keeps strikes by their units
+    /// and by one that does not: the same bits. And seed 000's and 001's strikes are kept
+    /// (seed 003's read the struck unit's hit points, its figures; seed 002 has reactions).
+    #[test]
+    fn strikes_kept_by_their_units_equal_worked_out_ones() {
+        for (k, (name, index)) in oc_compiler::stdlib::RULESETS.iter().enumerate() {
+            let rules = oc_compiler::stdlib::compile(index).and_then(|c| c.rules).expect("a built-in ruleset compiles");
+            let keeping = Engine::new(rules.clone()).expect("runs");
+            let mut fresh = Engine::new(rules).expect("runs");
+            fresh.ir.strategy.pairs = false;
+            super::PAIRS.with(|p| p.borrow_mut().clear());
+            let mut compared = 0;
+            for (label, a, d, r) in crate::testing::matchups(&keeping) {
+                let back = d.weapon.as_deref().and_then(|w| keeping.reach(&d.class, w)).map_or(1, |(lo, _)| lo.max(1));
+                for (x, y, r) in [(&a, &d, r), (&d, &a, back)] {
+                    let Ok(kept) = keeping.forecast(x, y, r) else { continue };
+                    let worked = fresh.forecast(x, y, r).expect("the same matchup");
+                    assert_eq!(kept.bits(), worked.bits(), "{name}: {label} against {} (hp {:?}) at {r}", d.class, d.hp);
+                    compared += 1;
+                }
+            }
+            let kept = super::PAIRS.with(|p| p.borrow().len());
+            assert!(compared > 100, "{name}: {compared} compared");
+            assert!(k >= 2 || kept * 20 > compared, "{name}: {kept} strikes kept in {compared} forecasts");
+            eprintln!("{name}: {compared} forecasts, {kept} strikes kept");
+        }
     }
 
     /// Every matchup of every built-in ruleset (each class with each weapon it may use against

@@ -141,6 +141,7 @@ impl Odds {
 impl Exchange<'_> {
     /// The exact distribution of outcomes, by enumerating every face of every strike.
     pub fn forecast(&self) -> Forecast {
+        self.sharing.set(true);
         let (initial, done, mut outcome_cache, _) = self.walk_planned(false);
         let sides = [0, 1].map(|side| self.side_forecast(&initial, side, &mut outcome_cache));
         assemble(&done, self.start, self.distance, sides)
@@ -148,6 +149,7 @@ impl Exchange<'_> {
 
     /// [`Exchange::forecast`], and the matchup's plan where its exchange has one (`plan.rs`).
     pub(crate) fn forecast_planned(&self) -> (Forecast, Option<super::Plan>) {
+        self.sharing.set(true);
         let (initial, done, mut outcome_cache, plain) = self.walk_planned(true);
         let sides = [0, 1].map(|side| self.side_forecast(&initial, side, &mut outcome_cache));
         let f = assemble(&done, self.start, self.distance, sides);

@@ -20,6 +20,10 @@ pub struct Strategy {
     /// Each matchup's plain exchange forecast, kept from its second forecast on and copied when
     /// asked again (`combat::plan`).
     pub plans: bool,
+    /// What a forecast's strikes come to as it begins, kept by their two units for the
+    /// forecasts after it on the same thread (`combat::memo::Pairs`): a matchup's counter is
+    /// its mirror's attack.
+    pub pairs: bool,
 }
 
 impl Strategy {
@@ -30,11 +34,12 @@ impl Strategy {
         outcome_table: true,
         staging: true,
         plans: true,
+        pairs: true,
     };
 
     /// The plain way, every fast path off: the semantics the others are held to.
     pub const REFERENCE: Strategy =
-        Strategy { factor_above: u64::MAX, plain_walks: false, outcome_table: false, staging: false, plans: false };
+        Strategy { factor_above: u64::MAX, plain_walks: false, outcome_table: false, staging: false, plans: false, pairs: false };
 }
 
 impl Default for Strategy {
