@@ -98,32 +98,47 @@ pub(crate) fn eval<N: Env + ?Sized>(env: &N, e: &E, params: &[V], cache: &mut [O
             Some(V::StatMod { amount, .. }) => V::Int(*amount),
             _ => V::Int(0),
         },
-        E::Neg(x) => V::Int(eval(env, x, params, cache).int().saturating_neg()),
-        E::Not(x) => V::Bool(!eval(env, x, params, cache).bool()),
+        E::Neg(x) => V::Int(operand(env, x, params, cache).int().saturating_neg()),
+        E::Not(x) => V::Bool(!operand(env, x, params, cache).bool()),
         E::Bin(op, a, b) => {
             // `and` / `or` short-circuit.
             match op {
-                Op::And => return V::Bool(eval(env, a, params, cache).bool() && eval(env, b, params, cache).bool()),
-                Op::Or => return V::Bool(eval(env, a, params, cache).bool() || eval(env, b, params, cache).bool()),
+                Op::And => return V::Bool(operand(env, a, params, cache).bool() && operand(env, b, params, cache).bool()),
+                Op::Or => return V::Bool(operand(env, a, params, cache).bool() || operand(env, b, params, cache).bool()),
                 _ => {}
             }
-            let (x, y) = (eval(env, a, params, cache), eval(env, b, params, cache));
+            let (x, y) = (operand(env, a, params, cache), operand(env, b, params, cache));
+            // Two numbers (most operations): what `binary` gives them, without the call.
+            if let (V::Int(p), V::Int(q)) = (x, y) {
+                match op {
+                    Op::Add => return V::Int(p.saturating_add(q)),
+                    Op::Sub => return V::Int(p.saturating_sub(q)),
+                    Op::Mul => return V::Int(p.saturating_mul(q)),
+                    Op::Eq => return V::Bool(p == q),
+                    Op::Ne => return V::Bool(p != q),
+                    Op::Lt => return V::Bool(p < q),
+                    Op::Le => return V::Bool(p <= q),
+                    Op::Gt => return V::Bool(p > q),
+                    Op::Ge => return V::Bool(p >= q),
+                    _ => {}
+                }
+            }
             binary(env.ir(), *op, x, y)
         }
         E::Lookup(t, args) => {
             let Some(table) = env.ir().tables.get(*t as usize) else { return V::Int(0) };
             let mut index = 0usize;
             for (arg, size) in args.iter().zip(&table.sizes) {
-                let i = eval(env, arg, params, cache).int().clamp(0, *size as i64 - 1) as usize;
+                let i = operand(env, arg, params, cache).int().clamp(0, *size as i64 - 1) as usize;
                 index = index * size + i;
             }
             table.cells.get(index).copied().unwrap_or(V::Int(0))
         }
         E::Roll(slot) => V::Int(env.roll(*slot)),
         E::RollDyn(slot, dice) => V::Int(env.roll_value(*slot, || eval(env, dice, params, cache))),
-        E::Min(a, b) => minmax(eval(env, a, params, cache), eval(env, b, params, cache), true),
-        E::Max(a, b) => minmax(eval(env, a, params, cache), eval(env, b, params, cache), false),
-        E::Abs(a) => V::Int(eval(env, a, params, cache).int().saturating_abs()),
+        E::Min(a, b) => minmax(operand(env, a, params, cache), operand(env, b, params, cache), true),
+        E::Max(a, b) => minmax(operand(env, a, params, cache), operand(env, b, params, cache), false),
+        E::Abs(a) => V::Int(operand(env, a, params, cache).int().saturating_abs()),
         E::Clamp(x, lo, hi) => {
             let v = minmax(eval(env, x, params, cache), eval(env, lo, params, cache), false);
             minmax(v, eval(env, hi, params, cache), true)
@@ -151,12 +166,27 @@ pub(crate) fn eval<N: Env + ?Sized>(env: &N, e: &E, params: &[V], cache: &mut [O
             _ => V::Bool(false),
         },
         E::If(c, t, f) => {
-            if eval(env, c, params, cache).bool() {
-                eval(env, t, params, cache)
+            if operand(env, c, params, cache).bool() {
+                operand(env, t, params, cache)
             } else {
-                eval(env, f, params, cache)
+                operand(env, f, params, cache)
             }
         }
+    }
+}
+
+/// [`eval`] of an operand: a constant, a formula already worked out or an attribute read in
+/// place (most operands), anything else by the call.
+#[inline(always)]
+fn operand<N: Env + ?Sized>(env: &N, e: &E, params: &[V], cache: &mut [Option<V>]) -> V {
+    match e {
+        E::Const(v) => *v,
+        E::Formula(f) => match cache.get(*f as usize) {
+            Some(Some(v)) => *v,
+            _ => env.formula(*f, cache),
+        },
+        E::Attr(r, a) => env.attr(env.side(*r), *a),
+        _ => eval(env, e, params, cache),
     }
 }
 
