@@ -552,7 +552,14 @@ impl<'e> Exchange<'e> {
     }
 
     /// Both units of a state, the striker with the attack form its phase strikes with.
+    #[inline]
     fn units(&self, state: &State) -> [UnitRef<'_>; 2] {
+        // Most states: the two units the exchange began with, found without a call.
+        let [a, d] = &self.base;
+        let own = |side: usize, u: &Unit| state.phase.form_of(side) == 0 && same(&u.statuses, &state.statuses[side]);
+        if own(0, a) && own(1, d) {
+            return [UnitRef::Base(a), UnitRef::Base(d)];
+        }
         [0, 1].map(|side| self.unit_of(side, state.phase.form_of(side), &state.statuses[side]))
     }
 

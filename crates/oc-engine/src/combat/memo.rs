@@ -168,11 +168,15 @@ struct Kept {
 
 thread_local! {
     /// Strikes' outcomes as exchanges began, by [`PairKey`], for this thread.
-    static PAIRS: RefCell<FastMap<PairKey, Kept>> = RefCell::new(FastMap::default());
+    static PAIRS: RefCell<FastMap<PairKey, Kept>> =
+        RefCell::new(FastMap::with_capacity_and_hasher(PAIRS_ROOM, Default::default()));
 }
 
 /// The most entries [`PAIRS`] holds; past it the table starts over.
 const PAIRS_MAX: usize = 1 << 14;
+
+/// The room [`PAIRS`] starts with (a matrix of a few dozen classes), not grown step by step.
+const PAIRS_ROOM: usize = 1 << 12;
 
 impl super::Exchange<'_> {
     /// The key of `side`'s strike as the exchange began, where forecasts keep it.
