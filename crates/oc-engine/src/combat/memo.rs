@@ -141,9 +141,10 @@ impl super::Exchange<'_> {
 /// 43% of the strikes). Kept only where the exchange's memo keeps them (worked out reading no
 /// hit points), without reactions (a struck unit's choice is the exchange's) or rerolls. A unit
 /// is keyed by its place, which the entry holds (a `Weak`: the unit's memory is not freed, so
-/// no other unit takes that place, while the entry lasts; what the unit owns is). (`oc matrix` forecasts each weapon against each class's first, so the mirror is
-/// rarely there: it keeps none, nor do the AIs, which keep endings of their own. The flags,
-/// kept too, cost as much to keep and find as they saved: they are not.)
+/// no other unit takes that place, while the entry lasts; what the unit owns is). Odds and
+/// endings keep none: `oc matrix` (each weapon against each class's first, so a mirror is
+/// rarely there) and the AIs (which keep endings of their own). The flags, kept too, cost as
+/// much to keep and find as they saved (by a profile): they are not.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) struct PairKey {
     ir: u64,
