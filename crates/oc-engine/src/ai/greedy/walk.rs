@@ -7,8 +7,9 @@ use oc_model as m;
 
 use super::{situation_costs, Forecasts, Objectives};
 use crate::ai::forecasts::Targets;
+use crate::ai::guides::KeptGuides;
 use crate::ai::{Guide, View};
-use crate::battle::{distance, Battle, KeptReach, TerrainSeen, Tile};
+use crate::battle::{distance, Battle, Tile};
 use crate::fx::FastMap;
 use crate::{Atom, Loadout};
 
@@ -16,17 +17,13 @@ use crate::{Atom, Loadout};
 /// each tile in reach (in the reach's order).
 pub(super) type Situation<'a> = (&'a Loadout, &'a [Atom], &'a [Option<Loadout>]);
 
-/// What entering each tile costs a movement type (`Battle::tile_costs`), and the least of those.
-type Costs = (Arc<[Option<i64>]>, i64);
-
-/// Walking guides by movement type and goal tiles: units that move alike toward the same goals
-/// share one, and later decisions reuse it (a guide reads the terrain alone, so it is kept until
-/// a tile's terrain changes; a side's goals stay put for a whole phase).
+/// Greedy's walking guides: those toward its goals kept by movement type and goal tiles
+/// ([`KeptGuides`]: units that move alike toward the same goals share one, and later decisions
+/// reuse it; a side's goals stay put for a whole phase), and those toward each enemy tile.
 #[derive(Default)]
 pub(super) struct Guides {
-    /// The map's width and each tile's terrain the guides were worked out on.
-    terrain: TerrainSeen,
-    by_goals: FastMap<(String, Vec<Tile>), Guide>,
+    /// Guides toward the objective or the regions (lazy ones), each unit's reach search.
+    pub(super) kept: KeptGuides<Guide>,
     /// By movement type and one goal tile: a guide toward that tile alone (`each`, by number).
     /// A walk toward the enemy, whose tiles change at every move of theirs, reads the least of
     /// the guides toward each of them: the cost a guide toward all of them finds, as a search
@@ -34,22 +31,15 @@ pub(super) struct Guides {
     /// kept from one decision to the next while the terrain stands.
     toward: FastMap<String, FastMap<Tile, usize>>,
     each: Vec<Guide>,
-    /// By movement type: what entering each tile costs it (`Battle::tile_costs`), shared by its
-    /// guides, and the least of those costs.
-    enter: FastMap<String, Costs>,
-    /// Each unit's last reach search, good while the terrain stands.
-    pub(super) reach: KeptReach,
 }
 
 impl std::fmt::Debug for Guides {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Guides({})", self.by_goals.len())
+        write!(f, "Guides({:?}, {})", self.kept, self.each.len())
     }
 }
 
 impl Guides {
-    /// The most guides kept: goals that follow the enemy change at every move of theirs.
-    const MAX: usize = 64;
     /// The most tile costs the guides toward one goal hold together (32 MB).
     const EACH_TILES: usize = 1 << 22;
 
@@ -76,18 +66,14 @@ impl Guides {
         ks
     }
 
-    /// Forgets the guides if the terrain changed (a door opened, a wall razed) or too many are kept.
+    /// Forgets the guides if the terrain changed (a door opened, a wall razed) or too many are
+    /// kept ([`KeptGuides::check`]).
     pub(super) fn check(&mut self, b: &Battle) {
-        let changed = self.terrain.renew(b);
+        let changed = self.kept.check(b);
         // Each guide toward one goal holds a cost a tile: a bounded number of them.
-        if changed || self.each.len().saturating_mul(self.terrain.tiles()) > Guides::EACH_TILES {
+        if changed || self.each.len().saturating_mul(self.kept.tiles()) > Guides::EACH_TILES {
             self.toward.clear();
             self.each.clear();
-        }
-        if changed || self.by_goals.len() > Guides::MAX {
-            self.by_goals.clear();
-            self.enter.clear();
-            self.reach.clear();
         }
     }
 }
@@ -137,16 +123,7 @@ pub(super) fn walk(
     if goals.is_empty() {
         return None;
     }
-    // Looked up by the name lent (no name built but for a movement type new to the guides).
-    let (enter, floor) = match guides.enter.get(kind) {
-        Some(costs) => costs.clone(),
-        None => {
-            let enter: Arc<[Option<i64>]> = b.tile_costs(kind).into();
-            let floor = enter.iter().flatten().copied().min().unwrap_or(0);
-            guides.enter.insert(kind.to_string(), (enter.clone(), floor));
-            (enter, floor)
-        }
-    };
+    let (enter, floor) = guides.kept.enter(b, kind);
     // The cost from a tile to the nearest goal: toward the enemy, the least of the guides toward
     // each of its tiles; else the one guide toward them all.
     let mut nearest: Option<Tile> = None;
@@ -159,15 +136,7 @@ pub(super) fn walk(
         nearest = ks.first().map(|(_, _, g)| *g);
         (Some((ks, &mut guides.each)), None)
     } else {
-        (
-            None,
-            Some(
-                guides
-                    .by_goals
-                    .entry((kind.to_string(), goals))
-                    .or_insert_with_key(|(_, goals)| Guide::lazy_over(b, enter, goals)),
-            ),
-        )
+        (None, Some(guides.kept.guide(b, kind, goals, |enter, goals| Guide::lazy_over(b, enter, goals))))
     };
     let (mut each, mut guide) = (each, guide);
     let start = u.pos;
