@@ -17,6 +17,10 @@ use crate::{Atom, Loadout};
 /// each tile in reach (in the reach's order).
 pub(super) type Situation<'a> = (&'a Loadout, &'a [Atom], &'a [Option<Loadout>]);
 
+/// By movement type and the enemy's tiles, the guides toward each (their numbers in `each`,
+/// with their goals).
+type TowardFoes = (String, Vec<Tile>, Vec<(usize, Tile)>);
+
 /// Greedy's walking guides: those toward its goals kept by movement type and goal tiles
 /// ([`KeptGuides`]: units that move alike toward the same goals share one, and later decisions
 /// reuse it; a side's goals stay put for a whole phase), and those toward each enemy tile.
@@ -31,6 +35,11 @@ pub(super) struct Guides {
     /// kept from one decision to the next while the terrain stands.
     toward: FastMap<String, FastMap<Tile, usize>>,
     each: Vec<Guide>,
+    /// This decision's enemy tiles in sight, and by movement type the guides toward each
+    /// ([`Guides::toward_each`]), with the goals they were found for: the same for every unit
+    /// that walks toward the enemy ([`Guides::check`] forgets them).
+    foes: Option<Vec<Tile>>,
+    toward_foes: Vec<TowardFoes>,
 }
 
 impl std::fmt::Debug for Guides {
@@ -66,9 +75,24 @@ impl Guides {
         ks
     }
 
-    /// Forgets the guides if the terrain changed (a door opened, a wall razed) or too many are
-    /// kept ([`KeptGuides::check`]).
+    /// [`Guides::toward_each`] toward the enemy's tiles `goals`, found once a decision.
+    fn toward_foes(&mut self, b: &Battle, kind: &str, enter: &Arc<[Option<i64>]>, goals: &[Tile]) -> &[(usize, Tile)] {
+        let at = match self.toward_foes.iter().position(|(k, g, _)| k == kind && g == goals) {
+            Some(at) => at,
+            None => {
+                let ks = self.toward_each(b, kind, enter, goals);
+                self.toward_foes.push((kind.to_string(), goals.to_vec(), ks));
+                self.toward_foes.len() - 1
+            }
+        };
+        self.toward_foes.get(at).map_or(&[], |(_, _, ks)| ks)
+    }
+
+    /// Forgets what one decision found; the guides too if the terrain changed (a door opened, a
+    /// wall razed) or too many are kept ([`KeptGuides::check`]).
     pub(super) fn check(&mut self, b: &Battle) {
+        self.foes = None;
+        self.toward_foes.clear();
         let changed = self.kept.check(b);
         // Each guide toward one goal holds a cost a tile: a bounded number of them.
         if changed || self.each.len().saturating_mul(self.kept.tiles()) > Guides::EACH_TILES {
@@ -114,8 +138,9 @@ pub(super) fn walk(
     }
     let enemies = goals.is_empty();
     if enemies {
-        goals.extend(view.enemies().map(|(_, f)| f.pos));
+        goals.extend_from_slice(guides.foes.get_or_insert_with(|| view.enemies().map(|(_, f)| f.pos).collect()));
     }
+    let foes = enemies && !goals.is_empty();
     // Under fog with no enemy in sight: toward where the enemy deployed.
     if goals.is_empty() && view.sight.fogged() {
         goals.extend(b.map.region(&b.scenario.side(u.side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default());
@@ -130,8 +155,9 @@ pub(super) fn walk(
     let (each, guide) = if enemies && !goals.is_empty() {
         // Each guide with its goal's distance from where the unit stands, the nearest goals
         // first: the least cost is found early and the far guides not read.
-        let mut ks: Vec<(i64, usize, Tile)> =
-            guides.toward_each(b, kind, &enter, &goals).into_iter().map(|(k, g)| (distance(u.pos, g), k, g)).collect();
+        let ks: Vec<(usize, Tile)> = if foes { Vec::new() } else { guides.toward_each(b, kind, &enter, &goals) };
+        let ks = if foes { guides.toward_foes(b, kind, &enter, &goals) } else { &ks[..] };
+        let mut ks: Vec<(i64, usize, Tile)> = ks.iter().map(|(k, g)| (distance(u.pos, *g), *k, *g)).collect();
         ks.sort_unstable_by_key(|(d, k, _)| (*d, *k));
         nearest = ks.first().map(|(_, _, g)| *g);
         (Some((ks, &mut guides.each)), None)
