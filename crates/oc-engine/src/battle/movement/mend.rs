@@ -120,3 +120,65 @@ pub(super) fn mend(kept: &mut Kept, now: &[Tile], step: impl Fn(Tile) -> Option<
     kept.blocked.clear();
     kept.blocked.extend_from_slice(now);
 }
+
+#[cfg(test)]
+#[allow(clippy::expect_used, clippy::indexing_slicing)]
+mod tests {
+    use crate::battle::{Battle, KeptReach};
+
+    /// A kept reach search mended where enemies moved (`mend`) is the search made afresh: over
+    /// terrains drawn at random (steps of differing costs, walls), three enemies moving at random.
+    #[test]
+    fn a_mended_reach_is_the_search_made_again() {
+        let (engine, map) = crate::testing::duel(
+            &[".........", ".........", ".........", ".........", ".........", ".........", "........."],
+            "std:battlestorm",
+            "",
+            [
+                "unit Brave: Savage { items Shortsword }",
+                "unit Foe: Savage { items Shortsword } unit Two: Savage { items Shortsword } unit Three: Savage { items Shortsword }",
+            ],
+        );
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let foes = [(7, 0), (8, 1), (7, 2)];
+        let mut b = Battle::new(&engine, s, &map, [a, d], [&[(0, 1)][..], &foes[..]], 3).expect("the battle starts");
+        assert_eq!(b.state.units.len(), 4, "a unit and three enemies");
+        let mobility = b.mobility(0).expect("a mobility");
+        let names: Vec<String> = engine.rules.terrains.iter().map(|t| t.name.clone()).collect();
+        // Every step costs something (else no search is mended), and some terrain is a wall.
+        let steps = engine.movement_costs(&mobility.1);
+        assert!(steps.iter().flatten().all(|c| *c >= 1) && steps.iter().any(Option::is_none), "{steps:?}");
+        assert!(steps.iter().flatten().any(|c| *c > 1), "steps of differing costs: {steps:?}");
+        let mut state = 7u64;
+        let mut next = move || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state >> 33
+        };
+        let (mut checked, mut changed) = (0, 0);
+        for _ in 0..30 {
+            for at in 0..63 {
+                let name = names[next() as usize % names.len()].clone();
+                b.replace_terrain(at, name);
+            }
+            let mut kept = KeptReach::default();
+            b.state.units[0].pos = ((next() % 9) as i64, (next() % 7) as i64);
+            for _ in 0..40 {
+                let k = 1 + next() as usize % 3;
+                let to = ((next() % 9) as i64, (next() % 7) as i64);
+                if b.state.units.iter().any(|u| u.pos == to) {
+                    continue;
+                }
+                b.state.units[k].pos = to;
+                let before = kept.0.first().and_then(|k| k.as_ref()).map(|k| k.reached.clone());
+                let read = b.reachable_sorted(0, &mobility, None, &mut kept).expect("a reach");
+                let fresh = b.reachable_sorted(0, &mobility, None, &mut KeptReach::default()).expect("a reach");
+                assert_eq!(read, fresh, "unit at {:?}, enemies at {:?}", b.state.units[0].pos, &b.state.units[1..]);
+                let after = kept.0.first().and_then(|k| k.as_ref()).map(|k| k.reached.clone());
+                checked += 1;
+                changed += usize::from(before.is_some() && before != after);
+            }
+        }
+        assert!(checked > 800 && changed > 100, "{checked} searches, {changed} changed by a move");
+    }
+}
