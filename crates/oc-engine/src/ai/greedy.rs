@@ -189,7 +189,7 @@ fn best_for(
         }
     }
     // The tiles in reach with what moving there costs, in tile order.
-    let tiles = view.reachable_sorted(i, &mobility, &mut guides.reach)?;
+    let tiles = view.reachable_sorted(i, &mobility, &mut guides.kept.reach)?;
     let (verbs, attacks) = cache.verbs.of(b, i);
     let has = |verb: m::Verb| verbs.contains(&Some(verb));
     // Where activations are steps paid from a resource, only steps the unit can pay for

@@ -26,6 +26,7 @@
 
 mod forecasts;
 mod greedy;
+mod guides;
 mod planner;
 mod tactician;
 

@@ -3,6 +3,8 @@
 
 use oc_model as m;
 
+mod mend;
+
 use super::queue::CostQueue;
 use super::{Battle, BattleError, Rule, Sight, State, Tile};
 use crate::fx::FastMap;
@@ -323,13 +325,19 @@ impl Battle<'_> {
             kept.0.resize_with(i + 1, || None);
         }
         let slot = kept.0.get_mut(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
-        let same = slot.as_ref().is_some_and(|k| {
-            k.pos == u.pos && k.points == *points && k.kind == *kind && {
-                let step_of = self.engine.movement_costs(kind);
-                same_search(k, &blocked, |t| self.terrain_index_at(t).and_then(|x| step_of.get(x).copied().flatten()))
-            }
+        // The search kept from the same tile with the same movement: the same where the enemies
+        // that moved changed no way; else mended where every step costs something (`mend`).
+        let like = slot.as_mut().filter(|k| k.pos == u.pos && k.points == *points && k.kind == *kind);
+        let kept_or_mended = like.is_some_and(|k| {
+            let step_of = self.engine.movement_costs(kind);
+            let step = |t: Tile| self.terrain_index_at(t).and_then(|x| step_of.get(x).copied().flatten());
+            same_search(k, &blocked, step)
+                || (step_of.iter().flatten().min().is_some_and(|c| *c >= 1) && {
+                    mend::mend(k, &blocked, step);
+                    true
+                })
         });
-        if !same {
+        if !kept_or_mended {
             let mut reached = Vec::new();
             let mut touched = Touched::default();
             let moves = self.cheapest_ways(i, (*points, None), mobility, sight, |s| {
@@ -669,7 +677,8 @@ mod tests {
     }
 
     /// A kept reach search is read where the enemy moved onto a tile it did not reach or off one
-    /// it could not enter: the tiles and costs of a search made afresh, wherever the enemy stands.
+    /// it could not enter, else mended (`mend`): the tiles and costs of a search made afresh,
+    /// wherever the enemy stands.
     #[test]
     fn a_kept_reach_is_the_search_made_again() {
         let (engine, map) = walled();
@@ -685,11 +694,11 @@ mod tests {
             let walk = (0..7).flat_map(|y| (0..9).map(move |x| (x, y)));
             for pd in walk.clone().chain(walk.rev().step_by(2)).filter(|t| *t != pa) {
                 b.state.units[1].pos = pd;
-                let before = kept.0.first().and_then(|k| k.as_ref()).map(|k| k.reached.as_ptr());
+                let before = kept.0.first().and_then(|k| k.as_ref()).map(|k| k.reached.clone());
                 let read = b.reachable_sorted(0, &mobility, None, &mut kept).expect("a reach");
                 let fresh = b.reachable_sorted(0, &mobility, None, &mut super::KeptReach::default()).expect("a reach");
                 assert_eq!(read, fresh, "unit at {pa:?}, enemy at {pd:?}");
-                let after = kept.0.first().and_then(|k| k.as_ref()).map(|k| k.reached.as_ptr());
+                let after = kept.0.first().and_then(|k| k.as_ref()).map(|k| k.reached.clone());
                 if before.is_some() && before == after {
                     again += 1;
                 } else {
@@ -697,7 +706,7 @@ mod tests {
                 }
             }
         }
-        assert!(again > 20 && made > 20, "{again} searches kept, {made} made");
+        assert!(again > 20 && made > 20, "{again} searches kept, {made} changed");
     }
 
     /// A search's pushes: each at the cost last taken plus a step of 0 to `dearest`.

@@ -7,8 +7,9 @@ use oc_model as m;
 
 use super::{situation_costs, Forecasts, Objectives};
 use crate::ai::forecasts::Targets;
+use crate::ai::guides::KeptGuides;
 use crate::ai::{Guide, View};
-use crate::battle::{distance, Battle, KeptReach, TerrainSeen, Tile};
+use crate::battle::{distance, Battle, Tile};
 use crate::fx::FastMap;
 use crate::{Atom, Loadout};
 
@@ -16,17 +17,17 @@ use crate::{Atom, Loadout};
 /// each tile in reach (in the reach's order).
 pub(super) type Situation<'a> = (&'a Loadout, &'a [Atom], &'a [Option<Loadout>]);
 
-/// What entering each tile costs a movement type (`Battle::tile_costs`), and the least of those.
-type Costs = (Arc<[Option<i64>]>, i64);
+/// By movement type and the enemy's tiles, the guides toward each (their numbers in `each`,
+/// with their goals).
+type TowardFoes = (String, Vec<Tile>, Vec<(usize, Tile)>);
 
-/// Walking guides by movement type and goal tiles: units that move alike toward the same goals
-/// share one, and later decisions reuse it (a guide reads the terrain alone, so it is kept until
-/// a tile's terrain changes; a side's goals stay put for a whole phase).
+/// Greedy's walking guides: those toward its goals kept by movement type and goal tiles
+/// ([`KeptGuides`]: units that move alike toward the same goals share one, and later decisions
+/// reuse it; a side's goals stay put for a whole phase), and those toward each enemy tile.
 #[derive(Default)]
 pub(super) struct Guides {
-    /// The map's width and each tile's terrain the guides were worked out on.
-    terrain: TerrainSeen,
-    by_goals: FastMap<(String, Vec<Tile>), Guide>,
+    /// Guides toward the objective or the regions (lazy ones), each unit's reach search.
+    pub(super) kept: KeptGuides<Guide>,
     /// By movement type and one goal tile: a guide toward that tile alone (`each`, by number).
     /// A walk toward the enemy, whose tiles change at every move of theirs, reads the least of
     /// the guides toward each of them: the cost a guide toward all of them finds, as a search
@@ -34,22 +35,20 @@ pub(super) struct Guides {
     /// kept from one decision to the next while the terrain stands.
     toward: FastMap<String, FastMap<Tile, usize>>,
     each: Vec<Guide>,
-    /// By movement type: what entering each tile costs it (`Battle::tile_costs`), shared by its
-    /// guides, and the least of those costs.
-    enter: FastMap<String, Costs>,
-    /// Each unit's last reach search, good while the terrain stands.
-    pub(super) reach: KeptReach,
+    /// This decision's enemy tiles in sight, and by movement type the guides toward each
+    /// ([`Guides::toward_each`]), with the goals they were found for: the same for every unit
+    /// that walks toward the enemy ([`Guides::check`] forgets them).
+    foes: Option<Vec<Tile>>,
+    toward_foes: Vec<TowardFoes>,
 }
 
 impl std::fmt::Debug for Guides {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Guides({})", self.by_goals.len())
+        write!(f, "Guides({:?}, {})", self.kept, self.each.len())
     }
 }
 
 impl Guides {
-    /// The most guides kept: goals that follow the enemy change at every move of theirs.
-    const MAX: usize = 64;
     /// The most tile costs the guides toward one goal hold together (32 MB).
     const EACH_TILES: usize = 1 << 22;
 
@@ -76,18 +75,29 @@ impl Guides {
         ks
     }
 
-    /// Forgets the guides if the terrain changed (a door opened, a wall razed) or too many are kept.
+    /// [`Guides::toward_each`] toward the enemy's tiles `goals`, found once a decision.
+    fn toward_foes(&mut self, b: &Battle, kind: &str, enter: &Arc<[Option<i64>]>, goals: &[Tile]) -> &[(usize, Tile)] {
+        let at = match self.toward_foes.iter().position(|(k, g, _)| k == kind && g == goals) {
+            Some(at) => at,
+            None => {
+                let ks = self.toward_each(b, kind, enter, goals);
+                self.toward_foes.push((kind.to_string(), goals.to_vec(), ks));
+                self.toward_foes.len() - 1
+            }
+        };
+        self.toward_foes.get(at).map_or(&[], |(_, _, ks)| ks)
+    }
+
+    /// Forgets what one decision found; the guides too if the terrain changed (a door opened, a
+    /// wall razed) or too many are kept ([`KeptGuides::check`]).
     pub(super) fn check(&mut self, b: &Battle) {
-        let changed = self.terrain.renew(b);
+        self.foes = None;
+        self.toward_foes.clear();
+        let changed = self.kept.check(b);
         // Each guide toward one goal holds a cost a tile: a bounded number of them.
-        if changed || self.each.len().saturating_mul(self.terrain.tiles()) > Guides::EACH_TILES {
+        if changed || self.each.len().saturating_mul(self.kept.tiles()) > Guides::EACH_TILES {
             self.toward.clear();
             self.each.clear();
-        }
-        if changed || self.by_goals.len() > Guides::MAX {
-            self.by_goals.clear();
-            self.enter.clear();
-            self.reach.clear();
         }
     }
 }
@@ -128,8 +138,9 @@ pub(super) fn walk(
     }
     let enemies = goals.is_empty();
     if enemies {
-        goals.extend(view.enemies().map(|(_, f)| f.pos));
+        goals.extend_from_slice(guides.foes.get_or_insert_with(|| view.enemies().map(|(_, f)| f.pos).collect()));
     }
+    let foes = enemies && !goals.is_empty();
     // Under fog with no enemy in sight: toward where the enemy deployed.
     if goals.is_empty() && view.sight.fogged() {
         goals.extend(b.map.region(&b.scenario.side(u.side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default());
@@ -137,37 +148,21 @@ pub(super) fn walk(
     if goals.is_empty() {
         return None;
     }
-    // Looked up by the name lent (no name built but for a movement type new to the guides).
-    let (enter, floor) = match guides.enter.get(kind) {
-        Some(costs) => costs.clone(),
-        None => {
-            let enter: Arc<[Option<i64>]> = b.tile_costs(kind).into();
-            let floor = enter.iter().flatten().copied().min().unwrap_or(0);
-            guides.enter.insert(kind.to_string(), (enter.clone(), floor));
-            (enter, floor)
-        }
-    };
+    let (enter, floor) = guides.kept.enter(b, kind);
     // The cost from a tile to the nearest goal: toward the enemy, the least of the guides toward
     // each of its tiles; else the one guide toward them all.
     let mut nearest: Option<Tile> = None;
     let (each, guide) = if enemies && !goals.is_empty() {
         // Each guide with its goal's distance from where the unit stands, the nearest goals
         // first: the least cost is found early and the far guides not read.
-        let mut ks: Vec<(i64, usize, Tile)> =
-            guides.toward_each(b, kind, &enter, &goals).into_iter().map(|(k, g)| (distance(u.pos, g), k, g)).collect();
+        let ks: Vec<(usize, Tile)> = if foes { Vec::new() } else { guides.toward_each(b, kind, &enter, &goals) };
+        let ks = if foes { guides.toward_foes(b, kind, &enter, &goals) } else { &ks[..] };
+        let mut ks: Vec<(i64, usize, Tile)> = ks.iter().map(|(k, g)| (distance(u.pos, *g), *k, *g)).collect();
         ks.sort_unstable_by_key(|(d, k, _)| (*d, *k));
         nearest = ks.first().map(|(_, _, g)| *g);
         (Some((ks, &mut guides.each)), None)
     } else {
-        (
-            None,
-            Some(
-                guides
-                    .by_goals
-                    .entry((kind.to_string(), goals))
-                    .or_insert_with_key(|(_, goals)| Guide::lazy_over(b, enter, goals)),
-            ),
-        )
+        (None, Some(guides.kept.guide(b, kind, goals, |enter, goals| Guide::lazy_over(b, enter, goals))))
     };
     let (mut each, mut guide) = (each, guide);
     let start = u.pos;

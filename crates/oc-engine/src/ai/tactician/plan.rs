@@ -83,7 +83,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         let acting_unit = b.engine.unit(&acting, &[]).ok()?;
         let mobility = b.mobility_of(&acting_unit);
         // The tiles in reach in tile order, the search kept while nothing it touched changed.
-        let mut reach = self.view.reachable_sorted(i, &mobility, &mut self.walks.reach)?;
+        let mut reach = self.view.reachable_sorted(i, &mobility, &mut self.walks.kept.reach)?;
         // Under fog an enemy out of sight stands where it was last seen: no tile to end on (a
         // walk there is refused, and the unit stands still).
         reach.retain(|(t, _)| *t == u.pos || !self.remembered.contains(t));

@@ -2,52 +2,40 @@
 
 use std::sync::Arc;
 
+use crate::ai::guides::KeptGuides;
 use crate::ai::Guide;
-use crate::battle::{Battle, KeptReach, TerrainSeen, Tile};
+use crate::battle::{Battle, Tile};
 use crate::fx::FastMap;
 
-/// Walking guides kept from one decision to the next, by movement type and goal tiles (the
-/// objective's and the regions' stay put all battle; the enemy's stay while it stands still),
-/// worked out again only where the terrain changed (a door opened, a wall razed) or too many
-/// are kept. A guide reads the terrain and its goals alone, so a kept one is the one worked out.
+/// The tactician's walking guides, searched to their end and shared: kept by movement type and
+/// goal tiles ([`KeptGuides`], with our units' reach searches), and by movement type the last
+/// one toward the enemy, which its next is moved from ([`Walks::toward`]).
 #[derive(Default)]
 pub(in crate::ai) struct Walks {
-    /// The map's width and each tile's terrain the guides were worked out on.
-    terrain: TerrainSeen,
-    by_goals: FastMap<(String, Vec<Tile>), Arc<Guide>>,
-    /// Entering each tile, by movement type (`Battle::tile_costs`): looked up once for its guides.
-    enter: FastMap<String, Arc<[Option<i64>]>>,
+    /// The guides by movement type and goal tiles, and our units' last reach searches
+    /// (`Battle::reachable_sorted`), good while the terrain stands.
+    pub(super) kept: KeptGuides<Arc<Guide>>,
     /// By movement type, the last guide toward the enemy and its goals ([`Walks::toward`]).
     last: FastMap<String, (Vec<Tile>, Arc<Guide>)>,
     /// By tile (row by row): 2 where it is open (`Battle::open`: by its terrain), else 0.
     open: Vec<u8>,
-    /// Our units' last reach searches (`Battle::reachable_sorted`), good while the terrain stands.
-    pub(super) reach: KeptReach,
 }
 
 impl std::fmt::Debug for Walks {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Walks({})", self.by_goals.len())
+        write!(f, "Walks({:?})", self.kept)
     }
 }
 
 impl Walks {
-    /// The most guides kept: the enemy's goals change at every move of theirs.
-    const MAX: usize = 64;
     /// The most goals gone and come for a guide toward the enemy to be the last one moved.
     const MOVED: usize = 4;
 
-    /// Forgets the guides if the terrain changed or too many are kept.
+    /// Forgets the guides if the terrain changed or too many are kept ([`KeptGuides::check`]).
     pub(in crate::ai) fn check(&mut self, b: &Battle) {
-        let changed = self.terrain.renew(b);
-        if changed {
-            self.reach.clear();
-            self.enter.clear();
+        if self.kept.check(b) {
             self.last.clear();
             self.open.clear();
-        }
-        if changed || self.by_goals.len() > Walks::MAX {
-            self.by_goals.clear();
         }
     }
 
@@ -56,22 +44,19 @@ impl Walks {
     /// with the goals gone and come ([`Guide::moved`]: the same costs, the tiles a goal moved
     /// from and to searched again, not the map).
     pub(super) fn toward(&mut self, b: &Battle, kind: &str, goals: Vec<Tile>) -> Arc<Guide> {
-        let key = (kind.to_string(), goals);
-        let guide = match self.by_goals.get(&key) {
-            Some(g) => g.clone(),
-            None => {
-                let enter = self.enter.entry(key.0.clone()).or_insert_with(|| b.tile_costs(kind).into()).clone();
-                let moved = self.last.get(kind).and_then(|(was, g)| {
-                    let gone: Vec<Tile> = was.iter().filter(|t| !key.1.contains(t)).copied().collect();
-                    let come: Vec<Tile> = key.1.iter().filter(|t| !was.contains(t)).copied().collect();
+        let last = &self.last;
+        let guide = self
+            .kept
+            .guide(b, kind, goals.clone(), |enter, goals| {
+                let moved = last.get(kind).and_then(|(was, g)| {
+                    let gone: Vec<Tile> = was.iter().filter(|t| !goals.contains(t)).copied().collect();
+                    let come: Vec<Tile> = goals.iter().filter(|t| !was.contains(t)).copied().collect();
                     (gone.len() + come.len() <= Walks::MOVED).then(|| g.moved(enter.clone(), &gone, &come)).flatten()
                 });
-                let g = Arc::new(moved.unwrap_or_else(|| Guide::over(b, enter, &key.1)));
-                self.by_goals.insert(key.clone(), g.clone());
-                g
-            }
-        };
-        self.last.insert(key.0, (key.1, guide.clone()));
+                Arc::new(moved.unwrap_or_else(|| Guide::over(b, enter, goals)))
+            })
+            .clone();
+        self.last.insert(kind.to_string(), (goals, guide.clone()));
         guide
     }
 
@@ -87,13 +72,6 @@ impl Walks {
 
     /// The guide toward `goals` for movement type `kind`.
     pub(super) fn guide(&mut self, b: &Battle, kind: &str, goals: Vec<Tile>) -> Arc<Guide> {
-        let Walks { by_goals, enter, .. } = self;
-        by_goals
-            .entry((kind.to_string(), goals))
-            .or_insert_with_key(|(kind, goals)| {
-                let enter = enter.entry(kind.clone()).or_insert_with(|| b.tile_costs(kind).into());
-                Arc::new(Guide::over(b, enter.clone(), goals))
-            })
-            .clone()
+        self.kept.guide(b, kind, goals, |enter, goals| Arc::new(Guide::over(b, enter, goals))).clone()
     }
 }
