@@ -323,16 +323,29 @@ impl<'e> Battle<'e> {
         (target, tile): (Option<usize>, Option<Tile>),
         paid: Option<i64>,
     ) -> Result<String, BattleError> {
-        let u = self.state.units.get(i).cloned().ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let available = self.actions(i);
-        let Some(a) = available.into_iter().find(|a| a.verb() == Some(verb) && from.is_none_or(|t| *a.tag == *t)) else {
+        self.special_among(i, &available, (verb, from), (target, tile), paid)
+    }
+
+    /// [`Battle::special`] with unit `i`'s actions as [`Battle::actions`] gives them now
+    /// (`available`): a caller that tries each of them on copies of one battle lists them once.
+    pub(super) fn special_among(
+        &mut self,
+        i: usize,
+        available: &[Available],
+        (verb, from): (m::Verb, Option<&str>),
+        (target, tile): (Option<usize>, Option<Tile>),
+        paid: Option<i64>,
+    ) -> Result<String, BattleError> {
+        let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
+        let Some(a) = available.iter().find(|a| a.verb() == Some(verb) && from.is_none_or(|t| *a.tag == *t)) else {
             let of = from.map(|t| format!(" of {t}")).unwrap_or_default();
             return Err(BattleError::refused(Rule::Requirement, format!("{} has no action{of} that can {verb:?}", u.name)));
         };
         if a.action.target == m::ActionTarget::Enemies {
-            return self.perform_on_each(i, &a, paid);
+            return self.perform_on_each(i, a, paid);
         }
-        self.perform(i, &a, (target, tile), paid)
+        self.perform(i, a, (target, tile), paid)
     }
 
     /// An action on every enemy within reach (`target enemies`), nearest first: its

@@ -4,7 +4,21 @@
 //! (`line_of_sight`, seed 003: "A figure can attack any target within range, and to which it has
 //! a clear Line of Sight").
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use super::{distance, Battle, State, Tile};
+use crate::fx::FastMap;
+
+thread_local! {
+    /// The squares each line crosses ([`Battle::between`]) by the offset from its start to its
+    /// end, as offsets from its start: the same for every start. The threat maps ask for the
+    /// lines of sight of every weapon reach from every tile an enemy reaches, again and again.
+    static LINES: RefCell<FastMap<Tile, Rc<[Tile]>>> = RefCell::new(FastMap::default());
+}
+
+/// The most lines [`LINES`] keeps; past it, it starts over.
+const LINES_MAX: usize = 1 << 12;
 
 impl Battle<'_> {
     /// The squares the straight line between the centres of `a` and `b` crosses, neither end
@@ -36,23 +50,44 @@ impl Battle<'_> {
         !self.engine.rules.ruleset.turn.line_of_sight || distance(from, to) <= 1 || self.sight_blocker(from, to).is_none()
     }
 
+    /// [`Battle::between`] `from` and `to` as offsets from `from`, kept for every line of the
+    /// same offset ([`LINES`]).
+    fn line(from: Tile, to: Tile) -> Rc<[Tile]> {
+        let d = (to.0 - from.0, to.1 - from.1);
+        let work = || -> Rc<[Tile]> { Self::between((0, 0), d).into() };
+        // Squares side by side, or one square: nothing between.
+        if d.0.abs() <= 1 && d.1.abs() <= 1 {
+            return Rc::from([]);
+        }
+        LINES
+            .try_with(|lines| {
+                if let Some(line) = lines.borrow().get(&d) {
+                    return line.clone();
+                }
+                let line = work();
+                let mut lines = lines.borrow_mut();
+                if lines.len() >= LINES_MAX {
+                    lines.clear();
+                }
+                lines.insert(d, line.clone());
+                line
+            })
+            .unwrap_or_else(|_| work())
+    }
+
     /// The first square between `from` and `to` whose terrain `blocks_sight` (seen from `from`).
     pub fn sight_blocker(&self, from: Tile, to: Tile) -> Option<Tile> {
-        // A square sampled again straight after is the one just found clear: not read again.
-        let mut last = None;
-        Self::samples(from, to).find(|t| {
-            if last.replace(*t) == Some(*t) {
-                return false;
-            }
-            self.terrain_at(*t).is_some_and(|x| x.blocks_sight)
-        })
+        Self::line(from, to)
+            .iter()
+            .map(|o| (from.0 + o.0, from.1 + o.1))
+            .find(|t| self.terrain_at(*t).is_some_and(|x| x.blocks_sight))
     }
 
     /// How hidden a unit at `to` is from one at `from`: 2 (fully hidden) where a square that
     /// no movement type may enter (a wall, a shut door) lies on the line between them, else 1
     /// (half hidden) where a unit in the battle stands on it, else 0.
     pub fn cover_between(&self, from: Tile, to: Tile) -> i64 {
-        let line = Self::between(from, to);
+        let line: Vec<Tile> = Self::line(from, to).iter().map(|o| (from.0 + o.0, from.1 + o.1)).collect();
         let wall = |t: &Tile| self.terrain_at(*t).is_some_and(|x| !x.costs.is_empty() && x.costs.values().all(Option::is_none));
         if line.iter().any(wall) {
             2
@@ -60,6 +95,26 @@ impl Battle<'_> {
             1
         } else {
             0
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Battle;
+
+    #[test]
+    fn a_kept_line_is_the_line_between_the_squares_from_any_start() {
+        for from in [(0, 0), (3, -2), (-5, 7)] {
+            for dx in -9..=9 {
+                for dy in -9..=9 {
+                    let to = (from.0 + dx, from.1 + dy);
+                    let kept: Vec<_> = Battle::line(from, to).iter().map(|o| (from.0 + o.0, from.1 + o.1)).collect();
+                    assert_eq!(kept, Battle::between(from, to), "{from:?} -> {to:?}");
+                    // Asked again: the line kept.
+                    assert_eq!(Battle::line(from, to), Battle::line(from, to));
+                }
+            }
         }
     }
 }

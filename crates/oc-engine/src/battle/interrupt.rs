@@ -156,11 +156,13 @@ impl Battle<'_> {
                 Some((k, (distance(at, e.pos) - points).max(1)))
             })
             .collect();
+        // The unit's scene is the same against each enemy: made once a battle.
         let holds = |b: &Battle<'_>| {
+            let Some(scene) = b.scene(Cast { user: i, ..Cast::default() }, None) else { return false };
             near.iter().any(|(k, range)| {
                 let mut vars = b.step_vars(i, at, 0, &Act::Attack { target: *k });
                 vars.range = *range;
-                b.scene(Cast { user: i, ..Cast::default() }, None).is_some_and(|s| s.holds(f, &vars.params()))
+                scene.holds(f, &vars.params())
             })
         };
         let mut here = self.fork(None);
@@ -170,10 +172,12 @@ impl Battle<'_> {
         if near.is_empty() || holds(&here) {
             return None;
         }
+        // Each copy of `here` has the actions `here` has: listed once.
+        let available = here.actions(i);
         for a in self.actions(i) {
             let Some(verb) = a.verb() else { continue };
             let mut b = here.fork(None);
-            if b.special(i, (verb, Some(a.tag.as_str())), (None, None), None).is_ok() && holds(&b) {
+            if b.special_among(i, &available, (verb, Some(a.tag.as_str())), (None, None), None).is_ok() && holds(&b) {
                 return Some(Act::Special { verb, target: None, tile: None, from: Some(a.tag) });
             }
         }

@@ -11,15 +11,16 @@ use std::path::{Path, PathBuf};
 use oc_model as m;
 use oc_syntax::ast;
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Failure, Refusal};
 use crate::setup::{Compiled, Setup};
 use crate::simulate::Shard;
 use crate::stats::Score;
+use pool::Pending;
 
 pub mod part;
+mod pool;
 pub use part::{merge, merge_files, read_part, Merged, Part, PART_KIND, PART_VERSION};
 
 pub const BEGIN: &str = "<!-- fairness:begin -->";
@@ -108,33 +109,45 @@ pub fn measure_file(
     say: &dyn Fn(&str),
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<Row>, Refusal> {
-    crate::hold_freed_pages();
-    let (games, games_for, seed) = (r.games, r.games_for, r.seed);
-    let mut rows = Vec::new();
+    let pending = pending(compiled, logical, r, used, say)?;
+    play(pending, r.seed, say, tick)
+}
+
+/// The pairs of the file `logical` ([`pairs`]) with the games each plays ([`measure_file`]).
+fn pending(
+    compiled: Compiled,
+    logical: &str,
+    r: &Request,
+    used: &mut Vec<String>,
+    say: &dyn Fn(&str),
+) -> Result<Vec<Pending>, Refusal> {
+    let mut pending = Vec::new();
     for setup in pairs(compiled, logical, say)? {
-        let (s, [a, d]) = (&setup.scenario, &setup.armies);
-        let games = match games_for.iter().find(|(n, _)| *n == s.name) {
+        let games = match r.games_for.iter().find(|(n, _)| *n == setup.scenario.name) {
             Some((n, g)) => {
                 if !used.contains(n) {
                     used.push(n.clone());
                 }
                 *g
             }
-            None => games,
+            None => r.games,
         };
-        let started = std::time::Instant::now();
-        let owned: Vec<u64> = (0..games).filter(|g| r.shard.is_none_or(|s| s.owns(*g))).collect();
-        let results = owned
-            .into_par_iter()
-            .map(|g| {
-                let played = setup.game(seed, g).map(|(r, _)| r);
-                tick();
-                played
-            })
-            .collect::<Result<Vec<_>, String>>()
-            .map_err(|e| Refusal::new(format!("{logical}: a game failed: {e}")))?;
+        let games = (0..games).filter(|g| r.shard.is_none_or(|s| s.owns(*g))).collect();
+        pending.push(Pending { setup, games });
+    }
+    Ok(pending)
+}
+
+/// Every pair's games played in one pool ([`pool`]), a row each in the pairs' order; `say`
+/// hears each pair's line in that order.
+fn play(pending: Vec<Pending>, seed: u64, say: &dyn Fn(&str), tick: &(dyn Fn() + Sync)) -> Result<Vec<Row>, Refusal> {
+    crate::hold_freed_pages();
+    let mut rows = Vec::new();
+    pool::play(pending, seed, tick, &mut |setup, played| {
+        let (logical, s, [a, d]) = (&setup.logical, &setup.scenario, &setup.armies);
+        let (results, time) = played.map_err(|e| Refusal::new(format!("{logical}: a game failed: {e}")))?;
         let score = Score::of(&results);
-        say(&format!("{logical} {}: {} vs {}: attacker {} in {:.1?}", s.name, a.name, d.name, score.text(), started.elapsed()));
+        say(&format!("{logical} {}: {} vs {}: attacker {} in {:.1?}", s.name, a.name, d.name, score.text(), time));
         rows.push(Row {
             file: logical.to_string(),
             scenario: s.name.clone(),
@@ -144,7 +157,8 @@ pub fn measure_file(
             rounds: results.iter().map(|g| u64::from(g.rounds)).sum(),
             score,
         });
-    }
+        Ok(())
+    })?;
     Ok(rows)
 }
 
@@ -172,20 +186,21 @@ pub fn measure(
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<Row>, Failure> {
     let projects = oc_project::discover(r.paths).map_err(Failure::refused)?;
-    let (mut rows, mut used) = (Vec::new(), Vec::new());
+    // Every file compiled first, then every pair's games played in one pool.
+    let (mut all, mut used) = (Vec::new(), Vec::new());
     for project in &projects {
         for logical in &project.files {
             let path = project.root.join(logical);
-            rows.extend(measure_file(compile(&path)?, logical, r, &mut used, say, tick)?);
+            all.extend(pending(compile(&path)?, logical, r, &mut used, say)?);
         }
     }
     if let Some((name, _)) = r.games_for.iter().find(|(n, _)| !used.contains(n)) {
         return Err(Failure::refused(format!("--games-for names `{name}`, which is not a scenario measured here")));
     }
-    if rows.is_empty() {
+    if all.is_empty() {
         return Err(Failure::refused("no scenario with an army on each side under the paths given"));
     }
-    Ok(rows)
+    Ok(play(all, r.seed, say, tick)?)
 }
 
 /// A notes file (a README) with the table put between its markers: the text edit to write
