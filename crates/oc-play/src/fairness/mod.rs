@@ -147,7 +147,9 @@ fn play(pending: Vec<Pending>, seed: u64, say: &dyn Fn(&str), tick: &(dyn Fn() +
         let (logical, s, [a, d]) = (&setup.logical, &setup.scenario, &setup.armies);
         let (results, time) = played.map_err(|e| Refusal::new(format!("{logical}: a game failed: {e}")))?;
         let score = Score::of(&results);
-        say(&format!("{logical} {}: {} vs {}: attacker {} in {:.1?}", s.name, a.name, d.name, score.text(), time));
+        // The games of a pair share the threads with other pairs' games: the time is their own,
+        // summed, not the wall time between the first and the last.
+        say(&format!("{logical} {}: {} vs {}: attacker {}, {:.1?} of play", s.name, a.name, d.name, score.text(), time));
         rows.push(Row {
             file: logical.to_string(),
             scenario: s.name.clone(),
