@@ -2,8 +2,8 @@
 //! them before the next pair's began, each pair leaving a core idle at its end (and a run of a
 //! game a pair played its scenarios one at a time). Here a free thread takes the next game in
 //! the pairs' order, the next pair's as soon as the last of a pair's is under way, so only the
-//! run's last game can leave a core idle; a pair's setup (its engine and its caches) is dropped
-//! as its last game ends, so no more than a pair or two are held at once, as before. Which
+//! run's last game can leave a core idle; a pair's setup (its engine and the caches its games
+//! grew) is let go once its last game ends and it is heard (pairs are heard in order). Which
 //! thread plays a game, and when, changes no result: a game is a function of its seed and its
 //! number (the engine's caches give the bits they would work out); the rows, and the line said
 //! for each pair, come in the pairs' order.
@@ -88,7 +88,9 @@ pub(super) fn play(
         // Each pair heard in order, as soon as it and those before it are played (a pair with no
         // games as soon as it is reached).
         let mut finished: Vec<bool> = games.iter().map(Vec::is_empty).collect();
-        for (k, setup) in setups.iter().enumerate() {
+        // Each setup let go once heard: the board's goes with its last game, so a pair's engine
+        // (and its caches) is not held past it.
+        for (k, setup) in setups.into_iter().enumerate() {
             while !finished.get(k).copied().unwrap_or(true) {
                 match receiver.recv() {
                     Ok(j) => {
@@ -100,7 +102,7 @@ pub(super) fn play(
                 }
             }
             let played = lock(&board).pairs.get_mut(k).map_or(Err("not played".to_string()), Progress::take);
-            if let Err(e) = done(setup, played) {
+            if let Err(e) = done(&setup, played) {
                 // Nothing more is handed out; the games under way end, unheard.
                 lock(&board).setups.iter_mut().for_each(|s| *s = None);
                 return Err(e);

@@ -155,8 +155,15 @@ pub(super) fn walk(
     let (each, guide) = if enemies && !goals.is_empty() {
         // Each guide with its goal's distance from where the unit stands, the nearest goals
         // first: the least cost is found early and the far guides not read.
-        let ks: Vec<(usize, Tile)> = if foes { Vec::new() } else { guides.toward_each(b, kind, &enter, &goals) };
-        let ks = if foes { guides.toward_foes(b, kind, &enter, &goals) } else { &ks[..] };
+        // Toward the enemy's tiles in sight (the same for every unit this decision), else toward
+        // where the enemy deployed.
+        let zone;
+        let ks = if foes {
+            guides.toward_foes(b, kind, &enter, &goals)
+        } else {
+            zone = guides.toward_each(b, kind, &enter, &goals);
+            &zone[..]
+        };
         let mut ks: Vec<(i64, usize, Tile)> = ks.iter().map(|(k, g)| (distance(u.pos, *g), *k, *g)).collect();
         ks.sort_unstable_by_key(|(d, k, _)| (*d, *k));
         nearest = ks.first().map(|(_, _, g)| *g);
