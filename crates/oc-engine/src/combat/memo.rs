@@ -26,6 +26,8 @@ pub(crate) struct StrikeMemo {
     pub(super) outcomes: OnceCell<Option<Arc<Outcomes>>>,
     /// The flags with the striker as `attacker`, by [`Flag`].
     pub(super) flags: [OnceCell<Option<V>>; Flag::ALL],
+    /// Whether what a forecast of the same units kept ([`PAIRS`]) was looked for (once).
+    looked: std::cell::Cell<bool>,
 }
 
 /// A plain exchange's walk (`plain.rs`) as it goes at any hit points: where the strikers' order
@@ -143,8 +145,9 @@ impl super::Exchange<'_> {
 /// is keyed by its place, which the entry holds (a `Weak`: the unit's memory is not freed, so
 /// no other unit takes that place, while the entry lasts; what the unit owns is). Odds and
 /// endings keep none: `oc matrix` (each weapon against each class's first, so a mirror is
-/// rarely there) and the AIs (which keep endings of their own). The flags, kept too, cost as
-/// much to keep and find as they saved (by a profile): they are not.
+/// rarely there) and the AIs (which keep endings of their own). The flags come with the
+/// outcomes ([`Kept`]): kept in a table of their own they cost as much to keep and find as they
+/// saved (by a profile).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) struct PairKey {
     ir: u64,
@@ -161,10 +164,15 @@ pub(super) struct PairKey {
     acts: u8,
 }
 
-/// An entry of [`PAIRS`]: its units' places, held, and the strike's outcomes.
+/// An entry of [`PAIRS`]: its units' places, held, the strike's outcomes, and the striker's
+/// flags as the exchange began where they were worked out by then (as its memo holds them:
+/// `Some(None)` where one read hit points). A forecast's flags are read before its outcomes (the
+/// order of strikes first), so they come with them: one look-up finds both, and a follow-up
+/// that reads both units is not worked out again for the mirror matchup.
 struct Kept {
     _units: [Weak<Unit>; 2],
     outcomes: Arc<Outcomes>,
+    flags: [Option<Option<V>>; Flag::ALL],
 }
 
 thread_local! {
@@ -210,13 +218,28 @@ impl super::Exchange<'_> {
     /// in the memo too).
     pub(super) fn start_outcomes(&self, slot: Option<&OnceCell<Option<Arc<Outcomes>>>>, side: usize) -> Option<Arc<Outcomes>> {
         let slot = slot?;
-        if let Some(o) = slot.get() {
-            return o.clone();
+        if slot.get().is_none() {
+            self.adopt(side);
         }
-        let key = self.pair_key(side)?;
-        let o = PAIRS.try_with(|p| p.try_borrow().ok()?.get(&key).map(|k| k.outcomes.clone())).ok().flatten()?;
-        let _ = slot.set(Some(o.clone()));
-        Some(o)
+        slot.get()?.clone()
+    }
+
+    /// Fills `side`'s memo with what a forecast of the same units kept (its strike's outcomes,
+    /// its flags), where one did: looked for once an exchange, as the first of them is asked.
+    pub(super) fn adopt(&self, side: usize) {
+        let Some(memo) = self.memos.get(side) else { return };
+        if memo.looked.replace(true) {
+            return;
+        }
+        let Some(key) = self.pair_key(side) else { return };
+        let found = PAIRS.try_with(|p| p.try_borrow().ok()?.get(&key).map(|k| (k.outcomes.clone(), k.flags))).ok().flatten();
+        let Some((outcomes, flags)) = found else { return };
+        let _ = memo.outcomes.set(Some(outcomes));
+        for (slot, flag) in memo.flags.iter().zip(flags) {
+            if let Some(v) = flag {
+                let _ = slot.set(v);
+            }
+        }
     }
 
     /// Keeps `side`'s strike's outcomes as the exchange began (worked out reading no hit points)
@@ -224,7 +247,8 @@ impl super::Exchange<'_> {
     pub(super) fn share_outcomes(&self, side: usize, outcomes: &Arc<Outcomes>) {
         let Some(key) = self.pair_key(side) else { return };
         let (Some(striker), Some(struck)) = (self.base.get(side), self.base.get(1 - side)) else { return };
-        let kept = Kept { _units: [Arc::downgrade(striker), Arc::downgrade(struck)], outcomes: outcomes.clone() };
+        let flags = self.memos.get(side).map_or([None; Flag::ALL], |m| m.flags.each_ref().map(|f| f.get().copied()));
+        let kept = Kept { _units: [Arc::downgrade(striker), Arc::downgrade(struck)], outcomes: outcomes.clone(), flags };
         let _ = PAIRS.try_with(|p| {
             if let Ok(mut p) = p.try_borrow_mut() {
                 if p.len() >= PAIRS_MAX {

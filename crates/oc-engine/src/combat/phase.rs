@@ -39,6 +39,10 @@ impl Exchange<'_> {
         let start = self.at_start(state) && form == 0;
         // As the exchange began: worked out once.
         let shared = self.memos.get(attacker).filter(|_| start).and_then(|m| m.flags.get(which as usize));
+        // Not yet worked out: perhaps kept by a forecast of the same units (`memo::Kept`).
+        if shared.is_some_and(|s| s.get().is_none()) {
+            self.adopt(attacker);
+        }
         if let Some(Some(v)) = shared.and_then(std::cell::OnceCell::get) {
             return *v;
         }
