@@ -24,33 +24,40 @@ const MADE_SEARCHED: usize = 16;
 /// One side's final HP -> probability (a few, in place).
 type SideHp = smallvec::SmallVec<[(i64, f64); 16]>;
 
-/// One side's final HP -> probability, ascending: each summed in the order the final states were
-/// first reached (what a `BTreeMap` filled from `done` holds, without building one).
-fn side_hp(done: &[([i64; 2], f64)], side: usize) -> SideHp {
+/// Each side's final HP -> probability, ascending: each summed in the order the final states
+/// were first reached (what a `BTreeMap` filled from `done` holds, without building one). Both
+/// sides in one pass, in place (a list of 16 moved by value is a `memcpy`).
+fn side_hps(done: &[([i64; 2], f64)]) -> [SideHp; 2] {
+    let mut out = [SideHp::new(), SideHp::new()];
     // Many final states (damage dice): summed in a map, in the same order.
     if done.len() > 64 {
-        let mut map: BTreeMap<i64, f64> = BTreeMap::new();
-        for (hp, p) in done {
-            *map.entry(hp.get(side).copied().unwrap_or(0)).or_default() += p;
+        for (side, list) in out.iter_mut().enumerate() {
+            let mut map: BTreeMap<i64, f64> = BTreeMap::new();
+            for (hp, p) in done {
+                *map.entry(hp.get(side).copied().unwrap_or(0)).or_default() += p;
+            }
+            list.extend(map);
         }
-        return map.into_iter().collect();
+        return out;
     }
-    let mut out = SideHp::new();
-    for (hp, p) in done {
-        add_at(&mut out, hp.get(side).copied().unwrap_or(0), *p);
+    let [a, d] = &mut out;
+    for ([ha, hd], p) in done {
+        add_at(a, *ha, *p);
+        add_at(d, *hd, *p);
     }
-    out.sort_unstable_by_key(|(h, _)| *h);
+    a.sort_unstable_by_key(|(h, _)| *h);
+    d.sort_unstable_by_key(|(h, _)| *h);
     out
 }
 
 /// The map of ascending (key, value) pairs: a few inserted one by one (no list collected and
 /// sorted, as `collect` does), many built in bulk. The same entries either way.
-fn map_of(sorted: SideHp) -> BTreeMap<i64, f64> {
+fn map_of(sorted: &SideHp) -> BTreeMap<i64, f64> {
     if sorted.len() > 16 {
-        return sorted.into_iter().collect();
+        return sorted.iter().copied().collect();
     }
     let mut map = BTreeMap::new();
-    for (k, v) in sorted {
+    for &(k, v) in sorted {
         map.insert(k, v);
     }
     map
@@ -94,8 +101,8 @@ pub(super) fn assemble(
     distance: i64,
     [attacker, defender]: [SideForecast; 2],
 ) -> Forecast {
-    let (attacker_hp, defender_hp) = (side_hp(done, 0), side_hp(done, 1));
-    let odds = Odds::of(&attacker_hp, &defender_hp, start);
+    let [attacker_hp, defender_hp] = &side_hps(done);
+    let odds = Odds::of(attacker_hp, defender_hp, start);
     let (attacker_hp, defender_hp) = (map_of(attacker_hp), map_of(defender_hp));
     Forecast {
         attacker,
@@ -112,13 +119,14 @@ pub(super) fn assemble(
 
 /// [`Exchange::odds`] of the final hit points `done` (in the order first reached) from `start`.
 pub(super) fn odds_of(done: &[([i64; 2], f64)], start: [i64; 2]) -> Odds {
-    Odds::of(&side_hp(done, 0), &side_hp(done, 1), start)
+    let [attacker_hp, defender_hp] = &side_hps(done);
+    Odds::of(attacker_hp, defender_hp, start)
 }
 
 /// [`Exchange::ending`] of the final hit points `done` (in the order first reached) from `start`.
 pub(super) fn ending_of(done: &[([i64; 2], f64)], start: [i64; 2]) -> Ending {
-    let (attacker_hp, defender_hp) = (side_hp(done, 0), side_hp(done, 1));
-    let odds = Odds::of(&attacker_hp, &defender_hp, start);
+    let [attacker_hp, defender_hp] = &side_hps(done);
+    let odds = Odds::of(attacker_hp, defender_hp, start);
     let (attacker_hp, defender_hp) = (map_of(attacker_hp), map_of(defender_hp));
     Ending { start, attacker_hp, defender_hp, odds }
 }
