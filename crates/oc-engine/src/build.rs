@@ -9,18 +9,30 @@ use crate::strike::Ctx;
 use crate::unit::{Instance, PerFormula, Unit};
 use crate::{Engine, EngineError, Form, Loadout};
 
+/// A loadout's and added statuses' key in [`Engine::unit`]'s cache: names by their interned
+/// place, not their text (`hash_loadout`): only a hash.
+pub(crate) fn unit_hash(l: &Loadout, extra_statuses: &[u32]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = crate::fx::Fx::default();
+    crate::hash_loadout(l, &mut h);
+    extra_statuses.hash(&mut h);
+    h.finish()
+}
+
 impl Engine {
     /// The unit a loadout makes, with the statuses in `extra_statuses` added to the loadout's:
     /// built once, then shared.
     pub fn unit(&self, l: &Loadout, extra_statuses: &[u32]) -> Result<std::sync::Arc<Unit>, EngineError> {
-        // Names by their interned place, not their text (`hash_loadout`): only a hash.
-        let hash = {
-            use std::hash::{Hash, Hasher};
-            let mut h = crate::fx::Fx::default();
-            crate::hash_loadout(l, &mut h);
-            extra_statuses.hash(&mut h);
-            h.finish()
-        };
+        self.unit_hashed(l, extra_statuses, unit_hash(l, extra_statuses))
+    }
+
+    /// [`Engine::unit`] where the caller worked out its [`unit_hash`] already.
+    pub(crate) fn unit_hashed(
+        &self,
+        l: &Loadout,
+        extra_statuses: &[u32],
+        hash: u64,
+    ) -> Result<std::sync::Arc<Unit>, EngineError> {
         let is = |k: &(Loadout, Vec<u32>)| k.0 == *l && k.1 == extra_statuses;
         if let Some(u) = self.units.read().ok().and_then(|c| c.get(hash, is)) {
             return Ok(u);

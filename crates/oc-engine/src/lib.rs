@@ -233,16 +233,16 @@ type EndingCache = fx::Checked<EndingKey, std::sync::Arc<Ending>>;
 type PlanKey = (Loadout, Loadout, i64);
 type PlanCache = fx::Checked<PlanKey, std::sync::Arc<combat::Plan>>;
 
-/// A matchup's hash for its plan: each name by its interned place (not its text, as `Hash` for
-/// `Atom` reads), the rest as `Hash` reads it. Only looked up, never iterated.
+/// A matchup's hash for its plan: of its loadouts' keys in the units' cache (`build::unit_hash`:
+/// each name by its interned place, not its text as `Hash` for `Atom` reads) and the distance.
+/// Only looked up, never iterated.
 fn plan_hash(attacker: &Loadout, defender: &Loadout, distance: i64) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = fx::Fx::default();
-    for l in [attacker, defender] {
-        hash_loadout(l, &mut h);
-    }
-    distance.hash(&mut h);
-    h.finish()
+    plan_hash_of([build::unit_hash(attacker, &[]), build::unit_hash(defender, &[])], distance)
+}
+
+/// [`plan_hash`] of the two loadouts' `build::unit_hash`.
+fn plan_hash_of(units: [u64; 2], distance: i64) -> u64 {
+    fx::hash_of(&(units, distance))
 }
 
 /// A loadout into `h`, each name by its interned place ([`plan_hash`]; [`Engine::unit`]'s cache).
@@ -387,7 +387,13 @@ impl Engine {
 
     /// The exact forecast of `attacker` attacking `defender` from `distance` tiles.
     pub fn forecast(&self, attacker: &Loadout, defender: &Loadout, distance: i64) -> Result<Forecast, EngineError> {
-        self.forecast_with(attacker, defender, distance, || Exchange::new(self, attacker, defender, distance))
+        // Each loadout hashed once: for the matchup's plan and for its unit.
+        let units = [build::unit_hash(attacker, &[]), build::unit_hash(defender, &[])];
+        self.forecast_with(attacker, defender, distance, plan_hash_of(units, distance), || {
+            let [a, d] = units;
+            let built = [self.unit_hashed(attacker, &[], a)?, self.unit_hashed(defender, &[], d)?];
+            Exchange::with_units(self, [attacker, defender], built, distance)
+        })
     }
 
     /// A forecast from the matchup's plan where one is kept; else worked out by the exchange
@@ -397,12 +403,12 @@ impl Engine {
         attacker: &Loadout,
         defender: &Loadout,
         distance: i64,
+        hash: u64,
         exchange: impl FnOnce() -> Result<Exchange<'e>, EngineError>,
     ) -> Result<Forecast, EngineError> {
         if !self.ir.strategy.plans {
             return Ok(exchange()?.forecast());
         }
-        let hash = plan_hash(attacker, defender, distance);
         if let Some(f) = self.plan_of(hash, attacker, defender, distance).and_then(|p| p.forecast()) {
             return Ok(f);
         }
@@ -449,7 +455,7 @@ impl Engine {
     /// up in the engine's shared cache for every matchup.
     pub fn forecast_prepared(&self, attacker: &Prepared, defender: &Prepared, distance: i64) -> Result<Forecast, EngineError> {
         let (a, d) = (&attacker.loadout, &defender.loadout);
-        self.forecast_with(a, d, distance, || {
+        self.forecast_with(a, d, distance, plan_hash(a, d, distance), || {
             Exchange::with_units(self, [a, d], [attacker.unit.clone(), defender.unit.clone()], distance)
         })
     }
