@@ -40,14 +40,42 @@ fn side_hps(done: &[([i64; 2], f64)]) -> [SideHp; 2] {
         }
         return out;
     }
-    let [a, d] = &mut out;
-    for ([ha, hd], p) in done {
-        add_at(a, *ha, *p);
-        add_at(d, *hd, *p);
+    for (side, list) in out.iter_mut().enumerate() {
+        if !by_window(done, side, list) {
+            for (hp, p) in done {
+                add_at(list, hp.get(side).copied().unwrap_or(0), *p);
+            }
+            list.sort_unstable_by_key(|(h, _)| *h);
+        }
     }
-    a.sort_unstable_by_key(|(h, _)| *h);
-    d.sort_unstable_by_key(|(h, _)| *h);
     out
+}
+
+/// One side's final HP -> probability into `out` (empty), where they lie within a window of 64
+/// (most exchanges): each added in `done`'s order to 0.0 in a slot by hit points, as to a map's
+/// default entry, and read out ascending. `false` (nothing written) where they spread wider.
+fn by_window(done: &[([i64; 2], f64)], side: usize, out: &mut SideHp) -> bool {
+    const WINDOW: usize = 64;
+    let hp = |s: &([i64; 2], f64)| s.0.get(side).copied().unwrap_or(0);
+    let (lo, hi) = done.iter().fold((i64::MAX, i64::MIN), |(lo, hi), s| (lo.min(hp(s)), hi.max(hp(s))));
+    if lo > hi || hi.saturating_sub(lo) >= WINDOW as i64 {
+        return false;
+    }
+    let mut sums = [0.0f64; WINDOW];
+    let mut seen = 0u64;
+    for s in done {
+        let i = (hp(s) - lo) as usize;
+        if let Some(sum) = sums.get_mut(i) {
+            *sum += s.1;
+            seen |= 1 << i;
+        }
+    }
+    while seen != 0 {
+        let i = seen.trailing_zeros() as usize;
+        out.push((lo + i as i64, sums.get(i).copied().unwrap_or(0.0)));
+        seen &= seen - 1;
+    }
+    true
 }
 
 /// The map of ascending (key, value) pairs: a few inserted one by one (no list collected and
