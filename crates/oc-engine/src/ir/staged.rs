@@ -67,7 +67,8 @@ impl Ir {
             }
             // Every other operator (`if` is above): staged part by part.
             _ if e.combines() => {
-                let parts: Vec<Option<E>> = e.children().map(|c| self.stage(c, fold)).collect();
+                // In place (an operator has at most three parts; a lookup more spills).
+                let parts: smallvec::SmallVec<[Option<E>; 3]> = e.children().map(|c| self.stage(c, fold)).collect();
                 if parts.iter().all(Option::is_none) {
                     return None;
                 }
