@@ -315,7 +315,7 @@ fn best_for(
     // has moved (`Battle::moves_situation`): a flank or the rear is forecast from the tile it
     // gives, not as the target stands now.
     let situated = b.situated();
-    let mut terrains: Vec<(Option<&m::Terrain>, Option<Loadout>)> = Vec::new();
+    let mut terrains: Vec<(Option<&m::Terrain>, Option<usize>)> = Vec::new();
     // Each group's terrain as an atom, and its loadout (its own where situated, else `base`) by
     // number once a striker needs it: what the strikers are kept by, worked out once a group.
     let mut group_keys: Vec<(Option<Atom>, Option<u32>)> = Vec::new();
@@ -324,18 +324,19 @@ fn best_for(
     // Without fog the reach already left out every tile another unit stands on.
     let held: Vec<Tile> = if view.sight.fogged() { view.units().map(|(_, x)| x.pos).collect() } else { Vec::new() };
     // Where situated, the unit's own loadout on each tile in reach (in `tiles`' order), worked
-    // out once: the groups below and the walk's `situation_costs` both read it.
-    let owns: Vec<Option<Loadout>> =
-        if situated { tiles.iter().map(|(t, _)| b.loadout_moved(i, true, (i, *t))).collect() } else { Vec::new() };
+    // out once: the groups below and the walk's `situation_costs` both read it. Each distinct
+    // loadout is built once (`mine`), each tile holding its index (equal where the loadouts are).
+    let (mine, owns): (Vec<Loadout>, Vec<Option<usize>>) =
+        if situated { b.loadouts_moved(i, true, tiles.iter().map(|(t, _)| *t)) } else { (Vec::new(), Vec::new()) };
     let spots: Vec<(Tile, usize)> = tiles
         .iter()
         .enumerate()
         .filter(|(_, (t, _))| *t == u.pos || !held.contains(t))
         .map(|(k, (t, _))| {
             let terrain = b.terrain_at(*t);
-            let own = owns.get(k).and_then(|l| l.as_ref());
-            let same = |(x, l): &(Option<&m::Terrain>, Option<Loadout>)| {
-                l.as_ref() == own
+            let own = owns.get(k).copied().flatten();
+            let same = |(x, l): &(Option<&m::Terrain>, Option<usize>)| {
+                *l == own
                     && match (x, terrain) {
                         (Some(x), Some(y)) => std::ptr::eq(*x, y),
                         (None, None) => true,
@@ -344,7 +345,7 @@ fn best_for(
             };
             let g = terrains.iter().position(same).unwrap_or_else(|| {
                 group_keys.push((b.terrain_atom_at(*t), None));
-                terrains.push((terrain, own.cloned()));
+                terrains.push((terrain, own));
                 terrains.len() - 1
             });
             (*t, g)
@@ -396,7 +397,7 @@ fn best_for(
                 // its reach, and those need no forecast at all.
                 let Some(slot) = strikers.get_mut(g * weapons.len() + n) else { continue };
                 let striker = slot.get_or_insert_with(|| {
-                    let own = terrains.get(g).and_then(|(_, l)| l.as_ref());
+                    let own = terrains.get(g).and_then(|(_, l)| l.and_then(|n| mine.get(n)));
                     let l = own.unwrap_or(&base);
                     let (terrain, id) = group_keys.get_mut(g).map_or((None, None), |(t, id)| (*t, Some(id)));
                     // `base` is numbered once a decision, whatever the groups that strike as it.
@@ -492,7 +493,7 @@ fn best_for(
     }
     // 4. Walking toward the objective or the nearest enemy.
     let beat = best.as_ref().map(|(s, _)| *s);
-    let situation = situated.then_some((&base, &weapons[..], &owns[..]));
+    let situation = situated.then_some((&base, &weapons[..], (&mine[..], &owns[..])));
     if let Some((t, score)) =
         walk::walk((view, i), (cache, guides, targets), (&verbs, objectives), (&mobility.1, &tiles), beat, situation)
     {
@@ -507,16 +508,17 @@ fn best_for(
 
 /// What standing on each tile in reach costs unit `i`'s blow, where the battle is situated: its
 /// best prospect (with any of `weapons`) on the enemy nearest it, with its loadout where it
-/// stands (`base`) less with its loadout on the tile (`owns`, in the reach's order; the terrain aside: what the advanced rules
-/// lay there, as a unit too far from its general), each distinct loadout forecast once. Zero
-/// with no enemy in sight.
+/// stands (`base`) less with its loadout on the tile (`owns`: by the reach's order, an index into
+/// `mine`; the terrain aside: what the advanced rules lay there, as a unit too far from its
+/// general), each distinct loadout forecast once, in the order of the tiles. Zero with no enemy
+/// in sight.
 fn situation_costs(
     b: &Battle,
     cache: &mut Forecasts,
     targets: &mut Targets,
     (view, i): (&View, usize),
     (base, weapons): (&Loadout, &[Atom]),
-    owns: &[Option<Loadout>],
+    (mine, owns): (&[Loadout], &[Option<usize>]),
 ) -> Vec<f64> {
     let Some(u) = b.units.get(i) else { return vec![0.0; owns.len()] };
     let Some(k) = view.targets().min_by_key(|(k, f)| (distance(u.pos, f.pos), *k)).map(|(k, _)| k) else {
@@ -537,19 +539,29 @@ fn situation_costs(
     };
     let here = value(base);
     let mut seen: Vec<(Loadout, f64)> = Vec::new();
+    // Each distinct loadout's cost, worked out at its first tile.
+    let mut costs: Vec<Option<f64>> = vec![None; mine.len()];
     owns.iter()
         .map(|own| {
-            let Some(mut l) = own.clone() else { return 0.0 };
+            let Some(n) = *own else { return 0.0 };
+            if let Some(Some(c)) = costs.get(n) {
+                return *c;
+            }
+            let Some(mut l) = mine.get(n).cloned() else { return 0.0 };
             l.terrain = base.terrain;
-            if l == *base {
-                return 0.0;
+            let c = if l == *base {
+                0.0
+            } else if let Some((_, v)) = seen.iter().find(|(x, _)| *x == l) {
+                here - v
+            } else {
+                let v = value(&l);
+                seen.push((l, v));
+                here - v
+            };
+            if let Some(slot) = costs.get_mut(n) {
+                *slot = Some(c);
             }
-            if let Some((_, v)) = seen.iter().find(|(x, _)| *x == l) {
-                return here - v;
-            }
-            let v = value(&l);
-            seen.push((l, v));
-            here - v
+            c
         })
         .collect()
 }
