@@ -288,12 +288,11 @@ fn best_for(
     }
     // 2c. An item whose `use` heals a unit of its side (seed 002's Item action: "on yourself or
     // an adjacent ally"), from where it stands: a hurt ally, or itself when badly hurt.
-    let mut used: Vec<Atom> = Vec::new();
-    for item in &u.items {
-        if used.contains(item) {
+    // Each item once (the first of those alike).
+    for (n, item) in u.items.iter().enumerate() {
+        if u.items.get(..n).is_some_and(|before| before.contains(item)) {
             continue;
         }
-        used.push(*item);
         for k in b.item_targets(i, item, u.pos, m::Verb::Heal) {
             let Some(f) = b.units.get(k) else { continue };
             let missing = f.max_hp.saturating_sub(f.hp);
@@ -328,29 +327,26 @@ fn best_for(
     // loadout is built once (`mine`), each tile holding its index (equal where the loadouts are).
     let (mine, owns): (Vec<Loadout>, Vec<Option<usize>>) =
         if situated { b.loadouts_moved(i, true, tiles.iter().map(|(t, _)| *t)) } else { (Vec::new(), Vec::new()) };
-    let spots: Vec<(Tile, usize)> = tiles
-        .iter()
-        .enumerate()
-        .filter(|(_, (t, _))| *t == u.pos || !held.contains(t))
-        .map(|(k, (t, _))| {
-            let terrain = b.terrain_at(*t);
-            let own = owns.get(k).copied().flatten();
-            let same = |(x, l): &(Option<&m::Terrain>, Option<usize>)| {
-                *l == own
-                    && match (x, terrain) {
-                        (Some(x), Some(y)) => std::ptr::eq(*x, y),
-                        (None, None) => true,
-                        _ => false,
-                    }
-            };
-            let g = terrains.iter().position(same).unwrap_or_else(|| {
-                group_keys.push((b.terrain_atom_at(*t), None));
-                terrains.push((terrain, own));
-                terrains.len() - 1
-            });
-            (*t, g)
-        })
-        .collect();
+    // Its room made once (a tile a spot at most).
+    let mut spots: Vec<(Tile, usize)> = Vec::with_capacity(tiles.len());
+    spots.extend(tiles.iter().enumerate().filter(|(_, (t, _))| *t == u.pos || !held.contains(t)).map(|(k, (t, _))| {
+        let terrain = b.terrain_at(*t);
+        let own = owns.get(k).copied().flatten();
+        let same = |(x, l): &(Option<&m::Terrain>, Option<usize>)| {
+            *l == own
+                && match (x, terrain) {
+                    (Some(x), Some(y)) => std::ptr::eq(*x, y),
+                    (None, None) => true,
+                    _ => false,
+                }
+        };
+        let g = terrains.iter().position(same).unwrap_or_else(|| {
+            group_keys.push((b.terrain_atom_at(*t), None));
+            terrains.push((terrain, own));
+            terrains.len() - 1
+        });
+        (*t, g)
+    }));
     // By weapon and terrain struck from (`[terrain * weapons + weapon]`): the unit as it
     // strikes, interned, and the distances it reaches (`None`: it may not strike so).
     let mut strikers: Vec<Option<Option<Arc<Striker>>>> = (0..terrains.len() * weapons.len()).map(|_| None).collect();
@@ -365,7 +361,8 @@ fn best_for(
     // target are a run of them (the others lie farther from it). `columns[c]`: the first spot
     // in column `left + c` or right of it.
     let left = spots.first().map_or(0, |(t, _)| t.0);
-    let mut columns: Vec<usize> = Vec::new();
+    let wide = spots.last().map_or(0, |(t, _)| t.0 - left + 1);
+    let mut columns: Vec<usize> = Vec::with_capacity(usize::try_from(wide).unwrap_or(0));
     for (n, (t, _)) in spots.iter().enumerate() {
         while left + (columns.len() as i64) <= t.0 {
             columns.push(n);
