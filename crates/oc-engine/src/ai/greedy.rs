@@ -88,8 +88,14 @@ impl Drop for Greedy {
     }
 }
 
-/// A loadout (by number) striking from a terrain with a weapon.
-type StrikerKey = (u32, Option<Atom>, Atom);
+/// A loadout (by number) striking from a terrain with a weapon, each atom by its text's address
+/// (one text, one atom: hashed without reading the text; 0 for no terrain).
+type StrikerKey = (u32, usize, usize);
+
+/// An atom's address, what [`StrikerKey`] holds.
+fn address(a: Atom) -> usize {
+    a.as_str().as_ptr() as usize
+}
 
 /// The AI's exact forecasts with one engine: each exchange by the two loadouts' numbers, the
 /// distance and whether the attacker moves to make it.
@@ -355,7 +361,8 @@ fn best_for(
     // before its line of sight is read (nothing it would read or build is missing).
     let mut reaches: Vec<Option<u8>> = vec![None; terrains.len()];
     // By target (and its loadout where the move changes it), distance, weapon and terrain struck from.
-    let mut forecasts: FastMap<ExchangeKey, Option<Prospect>> = FastMap::default();
+    // (Its room for a few made at once: a unit weighs a few exchanges, mostly.)
+    let mut forecasts: FastMap<ExchangeKey, Option<Prospect>> = FastMap::with_capacity_and_hasher(8, Default::default());
     let berserk = unit.must_attack_weakest;
     // The spots are in tile order, column by column: those within `FARTHEST` columns of a
     // target are a run of them (the others lie farther from it). `columns[c]`: the first spot
@@ -588,7 +595,7 @@ fn striker(
     terrain: Option<Atom>,
     w: Atom,
 ) -> Option<Arc<Striker>> {
-    let key = (id, terrain, w);
+    let key = (id, terrain.map_or(0, address), address(w));
     if let Some(s) = cache.strikers.get(&key) {
         return s.clone();
     }
@@ -597,7 +604,7 @@ fn striker(
     la.terrain = terrain;
     // Where no weapon's reach reads hit points, a unit may use a weapon, and reaches as far, at
     // any of them: a hurt unit's reach is its unhurt one's, not built again.
-    let bare = b.engine.inputs.hp_free().then(|| (cache.templates.bare(base, id), terrain, w));
+    let bare = b.engine.inputs.hp_free().then(|| (cache.templates.bare(base, id), key.1, key.2));
     let reach = match bare.and_then(|k| cache.reaches.get(&k)) {
         Some(r) => *r,
         None => {
