@@ -464,3 +464,31 @@ fn an_area_weapon_strikes_every_unit_around_its_target() {
         }
     }
 }
+
+#[test]
+fn a_units_loadouts_on_many_tiles_are_each_its_loadout_moved_there() {
+    // `Battle::loadouts_moved` builds each distinct loadout once: each tile's must be the one
+    // `loadout_moved` makes there (hill and plain, in and out of command, in contact with one
+    // enemy or two, across two), and two tiles share an index exactly where their loadouts are equal.
+    let deploy: [&[(i64, i64)]; 2] = [&[(0, 0), (4, 1), (3, 3)], &[(5, 1), (5, 3)]];
+    let (engine, map) = compiled("advanced leadership, situations", ARMIES);
+    let b = arena::battle_seeded(&engine, &map, deploy, 1);
+    assert!(b.situated());
+    let tiles: Vec<(i64, i64)> = (0..10).flat_map(|x| (0..5).map(move |y| (x, y))).collect();
+    let mut most = 0;
+    for i in 0..b.units.len() {
+        for acting in [true, false] {
+            let (mine, at) = b.loadouts_moved(i, acting, tiles.iter().copied());
+            assert_eq!(at.len(), tiles.len());
+            most = most.max(mine.len());
+            for (n, t) in tiles.iter().enumerate() {
+                let own = at[n].map(|k| &mine[k]);
+                assert_eq!(own, b.loadout_moved(i, acting, (i, *t)).as_ref(), "unit {i} on {t:?}");
+                for (m, _) in tiles.iter().enumerate() {
+                    assert_eq!(at[n] == at[m], own == at[m].map(|k| &mine[k]));
+                }
+            }
+        }
+    }
+    assert!(most > 3, "the tiles lay several loadouts on a unit");
+}

@@ -88,8 +88,14 @@ impl Drop for Greedy {
     }
 }
 
-/// A loadout (by number) striking from a terrain with a weapon.
-type StrikerKey = (u32, Option<Atom>, Atom);
+/// A loadout (by number) striking from a terrain with a weapon, each atom by its text's address
+/// (one text, one atom: hashed without reading the text; 0 for no terrain).
+type StrikerKey = (u32, usize, usize);
+
+/// An atom's address, what [`StrikerKey`] holds.
+fn address(a: Atom) -> usize {
+    a.as_str().as_ptr() as usize
+}
 
 /// The AI's exact forecasts with one engine: each exchange by the two loadouts' numbers, the
 /// distance and whether the attacker moves to make it.
@@ -288,12 +294,11 @@ fn best_for(
     }
     // 2c. An item whose `use` heals a unit of its side (seed 002's Item action: "on yourself or
     // an adjacent ally"), from where it stands: a hurt ally, or itself when badly hurt.
-    let mut used: Vec<Atom> = Vec::new();
-    for item in &u.items {
-        if used.contains(item) {
+    // Each item once (the first of those alike).
+    for (n, item) in u.items.iter().enumerate() {
+        if u.items.get(..n).is_some_and(|before| before.contains(item)) {
             continue;
         }
-        used.push(*item);
         for k in b.item_targets(i, item, u.pos, m::Verb::Heal) {
             let Some(f) = b.units.get(k) else { continue };
             let missing = f.max_hp.saturating_sub(f.hp);
@@ -315,7 +320,7 @@ fn best_for(
     // has moved (`Battle::moves_situation`): a flank or the rear is forecast from the tile it
     // gives, not as the target stands now.
     let situated = b.situated();
-    let mut terrains: Vec<(Option<&m::Terrain>, Option<Loadout>)> = Vec::new();
+    let mut terrains: Vec<(Option<&m::Terrain>, Option<usize>)> = Vec::new();
     // Each group's terrain as an atom, and its loadout (its own where situated, else `base`) by
     // number once a striker needs it: what the strikers are kept by, worked out once a group.
     let mut group_keys: Vec<(Option<Atom>, Option<u32>)> = Vec::new();
@@ -324,32 +329,30 @@ fn best_for(
     // Without fog the reach already left out every tile another unit stands on.
     let held: Vec<Tile> = if view.sight.fogged() { view.units().map(|(_, x)| x.pos).collect() } else { Vec::new() };
     // Where situated, the unit's own loadout on each tile in reach (in `tiles`' order), worked
-    // out once: the groups below and the walk's `situation_costs` both read it.
-    let owns: Vec<Option<Loadout>> =
-        if situated { tiles.iter().map(|(t, _)| b.loadout_moved(i, true, (i, *t))).collect() } else { Vec::new() };
-    let spots: Vec<(Tile, usize)> = tiles
-        .iter()
-        .enumerate()
-        .filter(|(_, (t, _))| *t == u.pos || !held.contains(t))
-        .map(|(k, (t, _))| {
-            let terrain = b.terrain_at(*t);
-            let own = owns.get(k).and_then(|l| l.as_ref());
-            let same = |(x, l): &(Option<&m::Terrain>, Option<Loadout>)| {
-                l.as_ref() == own
-                    && match (x, terrain) {
-                        (Some(x), Some(y)) => std::ptr::eq(*x, y),
-                        (None, None) => true,
-                        _ => false,
-                    }
-            };
-            let g = terrains.iter().position(same).unwrap_or_else(|| {
-                group_keys.push((b.terrain_atom_at(*t), None));
-                terrains.push((terrain, own.cloned()));
-                terrains.len() - 1
-            });
-            (*t, g)
-        })
-        .collect();
+    // out once: the groups below and the walk's `situation_costs` both read it. Each distinct
+    // loadout is built once (`mine`), each tile holding its index (equal where the loadouts are).
+    let (mine, owns): (Vec<Loadout>, Vec<Option<usize>>) =
+        if situated { b.loadouts_moved(i, true, tiles.iter().map(|(t, _)| *t)) } else { (Vec::new(), Vec::new()) };
+    // Its room made once (a tile a spot at most).
+    let mut spots: Vec<(Tile, usize)> = Vec::with_capacity(tiles.len());
+    spots.extend(tiles.iter().enumerate().filter(|(_, (t, _))| *t == u.pos || !held.contains(t)).map(|(k, (t, _))| {
+        let terrain = b.terrain_at(*t);
+        let own = owns.get(k).copied().flatten();
+        let same = |(x, l): &(Option<&m::Terrain>, Option<usize>)| {
+            *l == own
+                && match (x, terrain) {
+                    (Some(x), Some(y)) => std::ptr::eq(*x, y),
+                    (None, None) => true,
+                    _ => false,
+                }
+        };
+        let g = terrains.iter().position(same).unwrap_or_else(|| {
+            group_keys.push((b.terrain_atom_at(*t), None));
+            terrains.push((terrain, own));
+            terrains.len() - 1
+        });
+        (*t, g)
+    }));
     // By weapon and terrain struck from (`[terrain * weapons + weapon]`): the unit as it
     // strikes, interned, and the distances it reaches (`None`: it may not strike so).
     let mut strikers: Vec<Option<Option<Arc<Striker>>>> = (0..terrains.len() * weapons.len()).map(|_| None).collect();
@@ -358,13 +361,15 @@ fn best_for(
     // before its line of sight is read (nothing it would read or build is missing).
     let mut reaches: Vec<Option<u8>> = vec![None; terrains.len()];
     // By target (and its loadout where the move changes it), distance, weapon and terrain struck from.
-    let mut forecasts: FastMap<ExchangeKey, Option<Prospect>> = FastMap::default();
+    // (Its room for a few made at once: a unit weighs a few exchanges, mostly.)
+    let mut forecasts: FastMap<ExchangeKey, Option<Prospect>> = FastMap::with_capacity_and_hasher(8, Default::default());
     let berserk = unit.must_attack_weakest;
     // The spots are in tile order, column by column: those within `FARTHEST` columns of a
     // target are a run of them (the others lie farther from it). `columns[c]`: the first spot
     // in column `left + c` or right of it.
     let left = spots.first().map_or(0, |(t, _)| t.0);
-    let mut columns: Vec<usize> = Vec::new();
+    let wide = spots.last().map_or(0, |(t, _)| t.0 - left + 1);
+    let mut columns: Vec<usize> = Vec::with_capacity(usize::try_from(wide).unwrap_or(0));
     for (n, (t, _)) in spots.iter().enumerate() {
         while left + (columns.len() as i64) <= t.0 {
             columns.push(n);
@@ -396,7 +401,7 @@ fn best_for(
                 // its reach, and those need no forecast at all.
                 let Some(slot) = strikers.get_mut(g * weapons.len() + n) else { continue };
                 let striker = slot.get_or_insert_with(|| {
-                    let own = terrains.get(g).and_then(|(_, l)| l.as_ref());
+                    let own = terrains.get(g).and_then(|(_, l)| l.and_then(|n| mine.get(n)));
                     let l = own.unwrap_or(&base);
                     let (terrain, id) = group_keys.get_mut(g).map_or((None, None), |(t, id)| (*t, Some(id)));
                     // `base` is numbered once a decision, whatever the groups that strike as it.
@@ -492,7 +497,7 @@ fn best_for(
     }
     // 4. Walking toward the objective or the nearest enemy.
     let beat = best.as_ref().map(|(s, _)| *s);
-    let situation = situated.then_some((&base, &weapons[..], &owns[..]));
+    let situation = situated.then_some((&base, &weapons[..], (&mine[..], &owns[..])));
     if let Some((t, score)) =
         walk::walk((view, i), (cache, guides, targets), (&verbs, objectives), (&mobility.1, &tiles), beat, situation)
     {
@@ -507,16 +512,17 @@ fn best_for(
 
 /// What standing on each tile in reach costs unit `i`'s blow, where the battle is situated: its
 /// best prospect (with any of `weapons`) on the enemy nearest it, with its loadout where it
-/// stands (`base`) less with its loadout on the tile (`owns`, in the reach's order; the terrain aside: what the advanced rules
-/// lay there, as a unit too far from its general), each distinct loadout forecast once. Zero
-/// with no enemy in sight.
+/// stands (`base`) less with its loadout on the tile (`owns`: by the reach's order, an index into
+/// `mine`; the terrain aside: what the advanced rules lay there, as a unit too far from its
+/// general), each distinct loadout forecast once, in the order of the tiles. Zero with no enemy
+/// in sight.
 fn situation_costs(
     b: &Battle,
     cache: &mut Forecasts,
     targets: &mut Targets,
     (view, i): (&View, usize),
     (base, weapons): (&Loadout, &[Atom]),
-    owns: &[Option<Loadout>],
+    (mine, owns): (&[Loadout], &[Option<usize>]),
 ) -> Vec<f64> {
     let Some(u) = b.units.get(i) else { return vec![0.0; owns.len()] };
     let Some(k) = view.targets().min_by_key(|(k, f)| (distance(u.pos, f.pos), *k)).map(|(k, _)| k) else {
@@ -537,19 +543,29 @@ fn situation_costs(
     };
     let here = value(base);
     let mut seen: Vec<(Loadout, f64)> = Vec::new();
+    // Each distinct loadout's cost, worked out at its first tile.
+    let mut costs: Vec<Option<f64>> = vec![None; mine.len()];
     owns.iter()
         .map(|own| {
-            let Some(mut l) = own.clone() else { return 0.0 };
+            let Some(n) = *own else { return 0.0 };
+            if let Some(Some(c)) = costs.get(n) {
+                return *c;
+            }
+            let Some(mut l) = mine.get(n).cloned() else { return 0.0 };
             l.terrain = base.terrain;
-            if l == *base {
-                return 0.0;
+            let c = if l == *base {
+                0.0
+            } else if let Some((_, v)) = seen.iter().find(|(x, _)| *x == l) {
+                here - v
+            } else {
+                let v = value(&l);
+                seen.push((l, v));
+                here - v
+            };
+            if let Some(slot) = costs.get_mut(n) {
+                *slot = Some(c);
             }
-            if let Some((_, v)) = seen.iter().find(|(x, _)| *x == l) {
-                return here - v;
-            }
-            let v = value(&l);
-            seen.push((l, v));
-            here - v
+            c
         })
         .collect()
 }
@@ -579,7 +595,7 @@ fn striker(
     terrain: Option<Atom>,
     w: Atom,
 ) -> Option<Arc<Striker>> {
-    let key = (id, terrain, w);
+    let key = (id, terrain.map_or(0, address), address(w));
     if let Some(s) = cache.strikers.get(&key) {
         return s.clone();
     }
@@ -588,7 +604,7 @@ fn striker(
     la.terrain = terrain;
     // Where no weapon's reach reads hit points, a unit may use a weapon, and reaches as far, at
     // any of them: a hurt unit's reach is its unhurt one's, not built again.
-    let bare = b.engine.inputs.hp_free().then(|| (cache.templates.bare(base, id), terrain, w));
+    let bare = b.engine.inputs.hp_free().then(|| (cache.templates.bare(base, id), key.1, key.2));
     let reach = match bare.and_then(|k| cache.reaches.get(&k)) {
         Some(r) => *r,
         None => {

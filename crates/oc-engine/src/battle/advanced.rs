@@ -47,6 +47,42 @@ pub(super) fn roll_weather(engine: &Engine, scenario: &m::Scenario, seed: u64) -
     Some(WeatherRoll { roll: n, status })
 }
 
+/// What the advanced rules lay on a unit wherever it stands, read once ([`Battle::laying`]):
+/// the weather, leadership's reach and the situations' part.
+#[derive(Default)]
+struct Laying {
+    weather: Option<Atom>,
+    /// The general (his unit and tile, if he stands), the farthest a unit is from him in
+    /// command, and the status borne beyond.
+    beyond: Option<(Commander, i64, Atom)>,
+    situations: Option<Situated>,
+}
+
+/// A side's general: his unit and its tile (`None`: no general, every tile is beyond).
+type Commander = Option<(usize, Option<Tile>)>;
+
+/// The situations' part of a [`Laying`]: the names they lay, the enemies that may be in contact
+/// (unit, tile), the blind status with the tile the unit hid on, and the flying and mixed
+/// statuses where the unit bears them anywhere.
+struct Situated {
+    /// The unit and its side.
+    unit: (usize, m::SideId),
+    ground: Option<Atom>,
+    /// Listed where read for many tiles, else read at each.
+    enemies: Option<Vec<(usize, Tile)>>,
+    rear: Option<Atom>,
+    flank: Option<Atom>,
+    blind: Option<(Atom, Tile)>,
+    flying: Option<Atom>,
+    mixed: Option<Atom>,
+}
+
+/// Whether unit `k` (`f`) is an enemy of unit `i` (of `side`) that may be in contact with it:
+/// another side's, standing.
+fn may_touch(i: usize, side: m::SideId, (k, f): (usize, &super::Combatant)) -> bool {
+    k != i && f.side != side && f.stands()
+}
+
 impl Battle<'_> {
     /// Whether the scenario plays the ruleset's advanced rule `name`.
     pub(super) fn plays(&self, name: &str) -> bool {
@@ -81,82 +117,129 @@ impl Battle<'_> {
         statuses: &mut Vec<Atom>,
         class: Option<usize>,
     ) -> Vec<(Atom, i64)> {
-        let mut attrs = Vec::new();
+        match self.laying(i, class, false) {
+            Some(l) => self.laid(&l, at, mover, statuses),
+            None => Vec::new(),
+        }
+    }
+
+    /// What [`Battle::situation`] reads of unit `i` and the battle wherever the unit stands, read
+    /// once for many tiles (`many`: the enemies that may be in contact listed too, else read
+    /// again at each); `None` where there is no unit `i`.
+    fn laying(&self, i: usize, class: Option<usize>, many: bool) -> Option<Laying> {
         let rules = &self.engine.rules.ruleset;
-        let Some(u) = self.state.units.get(i) else { return attrs };
+        let u = self.state.units.get(i)?;
+        let named = self.engine.situation_names();
+        let mut l = Laying { weather: self.state.weather, ..Laying::default() };
+        if let (Some(r), true) = (rules.leadership.as_ref(), self.plays("leadership")) {
+            if let (Some((n, _)), Some(status)) = (&r.beyond, named.beyond) {
+                // The general's unit and where it stands (none: every tile is beyond).
+                let general = self.general(u.side, &r.general).map(|g| (g, self.state.units.get(g).map(|f| f.pos)));
+                l.beyond = Some((general, *n, status));
+            }
+        }
+        if let (Some(_), true) = (rules.situations.as_ref(), self.plays("situations")) {
+            // The enemies that may be in contact, where they stand.
+            let enemies = many.then(|| {
+                let all = self.state.units.iter().enumerate();
+                all.filter(|(k, f)| may_touch(i, u.side, (*k, f))).map(|(k, f)| (k, f.pos)).collect()
+            });
+            // Blind: a hidden unit, standing where it hid, is what no enemy sees.
+            let blind = named.blind.filter(|_| u.state == State::Ready).and_then(|b| u.hidden.map(|h| (b, h)));
+            // The flyers: a unit with the situation's tag, its class's or its own.
+            let flying = named.flying.and_then(|(tag, aloft)| {
+                let own = u.tags.contains(&tag);
+                let class = class.is_some_and(|k| named.flying_classes.get(k) == Some(&true));
+                (own || class).then_some(aloft)
+            });
+            // Mixed troop types: a unit with a living body of another class or arms joined to
+            // it, and each body joined to a unit on the table.
+            let mixed = named.mixed.filter(|_| {
+                let host = |h: usize| self.state.units.get(h).is_some_and(|f| f.stands());
+                match u.state {
+                    State::Ready => self.has_body(i),
+                    State::Joined => u.hp > 0 && u.with.is_some_and(host),
+                    _ => false,
+                }
+            });
+            l.situations = Some(Situated {
+                unit: (i, u.side),
+                ground: named.ground,
+                enemies,
+                rear: named.rear,
+                flank: named.flank,
+                blind,
+                flying,
+                mixed,
+            });
+        }
+        Some(l)
+    }
+
+    /// What the advanced rules lay on the unit of `l` standing at `at` (see
+    /// [`Battle::situation`]).
+    fn laid(&self, l: &Laying, at: Tile, mover: Option<(usize, Tile)>, statuses: &mut Vec<Atom>) -> Vec<(Atom, i64)> {
+        let mut attrs = Vec::new();
         let pos = |k: usize, p: Tile| match mover {
             Some((m, t)) if m == k => t,
             _ => p,
         };
-        if let Some(w) = &self.state.weather {
-            statuses.push(*w);
+        if let Some(w) = l.weather {
+            statuses.push(w);
         }
-        let named = self.engine.situation_names();
-        if let (Some(l), true) = (rules.leadership.as_ref(), self.plays("leadership")) {
-            if let (Some((n, _)), Some(status)) = (&l.beyond, named.beyond) {
-                let far = match self.general(u.side, &l.general) {
-                    Some(g) => self.state.units.get(g).is_some_and(|f| distance(pos(g, f.pos), at) > *n),
-                    None => true,
-                };
-                if far {
-                    statuses.push(status);
-                }
+        if let Some((general, n, status)) = l.beyond {
+            let far = match general {
+                Some((g, p)) => p.is_some_and(|p| distance(pos(g, p), at) > n),
+                None => true,
+            };
+            if far {
+                statuses.push(status);
             }
         }
-        if let (Some(_), true) = (rules.situations.as_ref(), self.plays("situations")) {
-            if let Some(attr) = named.ground {
+        if let Some(s) = &l.situations {
+            if let Some(attr) = s.ground {
                 // Made with its one entry (no room grown on a push: loadouts are built often).
                 attrs = vec![(attr, self.terrain_at(at).map_or(0, |t| t.elevation))];
             }
             // The enemies in contact (a tile away: one of the four sides), counted, and the sides
             // they stand on, a bit each (up, right, down, left): opposite sides are bits 1 and 4,
-            // or 2 and 8. (A loadout is built often: no list made.)
+            // or 2 and 8. (A loadout is built often: no list made for one tile.)
             let (mut contact, mut sides) = (0usize, 0u8);
-            for (k, f) in self.state.units.iter().enumerate() {
-                let p = pos(k, f.pos);
+            let mut touch = |k: usize, p: Tile| {
+                let p = pos(k, p);
                 let bit = match (p.0 - at.0, p.1 - at.1) {
                     (0, -1) => 1,
                     (1, 0) => 2,
                     (0, 1) => 4,
                     (-1, 0) => 8,
-                    _ => continue,
+                    _ => return,
                 };
-                if k != i && f.side != u.side && f.stands() {
-                    contact += 1;
-                    sides |= bit;
+                contact += 1;
+                sides |= bit;
+            };
+            match &s.enemies {
+                Some(listed) => listed.iter().for_each(|(k, p)| touch(*k, *p)),
+                // Not listed: read here.
+                None => {
+                    let (i, side) = s.unit;
+                    for (k, f) in self.state.units.iter().enumerate() {
+                        if may_touch(i, side, (k, f)) {
+                            touch(k, f.pos);
+                        }
+                    }
                 }
             }
             let opposite = sides & 5 == 5 || sides & 10 == 10;
-            match (named.rear, named.flank) {
+            match (s.rear, s.flank) {
                 (Some(rear), _) if opposite => statuses.push(rear),
                 (_, Some(flank)) if contact >= 2 => statuses.push(flank),
                 _ => {}
             }
-            // Blind: a hidden unit, standing where it hid, is what no enemy sees.
-            if let Some(blind) = named.blind.filter(|_| u.state == State::Ready && u.hidden == Some(at)) {
+            if let Some((blind, _)) = s.blind.filter(|(_, h)| *h == at) {
                 statuses.push(blind);
             }
-            // The flyers: a unit with the situation's tag, its class's or its own.
-            if let Some((tag, aloft)) = named.flying {
-                let own = u.tags.contains(&tag);
-                let class = class.is_some_and(|k| named.flying_classes.get(k) == Some(&true));
-                if own || class {
-                    statuses.push(aloft);
-                }
-            }
-            // Mixed troop types: a unit with a living body of another class or arms joined to
-            // it, and each body joined to a unit on the table.
-            if let Some(mixed) = named.mixed {
-                let host = |h: usize| self.state.units.get(h).is_some_and(|f| f.stands());
-                let is_mixed = match u.state {
-                    State::Ready => self.has_body(i),
-                    State::Joined => u.hp > 0 && u.with.is_some_and(host),
-                    _ => false,
-                };
-                if is_mixed {
-                    statuses.push(mixed);
-                }
-            }
+            statuses.extend(s.flying);
+            statuses.extend(s.mixed);
         }
         attrs
     }
@@ -188,6 +271,43 @@ impl Battle<'_> {
     /// forecast before a move), the advanced rules' situation read there; `acting`: its own turn.
     pub fn loadout_moved(&self, k: usize, acting: bool, mover: (usize, Tile)) -> Option<crate::Loadout> {
         self.loadout_at(k, acting, Some(mover))
+    }
+
+    /// Unit `k`'s loadout on each of `tiles` as it moves there itself (`loadout_moved(k, acting,
+    /// (k, t))`), each distinct one built once: the distinct loadouts, and each tile's index into
+    /// them (`None` where no loadout is made). A loadout differs from tile to tile only by what
+    /// the tile lays on it (its situation's statuses and attributes, its terrain), so tiles alike
+    /// in those share one, and two indices differ exactly where the loadouts do.
+    pub fn loadouts_moved(
+        &self,
+        k: usize,
+        acting: bool,
+        tiles: impl Iterator<Item = Tile>,
+    ) -> (Vec<crate::Loadout>, Vec<Option<usize>>) {
+        let (mut distinct, mut at) = (Vec::new(), Vec::new());
+        let Some(u) = self.state.units.get(k) else { return (distinct, tiles.map(|_| None).collect()) };
+        let class = self.engine.class_index(&u.class);
+        let laying = self.laying(k, class, true);
+        // What each distinct loadout's tile laid on it: statuses, attributes, terrain.
+        type Laid = (Vec<Atom>, Vec<(Atom, i64)>, Option<Atom>);
+        let mut keys: Vec<Laid> = Vec::new();
+        let mut statuses = Vec::new();
+        for t in tiles {
+            statuses.clear();
+            let placed = laying.as_ref().map_or_else(Vec::new, |l| self.laid(l, t, Some((k, t)), &mut statuses));
+            let terrain = self.terrain_atom_at(t);
+            let found = keys.iter().position(|(s, p, x)| *s == statuses && *p == placed && *x == terrain);
+            let index = match found {
+                Some(n) => Some(n),
+                None => self.loadout_at(k, acting, Some((k, t))).map(|l| {
+                    distinct.push(l);
+                    keys.push((statuses.clone(), placed, terrain));
+                    distinct.len() - 1
+                }),
+            };
+            at.push(index);
+        }
+        (distinct, at)
     }
 
     /// Charging: where unit `i` attacks `target` in the step it moved in and the ruleset's

@@ -373,7 +373,8 @@ impl Battle<'_> {
         }
         let reached = slot.as_ref().map_or(&[][..], |k| &k.reached[..]);
         // The tiles reached (in tile order) less those held, each found by its place.
-        let mut gone: Vec<usize> = held.iter().filter_map(|h| slot.as_ref().and_then(|k| k.place(*h))).collect();
+        let mut gone: Vec<usize> = Vec::with_capacity(held.len());
+        gone.extend(held.iter().filter_map(|h| slot.as_ref().and_then(|k| k.place(*h))));
         gone.sort_unstable();
         gone.dedup();
         let mut out: Vec<(Tile, i64)> = Vec::with_capacity(reached.len() + 1);

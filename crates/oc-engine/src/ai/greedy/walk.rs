@@ -13,9 +13,9 @@ use crate::battle::{distance, Battle, Tile};
 use crate::fx::FastMap;
 use crate::{Atom, Loadout};
 
-/// Where the battle is situated: the unit's acting loadout, its weapons and its own loadout on
-/// each tile in reach (in the reach's order).
-pub(super) type Situation<'a> = (&'a Loadout, &'a [Atom], &'a [Option<Loadout>]);
+/// Where the battle is situated: the unit's acting loadout, its weapons and its own loadouts on
+/// the tiles in reach (the distinct ones, and each tile's index into them, in the reach's order).
+pub(super) type Situation<'a> = (&'a Loadout, &'a [Atom], (&'a [Loadout], &'a [Option<usize>]));
 
 /// By movement type and the enemy's tiles, the guides toward each (their numbers in `each`,
 /// with their goals).
