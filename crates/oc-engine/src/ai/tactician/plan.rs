@@ -75,8 +75,9 @@ struct Unit {
 }
 
 impl<'v, 'e> Decision<'v, 'e> {
-    /// The best turn for unit `i`, with its gain over standing still; `None` if it cannot act.
-    pub(super) fn plan(&mut self, i: usize, cache: &mut Forecasts) -> Option<Plan> {
+    /// The best turn for unit `i`, with its gain over standing still; `None` if it cannot act,
+    /// or if its gain cannot pass `beat` by more than EPS (`Decision::score_pool`).
+    pub(super) fn plan(&mut self, i: usize, beat: Option<f64>, cache: &mut Forecasts) -> Option<Plan> {
         let b = self.battle();
         let u = b.units.get(i)?.clone();
         // The unit as it acts, built once: its mobility, whether it can and must attack.
@@ -246,7 +247,9 @@ impl<'v, 'e> Decision<'v, 'e> {
                 pool.push(Weighed { c, t, place, toll, bars, stays, most, score: None });
             }
         }
-        self.score_pool(i, caution, &mut pool, cache);
+        if !self.score_pool(i, caution, &mut pool, beat, cache) {
+            return None;
+        }
         // Of equal scores the first (by tile, then turn) wins, as a later one goes ahead only
         // by more than EPS: over the candidates read, in their order.
         let mut best: Option<(f64, usize)> = None;
