@@ -101,6 +101,7 @@ impl Tactician {
             ranked.insert(at, (p.gain, p.turn));
         }
         self.walks = std::mem::take(&mut d.walks);
+        d.threats.keep(&mut self.later);
         if ranked.is_empty() {
             ranked.push((0.0, Turn { unit: first, ..Default::default() }));
         }
