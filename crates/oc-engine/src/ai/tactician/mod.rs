@@ -92,12 +92,16 @@ impl Tactician {
         (d.remembered, d.unswept) = self.remember(b, side, &d.view.sight);
         let mut ranked: Vec<(f64, Turn)> = Vec::with_capacity(movers.len());
         for i in movers {
-            let Some(p) = d.plan(i, &mut self.cache) else { continue };
+            // Where only the best is kept, a unit that cannot pass it by more than EPS does not
+            // matter: its candidates are read no further than that shows (`Decision::score_pool`).
+            let beat = if keep <= 1 { ranked.first().map(|(g, _)| *g) } else { None };
+            let Some(p) = d.plan(i, beat, &mut self.cache) else { continue };
             // A later unit goes ahead only by more than EPS, as the first-best choice always has.
             let at = ranked.iter().position(|(g, _)| p.gain > *g + EPS).unwrap_or(ranked.len());
             ranked.insert(at, (p.gain, p.turn));
         }
         self.walks = std::mem::take(&mut d.walks);
+        d.threats.keep(&mut self.later);
         if ranked.is_empty() {
             ranked.push((0.0, Turn { unit: first, ..Default::default() }));
         }

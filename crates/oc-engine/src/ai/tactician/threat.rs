@@ -6,12 +6,15 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
-use super::kept::{widen, Armed, Kept};
+mod second;
+
+use super::kept::{Armed, Kept};
 use crate::ai::forecasts::{Forecasts, Sketch};
 use crate::ai::View;
-use crate::battle::{Battle, Tile};
+use crate::battle::Tile;
 use crate::fx::FastMap;
 use crate::{Engine, Loadout};
+use second::Second;
 
 /// An enemy in sight, as the threat map uses it.
 pub(super) struct Foe {
@@ -91,6 +94,9 @@ pub(super) struct ThreatMap {
     /// By slot: 0 not looked up yet, 1 the enemy cannot strike, else 2 + its number in `known`.
     table: Vec<u32>,
     known: Vec<Known>,
+    /// What the slots stand for, reach by reach: the enemy weapon's number in the forecasts, its
+    /// most distance, the enemy's HP, worth (its bits) and max HP ([`Forecasts`]).
+    ledger: Vec<Ledger>,
     /// A list of blows handed back ([`ThreatMap::give_back`]), for the next [`ThreatMap::blows`].
     spare: Vec<(usize, Blow)>,
     /// By tile, once worked out (NaN before): [`ThreatMap::least_danger`].
@@ -121,6 +127,7 @@ struct Reach {
 
 /// A forecast of an enemy weapon's blow on a target from one distance, once looked up: the
 /// exchange and what the enemy loses in it.
+#[derive(Debug)]
 struct Known {
     sketch: Arc<Sketch>,
     own_loss: f64,
@@ -130,7 +137,7 @@ struct Known {
 
 /// A blow read for a target with `hp`, `worth` (its bits) and `max_hp`: our chance routed and
 /// damage, and the blow's value to the enemy.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct Read {
     hp: i64,
     worth: u64,
@@ -152,67 +159,40 @@ impl Read {
     }
 }
 
-/// What the threat map keeps from one decision to the next: each enemy's part (`kept.rs`), and
-/// what an enemy strikes after a second move.
+/// What a reach's slots hold: the enemy weapon's number in the forecasts and its most distance
+/// (the forecasts the slots stand for), the enemy's HP, worth (bits) and max HP (its own loss).
+type Ledger = (u32, i64, i64, u64, i64);
+
+/// What the threat map keeps from one decision to the next: each enemy's part (`kept.rs`), what
+/// an enemy strikes after a second move, and the last map's forecasts ([`Looked`]).
 #[derive(Debug, Default)]
 pub(super) struct Later {
     second: Second,
     kept: Kept,
+    looked: Option<Looked>,
 }
 
-/// What an enemy strikes after a second move, by movement type, tile, movement points and
-/// weapon reach: it depends on the map's terrain alone (units aside), so it is kept while the
-/// terrain is the same, tile for tile (a door opened, a wall struck down or another battle's map
-/// starts it over), not worked out again every decision.
-#[derive(Debug, Default)]
-struct Second {
-    /// The terrain the masks were worked out on: the map's width and each tile's terrain.
-    terrain: (i64, Vec<Option<usize>>),
-    masks: FastMap<LaterKey, Arc<[u32]>>,
-    /// The tiles two moves reach, by movement type, tile and movement points: one search for all
-    /// of an enemy's weapons.
-    tiles: FastMap<(String, Tile, i64), Arc<[Tile]>>,
+/// The forecasts a threat map looked up (`ThreatMap::rows`, `table`, `known`), kept for the next
+/// map whose reaches hold the same enemy weapons, in the same order, for enemies of the same HP
+/// and worth (`ledger`): what a slot holds is read from those alone (a forecast of interned
+/// loadouts stays right all battle, `Forecasts`), not from where an enemy stands or reaches.
+#[derive(Debug)]
+struct Looked {
+    ledger: Vec<Ledger>,
+    rows: FastMap<u32, usize>,
+    table: Vec<u32>,
+    known: Vec<Known>,
 }
 
-/// Movement type, the tile it moves from, movement points and the weapon's reach (least, most).
-type LaterKey = (String, Tile, i64, (i64, i64));
+impl Looked {
+    /// Past this many slots, a map starts afresh (a kept table grows with every target).
+    const MAX: usize = 1 << 20;
+}
 
 impl Later {
     #[cfg(test)]
-    fn mask(&mut self, b: &Battle, kind: &str, from: Tile, points: i64, reach: (i64, i64)) -> Arc<[u32]> {
+    fn mask(&mut self, b: &crate::battle::Battle, kind: &str, from: Tile, points: i64, reach: (i64, i64)) -> Arc<[u32]> {
         self.second.mask(b, kind, from, points, reach)
-    }
-}
-
-impl Second {
-    fn mask(&mut self, b: &Battle, kind: &str, from: Tile, points: i64, reach: (i64, i64)) -> Arc<[u32]> {
-        if self.terrain.0 != b.map.width || self.terrain.1 != b.terrain_indices_now() {
-            self.masks.clear();
-            self.tiles.clear();
-            self.terrain = (b.map.width, b.terrain_indices_now().to_vec());
-        }
-        let key = (kind.to_string(), from, points, reach);
-        if let Some(m) = self.masks.get(&key) {
-            return m.clone();
-        }
-        let (width, height) = (b.map.width.max(0), b.map.height.max(0));
-        let tiles = self.tiles.entry((key.0.clone(), from, points)).or_insert_with(|| {
-            let guide = crate::ai::Guide::within(b, kind, &[from], 2 * points);
-            let mut tiles = Vec::new();
-            for y in 0..height {
-                for x in 0..width {
-                    if guide.at((x, y)).is_some_and(|c| c <= 2 * points) {
-                        tiles.push((x, y));
-                    }
-                }
-            }
-            tiles.into()
-        });
-        let mut mask = vec![0u32; (width * height) as usize];
-        widen(b, tiles, reach, (width, height), &mut mask);
-        let mask: Arc<[u32]> = mask.into();
-        self.masks.insert(key, mask.clone());
-        mask
     }
 }
 
@@ -227,7 +207,8 @@ impl ThreatMap {
         let mut reaches: Vec<Reach> = Vec::new();
         let mut slots = 0;
         let mut foes = Vec::new();
-        let Later { second, kept } = later;
+        let mut ledger = Vec::new();
+        let Later { second, kept, looked } = later;
         kept.check(b);
         for (k, e) in view.enemies() {
             let Some(acting) = b.loadout_of(k, true) else { continue };
@@ -263,13 +244,15 @@ impl ThreatMap {
                 _ => &[],
             };
             let foe = foes.len() as u16;
+            let worth = worth.get(k).copied().unwrap_or(1.0);
             for (weapon, (near, (_, hi))) in armed.near.iter().zip(&armed.ranges).enumerate() {
                 let far = far.get(weapon).cloned();
+                let id = armed.arms.get(weapon).map_or(u32::MAX, |(_, id)| *id);
+                ledger.push((id, *hi, e.hp, worth.to_bits(), e.max_hp));
                 reaches.push(Reach { foe, weapon: weapon as u8, near: near.clone(), far, slots });
                 slots += *hi as usize + 1;
             }
             let tempo = if e.activated { super::ACTED } else { 1.0 } * if able { 1.0 } else { 0.3 };
-            let worth = worth.get(k).copied().unwrap_or(1.0);
             foes.push(Foe { unit: k, arms: armed.arms.clone(), tempo, worth, hp: e.hp, max_hp: e.max_hp });
         }
         let mut struck = vec![false; size];
@@ -284,8 +267,34 @@ impl ThreatMap {
             }
         }
         let by_distance = b.engine.ir.reads_distance;
-        let (rows, table, known, spare) = (FastMap::default(), Vec::new(), Vec::new(), Vec::new());
-        ThreatMap { width, height, reaches, struck, by_distance, foes, rows, slots, table, known, spare, least: Vec::new() }
+        // The last map's forecasts where its slots stand for the same ones.
+        let (rows, table, known) = match looked.take() {
+            Some(l) if l.ledger == ledger && l.table.len() <= Looked::MAX => (l.rows, l.table, l.known),
+            _ => (FastMap::default(), Vec::new(), Vec::new()),
+        };
+        let spare = Vec::new();
+        ThreatMap {
+            width,
+            height,
+            reaches,
+            struck,
+            by_distance,
+            foes,
+            rows,
+            slots,
+            table,
+            known,
+            ledger,
+            spare,
+            least: Vec::new(),
+        }
+    }
+
+    /// Hands the forecasts this map looked up to `later`, for the next map ([`Looked`]).
+    pub fn keep(&mut self, later: &mut Later) {
+        let (rows, table, known) =
+            (std::mem::take(&mut self.rows), std::mem::take(&mut self.table), std::mem::take(&mut self.known));
+        later.looked = Some(Looked { ledger: std::mem::take(&mut self.ledger), rows, table, known });
     }
 
     /// Hands back a list [`ThreatMap::blows`] gave, once read: the next call fills it again.
@@ -643,6 +652,58 @@ mod tests {
             // A memory that forgot the hit points would answer the second read as the first.
             assert!(max_hp > low && answers.first() != answers.get(1), "the blows differ by HP: {answers:?}");
         });
+    }
+
+    /// A map's forecasts kept for the next (`Looked`) are read again only where its slots stand
+    /// for the same ones: with an enemy hurt or worth more between two maps, and with neither,
+    /// each map's blows at every tile and HP are a fresh map's (a table kept whatever the enemy's
+    /// HP or worth reads its own loss as it was).
+    #[test]
+    fn kept_forecasts_give_a_fresh_maps_blows() {
+        let (engine, map) = crate::testing::duel(
+            &["......", "......", "......"],
+            "",
+            "",
+            ["unit Brave: Fighter { items SteelAxe }", "unit Foe: Fighter { items SteelAxe } unit Other: Mage { items Fire }"],
+        );
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(4, 1), (4, 2)][..]], 3).expect("the battle starts");
+        let mut loadout = b.loadout_of(0, false).expect("our unit's loadout");
+        loadout.hp = None;
+        let max_hp = b.units[0].max_hp;
+        let (mut cache, mut later) = (crate::ai::forecasts::Forecasts::default(), Later::default());
+        let mut differ = 0;
+        let mut last = Vec::new();
+        for (hurt, worth) in [(0, 1.0), (0, 1.0), (5, 1.0), (5, 1.0), (5, 2.5), (0, 2.5), (0, 1.0)] {
+            b.state.units[1].hp = b.state.units[1].max_hp - hurt;
+            let view = crate::ai::View::new(&b, m::SideId::Attacker);
+            let worths = [1.0, worth, 1.0];
+            let mut kept = super::ThreatMap::new(&view, &mut cache, &mut later, &worths);
+            let mut fresh_cache = crate::ai::forecasts::Forecasts::default();
+            let mut fresh = super::ThreatMap::new(&view, &mut fresh_cache, &mut Later::default(), &worths);
+            let mut all = Vec::new();
+            for (x, y) in (0..6).flat_map(|x| (0..3).map(move |y| (x, y))) {
+                for hp in [max_hp, 1] {
+                    let read = |threats: &mut super::ThreatMap, cache: &mut crate::ai::forecasts::Forecasts| {
+                        let id = cache.id(&loadout);
+                        let target = super::Target { loadout: &loadout, id, hp, max_hp, worth: 1.0 };
+                        let blows = threats.blows(&engine, cache, (x, y), &target);
+                        let got: Vec<_> =
+                            blows.iter().map(|(f, x)| (*f, x.value, x.damage, x.routed, x.own_loss, x.far)).collect();
+                        threats.give_back(blows);
+                        got
+                    };
+                    let got = read(&mut kept, &mut cache);
+                    assert_eq!(got, read(&mut fresh, &mut fresh_cache), "at {:?}, {hp} HP, enemy hurt {hurt}", (x, y));
+                    all.push(got);
+                }
+            }
+            kept.keep(&mut later);
+            differ += usize::from(all != last);
+            last = all;
+        }
+        assert!(differ >= 4, "the enemy's HP and worth change its blows ({differ} times)");
     }
 
     /// The least danger a tile may hold, read without its blows, is never above the danger read
