@@ -214,6 +214,11 @@ impl Forecasts {
         self.ids.id(l)
     }
 
+    /// How much is kept: the most of the loadouts numbered, the exchanges and their walks.
+    pub fn count(&self) -> usize {
+        self.ids.count().max(self.table.len()).max(self.templates.count())
+    }
+
     /// The forecast of `a` (interned as `ia`) attacking `d` (`id`) from `distance`, or `None`
     /// when it cannot (out of range, no usable weapon). `moved`: `a` moves to make the attack
     /// (a charge, where the rules read `attacker.moved`); `cover`: how hidden `d` is from where `a`

@@ -25,7 +25,7 @@ pub(in crate::ai) struct Verbs {
 
 impl Verbs {
     /// How many units' verbs are kept.
-    pub(super) fn count(&self) -> usize {
+    pub(in crate::ai) fn count(&self) -> usize {
         self.kept.iter().flatten().map(|k| k.len()).sum()
     }
 

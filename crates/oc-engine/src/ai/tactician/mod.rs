@@ -29,6 +29,7 @@
 //! out each exact forecast once per battle (at full HP, read at any HP: `forecasts.rs`), and
 //! breaks ties by unit and tile order: one seed, one game.
 
+mod carried;
 mod kept;
 mod plan;
 pub(super) mod race;
@@ -54,9 +55,13 @@ use threat::{Blow, Later, Target, ThreatMap};
 pub(super) use walks::Walks;
 
 /// The tactician, as the battle's [`Controller`]. Use one per battle: it keeps the forecasts it
-/// has worked out with that battle's engine, and the units' prices.
+/// has worked out with that battle's engine, and the units' prices. Dropped, it leaves what of
+/// them is a pure function of the engine to the next tactician of its thread that plays with
+/// that engine (`carried.rs`).
 #[derive(Debug, Default)]
 pub struct Tactician {
+    /// The engine (`Engine::serial`) the kept caches are worked out with.
+    engine: Option<u64>,
     cache: Forecasts,
     prices: Vec<f64>,
     later: Later,
@@ -85,6 +90,7 @@ impl Tactician {
         let side = b.to_act;
         let movers = b.may_act(side);
         let first = *movers.first()?;
+        self.adopt(b.engine.serial());
         self.prices(b);
         self.walks.check(b);
         let walks = std::mem::take(&mut self.walks);

@@ -190,6 +190,18 @@ impl Looked {
 }
 
 impl Later {
+    /// What of it the next battle with the engine may read (`carried.rs`): what an enemy strikes
+    /// after a second move (kept by the terrain it was worked out on). The enemies' parts and the
+    /// last map's forecasts are the battle's (by battle index, by its ledger): left behind.
+    pub fn carried(&mut self) -> Later {
+        Later { second: std::mem::take(&mut self.second), ..Later::default() }
+    }
+
+    /// How much is kept ([`Second::count`]).
+    pub fn count(&self) -> usize {
+        self.second.count()
+    }
+
     #[cfg(test)]
     fn mask(&mut self, b: &crate::battle::Battle, kind: &str, from: Tile, points: i64, reach: (i64, i64)) -> Arc<[u32]> {
         self.second.mask(b, kind, from, points, reach)

@@ -31,6 +31,14 @@ impl Walks {
     /// The most goals gone and come for a guide toward the enemy to be the last one moved.
     const MOVED: usize = 4;
 
+    /// What of it the next battle with the engine may read (`carried.rs`): the guides, the costs
+    /// and the open tiles (by the terrain they were worked out on, checked again at the next
+    /// [`Walks::check`]), not the units' reach searches (by battle index).
+    pub(super) fn carried(mut self) -> Walks {
+        self.kept.reach.clear();
+        self
+    }
+
     /// Forgets the guides if the terrain changed or too many are kept ([`KeptGuides::check`]).
     pub(in crate::ai) fn check(&mut self, b: &Battle) {
         if self.kept.check(b) {

@@ -24,6 +24,11 @@ pub(super) struct Second {
 type LaterKey = (String, Tile, i64, (i64, i64));
 
 impl Second {
+    /// How much is kept: the more of the masks and the searches they widen.
+    pub(super) fn count(&self) -> usize {
+        self.masks.len().max(self.tiles.len())
+    }
+
     pub(super) fn mask(&mut self, b: &Battle, kind: &str, from: Tile, points: i64, reach: (i64, i64)) -> Arc<[u32]> {
         if self.terrain.0 != b.map.width || self.terrain.1 != b.terrain_indices_now() {
             self.masks.clear();
