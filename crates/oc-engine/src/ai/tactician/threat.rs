@@ -197,7 +197,7 @@ impl Later {
         Later { second: std::mem::take(&mut self.second), ..Later::default() }
     }
 
-    /// How much is kept ([`Second::count`]).
+    /// How much is kept: the tiles of what an enemy strikes after a second move.
     pub fn count(&self) -> usize {
         self.second.count()
     }

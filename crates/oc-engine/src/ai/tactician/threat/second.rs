@@ -24,9 +24,10 @@ pub(super) struct Second {
 type LaterKey = (String, Tile, i64, (i64, i64));
 
 impl Second {
-    /// How much is kept: the more of the masks and the searches they widen.
+    /// How much is kept: the tiles of the masks and of the searches they widen.
     pub(super) fn count(&self) -> usize {
-        self.masks.len().max(self.tiles.len())
+        let masks: usize = self.masks.values().map(|m| m.len()).sum();
+        masks + self.tiles.values().map(|t| t.len()).sum::<usize>()
     }
 
     pub(super) fn mask(&mut self, b: &Battle, kind: &str, from: Tile, points: i64, reach: (i64, i64)) -> Arc<[u32]> {
