@@ -13,6 +13,7 @@ use crate::Atom;
 use oc_model as m;
 
 use super::forecasts::{Ids, Targets, Templates};
+use super::shelf::{self, Shelf};
 use super::{objective_tiles, View};
 use crate::battle::{distance, Act, Battle, Controller, State, Tile, Turn};
 use crate::fx::FastMap;
@@ -42,8 +43,8 @@ pub struct Greedy {
 
 thread_local! {
     /// What greedy AIs dropped on this thread left, by engine (`Engine::serial`): at most
-    /// [`Greedy::KEEP`], the oldest forgotten first.
-    static KEPT: std::cell::RefCell<Vec<(u64, Forecasts, Guides)>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// [`Greedy::KEEP`], the oldest forgotten first ([`shelf`]).
+    static KEPT: Shelf<(Forecasts, Guides)> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl Greedy {
@@ -57,14 +58,7 @@ impl Greedy {
         if self.engine == Some(serial) {
             return;
         }
-        let kept = KEPT
-            .try_with(|k| {
-                let mut k = k.borrow_mut();
-                k.iter().rposition(|(s, _, _)| *s == serial).map(|at| k.remove(at))
-            })
-            .ok()
-            .flatten();
-        (self.forecasts, self.guides) = kept.map(|(_, f, g)| (f, g)).unwrap_or_default();
+        (self.forecasts, self.guides) = shelf::take(&KEPT, serial).unwrap_or_default();
         self.engine = Some(serial);
     }
 }
@@ -78,13 +72,7 @@ impl Drop for Greedy {
         let kept = kept.into_iter().max().unwrap_or(0);
         let forecasts = if kept > Greedy::MAX { Forecasts::default() } else { forecasts };
         let guides = std::mem::take(&mut self.guides);
-        let _ = KEPT.try_with(|k| {
-            let mut k = k.borrow_mut();
-            if k.len() >= Greedy::KEEP {
-                k.remove(0);
-            }
-            k.push((serial, forecasts, guides));
-        });
+        shelf::leave(&KEPT, serial, (forecasts, guides), Greedy::KEEP);
     }
 }
 

@@ -28,6 +28,7 @@ mod forecasts;
 mod greedy;
 mod guides;
 mod planner;
+mod shelf;
 mod tactician;
 
 use oc_model as m;

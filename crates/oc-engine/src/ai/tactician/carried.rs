@@ -1,5 +1,5 @@
 //! What a tactician leaves to the next of its thread that plays with the same engine
-//! ([`KEPT`]), as greedy does: a simulation's battles meet the same exchanges, guides and
+//! ([`KEPT`], a [`shelf`] as greedy's): a simulation's battles meet the same exchanges, guides and
 //! strikes again and again. Only what is a pure function of the engine and its key is carried,
 //! so a carried value is the one a fresh tactician works out: the exact forecasts (interned
 //! loadouts, their full description), what an enemy strikes after a second move (by terrain,
@@ -15,6 +15,7 @@ use super::walks::Walks;
 use super::Tactician;
 use crate::ai::forecasts::Forecasts;
 use crate::ai::greedy::verbs::Verbs;
+use crate::ai::shelf::{self, Shelf};
 
 /// What one tactician carries to the next.
 #[derive(Debug, Default)]
@@ -28,7 +29,7 @@ pub(super) struct Carried {
 thread_local! {
     /// What tacticians dropped on this thread left, by engine (`Engine::serial`): at most
     /// [`KEEP`], the oldest forgotten first.
-    static KEPT: RefCell<Vec<(u64, Carried)>> = const { RefCell::new(Vec::new()) };
+    static KEPT: Shelf<Carried> = const { RefCell::new(Vec::new()) };
 }
 
 /// The most caches a thread keeps: the two of a battle of tacticians (or planners), so another
@@ -51,15 +52,7 @@ impl Tactician {
             return;
         }
         self.leave();
-        let kept = KEPT
-            .try_with(|k| {
-                let mut k = k.borrow_mut();
-                k.iter().rposition(|(s, _)| *s == serial).map(|at| k.remove(at).1)
-            })
-            .ok()
-            .flatten()
-            .unwrap_or_default();
-        let Carried { cache, later, walks, verbs } = kept;
+        let Carried { cache, later, walks, verbs } = shelf::take(&KEPT, serial).unwrap_or_default();
         (self.cache, self.later, self.walks, self.verbs) = (cache, later, walks, verbs);
         self.engine = Some(serial);
     }
@@ -75,13 +68,7 @@ impl Tactician {
         let walks = std::mem::take(&mut self.walks).carried();
         let verbs = std::mem::take(&mut self.verbs);
         let verbs = if verbs.count() > MAX { Verbs::default() } else { verbs };
-        let _ = KEPT.try_with(|k| {
-            let mut k = k.borrow_mut();
-            if k.len() >= KEEP {
-                k.remove(0);
-            }
-            k.push((serial, Carried { cache, later, walks, verbs }));
-        });
+        shelf::leave(&KEPT, serial, Carried { cache, later, walks, verbs }, KEEP);
     }
 }
 
