@@ -87,11 +87,12 @@ impl Battle<'_> {
     /// no movement type may enter (a wall, a shut door) lies on the line between them, else 1
     /// (half hidden) where a unit in the battle stands on it, else 0.
     pub fn cover_between(&self, from: Tile, to: Tile) -> i64 {
-        let line: Vec<Tile> = Self::line(from, to).iter().map(|o| (from.0 + o.0, from.1 + o.1)).collect();
-        let wall = |t: &Tile| self.terrain_at(*t).is_some_and(|x| !x.costs.is_empty() && x.costs.values().all(Option::is_none));
-        if line.iter().any(wall) {
+        let kept = Self::line(from, to);
+        let line = || kept.iter().map(|o| (from.0 + o.0, from.1 + o.1));
+        let wall = |t: Tile| self.terrain_at(t).is_some_and(|x| !x.costs.is_empty() && x.costs.values().all(Option::is_none));
+        if line().any(wall) {
             2
-        } else if line.iter().any(|t| self.state.units.iter().any(|u| u.state == State::Ready && u.pos == *t)) {
+        } else if line().any(|t| self.state.units.iter().any(|u| u.state == State::Ready && u.pos == t)) {
             1
         } else {
             0
