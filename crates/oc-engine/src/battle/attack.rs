@@ -72,7 +72,7 @@ impl Battle<'_> {
         let (a, d, ua) = self.attack_check(i, target)?;
         // What the attack reads of the attacker as it begins (not a whole copy of it).
         let (side, a_pos, d_pos, equipped) = (a.side, a.pos, d.pos, a.equipped);
-        let (name, shown) = (a.name.clone(), a.shown());
+        let (name, shown) = (a.name.clone(), if self.quiet { String::new() } else { a.shown() });
         // The `area_attack` attribute (seed 000: "Hits all targets in range"): after the
         // chosen target, every other ready enemy within reach, each in an exchange of its own
         // (with its counter), nearest first, while the attacker stands.
@@ -132,6 +132,9 @@ impl Battle<'_> {
         // A mixed unit's bodies strike after its own figures (units.rs).
         let bodies = self.bodies_strike(i, target, moved);
         let spent = equipped.as_deref().and_then(|w| self.spend(i, w));
+        if self.quiet {
+            return Ok(String::new());
+        }
         let spent = spent.map(|n| format!("; {n}")).unwrap_or_default();
         let struck = notes.split_off(free);
         let before = notes.iter().map(|n| format!("{n}; ")).collect::<String>();
@@ -149,7 +152,7 @@ impl Battle<'_> {
         };
         let (a_pos, d_pos, activated) = (a.pos, d.pos, [a.activated, d.activated]);
         let living_before = [a.living(), d.living()];
-        let d_shown = d.shown();
+        let d_shown = if self.quiet { String::new() } else { d.shown() };
         let (Some(mut la), Some(ld)) = (self.loadout(i, true), self.loadout(target, false)) else {
             return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
@@ -207,6 +210,10 @@ impl Battle<'_> {
             log.iter().filter(|s| s.chart != 0 && !uncharted).map(|s| (unit_of(s.side), unit_of(1 - s.side), s.chart)).collect();
         for (striker, struck, chart) in charted {
             self.run_triggers_charted(striker, oc_model::Event::Chart, Some(struck), &Default::default(), chart);
+        }
+        // A quiet copy's log shows no strikes.
+        if self.quiet {
+            return Ok(String::new());
         }
         let strikes: Vec<String> = log
             .iter()

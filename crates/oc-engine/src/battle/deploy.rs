@@ -363,6 +363,7 @@ impl<'e> Battle<'e> {
             log: Vec::new(),
             terrain_undo: Vec::new(),
             units_undo: Vec::new(),
+            quiet: false,
         };
         b.state.terrain_ix = b.terrain_indices();
         // Units that begin the battle joined to another of their army (`joins`, units.rs).

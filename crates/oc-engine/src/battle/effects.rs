@@ -142,12 +142,19 @@ impl<'e> Battle<'e> {
         if !self.engine.ir.on_events.contains(&event) {
             return;
         }
+        // What the unit holds, and whether any of it handles the event: else no scene is made
+        // (making one reads and draws nothing).
+        let holdings = self.holdings(i);
+        let handles = |h: &Holding| h.effects.iter().any(|e| matches!(e, Eff::On { event: ev, .. } if *ev == event));
+        if !holdings.iter().any(handles) {
+            return;
+        }
         let mut todo: Vec<Triggered<'e>> = Vec::new();
         let mut dice = std::mem::replace(&mut self.state.rng, rng(0));
         {
             let draws = Draws::new(&mut dice, drawn);
             if let Some(scene) = self.scene(Cast { user: i, other: foe, chart, ..Cast::default() }, Some(&draws)) {
-                for h in self.holdings(i) {
+                for h in holdings {
                     let mut found = Vec::new();
                     for e in h.effects {
                         if let Eff::On { event: ev, then } = e {

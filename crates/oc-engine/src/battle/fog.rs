@@ -174,8 +174,9 @@ impl Battle<'_> {
     /// With fog: one `seen` record for each side whose sight changed since its last one — the
     /// enemies that came into sight (and where), those that left it, and the tiles newly in
     /// sight as row runs.
+    /// A quiet copy ([`Battle::hush`]) writes none: what a side last saw is read by nothing else.
     pub(super) fn look(&mut self) {
-        if self.scenario.fog.is_none() {
+        if self.scenario.fog.is_none() || self.quiet {
             return;
         }
         let size = (self.state.map.width, self.state.map.height);

@@ -236,6 +236,9 @@ pub struct Battle<'e> {
     /// The units as they were before the turn in progress (what a refused turn puts back),
     /// copied into the last turn's copy so that their lists are reused.
     units_undo: Vec<Combatant>,
+    /// A copy no one reads the log of ([`Battle::hush`]): what only the log shows is not worked
+    /// out (what each side has newly seen, the strikes' words). Its forks are quiet too.
+    quiet: bool,
 }
 
 /// The state of a battle, apart from the rules that act on it: the field (its terrain as
@@ -318,7 +321,16 @@ impl<'e> Battle<'e> {
             log: Vec::new(),
             terrain_undo: Vec::new(),
             units_undo: Vec::new(),
+            quiet: self.quiet,
         }
+    }
+
+    /// Makes the battle a quiet copy (an AI's playout): from now on it leaves out of its log
+    /// what only the log shows (the `seen` records, the words of the strikes), and what it
+    /// keeps for them alone (what each side last saw). Everything else plays as before: the
+    /// same dice, the same units, the same outcome.
+    pub(crate) fn hush(&mut self) {
+        self.quiet = true;
     }
 
     /// How many words of randomness the battle's dice have drawn since it was set up or forked

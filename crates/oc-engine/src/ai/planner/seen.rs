@@ -114,6 +114,8 @@ impl<'e> Seen<'e> {
     /// `seed`, else taken off the board.
     pub fn fork(b: &Battle<'e>, side: m::SideId, fog: &Fog, seed: u64) -> Seen<'e> {
         let mut copy = b.fork(Some(seed));
+        // Nothing reads a copy's log.
+        copy.hush();
         let sight = b.sight(side);
         let mut pruned = false;
         if sight.fogged() {
