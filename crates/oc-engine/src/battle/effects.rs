@@ -113,6 +113,37 @@ impl<'e> Battle<'e> {
         out
     }
 
+    /// Whether unit `i` may hold something that handles `event` (an `on EVENT`): its statuses,
+    /// and the tags of its class, form, scenario, equipped weapon and accessory with what they
+    /// grant, read by name alone (no argument evaluated). `false` only where
+    /// [`Battle::holdings`] has no such effect; a grant of a tag parameter may be anything.
+    fn may_handle(&self, i: usize, event: m::Event) -> bool {
+        fn handles(engine: &crate::Engine, tag: u32, event: m::Event, depth: u32) -> bool {
+            let Some((_, effects)) = engine.ir.effects.get(&tag) else { return false };
+            effects.iter().any(|e| match e {
+                Eff::On { event: ev, .. } => *ev == event,
+                Eff::Grant { tag, .. } => depth >= 8 || handles(engine, *tag, event, depth + 1),
+                Eff::GrantParam(_) => true,
+                _ => false,
+            })
+        }
+        let Some(u) = self.state.units.get(i) else { return false };
+        let engine = self.engine;
+        let by_name = |name: &str| engine.ir.name_id(name).is_some_and(|id| handles(engine, id, event, 0));
+        if u.statuses.iter().any(|a| by_name(&a.status)) || u.tags.iter().any(|t| by_name(t)) {
+            return true;
+        }
+        let uses = |tags: &[m::TagUse]| tags.iter().any(|t| by_name(&t.tag));
+        if let Some(c) = engine.class(&u.class) {
+            let form = c.forms.as_ref().map(|f| if u.reverted { &f.normal } else { &f.transformed });
+            if uses(&c.tags) || form.is_some_and(|f| uses(&f.tags)) {
+                return true;
+            }
+        }
+        let accessory = u.items.iter().find(|n| engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Accessory));
+        u.equipped.iter().chain(accessory).filter_map(|n| engine.item(n)).any(|it| uses(&it.tags))
+    }
+
     /// Runs a unit's `on EVENT { ... }` effects (an item that heals its bearer on activation, a
     /// weapon that hurts its wielder after an attack). Form changes are the engine's own shifting rule, not run here.
     pub(super) fn run_triggers(&mut self, i: usize, event: m::Event) {
@@ -140,6 +171,10 @@ impl<'e> Battle<'e> {
         }
         // No tag or status of the rules handles the event: nothing to look for.
         if !self.engine.ir.on_events.contains(&event) {
+            return;
+        }
+        // Nothing the unit may hold handles the event: its holdings are not worked out.
+        if !self.may_handle(i, event) {
             return;
         }
         // What the unit holds, and whether any of it handles the event: else no scene is made
