@@ -315,16 +315,39 @@ fn best_for(
     // `base`'s number, once a group striking as it needs it.
     let mut base_id: Option<u32> = None;
     // Without fog the reach already left out every tile another unit stands on.
-    let held: Vec<Tile> = if view.sight.fogged() { view.units().map(|(_, x)| x.pos).collect() } else { Vec::new() };
+    // Under fog, the places in the reach of the units it knows of (itself aside), in order.
+    let mut held: Vec<usize> = Vec::new();
+    if view.sight.fogged() {
+        held.extend(
+            view.units()
+                .filter(|(_, x)| x.pos != u.pos)
+                .filter_map(|(_, x)| tiles.binary_search_by_key(&x.pos, |(t, _)| *t).ok()),
+        );
+        held.sort_unstable();
+    }
     // Where situated, the unit's own loadout on each tile in reach (in `tiles`' order), worked
     // out once: the groups below and the walk's `situation_costs` both read it. Each distinct
     // loadout is built once (`mine`), each tile holding its index (equal where the loadouts are).
     let (mine, owns): (Vec<Loadout>, Vec<Option<usize>>) =
         if situated { b.loadouts_moved(i, true, tiles.iter().map(|(t, _)| *t)) } else { (Vec::new(), Vec::new()) };
+    // Not situated, each tile's group is its terrain's (by its index in the rules' terrains, the
+    // last place for none): found once a terrain.
+    let none = b.engine.rules.terrains.len();
+    let mut by_terrain: Vec<Option<usize>> = if situated { Vec::new() } else { vec![None; none + 1] };
     // Its room made once (a tile a spot at most).
     let mut spots: Vec<(Tile, usize)> = Vec::with_capacity(tiles.len());
-    spots.extend(tiles.iter().enumerate().filter(|(_, (t, _))| *t == u.pos || !held.contains(t)).map(|(k, (t, _))| {
-        let terrain = b.terrain_at(*t);
+    let mut skip = held.iter().copied().peekable();
+    let mut free = |k: &usize| {
+        while skip.next_if(|h| h < k).is_some() {}
+        skip.next_if_eq(k).is_none()
+    };
+    spots.extend(tiles.iter().enumerate().filter(|(k, _)| free(k)).map(|(k, (t, _))| {
+        let ix = b.terrain_index_at(*t);
+        let terrain = ix.and_then(|x| b.engine.rules.terrains.get(x));
+        let slot = by_terrain.get_mut(if terrain.is_some() { ix.unwrap_or(none) } else { none });
+        if let Some(Some(g)) = slot.as_deref() {
+            return (*t, *g);
+        }
         let own = owns.get(k).copied().flatten();
         let same = |(x, l): &(Option<&m::Terrain>, Option<usize>)| {
             *l == own
@@ -339,6 +362,9 @@ fn best_for(
             terrains.push((terrain, own));
             terrains.len() - 1
         });
+        if let Some(s) = slot {
+            *s = Some(g);
+        }
         (*t, g)
     }));
     // By weapon and terrain struck from (`[terrain * weapons + weapon]`): the unit as it

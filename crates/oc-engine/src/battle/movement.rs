@@ -191,7 +191,7 @@ impl Battle<'_> {
     }
 
     /// The index of tile `t`'s terrain in the rules' terrains (`None` off the map).
-    fn terrain_index_at(&self, t: Tile) -> Option<usize> {
+    pub(crate) fn terrain_index_at(&self, t: Tile) -> Option<usize> {
         if t.0 < 0 || t.1 < 0 || t.0 >= self.state.map.width || t.1 >= self.state.map.height {
             return None;
         }
