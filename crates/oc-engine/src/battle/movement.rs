@@ -69,12 +69,16 @@ thread_local! {
         std::cell::RefCell::new(Scratch { step: Vec::new(), best: Vec::new(), queue: CostQueue::new(0, 0) });
 }
 
-/// Each unit's last reach search (by unit), kept for [`Battle::reachable_sorted`]: good for one
-/// terrain and one engine only.
+/// Each unit's last few reach searches (by unit, the most recent first), kept for
+/// [`Battle::reachable_sorted`]: good for one terrain and one engine only. A search ahead (the
+/// planner's copies of one battle) meets the same few again and again.
 #[derive(Debug, Default)]
-pub(crate) struct KeptReach(Vec<Option<Kept>>);
+pub(crate) struct KeptReach(Vec<Vec<Kept>>);
 
 impl KeptReach {
+    /// The most searches kept for one unit.
+    const KEEP: usize = 4;
+
     /// Forgets every search (the terrain changed).
     pub(crate) fn clear(&mut self) {
         self.0.clear();
@@ -83,7 +87,7 @@ impl KeptReach {
 
 /// One reach search: where from, with what movement, the enemy tiles that blocked it (in unit order)
 /// and every tile it reached with its cost, in tile order (tiles held by a unit included).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Kept {
     pos: Tile,
     points: i64,
@@ -96,7 +100,7 @@ struct Kept {
 /// The square a search searched (its corner and size) and each of its tiles' place in the list
 /// of tiles reached (row by row, `u32::MAX` where it did not reach): what tells the tiles it
 /// entered or tried, and their costs.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Touched {
     corner: Tile,
     width: i64,
@@ -322,59 +326,73 @@ impl Battle<'_> {
             }
         }
         if kept.0.len() <= i {
-            kept.0.resize_with(i + 1, || None);
+            kept.0.resize_with(i + 1, Vec::new);
         }
-        let slot = kept.0.get_mut(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
-        // The search kept from the same tile with the same movement: the same where the enemies
-        // that moved changed no way; else mended where every step costs something (`mend`).
-        let like = slot.as_mut().filter(|k| k.pos == u.pos && k.points == *points && k.kind == *kind);
-        let kept_or_mended = like.is_some_and(|k| {
-            let step_of = self.engine.movement_costs(kind);
-            let step = |t: Tile| self.terrain_index_at(t).and_then(|x| step_of.get(x).copied().flatten());
-            same_search(k, &blocked, step)
-                || (step_of.iter().flatten().min().is_some_and(|c| *c >= 1) && {
-                    mend::mend(k, &blocked, step);
-                    true
-                })
-        });
-        if !kept_or_mended {
-            let mut reached = Vec::new();
-            let mut touched = Touched::default();
-            let moves = self.cheapest_ways(i, (*points, None), mobility, sight, |s| {
-                let ((x0, y0), ww, wh) = (s.corner, s.width, s.height);
-                let mut place = vec![u32::MAX; (ww * wh) as usize];
-                reached.reserve(place.len());
-                // Column by column, each top to bottom: tile order. Where the search reaches no
-                // tile farther than its points from where the unit stands, only the rows of each
-                // column within them are read.
-                let rows = |x: i64| match s.within {
-                    Some(((cx, cy), r)) => {
-                        let r = r - (x0 + x - cx).abs();
-                        (cy - r - y0).max(0)..(cy + r - y0 + 1).min(wh)
-                    }
-                    None => 0..wh,
-                };
-                for x in 0..ww {
-                    for y in rows(x) {
-                        if let Some(c) = s.at(x, y) {
-                            if let Some(p) = place.get_mut((y * ww + x) as usize) {
-                                *p = reached.len() as u32;
-                            }
-                            reached.push(((x0 + x, y0 + y), c));
-                        }
-                    }
+        let slots = kept.0.get_mut(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
+        let step_of = self.engine.movement_costs(kind);
+        let step = |t: Tile| self.terrain_index_at(t).and_then(|x| step_of.get(x).copied().flatten());
+        let like = |k: &Kept| k.pos == u.pos && k.points == *points && k.kind == *kind;
+        // A search kept from the same tile with the same movement that is this one (the enemies
+        // that moved changed no way), made the most recent; else the most recent of them copied
+        // and mended where every step costs something (`mend`); else a new search.
+        match slots.iter().position(|k| like(k) && same_search(k, &blocked, step)) {
+            Some(n) => {
+                if let Some(recent) = slots.get_mut(..=n) {
+                    recent.rotate_right(1);
                 }
-                touched = Touched { corner: (x0, y0), width: ww, height: wh, place };
-            })?;
-            if !moves {
-                return Ok(vec![(u.pos, 0)]);
             }
-            *slot = Some(Kept { pos: u.pos, points: *points, kind: kind.clone(), blocked, reached, touched });
+            None => {
+                let mends = step_of.iter().flatten().min().is_some_and(|c| *c >= 1);
+                let near = slots.iter().find(|k| mends && like(k)).cloned();
+                let search = match near {
+                    Some(mut k) => {
+                        mend::mend(&mut k, &blocked, step);
+                        k
+                    }
+                    None => {
+                        let mut reached = Vec::new();
+                        let mut touched = Touched::default();
+                        let moves = self.cheapest_ways(i, (*points, None), mobility, sight, |s| {
+                            let ((x0, y0), ww, wh) = (s.corner, s.width, s.height);
+                            let mut place = vec![u32::MAX; (ww * wh) as usize];
+                            reached.reserve(place.len());
+                            // Column by column, each top to bottom: tile order. Where the search reaches no
+                            // tile farther than its points from where the unit stands, only the rows of each
+                            // column within them are read.
+                            let rows = |x: i64| match s.within {
+                                Some(((cx, cy), r)) => {
+                                    let r = r - (x0 + x - cx).abs();
+                                    (cy - r - y0).max(0)..(cy + r - y0 + 1).min(wh)
+                                }
+                                None => 0..wh,
+                            };
+                            for x in 0..ww {
+                                for y in rows(x) {
+                                    if let Some(c) = s.at(x, y) {
+                                        if let Some(p) = place.get_mut((y * ww + x) as usize) {
+                                            *p = reached.len() as u32;
+                                        }
+                                        reached.push(((x0 + x, y0 + y), c));
+                                    }
+                                }
+                            }
+                            touched = Touched { corner: (x0, y0), width: ww, height: wh, place };
+                        })?;
+                        if !moves {
+                            return Ok(vec![(u.pos, 0)]);
+                        }
+                        Kept { pos: u.pos, points: *points, kind: kind.clone(), blocked, reached, touched }
+                    }
+                };
+                slots.insert(0, search);
+                slots.truncate(KeptReach::KEEP);
+            }
         }
-        let reached = slot.as_ref().map_or(&[][..], |k| &k.reached[..]);
+        let slot = slots.first();
+        let reached = slot.map_or(&[][..], |k| &k.reached[..]);
         // The tiles reached (in tile order) less those held, each found by its place.
         let mut gone: Vec<usize> = Vec::with_capacity(held.len());
-        gone.extend(held.iter().filter_map(|h| slot.as_ref().and_then(|k| k.place(*h))));
+        gone.extend(held.iter().filter_map(|h| slot.and_then(|k| k.place(*h))));
         gone.sort_unstable();
         gone.dedup();
         let mut out: Vec<(Tile, i64)> = Vec::with_capacity(reached.len() + 1);
