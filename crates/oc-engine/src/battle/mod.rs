@@ -331,6 +331,7 @@ impl<'e> Battle<'e> {
     /// same dice, the same units, the same outcome.
     pub(crate) fn hush(&mut self) {
         self.quiet = true;
+        self.state.sighted = Default::default();
     }
 
     /// How many words of randomness the battle's dice have drawn since it was set up or forked
