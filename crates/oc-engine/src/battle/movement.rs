@@ -69,7 +69,7 @@ thread_local! {
         std::cell::RefCell::new(Scratch { step: Vec::new(), best: Vec::new(), queue: CostQueue::new(0, 0) });
 }
 
-/// Each unit's last few reach searches (by unit, the most recent first), kept for
+/// Each unit's last eight reach searches (by unit, the most recent first), kept for
 /// [`Battle::reachable_sorted`]: good for one terrain and one engine only. A search ahead (the
 /// planner's copies of one battle) meets the same few again and again.
 #[derive(Debug, Default)]
@@ -77,7 +77,7 @@ pub(crate) struct KeptReach(Vec<Vec<Kept>>);
 
 impl KeptReach {
     /// The most searches kept for one unit.
-    const KEEP: usize = 4;
+    const KEEP: usize = 8;
 
     /// Forgets every search (the terrain changed).
     pub(crate) fn clear(&mut self) {
