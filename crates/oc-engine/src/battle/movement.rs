@@ -713,11 +713,11 @@ mod tests {
             let walk = (0..7).flat_map(|y| (0..9).map(move |x| (x, y)));
             for pd in walk.clone().chain(walk.rev().step_by(2)).filter(|t| *t != pa) {
                 b.state.units[1].pos = pd;
-                let before = kept.0.first().and_then(|k| k.as_ref()).map(|k| k.reached.clone());
+                let before = kept.0.first().and_then(|k| k.first()).map(|k| k.reached.clone());
                 let read = b.reachable_sorted(0, &mobility, None, &mut kept).expect("a reach");
                 let fresh = b.reachable_sorted(0, &mobility, None, &mut super::KeptReach::default()).expect("a reach");
                 assert_eq!(read, fresh, "unit at {pa:?}, enemy at {pd:?}");
-                let after = kept.0.first().and_then(|k| k.as_ref()).map(|k| k.reached.clone());
+                let after = kept.0.first().and_then(|k| k.first()).map(|k| k.reached.clone());
                 if before.is_some() && before == after {
                     again += 1;
                 } else {

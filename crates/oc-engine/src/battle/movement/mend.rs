@@ -170,11 +170,11 @@ mod tests {
                     continue;
                 }
                 b.state.units[k].pos = to;
-                let before = kept.0.first().and_then(|k| k.as_ref()).map(|k| k.reached.clone());
+                let before = kept.0.first().and_then(|k| k.first()).map(|k| k.reached.clone());
                 let read = b.reachable_sorted(0, &mobility, None, &mut kept).expect("a reach");
                 let fresh = b.reachable_sorted(0, &mobility, None, &mut KeptReach::default()).expect("a reach");
                 assert_eq!(read, fresh, "unit at {:?}, enemies at {:?}", b.state.units[0].pos, &b.state.units[1..]);
-                let after = kept.0.first().and_then(|k| k.as_ref()).map(|k| k.reached.clone());
+                let after = kept.0.first().and_then(|k| k.first()).map(|k| k.reached.clone());
                 checked += 1;
                 changed += usize::from(before.is_some() && before != after);
             }
