@@ -129,8 +129,12 @@ impl Exchange<'_> {
         // A joint value settles as every other that shows the same dice the settling reads:
         // worked out once for them, and replayed with each joint value's weight, every weight
         // the same product added to the same entry in the same order as if it were worked out
-        // again (with the places in the tally its outcomes went to the first time).
-        let mut settled: ByIndex<(Record, Vec<usize>)> = ByIndex::new(dice.count(dice.read));
+        // again (with the places in the tally its outcomes went to the first time). Where every
+        // sum is exact (`Exchange::exact_sums`), the order does not matter: each record's
+        // joint values' weights are summed, and the record replayed once with the sum.
+        let exact = self.engine.ir.strategy.settle_by_reads && self.exact_sums(lists);
+        let mut settled: ByIndex<usize> = ByIndex::new(dice.count(dice.read));
+        let mut records: Vec<(Record, Vec<usize>, f64)> = Vec::new();
         let mut memo = Memo { after: FastMap::default(), dice };
         // Every joint value in turn as `Exchange::each_joint` gives them, the same weights; the
         // dice set and the formulas reading those that turned forgotten only where one is
@@ -147,6 +151,7 @@ impl Exchange<'_> {
         let mut turning: SmallVec<[usize; 4]> = smallvec::smallvec![0; dice.len()];
         let mut at: SmallVec<[usize; 4]> = smallvec::smallvec![0; lists.values.len()];
         let mut turned = u64::MAX;
+        let mut hint = 1;
         loop {
             let mut weight = 1.0;
             for ((k, (slot, values, _)), i) in dice.iter().zip(&turning) {
@@ -158,27 +163,81 @@ impl Exchange<'_> {
                 }
             }
             let key = memo.dice.index(&at, memo.dice.read);
-            if let Some((record, places)) = settled.get(key) {
-                for ((_, [_, a, b]), i) in record.iter().zip(places) {
-                    out.add_to(*i, weight * a * b);
-                }
-            } else {
-                for ((_, (slot, values, _)), i) in dice.iter().zip(&turning) {
-                    if let (Some(r), Some((v, _))) = (rolls.get_mut(*slot as usize), values.get(*i)) {
-                        *r = *v;
+            match settled.get(key).and_then(|id| records.get_mut(*id)) {
+                Some((_, _, total)) if exact => *total += weight,
+                Some((record, places, _)) => {
+                    for ((_, [_, a, b]), i) in record.iter().zip(places.iter()) {
+                        out.add_to(*i, weight * a * b);
                     }
                 }
-                forget_reading(ir, cache, turned);
-                turned = 0;
-                let mut record = Vec::new();
-                self.settle(strike, lists, (rolls, &mut at), cache, (0, 0), [weight, 1.0, 1.0], None, (&mut record, &mut memo));
-                let places = record.iter().map(|(o, [_, a, b])| out.add_at(*o, weight * a * b)).collect();
-                settled.insert(key, (record, places));
+                None => {
+                    for ((_, (slot, values, _)), i) in dice.iter().zip(&turning) {
+                        if let (Some(r), Some((v, _))) = (rolls.get_mut(*slot as usize), values.get(*i)) {
+                            *r = *v;
+                        }
+                    }
+                    forget_reading(ir, cache, turned);
+                    turned = 0;
+                    // About as long as the last (a reroll's record is one outcome or more a value).
+                    let mut record = Vec::with_capacity(hint);
+                    self.settle(
+                        strike,
+                        lists,
+                        (rolls, &mut at),
+                        cache,
+                        (0, 0),
+                        [weight, 1.0, 1.0],
+                        None,
+                        (&mut record, &mut memo),
+                    );
+                    let places = if exact {
+                        Vec::new()
+                    } else {
+                        record.iter().map(|(o, [_, a, b])| out.add_at(*o, weight * a * b)).collect()
+                    };
+                    hint = record.len();
+                    settled.insert(key, records.len());
+                    records.push((record, places, weight));
+                }
             }
             let Some(k) = advance(&mut turning, dice.iter().map(|(_, (_, v, _))| v.len())) else { break };
             turned |= dice.iter().take(k + 1).fold(0u64, |m, (_, (s, _, _))| m | (1u64 << s));
         }
+        if exact {
+            // In the order the records were found: the tally's entries come in the same order.
+            for (record, _, total) in &records {
+                for (o, [_, a, b]) in record {
+                    out.add(*o, total * a * b);
+                }
+            }
+        }
         out.list.into_iter().map(|(o, w)| (w, o)).collect()
+    }
+
+    /// Whether every weight a settling of a strike with `lists` adds, and every sum of them, is
+    /// exact: each die's weights whole numbers, the dice a reroll rolls again weighed by
+    /// fractions of a power of two, and the sum of all weights times the finest fraction below
+    /// 2^53. Then the sums do not depend on the order they are taken in.
+    fn exact_sums(&self, lists: &Lists) -> bool {
+        let ir = &self.engine.ir;
+        let rerolled = self.engine.reactions.iter().filter_map(|r| r.reroll).fold(0u64, |m, (slots, _)| m | slots);
+        let (mut total, mut finest) = (1.0f64, 1.0f64);
+        for ((slot, faces), den) in ir.strike_dice.iter().zip(&lists.values).zip(&lists.dens) {
+            if !faces.iter().all(|(_, w)| w.fract() == 0.0 && *w >= 0.0) {
+                return false;
+            }
+            let sum: f64 = faces.iter().map(|(_, w)| *w).sum();
+            total *= sum.max(*den).max(1.0);
+            if rerolled & (1u64 << slot) != 0 {
+                let whole = den.fract() == 0.0 && *den >= 1.0 && *den < 9.0e15 && (*den as u64).is_power_of_two();
+                if !whole {
+                    return false;
+                }
+                // A die rolled again by the striker and by the struck unit: twice.
+                finest *= den * den;
+            }
+        }
+        total * finest < 9_007_199_254_740_992.0
     }
 
     /// The outcome at the dice in `rolls` (at places `at`): looked up by the dice it reads, or
@@ -279,7 +338,7 @@ impl Exchange<'_> {
         }
         let held: SmallVec<[i64; 8]> = rolls.iter().copied().collect();
         let held_at: SmallVec<[usize; 4]> = at.iter().copied().collect();
-        let mut after = Vec::new();
+        let mut after = Vec::with_capacity(memo.dice.count(chosen.slots));
         self.each_joint_at(chosen.slots, lists, true, (rolls, at), cache, |rolls, at, cache, w| {
             let mut p = path;
             if let Some(x) = p.get_mut(from) {
