@@ -45,7 +45,7 @@ impl std::ops::Deref for Faces<'_> {
 }
 
 /// A strike die's slot, its values (or classes) and its denominator.
-type Slot<'a> = (u8, &'a [(i64, f64)], f64);
+pub(super) type Slot<'a> = (u8, &'a [(i64, f64)], f64);
 
 /// The most dice slots kept in place (a strike reads a few); more spill to the heap.
 type Rolls = SmallVec<[i64; 8]>;
@@ -436,13 +436,29 @@ impl Exchange<'_> {
         cache: &mut [Option<V>],
         mut f: impl FnMut(&mut [i64], &mut [Option<V>], f64),
     ) {
+        let mut places: SmallVec<[usize; 4]> = smallvec::smallvec![0usize; lists.values.len()];
+        self.each_joint_at(mask, lists, chance, (rolls, &mut places), cache, |rolls, _, cache, weight| f(rolls, cache, weight));
+    }
+
+    /// [`Exchange::each_joint`], with each strike die's place in its list (`Ir::strike_dice`
+    /// order) set in `places` beside its value in `rolls`.
+    pub(super) fn each_joint_at(
+        &self,
+        mask: u64,
+        lists: &Lists,
+        chance: bool,
+        (rolls, places): (&mut [i64], &mut [usize]),
+        cache: &mut [Option<V>],
+        mut f: impl FnMut(&mut [i64], &mut [usize], &mut [Option<V>], f64),
+    ) {
         let ir = &self.engine.ir;
-        let dice: SmallVec<[Slot; 4]> = ir
+        let dice: SmallVec<[(usize, Slot); 4]> = ir
             .strike_dice
             .iter()
             .zip(lists.values.iter().zip(&lists.dens))
-            .filter(|(s, _)| mask & (1u64 << **s) != 0)
-            .map(|(s, (v, d))| (*s, &v[..], *d))
+            .enumerate()
+            .filter(|(_, (s, _))| mask & (1u64 << **s) != 0)
+            .map(|(k, (s, (v, d)))| (k, (*s, &v[..], *d)))
             .collect();
         let mut at: SmallVec<[usize; 4]> = smallvec::smallvec![0usize; dice.len()];
         // The dice whose values changed since `f` was last called: at first every one (the
@@ -451,16 +467,19 @@ impl Exchange<'_> {
         let mut turned = u64::MAX;
         loop {
             let mut weight = 1.0;
-            for ((slot, values, den), i) in dice.iter().zip(&at) {
+            for ((k, (slot, values, den)), i) in dice.iter().zip(&at) {
+                if let Some(p) = places.get_mut(*k) {
+                    *p = *i;
+                }
                 if let (Some(r), Some((v, w))) = (rolls.get_mut(*slot as usize), values.get(*i)) {
                     *r = *v;
                     weight *= if chance { w / den } else { *w };
                 }
             }
             forget_reading(ir, cache, turned);
-            f(rolls, cache, weight);
-            let Some(k) = advance(&mut at, dice.iter().map(|(_, v, _)| v.len())) else { break };
-            turned = dice.iter().take(k + 1).fold(0u64, |m, (s, _, _)| m | (1u64 << s));
+            f(rolls, places, cache, weight);
+            let Some(k) = advance(&mut at, dice.iter().map(|(_, (_, v, _))| v.len())) else { break };
+            turned = dice.iter().take(k + 1).fold(0u64, |m, (_, (s, _, _))| m | (1u64 << s));
         }
     }
 }
@@ -518,7 +537,7 @@ pub(super) fn forget(ir: &crate::ir::Ir, cache: &mut [Option<V>]) {
 }
 
 /// Forgets every formula that reads one of the dice in `turned` (a bit per slot).
-fn forget_reading(ir: &crate::ir::Ir, cache: &mut [Option<V>], turned: u64) {
+pub(super) fn forget_reading(ir: &crate::ir::Ir, cache: &mut [Option<V>], turned: u64) {
     for f in &ir.dice_formulas {
         if ir.formulas.get(*f as usize).is_none_or(|x| x.dice & turned != 0) {
             if let Some(slot) = cache.get_mut(*f as usize) {
@@ -530,7 +549,7 @@ fn forget_reading(ir: &crate::ir::Ir, cache: &mut [Option<V>], turned: u64) {
 
 /// The next joint index, the first turning fastest: which index turned (those before it went
 /// back to 0); `None` after the last.
-fn advance(at: &mut [usize], lens: impl Iterator<Item = usize>) -> Option<usize> {
+pub(super) fn advance(at: &mut [usize], lens: impl Iterator<Item = usize>) -> Option<usize> {
     for (k, (i, len)) in at.iter_mut().zip(lens).enumerate() {
         if *i + 1 < len {
             *i += 1;

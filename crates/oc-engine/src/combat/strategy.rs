@@ -24,6 +24,9 @@ pub struct Strategy {
     /// forecasts after it on the same thread (`combat::memo::Pairs`): a matchup's counter is
     /// its mirror's attack.
     pub pairs: bool,
+    /// A settled strike's joint values (`combat::reroll`) worked out once for each value of the
+    /// dice its settling reads at that strike (`Exchange::read_dice`), replayed for the others.
+    pub settle_by_reads: bool,
 }
 
 impl Strategy {
@@ -35,11 +38,19 @@ impl Strategy {
         staging: true,
         plans: true,
         pairs: true,
+        settle_by_reads: true,
     };
 
     /// The plain way, every fast path off: the semantics the others are held to.
-    pub const REFERENCE: Strategy =
-        Strategy { factor_above: u64::MAX, plain_walks: false, outcome_table: false, staging: false, plans: false, pairs: false };
+    pub const REFERENCE: Strategy = Strategy {
+        factor_above: u64::MAX,
+        plain_walks: false,
+        outcome_table: false,
+        staging: false,
+        plans: false,
+        pairs: false,
+        settle_by_reads: false,
+    };
 }
 
 impl Default for Strategy {
