@@ -294,7 +294,7 @@ impl Exchange<'_> {
                 // Where triggers may fire but read nothing an outcome changes but which of them
                 // fire, outcomes alike in that too lead to one state (a blow that fells the
                 // unit struck and lays a status: every such blow).
-                let blind = fires && self.blind_triggers(&state, side);
+                let blind = fires && self.engine.ir.strategy.blind_triggers && self.blind_triggers(&state, side);
                 let effects = !fires || blind;
                 let mut made: SmallVec<[(Effect, usize); MADE_SEARCHED]> = SmallVec::new();
                 made_index.clear();
@@ -643,5 +643,36 @@ impl Exchange<'_> {
     /// Only the final HP of one seeded exchange (for simulations).
     pub fn resolve_hp(&self, rng: &mut ChaCha8Rng) -> [i64; 2] {
         self.resolve(rng).1
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests {
+    use crate::Exchange;
+
+    /// Every matchup of every built-in ruleset, its strikes whose triggers read nothing an
+    /// outcome changes led to their states outcome by outcome and merged: the same bits. And
+    /// seed 003's wyvern's tail (a hit lays Paralyzed) is merged.
+    #[test]
+    fn blind_triggers_equal_each_outcome_applied() {
+        crate::testing::agree_with(
+            |fresh| fresh.ir.strategy.blind_triggers = false,
+            |_, name, on| {
+                let blind = crate::testing::matchups(on)
+                    .iter()
+                    .filter(|(_, a, d, r)| {
+                        Exchange::new(on, a, d, *r).is_ok_and(|x| {
+                            let s = x.initial();
+                            s.phase.striker().is_some_and(|side| x.fires_on_strike(&s, side) && x.blind_triggers(&s, side))
+                        })
+                    })
+                    .count();
+                eprintln!("{name}: {blind} matchups with blind triggers");
+                if name == "battlestorm" {
+                    assert!(blind > 0, "{name}: no strike with blind triggers");
+                }
+            },
+        );
     }
 }

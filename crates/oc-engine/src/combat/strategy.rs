@@ -24,6 +24,10 @@ pub struct Strategy {
     /// forecasts after it on the same thread (`combat::memo::Pairs`): a matchup's counter is
     /// its mirror's attack.
     pub pairs: bool,
+    /// A strike's outcomes whose triggers read nothing an outcome changes but which of them
+    /// fire led to their states by their hit points and those triggers, each state made once
+    /// (the general walk, `combat::play`).
+    pub blind_triggers: bool,
 }
 
 impl Strategy {
@@ -35,11 +39,19 @@ impl Strategy {
         staging: true,
         plans: true,
         pairs: true,
+        blind_triggers: true,
     };
 
     /// The plain way, every fast path off: the semantics the others are held to.
-    pub const REFERENCE: Strategy =
-        Strategy { factor_above: u64::MAX, plain_walks: false, outcome_table: false, staging: false, plans: false, pairs: false };
+    pub const REFERENCE: Strategy = Strategy {
+        factor_above: u64::MAX,
+        plain_walks: false,
+        outcome_table: false,
+        staging: false,
+        plans: false,
+        pairs: false,
+        blind_triggers: false,
+    };
 }
 
 impl Default for Strategy {
