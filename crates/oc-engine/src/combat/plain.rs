@@ -386,6 +386,10 @@ impl Row {
         let foe = hp.get(1 - side).copied().unwrap_or(0);
         let felling = outcomes.felling();
         let mut states: SmallVec<[[i64; 2]; 8]> = SmallVec::new();
+        // The place of each state that leaves the striker as it was, by the struck unit's hit
+        // points after the strike (from 0 to its own: most states), else searched.
+        let mut by_foe: Vec<u16> = if foe < 1 << 12 { vec![u16::MAX; usize::try_from(foe + 1).unwrap_or(0)] } else { Vec::new() };
+        let striker = hp.get(side).copied().unwrap_or(0);
         let mut runs: Vec<(u32, u16)> = Vec::new();
         let len = u32::try_from(outcomes.list.len()).ok()?;
         for (k, &(_, o)) in (0u32..).zip(outcomes.list.iter()) {
@@ -406,11 +410,25 @@ impl Row {
                     [hp[0].max(0), hp[1].saturating_sub(damage).max(0)]
                 }
             };
-            let place = states.iter().position(|s| *s == after).unwrap_or_else(|| {
-                states.push(after);
-                states.len() - 1
-            });
-            let place = u16::try_from(place).ok()?;
+            let slot = after
+                .get(1 - side)
+                .filter(|_| after.get(side) == Some(&striker))
+                .and_then(|h| usize::try_from(*h).ok())
+                .and_then(|h| by_foe.get_mut(h));
+            let place = match slot {
+                Some(known) if *known != u16::MAX => *known,
+                slot => {
+                    let place = states.iter().position(|s| *s == after).unwrap_or_else(|| {
+                        states.push(after);
+                        states.len() - 1
+                    });
+                    let place = u16::try_from(place).ok().filter(|p| *p != u16::MAX)?;
+                    if let Some(known) = slot {
+                        *known = place;
+                    }
+                    place
+                }
+            };
             let end = if felled { len } else { k + 1 };
             match runs.last_mut() {
                 Some((last, state)) if *state == place => *last = end,
