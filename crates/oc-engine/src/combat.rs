@@ -508,6 +508,16 @@ impl<'e> Exchange<'e> {
             let attrs = self.strike_attrs(units, &state, attacker);
             let ctx = self.ctx(units, &attrs, attacker, &[]);
             let mut cache = vec![None; ir.formulas.len()];
+            // A die's outcome classes are never more than its values: where the values of all
+            // the dice are few enough, so are their classes (most strikes; the classes not
+            // looked for).
+            let values = ir.strike_dice.iter().fold(1u64, |n, slot| {
+                let die = self.die_of(*slot, &ctx, &mut cache);
+                n.saturating_mul(die.map_or(0, |d| d.dist.values.len()).max(1) as u64)
+            });
+            if values <= crate::ir::MAX_JOINT_FACES {
+                continue;
+            }
             let mut faces = 1u64;
             // As the forecast walks them: a die only compared, by its outcome classes.
             for (slot, cuts) in ir.strike_dice.iter().zip(&ir.strike_cuts) {

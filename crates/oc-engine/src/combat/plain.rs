@@ -12,6 +12,8 @@
 //! its forecasts are the same bits; `tests::plain_walks_equal_the_general_walk` holds it to that
 //! on every matchup of every built-in ruleset.
 
+use smallvec::SmallVec;
+
 use super::*;
 
 /// The most strikes a plain walk follows (an attack, a counter and a follow-up of at most
@@ -334,10 +336,160 @@ fn strike(next: &mut Grid, hp: [i64; 2], p: f64, side: usize, outcomes: &Outcome
     }
 }
 
-/// [`strike`] with many outcomes (damage dice): many in a row lead to one state, and from where
-/// every outcome left fells the struck unit, they all do.
+/// [`strike`] with many outcomes (damage dice), by the strike's [`Row`] from these hit points:
+/// the states it leads to are placed in the level's list first, in the order first reached (a
+/// state not there yet with weight 0.0, which adding a weight to leaves that weight: weights are
+/// never -0.0), then each outcome's weight is added to its state's in turn, as adding each to its
+/// state one by one does. The same states, the same sums in the same order: the same bits.
 #[inline(always)]
 fn strike_many(next: &mut Grid, hp: [i64; 2], p: f64, side: usize, outcomes: &Outcomes) {
+    let faces = outcomes.den;
+    let Grid { list, slots, stamp, width, start } = next;
+    let (stamp, width, start) = (*stamp, *width, *start);
+    let done = with_row(hp, side, outcomes, |row| {
+        let at: SmallVec<[usize; 8]> = row.states.iter().map(|s| add_to(list, slots, stamp, width, start, *s, 0.0)).collect();
+        // Outcomes in a row that lead to one state (every blow past the struck unit's hit
+        // points, and from where every outcome left fells it, all of them): their weights
+        // summed there one after the other, as each outcome's would be.
+        let mut from = 0;
+        for &(end, state) in row.runs.iter() {
+            let outcomes = outcomes.list.get(from..end as usize).unwrap_or_default();
+            from = end as usize;
+            if let Some((_, w)) = at.get(state as usize).and_then(|i| list.get_mut(*i)) {
+                let mut sum = *w;
+                for &(count, _) in outcomes {
+                    sum += p * count / faces;
+                }
+                *w = sum;
+            }
+        }
+    });
+    if done.is_none() {
+        strike_each(next, hp, p, side, outcomes);
+    }
+}
+
+/// Where the outcomes of a strike lead from one pair of hit points: each state in the order
+/// first reached, and the outcomes in runs that lead to one state (where each run ends, its
+/// state's place among them).
+struct Row {
+    states: SmallVec<[[i64; 2]; 8]>,
+    runs: Box<[(u32, u16)]>,
+}
+
+impl Row {
+    /// The row of a strike by `side` from `hp` with `outcomes` (`None` past `u16::MAX` states or
+    /// `u32::MAX` outcomes): each outcome's state as [`Exchange::apply`] leaves it where no
+    /// trigger runs (the damage [`dealt`], held at 0).
+    fn new(hp: [i64; 2], side: usize, outcomes: &Outcomes) -> Option<Row> {
+        let first = side == 0;
+        let foe = hp.get(1 - side).copied().unwrap_or(0);
+        let felling = outcomes.felling();
+        let mut states: SmallVec<[[i64; 2]; 8]> = SmallVec::new();
+        // The place of each state that leaves the striker as it was, by the struck unit's hit
+        // points after the strike (from 0 to its own: most states), else searched.
+        let mut by_foe: Vec<u16> = if foe < 1 << 12 { vec![u16::MAX; usize::try_from(foe + 1).unwrap_or(0)] } else { Vec::new() };
+        let striker = hp.get(side).copied().unwrap_or(0);
+        let mut runs: Vec<(u32, u16)> = Vec::new();
+        let len = u32::try_from(outcomes.list.len()).ok()?;
+        for (k, &(_, o)) in (0u32..).zip(outcomes.list.iter()) {
+            let felled = felling.get(k as usize).is_some_and(|least| *least >= foe);
+            let after = if felled {
+                // This outcome and every one after it: a hit of at least the struck unit's hit
+                // points, which leaves it at 0 and the striker as it was.
+                let mut after = hp;
+                if let Some(h) = after.get_mut(1 - side) {
+                    *h = 0;
+                }
+                after
+            } else {
+                let damage = if o.hit || o.backfire { o.damage } else { 0 };
+                if first == o.backfire {
+                    [hp[0].saturating_sub(damage).max(0), hp[1].max(0)]
+                } else {
+                    [hp[0].max(0), hp[1].saturating_sub(damage).max(0)]
+                }
+            };
+            let slot = after
+                .get(1 - side)
+                .filter(|_| after.get(side) == Some(&striker))
+                .and_then(|h| usize::try_from(*h).ok())
+                .and_then(|h| by_foe.get_mut(h));
+            let place = match slot {
+                Some(known) if *known != u16::MAX => *known,
+                slot => {
+                    let place = states.iter().position(|s| *s == after).unwrap_or_else(|| {
+                        states.push(after);
+                        states.len() - 1
+                    });
+                    let place = u16::try_from(place).ok().filter(|p| *p != u16::MAX)?;
+                    if let Some(known) = slot {
+                        *known = place;
+                    }
+                    place
+                }
+            };
+            let end = if felled { len } else { k + 1 };
+            match runs.last_mut() {
+                Some((last, state)) if *state == place => *last = end,
+                _ => runs.push((end, place)),
+            }
+            if felled {
+                break;
+            }
+        }
+        Some(Row { states, runs: runs.into() })
+    }
+}
+
+/// A thread's rows by the outcomes' list (its place: the entry holds the list, so no other takes
+/// that place while it lasts), the striking side and the hit points, with the outcomes the
+/// lists held hold: a strike with the same outcomes from the same hit points recurs at level
+/// after level (a miss leaves them) and in walk after walk (exchanges of the same units from
+/// other hit points: lists are shared by what they read, `outcomes::TABLE`).
+type Rows = (FastMap<(usize, [i64; 2], u8), (OutcomeList, Row)>, usize);
+
+thread_local! {
+    static ROWS: std::cell::RefCell<Rows> = std::cell::RefCell::new((FastMap::default(), 0));
+}
+
+/// The most outcomes the lists a thread's rows hold may count (each list counted for each of its
+/// rows); past it the rows start over.
+const ROWS_MAX: usize = 1 << 20;
+
+/// Calls `f` with the row of a strike by `side` from `hp` with `outcomes`: kept, or worked out
+/// (and kept); `None` (`f` not called) where it has none.
+fn with_row<R>(hp: [i64; 2], side: usize, outcomes: &Outcomes, f: impl FnOnce(&Row) -> R) -> Option<R> {
+    let key = (Arc::as_ptr(&outcomes.list) as *const u8 as usize, hp, side as u8);
+    let mut f = Some(f);
+    let kept = ROWS.try_with(|rows| {
+        let mut rows = rows.try_borrow_mut().ok()?;
+        let (table, held) = &mut *rows;
+        if !table.contains_key(&key) {
+            let row = Row::new(hp, side, outcomes)?;
+            let size = outcomes.list.len().max(1);
+            if *held + size > ROWS_MAX {
+                table.clear();
+                *held = 0;
+            }
+            *held += size;
+            table.insert(key, (outcomes.list.clone(), row));
+        }
+        let (_, row) = table.get(&key)?;
+        Some(f.take()?(row))
+    });
+    if let Ok(Some(r)) = kept {
+        return Some(r);
+    }
+    // No table (a thread torn down, a walk inside a walk): worked out here.
+    let row = Row::new(hp, side, outcomes)?;
+    Some(f.take()?(&row))
+}
+
+/// [`strike_many`] outcome by outcome, where no row is made (past `u16::MAX` states): many in a
+/// row lead to one state, and from where every outcome left fells the struck unit, they all do.
+#[inline(never)]
+fn strike_each(next: &mut Grid, hp: [i64; 2], p: f64, side: usize, outcomes: &Outcomes) {
     let faces = outcomes.den;
     let Grid { list, slots, stamp, width, start } = next;
     let (stamp, width, start) = (*stamp, *width, *start);

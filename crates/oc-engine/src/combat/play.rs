@@ -12,11 +12,52 @@ use rand_chacha::ChaCha8Rng;
 use smallvec::SmallVec;
 
 use super::*;
+use crate::ir::E;
 
-/// What a strike with no trigger firing leaves (see the general walk in
-/// [`Exchange::walk_planned`]): the hit points after it, whether it dealt damage, the rerolls
-/// it paid.
-type Effect = ([i64; 2], bool, u16);
+/// What a strike leaves where its triggers cannot tell its outcomes apart beyond whether it hit
+/// and critically (see the general walk in [`Exchange::walk_planned`]): the hit points after it,
+/// whether it dealt damage, the rerolls it paid, and where a trigger may fire, which ones do
+/// ([`fired`]; 0 where none may).
+type Effect = ([i64; 2], bool, u16, u8);
+
+/// Which of a strike's triggers fire for outcome `o` (`Exchange::apply`: `hit`, `crit`, `miss`),
+/// with a bit set so that it is never 0.
+fn fired(o: &Outcome) -> u8 {
+    8 | u8::from(o.hit) | u8::from(o.crit) << 1 | u8::from(o.backfire) << 2
+}
+
+/// Whether `e`'s value is the same for every outcome of a strike from one state, evaluated as
+/// [`Exchange::apply`] evaluates a trigger: it reads no attribute the state holds (hit points
+/// fall by the outcome's damage, unclamped), not the damage dealt, nor the chart, directly or
+/// through formulas (`depth` deep; deeper counts as a read).
+fn blind(ir: &crate::ir::Ir, e: &E, depth: u32) -> bool {
+    match e {
+        E::Dealt | E::Chart | E::AttrOfParam(..) => false,
+        E::Attr(_, a) => !ir.state_attrs.get(*a as usize).copied().unwrap_or(true),
+        E::Formula(f) => depth > 0 && ir.formulas.get(*f as usize).is_some_and(|x| blind(ir, &x.expr, depth - 1)),
+        _ => e.children().all(|c| blind(ir, c, depth)),
+    }
+}
+
+/// Whether effects run on a strike (a trigger's, a `when`'s) do the same for every outcome that
+/// fires them: their expressions [`blind`], their verbs only lay or lift statuses and debuffs
+/// (none reads or sets hit points or resources, `exec::execute`).
+fn blind_effects(ir: &crate::ir::Ir, effects: &[Eff]) -> bool {
+    effects.iter().all(|e| match e {
+        Eff::Modify { value, .. } => blind(ir, value, BLIND_DEPTH),
+        Eff::When { condition, then } => blind(ir, condition, BLIND_DEPTH) && blind_effects(ir, then),
+        Eff::Command { verb, args } => {
+            matches!(verb, m::Verb::Inflict | m::Verb::Cure | m::Verb::Clear | m::Verb::Debuff)
+                && args.iter().all(|a| blind(ir, a, BLIND_DEPTH))
+        }
+        // Neither a trigger nor a `when` runs the others in a strike (`Exchange::run_trigger`,
+        // `attrs::apply_strike_effects`).
+        _ => true,
+    })
+}
+
+/// How many formulas deep [`blind`] looks.
+const BLIND_DEPTH: u32 = 16;
 
 /// The most effects of a state searched one by one (in place) before an index is built.
 const MADE_SEARCHED: usize = 16;
@@ -249,12 +290,24 @@ impl Exchange<'_> {
                 // and a critical hit of one damage) lead to one state, made once and found again
                 // by its place in `next`. The same weights are added to the same states in the
                 // same order: the same bits.
-                let effects = !self.fires_on_strike(&state, side);
+                let fires = self.fires_on_strike(&state, side);
+                // Where triggers may fire but read nothing an outcome changes but which of them
+                // fire, outcomes alike in that too lead to one state (a blow that fells the
+                // unit struck and lays a status: every such blow).
+                let blind = fires && self.engine.ir.strategy.blind_triggers && self.blind_triggers(&state, side);
+                let effects = !fires || blind;
                 let mut made: SmallVec<[(Effect, usize); MADE_SEARCHED]> = SmallVec::new();
                 made_index.clear();
                 for &(count, o) in outcomes.list.iter() {
                     let weight = p * count / faces;
-                    let effect = effects.then(|| (dealt(state.hp, side, o).map(|h| h.max(0)), o.deals_damage(), o.rerolled));
+                    let effect = effects.then(|| {
+                        (
+                            dealt(state.hp, side, o).map(|h| h.max(0)),
+                            o.deals_damage(),
+                            o.rerolled,
+                            if blind { fired(&o) } else { 0 },
+                        )
+                    });
                     let found = effect.and_then(|e| {
                         if made_index.is_empty() {
                             made.iter().find(|(x, _)| *x == e).map(|(_, i)| *i)
@@ -291,6 +344,24 @@ impl Exchange<'_> {
     fn fires_on_strike(&self, state: &State, side: usize) -> bool {
         let units = self.units(state);
         units.get(side).is_none_or(|u| u.fires_on_strike(false))
+    }
+
+    /// Whether the triggers of the unit striking in `state` that may fire on its strike do the
+    /// same for every outcome that fires them ([`blind_effects`]), with the attributes they read
+    /// the same for every outcome (the `when`s of both units [`blind_effects`] too): then the
+    /// state after a strike follows from its hit points, which triggers fire, whether it dealt
+    /// damage and the rerolls it paid.
+    fn blind_triggers(&self, state: &State, side: usize) -> bool {
+        let ir = &self.engine.ir;
+        let units = self.units(state);
+        let strikes = |e: &m::Event| matches!(e, m::Event::Hit | m::Event::Crit | m::Event::Miss);
+        let triggers = units
+            .get(side)
+            .is_some_and(|u| u.triggers.iter().filter(|(_, e, _)| strikes(e)).all(|(_, _, then)| blind_effects(ir, then)));
+        triggers
+            && units
+                .iter()
+                .all(|u| u.whens.iter().all(|(_, condition, then)| blind(ir, condition, BLIND_DEPTH) && blind_effects(ir, then)))
     }
 
     fn side_forecast(&self, state: &State, side: usize, outcome_cache: &mut OutcomeCache) -> SideForecast {
@@ -572,5 +643,36 @@ impl Exchange<'_> {
     /// Only the final HP of one seeded exchange (for simulations).
     pub fn resolve_hp(&self, rng: &mut ChaCha8Rng) -> [i64; 2] {
         self.resolve(rng).1
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests {
+    use crate::Exchange;
+
+    /// Every matchup of every built-in ruleset, its strikes whose triggers read nothing an
+    /// outcome changes led to their states outcome by outcome and merged: the same bits. And
+    /// seed 003's wyvern's tail (a hit lays Paralyzed) is merged.
+    #[test]
+    fn blind_triggers_equal_each_outcome_applied() {
+        crate::testing::agree_with(
+            |fresh| fresh.ir.strategy.blind_triggers = false,
+            |_, name, on| {
+                let blind = crate::testing::matchups(on)
+                    .iter()
+                    .filter(|(_, a, d, r)| {
+                        Exchange::new(on, a, d, *r).is_ok_and(|x| {
+                            let s = x.initial();
+                            s.phase.striker().is_some_and(|side| x.fires_on_strike(&s, side) && x.blind_triggers(&s, side))
+                        })
+                    })
+                    .count();
+                eprintln!("{name}: {blind} matchups with blind triggers");
+                if name == "battlestorm" {
+                    assert!(blind > 0, "{name}: no strike with blind triggers");
+                }
+            },
+        );
     }
 }

@@ -27,6 +27,10 @@ pub struct Strategy {
     /// A settled strike's joint values (`combat::reroll`) worked out once for each value of the
     /// dice its settling reads at that strike (`Exchange::read_dice`), replayed for the others.
     pub settle_by_reads: bool,
+    /// A strike's outcomes whose triggers read nothing an outcome changes but which of them
+    /// fire led to their states by their hit points and those triggers, each state made once
+    /// (the general walk, `combat::play`).
+    pub blind_triggers: bool,
 }
 
 impl Strategy {
@@ -39,6 +43,7 @@ impl Strategy {
         plans: true,
         pairs: true,
         settle_by_reads: true,
+        blind_triggers: true,
     };
 
     /// The plain way, every fast path off: the semantics the others are held to.
@@ -50,6 +55,7 @@ impl Strategy {
         plans: false,
         pairs: false,
         settle_by_reads: false,
+        blind_triggers: false,
     };
 }
 
