@@ -25,6 +25,16 @@ pub(super) struct Blow {
     pub uncharted: bool,
 }
 
+/// Whether a unit of the engine's rules may have to attack the weakest: a standing effect (of a
+/// tag, a status or an item) commands `must_attack_weakest()`, the only way `Engine::unit` sets
+/// it. Read once a battle.
+pub(super) fn may_have_to_attack_weakest(engine: &crate::Engine) -> bool {
+    let commands = |effects: &[crate::ir::Eff]| {
+        effects.iter().any(|e| matches!(e, crate::ir::Eff::Command { verb: oc_model::Verb::MustAttackWeakest, .. }))
+    };
+    engine.ir.effects.values().any(|(_, effects)| commands(effects)) || engine.item_modifiers.values().any(|m| commands(m))
+}
+
 impl Battle<'_> {
     /// For a unit that must attack the weakest (`must_attack_weakest()`): the ready enemies within reach of its
     /// equipped weapon from where it stands, with the lowest HP among them. Empty otherwise.
@@ -35,12 +45,12 @@ impl Battle<'_> {
 
     /// Whether the unit must attack the weakest in range (`must_attack_weakest()` holds it).
     pub fn must_attack_weakest(&self, i: usize) -> bool {
-        self.loadout(i, true).and_then(|l| self.engine.unit(&l, &[]).ok()).is_some_and(|u| u.must_attack_weakest)
+        self.weakest && self.loadout(i, true).and_then(|l| self.engine.unit(&l, &[]).ok()).is_some_and(|u| u.must_attack_weakest)
     }
 
     /// [`Battle::weakest_in_range`] as if the unit stood at `at`.
     pub fn weakest_from(&self, i: usize, at: Tile) -> Vec<usize> {
-        let Some(u) = self.state.units.get(i) else { return Vec::new() };
+        let Some(u) = self.state.units.get(i).filter(|_| self.weakest) else { return Vec::new() };
         let Some(unit) = self.loadout(i, true).and_then(|l| self.engine.unit(&l, &[]).ok()) else { return Vec::new() };
         let can_attack = self.attribute(&unit, "can_attack").is_none_or(|v| v.bool());
         if !unit.must_attack_weakest || !can_attack || !unit.may_use_weapon() {

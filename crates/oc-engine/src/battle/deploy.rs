@@ -364,6 +364,7 @@ impl<'e> Battle<'e> {
             terrain_undo: Vec::new(),
             units_undo: Vec::new(),
             quiet: false,
+            weakest: super::attack::may_have_to_attack_weakest(engine),
         };
         b.state.terrain_ix = b.terrain_indices();
         // Units that begin the battle joined to another of their army (`joins`, units.rs).

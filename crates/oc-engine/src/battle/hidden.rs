@@ -127,12 +127,17 @@ impl Battle<'_> {
         }
         let (_, foe) = self.coming(u.side, at, 0, 1).first().copied()?;
         let foe_at = self.state.units.get(foe)?.pos;
-        let mut here = self.fork(None);
-        if let Some(f) = here.state.units.get_mut(i) {
-            f.pos = at;
-        }
-        // Where the enemy would strike from.
-        let contact = here.contact_tile(at, (foe, foe_at), None)?;
+        // A copy of the battle with the unit on `at`: made for each way to hide (and once to
+        // weigh the open), not kept whole beside them.
+        let here = || {
+            let mut c = self.fork(None);
+            if let Some(f) = c.state.units.get_mut(i) {
+                f.pos = at;
+            }
+            c
+        };
+        // Where the enemy would strike from (as if the unit stood on `at`).
+        let contact = self.contact_tile_moved(at, (foe, foe_at), None, Some(i))?;
         // The damage it is forecast to deal the enemy there, and the enemy's blow to deal it.
         let odds = |b: &Battle<'_>| -> (f64, f64) {
             let mut c = b.fork(None);
@@ -149,11 +154,11 @@ impl Battle<'_> {
         };
         let mut open: Option<(f64, f64)> = None;
         for tag in tags {
-            let mut b = here.fork(None);
+            let mut b = here();
             if b.special(i, (m::Verb::Hide, Some(tag.as_str())), (None, None), None).is_err() || !b.hidden(i) {
                 continue;
             }
-            let (mine, theirs) = *open.get_or_insert_with(|| odds(&here));
+            let (mine, theirs) = *open.get_or_insert_with(|| odds(&here()));
             let (m2, t2) = odds(&b);
             if m2 > mine + 1e-9 && t2 <= theirs + 1e-12 {
                 return Some(Act::Special { verb: m::Verb::Hide, target: None, tile: None, from: Some(tag) });
@@ -166,9 +171,24 @@ impl Battle<'_> {
     /// next to `at`, free or its own, other than `taken`, nearest where it stands (tile order on
     /// a tie). What the AIs' forecasts of an enemy coming near assume.
     pub(crate) fn contact_tile(&self, at: Tile, (foe, foe_at): (usize, Tile), taken: Option<Tile>) -> Option<Tile> {
+        self.contact_tile_moved(at, (foe, foe_at), taken, None)
+    }
+
+    /// [`Battle::contact_tile`] as if unit `moved` stood on `at` (it holds no other tile).
+    fn contact_tile_moved(
+        &self,
+        at: Tile,
+        (foe, foe_at): (usize, Tile),
+        taken: Option<Tile>,
+        moved: Option<usize>,
+    ) -> Option<Tile> {
+        // The first ready unit on `t` (as `occupant` finds it), the moved one aside.
+        let occupant = |t: Tile| {
+            self.state.units.iter().enumerate().position(|(k, u)| Some(k) != moved && u.state == State::Ready && u.pos == t)
+        };
         neighbours(at)
             .into_iter()
-            .filter(|n| Some(*n) != taken && self.open(*n) && self.occupant(*n).is_none_or(|k| k == foe))
+            .filter(|n| Some(*n) != taken && self.open(*n) && occupant(*n).is_none_or(|k| k == foe))
             .min_by_key(|n| (distance(*n, foe_at), *n))
     }
 

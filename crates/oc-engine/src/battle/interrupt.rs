@@ -165,11 +165,14 @@ impl Battle<'_> {
                 scene.holds(f, &vars.params())
             })
         };
+        if near.is_empty() {
+            return None;
+        }
         let mut here = self.fork(None);
         if let Some(u) = here.state.units.get_mut(i) {
             u.pos = at;
         }
-        if near.is_empty() || holds(&here) {
+        if holds(&here) {
             return None;
         }
         // Each copy of `here` has the actions `here` has: listed once.

@@ -239,6 +239,9 @@ pub struct Battle<'e> {
     /// A copy no one reads the log of ([`Battle::hush`]): what only the log shows is not worked
     /// out (what each side has newly seen, the strikes' words). Its forks are quiet too.
     quiet: bool,
+    /// Whether some unit may have to attack the weakest ([`attack::may_have_to_attack_weakest`]):
+    /// where none may, a turn builds no unit to ask.
+    weakest: bool,
 }
 
 /// The state of a battle, apart from the rules that act on it: the field (its terrain as
@@ -322,6 +325,7 @@ impl<'e> Battle<'e> {
             terrain_undo: Vec::new(),
             units_undo: Vec::new(),
             quiet: self.quiet,
+            weakest: self.weakest,
         }
     }
 

@@ -255,10 +255,15 @@ impl Battle<'_> {
         let own = self.mobility(i).map_or(0, |m| m.0);
         let near = self.coming(u.side, at, own, 2);
         let (Some((_, first)), Some((_, second))) = (near.first().copied(), near.get(1).copied()) else { return None };
-        let mut here = self.fork(None);
-        if let Some(f) = here.state.units.get_mut(i) {
-            f.pos = at;
-        }
+        // A copy of the battle with the unit on `at`: one to weigh it whole, one for each way to
+        // divide.
+        let here = || {
+            let mut c = self.fork(None);
+            if let Some(f) = c.state.units.get_mut(i) {
+                f.pos = at;
+            }
+            c
+        };
         // Enemy `k` come up beside unit `j` (on the free tile nearest it, not `taken`), and the
         // forecast of `j` striking it there: damage dealt less damage taken, and the rout chance.
         let blow = |b: &mut Battle<'_>, j: usize, k: usize, taken: Option<Tile>| -> Option<(f64, f64, Tile)> {
@@ -270,12 +275,12 @@ impl Battle<'_> {
             let f = b.odds_from(j, from, k)?;
             Some((f.defender_damage_taken - f.attacker_damage_taken, f.defender_routed, contact))
         };
-        let (whole, routs, _) = blow(&mut here.fork(None), i, first, None)?;
+        let (whole, routs, _) = blow(&mut here(), i, first, None)?;
         if routs <= 0.5 {
             return None;
         }
         for tag in tags {
-            let mut b = here.fork(None);
+            let mut b = here();
             let before = b.state.units.len();
             if b.special(i, (m::Verb::Divide, Some(tag.as_str())), (None, None), None).is_err() || b.state.units.len() <= before {
                 continue;
