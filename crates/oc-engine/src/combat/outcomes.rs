@@ -54,8 +54,9 @@ type Rolls = SmallVec<[i64; 8]>;
 /// (value, weight's bits), and the input formulas' values.
 type TableKey = (u64, SmallVec<[(u8, i64, u64); 8]>, SmallVec<[V; 8]>);
 
-/// Outcome lists by [`TableKey`].
-type Table = FastMap<TableKey, OutcomeList>;
+/// Outcome lists by [`TableKey`], with the product of the strike dice's denominators (what the
+/// key's IR and the dice its `Dice` values name make it).
+type Table = FastMap<TableKey, (f64, OutcomeList)>;
 
 thread_local! {
     /// Outcome lists by [`TableKey`], for this thread (no lock), and how many outcomes they hold:
@@ -157,16 +158,16 @@ impl Exchange<'_> {
                 values.push(V::Int(i64::from(self.affordable_rerolls(&strike))));
                 (ir.id ^ SETTLED, SmallVec::new(), values)
             });
-            let lists = self.lists(units, attrs, attacker, &rolls, &mut cache, false);
-            let den = lists.dens.iter().product();
-            if let Some(list) = key.as_ref().and_then(look_up) {
+            if let Some((den, list)) = key.as_ref().and_then(look_up) {
                 self.give_back(cache);
                 return Outcomes::new(den, list);
             }
+            let lists = self.lists(units, attrs, attacker, &rolls, &mut cache, false);
+            let den = lists.dens.iter().product();
             let list: OutcomeList = self.settled(&strike, &lists, &mut rolls, &mut cache).into();
             self.give_back(cache);
             if let Some(k) = key {
-                keep(k, &list);
+                keep(k, den, &list);
             }
             return Outcomes::new(den, list);
         }
@@ -178,13 +179,12 @@ impl Exchange<'_> {
             named_dice(ir, &ctx, &mut cache, &mut values);
             (ir.id ^ VALUED, SmallVec::new(), values)
         });
-        if let Some(list) = valued.as_ref().and_then(look_up) {
-            let den = self.lists(units, attrs, attacker, &rolls, &mut cache, false).dens.iter().product();
+        if let Some((den, list)) = valued.as_ref().and_then(look_up) {
             self.give_back(cache);
             return Outcomes::new(den, list);
         }
         let early = inputs.as_ref().filter(|_| ir.classes_follow_inputs).map(|v| (ir.id, SmallVec::new(), v.clone()));
-        if let Some(list) = early.as_ref().and_then(look_up) {
+        if let Some((_, list)) = early.as_ref().and_then(look_up) {
             self.give_back(cache);
             return Outcomes::new(ir.strike_den, list);
         }
@@ -205,7 +205,7 @@ impl Exchange<'_> {
             }),
         };
         let known = key.as_ref().filter(|_| !ir.classes_follow_inputs).and_then(look_up);
-        if let Some(list) = known {
+        if let Some((_, list)) = known {
             self.give_back(cache);
             return Outcomes::new(den, list);
         }
@@ -222,7 +222,7 @@ impl Exchange<'_> {
             .into();
         self.give_back(cache);
         if let Some(k) = key.or(valued) {
-            keep(k, &list);
+            keep(k, den, &list);
         }
         Outcomes::new(den, list)
     }
@@ -567,7 +567,7 @@ fn dice_free_parts<'e>(ir: &crate::ir::Ir, e: &'e E, out: &mut SmallVec<[&'e E; 
 }
 
 /// Keeps a strike's outcomes in this thread's table.
-fn keep(k: TableKey, list: &OutcomeList) {
+fn keep(k: TableKey, den: f64, list: &OutcomeList) {
     // While threads are torn down there is no table: nothing is kept.
     let _ = TABLE.try_with(|t| {
         if let Ok(mut t) = t.try_borrow_mut() {
@@ -577,7 +577,7 @@ fn keep(k: TableKey, list: &OutcomeList) {
                 *held = 0;
             }
             *held += list.len();
-            table.insert(k, list.clone());
+            table.insert(k, (den, list.clone()));
         }
     });
 }
