@@ -47,8 +47,20 @@ impl Engine {
     /// The other attack forms of the unit `unit` built from `l` (`Exchange`'s, seed 003's "The
     /// wyvern has four attacks"): where the ruleset has the attribute `attack_form` and it holds
     /// for `unit`, the unit with each weapon of `l.carried` it may wield and for which it holds,
-    /// in the order carried. None otherwise.
+    /// in the order carried. None otherwise. `unit` must be the one [`Engine::unit`] builds from
+    /// `l` with no status added: its forms are kept with it, worked out once.
     pub(crate) fn attack_forms(&self, l: &Loadout, unit: &Unit) -> Vec<std::sync::Arc<Unit>> {
+        if l.carried.is_empty() {
+            return Vec::new();
+        }
+        match unit.forms.get_or_init(&self.ir, || self.attack_forms_built(l, unit)) {
+            Some(forms) => forms.clone(),
+            None => self.attack_forms_built(l, unit),
+        }
+    }
+
+    /// [`Engine::attack_forms`], worked out.
+    fn attack_forms_built(&self, l: &Loadout, unit: &Unit) -> Vec<std::sync::Arc<Unit>> {
         if l.carried.is_empty() {
             return Vec::new();
         }
@@ -164,8 +176,7 @@ impl Engine {
             let mut own = Vec::new();
             push_uses(&item.tags, &mut own)?;
             // A tag with `ignore_item_tags()` may switch the item's other tags off.
-            let probe = Unit::bare(&attrs, &instances);
-            if let Some(keep) = own.iter().position(|i| self.ignores_item_tags(i, &probe)) {
+            if let Some(keep) = own.iter().position(|i| self.ignores_item_tags(i, &attrs, &instances)) {
                 own = own.into_iter().skip(keep).take(1).collect();
             }
             instances.extend(own);
@@ -192,10 +203,11 @@ impl Engine {
             let Some(inst) = instances.get(i).cloned() else { break };
             if let Some((_, effects)) = ir.effects.get(&inst.tag) {
                 for e in effects {
-                    let probe = Unit::bare(&attrs, &instances);
-                    let ctx = self.static_ctx(&probe, &attrs);
                     match e {
                         Eff::Grant { tag, args } => {
+                            // The unit as it stands, to evaluate the arguments on.
+                            let probe = Unit::bare(&attrs, &instances);
+                            let ctx = self.static_ctx(&probe, &attrs);
                             let args = args.iter().map(|a| ctx.eval(a, &inst.args, &mut [])).collect();
                             instances.push(Instance { tag: *tag, args });
                         }
@@ -238,36 +250,37 @@ impl Engine {
             effective: Default::default(),
             solo: PerFormula::default(),
             staged: PerFormula::default(),
+            forms: Default::default(),
         };
         // Effects that always apply, in order; conditional ones and triggers are kept for combat.
-        let mut blocks: Vec<(Vec<V>, Vec<Eff>)> = Vec::new();
+        let mut blocks: Vec<(&[V], &[Eff])> = Vec::new();
         for inst in &instances {
             if let Some((_, effects)) = ir.effects.get(&inst.tag) {
-                blocks.push((inst.args.clone(), effects.clone()));
+                blocks.push((&inst.args, effects));
             }
         }
         for item in weapon.iter().chain(accessory.iter()) {
             if let Some(mods) = self.item_modifiers.get(item.name.as_str()) {
-                blocks.push((Vec::new(), mods.clone()));
+                blocks.push((&[], mods));
             }
         }
         for (args, effects) in blocks {
             for e in effects {
                 match e {
                     Eff::Modify { role: Role::Holder, attr, op, value } => {
-                        let v = self.static_ctx(&unit, &unit.attrs).eval(&value, &args, &mut []);
-                        if let Some(slot) = target_attr(attr, &args).and_then(|i| unit.attrs.get_mut(i)) {
-                            *slot = apply(ir, *slot, op, v);
+                        let v = self.static_ctx(&unit, &unit.attrs).eval(value, args, &mut []);
+                        if let Some(slot) = target_attr(*attr, args).and_then(|i| unit.attrs.get_mut(i)) {
+                            *slot = apply(ir, *slot, *op, v);
                         }
                     }
-                    Eff::When { condition, then } => unit.whens.push((args.clone(), condition, then)),
-                    Eff::On { event, then } => unit.triggers.push((args.clone(), event, then)),
+                    Eff::When { condition, then } => unit.whens.push((args.to_vec(), condition.clone(), then.clone())),
+                    Eff::On { event, then } => unit.triggers.push((args.to_vec(), *event, then.clone())),
                     // The standing verbs (`oc_model::conformance::VERBS`, context `Always`).
                     Eff::Command { verb, args: cargs } => match verb {
                         m::Verb::MustAttackWeakest => unit.must_attack_weakest = true,
                         m::Verb::Restrict => {
                             let ctx = self.static_ctx(&unit, &unit.attrs);
-                            if let Some(V::Name(t)) = cargs.first().map(|a| ctx.eval(a, &args, &mut [])) {
+                            if let Some(V::Name(t)) = cargs.first().map(|a| ctx.eval(a, args, &mut [])) {
                                 unit.restricted.push(t);
                             }
                         }
@@ -393,14 +406,18 @@ impl Engine {
         }
     }
 
-    fn ignores_item_tags(&self, inst: &Instance, unit: &Unit) -> bool {
+    /// Whether tag `inst` switches its item's other tags off, on the unit as it stands (its
+    /// attributes and tags so far: a stand-in built only where a condition is read).
+    fn ignores_item_tags(&self, inst: &Instance, attrs: &[V], has: &[Instance]) -> bool {
         let Some((_, effects)) = self.ir.effects.get(&inst.tag) else { return false };
-        let ctx = self.static_ctx(unit, &unit.attrs);
+        let mut probe: Option<Unit> = None;
         effects.iter().any(|e| match e {
             Eff::Command { verb: m::Verb::IgnoreItemTags, .. } => true,
             Eff::When { condition, then } => {
-                then.iter().any(|t| matches!(t, Eff::Command { verb: m::Verb::IgnoreItemTags, .. }))
-                    && ctx.eval(condition, &inst.args, &mut []).bool()
+                then.iter().any(|t| matches!(t, Eff::Command { verb: m::Verb::IgnoreItemTags, .. })) && {
+                    let unit = probe.get_or_insert_with(|| Unit::bare(attrs, has));
+                    self.static_ctx(unit, &unit.attrs).eval(condition, &inst.args, &mut []).bool()
+                }
             }
             _ => false,
         })

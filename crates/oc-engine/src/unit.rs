@@ -48,6 +48,32 @@ impl<T> PerFormula<T> {
     }
 }
 
+/// Something worked out for a unit on first use, with the IR it was worked out for (`Ir::id`).
+/// A clone starts empty (it may be changed after).
+#[derive(Debug)]
+pub struct Later<T>(std::sync::OnceLock<(u64, T)>);
+
+impl<T> Default for Later<T> {
+    fn default() -> Self {
+        Later(std::sync::OnceLock::new())
+    }
+}
+
+impl<T> Clone for Later<T> {
+    fn clone(&self) -> Self {
+        Later::default()
+    }
+}
+
+impl<T> Later<T> {
+    /// The value for `ir`, worked out by `make` on first use; `None` for another IR than the one
+    /// that first asked.
+    pub(crate) fn get_or_init(&self, ir: &Ir, make: impl FnOnce() -> T) -> Option<&T> {
+        let (of, value) = self.0.get_or_init(|| (ir.id, make()));
+        (*of == ir.id).then_some(value)
+    }
+}
+
 /// A unit ready for combat: every attribute after the modifiers that always apply.
 #[derive(Clone, Debug)]
 pub struct Unit {
@@ -87,6 +113,8 @@ pub struct Unit {
     pub solo: PerFormula<V>,
     /// The formulas that read both units, staged for this unit as the striker (`Ir::stage`).
     pub staged: PerFormula<E>,
+    /// Its other attack forms where it is the unit of its loadout (`Engine::attack_forms`).
+    pub forms: Later<Vec<std::sync::Arc<Unit>>>,
 }
 
 impl Unit {
@@ -119,6 +147,7 @@ impl Unit {
             effective: Default::default(),
             solo: PerFormula::default(),
             staged: PerFormula::default(),
+            forms: Later::default(),
         }
     }
 

@@ -54,8 +54,9 @@ type Rolls = SmallVec<[i64; 8]>;
 /// (value, weight's bits), and the input formulas' values.
 type TableKey = (u64, SmallVec<[(u8, i64, u64); 8]>, SmallVec<[V; 8]>);
 
-/// Outcome lists by [`TableKey`].
-type Table = FastMap<TableKey, OutcomeList>;
+/// Outcome lists by [`TableKey`], with the product of the strike dice's denominators (what the
+/// key's IR and the dice its `Dice` values name make it).
+type Table = FastMap<TableKey, (f64, OutcomeList)>;
 
 thread_local! {
     /// Outcome lists by [`TableKey`], for this thread (no lock), and how many outcomes they hold:
@@ -76,18 +77,59 @@ const TABLE_MAX: usize = 1 << 20;
 /// denominators of the dice it reads.
 type Marginal = Rc<Vec<(V, f64)>>;
 
+/// A part of a formula's distribution in a [`MarginalKey`]: a distribution by its id
+/// ([`distribution_id`]), or every value of a die by where its IR holds them (address, length).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Part {
+    Id(u64),
+    Faces(usize, usize),
+}
+
 /// A formula's distribution from its parts (`Exchange::marginal`) by what it reads: the IR,
-/// the formula, its parts' distributions (value, weight's bits; each closed by a mark) and the
-/// values of its dice-free parts.
-type MarginalKey = (u64, u16, Vec<(V, u64)>, SmallVec<[V; 8]>);
+/// the formula, its parts and the values of its dice-free parts.
+type MarginalKey = (u64, u16, SmallVec<[Part; 4]>, SmallVec<[V; 8]>);
+
+/// A thread's distributions by [`MarginalKey`] with their ids, the ids by the distributions'
+/// values (value, weight's bits), and how many values they and their keys hold (at most
+/// `TABLE_MAX`, as the outcome table).
+#[derive(Default)]
+struct Marginals {
+    table: FastMap<MarginalKey, (Marginal, u64)>,
+    ids: FastMap<Vec<(V, u64)>, u64>,
+    held: usize,
+}
 
 thread_local! {
-    /// Distributions by [`MarginalKey`], for this thread, and how many values they and their
-    /// keys hold (at most `TABLE_MAX`, as the outcome table): a
-    /// formula of independent parts (`max(0, _damage - roll(defender.absorption))`) has the same
-    /// one in every strike of the same dice, whatever else differs.
-    static MARGINALS: std::cell::RefCell<(FastMap<MarginalKey, Marginal>, usize)> =
-        std::cell::RefCell::new((FastMap::default(), 0));
+    /// [`Marginals`] for this thread: a formula of independent parts (`max(0, _damage -
+    /// roll(defender.absorption))`) has the same distribution in every strike of the same
+    /// dice, whatever else differs.
+    static MARGINALS: std::cell::RefCell<Marginals> = std::cell::RefCell::new(Marginals::default());
+}
+
+/// A distribution's id in this thread: the same for the same values and weights (while the
+/// table is not started over), never the same for others. Ids are never given twice.
+fn distribution_id(m: &[(V, f64)]) -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let fresh = || NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let values: Vec<(V, u64)> = m.iter().map(|(v, w)| (*v, w.to_bits())).collect();
+    MARGINALS
+        .try_with(|t| {
+            let Ok(mut t) = t.try_borrow_mut() else { return fresh() };
+            let t = &mut *t;
+            if let Some(id) = t.ids.get(&values) {
+                return *id;
+            }
+            let id = fresh();
+            if t.held + values.len() > TABLE_MAX {
+                t.table.clear();
+                t.ids.clear();
+                t.held = 0;
+            }
+            t.held += values.len();
+            t.ids.insert(values, id);
+            id
+        })
+        .unwrap_or_else(|_| fresh())
 }
 
 impl Exchange<'_> {
@@ -116,16 +158,16 @@ impl Exchange<'_> {
                 values.push(V::Int(i64::from(self.affordable_rerolls(&strike))));
                 (ir.id ^ SETTLED, SmallVec::new(), values)
             });
-            let lists = self.lists(units, attrs, attacker, &rolls, &mut cache, false);
-            let den = lists.dens.iter().product();
-            if let Some(list) = key.as_ref().and_then(look_up) {
+            if let Some((den, list)) = key.as_ref().and_then(look_up) {
                 self.give_back(cache);
                 return Outcomes::new(den, list);
             }
+            let lists = self.lists(units, attrs, attacker, &rolls, &mut cache, false);
+            let den = lists.dens.iter().product();
             let list: OutcomeList = self.settled(&strike, &lists, &mut rolls, &mut cache).into();
             self.give_back(cache);
             if let Some(k) = key {
-                keep(k, &list);
+                keep(k, den, &list);
             }
             return Outcomes::new(den, list);
         }
@@ -137,13 +179,12 @@ impl Exchange<'_> {
             named_dice(ir, &ctx, &mut cache, &mut values);
             (ir.id ^ VALUED, SmallVec::new(), values)
         });
-        if let Some(list) = valued.as_ref().and_then(look_up) {
-            let den = self.lists(units, attrs, attacker, &rolls, &mut cache, false).dens.iter().product();
+        if let Some((den, list)) = valued.as_ref().and_then(look_up) {
             self.give_back(cache);
             return Outcomes::new(den, list);
         }
         let early = inputs.as_ref().filter(|_| ir.classes_follow_inputs).map(|v| (ir.id, SmallVec::new(), v.clone()));
-        if let Some(list) = early.as_ref().and_then(look_up) {
+        if let Some((_, list)) = early.as_ref().and_then(look_up) {
             self.give_back(cache);
             return Outcomes::new(ir.strike_den, list);
         }
@@ -164,7 +205,7 @@ impl Exchange<'_> {
             }),
         };
         let known = key.as_ref().filter(|_| !ir.classes_follow_inputs).and_then(look_up);
-        if let Some(list) = known {
+        if let Some((_, list)) = known {
             self.give_back(cache);
             return Outcomes::new(den, list);
         }
@@ -181,7 +222,7 @@ impl Exchange<'_> {
             .into();
         self.give_back(cache);
         if let Some(k) = key.or(valued) {
-            keep(k, &list);
+            keep(k, den, &list);
         }
         Outcomes::new(den, list)
     }
@@ -277,7 +318,7 @@ impl Exchange<'_> {
         let den_of = |mask: u64| {
             ir.strike_dice.iter().zip(&lists.dens).filter(|(s, _)| mask & (1u64 << **s) != 0).map(|(_, d)| *d).product::<f64>()
         };
-        let mut memo: Vec<Option<Marginal>> = vec![None; ir.formulas.len()];
+        let mut memo: Vec<Option<(Marginal, u64)>> = vec![None; ir.formulas.len()];
         let mut out = Tally::default();
         for &((backfire, hit, crit), weight) in &heads {
             if !(hit || backfire) {
@@ -286,7 +327,7 @@ impl Exchange<'_> {
             }
             let (formula, mask) = if crit { (roles.critical_damage, critical) } else { (roles.damage, plain) };
             let rest = den_of(all & !(head | mask));
-            for &(v, w) in self.marginal(formula, units, attrs, attacker, lists, &mut memo, &mut rolls, cache).iter() {
+            for &(v, w) in self.marginal(formula, units, attrs, attacker, lists, &mut memo, &mut rolls, cache).0.iter() {
                 out.add(Outcome { hit, crit, backfire, damage: v.int().max(0), ..Outcome::default() }, weight * w * rest);
             }
         }
@@ -294,7 +335,8 @@ impl Exchange<'_> {
     }
 
     /// Formula `f`'s distribution over the strike's dice: from its independent parts' where it
-    /// has them (`FormulaIr::leaves`), else over the joint values of the dice it reads.
+    /// has them (`FormulaIr::leaves`), else over the joint values of the dice it reads; and its
+    /// id in this thread's [`MARGINALS`] (0 without the table).
     #[allow(clippy::too_many_arguments)]
     fn marginal(
         &self,
@@ -303,54 +345,84 @@ impl Exchange<'_> {
         attrs: &Attrs,
         attacker: usize,
         lists: &Lists,
-        memo: &mut Vec<Option<Marginal>>,
+        memo: &mut Vec<Option<(Marginal, u64)>>,
         rolls: &mut [i64],
         cache: &mut [Option<V>],
-    ) -> Marginal {
+    ) -> (Marginal, u64) {
         if let Some(Some(m)) = memo.get(f as usize) {
             return m.clone();
         }
         let ir = &self.engine.ir;
-        let Some(formula) = ir.formulas.get(f as usize) else { return Rc::new(vec![(V::Int(0), 1.0)]) };
+        let table = ir.strategy.outcome_table;
+        let remember = |memo: &mut Vec<Option<(Marginal, u64)>>, m: Marginal, id: Option<u64>| {
+            let id = id.unwrap_or_else(|| if table { distribution_id(&m) } else { 0 });
+            if let Some(slot) = memo.get_mut(f as usize) {
+                *slot = Some((m.clone(), id));
+            }
+            (m, id)
+        };
+        let Some(formula) = ir.formulas.get(f as usize) else { return remember(memo, Rc::new(vec![(V::Int(0), 1.0)]), None) };
         let eval = |rolls: &[i64], cache: &mut [Option<V>]| self.ctx(units, attrs, attacker, rolls).formula(f, cache);
         let list = match &formula.leaves {
             None => self.joint(formula.dice, lists, rolls, cache, eval),
             Some(leaves) => {
-                let parts: Vec<Marginal> = leaves
-                    .iter()
-                    .map(|leaf| match leaf {
-                        Leaf::Slot(s) => {
-                            let values = ir.strike_dice.iter().position(|x| x == s).and_then(|k| lists.values.get(k));
-                            match values.filter(|v| !v.is_empty()) {
-                                Some(v) => Rc::new(v.iter().map(|(x, w)| (V::Int(*x), *w)).collect()),
-                                None => Rc::new(vec![(V::Int(0), 1.0)]),
-                            }
-                        }
-                        Leaf::Formula(g) => self.marginal(*g, units, attrs, attacker, lists, memo, rolls, cache),
-                    })
-                    .collect();
+                // Each leaf's distribution: a die's values (or classes) in this strike, or a
+                // formula's, worked out first; and what it is keyed by.
+                let faces = |s: &u8| {
+                    let values = ir.strike_dice.iter().position(|x| x == s).and_then(|k| lists.values.get(k));
+                    values.filter(|v| !v.is_empty())
+                };
+                let mut made: SmallVec<[Option<(Marginal, u64)>; 4]> = SmallVec::new();
+                for leaf in leaves {
+                    made.push(match leaf {
+                        Leaf::Slot(_) => None,
+                        Leaf::Formula(g) => Some(self.marginal(*g, units, attrs, attacker, lists, memo, rolls, cache)),
+                    });
+                }
+                let slot_part = |s: &u8| -> Marginal {
+                    match faces(s) {
+                        Some(v) => Rc::new(v.iter().map(|(x, w)| (V::Int(*x), *w)).collect()),
+                        None => Rc::new(vec![(V::Int(0), 1.0)]),
+                    }
+                };
                 // Its distribution follows from its parts' and the values of the dice-free parts
-                // it reads besides: looked up by those, from any strike of this thread.
+                // it reads besides: looked up by those, from any strike of this thread. A part
+                // is keyed by its distribution's id, a die's every value by where the IR holds
+                // them (the key's IR lives as long as its table entries are looked up).
                 let mut free: SmallVec<[&E; 8]> = SmallVec::new();
-                let keyed = ir.strategy.outcome_table && dice_free_parts(ir, &formula.expr, &mut free);
+                let keyed = table && dice_free_parts(ir, &formula.expr, &mut free);
                 let key = keyed.then(|| {
                     let ctx = self.ctx(units, attrs, attacker, rolls);
                     let values: SmallVec<[V; 8]> = free.iter().map(|e| ctx.eval(e, &[], cache)).collect();
-                    let parts: Vec<(V, u64)> = parts
+                    let parts: SmallVec<[Part; 4]> = leaves
                         .iter()
-                        .flat_map(|p| p.iter().map(|(v, w)| (*v, w.to_bits())).chain([(V::Int(0), u64::MAX)]))
+                        .zip(&made)
+                        .map(|(leaf, m)| match (leaf, m) {
+                            (_, Some((_, id))) => Part::Id(*id),
+                            (Leaf::Slot(s), None) => match faces(s) {
+                                Some(Faces::All(v)) => Part::Faces(v.as_ptr() as usize, v.len()),
+                                _ => Part::Id(distribution_id(&slot_part(s))),
+                            },
+                            (Leaf::Formula(_), None) => Part::Id(u64::MAX),
+                        })
                         .collect();
                     (ir.id, f, parts, values)
                 });
-                let known = key
-                    .as_ref()
-                    .and_then(|k| MARGINALS.try_with(|m| m.try_borrow().ok().and_then(|m| m.0.get(k).cloned())).ok().flatten());
-                if let Some(m) = known {
-                    if let Some(slot) = memo.get_mut(f as usize) {
-                        *slot = Some(m.clone());
-                    }
-                    return m;
+                let known = key.as_ref().and_then(|k| {
+                    MARGINALS.try_with(|m| m.try_borrow().ok().and_then(|m| m.table.get(k).cloned())).ok().flatten()
+                });
+                if let Some((m, id)) = known {
+                    return remember(memo, m, Some(id));
                 }
+                let parts: SmallVec<[Marginal; 4]> = leaves
+                    .iter()
+                    .zip(made)
+                    .map(|(leaf, m)| match (leaf, m) {
+                        (_, Some((m, _))) => m,
+                        (Leaf::Slot(s), None) => slot_part(s),
+                        (Leaf::Formula(_), None) => Rc::new(vec![(V::Int(0), 1.0)]),
+                    })
+                    .collect();
                 let mut out = Tally::default();
                 let mut at = vec![0usize; parts.len()];
                 loop {
@@ -378,32 +450,26 @@ impl Exchange<'_> {
                     }
                 }
                 let m = Rc::new(out.list);
-                if let Some(k) = key {
+                let id = table.then(|| distribution_id(&m));
+                if let (Some(k), Some(id)) = (key, id) {
                     let _ = MARGINALS.try_with(|t| {
                         if let Ok(mut t) = t.try_borrow_mut() {
-                            let (table, held) = &mut *t;
-                            // The key's values count too: a part may have hundreds.
+                            let t = &mut *t;
                             let size = m.len() + k.2.len();
-                            if *held + size > TABLE_MAX {
-                                table.clear();
-                                *held = 0;
+                            if t.held + size > TABLE_MAX {
+                                t.table.clear();
+                                t.ids.clear();
+                                t.held = 0;
                             }
-                            *held += size;
-                            table.insert(k, m.clone());
+                            t.held += size;
+                            t.table.insert(k, (m.clone(), id));
                         }
                     });
                 }
-                if let Some(slot) = memo.get_mut(f as usize) {
-                    *slot = Some(m.clone());
-                }
-                return m;
+                return remember(memo, m, id);
             }
         };
-        let m = Rc::new(list);
-        if let Some(slot) = memo.get_mut(f as usize) {
-            *slot = Some(m.clone());
-        }
-        m
+        remember(memo, Rc::new(list), None)
     }
 
     /// Every joint value of the strike dice in `mask` (the first die turning fastest), evaluated
@@ -501,7 +567,7 @@ fn dice_free_parts<'e>(ir: &crate::ir::Ir, e: &'e E, out: &mut SmallVec<[&'e E; 
 }
 
 /// Keeps a strike's outcomes in this thread's table.
-fn keep(k: TableKey, list: &OutcomeList) {
+fn keep(k: TableKey, den: f64, list: &OutcomeList) {
     // While threads are torn down there is no table: nothing is kept.
     let _ = TABLE.try_with(|t| {
         if let Ok(mut t) = t.try_borrow_mut() {
@@ -511,7 +577,7 @@ fn keep(k: TableKey, list: &OutcomeList) {
                 *held = 0;
             }
             *held += list.len();
-            table.insert(k, list.clone());
+            table.insert(k, (den, list.clone()));
         }
     });
 }
