@@ -173,7 +173,22 @@ impl<'e> Battle<'e> {
     /// The tags of unit `i`'s actions whose verb is `verb`, in the order [`Battle::actions`] lists
     /// them: what an AI tries, one by one, where it weighs taking that verb.
     pub fn action_tags(&self, i: usize, verb: m::Verb) -> Vec<crate::Atom> {
-        self.actions(i).into_iter().filter(|a| a.verb() == Some(verb)).map(|a| a.tag).collect()
+        let (mut out, ir) = (Vec::new(), &self.engine.ir);
+        // Walked without copying the actions (their arguments are not read).
+        self.each_action(i, |action, _, _, tag| {
+            if action.verb == Some(verb) {
+                out.push(Atom::new(ir.name(tag)));
+            }
+        });
+        out
+    }
+
+    /// The verb and tag of each of [`Battle::actions`], in the same order, without copying the
+    /// actions: what an AI that tries each of them by its tag reads.
+    pub(crate) fn action_verb_tags(&self, i: usize) -> Vec<(Option<m::Verb>, Atom)> {
+        let (mut out, ir) = (Vec::new(), &self.engine.ir);
+        self.each_action(i, |action, _, _, tag| out.push((action.verb, Atom::new(ir.name(tag)))));
+        out
     }
 
     /// The distances (least, most) at which unit `i` can take its action with `verb` now, as

@@ -139,17 +139,20 @@ impl Battle<'_> {
         // Where the enemy would strike from (as if the unit stood on `at`).
         let contact = self.contact_tile_moved(at, (foe, foe_at), None, Some(i))?;
         // The damage it is forecast to deal the enemy there, and the enemy's blow to deal it.
-        let odds = |b: &Battle<'_>| -> (f64, f64) {
-            let mut c = b.fork(None);
-            if let Some(f) = c.state.units.get_mut(foe) {
-                f.pos = contact;
-            }
-            let mine = c.odds_from(i, at, foe).map_or(0.0, |f| f.defender_damage_taken);
-            let theirs = if c.targets_from(foe, contact, None).contains(&i) {
-                c.odds_from(foe, contact, i).map_or(0.0, |f| f.defender_damage_taken)
+        // Weighed on `b` itself, the enemy moved there and back (no copy of it).
+        let odds = |b: &mut Battle<'_>| -> (f64, f64) {
+            let Some(was) = b.state.units.get_mut(foe).map(|f| std::mem::replace(&mut f.pos, contact)) else {
+                return (0.0, 0.0);
+            };
+            let mine = b.odds_from(i, at, foe).map_or(0.0, |f| f.defender_damage_taken);
+            let theirs = if b.targets_from(foe, contact, None).contains(&i) {
+                b.odds_from(foe, contact, i).map_or(0.0, |f| f.defender_damage_taken)
             } else {
                 0.0
             };
+            if let Some(f) = b.state.units.get_mut(foe) {
+                f.pos = was;
+            }
             (mine, theirs)
         };
         let mut open: Option<(f64, f64)> = None;
@@ -158,8 +161,8 @@ impl Battle<'_> {
             if b.special(i, (m::Verb::Hide, Some(tag.as_str())), (None, None), None).is_err() || !b.hidden(i) {
                 continue;
             }
-            let (mine, theirs) = *open.get_or_insert_with(|| odds(&here()));
-            let (m2, t2) = odds(&b);
+            let (mine, theirs) = *open.get_or_insert_with(|| odds(&mut here()));
+            let (m2, t2) = odds(&mut b);
             if m2 > mine + 1e-9 && t2 <= theirs + 1e-12 {
                 return Some(Act::Special { verb: m::Verb::Hide, target: None, tile: None, from: Some(tag) });
             }

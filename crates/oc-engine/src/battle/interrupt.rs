@@ -175,13 +175,18 @@ impl Battle<'_> {
         if holds(&here) {
             return None;
         }
-        // Each copy of `here` has the actions `here` has: listed once.
+        // Each copy of `here` has the actions `here` has: listed once. The unit's own (where it
+        // stands) are those where it stays.
         let available = here.actions(i);
-        for a in self.actions(i) {
-            let Some(verb) = a.verb() else { continue };
+        let own = match self.state.units.get(i) {
+            Some(u) if u.pos == at => available.iter().map(|a| (a.verb(), a.tag)).collect(),
+            _ => self.action_verb_tags(i),
+        };
+        for (verb, tag) in own {
+            let Some(verb) = verb else { continue };
             let mut b = here.fork(None);
-            if b.special_among(i, &available, (verb, Some(a.tag.as_str())), (None, None), None).is_ok() && holds(&b) {
-                return Some(Act::Special { verb, target: None, tile: None, from: Some(a.tag) });
+            if b.special_among(i, &available, (verb, Some(tag.as_str())), (None, None), None).is_ok() && holds(&b) {
+                return Some(Act::Special { verb, target: None, tile: None, from: Some(tag) });
             }
         }
         None
