@@ -506,6 +506,19 @@ impl Exchange<'_> {
         self.each_joint_at(mask, lists, chance, (rolls, &mut places), cache, |rolls, _, cache, weight| f(rolls, cache, weight));
     }
 
+    /// The strike dice of `mask` (`Ir::strike_dice` order), each with its place in that order
+    /// and its slot, its values with their weights and its denominator from `lists`.
+    pub(super) fn strike_dice<'l>(&self, mask: u64, lists: &'l Lists) -> SmallVec<[(usize, Slot<'l>); 4]> {
+        let ir = &self.engine.ir;
+        ir.strike_dice
+            .iter()
+            .zip(lists.values.iter().zip(&lists.dens))
+            .enumerate()
+            .filter(|(_, (s, _))| mask & (1u64 << **s) != 0)
+            .map(|(k, (s, (v, d)))| (k, (*s, &v[..], *d)))
+            .collect()
+    }
+
     /// [`Exchange::each_joint`], with each strike die's place in its list (`Ir::strike_dice`
     /// order) set in `places` beside its value in `rolls`.
     pub(super) fn each_joint_at(
@@ -518,14 +531,7 @@ impl Exchange<'_> {
         mut f: impl FnMut(&mut [i64], &mut [usize], &mut [Option<V>], f64),
     ) {
         let ir = &self.engine.ir;
-        let dice: SmallVec<[(usize, Slot); 4]> = ir
-            .strike_dice
-            .iter()
-            .zip(lists.values.iter().zip(&lists.dens))
-            .enumerate()
-            .filter(|(_, (s, _))| mask & (1u64 << **s) != 0)
-            .map(|(k, (s, (v, d)))| (k, (*s, &v[..], *d)))
-            .collect();
+        let dice = self.strike_dice(mask, lists);
         let mut at: SmallVec<[usize; 4]> = smallvec::smallvec![0usize; dice.len()];
         // The dice whose values changed since `f` was last called: at first every one (the
         // cache may hold values of other rolls); then the die that turned and the faster ones

@@ -13,7 +13,7 @@
 
 use smallvec::SmallVec;
 
-use super::outcomes::{advance, forget, forget_reading, Lists, Slot};
+use super::outcomes::{advance, forget, forget_reading, Lists};
 use super::*;
 use crate::ir::{Ir, Op, E};
 
@@ -140,14 +140,7 @@ impl Exchange<'_> {
         // dice set and the formulas reading those that turned forgotten only where one is
         // worked out.
         let ir = &self.engine.ir;
-        let dice: SmallVec<[(usize, Slot); 4]> = ir
-            .strike_dice
-            .iter()
-            .zip(lists.values.iter().zip(&lists.dens))
-            .enumerate()
-            .filter(|(_, (s, _))| ir.strike_mask & (1u64 << **s) != 0)
-            .map(|(k, (s, (v, d)))| (k, (*s, &v[..], *d)))
-            .collect();
+        let dice = self.strike_dice(ir.strike_mask, lists);
         let mut turning: SmallVec<[usize; 4]> = smallvec::smallvec![0; dice.len()];
         let mut at: SmallVec<[usize; 4]> = smallvec::smallvec![0; lists.values.len()];
         let mut turned = u64::MAX;
