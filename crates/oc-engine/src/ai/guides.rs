@@ -19,7 +19,10 @@ pub(crate) type Costs = (Arc<[Option<i64>]>, i64);
 pub(crate) struct KeptGuides<G> {
     /// The map's width and each tile's terrain the guides were worked out on.
     terrain: TerrainSeen,
-    by_goals: FastMap<(String, Vec<Tile>), G>,
+    /// By movement type, then goal tiles (each looked up by what is lent: no key built but for a
+    /// guide new to them); with how many guides they hold.
+    by_goals: FastMap<String, FastMap<Vec<Tile>, G>>,
+    guides: usize,
     /// By movement type: entering each tile, looked up once for its guides, and the least cost.
     enter: FastMap<String, Costs>,
     /// Each unit's last reach search.
@@ -31,6 +34,7 @@ impl<G> Default for KeptGuides<G> {
         KeptGuides {
             terrain: TerrainSeen::default(),
             by_goals: FastMap::default(),
+            guides: 0,
             enter: FastMap::default(),
             reach: KeptReach::default(),
         }
@@ -39,7 +43,7 @@ impl<G> Default for KeptGuides<G> {
 
 impl<G> std::fmt::Debug for KeptGuides<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "KeptGuides({})", self.by_goals.len())
+        write!(f, "KeptGuides({})", self.guides)
     }
 }
 
@@ -69,8 +73,9 @@ impl<G> KeptGuides<G> {
             self.reach.clear();
             self.enter.clear();
         }
-        if changed || self.by_goals.len() > Self::MAX {
+        if changed || self.guides > Self::MAX {
             self.by_goals.clear();
+            self.guides = 0;
         }
         changed
     }
@@ -95,7 +100,35 @@ impl<G> KeptGuides<G> {
         goals: Vec<Tile>,
         make: impl FnOnce(Arc<[Option<i64>]>, &[Tile]) -> G,
     ) -> &mut G {
-        let KeptGuides { by_goals, enter, .. } = self;
-        by_goals.entry((kind.to_string(), goals)).or_insert_with_key(|(kind, goals)| make(enter_of(enter, b, kind).0, goals))
+        let KeptGuides { by_goals, guides, enter, .. } = self;
+        match by_goals.entry(kind.to_string()).or_default().entry(goals) {
+            std::collections::hash_map::Entry::Occupied(kept) => kept.into_mut(),
+            std::collections::hash_map::Entry::Vacant(new) => {
+                *guides += 1;
+                let guide = make(enter_of(enter, b, kind).0, new.key());
+                new.insert(guide)
+            }
+        }
+    }
+
+    /// [`KeptGuides::guide`] with the goal tiles lent, for a guide that is shared (`G` cloned):
+    /// a kept one is found without building a key.
+    pub(crate) fn shared(
+        &mut self,
+        b: &Battle,
+        kind: &str,
+        goals: &[Tile],
+        make: impl FnOnce(Arc<[Option<i64>]>, &[Tile]) -> G,
+    ) -> G
+    where
+        G: Clone,
+    {
+        if let Some(kept) = self.by_goals.get(kind).and_then(|by| by.get(goals)) {
+            return kept.clone();
+        }
+        let guide = make(enter_of(&mut self.enter, b, kind).0, goals);
+        self.by_goals.entry(kind.to_string()).or_default().insert(goals.to_vec(), guide.clone());
+        self.guides += 1;
+        guide
     }
 }

@@ -297,8 +297,10 @@ struct Decision<'v, 'e> {
     eyes: Vec<(usize, Tile, i64)>,
     stepped: bool,
     threat_zones: bool,
-    /// Each unit's action verbs (`Battle::action_verbs`), by battle index.
+    /// Each unit's action verbs (`Battle::action_verbs`), and whether one of its actions attacks
+    /// an enemy (`Battle::action_verbs_attacking`), by battle index.
     verbs: Vec<Arc<[Option<m::Verb>]>>,
+    attacking: Vec<bool>,
     /// Enemies at full HP, interned, by battle index (`Decision::at_full_hp`).
     full_hp: Vec<Option<Option<Interned>>>,
     /// The chance the enemy leads the next round (acts before us then).
@@ -380,7 +382,7 @@ impl<'v, 'e> Decision<'v, 'e> {
     ) -> Self {
         let view = View::new(b, side);
         // Each unit's action verbs (the stakes and every plan read them), kept by what they are read from.
-        let verbs: Vec<Arc<[Option<m::Verb>]>> = (0..b.units.len()).map(|k| kept.of(b, k).0).collect();
+        let (verbs, attacking): (Vec<Arc<[Option<m::Verb>]>>, Vec<bool>) = (0..b.units.len()).map(|k| kept.of(b, k)).unzip();
         let seizers: Vec<usize> = (0..b.units.len())
             .filter(|k| b.units.get(*k).is_some_and(|u| u.state == State::Ready))
             .filter(|k| {
@@ -423,6 +425,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             stepped,
             threat_zones,
             verbs,
+            attacking,
             full_hp: Vec::new(),
             lead: lead_next(b, side),
             remembered: Vec::new(),
@@ -739,9 +742,9 @@ impl<'v, 'e> Decision<'v, 'e> {
                 };
             }
             let walks = &mut self.walks;
-            let goal = (!stakes.goals.is_empty()).then(|| walks.guide(b, kind, stakes.goals.clone()));
+            let goal = (!stakes.goals.is_empty()).then(|| walks.guide(b, kind, &stakes.goals));
             let region: Vec<Tile> = stakes.hold.iter().chain(&stakes.contest).copied().collect();
-            let region = (!region.is_empty()).then(|| walks.guide(b, kind, region));
+            let region = (!region.is_empty()).then(|| walks.guide(b, kind, &region));
             let enemy = walks.toward(b, kind, enemy);
             self.guides.insert(kind.to_string(), Rc::new(Guides { enemy, goal, region }));
         }

@@ -67,8 +67,13 @@ struct Unit {
     /// The objectives it can take (`race.rs`): the walking guide to each, its share of the
     /// battle and the activations left.
     race: Vec<(Arc<Guide>, f64, f64)>,
-    /// The walking guides for its movement type (`Decision::guides`).
+    /// The walking guides for its movement type (`Decision::guides`), and each one's cost from
+    /// where it stands (toward the enemy, the objective, the region): read for every tile.
     guides: Option<Rc<Guides>>,
+    from: [Option<i64>; 3],
+    /// Our units in danger it could stand next to (`Decision::cover` but itself, within a step
+    /// of the box its reach lies in): (tile, danger per tile an enemy may strike it from).
+    cover: Vec<(Tile, f64)>,
     /// Its items (once each, as they follow one another) with a `use` that heals a unit of its
     /// side: the only ones [`Battle::item_targets`] may find a target for, asked once per plan.
     healing: Vec<Atom>,
@@ -166,7 +171,13 @@ impl<'v, 'e> Decision<'v, 'e> {
         let guards = if has(m::Verb::Gain) && !berserk { b.self_gains(i) } else { Vec::new() };
         let spend = b.engine.rules.ruleset.turn.spend.as_ref().map(|r| Atom::new(r));
         // Techniques and spells: actions that attack.
-        let attack_actions = if berserk || !me.can_attack { Vec::new() } else { b.attack_actions(i) };
+        // (`Battle::attack_actions`, the walk over the unit's actions it starts with read from the
+        // verbs kept.)
+        let attack_actions = if berserk || !me.can_attack || !self.attacking.get(i).is_some_and(|a| *a) {
+            Vec::new()
+        } else {
+            b.attack_actions_found(i)
+        };
         // Where the advanced rules lay statuses by where a unit stands (`Battle::situated`): what
         // it could strike next time from each tile, as it will stand there (too far from its
         // general, it strikes worse), by its distinct loadouts there.
@@ -620,13 +631,18 @@ impl<'v, 'e> Decision<'v, 'e> {
         let urgency = self.stakes.urgency;
         let points = me.points.max(1) as f64;
         let from = me.u.pos;
-        let progress = |g: &Guide| match (g.at(from), g.at(t)) {
+        let progress = |g: &Guide, at_from: Option<i64>| match (at_from, g.at(t)) {
             (Some(a), Some(z)) => (a - z) as f64 / points,
             (None, Some(_)) => 1.0,
             _ => 0.0,
         };
+        let [enemy_from, goal_from, region_from] = me.from;
         let (toward, goal, region) = match me.guides.as_deref() {
-            Some(g) => (progress(&g.enemy), g.goal.as_deref().map(progress), g.region.as_deref().map(progress)),
+            Some(g) => (
+                progress(&g.enemy, enemy_from),
+                g.goal.as_deref().map(|x| progress(x, goal_from)),
+                g.region.as_deref().map(|x| progress(x, region_from)),
+            ),
             None => (0.0, None, None),
         };
         let mut v = (super::ADVANCE + 0.12 * urgency) * toward;
@@ -667,13 +683,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         // cannot strike back from next to it only offers the enemy a softer target).
         let counters = me.weapons.iter().any(|(_, lo, _)| *lo <= 1);
         let shield = if counters { super::SHIELD } else { 0.0 };
-        v += shield
-            * self
-                .cover
-                .iter()
-                .filter(|(k, at, _)| *k != me.i && distance(*at, t) == 1)
-                .map(|(_, _, per_tile)| per_tile)
-                .sum::<f64>();
+        v += shield * me.cover.iter().filter(|(at, _)| distance(*at, t) == 1).map(|(_, per_tile)| per_tile).sum::<f64>();
         v
     }
 }

@@ -131,7 +131,7 @@ pub(crate) fn takers<V: AsRef<[Option<m::Verb>]>>(
                 continue;
             }
             let Ok((points, kind, _)) = b.mobility(k) else { continue };
-            let guide = walks.guide(b, &kind, obj.tiles.clone());
+            let guide = walks.guide(b, &kind, &obj.tiles);
             let Some(cost) = guide.at(u.pos) else { continue };
             let eta = cost as f64 / points.max(1) as f64;
             found.push((k, eta, points));

@@ -53,18 +53,20 @@ impl Walks {
     /// from and to searched again, not the map).
     pub(super) fn toward(&mut self, b: &Battle, kind: &str, goals: Vec<Tile>) -> Arc<Guide> {
         let last = &self.last;
-        let guide = self
-            .kept
-            .guide(b, kind, goals.clone(), |enter, goals| {
-                let moved = last.get(kind).and_then(|(was, g)| {
-                    let gone: Vec<Tile> = was.iter().filter(|t| !goals.contains(t)).copied().collect();
-                    let come: Vec<Tile> = goals.iter().filter(|t| !was.contains(t)).copied().collect();
-                    (gone.len() + come.len() <= Walks::MOVED).then(|| g.moved(enter.clone(), &gone, &come)).flatten()
-                });
-                Arc::new(moved.unwrap_or_else(|| Guide::over(b, enter, goals)))
-            })
-            .clone();
-        self.last.insert(kind.to_string(), (goals, guide.clone()));
+        let guide = self.kept.shared(b, kind, &goals, |enter, goals| {
+            let moved = last.get(kind).and_then(|(was, g)| {
+                let gone: Vec<Tile> = was.iter().filter(|t| !goals.contains(t)).copied().collect();
+                let come: Vec<Tile> = goals.iter().filter(|t| !was.contains(t)).copied().collect();
+                (gone.len() + come.len() <= Walks::MOVED).then(|| g.moved(enter.clone(), &gone, &come)).flatten()
+            });
+            Arc::new(moved.unwrap_or_else(|| Guide::over(b, enter, goals)))
+        });
+        match self.last.get_mut(kind) {
+            Some(slot) => *slot = (goals, guide.clone()),
+            None => {
+                self.last.insert(kind.to_string(), (goals, guide.clone()));
+            }
+        }
         guide
     }
 
@@ -79,7 +81,7 @@ impl Walks {
     }
 
     /// The guide toward `goals` for movement type `kind`.
-    pub(super) fn guide(&mut self, b: &Battle, kind: &str, goals: Vec<Tile>) -> Arc<Guide> {
-        self.kept.guide(b, kind, goals, |enter, goals| Arc::new(Guide::over(b, enter, goals))).clone()
+    pub(super) fn guide(&mut self, b: &Battle, kind: &str, goals: &[Tile]) -> Arc<Guide> {
+        self.kept.shared(b, kind, goals, |enter, goals| Arc::new(Guide::over(b, enter, goals)))
     }
 }

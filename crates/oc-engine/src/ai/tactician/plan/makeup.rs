@@ -91,9 +91,22 @@ impl<'v, 'e> Decision<'v, 'e> {
         let mut race = Vec::new();
         for t in self.stakes.takers.iter().filter(|t| t.unit == i) {
             let Some(o) = self.stakes.objectives.get(t.objective) else { continue };
-            race.push((self.walks.guide(b, &kind, o.tiles.clone()), t.share, t.left));
+            race.push((self.walks.guide(b, &kind, &o.tiles), t.share, t.left));
         }
         let guides = self.guides(&kind);
+        let from = match guides.as_deref() {
+            Some(g) => {
+                [g.enemy.at(u.pos), g.goal.as_deref().and_then(|x| x.at(u.pos)), g.region.as_deref().and_then(|x| x.at(u.pos))]
+            }
+            None => [None; 3],
+        };
+        let bounds = super::bounds(reach);
+        let cover = self
+            .cover
+            .iter()
+            .filter(|(k, at, _)| *k != i && super::span_of(bounds, *at).0 <= 1)
+            .map(|(_, at, per_tile)| (*at, *per_tile))
+            .collect();
         let mut healing: Vec<Atom> = u.items.clone();
         healing.dedup();
         healing.retain(|item| {
@@ -119,6 +132,8 @@ impl<'v, 'e> Decision<'v, 'e> {
             span,
             race,
             guides,
+            from,
+            cover,
             healing,
         })
     }
@@ -152,11 +167,18 @@ impl<'v, 'e> Decision<'v, 'e> {
                     (la.clone(), ia, (*lo).max(1).max((*hi).min(2)))
                 })
                 .collect();
+            // Within `span` of a tile of the reach: none where the box the reach lies in is
+            // farther, each where it is all nearer (`span_of`), else tile by tile.
+            let bounds = super::bounds(reach);
+            let within = |p: Tile| {
+                let (least, most) = super::span_of(bounds, p);
+                bounds.is_some() && least <= span && (most <= span || reach.iter().any(|(t, _)| distance(*t, p) <= span))
+            };
             let foes: Vec<(usize, Tile, i64, i64)> = self
                 .view
                 .enemies()
                 .filter(|(_, f)| distance(f.pos, u.pos) <= 2 * points + 6)
-                .filter(|(_, f)| reach.iter().any(|(t, _)| distance(*t, f.pos) <= span))
+                .filter(|(_, f)| within(f.pos))
                 .map(|(k, f)| (k, f.pos, f.hp, f.max_hp))
                 .collect();
             for (k, at, hp, max_hp) in foes {
