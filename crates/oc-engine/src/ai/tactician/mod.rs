@@ -44,7 +44,7 @@ use std::sync::Arc;
 
 use oc_model as m;
 
-use super::forecasts::{Forecasts, Sketch};
+use super::forecasts::{Forecasts, Sketch, Targets};
 use super::greedy::verbs::Verbs;
 use super::{Guide, View};
 use crate::battle::{tile_index, Act, Battle, Controller, State, Tile, Turn};
@@ -301,6 +301,9 @@ struct Decision<'v, 'e> {
     /// an enemy (`Battle::action_verbs_attacking`), by battle index.
     verbs: Vec<Arc<[Option<m::Verb>]>>,
     attacking: Vec<bool>,
+    /// Enemies as targets as they stand, built and interned once a decision (lent to each plan's
+    /// `Arms`).
+    foe_targets: Targets,
     /// Enemies at full HP, interned, by battle index (`Decision::at_full_hp`).
     full_hp: Vec<Option<Option<Interned>>>,
     /// The chance the enemy leads the next round (acts before us then).
@@ -426,6 +429,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             threat_zones,
             verbs,
             attacking,
+            foe_targets: Default::default(),
             full_hp: Vec::new(),
             lead: lead_next(b, side),
             remembered: Vec::new(),

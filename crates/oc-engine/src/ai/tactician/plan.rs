@@ -162,7 +162,9 @@ impl<'v, 'e> Decision<'v, 'e> {
         }
         let caution = 1.0 - 0.5 * self.stakes.urgency;
         let foes = self.view.targets().map(|(k, f)| (k, f.pos)).collect();
-        let mut arms = Arms { acting, foes, strikable, spans, ..Arms::default() };
+        // The enemies as targets: the decision's, lent (handed back once the tiles are weighed).
+        let targets = std::mem::take(&mut self.foe_targets);
+        let mut arms = Arms { acting, foes, strikable, spans, targets, ..Arms::default() };
         // Each tile's candidate turns (one list, emptied tile by tile).
         let mut candidates = Vec::new();
         // Every tile's candidates, in order, each scored but for the danger.
@@ -258,6 +260,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 pool.push(Weighed { c, t, place, toll, bars, stays, most, score: None });
             }
         }
+        self.foe_targets = std::mem::take(&mut arms.targets);
         if !self.score_pool(i, caution, &mut pool, beat, cache) {
             return None;
         }
