@@ -385,7 +385,12 @@ impl<'v, 'e> Decision<'v, 'e> {
     ) -> Self {
         let view = View::new(b, side);
         // Each unit's action verbs (the stakes and every plan read them), kept by what they are read from.
-        let (verbs, attacking): (Vec<Arc<[Option<m::Verb>]>>, Vec<bool>) = (0..b.units.len()).map(|k| kept.of(b, k)).unzip();
+        let (mut verbs, mut attacking) = (Vec::with_capacity(b.units.len()), Vec::with_capacity(b.units.len()));
+        for k in 0..b.units.len() {
+            let (v, a) = kept.of(b, k);
+            verbs.push(v);
+            attacking.push(a);
+        }
         let seizers: Vec<usize> = (0..b.units.len())
             .filter(|k| b.units.get(*k).is_some_and(|u| u.state == State::Ready))
             .filter(|k| {

@@ -19,8 +19,11 @@ pub(super) struct Second {
     masks: FastMap<String, FastMap<LaterKey, Arc<[u32]>>>,
     /// The tiles two moves reach, by movement type, then tile and movement points: one search for
     /// all of an enemy's weapons.
-    tiles: FastMap<String, FastMap<(Tile, i64), Arc<[Tile]>>>,
+    tiles: FastMap<String, TwoMoves>,
 }
+
+/// The tiles two moves reach, by the tile moved from and movement points.
+type TwoMoves = FastMap<(Tile, i64), Arc<[Tile]>>;
 
 /// The tile it moves from, movement points and the weapon's reach (least, most).
 type LaterKey = (Tile, i64, (i64, i64));
