@@ -40,12 +40,17 @@ struct Memo {
 /// all of them, and those of the outcome alone. Whatever a die it does not read shows, the
 /// settling goes the same way: what it works out is kept by the values of the dice it reads
 /// (an index of their places in `Lists`), the outcome by those of the outcome's, and the
-/// expected worth of a reroll by (reaction, those held).
+/// expected worth of a reroll by (reaction, those held). A die the settling reads only by
+/// comparing it (`Ir::summed_cuts`) is read by its outcome class: its values in one class show
+/// the settling the same, so they share what it works out.
 struct Dice {
     read: u64,
     outcome: u64,
-    /// Each strike die's slot and number of values (at least 1), in `Ir::strike_dice` order.
+    /// Each strike die's slot and number of values or classes (at least 1), in
+    /// `Ir::strike_dice` order.
     dice: SmallVec<[(u8, usize); 4]>,
+    /// For a die read by class: the class of each place of its values.
+    classes: SmallVec<[Option<Vec<usize>>; 4]>,
     outcomes: ByIndex<Outcome>,
     expected: FastMap<(u8, usize), f64>,
 }
@@ -54,8 +59,9 @@ impl Dice {
     /// The index of the values at places `at` of the dice in `mask`: the first turning fastest.
     fn index(&self, at: &[usize], mask: u64) -> usize {
         let (mut index, mut stride) = (0usize, 1usize);
-        for ((slot, len), i) in self.dice.iter().zip(at) {
+        for (((slot, len), classes), i) in self.dice.iter().zip(&self.classes).zip(at) {
             if mask & (1u64 << slot) != 0 {
+                let i = classes.as_ref().map_or(*i, |c| c.get(*i).copied().unwrap_or(*i));
                 index = index.wrapping_add(i.wrapping_mul(stride));
                 stride = stride.wrapping_mul(*len);
             }
@@ -264,25 +270,46 @@ impl Exchange<'_> {
         ctx.reads = None;
         let (mut cache, mut formulas) = fresh();
         let mut outcome = ir.roles.strike().fold(0, |m, f| m | read_by(ir, &ctx, &E::Formula(f), &mut cache, &mut formulas));
-        let mut read = outcome;
+        let (mut read, mut required, holder) = (outcome, 0, ctx.holder);
         for r in &self.engine.reactions {
             let (Some((_, by_struck)), Some(e)) = (r.reroll, &r.requires) else { continue };
             let taker = if by_struck { 1 - strike.attacker } else { strike.attacker };
             if self.affordable(r, strike.res, taker) {
                 ctx.holder = taker;
                 let (mut cache, mut formulas) = fresh();
-                read |= read_by(ir, &ctx, e, &mut cache, &mut formulas);
+                required |= read_by(ir, &ctx, e, &mut cache, &mut formulas);
             }
         }
-        let dice: SmallVec<[(u8, usize); 4]> =
-            ir.strike_dice.iter().zip(&lists.values).map(|(s, v)| (*s, v.len().max(1))).collect();
+        read |= required;
+        // A die is read by class where the outcome's formulas only compare it and no
+        // requirement reads it.
+        let by_class = ir.strategy.settle_by_reads && ir.strategy.settle_by_classes;
+        ctx.holder = holder;
+        let mut classes: SmallVec<[Option<Vec<usize>>; 4]> = SmallVec::new();
+        let dice: SmallVec<[(u8, usize); 4]> = ir
+            .strike_dice
+            .iter()
+            .zip(&lists.values)
+            .zip(&ir.summed_cuts)
+            .map(|((s, v), cuts)| {
+                let class = cuts
+                    .as_ref()
+                    .filter(|_| by_class && required & (1u64 << s) == 0 && v.len() > 1)
+                    .and_then(|c| super::partition::breaks(&ctx, &mut cache, c, v))
+                    .map(|b| super::partition::class_of_places(v, &b))
+                    .filter(|(_, n)| *n < v.len());
+                let len = class.as_ref().map_or(v.len(), |(_, n)| *n);
+                classes.push(class.map(|(places, _)| places));
+                (*s, len.max(1))
+            })
+            .collect();
         // Switched off, every die is read: each joint value settled on its own.
         if !ir.strategy.settle_by_reads {
             (outcome, read) = (u64::MAX, u64::MAX);
         }
         let outcome = outcome & ir.strike_mask;
         let count = dice.iter().filter(|(s, _)| outcome & (1u64 << s) != 0).fold(1usize, |n, (_, len)| n.saturating_mul(*len));
-        Dice { read: read & ir.strike_mask, outcome, dice, outcomes: ByIndex::new(count), expected: FastMap::default() }
+        Dice { read: read & ir.strike_mask, outcome, dice, classes, outcomes: ByIndex::new(count), expected: FastMap::default() }
     }
 
     /// Settles the dice in `rolls` (at places `at` of their lists) from `stage` on (0: the
@@ -602,5 +629,23 @@ mod tests {
             |_, _, on| settling.set(settling.get() + usize::from(on.ir.settles)),
         );
         assert!(settling.get() > 0, "no built-in ruleset settles its strikes");
+    }
+
+    /// Every built-in matchup, its settled strikes' dice read by class where they are only
+    /// compared, and by value: the same bits; and some ruleset's settling reads a die by class.
+    #[test]
+    fn settled_by_class_equal_settled_by_value() {
+        let classed = std::cell::Cell::new(0);
+        crate::testing::agree_with(
+            |fresh| fresh.ir.strategy.settle_by_classes = false,
+            |_, _, on| {
+                classed.set(
+                    classed.get()
+                        + on.ir.summed_cuts.iter().zip(&on.ir.strike_cuts).filter(|(s, c)| c.is_none() && s.is_some()).count()
+                            * usize::from(on.ir.settles),
+                )
+            },
+        );
+        assert!(classed.get() > 0, "no built-in ruleset settles a die only compared through a sum");
     }
 }
