@@ -69,11 +69,37 @@ impl Dice {
         index
     }
 
+    /// The groups of values of strike die `k` (in slot `slot`, with `values`) a summed settling
+    /// visits (`Strategy::settle_summed`): each value of a die it reads, or each class where it
+    /// reads the die by class, and one for a die it does not read; each as its first place and
+    /// the sum of its values' weights, in the order of their first places.
+    fn groups(&self, k: usize, slot: u8, values: &[(i64, f64)]) -> Groups {
+        if self.read & (1u64 << slot) == 0 {
+            return smallvec::smallvec![(0, values.iter().map(|(_, w)| *w).sum())];
+        }
+        match self.classes.get(k).and_then(|c| c.as_ref()) {
+            Some(classes) => {
+                let mut out = Groups::new();
+                for (place, ((_, w), class)) in values.iter().zip(classes).enumerate() {
+                    match out.get_mut(*class) {
+                        Some((_, sum)) => *sum += *w,
+                        None => out.push((place, *w)),
+                    }
+                }
+                out
+            }
+            None => values.iter().enumerate().map(|(place, (_, w))| (place, *w)).collect(),
+        }
+    }
+
     /// How many indices the dice in `mask` have (saturating).
     fn count(&self, mask: u64) -> usize {
         self.dice.iter().filter(|(s, _)| mask & (1u64 << s) != 0).fold(1usize, |n, (_, len)| n.saturating_mul(*len))
     }
 }
+
+/// A die's groups of values in a summed settling: (first place, summed weight).
+type Groups = SmallVec<[(usize, f64); 16]>;
 
 /// Values by an index (`Dice::index`): in place where there are few indices, else in a map.
 struct ByIndex<T> {
@@ -139,7 +165,7 @@ impl Exchange<'_> {
         // sum is exact (`Exchange::exact_sums`), the order does not matter: each record's
         // joint values' weights are summed, and the record replayed once with the sum.
         let exact = self.engine.ir.strategy.settle_by_reads && self.exact_sums(lists);
-        let mut settled: ByIndex<usize> = ByIndex::new(dice.count(dice.read));
+        let count = dice.count(dice.read);
         let mut records: Vec<(Record, Vec<usize>, f64)> = Vec::new();
         let mut memo = Memo { after: FastMap::default(), dice };
         // Every joint value in turn as `Exchange::each_joint` gives them, the same weights; the
@@ -151,56 +177,92 @@ impl Exchange<'_> {
         let mut at: SmallVec<[usize; 4]> = smallvec::smallvec![0; lists.values.len()];
         let mut turned = u64::MAX;
         let mut hint = 1;
-        loop {
-            let mut weight = 1.0;
-            for ((k, (slot, values, _)), i) in dice.iter().zip(&turning) {
-                if let Some(p) = at.get_mut(*k) {
-                    *p = *i;
-                }
-                if let (Some(_), Some((_, w))) = (rolls.get(*slot as usize), values.get(*i)) {
-                    weight *= *w;
-                }
-            }
-            let key = memo.dice.index(&at, memo.dice.read);
-            match settled.get(key).and_then(|id| records.get_mut(*id)) {
-                Some((_, _, total)) if exact => *total += weight,
-                Some((record, places, _)) => {
-                    for ((_, [_, a, b]), i) in record.iter().zip(places.iter()) {
-                        out.add_to(*i, weight * a * b);
-                    }
-                }
-                None => {
-                    for ((_, (slot, values, _)), i) in dice.iter().zip(&turning) {
-                        if let (Some(r), Some((v, _))) = (rolls.get_mut(*slot as usize), values.get(*i)) {
+        // Where every sum is exact, the values of the dice the settling reads (by class where it
+        // reads one so), each once, in the order their first joint value comes: a record's
+        // total is the product of each die's summed weights, as exact as the sum over its joint
+        // values.
+        let summed = exact && ir.strategy.settle_summed && dice.iter().all(|(_, (_, v, _))| !v.is_empty());
+        let groups: SmallVec<[Groups; 4]> = if summed {
+            dice.iter().map(|(k, (slot, values, _))| memo.dice.groups(*k, *slot, values)).collect()
+        } else {
+            SmallVec::new()
+        };
+        if summed {
+            loop {
+                let mut weight = 1.0;
+                for ((k, (slot, values, _)), (groups, i)) in dice.iter().zip(groups.iter().zip(&turning)) {
+                    if let Some((place, w)) = groups.get(*i) {
+                        if let Some(p) = at.get_mut(*k) {
+                            *p = *place;
+                        }
+                        if let (Some(r), Some((v, _))) = (rolls.get_mut(*slot as usize), values.get(*place)) {
                             *r = *v;
                         }
+                        weight *= *w;
                     }
-                    forget_reading(ir, cache, turned);
-                    turned = 0;
-                    // About as long as the last (a reroll's record is one outcome or more a value).
-                    let mut record = Vec::with_capacity(hint);
-                    self.settle(
-                        strike,
-                        lists,
-                        (rolls, &mut at),
-                        cache,
-                        (0, 0),
-                        [weight, 1.0, 1.0],
-                        None,
-                        (&mut record, &mut memo),
-                    );
-                    let places = if exact {
-                        Vec::new()
-                    } else {
-                        record.iter().map(|(o, [_, a, b])| out.add_at(*o, weight * a * b)).collect()
-                    };
-                    hint = record.len();
-                    settled.insert(key, records.len());
-                    records.push((record, places, weight));
                 }
+                forget_reading(ir, cache, turned);
+                let mut record = Vec::with_capacity(hint);
+                self.settle(strike, lists, (rolls, &mut at), cache, (0, 0), [weight, 1.0, 1.0], None, (&mut record, &mut memo));
+                hint = record.len();
+                records.push((record, Vec::new(), weight));
+                let Some(k) = advance(&mut turning, groups.iter().map(|g| g.len())) else { break };
+                turned = dice.iter().take(k + 1).fold(0u64, |m, (_, (s, _, _))| m | (1u64 << s));
             }
-            let Some(k) = advance(&mut turning, dice.iter().map(|(_, (_, v, _))| v.len())) else { break };
-            turned |= dice.iter().take(k + 1).fold(0u64, |m, (_, (s, _, _))| m | (1u64 << s));
+        }
+        let mut settled: ByIndex<usize> = ByIndex::new(if summed { 0 } else { count });
+        if !summed {
+            loop {
+                let mut weight = 1.0;
+                for ((k, (slot, values, _)), i) in dice.iter().zip(&turning) {
+                    if let Some(p) = at.get_mut(*k) {
+                        *p = *i;
+                    }
+                    if let (Some(_), Some((_, w))) = (rolls.get(*slot as usize), values.get(*i)) {
+                        weight *= *w;
+                    }
+                }
+                let key = memo.dice.index(&at, memo.dice.read);
+                match settled.get(key).and_then(|id| records.get_mut(*id)) {
+                    Some((_, _, total)) if exact => *total += weight,
+                    Some((record, places, _)) => {
+                        for ((_, [_, a, b]), i) in record.iter().zip(places.iter()) {
+                            out.add_to(*i, weight * a * b);
+                        }
+                    }
+                    None => {
+                        for ((_, (slot, values, _)), i) in dice.iter().zip(&turning) {
+                            if let (Some(r), Some((v, _))) = (rolls.get_mut(*slot as usize), values.get(*i)) {
+                                *r = *v;
+                            }
+                        }
+                        forget_reading(ir, cache, turned);
+                        turned = 0;
+                        // About as long as the last (a reroll's record is one outcome or more a value).
+                        let mut record = Vec::with_capacity(hint);
+                        self.settle(
+                            strike,
+                            lists,
+                            (rolls, &mut at),
+                            cache,
+                            (0, 0),
+                            [weight, 1.0, 1.0],
+                            None,
+                            (&mut record, &mut memo),
+                        );
+                        let places = if exact {
+                            Vec::new()
+                        } else {
+                            record.iter().map(|(o, [_, a, b])| out.add_at(*o, weight * a * b)).collect()
+                        };
+                        hint = record.len();
+                        settled.insert(key, records.len());
+                        records.push((record, places, weight));
+                    }
+                }
+                let Some(k) = advance(&mut turning, dice.iter().map(|(_, (_, v, _))| v.len())) else { break };
+                turned |= dice.iter().take(k + 1).fold(0u64, |m, (_, (s, _, _))| m | (1u64 << s));
+            }
         }
         if exact {
             // In the order the records were found: the tally's entries come in the same order.
@@ -647,5 +709,12 @@ mod tests {
             },
         );
         assert!(classed.get() > 0, "no built-in ruleset settles a die only compared through a sum");
+    }
+
+    /// Every built-in matchup, its settled strikes with exact sums worked out from the values
+    /// of the dice their settling reads, and joint value by joint value: the same bits.
+    #[test]
+    fn summed_settlings_equal_settlings_joint_value_by_joint_value() {
+        crate::testing::agree_with(|fresh| fresh.ir.strategy.settle_summed = false, |_, _, _| {});
     }
 }

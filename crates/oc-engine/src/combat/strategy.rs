@@ -30,6 +30,10 @@ pub struct Strategy {
     /// With `settle_by_reads`: a die the settling reads only by comparing it (`Ir::summed_cuts`)
     /// read by its outcome class, the values of a class sharing what is worked out.
     pub settle_by_classes: bool,
+    /// Where a settling's sums are exact: each value (or class) of the dice it reads visited
+    /// once, weighed by the summed weights of the joint values that show it, not every joint
+    /// value in turn.
+    pub settle_summed: bool,
     /// A strike's outcomes whose triggers read nothing an outcome changes but which of them
     /// fire led to their states by their hit points and those triggers, each state made once
     /// (the general walk, `combat::play`).
@@ -47,6 +51,7 @@ impl Strategy {
         pairs: true,
         settle_by_reads: true,
         settle_by_classes: true,
+        settle_summed: true,
         blind_triggers: true,
     };
 
@@ -60,6 +65,7 @@ impl Strategy {
         pairs: false,
         settle_by_reads: false,
         settle_by_classes: false,
+        settle_summed: false,
         blind_triggers: false,
     };
 }
