@@ -345,6 +345,9 @@ pub struct Ir {
     /// For each of them (same order): the comparisons it is read through, when that is the only
     /// way the combat formulas read it (see `partition`).
     pub strike_cuts: Vec<Option<Vec<cuts::Cut>>>,
+    /// The same, found also through a `Dice` value's roll and a roll's sum with dice-free parts
+    /// (`cuts::summed`): what a settling groups its dice by (`combat::reroll`).
+    pub summed_cuts: Vec<Option<Vec<cuts::Cut>>>,
     /// Where a strike's outcomes depend only on its dice and the values of some dice-free
     /// formulas (`Ir::outcome_inputs`): those formulas. Then two strikes with the same dice
     /// classes and the same values have the same outcomes (`combat::outcomes`' table).
@@ -518,6 +521,7 @@ impl Ir {
             strike_den: 1.0,
             strike_faces: 1,
             strike_cuts: Vec::new(),
+            summed_cuts: Vec::new(),
             shapes: Vec::new(),
             shape_ids: HashMap::new(),
             hp_attr: 0,
@@ -663,6 +667,7 @@ impl Ir {
         ir.strike_mask = mask;
         // (A strike that settles rerolls or gains reads every value of its dice instead.)
         ir.strike_cuts = ir.strike_dice.iter().map(|s| cuts::cuts(&ir, &roots, *s)).collect();
+        ir.summed_cuts = ir.strike_dice.iter().map(|s| cuts::summed(&ir, &roots, *s)).collect();
         ir.outcome_inputs = ir.outcome_inputs();
         ir.valued_inputs = if ir.outcome_inputs.is_none() { ir.valued_inputs() } else { None };
         ir.classes_follow_inputs = ir.classes_follow_inputs();

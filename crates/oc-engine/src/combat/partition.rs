@@ -22,32 +22,7 @@ pub type Classes = SmallVec<[(i64, f64); 8]>;
 /// values' weights one by one.
 pub fn classes<N: Env>(env: &N, cache: &mut [Option<V>], cuts: &[Cut], die: &DieSlot) -> Option<Classes> {
     let (values, prefix) = (&die.dist.values[..], die.prefix.as_deref());
-    // Each break is the first value of a new interval.
-    let mut breaks: SmallVec<[i64; 8]> = SmallVec::new();
-    for c in cuts {
-        let v = eval(env, &c.other, &[], cache);
-        let t = match (v, c.op) {
-            // Equality compares whole values: only a number can equal a die's value.
-            (V::Int(t), _) => t,
-            (_, Op::Eq | Op::Ne) => return None,
-            // Ordering compares by `V::int`, as the evaluator does.
-            (v, _) => v.int(),
-        };
-        let after = t.saturating_add(1);
-        match (c.op, c.roll_left) {
-            // r <= t, r > t, t >= r, t < r change between t and t + 1.
-            (Op::Le | Op::Gt, true) | (Op::Ge | Op::Lt, false) => breaks.push(after),
-            // r < t, r >= t, t > r, t <= r change between t - 1 and t.
-            (Op::Lt | Op::Ge, true) | (Op::Gt | Op::Le, false) => breaks.push(t),
-            (Op::Eq | Op::Ne, _) => {
-                breaks.push(t);
-                breaks.push(after);
-            }
-            _ => return None,
-        }
-    }
-    breaks.sort_unstable();
-    breaks.dedup();
+    let breaks = breaks(env, cache, cuts, values)?;
     if let Some(prefix) = prefix.filter(|p| p.len() == values.len() + 1) {
         let mut out = Classes::new();
         let mut from = 0usize;
@@ -76,4 +51,72 @@ pub fn classes<N: Env>(env: &N, cache: &mut [Option<V>], cuts: &[Cut], die: &Die
         }
     }
     Some(out)
+}
+
+/// The first value of each interval the cuts make of a die with `values` (sorted, once each).
+/// `None` when a cut's other side is not a number (then every value counts), or where a cut
+/// adds parts to the roll (`Cut::addends`) that are not numbers or so large that the sum might
+/// saturate (then the roll's threshold is not the value less the parts).
+pub fn breaks<N: Env>(env: &N, cache: &mut [Option<V>], cuts: &[Cut], values: &[(i64, f64)]) -> Option<SmallVec<[i64; 8]>> {
+    // Below it, a roll plus parts adds up without saturating.
+    const SMALL: u64 = 1 << 40;
+    let mut breaks: SmallVec<[i64; 8]> = SmallVec::new();
+    for c in cuts {
+        let v = eval(env, &c.other, &[], cache);
+        let t = match (v, c.op) {
+            // Equality compares whole values: only a number can equal a die's value.
+            (V::Int(t), _) => t,
+            (_, Op::Eq | Op::Ne) => return None,
+            // Ordering compares by `V::int`, as the evaluator does.
+            (v, _) => v.int(),
+        };
+        // `roll + parts OP t` is `roll OP t - parts`: every part a number, none large.
+        let t = if c.addends.is_empty() {
+            t
+        } else {
+            if c.addends.len() > 64 || values.iter().any(|(v, _)| v.unsigned_abs() > SMALL) {
+                return None;
+            }
+            let mut parts = 0i128;
+            for (e, minus) in &c.addends {
+                match eval(env, e, &[], cache) {
+                    V::Int(p) if p.unsigned_abs() <= SMALL => parts += if *minus { -i128::from(p) } else { i128::from(p) },
+                    _ => return None,
+                }
+            }
+            i64::try_from(i128::from(t) - parts).ok()?
+        };
+        let after = t.saturating_add(1);
+        match (c.op, c.roll_left) {
+            // r <= t, r > t, t >= r, t < r change between t and t + 1.
+            (Op::Le | Op::Gt, true) | (Op::Ge | Op::Lt, false) => breaks.push(after),
+            // r < t, r >= t, t > r, t <= r change between t - 1 and t.
+            (Op::Lt | Op::Ge, true) | (Op::Gt | Op::Le, false) => breaks.push(t),
+            (Op::Eq | Op::Ne, _) => {
+                breaks.push(t);
+                breaks.push(after);
+            }
+            _ => return None,
+        }
+    }
+    breaks.sort_unstable();
+    breaks.dedup();
+    Some(breaks)
+}
+
+/// Each place of `values`' class among the intervals `breaks` make (numbered from 0 in the
+/// order met), and how many classes there are.
+pub fn class_of_places(values: &[(i64, f64)], breaks: &[i64]) -> (Vec<usize>, usize) {
+    let mut seen: SmallVec<[usize; 8]> = SmallVec::new();
+    let places = values
+        .iter()
+        .map(|(v, _)| {
+            let interval = breaks.partition_point(|b| b <= v);
+            seen.iter().position(|i| *i == interval).unwrap_or_else(|| {
+                seen.push(interval);
+                seen.len() - 1
+            })
+        })
+        .collect();
+    (places, seen.len())
 }

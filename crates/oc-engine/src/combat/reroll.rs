@@ -40,12 +40,17 @@ struct Memo {
 /// all of them, and those of the outcome alone. Whatever a die it does not read shows, the
 /// settling goes the same way: what it works out is kept by the values of the dice it reads
 /// (an index of their places in `Lists`), the outcome by those of the outcome's, and the
-/// expected worth of a reroll by (reaction, those held).
+/// expected worth of a reroll by (reaction, those held). A die the settling reads only by
+/// comparing it (`Ir::summed_cuts`) is read by its outcome class: its values in one class show
+/// the settling the same, so they share what it works out.
 struct Dice {
     read: u64,
     outcome: u64,
-    /// Each strike die's slot and number of values (at least 1), in `Ir::strike_dice` order.
+    /// Each strike die's slot and number of values or classes (at least 1), in
+    /// `Ir::strike_dice` order.
     dice: SmallVec<[(u8, usize); 4]>,
+    /// For a die read by class: the class of each place of its values.
+    classes: SmallVec<[Option<Vec<usize>>; 4]>,
     outcomes: ByIndex<Outcome>,
     expected: FastMap<(u8, usize), f64>,
 }
@@ -54,8 +59,9 @@ impl Dice {
     /// The index of the values at places `at` of the dice in `mask`: the first turning fastest.
     fn index(&self, at: &[usize], mask: u64) -> usize {
         let (mut index, mut stride) = (0usize, 1usize);
-        for ((slot, len), i) in self.dice.iter().zip(at) {
+        for (((slot, len), classes), i) in self.dice.iter().zip(&self.classes).zip(at) {
             if mask & (1u64 << slot) != 0 {
+                let i = classes.as_ref().map_or(*i, |c| c.get(*i).copied().unwrap_or(*i));
                 index = index.wrapping_add(i.wrapping_mul(stride));
                 stride = stride.wrapping_mul(*len);
             }
@@ -63,11 +69,37 @@ impl Dice {
         index
     }
 
+    /// The groups of values of strike die `k` (in slot `slot`, with `values`) a summed settling
+    /// visits (`Strategy::settle_summed`): each value of a die it reads, or each class where it
+    /// reads the die by class, and one for a die it does not read; each as its first place and
+    /// the sum of its values' weights, in the order of their first places.
+    fn groups(&self, k: usize, slot: u8, values: &[(i64, f64)]) -> Groups {
+        if self.read & (1u64 << slot) == 0 {
+            return smallvec::smallvec![(0, values.iter().map(|(_, w)| *w).sum())];
+        }
+        match self.classes.get(k).and_then(|c| c.as_ref()) {
+            Some(classes) => {
+                let mut out = Groups::new();
+                for (place, ((_, w), class)) in values.iter().zip(classes).enumerate() {
+                    match out.get_mut(*class) {
+                        Some((_, sum)) => *sum += *w,
+                        None => out.push((place, *w)),
+                    }
+                }
+                out
+            }
+            None => values.iter().enumerate().map(|(place, (_, w))| (place, *w)).collect(),
+        }
+    }
+
     /// How many indices the dice in `mask` have (saturating).
     fn count(&self, mask: u64) -> usize {
         self.dice.iter().filter(|(s, _)| mask & (1u64 << s) != 0).fold(1usize, |n, (_, len)| n.saturating_mul(*len))
     }
 }
+
+/// A die's groups of values in a summed settling: (first place, summed weight).
+type Groups = SmallVec<[(usize, f64); 16]>;
 
 /// Values by an index (`Dice::index`): in place where there are few indices, else in a map.
 struct ByIndex<T> {
@@ -133,7 +165,7 @@ impl Exchange<'_> {
         // sum is exact (`Exchange::exact_sums`), the order does not matter: each record's
         // joint values' weights are summed, and the record replayed once with the sum.
         let exact = self.engine.ir.strategy.settle_by_reads && self.exact_sums(lists);
-        let mut settled: ByIndex<usize> = ByIndex::new(dice.count(dice.read));
+        let count = dice.count(dice.read);
         let mut records: Vec<(Record, Vec<usize>, f64)> = Vec::new();
         let mut memo = Memo { after: FastMap::default(), dice };
         // Every joint value in turn as `Exchange::each_joint` gives them, the same weights; the
@@ -145,56 +177,92 @@ impl Exchange<'_> {
         let mut at: SmallVec<[usize; 4]> = smallvec::smallvec![0; lists.values.len()];
         let mut turned = u64::MAX;
         let mut hint = 1;
-        loop {
-            let mut weight = 1.0;
-            for ((k, (slot, values, _)), i) in dice.iter().zip(&turning) {
-                if let Some(p) = at.get_mut(*k) {
-                    *p = *i;
-                }
-                if let (Some(_), Some((_, w))) = (rolls.get(*slot as usize), values.get(*i)) {
-                    weight *= *w;
-                }
-            }
-            let key = memo.dice.index(&at, memo.dice.read);
-            match settled.get(key).and_then(|id| records.get_mut(*id)) {
-                Some((_, _, total)) if exact => *total += weight,
-                Some((record, places, _)) => {
-                    for ((_, [_, a, b]), i) in record.iter().zip(places.iter()) {
-                        out.add_to(*i, weight * a * b);
-                    }
-                }
-                None => {
-                    for ((_, (slot, values, _)), i) in dice.iter().zip(&turning) {
-                        if let (Some(r), Some((v, _))) = (rolls.get_mut(*slot as usize), values.get(*i)) {
+        // Where every sum is exact, the values of the dice the settling reads (by class where it
+        // reads one so), each once, in the order their first joint value comes: a record's
+        // total is the product of each die's summed weights, as exact as the sum over its joint
+        // values.
+        let summed = exact && ir.strategy.settle_summed && dice.iter().all(|(_, (_, v, _))| !v.is_empty());
+        let groups: SmallVec<[Groups; 4]> = if summed {
+            dice.iter().map(|(k, (slot, values, _))| memo.dice.groups(*k, *slot, values)).collect()
+        } else {
+            SmallVec::new()
+        };
+        if summed {
+            loop {
+                let mut weight = 1.0;
+                for ((k, (slot, values, _)), (groups, i)) in dice.iter().zip(groups.iter().zip(&turning)) {
+                    if let Some((place, w)) = groups.get(*i) {
+                        if let Some(p) = at.get_mut(*k) {
+                            *p = *place;
+                        }
+                        if let (Some(r), Some((v, _))) = (rolls.get_mut(*slot as usize), values.get(*place)) {
                             *r = *v;
                         }
+                        weight *= *w;
                     }
-                    forget_reading(ir, cache, turned);
-                    turned = 0;
-                    // About as long as the last (a reroll's record is one outcome or more a value).
-                    let mut record = Vec::with_capacity(hint);
-                    self.settle(
-                        strike,
-                        lists,
-                        (rolls, &mut at),
-                        cache,
-                        (0, 0),
-                        [weight, 1.0, 1.0],
-                        None,
-                        (&mut record, &mut memo),
-                    );
-                    let places = if exact {
-                        Vec::new()
-                    } else {
-                        record.iter().map(|(o, [_, a, b])| out.add_at(*o, weight * a * b)).collect()
-                    };
-                    hint = record.len();
-                    settled.insert(key, records.len());
-                    records.push((record, places, weight));
                 }
+                forget_reading(ir, cache, turned);
+                let mut record = Vec::with_capacity(hint);
+                self.settle(strike, lists, (rolls, &mut at), cache, (0, 0), [weight, 1.0, 1.0], None, (&mut record, &mut memo));
+                hint = record.len();
+                records.push((record, Vec::new(), weight));
+                let Some(k) = advance(&mut turning, groups.iter().map(|g| g.len())) else { break };
+                turned = dice.iter().take(k + 1).fold(0u64, |m, (_, (s, _, _))| m | (1u64 << s));
             }
-            let Some(k) = advance(&mut turning, dice.iter().map(|(_, (_, v, _))| v.len())) else { break };
-            turned |= dice.iter().take(k + 1).fold(0u64, |m, (_, (s, _, _))| m | (1u64 << s));
+        }
+        let mut settled: ByIndex<usize> = ByIndex::new(if summed { 0 } else { count });
+        if !summed {
+            loop {
+                let mut weight = 1.0;
+                for ((k, (slot, values, _)), i) in dice.iter().zip(&turning) {
+                    if let Some(p) = at.get_mut(*k) {
+                        *p = *i;
+                    }
+                    if let (Some(_), Some((_, w))) = (rolls.get(*slot as usize), values.get(*i)) {
+                        weight *= *w;
+                    }
+                }
+                let key = memo.dice.index(&at, memo.dice.read);
+                match settled.get(key).and_then(|id| records.get_mut(*id)) {
+                    Some((_, _, total)) if exact => *total += weight,
+                    Some((record, places, _)) => {
+                        for ((_, [_, a, b]), i) in record.iter().zip(places.iter()) {
+                            out.add_to(*i, weight * a * b);
+                        }
+                    }
+                    None => {
+                        for ((_, (slot, values, _)), i) in dice.iter().zip(&turning) {
+                            if let (Some(r), Some((v, _))) = (rolls.get_mut(*slot as usize), values.get(*i)) {
+                                *r = *v;
+                            }
+                        }
+                        forget_reading(ir, cache, turned);
+                        turned = 0;
+                        // About as long as the last (a reroll's record is one outcome or more a value).
+                        let mut record = Vec::with_capacity(hint);
+                        self.settle(
+                            strike,
+                            lists,
+                            (rolls, &mut at),
+                            cache,
+                            (0, 0),
+                            [weight, 1.0, 1.0],
+                            None,
+                            (&mut record, &mut memo),
+                        );
+                        let places = if exact {
+                            Vec::new()
+                        } else {
+                            record.iter().map(|(o, [_, a, b])| out.add_at(*o, weight * a * b)).collect()
+                        };
+                        hint = record.len();
+                        settled.insert(key, records.len());
+                        records.push((record, places, weight));
+                    }
+                }
+                let Some(k) = advance(&mut turning, dice.iter().map(|(_, (_, v, _))| v.len())) else { break };
+                turned |= dice.iter().take(k + 1).fold(0u64, |m, (_, (s, _, _))| m | (1u64 << s));
+            }
         }
         if exact {
             // In the order the records were found: the tally's entries come in the same order.
@@ -264,25 +332,46 @@ impl Exchange<'_> {
         ctx.reads = None;
         let (mut cache, mut formulas) = fresh();
         let mut outcome = ir.roles.strike().fold(0, |m, f| m | read_by(ir, &ctx, &E::Formula(f), &mut cache, &mut formulas));
-        let mut read = outcome;
+        let (mut read, mut required, holder) = (outcome, 0, ctx.holder);
         for r in &self.engine.reactions {
             let (Some((_, by_struck)), Some(e)) = (r.reroll, &r.requires) else { continue };
             let taker = if by_struck { 1 - strike.attacker } else { strike.attacker };
             if self.affordable(r, strike.res, taker) {
                 ctx.holder = taker;
                 let (mut cache, mut formulas) = fresh();
-                read |= read_by(ir, &ctx, e, &mut cache, &mut formulas);
+                required |= read_by(ir, &ctx, e, &mut cache, &mut formulas);
             }
         }
-        let dice: SmallVec<[(u8, usize); 4]> =
-            ir.strike_dice.iter().zip(&lists.values).map(|(s, v)| (*s, v.len().max(1))).collect();
+        read |= required;
+        // A die is read by class where the outcome's formulas only compare it and no
+        // requirement reads it.
+        let by_class = ir.strategy.settle_by_reads && ir.strategy.settle_by_classes;
+        ctx.holder = holder;
+        let mut classes: SmallVec<[Option<Vec<usize>>; 4]> = SmallVec::new();
+        let dice: SmallVec<[(u8, usize); 4]> = ir
+            .strike_dice
+            .iter()
+            .zip(&lists.values)
+            .zip(&ir.summed_cuts)
+            .map(|((s, v), cuts)| {
+                let class = cuts
+                    .as_ref()
+                    .filter(|_| by_class && required & (1u64 << s) == 0 && v.len() > 1)
+                    .and_then(|c| super::partition::breaks(&ctx, &mut cache, c, v))
+                    .map(|b| super::partition::class_of_places(v, &b))
+                    .filter(|(_, n)| *n < v.len());
+                let len = class.as_ref().map_or(v.len(), |(_, n)| *n);
+                classes.push(class.map(|(places, _)| places));
+                (*s, len.max(1))
+            })
+            .collect();
         // Switched off, every die is read: each joint value settled on its own.
         if !ir.strategy.settle_by_reads {
             (outcome, read) = (u64::MAX, u64::MAX);
         }
         let outcome = outcome & ir.strike_mask;
         let count = dice.iter().filter(|(s, _)| outcome & (1u64 << s) != 0).fold(1usize, |n, (_, len)| n.saturating_mul(*len));
-        Dice { read: read & ir.strike_mask, outcome, dice, outcomes: ByIndex::new(count), expected: FastMap::default() }
+        Dice { read: read & ir.strike_mask, outcome, dice, classes, outcomes: ByIndex::new(count), expected: FastMap::default() }
     }
 
     /// Settles the dice in `rolls` (at places `at` of their lists) from `stage` on (0: the
@@ -602,5 +691,30 @@ mod tests {
             |_, _, on| settling.set(settling.get() + usize::from(on.ir.settles)),
         );
         assert!(settling.get() > 0, "no built-in ruleset settles its strikes");
+    }
+
+    /// Every built-in matchup, its settled strikes' dice read by class where they are only
+    /// compared, and by value: the same bits; and some ruleset's settling reads a die by class.
+    #[test]
+    fn settled_by_class_equal_settled_by_value() {
+        let classed = std::cell::Cell::new(0);
+        crate::testing::agree_with(
+            |fresh| fresh.ir.strategy.settle_by_classes = false,
+            |_, _, on| {
+                classed.set(
+                    classed.get()
+                        + on.ir.summed_cuts.iter().zip(&on.ir.strike_cuts).filter(|(s, c)| c.is_none() && s.is_some()).count()
+                            * usize::from(on.ir.settles),
+                )
+            },
+        );
+        assert!(classed.get() > 0, "no built-in ruleset settles a die only compared through a sum");
+    }
+
+    /// Every built-in matchup, its settled strikes with exact sums worked out from the values
+    /// of the dice their settling reads, and joint value by joint value: the same bits.
+    #[test]
+    fn summed_settlings_equal_settlings_joint_value_by_joint_value() {
+        crate::testing::agree_with(|fresh| fresh.ir.strategy.settle_summed = false, |_, _, _| {});
     }
 }

@@ -27,6 +27,13 @@ pub struct Strategy {
     /// A settled strike's joint values (`combat::reroll`) worked out once for each value of the
     /// dice its settling reads at that strike (`Exchange::read_dice`), replayed for the others.
     pub settle_by_reads: bool,
+    /// With `settle_by_reads`: a die the settling reads only by comparing it (`Ir::summed_cuts`)
+    /// read by its outcome class, the values of a class sharing what is worked out.
+    pub settle_by_classes: bool,
+    /// Where a settling's sums are exact: each value (or class) of the dice it reads visited
+    /// once, weighed by the summed weights of the joint values that show it, not every joint
+    /// value in turn.
+    pub settle_summed: bool,
     /// A strike's outcomes whose triggers read nothing an outcome changes but which of them
     /// fire led to their states by their hit points and those triggers, each state made once
     /// (the general walk, `combat::play`).
@@ -43,6 +50,8 @@ impl Strategy {
         plans: true,
         pairs: true,
         settle_by_reads: true,
+        settle_by_classes: true,
+        settle_summed: true,
         blind_triggers: true,
     };
 
@@ -55,6 +64,8 @@ impl Strategy {
         plans: false,
         pairs: false,
         settle_by_reads: false,
+        settle_by_classes: false,
+        settle_summed: false,
         blind_triggers: false,
     };
 }
