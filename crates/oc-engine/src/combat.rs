@@ -14,6 +14,7 @@ mod memo;
 mod options;
 mod outcomes;
 mod partition;
+mod parts;
 mod phase;
 mod plain;
 mod plan;
@@ -400,6 +401,9 @@ pub struct Exchange<'e> {
     memos: [memo::StrikeMemo; 2],
     /// Whether those are kept for later forecasts of the same units (`memo::PairKey`).
     sharing: std::cell::Cell<bool>,
+    /// The values of a strike's parts (`Ir::valued_inputs`) by what fixes those that read no
+    /// hit points nor resources: the same at every state (`Exchange::part_values`).
+    parts: RefCell<Vec<parts::Kept>>,
 }
 
 thread_local! {
@@ -479,6 +483,7 @@ impl<'e> Exchange<'e> {
             reads: std::cell::Cell::new(false),
             memos: Default::default(),
             sharing: std::cell::Cell::new(false),
+            parts: RefCell::new(Vec::new()),
         }
         .checked()
     }

@@ -48,7 +48,7 @@ pub(crate) struct ExchangeInputs {
 
 /// Whether `e` may read an attribute an exchange's state holds (hit points, a resource), directly
 /// or through a formula (at most `depth` formulas deep).
-fn reads_state(ir: &crate::ir::Ir, e: &E, depth: u32) -> bool {
+pub(crate) fn reads_state(ir: &crate::ir::Ir, e: &E, depth: u32) -> bool {
     match e {
         E::Attr(_, a) => ir.state_attrs.get(*a as usize).copied().unwrap_or(true),
         E::AttrOfParam(..) => true,

@@ -130,7 +130,11 @@ fn choose(b: &Battle, cache: &mut Forecasts, guides: &mut Guides) -> Option<Turn
         .or_else(|| {
             b.may_act(side).first().map(|i| Turn { unit: *i, to: None, equip: None, act: Act::Wait, ..Default::default() })
         })
-        .map(|t| super::answer(b, super::readied(b, t)))
+        .map(|t| {
+            // The unit's verbs as the decision read them (kept: not read again).
+            let (verbs, _) = cache.verbs.of(b, t.unit);
+            super::answer(b, super::readied_with(b, t, &verbs))
+        })
 }
 
 /// The tiles a side's conditions ask it to reach (`objective_tiles`), by kind: the same for each
@@ -565,13 +569,14 @@ fn situation_costs(
             if let Some(Some(c)) = costs.get(n) {
                 return *c;
             }
-            let Some(mut l) = mine.get(n).cloned() else { return 0.0 };
-            l.terrain = base.terrain;
-            let c = if l == *base {
+            // The loadout on the tile with the terrain where it stands, compared without a copy.
+            let Some(own) = mine.get(n) else { return 0.0 };
+            let c = if alike_but_terrain(own, base) {
                 0.0
-            } else if let Some((_, v)) = seen.iter().find(|(x, _)| *x == l) {
+            } else if let Some((_, v)) = seen.iter().find(|(x, _)| alike_but_terrain(own, x)) {
                 here - v
             } else {
+                let l = Loadout { terrain: base.terrain, ..own.clone() };
                 let v = value(&l);
                 seen.push((l, v));
                 here - v
@@ -582,6 +587,26 @@ fn situation_costs(
             c
         })
         .collect()
+}
+
+/// Whether two loadouts are the same but for their terrain (what `==` finds of `a` with `b`'s
+/// terrain).
+fn alike_but_terrain(a: &Loadout, b: &Loadout) -> bool {
+    // Every field named, so that a field added to `Loadout` cannot be left out here.
+    let Loadout { class, weapon, accessory, tags, statuses, terrain: _, hp, form, debuffs, resources, figures, carried, placed } =
+        a;
+    *class == b.class
+        && *weapon == b.weapon
+        && *accessory == b.accessory
+        && *tags == b.tags
+        && *statuses == b.statuses
+        && *hp == b.hp
+        && *form == b.form
+        && *debuffs == b.debuffs
+        && *resources == b.resources
+        && *figures == b.figures
+        && *carried == b.carried
+        && *placed == b.placed
 }
 
 /// One exchange a decision forecasts: the target (and its loadout where the move changes it),

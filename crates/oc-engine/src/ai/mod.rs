@@ -141,15 +141,29 @@ pub(crate) fn answer(b: &Battle<'_>, t: Turn) -> Turn {
 /// ([`Battle::dividing`]). Not an answer to a declared attack or a move (declining keeps the
 /// activation), nor a routing unit.
 pub(crate) fn readied(b: &Battle<'_>, t: Turn) -> Turn {
-    formed(b, ready(b, t))
+    let verbs = b.action_verbs(t.unit);
+    readied_with(b, t, &verbs)
+}
+
+/// [`readied`], with the verbs of the unit's actions (`Battle::action_verbs`) in hand: a verb
+/// it has none of is not looked for (hiding, dividing, joining, a step of the sequence of play
+/// that changes what it bears), each of those reading its actions afresh.
+pub(crate) fn readied_with(b: &Battle<'_>, t: Turn, verbs: &[Option<m::Verb>]) -> Turn {
+    let has = |verb: m::Verb| verbs.contains(&Some(verb));
+    formed(b, ready(b, t, &has), &has)
 }
 
 /// A turn with the step of the sequence of play before its move that is plainly useful
 /// ([`Battle::useful_step`]: seed 003's change of formation), where there is one. Not an answer
 /// to a declared attack or a move, nor a routing unit's turn, nor a step of an activation
 /// already under way.
-fn formed(b: &Battle<'_>, t: Turn) -> Turn {
+fn formed(b: &Battle<'_>, t: Turn, has: &dyn Fn(m::Verb) -> bool) -> Turn {
     if b.answering().is_some() || b.routing(t.unit) || b.active.is_some() {
+        return t;
+    }
+    // `useful_step` weighs only steps whose verb changes what the unit bears.
+    let changes = [m::Verb::Inflict, m::Verb::Cure, m::Verb::Clear, m::Verb::Debuff, m::Verb::Transform, m::Verb::Gain];
+    if !changes.into_iter().any(has) {
         return t;
     }
     let step = |act: &crate::battle::Act| match act {
@@ -167,7 +181,7 @@ fn formed(b: &Battle<'_>, t: Turn) -> Turn {
     t
 }
 
-fn ready(b: &Battle<'_>, t: Turn) -> Turn {
+fn ready(b: &Battle<'_>, t: Turn, has: &dyn Fn(m::Verb) -> bool) -> Turn {
     let waits = matches!(t.act, crate::battle::Act::Wait) && t.equip.is_none() && t.then_to.is_none();
     if !waits || b.answering().is_some() || b.routing(t.unit) {
         return t;
@@ -198,19 +212,19 @@ fn ready(b: &Battle<'_>, t: Turn) -> Turn {
     }
     // A depleted unit beside a friend of its class and arms joins it (seed 003's "join another
     // unit", [`Battle::joining`]).
-    if t.to.is_none() {
+    if t.to.is_none() && has(m::Verb::Join) {
         if let Some(act) = b.joining(t.unit) {
             return Turn { act, ..t };
         }
     }
     // Where it may hide and an enemy comes near, it hides where its blow from hiding is forecast
     // better (seed 003's "hide", [`Battle::hiding`]).
-    if let Some(act) = b.hiding(t.unit, at) {
+    if let Some(act) = has(m::Verb::Hide).then(|| b.hiding(t.unit, at)).flatten() {
         return Turn { act, ..t };
     }
     // A unit of several figures, two enemies coming near, divides up where its halves are
     // forecast to do more than the whole (seed 003's "divide up", [`Battle::dividing`]).
-    if let Some(act) = b.dividing(t.unit, at) {
+    if let Some(act) = has(m::Verb::Divide).then(|| b.dividing(t.unit, at)).flatten() {
         return Turn { act, ..t };
     }
     if b.engine.ir.opportunity.is_none() {

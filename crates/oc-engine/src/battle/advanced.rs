@@ -179,7 +179,22 @@ impl Battle<'_> {
     /// What the advanced rules lay on the unit of `l` standing at `at` (see
     /// [`Battle::situation`]).
     fn laid(&self, l: &Laying, at: Tile, mover: Option<(usize, Tile)>, statuses: &mut Vec<Atom>) -> Vec<(Atom, i64)> {
-        let mut attrs = Vec::new();
+        // Made with its one entry where there is one (no room grown on a push: loadouts are
+        // built often).
+        let mut attrs = Vec::with_capacity(usize::from(l.situations.as_ref().is_some_and(|s| s.ground.is_some())));
+        self.laid_into(l, at, mover, statuses, &mut attrs);
+        attrs
+    }
+
+    /// [`Battle::laid`], its attributes pushed on `attrs` (a list reused from tile to tile).
+    fn laid_into(
+        &self,
+        l: &Laying,
+        at: Tile,
+        mover: Option<(usize, Tile)>,
+        statuses: &mut Vec<Atom>,
+        attrs: &mut Vec<(Atom, i64)>,
+    ) {
         let pos = |k: usize, p: Tile| match mover {
             Some((m, t)) if m == k => t,
             _ => p,
@@ -198,8 +213,7 @@ impl Battle<'_> {
         }
         if let Some(s) = &l.situations {
             if let Some(attr) = s.ground {
-                // Made with its one entry (no room grown on a push: loadouts are built often).
-                attrs = vec![(attr, self.terrain_at(at).map_or(0, |t| t.elevation))];
+                attrs.push((attr, self.terrain_at(at).map_or(0, |t| t.elevation)));
             }
             // The enemies in contact (a tile away: one of the four sides), counted, and the sides
             // they stand on, a bit each (up, right, down, left): opposite sides are bits 1 and 4,
@@ -241,7 +255,6 @@ impl Battle<'_> {
             statuses.extend(s.flying);
             statuses.extend(s.mixed);
         }
-        attrs
     }
 
     /// Whether where a unit stands changes what it bears beyond its terrain: the scenario plays
@@ -287,21 +300,34 @@ impl Battle<'_> {
         let (mut distinct, mut at) = (Vec::new(), Vec::new());
         let Some(u) = self.state.units.get(k) else { return (distinct, tiles.map(|_| None).collect()) };
         let class = self.engine.class_index(&u.class);
-        let laying = self.laying(k, class, true);
+        let mut laying = self.laying(k, class, true);
+        // The enemies listed that may touch one of the tiles: none farther than a tile outside
+        // the box that holds them all (the others are passed over at every tile).
+        let tiles: Vec<Tile> = tiles.collect();
+        let (lo, hi) = tiles.iter().fold(((i64::MAX, i64::MAX), (i64::MIN, i64::MIN)), |(lo, hi), t| {
+            ((lo.0.min(t.0), lo.1.min(t.1)), (hi.0.max(t.0), hi.1.max(t.1)))
+        });
+        if let Some(listed) = laying.as_mut().and_then(|l| l.situations.as_mut()).and_then(|s| s.enemies.as_mut()) {
+            listed.retain(|(_, p)| (lo.0 - 1..=hi.0 + 1).contains(&p.0) && (lo.1 - 1..=hi.1 + 1).contains(&p.1));
+        }
         // What each distinct loadout's tile laid on it: statuses, attributes, terrain.
         type Laid = (Vec<Atom>, Vec<(Atom, i64)>, Option<Atom>);
         let mut keys: Vec<Laid> = Vec::new();
-        let mut statuses = Vec::new();
+        // What a tile lays, in lists reused from tile to tile (copied for a distinct one).
+        let (mut statuses, mut placed) = (Vec::new(), Vec::new());
         for t in tiles {
             statuses.clear();
-            let placed = laying.as_ref().map_or_else(Vec::new, |l| self.laid(l, t, Some((k, t)), &mut statuses));
+            placed.clear();
+            if let Some(l) = &laying {
+                self.laid_into(l, t, Some((k, t)), &mut statuses, &mut placed);
+            }
             let terrain = self.terrain_atom_at(t);
             let found = keys.iter().position(|(s, p, x)| *s == statuses && *p == placed && *x == terrain);
             let index = match found {
                 Some(n) => Some(n),
                 None => self.loadout_at(k, acting, Some((k, t))).map(|l| {
                     distinct.push(l);
-                    keys.push((statuses.clone(), placed, terrain));
+                    keys.push((statuses.clone(), placed.clone(), terrain));
                     distinct.len() - 1
                 }),
             };

@@ -1,9 +1,160 @@
-//! Copying a unit of the battle cheaply; its figures (seed 003's units of figures).
+//! Copying a unit, the battle's state and a look-ahead copy cheaply; a unit's figures (seed
+//! 003's units of figures).
+
+use std::cell::RefCell;
 
 use oc_model as m;
 
-use super::{Battle, Combatant, State};
+use super::{Battle, BattleState, Combatant, State};
 use crate::{Form, Loadout};
+
+/// Field by field, so that `clone_from` reuses the units' names and lists and the maps a state
+/// already holds: a look ahead copied into the last one's copy allocates almost nothing
+/// ([`Battle::fork_into`]).
+impl Clone for BattleState {
+    fn clone(&self) -> Self {
+        BattleState {
+            map: self.map.clone(),
+            units: self.units.clone(),
+            round: self.round,
+            first: self.first,
+            to_act: self.to_act,
+            finished_first: self.finished_first,
+            outcome: self.outcome.clone(),
+            rng: self.rng.clone(),
+            seized: self.seized.clone(),
+            escaped: self.escaped.clone(),
+            razed: self.razed.clone(),
+            held: self.held.clone(),
+            opened_chests: self.opened_chests.clone(),
+            tile_hp: self.tile_hp.clone(),
+            lights: self.lights.clone(),
+            sighted: self.sighted.clone(),
+            active: self.active.clone(),
+            queue: self.queue.clone(),
+            stance: self.stance.clone(),
+            pending: self.pending.clone(),
+            terrain_ix: self.terrain_ix.clone(),
+            terrain_stamp: self.terrain_stamp,
+            weather: self.weather,
+        }
+    }
+
+    fn clone_from(&mut self, from: &Self) {
+        // Every field named, so that a field added to `BattleState` cannot be left out here.
+        let BattleState {
+            map,
+            units,
+            round,
+            first,
+            to_act,
+            finished_first,
+            outcome,
+            rng,
+            seized,
+            escaped,
+            razed,
+            held,
+            opened_chests,
+            tile_hp,
+            lights,
+            sighted,
+            active,
+            queue,
+            stance,
+            pending,
+            terrain_ix,
+            terrain_stamp,
+            weather,
+        } = from;
+        self.map.clone_from(map);
+        self.units.clone_from(units);
+        self.round = *round;
+        self.first = *first;
+        self.to_act = *to_act;
+        self.finished_first = *finished_first;
+        self.outcome.clone_from(outcome);
+        self.rng.clone_from(rng);
+        self.seized.clone_from(seized);
+        self.escaped.clone_from(escaped);
+        self.razed.clone_from(razed);
+        self.held.clone_from(held);
+        self.opened_chests.clone_from(opened_chests);
+        self.tile_hp.clone_from(tile_hp);
+        self.lights.clone_from(lights);
+        self.sighted.clone_from(sighted);
+        self.active.clone_from(active);
+        self.queue.clone_from(queue);
+        self.stance.clone_from(stance);
+        self.pending.clone_from(pending);
+        self.terrain_ix.clone_from(terrain_ix);
+        self.terrain_stamp = *terrain_stamp;
+        self.weather = *weather;
+    }
+}
+
+thread_local! {
+    /// States of look-ahead copies done with ([`Battle::spare`]), for the next copies on this
+    /// thread to be copied into ([`Battle::fork_into`]): at most [`SPARES`].
+    static SPARE: RefCell<Vec<BattleState>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The most states [`SPARE`] keeps (a decision holds a few copies at once).
+const SPARES: usize = 4;
+
+impl<'e> Battle<'e> {
+    /// Makes `slot` [`Battle::fork`]`(None)` of this battle, copied into the copy it holds (or
+    /// into a state one done with left, [`Battle::spare`]): the same battle, its units' names and
+    /// lists not allocated again. For a look ahead made again and again (each way to ready).
+    pub(crate) fn fork_into<'s>(&self, slot: &'s mut Option<Battle<'e>>) -> &'s mut Battle<'e> {
+        match slot {
+            Some(b) => {
+                b.state.clone_from(&self.state);
+                b.engine = self.engine;
+                b.scenario.clone_from(&self.scenario);
+                b.log.clear();
+                b.terrain_undo.clear();
+                b.units_undo.clear();
+                b.quiet = self.quiet;
+                b.weakest = self.weakest;
+            }
+            None => {
+                let spare = SPARE.try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop())).ok().flatten();
+                let state = match spare {
+                    Some(mut state) => {
+                        state.clone_from(&self.state);
+                        state
+                    }
+                    None => self.state.clone(),
+                };
+                // What `fork(None)` makes, in that state.
+                *slot = Some(Battle {
+                    engine: self.engine,
+                    scenario: self.scenario.clone(),
+                    state,
+                    log: Vec::new(),
+                    terrain_undo: Vec::new(),
+                    units_undo: Vec::new(),
+                    quiet: self.quiet,
+                    weakest: self.weakest,
+                });
+            }
+        }
+        slot.get_or_insert_with(|| self.fork(None))
+    }
+
+    /// A look-ahead copy done with ([`Battle::fork_into`]): its state kept for the next.
+    pub(crate) fn spare(slot: Option<Battle<'e>>) {
+        let Some(b) = slot else { return };
+        let _ = SPARE.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                if s.len() < SPARES {
+                    s.push(b.state);
+                }
+            }
+        });
+    }
+}
 
 /// Field by field, so that `clone_from` reuses the name and lists a unit already holds: a
 /// turn keeps a copy of every unit to put back if the rules refuse it ([`Battle::turn`]), and

@@ -128,13 +128,12 @@ impl Battle<'_> {
         let (_, foe) = self.coming(u.side, at, 0, 1).first().copied()?;
         let foe_at = self.state.units.get(foe)?.pos;
         // A copy of the battle with the unit on `at`: made for each way to hide (and once to
-        // weigh the open), not kept whole beside them.
-        let here = || {
-            let mut c = self.fork(None);
+        // weigh the open), not kept whole beside them; each copied into the last one's.
+        let here = |slot: &mut Option<_>| {
+            let c = self.fork_into(slot);
             if let Some(f) = c.state.units.get_mut(i) {
                 f.pos = at;
             }
-            c
         };
         // Where the enemy would strike from (as if the unit stood on `at`).
         let contact = self.contact_tile_moved(at, (foe, foe_at), None, Some(i))?;
@@ -156,18 +155,30 @@ impl Battle<'_> {
             (mine, theirs)
         };
         let mut open: Option<(f64, f64)> = None;
+        let (mut slot, mut other, mut found) = (None, None, None);
         for tag in tags {
-            let mut b = here();
+            here(&mut slot);
+            let Some(b) = slot.as_mut() else { break };
             if b.special(i, (m::Verb::Hide, Some(tag.as_str())), (None, None), None).is_err() || !b.hidden(i) {
                 continue;
             }
-            let (mine, theirs) = *open.get_or_insert_with(|| odds(&mut here()));
-            let (m2, t2) = odds(&mut b);
+            let (mine, theirs) = match open {
+                Some(o) => o,
+                None => {
+                    here(&mut other);
+                    let Some(c) = other.as_mut() else { break };
+                    *open.insert(odds(c))
+                }
+            };
+            let (m2, t2) = odds(b);
             if m2 > mine + 1e-9 && t2 <= theirs + 1e-12 {
-                return Some(Act::Special { verb: m::Verb::Hide, target: None, tile: None, from: Some(tag) });
+                found = Some(Act::Special { verb: m::Verb::Hide, target: None, tile: None, from: Some(tag) });
+                break;
             }
         }
-        None
+        Battle::spare(slot);
+        Battle::spare(other);
+        found
     }
 
     /// Where unit `foe.0` (standing on `foe.1`) comes up beside a unit on `at`: the open tile

@@ -168,27 +168,35 @@ impl Battle<'_> {
         if near.is_empty() {
             return None;
         }
-        let mut here = self.fork(None);
-        if let Some(u) = here.state.units.get_mut(i) {
-            u.pos = at;
-        }
-        if holds(&here) {
-            return None;
-        }
-        // Each copy of `here` has the actions `here` has: listed once. The unit's own (where it
-        // stands) are those where it stays.
-        let available = here.actions(i);
-        let own = match self.state.units.get(i) {
-            Some(u) if u.pos == at => available.iter().map(|a| (a.verb(), a.tag)).collect(),
-            _ => self.action_verb_tags(i),
-        };
-        for (verb, tag) in own {
-            let Some(verb) = verb else { continue };
-            let mut b = here.fork(None);
-            if b.special_among(i, &available, (verb, Some(tag.as_str())), (None, None), None).is_ok() && holds(&b) {
-                return Some(Act::Special { verb, target: None, tile: None, from: Some(tag) });
+        // The copies (`here`, and one of it for each action tried) are copied into the last
+        // one's: a decision weighs this for each unit, and the units' lists are reused.
+        let (mut here_slot, mut copy) = (None, None);
+        let found = 'found: {
+            let here = self.fork_into(&mut here_slot);
+            if let Some(u) = here.state.units.get_mut(i) {
+                u.pos = at;
             }
-        }
-        None
+            if holds(here) {
+                break 'found None;
+            }
+            // Each copy of `here` has the actions `here` has: listed once. The unit's own (where
+            // it stands) are those where it stays.
+            let available = here.actions(i);
+            let own = match self.state.units.get(i) {
+                Some(u) if u.pos == at => available.iter().map(|a| (a.verb(), a.tag)).collect(),
+                _ => self.action_verb_tags(i),
+            };
+            for (verb, tag) in own {
+                let Some(verb) = verb else { continue };
+                let b = here.fork_into(&mut copy);
+                if b.special_among(i, &available, (verb, Some(tag.as_str())), (None, None), None).is_ok() && holds(b) {
+                    break 'found Some(Act::Special { verb, target: None, tile: None, from: Some(tag) });
+                }
+            }
+            None
+        };
+        Battle::spare(copy);
+        Battle::spare(here_slot);
+        found
     }
 }

@@ -247,8 +247,8 @@ pub struct Battle<'e> {
 /// The state of a battle, apart from the rules that act on it: the field (its terrain as
 /// doors open and walls fall, its chests), the units, the clock, whose turn it is, the dice,
 /// objectives held and what each side has seen. [`Battle::fork`] copies it (an AI's look
-/// ahead); nothing in it names a rule the engine does not read from the model.
-#[derive(Clone)]
+/// ahead); nothing in it names a rule the engine does not read from the model. Copied field by
+/// field (combatant.rs), so that `clone_from` reuses what a copy already holds.
 pub struct BattleState {
     /// Shared by the forks of a battle until one changes it (a door opened, a wall fallen): a
     /// look ahead copies no map.

@@ -128,21 +128,24 @@ impl Battle<'_> {
     /// where no step does, or the unit has none.
     pub fn useful_step(&self, t: &Turn) -> Option<Act> {
         let i = t.unit;
-        let steps: Vec<_> = self
-            .actions(i)
-            .into_iter()
-            .filter(|a| a.action.sequence.is_some() && a.action.target == m::ActionTarget::SelfOnly)
+        // Of `actions(i)`, in its order, only those copied.
+        let (mut steps, ir) = (Vec::new(), &self.engine.ir);
+        self.each_action(i, |action, args, source, tag| {
             // Only a step that changes what the unit bears can change an exchange: a search,
             // say, is weighed by nobody here (and costs no fork a decision).
-            .filter(|a| {
-                matches!(
-                    a.verb(),
-                    Some(
-                        m::Verb::Inflict | m::Verb::Cure | m::Verb::Clear | m::Verb::Debuff | m::Verb::Transform | m::Verb::Gain
-                    )
-                )
-            })
-            .collect();
+            let changes = matches!(
+                action.verb,
+                Some(m::Verb::Inflict | m::Verb::Cure | m::Verb::Clear | m::Verb::Debuff | m::Verb::Transform | m::Verb::Gain)
+            );
+            if action.sequence.is_some() && action.target == m::ActionTarget::SelfOnly && changes {
+                steps.push(super::Available {
+                    action: action.clone(),
+                    args: args.to_vec(),
+                    source: source.map(str::to_string),
+                    tag: crate::Atom::new(ir.name(tag)),
+                });
+            }
+        });
         let u = self.state.units.get(i)?;
         if steps.is_empty() || !t.before.is_empty() || u.morale.routing {
             return None;

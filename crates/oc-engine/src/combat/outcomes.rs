@@ -175,7 +175,7 @@ impl Exchange<'_> {
         // dice-free parts of its formulas (`Ir::valued_inputs`), before any class is found.
         let valued = ir.valued_inputs.as_ref().filter(|_| ir.strategy.outcome_table && inputs.is_none()).map(|parts| {
             let ctx = self.ctx(units, attrs, attacker, &rolls);
-            let mut values: SmallVec<[V; 8]> = parts.iter().map(|e| ctx.eval(e, &[], &mut cache)).collect();
+            let mut values = self.part_values(parts, &ctx, &mut cache);
             named_dice(ir, &ctx, &mut cache, &mut values);
             (ir.id ^ VALUED, SmallVec::new(), values)
         });

@@ -38,6 +38,10 @@ pub struct Strategy {
     /// fire led to their states by their hit points and those triggers, each state made once
     /// (the general walk, `combat::play`).
     pub blind_triggers: bool,
+    /// A strike's parts that read no hit points nor resources (`Ir::valued_inputs`), its
+    /// outcomes' key, worked out once an exchange for each striker and pair of units, not at
+    /// every state (`combat::outcomes`).
+    pub kept_parts: bool,
 }
 
 impl Strategy {
@@ -53,6 +57,7 @@ impl Strategy {
         settle_by_classes: true,
         settle_summed: true,
         blind_triggers: true,
+        kept_parts: true,
     };
 
     /// The plain way, every fast path off: the semantics the others are held to.
@@ -67,6 +72,7 @@ impl Strategy {
         settle_by_classes: false,
         settle_summed: false,
         blind_triggers: false,
+        kept_parts: false,
     };
 }
 
