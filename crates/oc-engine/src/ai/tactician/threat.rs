@@ -509,7 +509,10 @@ impl ThreatMap {
             }
         }
         // By blow: whether it is one from this move not struck yet (an enemy `gone` strikes none).
-        let mut left: SmallVec<[bool; 32]> = blows.iter().map(|(f, b)| !b.far && Some(*f) != gone).collect();
+        let mut left: SmallVec<[bool; 32]> = SmallVec::from_elem(false, blows.len());
+        for (left, (f, b)) in left.iter_mut().zip(blows) {
+            *left = !b.far && Some(*f) != gone;
+        }
         let mut room = room;
         // The chance our unit still stands, and its HP, as the blows land.
         let (mut standing, mut worn) = (1.0f64, 0.0f64);
