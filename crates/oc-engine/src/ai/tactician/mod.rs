@@ -280,7 +280,7 @@ struct Decision<'v, 'e> {
     elsewhere: Vec<Option<Rc<[f64]>>>,
     /// [`Decision::share_out`] with no unit left out, once worked out: the share, each enemy's
     /// best first blow, and by exposure whether an enemy ever held it its best target.
-    shared: Option<(Rc<[f64]>, Vec<f64>, Vec<bool>)>,
+    shared: Option<Shared>,
     /// Our units' dangers where they stand, once worked out ([`Decision::danger`]): (unit,
     /// weapon held, HP, danger). A decision reads each again: the cover, the weapon to guard
     /// with, standing still.
@@ -346,6 +346,10 @@ struct Guides {
     goal: Option<Arc<Guide>>,
     region: Option<Arc<Guide>>,
 }
+
+/// [`Decision::share_out`] with no unit left out: the share, each enemy's best first blow, and
+/// by exposure whether an enemy ever held it its best target.
+type Shared = (Rc<[f64]>, Vec<f64>, Vec<bool>);
 
 /// A loadout with its number in the battle's forecasts.
 type Interned = (Rc<Loadout>, u32);
