@@ -278,6 +278,9 @@ struct Decision<'v, 'e> {
     cover: Vec<(usize, Tile, f64)>,
     /// By unit, once worked out: what each enemy gets by striking our other units instead.
     elsewhere: Vec<Option<Rc<[f64]>>>,
+    /// [`Decision::share_out`] with no unit left out, once worked out: the share, each enemy's
+    /// best first blow, and by exposure whether an enemy ever held it its best target.
+    shared: Option<Shared>,
     /// Our units' dangers where they stand, once worked out ([`Decision::danger`]): (unit,
     /// weapon held, HP, danger). A decision reads each again: the cover, the weapon to guard
     /// with, standing still.
@@ -343,6 +346,10 @@ struct Guides {
     goal: Option<Arc<Guide>>,
     region: Option<Arc<Guide>>,
 }
+
+/// [`Decision::share_out`] with no unit left out: the share, each enemy's best first blow, and
+/// by exposure whether an enemy ever held it its best target.
+type Shared = (Rc<[f64]>, Vec<f64>, Vec<bool>);
 
 /// A loadout with its number in the battle's forecasts.
 type Interned = (Rc<Loadout>, u32);
@@ -424,6 +431,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             exposed: Vec::new(),
             cover: Vec::new(),
             elsewhere: Vec::new(),
+            shared: None,
             still: Vec::new(),
             open: (width, open),
             guides: HashMap::new(),
@@ -484,29 +492,35 @@ impl<'v, 'e> Decision<'v, 'e> {
     /// them out: each enemy in turn, the one with the best blow first, strikes the target worth
     /// most to it, HP worn down by the blows before (a unit two enemies strike may be routed by
     /// the first: the second gets less from it).
-    fn share_out(&self, i: usize) -> Vec<f64> {
+    ///
+    /// With `i` none of ours (no unit left out), also: each enemy's best first blow (the order
+    /// the enemies strike in), and by exposure whether an enemy ever held it its best target
+    /// while it looked ([`Decision::elsewhere`] reads that share for the units it leaves as it is).
+    fn share_out(&self, i: Option<usize>) -> (Vec<f64>, Vec<f64>, Vec<bool>) {
         let n = self.threats.foes.len();
         let mut got = vec![0.0; n];
         // By our unit: its HP, the chance it stands, the damage it took; whether a blow fell.
         let mut state: Vec<(i64, f64, f64)> = self.exposed.iter().map(|x| (x.hp, 1.0, 0.0)).collect();
         let mut struck = vec![false; self.exposed.len()];
+        let mut held = vec![false; if i.is_none() { self.exposed.len() } else { 0 }];
         let mut order: Vec<(usize, f64)> = (0..n)
             .map(|f| {
                 let best = self
                     .exposed
                     .iter()
-                    .filter(|x| x.unit != i)
+                    .filter(|x| Some(x.unit) != i)
                     .filter_map(|x| x.first.get(f)?.as_ref().map(|v| v.0))
                     .fold(0.0f64, f64::max);
                 (f, best)
             })
             .collect();
+        let keys = if i.is_none() { order.iter().map(|(_, v)| *v).collect() } else { Vec::new() };
         order.sort_by(|a, b| b.1.total_cmp(&a.1));
         for (f, _) in order {
             let tempo = self.threats.foes.get(f).map_or(1.0, |x| x.tempo);
             let mut best: Option<(usize, f64, f64, f64)> = None;
             for (k, ((x, st), struck)) in self.exposed.iter().zip(&state).zip(&struck).enumerate() {
-                if x.unit == i || st.0 <= 0 {
+                if Some(x.unit) == i || st.0 <= 0 {
                     continue;
                 }
                 let Some((own, sk)) = x.blows.get(f).and_then(Option::as_ref) else { continue };
@@ -514,6 +528,9 @@ impl<'v, 'e> Decision<'v, 'e> {
                 let (v, routed, damage) = first.unwrap_or_else(|| x.value(*st, *own, sk));
                 if v > 0.0 && best.is_none_or(|b| v > b.1 + EPS) {
                     best = Some((k, v, routed, damage));
+                    if let Some(h) = held.get_mut(k) {
+                        *h = true;
+                    }
                 }
             }
             let Some((k, v, routed, damage)) = best else { continue };
@@ -525,16 +542,41 @@ impl<'v, 'e> Decision<'v, 'e> {
                 st.0 = self.exposed.get(k).map_or(0, |x| x.hp) - st.2.round() as i64;
             }
         }
-        got
+        (got, keys, held)
     }
 
     /// [`Decision::share_out`] for unit `i`, worked out once per unit and decision (our units'
     /// exposure stays as it was found).
+    ///
+    /// The share with no unit left out is the share without `i` where no enemy ever held `i` its
+    /// best target while it looked (each enemy's choices and our units' wear are then the same
+    /// step by step) and `i`'s first blows are each below its enemy's best first blow (which
+    /// then stays as it was, bit for bit: the most of the others, above `i`'s, or 0 — `i`'s
+    /// below 0 leaving it as it was —, so the enemies strike in the same order).
     fn elsewhere(&mut self, i: usize) -> Rc<[f64]> {
         if let Some(Some(got)) = self.elsewhere.get(i) {
             return got.clone();
         }
-        let got: Rc<[f64]> = self.share_out(i).into();
+        if self.shared.is_none() {
+            let (got, keys, held) = self.share_out(None);
+            self.shared = Some((got.into(), keys, held));
+        }
+        let same = self.shared.as_ref().and_then(|(all, keys, held)| {
+            let apart = self.exposed.iter().zip(held).filter(|(x, _)| x.unit == i).all(|(x, held)| {
+                !*held
+                    && x.first.iter().zip(keys).all(|(v, key)| v.is_none_or(|(v, _, _)| v < *key))
+                    && x.first.len() == keys.len()
+            });
+            apart.then(|| all.clone())
+        });
+        let got: Rc<[f64]> = match same {
+            Some(all) => all,
+            None => self.share_out(Some(i)).0.into(),
+        };
+        debug_assert!(
+            got.iter().map(|v| v.to_bits()).eq(self.share_out(Some(i)).0.iter().map(|v| v.to_bits())),
+            "the share without unit {i}"
+        );
         if self.elsewhere.len() <= i {
             self.elsewhere.resize(i + 1, None);
         }

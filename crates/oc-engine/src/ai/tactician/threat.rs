@@ -97,20 +97,27 @@ pub(super) struct ThreatMap {
     /// What the slots stand for, reach by reach: the enemy weapon's number in the forecasts, its
     /// most distance, the enemy's HP, worth (its bits) and max HP ([`Forecasts`]).
     ledger: Vec<Ledger>,
-    /// A list of blows handed back ([`ThreatMap::give_back`]), for the next [`ThreatMap::blows`].
+    /// A list of blows handed back ([`ThreatMap::give_back`]), for the next [`ThreatMap::blows`],
+    /// and one it gathers the blows after a second move in.
     spare: Vec<(usize, Blow)>,
+    spare_far: Vec<(usize, Blow)>,
     /// By tile, once worked out (NaN before): [`ThreatMap::least_danger`].
     least: Vec<f64>,
 }
 
-/// Enemy `foe`'s best blows so far (`best`, from this move and after a second), taken into `out`.
+/// Enemy `foe`'s best blows so far (`best`, from this move and after a second), taken into
+/// `outs` (from this move, after a second).
 #[inline(always)]
-fn flush(foe: Option<u16>, best: &mut [Option<Best>; 2], out: &mut Vec<(usize, Blow)>) {
+fn flush(foe: Option<u16>, best: &mut [Option<Best>; 2], out: &mut Vec<(usize, Blow)>, out_far: &mut Vec<(usize, Blow)>) {
     let Some(foe) = foe else { return };
-    for (far, b) in best.iter_mut().enumerate() {
-        let Some((value, damage, routed, own_loss, distance, at)) = b.take() else { continue };
-        let blow = Blow { value, damage, routed, own_loss, adjacent: distance == 1, far: far == 1, at };
+    let [near, far] = best;
+    if let Some((value, damage, routed, own_loss, distance, at)) = near.take() {
+        let blow = Blow { value, damage, routed, own_loss, adjacent: distance == 1, far: false, at };
         out.push((usize::from(foe), blow));
+    }
+    if let Some((value, damage, routed, own_loss, distance, at)) = far.take() {
+        let blow = Blow { value, damage, routed, own_loss, adjacent: distance == 1, far: true, at };
+        out_far.push((usize::from(foe), blow));
     }
 }
 
@@ -298,6 +305,7 @@ impl ThreatMap {
             known,
             ledger,
             spare,
+            spare_far: Vec::new(),
             least: Vec::new(),
         }
     }
@@ -369,12 +377,15 @@ impl ThreatMap {
         least
     }
 
-    /// Each enemy's best strike at our unit standing on `t` (by the foe's index), best first;
-    /// strikes after a second move apart.
+    /// Each enemy's best strike at our unit standing on `t` (by the foe's index): those from this
+    /// move best first (equal values in the enemies' order), then those after a second move in
+    /// the enemies' order (read only for the worst of them, [`ThreatMap::danger`]).
     pub fn blows(&mut self, engine: &Engine, cache: &mut Forecasts, t: Tile, target: &Target) -> Vec<(usize, Blow)> {
         let Some(k) = self.index(t) else { return Vec::new() };
         let mut out = std::mem::take(&mut self.spare);
         out.clear();
+        let mut out_far = std::mem::take(&mut self.spare_far);
+        out_far.clear();
         // The target's row of forecasts.
         let row = match self.rows.get(&target.id) {
             Some(row) => *row,
@@ -440,7 +451,7 @@ impl ThreatMap {
                 }
                 let at = (*slot - 2) as usize;
                 if foe_at != Some(r.foe) {
-                    flush(foe_at, &mut best, &mut out);
+                    flush(foe_at, &mut best, &mut out, &mut out_far);
                     foe_at = Some(r.foe);
                 }
                 let Some(known) = known.get_mut(at) else { continue };
@@ -454,9 +465,11 @@ impl ThreatMap {
                 }
             }
         }
-        flush(foe_at, &mut best, &mut out);
+        flush(foe_at, &mut best, &mut out, &mut out_far);
         // Best first; equal values keep the enemies' order.
         out.sort_by(|a, b| b.1.value.total_cmp(&a.1.value));
+        out.append(&mut out_far);
+        self.spare_far = out_far;
         out
     }
 
@@ -502,6 +515,7 @@ impl ThreatMap {
         gone: Option<usize>,
         lead: f64,
     ) -> f64 {
+        // The worst blow after a second move (the most: read in any order).
         let mut later: f64 = 0.0;
         for (foe, blow) in blows.iter().filter(|(_, b)| b.far) {
             if Some(*foe) != gone {
@@ -509,7 +523,10 @@ impl ThreatMap {
             }
         }
         // By blow: whether it is one from this move not struck yet (an enemy `gone` strikes none).
-        let mut left: SmallVec<[bool; 32]> = blows.iter().map(|(f, b)| !b.far && Some(*f) != gone).collect();
+        let mut left: SmallVec<[bool; 32]> = SmallVec::from_elem(false, blows.len());
+        for (left, (f, b)) in left.iter_mut().zip(blows) {
+            *left = !b.far && Some(*f) != gone;
+        }
         let mut room = room;
         // The chance our unit still stands, and its HP, as the blows land.
         let (mut standing, mut worn) = (1.0f64, 0.0f64);
