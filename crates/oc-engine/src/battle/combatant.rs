@@ -128,16 +128,7 @@ impl<'e> Battle<'e> {
                     None => self.state.clone(),
                 };
                 // What `fork(None)` makes, in that state.
-                *slot = Some(Battle {
-                    engine: self.engine,
-                    scenario: self.scenario.clone(),
-                    state,
-                    log: Vec::new(),
-                    terrain_undo: Vec::new(),
-                    units_undo: Vec::new(),
-                    quiet: self.quiet,
-                    weakest: self.weakest,
-                });
+                *slot = Some(self.with_state(state));
             }
         }
         slot.get_or_insert_with(|| self.fork(None))

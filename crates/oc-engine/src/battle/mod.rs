@@ -317,6 +317,11 @@ impl<'e> Battle<'e> {
         if let Some(seed) = seed {
             state.rng = crate::dice::rng(seed);
         }
+        self.with_state(state)
+    }
+
+    /// This battle in `state`, with an empty log: what [`Battle::fork`] makes of a state.
+    pub(crate) fn with_state(&self, state: BattleState) -> Battle<'e> {
         Battle {
             engine: self.engine,
             scenario: self.scenario.clone(),
