@@ -277,16 +277,29 @@ fn whole_process(root: &Path) {
     // while its games are few, which made the fixed part look smaller and the games dearer).
     let games: u64 = std::env::var("OC_BENCH_FAIRNESS_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(20).max(1);
     let (n, twice) = (games.to_string(), (2 * games).to_string());
-    let t = median_of(3, root, &["fairness", "scenarios", "--games", &n, "--quiet"], None, wall);
-    let t2 = median_of(3, root, &["fairness", "scenarios", "--games", &twice, "--quiet"], None, wall);
-    eprintln!("oc fairness scenarios: {games} games a scenario {t:.2?}, {} games {t2:.2?}", 2 * games);
-    let scaled: Vec<f64> = t
-        .iter()
-        .zip(&t2)
-        .map(|(t, t2)| {
-            let per_game = t2.saturating_sub(*t).as_secs_f64() / games as f64;
+    // The two runs of a binary go back to back and each pair is scaled on its own, the median
+    // taken of the scaled figures: the figure rests on the difference of two runs, which two
+    // medians taken apart left to the machine's drift between them (one run read a binary 20%
+    // faster at 20 games and 2% slower at 40).
+    let bins = binaries();
+    let mut scaled: Vec<Vec<f64>> = vec![Vec::new(); bins.len()];
+    for _ in 0..5 {
+        for (k, (suffix, bin)) in bins.iter().enumerate().rev() {
+            let (t, _) = run_oc(bin, root, &["fairness", "scenarios", "--games", &n, "--quiet"], None);
+            let (t2, _) = run_oc(bin, root, &["fairness", "scenarios", "--games", &twice, "--quiet"], None);
+            eprintln!("oc fairness scenarios{suffix}: {games} games a scenario {t:.2?}, {} games {t2:.2?}", 2 * games);
+            let per_game = t2.saturating_sub(t).as_secs_f64() / games as f64;
             let fixed = (t.as_secs_f64() - per_game * games as f64).max(0.0);
-            fixed + per_game * 1000.0
+            if let Some(s) = scaled.get_mut(k) {
+                s.push(fixed + per_game * 1000.0);
+            }
+        }
+    }
+    let scaled: Vec<f64> = scaled
+        .into_iter()
+        .map(|mut s| {
+            s.sort_by(f64::total_cmp);
+            s.get(s.len() / 2).copied().unwrap_or(0.0)
         })
         .collect();
     print_each("fairness_scenarios_s_1000", &scaled, 1, "s");
