@@ -140,7 +140,10 @@ impl Controller for Planner {
         let prices = self.tactician.prices(b).to_vec();
         let memory = self.tactician.memory(side).to_vec();
         let fog = Fog::new(b, side, &memory);
-        let leaf = Leaf::new(&Seen::fork(b, side, &fog, 0).copy, side, &prices, &mut self.walks);
+        let first = Seen::fork(b, side, &fog, 0, None);
+        let leaf = Leaf::new(&first.copy, side, &prices, &mut self.walks);
+        // Each copy is forked into the last one done with (its buffers used again).
+        let mut spare = Some(first.copy);
         let fallback = ranked.first().map(|(_, t)| t.clone());
         let turns: Vec<Turn> = ranked.into_iter().take(WIDTH).map(|(_, t)| t).collect();
         let mut race = Race::new(turns.len());
@@ -153,9 +156,11 @@ impl Controller for Planner {
                     race.push(i, v, true);
                     continue;
                 }
-                let mut seen = Seen::fork(b, side, &fog, seed);
-                if seen.copy.turn(turn.clone()).is_err() {
+                let mut seen = Seen::fork(b, side, &fog, seed, spare.take());
+                // A copy the turn is refused on is forked into again (all of it copied).
+                if seen.copy.turn_or_spoil(turn.clone()).is_err() {
                     race.refuse(i);
+                    spare = Some(seen.copy);
                     continue;
                 }
                 for _ in 0..DEPTH {
@@ -170,6 +175,7 @@ impl Controller for Planner {
                 }
                 let v = leaf.value(&seen, &mut self.walks);
                 race.push(i, v, seen.copy.drawn() == 0);
+                spare = Some(seen.copy);
             }
             if race.left() <= 1 {
                 break;

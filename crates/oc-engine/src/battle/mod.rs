@@ -320,6 +320,22 @@ impl<'e> Battle<'e> {
         self.with_state(state)
     }
 
+    /// [`Battle::fork`] made into `into`, an earlier copy done with: its units' names and
+    /// lists, its log's and its undo's buffers are used again (a refused turn's undo is read only
+    /// after a turn copies into it).
+    pub(crate) fn fork_again(&self, into: &mut Battle<'e>, seed: Option<u64>) {
+        into.state.clone_from(&self.state);
+        if let Some(seed) = seed {
+            into.state.rng = crate::dice::rng(seed);
+        }
+        into.engine = self.engine;
+        into.scenario.clone_from(&self.scenario);
+        into.log.clear();
+        into.terrain_undo.clear();
+        into.quiet = self.quiet;
+        into.weakest = self.weakest;
+    }
+
     /// This battle in `state`, with an empty log: what [`Battle::fork`] makes of a state.
     pub(crate) fn with_state(&self, state: BattleState) -> Battle<'e> {
         Battle {
@@ -396,6 +412,13 @@ impl<'e> Battle<'e> {
             self.log.truncate(log);
         }
         result
+    }
+
+    /// [`Battle::turn`] on a copy thrown away if the rules refuse the turn (an AI's look ahead):
+    /// nothing is kept to put back, so a refused turn leaves the copy part played.
+    pub(crate) fn turn_or_spoil(&mut self, t: Turn) -> Result<(), BattleError> {
+        self.terrain_undo.clear();
+        self.turn_inner(t, None)
     }
 
     /// `resumed`: the rest of a turn a move that came too near held (interrupt.rs), with the

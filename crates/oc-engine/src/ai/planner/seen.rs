@@ -22,12 +22,14 @@ use std::collections::BinaryHeap;
 
 use oc_model as m;
 
-use crate::battle::{neighbours, tile_index, Battle, State, Tile};
+use crate::battle::{neighbours, tile_index, Battle, Sight, State, Tile};
 
 /// What `side` knows of the enemies out of its sight, worked out once per decision: where each
 /// was last seen (the tactician's memory, by battle index), and for each never seen the tiles
 /// it could stand on.
 pub(super) struct Fog<'a> {
+    /// What `side` sees now.
+    sight: Sight,
     memory: &'a [Option<Tile>],
     /// Each enemy never seen (battle index), with the tiles a copy may set it on.
     unseen: Vec<(usize, Vec<Tile>)>,
@@ -65,7 +67,7 @@ impl<'a> Fog<'a> {
                 unseen.push((k, tiles));
             }
         }
-        Fog { memory, unseen }
+        Fog { sight, memory, unseen }
     }
 }
 
@@ -109,14 +111,20 @@ pub(super) struct Seen<'e> {
 }
 
 impl<'e> Seen<'e> {
-    /// Forks `b` with dice from `seed`: the enemies `side` does not spot set where `fog` last
-    /// saw them, where that tile is free, those never seen on a free tile of theirs drawn from
-    /// `seed`, else taken off the board.
-    pub fn fork(b: &Battle<'e>, side: m::SideId, fog: &Fog, seed: u64) -> Seen<'e> {
-        let mut copy = b.fork(Some(seed));
+    /// Forks `b` with dice from `seed` (into `spare`, a copy done with, where there is one):
+    /// the enemies `side` does not spot set where `fog` last saw them, where that tile is free,
+    /// those never seen on a free tile of theirs drawn from `seed`, else taken off the board.
+    pub fn fork(b: &Battle<'e>, side: m::SideId, fog: &Fog, seed: u64, spare: Option<Battle<'e>>) -> Seen<'e> {
+        let mut copy = match spare {
+            Some(mut c) => {
+                b.fork_again(&mut c, Some(seed));
+                c
+            }
+            None => b.fork(Some(seed)),
+        };
         // Nothing reads a copy's log.
         copy.hush();
-        let sight = b.sight(side);
+        let sight = &fog.sight;
         let mut pruned = false;
         if sight.fogged() {
             // The tiles held in the copy: by the side's units and the enemies in sight.
