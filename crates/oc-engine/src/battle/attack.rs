@@ -52,8 +52,11 @@ impl Battle<'_> {
     pub fn weakest_from(&self, i: usize, at: Tile) -> Vec<usize> {
         let Some(u) = self.state.units.get(i).filter(|_| self.weakest) else { return Vec::new() };
         let Some(unit) = self.loadout(i, true).and_then(|l| self.engine.unit(&l, &[]).ok()) else { return Vec::new() };
+        if !unit.must_attack_weakest {
+            return Vec::new();
+        }
         let can_attack = self.attribute(&unit, "can_attack").is_none_or(|v| v.bool());
-        if !unit.must_attack_weakest || !can_attack || !unit.may_use_weapon() {
+        if !can_attack || !unit.may_use_weapon() {
             return Vec::new();
         }
         // Under fog, only the enemies its side sees, its own eyes standing at `at`.

@@ -17,18 +17,13 @@ impl Battle<'_> {
         // stays normal after acting until the next round, even when danced, is applied here.
         let shifter = self.state.units.get(i).and_then(|u| self.engine.class(&u.class)).is_some_and(|c| c.forms.is_some())
             && self.holdings(i).iter().any(|h| uses_verb(h.effects, m::Verb::Shift));
-        let by_activation: Vec<String> = self
-            .engine
-            .rules
-            .statuses
-            .iter()
-            .filter(|s| matches!(s.lasts, Some(m::Duration::Activations(_))))
-            .map(|s| s.name.clone())
-            .collect();
+        let statuses = &self.engine.rules.statuses;
+        let by_activation =
+            |name: &crate::Atom| statuses.iter().any(|s| matches!(s.lasts, Some(m::Duration::Activations(_))) && s.name == *name);
         let mut worn = Vec::new();
         if let Some(u) = self.state.units.get_mut(i) {
             for a in &mut u.statuses {
-                if by_activation.iter().any(|s| *s == a.status) {
+                if by_activation(&a.status) {
                     a.left = a.left.map(|n| n.saturating_sub(1));
                 }
             }
@@ -72,13 +67,25 @@ impl Battle<'_> {
             if u.state != State::Ready {
                 continue;
             }
+            // No status, nothing to wear off (nor dice to draw).
+            if u.statuses.is_empty() {
+                continue;
+            }
             let statuses = u.statuses.clone();
             let engine = self.engine;
+            // The unit's scene, only where a clear at the round's start has a condition to read.
+            let conditional = statuses.iter().any(|a| {
+                engine
+                    .ir
+                    .name_id(&a.status)
+                    .and_then(|id| engine.ir.clears.get(&id))
+                    .is_some_and(|cs| cs.iter().any(|c| c.event == m::Event::StartOfRound && c.condition.is_some()))
+            });
             let mut dice = std::mem::replace(&mut self.state.rng, rng(0));
             let mut keep = Vec::new();
             {
                 let draws = Draws::new(&mut dice, &drawn);
-                let scene = self.scene(Cast { user: i, ..Cast::default() }, Some(&draws));
+                let scene = if conditional { self.scene(Cast { user: i, ..Cast::default() }, Some(&draws)) } else { None };
                 for a in statuses {
                     let status = engine.status_index(&a.status).and_then(|k| engine.rules.statuses.get(k));
                     let mut left = a.left;
@@ -216,7 +223,8 @@ impl Battle<'_> {
             self.run_triggers(i, m::Event::EndOfRound);
         }
         // Regions held: no enemy of the holder on any of their tiles at the round's end.
-        for r in self.state.map.regions.clone() {
+        let map = std::sync::Arc::clone(&self.state.map);
+        for r in &map.regions {
             for side in [m::SideId::Attacker, m::SideId::Defender] {
                 let enemy_on =
                     self.state.units.iter().any(|u| u.side != side && u.state == State::Ready && r.tiles.contains(&u.pos));

@@ -11,9 +11,11 @@ impl Battle<'_> {
             Some(m::SideId::Defender) => [m::SideId::Defender, m::SideId::Attacker],
             _ => [m::SideId::Attacker, m::SideId::Defender],
         };
+        // The scenario held apart from the battle (an `Arc`), its conditions read in place.
+        let scenario = std::sync::Arc::clone(&self.scenario);
         for side in order {
-            if let Some(c) = self.scenario.side(side).win.clone() {
-                if self.holds(&c, side) {
+            if let Some(c) = &scenario.side(side).win {
+                if self.holds(c, side) {
                     self.finish(m::Outcome::Win(side), c.text());
                     return;
                 }
