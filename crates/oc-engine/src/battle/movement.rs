@@ -459,7 +459,16 @@ impl Battle<'_> {
         let step_of = self.engine.movement_costs(kind);
         let steps = || step_of.iter().flatten().copied();
         let (cheapest, dearest) = (steps().min().unwrap_or(0), steps().max().unwrap_or(0));
-        let (x0, y0, x1, y1) = if cheapest >= 1 {
+        // Toward a tile on the map within `points` (at the cheapest step), only the tiles a way
+        // within them may pass are kept: `slack` is the steps a way may stray, and the search's
+        // bound (A*) prices no tile from which the goal lies farther.
+        let aim = until.filter(|t| t.0 >= 0 && t.1 >= 0 && t.0 < w && t.1 < h);
+        let aim = aim.filter(|t| cheapest >= 1 && distance(u.pos, *t).saturating_mul(cheapest) <= points);
+        let (x0, y0, x1, y1) = if let Some(g) = aim {
+            let slack = (points / cheapest - distance(u.pos, g)) / 2;
+            let (lo, hi) = ((u.pos.0.min(g.0), u.pos.1.min(g.1)), (u.pos.0.max(g.0), u.pos.1.max(g.1)));
+            ((lo.0 - slack).max(0), (lo.1 - slack).max(0), (hi.0 + slack).min(w - 1), (hi.1 + slack).min(h - 1))
+        } else if cheapest >= 1 {
             let r = points.max(0);
             ((u.pos.0 - r).max(0), (u.pos.1 - r).max(0), (u.pos.0 + r).min(w - 1), (u.pos.1 + r).min(h - 1))
         } else {
