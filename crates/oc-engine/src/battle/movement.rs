@@ -71,9 +71,18 @@ thread_local! {
 
 /// Each unit's last eight reach searches (by unit, the most recent first), kept for
 /// [`Battle::reachable_sorted`]: good for one terrain and one engine only. A search ahead (the
-/// planner's copies of one battle) meets the same few again and again.
+/// planner's copies of one battle) meets the same few again and again. With the lists each
+/// call works with (the tiles blocked and held, the places taken), kept to be used again.
 #[derive(Debug, Default)]
-pub(crate) struct KeptReach(Vec<Vec<Kept>>);
+pub(crate) struct KeptReach(Vec<Vec<Kept>>, Lists);
+
+/// What [`Battle::reachable_sorted`] gathers for one call, kept with the searches for the next.
+#[derive(Debug, Default)]
+struct Lists {
+    blocked: Vec<Tile>,
+    held: Vec<Tile>,
+    gone: Vec<usize>,
+}
 
 impl KeptReach {
     /// The most searches kept for one unit.
@@ -313,8 +322,9 @@ impl Battle<'_> {
         }
         // The enemies that block the way (those it knows of), as `cheapest_ways` reads them, and
         // the units a move cannot end on (as in `reach`), in one pass.
-        let n = self.state.units.len();
-        let (mut blocked, mut held) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let KeptReach(kept, Lists { blocked, held, gone }) = kept;
+        blocked.clear();
+        held.clear();
         for o in &self.state.units {
             if o.state == State::Ready && sight.is_none_or(|s| s.sees(o.pos)) {
                 if o.side != u.side {
@@ -325,17 +335,17 @@ impl Battle<'_> {
                 }
             }
         }
-        if kept.0.len() <= i {
-            kept.0.resize_with(i + 1, Vec::new);
+        if kept.len() <= i {
+            kept.resize_with(i + 1, Vec::new);
         }
-        let slots = kept.0.get_mut(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
+        let slots = kept.get_mut(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let step_of = self.engine.movement_costs(kind);
         let step = |t: Tile| self.terrain_index_at(t).and_then(|x| step_of.get(x).copied().flatten());
         let like = |k: &Kept| k.pos == u.pos && k.points == *points && k.kind == *kind;
         // A search kept from the same tile with the same movement that is this one (the enemies
         // that moved changed no way), made the most recent; else the most recent of them copied
         // and mended where every step costs something (`mend`); else a new search.
-        match slots.iter().position(|k| like(k) && same_search(k, &blocked, step)) {
+        match slots.iter().position(|k| like(k) && same_search(k, blocked, step)) {
             Some(n) => {
                 if let Some(recent) = slots.get_mut(..=n) {
                     recent.rotate_right(1);
@@ -346,7 +356,7 @@ impl Battle<'_> {
                 let near = slots.iter().find(|k| mends && like(k)).cloned();
                 let search = match near {
                     Some(mut k) => {
-                        mend::mend(&mut k, &blocked, step);
+                        mend::mend(&mut k, blocked, step);
                         k
                     }
                     None => {
@@ -381,7 +391,7 @@ impl Battle<'_> {
                         if !moves {
                             return Ok(vec![(u.pos, 0)]);
                         }
-                        Kept { pos: u.pos, points: *points, kind: kind.clone(), blocked, reached, touched }
+                        Kept { pos: u.pos, points: *points, kind: kind.clone(), blocked: blocked.clone(), reached, touched }
                     }
                 };
                 slots.insert(0, search);
@@ -391,14 +401,14 @@ impl Battle<'_> {
         let slot = slots.first();
         let reached = slot.map_or(&[][..], |k| &k.reached[..]);
         // The tiles reached (in tile order) less those held, each found by its place.
-        let mut gone: Vec<usize> = Vec::with_capacity(held.len());
+        gone.clear();
         gone.extend(held.iter().filter_map(|h| slot.and_then(|k| k.place(*h))));
         gone.sort_unstable();
         gone.dedup();
         let mut out: Vec<(Tile, i64)> = Vec::with_capacity(reached.len() + 1);
         // The runs between the tiles held, each copied whole.
         let mut from = 0;
-        for k in gone {
+        for &k in gone.iter() {
             out.extend_from_slice(reached.get(from..k).unwrap_or_default());
             from = k + 1;
         }

@@ -209,7 +209,7 @@ impl Battle<'_> {
     pub(super) fn advance(&mut self) {
         let side = self.state.to_act;
         if self.state.finished_first.is_none()
-            && self.waiting(side).is_empty()
+            && !self.waits(side)
             && !self.state.units.iter().all(|u| u.side != side || u.state != State::Ready)
         {
             self.state.finished_first = Some(side);
@@ -254,7 +254,7 @@ impl Battle<'_> {
         self.log.push(Record::Round { round: self.state.round, first });
         self.start_of_round();
         self.look();
-        if self.waiting(m::SideId::Attacker).is_empty() && self.waiting(m::SideId::Defender).is_empty() {
+        if !self.waits(m::SideId::Attacker) && !self.waits(m::SideId::Defender) {
             self.finish(m::Outcome::Draw, "no unit is left on the battlefield".to_string());
             return;
         }

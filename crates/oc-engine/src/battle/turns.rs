@@ -192,11 +192,18 @@ impl Battle<'_> {
         self.pick_next(self.state.first);
     }
 
+    /// Whether a unit of `side` waits to activate this round (`waiting` is not empty), with no
+    /// list made.
+    pub(super) fn waits(&self, side: m::SideId) -> bool {
+        self.state.units.iter().any(|u| u.side == side && u.state == State::Ready && !u.activated)
+    }
+
     /// Whose activation is next, by the ruleset's order; `preferred` is the side alternation
     /// picks. A new round when nobody waits.
     pub(super) fn pick_next(&mut self, preferred: m::SideId) {
-        let waiting = |b: &Self, s: m::SideId| !b.waiting(s).is_empty();
-        match self.engine.rules.ruleset.turn.order.clone() {
+        let waiting = |b: &Self, s: m::SideId| b.waits(s);
+        let engine = self.engine;
+        match &engine.rules.ruleset.turn.order {
             m::Order::Alternate => {
                 if waiting(self, preferred) {
                     self.state.to_act = preferred;
@@ -210,7 +217,7 @@ impl Battle<'_> {
                 let both = [m::SideId::Attacker, m::SideId::Defender];
                 match both.map(|s| waiting(self, s)) {
                     [true, true] => {
-                        let shape = self.engine.rules.ruleset.dice.iter().find(|d| d.name == dice).map(|d| d.shape.clone());
+                        let shape = self.engine.rules.ruleset.dice.iter().find(|d| d.name == *dice).map(|d| d.shape.clone());
                         let shape = shape.unwrap_or_else(|| m::DiceShape::d(6));
                         // Ties roll again; after 64 ties in a row (a die with one face) the
                         // preferred side goes.

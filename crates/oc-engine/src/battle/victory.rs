@@ -101,9 +101,6 @@ impl Battle<'_> {
 
     /// Whether round `n` has been played to its end (checked at the end of a round).
     fn finished_round(&self, n: u32) -> bool {
-        self.state.round > n
-            || (self.state.round == n
-                && self.waiting(m::SideId::Attacker).is_empty()
-                && self.waiting(m::SideId::Defender).is_empty())
+        self.state.round > n || (self.state.round == n && !self.waits(m::SideId::Attacker) && !self.waits(m::SideId::Defender))
     }
 }
