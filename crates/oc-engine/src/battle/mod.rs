@@ -301,6 +301,18 @@ impl std::ops::Deref for Battle<'_> {
     }
 }
 
+/// What a turn reads of its unit as it begins (not a whole copy of it).
+struct Acting {
+    name: String,
+    side: m::SideId,
+    state: State,
+    activated: bool,
+    routing: bool,
+    pos: Tile,
+    equipped: Option<Atom>,
+    items: Vec<Atom>,
+}
+
 fn side_index(s: m::SideId) -> usize {
     match s {
         m::SideId::Attacker => 0,
@@ -428,7 +440,17 @@ impl<'e> Battle<'e> {
             return Err(BattleError::refused(Rule::Over, "the battle is over"));
         }
         let i = t.unit;
-        let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?.clone();
+        let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
+        let u = Acting {
+            name: u.name.clone(),
+            side: u.side,
+            state: u.state,
+            activated: u.activated,
+            routing: u.morale.routing,
+            pos: u.pos,
+            equipped: u.equipped,
+            items: u.items.clone(),
+        };
         if u.side != self.state.to_act {
             return Err(BattleError::refused(
                 Rule::Turn,
@@ -438,7 +460,7 @@ impl<'e> Battle<'e> {
         if u.state != State::Ready || (u.activated && resumed.is_none()) {
             return Err(BattleError::refused(Rule::Turn, format!("{} cannot be activated now", u.name)));
         }
-        if resumed.is_none() && !self.may_act(u.side).contains(&i) {
+        if resumed.is_none() && !self.may_act_unit(u.side, i) {
             let who = match &self.state.active {
                 Some(a) => format!(
                     "{} is in the middle of its activation",
@@ -467,7 +489,7 @@ impl<'e> Battle<'e> {
         if matches!(t.act, Act::Decline) {
             return self.decline(t);
         }
-        if u.morale.routing || matches!(t.act, Act::Rally) {
+        if u.routing || matches!(t.act, Act::Rally) {
             return self.routing_turn(t, u.side);
         }
         let stepped = self.engine.rules.ruleset.turn.spend.is_some();

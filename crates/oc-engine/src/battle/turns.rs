@@ -279,6 +279,27 @@ impl Battle<'_> {
         self.waiting(side)
     }
 
+    /// Whether unit `i` is among [`Battle::may_act`]`(side)`, with no list made.
+    pub(super) fn may_act_unit(&self, side: m::SideId, i: usize) -> bool {
+        let of_side = |k: usize| self.state.units.get(k).is_some_and(|u| u.side == side);
+        if let Some(k) = self.answering() {
+            return k == i && of_side(k);
+        }
+        if let Some(a) = &self.state.active {
+            return a.unit == i && of_side(a.unit);
+        }
+        if matches!(self.engine.rules.ruleset.turn.order, m::Order::By { .. }) {
+            let next = self
+                .state
+                .queue
+                .iter()
+                .copied()
+                .find(|k| self.state.units.get(*k).is_some_and(|u| u.state == State::Ready && !u.activated));
+            return next == Some(i) && of_side(i);
+        }
+        self.state.units.get(i).is_some_and(|u| u.side == side && u.state == State::Ready && !u.activated)
+    }
+
     /// What turn `t` of unit `i`, moving `moved`, costs as a step and whether the rules allow
     /// it, or why not, priced as [`Battle::turn`] prices it: with the weapon `t` equips held.
     /// `None` where activations are one step (no `spend`).

@@ -31,7 +31,8 @@ impl Battle<'_> {
     /// The rounds in a row `side` has held `region` (no enemy of its on the region at a round's
     /// end), as `defend ... for N rounds` counts them.
     pub fn held_rounds(&self, side: m::SideId, region: &str) -> u32 {
-        self.state.held.get(&(side, region.to_string())).copied().unwrap_or(0)
+        // The few regions held read in turn: no key made to look one up.
+        self.state.held.iter().find(|((s, r), _)| *s == side && r == region).map_or(0, |(_, n)| *n)
     }
 
     /// Which alternative of the winner's condition won an ended battle: for a side that wins by
