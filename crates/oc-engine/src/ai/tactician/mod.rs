@@ -116,8 +116,13 @@ impl Tactician {
             ranked.push((0.0, Turn { unit: first, ..Default::default() }));
         }
         ranked.truncate(keep.max(1));
+        // With the verbs the decision read (`Battle::action_verbs`' own, kept by what they are
+        // read from: `Verbs`).
         for (_, t) in &mut ranked {
-            *t = super::readied(b, std::mem::take(t));
+            *t = match d.verbs.get(t.unit) {
+                Some(verbs) => super::readied_with(b, std::mem::take(t), verbs),
+                None => super::readied(b, std::mem::take(t)),
+            };
         }
         // An answer to a declared attack, and a routing unit's turn (it only flees or rallies,
         // whatever its plan: a unit can rout between two of its side's decisions).
