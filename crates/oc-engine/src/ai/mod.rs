@@ -200,11 +200,14 @@ fn ready(b: &Battle<'_>, t: Turn, has: &dyn Fn(m::Verb) -> bool) -> Turn {
         crate::battle::Act::Special { verb, from, .. } => b.sequence_step(t.unit, *verb, from.as_deref()).is_some(),
         _ => false,
     };
-    let here = b.units.get(t.unit).and_then(|u| b.searching(t.unit, u.pos));
+    let pos = b.units.get(t.unit).map(|u| u.pos);
+    let here = pos.and_then(|p| b.searching(t.unit, p));
     if let Some(act) = here.clone().filter(is_step) {
         return Turn { before: vec![act], ..t };
     }
-    if let Some(act) = b.searching(t.unit, at).filter(|act| !is_step(act)) {
+    // Where it stays, the search from where its move ends is the one from where it stands.
+    let there = if pos == Some(at) { here.clone() } else { b.searching(t.unit, at) };
+    if let Some(act) = there.filter(|act| !is_step(act)) {
         return Turn { act, ..t };
     }
     if let Some(act) = here.filter(|_| t.to.is_some()) {

@@ -156,22 +156,30 @@ impl Armed {
             let span = *hi as usize + 1;
             for (tiles, on) in [(&lost, false), (&gained, true)] {
                 for s in tiles {
-                    struck_from(b, **s, (steps, *hi), (width, height), |k, d| {
-                        let (Some(c), Some(m)) = (counts.get_mut(k * span + d as usize), mask.get_mut(k)) else { return };
-                        if on {
-                            *c += 1;
-                            if *c == 1 {
-                                *m |= 1 << d;
+                    struck_from(
+                        b,
+                        **s,
+                        (steps, *hi),
+                        (width, height),
+                        &mut (),
+                        |_, _, _| false,
+                        |_, k, d| {
+                            let (Some(c), Some(m)) = (counts.get_mut(k * span + d as usize), mask.get_mut(k)) else { return };
+                            if on {
+                                *c += 1;
+                                if *c == 1 {
+                                    *m |= 1 << d;
+                                }
+                            } else {
+                                // Each tile lost was counted when it was gained: never below 0.
+                                debug_assert!(*c > 0);
+                                *c = c.saturating_sub(1);
+                                if *c == 0 {
+                                    *m &= !(1 << d);
+                                }
                             }
-                        } else {
-                            // Each tile lost was counted when it was gained: never below 0.
-                            debug_assert!(*c > 0);
-                            *c = c.saturating_sub(1);
-                            if *c == 0 {
-                                *m &= !(1 << d);
-                            }
-                        }
-                    });
+                        },
+                    );
                 }
             }
         }
@@ -198,8 +206,11 @@ impl Armed {
 pub(super) fn widen(b: &Battle, tiles: &[Tile], (lo, hi): (i64, i64), (width, height): (i64, i64), mask: &mut [u32]) {
     // The steps a weapon reaches, with their distance: found once, not once a tile.
     let steps = steps((lo, hi));
+    // A tile's bit for a distance is set once: a line already found clear from another of
+    // `tiles` at that distance is not looked along again.
+    let set = |mask: &[u32], k: usize, d: i64| mask.get(k).is_some_and(|m| m & (1 << d) != 0);
     for s in tiles {
-        struck_from(b, *s, (&steps, hi), (width, height), |k, d| {
+        struck_from(b, *s, (&steps, hi), (width, height), mask, set, |mask, k, d| {
             if let Some(m) = mask.get_mut(k) {
                 *m |= 1 << d;
             }
@@ -224,14 +235,17 @@ fn steps((lo, hi): (i64, i64)) -> Vec<(i64, i64, i64)> {
 
 /// Gives `f` the index (row by row) and the distance of each tile of a map `width` by `height` a
 /// weapon reaching `hi` at most along `steps` ([`steps`]) strikes from `s` — over a clear line
-/// where the rules have `line_of_sight` (`b`'s [`Battle::clear_line`]).
+/// where the rules have `line_of_sight` (`b`'s [`Battle::clear_line`]) —, with `state`; but each
+/// that `done` says needs it no more (before its line is looked along).
 #[inline]
-fn struck_from(
+fn struck_from<S: ?Sized>(
     b: &Battle,
     s: Tile,
     (steps, hi): (&[(i64, i64, i64)], i64),
     (width, height): (i64, i64),
-    mut f: impl FnMut(usize, i64),
+    state: &mut S,
+    done: impl Fn(&S, usize, i64) -> bool,
+    mut f: impl FnMut(&mut S, usize, i64),
 ) {
     let sight = b.engine.rules.ruleset.turn.line_of_sight;
     // A tile whose whole reach lies on the map needs no bounds check.
@@ -241,10 +255,11 @@ fn struck_from(
         if !inside && (x < 0 || y < 0 || x >= width || y >= height) {
             continue;
         }
-        if sight && d > 1 && !b.clear_line(s, (x, y)) {
+        let k = (y * width + x) as usize;
+        if done(state, k, d) || (sight && d > 1 && !b.clear_line(s, (x, y))) {
             continue;
         }
-        f((y * width + x) as usize, d);
+        f(state, k, d);
     }
 }
 

@@ -99,9 +99,12 @@ impl Tactician {
         (d.remembered, d.unswept) = self.remember(b, side, &d.view.sight);
         let mut ranked: Vec<(f64, Turn)> = Vec::with_capacity(movers.len());
         for i in movers {
-            // Where only the best is kept, a unit that cannot pass it by more than EPS does not
-            // matter: its candidates are read no further than that shows (`Decision::score_pool`).
-            let beat = if keep <= 1 { ranked.first().map(|(g, _)| *g) } else { None };
+            // Once `keep` are ranked, a unit that cannot pass the least of the first `keep` by
+            // more than EPS does not matter (it would go in after them, and leave them as they
+            // are): its candidates are read no further than that shows (`Decision::score_pool`).
+            // A gain that is NaN is passed by none (`f64::min` leaves it out).
+            let top = keep.max(1);
+            let beat = (ranked.len() >= top).then(|| ranked.iter().take(top).map(|(g, _)| *g).fold(f64::INFINITY, f64::min));
             let Some(p) = d.plan(i, beat, &mut self.cache) else { continue };
             // A later unit goes ahead only by more than EPS, as the first-best choice always has.
             let at = ranked.iter().position(|(g, _)| p.gain > *g + EPS).unwrap_or(ranked.len());
@@ -113,8 +116,13 @@ impl Tactician {
             ranked.push((0.0, Turn { unit: first, ..Default::default() }));
         }
         ranked.truncate(keep.max(1));
+        // With the verbs the decision read (`Battle::action_verbs`' own, kept by what they are
+        // read from: `Verbs`).
         for (_, t) in &mut ranked {
-            *t = super::readied(b, std::mem::take(t));
+            *t = match d.verbs.get(t.unit) {
+                Some(verbs) => super::readied_with(b, std::mem::take(t), verbs),
+                None => super::readied(b, std::mem::take(t)),
+            };
         }
         // An answer to a declared attack, and a routing unit's turn (it only flees or rallies,
         // whatever its plan: a unit can rout between two of its side's decisions).

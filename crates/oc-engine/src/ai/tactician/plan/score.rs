@@ -113,9 +113,10 @@ mod tests {
     use crate::ai::tactician::Tactician;
     use crate::battle::Battle;
 
-    /// Where only the best turn is asked for, a unit that cannot pass the best gain of the units
-    /// before it is left half read (`Decision::score_pool`): the turn chosen is the first of a
-    /// full ranking, decision by decision over whole games (both tacticians kept a game long).
+    /// Where only the best turn (or the best two) is asked for, a unit that cannot pass the least
+    /// gain of those ranked before it is left half read (`Decision::score_pool`): the turns
+    /// ranked are the first of a full ranking, decision by decision over whole games (the
+    /// tacticians kept a game long).
     #[test]
     fn the_best_turn_is_the_first_of_a_full_ranking() {
         let (engine, map) = crate::testing::duel(
@@ -133,11 +134,13 @@ mod tests {
         for seed in 1..5 {
             let tiles = [&[(0, 0), (1, 1), (0, 2)][..], &[(9, 0), (8, 1), (9, 2)][..]];
             let mut b = Battle::new(&engine, s, &map, [a, d], tiles, seed).expect("the battle starts");
-            let (mut best, mut full) = (Tactician::default(), Tactician::default());
+            let (mut best, mut two, mut full) = (Tactician::default(), Tactician::default(), Tactician::default());
             while b.outcome.is_none() && b.round <= 6 && decisions < 400 {
                 let Some(one) = best.ranked(&b, 1) else { break };
                 let all = full.ranked(&b, usize::MAX).expect("a full ranking");
                 assert_eq!(one.first(), all.first(), "seed {seed}, round {}", b.round);
+                let both = two.ranked(&b, 2).expect("a ranking of two");
+                assert_eq!(both[..], all[..all.len().min(2)], "seed {seed}, round {}", b.round);
                 decisions += 1;
                 several += usize::from(all.len() > 1);
                 b.play_turn(one[0].1.clone()).expect("the turn is played");
