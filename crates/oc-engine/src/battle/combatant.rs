@@ -354,3 +354,95 @@ impl Battle<'_> {
         })
     }
 }
+
+/// A battle as a decision reads it, its dice aside: its scenario, its state but for the dice, and
+/// whether it is a quiet copy. What greedy keeps its playout choices by
+/// ([`Battle::undiced`], [`Battle::is_undiced`]).
+pub(crate) struct Undiced {
+    scenario: std::sync::Arc<m::Scenario>,
+    state: BattleState,
+    quiet: bool,
+    weakest: bool,
+}
+
+impl Battle<'_> {
+    /// Whether this is a quiet copy ([`Battle::hush`]): an AI's playout.
+    pub(crate) fn is_quiet(&self) -> bool {
+        self.quiet
+    }
+
+    /// The battle as a decision reads it, its dice aside (a copy of its state).
+    pub(crate) fn undiced(&self) -> Undiced {
+        Undiced { scenario: self.scenario.clone(), state: self.state.clone(), quiet: self.quiet, weakest: self.weakest }
+    }
+
+    /// A hash of part of what [`Battle::is_undiced`] compares (the units as they stand, whose
+    /// turn it is, the clock): equal battles hash alike.
+    pub(crate) fn undiced_hash(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let s = &self.state;
+        let mut h = crate::fx::Fx::default();
+        for u in &s.units {
+            (u.pos, u.hp, u.state as u8, u.activated).hash(&mut h);
+        }
+        (s.round, s.to_act, s.active.is_some(), s.terrain_stamp).hash(&mut h);
+        h.finish()
+    }
+
+    /// Whether this battle is `u`'s but for its dice: the same scenario (the one `u` keeps alive,
+    /// or an equal one), and every field of the state equal but the dice.
+    pub(crate) fn is_undiced(&self, u: &Undiced) -> bool {
+        // Every field named, so that a field added to `BattleState` cannot be left out here.
+        let BattleState {
+            map,
+            units,
+            round,
+            first,
+            to_act,
+            finished_first,
+            outcome,
+            rng: _,
+            seized,
+            escaped,
+            razed,
+            held,
+            opened_chests,
+            tile_hp,
+            lights,
+            sighted,
+            active,
+            queue,
+            stance,
+            pending,
+            terrain_ix,
+            terrain_stamp,
+            weather,
+        } = &u.state;
+        let s = &self.state;
+        self.quiet == u.quiet
+            && self.weakest == u.weakest
+            && (std::sync::Arc::ptr_eq(&self.scenario, &u.scenario) || *self.scenario == *u.scenario)
+            && s.round == *round
+            && s.to_act == *to_act
+            && s.terrain_stamp == *terrain_stamp
+            && s.units == *units
+            && s.first == *first
+            && s.finished_first == *finished_first
+            && s.active == *active
+            && s.pending == *pending
+            && s.outcome == *outcome
+            && s.seized == *seized
+            && s.escaped == *escaped
+            && s.razed == *razed
+            && s.held == *held
+            && s.opened_chests == *opened_chests
+            && s.tile_hp == *tile_hp
+            && s.lights == *lights
+            && s.sighted == *sighted
+            && s.queue == *queue
+            && s.stance == *stance
+            && s.terrain_ix == *terrain_ix
+            && s.weather == *weather
+            && (std::sync::Arc::ptr_eq(&s.map, map) || *s.map == **map)
+    }
+}
