@@ -329,6 +329,10 @@ impl Battle<'_> {
                 Some(m::ItemKind::Weapon) if forms && Some(*n) != u.equipped => carried.push(*n),
                 _ => {}
             }
+            // Without attack forms, nothing after the first accessory is read.
+            if !forms && accessory.is_some() {
+                break;
+            }
         }
         Some(Loadout {
             class: u.class,
@@ -371,9 +375,36 @@ impl Battle<'_> {
         self.quiet
     }
 
-    /// The battle as a decision reads it, its dice aside (a copy of its state).
+    /// The battle as a decision reads it, its dice aside (a copy of its state, but for each
+    /// tile's terrain index: its terrain stamp stands for it).
     pub(crate) fn undiced(&self) -> Undiced {
-        Undiced { scenario: self.scenario.clone(), state: self.state.clone(), quiet: self.quiet, weakest: self.weakest }
+        let s = &self.state;
+        let state = BattleState {
+            map: s.map.clone(),
+            units: s.units.clone(),
+            round: s.round,
+            first: s.first,
+            to_act: s.to_act,
+            finished_first: s.finished_first,
+            outcome: s.outcome.clone(),
+            rng: s.rng.clone(),
+            seized: s.seized.clone(),
+            escaped: s.escaped.clone(),
+            razed: s.razed.clone(),
+            held: s.held.clone(),
+            opened_chests: s.opened_chests.clone(),
+            tile_hp: s.tile_hp.clone(),
+            lights: s.lights.clone(),
+            sighted: s.sighted.clone(),
+            active: s.active.clone(),
+            queue: s.queue.clone(),
+            stance: s.stance.clone(),
+            pending: s.pending.clone(),
+            terrain_ix: Vec::new(),
+            terrain_stamp: s.terrain_stamp,
+            weather: s.weather,
+        };
+        Undiced { scenario: self.scenario.clone(), state, quiet: self.quiet, weakest: self.weakest }
     }
 
     /// A hash of part of what [`Battle::is_undiced`] compares (the units as they stand, whose
@@ -390,7 +421,8 @@ impl Battle<'_> {
     }
 
     /// Whether this battle is `u`'s but for its dice: the same scenario (the one `u` keeps alive,
-    /// or an equal one), and every field of the state equal but the dice.
+    /// or an equal one), and every field of the state equal but the dice (the terrain by its
+    /// stamp: a stamp seen again is the same terrain, `movement::terrain_stamp`).
     pub(crate) fn is_undiced(&self, u: &Undiced) -> bool {
         // Every field named, so that a field added to `BattleState` cannot be left out here.
         let BattleState {
@@ -414,7 +446,7 @@ impl Battle<'_> {
             queue,
             stance,
             pending,
-            terrain_ix,
+            terrain_ix: _,
             terrain_stamp,
             weather,
         } = &u.state;
@@ -441,7 +473,6 @@ impl Battle<'_> {
             && s.sighted == *sighted
             && s.queue == *queue
             && s.stance == *stance
-            && s.terrain_ix == *terrain_ix
             && s.weather == *weather
             && (std::sync::Arc::ptr_eq(&s.map, map) || *s.map == **map)
     }
