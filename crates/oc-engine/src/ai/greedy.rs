@@ -18,6 +18,7 @@ use super::{objective_tiles, View};
 use crate::battle::{distance, Act, Battle, Controller, State, Tile, Turn, Undiced};
 use crate::fx::{Checked, FastMap};
 use crate::Loadout;
+use smallvec::SmallVec;
 use verbs::Verbs;
 use walk::Guides;
 
@@ -42,7 +43,8 @@ pub struct Greedy {
     /// The turns chosen in a planner's playouts (quiet copies, `Battle::hush`), by the battle
     /// they were chosen for, its dice aside: the copies of one candidate turn meet the same
     /// battles again and again (the same moves, the same outcomes drawn): 45% of the choices in
-    /// the Storm at the River, a third in the Woodcutter's Night (`oc simulate S --games 20 --seed 1`).
+    /// the shipped scenario whose playouts cost most, a third in one under fog (`oc simulate`,
+    /// 20 games, seed 1).
     /// Only a choice that rolled no die (on a look-ahead copy: `dice::rolled`) is kept, so the
     /// dice cannot have reached it; the rest of what it reads is the battle (its forecasts and
     /// guides are pure functions of the engine and their keys).
@@ -117,6 +119,9 @@ struct Forecasts {
     reaches: FastMap<StrikerKey, Option<(i64, i64)>>,
     /// A unit's actions' verbs and whether one attacks an enemy ([`Verbs`]).
     verbs: Verbs,
+    /// A decision's exchanges ([`best_for`]'s, by [`ExchangeKey`]), emptied for each: its room
+    /// kept from one to the next.
+    exchanges: FastMap<ExchangeKey, Option<Prospect>>,
 }
 
 impl Controller for Greedy {
@@ -128,6 +133,8 @@ impl Controller for Greedy {
         let hash = b.undiced_hash();
         let chosen = self.chosen.get_or_insert_with(|| Checked::new(Greedy::CHOSEN));
         if let Some(t) = chosen.get(hash, |u| b.is_undiced(u)) {
+            // The turn a fresh choice makes: checked in the debug builds.
+            debug_assert!(t == choose(b, &mut self.forecasts, &mut self.guides));
             return t;
         }
         let rolled = crate::dice::rolled();
@@ -332,7 +339,7 @@ fn best_for(
         }
     }
     // 3. Attacking: the exact forecast from each tile in reach that can strike.
-    let weapons: Vec<Atom> =
+    let weapons: SmallVec<[Atom; 4]> =
         u.items.iter().filter(|n| b.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)).copied().collect();
     // The tiles it may strike from (in reach and not held by another unit it knows of), in tile
     // order, each with its terrain as an index into `terrains`.
@@ -342,10 +349,10 @@ fn best_for(
     // has moved (`Battle::moves_situation`): a flank or the rear is forecast from the tile it
     // gives, not as the target stands now.
     let situated = b.situated();
-    let mut terrains: Vec<(Option<&m::Terrain>, Option<usize>)> = Vec::new();
+    let mut terrains: SmallVec<[(Option<&m::Terrain>, Option<usize>); 8]> = SmallVec::new();
     // Each group's terrain as an atom, and its loadout (its own where situated, else `base`) by
     // number once a striker needs it: what the strikers are kept by, worked out once a group.
-    let mut group_keys: Vec<(Option<Atom>, Option<u32>)> = Vec::new();
+    let mut group_keys: SmallVec<[(Option<Atom>, Option<u32>); 8]> = SmallVec::new();
     // `base`'s number, once a group striking as it needs it.
     let mut base_id: Option<u32> = None;
     // Without fog the reach already left out every tile another unit stands on.
@@ -403,21 +410,22 @@ fn best_for(
     }));
     // By weapon and terrain struck from (`[terrain * weapons + weapon]`): the unit as it
     // strikes, interned, and the distances it reaches (`None`: it may not strike so).
-    let mut strikers: Vec<Option<Option<Arc<Striker>>>> = (0..terrains.len() * weapons.len()).map(|_| None).collect();
+    let mut strikers: SmallVec<[Option<Option<Arc<Striker>>>; 16]> = (0..terrains.len() * weapons.len()).map(|_| None).collect();
     // By terrain struck from, once its strikers with every weapon are built: the distances (up to
     // `FARTHEST`, a bit each) one of them strikes at. A spot at another distance is passed over
     // before its line of sight is read (nothing it would read or build is missing).
-    let mut reaches: Vec<Option<u8>> = vec![None; terrains.len()];
+    let mut reaches: SmallVec<[Option<u8>; 8]> = SmallVec::from_elem(None, terrains.len());
     // By target (and its loadout where the move changes it), distance, weapon and terrain struck from.
-    // (Its room for a few made at once: a unit weighs a few exchanges, mostly.)
-    let mut forecasts: FastMap<ExchangeKey, Option<Prospect>> = FastMap::with_capacity_and_hasher(8, Default::default());
+    // (Its room kept from one decision to the next: a unit weighs a few exchanges, mostly.)
+    let mut forecasts = std::mem::take(&mut cache.exchanges);
+    forecasts.clear();
     let berserk = unit.must_attack_weakest;
     // The spots are in tile order, column by column: those within `FARTHEST` columns of a
     // target are a run of them (the others lie farther from it). `columns[c]`: the first spot
     // in column `left + c` or right of it.
     let left = spots.first().map_or(0, |(t, _)| t.0);
     let wide = spots.last().map_or(0, |(t, _)| t.0 - left + 1);
-    let mut columns: Vec<usize> = Vec::with_capacity(usize::try_from(wide).unwrap_or(0));
+    let mut columns: SmallVec<[usize; 16]> = SmallVec::with_capacity(usize::try_from(wide).unwrap_or(0));
     for (n, (t, _)) in spots.iter().enumerate() {
         while left + (columns.len() as i64) <= t.0 {
             columns.push(n);
@@ -510,6 +518,7 @@ fn best_for(
             }
         }
     }
+    cache.exchanges = forecasts;
     // 3b. Techniques and spells from where it stands: the forecasts of their attacks (a step that
     // only charges a spell, the cast's worth times the share of its cost it pays).
     if !berserk && attacks {
