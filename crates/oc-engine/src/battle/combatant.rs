@@ -407,6 +407,61 @@ impl Battle<'_> {
         Undiced { scenario: self.scenario.clone(), state, quiet: self.quiet, weakest: self.weakest }
     }
 
+    /// [`Battle::undiced`] copied into `u` (a copy done with): its units' names and lists reused.
+    pub(crate) fn undiced_into(&self, u: &mut Undiced) {
+        // Every field named, so that a field added to `BattleState` cannot be left out here.
+        let BattleState {
+            map,
+            units,
+            round,
+            first,
+            to_act,
+            finished_first,
+            outcome,
+            rng: _,
+            seized,
+            escaped,
+            razed,
+            held,
+            opened_chests,
+            tile_hp,
+            lights,
+            sighted,
+            active,
+            queue,
+            stance,
+            pending,
+            terrain_ix: _,
+            terrain_stamp,
+            weather,
+        } = &self.state;
+        let s = &mut u.state;
+        s.map.clone_from(map);
+        s.units.clone_from(units);
+        s.round = *round;
+        s.first = *first;
+        s.to_act = *to_act;
+        s.finished_first = *finished_first;
+        s.outcome.clone_from(outcome);
+        s.seized.clone_from(seized);
+        s.escaped.clone_from(escaped);
+        s.razed.clone_from(razed);
+        s.held.clone_from(held);
+        s.opened_chests.clone_from(opened_chests);
+        s.tile_hp.clone_from(tile_hp);
+        s.lights.clone_from(lights);
+        s.sighted.clone_from(sighted);
+        s.active.clone_from(active);
+        s.queue.clone_from(queue);
+        s.stance.clone_from(stance);
+        s.pending.clone_from(pending);
+        s.terrain_stamp = *terrain_stamp;
+        s.weather = *weather;
+        u.scenario.clone_from(&self.scenario);
+        u.quiet = self.quiet;
+        u.weakest = self.weakest;
+    }
+
     /// A hash of part of what [`Battle::is_undiced`] compares (the units as they stand, whose
     /// turn it is, the clock): equal battles hash alike.
     pub(crate) fn undiced_hash(&self) -> u64 {
