@@ -10,8 +10,20 @@ pub fn rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
 }
 
+thread_local! {
+    /// The dice this thread has rolled ([`roll_die`]: every die is rolled there): read before and
+    /// after a decision, it tells whether the decision left anything to chance ([`rolled`]).
+    static ROLLED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many dice this thread has rolled so far.
+pub(crate) fn rolled() -> u64 {
+    ROLLED.with(std::cell::Cell::get)
+}
+
 /// A uniform roll of a `faces`-sided die (rejection sampling: no modulo bias).
 pub fn roll_die(rng: &mut ChaCha8Rng, faces: u32) -> u32 {
+    ROLLED.with(|r| r.set(r.get().wrapping_add(1)));
     let zone = u32::MAX - (u32::MAX % faces);
     loop {
         let x = rng.next_u32();

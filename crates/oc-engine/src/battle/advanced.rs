@@ -77,6 +77,49 @@ struct Situated {
     mixed: Option<Atom>,
 }
 
+/// Loadout `l` of a unit with statuses `own` (its own, which `l` starts with) on another tile:
+/// what that tile lays instead (the statuses after its own, the attributes placed, the terrain).
+fn laid_on(
+    l: &crate::Loadout,
+    own: &[super::Affliction],
+    (statuses, placed, terrain): (&[Atom], &[(Atom, i64)], Option<Atom>),
+) -> crate::Loadout {
+    let mut all = Vec::with_capacity(own.len() + statuses.len());
+    all.extend(own.iter().map(|a| a.status));
+    all.extend_from_slice(statuses);
+    // Every field named, so that a field added to `Loadout` cannot be left out here.
+    let crate::Loadout {
+        class,
+        weapon,
+        accessory,
+        tags,
+        statuses: _,
+        terrain: _,
+        hp,
+        form,
+        debuffs,
+        resources,
+        figures,
+        carried,
+        placed: _,
+    } = l;
+    crate::Loadout {
+        class: *class,
+        weapon: *weapon,
+        accessory: *accessory,
+        tags: tags.clone(),
+        statuses: all,
+        terrain,
+        hp: *hp,
+        form: *form,
+        debuffs: debuffs.clone(),
+        resources: resources.clone(),
+        figures: *figures,
+        carried: carried.clone(),
+        placed: placed.to_vec(),
+    }
+}
+
 /// Whether unit `k` (`f`) is an enemy of unit `i` (of `side`) that may be in contact with it:
 /// another side's, standing.
 fn may_touch(i: usize, side: m::SideId, (k, f): (usize, &super::Combatant)) -> bool {
@@ -290,20 +333,23 @@ impl Battle<'_> {
     /// (k, t))`), each distinct one built once: the distinct loadouts, and each tile's index into
     /// them (`None` where no loadout is made). A loadout differs from tile to tile only by what
     /// the tile lays on it (its situation's statuses and attributes, its terrain), so tiles alike
-    /// in those share one, and two indices differ exactly where the loadouts do.
+    /// in those share one, and two indices differ exactly where the loadouts do. The first is
+    /// built whole (`loadout_at`); each other is the first with what its tile lays instead (the
+    /// unit's own statuses, then the tile's: `loadout_at`'s order).
     pub fn loadouts_moved(
         &self,
         k: usize,
         acting: bool,
         tiles: impl Iterator<Item = Tile>,
     ) -> (Vec<crate::Loadout>, Vec<Option<usize>>) {
-        let (mut distinct, mut at) = (Vec::new(), Vec::new());
-        let Some(u) = self.state.units.get(k) else { return (distinct, tiles.map(|_| None).collect()) };
+        let tiles: Vec<Tile> = tiles.collect();
+        // Room for a few distinct loadouts (a tile's situation takes a few values) and every tile.
+        let (mut distinct, mut at): (Vec<crate::Loadout>, _) = (Vec::with_capacity(4), Vec::with_capacity(tiles.len()));
+        let Some(u) = self.state.units.get(k) else { return (distinct, tiles.iter().map(|_| None).collect()) };
         let class = self.engine.class_index(&u.class);
         let mut laying = self.laying(k, class, true);
         // The enemies listed that may touch one of the tiles: none farther than a tile outside
         // the box that holds them all (the others are passed over at every tile).
-        let tiles: Vec<Tile> = tiles.collect();
         let (lo, hi) = tiles.iter().fold(((i64::MAX, i64::MAX), (i64::MIN, i64::MIN)), |(lo, hi), t| {
             ((lo.0.min(t.0), lo.1.min(t.1)), (hi.0.max(t.0), hi.1.max(t.1)))
         });
@@ -312,9 +358,9 @@ impl Battle<'_> {
         }
         // What each distinct loadout's tile laid on it: statuses, attributes, terrain.
         type Laid = (Vec<Atom>, Vec<(Atom, i64)>, Option<Atom>);
-        let mut keys: Vec<Laid> = Vec::new();
+        let mut keys: Vec<Laid> = Vec::with_capacity(4);
         // What a tile lays, in lists reused from tile to tile (copied for a distinct one).
-        let (mut statuses, mut placed) = (Vec::new(), Vec::new());
+        let (mut statuses, mut placed) = (Vec::with_capacity(8), Vec::with_capacity(2));
         for t in tiles {
             statuses.clear();
             placed.clear();
@@ -325,11 +371,22 @@ impl Battle<'_> {
             let found = keys.iter().position(|(s, p, x)| *s == statuses && *p == placed && *x == terrain);
             let index = match found {
                 Some(n) => Some(n),
-                None => self.loadout_at(k, acting, Some((k, t))).map(|l| {
-                    distinct.push(l);
-                    keys.push((statuses.clone(), placed.clone(), terrain));
-                    distinct.len() - 1
-                }),
+                None => {
+                    let built = match distinct.first() {
+                        Some(first) => {
+                            let l = laid_on(first, &u.statuses, (&statuses, &placed, terrain));
+                            // The loadout `loadout_at` builds there: checked in the debug builds.
+                            debug_assert!(self.loadout_at(k, acting, Some((k, t))).as_ref() == Some(&l));
+                            Some(l)
+                        }
+                        None => self.loadout_at(k, acting, Some((k, t))),
+                    };
+                    built.map(|l| {
+                        distinct.push(l);
+                        keys.push((statuses.clone(), placed.clone(), terrain));
+                        distinct.len() - 1
+                    })
+                }
             };
             at.push(index);
         }

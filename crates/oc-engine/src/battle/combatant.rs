@@ -329,6 +329,10 @@ impl Battle<'_> {
                 Some(m::ItemKind::Weapon) if forms && Some(*n) != u.equipped => carried.push(*n),
                 _ => {}
             }
+            // Without attack forms, nothing after the first accessory is read.
+            if !forms && accessory.is_some() {
+                break;
+            }
         }
         Some(Loadout {
             class: u.class,
@@ -352,5 +356,179 @@ impl Battle<'_> {
             placed,
             carried,
         })
+    }
+}
+
+/// A battle as a decision reads it, its dice aside: its scenario, its state but for the dice, and
+/// whether it is a quiet copy. What greedy keeps its playout choices by
+/// ([`Battle::undiced`], [`Battle::is_undiced`]).
+pub(crate) struct Undiced {
+    scenario: std::sync::Arc<m::Scenario>,
+    state: BattleState,
+    quiet: bool,
+    weakest: bool,
+}
+
+impl Battle<'_> {
+    /// Whether this is a quiet copy ([`Battle::hush`]): an AI's playout.
+    pub(crate) fn is_quiet(&self) -> bool {
+        self.quiet
+    }
+
+    /// The battle as a decision reads it, its dice aside (a copy of its state, but for each
+    /// tile's terrain index: its terrain stamp stands for it).
+    pub(crate) fn undiced(&self) -> Undiced {
+        let s = &self.state;
+        let state = BattleState {
+            map: s.map.clone(),
+            units: s.units.clone(),
+            round: s.round,
+            first: s.first,
+            to_act: s.to_act,
+            finished_first: s.finished_first,
+            outcome: s.outcome.clone(),
+            rng: s.rng.clone(),
+            seized: s.seized.clone(),
+            escaped: s.escaped.clone(),
+            razed: s.razed.clone(),
+            held: s.held.clone(),
+            opened_chests: s.opened_chests.clone(),
+            tile_hp: s.tile_hp.clone(),
+            lights: s.lights.clone(),
+            sighted: s.sighted.clone(),
+            active: s.active.clone(),
+            queue: s.queue.clone(),
+            stance: s.stance.clone(),
+            pending: s.pending.clone(),
+            terrain_ix: Vec::new(),
+            terrain_stamp: s.terrain_stamp,
+            weather: s.weather,
+        };
+        Undiced { scenario: self.scenario.clone(), state, quiet: self.quiet, weakest: self.weakest }
+    }
+
+    /// [`Battle::undiced`] copied into `u` (a copy done with): its units' names and lists reused.
+    pub(crate) fn undiced_into(&self, u: &mut Undiced) {
+        // Every field named, so that a field added to `BattleState` cannot be left out here.
+        let BattleState {
+            map,
+            units,
+            round,
+            first,
+            to_act,
+            finished_first,
+            outcome,
+            rng: _,
+            seized,
+            escaped,
+            razed,
+            held,
+            opened_chests,
+            tile_hp,
+            lights,
+            sighted,
+            active,
+            queue,
+            stance,
+            pending,
+            terrain_ix: _,
+            terrain_stamp,
+            weather,
+        } = &self.state;
+        let s = &mut u.state;
+        s.map.clone_from(map);
+        s.units.clone_from(units);
+        s.round = *round;
+        s.first = *first;
+        s.to_act = *to_act;
+        s.finished_first = *finished_first;
+        s.outcome.clone_from(outcome);
+        s.seized.clone_from(seized);
+        s.escaped.clone_from(escaped);
+        s.razed.clone_from(razed);
+        s.held.clone_from(held);
+        s.opened_chests.clone_from(opened_chests);
+        s.tile_hp.clone_from(tile_hp);
+        s.lights.clone_from(lights);
+        s.sighted.clone_from(sighted);
+        s.active.clone_from(active);
+        s.queue.clone_from(queue);
+        s.stance.clone_from(stance);
+        s.pending.clone_from(pending);
+        s.terrain_stamp = *terrain_stamp;
+        s.weather = *weather;
+        u.scenario.clone_from(&self.scenario);
+        u.quiet = self.quiet;
+        u.weakest = self.weakest;
+    }
+
+    /// A hash of part of what [`Battle::is_undiced`] compares (the units as they stand, whose
+    /// turn it is, the clock): equal battles hash alike.
+    pub(crate) fn undiced_hash(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let s = &self.state;
+        let mut h = crate::fx::Fx::default();
+        for u in &s.units {
+            (u.pos, u.hp, u.state as u8, u.activated).hash(&mut h);
+        }
+        (s.round, s.to_act, s.active.is_some(), s.terrain_stamp).hash(&mut h);
+        h.finish()
+    }
+
+    /// Whether this battle is `u`'s but for its dice: the same scenario (the one `u` keeps alive,
+    /// or an equal one), and every field of the state equal but the dice (the terrain by its
+    /// stamp: a stamp seen again is the same terrain, `movement::terrain_stamp`).
+    pub(crate) fn is_undiced(&self, u: &Undiced) -> bool {
+        // Every field named, so that a field added to `BattleState` cannot be left out here.
+        let BattleState {
+            map,
+            units,
+            round,
+            first,
+            to_act,
+            finished_first,
+            outcome,
+            rng: _,
+            seized,
+            escaped,
+            razed,
+            held,
+            opened_chests,
+            tile_hp,
+            lights,
+            sighted,
+            active,
+            queue,
+            stance,
+            pending,
+            terrain_ix: _,
+            terrain_stamp,
+            weather,
+        } = &u.state;
+        let s = &self.state;
+        self.quiet == u.quiet
+            && self.weakest == u.weakest
+            && (std::sync::Arc::ptr_eq(&self.scenario, &u.scenario) || *self.scenario == *u.scenario)
+            && s.round == *round
+            && s.to_act == *to_act
+            && s.terrain_stamp == *terrain_stamp
+            && s.units == *units
+            && s.first == *first
+            && s.finished_first == *finished_first
+            && s.active == *active
+            && s.pending == *pending
+            && s.outcome == *outcome
+            && s.seized == *seized
+            && s.escaped == *escaped
+            && s.razed == *razed
+            && s.held == *held
+            && s.opened_chests == *opened_chests
+            && s.tile_hp == *tile_hp
+            && s.lights == *lights
+            && s.sighted == *sighted
+            && s.queue == *queue
+            && s.stance == *stance
+            && s.weather == *weather
+            && (std::sync::Arc::ptr_eq(&s.map, map) || *s.map == **map)
     }
 }

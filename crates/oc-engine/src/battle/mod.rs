@@ -47,6 +47,7 @@ use crate::{ChaCha8Rng, Engine};
 pub use crate::error::{BattleError, Rule};
 pub use actions::Available;
 pub use charge::AttackAction;
+pub(crate) use combatant::Undiced;
 pub use courage::Morale;
 pub use deploy::{auto_deploy, deploy, home_zones, placement_units, Deployment, Setup};
 pub use fog::{Light, Sight};
