@@ -298,6 +298,10 @@ impl Exchange<'_> {
                 let effects = !fires || blind;
                 let mut made: SmallVec<[(Effect, usize); MADE_SEARCHED]> = SmallVec::new();
                 made_index.clear();
+                // The last outcome's effect and where its state is: outcomes in a row often have
+                // one (every blow past the struck unit's hit points), found again without a search
+                // (an effect's place never changes, so the search would find the same).
+                let mut last: Option<(Effect, usize)> = None;
                 for &(count, o) in outcomes.list.iter() {
                     let weight = p * count / faces;
                     let effect = effects.then(|| {
@@ -308,20 +312,20 @@ impl Exchange<'_> {
                             if blind { fired(&o) } else { 0 },
                         )
                     });
-                    let found = effect.and_then(|e| {
-                        if made_index.is_empty() {
-                            made.iter().find(|(x, _)| *x == e).map(|(_, i)| *i)
-                        } else {
-                            made_index.get(&e).copied()
-                        }
+                    let found = effect.and_then(|e| match last {
+                        Some((x, i)) if x == e => Some(i),
+                        _ if made_index.is_empty() => made.iter().find(|(x, _)| *x == e).map(|(_, i)| *i),
+                        _ => made_index.get(&e).copied(),
                     });
                     if let Some(i) = found {
                         next.add_to(i, weight);
+                        last = effect.map(|e| (e, i));
                         continue;
                     }
                     let (after, _) = self.after_strike(&state, side, o, outcomes.reaction);
                     let i = next.add_at(after, weight);
                     if let Some(e) = effect {
+                        last = Some((e, i));
                         if !made_index.is_empty() {
                             made_index.insert(e, i);
                         } else if made.len() < MADE_SEARCHED {
