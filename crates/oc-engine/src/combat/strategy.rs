@@ -42,6 +42,9 @@ pub struct Strategy {
     /// outcomes' key, worked out once an exchange for each striker and pair of units, not at
     /// every state (`combat::outcomes`).
     pub kept_parts: bool,
+    /// A strike's outcomes at each state kept beyond the exchange for the exchanges of the same
+    /// two loadouts at other hit points (`combat::across`; the AIs' endings).
+    pub across: bool,
 }
 
 impl Strategy {
@@ -58,6 +61,7 @@ impl Strategy {
         settle_summed: true,
         blind_triggers: true,
         kept_parts: true,
+        across: true,
     };
 
     /// The plain way, every fast path off: the semantics the others are held to.
@@ -73,6 +77,7 @@ impl Strategy {
         settle_summed: false,
         blind_triggers: false,
         kept_parts: false,
+        across: false,
     };
 }
 
