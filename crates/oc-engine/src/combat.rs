@@ -23,6 +23,7 @@ mod plan;
 mod play;
 mod react;
 mod reroll;
+mod runs;
 pub(crate) mod strategy;
 mod structure;
 mod world;

@@ -548,7 +548,7 @@ const FEW_OUTCOMES: usize = 16;
 /// strike's outcome adds its own): the same additions in the same order, the same bits. The
 /// weights are worked out two at a time, apart from the sum (in one instruction each).
 #[inline(always)]
-fn summed(mut sum: f64, p: f64, faces: f64, counts: &[f64]) -> f64 {
+pub(super) fn summed(mut sum: f64, p: f64, faces: f64, counts: &[f64]) -> f64 {
     let (pairs, rest) = counts.as_chunks::<2>();
     for [x, y] in pairs {
         let (a, b) = (p * x / faces, p * y / faces);
@@ -563,7 +563,7 @@ fn summed(mut sum: f64, p: f64, faces: f64, counts: &[f64]) -> f64 {
 
 impl Outcomes {
     /// Each outcome's weight, in the outcomes' order: worked out once.
-    fn counts(&self) -> &[f64] {
+    pub(super) fn counts(&self) -> &[f64] {
         self.counts.get_or_init(|| self.list.iter().map(|(count, _)| *count).collect())
     }
 

@@ -18,7 +18,14 @@ use crate::ir::E;
 /// and critically (see the general walk in [`Exchange::walk_planned`]): the hit points after it,
 /// whether it dealt damage, the rerolls it paid, and where a trigger may fire, which ones do
 /// ([`fired`]; 0 where none may).
-type Effect = ([i64; 2], bool, u16, u8);
+pub(super) type Effect = ([i64; 2], bool, u16, u8);
+
+/// The [`Effect`] of outcome `o` of a strike by `side` from hit points `hp`, where triggers that
+/// fire on it are `blind` (else none may fire).
+#[inline(always)]
+pub(super) fn dealt_effect(hp: [i64; 2], side: usize, o: Outcome, blind: bool) -> Effect {
+    (dealt(hp, side, o).map(|h| h.max(0)), o.deals_damage(), o.rerolled, if blind { fired(&o) } else { 0 })
+}
 
 /// Which of a strike's triggers fire for outcome `o` (`Exchange::apply`: `hit`, `crit`, `miss`),
 /// with a bit set so that it is never 0.
@@ -296,6 +303,12 @@ impl Exchange<'_> {
                 // unit struck and lays a status: every such blow).
                 let blind = fires && self.engine.ir.strategy.blind_triggers && self.blind_triggers(&state, side);
                 let effects = !fires || blind;
+                if effects
+                    && self.engine.ir.strategy.effect_runs
+                    && self.strike_by_runs(&state, side, p, blind, &outcomes, &mut next)
+                {
+                    continue;
+                }
                 let mut made: SmallVec<[(Effect, usize); MADE_SEARCHED]> = SmallVec::new();
                 made_index.clear();
                 // The last outcome's effect and where its state is: outcomes in a row often have
@@ -304,14 +317,7 @@ impl Exchange<'_> {
                 let mut last: Option<(Effect, usize)> = None;
                 for &(count, o) in outcomes.list.iter() {
                     let weight = p * count / faces;
-                    let effect = effects.then(|| {
-                        (
-                            dealt(state.hp, side, o).map(|h| h.max(0)),
-                            o.deals_damage(),
-                            o.rerolled,
-                            if blind { fired(&o) } else { 0 },
-                        )
-                    });
+                    let effect = effects.then(|| dealt_effect(state.hp, side, o, blind));
                     let found = effect.and_then(|e| match last {
                         Some((x, i)) if x == e => Some(i),
                         _ if made_index.is_empty() => made.iter().find(|(x, _)| *x == e).map(|(_, i)| *i),

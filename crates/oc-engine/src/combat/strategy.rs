@@ -45,6 +45,9 @@ pub struct Strategy {
     /// A strike's outcomes at each state kept beyond the exchange for the exchanges of the same
     /// two loadouts at other hit points (`combat::across`; the AIs' endings).
     pub across: bool,
+    /// The general walk's strikes from a state by runs of outcomes with one effect, worked out
+    /// once for each list of outcomes and hit points (`combat::runs`), not outcome by outcome.
+    pub effect_runs: bool,
 }
 
 impl Strategy {
@@ -62,6 +65,7 @@ impl Strategy {
         blind_triggers: true,
         kept_parts: true,
         across: true,
+        effect_runs: true,
     };
 
     /// The plain way, every fast path off: the semantics the others are held to.
@@ -78,6 +82,7 @@ impl Strategy {
         blind_triggers: false,
         kept_parts: false,
         across: false,
+        effect_runs: false,
     };
 }
 
