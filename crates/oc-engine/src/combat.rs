@@ -328,14 +328,11 @@ struct Outcomes {
     /// From each outcome on, the least damage the strikes deal the unit struck, where each is a
     /// hit on it (`plain.rs`: past its hit points, all fell it); worked out once, where asked.
     felling: std::sync::OnceLock<Box<[i64]>>,
-    /// Each outcome's weight, in a list of their own (`plain.rs`: summed in runs); worked out
-    /// once, where asked.
-    counts: std::sync::OnceLock<Box<[f64]>>,
 }
 
 impl Outcomes {
     fn new(den: f64, list: OutcomeList) -> Outcomes {
-        Outcomes { den, list, reaction: None, felling: std::sync::OnceLock::new(), counts: std::sync::OnceLock::new() }
+        Outcomes { den, list, reaction: None, felling: std::sync::OnceLock::new() }
     }
 }
 

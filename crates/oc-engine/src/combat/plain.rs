@@ -351,7 +351,7 @@ fn strike_many(next: &mut Grid, hp: [i64; 2], p: f64, side: usize, outcomes: &Ou
         // Outcomes in a row that lead to one state (every blow past the struck unit's hit
         // points, and from where every outcome left fells it, all of them): their weights
         // summed there one after the other, as each outcome's would be.
-        let counts = outcomes.counts();
+        let counts = &row.counts[..];
         let mut from = 0;
         for &(end, state) in row.runs.iter() {
             let counts = counts.get(from..end as usize).unwrap_or_default();
@@ -372,6 +372,8 @@ fn strike_many(next: &mut Grid, hp: [i64; 2], p: f64, side: usize, outcomes: &Ou
 struct Row {
     states: SmallVec<[[i64; 2]; 8]>,
     runs: Box<[(u32, u16)]>,
+    /// Each outcome's weight ([`counts`]).
+    counts: Box<[f64]>,
 }
 
 impl Row {
@@ -435,7 +437,7 @@ impl Row {
                 break;
             }
         }
-        Some(Row { states, runs: runs.into() })
+        Some(Row { states, runs: runs.into(), counts: counts(outcomes) })
     }
 }
 
@@ -561,12 +563,13 @@ pub(super) fn summed(mut sum: f64, p: f64, faces: f64, counts: &[f64]) -> f64 {
     sum
 }
 
-impl Outcomes {
-    /// Each outcome's weight, in the outcomes' order: worked out once.
-    pub(super) fn counts(&self) -> &[f64] {
-        self.counts.get_or_init(|| self.list.iter().map(|(count, _)| *count).collect())
-    }
+/// Each outcome's weight, in the outcomes' order, in a list of their own (kept with the rows and
+/// runs made from them, which are kept by the outcomes held in bounded tables: summed in runs).
+pub(super) fn counts(outcomes: &Outcomes) -> Box<[f64]> {
+    outcomes.list.iter().map(|(count, _)| *count).collect()
+}
 
+impl Outcomes {
     /// From each outcome on, the least damage they deal the unit struck where every one of them
     /// is a hit on it (no miss, no backfire), else `i64::MIN`: worked out once.
     fn felling(&self) -> &[i64] {

@@ -21,6 +21,8 @@ use crate::fx::{FastMap, Tally};
 struct Runs {
     effects: Vec<Effect>,
     runs: Vec<(u32, u16)>,
+    /// Each outcome's weight (`plain::counts`).
+    counts: Box<[f64]>,
 }
 
 impl Runs {
@@ -44,7 +46,7 @@ impl Runs {
                 _ => runs.push((k, place)),
             }
         }
-        Some(Runs { effects, runs })
+        Some(Runs { effects, runs, counts: super::plain::counts(outcomes) })
     }
 }
 
@@ -95,7 +97,7 @@ impl Exchange<'_> {
     ) -> bool {
         let Some(runs) = runs_of(state.hp, side, blind, outcomes) else { return false };
         let faces = outcomes.den;
-        let counts = outcomes.counts();
+        let counts = &runs.counts[..];
         // Where each effect's state is in `next`, once made.
         let mut placed: SmallVec<[usize; 16]> = smallvec::smallvec![usize::MAX; runs.effects.len()];
         let mut from = 0usize;
