@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use oc_model as m;
 
+mod across;
 mod attrs;
 mod faces;
 mod memo;
@@ -22,6 +23,7 @@ mod plan;
 mod play;
 mod react;
 mod reroll;
+mod runs;
 pub(crate) mod strategy;
 mod structure;
 mod world;
@@ -396,7 +398,7 @@ pub struct Exchange<'e> {
     cover: i64,
     /// Whether an evaluation since it was last cleared read the state's hit points or
     /// resources (`Ctx::reads`).
-    reads: std::cell::Cell<bool>,
+    reads: std::cell::Cell<u8>,
     /// Each side's strike on the other as the exchange began (outcomes and flags for every
     /// amount of hit points).
     memos: [memo::StrikeMemo; 2],
@@ -405,6 +407,9 @@ pub struct Exchange<'e> {
     /// The values of a strike's parts (`Ir::valued_inputs`) by what fixes those that read no
     /// hit points nor resources: the same at every state (`Exchange::part_values`).
     parts: RefCell<Vec<parts::Kept>>,
+    /// The number its two loadouts' strikes are kept by beyond the exchange, where they are
+    /// (`across.rs`).
+    across: Option<u64>,
 }
 
 thread_local! {
@@ -481,10 +486,11 @@ impl<'e> Exchange<'e> {
             activated: [false; 2],
             moved: [false; 2],
             cover: 0,
-            reads: std::cell::Cell::new(false),
+            reads: std::cell::Cell::new(0),
             memos: Default::default(),
             sharing: std::cell::Cell::new(false),
             parts: RefCell::new(Vec::new()),
+            across: None,
         }
         .checked()
     }
@@ -590,12 +596,25 @@ impl<'e> Exchange<'e> {
         if let Some(o) = memo.by_state.get(&key) {
             return o.clone();
         }
-        self.reads.set(false);
-        let o = Arc::new(self.outcomes(state, side));
+        self.reads.set(0);
+        // Kept by an exchange of the same two loadouts at other hit points, with the sides whose
+        // hit points or resources working them out read (as it would here).
+        let o = match self.kept_across(&mut key) {
+            Some((o, reads)) => {
+                self.reads.set(reads);
+                o
+            }
+            None => {
+                let o = Arc::new(self.outcomes(state, side));
+                self.keep_across(&key, &o, self.reads.get());
+                o
+            }
+        };
+        let reads = self.reads.get() != 0;
         if let Some(slot) = shared {
-            let _ = slot.set((!self.reads.get()).then(|| o.clone()));
+            let _ = slot.set((!reads).then(|| o.clone()));
         }
-        if !self.reads.get() {
+        if !reads {
             // Every state as the exchange began finds them in `shared` above.
             if shared.and_then(std::cell::OnceCell::get).is_some_and(Option::is_some) {
                 self.share_outcomes(side, &o);

@@ -96,6 +96,13 @@ impl<K: Clone + Eq + std::hash::Hash> Tally<K> {
         }
     }
 
+    /// Sets the weight kept at `i` (where [`Tally::add_at`] said it is) to `f` of it.
+    pub(crate) fn update(&mut self, i: usize, f: impl FnOnce(f64) -> f64) {
+        if let Some((_, w)) = self.list.get_mut(i) {
+            *w = f(*w);
+        }
+    }
+
     /// Adds `weight` to the key kept at `i` (where [`Tally::add_at`] said it is).
     pub(crate) fn add_to(&mut self, i: usize, weight: f64) {
         if let Some((_, w)) = self.list.get_mut(i) {

@@ -44,6 +44,10 @@ pub(crate) struct ExchangeInputs {
     /// exchange's state holds, and no dice are named by a value (`Exchange::checked`). Then an
     /// exchange's walk may be kept for every amount of hit points (`combat::Template`).
     hp_free: bool,
+    /// Whether two units alike but for their hit points are the same but for them (no weapon's
+    /// reach reads an attribute an exchange's state holds): then what a strike comes to at a
+    /// state is the same in both their exchanges (`combat::across`).
+    alike_but_hp: bool,
 }
 
 /// Whether `e` may read an attribute an exchange's state holds (hit points, a resource), directly
@@ -187,9 +191,16 @@ impl ExchangeInputs {
             })
             .map(|(_, (name, _))| Atom::new(name))
             .collect();
-        let hp_free = !engine.item_ranges.values().any(|(lo, hi)| reads_state(ir, lo, 64) || reads_state(ir, hi, 64))
-            && !ir.strike_dice.iter().any(|s| ir.dice.get(*s as usize).is_some_and(|d| d.dynamic.is_some()));
-        ExchangeInputs { unread, inert, terrains, hp_free }
+        let alike_but_hp = !engine.item_ranges.values().any(|(lo, hi)| reads_state(ir, lo, 64) || reads_state(ir, hi, 64));
+        let hp_free =
+            alike_but_hp && !ir.strike_dice.iter().any(|s| ir.dice.get(*s as usize).is_some_and(|d| d.dynamic.is_some()));
+        ExchangeInputs { unread, inert, terrains, hp_free, alike_but_hp }
+    }
+
+    /// Whether two units alike but for their hit points are the same but for them (see
+    /// `alike_but_hp`).
+    pub(crate) fn alike_but_hp(&self) -> bool {
+        self.alike_but_hp
     }
 
     /// Whether an exchange's walk may be kept for every amount of hit points (see `hp_free`).

@@ -520,7 +520,7 @@ impl Engine {
             return Ok((f, None));
         }
         let x = Exchange::new(self, attacker, defender, distance)?.moved([moved, false]).cover(cover);
-        let x = if single { x.single() } else { x };
+        let x = if single { x.single() } else { x }.across();
         let f = std::sync::Arc::new(x.ending());
         let walk = if template { x.template() } else { None };
         if let Ok(mut cache) = self.endings.write() {

@@ -33,8 +33,9 @@ pub struct Ctx<'a> {
     pub solo: bool,
     /// Set when an evaluation reads an attribute the exchange's state holds (hit points, a
     /// resource): what it computed is then good only for that state. Left unset, the result
-    /// holds for every amount of them (`Exchange` caches it once for all).
-    pub reads: Option<&'a std::cell::Cell<bool>>,
+    /// holds for every amount of them (`Exchange` caches it once for all). A bit for each side
+    /// read (1 the first, 2 the second).
+    pub reads: Option<&'a std::cell::Cell<u8>>,
 }
 
 impl Ctx<'_> {
@@ -44,7 +45,7 @@ impl Ctx<'_> {
     fn attr(&self, side: usize, attr: u16) -> V {
         if self.ir.state_attrs.get(attr as usize).copied().unwrap_or(false) {
             if let Some(r) = self.reads {
-                r.set(true);
+                r.set(r.get() | if side == 0 { 1 } else { 2 });
             }
             let held = self.held.get(side).and_then(|h| h.iter().rev().find(|(a, _)| *a == attr));
             if let Some((_, v)) = held {

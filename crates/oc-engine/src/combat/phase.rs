@@ -64,9 +64,9 @@ impl Exchange<'_> {
         if let Some(v) = hit {
             return v;
         }
-        self.reads.set(false);
+        self.reads.set(0);
         let v = self.flag_uncached(state, attacker, id);
-        let hp = self.reads.get().then_some(state.hp);
+        let hp = (self.reads.get() != 0).then_some(state.hp);
         if let Some(slot) = shared {
             let _ = slot.set(if hp.is_none() { Some(v) } else { None });
         }

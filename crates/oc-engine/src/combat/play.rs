@@ -18,7 +18,14 @@ use crate::ir::E;
 /// and critically (see the general walk in [`Exchange::walk_planned`]): the hit points after it,
 /// whether it dealt damage, the rerolls it paid, and where a trigger may fire, which ones do
 /// ([`fired`]; 0 where none may).
-type Effect = ([i64; 2], bool, u16, u8);
+pub(super) type Effect = ([i64; 2], bool, u16, u8);
+
+/// The [`Effect`] of outcome `o` of a strike by `side` from hit points `hp`, where triggers that
+/// fire on it are `blind` (else none may fire).
+#[inline(always)]
+pub(super) fn dealt_effect(hp: [i64; 2], side: usize, o: Outcome, blind: bool) -> Effect {
+    (dealt(hp, side, o).map(|h| h.max(0)), o.deals_damage(), o.rerolled, if blind { fired(&o) } else { 0 })
+}
 
 /// Which of a strike's triggers fire for outcome `o` (`Exchange::apply`: `hit`, `crit`, `miss`),
 /// with a bit set so that it is never 0.
@@ -296,32 +303,35 @@ impl Exchange<'_> {
                 // unit struck and lays a status: every such blow).
                 let blind = fires && self.engine.ir.strategy.blind_triggers && self.blind_triggers(&state, side);
                 let effects = !fires || blind;
+                if effects
+                    && self.engine.ir.strategy.effect_runs
+                    && self.strike_by_runs(&state, side, p, blind, &outcomes, &mut next)
+                {
+                    continue;
+                }
                 let mut made: SmallVec<[(Effect, usize); MADE_SEARCHED]> = SmallVec::new();
                 made_index.clear();
+                // The last outcome's effect and where its state is: outcomes in a row often have
+                // one (every blow past the struck unit's hit points), found again without a search
+                // (an effect's place never changes, so the search would find the same).
+                let mut last: Option<(Effect, usize)> = None;
                 for &(count, o) in outcomes.list.iter() {
                     let weight = p * count / faces;
-                    let effect = effects.then(|| {
-                        (
-                            dealt(state.hp, side, o).map(|h| h.max(0)),
-                            o.deals_damage(),
-                            o.rerolled,
-                            if blind { fired(&o) } else { 0 },
-                        )
-                    });
-                    let found = effect.and_then(|e| {
-                        if made_index.is_empty() {
-                            made.iter().find(|(x, _)| *x == e).map(|(_, i)| *i)
-                        } else {
-                            made_index.get(&e).copied()
-                        }
+                    let effect = effects.then(|| dealt_effect(state.hp, side, o, blind));
+                    let found = effect.and_then(|e| match last {
+                        Some((x, i)) if x == e => Some(i),
+                        _ if made_index.is_empty() => made.iter().find(|(x, _)| *x == e).map(|(_, i)| *i),
+                        _ => made_index.get(&e).copied(),
                     });
                     if let Some(i) = found {
                         next.add_to(i, weight);
+                        last = effect.map(|e| (e, i));
                         continue;
                     }
                     let (after, _) = self.after_strike(&state, side, o, outcomes.reaction);
                     let i = next.add_at(after, weight);
                     if let Some(e) = effect {
+                        last = Some((e, i));
                         if !made_index.is_empty() {
                             made_index.insert(e, i);
                         } else if made.len() < MADE_SEARCHED {

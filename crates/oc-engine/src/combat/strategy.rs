@@ -42,6 +42,12 @@ pub struct Strategy {
     /// outcomes' key, worked out once an exchange for each striker and pair of units, not at
     /// every state (`combat::outcomes`).
     pub kept_parts: bool,
+    /// A strike's outcomes at each state kept beyond the exchange for the exchanges of the same
+    /// two loadouts at other hit points (`combat::across`; the AIs' endings).
+    pub across: bool,
+    /// The general walk's strikes from a state by runs of outcomes with one effect, worked out
+    /// once for each list of outcomes and hit points (`combat::runs`), not outcome by outcome.
+    pub effect_runs: bool,
 }
 
 impl Strategy {
@@ -58,6 +64,8 @@ impl Strategy {
         settle_summed: true,
         blind_triggers: true,
         kept_parts: true,
+        across: true,
+        effect_runs: true,
     };
 
     /// The plain way, every fast path off: the semantics the others are held to.
@@ -73,6 +81,8 @@ impl Strategy {
         settle_summed: false,
         blind_triggers: false,
         kept_parts: false,
+        across: false,
+        effect_runs: false,
     };
 }
 
