@@ -96,6 +96,18 @@ pub(crate) fn matchups(e: &Engine) -> Vec<(String, Loadout, Loadout, i64)> {
     out
 }
 
+/// An ending's figures as bits (its start, odds and each side's hit points with their
+/// chances): two endings equal bit for bit have equal lists.
+pub(crate) fn ending_bits(e: &crate::Ending) -> Vec<u64> {
+    let o = &e.odds;
+    let mut out: Vec<u64> = e.start.iter().map(|h| *h as u64).collect();
+    out.extend([o.attacker_routed, o.defender_routed, o.attacker_damage_taken, o.defender_damage_taken].map(f64::to_bits));
+    for (hp, p) in e.attacker_hp.iter().chain([(&i64::MIN, &0.0)]).chain(&e.defender_hp) {
+        out.extend([*hp as u64, p.to_bits()]);
+    }
+    out
+}
+
 #[cfg(test)]
 #[allow(clippy::expect_used)]
 mod tests {

@@ -267,16 +267,20 @@ impl Battle<'_> {
         if let Some(a) = &self.state.active {
             return if self.state.units.get(a.unit).is_some_and(|u| u.side == side) { vec![a.unit] } else { Vec::new() };
         }
-        if matches!(self.engine.rules.ruleset.turn.order, m::Order::By { .. }) {
-            let next = self
-                .state
-                .queue
-                .iter()
-                .copied()
-                .find(|i| self.state.units.get(*i).is_some_and(|u| u.state == State::Ready && !u.activated));
+        if let Some(next) = self.next_by_order() {
             return next.filter(|i| self.state.units.get(*i).is_some_and(|u| u.side == side)).into_iter().collect();
         }
         self.waiting(side)
+    }
+
+    /// Where units act by the ruleset's order (`order by`), the next ready unit in the queue
+    /// not yet activated (`Some(None)`: none); `None` where the order is not by a queue.
+    fn next_by_order(&self) -> Option<Option<usize>> {
+        if !matches!(self.engine.rules.ruleset.turn.order, m::Order::By { .. }) {
+            return None;
+        }
+        let ready = |i: &usize| self.state.units.get(*i).is_some_and(|u| u.state == State::Ready && !u.activated);
+        Some(self.state.queue.iter().copied().find(ready))
     }
 
     /// Whether unit `i` is among [`Battle::may_act`]`(side)`, with no list made.
@@ -288,13 +292,7 @@ impl Battle<'_> {
         if let Some(a) = &self.state.active {
             return a.unit == i && of_side(a.unit);
         }
-        if matches!(self.engine.rules.ruleset.turn.order, m::Order::By { .. }) {
-            let next = self
-                .state
-                .queue
-                .iter()
-                .copied()
-                .find(|k| self.state.units.get(*k).is_some_and(|u| u.state == State::Ready && !u.activated));
+        if let Some(next) = self.next_by_order() {
             return next == Some(i) && of_side(i);
         }
         self.state.units.get(i).is_some_and(|u| u.side == side && u.state == State::Ready && !u.activated)

@@ -140,17 +140,8 @@ fn unread([first, second]: [i64; 2], reads: u8) -> [i64; 2] {
 #[cfg(test)]
 #[allow(clippy::expect_used)]
 mod tests {
-    use crate::{Ending, Engine, Loadout};
-
-    fn bits(e: &Ending) -> Vec<u64> {
-        let o = &e.odds;
-        let mut out: Vec<u64> = e.start.iter().map(|h| *h as u64).collect();
-        out.extend([o.attacker_routed, o.defender_routed, o.attacker_damage_taken, o.defender_damage_taken].map(f64::to_bits));
-        for (hp, p) in e.attacker_hp.iter().chain([(&i64::MIN, &0.0)]).chain(&e.defender_hp) {
-            out.extend([*hp as u64, p.to_bits()]);
-        }
-        out
-    }
+    use crate::testing::ending_bits as bits;
+    use crate::{Engine, Loadout};
 
     /// Every built-in ruleset's matchups (units of figures too), ended at falling hit points
     /// one after the other with the strikes' outcomes kept across the exchanges and worked out

@@ -263,18 +263,9 @@ impl super::Exchange<'_> {
 #[cfg(test)]
 #[allow(clippy::expect_used)]
 mod tests {
-    use crate::combat::{Ending, Exchange};
+    use crate::combat::Exchange;
+    use crate::testing::ending_bits as bits;
     use crate::{Engine, Loadout};
-
-    fn bits(e: &Ending) -> Vec<u64> {
-        let o = &e.odds;
-        let mut out: Vec<u64> = e.start.iter().map(|h| *h as u64).collect();
-        out.extend([o.attacker_routed, o.defender_routed, o.attacker_damage_taken, o.defender_damage_taken].map(f64::to_bits));
-        for (hp, p) in e.attacker_hp.iter().chain([(&i64::MIN, &0.0)]).chain(&e.defender_hp) {
-            out.extend([*hp as u64, p.to_bits()]);
-        }
-        out
-    }
 
     /// `a` attacking `d` from `r`, a lone strike where `single`, a charge where `moved`.
     fn exchange<'e>(
