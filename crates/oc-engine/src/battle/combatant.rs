@@ -378,32 +378,8 @@ impl Battle<'_> {
     /// The battle as a decision reads it, its dice aside (a copy of its state, but for each
     /// tile's terrain index: its terrain stamp stands for it).
     pub(crate) fn undiced(&self) -> Undiced {
-        let s = &self.state;
-        let state = BattleState {
-            map: s.map.clone(),
-            units: s.units.clone(),
-            round: s.round,
-            first: s.first,
-            to_act: s.to_act,
-            finished_first: s.finished_first,
-            outcome: s.outcome.clone(),
-            rng: s.rng.clone(),
-            seized: s.seized.clone(),
-            escaped: s.escaped.clone(),
-            razed: s.razed.clone(),
-            held: s.held.clone(),
-            opened_chests: s.opened_chests.clone(),
-            tile_hp: s.tile_hp.clone(),
-            lights: s.lights.clone(),
-            sighted: s.sighted.clone(),
-            active: s.active.clone(),
-            queue: s.queue.clone(),
-            stance: s.stance.clone(),
-            pending: s.pending.clone(),
-            terrain_ix: Vec::new(),
-            terrain_stamp: s.terrain_stamp,
-            weather: s.weather,
-        };
+        let mut state = self.state.clone();
+        state.terrain_ix = Vec::new();
         Undiced { scenario: self.scenario.clone(), state, quiet: self.quiet, weakest: self.weakest }
     }
 
