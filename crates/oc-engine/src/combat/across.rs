@@ -43,6 +43,10 @@ struct Kept {
     held: usize,
     next: u64,
     found: usize,
+    /// The IR the table holds outcomes of: another's start it over (one ruleset's outcomes
+    /// are no use to another's, and would only be carried, as `oc fairness` goes from scenario
+    /// to scenario on the same threads).
+    ir: u64,
 }
 
 thread_local! {
@@ -74,6 +78,12 @@ impl Exchange<'_> {
             .try_with(|k| {
                 let mut k = k.try_borrow_mut().ok()?;
                 let k = &mut *k;
+                if k.ir != key.ir {
+                    k.pairs.clear();
+                    k.outcomes.clear();
+                    k.held = 0;
+                    k.ir = key.ir;
+                }
                 if let Some(n) = k.pairs.get(&key) {
                     return Some(*n);
                 }

@@ -51,31 +51,37 @@ impl Runs {
 }
 
 /// A thread's runs by the outcomes' list (its place: the entry holds the list), the hit points,
-/// the side and whether triggers fire, and how many outcomes the lists held count.
-type Kept = (FastMap<(usize, [i64; 2], u8, bool), (OutcomeList, Arc<Runs>)>, usize);
+/// the side and whether triggers fire; how many outcomes the lists held count, and the IR they
+/// are of (another's start the table over: its lists would only be carried, as `oc fairness`
+/// goes from scenario to scenario on the same threads).
+type Kept = (FastMap<(usize, [i64; 2], u8, bool), (OutcomeList, Arc<Runs>)>, usize, u64);
 
 thread_local! {
-    static KEPT: std::cell::RefCell<Kept> = std::cell::RefCell::new((FastMap::default(), 0));
+    static KEPT: std::cell::RefCell<Kept> = std::cell::RefCell::new((FastMap::default(), 0, 0));
 }
 
 /// The most outcomes the lists a thread's runs hold may count; past it the runs start over.
 const KEPT_MAX: usize = 1 << 20;
 
 /// The runs of a strike by `side` from `hp` with `outcomes`: kept, or worked out (and kept).
-fn runs_of(hp: [i64; 2], side: usize, blind: bool, outcomes: &Outcomes) -> Option<Arc<Runs>> {
+fn runs_of(ir: u64, hp: [i64; 2], side: usize, blind: bool, outcomes: &Outcomes) -> Option<Arc<Runs>> {
     let key = (Arc::as_ptr(&outcomes.list) as *const u8 as usize, hp, side as u8, blind);
-    let kept = KEPT.try_with(|k| k.try_borrow().ok().and_then(|k| k.0.get(&key).map(|(_, r)| r.clone()))).ok().flatten();
+    let kept = KEPT
+        .try_with(|k| k.try_borrow().ok().filter(|k| k.2 == ir).and_then(|k| k.0.get(&key).map(|(_, r)| r.clone())))
+        .ok()
+        .flatten();
     if let Some(r) = kept {
         return Some(r);
     }
     let runs = Arc::new(Runs::new(hp, side, blind, outcomes)?);
     let _ = KEPT.try_with(|k| {
         let Ok(mut k) = k.try_borrow_mut() else { return };
-        let (table, held) = &mut *k;
+        let (table, held, of) = &mut *k;
         let size = outcomes.list.len().max(1);
-        if *held + size > KEPT_MAX {
+        if *held + size > KEPT_MAX || *of != ir {
             table.clear();
             *held = 0;
+            *of = ir;
         }
         *held += size;
         table.insert(key, (outcomes.list.clone(), runs.clone()));
@@ -95,7 +101,7 @@ impl Exchange<'_> {
         outcomes: &Outcomes,
         next: &mut Tally<State>,
     ) -> bool {
-        let Some(runs) = runs_of(state.hp, side, blind, outcomes) else { return false };
+        let Some(runs) = runs_of(self.engine.ir.id, state.hp, side, blind, outcomes) else { return false };
         let faces = outcomes.den;
         let counts = &runs.counts[..];
         // Where each effect's state is in `next`, once made.
