@@ -147,18 +147,22 @@ const GUARDS: &str =
      army D for Arena defender { unit Bors: Soldier { items IronLance } unit Seth: Soldier { items IronLance } }";
 
 /// The arena's attacker must seize the goal (or escape); its defender wins by `rout all`, so
-/// tiles are at stake. `searcher` (`Planner::wide`) searches for the defender, which must stop the seizure (it
-/// played the tactician's turn wherever tiles were at stake before); for the attacker, a side
-/// that must take ground, it plays the tactician's turn, move for move, with no playouts.
+/// tiles are at stake. `searcher` (`Planner::wide`) searches for the defender, which must stop
+/// the seizure, and (without fog) for the attacker, a side that must take ground, its playouts
+/// playing the attacker's own turns as the tactician does (it played the tactician's turn, move
+/// for move, before). The default plays the tactician's turn for both, with no playouts.
 #[test]
-fn the_planner_searches_for_the_side_that_stops_a_seizure_not_the_seizer() {
+fn the_searcher_searches_for_the_seizer_and_the_side_that_stops_it() {
     let (rules, map) = arena::setup(GUARDS);
     let engine = Engine::new(rules).unwrap();
     let mut b = arena::battle(&engine, &map, [&[(0, 0), (1, 2)], &[(6, 4), (6, 2)]]);
     let (mut planner, mut tactician) = (Planner::wide(), oc_engine::ai::Tactician::default());
     assert_eq!(b.to_act, SideId::Attacker);
+    let mut narrow = Planner::default();
+    assert_eq!(narrow.choose(&b), tactician.choose(&b), "the default's seizer plays as the tactician");
+    assert_eq!(narrow.playout_turns(), 0);
     let turn = planner.choose(&b).unwrap();
-    assert_eq!((planner.playout_turns(), &turn), (0, &tactician.choose(&b).unwrap()), "the seizer plays as the tactician");
+    assert!(planner.playout_turns() > 0, "the seizer's turn is searched");
     b.play_turn(turn).unwrap();
     arena::to_act(&mut b, SideId::Defender);
     assert!(b.outcome.is_none() && b.may_act(SideId::Defender).len() == 2, "{:?}", b.outcome);

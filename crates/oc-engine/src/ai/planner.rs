@@ -22,8 +22,10 @@
 //! than greedy for the Woodcutter's Night's raiders (attacker wins 54.0% against greedy
 //! v greedy's 45.5%; searching, 61.0%: 400 games, seed 11, the watch of five it had then). `searcher` ([`Planner::wide`])
 //! searches wherever it was measured no weaker: also for the side that stops a seizure, escape
-//! or raze, and past a dozen units (a side that must take ground itself plays the tactician's
-//! turn). It shifts the shipped scenarios' balance toward the defender and costs 7 to 25 times
+//! or raze, past a dozen units, and without fog for the side that must take ground itself,
+//! whose playouts play its own turns as the tactician does (greedy for the enemy's): with
+//! greedy for both, a taker's copies lost its leader or refugees to greedy's blunders, and
+//! searching lost to the tactician (`takes_ground`). It shifts the shipped scenarios' balance toward the defender and costs 7 to 25 times
 //! the tactician there: without fog the default stays the narrow reach until the scenarios are
 //! measured and rebalanced for it.
 //!
@@ -97,6 +99,8 @@ pub struct Planner {
     decisions: u64,
     played: u64,
     wide: bool,
+    /// `searcher`'s playout policy for its own side's turns where that side must take ground.
+    taking: Tactician,
 }
 
 impl Planner {
@@ -122,9 +126,13 @@ impl Controller for Planner {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
         let side = b.to_act;
         let standing = b.units.iter().filter(|u| u.state == State::Ready).count();
+        let fogged = b.sight(side).fogged();
+        // Where `searcher` searches for a side that must take ground, its playouts play that
+        // side's turns as the tactician does (`takes_ground`).
+        let taking = self.wide && takes_ground(b, side);
         let searches = if self.wide {
-            !takes_ground(b, side)
-        } else if b.sight(side).fogged() {
+            !(taking && fogged)
+        } else if fogged {
             !takes_ground(b, side) && standing <= FULL_UNITS
         } else {
             free_to_wait(&b.scenario, side) && standing <= FULL_UNITS
@@ -167,7 +175,9 @@ impl Controller for Planner {
                     if seen.copy.outcome.is_some() {
                         break;
                     }
-                    let Some(t) = self.playout.choose(&seen.copy) else { break };
+                    let own = taking && seen.copy.to_act == side;
+                    let t = if own { self.taking.choose(&seen.copy) } else { self.playout.choose(&seen.copy) };
+                    let Some(t) = t else { break };
                     self.played += 1;
                     if seen.copy.play_turn(t).is_err() {
                         break;
@@ -187,12 +197,20 @@ impl Controller for Planner {
 }
 
 /// Whether `side` must take ground to win (a `seize`, `escape` or `raze` of its own, the race's
-/// objectives): it plays the tactician's turn. Measured (`oc tournament --as-written scenarios
-/// --ais planner tactician`, 20 games a cell, seed 11), searching for such a side lost more
-/// than it won: attacker wins fell against the tactician's on Grado Keep (35% against 70%),
-/// Through the Dunes (35/85), the Queen's Hall (45/70), the Keep of Mulan (55/70) and the Ferry
-/// (35/50), rose on the Elder Hall (50/20); its greedy playouts spend the takers' few activations
-/// poorly. Searching for the side that stops them, or that routs, gained.
+/// objectives). The default plays the tactician's turn for it; `searcher` searches for it
+/// without fog, its playouts playing its own turns as the tactician does. Measured (attacker
+/// wins, searcher against the tactician, `oc simulate --attacker-ai searcher --defender-ai
+/// tactician --games 100 --seed 11`): with greedy playouts for both sides, searching lost on
+/// Through the Dunes (46% against the tactician's 70%) and gained little elsewhere (Grado Keep
+/// 55/53, the Queen's Hall 50/55, the Keep of Mulan 61/61, the Ferry 26/25), and leaving the
+/// tactician's turn only for a candidate 2 standard errors better did no better (41% on the
+/// Dunes): a bias, not noise. Greedy plays a taker badly (attacking the tactician, `--games
+/// 100`: Grado Keep 45%, 50 games lost by its leader's rout; the Dunes 6%, 71 lost by three
+/// refugees routed), so its playouts value a taker's candidates by the blunders after them. With the tactician's turns for the taker: 61, 89, 63, 85 and 39%; with playouts
+/// of 2 turns, 59, 81, 68, 80, 33; of 6, 54, 73, 71, 70. Held out from that choice: Hamill
+/// Canyon 43/53, Rausten Court 61/70, Serafew 60/55, Taizel 48/48, Caer Pelyn 53/40 (no side
+/// weaker by two standard errors). Searching for the side that stops them, or that routs,
+/// gained with greedy playouts.
 fn takes_ground(b: &Battle, side: oc_model::SideId) -> bool {
     super::tactician::race::objectives(b).iter().any(|o| o.side == side)
 }
