@@ -9,8 +9,9 @@
 //!   side that stops the enemy taking them (the copies valued by the scenario's conditions: a
 //!   decided copy worth the battle, the race for every tile objective against the clock), under
 //!   fog (over what its side has seen) and with any number of units (fewer copies as they grow);
-//!   a side that must take ground plays as the tactician. Not the default: it shifts the shipped
-//!   scenarios' balance and costs 7-25x the tactician there.
+//!   without fog also for a side that must take ground, its playouts playing that side's turns
+//!   as the tactician (under fog such a side plays as the tactician). Not the default: it shifts
+//!   the shipped scenarios' balance and costs 5-25x the tactician there.
 //! - `tactician` ([`Tactician`]): plans with the exact forecasts — what an attack deals and
 //!   takes, and what the enemy can do back on its next activations at the tile a unit ends on (a
 //!   threat map) —, weighs units by their worth to the scenario's conditions (leaders a
@@ -51,7 +52,7 @@ pub const AIS: &[(&str, &str)] = &[
     ),
     (
         "searcher",
-        "the planner searching also for the side that stops the enemy taking ground, under fog and in large battles; slower",
+        "the planner searching also where ground is at stake (its playouts play a side taking it as the tactician), under fog and in large battles; slower",
     ),
     ("tactician", "plans with exact forecasts and the enemy's reply (threat maps), focus fire, the clock; faster"),
     ("greedy", "the objective, a heal, or the best exact forecast now; much faster, weaker"),
