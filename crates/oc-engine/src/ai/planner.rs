@@ -25,8 +25,9 @@
 //! or raze, past a dozen units, and without fog for the side that must take ground itself,
 //! whose playouts play its own turns as the tactician does (greedy for the enemy's): with
 //! greedy for both, a taker's copies lost its leader or refugees to greedy's blunders, and
-//! searching lost to the tactician (`takes_ground`). It shifts the shipped scenarios' balance toward the defender and costs 7 to 25 times
-//! the tactician there: without fog the default stays the narrow reach until the scenarios are
+//! searching lost to the tactician (`takes_ground`). It shifts the shipped scenarios' balance
+//! (toward the defender where it stops the takers, the attacker where it takes ground) and
+//! costs 5 to 25 times the tactician there: without fog the default stays the narrow reach until the scenarios are
 //! measured and rebalanced for it.
 //!
 //! Under fog of war a copy is the battle as the side has seen it (`planner/seen.rs`): the
@@ -105,7 +106,8 @@ pub struct Planner {
 
 impl Planner {
     /// `searcher`: the planner searching wherever it was measured no weaker (also for the
-    /// side that stops the enemy taking ground, under fog, past a dozen units).
+    /// side that stops the enemy taking ground, under fog, past a dozen units, and without fog
+    /// for the side that takes it).
     pub fn wide() -> Planner {
         Planner { wide: true, ..Planner::default() }
     }
@@ -146,6 +148,11 @@ impl Controller for Planner {
         }
         let samples = samples(standing);
         let prices = self.tactician.prices(b).to_vec();
+        if taking {
+            // Its units weighed as the planner's own tactician weighs them (their items when
+            // the battle began), not as those of the copy it first plays on.
+            self.taking.share_prices(&prices);
+        }
         let memory = self.tactician.memory(side).to_vec();
         let fog = Fog::new(b, side, &memory);
         let first = Seen::fork(b, side, &fog, 0, None);

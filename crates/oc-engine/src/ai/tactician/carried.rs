@@ -34,7 +34,9 @@ thread_local! {
 
 /// The most caches a thread keeps: the two of a battle of tacticians (or planners), so another
 /// engine's are forgotten once a battle with this one ends (a simulation takes a new engine every
-/// 1,024 games).
+/// 1,024 games). A battle of searchers drops four (each one's own and its taking side's
+/// playout tactician's): the two dropped last are kept, which costs the next battle time, not
+/// results (kept caches answer as fresh ones).
 const KEEP: usize = 2;
 /// The most loadouts numbered, exchanges or verbs carried in one cache: past it, it starts over
 /// (skirmish10, tactician against tactician: 26,000 exchanges a tactician in 1,000 games, about

@@ -201,6 +201,13 @@ impl Tactician {
         }
         &self.prices
     }
+
+    /// Weighs units by `prices` (another tactician's, worked out when the battle began): a
+    /// tactician that plays for the same side in copies of the battle weighs them as it does.
+    pub(crate) fn share_prices(&mut self, prices: &[f64]) {
+        self.prices.clear();
+        self.prices.extend_from_slice(prices);
+    }
 }
 
 /// The chance an enemy that moves now strikes our unit before it can move again (the weight of
