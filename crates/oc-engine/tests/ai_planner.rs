@@ -173,3 +173,39 @@ fn the_searcher_searches_for_the_seizer_and_the_side_that_stops_it() {
     assert_eq!(narrow.choose(&b), tactician.choose(&b));
     assert_eq!(narrow.playout_turns(), 0, "the default's reach is a side free to wait");
 }
+
+/// Under fog, `searcher` does not search for a side that must take ground (its playouts would
+/// play that side as the tactician over a battle it has only partly seen: unmeasured), and
+/// plays the tactician's turn for it, move for move; it still searches for the side that stops
+/// the seizure.
+#[test]
+fn under_fog_the_searchers_seizer_plays_as_the_tactician() {
+    use std::collections::HashMap;
+    let scenario = arena::SCENARIO.replace("rounds 5 then defender", "rounds 5 then defender\n    fog vision 2");
+    assert_ne!(scenario, arena::SCENARIO);
+    let mut files = HashMap::new();
+    files.insert("arena.map.toml".to_string(), arena::MAP.to_string());
+    files.insert("arena.oc".to_string(), format!("{scenario}\n{GUARDS}"));
+    let mut ws = oc_compiler::Workspace::new();
+    let (c, _) = ws.compile(&mut files.into_iter().collect::<oc_compiler::MemoryHost>(), &["arena.oc".to_string()]);
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let rules = c.rules.unwrap();
+    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), arena::MAP);
+    assert!(diags.is_empty(), "{diags:?}");
+    let mut map = map.unwrap();
+    map.resolve(&rules);
+    let map = map.battle_map();
+    let engine = Engine::new(rules).unwrap();
+    let mut b = arena::battle(&engine, &map, [&[(0, 0), (1, 2)], &[(6, 4), (6, 2)]]);
+    assert!(b.sight(SideId::Attacker).fogged(), "the arena is under fog");
+    assert_eq!(b.to_act, SideId::Attacker);
+    let (mut planner, mut tactician) = (Planner::wide(), oc_engine::ai::Tactician::default());
+    let turn = planner.choose(&b);
+    assert_eq!(planner.playout_turns(), 0, "the seizer's turn is not searched under fog");
+    assert_eq!(turn, tactician.choose(&b), "the seizer plays as the tactician");
+    b.play_turn(turn.unwrap()).unwrap();
+    arena::to_act(&mut b, SideId::Defender);
+    assert!(b.outcome.is_none() && b.may_act(SideId::Defender).len() == 2, "{:?}", b.outcome);
+    planner.choose(&b).unwrap();
+    assert!(planner.playout_turns() > 0, "the defender's turn is searched under fog");
+}
