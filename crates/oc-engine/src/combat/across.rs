@@ -49,6 +49,15 @@ struct Kept {
     ir: u64,
 }
 
+impl Kept {
+    /// Forgets every pair and outcome kept (the pairs' numbers go on, never given twice).
+    fn start_over(&mut self) {
+        self.pairs.clear();
+        self.outcomes.clear();
+        self.held = 0;
+    }
+}
+
 thread_local! {
     static KEPT: RefCell<Kept> = RefCell::new(Kept::default());
 }
@@ -79,9 +88,7 @@ impl Exchange<'_> {
                 let mut k = k.try_borrow_mut().ok()?;
                 let k = &mut *k;
                 if k.ir != key.ir {
-                    k.pairs.clear();
-                    k.outcomes.clear();
-                    k.held = 0;
+                    k.start_over();
                     k.ir = key.ir;
                 }
                 if let Some(n) = k.pairs.get(&key) {
@@ -130,9 +137,7 @@ impl Exchange<'_> {
             let Ok(mut k) = k.try_borrow_mut() else { return };
             let k = &mut *k;
             if k.held >= KEPT_MAX {
-                k.pairs.clear();
-                k.outcomes.clear();
-                k.held = 0;
+                k.start_over();
                 return;
             }
             k.held += 1;
