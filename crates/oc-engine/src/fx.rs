@@ -52,12 +52,50 @@ pub use oc_model::hash::Fx;
 /// what was added, never on a hash table's layout. A short list is searched; past [`Tally::SEARCHED`] keys an index finds them.
 pub(crate) struct Tally<K> {
     pub(crate) list: Vec<(K, f64)>,
-    index: FastMap<K, usize>,
+    index: Index,
+}
+
+/// Where a [`Tally`]'s keys sit in its list, by their hashes: open addressing over places in the
+/// list (each plus one; 0 an empty slot), at most half full, with each key's hash kept beside the
+/// list so growing never hashes a key again nor copies one (a map by key cloned every key,
+/// and rehashed them all at every doubling).
+#[derive(Default)]
+struct Index {
+    slots: Vec<u32>,
+    /// Each listed key's hash, in the list's order.
+    hashes: Vec<u64>,
 }
 
 impl<K> Default for Tally<K> {
     fn default() -> Self {
-        Tally { list: Vec::new(), index: FastMap::default() }
+        Tally { list: Vec::new(), index: Index::default() }
+    }
+}
+
+impl Index {
+    /// The first slot to probe for `hash` (its top bits: the multiply-rotate hash mixes upward).
+    #[inline(always)]
+    fn start(&self, hash: u64) -> usize {
+        let bits = self.slots.len().trailing_zeros();
+        (hash >> (64 - bits)) as usize
+    }
+
+    /// Sized for twice `len` keys at least, every listed key placed again from its kept hash.
+    fn grow(&mut self, len: usize) {
+        let size = (len * 4).next_power_of_two().max(64);
+        self.slots.clear();
+        self.slots.resize(size, 0);
+        let mask = size - 1;
+        for (i, hash) in self.hashes.iter().enumerate() {
+            let mut at = (*hash >> (64 - size.trailing_zeros())) as usize;
+            while let Some(s) = self.slots.get_mut(at) {
+                if *s == 0 {
+                    *s = u32::try_from(i + 1).unwrap_or(u32::MAX);
+                    break;
+                }
+                at = (at + 1) & mask;
+            }
+        }
     }
 }
 
@@ -72,28 +110,51 @@ impl<K: Clone + Eq + std::hash::Hash> Tally<K> {
     /// [`Tally::add`], telling where the key's weight is kept: later weights for that key may be
     /// added there ([`Tally::add_to`]) without the key being looked up again.
     pub(crate) fn add_at(&mut self, key: K, weight: f64) -> usize {
-        let found = if self.list.len() <= Self::SEARCHED {
-            self.list.iter().position(|(k, _)| *k == key)
-        } else {
-            if self.index.is_empty() {
-                self.index = self.list.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect();
-            }
-            self.index.get(&key).copied()
-        };
-        match found.and_then(|i| self.list.get_mut(i).map(|e| (i, e))) {
-            Some((i, (_, w))) => {
-                *w += weight;
-                i
-            }
-            None => {
-                let i = self.list.len();
-                if !self.index.is_empty() {
-                    self.index.insert(key.clone(), i);
+        if self.list.len() <= Self::SEARCHED {
+            if let Some(i) = self.list.iter().position(|(k, _)| *k == key) {
+                if let Some((_, w)) = self.list.get_mut(i) {
+                    *w += weight;
                 }
-                self.list.push((key, weight));
-                i
+                return i;
             }
+            self.list.push((key, weight));
+            return self.list.len() - 1;
         }
+        if self.index.slots.is_empty() {
+            self.index.hashes = self.list.iter().map(|(k, _)| hash_of(k)).collect();
+            self.index.grow(self.list.len());
+        }
+        let hash = hash_of(&key);
+        let mask = self.index.slots.len() - 1;
+        let mut at = self.index.start(hash);
+        loop {
+            let Some(slot) = self.index.slots.get_mut(at) else { break };
+            let Some(i) = (*slot as usize).checked_sub(1) else {
+                // Not listed: placed here.
+                let i = self.list.len();
+                *slot = u32::try_from(i + 1).unwrap_or(u32::MAX);
+                self.index.hashes.push(hash);
+                self.list.push((key, weight));
+                if self.list.len() * 2 > self.index.slots.len() {
+                    self.index.grow(self.list.len());
+                }
+                return i;
+            };
+            if self.index.hashes.get(i) == Some(&hash) {
+                if let Some((k, w)) = self.list.get_mut(i) {
+                    if *k == key {
+                        *w += weight;
+                        return i;
+                    }
+                }
+            }
+            at = (at + 1) & mask;
+        }
+        // No room (never: the index is at most half full): listed, and the index made again.
+        self.index.hashes.push(hash);
+        self.list.push((key, weight));
+        self.index.grow(self.list.len());
+        self.list.len() - 1
     }
 
     /// Sets the weight kept at `i` (where [`Tally::add_at`] said it is) to `f` of it.
