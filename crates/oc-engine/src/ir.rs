@@ -1,8 +1,6 @@
 //! The model compiled once into an indexed form: attributes, tables and formulas by index, names
 //! interned, so that evaluating a strike does no string lookups.
 
-use std::collections::HashMap;
-
 use oc_model as m;
 
 use crate::EngineError;
@@ -335,7 +333,7 @@ pub struct Ir {
     /// die and one per named die the struck unit also rolls (opposed rolls), in first-use order.
     pub dice: Vec<DieSlot>,
     /// Named dice by (name, the struck unit's draw).
-    dice_ids: HashMap<(String, bool), u8>,
+    dice_ids: crate::fx::FastMap<(String, bool), u8>,
     /// The slots a strike draws (those the combat roles read), in slot order.
     pub strike_dice: Vec<u8>,
     /// The same slots as a bitmask (bit `i` for slot `i`).
@@ -392,15 +390,15 @@ pub struct Ir {
     pub strike_faces: u64,
     /// `Dice` values by id (`V::Dice`): every dice constant of the rules, interned when built.
     pub shapes: Vec<DieSlot>,
-    shape_ids: HashMap<m::DiceShape, u32>,
+    shape_ids: crate::fx::FastMap<m::DiceShape, u32>,
     pub hp_attr: u16,
     /// By attribute: whether an exchange's state holds it (hit points and resources), so that
     /// reading it makes a result depend on the state (`Ctx::reads`).
     pub state_attrs: Vec<bool>,
     /// Tag and status effects by interned name.
-    pub effects: HashMap<u32, (Vec<String>, Vec<Eff>)>,
+    pub effects: crate::fx::FastMap<u32, (Vec<String>, Vec<Eff>)>,
     /// Each status's clears, by interned name.
-    pub clears: HashMap<u32, Vec<ClearIr>>,
+    pub clears: crate::fx::FastMap<u32, Vec<ClearIr>>,
     /// The events some tag or status has an `on EVENT` effect for: a unit's triggers for any
     /// other event are none, and are not looked for.
     pub on_events: Vec<m::Event>,
@@ -502,7 +500,7 @@ impl Ir {
                 simultaneous: None,
             },
             dice: Vec::new(),
-            dice_ids: HashMap::new(),
+            dice_ids: crate::fx::FastMap::default(),
             strike_dice: Vec::new(),
             strike_mask: 0,
             dice_formulas: Vec::new(),
@@ -523,11 +521,11 @@ impl Ir {
             strike_cuts: Vec::new(),
             summed_cuts: Vec::new(),
             shapes: Vec::new(),
-            shape_ids: HashMap::new(),
+            shape_ids: crate::fx::FastMap::default(),
             hp_attr: 0,
             state_attrs: Vec::new(),
-            effects: HashMap::new(),
-            clears: HashMap::new(),
+            effects: crate::fx::FastMap::default(),
+            clears: crate::fx::FastMap::default(),
             on_events: Vec::new(),
             item_uses: Vec::new(),
             resources: Vec::new(),
