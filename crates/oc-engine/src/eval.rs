@@ -143,21 +143,9 @@ pub(crate) fn eval<N: Env + ?Sized>(env: &N, e: &E, params: &[V], cache: &mut [O
             let v = minmax(eval(env, x, params, cache), eval(env, lo, params, cache), false);
             minmax(v, eval(env, hi, params, cache), true)
         }
-        E::Has(r, tag, args) => {
-            // Most tests name no arguments, or a few: no allocation for those.
-            const FEW: usize = 4;
-            if args.len() <= FEW {
-                let mut values = [V::Int(0); FEW];
-                for (slot, a) in values.iter_mut().zip(args) {
-                    *slot = eval(env, a, params, cache);
-                }
-                let values = values.get(..args.len()).unwrap_or_default();
-                V::Bool(env.unit(env.side(*r)).has.iter().any(|i| i.tag == *tag && i.args == values))
-            } else {
-                let values: Vec<V> = args.iter().map(|a| eval(env, a, params, cache)).collect();
-                V::Bool(env.unit(env.side(*r)).has.iter().any(|i| i.tag == *tag && i.args == values))
-            }
-        }
+        // No arguments (most tests): the unit's tags searched in place.
+        E::Has(r, tag, args) if args.is_empty() => V::Bool(env.unit(env.side(*r)).has.iter().any(|i| i.tag == *tag && i.args.is_empty())),
+        E::Has(r, tag, args) => has(env, *r, *tag, args, params, cache),
         E::HasParam(r, p) => match params.get(*p as usize) {
             Some(V::Name(tag)) => {
                 let u = env.unit(env.side(*r));
@@ -175,8 +163,27 @@ pub(crate) fn eval<N: Env + ?Sized>(env: &N, e: &E, params: &[V], cache: &mut [O
     }
 }
 
-/// [`eval`] of an operand: a constant, a formula already worked out or an attribute read in
-/// place (most operands), anything else by the call.
+/// Whether the unit `r` names has tag `tag` with the arguments `args` (`E::Has` with arguments):
+/// out of [`eval`]'s frame, which stays small for the nodes met most.
+#[inline(never)]
+fn has<N: Env + ?Sized>(env: &N, r: Role, tag: u32, args: &[E], params: &[V], cache: &mut [Option<V>]) -> V {
+    // Most tests name a few arguments: no allocation for those.
+    const FEW: usize = 4;
+    if args.len() <= FEW {
+        let mut values = [V::Int(0); FEW];
+        for (slot, a) in values.iter_mut().zip(args) {
+            *slot = eval(env, a, params, cache);
+        }
+        let values = values.get(..args.len()).unwrap_or_default();
+        V::Bool(env.unit(env.side(r)).has.iter().any(|i| i.tag == tag && i.args == values))
+    } else {
+        let values: Vec<V> = args.iter().map(|a| eval(env, a, params, cache)).collect();
+        V::Bool(env.unit(env.side(r)).has.iter().any(|i| i.tag == tag && i.args == values))
+    }
+}
+
+/// [`eval`] of an operand: a constant, a formula already worked out, an attribute or a die read
+/// in place (most operands), anything else by the call.
 #[inline(always)]
 fn operand<N: Env + ?Sized>(env: &N, e: &E, params: &[V], cache: &mut [Option<V>]) -> V {
     match e {
@@ -186,6 +193,7 @@ fn operand<N: Env + ?Sized>(env: &N, e: &E, params: &[V], cache: &mut [Option<V>
             _ => env.formula(*f, cache),
         },
         E::Attr(r, a) => env.attr(env.side(*r), *a),
+        E::Roll(slot) => V::Int(env.roll(*slot)),
         _ => eval(env, e, params, cache),
     }
 }
