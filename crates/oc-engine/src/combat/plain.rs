@@ -464,17 +464,18 @@ fn with_row<R>(hp: [i64; 2], side: usize, outcomes: &Outcomes, f: impl FnOnce(&R
     let kept = ROWS.try_with(|rows| {
         let mut rows = rows.try_borrow_mut().ok()?;
         let (table, held) = &mut *rows;
-        if !table.contains_key(&key) {
-            let row = Row::new(hp, side, outcomes)?;
-            let size = outcomes.list.len().max(1);
-            if *held + size > ROWS_MAX {
-                table.clear();
-                *held = 0;
-            }
-            *held += size;
-            table.insert(key, (outcomes.list.clone(), row));
+        // Kept (most strikes): found with one look.
+        if let Some((_, row)) = table.get(&key) {
+            return Some(f.take()?(row));
         }
-        let (_, row) = table.get(&key)?;
+        let row = Row::new(hp, side, outcomes)?;
+        let size = outcomes.list.len().max(1);
+        if *held + size > ROWS_MAX {
+            table.clear();
+            *held = 0;
+        }
+        *held += size;
+        let (_, row) = table.entry(key).or_insert((outcomes.list.clone(), row));
         Some(f.take()?(row))
     });
     if let Ok(Some(r)) = kept {
