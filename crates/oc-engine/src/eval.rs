@@ -144,7 +144,9 @@ pub(crate) fn eval<N: Env + ?Sized>(env: &N, e: &E, params: &[V], cache: &mut [O
             minmax(v, eval(env, hi, params, cache), true)
         }
         // No arguments (most tests): the unit's tags searched in place.
-        E::Has(r, tag, args) if args.is_empty() => V::Bool(env.unit(env.side(*r)).has.iter().any(|i| i.tag == *tag && i.args.is_empty())),
+        E::Has(r, tag, args) if args.is_empty() => {
+            V::Bool(env.unit(env.side(*r)).has.iter().any(|i| i.tag == *tag && i.args.is_empty()))
+        }
         E::Has(r, tag, args) => has(env, *r, *tag, args, params, cache),
         E::HasParam(r, p) => match params.get(*p as usize) {
             Some(V::Name(tag)) => {

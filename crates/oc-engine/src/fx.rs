@@ -127,8 +127,7 @@ impl<K: Clone + Eq + std::hash::Hash> Tally<K> {
         let hash = hash_of(&key);
         let mask = self.index.slots.len() - 1;
         let mut at = self.index.start(hash);
-        loop {
-            let Some(slot) = self.index.slots.get_mut(at) else { break };
+        while let Some(slot) = self.index.slots.get_mut(at) {
             let Some(i) = (*slot as usize).checked_sub(1) else {
                 // Not listed: placed here.
                 let i = self.list.len();
