@@ -1,9 +1,11 @@
-//! A fast hash for maps that are only looked up, never iterated; and [`Tally`], weights in the
+//! A fast hash for maps whose order never reaches a result (looked up, or iterated only where
+//! the order cannot matter: `any`, `all`, filling a set); and [`Tally`], weights in the
 //! order their keys were first added, for the sums whose order reaches a result (a forecast's).
 
 use std::collections::HashMap;
 
-/// A map only looked up, never iterated (so its order cannot reach a result), with a fast hash.
+/// A map with a fast hash, looked up, or iterated only where the order cannot reach a result
+/// (`any`, `all`, filling a set or a list only asked `contains`).
 pub(crate) type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
 
 /// A key's [`Fx`] hash.
@@ -88,7 +90,9 @@ impl Index {
         let mask = size - 1;
         for (i, hash) in self.hashes.iter().enumerate() {
             let mut at = (*hash >> (64 - size.trailing_zeros())) as usize;
-            while let Some(s) = self.slots.get_mut(at) {
+            // At most `size` looks: a quarter of the slots at most are taken.
+            for _ in 0..size {
+                let Some(s) = self.slots.get_mut(at) else { break };
                 if *s == 0 {
                     *s = u32::try_from(i + 1).unwrap_or(u32::MAX);
                     break;
@@ -127,10 +131,14 @@ impl<K: Clone + Eq + std::hash::Hash> Tally<K> {
         let hash = hash_of(&key);
         let mask = self.index.slots.len() - 1;
         let mut at = self.index.start(hash);
-        while let Some(slot) = self.index.slots.get_mut(at) {
+        // Each slot looked at once at most (the index is at most half full: an empty one comes
+        // first).
+        for _ in 0..self.index.slots.len() {
+            let Some(slot) = self.index.slots.get_mut(at) else { break };
             let Some(i) = (*slot as usize).checked_sub(1) else {
                 // Not listed: placed here.
                 let i = self.list.len();
+                // (Past 4 billion keys, more than memory holds, a key would be listed twice.)
                 *slot = u32::try_from(i + 1).unwrap_or(u32::MAX);
                 self.index.hashes.push(hash);
                 self.list.push((key, weight));

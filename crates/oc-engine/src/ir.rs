@@ -395,9 +395,9 @@ pub struct Ir {
     /// By attribute: whether an exchange's state holds it (hit points and resources), so that
     /// reading it makes a result depend on the state (`Ctx::reads`).
     pub state_attrs: Vec<bool>,
-    /// Tag and status effects by interned name.
+    /// Tag and status effects by interned name (iterated only where the order cannot matter).
     pub effects: crate::fx::FastMap<u32, (Vec<String>, Vec<Eff>)>,
-    /// Each status's clears, by interned name.
+    /// Each status's clears, by interned name (iterated only where the order cannot matter).
     pub clears: crate::fx::FastMap<u32, Vec<ClearIr>>,
     /// The events some tag or status has an `on EVENT` effect for: a unit's triggers for any
     /// other event are none, and are not looked for.
