@@ -150,12 +150,19 @@ const GUARDS: &str =
 /// tiles are at stake. `searcher` (`Planner::wide`) searches for the defender, which must stop
 /// the seizure, and (without fog) for the attacker, a side that must take ground, its playouts
 /// playing the attacker's own turns as the tactician does (it played the tactician's turn, move
-/// for move, before). The default plays the tactician's turn for both, with no playouts.
+/// for move, before). The default plays the tactician's turn for both, with no playouts. Without
+/// fog `searcher` searches only in contact (an enemy within `planner::CONTACT` tiles): five tiles
+/// apart, its seizer plays the tactician's turn.
 #[test]
 fn the_searcher_searches_for_the_seizer_and_the_side_that_stops_it() {
     let (rules, map) = arena::setup(GUARDS);
     let engine = Engine::new(rules).unwrap();
+    let (mut planner, mut tactician) = (Planner::wide(), oc_engine::ai::Tactician::default());
     let mut b = arena::battle(&engine, &map, [&[(0, 0), (1, 2)], &[(6, 4), (6, 2)]]);
+    assert_eq!(planner.choose(&b), tactician.choose(&b), "out of contact, the tactician's turn");
+    assert_eq!(planner.playout_turns(), 0);
+    // The guards a step nearer: four tiles from the seizer's ally.
+    (b.state.units[2].pos, b.state.units[3].pos) = ((5, 4), (5, 2));
     let (mut planner, mut tactician) = (Planner::wide(), oc_engine::ai::Tactician::default());
     assert_eq!(b.to_act, SideId::Attacker);
     let mut narrow = Planner::default();
