@@ -4,8 +4,6 @@
 
 use std::sync::Arc;
 
-use smallvec::SmallVec;
-
 mod second;
 
 use super::kept::{Armed, Kept};
@@ -103,6 +101,8 @@ pub(super) struct ThreatMap {
     spare_far: Vec<(usize, Blow)>,
     /// By tile, once worked out (NaN before): [`ThreatMap::least_danger`].
     least: Vec<f64>,
+    /// [`ThreatMap::danger`]'s list of the blows left and how each was read, kept for the next.
+    left: Vec<(bool, (usize, f64))>,
 }
 
 /// Enemy `foe`'s best blows so far (`best`, from this move and after a second), taken into
@@ -307,6 +307,7 @@ impl ThreatMap {
             spare,
             spare_far: Vec::new(),
             least: Vec::new(),
+            left: Vec::new(),
         }
     }
 
@@ -507,7 +508,7 @@ impl ThreatMap {
     /// `blows`: the blows at the tile ([`ThreatMap::blows`]), which a caller weighing one tile
     /// with and without an enemy `gone` finds once.
     pub fn danger(
-        &self,
+        &mut self,
         blows: &[(usize, Blow)],
         target: &Target,
         room: usize,
@@ -522,28 +523,39 @@ impl ThreatMap {
                 later = later.max(blow.value - elsewhere.get(*foe).copied().unwrap_or(0.0).max(0.0));
             }
         }
-        // By blow: whether it is one from this move not struck yet (an enemy `gone` strikes none).
-        let mut left: SmallVec<[bool; 32]> = SmallVec::from_elem(false, blows.len());
-        for (left, (f, b)) in left.iter_mut().zip(blows) {
-            *left = !b.far && Some(*f) != gone;
-        }
+        // By blow: whether it is one from this move not struck yet (an enemy `gone` strikes none);
+        // and the blows landed when the first pass read it, with its value then: read again with
+        // none landed since, it is worth what it was (what it is read from, `hp`, `standing` and
+        // `room`, changes only as a blow lands).
+        let mut left = std::mem::take(&mut self.left);
+        left.clear();
+        left.extend(blows.iter().map(|(f, b)| (!b.far && Some(*f) != gone, (usize::MAX, 0.0))));
         let mut room = room;
-        // The chance our unit still stands, and its HP, as the blows land.
+        // The chance our unit still stands, and its HP, as the blows land; how many have landed.
         let (mut standing, mut worn) = (1.0f64, 0.0f64);
         let mut hp = target.hp;
         let mut total = 0.0;
         let mut bait = 0.0;
+        let mut landed = 0usize;
         // Worst first; a second pass for the enemies a wounded unit now tempts. An enemy that
         // strikes leaves the list (those left are visited in order, once a pass).
         for pass in 0..2 {
-            for ((foe, blow), left) in blows.iter().zip(left.iter_mut()) {
+            for ((foe, blow), (left, read)) in blows.iter().zip(left.iter_mut()) {
                 if !*left {
                     continue;
                 }
                 let Some(f) = self.foes.get(*foe) else { continue };
+                if pass == 1 && read.0 == landed {
+                    // Passed over in the first pass as it would be now.
+                    if read.1 <= 0.0 {
+                        bait -= f.tempo * read.1;
+                    }
+                    continue;
+                }
                 // This enemy strikes what the earlier ones left standing.
                 let (routed, damage) = if hp < target.hp { self.against(blow, hp.max(1)) } else { (blow.routed, blow.damage) };
                 let value = worth_to_enemy((target.worth, target.max_hp), (damage, routed), standing, blow.own_loss);
+                *read = (landed, value);
                 if value <= 0.0 {
                     // A blow that costs the enemy more than us: a careless enemy may still strike.
                     if pass == 1 {
@@ -563,8 +575,10 @@ impl ThreatMap {
                 worn += f.tempo * damage;
                 hp = target.hp - worn.round() as i64;
                 *left = false;
+                landed += 1;
             }
         }
+        self.left = left;
         total + super::LATER * lead * later.max(0.0) - super::BAIT * bait
     }
 }

@@ -25,6 +25,9 @@ pub(super) struct Arms {
     /// For each enemy and weapon, the nearest and farthest distance worth a forecast:
     /// (enemy, weapon, near, far).
     pub(super) spans: Vec<(usize, usize, i64, i64)>,
+    /// By enemy of `strikable`, then tile of the reach (in its order): whether one of the
+    /// unit's weapons strikes it from that tile over a clear line.
+    pub(super) hits: Vec<bool>,
     pub(super) ours: Vec<OnTerrain>,
     pub(super) targets: Targets,
 }
