@@ -178,7 +178,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         let foes = self.view.targets().map(|(k, f)| (k, f.pos)).collect();
         // The enemies as targets: the decision's, lent (handed back once the tiles are weighed).
         let targets = std::mem::take(&mut self.foe_targets);
-        let mut arms = Arms { acting, foes, strikable, spans, hits, targets, ..Arms::default() };
+        let mut arms = Arms { acting, foes, strikable, spans, hits, ours: Vec::new(), targets };
         // Each tile's candidate turns (one list, emptied tile by tile).
         let mut candidates = Vec::new();
         // Every tile's candidates, in order, each scored but for the danger.

@@ -138,8 +138,9 @@ struct Reach {
 struct Known {
     sketch: Arc<Sketch>,
     own_loss: f64,
-    /// What it was last read as: a target's blows are asked for again and again at one HP.
-    read: Read,
+    /// What it was last read as at two HPs (the later last): a target's blows are asked for
+    /// again and again at one HP, or at two by turns (standing still, and worn by its attack).
+    read: [Read; 2],
 }
 
 /// A blow read for a target with `hp`, `worth` (its bits) and `max_hp`: our chance routed and
@@ -444,7 +445,7 @@ impl ThreatMap {
                         let own_loss = loss(foe.worth, foe.max_hp, hurt, fell);
                         let read = Read::new(&sketch, own_loss, target);
                         *slot = known.len() as u32 + 2;
-                        known.push(Known { sketch, own_loss, read });
+                        known.push(Known { sketch, own_loss, read: [read; 2] });
                     }
                 }
                 if *slot < 2 {
@@ -456,10 +457,12 @@ impl ThreatMap {
                     foe_at = Some(r.foe);
                 }
                 let Some(known) = known.get_mut(at) else { continue };
-                if !known.read.of(target) {
-                    known.read = Read::new(&known.sketch, known.own_loss, target);
+                let [older, last] = &mut known.read;
+                if !last.of(target) {
+                    let read = if older.of(target) { *older } else { Read::new(&known.sketch, known.own_loss, target) };
+                    (*older, *last) = (*last, read);
                 }
-                let (own_loss, Read { value, damage, routed, .. }) = (known.own_loss, known.read);
+                let (own_loss, Read { value, damage, routed, .. }) = (known.own_loss, *last);
                 let Some(slot) = best.get_mut(usize::from(far)) else { continue };
                 if slot.as_ref().is_none_or(|b| value > b.0 + 1e-12) {
                     *slot = Some((value, damage, routed, own_loss, distance, at));

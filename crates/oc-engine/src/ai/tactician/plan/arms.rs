@@ -14,7 +14,6 @@ pub(super) type OnTerrain = (Option<String>, Option<Loadout>, Vec<(Loadout, u32)
 /// The loadouts one unit's attacks read, built and interned once per plan: the unit on each
 /// terrain it may strike from with each of its weapons (`Unit::weapons`' order), and each target;
 /// the enemies in sight, once.
-#[derive(Default)]
 pub(super) struct Arms {
     /// The unit's acting loadout, which each terrain's loadouts start from.
     pub(super) acting: Loadout,
