@@ -694,7 +694,10 @@ impl<'v, 'e> Decision<'v, 'e> {
         // cannot strike back from next to it only offers the enemy a softer target).
         let counters = me.weapons.iter().any(|(_, lo, _)| *lo <= 1);
         let shield = if counters { super::SHIELD } else { 0.0 };
-        v += shield * me.cover.iter().filter(|(at, _)| distance(*at, t) == 1).map(|(_, per_tile)| per_tile).sum::<f64>();
+        // (With none to shield, the sum of nothing, which leaves `v` as it is.)
+        if !me.cover.is_empty() {
+            v += shield * me.cover.iter().filter(|(at, _)| distance(*at, t) == 1).map(|(_, per_tile)| per_tile).sum::<f64>();
+        }
         v
     }
 }

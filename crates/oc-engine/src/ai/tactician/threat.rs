@@ -24,6 +24,9 @@ pub(super) struct Foe {
     pub worth: f64,
     pub hp: i64,
     pub max_hp: i64,
+    /// The most its blow's bait may be ([`ThreatMap::least_danger`]): its tempo and worth, and
+    /// the share of its worth its HP as it stands and its standing carry.
+    most_bait: f64,
 }
 
 /// Our unit as an enemy would strike it: its loadout (HP, terrain, weapon) interned, its worth.
@@ -273,7 +276,9 @@ impl ThreatMap {
                 slots += *hi as usize + 1;
             }
             let tempo = if e.activated { super::ACTED } else { 1.0 } * if able { 1.0 } else { 0.3 };
-            foes.push(Foe { unit: k, arms: armed.arms.clone(), tempo, worth, hp: e.hp, max_hp: e.max_hp });
+            let share = super::HP_SHARE * e.hp.max(1) as f64 / e.max_hp.max(1) as f64 + (1.0 - super::HP_SHARE);
+            let most_bait = tempo.abs() * worth.abs() * share;
+            foes.push(Foe { unit: k, arms: armed.arms.clone(), tempo, worth, hp: e.hp, max_hp: e.max_hp, most_bait });
         }
         let mut struck = vec![false; size];
         for r in &reaches {
@@ -369,8 +374,7 @@ impl ThreatMap {
             }
             last = Some(r.foe);
             let Some(f) = self.foes.get(usize::from(r.foe)) else { continue };
-            let share = super::HP_SHARE * f.hp.max(1) as f64 / f.max_hp.max(1) as f64 + (1.0 - super::HP_SHARE);
-            bait += f.tempo.abs() * f.worth.abs() * share;
+            bait += f.most_bait;
         }
         let least = -(super::BAIT * regard() * bait * 1.000_001 + 1e-9);
         if let Some(slot) = self.least.get_mut(k) {
