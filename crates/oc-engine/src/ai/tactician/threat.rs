@@ -24,8 +24,7 @@ pub(super) struct Foe {
     pub worth: f64,
     pub hp: i64,
     pub max_hp: i64,
-    /// The most its blow's bait may be ([`ThreatMap::least_danger`]): its tempo and worth, and
-    /// the share of its worth its HP as it stands and its standing carry.
+    /// The most its blows' bait may be: tempo, worth, the share its HP and standing carry (`least_danger`).
     most_bait: f64,
 }
 
@@ -141,8 +140,7 @@ struct Reach {
 struct Known {
     sketch: Arc<Sketch>,
     own_loss: f64,
-    /// What it was last read as at two HPs (the later last): a target's blows are asked for
-    /// again and again at one HP, or at two by turns (standing still, and worn by its attack).
+    /// What it was last read as at two HPs (the later last): at one again and again, or two by turns.
     read: [Read; 2],
 }
 
@@ -530,10 +528,8 @@ impl ThreatMap {
                 later = later.max(blow.value - elsewhere.get(*foe).copied().unwrap_or(0.0).max(0.0));
             }
         }
-        // By blow: whether it is one from this move not struck yet (an enemy `gone` strikes none);
-        // and the blows landed when the first pass read it, with its value then: read again with
-        // none landed since, it is worth what it was (what it is read from, `hp`, `standing` and
-        // `room`, changes only as a blow lands).
+        // By blow: whether it is one from this move not struck yet (an enemy `gone` strikes none), and
+        // the blows landed when it was read, with its value then (the same while no other lands).
         let mut left = std::mem::take(&mut self.left);
         left.clear();
         left.extend(blows.iter().map(|(f, b)| (!b.far && Some(*f) != gone, (usize::MAX, 0.0))));
