@@ -49,7 +49,6 @@ use super::forecasts::{Forecasts, Sketch, Targets};
 use super::greedy::verbs::Verbs;
 use super::{Guide, View};
 use crate::battle::{tile_index, Act, Battle, Controller, State, Tile, Turn};
-use crate::fx::FastMap;
 use crate::Loadout;
 use stakes::{prices, Stakes};
 use threat::{Blow, Later, Target, ThreatMap};
@@ -311,7 +310,7 @@ struct Decision<'v, 'e> {
     walks: Walks,
     /// Our units' loadouts as the enemy would strike them, interned: by unit, then by the weapon
     /// and terrain in the loadout — a few each, found without building a key.
-    targets: FastMap<usize, Vec<(Rc<Loadout>, u32)>>,
+    targets: Vec<Vec<(Rc<Loadout>, u32)>>,
     /// Under fog: our units' eyes (unit, tile, vision).
     eyes: Vec<(usize, Tile, i64)>,
     stepped: bool,
@@ -452,7 +451,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             open: (width, open),
             guides: HashMap::new(),
             walks,
-            targets: FastMap::default(),
+            targets: Vec::new(),
             eyes,
             stepped,
             threat_zones,
@@ -518,7 +517,10 @@ impl<'v, 'e> Decision<'v, 'e> {
     fn target(&mut self, k: usize, weapon: Option<Atom>, at: Tile, cache: &mut Forecasts) -> Option<(Rc<Loadout>, u32)> {
         let b = self.battle();
         let terrain = b.terrain_atom_at(at);
-        let entries = self.targets.entry(k).or_default();
+        if self.targets.len() <= k {
+            self.targets.resize_with(k + 1, Vec::new);
+        }
+        let entries = self.targets.get_mut(k)?;
         // Where the advanced rules lay statuses by where a unit stands, as it will stand on `at`
         // (the whole loadout tells one entry from another).
         if b.situated() {

@@ -60,6 +60,11 @@ struct Unit {
     /// it carries but does not hold: then next to the ally only).
     heal: Option<(i64, i64)>,
     heal_with: Option<Atom>,
+    /// With a heal: our hurt units but itself, in the view's order, each with its tile and what
+    /// healing it is worth (`Decision::heals`, read for every tile).
+    hurt: Vec<(usize, Tile, f64)>,
+    /// Badly hurt, with a healing item: the item, what using it is worth and the HP it leaves.
+    self_heal: Option<(Atom, f64, i64)>,
     /// Enemies it could strike next activation, with what the best strike is worth: (tile, value).
     prey: Vec<(Tile, f64)>,
     /// How far it strikes after a move (movement points plus its longest reach).
@@ -135,23 +140,32 @@ impl<'v, 'e> Decision<'v, 'e> {
         // Only the weapons that reach an enemy from somewhere in the box the tiles in reach lie in
         // (each tile's distance to it lies between the box's nearest and farthest): the enemies
         // they reach are the only ones worth weighing an attack on (`strikable`).
+        // With them, by enemy of `strikable` and tile of the reach, whether a weapon strikes it
+        // from there over a clear line (`Arms::hits`: what `attacks` asks of every tile).
         let mut spans: Vec<(usize, usize, i64, i64)> = Vec::new();
         let mut strikable = Vec::new();
+        let mut hits: Vec<bool> = Vec::new();
         let bounds = bounds(&reach);
         for (k, f) in self.view.targets() {
             let (least, most) = span_of(bounds, f.pos);
             let mut any = false;
+            let row = hits.len();
             for (n, (_, lo, hi)) in me.weapons.iter().enumerate() {
                 if least > *hi || most < *lo {
                     continue;
                 }
+                if !any {
+                    hits.resize(row + reach.len(), false);
+                }
                 any = true;
-                let ds = reach
-                    .iter()
-                    .map(|(t, _)| (distance(*t, f.pos), *t))
-                    .filter(|(d, t)| lo <= d && d <= hi && b.clear_line(*t, f.pos))
-                    .map(|(d, _)| d);
-                let (near, far) = ds.fold((i64::MAX, i64::MIN), |(a, z), d| (a.min(d), z.max(d)));
+                let (mut near, mut far) = (i64::MAX, i64::MIN);
+                for ((t, _), hit) in reach.iter().zip(hits.get_mut(row..).unwrap_or_default()) {
+                    let d = distance(*t, f.pos);
+                    if *lo <= d && d <= *hi && b.clear_line(*t, f.pos) {
+                        (near, far) = (near.min(d), far.max(d));
+                        *hit = true;
+                    }
+                }
                 if near <= far {
                     spans.push((k, n, near, far));
                 }
@@ -164,7 +178,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         let foes = self.view.targets().map(|(k, f)| (k, f.pos)).collect();
         // The enemies as targets: the decision's, lent (handed back once the tiles are weighed).
         let targets = std::mem::take(&mut self.foe_targets);
-        let mut arms = Arms { acting, foes, strikable, spans, targets, ..Arms::default() };
+        let mut arms = Arms { acting, foes, strikable, spans, hits, ours: Vec::new(), targets };
         // Each tile's candidate turns (one list, emptied tile by tile).
         let mut candidates = Vec::new();
         // Every tile's candidates, in order, each scored but for the danger.
@@ -185,7 +199,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         // general, it strikes worse), by its distinct loadouts there.
         let situated = b.situated();
         let mut prey_at: Vec<(Loadout, Vec<(Tile, f64)>)> = Vec::new();
-        for (t, _) in &reach {
+        for (at, (t, _)) in reach.iter().enumerate() {
             let t = *t;
             let forced = if berserk { b.weakest_from(i, t) } else { Vec::new() };
             let own = if situated && me.can_attack {
@@ -223,10 +237,10 @@ impl<'v, 'e> Decision<'v, 'e> {
             candidates.clear();
             if forced.is_empty() {
                 self.stand(&me, t, (&reach, spend.as_ref()), &mut candidates);
-                candidates.extend(self.heals(&me, t));
+                self.heals(&me, t, &mut candidates);
             }
             if me.can_attack {
-                self.attacks(&me, t, &forced, cache, &mut arms, &mut candidates);
+                self.attacks(&me, (t, at, reach.len()), &forced, cache, &mut arms, &mut candidates);
             }
             // Guarding competes with ending the activation where the unit stands: a Guard's
             // Stamina is not spent on a step toward the enemy (measured: guarding on the way
@@ -443,24 +457,22 @@ impl<'v, 'e> Decision<'v, 'e> {
         }
     }
 
-    /// Healing from `t`: a hurt ally within the heal's reach, or itself with an item.
-    fn heals(&self, me: &Unit, t: Tile) -> Vec<Candidate> {
+    /// Healing from `t` (added to `out`): a hurt ally within the heal's reach, or itself with an
+    /// item.
+    fn heals(&self, me: &Unit, t: Tile, out: &mut Vec<Candidate>) {
         let b = self.battle();
-        let mut out = Vec::new();
         let moved = t != me.u.pos;
         if let Some((lo, hi)) = me.heal {
-            for (k, ally) in self.view.units() {
-                let missing = ally.max_hp.saturating_sub(ally.hp);
-                let d = distance(t, ally.pos);
-                if k == me.i || ally.side != self.side || missing <= 0 || d < lo || d > hi {
+            for (k, pos, act) in &me.hurt {
+                let d = distance(t, *pos);
+                if d < lo || d > hi {
                     continue;
                 }
-                let healed = missing.min((ally.max_hp + 2) / 3).max(1);
                 out.push(Candidate {
                     to: moved.then_some(t),
-                    act_is: Act::Special { verb: m::Verb::Heal, target: Some(k), tile: None, from: None },
+                    act_is: Act::Special { verb: m::Verb::Heal, target: Some(*k), tile: None, from: None },
                     equip: me.heal_with,
-                    act: 1.5 * loss(self.worth(k), ally.max_hp, healed as f64, 0.0),
+                    act: *act,
                     holds: me.heal_with.or(me.u.equipped),
                     hp: me.u.hp,
                     fallen: 0.0,
@@ -470,26 +482,18 @@ impl<'v, 'e> Decision<'v, 'e> {
             }
         }
         // Its own healing item, when badly hurt.
-        if me.u.hp.saturating_mul(2) <= me.u.max_hp {
-            let heals = |item: &&Atom| {
-                b.engine
-                    .item(item)
-                    .is_some_and(|it| it.uses.iter().any(|e| matches!(e, m::Effect::Command { verb: m::Verb::Heal, .. })))
-            };
-            if let Some(item) = me.u.items.iter().find(heals) {
-                let healed = me.u.max_hp.saturating_sub(me.u.hp).min((me.u.max_hp + 2) / 3).max(1);
-                out.push(Candidate {
-                    to: moved.then_some(t),
-                    act_is: Act::Use { item: *item, target: None, tile: None },
-                    equip: None,
-                    act: 1.5 * loss(self.worth(me.i), me.u.max_hp, healed as f64, 0.0),
-                    holds: me.u.equipped,
-                    hp: (me.u.hp + healed).min(me.u.max_hp),
-                    fallen: 0.0,
-                    routs: None,
-                    holding: Vec::new(),
-                });
-            }
+        if let Some((item, act, hp)) = me.self_heal {
+            out.push(Candidate {
+                to: moved.then_some(t),
+                act_is: Act::Use { item, target: None, tile: None },
+                equip: None,
+                act,
+                holds: me.u.equipped,
+                hp,
+                fallen: 0.0,
+                routs: None,
+                holding: Vec::new(),
+            });
         }
         // Its items whose `use` heals a unit of its side (seed 002's Item action: "on yourself or
         // an adjacent ally"): each hurt ally the use reaches from `t`, or itself when badly hurt.
@@ -516,16 +520,15 @@ impl<'v, 'e> Decision<'v, 'e> {
                 });
             }
         }
-        out
     }
 
     /// The attacks from `t` (added to `out`): every enemy in sight within a weapon's reach, with each
     /// weapon, by the exact forecast. A unit that must attack the weakest attacks only those
-    /// (`forced`).
+    /// (`forced`). `t` comes with its number among the `n` tiles of the reach (`Arms::hits`).
     fn attacks(
         &mut self,
         me: &Unit,
-        t: Tile,
+        (t, at_reach, n): (Tile, usize, usize),
         forced: &[usize],
         cache: &mut Forecasts,
         arms: &mut Arms,
@@ -533,7 +536,7 @@ impl<'v, 'e> Decision<'v, 'e> {
     ) {
         let b = self.battle();
         // Ours at full HP (read at the HP it has) on this tile's terrain, with each weapon.
-        let Arms { acting, ours, targets, strikable, spans, .. } = arms;
+        let Arms { acting, ours, targets, strikable, spans, hits, .. } = arms;
         // Where the advanced rules lay statuses by where a unit stands (`Battle::situated`), ours
         // as it will stand on `t` (too far from its general, say), and each target as it will
         // stand once ours is there (`Battle::moves_situation`: a flank, the rear).
@@ -541,12 +544,16 @@ impl<'v, 'e> Decision<'v, 'e> {
         // Built for the first attack worth a forecast from `t` (from most tiles there is none).
         let (mut unbuilt, mut ours) = (Some(ours), None);
         let moved = t != me.u.pos;
-        for &(k, at) in strikable.iter() {
+        for (s, &(k, at)) in strikable.iter().enumerate() {
+            // A weapon strikes it from `t` over a clear line (`Arms::hits`).
+            if !hits.get(s * n + at_reach).is_some_and(|h| *h) {
+                continue;
+            }
             let d = distance(t, at);
             if !forced.is_empty() && !forced.contains(&k) {
                 continue;
             }
-            if !me.weapons.iter().any(|(_, lo, hi)| *lo <= d && d <= *hi) || !self.sees_after(me, t, at) || !b.clear_line(t, at) {
+            if !self.sees_after(me, t, at) {
                 continue;
             }
             // The target as it is, or as it will stand once ours is on `t`.
@@ -650,7 +657,8 @@ impl<'v, 'e> Decision<'v, 'e> {
         };
         let mut v = (super::ADVANCE + 0.12 * urgency) * toward;
         // Within striking distance of an enemy for next time.
-        let potential = prey.iter().filter(|(at, _)| distance(*at, t) <= me.span).map(|(_, v)| *v).fold(0.0, f64::max);
+        // The most any prey within reach is worth (each above 0, most worth first: `prey`), or 0.
+        let potential = prey.iter().find(|(at, _)| distance(*at, t) <= me.span).map_or(0.0, |(_, v)| *v);
         v += super::PROSPECT * potential;
         if let (true, Some(goal)) = (me.takes_objective, goal) {
             v += (0.08 + 0.5 * urgency) * goal;
@@ -686,7 +694,10 @@ impl<'v, 'e> Decision<'v, 'e> {
         // cannot strike back from next to it only offers the enemy a softer target).
         let counters = me.weapons.iter().any(|(_, lo, _)| *lo <= 1);
         let shield = if counters { super::SHIELD } else { 0.0 };
-        v += shield * me.cover.iter().filter(|(at, _)| distance(*at, t) == 1).map(|(_, per_tile)| per_tile).sum::<f64>();
+        // (With none to shield, the sum of nothing, which leaves `v` as it is.)
+        if !me.cover.is_empty() {
+            v += shield * me.cover.iter().filter(|(at, _)| distance(*at, t) == 1).map(|(_, per_tile)| per_tile).sum::<f64>();
+        }
         v
     }
 }

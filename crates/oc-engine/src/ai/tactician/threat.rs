@@ -4,8 +4,6 @@
 
 use std::sync::Arc;
 
-use smallvec::SmallVec;
-
 mod second;
 
 use super::kept::{Armed, Kept};
@@ -26,6 +24,8 @@ pub(super) struct Foe {
     pub worth: f64,
     pub hp: i64,
     pub max_hp: i64,
+    /// The most its blows' bait may be: tempo, worth, the share its HP and standing carry (`least_danger`).
+    most_bait: f64,
 }
 
 /// Our unit as an enemy would strike it: its loadout (HP, terrain, weapon) interned, its worth.
@@ -103,6 +103,8 @@ pub(super) struct ThreatMap {
     spare_far: Vec<(usize, Blow)>,
     /// By tile, once worked out (NaN before): [`ThreatMap::least_danger`].
     least: Vec<f64>,
+    /// [`ThreatMap::danger`]'s list of the blows left and how each was read, kept for the next.
+    left: Vec<(bool, (usize, f64))>,
 }
 
 /// Enemy `foe`'s best blows so far (`best`, from this move and after a second), taken into
@@ -138,8 +140,8 @@ struct Reach {
 struct Known {
     sketch: Arc<Sketch>,
     own_loss: f64,
-    /// What it was last read as: a target's blows are asked for again and again at one HP.
-    read: Read,
+    /// What it was last read as at two HPs (the later last): at one again and again, or two by turns.
+    read: [Read; 2],
 }
 
 /// A blow read for a target with `hp`, `worth` (its bits) and `max_hp`: our chance routed and
@@ -272,7 +274,9 @@ impl ThreatMap {
                 slots += *hi as usize + 1;
             }
             let tempo = if e.activated { super::ACTED } else { 1.0 } * if able { 1.0 } else { 0.3 };
-            foes.push(Foe { unit: k, arms: armed.arms.clone(), tempo, worth, hp: e.hp, max_hp: e.max_hp });
+            let share = super::HP_SHARE * e.hp.max(1) as f64 / e.max_hp.max(1) as f64 + (1.0 - super::HP_SHARE);
+            let most_bait = tempo.abs() * worth.abs() * share;
+            foes.push(Foe { unit: k, arms: armed.arms.clone(), tempo, worth, hp: e.hp, max_hp: e.max_hp, most_bait });
         }
         let mut struck = vec![false; size];
         for r in &reaches {
@@ -307,6 +311,7 @@ impl ThreatMap {
             spare,
             spare_far: Vec::new(),
             least: Vec::new(),
+            left: Vec::new(),
         }
     }
 
@@ -367,8 +372,7 @@ impl ThreatMap {
             }
             last = Some(r.foe);
             let Some(f) = self.foes.get(usize::from(r.foe)) else { continue };
-            let share = super::HP_SHARE * f.hp.max(1) as f64 / f.max_hp.max(1) as f64 + (1.0 - super::HP_SHARE);
-            bait += f.tempo.abs() * f.worth.abs() * share;
+            bait += f.most_bait;
         }
         let least = -(super::BAIT * regard() * bait * 1.000_001 + 1e-9);
         if let Some(slot) = self.least.get_mut(k) {
@@ -443,7 +447,7 @@ impl ThreatMap {
                         let own_loss = loss(foe.worth, foe.max_hp, hurt, fell);
                         let read = Read::new(&sketch, own_loss, target);
                         *slot = known.len() as u32 + 2;
-                        known.push(Known { sketch, own_loss, read });
+                        known.push(Known { sketch, own_loss, read: [read; 2] });
                     }
                 }
                 if *slot < 2 {
@@ -455,10 +459,12 @@ impl ThreatMap {
                     foe_at = Some(r.foe);
                 }
                 let Some(known) = known.get_mut(at) else { continue };
-                if !known.read.of(target) {
-                    known.read = Read::new(&known.sketch, known.own_loss, target);
+                let [older, last] = &mut known.read;
+                if !last.of(target) {
+                    let read = if older.of(target) { *older } else { Read::new(&known.sketch, known.own_loss, target) };
+                    (*older, *last) = (*last, read);
                 }
-                let (own_loss, Read { value, damage, routed, .. }) = (known.own_loss, known.read);
+                let (own_loss, Read { value, damage, routed, .. }) = (known.own_loss, *last);
                 let Some(slot) = best.get_mut(usize::from(far)) else { continue };
                 if slot.as_ref().is_none_or(|b| value > b.0 + 1e-12) {
                     *slot = Some((value, damage, routed, own_loss, distance, at));
@@ -507,7 +513,7 @@ impl ThreatMap {
     /// `blows`: the blows at the tile ([`ThreatMap::blows`]), which a caller weighing one tile
     /// with and without an enemy `gone` finds once.
     pub fn danger(
-        &self,
+        &mut self,
         blows: &[(usize, Blow)],
         target: &Target,
         room: usize,
@@ -522,28 +528,37 @@ impl ThreatMap {
                 later = later.max(blow.value - elsewhere.get(*foe).copied().unwrap_or(0.0).max(0.0));
             }
         }
-        // By blow: whether it is one from this move not struck yet (an enemy `gone` strikes none).
-        let mut left: SmallVec<[bool; 32]> = SmallVec::from_elem(false, blows.len());
-        for (left, (f, b)) in left.iter_mut().zip(blows) {
-            *left = !b.far && Some(*f) != gone;
-        }
+        // By blow: whether it is one from this move not struck yet (an enemy `gone` strikes none), and
+        // the blows landed when it was read, with its value then (the same while no other lands).
+        let mut left = std::mem::take(&mut self.left);
+        left.clear();
+        left.extend(blows.iter().map(|(f, b)| (!b.far && Some(*f) != gone, (usize::MAX, 0.0))));
         let mut room = room;
-        // The chance our unit still stands, and its HP, as the blows land.
+        // The chance our unit still stands, and its HP, as the blows land; how many have landed.
         let (mut standing, mut worn) = (1.0f64, 0.0f64);
         let mut hp = target.hp;
         let mut total = 0.0;
         let mut bait = 0.0;
+        let mut landed = 0usize;
         // Worst first; a second pass for the enemies a wounded unit now tempts. An enemy that
         // strikes leaves the list (those left are visited in order, once a pass).
         for pass in 0..2 {
-            for ((foe, blow), left) in blows.iter().zip(left.iter_mut()) {
+            for ((foe, blow), (left, read)) in blows.iter().zip(left.iter_mut()) {
                 if !*left {
                     continue;
                 }
                 let Some(f) = self.foes.get(*foe) else { continue };
+                if pass == 1 && read.0 == landed {
+                    // Passed over in the first pass as it would be now.
+                    if read.1 <= 0.0 {
+                        bait -= f.tempo * read.1;
+                    }
+                    continue;
+                }
                 // This enemy strikes what the earlier ones left standing.
                 let (routed, damage) = if hp < target.hp { self.against(blow, hp.max(1)) } else { (blow.routed, blow.damage) };
                 let value = worth_to_enemy((target.worth, target.max_hp), (damage, routed), standing, blow.own_loss);
+                *read = (landed, value);
                 if value <= 0.0 {
                     // A blow that costs the enemy more than us: a careless enemy may still strike.
                     if pass == 1 {
@@ -563,8 +578,10 @@ impl ThreatMap {
                 worn += f.tempo * damage;
                 hp = target.hp - worn.round() as i64;
                 *left = false;
+                landed += 1;
             }
         }
+        self.left = left;
         total + super::LATER * lead * later.max(0.0) - super::BAIT * bait
     }
 }

@@ -14,7 +14,6 @@ pub(super) type OnTerrain = (Option<String>, Option<Loadout>, Vec<(Loadout, u32)
 /// The loadouts one unit's attacks read, built and interned once per plan: the unit on each
 /// terrain it may strike from with each of its weapons (`Unit::weapons`' order), and each target;
 /// the enemies in sight, once.
-#[derive(Default)]
 pub(super) struct Arms {
     /// The unit's acting loadout, which each terrain's loadouts start from.
     pub(super) acting: Loadout,
@@ -25,6 +24,9 @@ pub(super) struct Arms {
     /// For each enemy and weapon, the nearest and farthest distance worth a forecast:
     /// (enemy, weapon, near, far).
     pub(super) spans: Vec<(usize, usize, i64, i64)>,
+    /// By enemy of `strikable`, then tile of the reach (in its order): whether one of the
+    /// unit's weapons strikes it from that tile over a clear line.
+    pub(super) hits: Vec<bool>,
     pub(super) ours: Vec<OnTerrain>,
     pub(super) targets: Targets,
 }

@@ -85,6 +85,31 @@ impl<'v, 'e> Decision<'v, 'e> {
                 .cloned();
             heal = heal_with.as_ref().map(|_| (1, 1));
         }
+        // Whom it may heal, and what each heal is worth, wherever it heals from.
+        let mut hurt = Vec::new();
+        if heal.is_some() {
+            for (k, ally) in self.view.units() {
+                let missing = ally.max_hp.saturating_sub(ally.hp);
+                if k == i || ally.side != self.side || missing <= 0 {
+                    continue;
+                }
+                let healed = missing.min((ally.max_hp + 2) / 3).max(1);
+                hurt.push((k, ally.pos, 1.5 * loss(self.worth(k), ally.max_hp, healed as f64, 0.0)));
+            }
+        }
+        // Its own healing item, when badly hurt.
+        let mut self_heal = None;
+        if u.hp.saturating_mul(2) <= u.max_hp {
+            let heals = |item: &&Atom| {
+                b.engine
+                    .item(item)
+                    .is_some_and(|it| it.uses.iter().any(|e| matches!(e, m::Effect::Command { verb: m::Verb::Heal, .. })))
+            };
+            if let Some(item) = u.items.iter().find(heals) {
+                let healed = u.max_hp.saturating_sub(u.hp).min((u.max_hp + 2) / 3).max(1);
+                self_heal = Some((*item, 1.5 * loss(self.worth(i), u.max_hp, healed as f64, 0.0), (u.hp + healed).min(u.max_hp)));
+            }
+        }
         // What it could strike next time, from about here.
         let span = points + weapons.iter().map(|(_, _, hi)| *hi).max().unwrap_or(0);
         let prey = if can_attack { self.prey(i, &u, acting, (&weapons, points, span, reach), cache) } else { Vec::new() };
@@ -128,6 +153,8 @@ impl<'v, 'e> Decision<'v, 'e> {
             vision,
             heal,
             heal_with,
+            hurt,
+            self_heal,
             prey,
             span,
             race,
@@ -140,7 +167,7 @@ impl<'v, 'e> Decision<'v, 'e> {
 
     /// The enemies unit `i` (`u`, acting with loadout `acting`, its `weapons` and movement
     /// `points`) could strike next activation from about where it stands, each with what its
-    /// best strike is worth: (tile, value). Only those within striking distance (`span`: its
+    /// best strike is worth: (tile, value), most worth first. Only those within striking distance (`span`: its
     /// movement points and longest reach, `Unit::span`) of a tile of its `reach`: the only tiles
     /// `Decision::position` reads them from.
     pub(super) fn prey(
@@ -197,6 +224,8 @@ impl<'v, 'e> Decision<'v, 'e> {
                 }
             }
         }
+        // Most worth first: the best within reach of a tile is the first found (each is above 0).
+        prey.sort_by(|a, b| b.1.total_cmp(&a.1));
         prey
     }
 }
