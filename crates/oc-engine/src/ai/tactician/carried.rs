@@ -122,7 +122,7 @@ mod tests {
         played
     }
 
-    /// A tactician (and the planner's) that takes up what one of another battle with the engine
+    /// A tactician (and the planner's and the searcher's) that takes up what one of another battle with the engine
     /// left (other tiles, other HP, a wall more; a battle with other rules between) plays as a
     /// fresh one: each battle played after the others on one thread gives the turns it gives
     /// alone on a thread of its own.
@@ -140,7 +140,9 @@ mod tests {
         walled.terrain[2 * 10 + 4] = walled.terrain[10 + 3].clone();
         assert_ne!(map.terrain, walled.terrain);
         let maps = [map, walled];
-        for ai in ["tactician", "planner"] {
+        // `searcher` too: it searches for the side with the clock against it once in contact,
+        // where the default plays the tactician's turn, and carries the same caches.
+        for ai in ["tactician", "planner", "searcher"] {
             std::thread::scope(|scope| {
                 let after: Vec<Vec<Turn>> = scope
                     .spawn(|| {
