@@ -75,11 +75,11 @@ impl<K> Default for Tally<K> {
 }
 
 impl Index {
-    /// The first slot to probe for `hash` (its top bits: the multiply-rotate hash mixes upward).
+    /// The first slot to probe for `hash` in `size` slots, a power of two of at least 64 (its
+    /// top bits: the multiply-rotate hash mixes upward).
     #[inline(always)]
-    fn start(&self, hash: u64) -> usize {
-        let bits = self.slots.len().trailing_zeros();
-        (hash >> (64 - bits)) as usize
+    fn start(hash: u64, size: usize) -> usize {
+        (hash >> (64 - size.trailing_zeros())) as usize
     }
 
     /// Sized for twice `len` keys at least, every listed key placed again from its kept hash.
@@ -89,7 +89,7 @@ impl Index {
         self.slots.resize(size, 0);
         let mask = size - 1;
         for (i, hash) in self.hashes.iter().enumerate() {
-            let mut at = (*hash >> (64 - size.trailing_zeros())) as usize;
+            let mut at = Index::start(*hash, size);
             // At most `size` looks: a quarter of the slots at most are taken.
             for _ in 0..size {
                 let Some(s) = self.slots.get_mut(at) else { break };
@@ -130,7 +130,7 @@ impl<K: Clone + Eq + std::hash::Hash> Tally<K> {
         }
         let hash = hash_of(&key);
         let mask = self.index.slots.len() - 1;
-        let mut at = self.index.start(hash);
+        let mut at = Index::start(hash, self.index.slots.len());
         // Each slot looked at once at most (the index is at most half full: an empty one comes
         // first).
         for _ in 0..self.index.slots.len() {
