@@ -84,8 +84,12 @@ fn sources(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// The file's text before its tests (`#[cfg(test)]`).
+/// The file's text before its tests (`#[cfg(test)]`); none of a module's `tests.rs` (declared
+/// `#[cfg(test)] mod tests;` beside it).
 fn code_of(path: &Path) -> String {
+    if path.file_name().is_some_and(|n| n == "tests.rs") {
+        return String::new();
+    }
     let text = std::fs::read_to_string(path).unwrap();
     match text.find("#[cfg(test)]") {
         Some(i) => text[..i].to_string(),
