@@ -217,13 +217,15 @@ pub enum Eff {
         op: m::AssignOp,
         value: E,
     },
+    /// Shared (`Arc`): every unit built with it keeps it (`Unit::whens`), not a copy.
     When {
-        condition: E,
-        then: Vec<Eff>,
+        condition: std::sync::Arc<E>,
+        then: std::sync::Arc<[Eff]>,
     },
+    /// Shared, as `When`'s (`Unit::triggers`).
     On {
         event: m::Event,
-        then: Vec<Eff>,
+        then: std::sync::Arc<[Eff]>,
     },
     Grant {
         tag: u32,

@@ -86,9 +86,9 @@ pub struct Unit {
     pub figure_hp: i64,
     pub has: Vec<Instance>,
     /// Conditional effects, evaluated for every strike: (arguments, condition, effects).
-    pub whens: Vec<(Vec<V>, E, Vec<Eff>)>,
+    pub whens: Vec<(Vec<V>, std::sync::Arc<E>, std::sync::Arc<[Eff]>)>,
     /// Event triggers: (arguments, event, effects).
-    pub triggers: Vec<(Vec<V>, m::Event, Vec<Eff>)>,
+    pub triggers: Vec<(Vec<V>, m::Event, std::sync::Arc<[Eff]>)>,
     pub weapon_type: Option<String>,
     /// `weapon_type` interned (`Ir::name_id`).
     pub weapon_type_id: Option<u32>,
