@@ -321,6 +321,9 @@ pub struct Ir {
     /// prepared by one engine may be handed to another).
     pub id: u64,
     pub names: Vec<String>,
+    /// Each of `names` as an atom, made as it is interned ([`Ir::atom`]: a battle names actions'
+    /// tags by atoms, and `Atom::new` takes a lock).
+    atoms: Vec<m::Atom>,
     name_ids: crate::fx::FastMap<String, u32>,
     /// Stats first, then bases: the index of an attribute in a unit's attribute vector.
     pub attrs: Vec<(String, m::Type)>,
@@ -445,6 +448,10 @@ impl Ir {
     pub fn name(&self, id: u32) -> &str {
         self.names.get(id as usize).map_or("?", String::as_str)
     }
+    /// [`Ir::name`] as an atom (`Atom::new` of it, without the lock).
+    pub fn atom(&self, id: u32) -> m::Atom {
+        self.atoms.get(id as usize).copied().unwrap_or_else(|| m::Atom::new(self.name(id)))
+    }
     pub fn name_id(&self, name: &str) -> Option<u32> {
         self.name_ids.get(name).copied()
     }
@@ -461,6 +468,7 @@ impl Ir {
         }
         let id = self.names.len() as u32;
         self.names.push(name.to_string());
+        self.atoms.push(m::Atom::new(name));
         self.name_ids.insert(name.to_string(), id);
         id
     }
@@ -479,6 +487,7 @@ impl Ir {
                 NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             },
             names: Vec::new(),
+            atoms: Vec::new(),
             name_ids: crate::fx::FastMap::default(),
             attrs: Vec::new(),
             attr_ids: crate::fx::FastMap::default(),
