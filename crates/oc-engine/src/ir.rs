@@ -324,6 +324,8 @@ pub struct Ir {
     /// Each of `names` as an atom, made as it is interned ([`Ir::atom`]: a battle names actions'
     /// tags by atoms, and `Atom::new` takes a lock).
     atoms: Vec<m::Atom>,
+    /// Each of `atoms`' number, by the atom's address (one text, one atom): [`Ir::atom_id`].
+    atom_ids: crate::fx::FastMap<usize, u32>,
     name_ids: crate::fx::FastMap<String, u32>,
     /// Stats first, then bases: the index of an attribute in a unit's attribute vector.
     pub attrs: Vec<(String, m::Type)>,
@@ -452,6 +454,10 @@ impl Ir {
     pub fn atom(&self, id: u32) -> m::Atom {
         self.atoms.get(id as usize).copied().unwrap_or_else(|| m::Atom::new(self.name(id)))
     }
+    /// [`Ir::name_id`] of an atom's text, found by the atom's address (no text hashed).
+    pub fn atom_id(&self, name: m::Atom) -> Option<u32> {
+        self.atom_ids.get(&(name.as_str().as_ptr() as usize)).copied()
+    }
     pub fn name_id(&self, name: &str) -> Option<u32> {
         self.name_ids.get(name).copied()
     }
@@ -468,7 +474,9 @@ impl Ir {
         }
         let id = self.names.len() as u32;
         self.names.push(name.to_string());
-        self.atoms.push(m::Atom::new(name));
+        let atom = m::Atom::new(name);
+        self.atoms.push(atom);
+        self.atom_ids.insert(atom.as_str().as_ptr() as usize, id);
         self.name_ids.insert(name.to_string(), id);
         id
     }
@@ -488,6 +496,7 @@ impl Ir {
             },
             names: Vec::new(),
             atoms: Vec::new(),
+            atom_ids: crate::fx::FastMap::default(),
             name_ids: crate::fx::FastMap::default(),
             attrs: Vec::new(),
             attr_ids: crate::fx::FastMap::default(),
