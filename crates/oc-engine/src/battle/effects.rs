@@ -84,9 +84,10 @@ impl<'e> Battle<'e> {
     /// arguments of a grant are evaluated with the granting tag's, unit `i` holding it.
     pub(super) fn expand(&self, i: usize, mut uses: Vec<TagUse>) -> Vec<Holding<'e>> {
         let engine: &'e crate::Engine = self.engine;
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(uses.len());
         let mut k = 0;
-        while let Some((tag, args)) = uses.get(k).cloned() {
+        // Each use taken from the list as it is reached (none is read again).
+        while let Some((tag, args)) = uses.get_mut(k).map(|(tag, args)| (*tag, std::mem::take(args))) {
             k += 1;
             if k > 256 {
                 break;
