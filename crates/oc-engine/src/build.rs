@@ -24,9 +24,11 @@ pub(crate) fn unit_hash(l: &Loadout, extra_statuses: &[u32]) -> u64 {
 /// the rules never change).
 type StartKey = (u64, usize, usize, usize);
 
+/// A start: the attributes and the class's and form's tag instances.
+type Start = (Vec<V>, Vec<Instance>);
+
 thread_local! {
-    static STARTS: std::cell::RefCell<crate::fx::FastMap<StartKey, (Vec<V>, Vec<Instance>)>> =
-        std::cell::RefCell::new(crate::fx::FastMap::default());
+    static STARTS: std::cell::RefCell<crate::fx::FastMap<StartKey, Start>> = std::cell::RefCell::new(crate::fx::FastMap::default());
 }
 
 /// The most starts [`STARTS`] keeps; past it, it starts over.
@@ -96,7 +98,7 @@ impl Engine {
 
     /// A unit's attributes as its ratings (else the bases) give them, and the instances of its
     /// class's and form's tags (`tags`), in order: where [`Engine::build_unit`] starts.
-    fn start_of(&self, ratings: &m::Ratings, tags: (&[m::TagUse], &[m::TagUse])) -> Result<(Vec<V>, Vec<Instance>), EngineError> {
+    fn start_of(&self, ratings: &m::Ratings, tags: (&[m::TagUse], &[m::TagUse])) -> Result<Start, EngineError> {
         let (rules, ir) = (&self.rules, &self.ir);
         let mut attrs = vec![V::Int(0); ir.attrs.len()];
         for (i, (name, _)) in ir.attrs.iter().enumerate() {

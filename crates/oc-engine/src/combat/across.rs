@@ -32,6 +32,9 @@ struct PairKey {
 /// its attack form (`side + 2 * form`).
 pub(super) type StateKey = (State, usize);
 
+/// A pair's states with their outcomes and the sides whose hit points working them out read.
+type KeptStates = FastMap<StateKey, (Arc<Outcomes>, u8)>;
+
 /// The outcomes kept on a thread: each pair's number (never given twice, so an exchange holding
 /// one from before the table started over finds nothing kept by another), and by pair and
 /// state, the outcomes with the sides whose hit points working them out read; how many states
@@ -41,7 +44,7 @@ struct Kept {
     pairs: FastMap<PairKey, u64>,
     /// By pair: which sides' reads its states were kept with (a bit for each of the four ways,
     /// `1 << reads`: a state is looked for only those ways), and the states.
-    outcomes: FastMap<u64, (u8, FastMap<StateKey, (Arc<Outcomes>, u8)>)>,
+    outcomes: FastMap<u64, (u8, KeptStates)>,
     held: usize,
     next: u64,
     found: usize,
