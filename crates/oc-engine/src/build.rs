@@ -19,6 +19,21 @@ pub(crate) fn unit_hash(l: &Loadout, extra_statuses: &[u32]) -> u64 {
     h.finish()
 }
 
+/// What a unit of a class in a form starts from ([`Engine::start_of`]), by engine
+/// (`Engine::serial`) and the rules' ratings and tag lists it is read from (their addresses:
+/// the rules never change).
+type StartKey = (u64, usize, usize, usize);
+
+/// A start: the attributes and the class's and form's tag instances.
+type Start = (Vec<V>, Vec<Instance>);
+
+thread_local! {
+    static STARTS: std::cell::RefCell<crate::fx::FastMap<StartKey, Start>> = std::cell::RefCell::new(crate::fx::FastMap::default());
+}
+
+/// The most starts [`STARTS`] keeps; past it, it starts over.
+const STARTS_MAX: usize = 1 << 10;
+
 impl Engine {
     /// The unit a loadout makes, with the statuses in `extra_statuses` added to the loadout's:
     /// built once, then shared.
@@ -81,6 +96,33 @@ impl Engine {
         forms
     }
 
+    /// A unit's attributes as its ratings (else the bases) give them, and the instances of its
+    /// class's and form's tags (`tags`), in order: where [`Engine::build_unit`] starts.
+    fn start_of(&self, ratings: &m::Ratings, tags: (&[m::TagUse], &[m::TagUse])) -> Result<Start, EngineError> {
+        let (rules, ir) = (&self.rules, &self.ir);
+        let mut attrs = vec![V::Int(0); ir.attrs.len()];
+        for (i, (name, _)) in ir.attrs.iter().enumerate() {
+            let value = ratings.get(name).or_else(|| rules.ruleset.bases.iter().find(|b| b.name == *name).map(|b| &b.value));
+            if let (Some(v), Some(slot)) = (value, attrs.get_mut(i)) {
+                *slot = self.constant(v)?;
+            }
+        }
+        let mut instances: Vec<Instance> = Vec::new();
+        self.push_uses(tags.0, &mut instances)?;
+        self.push_uses(tags.1, &mut instances)?;
+        Ok((attrs, instances))
+    }
+
+    /// The instances of tag uses `uses`, in order, pushed on `out`.
+    fn push_uses(&self, uses: &[m::TagUse], out: &mut Vec<Instance>) -> Result<(), EngineError> {
+        for u in uses {
+            let tag = self.ir.name_id(&u.tag).ok_or_else(|| EngineError::model(format!("unknown tag {}", u.tag)))?;
+            let args = u.args.iter().map(|a| self.constant(a)).collect::<Result<_, _>>()?;
+            out.push(Instance { tag, args });
+        }
+        Ok(())
+    }
+
     /// Builds a unit from its loadout. Statuses in `extra_statuses` are added to the loadout's.
     fn build_unit(&self, l: &Loadout, extra_statuses: &[u32]) -> Result<Unit, EngineError> {
         let rules = &self.rules;
@@ -104,13 +146,25 @@ impl Engine {
             }
             _ => class.wields.iter().map(|w| w.to_string()).collect(),
         };
-        let mut attrs = vec![V::Int(0); ir.attrs.len()];
-        for (i, (name, _)) in ir.attrs.iter().enumerate() {
-            let value = ratings.get(name).or_else(|| rules.ruleset.bases.iter().find(|b| b.name == *name).map(|b| &b.value));
-            if let (Some(v), Some(slot)) = (value, attrs.get_mut(i)) {
-                *slot = self.constant(v)?;
+        // The attributes the ratings and bases give, and the class's and form's tags: the same
+        // for every unit of the class in that form (`STARTS`).
+        let key =
+            (self.serial(), std::ptr::from_ref(ratings) as usize, class.tags.as_ptr() as usize, form_tags.as_ptr() as usize);
+        let (attrs, mut instances) = match STARTS.try_with(|k| k.try_borrow().ok().and_then(|k| k.get(&key).cloned())) {
+            Ok(Some(start)) => start,
+            _ => {
+                let start = self.start_of(ratings, (&class.tags, form_tags))?;
+                let _ = STARTS.try_with(|k| {
+                    if let Ok(mut k) = k.try_borrow_mut() {
+                        if k.len() >= STARTS_MAX {
+                            k.clear();
+                        }
+                        k.insert(key, start.clone());
+                    }
+                });
+                start
             }
-        }
+        };
         let weapon = match &l.weapon {
             Some(name) => {
                 let item = rules
@@ -154,18 +208,8 @@ impl Engine {
             None => 0,
         };
 
-        // Every tag the unit has: class (and form), unit tags, then equipment, then statuses.
-        let mut instances: Vec<Instance> = Vec::new();
-        let push_uses = |uses: &[m::TagUse], out: &mut Vec<Instance>| -> Result<(), EngineError> {
-            for u in uses {
-                let tag = ir.name_id(&u.tag).ok_or_else(|| EngineError::model(format!("unknown tag {}", u.tag)))?;
-                let args = u.args.iter().map(|a| self.constant(a)).collect::<Result<_, _>>()?;
-                out.push(Instance { tag, args });
-            }
-            Ok(())
-        };
-        push_uses(&class.tags, &mut instances)?;
-        push_uses(form_tags, &mut instances)?;
+        // Every tag the unit has: class (and form, `instances` so far), unit tags, then
+        // equipment, then statuses.
         for (tag, args) in &l.tags {
             let id =
                 ir.name_id(tag).ok_or_else(|| EngineError::unknown("tag", tag, rules.tags.iter().map(|t| t.name.as_str())))?;
@@ -174,7 +218,7 @@ impl Engine {
         }
         for item in weapon.iter().chain(accessory.iter()) {
             let mut own = Vec::new();
-            push_uses(&item.tags, &mut own)?;
+            self.push_uses(&item.tags, &mut own)?;
             // A tag with `ignore_item_tags()` may switch the item's other tags off.
             if let Some(keep) = own.iter().position(|i| self.ignores_item_tags(i, &attrs, &instances)) {
                 own = own.into_iter().skip(keep).take(1).collect();

@@ -217,13 +217,15 @@ pub enum Eff {
         op: m::AssignOp,
         value: E,
     },
+    /// Shared (`Arc`): every unit built with it keeps it (`Unit::whens`), not a copy.
     When {
-        condition: E,
-        then: Vec<Eff>,
+        condition: std::sync::Arc<E>,
+        then: std::sync::Arc<[Eff]>,
     },
+    /// Shared, as `When`'s (`Unit::triggers`).
     On {
         event: m::Event,
-        then: Vec<Eff>,
+        then: std::sync::Arc<[Eff]>,
     },
     Grant {
         tag: u32,
@@ -319,6 +321,11 @@ pub struct Ir {
     /// prepared by one engine may be handed to another).
     pub id: u64,
     pub names: Vec<String>,
+    /// Each of `names` as an atom, made as it is interned ([`Ir::atom`]: a battle names actions'
+    /// tags by atoms, and `Atom::new` takes a lock).
+    atoms: Vec<m::Atom>,
+    /// Each of `atoms`' number, by the atom's address (one text, one atom): [`Ir::atom_id`].
+    atom_ids: crate::fx::FastMap<usize, u32>,
     name_ids: crate::fx::FastMap<String, u32>,
     /// Stats first, then bases: the index of an attribute in a unit's attribute vector.
     pub attrs: Vec<(String, m::Type)>,
@@ -443,6 +450,14 @@ impl Ir {
     pub fn name(&self, id: u32) -> &str {
         self.names.get(id as usize).map_or("?", String::as_str)
     }
+    /// [`Ir::name`] as an atom (`Atom::new` of it, without the lock).
+    pub fn atom(&self, id: u32) -> m::Atom {
+        self.atoms.get(id as usize).copied().unwrap_or_else(|| m::Atom::new(self.name(id)))
+    }
+    /// [`Ir::name_id`] of an atom's text, found by the atom's address (no text hashed).
+    pub fn atom_id(&self, name: m::Atom) -> Option<u32> {
+        self.atom_ids.get(&(name.as_str().as_ptr() as usize)).copied()
+    }
     pub fn name_id(&self, name: &str) -> Option<u32> {
         self.name_ids.get(name).copied()
     }
@@ -459,6 +474,9 @@ impl Ir {
         }
         let id = self.names.len() as u32;
         self.names.push(name.to_string());
+        let atom = m::Atom::new(name);
+        self.atoms.push(atom);
+        self.atom_ids.insert(atom.as_str().as_ptr() as usize, id);
         self.name_ids.insert(name.to_string(), id);
         id
     }
@@ -477,6 +495,8 @@ impl Ir {
                 NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             },
             names: Vec::new(),
+            atoms: Vec::new(),
+            atom_ids: crate::fx::FastMap::default(),
             name_ids: crate::fx::FastMap::default(),
             attrs: Vec::new(),
             attr_ids: crate::fx::FastMap::default(),

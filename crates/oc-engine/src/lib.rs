@@ -157,6 +157,8 @@ struct Names {
     item_atoms: fx::FastMap<(usize, usize), usize>,
     /// The advanced rules' names as atoms (`Battle::situation` lays them on every loadout made).
     situation: SituationNames,
+    /// By interned name (`Ir::name`): whether it is a tag's ([`Engine::is_tag`]).
+    tag_ids: Vec<bool>,
 }
 
 /// Where `text` lies in memory: the key of [`Names::class_atoms`]. Two texts at one address with
@@ -220,6 +222,7 @@ impl Names {
             statuses: index(rules.statuses.iter().map(|s| s.name.as_str())),
             terrains: rules.terrains.iter().map(|t| Atom::new(&t.name)).collect(),
             resources: rules.ruleset.resources.iter().map(|r| Atom::new(&r.name)).collect(),
+            tag_ids: Vec::new(),
         }
     }
 }
@@ -367,6 +370,7 @@ impl Engine {
         engine.attack_form = engine.ir.attr_id("attack_form");
         engine.mobility_attrs = ["movement", "movement_type", "can_move"].map(|a| engine.ir.attr_id(a));
         engine.inputs = inputs::ExchangeInputs::new(&engine);
+        engine.names.tag_ids = engine.ir.names.iter().map(|n| engine.names.tags.contains_key(n.as_str())).collect();
         Ok(engine)
     }
 
@@ -619,7 +623,10 @@ impl Engine {
 
     /// Whether the interned name `id` is a tag's.
     pub(crate) fn is_tag(&self, id: u32) -> bool {
-        self.names.tags.contains_key(self.ir.name(id))
+        match self.names.tag_ids.get(id as usize) {
+            Some(is) => *is,
+            None => self.names.tags.contains_key(self.ir.name(id)),
+        }
     }
 
     pub fn terrain_index(&self, name: &str) -> Option<usize> {

@@ -13,6 +13,9 @@ pub enum Shown {
     Text(String),
 }
 
+/// A conditional effect a unit holds: (arguments, condition, effects), shared with the IR.
+pub type When = (Vec<V>, std::sync::Arc<E>, std::sync::Arc<[Eff]>);
+
 /// A tag or status a unit has, with its arguments.
 #[derive(Clone, Debug)]
 pub struct Instance {
@@ -86,9 +89,9 @@ pub struct Unit {
     pub figure_hp: i64,
     pub has: Vec<Instance>,
     /// Conditional effects, evaluated for every strike: (arguments, condition, effects).
-    pub whens: Vec<(Vec<V>, E, Vec<Eff>)>,
+    pub whens: Vec<When>,
     /// Event triggers: (arguments, event, effects).
-    pub triggers: Vec<(Vec<V>, m::Event, Vec<Eff>)>,
+    pub triggers: Vec<(Vec<V>, m::Event, std::sync::Arc<[Eff]>)>,
     pub weapon_type: Option<String>,
     /// `weapon_type` interned (`Ir::name_id`).
     pub weapon_type_id: Option<u32>,

@@ -46,7 +46,7 @@ impl<'e> Battle<'e> {
                 action: action.clone(),
                 args: args.to_vec(),
                 source: source.map(str::to_string),
-                tag: Atom::new(ir.name(tag)),
+                tag: ir.atom(tag),
             });
         });
         out
@@ -122,7 +122,7 @@ impl<'e> Battle<'e> {
                     let draws = Draws::new(&mut dice, &drawn);
                     let Some(scene) = self.scene(cast, Some(&draws)) else { break };
                     if let V::Name(n) = scene.value(resource, &a.args) {
-                        name = Some(Atom::new(self.engine.ir.name(n)));
+                        name = Some(self.engine.ir.atom(n));
                     }
                     sum += scene.value(amount, &a.args).int();
                 }
@@ -177,7 +177,7 @@ impl<'e> Battle<'e> {
         // Walked without copying the actions (their arguments are not read).
         self.each_action(i, |action, _, _, tag| {
             if action.verb == Some(verb) {
-                out.push(Atom::new(ir.name(tag)));
+                out.push(ir.atom(tag));
             }
         });
         out
@@ -187,7 +187,7 @@ impl<'e> Battle<'e> {
     /// actions: what an AI that tries each of them by its tag reads.
     pub(crate) fn action_verb_tags(&self, i: usize) -> Vec<(Option<m::Verb>, Atom)> {
         let (mut out, ir) = (Vec::new(), &self.engine.ir);
-        self.each_action(i, |action, _, _, tag| out.push((action.verb, Atom::new(ir.name(tag)))));
+        self.each_action(i, |action, _, _, tag| out.push((action.verb, ir.atom(tag))));
         out
     }
 

@@ -12,6 +12,17 @@ use crate::ir::{Eff, E, V};
 /// A tag used by a unit: its interned name and its arguments.
 pub(super) type TagUse = (u32, Vec<V>);
 
+thread_local! {
+    /// [`Battle::uses_of`] by engine (`Engine::serial`) and list (its address and length in the
+    /// engine's rules, which never change): a unit's class and items are read for every action
+    /// and effect it is asked about, and each tag was looked up by its text.
+    static USES: std::cell::RefCell<crate::fx::FastMap<(u64, usize, usize), Vec<TagUse>>> =
+        std::cell::RefCell::new(crate::fx::FastMap::default());
+}
+
+/// The most lists [`USES`] keeps; past it, it starts over.
+const USES_MAX: usize = 1 << 12;
+
 /// The effects held through one tag or status (borrowed from the IR), with the tag's arguments.
 pub(super) struct Holding<'e> {
     pub effects: &'e [Eff],
@@ -26,14 +37,32 @@ pub(super) type Triggered<'e> = (m::Verb, &'e [E], Vec<V>);
 
 impl<'e> Battle<'e> {
     /// Tag uses of the model (class, form, item tags) as the IR holds them.
+    /// Worked out once a thread for each list of the engine's rules (`USES`).
     pub(super) fn uses_of(&self, uses: &[m::TagUse]) -> Vec<TagUse> {
-        uses.iter()
+        if uses.is_empty() {
+            return Vec::new();
+        }
+        let key = (self.engine.serial(), uses.as_ptr() as usize, uses.len());
+        if let Some(kept) = USES.try_with(|k| k.try_borrow().ok().and_then(|k| k.get(&key).cloned())).ok().flatten() {
+            return kept;
+        }
+        let found: Vec<TagUse> = uses
+            .iter()
             .filter_map(|t| {
                 let id = self.engine.ir.name_id(&t.tag)?;
                 let args = t.args.iter().map(|a| self.engine.constant(a)).collect::<Result<_, _>>().ok()?;
                 Some((id, args))
             })
-            .collect()
+            .collect();
+        let _ = USES.try_with(|k| {
+            if let Ok(mut k) = k.try_borrow_mut() {
+                if k.len() >= USES_MAX {
+                    k.clear();
+                }
+                k.insert(key, found.clone());
+            }
+        });
+        found
     }
 
     /// The tags a unit has of itself: its class's, its current form's (a shifter is transformed
@@ -47,7 +76,7 @@ impl<'e> Battle<'e> {
                 uses.extend(self.uses_of(&form.tags));
             }
         }
-        uses.extend(u.tags.iter().filter_map(|t| self.engine.ir.name_id(t)).map(|id| (id, Vec::new())));
+        uses.extend(u.tags.iter().filter_map(|t| self.engine.ir.atom_id(*t)).map(|id| (id, Vec::new())));
         uses
     }
 
@@ -55,9 +84,10 @@ impl<'e> Battle<'e> {
     /// arguments of a grant are evaluated with the granting tag's, unit `i` holding it.
     pub(super) fn expand(&self, i: usize, mut uses: Vec<TagUse>) -> Vec<Holding<'e>> {
         let engine: &'e crate::Engine = self.engine;
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(uses.len());
         let mut k = 0;
-        while let Some((tag, args)) = uses.get(k).cloned() {
+        // Each use taken from the list as it is reached (none is read again).
+        while let Some((tag, args)) = uses.get_mut(k).map(|(tag, args)| (*tag, std::mem::take(args))) {
             k += 1;
             if k > 256 {
                 break;

@@ -142,7 +142,7 @@ impl Battle<'_> {
                     action: action.clone(),
                     args: args.to_vec(),
                     source: source.map(str::to_string),
-                    tag: crate::Atom::new(ir.name(tag)),
+                    tag: ir.atom(tag),
                 });
             }
         });

@@ -32,6 +32,9 @@ struct PairKey {
 /// its attack form (`side + 2 * form`).
 pub(super) type StateKey = (State, usize);
 
+/// A pair's states with their outcomes and the sides whose hit points working them out read.
+type KeptStates = FastMap<StateKey, (Arc<Outcomes>, u8)>;
+
 /// The outcomes kept on a thread: each pair's number (never given twice, so an exchange holding
 /// one from before the table started over finds nothing kept by another), and by pair and
 /// state, the outcomes with the sides whose hit points working them out read; how many states
@@ -39,7 +42,9 @@ pub(super) type StateKey = (State, usize);
 #[derive(Default)]
 struct Kept {
     pairs: FastMap<PairKey, u64>,
-    outcomes: FastMap<u64, FastMap<StateKey, (Arc<Outcomes>, u8)>>,
+    /// By pair: which sides' reads its states were kept with (a bit for each of the four ways,
+    /// `1 << reads`: a state is looked for only those ways), and the states.
+    outcomes: FastMap<u64, (u8, KeptStates)>,
     held: usize,
     next: u64,
     found: usize,
@@ -113,10 +118,11 @@ impl Exchange<'_> {
         let found = KEPT
             .try_with(|k| {
                 let mut k = k.try_borrow_mut().ok()?;
-                let kept = k.outcomes.get(&pair)?;
+                let (ways, kept) = k.outcomes.get(&pair)?;
                 // Read by neither side, the first, the second, both: at most one is kept (a
-                // strike reads the same sides at every amount of what it did not read).
-                let found = [0u8, 1, 2, 3].into_iter().find_map(|reads| {
+                // strike reads the same sides at every amount of what it did not read). A way no
+                // state of the pair was kept with finds none: not looked up.
+                let found = [0u8, 1, 2, 3].into_iter().filter(|reads| ways & (1 << reads) != 0).find_map(|reads| {
                     key.0.hp = unread(hp, reads);
                     kept.get(&*key).cloned()
                 })?;
@@ -142,7 +148,9 @@ impl Exchange<'_> {
             }
             k.held += 1;
             let key = (State { hp: unread(key.0.hp, reads), ..key.0.clone() }, key.1);
-            k.outcomes.entry(pair).or_default().insert(key, (outcomes.clone(), reads));
+            let (ways, kept) = k.outcomes.entry(pair).or_default();
+            *ways |= 1 << (reads & 3);
+            kept.insert(key, (outcomes.clone(), reads));
         });
     }
 }

@@ -214,9 +214,9 @@ impl Ir {
                 value: self.expr(value, params)?,
             },
             m::Effect::When { condition, then } => {
-                Eff::When { condition: self.expr(condition, params)?, then: self.effects_of(then, params)? }
+                Eff::When { condition: self.expr(condition, params)?.into(), then: self.effects_of(then, params)?.into() }
             }
-            m::Effect::On { event, then } => Eff::On { event: *event, then: self.effects_of(then, params)? },
+            m::Effect::On { event, then } => Eff::On { event: *event, then: self.effects_of(then, params)?.into() },
             m::Effect::Grant { tag, args } => {
                 Eff::Grant { tag: self.intern(tag), args: args.iter().map(|a| self.expr(a, params)).collect::<Result<_, _>>()? }
             }
