@@ -25,7 +25,8 @@
 //! or raze, past a dozen units, and without fog for the side that must take ground itself,
 //! whose playouts play its own turns as the tactician does (greedy for the enemy's): with
 //! greedy for both, a taker's copies lost its leader or refugees to greedy's blunders, and
-//! searching lost to the tactician (`takes_ground`). Without fog, where tiles are at stake, it
+//! searching lost to the tactician (`takes_ground`). A battle its copies meet again plays the
+//! turn the tactician chose there before (`planner/memo.rs`), as greedy's do. Without fog, where tiles are at stake, it
 //! searches only in contact (an enemy within [`CONTACT`] tiles of one of its units), else plays the
 //! tactician's turn: searched far apart, its defender left the tactician's positions for turns
 //! greedy playouts liked (attacker wins against it, `oc simulate --games 100 --seed 11`, the
@@ -68,6 +69,7 @@
 //! drawn from a count of its decisions: one seed, one game, on any number of threads.
 
 mod leaf;
+mod memo;
 mod race;
 mod seen;
 
@@ -76,6 +78,7 @@ use crate::battle::{Battle, Controller, State, Turn};
 use super::tactician::Walks;
 use super::{free_to_wait, Greedy, Tactician};
 use leaf::Leaf;
+use memo::Memo;
 use race::Race;
 use seen::{Fog, Seen};
 
@@ -113,6 +116,8 @@ pub struct Planner {
     wide: bool,
     /// `searcher`'s playout policy for its own side's turns where that side must take ground.
     taking: Tactician,
+    /// Its turns by the battle they were chosen for (`planner/memo.rs`).
+    memo: Memo,
 }
 
 impl Planner {
@@ -197,7 +202,8 @@ impl Controller for Planner {
                         break;
                     }
                     let own = taking && seen.copy.to_act == side;
-                    let t = if own { self.taking.choose(&seen.copy) } else { self.playout.choose(&seen.copy) };
+                    let t =
+                        if own { self.memo.turn(&seen.copy, |c| self.taking.choose(c)) } else { self.playout.choose(&seen.copy) };
                     let Some(t) = t else { break };
                     self.played += 1;
                     if seen.copy.play_turn(t).is_err() {
