@@ -97,10 +97,14 @@ impl Tactician {
         let mut d = Decision::new(b, side, &self.prices, (&mut self.cache, &mut self.later, &mut self.verbs), walks);
         (d.remembered, d.unswept) = self.remember(b, side, &d.view.sight);
         let mut ranked: Vec<(f64, Turn)> = Vec::with_capacity(movers.len());
-        for i in movers {
+        // Only the best turn: the units' candidates read best first across them
+        // (`Decision::champion`), the same turn as the first of the ranking below.
+        let best = (keep <= 1).then(|| d.champion(&movers, &mut self.cache));
+        ranked.extend(best.flatten().map(|p| (p.gain, p.turn)));
+        for i in movers.into_iter().filter(|_| keep > 1) {
             // Once `keep` are ranked, a unit that cannot pass the least of the first `keep` by
             // more than EPS does not matter (it would go in after them, and leave them as they
-            // are): its candidates are read no further than that shows (`Decision::score_pool`).
+            // are): its candidates are read no further than that shows (`Decision::read_on`).
             // A gain that is NaN is passed by none (`f64::min` leaves it out).
             let top = keep.max(1);
             let beat = (ranked.len() >= top).then(|| ranked.iter().take(top).map(|(g, _)| *g).fold(f64::INFINITY, f64::min));
@@ -271,6 +275,13 @@ const BLOCKS_GOAL: f64 = 1.0;
 /// enemy that could take its objective in time, and a step of ours nearer to taking one.
 pub(super) const RACE: f64 = 1.0;
 
+/// `Decision::marks`: a tile to hold, to contest, to deny, of our objective, that heals.
+const HOLD: u8 = 1;
+const CONTEST: u8 = 2;
+const DENY: u8 = 4;
+const GOAL: u8 = 8;
+const HEALS: u8 = 16;
+
 /// Scores closer than this are equal: the first (by unit, then tile) wins.
 const EPS: f64 = 1e-9;
 
@@ -303,6 +314,9 @@ struct Decision<'v, 'e> {
     /// By tile (row by row): 0 not open (`Battle::open`), 1 open and one of our units' tiles,
     /// 2 open and free of ours; read by [`Decision::room`] (the map's width first).
     open: (i64, Vec<u8>),
+    /// By tile (row by row, as `open`): what standing there is worth to `Decision::position`,
+    /// a bit each (`HOLD`, `CONTEST`, `DENY`, `GOAL`, `HEALS`).
+    marks: Vec<u8>,
     /// Walking guides by movement type: toward the enemy, toward the objective tiles, toward a
     /// region to hold or contest.
     guides: HashMap<String, Rc<Guides>>,
@@ -431,6 +445,15 @@ impl<'v, 'e> Decision<'v, 'e> {
                 *slot = (*slot).min(1);
             }
         }
+        // The tiles at stake and those that heal, marked once.
+        let mut marks: Vec<u8> = walks.heals(b).iter().map(|h| if *h { HEALS } else { 0 }).collect();
+        for (tiles, bit) in [(&stakes.hold, HOLD), (&stakes.contest, CONTEST), (&stakes.deny, DENY), (&stakes.goals, GOAL)] {
+            for t in tiles {
+                if let Some(m) = tile_index(*t, (width, height)).and_then(|k| marks.get_mut(k)) {
+                    *m |= bit;
+                }
+            }
+        }
         let stepped = b.engine.rules.ruleset.turn.spend.is_some();
         let threat_zones = b.engine.rules.ruleset.turn.threat.is_some();
         let eyes = if view.sight.fogged() {
@@ -449,6 +472,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             shared: None,
             still: Vec::new(),
             open: (width, open),
+            marks,
             guides: HashMap::new(),
             walks,
             targets: Vec::new(),

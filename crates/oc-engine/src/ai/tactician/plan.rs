@@ -10,12 +10,13 @@ mod makeup;
 mod score;
 
 use super::threat::loss;
-use super::{Candidate, Decision, Guides, Plan, EPS};
+use super::{Candidate, Decision, Guides, Plan};
 use crate::ai::forecasts::Forecasts;
 use crate::ai::{objective_tiles, Guide};
-use crate::battle::{distance, Act, Combatant, Tile, Turn};
+use crate::battle::{distance, tile_index, Act, Combatant, Tile, Turn};
 use crate::Loadout;
 use arms::Arms;
+pub(super) use score::Pool;
 
 /// The tiles a unit can move to, each with its movement cost, sorted by tile.
 type Reach = [(Tile, i64)];
@@ -25,7 +26,7 @@ const SURE: f64 = 1e-6;
 
 /// A candidate with what its score is made of but the danger (`Decision::score`): its tile,
 /// the tile's worth and toll, the tiles held it bars the enemy from, whether it stands still,
-/// the most it could score (`Decision::score_pool`) and, once read, its score.
+/// the most it could score (`Pool`) and, once read, its score.
 struct Weighed {
     c: Candidate,
     t: Tile,
@@ -35,6 +36,13 @@ struct Weighed {
     stays: bool,
     most: f64,
     score: Option<f64>,
+}
+
+/// A unit's candidates ([`Decision::prepare`]): its turn at once where it can take the
+/// objective, else the pool read so far.
+pub(super) enum Prepared {
+    Done(Plan),
+    Pool(Pool),
 }
 
 /// A unit's weapons: (name, least and most distance).
@@ -86,8 +94,23 @@ struct Unit {
 
 impl<'v, 'e> Decision<'v, 'e> {
     /// The best turn for unit `i`, with its gain over standing still; `None` if it cannot act,
-    /// or if its gain cannot pass `beat` by more than EPS (`Decision::score_pool`).
+    /// or if its gain cannot pass `beat` by more than EPS (`Decision::read_on`).
     pub(super) fn plan(&mut self, i: usize, beat: Option<f64>, cache: &mut Forecasts) -> Option<Plan> {
+        match self.prepare(i, cache)? {
+            Prepared::Done(p) => Some(p),
+            Prepared::Pool(mut p) => {
+                if !self.read_on(&mut p, beat, cache) {
+                    return None;
+                }
+                p.best()
+            }
+        }
+    }
+
+    /// Unit `i`'s candidates, each scored but for the danger, those that stand still scored
+    /// (`Decision::start`); its turn at once where it can take the objective; `None` if it
+    /// cannot act.
+    pub(super) fn prepare(&mut self, i: usize, cache: &mut Forecasts) -> Option<Prepared> {
         let b = self.battle();
         let u = b.units.get(i)?.clone();
         // The unit as it acts, built once: its mobility, whether it can and must attack.
@@ -129,7 +152,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                     ..Default::default()
                 };
                 if affordable((turn.to, &turn.act), None) {
-                    return Some(Plan { gain: 1000.0, turn });
+                    return Some(Prepared::Done(Plan { gain: 1000.0, turn }));
                 }
             }
         }
@@ -275,25 +298,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             }
         }
         self.foe_targets = std::mem::take(&mut arms.targets);
-        if !self.score_pool(i, caution, &mut pool, beat, cache) {
-            return None;
-        }
-        // Of equal scores the first (by tile, then turn) wins, as a later one goes ahead only
-        // by more than EPS: over the candidates read, in their order.
-        let mut best: Option<(f64, usize)> = None;
-        let mut stay: Option<f64> = None;
-        for (k, w) in pool.iter().enumerate() {
-            let Some(score) = w.score else { continue };
-            if w.stays {
-                stay = Some(stay.map_or(score, |s: f64| s.max(score)));
-            }
-            if best.as_ref().is_none_or(|(s, _)| score > *s + EPS) {
-                best = Some((score, k));
-            }
-        }
-        let (score, k) = best?;
-        let turn = pool.swap_remove(k).c.turn(i);
-        Some(Plan { gain: score - stay.unwrap_or(score), turn })
+        Some(Prepared::Pool(self.start(i, caution, pool, cache)))
     }
 
     /// Standing on `t` (moving there, or staying), holding the guard weapon; where the ruleset
@@ -671,22 +676,24 @@ impl<'v, 'e> Decision<'v, 'e> {
         if let Some(region) = region {
             v += (0.02 + 0.2 * urgency) * region;
         }
-        if self.stakes.hold.contains(&t) {
+        let mark = tile_index(t, (self.open.0, b.map.height.max(0))).and_then(|k| self.marks.get(k)).copied().unwrap_or(0);
+        if mark & super::HOLD != 0 {
             v += 0.05;
         }
-        if self.stakes.contest.contains(&t) {
+        if mark & super::CONTEST != 0 {
             v += 0.05 + 0.3 * urgency;
         }
-        if self.stakes.deny.contains(&t) {
+        if mark & super::DENY != 0 {
             v += 0.3;
         }
         // Our own objective's tile, held by a unit that cannot take it, bars the ally who can
         // (a knight parked on the throne kept the lord off it to the time limit).
-        if !me.takes_objective && self.stakes.goals.contains(&t) {
+        if !me.takes_objective && mark & super::GOAL != 0 {
             v -= super::BLOCKS_GOAL;
         }
         // Terrain that heals at the end of the turn.
-        if let Some(h) = b.terrain_at(t).and_then(|x| x.heal.as_ref()).filter(|h| h.event == m::Event::EndOfTurn) {
+        let heal = if mark & super::HEALS != 0 { b.terrain_at(t).and_then(|x| x.heal.as_ref()) } else { None };
+        if let Some(h) = heal.filter(|h| h.event == m::Event::EndOfTurn) {
             let missing = me.u.max_hp.saturating_sub(me.u.hp);
             v += loss(self.worth(me.i), me.u.max_hp, h.amount.min(missing).max(0) as f64, 0.0);
         }

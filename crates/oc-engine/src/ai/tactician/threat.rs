@@ -278,17 +278,16 @@ impl ThreatMap {
             let most_bait = tempo.abs() * worth.abs() * share;
             foes.push(Foe { unit: k, arms: armed.arms.clone(), tempo, worth, hp: e.hp, max_hp: e.max_hp, most_bait });
         }
-        let mut struck = vec![false; size];
+        // The masks or'd together, tile by tile (a loop the compiler runs several tiles at once).
+        let mut any = vec![0u32; size];
         for r in &reaches {
-            for (s, m) in struck.iter_mut().zip(r.near.iter()) {
-                *s |= *m != 0;
-            }
-            if let Some(far) = &r.far {
-                for (s, m) in struck.iter_mut().zip(far.iter()) {
-                    *s |= *m != 0;
+            for mask in std::iter::once(&r.near).chain(&r.far) {
+                for (s, m) in any.iter_mut().zip(mask.iter()) {
+                    *s |= *m;
                 }
             }
         }
+        let struck: Vec<bool> = any.iter().map(|m| *m != 0).collect();
         let by_distance = b.engine.ir.reads_distance;
         // The last map's forecasts where its slots stand for the same ones.
         let (rows, table, known) = match looked.take() {

@@ -17,8 +17,10 @@ pub(in crate::ai) struct Walks {
     pub(super) kept: KeptGuides<Arc<Guide>>,
     /// By movement type, the last guide toward the enemy and its goals ([`Walks::toward`]).
     last: FastMap<String, (Vec<Tile>, Arc<Guide>)>,
-    /// By tile (row by row): 2 where it is open (`Battle::open`: by its terrain), else 0.
+    /// By tile (row by row): 2 where it is open (`Battle::open`: by its terrain), else 0; and
+    /// whether its terrain heals at the end of the turn.
     open: Vec<u8>,
+    heals: Vec<bool>,
 }
 
 impl std::fmt::Debug for Walks {
@@ -44,6 +46,7 @@ impl Walks {
         if self.kept.check(b) {
             self.last.clear();
             self.open.clear();
+            self.heals.clear();
         }
     }
 
@@ -78,6 +81,18 @@ impl Walks {
             self.open = (0..width * height).map(|k| if b.open((k % width, k / width)) { 2 } else { 0 }).collect();
         }
         &self.open
+    }
+
+    /// By tile (row by row): whether `b`'s tile heals at the end of the turn; looked up once
+    /// while the terrain stands ([`Walks::check`]).
+    pub(super) fn heals(&mut self, b: &Battle) -> &[bool] {
+        let (width, height) = (b.map.width.max(0), b.map.height.max(0));
+        if self.heals.len() != (width * height) as usize {
+            let heals =
+                |t: Tile| b.terrain_at(t).and_then(|x| x.heal.as_ref()).is_some_and(|h| h.event == oc_model::Event::EndOfTurn);
+            self.heals = (0..width * height).map(|k| heals((k % width, k / width))).collect();
+        }
+        &self.heals
     }
 
     /// The guide toward `goals` for movement type `kind`.

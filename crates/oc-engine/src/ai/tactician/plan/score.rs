@@ -1,31 +1,87 @@
-//! Scoring a unit's candidates: each by the danger its tile holds, the most promising first.
+//! Scoring a unit's candidates: each by the danger its tile holds, the most promising first;
+//! and, where only the best turn is asked for, the units read best first (`Decision::champion`).
 
-use super::{Decision, Weighed, SURE};
+use super::{Decision, Plan, Prepared, Weighed, SURE};
 use crate::ai::forecasts::Forecasts;
 use crate::ai::tactician::EPS;
 
+/// A unit's candidates (`Decision::start`) read so far: those that stand still first (the gain
+/// is measured from them), then the others by the most each could score, highest first, until
+/// the next falls short of a score read with no score read within EPS below it (a chain of
+/// scores each within EPS of the next could hand the choice down to one below: then they are
+/// read too). The choice among those read is the choice among all: those left are below every
+/// score from which one within EPS could be passed over.
+pub(in crate::ai::tactician) struct Pool {
+    i: usize,
+    caution: f64,
+    pool: Vec<Weighed>,
+    /// The candidates that do not stand still, by the most each could score (highest first),
+    /// and how many of them were looked at.
+    order: Vec<(f64, usize)>,
+    next: usize,
+    /// The scores read, highest first (whether one is NaN), and the score of standing still.
+    read: Vec<f64>,
+    nan: bool,
+    stay: Option<f64>,
+    /// Every candidate that may be the best is read: the choice is made ([`Pool::chosen`],
+    /// kept).
+    done: bool,
+    chosen: Option<(f64, usize)>,
+}
+
+impl Pool {
+    /// The most the unit's gain may be once all is read (its best gain is below it: rounding
+    /// kept in order, `a - s` rounds up or down alike for every `a`); NaN where that is not
+    /// known (a score read NaN, no candidate that stands still).
+    fn most(&self) -> f64 {
+        let Some(stay) = self.stay else { return f64::NAN };
+        if self.nan {
+            return f64::NAN;
+        }
+        let next = self.order.get(self.next).map_or(f64::NEG_INFINITY, |(most, _)| most + SURE);
+        self.read.first().copied().unwrap_or(f64::NEG_INFINITY).max(next) - stay
+    }
+
+    /// Of equal scores the first (by tile, then turn) wins, as a later one goes ahead only by
+    /// more than EPS: over the candidates read, in their order. The gain over standing still,
+    /// and the candidate.
+    fn choose(&self) -> Option<(f64, usize)> {
+        let mut best: Option<(f64, usize)> = None;
+        let mut stay: Option<f64> = None;
+        for (k, w) in self.pool.iter().enumerate() {
+            let Some(score) = w.score else { continue };
+            if w.stays {
+                stay = Some(stay.map_or(score, |s: f64| s.max(score)));
+            }
+            if best.as_ref().is_none_or(|(s, _)| score > *s + EPS) {
+                best = Some((score, k));
+            }
+        }
+        best.map(|(score, k)| (score - stay.unwrap_or(score), k))
+    }
+
+    /// Done: the choice is made ([`Pool::choose`], kept).
+    fn finish(&mut self) {
+        self.done = true;
+        self.chosen = self.choose();
+    }
+
+    /// The gain of the best turn, once done.
+    fn gain(&self) -> Option<f64> {
+        self.chosen.filter(|_| self.done).map(|(g, _)| g)
+    }
+
+    /// The best turn read ([`Pool::choose`]), with its gain.
+    pub(super) fn best(mut self) -> Option<Plan> {
+        let (gain, k) = if self.done { self.chosen } else { self.choose() }?;
+        let turn = self.pool.swap_remove(k).c.turn(self.i);
+        Some(Plan { gain, turn })
+    }
+}
+
 impl<'v, 'e> Decision<'v, 'e> {
-    /// Scores the candidates of `pool` (unit `i`'s) that may be the best, by the danger each
-    /// tile holds, and those that stand still (the gain is measured from them): the highest
-    /// bound first, until the next bound falls short of a score read, with no score read within
-    /// EPS below it (a chain of scores each within EPS of the next could hand the choice down
-    /// to one below: then they are read too). The choice among those read is the choice among
-    /// all: those left are below every score from which one within EPS could be passed over.
-    ///
-    /// `beat`: a gain the unit's must pass by more than EPS to matter (the best of the units
-    /// weighed before it, where only the best turn is asked for). Once the highest bound left,
-    /// less the score of standing still, cannot, the rest are left unread: `false`, the unit
-    /// does not matter. Its best gain is below every bound's (rounding kept in order: `a - s`
-    /// rounds up or down alike for every `a`).
-    pub(super) fn score_pool(
-        &mut self,
-        i: usize,
-        caution: f64,
-        pool: &mut [Weighed],
-        beat: Option<f64>,
-        cache: &mut Forecasts,
-    ) -> bool {
-        // The scores read, highest first.
+    /// Unit `i`'s candidates `pool` to read (`Pool`), those that stand still scored.
+    pub(super) fn start(&mut self, i: usize, caution: f64, mut pool: Vec<Weighed>, cache: &mut Forecasts) -> Pool {
         let mut read: Vec<f64> = Vec::new();
         let mut order: Vec<(f64, usize)> = Vec::with_capacity(pool.len());
         for k in 0..pool.len() {
@@ -34,7 +90,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 order.push((w.most, k));
                 continue;
             }
-            self.score_into((i, caution), pool, k, &mut read, cache);
+            self.score_into((i, caution), &mut pool, k, &mut read, cache);
         }
         // The score of standing still, as the plan reads it (`f64::max` over the stays, in order).
         let stay = pool
@@ -42,34 +98,142 @@ impl<'v, 'e> Decision<'v, 'e> {
             .filter(|w| w.stays)
             .filter_map(|w| w.score)
             .fold(None, |s: Option<f64>, x| Some(s.map_or(x, |s| s.max(x))));
-        let bar = match (beat, stay) {
+        order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+        let nan = read.iter().any(|s| s.is_nan());
+        Pool { i, caution, pool, order, next: 0, read, nan, stay, done: false, chosen: None }
+    }
+
+    /// Reads `p` on to its end (`true`). `beat`: a gain the unit's must pass by more than EPS
+    /// to matter (the best of the units weighed before it, where only the best turn is asked
+    /// for). Once the highest bound left, less the score of standing still, cannot, the rest
+    /// are left unread: `false`, the unit does not matter.
+    pub(super) fn read_on(&mut self, p: &mut Pool, beat: Option<f64>, cache: &mut Forecasts) -> bool {
+        let bar = match (beat, p.stay) {
             (Some(g), Some(s)) if g.is_finite() && s.is_finite() => Some((g + EPS, s)),
             _ => None,
         };
-        order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
-        for (most, k) in order {
-            if !read.is_empty() && read.iter().all(|s| !s.is_nan()) {
-                if let (Some((bar, stay)), Some(best)) = (bar, read.first()) {
-                    if best.max(most + SURE) - stay <= bar {
-                        return false;
-                    }
+        while !p.done {
+            if !self.step(p, bar, cache) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Reads `p`'s next candidate, or finds it need not (then `p` is done); `false` where `bar`
+    /// (a gain to pass, the score of standing still) shows the unit does not matter.
+    fn step(&mut self, p: &mut Pool, bar: Option<(f64, f64)>, cache: &mut Forecasts) -> bool {
+        let Some(&(most, k)) = p.order.get(p.next) else {
+            p.finish();
+            return true;
+        };
+        if !p.read.is_empty() && !p.nan {
+            if let (Some((bar, stay)), Some(best)) = (bar, p.read.first()) {
+                if best.max(most + SURE) - stay <= bar {
+                    return false;
                 }
-                // The lowest score a chain within EPS reaches down from the best read.
-                let mut floor = f64::INFINITY;
-                for s in &read {
-                    if floor.is_infinite() || *s >= floor - EPS {
-                        floor = *s;
-                    } else {
-                        break;
-                    }
-                }
-                if most + SURE < floor - EPS {
+            }
+            // The lowest score a chain within EPS reaches down from the best read.
+            let mut floor = f64::INFINITY;
+            for s in &p.read {
+                if floor.is_infinite() || *s >= floor - EPS {
+                    floor = *s;
+                } else {
                     break;
                 }
             }
-            self.score_into((i, caution), pool, k, &mut read, cache);
+            if most + SURE < floor - EPS {
+                p.finish();
+                return true;
+            }
         }
+        self.score_into((p.i, p.caution), &mut p.pool, k, &mut p.read, cache);
+        p.nan |= p.pool.get(k).and_then(|w| w.score).is_some_and(f64::is_nan);
+        p.next += 1;
         true
+    }
+
+    /// The best turn of `movers` (`Tactician::ranked`'s first: a later unit goes ahead only by
+    /// more than EPS), their candidates read best first across the units: the unit whose gain
+    /// may be the most reads its next, until the units read to their end split from the rest by
+    /// more than EPS — all the others may gain at most `x`, and some more than `x` + EPS. Those
+    /// above go ahead of any below wherever it stands in the order, and none below goes ahead
+    /// of one of them: the best of them in order is the best of all. A bound NaN reads all.
+    pub(in crate::ai::tactician) fn champion(&mut self, movers: &[usize], cache: &mut Forecasts) -> Option<Plan> {
+        let mut all: Vec<Prepared> = movers.iter().filter_map(|i| self.prepare(*i, cache)).collect();
+        let gain = |p: &Prepared| match p {
+            Prepared::Done(plan) => Some(plan.gain),
+            Prepared::Pool(p) => p.gain(),
+        };
+        let above = loop {
+            // The unit still read whose gain may be the most (the first of equals), the most
+            // the others may gain, and the most gain of those read to their end.
+            let (mut top, mut next, mut high): (Option<(f64, usize)>, f64, f64) = (None, f64::NEG_INFINITY, f64::NEG_INFINITY);
+            let mut nan = false;
+            for (n, p) in all.iter().enumerate() {
+                match p {
+                    Prepared::Pool(p) if !p.done => {
+                        let most = p.most();
+                        nan |= most.is_nan();
+                        match top {
+                            Some((t, _)) if most <= t => next = next.max(most),
+                            _ => {
+                                next = next.max(top.map_or(f64::NEG_INFINITY, |(t, _)| t));
+                                top = Some((most, n));
+                            }
+                        }
+                    }
+                    p => {
+                        let g = gain(p).unwrap_or(f64::NEG_INFINITY);
+                        nan |= g.is_nan();
+                        high = high.max(g);
+                    }
+                }
+            }
+            let Some((mut x, n)) = top else { break None };
+            if nan {
+                for p in &mut all {
+                    if let Prepared::Pool(p) = p {
+                        self.read_on(p, None, cache);
+                    }
+                }
+                break None;
+            }
+            if high > x + EPS {
+                // The gains within EPS above `x` go below it too.
+                loop {
+                    let raised = all.iter().filter_map(gain).filter(|g| *g > x && *g <= x + EPS).fold(x, f64::max);
+                    if raised <= x {
+                        break;
+                    }
+                    x = raised;
+                }
+                if high > x + EPS {
+                    break Some(x);
+                }
+            }
+            // Read on while it stays the one that may gain most (and no split shows).
+            if let Some(Prepared::Pool(p)) = all.get_mut(n) {
+                self.step(p, None, cache);
+                while !p.done && p.most() >= next && high <= p.most() + EPS {
+                    self.step(p, None, cache);
+                }
+            }
+        };
+        let mut best: Option<(f64, usize)> = None;
+        for (n, p) in all.iter().enumerate() {
+            let Some(g) = gain(p) else { continue };
+            if above.is_some_and(|x| g <= x + EPS) {
+                continue;
+            }
+            if best.is_none_or(|(b, _)| g > b + EPS) {
+                best = Some((g, n));
+            }
+        }
+        match all.swap_remove(best?.1) {
+            Prepared::Done(plan) => Some(plan),
+            Prepared::Pool(p) => p.best(),
+        }
     }
 
     /// Scores candidate `k` of `pool` and files the score among `read` (highest first).
@@ -114,7 +278,7 @@ mod tests {
     use crate::battle::Battle;
 
     /// Where only the best turn (or the best two) is asked for, a unit that cannot pass the least
-    /// gain of those ranked before it is left half read (`Decision::score_pool`): the turns
+    /// gain of those ranked before it is left half read (`Decision::read_on`), and the best turn alone is read best first across the units (`Decision::champion`): the turns
     /// ranked are the first of a full ranking, decision by decision over whole games (the
     /// tacticians kept a game long).
     #[test]
