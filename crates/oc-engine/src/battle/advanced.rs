@@ -65,8 +65,8 @@ type Commander = Option<(usize, Option<Tile>)>;
 /// (unit, tile), the blind status with the tile the unit hid on, and the flying and mixed
 /// statuses where the unit bears them anywhere.
 struct Situated {
-    /// The unit and its side.
-    unit: (usize, m::SideId),
+    /// The unit's side.
+    side: m::SideId,
     ground: Option<Atom>,
     /// Listed where read for many tiles, else read at each.
     enemies: Option<Vec<(usize, Tile)>>,
@@ -120,10 +120,10 @@ fn laid_on(
     }
 }
 
-/// Whether unit `k` (`f`) is an enemy of unit `i` (of `side`) that may be in contact with it:
-/// another side's, standing.
-fn may_touch(i: usize, side: m::SideId, (k, f): (usize, &super::Combatant)) -> bool {
-    k != i && f.side != side && f.stands()
+/// Whether unit `f` is an enemy of a unit of `side` that may be in contact with it: another
+/// side's (so not the unit itself), standing.
+fn may_touch(side: m::SideId, f: &super::Combatant) -> bool {
+    f.side != side && f.stands()
 }
 
 impl Battle<'_> {
@@ -185,7 +185,7 @@ impl Battle<'_> {
             // The enemies that may be in contact, where they stand.
             let enemies = many.then(|| {
                 let all = self.state.units.iter().enumerate();
-                all.filter(|(k, f)| may_touch(i, u.side, (*k, f))).map(|(k, f)| (k, f.pos)).collect()
+                all.filter(|(_, f)| may_touch(u.side, f)).map(|(k, f)| (k, f.pos)).collect()
             });
             // Blind: a hidden unit, standing where it hid, is what no enemy sees.
             let blind = named.blind.filter(|_| u.state == State::Ready).and_then(|b| u.hidden.map(|h| (b, h)));
@@ -206,7 +206,7 @@ impl Battle<'_> {
                 }
             });
             l.situations = Some(Situated {
-                unit: (i, u.side),
+                side: u.side,
                 ground: named.ground,
                 enemies,
                 rear: named.rear,
@@ -278,9 +278,8 @@ impl Battle<'_> {
                 Some(listed) => listed.iter().for_each(|(k, p)| touch(*k, *p)),
                 // Not listed: read here.
                 None => {
-                    let (i, side) = s.unit;
                     for (k, f) in self.state.units.iter().enumerate() {
-                        if may_touch(i, side, (k, f)) {
+                        if may_touch(s.side, f) {
                             touch(k, f.pos);
                         }
                     }
