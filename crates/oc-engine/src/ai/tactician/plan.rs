@@ -35,7 +35,7 @@ struct Weighed {
     bars: f64,
     stays: bool,
     /// The most it could score: at the least danger its tile may hold for any unit
-    /// ([`ThreatMap::least_danger`]); once settled, for ours ([`ThreatMap::least_danger_for`]).
+    /// (`ThreatMap::least_danger`); once settled, for ours (`ThreatMap::least_danger_for`).
     most: f64,
     /// Before it is settled: what it scores but for the danger, and the danger's weight.
     tight: Option<(f64, f64)>,

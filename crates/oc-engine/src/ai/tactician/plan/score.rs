@@ -105,7 +105,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         p
     }
 
-    /// Bounds the next candidates of `p` closer ([`ThreatMap::least_danger_for`]: the least
+    /// Bounds the next candidates of `p` closer (`ThreatMap::least_danger_for`: the least
     /// danger for our unit, read from the forecasts) until the next is bounded so: it goes back
     /// among the rest by its new bound where that is lower. A bound only falls (the loose one is
     /// kept where rounding would raise it), so the first bounded so is above all the rest.
