@@ -640,6 +640,17 @@ impl<'v, 'e> Decision<'v, 'e> {
         dangers
     }
 
+    /// A bound below [`Decision::dangers`] for our unit `i` on `at` holding `weapon`, with any HP
+    /// and any enemy gone ([`ThreatMap::least_danger_for`]).
+    fn least_danger(&mut self, i: usize, at: Tile, weapon: Option<Atom>, hp: i64, cache: &mut Forecasts) -> f64 {
+        if !self.threats.reaches(at) {
+            return 0.0;
+        }
+        let Some((loadout, id)) = self.target(i, weapon, at, cache) else { return 0.0 };
+        let target = self.target_of(i, &loadout, id, hp);
+        self.threats.least_danger_for(self.battle().engine, cache, at, &target)
+    }
+
     /// The chance our unit `i` on `at` holding `weapon` with `hp` still stands once the enemies
     /// in sight have struck it ([`ThreatMap::standing`]).
     fn standing(&mut self, i: usize, at: Tile, weapon: Option<Atom>, hp: i64, cache: &mut Forecasts) -> f64 {

@@ -34,7 +34,11 @@ struct Weighed {
     toll: f64,
     bars: f64,
     stays: bool,
+    /// The most it could score: at the least danger its tile may hold for any unit
+    /// (`ThreatMap::least_danger`); once settled, for ours (`ThreatMap::least_danger_for`).
     most: f64,
+    /// Before it is settled: what it scores but for the danger, and the danger's weight.
+    tight: Option<(f64, f64)>,
     score: Option<f64>,
 }
 
@@ -292,9 +296,13 @@ impl<'v, 'e> Decision<'v, 'e> {
                 // The most it could score: at the least danger the tile may hold, still standing.
                 let weight = caution * (1.0 - c.fallen);
                 let held = if bars > 0.0 { ((1.0 - c.fallen) * bars).abs() } else { 0.0 };
-                let most = c.act + place + held - toll - weight * least;
+                let base = c.act + place + held - toll;
+                let most = base - weight * least;
                 let most = if weight >= 0.0 && !most.is_nan() { most } else { f64::INFINITY };
-                pool.push(Weighed { c, t, place, toll, bars, stays, most, score: None });
+                // Read again from the forecasts once it comes up (`Decision::settle`): but for a
+                // unit holding other resources (a Guard's points).
+                let tight = (c.holding.is_empty() && most.is_finite()).then_some((base, weight));
+                pool.push(Weighed { c, t, place, toll, bars, stays, most, tight, score: None });
             }
         }
         self.foe_targets = std::mem::take(&mut arms.targets);

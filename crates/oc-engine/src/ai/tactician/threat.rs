@@ -123,6 +123,40 @@ fn flush(foe: Option<u16>, best: &mut [Option<Best>; 2], out: &mut Vec<(usize, B
     }
 }
 
+/// The number in `known` of the forecast of reach `r`'s weapon striking `target` from `distance`
+/// (its slot in the target's `row`), looked up if new; `None` where the enemy cannot strike.
+#[inline(always)]
+fn look(
+    (table, known): (&mut [u32], &mut Vec<Known>),
+    (engine, cache): (&Engine, &mut Forecasts),
+    (r, foes): (&Reach, &[Foe]),
+    (row, distance): (usize, u32),
+    target: &Target,
+) -> Option<usize> {
+    let slot = table.get_mut(row + r.slots + distance as usize)?;
+    if *slot == 0 {
+        *slot = 1;
+        let foe = foes.get(r.foe as usize)?;
+        let (arm, id) = foe.arms.get(r.weapon as usize)?;
+        let x = cache.get(
+            engine,
+            (arm, *id),
+            (target.loadout, target.id),
+            i64::from(distance),
+            // Reading: an enemy reaches us by moving (a charge, where the rules tell).
+            (false, true, 0),
+        );
+        if let Some(sketch) = x {
+            let (fell, hurt) = sketch.attacker_at(foe.hp);
+            let own_loss = loss(foe.worth, foe.max_hp, hurt, fell);
+            let read = Read::new(&sketch, own_loss, target);
+            *slot = known.len() as u32 + 2;
+            known.push(Known { sketch, own_loss, read: [read; 2] });
+        }
+    }
+    (*slot >= 2).then(|| (*slot - 2) as usize)
+}
+
 /// One enemy weapon's reach: by tile, the distances (one bit each) it strikes from after this
 /// move, and after a second (`None`: no second move).
 struct Reach {
@@ -380,6 +414,67 @@ impl ThreatMap {
         least
     }
 
+    /// The target's row of forecasts (`ThreatMap::rows`), made if new.
+    fn row(&mut self, id: u32) -> usize {
+        match self.rows.get(&id) {
+            Some(row) => *row,
+            None => {
+                let row = self.table.len();
+                self.table.resize(row + self.slots, 0);
+                self.rows.insert(id, row);
+                row
+            }
+        }
+    }
+
+    /// A bound below [`ThreatMap::danger`] at `t` for `target` (with any HP; for any `elsewhere`,
+    /// `gone`, `room` and `lead`), tighter than [`ThreatMap::least_danger`]: the enemies' own
+    /// losses read from the forecasts. The danger is the margins (each at least 0, weighed by a
+    /// tempo at least 0) and the worst later blow (at least 0) less `BAIT` times the bait; the
+    /// bait sums, over the blows from this move (at most one an enemy), the tempo times minus
+    /// the blow's value where that value is at most 0. The value is `standing * loss - regard *
+    /// own`, `loss` at least 0 (a target worth at least 0: else no bound), so minus it is at
+    /// most `regard * own` and the bait at most the sum over the enemies striking `t` from this
+    /// move of the tempo times the most of 0 and `regard * own` over the blows [`ThreatMap::blows`]
+    /// may pick for it (each weapon reaching `t` from this move, at the distances it reads).
+    /// `own` is the forecast's alone, whatever the target's HP. A little over, for rounding.
+    pub fn least_danger_for(&mut self, engine: &Engine, cache: &mut Forecasts, t: Tile, target: &Target) -> f64 {
+        let Some(k) = self.index(t).filter(|k| self.struck.get(*k).is_some_and(|s| *s)) else { return 0.0 };
+        if target.worth < 0.0 || target.worth.is_nan() {
+            return f64::NEG_INFINITY;
+        }
+        let row = self.row(target.id);
+        let ThreatMap { reaches, foes, table, known, by_distance, .. } = self;
+        let (mut bait, mut most, mut last): (f64, f64, Option<u16>) = (0.0, 0.0, None);
+        // An enemy's part: its tempo times the most of its blows.
+        let part =
+            |foe: Option<u16>, most: f64| foes.get(foe.map_or(usize::MAX, usize::from)).map_or(0.0, |f| f.tempo.abs() * most);
+        for r in reaches.iter() {
+            let m = r.near.get(k).copied().unwrap_or(0);
+            if m == 0 {
+                continue;
+            }
+            if last != Some(r.foe) {
+                bait += part(last, most);
+                (most, last) = (0.0, Some(r.foe));
+            }
+            let mut left = if *by_distance { m } else { 1u32 << (31 - m.leading_zeros()) };
+            while left != 0 {
+                let distance = 31 - left.leading_zeros();
+                left &= !(1u32 << distance);
+                if distance == 0 {
+                    continue;
+                }
+                let Some(at) = look((table, known), (engine, cache), (r, foes), (row, distance), target) else { continue };
+                if let Some(x) = known.get(at) {
+                    most = most.max(regard() * x.own_loss);
+                }
+            }
+        }
+        bait += part(last, most);
+        -(super::BAIT * bait * 1.000_001 + 1e-9)
+    }
+
     /// Each enemy's best strike at our unit standing on `t` (by the foe's index): those from this
     /// move best first (equal values in the enemies' order), then those after a second move in
     /// the enemies' order (read only for the worst of them, [`ThreatMap::danger`]).
@@ -389,16 +484,7 @@ impl ThreatMap {
         out.clear();
         let mut out_far = std::mem::take(&mut self.spare_far);
         out_far.clear();
-        // The target's row of forecasts.
-        let row = match self.rows.get(&target.id) {
-            Some(row) => *row,
-            None => {
-                let row = self.table.len();
-                self.table.resize(row + self.slots, 0);
-                self.rows.insert(target.id, row);
-                row
-            }
-        };
+        let row = self.row(target.id);
         // A tile's strikes come enemy by enemy (`ThreatMap::new`), so each enemy's best (from
         // this move, and after a second) is complete when the next enemy's strikes begin.
         let mut foe_at: Option<u16> = None;
@@ -428,31 +514,7 @@ impl ThreatMap {
                 if distance == 0 {
                     continue;
                 }
-                let Some(slot) = table.get_mut(row + r.slots + distance as usize) else { continue };
-                if *slot == 0 {
-                    *slot = 1;
-                    let Some(foe) = foes.get(r.foe as usize) else { continue };
-                    let Some((arm, id)) = foe.arms.get(r.weapon as usize) else { continue };
-                    let x = cache.get(
-                        engine,
-                        (arm, *id),
-                        (target.loadout, target.id),
-                        i64::from(distance),
-                        // Reading: an enemy reaches us by moving (a charge, where the rules tell).
-                        (false, true, 0),
-                    );
-                    if let Some(sketch) = x {
-                        let (fell, hurt) = sketch.attacker_at(foe.hp);
-                        let own_loss = loss(foe.worth, foe.max_hp, hurt, fell);
-                        let read = Read::new(&sketch, own_loss, target);
-                        *slot = known.len() as u32 + 2;
-                        known.push(Known { sketch, own_loss, read: [read; 2] });
-                    }
-                }
-                if *slot < 2 {
-                    continue;
-                }
-                let at = (*slot - 2) as usize;
+                let Some(at) = look((table, known), (engine, cache), (r, foes), (row, distance), target) else { continue };
                 if foe_at != Some(r.foe) {
                     flush(foe_at, &mut best, &mut out, &mut out_far);
                     foe_at = Some(r.foe);

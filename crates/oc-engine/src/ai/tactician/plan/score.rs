@@ -100,7 +100,34 @@ impl<'v, 'e> Decision<'v, 'e> {
             .fold(None, |s: Option<f64>, x| Some(s.map_or(x, |s| s.max(x))));
         order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
         let nan = read.iter().any(|s| s.is_nan());
-        Pool { i, caution, pool, order, next: 0, read, nan, stay, done: false, chosen: None }
+        let mut p = Pool { i, caution, pool, order, next: 0, read, nan, stay, done: false, chosen: None };
+        self.settle(&mut p, cache);
+        p
+    }
+
+    /// Bounds the next candidates of `p` closer (`ThreatMap::least_danger_for`: the least
+    /// danger for our unit, read from the forecasts) until the next is bounded so: it goes back
+    /// among the rest by its new bound where that is lower. A bound only falls (the loose one is
+    /// kept where rounding would raise it), so the first bounded so is above all the rest.
+    fn settle(&mut self, p: &mut Pool, cache: &mut Forecasts) {
+        while let Some(&(most, k)) = p.order.get(p.next) {
+            let Some(w) = p.pool.get_mut(k) else { return };
+            let Some((base, weight)) = w.tight.take() else { return };
+            let (t, holds, hp) = (w.t, w.c.holds, w.c.hp);
+            let tight = base - weight * self.least_danger(p.i, t, holds, hp, cache);
+            if tight.is_nan() || tight >= most {
+                return;
+            }
+            if let Some(w) = p.pool.get_mut(k) {
+                w.most = tight;
+            }
+            let Some(rest) = p.order.get(p.next + 1..) else { return };
+            let at = p.next + rest.partition_point(|(m, _)| *m > tight);
+            p.order.copy_within(p.next + 1..=at, p.next);
+            if let Some(slot) = p.order.get_mut(at) {
+                *slot = (tight, k);
+            }
+        }
     }
 
     /// Reads `p` on to its end (`true`). `beat`: a gain the unit's must pass by more than EPS
@@ -150,6 +177,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         self.score_into((p.i, p.caution), &mut p.pool, k, &mut p.read, cache);
         p.nan |= p.pool.get(k).and_then(|w| w.score).is_some_and(f64::is_nan);
         p.next += 1;
+        self.settle(p, cache);
         true
     }
 

@@ -164,28 +164,43 @@ fn kept_forecasts_give_a_fresh_maps_blows() {
 
 /// The least danger a tile may hold, read without its blows, is never above the danger read
 /// from them: at every tile and HP, for a cheap target the enemies strike at a loss (where
-/// the bait makes the danger negative: a bound of 0 fails).
+/// the bait makes the danger negative: a bound of 0 fails); and so for the least danger read
+/// for the target (its enemies' own losses from the forecasts), whatever the caller's
+/// `elsewhere`, `gone`, `room` and `lead`, and it is the closer of the two somewhere.
 #[test]
 fn the_least_danger_is_at_most_the_danger() {
     brave_against_two(|engine, view, loadout, max_hp| {
         let mut cache = Default::default();
         let mut threats = super::ThreatMap::new(view, &mut cache, &mut Later::default(), &[0.01, 3.0, 3.0]);
         let id = cache.id(loadout);
-        let elsewhere = vec![100.0; threats.foes.len()];
-        let (mut below, mut read) = (0, 0);
+        let foes = threats.foes.len();
+        let (mut below, mut read, mut closer) = (0, 0, 0);
         for (x, y) in (0..6).flat_map(|x| (0..3).map(move |y| (x, y))) {
             for hp in 1..=max_hp {
                 let target = super::Target { loadout, id, hp, max_hp, worth: 0.01 };
-                let blows = threats.blows(engine, &mut cache, (x, y), &target);
-                let danger = threats.danger(&blows, &target, 4, &elsewhere, None, 1.0);
-                threats.give_back(blows);
                 let least = threats.least_danger((x, y));
-                assert!(least <= danger, "at {:?} with {hp} HP: {least} above {danger}", (x, y));
-                below += usize::from(danger < 0.0);
-                read += 1;
+                let tight = threats.least_danger_for(engine, &mut cache, (x, y), &target);
+                assert!(tight >= least - 1e-9, "at {:?} with {hp} HP: {tight} below {least}", (x, y));
+                closer += usize::from(tight > least + 1e-6);
+                let blows = threats.blows(engine, &mut cache, (x, y), &target);
+                for (elsewhere, gone, room, lead) in [
+                    (100.0, None, 4, 1.0),
+                    (0.0, None, 4, 1.0),
+                    (-1.0, Some(0), 0, 0.0),
+                    (100.0, Some(1), 1, 0.5),
+                    (100.0, Some(foes), 2, 0.0),
+                ] {
+                    let danger = threats.danger(&blows, &target, room, &vec![elsewhere; foes], gone, lead);
+                    assert!(least <= danger, "at {:?} with {hp} HP: {least} above {danger}", (x, y));
+                    assert!(tight <= danger, "at {:?} with {hp} HP: {tight} above {danger}", (x, y));
+                    below += usize::from(danger < 0.0);
+                    read += 1;
+                }
+                threats.give_back(blows);
             }
         }
-        assert!(below > read / 4, "the bait makes the danger negative ({below} of {read})");
+        assert!(below > read / 8, "the bait makes the danger negative ({below} of {read})");
+        assert!(closer > 0, "the forecasts bound it closer");
     });
 }
 
