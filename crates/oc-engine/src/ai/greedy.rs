@@ -13,9 +13,10 @@ use crate::Atom;
 use oc_model as m;
 
 use super::forecasts::{Ids, Targets, Templates};
+use super::memo::Memo;
 use super::shelf::{self, Shelf};
 use super::{objective_tiles, View};
-use crate::battle::{distance, Act, Battle, Controller, State, Tile, Turn, Undiced};
+use crate::battle::{distance, Act, Battle, Controller, State, Tile, Turn};
 use crate::fx::FastMap;
 use crate::Loadout;
 use smallvec::SmallVec;
@@ -48,44 +49,7 @@ pub struct Greedy {
     /// Only a choice that rolled no die (on a look-ahead copy: `dice::rolled`) is kept, so the
     /// dice cannot have reached it; the rest of what it reads is the battle (its forecasts and
     /// guides are pure functions of the engine and their keys).
-    chosen: Option<Chosen>,
-}
-
-/// Playout turns by the battle they were chosen for ([`Greedy::chosen`]): a ring of at most
-/// [`Greedy::CHOSEN`] battles, each new one copied into the oldest's room (its units' names
-/// and lists reused), found by [`Battle::undiced_hash`]. Each keeps its battle, which a hit must
-/// match: two battles with one hash make a miss and the later replaces the earlier, never a wrong
-/// answer.
-#[derive(Default)]
-struct Chosen {
-    ring: Vec<(u64, Undiced, Option<Turn>)>,
-    by_hash: FastMap<u64, usize>,
-    /// The slot the next battle is copied into, once the ring is full.
-    next: usize,
-}
-
-impl Chosen {
-    fn get(&self, hash: u64, b: &Battle) -> Option<Option<Turn>> {
-        let (h, u, t) = self.by_hash.get(&hash).and_then(|k| self.ring.get(*k))?;
-        (*h == hash && b.is_undiced(u)).then(|| t.clone())
-    }
-
-    fn insert(&mut self, hash: u64, b: &Battle, t: Option<Turn>) {
-        if self.ring.len() < Greedy::CHOSEN {
-            self.by_hash.insert(hash, self.ring.len());
-            self.ring.push((hash, b.undiced(), t));
-            return;
-        }
-        let k = self.next;
-        self.next = (k + 1) % Greedy::CHOSEN;
-        let Some((h, u, turn)) = self.ring.get_mut(k) else { return };
-        if self.by_hash.get(h) == Some(&k) {
-            self.by_hash.remove(h);
-        }
-        b.undiced_into(u);
-        (*h, *turn) = (hash, t);
-        self.by_hash.insert(hash, k);
-    }
+    chosen: Option<Memo>,
 }
 
 impl std::fmt::Debug for Greedy {
@@ -105,8 +69,6 @@ impl Greedy {
     const KEEP: usize = 4;
     /// The most loadouts numbered or exchanges kept in one cache: past it, it starts over.
     const MAX: usize = 1 << 17;
-    /// The most playout choices kept ([`Greedy::chosen`]; each with a copy of its battle's state).
-    const CHOSEN: usize = 256;
 
     /// Takes up the caches kept for engine `serial`, unless it works with that engine already.
     fn adopt(&mut self, serial: u64) {
@@ -167,19 +129,8 @@ impl Controller for Greedy {
         if !b.is_quiet() {
             return choose(b, &mut self.forecasts, &mut self.guides);
         }
-        let hash = b.undiced_hash();
-        let chosen = self.chosen.get_or_insert_with(Chosen::default);
-        if let Some(t) = chosen.get(hash, b) {
-            // The turn a fresh choice makes: checked in the debug builds.
-            debug_assert!(t == choose(b, &mut self.forecasts, &mut self.guides));
-            return t;
-        }
-        let rolled = crate::dice::rolled();
-        let t = choose(b, &mut self.forecasts, &mut self.guides);
-        if crate::dice::rolled() == rolled {
-            chosen.insert(hash, b, t.clone());
-        }
-        t
+        let (forecasts, guides) = (&mut self.forecasts, &mut self.guides);
+        self.chosen.get_or_insert_with(|| Memo::new(true)).turn(b, |b| choose(b, forecasts, guides))
     }
 }
 

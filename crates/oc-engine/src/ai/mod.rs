@@ -28,6 +28,7 @@
 mod forecasts;
 mod greedy;
 mod guides;
+mod memo;
 mod planner;
 mod shelf;
 mod tactician;

@@ -26,7 +26,7 @@
 //! whose playouts play its own turns as the tactician does (greedy for the enemy's): with
 //! greedy for both, a taker's copies lost its leader or refugees to greedy's blunders, and
 //! searching lost to the tactician (`takes_ground`). A battle its copies meet again plays the
-//! turn the tactician chose there before (`planner/memo.rs`), as greedy's do. Without fog, where tiles are at stake, it
+//! turn the tactician chose there before (`ai/memo.rs`), as greedy's do. Without fog, where tiles are at stake, it
 //! searches only in contact (an enemy within [`CONTACT`] tiles of one of its units), else plays the
 //! tactician's turn: searched far apart, its defender left the tactician's positions for turns
 //! greedy playouts liked (attacker wins against it, `oc simulate --games 100 --seed 11`, the
@@ -69,16 +69,15 @@
 //! drawn from a count of its decisions: one seed, one game, on any number of threads.
 
 mod leaf;
-mod memo;
 mod race;
 mod seen;
 
 use crate::battle::{Battle, Controller, State, Turn};
 
+use super::memo::Memo;
 use super::tactician::Walks;
 use super::{free_to_wait, Greedy, Tactician};
 use leaf::Leaf;
-use memo::Memo;
 use race::Race;
 use seen::{Fog, Seen};
 
@@ -116,7 +115,7 @@ pub struct Planner {
     wide: bool,
     /// `searcher`'s playout policy for its own side's turns where that side must take ground.
     taking: Tactician,
-    /// Its turns by the battle they were chosen for (`planner/memo.rs`).
+    /// Its turns by the battle they were chosen for (`ai/memo.rs`).
     memo: Memo,
 }
 

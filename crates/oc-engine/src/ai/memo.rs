@@ -1,0 +1,94 @@
+//! Playout turns by the battle they were chosen for, shared by greedy's playouts
+//! (`Greedy::chosen`) and `searcher`'s taker (`Planner::memo`). The copies of a search meet the
+//! same battles again and again: a candidate's copies whose dice fell alike (or drew nothing),
+//! and copies of two candidates that came to the same position by two orders of the same moves.
+//! Both AIs' turns there are functions of the battle as it stands (their caches are what they
+//! work out, not what they remember: the taker's memo is used only without fog, where the
+//! tactician keeps no memory), so a battle met again plays the turn chosen the first time: every
+//! copy plays as before, and a decision is the same one. A ring of at most [`Memo::KEPT`]
+//! battles, each its state but for the dice ([`Battle::undiced`]), each new one copied into the
+//! oldest's room (its units' names and lists reused), found by [`Battle::undiced_hash`] and kept
+//! only where choosing rolled no die (on a look-ahead copy: `dice::rolled`); a hit must match
+//! the whole battle (two with one hash make a miss and the later replaces the earlier, never a
+//! wrong turn).
+//!
+//! Measured for `searcher`'s taker (instructions, `valgrind --tool=callgrind oc simulate
+//! scenarios/X.oc --games 2 --seed 11 --attacker-ai searcher --defender-ai tactician`, one
+//! thread), the games move for move the same: grado-keep 2.61G to 1.46G, ide 0.84G to 0.51G,
+//! jehanna-hall 0.67G to 0.43G, border-mulan 1.00G to 0.58G, narube-river 0.56G to 0.39G (the
+//! tactician against itself: 0.18G, 0.09G, 0.07G, 0.11G, 0.11G). A ring of 1,024 saved no more,
+//! for either.
+
+use crate::battle::{Battle, Turn, Undiced};
+use crate::fx::FastMap;
+
+/// The tactician's playout turns, by the battle they were chosen for.
+pub(super) struct Memo {
+    /// Whether a debug build checks each hit against a fresh choice (greedy's, cheap).
+    checked: bool,
+    ring: Vec<(u64, Undiced, Option<Turn>)>,
+    by_hash: FastMap<u64, usize>,
+    /// The slot the next battle is copied into, once the ring is full.
+    next: usize,
+}
+
+impl std::fmt::Debug for Memo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Memo").field("kept", &self.ring.len()).finish_non_exhaustive()
+    }
+}
+
+/// Hits unchecked (`searcher`'s taker: a fresh tactician's turn costs ~5 greedy ones).
+impl Default for Memo {
+    fn default() -> Self {
+        Memo::new(false)
+    }
+}
+
+impl Memo {
+    /// The most battles kept (each a copy of its state).
+    const KEPT: usize = 256;
+
+    /// An empty memo; `checked`: whether debug builds check each hit against a fresh choice.
+    pub fn new(checked: bool) -> Self {
+        Memo { checked, ring: Vec::new(), by_hash: FastMap::default(), next: 0 }
+    }
+
+    /// The turn `choose` makes in `b`: the one kept for `b`, or `choose`'s (kept if it rolled no die).
+    pub fn turn(&mut self, b: &Battle, mut choose: impl FnMut(&Battle) -> Option<Turn>) -> Option<Turn> {
+        let hash = b.undiced_hash();
+        if let Some(t) = self.get(hash, b) {
+            // The turn a fresh choice makes: checked in the debug builds, where asked.
+            debug_assert!(!self.checked || t == choose(b));
+            return t;
+        }
+        let rolled = crate::dice::rolled();
+        let t = choose(b);
+        if crate::dice::rolled() == rolled {
+            self.insert(hash, b, t.clone());
+        }
+        t
+    }
+
+    fn get(&self, hash: u64, b: &Battle) -> Option<Option<Turn>> {
+        let (h, u, t) = self.by_hash.get(&hash).and_then(|k| self.ring.get(*k))?;
+        (*h == hash && b.is_undiced(u)).then(|| t.clone())
+    }
+
+    fn insert(&mut self, hash: u64, b: &Battle, t: Option<Turn>) {
+        if self.ring.len() < Memo::KEPT {
+            self.by_hash.insert(hash, self.ring.len());
+            self.ring.push((hash, b.undiced(), t));
+            return;
+        }
+        let k = self.next;
+        self.next = (k + 1) % Memo::KEPT;
+        let Some((h, u, turn)) = self.ring.get_mut(k) else { return };
+        if self.by_hash.get(h) == Some(&k) {
+            self.by_hash.remove(h);
+        }
+        b.undiced_into(u);
+        (*h, *turn) = (hash, t);
+        self.by_hash.insert(hash, k);
+    }
+}
