@@ -123,6 +123,22 @@ fn flush(foe: Option<u16>, best: &mut [Option<Best>; 2], out: &mut Vec<(usize, B
     }
 }
 
+/// The distances a reach's mask strikes from (bit `d`: distance `d`), farthest first and never
+/// 0; only the farthest unless `by_distance`.
+fn distances(m: u32, by_distance: bool) -> impl Iterator<Item = u32> {
+    let mut left = if by_distance || m == 0 { m } else { 1u32 << (31 - m.leading_zeros()) };
+    std::iter::from_fn(move || loop {
+        if left == 0 {
+            return None;
+        }
+        let distance = 31 - left.leading_zeros();
+        left &= !(1u32 << distance);
+        if distance != 0 {
+            return Some(distance);
+        }
+    })
+}
+
 /// The number in `known` of the forecast of reach `r`'s weapon striking `target` from `distance`
 /// (its slot in the target's `row`), looked up if new; `None` where the enemy cannot strike.
 #[inline(always)]
@@ -458,13 +474,7 @@ impl ThreatMap {
                 bait += part(last, most);
                 (most, last) = (0.0, Some(r.foe));
             }
-            let mut left = if *by_distance { m } else { 1u32 << (31 - m.leading_zeros()) };
-            while left != 0 {
-                let distance = 31 - left.leading_zeros();
-                left &= !(1u32 << distance);
-                if distance == 0 {
-                    continue;
-                }
+            for distance in distances(m, *by_distance) {
                 let Some(at) = look((table, known), (engine, cache), (r, foes), (row, distance), target) else { continue };
                 if let Some(x) = known.get(at) {
                     most = most.max(regard() * x.own_loss);
@@ -506,14 +516,7 @@ impl ThreatMap {
             if m == 0 {
                 continue;
             }
-            let most = 31 - m.leading_zeros();
-            let mut left = if *by_distance { m } else { 1u32 << most };
-            while left != 0 {
-                let distance = 31 - left.leading_zeros();
-                left &= !(1u32 << distance);
-                if distance == 0 {
-                    continue;
-                }
+            for distance in distances(m, *by_distance) {
                 let Some(at) = look((table, known), (engine, cache), (r, foes), (row, distance), target) else { continue };
                 if foe_at != Some(r.foe) {
                     flush(foe_at, &mut best, &mut out, &mut out_far);
