@@ -28,11 +28,9 @@ type StartKey = (u64, usize, usize, usize);
 type Start = (Vec<V>, Vec<Instance>);
 
 thread_local! {
-    static STARTS: std::cell::RefCell<crate::fx::FastMap<StartKey, Start>> = std::cell::RefCell::new(crate::fx::FastMap::default());
+    /// At most 1,024 starts.
+    static STARTS: std::cell::RefCell<crate::fx::Checked<StartKey, Start>> = std::cell::RefCell::new(crate::fx::Checked::new(1 << 10));
 }
-
-/// The most starts [`STARTS`] keeps; past it, it starts over.
-const STARTS_MAX: usize = 1 << 10;
 
 impl Engine {
     /// The unit a loadout makes, with the statuses in `extra_statuses` added to the loadout's:
@@ -150,21 +148,7 @@ impl Engine {
         // for every unit of the class in that form (`STARTS`).
         let key =
             (self.serial(), std::ptr::from_ref(ratings) as usize, class.tags.as_ptr() as usize, form_tags.as_ptr() as usize);
-        let (attrs, mut instances) = match STARTS.try_with(|k| k.try_borrow().ok().and_then(|k| k.get(&key).cloned())) {
-            Ok(Some(start)) => start,
-            _ => {
-                let start = self.start_of(ratings, (&class.tags, form_tags))?;
-                let _ = STARTS.try_with(|k| {
-                    if let Ok(mut k) = k.try_borrow_mut() {
-                        if k.len() >= STARTS_MAX {
-                            k.clear();
-                        }
-                        k.insert(key, start.clone());
-                    }
-                });
-                start
-            }
-        };
+        let (attrs, mut instances) = crate::fx::kept(&STARTS, key, || self.start_of(ratings, (&class.tags, form_tags)))?;
         let weapon = match &l.weapon {
             Some(name) => {
                 let item = rules

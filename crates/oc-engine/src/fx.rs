@@ -45,6 +45,30 @@ impl<K, V: Clone> Checked<K, V> {
     }
 }
 
+/// A [`Checked`] cache kept a thread: what every game on the thread reads of an engine's
+/// unchanging tables, worked out once.
+pub(crate) type ThreadKept<K, V> = std::thread::LocalKey<std::cell::RefCell<Checked<K, V>>>;
+
+/// The value `cache` keeps for `key`, else `make`'s, then kept (a cache busy or gone as its
+/// thread ends answers `make`'s, unkept).
+pub(crate) fn kept<K: std::hash::Hash + Eq, V: Clone, E>(
+    cache: &'static ThreadKept<K, V>,
+    key: K,
+    make: impl FnOnce() -> Result<V, E>,
+) -> Result<V, E> {
+    let hash = hash_of(&key);
+    if let Ok(Some(v)) = cache.try_with(|c| c.try_borrow().ok().and_then(|c| c.get(hash, |k| *k == key))) {
+        return Ok(v);
+    }
+    let v = make()?;
+    let _ = cache.try_with(|c| {
+        if let Ok(mut c) = c.try_borrow_mut() {
+            c.insert(hash, key, v.clone());
+        }
+    });
+    Ok(v)
+}
+
 /// The multiply-rotate hash of rustc's `FxHasher` (shared with the compiler's tables). Public only
 /// as the hasher of [`crate::battle::Reach`].
 pub use oc_model::hash::Fx;

@@ -15,13 +15,10 @@ pub(super) type TagUse = (u32, Vec<V>);
 thread_local! {
     /// [`Battle::uses_of`] by engine (`Engine::serial`) and list (its address and length in the
     /// engine's rules, which never change): a unit's class and items are read for every action
-    /// and effect it is asked about, and each tag was looked up by its text.
-    static USES: std::cell::RefCell<crate::fx::FastMap<(u64, usize, usize), Vec<TagUse>>> =
-        std::cell::RefCell::new(crate::fx::FastMap::default());
+    /// and effect it is asked about, and each tag was looked up by its text. At most 4,096.
+    static USES: std::cell::RefCell<crate::fx::Checked<(u64, usize, usize), Vec<TagUse>>> =
+        std::cell::RefCell::new(crate::fx::Checked::new(1 << 12));
 }
-
-/// The most lists [`USES`] keeps; past it, it starts over.
-const USES_MAX: usize = 1 << 12;
 
 /// The effects held through one tag or status (borrowed from the IR), with the tag's arguments.
 pub(super) struct Holding<'e> {
@@ -43,26 +40,18 @@ impl<'e> Battle<'e> {
             return Vec::new();
         }
         let key = (self.engine.serial(), uses.as_ptr() as usize, uses.len());
-        if let Some(kept) = USES.try_with(|k| k.try_borrow().ok().and_then(|k| k.get(&key).cloned())).ok().flatten() {
-            return kept;
-        }
-        let found: Vec<TagUse> = uses
-            .iter()
-            .filter_map(|t| {
-                let id = self.engine.ir.name_id(&t.tag)?;
-                let args = t.args.iter().map(|a| self.engine.constant(a)).collect::<Result<_, _>>().ok()?;
-                Some((id, args))
-            })
-            .collect();
-        let _ = USES.try_with(|k| {
-            if let Ok(mut k) = k.try_borrow_mut() {
-                if k.len() >= USES_MAX {
-                    k.clear();
-                }
-                k.insert(key, found.clone());
-            }
+        let found = crate::fx::kept(&USES, key, || {
+            Ok::<_, std::convert::Infallible>(
+                uses.iter()
+                    .filter_map(|t| {
+                        let id = self.engine.ir.name_id(&t.tag)?;
+                        let args = t.args.iter().map(|a| self.engine.constant(a)).collect::<Result<_, _>>().ok()?;
+                        Some((id, args))
+                    })
+                    .collect(),
+            )
         });
-        found
+        found.unwrap_or_else(|never| match never {})
     }
 
     /// The tags a unit has of itself: its class's, its current form's (a shifter is transformed
