@@ -13,7 +13,7 @@ use super::threat::loss;
 use super::{Candidate, Decision, Guides, Plan};
 use crate::ai::forecasts::Forecasts;
 use crate::ai::{objective_tiles, Guide};
-use crate::battle::{distance, tile_index, Act, Combatant, Tile, Turn};
+use crate::battle::{distance, tile_index, Act, Battle, Combatant, StepVars, Tile, Turn};
 use crate::Loadout;
 use arms::Arms;
 pub(super) use score::Pool;
@@ -96,6 +96,29 @@ struct Unit {
     healing: Vec<Atom>,
 }
 
+/// Whether unit `i` can pay for a step ([`Battle::act_price`]), kept for a plan by the step's
+/// variables and the weapon it equips: its price is read from those, the unit and the battle
+/// alone ([`Battle::step_price`], a scene built each time), and most of a unit's candidates are
+/// steps alike (to wait, to attack from a distance, after a move of a cost).
+#[derive(Default)]
+struct Prices(Vec<(StepVars, Option<Atom>, bool)>);
+
+impl Prices {
+    /// Whether unit `i` of `b` can pay for `act` from `at` after a move of cost `moved`,
+    /// equipping `equip`: [`Battle::act_price`] is `Ok` (or `None`, no price).
+    #[inline(never)]
+    fn affordable(&mut self, b: &Battle, i: usize, (at, moved): (Tile, i64), act: &Act, equip: Option<Atom>) -> bool {
+        let mut vars = b.step_vars(i, at, moved, act);
+        vars.equips = b.changes_weapon(i, equip.as_deref());
+        if let Some((.., ok)) = self.0.iter().find(|(v, e, _)| *v == vars && *e == equip) {
+            return *ok;
+        }
+        let ok = b.step_price(i, &vars, equip.as_deref()).is_none_or(|p| p.is_ok());
+        self.0.push((vars, equip, ok));
+        ok
+    }
+}
+
 impl<'v, 'e> Decision<'v, 'e> {
     /// The best turn for unit `i`, with its gain over standing still; `None` if it cannot act,
     /// or if its gain cannot pass `beat` by more than EPS (`Decision::read_on`).
@@ -128,10 +151,13 @@ impl<'v, 'e> Decision<'v, 'e> {
         reach.retain(|(t, _)| *t == u.pos || !self.remembered.contains(t));
         let verbs = self.verbs.get(i).cloned().unwrap_or_default();
         let has = |verb: m::Verb| verbs.contains(&Some(verb));
-        // Where activations are steps paid from a resource, only steps the unit can pay for.
-        // A turn and the weapon it equips (a candidate's turn leaves it out: `Candidate::equip`).
+        // Where activations are steps paid from a resource, only steps the unit can pay for
+        // (`Prices`). A turn and the weapon it equips (a candidate's turn leaves it out:
+        // `Candidate::equip`).
         let stepped = self.stepped;
-        let affordable = |(to, act): (Option<Tile>, &Act), equip: Option<Atom>| {
+        let mut prices = Prices::default();
+        let pos = u.pos;
+        let mut affordable = |(to, act): (Option<Tile>, &Act), equip: Option<Atom>| {
             // Where activations are not paid for, every act is affordable (`Battle::act_price`).
             if !stepped {
                 return true;
@@ -140,7 +166,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 .and_then(|t| reach.binary_search_by_key(&t, |(x, _)| *x).ok())
                 .and_then(|k| reach.get(k))
                 .map_or(0, |(_, c)| *c);
-            b.act_price(i, (to, moved), act, equip.as_deref()).is_none_or(|p| p.is_ok())
+            prices.affordable(b, i, (to.unwrap_or(pos), moved), act, equip)
         };
         // 1. The objective, if a tile of it is in reach: the battle may end here.
         for (verb, kind) in [(m::Verb::Seize, "seize"), (m::Verb::Escape, "escape"), (m::Verb::Raze, "raze")] {
@@ -210,8 +236,9 @@ impl<'v, 'e> Decision<'v, 'e> {
         let mut candidates = Vec::new();
         // Every tile's candidates, in order, each scored but for the danger.
         let mut pool: Vec<Weighed> = Vec::with_capacity(2 * reach.len());
-        // Guards: actions that only raise the unit's own resources until they refill.
-        let guards = if has(m::Verb::Gain) && !berserk { b.self_gains(i) } else { Vec::new() };
+        // Guards: actions that only raise the unit's own resources until they refill (found where
+        // they are weighed, below: only where the unit stands, and only if an enemy strikes there).
+        let gains = has(m::Verb::Gain) && !berserk;
         let spend = b.engine.rules.ruleset.turn.spend.as_ref().map(|r| Atom::new(r));
         // Techniques and spells: actions that attack.
         // (`Battle::attack_actions`, the walk over the unit's actions it starts with read from the
@@ -273,6 +300,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             // Stamina is not spent on a step toward the enemy (measured: guarding on the way
             // cost the attacker 8 points of its win rate at Caer Pelyn).
             if forced.is_empty() && t == me.u.pos && self.threats.reaches(t) {
+                let guards = if gains { b.self_gains(i) } else { Vec::new() };
                 candidates.extend(self.guards(&me, t, &guards, spend.as_ref(), &reach));
             }
             if forced.is_empty() && t == me.u.pos && !attack_actions.is_empty() {
