@@ -126,19 +126,48 @@ fn may_touch(side: m::SideId, f: &super::Combatant) -> bool {
     f.side != side && f.stands()
 }
 
-impl Battle<'_> {
-    /// Whether the scenario plays the ruleset's advanced rule `name`.
-    pub(super) fn plays(&self, name: &str) -> bool {
-        self.scenario.advanced.iter().any(|a| a == name)
-    }
+/// Which of the ruleset's advanced rules the scenario plays, and the general's tag as an atom:
+/// read at every loadout a battle builds, so worked out once a battle from its rules and
+/// scenario (which never change), not by comparing names each time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Laws {
+    pub(super) leadership: bool,
+    pub(super) situations: bool,
+    pub(super) charging: bool,
+    pub(super) area: bool,
+    pub(super) courage: bool,
+    /// The tag that makes a unit its side's general (`leadership`'s `general`), where the ruleset
+    /// has leadership.
+    pub(super) general: Option<Atom>,
+}
 
+impl Laws {
+    pub(super) fn of(engine: &Engine, scenario: &m::Scenario) -> Laws {
+        let plays = |name: &str| scenario.advanced.iter().any(|a| a == name);
+        Laws {
+            leadership: plays("leadership"),
+            situations: plays("situations"),
+            charging: plays("charging"),
+            area: plays("area"),
+            courage: plays("courage"),
+            general: engine.rules.ruleset.leadership.as_ref().map(|l| Atom::new(&l.general)),
+        }
+    }
+}
+
+/// Whether unit `u` bears the general's tag `general` (an atom: one text, one pointer).
+fn is_general(u: &super::Combatant, general: Option<Atom>) -> bool {
+    general.is_some_and(|g| u.tags.contains(&g))
+}
+
+impl Battle<'_> {
     /// Where the general of `side` leads from: the first unit the army gave the `general` tag
     /// that stands on the table, or the unit he is joined to as a body ("the spearmen (plus my
     /// leader)": a general in a mixed unit leads from it).
-    fn general(&self, side: m::SideId, tag: &str) -> Option<usize> {
+    fn general(&self, side: m::SideId) -> Option<usize> {
         let standing = |k: usize| self.state.units.get(k).is_some_and(|f| f.stands());
         self.state.units.iter().enumerate().find_map(|(k, u)| {
-            if u.side != side || u.hp <= 0 || !u.tags.iter().any(|t| t.as_str() == tag) {
+            if u.side != side || u.hp <= 0 || !is_general(u, self.laws.general) {
                 return None;
             }
             match u.state {
@@ -174,14 +203,14 @@ impl Battle<'_> {
         let u = self.state.units.get(i)?;
         let named = self.engine.situation_names();
         let mut l = Laying { weather: self.state.weather, ..Laying::default() };
-        if let (Some(r), true) = (rules.leadership.as_ref(), self.plays("leadership")) {
+        if let (Some(r), true) = (rules.leadership.as_ref(), self.laws.leadership) {
             if let (Some((n, _)), Some(status)) = (&r.beyond, named.beyond) {
                 // The general's unit and where it stands (none: every tile is beyond).
-                let general = self.general(u.side, &r.general).map(|g| (g, self.state.units.get(g).map(|f| f.pos)));
+                let general = self.general(u.side).map(|g| (g, self.state.units.get(g).map(|f| f.pos)));
                 l.beyond = Some((general, *n, status));
             }
         }
-        if let (Some(_), true) = (rules.situations.as_ref(), self.plays("situations")) {
+        if let (Some(_), true) = (rules.situations.as_ref(), self.laws.situations) {
             // The enemies that may be in contact, where they stand.
             let enemies = many.then(|| {
                 let all = self.state.units.iter().enumerate();
@@ -304,8 +333,8 @@ impl Battle<'_> {
     /// the AIs build a loadout at a tile not yet reached ([`Battle::loadout_moved`]).
     pub fn situated(&self) -> bool {
         let rules = &self.engine.rules.ruleset;
-        (rules.leadership.as_ref().is_some_and(|l| l.beyond.is_some()) && self.plays("leadership"))
-            || (rules.situations.is_some() && self.plays("situations"))
+        (rules.leadership.as_ref().is_some_and(|l| l.beyond.is_some()) && self.laws.leadership)
+            || (rules.situations.is_some() && self.laws.situations)
     }
 
     /// Whether unit `mover.0` moving to `mover.1` may change what unit `k` bears by where it stands
@@ -316,10 +345,8 @@ impl Battle<'_> {
             return false;
         }
         let (Some(u), Some(f)) = (self.state.units.get(k), self.state.units.get(m)) else { return false };
-        let rules = &self.engine.rules.ruleset;
-        let general =
-            rules.leadership.as_ref().is_some_and(|l| f.side == u.side && f.tags.iter().any(|t| t.as_str() == l.general));
-        m == k || general || (self.plays("situations") && (distance(to, u.pos) <= 1 || distance(f.pos, u.pos) <= 1))
+        let general = f.side == u.side && is_general(f, self.laws.general);
+        m == k || general || (self.laws.situations && (distance(to, u.pos) <= 1 || distance(f.pos, u.pos) <= 1))
     }
 
     /// Unit `k`'s loadout with unit `mover.0` standing on `mover.1` (itself or another: a
@@ -395,7 +422,7 @@ impl Battle<'_> {
     /// Charging: where unit `i` attacks `target` in the step it moved in and the ruleset's
     /// `with` holds for it, every other ready enemy in contact with it, in unit order.
     pub(super) fn charge_sweep(&self, i: usize, target: usize, moved: bool) -> Vec<usize> {
-        let Some(with) = self.engine.ir.charging.as_ref().filter(|_| moved && self.plays("charging")) else { return Vec::new() };
+        let Some(with) = self.engine.ir.charging.as_ref().filter(|_| moved && self.laws.charging) else { return Vec::new() };
         let Some(u) = self.state.units.get(i) else { return Vec::new() };
         let full = [crate::ir::V::Int(u.max_hp)];
         if !self.scene(super::scene::Cast { user: i, ..Default::default() }, None).is_some_and(|s| s.holds(with, &full)) {
@@ -418,7 +445,7 @@ impl Battle<'_> {
     /// above 0 for it, every other ready unit (friend or foe, hidden or not; `i` aside) within
     /// that many tiles of the target, nearest it first (unit order on a tie).
     pub(super) fn blast(&self, i: usize, target: usize) -> Vec<usize> {
-        let Some(within) = self.engine.ir.area.as_ref().filter(|_| self.plays("area")) else { return Vec::new() };
+        let Some(within) = self.engine.ir.area.as_ref().filter(|_| self.laws.area) else { return Vec::new() };
         let (Some(u), Some(t)) = (self.state.units.get(i), self.state.units.get(target)) else { return Vec::new() };
         let full = [crate::ir::V::Int(u.max_hp)];
         let Some(radius) =
@@ -441,14 +468,13 @@ impl Battle<'_> {
     /// Leadership: each general who died since the last look makes his side's units roll
     /// `save`; those that fail leave the battle (routed). Each roll is logged.
     pub(super) fn leadership_saves(&mut self) {
-        let Some(rule) = self.engine.rules.ruleset.leadership.as_ref().filter(|_| self.plays("leadership")) else { return };
+        if self.engine.rules.ruleset.leadership.is_none() || !self.laws.leadership {
+            return;
+        }
         let Some(save) = self.engine.ir.save.as_ref() else { return };
         let fallen: Vec<usize> = (0..self.state.units.len())
             .filter(|k| {
-                self.state
-                    .units
-                    .get(*k)
-                    .is_some_and(|u| u.hp <= 0 && !u.morale.mourned && u.tags.iter().any(|t| t.as_str() == rule.general.as_str()))
+                self.state.units.get(*k).is_some_and(|u| u.hp <= 0 && !u.morale.mourned && is_general(u, self.laws.general))
             })
             .collect();
         for g in fallen {

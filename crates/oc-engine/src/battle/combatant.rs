@@ -117,6 +117,7 @@ impl<'e> Battle<'e> {
                 b.units_undo.clear();
                 b.quiet = self.quiet;
                 b.weakest = self.weakest;
+                b.laws = self.laws;
             }
             None => {
                 let spare = SPARE.try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop())).ok().flatten();

@@ -57,7 +57,7 @@ fn compare(op: m::BinaryOp, a: i64, b: i64) -> bool {
 impl Battle<'_> {
     /// Whether this battle plays the ruleset's courage rule (`advanced courage`).
     pub fn plays_courage(&self) -> bool {
-        self.engine.rules.ruleset.courage.is_some() && self.scenario.advanced.iter().any(|a| a == "courage")
+        self.engine.rules.ruleset.courage.is_some() && self.laws.courage
     }
 
     /// Whether unit `i` is in the battle and routing.

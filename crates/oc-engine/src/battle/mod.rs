@@ -243,6 +243,8 @@ pub struct Battle<'e> {
     /// Whether some unit may have to attack the weakest ([`attack::may_have_to_attack_weakest`]):
     /// where none may, a turn builds no unit to ask.
     weakest: bool,
+    /// The scenario's advanced rules as its loadouts read them ([`advanced::Laws`]).
+    laws: advanced::Laws,
 }
 
 /// The state of a battle, apart from the rules that act on it: the field (its terrain as
@@ -347,6 +349,7 @@ impl<'e> Battle<'e> {
         into.terrain_undo.clear();
         into.quiet = self.quiet;
         into.weakest = self.weakest;
+        into.laws = self.laws;
     }
 
     /// This battle in `state`, with an empty log: what [`Battle::fork`] makes of a state.
@@ -360,6 +363,7 @@ impl<'e> Battle<'e> {
             units_undo: Vec::new(),
             quiet: self.quiet,
             weakest: self.weakest,
+            laws: self.laws,
         }
     }
 
