@@ -524,12 +524,14 @@ impl<'e> Battle<'e> {
         let mut walked = Vec::new();
         if let Some(to) = t.to {
             // Held in contact (the ruleset's `engaged`, engage.rs): only `disengage` leaves.
-            if let Some(k) = self.engaged_by(i).filter(|_| to != u.pos) {
+            let engaged = self.engaged_by(i);
+            if let Some(k) = engaged.filter(|_| to != u.pos) {
                 let by = self.state.units.get(k).map(|e| e.name.clone()).unwrap_or_default();
                 let why = format!("{} is engaged with {by} (the ruleset's `engaged`): it leaves only by disengaging", u.name);
                 return Err(BattleError::refused(Rule::Move, why));
             }
-            let Some(cost) = self.move_cost(i, to)? else {
+            // Whether it is held, asked once: the state is the same for its move's cost.
+            let Some(cost) = self.move_cost(i, to, Some(engaged.is_some()))? else {
                 return Err(BattleError::refused(Rule::Move, format!("{} cannot reach {to:?} this turn", u.name)));
             };
             moved = cost;

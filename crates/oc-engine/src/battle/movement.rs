@@ -172,7 +172,9 @@ impl Battle<'_> {
 
     /// What [`Battle::reachable`] has for tile `to` (the cost of the unit's cheapest move there),
     /// its search ended once `to`'s cost is final: what a turn's move reads.
-    pub(super) fn move_cost(&self, i: usize, to: Tile) -> Result<Option<i64>, BattleError> {
+    /// `held`: whether an enemy holds the unit ([`Battle::engaged_by`] in this very state), where
+    /// the caller asked already (`None`: asked here).
+    pub(super) fn move_cost(&self, i: usize, to: Tile, held: Option<bool>) -> Result<Option<i64>, BattleError> {
         let mobility = self.mobility(i)?;
         let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         if to == u.pos {
@@ -183,7 +185,7 @@ impl Battle<'_> {
             return Ok(None);
         }
         let mut cost = None;
-        self.cheapest_ways(i, (mobility.0, Some(to)), &mobility, None, |s| {
+        self.cheapest_ways(i, (mobility.0, Some(to), held), &mobility, None, |s| {
             cost = s.at(to.0 - s.corner.0, to.1 - s.corner.1);
         })?;
         Ok(cost)
@@ -226,7 +228,7 @@ impl Battle<'_> {
         let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let mut out: Reach = Reach::default();
         out.insert(u.pos, 0);
-        self.cheapest_ways(i, (points, None), mobility, sight, |s| {
+        self.cheapest_ways(i, (points, None, None), mobility, sight, |s| {
             let ((x0, y0), ww, wh) = (s.corner, s.width, s.height);
             let square = || (0..wh).flat_map(|y| (0..ww).map(move |x| (x, y)));
             out.reserve(square().filter(|(x, y)| s.at(*x, *y).is_some()).count());
@@ -242,18 +244,19 @@ impl Battle<'_> {
     /// The search of [`Battle::costs`]: `found` is given what it found ([`Searched`]: the
     /// cheapest cost to each tile of the square searched, with the square's corner and size);
     /// `false` (and `found` not called) where the unit may not move. With `until`, the
-    /// search ends once that tile's cost is final (the other tiles' may not be).
+    /// search ends once that tile's cost is final (the other tiles' may not be). `held`: whether
+    /// an enemy holds the unit, where the caller asked [`Battle::engaged_by`] in this state already.
     fn cheapest_ways(
         &self,
         i: usize,
-        (points, until): (i64, Option<Tile>),
+        (points, until, held): (i64, Option<Tile>, Option<bool>),
         (_, kind, can): &(i64, String, bool),
         sight: Option<&Sight>,
         found: impl FnOnce(&Searched),
     ) -> Result<bool, BattleError> {
         let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         // A unit an enemy holds (the ruleset's `engaged`) moves nowhere.
-        if !*can || self.engaged_by(i).is_some() {
+        if !*can || held.unwrap_or_else(|| self.engaged_by(i).is_some()) {
             return Ok(false);
         }
         // Dijkstra over a dense grid (no hashing per step), each terrain's cost for this movement
@@ -499,7 +502,7 @@ mod tests {
             for i in 0..2 {
                 let reach = b.reachable(i).expect("a reach");
                 for (x, y) in (-1..10).flat_map(|x| (-1..8).map(move |y| (x, y))) {
-                    let cost = b.move_cost(i, (x, y)).expect("a cost");
+                    let cost = b.move_cost(i, (x, y), None).expect("a cost");
                     assert_eq!(cost, reach.get(&(x, y)).copied(), "unit {i} from {pa:?} / {pd:?} to {:?}", (x, y));
                     reached += usize::from(cost.is_some_and(|c| c > 0));
                     refused += usize::from(cost.is_none());

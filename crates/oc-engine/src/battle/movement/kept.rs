@@ -109,7 +109,8 @@ impl Battle<'_> {
     ) -> Result<Vec<(Tile, i64)>, BattleError> {
         let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let (points, kind, can) = mobility;
-        // A unit that may not move, or that an enemy holds, stays where it is (`cheapest_ways`).
+        // A unit that may not move, or that an enemy holds, stays where it is (`cheapest_ways`,
+        // told it is not held: nothing changes the battle in between).
         if !*can || self.engaged_by(i).is_some() {
             return Ok(vec![(u.pos, 0)]);
         }
@@ -155,7 +156,7 @@ impl Battle<'_> {
                     None => {
                         let mut reached = Vec::new();
                         let mut touched = Touched::default();
-                        let moves = self.cheapest_ways(i, (*points, None), mobility, sight, |s| {
+                        let moves = self.cheapest_ways(i, (*points, None, Some(false)), mobility, sight, |s| {
                             let ((x0, y0), ww, wh) = (s.corner, s.width, s.height);
                             let mut place = vec![u32::MAX; (ww * wh) as usize];
                             reached.reserve(place.len());
