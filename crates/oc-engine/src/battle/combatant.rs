@@ -313,8 +313,11 @@ impl Battle<'_> {
     pub(super) fn loadout_at(&self, i: usize, acting: bool, mover: Option<(usize, super::Tile)>) -> Option<Loadout> {
         let u = self.state.units.get(i)?;
         let at = mover.filter(|(k, _)| *k == i).map_or(u.pos, |(_, t)| t);
-        // The unit's statuses, then those where it stands lays on it (at most six).
-        let mut statuses = Vec::with_capacity(u.statuses.len() + 6);
+        // The unit's statuses, then those where it stands lays on it (at most six, and none where
+        // the battle has no weather and the scenario plays neither leadership nor situations:
+        // then a unit without statuses allocates no list).
+        let lays = self.state.weather.is_some() || self.laws.leadership || self.laws.situations;
+        let mut statuses = if lays || !u.statuses.is_empty() { Vec::with_capacity(u.statuses.len() + 6) } else { Vec::new() };
         statuses.extend(u.statuses.iter().map(|a| a.status));
         // The class looked up once, for the situation (its flyers) and the form.
         let index = self.engine.class_index(&u.class);
