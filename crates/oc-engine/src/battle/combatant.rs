@@ -371,6 +371,7 @@ pub(crate) struct Undiced {
     state: BattleState,
     quiet: bool,
     weakest: bool,
+    laws: super::advanced::Laws,
 }
 
 impl Battle<'_> {
@@ -384,7 +385,7 @@ impl Battle<'_> {
     pub(crate) fn undiced(&self) -> Undiced {
         let mut state = self.state.clone();
         state.terrain_ix = Vec::new();
-        Undiced { scenario: self.scenario.clone(), state, quiet: self.quiet, weakest: self.weakest }
+        Undiced { scenario: self.scenario.clone(), state, quiet: self.quiet, weakest: self.weakest, laws: self.laws }
     }
 
     /// [`Battle::undiced`] copied into `u` (a copy done with): its units' names and lists reused.
@@ -440,6 +441,7 @@ impl Battle<'_> {
         u.scenario.clone_from(&self.scenario);
         u.quiet = self.quiet;
         u.weakest = self.weakest;
+        u.laws = self.laws;
     }
 
     /// A hash of part of what [`Battle::is_undiced`] compares (the units as they stand, whose
@@ -488,6 +490,7 @@ impl Battle<'_> {
         let s = &self.state;
         self.quiet == u.quiet
             && self.weakest == u.weakest
+            && self.laws == u.laws
             && (std::sync::Arc::ptr_eq(&self.scenario, &u.scenario) || *self.scenario == *u.scenario)
             && s.round == *round
             && s.to_act == *to_act
