@@ -367,6 +367,10 @@ pub struct Ir {
     /// to it (`Ir::stage`): one referred to by a single formula, not a combat role or an input
     /// of a strike's outcome (those are asked for by themselves, and kept once worked out).
     pub inlined: Vec<bool>,
+    /// By formula: whether it may read an attribute an exchange's state holds (hit points, a
+    /// resource), directly or through formulas (`inputs::reads_state`). One that does not is the
+    /// same on the units' own attributes as on a strike's (`Exchange::flag_uncached`).
+    pub state_formulas: Vec<bool>,
     /// Whether every cut of a strike die (`strike_cuts`) compares it with constants and
     /// `outcome_inputs` alone: then the dice's classes follow from those formulas' values, and a
     /// strike's outcomes are looked up by the values without working the classes out.
@@ -528,6 +532,7 @@ impl Ir {
             valued_inputs: None,
             strategy: crate::Strategy::FAST,
             inlined: Vec::new(),
+            state_formulas: Vec::new(),
             classes_follow_inputs: false,
             reads_moved: false,
             reads_cover: false,
@@ -690,6 +695,7 @@ impl Ir {
         ir.valued_inputs = if ir.outcome_inputs.is_none() { ir.valued_inputs() } else { None };
         ir.classes_follow_inputs = ir.classes_follow_inputs();
         ir.inlined = ir.inlined();
+        ir.state_formulas = crate::inputs::state_formulas(&ir);
         ir.strike_den = ir.strike_dice.iter().map(|s| ir.dice.get(*s as usize).map_or(1.0, |d| d.dist.den)).product();
         ir.strike_faces = 1;
         // The named and written dice; a `Dice` value (`roll(attacker.damage_dice)`) depends on

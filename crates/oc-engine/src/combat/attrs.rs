@@ -56,6 +56,12 @@ impl Attrs<'_> {
         out
     }
 
+    /// The units' own attributes, borrowed, with nothing the state holds laid over them: a
+    /// strike's for an evaluation that reads none of that, where no `when` changes either unit.
+    pub(super) fn own<'u>(units: [&'u Unit; 2]) -> Attrs<'u> {
+        Attrs { vals: [Cow::Borrowed(&units[0].attrs[..]), Cow::Borrowed(&units[1].attrs[..])], held: [Held::NONE; 2] }
+    }
+
     /// Attributes worked out whole (held values written in).
     pub(super) fn owned(vals: [Vec<V>; 2]) -> Attrs<'static> {
         let [a, b] = vals;

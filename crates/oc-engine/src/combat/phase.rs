@@ -96,7 +96,14 @@ impl Exchange<'_> {
         if let Some(v) = side.and_then(|s| units.get(s)).filter(|_| own).and_then(|u| u.solo_value(ir, id as usize)) {
             return v;
         }
-        let attrs = self.strike_attrs(units, state, attacker);
+        // One that reads nothing the state holds, where no `when` changes either unit: on the
+        // units' own attributes (the strike's are those, with hit points and resources it does
+        // not read laid over them).
+        let attrs = if own && !ir.state_formulas.get(id as usize).copied().unwrap_or(true) {
+            super::attrs::Attrs::own(units)
+        } else {
+            self.strike_attrs(units, state, attacker)
+        };
         let mut cache = self.fresh_cache();
         let v = self.ctx(units, &attrs, attacker, &[]).formula(id, &mut cache);
         self.give_back(cache);
