@@ -371,6 +371,10 @@ pub struct Ir {
     /// resource), directly or through formulas (`inputs::reads_state`). One that does not is the
     /// same on the units' own attributes as on a strike's (`Exchange::flag_uncached`).
     pub state_formulas: Vec<bool>,
+    /// The formulas that read a die or may read what an exchange's state holds
+    /// (`state_formulas`): the others are the same at every strike of one striker on the same
+    /// two units with their own attributes (`Exchange::resolve_all`).
+    pub varying: Vec<u16>,
     /// Whether every cut of a strike die (`strike_cuts`) compares it with constants and
     /// `outcome_inputs` alone: then the dice's classes follow from those formulas' values, and a
     /// strike's outcomes are looked up by the values without working the classes out.
@@ -533,6 +537,7 @@ impl Ir {
             strategy: crate::Strategy::FAST,
             inlined: Vec::new(),
             state_formulas: Vec::new(),
+            varying: Vec::new(),
             classes_follow_inputs: false,
             reads_moved: false,
             reads_cover: false,
@@ -696,6 +701,10 @@ impl Ir {
         ir.classes_follow_inputs = ir.classes_follow_inputs();
         ir.inlined = ir.inlined();
         ir.state_formulas = crate::inputs::state_formulas(&ir);
+        ir.varying = (0..ir.formulas.len())
+            .filter(|f| ir.formulas.get(*f).is_none_or(|x| x.dice != 0) || ir.state_formulas.get(*f).copied().unwrap_or(true))
+            .filter_map(|f| u16::try_from(f).ok())
+            .collect();
         ir.strike_den = ir.strike_dice.iter().map(|s| ir.dice.get(*s as usize).map_or(1.0, |d| d.dist.den)).product();
         ir.strike_faces = 1;
         // The named and written dice; a `Dice` value (`roll(attacker.damage_dice)`) depends on

@@ -62,6 +62,12 @@ impl Attrs<'_> {
         Attrs { vals: [Cow::Borrowed(&units[0].attrs[..]), Cow::Borrowed(&units[1].attrs[..])], held: [Held::NONE; 2] }
     }
 
+    /// Whether both sides' attributes are `units`' own, borrowed (no `when` or reaction changed
+    /// them).
+    pub(super) fn own_of(&self, units: [&Unit; 2]) -> bool {
+        self.vals.iter().zip(units).all(|(v, u)| matches!(v, Cow::Borrowed(v) if std::ptr::eq(*v, &u.attrs[..])))
+    }
+
     /// Attributes worked out whole (held values written in).
     pub(super) fn owned(vals: [Vec<V>; 2]) -> Attrs<'static> {
         let [a, b] = vals;

@@ -513,6 +513,9 @@ impl Exchange<'_> {
         let mut rolls = vec![0i64; ir.dice.len()];
         // What the strikes gained, added when the exchange ends.
         let mut banked = [[0i32; MAX_RES]; 2];
+        // The strike whose formulas the cache holds, where both units' attributes were their
+        // own: its striker and units (by place; the exchange holds them while it lasts).
+        let mut steady: Option<(usize, [usize; 2])> = None;
         while let Some(side) = state.phase.striker() {
             let form = state.phase.form_of(side);
             let units = self.units(&state);
@@ -531,11 +534,19 @@ impl Exchange<'_> {
                 })
             };
             let attrs = self.reaction_attrs(units, &state, side, reaction);
-            cache.iter_mut().for_each(|c| *c = None);
+            // A strike of the same striker on the same units with their own attributes: the
+            // formulas that read no die and nothing the state holds are as the last one left
+            // them. Within a strike, only those are kept.
+            // (Not where strikes settle: a reaction's taker evaluates in the same cache.)
+            let now = (ir.strategy.steady_formulas && !ir.settles && attrs.own_of(units))
+                .then(|| (side, units.map(|u| u as *const Unit as usize)));
+            forget_varying(ir, &mut cache, now.is_none() || now != steady);
+            steady = now;
+            let within = now.is_none();
             // Every die the strike reads, drawn once, in slot order (one generator per exchange);
             // the faces of named dice, in words.
             let mut shown = self.draw(units, &attrs, side, ir.strike_mask, &mut rolls, &mut cache, rng);
-            cache.iter_mut().for_each(|c| *c = None);
+            forget_varying(ir, &mut cache, within);
             // What a reaction to the roll may pay with: what the struck unit's reactions left.
             let left = if ir.settles {
                 let mut left = state.clone();
@@ -553,7 +564,7 @@ impl Exchange<'_> {
                 let mut taken = 0u16;
                 let mut memo = super::reroll::Expected::default();
                 for taker in [side, 1 - side] {
-                    cache.iter_mut().for_each(|c| *c = None);
+                    forget_varying(ir, &mut cache, within);
                     if let Some(c) = self.reroll_choice(&strike, &lists, &mut rolls, &mut cache, taker, &mut memo, None) {
                         taken |= 1 << c.reaction;
                         let again = self.draw(units, &attrs, side, c.slots, &mut rolls, &mut cache, rng);
@@ -562,7 +573,7 @@ impl Exchange<'_> {
                         }
                     }
                 }
-                cache.iter_mut().for_each(|c| *c = None);
+                forget_varying(ir, &mut cache, within);
                 let o = self.kept(&strike, &rolls, &mut cache, taken);
                 (o, (taken != 0).then(|| self.engine.reactions_named(taken)))
             } else {
@@ -656,10 +667,47 @@ impl Exchange<'_> {
     }
 }
 
+/// Forgets every formula in a strike's cache (`all`), or those whose values may change from
+/// strike to strike (`Ir::varying`: they read a die or what the state holds).
+fn forget_varying(ir: &crate::ir::Ir, cache: &mut [Option<V>], all: bool) {
+    if all {
+        cache.iter_mut().for_each(|c| *c = None);
+        return;
+    }
+    for f in &ir.varying {
+        if let Some(slot) = cache.get_mut(*f as usize) {
+            *slot = None;
+        }
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::expect_used)]
 mod tests {
     use crate::Exchange;
+
+    /// Every matchup of every built-in ruleset resolved with a few seeds, its formulas that read
+    /// no die and nothing the state holds kept from strike to strike and worked out at each:
+    /// the same strikes, the same ends.
+    #[test]
+    fn steady_formulas_resolve_as_worked_out_ones() {
+        for (name, index) in oc_compiler::stdlib::RULESETS {
+            let rules = oc_compiler::stdlib::compile(index).and_then(|c| c.rules).expect("a built-in ruleset compiles");
+            let on = crate::Engine::new(rules.clone()).expect("runs");
+            let mut off = crate::Engine::new(rules).expect("runs");
+            off.ir.strategy.steady_formulas = false;
+            let mut compared = 0;
+            for (label, a, d, r) in crate::testing::matchups(&on).into_iter().step_by(3) {
+                let (Ok(x), Ok(y)) = (Exchange::new(&on, &a, &d, r), Exchange::new(&off, &a, &d, r)) else { continue };
+                for seed in 0..4 {
+                    let (p, q) = (x.resolve_all(&mut crate::dice::rng(seed)), y.resolve_all(&mut crate::dice::rng(seed)));
+                    assert_eq!(p, q, "{name}: {label} against {} (hp {:?}), seed {seed}", d.class, d.hp);
+                    compared += 1;
+                }
+            }
+            assert!(compared > 100, "{name}: {compared} resolutions");
+        }
+    }
 
     /// Every matchup of every built-in ruleset, its strikes whose triggers read nothing an
     /// outcome changes led to their states outcome by outcome and merged: the same bits. And

@@ -48,6 +48,10 @@ pub struct Strategy {
     /// The general walk's strikes from a state by runs of outcomes with one effect, worked out
     /// once for each list of outcomes and hit points (`combat::runs`), not outcome by outcome.
     pub effect_runs: bool,
+    /// A seeded exchange's formulas that read no die and nothing its state holds (`Ir::varying`)
+    /// kept from strike to strike of one striker on the same two units with their own
+    /// attributes (`Exchange::resolve_all`), not worked out again at each.
+    pub steady_formulas: bool,
 }
 
 impl Strategy {
@@ -66,6 +70,7 @@ impl Strategy {
         kept_parts: true,
         across: true,
         effect_runs: true,
+        steady_formulas: true,
     };
 
     /// The plain way, every fast path off: the semantics the others are held to.
@@ -83,6 +88,7 @@ impl Strategy {
         kept_parts: false,
         across: false,
         effect_runs: false,
+        steady_formulas: false,
     };
 }
 
