@@ -407,6 +407,9 @@ pub struct Exchange<'e> {
     /// The values of a strike's parts (`Ir::valued_inputs`) by what fixes those that read no
     /// hit points nor resources: the same at every state (`Exchange::part_values`).
     parts: RefCell<Vec<parts::Kept>>,
+    /// What the units' `when`s made of a strike's attributes, by what they were judged on
+    /// (`attrs::WhenKept`): the same strikes and flags ask again at one state.
+    whens: RefCell<Vec<attrs::WhenKept>>,
     /// The number its two loadouts' strikes are kept by beyond the exchange, where they are
     /// (`across.rs`).
     across: Option<u64>,
@@ -490,6 +493,7 @@ impl<'e> Exchange<'e> {
             memos: Default::default(),
             sharing: std::cell::Cell::new(false),
             parts: RefCell::new(Vec::new()),
+            whens: RefCell::new(Vec::new()),
             across: None,
         }
         .checked()

@@ -75,6 +75,21 @@ impl Attrs<'_> {
     }
 }
 
+/// What a strike's `when`s are judged on: the striker, the two units (by place: the exchange
+/// holds them while it lasts), the state's hit points and resources.
+type WhenKey = (usize, [usize; 2], [i64; 2], [[i32; MAX_RES]; 2]);
+
+/// What the `when`s made of a strike's attributes (`None`: none held), by [`WhenKey`], and
+/// the sides whose state working it out read (`Ctx::reads`).
+pub(super) struct WhenKept {
+    key: WhenKey,
+    vals: Option<[Vec<V>; 2]>,
+    reads: u8,
+}
+
+/// The most [`WhenKept`] an exchange keeps (most ask at a state or two).
+const KEPT_WHENS: usize = 16;
+
 impl Exchange<'_> {
     /// What `state` holds of `side`'s attributes, written into `held` (empty): its hit points
     /// and resources (only those the unit has a slot for, as writing them into a copy did).
@@ -105,12 +120,34 @@ impl Exchange<'_> {
         self.held_into(h0, units[0], state, 0);
         self.held_into(h1, units[1], state, 1);
         if units.iter().any(|u| !u.whens.is_empty()) {
-            if let Some(vals) = self.when_attrs(units, &out, attacker) {
+            if let Some(vals) = self.when_kept(units, &out, state, attacker) {
                 out.vals = vals.map(Cow::Owned);
                 out.held = [Held::NONE; 2];
             }
         }
         out
+    }
+
+    /// [`Exchange::when_attrs`], kept in the exchange by what it reads (`WhenKept`): the
+    /// striker, the two units and the state's hit points and resources (the exchange's own
+    /// distance, triangle, cover, moves and activations being fixed), with what the state
+    /// it read (`Ctx::reads`), noted again where found.
+    fn when_kept(&self, units: [&Unit; 2], base: &Attrs, state: &State, attacker: usize) -> Option<[Vec<V>; 2]> {
+        let key: WhenKey = (attacker, units.map(|u| u as *const Unit as usize), state.hp, state.res);
+        let found = self.whens.borrow().iter().find(|k| k.key == key).map(|k| (k.vals.clone(), k.reads));
+        if let Some((vals, reads)) = found {
+            self.reads.set(self.reads.get() | reads);
+            return vals;
+        }
+        let before = self.reads.replace(0);
+        let vals = self.when_attrs(units, base, attacker);
+        let reads = self.reads.get();
+        self.reads.set(before | reads);
+        let mut kept = self.whens.borrow_mut();
+        if kept.len() < KEPT_WHENS {
+            kept.push(WhenKept { key, vals: vals.clone(), reads });
+        }
+        vals
     }
 
     /// Both units' attributes with the strike's `when` effects applied (held values written in),
