@@ -61,32 +61,6 @@ pub(crate) fn reads_state(ir: &crate::ir::Ir, e: &E, depth: u32) -> bool {
     }
 }
 
-/// By formula of `ir`: whether it may read an attribute an exchange's state holds (`reads_state`
-/// of a reference to it), each formula looked into once.
-pub(crate) fn state_formulas(ir: &crate::ir::Ir) -> Vec<bool> {
-    fn of(ir: &crate::ir::Ir, f: u16, memo: &mut [Option<bool>], depth: u32) -> bool {
-        if let Some(Some(known)) = memo.get(f as usize) {
-            return *known;
-        }
-        let Some(formula) = ir.formulas.get(f as usize).filter(|_| depth > 0) else { return true };
-        let reads = walk(ir, &formula.expr, memo, depth - 1);
-        if let Some(slot) = memo.get_mut(f as usize) {
-            *slot = Some(reads);
-        }
-        reads
-    }
-    fn walk(ir: &crate::ir::Ir, e: &E, memo: &mut [Option<bool>], depth: u32) -> bool {
-        match e {
-            E::Attr(_, a) => ir.state_attrs.get(*a as usize).copied().unwrap_or(true),
-            E::AttrOfParam(..) => true,
-            E::Formula(f) => of(ir, *f, memo, depth),
-            _ => e.children().any(|c| walk(ir, c, memo, depth)),
-        }
-    }
-    let mut memo = vec![None; ir.formulas.len()];
-    (0..ir.formulas.len()).map(|f| u16::try_from(f).map_or(true, |f| of(ir, f, &mut memo, 64))).collect()
-}
-
 /// The reads found by a walk of expressions.
 #[derive(Default)]
 struct Found {

@@ -368,7 +368,7 @@ pub struct Ir {
     /// of a strike's outcome (those are asked for by themselves, and kept once worked out).
     pub inlined: Vec<bool>,
     /// By formula: whether it may read an attribute an exchange's state holds (hit points, a
-    /// resource), directly or through formulas (`inputs::reads_state`). One that does not is the
+    /// resource), directly or through formulas (`Ir::state_formulas`). One that does not is the
     /// same on the units' own attributes as on a strike's (`Exchange::flag_uncached`).
     pub state_formulas: Vec<bool>,
     /// The formulas that read a die or may read what an exchange's state holds
@@ -700,7 +700,7 @@ impl Ir {
         ir.valued_inputs = if ir.outcome_inputs.is_none() { ir.valued_inputs() } else { None };
         ir.classes_follow_inputs = ir.classes_follow_inputs();
         ir.inlined = ir.inlined();
-        ir.state_formulas = crate::inputs::state_formulas(&ir);
+        ir.state_formulas = ir.state_formulas();
         ir.varying = (0..ir.formulas.len())
             .filter(|f| ir.formulas.get(*f).is_none_or(|x| x.dice != 0) || ir.state_formulas.get(*f).copied().unwrap_or(true))
             .filter_map(|f| u16::try_from(f).ok())

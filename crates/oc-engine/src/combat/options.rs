@@ -30,6 +30,8 @@ impl Exchange<'_> {
     /// is over, so an attacker in the middle of its own is not); outside a battle neither has.
     pub fn activated(mut self, activated: [bool; 2]) -> Self {
         self.activated = activated;
+        // What the `when`s made of a strike read it too: judged again.
+        self.whens.get_mut().clear();
         self
     }
 
@@ -39,6 +41,8 @@ impl Exchange<'_> {
     /// are not told ([`crate::Ir`] notes whether one does), so their exchanges stay one.
     pub fn moved(mut self, moved: [bool; 2]) -> Self {
         self.moved = moved;
+        // What the `when`s made of a strike read it too: judged again.
+        self.whens.get_mut().clear();
         self
     }
 
@@ -46,6 +50,8 @@ impl Exchange<'_> {
     /// hidden, 2 fully hidden (a battle tells, from what stands on the line between them).
     pub fn cover(mut self, cover: i64) -> Self {
         self.cover = cover;
+        // What the `when`s made of a strike read it too: judged again.
+        self.whens.get_mut().clear();
         self
     }
 

@@ -89,6 +89,33 @@ impl Ir {
         self.hoist_by(e, &|ir, e| Some(ir.reads_of(e)).filter(|r| *r != Reads::Both))
     }
 
+    /// By formula: whether it may read an attribute an exchange's state holds (hit points, a
+    /// resource), directly or through formulas (at most 64 deep; deeper counts as a read), each
+    /// formula looked into once.
+    pub(super) fn state_formulas(&self) -> Vec<bool> {
+        fn of(ir: &Ir, f: u16, memo: &mut [Option<bool>], depth: u32) -> bool {
+            if let Some(Some(known)) = memo.get(f as usize) {
+                return *known;
+            }
+            let Some(formula) = ir.formulas.get(f as usize).filter(|_| depth > 0) else { return true };
+            let reads = walk(ir, &formula.expr, memo, depth - 1);
+            if let Some(slot) = memo.get_mut(f as usize) {
+                *slot = Some(reads);
+            }
+            reads
+        }
+        fn walk(ir: &Ir, e: &E, memo: &mut [Option<bool>], depth: u32) -> bool {
+            match e {
+                E::Attr(_, a) => ir.state_attrs.get(*a as usize).copied().unwrap_or(true),
+                E::AttrOfParam(..) => true,
+                E::Formula(f) => of(ir, *f, memo, depth),
+                _ => e.children().any(|c| walk(ir, c, memo, depth)),
+            }
+        }
+        let mut memo = vec![None; self.formulas.len()];
+        (0..self.formulas.len()).map(|f| u16::try_from(f).map_or(true, |f| of(self, f, &mut memo, 64))).collect()
+    }
+
     /// Whose unit `e` reads (see [`Reads`]).
     pub(crate) fn reads_of(&self, e: &E) -> Reads {
         let role = |r: &Role| match r {
