@@ -367,13 +367,9 @@ pub struct Ir {
     /// to it (`Ir::stage`): one referred to by a single formula, not a combat role or an input
     /// of a strike's outcome (those are asked for by themselves, and kept once worked out).
     pub inlined: Vec<bool>,
-    /// By formula: whether it may read an attribute an exchange's state holds (hit points, a
-    /// resource), directly or through formulas (`Ir::state_formulas`). One that does not is the
-    /// same on the units' own attributes as on a strike's (`Exchange::flag_uncached`).
+    /// By formula: whether it may read what an exchange's state holds (`Ir::state_formulas`).
     pub state_formulas: Vec<bool>,
-    /// The formulas that read a die or may read what an exchange's state holds
-    /// (`state_formulas`): the others are the same at every strike of one striker on the same
-    /// two units with their own attributes (`Exchange::resolve_all`).
+    /// The formulas that read a die or may read what the state holds (`Ir::varying`).
     pub varying: Vec<u16>,
     /// Whether every cut of a strike die (`strike_cuts`) compares it with constants and
     /// `outcome_inputs` alone: then the dice's classes follow from those formulas' values, and a
@@ -701,10 +697,7 @@ impl Ir {
         ir.classes_follow_inputs = ir.classes_follow_inputs();
         ir.inlined = ir.inlined();
         ir.state_formulas = ir.state_formulas();
-        ir.varying = (0..ir.formulas.len())
-            .filter(|f| ir.formulas.get(*f).is_none_or(|x| x.dice != 0) || ir.state_formulas.get(*f).copied().unwrap_or(true))
-            .filter_map(|f| u16::try_from(f).ok())
-            .collect();
+        ir.varying = ir.varying();
         ir.strike_den = ir.strike_dice.iter().map(|s| ir.dice.get(*s as usize).map_or(1.0, |d| d.dist.den)).product();
         ir.strike_faces = 1;
         // The named and written dice; a `Dice` value (`roll(attacker.damage_dice)`) depends on

@@ -116,6 +116,17 @@ impl Ir {
         (0..self.formulas.len()).map(|f| u16::try_from(f).map_or(true, |f| of(self, f, &mut memo, 64))).collect()
     }
 
+    /// The formulas that read a die or may read what an exchange's state holds
+    /// (`state_formulas`, worked out first): the others are the same at every strike of one
+    /// striker on the same two units with their own attributes (`Exchange::resolve_all`); one
+    /// not of `state_formulas` is the same on the units' own attributes as on a strike's
+    /// (`Exchange::flag_uncached`).
+    pub(super) fn varying(&self) -> Vec<u16> {
+        let varies =
+            |f: usize| self.formulas.get(f).is_none_or(|x| x.dice != 0) || self.state_formulas.get(f).copied().unwrap_or(true);
+        (0..self.formulas.len()).filter(|f| varies(*f)).filter_map(|f| u16::try_from(f).ok()).collect()
+    }
+
     /// Whose unit `e` reads (see [`Reads`]).
     pub(crate) fn reads_of(&self, e: &E) -> Reads {
         let role = |r: &Role| match r {
