@@ -29,9 +29,11 @@ impl Exchange<'_> {
     /// `activated` reads it: a battle's exchange says (a unit is activated once its activation
     /// is over, so an attacker in the middle of its own is not); outside a battle neither has.
     pub fn activated(mut self, activated: [bool; 2]) -> Self {
+        // What the `when`s made of a strike may read it: judged again where it changes.
+        if self.activated != activated {
+            self.whens.get_mut().clear();
+        }
         self.activated = activated;
-        // What the `when`s made of a strike read it too: judged again.
-        self.whens.get_mut().clear();
         self
     }
 
@@ -40,18 +42,22 @@ impl Exchange<'_> {
     /// struck unit and every attack outside a battle did not. Rulesets that never read `moved`
     /// are not told ([`crate::Ir`] notes whether one does), so their exchanges stay one.
     pub fn moved(mut self, moved: [bool; 2]) -> Self {
+        // What the `when`s made of a strike may read it: judged again where it changes.
+        if self.moved != moved {
+            self.whens.get_mut().clear();
+        }
         self.moved = moved;
-        // What the `when`s made of a strike read it too: judged again.
-        self.whens.get_mut().clear();
         self
     }
 
     /// How hidden the two units are from each other, as `cover` reads it: 0 in the open, 1 half
     /// hidden, 2 fully hidden (a battle tells, from what stands on the line between them).
     pub fn cover(mut self, cover: i64) -> Self {
+        // What the `when`s made of a strike may read it: judged again where it changes.
+        if self.cover != cover {
+            self.whens.get_mut().clear();
+        }
         self.cover = cover;
-        // What the `when`s made of a strike read it too: judged again.
-        self.whens.get_mut().clear();
         self
     }
 
