@@ -133,6 +133,9 @@ impl Exchange<'_> {
     /// distance, triangle, cover, moves and activations being fixed), with what the state
     /// it read (`Ctx::reads`), noted again where found.
     fn when_kept(&self, units: [&Unit; 2], base: &Attrs, state: &State, attacker: usize) -> Option<[Vec<V>; 2]> {
+        if !self.engine.ir.strategy.kept_whens {
+            return self.when_attrs(units, base, attacker);
+        }
         let key: WhenKey = (attacker, units.map(|u| u as *const Unit as usize), state.hp, state.res);
         let found = self.whens.borrow().iter().find(|k| k.key == key).map(|k| (k.vals.clone(), k.reads));
         if let Some((vals, reads)) = found {
@@ -221,5 +224,39 @@ pub(super) fn apply_strike_effects(ctx: &Ctx, effects: &[Eff], args: &[V], out: 
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests {
+    use crate::Exchange;
+
+    /// Every matchup of every built-in ruleset forecast with the `when`s' work kept in the
+    /// exchange (`Strategy::kept_whens`) and judged again at each ask: the same bits; and
+    /// resolved with a few seeds: the same strikes, the same ends.
+    #[test]
+    fn kept_whens_equal_judged_ones() {
+        crate::testing::agree_with(
+            |fresh| fresh.ir.strategy.kept_whens = false,
+            |_, name, on| {
+                let mut off = crate::Engine::new(on.rules.clone()).expect("runs");
+                off.ir.strategy.kept_whens = false;
+                for (label, a, d, r) in crate::testing::matchups(on).into_iter().step_by(5) {
+                    let (Ok(x), Ok(y)) = (Exchange::new(on, &a, &d, r), Exchange::new(&off, &a, &d, r)) else { continue };
+                    for seed in 0..3 {
+                        let (p, q) = (x.resolve_all(&mut crate::dice::rng(seed)), y.resolve_all(&mut crate::dice::rng(seed)));
+                        assert_eq!(p, q, "{name}: {label} against {} (hp {:?}), seed {seed}", d.class, d.hp);
+                    }
+                }
+            },
+        );
+    }
+
+    /// The same with flags that read nothing the state holds worked out on the units' own
+    /// attributes (`Strategy::own_flags`) and on the strike's.
+    #[test]
+    fn own_flags_equal_strike_ones() {
+        crate::testing::agree_with(|fresh| fresh.ir.strategy.own_flags = false, |_, _, _| {});
     }
 }

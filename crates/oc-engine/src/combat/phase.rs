@@ -99,7 +99,7 @@ impl Exchange<'_> {
         // One that reads nothing the state holds, where no `when` changes either unit: on the
         // units' own attributes (the strike's are those, with hit points and resources it does
         // not read laid over them).
-        let attrs = if own && !ir.state_formulas.get(id as usize).copied().unwrap_or(true) {
+        let attrs = if own && ir.strategy.own_flags && !ir.state_formulas.get(id as usize).copied().unwrap_or(true) {
             super::attrs::Attrs::own(units)
         } else {
             self.strike_attrs(units, state, attacker)

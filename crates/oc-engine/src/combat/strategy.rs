@@ -52,6 +52,13 @@ pub struct Strategy {
     /// kept from strike to strike of one striker on the same two units with their own
     /// attributes (`Exchange::resolve_all`), not worked out again at each.
     pub steady_formulas: bool,
+    /// A flag whose formula reads nothing an exchange's state holds (`Ir::state_formulas`),
+    /// where no `when` changes either unit, worked out on the units' own attributes, no strike
+    /// attributes made (`combat::phase`).
+    pub own_flags: bool,
+    /// What the units' `when`s make of a strike's attributes kept in the exchange by striker,
+    /// units, hit points and resources (`combat::attrs`), not judged again at one state.
+    pub kept_whens: bool,
 }
 
 impl Strategy {
@@ -71,6 +78,8 @@ impl Strategy {
         across: true,
         effect_runs: true,
         steady_formulas: true,
+        own_flags: true,
+        kept_whens: true,
     };
 
     /// The plain way, every fast path off: the semantics the others are held to.
@@ -89,6 +98,8 @@ impl Strategy {
         across: false,
         effect_runs: false,
         steady_formulas: false,
+        own_flags: false,
+        kept_whens: false,
     };
 }
 
