@@ -77,6 +77,11 @@ impl Memo {
 
     fn insert(&mut self, hash: u64, b: &Battle, t: Option<Turn>) {
         if self.ring.len() < Memo::KEPT {
+            if self.ring.is_empty() {
+                // Its room once (a battle's copy moved on each growth otherwise).
+                self.ring.reserve_exact(Memo::KEPT);
+                self.by_hash.reserve(Memo::KEPT);
+            }
             self.by_hash.insert(hash, self.ring.len());
             self.ring.push((hash, b.undiced(), t));
             return;
