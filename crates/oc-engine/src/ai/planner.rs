@@ -173,7 +173,7 @@ impl Controller for Planner {
         }
         let memory = self.tactician.memory(side).to_vec();
         let fog = Fog::new(b, side, &memory);
-        let first = Seen::fork(b, side, &fog, 0, None);
+        let first = Seen::fork(b, &fog, 0, None);
         let leaf = Leaf::new(&first.copy, side, &prices, &mut self.walks);
         // Each copy is forked into the last one done with (its buffers used again).
         let mut spare = Some(first.copy);
@@ -189,7 +189,7 @@ impl Controller for Planner {
                     race.push(i, v, true);
                     continue;
                 }
-                let mut seen = Seen::fork(b, side, &fog, seed, spare.take());
+                let mut seen = Seen::fork(b, &fog, seed, spare.take());
                 // A copy the turn is refused on is forked into again (all of it copied).
                 if seen.copy.turn_or_spoil(turn.clone()).is_err() {
                     race.refuse(i);

@@ -27,19 +27,25 @@ use crate::battle::{neighbours, tile_index, Battle, Sight, State, Tile};
 /// What `side` knows of the enemies out of its sight, worked out once per decision: where each
 /// was last seen (the tactician's memory, by battle index), and for each never seen the tiles
 /// it could stand on.
-pub(super) struct Fog<'a> {
+pub(super) struct Fog {
     /// What `side` sees now.
     sight: Sight,
-    memory: &'a [Option<Tile>],
     /// Each enemy never seen (battle index), with the tiles a copy may set it on.
     unseen: Vec<(usize, Vec<Tile>)>,
+    /// What every copy holds before its dice place anyone: the enemies out of sight set where
+    /// last seen (battle index, tile), the tiles held then (by the side's units, the enemies in
+    /// sight and those set), and the enemies left to place (in the battle's order). Each copy is
+    /// `b` forked, so this is worked out once, not per copy.
+    placed: Vec<(usize, Tile)>,
+    held: Vec<Tile>,
+    off: Vec<usize>,
 }
 
-impl<'a> Fog<'a> {
+impl Fog {
     /// `side`'s view of `b` with `memory`: for each enemy out of sight and never seen, the tiles
     /// out of sight that its movement may enter within `points * round` of walking from its
     /// side's deployment zone (what it could have walked by now, at the most).
-    pub fn new(b: &Battle, side: m::SideId, memory: &'a [Option<Tile>]) -> Fog<'a> {
+    pub fn new(b: &Battle, side: m::SideId, memory: &[Option<Tile>]) -> Fog {
         let sight = b.sight(side);
         let mut unseen = Vec::new();
         if sight.fogged() {
@@ -67,7 +73,27 @@ impl<'a> Fog<'a> {
                 unseen.push((k, tiles));
             }
         }
-        Fog { sight, memory, unseen }
+        let (mut placed, mut held, mut off) = (Vec::new(), Vec::new(), Vec::new());
+        if sight.fogged() {
+            held = b
+                .units
+                .iter()
+                .enumerate()
+                .filter(|(k, u)| u.state == State::Ready && (u.side == side || sight.spots(*k, u.pos)))
+                .map(|(_, u)| u.pos)
+                .collect();
+            for (k, u) in b.units.iter().enumerate() {
+                if u.side != side && u.state == State::Ready && !sight.spots(k, u.pos) {
+                    if let Some(t) = memory.get(k).copied().flatten().filter(|t| !held.contains(t)) {
+                        placed.push((k, t));
+                        held.push(t);
+                        continue;
+                    }
+                    off.push(k);
+                }
+            }
+        }
+        Fog { sight, unseen, placed, held, off }
     }
 }
 
@@ -112,9 +138,9 @@ pub(super) struct Seen<'e> {
 
 impl<'e> Seen<'e> {
     /// Forks `b` with dice from `seed` (into `spare`, a copy done with, where there is one):
-    /// the enemies `side` does not spot set where `fog` last saw them, where that tile is free,
+    /// the enemies `fog`'s side does not spot set where it last saw them, where that tile is free,
     /// those never seen on a free tile of theirs drawn from `seed`, else taken off the board.
-    pub fn fork(b: &Battle<'e>, side: m::SideId, fog: &Fog, seed: u64, spare: Option<Battle<'e>>) -> Seen<'e> {
+    pub fn fork(b: &Battle<'e>, fog: &Fog, seed: u64, spare: Option<Battle<'e>>) -> Seen<'e> {
         let mut copy = match spare {
             Some(mut c) => {
                 b.fork_again(&mut c, Some(seed));
@@ -124,30 +150,16 @@ impl<'e> Seen<'e> {
         };
         // Nothing reads a copy's log.
         copy.hush();
-        let sight = &fog.sight;
         let mut pruned = false;
-        if sight.fogged() {
-            // The tiles held in the copy: by the side's units and the enemies in sight.
-            let mut held: Vec<Tile> = copy
-                .state
-                .units
-                .iter()
-                .enumerate()
-                .filter(|(k, u)| u.state == State::Ready && (u.side == side || sight.spots(*k, u.pos)))
-                .map(|(_, u)| u.pos)
-                .collect();
-            let mut off = Vec::new();
-            for (k, u) in copy.state.units.iter_mut().enumerate() {
-                if u.side != side && u.state == State::Ready && !sight.spots(k, u.pos) {
-                    if let Some(t) = fog.memory.get(k).copied().flatten().filter(|t| !held.contains(t)) {
-                        u.pos = t;
-                        held.push(t);
-                        continue;
-                    }
-                    off.push(k);
+        if fog.sight.fogged() {
+            // The enemies out of sight where last seen, as for every copy (`Fog`).
+            for (k, t) in &fog.placed {
+                if let Some(u) = copy.state.units.get_mut(*k) {
+                    u.pos = *t;
                 }
             }
-            for k in off {
+            let mut held = fog.held.clone();
+            for &k in &fog.off {
                 let tiles = fog.unseen.iter().find(|(j, _)| *j == k).map_or(&[][..], |(_, t)| t.as_slice());
                 let n = tiles.len().max(1);
                 let start = (super::mix(seed ^ (k as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)) % n as u64) as usize;
