@@ -30,8 +30,10 @@ use crate::battle::{neighbours, tile_index, Battle, Sight, State, Tile};
 pub(super) struct Fog {
     /// What `side` sees now.
     sight: Sight,
-    /// Each enemy never seen (battle index), with the tiles a copy may set it on.
-    unseen: Vec<(usize, Vec<Tile>)>,
+    /// Each enemy never seen (battle index), with the tiles a copy may set it on (by their
+    /// place in `sets`: enemies of one movement and one walk share them).
+    unseen: Vec<(usize, usize)>,
+    sets: Vec<Vec<Tile>>,
     /// What every copy holds before its dice place anyone: the enemies out of sight set where
     /// last seen (battle index, tile), the tiles held then (by the side's units, the enemies in
     /// sight and those set), and the enemies left to place (in the battle's order). Each copy is
@@ -47,10 +49,12 @@ impl Fog {
     /// side's deployment zone (what it could have walked by now, at the most).
     pub fn new(b: &Battle, side: m::SideId, memory: &[Option<Tile>]) -> Fog {
         let sight = b.sight(side);
-        let mut unseen = Vec::new();
+        let (mut unseen, mut sets) = (Vec::new(), Vec::new());
         if sight.fogged() {
             let zone = b.map.region(&b.scenario.side(side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default();
             let mut walked: Vec<(String, Vec<i64>)> = Vec::new();
+            // The tile sets made, by movement and allowance.
+            let mut made: Vec<(String, i64, usize)> = Vec::new();
             for (k, u) in b.units.iter().enumerate() {
                 let never = memory.get(k).copied().flatten().is_none();
                 if u.side == side || u.state != State::Ready || sight.spots(k, u.pos) || !never {
@@ -60,8 +64,12 @@ impl Fog {
                 if !walked.iter().any(|(w, _)| *w == kind) {
                     walked.push((kind.clone(), walk(b, &kind, &zone)));
                 }
-                let Some((_, cost)) = walked.iter().find(|(w, _)| *w == kind) else { continue };
                 let allowance = points.max(0).saturating_mul(i64::from(b.round.max(1)));
+                if let Some((_, _, set)) = made.iter().find(|(w, a, _)| *w == kind && *a == allowance) {
+                    unseen.push((k, *set));
+                    continue;
+                }
+                let Some((_, cost)) = walked.iter().find(|(w, _)| *w == kind) else { continue };
                 let width = b.map.width.max(1);
                 let tiles: Vec<Tile> = cost
                     .iter()
@@ -70,7 +78,9 @@ impl Fog {
                     .map(|(i, _)| (i as i64 % width, i as i64 / width))
                     .filter(|t| !sight.sees(*t))
                     .collect();
-                unseen.push((k, tiles));
+                made.push((kind, allowance, sets.len()));
+                unseen.push((k, sets.len()));
+                sets.push(tiles);
             }
         }
         let (mut placed, mut held, mut off) = (Vec::new(), Vec::new(), Vec::new());
@@ -93,7 +103,7 @@ impl Fog {
                 }
             }
         }
-        Fog { sight, unseen, placed, held, off }
+        Fog { sight, unseen, sets, placed, held, off }
     }
 }
 
@@ -160,7 +170,8 @@ impl<'e> Seen<'e> {
             }
             let mut held = fog.held.clone();
             for &k in &fog.off {
-                let tiles = fog.unseen.iter().find(|(j, _)| *j == k).map_or(&[][..], |(_, t)| t.as_slice());
+                let set = fog.unseen.iter().find(|(j, _)| *j == k).and_then(|(_, s)| fog.sets.get(*s));
+                let tiles = set.map_or(&[][..], |t| t.as_slice());
                 let n = tiles.len().max(1);
                 let start = (super::mix(seed ^ (k as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)) % n as u64) as usize;
                 let free = (0..tiles.len()).filter_map(|d| tiles.get((start + d) % n)).find(|t| !held.contains(t)).copied();
