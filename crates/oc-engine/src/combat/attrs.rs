@@ -253,6 +253,39 @@ mod tests {
         );
     }
 
+    /// A `when` that reads hit points, on both units of exchanges where the strikes take them
+    /// across its line: the work kept by state gives the bits of the work judged at every ask,
+    /// and the `when` is live (the exchange differs from the same units without it).
+    #[test]
+    fn kept_whens_follow_hit_points() {
+        let text = "import \"std:ratings\"\n\
+            tag Desperate on class doc \"Fiercer when hurt.\" { when attacker == self and self.hp < 15 { damage_bonus += 5 } }";
+        let mut ws = oc_compiler::Workspace::new();
+        let (c, _) = ws.compile(&mut oc_compiler::MemoryHost::one("t.oc", text), &["t.oc".to_string()]);
+        let rules = c.rules.unwrap_or_else(|| panic!("{:#?}", c.diagnostics));
+        let on = crate::Engine::new(rules.clone()).expect("runs");
+        let mut off = crate::Engine::new(rules).expect("runs");
+        off.ir.strategy.kept_whens = false;
+        let mut live = 0;
+        for (a, d) in [("Lord", "Cavalier"), ("Cavalier", "Lord"), ("Lord", "Lord")] {
+            for hp in [Some(16), Some(18), Some(20), None] {
+                let unit = |class: &str, tagged: bool| {
+                    let l = crate::Loadout::new(class, Some("IronSword"));
+                    let tags = if tagged { vec![("Desperate".into(), vec![])] } else { Vec::new() };
+                    crate::Loadout { tags, hp, ..l }
+                };
+                let (ta, td, pa, pd) = (unit(a, true), unit(d, true), unit(a, false), unit(d, false));
+                let (Ok(x), Ok(y), Ok(z)) = (on.forecast(&ta, &td, 1), off.forecast(&ta, &td, 1), on.forecast(&pa, &pd, 1))
+                else {
+                    panic!("{a} against {d} forecasts");
+                };
+                assert_eq!(x.bits(), y.bits(), "{a} against {d} at {hp:?}");
+                live += usize::from(x.bits() != z.bits());
+            }
+        }
+        assert!(live > 0, "the `when` changed no exchange");
+    }
+
     /// The same with flags that read nothing the state holds worked out on the units' own
     /// attributes (`Strategy::own_flags`) and on the strike's.
     #[test]
