@@ -53,12 +53,7 @@ pub(crate) struct ExchangeInputs {
 /// Whether `e` may read an attribute an exchange's state holds (hit points, a resource), directly
 /// or through a formula (at most `depth` formulas deep).
 pub(crate) fn reads_state(ir: &crate::ir::Ir, e: &E, depth: u32) -> bool {
-    match e {
-        E::Attr(_, a) => ir.state_attrs.get(*a as usize).copied().unwrap_or(true),
-        E::AttrOfParam(..) => true,
-        E::Formula(f) => depth == 0 || ir.formulas.get(*f as usize).is_none_or(|f| reads_state(ir, &f.expr, depth - 1)),
-        _ => e.children().any(|c| reads_state(ir, c, depth)),
-    }
+    ir.reads_state_by(e, &mut |f| depth == 0 || ir.formulas.get(f as usize).is_none_or(|f| reads_state(ir, &f.expr, depth - 1)))
 }
 
 /// The reads found by a walk of expressions.

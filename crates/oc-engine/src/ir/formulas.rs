@@ -98,22 +98,25 @@ impl Ir {
                 return *known;
             }
             let Some(formula) = ir.formulas.get(f as usize).filter(|_| depth > 0) else { return true };
-            let reads = walk(ir, &formula.expr, memo, depth - 1);
+            let reads = ir.reads_state_by(&formula.expr, &mut |g| of(ir, g, memo, depth - 1));
             if let Some(slot) = memo.get_mut(f as usize) {
                 *slot = Some(reads);
             }
             reads
         }
-        fn walk(ir: &Ir, e: &E, memo: &mut [Option<bool>], depth: u32) -> bool {
-            match e {
-                E::Attr(_, a) => ir.state_attrs.get(*a as usize).copied().unwrap_or(true),
-                E::AttrOfParam(..) => true,
-                E::Formula(f) => of(ir, *f, memo, depth),
-                _ => e.children().any(|c| walk(ir, c, memo, depth)),
-            }
-        }
         let mut memo = vec![None; self.formulas.len()];
         (0..self.formulas.len()).map(|f| u16::try_from(f).map_or(true, |f| of(self, f, &mut memo, 64))).collect()
+    }
+
+    /// Whether `e` may read an attribute an exchange's state holds (hit points, a resource),
+    /// directly or through a formula it refers to, which `formula` answers for.
+    pub(crate) fn reads_state_by(&self, e: &E, formula: &mut dyn FnMut(u16) -> bool) -> bool {
+        match e {
+            E::Attr(_, a) => self.state_attrs.get(*a as usize).copied().unwrap_or(true),
+            E::AttrOfParam(..) => true,
+            E::Formula(f) => formula(*f),
+            _ => e.children().any(|c| self.reads_state_by(c, formula)),
+        }
     }
 
     /// The formulas that read a die or may read what an exchange's state holds
