@@ -129,7 +129,7 @@ fn may_touch(side: m::SideId, f: &super::Combatant) -> bool {
 /// Which of the ruleset's advanced rules the scenario plays, and the general's tag as an atom:
 /// read at every loadout a battle builds, so worked out once a battle from its rules and
 /// scenario (which never change), not by comparing names each time.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub(super) struct Laws {
     pub(super) leadership: bool,
     pub(super) situations: bool,

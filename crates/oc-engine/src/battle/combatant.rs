@@ -371,7 +371,6 @@ pub(crate) struct Undiced {
     state: BattleState,
     quiet: bool,
     weakest: bool,
-    laws: super::advanced::Laws,
 }
 
 impl Battle<'_> {
@@ -385,7 +384,7 @@ impl Battle<'_> {
     pub(crate) fn undiced(&self) -> Undiced {
         let mut state = self.state.clone();
         state.terrain_ix = Vec::new();
-        Undiced { scenario: self.scenario.clone(), state, quiet: self.quiet, weakest: self.weakest, laws: self.laws }
+        Undiced { scenario: self.scenario.clone(), state, quiet: self.quiet, weakest: self.weakest }
     }
 
     /// [`Battle::undiced`] copied into `u` (a copy done with): its units' names and lists reused.
@@ -441,7 +440,6 @@ impl Battle<'_> {
         u.scenario.clone_from(&self.scenario);
         u.quiet = self.quiet;
         u.weakest = self.weakest;
-        u.laws = self.laws;
     }
 
     /// A hash of part of what [`Battle::is_undiced`] compares (the units as they stand, whose
@@ -490,7 +488,6 @@ impl Battle<'_> {
         let s = &self.state;
         self.quiet == u.quiet
             && self.weakest == u.weakest
-            && self.laws == u.laws
             && (std::sync::Arc::ptr_eq(&self.scenario, &u.scenario) || *self.scenario == *u.scenario)
             && s.round == *round
             && s.to_act == *to_act
