@@ -11,48 +11,77 @@ pub struct Fixed(pub f64, pub u32);
 const POWERS: [u128; 7] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000];
 
 impl Fixed {
-    /// Appends the text to `out`: digits put down by hand on the fast path, no formatter.
+    /// Appends the text to `out`: digits put down by hand on the fast path, no formatter, and
+    /// appended at once.
     pub fn push_to(&self, out: &mut String) {
+        match self.digits() {
+            Some((buf, at)) => out.push_str(std::str::from_utf8(buf.get(at..).unwrap_or_default()).unwrap_or_default()),
+            None => {
+                let _ = write!(out, "{:.*}", self.1 as usize, self.0);
+            }
+        }
+    }
+
+    /// The text on the fast path (`None` off it): a buffer and where the text begins in it. The
+    /// scaled value fits in 64 bits (below 2^40 × 10^6), so no 128-bit division is taken.
+    fn digits(&self) -> Option<([u8; 24], usize)> {
         let Fixed(x, digits) = *self;
-        let Some(scaled) = scaled(x, digits) else {
-            let _ = write!(out, "{:.*}", digits as usize, x);
-            return;
+        let scaled = scaled(x, digits)?;
+        // Sign, at most 13 whole digits, point and 6 decimals: 21 bytes.
+        let mut buf = [b'0'; 24];
+        let mut at = buf.len();
+        let mut put = |b: u8| {
+            at = at.checked_sub(1)?;
+            *buf.get_mut(at)? = b;
+            Some(())
         };
-        let p = POWERS.get(digits as usize).copied().unwrap_or(1);
-        let (whole, frac) = (scaled / p, scaled % p);
-        if x.is_sign_negative() {
-            out.push('-');
+        let mut n = scaled;
+        for _ in 0..digits {
+            put(b'0' + (n % 10) as u8)?;
+            n /= 10;
         }
-        push_digits(out, whole, 1);
         if digits > 0 {
-            out.push('.');
-            push_digits(out, frac, digits as usize);
+            put(b'.')?;
         }
+        loop {
+            put(b'0' + (n % 10) as u8)?;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        if x.is_sign_negative() {
+            put(b'-')?;
+        }
+        Some((buf, at))
     }
 }
 
-/// `n` in decimal, zero-padded to at least `width` digits.
-pub fn push_digits(out: &mut String, mut n: u128, width: usize) {
-    let mut buf = [b'0'; 40];
+/// Appends `n` in decimal, as `{}` writes it.
+pub fn push_int(out: &mut String, n: i64) {
+    let mut buf = [b'0'; 20];
     let mut at = buf.len();
-    while n > 0 || buf.len() - at < width.max(1) {
+    let mut m = n.unsigned_abs();
+    // At most 19 digits and a sign in 20 bytes.
+    while at > 0 {
         at -= 1;
         if let Some(slot) = buf.get_mut(at) {
-            *slot = b'0' + (n % 10) as u8;
+            *slot = b'0' + (m % 10) as u8;
         }
-        n /= 10;
-        if at == 0 {
+        m /= 10;
+        if m == 0 {
             break;
         }
     }
-    for b in buf.get(at..).unwrap_or_default() {
-        out.push(char::from(*b));
+    if n < 0 {
+        out.push('-');
     }
+    out.push_str(std::str::from_utf8(buf.get(at..).unwrap_or_default()).unwrap_or_default());
 }
 
 /// |x| × 10^digits rounded half to even, exactly, when `x` is a normal number below 2^40 and
 /// `digits` at most 6; `None` otherwise.
-fn scaled(x: f64, digits: u32) -> Option<u128> {
+fn scaled(x: f64, digits: u32) -> Option<u64> {
     let p = *POWERS.get(digits as usize)?;
     let bits = x.to_bits();
     let exponent = ((bits >> 52) & 0x7ff) as i64;
@@ -76,7 +105,8 @@ fn scaled(x: f64, digits: u32) -> Option<u128> {
     let q = product >> shift;
     let rest = product & ((1u128 << shift) - 1);
     let half = 1u128 << (shift - 1);
-    Some(if rest > half || (rest == half && q % 2 == 1) { q + 1 } else { q })
+    let rounded = if rest > half || (rest == half && q % 2 == 1) { q + 1 } else { q };
+    u64::try_from(rounded).ok()
 }
 
 #[cfg(test)]
@@ -92,13 +122,11 @@ mod tests {
     }
 
     #[test]
-    fn digits_are_put_down_as_the_formatter_does() {
-        for (n, width) in
-            [(0u128, 1usize), (0, 4), (7, 1), (7, 3), (1234, 2), (1234, 6), (u128::from(u64::MAX), 1), (u128::MAX, 1)]
-        {
-            let mut s = String::new();
-            super::push_digits(&mut s, n, width);
-            assert_eq!(s, format!("{n:0width$}"));
+    fn an_integer_is_what_the_formatter_writes() {
+        for n in [0, 1, -1, 7, 10, -10, 1234, i64::MAX, i64::MIN] {
+            let mut s = String::from("x");
+            super::push_int(&mut s, n);
+            assert_eq!(s, format!("x{n}"));
         }
     }
 

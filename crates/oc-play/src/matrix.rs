@@ -5,7 +5,7 @@
 
 use oc_engine::{Engine, Loadout};
 
-use crate::fixed::{push_digits, Fixed};
+use crate::fixed::{push_int, Fixed};
 use crate::matchup;
 
 /// A class's (name, best score, best matchup, worst score, worst matchup); the score is
@@ -81,10 +81,7 @@ pub fn measure(engine: &Engine, classes: &[String], distance: Option<i64>) -> Ma
                     csv.push_str(field);
                     csv.push(',');
                 }
-                if distance < 0 {
-                    csv.push('-');
-                }
-                push_digits(&mut csv, u128::from(distance.unsigned_abs()), 1);
+                push_int(&mut csv, distance);
                 for value in [
                     Fixed(f.defender_routed, 4),
                     Fixed(f.defender_damage_taken, 3),
