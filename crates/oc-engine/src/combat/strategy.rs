@@ -59,6 +59,9 @@ pub struct Strategy {
     /// What the units' `when`s make of a strike's attributes kept in the exchange by striker,
     /// units, hit points and resources (`combat::attrs`), not judged again at one state.
     pub kept_whens: bool,
+    /// An exchange's verdict on the faces its strikes may walk (`Exchange::checked`) kept for
+    /// the exchanges of the same two loadouts at other hit points, where reaching it read none.
+    pub kept_checks: bool,
 }
 
 impl Strategy {
@@ -80,6 +83,7 @@ impl Strategy {
         steady_formulas: true,
         own_flags: true,
         kept_whens: true,
+        kept_checks: true,
     };
 
     /// The plain way, every fast path off: the semantics the others are held to.
@@ -100,6 +104,7 @@ impl Strategy {
         steady_formulas: false,
         own_flags: false,
         kept_whens: false,
+        kept_checks: false,
     };
 }
 
