@@ -345,8 +345,9 @@ pub struct Ir {
     pub strike_dice: Vec<u8>,
     /// The same slots as a bitmask (bit `i` for slot `i`).
     pub strike_mask: u64,
-    /// The formulas that read a die (what a strike forgets between joint values of its dice).
-    pub dice_formulas: Vec<u16>,
+    /// The formulas that read a die (what a strike forgets between joint values of its dice),
+    /// each with the slots it reads (`FormulaIr::dice`), side by side for that loop.
+    pub dice_formulas: Vec<(u16, u64)>,
     /// For each of them (same order): the comparisons it is read through, when that is the only
     /// way the combat formulas read it (see `partition`).
     pub strike_cuts: Vec<Option<Vec<cuts::Cut>>>,
@@ -642,8 +643,8 @@ impl Ir {
         ir.hoist_dice_free_parts()?;
         ir.hoist_solo_parts()?;
         ir.dice_formulas = (0..ir.formulas.len())
-            .filter(|i| ir.formulas.get(*i).is_some_and(|f| f.dice != 0))
-            .filter_map(|i| u16::try_from(i).ok())
+            .filter_map(|i| ir.formulas.get(i).filter(|f| f.dice != 0).map(|f| (i, f.dice)))
+            .filter_map(|(i, dice)| Some((u16::try_from(i).ok()?, dice)))
             .collect();
         let id = |ir: &Ir, n: &str| ir.formula_ids.get(n).copied();
         let need = |ir: &Ir, n: &str| id(ir, n).ok_or_else(|| EngineError::model(format!("the ruleset has no `{n}` formula")));

@@ -610,9 +610,9 @@ pub(super) fn forget(ir: &crate::ir::Ir, cache: &mut [Option<V>]) {
 
 /// Forgets every formula that reads one of the dice in `turned` (a bit per slot).
 pub(super) fn forget_reading(ir: &crate::ir::Ir, cache: &mut [Option<V>], turned: u64) {
-    for f in &ir.dice_formulas {
-        if ir.formulas.get(*f as usize).is_none_or(|x| x.dice & turned != 0) {
-            if let Some(slot) = cache.get_mut(*f as usize) {
+    for &(f, dice) in &ir.dice_formulas {
+        if dice & turned != 0 {
+            if let Some(slot) = cache.get_mut(f as usize) {
                 *slot = None;
             }
         }
