@@ -128,7 +128,8 @@ fn may_touch(side: m::SideId, f: &super::Combatant) -> bool {
 
 /// Which of the ruleset's advanced rules the scenario plays, and the general's tag as an atom:
 /// read at every loadout a battle builds, so worked out once a battle from its rules and
-/// scenario (which never change), not by comparing names each time.
+/// scenario (which never change), not by comparing names each time. With them, which of the
+/// turn's formulas a move asks of each enemy read nothing but their parameters.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Laws {
     pub(super) leadership: bool,
@@ -139,6 +140,12 @@ pub(super) struct Laws {
     /// The tag that makes a unit its side's general (`leadership`'s `general`), where the ruleset
     /// has leadership.
     pub(super) general: Option<Atom>,
+    /// The ruleset's `interrupt`, `opportunity` and `engaged` read only their parameters
+    /// (`range <= 1`: `Ir::reads_params_only`): each holds or not without a scene of the units,
+    /// which is built only where it holds (interrupt.rs, engage.rs).
+    pub(super) interrupt_bare: bool,
+    pub(super) opportunity_bare: bool,
+    pub(super) engaged_bare: bool,
 }
 
 impl Laws {
@@ -151,6 +158,9 @@ impl Laws {
             area: plays("area"),
             courage: plays("courage"),
             general: engine.rules.ruleset.leadership.as_ref().map(|l| Atom::new(&l.general)),
+            interrupt_bare: engine.ir.interrupt.as_ref().is_some_and(crate::ir::Ir::reads_params_only),
+            opportunity_bare: engine.ir.opportunity.as_ref().is_some_and(crate::ir::Ir::reads_params_only),
+            engaged_bare: engine.ir.engaged.as_ref().is_some_and(crate::ir::Ir::reads_params_only),
         }
     }
 }

@@ -15,8 +15,10 @@ use super::{distance, Act, Battle, BattleError, State};
 impl Battle<'_> {
     /// The enemies of unit `i` (standing where its move ended) for which the turn formula `f`
     /// holds, the nearest first (unit order on a tie); `fresh`: only those that have not
-    /// activated this round. Routing units never qualify.
-    fn watchers(&self, i: usize, f: Option<&crate::ir::E>, fresh: bool) -> Vec<usize> {
+    /// activated this round. Routing units never qualify. `bare`: `f` reads nothing but its
+    /// parameters (`advanced::Laws`), so it holds or not whatever the watcher's scene, which is
+    /// built only where it holds (a unit with no scene never watches).
+    fn watchers(&self, i: usize, f: Option<&crate::ir::E>, bare: bool, fresh: bool) -> Vec<usize> {
         let Some(f) = f else { return Vec::new() };
         let Some(mover) = self.state.units.get(i) else { return Vec::new() };
         let mut out: Vec<(i64, usize)> = Vec::new();
@@ -25,7 +27,13 @@ impl Battle<'_> {
                 continue;
             }
             let params = self.step_vars(k, w.pos, 0, &Act::Attack { target: i }).params();
-            if self.scene(Cast { user: k, ..Cast::default() }, None).is_some_and(|s| s.holds(f, &params)) {
+            let cast = Cast { user: k, ..Cast::default() };
+            let holds = if bare {
+                self.holds_bare(f, &params) && self.scene(cast, None).is_some()
+            } else {
+                self.scene(cast, None).is_some_and(|s| s.holds(f, &params))
+            };
+            if holds {
                 out.push((distance(w.pos, mover.pos), k));
             }
         }
@@ -37,7 +45,7 @@ impl Battle<'_> {
     /// attack where it may make it. Returns their notes.
     pub(super) fn opportunity_strikes(&mut self, i: usize) -> Vec<String> {
         let mut notes = Vec::new();
-        for k in self.watchers(i, self.engine.ir.opportunity.as_ref(), false) {
+        for k in self.watchers(i, self.engine.ir.opportunity.as_ref(), self.laws.opportunity_bare, false) {
             if self.state.units.get(i).is_none_or(|u| u.state != State::Ready || u.hp <= 0) {
                 break;
             }
@@ -57,7 +65,7 @@ impl Battle<'_> {
 
     /// After unit `i`'s move: the enemies that may interrupt it (`interrupt`), nearest first.
     pub(super) fn interrupters(&self, i: usize) -> Vec<usize> {
-        self.watchers(i, self.engine.ir.interrupt.as_ref(), true)
+        self.watchers(i, self.engine.ir.interrupt.as_ref(), self.laws.interrupt_bare, true)
     }
 
     /// Unit `i`'s move came too near `watchers`: the rest of its turn waits on each one's

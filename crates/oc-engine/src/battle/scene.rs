@@ -118,6 +118,12 @@ impl<'e> Battle<'e> {
 }
 
 impl Battle<'_> {
+    /// Whether `e`, which reads nothing but its parameters (`Ir::reads_params_only`), holds
+    /// for `params`: what any scene's [`Scene::holds`] gives it, with no scene built.
+    pub(crate) fn holds_bare(&self, e: &E, params: &[V]) -> bool {
+        eval(&Bare(&self.engine.ir), e, params, &mut []).bool()
+    }
+
     /// The unit a loadout makes; one holding a weapon its current form cannot wield (a shifter
     /// in its normal form with its stone) is read unarmed.
     fn as_built(&self, l: crate::Loadout) -> Option<Arc<Unit>> {
@@ -207,6 +213,53 @@ impl Env for Scene<'_> {
     }
 
     /// Outside an exchange no unit is making an attack (the compiler refuses the read here).
+    fn moved(&self, _side: usize) -> bool {
+        false
+    }
+}
+
+/// The environment of an expression that reads nothing but its parameters
+/// ([`Battle::holds_bare`]): the evaluator asks it for nothing but the IR (its tables); the
+/// rest answers as nothing (a unit no one is, no die, no distance).
+struct Bare<'a>(&'a Ir);
+
+/// The unit a [`Bare`] evaluation is given, never read.
+static NOBODY: std::sync::LazyLock<Unit> = std::sync::LazyLock::new(|| Unit::bare(&[], &[]));
+
+impl Env for Bare<'_> {
+    fn ir(&self) -> &Ir {
+        self.0
+    }
+    fn side(&self, _role: Role) -> usize {
+        0
+    }
+    fn unit(&self, _side: usize) -> &Unit {
+        &NOBODY
+    }
+    fn attr(&self, _side: usize, _attr: u16) -> V {
+        V::Int(0)
+    }
+    fn roll(&self, _slot: u8) -> i64 {
+        0
+    }
+    fn roll_value(&self, _slot: u8, _dice: impl FnOnce() -> V) -> i64 {
+        0
+    }
+    fn distance(&self) -> i64 {
+        0
+    }
+    fn cover(&self) -> i64 {
+        0
+    }
+    fn triangle(&self) -> i64 {
+        0
+    }
+    fn dealt(&self) -> i64 {
+        0
+    }
+    fn activated(&self, _side: usize) -> bool {
+        false
+    }
     fn moved(&self, _side: usize) -> bool {
         false
     }

@@ -119,6 +119,18 @@ impl Ir {
         }
     }
 
+    /// Whether `e` reads nothing but its parameters: constants, parameters and the IR's tables,
+    /// combined; no unit, no die, no distance, no formula. Its value is then the same in every
+    /// environment, and a battle works it out without building a scene of the units
+    /// (`advanced::Laws`, asked once a battle: `Battle::watchers`, `Battle::engaged_by`).
+    pub(crate) fn reads_params_only(e: &E) -> bool {
+        match e {
+            E::Const(_) | E::Param(_) | E::Amount(_) => true,
+            _ if e.combines() => e.children().all(Ir::reads_params_only),
+            _ => false,
+        }
+    }
+
     /// The formulas that read a die or may read what an exchange's state holds
     /// (`state_formulas`, worked out first): the others are the same at every strike of one
     /// striker on the same two units with their own attributes (`Exchange::resolve_all`); one
