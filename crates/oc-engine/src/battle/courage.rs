@@ -98,6 +98,9 @@ impl Battle<'_> {
         };
         let fear = rule.fear.as_ref().and_then(|(tag, n)| Some((self.engine.ir.name_id(tag)?, *n)));
         let mut queue: VecDeque<(usize, String)> = VecDeque::new();
+        // Whether each unit bears the fear's tag, asked once (`has_tag` builds its unit): nothing
+        // this loop changes (a unit's courage) is part of a loadout.
+        let mut frightening: Vec<Option<bool>> = vec![None; if fear.is_some() { self.state.units.len() } else { 0 }];
         for i in 0..self.state.units.len() {
             let Some(u) = self.state.units.get(i).filter(|u| u.state == State::Ready && !u.morale.routing) else { continue };
             let (hp, pos, side) = (u.hp, u.pos, u.side);
@@ -114,16 +117,17 @@ impl Battle<'_> {
                 }
             }
             if let Some((tag, within)) = fear {
-                let faced = self.state.units.get(i).map(|f| f.morale.faced.clone()).unwrap_or_default();
-                let frights: Vec<usize> = (0..self.state.units.len())
-                    .filter(|k| !faced.contains(k))
-                    .filter(|k| {
-                        self.state
-                            .units
-                            .get(*k)
-                            .is_some_and(|e| e.side != side && e.state == State::Ready && distance(e.pos, pos) <= within)
+                let faced = self.state.units.get(i).map_or(&[][..], |f| &f.morale.faced[..]);
+                let frights: Vec<usize> = (self.state.units.iter().enumerate())
+                    .filter(|(k, e)| {
+                        e.side != side && e.state == State::Ready && distance(e.pos, pos) <= within && !faced.contains(k)
                     })
-                    .filter(|k| self.has_tag(*k, tag))
+                    .filter(|(k, _)| match frightening.get_mut(*k) {
+                        Some(Some(known)) => *known,
+                        Some(slot) => *slot.insert(self.has_tag(*k, tag)),
+                        None => self.has_tag(*k, tag),
+                    })
+                    .map(|(k, _)| k)
                     .collect();
                 for k in frights {
                     let name = self.state.units.get(k).map(|e| e.name.clone()).unwrap_or_default();
