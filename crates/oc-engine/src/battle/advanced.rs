@@ -140,17 +140,20 @@ pub(super) struct Laws {
     /// The tag that makes a unit its side's general (`leadership`'s `general`), where the ruleset
     /// has leadership.
     pub(super) general: Option<Atom>,
-    /// The ruleset's `interrupt`, `opportunity` and `engaged` read only their parameters
-    /// (`range <= 1`: `Ir::reads_params_only`): each holds or not without a scene of the units,
-    /// which is built only where it holds (interrupt.rs, engage.rs).
+    /// The ruleset's `interrupt`, `opportunity`, `engaged` and courage's `losses` read none of
+    /// the units they are asked of (`range <= 1`, `self.hp * 2 <= max_hp`: `Ir::reads_no_unit`):
+    /// each holds or not without building them, and a scene is built only where it holds
+    /// (interrupt.rs, engage.rs, courage.rs).
     pub(super) interrupt_bare: bool,
     pub(super) opportunity_bare: bool,
     pub(super) engaged_bare: bool,
+    pub(super) losses_bare: bool,
 }
 
 impl Laws {
     pub(super) fn of(engine: &Engine, scenario: &m::Scenario) -> Laws {
         let plays = |name: &str| scenario.advanced.iter().any(|a| a == name);
+        let bare = |e: Option<&crate::ir::E>| e.is_some_and(|e| engine.ir.reads_no_unit(e));
         Laws {
             leadership: plays("leadership"),
             situations: plays("situations"),
@@ -158,9 +161,10 @@ impl Laws {
             area: plays("area"),
             courage: plays("courage"),
             general: engine.rules.ruleset.leadership.as_ref().map(|l| Atom::new(&l.general)),
-            interrupt_bare: engine.ir.interrupt.as_ref().is_some_and(crate::ir::Ir::reads_params_only),
-            opportunity_bare: engine.ir.opportunity.as_ref().is_some_and(crate::ir::Ir::reads_params_only),
-            engaged_bare: engine.ir.engaged.as_ref().is_some_and(crate::ir::Ir::reads_params_only),
+            interrupt_bare: bare(engine.ir.interrupt.as_ref()),
+            opportunity_bare: bare(engine.ir.opportunity.as_ref()),
+            engaged_bare: bare(engine.ir.engaged.as_ref()),
+            losses_bare: bare(engine.ir.courage.as_ref().and_then(|c| c.losses.as_ref())),
         }
     }
 }

@@ -15,9 +15,9 @@ use super::{distance, Act, Battle, BattleError, State};
 impl Battle<'_> {
     /// The enemies of unit `i` (standing where its move ended) for which the turn formula `f`
     /// holds, the nearest first (unit order on a tie); `fresh`: only those that have not
-    /// activated this round. Routing units never qualify. `bare`: `f` reads nothing but its
-    /// parameters (`advanced::Laws`), so it holds or not whatever the watcher's scene, which is
-    /// built only where it holds (a unit with no scene never watches).
+    /// activated this round. Routing units never qualify. `bare`: `f` reads none of the units
+    /// (`advanced::Laws`), so it holds or not without them, and the watcher's scene is built
+    /// only where it holds (a unit with no scene never watches).
     fn watchers(&self, i: usize, f: Option<&crate::ir::E>, bare: bool, fresh: bool) -> Vec<usize> {
         let Some(f) = f else { return Vec::new() };
         let Some(mover) = self.state.units.get(i) else { return Vec::new() };
@@ -29,7 +29,7 @@ impl Battle<'_> {
             let params = self.step_vars(k, w.pos, 0, &Act::Attack { target: i }).params();
             let cast = Cast { user: k, ..Cast::default() };
             let holds = if bare {
-                self.holds_bare(f, &params) && self.scene(cast, None).is_some()
+                self.stage(cast).is_some_and(|st| self.holds_unbuilt(st, f, &params)) && self.scene(cast, None).is_some()
             } else {
                 self.scene(cast, None).is_some_and(|s| s.holds(f, &params))
             };

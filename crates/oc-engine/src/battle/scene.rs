@@ -69,11 +69,19 @@ impl<'r> Draws<'r> {
 pub(crate) struct Scene<'a> {
     engine: &'a Engine,
     units: [Arc<Unit>; 2],
+    stage: Stage,
+    dice: Option<&'a Draws<'a>>,
+}
+
+/// What a scene reads beside its two units ([`Battle::stage`]): their hit points and whether
+/// they have activated, the distance acted across, the chart's result. An expression that reads
+/// no more (`Ir::reads_no_unit`) is evaluated on it alone ([`Battle::holds_unbuilt`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Stage {
     hp: [i64; 2],
     activated: [bool; 2],
     distance: i64,
     chart: i64,
-    dice: Option<&'a Draws<'a>>,
 }
 
 /// Whom a scene is of: the acting unit, the other unit, the tile acted on (the other unit's
@@ -93,35 +101,41 @@ impl<'e> Battle<'e> {
     /// a step's price, an action's reach); `None` for a unit that is not in the battle or
     /// whose loadout the rules refuse.
     pub(crate) fn scene<'a>(&'a self, cast: Cast<'_>, dice: Option<&'a Draws<'a>>) -> Option<Scene<'a>> {
-        let user = self.state.units.get(cast.user)?;
+        let stage = self.stage(cast)?;
         let mut own = self.loadout(cast.user, true)?;
         if let Some(w) = cast.equip {
             own.weapon = Some(Atom::new(w));
         }
         let first = self.as_built(own)?;
-        let (second, other_hp, other_activated, other_pos) =
-            match cast.other.and_then(|k| self.state.units.get(k).map(|f| (k, f))) {
-                Some((k, f)) if k != cast.user => (self.as_built(self.loadout(k, false)?)?, f.hp, f.activated, f.pos),
-                _ => (first.clone(), user.hp, user.activated, user.pos),
-            };
-        let at = cast.at.unwrap_or(other_pos);
-        Some(Scene {
-            engine: self.engine,
-            units: [first, second],
-            hp: [user.hp, other_hp],
-            activated: [user.activated, other_activated],
-            distance: distance(user.pos, at),
+        let second = match cast.other.filter(|k| *k != cast.user && self.state.units.get(*k).is_some()) {
+            Some(k) => self.as_built(self.loadout(k, false)?)?,
+            None => first.clone(),
+        };
+        Some(Scene { engine: self.engine, units: [first, second], stage, dice })
+    }
+
+    /// What the scene of `cast` reads beside its units, read without building them: `None` for a
+    /// unit that is not in the battle (where its scene is `None` too).
+    pub(crate) fn stage(&self, cast: Cast<'_>) -> Option<Stage> {
+        let user = self.state.units.get(cast.user)?;
+        let other = match cast.other.and_then(|k| self.state.units.get(k).map(|f| (k, f))) {
+            Some((k, f)) if k != cast.user => f,
+            _ => user,
+        };
+        Some(Stage {
+            hp: [user.hp, other.hp],
+            activated: [user.activated, other.activated],
+            distance: distance(user.pos, cast.at.unwrap_or(other.pos)),
             chart: cast.chart,
-            dice,
         })
     }
 }
 
 impl Battle<'_> {
-    /// Whether `e`, which reads nothing but its parameters (`Ir::reads_params_only`), holds
-    /// for `params`: what any scene's [`Scene::holds`] gives it, with no scene built.
-    pub(crate) fn holds_bare(&self, e: &E, params: &[V]) -> bool {
-        eval(&Bare(&self.engine.ir), e, params, &mut []).bool()
+    /// Whether `e`, which reads no unit (`Ir::reads_no_unit`), holds for `params` on `stage`:
+    /// what [`Scene::holds`] gives it in every scene of that stage, with none built.
+    pub(crate) fn holds_unbuilt(&self, stage: Stage, e: &E, params: &[V]) -> bool {
+        eval(&Unbuilt { ir: &self.engine.ir, stage }, e, params, &mut []).bool()
     }
 
     /// The unit a loadout makes; one holding a weapon its current form cannot wield (a shifter
@@ -160,20 +174,15 @@ impl Env for Scene<'_> {
     fn ir(&self) -> &Ir {
         &self.engine.ir
     }
-    /// The acting unit is the holder and the attacker; the other, the target, the foe and the
-    /// defender.
     fn side(&self, role: Role) -> usize {
-        match role {
-            Role::Holder | Role::Attacker => 0,
-            Role::Foe | Role::Target | Role::Defender => 1,
-        }
+        side_of(role)
     }
     fn unit(&self, side: usize) -> &Unit {
         &self.units[side.min(1)]
     }
     fn attr(&self, side: usize, attr: u16) -> V {
         if attr == self.engine.ir.hp_attr {
-            return V::Int(self.hp.get(side).copied().unwrap_or(0));
+            return self.stage.hp(side);
         }
         self.units.get(side).and_then(|u| u.attrs.get(attr as usize)).copied().unwrap_or(V::Int(0))
     }
@@ -187,7 +196,7 @@ impl Env for Scene<'_> {
         }
     }
     fn distance(&self) -> i64 {
-        self.distance
+        self.stage.distance
     }
     /// Outside an exchange nothing is struck (the compiler refuses the read here).
     fn cover(&self) -> i64 {
@@ -206,10 +215,10 @@ impl Env for Scene<'_> {
         0
     }
     fn chart(&self) -> i64 {
-        self.chart
+        self.stage.chart
     }
     fn activated(&self, side: usize) -> bool {
-        self.activated.get(side).copied().unwrap_or(false)
+        self.stage.activated.get(side).copied().unwrap_or(false)
     }
 
     /// Outside an exchange no unit is making an attack (the compiler refuses the read here).
@@ -218,25 +227,46 @@ impl Env for Scene<'_> {
     }
 }
 
-/// The environment of an expression that reads nothing but its parameters
-/// ([`Battle::holds_bare`]): the evaluator asks it for nothing but the IR (its tables); the
-/// rest answers as nothing (a unit no one is, no die, no distance).
-struct Bare<'a>(&'a Ir);
+/// Which side of a battle's evaluation a role names: the acting unit is the holder and the
+/// attacker; the other, the target, the foe and the defender.
+fn side_of(role: Role) -> usize {
+    match role {
+        Role::Holder | Role::Attacker => 0,
+        Role::Foe | Role::Target | Role::Defender => 1,
+    }
+}
 
-/// The unit a [`Bare`] evaluation is given, never read.
+impl Stage {
+    fn hp(&self, side: usize) -> V {
+        V::Int(self.hp.get(side).copied().unwrap_or(0))
+    }
+}
+
+/// The environment of an expression that reads no unit ([`Battle::holds_unbuilt`]): a scene's
+/// [`Stage`] without its units. The evaluator asks it for nothing else but the IR (its tables);
+/// the rest answers as nothing (a unit no one is, no die).
+struct Unbuilt<'a> {
+    ir: &'a Ir,
+    stage: Stage,
+}
+
+/// The unit an [`Unbuilt`] evaluation is given, never read.
 static NOBODY: std::sync::LazyLock<Unit> = std::sync::LazyLock::new(|| Unit::bare(&[], &[]));
 
-impl Env for Bare<'_> {
+impl Env for Unbuilt<'_> {
     fn ir(&self) -> &Ir {
-        self.0
+        self.ir
     }
-    fn side(&self, _role: Role) -> usize {
-        0
+    fn side(&self, role: Role) -> usize {
+        side_of(role)
     }
     fn unit(&self, _side: usize) -> &Unit {
         &NOBODY
     }
-    fn attr(&self, _side: usize, _attr: u16) -> V {
+    fn attr(&self, side: usize, attr: u16) -> V {
+        if attr == self.ir.hp_attr {
+            return self.stage.hp(side);
+        }
         V::Int(0)
     }
     fn roll(&self, _slot: u8) -> i64 {
@@ -246,7 +276,7 @@ impl Env for Bare<'_> {
         0
     }
     fn distance(&self) -> i64 {
-        0
+        self.stage.distance
     }
     fn cover(&self) -> i64 {
         0
@@ -257,10 +287,16 @@ impl Env for Bare<'_> {
     fn dealt(&self) -> i64 {
         0
     }
-    fn activated(&self, _side: usize) -> bool {
-        false
+    fn chart(&self) -> i64 {
+        self.stage.chart
+    }
+    fn activated(&self, side: usize) -> bool {
+        self.stage.activated.get(side).copied().unwrap_or(false)
     }
     fn moved(&self, _side: usize) -> bool {
         false
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -119,14 +119,16 @@ impl Ir {
         }
     }
 
-    /// Whether `e` reads nothing but its parameters: constants, parameters and the IR's tables,
-    /// combined; no unit, no die, no distance, no formula. Its value is then the same in every
-    /// environment, and a battle works it out without building a scene of the units
-    /// (`advanced::Laws`, asked once a battle: `Battle::watchers`, `Battle::engaged_by`).
-    pub(crate) fn reads_params_only(e: &E) -> bool {
+    /// Whether `e`, evaluated in a battle's scene, reads none of its units: only constants,
+    /// parameters, the IR's tables and what the scene holds beside the units (hit points, whether
+    /// a unit has activated, the distance, the chart's result), combined; no other attribute,
+    /// no die, no formula. A battle then works it out without building the units
+    /// (`battle::scene::Stage`; asked once a battle: `advanced::Laws`).
+    pub(crate) fn reads_no_unit(&self, e: &E) -> bool {
         match e {
-            E::Const(_) | E::Param(_) | E::Amount(_) => true,
-            _ if e.combines() => e.children().all(Ir::reads_params_only),
+            E::Const(_) | E::Param(_) | E::Amount(_) | E::Unit(_) | E::Distance | E::Chart | E::Activated(_) => true,
+            E::Attr(_, a) => *a == self.hp_attr,
+            _ if e.combines() => e.children().all(|c| self.reads_no_unit(c)),
             _ => false,
         }
     }
