@@ -430,6 +430,43 @@ army D for Arena defender {
 }
 
 #[test]
+fn a_charged_action_completed_reads_the_unit_as_its_charge_left_it() {
+    // A home-brew charged action on the caster itself: its command's `when` reads what is
+    // charged, which completing the charge empties. The `when` reads the unit after the charge is
+    // paid (`spell` 0: 1 Armor gained), not as the action's checks read it before (`spell` 5).
+    let armies = r#"
+tag Focus on class doc "Charged into `spell` (6 Stamina): 1 Armor once the charge is spent." {
+    action {
+        target self
+        cost 6
+        charge spell
+        when self.spell == 0 { gain(self, guard_armor, 1) }
+    }
+}
+class Focuser { ratings { str d4 agi d6 will d10 might 0 armor 1 evasion 3 accuracy 9 } wields Reason tags Vitality(2), Focus cost 100 }
+army A for Arena attacker {
+    unit Vala: Focuser { items Wand }
+}
+army D for Arena defender {
+    unit Aldric: Knight { items Longsword, RoundShield }
+}
+"#;
+    let (e, map) = field_with(armies);
+    let mut b = arena::battle_seeded(&e, &map, [&[(3, 2)], &[(6, 2)]], 0);
+    assert_eq!(b.to_act, SideId::Attacker);
+    let focus = || Turn {
+        unit: 0,
+        act: Act::Special { verb: Verb::Gain, target: None, tile: None, from: Some("Focus".into()) },
+        ..Default::default()
+    };
+    b.turn(focus()).unwrap();
+    assert_eq!((b.resource(0, "spell"), b.resource(0, "guard_armor")), (Some(5), Some(0)), "{}", arena::last_note(&b));
+    wait_for(&mut b, 0);
+    b.turn(focus()).unwrap();
+    assert_eq!((b.resource(0, "spell"), b.resource(0, "guard_armor")), (Some(0), Some(1)), "{}", arena::last_note(&b));
+}
+
+#[test]
 fn a_spell_is_cast_at_once_when_the_stamina_pays_for_it_and_another_act_drops_a_charge() {
     // "If you have enough Stamina to complete the spell, it'll be cast immediately."
     // A home-brew caster with 2 more Stamina (7) pays Fireball's 6 in one step.

@@ -455,7 +455,10 @@ impl<'e> Battle<'e> {
         let dist = distance(u.pos, spot);
         let drawn = Drawn::default();
         let mut todo = Vec::new();
-        {
+        // The scene the checks read, kept for the commands' (with the dice) where nothing
+        // changes between: an action that does not charge.
+        let charged = a.action.charge.is_some() && a.action.target != m::ActionTarget::Enemies;
+        let kept = {
             let scene =
                 self.scene(cast, None).ok_or_else(|| BattleError::refused(Rule::Turn, format!("{} cannot act now", u.name)))?;
             let (lo, hi) = range_of(&scene, a);
@@ -474,9 +477,9 @@ impl<'e> Battle<'e> {
                     format!("{} cannot {verb:?} now: a requirement of the action is not met", u.name),
                 ));
             }
-        }
+            (!charged).then(|| scene.parts())
+        };
         // A charged action's step that does not complete the charge does nothing more.
-        let charged = a.action.charge.is_some() && a.action.target != m::ActionTarget::Enemies;
         let mut notes = Vec::new();
         if charged {
             if let Some(note) = self.charge_up(i, a, paid)? {
@@ -486,8 +489,15 @@ impl<'e> Battle<'e> {
         }
         // Its commands, those under a `when` only where the condition holds now.
         let mut dice = std::mem::replace(&mut self.state.rng, rng(0));
-        if let Some(scene) = self.scene(cast, Some(&Draws::new(&mut dice, &drawn))) {
-            scene.commands(&a.action.effects, &a.args, &mut todo);
+        {
+            let draws = Draws::new(&mut dice, &drawn);
+            let scene = match kept {
+                Some(parts) => Some(self.scene_again(parts, Some(&draws))),
+                None => self.scene(cast, Some(&draws)),
+            };
+            if let Some(scene) = scene {
+                scene.commands(&a.action.effects, &a.args, &mut todo);
+            }
         }
         self.state.rng = dice;
         let mut done = Vec::new();

@@ -114,6 +114,13 @@ impl<'e> Battle<'e> {
         Some(Scene { engine: self.engine, units: [first, second], stage, dice })
     }
 
+    /// A scene made again from the `parts` of one of this battle's ([`Scene::parts`]), its rolls
+    /// drawn from `dice`: the scene of the same cast while nothing it reads has changed.
+    pub(crate) fn scene_again<'a>(&'a self, parts: Parts, dice: Option<&'a Draws<'a>>) -> Scene<'a> {
+        let Parts { units, stage } = parts;
+        Scene { engine: self.engine, units, stage, dice }
+    }
+
     /// What the scene of `cast` reads beside its units, read without building them: `None` for a
     /// unit that is not in the battle (where its scene is `None` too).
     pub(crate) fn stage(&self, cast: Cast<'_>) -> Option<Stage> {
@@ -148,7 +155,18 @@ impl Battle<'_> {
     }
 }
 
+/// What a scene is made of but its dice ([`Scene::parts`], [`Battle::scene_again`]).
+pub(crate) struct Parts {
+    units: [Arc<Unit>; 2],
+    stage: Stage,
+}
+
 impl Scene<'_> {
+    /// Its units and stage, to make it again with other dice while nothing it reads changes.
+    pub(crate) fn parts(&self) -> Parts {
+        Parts { units: self.units.clone(), stage: self.stage }
+    }
+
     pub(crate) fn value(&self, e: &E, params: &[V]) -> V {
         eval(self, e, params, &mut [])
     }
