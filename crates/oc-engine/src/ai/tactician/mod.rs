@@ -281,6 +281,9 @@ const CONTEST: u8 = 2;
 const DENY: u8 = 4;
 const GOAL: u8 = 8;
 const HEALS: u8 = 16;
+/// `Decision::marks`: an enemy's objective tile a unit of ours standing on bars a taker from
+/// (`Stakes::barred`): the only tiles a plan looks the bars up for.
+const BARS: u8 = 32;
 
 /// Scores closer than this are equal: the first (by unit, then tile) wins.
 const EPS: f64 = 1e-9;
@@ -315,7 +318,7 @@ struct Decision<'v, 'e> {
     /// 2 open and free of ours; read by [`Decision::room`] (the map's width first).
     open: (i64, Vec<u8>),
     /// By tile (row by row, as `open`): what standing there is worth to `Decision::position`,
-    /// a bit each (`HOLD`, `CONTEST`, `DENY`, `GOAL`, `HEALS`).
+    /// a bit each (`HOLD`, `CONTEST`, `DENY`, `GOAL`, `HEALS`; `BARS`, read by the plan).
     marks: Vec<u8>,
     /// Walking guides by movement type: toward the enemy, toward the objective tiles, toward a
     /// region to hold or contest.
@@ -452,6 +455,13 @@ impl<'v, 'e> Decision<'v, 'e> {
                 if let Some(m) = tile_index(*t, (width, height)).and_then(|k| marks.get_mut(k)) {
                     *m |= bit;
                 }
+            }
+        }
+        // A tile off the map is marked nowhere: a plan then looks its bars up (none on the map
+        // is off it, so it finds what it would).
+        for x in &stakes.barred {
+            if let Some(m) = tile_index(x.tile, (width, height)).and_then(|k| marks.get_mut(k)) {
+                *m |= BARS;
             }
         }
         let stepped = b.engine.rules.ruleset.turn.spend.is_some();

@@ -82,8 +82,8 @@ struct Unit {
     /// How far it strikes after a move (movement points plus its longest reach).
     span: i64,
     /// The objectives it can take (`race.rs`): the walking guide to each, its share of the
-    /// battle and the activations left.
-    race: Vec<(Arc<Guide>, f64, f64)>,
+    /// battle, the activations left and its chance to take it in time from where it stands.
+    race: Vec<(Arc<Guide>, f64, f64, f64)>,
     /// The walking guides for its movement type (`Decision::guides`), and each one's cost from
     /// where it stands (toward the enemy, the objective, the region): read for every tile.
     guides: Option<Rc<Guides>>,
@@ -279,14 +279,19 @@ impl<'v, 'e> Decision<'v, 'e> {
                 }
                 None => self.position(&me, t, &me.prey),
             };
-            // The enemy's objective tile held: only while our unit stands (`Stakes::barred`).
-            let bars: Vec<(usize, f64)> = self
-                .stakes
-                .barred
-                .iter()
-                .filter(|x| x.tile == t)
-                .map(|x| (x.taker, if t == me.u.pos { x.kept.max(x.now) } else { x.now }))
-                .collect();
+            // The enemy's objective tile held: only while our unit stands (`Stakes::barred`),
+            // looked up on the tiles marked (`BARS`) or off the map.
+            let mark = tile_index(t, (self.open.0, b.map.height.max(0))).map(|k| self.marks.get(k).copied().unwrap_or(0));
+            let bars: Vec<(usize, f64)> = if mark.is_none_or(|m| m & super::BARS != 0) {
+                self.stakes
+                    .barred
+                    .iter()
+                    .filter(|x| x.tile == t)
+                    .map(|x| (x.taker, if t == me.u.pos { x.kept.max(x.now) } else { x.now }))
+                    .collect()
+            } else {
+                Vec::new()
+            };
             let toll: f64 = me.zones.iter().filter(|(zone, _)| t != me.u.pos && !zone.contains(&t)).map(|(_, c)| c).sum();
             candidates.clear();
             if forced.is_empty() {
@@ -681,7 +686,6 @@ impl<'v, 'e> Decision<'v, 'e> {
         let b = self.battle();
         let urgency = self.stakes.urgency;
         let points = me.points.max(1) as f64;
-        let from = me.u.pos;
         let progress = |g: &Guide, at_from: Option<i64>| match (at_from, g.at(t)) {
             (Some(a), Some(z)) => (a - z) as f64 / points,
             (None, Some(_)) => 1.0,
@@ -705,9 +709,9 @@ impl<'v, 'e> Decision<'v, 'e> {
             v += (0.08 + 0.5 * urgency) * goal;
         }
         // The race: a step nearer an objective of ours, by the chance it gives to take it in time.
-        for (g, share, left) in &me.race {
-            let chance = |x: Tile| g.at(x).map_or(0.0, |c| super::race::reach_chance(c as f64 / points, *left));
-            v += super::RACE * super::stakes::WIN * share * (chance(t) - chance(from));
+        for (g, share, left, from) in &me.race {
+            let chance = g.at(t).map_or(0.0, |c| super::race::reach_chance(c as f64 / points, *left));
+            v += super::RACE * super::stakes::WIN * share * (chance - from);
         }
         if let Some(region) = region {
             v += (0.02 + 0.2 * urgency) * region;

@@ -116,7 +116,10 @@ impl<'v, 'e> Decision<'v, 'e> {
         let mut race = Vec::new();
         for t in self.stakes.takers.iter().filter(|t| t.unit == i) {
             let Some(o) = self.stakes.objectives.get(t.objective) else { continue };
-            race.push((self.walks.guide(b, &kind, &o.tiles), t.share, t.left));
+            let guide = self.walks.guide(b, &kind, &o.tiles);
+            // The chance from where it stands, as `Decision::position` reads it for each tile.
+            let from = guide.at(u.pos).map_or(0.0, |c| super::super::race::reach_chance(c as f64 / points.max(1) as f64, t.left));
+            race.push((guide, t.share, t.left, from));
         }
         let guides = self.guides(&kind);
         let from = match guides.as_deref() {
