@@ -63,6 +63,8 @@ impl Tactician {
     /// each emptied where it grew past [`MAX`] ([`TILES`]).
     fn leave(&mut self) {
         let Some(serial) = self.engine.take() else { return };
+        // Numbered in the forecasts left: not carried.
+        self.arms.clear();
         let cache = std::mem::take(&mut self.cache);
         let cache = if cache.count() > MAX { Forecasts::default() } else { cache };
         let later = self.later.carried();

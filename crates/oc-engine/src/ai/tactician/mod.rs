@@ -68,6 +68,9 @@ pub struct Tactician {
     walks: Walks,
     /// Each unit's action verbs, kept between decisions by what they are read from (greedy's).
     verbs: Verbs,
+    /// Each unit's weapons as `Decision::prey` reads them, kept between decisions by what they
+    /// are built from (numbered in `cache`: forgotten with it, `Tactician::leave`).
+    arms: PreyArms,
     /// Under fog, by side: where each enemy was last seen (`Tactician::remember`).
     last_seen: [Vec<Option<Tile>>; 2],
     /// Under fog, by side and tile (row by row): the round it was last in sight, plus one (0:
@@ -95,6 +98,7 @@ impl Tactician {
         self.walks.check(b);
         let walks = std::mem::take(&mut self.walks);
         let mut d = Decision::new(b, side, &self.prices, (&mut self.cache, &mut self.later, &mut self.verbs), walks);
+        d.prey_arms = std::mem::take(&mut self.arms);
         (d.remembered, d.unswept) = self.remember(b, side, &d.view.sight);
         let mut ranked: Vec<(f64, Turn)> = Vec::with_capacity(movers.len());
         // Only the best turn: the units' candidates read best first across them
@@ -114,6 +118,7 @@ impl Tactician {
             ranked.insert(at, (p.gain, p.turn));
         }
         self.walks = std::mem::take(&mut d.walks);
+        self.arms = std::mem::take(&mut d.prey_arms);
         d.threats.keep(&mut self.later);
         if ranked.is_empty() {
             ranked.push((0.0, Turn { unit: first, ..Default::default() }));
@@ -325,6 +330,8 @@ struct Decision<'v, 'e> {
     guides: HashMap<String, Rc<Guides>>,
     /// The guides kept across decisions (the tactician's, lent to this decision).
     walks: Walks,
+    /// The units' weapons as `Decision::prey` reads them (the tactician's, lent).
+    prey_arms: PreyArms,
     /// Our units' loadouts as the enemy would strike them, interned: by unit, then by the weapon
     /// and terrain in the loadout — a few each, found without building a key.
     targets: Vec<Vec<(Rc<Loadout>, u32)>>,
@@ -385,6 +392,12 @@ type Shared = (Rc<[f64]>, Vec<f64>, Vec<bool>);
 
 /// A loadout with its number in the battle's forecasts.
 type Interned = (Rc<Loadout>, u32);
+
+/// By unit, its weapons as `Decision::prey` reads them (each loadout with its number in the
+/// forecasts, and the distance it strikes from), with what they are built from: its loadout as
+/// it acts at full HP on no terrain, and its weapons (`Unit::weapons`). A few each: where the
+/// battle is situated, a unit reads them for each loadout it may stand with.
+type PreyArms = Vec<Vec<(Loadout, Vec<(Atom, i64, i64)>, Arc<[(Loadout, u32, i64)]>)>>;
 
 /// One candidate's parts, before they are summed.
 struct Candidate {
@@ -485,6 +498,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             marks,
             guides: HashMap::new(),
             walks,
+            prey_arms: PreyArms::default(),
             targets: Vec::new(),
             eyes,
             stepped,

@@ -188,15 +188,37 @@ impl<'v, 'e> Decision<'v, 'e> {
             let mut la = acting.clone();
             la.hp = None;
             la.terrain = None;
-            // With each weapon, interned once, and the distance it strikes from.
-            let arms: Vec<(Loadout, u32, i64)> = weapons
-                .iter()
-                .map(|(w, lo, hi)| {
-                    la.weapon = Some(*w);
-                    let ia = cache.id(&la);
-                    (la.clone(), ia, (*lo).max(1).max((*hi).min(2)))
-                })
-                .collect();
+            // With each weapon, interned once, and the distance it strikes from: kept from one
+            // decision to the next by the loadout and weapons they are built from.
+            if self.prey_arms.len() <= i {
+                self.prey_arms.resize_with(i + 1, Vec::new);
+            }
+            let kept = self.prey_arms.get_mut(i).and_then(|by| {
+                let k = by.iter().position(|(l, w, _)| *l == la && w.as_slice() == weapons)?;
+                by.get(k).map(|(_, _, arms)| arms.clone())
+            });
+            let arms = match kept {
+                Some(arms) => arms,
+                None => {
+                    let base = la.clone();
+                    let arms: std::sync::Arc<[(Loadout, u32, i64)]> = weapons
+                        .iter()
+                        .map(|(w, lo, hi)| {
+                            la.weapon = Some(*w);
+                            let ia = cache.id(&la);
+                            (la.clone(), ia, (*lo).max(1).max((*hi).min(2)))
+                        })
+                        .collect();
+                    if let Some(by) = self.prey_arms.get_mut(i) {
+                        // A few a unit (a situated battle's loadouts), the oldest forgotten.
+                        if by.len() >= 4 {
+                            by.remove(0);
+                        }
+                        by.push((base, weapons.to_vec(), arms.clone()));
+                    }
+                    arms
+                }
+            };
             // Within `span` of a tile of the reach: none where the box the reach lies in is
             // farther, each where it is all nearer (`span_of`), else tile by tile.
             let bounds = super::bounds(reach);
@@ -214,7 +236,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             for (k, at, hp, max_hp) in foes {
                 let Some((ld, id)) = self.at_full_hp(k, cache) else { continue };
                 let mut best = 0.0f64;
-                for (la, ia, d) in &arms {
+                for (la, ia, d) in arms.iter() {
                     if let Some(x) = cache.get(b.engine, (la, *ia), (&ld, id), *d, (false, true, 0)) {
                         let (routs, dealt) = x.against(hp);
                         let (fell, hurt) = x.attacker_at(u.hp);
