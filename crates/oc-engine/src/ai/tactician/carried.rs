@@ -65,6 +65,7 @@ impl Tactician {
         let Some(serial) = self.engine.take() else { return };
         // Numbered in the forecasts left: not carried.
         self.arms.clear();
+        self.targets.clear();
         let cache = std::mem::take(&mut self.cache);
         let cache = if cache.count() > MAX { Forecasts::default() } else { cache };
         let later = self.later.carried();

@@ -68,9 +68,11 @@ pub struct Tactician {
     walks: Walks,
     /// Each unit's action verbs, kept between decisions by what they are read from (greedy's).
     verbs: Verbs,
-    /// Each unit's weapons as `Decision::prey` reads them, kept between decisions by what they
-    /// are built from (numbered in `cache`: forgotten with it, `Tactician::leave`).
+    /// Each unit's weapons as `Decision::prey` reads them, and our units as the enemy would
+    /// strike them (`Decision::target`), kept between decisions by what they are built from
+    /// (numbered in `cache`: forgotten with it, `Tactician::leave`).
     arms: PreyArms,
+    targets: KeptTargets,
     /// Under fog, by side: where each enemy was last seen (`Tactician::remember`).
     last_seen: [Vec<Option<Tile>>; 2],
     /// Under fog, by side and tile (row by row): the round it was last in sight, plus one (0:
@@ -97,7 +99,8 @@ impl Tactician {
         self.prices(b);
         self.walks.check(b);
         let walks = std::mem::take(&mut self.walks);
-        let mut d = Decision::new(b, side, &self.prices, (&mut self.cache, &mut self.later, &mut self.verbs), walks);
+        let targets = std::mem::take(&mut self.targets);
+        let mut d = Decision::new(b, side, &self.prices, (&mut self.cache, &mut self.later, &mut self.verbs), (walks, targets));
         d.prey_arms = std::mem::take(&mut self.arms);
         (d.remembered, d.unswept) = self.remember(b, side, &d.view.sight);
         let mut ranked: Vec<(f64, Turn)> = Vec::with_capacity(movers.len());
@@ -119,6 +122,7 @@ impl Tactician {
         }
         self.walks = std::mem::take(&mut d.walks);
         self.arms = std::mem::take(&mut d.prey_arms);
+        self.targets = std::mem::take(&mut d.targets);
         d.threats.keep(&mut self.later);
         if ranked.is_empty() {
             ranked.push((0.0, Turn { unit: first, ..Default::default() }));
@@ -333,8 +337,11 @@ struct Decision<'v, 'e> {
     /// The units' weapons as `Decision::prey` reads them (the tactician's, lent).
     prey_arms: PreyArms,
     /// Our units' loadouts as the enemy would strike them, interned: by unit, then by the weapon
-    /// and terrain in the loadout — a few each, found without building a key.
-    targets: Vec<Vec<(Rc<Loadout>, u32)>>,
+    /// and terrain in the loadout — a few each, found without building a key. Kept from one
+    /// decision to the next (the tactician's, lent: `KeptTargets`).
+    targets: KeptTargets,
+    /// By unit, whether its kept targets were held to its loadout in this decision.
+    checked: Vec<bool>,
     /// Under fog: our units' eyes (unit, tile, vision).
     eyes: Vec<(usize, Tile, i64)>,
     stepped: bool,
@@ -399,6 +406,12 @@ type Interned = (Rc<Loadout>, u32);
 /// battle is situated, a unit reads them for each loadout it may stand with.
 type PreyArms = Vec<Vec<(Loadout, Vec<(Atom, i64, i64)>, Arc<[(Loadout, u32, i64)]>)>>;
 
+/// By unit, its loadout as the enemy would strike it but for the weapon, terrain and HP
+/// (`Battle::loadout_of`, the three left out), and that loadout with each weapon and terrain it
+/// was asked for, interned (`Decision::target`): kept while the unit's is the same. Where the
+/// battle is situated, the whole loadouts, a decision's.
+type KeptTargets = Vec<(Option<Loadout>, Vec<(Arc<Loadout>, u32)>)>;
+
 /// One candidate's parts, before they are summed.
 struct Candidate {
     /// The turn's move and act (the rest of a turn left as it is: built by `Candidate::turn`),
@@ -433,7 +446,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         side: m::SideId,
         prices: &[f64],
         (cache, later, kept): (&mut Forecasts, &mut Later, &mut Verbs),
-        mut walks: Walks,
+        (mut walks, targets): (Walks, KeptTargets),
     ) -> Self {
         let view = View::new(b, side);
         // Each unit's action verbs (the stakes and every plan read them), kept by what they are read from.
@@ -499,7 +512,8 @@ impl<'v, 'e> Decision<'v, 'e> {
             guides: HashMap::new(),
             walks,
             prey_arms: PreyArms::default(),
-            targets: Vec::new(),
+            targets,
+            checked: Vec::new(),
             eyes,
             stepped,
             threat_zones,
@@ -562,16 +576,39 @@ impl<'v, 'e> Decision<'v, 'e> {
     /// Our unit `k` as an enemy would strike it on `at`, holding `weapon`: interned. Its HP is
     /// full, so one forecast answers for every HP it may have (`Sketch::against`) and the
     /// forecasts stay right as it is worn down.
-    fn target(&mut self, k: usize, weapon: Option<Atom>, at: Tile, cache: &mut Forecasts) -> Option<(Rc<Loadout>, u32)> {
+    fn target(&mut self, k: usize, weapon: Option<Atom>, at: Tile, cache: &mut Forecasts) -> Option<(Arc<Loadout>, u32)> {
         let b = self.battle();
         let terrain = b.terrain_atom_at(at);
         if self.targets.len() <= k {
-            self.targets.resize_with(k + 1, Vec::new);
+            self.targets.resize_with(k + 1, Default::default);
         }
-        let entries = self.targets.get_mut(k)?;
+        if self.checked.len() <= k {
+            self.checked.resize(k + 1, false);
+        }
+        let situated = b.situated();
+        // Once a decision: the entries kept while the unit's loadout but for the weapon, terrain
+        // and HP is the same (each entry is that loadout with them); a situated battle's, never.
+        if let (Some(checked), Some((base, entries))) = (self.checked.get_mut(k), self.targets.get_mut(k)) {
+            if !*checked {
+                *checked = true;
+                let now = if situated {
+                    None
+                } else {
+                    b.loadout_of(k, false).map(|mut l| {
+                        (l.weapon, l.terrain, l.hp) = (None, None, None);
+                        l
+                    })
+                };
+                if situated || now.is_none() || *base != now {
+                    entries.clear();
+                    *base = now;
+                }
+            }
+        }
+        let (base, entries) = self.targets.get_mut(k)?;
         // Where the advanced rules lay statuses by where a unit stands, as it will stand on `at`
         // (the whole loadout tells one entry from another).
-        if b.situated() {
+        if situated {
             let mut l = b.loadout_moved(k, false, (k, at))?;
             l.weapon = weapon;
             l.terrain = terrain;
@@ -580,19 +617,19 @@ impl<'v, 'e> Decision<'v, 'e> {
                 return Some((x.clone(), *id));
             }
             let id = cache.id(&l);
-            let loadout = Rc::new(l);
+            let loadout = Arc::new(l);
             entries.push((loadout.clone(), id));
             return Some((loadout, id));
         }
         if let Some((l, id)) = entries.iter().find(|(l, _)| l.weapon == weapon && l.terrain == terrain) {
             return Some((l.clone(), *id));
         }
-        let mut l = b.loadout_of(k, false)?;
+        // `Battle::loadout_of` with the weapon and terrain, at full HP.
+        let mut l = base.clone()?;
         l.weapon = weapon;
         l.terrain = terrain;
-        l.hp = None;
         let id = cache.id(&l);
-        let loadout = Rc::new(l);
+        let loadout = Arc::new(l);
         entries.push((loadout.clone(), id));
         Some((loadout, id))
     }
