@@ -66,6 +66,7 @@ impl Tactician {
         // Numbered in the forecasts left: not carried.
         self.arms.clear();
         self.targets.clear();
+        self.ours.clear();
         let cache = std::mem::take(&mut self.cache);
         let cache = if cache.count() > MAX { Forecasts::default() } else { cache };
         let later = self.later.carried();

@@ -73,6 +73,7 @@ pub struct Tactician {
     /// (numbered in `cache`: forgotten with it, `Tactician::leave`).
     arms: PreyArms,
     targets: KeptTargets,
+    ours: KeptOurs,
     /// Under fog, by side: where each enemy was last seen (`Tactician::remember`).
     last_seen: [Vec<Option<Tile>>; 2],
     /// Under fog, by side and tile (row by row): the round it was last in sight, plus one (0:
@@ -102,6 +103,7 @@ impl Tactician {
         let targets = std::mem::take(&mut self.targets);
         let mut d = Decision::new(b, side, &self.prices, (&mut self.cache, &mut self.later, &mut self.verbs), (walks, targets));
         d.prey_arms = std::mem::take(&mut self.arms);
+        d.kept_ours = std::mem::take(&mut self.ours);
         (d.remembered, d.unswept) = self.remember(b, side, &d.view.sight);
         let mut ranked: Vec<(f64, Turn)> = Vec::with_capacity(movers.len());
         // Only the best turn: the units' candidates read best first across them
@@ -122,6 +124,7 @@ impl Tactician {
         }
         self.walks = std::mem::take(&mut d.walks);
         self.arms = std::mem::take(&mut d.prey_arms);
+        self.ours = std::mem::take(&mut d.kept_ours);
         self.targets = std::mem::take(&mut d.targets);
         d.threats.keep(&mut self.later);
         if ranked.is_empty() {
@@ -334,8 +337,10 @@ struct Decision<'v, 'e> {
     guides: HashMap<String, Rc<Guides>>,
     /// The guides kept across decisions (the tactician's, lent to this decision).
     walks: Walks,
-    /// The units' weapons as `Decision::prey` reads them (the tactician's, lent).
+    /// The units' weapons as `Decision::prey` reads them, and on each terrain as a plan's
+    /// attacks do (the tactician's, lent).
     prey_arms: PreyArms,
+    kept_ours: KeptOurs,
     /// Our units' loadouts as the enemy would strike them, interned: by unit, then by the weapon
     /// and terrain in the loadout — a few each, found without building a key. Kept from one
     /// decision to the next (the tactician's, lent: `KeptTargets`).
@@ -405,6 +410,10 @@ type Interned = (Rc<Loadout>, u32);
 /// it acts at full HP on no terrain, and its weapons (`Unit::weapons`). A few each: where the
 /// battle is situated, a unit reads them for each loadout it may stand with.
 type PreyArms = Vec<Vec<(Loadout, Vec<(Atom, i64, i64)>, Arc<[(Loadout, u32, i64)]>)>>;
+
+/// By unit, its loadout as it acts but for its HP and terrain, and its weapons; and on each
+/// terrain it struck from with each of them, interned (`Arms::ours`): kept while those are the same.
+type KeptOurs = Vec<(Option<(Loadout, Vec<Atom>)>, Vec<plan::OnTerrain>)>;
 
 /// By unit, its loadout as the enemy would strike it but for the weapon, terrain and HP
 /// (`Battle::loadout_of`, the three left out), and that loadout with each weapon and terrain it
@@ -512,6 +521,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             guides: HashMap::new(),
             walks,
             prey_arms: PreyArms::default(),
+            kept_ours: KeptOurs::default(),
             targets,
             checked: Vec::new(),
             eyes,

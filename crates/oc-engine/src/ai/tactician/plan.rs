@@ -16,6 +16,7 @@ use crate::ai::{objective_tiles, Guide};
 use crate::battle::{distance, tile_index, Act, Battle, Combatant, StepVars, Tile, Turn};
 use crate::Loadout;
 use arms::Arms;
+pub(super) use arms::OnTerrain;
 pub(super) use score::Pool;
 
 /// The tiles a unit can move to, each with its movement cost, sorted by tile.
@@ -231,7 +232,17 @@ impl<'v, 'e> Decision<'v, 'e> {
         let foes = self.view.targets().map(|(k, f)| (k, f.pos)).collect();
         // The enemies as targets: the decision's, lent (handed back once the tiles are weighed).
         let targets = std::mem::take(&mut self.foe_targets);
-        let mut arms = Arms { acting, foes, strikable, spans, hits, ours: Vec::new(), targets };
+        // Ours on each terrain with each weapon (`Arms::ours`): kept from one decision to the
+        // next while its loadout as it acts, but for its HP and terrain (which each sets), and
+        // its weapons (`Unit::weapons`, in order) are the same.
+        let mut base = acting.clone();
+        (base.hp, base.terrain) = (None, None);
+        let weapons: Vec<Atom> = me.weapons.iter().map(|(w, _, _)| *w).collect();
+        let ours = match self.kept_ours.get_mut(i) {
+            Some((Some((was, with)), ours)) if *was == base && *with == weapons => std::mem::take(ours),
+            _ => Vec::new(),
+        };
+        let mut arms = Arms { acting, foes, strikable, spans, hits, ours, targets };
         // Each tile's candidate turns (one list, emptied tile by tile).
         let mut candidates = Vec::new();
         // Every tile's candidates, in order, each scored but for the danger.
@@ -339,6 +350,12 @@ impl<'v, 'e> Decision<'v, 'e> {
             }
         }
         self.foe_targets = std::mem::take(&mut arms.targets);
+        if self.kept_ours.len() <= i {
+            self.kept_ours.resize_with(i + 1, Default::default);
+        }
+        if let Some(slot) = self.kept_ours.get_mut(i) {
+            *slot = (Some((base, weapons)), std::mem::take(&mut arms.ours));
+        }
         Some(Prepared::Pool(self.start(i, caution, pool, cache)))
     }
 

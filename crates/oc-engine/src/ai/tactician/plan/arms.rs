@@ -9,7 +9,7 @@ use crate::{Atom, Loadout};
 
 /// A terrain (by name), the unit's own loadout there where the battle is situated, and the unit
 /// on it with each weapon, interned.
-pub(super) type OnTerrain = (Option<String>, Option<Loadout>, Vec<(Loadout, u32)>);
+pub(in crate::ai::tactician) type OnTerrain = (Option<String>, Option<Loadout>, Vec<(Loadout, u32)>);
 
 /// The loadouts one unit's attacks read, built and interned once per plan: the unit on each
 /// terrain it may strike from with each of its weapons (`Unit::weapons`' order), and each target;
