@@ -4,6 +4,7 @@
 //! under fog of war it decides from a [`View`] of the battle, the enemies its side sees and no
 //! other (it neither targets, paths toward nor forecasts an enemy out of sight).
 
+mod spots;
 pub(super) mod verbs;
 mod walk;
 
@@ -144,8 +145,10 @@ fn choose(b: &Battle, cache: &mut Forecasts, guides: &mut Guides) -> Option<Turn
     let mut targets = Targets::default();
     // The side's objective tiles, read once a decision.
     let objectives = Objectives::of(b, side);
+    // The units it knows of, read once a decision.
+    let known = Known::of(&view);
     for i in b.may_act(side) {
-        if let Some((score, turn)) = best_for(&view, i, (cache, guides), &mut targets, &objectives) {
+        if let Some((score, turn)) = best_for(&view, i, (cache, guides), &mut targets, (&objectives, &known)) {
             if best.as_ref().is_none_or(|(s, _)| score > *s) {
                 best = Some((score, turn));
             }
@@ -160,6 +163,21 @@ fn choose(b: &Battle, cache: &mut Forecasts, guides: &mut Guides) -> Option<Turn
             let (verbs, _) = cache.verbs.of(b, t.unit);
             super::answer(b, super::readied_with(b, t, &verbs))
         })
+}
+
+/// The units the side to act knows of, as each of its units reads them in a decision: under fog,
+/// where those it knows of stand ([`View::units`]); and the enemies it may target
+/// ([`View::targets`]), where they stand, in the battle's order.
+struct Known {
+    places: Vec<Tile>,
+    targets: Vec<(usize, Tile)>,
+}
+
+impl Known {
+    fn of(view: &View) -> Known {
+        let places = if view.sight.fogged() { view.units().map(|(_, x)| x.pos).collect() } else { Vec::new() };
+        Known { places, targets: view.targets().map(|(k, f)| (k, f.pos)).collect() }
+    }
 }
 
 /// The tiles a side's conditions ask it to reach (`objective_tiles`), by kind: the same for each
@@ -193,7 +211,7 @@ fn best_for(
     i: usize,
     (cache, guides): (&mut Forecasts, &mut Guides),
     targets: &mut Targets,
-    objectives: &Objectives,
+    (objectives, known): (&Objectives, &Known),
 ) -> Option<(f64, Turn)> {
     let b = view.battle;
     let u = b.units.get(i)?;
@@ -330,28 +348,18 @@ fn best_for(
     let weapons: SmallVec<[Atom; 4]> =
         u.items.iter().filter(|n| b.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)).copied().collect();
     // The tiles it may strike from (in reach and not held by another unit it knows of), in tile
-    // order, each with its terrain as an index into `terrains`.
+    // order, each with its group (`spots::Spots`).
     // Where the scenario's advanced rules lay statuses by where a unit stands (`Battle::situated`:
     // a unit too far from its general, one in contact with two enemies), each tile's group holds
     // the unit's own loadout there too, and each target is read as it will stand once the unit
     // has moved (`Battle::moves_situation`): a flank or the rear is forecast from the tile it
     // gives, not as the target stands now.
     let situated = b.situated();
-    let mut terrains: SmallVec<[(Option<&m::Terrain>, Option<usize>); 8]> = SmallVec::new();
-    // Each group's terrain as an atom, and its loadout (its own where situated, else `base`) by
-    // number once a striker needs it: what the strikers are kept by, worked out once a group.
-    let mut group_keys: SmallVec<[(Option<Atom>, Option<u32>); 8]> = SmallVec::new();
-    // `base`'s number, once a group striking as it needs it.
-    let mut base_id: Option<u32> = None;
     // Without fog the reach already left out every tile another unit stands on.
     // Under fog, the places in the reach of the units it knows of (itself aside), in order.
     let mut held: Vec<usize> = Vec::new();
     if view.sight.fogged() {
-        held.extend(
-            view.units()
-                .filter(|(_, x)| x.pos != u.pos)
-                .filter_map(|(_, x)| tiles.binary_search_by_key(&x.pos, |(t, _)| *t).ok()),
-        );
+        held.extend(known.places.iter().filter(|x| **x != u.pos).filter_map(|x| tiles.binary_search_by_key(x, |(t, _)| *t).ok()));
         held.sort_unstable();
     }
     // Where situated, the unit's own loadout on each tile in reach (in `tiles`' order), worked
@@ -359,50 +367,29 @@ fn best_for(
     // loadout is built once (`mine`), each tile holding its index (equal where the loadouts are).
     let (mine, owns): (Vec<Loadout>, Vec<Option<usize>>) =
         if situated { b.loadouts_moved(i, true, tiles.iter().map(|(t, _)| *t)) } else { (Vec::new(), Vec::new()) };
-    // Not situated, each tile's group is its terrain's (by its index in the rules' terrains, the
-    // last place for none): found once a terrain.
-    let none = b.engine.rules.terrains.len();
-    let mut by_terrain: Vec<Option<usize>> = if situated { Vec::new() } else { vec![None; none + 1] };
-    // Its room made once (a tile a spot at most).
-    let mut spots: Vec<(Tile, usize)> = Vec::with_capacity(tiles.len());
-    let mut skip = held.iter().copied().peekable();
-    let mut free = |k: &usize| {
-        while skip.next_if(|h| h < k).is_some() {}
-        skip.next_if_eq(k).is_none()
+    // The spots and their groups. In a playout (a quiet copy), not situated, kept from one
+    // decision to the next by the reach and the places held in it (`spots::Recent`: a unit meets
+    // the same reach again and again), and its walk with them.
+    let recent = !situated && b.is_quiet();
+    let found = if recent {
+        guides.recent.spots(i, &tiles, &held, || spots::spots_of(b, &tiles, &held, None))
+    } else {
+        Arc::new(spots::spots_of(b, &tiles, &held, situated.then_some(&owns[..])))
     };
-    spots.extend(tiles.iter().enumerate().filter(|(k, _)| free(k)).map(|(k, (t, _))| {
-        let ix = b.terrain_index_at(*t);
-        let terrain = ix.and_then(|x| b.engine.rules.terrains.get(x));
-        let slot = by_terrain.get_mut(if terrain.is_some() { ix.unwrap_or(none) } else { none });
-        if let Some(Some(g)) = slot.as_deref() {
-            return (*t, *g);
-        }
-        let own = owns.get(k).copied().flatten();
-        let same = |(x, l): &(Option<&m::Terrain>, Option<usize>)| {
-            *l == own
-                && match (x, terrain) {
-                    (Some(x), Some(y)) => std::ptr::eq(*x, y),
-                    (None, None) => true,
-                    _ => false,
-                }
-        };
-        let g = terrains.iter().position(same).unwrap_or_else(|| {
-            group_keys.push((b.terrain_atom_at(*t), None));
-            terrains.push((terrain, own));
-            terrains.len() - 1
-        });
-        if let Some(s) = slot {
-            *s = Some(g);
-        }
-        (*t, g)
-    }));
+    let spots = &found.spots;
+    // Each group's terrain as an atom, and its loadout (its own where situated, else `base`) by
+    // number once a striker needs it: what the strikers are kept by, worked out once a group.
+    let mut group_keys: SmallVec<[(Option<Atom>, Option<u32>); 8]> = found.groups.iter().map(|(_, t)| (*t, None)).collect();
+    let groups = found.groups.len();
+    // `base`'s number, once a group striking as it needs it.
+    let mut base_id: Option<u32> = None;
     // By weapon and terrain struck from (`[terrain * weapons + weapon]`): the unit as it
     // strikes, interned, and the distances it reaches (`None`: it may not strike so).
-    let mut strikers: SmallVec<[Option<Option<Arc<Striker>>>; 16]> = (0..terrains.len() * weapons.len()).map(|_| None).collect();
+    let mut strikers: SmallVec<[Option<Option<Arc<Striker>>>; 16]> = (0..groups * weapons.len()).map(|_| None).collect();
     // By terrain struck from, once its strikers with every weapon are built: the distances (up to
     // `FARTHEST`, a bit each) one of them strikes at. A spot at another distance is passed over
     // before its line of sight is read (nothing it would read or build is missing).
-    let mut reaches: SmallVec<[Option<u8>; 8]> = SmallVec::from_elem(None, terrains.len());
+    let mut reaches: SmallVec<[Option<u8>; 8]> = SmallVec::from_elem(None, groups);
     // By target (and its loadout where the move changes it), distance, weapon and terrain struck from.
     // (Its room kept from one decision to the next: a unit weighs a few exchanges, mostly.)
     let mut forecasts = std::mem::take(&mut cache.exchanges);
@@ -420,16 +407,16 @@ fn best_for(
         }
     }
     let run = |x: i64| usize::try_from(x - left).ok().map_or(0, |c| columns.get(c).copied().unwrap_or(spots.len()));
-    for (k, foe) in view.targets() {
+    for &(k, at) in &known.targets {
         // Once every terrain's distances are known, no spot farther than the farthest of them is
         // struck from: only the columns within it are read.
         let far = reaches
             .iter()
             .try_fold(-1, |far: i64, r| r.map(|r| if r == 0 { far } else { far.max(7 - i64::from(r.leading_zeros())) }))
             .unwrap_or(FARTHEST);
-        for &(t, g) in spots.get(run(foe.pos.0 - far)..run(foe.pos.0 + far + 1)).unwrap_or_default() {
-            let d = distance(t, foe.pos);
-            if d > FARTHEST || reaches.get(g).copied().flatten().is_some_and(|r| r & (1 << d) == 0) || !b.clear_line(t, foe.pos) {
+        for &(t, g) in spots.get(run(at.0 - far)..run(at.0 + far + 1)).unwrap_or_default() {
+            let d = distance(t, at);
+            if d > FARTHEST || reaches.get(g).copied().flatten().is_some_and(|r| r & (1 << d) == 0) || !b.clear_line(t, at) {
                 continue;
             }
             // A unit that must attack the weakest in range considers only that target (of those
@@ -445,7 +432,7 @@ fn best_for(
                 // its reach, and those need no forecast at all.
                 let Some(slot) = strikers.get_mut(g * weapons.len() + n) else { continue };
                 let striker = slot.get_or_insert_with(|| {
-                    let own = terrains.get(g).and_then(|(_, l)| l.and_then(|n| mine.get(n)));
+                    let own = found.groups.get(g).and_then(|(l, _)| l.and_then(|n| mine.get(n)));
                     let l = own.unwrap_or(&base);
                     let (terrain, id) = group_keys.get_mut(g).map_or((None, None), |(t, id)| (*t, Some(id)));
                     // `base` is numbered once a decision, whatever the groups that strike as it.
@@ -461,7 +448,7 @@ fn best_for(
                 });
                 let Some(s) = striker.as_ref().filter(|s| (s.min..=s.max).contains(&d)) else { continue };
                 // How hidden the target is from this square, where the rules read it.
-                let cover = if b.engine.ir.reads_cover { b.cover_between(t, foe.pos) } else { 0 };
+                let cover = if b.engine.ir.reads_cover { b.cover_between(t, at) } else { 0 };
                 // The target as it will stand once the unit is on `t`, where that changes it.
                 let moved = if situated && b.moves_situation(k, (i, t)) {
                     b.loadout_moved(k, false, (i, t)).map(|l| {
@@ -511,9 +498,10 @@ fn best_for(
     // only charges a spell, the cast's worth times the share of its cost it pays).
     if !berserk && attacks {
         for aa in b.attack_actions_found(i) {
-            let foes: Vec<(usize, i64)> = view
-                .targets()
-                .map(|(k, f)| (k, distance(u.pos, f.pos)))
+            let foes: Vec<(usize, i64)> = known
+                .targets
+                .iter()
+                .map(|(k, at)| (*k, distance(u.pos, *at)))
                 .filter(|(_, d)| (aa.reach.0..=aa.reach.1).contains(d))
                 .collect();
             let groups: Vec<Vec<(usize, i64)>> = if aa.every { vec![foes] } else { foes.into_iter().map(|x| vec![x]).collect() };
@@ -544,7 +532,7 @@ fn best_for(
     let beat = best.as_ref().map(|(s, _)| *s);
     let situation = situated.then_some((&base, &weapons[..], (&mine[..], &owns[..])));
     if let Some((t, score)) =
-        walk::walk((view, i), (cache, guides, targets), (&verbs, objectives), (&mobility.1, &tiles), beat, situation)
+        walk::walk((view, i), (cache, guides, targets), (&verbs, objectives), (&mobility.1, &tiles), (beat, recent), situation)
     {
         consider(
             &mut best,

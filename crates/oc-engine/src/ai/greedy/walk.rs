@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use oc_model as m;
 
+use super::spots::Recent;
 use super::{situation_costs, Forecasts, Objectives};
 use crate::ai::forecasts::Targets;
 use crate::ai::guides::KeptGuides;
@@ -40,6 +41,8 @@ pub(super) struct Guides {
     /// that walks toward the enemy ([`Guides::check`] forgets them).
     foes: Option<Vec<Tile>>,
     toward_foes: Vec<TowardFoes>,
+    /// Each unit's last reaches, with the spots and walks worked out from them ([`Recent`]).
+    pub(super) recent: Recent,
 }
 
 impl std::fmt::Debug for Guides {
@@ -94,6 +97,9 @@ impl Guides {
         self.foes = None;
         self.toward_foes.clear();
         let changed = self.kept.check(b);
+        if changed {
+            self.recent.clear();
+        }
         // Each guide toward one goal holds a cost a tile: a bounded number of them.
         if changed || self.each.len().saturating_mul(self.kept.tiles()) > Guides::EACH_TILES {
             self.toward.clear();
@@ -107,13 +113,14 @@ impl Guides {
 /// with none, where the enemy deployed), moving as `kind` over the `tiles` in reach; `None` where
 /// it has nowhere to go or `beat` (the best option's score so far) no walk can beat. Where the
 /// battle is situated (`situated`: the unit's loadout, weapons and own loadouts on the tiles),
-/// each tile's progress less what standing there costs its blow.
+/// each tile's progress less what standing there costs its blow. `kept`: the unit's most recent
+/// reach in `guides.recent` is `tiles` (`Recent::spots`), whose walks are read and kept.
 pub(super) fn walk(
     (view, i): (&View, usize),
     (cache, guides, targets): (&mut Forecasts, &mut Guides, &mut Targets),
     (verbs, objectives): (&[Option<m::Verb>], &Objectives),
     (kind, tiles): (&str, &[(Tile, i64)]),
-    beat: Option<f64>,
+    (beat, kept): (Option<f64>, bool),
     situated: Option<Situation>,
 ) -> Option<(Tile, f64)> {
     let b = view.battle;
@@ -148,6 +155,17 @@ pub(super) fn walk(
     if goals.is_empty() {
         return None;
     }
+    // Not situated, the walk is a function of where the unit stands, its movement, its reach,
+    // the goals and the terrain: where `kept`, one kept for them is read ([`Recent`], whose most
+    // recent reach for the unit is `tiles`: `best_for` asked it for its spots).
+    let mode = (enemies, foes);
+    let kept = kept && situated.is_none();
+    if kept {
+        if let Some(found) = guides.recent.walk(i, tiles, (u.pos, kind, mode), &goals) {
+            return found;
+        }
+    }
+    let key = kept.then(|| goals.clone());
     let (enter, floor) = guides.kept.enter(b, kind);
     // The cost from a tile to the nearest goal: toward the enemy, the least of the guides toward
     // each of its tiles; else the one guide toward them all.
@@ -229,6 +247,10 @@ pub(super) fn walk(
                 }
             }
         }
-        least.map(|(d, t)| (t, (here - d) as f64 * 0.5))
+        let found = least.map(|(d, t)| (t, (here - d) as f64 * 0.5));
+        if let Some(goals) = key {
+            guides.recent.keep_walk(i, (u.pos, kind, mode), goals, found);
+        }
+        found
     }
 }
