@@ -117,6 +117,8 @@ pub struct Planner {
     taking: Tactician,
     /// Its turns by the battle they were chosen for (`ai/memo.rs`).
     memo: Memo,
+    /// The walks from the enemy's deployment zone its fog reads (`planner/seen.rs`).
+    fog_walks: seen::Walks,
 }
 
 impl Planner {
@@ -172,7 +174,7 @@ impl Controller for Planner {
             self.taking.share_prices(&prices);
         }
         let memory = self.tactician.memory(side).to_vec();
-        let fog = Fog::new(b, side, &memory);
+        let fog = Fog::new(b, side, &memory, &mut self.fog_walks);
         let first = Seen::fork(b, &fog, 0, None);
         let leaf = Leaf::new(&first.copy, side, &prices, &mut self.walks);
         // Each copy is forked into the last one done with (its buffers used again).

@@ -19,10 +19,11 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::Arc;
 
 use oc_model as m;
 
-use crate::battle::{neighbours, tile_index, Battle, Sight, State, Tile};
+use crate::battle::{neighbours, tile_index, Battle, Sight, State, TerrainSeen, Tile};
 
 /// What `side` knows of the enemies out of its sight, worked out once per decision: where each
 /// was last seen (the tactician's memory, by battle index), and for each never seen the tiles
@@ -46,13 +47,15 @@ pub(super) struct Fog {
 impl Fog {
     /// `side`'s view of `b` with `memory`: for each enemy out of sight and never seen, the tiles
     /// out of sight that its movement may enter within `points * round` of walking from its
-    /// side's deployment zone (what it could have walked by now, at the most).
-    pub fn new(b: &Battle, side: m::SideId, memory: &[Option<Tile>]) -> Fog {
+    /// side's deployment zone (what it could have walked by now, at the most; those walks kept
+    /// in `walks`).
+    pub fn new(b: &Battle, side: m::SideId, memory: &[Option<Tile>], walks: &mut Walks) -> Fog {
         let sight = b.sight(side);
         let (mut unseen, mut sets) = (Vec::new(), Vec::new());
         if sight.fogged() {
             let zone = b.map.region(&b.scenario.side(side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default();
-            let mut walked: Vec<(String, Vec<i64>)> = Vec::new();
+            walks.check(b);
+            let mut walked: Vec<(String, Arc<[i64]>)> = Vec::new();
             // The tile sets made, by movement and allowance.
             let mut made: Vec<(String, i64, usize)> = Vec::new();
             for (k, u) in b.units.iter().enumerate() {
@@ -62,7 +65,7 @@ impl Fog {
                 }
                 let Ok((points, kind, _)) = b.mobility(k) else { continue };
                 if !walked.iter().any(|(w, _)| *w == kind) {
-                    walked.push((kind.clone(), walk(b, &kind, &zone)));
+                    walked.push((kind.clone(), walks.from(b, &kind, &zone)));
                 }
                 let allowance = points.max(0).saturating_mul(i64::from(b.round.max(1)));
                 if let Some((_, _, set)) = made.iter().find(|(w, a, _)| *w == kind && *a == allowance) {
@@ -104,6 +107,34 @@ impl Fog {
             }
         }
         Fog { sight, unseen, sets, placed, held, off }
+    }
+}
+
+/// [`walk`]s kept from one decision to the next, by movement type and the tiles walked from,
+/// while the terrain stands (all else they read is the battle's engine and map size): an
+/// enemy's deployment zone stays put all battle.
+#[derive(Debug, Default)]
+pub(super) struct Walks {
+    terrain: TerrainSeen,
+    kept: Vec<(String, Vec<Tile>, Arc<[i64]>)>,
+}
+
+impl Walks {
+    /// Forgets the walks where `b`'s terrain is not the one they were walked on.
+    fn check(&mut self, b: &Battle) {
+        if self.terrain.renew(b) {
+            self.kept.clear();
+        }
+    }
+
+    /// [`walk`] for `kind` from `from`: the one kept, else walked and kept.
+    fn from(&mut self, b: &Battle, kind: &str, from: &[Tile]) -> Arc<[i64]> {
+        if let Some((_, _, costs)) = self.kept.iter().find(|(k, f, _)| k == kind && f == from) {
+            return costs.clone();
+        }
+        let costs: Arc<[i64]> = walk(b, kind, from).into();
+        self.kept.push((kind.to_string(), from.to_vec(), costs.clone()));
+        costs
     }
 }
 
