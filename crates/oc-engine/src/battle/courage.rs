@@ -107,15 +107,7 @@ impl Battle<'_> {
             if let Some(losses) = &ir.losses {
                 if hp < u.morale.tested_at.unwrap_or(u.max_hp) {
                     let full = [V::Int(u.max_hp)];
-                    let cast = Cast { user: i, ..Cast::default() };
-                    // Where `losses` reads none of the unit (`advanced::Laws`), its scene is
-                    // built only where it holds.
-                    let heavy = if self.laws.losses_bare {
-                        self.stage(cast).is_some_and(|st| self.holds_unbuilt(st, losses, &full))
-                            && self.scene(cast, None).is_some()
-                    } else {
-                        self.scene(cast, None).is_some_and(|s| s.holds(losses, &full))
-                    };
+                    let heavy = self.holds_in(Cast { user: i, ..Cast::default() }, losses, &full, self.laws.losses_bare);
                     if heavy {
                         if let Some(f) = self.state.units.get_mut(i) {
                             f.morale.tested_at = Some(hp);

@@ -27,13 +27,7 @@ impl Battle<'_> {
                 continue;
             }
             let params = self.step_vars(k, w.pos, 0, &Act::Attack { target: i }).params();
-            let cast = Cast { user: k, ..Cast::default() };
-            let holds = if bare {
-                self.stage(cast).is_some_and(|st| self.holds_unbuilt(st, f, &params)) && self.scene(cast, None).is_some()
-            } else {
-                self.scene(cast, None).is_some_and(|s| s.holds(f, &params))
-            };
-            if holds {
+            if self.holds_in(Cast { user: k, ..Cast::default() }, f, &params, bare) {
                 out.push((distance(w.pos, mover.pos), k));
             }
         }

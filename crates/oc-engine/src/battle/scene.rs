@@ -140,9 +140,22 @@ impl<'e> Battle<'e> {
 
 impl Battle<'_> {
     /// Whether `e`, which reads no unit (`Ir::reads_no_unit`), holds for `params` on `stage`:
-    /// what [`Scene::holds`] gives it in every scene of that stage, with none built.
+    /// what [`Scene::holds`] gives it in every scene of that stage, with no unit built (the
+    /// scene's are stand-ins it never reads).
     pub(crate) fn holds_unbuilt(&self, stage: Stage, e: &E, params: &[V]) -> bool {
-        eval(&Unbuilt { ir: &self.engine.ir, stage }, e, params, &mut []).bool()
+        let units = [NOBODY.clone(), NOBODY.clone()];
+        Scene { engine: self.engine, units, stage, dice: None }.holds(e, params)
+    }
+
+    /// Whether `e` holds in the scene of `cast` (not where it has none). `bare`: `e` reads no
+    /// unit (`advanced::Laws`), so it is asked on the stage and the scene built only where it
+    /// holds.
+    pub(crate) fn holds_in(&self, cast: Cast<'_>, e: &E, params: &[V], bare: bool) -> bool {
+        if bare {
+            self.stage(cast).is_some_and(|st| self.holds_unbuilt(st, e, params)) && self.scene(cast, None).is_some()
+        } else {
+            self.scene(cast, None).is_some_and(|s| s.holds(e, params))
+        }
     }
 
     /// The unit a loadout makes; one holding a weapon its current form cannot wield (a shifter
@@ -192,15 +205,20 @@ impl Env for Scene<'_> {
     fn ir(&self) -> &Ir {
         &self.engine.ir
     }
+    /// The acting unit is the holder and the attacker; the other, the target, the foe and the
+    /// defender.
     fn side(&self, role: Role) -> usize {
-        side_of(role)
+        match role {
+            Role::Holder | Role::Attacker => 0,
+            Role::Foe | Role::Target | Role::Defender => 1,
+        }
     }
     fn unit(&self, side: usize) -> &Unit {
         &self.units[side.min(1)]
     }
     fn attr(&self, side: usize, attr: u16) -> V {
         if attr == self.engine.ir.hp_attr {
-            return self.stage.hp(side);
+            return V::Int(self.stage.hp.get(side).copied().unwrap_or(0));
         }
         self.units.get(side).and_then(|u| u.attrs.get(attr as usize)).copied().unwrap_or(V::Int(0))
     }
@@ -245,76 +263,9 @@ impl Env for Scene<'_> {
     }
 }
 
-/// Which side of a battle's evaluation a role names: the acting unit is the holder and the
-/// attacker; the other, the target, the foe and the defender.
-fn side_of(role: Role) -> usize {
-    match role {
-        Role::Holder | Role::Attacker => 0,
-        Role::Foe | Role::Target | Role::Defender => 1,
-    }
-}
-
-impl Stage {
-    fn hp(&self, side: usize) -> V {
-        V::Int(self.hp.get(side).copied().unwrap_or(0))
-    }
-}
-
-/// The environment of an expression that reads no unit ([`Battle::holds_unbuilt`]): a scene's
-/// [`Stage`] without its units. The evaluator asks it for nothing else but the IR (its tables);
-/// the rest answers as nothing (a unit no one is, no die).
-struct Unbuilt<'a> {
-    ir: &'a Ir,
-    stage: Stage,
-}
-
-/// The unit an [`Unbuilt`] evaluation is given, never read.
-static NOBODY: std::sync::LazyLock<Unit> = std::sync::LazyLock::new(|| Unit::bare(&[], &[]));
-
-impl Env for Unbuilt<'_> {
-    fn ir(&self) -> &Ir {
-        self.ir
-    }
-    fn side(&self, role: Role) -> usize {
-        side_of(role)
-    }
-    fn unit(&self, _side: usize) -> &Unit {
-        &NOBODY
-    }
-    fn attr(&self, side: usize, attr: u16) -> V {
-        if attr == self.ir.hp_attr {
-            return self.stage.hp(side);
-        }
-        V::Int(0)
-    }
-    fn roll(&self, _slot: u8) -> i64 {
-        0
-    }
-    fn roll_value(&self, _slot: u8, _dice: impl FnOnce() -> V) -> i64 {
-        0
-    }
-    fn distance(&self) -> i64 {
-        self.stage.distance
-    }
-    fn cover(&self) -> i64 {
-        0
-    }
-    fn triangle(&self) -> i64 {
-        0
-    }
-    fn dealt(&self) -> i64 {
-        0
-    }
-    fn chart(&self) -> i64 {
-        self.stage.chart
-    }
-    fn activated(&self, side: usize) -> bool {
-        self.stage.activated.get(side).copied().unwrap_or(false)
-    }
-    fn moved(&self, _side: usize) -> bool {
-        false
-    }
-}
+/// The units of a scene asked of an expression that reads none ([`Battle::holds_unbuilt`]):
+/// never read.
+static NOBODY: std::sync::LazyLock<Arc<Unit>> = std::sync::LazyLock::new(|| Arc::new(Unit::bare(&[], &[])));
 
 #[cfg(test)]
 mod tests;
