@@ -250,13 +250,19 @@ fn plan_hash_of(units: [u64; 2], distance: i64) -> u64 {
 
 /// A loadout into `h`, each name by its interned place ([`plan_hash`]; [`Engine::unit`]'s cache).
 pub(crate) fn hash_loadout(l: &Loadout, h: &mut fx::Fx) {
+    hash_loadout_at(l, l.hp, h);
+}
+
+/// [`hash_loadout`] with `hp` in place of the loadout's own hit points (`None`: a loadout's
+/// hash but for them, `combat/faces.rs`).
+pub(crate) fn hash_loadout_at(l: &Loadout, hp: Option<i64>, h: &mut fx::Fx) {
     use std::hash::Hash;
     let atom = |a: &Atom, h: &mut fx::Fx| (a.as_str().as_ptr() as usize).hash(h);
     atom(&l.class, h);
     for a in [&l.weapon, &l.accessory, &l.terrain] {
         a.as_ref().map_or(0, |a| a.as_str().as_ptr() as usize).hash(h);
     }
-    (l.hp, l.form, l.figures).hash(h);
+    (hp, l.form, l.figures).hash(h);
     l.statuses.iter().for_each(|a| atom(a, h));
     for (a, args) in &l.tags {
         atom(a, h);

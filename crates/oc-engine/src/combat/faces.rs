@@ -44,29 +44,6 @@ fn but_hp(l: &Loadout) -> ButHp<'_> {
     (class, weapon, accessory, tags, statuses, terrain, *form, debuffs, resources, *figures, carried, placed)
 }
 
-/// A loadout but its hit points into `h`, each name by its interned place (as `hash_loadout`).
-fn hash_but_hp(l: &Loadout, h: &mut crate::fx::Fx) {
-    use std::hash::Hash;
-    let (class, weapon, accessory, tags, statuses, terrain, form, debuffs, resources, figures, carried, placed) = but_hp(l);
-    let atom = |a: &Atom, h: &mut crate::fx::Fx| (a.as_str().as_ptr() as usize).hash(h);
-    atom(class, h);
-    for a in [weapon, accessory, terrain] {
-        a.as_ref().map_or(0, |a| a.as_str().as_ptr() as usize).hash(h);
-    }
-    (form, figures).hash(h);
-    statuses.iter().for_each(|a| atom(a, h));
-    for (a, args) in tags {
-        atom(a, h);
-        args.hash(h);
-    }
-    for (a, n) in debuffs.iter().chain(resources).chain(placed) {
-        atom(a, h);
-        n.hash(h);
-    }
-    carried.iter().for_each(|a| atom(a, h));
-    [statuses.len(), tags.len(), debuffs.len(), resources.len(), placed.len(), carried.len()].hash(h);
-}
-
 impl Exchange<'_> {
     /// Refuses an exchange whose strikes would enumerate more joint faces than an exact forecast
     /// may walk, counting the dice these two units' `Dice` values name. Where working that out
@@ -84,8 +61,8 @@ impl Exchange<'_> {
         let hash = keep.then(|| {
             use std::hash::{Hash, Hasher};
             let mut h = crate::fx::Fx::default();
-            hash_but_hp(a, &mut h);
-            hash_but_hp(d, &mut h);
+            crate::hash_loadout_at(a, None, &mut h);
+            crate::hash_loadout_at(d, None, &mut h);
             self.distance.hash(&mut h);
             h.finish()
         });
