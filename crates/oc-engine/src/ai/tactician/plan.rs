@@ -727,8 +727,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         }
         // The race: a step nearer an objective of ours, by the chance it gives to take it in time.
         for (g, share, left, from) in &me.race {
-            let chance = g.at(t).map_or(0.0, |c| super::race::reach_chance(c as f64 / points, *left));
-            v += super::RACE * super::stakes::WIN * share * (chance - from);
+            v += super::RACE * super::stakes::WIN * share * (super::race::chance_from(g, t, me.points, *left) - from);
         }
         if let Some(region) = region {
             v += (0.02 + 0.2 * urgency) * region;

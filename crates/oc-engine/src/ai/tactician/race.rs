@@ -30,6 +30,12 @@ pub(in crate::ai) struct Objective {
     pub deadline: u32,
 }
 
+/// The chance a taker standing on `at`, moving `points` a turn (at least 1), takes the objective
+/// its guide `g` leads to with `left` activations to go: none where the guide does not reach.
+pub(super) fn chance_from(g: &crate::ai::Guide, at: Tile, points: i64, left: f64) -> f64 {
+    g.at(at).map_or(0.0, |c| reach_chance(c as f64 / points.max(1) as f64, left))
+}
+
 /// The chance a taker `eta` moves away takes the objective with `left` activations to go.
 pub(in crate::ai) fn reach_chance(eta: f64, left: f64) -> f64 {
     if eta.ceil() > left {

@@ -118,7 +118,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             let Some(o) = self.stakes.objectives.get(t.objective) else { continue };
             let guide = self.walks.guide(b, &kind, &o.tiles);
             // The chance from where it stands, as `Decision::position` reads it for each tile.
-            let from = guide.at(u.pos).map_or(0.0, |c| super::super::race::reach_chance(c as f64 / points.max(1) as f64, t.left));
+            let from = super::super::race::chance_from(&guide, u.pos, points, t.left);
             race.push((guide, t.share, t.left, from));
         }
         let guides = self.guides(&kind);
