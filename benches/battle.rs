@@ -6,9 +6,10 @@
 //! commands users run, each the whole process (compile, setup, games, report): `oc simulate` of
 //! the same 10-versus-10 scenario with each AI (`simulate_per_min_*`), on one thread and on all
 //! (`simulate_thread_speedup_greedy`), and `oc fairness scenarios` (`fairness_scenarios_s_1000`,
-//! its wall time for 1000 games a scenario, scaled from fewer). Last, the CPU a game of the three
-//! costliest shipped scenarios takes through `oc simulate` on one thread with the default AI
-//! (`storm_game_cpu_ms`, `town_square_game_cpu_ms`, `elder_hall_game_cpu_ms`). Nothing here asserts a time.
+//! its wall time for 1000 games a scenario, scaled from fewer; `*_cpu_s_1000` its CPU time).
+//! Last, the CPU a game of the three costliest shipped scenarios takes through `oc simulate` on
+//! one thread with the default AI (`storm_game_cpu_ms`, `town_square_game_cpu_ms`,
+//! `elder_hall_game_cpu_ms`). Nothing here asserts a time.
 //!
 //! Before and after in one run: with `OC_BENCH_BASELINE=/path/to/an/older/oc`, each command
 //! figure is read on both binaries, their runs alternating (older, this, older, this, ...), and
@@ -281,28 +282,43 @@ fn whole_process(root: &Path) {
     // taken of the scaled figures: the figure rests on the difference of two runs, which two
     // medians taken apart left to the machine's drift between them (one run read a binary 20%
     // faster at 20 games and 2% slower at 40).
+    // The same scaling of the CPU time (user and system) the runs took, `*_cpu_s_1000`: a
+    // steadier figure on a shared machine than the wall time, whose difference of two runs moved
+    // by a quarter from one bench run to the next (the wall time on all cores is at least the CPU
+    // time over the cores).
     let bins = binaries();
     let mut scaled: Vec<Vec<f64>> = vec![Vec::new(); bins.len()];
+    let mut scaled_cpu: Vec<Vec<f64>> = vec![Vec::new(); bins.len()];
+    let scale = |t: f64, t2: f64| {
+        let per_game = (t2 - t).max(0.0) / games as f64;
+        (t - per_game * games as f64).max(0.0) + per_game * 1000.0
+    };
     for _ in 0..5 {
         for (k, (suffix, bin)) in bins.iter().enumerate().rev() {
-            let (t, _) = run_oc(bin, root, &["fairness", "scenarios", "--games", &n, "--quiet"], None);
-            let (t2, _) = run_oc(bin, root, &["fairness", "scenarios", "--games", &twice, "--quiet"], None);
-            eprintln!("oc fairness scenarios{suffix}: {games} games a scenario {t:.2?}, {} games {t2:.2?}", 2 * games);
-            let per_game = t2.saturating_sub(t).as_secs_f64() / games as f64;
-            let fixed = (t.as_secs_f64() - per_game * games as f64).max(0.0);
+            let (t, cpu) = run_oc(bin, root, &["fairness", "scenarios", "--games", &n, "--quiet"], None);
+            let (t2, cpu2) = run_oc(bin, root, &["fairness", "scenarios", "--games", &twice, "--quiet"], None);
+            eprintln!(
+                "oc fairness scenarios{suffix}: {games} games a scenario {t:.2?} ({cpu:.2?} CPU), {} games {t2:.2?} ({cpu2:.2?} CPU)",
+                2 * games
+            );
             if let Some(s) = scaled.get_mut(k) {
-                s.push(fixed + per_game * 1000.0);
+                s.push(scale(t.as_secs_f64(), t2.as_secs_f64()));
+            }
+            if let (Some(s), Some(c), Some(c2)) = (scaled_cpu.get_mut(k), cpu, cpu2) {
+                s.push(scale(c.as_secs_f64(), c2.as_secs_f64()));
             }
         }
     }
-    let scaled: Vec<f64> = scaled
-        .into_iter()
-        .map(|mut s| {
-            s.sort_by(f64::total_cmp);
-            s.get(s.len() / 2).copied().unwrap_or(0.0)
-        })
-        .collect();
-    print_each("fairness_scenarios_s_1000", &scaled, 1, "s");
+    let median = |all: Vec<Vec<f64>>| -> Vec<f64> {
+        all.into_iter()
+            .map(|mut s| {
+                s.sort_by(f64::total_cmp);
+                s.get(s.len() / 2).copied().unwrap_or(0.0)
+            })
+            .collect()
+    };
+    print_each("fairness_scenarios_s_1000", &median(scaled), 1, "s");
+    print_each("fairness_scenarios_cpu_s_1000", &median(scaled_cpu), 1, "s");
 }
 
 /// An AI's cost per battle on one thread (`games` games) and its battles per minute on all
