@@ -59,8 +59,9 @@ pub enum Form {
     Normal,
 }
 
-/// A unit as the user describes it.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+/// A unit as the user describes it. Hashed by each name's interned place, not its text
+/// (`hash_loadout`): an atom's text is the one copy, so equal loadouts hash alike.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Loadout {
     pub class: Atom,
     pub weapon: Option<Atom>,
@@ -86,6 +87,12 @@ pub struct Loadout {
     /// Attributes set by where the unit stands (a battle's advanced rules: the `ground` of
     /// `oc_model::Situations`), after every modifier.
     pub placed: Vec<(Atom, i64)>,
+}
+
+impl std::hash::Hash for Loadout {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        hash_loadout_at(self, self.hp, h);
+    }
 }
 
 impl Loadout {
@@ -255,9 +262,9 @@ pub(crate) fn hash_loadout(l: &Loadout, h: &mut fx::Fx) {
 
 /// [`hash_loadout`] with `hp` in place of the loadout's own hit points (`None`: a loadout's
 /// hash but for them, `combat/faces.rs`).
-pub(crate) fn hash_loadout_at(l: &Loadout, hp: Option<i64>, h: &mut fx::Fx) {
+pub(crate) fn hash_loadout_at<H: std::hash::Hasher>(l: &Loadout, hp: Option<i64>, h: &mut H) {
     use std::hash::Hash;
-    let atom = |a: &Atom, h: &mut fx::Fx| (a.as_str().as_ptr() as usize).hash(h);
+    let atom = |a: &Atom, h: &mut H| (a.as_str().as_ptr() as usize).hash(h);
     atom(&l.class, h);
     for a in [&l.weapon, &l.accessory, &l.terrain] {
         a.as_ref().map_or(0, |a| a.as_str().as_ptr() as usize).hash(h);
