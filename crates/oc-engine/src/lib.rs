@@ -280,7 +280,9 @@ pub(crate) fn hash_loadout_at<H: std::hash::Hasher>(l: &Loadout, hp: Option<i64>
         n.hash(h);
     }
     l.carried.iter().for_each(|a| atom(a, h));
-    [l.statuses.len(), l.tags.len(), l.debuffs.len(), l.resources.len(), l.placed.len(), l.carried.len()].hash(h);
+    for n in [l.statuses.len(), l.tags.len(), l.debuffs.len(), l.resources.len(), l.placed.len(), l.carried.len()] {
+        h.write_usize(n);
+    }
 }
 
 /// The most plans an engine keeps (in two generations), and matchups it notes as asked for.
