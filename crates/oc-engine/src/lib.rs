@@ -85,9 +85,13 @@ pub struct Loadout {
     /// where its own weapon's holds too) strike in the same exchange, after its own weapon.
     pub carried: Vec<Atom>,
     /// Attributes set by where the unit stands (a battle's advanced rules: the `ground` of
-    /// `oc_model::Situations`), after every modifier.
-    pub placed: Vec<(Atom, i64)>,
+    /// `oc_model::Situations`), after every modifier: at most the one, held in place (a battle
+    /// builds loadouts often).
+    pub placed: Placed,
 }
+
+/// A loadout's attributes placed by where it stands ([`Loadout::placed`]).
+pub type Placed = smallvec::SmallVec<[(Atom, i64); 1]>;
 
 impl std::hash::Hash for Loadout {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {

@@ -94,7 +94,7 @@ fn the_advanced_rules_on_a_unit_act_as_forecast() {
     // "Penalties apply to units too far from the general"; "whether an opponent is on higher
     // ground, attacking from rear or flank"; "Ten varieties of weather".
     let e = battlestorm();
-    let high = |l: Loadout| Loadout { placed: vec![(Atom::new("height"), 1)], ..l };
+    let high = |l: Loadout| Loadout { placed: [(Atom::new("height"), 1)].into_iter().collect(), ..l };
     let savages = bearing(band("Savage", "Shortsword", 6), &["OutOfCommand"]);
     let spears = high(band("HighElfSpearman", "ElvenSpear", 5));
     let x = Exchange::new(&e, &savages, &spears, 1).unwrap().mutual();

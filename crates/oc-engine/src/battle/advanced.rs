@@ -116,7 +116,7 @@ fn laid_on(
         resources: resources.clone(),
         figures: *figures,
         carried: carried.clone(),
-        placed: placed.to_vec(),
+        placed: crate::Placed::from_slice(placed),
     }
 }
 
@@ -202,10 +202,10 @@ impl Battle<'_> {
         mover: Option<(usize, Tile)>,
         statuses: &mut Vec<Atom>,
         class: Option<usize>,
-    ) -> Vec<(Atom, i64)> {
+    ) -> crate::Placed {
         match self.laying(i, class, false) {
             Some(l) => self.laid(&l, at, mover, statuses),
-            None => Vec::new(),
+            None => crate::Placed::new(),
         }
     }
 
@@ -264,10 +264,9 @@ impl Battle<'_> {
 
     /// What the advanced rules lay on the unit of `l` standing at `at` (see
     /// [`Battle::situation`]).
-    fn laid(&self, l: &Laying, at: Tile, mover: Option<(usize, Tile)>, statuses: &mut Vec<Atom>) -> Vec<(Atom, i64)> {
-        // Made with its one entry where there is one (no room grown on a push: loadouts are
-        // built often).
-        let mut attrs = Vec::with_capacity(usize::from(l.situations.as_ref().is_some_and(|s| s.ground.is_some())));
+    fn laid(&self, l: &Laying, at: Tile, mover: Option<(usize, Tile)>, statuses: &mut Vec<Atom>) -> crate::Placed {
+        // Its one entry held in place (no list allocated: loadouts are built often).
+        let mut attrs = crate::Placed::new();
         self.laid_into(l, at, mover, statuses, &mut attrs);
         attrs
     }
@@ -279,7 +278,7 @@ impl Battle<'_> {
         at: Tile,
         mover: Option<(usize, Tile)>,
         statuses: &mut Vec<Atom>,
-        attrs: &mut Vec<(Atom, i64)>,
+        attrs: &mut crate::Placed,
     ) {
         let pos = |k: usize, p: Tile| match mover {
             Some((m, t)) if m == k => t,
@@ -397,10 +396,10 @@ impl Battle<'_> {
             listed.retain(|(_, p)| (lo.0 - 1..=hi.0 + 1).contains(&p.0) && (lo.1 - 1..=hi.1 + 1).contains(&p.1));
         }
         // What each distinct loadout's tile laid on it: statuses, attributes, terrain.
-        type Laid = (Vec<Atom>, Vec<(Atom, i64)>, Option<Atom>);
+        type Laid = (Vec<Atom>, crate::Placed, Option<Atom>);
         let mut keys: Vec<Laid> = Vec::with_capacity(4);
         // What a tile lays, in lists reused from tile to tile (copied for a distinct one).
-        let (mut statuses, mut placed) = (Vec::with_capacity(8), Vec::with_capacity(2));
+        let (mut statuses, mut placed) = (Vec::with_capacity(8), crate::Placed::new());
         for t in tiles {
             statuses.clear();
             placed.clear();

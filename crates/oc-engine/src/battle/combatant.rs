@@ -322,7 +322,7 @@ impl Battle<'_> {
         // The class looked up once, for the situation (its flyers) and the form.
         let index = self.engine.class_index(&u.class);
         // Nothing laid where nothing lays (no list, no look at the rules' advanced parts).
-        let placed = if lays { self.situation(i, at, mover, &mut statuses, index) } else { Vec::new() };
+        let placed = if lays { self.situation(i, at, mover, &mut statuses, index) } else { crate::Placed::new() };
         let class = index.and_then(|k| self.engine.rules.classes.get(k))?;
         // Each item's kind looked up once: the first accessory, and the other weapons it carries
         // where the ruleset has attack forms (`attack_form`).
