@@ -272,14 +272,7 @@ impl Battle<'_> {
     }
 
     /// [`Battle::laid`], its attributes pushed on `attrs` (a list reused from tile to tile).
-    fn laid_into(
-        &self,
-        l: &Laying,
-        at: Tile,
-        mover: Option<(usize, Tile)>,
-        statuses: &mut Vec<Atom>,
-        attrs: &mut crate::Placed,
-    ) {
+    fn laid_into(&self, l: &Laying, at: Tile, mover: Option<(usize, Tile)>, statuses: &mut Vec<Atom>, attrs: &mut crate::Placed) {
         let pos = |k: usize, p: Tile| match mover {
             Some((m, t)) if m == k => t,
             _ => p,
