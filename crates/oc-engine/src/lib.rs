@@ -61,7 +61,7 @@ pub enum Form {
 
 /// A unit as the user describes it. Hashed by each name's interned place, not its text
 /// (`hash_loadout`): an atom's text is the one copy, so equal loadouts hash alike.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, Eq)]
 pub struct Loadout {
     pub class: Atom,
     pub weapon: Option<Atom>,
@@ -92,6 +92,53 @@ pub struct Loadout {
 
 /// A loadout's attributes placed by where it stands ([`Loadout::placed`]).
 pub type Placed = smallvec::SmallVec<[(Atom, i64); 1]>;
+
+/// Field by field, [`Loadout::placed`] copied in place (a `SmallVec`'s own clone goes item by
+/// item: loadouts are copied often).
+impl Clone for Loadout {
+    fn clone(&self) -> Self {
+        // Every field named, so that a field added to `Loadout` cannot be left out here.
+        let Loadout { class, weapon, accessory, tags, statuses, terrain, hp, form, debuffs, resources, figures, carried, placed } =
+            self;
+        Loadout {
+            class: *class,
+            weapon: *weapon,
+            accessory: *accessory,
+            tags: tags.clone(),
+            statuses: statuses.clone(),
+            terrain: *terrain,
+            hp: *hp,
+            form: *form,
+            debuffs: debuffs.clone(),
+            resources: resources.clone(),
+            figures: *figures,
+            carried: carried.clone(),
+            placed: Placed::from_slice(placed),
+        }
+    }
+}
+
+/// Field by field, the plain values first, [`Loadout::placed`] as a slice.
+impl PartialEq for Loadout {
+    fn eq(&self, b: &Loadout) -> bool {
+        // Every field named, so that a field added to `Loadout` cannot be left out here.
+        let Loadout { class, weapon, accessory, tags, statuses, terrain, hp, form, debuffs, resources, figures, carried, placed } =
+            self;
+        *hp == b.hp
+            && *class == b.class
+            && *weapon == b.weapon
+            && *terrain == b.terrain
+            && *form == b.form
+            && *figures == b.figures
+            && *accessory == b.accessory
+            && *statuses == b.statuses
+            && *tags == b.tags
+            && *debuffs == b.debuffs
+            && *resources == b.resources
+            && *carried == b.carried
+            && placed.as_slice() == b.placed.as_slice()
+    }
+}
 
 impl std::hash::Hash for Loadout {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
