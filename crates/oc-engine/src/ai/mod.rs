@@ -447,8 +447,13 @@ impl Guide {
 
     /// The guide searched to its end (read with [`Guide::at`]).
     fn searched(mut self) -> Guide {
-        while self.step() {}
-        self.search = None;
+        // One loop over the queue, the frontier taken out (what `step` does, tile by tile).
+        if let Some(mut s) = self.search.take() {
+            let size = (self.width as usize, self.height as usize);
+            while let Some((here, at)) = s.queue.pop() {
+                Guide::relax(&mut self.cost, &mut s, size, (here, at));
+            }
+        }
         self
     }
 
@@ -479,16 +484,22 @@ impl Guide {
         let Some(s) = self.search.as_mut() else { return false };
         let Some((here, at)) = s.queue.pop() else { return false };
         s.settled = here;
-        if self.cost.get(at).is_some_and(|c| *c < here) {
-            return true;
+        Guide::relax(&mut self.cost, s, (self.width as usize, self.height as usize), (here, at));
+        true
+    }
+
+    /// Tile `at`, taken at cost `here`, prices its neighbours (on a map `w` by `height`).
+    #[inline(always)]
+    fn relax(cost: &mut [i64], s: &mut Frontier, (w, height): (usize, usize), (here, at): (i64, usize)) {
+        if cost.get(at).is_some_and(|c| *c < here) {
+            return;
         }
         // Walking from `next` into `at` costs `at`'s terrain; `next` must be passable too.
-        let Some(step) = s.enter.get(at).copied().flatten() else { return true };
+        let Some(step) = s.enter.get(at).copied().flatten() else { return };
         let total = here + step;
         if total > s.limit {
-            return true;
+            return;
         }
-        let (w, height) = (self.width as usize, self.height as usize);
         let (x, y) = (at % w.max(1), at / w.max(1));
         // The same order as `neighbours`: east, west, south, north.
         let next =
@@ -497,14 +508,13 @@ impl Guide {
             if s.enter.get(n).copied().flatten().is_none() {
                 continue;
             }
-            if let Some(c) = self.cost.get_mut(n) {
+            if let Some(c) = cost.get_mut(n) {
                 if total < *c {
                     *c = total;
                     s.queue.push(total, n);
                 }
             }
         }
-        true
     }
 
     fn index(&self, t: Tile) -> Option<usize> {

@@ -50,7 +50,8 @@ impl<T: Ord> CostQueue<T> {
     }
 
     /// Adds `t` at `cost`, which is no less than the cost last taken, and (in buckets) at most the
-    /// dearest step more.
+    /// dearest step more. Inlined: a search's inner loop pushes a tile a step.
+    #[inline]
     pub(crate) fn push(&mut self, cost: i64, t: T) {
         match self {
             CostQueue::Buckets { buckets, mask, waiting, .. } => {
@@ -64,6 +65,7 @@ impl<T: Ord> CostQueue<T> {
     }
 
     /// The cheapest tile waiting, with its cost.
+    #[inline]
     pub(crate) fn pop(&mut self) -> Option<(i64, T)> {
         match self {
             CostQueue::Buckets { buckets, mask, here, waiting } => {
