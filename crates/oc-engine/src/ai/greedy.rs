@@ -147,14 +147,18 @@ fn choose(b: &Battle, cache: &mut Forecasts, guides: &mut Guides) -> Option<Turn
     let objectives = Objectives::of(b, side);
     // The units it knows of, read once a decision.
     let known = Known::of(&view);
+    // Each unit's mobility and reach as `best_for` read them, the best unit's kept.
+    let (mut read, mut best_read) = (None, None);
     for i in b.may_act(side) {
-        if let Some((score, turn)) = best_for(&view, i, (cache, guides), &mut targets, (&objectives, &known)) {
+        if let Some((score, turn)) = best_for(&view, i, (cache, guides), &mut targets, (&objectives, &known), &mut read) {
             if best.as_ref().is_none_or(|(s, _)| score > *s) {
                 best = Some((score, turn));
+                best_read = read.take();
             }
         }
     }
-    best.map(|(_, t)| t)
+    let turn = best
+        .map(|(_, t)| t)
         .or_else(|| {
             b.may_act(side).first().map(|i| Turn { unit: *i, to: None, equip: None, act: Act::Wait, ..Default::default() })
         })
@@ -162,8 +166,19 @@ fn choose(b: &Battle, cache: &mut Forecasts, guides: &mut Guides) -> Option<Turn
             // The unit's verbs as the decision read them (kept: not read again).
             let (verbs, _) = cache.verbs.of(b, t.unit);
             super::answer(b, super::readied_with(b, t, &verbs))
-        })
+        });
+    // The move's cost as its reach found it, for the turn to read (`Battle::hint_move`).
+    if let (Some(t), Some((mobility, tiles))) = (&turn, &best_read) {
+        let cost = t.to.and_then(|to| tiles.binary_search_by_key(&to, |(x, _)| *x).ok().and_then(|k| tiles.get(k)));
+        if let Some((to, cost)) = cost {
+            b.hint_move(t.unit, mobility, Some(&view.sight).filter(|s| s.fogged()), *to, *cost);
+        }
+    }
+    turn
 }
+
+/// A unit's mobility and the tiles in its reach with their costs, as [`best_for`] read them.
+type Read = ((i64, String, bool), Vec<(Tile, i64)>);
 
 /// The units the side to act knows of, as each of its units reads them in a decision: under fog,
 /// where those it knows of stand ([`View::units`]); and the enemies it may target
@@ -212,7 +227,9 @@ fn best_for(
     (cache, guides): (&mut Forecasts, &mut Guides),
     targets: &mut Targets,
     (objectives, known): (&Objectives, &Known),
+    read: &mut Option<Read>,
 ) -> Option<(f64, Turn)> {
+    *read = None;
     let b = view.battle;
     let u = b.units.get(i)?;
     // The unit as it acts, built once: its mobility, whether it must attack the weakest, and
@@ -265,6 +282,7 @@ fn best_for(
                 ..Default::default()
             };
             if affordable(&turn) {
+                *read = Some((mobility, tiles));
                 return Some((1000.0, turn));
             }
         }
@@ -540,6 +558,7 @@ fn best_for(
             Turn { unit: i, to: Some(t).filter(|t| *t != u.pos), equip: None, act: Act::Wait, ..Default::default() },
         );
     }
+    *read = Some((mobility, tiles));
     best.or(Some((0.0, Turn { unit: i, to: None, equip: None, act: Act::Wait, ..Default::default() })))
 }
 

@@ -69,6 +69,50 @@ impl Searched<'_> {
 thread_local! {
     static SEARCH: std::cell::RefCell<Scratch> =
         std::cell::RefCell::new(Scratch { step: Vec::new(), best: Vec::new(), queue: CostQueue::new(0, 0) });
+    /// The move a decision chose last on this thread, with what its cost was found from
+    /// ([`Battle::hint_move`]).
+    static HINT: std::cell::RefCell<Option<MoveHint>> = const { std::cell::RefCell::new(None) };
+}
+
+/// A move's cost as a reach search found it, with all that search read but the map's terrain,
+/// which its stamp stands for (`Battle::hint_move`).
+#[derive(Debug, Default)]
+struct MoveHint {
+    engine: u64,
+    stamp: u64,
+    unit: usize,
+    pos: Tile,
+    mobility: (i64, String, bool),
+    /// The enemies that blocked the way, in unit order.
+    blocked: Vec<Tile>,
+    to: Tile,
+    cost: i64,
+}
+
+impl MoveHint {
+    /// The cost of unit `i`'s move to `to` in `b` moving as `mobility`, where `b`'s search for
+    /// it (every enemy blocking) reads what this one's did.
+    fn cost(&self, b: &Battle, i: usize, mobility: &(i64, String, bool), to: Tile) -> Option<i64> {
+        let u = b.state.units.get(i)?;
+        let same = self.to == to
+            && self.unit == i
+            && self.pos == u.pos
+            && self.stamp == b.state.terrain_stamp
+            && self.engine == b.engine.serial()
+            && self.mobility == *mobility;
+        if !same {
+            return None;
+        }
+        let mut enemies = b.state.units.iter().filter(|o| o.state == State::Ready && o.side != u.side).map(|o| o.pos);
+        let mut kept = self.blocked.iter();
+        loop {
+            match (enemies.next(), kept.next()) {
+                (None, None) => return Some(self.cost),
+                (Some(a), Some(k)) if a == *k => {}
+                _ => return None,
+            }
+        }
+    }
 }
 
 impl Battle<'_> {
@@ -184,11 +228,49 @@ impl Battle<'_> {
         if self.state.units.iter().any(|o| o.state == State::Ready && o.pos == to) {
             return Ok(None);
         }
+        // Not held and free to move, the search's cost is the one a decision found for this very
+        // move, where it searched what this search reads ([`Battle::hint_move`]).
+        let held = held.unwrap_or_else(|| self.engaged_by(i).is_some());
+        if mobility.2 && !held {
+            if let Some(cost) = HINT.with(|h| h.borrow().as_ref().and_then(|h| h.cost(self, i, &mobility, to))) {
+                return Ok(Some(cost));
+            }
+        }
         let mut cost = None;
-        self.cheapest_ways(i, (mobility.0, Some(to), held), &mobility, None, |s| {
+        self.cheapest_ways(i, (mobility.0, Some(to), Some(held)), &mobility, None, |s| {
             cost = s.at(to.0 - s.corner.0, to.1 - s.corner.1);
         })?;
         Ok(cost)
+    }
+
+    /// Records that unit `i`, moving as `mobility` (its [`Battle::mobility`]) with the enemies
+    /// it knows of (those in `sight`, else all) blocking the way, reaches `to` at `cost`: what
+    /// [`Battle::reachable_sorted`] found. The turn that makes that move reads the cost, not
+    /// searched again, where its search reads the same: the engine and terrain (by stamp), where
+    /// the unit stands, its movement, the enemies that block it (then every one), the tile.
+    pub(crate) fn hint_move(&self, i: usize, mobility: &(i64, String, bool), sight: Option<&Sight>, to: Tile, cost: i64) {
+        let Some(u) = self.state.units.get(i) else { return };
+        HINT.with(|h| {
+            let mut h = h.borrow_mut();
+            let hint = h.get_or_insert_with(MoveHint::default);
+            hint.engine = self.engine.serial();
+            hint.stamp = self.state.terrain_stamp;
+            hint.unit = i;
+            hint.pos = u.pos;
+            hint.mobility.0 = mobility.0;
+            hint.mobility.1.clone_from(&mobility.1);
+            hint.mobility.2 = mobility.2;
+            hint.blocked.clear();
+            hint.blocked.extend(
+                self.state
+                    .units
+                    .iter()
+                    .filter(|o| o.state == State::Ready && o.side != u.side && sight.is_none_or(|s| s.sees(o.pos)))
+                    .map(|o| o.pos),
+            );
+            hint.to = to;
+            hint.cost = cost;
+        });
     }
 
     /// Like [`Battle::reachable`] with `points` of movement left (the `canto` move).
@@ -510,6 +592,32 @@ mod tests {
             }
         }
         assert!(reached > 100 && refused > 100, "{reached} tiles reached, {refused} not");
+    }
+
+    /// A move's cost is read from a hint (`hint_move`) only where the search would read what
+    /// the hint's did: a hint with a cost no search finds is read while the unit, its movement
+    /// and the enemy stand as they stood, and not once the enemy moved, the unit moved, or the
+    /// move is to another tile.
+    #[test]
+    fn a_move_reads_its_hint_only_where_the_search_reads_the_same() {
+        let (engine, map) = walled();
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let mut b = Battle::new(&engine, s, &map, [a, d], [&[(0, 1)][..], &[(8, 1)][..]], 3).expect("the battle starts");
+        let mobility = b.mobility(0).expect("a mobility");
+        let fresh = b.move_cost(0, (1, 1), Some(false)).expect("a cost");
+        assert_eq!(fresh, Some(1));
+        // A false cost, to tell a hint read from a search made.
+        b.hint_move(0, &mobility, None, (1, 1), 99);
+        assert_eq!(b.move_cost(0, (1, 1), Some(false)).expect("a cost"), Some(99), "the hint read");
+        assert_eq!(b.move_cost(0, (0, 2), Some(false)).expect("a cost"), Some(1), "another tile: searched");
+        b.state.units[1].pos = (8, 2);
+        assert_eq!(b.move_cost(0, (1, 1), Some(false)).expect("a cost"), fresh, "the enemy moved: searched");
+        b.state.units[1].pos = (8, 1);
+        b.state.units[0].pos = (0, 0);
+        assert_eq!(b.move_cost(0, (1, 1), Some(false)).expect("a cost"), Some(2), "the unit moved: searched");
+        b.state.units[0].pos = (0, 1);
+        assert_eq!(b.move_cost(0, (1, 1), Some(true)).expect("a cost"), None, "held: it moves nowhere");
     }
 
     /// A search's pushes: each at the cost last taken plus a step of 0 to `dearest`.
