@@ -390,7 +390,8 @@ fn best_for(
     // the same reach again and again), and its walk with them.
     let recent = !situated && b.is_quiet();
     let found = if recent {
-        guides.recent.spots(i, &tiles, &held, || spots::spots_of(b, &tiles, &held, None))
+        let made = guides.kept.reach.last();
+        guides.recent.spots(i, (&tiles, made), &held, || spots::spots_of(b, &tiles, &held, None))
     } else {
         Arc::new(spots::spots_of(b, &tiles, &held, situated.then_some(&owns[..])))
     };

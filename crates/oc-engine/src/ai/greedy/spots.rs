@@ -75,11 +75,18 @@ type WalkKey = (Tile, String, (bool, bool), Vec<Tile>);
 #[derive(Debug)]
 struct Entry {
     tiles: Vec<(Tile, i64)>,
+    /// What the tiles were made from, where a kept search's (`KeptReach::last`: its number and
+    /// the places it left out): the same, the same tiles, told without comparing them.
+    made: Option<(u64, Vec<usize>)>,
     held: Vec<usize>,
     spots: Arc<Spots>,
     /// The best walk's tile and score (`walk::walk`), by [`WalkKey`], the most recent first.
     walks: Vec<(WalkKey, Option<(Tile, f64)>)>,
 }
+
+/// What a reach's tiles were made from (`KeptReach::last`): a search's number and the places it
+/// left out.
+type Made<'a> = (u64, &'a [usize]);
 
 /// Each unit's last [`KEEP`] reaches (by unit, the most recent first), with their spots and walks.
 #[derive(Debug, Default)]
@@ -92,13 +99,26 @@ impl Recent {
     }
 
     /// Unit `i`'s spots from `tiles` less `held`: those kept for them, else `make`'s, kept. The
-    /// reach is then unit `i`'s most recent (what [`Recent::walk`] reads).
-    pub fn spots(&mut self, i: usize, tiles: &[(Tile, i64)], held: &[usize], make: impl FnOnce() -> Spots) -> Arc<Spots> {
+    /// reach is then unit `i`'s most recent (what [`Recent::walk`] reads). `made`: what the tiles
+    /// were made from, where known (`KeptReach::last`).
+    pub fn spots(
+        &mut self,
+        i: usize,
+        (tiles, made): (&[(Tile, i64)], Option<Made>),
+        held: &[usize],
+        make: impl FnOnce() -> Spots,
+    ) -> Arc<Spots> {
         if self.0.len() <= i {
             self.0.resize_with(i + 1, Vec::new);
         }
         let Some(ring) = self.0.get_mut(i) else { return Arc::new(make()) };
-        if let Some(n) = ring.iter().position(|e| e.tiles == tiles && e.held == held) {
+        let same = |e: &Entry| match (made, &e.made) {
+            (Some((n, gone)), Some((m, left))) if n == *m => gone == &left[..],
+            _ => e.tiles == tiles,
+        };
+        if let Some(n) = ring.iter().position(|e| e.held == held && same(e)) {
+            // Made alike, the tiles are the same (checked in the debug builds).
+            debug_assert!(ring.get(n).is_some_and(|e| e.tiles == tiles));
             if let Some(recent) = ring.get_mut(..=n) {
                 recent.rotate_right(1);
             }
@@ -108,12 +128,21 @@ impl Recent {
         // The oldest's room used again, once the ring is full.
         let mut entry = if ring.len() >= KEEP { ring.pop() } else { None }.unwrap_or_else(|| Entry {
             tiles: Vec::new(),
+            made: None,
             held: Vec::new(),
             spots: spots.clone(),
             walks: Vec::new(),
         });
         entry.tiles.clear();
         entry.tiles.extend_from_slice(tiles);
+        match (made, &mut entry.made) {
+            (Some((n, gone)), Some((m, left))) => {
+                *m = n;
+                left.clear();
+                left.extend_from_slice(gone);
+            }
+            (made, slot) => *slot = made.map(|(n, gone)| (n, gone.to_vec())),
+        }
         entry.held.clear();
         entry.held.extend_from_slice(held);
         entry.spots = spots.clone();

@@ -18,6 +18,8 @@ struct Lists {
     blocked: Vec<Tile>,
     held: Vec<Tile>,
     gone: Vec<usize>,
+    /// Whether the last call's list is the search numbered `Kept::serial` less the places `gone`.
+    read: Option<u64>,
 }
 
 impl KeptReach {
@@ -28,12 +30,27 @@ impl KeptReach {
     pub(crate) fn clear(&mut self) {
         self.0.clear();
     }
+
+    /// What the last call's list was made from, where it was a search's: the search's number
+    /// (each search made or mended takes a new one) and its places left out (the tiles held),
+    /// which together make the list (the same two, the same list).
+    pub(crate) fn last(&self) -> Option<(u64, &[usize])> {
+        self.1.read.map(|n| (n, &self.1.gone[..]))
+    }
+}
+
+/// A number no reach search had yet ([`Kept::serial`]).
+fn serial() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// One reach search: where from, with what movement, the enemy tiles that blocked it (in unit order)
 /// and every tile it reached with its cost, in tile order (tiles held by a unit included).
 #[derive(Clone, Debug)]
 struct Kept {
+    /// Its number, new wherever its tiles or costs change ([`KeptReach::last`]).
+    serial: u64,
     pos: Tile,
     points: i64,
     kind: String,
@@ -109,6 +126,7 @@ impl Battle<'_> {
     ) -> Result<Vec<(Tile, i64)>, BattleError> {
         let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let (points, kind, can) = mobility;
+        kept.1.read = None;
         // A unit that may not move, or that an enemy holds, stays where it is (`cheapest_ways`,
         // told it is not held: nothing changes the battle in between).
         if !*can || self.engaged_by(i).is_some() {
@@ -116,7 +134,7 @@ impl Battle<'_> {
         }
         // The enemies that block the way (those it knows of), as `cheapest_ways` reads them, and
         // the units a move cannot end on (as in `reach`), in one pass.
-        let KeptReach(kept, Lists { blocked, held, gone }) = kept;
+        let KeptReach(kept, Lists { blocked, held, gone, read }) = kept;
         blocked.clear();
         held.clear();
         for o in &self.state.units {
@@ -151,6 +169,7 @@ impl Battle<'_> {
                 let search = match near {
                     Some(mut k) => {
                         mend::mend(&mut k, blocked, step);
+                        k.serial = serial();
                         k
                     }
                     None => {
@@ -185,7 +204,8 @@ impl Battle<'_> {
                         if !moves {
                             return Ok(vec![(u.pos, 0)]);
                         }
-                        Kept { pos: u.pos, points: *points, kind: kind.clone(), blocked: blocked.clone(), reached, touched }
+                        let (pos, points, kind, blocked) = (u.pos, *points, kind.clone(), blocked.clone());
+                        Kept { serial: serial(), pos, points, kind, blocked, reached, touched }
                     }
                 };
                 slots.insert(0, search);
@@ -199,6 +219,7 @@ impl Battle<'_> {
         gone.extend(held.iter().filter_map(|h| slot.and_then(|k| k.place(*h))));
         gone.sort_unstable();
         gone.dedup();
+        *read = slot.map(|k| k.serial);
         let mut out: Vec<(Tile, i64)> = Vec::with_capacity(reached.len() + 1);
         // The runs between the tiles held, each copied whole.
         let mut from = 0;
