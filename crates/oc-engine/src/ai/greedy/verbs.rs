@@ -21,6 +21,9 @@ pub(in crate::ai) struct Verbs {
     kept: Option<Option<FastMap<Vec<usize>, Found>>>,
     /// The key being looked up, its room kept.
     key: Vec<usize>,
+    /// By unit: the key its verbs were last looked up by, with what was found (a unit's, mostly
+    /// the same from one decision to the next: compared, not hashed).
+    last: Vec<(Vec<usize>, Option<Found>)>,
 }
 
 impl Verbs {
@@ -41,14 +44,32 @@ impl Verbs {
         key.clear();
         key.extend([at(&u.class), usize::from(u.reverted), u.equipped.as_ref().map_or(0, at), u.items.len()]);
         key.extend(u.items.iter().chain(&u.tags).map(at));
-        if let Some((verbs, attacks)) = kept.get(&key[..]) {
-            // What the key stands for must be all the verbs read: checked in the debug builds.
-            debug_assert!({
-                let (fresh, fresh_attacks) = b.action_verbs_attacking(i);
-                fresh[..] == verbs[..] && fresh_attacks == *attacks
-            });
-            return (verbs.clone(), *attacks);
+        if let Some((k, Some(f))) = self.last.get(i) {
+            if k == key {
+                // The key of a unit's last lookup: what the map holds for it (checked in the debug builds).
+                debug_assert!(kept.get(&key[..]).is_some_and(|(v, a)| v[..] == f.0[..] && *a == f.1));
+                return f.clone();
+            }
         }
-        kept.entry(key.clone()).or_insert_with(|| found(b.action_verbs_attacking(i))).clone()
+        let f = match kept.get(&key[..]) {
+            Some((verbs, attacks)) => {
+                // What the key stands for must be all the verbs read: checked in the debug builds.
+                debug_assert!({
+                    let (fresh, fresh_attacks) = b.action_verbs_attacking(i);
+                    fresh[..] == verbs[..] && fresh_attacks == *attacks
+                });
+                (verbs.clone(), *attacks)
+            }
+            None => kept.entry(key.clone()).or_insert_with(|| found(b.action_verbs_attacking(i))).clone(),
+        };
+        if self.last.len() <= i {
+            self.last.resize_with(i + 1, Default::default);
+        }
+        if let Some((k, slot)) = self.last.get_mut(i) {
+            k.clear();
+            k.extend_from_slice(key);
+            *slot = Some(f.clone());
+        }
+        f
     }
 }
