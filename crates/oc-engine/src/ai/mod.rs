@@ -504,12 +504,10 @@ impl Guide {
         // The same order as `neighbours`: east, west, south, north.
         let next =
             [(x + 1 < w).then_some(at + 1), (x > 0).then(|| at - 1), (y + 1 < height).then_some(at + w), (y > 0).then(|| at - w)];
+        // A neighbour's cost compared first: most are no dearer already (then its terrain is not read).
         for n in next.into_iter().flatten() {
-            if s.enter.get(n).copied().flatten().is_none() {
-                continue;
-            }
-            if let Some(c) = cost.get_mut(n) {
-                if total < *c {
+            if let Some(c) = cost.get_mut(n).filter(|c| total < **c) {
+                if s.enter.get(n).copied().flatten().is_some() {
                     *c = total;
                     s.queue.push(total, n);
                 }
