@@ -27,9 +27,11 @@ const SURE: f64 = 1e-6;
 
 /// A candidate with what its score is made of but the danger (`Decision::score`): its tile,
 /// the tile's worth and toll, the tiles held it bars the enemy from, whether it stands still,
-/// the most it could score (`Pool`) and, once read, its score.
+/// the most it could score (`Pool`) and, once read, its score. The candidate itself is its
+/// number in the unit's candidates (`Pool`'s, every tile's in one list: each written once, not
+/// moved as it is weighed).
 struct Weighed {
-    c: Candidate,
+    c: usize,
     t: Tile,
     place: f64,
     toll: f64,
@@ -243,8 +245,8 @@ impl<'v, 'e> Decision<'v, 'e> {
             _ => Vec::new(),
         };
         let mut arms = Arms { acting, foes, strikable, spans, hits, ours, targets };
-        // Each tile's candidate turns (one list, emptied tile by tile).
-        let mut candidates = Vec::new();
+        // Every tile's candidate turns, in one list (each tile's added at its end).
+        let mut candidates: Vec<Candidate> = Vec::with_capacity(2 * reach.len());
         // Every tile's candidates, in order, each scored but for the danger.
         let mut pool: Vec<Weighed> = Vec::with_capacity(2 * reach.len());
         // Guards: actions that only raise the unit's own resources until they refill (found where
@@ -304,7 +306,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 Vec::new()
             };
             let toll: f64 = me.zones.iter().filter(|(zone, _)| t != me.u.pos && !zone.contains(&t)).map(|(_, c)| c).sum();
-            candidates.clear();
+            let first = candidates.len();
             if forced.is_empty() {
                 self.stand(&me, t, (&reach, spend.as_ref()), &mut candidates);
                 self.heals(&me, t, &mut candidates);
@@ -323,7 +325,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 self.attack_actions(&me, (&attack_actions, spend.as_ref()), cache, &mut arms, &mut candidates);
             }
             let least = self.threats.least_danger(t);
-            for c in candidates.drain(..) {
+            for (n, c) in candidates.iter().enumerate().skip(first) {
                 if !affordable((c.to, &c.act_is), c.equip) {
                     continue;
                 }
@@ -346,7 +348,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 // Read again from the forecasts once it comes up (`Decision::settle`): but for a
                 // unit holding other resources (a Guard's points).
                 let tight = (c.holding.is_empty() && most.is_finite()).then_some((base, weight));
-                pool.push(Weighed { c, t, place, toll, bars, stays, most, tight, score: None });
+                pool.push(Weighed { c: n, t, place, toll, bars, stays, most, tight, score: None });
             }
         }
         self.foe_targets = std::mem::take(&mut arms.targets);
@@ -356,7 +358,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         if let Some(slot) = self.kept_ours.get_mut(i) {
             *slot = (Some((base, weapons)), std::mem::take(&mut arms.ours));
         }
-        Some(Prepared::Pool(self.start(i, caution, pool, cache)))
+        Some(Prepared::Pool(self.start(i, caution, (pool, candidates), cache)))
     }
 
     /// Standing on `t` (moving there, or staying), holding the guard weapon; where the ruleset

@@ -3,6 +3,7 @@
 
 use super::{Decision, Plan, Prepared, Weighed, SURE};
 use crate::ai::forecasts::Forecasts;
+use crate::ai::tactician::Candidate;
 use crate::ai::tactician::EPS;
 
 /// A unit's candidates (`Decision::start`) read so far: those that stand still first (the gain
@@ -15,6 +16,8 @@ pub(in crate::ai::tactician) struct Pool {
     i: usize,
     caution: f64,
     pool: Vec<Weighed>,
+    /// The candidates `pool` numbers (`Weighed::c`).
+    cands: Vec<Candidate>,
     /// The candidates that do not stand still, by the most each could score (highest first),
     /// and how many of them were looked at.
     order: Vec<(f64, usize)>,
@@ -74,14 +77,22 @@ impl Pool {
     /// The best turn read ([`Pool::choose`]), with its gain.
     pub(super) fn best(mut self) -> Option<Plan> {
         let (gain, k) = if self.done { self.chosen } else { self.choose() }?;
-        let turn = self.pool.swap_remove(k).c.turn(self.i);
+        let c = self.pool.get(k)?.c;
+        let turn = self.cands.swap_remove(c).turn(self.i);
         Some(Plan { gain, turn })
     }
 }
 
 impl<'v, 'e> Decision<'v, 'e> {
-    /// Unit `i`'s candidates `pool` to read (`Pool`), those that stand still scored.
-    pub(super) fn start(&mut self, i: usize, caution: f64, mut pool: Vec<Weighed>, cache: &mut Forecasts) -> Pool {
+    /// Unit `i`'s candidates `pool` (numbering `cands`) to read (`Pool`), those that stand still
+    /// scored.
+    pub(super) fn start(
+        &mut self,
+        i: usize,
+        caution: f64,
+        (mut pool, cands): (Vec<Weighed>, Vec<Candidate>),
+        cache: &mut Forecasts,
+    ) -> Pool {
         let mut read: Vec<f64> = Vec::new();
         let mut order: Vec<(f64, usize)> = Vec::with_capacity(pool.len());
         for k in 0..pool.len() {
@@ -90,7 +101,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 order.push((w.most, k));
                 continue;
             }
-            self.score_into((i, caution), &mut pool, k, &mut read, cache);
+            self.score_into((i, caution), (&mut pool, &cands), k, &mut read, cache);
         }
         // The score of standing still, as the plan reads it (`f64::max` over the stays, in order).
         let stay = pool
@@ -100,7 +111,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             .fold(None, |s: Option<f64>, x| Some(s.map_or(x, |s| s.max(x))));
         order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
         let nan = read.iter().any(|s| s.is_nan());
-        let mut p = Pool { i, caution, pool, order, next: 0, read, nan, stay, done: false, chosen: None };
+        let mut p = Pool { i, caution, pool, cands, order, next: 0, read, nan, stay, done: false, chosen: None };
         self.settle(&mut p, cache);
         p
     }
@@ -113,7 +124,8 @@ impl<'v, 'e> Decision<'v, 'e> {
         while let Some(&(most, k)) = p.order.get(p.next) {
             let Some(w) = p.pool.get_mut(k) else { return };
             let Some((base, weight)) = w.tight.take() else { return };
-            let (t, holds, hp) = (w.t, w.c.holds, w.c.hp);
+            let Some(c) = p.cands.get(w.c) else { return };
+            let (t, holds, hp) = (w.t, c.holds, c.hp);
             let tight = base - weight * self.least_danger(p.i, t, holds, hp, cache);
             if tight.is_nan() || tight >= most {
                 return;
@@ -174,7 +186,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 return true;
             }
         }
-        self.score_into((p.i, p.caution), &mut p.pool, k, &mut p.read, cache);
+        self.score_into((p.i, p.caution), (&mut p.pool, &p.cands), k, &mut p.read, cache);
         p.nan |= p.pool.get(k).and_then(|w| w.score).is_some_and(f64::is_nan);
         p.next += 1;
         self.settle(p, cache);
@@ -268,13 +280,14 @@ impl<'v, 'e> Decision<'v, 'e> {
     fn score_into(
         &mut self,
         (i, caution): (usize, f64),
-        pool: &mut [Weighed],
+        (pool, cands): (&mut [Weighed], &[Candidate]),
         k: usize,
         read: &mut Vec<f64>,
         cache: &mut Forecasts,
     ) {
         let Some(w) = pool.get(k) else { return };
-        let score = self.score(i, caution, w, cache);
+        let Some(c) = cands.get(w.c) else { return };
+        let score = self.score(i, caution, (w, c), cache);
         read.insert(read.partition_point(|s| *s > score), score);
         if let Some(w) = pool.get_mut(k) {
             w.score = Some(score);
@@ -283,8 +296,8 @@ impl<'v, 'e> Decision<'v, 'e> {
 
     /// A candidate's score: what it is worth but for the danger, less the danger its tile holds
     /// after the act; a tile held counts as much as our unit still stands.
-    fn score(&mut self, i: usize, caution: f64, w: &Weighed, cache: &mut Forecasts) -> f64 {
-        let Weighed { c, t, place, toll, bars, .. } = w;
+    fn score(&mut self, i: usize, caution: f64, (w, c): (&Weighed, &Candidate), cache: &mut Forecasts) -> f64 {
+        let Weighed { t, place, toll, bars, .. } = w;
         let t = *t;
         let danger = match c.routs {
             _ if !c.holding.is_empty() => self.danger_holding(i, t, (c.holds, c.hp), &c.holding, cache),
