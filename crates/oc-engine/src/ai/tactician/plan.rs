@@ -151,7 +151,9 @@ impl<'v, 'e> Decision<'v, 'e> {
         let mut reach = self.view.reachable_sorted(i, &mobility, &mut self.walks.kept.reach)?;
         // Under fog an enemy out of sight stands where it was last seen: no tile to end on (a
         // walk there is refused, and the unit stands still).
-        reach.retain(|(t, _)| *t == u.pos || !self.remembered.contains(t));
+        if !self.remembered.is_empty() {
+            reach.retain(|(t, _)| *t == u.pos || !self.remembered.contains(t));
+        }
         let verbs = self.verbs.get(i).cloned().unwrap_or_default();
         let has = |verb: m::Verb| verbs.contains(&Some(verb));
         // Where activations are steps paid from a resource, only steps the unit can pay for
@@ -197,10 +199,13 @@ impl<'v, 'e> Decision<'v, 'e> {
         // (each tile's distance to it lies between the box's nearest and farthest): the enemies
         // they reach are the only ones worth weighing an attack on (`strikable`).
         // With them, by enemy of `strikable` and tile of the reach, whether a weapon strikes it
-        // from there over a clear line (`Arms::hits`: what `attacks` asks of every tile).
+        // from there over a clear line (`Arms::hits`: what `attacks` asks of every tile); and by
+        // tile of the reach whether a weapon strikes any of them from there (from most tiles none:
+        // `attacks` is not asked).
         let mut spans: Vec<(usize, usize, i64, i64)> = Vec::new();
         let mut strikable = Vec::new();
         let mut hits: Vec<bool> = Vec::new();
+        let mut strikes_from = vec![false; reach.len()];
         let bounds = bounds(&reach);
         for (k, f) in self.view.targets() {
             let (least, most) = span_of(bounds, f.pos);
@@ -215,11 +220,11 @@ impl<'v, 'e> Decision<'v, 'e> {
                 }
                 any = true;
                 let (mut near, mut far) = (i64::MAX, i64::MIN);
-                for ((t, _), hit) in reach.iter().zip(hits.get_mut(row..).unwrap_or_default()) {
+                for (((t, _), hit), from) in reach.iter().zip(hits.get_mut(row..).unwrap_or_default()).zip(&mut strikes_from) {
                     let d = distance(*t, f.pos);
                     if *lo <= d && d <= *hi && b.clear_line(*t, f.pos) {
                         (near, far) = (near.min(d), far.max(d));
-                        *hit = true;
+                        (*hit, *from) = (true, true);
                     }
                 }
                 if near <= far {
@@ -311,7 +316,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 self.stand(&me, t, (&reach, spend.as_ref()), &mut candidates);
                 self.heals(&me, t, &mut candidates);
             }
-            if me.can_attack {
+            if me.can_attack && strikes_from.get(at).is_some_and(|s| *s) {
                 self.attacks(&me, (t, at, reach.len()), &forced, cache, &mut arms, &mut candidates);
             }
             // Guarding competes with ending the activation where the unit stands: a Guard's
