@@ -56,9 +56,10 @@ pub(super) enum Prepared {
 type Weapons = [(Atom, i64, i64)];
 
 /// What a unit brings to its turn, worked out once per decision.
-struct Unit {
+struct Unit<'v> {
     i: usize,
-    u: Combatant,
+    /// As it stands in the battle (borrowed, not copied: a plan reads it, never changes it).
+    u: &'v Combatant,
     /// Movement points.
     points: i64,
     /// Weapons it may strike with now: (name, least and most distance).
@@ -142,7 +143,7 @@ impl<'v, 'e> Decision<'v, 'e> {
     /// cannot act.
     pub(super) fn prepare(&mut self, i: usize, cache: &mut Forecasts) -> Option<Prepared> {
         let b = self.battle();
-        let u = b.units.get(i)?.clone();
+        let u = b.units.get(i)?;
         // The unit as it acts, built once: its mobility, whether it can and must attack.
         let acting = b.loadout_of(i, true)?;
         let acting_unit = b.engine.unit(&acting, &[]).ok()?;
@@ -287,7 +288,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                     let k = match prey_at.iter().position(|(x, _)| *x == l) {
                         Some(k) => k,
                         None => {
-                            let prey = self.prey(i, &me.u, &l, (&me.weapons, me.points, me.span, &reach), cache);
+                            let prey = self.prey(i, me.u, &l, (&me.weapons, me.points, me.span, &reach), cache);
                             prey_at.push((l, prey));
                             prey_at.len() - 1
                         }

@@ -16,11 +16,11 @@ impl<'v, 'e> Decision<'v, 'e> {
     pub(super) fn unit(
         &mut self,
         i: usize,
-        u: Combatant,
+        u: &'v Combatant,
         (acting, acting_unit, (points, kind, _)): (&Loadout, &crate::unit::Unit, (i64, String, bool)),
         (has, reach): (&dyn Fn(m::Verb) -> bool, &Reach),
         cache: &mut Forecasts,
-    ) -> Option<Unit> {
+    ) -> Option<Unit<'v>> {
         let b = self.battle();
         let ir = &b.engine.ir;
         let can_attack = ir.attr_id("can_attack").and_then(|a| acting_unit.attrs.get(a as usize)).is_none_or(|v| v.bool());
@@ -112,7 +112,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         }
         // What it could strike next time, from about here.
         let span = points + weapons.iter().map(|(_, _, hi)| *hi).max().unwrap_or(0);
-        let prey = if can_attack { self.prey(i, &u, acting, (&weapons, points, span, reach), cache) } else { Vec::new() };
+        let prey = if can_attack { self.prey(i, u, acting, (&weapons, points, span, reach), cache) } else { Vec::new() };
         let mut race = Vec::new();
         for t in self.stakes.takers.iter().filter(|t| t.unit == i) {
             let Some(o) = self.stakes.objectives.get(t.objective) else { continue };
