@@ -203,6 +203,102 @@ impl Battle<'_> {
         statuses: &mut Vec<Atom>,
         class: Option<usize>,
     ) -> crate::Placed {
+        let mut attrs = crate::Placed::new();
+        let Some(u) = self.state.units.get(i) else { return attrs };
+        let rules = &self.engine.rules.ruleset;
+        let named = self.engine.situation_names();
+        let pos = |k: usize, p: Tile| match mover {
+            Some((m, t)) if m == k => t,
+            _ => p,
+        };
+        // What [`Battle::laying`] and [`Battle::laid`] read, in one pass over the units (a
+        // loadout is built often): the side's general (`Battle::general`'s, the first that
+        // leads), whether a living body is joined to the unit (`Battle::has_body`), and the
+        // enemies in contact at `at`, counted, with the sides they stand on (`laid_into`'s bits).
+        let beyond = match (rules.leadership.as_ref(), self.laws.leadership) {
+            (Some(r), true) => r.beyond.as_ref().map(|(n, _)| *n).zip(named.beyond),
+            _ => None,
+        };
+        let situated = rules.situations.is_some() && self.laws.situations;
+        let want_body = situated && named.mixed.is_some() && u.state == State::Ready;
+        let standing = |h: usize| self.state.units.get(h).is_some_and(|f| f.stands());
+        let (mut general, mut body, mut contact, mut sides) = (None, false, 0usize, 0u8);
+        let mut seek = beyond.is_some();
+        for (k, f) in self.state.units.iter().enumerate() {
+            if seek && f.side == u.side && f.hp > 0 && is_general(f, self.laws.general) {
+                general = match f.state {
+                    State::Ready => Some(k),
+                    State::Joined => f.with.filter(|h| standing(*h)),
+                    _ => None,
+                };
+                seek = general.is_none();
+            }
+            body = body || (want_body && f.body_of(i));
+            if situated && may_touch(u.side, f) {
+                let p = pos(k, f.pos);
+                let bit = match (p.0 - at.0, p.1 - at.1) {
+                    (0, -1) => 1,
+                    (1, 0) => 2,
+                    (0, 1) => 4,
+                    (-1, 0) => 8,
+                    _ => continue,
+                };
+                contact += 1;
+                sides |= bit;
+            }
+        }
+        if let Some(w) = self.state.weather {
+            statuses.push(w);
+        }
+        if let Some((n, status)) = beyond {
+            let far = match general.and_then(|g| self.state.units.get(g).map(|f| (g, f.pos))) {
+                Some((g, p)) => distance(pos(g, p), at) > n,
+                None => true,
+            };
+            if far {
+                statuses.push(status);
+            }
+        }
+        if situated {
+            if let Some(attr) = named.ground {
+                attrs.push((attr, self.terrain_at(at).map_or(0, |t| t.elevation)));
+            }
+            let opposite = sides & 5 == 5 || sides & 10 == 10;
+            match (named.rear, named.flank) {
+                (Some(rear), _) if opposite => statuses.push(rear),
+                (_, Some(flank)) if contact >= 2 => statuses.push(flank),
+                _ => {}
+            }
+            if let Some(blind) = named.blind.filter(|_| u.state == State::Ready && u.hidden == Some(at)) {
+                statuses.push(blind);
+            }
+            if let Some((tag, aloft)) = named.flying {
+                let class = class.is_some_and(|k| named.flying_classes.get(k) == Some(&true));
+                if u.tags.contains(&tag) || class {
+                    statuses.push(aloft);
+                }
+            }
+            if let Some(mixed) = named.mixed {
+                let joined = u.state == State::Joined && u.hp > 0 && u.with.is_some_and(standing);
+                if body || joined {
+                    statuses.push(mixed);
+                }
+            }
+        }
+        attrs
+    }
+
+    /// [`Battle::situation`] as [`Battle::laying`] and [`Battle::laid`] lay it, unit by unit
+    /// read apart: what the tests hold the one pass to.
+    #[cfg(test)]
+    pub(super) fn situation_apart(
+        &self,
+        i: usize,
+        at: Tile,
+        mover: Option<(usize, Tile)>,
+        statuses: &mut Vec<Atom>,
+        class: Option<usize>,
+    ) -> crate::Placed {
         match self.laying(i, class, false) {
             Some(l) => self.laid(&l, at, mover, statuses),
             None => crate::Placed::new(),
@@ -264,6 +360,7 @@ impl Battle<'_> {
 
     /// What the advanced rules lay on the unit of `l` standing at `at` (see
     /// [`Battle::situation`]).
+    #[cfg(test)]
     fn laid(&self, l: &Laying, at: Tile, mover: Option<(usize, Tile)>, statuses: &mut Vec<Atom>) -> crate::Placed {
         // Its one entry held in place (no list allocated: loadouts are built often).
         let mut attrs = crate::Placed::new();
@@ -508,3 +605,6 @@ impl Battle<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
