@@ -347,7 +347,7 @@ impl<'e> Battle<'e> {
                 seized: None,
                 escaped: Vec::new(),
                 razed: Vec::new(),
-                held: HashMap::new(),
+                held: Vec::new(),
                 opened_chests: BTreeSet::new(),
                 tile_hp: HashMap::new(),
                 lights: Vec::new(),

@@ -269,8 +269,11 @@ pub struct BattleState {
     seized: Option<(m::SideId, String)>,
     escaped: Vec<(m::SideId, String)>,
     razed: Vec<(m::SideId, String, Tile)>,
-    /// Consecutive rounds each region has been held (no enemy of the holder on it), per side.
-    held: HashMap<(m::SideId, String), u32>,
+    /// Consecutive rounds each region has been held (no enemy of the holder on it), per side:
+    /// one entry a side and region name, sorted by them, so that equal maps are equal lists (a
+    /// battle is copied and compared often: a copy reuses the names' buffers, a comparison
+    /// hashes nothing).
+    held: Vec<victory::Hold>,
     opened_chests: BTreeSet<Tile>,
     /// Destructible tiles struck so far, with their HP left.
     tile_hp: HashMap<Tile, i64>,

@@ -228,8 +228,9 @@ impl Battle<'_> {
             for side in [m::SideId::Attacker, m::SideId::Defender] {
                 let enemy_on =
                     self.state.units.iter().any(|u| u.side != side && u.state == State::Ready && r.tiles.contains(&u.pos));
-                let entry = self.state.held.entry((side, r.name.clone())).or_insert(0);
-                *entry = if enemy_on { 0 } else { *entry + 1 };
+                if let Some(held) = super::victory::Hold::entry(&mut self.state.held, side, &r.name) {
+                    *held = if enemy_on { 0 } else { *held + 1 };
+                }
             }
         }
         self.check_victory(None);

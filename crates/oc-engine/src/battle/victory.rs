@@ -32,7 +32,7 @@ impl Battle<'_> {
     /// end), as `defend ... for N rounds` counts them.
     pub fn held_rounds(&self, side: m::SideId, region: &str) -> u32 {
         // The few regions held read in turn: no key made to look one up.
-        self.state.held.iter().find(|((s, r), _)| *s == side && r == region).map_or(0, |(_, n)| *n)
+        self.state.held.iter().find(|h| h.side == side && h.region == region).map_or(0, |h| h.rounds)
     }
 
     /// Which alternative of the winner's condition won an ended battle: for a side that wins by
@@ -103,5 +103,43 @@ impl Battle<'_> {
     /// Whether round `n` has been played to its end (checked at the end of a round).
     fn finished_round(&self, n: u32) -> bool {
         self.state.round > n || (self.state.round == n && !self.waits(m::SideId::Attacker) && !self.waits(m::SideId::Defender))
+    }
+}
+
+/// The rounds in a row a side has held a region ([`Battle::held_rounds`]): a battle keeps one a
+/// side and region name, sorted by them, so that two battles that hold alike have equal lists.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Hold {
+    side: m::SideId,
+    region: String,
+    rounds: u32,
+}
+
+/// Field by field, so that a copy into an earlier one reuses its name's buffer (battles are
+/// copied often: [`Battle::fork_into`]).
+impl Clone for Hold {
+    fn clone(&self) -> Self {
+        Hold { side: self.side, region: self.region.clone(), rounds: self.rounds }
+    }
+
+    fn clone_from(&mut self, from: &Self) {
+        self.side = from.side;
+        self.region.clone_from(&from.region);
+        self.rounds = from.rounds;
+    }
+}
+
+impl Hold {
+    /// The rounds `side` has held `region` in `held` (a battle's, sorted), kept at 0 if it had
+    /// none (always found).
+    pub(super) fn entry<'h>(held: &'h mut Vec<Hold>, side: m::SideId, region: &str) -> Option<&'h mut u32> {
+        let n = match held.binary_search_by(|h| (h.side, h.region.as_str()).cmp(&(side, region))) {
+            Ok(n) => n,
+            Err(n) => {
+                held.insert(n, Hold { side, region: region.to_string(), rounds: 0 });
+                n
+            }
+        };
+        held.get_mut(n).map(|h| &mut h.rounds)
     }
 }
