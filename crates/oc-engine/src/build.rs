@@ -278,6 +278,7 @@ impl Engine {
             effective: Default::default(),
             solo: PerFormula::default(),
             staged: PerFormula::default(),
+            inputs: Default::default(),
             forms: Default::default(),
         };
         // Effects that always apply, in order; conditional ones and triggers are kept for combat.

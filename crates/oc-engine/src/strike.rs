@@ -3,7 +3,7 @@
 //! formulas each unit works out once for itself (`Unit::solo`, `Unit::staged`).
 
 use crate::eval::Env;
-use crate::ir::{Ir, Role, E, V};
+use crate::ir::{Ir, Reads, Role, E, V};
 use crate::unit::Unit;
 
 /// Everything an expression can see.
@@ -38,7 +38,61 @@ pub struct Ctx<'a> {
     pub reads: Option<&'a std::cell::Cell<u8>>,
 }
 
+/// An input of a strike's outcomes (`Ir::outcome_inputs`) as its striker staged it
+/// (`Unit::inputs`): what [`Ctx::formula`] would take or evaluate for it, wherever the striker's
+/// attributes are its own.
+#[derive(Clone, Debug)]
+pub enum Input {
+    /// It reads the striker alone (or no unit): its value for the striker (`Unit::solo`).
+    Known(V),
+    /// It reads both units: staged for the striker (`Unit::staged`, which keeps it).
+    Staged,
+    /// It reads the struck unit alone: asked of its formula (that unit's own value).
+    Asked,
+}
+
 impl Ctx<'_> {
+    /// The values of the formulas `inputs` (a strike's outcome inputs, `Ir::outcome_inputs`),
+    /// each kept in `cache` as [`Ctx::formula`] keeps it: the same values, the same formulas
+    /// worked out on the way and the same reads noted. Where the striker's attributes are its own,
+    /// read from its staged list of them (`Unit::inputs`): a value, or the rest of a staged
+    /// formula evaluated, without asking the formula which way to take.
+    pub(crate) fn inputs(&self, inputs: &[u16], cache: &mut [Option<V>]) -> smallvec::SmallVec<[V; 8]> {
+        let staged = self.striker_inputs().filter(|s| s.len() == inputs.len());
+        let Some(staged) = staged else { return inputs.iter().map(|f| self.formula(*f, cache)).collect() };
+        let mut out = smallvec::SmallVec::new();
+        for (f, input) in inputs.iter().zip(staged) {
+            let i = *f as usize;
+            let v = match (cache.get(i), input) {
+                (Some(Some(v)), _) => *v,
+                (_, Input::Asked) | (None, _) => self.formula(*f, cache),
+                (Some(None), Input::Known(v)) => *v,
+                (Some(None), Input::Staged) => match self.units.get(self.attacker).and_then(|u| u.staged(self.ir, i)) {
+                    Some(e) => self.eval(e, &[], cache),
+                    None => self.formula(*f, cache),
+                },
+            };
+            if let Some(slot) = cache.get_mut(i) {
+                *slot = Some(v);
+            }
+            out.push(v);
+        }
+        out
+    }
+
+    /// The striker's staged outcome inputs (`Unit::inputs`), where its attributes in this
+    /// evaluation are its own and formulas are staged.
+    fn striker_inputs(&self) -> Option<&[Input]> {
+        if !self.solo || !self.ir.strategy.staging || !self.ir.strategy.staged_inputs {
+            return None;
+        }
+        let (unit, attrs) = (self.units.get(self.attacker)?, self.attrs.get(self.attacker)?);
+        if !std::ptr::eq(*attrs, &unit.attrs[..]) {
+            return None;
+        }
+        unit.inputs(self.ir)
+    }
+
     /// Attribute `attr` of the unit on `side`: the state's value where it holds one, noting the
     /// read (see [`Ctx::reads`]).
     #[inline]
@@ -213,6 +267,32 @@ impl Unit {
         Some(slot.get_or_init(|| staged))
     }
 
+    /// The inputs of a strike's outcomes (`Ir::outcome_inputs`) staged for this unit as the
+    /// striker ([`Input`]), worked out on first use: each reading it alone its value, each
+    /// reading both units staged. `None` for another IR than the one that first asked, or
+    /// where the rules' strikes have no such inputs.
+    pub(crate) fn inputs(&self, ir: &Ir) -> Option<&[Input]> {
+        let made = self.inputs.get_or_init(ir, || {
+            let inputs = ir.outcome_inputs.as_deref()?;
+            inputs
+                .iter()
+                .map(|f| {
+                    let i = *f as usize;
+                    let formula = ir.formulas.get(i)?;
+                    Some(match formula.reads {
+                        Reads::Neither | Reads::Attacker if formula.dice == 0 => Input::Known(self.solo_value(ir, i)?),
+                        Reads::Both if formula.dice == 0 => {
+                            self.staged(ir, i)?;
+                            Input::Staged
+                        }
+                        _ => Input::Asked,
+                    })
+                })
+                .collect()
+        });
+        made?.as_deref()
+    }
+
     /// This unit in both roles, alone: what a formula reading it alone is evaluated in.
     fn alone<'a>(&'a self, ir: &'a Ir) -> Ctx<'a> {
         Ctx {
@@ -234,5 +314,28 @@ impl Unit {
             solo: true,
             reads: None,
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests {
+    /// Every matchup of every built-in ruleset, its strikes' outcome inputs read from their
+    /// striker's staged list (`Unit::inputs`) and each asked of its formula: the same bits. And
+    /// seed 000's strikes have such lists.
+    #[test]
+    fn staged_inputs_equal_asked_ones() {
+        crate::testing::agree_with(
+            |asked| asked.ir.strategy.staged_inputs = false,
+            |k, name, on| {
+                if k == 0 {
+                    let (_, a, _, _) = crate::testing::matchups(on).into_iter().next().expect("a matchup");
+                    let unit = on.unit(&a, &[]).expect("a unit");
+                    let inputs = unit.inputs(&on.ir).expect("staged inputs");
+                    eprintln!("{name}: {inputs:?}");
+                    assert!(inputs.iter().any(|i| matches!(i, super::Input::Known(_))), "{name}: no input known");
+                }
+            },
+        );
     }
 }

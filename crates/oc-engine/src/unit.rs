@@ -116,6 +116,9 @@ pub struct Unit {
     pub solo: PerFormula<V>,
     /// The formulas that read both units, staged for this unit as the striker (`Ir::stage`).
     pub staged: PerFormula<E>,
+    /// The inputs of a strike's outcomes (`Ir::outcome_inputs`) staged for this unit as the
+    /// striker (`strike::Input`), worked out on first use; `None` where one could not be.
+    pub inputs: Later<Option<Box<[crate::strike::Input]>>>,
     /// Its other attack forms where it is the unit of its loadout (`Engine::attack_forms`).
     pub forms: Later<Vec<std::sync::Arc<Unit>>>,
 }
@@ -150,6 +153,7 @@ impl Unit {
             effective: Default::default(),
             solo: PerFormula::default(),
             staged: PerFormula::default(),
+            inputs: Later::default(),
             forms: Later::default(),
         }
     }

@@ -141,10 +141,11 @@ impl Exchange<'_> {
         // Where the outcome reads only the dice and some dice-free formulas, strikes with the same
         // dice classes and the same values of those have the same outcomes: looked up. Where the
         // classes follow from those values too, by the values alone, before any class is found.
-        let inputs = ir.outcome_inputs.as_ref().filter(|_| ir.strategy.outcome_table).map(|inputs| {
-            let ctx = self.ctx(units, attrs, attacker, &rolls);
-            inputs.iter().map(|f| ctx.formula(*f, &mut cache)).collect::<SmallVec<[V; 8]>>()
-        });
+        let inputs = ir
+            .outcome_inputs
+            .as_ref()
+            .filter(|_| ir.strategy.outcome_table)
+            .map(|inputs| self.ctx(units, attrs, attacker, &rolls).inputs(inputs, &mut cache));
         let look_up = |key: &TableKey| TABLE.try_with(|t| t.try_borrow().ok().and_then(|t| t.0.get(key).cloned())).ok().flatten();
         // A strike where a reaction to a roll or a gain may apply is settled value by value.
         if ir.settles && self.settles_here(units, attrs, attacker, res) {

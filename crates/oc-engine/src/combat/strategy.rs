@@ -62,6 +62,10 @@ pub struct Strategy {
     /// An exchange's verdict on the faces its strikes may walk (`Exchange::checked`) kept for
     /// the exchanges of the same two loadouts at other hit points, where reaching it read none.
     pub kept_checks: bool,
+    /// With `staging`: a strike's outcome inputs (`Ir::outcome_inputs`) read from their
+    /// striker's list of them (`Unit::inputs`: the value of each that reads the striker alone,
+    /// the staged rest of each that reads both units), not each asked of its formula.
+    pub staged_inputs: bool,
 }
 
 impl Strategy {
@@ -84,6 +88,7 @@ impl Strategy {
         own_flags: true,
         kept_whens: true,
         kept_checks: true,
+        staged_inputs: true,
     };
 
     /// The plain way, every fast path off: the semantics the others are held to.
@@ -105,6 +110,7 @@ impl Strategy {
         own_flags: false,
         kept_whens: false,
         kept_checks: false,
+        staged_inputs: false,
     };
 }
 
