@@ -4,7 +4,7 @@
 
 use crate::eval::Env;
 use crate::ir::{Ir, Reads, Role, E, V};
-use crate::unit::Unit;
+use crate::unit::{Input, Unit};
 
 /// Everything an expression can see.
 pub struct Ctx<'a> {
@@ -36,19 +36,6 @@ pub struct Ctx<'a> {
     /// holds for every amount of them (`Exchange` caches it once for all). A bit for each side
     /// read (1 the first, 2 the second).
     pub reads: Option<&'a std::cell::Cell<u8>>,
-}
-
-/// An input of a strike's outcomes (`Ir::outcome_inputs`) as its striker staged it
-/// (`Unit::inputs`): what [`Ctx::formula`] would take or evaluate for it, wherever the striker's
-/// attributes are its own.
-#[derive(Clone, Debug)]
-pub enum Input {
-    /// It reads the striker alone (or no unit): its value for the striker (`Unit::solo`).
-    Known(V),
-    /// It reads both units: staged for the striker (`Unit::staged`, which keeps it).
-    Staged,
-    /// It reads the struck unit alone: asked of its formula (that unit's own value).
-    Asked,
 }
 
 impl Ctx<'_> {
@@ -333,7 +320,7 @@ mod tests {
                     let unit = on.unit(&a, &[]).expect("a unit");
                     let inputs = unit.inputs(&on.ir).expect("staged inputs");
                     eprintln!("{name}: {inputs:?}");
-                    assert!(inputs.iter().any(|i| matches!(i, super::Input::Known(_))), "{name}: no input known");
+                    assert!(inputs.iter().any(|i| matches!(i, crate::unit::Input::Known(_))), "{name}: no input known");
                 }
             },
         );

@@ -77,6 +77,19 @@ impl<T> Later<T> {
     }
 }
 
+/// An input of a strike's outcomes (`Ir::outcome_inputs`) as its striker staged it
+/// (`Unit::inputs`): what `strike::Ctx::formula` would take or evaluate for it, wherever the striker's
+/// attributes are its own.
+#[derive(Clone, Debug)]
+pub enum Input {
+    /// It reads the striker alone (or no unit): its value for the striker (`Unit::solo`).
+    Known(V),
+    /// It reads both units: staged for the striker (`Unit::staged`, which keeps it).
+    Staged,
+    /// It reads the struck unit alone: asked of its formula (that unit's own value).
+    Asked,
+}
+
 /// A unit ready for combat: every attribute after the modifiers that always apply.
 #[derive(Clone, Debug)]
 pub struct Unit {
@@ -118,7 +131,7 @@ pub struct Unit {
     pub staged: PerFormula<E>,
     /// The inputs of a strike's outcomes (`Ir::outcome_inputs`) staged for this unit as the
     /// striker (`strike::Input`), worked out on first use; `None` where one could not be.
-    pub inputs: Later<Option<Box<[crate::strike::Input]>>>,
+    pub inputs: Later<Option<Box<[Input]>>>,
     /// Its other attack forms where it is the unit of its loadout (`Engine::attack_forms`).
     pub forms: Later<Vec<std::sync::Arc<Unit>>>,
 }
