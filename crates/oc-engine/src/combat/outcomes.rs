@@ -184,7 +184,9 @@ impl Exchange<'_> {
             self.give_back(cache);
             return Outcomes::new(den, list);
         }
-        let early = inputs.as_ref().filter(|_| ir.classes_follow_inputs).map(|v| (ir.id, SmallVec::new(), v.clone()));
+        // Keyed by the values alone: they go into that key (no other key is made of them).
+        let (early, inputs) =
+            if ir.classes_follow_inputs { (inputs.map(|v| (ir.id, SmallVec::new(), v)), None) } else { (None, inputs) };
         if let Some((_, list)) = early.as_ref().and_then(look_up) {
             self.give_back(cache);
             return Outcomes::new(ir.strike_den, list);
