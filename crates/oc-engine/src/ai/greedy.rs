@@ -131,7 +131,7 @@ impl Controller for Greedy {
             return choose(b, &mut self.forecasts, &mut self.guides);
         }
         let (forecasts, guides) = (&mut self.forecasts, &mut self.guides);
-        self.chosen.get_or_insert_with(|| Memo::new(true)).turn(b, |b| choose(b, forecasts, guides))
+        self.chosen.get_or_insert_with(|| Memo::new(true, true)).turn(b, |b| choose(b, forecasts, guides))
     }
 }
 

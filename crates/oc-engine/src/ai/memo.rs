@@ -11,6 +11,9 @@
 //! only where choosing rolled no die (on a look-ahead copy: `dice::rolled`); a hit must match
 //! the whole battle (two with one hash make a miss and the later replaces the earlier, never a
 //! wrong turn).
+//! Greedy's memo keeps with a turn that moves the cost its choice found for the move
+//! (`Battle::hint_move`) and gives it again with the turn: the move is not searched again
+//! (`Battle::move_cost`; a hint is read only where what its search read is the same).
 //!
 //! Measured for `searcher`'s taker (instructions, `valgrind --tool=callgrind oc simulate
 //! scenarios/X.oc --games 2 --seed 11 --attacker-ai searcher --defender-ai tactician`, one
@@ -19,14 +22,17 @@
 //! tactician against itself: 0.18G, 0.09G, 0.07G, 0.11G, 0.11G). A ring of 1,024 saved no more,
 //! for either.
 
-use crate::battle::{Battle, Turn, Undiced};
+use crate::battle::{Battle, MoveHint, Turn, Undiced};
 use crate::fx::FastMap;
 
 /// The tactician's playout turns, by the battle they were chosen for.
 pub(super) struct Memo {
     /// Whether a debug build checks each hit against a fresh choice (greedy's, cheap).
     checked: bool,
-    ring: Vec<(u64, Undiced, Option<Turn>)>,
+    /// Whether a choice leaves its move's cost for the turn to read (`Battle::hint_move`,
+    /// greedy's): kept with the turn and given again with it, the move not searched again.
+    hinted: bool,
+    ring: Vec<(u64, Undiced, Option<Turn>, Option<MoveHint>)>,
     by_hash: FastMap<u64, usize>,
     /// The slot the next battle is copied into, once the ring is full.
     next: usize,
@@ -38,10 +44,10 @@ impl std::fmt::Debug for Memo {
     }
 }
 
-/// Hits unchecked (`searcher`'s taker: a fresh tactician's turn costs ~5 greedy ones).
+/// Hits unchecked (`searcher`'s taker: a fresh tactician's turn costs ~5 greedy ones), no hints.
 impl Default for Memo {
     fn default() -> Self {
-        Memo::new(false)
+        Memo::new(false, false)
     }
 }
 
@@ -49,17 +55,22 @@ impl Memo {
     /// The most battles kept (each a copy of its state).
     const KEPT: usize = 256;
 
-    /// An empty memo; `checked`: whether debug builds check each hit against a fresh choice.
-    pub fn new(checked: bool) -> Self {
-        Memo { checked, ring: Vec::new(), by_hash: FastMap::default(), next: 0 }
+    /// An empty memo; `checked`: whether debug builds check each hit against a fresh choice;
+    /// `hinted`: whether a choice hints its move ([`Memo::hinted`]).
+    pub fn new(checked: bool, hinted: bool) -> Self {
+        Memo { checked, hinted, ring: Vec::new(), by_hash: FastMap::default(), next: 0 }
     }
 
     /// The turn `choose` makes in `b`: the one kept for `b`, or `choose`'s (kept if it rolled no die).
     pub fn turn(&mut self, b: &Battle, mut choose: impl FnMut(&Battle) -> Option<Turn>) -> Option<Turn> {
         let hash = b.undiced_hash();
-        if let Some(t) = self.get(hash, b) {
+        if let Some((t, hint)) = self.get(hash, b) {
             // The turn a fresh choice makes: checked in the debug builds, where asked.
             debug_assert!(!self.checked || t == choose(b));
+            // Its move's cost as the choice found it, in this very battle.
+            if let Some(hint) = hint {
+                hint.given();
+            }
             return t;
         }
         let rolled = crate::dice::rolled();
@@ -70,9 +81,20 @@ impl Memo {
         t
     }
 
-    fn get(&self, hash: u64, b: &Battle) -> Option<Option<Turn>> {
-        let (h, u, t) = self.by_hash.get(&hash).and_then(|k| self.ring.get(*k))?;
-        (*h == hash && b.is_undiced(u)).then(|| t.clone())
+    fn get(&self, hash: u64, b: &Battle) -> Option<(Option<Turn>, Option<&MoveHint>)> {
+        let (h, u, t, hint) = self.by_hash.get(&hash).and_then(|k| self.ring.get(*k))?;
+        (*h == hash && b.is_undiced(u)).then(|| (t.clone(), hint.as_ref()))
+    }
+
+    /// The hint the choice of `t` left (`Battle::hint_move`) into `into`, where it moves and the
+    /// memo keeps hints: the thread's last, which (read only where what its search read is the
+    /// same, `MoveHint::cost`) is the choice's, or one the turn's move does not read.
+    fn hint(hinted: bool, t: &Option<Turn>, into: &mut Option<MoveHint>) {
+        if hinted && t.as_ref().is_some_and(|t| t.to.is_some()) {
+            MoveHint::last_into(into);
+        } else {
+            *into = None;
+        }
     }
 
     fn insert(&mut self, hash: u64, b: &Battle, t: Option<Turn>) {
@@ -83,16 +105,19 @@ impl Memo {
                 self.by_hash.reserve(Memo::KEPT);
             }
             self.by_hash.insert(hash, self.ring.len());
-            self.ring.push((hash, b.undiced(), t));
+            let mut hint = None;
+            Memo::hint(self.hinted, &t, &mut hint);
+            self.ring.push((hash, b.undiced(), t, hint));
             return;
         }
         let k = self.next;
         self.next = (k + 1) % Memo::KEPT;
-        let Some((h, u, turn)) = self.ring.get_mut(k) else { return };
+        let Some((h, u, turn, hint)) = self.ring.get_mut(k) else { return };
         if self.by_hash.get(h) == Some(&k) {
             self.by_hash.remove(h);
         }
         b.undiced_into(u);
+        Memo::hint(self.hinted, &t, hint);
         (*h, *turn) = (hash, t);
         self.by_hash.insert(hash, k);
     }

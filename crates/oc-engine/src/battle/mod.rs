@@ -54,7 +54,7 @@ pub use fog::{Light, Sight};
 pub use game::{play, play_watched, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
 pub use movement::{distance, neighbours, Reach};
-pub(crate) use movement::{tile_index, KeptReach, TerrainSeen};
+pub(crate) use movement::{tile_index, KeptReach, MoveHint, TerrainSeen};
 pub(crate) use queue::CostQueue;
 pub use turns::{Activation, StepVars};
 

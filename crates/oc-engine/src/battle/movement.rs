@@ -75,9 +75,10 @@ thread_local! {
 }
 
 /// A move's cost as a reach search found it, with all that search read but the map's terrain,
-/// which its stamp stands for (`Battle::hint_move`).
-#[derive(Debug, Default)]
-struct MoveHint {
+/// which its stamp stands for (`Battle::hint_move`). Read only where all that is the same
+/// ([`MoveHint::cost`]), so one kept and given again ([`MoveHint::given`]) is never wrong.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct MoveHint {
     engine: u64,
     stamp: u64,
     unit: usize,
@@ -90,6 +91,24 @@ struct MoveHint {
 }
 
 impl MoveHint {
+    /// The hint as it stands on this thread (for the turn a decision chose last), copied into
+    /// `into` (its room used again); `None` where there is none.
+    pub(crate) fn last_into(into: &mut Option<MoveHint>) {
+        HINT.with(|h| match (&*h.borrow(), into) {
+            (Some(now), Some(kept)) => kept.clone_from(now),
+            (now, into) => *into = now.clone(),
+        });
+    }
+
+    /// This hint made the thread's again, for a turn played again in a battle it was found in (a
+    /// playout memo's: `ai::memo`).
+    pub(crate) fn given(&self) {
+        HINT.with(|h| match &mut *h.borrow_mut() {
+            Some(now) => now.clone_from(self),
+            none => *none = Some(self.clone()),
+        });
+    }
+
     /// The cost of unit `i`'s move to `to` in `b` moving as `mobility`, where `b`'s search for
     /// it (every enemy blocking) reads what this one's did.
     fn cost(&self, b: &Battle, i: usize, mobility: &(i64, String, bool), to: Tile) -> Option<i64> {
