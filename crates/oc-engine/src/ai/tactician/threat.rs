@@ -90,6 +90,9 @@ pub(super) struct ThreatMap {
     /// The forecasts the blows read, resolved once per threat map: a row of slots per target
     /// (by its number in the forecasts), a slot per enemy weapon and distance (`Reach::slots`).
     rows: FastMap<u32, usize>,
+    /// The last target's number and row ([`ThreatMap::row`]: a unit's tiles are weighed one
+    /// after another, each asking its row).
+    last_row: Option<(u32, usize)>,
     slots: usize,
     /// By slot: 0 not looked up yet, 1 the enemy cannot strike, else 2 + its number in `known`.
     table: Vec<u32>,
@@ -353,6 +356,7 @@ impl ThreatMap {
             by_distance,
             foes,
             rows,
+            last_row: None,
             slots,
             table,
             known,
@@ -368,6 +372,7 @@ impl ThreatMap {
     pub fn keep(&mut self, later: &mut Later) {
         let (rows, table, known) =
             (std::mem::take(&mut self.rows), std::mem::take(&mut self.table), std::mem::take(&mut self.known));
+        self.last_row = None;
         later.looked = Some(Looked { ledger: std::mem::take(&mut self.ledger), rows, table, known });
     }
 
@@ -432,7 +437,12 @@ impl ThreatMap {
 
     /// The target's row of forecasts (`ThreatMap::rows`), made if new.
     fn row(&mut self, id: u32) -> usize {
-        match self.rows.get(&id) {
+        if let Some((last, row)) = self.last_row {
+            if last == id {
+                return row;
+            }
+        }
+        let row = match self.rows.get(&id) {
             Some(row) => *row,
             None => {
                 let row = self.table.len();
@@ -440,7 +450,9 @@ impl ThreatMap {
                 self.rows.insert(id, row);
                 row
             }
-        }
+        };
+        self.last_row = Some((id, row));
+        row
     }
 
     /// A bound below [`ThreatMap::danger`] at `t` for `target` (with any HP; for any `elsewhere`,
