@@ -62,11 +62,10 @@ fn enter_of(enter: &mut FastMap<String, Costs>, b: &Battle, kind: &str) -> Costs
 }
 
 impl<G> KeptGuides<G> {
-    /// The most guides kept: goals that follow the enemy change at every move of theirs. 64 made
-    /// the tactician search 22% more guides again (`oc fairness scenarios --games 2 --seed 1`:
-    /// `Guide::searched` 79M instructions, 65M with 512; 2,048 saved 4M more and took 8 MB
-    /// more of 40 games' max RSS, 512 10 MB: a guide holds a cost a tile, ~2 KB on the
-    /// shipped maps).
+    /// The most guides kept: goals that follow the enemy change at every move of theirs. With 64
+    /// the tactician's guide searches cost 22% more (`oc fairness scenarios --games 2 --seed 1`:
+    /// `Guide::searched` 79M instructions, 65M with 512, 4M fewer again with 2,048; max RSS of
+    /// 40 games 349 MB, 360 MB, 368 MB: a guide holds a cost a tile, ~2 KB on the shipped maps).
     const MAX: usize = 512;
 
     /// Forgets everything kept if `b`'s terrain changed since the last check (then `true`), the
