@@ -380,6 +380,11 @@ impl Guide {
     /// where a step costs nothing (then a tile at cost 0 need not be a goal), or where those tiles
     /// are more than a quarter of the map (then [`Guide::over`] costs less).
     pub(crate) fn moved(&self, enter: std::sync::Arc<[Option<i64>]>, gone: &[Tile], come: &[Tile]) -> Option<Guide> {
+        self.moved_within(enter, gone, come, self.cost.len() / 4)
+    }
+
+    /// [`Guide::moved`], `None` where the goals gone were nearest to more than `most` tiles.
+    fn moved_within(&self, enter: std::sync::Arc<[Option<i64>]>, gone: &[Tile], come: &[Tile], most: usize) -> Option<Guide> {
         if self.search.is_some() || enter.len() != self.cost.len() || self.cheapest <= 0 {
             return None;
         }
@@ -402,11 +407,11 @@ impl Guide {
         }
         let mut walked = 0;
         while let Some(at) = tiles.get(walked).copied() {
-            // Where the goals gone were nearest to more than a quarter of the map, a search
-            // afresh costs less than this one (a heap, each tile's neighbours read twice more):
-            // left to the caller. (`oc fairness scenarios --games 2 --seed 1`: half, 0.9M fewer
+            // Where the goals gone were nearest to more than `most` tiles (`moved`: a quarter of
+            // the map), a search afresh costs less than this one (a heap, each tile's neighbours
+            // read twice more): left to the caller. (`oc fairness scenarios --games 2 --seed 1`: half, 0.9M fewer
             // instructions than none; a quarter, 12.8M; an eighth, 13.3M.)
-            if tiles.len() * 4 > self.cost.len() {
+            if tiles.len() > most {
                 return None;
             }
             walked += 1;
@@ -589,9 +594,12 @@ mod tests {
                 let gone: Vec<Tile> = goals.iter().filter(|t| !now.contains(t)).copied().collect();
                 let come: Vec<Tile> = now.iter().filter(|t| !goals.contains(t)).copied().collect();
                 let fresh = Guide::over(&b, enter.clone(), &now);
-                let kept = guide.moved(enter.clone(), &gone, &come).expect("every step costs something");
+                let kept = guide.moved_within(enter.clone(), &gone, &come, usize::MAX).expect("every step costs something");
+                // Mending no more than a quarter of the map, or left to a search afresh.
+                let quarter = guide.moved(enter.clone(), &gone, &come);
                 for t in &tiles {
                     assert_eq!(kept.at(*t), fresh.at(*t), "round {round}, at {t:?}, goals {goals:?} then {now:?}");
+                    assert!(quarter.as_ref().is_none_or(|q| q.at(*t) == fresh.at(*t)), "round {round}, at {t:?}");
                     differ += usize::from(guide.at(*t) != fresh.at(*t));
                 }
                 moved += 1;
