@@ -235,14 +235,7 @@ impl Battle<'_> {
             }
             body = body || (want_body && f.body_of(i));
             if situated && may_touch(u.side, f) {
-                let p = pos(k, f.pos);
-                let bit = match (p.0 - at.0, p.1 - at.1) {
-                    (0, -1) => 1,
-                    (1, 0) => 2,
-                    (0, 1) => 4,
-                    (-1, 0) => 8,
-                    _ => continue,
-                };
+                let Some(bit) = side_bit(at, pos(k, f.pos)) else { continue };
                 contact += 1;
                 sides |= bit;
             }
@@ -395,14 +388,7 @@ impl Battle<'_> {
             // or 2 and 8. (A loadout is built often: no list made for one tile.)
             let (mut contact, mut sides) = (0usize, 0u8);
             let mut touch = |k: usize, p: Tile| {
-                let p = pos(k, p);
-                let bit = match (p.0 - at.0, p.1 - at.1) {
-                    (0, -1) => 1,
-                    (1, 0) => 2,
-                    (0, 1) => 4,
-                    (-1, 0) => 8,
-                    _ => return,
-                };
+                let Some(bit) = side_bit(at, pos(k, p)) else { return };
                 contact += 1;
                 sides |= bit;
             };
@@ -608,3 +594,15 @@ impl Battle<'_> {
 
 #[cfg(test)]
 mod tests;
+
+/// The side of `at` that `p` touches, a bit each (up 1, right 2, down 4, left 8: opposite sides
+/// are bits 1 and 4, or 2 and 8), or `None` where `p` is not one of its four neighbours.
+fn side_bit(at: Tile, p: Tile) -> Option<u8> {
+    match (p.0 - at.0, p.1 - at.1) {
+        (0, -1) => Some(1),
+        (1, 0) => Some(2),
+        (0, 1) => Some(4),
+        (-1, 0) => Some(8),
+        _ => None,
+    }
+}
