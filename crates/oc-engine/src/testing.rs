@@ -4,12 +4,19 @@ use crate::{Engine, Loadout};
 
 /// The engine of `source` (the file `field.oc`, whose scenario names its map `field.map.toml`)
 /// and that map, `map_text`, as a battle lays it out: a small field a test writes out itself.
-#[allow(clippy::expect_used)]
 pub(crate) fn field(source: &str, map_text: &str) -> (Engine, oc_model::BattleMap) {
+    field_named(("field.oc", source), ("field.map.toml", map_text))
+}
+
+/// [`field`] with the files' names: the scenario's file `(name, source)` and the map's
+/// `(name, text)`, at the name the scenario gives it (a shipped scenario read with
+/// `include_str!`).
+#[allow(clippy::expect_used)]
+pub(crate) fn field_named((name, source): (&str, &str), (map_name, map_text): (&str, &str)) -> (Engine, oc_model::BattleMap) {
     let mut files = std::collections::BTreeMap::new();
-    files.insert("field.oc".to_string(), source.to_string());
-    files.insert("field.map.toml".to_string(), map_text.to_string());
-    let (c, _) = oc_compiler::Workspace::new().compile(&mut oc_compiler::MemoryHost(files), &["field.oc".to_string()]);
+    files.insert(name.to_string(), source.to_string());
+    files.insert(map_name.to_string(), map_text.to_string());
+    let (c, _) = oc_compiler::Workspace::new().compile(&mut oc_compiler::MemoryHost(files), &[name.to_string()]);
     let engine = Engine::new(c.rules.unwrap_or_else(|| panic!("{:#?}", c.diagnostics))).expect("the engine takes them");
     let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), map_text);
     assert!(diags.is_empty(), "{diags:?}");

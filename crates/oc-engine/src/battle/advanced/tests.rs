@@ -9,20 +9,10 @@ use crate::battle::{Act, Battle, Tile, Turn};
 use crate::Engine;
 
 /// The shipped Storm at the River (`scenarios/battlestorm-narube.oc`, its own armies) and its map.
-#[allow(clippy::expect_used)]
 fn storm() -> (Engine, oc_model::BattleMap) {
     let scenario = include_str!("../../../../../scenarios/battlestorm-narube.oc");
     let map_text = include_str!("../../../../../scenarios/maps/narube-river.map.toml");
-    let files =
-        [("maps/narube-river.map.toml".to_string(), map_text.to_string()), ("narube.oc".to_string(), scenario.to_string())];
-    let (c, _) = oc_compiler::Workspace::new()
-        .compile(&mut oc_compiler::MemoryHost(files.into_iter().collect()), &["narube.oc".to_string()]);
-    let engine = Engine::new(c.rules.unwrap_or_else(|| panic!("{:#?}", c.diagnostics))).expect("the engine takes them");
-    let (map, diags) = oc_atlas::parse(oc_diag::FileId(0), map_text);
-    assert!(diags.is_empty(), "{diags:?}");
-    let mut map = map.expect("a map");
-    map.resolve(&engine.rules);
-    (engine, map.battle_map())
+    crate::testing::field_named(("narube.oc", scenario), ("maps/narube-river.map.toml", map_text))
 }
 
 /// Holds the one pass to the rules read apart for units, tiles and movers drawn at random (a
