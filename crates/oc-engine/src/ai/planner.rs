@@ -182,6 +182,8 @@ impl Controller for Planner {
         let fallback = ranked.first().map(|(_, t)| t.clone());
         let turns: Vec<Turn> = ranked.into_iter().take(WIDTH).map(|(_, t)| t).collect();
         let mut race = Race::new(turns.len());
+        // The turns a copy played after the candidate (as played: a refused one's stand-in).
+        let mut line: Vec<Turn> = Vec::with_capacity(DEPTH);
         for s in 0..samples {
             let seed = mix(self.decisions.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ s);
             for i in race.running() {
@@ -192,6 +194,7 @@ impl Controller for Planner {
                     continue;
                 }
                 let mut seen = Seen::fork(b, &fog, seed, spare.take());
+                line.clear();
                 // A copy the turn is refused on is forked into again (all of it copied).
                 if seen.copy.turn_or_spoil(turn.clone()).is_err() {
                     race.refuse(i);
@@ -207,9 +210,37 @@ impl Controller for Planner {
                         if own { self.memo.turn(&seen.copy, |c| self.taking.choose(c)) } else { self.playout.choose(&seen.copy) };
                     let Some(t) = t else { break };
                     self.played += 1;
-                    if seen.copy.play_turn(t).is_err() {
+                    // Played as a whole game plays it (`Battle::play_turn`). A unit under a
+                    // status (one may forbid its attack: most turns refused) plays it with a
+                    // copy of the units to put back; any other without: where the rules refuse
+                    // it, the copy is made again and played up to it (the same dice, the same
+                    // battle), and the unit's stand-in (`Battle::instead`) is played there.
+                    if seen.copy.units.get(t.unit).is_some_and(|u| !u.statuses.is_empty()) {
+                        if seen.copy.turn(t.clone()).is_ok() {
+                            line.push(t);
+                            continue;
+                        }
+                        let instead = seen.copy.instead(t.unit);
+                        if seen.copy.turn(instead.clone()).is_err() {
+                            break;
+                        }
+                        line.push(instead);
+                        continue;
+                    }
+                    if seen.copy.turn_or_spoil(t.clone()).is_ok() {
+                        line.push(t);
+                        continue;
+                    }
+                    let left = seen.copy.left();
+                    seen = Seen::fork(b, &fog, seed, Some(seen.copy));
+                    let again = std::iter::once(turn).chain(&line).all(|p| seen.copy.turn_or_spoil(p.clone()).is_ok());
+                    debug_assert!(again, "a copy made again plays as before");
+                    seen.copy.leave(left);
+                    let instead = seen.copy.instead(t.unit);
+                    if !again || seen.copy.turn(instead.clone()).is_err() {
                         break;
                     }
+                    line.push(instead);
                 }
                 let v = leaf.value(&seen, &mut self.walks);
                 race.push(i, v, seen.copy.drawn() == 0);

@@ -103,8 +103,15 @@ impl Battle<'_> {
         if self.turn(turn).is_ok() {
             return Ok(());
         }
+        let instead = self.instead(unit);
+        self.turn(instead)
+    }
+
+    /// The turn [`Battle::play_turn`] plays for `unit` where the rules refused its controller's:
+    /// where it must attack the weakest, that attack from where it stands; else it waits.
+    pub(crate) fn instead(&self, unit: usize) -> Turn {
         let forced =
             self.weakest_in_range(unit).first().map(|k| Turn { unit, act: Act::Attack { target: *k }, ..Default::default() });
-        self.turn(forced.unwrap_or(Turn { unit, ..Default::default() }))
+        forced.unwrap_or(Turn { unit, ..Default::default() })
     }
 }
