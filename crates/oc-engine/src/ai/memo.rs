@@ -7,7 +7,8 @@
 //! tactician keeps no memory), so a battle met again plays the turn chosen the first time: every
 //! copy plays as before, and a decision is the same one. A ring of at most [`Memo::KEPT`]
 //! battles, each its state but for the dice ([`Battle::undiced`]), each new one copied into the
-//! oldest's room (its units' names and lists reused), found by [`Battle::undiced_hash`] and kept
+//! oldest's room (its units' names and lists reused) or, until the ring is full, into one a memo
+//! dropped on its thread left, found by [`Battle::undiced_hash`] and kept
 //! only where choosing rolled no die (on a look-ahead copy: `dice::rolled`); a hit must match
 //! the whole battle (two with one hash make a miss and the later replaces the earlier, never a
 //! wrong turn).
@@ -22,8 +23,20 @@
 //! tactician against itself: 0.18G, 0.09G, 0.07G, 0.11G, 0.11G). A ring of 1,024 saved no more,
 //! for either.
 
+use std::cell::RefCell;
+
 use crate::battle::{Battle, MoveHint, Turn, Undiced};
 use crate::fx::FastMap;
+
+/// One battle kept: its hash, the battle, the turn chosen there and its move's hint.
+type Kept = (u64, Undiced, Option<Turn>, Option<MoveHint>);
+
+thread_local! {
+    /// The rings of memos dropped on this thread (at most [`Memo::ROOMS`]): a new memo copies
+    /// its battles into their rooms (names and lists reused) instead of copying each afresh.
+    /// Nothing in them is read: only the battles a memo kept itself are found (`by_hash`).
+    static ROOMS: RefCell<Vec<Vec<Kept>>> = const { RefCell::new(Vec::new()) };
+}
 
 /// The tactician's playout turns, by the battle they were chosen for.
 pub(super) struct Memo {
@@ -32,7 +45,9 @@ pub(super) struct Memo {
     /// Whether a choice leaves its move's cost for the turn to read (`Battle::hint_move`,
     /// greedy's): kept with the turn and given again with it, the move not searched again.
     hinted: bool,
-    ring: Vec<(u64, Undiced, Option<Turn>, Option<MoveHint>)>,
+    /// The battles kept (the first `kept`), then rooms a dropped memo left ([`ROOMS`]).
+    ring: Vec<Kept>,
+    kept: usize,
     by_hash: FastMap<u64, usize>,
     /// The slot the next battle is copied into, once the ring is full.
     next: usize,
@@ -40,7 +55,7 @@ pub(super) struct Memo {
 
 impl std::fmt::Debug for Memo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Memo").field("kept", &self.ring.len()).finish_non_exhaustive()
+        f.debug_struct("Memo").field("kept", &self.kept).finish_non_exhaustive()
     }
 }
 
@@ -54,11 +69,13 @@ impl Default for Memo {
 impl Memo {
     /// The most battles kept (each a copy of its state).
     const KEPT: usize = 256;
+    /// The most rings of dropped memos a thread keeps (a battle of two planners holds four memos).
+    const ROOMS: usize = 4;
 
     /// An empty memo; `checked`: whether debug builds check each hit against a fresh choice;
     /// `hinted`: whether a choice hints its move ([`Memo::hinted`]).
     pub fn new(checked: bool, hinted: bool) -> Self {
-        Memo { checked, hinted, ring: Vec::new(), by_hash: FastMap::default(), next: 0 }
+        Memo { checked, hinted, ring: Vec::new(), kept: 0, by_hash: FastMap::default(), next: 0 }
     }
 
     /// The turn `choose` makes in `b`: the one kept for `b`, or `choose`'s (kept if it rolled no die).
@@ -98,13 +115,27 @@ impl Memo {
     }
 
     fn insert(&mut self, hash: u64, b: &Battle, t: Option<Turn>) {
-        if self.ring.len() < Memo::KEPT {
-            if self.ring.is_empty() {
+        if self.kept < Memo::KEPT {
+            if self.kept == 0 {
+                // A dropped memo's ring, where one is left ([`ROOMS`]).
+                if self.ring.is_empty() {
+                    self.ring =
+                        ROOMS.try_with(|r| r.try_borrow_mut().ok().and_then(|mut r| r.pop())).ok().flatten().unwrap_or_default();
+                }
                 // Its room once (a battle's copy moved on each growth otherwise).
-                self.ring.reserve_exact(Memo::KEPT);
+                self.ring.reserve_exact(Memo::KEPT.saturating_sub(self.ring.len()));
                 self.by_hash.reserve(Memo::KEPT);
             }
-            self.by_hash.insert(hash, self.ring.len());
+            let k = self.kept;
+            self.kept += 1;
+            self.by_hash.insert(hash, k);
+            // Into a dropped memo's room where there is one left.
+            if let Some((h, u, turn, hint)) = self.ring.get_mut(k) {
+                b.undiced_into(u);
+                Memo::hint(self.hinted, &t, hint);
+                (*h, *turn) = (hash, t);
+                return;
+            }
             let mut hint = None;
             Memo::hint(self.hinted, &t, &mut hint);
             self.ring.push((hash, b.undiced(), t, hint));
@@ -120,5 +151,22 @@ impl Memo {
         Memo::hint(self.hinted, &t, hint);
         (*h, *turn) = (hash, t);
         self.by_hash.insert(hash, k);
+    }
+}
+
+/// Its ring left to the next memo of its thread ([`ROOMS`]).
+impl Drop for Memo {
+    fn drop(&mut self) {
+        let ring = std::mem::take(&mut self.ring);
+        if ring.is_empty() {
+            return;
+        }
+        let _ = ROOMS.try_with(|r| {
+            if let Ok(mut r) = r.try_borrow_mut() {
+                if r.len() < Memo::ROOMS {
+                    r.push(ring);
+                }
+            }
+        });
     }
 }
