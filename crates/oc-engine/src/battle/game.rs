@@ -114,4 +114,24 @@ impl Battle<'_> {
             self.weakest_in_range(unit).first().map(|k| Turn { unit, act: Act::Attack { target: *k }, ..Default::default() });
         forced.unwrap_or(Turn { unit, ..Default::default() })
     }
+
+    /// What a refused turn leaves changed of a copy [`Battle::turn_or_spoil`] spoiled, where
+    /// [`Battle::turn`] puts the rest back: the outcome and the regions held (taken out of it).
+    /// A copy made again and played up to that turn has the rest as `turn` leaves it, and is the
+    /// battle `turn` leaves once [`Battle::leave`] puts these back.
+    pub(crate) fn left(&mut self) -> Left {
+        Left { outcome: self.state.outcome.take(), held: std::mem::take(&mut self.state.held) }
+    }
+
+    /// Puts back what a refused turn left ([`Battle::left`]).
+    pub(crate) fn leave(&mut self, left: Left) {
+        self.state.outcome = left.outcome;
+        self.state.held = left.held;
+    }
+}
+
+/// What a refused turn leaves changed where [`Battle::turn`] puts the rest back ([`Battle::left`]).
+pub(crate) struct Left {
+    outcome: Option<(m::Outcome, String)>,
+    held: Vec<super::victory::Hold>,
 }

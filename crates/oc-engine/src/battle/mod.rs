@@ -307,12 +307,6 @@ impl std::ops::Deref for Battle<'_> {
     }
 }
 
-/// What a refused turn leaves changed where [`Battle::turn`] puts the rest back ([`Battle::left`]).
-pub(crate) struct Left {
-    outcome: Option<(m::Outcome, String)>,
-    held: Vec<victory::Hold>,
-}
-
 /// What a turn reads of its unit as it begins (not a whole copy of it).
 struct Acting {
     name: String,
@@ -445,20 +439,6 @@ impl<'e> Battle<'e> {
     pub(crate) fn turn_or_spoil(&mut self, t: Turn) -> Result<(), BattleError> {
         self.terrain_undo.clear();
         self.turn_inner(t, None)
-    }
-
-    /// What a refused turn leaves changed of a copy [`Battle::turn_or_spoil`] spoiled, where
-    /// [`Battle::turn`] puts the rest back: the outcome and the regions held (taken out of it).
-    /// A copy made again and played up to that turn has the rest as `turn` leaves it, and is the
-    /// battle `turn` leaves once [`Battle::leave`] puts these back.
-    pub(crate) fn left(&mut self) -> Left {
-        Left { outcome: self.state.outcome.take(), held: std::mem::take(&mut self.state.held) }
-    }
-
-    /// Puts back what a refused turn left ([`Battle::left`]).
-    pub(crate) fn leave(&mut self, left: Left) {
-        self.state.outcome = left.outcome;
-        self.state.held = left.held;
     }
 
     /// `resumed`: the rest of a turn a move that came too near held (interrupt.rs), with the
