@@ -322,19 +322,26 @@ impl Exchange<'_> {
             ir.strike_dice.iter().zip(&lists.dens).filter(|(s, _)| mask & (1u64 << **s) != 0).map(|(_, d)| *d).product::<f64>()
         };
         let mut memo: Vec<Option<(Marginal, u64)>> = vec![None; ir.formulas.len()];
-        let mut out = Tally::default();
+        // The outcomes with their weights summed, in the order first reached (as a `Tally` keeps
+        // them). The heads are distinct (`joint` merged equal ones), so an outcome of one head is
+        // never another's: each head's are merged among themselves alone, found by their damage
+        // (`Damages`), not hashed.
+        let mut out: Vec<(f64, Outcome)> = Vec::new();
+        let mut damages = Damages::default();
         for &((backfire, hit, crit), weight) in &heads {
             if !(hit || backfire) {
-                out.add(Outcome { hit, crit, backfire, damage: 0, ..Outcome::default() }, weight * den_of(all & !head));
+                out.push((weight * den_of(all & !head), Outcome { hit, crit, backfire, damage: 0, ..Outcome::default() }));
                 continue;
             }
             let (formula, mask) = if crit { (roles.critical_damage, critical) } else { (roles.damage, plain) };
             let rest = den_of(all & !(head | mask));
+            damages.restart(out.len());
             for &(v, w) in self.marginal(formula, units, attrs, attacker, lists, &mut memo, &mut rolls, cache).0.iter() {
-                out.add(Outcome { hit, crit, backfire, damage: v.int().max(0), ..Outcome::default() }, weight * w * rest);
+                let o = Outcome { hit, crit, backfire, damage: v.int().max(0), ..Outcome::default() };
+                damages.add(&mut out, o, weight * w * rest);
             }
         }
-        Some(out.list.into_iter().map(|(o, w)| (w, o)).collect())
+        Some(out)
     }
 
     /// Formula `f`'s distribution over the strike's dice: from its independent parts' where it
@@ -555,6 +562,57 @@ impl Exchange<'_> {
             f(rolls, places, cache, weight);
             let Some(k) = advance(&mut at, dice.iter().map(|(_, (_, v, _))| v.len())) else { break };
             turned = dice.iter().take(k + 1).fold(0u64, |m, (_, (s, _, _))| m | (1u64 << s));
+        }
+    }
+}
+
+/// Where each damage of one head's outcomes sits in a strike's list (`Exchange::factored`): by
+/// the damage where it is small, each entry stamped with the head it was set for (so the table
+/// is never cleared between heads), else searched among that head's outcomes.
+#[derive(Default)]
+struct Damages {
+    slots: Vec<(u32, u32)>,
+    stamp: u32,
+    /// Where the head's outcomes begin in the list.
+    from: usize,
+}
+
+impl Damages {
+    /// The most damage found by the table; past it, searched.
+    const DENSE: i64 = 1 << 12;
+
+    /// Ready for the next head, whose outcomes begin at `from` in the list.
+    fn restart(&mut self, from: usize) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots.fill((0, 0));
+            self.stamp = 1;
+        }
+        self.from = from;
+    }
+
+    /// Adds `weight` to outcome `o` (of the head last restarted for) in `list`: to its weight
+    /// where it is there, else as a new entry at the end, as `Tally::add` does.
+    fn add(&mut self, list: &mut Vec<(f64, Outcome)>, o: Outcome, weight: f64) {
+        let found = if (0..Damages::DENSE).contains(&o.damage) {
+            let d = o.damage as usize;
+            if self.slots.len() <= d {
+                self.slots.resize(d + 1, (0, 0));
+            }
+            match self.slots.get_mut(d) {
+                Some(s) if s.0 == self.stamp => Some(s.1 as usize),
+                Some(s) => {
+                    *s = (self.stamp, u32::try_from(list.len()).unwrap_or(u32::MAX));
+                    None
+                }
+                None => None,
+            }
+        } else {
+            list.get(self.from..).and_then(|head| head.iter().position(|(_, x)| *x == o)).map(|i| i + self.from)
+        };
+        match found.and_then(|i| list.get_mut(i)).filter(|(_, x)| *x == o) {
+            Some((w, _)) => *w += weight,
+            None => list.push((weight, o)),
         }
     }
 }
