@@ -433,7 +433,7 @@ impl Exchange<'_> {
                         (Leaf::Formula(_), None) => Rc::new(vec![(V::Int(0), 1.0)]),
                     })
                     .collect();
-                let mut out = Tally::default();
+                let mut out = Values::default();
                 let mut at = vec![0usize; parts.len()];
                 loop {
                     let mut weight = 1.0;
@@ -562,6 +562,48 @@ impl Exchange<'_> {
             f(rolls, places, cache, weight);
             let Some(k) = advance(&mut at, dice.iter().map(|(_, (_, v, _))| v.len())) else { break };
             turned = dice.iter().take(k + 1).fold(0u64, |m, (_, (s, _, _))| m | (1u64 << s));
+        }
+    }
+}
+
+/// Weights by value in the order first added, as a `Tally` of values keeps them: a small whole
+/// number is found by a table by the number, any other value by a search (a distribution's
+/// values are mostly damage and sums of dice; a search finds any value, and a number found by the
+/// table is never one searched for).
+#[derive(Default)]
+struct Values {
+    list: Vec<(V, f64)>,
+    /// By a number less `Values::LOW`: its place in `list`, plus one (0: not there).
+    places: Vec<u32>,
+}
+
+impl Values {
+    /// The numbers found by the table: from `LOW` to below `HIGH`.
+    const LOW: i64 = -1024;
+    const HIGH: i64 = 1 << 12;
+
+    fn add(&mut self, v: V, weight: f64) {
+        let found = match v {
+            V::Int(n) if (Values::LOW..Values::HIGH).contains(&n) => {
+                let k = (n - Values::LOW) as usize;
+                if self.places.len() <= k {
+                    self.places.resize(k + 1, 0);
+                }
+                let next = u32::try_from(self.list.len() + 1).unwrap_or(0);
+                match self.places.get_mut(k) {
+                    Some(p) if *p > 0 => Some(*p as usize - 1),
+                    Some(p) => {
+                        *p = next;
+                        None
+                    }
+                    None => None,
+                }
+            }
+            _ => self.list.iter().position(|(x, _)| *x == v),
+        };
+        match found.and_then(|i| self.list.get_mut(i)).filter(|(x, _)| *x == v) {
+            Some((_, w)) => *w += weight,
+            None => self.list.push((v, weight)),
         }
     }
 }
