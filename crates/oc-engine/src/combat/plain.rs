@@ -339,8 +339,9 @@ fn strike(next: &mut Grid, hp: [i64; 2], p: f64, side: usize, outcomes: &Outcome
 /// [`strike`] with many outcomes (damage dice), by the strike's [`Row`] from these hit points:
 /// the states it leads to are placed in the level's list first, in the order first reached (a
 /// state not there yet with weight 0.0, which adding a weight to leaves that weight: weights are
-/// never -0.0), then each outcome's weight is added to its state's in turn, as adding each to its
-/// state one by one does. The same states, the same sums in the same order: the same bits.
+/// never -0.0), then each state's outcomes' weights are added to its own in their order, as
+/// adding each outcome's to its state one by one does (no other outcome adds to that state). The
+/// same states, the same sums in the same order: the same bits.
 #[inline(always)]
 fn strike_many(next: &mut Grid, hp: [i64; 2], p: f64, side: usize, outcomes: &Outcomes) {
     let faces = outcomes.den;
@@ -348,9 +349,9 @@ fn strike_many(next: &mut Grid, hp: [i64; 2], p: f64, side: usize, outcomes: &Ou
     let (stamp, width, start) = (*stamp, *width, *start);
     let done = with_row(hp, side, outcomes, |row| {
         let at: SmallVec<[usize; 8]> = row.states.iter().map(|s| add_to(list, slots, stamp, width, start, *s, 0.0)).collect();
-        // Outcomes in a row that lead to one state (every blow past the struck unit's hit
-        // points, and from where every outcome left fells it, all of them): their weights
-        // summed there one after the other, as each outcome's would be.
+        // The outcomes that lead to one state (every blow past the struck unit's hit points,
+        // and from where every outcome left fells it, all of them): their weights summed there
+        // one after the other, as each outcome's would be.
         let counts = &row.counts[..];
         let mut from = 0;
         for &(end, state) in row.runs.iter() {
@@ -367,12 +368,12 @@ fn strike_many(next: &mut Grid, hp: [i64; 2], p: f64, side: usize, outcomes: &Ou
 }
 
 /// Where the outcomes of a strike lead from one pair of hit points: each state in the order
-/// first reached, and the outcomes in runs that lead to one state (where each run ends, its
-/// state's place among them).
+/// first reached, and the outcomes' weights by state (each state's in the outcomes' order), with
+/// where each state's end and its place among the states.
 struct Row {
     states: SmallVec<[[i64; 2]; 8]>,
     runs: Box<[(u32, u16)]>,
-    /// Each outcome's weight ([`counts`]).
+    /// Each outcome's weight ([`counts`]), each state's together (`runs`).
     counts: Box<[f64]>,
 }
 
@@ -437,7 +438,23 @@ impl Row {
                 break;
             }
         }
-        Some(Row { states, runs: runs.into(), counts: counts(outcomes) })
+        // Each state's runs one after the other, in their order: a state's weight is added to
+        // by its own outcomes alone, so its sum is the same taken before or after another
+        // state's (one summing a few dozen outcomes at a time, not each run apart).
+        let all = counts(outcomes);
+        let mut grouped: Vec<f64> = Vec::with_capacity(all.len());
+        let mut ends: Vec<(u32, u16)> = Vec::with_capacity(states.len());
+        for place in 0..states.len() {
+            let mut from = 0;
+            for &(end, state) in &runs {
+                if usize::from(state) == place {
+                    grouped.extend_from_slice(all.get(from..end as usize)?);
+                }
+                from = end as usize;
+            }
+            ends.push((u32::try_from(grouped.len()).ok()?, u16::try_from(place).ok()?));
+        }
+        Some(Row { states, runs: ends.into(), counts: grouped.into() })
     }
 }
 
