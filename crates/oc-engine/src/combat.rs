@@ -584,6 +584,14 @@ impl<'e> Exchange<'e> {
     /// [`Exchange::outcomes`], remembered in `memo`: once for every amount of hit points where
     /// working them out read none.
     fn outcomes_memo(&self, state: &State, side: usize, memo: &mut OutcomeCache) -> Arc<Outcomes> {
+        self.outcomes_kept(state, side, Some(memo))
+    }
+
+    /// [`Exchange::outcomes_memo`], without a walk's `memo` where `None`: asked by a walk that
+    /// keeps what it asked itself (a plain walk, by hit points), of an exchange whose outcomes are
+    /// kept beyond it (`across.rs`: found there again, not worked out). The same outcomes found
+    /// another way: the same bits.
+    fn outcomes_kept(&self, state: &State, side: usize, mut memo: Option<&mut OutcomeCache>) -> Arc<Outcomes> {
         let form = state.phase.form_of(side);
         let start = self.at_start(state) && form == 0;
         // As the exchange began (most states): worked out once, found without hashing the state.
@@ -593,13 +601,16 @@ impl<'e> Exchange<'e> {
         }
         let mut key =
             (State { hp: ANY_HP, statuses: state.statuses.clone(), res: state.res, phase: Phase::Done }, side + 2 * form);
-        if let Some(o) = memo.by_state.get(&key) {
-            return o.clone();
+        if let Some(memo) = memo.as_deref() {
+            if let Some(o) = memo.by_state.get(&key) {
+                return o.clone();
+            }
+            key.0.hp = state.hp;
+            if let Some(o) = memo.by_state.get(&key) {
+                return o.clone();
+            }
         }
         key.0.hp = state.hp;
-        if let Some(o) = memo.by_state.get(&key) {
-            return o.clone();
-        }
         self.reads.set(0);
         // Kept by an exchange of the same two loadouts at other hit points, with the sides whose
         // hit points or resources working them out read (as it would here).
@@ -626,7 +637,9 @@ impl<'e> Exchange<'e> {
             }
             key.0.hp = ANY_HP;
         }
-        memo.by_state.insert(key, o.clone());
+        if let Some(memo) = memo.as_deref_mut() {
+            memo.by_state.insert(key, o.clone());
+        }
         o
     }
 

@@ -23,6 +23,10 @@ pub(super) const MAX_PLAIN_STRIKES: usize = 3 * MAX_STRIKES as usize;
 /// The room a level's states start with: most levels have fewer.
 const ROOM: usize = 16;
 
+/// The most pairs of hit points whose outcomes a plain walk finds in a table by the pair
+/// (`Exchange::walk_plain`); a walk from more finds them in a map.
+const KNOWN_PAIRS: usize = 1 << 12;
+
 impl Exchange<'_> {
     /// The final hit points with their chances, in the order first reached, or `None` where the
     /// exchange is not plain (then the general walk goes on with what was worked out here); and
@@ -97,16 +101,33 @@ impl Exchange<'_> {
         // The states of this walk differ only in hit points: what a side's strike comes to at a
         // pair of them is asked again at every level that reaches the pair, found here by the
         // pair (no state copied or hashed, as `outcomes_memo`'s table keys them).
+        // Hit points only fall in a plain walk: a pair lies between (1, 1) and where the walk
+        // began, so it is found in a table by the pair where that is small, else in a map.
         let mut state = initial.clone();
         let mut known: FastMap<([i64; 2], usize), Arc<Outcomes>> = FastMap::default();
+        let [a, d] = initial.hp;
+        let width = d.saturating_add(1);
+        let pairs = usize::try_from(a.saturating_add(1).saturating_mul(width)).ok().filter(|n| *n <= KNOWN_PAIRS);
+        let mut table: Vec<Option<Arc<Outcomes>>> = vec![None; 2 * pairs.unwrap_or(0)];
+        // Outcomes kept beyond the exchange are found there again: this walk's own table is
+        // not asked (nor filled) too.
+        let kept = self.across.is_some();
         let done = run(initial.hp, strikers, fixed.each_ref().map(|o| o.as_deref()), &mut |side, hp| {
-            known
-                .entry((hp, side))
-                .or_insert_with(|| {
-                    state.hp = hp;
+            let mut work_out = |hp: [i64; 2]| {
+                state.hp = hp;
+                if kept {
+                    self.outcomes_kept(&state, side, None)
+                } else {
                     self.outcomes_memo(&state, side, cache)
-                })
-                .clone()
+                }
+            };
+            let inside = (hp[0] as u64) <= (a as u64) && (hp[1] as u64) <= (d as u64);
+            let at = hp[0].wrapping_mul(width).wrapping_add(hp[1]).wrapping_mul(2).wrapping_add(side as i64);
+            match table.get_mut(at as usize).filter(|_| inside) {
+                Some(Some(o)) => o.clone(),
+                Some(slot) => slot.insert(work_out(hp)).clone(),
+                None => known.entry((hp, side)).or_insert_with(|| work_out(hp)).clone(),
+            }
         })?;
         Some((done, planning.then_some(Plain)))
     }
