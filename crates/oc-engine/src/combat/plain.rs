@@ -369,16 +369,18 @@ fn strike_many(next: &mut Grid, hp: [i64; 2], p: f64, side: usize, outcomes: &Ou
     let Grid { list, slots, stamp, width, start } = next;
     let (stamp, width, start) = (*stamp, *width, *start);
     let done = with_row(hp, side, outcomes, |row| {
-        let at: SmallVec<[usize; 8]> = row.states.iter().map(|s| add_to(list, slots, stamp, width, start, *s, 0.0)).collect();
-        // The outcomes that lead to one state (every blow past the struck unit's hit points,
-        // and from where every outcome left fells it, all of them): their weights summed there
-        // one after the other, as each outcome's would be.
+        // Each state in the order first reached: placed, then the outcomes that lead to it
+        // (every blow past the struck unit's hit points, and from where every outcome left
+        // fells it, all of them) summed there one after the other, as each outcome's would be.
+        // Placing a state after another's outcomes were summed places it where placing it
+        // before would: the states are placed in the same order.
         let counts = &row.counts[..];
         let mut from = 0;
-        for &(end, state) in row.runs.iter() {
+        for (&end, state) in row.ends.iter().zip(&row.states) {
             let counts = counts.get(from..end as usize).unwrap_or_default();
             from = end as usize;
-            if let Some((_, w)) = at.get(state as usize).and_then(|i| list.get_mut(*i)) {
+            let i = add_to(list, slots, stamp, width, start, *state, 0.0);
+            if let Some((_, w)) = list.get_mut(i) {
                 *w = summed(*w, p, faces, counts);
             }
         }
@@ -390,11 +392,11 @@ fn strike_many(next: &mut Grid, hp: [i64; 2], p: f64, side: usize, outcomes: &Ou
 
 /// Where the outcomes of a strike lead from one pair of hit points: each state in the order
 /// first reached, and the outcomes' weights by state (each state's in the outcomes' order), with
-/// where each state's end and its place among the states.
+/// where each state's end.
 struct Row {
     states: SmallVec<[[i64; 2]; 8]>,
-    runs: Box<[(u32, u16)]>,
-    /// Each outcome's weight ([`counts`]), each state's together (`runs`).
+    ends: Box<[u32]>,
+    /// Each outcome's weight ([`counts`]), each state's together (to its place in `ends`).
     counts: Box<[f64]>,
 }
 
@@ -464,7 +466,7 @@ impl Row {
         // state's (one summing a few dozen outcomes at a time, not each run apart).
         let all = counts(outcomes);
         let mut grouped: Vec<f64> = Vec::with_capacity(all.len());
-        let mut ends: Vec<(u32, u16)> = Vec::with_capacity(states.len());
+        let mut ends: Vec<u32> = Vec::with_capacity(states.len());
         for place in 0..states.len() {
             let mut from = 0;
             for &(end, state) in &runs {
@@ -473,9 +475,9 @@ impl Row {
                 }
                 from = end as usize;
             }
-            ends.push((u32::try_from(grouped.len()).ok()?, u16::try_from(place).ok()?));
+            ends.push(u32::try_from(grouped.len()).ok()?);
         }
-        Some(Row { states, runs: ends.into(), counts: grouped.into() })
+        Some(Row { states, ends: ends.into(), counts: grouped.into() })
     }
 }
 
