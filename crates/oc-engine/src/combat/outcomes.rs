@@ -582,6 +582,7 @@ impl Values {
     const LOW: i64 = -1024;
     const HIGH: i64 = 1 << 12;
 
+    #[inline]
     fn add(&mut self, v: V, weight: f64) {
         let found = match v {
             V::Int(n) if (Values::LOW..Values::HIGH).contains(&n) => {
@@ -635,6 +636,7 @@ impl Damages {
 
     /// Adds `weight` to outcome `o` (of the head last restarted for) in `list`: to its weight
     /// where it is there, else as a new entry at the end, as `Tally::add` does.
+    #[inline]
     fn add(&mut self, list: &mut Vec<(f64, Outcome)>, o: Outcome, weight: f64) {
         let found = if (0..Damages::DENSE).contains(&o.damage) {
             let d = o.damage as usize;
