@@ -591,7 +591,7 @@ impl<'e> Exchange<'e> {
     /// keeps what it asked itself (a plain walk, by hit points), of an exchange whose outcomes are
     /// kept beyond it (`across.rs`: found there again, not worked out). The same outcomes found
     /// another way: the same bits.
-    fn outcomes_kept(&self, state: &State, side: usize, mut memo: Option<&mut OutcomeCache>) -> Arc<Outcomes> {
+    fn outcomes_kept(&self, state: &State, side: usize, memo: Option<&mut OutcomeCache>) -> Arc<Outcomes> {
         let form = state.phase.form_of(side);
         let start = self.at_start(state) && form == 0;
         // As the exchange began (most states): worked out once, found without hashing the state.
@@ -637,7 +637,7 @@ impl<'e> Exchange<'e> {
             }
             key.0.hp = ANY_HP;
         }
-        if let Some(memo) = memo.as_deref_mut() {
+        if let Some(memo) = memo {
             memo.by_state.insert(key, o.clone());
         }
         o
