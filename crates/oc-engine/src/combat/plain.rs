@@ -102,13 +102,15 @@ impl Exchange<'_> {
         // pair of them is asked again at every level that reaches the pair, found here by the
         // pair (no state copied or hashed, as `outcomes_memo`'s table keys them).
         // Hit points only fall in a plain walk: a pair lies between (1, 1) and where the walk
-        // began, so it is found in a table by the pair where that is small, else in a map.
+        // began, so it is found in a table by the pair where that is small (made as the first
+        // is asked: most walks ask none), else in a map.
         let mut state = initial.clone();
         let mut known: FastMap<([i64; 2], usize), Arc<Outcomes>> = FastMap::default();
         let [a, d] = initial.hp;
         let width = d.saturating_add(1);
         let pairs = usize::try_from(a.saturating_add(1).saturating_mul(width)).ok().filter(|n| *n <= KNOWN_PAIRS);
-        let mut table: Vec<Option<Arc<Outcomes>>> = vec![None; 2 * pairs.unwrap_or(0)];
+        // By pair and side, the place of its outcomes in `found`, plus one (0: not yet asked).
+        let (mut places, mut found): (Vec<u32>, Vec<Arc<Outcomes>>) = (Vec::new(), Vec::new());
         // Outcomes kept beyond the exchange are found there again: this walk's own table is
         // not asked (nor filled) too.
         let kept = self.across.is_some();
@@ -121,11 +123,21 @@ impl Exchange<'_> {
                     self.outcomes_memo(&state, side, cache)
                 }
             };
+            if places.is_empty() {
+                places.resize(2 * pairs.unwrap_or(0), 0);
+            }
             let inside = (hp[0] as u64) <= (a as u64) && (hp[1] as u64) <= (d as u64);
             let at = hp[0].wrapping_mul(width).wrapping_add(hp[1]).wrapping_mul(2).wrapping_add(side as i64);
-            match table.get_mut(at as usize).filter(|_| inside) {
-                Some(Some(o)) => o.clone(),
-                Some(slot) => slot.insert(work_out(hp)).clone(),
+            match places.get_mut(at as usize).filter(|_| inside) {
+                Some(place) => {
+                    if let Some(o) = place.checked_sub(1).and_then(|i| found.get(i as usize)) {
+                        return o.clone();
+                    }
+                    let o = work_out(hp);
+                    *place = u32::try_from(found.len() + 1).unwrap_or(0);
+                    found.push(o.clone());
+                    o
+                }
                 None => known.entry((hp, side)).or_insert_with(|| work_out(hp)).clone(),
             }
         })?;
