@@ -99,13 +99,22 @@ impl Phase {
 /// The most resources a ruleset may declare (`oc_model::MAX_RESOURCES`).
 const MAX_RES: usize = m::MAX_RESOURCES;
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct State {
     hp: [i64; 2],
     statuses: [Vec<u32>; 2],
     /// Each side's resources (only reactions spend them in an exchange).
     res: [[i32; MAX_RES]; 2],
     phase: Phase,
+}
+
+impl Clone for State {
+    /// Field by field, each status list cloned apart (an array's clone goes through an iterator,
+    /// a call for each state a walk keys or makes).
+    fn clone(&self) -> State {
+        let [first, second] = &self.statuses;
+        State { hp: self.hp, statuses: [first.clone(), second.clone()], res: self.res, phase: self.phase }
+    }
 }
 
 impl PartialEq for State {
@@ -599,8 +608,9 @@ impl<'e> Exchange<'e> {
         if let Some(o) = self.start_outcomes(shared, side) {
             return o;
         }
-        let mut key =
-            (State { hp: ANY_HP, statuses: state.statuses.clone(), res: state.res, phase: Phase::Done }, side + 2 * form);
+        let [first, second] = &state.statuses;
+        let statuses = [first.clone(), second.clone()];
+        let mut key = (State { hp: ANY_HP, statuses, res: state.res, phase: Phase::Done }, side + 2 * form);
         if let Some(memo) = memo.as_deref() {
             if let Some(o) = memo.by_state.get(&key) {
                 return o.clone();
