@@ -148,6 +148,16 @@ impl Tactician {
                 *t = super::answer(b, std::mem::take(t));
             }
         }
+        // The first turn's move cost as its unit's reach found it, for the turn to read
+        // (`Battle::hint_move`, read only where what its search read is the same).
+        if let Some((_, t)) = ranked.first() {
+            let reached = d.reached.iter().find(|(k, ..)| *k == t.unit);
+            if let (Some(to), Some((_, mobility, reach))) = (t.to, reached) {
+                if let Some((_, cost)) = reach.binary_search_by_key(&to, |(x, _)| *x).ok().and_then(|n| reach.get(n)) {
+                    b.hint_move(t.unit, mobility, Some(&d.view.sight).filter(|s| s.fogged()), to, *cost);
+                }
+            }
+        }
         Some(ranked)
     }
 
@@ -369,6 +379,9 @@ struct Decision<'v, 'e> {
     /// Under fog: the tiles out of sight seen longest ago, with the round they were last seen
     /// plus one (0: never) (`Tactician::remember`).
     unswept: Option<(u32, Vec<Tile>)>,
+    /// By unit prepared (`Decision::prepare`): its mobility and the tiles in its reach with their
+    /// costs, in tile order: the move of the turn chosen is hinted from them (`Battle::hint_move`).
+    reached: Vec<(usize, (i64, String, bool), Vec<(Tile, i64)>)>,
 }
 
 /// One of our units where it stands, as the enemies see it: for each enemy of the threat map,
@@ -520,6 +533,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             lead: lead_next(b, side),
             remembered: Vec::new(),
             unswept: None,
+            reached: Vec::new(),
         };
         // What each enemy could strike now: the replies our units draw where they stand.
         let mine: Vec<(usize, Tile, i64, i64, Option<Atom>)> =

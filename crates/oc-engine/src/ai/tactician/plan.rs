@@ -188,11 +188,13 @@ impl<'v, 'e> Decision<'v, 'e> {
                     ..Default::default()
                 };
                 if affordable((turn.to, &turn.act), None) {
+                    self.reached.push((i, mobility.clone(), reach.clone()));
                     return Some(Prepared::Done(Plan { gain: 1000.0, turn }));
                 }
             }
         }
         let berserk = acting_unit.must_attack_weakest;
+        let moves = mobility.clone();
         let me = self.unit(i, u, (&acting, &acting_unit, mobility), (&has, &reach), cache)?;
         // For each enemy in sight and weapon, the nearest and farthest it can strike from: the
         // distances worth a forecast (a bow shoots from as far as it can, or from as near).
@@ -364,6 +366,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         if let Some(slot) = self.kept_ours.get_mut(i) {
             *slot = (Some((base, weapons)), std::mem::take(&mut arms.ours));
         }
+        self.reached.push((i, moves, reach));
         Some(Prepared::Pool(self.start(i, caution, (pool, candidates), cache)))
     }
 
