@@ -69,17 +69,26 @@ impl Decision<'_, '_> {
         let (base, entries) = self.targets.get_mut(k)?;
         // Where the advanced rules lay statuses by where a unit stands, as it will stand on `at`
         // (the whole loadout tells one entry from another).
+        // Asked again for the same tile and weapon in this decision (the battle as it stands),
+        // the same loadout: found by those, not built again (`Decision::situated`).
         if situated {
+            if let Some((x, id)) = self.situated.get(&(k, at, weapon)) {
+                return Some((x.clone(), *id));
+            }
             let mut l = b.loadout_moved(k, false, (k, at))?;
             l.weapon = weapon;
             l.terrain = terrain;
             l.hp = None;
-            if let Some((x, id)) = entries.iter().find(|(x, _)| **x == l) {
-                return Some((x.clone(), *id));
-            }
-            let id = cache.id(&l);
-            let loadout = Arc::new(l);
-            entries.push((loadout.clone(), id));
+            let (loadout, id) = match entries.iter().find(|(x, _)| **x == l) {
+                Some((x, id)) => (x.clone(), *id),
+                None => {
+                    let id = cache.id(&l);
+                    let loadout = Arc::new(l);
+                    entries.push((loadout.clone(), id));
+                    (loadout, id)
+                }
+            };
+            self.situated.insert((k, at, weapon), (loadout.clone(), id));
             return Some((loadout, id));
         }
         if let Some((l, id)) = entries.iter().find(|(l, _)| l.weapon == weapon && l.terrain == terrain) {

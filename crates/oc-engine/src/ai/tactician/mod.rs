@@ -359,6 +359,9 @@ struct Decision<'v, 'e> {
     targets: KeptTargets,
     /// By unit, whether its kept targets were held to its loadout in this decision.
     checked: Vec<bool>,
+    /// Where the battle is situated: our units as the enemy would strike them by unit, tile and
+    /// weapon, as [`Decision::target`] found them in this decision.
+    situated: crate::fx::FastMap<(usize, Tile, Option<Atom>), (Arc<Loadout>, u32)>,
     /// Under fog: our units' eyes (unit, tile, vision).
     eyes: Vec<(usize, Tile, i64)>,
     stepped: bool,
@@ -523,6 +526,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             kept_ours: KeptOurs::default(),
             targets,
             checked: Vec::new(),
+            situated: Default::default(),
             eyes,
             stepped,
             threat_zones,

@@ -196,48 +196,9 @@ impl<'v, 'e> Decision<'v, 'e> {
         let berserk = acting_unit.must_attack_weakest;
         let moves = mobility.clone();
         let me = self.unit(i, u, (&acting, &acting_unit, mobility), (&has, &reach), cache)?;
-        // For each enemy in sight and weapon, the nearest and farthest it can strike from: the
-        // distances worth a forecast (a bow shoots from as far as it can, or from as near).
-        // Only the weapons that reach an enemy from somewhere in the box the tiles in reach lie in
-        // (each tile's distance to it lies between the box's nearest and farthest): the enemies
-        // they reach are the only ones worth weighing an attack on (`strikable`).
-        // With them, by enemy of `strikable` and tile of the reach, whether a weapon strikes it
-        // from there over a clear line (`Arms::hits`: what `attacks` asks of every tile); and by
-        // tile of the reach whether a weapon strikes any of them from there (from most tiles none:
-        // `attacks` is not asked).
-        let mut spans: Vec<(usize, usize, i64, i64)> = Vec::new();
-        let mut strikable = Vec::new();
-        let mut hits: Vec<bool> = Vec::new();
-        let mut strikes_from = vec![false; reach.len()];
-        let bounds = bounds(&reach);
-        for (k, f) in self.view.targets() {
-            let (least, most) = span_of(bounds, f.pos);
-            let mut any = false;
-            let row = hits.len();
-            for (n, (_, lo, hi)) in me.weapons.iter().enumerate() {
-                if least > *hi || most < *lo {
-                    continue;
-                }
-                if !any {
-                    hits.resize(row + reach.len(), false);
-                }
-                any = true;
-                let (mut near, mut far) = (i64::MAX, i64::MIN);
-                for (((t, _), hit), from) in reach.iter().zip(hits.get_mut(row..).unwrap_or_default()).zip(&mut strikes_from) {
-                    let d = distance(*t, f.pos);
-                    if *lo <= d && d <= *hi && b.clear_line(*t, f.pos) {
-                        (near, far) = (near.min(d), far.max(d));
-                        (*hit, *from) = (true, true);
-                    }
-                }
-                if near <= far {
-                    spans.push((k, n, near, far));
-                }
-            }
-            if any {
-                strikable.push((k, f.pos));
-            }
-        }
+        // The distances worth a forecast, the enemies worth weighing an attack on, and the tiles
+        // a weapon strikes them from (`Decision::strike_map`).
+        let (spans, strikable, hits, strikes_from) = self.strike_map(&me.weapons, &reach);
         let caution = 1.0 - 0.5 * self.stakes.urgency;
         let foes = self.view.targets().map(|(k, f)| (k, f.pos)).collect();
         // The enemies as targets: the decision's, lent (handed back once the tiles are weighed).
@@ -252,7 +213,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             Some((Some((was, with)), ours)) if *was == base && *with == weapons => std::mem::take(ours),
             _ => Vec::new(),
         };
-        let mut arms = Arms { acting, foes, strikable, spans, hits, ours, targets };
+        let mut arms = Arms { acting, foes, strikable, spans, hits, ours, targets, own: Default::default() };
         // Every tile's candidate turns, in one list (each tile's added at its end).
         let mut candidates: Vec<Candidate> = Vec::with_capacity(2 * reach.len());
         // Every tile's candidates, in order, each scored but for the danger.
@@ -274,27 +235,46 @@ impl<'v, 'e> Decision<'v, 'e> {
         // general, it strikes worse), by its distinct loadouts there.
         let situated = b.situated();
         let mut prey_at: Vec<(Loadout, Vec<(Tile, f64)>)> = Vec::new();
+        // Its loadouts on the tiles of the reach, each distinct one built once
+        // (`Battle::loadouts_moved`: `loadout_moved` on each tile), and by distinct loadout, once
+        // looked at, its prey's place in `prey_at` (`None`: the prey where it stands).
+        if situated && me.can_attack {
+            arms.own = b.loadouts_moved(i, true, reach.iter().map(|(t, _)| *t));
+        }
+        let mut prey_of: Vec<Option<Option<usize>>> = vec![None; arms.own.0.len()];
         for (at, (t, _)) in reach.iter().enumerate() {
             let t = *t;
             let forced = if berserk { b.weakest_from(i, t) } else { Vec::new() };
-            let own = if situated && me.can_attack {
-                b.loadout_moved(i, true, (i, t)).map(|mut l| {
-                    l.terrain = arms.acting.terrain;
-                    l
-                })
-            } else {
-                None
-            };
-            let place = match own.filter(|l| *l != arms.acting) {
-                Some(l) => {
-                    let k = match prey_at.iter().position(|(x, _)| *x == l) {
-                        Some(k) => k,
-                        None => {
-                            let prey = self.prey(i, me.u, &l, (&me.weapons, me.points, me.span, &reach), cache);
-                            prey_at.push((l, prey));
-                            prey_at.len() - 1
-                        }
+            let own = arms.own.1.get(at).copied().flatten();
+            let looked = own.and_then(|n| prey_of.get(n).copied().flatten());
+            let of = match (own, looked) {
+                (_, Some(of)) => of,
+                (None, None) => None,
+                (Some(n), None) => {
+                    let own = arms.own.0.get(n).map(|l| {
+                        let mut l = l.clone();
+                        l.terrain = arms.acting.terrain;
+                        l
+                    });
+                    let of = match own.filter(|l| *l != arms.acting) {
+                        Some(l) => Some(match prey_at.iter().position(|(x, _)| *x == l) {
+                            Some(k) => k,
+                            None => {
+                                let prey = self.prey(i, me.u, &l, (&me.weapons, me.points, me.span, &reach), cache);
+                                prey_at.push((l, prey));
+                                prey_at.len() - 1
+                            }
+                        }),
+                        None => None,
                     };
+                    if let Some(slot) = prey_of.get_mut(n) {
+                        *slot = Some(of);
+                    }
+                    of
+                }
+            };
+            let place = match of {
+                Some(k) => {
                     let prey = prey_at.get(k).map_or(&[][..], |(_, p)| p.as_slice());
                     self.position(&me, t, prey)
                 }
@@ -610,7 +590,7 @@ impl<'v, 'e> Decision<'v, 'e> {
     ) {
         let b = self.battle();
         // Ours at full HP (read at the HP it has) on this tile's terrain, with each weapon.
-        let Arms { acting, ours, targets, strikable, spans, hits, .. } = arms;
+        let Arms { acting, ours, targets, strikable, spans, hits, own: own_at, .. } = arms;
         // Where the advanced rules lay statuses by where a unit stands (`Battle::situated`), ours
         // as it will stand on `t` (too far from its general, say), and each target as it will
         // stand once ours is there (`Battle::moves_situation`: a flank, the rear).
@@ -659,7 +639,12 @@ impl<'v, 'e> Decision<'v, 'e> {
                     continue;
                 }
                 if let Some(all) = unbuilt.take() {
-                    let own = if situated { b.loadout_moved(me.i, true, (me.i, t)) } else { None };
+                    // (`Arms::own`: `loadout_moved` on each tile of the reach.)
+                    let own = if situated {
+                        own_at.1.get(at_reach).copied().flatten().and_then(|n| own_at.0.get(n)).cloned()
+                    } else {
+                        None
+                    };
                     ours = Some(Arms::ours(all, (&*acting, own), me, b.terrain_at(t), cache));
                 }
                 let Some((la, ia)) = ours.and_then(|o| o.get(n)) else { continue };

@@ -2,7 +2,8 @@
 
 use oc_model as m;
 
-use super::Unit;
+use super::super::Decision;
+use super::{Reach, Unit, Weapons};
 use crate::ai::forecasts::{Forecasts, Targets};
 use crate::battle::Tile;
 use crate::{Atom, Loadout};
@@ -29,6 +30,10 @@ pub(super) struct Arms {
     pub(super) hits: Vec<bool>,
     pub(super) ours: Vec<OnTerrain>,
     pub(super) targets: Targets,
+    /// Where the battle is situated and the unit can attack: its loadouts as it acts on the
+    /// tiles of the reach (`Battle::loadouts_moved`: the distinct ones, and each tile's index
+    /// into them); else none.
+    pub(super) own: (Vec<Loadout>, Vec<Option<usize>>),
 }
 
 impl Arms {
@@ -61,5 +66,58 @@ impl Arms {
             }
         };
         ours.get(k).map_or(&[], |(_, _, built)| built.as_slice())
+    }
+}
+
+impl Decision<'_, '_> {
+    /// For each enemy in sight and weapon, the nearest and farthest it can strike from: the
+    /// distances worth a forecast (a bow shoots from as far as it can, or from as near). Only the
+    /// weapons that reach an enemy from somewhere in the box the tiles in `reach` lie in (each
+    /// tile's distance to it lies between the box's nearest and farthest): the enemies they reach
+    /// are the only ones worth weighing an attack on (`strikable`). With them, by enemy of
+    /// `strikable` and tile of the reach, whether a weapon strikes it from there over a clear
+    /// line (`Arms::hits`: what `attacks` asks of every tile); and by tile of the reach whether a
+    /// weapon strikes any of them from there (from most tiles none: `attacks` is not asked).
+    #[allow(clippy::type_complexity)]
+    pub(super) fn strike_map(
+        &self,
+        weapons: &Weapons,
+        reach: &Reach,
+    ) -> (Vec<(usize, usize, i64, i64)>, Vec<(usize, Tile)>, Vec<bool>, Vec<bool>) {
+        let b = self.battle();
+        let mut spans: Vec<(usize, usize, i64, i64)> = Vec::new();
+        let mut strikable = Vec::new();
+        let mut hits: Vec<bool> = Vec::new();
+        let mut strikes_from = vec![false; reach.len()];
+        let bounds = super::bounds(reach);
+        for (k, f) in self.view.targets() {
+            let (least, most) = super::span_of(bounds, f.pos);
+            let mut any = false;
+            let row = hits.len();
+            for (n, (_, lo, hi)) in weapons.iter().enumerate() {
+                if least > *hi || most < *lo {
+                    continue;
+                }
+                if !any {
+                    hits.resize(row + reach.len(), false);
+                }
+                any = true;
+                let (mut near, mut far) = (i64::MAX, i64::MIN);
+                for (((t, _), hit), from) in reach.iter().zip(hits.get_mut(row..).unwrap_or_default()).zip(&mut strikes_from) {
+                    let d = crate::battle::distance(*t, f.pos);
+                    if *lo <= d && d <= *hi && b.clear_line(*t, f.pos) {
+                        (near, far) = (near.min(d), far.max(d));
+                        (*hit, *from) = (true, true);
+                    }
+                }
+                if near <= far {
+                    spans.push((k, n, near, far));
+                }
+            }
+            if any {
+                strikable.push((k, f.pos));
+            }
+        }
+        (spans, strikable, hits, strikes_from)
     }
 }
