@@ -67,6 +67,7 @@ impl Tactician {
         self.arms.clear();
         self.targets.clear();
         self.ours.clear();
+        self.weapons.clear();
         let cache = std::mem::take(&mut self.cache);
         let cache = if cache.count() > MAX { Forecasts::default() } else { cache };
         let later = self.later.carried();

@@ -21,6 +21,10 @@ pub(super) type PreyArms = Vec<Vec<(Loadout, Vec<(Atom, i64, i64)>, Arc<[(Loadou
 /// terrain it struck from with each of them, interned (`Arms::ours`): kept while those are the same.
 pub(super) type KeptOurs = Vec<(Option<(Loadout, Vec<Atom>)>, Vec<plan::OnTerrain>)>;
 
+/// By unit, its weapons as a plan reads them (`Unit::weapons`), with what they are read from:
+/// its loadout as it acts and its items.
+pub(super) type KeptWeapons = Vec<Option<(Loadout, Vec<Atom>, Vec<(Atom, i64, i64)>)>>;
+
 /// By unit, its loadout as the enemy would strike it but for the weapon, terrain and HP
 /// (`Battle::loadout_of`, the three left out), and that loadout with each weapon and terrain it
 /// was asked for, interned (`Decision::target`): kept while the unit's is the same. Where the

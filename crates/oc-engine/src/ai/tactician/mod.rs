@@ -51,7 +51,7 @@ use super::greedy::verbs::Verbs;
 use super::{Guide, View};
 use crate::battle::{tile_index, Act, Battle, Controller, State, Tile, Turn};
 use crate::Loadout;
-use kept_units::{KeptOurs, KeptTargets, PreyArms};
+use kept_units::{KeptOurs, KeptTargets, KeptWeapons, PreyArms};
 use stakes::{prices, Stakes};
 use threat::{Blow, Later, Target, ThreatMap};
 pub(super) use walks::Walks;
@@ -76,6 +76,8 @@ pub struct Tactician {
     arms: PreyArms,
     targets: KeptTargets,
     ours: KeptOurs,
+    /// Each unit's weapons, kept between decisions by what they are read from (`KeptWeapons`).
+    weapons: KeptWeapons,
     /// Under fog, by side: where each enemy was last seen (`Tactician::remember`).
     last_seen: [Vec<Option<Tile>>; 2],
     /// Under fog, by side and tile (row by row): the round it was last in sight, plus one (0:
@@ -106,6 +108,7 @@ impl Tactician {
         let mut d = Decision::new(b, side, &self.prices, (&mut self.cache, &mut self.later, &mut self.verbs), (walks, targets));
         d.prey_arms = std::mem::take(&mut self.arms);
         d.kept_ours = std::mem::take(&mut self.ours);
+        d.kept_weapons = std::mem::take(&mut self.weapons);
         (d.remembered, d.unswept) = self.remember(b, side, &d.view.sight);
         let mut ranked: Vec<(f64, Turn)> = Vec::with_capacity(movers.len());
         // Only the best turn: the units' candidates read best first across them
@@ -127,6 +130,7 @@ impl Tactician {
         self.walks = std::mem::take(&mut d.walks);
         self.arms = std::mem::take(&mut d.prey_arms);
         self.ours = std::mem::take(&mut d.kept_ours);
+        self.weapons = std::mem::take(&mut d.kept_weapons);
         self.targets = std::mem::take(&mut d.targets);
         d.threats.keep(&mut self.later);
         if ranked.is_empty() {
@@ -353,6 +357,8 @@ struct Decision<'v, 'e> {
     /// attacks do (the tactician's, lent).
     prey_arms: PreyArms,
     kept_ours: KeptOurs,
+    /// Our units' weapons (the tactician's, lent: `KeptWeapons`).
+    kept_weapons: KeptWeapons,
     /// Our units' loadouts as the enemy would strike them, interned: by unit, then by the weapon
     /// and terrain in the loadout — a few each, found without building a key. Kept from one
     /// decision to the next (the tactician's, lent: `KeptTargets`).
@@ -524,6 +530,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             walks,
             prey_arms: PreyArms::default(),
             kept_ours: KeptOurs::default(),
+            kept_weapons: KeptWeapons::default(),
             targets,
             checked: Vec::new(),
             situated: Default::default(),

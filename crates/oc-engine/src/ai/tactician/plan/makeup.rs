@@ -24,19 +24,34 @@ impl<'v, 'e> Decision<'v, 'e> {
         let b = self.battle();
         let ir = &b.engine.ir;
         let can_attack = ir.attr_id("can_attack").and_then(|a| acting_unit.attrs.get(a as usize)).is_none_or(|v| v.bool());
-        let mut weapons = Vec::new();
-        for w in u.items.iter().filter(|n| b.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)) {
-            if weapons.iter().any(|(x, _, _): &(Atom, i64, i64)| x == w) {
-                continue;
-            }
-            let mut l = acting.clone();
-            l.weapon = Some(*w);
-            if let Ok(x) = b.engine.unit(&l, &[]) {
-                if x.may_use_weapon() {
-                    weapons.push((*w, x.min_range, x.max_range));
-                }
-            }
+        // Its weapons: kept from one decision to the next while its loadout as it acts and its
+        // items are the same (what they are read from).
+        if self.kept_weapons.len() <= i {
+            self.kept_weapons.resize_with(i + 1, || None);
         }
+        let kept = self.kept_weapons.get(i).and_then(Option::as_ref);
+        let weapons = match kept.filter(|(l, items, _)| l == acting && *items == u.items) {
+            Some((.., weapons)) => weapons.clone(),
+            None => {
+                let mut weapons = Vec::new();
+                for w in u.items.iter().filter(|n| b.engine.item(n).is_some_and(|it| it.kind == m::ItemKind::Weapon)) {
+                    if weapons.iter().any(|(x, _, _): &(Atom, i64, i64)| x == w) {
+                        continue;
+                    }
+                    let mut l = acting.clone();
+                    l.weapon = Some(*w);
+                    if let Ok(x) = b.engine.unit(&l, &[]) {
+                        if x.may_use_weapon() {
+                            weapons.push((*w, x.min_range, x.max_range));
+                        }
+                    }
+                }
+                if let Some(slot) = self.kept_weapons.get_mut(i) {
+                    *slot = Some((acting.clone(), u.items.clone(), weapons.clone()));
+                }
+                weapons
+            }
+        };
         let takes_objective = [m::Verb::Seize, m::Verb::Escape, m::Verb::Raze].into_iter().any(has);
         // Held on the enemy's turn: the weapon that leaves the least danger where it stands.
         let mut guard = u.equipped;
