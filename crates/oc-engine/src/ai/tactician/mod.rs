@@ -367,7 +367,7 @@ struct Decision<'v, 'e> {
     checked: Vec<bool>,
     /// Where the battle is situated: our units as the enemy would strike them by unit, tile and
     /// weapon, as [`Decision::target`] found them in this decision.
-    situated: crate::fx::FastMap<(usize, Tile, Option<Atom>), (Arc<Loadout>, u32)>,
+    situated: Situated,
     /// Under fog: our units' eyes (unit, tile, vision).
     eyes: Vec<(usize, Tile, i64)>,
     stepped: bool,
@@ -390,7 +390,7 @@ struct Decision<'v, 'e> {
     unswept: Option<(u32, Vec<Tile>)>,
     /// By unit prepared (`Decision::prepare`): its mobility and the tiles in its reach with their
     /// costs, in tile order: the move of the turn chosen is hinted from them (`Battle::hint_move`).
-    reached: Vec<(usize, (i64, String, bool), Vec<(Tile, i64)>)>,
+    reached: Reached,
 }
 
 /// One of our units where it stands, as the enemies see it: for each enemy of the threat map,
@@ -428,6 +428,12 @@ type Shared = (Rc<[f64]>, Vec<f64>, Vec<bool>);
 
 /// A loadout with its number in the battle's forecasts.
 type Interned = (Rc<Loadout>, u32);
+
+/// Our units as the enemy would strike them by unit, tile and weapon (`Decision::situated`).
+type Situated = crate::fx::FastMap<(usize, Tile, Option<Atom>), (Arc<Loadout>, u32)>;
+
+/// By unit prepared, its mobility and reach (`Decision::reached`).
+type Reached = Vec<(usize, (i64, String, bool), Vec<(Tile, i64)>)>;
 
 /// One candidate's parts, before they are summed.
 struct Candidate {
