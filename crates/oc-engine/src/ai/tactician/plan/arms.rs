@@ -103,7 +103,14 @@ impl Decision<'_, '_> {
                 }
                 any = true;
                 let (mut near, mut far) = (i64::MAX, i64::MIN);
-                for (((t, _), hit), from) in reach.iter().zip(hits.get_mut(row..).unwrap_or_default()).zip(&mut strikes_from) {
+                // Only the columns within its reach of the enemy (the reach is in tile order,
+                // column by column): no tile of the others is within it.
+                let first = reach.partition_point(|(t, _)| t.0 < f.pos.0 - *hi);
+                let end = reach.partition_point(|(t, _)| t.0 <= f.pos.0 + *hi).max(first);
+                let tiles = reach.get(first..end).unwrap_or_default();
+                let hits = hits.get_mut(row + first..).unwrap_or_default();
+                let froms = strikes_from.get_mut(first..).unwrap_or_default();
+                for (((t, _), hit), from) in tiles.iter().zip(hits).zip(froms) {
                     let d = crate::battle::distance(*t, f.pos);
                     if *lo <= d && d <= *hi && b.clear_line(*t, f.pos) {
                         (near, far) = (near.min(d), far.max(d));
