@@ -525,11 +525,11 @@ impl<'v, 'e> Decision<'v, 'e> {
             side,
             stakes,
             threats,
-            exposed: Vec::new(),
+            exposed: Vec::with_capacity(ours.len()),
             cover: Vec::new(),
             elsewhere: Vec::new(),
             shared: None,
-            still: Vec::new(),
+            still: Vec::with_capacity(ours.len()),
             open: (width, open),
             marks,
             guides: HashMap::new(),
@@ -550,7 +550,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             lead: lead_next(b, side),
             remembered: Vec::new(),
             unswept: None,
-            reached: Vec::new(),
+            reached: Vec::with_capacity(ours.len()),
         };
         // What each enemy could strike now: the replies our units draw where they stand.
         let mine: Vec<(usize, Tile, i64, i64, Option<Atom>)> =
