@@ -13,6 +13,7 @@ mod across;
 mod attrs;
 mod faces;
 mod memo;
+mod merged;
 mod options;
 mod outcomes;
 mod partition;
