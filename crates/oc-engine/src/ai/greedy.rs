@@ -594,7 +594,9 @@ fn situation_costs(
         }
         best.unwrap_or(0.0)
     };
-    let here = value(base);
+    // Its value where it stands, worked out at the first tile whose loadout differs from it
+    // (none may: then no forecast is read).
+    let mut here: Option<f64> = None;
     let mut seen: Vec<(Loadout, f64)> = Vec::new();
     // Each distinct loadout's cost, worked out at its first tile.
     let mut costs: Vec<Option<f64>> = vec![None; mine.len()];
@@ -609,8 +611,9 @@ fn situation_costs(
             let c = if alike_but_terrain(own, base) {
                 0.0
             } else if let Some((_, v)) = seen.iter().find(|(x, _)| alike_but_terrain(own, x)) {
-                here - v
+                here.unwrap_or(0.0) - v
             } else {
+                let here = *here.get_or_insert_with(|| value(base));
                 let l = Loadout { terrain: base.terrain, ..own.clone() };
                 let v = value(&l);
                 seen.push((l, v));
