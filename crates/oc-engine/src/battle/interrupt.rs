@@ -167,38 +167,39 @@ impl Battle<'_> {
                 scene.holds(f, &vars.params())
             })
         };
-        if near.is_empty() {
+        // The unit's own actions (where it stands: the same as where its move ends, listed so).
+        // With none that has a verb, none is tried: nothing readies it, whether or not it is ready.
+        let own = self.action_verb_tags(i);
+        if near.is_empty() || own.iter().all(|(verb, _)| verb.is_none()) {
             return None;
         }
-        // The copies (`here`, and one of it for each action tried) are copied into the last
-        // one's: a decision weighs this for each unit, and the units' lists are reused.
-        let (mut here_slot, mut copy) = (None, None);
+        // Each action is tried on a copy of the battle with the unit on `at` (copied into the
+        // last one's: a decision weighs this for each unit, and the units' lists are reused); the
+        // first copy, before its action, is the battle as it would stand there (`here`), weighed
+        // first and its actions listed once (each copy has the actions it has).
+        let mut copy = None;
+        let mut available = None;
         let found = 'found: {
-            let here = self.fork_into(&mut here_slot);
-            if let Some(u) = here.state.units.get_mut(i) {
-                u.pos = at;
-            }
-            if holds(here) {
-                break 'found None;
-            }
-            // Each copy of `here` has the actions `here` has: listed once. The unit's own (where
-            // it stands) are those where it stays.
-            let available = here.actions(i);
-            let own = match self.state.units.get(i) {
-                Some(u) if u.pos == at => available.iter().map(|a| (a.verb(), a.tag)).collect(),
-                _ => self.action_verb_tags(i),
-            };
             for (verb, tag) in own {
                 let Some(verb) = verb else { continue };
-                let b = here.fork_into(&mut copy);
-                if b.special_among(i, &available, (verb, Some(tag.as_str())), (None, None), None).is_ok() && holds(b) {
+                let b = self.fork_into(&mut copy);
+                if let Some(u) = b.state.units.get_mut(i) {
+                    u.pos = at;
+                }
+                if available.is_none() {
+                    if holds(b) {
+                        break 'found None;
+                    }
+                    available = Some(b.actions(i));
+                }
+                let available = available.as_deref().unwrap_or_default();
+                if b.special_among(i, available, (verb, Some(tag.as_str())), (None, None), None).is_ok() && holds(b) {
                     break 'found Some(Act::Special { verb, target: None, tile: None, from: Some(tag) });
                 }
             }
             None
         };
         Battle::spare(copy);
-        Battle::spare(here_slot);
         found
     }
 }
