@@ -121,11 +121,12 @@ impl Battle<'_> {
         if u.hidden == Some(at) {
             return None;
         }
+        // The nearest enemy coming first: where none comes, its actions are not read.
+        let (_, foe) = self.coming(u.side, at, 0, 1).first().copied()?;
         let tags = self.action_tags(i, m::Verb::Hide);
         if tags.is_empty() {
             return None;
         }
-        let (_, foe) = self.coming(u.side, at, 0, 1).first().copied()?;
         let foe_at = self.state.units.get(foe)?.pos;
         // A copy of the battle with the unit on `at`: made for each way to hide (and once to
         // weigh the open), not kept whole beside them; each copied into the last one's.

@@ -256,13 +256,12 @@ impl Battle<'_> {
         let near = self.coming(u.side, at, own, 2);
         let (Some((_, first)), Some((_, second))) = (near.first().copied(), near.get(1).copied()) else { return None };
         // A copy of the battle with the unit on `at`: one to weigh it whole, one for each way to
-        // divide.
-        let here = || {
-            let mut c = self.fork(None);
+        // divide (each copied into the last one's, its units' lists reused).
+        let here = |slot: &mut Option<_>| {
+            let c = self.fork_into(slot);
             if let Some(f) = c.state.units.get_mut(i) {
                 f.pos = at;
             }
-            c
         };
         // Enemy `k` come up beside unit `j` (on the free tile nearest it, not `taken`), and the
         // forecast of `j` striking it there: damage dealt less damage taken, and the rout chance.
@@ -275,23 +274,33 @@ impl Battle<'_> {
             let f = b.odds_from(j, from, k)?;
             Some((f.defender_damage_taken - f.attacker_damage_taken, f.defender_routed, contact))
         };
-        let (whole, routs, _) = blow(&mut here(), i, first, None)?;
-        if routs <= 0.5 {
-            return None;
-        }
-        for tag in tags {
-            let mut b = here();
-            let before = b.state.units.len();
-            if b.special(i, (m::Verb::Divide, Some(tag.as_str())), (None, None), None).is_err() || b.state.units.len() <= before {
-                continue;
+        let mut slot = None;
+        here(&mut slot);
+        let whole = slot.as_mut().and_then(|b| blow(b, i, first, None));
+        let found = 'found: {
+            let Some((whole, routs, _)) = whole else { break 'found None };
+            if routs <= 0.5 {
+                break 'found None;
             }
-            let part = b.state.units.len() - 1;
-            let Some((one, _, beside)) = blow(&mut b, i, first, None) else { continue };
-            let Some((two, _, _)) = blow(&mut b, part, second, Some(beside)) else { continue };
-            if one + two > whole + 1e-9 {
-                return Some(Act::Special { verb: m::Verb::Divide, target: None, tile: None, from: Some(tag) });
+            for tag in tags {
+                here(&mut slot);
+                let Some(b) = slot.as_mut() else { break };
+                let before = b.state.units.len();
+                if b.special(i, (m::Verb::Divide, Some(tag.as_str())), (None, None), None).is_err()
+                    || b.state.units.len() <= before
+                {
+                    continue;
+                }
+                let part = b.state.units.len() - 1;
+                let Some((one, _, beside)) = blow(b, i, first, None) else { continue };
+                let Some((two, _, _)) = blow(b, part, second, Some(beside)) else { continue };
+                if one + two > whole + 1e-9 {
+                    break 'found Some(Act::Special { verb: m::Verb::Divide, target: None, tile: None, from: Some(tag) });
+                }
             }
-        }
-        None
+            None
+        };
+        Battle::spare(slot);
+        found
     }
 }
