@@ -167,10 +167,13 @@ impl Battle<'_> {
                 scene.holds(f, &vars.params())
             })
         };
+        if near.is_empty() {
+            return None;
+        }
         // The unit's own actions (where it stands: the same as where its move ends, listed so).
         // With none that has a verb, none is tried: nothing readies it, whether or not it is ready.
         let own = self.action_verb_tags(i);
-        if near.is_empty() || own.iter().all(|(verb, _)| verb.is_none()) {
+        if own.iter().all(|(verb, _)| verb.is_none()) {
             return None;
         }
         // Each action is tried on a copy of the battle with the unit on `at` (copied into the
