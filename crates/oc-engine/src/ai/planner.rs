@@ -6,7 +6,8 @@
 //! each on a few copies of the battle with their own dice (the same dice for every candidate:
 //! common random numbers, so candidates differ by the turn, not by luck), then [`DEPTH`] more
 //! turns of both sides with `greedy` (the cheap playout policy: a turn is an activation, or one
-//! step of it where activations are paid in steps), and keeps the candidate whose copies end
+//! step of it where activations are paid in steps, and a copy ends only between activations),
+//! and keeps the candidate whose copies end
 //! worth most (`planner/leaf.rs`): material (each unit's worth as the tactician weighs it, with
 //! the conditions' leaders and takers raised), a copy the conditions decide worth the battle,
 //! and the race for every tile objective still open (each taker's chance to seize, escape or
@@ -51,7 +52,9 @@
 //!
 //! A budget bounds each decision ([`samples`]): a playout turn weighs every unit of the side to
 //! act, so the copies per candidate fall as the units standing grow, from [`SAMPLES`] at a dozen
-//! units to [`MIN_SAMPLES`]; the playout turns per decision are at most `WIDTH * samples * DEPTH`.
+//! units to [`MIN_SAMPLES`]; the playout turns per decision are at most `WIDTH * samples * DEPTH`
+//! ([`Planner::budget`]; where activations are paid in steps, a copy plays on to the end of the
+//! activation under way, up to [`MAX_STEPS`]).
 //! The candidates race for it (`planner/race.rs`): copy `s` is played for every candidate still
 //! in the race, and after `race::MIN_COPIES` (4) copies one trailing the leader by more than
 //! `race::Z` (2) standard errors of its paired differences is dropped; the race stops when one is
@@ -90,8 +93,11 @@ pub const WIDTH: usize = 3;
 pub const SAMPLES: u64 = 16;
 /// The fewest copies each is played on, however many units stand.
 pub const MIN_SAMPLES: u64 = 2;
-/// Turns played after the candidate turn.
+/// Turns played after the candidate turn (where activations are paid in steps, a turn is a
+/// step, and a copy plays on to the end of the activation under way).
 pub const DEPTH: usize = 4;
+/// The most turns a copy plays after the candidate where activations are paid in steps.
+pub const MAX_STEPS: usize = 4 * DEPTH;
 /// `searcher` without fog, for a side not free to wait, searches only where an enemy stands
 /// within this many tiles of one of its units (`in_contact`); farther apart it plays the
 /// tactician's turn.
@@ -115,6 +121,9 @@ pub struct Planner {
     walks: Walks,
     decisions: u64,
     played: u64,
+    /// Copies played out for the last decision, and those left in the middle of an activation.
+    copies: u64,
+    cut: u64,
     wide: bool,
     /// `searcher`'s playout policy for the turns of a side that must take ground: its own, and
     /// without fog the enemy's.
@@ -138,8 +147,16 @@ impl Planner {
         self.played
     }
 
+    /// Copies of the battle played out for the last decision, and how many of them were left
+    /// in the middle of an activation (none, unless one reached [`MAX_STEPS`] or no turn).
+    pub fn playout_copies(&self) -> (u64, u64) {
+        (self.copies, self.cut)
+    }
+
     /// The most playout turns one decision may play with `standing` units on the board (both
-    /// sides): `WIDTH * samples(standing) * DEPTH`.
+    /// sides): `WIDTH * samples(standing) * DEPTH`, where every turn is an activation. Where
+    /// activations are paid in steps, a copy may play up to [`MAX_STEPS`] (to finish the
+    /// activation under way).
     pub fn budget(standing: usize) -> u64 {
         WIDTH as u64 * samples(standing) * DEPTH as u64
     }
@@ -176,6 +193,7 @@ impl Controller for Planner {
         let ranked = self.tactician.ranked(b, if searches { WIDTH } else { 1 })?;
         self.decisions += 1;
         self.played = 0;
+        (self.copies, self.cut) = (0, 0);
         if ranked.len() < 2 || !searches {
             return ranked.into_iter().next().map(|(_, t)| t);
         }
@@ -214,7 +232,12 @@ impl Controller for Planner {
                     spare = Some(seen.copy);
                     continue;
                 }
-                for _ in 0..DEPTH {
+                // DEPTH turns, then on to the end of the activation under way: where activations
+                // are paid in steps, a copy cut after four steps was valued in the middle of an
+                // activation, mostly the enemy's, before its last steps (h143: a reply of our own
+                // after the enemy's in about a fifth of the searcher's copies at the Elder Hall).
+                let mut steps = 0;
+                while (steps < DEPTH || seen.copy.active.is_some()) && steps < MAX_STEPS {
                     if seen.copy.outcome.is_some() {
                         break;
                     }
@@ -227,38 +250,36 @@ impl Controller for Planner {
                     };
                     let Some(t) = t else { break };
                     self.played += 1;
+                    steps += 1;
                     // Played as a whole game plays it (`Battle::play_turn`). A unit under a
                     // status (one may forbid its attack: most turns refused) plays it with a
                     // copy of the units to put back; any other without: where the rules refuse
                     // it, the copy is made again and played up to it (the same dice, the same
                     // battle), and the unit's stand-in (`Battle::instead`) is played there.
-                    if seen.copy.units.get(t.unit).is_some_and(|u| !u.statuses.is_empty()) {
-                        if seen.copy.turn(t.clone()).is_ok() {
-                            line.push(t);
-                            continue;
+                    let played = 'play: {
+                        if seen.copy.units.get(t.unit).is_some_and(|u| !u.statuses.is_empty()) {
+                            if seen.copy.turn(t.clone()).is_ok() {
+                                break 'play Some(t);
+                            }
+                            let instead = seen.copy.instead(t.unit);
+                            break 'play seen.copy.turn(instead.clone()).is_ok().then_some(instead);
                         }
+                        if seen.copy.turn_or_spoil(t.clone()).is_ok() {
+                            break 'play Some(t);
+                        }
+                        let left = seen.copy.left();
+                        seen = Seen::fork(b, &fog, seed, Some(seen.copy));
+                        let again = std::iter::once(turn).chain(&line).all(|p| seen.copy.turn_or_spoil(p.clone()).is_ok());
+                        debug_assert!(again, "a copy made again plays as before");
+                        seen.copy.leave(left);
                         let instead = seen.copy.instead(t.unit);
-                        if seen.copy.turn(instead.clone()).is_err() {
-                            break;
-                        }
-                        line.push(instead);
-                        continue;
-                    }
-                    if seen.copy.turn_or_spoil(t.clone()).is_ok() {
-                        line.push(t);
-                        continue;
-                    }
-                    let left = seen.copy.left();
-                    seen = Seen::fork(b, &fog, seed, Some(seen.copy));
-                    let again = std::iter::once(turn).chain(&line).all(|p| seen.copy.turn_or_spoil(p.clone()).is_ok());
-                    debug_assert!(again, "a copy made again plays as before");
-                    seen.copy.leave(left);
-                    let instead = seen.copy.instead(t.unit);
-                    if !again || seen.copy.turn(instead.clone()).is_err() {
-                        break;
-                    }
-                    line.push(instead);
+                        (again && seen.copy.turn(instead.clone()).is_ok()).then_some(instead)
+                    };
+                    let Some(p) = played else { break };
+                    line.push(p);
                 }
+                self.copies += 1;
+                self.cut += u64::from(seen.copy.active.is_some() && seen.copy.outcome.is_none());
                 let v = leaf.value(&seen, &mut self.walks);
                 race.push(i, v, seen.copy.drawn() == 0);
                 spare = Some(seen.copy);
@@ -305,3 +326,7 @@ fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
 }
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests;
