@@ -1,7 +1,8 @@
-//! The searcher's horizon where activations are paid in steps: the shipped Elder Hall under the
-//! stamina rules (seed 002), its own armies.
+//! The searcher where one unit may act at a time: its horizon where activations are paid in
+//! steps (the shipped Elder Hall under the stamina rules, seed 002), and its candidates where
+//! units act by initiative (the shipped Town Square under the skirmish rules, seed 004).
 
-use super::{Planner, DEPTH, MAX_STEPS};
+use super::{Planner, DEPTH};
 use crate::battle::{Battle, Controller};
 use crate::Engine;
 
@@ -15,7 +16,7 @@ fn elder_hall() -> (Engine, oc_model::BattleMap) {
 /// under way: where activations are paid in steps, a copy cut after four steps was valued in the
 /// middle of an activation, mostly the enemy's (the searcher's keepers defended the hall worse
 /// than the tactician's). No copy is left in the middle of one, and the copies play more turns
-/// than `DEPTH` each.
+/// than `DEPTH` a copy, in all.
 #[test]
 fn the_searchers_copies_end_between_activations_where_they_are_paid_in_steps() {
     let (engine, map) = elder_hall();
@@ -32,8 +33,8 @@ fn the_searchers_copies_end_between_activations_where_they_are_paid_in_steps() {
         let p = &mut planners[usize::from(b.to_act == oc_model::SideId::Defender)];
         let Some(turn) = p.choose(&b) else { break };
         let (c, cut) = p.playout_copies();
+        // None here: no copy of these twelve decisions reaches MAX_STEPS or runs out of turns.
         assert_eq!(cut, 0, "{cut} of {c} copies left in the middle of an activation");
-        assert!(p.playout_turns() <= c * MAX_STEPS as u64);
         if c > 0 {
             (copies, turns, decisions) = (copies + c, turns + p.playout_turns(), decisions + 1);
         }
@@ -41,4 +42,35 @@ fn the_searchers_copies_end_between_activations_where_they_are_paid_in_steps() {
     }
     assert!(decisions >= 4, "the searcher searched {decisions} decisions");
     assert!(turns > copies * DEPTH as u64, "{turns} turns in {copies} copies");
+}
+
+/// Where units act in order of initiative, one unit may act: the tactician ranks one turn, and
+/// the searcher searched nothing. For a side that must take ground (its copies play its turns as
+/// the tactician), greedy's turn for the unit is a second candidate, and it searches in contact;
+/// the side that stops it (its copies play it with greedy) still plays the tactician's turn.
+#[test]
+fn by_initiative_the_searchers_taker_weighs_greedys_turn_against_the_tacticians() {
+    let scenario = include_str!("../../../../../scenarios/skirmish-taizel.oc");
+    let map_text = include_str!("../../../../../scenarios/maps/taizel.map.toml");
+    let (engine, map) = crate::testing::field_named(("taizel.oc", scenario), ("maps/taizel.map.toml", map_text));
+    let s = engine.rules.scenario("TownSquare").expect("the scenario");
+    let (a, d) = (engine.rules.army("LordsCompany").expect("company"), engine.rules.army("SquareGuard").expect("guard"));
+    let mut b = Battle::set_up(&engine, s, &map, [a, d], 1).expect("the battle starts");
+    let mut planners = [Planner::wide(), Planner::wide()];
+    let mut searched = [0, 0];
+    for _ in 0..200 {
+        if b.outcome.is_some() {
+            break;
+        }
+        assert_eq!(b.may_act(b.to_act).len(), 1, "one unit may act");
+        let side = usize::from(b.to_act == oc_model::SideId::Defender);
+        let Some(p) = planners.get_mut(side) else { break };
+        let Some(turn) = p.choose(&b) else { break };
+        if let Some(n) = searched.get_mut(side) {
+            *n += usize::from(p.playout_turns() > 0);
+        }
+        b.play_turn(turn).expect("the searcher's turn is played");
+    }
+    assert!(searched[0] >= 4, "the company's turns searched: {}", searched[0]);
+    assert_eq!(searched[1], 0, "the guard plays the tactician's turn");
 }
