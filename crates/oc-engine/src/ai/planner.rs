@@ -214,8 +214,7 @@ impl Controller for Planner {
         // Hall's raiders 62.0% (57.8%; [54.8%]).
         let one_at_a_time = matches!(b.engine.rules.ruleset.turn.order, oc_model::Order::By { .. });
         if searches && taking && one_at_a_time && ranked.len() == 1 && b.answering().is_none() {
-            let first = ranked.first().map(|(_, t)| t.clone());
-            let alt = self.playout.choose(b).filter(|alt| first.as_ref().is_some_and(|t| t.unit == alt.unit && t != alt));
+            let alt = self.playout.choose(b).filter(|alt| ranked.first().is_some_and(|(_, t)| t.unit == alt.unit && t != alt));
             ranked.extend(alt.map(|alt| (0.0, alt)));
         }
         if ranked.len() < 2 || !searches {
@@ -260,8 +259,8 @@ impl Controller for Planner {
                 // are paid in steps, a copy cut after four steps was valued in the middle of an
                 // activation, mostly the enemy's, before its last steps (h143: a reply of our own
                 // after the enemy's in about a fifth of the searcher's copies at the Elder Hall).
-                let mut steps = 0;
-                while (steps < DEPTH || seen.copy.active.is_some()) && steps < MAX_STEPS {
+                // (`line` holds every turn the copy played after the candidate.)
+                while (line.len() < DEPTH || seen.copy.active.is_some()) && line.len() < MAX_STEPS {
                     if seen.copy.outcome.is_some() {
                         break;
                     }
@@ -274,7 +273,6 @@ impl Controller for Planner {
                     };
                     let Some(t) = t else { break };
                     self.played += 1;
-                    steps += 1;
                     // Played as a whole game plays it (`Battle::play_turn`). A unit under a
                     // status (one may forbid its attack: most turns refused) plays it with a
                     // copy of the units to put back; any other without: where the rules refuse
@@ -328,9 +326,10 @@ impl Controller for Planner {
 /// Dunes): a bias, not noise. Greedy plays a taker badly (attacking the tactician, `--games
 /// 100`: Grado Keep 45%, 50 games lost by its leader's rout; the Dunes 6%, 71 lost by three
 /// refugees routed), so its playouts value a taker's candidates by the blunders after them.
-/// With the tactician's turns for the taker: 61, 89, 63, 85 and 39%; with playouts of 2 turns, 59, 81, 68, 80, 33; of 6, 54, 73, 71, 70. Held out from that choice: Hamill
-/// Canyon 43/53, Rausten Court 61/70, Serafew 60/55, Taizel 48/48, Caer Pelyn 53/40 (no side
-/// weaker by two standard errors). Searching for the side that stops them, or that routs,
+/// With the tactician's turns for the taker: 61, 89, 63, 85 and 39%; with playouts of 2 turns,
+/// 59, 81, 68, 80, 33; of 6, 54, 73, 71, 70. Held out from that choice: Hamill Canyon 43/53,
+/// Rausten Court 61/70, Serafew 60/55, Taizel 48/48, Caer Pelyn 53/40 (no side weaker by two
+/// standard errors). Searching for the side that stops them, or that routs,
 /// gained with greedy playouts.
 fn takes_ground(b: &Battle, side: oc_model::SideId) -> bool {
     super::tactician::race::objectives(b).iter().any(|o| o.side == side)
