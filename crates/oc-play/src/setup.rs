@@ -216,15 +216,17 @@ pub struct Ais {
 
 impl Ais {
     /// Fresh controllers for one battle; an unknown name is an error naming the AIs there are.
+    /// Each recalls its opening decisions from the thread's earlier battles where it can
+    /// (`oc_engine::ai::by_name_recalling`: the same turns, sooner).
     pub fn controllers(&self) -> Result<Sides, String> {
-        Sides::by_names(&self.attacker, &self.defender).map_err(|e| e.to_string())
+        Sides::by_names_recalling(&self.attacker, &self.defender).map_err(|e| e.to_string())
     }
 }
 
 /// The AI that plays both sides of every game `oc tune` and `oc fairness` measure: the default,
 /// as in `oc simulate`. Changing the AI those commands measure with is this one line.
 pub fn controller() -> Box<dyn Controller + Send> {
-    ai::by_name(ai::DEFAULT).unwrap_or_else(|| Box::new(ai::Tactician::default()))
+    ai::by_name_recalling(ai::DEFAULT).unwrap_or_else(|| Box::new(ai::Tactician::recalling()))
 }
 
 impl Setup {

@@ -30,6 +30,7 @@ mod greedy;
 mod guides;
 mod memo;
 mod planner;
+mod recall;
 mod shelf;
 mod tactician;
 
@@ -76,6 +77,17 @@ pub fn by_name(name: &str) -> Option<Box<dyn Controller + Send>> {
     }
 }
 
+/// [`by_name`], recalling its opening decisions from the thread's earlier battles with the same
+/// engine where it can (the tactician, the default planner: `ai/recall.rs`): the same turns,
+/// sooner. What runs of many battles of one scenario use.
+pub fn by_name_recalling(name: &str) -> Option<Box<dyn Controller + Send>> {
+    match name {
+        "tactician" => Some(Box::new(Tactician::recalling())),
+        "planner" => Some(Box::new(Planner::recalling())),
+        _ => by_name(name),
+    }
+}
+
 /// One controller per side: the attacker's plays the attacker's activations, the defender's
 /// the defender's.
 pub struct Sides {
@@ -92,6 +104,17 @@ impl Sides {
     pub fn by_names(attacker: &str, defender: &str) -> Result<Sides, crate::BattleError> {
         let make = |n: &str| {
             by_name(n).ok_or_else(|| {
+                crate::BattleError::refused(crate::Rule::Setup, format!("no AI `{n}`; the AIs are {}", names().join(", ")))
+            })
+        };
+        Ok(Sides { attacker: make(attacker)?, defender: make(defender)? })
+    }
+
+    /// [`Sides::by_names`], each recalling its opening decisions where it can
+    /// ([`by_name_recalling`]).
+    pub fn by_names_recalling(attacker: &str, defender: &str) -> Result<Sides, crate::BattleError> {
+        let make = |n: &str| {
+            by_name_recalling(n).ok_or_else(|| {
                 crate::BattleError::refused(crate::Rule::Setup, format!("no AI `{n}`; the AIs are {}", names().join(", ")))
             })
         };

@@ -86,6 +86,7 @@ mod seen;
 use crate::battle::{Battle, Controller, State, Turn};
 
 use super::memo::Memo;
+use super::recall;
 use super::tactician::Walks;
 use super::{free_to_wait, Greedy, Tactician};
 use leaf::Leaf;
@@ -137,6 +138,10 @@ pub struct Planner {
     memo: Memo,
     /// The walks from the enemy's deployment zone its fog reads (`planner/seen.rs`).
     fog_walks: seen::Walks,
+    /// Whether its opening decisions are recalled from the thread's earlier battles
+    /// (`ai/recall.rs`; not `searcher`'s), and how many decisions it has been asked for.
+    recall: bool,
+    decided: u64,
 }
 
 impl Planner {
@@ -170,6 +175,35 @@ impl Planner {
 
 impl Controller for Planner {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
+        if !self.recall || self.wide || self.decided >= recall::OPENING {
+            return self.decide(b);
+        }
+        self.decided += 1;
+        let serial = b.engine.serial();
+        // The decision count before it: the count its look-ahead dice are seeded by, once made.
+        let mind = self.tactician.mind(b, recall::PLANNER, self.decisions);
+        if let Some((t, [played, copies, cut])) = recall::recall(serial, &mind, b) {
+            // As the decision leaves it: counted, with the playouts it reported.
+            self.decisions += 1;
+            (self.played, self.copies, self.cut) = (played, copies, cut);
+            return Some(t);
+        }
+        let t = self.decide(b)?;
+        recall::keep(serial, mind, b, &t, [self.played, self.copies, self.cut]);
+        Some(t)
+    }
+}
+
+impl Planner {
+    /// The default planner whose opening decisions are recalled from the thread's earlier
+    /// battles with the same engine where they were made in the same battle with the same mind
+    /// (`ai/recall.rs`): the same turns, sooner.
+    pub fn recalling() -> Planner {
+        Planner { recall: true, ..Planner::default() }
+    }
+
+    /// The decision in `b`, worked out.
+    fn decide(&mut self, b: &Battle<'_>) -> Option<Turn> {
         let side = b.to_act;
         let standing = b.units.iter().filter(|u| u.state == State::Ready).count();
         let fogged = b.sight(side).fogged();

@@ -446,13 +446,26 @@ impl Battle<'_> {
     /// A hash of part of what [`Battle::is_undiced`] compares (the units as they stand, whose
     /// turn it is, the clock): equal battles hash alike.
     pub(crate) fn undiced_hash(&self) -> u64 {
+        self.undiced_hash_with(true)
+    }
+
+    /// [`Battle::undiced_hash`] but for the terrain's stamp: alike for battles of one scenario
+    /// alike on the same terrain ([`Battle::is_undiced_across`]), whatever stamp each took.
+    pub(crate) fn undiced_hash_across(&self) -> u64 {
+        self.undiced_hash_with(false)
+    }
+
+    fn undiced_hash_with(&self, stamp: bool) -> u64 {
         use std::hash::{Hash, Hasher};
         let s = &self.state;
         let mut h = crate::fx::Fx::default();
         for u in &s.units {
             (u.pos, u.hp, u.state as u8, u.activated).hash(&mut h);
         }
-        (s.round, s.to_act, s.active.is_some(), s.terrain_stamp).hash(&mut h);
+        (s.round, s.to_act, s.active.is_some()).hash(&mut h);
+        if stamp {
+            s.terrain_stamp.hash(&mut h);
+        }
         h.finish()
     }
 
@@ -460,6 +473,16 @@ impl Battle<'_> {
     /// or an equal one), and every field of the state equal but the dice (the terrain by its
     /// stamp: a stamp seen again is the same terrain, `movement::terrain_stamp`).
     pub(crate) fn is_undiced(&self, u: &Undiced) -> bool {
+        self.undiced_eq(u, true)
+    }
+
+    /// [`Battle::is_undiced`] for `u` kept from another battle: the terrain compared by the
+    /// field's tiles (the maps), not by the stamp each battle takes its own of.
+    pub(crate) fn is_undiced_across(&self, u: &Undiced) -> bool {
+        self.undiced_eq(u, false)
+    }
+
+    fn undiced_eq(&self, u: &Undiced, stamp: bool) -> bool {
         // Every field named, so that a field added to `BattleState` cannot be left out here.
         let BattleState {
             map,
@@ -492,7 +515,7 @@ impl Battle<'_> {
             && (std::sync::Arc::ptr_eq(&self.scenario, &u.scenario) || *self.scenario == *u.scenario)
             && s.round == *round
             && s.to_act == *to_act
-            && s.terrain_stamp == *terrain_stamp
+            && (!stamp || s.terrain_stamp == *terrain_stamp)
             && s.units == *units
             && s.first == *first
             && s.finished_first == *finished_first

@@ -48,6 +48,7 @@ use oc_model as m;
 
 use super::forecasts::{Forecasts, Sketch, Targets};
 use super::greedy::verbs::Verbs;
+use super::recall;
 use super::{Guide, View};
 use crate::battle::{tile_index, Act, Battle, Controller, State, Tile, Turn};
 use crate::Loadout;
@@ -83,15 +84,56 @@ pub struct Tactician {
     /// Under fog, by side and tile (row by row): the round it was last in sight, plus one (0:
     /// never), for the sweep (`Tactician::remember`).
     swept: [Vec<u32>; 2],
+    /// Whether its opening decisions are recalled from the thread's earlier battles
+    /// (`ai/recall.rs`), and how many decisions it has made.
+    recall: bool,
+    decided: u64,
 }
 
 impl Controller for Tactician {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
-        self.ranked(b, 1)?.into_iter().next().map(|(_, t)| t)
+        if !self.recall || self.decided >= recall::OPENING {
+            return self.ranked(b, 1)?.into_iter().next().map(|(_, t)| t);
+        }
+        self.decided += 1;
+        let serial = b.engine.serial();
+        let mind = self.mind(b, recall::TACTICIAN, 0);
+        if let Some((t, _)) = recall::recall(serial, &mind, b) {
+            return Some(t);
+        }
+        let t = self.ranked(b, 1)?.into_iter().next().map(|(_, t)| t)?;
+        recall::keep(serial, mind, b, &t, [0; 3]);
+        Some(t)
     }
 }
 
 impl Tactician {
+    /// A tactician whose opening decisions are recalled from the thread's earlier battles with
+    /// the same engine where they were made in the same battle with the same mind
+    /// (`ai/recall.rs`): the same turns, sooner.
+    pub fn recalling() -> Tactician {
+        let mut t = Tactician::default();
+        t.recall = true;
+        t
+    }
+
+    /// What it carries into a decision in `b` that its turn reads ([`recall::Mind`]): the
+    /// units' prices and what the side to act sees now noted, as the decision notes them first
+    /// (noting again notes nothing new), with `kind` and `decisions` (the planner's count).
+    pub(super) fn mind(&mut self, b: &Battle<'_>, kind: u8, decisions: u64) -> recall::Mind {
+        let side = b.to_act;
+        self.prices(b);
+        let sight = b.sight(side);
+        let _ = self.remember(b, side, &sight);
+        recall::Mind {
+            kind,
+            prices: self.prices.clone(),
+            last_seen: self.last_seen.clone(),
+            swept: self.swept.clone(),
+            decisions,
+        }
+    }
+
     /// Each unit's best turn with its gain over standing still, best first (of equal gains, the
     /// first by unit order), the first `keep` of them (each made ready to play, which the rest
     /// need not be): the turn [`Controller::choose`] plays is the first. Where no unit has a

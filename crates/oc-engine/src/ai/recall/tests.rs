@@ -1,0 +1,74 @@
+//! Recalled openings play every battle as the AIs that work each decision out play it: the
+//! shipped Grado Keep (no fog, the tactician's turns), the Woodcutter's Night (fog: the planner's
+//! memory of what it saw, its look-ahead under fog) and the Queen's Hall (the planner without
+//! fog), several battles on one thread, the logs compared record by record; and the later
+//! battles recall their openings.
+
+use crate::ai::{Planner, Sides, Tactician};
+use crate::battle::{self, Controller};
+
+fn field(scenario: &str, map: &str) -> (crate::Engine, oc_model::BattleMap) {
+    let read =
+        |path: &str| std::fs::read_to_string(format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR"))).expect("a shipped file");
+    crate::testing::field_named(("s.oc", &read(scenario)), (&format!("maps/{map}"), &read(&format!("scenarios/maps/{map}"))))
+}
+
+/// Plays a battle of the field's first scenario from each of `seeds`, each AI made by `make`; the
+/// logs, and the decisions recalled meanwhile.
+fn logs(
+    (engine, map): &(crate::Engine, oc_model::BattleMap),
+    seeds: &[u64],
+    make: impl Fn() -> Box<dyn Controller + Send>,
+) -> (Vec<Vec<battle::Record>>, u64) {
+    let s = engine.rules.scenarios.first().expect("a scenario");
+    let army = |side: oc_model::SideId| engine.rules.armies.iter().find(|a| a.side == side).expect("an army");
+    let armies = [army(oc_model::SideId::Attacker), army(oc_model::SideId::Defender)];
+    let before = super::hits();
+    let mut out = Vec::new();
+    for &seed in seeds {
+        let mut sides = Sides::new(make(), make());
+        let (_, records) = battle::play(engine, s, map, armies, seed, &mut sides).expect("the battle plays");
+        out.push(records);
+    }
+    (out, super::hits() - before)
+}
+
+fn same_battles(scenario: &str, map: &str, seeds: &[u64], planner: bool) {
+    let games = seeds.len() as u64;
+    let field = field(scenario, map);
+    let (worked, none) = if planner {
+        logs(&field, seeds, || Box::new(Planner::default()))
+    } else {
+        logs(&field, seeds, || Box::new(Tactician::default()))
+    };
+    assert_eq!(none, 0, "{scenario}: AIs made without recall recall nothing");
+    let (recalled, hits) = if planner {
+        logs(&field, seeds, || Box::new(Planner::recalling()))
+    } else {
+        logs(&field, seeds, || Box::new(Tactician::recalling()))
+    };
+    for (g, (a, b)) in worked.iter().zip(&recalled).enumerate() {
+        assert_eq!(a.len(), b.len(), "{scenario}: battle {} lasts as long", g + 1);
+        for (k, (x, y)) in a.iter().zip(b).enumerate() {
+            assert_eq!(x, y, "{scenario}: battle {}, record {k}", g + 1);
+        }
+    }
+    // Each battle after the first recalls the opening the others played before it (the units'
+    // first moves, before any blow: a dozen decisions and more).
+    assert!(hits >= 8 * (games - 1), "{scenario}: {hits} decisions recalled in {games} battles");
+}
+
+#[test]
+fn recalled_openings_play_grado_keep_as_the_tactician_works_it_out() {
+    same_battles("scenarios/grado-keep.oc", "grado-keep.map.toml", &[1, 2, 3], false);
+}
+
+#[test]
+fn recalled_openings_play_the_night_as_the_planner_works_it_out() {
+    same_battles("scenarios/zaha-woods-night.oc", "zaha-woods.map.toml", &[1, 2, 3], true);
+}
+
+#[test]
+fn recalled_openings_play_the_queens_hall_as_the_planner_works_it_out() {
+    same_battles("scenarios/jehanna-hall.oc", "jehanna-hall.map.toml", &[1, 2, 3], true);
+}
