@@ -6,7 +6,7 @@
 //! seeded): until the dice first fall differently, battle after battle plays the same opening
 //! move for move, and each decision of it was worked out again. Measured on `oc battle` logs of
 //! seeds 1 to 6: every battle of Grado Keep after the first repeats the first's 29 turns (a third
-//! of its decision time), of the Woodcutter's Night 22 (a fifth); Storm at the River none (its
+//! of its decision time), of the Woodcutter's Night 22 (a fifth); the Narube storm none (its
 //! weather, deployment and roll-offs are drawn, and its first turn strikes).
 //!
 //! A thread's book keeps the turns its AIs chose in the first [`OPENING`] decisions of a battle,
