@@ -21,6 +21,24 @@ pub(crate) fn rolled() -> u64 {
     ROLLED.with(std::cell::Cell::get)
 }
 
+thread_local! {
+    /// The copies this thread made of a battle that go on with that battle's own dice
+    /// (`Battle::fork(None)` of a battle played, not of a look-ahead seeded apart): read before
+    /// and after a decision, it tells whether the decision could have read the battle's dice
+    /// ([`carried`]). A look-ahead's copies roll dice of their own seeding, not the battle's.
+    static CARRIED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many copies carrying a played battle's dice this thread has made so far.
+pub(crate) fn carried() -> u64 {
+    CARRIED.with(std::cell::Cell::get)
+}
+
+/// Notes a copy made carrying a played battle's dice ([`carried`]).
+pub(crate) fn carry() {
+    CARRIED.with(|c| c.set(c.get().wrapping_add(1)));
+}
+
 /// A uniform roll of a `faces`-sided die (rejection sampling: no modulo bias).
 pub fn roll_die(rng: &mut ChaCha8Rng, faces: u32) -> u32 {
     ROLLED.with(|r| r.set(r.get().wrapping_add(1)));

@@ -51,6 +51,10 @@ pub struct Greedy {
     /// dice cannot have reached it; the rest of what it reads is the battle (its forecasts and
     /// guides are pure functions of the engine and their keys).
     chosen: Option<Memo>,
+    /// Whether its opening decisions in a battle (not a playout) are recalled from the thread's
+    /// earlier battles (`ai/recall.rs`), and how many it has been asked for.
+    recall: bool,
+    decided: u64,
 }
 
 impl std::fmt::Debug for Greedy {
@@ -66,6 +70,14 @@ thread_local! {
 }
 
 impl Greedy {
+    /// Greedy recalling its opening decisions from the thread's earlier battles with the same
+    /// engine where it met the same battle (`ai/recall.rs`): the same turns, sooner.
+    pub fn recalling() -> Greedy {
+        let mut g = Greedy::default();
+        g.recall = true;
+        g
+    }
+
     /// The most caches a thread keeps (a battle of greedy against greedy drops two).
     const KEEP: usize = 4;
     /// The most loadouts numbered or exchanges kept in one cache: past it, it starts over.
@@ -128,7 +140,22 @@ impl Controller for Greedy {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
         self.adopt(b.engine.serial());
         if !b.is_quiet() {
-            return choose(b, &mut self.forecasts, &mut self.guides);
+            if !self.recall || self.decided >= super::recall::OPENING {
+                return choose(b, &mut self.forecasts, &mut self.guides);
+            }
+            // Its turns are functions of the battle as it stands: its mind is only its kind.
+            self.decided += 1;
+            let serial = b.engine.serial();
+            let mind = super::recall::Mind { kind: super::recall::GREEDY, ..Default::default() };
+            if let Some((t, _)) = super::recall::recall(serial, &mind, b) {
+                return Some(t);
+            }
+            let carried = crate::dice::carried();
+            let t = choose(b, &mut self.forecasts, &mut self.guides)?;
+            if crate::dice::carried() == carried {
+                super::recall::keep(serial, mind, b, &t, [0; 3]);
+            }
+            return Some(t);
         }
         let (forecasts, guides) = (&mut self.forecasts, &mut self.guides);
         self.chosen.get_or_insert_with(|| Memo::new(true, true)).turn(b, |b| choose(b, forecasts, guides))

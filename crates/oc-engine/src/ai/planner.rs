@@ -188,8 +188,11 @@ impl Controller for Planner {
             (self.played, self.copies, self.cut) = (played, copies, cut);
             return Some(t);
         }
+        let carried = crate::dice::carried();
         let t = self.decide(b)?;
-        recall::keep(serial, mind, b, &t, [self.played, self.copies, self.cut]);
+        if crate::dice::carried() == carried {
+            recall::keep(serial, mind, b, &t, [self.played, self.copies, self.cut]);
+        }
         Some(t)
     }
 }

@@ -9,14 +9,18 @@
 //! of its decision time), of the Woodcutter's Night 22 (a fifth); the Narube storm none (its
 //! weather, deployment and roll-offs are drawn, and its first turn strikes).
 //!
-//! A thread's book keeps the turns its AIs chose in the first [`OPENING`] decisions of a battle,
+//! A thread's book keeps the turns its AIs (the tactician, the default planner, `greedy` outside
+//! look-aheads) chose in the first [`OPENING`] decisions of a battle,
 //! each with the battle as it stood but for its dice ([`Battle::undiced`], its terrain compared
 //! by the field's tiles, not by the stamp each battle takes) and the mind it was chosen with; a
 //! decision that meets both again (the whole battle and the whole mind equal, not a hash of
 //! them) plays the turn kept, and the AI's mind moves on as the decision would have moved it.
 //! Nothing else an AI keeps between decisions changes what it chooses (its caches answer as
-//! fresh ones). So every battle plays as it did without the book, move for move: only the time
-//! changes. Later decisions meet a kept battle too (a blow that missed), so the book is not
+//! fresh ones), and only a decision that made no copy going on with the battle's own dice is
+//! kept (`dice::carried`): one that tried an action on such a copy (a search for a hidden enemy,
+//! a disengagement) may have read the dice, which differ from battle to battle. The planner's
+//! look-ahead copies roll dice of their own seeding (by its decision count, in the mind). So
+//! every battle plays as it did without the book, move for move: only the time changes. Later decisions meet a kept battle too (a blow that missed), so the book is not
 //! stopped at the first blow (so stopped, `oc fairness scenarios --games 60` took 10% less CPU
 //! time, not 16%: one run each).
 //!
@@ -39,6 +43,7 @@ pub(super) const OPENING: u64 = 48;
 /// The AIs that recall ([`Mind::kind`]).
 pub(crate) const TACTICIAN: u8 = 0;
 pub(crate) const PLANNER: u8 = 1;
+pub(crate) const GREEDY: u8 = 2;
 
 /// The most decisions a thread's book keeps.
 const KEPT: usize = 256;

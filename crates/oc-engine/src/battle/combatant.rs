@@ -118,6 +118,7 @@ impl<'e> Battle<'e> {
                 b.quiet = self.quiet;
                 b.weakest = self.weakest;
                 b.laws = self.laws;
+                b.own_dice = self.carries(None);
             }
             None => {
                 let spare = SPARE.try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop())).ok().flatten();
@@ -129,7 +130,9 @@ impl<'e> Battle<'e> {
                     None => self.state.clone(),
                 };
                 // What `fork(None)` makes, in that state.
-                *slot = Some(self.with_state(state));
+                let mut b = self.with_state(state);
+                b.own_dice = self.carries(None);
+                *slot = Some(b);
             }
         }
         slot.get_or_insert_with(|| self.fork(None))

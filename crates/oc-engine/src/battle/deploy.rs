@@ -366,6 +366,7 @@ impl<'e> Battle<'e> {
             quiet: false,
             weakest: super::attack::may_have_to_attack_weakest(engine),
             laws: super::advanced::Laws::of(engine, scenario),
+            own_dice: true,
         };
         b.state.terrain_ix = b.terrain_indices();
         // Units that begin the battle joined to another of their army (`joins`, units.rs).

@@ -245,6 +245,10 @@ pub struct Battle<'e> {
     weakest: bool,
     /// The scenario's advanced rules as its loadouts read them ([`advanced::Laws`]).
     laws: advanced::Laws,
+    /// Whether its dice are a played battle's: a battle set up, and its copies that go on with
+    /// its dice (`fork(None)`); not a copy rolling dice of its own seed, nor that copy's copies.
+    /// A copy of such a battle is noted (`dice::carry`): what a decision read of the dice.
+    own_dice: bool,
 }
 
 /// The state of a battle, apart from the rules that act on it: the field (its terrain as
@@ -335,7 +339,19 @@ impl<'e> Battle<'e> {
         if let Some(seed) = seed {
             state.rng = crate::dice::rng(seed);
         }
-        self.with_state(state)
+        let mut b = self.with_state(state);
+        b.own_dice = self.carries(seed);
+        b
+    }
+
+    /// Whether a copy made of this battle with `seed` goes on with its played dice (noted:
+    /// `dice::carry`).
+    fn carries(&self, seed: Option<u64>) -> bool {
+        let carried = self.own_dice && seed.is_none();
+        if carried {
+            crate::dice::carry();
+        }
+        carried
     }
 
     /// [`Battle::fork`] made into `into`, an earlier copy done with: its units' names and
@@ -346,6 +362,7 @@ impl<'e> Battle<'e> {
         if let Some(seed) = seed {
             into.state.rng = crate::dice::rng(seed);
         }
+        into.own_dice = self.carries(seed);
         into.engine = self.engine;
         into.scenario.clone_from(&self.scenario);
         into.log.clear();
@@ -367,6 +384,7 @@ impl<'e> Battle<'e> {
             quiet: self.quiet,
             weakest: self.weakest,
             laws: self.laws,
+            own_dice: self.own_dice,
         }
     }
 

@@ -1,10 +1,10 @@
 //! Recalled openings play every battle as the AIs that work each decision out play it: the
 //! shipped Grado Keep (no fog, the tactician's turns), the Woodcutter's Night (fog: the planner's
-//! memory of what it saw, its look-ahead under fog) and the Queen's Hall (the planner without
-//! fog), several battles on one thread, the logs compared record by record; and the later
-//! battles recall their openings.
+//! memory of what it saw, its look-ahead under fog), the Queen's Hall (the planner without fog)
+//! and Grado Keep again with `greedy`, several battles on one thread, the logs compared record by
+//! record; and the later battles recall their openings.
 
-use crate::ai::{Planner, Sides, Tactician};
+use crate::ai::{Greedy, Planner, Sides, Tactician};
 use crate::battle::{self, Controller};
 
 fn field(scenario: &str, map: &str) -> (crate::Engine, oc_model::BattleMap) {
@@ -33,20 +33,20 @@ fn logs(
     (out, super::hits() - before)
 }
 
-fn same_battles(scenario: &str, map: &str, seeds: &[u64], planner: bool) {
+fn same_battles(scenario: &str, map: &str, seeds: &[u64], ai: &str) {
     let games = seeds.len() as u64;
     let field = field(scenario, map);
-    let (worked, none) = if planner {
-        logs(&field, seeds, || Box::new(Planner::default()))
-    } else {
-        logs(&field, seeds, || Box::new(Tactician::default()))
-    };
+    let (worked, none) = logs(&field, seeds, || match ai {
+        "planner" => Box::new(Planner::default()),
+        "greedy" => Box::new(Greedy::default()),
+        _ => Box::new(Tactician::default()),
+    });
     assert_eq!(none, 0, "{scenario}: AIs made without recall recall nothing");
-    let (recalled, hits) = if planner {
-        logs(&field, seeds, || Box::new(Planner::recalling()))
-    } else {
-        logs(&field, seeds, || Box::new(Tactician::recalling()))
-    };
+    let (recalled, hits) = logs(&field, seeds, || match ai {
+        "planner" => Box::new(Planner::recalling()),
+        "greedy" => Box::new(Greedy::recalling()),
+        _ => Box::new(Tactician::recalling()),
+    });
     for (g, (a, b)) in worked.iter().zip(&recalled).enumerate() {
         assert_eq!(a.len(), b.len(), "{scenario}: battle {} lasts as long", g + 1);
         for (k, (x, y)) in a.iter().zip(b).enumerate() {
@@ -60,15 +60,40 @@ fn same_battles(scenario: &str, map: &str, seeds: &[u64], planner: bool) {
 
 #[test]
 fn recalled_openings_play_grado_keep_as_the_tactician_works_it_out() {
-    same_battles("scenarios/grado-keep.oc", "grado-keep.map.toml", &[1, 2, 3], false);
+    same_battles("scenarios/grado-keep.oc", "grado-keep.map.toml", &[1, 2, 3], "tactician");
 }
 
 #[test]
 fn recalled_openings_play_the_night_as_the_planner_works_it_out() {
-    same_battles("scenarios/zaha-woods-night.oc", "zaha-woods.map.toml", &[1, 2, 3], true);
+    same_battles("scenarios/zaha-woods-night.oc", "zaha-woods.map.toml", &[1, 2, 3], "planner");
 }
 
 #[test]
 fn recalled_openings_play_the_queens_hall_as_the_planner_works_it_out() {
-    same_battles("scenarios/jehanna-hall.oc", "jehanna-hall.map.toml", &[1, 2, 3], true);
+    same_battles("scenarios/jehanna-hall.oc", "jehanna-hall.map.toml", &[1, 2, 3], "planner");
+}
+
+#[test]
+fn recalled_openings_play_grado_keep_as_greedy_works_it_out() {
+    same_battles("scenarios/grado-keep.oc", "grado-keep.map.toml", &[1, 2, 3], "greedy");
+}
+
+/// A copy going on with a played battle's dice is noted (a decision that made one may have read
+/// the dice, and is not kept); a look-ahead's copy rolling dice of its own seed is not, nor are
+/// its own copies.
+#[test]
+fn copies_carrying_a_played_battles_dice_are_noted_and_a_look_aheads_are_not() {
+    let (engine, map) = field("scenarios/grado-keep.oc", "grado-keep.map.toml");
+    let s = engine.rules.scenarios.first().expect("a scenario");
+    let army = |side: oc_model::SideId| engine.rules.armies.iter().find(|a| a.side == side).expect("an army");
+    let armies = [army(oc_model::SideId::Attacker), army(oc_model::SideId::Defender)];
+    let b = battle::Battle::set_up(&engine, s, &map, armies, 1).expect("the battle starts");
+    let before = crate::dice::carried();
+    let look = b.fork(Some(7));
+    let again = look.fork(None);
+    let _ = again.fork(None);
+    assert_eq!(crate::dice::carried(), before, "a look-ahead's copies roll dice of their own");
+    let carried = b.fork(None);
+    let _ = carried.fork(None);
+    assert_eq!(crate::dice::carried(), before + 2, "copies going on with the battle's dice");
 }

@@ -101,8 +101,11 @@ impl Controller for Tactician {
         if let Some((t, _)) = recall::recall(serial, &mind, b) {
             return Some(t);
         }
+        let carried = crate::dice::carried();
         let t = self.ranked(b, 1)?.into_iter().next().map(|(_, t)| t)?;
-        recall::keep(serial, mind, b, &t, [0; 3]);
+        if crate::dice::carried() == carried {
+            recall::keep(serial, mind, b, &t, [0; 3]);
+        }
         Some(t)
     }
 }
