@@ -175,7 +175,8 @@ impl Planner {
 
 impl Controller for Planner {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
-        if !self.recall || self.wide || self.decided >= recall::OPENING {
+        // Its mind is noted only where a unit may act (where none may, a decision notes nothing).
+        if !self.recall || self.wide || self.decided >= recall::OPENING || b.may_act(b.to_act).is_empty() {
             return self.decide(b);
         }
         self.decided += 1;

@@ -92,7 +92,8 @@ pub struct Tactician {
 
 impl Controller for Tactician {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
-        if !self.recall || self.decided >= recall::OPENING {
+        // Its mind is noted only where a unit may act (where none may, a decision notes nothing).
+        if !self.recall || self.decided >= recall::OPENING || b.may_act(b.to_act).is_empty() {
             return self.ranked(b, 1)?.into_iter().next().map(|(_, t)| t);
         }
         self.decided += 1;
