@@ -15,6 +15,7 @@ use oc_model as m;
 
 use super::forecasts::{Ids, Targets, Templates};
 use super::memo::Memo;
+use super::recall;
 use super::shelf::{self, Shelf};
 use super::{objective_tiles, View};
 use crate::battle::{distance, Act, Battle, Controller, State, Tile, Turn};
@@ -52,9 +53,8 @@ pub struct Greedy {
     /// guides are pure functions of the engine and their keys).
     chosen: Option<Memo>,
     /// Whether its opening decisions in a battle (not a playout) are recalled from the thread's
-    /// earlier battles (`ai/recall.rs`), and how many it has been asked for.
-    recall: bool,
-    decided: u64,
+    /// earlier battles (`ai/recall.rs`).
+    opening: recall::Opening,
 }
 
 impl std::fmt::Debug for Greedy {
@@ -74,7 +74,7 @@ impl Greedy {
     /// engine where it met the same battle (`ai/recall.rs`): the same turns, sooner.
     pub fn recalling() -> Greedy {
         let mut g = Greedy::default();
-        g.recall = true;
+        g.opening = recall::Opening::on();
         g
     }
 
@@ -140,22 +140,13 @@ impl Controller for Greedy {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
         self.adopt(b.engine.serial());
         if !b.is_quiet() {
-            if !self.recall || self.decided >= super::recall::OPENING {
+            if !self.opening.asks(b) {
                 return choose(b, &mut self.forecasts, &mut self.guides);
             }
             // Its turns are functions of the battle as it stands: its mind is only its kind.
-            self.decided += 1;
-            let serial = b.engine.serial();
-            let mind = super::recall::Mind { kind: super::recall::GREEDY, ..Default::default() };
-            if let Some((t, _)) = super::recall::recall(serial, &mind, b) {
-                return Some(t);
-            }
-            let carried = crate::dice::carried();
-            let t = choose(b, &mut self.forecasts, &mut self.guides)?;
-            if crate::dice::carried() == carried {
-                super::recall::keep(serial, mind, b, &t, [0; 3]);
-            }
-            return Some(t);
+            let mind = recall::Mind { kind: recall::GREEDY, ..Default::default() };
+            let (forecasts, guides) = (&mut self.forecasts, &mut self.guides);
+            return recall::or_decide(b, mind, || Some((choose(b, forecasts, guides)?, [0; 3]))).map(|(t, ..)| t);
         }
         let (forecasts, guides) = (&mut self.forecasts, &mut self.guides);
         self.chosen.get_or_insert_with(|| Memo::new(true, true)).turn(b, |b| choose(b, forecasts, guides))

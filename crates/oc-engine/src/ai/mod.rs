@@ -103,19 +103,22 @@ impl Sides {
 
     /// Fresh AIs by name for the attacker and the defender; `Err` names the unknown one.
     pub fn by_names(attacker: &str, defender: &str) -> Result<Sides, crate::BattleError> {
-        let make = |n: &str| {
-            by_name(n).ok_or_else(|| {
-                crate::BattleError::refused(crate::Rule::Setup, format!("no AI `{n}`; the AIs are {}", names().join(", ")))
-            })
-        };
-        Ok(Sides { attacker: make(attacker)?, defender: make(defender)? })
+        Sides::made_by([attacker, defender], by_name)
     }
 
     /// [`Sides::by_names`], each recalling its opening decisions where it can
     /// ([`by_name_recalling`]).
     pub fn by_names_recalling(attacker: &str, defender: &str) -> Result<Sides, crate::BattleError> {
+        Sides::made_by([attacker, defender], by_name_recalling)
+    }
+
+    /// The attacker's and the defender's AIs, each made by `make` from its name.
+    fn made_by(
+        [attacker, defender]: [&str; 2],
+        make: fn(&str) -> Option<Box<dyn Controller + Send>>,
+    ) -> Result<Sides, crate::BattleError> {
         let make = |n: &str| {
-            by_name_recalling(n).ok_or_else(|| {
+            make(n).ok_or_else(|| {
                 crate::BattleError::refused(crate::Rule::Setup, format!("no AI `{n}`; the AIs are {}", names().join(", ")))
             })
         };

@@ -139,12 +139,18 @@ pub struct Planner {
     /// The walks from the enemy's deployment zone its fog reads (`planner/seen.rs`).
     fog_walks: seen::Walks,
     /// Whether its opening decisions are recalled from the thread's earlier battles
-    /// (`ai/recall.rs`; not `searcher`'s), and how many decisions it has been asked for.
-    recall: bool,
-    decided: u64,
+    /// (`ai/recall.rs`; not `searcher`'s).
+    opening: recall::Opening,
 }
 
 impl Planner {
+    /// The default planner whose opening decisions are recalled from the thread's earlier
+    /// battles with the same engine where they were made in the same battle with the same mind
+    /// (`ai/recall.rs`): the same turns, sooner.
+    pub fn recalling() -> Planner {
+        Planner { opening: recall::Opening::on(), ..Planner::default() }
+    }
+
     /// `searcher`: the planner searching wherever it was measured no weaker (also for the
     /// side that stops the enemy taking ground, under fog, past a dozen units, and without fog
     /// for the side that takes it).
@@ -175,37 +181,25 @@ impl Planner {
 
 impl Controller for Planner {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
-        // Its mind is noted only where a unit may act (where none may, a decision notes nothing).
-        if !self.recall || self.wide || self.decided >= recall::OPENING || b.may_act(b.to_act).is_empty() {
+        if self.wide || !self.opening.asks(b) {
             return self.decide(b);
         }
-        self.decided += 1;
-        let serial = b.engine.serial();
         // The decision count before it: the count its look-ahead dice are seeded by, once made.
         let mind = self.tactician.mind(b, recall::PLANNER, self.decisions);
-        if let Some((t, [played, copies, cut])) = recall::recall(serial, &mind, b) {
+        let (t, [played, copies, cut], recalled) = recall::or_decide(b, mind, || {
+            let t = self.decide(b)?;
+            Some((t, [self.played, self.copies, self.cut]))
+        })?;
+        if recalled {
             // As the decision leaves it: counted, with the playouts it reported.
             self.decisions += 1;
             (self.played, self.copies, self.cut) = (played, copies, cut);
-            return Some(t);
-        }
-        let carried = crate::dice::carried();
-        let t = self.decide(b)?;
-        if crate::dice::carried() == carried {
-            recall::keep(serial, mind, b, &t, [self.played, self.copies, self.cut]);
         }
         Some(t)
     }
 }
 
 impl Planner {
-    /// The default planner whose opening decisions are recalled from the thread's earlier
-    /// battles with the same engine where they were made in the same battle with the same mind
-    /// (`ai/recall.rs`): the same turns, sooner.
-    pub fn recalling() -> Planner {
-        Planner { recall: true, ..Planner::default() }
-    }
-
     /// The decision in `b`, worked out.
     fn decide(&mut self, b: &Battle<'_>) -> Option<Turn> {
         let side = b.to_act;

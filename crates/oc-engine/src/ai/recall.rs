@@ -20,9 +20,10 @@
 //! kept (`dice::carried`): one that tried an action on such a copy (a search for a hidden enemy,
 //! a disengagement) may have read the dice, which differ from battle to battle. The planner's
 //! look-ahead copies roll dice of their own seeding (by its decision count, in the mind). So
-//! every battle plays as it did without the book, move for move: only the time changes. Later decisions meet a kept battle too (a blow that missed), so the book is not
-//! stopped at the first blow (so stopped, `oc fairness scenarios --games 60` took 10% less CPU
-//! time, not 16%: one run each).
+//! every battle plays as it did without the book, move for move: only the time changes. Later
+//! decisions meet a kept battle too (a blow that missed), so the book is not stopped at the
+//! first blow (so stopped, `oc fairness scenarios --games 60` took 10% less CPU time, not 16%:
+//! one run each).
 //!
 //! At most [`KEPT`] decisions a thread; past it the one used longest ago makes room (an opening
 //! met in every battle stays).
@@ -38,7 +39,33 @@ use crate::fx::FastMap;
 
 /// The decisions of a battle (each AI's own count) the book keeps: openings, not the battles'
 /// later turns, which the dice make their own.
-pub(super) const OPENING: u64 = 48;
+const OPENING: u64 = 48;
+
+/// Whether an AI recalls its opening decisions, and how many it has been asked for in the
+/// book's reach: what each recalling AI keeps ([`Opening::asks`]).
+#[derive(Debug, Default)]
+pub(crate) struct Opening {
+    on: bool,
+    decided: u64,
+}
+
+impl Opening {
+    /// An AI's that recalls.
+    pub fn on() -> Opening {
+        Opening { on: true, decided: 0 }
+    }
+
+    /// Whether the decision now asked for in `b` is one the book is asked for (counted): a
+    /// recalling AI's, among its first [`OPENING`], where a unit may act (where none may, a
+    /// decision notes nothing in its mind).
+    pub fn asks(&mut self, b: &Battle) -> bool {
+        if !self.on || self.decided >= OPENING || b.may_act(b.to_act).is_empty() {
+            return false;
+        }
+        self.decided += 1;
+        true
+    }
+}
 
 /// The AIs that recall ([`Mind::kind`]).
 pub(crate) const TACTICIAN: u8 = 0;
@@ -54,7 +81,7 @@ const KEPT: usize = 256;
 /// Compared whole.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub(crate) struct Mind {
-    /// Which AI (a tactician, the planner, `searcher`): each has a book of its own entries.
+    /// Which AI (the tactician, the planner, `greedy`): each has entries of its own.
     pub kind: u8,
     pub prices: Vec<f64>,
     pub last_seen: [Vec<Option<Tile>>; 2],
@@ -94,9 +121,30 @@ fn hash_of(engine: u64, mind: &Mind, b: &Battle) -> u64 {
     h.finish()
 }
 
+/// The turn for `b` decided with `mind`: the one the book keeps for them, else `decide`'s (with
+/// what it reports: the planner's playout counts), kept where deciding made no copy going on
+/// with the battle's own dice (`dice::carried`). With what the decision reported and whether
+/// it was recalled.
+pub(crate) fn or_decide(
+    b: &Battle,
+    mind: Mind,
+    decide: impl FnOnce() -> Option<(Turn, [u64; 3])>,
+) -> Option<(Turn, [u64; 3], bool)> {
+    let engine = b.engine.serial();
+    if let Some((t, report)) = recall(engine, &mind, b) {
+        return Some((t, report, true));
+    }
+    let carried = crate::dice::carried();
+    let (t, report) = decide()?;
+    if crate::dice::carried() == carried {
+        keep(engine, mind, b, &t, report);
+    }
+    Some((t, report, false))
+}
+
 /// The turn kept for `b` decided with `mind` (and what that decision reported), if the book
 /// holds it.
-pub(crate) fn recall(engine: u64, mind: &Mind, b: &Battle) -> Option<(Turn, [u64; 3])> {
+fn recall(engine: u64, mind: &Mind, b: &Battle) -> Option<(Turn, [u64; 3])> {
     let hash = hash_of(engine, mind, b);
     BOOK.try_with(|book| {
         let mut book = book.try_borrow_mut().ok()?;
@@ -122,7 +170,7 @@ pub(crate) fn hits() -> u64 {
 }
 
 /// Keeps `turn`, decided in `b` with `mind` (which reported `report`).
-pub(crate) fn keep(engine: u64, mind: Mind, b: &Battle, turn: &Turn, report: [u64; 3]) {
+fn keep(engine: u64, mind: Mind, b: &Battle, turn: &Turn, report: [u64; 3]) {
     let hash = hash_of(engine, &mind, b);
     let _ = BOOK.try_with(|book| {
         let Ok(mut book) = book.try_borrow_mut() else { return };

@@ -4,7 +4,7 @@
 //! and Grado Keep again with `greedy`, several battles on one thread, the logs compared record by
 //! record; and the later battles recall their openings.
 
-use crate::ai::{Greedy, Planner, Sides, Tactician};
+use crate::ai::{by_name, by_name_recalling, Sides};
 use crate::battle::{self, Controller};
 
 fn field(scenario: &str, map: &str) -> (crate::Engine, oc_model::BattleMap) {
@@ -13,16 +13,22 @@ fn field(scenario: &str, map: &str) -> (crate::Engine, oc_model::BattleMap) {
     crate::testing::field_named(("s.oc", &read(scenario)), (&format!("maps/{map}"), &read(&format!("scenarios/maps/{map}"))))
 }
 
-/// Plays a battle of the field's first scenario from each of `seeds`, each AI made by `make`; the
-/// logs, and the decisions recalled meanwhile.
+/// The field's first scenario, and the first army written for each side.
+fn scenario(engine: &crate::Engine) -> (&oc_model::Scenario, [&oc_model::Army; 2]) {
+    let s = engine.rules.scenarios.first().expect("a scenario");
+    let army = |side: oc_model::SideId| engine.rules.armies.iter().find(|a| a.side == side).expect("an army");
+    (s, [army(oc_model::SideId::Attacker), army(oc_model::SideId::Defender)])
+}
+
+/// Plays a battle of the field's first scenario from each of `seeds`, AI `ai` on both sides,
+/// each made by `make`; the logs, and the decisions recalled meanwhile.
 fn logs(
     (engine, map): &(crate::Engine, oc_model::BattleMap),
     seeds: &[u64],
-    make: impl Fn() -> Box<dyn Controller + Send>,
+    (ai, make): (&str, fn(&str) -> Option<Box<dyn Controller + Send>>),
 ) -> (Vec<Vec<battle::Record>>, u64) {
-    let s = engine.rules.scenarios.first().expect("a scenario");
-    let army = |side: oc_model::SideId| engine.rules.armies.iter().find(|a| a.side == side).expect("an army");
-    let armies = [army(oc_model::SideId::Attacker), army(oc_model::SideId::Defender)];
+    let (s, armies) = scenario(engine);
+    let make = || make(ai).expect("an AI");
     let before = super::hits();
     let mut out = Vec::new();
     for &seed in seeds {
@@ -36,17 +42,9 @@ fn logs(
 fn same_battles(scenario: &str, map: &str, seeds: &[u64], ai: &str) {
     let games = seeds.len() as u64;
     let field = field(scenario, map);
-    let (worked, none) = logs(&field, seeds, || match ai {
-        "planner" => Box::new(Planner::default()),
-        "greedy" => Box::new(Greedy::default()),
-        _ => Box::new(Tactician::default()),
-    });
+    let (worked, none) = logs(&field, seeds, (ai, by_name));
     assert_eq!(none, 0, "{scenario}: AIs made without recall recall nothing");
-    let (recalled, hits) = logs(&field, seeds, || match ai {
-        "planner" => Box::new(Planner::recalling()),
-        "greedy" => Box::new(Greedy::recalling()),
-        _ => Box::new(Tactician::recalling()),
-    });
+    let (recalled, hits) = logs(&field, seeds, (ai, by_name_recalling));
     for (g, (a, b)) in worked.iter().zip(&recalled).enumerate() {
         assert_eq!(a.len(), b.len(), "{scenario}: battle {} lasts as long", g + 1);
         for (k, (x, y)) in a.iter().zip(b).enumerate() {
@@ -84,9 +82,7 @@ fn recalled_openings_play_grado_keep_as_greedy_works_it_out() {
 #[test]
 fn copies_carrying_a_played_battles_dice_are_noted_and_a_look_aheads_are_not() {
     let (engine, map) = field("scenarios/grado-keep.oc", "grado-keep.map.toml");
-    let s = engine.rules.scenarios.first().expect("a scenario");
-    let army = |side: oc_model::SideId| engine.rules.armies.iter().find(|a| a.side == side).expect("an army");
-    let armies = [army(oc_model::SideId::Attacker), army(oc_model::SideId::Defender)];
+    let (s, armies) = scenario(&engine);
     let b = battle::Battle::set_up(&engine, s, &map, armies, 1).expect("the battle starts");
     let before = crate::dice::carried();
     let look = b.fork(Some(7));

@@ -32,6 +32,7 @@
 mod carried;
 mod kept;
 mod kept_units;
+mod memory;
 mod plan;
 pub(super) mod race;
 mod share;
@@ -85,29 +86,17 @@ pub struct Tactician {
     /// never), for the sweep (`Tactician::remember`).
     swept: [Vec<u32>; 2],
     /// Whether its opening decisions are recalled from the thread's earlier battles
-    /// (`ai/recall.rs`), and how many decisions it has made.
-    recall: bool,
-    decided: u64,
+    /// (`ai/recall.rs`).
+    opening: recall::Opening,
 }
 
 impl Controller for Tactician {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
-        // Its mind is noted only where a unit may act (where none may, a decision notes nothing).
-        if !self.recall || self.decided >= recall::OPENING || b.may_act(b.to_act).is_empty() {
+        if !self.opening.asks(b) {
             return self.ranked(b, 1)?.into_iter().next().map(|(_, t)| t);
         }
-        self.decided += 1;
-        let serial = b.engine.serial();
         let mind = self.mind(b, recall::TACTICIAN, 0);
-        if let Some((t, _)) = recall::recall(serial, &mind, b) {
-            return Some(t);
-        }
-        let carried = crate::dice::carried();
-        let t = self.ranked(b, 1)?.into_iter().next().map(|(_, t)| t)?;
-        if crate::dice::carried() == carried {
-            recall::keep(serial, mind, b, &t, [0; 3]);
-        }
-        Some(t)
+        recall::or_decide(b, mind, || Some((self.ranked(b, 1)?.into_iter().next()?.1, [0; 3]))).map(|(t, ..)| t)
     }
 }
 
@@ -117,25 +106,8 @@ impl Tactician {
     /// (`ai/recall.rs`): the same turns, sooner.
     pub fn recalling() -> Tactician {
         let mut t = Tactician::default();
-        t.recall = true;
+        t.opening = recall::Opening::on();
         t
-    }
-
-    /// What it carries into a decision in `b` that its turn reads ([`recall::Mind`]): the
-    /// units' prices and what the side to act sees now noted, as the decision notes them first
-    /// (noting again notes nothing new), with `kind` and `decisions` (the planner's count).
-    pub(super) fn mind(&mut self, b: &Battle<'_>, kind: u8, decisions: u64) -> recall::Mind {
-        let side = b.to_act;
-        self.prices(b);
-        let sight = b.sight(side);
-        let _ = self.remember(b, side, &sight);
-        recall::Mind {
-            kind,
-            prices: self.prices.clone(),
-            last_seen: self.last_seen.clone(),
-            swept: self.swept.clone(),
-            decisions,
-        }
     }
 
     /// Each unit's best turn with its gain over standing still, best first (of equal gains, the
@@ -209,65 +181,6 @@ impl Tactician {
             }
         }
         Some(ranked)
-    }
-
-    /// Under fog: notes where `side` sees each enemy now, and returns where the enemies it does
-    /// not see were last seen. An enemy routed, or not on the tile it was last seen on when that
-    /// tile is in sight, is forgotten. Notes too the round each tile in sight was seen, and
-    /// returns the open tiles out of sight that were seen longest ago (or never), with that
-    /// round plus one (0: never): where to sweep for an enemy neither seen nor remembered.
-    /// Nothing without fog.
-    fn remember(
-        &mut self,
-        b: &Battle<'_>,
-        side: m::SideId,
-        sight: &crate::battle::Sight,
-    ) -> (Vec<Tile>, Option<(u32, Vec<Tile>)>) {
-        let s = usize::from(side == m::SideId::Defender);
-        let (Some(seen), Some(swept)) = (self.last_seen.get_mut(s), self.swept.get_mut(s)) else {
-            return (Vec::new(), None);
-        };
-        if !sight.fogged() {
-            return (Vec::new(), None);
-        }
-        let (width, height) = (b.map.width.max(0), b.map.height.max(0));
-        swept.resize((width * height) as usize, 0);
-        let mut oldest: Option<u32> = None;
-        let mut unswept = Vec::new();
-        for (k, slot) in swept.iter_mut().enumerate() {
-            let t = (k as i64 % width.max(1), k as i64 / width.max(1));
-            if sight.sees(t) {
-                *slot = b.round + 1;
-            } else if b.open(t) {
-                if oldest.is_none_or(|o| *slot < o) {
-                    oldest = Some(*slot);
-                    unswept.clear();
-                }
-                if oldest == Some(*slot) {
-                    unswept.push(t);
-                }
-            }
-        }
-        seen.resize(b.units.len(), None);
-        let mut out = Vec::new();
-        for ((k, u), slot) in b.units.iter().enumerate().zip(seen.iter_mut()) {
-            if u.side == side || u.state != State::Ready {
-                *slot = None;
-            } else if sight.spots(k, u.pos) {
-                *slot = Some(u.pos);
-            } else if slot.is_some_and(|t| sight.sees(t)) {
-                *slot = None;
-            } else if let Some(t) = *slot {
-                out.push(t);
-            }
-        }
-        (out, oldest.map(|o| (o, unswept)))
-    }
-
-    /// Under fog: where `side` last saw each enemy out of sight, by battle index, as of its last
-    /// decision (`Tactician::remember`); empty without fog.
-    pub(crate) fn memory(&self, side: m::SideId) -> &[Option<Tile>] {
-        self.last_seen.get(usize::from(side == m::SideId::Defender)).map_or(&[], Vec::as_slice)
     }
 
     /// Each unit's price by battle index, as a share of the mean (`stakes::prices`), worked out
