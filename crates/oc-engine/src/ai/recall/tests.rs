@@ -13,6 +13,9 @@ fn field(scenario: &str, map: &str) -> (crate::Engine, oc_model::BattleMap) {
     crate::testing::field_named(("s.oc", &read(scenario)), (&format!("maps/{map}"), &read(&format!("scenarios/maps/{map}"))))
 }
 
+/// What makes an AI by its name (`by_name`, `by_name_recalling`).
+type Make = fn(&str) -> Option<Box<dyn Controller + Send>>;
+
 /// The field's first scenario, and the first army written for each side.
 fn scenario(engine: &crate::Engine) -> (&oc_model::Scenario, [&oc_model::Army; 2]) {
     let s = engine.rules.scenarios.first().expect("a scenario");
@@ -25,7 +28,7 @@ fn scenario(engine: &crate::Engine) -> (&oc_model::Scenario, [&oc_model::Army; 2
 fn logs(
     (engine, map): &(crate::Engine, oc_model::BattleMap),
     seeds: &[u64],
-    (ai, make): (&str, fn(&str) -> Option<Box<dyn Controller + Send>>),
+    (ai, make): (&str, Make),
 ) -> (Vec<Vec<battle::Record>>, u64) {
     let (s, armies) = scenario(engine);
     let make = || make(ai).expect("an AI");
