@@ -78,13 +78,14 @@ pub fn by_name(name: &str) -> Option<Box<dyn Controller + Send>> {
 }
 
 /// [`by_name`], recalling its opening decisions from the thread's earlier battles with the same
-/// engine where it can (the tactician, the default planner, `greedy`; not `searcher`:
-/// `ai/recall.rs`): the same turns, sooner. What runs of many battles of one scenario use.
+/// engine where it can (`ai/recall.rs`): the same turns, sooner. What runs of many battles of
+/// one scenario use.
 pub fn by_name_recalling(name: &str) -> Option<Box<dyn Controller + Send>> {
     match name {
         "tactician" => Some(Box::new(Tactician::recalling())),
         "planner" => Some(Box::new(Planner::recalling())),
         "greedy" => Some(Box::new(Greedy::recalling())),
+        "searcher" => Some(Box::new(Planner::wide_recalling())),
         _ => by_name(name),
     }
 }

@@ -139,7 +139,7 @@ pub struct Planner {
     /// The walks from the enemy's deployment zone its fog reads (`planner/seen.rs`).
     fog_walks: seen::Walks,
     /// Whether its opening decisions are recalled from the thread's earlier battles
-    /// (`ai/recall.rs`; not `searcher`'s).
+    /// (`ai/recall.rs`).
     opening: recall::Opening,
 }
 
@@ -156,6 +156,15 @@ impl Planner {
     /// for the side that takes it).
     pub fn wide() -> Planner {
         Planner { wide: true, ..Planner::default() }
+    }
+
+    /// `searcher`, its opening decisions recalled as [`Planner::recalling`]'s are. What it
+    /// carries between decisions beyond the default's is what it works out, not what it
+    /// remembers: its taker's prices are its own tactician's (shared before each search that
+    /// plays the taker), and the taker plays only without fog (no memory), through a memo of
+    /// turns by battle (`ai/memo.rs`).
+    pub fn wide_recalling() -> Planner {
+        Planner { wide: true, opening: recall::Opening::on(), ..Planner::default() }
     }
 
     /// Playout turns played for the last decision (0 where it did not search).
@@ -181,11 +190,12 @@ impl Planner {
 
 impl Controller for Planner {
     fn choose(&mut self, b: &Battle<'_>) -> Option<Turn> {
-        if self.wide || !self.opening.asks(b) {
+        if !self.opening.asks(b) {
             return self.decide(b);
         }
         // The decision count before it: the count its look-ahead dice are seeded by, once made.
-        let mind = self.tactician.mind(b, recall::PLANNER, self.decisions);
+        let kind = if self.wide { recall::SEARCHER } else { recall::PLANNER };
+        let mind = self.tactician.mind(b, kind, self.decisions);
         let (t, [played, copies, cut], recalled) = recall::or_decide(b, mind, || {
             let t = self.decide(b)?;
             Some((t, [self.played, self.copies, self.cut]))

@@ -9,9 +9,8 @@
 //! of its decision time), of the Woodcutter's Night 22 (a fifth); the Narube storm none (its
 //! weather, deployment and roll-offs are drawn, and its first turn strikes).
 //!
-//! A thread's book keeps the turns its AIs (the tactician, the default planner, `greedy` outside
-//! look-aheads) chose in the first [`OPENING`] decisions of a battle,
-//! each with the battle as it stood but for its dice ([`Battle::undiced`], its terrain compared
+//! A thread's book keeps the turns its AIs (the tactician, the default planner, `searcher`,
+//! `greedy` outside look-aheads) chose in the first [`OPENING`] decisions of a battle, each with the battle as it stood but for its dice ([`Battle::undiced`], its terrain compared
 //! by the field's tiles, not by the stamp each battle takes) and the mind it was chosen with; a
 //! decision that meets both again (the whole battle and the whole mind equal, not a hash of
 //! them) plays the turn kept, and the AI's mind moves on as the decision would have moved it.
@@ -71,6 +70,7 @@ impl Opening {
 pub(crate) const TACTICIAN: u8 = 0;
 pub(crate) const PLANNER: u8 = 1;
 pub(crate) const GREEDY: u8 = 2;
+pub(crate) const SEARCHER: u8 = 3;
 
 /// The most decisions a thread's book keeps.
 const KEPT: usize = 256;
@@ -81,7 +81,7 @@ const KEPT: usize = 256;
 /// Compared whole.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub(crate) struct Mind {
-    /// Which AI (the tactician, the planner, `greedy`): each has entries of its own.
+    /// Which AI (the tactician, the planner, `greedy`, `searcher`): each has entries of its own.
     pub kind: u8,
     pub prices: Vec<f64>,
     pub last_seen: [Vec<Option<Tile>>; 2],
