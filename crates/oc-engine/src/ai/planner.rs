@@ -264,11 +264,9 @@ impl Planner {
         }
         let samples = samples(standing);
         let prices = self.tactician.prices(b).to_vec();
-        if taking || enemy_taking {
-            // Its units weighed as the planner's own tactician weighs them (their items when
-            // the battle began), not as those of the copy it first plays on.
-            self.taking.share_prices(&prices);
-        }
+        // The taker weighs units as the planner's own tactician weighs them (their items when
+        // the battle began), not as those of the copy it first plays on: shared before each of
+        // its choices (below).
         let memory = self.tactician.memory(side).to_vec();
         let fog = Fog::new(b, side, &memory, &mut self.fog_walks);
         let first = Seen::fork(b, &fog, 0, None);
@@ -309,7 +307,15 @@ impl Planner {
                     let ours = seen.copy.to_act == side;
                     let tactician = if ours { taking } else { enemy_taking };
                     let t = if tactician {
-                        self.memo.turn(&seen.copy, |c| self.taking.choose(c))
+                        // Its prices shared again for each choice: where a unit divided in a
+                        // copy (more units than priced), the taker prices that copy's units
+                        // itself (`Tactician::prices`), and a later copy must not find them
+                        // kept (its turn a function of the copy and the shared prices alone,
+                        // what its memo and the book of openings take it to be; h146).
+                        self.memo.turn(&seen.copy, |c| {
+                            self.taking.share_prices(&prices);
+                            self.taking.choose(c)
+                        })
                     } else {
                         self.playout.choose(&seen.copy)
                     };
