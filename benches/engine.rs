@@ -1,5 +1,6 @@
 //! `cargo bench --bench engine`: exact forecasts per second (each pass over the matrix's matchups on
-//! a fresh engine, by loadout and prepared; and again on an engine that has seen them), seeded
+//! a fresh engine, by loadout and prepared; their odds alone, as `oc matrix` asks them; and again
+//! on an engine that has seen them), seeded
 //! exchanges per second, and the time of `oc matrix` for each built-in ruleset. Prints
 //! `bench <name> <value> <unit>` lines (medians); nothing asserts a time.
 
@@ -71,6 +72,28 @@ fn main() {
             eprintln!("{name}: {count} exact forecasts (the matrix's matchups) in {t:.2?}, each engine fresh ({figure})");
             println!("bench {figure}_{short} {:.0} 1/s", count as f64 / t.as_secs_f64());
         }
+        // What `oc matrix` asks of each matchup: its chances of a rout and damage taken (the
+        // forecast's bits), without what the forecast shows of each side (`Engine::odds_prepared`),
+        // on a fresh engine each pass.
+        let mut samples = Vec::new();
+        let mut count = 0;
+        for _ in 0..5 {
+            let e = fresh();
+            let built: Vec<_> = units.iter().filter_map(|u| Some((u, e.prepare(u).ok()?))).collect();
+            let start = Instant::now();
+            let mut n = 0usize;
+            for (u, a) in &built {
+                let (lo, _) = e.reach(&u.class, u.weapon.as_deref().unwrap_or_default()).unwrap_or((1, 1));
+                for (_, d) in &built {
+                    n += usize::from(e.odds_prepared(a, d, lo.max(1)).is_ok());
+                }
+            }
+            samples.push(start.elapsed());
+            count = n;
+        }
+        let t = median(samples);
+        eprintln!("{name}: {count} exact odds (the matrix's matchups, as `oc matrix` asks them) in {t:.2?}, each engine fresh");
+        println!("bench odds_per_s_{short} {:.0} 1/s", count as f64 / t.as_secs_f64());
         // The same matchups again on an engine that has forecast them once (an AI's or an
         // editor's engine meets the same matchups again and again).
         let e2 = fresh();
