@@ -31,6 +31,13 @@ use crate::fx::FastMap;
 /// One battle kept: its hash, the battle, the turn chosen there and its move's hint.
 type Kept = (u64, Undiced, Option<Turn>, Option<MoveHint>);
 
+#[cfg(test)]
+thread_local! {
+    /// Tests: whether every memo on this thread checks each hit against a fresh choice, the
+    /// unchecked ones (`searcher`'s taker's) too.
+    pub(crate) static CHECK_EVERY_HIT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 thread_local! {
     /// The rings of memos dropped on this thread (at most [`Memo::ROOMS`]): a new memo copies
     /// its battles into their rooms (names and lists reused) instead of copying each afresh.
@@ -82,8 +89,13 @@ impl Memo {
     pub fn turn(&mut self, b: &Battle, mut choose: impl FnMut(&Battle) -> Option<Turn>) -> Option<Turn> {
         let hash = b.undiced_hash();
         if let Some((t, hint)) = self.get(hash, b) {
-            // The turn a fresh choice makes: checked in the debug builds, where asked.
+            // The turn a fresh choice makes: checked in the debug builds, where asked (and
+            // in a test that asks it of every memo, `searcher`'s taker's too).
             debug_assert!(!self.checked || t == choose(b));
+            #[cfg(test)]
+            if CHECK_EVERY_HIT.with(std::cell::Cell::get) {
+                assert!(t == choose(b), "a memo's turn is the one a fresh choice makes");
+            }
             // Its move's cost as the choice found it, in this very battle.
             if let Some(hint) = hint {
                 hint.given();

@@ -76,10 +76,14 @@ fn recalled_openings_play_the_queens_hall_as_the_planner_works_it_out() {
 
 /// `searcher` searches some of Grado Keep's opening decisions (its copies play the taking
 /// attacker's turns as the tactician, through its taker's memo): 6 of the 56 it recalled in
-/// these battles, when this test was written.
+/// these battles, when this test was written. The book takes the taker's turns to be functions
+/// of the copy they are chosen in, as its memo does: every memo hit is checked against a fresh
+/// choice here.
 #[test]
 fn recalled_openings_play_grado_keep_as_the_searcher_works_it_out() {
+    crate::ai::memo::CHECK_EVERY_HIT.with(|c| c.set(true));
     same_battles("scenarios/grado-keep.oc", "grado-keep.map.toml", &[1, 2, 3], "searcher");
+    crate::ai::memo::CHECK_EVERY_HIT.with(|c| c.set(false));
 }
 
 #[test]
