@@ -23,6 +23,15 @@ fn roster(e: &Engine) -> Vec<Loadout> {
     e.rules.classes.iter().filter_map(|c| e.weapons_for(&c.name).first().map(|w| Loadout::new(&c.name, Some(&w.name)))).collect()
 }
 
+/// What a pass asks of each matchup: a forecast by loadout or from prepared loadouts, or the
+/// odds alone from prepared loadouts.
+#[derive(Clone, Copy, PartialEq)]
+enum Ask {
+    Loadout,
+    Prepared,
+    Odds,
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -38,19 +47,22 @@ fn main() {
         // engine (a matchup's counter is its mirror's attack), and a second pass over the same
         // matchups would only read them back. That is measured apart, as `forecast_repeat`.
         // `forecast_per_s` forecasts by loadout (`Engine::forecast`), `forecast_prepared_per_s`
-        // from prepared loadouts, as `oc matrix` does.
+        // from prepared loadouts; `odds_per_s` asks prepared loadouts what `oc matrix` asks, each
+        // matchup's chances of a rout and damage taken (`Engine::odds_prepared`: the forecast's
+        // bits, without what it shows of each side).
         let fresh = || Engine::new(rules.clone()).expect("runs");
         // Each loadout's unit is built before the clock starts (`Engine::prepare` keeps it in the
         // engine's cache too): a pass times forecasts, not building units.
-        let pass = |e: &Engine, prepared: bool| {
+        let pass = |e: &Engine, ask: Ask| {
             let built: Vec<_> = units.iter().filter_map(|u| e.prepare(u).ok()).collect();
-            let ready = if prepared { built } else { Vec::new() };
+            let ready = if ask == Ask::Loadout { Vec::new() } else { built };
             let start = Instant::now();
             let mut count = 0usize;
             for (i, a) in units.iter().enumerate() {
                 let (lo, _) = e.reach(&a.class, a.weapon.as_deref().unwrap_or_default()).unwrap_or((1, 1));
                 for (j, d) in units.iter().enumerate() {
                     let ok = match (ready.get(i), ready.get(j)) {
+                        (Some(pa), Some(pd)) if ask == Ask::Odds => e.odds_prepared(pa, pd, lo.max(1)).is_ok(),
                         (Some(pa), Some(pd)) => e.forecast_prepared(pa, pd, lo.max(1)).is_ok(),
                         _ => e.forecast(a, d, lo.max(1)).is_ok(),
                     };
@@ -59,12 +71,14 @@ fn main() {
             }
             (count, start.elapsed())
         };
-        for (figure, prepared) in [("forecast_per_s", false), ("forecast_prepared_per_s", true)] {
+        for (figure, ask) in
+            [("forecast_per_s", Ask::Loadout), ("forecast_prepared_per_s", Ask::Prepared), ("odds_per_s", Ask::Odds)]
+        {
             let mut samples = Vec::new();
             let mut count = 0;
             for _ in 0..5 {
                 let e = fresh();
-                let (n, t) = pass(&e, prepared);
+                let (n, t) = pass(&e, ask);
                 count = n;
                 samples.push(t);
             }
@@ -72,36 +86,14 @@ fn main() {
             eprintln!("{name}: {count} exact forecasts (the matrix's matchups) in {t:.2?}, each engine fresh ({figure})");
             println!("bench {figure}_{short} {:.0} 1/s", count as f64 / t.as_secs_f64());
         }
-        // What `oc matrix` asks of each matchup: its chances of a rout and damage taken (the
-        // forecast's bits), without what the forecast shows of each side (`Engine::odds_prepared`),
-        // on a fresh engine each pass.
-        let mut samples = Vec::new();
-        let mut count = 0;
-        for _ in 0..5 {
-            let e = fresh();
-            let built: Vec<_> = units.iter().filter_map(|u| Some((u, e.prepare(u).ok()?))).collect();
-            let start = Instant::now();
-            let mut n = 0usize;
-            for (u, a) in &built {
-                let (lo, _) = e.reach(&u.class, u.weapon.as_deref().unwrap_or_default()).unwrap_or((1, 1));
-                for (_, d) in &built {
-                    n += usize::from(e.odds_prepared(a, d, lo.max(1)).is_ok());
-                }
-            }
-            samples.push(start.elapsed());
-            count = n;
-        }
-        let t = median(samples);
-        eprintln!("{name}: {count} exact odds (the matrix's matchups, as `oc matrix` asks them) in {t:.2?}, each engine fresh");
-        println!("bench odds_per_s_{short} {:.0} 1/s", count as f64 / t.as_secs_f64());
         // The same matchups again on an engine that has forecast them once (an AI's or an
         // editor's engine meets the same matchups again and again).
         let e2 = fresh();
-        let _ = pass(&e2, false);
+        let _ = pass(&e2, Ask::Loadout);
         let mut samples = Vec::new();
         let mut count = 0;
         for _ in 0..5 {
-            let (n, t) = pass(&e2, false);
+            let (n, t) = pass(&e2, Ask::Loadout);
             count = n;
             samples.push(t);
         }
