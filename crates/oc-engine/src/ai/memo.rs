@@ -38,6 +38,14 @@ thread_local! {
     pub(crate) static CHECK_EVERY_HIT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// Whether a test asked every memo on this thread to check its hits ([`CHECK_EVERY_HIT`]).
+fn every_hit_checked() -> bool {
+    #[cfg(test)]
+    return CHECK_EVERY_HIT.with(std::cell::Cell::get);
+    #[cfg(not(test))]
+    false
+}
+
 thread_local! {
     /// The rings of memos dropped on this thread (at most [`Memo::ROOMS`]): a new memo copies
     /// its battles into their rooms (names and lists reused) instead of copying each afresh.
@@ -91,11 +99,7 @@ impl Memo {
         if let Some((t, hint)) = self.get(hash, b) {
             // The turn a fresh choice makes: checked in the debug builds, where asked (and
             // in a test that asks it of every memo, `searcher`'s taker's too).
-            debug_assert!(!self.checked || t == choose(b));
-            #[cfg(test)]
-            if CHECK_EVERY_HIT.with(std::cell::Cell::get) {
-                assert!(t == choose(b), "a memo's turn is the one a fresh choice makes");
-            }
+            debug_assert!(!(self.checked || every_hit_checked()) || t == choose(b), "a memo's turn is a fresh choice's");
             // Its move's cost as the choice found it, in this very battle.
             if let Some(hint) = hint {
                 hint.given();

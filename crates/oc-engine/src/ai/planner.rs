@@ -160,9 +160,9 @@ impl Planner {
 
     /// `searcher`, its opening decisions recalled as [`Planner::recalling`]'s are. What it
     /// carries between decisions beyond the default's is what it works out, not what it
-    /// remembers: its taker's prices are its own tactician's (shared before each search that
-    /// plays the taker), and the taker plays only without fog (no memory), through a memo of
-    /// turns by battle (`ai/memo.rs`).
+    /// remembers: its taker's prices are its own tactician's (shared before each of the taker's
+    /// choices), and the taker plays only without fog (no memory), through a memo of turns by
+    /// battle (`ai/memo.rs`).
     pub fn wide_recalling() -> Planner {
         Planner { wide: true, opening: recall::Opening::on(), ..Planner::default() }
     }

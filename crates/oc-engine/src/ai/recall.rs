@@ -10,8 +10,9 @@
 //! weather, deployment and roll-offs are drawn, and its first turn strikes).
 //!
 //! A thread's book keeps the turns its AIs (the tactician, the default planner, `searcher`,
-//! `greedy` outside look-aheads) chose in the first [`OPENING`] decisions of a battle, each with the battle as it stood but for its dice ([`Battle::undiced`], its terrain compared
-//! by the field's tiles, not by the stamp each battle takes) and the mind it was chosen with; a
+//! `greedy` outside look-aheads) chose in the first [`OPENING`] decisions of a battle, each with
+//! the battle as it stood but for its dice ([`Battle::undiced`], its terrain compared by the
+//! field's tiles, not by the stamp each battle takes) and the mind it was chosen with; a
 //! decision that meets both again (the whole battle and the whole mind equal, not a hash of
 //! them) plays the turn kept, and the AI's mind moves on as the decision would have moved it.
 //! Nothing else an AI keeps between decisions changes what it chooses (its caches answer as

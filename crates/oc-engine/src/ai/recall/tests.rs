@@ -1,8 +1,8 @@
 //! Recalled openings play every battle as the AIs that work each decision out play it: the
 //! shipped Grado Keep (no fog, the tactician's turns), the Woodcutter's Night (fog: the planner's
 //! memory of what it saw, its look-ahead under fog), the Queen's Hall (the planner without fog)
-//! and Grado Keep again with `searcher` and with `greedy`, several battles on one thread, the logs compared record by
-//! record; and the later battles recall their openings.
+//! and Grado Keep again with `searcher` and with `greedy`, several battles on one thread, the
+//! logs compared record by record; and the later battles recall their openings.
 
 use crate::ai::{by_name, by_name_recalling, Sides};
 use crate::battle::{self, Controller};
