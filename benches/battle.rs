@@ -5,8 +5,8 @@
 //! rout all on the same field (`*_open`), where the planner searches, with both. Then the
 //! commands users run, each the whole process (compile, setup, games, report): `oc simulate` of
 //! the same 10-versus-10 scenario with each AI (`simulate_per_min_*`), on one thread and on all
-//! (`simulate_thread_speedup_greedy`), and `oc fairness scenarios` (`fairness_scenarios_s_1000`,
-//! its wall time for 1000 games a scenario, scaled from fewer; `*_cpu_s_1000` its CPU time).
+//! (`simulate_thread_speedup_greedy`), and `oc fairness scenarios --games 1000`
+//! (`fairness_scenarios_s_1000`, its wall time, run whole; `*_cpu_s_1000` its CPU time).
 //! Last, the CPU a game of the three costliest shipped scenarios takes through `oc simulate` on
 //! one thread with the default AI (`storm_game_cpu_ms`, `town_square_game_cpu_ms`,
 //! `elder_hall_game_cpu_ms`). Nothing here asserts a time.
@@ -270,42 +270,31 @@ fn whole_process(root: &Path) {
     print_each("simulate_per_min_tactician", &per_min("tactician", 60, None), 0, "1/min");
     print_each(&format!("simulate_per_min_{}", ai::DEFAULT), &per_min(ai::DEFAULT, 60, None), 0, "1/min");
 
-    // `oc fairness scenarios` plays every shipped scenario with the default AI: a thousand games
-    // a scenario take minutes, so the bench plays `OC_BENCH_FAIRNESS_GAMES` (default 20) and
-    // twice as many, and scales to 1000: the games' time is the difference of the two runs, the
-    // rest (compile, setup) what the shorter run spent besides its games. Both runs share out
-    // their games over the threads alike (a one-game run would not: its setups run side by side
-    // while its games are few, which made the fixed part look smaller and the games dearer).
-    let games: u64 = std::env::var("OC_BENCH_FAIRNESS_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(20).max(1);
-    let (n, twice) = (games.to_string(), (2 * games).to_string());
-    // The two runs of a binary go back to back and each pair is scaled on its own, the median
-    // taken of the scaled figures: the figure rests on the difference of two runs, which two
-    // medians taken apart left to the machine's drift between them (one run read a binary 20%
-    // faster at 20 games and 2% slower at 40).
-    // The same scaling of the CPU time (user and system) the runs took, `*_cpu_s_1000`: a
-    // steadier figure on a shared machine than the wall time, whose difference of two runs moved
-    // by a quarter from one bench run to the next (the wall time on all cores is at least the CPU
-    // time over the cores).
+    // `oc fairness scenarios --games 1000` as users run it, whole: its wall time and the CPU time
+    // it took (user and system), the median of `OC_BENCH_FAIRNESS_RUNS` runs (default 1) each
+    // binary, the binaries alternating. Not scaled from fewer games: a game's cost falls as the
+    // thread's caches and book of openings fill over hundreds of games (on one machine, one run
+    // each: 200 games took 15.6 s, 1000 took 68.5 s, not 78), and the figure scaled from the
+    // difference of a 20- and a 40-game run, which multiplied that difference's noise fifty times,
+    // read 65 to 82 s in three tries against the 68.5 s of the command (the last stop's read 110 s
+    // against 134 s). `OC_BENCH_FAIRNESS_GAMES` plays another number of games a scenario, for a
+    // quicker reading: its figures are named by it (`fairness_scenarios_s_200`), never scaled.
+    let games: u64 = std::env::var("OC_BENCH_FAIRNESS_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000).max(1);
+    let runs: usize = std::env::var("OC_BENCH_FAIRNESS_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(1).max(1);
+    let n = games.to_string();
     let bins = binaries();
-    let mut scaled: Vec<Vec<f64>> = vec![Vec::new(); bins.len()];
-    let mut scaled_cpu: Vec<Vec<f64>> = vec![Vec::new(); bins.len()];
-    let scale = |t: f64, t2: f64| {
-        let per_game = (t2 - t).max(0.0) / games as f64;
-        (t - per_game * games as f64).max(0.0) + per_game * 1000.0
-    };
-    for _ in 0..5 {
+    let mut walls: Vec<Vec<f64>> = vec![Vec::new(); bins.len()];
+    let mut cpus: Vec<Vec<f64>> = vec![Vec::new(); bins.len()];
+    for _ in 0..runs {
+        // The older binary first in each round, as `median_of`.
         for (k, (suffix, bin)) in bins.iter().enumerate().rev() {
             let (t, cpu) = run_oc(bin, root, &["fairness", "scenarios", "--games", &n, "--quiet"], None);
-            let (t2, cpu2) = run_oc(bin, root, &["fairness", "scenarios", "--games", &twice, "--quiet"], None);
-            eprintln!(
-                "oc fairness scenarios{suffix}: {games} games a scenario {t:.2?} ({cpu:.2?} CPU), {} games {t2:.2?} ({cpu2:.2?} CPU)",
-                2 * games
-            );
-            if let Some(s) = scaled.get_mut(k) {
-                s.push(scale(t.as_secs_f64(), t2.as_secs_f64()));
+            eprintln!("oc fairness scenarios{suffix}: {games} games a scenario {t:.2?} ({cpu:.2?} CPU)");
+            if let Some(w) = walls.get_mut(k) {
+                w.push(t.as_secs_f64());
             }
-            if let (Some(s), Some(c), Some(c2)) = (scaled_cpu.get_mut(k), cpu, cpu2) {
-                s.push(scale(c.as_secs_f64(), c2.as_secs_f64()));
+            if let (Some(c), Some(cpu)) = (cpus.get_mut(k), cpu) {
+                c.push(cpu.as_secs_f64());
             }
         }
     }
@@ -317,8 +306,8 @@ fn whole_process(root: &Path) {
             })
             .collect()
     };
-    print_each("fairness_scenarios_s_1000", &median(scaled), 1, "s");
-    print_each("fairness_scenarios_cpu_s_1000", &median(scaled_cpu), 1, "s");
+    print_each(&format!("fairness_scenarios_s_{games}"), &median(walls), 1, "s");
+    print_each(&format!("fairness_scenarios_cpu_s_{games}"), &median(cpus), 1, "s");
 }
 
 /// An AI's cost per battle on one thread (`games` games) and its battles per minute on all
