@@ -210,22 +210,28 @@ fn median_of(
     threads: Option<usize>,
     measure: fn((Duration, Option<Duration>)) -> Duration,
 ) -> Vec<Duration> {
+    rounds(runs, dir, args, threads).into_iter().map(|s| median(s.into_iter().map(measure).collect())).collect()
+}
+
+/// `runs` rounds of one whole run of `oc` with `args` on each binary ([`run_oc`]), each binary's
+/// runs in a list of its own.
+fn rounds(runs: usize, dir: &Path, args: &[&str], threads: Option<usize>) -> Vec<Vec<(Duration, Option<Duration>)>> {
     let bins = binaries();
-    let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); bins.len()];
+    let mut samples: Vec<Vec<(Duration, Option<Duration>)>> = vec![Vec::new(); bins.len()];
     for _ in 0..runs {
         // The older binary first in each round: a steady drift of the machine's load then
         // favours neither.
         for (k, (_, bin)) in bins.iter().enumerate().rev() {
-            samples[k].push(measure(run_oc(bin, dir, args, threads)));
+            samples[k].push(run_oc(bin, dir, args, threads));
         }
     }
     samples
-        .into_iter()
-        .map(|mut s| {
-            s.sort();
-            s[s.len() / 2]
-        })
-        .collect()
+}
+
+/// The middle of `samples` (the upper of the two middle ones of an even number).
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
 }
 
 /// The wall time of a run.
@@ -272,7 +278,7 @@ fn whole_process(root: &Path) {
 
     // `oc fairness scenarios --games 1000` as users run it, whole: its wall time and the CPU time
     // it took (user and system), the median of `OC_BENCH_FAIRNESS_RUNS` runs (default 1) each
-    // binary, the binaries alternating. Not scaled from fewer games: a game's cost falls as the
+    // binary, the binaries alternating ([`rounds`]). Not scaled from fewer games: a game's cost falls as the
     // thread's caches and book of openings fill over hundreds of games (on one machine, one run
     // each: 200 games took 15.6 s, 1000 took 68.5 s, not 78), and the figure scaled from the
     // difference of a 20- and a 40-game run, which multiplied that difference's noise fifty times,
@@ -282,32 +288,14 @@ fn whole_process(root: &Path) {
     let games: u64 = std::env::var("OC_BENCH_FAIRNESS_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000).max(1);
     let runs: usize = std::env::var("OC_BENCH_FAIRNESS_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(1).max(1);
     let n = games.to_string();
-    let bins = binaries();
-    let mut walls: Vec<Vec<f64>> = vec![Vec::new(); bins.len()];
-    let mut cpus: Vec<Vec<f64>> = vec![Vec::new(); bins.len()];
-    for _ in 0..runs {
-        // The older binary first in each round, as `median_of`.
-        for (k, (suffix, bin)) in bins.iter().enumerate().rev() {
-            let (t, cpu) = run_oc(bin, root, &["fairness", "scenarios", "--games", &n, "--quiet"], None);
-            eprintln!("oc fairness scenarios{suffix}: {games} games a scenario {t:.2?} ({cpu:.2?} CPU)");
-            if let Some(w) = walls.get_mut(k) {
-                w.push(t.as_secs_f64());
-            }
-            if let (Some(c), Some(cpu)) = (cpus.get_mut(k), cpu) {
-                c.push(cpu.as_secs_f64());
-            }
-        }
+    let all = rounds(runs, root, &["fairness", "scenarios", "--games", &n, "--quiet"], None);
+    for ((suffix, _), times) in binaries().iter().zip(&all) {
+        eprintln!("oc fairness scenarios{suffix}, {games} games a scenario, (wall, CPU): {times:.2?}");
     }
-    let median = |all: Vec<Vec<f64>>| -> Vec<f64> {
-        all.into_iter()
-            .map(|mut s| {
-                s.sort_by(f64::total_cmp);
-                s.get(s.len() / 2).copied().unwrap_or(0.0)
-            })
-            .collect()
-    };
-    print_each(&format!("fairness_scenarios_s_{games}"), &median(walls), 1, "s");
-    print_each(&format!("fairness_scenarios_cpu_s_{games}"), &median(cpus), 1, "s");
+    let walls: Vec<f64> = all.iter().map(|s| median(s.iter().map(|r| wall(*r)).collect()).as_secs_f64()).collect();
+    let cpus: Vec<f64> = all.iter().map(|s| median(s.iter().map(|r| cpu(*r)).collect()).as_secs_f64()).collect();
+    print_each(&format!("fairness_scenarios_s_{games}"), &walls, 1, "s");
+    print_each(&format!("fairness_scenarios_cpu_s_{games}"), &cpus, 1, "s");
 }
 
 /// An AI's cost per battle on one thread (`games` games) and its battles per minute on all
