@@ -457,18 +457,20 @@ fn the_default_waits_on_the_ground_it_holds_for_an_enemy_it_cannot_see() {
     }
 }
 
-/// Issue 41, by night (the tuning field `plain-night-ratings.oc`: fog, vision 3): the armies
-/// swapped ends before the first turn, so the attacker stands where the enemy deployed (it sees
-/// all of that ground), sees no enemy and remembers none. The default sweeps for it: every
-/// attacker unit ends round 1 farther west, toward the tiles it has not seen. Before, a side that
-/// saw and remembered no enemy walked toward where the enemy deployed, and stood there: an enemy
-/// that had slipped by was never looked for (greedy parks in the zone it walked to; a quarter of
-/// the night mirror games on `hill` were drawn).
+/// Issue 41, by night (the tuning field `plain-night-ratings.oc`: fog, vision 3), with the clock
+/// no longer calm (round 12 of 20: a draw nears): the armies swapped ends before the first turn,
+/// so the attacker stands where the enemy deployed (it sees all of that ground), sees no enemy
+/// and remembers none. The default sweeps for it: every attacker unit ends the round farther
+/// west, toward the tiles it has not seen. Before, a side that saw and remembered no enemy walked
+/// toward where the enemy deployed, and stood there: an enemy that had slipped by was never
+/// looked for (greedy parks in the zone it walked to; a quarter of the night mirror games on
+/// `hill` were drawn).
 #[test]
 fn the_default_sweeps_for_an_enemy_it_neither_sees_nor_remembers() {
     let f = field("tests/fixtures/mirror/fields/plain-night-ratings.oc");
     let pair = f.pairs.first().unwrap();
     let mut b = Battle::set_up(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], 1).unwrap();
+    b.state.round = 12;
     let width = f.map.width;
     for u in &mut b.state.units {
         u.pos = (width - 1 - u.pos.0, u.pos.1);
@@ -477,7 +479,7 @@ fn the_default_sweeps_for_an_enemy_it_neither_sees_nor_remembers() {
     let start: Vec<i64> = attackers.iter().map(|k| b.units[*k].pos.0).collect();
     assert!(start.iter().all(|x| 2 * x > width), "the attacker stands in the east half");
     let mut default = ai::by_name(ai::DEFAULT).unwrap();
-    while b.round == 1 && b.outcome.is_none() {
+    while b.round == 12 && b.outcome.is_none() {
         let turn = match b.to_act {
             SideId::Attacker => default.choose(&b).unwrap(),
             SideId::Defender => Turn { unit: *b.may_act(SideId::Defender).first().unwrap(), ..Default::default() },
@@ -487,6 +489,42 @@ fn the_default_sweeps_for_an_enemy_it_neither_sees_nor_remembers() {
     for (k, was) in attackers.iter().zip(start) {
         let (name, now) = (&b.units[*k].name, b.units[*k].pos.0);
         assert!(now < was, "{name} stood where the enemy deployed: column {was} -> {now}");
+    }
+}
+
+/// Issue 41, by night (`plain-night-ratings.oc`: fog, vision 3; both sides to rout all, so free
+/// to wait): with the clock calm and no enemy seen, the default walks up to its watch line, the
+/// column 2 to 3 tiles nearer its own zone than the enemy's (column 4 of 12 for the west), and
+/// waits there: for three rounds no unit passes it, and all of them reach it. Before, it walked
+/// on toward where the enemy deployed, into the reach of enemies it could not see (greedy
+/// attacking it, 498 wins of 920 on the four tuning fields by night; 603 waiting at the line).
+#[test]
+fn the_default_waits_at_its_watch_line_for_an_enemy_it_cannot_see() {
+    let f = field("tests/fixtures/mirror/fields/plain-night-ratings.oc");
+    let pair = f.pairs.first().unwrap();
+    let mut b = Battle::set_up(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], 1).unwrap();
+    let attackers: Vec<usize> = (0..b.units.len()).filter(|k| b.units[*k].side == SideId::Attacker).collect();
+    let zone = |side| f.map.region(&f.scenario.side(side).zone).unwrap().tiles.clone();
+    let (own, theirs) = (zone(SideId::Attacker), zone(SideId::Defender));
+    let nearer = |t: (i64, i64)| {
+        let d = |z: &[(i64, i64)]| z.iter().map(|p| (p.0 - t.0).abs() + (p.1 - t.1).abs()).min().unwrap();
+        d(&theirs) - d(&own)
+    };
+    let mut default = ai::by_name(ai::DEFAULT).unwrap();
+    while b.round <= 3 && b.outcome.is_none() {
+        let turn = match b.to_act {
+            SideId::Attacker => default.choose(&b).unwrap(),
+            SideId::Defender => Turn { unit: *b.may_act(SideId::Defender).first().unwrap(), ..Default::default() },
+        };
+        b.play_turn(turn).unwrap();
+        for k in &attackers {
+            let u = &b.units[*k];
+            assert!(nearer(u.pos) >= 2, "{} passed its watch line in round {}: {:?}", u.name, b.round, u.pos);
+        }
+    }
+    for k in &attackers {
+        let u = &b.units[*k];
+        assert!((2..=3).contains(&nearer(u.pos)), "{} is not on its watch line after three rounds: {:?}", u.name, u.pos);
     }
 }
 

@@ -720,6 +720,12 @@ impl<'v, 'e> Decision<'v, 'e> {
                 // on it.
                 enemy = stakes.hold.clone();
             }
+            if enemy.is_empty() && self.view.sight.fogged() && stakes.urgency <= 0.0 && stakes::free_to_wait(&b.scenario, side) {
+                // Nobody in sight nor remembered under fog, a side free to wait while the clock
+                // is calm: up to its watch line short of the middle, to wait there for the enemy
+                // to come into its sight (`stakes::watch_line`).
+                enemy = stakes::watch_line(b, side);
+            }
             if enemy.is_empty() {
                 // Nobody in sight nor remembered, no ground to hold: toward where the enemy
                 // deployed (under fog, while a tile of it out of sight has never been seen).

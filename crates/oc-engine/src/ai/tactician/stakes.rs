@@ -279,6 +279,37 @@ pub fn free_to_wait(scenario: &m::Scenario, side: m::SideId) -> bool {
     !(scenario.rounds.is_some() && scenario.on_time_limit == m::Outcome::Win(side.other()))
 }
 
+/// Where a side free to wait ([`free_to_wait`]) waits under fog while it sees and remembers no
+/// enemy and the clock is calm: a line across the field just short of the middle, the tiles
+/// [`WATCH_LINE`] nearer its own deployment zone than the enemy's (by tiles, terrain aside).
+/// There it sees the enemy come rather than walk blind into its reach; waiting where it deployed
+/// instead left the central ground (a hill's forts) to the enemy. Empty where either side has no
+/// deployment zone on the map, or the field is too small for a line.
+pub(super) fn watch_line(b: &Battle, side: m::SideId) -> Vec<Tile> {
+    let zone = |s: m::SideId| b.map.region(&b.scenario.side(s).zone).map(|r| r.tiles.clone()).unwrap_or_default();
+    let (own, theirs) = (zone(side), zone(side.other()));
+    let nearest = |zone: &[Tile], t: Tile| zone.iter().map(|z| crate::battle::distance(*z, t)).min();
+    let mut line = Vec::new();
+    for y in 0..b.map.height.max(0) {
+        for x in 0..b.map.width.max(0) {
+            if let (Some(a), Some(e)) = (nearest(&own, (x, y)), nearest(&theirs, (x, y))) {
+                if WATCH_LINE.contains(&(e - a)) {
+                    line.push((x, y));
+                }
+            }
+        }
+    }
+    line
+}
+
+/// How much nearer its own deployment zone than the enemy's a tile of a side's watch line is
+/// ([`watch_line`]). Measured on the tuning mirror fields by night (`oc tournament
+/// tests/fixtures/mirror/fields/F-night-R.oc --ais planner greedy --games 10 --seed 7`, F
+/// `plain` and `hill`, R `ratings` and `v06`: the planner's wins of 920): walking toward the
+/// enemy's zone 498; waiting in its own zone 531; where each unit stands 528; on the middle
+/// (within 1) 551; 1 to 2 tiles nearer 564; 1 to 3, 570; 2 to 3, 603; 3 to 5, 561; 4 to 6, 608.
+const WATCH_LINE: std::ops::RangeInclusive<i64> = 2..=3;
+
 /// How hard the clock pushes `side`: 0 while time is on its side or plentiful, up to 1 when the
 /// time limit (or the enemy's `survive` / `defend`) is about to hand the battle to the enemy or
 /// end it in a draw.
