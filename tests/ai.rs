@@ -492,6 +492,48 @@ fn the_default_sweeps_for_an_enemy_it_neither_sees_nor_remembers() {
     }
 }
 
+/// Issue 41: the planner's budget counts figures, not units. In Storm at the River, with ten
+/// units left standing (so the default searches for the elves, free to wait), the elves' units
+/// hold some thirty figures between them, and each decision it searches plays at most
+/// `Planner::copies_budget` of the figures standing: fewer copies than the same number of units
+/// of one figure would get. Counted by units, its searches took a third of the Storm's CPU.
+#[test]
+fn the_planner_counts_its_budget_by_the_figures_standing() {
+    let f = field("scenarios/battlestorm-narube.oc");
+    let pair = f.pairs.first().unwrap();
+    let mut b = Battle::set_up(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], 1).unwrap();
+    let mut kept = 0;
+    for u in &mut b.state.units {
+        if u.side == SideId::Attacker && u.state == State::Ready {
+            kept += 1;
+            if kept > 6 {
+                u.state = State::Routed;
+            }
+        }
+    }
+    let mut planner = oc_engine::ai::Planner::default();
+    let mut searched = 0;
+    for _ in 0..12 {
+        if b.outcome.is_some() {
+            break;
+        }
+        let ready: Vec<_> = b.units.iter().filter(|u| u.state == State::Ready).collect();
+        let units = ready.len();
+        let figures: usize = ready.iter().map(|u| usize::try_from(u.living()).unwrap().max(1)).sum();
+        let turn = planner.choose(&b).unwrap();
+        if planner.playout_turns() > 0 {
+            searched += 1;
+            assert!(units <= 12 && figures > 2 * units, "{units} units, {figures} figures");
+            let (copies, _) = planner.playout_copies();
+            let budget = oc_engine::ai::Planner::copies_budget(figures);
+            assert!(copies <= budget, "{copies} copies with {figures} figures (budget {budget})");
+            assert!(budget < oc_engine::ai::Planner::copies_budget(units), "{figures} figures, {units} units");
+        }
+        b.play_turn(turn).unwrap();
+    }
+    assert!(searched > 0, "the default searched for the elves");
+}
+
 /// Issue 41, by night (`plain-night-ratings.oc`: fog, vision 3; both sides to rout all, so free
 /// to wait): with the clock calm and no enemy seen, the default walks up to its watch line, the
 /// column 2 to 3 tiles nearer its own zone than the enemy's (column 4 of 12 for the west), and

@@ -8,7 +8,8 @@
 //! - `searcher` ([`Planner::wide`]): the planner searching also where tiles are at stake, for the
 //!   side that stops the enemy taking them (the copies valued by the scenario's conditions: a
 //!   decided copy worth the battle, the race for every tile objective against the clock), under
-//!   fog (over what its side has seen) and with any number of units (fewer copies as they grow);
+//!   fog (over what its side has seen) and with any number of units (fewer copies as their
+//!   figures grow);
 //!   without fog also for a side that must take ground, its playouts playing that side's turns
 //!   as the tactician (under fog such a side plays as the tactician). Not the default: it shifts
 //!   the shipped scenarios' balance and costs 5-25x the tactician there.

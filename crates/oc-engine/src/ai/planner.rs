@@ -56,10 +56,18 @@
 //! otherwise there is no search.
 //!
 //! A budget bounds each decision ([`samples`]): a playout turn weighs every unit of the side to
-//! act, so the copies per candidate fall as the units standing grow, from [`SAMPLES`] at a dozen
-//! units to [`MIN_SAMPLES`]; the playout turns per decision are at most `WIDTH * samples * DEPTH`
-//! ([`Planner::budget`]; where activations are paid in steps, a copy plays on to the end of the
-//! activation under way, up to [`MAX_STEPS`]).
+//! act, and an exchange of a unit of several figures strikes once for each of them, so the
+//! copies per candidate fall as the figures standing grow (a unit of one figure counts one),
+//! from [`SAMPLES`] at a dozen to [`MIN_SAMPLES`]; the playout turns per decision are at most
+//! `WIDTH * samples * DEPTH` ([`Planner::budget`]; where activations are paid in steps, a copy
+//! plays on to the end of the activation under way, up to [`MAX_STEPS`]). Counted by units,
+//! Storm at the River's elves (a dozen units of up to ten figures) searched on 16 copies late
+//! in the battle, and its searches took a third of the CPU of `oc fairness
+//! scenarios/battlestorm-narube.oc --games 100 --seed 1` (one thread: 6.28 s, 4.20 s by
+//! figures, the savages winning 43.0% and 39.0%); the elves were as strong either way (`oc
+//! tournament --as-written scenarios/battlestorm-narube.oc --ais planner X --games 400 --seed
+//! 11`, the attacker's wins against them: the tactician 36.5% by units, 38.0% by figures, its
+//! own elves 39.8%; greedy 26.5% and 25.5%, its own 30.5%).
 //! The candidates race for it (`planner/race.rs`): copy `s` is played for every candidate still
 //! in the race, and after `race::MIN_COPIES` (4) copies one trailing the leader by more than
 //! `race::Z` (2) standard errors of its paired differences is dropped; the race stops when one is
@@ -95,9 +103,9 @@ use seen::{Fog, Seen};
 
 /// How many of the tactician's ranked turns are played ahead.
 pub const WIDTH: usize = 3;
-/// Copies of the battle each is played on, with at most [`FULL_UNITS`] units standing.
+/// Copies of the battle each is played on, with at most [`FULL_UNITS`] figures standing.
 pub const SAMPLES: u64 = 16;
-/// The fewest copies each is played on, however many units stand.
+/// The fewest copies each is played on, however many figures stand.
 pub const MIN_SAMPLES: u64 = 2;
 /// Turns played after the candidate turn (where activations are paid in steps, a turn is a
 /// step, and a copy plays on to the end of the activation under way).
@@ -108,15 +116,23 @@ pub const MAX_STEPS: usize = 4 * DEPTH;
 /// within this many tiles of one of its units (`in_contact`); farther apart it plays the
 /// tactician's turn.
 pub const CONTACT: i64 = 4;
-/// The units standing (both sides) up to which each candidate gets [`SAMPLES`] copies; beyond
-/// it the copies fall in proportion (the ratings and v0.6 mirror matches field twelve).
+/// The units standing (both sides) up to which the default searches, and the figures standing
+/// up to which each candidate gets [`SAMPLES`] copies; beyond it the copies fall in proportion
+/// (the ratings and v0.6 mirror matches field twelve units of one figure).
 pub const FULL_UNITS: usize = 12;
 
-/// Copies per candidate with `standing` units on the board: [`SAMPLES`] up to [`FULL_UNITS`],
-/// then in inverse proportion, never below [`MIN_SAMPLES`].
+/// Copies per candidate with `standing` figures on the board ([`figures_standing`]): [`SAMPLES`]
+/// up to [`FULL_UNITS`], then in inverse proportion, never below [`MIN_SAMPLES`].
 pub fn samples(standing: usize) -> u64 {
     let full = SAMPLES * FULL_UNITS as u64;
     (full / standing.max(1) as u64).clamp(MIN_SAMPLES, SAMPLES)
+}
+
+/// The figures of the units standing, both sides (a unit of one figure counts one; one of
+/// several, its living figures: `Combatant::living`): what a decision's budget is counted by
+/// ([`samples`]).
+pub fn figures_standing(b: &Battle<'_>) -> usize {
+    b.units.iter().filter(|u| u.state == State::Ready).map(|u| usize::try_from(u.living()).unwrap_or(0).max(1)).sum()
 }
 
 /// The planner, as the battle's [`Controller`]. Use one per battle.
@@ -179,12 +195,18 @@ impl Planner {
         (self.copies, self.cut)
     }
 
-    /// The most playout turns one decision may play with `standing` units on the board (both
-    /// sides) where every turn is an activation: `WIDTH * samples(standing) * DEPTH`. Where
+    /// The most playout turns one decision may play with `standing` figures on the board (both
+    /// sides: [`figures_standing`]) where every turn is an activation: `WIDTH * samples(standing) * DEPTH`. Where
     /// activations are paid in steps, a copy may play up to [`MAX_STEPS`] (to finish the
     /// activation under way).
     pub fn budget(standing: usize) -> u64 {
         WIDTH as u64 * samples(standing) * DEPTH as u64
+    }
+
+    /// The most copies of the battle one decision plays out with `standing` figures on the board
+    /// ([`figures_standing`]): `WIDTH * samples(standing)` ([`Planner::playout_copies`]).
+    pub fn copies_budget(standing: usize) -> u64 {
+        WIDTH as u64 * samples(standing)
     }
 }
 
@@ -262,7 +284,7 @@ impl Planner {
         if ranked.len() < 2 || !searches {
             return ranked.into_iter().next().map(|(_, t)| t);
         }
-        let samples = samples(standing);
+        let samples = samples(figures_standing(b));
         let prices = self.tactician.prices(b).to_vec();
         // The taker weighs units as the planner's own tactician weighs them (their items when
         // the battle began), not as those of the copy it first plays on: shared before each of
