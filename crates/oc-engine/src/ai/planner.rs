@@ -61,13 +61,12 @@
 //! from [`SAMPLES`] at a dozen to [`MIN_SAMPLES`]; the playout turns per decision are at most
 //! `WIDTH * samples * DEPTH` ([`Planner::budget`]; where activations are paid in steps, a copy
 //! plays on to the end of the activation under way, up to [`MAX_STEPS`]). Counted by units,
-//! Storm at the River's elves (a dozen units of up to ten figures) searched on 16 copies late
-//! in the battle, and its searches took a third of the CPU of `oc fairness
-//! scenarios/battlestorm-narube.oc --games 100 --seed 1` (one thread: 6.28 s, 4.20 s by
-//! figures, the savages winning 43.0% and 39.0%); the elves were as strong either way (`oc
-//! tournament --as-written scenarios/battlestorm-narube.oc --ais planner X --games 400 --seed
-//! 11`, the attacker's wins against them: the tactician 36.5% by units, 38.0% by figures, its
-//! own elves 39.8%; greedy 26.5% and 25.5%, its own 30.5%).
+//! the elves of the shipped Narube battle of seed 003 (a dozen units of up to ten figures)
+//! searched on 16 copies, and their searches took a third of the CPU of `oc fairness` on it
+//! (100 games, seed 1, one thread: 6.28 s, 4.20 s by figures, the savages winning 43.0% and
+//! 39.0%); the elves were as strong either way (`oc tournament --as-written` on it, `--ais
+//! planner X --games 400 --seed 11`, the attacker's wins against them: the tactician 36.5% by
+//! units, 38.0% by figures, its own elves 39.8%; greedy 26.5% and 25.5%, its own 30.5%).
 //! The candidates race for it (`planner/race.rs`): copy `s` is played for every candidate still
 //! in the race, and after `race::MIN_COPIES` (4) copies one trailing the leader by more than
 //! `race::Z` (2) standard errors of its paired differences is dropped; the race stops when one is
