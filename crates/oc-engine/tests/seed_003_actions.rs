@@ -8,7 +8,7 @@ mod arena;
 #[path = "common/field.rs"]
 mod field;
 
-use oc_engine::battle::{Act, Battle, Record, Turn};
+use oc_engine::battle::{Act, Battle, Record, State, Turn};
 use oc_engine::Engine;
 use oc_model::{SideId, Verb};
 
@@ -162,6 +162,15 @@ fn a_braced_unit_strikes_an_enemy_that_comes_into_its_reach() {
         if b.units[x].hp <= 0 {
             felled += 1;
             assert!(l[0].contains("is routed on the way"), "{l:?}");
+            // Routed there, and recorded so: off the board (it neither rallies nor is struck
+            // again), the turn's record naming it with its HP.
+            assert_eq!(b.units[x].state, State::Routed, "{l:?}");
+            let record = b.log[from..].iter().find_map(|r| match r {
+                Record::Turn { turn, hp, routed, .. } if turn.unit == x => Some((hp.clone(), routed.clone())),
+                _ => None,
+            });
+            let (hp, routed) = record.expect("the mover's turn");
+            assert!(routed.contains(&x) && hp.iter().any(|(k, h)| *k == x && *h <= 0), "{hp:?} {routed:?}");
         }
     }
     assert_eq!(struck, 12);

@@ -645,11 +645,9 @@ impl<'e> Battle<'e> {
                 }
             }
         }
-        let before: Vec<i64> = if self.engine.rules.ruleset.turn.threat.is_some() {
-            before_move
-        } else {
-            self.state.units.iter().map(|f| f.hp).collect()
-        };
+        // The turn's HP changes count from before its move: a move can cost HP (free attacks in
+        // threat zones, strikes of opportunity), and a unit routed on the way is routed by them.
+        let before = before_move;
         // An attack its target may answer waits for the answer (declare.rs).
         let declared = match &t.act {
             Act::Attack { target } if !fell => self.answerable(i, *target, t.to.unwrap_or(u.pos), moved, &t.act),
