@@ -64,9 +64,11 @@
 //! the elves of the shipped Narube battle of seed 003 (a dozen units of up to ten figures)
 //! searched on 16 copies, and their searches took a third of the CPU of `oc fairness` on it
 //! (100 games, seed 1, one thread: 6.28 s, 4.20 s by figures, the savages winning 43.0% and
-//! 39.0%); the elves were as strong either way (`oc tournament --as-written` on it, `--ais
-//! planner X --games 400 --seed 11`, the attacker's wins against them: the tactician 36.5% by
-//! units, 38.0% by figures, its own elves 39.8%; greedy 26.5% and 25.5%, its own 30.5%).
+//! 39.0%). The elves keep about half of what searching gains them, within the noise of 800
+//! games (`oc tournament --as-written` on it, `--ais planner X --games 400`, seeds 11 and 23,
+//! the armies of its rebalance for routing on the way: the tactician attacking them wins 49.0%
+//! by units, 51.9% by figures, 54.9% against its own elves; greedy, seed 11, 35.0% and 37.2%,
+//! 37.8% against its own).
 //! The candidates race for it (`planner/race.rs`): copy `s` is played for every candidate still
 //! in the race, and after `race::MIN_COPIES` (4) copies one trailing the leader by more than
 //! `race::Z` (2) standard errors of its paired differences is dropped; the race stops when one is
