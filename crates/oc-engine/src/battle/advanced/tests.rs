@@ -96,7 +96,9 @@ fn the_one_pass_lays_what_the_rules_read_apart_lay() {
     let s = &engine.rules.scenarios[0];
     let [a, d] = crate::testing::armies(&engine);
     let mut laid = BTreeMap::new();
-    for seed in [1, 2, 3] {
+    // Four games: since a unit whose figures all fall on its move is routed there, games end
+    // sooner (seed 1's checked 2,700 places, over 3,000 before).
+    for seed in [1, 2, 3, 4] {
         let mut checking = Checking { state: seed, checked: 0, laid: BTreeMap::new() };
         let mut b = Battle::set_up(&engine, s, &map, [a, d], seed).expect("the battle starts");
         for _ in 0..400 {
@@ -115,7 +117,7 @@ fn the_one_pass_lays_what_the_rules_read_apart_lay() {
                 break;
             }
         }
-        assert!(checking.checked > 3000, "{}", checking.checked);
+        assert!(checking.checked > 2000, "{}", checking.checked);
         for (k, v) in checking.laid {
             *laid.entry(k).or_insert(0) += v;
         }
