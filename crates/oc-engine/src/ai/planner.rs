@@ -197,11 +197,11 @@ impl Planner {
     }
 
     /// The most playout turns one decision may play with `standing` figures on the board (both
-    /// sides: [`figures_standing`]) where every turn is an activation: `WIDTH * samples(standing) * DEPTH`. Where
-    /// activations are paid in steps, a copy may play up to [`MAX_STEPS`] (to finish the
-    /// activation under way).
+    /// sides: [`figures_standing`]) where every turn is an activation: its
+    /// [`Planner::copies_budget`] times [`DEPTH`]. Where activations are paid in steps, a copy
+    /// may play up to [`MAX_STEPS`] (to finish the activation under way).
     pub fn budget(standing: usize) -> u64 {
-        WIDTH as u64 * samples(standing) * DEPTH as u64
+        Planner::copies_budget(standing) * DEPTH as u64
     }
 
     /// The most copies of the battle one decision plays out with `standing` figures on the board

@@ -198,7 +198,7 @@ impl Battle<'_> {
     /// As (axis, coordinate): axis 0 is x, 1 is y.
     pub fn home_edge(&self, side: m::SideId) -> (usize, i64) {
         let centre = |s: m::SideId| {
-            let tiles = self.map.region(&self.scenario.side(s).zone).map(|r| r.tiles.clone()).unwrap_or_default();
+            let tiles = super::zone_tiles(&self.scenario, &self.map, s);
             let n = tiles.len().max(1) as i64;
             (tiles.iter().map(|t| t.0).sum::<i64>() * 2 / n, tiles.iter().map(|t| t.1).sum::<i64>() * 2 / n)
         };

@@ -198,14 +198,18 @@ fn centre(tiles: &[Tile]) -> Option<Tile> {
     (n > 0).then(|| (tiles.iter().map(|t| t.0).sum::<i64>() / n, tiles.iter().map(|t| t.1).sum::<i64>() / n))
 }
 
+/// The tiles of `side`'s deployment zone on `map` (none where the map has no region of that name).
+pub(crate) fn zone_tiles<'m>(scenario: &m::Scenario, map: &'m m::BattleMap, side: m::SideId) -> &'m [Tile] {
+    map.region(&scenario.side(side).zone).map_or(&[], |r| &r.tiles)
+}
+
 fn zone_centre(map: &m::BattleMap, zone: &str) -> Tile {
     map.region(zone).and_then(|r| centre(&r.tiles)).unwrap_or((map.width / 2, map.height / 2))
 }
 
 /// Deployment tiles for an army: the zone's passable tiles nearest the enemy's zone, in order.
 pub fn auto_deploy(engine: &Engine, scenario: &m::Scenario, map: &m::BattleMap, side: m::SideId, count: usize) -> Vec<Tile> {
-    let zone = map.region(&scenario.side(side).zone).map(|r| r.tiles.clone()).unwrap_or_default();
-    let enemy = map.region(&scenario.side(side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default();
+    let (zone, enemy) = (zone_tiles(scenario, map, side), zone_tiles(scenario, map, side.other()));
     let centre = if enemy.is_empty() {
         (map.width / 2, map.height / 2)
     } else {
@@ -217,7 +221,7 @@ pub fn auto_deploy(engine: &Engine, scenario: &m::Scenario, map: &m::BattleMap, 
             .and_then(|n| engine.rules.terrain(n))
             .is_some_and(|tr| tr.costs.values().any(Option::is_some))
     };
-    let mut tiles: Vec<Tile> = zone.into_iter().filter(passable).collect();
+    let mut tiles: Vec<Tile> = zone.iter().copied().filter(passable).collect();
     tiles.sort_by_key(|t| (distance(*t, centre), *t));
     tiles.truncate(count);
     tiles

@@ -49,6 +49,7 @@ pub use actions::Available;
 pub use charge::AttackAction;
 pub(crate) use combatant::Undiced;
 pub use courage::Morale;
+pub(crate) use deploy::zone_tiles;
 pub use deploy::{auto_deploy, deploy, home_zones, placement_units, Deployment, Setup};
 pub use fog::{Light, Sight};
 pub use game::{play, play_watched, Controller, GameResult, ROUND_CAP};
@@ -540,7 +541,8 @@ impl<'e> Battle<'e> {
         // The actions of the sequence before the move (sequence.rs), in their steps' order.
         let early = self.before_move(i, &t)?;
         let mut moved = resumed.unwrap_or(0);
-        // With threat zones a move can cost HP (free attacks): the turn's HP changes count from here.
+        // A move can cost HP (free attacks in threat zones, strikes of opportunity): the turn's HP
+        // changes count from here, so a unit routed on the way is routed by them.
         let before_move: Vec<i64> = self.state.units.iter().map(|f| f.hp).collect();
         let mut walked = Vec::new();
         if let Some(to) = t.to {
@@ -645,9 +647,6 @@ impl<'e> Battle<'e> {
                 }
             }
         }
-        // The turn's HP changes count from before its move: a move can cost HP (free attacks in
-        // threat zones, strikes of opportunity), and a unit routed on the way is routed by them.
-        let before = before_move;
         // An attack its target may answer waits for the answer (declare.rs).
         let declared = match &t.act {
             Act::Attack { target } if !fell => self.answerable(i, *target, t.to.unwrap_or(u.pos), moved, &t.act),
@@ -727,7 +726,7 @@ impl<'e> Battle<'e> {
             }
         }
         // A unit a command's damage routed has had its `on routed` already.
-        let (hp, routed, newly_routed) = self.mark_routed(&before);
+        let (hp, routed, newly_routed) = self.mark_routed(&before_move);
         // Who routed whom: the acting unit its foes; the target of its attack or action, the
         // acting unit itself (a counter).
         let acted_on = match &t.act {

@@ -150,7 +150,7 @@ pub(super) fn walk(
     let foes = enemies && !goals.is_empty();
     // Under fog with no enemy in sight: toward where the enemy deployed.
     if goals.is_empty() && view.sight.fogged() {
-        goals.extend(b.map.region(&b.scenario.side(u.side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default());
+        goals.extend_from_slice(crate::battle::zone_tiles(&b.scenario, &b.map, u.side.other()));
     }
     if goals.is_empty() {
         return None;

@@ -53,7 +53,7 @@ impl Fog {
         let sight = b.sight(side);
         let (mut unseen, mut sets) = (Vec::new(), Vec::new());
         if sight.fogged() {
-            let zone = b.map.region(&b.scenario.side(side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default();
+            let zone = crate::battle::zone_tiles(&b.scenario, &b.map, side.other()).to_vec();
             walks.check(b);
             let mut walked: Vec<(String, Arc<[i64]>)> = Vec::new();
             // The tile sets made, by movement and allowance.

@@ -729,7 +729,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             if enemy.is_empty() {
                 // Nobody in sight nor remembered, no ground to hold: toward where the enemy
                 // deployed (under fog, while a tile of it out of sight has never been seen).
-                let zone = b.map.region(&b.scenario.side(side.other()).zone).map(|r| r.tiles.clone()).unwrap_or_default();
+                let zone = crate::battle::zone_tiles(&b.scenario, &b.map, side.other()).to_vec();
                 enemy = match &self.unswept {
                     Some((0, tiles)) if zone.iter().any(|t| tiles.contains(t)) => zone,
                     // Else a sweep, toward the tiles out of sight seen longest ago: an enemy

@@ -286,13 +286,13 @@ pub fn free_to_wait(scenario: &m::Scenario, side: m::SideId) -> bool {
 /// instead left the central ground (a hill's forts) to the enemy. Empty where either side has no
 /// deployment zone on the map, or the field is too small for a line.
 pub(super) fn watch_line(b: &Battle, side: m::SideId) -> Vec<Tile> {
-    let zone = |s: m::SideId| b.map.region(&b.scenario.side(s).zone).map(|r| r.tiles.clone()).unwrap_or_default();
+    let zone = |s: m::SideId| crate::battle::zone_tiles(&b.scenario, &b.map, s);
     let (own, theirs) = (zone(side), zone(side.other()));
     let nearest = |zone: &[Tile], t: Tile| zone.iter().map(|z| crate::battle::distance(*z, t)).min();
     let mut line = Vec::new();
     for y in 0..b.map.height.max(0) {
         for x in 0..b.map.width.max(0) {
-            if let (Some(a), Some(e)) = (nearest(&own, (x, y)), nearest(&theirs, (x, y))) {
+            if let (Some(a), Some(e)) = (nearest(own, (x, y)), nearest(theirs, (x, y))) {
                 if WATCH_LINE.contains(&(e - a)) {
                     line.push((x, y));
                 }
