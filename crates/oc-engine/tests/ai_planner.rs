@@ -64,7 +64,8 @@ fn the_planner_searches_under_fog_from_what_its_side_sees() {
 /// so every copy is played on. Taken off, Saar was in no copy, so routing Bazba routed "every"
 /// enemy and ended the copy at once: the Woodcutter's Night's watch searched a battle against
 /// the one raider in sight and was routed by those in the dark. The turn and the playouts are
-/// the same wherever Saar stands.
+/// the same wherever Saar stands. Both sides are free to wait (`rout all`), so the attacker's
+/// candidates get `NIGHT_COPIES` times the copies they would by day.
 #[test]
 fn the_planner_plays_ahead_against_enemies_it_has_never_seen() {
     let (rules, map) = night();
@@ -80,7 +81,16 @@ fn the_planner_plays_ahead_against_enemies_it_has_never_seen() {
         let turn = planner.choose(&b).unwrap();
         // Most copies are played to the full depth (two candidates of the three the budget has
         // room for), not ended by Bazba's rout.
-        assert!(planner.playout_turns() > Planner::budget(4) / 2, "{} playout turns (Saar at {saar:?})", planner.playout_turns());
+        assert!(
+            planner.playout_turns() > Planner::budget(4, true) / 2,
+            "{} playout turns (Saar at {saar:?})",
+            planner.playout_turns()
+        );
+        // A side free to wait under fog plays `NIGHT_COPIES` times the copies a candidate gets
+        // by day: more than the day's budget allows (64 here, of 48).
+        let (copies, _) = planner.playout_copies();
+        assert!(copies > Planner::copies_budget(4, false), "{copies} copies (Saar at {saar:?})");
+        assert!(copies <= Planner::copies_budget(4, true), "{copies} copies (Saar at {saar:?})");
         seen.push((saar, turn, planner.playout_turns()));
     }
     let (_, first, played) = seen[0].clone();
@@ -108,8 +118,13 @@ const CROWD: &str = "army A for Arena attacker {
 /// (`planner/race.rs`) spends well under it.
 #[test]
 fn the_planner_searches_a_crowded_battle_within_its_budget() {
-    assert!(Planner::budget(72) * 6 <= Planner::budget(12), "{} against {}", Planner::budget(72), Planner::budget(12));
-    assert!(Planner::budget(16) < Planner::budget(12));
+    assert!(
+        Planner::budget(72, false) * 6 <= Planner::budget(12, false),
+        "{} against {}",
+        Planner::budget(72, false),
+        Planner::budget(12, false)
+    );
+    assert!(Planner::budget(16, false) < Planner::budget(12, false));
     let (rules, map) = arena::setup(CROWD);
     let engine = Engine::new(rules).unwrap();
     let mut b = arena::battle(
@@ -129,10 +144,10 @@ fn the_planner_searches_a_crowded_battle_within_its_budget() {
         let standing = b.units.iter().filter(|u| u.state == State::Ready).count();
         let p = &mut planner[usize::from(b.to_act == SideId::Defender)];
         let turn = p.choose(&b).unwrap();
-        assert!(p.playout_turns() <= Planner::budget(standing), "{} turns with {standing} units", p.playout_turns());
+        assert!(p.playout_turns() <= Planner::budget(standing, false), "{} turns with {standing} units", p.playout_turns());
         searched += usize::from(standing > 12 && p.playout_turns() > 0);
         if p.playout_turns() > 0 {
-            (played, budget) = (played + p.playout_turns(), budget + Planner::budget(standing));
+            (played, budget) = (played + p.playout_turns(), budget + Planner::budget(standing, false));
         }
         b.play_turn(turn).unwrap();
     }

@@ -60,7 +60,9 @@
 //! copies per candidate fall as the figures standing grow (a unit of one figure counts one),
 //! from [`SAMPLES`] at a dozen to [`MIN_SAMPLES`]; the playout turns per decision are at most
 //! `WIDTH * samples * DEPTH` ([`Planner::budget`]; where activations are paid in steps, a copy
-//! plays on to the end of the activation under way, up to [`MAX_STEPS`]). Counted by units,
+//! plays on to the end of the activation under way, up to [`MAX_STEPS`]). A side free to wait
+//! under fog, with at most [`FULL_UNITS`] figures standing, plays [`NIGHT_COPIES`] times as many
+//! copies ([`copies`]). Counted by units,
 //! the elves of the shipped Narube battle of seed 003 (a dozen units of up to ten figures)
 //! searched on 16 copies, and their searches took a third of the CPU of `oc fairness` on it
 //! (100 games, seed 1, one thread: 6.28 s, 4.20 s by figures, the savages winning 43.0% and
@@ -123,10 +125,36 @@ pub const CONTACT: i64 = 4;
 pub const FULL_UNITS: usize = 12;
 
 /// Copies per candidate with `standing` figures on the board ([`figures_standing`]): [`SAMPLES`]
-/// up to [`FULL_UNITS`], then in inverse proportion, never below [`MIN_SAMPLES`].
+/// up to [`FULL_UNITS`], then in inverse proportion, never below [`MIN_SAMPLES`]. (A side free
+/// to wait under fog gets more: [`copies`].)
 pub fn samples(standing: usize) -> u64 {
     let full = SAMPLES * FULL_UNITS as u64;
     (full / standing.max(1) as u64).clamp(MIN_SAMPLES, SAMPLES)
+}
+
+/// How many times [`samples`] copies a candidate gets where a side free to wait ([`free_to_wait`])
+/// searches under fog with at most [`FULL_UNITS`] figures standing ([`copies`]). Its copies
+/// sample the enemies it has not seen, and twice as many of them played a little better on
+/// mirror fields no AI was tuned on (`tests/fresh_fields.rs`: `oc tournament FILE --ais planner
+/// greedy --games 10 --seed 7` on fresh fields by night, the default's wins of 3,520): seeds 101
+/// to 108, where it was tried, 2,148 -> 2,195; seeds 1 to 8, measured before and after only,
+/// 2,067 -> 2,158 (58.7% -> 61.3%, one side at 70% -> five of 32). By day twice the copies
+/// gained nothing there (2,551 -> 2,539 on seeds 1 to 8), so by day a candidate keeps
+/// [`samples`]. On the fixtures' fourteen night fields it is even (1,994 -> 1,989 wins of 3,120:
+/// `tests/fixtures/mirror/fields/README.md`). Where tiles are at stake (the Woodcutter's Night)
+/// it is unmeasured: [`samples`].
+pub const NIGHT_COPIES: u64 = 2;
+
+/// Copies per candidate with `standing` figures on the board ([`figures_standing`]), where the
+/// side to act is free to wait under fog (`waiting_in_fog`) or not: [`samples`], times
+/// [`NIGHT_COPIES`] for a side waiting in fog with at most [`FULL_UNITS`] figures standing.
+pub fn copies(standing: usize, waiting_in_fog: bool) -> u64 {
+    let each = samples(standing);
+    if waiting_in_fog && standing <= FULL_UNITS {
+        each * NIGHT_COPIES
+    } else {
+        each
+    }
 }
 
 /// The figures of the units standing, both sides (a unit of one figure counts one; one of
@@ -197,17 +225,18 @@ impl Planner {
     }
 
     /// The most playout turns one decision may play with `standing` figures on the board (both
-    /// sides: [`figures_standing`]) where every turn is an activation: its
-    /// [`Planner::copies_budget`] times [`DEPTH`]. Where activations are paid in steps, a copy
-    /// may play up to [`MAX_STEPS`] (to finish the activation under way).
-    pub fn budget(standing: usize) -> u64 {
-        Planner::copies_budget(standing) * DEPTH as u64
+    /// sides: [`figures_standing`]), for a side waiting in fog or not ([`copies`]), where every
+    /// turn is an activation: its [`Planner::copies_budget`] times [`DEPTH`]. Where activations
+    /// are paid in steps, a copy may play up to [`MAX_STEPS`] (to finish the activation under way).
+    pub fn budget(standing: usize, waiting_in_fog: bool) -> u64 {
+        Planner::copies_budget(standing, waiting_in_fog) * DEPTH as u64
     }
 
     /// The most copies of the battle one decision plays out with `standing` figures on the board
-    /// ([`figures_standing`]): `WIDTH * samples(standing)` ([`Planner::playout_copies`]).
-    pub fn copies_budget(standing: usize) -> u64 {
-        WIDTH as u64 * samples(standing)
+    /// ([`figures_standing`]): `WIDTH * copies(standing, waiting_in_fog)`
+    /// ([`Planner::playout_copies`]).
+    pub fn copies_budget(standing: usize, waiting_in_fog: bool) -> u64 {
+        WIDTH as u64 * copies(standing, waiting_in_fog)
     }
 }
 
@@ -285,7 +314,7 @@ impl Planner {
         if ranked.len() < 2 || !searches {
             return ranked.into_iter().next().map(|(_, t)| t);
         }
-        let samples = samples(figures_standing(b));
+        let samples = copies(figures_standing(b), fogged && free_to_wait(&b.scenario, side));
         let prices = self.tactician.prices(b).to_vec();
         // The taker weighs units as the planner's own tactician weighs them (their items when
         // the battle began), not as those of the copy it first plays on: shared before each of
