@@ -419,16 +419,7 @@ fn a_tournament_plays_on_every_mirror_field() {
     let out = Command::new(env!("CARGO_BIN_EXE_oc")).args(&args).current_dir(repo()).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    for file in &files {
-        let rows: Vec<&serde_json::Value> =
-            v["rosters"].as_array().unwrap().iter().filter(|r| r["file"] == file.as_str()).collect();
-        assert!(rows.len() >= 5, "{file}: every roster");
-        for r in rows {
-            let a = &r["a"];
-            let sum = ["won", "drawn", "lost"].iter().map(|k| a[k].as_u64().unwrap_or(0)).sum::<u64>();
-            assert_eq!((a["games"].as_u64(), sum), (Some(4), 4), "{file}: {r}");
-        }
-    }
+    common::assert_every_roster_counted(&v, &files, 4);
 }
 
 /// Issue 41, the Woodcutter's Night (fog of war; the watch wins by `defend "woodcutter-hut" for

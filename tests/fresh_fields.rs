@@ -25,7 +25,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{oc, repo, text, Rng};
+use common::{assert_every_roster_counted, oc, repo, text, Rng};
 
 /// The features a field's west half may hold: symbol, terrain, weight of the draw.
 const FEATURES: [(char, &str, usize); 8] = [
@@ -234,16 +234,7 @@ fn fresh_fields_are_mirror_fields_the_tournament_plays() {
         files.extend(f.write(dir.path()));
     }
     let v = tournament(dir.path(), &files, &["greedy", "greedy"], 1, 1);
-    for file in &files {
-        let rows: Vec<&serde_json::Value> =
-            v["rosters"].as_array().expect("rosters").iter().filter(|r| r["file"] == file.as_str()).collect();
-        assert!(rows.len() >= 5, "{file}: every roster ({})", rows.len());
-        for r in rows {
-            let a = &r["a"];
-            let sum: u64 = ["won", "drawn", "lost"].iter().map(|k| a[*k].as_u64().unwrap_or(0)).sum();
-            assert_eq!((a["games"].as_u64(), sum), (Some(4), 4), "{file}: {r}");
-        }
-    }
+    assert_every_roster_counted(&v, &files, 4);
 }
 
 /// One side's record in a tournament's JSON: won, drawn, lost.
@@ -284,9 +275,10 @@ fn measure_the_default_on_fresh_fields() {
             let v = tournament(&dir, std::slice::from_ref(&file), &ais, games, 7);
             let t = &v["total"];
             let (all, one, two) = (record(&t["a"]), record(&t["a_moving_first"]), record(&t["a_moving_second"]));
+            let [at_70, all_sides] = &mut sides[usize::from(night)];
             for side in [one, two] {
-                sides[usize::from(night)][0] += u32::from(rate(side) >= 70.0);
-                sides[usize::from(night)][1] += 1;
+                *at_70 += u32::from(rate(side) >= 70.0);
+                *all_sides += 1;
             }
             println!(
                 "| {} | {}x{} | {:.1}% | {}-{}-{} | {:.1}% | {:.1}% |",

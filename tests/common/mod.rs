@@ -127,3 +127,19 @@ pub fn apt_install(packages: &[&str], works: impl Fn() -> bool) -> Result<(), St
         Err(format!("{names} installed but does not run"))
     }
 }
+
+/// Every roster of every file in `oc tournament --format json`'s report `v` was played, each
+/// with `games` games counted as won, drawn or lost (at least five rosters a file: the mirror
+/// matches field five or six).
+pub fn assert_every_roster_counted(v: &serde_json::Value, files: &[String], games: u64) {
+    for file in files {
+        let rows: Vec<&serde_json::Value> =
+            v["rosters"].as_array().expect("rosters").iter().filter(|r| r["file"] == file.as_str()).collect();
+        assert!(rows.len() >= 5, "{file}: every roster ({})", rows.len());
+        for r in rows {
+            let a = &r["a"];
+            let sum: u64 = ["won", "drawn", "lost"].iter().map(|k| a[*k].as_u64().unwrap_or(0)).sum();
+            assert_eq!((a["games"].as_u64(), sum), (Some(games), games), "{file}: {r}");
+        }
+    }
+}
