@@ -7,7 +7,7 @@ mod arena;
 #[path = "common/dusk.rs"]
 mod dusk;
 
-use oc_engine::ai::Planner;
+use oc_engine::ai::{planner, Planner};
 use oc_engine::battle::{Battle, Controller, State};
 use oc_engine::Engine;
 use oc_model::{BattleMap, SideId};
@@ -79,16 +79,15 @@ fn the_planner_plays_ahead_against_enemies_it_has_never_seen() {
         assert!(b.sees(SideId::Attacker, (2, 0)) && !b.sees(SideId::Attacker, saar), "Saar at {saar:?} is out of sight");
         let mut planner = Planner::default();
         let turn = planner.choose(&b).unwrap();
-        // Most copies are played to the full depth (two candidates of the three the budget has
-        // room for), not ended by Bazba's rout.
-        assert!(
-            planner.playout_turns() > Planner::budget(4, true) / 2,
-            "{} playout turns (Saar at {saar:?})",
-            planner.playout_turns()
-        );
         // A side free to wait under fog plays `NIGHT_COPIES` times the copies a candidate gets
         // by day: more than the day's budget allows (64 here, of 48).
         let (copies, _) = planner.playout_copies();
+        // Most copies are played to the full depth, not ended by Bazba's rout.
+        assert!(
+            planner.playout_turns() > copies * planner::DEPTH as u64 / 2,
+            "{} playout turns in {copies} copies (Saar at {saar:?})",
+            planner.playout_turns()
+        );
         assert!(copies > Planner::copies_budget(4, false), "{copies} copies (Saar at {saar:?})");
         assert!(copies <= Planner::copies_budget(4, true), "{copies} copies (Saar at {saar:?})");
         seen.push((saar, turn, planner.playout_turns()));
@@ -97,6 +96,59 @@ fn the_planner_plays_ahead_against_enemies_it_has_never_seen() {
     for (saar, turn, p) in &seen {
         assert_eq!((turn, *p), (&first, played), "Saar at {saar:?}");
     }
+}
+
+/// Four a side on the Dusk field, by night (`fog vision 2`) or by day, both to rout all.
+fn four_a_side(fog: bool) -> String {
+    format!(
+        "scenario Dusk {{
+            map \"dusk.map.toml\"
+            {}
+            attacker {{ zone \"attacker-zone\" war_chest 99999 units 1..4 win rout all }}
+            defender {{ zone \"defender-zone\" war_chest 99999 units 1..4 win rout all }}
+        }}
+        army A for Dusk attacker {{ unit Ross: Myrmidon {{ items IronSword }} unit Amelia: Fighter {{ items IronAxe }}
+            unit Franz: Cavalier {{ items IronLance }} unit Lute: Mage {{ items Fire }} }}
+        army D for Dusk defender {{ unit Bazba: Fighter {{ items IronAxe }} unit Saar: Fighter {{ items IronAxe }}
+            unit Novala: Shaman {{ items Flux }} unit Gheb: Fighter {{ items HandAxe }} }}",
+        if fog { "fog vision 2" } else { "" }
+    )
+}
+
+/// A side free to wait under fog that sees or remembers an enemy weighs greedy's turn as one more
+/// candidate where the tactician ranks it none of its three (`planner::candidates`): greedy plays
+/// the copies' turns after the candidate. By day the candidates are the tactician's three alone.
+/// Both armies, played by the default against itself from the same deployment: by night some
+/// decision weighs four turns, by day none more than three, and every decision's copies are
+/// within its budget.
+#[test]
+fn a_side_waiting_in_the_dark_weighs_greedys_turn_too() {
+    let mut most = Vec::new();
+    for fog in [true, false] {
+        let (rules, map) = dusk::compile(&four_a_side(fog));
+        let engine = Engine::new(rules).unwrap();
+        let (s, a, d) =
+            (engine.rules.scenario("Dusk").unwrap(), engine.rules.army("A").unwrap(), engine.rules.army("D").unwrap());
+        let mut b =
+            Battle::new(&engine, s, &map, [a, d], [&[(0, 0), (0, 1), (1, 0), (1, 2)], &[(9, 0), (9, 1), (8, 0), (8, 2)]], 7)
+                .unwrap();
+        let mut players = [Planner::default(), Planner::default()];
+        let mut weighed = 0;
+        for _ in 0..24 {
+            if b.outcome.is_some() {
+                break;
+            }
+            let figures = planner::figures_standing(&b);
+            let p = &mut players[usize::from(b.to_act == SideId::Defender)];
+            let turn = p.choose(&b).unwrap();
+            assert!(p.candidates_weighed() <= planner::candidates(fog), "{} candidates", p.candidates_weighed());
+            assert!(p.playout_copies().0 <= Planner::copies_budget(figures, fog), "{:?} copies", p.playout_copies());
+            weighed = weighed.max(p.candidates_weighed());
+            b.play_turn(turn).unwrap();
+        }
+        most.push(weighed);
+    }
+    assert_eq!(most, [planner::WIDTH + 1, planner::WIDTH], "the most candidates a decision weighed, by night and by day");
 }
 
 const CROWD: &str = "army A for Arena attacker {

@@ -23,14 +23,14 @@
 //!   exact forecast, else a walk toward the objective or the nearest enemy. Much cheaper.
 //!
 //! All decide from a [`View`]: under fog of war, only the enemies their side sees (the planner's
-//! copies hold only those: the others are taken off each copy).
+//! copies hold those, and the others where last seen or drawn where they could stand).
 //! [`by_name`] makes one; [`Sides`] lets each side play with its own.
 
 mod forecasts;
 mod greedy;
 mod guides;
 mod memo;
-mod planner;
+pub mod planner;
 mod recall;
 mod shelf;
 mod tactician;

@@ -59,10 +59,12 @@
 //! act, and an exchange of a unit of several figures strikes once for each of them, so the
 //! copies per candidate fall as the figures standing grow (a unit of one figure counts one),
 //! from [`SAMPLES`] at a dozen to [`MIN_SAMPLES`]; the playout turns per decision are at most
-//! `WIDTH * samples * DEPTH` ([`Planner::budget`]; where activations are paid in steps, a copy
-//! plays on to the end of the activation under way, up to [`MAX_STEPS`]). A side free to wait
-//! under fog, with at most [`FULL_UNITS`] figures standing, plays [`NIGHT_COPIES`] times as many
-//! copies ([`copies`]). Counted by units,
+//! `candidates * samples * DEPTH` ([`Planner::budget`]; where activations are paid in steps, a
+//! copy plays on to the end of the activation under way, up to [`MAX_STEPS`]). A side free to
+//! wait under fog weighs greedy's turn as one more candidate, once it sees or remembers an enemy,
+//! where the tactician ranks it none of its three ([`candidates`]), and with at most
+//! [`FULL_UNITS`] figures standing plays [`NIGHT_COPIES`] times as many copies ([`copies`]).
+//! Counted by units,
 //! the elves of the shipped Narube battle of seed 003 (a dozen units of up to ten figures)
 //! searched on 16 copies, and their searches took a third of the CPU of `oc fairness` on it
 //! (100 games, seed 1, one thread: 6.28 s, 4.20 s by figures, the savages winning 43.0% and
@@ -157,6 +159,27 @@ pub fn copies(standing: usize, waiting_in_fog: bool) -> u64 {
     }
 }
 
+/// The most candidate turns a decision weighs: the tactician's first [`WIDTH`], and for a side
+/// free to wait under fog (`waiting_in_fog`, as [`copies`] reads it) that sees or remembers an
+/// enemy, greedy's turn too where it is none of them. Greedy plays the copies' turns after the
+/// candidate, so its turn is the one they go on with. While no enemy is seen or remembered the
+/// tactician's three walk up to its watch line, and greedy's would walk past it.
+///
+/// Measured on mirror fields by night (`oc tournament FILE --ais planner greedy --games 10 --seed
+/// 7`, the default's wins): fresh fields (`tests/fresh_fields.rs`) seeds 101 to 108, where it was
+/// tried, 2,195 -> 2,309 of 3,520 (62.4% -> 65.6%; greedy's turn weighed at every search, 2,307;
+/// in place of the tactician's third, 2,302). Held out: seeds 1 to 8, 2,158 -> 2,234 (61.3% ->
+/// 63.5%, sides at 70% five -> seven of 32); the fixtures' fourteen night files, 1,989 -> 2,094 of
+/// 3,120 (better on 13). By day on the same fields: seeds 101 to 108, 2,416 -> 2,467, but seeds 1
+/// to 8, 2,551 -> 2,511, so by day the tactician's three alone. Where tiles are at stake under
+/// fog (the Woodcutter's Night's watch) it was no weaker against the tactician's raiders (their
+/// wins 49.5% -> 46.2%, `oc simulate --games 400 --seed 11`) but cost a fifth more of `oc
+/// fairness` there (15.4 s -> 18.8 s of 1,000 games, past the minute that command has for every
+/// shipped scenario): not done.
+pub fn candidates(waiting_in_fog: bool) -> usize {
+    WIDTH + usize::from(waiting_in_fog)
+}
+
 /// The figures of the units standing, both sides (a unit of one figure counts one; one of
 /// several, its living figures: `Combatant::living`): what a decision's budget is counted by
 /// ([`samples`]).
@@ -175,6 +198,8 @@ pub struct Planner {
     /// Copies played out for the last decision, and those left in the middle of an activation.
     copies: u64,
     cut: u64,
+    /// The candidate turns weighed for the last decision (0 where it did not search).
+    weighed: usize,
     wide: bool,
     /// `searcher`'s playout policy for the turns of a side that must take ground: its own, and
     /// without fog the enemy's.
@@ -217,6 +242,12 @@ impl Planner {
         self.played
     }
 
+    /// The candidate turns the last decision weighed: 0 where it did not search, else up to
+    /// [`candidates`].
+    pub fn candidates_weighed(&self) -> usize {
+        self.weighed
+    }
+
     /// Copies of the battle played out for the last decision, and how many of them were left
     /// in the middle of an activation (none, unless one reached [`MAX_STEPS`], had no turn to
     /// play, or a refused turn's stand-in was refused too).
@@ -233,10 +264,10 @@ impl Planner {
     }
 
     /// The most copies of the battle one decision plays out with `standing` figures on the board
-    /// ([`figures_standing`]): `WIDTH * copies(standing, waiting_in_fog)`
+    /// ([`figures_standing`]): `candidates(waiting_in_fog) * copies(standing, waiting_in_fog)`
     /// ([`Planner::playout_copies`]).
     pub fn copies_budget(standing: usize, waiting_in_fog: bool) -> u64 {
-        WIDTH as u64 * copies(standing, waiting_in_fog)
+        candidates(waiting_in_fog) as u64 * copies(standing, waiting_in_fog)
     }
 }
 
@@ -293,7 +324,7 @@ impl Planner {
         let mut ranked = self.tactician.ranked(b, if searches { WIDTH } else { 1 })?;
         self.decisions += 1;
         self.played = 0;
-        (self.copies, self.cut) = (0, 0);
+        (self.copies, self.cut, self.weighed) = (0, 0, 0);
         // Where units act by initiative, one unit may act: the tactician ranks one turn. For a
         // side whose copies play its own turns as the tactician (`taking`), greedy's turn for
         // the unit is the other candidate (not for an answer to a declared attack, which follows
@@ -311,10 +342,19 @@ impl Planner {
             let alt = self.playout.choose(b).filter(|alt| ranked.first().is_some_and(|(_, t)| t.unit == alt.unit && t != alt));
             ranked.extend(alt.map(|alt| (0.0, alt)));
         }
+        // A side free to wait under fog, which sees or remembers an enemy, weighs greedy's turn
+        // too where the tactician ranks it none of its first [`WIDTH`] ([`candidates`]).
+        let waiting_in_fog = fogged && free_to_wait(&b.scenario, side);
+        if searches && waiting_in_fog && self.tactician.memory(side).iter().any(Option::is_some) {
+            if let Some(alt) = self.playout.choose(b).filter(|alt| !ranked.iter().any(|(_, t)| t == alt)) {
+                ranked.truncate(WIDTH);
+                ranked.push((0.0, alt));
+            }
+        }
         if ranked.len() < 2 || !searches {
             return ranked.into_iter().next().map(|(_, t)| t);
         }
-        let samples = copies(figures_standing(b), fogged && free_to_wait(&b.scenario, side));
+        let samples = copies(figures_standing(b), waiting_in_fog);
         let prices = self.tactician.prices(b).to_vec();
         // The taker weighs units as the planner's own tactician weighs them (their items when
         // the battle began), not as those of the copy it first plays on: shared before each of
@@ -326,7 +366,8 @@ impl Planner {
         // Each copy is forked into the last one done with (its buffers used again).
         let mut spare = Some(first.copy);
         let fallback = ranked.first().map(|(_, t)| t.clone());
-        let turns: Vec<Turn> = ranked.into_iter().take(WIDTH).map(|(_, t)| t).collect();
+        let turns: Vec<Turn> = ranked.into_iter().take(candidates(waiting_in_fog)).map(|(_, t)| t).collect();
+        self.weighed = turns.len();
         let mut race = Race::new(turns.len());
         // The turns a copy played after the candidate (as played: a refused one's stand-in).
         let mut line: Vec<Turn> = Vec::with_capacity(MAX_STEPS);
