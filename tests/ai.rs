@@ -516,9 +516,9 @@ fn the_planner_counts_its_budget_by_the_figures_standing() {
             searched += 1;
             assert!(units <= 12 && figures > 2 * units, "{units} units, {figures} figures");
             let (copies, _) = planner.playout_copies();
-            let budget = oc_engine::ai::Planner::copies_budget(figures, false);
+            let budget = oc_engine::ai::Planner::copies_budget(figures, false, false);
             assert!(copies <= budget, "{copies} copies with {figures} figures (budget {budget})");
-            assert!(budget < oc_engine::ai::Planner::copies_budget(units, false), "{figures} figures, {units} units");
+            assert!(budget < oc_engine::ai::Planner::copies_budget(units, false, false), "{figures} figures, {units} units");
         }
         b.play_turn(turn).unwrap();
     }

@@ -8,7 +8,7 @@ mod arena;
 mod dusk;
 
 use oc_engine::ai::{planner, Planner};
-use oc_engine::battle::{Battle, Controller, State};
+use oc_engine::battle::{distance, Battle, Controller, State};
 use oc_engine::Engine;
 use oc_model::{BattleMap, SideId};
 
@@ -80,7 +80,7 @@ fn the_planner_plays_ahead_against_enemies_it_has_never_seen() {
         let mut planner = Planner::default();
         let turn = planner.choose(&b).unwrap();
         // A side free to wait under fog plays `NIGHT_COPIES` times the copies a candidate gets
-        // by day: more than the day's budget allows (64 here, of 48).
+        // by day: more than a day's three candidates may play (64 here, of 48).
         let (copies, _) = planner.playout_copies();
         // Most copies are played to the full depth, not ended by Bazba's rout.
         assert!(
@@ -88,8 +88,8 @@ fn the_planner_plays_ahead_against_enemies_it_has_never_seen() {
             "{} playout turns in {copies} copies (Saar at {saar:?})",
             planner.playout_turns()
         );
-        assert!(copies > Planner::copies_budget(4, false), "{copies} copies (Saar at {saar:?})");
-        assert!(copies <= Planner::copies_budget(4, true), "{copies} copies (Saar at {saar:?})");
+        assert!(copies > Planner::copies_budget(4, false, false), "{copies} copies (Saar at {saar:?})");
+        assert!(copies <= Planner::copies_budget(4, true, true), "{copies} copies (Saar at {saar:?})");
         seen.push((saar, turn, planner.playout_turns()));
     }
     let (_, first, played) = seen[0].clone();
@@ -115,15 +115,15 @@ fn four_a_side(fog: bool) -> String {
     )
 }
 
-/// A side free to wait under fog that sees or remembers an enemy weighs greedy's turn as one more
-/// candidate where the tactician ranks it none of its three (`planner::candidates`): greedy plays
-/// the copies' turns after the candidate. By day the candidates are the tactician's three alone.
-/// Both armies, played by the default against itself from the same deployment: by night some
-/// decision weighs four turns, by day none more than three, and every decision's copies are
-/// within its budget.
+/// A side free to wait weighs greedy's turn as one more candidate where the tactician ranks it
+/// none of its three (`planner::candidates`; greedy plays the copies' turns after the
+/// candidate): under fog once it sees or remembers an enemy, without fog while an enemy stands
+/// within `planner::CONTACT` tiles of one of its units. Both armies, played by the default
+/// against itself from the same deployment, seven tiles apart: by night and by day some decision
+/// weighs four turns; the first, with no enemy seen and none in contact, three; by day none far
+/// apart weighs four; and every decision's copies are within its budget.
 #[test]
-fn a_side_waiting_in_the_dark_weighs_greedys_turn_too() {
-    let mut most = Vec::new();
+fn a_side_free_to_wait_weighs_greedys_turn_once_the_enemy_is_near() {
     for fog in [true, false] {
         let (rules, map) = dusk::compile(&four_a_side(fog));
         let engine = Engine::new(rules).unwrap();
@@ -133,22 +133,31 @@ fn a_side_waiting_in_the_dark_weighs_greedys_turn_too() {
             Battle::new(&engine, s, &map, [a, d], [&[(0, 0), (0, 1), (1, 0), (1, 2)], &[(9, 0), (9, 1), (8, 0), (8, 2)]], 7)
                 .unwrap();
         let mut players = [Planner::default(), Planner::default()];
-        let mut weighed = 0;
+        let mut weighed = Vec::new();
         for _ in 0..24 {
             if b.outcome.is_some() {
                 break;
             }
             let figures = planner::figures_standing(&b);
-            let p = &mut players[usize::from(b.to_act == SideId::Defender)];
+            let side = b.to_act;
+            let standing = |ours: bool| b.units.iter().filter(move |u| u.state == State::Ready && (u.side == side) == ours);
+            let contact = standing(true).any(|u| standing(false).any(|e| distance(u.pos, e.pos) <= planner::CONTACT));
+            let p = &mut players[usize::from(side == SideId::Defender)];
             let turn = p.choose(&b).unwrap();
-            assert!(p.candidates_weighed() <= planner::candidates(fog), "{} candidates", p.candidates_weighed());
-            assert!(p.playout_copies().0 <= Planner::copies_budget(figures, fog), "{:?} copies", p.playout_copies());
-            weighed = weighed.max(p.candidates_weighed());
+            let n = p.candidates_weighed();
+            assert!(n <= planner::candidates(true), "{n} candidates");
+            assert!(
+                p.playout_copies().0 <= Planner::copies_budget(figures, fog, n > planner::WIDTH),
+                "{:?} copies",
+                p.playout_copies()
+            );
+            assert!(fog || contact || n <= planner::WIDTH, "by day, {n} candidates with no enemy in contact");
+            weighed.push(n);
             b.play_turn(turn).unwrap();
         }
-        most.push(weighed);
+        assert_eq!(weighed.first(), Some(&planner::WIDTH), "the first decision (fog: {fog})");
+        assert_eq!(weighed.iter().max(), Some(&(planner::WIDTH + 1)), "the most candidates a decision weighed (fog: {fog})");
     }
-    assert_eq!(most, [planner::WIDTH + 1, planner::WIDTH], "the most candidates a decision weighed, by night and by day");
 }
 
 const CROWD: &str = "army A for Arena attacker {
@@ -171,12 +180,12 @@ const CROWD: &str = "army A for Arena attacker {
 #[test]
 fn the_planner_searches_a_crowded_battle_within_its_budget() {
     assert!(
-        Planner::budget(72, false) * 6 <= Planner::budget(12, false),
+        Planner::budget(72, false, false) * 6 <= Planner::budget(12, false, false),
         "{} against {}",
-        Planner::budget(72, false),
-        Planner::budget(12, false)
+        Planner::budget(72, false, false),
+        Planner::budget(12, false, false)
     );
-    assert!(Planner::budget(16, false) < Planner::budget(12, false));
+    assert!(Planner::budget(16, false, false) < Planner::budget(12, false, false));
     let (rules, map) = arena::setup(CROWD);
     let engine = Engine::new(rules).unwrap();
     let mut b = arena::battle(
@@ -196,10 +205,14 @@ fn the_planner_searches_a_crowded_battle_within_its_budget() {
         let standing = b.units.iter().filter(|u| u.state == State::Ready).count();
         let p = &mut planner[usize::from(b.to_act == SideId::Defender)];
         let turn = p.choose(&b).unwrap();
-        assert!(p.playout_turns() <= Planner::budget(standing, false), "{} turns with {standing} units", p.playout_turns());
+        assert!(
+            p.playout_turns() <= Planner::budget(standing, false, false),
+            "{} turns with {standing} units",
+            p.playout_turns()
+        );
         searched += usize::from(standing > 12 && p.playout_turns() > 0);
         if p.playout_turns() > 0 {
-            (played, budget) = (played + p.playout_turns(), budget + Planner::budget(standing, false));
+            (played, budget) = (played + p.playout_turns(), budget + Planner::budget(standing, false, false));
         }
         b.play_turn(turn).unwrap();
     }

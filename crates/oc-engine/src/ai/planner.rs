@@ -61,10 +61,10 @@
 //! from [`SAMPLES`] at a dozen to [`MIN_SAMPLES`]; the playout turns per decision are at most
 //! `candidates * samples * DEPTH` ([`Planner::budget`]; where activations are paid in steps, a
 //! copy plays on to the end of the activation under way, up to [`MAX_STEPS`]). A side free to
-//! wait under fog weighs greedy's turn as one more candidate, once it sees or remembers an enemy,
-//! where the tactician ranks it none of its three ([`candidates`]), and with at most
-//! [`FULL_UNITS`] figures standing plays [`NIGHT_COPIES`] times as many copies ([`copies`]).
-//! Counted by units,
+//! wait, with at most [`FULL_UNITS`] figures standing, weighs greedy's turn as one more candidate
+//! where the tactician ranks it none of its three (under fog once it sees or remembers an enemy,
+//! without fog in contact: [`weighs_greedy`]), and under fog plays [`NIGHT_COPIES`] times as many
+//! copies ([`copies`]). Counted by units,
 //! the elves of the shipped Narube battle of seed 003 (a dozen units of up to ten figures)
 //! searched on 16 copies, and their searches took a third of the CPU of `oc fairness` on it
 //! (100 games, seed 1, one thread: 6.28 s, 4.20 s by figures, the savages winning 43.0% and
@@ -159,25 +159,42 @@ pub fn copies(standing: usize, waiting_in_fog: bool) -> u64 {
     }
 }
 
-/// The most candidate turns a decision weighs: the tactician's first [`WIDTH`], and for a side
-/// free to wait under fog (`waiting_in_fog`, as [`copies`] reads it) that sees or remembers an
-/// enemy, greedy's turn too where it is none of them. Greedy plays the copies' turns after the
-/// candidate, so its turn is the one they go on with. While no enemy is seen or remembered the
-/// tactician's three walk up to its watch line, and greedy's would walk past it.
+/// The most candidate turns a decision weighs: the tactician's first [`WIDTH`], and where
+/// `greedy_too`, greedy's turn too where it is none of them. A side free to wait weighs it
+/// ([`weighs_greedy`]): greedy plays the copies' turns after the candidate, so its turn is the
+/// one they go on with.
+pub fn candidates(greedy_too: bool) -> usize {
+    WIDTH + usize::from(greedy_too)
+}
+
+/// Whether the side to act in `b`, free to wait ([`free_to_wait`]) with at most [`FULL_UNITS`]
+/// figures standing ([`figures_standing`]: where each candidate gets its full copies), weighs
+/// greedy's turn among its candidates ([`candidates`]): under fog once it sees or remembers an
+/// enemy (`knows`: while it knows none, the tactician's three walk up to its watch line, and
+/// greedy's would walk past it), without fog while an enemy stands within [`CONTACT`] tiles of
+/// one of its units.
 ///
-/// Measured on mirror fields by night (`oc tournament FILE --ais planner greedy --games 10 --seed
-/// 7`, the default's wins): fresh fields (`tests/fresh_fields.rs`) seeds 101 to 108, where it was
-/// tried, 2,195 -> 2,309 of 3,520 (62.4% -> 65.6%; greedy's turn weighed at every search, 2,307;
-/// in place of the tactician's third, 2,302). Held out: seeds 1 to 8, 2,158 -> 2,234 (61.3% ->
-/// 63.5%, sides at 70% five -> seven of 32); the fixtures' fourteen night files, 1,989 -> 2,094 of
-/// 3,120 (better on 13). By day on the same fields: seeds 101 to 108, 2,416 -> 2,467, but seeds 1
-/// to 8, 2,551 -> 2,511, so by day the tactician's three alone. Where tiles are at stake under
-/// fog (the Woodcutter's Night's watch) it was no weaker against the tactician's raiders (their
-/// wins 49.5% -> 46.2%, `oc simulate --games 400 --seed 11`) but cost a fifth more of `oc
-/// fairness` there (15.4 s -> 18.8 s of 1,000 games, past the minute that command has for every
-/// shipped scenario): not done.
-pub fn candidates(waiting_in_fog: bool) -> usize {
-    WIDTH + usize::from(waiting_in_fog)
+/// Measured on mirror fields (`oc tournament FILE --ais planner greedy --games 10 --seed 7`, the
+/// default's wins of 3,520 on fresh fields, `tests/fresh_fields.rs`; of 3,120 by night and 3,080
+/// by day on the fixtures' fourteen files). By night, tried on seeds 101 to 108: 2,195 -> 2,309
+/// (62.4% -> 65.6%; weighed at every search, 2,307; in place of the tactician's third, 2,302).
+/// Held out: seeds 1 to 8, 2,158 -> 2,234 (sides at 70% five -> seven of 32); seeds 201 to 208,
+/// 2,195 -> 2,275 (five -> seven); the fixtures' night files, 1,989 -> 2,094 (better on 13). By
+/// day, weighed at every search: seeds 101 to 108, 2,416 -> 2,467, but seeds 1 to 8, 2,551 ->
+/// 2,511. In contact only: seeds 101 to 108, 2,416 -> 2,519 (sides 14 -> 19); held out, seeds 1
+/// to 8, 2,551 -> 2,632 (23 -> 27 of 32); seeds 201 to 208, 2,468 -> 2,562; the fixtures' day
+/// files, 2,324 -> 2,414; the mirror matches of seeds 002 and 003 (200 games each), 147 ->
+/// 148 and 100 -> 112. (Our own side's playout turns played as the tactician by day instead:
+/// 2,500 on seeds 101 to 108, at about twice the cost; both, 2,504.) Where tiles are at stake
+/// (the Woodcutter's Night's watch) it was no weaker against the tactician's raiders (their wins
+/// 49.5% -> 46.2%, `oc simulate --games 400 --seed 11`) but cost a fifth more of `oc fairness`
+/// there (15.4 s -> 18.8 s of 1,000 games, past the minute that command has for every shipped
+/// scenario): not done. Past a dozen figures neither: the elves of the shipped Narube battle of seed 003 (free to
+/// wait, searching once a dozen units or fewer stand, of up to ten figures each) weighing it in
+/// contact held the savages to 39.6% of 1,000 fairness games, against 47.8%, but `oc fairness
+/// scenarios --games 1000` took 65.3 s instead of 61.8 s.
+fn weighs_greedy(b: &Battle, side: oc_model::SideId, fogged: bool, knows: bool) -> bool {
+    free_to_wait(&b.scenario, side) && figures_standing(b) <= FULL_UNITS && if fogged { knows } else { in_contact(b, side) }
 }
 
 /// The figures of the units standing, both sides (a unit of one figure counts one; one of
@@ -256,18 +273,19 @@ impl Planner {
     }
 
     /// The most playout turns one decision may play with `standing` figures on the board (both
-    /// sides: [`figures_standing`]), for a side waiting in fog or not ([`copies`]), where every
-    /// turn is an activation: its [`Planner::copies_budget`] times [`DEPTH`]. Where activations
-    /// are paid in steps, a copy may play up to [`MAX_STEPS`] (to finish the activation under way).
-    pub fn budget(standing: usize, waiting_in_fog: bool) -> u64 {
-        Planner::copies_budget(standing, waiting_in_fog) * DEPTH as u64
+    /// sides: [`figures_standing`]), for a side waiting in fog or not ([`copies`]) that weighs
+    /// greedy's turn or not ([`candidates`]), where every turn is an activation: its
+    /// [`Planner::copies_budget`] times [`DEPTH`]. Where activations are paid in steps, a copy may
+    /// play up to [`MAX_STEPS`] (to finish the activation under way).
+    pub fn budget(standing: usize, waiting_in_fog: bool, greedy_too: bool) -> u64 {
+        Planner::copies_budget(standing, waiting_in_fog, greedy_too) * DEPTH as u64
     }
 
     /// The most copies of the battle one decision plays out with `standing` figures on the board
-    /// ([`figures_standing`]): `candidates(waiting_in_fog) * copies(standing, waiting_in_fog)`
+    /// ([`figures_standing`]): `candidates(greedy_too) * copies(standing, waiting_in_fog)`
     /// ([`Planner::playout_copies`]).
-    pub fn copies_budget(standing: usize, waiting_in_fog: bool) -> u64 {
-        candidates(waiting_in_fog) as u64 * copies(standing, waiting_in_fog)
+    pub fn copies_budget(standing: usize, waiting_in_fog: bool, greedy_too: bool) -> u64 {
+        candidates(greedy_too) as u64 * copies(standing, waiting_in_fog)
     }
 }
 
@@ -342,10 +360,13 @@ impl Planner {
             let alt = self.playout.choose(b).filter(|alt| ranked.first().is_some_and(|(_, t)| t.unit == alt.unit && t != alt));
             ranked.extend(alt.map(|alt| (0.0, alt)));
         }
-        // A side free to wait under fog, which sees or remembers an enemy, weighs greedy's turn
-        // too where the tactician ranks it none of its first [`WIDTH`] ([`candidates`]).
-        let waiting_in_fog = fogged && free_to_wait(&b.scenario, side);
-        if searches && waiting_in_fog && self.tactician.memory(side).iter().any(Option::is_some) {
+        // A side free to wait weighs greedy's turn too (under fog once it sees or remembers an
+        // enemy, without fog in contact), where the tactician ranks it none of its first
+        // [`WIDTH`] ([`weighs_greedy`]); not where one unit may act by initiative (no search
+        // there: unmeasured).
+        let knows = self.tactician.memory(side).iter().any(Option::is_some);
+        let greedy_too = searches && !one_at_a_time && weighs_greedy(b, side, fogged, knows);
+        if greedy_too {
             if let Some(alt) = self.playout.choose(b).filter(|alt| !ranked.iter().any(|(_, t)| t == alt)) {
                 ranked.truncate(WIDTH);
                 ranked.push((0.0, alt));
@@ -354,7 +375,7 @@ impl Planner {
         if ranked.len() < 2 || !searches {
             return ranked.into_iter().next().map(|(_, t)| t);
         }
-        let samples = copies(figures_standing(b), waiting_in_fog);
+        let samples = copies(figures_standing(b), fogged && free_to_wait(&b.scenario, side));
         let prices = self.tactician.prices(b).to_vec();
         // The taker weighs units as the planner's own tactician weighs them (their items when
         // the battle began), not as those of the copy it first plays on: shared before each of
@@ -366,7 +387,7 @@ impl Planner {
         // Each copy is forked into the last one done with (its buffers used again).
         let mut spare = Some(first.copy);
         let fallback = ranked.first().map(|(_, t)| t.clone());
-        let turns: Vec<Turn> = ranked.into_iter().take(candidates(waiting_in_fog)).map(|(_, t)| t).collect();
+        let turns: Vec<Turn> = ranked.into_iter().take(candidates(greedy_too)).map(|(_, t)| t).collect();
         self.weighed = turns.len();
         let mut race = Race::new(turns.len());
         // The turns a copy played after the candidate (as played: a refused one's stand-in).
