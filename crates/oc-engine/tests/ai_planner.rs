@@ -121,7 +121,9 @@ fn four_a_side(fog: bool) -> String {
 /// within `planner::CONTACT` tiles of one of its units. Both armies, played by the default
 /// against itself from the same deployment, seven tiles apart: by night and by day some decision
 /// weighs four turns; the first, with no enemy seen and none in contact, three; by day none far
-/// apart weighs four; and every decision's copies are within its budget.
+/// apart weighs four; and every decision's copies are within its budget. The same battle played
+/// again on the thread recalls its opening decisions (`ai/recall.rs`), which report the
+/// candidates they weighed as when they were made.
 #[test]
 fn a_side_free_to_wait_weighs_greedys_turn_once_the_enemy_is_near() {
     for fog in [true, false] {
@@ -129,34 +131,39 @@ fn a_side_free_to_wait_weighs_greedys_turn_once_the_enemy_is_near() {
         let engine = Engine::new(rules).unwrap();
         let (s, a, d) =
             (engine.rules.scenario("Dusk").unwrap(), engine.rules.army("A").unwrap(), engine.rules.army("D").unwrap());
-        let mut b =
-            Battle::new(&engine, s, &map, [a, d], [&[(0, 0), (0, 1), (1, 0), (1, 2)], &[(9, 0), (9, 1), (8, 0), (8, 2)]], 7)
-                .unwrap();
-        let mut players = [Planner::default(), Planner::default()];
-        let mut weighed = Vec::new();
-        for _ in 0..24 {
-            if b.outcome.is_some() {
-                break;
+        let play = || {
+            let mut b =
+                Battle::new(&engine, s, &map, [a, d], [&[(0, 0), (0, 1), (1, 0), (1, 2)], &[(9, 0), (9, 1), (8, 0), (8, 2)]], 7)
+                    .unwrap();
+            let mut players = [Planner::recalling(), Planner::recalling()];
+            let mut weighed = Vec::new();
+            for _ in 0..24 {
+                if b.outcome.is_some() {
+                    break;
+                }
+                let figures = planner::figures_standing(&b);
+                let side = b.to_act;
+                let standing = |ours: bool| b.units.iter().filter(move |u| u.state == State::Ready && (u.side == side) == ours);
+                let contact = standing(true).any(|u| standing(false).any(|e| distance(u.pos, e.pos) <= planner::CONTACT));
+                let p = &mut players[usize::from(side == SideId::Defender)];
+                let turn = p.choose(&b).unwrap();
+                let n = p.candidates_weighed();
+                assert!(n <= planner::candidates(true), "{n} candidates");
+                assert!(
+                    p.playout_copies().0 <= Planner::copies_budget(figures, fog, n > planner::WIDTH),
+                    "{:?} copies",
+                    p.playout_copies()
+                );
+                assert!(fog || contact || n <= planner::WIDTH, "by day, {n} candidates with no enemy in contact");
+                weighed.push(n);
+                b.play_turn(turn).unwrap();
             }
-            let figures = planner::figures_standing(&b);
-            let side = b.to_act;
-            let standing = |ours: bool| b.units.iter().filter(move |u| u.state == State::Ready && (u.side == side) == ours);
-            let contact = standing(true).any(|u| standing(false).any(|e| distance(u.pos, e.pos) <= planner::CONTACT));
-            let p = &mut players[usize::from(side == SideId::Defender)];
-            let turn = p.choose(&b).unwrap();
-            let n = p.candidates_weighed();
-            assert!(n <= planner::candidates(true), "{n} candidates");
-            assert!(
-                p.playout_copies().0 <= Planner::copies_budget(figures, fog, n > planner::WIDTH),
-                "{:?} copies",
-                p.playout_copies()
-            );
-            assert!(fog || contact || n <= planner::WIDTH, "by day, {n} candidates with no enemy in contact");
-            weighed.push(n);
-            b.play_turn(turn).unwrap();
-        }
+            weighed
+        };
+        let weighed = play();
         assert_eq!(weighed.first(), Some(&planner::WIDTH), "the first decision (fog: {fog})");
         assert_eq!(weighed.iter().max(), Some(&(planner::WIDTH + 1)), "the most candidates a decision weighed (fog: {fog})");
+        assert_eq!(play(), weighed, "the same battle again, its opening recalled (fog: {fog})");
     }
 }
 

@@ -146,7 +146,7 @@ impl Controller for Greedy {
             // Its turns are functions of the battle as it stands: its mind is only its kind.
             let mind = recall::Mind { kind: recall::GREEDY, ..Default::default() };
             let (forecasts, guides) = (&mut self.forecasts, &mut self.guides);
-            return recall::or_decide(b, mind, || Some((choose(b, forecasts, guides)?, [0; 3]))).map(|(t, ..)| t);
+            return recall::or_decide(b, mind, || Some((choose(b, forecasts, guides)?, [0; 4]))).map(|(t, ..)| t);
         }
         let (forecasts, guides) = (&mut self.forecasts, &mut self.guides);
         self.chosen.get_or_insert_with(|| Memo::new(true, true)).turn(b, |b| choose(b, forecasts, guides))

@@ -297,14 +297,15 @@ impl Controller for Planner {
         // The decision count before it: the count its look-ahead dice are seeded by, once made.
         let kind = if self.wide { recall::SEARCHER } else { recall::PLANNER };
         let mind = self.tactician.mind(b, kind, self.decisions);
-        let (t, [played, copies, cut], recalled) = recall::or_decide(b, mind, || {
+        let (t, [played, copies, cut, weighed], recalled) = recall::or_decide(b, mind, || {
             let t = self.decide(b)?;
-            Some((t, [self.played, self.copies, self.cut]))
+            Some((t, [self.played, self.copies, self.cut, self.weighed as u64]))
         })?;
         if recalled {
-            // As the decision leaves it: counted, with the playouts it reported.
+            // As the decision leaves it: counted, with the playouts and candidates it reported.
             self.decisions += 1;
             (self.played, self.copies, self.cut) = (played, copies, cut);
+            self.weighed = usize::try_from(weighed).unwrap_or(usize::MAX);
         }
         Some(t)
     }

@@ -90,15 +90,19 @@ pub(crate) struct Mind {
     pub decisions: u64,
 }
 
+/// What a decision reports beside its turn, kept with it: the planner's playout turns, copies,
+/// copies cut and candidates weighed (zeros for the other AIs).
+pub(crate) type Report = [u64; 4];
+
 /// One decision kept: the engine, the battle and mind it was made in, the turn, what it
-/// reported (the planner's playout counts), when it was last used.
+/// reported ([`Report`]), when it was last used.
 struct Entry {
     hash: u64,
     engine: u64,
     mind: Mind,
     battle: Undiced,
     turn: Turn,
-    report: [u64; 3],
+    report: Report,
     used: u64,
 }
 
@@ -126,11 +130,7 @@ fn hash_of(engine: u64, mind: &Mind, b: &Battle) -> u64 {
 /// what it reports: the planner's playout counts), kept where deciding made no copy going on
 /// with the battle's own dice (`dice::carried`). With what the decision reported and whether
 /// it was recalled.
-pub(crate) fn or_decide(
-    b: &Battle,
-    mind: Mind,
-    decide: impl FnOnce() -> Option<(Turn, [u64; 3])>,
-) -> Option<(Turn, [u64; 3], bool)> {
+pub(crate) fn or_decide(b: &Battle, mind: Mind, decide: impl FnOnce() -> Option<(Turn, Report)>) -> Option<(Turn, Report, bool)> {
     let engine = b.engine.serial();
     if let Some((t, report)) = recall(engine, &mind, b) {
         return Some((t, report, true));
@@ -145,7 +145,7 @@ pub(crate) fn or_decide(
 
 /// The turn kept for `b` decided with `mind` (and what that decision reported), if the book
 /// holds it.
-fn recall(engine: u64, mind: &Mind, b: &Battle) -> Option<(Turn, [u64; 3])> {
+fn recall(engine: u64, mind: &Mind, b: &Battle) -> Option<(Turn, Report)> {
     let hash = hash_of(engine, mind, b);
     BOOK.try_with(|book| {
         let mut book = book.try_borrow_mut().ok()?;
@@ -171,7 +171,7 @@ pub(crate) fn hits() -> u64 {
 }
 
 /// Keeps `turn`, decided in `b` with `mind` (which reported `report`).
-fn keep(engine: u64, mind: Mind, b: &Battle, turn: &Turn, report: [u64; 3]) {
+fn keep(engine: u64, mind: Mind, b: &Battle, turn: &Turn, report: Report) {
     let hash = hash_of(engine, &mind, b);
     let _ = BOOK.try_with(|book| {
         let Ok(mut book) = book.try_borrow_mut() else { return };

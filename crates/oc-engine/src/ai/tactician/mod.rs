@@ -96,7 +96,7 @@ impl Controller for Tactician {
             return self.ranked(b, 1)?.into_iter().next().map(|(_, t)| t);
         }
         let mind = self.mind(b, recall::TACTICIAN, 0);
-        recall::or_decide(b, mind, || Some((self.ranked(b, 1)?.into_iter().next()?.1, [0; 3]))).map(|(t, ..)| t)
+        recall::or_decide(b, mind, || Some((self.ranked(b, 1)?.into_iter().next()?.1, [0; 4]))).map(|(t, ..)| t)
     }
 }
 
