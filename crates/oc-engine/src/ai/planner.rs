@@ -189,12 +189,20 @@ pub fn candidates(greedy_too: bool) -> usize {
 /// (the Woodcutter's Night's watch) it was no weaker against the tactician's raiders (their wins
 /// 49.5% -> 46.2%, `oc simulate --games 400 --seed 11`) but cost a fifth more of `oc fairness`
 /// there (15.4 s -> 18.8 s of 1,000 games, past the minute that command has for every shipped
-/// scenario): not done. Past a dozen figures neither: the elves of the shipped Narube battle of seed 003 (free to
-/// wait, searching once a dozen units or fewer stand, of up to ten figures each) weighing it in
-/// contact held the savages to 39.6% of 1,000 fairness games, against 47.8%, but `oc fairness
-/// scenarios --games 1000` took 65.3 s instead of 61.8 s.
-fn weighs_greedy(b: &Battle, side: oc_model::SideId, fogged: bool, knows: bool) -> bool {
-    free_to_wait(&b.scenario, side) && figures_standing(b) <= FULL_UNITS && if fogged { knows } else { in_contact(b, side) }
+/// scenario): not done. Past a dozen figures neither: the elves of the shipped Narube battle of
+/// seed 003 (free to wait, searching once a dozen units or fewer stand, of up to ten figures
+/// each) weighing it in contact held the savages to 39.6% of 1,000 fairness games, against
+/// 47.8%, but `oc fairness scenarios --games 1000` took 65.3 s instead of 61.8 s.
+/// (`free`: whether the side is free to wait; `figures`: [`figures_standing`]; `knows` is asked
+/// under fog only.)
+fn weighs_greedy(
+    b: &Battle,
+    side: oc_model::SideId,
+    (free, figures): (bool, usize),
+    fogged: bool,
+    knows: impl FnOnce() -> bool,
+) -> bool {
+    free && figures <= FULL_UNITS && if fogged { knows() } else { in_contact(b, side) }
 }
 
 /// The figures of the units standing, both sides (a unit of one figure counts one; one of
@@ -317,6 +325,7 @@ impl Planner {
         let side = b.to_act;
         let standing = b.units.iter().filter(|u| u.state == State::Ready).count();
         let fogged = b.sight(side).fogged();
+        let free = free_to_wait(&b.scenario, side);
         // Where `searcher` searches for a side that must take ground, its playouts play that
         // side's turns as the tactician does (`takes_ground`).
         let taking = self.wide && takes_ground(b, side);
@@ -333,11 +342,11 @@ impl Planner {
             // Without fog and with tiles at stake, only in contact (`CONTACT`); under fog it
             // cannot read where unseen enemies stand, and a side free to wait searches as the
             // default does (unmeasured there).
-            !(taking && fogged) && (fogged || free_to_wait(&b.scenario, side) || in_contact(b, side))
+            !(taking && fogged) && (fogged || free || in_contact(b, side))
         } else if fogged {
             !takes_ground(b, side) && standing <= FULL_UNITS
         } else {
-            free_to_wait(&b.scenario, side) && standing <= FULL_UNITS
+            free && standing <= FULL_UNITS
         };
         // The first WIDTH where it searches (at least two to search), else the first.
         let mut ranked = self.tactician.ranked(b, if searches { WIDTH } else { 1 })?;
@@ -365,18 +374,18 @@ impl Planner {
         // enemy, without fog in contact), where the tactician ranks it none of its first
         // [`WIDTH`] ([`weighs_greedy`]); not where one unit may act by initiative (no search
         // there: unmeasured).
-        let knows = self.tactician.memory(side).iter().any(Option::is_some);
-        let greedy_too = searches && !one_at_a_time && weighs_greedy(b, side, fogged, knows);
+        // (The figures standing are counted where it searches only: its budget reads them too.)
+        let figures = if searches { figures_standing(b) } else { 0 };
+        let knows = || self.tactician.memory(side).iter().any(Option::is_some);
+        let greedy_too = searches && !one_at_a_time && weighs_greedy(b, side, (free, figures), fogged, knows);
         if greedy_too {
-            if let Some(alt) = self.playout.choose(b).filter(|alt| !ranked.iter().any(|(_, t)| t == alt)) {
-                ranked.truncate(WIDTH);
-                ranked.push((0.0, alt));
-            }
+            // (The tactician ranked at most `WIDTH`: greedy's is the fourth.)
+            ranked.extend(self.playout.choose(b).filter(|alt| !ranked.iter().any(|(_, t)| t == alt)).map(|alt| (0.0, alt)));
         }
         if ranked.len() < 2 || !searches {
             return ranked.into_iter().next().map(|(_, t)| t);
         }
-        let samples = copies(figures_standing(b), fogged && free_to_wait(&b.scenario, side));
+        let samples = copies(figures, fogged && free);
         let prices = self.tactician.prices(b).to_vec();
         // The taker weighs units as the planner's own tactician weighs them (their items when
         // the battle began), not as those of the copy it first plays on: shared before each of
