@@ -483,6 +483,45 @@ fn the_default_sweeps_for_an_enemy_it_neither_sees_nor_remembers() {
     }
 }
 
+/// Issue 41, by night (`plain-night-ratings.oc`: fog, vision 3), the clock no longer calm (round
+/// 12 of 20): one unit a side is left, the attacker's in the north corner of the zone the enemy
+/// deployed in (its south end out of sight, never seen), the defender's in the west, where the
+/// attacker deployed. The default walks on toward the tiles of the enemy's zone it has never
+/// seen. Before, it took the whole zone for its goal and, standing on a tile of it, waited there:
+/// on the fresh night fields, units that had crossed the field stood in the enemy's zone to the
+/// time limit while the enemy's last unit stood in theirs (a draw).
+#[test]
+fn the_default_walks_on_to_the_ground_the_enemy_deployed_on_it_has_not_seen() {
+    let f = field("tests/fixtures/mirror/fields/plain-night-ratings.oc");
+    let pair = f.pairs.first().unwrap();
+    let mut b = Battle::set_up(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], 1).unwrap();
+    b.state.round = 12;
+    let (mut attacker, mut defender) = (None, None);
+    for (k, u) in b.state.units.iter_mut().enumerate() {
+        let first = match u.side {
+            SideId::Attacker => &mut attacker,
+            SideId::Defender => &mut defender,
+        };
+        if first.is_none() {
+            *first = Some(k);
+            u.pos = if u.side == SideId::Attacker { (10, 1) } else { (0, 6) };
+        } else {
+            u.state = State::Routed;
+        }
+    }
+    let (attacker, defender) = (attacker.unwrap(), defender.unwrap());
+    let sight = b.sight(SideId::Attacker);
+    assert!(!sight.sees((10, 6)) && !sight.spots(defender, (0, 6)), "the zone's south end and the enemy are out of sight");
+    let mut default = ai::by_name(ai::DEFAULT).unwrap();
+    while b.to_act == SideId::Defender && b.outcome.is_none() {
+        b.play_turn(Turn { unit: defender, ..Default::default() }).unwrap();
+    }
+    let turn = default.choose(&b).unwrap();
+    assert_eq!(turn.unit, attacker);
+    let to = turn.to.unwrap_or(b.units[attacker].pos);
+    assert!(to.1 > 1, "{} stood in the north corner of the enemy's zone: {turn:?}", b.units[attacker].name);
+}
+
 /// Issue 41: the planner's budget counts figures, not units. In Storm at the River, with ten
 /// units left standing (so the default searches for the elves, free to wait), the elves' units
 /// hold some thirty figures between them, and each decision it searches plays at most

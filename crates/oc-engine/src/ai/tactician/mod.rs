@@ -731,7 +731,13 @@ impl<'v, 'e> Decision<'v, 'e> {
                 // deployed (under fog, while a tile of it out of sight has never been seen).
                 let zone = crate::battle::zone_tiles(&b.scenario, &b.map, side.other()).to_vec();
                 enemy = match &self.unswept {
-                    Some((0, tiles)) if zone.iter().any(|t| tiles.contains(t)) => zone,
+                    // Toward the tiles of it never seen: a unit standing on a tile of the zone
+                    // seen already has not arrived (measured: toward the whole zone, units that
+                    // stood in the enemy's zone with a corner of it out of sight waited there to
+                    // the time limit while the enemy's last unit stood in theirs).
+                    Some((0, tiles)) if zone.iter().any(|t| tiles.contains(t)) => {
+                        zone.into_iter().filter(|t| tiles.contains(t)).collect()
+                    }
                     // Else a sweep, toward the tiles out of sight seen longest ago: an enemy
                     // that slipped by is looked for where it may be, not waited for where it
                     // deployed.
