@@ -310,6 +310,11 @@ pub(super) fn watch_line(b: &Battle, side: m::SideId) -> Vec<Tile> {
 /// (within 1) 551; 1 to 2 tiles nearer 564; 1 to 3, 570; 2 to 3, 603; 3 to 5, 561; 4 to 6, 608.
 const WATCH_LINE: std::ops::RangeInclusive<i64> = 2..=3;
 
+/// How hard the clock pushes `side` ([`urgency`]), its enemy's conditions read from `b`.
+pub(crate) fn clock(b: &Battle, side: m::SideId) -> f64 {
+    urgency(b, side, b.scenario.side(side.other()).win.as_ref())
+}
+
 /// How hard the clock pushes `side`: 0 while time is on its side or plentiful, up to 1 when the
 /// time limit (or the enemy's `survive` / `defend`) is about to hand the battle to the enemy or
 /// end it in a draw.
