@@ -63,8 +63,9 @@ pub(super) struct Leaf {
 /// ahead, so it trades toward the rout rather than keep what it has. Measured on mirror fields
 /// (`oc tournament FILE --ais planner greedy --games 10 --seed 7`, the default's wins, draws and
 /// losses of 3,520 on fresh fields, `tests/fresh_fields.rs`), tried on seeds 101 to 108: by
-/// night 2,329-668-523 -> 2,346-655-519 (3, ahead only; 3 whether ahead or not, 2,365-535-620;
-/// 1, 2,349-603-568: more losses than wins gained), by day 2,519-214-787 -> 2,532-207-781.
+/// night 2,329-668-523 -> 2,346-655-519 (3, ahead only; 6, ahead only, 2,349-632-539; 3 whether
+/// ahead or not, 2,365-535-620; 1, 2,349-603-568: more losses than wins gained), by day
+/// 2,519-214-787 -> 2,532-207-781.
 const PRESS: f64 = 3.0;
 
 impl Leaf {
