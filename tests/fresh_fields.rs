@@ -264,6 +264,8 @@ fn measure_the_default_on_fresh_fields() {
     println!("|---|---|---|---|---|---|");
     // Sides at 70% or more, of all sides: by day, by night.
     let mut sides = [[0u32; 2]; 2];
+    // Games won, drawn and lost, of all files: by day, by night.
+    let mut totals = [[0u64; 3]; 2];
     let only = std::env::var("OC_FRESH_ONLY").unwrap_or_default();
     for seed in first..first + count {
         let f = Fresh::new(seed);
@@ -275,6 +277,9 @@ fn measure_the_default_on_fresh_fields() {
             let v = tournament(&dir, std::slice::from_ref(&file), &ais, games, 7);
             let t = &v["total"];
             let (all, one, two) = (record(&t["a"]), record(&t["a_moving_first"]), record(&t["a_moving_second"]));
+            for (total, n) in totals[usize::from(night)].iter_mut().zip(all) {
+                *total += n;
+            }
             let [at_70, all_sides] = &mut sides[usize::from(night)];
             for side in [one, two] {
                 *at_70 += u32::from(rate(side) >= 70.0);
@@ -294,5 +299,7 @@ fn measure_the_default_on_fresh_fields() {
             );
         }
     }
-    println!("\nSides at 70% or more: by day {} of {}, by night {} of {}.", sides[0][0], sides[0][1], sides[1][0], sides[1][1]);
+    let total = |[won, drawn, lost]: [u64; 3]| format!("{won}-{drawn}-{lost} ({:.1}%)", rate([won, drawn, lost]));
+    println!("\nW-D-L of every file: by day {}, by night {}.", total(totals[0]), total(totals[1]));
+    println!("Sides at 70% or more: by day {} of {}, by night {} of {}.", sides[0][0], sides[0][1], sides[1][0], sides[1][1]);
 }
