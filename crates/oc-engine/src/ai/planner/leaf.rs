@@ -79,8 +79,10 @@ impl Leaf {
             let worth = prices.to_vec();
             let mut leaf =
                 Leaf { side, worth, verbs, objectives: Vec::new(), holds: Vec::new(), material_only: true, press: 1.0 };
-            if leaf.material(b, None) > 0.0 {
-                leaf.press = 1.0 + PRESS * stakes::clock(b, side);
+            // (Material is read only once the clock presses: before, the press is 1 either way.)
+            let clock = stakes::clock(b, side);
+            if clock > 0.0 && leaf.material(b, None) > 0.0 {
+                leaf.press = 1.0 + PRESS * clock;
             }
             return leaf;
         }
