@@ -65,7 +65,7 @@ fn the_planner_searches_under_fog_from_what_its_side_sees() {
 /// enemy and ended the copy at once: the Woodcutter's Night's watch searched a battle against
 /// the one raider in sight and was routed by those in the dark. The turn and the playouts are
 /// the same wherever Saar stands. Both sides are free to wait (`rout all`), so the attacker's
-/// candidates get `NIGHT_COPIES` times the copies they would by day.
+/// candidates get `NIGHT_COPIES` times the copies they would by day, each `NIGHT_DEPTH` turns deep.
 #[test]
 fn the_planner_plays_ahead_against_enemies_it_has_never_seen() {
     let (rules, map) = night();
@@ -82,14 +82,20 @@ fn the_planner_plays_ahead_against_enemies_it_has_never_seen() {
         // A side free to wait under fog plays `NIGHT_COPIES` times the copies a candidate gets
         // by day: more than a day's three candidates may play (64 here, of 48).
         let (copies, _) = planner.playout_copies();
-        // Most copies are played to the full depth, not ended by Bazba's rout.
+        // Most copies are played to the full depth, not ended by Bazba's rout: under fog a side
+        // free to wait plays `NIGHT_DEPTH` turns a copy, more than twice a day's `DEPTH` (at
+        // `DEPTH` this fails: a copy plays at most that many here, no activation paid in steps).
+        const { assert!(planner::NIGHT_DEPTH > 2 * planner::DEPTH) };
         assert!(
-            planner.playout_turns() > copies * planner::DEPTH as u64 / 2,
+            planner.playout_turns() > copies * planner::NIGHT_DEPTH as u64 / 2,
             "{} playout turns in {copies} copies (Saar at {saar:?})",
             planner.playout_turns()
         );
-        assert!(copies > Planner::copies_budget(4, false, false), "{copies} copies (Saar at {saar:?})");
+        // (Its copies per candidate, `NIGHT_COPIES` times a day's: the race here is decided
+        // long before they are spent, a candidate that leaves Bazba standing trailing by far.)
+        assert_eq!(planner::copies(4, true), planner::NIGHT_COPIES * planner::copies(4, false));
         assert!(copies <= Planner::copies_budget(4, true, true), "{copies} copies (Saar at {saar:?})");
+        assert!(planner.playout_turns() <= Planner::budget(4, true, true), "{} playout turns", planner.playout_turns());
         seen.push((saar, turn, planner.playout_turns()));
     }
     let (_, first, played) = seen[0].clone();

@@ -5,9 +5,10 @@
 //! The tactician ranks each unit's best turn. The planner takes the first [`WIDTH`], and plays
 //! each on a few copies of the battle with their own dice (the same dice for every candidate:
 //! common random numbers, so candidates differ by the turn, not by luck), then [`DEPTH`] more
-//! turns of both sides with `greedy` (the cheap playout policy: a turn is an activation, or one
-//! step of it where activations are paid in steps, and a copy then plays on to the end of the
-//! activation under way, up to [`MAX_STEPS`]), and keeps the candidate whose copies end worth
+//! turns of both sides ([`NIGHT_DEPTH`] for a side free to wait under fog) with `greedy` (the
+//! cheap playout policy: a turn is an activation, or one step of it where activations are paid
+//! in steps, and a copy then plays on to the end of the activation under way, up to
+//! [`MAX_STEPS`]), and keeps the candidate whose copies end worth
 //! most (`planner/leaf.rs`): material (each unit's worth as the tactician weighs it, with the
 //! conditions' leaders and takers raised), a copy the conditions decide worth the battle, and
 //! the race for every tile objective still open (each taker's chance to seize, escape or
@@ -147,6 +148,37 @@ pub fn samples(standing: usize) -> u64 {
 /// it is unmeasured: [`samples`].
 pub const NIGHT_COPIES: u64 = 2;
 
+/// Turns a copy plays after the candidate where a side free to wait ([`free_to_wait`]) searches
+/// under fog with at most [`FULL_UNITS`] figures standing ([`depth`]), in place of [`DEPTH`].
+/// (Why is not measured. A likely reading: with six units a side, four turns are two
+/// activations a side, and a copy ends before most of the enemy's units answer the candidate.)
+/// Measured on mirror fields no AI was tuned on (`tests/fresh_fields.rs`: `oc tournament FILE
+/// --ais planner greedy --games 10 --seed 7` on fresh fields by night, the default's wins, draws
+/// and losses of 3,520), on seeds 101 to 108, where it was tried: 4 turns 2,346-655-519; 3,
+/// 2,291-675-554; 6, 2,355-686-479; 8, 2,376-667-477; 10, 2,417-633-470; 14, 2,387-655-478; 20,
+/// 2,413-610-497. Ten turns on half the copies (about the cost of four turns on all of them)
+/// lost: 2,257-736-527; the copies are worth more than their length.
+/// Held out, measured once: seeds 1 to 8, 2,272-728-520 -> 2,306-765-449; seeds 201 to 208,
+/// 2,326-700-494 -> 2,375-679-466 (8, on seeds 1 to 8: 2,281-773-466). It costs about 3.4
+/// times the CPU of a night tournament (`fresh-201-night-ratings`: 14.9 s -> 51.4 s of user
+/// time). By day a copy keeps [`DEPTH`] (5 turns there were within noise of 4 on the fixtures:
+/// `tests/fixtures/mirror/fields/README.md`, "The first mover by day"). Where tiles are at stake
+/// under fog (the two shipped scenarios under fog: no side free to wait there) a copy plays
+/// [`DEPTH`]: the shipped scenarios play as before.
+pub const NIGHT_DEPTH: usize = 10;
+
+/// The turns a copy plays after the candidate with `standing` figures on the board
+/// ([`figures_standing`]), where the side to act is free to wait under fog (`waiting_in_fog`) or
+/// not: [`NIGHT_DEPTH`] for a side waiting in fog with at most [`FULL_UNITS`] figures standing
+/// (where it gets [`NIGHT_COPIES`] times the copies too: [`copies`]), else [`DEPTH`].
+pub fn depth(standing: usize, waiting_in_fog: bool) -> usize {
+    if waiting_in_fog && standing <= FULL_UNITS {
+        NIGHT_DEPTH
+    } else {
+        DEPTH
+    }
+}
+
 /// Copies per candidate with `standing` figures on the board ([`figures_standing`]), where the
 /// side to act is free to wait under fog (`waiting_in_fog`) or not: [`samples`], times
 /// [`NIGHT_COPIES`] for a side waiting in fog with at most [`FULL_UNITS`] figures standing.
@@ -283,10 +315,10 @@ impl Planner {
     /// The most playout turns one decision may play with `standing` figures on the board (both
     /// sides: [`figures_standing`]), for a side waiting in fog or not ([`copies`]) that weighs
     /// greedy's turn or not ([`candidates`]), where every turn is an activation: its
-    /// [`Planner::copies_budget`] times [`DEPTH`]. Where activations are paid in steps, a copy may
-    /// play up to [`MAX_STEPS`] (to finish the activation under way).
+    /// [`Planner::copies_budget`] times its [`depth`]. Where activations are paid in steps, a copy
+    /// may play up to [`MAX_STEPS`] (to finish the activation under way).
     pub fn budget(standing: usize, waiting_in_fog: bool, greedy_too: bool) -> u64 {
-        Planner::copies_budget(standing, waiting_in_fog, greedy_too) * DEPTH as u64
+        Planner::copies_budget(standing, waiting_in_fog, greedy_too) * depth(standing, waiting_in_fog) as u64
     }
 
     /// The most copies of the battle one decision plays out with `standing` figures on the board
@@ -385,7 +417,9 @@ impl Planner {
         if ranked.len() < 2 || !searches {
             return ranked.into_iter().next().map(|(_, t)| t);
         }
-        let samples = copies(figures, fogged && free);
+        let (samples, depth) = (copies(figures, fogged && free), depth(figures, fogged && free));
+        // (No deeper than the steps a copy may play.)
+        let most = MAX_STEPS.max(depth);
         let prices = self.tactician.prices(b).to_vec();
         // The taker weighs units as the planner's own tactician weighs them (their items when
         // the battle began), not as those of the copy it first plays on: shared before each of
@@ -401,7 +435,7 @@ impl Planner {
         self.weighed = turns.len();
         let mut race = Race::new(turns.len());
         // The turns a copy played after the candidate (as played: a refused one's stand-in).
-        let mut line: Vec<Turn> = Vec::with_capacity(MAX_STEPS);
+        let mut line: Vec<Turn> = Vec::with_capacity(most);
         for s in 0..samples {
             let seed = mix(self.decisions.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ s);
             for i in race.running() {
@@ -419,12 +453,12 @@ impl Planner {
                     spare = Some(seen.copy);
                     continue;
                 }
-                // DEPTH turns, then on to the end of the activation under way: where activations
+                // `depth` turns, then on to the end of the activation under way: where activations
                 // are paid in steps, a copy cut after four steps was valued in the middle of an
                 // activation, mostly the enemy's, before its last steps (h143: a reply of our own
                 // after the enemy's in about a fifth of the searcher's copies at the Elder Hall).
                 // (`line` holds every turn the copy played after the candidate.)
-                while (line.len() < DEPTH || seen.copy.active.is_some()) && line.len() < MAX_STEPS {
+                while (line.len() < depth || seen.copy.active.is_some()) && line.len() < most {
                     if seen.copy.outcome.is_some() {
                         break;
                     }
