@@ -91,8 +91,9 @@ fn the_planner_plays_ahead_against_enemies_it_has_never_seen() {
             "{} playout turns in {copies} copies (Saar at {saar:?})",
             planner.playout_turns()
         );
-        // (Its copies per candidate, `NIGHT_COPIES` times a day's: the race here is decided
-        // long before they are spent, a candidate that leaves Bazba standing trailing by far.)
+        // (Its copies per candidate, `NIGHT_COPIES` times a day's: at ten turns a copy the race
+        // here ends long before they are spent, after 9 copies in all, so the count of copies
+        // played no longer shows them.)
         assert_eq!(planner::copies(4, true), planner::NIGHT_COPIES * planner::copies(4, false));
         assert!(copies <= Planner::copies_budget(4, true, true), "{copies} copies (Saar at {saar:?})");
         assert!(planner.playout_turns() <= Planner::budget(4, true, true), "{} playout turns", planner.playout_turns());
