@@ -79,8 +79,7 @@ fn the_planner_plays_ahead_against_enemies_it_has_never_seen() {
         assert!(b.sees(SideId::Attacker, (2, 0)) && !b.sees(SideId::Attacker, saar), "Saar at {saar:?} is out of sight");
         let mut planner = Planner::default();
         let turn = planner.choose(&b).unwrap();
-        // A side free to wait under fog plays `NIGHT_COPIES` times the copies a candidate gets
-        // by day: more than a day's three candidates may play (64 here, of 48).
+        // The copies played (9 here: the race ends long before a candidate's are spent).
         let (copies, _) = planner.playout_copies();
         // Most copies are played to the full depth, not ended by Bazba's rout: under fog a side
         // free to wait plays `NIGHT_DEPTH` turns a copy, more than twice a day's `DEPTH` (at

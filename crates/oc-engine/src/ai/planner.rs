@@ -172,11 +172,19 @@ pub const NIGHT_DEPTH: usize = 10;
 /// not: [`NIGHT_DEPTH`] for a side waiting in fog with at most [`FULL_UNITS`] figures standing
 /// (where it gets [`NIGHT_COPIES`] times the copies too: [`copies`]), else [`DEPTH`].
 pub fn depth(standing: usize, waiting_in_fog: bool) -> usize {
-    if waiting_in_fog && standing <= FULL_UNITS {
+    if searches_the_night(standing, waiting_in_fog) {
         NIGHT_DEPTH
     } else {
         DEPTH
     }
+}
+
+/// Whether a side waiting in fog or not (`waiting_in_fog`) searches with `standing` figures on the
+/// board as a side free to wait by night does, where it gets [`NIGHT_COPIES`] times the copies
+/// ([`copies`]) and plays each [`NIGHT_DEPTH`] turns deep ([`depth`]): waiting in fog with at
+/// most [`FULL_UNITS`] figures standing.
+fn searches_the_night(standing: usize, waiting_in_fog: bool) -> bool {
+    waiting_in_fog && standing <= FULL_UNITS
 }
 
 /// Copies per candidate with `standing` figures on the board ([`figures_standing`]), where the
@@ -184,7 +192,7 @@ pub fn depth(standing: usize, waiting_in_fog: bool) -> usize {
 /// [`NIGHT_COPIES`] for a side waiting in fog with at most [`FULL_UNITS`] figures standing.
 pub fn copies(standing: usize, waiting_in_fog: bool) -> u64 {
     let each = samples(standing);
-    if waiting_in_fog && standing <= FULL_UNITS {
+    if searches_the_night(standing, waiting_in_fog) {
         each * NIGHT_COPIES
     } else {
         each
@@ -418,7 +426,8 @@ impl Planner {
             return ranked.into_iter().next().map(|(_, t)| t);
         }
         let (samples, depth) = (copies(figures, fogged && free), depth(figures, fogged && free));
-        // (No deeper than the steps a copy may play.)
+        // The most turns a copy plays: `MAX_STEPS` where activations are paid in steps, and never
+        // fewer than `depth`.
         let most = MAX_STEPS.max(depth);
         let prices = self.tactician.prices(b).to_vec();
         // The taker weighs units as the planner's own tactician weighs them (their items when
