@@ -46,7 +46,7 @@ impl Engine {
         extra_statuses: &[u32],
         hash: u64,
     ) -> Result<std::sync::Arc<Unit>, EngineError> {
-        let is = |k: &(Loadout, Vec<u32>)| k.0 == *l && k.1 == extra_statuses;
+        let is = |k: &(Loadout, Vec<u32>)| crate::fx::same(&k.1, extra_statuses) && k.0 == *l;
         if let Some(u) = self.units.read().ok().and_then(|c| c.get(hash, is)) {
             return Ok(u);
         }

@@ -154,6 +154,62 @@ impl<'e> Battle<'e> {
 /// Field by field, so that `clone_from` reuses the name and lists a unit already holds: a
 /// turn keeps a copy of every unit to put back if the rules refuse it ([`Battle::turn`]), and
 /// copying into last turn's copy allocates almost nothing.
+/// Field by field, the cheapest first, the name and resources compared in place
+/// ([`crate::fx::same`]): a look-ahead compares every unit of a battle it meets again.
+impl PartialEq for Combatant {
+    fn eq(&self, b: &Combatant) -> bool {
+        // Every field named, so that a field added to `Combatant` cannot be left out here.
+        let Combatant {
+            name,
+            side,
+            class,
+            items,
+            tags,
+            equipped,
+            hp,
+            max_hp,
+            pos,
+            state,
+            activated,
+            statuses,
+            reverted,
+            transformed,
+            spent,
+            debuffs,
+            resources,
+            facing,
+            charging,
+            figures,
+            morale,
+            hidden,
+            with,
+        } = self;
+        *hp == b.hp
+            && *pos == b.pos
+            && *state == b.state
+            && *activated == b.activated
+            && *side == b.side
+            && *class == b.class
+            && *equipped == b.equipped
+            && *max_hp == b.max_hp
+            && *reverted == b.reverted
+            && *transformed == b.transformed
+            && *facing == b.facing
+            && *charging == b.charging
+            && *figures == b.figures
+            && *hidden == b.hidden
+            && *with == b.with
+            && *morale == b.morale
+            && *items == b.items
+            && *tags == b.tags
+            && *statuses == b.statuses
+            && *spent == b.spent
+            && *debuffs == b.debuffs
+            && crate::fx::same(resources, &b.resources)
+            && crate::fx::same(name.as_bytes(), b.name.as_bytes())
+    }
+}
+
 impl Clone for Combatant {
     fn clone(&self) -> Self {
         Combatant {

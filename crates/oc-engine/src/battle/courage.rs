@@ -22,7 +22,7 @@ use crate::dice::rng;
 use crate::ir::{E, V};
 
 /// A unit's courage: routing or not, and what it has tested against.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Eq, Serialize, Deserialize)]
 pub struct Morale {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub routing: bool,
@@ -35,6 +35,16 @@ pub struct Morale {
     /// A general whose death his side's units have rolled their saves for (`leadership`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub mourned: bool,
+}
+
+/// Field by field, the enemies faced compared in place ([`crate::fx::same`]): every unit's is
+/// compared wherever a look-ahead meets a battle again.
+impl PartialEq for Morale {
+    fn eq(&self, b: &Morale) -> bool {
+        // Every field named, so that a field added to `Morale` cannot be left out here.
+        let Morale { routing, tested_at, faced, mourned } = self;
+        *routing == b.routing && *tested_at == b.tested_at && *mourned == b.mourned && crate::fx::same(faced, &b.faced)
+    }
 }
 
 impl Morale {

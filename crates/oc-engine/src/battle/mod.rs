@@ -74,7 +74,7 @@ pub enum State {
 }
 
 /// A unit on (or off) the battlefield.
-#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct Combatant {
     pub name: String,
     pub side: m::SideId,

@@ -11,6 +11,7 @@
 use std::sync::Arc;
 
 use crate::battle::{Battle, Tile};
+use crate::fx::same;
 use crate::Atom;
 
 /// The tiles a unit may strike from, each with its group: where the battle is not situated, its
@@ -112,11 +113,13 @@ impl Recent {
             self.0.resize_with(i + 1, Vec::new);
         }
         let Some(ring) = self.0.get_mut(i) else { return Arc::new(make()) };
-        let same = |e: &Entry| match (made, &e.made) {
-            (Some((n, gone)), Some((m, left))) if n == *m => gone == &left[..],
+        // The cheapest tests first: a search's number, then the lengths (most reaches differ in
+        // theirs), and the places held last, short lists compared in place (`fx::same`).
+        let alike = |e: &Entry| match (made, &e.made) {
+            (Some((n, gone)), Some((m, left))) if n == *m => same(gone, left),
             _ => e.tiles == tiles,
         };
-        if let Some(n) = ring.iter().position(|e| e.held == held && same(e)) {
+        if let Some(n) = ring.iter().position(|e| alike(e) && same(&e.held, held)) {
             // Made alike, the tiles are the same (checked in the debug builds).
             debug_assert!(ring.get(n).is_some_and(|e| e.tiles == tiles));
             if let Some(recent) = ring.get_mut(..=n) {
