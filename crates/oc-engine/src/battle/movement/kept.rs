@@ -20,6 +20,8 @@ struct Lists {
     gone: Vec<usize>,
     /// Whether the last call's list is the search numbered `Kept::serial` less the places `gone`.
     read: Option<u64>,
+    /// What a mend works in.
+    mending: mend::Scratch,
 }
 
 impl KeptReach {
@@ -47,7 +49,7 @@ fn serial() -> u64 {
 
 /// One reach search: where from, with what movement, the enemy tiles that blocked it (in unit order)
 /// and every tile it reached with its cost, in tile order (tiles held by a unit included).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 struct Kept {
     /// Its number, new wherever its tiles or costs change ([`KeptReach::last`]).
     serial: u64,
@@ -134,7 +136,7 @@ impl Battle<'_> {
         }
         // The enemies that block the way (those it knows of), as `cheapest_ways` reads them, and
         // the units a move cannot end on (as in `reach`), in one pass.
-        let KeptReach(kept, Lists { blocked, held, gone, read }) = kept;
+        let KeptReach(kept, Lists { blocked, held, gone, read, mending }) = kept;
         blocked.clear();
         held.clear();
         for o in &self.state.units {
@@ -165,11 +167,17 @@ impl Battle<'_> {
             }
             None => {
                 let mends = step_of.iter().flatten().min().is_some_and(|c| *c >= 1);
-                let near = slots.iter().find(|k| mends && like(k)).cloned();
+                let near = slots.iter().find(|k| mends && like(k));
                 let search = match near {
-                    Some(mut k) => {
-                        mend::mend(&mut k, blocked, step);
+                    Some(from) => {
+                        let square = mend::price(from, blocked, step, mending);
+                        // The oldest search's room once the ring is full (its lists filled
+                        // again), else a new one.
+                        let mut k = if slots.len() >= KeptReach::KEEP { slots.pop() } else { None }.unwrap_or_default();
+                        mend::lay(&mut k, square, mending, blocked);
                         k.serial = serial();
+                        (k.pos, k.points) = (u.pos, *points);
+                        k.kind.clone_from(kind);
                         k
                     }
                     None => {

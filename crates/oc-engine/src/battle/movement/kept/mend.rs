@@ -1,20 +1,36 @@
-//! A kept reach search mended where the enemies that block it moved ([`mend`]), rather than
-//! made again over its whole square.
+//! A kept reach search mended where the enemies that block it moved ([`price`], [`lay`]),
+//! rather than made again over its whole square.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::{tile_index, Kept, Tile, Touched};
 
-/// Makes `kept` (a search from the unit's tile with its points and movement type, on the
-/// terrain now) the search with enemies on `now` instead of its `blocked`: the tiles whose
+/// What a mend works in, kept from one mend to the next (`KeptReach`): each tile's cost in the
+/// search's square, the tiles enemies block and those whose way may pass one, and the tiles
+/// priced again.
+#[derive(Debug, Default)]
+pub(super) struct Scratch {
+    cost: Vec<i64>,
+    blocked: Vec<bool>,
+    lost: Vec<bool>,
+    tiles: Vec<usize>,
+    queue: BinaryHeap<Reverse<(i64, usize)>>,
+}
+
+/// A cost no way within the points reaches.
+const FAR: i64 = i64::MAX;
+
+/// Prices the search `kept` (from the unit's tile with its points and movement type, on the
+/// terrain now) again with enemies on `now` instead of its `blocked`, into `s`'s costs (by tile
+/// of its square, row by row; [`lay`] lists them): the tiles whose
 /// cheapest way may pass a tile an enemy came to (from it, along each step whose cost makes the
 /// next tile's) are priced again from the tiles around them, whose costs stand, and so are the
 /// tiles an enemy left; then every tile their new costs lower. `step`: what entering a tile costs
 /// (`None` where it cannot), at least 1 everywhere (no tile then lies farther than the points
 /// from the start: the search's square holds every way). The costs and their order are a fresh
-/// search's: the least cost of each tile is unique.
-pub(super) fn mend(kept: &mut Kept, now: &[Tile], step: impl Fn(Tile) -> Option<i64>) {
+/// search's: the least cost of each tile is unique. Returns the square (its corner and size).
+pub(super) fn price(kept: &Kept, now: &[Tile], step: impl Fn(Tile) -> Option<i64>, s: &mut Scratch) -> (Tile, i64, i64) {
     let Touched { corner, width, height, .. } = kept.touched;
     let (w, h) = (width.max(0) as usize, height.max(0) as usize);
     let index = |t: Tile| tile_index((t.0 - corner.0, t.1 - corner.1), (width, height));
@@ -24,10 +40,12 @@ pub(super) fn mend(kept: &mut Kept, now: &[Tile], step: impl Fn(Tile) -> Option<
         let (x, y) = (k % w.max(1), k / w.max(1));
         [(x + 1 < w).then_some(k + 1), (x > 0).then(|| k - 1), (y + 1 < h).then_some(k + w), (y > 0).then(|| k - w)]
     };
-    const FAR: i64 = i64::MAX;
     let reached = &kept.reached;
-    let mut cost: Vec<i64> = kept.touched.place.iter().map(|p| reached.get(*p as usize).map_or(FAR, |(_, c)| *c)).collect();
-    let mut blocked = vec![false; w * h];
+    let Scratch { cost, blocked, lost, tiles, queue } = s;
+    cost.clear();
+    cost.extend(kept.touched.place.iter().map(|p| reached.get(*p as usize).map_or(FAR, |(_, c)| *c)));
+    blocked.clear();
+    blocked.resize(w * h, false);
     for t in now {
         if let Some(b) = index(*t).and_then(|k| blocked.get_mut(k)) {
             *b = true;
@@ -36,8 +54,9 @@ pub(super) fn mend(kept: &mut Kept, now: &[Tile], step: impl Fn(Tile) -> Option<
     // The tiles an enemy came to that the search reached, and those whose cheapest way may pass
     // one (`lost`, listed in `tiles`): from each, along every step whose cost makes the next
     // tile's.
-    let mut lost = vec![false; w * h];
-    let mut tiles: Vec<usize> = Vec::new();
+    lost.clear();
+    lost.resize(w * h, false);
+    tiles.clear();
     for k in now.iter().filter(|t| !kept.blocked.contains(t)).filter_map(|t| index(*t)) {
         if cost.get(k).is_some_and(|c| *c < FAR) {
             if let Some(l) = lost.get_mut(k).filter(|l| !**l) {
@@ -60,7 +79,7 @@ pub(super) fn mend(kept: &mut Kept, now: &[Tile], step: impl Fn(Tile) -> Option<
             }
         }
     }
-    for k in &tiles {
+    for k in tiles.iter() {
         if let Some(c) = cost.get_mut(*k) {
             *c = FAR;
         }
@@ -68,7 +87,7 @@ pub(super) fn mend(kept: &mut Kept, now: &[Tile], step: impl Fn(Tile) -> Option<
     // Priced again from the tiles around them, with the tiles an enemy left: any cost may come
     // first, so a heap.
     let points = kept.points;
-    let mut queue: BinaryHeap<Reverse<(i64, usize)>> = BinaryHeap::new();
+    queue.clear();
     let left = kept.blocked.iter().filter(|t| !now.contains(t)).filter_map(|t| index(*t));
     for k in tiles.iter().copied().chain(left) {
         if blocked.get(k) != Some(&false) {
@@ -104,21 +123,31 @@ pub(super) fn mend(kept: &mut Kept, now: &[Tile], step: impl Fn(Tile) -> Option<
             }
         }
     }
-    // The tiles reached in tile order (column by column, each top to bottom), each one's place.
-    kept.reached.clear();
-    let place = &mut kept.touched.place;
+    (corner, width, height)
+}
+
+/// Makes `into` the search [`price`] priced in `s` over the square `(corner, width, height)`,
+/// with enemies on `now`: the tiles reached in tile order (column by column, each top to bottom),
+/// each one's place. Its lists are filled again where they stand (a search dropped from the ring
+/// lends its own).
+pub(super) fn lay(into: &mut Kept, (corner, width, height): (Tile, i64, i64), s: &Scratch, now: &[Tile]) {
+    let (w, h) = (width.max(0) as usize, height.max(0) as usize);
+    let tile = |k: usize| (corner.0 + (k % w.max(1)) as i64, corner.1 + (k / w.max(1)) as i64);
+    into.reached.clear();
+    let Touched { corner: c, width: tw, height: th, place } = &mut into.touched;
+    (*c, *tw, *th) = (corner, width, height);
     place.clear();
     place.resize(w * h, u32::MAX);
     for x in 0..w {
         for k in (0..h).map(|y| y * w + x) {
-            if let (Some(c), Some(p)) = (cost.get(k).copied().filter(|c| *c < FAR), place.get_mut(k)) {
-                *p = kept.reached.len() as u32;
-                kept.reached.push((tile(k), c));
+            if let (Some(c), Some(p)) = (s.cost.get(k).copied().filter(|c| *c < FAR), place.get_mut(k)) {
+                *p = into.reached.len() as u32;
+                into.reached.push((tile(k), c));
             }
         }
     }
-    kept.blocked.clear();
-    kept.blocked.extend_from_slice(now);
+    into.blocked.clear();
+    into.blocked.extend_from_slice(now);
 }
 
 #[cfg(test)]
