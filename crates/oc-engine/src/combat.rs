@@ -34,7 +34,7 @@ pub(crate) use plan::Plan;
 pub(crate) use react::{compile as compile_reactions, ReactionIr, Reactions};
 
 use crate::exec::{execute, Command, World};
-use crate::fx::{FastMap, Tally};
+use crate::fx::{same, FastMap, Tally};
 use crate::ir::{Eff, V};
 use crate::strike::Ctx;
 use crate::unit::{Shown, Unit};
@@ -305,11 +305,6 @@ pub struct Ending {
 }
 
 type UnitCache = FastMap<(usize, Vec<u32>), Arc<Unit>>;
-
-/// Equal status lists, without a `memcmp` call for the short (usually empty) lists of a state.
-fn same(a: &[u32], b: &[u32]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
-}
 
 /// A formula evaluated outside any roll, remembered for a state: for its hit points, or for any
 /// (`None`) where the evaluation read none (`Ctx::reads`).
