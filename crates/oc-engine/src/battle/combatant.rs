@@ -151,9 +151,6 @@ impl<'e> Battle<'e> {
     }
 }
 
-/// Field by field, so that `clone_from` reuses the name and lists a unit already holds: a
-/// turn keeps a copy of every unit to put back if the rules refuse it ([`Battle::turn`]), and
-/// copying into last turn's copy allocates almost nothing.
 /// Field by field, the cheapest first, the name and resources compared in place
 /// ([`crate::fx::same`]): a look-ahead compares every unit of a battle it meets again.
 impl PartialEq for Combatant {
@@ -210,6 +207,9 @@ impl PartialEq for Combatant {
     }
 }
 
+/// Field by field, so that `clone_from` reuses the name and lists a unit already holds: a
+/// turn keeps a copy of every unit to put back if the rules refuse it ([`Battle::turn`]), and
+/// copying into last turn's copy allocates almost nothing.
 impl Clone for Combatant {
     fn clone(&self) -> Self {
         Combatant {
