@@ -194,6 +194,8 @@ pub struct Engine {
     attack_form: Option<u16>,
     /// `Engine::mobility_attrs`.
     mobility_attrs: [Option<u16>; 3],
+    /// The scenarios and maps battles were last set up on, shared (`battle::Grounds`).
+    grounds: battle::Grounds,
 }
 
 /// The place of each class, item, tag and status in the rules, by name: the first of a name, as
@@ -437,6 +439,7 @@ impl Engine {
             inputs: inputs::ExchangeInputs::default(),
             attack_form: None,
             mobility_attrs: [None; 3],
+            grounds: battle::Grounds::default(),
         };
         engine.attack_form = engine.ir.attr_id("attack_form");
         engine.mobility_attrs = ["movement", "movement_type", "can_move"].map(|a| engine.ir.attr_id(a));
