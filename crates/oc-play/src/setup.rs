@@ -238,6 +238,15 @@ impl Setup {
             .map_err(|e| e.to_string())
     }
 
+    /// [`Setup::game`]'s result alone: the game played without the words of its log
+    /// (`battle::play_unlogged`), the same result.
+    pub fn result(&self, seed: u64, g: u64) -> Result<GameResult, String> {
+        let armies = [&self.armies[0], &self.armies[1]];
+        let seed = game_seed(seed, g);
+        battle::play_unlogged(&self.engine, &self.scenario, &self.map, armies, seed, controller().as_mut(), &mut |_| {})
+            .map_err(|e| e.to_string())
+    }
+
     /// Games `range` in parallel, in game order; the first failure (by game order) stops it.
     pub fn play(&self, seed: u64, range: Range<u64>) -> Result<Vec<GameResult>, String> {
         self.play_ticked(seed, range, &|| {})
@@ -248,7 +257,7 @@ impl Setup {
         range
             .into_par_iter()
             .map(|g| {
-                let played = self.game(seed, g).map(|(r, _)| r);
+                let played = self.result(seed, g);
                 tick();
                 played
             })

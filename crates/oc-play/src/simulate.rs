@@ -230,8 +230,8 @@ pub fn run(setup: &Setup, ais: &Ais, run: &Run, tick: &(dyn Fn() + Sync)) -> Res
                         }
                     };
                     let seed = game_seed(run.seed, g);
-                    battle::play_watched(engine, &setup.scenario, &setup.map, armies, seed, &mut ai, &mut watch)
-                        .map(|(r, _)| (r, branch))
+                    battle::play_unlogged(engine, &setup.scenario, &setup.map, armies, seed, &mut ai, &mut watch)
+                        .map(|r| (r, branch))
                 });
                 tick();
                 match r {

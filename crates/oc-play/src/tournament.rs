@@ -162,8 +162,8 @@ pub fn play(entries: &[Entry], armies: &[String], ais: [&str; 2], games: u64, se
             let (attacker_ai, defender_ai) = if j.a_attacks { (a, b) } else { (b, a) };
             let mut ai = Ais { attacker: attacker_ai.to_string(), defender: defender_ai.to_string() }.controllers()?;
             let seed = game_seed(seed, j.game);
-            battle::play(&j.field.engine, j.scenario, &j.field.map, [j.roster, &defender], seed, &mut ai)
-                .map(|(r, _)| r.outcome)
+            battle::play_unlogged(&j.field.engine, j.scenario, &j.field.map, [j.roster, &defender], seed, &mut ai, &mut |_| {})
+                .map(|r| r.outcome)
                 .map_err(|e| e.to_string())
         })
         .collect();

@@ -85,7 +85,7 @@ impl Battle<'_> {
         let (a, d, ua) = self.attack_check(i, target)?;
         // What the attack reads of the attacker as it begins (not a whole copy of it).
         let (side, a_pos, d_pos, equipped) = (a.side, a.pos, d.pos, a.equipped);
-        let (name, shown) = (a.name.clone(), if self.quiet { String::new() } else { a.shown() });
+        let (name, shown) = (a.name.clone(), if self.words() { a.shown() } else { String::new() });
         // The `area_attack` attribute (seed 000: "Hits all targets in range"): after the
         // chosen target, every other ready enemy within reach, each in an exchange of its own
         // (with its counter), nearest first, while the attacker stands.
@@ -145,7 +145,7 @@ impl Battle<'_> {
         // A mixed unit's bodies strike after its own figures (units.rs).
         let bodies = self.bodies_strike(i, target, moved);
         let spent = equipped.as_deref().and_then(|w| self.spend(i, w));
-        if self.quiet {
+        if !self.words() {
             return Ok(String::new());
         }
         let spent = spent.map(|n| format!("; {n}")).unwrap_or_default();
@@ -165,7 +165,7 @@ impl Battle<'_> {
         };
         let (a_pos, d_pos, activated) = (a.pos, d.pos, [a.activated, d.activated]);
         let living_before = [a.living(), d.living()];
-        let d_shown = if self.quiet { String::new() } else { d.shown() };
+        let d_shown = if self.words() { d.shown() } else { String::new() };
         let (Some(mut la), Some(ld)) = (self.loadout(i, true), self.loadout(target, false)) else {
             return Err(BattleError::refused(Rule::NoUnit, "no such unit"));
         };
@@ -224,8 +224,8 @@ impl Battle<'_> {
         for (striker, struck, chart) in charted {
             self.run_triggers_charted(striker, oc_model::Event::Chart, Some(struck), &Default::default(), chart);
         }
-        // A quiet copy's log shows no strikes.
-        if self.quiet {
+        // A quiet copy's log, or an unlogged battle's, shows no strikes.
+        if !self.words() {
             return Ok(String::new());
         }
         let strikes: Vec<String> = log

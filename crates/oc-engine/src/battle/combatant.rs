@@ -116,6 +116,7 @@ impl<'e> Battle<'e> {
                 b.terrain_undo.clear();
                 b.units_undo.clear();
                 b.quiet = self.quiet;
+                b.silent = self.silent;
                 b.weakest = self.weakest;
                 b.laws = self.laws;
                 b.own_dice = self.carries(None);

@@ -370,6 +370,7 @@ impl<'e> Battle<'e> {
             terrain_undo: Vec::new(),
             units_undo: Vec::new(),
             quiet: false,
+            silent: false,
             weakest: super::attack::may_have_to_attack_weakest(engine),
             laws: super::advanced::Laws::of(engine, scenario),
             own_dice: true,

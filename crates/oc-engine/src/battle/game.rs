@@ -70,7 +70,35 @@ pub fn play_watched(
     controller: &mut dyn Controller,
     watch: &mut dyn FnMut(&Battle<'_>),
 ) -> Result<(GameResult, Vec<Record>), BattleError> {
+    let battle = Battle::set_up(engine, scenario, map, armies, seed)?;
+    play_out(battle, scenario, controller, watch)
+}
+
+/// [`play_watched`] for a game whose log no one reads (a simulation's, a tournament's): the
+/// words of its strikes are not worked out ([`Battle::unlogged`]). The same turns, dice and
+/// result as [`play_watched`]'s.
+pub fn play_unlogged(
+    engine: &Engine,
+    scenario: &m::Scenario,
+    map: &m::BattleMap,
+    armies: [&m::Army; 2],
+    seed: u64,
+    controller: &mut dyn Controller,
+    watch: &mut dyn FnMut(&Battle<'_>),
+) -> Result<GameResult, BattleError> {
     let mut battle = Battle::set_up(engine, scenario, map, armies, seed)?;
+    battle.unlogged();
+    play_out(battle, scenario, controller, watch).map(|(result, _)| result)
+}
+
+/// `battle`, just set up, played to its end by `controller`, shown to `watch` as
+/// [`play_watched`] says.
+fn play_out(
+    mut battle: Battle<'_>,
+    scenario: &m::Scenario,
+    controller: &mut dyn Controller,
+    watch: &mut dyn FnMut(&Battle<'_>),
+) -> Result<(GameResult, Vec<Record>), BattleError> {
     watch(&battle);
     let cap = scenario.rounds.unwrap_or(ROUND_CAP);
     let mut guard = 0u32;
@@ -134,4 +162,60 @@ impl Battle<'_> {
 pub(crate) struct Left {
     outcome: Option<(m::Outcome, String)>,
     held: Vec<super::victory::Hold>,
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests {
+    use super::{play_unlogged, play_watched, Battle};
+    use crate::ai::{by_name, Sides};
+
+    /// Where each unit stands and its hit points, and the round: what a watcher sees of a turn.
+    fn frame(b: &Battle<'_>) -> (u32, Vec<((i64, i64), i64)>) {
+        (b.round, b.units.iter().map(|u| (u.pos, u.hp)).collect())
+    }
+
+    /// A game played without the words of its log (`play_unlogged`, as `oc simulate`,
+    /// `oc fairness` and `oc tournament` play theirs) is the game `oc battle` plays and logs:
+    /// turn after turn the same, the same result. On shipped scenarios of the seeds: ratings
+    /// (Grado Keep), fog (the Woodcutter's Night), units of figures (the Storm at the River),
+    /// reactions (the Elder Hall); greedy and the default AI, two seeds each.
+    #[test]
+    fn an_unlogged_game_plays_as_the_logged_one() {
+        let fields = [
+            ("grado-keep.oc", "grado-keep.map.toml"),
+            ("zaha-woods-night.oc", "zaha-woods.map.toml"),
+            ("battlestorm-narube.oc", "narube-river.map.toml"),
+            ("stamina-caer-pelyn.oc", "caer-pelyn.map.toml"),
+        ];
+        let read = |path: &str| {
+            std::fs::read_to_string(format!("{}/../../scenarios/{path}", env!("CARGO_MANIFEST_DIR"))).expect("a shipped file")
+        };
+        for (file, map) in fields {
+            let (engine, battle_map) =
+                crate::testing::field_named((file, &read(file)), (&format!("maps/{map}"), &read(&format!("maps/{map}"))));
+            let s = engine.rules.scenarios.first().expect("a scenario");
+            let army = |side| engine.rules.armies.iter().find(|a| a.side == side).expect("an army");
+            let armies = [army(oc_model::SideId::Attacker), army(oc_model::SideId::Defender)];
+            for ai in ["greedy", crate::ai::DEFAULT] {
+                for seed in [1, 2] {
+                    let make = || Sides::new(by_name(ai).expect("an AI"), by_name(ai).expect("an AI"));
+                    let (mut logged, mut unlogged) = (Vec::new(), Vec::new());
+                    let (result, records) =
+                        play_watched(&engine, s, &battle_map, armies, seed, &mut make(), &mut |b| logged.push(frame(b)))
+                            .expect("the battle plays");
+                    let quiet =
+                        play_unlogged(&engine, s, &battle_map, armies, seed, &mut make(), &mut |b| unlogged.push(frame(b)))
+                            .expect("the battle plays");
+                    assert_eq!(logged, unlogged, "{file}, {ai}, seed {seed}: the same turns");
+                    assert_eq!(format!("{result:?}"), format!("{quiet:?}"), "{file}, {ai}, seed {seed}: the same result");
+                    // The logged game has the words the unlogged one leaves out.
+                    assert!(
+                        records.iter().any(|r| format!("{r:?}").contains(" attacks ")),
+                        "{file}, {ai}, seed {seed}: the logged game's strikes have words"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -52,7 +52,7 @@ pub use courage::Morale;
 pub use deploy::{auto_deploy, deploy, home_zones, placement_units, Deployment, Setup};
 pub(crate) use deploy::{zone_tiles, Grounds};
 pub use fog::{Light, Sight};
-pub use game::{play, play_watched, Controller, GameResult, ROUND_CAP};
+pub use game::{play, play_unlogged, play_watched, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
 pub use movement::{distance, neighbours, Reach};
 pub(crate) use movement::{tile_index, KeptReach, MoveHint, TerrainSeen};
@@ -241,6 +241,10 @@ pub struct Battle<'e> {
     /// A copy no one reads the log of ([`Battle::hush`]): what only the log shows is not worked
     /// out (what each side has newly seen, the strikes' words). Its forks are quiet too.
     quiet: bool,
+    /// A battle whose log no one reads ([`Battle::unlogged`]: a simulation's game): the words of
+    /// its strikes are not worked out. It plays as any battle (unlike a quiet copy, its AIs
+    /// take it for the battle itself).
+    silent: bool,
     /// Whether some unit may have to attack the weakest ([`attack::may_have_to_attack_weakest`]):
     /// where none may, a turn builds no unit to ask.
     weakest: bool,
@@ -369,6 +373,7 @@ impl<'e> Battle<'e> {
         into.log.clear();
         into.terrain_undo.clear();
         into.quiet = self.quiet;
+        into.silent = self.silent;
         into.weakest = self.weakest;
         into.laws = self.laws;
     }
@@ -383,6 +388,7 @@ impl<'e> Battle<'e> {
             terrain_undo: Vec::new(),
             units_undo: Vec::new(),
             quiet: self.quiet,
+            silent: self.silent,
             weakest: self.weakest,
             laws: self.laws,
             own_dice: self.own_dice,
@@ -396,6 +402,18 @@ impl<'e> Battle<'e> {
     pub(crate) fn hush(&mut self) {
         self.quiet = true;
         self.state.sighted = Default::default();
+    }
+
+    /// Makes the battle one whose log no one reads (a simulation's game, [`play_unlogged`]):
+    /// from now on its log shows no words of the strikes. The same turns, dice and outcome.
+    pub(crate) fn unlogged(&mut self) {
+        self.silent = true;
+    }
+
+    /// Whether the words of the strikes are worked out: not in a quiet copy nor an unlogged
+    /// battle.
+    fn words(&self) -> bool {
+        !self.quiet && !self.silent
     }
 
     /// How many words of randomness the battle's dice have drawn since it was set up or forked

@@ -136,7 +136,7 @@ fn work(board: &Mutex<Board>, games: &[Vec<u64>], seed: u64, tick: &(dyn Fn() + 
         let Some((k, at, setup)) = lock(board).pick(games) else { break };
         let g = games.get(k).and_then(|g| g.get(at)).copied().unwrap_or(0);
         let started = Instant::now();
-        let played = setup.game(seed, g).map(|(r, _)| r);
+        let played = setup.result(seed, g);
         drop(setup);
         tick();
         let mut b = lock(board);

@@ -320,7 +320,7 @@ impl Source {
             let played: Vec<GameResult> = mine
                 .par_iter()
                 .map(|g| {
-                    let r = arena.game(seed, *g).map(|(r, _)| r);
+                    let r = arena.result(seed, *g);
                     tick();
                     r
                 })
