@@ -165,8 +165,9 @@ pub(crate) struct Left {
 }
 
 #[cfg(test)]
-#[allow(clippy::expect_used)]
 mod tests {
+    #![allow(clippy::expect_used)]
+
     use super::{play_unlogged, play_watched, Battle};
     use crate::ai::{by_name, Sides};
 
