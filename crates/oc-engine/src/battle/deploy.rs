@@ -409,7 +409,10 @@ impl<'e> Battle<'e> {
 /// its address answers, where each held its own, the whole map was compared at every such hit
 /// (greedy against greedy on the bench's ten against ten, 1.5% of the instructions).
 #[derive(Debug, Default)]
-pub(crate) struct Grounds(std::sync::Mutex<(Vec<Arc<m::Scenario>>, Vec<Arc<m::BattleMap>>)>);
+pub(crate) struct Grounds(std::sync::Mutex<Kept>);
+
+/// The scenarios and maps [`Grounds`] keeps, the oldest first.
+type Kept = (Vec<Arc<m::Scenario>>, Vec<Arc<m::BattleMap>>);
 
 impl Grounds {
     /// The most scenarios and maps kept (a tournament sets up each field as written and with

@@ -171,8 +171,11 @@ mod tests {
     use super::{play_unlogged, play_watched, Battle};
     use crate::ai::{by_name, Sides};
 
-    /// Where each unit stands and its hit points, and the round: what a watcher sees of a turn.
-    fn frame(b: &Battle<'_>) -> (u32, Vec<((i64, i64), i64)>) {
+    /// The round, and where each unit stands with its hit points.
+    type Frame = (u32, Vec<(crate::battle::Tile, i64)>);
+
+    /// What a watcher sees of a turn ([`Frame`]).
+    fn frame(b: &Battle<'_>) -> Frame {
         (b.round, b.units.iter().map(|u| (u.pos, u.hp)).collect())
     }
 
