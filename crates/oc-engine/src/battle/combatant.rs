@@ -108,19 +108,7 @@ impl<'e> Battle<'e> {
     /// lists not allocated again. For a look ahead made again and again (each way to ready).
     pub(crate) fn fork_into<'s>(&self, slot: &'s mut Option<Battle<'e>>) -> &'s mut Battle<'e> {
         match slot {
-            Some(b) => {
-                b.state.clone_from(&self.state);
-                b.engine = self.engine;
-                b.scenario.clone_from(&self.scenario);
-                b.log.clear();
-                b.terrain_undo.clear();
-                b.units_undo.clear();
-                b.quiet = self.quiet;
-                b.silent = self.silent;
-                b.weakest = self.weakest;
-                b.laws = self.laws;
-                b.own_dice = self.carries(None);
-            }
+            Some(b) => self.fork_again(b, None),
             None => {
                 let spare = SPARE.try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop())).ok().flatten();
                 let state = match spare {

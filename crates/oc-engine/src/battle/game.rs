@@ -75,7 +75,7 @@ pub fn play_watched(
 }
 
 /// [`play_watched`] for a game whose log no one reads (a simulation's, a tournament's): the
-/// words of its strikes are not worked out ([`Battle::unlogged`]). The same turns, dice and
+/// words of its strikes are not worked out (`Battle::unlogged`). The same turns, dice and
 /// result as [`play_watched`]'s.
 pub fn play_unlogged(
     engine: &Engine,
