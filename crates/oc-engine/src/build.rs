@@ -50,7 +50,15 @@ impl Engine {
         if let Some(u) = self.units.read().ok().and_then(|c| c.get(hash, is)) {
             return Ok(u);
         }
-        let u = std::sync::Arc::new(self.build_unit(l, extra_statuses)?);
+        let u = match l.hp {
+            // Built as the unit at full hit points, then hurt: `build_unit` writes them last.
+            Some(hp) => {
+                let full = Loadout { hp: None, ..l.clone() };
+                let full = self.unit_hashed(&full, extra_statuses, unit_hash(&full, extra_statuses))?;
+                std::sync::Arc::new(self.hurt(&full, hp))
+            }
+            None => std::sync::Arc::new(self.build_unit(l, extra_statuses)?),
+        };
         if let Ok(mut cache) = self.units.write() {
             cache.insert(hash, (l.clone(), extra_statuses.to_vec()), u.clone());
         }
@@ -374,20 +382,45 @@ impl Engine {
         if let Some(slot) = unit.attrs.get_mut(ir.hp_attr as usize).filter(|_| l.figures > 1) {
             *slot = V::Int(unit.max_hp);
         }
-        if let Some(hp) = l.hp {
-            if let Some(slot) = unit.attrs.get_mut(ir.hp_attr as usize) {
+        self.hp_and_reach(&mut unit, l.hp);
+        Ok(unit)
+    }
+
+    /// The last of building a unit: its hit points where the loadout names them, then its
+    /// weapon's reach, which may read them and its figures (worked out on them).
+    fn hp_and_reach(&self, unit: &mut Unit, hp: Option<i64>) {
+        if let Some(hp) = hp {
+            if let Some(slot) = unit.attrs.get_mut(self.ir.hp_attr as usize) {
                 *slot = V::Int(hp.clamp(1, unit.max_hp.max(1)));
             }
         }
-        // A weapon's reach may read the unit's hit points and figures: worked out on them.
-        if let Some(w) = weapon {
-            if let (Some((min, max)), ctx) = (self.item_ranges.get(w.name.as_str()), self.static_ctx(&unit, &unit.attrs)) {
-                let (lo, hi) = (ctx.eval(min, &[], &mut []).int(), ctx.eval(max, &[], &mut []).int());
-                unit.min_range = lo;
-                unit.max_range = hi;
-            }
+        let reach = unit.weapon.as_deref().and_then(|w| self.item_ranges.get(w)).map(|(min, max)| {
+            let ctx = self.static_ctx(unit, &unit.attrs);
+            (ctx.eval(min, &[], &mut []).int(), ctx.eval(max, &[], &mut []).int())
+        });
+        if let Some((lo, hi)) = reach {
+            unit.min_range = lo;
+            unit.max_range = hi;
         }
-        Ok(unit)
+    }
+
+    /// The unit of a loadout at `hp` hit points, from `full`, the unit of the same loadout naming
+    /// none: [`Engine::build_unit`] writes a loadout's hit points last (nothing before reads
+    /// them), then its weapon's reach, so this is its unit. Where the reach comes out as
+    /// `full`'s, the two units are the same but for their hit points, which no formula a unit
+    /// works out alone or stages reads (`Ir::reads_of`: they are the exchange's state): the
+    /// hurt unit holds `full`'s (`Unit::solo`, `Unit::staged`, `Unit::inputs`), each worked
+    /// out once for every amount of hit points.
+    fn hurt(&self, full: &Unit, hp: i64) -> Unit {
+        let mut unit = full.clone();
+        unit.effective = Default::default();
+        self.hp_and_reach(&mut unit, Some(hp));
+        if (unit.min_range, unit.max_range) == (full.min_range, full.max_range) {
+            unit.solo = full.solo.shared();
+            unit.staged = full.staged.shared();
+            unit.inputs = full.inputs.shared();
+        }
+        unit
     }
 
     /// A definition or string named by a constant, as the IR's interned name.
@@ -450,5 +483,72 @@ impl Engine {
             }
             _ => false,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::expect_used)]
+    use crate::{Engine, Loadout};
+
+    /// Every built-in ruleset's classes with each weapon (units of several figures too), hurt
+    /// to several hit points: the unit `Engine::unit` makes from the unit at full hit points
+    /// (`Engine::hurt`) is the unit built afresh, and what it holds of the full unit's (each
+    /// formula worked out alone or staged, and a strike's inputs, asked first of the full unit)
+    /// is what the fresh unit works out for itself. And some hurt units do hold the full unit's.
+    #[test]
+    fn a_hurt_unit_is_the_unit_built_at_its_hit_points() {
+        let mut shared = 0;
+        for (name, index) in oc_compiler::stdlib::RULESETS {
+            let rules = oc_compiler::stdlib::compile(index).and_then(|c| c.rules).expect("a built-in ruleset compiles");
+            let e = Engine::new(rules).expect("runs");
+            let ir = &e.ir;
+            let mut loadouts: Vec<Loadout> = crate::testing::matchups(&e).into_iter().map(|m| m.1).collect();
+            loadouts.dedup();
+            for (k, l) in loadouts.iter().enumerate() {
+                for figures in if k % 4 == 0 { &[1, 3][..] } else { &[1][..] } {
+                    let full = Loadout { figures: *figures, ..l.clone() };
+                    let whole = e.unit(&full, &[]).expect("a unit");
+                    // Every formula asked of the full unit first: a hurt unit holding its
+                    // slots reads what it found.
+                    for (i, f) in ir.formulas.iter().enumerate().filter(|(_, f)| f.dice == 0) {
+                        let _ = if f.reads == crate::ir::Reads::Both {
+                            whole.staged(ir, i).map(|_| ())
+                        } else {
+                            whole.solo_value(ir, i).map(|_| ())
+                        };
+                    }
+                    let _ = whole.inputs(ir);
+                    for hp in [1, 2, 5, 99] {
+                        let hurt = Loadout { hp: Some(hp), ..full.clone() };
+                        let made = e.unit(&hurt, &[]).expect("a unit");
+                        let fresh = e.build_unit(&hurt, &[]).expect("a unit");
+                        let at = format!("{name}: {} {:?} x{figures} at {hp}", l.class, l.weapon);
+                        assert_eq!(made.attrs, fresh.attrs, "{at}");
+                        assert_eq!((made.min_range, made.max_range), (fresh.min_range, fresh.max_range), "{at}");
+                        assert_eq!((made.max_hp, made.figure_hp), (fresh.max_hp, fresh.figure_hp), "{at}");
+                        assert_eq!(format!("{:?}", made.has), format!("{:?}", fresh.has), "{at}");
+                        assert_eq!(made.statuses, fresh.statuses, "{at}");
+                        // Each formula as an exchange asks it of a unit (`strike::Ctx`): one
+                        // without dice reading one unit alone, worked out by that unit; one
+                        // reading both, staged by the striker.
+                        for (i, f) in ir.formulas.iter().enumerate().filter(|(_, f)| f.dice == 0) {
+                            if f.reads != crate::ir::Reads::Both {
+                                assert_eq!(made.solo_value(ir, i), fresh.solo_value(ir, i), "{at}: formula {i} alone");
+                                continue;
+                            }
+                            assert_eq!(
+                                format!("{:?}", made.staged(ir, i)),
+                                format!("{:?}", fresh.staged(ir, i)),
+                                "{at}: formula {i} staged"
+                            );
+                        }
+                        assert_eq!(format!("{:?}", made.inputs(ir)), format!("{:?}", fresh.inputs(ir)), "{at}: inputs");
+                        shared += usize::from(std::sync::Arc::ptr_eq(&made.staged.0, &whole.staged.0));
+                    }
+                }
+            }
+        }
+        assert!(shared > 100, "hurt units holding the full unit's staged formulas: {shared}");
     }
 }

@@ -24,13 +24,24 @@ pub struct Instance {
 }
 
 /// Something worked out for this unit for each formula, on first use: the IR the formulas are
-/// of (`Ir::id`), and by formula id. A clone starts empty (it may be changed after).
+/// of (`Ir::id`), and by formula id. A clone starts empty (it may be changed after); units alike
+/// but for their hit points hold one ([`PerFormula::shared`]: `Engine::unit_hashed`).
 #[derive(Debug)]
-pub struct PerFormula<T>(std::sync::OnceLock<(u64, Box<[std::sync::OnceLock<T>]>)>);
+pub struct PerFormula<T>(pub(crate) std::sync::Arc<std::sync::OnceLock<Slots<T>>>);
+
+/// [`PerFormula`]'s slots: the IR's id, and a slot for each of its formulas.
+type Slots<T> = (u64, Box<[std::sync::OnceLock<T>]>);
 
 impl<T> Default for PerFormula<T> {
     fn default() -> Self {
-        PerFormula(std::sync::OnceLock::new())
+        PerFormula(Default::default())
+    }
+}
+
+impl<T> PerFormula<T> {
+    /// The same slots, for a unit whose formulas come to what this one's do.
+    pub(crate) fn shared(&self) -> Self {
+        PerFormula(self.0.clone())
     }
 }
 
@@ -52,13 +63,21 @@ impl<T> PerFormula<T> {
 }
 
 /// Something worked out for a unit on first use, with the IR it was worked out for (`Ir::id`).
-/// A clone starts empty (it may be changed after).
+/// A clone starts empty (it may be changed after); units alike but for their hit points may hold
+/// one ([`Later::shared`]).
 #[derive(Debug)]
-pub struct Later<T>(std::sync::OnceLock<(u64, T)>);
+pub struct Later<T>(std::sync::Arc<std::sync::OnceLock<(u64, T)>>);
 
 impl<T> Default for Later<T> {
     fn default() -> Self {
-        Later(std::sync::OnceLock::new())
+        Later(Default::default())
+    }
+}
+
+impl<T> Later<T> {
+    /// The same value, for a unit for which it comes to what it does for this one.
+    pub(crate) fn shared(&self) -> Self {
+        Later(self.0.clone())
     }
 }
 
