@@ -120,7 +120,8 @@ impl<'e> Battle<'e> {
                 for _ in 0..32 {
                     let drawn = Drawn::default();
                     let draws = Draws::new(&mut dice, &drawn);
-                    let Some(scene) = self.scene(cast, Some(&draws)) else { break };
+                    // The same units and stage every draw: the scene made again with its dice.
+                    let scene = self.scene_again(scene.parts(), Some(&draws));
                     if let V::Name(n) = scene.value(resource, &a.args) {
                         name = Some(self.engine.ir.atom(n));
                     }
