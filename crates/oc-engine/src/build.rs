@@ -551,4 +551,52 @@ mod tests {
         }
         assert!(shared > 100, "hurt units holding the full unit's staged formulas: {shared}");
     }
+
+    /// A weapon whose reach reads its bearer's hit points (none built in does): a hurt unit's
+    /// reach is worked out at its own hit points, as a unit built afresh has it, and where it
+    /// differs from the full unit's, the hurt unit holds nothing of the full unit's (a formula
+    /// reading the reach is worked out again).
+    #[test]
+    fn a_reach_that_reads_hit_points_is_worked_out_at_them() {
+        let map = "name = \"Field\"\nwidth = 4\nheight = 1\nrows = [\"....\"]\n\
+                   [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 1, 1]\n\
+                   [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [3, 0, 1, 1]\n";
+        let source = "import \"std:ratings\"\n\
+            weapon Waning \"Waning\" { doc \"A tome whose reach wanes with its bearer.\" type Reason might 0 weight 0 range 1..self.hp / 5 cost 100 }\n\
+            scenario Field {\n    map \"field.map.toml\"\n    rounds 6 then defender\n\
+                attacker { zone \"a\" war_chest 99999 units 1..1 win rout all }\n\
+                defender { zone \"d\" war_chest 99999 units 1..1 win rout all }\n}\n\
+            army A for Field attacker { unit Lute: Mage { items Waning } }\n\
+            army D for Field defender { unit Bors: Soldier { items IronLance } }\n";
+        let (e, _) = crate::testing::field(source, map);
+        let ir = &e.ir;
+        let full = Loadout::new("Mage", Some("Waning"));
+        let whole = e.unit(&full, &[]).expect("a unit");
+        for (i, f) in ir.formulas.iter().enumerate().filter(|(_, f)| f.dice == 0) {
+            let _ = if f.reads == crate::ir::Reads::Both {
+                whole.staged(ir, i).map(|_| ())
+            } else {
+                whole.solo_value(ir, i).map(|_| ())
+            };
+        }
+        let (mut apart, mut alike) = (0, 0);
+        for hp in 1..=whole.max_hp {
+            let hurt = Loadout { hp: Some(hp), ..full.clone() };
+            let made = e.unit(&hurt, &[]).expect("a unit");
+            let fresh = e.build_unit(&hurt, &[]).expect("a unit");
+            assert_eq!((made.min_range, made.max_range), (1, hp / 5), "at {hp}");
+            assert_eq!((made.min_range, made.max_range), (fresh.min_range, fresh.max_range), "at {hp}");
+            for (i, _) in ir.formulas.iter().enumerate().filter(|(_, f)| f.dice == 0 && f.reads != crate::ir::Reads::Both) {
+                assert_eq!(made.solo_value(ir, i), fresh.solo_value(ir, i), "at {hp}: formula {i} alone");
+            }
+            let holds = std::sync::Arc::ptr_eq(&made.staged.0, &whole.staged.0);
+            assert_eq!(holds, made.max_range == whole.max_range, "at {hp}");
+            if holds {
+                alike += 1;
+            } else {
+                apart += 1;
+            }
+        }
+        assert!(apart > 0 && alike > 0, "hurt units apart {apart}, alike {alike}");
+    }
 }
