@@ -489,7 +489,32 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     #![allow(clippy::expect_used)]
+    use crate::ir::{Ir, Reads};
+    use crate::unit::Unit;
     use crate::{Engine, Loadout};
+
+    /// Asks `unit` each formula as an exchange asks it of a unit (`strike::Ctx`): one without
+    /// dice reading one unit alone, worked out by that unit; one reading both, staged by the
+    /// striker; and a strike's inputs. What a unit sharing its slots then finds there.
+    fn ask(unit: &Unit, ir: &Ir) {
+        for (i, f) in ir.formulas.iter().enumerate().filter(|(_, f)| f.dice == 0) {
+            let _ = if f.reads == Reads::Both { unit.staged(ir, i).map(|_| ()) } else { unit.solo_value(ir, i).map(|_| ()) };
+        }
+        let _ = unit.inputs(ir);
+    }
+
+    /// `made` works out what `fresh` does, asked as [`ask`] asks: each formula alone or staged,
+    /// and a strike's inputs.
+    fn worked_out_alike(made: &Unit, fresh: &Unit, ir: &Ir, at: &str) {
+        for (i, f) in ir.formulas.iter().enumerate().filter(|(_, f)| f.dice == 0) {
+            if f.reads != Reads::Both {
+                assert_eq!(made.solo_value(ir, i), fresh.solo_value(ir, i), "{at}: formula {i} alone");
+                continue;
+            }
+            assert_eq!(format!("{:?}", made.staged(ir, i)), format!("{:?}", fresh.staged(ir, i)), "{at}: formula {i} staged");
+        }
+        assert_eq!(format!("{:?}", made.inputs(ir)), format!("{:?}", fresh.inputs(ir)), "{at}: inputs");
+    }
 
     /// Every built-in ruleset's classes with each weapon (units of several figures too), hurt
     /// to several hit points: the unit `Engine::unit` makes from the unit at full hit points
@@ -511,14 +536,7 @@ mod tests {
                     let whole = e.unit(&full, &[]).expect("a unit");
                     // Every formula asked of the full unit first: a hurt unit holding its
                     // slots reads what it found.
-                    for (i, f) in ir.formulas.iter().enumerate().filter(|(_, f)| f.dice == 0) {
-                        let _ = if f.reads == crate::ir::Reads::Both {
-                            whole.staged(ir, i).map(|_| ())
-                        } else {
-                            whole.solo_value(ir, i).map(|_| ())
-                        };
-                    }
-                    let _ = whole.inputs(ir);
+                    ask(&whole, ir);
                     for hp in [1, 2, 5, 99] {
                         let hurt = Loadout { hp: Some(hp), ..full.clone() };
                         let made = e.unit(&hurt, &[]).expect("a unit");
@@ -529,21 +547,7 @@ mod tests {
                         assert_eq!((made.max_hp, made.figure_hp), (fresh.max_hp, fresh.figure_hp), "{at}");
                         assert_eq!(format!("{:?}", made.has), format!("{:?}", fresh.has), "{at}");
                         assert_eq!(made.statuses, fresh.statuses, "{at}");
-                        // Each formula as an exchange asks it of a unit (`strike::Ctx`): one
-                        // without dice reading one unit alone, worked out by that unit; one
-                        // reading both, staged by the striker.
-                        for (i, f) in ir.formulas.iter().enumerate().filter(|(_, f)| f.dice == 0) {
-                            if f.reads != crate::ir::Reads::Both {
-                                assert_eq!(made.solo_value(ir, i), fresh.solo_value(ir, i), "{at}: formula {i} alone");
-                                continue;
-                            }
-                            assert_eq!(
-                                format!("{:?}", made.staged(ir, i)),
-                                format!("{:?}", fresh.staged(ir, i)),
-                                "{at}: formula {i} staged"
-                            );
-                        }
-                        assert_eq!(format!("{:?}", made.inputs(ir)), format!("{:?}", fresh.inputs(ir)), "{at}: inputs");
+                        worked_out_alike(&made, &fresh, ir, &at);
                         shared += usize::from(std::sync::Arc::ptr_eq(&made.staged.0, &whole.staged.0));
                     }
                 }
@@ -553,9 +557,9 @@ mod tests {
     }
 
     /// A weapon whose reach reads its bearer's hit points (none built in does): a hurt unit's
-    /// reach is worked out at its own hit points, as a unit built afresh has it, and where it
-    /// differs from the full unit's, the hurt unit holds nothing of the full unit's (a formula
-    /// reading the reach is worked out again).
+    /// reach is worked out at its own hit points, as a unit built afresh has it, it works out
+    /// what the fresh unit does, and where its reach differs from the full unit's, it holds
+    /// nothing of the full unit's (a formula reading the reach is worked out again).
     #[test]
     fn a_reach_that_reads_hit_points_is_worked_out_at_them() {
         let map = "name = \"Field\"\nwidth = 4\nheight = 1\nrows = [\"....\"]\n\
@@ -572,13 +576,7 @@ mod tests {
         let ir = &e.ir;
         let full = Loadout::new("Mage", Some("Waning"));
         let whole = e.unit(&full, &[]).expect("a unit");
-        for (i, f) in ir.formulas.iter().enumerate().filter(|(_, f)| f.dice == 0) {
-            let _ = if f.reads == crate::ir::Reads::Both {
-                whole.staged(ir, i).map(|_| ())
-            } else {
-                whole.solo_value(ir, i).map(|_| ())
-            };
-        }
+        ask(&whole, ir);
         let (mut apart, mut alike) = (0, 0);
         for hp in 1..=whole.max_hp {
             let hurt = Loadout { hp: Some(hp), ..full.clone() };
@@ -586,9 +584,7 @@ mod tests {
             let fresh = e.build_unit(&hurt, &[]).expect("a unit");
             assert_eq!((made.min_range, made.max_range), (1, hp / 5), "at {hp}");
             assert_eq!((made.min_range, made.max_range), (fresh.min_range, fresh.max_range), "at {hp}");
-            for (i, _) in ir.formulas.iter().enumerate().filter(|(_, f)| f.dice == 0 && f.reads != crate::ir::Reads::Both) {
-                assert_eq!(made.solo_value(ir, i), fresh.solo_value(ir, i), "at {hp}: formula {i} alone");
-            }
+            worked_out_alike(&made, &fresh, ir, &format!("at {hp}"));
             let holds = std::sync::Arc::ptr_eq(&made.staged.0, &whole.staged.0);
             assert_eq!(holds, made.max_range == whole.max_range, "at {hp}");
             if holds {
