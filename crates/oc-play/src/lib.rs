@@ -12,28 +12,8 @@
 //! prints, never exits, and writes no file: the caller renders and writes.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
-/// Every program that plays battles through this crate (`oc`, its tests) allocates with
-/// mimalloc: a battle and its AIs make and drop many small vectors and maps, and the system
-/// allocator took about a sixth of `oc simulate`'s time.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-extern "C" {
-    /// mimalloc's `mi_option_set` (in the C library the `mimalloc` crate links).
-    fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
-}
-
-/// Tells mimalloc to keep the pages freed memory leaves (`mi_option_purge_delay`, option 15 in
-/// the vendored v2 and v3 alike, set to -1) rather than hand them back to the system 10 ms later:
-/// games free and take back the same memory over and over, and each page handed back was
-/// faulted in and zeroed anew (about 15,000 page faults for 150 greedy games of ten against
-/// ten, 480 kept). The memory held stays what the run's peak took. Set once, before the games
-/// (`simulate::run`, `fairness::measure_file`, `tournament::play`).
-pub(crate) fn hold_freed_pages() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    // SAFETY: sets one integer option of the allocator, a call mimalloc allows at any time.
-    ONCE.call_once(|| unsafe { mi_option_set(15, -1) });
-}
+mod allocator;
+pub(crate) use allocator::hold_freed_pages;
 
 pub mod briefing;
 pub mod error;
