@@ -172,7 +172,11 @@ pub struct Engine {
     names: Names,
     /// By movement type: what entering each terrain costs it (by terrain index), `None` where it
     /// cannot (the Terrain Table's columns, read once: every path reads them).
-    movement_costs: fx::FastMap<String, Vec<Option<i64>>>,
+    /// What entering each terrain costs each movement type (`None`: it cannot), by the type's
+    /// name: a few, looked for by the atom (one pointer compared each).
+    movement_costs: Vec<(Atom, Vec<Option<i64>>)>,
+    /// The movement type of a unit whose attributes name none: the rules' first.
+    default_movement: Atom,
     /// By terrain index: whether some movement type may enter it.
     open_terrains: Vec<bool>,
     /// How the exchanges the AIs asked about end, shared by every game this engine plays (a
@@ -410,12 +414,15 @@ impl Engine {
         let terrain_ids = rules.terrains.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect();
         let names = Names::new(&rules);
         let open_terrains = rules.terrains.iter().map(|t| t.costs.values().any(Option::is_some)).collect();
-        let mut movement_costs = fx::FastMap::default();
+        let mut movement_costs: Vec<(Atom, Vec<Option<i64>>)> = Vec::new();
         for kind in rules.terrains.iter().flat_map(|t| t.costs.keys()).chain(&rules.movements) {
-            movement_costs
-                .entry(kind.clone())
-                .or_insert_with(|| rules.terrains.iter().map(|t| t.costs.get(kind).copied().flatten().map(i64::from)).collect());
+            let atom = Atom::new(kind);
+            if !movement_costs.iter().any(|(k, _)| *k == atom) {
+                let costs = rules.terrains.iter().map(|t| t.costs.get(kind).copied().flatten().map(i64::from)).collect();
+                movement_costs.push((atom, costs));
+            }
         }
+        let default_movement = Atom::new(rules.movements.first().map_or("", String::as_str));
         let mut engine = Engine {
             rules,
             ir,
@@ -427,6 +434,7 @@ impl Engine {
             terrain_ids,
             names,
             movement_costs,
+            default_movement,
             open_terrains,
             endings: std::sync::RwLock::new(fx::Checked::new(FORECAST_CACHE)),
             triangles,
@@ -714,8 +722,18 @@ impl Engine {
 
     /// What entering each terrain (by index) costs movement type `kind`, `None` where it cannot;
     /// empty for a type no terrain lists (it can enter none).
-    pub(crate) fn movement_costs(&self, kind: &str) -> &[Option<i64>] {
-        self.movement_costs.get(kind).map_or(&[], Vec::as_slice)
+    pub(crate) fn movement_costs(&self, kind: Atom) -> &[Option<i64>] {
+        self.movement_costs.iter().find(|(k, _)| *k == kind).map_or(&[], |(_, costs)| costs.as_slice())
+    }
+
+    /// [`Engine::movement_costs`] of the type named `kind`.
+    pub(crate) fn movement_costs_named(&self, kind: &str) -> &[Option<i64>] {
+        self.movement_costs.iter().find(|(k, _)| k.as_str() == kind).map_or(&[], |(_, costs)| costs.as_slice())
+    }
+
+    /// The movement type of a unit whose attributes name none (the rules' first).
+    pub(crate) fn default_movement(&self) -> Atom {
+        self.default_movement
     }
 
     /// The weapons a class can wield, in the order the rules list them.

@@ -73,7 +73,7 @@ pub fn reach(engine: &Engine, map: &oc_atlas::Map, class: &str, from: oc_atlas::
     let battle = lone_unit(engine, map, class, from)
         .map_err(|e| Refusal::new(format!("a {class} cannot stand on ({}, {}): {e}", from.x, from.y)))?;
     let (points, kind, _) = battle.mobility(0).map_err(|e| Refusal::new(e.to_string()))?;
-    let stands = battle.terrain_at((from.x, from.y)).is_some_and(|t| t.costs.get(&kind).copied().flatten().is_some());
+    let stands = battle.terrain_at((from.x, from.y)).is_some_and(|t| t.costs.get(kind.as_str()).copied().flatten().is_some());
     if !stands {
         return Err(Refusal::new(format!(
             "a {class} ({kind} movement) cannot stand on ({}, {}): {}",
@@ -112,7 +112,7 @@ pub fn heat(
             // Any square the class can stand on will do to ask the engine how it moves.
             let probe = map.tiles().find_map(|t| lone_unit(engine, map, class, t).ok());
             match probe.map(|b| b.mobility(0)) {
-                Some(Ok((points, kind, _))) => (points.max(0) as u32, kind),
+                Some(Ok((points, kind, _))) => (points.max(0) as u32, kind.to_string()),
                 _ => return Err(Refusal::new(format!("a {class} can stand on no square of this map"))),
             }
         }

@@ -196,7 +196,7 @@ fn choose(b: &Battle, cache: &mut Forecasts, guides: &mut Guides) -> Option<Turn
 }
 
 /// A unit's mobility and the tiles in its reach with their costs, as [`best_for`] read them.
-type Read = ((i64, String, bool), Vec<(Tile, i64)>);
+type Read = (crate::battle::Mobility, Vec<(Tile, i64)>);
 
 /// The units the side to act knows of, as each of its units reads them in a decision: under fog,
 /// where those it knows of stand ([`View::units`]); and the enemies it may target

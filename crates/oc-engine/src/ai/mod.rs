@@ -308,7 +308,7 @@ impl<'v, 'e> View<'v, 'e> {
     fn reachable_sorted(
         &self,
         i: usize,
-        mobility: &(i64, String, bool),
+        mobility: &crate::battle::Mobility,
         kept: &mut crate::battle::KeptReach,
     ) -> Option<Vec<(Tile, i64)>> {
         self.battle.reachable_sorted(i, mobility, Some(&self.sight).filter(|s| s.fogged()), kept).ok()

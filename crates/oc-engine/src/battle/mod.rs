@@ -55,7 +55,7 @@ pub(crate) use deploy::{zone_tiles, Grounds};
 pub use fog::{Light, Sight};
 pub use game::{play, play_unlogged, play_watched, Controller, GameResult, ROUND_CAP};
 pub use log::Record;
-pub use movement::{distance, neighbours, Reach};
+pub use movement::{distance, neighbours, Mobility, Reach};
 pub(crate) use movement::{tile_index, KeptReach, MoveHint, TerrainSeen};
 pub(crate) use queue::CostQueue;
 pub use turns::{Activation, StepVars};

@@ -9,6 +9,11 @@ use super::queue::CostQueue;
 use super::{Battle, BattleError, Rule, Sight, State, Tile};
 use crate::fx::FastMap;
 use crate::ir::V;
+use crate::Atom;
+
+/// A unit's movement points, movement type (a column of the Terrain Table) and whether it may
+/// move, from its attributes ([`Battle::mobility`]).
+pub type Mobility = (i64, Atom, bool);
 
 pub(crate) use kept::KeptReach;
 
@@ -83,7 +88,7 @@ pub(crate) struct MoveHint {
     stamp: u64,
     unit: usize,
     pos: Tile,
-    mobility: (i64, String, bool),
+    mobility: Mobility,
     /// The enemies that blocked the way, in unit order.
     blocked: Vec<Tile>,
     to: Tile,
@@ -111,7 +116,7 @@ impl MoveHint {
 
     /// The cost of unit `i`'s move to `to` in `b` moving as `mobility`, where `b`'s search for
     /// it (every enemy blocking) reads what this one's did.
-    fn cost(&self, b: &Battle, i: usize, mobility: &(i64, String, bool), to: Tile) -> Option<i64> {
+    fn cost(&self, b: &Battle, i: usize, mobility: &Mobility, to: Tile) -> Option<i64> {
         let u = b.state.units.get(i)?;
         let same = self.to == to
             && self.unit == i
@@ -151,7 +156,7 @@ impl Battle<'_> {
 
     /// What entering each tile costs movement type `kind` (row by row), `None` where it cannot.
     pub(crate) fn tile_costs(&self, kind: &str) -> Vec<Option<i64>> {
-        let step_of = self.engine.movement_costs(kind);
+        let step_of = self.engine.movement_costs_named(kind);
         self.state.terrain_ix.iter().map(|t| t.and_then(|t| step_of.get(t).copied().flatten())).collect()
     }
 
@@ -191,7 +196,7 @@ impl Battle<'_> {
 
     /// Whether movement type `kind` may enter tile `t`.
     pub(crate) fn enters(&self, kind: &str, t: Tile) -> bool {
-        self.terrain_index_at(t).and_then(|k| self.engine.movement_costs(kind).get(k).copied().flatten()).is_some()
+        self.terrain_index_at(t).and_then(|k| self.engine.movement_costs_named(kind).get(k).copied().flatten()).is_some()
     }
 
     /// Whether some movement type may enter tile `t` (on the map, not a wall).
@@ -204,24 +209,24 @@ impl Battle<'_> {
     }
 
     /// The unit's movement type (a column of the Terrain Table).
-    pub fn movement_type(&self, i: usize) -> Option<String> {
+    pub fn movement_type(&self, i: usize) -> Option<Atom> {
         self.mobility(i).ok().map(|(_, kind, _)| kind)
     }
 
     /// Movement points, movement type and whether the unit may move, from its attributes.
-    pub fn mobility(&self, i: usize) -> Result<(i64, String, bool), BattleError> {
+    pub fn mobility(&self, i: usize) -> Result<Mobility, BattleError> {
         let l = self.loadout(i, true).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         Ok(self.mobility_of(&*self.engine.unit(&l, &[])?))
     }
 
     /// [`Battle::mobility`] of a unit built from its acting loadout.
-    pub(crate) fn mobility_of(&self, unit: &crate::unit::Unit) -> (i64, String, bool) {
+    pub(crate) fn mobility_of(&self, unit: &crate::unit::Unit) -> Mobility {
         let [movement, movement_type, can_move] = self.engine.mobility_attrs();
         let attr = |a: Option<u16>| a.and_then(|a| unit.attrs.get(a as usize).copied());
         let points = attr(movement).map_or(5, |v| v.int());
         let kind = match attr(movement_type) {
-            Some(V::Name(id)) => self.engine.ir.name(id).to_string(),
-            _ => self.engine.rules.movements.first().cloned().unwrap_or_default(),
+            Some(V::Name(id)) => self.engine.ir.atom(id),
+            _ => self.engine.default_movement(),
         };
         let can = attr(can_move).is_none_or(|v| v.bool());
         (points, kind, can)
@@ -267,7 +272,7 @@ impl Battle<'_> {
     /// [`Battle::reachable_sorted`] found. The turn that makes that move reads the cost, not
     /// searched again, where its search reads the same: the engine and terrain (by stamp), where
     /// the unit stands, its movement, the enemies that block it (then every one), the tile.
-    pub(crate) fn hint_move(&self, i: usize, mobility: &(i64, String, bool), sight: Option<&Sight>, to: Tile, cost: i64) {
+    pub(crate) fn hint_move(&self, i: usize, mobility: &Mobility, sight: Option<&Sight>, to: Tile, cost: i64) {
         let Some(u) = self.state.units.get(i) else { return };
         HINT.with(|h| {
             let mut h = h.borrow_mut();
@@ -277,7 +282,7 @@ impl Battle<'_> {
             hint.unit = i;
             hint.pos = u.pos;
             hint.mobility.0 = mobility.0;
-            hint.mobility.1.clone_from(&mobility.1);
+            hint.mobility.1 = mobility.1;
             hint.mobility.2 = mobility.2;
             hint.blocked.clear();
             hint.blocked.extend(
@@ -306,7 +311,7 @@ impl Battle<'_> {
     }
 
     /// `mobility`: the unit's [`Battle::mobility`], worked out once by the caller.
-    fn reach(&self, i: usize, points: i64, mobility: &(i64, String, bool), sight: Option<&Sight>) -> Result<Reach, BattleError> {
+    fn reach(&self, i: usize, points: i64, mobility: &Mobility, sight: Option<&Sight>) -> Result<Reach, BattleError> {
         let mut best = self.costs(i, points, mobility, sight)?;
         let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         // A unit cannot end its move on another unit (one it knows of).
@@ -319,13 +324,7 @@ impl Battle<'_> {
     }
 
     /// The cost of the cheapest way to every tile within `points`, passing allies.
-    pub(super) fn costs(
-        &self,
-        i: usize,
-        points: i64,
-        mobility: &(i64, String, bool),
-        sight: Option<&Sight>,
-    ) -> Result<Reach, BattleError> {
+    pub(super) fn costs(&self, i: usize, points: i64, mobility: &Mobility, sight: Option<&Sight>) -> Result<Reach, BattleError> {
         let u = self.state.units.get(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         let mut out: Reach = Reach::default();
         out.insert(u.pos, 0);
@@ -351,7 +350,7 @@ impl Battle<'_> {
         &self,
         i: usize,
         (points, until, held): (i64, Option<Tile>, Option<bool>),
-        (_, kind, can): &(i64, String, bool),
+        (_, kind, can): &Mobility,
         sight: Option<&Sight>,
         found: impl FnOnce(&Searched),
     ) -> Result<bool, BattleError> {
@@ -365,7 +364,7 @@ impl Battle<'_> {
         // steps can be reached, so the search keeps only the square of that radius around the
         // unit (a few dozen tiles, not the whole map).
         let (w, h) = (self.state.map.width.max(0), self.state.map.height.max(0));
-        let step_of = self.engine.movement_costs(kind);
+        let step_of = self.engine.movement_costs(*kind);
         let steps = || step_of.iter().flatten().copied();
         let (cheapest, dearest) = (steps().min().unwrap_or(0), steps().max().unwrap_or(0));
         // Toward a tile on the map within `points` (at the cheapest step), only the tiles a way
@@ -472,7 +471,7 @@ impl Battle<'_> {
         let mut path = vec![to];
         while at != start {
             let here = *costs.get(&at)?;
-            let step = i64::from(self.terrain_at(at).and_then(|t| t.costs.get(&kind).copied().flatten())?);
+            let step = i64::from(self.terrain_at(at).and_then(|t| t.costs.get(kind.as_str()).copied().flatten())?);
             let mut from: Vec<Tile> = neighbours(at).into_iter().filter(|n| costs.get(n) == Some(&(here - step))).collect();
             from.sort();
             at = *from.first()?;

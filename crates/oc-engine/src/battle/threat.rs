@@ -166,7 +166,7 @@ impl Battle<'_> {
         let Some(start) = self.state.units.get(i).map(|u| u.pos) else { return (Vec::new(), from) };
         let kind = self.movement_type(i).unwrap_or_default();
         let open = |b: &Self, t: Tile| {
-            b.occupant(t).is_none() && b.terrain_at(t).and_then(|x| x.costs.get(&kind).copied().flatten()).is_some()
+            b.occupant(t).is_none() && b.terrain_at(t).and_then(|x| x.costs.get(kind.as_str()).copied().flatten()).is_some()
         };
         let straight = toward(from, start).unwrap_or((1, 0));
         let mut path = vec![start];

@@ -40,7 +40,7 @@ impl Battle<'_> {
         let free = |t: Tile| {
             distance(t, u.pos) == 1
                 && self.occupant(t).is_none()
-                && self.terrain_at(t).and_then(|tr| tr.costs.get(&kind).copied().flatten()).is_some()
+                && self.terrain_at(t).and_then(|tr| tr.costs.get(kind.as_str()).copied().flatten()).is_some()
         };
         let to = match dest.filter(|t| *t != u.pos) {
             Some(t) if free(t) => t,

@@ -64,15 +64,15 @@ impl Fog {
                     continue;
                 }
                 let Ok((points, kind, _)) = b.mobility(k) else { continue };
-                if !walked.iter().any(|(w, _)| *w == kind) {
-                    walked.push((kind.clone(), walks.from(b, &kind, &zone)));
+                if !walked.iter().any(|(w, _)| w == kind.as_str()) {
+                    walked.push((kind.to_string(), walks.from(b, &kind, &zone)));
                 }
                 let allowance = points.max(0).saturating_mul(i64::from(b.round.max(1)));
-                if let Some((_, _, set)) = made.iter().find(|(w, a, _)| *w == kind && *a == allowance) {
+                if let Some((_, _, set)) = made.iter().find(|(w, a, _)| w == kind.as_str() && *a == allowance) {
                     unseen.push((k, *set));
                     continue;
                 }
-                let Some((_, cost)) = walked.iter().find(|(w, _)| *w == kind) else { continue };
+                let Some((_, cost)) = walked.iter().find(|(w, _)| w == kind.as_str()) else { continue };
                 let width = b.map.width.max(1);
                 let tiles: Vec<Tile> = cost
                     .iter()
@@ -81,7 +81,7 @@ impl Fog {
                     .map(|(i, _)| (i as i64 % width, i as i64 / width))
                     .filter(|t| !sight.sees(*t))
                     .collect();
-                made.push((kind, allowance, sets.len()));
+                made.push((kind.to_string(), allowance, sets.len()));
                 unseen.push((k, sets.len()));
                 sets.push(tiles);
             }

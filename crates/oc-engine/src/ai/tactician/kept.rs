@@ -39,7 +39,7 @@ struct Foe {
 pub(super) struct Armed {
     /// Whether it can attack now, by its attributes (asleep, petrified: not).
     pub can_attack: bool,
-    pub mobility: (i64, String, bool),
+    pub mobility: crate::battle::Mobility,
     /// Each weapon it may strike with, interned, and its reach (least, most).
     pub arms: Arc<[(Loadout, u32)]>,
     pub ranges: Vec<(i64, i64)>,
@@ -290,7 +290,7 @@ mod tests {
         let ranges = vec![(1, 1), (1, 2), (2, 3), (0, 4)];
         let mut armed = Armed {
             can_attack: true,
-            mobility: (5, String::new(), true),
+            mobility: (5, crate::Atom::default(), true),
             arms: Arc::from(Vec::new()),
             steps: ranges.iter().map(|r| steps(*r)).collect(),
             ranges,

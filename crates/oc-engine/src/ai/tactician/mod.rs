@@ -392,7 +392,7 @@ type Interned = (Rc<Loadout>, u32);
 type Situated = crate::fx::FastMap<(usize, Tile, Option<Atom>), (Arc<Loadout>, u32)>;
 
 /// By unit prepared, its mobility and reach (`Decision::reached`).
-type Reached = Vec<(usize, (i64, String, bool), Vec<(Tile, i64)>)>;
+type Reached = Vec<(usize, crate::battle::Mobility, Vec<(Tile, i64)>)>;
 
 /// One candidate's parts, before they are summed.
 struct Candidate {

@@ -188,13 +188,13 @@ impl<'v, 'e> Decision<'v, 'e> {
                     ..Default::default()
                 };
                 if affordable((turn.to, &turn.act), None) {
-                    self.reached.push((i, mobility.clone(), reach.clone()));
+                    self.reached.push((i, mobility, reach.clone()));
                     return Some(Prepared::Done(Plan { gain: 1000.0, turn }));
                 }
             }
         }
         let berserk = acting_unit.must_attack_weakest;
-        let moves = mobility.clone();
+        let moves = mobility;
         let me = self.unit(i, u, (&acting, &acting_unit, mobility), (&has, &reach), cache)?;
         // The distances worth a forecast, the enemies worth weighing an attack on, and the tiles
         // a weapon strikes them from (`Decision::strike_map`).

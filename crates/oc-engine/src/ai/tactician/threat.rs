@@ -311,7 +311,7 @@ impl ThreatMap {
             // second's).
             let far = match &armed.mobility {
                 (points, kind, true) if !e.activated => {
-                    let (kind, points) = (kind.clone(), *points);
+                    let (kind, points) = (*kind, *points);
                     armed.far(e.pos, |range| second.mask(b, &kind, e.pos, points, range));
                     armed.far_masks()
                 }

@@ -4,6 +4,7 @@
 mod mend;
 
 use super::{neighbours, tile_index, Battle, BattleError, Rule, Sight, State, Tile};
+use crate::Atom;
 
 /// Each unit's last eight reach searches (by unit, the most recent first), kept for
 /// [`Battle::reachable_sorted`]: good for one terrain and one engine only. A search ahead (the
@@ -55,7 +56,7 @@ struct Kept {
     serial: u64,
     pos: Tile,
     points: i64,
-    kind: String,
+    kind: Atom,
     blocked: Vec<Tile>,
     reached: Vec<(Tile, i64)>,
     touched: Touched,
@@ -122,7 +123,7 @@ impl Battle<'_> {
     pub(crate) fn reachable_sorted(
         &self,
         i: usize,
-        mobility: &(i64, String, bool),
+        mobility: &crate::battle::Mobility,
         sight: Option<&Sight>,
         kept: &mut KeptReach,
     ) -> Result<Vec<(Tile, i64)>, BattleError> {
@@ -153,7 +154,7 @@ impl Battle<'_> {
             kept.resize_with(i + 1, Vec::new);
         }
         let slots = kept.get_mut(i).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
-        let step_of = self.engine.movement_costs(kind);
+        let step_of = self.engine.movement_costs(*kind);
         let step = |t: Tile| self.terrain_index_at(t).and_then(|x| step_of.get(x).copied().flatten());
         let like = |k: &Kept| k.pos == u.pos && k.points == *points && k.kind == *kind;
         // A search kept from the same tile with the same movement that is this one (the enemies
@@ -177,7 +178,7 @@ impl Battle<'_> {
                         mend::lay(&mut k, square, mending, blocked);
                         k.serial = serial();
                         (k.pos, k.points) = (u.pos, *points);
-                        k.kind.clone_from(kind);
+                        k.kind = *kind;
                         k
                     }
                     None => {
@@ -212,7 +213,7 @@ impl Battle<'_> {
                         if !moves {
                             return Ok(vec![(u.pos, 0)]);
                         }
-                        let (pos, points, kind, blocked) = (u.pos, *points, kind.clone(), blocked.clone());
+                        let (pos, points, kind, blocked) = (u.pos, *points, *kind, blocked.clone());
                         Kept { serial: serial(), pos, points, kind, blocked, reached, touched }
                     }
                 };

@@ -17,7 +17,7 @@ impl<'v, 'e> Decision<'v, 'e> {
         &mut self,
         i: usize,
         u: &'v Combatant,
-        (acting, acting_unit, (points, kind, _)): (&Loadout, &crate::unit::Unit, (i64, String, bool)),
+        (acting, acting_unit, (points, kind, _)): (&Loadout, &crate::unit::Unit, crate::battle::Mobility),
         (has, reach): (&dyn Fn(m::Verb) -> bool, &Reach),
         cache: &mut Forecasts,
     ) -> Option<Unit<'v>> {

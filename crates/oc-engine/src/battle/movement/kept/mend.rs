@@ -176,7 +176,7 @@ mod tests {
         let mobility = b.mobility(0).expect("a mobility");
         let names: Vec<String> = engine.rules.terrains.iter().map(|t| t.name.clone()).collect();
         // Every step costs something (else no search is mended), and some terrain is a wall.
-        let steps = engine.movement_costs(&mobility.1);
+        let steps = engine.movement_costs(mobility.1);
         assert!(steps.iter().flatten().all(|c| *c >= 1) && steps.iter().any(Option::is_none), "{steps:?}");
         assert!(steps.iter().flatten().any(|c| *c > 1), "steps of differing costs: {steps:?}");
         let mut state = 7u64;
