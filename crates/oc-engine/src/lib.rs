@@ -26,6 +26,7 @@ mod exec;
 mod fx;
 mod inputs;
 mod ir;
+mod lookup;
 mod strike;
 #[cfg(test)]
 mod testing;
@@ -171,10 +172,9 @@ pub struct Engine {
     /// them up at every turn.
     names: Names,
     /// By movement type: what entering each terrain costs it (by terrain index), `None` where it
-    /// cannot (the Terrain Table's columns, read once: every path reads them).
-    /// What entering each terrain costs each movement type (`None`: it cannot), by the type's
-    /// name: a few, looked for by the atom (one pointer compared each).
-    movement_costs: Vec<(Atom, Vec<Option<i64>>)>,
+    /// cannot (the Terrain Table's columns, read once: every path reads them). A few types,
+    /// found by the atom (one pointer compared each).
+    movement_costs: lookup::MovementCosts,
     /// The movement type of a unit whose attributes name none: the rules' first.
     default_movement: Atom,
     /// By terrain index: whether some movement type may enter it.
@@ -414,15 +414,7 @@ impl Engine {
         let terrain_ids = rules.terrains.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect();
         let names = Names::new(&rules);
         let open_terrains = rules.terrains.iter().map(|t| t.costs.values().any(Option::is_some)).collect();
-        let mut movement_costs: Vec<(Atom, Vec<Option<i64>>)> = Vec::new();
-        for kind in rules.terrains.iter().flat_map(|t| t.costs.keys()).chain(&rules.movements) {
-            let atom = Atom::new(kind);
-            if !movement_costs.iter().any(|(k, _)| *k == atom) {
-                let costs = rules.terrains.iter().map(|t| t.costs.get(kind).copied().flatten().map(i64::from)).collect();
-                movement_costs.push((atom, costs));
-            }
-        }
-        let default_movement = Atom::new(rules.movements.first().map_or("", String::as_str));
+        let (movement_costs, default_movement) = lookup::movement_table(&rules);
         let mut engine = Engine {
             rules,
             ir,
@@ -625,152 +617,6 @@ impl Engine {
     ) -> Result<(Vec<StrikeLog>, [i64; 2]), EngineError> {
         let exchange = Exchange::new(self, attacker, defender, distance)?;
         Ok(exchange.resolve(&mut rng(seed)))
-    }
-
-    /// The index in `rules.terrains` of the terrain named `name`.
-    /// The class named `name` (`Rules::class`, by an index).
-    pub fn class(&self, name: &str) -> Option<&m::Class> {
-        self.class_index(name).and_then(|k| self.rules.classes.get(k))
-    }
-
-    /// Where the class named `name` is in `rules.classes` (what `Rules::class` finds).
-    pub(crate) fn class_index(&self, name: &str) -> Option<usize> {
-        if let Some(k) = self.names.class_atoms.get(&text_key(name)) {
-            return Some(*k);
-        }
-        self.names.classes.get(name).copied().filter(|k| self.rules.classes.get(*k).is_some_and(|c| c.name == name))
-    }
-
-    /// The item named `name` (`Rules::item`, by an index).
-    pub fn item(&self, name: &str) -> Option<&m::Item> {
-        self.item_index(name).and_then(|k| self.rules.items.get(k))
-    }
-
-    /// The attribute `attack_form` (several weapons striking in one exchange), where the ruleset
-    /// has it.
-    pub(crate) fn attack_form(&self) -> Option<u16> {
-        self.attack_form
-    }
-
-    /// The attributes `movement`, `movement_type` and `can_move`, where the ruleset has them
-    /// (what `Battle::mobility` reads of every unit it moves).
-    pub(crate) fn mobility_attrs(&self) -> [Option<u16>; 3] {
-        self.mobility_attrs
-    }
-
-    /// The advanced rules' names as atoms.
-    pub(crate) fn situation_names(&self) -> &SituationNames {
-        &self.names.situation
-    }
-
-    /// Where the item named `name` is in `rules.items` (what `Rules::item` finds, by an index).
-    pub(crate) fn item_index(&self, name: &str) -> Option<usize> {
-        if let Some(k) = self.names.item_atoms.get(&text_key(name)) {
-            return Some(*k);
-        }
-        self.names.items.get(name).copied().filter(|k| self.rules.items.get(*k).is_some_and(|i| i.name == name))
-    }
-
-    /// The name of the terrain at `index` in `rules.terrains`, as an atom.
-    pub fn terrain_atom(&self, index: usize) -> Option<Atom> {
-        self.names.terrains.get(index).copied()
-    }
-
-    /// The terrain named `name`'s name as an atom (`None` for a name the rules do not define).
-    pub fn terrain_named(&self, name: &str) -> Option<Atom> {
-        self.terrain_index(name).and_then(|ix| self.terrain_atom(ix))
-    }
-
-    /// The index of the resource whose interned name is `name` (a `Resource` argument).
-    pub(crate) fn resource_slot(&self, name: u32) -> Option<usize> {
-        let name = self.ir.name(name);
-        self.rules.ruleset.resources.iter().position(|r| r.name == name)
-    }
-
-    /// The names of the ruleset's resources, in their order, as atoms.
-    pub fn resource_atoms(&self) -> &[Atom] {
-        &self.names.resources
-    }
-
-    /// The tag named `name` (`Rules::tag`, by an index).
-    pub fn tag(&self, name: &str) -> Option<&m::Tag> {
-        self.names.tags.get(name).and_then(|k| self.rules.tags.get(*k)).filter(|c| c.name == name)
-    }
-
-    /// Where the status named `name` is in `rules.statuses` (what `Rules::status` finds, by an
-    /// index).
-    pub fn status_index(&self, name: &str) -> Option<usize> {
-        self.names.statuses.get(name).copied().filter(|k| self.rules.statuses.get(*k).is_some_and(|s| s.name == name))
-    }
-
-    /// Whether the interned name `id` is a tag's.
-    pub(crate) fn is_tag(&self, id: u32) -> bool {
-        match self.names.tag_ids.get(id as usize) {
-            Some(is) => *is,
-            None => self.names.tags.contains_key(self.ir.name(id)),
-        }
-    }
-
-    pub fn terrain_index(&self, name: &str) -> Option<usize> {
-        self.terrain_ids.get(name).copied()
-    }
-
-    /// Whether some movement type may enter the terrain with index `terrain`.
-    pub(crate) fn open_terrain(&self, terrain: usize) -> bool {
-        self.open_terrains.get(terrain).copied().unwrap_or(false)
-    }
-
-    /// What entering each terrain (by index) costs movement type `kind`, `None` where it cannot;
-    /// empty for a type no terrain lists (it can enter none).
-    pub(crate) fn movement_costs(&self, kind: Atom) -> &[Option<i64>] {
-        self.movement_costs.iter().find(|(k, _)| *k == kind).map_or(&[], |(_, costs)| costs.as_slice())
-    }
-
-    /// [`Engine::movement_costs`] of the type named `kind`.
-    pub(crate) fn movement_costs_named(&self, kind: &str) -> &[Option<i64>] {
-        self.movement_costs.iter().find(|(k, _)| k.as_str() == kind).map_or(&[], |(_, costs)| costs.as_slice())
-    }
-
-    /// The movement type of a unit whose attributes name none (the rules' first).
-    pub(crate) fn default_movement(&self) -> Atom {
-        self.default_movement
-    }
-
-    /// The weapons a class can wield, in the order the rules list them.
-    /// The weapon a unit of `class` fights with unless told otherwise: the first weapon of its
-    /// kit, else the first weapon it may wield.
-    pub fn kit_weapon(&self, class: &str) -> Option<String> {
-        let c = self.class(class)?;
-        c.kit
-            .iter()
-            .find(|i| self.item(i).is_some_and(|i| i.kind == m::ItemKind::Weapon))
-            .cloned()
-            .or_else(|| self.weapons_for(class).first().map(|w| w.name.to_string()))
-    }
-
-    pub fn weapons_for(&self, class: &str) -> Vec<&m::Item> {
-        let Some(c) = self.class(class) else { return Vec::new() };
-        let mut wields: Vec<&m::Name> = c.wields.iter().collect();
-        if let Some(f) = &c.forms {
-            wields.extend(f.transformed.wields.iter());
-        }
-        self.rules
-            .items
-            .iter()
-            .filter(|i| i.kind == m::ItemKind::Weapon && i.weapon_type.as_ref().is_some_and(|t| wields.contains(&t)))
-            .filter(|i| {
-                // Items tagged with a class argument belong to that class only.
-                i.tags
-                    .iter()
-                    .all(|t| t.args.iter().all(|a| !matches!(a, m::Value::Name { ty: m::Type::Class, name } if name != class)))
-            })
-            .collect()
-    }
-
-    /// The nearest distance at which a weapon reaches (for a class wielding it).
-    pub fn reach(&self, class: &str, weapon: &str) -> Option<(i64, i64)> {
-        let u = self.unit(&Loadout::new(class, Some(weapon)), &[]).ok()?;
-        Some((u.min_range, u.max_range))
     }
 
     /// Every attribute of `unit` as shown to a user: worked out once per unit.
