@@ -281,9 +281,7 @@ impl Battle<'_> {
             hint.stamp = self.state.terrain_stamp;
             hint.unit = i;
             hint.pos = u.pos;
-            hint.mobility.0 = mobility.0;
-            hint.mobility.1 = mobility.1;
-            hint.mobility.2 = mobility.2;
+            hint.mobility = *mobility;
             hint.blocked.clear();
             hint.blocked.extend(
                 self.state

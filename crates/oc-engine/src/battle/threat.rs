@@ -165,9 +165,7 @@ impl Battle<'_> {
     pub(super) fn flee(&mut self, i: usize, from: Tile, squares: i64) -> (Vec<String>, Tile) {
         let Some(start) = self.state.units.get(i).map(|u| u.pos) else { return (Vec::new(), from) };
         let kind = self.movement_type(i).unwrap_or_default();
-        let open = |b: &Self, t: Tile| {
-            b.occupant(t).is_none() && b.terrain_at(t).and_then(|x| x.costs.get(kind.as_str()).copied().flatten()).is_some()
-        };
+        let open = |b: &Self, t: Tile| b.occupant(t).is_none() && b.enters(&kind, t);
         let straight = toward(from, start).unwrap_or((1, 0));
         let mut path = vec![start];
         let mut at = start;

@@ -37,11 +37,7 @@ impl Battle<'_> {
             return Err(format!("{} has {living} living figures: it cannot divide off {n} and keep any", u.name));
         }
         let kind = self.movement_type(i).unwrap_or_default();
-        let free = |t: Tile| {
-            distance(t, u.pos) == 1
-                && self.occupant(t).is_none()
-                && self.terrain_at(t).and_then(|tr| tr.costs.get(kind.as_str()).copied().flatten()).is_some()
-        };
+        let free = |t: Tile| distance(t, u.pos) == 1 && self.occupant(t).is_none() && self.enters(&kind, t);
         let to = match dest.filter(|t| *t != u.pos) {
             Some(t) if free(t) => t,
             Some(t) => return Err(format!("{t:?} is not a free tile next to {}", u.name)),

@@ -291,7 +291,7 @@ impl World for OnBattle<'_, '_> {
                 };
                 let from = self.battle.state.units.get(i).map_or(to, |f| f.pos);
                 let kind = self.battle.movement_type(k).unwrap_or_default();
-                let open = self.battle.terrain_at(to).and_then(|t| t.costs.get(kind.as_str()).copied().flatten()).is_some();
+                let open = self.battle.enters(&kind, to);
                 let reach = amount;
                 if distance(from, to) > reach || !open || self.battle.occupant(to).is_some() {
                     return refuse(format!("{to:?} is not a free tile within {reach} of the user"));

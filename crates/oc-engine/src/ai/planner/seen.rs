@@ -24,6 +24,7 @@ use std::sync::Arc;
 use oc_model as m;
 
 use crate::battle::{neighbours, tile_index, Battle, Sight, State, TerrainSeen, Tile};
+use crate::Atom;
 
 /// What `side` knows of the enemies out of its sight, worked out once per decision: where each
 /// was last seen (the tactician's memory, by battle index), and for each never seen the tiles
@@ -55,24 +56,24 @@ impl Fog {
         if sight.fogged() {
             let zone = crate::battle::zone_tiles(&b.scenario, &b.map, side.other()).to_vec();
             walks.check(b);
-            let mut walked: Vec<(String, Arc<[i64]>)> = Vec::new();
+            let mut walked: Vec<(Atom, Arc<[i64]>)> = Vec::new();
             // The tile sets made, by movement and allowance.
-            let mut made: Vec<(String, i64, usize)> = Vec::new();
+            let mut made: Vec<(Atom, i64, usize)> = Vec::new();
             for (k, u) in b.units.iter().enumerate() {
                 let never = memory.get(k).copied().flatten().is_none();
                 if u.side == side || u.state != State::Ready || sight.spots(k, u.pos) || !never {
                     continue;
                 }
                 let Ok((points, kind, _)) = b.mobility(k) else { continue };
-                if !walked.iter().any(|(w, _)| w == kind.as_str()) {
-                    walked.push((kind.to_string(), walks.from(b, &kind, &zone)));
+                if !walked.iter().any(|(w, _)| *w == kind) {
+                    walked.push((kind, walks.from(b, &kind, &zone)));
                 }
                 let allowance = points.max(0).saturating_mul(i64::from(b.round.max(1)));
-                if let Some((_, _, set)) = made.iter().find(|(w, a, _)| w == kind.as_str() && *a == allowance) {
+                if let Some((_, _, set)) = made.iter().find(|(w, a, _)| *w == kind && *a == allowance) {
                     unseen.push((k, *set));
                     continue;
                 }
-                let Some((_, cost)) = walked.iter().find(|(w, _)| w == kind.as_str()) else { continue };
+                let Some((_, cost)) = walked.iter().find(|(w, _)| *w == kind) else { continue };
                 let width = b.map.width.max(1);
                 let tiles: Vec<Tile> = cost
                     .iter()
@@ -81,7 +82,7 @@ impl Fog {
                     .map(|(i, _)| (i as i64 % width, i as i64 / width))
                     .filter(|t| !sight.sees(*t))
                     .collect();
-                made.push((kind.to_string(), allowance, sets.len()));
+                made.push((kind, allowance, sets.len()));
                 unseen.push((k, sets.len()));
                 sets.push(tiles);
             }
