@@ -10,6 +10,12 @@
 //! reaches, resources' values, the reactions' requirements, modifiers and costs, hit points and
 //! `attack_form`. The rest is read only outside an exchange: actions, the turn's rules (turn
 //! order, steps, answers, interrupts, engagement), courage, leadership, charging and areas.
+//!
+//! An exchange in contact (at distance 1) reads less: a combat formula's choice made on the
+//! distance alone (`if distance > 1 then attacker.murk else 0`) is followed to the branch taken,
+//! so what only a shot beyond contact reads (seed 003's weather) is left out of its key. In 40
+//! games of the Storm at the River (`oc fairness`), a fifth of the time of the exact walks went
+//! to exchanges in contact alike but for the battle's weather, walked once for each weather.
 
 use std::collections::HashSet;
 
@@ -36,6 +42,11 @@ pub(crate) struct ExchangeInputs {
     /// every effect is an action, a trigger on a battle's event, or a modifier of the holder's
     /// attribute no exchange reads.
     inert: Vec<Atom>,
+    /// [`ExchangeInputs::unread`] and [`ExchangeInputs::inert`] for an exchange in contact
+    /// (at distance 1), where a combat formula's choice on the distance alone is made (`if
+    /// distance > 1 then ... else ...`): what only a shot beyond contact reads (seed 003's
+    /// weather, `murk`) is not read there. Each holds the other's names.
+    contact: Contact,
     /// Each terrain the rules define that is not the first of its defense, with that first one
     /// (what a unit reads of its terrain: `Unit::terrain_defense`).
     terrains: Vec<(Atom, Atom)>,
@@ -48,6 +59,13 @@ pub(crate) struct ExchangeInputs {
     /// reach reads an attribute an exchange's state holds): then what a strike comes to at a
     /// state is the same in both their exchanges (`combat::across`).
     alike_but_hp: bool,
+}
+
+/// What no exchange in contact reads ([`ExchangeInputs::contact`]).
+#[derive(Default)]
+struct Contact {
+    unread: Vec<Atom>,
+    inert: Vec<Atom>,
 }
 
 /// Whether `e` may read an attribute an exchange's state holds (hit points, a resource), directly
@@ -65,11 +83,69 @@ struct Found {
     has: HashSet<u32>,
     /// A status named by a parameter (`HasParam`, a command's argument): any may be tested or laid.
     any_has: bool,
+    /// Walking a combat formula of an exchange in contact: of a choice whose condition reads
+    /// the distance and constants alone (`at_contact`), only the branch taken is walked.
+    contact: bool,
+    /// Formulas named where nothing is pruned (an effect, a reach): each walked whole, once.
+    whole: Vec<u16>,
+}
+
+/// The value of `e` in an exchange in contact (at distance 1), where it reads the distance and
+/// constants alone; else `None`. (`eval` is pure and total: a branch not taken, or an operand that
+/// leaves the result as it is, is read for nothing.)
+fn at_contact(ir: &crate::ir::Ir, e: &E) -> Option<V> {
+    use crate::ir::Op;
+    match e {
+        E::Const(v @ (V::Int(_) | V::Bool(_))) => Some(*v),
+        E::Distance => Some(V::Int(1)),
+        E::Not(x) => Some(V::Bool(!at_contact(ir, x)?.bool())),
+        E::Neg(x) => Some(V::Int(at_contact(ir, x)?.int().saturating_neg())),
+        E::Bin(op @ (Op::And | Op::Or), a, b) => {
+            // `and` is false, `or` true, where either operand decides it.
+            let decides = *op == Op::Or;
+            match (at_contact(ir, a).map(V::bool), at_contact(ir, b).map(V::bool)) {
+                (Some(x), _) | (_, Some(x)) if x == decides => Some(V::Bool(decides)),
+                (Some(_), Some(_)) => Some(V::Bool(!decides)),
+                _ => None,
+            }
+        }
+        E::Bin(op, a, b) => {
+            let (x, y) = (at_contact(ir, a)?, at_contact(ir, b)?);
+            Some(crate::eval::binary(ir, *op, x, y))
+        }
+        _ => None,
+    }
 }
 
 impl Found {
-    fn expr(&mut self, e: &E) {
+    /// The reads of an exchange in contact.
+    fn in_contact() -> Found {
+        Found { contact: true, ..Found::default() }
+    }
+
+    /// Walks each formula named where nothing is pruned, and each it names, whole.
+    fn whole_formulas(&mut self, ir: &crate::ir::Ir) {
+        let contact = std::mem::replace(&mut self.contact, false);
+        let mut walked = HashSet::new();
+        while let Some(f) = self.whole.pop() {
+            if walked.insert(f) {
+                if let Some(f) = ir.formulas.get(f as usize) {
+                    self.expr(ir, &f.expr);
+                }
+            }
+        }
+        self.contact = contact;
+    }
+
+    fn expr(&mut self, ir: &crate::ir::Ir, e: &E) {
         match e {
+            E::If(c, then, other) if self.contact => {
+                if let Some(taken) = at_contact(ir, c) {
+                    return self.expr(ir, if taken.bool() { then } else { other });
+                }
+            }
+            // Every formula is walked as a combat formula; one named elsewhere, whole as well.
+            E::Formula(f) if !self.contact => self.whole.push(*f),
             E::Attr(_, a) => {
                 self.attrs.insert(*a);
             }
@@ -84,23 +160,37 @@ impl Found {
             }
             _ => {}
         }
-        e.children().for_each(|c| self.expr(c));
+        e.children().for_each(|c| self.expr(ir, c));
     }
 
-    fn effects(&mut self, effects: &[Eff]) {
+    /// `e` walked whole (not a combat formula's: no choice is pruned).
+    fn whole_expr(&mut self, ir: &crate::ir::Ir, e: &E) {
+        let contact = std::mem::replace(&mut self.contact, false);
+        self.expr(ir, e);
+        self.contact = contact;
+    }
+
+    /// Effects are walked whole (they are not a combat formula's: no choice is pruned).
+    fn effects(&mut self, ir: &crate::ir::Ir, effects: &[Eff]) {
+        let contact = std::mem::replace(&mut self.contact, false);
+        self.effects_whole(ir, effects);
+        self.contact = contact;
+    }
+
+    fn effects_whole(&mut self, ir: &crate::ir::Ir, effects: &[Eff]) {
         for e in effects {
             match e {
-                Eff::Modify { value, .. } => self.expr(value),
+                Eff::Modify { value, .. } => self.expr(ir, value),
                 Eff::When { condition, then } => {
-                    self.expr(condition);
-                    self.effects(then);
+                    self.expr(ir, condition);
+                    self.effects_whole(ir, then);
                 }
                 // The events an exchange fires; the others' triggers run in a battle, outside it.
-                Eff::On { event, then } if EXCHANGE_EVENTS.contains(event) => self.effects(then),
+                Eff::On { event, then } if EXCHANGE_EVENTS.contains(event) => self.effects_whole(ir, then),
                 Eff::On { .. } => {}
-                Eff::Grant { args, .. } => args.iter().for_each(|a| self.expr(a)),
+                Eff::Grant { args, .. } => args.iter().for_each(|a| self.expr(ir, a)),
                 Eff::Command { args, .. } => {
-                    args.iter().for_each(|a| self.expr(a));
+                    args.iter().for_each(|a| self.expr(ir, a));
                     // A name given by a parameter (`inflict(defender, s)`): any status may be laid.
                     self.any_has |= args.iter().any(|a| matches!(a, E::Param(_)));
                 }
@@ -113,60 +203,83 @@ impl Found {
     }
 }
 
+/// The attributes no exchange reads and the statuses no exchange sees (`ExchangeInputs::unread`
+/// and `inert`), by what `found` (a fresh walk: of every exchange, or of those in contact) reads.
+fn unread_and_inert(engine: &Engine, mut found: Found) -> (Vec<Atom>, Vec<Atom>) {
+    let ir = &engine.ir;
+    // The combat formulas, each evaluated in the exchange (in contact, at distance 1); the rest
+    // whole, wherever it is evaluated.
+    ir.formulas.iter().for_each(|f| found.expr(ir, &f.expr));
+    ir.gains.iter().for_each(|g| found.whole_expr(ir, &g.value));
+    ir.effects.values().for_each(|(_, effects)| found.effects(ir, effects));
+    ir.clears.values().flatten().filter_map(|c| c.condition.as_ref()).for_each(|c| found.whole_expr(ir, c));
+    ir.item_uses.iter().for_each(|u| found.effects(ir, u));
+    ir.resources.iter().for_each(|r| found.whole_expr(ir, &r.value));
+    engine.item_modifiers.values().for_each(|m| found.effects(ir, m));
+    engine.item_ranges.values().for_each(|(lo, hi)| {
+        found.whole_expr(ir, lo);
+        found.whole_expr(ir, hi);
+    });
+    engine.resource_full.iter().filter_map(|(_, e)| e.as_ref()).for_each(|e| found.whole_expr(ir, e));
+    for r in &engine.reactions {
+        let (requires, modifiers, costs) = r.reads();
+        requires.iter().for_each(|e| found.whole_expr(ir, e));
+        found.effects(ir, modifiers);
+        for (resource, _) in costs {
+            if let Some(attr) = ir.resources.get(*resource).map(|r| r.attr) {
+                found.attrs.insert(attr);
+            }
+        }
+    }
+    found.whole_formulas(ir);
+    found.attrs.insert(ir.hp_attr);
+    if let Some(a) = ir.attr_id("attack_form") {
+        found.attrs.insert(a);
+    }
+    let read: Vec<bool> = (0..ir.attrs.len()).map(|a| found.any_attr || found.attrs.contains(&(a as u16))).collect();
+    let unread = |a: &AttrTarget| matches!(a, AttrTarget::Index(i) if !read.get(*i as usize).copied().unwrap_or(true));
+    let inert = engine
+        .rules
+        .statuses
+        .iter()
+        .filter(|_| !found.any_has)
+        .filter_map(|s| Some((Atom::new(&s.name), ir.name_id(&s.name)?)))
+        .filter(|(_, id)| !found.has.contains(id))
+        .filter(|(_, id)| {
+            ir.effects.get(id).is_some_and(|(_, effects)| {
+                effects.iter().all(|e| match e {
+                    Eff::Modify { role: Role::Holder, attr, .. } => unread(attr),
+                    Eff::Action(_) => true,
+                    Eff::On { event, .. } => !EXCHANGE_EVENTS.contains(event),
+                    _ => false,
+                })
+            })
+        })
+        .filter(|(_, id)| ir.clears.get(id).is_none_or(|c| c.iter().all(|c| !EXCHANGE_EVENTS.contains(&c.event))))
+        .map(|(name, _)| name)
+        .collect::<HashSet<Atom>>()
+        .into_iter()
+        .collect();
+    // An attribute's name is read where it names no attribute (`Ir::attr_id`) or one read.
+    let unread = ir
+        .attrs
+        .iter()
+        .enumerate()
+        .filter(|(a, (name, _))| !read.get(*a).copied().unwrap_or(true) && ir.attr_id(name).is_some_and(|id| id as usize == *a))
+        .map(|(_, (name, _))| Atom::new(name))
+        .collect();
+    (unread, inert)
+}
+
 impl ExchangeInputs {
     pub(crate) fn new(engine: &Engine) -> ExchangeInputs {
         let ir = &engine.ir;
-        let mut found = Found::default();
-        ir.formulas.iter().for_each(|f| found.expr(&f.expr));
-        ir.gains.iter().for_each(|g| found.expr(&g.value));
-        ir.effects.values().for_each(|(_, effects)| found.effects(effects));
-        ir.clears.values().flatten().filter_map(|c| c.condition.as_ref()).for_each(|c| found.expr(c));
-        ir.item_uses.iter().for_each(|u| found.effects(u));
-        ir.resources.iter().for_each(|r| found.expr(&r.value));
-        engine.item_modifiers.values().for_each(|m| found.effects(m));
-        engine.item_ranges.values().for_each(|(lo, hi)| {
-            found.expr(lo);
-            found.expr(hi);
-        });
-        engine.resource_full.iter().filter_map(|(_, e)| e.as_ref()).for_each(|e| found.expr(e));
-        for r in &engine.reactions {
-            let (requires, modifiers, costs) = r.reads();
-            requires.iter().for_each(|e| found.expr(e));
-            found.effects(modifiers);
-            for (resource, _) in costs {
-                if let Some(attr) = ir.resources.get(*resource).map(|r| r.attr) {
-                    found.attrs.insert(attr);
-                }
-            }
-        }
-        found.attrs.insert(ir.hp_attr);
-        if let Some(a) = ir.attr_id("attack_form") {
-            found.attrs.insert(a);
-        }
-        let read: Vec<bool> = (0..ir.attrs.len()).map(|a| found.any_attr || found.attrs.contains(&(a as u16))).collect();
-        let unread = |a: &AttrTarget| matches!(a, AttrTarget::Index(i) if !read.get(*i as usize).copied().unwrap_or(true));
-        let inert = engine
-            .rules
-            .statuses
-            .iter()
-            .filter(|_| !found.any_has)
-            .filter_map(|s| Some((Atom::new(&s.name), ir.name_id(&s.name)?)))
-            .filter(|(_, id)| !found.has.contains(id))
-            .filter(|(_, id)| {
-                ir.effects.get(id).is_some_and(|(_, effects)| {
-                    effects.iter().all(|e| match e {
-                        Eff::Modify { role: Role::Holder, attr, .. } => unread(attr),
-                        Eff::Action(_) => true,
-                        Eff::On { event, .. } => !EXCHANGE_EVENTS.contains(event),
-                        _ => false,
-                    })
-                })
-            })
-            .filter(|(_, id)| ir.clears.get(id).is_none_or(|c| c.iter().all(|c| !EXCHANGE_EVENTS.contains(&c.event))))
-            .map(|(name, _)| name)
-            .collect::<HashSet<Atom>>()
-            .into_iter()
-            .collect();
+        let (unread, inert) = unread_and_inert(engine, Found::default());
+        let (contact_unread, contact_inert) = unread_and_inert(engine, Found::in_contact());
+        let contact = Contact {
+            unread: contact_unread.into_iter().filter(|a| !unread.contains(a)).collect(),
+            inert: contact_inert.into_iter().filter(|s| !inert.contains(s)).collect(),
+        };
         let mut terrains: Vec<(Atom, Atom)> = Vec::new();
         for t in &engine.rules.terrains {
             let first = engine.rules.terrains.iter().find(|u| u.defense == t.defense).unwrap_or(t);
@@ -176,20 +289,10 @@ impl ExchangeInputs {
                 terrains.push((name, first));
             }
         }
-        // An attribute's name is read where it names no attribute (`Ir::attr_id`) or one read.
-        let unread = ir
-            .attrs
-            .iter()
-            .enumerate()
-            .filter(|(a, (name, _))| {
-                !read.get(*a).copied().unwrap_or(true) && ir.attr_id(name).is_some_and(|id| id as usize == *a)
-            })
-            .map(|(_, (name, _))| Atom::new(name))
-            .collect();
         let alike_but_hp = !engine.item_ranges.values().any(|(lo, hi)| reads_state(ir, lo, 64) || reads_state(ir, hi, 64));
         let hp_free =
             alike_but_hp && !ir.strike_dice.iter().any(|s| ir.dice.get(*s as usize).is_some_and(|d| d.dynamic.is_some()));
-        ExchangeInputs { unread, inert, terrains, hp_free, alike_but_hp }
+        ExchangeInputs { unread, inert, contact, terrains, hp_free, alike_but_hp }
     }
 
     /// Whether two units alike but for their hit points are the same but for them (see
@@ -203,18 +306,23 @@ impl ExchangeInputs {
         self.hp_free
     }
 
-    /// `l` with what no exchange reads of it left out (its resources and placed attributes no
-    /// exchange reads, its inert statuses) and its terrain the first of the same defense: an
-    /// exchange of it ends as one of `l`, bit for bit. `None` where that is `l` itself.
-    pub(crate) fn canonical(&self, _: &Engine, l: &Loadout) -> Option<Loadout> {
-        let read = |name: &Atom| !self.unread.contains(name);
+    /// `l` with what no exchange at `distance` reads of it left out (its resources and placed
+    /// attributes no exchange reads, its inert statuses; in contact, also those only a shot
+    /// beyond contact reads) and its terrain the first of the same defense: an exchange of it at
+    /// `distance` ends as one of `l`, bit for bit. `None` where that is `l` itself.
+    pub(crate) fn canonical(&self, _: &Engine, l: &Loadout, distance: i64) -> Option<Loadout> {
+        let none = Contact::default();
+        let contact = if distance == 1 { &self.contact } else { &none };
+        let read = |name: &Atom| !self.unread.contains(name) && !contact.unread.contains(name);
+        let inert = |status: &Atom| self.inert.contains(status) || contact.inert.contains(status);
         let terrain = l.terrain.map(|t| self.terrains.iter().find(|(n, _)| *n == t).map_or(t, |(_, first)| *first));
         let changes = terrain != l.terrain
-            || (!self.inert.is_empty() && l.statuses.iter().any(|s| self.inert.contains(s)))
-            || (!self.unread.is_empty() && l.resources.iter().chain(&l.placed).any(|(n, _)| !read(n)));
+            || ((!self.inert.is_empty() || !contact.inert.is_empty()) && l.statuses.iter().any(inert))
+            || ((!self.unread.is_empty() || !contact.unread.is_empty())
+                && l.resources.iter().chain(&l.placed).any(|(n, _)| !read(n)));
         changes.then(|| Loadout {
             terrain,
-            statuses: l.statuses.iter().filter(|s| !self.inert.contains(*s)).copied().collect(),
+            statuses: l.statuses.iter().filter(|s| !inert(s)).copied().collect(),
             resources: l.resources.iter().filter(|(n, _)| read(n)).copied().collect(),
             placed: l.placed.iter().filter(|(n, _)| read(n)).copied().collect(),
             ..l.clone()
@@ -232,32 +340,39 @@ mod tests {
         Engine::new(oc_compiler::stdlib::compile(index).and_then(|c| c.rules).expect("compiles")).expect("runs")
     }
 
-    /// A variant of a loadout: what it is, how it is made, whether it shares the loadout's key.
-    type Variant = (&'static str, fn(&Loadout) -> Loadout, bool);
+    /// A variant of a loadout: what it is, how it is made, whether it shares the loadout's key in
+    /// an exchange at a distance.
+    type Variant = (&'static str, fn(&Loadout) -> Loadout, fn(i64) -> bool);
 
-    /// `l` as the ending cache keys it.
-    fn key(e: &Engine, l: &Loadout) -> Loadout {
-        e.inputs.canonical(e, l).unwrap_or_else(|| l.clone())
+    /// `l` as the ending cache keys it in an exchange at `distance`.
+    fn key(e: &Engine, l: &Loadout, distance: i64) -> Loadout {
+        e.inputs.canonical(e, l, distance).unwrap_or_else(|| l.clone())
     }
 
-    /// Each variant of each matchup: its key is the base's where `alike`, and its shared ending
-    /// is, bit for bit, the ending of its own exchange, worked out afresh.
-    fn check(e: &Engine, variants: &[Variant]) -> usize {
+    /// Each variant of each matchup, at the nearest and the farthest distance the attacker's
+    /// weapon reaches: its key is the base's where `alike` at that distance, and its shared
+    /// ending is, bit for bit, the ending of its own exchange, worked out afresh. The number of
+    /// matchups compared at distance 1 and beyond.
+    fn check(e: &Engine, variants: &[Variant]) -> [usize; 2] {
         let units = crate::testing::roster(e);
-        let mut compared = 0;
+        let mut compared = [0, 0];
         for a in units.iter().step_by(3) {
-            let Some(distance) = a.weapon.as_deref().and_then(|w| e.reach(&a.class, w)).map(|(lo, _)| lo.max(1)) else {
+            let Some((lo, hi)) = a.weapon.as_deref().and_then(|w| e.reach(&a.class, w)) else {
                 continue;
             };
-            for d in units.iter().step_by(2) {
-                for (what, vary, alike) in variants {
-                    for (x, y) in [(vary(a), d.clone()), (a.clone(), vary(d))] {
-                        let Ok(fresh) = Exchange::new(e, &x, &y, distance).map(|x| x.ending()) else { continue };
-                        let shared = e.ending_shared(&x, &y, distance, false, (false, 0)).expect("runs");
-                        assert_eq!(*shared, fresh, "{what}: {} vs {}", x.class, y.class);
-                        let same = key(e, &x) == key(e, a) && key(e, &y) == key(e, d);
-                        assert_eq!(same, *alike, "{what}: {} vs {}", x.class, y.class);
-                        compared += 1;
+            let mut distances = vec![lo.max(1), hi.max(1)];
+            distances.dedup();
+            for distance in distances {
+                for d in units.iter().step_by(2) {
+                    for (what, vary, alike) in variants {
+                        for (x, y) in [(vary(a), d.clone()), (a.clone(), vary(d))] {
+                            let Ok(fresh) = Exchange::new(e, &x, &y, distance).map(|x| x.ending()) else { continue };
+                            let shared = e.ending_shared(&x, &y, distance, false, (false, 0)).expect("runs");
+                            assert_eq!(*shared, fresh, "{what}: {} vs {} at {distance}", x.class, y.class);
+                            let same = key(e, &x, distance) == key(e, a, distance) && key(e, &y, distance) == key(e, d, distance);
+                            assert_eq!(same, alike(distance), "{what}: {} vs {} at {distance}", x.class, y.class);
+                            compared[usize::from(distance > 1)] += 1;
+                        }
                     }
                 }
             }
@@ -272,24 +387,28 @@ mod tests {
     /// Seed 003: a crossbow's reload (`Reloading { can_attack = false }`: "recover/reload") and a
     /// brace (`Braced { braced = true }`, "brace [ready to attack targets of opportunity]") are
     /// read by a battle, never by an exchange, and the Plains and the Bridge give the same
-    /// defense (none): each matchup with them has the ending of the matchup without. The drizzle
-    /// (`murk += 1`, read by a shot's target number) and mixed troops (C.E.R. +1, Evasion -1)
-    /// are read: their endings are their own.
+    /// defense (none): each matchup with them has the ending of the matchup without. The weather
+    /// ("Ten varieties of weather", read as a murk added to the target number of a shot beyond
+    /// contact: a drizzle `murk += 1`, a mist `murk += 6`) is read beyond contact only: in contact
+    /// a matchup in the mist has the ending of the matchup in fair weather, beyond it its own.
+    /// Mixed troops (C.E.R. +1, Evasion -1) are read everywhere: their endings are their own.
     #[test]
     fn what_no_exchange_reads_shares_an_ending() {
         let e = engine("battlestorm");
-        let variants: [Variant; 6] = [
-            ("reloading", |l| with_status(l, "Reloading"), true),
-            ("braced", |l| with_status(l, "Braced"), true),
-            ("bridge", |l| Loadout { terrain: Some(Atom::new("Bridge")), ..l.clone() }, false),
-            ("plains", |l| Loadout { terrain: Some(Atom::new("Plains")), ..l.clone() }, false),
-            ("drizzle", |l| with_status(l, "Drizzle"), false),
-            ("mixed", |l| with_status(l, "MixedTroops"), false),
+        let variants: [Variant; 7] = [
+            ("reloading", |l| with_status(l, "Reloading"), |_| true),
+            ("braced", |l| with_status(l, "Braced"), |_| true),
+            ("bridge", |l| Loadout { terrain: Some(Atom::new("Bridge")), ..l.clone() }, |_| false),
+            ("plains", |l| Loadout { terrain: Some(Atom::new("Plains")), ..l.clone() }, |_| false),
+            ("drizzle", |l| with_status(l, "Drizzle"), |distance| distance == 1),
+            ("mist", |l| with_status(l, "Mist"), |distance| distance == 1),
+            ("mixed", |l| with_status(l, "MixedTroops"), |_| false),
         ];
-        assert!(check(&e, &variants) > 100);
+        let [contact, beyond] = check(&e, &variants);
+        assert!(contact > 100 && beyond > 50, "{contact} in contact, {beyond} beyond");
         let on = |t: &str| Loadout { terrain: Some(Atom::new(t)), ..crate::testing::roster(&e)[0].clone() };
-        assert_eq!(key(&e, &on("Bridge")), key(&e, &on("Plains")));
-        assert_ne!(key(&e, &on("Forest")), key(&e, &on("Plains")));
+        assert_eq!(key(&e, &on("Bridge"), 1), key(&e, &on("Plains"), 1));
+        assert_ne!(key(&e, &on("Forest"), 1), key(&e, &on("Plains"), 1));
     }
 
     /// Seed 004: "the initiative of a unit is the total of maneuver points it rolled", read by
@@ -299,9 +418,9 @@ mod tests {
     fn a_resource_no_exchange_reads_shares_an_ending() {
         let e = engine("skirmish");
         let variants: [Variant; 2] = [
-            ("initiative 1", |l| Loadout { resources: vec![(Atom::new("initiative"), 1)], ..l.clone() }, true),
-            ("initiative 7", |l| Loadout { resources: vec![(Atom::new("initiative"), 7)], ..l.clone() }, true),
+            ("initiative 1", |l| Loadout { resources: vec![(Atom::new("initiative"), 1)], ..l.clone() }, |_| true),
+            ("initiative 7", |l| Loadout { resources: vec![(Atom::new("initiative"), 7)], ..l.clone() }, |_| true),
         ];
-        assert!(check(&e, &variants) > 20);
+        assert!(check(&e, &variants).iter().sum::<usize>() > 20);
     }
 }

@@ -582,7 +582,7 @@ impl Engine {
         template: bool,
     ) -> Result<(std::sync::Arc<Ending>, Option<combat::Template>), EngineError> {
         // Keyed by what an exchange reads of the two loadouts (`inputs`): the same ending.
-        let (a, d) = (self.inputs.canonical(self, attacker), self.inputs.canonical(self, defender));
+        let (a, d) = (self.inputs.canonical(self, attacker, distance), self.inputs.canonical(self, defender, distance));
         let (attacker, defender) = (a.as_ref().unwrap_or(attacker), d.as_ref().unwrap_or(defender));
         let (moved, cover) = self.situation_read(moved, cover);
         // Keyed as before `cover` where it is 0, so rulesets that never read it keep their hashes.
