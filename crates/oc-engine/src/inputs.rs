@@ -59,6 +59,9 @@ pub(crate) struct ExchangeInputs {
     /// reach reads an attribute an exchange's state holds): then what a strike comes to at a
     /// state is the same in both their exchanges (`combat::across`).
     alike_but_hp: bool,
+    /// Whether no exchange the engine keys reads `X.moved` ([`moved_read_by_order_alone`]),
+    /// though an answer fought in one combat may: a charge and a plain attack share an ending.
+    moved_unread: bool,
 }
 
 /// What no exchange in contact reads ([`ExchangeInputs::contact`]).
@@ -84,33 +87,35 @@ struct Found {
     /// A status named by a parameter (`HasParam`, a command's argument): any may be tested or laid.
     any_has: bool,
     /// Walking a combat formula of an exchange in contact: of a choice whose condition reads
-    /// the distance and constants alone (`at_contact`), only the branch taken is walked.
+    /// the distance and constants alone (`at`), only the branch taken is walked.
     contact: bool,
     /// Formulas named where nothing is pruned (an effect, a reach): each walked whole, once.
     whole: Vec<u16>,
+    /// Whether `X.moved` is read.
+    moved: bool,
 }
 
-/// The value of `e` in an exchange in contact (at distance 1), where it reads the distance and
-/// constants alone; else `None`. (`eval` is pure and total: a branch not taken, or an operand that
-/// leaves the result as it is, is read for nothing.)
-fn at_contact(ir: &crate::ir::Ir, e: &E) -> Option<V> {
+/// The value of `e` where it reads constants alone, and the distance where that is given (1: an
+/// exchange in contact); else `None`. (`eval` is pure and total: a branch not taken, or an
+/// operand that leaves the result as it is, is read for nothing.)
+fn at(ir: &crate::ir::Ir, e: &E, distance: Option<i64>) -> Option<V> {
     use crate::ir::Op;
     match e {
         E::Const(v @ (V::Int(_) | V::Bool(_))) => Some(*v),
-        E::Distance => Some(V::Int(1)),
-        E::Not(x) => Some(V::Bool(!at_contact(ir, x)?.bool())),
-        E::Neg(x) => Some(V::Int(at_contact(ir, x)?.int().saturating_neg())),
+        E::Distance => distance.map(V::Int),
+        E::Not(x) => Some(V::Bool(!at(ir, x, distance)?.bool())),
+        E::Neg(x) => Some(V::Int(at(ir, x, distance)?.int().saturating_neg())),
         E::Bin(op @ (Op::And | Op::Or), a, b) => {
             // `and` is false, `or` true, where either operand decides it.
             let decides = *op == Op::Or;
-            match (at_contact(ir, a).map(V::bool), at_contact(ir, b).map(V::bool)) {
+            match (at(ir, a, distance).map(V::bool), at(ir, b, distance).map(V::bool)) {
                 (Some(x), _) | (_, Some(x)) if x == decides => Some(V::Bool(decides)),
                 (Some(_), Some(_)) => Some(V::Bool(!decides)),
                 _ => None,
             }
         }
         E::Bin(op, a, b) => {
-            let (x, y) = (at_contact(ir, a)?, at_contact(ir, b)?);
+            let (x, y) = (at(ir, a, distance)?, at(ir, b, distance)?);
             Some(crate::eval::binary(ir, *op, x, y))
         }
         _ => None,
@@ -140,7 +145,7 @@ impl Found {
     fn expr(&mut self, ir: &crate::ir::Ir, e: &E) {
         match e {
             E::If(c, then, other) if self.contact => {
-                if let Some(taken) = at_contact(ir, c) {
+                if let Some(taken) = at(ir, c, Some(1)) {
                     return self.expr(ir, if taken.bool() { then } else { other });
                 }
             }
@@ -150,6 +155,7 @@ impl Found {
                 self.attrs.insert(*a);
             }
             E::AttrOfParam(..) => self.any_attr = true,
+            E::Moved(_) => self.moved = true,
             E::Has(_, name, _) => {
                 self.has.insert(*name);
             }
@@ -203,13 +209,15 @@ impl Found {
     }
 }
 
-/// The attributes no exchange reads and the statuses no exchange sees (`ExchangeInputs::unread`
-/// and `inert`), by what `found` (a fresh walk: of every exchange, or of those in contact) reads.
-fn unread_and_inert(engine: &Engine, mut found: Found) -> (Vec<Atom>, Vec<Atom>) {
+/// Walks every expression the engine may evaluate in building a unit or in an exchange into
+/// `found`: the combat formulas (`formulas`: each evaluated in the exchange, in contact at
+/// distance 1 where `found` is), the rest whole, wherever it is evaluated, with the formulas it
+/// names.
+fn walk(engine: &Engine, found: &mut Found, formulas: bool) {
     let ir = &engine.ir;
-    // The combat formulas, each evaluated in the exchange (in contact, at distance 1); the rest
-    // whole, wherever it is evaluated.
-    ir.formulas.iter().for_each(|f| found.expr(ir, &f.expr));
+    if formulas {
+        ir.formulas.iter().for_each(|f| found.expr(ir, &f.expr));
+    }
     ir.gains.iter().for_each(|g| found.whole_expr(ir, &g.value));
     ir.effects.values().for_each(|(_, effects)| found.effects(ir, effects));
     ir.clears.values().flatten().filter_map(|c| c.condition.as_ref()).for_each(|c| found.whole_expr(ir, c));
@@ -232,6 +240,60 @@ fn unread_and_inert(engine: &Engine, mut found: Found) -> (Vec<Atom>, Vec<Atom>)
         }
     }
     found.whole_formulas(ir);
+}
+
+/// Whether an exchange the engine keys (one side's attack, not an answer fought in one combat:
+/// `Exchange::mutual`) never reads `X.moved`: the struck unit never strikes back (`counter` is
+/// `false`), so the order of attack is never read, and `moved` is read by nothing else: no
+/// effect, gain, reach or reaction, and no formula but `defender_first`, `simultaneous` and
+/// those only they name. Seed 003's order of attack ("if figures are separated, longer weapons
+/// attack first"; `_separated = attacker.moved or defender.moved`), where a target "fights only
+/// in an activation of its own": a charge and a plain attack then end alike.
+fn moved_read_by_order_alone(engine: &Engine) -> bool {
+    let ir = &engine.ir;
+    let roles = &ir.roles;
+    let counter = roles.counter.and_then(|f| ir.formulas.get(f as usize));
+    if counter.is_none_or(|f| at(ir, &f.expr, None).is_none_or(V::bool)) {
+        return false;
+    }
+    let mut outside = Found::default();
+    walk(engine, &mut outside, false);
+    if outside.moved {
+        return false;
+    }
+    let order = named(ir, [roles.defender_first, roles.simultaneous].into_iter().flatten());
+    let formulas = u16::try_from(ir.formulas.len()).unwrap_or(u16::MAX);
+    let elsewhere = named(ir, (0..formulas).filter(|f| !order.contains(f)));
+    fn reads_moved(e: &E) -> bool {
+        matches!(e, E::Moved(_)) || e.children().any(reads_moved)
+    }
+    !elsewhere.into_iter().any(|f| ir.formulas.get(f as usize).is_some_and(|f| reads_moved(&f.expr)))
+}
+
+/// The formulas `starts` name, and those they name in turn, with `starts`.
+fn named(ir: &crate::ir::Ir, starts: impl Iterator<Item = u16>) -> HashSet<u16> {
+    fn visit(ir: &crate::ir::Ir, e: &E, into: &mut HashSet<u16>) {
+        if let E::Formula(f) = e {
+            if into.insert(*f) {
+                if let Some(f) = ir.formulas.get(*f as usize) {
+                    visit(ir, &f.expr, into);
+                }
+            }
+        }
+        e.children().for_each(|c| visit(ir, c, into));
+    }
+    let mut into = HashSet::new();
+    for f in starts {
+        visit(ir, &E::Formula(f), &mut into);
+    }
+    into
+}
+
+/// The attributes no exchange reads and the statuses no exchange sees (`ExchangeInputs::unread`
+/// and `inert`), by what `found` (a fresh walk: of every exchange, or of those in contact) reads.
+fn unread_and_inert(engine: &Engine, mut found: Found) -> (Vec<Atom>, Vec<Atom>) {
+    let ir = &engine.ir;
+    walk(engine, &mut found, true);
     found.attrs.insert(ir.hp_attr);
     if let Some(a) = ir.attr_id("attack_form") {
         found.attrs.insert(a);
@@ -292,11 +354,17 @@ impl ExchangeInputs {
         let alike_but_hp = !engine.item_ranges.values().any(|(lo, hi)| reads_state(ir, lo, 64) || reads_state(ir, hi, 64));
         let hp_free =
             alike_but_hp && !ir.strike_dice.iter().any(|s| ir.dice.get(*s as usize).is_some_and(|d| d.dynamic.is_some()));
-        ExchangeInputs { unread, inert, contact, terrains, hp_free, alike_but_hp }
+        let moved_unread = moved_read_by_order_alone(engine);
+        ExchangeInputs { unread, inert, contact, terrains, hp_free, alike_but_hp, moved_unread }
     }
 
     /// Whether two units alike but for their hit points are the same but for them (see
     /// `alike_but_hp`).
+    /// Whether no exchange the engine keys reads `X.moved` (see `moved_unread`).
+    pub(crate) fn moved_unread(&self) -> bool {
+        self.moved_unread
+    }
+
     pub(crate) fn alike_but_hp(&self) -> bool {
         self.alike_but_hp
     }
@@ -409,6 +477,36 @@ mod tests {
         let on = |t: &str| Loadout { terrain: Some(Atom::new(t)), ..crate::testing::roster(&e)[0].clone() };
         assert_eq!(key(&e, &on("Bridge"), 1), key(&e, &on("Plains"), 1));
         assert_ne!(key(&e, &on("Forest"), 1), key(&e, &on("Plains"), 1));
+    }
+
+    /// Seed 003's order of attack ("if figures are separated, longer weapons attack first",
+    /// separated where either moved into combat) is read only where both sides strike in one
+    /// combat, and a target "fights only in an activation of its own" (`counter = false`): a
+    /// charge (`attacker.moved`) ends as a plain attack, worked out afresh, bit for bit, for units
+    /// of one figure and of several, and the shared ending is the same. Seed 004's counter reads
+    /// `defender.moved`: there `moved` is read.
+    #[test]
+    fn a_charge_read_by_the_order_of_attack_alone_shares_an_ending() {
+        let e = engine("battlestorm");
+        assert!(e.inputs.moved_unread());
+        assert!(!engine("skirmish").inputs.moved_unread());
+        let (mut compared, mut answers_differ) = (0, 0);
+        for (what, a, d, distance) in crate::testing::matchups(&e).into_iter().step_by(5) {
+            for figures in [1, 4] {
+                let (a, d) = (Loadout { figures, ..a.clone() }, Loadout { figures, ..d.clone() });
+                let fresh = |moved| Exchange::new(&e, &a, &d, distance).map(|x| x.moved([moved, false]).ending());
+                let (Ok(charge), Ok(plain)) = (fresh(true), fresh(false)) else { continue };
+                assert_eq!(charge, plain, "{what} with {figures} figures");
+                let shared = e.ending_shared(&a, &d, distance, false, (true, 0)).expect("runs");
+                assert_eq!(*shared, charge, "{what} with {figures} figures");
+                compared += 1;
+                // Fought in one combat (an answer), the order of attack is read, and with it the
+                // charge.
+                let answer = |moved| Exchange::new(&e, &a, &d, distance).map(|x| x.mutual().moved([moved, false]).ending());
+                answers_differ += usize::from(answer(true).ok() != answer(false).ok());
+            }
+        }
+        assert!(compared > 100 && answers_differ > 0, "{compared} compared, {answers_differ} answers differ");
     }
 
     /// Seed 004: "the initiative of a unit is the total of maneuver points it rolled", read by

@@ -563,11 +563,13 @@ impl Engine {
         Ok(self.ending_walked(attacker, defender, distance, single, (moved, cover), false)?.0)
     }
 
-    /// What an exchange reads of its situation: `moved` (the attacker moved to make it) where a
-    /// rule reads `attacker.moved`, `cover` where a rule reads `cover`; else false and 0, so the
-    /// same exchange is kept once whatever they were.
+    /// What an exchange one side makes reads of its situation: `moved` (the attacker moved to
+    /// make it) where a rule reads `attacker.moved` in such an exchange (not only the order of
+    /// attack of an answer fought in one combat: `inputs::moved_read_by_order_alone`), `cover`
+    /// where a rule reads `cover`; else false and 0, so the same exchange is kept once whatever
+    /// they were.
     pub(crate) fn situation_read(&self, moved: bool, cover: i64) -> (bool, i64) {
-        (moved && self.ir.reads_moved, if self.ir.reads_cover { cover } else { 0 })
+        (moved && self.ir.reads_moved && !self.inputs.moved_unread(), if self.ir.reads_cover { cover } else { 0 })
     }
 
     /// [`Engine::ending_shared`], and where `template` and the exchange was worked out now, its
