@@ -42,6 +42,12 @@ pub(crate) struct ExchangeInputs {
     /// every effect is an action, a trigger on a battle's event, or a modifier of the holder's
     /// attribute no exchange reads.
     inert: Vec<Atom>,
+    /// Statuses an exchange sees only through the attributes they change, each with the first
+    /// status (in the rules' order) that changes the same ones by the same constants, in the same
+    /// order (seed 003's weather beyond contact: a breeze and a drizzle each `murk += 1`; a
+    /// rainfall `murk += 2 movement -= 1` and a high wind `murk += 2`, movement read by no
+    /// exchange): a unit holding one is, to an exchange, a unit holding the other.
+    alike: Vec<(Atom, Atom)>,
     /// [`ExchangeInputs::unread`] and [`ExchangeInputs::inert`] for an exchange in contact
     /// (at distance 1), where a combat formula's choice on the distance alone is made (`if
     /// distance > 1 then ... else ...`): what only a shot beyond contact reads (seed 003's
@@ -289,9 +295,14 @@ fn named(ir: &crate::ir::Ir, starts: impl Iterator<Item = u16>) -> HashSet<u16> 
     into
 }
 
-/// The attributes no exchange reads and the statuses no exchange sees (`ExchangeInputs::unread`
-/// and `inert`), by what `found` (a fresh walk: of every exchange, or of those in contact) reads.
-fn unread_and_inert(engine: &Engine, mut found: Found) -> (Vec<Atom>, Vec<Atom>) {
+/// What a status changes of what an exchange reads ([`ExchangeInputs::alike`]): its holder's
+/// attributes, each by a constant, in order.
+type Kind = Vec<(u16, m::AssignOp, V)>;
+
+/// The attributes no exchange reads, the statuses no exchange sees and those alike in all it
+/// reads of them (`ExchangeInputs::unread`, `inert` and `alike`), by what `found` (a fresh walk:
+/// of every exchange, or of those in contact) reads.
+fn unread_and_inert(engine: &Engine, mut found: Found) -> (Vec<Atom>, Vec<Atom>, Vec<(Atom, Atom)>) {
     let ir = &engine.ir;
     walk(engine, &mut found, true);
     found.attrs.insert(ir.hp_attr);
@@ -322,6 +333,38 @@ fn unread_and_inert(engine: &Engine, mut found: Found) -> (Vec<Atom>, Vec<Atom>)
         .collect::<HashSet<Atom>>()
         .into_iter()
         .collect();
+    // Statuses alike in all an exchange reads: beyond what an inert status may have, each
+    // changes attributes an exchange reads, its holder's, by constants, the same ones in the same
+    // order; the first of each kind (in the rules' order) stands for the others.
+    let mut kinds: Vec<(Kind, Atom)> = Vec::new();
+    let mut alike = Vec::new();
+    for (name, id) in engine.rules.statuses.iter().filter_map(|s| Some((Atom::new(&s.name), ir.name_id(&s.name)?))) {
+        if found.any_has || found.has.contains(&id) {
+            continue;
+        }
+        if ir.clears.get(&id).is_some_and(|c| c.iter().any(|c| EXCHANGE_EVENTS.contains(&c.event))) {
+            continue;
+        }
+        let Some((_, effects)) = ir.effects.get(&id) else { continue };
+        let mut kind = Vec::new();
+        let plain = effects.iter().all(|e| match e {
+            Eff::Modify { role: Role::Holder, attr, .. } if unread(attr) => true,
+            Eff::Modify { role: Role::Holder, attr: AttrTarget::Index(a), op, value: E::Const(v) } => {
+                kind.push((*a, *op, *v));
+                true
+            }
+            Eff::Action(_) => true,
+            Eff::On { event, .. } => !EXCHANGE_EVENTS.contains(event),
+            _ => false,
+        });
+        if !plain || kind.is_empty() {
+            continue;
+        }
+        match kinds.iter().find(|(k, _)| *k == kind) {
+            Some((_, first)) => alike.push((name, *first)),
+            None => kinds.push((kind, name)),
+        }
+    }
     // An attribute's name is read where it names no attribute (`Ir::attr_id`) or one read.
     let unread = ir
         .attrs
@@ -330,14 +373,14 @@ fn unread_and_inert(engine: &Engine, mut found: Found) -> (Vec<Atom>, Vec<Atom>)
         .filter(|(a, (name, _))| !read.get(*a).copied().unwrap_or(true) && ir.attr_id(name).is_some_and(|id| id as usize == *a))
         .map(|(_, (name, _))| Atom::new(name))
         .collect();
-    (unread, inert)
+    (unread, inert, alike)
 }
 
 impl ExchangeInputs {
     pub(crate) fn new(engine: &Engine) -> ExchangeInputs {
         let ir = &engine.ir;
-        let (unread, inert) = unread_and_inert(engine, Found::default());
-        let (contact_unread, contact_inert) = unread_and_inert(engine, Found::in_contact());
+        let (unread, inert, alike) = unread_and_inert(engine, Found::default());
+        let (contact_unread, contact_inert, _) = unread_and_inert(engine, Found::in_contact());
         let contact = Contact {
             unread: contact_unread.into_iter().filter(|a| !unread.contains(a)).collect(),
             inert: contact_inert.into_iter().filter(|s| !inert.contains(s)).collect(),
@@ -355,7 +398,7 @@ impl ExchangeInputs {
         let hp_free =
             alike_but_hp && !ir.strike_dice.iter().any(|s| ir.dice.get(*s as usize).is_some_and(|d| d.dynamic.is_some()));
         let moved_unread = moved_read_by_order_alone(engine);
-        ExchangeInputs { unread, inert, contact, terrains, hp_free, alike_but_hp, moved_unread }
+        ExchangeInputs { unread, inert, alike, contact, terrains, hp_free, alike_but_hp, moved_unread }
     }
 
     /// Whether two units alike but for their hit points are the same but for them (see
@@ -376,24 +419,34 @@ impl ExchangeInputs {
 
     /// `l` with what no exchange at `distance` reads of it left out (its resources and placed
     /// attributes no exchange reads, its inert statuses; in contact, also those only a shot
-    /// beyond contact reads) and its terrain the first of the same defense: an exchange of it at
-    /// `distance` ends as one of `l`, bit for bit. `None` where that is `l` itself.
+    /// beyond contact reads), each status alike to an earlier one in all an exchange reads
+    /// (`alike`) named as that one, and its terrain the first of the same defense: an exchange
+    /// of it at `distance` ends as one of `l`, bit for bit. `None` where that is `l` itself.
     pub(crate) fn canonical(&self, _: &Engine, l: &Loadout, distance: i64) -> Option<Loadout> {
         let none = Contact::default();
         let contact = if distance == 1 { &self.contact } else { &none };
         let read = |name: &Atom| !self.unread.contains(name) && !contact.unread.contains(name);
         let inert = |status: &Atom| self.inert.contains(status) || contact.inert.contains(status);
+        let kind = |status: &Atom| self.alike.iter().find(|(s, _)| s == status).map(|(_, first)| *first);
         let terrain = l.terrain.map(|t| self.terrains.iter().find(|(n, _)| *n == t).map_or(t, |(_, first)| *first));
         let changes = terrain != l.terrain
             || ((!self.inert.is_empty() || !contact.inert.is_empty()) && l.statuses.iter().any(inert))
+            || (!self.alike.is_empty() && l.statuses.iter().any(|s| kind(s).is_some()))
             || ((!self.unread.is_empty() || !contact.unread.is_empty())
                 && l.resources.iter().chain(&l.placed).any(|(n, _)| !read(n)));
-        changes.then(|| Loadout {
-            terrain,
-            statuses: l.statuses.iter().filter(|s| !inert(s)).copied().collect(),
-            resources: l.resources.iter().filter(|(n, _)| read(n)).copied().collect(),
-            placed: l.placed.iter().filter(|(n, _)| read(n)).copied().collect(),
-            ..l.clone()
+        changes.then(|| {
+            let mut statuses: Vec<Atom> = l.statuses.iter().filter(|s| !inert(s)).map(|s| kind(s).unwrap_or(*s)).collect();
+            // A status held twice is not a status held once: where two alike would, each stays.
+            if statuses.iter().enumerate().any(|(k, s)| statuses.get(..k).is_some_and(|before| before.contains(s))) {
+                statuses = l.statuses.iter().filter(|s| !inert(s)).copied().collect();
+            }
+            Loadout {
+                terrain,
+                statuses,
+                resources: l.resources.iter().filter(|(n, _)| read(n)).copied().collect(),
+                placed: l.placed.iter().filter(|(n, _)| read(n)).copied().collect(),
+                ..l.clone()
+            }
         })
     }
 }
@@ -477,6 +530,37 @@ mod tests {
         let on = |t: &str| Loadout { terrain: Some(Atom::new(t)), ..crate::testing::roster(&e)[0].clone() };
         assert_eq!(key(&e, &on("Bridge"), 1), key(&e, &on("Plains"), 1));
         assert_ne!(key(&e, &on("Forest"), 1), key(&e, &on("Plains"), 1));
+    }
+
+    /// Seed 003's weather beyond contact: a breeze and a drizzle (each `murk += 1`) are alike to
+    /// an exchange, as a rainfall (`murk += 2`, `movement -= 1`: movement is read by no exchange)
+    /// and a high wind (`murk += 2`); a gale (`murk += 4`) is no breeze. Each matchup at its
+    /// weapon's farthest reach in one weather ends, worked out afresh, bit for bit as in the
+    /// alike one, and they share a key and the shared ending.
+    #[test]
+    fn statuses_alike_in_all_an_exchange_reads_share_an_ending() {
+        let e = engine("battlestorm");
+        let mut compared = 0;
+        for (what, a, d, _) in crate::testing::matchups(&e).into_iter().step_by(3) {
+            let Some((_, far)) = a.weapon.as_deref().and_then(|w| e.reach(&a.class, w)) else { continue };
+            if far < 2 {
+                continue;
+            }
+            for (x, y, alike) in [("Breeze", "Drizzle", true), ("Rainfall", "HighWind", true), ("Breeze", "Gale", false)] {
+                let ([ax, dx], [ay, dy]) = ([&a, &d].map(|l| with_status(l, x)), [&a, &d].map(|l| with_status(l, y)));
+                let same_key = key(&e, &ax, far) == key(&e, &ay, far) && key(&e, &dx, far) == key(&e, &dy, far);
+                assert_eq!(same_key, alike, "{what}: {x} and {y}");
+                let fresh = |a: &Loadout, d: &Loadout| Exchange::new(&e, a, d, far).map(|x| x.ending());
+                let (Ok(one), Ok(other)) = (fresh(&ax, &dx), fresh(&ay, &dy)) else { continue };
+                if alike {
+                    assert_eq!(one, other, "{what}: {x} and {y}");
+                    let shared = e.ending_shared(&ay, &dy, far, false, (false, 0)).expect("runs");
+                    assert_eq!(*shared, one, "{what}: {x} and {y}");
+                }
+                compared += 1;
+            }
+        }
+        assert!(compared > 50, "{compared}");
     }
 
     /// Seed 003's order of attack ("if figures are separated, longer weapons attack first",
