@@ -14,8 +14,8 @@
 //! An exchange in contact (at distance 1) reads less: a combat formula's choice made on the
 //! distance alone (`if distance > 1 then attacker.murk else 0`) is followed to the branch taken,
 //! so what only a shot beyond contact reads (seed 003's weather) is left out of its key. In 40
-//! games of the Storm at the River (`oc fairness`), a fifth of the time of the exact walks went
-//! to exchanges in contact alike but for the battle's weather, walked once for each weather.
+//! games of seed 003's shipped battle (`oc fairness`), a fifth of the time of the exact walks
+//! went to exchanges in contact alike but for the battle's weather, walked once for each weather.
 
 use std::collections::HashSet;
 
