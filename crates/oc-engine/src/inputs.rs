@@ -24,6 +24,8 @@ use oc_model as m;
 use crate::ir::{AttrTarget, Eff, Role, E, V};
 use crate::{Atom, Engine, Loadout};
 
+mod distance;
+
 /// The events an exchange fires (`combat`): a strike that hits, is critical or misses, and an
 /// attack on the holder.
 const EXCHANGE_EVENTS: [m::Event; 4] = [m::Event::Hit, m::Event::Crit, m::Event::Miss, m::Event::Attacked];
@@ -65,6 +67,12 @@ pub(crate) struct ExchangeInputs {
     /// reach reads an attribute an exchange's state holds): then what a strike comes to at a
     /// state is the same in both their exchanges (`combat::across`).
     alike_but_hp: bool,
+    /// The parts of the combat formulas that read the distance (`distance::pieces`): `None`
+    /// where every distance is its own.
+    distance: Option<distance::Pieces>,
+    /// Whether the struck unit of an exchange one side makes never strikes back
+    /// ([`never_counters`]).
+    never_counters: bool,
     /// Whether no exchange the engine keys reads `X.moved` ([`moved_read_by_order_alone`]),
     /// though an answer fought in one combat may: a charge and a plain attack share an ending.
     moved_unread: bool,
@@ -99,6 +107,8 @@ struct Found {
     whole: Vec<u16>,
     /// Whether `X.moved` is read.
     moved: bool,
+    /// Whether `distance` is read.
+    distance: bool,
 }
 
 /// The value of `e` where it reads constants alone, and the distance where that is given (1: an
@@ -162,6 +172,7 @@ impl Found {
             }
             E::AttrOfParam(..) => self.any_attr = true,
             E::Moved(_) => self.moved = true,
+            E::Distance => self.distance = true,
             E::Has(_, name, _) => {
                 self.has.insert(*name);
             }
@@ -255,15 +266,12 @@ fn walk(engine: &Engine, found: &mut Found, formulas: bool) {
 /// those only they name. Seed 003's order of attack ("if figures are separated, longer weapons
 /// attack first"; `_separated = attacker.moved or defender.moved`), where a target "fights only
 /// in an activation of its own": a charge and a plain attack then end alike.
-fn moved_read_by_order_alone(engine: &Engine) -> bool {
+fn moved_read_by_order_alone(engine: &Engine, outside: &Found) -> bool {
     let ir = &engine.ir;
     let roles = &ir.roles;
-    let counter = roles.counter.and_then(|f| ir.formulas.get(f as usize));
-    if counter.is_none_or(|f| at(ir, &f.expr, None).is_none_or(V::bool)) {
+    if !never_counters(ir) {
         return false;
     }
-    let mut outside = Found::default();
-    walk(engine, &mut outside, false);
     if outside.moved {
         return false;
     }
@@ -274,6 +282,13 @@ fn moved_read_by_order_alone(engine: &Engine) -> bool {
         matches!(e, E::Moved(_)) || e.children().any(reads_moved)
     }
     !elsewhere.into_iter().any(|f| ir.formulas.get(f as usize).is_some_and(|f| reads_moved(&f.expr)))
+}
+
+/// Whether the struck unit of an exchange one side makes never strikes back: `counter` is
+/// `false` (seed 003: a target "fights only in an activation of its own").
+fn never_counters(ir: &crate::ir::Ir) -> bool {
+    let counter = ir.roles.counter.and_then(|f| ir.formulas.get(f as usize));
+    counter.is_some_and(|f| at(ir, &f.expr, None).is_some_and(|v| !v.bool()))
 }
 
 /// The formulas `starts` name, and those they name in turn, with `starts`.
@@ -397,12 +412,32 @@ impl ExchangeInputs {
         let alike_but_hp = !engine.item_ranges.values().any(|(lo, hi)| reads_state(ir, lo, 64) || reads_state(ir, hi, 64));
         let hp_free =
             alike_but_hp && !ir.strike_dice.iter().any(|s| ir.dice.get(*s as usize).is_some_and(|d| d.dynamic.is_some()));
-        let moved_unread = moved_read_by_order_alone(engine);
-        ExchangeInputs { unread, inert, alike, contact, terrains, hp_free, alike_but_hp, moved_unread }
+        // What is read outside the combat formulas: effects, gains, reaches, reactions.
+        let mut outside = Found::default();
+        walk(engine, &mut outside, false);
+        let moved_unread = moved_read_by_order_alone(engine, &outside);
+        let distance = distance::pieces(engine, outside.distance);
+        let never_counters = never_counters(ir);
+        ExchangeInputs { unread, inert, alike, contact, terrains, hp_free, alike_but_hp, moved_unread, distance, never_counters }
     }
 
     /// Whether two units alike but for their hit points are the same but for them (see
     /// `alike_but_hp`).
+    /// The nearest distance below `distance` at which an exchange of `a` attacking `d` (keyed
+    /// loadouts; `single`: a free attack; `moved`, `cover` as read) ends as it does at
+    /// `distance` (`distance::alike`).
+    pub(crate) fn alike_distance(
+        &self,
+        engine: &Engine,
+        [a, d]: [&Loadout; 2],
+        distance: i64,
+        single: bool,
+        situation: (bool, i64),
+    ) -> Option<i64> {
+        let answered = !single && !self.never_counters;
+        distance::alike(engine, self.distance.as_ref()?, [a, d], distance, situation, answered)
+    }
+
     /// Whether no exchange the engine keys reads `X.moved` (see `moved_unread`).
     pub(crate) fn moved_unread(&self) -> bool {
         self.moved_unread

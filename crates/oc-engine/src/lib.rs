@@ -588,23 +588,43 @@ impl Engine {
         let (attacker, defender) = (a.as_ref().unwrap_or(attacker), d.as_ref().unwrap_or(defender));
         let (moved, cover) = self.situation_read(moved, cover);
         // Keyed as before `cover` where it is 0, so rulesets that never read it keep their hashes.
-        let hash = if cover == 0 {
-            fx::hash_of(&(attacker, defender, distance, single, moved))
-        } else {
-            fx::hash_of(&(attacker, defender, distance, single, moved, cover))
+        let hash_at = |distance: i64| {
+            if cover == 0 {
+                fx::hash_of(&(attacker, defender, distance, single, moved))
+            } else {
+                fx::hash_of(&(attacker, defender, distance, single, moved, cover))
+            }
         };
-        let is = |k: &EndingKey| {
-            k.0 == *attacker && k.1 == *defender && k.2 == distance && k.3 == single && k.4 == moved && k.5 == cover
+        let is_at = |distance: i64| {
+            move |k: &EndingKey| {
+                k.0 == *attacker && k.1 == *defender && k.2 == distance && k.3 == single && k.4 == moved && k.5 == cover
+            }
         };
-        if let Some(f) = self.endings.read().ok().and_then(|c| c.get(hash, is)) {
+        let hash = hash_at(distance);
+        if let Some(f) = self.endings.read().ok().and_then(|c| c.get(hash, is_at(distance))) {
             return Ok((f, None));
+        }
+        let keep = |at: i64, f: &std::sync::Arc<Ending>| {
+            if let Ok(mut cache) = self.endings.write() {
+                cache.insert(hash_at(at), (attacker.clone(), defender.clone(), at, single, moved, cover), f.clone());
+            }
+        };
+        // A nearer distance at which the exchange ends alike (`inputs::distance`): its ending, or
+        // this one's kept for it too.
+        let near = self.inputs.alike_distance(self, [attacker, defender], distance, single, (moved, cover));
+        if let Some(near) = near {
+            if let Some(f) = self.endings.read().ok().and_then(|c| c.get(hash_at(near), is_at(near))) {
+                keep(distance, &f);
+                return Ok((f, None));
+            }
         }
         let x = Exchange::new(self, attacker, defender, distance)?.moved([moved, false]).cover(cover);
         let x = if single { x.single() } else { x }.across();
         let f = std::sync::Arc::new(x.ending());
         let walk = if template { x.template() } else { None };
-        if let Ok(mut cache) = self.endings.write() {
-            cache.insert(hash, (attacker.clone(), defender.clone(), distance, single, moved, cover), f.clone());
+        keep(distance, &f);
+        if let Some(near) = near {
+            keep(near, &f);
         }
         Ok((f, walk))
     }
