@@ -212,10 +212,16 @@ impl Found {
                 Eff::On { event, then } if EXCHANGE_EVENTS.contains(event) => self.effects_whole(ir, then),
                 Eff::On { .. } => {}
                 Eff::Grant { args, .. } => args.iter().for_each(|a| self.expr(ir, a)),
-                Eff::Command { args, .. } => {
+                Eff::Command { verb, args } => {
                     args.iter().for_each(|a| self.expr(ir, a));
-                    // A name given by a parameter (`inflict(defender, s)`): any status may be laid.
-                    self.any_has |= args.iter().any(|a| matches!(a, E::Param(_)));
+                    // A status given otherwise than by its name: by a parameter (`inflict(defender,
+                    // s)`), an attribute, a table or a choice (`inflict(foe, self.curse)`): any
+                    // status may be laid or cleared.
+                    let params = m::conformance::VERBS.iter().find(|s| s.verb == *verb).map(|s| s.params);
+                    self.any_has |= args.iter().enumerate().any(|(k, a)| {
+                        let status = params.is_none_or(|p| p.get(k).is_none_or(|t| *t == m::Type::Status));
+                        matches!(a, E::Param(_)) || (status && !matches!(a, E::Const(_) | E::Unit(_)))
+                    });
                 }
                 // A tag granted by a parameter: what it grants is read by its own effects.
                 Eff::GrantParam(_) => {}
@@ -639,5 +645,149 @@ mod tests {
             ("initiative 7", |l| Loadout { resources: vec![(Atom::new("initiative"), 7)], ..l.clone() }, |_| true),
         ];
         assert!(check(&e, &variants).iter().sum::<usize>() > 20);
+    }
+
+    /// The ways one shared ending serves several keys (what an exchange does not read, contact,
+    /// a charge read by the order of attack alone, statuses and distances alike) met together and
+    /// in any order: on every built-in ruleset, matchups drawn at random (a few classes with any
+    /// weapon they may use, up to two of the rules' statuses on each side, a terrain, hit points,
+    /// figures, a charge, cover, a free attack), each at every distance in reach and again with
+    /// one side's statuses drawn anew, asked in an order drawn too of one engine that keeps what
+    /// it worked out from case to case: each ends bit for bit as its own exchange worked out
+    /// afresh. Then again in the reverse order, of a fresh engine. (It fails with the distances'
+    /// signature left empty, or statuses alike by attribute whatever they add.)
+    #[test]
+    fn endings_shared_at_random_are_each_exchange_s_own() {
+        // splitmix64: the draws of a test, the same on every run.
+        fn draw(state: &mut u64, below: usize) -> usize {
+            *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = *state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d1_049b_b133_111b);
+            ((z ^ (z >> 31)) % below.max(1) as u64) as usize
+        }
+        let (mut asked, mut shared_keys) = (0, 0);
+        for (name, _) in oc_compiler::stdlib::RULESETS {
+            let e = engine(name);
+            let statuses: Vec<Atom> = e.rules.statuses.iter().map(|s| Atom::new(&s.name)).collect();
+            let terrains: Vec<Option<Atom>> =
+                [None].into_iter().chain(e.rules.terrains.iter().step_by(2).take(6).map(|t| Some(Atom::new(&t.name)))).collect();
+            let classes: Vec<&str> = e.rules.classes.iter().step_by(3).take(6).map(|c| c.name.as_str()).collect();
+            let mut state = 41;
+            let restatus = |l: &Loadout, state: &mut u64| {
+                let mut l = l.clone();
+                l.statuses.clear();
+                for _ in 0..draw(state, 3) {
+                    l.statuses.extend(statuses.get(draw(state, statuses.len())).filter(|s| !l.statuses.contains(s)));
+                }
+                l
+            };
+            let loadout = |state: &mut u64| {
+                let class = classes.get(draw(state, classes.len())).copied().unwrap_or_default();
+                let weapons = e.weapons_for(class);
+                let weapon = weapons.get(draw(state, weapons.len())).map(|w| w.name.clone());
+                let mut l = Loadout::new(class, weapon.as_deref());
+                l.terrain = terrains.get(draw(state, terrains.len())).copied().flatten();
+                l.hp = [None, Some(1), Some(3), Some(8)].get(draw(state, 4)).copied().flatten();
+                l.figures = [1, 1, 3].get(draw(state, 3)).copied().unwrap_or(1);
+                restatus(&l, state)
+            };
+            // Each matchup drawn at every distance in reach (up to 8), and again with one side's
+            // statuses drawn anew, all in an order drawn too.
+            let mut cases = Vec::new();
+            for _ in 0..24 {
+                let (a, d) = (loadout(&mut state), loadout(&mut state));
+                let Some((lo, hi)) = a.weapon.as_deref().and_then(|w| e.reach(&a.class, w)) else { continue };
+                let (moved, cover, single) = (draw(&mut state, 2) == 1, draw(&mut state, 3) as i64, draw(&mut state, 4) == 0);
+                let (a2, d2) = (restatus(&a, &mut state), restatus(&d, &mut state));
+                for (a, d) in [(a.clone(), d.clone()), (a2, d.clone()), (a, d2)] {
+                    for distance in lo.max(1)..=hi.min(8) {
+                        cases.push((a.clone(), d.clone(), distance, moved, cover, single));
+                    }
+                }
+            }
+            for k in (1..cases.len()).rev() {
+                cases.swap(k, draw(&mut state, k + 1));
+            }
+            let fresh = |(a, d, distance, moved, cover, single): &(Loadout, Loadout, i64, bool, i64, bool)| {
+                let x = Exchange::new(&e, a, d, *distance).ok()?.moved([*moved, false]).cover(*cover);
+                Some(if *single { x.single() } else { x }.ending())
+            };
+            let endings: Vec<_> = cases.iter().map(fresh).collect();
+            let again = engine(name);
+            for (engine, order) in [(&e, false), (&again, true)] {
+                let mut at: Vec<usize> = (0..cases.len()).collect();
+                if order {
+                    at.reverse();
+                }
+                for k in at {
+                    let (Some(case), Some(Some(own))) = (cases.get(k), endings.get(k)) else { continue };
+                    let (a, d, distance, moved, cover, single) = case;
+                    let shared = engine.ending_shared(a, d, *distance, *single, (*moved, *cover)).expect("runs");
+                    assert_eq!(
+                        crate::testing::ending_bits(&shared),
+                        crate::testing::ending_bits(own),
+                        "{name}: {a:?} against {d:?} at {distance}, moved {moved}, cover {cover}, single {single}"
+                    );
+                    asked += 1;
+                    let canonical = [a, d].iter().any(|l| engine.inputs.canonical(engine, l, *distance).is_some());
+                    let near = engine.inputs.alike_distance(engine, [a, d], *distance, *single, (*moved, *cover)).is_some();
+                    shared_keys += usize::from(canonical || near);
+                }
+            }
+        }
+        eprintln!("{asked} endings asked, {shared_keys} of them keyed as another's");
+        assert!(asked > 1000 && shared_keys > 200, "{asked} asked, {shared_keys} keyed as another");
+    }
+
+    /// A status laid by a name an exchange works out (an attribute of type `Status`, as a table
+    /// or a choice would give it) may be any status: none is keyed as another alike to it. Here a
+    /// hex lays its wielder's curse, a sickness (`def -= 1`); a unit already weakened (`def -= 1`
+    /// too, alike to the sickness in all an exchange reads) is sickened on top of it, where one
+    /// keyed as sickened would not be: the two end apart, and the shared ending is the weakened
+    /// unit's own.
+    #[test]
+    fn a_status_laid_by_a_worked_out_name_is_keyed_as_itself() {
+        const RULES: &str = r#"
+ruleset hexes {
+    scale Rating { E D C B A }
+    stat str: Rating
+    base hp: Int = 10
+    base movement: Int = 4
+    base movement_type: Movement = Foot
+    base def: Int = 0
+    base curse: Status = Sickened
+    inventory 3
+    combat {
+        hit = true
+        critical = false
+        damage = 3 - defender.def
+        critical_damage = 3 - defender.def
+        follow_up = true
+        counter = true
+    }
+}
+movement Foot
+terrain Plains { symbol "." cost { Foot 1 } }
+weapon_type Blades physical
+status Sickened { def -= 1 }
+status Weakened { def -= 1 }
+tag Hexing on weapon { on hit { inflict(foe, self.curse) } }
+class Hexer { ratings { str C } wields Blades cost 1 }
+weapon Hex { type Blades might 0 weight 0 range 1 tags Hexing cost 1 }
+"#;
+        let mut files = std::collections::BTreeMap::new();
+        files.insert("hexes.oc".to_string(), RULES.to_string());
+        let (c, _) = oc_compiler::Workspace::new().compile(&mut oc_compiler::MemoryHost(files), &["hexes.oc".to_string()]);
+        let e = Engine::new(c.rules.unwrap_or_else(|| panic!("{:#?}", c.diagnostics))).expect("runs");
+        let hexer = Loadout::new("Hexer", Some("Hex"));
+        let (weakened, sickened) = (with_status(&hexer, "Weakened"), with_status(&hexer, "Sickened"));
+        let fresh = |d: &Loadout| Exchange::new(&e, &hexer, d, 1).map(|x| x.ending()).expect("in range");
+        assert_ne!(fresh(&weakened), fresh(&sickened), "the hex sickens a weakened unit, not a sick one");
+        assert_ne!(key(&e, &weakened, 1), key(&e, &sickened, 1));
+        let shared = e.ending_shared(&hexer, &sickened, 1, false, (false, 0)).expect("runs");
+        assert_eq!(*shared, fresh(&sickened));
+        let shared = e.ending_shared(&hexer, &weakened, 1, false, (false, 0)).expect("runs");
+        assert_eq!(*shared, fresh(&weakened));
     }
 }
