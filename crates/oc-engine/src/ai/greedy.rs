@@ -495,8 +495,12 @@ fn best_for(
                 } else {
                     None
                 };
-                let key = (k, moved.as_ref().map(|(_, id)| *id), d, n, g, cover);
-                let f = match forecasts.get(&key) {
+                // Whether the unit moves to strike, where a rule reads it (`Engine::situation_read`:
+                // seed 004's counter answers a charge alone): tiles of one group on and off the
+                // unit's own are not the same exchange.
+                let charge = b.engine.situation_read(t != u.pos, 0).0;
+                let key = (k, moved.as_ref().map(|(_, id)| *id), d, n, g, cover, charge);
+                let f = match forecasts.get(&key).filter(|_| !afresh()) {
                     Some(f) => *f,
                     None => {
                         let target = moved.as_ref().map(|(l, id)| (l, *id));
@@ -665,9 +669,28 @@ fn alike_but_terrain(a: &Loadout, b: &Loadout) -> bool {
         && *placed == b.placed
 }
 
+#[cfg(test)]
+thread_local! {
+    /// In tests: every exchange of a decision forecast afresh, none read from its table.
+    static AFRESH: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a decision forecasts every exchange afresh ([`AFRESH`], in tests; never elsewhere).
+#[cfg(test)]
+fn afresh() -> bool {
+    AFRESH.with(std::cell::Cell::get)
+}
+
+#[cfg(not(test))]
+#[inline(always)]
+fn afresh() -> bool {
+    false
+}
+
 /// One exchange a decision forecasts: the target (and its loadout where the move changes it),
-/// the distance, the weapon, the tile group struck from and the cover.
-type ExchangeKey = (usize, Option<u32>, i64, usize, usize, i64);
+/// the distance, the weapon, the tile group struck from, the cover and whether the unit moved to
+/// strike (where that is read).
+type ExchangeKey = (usize, Option<u32>, i64, usize, usize, i64, bool);
 
 /// Unit `i` as it strikes with one weapon from one terrain: its loadout, interned, and the
 /// distances it strikes at.
@@ -747,3 +770,7 @@ fn forecast(
     cache.table.insert(key, result);
     result
 }
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests;
