@@ -205,6 +205,11 @@ impl E {
         };
         fixed.into_iter().flatten().chain(rest)
     }
+
+    /// Whether it, or any expression within it (not the formulas it names), is `node`'s.
+    pub(crate) fn any(&self, node: &impl Fn(&E) -> bool) -> bool {
+        node(self) || self.children().any(|c| c.any(node))
+    }
 }
 
 /// An effect with its parameters resolved to slots.

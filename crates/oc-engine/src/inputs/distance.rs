@@ -41,10 +41,6 @@ pub(crate) fn pieces(engine: &Engine, outside: bool) -> Option<Pieces> {
     Some(pieces)
 }
 
-fn reads_distance(e: &E) -> bool {
-    matches!(e, E::Distance) || e.children().any(reads_distance)
-}
-
 /// Whether `e` reads nothing an exchange changes (`state`: the attributes its state holds).
 fn fixed(e: &E, state: &[u16]) -> bool {
     let own = match e {
@@ -66,7 +62,7 @@ fn fixed(e: &E, state: &[u16]) -> bool {
 }
 
 fn collect(e: &E, state: &[u16], pieces: &mut Pieces) {
-    if !reads_distance(e) {
+    if !e.any(&|e| matches!(e, E::Distance)) {
         return;
     }
     if fixed(e, state) {

@@ -288,11 +288,14 @@ impl Ir {
             let params: Vec<String> = m::COURAGE_PARAMS.iter().map(|(n, _)| n.to_string()).collect();
             ir.area = Some(ir.expr(&a.within, &params)?);
         }
-        fn names_unit(e: &E) -> bool {
-            matches!(e, E::Unit(_)) || e.children().any(names_unit)
-        }
         let dynamic = ir.dice.iter().filter_map(|d| d.dynamic.as_ref());
-        ir.sided = ir.formulas.iter().map(|f| &f.expr).chain(dynamic).chain(ir.gains.iter().map(|g| &g.value)).any(names_unit);
+        ir.sided = ir
+            .formulas
+            .iter()
+            .map(|f| &f.expr)
+            .chain(dynamic)
+            .chain(ir.gains.iter().map(|g| &g.value))
+            .any(|e| e.any(&|e| matches!(e, E::Unit(_))));
         Ok(ir)
     }
 }
