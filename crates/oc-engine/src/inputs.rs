@@ -284,10 +284,7 @@ fn moved_read_by_order_alone(engine: &Engine, outside: &Found) -> bool {
     let order = named(ir, [roles.defender_first, roles.simultaneous].into_iter().flatten());
     let formulas = u16::try_from(ir.formulas.len()).unwrap_or(u16::MAX);
     let elsewhere = named(ir, (0..formulas).filter(|f| !order.contains(f)));
-    fn reads_moved(e: &E) -> bool {
-        matches!(e, E::Moved(_)) || e.children().any(reads_moved)
-    }
-    !elsewhere.into_iter().any(|f| ir.formulas.get(f as usize).is_some_and(|f| reads_moved(&f.expr)))
+    !elsewhere.into_iter().any(|f| ir.formulas.get(f as usize).is_some_and(|f| f.expr.any(&|e| matches!(e, E::Moved(_)))))
 }
 
 /// Whether the struck unit of an exchange one side makes never strikes back: `counter` is
@@ -323,7 +320,7 @@ type Kind = Vec<(u16, m::AssignOp, V)>;
 /// The attributes no exchange reads, the statuses no exchange sees and those alike in all it
 /// reads of them (`ExchangeInputs::unread`, `inert` and `alike`), by what `found` (a fresh walk:
 /// of every exchange, or of those in contact) reads.
-fn unread_and_inert(engine: &Engine, mut found: Found) -> (Vec<Atom>, Vec<Atom>, Vec<(Atom, Atom)>) {
+fn unread_inert_alike(engine: &Engine, mut found: Found) -> (Vec<Atom>, Vec<Atom>, Vec<(Atom, Atom)>) {
     let ir = &engine.ir;
     walk(engine, &mut found, true);
     found.attrs.insert(ir.hp_attr);
@@ -332,31 +329,12 @@ fn unread_and_inert(engine: &Engine, mut found: Found) -> (Vec<Atom>, Vec<Atom>,
     }
     let read: Vec<bool> = (0..ir.attrs.len()).map(|a| found.any_attr || found.attrs.contains(&(a as u16))).collect();
     let unread = |a: &AttrTarget| matches!(a, AttrTarget::Index(i) if !read.get(*i as usize).copied().unwrap_or(true));
-    let inert = engine
-        .rules
-        .statuses
-        .iter()
-        .filter(|_| !found.any_has)
-        .filter_map(|s| Some((Atom::new(&s.name), ir.name_id(&s.name)?)))
-        .filter(|(_, id)| !found.has.contains(id))
-        .filter(|(_, id)| {
-            ir.effects.get(id).is_some_and(|(_, effects)| {
-                effects.iter().all(|e| match e {
-                    Eff::Modify { role: Role::Holder, attr, .. } => unread(attr),
-                    Eff::Action(_) => true,
-                    Eff::On { event, .. } => !EXCHANGE_EVENTS.contains(event),
-                    _ => false,
-                })
-            })
-        })
-        .filter(|(_, id)| ir.clears.get(id).is_none_or(|c| c.iter().all(|c| !EXCHANGE_EVENTS.contains(&c.event))))
-        .map(|(name, _)| name)
-        .collect::<HashSet<Atom>>()
-        .into_iter()
-        .collect();
-    // Statuses alike in all an exchange reads: beyond what an inert status may have, each
-    // changes attributes an exchange reads, its holder's, by constants, the same ones in the same
-    // order; the first of each kind (in the rules' order) stands for the others.
+    // Each status no exchange names (no `has`, no effect it runs) nor clears: inert where every
+    // effect is an action, a trigger on a battle's event or a change of its holder's attribute no
+    // exchange reads; alike to others where it also changes attributes an exchange reads, its
+    // holder's, by constants: the same ones in the same order make a kind, and the first of each
+    // kind (in the rules' order) stands for the others.
+    let mut inert = Vec::new();
     let mut kinds: Vec<(Kind, Atom)> = Vec::new();
     let mut alike = Vec::new();
     for (name, id) in engine.rules.statuses.iter().filter_map(|s| Some((Atom::new(&s.name), ir.name_id(&s.name)?))) {
@@ -378,7 +356,11 @@ fn unread_and_inert(engine: &Engine, mut found: Found) -> (Vec<Atom>, Vec<Atom>,
             Eff::On { event, .. } => !EXCHANGE_EVENTS.contains(event),
             _ => false,
         });
-        if !plain || kind.is_empty() {
+        if !plain {
+            continue;
+        }
+        if kind.is_empty() {
+            inert.push(name);
             continue;
         }
         match kinds.iter().find(|(k, _)| *k == kind) {
@@ -400,8 +382,8 @@ fn unread_and_inert(engine: &Engine, mut found: Found) -> (Vec<Atom>, Vec<Atom>,
 impl ExchangeInputs {
     pub(crate) fn new(engine: &Engine) -> ExchangeInputs {
         let ir = &engine.ir;
-        let (unread, inert, alike) = unread_and_inert(engine, Found::default());
-        let (contact_unread, contact_inert, _) = unread_and_inert(engine, Found::in_contact());
+        let (unread, inert, alike) = unread_inert_alike(engine, Found::default());
+        let (contact_unread, contact_inert, _) = unread_inert_alike(engine, Found::in_contact());
         let contact = Contact {
             unread: contact_unread.into_iter().filter(|a| !unread.contains(a)).collect(),
             inert: contact_inert.into_iter().filter(|s| !inert.contains(s)).collect(),
@@ -427,8 +409,6 @@ impl ExchangeInputs {
         ExchangeInputs { unread, inert, alike, contact, terrains, hp_free, alike_but_hp, moved_unread, distance, never_counters }
     }
 
-    /// Whether two units alike but for their hit points are the same but for them (see
-    /// `alike_but_hp`).
     /// The nearest distance below `distance` at which an exchange of `a` attacking `d` (keyed
     /// loadouts; `single`: a free attack; `moved`, `cover` as read) ends as it does at
     /// `distance` (`distance::alike`).
@@ -449,6 +429,8 @@ impl ExchangeInputs {
         self.moved_unread
     }
 
+    /// Whether two units alike but for their hit points are the same but for them (see
+    /// `alike_but_hp`).
     pub(crate) fn alike_but_hp(&self) -> bool {
         self.alike_but_hp
     }
