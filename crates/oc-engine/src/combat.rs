@@ -27,6 +27,7 @@ mod reroll;
 mod runs;
 pub(crate) mod strategy;
 mod structure;
+mod walks;
 mod world;
 
 pub(crate) use memo::Template;
