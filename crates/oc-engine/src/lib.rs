@@ -300,19 +300,14 @@ type EndingCache = fx::Checked<EndingKey, std::sync::Arc<Ending>>;
 type PlanKey = (Loadout, Loadout, i64);
 type PlanCache = fx::Checked<PlanKey, std::sync::Arc<combat::Plan>>;
 
-/// A matchup's hash for its plan: of its loadouts' keys in the units' cache (`build::unit_hash`:
-/// each name by its interned place, not its text as `Hash` for `Atom` reads) and the distance.
-/// Only looked up, never iterated.
-fn plan_hash(attacker: &Loadout, defender: &Loadout, distance: i64) -> u64 {
-    plan_hash_of([build::unit_hash(attacker, &[]), build::unit_hash(defender, &[])], distance)
-}
-
-/// [`plan_hash`] of the two loadouts' `build::unit_hash`.
+/// A matchup's hash for its plan: of its loadouts' keys in the units' cache (`units`, each a
+/// `build::unit_hash`: each name by its interned place, not its text as `Hash` for `Atom`
+/// reads) and the distance. Only looked up, never iterated.
 fn plan_hash_of(units: [u64; 2], distance: i64) -> u64 {
     fx::hash_of(&(units, distance))
 }
 
-/// A loadout into `h`, each name by its interned place ([`plan_hash`]; [`Engine::unit`]'s cache).
+/// A loadout into `h`, each name by its interned place ([`plan_hash_of`]; [`Engine::unit`]'s cache).
 pub(crate) fn hash_loadout(l: &Loadout, h: &mut fx::Fx) {
     hash_loadout_at(l, l.hp, h);
 }
@@ -357,6 +352,9 @@ const FORECAST_CACHE: usize = 1 << 15;
 pub struct Prepared {
     loadout: Loadout,
     unit: std::sync::Arc<unit::Unit>,
+    /// The loadout's `build::unit_hash`, for the matchups' plans (hashed once, not once a
+    /// matchup).
+    hash: u64,
 }
 
 /// Units by loadout and added statuses.
@@ -501,7 +499,7 @@ impl Engine {
         Ok(f)
     }
 
-    /// The plan kept for a matchup, by its [`plan_hash`].
+    /// The plan kept for a matchup, by its [`plan_hash_of`].
     fn plan_of(&self, hash: u64, attacker: &Loadout, defender: &Loadout, distance: i64) -> Option<std::sync::Arc<combat::Plan>> {
         let is = |k: &PlanKey| k.2 == distance && k.0 == *attacker && k.1 == *defender;
         self.plans.read().ok()?.get(hash, is)
@@ -520,20 +518,21 @@ impl Engine {
     /// Whether a matchup's plan is kept (tests).
     #[cfg(test)]
     pub(crate) fn planned(&self, attacker: &Loadout, defender: &Loadout, distance: i64) -> Option<std::sync::Arc<combat::Plan>> {
-        self.plan_of(plan_hash(attacker, defender, distance), attacker, defender, distance)
+        let hash = plan_hash_of([build::unit_hash(attacker, &[]), build::unit_hash(defender, &[])], distance);
+        self.plan_of(hash, attacker, defender, distance)
     }
 
     /// A loadout with its unit built, for [`Engine::forecast_prepared`]: a caller that forecasts
     /// one loadout against many (`oc matrix`) builds it once, not once a matchup.
     pub fn prepare(&self, loadout: &Loadout) -> Result<Prepared, EngineError> {
-        Ok(Prepared { unit: self.unit(loadout, &[])?, loadout: loadout.clone() })
+        Ok(Prepared { unit: self.unit(loadout, &[])?, loadout: loadout.clone(), hash: build::unit_hash(loadout, &[]) })
     }
 
     /// [`Engine::forecast`] of prepared loadouts: the same forecast, without looking their units
     /// up in the engine's shared cache for every matchup.
     pub fn forecast_prepared(&self, attacker: &Prepared, defender: &Prepared, distance: i64) -> Result<Forecast, EngineError> {
         let (a, d) = (&attacker.loadout, &defender.loadout);
-        self.forecast_with(a, d, distance, plan_hash(a, d, distance), || {
+        self.forecast_with(a, d, distance, plan_hash_of([attacker.hash, defender.hash], distance), || {
             Exchange::with_units(self, [a, d], [attacker.unit.clone(), defender.unit.clone()], distance)
         })
     }
