@@ -632,3 +632,42 @@ fn the_default_hunts_the_enemy_it_last_saw_from_beside_it() {
     let at = b.units[ours].pos;
     assert!((at.0 - lair.0).abs() + (at.1 - lair.1).abs() < 5, "the default did not close in: it stands on {at:?}");
 }
+
+/// Issue 41, by night (`plain-night-ratings.oc`: fog, vision 3): two units a side are left, far
+/// apart, each side's out of the other's sight, never seen (round 5 of 20). Each of the
+/// default's copies sets the enemies it has never seen by the copy's own seed, and a copy that
+/// drew no dice (no blow struck in its turns) is then not every copy: the others set the enemies
+/// elsewhere. So no candidate is decided by one copy: each the default weighs is played on at
+/// least as many copies as the race plays before it may drop one (4). Before, a candidate whose
+/// first copy drew nothing was worth that copy's value on every copy, and, with no spread between
+/// them, the race kept the first candidate after that one setting of the enemies.
+#[test]
+fn by_night_a_copy_that_drew_no_dice_is_not_every_copy() {
+    let f = field("tests/fixtures/mirror/fields/plain-night-ratings.oc");
+    let pair = f.pairs.first().unwrap();
+    let mut b = Battle::set_up(&f.engine, &f.scenario, &f.map, [&pair[0], &pair[1]], 1).unwrap();
+    b.state.round = 5;
+    let mut kept = [0, 0];
+    for u in b.state.units.iter_mut() {
+        let side = usize::from(u.side == SideId::Defender);
+        if kept[side] < 2 {
+            u.pos = if side == 0 { (11, kept[side]) } else { (0, 7 - kept[side]) };
+            kept[side] += 1;
+        } else {
+            u.state = State::Routed;
+        }
+    }
+    let mut planner = ai::Planner::default();
+    let mut searched = 0;
+    while b.round == 5 && b.outcome.is_none() {
+        let turn = planner.choose(&b).unwrap();
+        let (copies, _) = planner.playout_copies();
+        let weighed = planner.candidates_weighed() as u64;
+        if weighed > 1 {
+            searched += 1;
+            assert!(copies >= 4 * weighed, "{weighed} candidates on {copies} copies");
+        }
+        b.play_turn(turn).unwrap();
+    }
+    assert!(searched >= 2, "{searched} decisions searched in round 5");
+}

@@ -456,12 +456,20 @@ impl Planner {
                 }
                 let mut seen = Seen::fork(b, &fog, seed, spare.take());
                 line.clear();
-                // A copy the turn is refused on is forked into again (all of it copied).
-                if seen.copy.turn_or_spoil(turn.clone()).is_err() {
+                // The candidate. Without fog a turn refused on a copy is refused in the battle
+                // too: no candidate (the copy is spoiled, and forked into again). Under fog the
+                // copy holds enemies where the side last saw them or set them by its seed, which
+                // may stand in the turn's way here and not in the battle: the copy plays it as a
+                // whole game does (`Battle::play_turn`), the unit's stand-in where it is refused.
+                // (Refused on one copy, a candidate was dropped, its copies' values with it: a
+                // walk into the dark, the likelier the more copies, most often greedy's.)
+                let stood_in =
+                    if fogged { seen.copy.play_turn_as(turn) } else { seen.copy.turn_or_spoil(turn.clone()).ok().map(|()| None) };
+                let Some(stood_in) = stood_in else {
                     race.refuse(i);
                     spare = Some(seen.copy);
                     continue;
-                }
+                };
                 // `depth` turns, then on to the end of the activation under way: where activations
                 // are paid in steps, a copy cut after four steps was valued in the middle of an
                 // activation, mostly the enemy's, before its last steps (h143: a reply of our own
@@ -506,7 +514,12 @@ impl Planner {
                         }
                         let left = seen.copy.left();
                         seen = Seen::fork(b, &fog, seed, Some(seen.copy));
-                        let again = std::iter::once(turn).chain(&line).all(|p| seen.copy.turn_or_spoil(p.clone()).is_ok());
+                        // The candidate as it was played: itself, or refused and its stand-in.
+                        let opened = match &stood_in {
+                            None => seen.copy.turn_or_spoil(turn.clone()).is_ok(),
+                            Some(instead) => seen.copy.turn(turn.clone()).is_err() && seen.copy.turn(instead.clone()).is_ok(),
+                        };
+                        let again = opened && line.iter().all(|p| seen.copy.turn_or_spoil(p.clone()).is_ok());
                         debug_assert!(again, "a copy made again plays as before");
                         seen.copy.leave(left);
                         let instead = seen.copy.instead(t.unit);
@@ -518,7 +531,12 @@ impl Planner {
                 self.copies += 1;
                 self.cut += u64::from(seen.copy.active.is_some() && seen.copy.outcome.is_none());
                 let v = leaf.value(&seen, &mut self.walks);
-                race.push(i, v, seen.copy.drawn() == 0);
+                // Nothing left to chance where the copy drew no dice and set no enemy by its
+                // seed: every later copy plays the same. (Under fog, copies that set enemies
+                // never seen differ by where they set them, dice or none: a copy whose enemies
+                // were set far off and drew nothing was every copy's value, and the race,
+                // finding no spread, was decided by that one setting.)
+                race.push(i, v, seen.copy.drawn() == 0 && !fog.places());
                 spare = Some(seen.copy);
             }
             if race.left() <= 1 {

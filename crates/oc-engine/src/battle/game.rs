@@ -135,6 +135,17 @@ impl Battle<'_> {
         self.turn(instead)
     }
 
+    /// [`Battle::play_turn`] of `turn`: `Some(None)` where it was played, `Some(Some(instead))`
+    /// where the rules refused it and its stand-in `instead` was played, `None` where that was
+    /// refused too.
+    pub(crate) fn play_turn_as(&mut self, turn: &Turn) -> Option<Option<Turn>> {
+        if self.turn(turn.clone()).is_ok() {
+            return Some(None);
+        }
+        let instead = self.instead(turn.unit);
+        self.turn(instead.clone()).ok().map(|()| Some(instead))
+    }
+
     /// The turn [`Battle::play_turn`] plays for `unit` where the rules refused its controller's:
     /// where it must attack the weakest, that attack from where it stands; else it waits.
     pub(crate) fn instead(&self, unit: usize) -> Turn {
@@ -221,5 +232,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// [`Battle::play_turn_as`] plays a turn as [`Battle::play_turn`] does and says how: the
+    /// turn itself where the rules take it, else (a move onto an ally's tile, refused) the unit's
+    /// stand-in, with the battle as `play_turn` leaves it.
+    #[test]
+    fn a_turn_played_as_a_game_plays_it_says_what_stood_in() {
+        let read = |path: &str| {
+            std::fs::read_to_string(format!("{}/../../scenarios/{path}", env!("CARGO_MANIFEST_DIR"))).expect("a shipped file")
+        };
+        let (engine, battle_map) = crate::testing::field_named(
+            ("grado-keep.oc", &read("grado-keep.oc")),
+            ("maps/grado-keep.map.toml", &read("maps/grado-keep.map.toml")),
+        );
+        let s = engine.rules.scenarios.first().expect("a scenario");
+        let army = |side| engine.rules.armies.iter().find(|a| a.side == side).expect("an army");
+        let armies = [army(oc_model::SideId::Attacker), army(oc_model::SideId::Defender)];
+        let b = Battle::set_up(&engine, s, &battle_map, armies, 1).expect("the battle starts");
+        let mine: Vec<usize> = (0..b.units.len()).filter(|k| b.may_act(b.to_act).contains(k)).collect();
+        let (&unit, &ally) = (mine.first().expect("a unit"), mine.get(1).expect("another"));
+        let onto_ally = super::Turn { unit, to: Some(b.units[ally].pos), ..Default::default() };
+        let (mut played, mut game) = (b.fork(None), b.fork(None));
+        let stood_in = played.play_turn_as(&onto_ally).expect("its stand-in is played");
+        assert_eq!(stood_in, Some(game.instead(unit)), "refused: the stand-in");
+        game.play_turn(onto_ally).expect("a game plays it");
+        assert_eq!(frame(&played), frame(&game), "the battle a game leaves");
+        let wait = super::Turn { unit, ..Default::default() };
+        let mut b = b;
+        assert_eq!(b.play_turn_as(&wait), Some(None), "taken: the turn itself");
     }
 }

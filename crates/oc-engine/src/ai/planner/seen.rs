@@ -178,6 +178,14 @@ pub(super) struct Seen<'e> {
     pub pruned: bool,
 }
 
+impl Fog {
+    /// Whether each copy sets enemies never seen by its own seed (`Seen::fork`): then copies
+    /// differ by more than their dice, and one that drew none is not every copy.
+    pub fn places(&self) -> bool {
+        self.sight.fogged() && !self.off.is_empty()
+    }
+}
+
 impl<'e> Seen<'e> {
     /// Forks `b` with dice from `seed` (into `spare`, a copy done with, where there is one):
     /// the enemies `fog`'s side does not spot set where it last saw them, where that tile is free,
