@@ -111,16 +111,22 @@ pub(super) struct ThreatMap {
 }
 
 /// Enemy `foe`'s best blows so far (`best`, from this move and after a second), taken into
-/// `outs` (from this move, after a second).
+/// `outs` (from this move, after a second). An enemy that strikes the tile from this move with
+/// one weapon is not struck again after a second move with another: a tile is struck from
+/// this move or from the next, per enemy as per weapon (a lance and javelin that reached a
+/// tile from this move by the javelin alone counted there once more, by the lance, after a
+/// second move: the ring just past the lance's reach weighed more than the tiles inside it).
 #[inline(always)]
 fn flush(foe: Option<u16>, best: &mut [Option<Best>; 2], out: &mut Vec<(usize, Blow)>, out_far: &mut Vec<(usize, Blow)>) {
     let Some(foe) = foe else { return };
     let [near, far] = best;
+    let far = far.take();
     if let Some((value, damage, routed, own_loss, distance, at)) = near.take() {
         let blow = Blow { value, damage, routed, own_loss, adjacent: distance == 1, far: false, at };
         out.push((usize::from(foe), blow));
+        return;
     }
-    if let Some((value, damage, routed, own_loss, distance, at)) = far.take() {
+    if let Some((value, damage, routed, own_loss, distance, at)) = far {
         let blow = Blow { value, damage, routed, own_loss, adjacent: distance == 1, far: true, at };
         out_far.push((usize::from(foe), blow));
     }

@@ -204,6 +204,41 @@ fn the_least_danger_is_at_most_the_danger() {
     });
 }
 
+/// An enemy with a lance (range 1) and a javelin (range 1-2) strikes each tile from this move
+/// or after a second, not both: on the ring its javelin reaches from this move and its lance
+/// only after a second, it is counted once, from this move. Before, that ring counted it twice
+/// (the javelin now, and the lance weighed as the next round's blow), so it weighed more than
+/// the tiles inside the lance's reach, where the enemy counted once.
+#[test]
+fn an_enemy_strikes_a_tile_from_this_move_or_the_next_not_both() {
+    let (engine, map) = crate::testing::duel(
+        &["....................", "....................", "...................."],
+        "",
+        "",
+        ["unit Brave: Fighter { items SteelAxe }", "unit Foe: Soldier { items IronLance, Javelin }"],
+    );
+    let s = &engine.rules.scenarios[0];
+    let [a, d] = crate::testing::armies(&engine);
+    let b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 1)][..]], 3).expect("the battle starts");
+    let view = crate::ai::View::new(&b, m::SideId::Attacker);
+    let mut loadout = b.loadout_of(0, false).expect("our unit's loadout");
+    loadout.hp = None;
+    let mut cache: crate::ai::forecasts::Forecasts = Default::default();
+    let mut threats = super::ThreatMap::new(&view, &mut cache, &mut Later::default(), &[1.0, 1.0]);
+    let id = cache.id(&loadout);
+    let target = super::Target { loadout: &loadout, id, hp: b.units[0].max_hp, max_hp: b.units[0].max_hp, worth: 1.0 };
+    let (mut near, mut far) = (0, 0);
+    for x in 0..20 {
+        let blows = threats.blows(&engine, &mut cache, (x, 1), &target);
+        let now = blows.iter().any(|(_, blow)| !blow.far);
+        let later = blows.iter().any(|(_, blow)| blow.far);
+        assert!(!(now && later), "column {x}: struck from this move and after a second: {blows:?}");
+        (near, far) = (near + usize::from(now), far + usize::from(later));
+        threats.give_back(blows);
+    }
+    assert!(near > 0 && far > 0, "struck from this move on {near} tiles, after a second on {far}");
+}
+
 /// Our Brave (a Fighter with a steel axe, at (1, 1)) against a Fighter and a Mage (at (4, 1)
 /// and (4, 2)) on the built-in ratings rules: `test` is handed the engine, our side's view,
 /// Brave's loadout without hit points and its max HP.
