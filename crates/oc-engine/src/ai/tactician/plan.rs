@@ -86,7 +86,8 @@ struct Unit<'v> {
     /// How far it strikes after a move (movement points plus its longest reach).
     span: i64,
     /// The objectives it can take (`race.rs`): the walking guide to each, its share of the
-    /// battle, the activations left and its chance to take it in time from where it stands.
+    /// battle, the activations left once this turn is played, and its chance to take it in time
+    /// from where it stands.
     race: Vec<(Arc<Guide>, f64, f64, f64)>,
     /// The walking guides for its movement type (`Decision::guides`), and each one's cost from
     /// where it stands (toward the enemy, the objective, the region): read for every tile.

@@ -36,6 +36,17 @@ pub(super) fn chance_from(g: &crate::ai::Guide, at: Tile, points: i64, left: f64
     g.at(at).map_or(0.0, |c| reach_chance(c as f64 / points.max(1) as f64, left))
 }
 
+/// The activations a taker has left once it has played this turn, with `left` as the turn
+/// begins (this one counted): where a turn ends the unit's activation, the ones after it; where
+/// a turn is a step of an activation paid for in steps (`steps`), still this one too.
+pub(super) fn left_after_turn(left: f64, steps: bool) -> f64 {
+    if steps {
+        left
+    } else {
+        (left - 1.0).max(0.0)
+    }
+}
+
 /// The chance a taker `eta` moves away takes the objective with `left` activations to go.
 pub(in crate::ai) fn reach_chance(eta: f64, left: f64) -> f64 {
     if eta.ceil() > left {
@@ -150,4 +161,23 @@ pub(crate) fn takers<V: AsRef<[Option<m::Verb>]>>(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{left_after_turn, reach_chance};
+
+    /// In its last activation before the deadline, a taker that moves to a tile one move from
+    /// the objective (its activation over) cannot take it in time; where a turn is a step of an
+    /// activation paid for in steps, it may still step on it in this one. Read with the
+    /// activations as the turn began, the tile counted as a sure taking.
+    #[test]
+    fn a_tile_a_move_away_in_the_last_activation_is_too_late() {
+        assert_eq!(reach_chance(1.0, left_after_turn(1.0, false)), 0.0);
+        assert_eq!(reach_chance(1.0, left_after_turn(1.0, true)), 1.0);
+        assert_eq!(reach_chance(1.0, 1.0), 1.0, "as the turn began");
+        // Two activations to go: a tile a move away is taken in the next.
+        assert_eq!(reach_chance(1.0, left_after_turn(2.0, false)), 1.0);
+        assert_eq!(reach_chance(2.0, left_after_turn(2.0, false)), 0.0);
+    }
 }

@@ -129,12 +129,18 @@ impl<'v, 'e> Decision<'v, 'e> {
         let span = points + weapons.iter().map(|(_, _, hi)| *hi).max().unwrap_or(0);
         let prey = if can_attack { self.prey(i, u, acting, (&weapons, points, span, reach), cache) } else { Vec::new() };
         let mut race = Vec::new();
+        // Where a turn ends the unit's activation (not a step of one paid for), a tile it moves
+        // to is an activation nearer the deadline: from there it has the activations after this
+        // one (a step onto the objective is weighed apart, `Decision::position`). Read with this
+        // one's too, a tile one move from the objective in the last round before the deadline
+        // counted as a sure taking.
+        let steps = b.engine.rules.ruleset.turn.spend.is_some();
         for t in self.stakes.takers.iter().filter(|t| t.unit == i) {
             let Some(o) = self.stakes.objectives.get(t.objective) else { continue };
             let guide = self.walks.guide(b, &kind, &o.tiles);
             // The chance from where it stands, as `Decision::position` reads it for each tile.
             let from = super::super::race::chance_from(&guide, u.pos, points, t.left);
-            race.push((guide, t.share, t.left, from));
+            race.push((guide, t.share, super::super::race::left_after_turn(t.left, steps), from));
         }
         let guides = self.guides(&kind);
         let from = match guides.as_deref() {
