@@ -168,7 +168,7 @@ pub(super) fn run(
     let levels = u32::try_from(strikers.len()).ok()?;
     // Where every striker's outcomes are fixed, the walk is a pure function of them, the order
     // of strikes and where it begins: found again where it was walked before (`walks.rs`).
-    let key = if remember && super::walks::worth() { super::walks::key(from, strikers, fixed) } else { None };
+    let key = super::walks::key(from, strikers, fixed).filter(|_| remember);
     if let Some(done) = key.as_ref().and_then(super::walks::walked) {
         return Some(done);
     }

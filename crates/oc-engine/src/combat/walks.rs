@@ -41,45 +41,6 @@ thread_local! {
     static WALKS: std::cell::RefCell<Walks> = std::cell::RefCell::new(FastMap::default());
     /// How many walks were found kept on this thread.
     static FOUND: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-    /// The walks looked for and found since the last count ([`LOOKS`]), and how many walks are
-    /// still to go unkept ([`worth`]).
-    static RATE: std::cell::Cell<(u32, u32, u32)> = const { std::cell::Cell::new((0, 0, 0)) };
-}
-
-/// Walks looked for between two counts of how many were found.
-const LOOKS: u32 = 1 << 10;
-
-/// The walks left unkept (neither looked for nor kept) after a count that found fewer than one
-/// in [`FEW`]: where few walks come again (a matrix of the v0.6 classes finds 2% of them), the
-/// keys and the table cost more than the walks saved (+2.8% instructions there, against -5.2%
-/// in a matrix of the first seed's classes, where 54% are found). Then a count starts again.
-const PAUSE: u32 = 1 << 14;
-
-/// See [`PAUSE`].
-const FEW: u32 = 8;
-
-/// Whether this walk is looked for and kept: not during a pause ([`PAUSE`]). Which walks are
-/// kept changes no walk's bits, only the work.
-pub(super) fn worth() -> bool {
-    RATE.try_with(|r| {
-        let (looks, found, pause) = r.get();
-        if pause > 0 {
-            r.set((looks, found, pause - 1));
-            return false;
-        }
-        true
-    })
-    .unwrap_or(false)
-}
-
-/// Counts a walk looked for (`found` or not), and after [`LOOKS`] of them pauses where fewer
-/// than one in [`FEW`] was found.
-fn count(found: bool) {
-    let _ = RATE.try_with(|r| {
-        let (looks, hits, _) = r.get();
-        let (looks, hits) = (looks + 1, hits + u32::from(found));
-        r.set(if looks < LOOKS { (looks, hits, 0) } else { (0, 0, if hits * FEW < looks { PAUSE } else { 0 }) });
-    });
 }
 
 /// The most walks a thread keeps; past it they start over (a matrix of the first seed's 46
@@ -88,10 +49,9 @@ const WALKS_MAX: usize = 1 << 12;
 
 /// The final states of the walk `key` names, where one is kept.
 pub(super) fn walked(key: &WalkKey) -> Option<Finals> {
-    let done = WALKS.try_with(|w| w.try_borrow().ok().and_then(|w| w.get(key).map(|(_, done)| done.clone()))).ok().flatten();
-    count(done.is_some());
-    let _ = FOUND.try_with(|f| f.set(f.get() + usize::from(done.is_some())));
-    done
+    let done = WALKS.try_with(|w| w.try_borrow().ok().and_then(|w| w.get(key).map(|(_, done)| done.clone()))).ok().flatten()?;
+    let _ = FOUND.try_with(|f| f.set(f.get() + 1));
+    Some(done)
 }
 
 /// Keeps a walk's final states `done` under `key`, with the outcome lists it names (`fixed`).
@@ -141,8 +101,6 @@ mod tests {
                 out
             };
             let afresh = forecasts(true);
-            // The forgotten walks' count paused the keeping (`worth`): started again.
-            super::RATE.with(|r| r.set((0, 0, 0)));
             let before = super::FOUND.with(std::cell::Cell::get);
             let kept = forecasts(false);
             let found = super::FOUND.with(std::cell::Cell::get) - before;
