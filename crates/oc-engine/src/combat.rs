@@ -27,7 +27,6 @@ mod reroll;
 mod runs;
 pub(crate) mod strategy;
 mod structure;
-mod walks;
 mod world;
 
 pub(crate) use memo::Template;

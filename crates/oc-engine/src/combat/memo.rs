@@ -59,19 +59,19 @@ impl Template {
 
     /// The final hit points with their chances from `start`, in the order first reached: what
     /// the exchange's walk from there gives.
-    fn finals(&self, start: [i64; 2]) -> Option<super::plain::Finals> {
+    pub(crate) fn finals(&self, start: [i64; 2]) -> Option<super::plain::Finals> {
         let fixed = self.fixed.each_ref().map(|o| o.as_deref());
-        super::plain::run(start, &self.strikers, fixed, false, &mut |_, _| unreachable_outcomes())
+        super::plain::run(start, &self.strikers, fixed, &mut |_, _| unreachable_outcomes())
     }
 
     /// [`super::Exchange::ending`] of an exchange from `start`.
     pub(crate) fn ending(&self, start: [i64; 2]) -> Option<super::Ending> {
-        Some(super::play::ending_of(&*self.finals(start)?, start))
+        Some(super::play::ending_of(&self.finals(start)?, start))
     }
 
     /// [`super::Exchange::odds`] of an exchange from `start`.
     pub(crate) fn odds(&self, start: [i64; 2]) -> Option<super::Odds> {
-        Some(super::play::odds_of(&*self.finals(start)?, start))
+        Some(super::play::odds_of(&self.finals(start)?, start))
     }
 }
 

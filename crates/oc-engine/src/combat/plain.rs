@@ -14,7 +14,6 @@
 
 use smallvec::SmallVec;
 
-use super::play::Walk;
 use super::*;
 
 /// The most strikes a plain walk follows (an attack, a counter and a follow-up of at most
@@ -115,7 +114,7 @@ impl Exchange<'_> {
         // Outcomes kept beyond the exchange are found there again: this walk's own table is
         // not asked (nor filled) too.
         let kept = self.across.is_some();
-        let done = run(initial.hp, strikers, fixed.each_ref().map(|o| o.as_deref()), true, &mut |side, hp| {
+        let done = run(initial.hp, strikers, fixed.each_ref().map(|o| o.as_deref()), &mut |side, hp| {
             let mut work_out = |hp: [i64; 2]| {
                 state.hp = hp;
                 if kept {
@@ -146,9 +145,8 @@ impl Exchange<'_> {
     }
 }
 
-/// The final hit points with their chances, in the order first reached (a [`Walk`], shared
-/// where it is kept).
-pub(super) type Finals = Arc<Walk>;
+/// The final hit points with their chances, in the order first reached.
+pub(super) type Finals = Vec<([i64; 2], f64)>;
 
 /// Said of a walk that was plain, where asked (`planning`): its forecast may be kept as the
 /// matchup's plan (`plan.rs`).
@@ -156,37 +154,14 @@ pub(super) struct Plain;
 
 /// The walk of a plain exchange from hit points `from`, `strikers` striking in turn, each with
 /// its side's outcomes (`fixed`, else those `at_hp` works out for each pair of hit points): the
-/// final hit points with their chances, in the order first reached. Where `remember`, a walk
-/// whose strikers' outcomes are all fixed is kept on the thread and found again (`walks.rs`).
+/// final hit points with their chances, in the order first reached.
 pub(super) fn run(
     from: [i64; 2],
     strikers: &[u8],
     fixed: [Option<&Outcomes>; 2],
-    remember: bool,
     at_hp: &mut dyn FnMut(usize, [i64; 2]) -> Arc<Outcomes>,
 ) -> Option<Finals> {
     let levels = u32::try_from(strikers.len()).ok()?;
-    // Where every striker's outcomes are fixed, the walk is a pure function of them, the order
-    // of strikes and where it begins: found again where it was walked before (`walks.rs`).
-    let key = super::walks::key(from, strikers, fixed).filter(|_| remember);
-    if let Some(done) = key.as_ref().and_then(super::walks::walked) {
-        return Some(done);
-    }
-    let done = walk_levels(from, strikers, levels, fixed, at_hp)?;
-    if let Some(key) = key {
-        super::walks::keep(key, fixed, &done);
-    }
-    Some(done)
-}
-
-/// [`run`]'s walk, level by level.
-fn walk_levels(
-    from: [i64; 2],
-    strikers: &[u8],
-    levels: u32,
-    fixed: [Option<&Outcomes>; 2],
-    at_hp: &mut dyn FnMut(usize, [i64; 2]) -> Arc<Outcomes>,
-) -> Option<Finals> {
     SLOTS.with(|cell| {
         // Busy only if a walk ran inside a walk (none does): then the states are searched,
         // in lists of their own.
@@ -227,7 +202,7 @@ fn walk_levels(
             for &(hp, p) in &frontier {
                 done.add(hp, p);
             }
-            (frontier, next.list, Arc::new(Walk::new(done.list)))
+            (frontier, next.list, done.list)
         };
         if let Some(s) = scratch.as_deref_mut() {
             s.frontier = frontier;

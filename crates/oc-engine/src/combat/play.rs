@@ -99,25 +99,6 @@ fn side_hps(done: &[([i64; 2], f64)]) -> [SideHp; 2] {
     out
 }
 
-/// A walk's final hit points with their chances, in the order first reached, and each side's
-/// final hit points made from them ([`side_hps`]) where first asked, kept with them: a walk
-/// found again (`plain::WALKS`) is read without summing them again.
-pub(super) struct Walk {
-    pub(super) list: Vec<([i64; 2], f64)>,
-    sides: std::sync::OnceLock<[SideHp; 2]>,
-}
-
-impl Walk {
-    pub(super) fn new(list: Vec<([i64; 2], f64)>) -> Walk {
-        Walk { list, sides: std::sync::OnceLock::new() }
-    }
-
-    /// Each side's final HP -> probability, ascending ([`side_hps`]).
-    fn sides(&self) -> &[SideHp; 2] {
-        self.sides.get_or_init(|| side_hps(&self.list))
-    }
-}
-
 /// One side's final HP -> probability into `out` (empty), where they lie within a window of 64
 /// (most exchanges): each added in `done`'s order to 0.0 in a slot by hit points, as to a map's
 /// default entry, and read out ascending. `false` (nothing written) where they spread wider.
@@ -190,8 +171,13 @@ impl Forecast {
 
 /// A forecast from its final hit points with their chances (in the order first reached), each
 /// side's hit points as the exchange began, and what it shows of each side before the dice.
-pub(super) fn assemble(done: &Walk, start: [i64; 2], distance: i64, [attacker, defender]: [SideForecast; 2]) -> Forecast {
-    let [attacker_hp, defender_hp] = done.sides();
+pub(super) fn assemble(
+    done: &[([i64; 2], f64)],
+    start: [i64; 2],
+    distance: i64,
+    [attacker, defender]: [SideForecast; 2],
+) -> Forecast {
+    let [attacker_hp, defender_hp] = &side_hps(done);
     let odds = Odds::of(attacker_hp, defender_hp, start);
     let (attacker_hp, defender_hp) = (map_of(attacker_hp), map_of(defender_hp));
     Forecast {
@@ -208,14 +194,14 @@ pub(super) fn assemble(done: &Walk, start: [i64; 2], distance: i64, [attacker, d
 }
 
 /// [`Exchange::odds`] of the final hit points `done` (in the order first reached) from `start`.
-pub(super) fn odds_of(done: &Walk, start: [i64; 2]) -> Odds {
-    let [attacker_hp, defender_hp] = done.sides();
+pub(super) fn odds_of(done: &[([i64; 2], f64)], start: [i64; 2]) -> Odds {
+    let [attacker_hp, defender_hp] = &side_hps(done);
     Odds::of(attacker_hp, defender_hp, start)
 }
 
 /// [`Exchange::ending`] of the final hit points `done` (in the order first reached) from `start`.
-pub(super) fn ending_of(done: &Walk, start: [i64; 2]) -> Ending {
-    let [attacker_hp, defender_hp] = done.sides();
+pub(super) fn ending_of(done: &[([i64; 2], f64)], start: [i64; 2]) -> Ending {
+    let [attacker_hp, defender_hp] = &side_hps(done);
     let odds = Odds::of(attacker_hp, defender_hp, start);
     let (attacker_hp, defender_hp) = (map_of(attacker_hp), map_of(defender_hp));
     Ending { start, attacker_hp, defender_hp, odds }
@@ -279,7 +265,7 @@ impl Exchange<'_> {
     /// hash table's layout (std's `HashMap` iterates by bucket, so a different table size or
     /// hasher changed the last bits of a forecast). An exchange whose states differ only in hit
     /// points is walked on those alone (`plain.rs`), in the same order: the same bits.
-    fn walk(&self) -> (State, super::plain::Finals, OutcomeCache) {
+    fn walk(&self) -> (State, Vec<([i64; 2], f64)>, OutcomeCache) {
         let (initial, done, cache, _) = self.walk_planned(false);
         (initial, done, cache)
     }
@@ -359,7 +345,7 @@ impl Exchange<'_> {
             }
             frontier = next.list;
         }
-        (initial, Arc::new(Walk::new(done.list)), outcome_cache, None)
+        (initial, done.list, outcome_cache, None)
     }
 
     /// Whether a trigger of the unit striking in `state` may fire on its strike (`on hit`,
