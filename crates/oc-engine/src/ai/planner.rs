@@ -463,8 +463,11 @@ impl Planner {
                 // whole game does (`Battle::play_turn`), the unit's stand-in where it is refused.
                 // (Refused on one copy, a candidate was dropped, its copies' values with it: a
                 // walk into the dark, the likelier the more copies, most often greedy's.)
-                let stood_in =
-                    if fogged { seen.copy.play_turn_as(turn) } else { seen.copy.turn_or_spoil(turn.clone()).ok().map(|()| None) };
+                let stood_in = if fogged {
+                    seen.copy.play_turn_as(turn.clone()).ok()
+                } else {
+                    seen.copy.turn_or_spoil(turn.clone()).ok().map(|()| None)
+                };
                 let Some(stood_in) = stood_in else {
                     race.refuse(i);
                     spare = Some(seen.copy);
@@ -517,7 +520,7 @@ impl Planner {
                         // The candidate as it was played: itself, or refused and its stand-in.
                         let opened = match &stood_in {
                             None => seen.copy.turn_or_spoil(turn.clone()).is_ok(),
-                            Some(instead) => seen.copy.turn(turn.clone()).is_err() && seen.copy.turn(instead.clone()).is_ok(),
+                            Some(_) => seen.copy.play_turn_as(turn.clone()).ok().as_ref() == Some(&stood_in),
                         };
                         let again = opened && line.iter().all(|p| seen.copy.turn_or_spoil(p.clone()).is_ok());
                         debug_assert!(again, "a copy made again plays as before");

@@ -127,23 +127,18 @@ impl Battle<'_> {
     /// refuse it, the unit waits instead, or, where it must attack the weakest, attacks the
     /// weakest in range from where it stands. Errs only if that is refused too.
     pub fn play_turn(&mut self, turn: Turn) -> Result<(), BattleError> {
-        let unit = turn.unit;
-        if self.turn(turn).is_ok() {
-            return Ok(());
-        }
-        let instead = self.instead(unit);
-        self.turn(instead)
+        self.play_turn_as(turn).map(|_| ())
     }
 
-    /// [`Battle::play_turn`] of `turn`: `Some(None)` where it was played, `Some(Some(instead))`
-    /// where the rules refused it and its stand-in `instead` was played, `None` where that was
-    /// refused too.
-    pub(crate) fn play_turn_as(&mut self, turn: &Turn) -> Option<Option<Turn>> {
-        if self.turn(turn.clone()).is_ok() {
-            return Some(None);
+    /// [`Battle::play_turn`], saying how it went: `None` where the turn was played,
+    /// `Some(instead)` where the rules refused it and its stand-in `instead` was played.
+    pub(crate) fn play_turn_as(&mut self, turn: Turn) -> Result<Option<Turn>, BattleError> {
+        let unit = turn.unit;
+        if self.turn(turn).is_ok() {
+            return Ok(None);
         }
-        let instead = self.instead(turn.unit);
-        self.turn(instead.clone()).ok().map(|()| Some(instead))
+        let instead = self.instead(unit);
+        self.turn(instead.clone()).map(|()| Some(instead))
     }
 
     /// The turn [`Battle::play_turn`] plays for `unit` where the rules refused its controller's:
@@ -254,12 +249,12 @@ mod tests {
         let (&unit, &ally) = (mine.first().expect("a unit"), mine.get(1).expect("another"));
         let onto_ally = super::Turn { unit, to: Some(b.units[ally].pos), ..Default::default() };
         let (mut played, mut game) = (b.fork(None), b.fork(None));
-        let stood_in = played.play_turn_as(&onto_ally).expect("its stand-in is played");
+        let stood_in = played.play_turn_as(onto_ally.clone()).expect("its stand-in is played");
         assert_eq!(stood_in, Some(game.instead(unit)), "refused: the stand-in");
         game.play_turn(onto_ally).expect("a game plays it");
         assert_eq!(frame(&played), frame(&game), "the battle a game leaves");
         let wait = super::Turn { unit, ..Default::default() };
         let mut b = b;
-        assert_eq!(b.play_turn_as(&wait), Some(None), "taken: the turn itself");
+        assert_eq!(b.play_turn_as(wait).ok(), Some(None), "taken: the turn itself");
     }
 }
