@@ -82,8 +82,9 @@ pub struct Loadout {
     /// Its figures at full strength (0 and 1: one), all of its class: its hit points are the
     /// class's for each (seed 003's "Units of one or more figures").
     pub figures: u32,
-    /// The other weapons it carries: those that are attack forms (the attribute `attack_form`,
-    /// where its own weapon's holds too) strike in the same exchange, after its own weapon.
+    /// The weapons it carries (its own `weapon` may be among them, and is left out): those that
+    /// are attack forms (the attribute `attack_form`, where its own weapon's holds too) strike in
+    /// the same exchange, after its own weapon.
     pub carried: Vec<Atom>,
     /// Attributes set by where the unit stands (a battle's advanced rules: the `ground` of
     /// `oc_model::Situations`), after every modifier: at most the one, held in place (a battle

@@ -499,6 +499,26 @@ fn an_answer_on_its_declarer_is_one_combat_in_the_order_of_attack() {
     assert!(again > 0, "no seed reached the second round's combat");
 }
 
+#[test]
+fn a_wyvern_forecast_with_another_weapon_in_hand_still_makes_all_four_attacks() {
+    // "The wyvern has four attacks - 2 x talons, 1 x bite, and 1 x tail": forecast to strike
+    // with its talons in hand (a swap), it still bites and lashes its tail in the same combat,
+    // as it does holding its talons. (Forecast so, the bite was left out: three strikes.)
+    let armies = "army A for Arena attacker { unit Braves: Savage { figures 8 items Shortsword } unit B2: Savage { items Shortsword } }\n\
+                  army D for Arena defender { unit Wyvern: PoisonWyvern { items WyvernBite, WyvernTalon, WyvernTail } unit D2: Savage { items Shortsword } }";
+    let (engine, map) = compiled(armies);
+    let b = arena::battle_seeded(&engine, &map, [&[(4, 2), (0, 0)], &[(5, 2), (9, 4)]], 1);
+    let talon = oc_engine::Atom::new("WyvernTalon");
+    let swap = b.attack_forecast(2, (5, 2), 0, Some(talon)).unwrap();
+    let mut held = b.fork(None);
+    held.state.units[2].equipped = Some(talon);
+    let holding = held.attack_forecast(2, (5, 2), 0, None).unwrap();
+    assert_eq!(swap.attacker.strikes, 4, "{swap:?}");
+    assert_eq!(format!("{swap:?}"), format!("{holding:?}"));
+    // With its bite in hand, as it stands: four too.
+    assert_eq!(b.attack_forecast(2, (5, 2), 0, None).unwrap().attacker.strikes, 4);
+}
+
 /// The poison wyvern with its bite in hand and its talons and tail carried: its four attack forms.
 fn wyvern() -> Loadout {
     Loadout {
