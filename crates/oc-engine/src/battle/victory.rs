@@ -100,6 +100,15 @@ impl Battle<'_> {
             || self.engine.class(&u.class).is_some_and(|c| c.tags.iter().any(|t| self.grants_verb(&t.tag, m::Verb::Seize)))
     }
 
+    /// Sets the rounds in a row `side` has held `region` (a test's battle in the middle of a
+    /// hold).
+    #[cfg(test)]
+    pub(crate) fn set_held_rounds(&mut self, side: m::SideId, region: &str, rounds: u32) {
+        if let Some(n) = Hold::entry(&mut self.state.held, side, region) {
+            *n = rounds;
+        }
+    }
+
     /// Whether round `n` has been played to its end (checked at the end of a round).
     fn finished_round(&self, n: u32) -> bool {
         self.state.round > n || (self.state.round == n && !self.waits(m::SideId::Attacker) && !self.waits(m::SideId::Defender))

@@ -18,8 +18,10 @@
 //! - The race for every tile objective still open (`seize`, `escape`, `raze`: the tactician's
 //!   `race.rs`): each taker's chance to take its objective in time (its moves to the region
 //!   against the rounds left before the deadline: the time limit, or the other side's `survive`
-//!   or `defend ... for`), shared among the takings needed, summed and capped at one, times the
-//!   battle's worth; ours counts for us, the enemy's against us. The clock is in that chance: a
+//!   or `defend ... for`, the rounds held so far counted), shared among the takings needed and
+//!   capped at one, each side's objectives made one as its condition makes its win of them
+//!   (`race::Tree`: `and` the mean, `or` the chance one is made: two ways to one win are not
+//!   worth two), times the battle's worth; ours counts for us, the enemy's against us. The clock is in that chance: a
 //!   taker too far to arrive before the deadline counts nothing, so a copy in which the rounds
 //!   run out on an objective loses its worth.
 //! - The hold of every `defend R for N rounds` region still to be won by it (the rounds held so
@@ -47,6 +49,8 @@ pub(super) struct Leaf {
     worth: Vec<f64>,
     verbs: Vec<Vec<Option<m::Verb>>>,
     objectives: Vec<Objective>,
+    /// How each side's objectives make its win (`race::Tree`).
+    trees: Vec<(m::SideId, race::Tree)>,
     /// The `defend` regions of both sides' conditions: the holder, the region, the rounds.
     holds: Vec<(m::SideId, String, u32)>,
     /// A side free to wait (`free_to_wait`: no tiles at stake, no clock against it): material
@@ -78,7 +82,16 @@ impl Leaf {
         if crate::ai::free_to_wait(&b.scenario, side) {
             let worth = prices.to_vec();
             let mut leaf =
-                Leaf { side, worth, verbs, objectives: Vec::new(), holds: Vec::new(), material_only: true, press: 1.0 };
+                Leaf {
+                side,
+                worth,
+                verbs,
+                objectives: Vec::new(),
+                trees: Vec::new(),
+                holds: Vec::new(),
+                material_only: true,
+                press: 1.0,
+            };
             // (Material is read only once the clock presses: before, the press is 1 either way.)
             let clock = stakes::clock(b, side);
             if clock > 0.0 && leaf.material(b, None) > 0.0 {
@@ -92,7 +105,8 @@ impl Leaf {
             .into_iter()
             .flat_map(|s| stakes::defends(b, s).into_iter().map(move |(region, rounds)| (s, region.clone(), rounds)))
             .collect();
-        Leaf { side, worth: stakes.worth, verbs, objectives: race::objectives(b), holds, material_only: false, press: 1.0 }
+        let (objectives, trees) = race::objectives_and_trees(b);
+        Leaf { side, worth: stakes.worth, verbs, objectives, trees, holds, material_only: false, press: 1.0 }
     }
 
     /// The copy's worth to the side.
@@ -132,7 +146,9 @@ impl Leaf {
             } else {
                 // The race read for the free tiles: the enemy's units, then the holder's off the
                 // region, each as a taker that could stand on them by the clock.
-                let deadline = (*rounds).min(limit);
+                // The round the hold is made in: the rounds held in a row so far and those to
+                // come make `rounds` (a break starts the count again).
+                let deadline = b.round.saturating_add(rounds.saturating_sub(b.held_rounds(*holder, region))).saturating_sub(1).min(limit);
                 let objective = |side| Objective { side, verb: m::Verb::Seize, tiles: free.clone(), needed: 1, deadline };
                 let objectives = [objective(holder.other()), objective(*holder)];
                 let stand = vec![vec![Some(m::Verb::Seize)]; b.units.len()];
@@ -161,7 +177,11 @@ impl Leaf {
     fn material(&self, b: &Battle, loser: Option<m::SideId>) -> f64 {
         let mut v = 0.0;
         for (k, u) in b.units.iter().enumerate() {
-            if u.state != State::Ready || loser == Some(u.side) {
+            // A unit escaped counts as it left: escaping makes good an objective, it does not
+            // lose the unit (counted as routed, an escape weighed as a rout against the side
+            // that made it, and the patrol's copy where the last refugee escaped above the one
+            // where it stood at the exit).
+            if !matches!(u.state, State::Ready | State::Escaped) || loser == Some(u.side) {
                 continue;
             }
             let w = self.worth.get(k).copied().unwrap_or(1.0);
@@ -179,7 +199,7 @@ impl Leaf {
         }
         walks.check(b);
         let takers = race::takers(b, &self.objectives, &self.verbs, walks);
-        let mut v = 0.0;
+        let mut each = Vec::with_capacity(self.objectives.len());
         for (o, obj) in self.objectives.iter().enumerate() {
             let done = match obj.verb {
                 m::Verb::Escape => b.units.iter().filter(|u| u.side == obj.side && u.state == State::Escaped).count() as u32,
@@ -188,10 +208,11 @@ impl Leaf {
             let needed = obj.needed.max(1);
             let open = needed.saturating_sub(done);
             let chance: f64 = takers.iter().filter(|t| t.objective == o).map(|t| t.share * t.chance()).sum();
-            let progress = (f64::from(done.min(needed)) + f64::from(open) * chance.min(1.0)) / f64::from(needed);
-            v += if obj.side == self.side { progress } else { -progress };
+            each.push((f64::from(done.min(needed)) + f64::from(open) * chance.min(1.0)) / f64::from(needed));
         }
-        v
+        // Each side's objectives as its condition makes its win of them: two ways to one win
+        // (`seize A or raze 1 in B`) are not worth two wins.
+        self.trees.iter().map(|(s, t)| if *s == self.side { t.progress(&each) } else { -t.progress(&each) }).sum()
     }
 }
 
@@ -200,7 +221,7 @@ impl Leaf {
 mod tests {
     use super::{Leaf, Seen};
     use crate::ai::tactician::Walks;
-    use crate::battle::Battle;
+    use crate::battle::{Battle, State};
     use oc_model as m;
 
     /// The watch standing on the hut it must hold (`defend "hut" for 6 rounds`) is worth more to
@@ -277,5 +298,132 @@ mod tests {
         }
         assert!(gain(ahead, 19) > 0.1, "ahead in round 19: {}", gain(ahead, 19));
         assert!(gain(behind, 19).abs() < 1e-9, "behind in round 19: {}", gain(behind, 19));
+    }
+
+    /// A 9x3 field of plains, the attacker deploying in its two first columns and the defender
+    /// in its two last, with `regions` (TOML), and `source`'s scenario `Field` on it, the
+    /// built-in ratings rules.
+    fn field(source: &str, regions: &str) -> (crate::Engine, oc_model::BattleMap) {
+        let map = format!(
+            "name = \"Field\"\nwidth = 9\nheight = 3\nrows = [\".........\", \".........\", \".........\"]\n\
+             [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
+             [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [7, 0, 2, 3]\n{regions}"
+        );
+        crate::testing::field(source, &map)
+    }
+
+    /// What `copy` is worth to `side` by the leaf of `b`.
+    fn worth(b: &Battle, side: m::SideId, copy: Battle) -> f64 {
+        let mut walks = Walks::default();
+        let leaf = Leaf::new(b, side, &vec![1.0; b.units.len()], &mut walks);
+        leaf.value(&Seen { copy, pruned: false }, &mut walks)
+    }
+
+    /// Escaping makes good an objective; it does not lose the unit. The refugees' copy where one
+    /// of them escaped is worth more to them than the one where it stands at the exit, and less
+    /// to the patrol. (Counted as routed, the escaped refugee's worth left the refugees' material:
+    /// the escape weighed as a rout against them.)
+    #[test]
+    fn a_unit_escaped_is_not_a_unit_lost() {
+        let source = "scenario Field {\n    map \"field.map.toml\"\n    rounds 9 then defender\n\
+                      attacker { zone \"a\" war_chest 99999 units 1..4 grant Fleeing to 3 win escape 2 through \"exit\" }\n\
+                      defender { zone \"d\" war_chest 99999 units 1..4 win rout 3 }\n}\n\
+                      army A for Field attacker { unit R1: Thief { items IronSword tags Fleeing } unit R2: Thief { items IronSword tags Fleeing } unit R3: Thief { items IronSword tags Fleeing } }\n\
+                      army D for Field defender { unit Patrol: Fighter { items IronAxe } }\n";
+        let exit = "[[regions]]\nname = \"exit\"\nkind = \"escape\"\nside = \"attacker\"\ntiles = [[8, 2]]\n";
+        let (engine, map) = field(source, exit);
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let b = Battle::new(&engine, s, &map, [a, d], [&[(0, 0), (0, 1), (0, 2)][..], &[(8, 0)][..]], 3).expect("the battle starts");
+        let mut at_exit = b.fork(None);
+        at_exit.state.units[0].pos = (7, 2);
+        let mut escaped = at_exit.fork(None);
+        escaped.state.units[0].state = State::Escaped;
+        let (refugees, patrol) = (m::SideId::Attacker, m::SideId::Defender);
+        let (r_at, r_gone) = (worth(&b, refugees, at_exit.fork(None)), worth(&b, refugees, escaped.fork(None)));
+        assert!(r_gone > r_at, "to the refugees: at the exit {r_at}, escaped {r_gone}");
+        let (p_at, p_gone) = (worth(&b, patrol, at_exit.fork(None)), worth(&b, patrol, escaped.fork(None)));
+        assert!(p_gone < p_at, "to the patrol: at the exit {p_at}, escaped {p_gone}");
+    }
+
+    /// Two ways to one win are not worth two wins: the company that may `seize "village" or raze 1
+    /// in "house"`, a unit a step from each, is worth less to itself undecided than won.
+    /// (Summed, the two races were worth two battles, more than the win.)
+    #[test]
+    fn two_ways_to_one_win_are_worth_no_more_than_the_win() {
+        let source = "scenario Field {\n    map \"field.map.toml\"\n    rounds 9 then defender\n\
+                      attacker { zone \"a\" war_chest 99999 units 1..4 grant Leader to 1 grant Saboteur to 1 win seize \"village\" or raze 1 in \"house\" }\n\
+                      defender { zone \"d\" war_chest 99999 units 1..4 win survive 9 rounds }\n}\n\
+                      army A for Field attacker { unit Lord: Lord { items Rapier tags Leader } unit Axe: Fighter { items IronAxe tags Saboteur } }\n\
+                      army D for Field defender { unit Watch: Fighter { items IronAxe } }\n";
+        let regions = "[[regions]]\nname = \"village\"\nkind = \"seize\"\nside = \"attacker\"\ntiles = [[5, 0]]\n\
+                       [[regions]]\nname = \"house\"\nkind = \"raze\"\nside = \"attacker\"\ntiles = [[5, 2]]\n";
+        let (engine, map) = field(source, regions);
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let b = Battle::new(&engine, s, &map, [a, d], [&[(0, 0), (0, 2)][..], &[(8, 1)][..]], 3).expect("the battle starts");
+        let mut near = b.fork(None);
+        near.state.units[0].pos = (4, 0);
+        near.state.units[1].pos = (4, 2);
+        let mut won = near.fork(None);
+        won.state.units[0].pos = (5, 0);
+        won.state.outcome = Some((m::Outcome::Win(m::SideId::Attacker), "seized".to_string()));
+        let side = m::SideId::Attacker;
+        let (undecided, decided) = (worth(&b, side, near.fork(None)), worth(&b, side, won.fork(None)));
+        assert!(decided > undecided, "undecided {undecided}, won {decided}");
+    }
+
+    /// `defend "hut" for 6 rounds`, in round 6: where the watch has held the hut in every round
+    /// so far, the hold is made as round 6 ends, and the raider two moves off is too late to break
+    /// it; where the hold broke in round 2 (held in rounds 3 to 5), it is made as round 8 ends,
+    /// and the raider may break it in time: the same copy is worth less to the watch. (Read as
+    /// made in round 6 either way, the two were worth the same.)
+    #[test]
+    fn a_hold_broken_is_made_later_and_a_raider_two_moves_off_is_in_time() {
+        let source = "scenario Field {\n    map \"field.map.toml\"\n    rounds 12 then draw\n\
+                      attacker { zone \"a\" war_chest 99999 units 1..4 win rout all }\n\
+                      defender { zone \"d\" war_chest 99999 units 1..4 win defend \"hut\" for 6 rounds }\n}\n\
+                      army A for Field attacker { unit Raider: Fighter { items IronAxe } }\n\
+                      army D for Field defender { unit Watch: Fighter { items IronAxe } }\n";
+        let hut = "[[regions]]\nname = \"hut\"\nkind = \"defend\"\nside = \"defender\"\ntiles = [[8, 1]]\n";
+        let (engine, map) = field(source, hut);
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let mut b = Battle::new(&engine, s, &map, [a, d], [&[(0, 1)][..], &[(8, 0)][..]], 3).expect("the battle starts");
+        b.state.round = 6;
+        let (points, ..) = b.mobility(0).expect("the raider moves");
+        assert!((5..8).contains(&points), "the raider is two moves off: {points}");
+        let value = |held: u32| {
+            let mut b = b.fork(None);
+            b.set_held_rounds(m::SideId::Defender, "hut", held);
+            worth(&b, m::SideId::Defender, b.fork(None))
+        };
+        let (unbroken, broken) = (value(5), value(3));
+        assert!(broken < unbroken - 0.1, "held since round 1 {unbroken}, since round 3 {broken}");
+    }
+
+    /// In the last round, a taker a step from the village that has had its activation this
+    /// round cannot seize it before the clock ends the battle: its chance is none, and the copy
+    /// where it has acted is worth less to its side than the one where it has not. (With the
+    /// round's activation counted for it, the two were worth the same.)
+    #[test]
+    fn a_taker_that_has_acted_in_the_last_round_is_too_late() {
+        let source = "scenario Field {\n    map \"field.map.toml\"\n    rounds 9 then defender\n\
+                      attacker { zone \"a\" war_chest 99999 units 1..4 grant Leader to 1 win seize \"village\" }\n\
+                      defender { zone \"d\" war_chest 99999 units 1..4 win survive 9 rounds }\n}\n\
+                      army A for Field attacker { unit Lord: Lord { items Rapier tags Leader } }\n\
+                      army D for Field defender { unit Watch: Fighter { items IronAxe } }\n";
+        let village = "[[regions]]\nname = \"village\"\nkind = \"seize\"\nside = \"attacker\"\ntiles = [[5, 0]]\n";
+        let (engine, map) = field(source, village);
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let mut b = Battle::new(&engine, s, &map, [a, d], [&[(0, 0)][..], &[(8, 2)][..]], 3).expect("the battle starts");
+        b.state.round = 9;
+        b.state.units[0].pos = (4, 0);
+        let mut acted = b.fork(None);
+        acted.state.units[0].activated = true;
+        let side = m::SideId::Attacker;
+        let (waiting, done) = (worth(&b, side, b.fork(None)), worth(&b, side, acted));
+        assert!(done < waiting - 1.0, "to act {waiting}, acted {done}");
     }
 }

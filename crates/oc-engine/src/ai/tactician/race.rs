@@ -69,33 +69,120 @@ pub(super) fn clock_win(c: &m::Condition) -> Option<u32> {
     }
 }
 
+/// The round by which `side`'s condition `c` wins on the clock in `b`, if any: `survive N`,
+/// round N; `defend R for N rounds`, the round the rounds held in a row so far and those to
+/// come make N (round N where the hold never broke; later where it did, since a break starts
+/// the count again).
+pub(in crate::ai) fn clock_deadline(b: &Battle, side: m::SideId, c: &m::Condition) -> Option<u32> {
+    match c {
+        m::Condition::Survive { rounds } => Some(*rounds),
+        m::Condition::Defend { region, rounds } => {
+            Some(b.round.saturating_add(rounds.saturating_sub(b.held_rounds(side, region))).saturating_sub(1))
+        }
+        m::Condition::Or(a, x) => match (clock_deadline(b, side, a), clock_deadline(b, side, x)) {
+            (Some(p), Some(q)) => Some(p.min(q)),
+            (p, q) => p.or(q),
+        },
+        m::Condition::And(a, x) => clock_deadline(b, side, a).max(clock_deadline(b, side, x)),
+        _ => None,
+    }
+}
+
+/// How a side's tile objectives make its win: its condition's `and` and `or` over them (the
+/// other parts of the condition left out), each objective by its index in [`objectives`].
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::ai) enum Tree {
+    Objective(usize),
+    /// Every one of them (`and`, nested ones read as one list).
+    All(Vec<Tree>),
+    /// Any one of them (`or`, nested ones read as one list).
+    Any(Vec<Tree>),
+}
+
+impl Tree {
+    /// The progress toward the whole from each objective's (`each`, by index; each from 0 to
+    /// 1): for `and` the mean of its parts, for `or` the chance one of them is made, read as
+    /// if they were apart. Never more than 1: one win however many ways lead to it.
+    pub fn progress(&self, each: &[f64]) -> f64 {
+        match self {
+            Tree::Objective(o) => each.get(*o).copied().unwrap_or(0.0).clamp(0.0, 1.0),
+            Tree::All(parts) => parts.iter().map(|t| t.progress(each)).sum::<f64>() / parts.len().max(1) as f64,
+            Tree::Any(parts) => 1.0 - parts.iter().map(|t| 1.0 - t.progress(each)).product::<f64>(),
+        }
+    }
+}
+
 /// The tile objectives of both sides' conditions (under `not`, none).
 pub(in crate::ai) fn objectives(b: &Battle) -> Vec<Objective> {
-    fn walk(c: &m::Condition, out: &mut Vec<(m::Verb, String, u32)>) {
-        match c {
-            m::Condition::Seize { region } => out.push((m::Verb::Seize, region.clone(), 1)),
-            m::Condition::Escape { count, region } => out.push((m::Verb::Escape, region.clone(), *count)),
-            m::Condition::Raze { count, region } => out.push((m::Verb::Raze, region.clone(), *count)),
-            m::Condition::And(a, x) | m::Condition::Or(a, x) => {
-                walk(a, out);
-                walk(x, out);
+    objectives_and_trees(b).0
+}
+
+/// [`objectives`], with how each side's make its win (a side with none has no tree).
+pub(in crate::ai) fn objectives_and_trees(b: &Battle) -> (Vec<Objective>, Vec<(m::SideId, Tree)>) {
+    struct Walker<'a> {
+        b: &'a Battle<'a>,
+        side: m::SideId,
+        deadline: u32,
+        out: Vec<Objective>,
+    }
+    impl Walker<'_> {
+        fn walk(&mut self, c: &m::Condition) -> Option<Tree> {
+            let (verb, region, needed) = match c {
+                m::Condition::Seize { region } => (m::Verb::Seize, region, 1),
+                m::Condition::Escape { count, region } => (m::Verb::Escape, region, *count),
+                m::Condition::Raze { count, region } => (m::Verb::Raze, region, *count),
+                m::Condition::And(..) | m::Condition::Or(..) => {
+                    let any = matches!(c, m::Condition::Or(..));
+                    let mut parts = Vec::new();
+                    self.gather(c, any, &mut parts);
+                    return match parts.len() {
+                        0 => None,
+                        1 => parts.pop(),
+                        _ if any => Some(Tree::Any(parts)),
+                        _ => Some(Tree::All(parts)),
+                    };
+                }
+                _ => return None,
+            };
+            let r = self.b.map.region(region)?;
+            self.out.push(Objective {
+                side: self.side,
+                verb,
+                tiles: r.tiles.clone(),
+                needed: needed.max(1),
+                deadline: self.deadline,
+            });
+            Some(Tree::Objective(self.out.len() - 1))
+        }
+
+        /// The parts of a run of `or` (`any`) or of `and`, in order.
+        fn gather(&mut self, c: &m::Condition, any: bool, parts: &mut Vec<Tree>) {
+            match c {
+                m::Condition::Or(a, x) if any => {
+                    self.gather(a, any, parts);
+                    self.gather(x, any, parts);
+                }
+                m::Condition::And(a, x) if !any => {
+                    self.gather(a, any, parts);
+                    self.gather(x, any, parts);
+                }
+                other => parts.extend(self.walk(other)),
             }
-            _ => {}
         }
     }
     let limit = b.scenario.rounds.unwrap_or(ROUND_CAP);
-    let mut out = Vec::new();
+    let mut w = Walker { b, side: m::SideId::Attacker, deadline: limit, out: Vec::new() };
+    let mut trees = Vec::new();
     for side in [m::SideId::Attacker, m::SideId::Defender] {
         let Some(c) = &b.scenario.side(side).win else { continue };
-        let mut found = Vec::new();
-        walk(c, &mut found);
-        let deadline = b.scenario.side(side.other()).win.as_ref().and_then(clock_win).map_or(limit, |n| n.min(limit));
-        for (verb, region, needed) in found {
-            let Some(r) = b.map.region(&region) else { continue };
-            out.push(Objective { side, verb, tiles: r.tiles.clone(), needed: needed.max(1), deadline });
+        let theirs = b.scenario.side(side.other()).win.as_ref();
+        w.side = side;
+        w.deadline = theirs.and_then(|t| clock_deadline(b, side.other(), t)).map_or(limit, |n| n.min(limit));
+        if let Some(t) = w.walk(c) {
+            trees.push((side, t));
         }
     }
-    out
+    (w.out, trees)
 }
 
 /// A unit that can take an objective, as the race reads it.
@@ -106,7 +193,8 @@ pub(in crate::ai) struct Taker {
     /// Its share of the battle's worth: one over the takings needed and the takers that could
     /// stand in for one routed.
     pub share: f64,
-    /// Its moves to the region, and the activations left before the deadline.
+    /// Its moves to the region, and its activations left before the deadline (this round's
+    /// counted until it has had it).
     pub eta: f64,
     pub left: f64,
 }
@@ -151,12 +239,14 @@ pub(crate) fn takers<V: AsRef<[Option<m::Verb>]>>(
             let guide = walks.guide(b, &kind, &obj.tiles);
             let Some(cost) = guide.at(u.pos) else { continue };
             let eta = cost as f64 / points.max(1) as f64;
-            found.push((k, eta, points));
+            found.push((k, eta, u.activated));
         }
         // Takers beyond those needed could stand in for one routed.
         let spare = (found.len() as u32).saturating_sub(needed);
         let share = 1.0 / f64::from(needed + spare);
-        for (unit, eta, _) in found {
+        for (unit, eta, activated) in found {
+            // A unit that has had its activation this round has one fewer to go.
+            let left = if activated { (left - 1.0).max(0.0) } else { left };
             out.push(Taker { unit, objective: o, share, eta, left });
         }
     }

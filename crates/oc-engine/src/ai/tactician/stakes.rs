@@ -321,7 +321,7 @@ pub(crate) fn clock(b: &Battle, side: m::SideId) -> f64 {
 fn urgency(b: &Battle, side: m::SideId, theirs: Option<&m::Condition>) -> f64 {
     let limit = b.scenario.rounds.unwrap_or(ROUND_CAP);
     let on_clock = if b.scenario.rounds.is_some() { b.scenario.on_time_limit } else { m::Outcome::Draw };
-    let (deadline, stake) = match (on_clock, theirs.and_then(clock_win)) {
+    let (deadline, stake) = match (on_clock, theirs.and_then(|t| race::clock_deadline(b, side.other(), t))) {
         (_, Some(n)) if n <= limit => (n, 1.0),
         (m::Outcome::Win(s), _) if s == side => return 0.0,
         (m::Outcome::Win(_), _) => (limit, 1.0),
