@@ -34,7 +34,7 @@ use std::cell::RefCell;
 #[allow(clippy::expect_used)]
 mod tests;
 
-use crate::battle::{Battle, Tile, Turn, Undiced};
+use crate::battle::{Battle, Turn, Undiced};
 use crate::fx::FastMap;
 
 /// The decisions of a battle (each AI's own count) the book keeps: openings, not the battles'
@@ -85,7 +85,7 @@ pub(crate) struct Mind {
     /// Which AI (the tactician, the planner, `greedy`, `searcher`): each has entries of its own.
     pub kind: u8,
     pub prices: Vec<f64>,
-    pub last_seen: [Vec<Option<Tile>>; 2],
+    pub last_seen: [Vec<Option<super::tactician::Sighting>>; 2],
     pub swept: [Vec<u32>; 2],
     pub decisions: u64,
 }

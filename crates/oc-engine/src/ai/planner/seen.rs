@@ -4,10 +4,12 @@
 //! [`crate::battle::Sight::spots`]) where they stand, and the enemies it remembers where it last
 //! saw them (the tactician's memory, `Tactician::remember`: an enemy that stepped out of sight
 //! is sampled where it was seen, so it blocks and strikes in a playout as it could in the
-//! battle), when that tile is free in the copy. An enemy never seen is sampled too ([`Fog`]):
-//! each copy sets it, by the copy's own dice, on one of the tiles it could stand on for all the
-//! side knows (out of sight now, one its movement may enter, within its walk of the enemy's
-//! deployment zone in the moves it has had). Measured: taken off the copy instead, the
+//! battle), when that tile is free in the copy. Any other enemy is sampled ([`Fog`]): each
+//! copy sets it, by the copy's own dice, on one of the tiles it could stand on for all the side
+//! knows (out of sight now, one its movement may enter): within its walk of the tile it was last
+//! seen on in the rounds since, where it was seen (it is lost once that tile is seen without
+//! it, or another holds that tile), else of the enemy's deployment zone in the moves it has
+//! had. Measured: taken off the copy instead, the
 //! Woodcutter's Night watch searched a battle of four against the one raider in sight, stepped
 //! out to let the others strike it, and the raiders behind in the dark routed it.
 //!
@@ -23,6 +25,7 @@ use std::sync::Arc;
 
 use oc_model as m;
 
+use super::super::tactician::Sighting;
 use crate::battle::{neighbours, tile_index, Battle, Sight, State, TerrainSeen, Tile};
 use crate::Atom;
 
@@ -32,8 +35,8 @@ use crate::Atom;
 pub(super) struct Fog {
     /// What `side` sees now.
     sight: Sight,
-    /// Each enemy never seen (battle index), with the tiles a copy may set it on (by their
-    /// place in `sets`: enemies of one movement and one walk share them).
+    /// Each enemy out of sight not set where last seen (battle index), with the tiles a copy may
+    /// set it on (by their place in `sets`: enemies of one movement and one walk share them).
     unseen: Vec<(usize, usize)>,
     sets: Vec<Vec<Tile>>,
     /// What every copy holds before its dice place anyone: the enemies out of sight set where
@@ -46,47 +49,15 @@ pub(super) struct Fog {
 }
 
 impl Fog {
-    /// `side`'s view of `b` with `memory`: for each enemy out of sight and never seen, the tiles
-    /// out of sight that its movement may enter within `points * round` of walking from its
-    /// side's deployment zone (what it could have walked by now, at the most; those walks kept
-    /// in `walks`).
-    pub fn new(b: &Battle, side: m::SideId, memory: &[Option<Tile>], walks: &mut Walks) -> Fog {
+    /// `side`'s view of `b` with `memory`: each enemy out of sight set where it was last seen,
+    /// where that tile is free and it is not lost ([`Sighting::lost`]); each other one with the
+    /// tiles out of sight that its movement may enter within what it could have walked by now,
+    /// at the most: `points` a round from the tile it was last seen on, for the rounds since
+    /// (that one included), or, never seen (or with no such tile), `points * round` from its
+    /// side's deployment zone (those walks kept in `walks`).
+    pub fn new(b: &Battle, side: m::SideId, memory: &[Option<Sighting>], walks: &mut Walks) -> Fog {
         let sight = b.sight(side);
         let (mut unseen, mut sets) = (Vec::new(), Vec::new());
-        if sight.fogged() {
-            let zone = crate::battle::zone_tiles(&b.scenario, &b.map, side.other()).to_vec();
-            walks.check(b);
-            let mut walked: Vec<(Atom, Arc<[i64]>)> = Vec::new();
-            // The tile sets made, by movement and allowance.
-            let mut made: Vec<(Atom, i64, usize)> = Vec::new();
-            for (k, u) in b.units.iter().enumerate() {
-                let never = memory.get(k).copied().flatten().is_none();
-                if u.side == side || u.state != State::Ready || sight.spots(k, u.pos) || !never {
-                    continue;
-                }
-                let Ok((points, kind, _)) = b.mobility(k) else { continue };
-                if !walked.iter().any(|(w, _)| *w == kind) {
-                    walked.push((kind, walks.from(b, &kind, &zone)));
-                }
-                let allowance = points.max(0).saturating_mul(i64::from(b.round.max(1)));
-                if let Some((_, _, set)) = made.iter().find(|(w, a, _)| *w == kind && *a == allowance) {
-                    unseen.push((k, *set));
-                    continue;
-                }
-                let Some((_, cost)) = walked.iter().find(|(w, _)| *w == kind) else { continue };
-                let width = b.map.width.max(1);
-                let tiles: Vec<Tile> = cost
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, c)| **c <= allowance)
-                    .map(|(i, _)| (i as i64 % width, i as i64 / width))
-                    .filter(|t| !sight.sees(*t))
-                    .collect();
-                made.push((kind, allowance, sets.len()));
-                unseen.push((k, sets.len()));
-                sets.push(tiles);
-            }
-        }
         let (mut placed, mut held, mut off) = (Vec::new(), Vec::new(), Vec::new());
         if sight.fogged() {
             held = b
@@ -96,20 +67,80 @@ impl Fog {
                 .filter(|(k, u)| u.state == State::Ready && (u.side == side || sight.spots(*k, u.pos)))
                 .map(|(_, u)| u.pos)
                 .collect();
+            let zone = crate::battle::zone_tiles(&b.scenario, &b.map, side.other()).to_vec();
+            walks.check(b);
+            // The tile sets made, by movement, the tile walked from (none: the zone) and
+            // allowance.
+            let mut made: Vec<(Atom, Option<Tile>, i64, usize)> = Vec::new();
             for (k, u) in b.units.iter().enumerate() {
-                if u.side != side && u.state == State::Ready && !sight.spots(k, u.pos) {
-                    if let Some(t) = memory.get(k).copied().flatten().filter(|t| !held.contains(t)) {
-                        placed.push((k, t));
-                        held.push(t);
-                        continue;
-                    }
-                    off.push(k);
+                if u.side == side || u.state != State::Ready || sight.spots(k, u.pos) {
+                    continue;
                 }
+                let seen = memory.get(k).copied().flatten();
+                if let Some(s) = seen.filter(|s| !s.lost && !held.contains(&s.tile)) {
+                    placed.push((k, s.tile));
+                    held.push(s.tile);
+                    continue;
+                }
+                off.push(k);
+                let Ok((points, kind, _)) = b.mobility(k) else { continue };
+                let points = points.max(0);
+                let mut made = Made { made: &mut made, sets: &mut sets, walks: &mut *walks, zone: &zone };
+                // Seen: from that tile, for the rounds since (it may have moved in that one
+                // after it was seen).
+                let near = seen.map(|s| {
+                    let rounds = b.round.saturating_sub(s.round).saturating_add(1);
+                    made.set(b, &sight, &kind, Some(s.tile), points.saturating_mul(i64::from(rounds)))
+                });
+                // Where none of those tiles is out of sight (it walked further than its
+                // movement reads, or stands hidden), as if never seen.
+                let at = match near.filter(|at| made.sets.get(*at).is_some_and(|t| !t.is_empty())) {
+                    Some(at) => at,
+                    None => made.set(b, &sight, &kind, None, points.saturating_mul(i64::from(b.round.max(1)))),
+                };
+                unseen.push((k, at));
             }
         }
         Fog { sight, unseen, sets, placed, held, off }
     }
 }
+
+/// The tile sets `Fog::new` made (by movement, the tile walked from, none for the enemy's
+/// deployment zone, and allowance, with their place in `sets`).
+struct Made<'a> {
+    made: &'a mut Vec<(Atom, Option<Tile>, i64, usize)>,
+    sets: &'a mut Vec<Vec<Tile>>,
+    walks: &'a mut Walks,
+    zone: &'a [Tile],
+}
+
+impl Made<'_> {
+    /// The place in `sets` of the tiles out of `sight` that movement `kind` reaches within
+    /// `allowance` from `from` (none: the zone), made where not made yet.
+    fn set(&mut self, b: &Battle, sight: &Sight, kind: &Atom, from: Option<Tile>, allowance: i64) -> usize {
+        if let Some((.., at)) = self.made.iter().find(|(w, f, a, _)| w == kind && *f == from && *a == allowance) {
+            return *at;
+        }
+        let cost = match from {
+            Some(t) => self.walks.from(b, kind, &[t]),
+            None => self.walks.from(b, kind, self.zone),
+        };
+        let width = b.map.width.max(1);
+        let tiles: Vec<Tile> = cost
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c <= allowance)
+            .map(|(i, _)| (i as i64 % width, i as i64 / width))
+            .filter(|t| !sight.sees(*t))
+            .collect();
+        self.made.push((kind.clone(), from, allowance, self.sets.len()));
+        self.sets.push(tiles);
+        self.sets.len() - 1
+    }
+}
+
+/// The most walks [`Walks`] keeps.
+const WALKS_KEPT: usize = 64;
 
 /// [`walk`]s kept from one decision to the next, by movement type and the tiles walked from,
 /// while the terrain stands (all else they read is the battle's engine and map size): an
@@ -134,6 +165,11 @@ impl Walks {
             return costs.clone();
         }
         let costs: Arc<[i64]> = walk(b, kind, from).into();
+        // Walks from where enemies were last seen come and go: the oldest makes room past
+        // `WALKS_KEPT` (what a walk is does not depend on which are kept).
+        if self.kept.len() >= WALKS_KEPT {
+            self.kept.remove(0);
+        }
         self.kept.push((kind.to_string(), from.to_vec(), costs.clone()));
         costs
     }

@@ -74,3 +74,34 @@ fn by_initiative_the_searchers_taker_weighs_greedys_turn_against_the_tacticians(
     assert!(searched[0] >= 4, "the company's turns searched: {}", searched[0]);
     assert_eq!(searched[1], 0, "the guard plays the tactician's turn");
 }
+
+/// Under fog, an enemy lost (the tile it was last seen on in sight since, without it) is set by
+/// each copy on a tile out of sight within its walk of that tile in the rounds since (that one
+/// included), not on any tile it could have walked to from its deployment zone: where the side
+/// saw it tells where it may be.
+#[test]
+fn a_lost_enemy_is_looked_for_near_where_it_was_last_seen() {
+    use super::seen::{Fog, Seen, Walks};
+    use crate::ai::tactician::Sighting;
+    let rows = ["...................."; 7];
+    let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
+    let (engine, map) = crate::testing::duel(&rows, "", "    fog vision 2\n", units);
+    let s = &engine.rules.scenarios[0];
+    let [a, d] = crate::testing::armies(&engine);
+    let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 1)][..]], 3).expect("the battle starts");
+    b.state.round = 4;
+    let (points, ..) = b.mobility(1).expect("the foe moves");
+    let sight = b.sight(oc_model::SideId::Attacker);
+    let last = (8, 5);
+    let near = |t: (i64, i64)| (t.0 - last.0).abs() + (t.1 - last.1).abs() <= points * 2;
+    let placed = |memory: &[Option<Sighting>]| -> Vec<(i64, i64)> {
+        let fog = Fog::new(&b, oc_model::SideId::Attacker, memory, &mut Walks::default());
+        (0..32).map(|seed| Seen::fork(&b, &fog, seed, None).copy.state.units[1].pos).collect()
+    };
+    let lost = placed(&[None, Some(Sighting { tile: last, round: 3, lost: true })]);
+    assert!(lost.iter().all(|t| near(*t) && !sight.sees(*t)), "{points} a round from {last:?}: {lost:?}");
+    assert!(lost.iter().any(|t| *t != lost[0]), "sampled: {lost:?}");
+    // Never seen, it may stand anywhere it could have walked to from its zone by now.
+    let never = placed(&[None, None]);
+    assert!(never.iter().any(|t| !near(*t)), "{never:?}");
+}

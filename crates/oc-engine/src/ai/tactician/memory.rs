@@ -7,6 +7,17 @@ use oc_model as m;
 use super::{recall, Tactician};
 use crate::battle::{Battle, State, Tile};
 
+/// Where a side last saw an enemy, in which round (`Battle::round`), and whether it is lost:
+/// that tile was in sight since, without it. A lost enemy is no longer aimed at where it was
+/// seen, but the copies the planner plays ahead on set it within a walk of that tile in the
+/// rounds since (`planner/seen.rs`), not anywhere it could have walked from its deployment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Sighting {
+    pub tile: Tile,
+    pub round: u32,
+    pub lost: bool,
+}
+
 impl Tactician {
     /// What it carries into a decision in `b` that its turn reads ([`recall::Mind`]): the
     /// units' prices and what the side to act sees now noted, as the decision notes them first
@@ -26,8 +37,8 @@ impl Tactician {
     }
 
     /// Under fog: notes where `side` sees each enemy now, and returns where the enemies it does
-    /// not see were last seen. An enemy routed, or not on the tile it was last seen on when that
-    /// tile is in sight, is forgotten. Notes too the round each tile in sight was seen, and
+    /// not see were last seen. An enemy routed is forgotten; one not on the tile it was last seen
+    /// on when that tile is in sight is lost (not returned, [`Sighting::lost`]). Notes too the round each tile in sight was seen, and
     /// returns the open tiles out of sight that were seen longest ago (or never), with that
     /// round plus one (0: never): where to sweep for an enemy neither seen nor remembered.
     /// Nothing without fog.
@@ -68,11 +79,13 @@ impl Tactician {
             if u.side == side || u.state != State::Ready {
                 *slot = None;
             } else if sight.spots(k, u.pos) {
-                *slot = Some(u.pos);
-            } else if slot.is_some_and(|t| sight.sees(t)) {
-                *slot = None;
-            } else if let Some(t) = *slot {
-                out.push(t);
+                *slot = Some(Sighting { tile: u.pos, round: b.round, lost: false });
+            } else if let Some(s) = slot.as_mut().filter(|s| !s.lost) {
+                if sight.sees(s.tile) {
+                    s.lost = true;
+                } else {
+                    out.push(s.tile);
+                }
             }
         }
         (out, oldest.map(|o| (o, unswept)))
@@ -80,7 +93,7 @@ impl Tactician {
 
     /// Under fog: where `side` last saw each enemy out of sight, by battle index, as of its last
     /// decision (`Tactician::remember`); empty without fog.
-    pub(crate) fn memory(&self, side: m::SideId) -> &[Option<Tile>] {
+    pub(crate) fn memory(&self, side: m::SideId) -> &[Option<Sighting>] {
         self.last_seen.get(usize::from(side == m::SideId::Defender)).map_or(&[], Vec::as_slice)
     }
 }
