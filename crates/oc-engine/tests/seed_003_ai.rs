@@ -148,3 +148,23 @@ fn the_ais_divide_a_unit_whose_whole_blow_is_more_than_its_target_can_take() {
         }
     }
 }
+
+#[test]
+fn a_routing_unit_leaves_its_sides_activation_to_a_steady_one() {
+    // "Failing a Courage roll causes a unit to rout": a routing unit only flees or rallies.
+    // Where its side picks which of its units acts (the roll-off's initiative), the tactician
+    // and the planner spend the activation on the steady brave across the field, not on the
+    // routing one beside the wounded foe, whose plan (its blow at the foe) it could not strike:
+    // planned as a steady unit, the routing brave won the activation and rallied.
+    let armies = "army A for Arena attacker { unit Routing: Savage { items Shortsword } unit Steady: Savage { items Shortsword } }\n\
+                  army D for Arena defender { unit Foe: Savage { items Shortsword } }";
+    let (engine, map) = compiled(field::OPEN, "advanced courage", "", armies);
+    let mut b = ready(&engine, &map, [&[(8, 2), (0, 0)], &[(9, 2)]], &[]);
+    b.state.units[0].morale.routing = true;
+    b.state.units[2].hp = 1;
+    assert!(b.routing(0) && !b.routing(1));
+    for ai in ["tactician", "planner"] {
+        let t = choice(ai, &b);
+        assert_eq!(t.unit, 1, "{ai}: {t:?}");
+    }
+}

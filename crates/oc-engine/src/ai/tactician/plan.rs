@@ -145,6 +145,12 @@ impl<'v, 'e> Decision<'v, 'e> {
     pub(super) fn prepare(&mut self, i: usize, cache: &mut Forecasts) -> Option<Prepared> {
         let b = self.battle();
         let u = b.units.get(i)?;
+        // A routing unit only flees or rallies (`ai::answer`): no plan of attacks or moves it
+        // cannot make outranks another unit's. (Planned as a steady unit, it won a roll-off's
+        // activation with a blow it could not strike, and spent it on a rally.)
+        if b.routing(i) {
+            return None;
+        }
         // The unit as it acts, built once: its mobility, whether it can and must attack.
         let acting = b.loadout_of(i, true)?;
         let acting_unit = b.engine.unit(&acting, &[]).ok()?;

@@ -51,7 +51,7 @@ pub(super) fn worth_to_enemy((worth, max_hp): (f64, i64), (damage, routed): (f64
     standing * loss(worth, max_hp, damage, routed) - regard() * own
 }
 
-/// A unit's material: its worth, three tenths for its HP and seven for standing at all.
+/// A unit's material: its worth, a share for its HP (`HP_SHARE`) and the rest for standing at all.
 pub(super) fn loss(worth: f64, max_hp: i64, damage: f64, routed: f64) -> f64 {
     worth * (super::HP_SHARE * damage / max_hp.max(1) as f64 + (1.0 - super::HP_SHARE) * routed)
 }
