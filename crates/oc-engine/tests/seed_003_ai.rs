@@ -156,7 +156,8 @@ fn a_routing_unit_leaves_its_sides_activation_to_a_steady_one() {
     // and the planner spend the activation on the steady brave across the field, not on the
     // routing one beside the wounded foe, whose plan (its blow at the foe) it could not strike:
     // planned as a steady unit, the routing brave won the activation and rallied.
-    let armies = "army A for Arena attacker { unit Routing: Savage { items Shortsword } unit Steady: Savage { items Shortsword } }\n\
+    let armies =
+        "army A for Arena attacker { unit Routing: Savage { items Shortsword } unit Steady: Savage { items Shortsword } }\n\
                   army D for Arena defender { unit Foe: Savage { items Shortsword } }";
     let (engine, map) = compiled(field::OPEN, "advanced courage", "", armies);
     let mut b = ready(&engine, &map, [&[(8, 2), (0, 0)], &[(9, 2)]], &[]);

@@ -33,6 +33,7 @@ mod memo;
 pub mod planner;
 mod recall;
 mod shelf;
+mod sighting;
 mod tactician;
 
 use oc_model as m;

@@ -85,7 +85,7 @@ pub(crate) struct Mind {
     /// Which AI (the tactician, the planner, `greedy`, `searcher`): each has entries of its own.
     pub kind: u8,
     pub prices: Vec<f64>,
-    pub last_seen: [Vec<Option<super::tactician::Sighting>>; 2],
+    pub last_seen: [Vec<Option<super::sighting::Sighting>>; 2],
     pub swept: [Vec<u32>; 2],
     pub decisions: u64,
 }

@@ -81,8 +81,7 @@ impl Leaf {
         let seizers: Vec<usize> = (0..b.units.len()).filter(|k| b.on_board(*k) && verbs.get(*k).is_some_and(takes)).collect();
         if crate::ai::free_to_wait(&b.scenario, side) {
             let worth = prices.to_vec();
-            let mut leaf =
-                Leaf {
+            let mut leaf = Leaf {
                 side,
                 worth,
                 verbs,
@@ -148,7 +147,8 @@ impl Leaf {
                 // region, each as a taker that could stand on them by the clock.
                 // The round the hold is made in: the rounds held in a row so far and those to
                 // come make `rounds` (a break starts the count again).
-                let deadline = b.round.saturating_add(rounds.saturating_sub(b.held_rounds(*holder, region))).saturating_sub(1).min(limit);
+                let deadline =
+                    b.round.saturating_add(rounds.saturating_sub(b.held_rounds(*holder, region))).saturating_sub(1).min(limit);
                 let objective = |side| Objective { side, verb: m::Verb::Seize, tiles: free.clone(), needed: 1, deadline };
                 let objectives = [objective(holder.other()), objective(*holder)];
                 let stand = vec![vec![Some(m::Verb::Seize)]; b.units.len()];
@@ -334,7 +334,8 @@ mod tests {
         let (engine, map) = field(source, exit);
         let s = &engine.rules.scenarios[0];
         let [a, d] = crate::testing::armies(&engine);
-        let b = Battle::new(&engine, s, &map, [a, d], [&[(0, 0), (0, 1), (0, 2)][..], &[(8, 0)][..]], 3).expect("the battle starts");
+        let b =
+            Battle::new(&engine, s, &map, [a, d], [&[(0, 0), (0, 1), (0, 2)][..], &[(8, 0)][..]], 3).expect("the battle starts");
         let mut at_exit = b.fork(None);
         at_exit.state.units[0].pos = (7, 2);
         let mut escaped = at_exit.fork(None);

@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use oc_model as m;
 
-use super::super::tactician::Sighting;
+use crate::ai::sighting::Sighting;
 use crate::battle::{neighbours, tile_index, Battle, Sight, State, TerrainSeen, Tile};
 use crate::Atom;
 
@@ -133,7 +133,7 @@ impl Made<'_> {
             .map(|(i, _)| (i as i64 % width, i as i64 / width))
             .filter(|t| !sight.sees(*t))
             .collect();
-        self.made.push((kind.clone(), from, allowance, self.sets.len()));
+        self.made.push((*kind, from, allowance, self.sets.len()));
         self.sets.push(tiles);
         self.sets.len() - 1
     }

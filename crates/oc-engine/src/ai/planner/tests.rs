@@ -82,7 +82,7 @@ fn by_initiative_the_searchers_taker_weighs_greedys_turn_against_the_tacticians(
 #[test]
 fn a_lost_enemy_is_looked_for_near_where_it_was_last_seen() {
     use super::seen::{Fog, Seen, Walks};
-    use crate::ai::tactician::Sighting;
+    use crate::ai::sighting::Sighting;
     let rows = ["...................."; 7];
     let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
     let (engine, map) = crate::testing::duel(&rows, "", "    fog vision 2\n", units);

@@ -5,18 +5,8 @@
 use oc_model as m;
 
 use super::{recall, Tactician};
+use crate::ai::sighting::Sighting;
 use crate::battle::{Battle, State, Tile};
-
-/// Where a side last saw an enemy, in which round (`Battle::round`), and whether it is lost:
-/// that tile was in sight since, without it. A lost enemy is no longer aimed at where it was
-/// seen, but the copies the planner plays ahead on set it within a walk of that tile in the
-/// rounds since (`planner/seen.rs`), not anywhere it could have walked from its deployment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Sighting {
-    pub tile: Tile,
-    pub round: u32,
-    pub lost: bool,
-}
 
 impl Tactician {
     /// What it carries into a decision in `b` that its turn reads ([`recall::Mind`]): the

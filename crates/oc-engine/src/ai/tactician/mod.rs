@@ -57,7 +57,6 @@ use kept_units::{KeptOurs, KeptTargets, KeptWeapons, PreyArms};
 use stakes::{prices, Stakes};
 use threat::{Blow, Later, Target, ThreatMap};
 pub(super) use walks::Walks;
-pub(crate) use memory::Sighting;
 
 /// The tactician, as the battle's [`Controller`]. Use one per battle: it keeps the forecasts it
 /// has worked out with that battle's engine, and the units' prices. Dropped, it leaves what of
@@ -82,7 +81,7 @@ pub struct Tactician {
     /// Each unit's weapons, kept between decisions by what they are read from (`KeptWeapons`).
     weapons: KeptWeapons,
     /// Under fog, by side: where each enemy was last seen (`Tactician::remember`).
-    last_seen: [Vec<Option<Sighting>>; 2],
+    last_seen: [Vec<Option<super::sighting::Sighting>>; 2],
     /// Under fog, by side and tile (row by row): the round it was last in sight, plus one (0:
     /// never), for the sweep (`Tactician::remember`).
     swept: [Vec<u32>; 2],
