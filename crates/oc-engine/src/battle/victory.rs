@@ -28,6 +28,11 @@ impl Battle<'_> {
         self.holds_when(c, side, false)
     }
 
+    /// The tiles `side` has razed (`raze`), in the order razed.
+    pub(crate) fn razed_by(&self, side: m::SideId) -> impl Iterator<Item = super::Tile> + '_ {
+        self.state.razed.iter().filter(move |(s, ..)| *s == side).map(|(.., t)| *t)
+    }
+
     /// The rounds in a row `side` has held `region` (no enemy of its on the region at a round's
     /// end), as `defend ... for N rounds` counts them.
     pub fn held_rounds(&self, side: m::SideId, region: &str) -> u32 {

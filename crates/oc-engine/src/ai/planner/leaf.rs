@@ -191,8 +191,9 @@ impl Leaf {
         v
     }
 
-    /// Our objectives' progress less the enemy's: for each, the takings done (units escaped)
-    /// and the takers' chances to make the rest in time, as a share of the takings needed.
+    /// Our objectives' progress less the enemy's: for each, the takings done (units escaped,
+    /// tiles razed) and the takers' chances to make the rest in time, as a share of the takings
+    /// needed.
     fn race(&self, b: &Battle, walks: &mut Walks) -> f64 {
         if self.objectives.is_empty() {
             return 0.0;
@@ -201,10 +202,7 @@ impl Leaf {
         let takers = race::takers(b, &self.objectives, &self.verbs, walks);
         let mut each = Vec::with_capacity(self.objectives.len());
         for (o, obj) in self.objectives.iter().enumerate() {
-            let done = match obj.verb {
-                m::Verb::Escape => b.units.iter().filter(|u| u.side == obj.side && u.state == State::Escaped).count() as u32,
-                _ => 0,
-            };
+            let done = race::done(b, obj);
             let needed = obj.needed.max(1);
             let open = needed.saturating_sub(done);
             let chance: f64 = takers.iter().filter(|t| t.objective == o).map(|t| t.share * t.chance()).sum();
@@ -426,5 +424,36 @@ mod tests {
         let side = m::SideId::Attacker;
         let (waiting, done) = (worth(&b, side, b.fork(None)), worth(&b, side, acted));
         assert!(done < waiting - 1.0, "to act {waiting}, acted {done}");
+    }
+
+    /// `raze 2 in "houses"`: a copy where the saboteur has razed one house is worth more to its
+    /// side than the one before it did, the saboteur a step from both. (With no tile razed
+    /// counted done, and the razed house still one the saboteur could raze, the two were worth
+    /// the same.)
+    #[test]
+    fn a_house_razed_is_half_the_work_done() {
+        let source = "scenario Field {\n    map \"field.map.toml\"\n    rounds 9 then defender\n\
+                      attacker { zone \"a\" war_chest 99999 units 1..4 grant Saboteur to 1 win raze 2 in \"houses\" }\n\
+                      defender { zone \"d\" war_chest 99999 units 1..4 win survive 9 rounds }\n}\n\
+                      army A for Field attacker { unit Axe: Fighter { items IronAxe tags Saboteur } }\n\
+                      army D for Field defender { unit Watch: Fighter { items IronAxe } }\n";
+        let houses = "[[regions]]\nname = \"houses\"\nkind = \"raze\"\nside = \"attacker\"\ntiles = [[5, 0], [5, 2]]\n";
+        let (engine, map) = field(source, houses);
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let mut b = Battle::new(&engine, s, &map, [a, d], [&[(0, 1)][..], &[(8, 2)][..]], 3).expect("the battle starts");
+        b.state.units[0].pos = (5, 1);
+        let mut razed = b.fork(None);
+        let raze = crate::battle::Act::Special { verb: m::Verb::Raze, target: None, tile: Some((5, 0)), from: None };
+        if razed.to_act != m::SideId::Attacker {
+            razed.turn(crate::battle::Turn { unit: 1, ..Default::default() }).expect("the watch waits");
+        }
+        razed
+            .turn(crate::battle::Turn { unit: 0, to: Some((5, 0)), act: raze, ..Default::default() })
+            .expect("the house is razed");
+        assert_eq!(razed.razed_by(m::SideId::Attacker).count(), 1);
+        let side = m::SideId::Attacker;
+        let (before, after) = (worth(&b, side, b.fork(None)), worth(&b, side, razed));
+        assert!(after > before + 1.0, "before {before}, one razed {after}");
     }
 }

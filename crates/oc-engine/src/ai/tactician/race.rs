@@ -212,6 +212,16 @@ impl Taker {
     }
 }
 
+/// The takings of `obj` done: its side's units escaped (an escape), the tiles of it its side
+/// razed (a raze); none for a seizure (one ends the battle).
+pub(in crate::ai) fn done(b: &Battle, obj: &Objective) -> u32 {
+    match obj.verb {
+        m::Verb::Escape => b.units.iter().filter(|u| u.side == obj.side && u.state == State::Escaped).count() as u32,
+        m::Verb::Raze => b.razed_by(obj.side).filter(|t| obj.tiles.contains(t)).count() as u32,
+        _ => 0,
+    }
+}
+
 /// Every unit standing that can take an objective of `objectives`, with its share and eta.
 pub(crate) fn takers<V: AsRef<[Option<m::Verb>]>>(
     b: &Battle,
@@ -222,11 +232,19 @@ pub(crate) fn takers<V: AsRef<[Option<m::Verb>]>>(
     let mut out = Vec::new();
     for (o, obj) in objectives.iter().enumerate() {
         let left = f64::from(obj.deadline.saturating_sub(b.round)) + 1.0;
-        let done = match obj.verb {
-            m::Verb::Escape => b.units.iter().filter(|u| u.side == obj.side && u.state == State::Escaped).count() as u32,
-            _ => 0,
+        let needed = obj.needed.saturating_sub(done(b, obj)).max(1);
+        // A tile razed is razed no more: the takers walk to those still standing.
+        let standing: Vec<Tile>;
+        let tiles = if obj.verb == m::Verb::Raze {
+            let razed: Vec<Tile> = b.razed_by(obj.side).collect();
+            standing = obj.tiles.iter().copied().filter(|t| !razed.contains(t)).collect();
+            &standing
+        } else {
+            &obj.tiles
         };
-        let needed = obj.needed.saturating_sub(done).max(1);
+        if tiles.is_empty() {
+            continue;
+        }
         let mut found = Vec::new();
         for (k, u) in b.units.iter().enumerate() {
             if u.side != obj.side
@@ -236,7 +254,7 @@ pub(crate) fn takers<V: AsRef<[Option<m::Verb>]>>(
                 continue;
             }
             let Ok((points, kind, _)) = b.mobility(k) else { continue };
-            let guide = walks.guide(b, &kind, &obj.tiles);
+            let guide = walks.guide(b, &kind, tiles);
             let Some(cost) = guide.at(u.pos) else { continue };
             let eta = cost as f64 / points.max(1) as f64;
             found.push((k, eta, u.activated));
