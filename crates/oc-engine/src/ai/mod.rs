@@ -335,8 +335,8 @@ pub(crate) fn win_parts<'b>(b: &'b Battle, side: m::SideId, pick: &dyn Fn(&m::Co
     out
 }
 
-/// The region tiles a side's condition asks it to reach with `kind` (`seize`, `escape`, `raze`,
-/// `defend`).
+/// The region tiles a side's condition asks it to reach with `kind` (`seize`, `escape`, `raze`:
+/// those it has not razed yet, `defend`).
 fn objective_tiles(b: &Battle, side: m::SideId, kind: &str) -> Vec<Tile> {
     fn region<'c>(c: &'c m::Condition, kind: &str) -> Option<&'c str> {
         match c {
@@ -347,11 +347,14 @@ fn objective_tiles(b: &Battle, side: m::SideId, kind: &str) -> Vec<Tile> {
             _ => None,
         }
     }
+    // A tile razed is razed no more: no goal.
+    let razed: Vec<Tile> = if kind == "raze" { b.razed_by(side).collect() } else { Vec::new() };
     win_parts(b, side, &|c| region(c, kind).is_some())
         .into_iter()
         .filter_map(|c| region(c, kind))
         .filter_map(|n| b.map.region(n))
         .flat_map(|r| r.tiles.iter().copied())
+        .filter(|t| !razed.contains(t))
         .collect()
 }
 

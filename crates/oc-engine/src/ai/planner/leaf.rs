@@ -456,4 +456,36 @@ mod tests {
         let (before, after) = (worth(&b, side, b.fork(None)), worth(&b, side, razed));
         assert!(after > before + 1.0, "before {before}, one razed {after}");
     }
+
+    /// `raze 2 in "houses"`: the tactician's saboteur, standing on the house it razed, walks
+    /// toward the other one, more than a move away. (Its guide led to the houses razed too: it
+    /// stood on one, every step off it lowered its chance, and it stayed on the rubble.)
+    #[test]
+    fn a_saboteur_leaves_the_house_it_razed_for_the_next() {
+        let source = "scenario Field {\n    map \"field.map.toml\"\n    rounds 9 then defender\n\
+                      attacker { zone \"a\" war_chest 99999 units 1..4 grant Saboteur to 1 win raze 2 in \"houses\" }\n\
+                      defender { zone \"d\" war_chest 99999 units 1..4 win survive 9 rounds }\n}\n\
+                      army A for Field attacker { unit Axe: Fighter { items IronAxe tags Saboteur } }\n\
+                      army D for Field defender { unit Watch: Fighter { items IronAxe } }\n";
+        let houses = "[[regions]]\nname = \"houses\"\nkind = \"raze\"\nside = \"attacker\"\ntiles = [[1, 0], [7, 2]]\n";
+        let (engine, map) = field(source, houses);
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let mut b = Battle::new(&engine, s, &map, [a, d], [&[(0, 0)][..], &[(8, 0)][..]], 3).expect("the battle starts");
+        let raze = crate::battle::Act::Special { verb: m::Verb::Raze, target: None, tile: Some((1, 0)), from: None };
+        if b.to_act != m::SideId::Attacker {
+            b.turn(crate::battle::Turn { unit: 1, ..Default::default() }).expect("the watch waits");
+        }
+        b.turn(crate::battle::Turn { unit: 0, to: Some((1, 0)), act: raze, ..Default::default() }).expect("the house is razed");
+        while b.to_act != m::SideId::Attacker || b.units[0].activated {
+            let k = b.may_act(b.to_act).first().copied().expect("a unit may act");
+            b.turn(crate::battle::Turn { unit: k, ..Default::default() }).expect("a wait");
+        }
+        let (points, ..) = b.mobility(0).expect("the saboteur moves");
+        assert!(7 - 1 + 2 > points, "the other house is more than a move away");
+        let turn = crate::battle::Controller::choose(&mut crate::ai::Tactician::default(), &b).expect("a turn");
+        let to = turn.to.unwrap_or(b.units[0].pos);
+        let far = |t: (i64, i64)| (t.0 - 7).abs() + (t.1 - 2).abs();
+        assert!(turn.unit == 0 && far(to) < far((1, 0)), "{turn:?}");
+    }
 }

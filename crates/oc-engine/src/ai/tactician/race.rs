@@ -222,6 +222,16 @@ pub(in crate::ai) fn done(b: &Battle, obj: &Objective) -> u32 {
     }
 }
 
+/// The tiles of `obj` still to take: for a raze, those its side has not razed (a tile razed is
+/// razed no more); else all of them.
+pub(in crate::ai) fn open_tiles(b: &Battle, obj: &Objective) -> Vec<Tile> {
+    if obj.verb != m::Verb::Raze {
+        return obj.tiles.clone();
+    }
+    let razed: Vec<Tile> = b.razed_by(obj.side).collect();
+    obj.tiles.iter().copied().filter(|t| !razed.contains(t)).collect()
+}
+
 /// Every unit standing that can take an objective of `objectives`, with its share and eta.
 pub(crate) fn takers<V: AsRef<[Option<m::Verb>]>>(
     b: &Battle,
@@ -233,15 +243,7 @@ pub(crate) fn takers<V: AsRef<[Option<m::Verb>]>>(
     for (o, obj) in objectives.iter().enumerate() {
         let left = f64::from(obj.deadline.saturating_sub(b.round)) + 1.0;
         let needed = obj.needed.saturating_sub(done(b, obj)).max(1);
-        // A tile razed is razed no more: the takers walk to those still standing.
-        let standing: Vec<Tile>;
-        let tiles = if obj.verb == m::Verb::Raze {
-            let razed: Vec<Tile> = b.razed_by(obj.side).collect();
-            standing = obj.tiles.iter().copied().filter(|t| !razed.contains(t)).collect();
-            &standing
-        } else {
-            &obj.tiles
-        };
+        let tiles = open_tiles(b, obj);
         if tiles.is_empty() {
             continue;
         }
@@ -254,7 +256,7 @@ pub(crate) fn takers<V: AsRef<[Option<m::Verb>]>>(
                 continue;
             }
             let Ok((points, kind, _)) = b.mobility(k) else { continue };
-            let guide = walks.guide(b, &kind, tiles);
+            let guide = walks.guide(b, &kind, &tiles);
             let Some(cost) = guide.at(u.pos) else { continue };
             let eta = cost as f64 / points.max(1) as f64;
             found.push((k, eta, u.activated));

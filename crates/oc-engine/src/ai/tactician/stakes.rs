@@ -227,10 +227,12 @@ impl Stakes {
         let mut barred = Vec::new();
         for (o, obj) in objectives.iter().enumerate().filter(|(_, o)| o.side != side) {
             let racing = || takers.iter().filter(|t| t.objective == o && t.chance() > 0.0);
-            let tiles = obj.tiles.len().max(1) as f64;
+            // The tiles still to take (not one razed already).
+            let open = race::open_tiles(b, obj);
+            let tiles = open.len().max(1) as f64;
             let now = super::RACE * WIN / racing().map(Taker::imminent).sum::<f64>().max(1.0) / tiles;
             let kept = super::RACE * WIN / racing().map(|k| k.share * k.chance()).sum::<f64>().max(1.0) / tiles;
-            for t in &obj.tiles {
+            for t in &open {
                 barred.extend(racing().map(|k| Bar {
                     tile: *t,
                     taker: k.unit,

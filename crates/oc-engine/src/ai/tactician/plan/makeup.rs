@@ -137,7 +137,8 @@ impl<'v, 'e> Decision<'v, 'e> {
         let steps = b.engine.rules.ruleset.turn.spend.is_some();
         for t in self.stakes.takers.iter().filter(|t| t.unit == i) {
             let Some(o) = self.stakes.objectives.get(t.objective) else { continue };
-            let guide = self.walks.guide(b, &kind, &o.tiles);
+            // (To the tiles still to take: not one razed already.)
+            let guide = self.walks.guide(b, &kind, &super::super::race::open_tiles(b, o));
             // The chance from where it stands, as `Decision::position` reads it for each tile.
             let from = super::super::race::chance_from(&guide, u.pos, points, t.left);
             race.push((guide, t.share, super::super::race::left_after_turn(t.left, steps), from));
