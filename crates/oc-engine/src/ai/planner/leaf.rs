@@ -21,9 +21,9 @@
 //!   or `defend ... for`, the rounds held so far counted), shared among the takings needed and
 //!   capped at one, each side's objectives made one as its condition makes its win of them
 //!   (`race::Tree`: `and` the mean, `or` the chance one is made: two ways to one win are not
-//!   worth two), times the battle's worth; ours counts for us, the enemy's against us. The clock is in that chance: a
-//!   taker too far to arrive before the deadline counts nothing, so a copy in which the rounds
-//!   run out on an objective loses its worth.
+//!   worth two), times the battle's worth; ours counts for us, the enemy's against us. The
+//!   clock is in that chance: a taker too far to arrive before the deadline counts nothing, so
+//!   a copy in which the rounds run out on an objective loses its worth.
 //! - The hold of every `defend R for N rounds` region still to be won by it (the rounds held so
 //!   far and those left reach N, as the tactician's `stakes` reads its ground to hold): the
 //!   holder's chance to keep the enemy off the region to the clock, times the battle's worth as
@@ -147,8 +147,7 @@ impl Leaf {
                 // region, each as a taker that could stand on them by the clock.
                 // The round the hold is made in: the rounds held in a row so far and those to
                 // come make `rounds` (a break starts the count again).
-                let deadline =
-                    b.round.saturating_add(rounds.saturating_sub(b.held_rounds(*holder, region))).saturating_sub(1).min(limit);
+                let deadline = race::hold_made(b.round, *rounds, b.held_rounds(*holder, region)).min(limit);
                 let objective = |side| Objective { side, verb: m::Verb::Seize, tiles: free.clone(), needed: 1, deadline };
                 let objectives = [objective(holder.other()), objective(*holder)];
                 let stand = vec![vec![Some(m::Verb::Seize)]; b.units.len()];
@@ -426,31 +425,46 @@ mod tests {
         assert!(done < waiting - 1.0, "to act {waiting}, acted {done}");
     }
 
+    /// The battle on the saboteur's field ([`houses`]), the saboteur (unit 0) and the watch
+    /// (unit 1) at `at`.
+    fn saboteur<'e>(engine: &'e crate::Engine, map: &oc_model::BattleMap, at: [(i64, i64); 2]) -> Battle<'e> {
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(engine);
+        Battle::new(engine, s, map, [a, d], [&at[..1], &at[1..]], 3).expect("the battle starts")
+    }
+
+    /// The saboteur's field: `raze 2 in "houses"` (on the tiles `houses`, TOML) against the
+    /// watch's `survive 9 rounds`; its rules and map.
+    fn houses(houses: &str) -> (crate::Engine, oc_model::BattleMap) {
+        let source = "scenario Field {\n    map \"field.map.toml\"\n    rounds 9 then defender\n\
+                      attacker { zone \"a\" war_chest 99999 units 1..4 grant Saboteur to 1 win raze 2 in \"houses\" }\n\
+                      defender { zone \"d\" war_chest 99999 units 1..4 win survive 9 rounds }\n}\n\
+                      army A for Field attacker { unit Axe: Fighter { items IronAxe tags Saboteur } }\n\
+                      army D for Field defender { unit Watch: Fighter { items IronAxe } }\n";
+        field(source, &format!("[[regions]]\nname = \"houses\"\nkind = \"raze\"\nside = \"attacker\"\ntiles = {houses}\n"))
+    }
+
+    /// The saboteur steps onto `house` and razes it (the watch waiting first, where it acts
+    /// first).
+    fn raze(b: &mut Battle, house: (i64, i64)) {
+        if b.to_act != m::SideId::Attacker {
+            b.turn(crate::battle::Turn { unit: 1, ..Default::default() }).expect("the watch waits");
+        }
+        let raze = crate::battle::Act::Special { verb: m::Verb::Raze, target: None, tile: Some(house), from: None };
+        b.turn(crate::battle::Turn { unit: 0, to: Some(house), act: raze, ..Default::default() }).expect("the house is razed");
+    }
+
     /// `raze 2 in "houses"`: a copy where the saboteur has razed one house is worth more to its
     /// side than the one before it did, the saboteur a step from both. (With no tile razed
     /// counted done, and the razed house still one the saboteur could raze, the two were worth
     /// the same.)
     #[test]
     fn a_house_razed_is_half_the_work_done() {
-        let source = "scenario Field {\n    map \"field.map.toml\"\n    rounds 9 then defender\n\
-                      attacker { zone \"a\" war_chest 99999 units 1..4 grant Saboteur to 1 win raze 2 in \"houses\" }\n\
-                      defender { zone \"d\" war_chest 99999 units 1..4 win survive 9 rounds }\n}\n\
-                      army A for Field attacker { unit Axe: Fighter { items IronAxe tags Saboteur } }\n\
-                      army D for Field defender { unit Watch: Fighter { items IronAxe } }\n";
-        let houses = "[[regions]]\nname = \"houses\"\nkind = \"raze\"\nside = \"attacker\"\ntiles = [[5, 0], [5, 2]]\n";
-        let (engine, map) = field(source, houses);
-        let s = &engine.rules.scenarios[0];
-        let [a, d] = crate::testing::armies(&engine);
-        let mut b = Battle::new(&engine, s, &map, [a, d], [&[(0, 1)][..], &[(8, 2)][..]], 3).expect("the battle starts");
+        let (engine, map) = houses("[[5, 0], [5, 2]]");
+        let mut b = saboteur(&engine, &map, [(0, 1), (8, 2)]);
         b.state.units[0].pos = (5, 1);
         let mut razed = b.fork(None);
-        let raze = crate::battle::Act::Special { verb: m::Verb::Raze, target: None, tile: Some((5, 0)), from: None };
-        if razed.to_act != m::SideId::Attacker {
-            razed.turn(crate::battle::Turn { unit: 1, ..Default::default() }).expect("the watch waits");
-        }
-        razed
-            .turn(crate::battle::Turn { unit: 0, to: Some((5, 0)), act: raze, ..Default::default() })
-            .expect("the house is razed");
+        raze(&mut razed, (5, 0));
         assert_eq!(razed.razed_by(m::SideId::Attacker).count(), 1);
         let side = m::SideId::Attacker;
         let (before, after) = (worth(&b, side, b.fork(None)), worth(&b, side, razed));
@@ -462,21 +476,9 @@ mod tests {
     /// stood on one, every step off it lowered its chance, and it stayed on the rubble.)
     #[test]
     fn a_saboteur_leaves_the_house_it_razed_for_the_next() {
-        let source = "scenario Field {\n    map \"field.map.toml\"\n    rounds 9 then defender\n\
-                      attacker { zone \"a\" war_chest 99999 units 1..4 grant Saboteur to 1 win raze 2 in \"houses\" }\n\
-                      defender { zone \"d\" war_chest 99999 units 1..4 win survive 9 rounds }\n}\n\
-                      army A for Field attacker { unit Axe: Fighter { items IronAxe tags Saboteur } }\n\
-                      army D for Field defender { unit Watch: Fighter { items IronAxe } }\n";
-        let houses = "[[regions]]\nname = \"houses\"\nkind = \"raze\"\nside = \"attacker\"\ntiles = [[1, 0], [7, 2]]\n";
-        let (engine, map) = field(source, houses);
-        let s = &engine.rules.scenarios[0];
-        let [a, d] = crate::testing::armies(&engine);
-        let mut b = Battle::new(&engine, s, &map, [a, d], [&[(0, 0)][..], &[(8, 0)][..]], 3).expect("the battle starts");
-        let raze = crate::battle::Act::Special { verb: m::Verb::Raze, target: None, tile: Some((1, 0)), from: None };
-        if b.to_act != m::SideId::Attacker {
-            b.turn(crate::battle::Turn { unit: 1, ..Default::default() }).expect("the watch waits");
-        }
-        b.turn(crate::battle::Turn { unit: 0, to: Some((1, 0)), act: raze, ..Default::default() }).expect("the house is razed");
+        let (engine, map) = houses("[[1, 0], [7, 2]]");
+        let mut b = saboteur(&engine, &map, [(0, 0), (8, 0)]);
+        raze(&mut b, (1, 0));
         while b.to_act != m::SideId::Attacker || b.units[0].activated {
             let k = b.may_act(b.to_act).first().copied().expect("a unit may act");
             b.turn(crate::battle::Turn { unit: k, ..Default::default() }).expect("a wait");

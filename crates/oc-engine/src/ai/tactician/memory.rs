@@ -27,10 +27,11 @@ impl Tactician {
     }
 
     /// Under fog: notes where `side` sees each enemy now, and returns where the enemies it does
-    /// not see were last seen. An enemy routed is forgotten; one not on the tile it was last seen
-    /// on when that tile is in sight is lost (not returned, [`Sighting::lost`]). Notes too the round each tile in sight was seen, and
-    /// returns the open tiles out of sight that were seen longest ago (or never), with that
-    /// round plus one (0: never): where to sweep for an enemy neither seen nor remembered.
+    /// not see were last seen. An enemy routed is forgotten; one not on the tile it was last
+    /// seen on when that tile is in sight is lost (not returned, [`Sighting::lost`]). Notes too
+    /// the round each tile in sight was seen, and returns the open tiles out of sight that were
+    /// seen longest ago (or never), with that round plus one (0: never): where to sweep for an
+    /// enemy neither seen nor remembered.
     /// Nothing without fog.
     pub(super) fn remember(
         &mut self,

@@ -13,6 +13,8 @@
 //! (for the takers within one move) what a unit standing on one of the region's tiles bars
 //! while it stands.
 
+use std::borrow::Cow;
+
 use oc_model as m;
 
 use super::Walks;
@@ -56,34 +58,35 @@ pub(in crate::ai) fn reach_chance(eta: f64, left: f64) -> f64 {
 }
 
 /// The round by which a condition of `side`'s wins on the clock (`survive N`, `defend ... for
-/// N`), if any.
+/// N`), if any, as the battle begins ([`clock_deadline`] in round 1, nothing held yet).
 pub(super) fn clock_win(c: &m::Condition) -> Option<u32> {
-    match c {
-        m::Condition::Survive { rounds } | m::Condition::Defend { rounds, .. } => Some(*rounds),
-        m::Condition::Or(a, b) => match (clock_win(a), clock_win(b)) {
-            (Some(x), Some(y)) => Some(x.min(y)),
-            (x, y) => x.or(y),
-        },
-        m::Condition::And(a, b) => clock_win(a).max(clock_win(b)),
-        _ => None,
-    }
+    clock_by(c, 1, &|_| 0)
 }
 
 /// The round by which `side`'s condition `c` wins on the clock in `b`, if any: `survive N`,
 /// round N; `defend R for N rounds`, the round the rounds held in a row so far and those to
-/// come make N (round N where the hold never broke; later where it did, since a break starts
-/// the count again).
+/// come make N ([`hold_made`]).
 pub(in crate::ai) fn clock_deadline(b: &Battle, side: m::SideId, c: &m::Condition) -> Option<u32> {
+    clock_by(c, b.round, &|region| b.held_rounds(side, region))
+}
+
+/// The round in which a hold of `rounds` rounds in a row is made, in round `round` with `held`
+/// held so far: round N where the hold never broke; later where it did, since a break starts
+/// the count again.
+pub(in crate::ai) fn hold_made(round: u32, rounds: u32, held: u32) -> u32 {
+    round.saturating_add(rounds.saturating_sub(held)).saturating_sub(1)
+}
+
+/// [`clock_deadline`] in round `round`, with `held` the rounds in a row each region was held.
+fn clock_by(c: &m::Condition, round: u32, held: &dyn Fn(&str) -> u32) -> Option<u32> {
     match c {
         m::Condition::Survive { rounds } => Some(*rounds),
-        m::Condition::Defend { region, rounds } => {
-            Some(b.round.saturating_add(rounds.saturating_sub(b.held_rounds(side, region))).saturating_sub(1))
-        }
-        m::Condition::Or(a, x) => match (clock_deadline(b, side, a), clock_deadline(b, side, x)) {
+        m::Condition::Defend { region, rounds } => Some(hold_made(round, *rounds, held(region))),
+        m::Condition::Or(a, x) => match (clock_by(a, round, held), clock_by(x, round, held)) {
             (Some(p), Some(q)) => Some(p.min(q)),
             (p, q) => p.or(q),
         },
-        m::Condition::And(a, x) => clock_deadline(b, side, a).max(clock_deadline(b, side, x)),
+        m::Condition::And(a, x) => clock_by(a, round, held).max(clock_by(x, round, held)),
         _ => None,
     }
 }
@@ -223,13 +226,13 @@ pub(in crate::ai) fn done(b: &Battle, obj: &Objective) -> u32 {
 }
 
 /// The tiles of `obj` still to take: for a raze, those its side has not razed (a tile razed is
-/// razed no more); else all of them.
-pub(in crate::ai) fn open_tiles(b: &Battle, obj: &Objective) -> Vec<Tile> {
-    if obj.verb != m::Verb::Raze {
-        return obj.tiles.clone();
+/// razed no more); else all of them (borrowed: the tactician asks for each taker it weighs).
+pub(in crate::ai) fn open_tiles<'o>(b: &Battle, obj: &'o Objective) -> Cow<'o, [Tile]> {
+    let razed: Vec<Tile> = if obj.verb == m::Verb::Raze { b.razed_by(obj.side).collect() } else { Vec::new() };
+    if razed.is_empty() {
+        return Cow::Borrowed(&obj.tiles);
     }
-    let razed: Vec<Tile> = b.razed_by(obj.side).collect();
-    obj.tiles.iter().copied().filter(|t| !razed.contains(t)).collect()
+    Cow::Owned(obj.tiles.iter().copied().filter(|t| !razed.contains(t)).collect())
 }
 
 /// Every unit standing that can take an objective of `objectives`, with its share and eta.

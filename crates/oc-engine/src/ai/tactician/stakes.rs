@@ -232,7 +232,7 @@ impl Stakes {
             let tiles = open.len().max(1) as f64;
             let now = super::RACE * WIN / racing().map(Taker::imminent).sum::<f64>().max(1.0) / tiles;
             let kept = super::RACE * WIN / racing().map(|k| k.share * k.chance()).sum::<f64>().max(1.0) / tiles;
-            for t in &open {
+            for t in open.iter() {
                 barred.extend(racing().map(|k| Bar {
                     tile: *t,
                     taker: k.unit,
