@@ -436,7 +436,7 @@ impl Planner {
         let memory = self.tactician.memory(side).to_vec();
         let fog = Fog::new(b, side, &memory, &mut self.fog_walks);
         let first = Seen::fork(b, &fog, 0, None);
-        let leaf = Leaf::new(&first.copy, side, &prices, &mut self.walks);
+        let leaf = Leaf::new(&first.copy, side, &prices, &memory, &mut self.walks);
         // Each copy is forked into the last one done with (its buffers used again).
         let mut spare = Some(first.copy);
         let fallback = ranked.first().map(|(_, t)| t.clone());

@@ -38,9 +38,10 @@
 use oc_model as m;
 
 use super::seen::Seen;
+use crate::ai::sighting::Sighting;
 use crate::ai::tactician::race::{self, Objective};
 use crate::ai::tactician::stakes::{self, Stakes, WIN};
-use crate::ai::tactician::{Walks, HP_SHARE, RACE};
+use crate::ai::tactician::{self, Walks, HP_SHARE, RACE};
 use crate::battle::{Battle, State, Tile, ROUND_CAP};
 
 /// What the leaf reads, worked out once per decision on the battle as the side sees it.
@@ -73,8 +74,10 @@ pub(super) struct Leaf {
 const PRESS: f64 = 3.0;
 
 impl Leaf {
-    /// The leaf for `side` deciding in `b` (the seen copy), with the units' prices.
-    pub fn new(b: &Battle, side: m::SideId, prices: &[f64], walks: &mut Walks) -> Leaf {
+    /// The leaf for `side` deciding in `b` (the seen copy), with the units' prices and, under
+    /// fog, what the side remembers (`memory`: the units' worths weigh an enemy taker where the
+    /// side knows it, as the tactician's do, not where the copy set one it does not).
+    pub fn new(b: &Battle, side: m::SideId, prices: &[f64], memory: &[Option<Sighting>], walks: &mut Walks) -> Leaf {
         let verbs: Vec<Vec<Option<m::Verb>>> = (0..b.units.len()).map(|k| b.action_verbs(k)).collect();
         let takes =
             |v: &Vec<Option<m::Verb>>| v.iter().any(|v| matches!(v, Some(m::Verb::Seize | m::Verb::Escape | m::Verb::Raze)));
@@ -99,7 +102,8 @@ impl Leaf {
             return leaf;
         }
         walks.check(b);
-        let stakes = Stakes::new(b, side, (prices, &seizers), &verbs, walks);
+        let known = tactician::known(b, side, &b.sight(side), memory);
+        let stakes = Stakes::new(b, side, (prices, &seizers), &verbs, walks, known.as_deref());
         let holds = [m::SideId::Attacker, m::SideId::Defender]
             .into_iter()
             .flat_map(|s| stakes::defends(b, s).into_iter().map(move |(region, rounds)| (s, region.clone(), rounds)))
@@ -152,7 +156,7 @@ impl Leaf {
                 let objectives = [objective(holder.other()), objective(*holder)];
                 let stand = vec![vec![Some(m::Verb::Seize)]; b.units.len()];
                 walks.check(b);
-                let takers = race::takers(b, &objectives, &stand, walks);
+                let takers = race::takers(b, &objectives, &stand, walks, None);
                 // A holder's unit already on the region would leave a tile to take another.
                 let off = |k: usize| b.units.get(k).is_some_and(|u| u.side != *holder || !r.tiles.contains(&u.pos));
                 let nearest = |o: usize| {
@@ -198,7 +202,7 @@ impl Leaf {
             return 0.0;
         }
         walks.check(b);
-        let takers = race::takers(b, &self.objectives, &self.verbs, walks);
+        let takers = race::takers(b, &self.objectives, &self.verbs, walks, None);
         let mut each = Vec::with_capacity(self.objectives.len());
         for (o, obj) in self.objectives.iter().enumerate() {
             let done = race::done(b, obj);
@@ -244,7 +248,7 @@ mod tests {
             let [a, d] = crate::testing::armies(&engine);
             let b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[watch][..]], 3).expect("the battle starts");
             let mut walks = Walks::default();
-            let leaf = Leaf::new(&b, m::SideId::Defender, &[1.0, 1.0], &mut walks);
+            let leaf = Leaf::new(&b, m::SideId::Defender, &[1.0, 1.0], &[], &mut walks);
             leaf.value(&Seen { copy: b.fork(None), pruned: false }, &mut walks)
         };
         let held = "defend \"hut\" for 6 rounds";
@@ -281,7 +285,7 @@ mod tests {
                 Battle::new(&engine, s, &map, [a, d], [&[(1, 0), (1, 2)][..], &[(7, 1)][..]], 3).expect("the battle starts");
             b.state.round = round;
             let mut walks = Walks::default();
-            let leaf = Leaf::new(&b, side, &[1.0, 1.0, 1.0], &mut walks);
+            let leaf = Leaf::new(&b, side, &[1.0, 1.0, 1.0], &[], &mut walks);
             let mut traded = b.fork(None);
             for k in [0, 2] {
                 traded.state.units[k].hp -= 2;
@@ -312,7 +316,7 @@ mod tests {
     /// What `copy` is worth to `side` by the leaf of `b`.
     fn worth(b: &Battle, side: m::SideId, copy: Battle) -> f64 {
         let mut walks = Walks::default();
-        let leaf = Leaf::new(b, side, &vec![1.0; b.units.len()], &mut walks);
+        let leaf = Leaf::new(b, side, &vec![1.0; b.units.len()], &[], &mut walks);
         leaf.value(&Seen { copy, pruned: false }, &mut walks)
     }
 

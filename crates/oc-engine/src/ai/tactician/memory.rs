@@ -88,3 +88,28 @@ impl Tactician {
         self.last_seen.get(usize::from(side == m::SideId::Defender)).map_or(&[], Vec::as_slice)
     }
 }
+
+/// Under fog, where `side` knows each unit of `b` to stand, by battle index: its own where they
+/// stand, the enemies it spots (`sight`) where they stand, those it remembers and has not lost
+/// (`memory`, [`Tactician::memory`]) where it last saw them; `None` for every other (routed,
+/// never seen, lost). `None` without fog: every unit is known where it stands.
+pub(in crate::ai) fn known(
+    b: &Battle<'_>,
+    side: m::SideId,
+    sight: &crate::battle::Sight,
+    memory: &[Option<Sighting>],
+) -> Option<Vec<Option<Tile>>> {
+    if !sight.fogged() {
+        return None;
+    }
+    let at = |(k, u): (usize, &crate::battle::Combatant)| {
+        if u.state != State::Ready {
+            None
+        } else if u.side == side || sight.spots(k, u.pos) {
+            Some(u.pos)
+        } else {
+            memory.get(k).copied().flatten().filter(|s| !s.lost).map(|s| s.tile)
+        }
+    };
+    Some(b.units.iter().enumerate().map(at).collect())
+}

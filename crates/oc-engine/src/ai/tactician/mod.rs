@@ -33,6 +33,7 @@ mod carried;
 mod kept;
 mod kept_units;
 mod memory;
+pub(in crate::ai) use memory::known;
 mod plan;
 pub(super) mod race;
 mod share;
@@ -123,11 +124,16 @@ impl Tactician {
         self.walks.check(b);
         let walks = std::mem::take(&mut self.walks);
         let targets = std::mem::take(&mut self.targets);
-        let mut d = Decision::new(b, side, &self.prices, (&mut self.cache, &mut self.later, &mut self.verbs), (walks, targets));
+        // What the side sees now noted first: the stakes weigh enemy takers where it knows them.
+        let view = View::new(b, side);
+        let (remembered, unswept) = self.remember(b, side, &view.sight);
+        let known = memory::known(b, side, &view.sight, self.memory(side));
+        let parts = (&mut self.cache, &mut self.later, &mut self.verbs);
+        let mut d = Decision::new((view, known.as_deref()), side, &self.prices, parts, (walks, targets));
         d.prey_arms = std::mem::take(&mut self.arms);
         d.kept_ours = std::mem::take(&mut self.ours);
         d.kept_weapons = std::mem::take(&mut self.weapons);
-        (d.remembered, d.unswept) = self.remember(b, side, &d.view.sight);
+        (d.remembered, d.unswept) = (remembered, unswept);
         let mut ranked: Vec<(f64, Turn)> = Vec::with_capacity(movers.len());
         // Only the best turn: the units' candidates read best first across them
         // (`Decision::champion`), the same turn as the first of the ranking below.
@@ -423,14 +429,16 @@ impl Candidate {
 }
 
 impl<'v, 'e> Decision<'v, 'e> {
+    /// `view`: the battle as `side` sees it; `known`: where it knows each unit to stand, under
+    /// fog (`memory::known`).
     fn new(
-        b: &'v Battle<'e>,
+        (view, known): (View<'v, 'e>, Option<&[Option<Tile>]>),
         side: m::SideId,
         prices: &[f64],
         (cache, later, kept): (&mut Forecasts, &mut Later, &mut Verbs),
         (mut walks, targets): (Walks, KeptTargets),
     ) -> Self {
-        let view = View::new(b, side);
+        let b = view.battle;
         // Each unit's action verbs (the stakes and every plan read them), kept by what they are read from.
         let (mut verbs, mut attacking) = (Vec::with_capacity(b.units.len()), Vec::with_capacity(b.units.len()));
         for k in 0..b.units.len() {
@@ -446,7 +454,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                     .is_some_and(|v| v.iter().any(|v| matches!(v, Some(m::Verb::Seize | m::Verb::Escape | m::Verb::Raze))))
             })
             .collect();
-        let stakes = Stakes::new(b, side, (prices, &seizers), &verbs, &mut walks);
+        let stakes = Stakes::new(b, side, (prices, &seizers), &verbs, &mut walks, known);
         let threats = ThreatMap::new(&view, cache, later, &stakes.worth);
         let ours: Vec<Tile> = view.units().filter(|(_, u)| u.side == side).map(|(_, u)| u.pos).collect();
         let (width, height) = (b.map.width.max(0), b.map.height.max(0));

@@ -236,11 +236,16 @@ pub(in crate::ai) fn open_tiles<'o>(b: &Battle, obj: &'o Objective) -> Cow<'o, [
 }
 
 /// Every unit standing that can take an objective of `objectives`, with its share and eta.
+/// `known`: under fog, where the side deciding knows each unit to stand (`memory::known`: its
+/// own, the enemies it sees, and those it remembers where it last saw them); a unit it knows
+/// nowhere is no taker. `None`: every unit where it stands (a copy the planner plays ahead on is
+/// the battle as its side believes it).
 pub(crate) fn takers<V: AsRef<[Option<m::Verb>]>>(
     b: &Battle,
     objectives: &[Objective],
     verbs: &[V],
     walks: &mut Walks,
+    known: Option<&[Option<Tile>]>,
 ) -> Vec<Taker> {
     let mut out = Vec::new();
     for (o, obj) in objectives.iter().enumerate() {
@@ -258,9 +263,16 @@ pub(crate) fn takers<V: AsRef<[Option<m::Verb>]>>(
             {
                 continue;
             }
+            let pos = match known {
+                Some(known) => match known.get(k).copied().flatten() {
+                    Some(at) => at,
+                    None => continue,
+                },
+                None => u.pos,
+            };
             let Ok((points, kind, _)) = b.mobility(k) else { continue };
             let guide = walks.guide(b, &kind, &tiles);
-            let Some(cost) = guide.at(u.pos) else { continue };
+            let Some(cost) = guide.at(pos) else { continue };
             let eta = cost as f64 / points.max(1) as f64;
             found.push((k, eta, u.activated));
         }

@@ -134,13 +134,18 @@ fn ends(b: &Battle, c: &m::Condition, side: m::SideId, k: usize) -> bool {
 }
 
 impl Stakes {
-    /// `verbs`: each unit's action verbs (`Battle::action_verbs`), by battle index.
+    /// `verbs`: each unit's action verbs (`Battle::action_verbs`), by battle index. `known`:
+    /// under fog, where `side` knows each unit to stand (`memory::known`): an enemy taker is
+    /// weighed where the side sees it or last saw it, and not at all where it knows it nowhere
+    /// (read where it truly stands, the stakes told the side where enemies out of its sight
+    /// were). `None` without fog.
     pub fn new<V: AsRef<[Option<m::Verb>]>>(
         b: &Battle,
         side: m::SideId,
         (prices, seizers): (&[f64], &[usize]),
         verbs: &[V],
         walks: &mut Walks,
+        known: Option<&[Option<Tile>]>,
     ) -> Stakes {
         let (mine, theirs) = (b.scenario.side(side).win.as_ref(), b.scenario.side(side.other()).win.as_ref());
         let mut worth: Vec<f64> = prices.to_vec();
@@ -185,7 +190,7 @@ impl Stakes {
         // Measured: its share of the chance alone (a third of it for the Dunes' three
         // refugees) left the patrol weaker than greedy (31% attacker wins against 18%).
         let objectives = race::objectives(b);
-        let takers = race::takers(b, &objectives, verbs, walks);
+        let takers = race::takers(b, &objectives, verbs, walks, known);
         for t in takers.iter().filter(|t| t.chance() > 0.0) {
             let enemy = objectives.get(t.objective).is_some_and(|o| o.side != side);
             if let (true, Some(w)) = (enemy, worth.get_mut(t.unit)) {
@@ -346,4 +351,63 @@ fn urgency(b: &Battle, side: m::SideId, theirs: Option<&m::Condition>) -> f64 {
     // Calm for the first half of the time, then rising to full in the last two rounds.
     let span = (f64::from(deadline) / 2.0).max(1.0);
     stake * ((span - left + 2.0) / span).clamp(0.0, 1.0)
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used, clippy::indexing_slicing)]
+mod tests {
+    use super::Stakes;
+    use crate::ai::sighting::Sighting;
+    use crate::ai::tactician::{known, Walks};
+    use crate::battle::{Battle, Tile};
+    use oc_model as m;
+
+    /// Under fog, the watch (vision 2, on the village at (4, 0)) weighs the enemy lord, who must
+    /// seize it, where it sees or last saw him, never where he truly stands out of its sight:
+    /// its stakes (each unit's worth, what holding the village bars) are the same whether he is
+    /// a step from the village's edge of sight or across the field. Remembered at (1, 1), he is
+    /// weighed there. (Read where he stood, the stakes changed with his true place: the copy's
+    /// reading, `None`, still does, which is what a copy the planner sets him in is for.)
+    #[test]
+    fn a_watch_weighs_an_unseen_taker_where_it_knows_him_not_where_he_is() {
+        let source = "scenario Field {\n    map \"field.map.toml\"\n    rounds 9 then defender\n    fog vision 2\n\
+                      attacker { zone \"a\" war_chest 99999 units 1..4 grant Leader to 1 win seize \"village\" }\n\
+                      defender { zone \"d\" war_chest 99999 units 1..4 win survive 9 rounds }\n}\n\
+                      army A for Field attacker { unit Lord: Lord { items Rapier tags Leader } }\n\
+                      army D for Field defender { unit Watch: Fighter { items IronAxe } }\n";
+        let map = "name = \"Field\"\nwidth = 12\nheight = 3\nrows = [\"............\", \"............\", \"............\"]\n\
+                   [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
+                   [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [10, 0, 2, 3]\n\
+                   [[regions]]\nname = \"village\"\nkind = \"seize\"\nside = \"attacker\"\ntiles = [[4, 0]]\n";
+        let (engine, map) = crate::testing::field(source, map);
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let b = Battle::new(&engine, s, &map, [a, d], [&[(0, 0)][..], &[(11, 2)][..]], 3).expect("the battle starts");
+        let side = m::SideId::Defender;
+        // The lord, out of the watch's sight, at `lord`; the stakes of the watch on the village
+        // as it knows the battle (`memory`), or as it stands (`None`).
+        let stakes = |lord: Tile, memory: Option<&[Option<Sighting>]>| {
+            let mut b = b.fork(None);
+            b.state.units[0].pos = lord;
+            b.state.units[1].pos = (4, 0);
+            let sight = b.sight(side);
+            assert!(sight.fogged() && !sight.spots(0, lord), "{lord:?} is out of sight");
+            let verbs: Vec<Vec<Option<m::Verb>>> = (0..b.units.len()).map(|k| b.action_verbs(k)).collect();
+            let knows = memory.and_then(|memory| known(&b, side, &sight, memory));
+            let st = Stakes::new(&b, side, (&[1.0, 1.0], &[0]), &verbs, &mut Walks::default(), knows.as_deref());
+            let bars: Vec<(Tile, usize, u64, u64)> =
+                st.barred.iter().map(|x| (x.tile, x.taker, x.now.to_bits(), x.kept.to_bits())).collect();
+            (st.worth.iter().map(|w| w.to_bits()).collect::<Vec<_>>(), bars)
+        };
+        let (near, far) = ((1, 0), (0, 2));
+        let forgotten: &[Option<Sighting>] = &[None, None];
+        assert_eq!(stakes(near, Some(forgotten)), stakes(far, Some(forgotten)), "never seen");
+        assert!(stakes(near, Some(forgotten)).1.is_empty(), "a taker known nowhere bars nothing");
+        let seen = [Some(Sighting { tile: (1, 1), round: 1, lost: false }), None];
+        let remembered = stakes(near, Some(&seen));
+        assert_eq!(remembered, stakes(far, Some(&seen)), "remembered");
+        assert!(!remembered.1.is_empty(), "remembered, he is weighed where he was seen");
+        // Read where he stands, the stakes tell where he is.
+        assert_ne!(stakes(near, None), stakes(far, None));
+    }
 }
