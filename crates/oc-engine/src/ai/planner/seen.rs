@@ -46,6 +46,9 @@ pub(super) struct Fog {
     placed: Vec<(usize, Tile)>,
     held: Vec<Tile>,
     off: Vec<usize>,
+    /// Each enemy out of sight (battle index) with the hit points the side knows it by: as it
+    /// was last seen, or, never seen, its full hit points (as it deployed).
+    hp: Vec<(usize, i64)>,
 }
 
 impl Fog {
@@ -58,7 +61,7 @@ impl Fog {
     pub fn new(b: &Battle, side: m::SideId, memory: &[Option<Sighting>], walks: &mut Walks) -> Fog {
         let sight = b.sight(side);
         let (mut unseen, mut sets) = (Vec::new(), Vec::new());
-        let (mut placed, mut held, mut off) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut placed, mut held, mut off, mut hp) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         if sight.fogged() {
             held = b
                 .units
@@ -77,6 +80,7 @@ impl Fog {
                     continue;
                 }
                 let seen = memory.get(k).copied().flatten();
+                hp.push((k, seen.map_or(u.max_hp, |s| s.hp)));
                 if let Some(s) = seen.filter(|s| !s.lost && !held.contains(&s.tile)) {
                     placed.push((k, s.tile));
                     held.push(s.tile);
@@ -101,7 +105,7 @@ impl Fog {
                 unseen.push((k, at));
             }
         }
-        Fog { sight, unseen, sets, placed, held, off }
+        Fog { sight, unseen, sets, placed, held, off, hp }
     }
 }
 
@@ -238,6 +242,14 @@ impl<'e> Seen<'e> {
         copy.hush();
         let mut pruned = false;
         if fog.sight.fogged() {
+            // The enemies out of sight with the hit points the side knows them by, and not
+            // hidden: where one hid is not known (nor whether it did).
+            for &(k, hp) in &fog.hp {
+                if let Some(u) = copy.state.units.get_mut(k) {
+                    u.hp = hp;
+                    u.hidden = None;
+                }
+            }
             // The enemies out of sight where last seen, as for every copy (`Fog`).
             for (k, t) in &fog.placed {
                 if let Some(u) = copy.state.units.get_mut(*k) {
@@ -245,12 +257,12 @@ impl<'e> Seen<'e> {
                 }
             }
             let mut held = fog.held.clone();
+            let mut free: Vec<Tile> = Vec::new();
             for &k in &fog.off {
                 let set = fog.unseen.iter().find(|(j, _)| *j == k).and_then(|(_, s)| fog.sets.get(*s));
                 let tiles = set.map_or(&[][..], |t| t.as_slice());
-                let n = tiles.len().max(1);
-                let start = (super::mix(seed ^ (k as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)) % n as u64) as usize;
-                let free = (0..tiles.len()).filter_map(|d| tiles.get((start + d) % n)).find(|t| !held.contains(t)).copied();
+                let draw = super::mix(seed ^ (k as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93));
+                let free = draw_free(tiles, &held, draw, &mut free);
                 let Some(u) = copy.state.units.get_mut(k) else { continue };
                 if let Some(t) = free {
                     u.pos = t;
@@ -272,4 +284,14 @@ impl<'e> Seen<'e> {
     pub fn trusts(&self, side: m::SideId) -> bool {
         !(self.pruned && matches!(self.copy.outcome, Some((m::Outcome::Win(s), _)) if s == side))
     }
+}
+
+/// One of `tiles` not `held`, each as likely, by the number `draw` (`free`: a buffer). The first
+/// free tile after one drawn at random, as it was, made a free tile after a run of held ones
+/// likelier: after two held of four, the first free one three times as likely as the other.
+pub(super) fn draw_free(tiles: &[Tile], held: &[Tile], draw: u64, free: &mut Vec<Tile>) -> Option<Tile> {
+    free.clear();
+    free.extend(tiles.iter().filter(|t| !held.contains(t)));
+    let n = free.len().max(1) as u64;
+    free.get((draw % n) as usize).copied()
 }

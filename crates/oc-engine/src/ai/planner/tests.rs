@@ -98,10 +98,58 @@ fn a_lost_enemy_is_looked_for_near_where_it_was_last_seen() {
         let fog = Fog::new(&b, oc_model::SideId::Attacker, memory, &mut Walks::default());
         (0..32).map(|seed| Seen::fork(&b, &fog, seed, None).copy.state.units[1].pos).collect()
     };
-    let lost = placed(&[None, Some(Sighting { tile: last, round: 3, lost: true })]);
+    let lost = placed(&[None, Some(Sighting { tile: last, round: 3, hp: 20, lost: true })]);
     assert!(lost.iter().all(|t| near(*t) && !sight.sees(*t)), "{points} a round from {last:?}: {lost:?}");
     assert!(lost.iter().any(|t| *t != lost[0]), "sampled: {lost:?}");
     // Never seen, it may stand anywhere it could have walked to from its zone by now.
     let never = placed(&[None, None]);
     assert!(never.iter().any(|t| !near(*t)), "{never:?}");
+}
+
+/// Under fog, a copy gives an enemy out of sight the hit points the side knows it by, not its
+/// own: as it was last seen (remembered where it was seen, or lost and sampled), and, never
+/// seen, full (as it deployed); nor is it hidden where the enemy truly hid. (Each copy held the
+/// enemy's true hit points: healed or hurt out of sight, the side knew it.)
+#[test]
+fn a_copy_gives_an_enemy_out_of_sight_the_hit_points_it_was_seen_with() {
+    use super::seen::{Fog, Seen, Walks};
+    use crate::ai::sighting::Sighting;
+    let rows = ["...................."; 7];
+    let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
+    let (engine, map) = crate::testing::duel(&rows, "", "    fog vision 2\n", units);
+    let s = &engine.rules.scenarios[0];
+    let [a, d] = crate::testing::armies(&engine);
+    let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 1)][..]], 3).expect("the battle starts");
+    b.state.round = 4;
+    let full = b.units[1].max_hp;
+    // Healed to full out of sight since it was seen with 5; or hurt to 4, never seen.
+    b.state.units[1].hp = full;
+    let hps = |b: &Battle, memory: &[Option<Sighting>]| -> Vec<i64> {
+        let fog = Fog::new(b, oc_model::SideId::Attacker, memory, &mut Walks::default());
+        (0..8).map(|seed| Seen::fork(b, &fog, seed, None).copy.state.units[1].hp).collect()
+    };
+    for lost in [false, true] {
+        let memory = [None, Some(Sighting { tile: (9, 3), round: 3, hp: 5, lost })];
+        assert!(hps(&b, &memory).iter().all(|h| *h == 5), "lost: {lost}: {:?}", hps(&b, &memory));
+    }
+    b.state.units[1].hp = 4;
+    b.state.units[1].hidden = Some(b.units[1].pos);
+    assert!(hps(&b, &[None, None]).iter().all(|h| *h == full), "never seen: {:?}", hps(&b, &[None, None]));
+    let fog = Fog::new(&b, oc_model::SideId::Attacker, &[None, None], &mut Walks::default());
+    assert_eq!(Seen::fork(&b, &fog, 1, None).copy.state.units[1].hidden, None);
+}
+
+/// A copy sets an enemy never seen on one of its free tiles, each as likely: of four tiles
+/// with the first two held, each of the other two half the time. (The first free one after a
+/// tile drawn at random, it was the third three times in four.)
+#[test]
+fn an_enemy_is_set_on_each_free_tile_alike() {
+    let tiles = [(0, 0), (1, 0), (2, 0), (3, 0)];
+    let held = [(0, 0), (1, 0)];
+    let mut free = Vec::new();
+    let draws = 4000u64;
+    let third =
+        (0..draws).filter(|k| super::seen::draw_free(&tiles, &held, super::mix(*k), &mut free) == Some((2, 0))).count() as f64;
+    assert!((third / draws as f64 - 0.5).abs() < 0.05, "{third} of {draws}");
+    assert_eq!(super::seen::draw_free(&tiles, &tiles, 7, &mut free), None);
 }

@@ -6,7 +6,7 @@ use oc_model as m;
 
 use super::{recall, Tactician};
 use crate::ai::sighting::Sighting;
-use crate::battle::{Battle, State, Tile};
+use crate::battle::{Act, Battle, Record, State, Tile};
 
 impl Tactician {
     /// What it carries into a decision in `b` that its turn reads ([`recall::Mind`]): the
@@ -40,12 +40,41 @@ impl Tactician {
         sight: &crate::battle::Sight,
     ) -> (Vec<Tile>, Option<(u32, Vec<Tile>)>) {
         let s = usize::from(side == m::SideId::Defender);
-        let (Some(seen), Some(swept)) = (self.last_seen.get_mut(s), self.swept.get_mut(s)) else {
+        let (Some(seen), Some(swept), Some(read)) = (self.last_seen.get_mut(s), self.swept.get_mut(s), self.read.get_mut(s))
+        else {
             return (Vec::new(), None);
         };
         if !sight.fogged() {
             return (Vec::new(), None);
         }
+        // What the side's own fights since its last decision showed of the enemies in them: the
+        // hit points each was left with (a wounded enemy that stepped out of sight after is
+        // remembered wounded, not as it was before the blow). A log shorter than what was read is
+        // another battle's: read from its start.
+        let from = if *read > b.log.len() { 0 } else { *read };
+        let ours = |k: Option<usize>| k.and_then(|k| b.units.get(k)).is_some_and(|u| u.side == side);
+        for r in b.log.get(from..).unwrap_or_default() {
+            let (unit, target, hp) = match r {
+                Record::Turn { turn, hp, .. } => {
+                    let target = match turn.act {
+                        Act::Attack { target } => Some(target),
+                        _ => None,
+                    };
+                    (Some(turn.unit), target, hp)
+                }
+                Record::Resolved { unit, target, hp, .. } => (Some(*unit), Some(*target), hp),
+                _ => continue,
+            };
+            if !(ours(unit) || ours(target)) {
+                continue;
+            }
+            for (k, h) in hp {
+                if let Some(sighting) = seen.get_mut(*k).and_then(Option::as_mut) {
+                    sighting.hp = *h;
+                }
+            }
+        }
+        *read = b.log.len();
         let (width, height) = (b.map.width.max(0), b.map.height.max(0));
         swept.resize((width * height) as usize, 0);
         let mut oldest: Option<u32> = None;
@@ -70,7 +99,7 @@ impl Tactician {
             if u.side == side || u.state != State::Ready {
                 *slot = None;
             } else if sight.spots(k, u.pos) {
-                *slot = Some(Sighting { tile: u.pos, round: b.round, lost: false });
+                *slot = Some(Sighting { tile: u.pos, round: b.round, hp: u.hp, lost: false });
             } else if let Some(s) = slot.as_mut().filter(|s| !s.lost) {
                 if sight.sees(s.tile) {
                     s.lost = true;
@@ -112,4 +141,47 @@ pub(in crate::ai) fn known(
         }
     };
     Some(b.units.iter().enumerate().map(at).collect())
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used, clippy::indexing_slicing)]
+mod tests {
+    use crate::ai::tactician::Tactician;
+    use crate::battle::{Act, Battle, Turn};
+    use oc_model as m;
+
+    /// Under fog, the brave's side sees the foe, strikes it, and the foe steps out of sight: the
+    /// side remembers it with the hit points the blow left it, which its own fight showed (it
+    /// was remembered as it was at the decision before the blow).
+    #[test]
+    fn an_enemy_hurt_in_our_fight_is_remembered_hurt() {
+        let rows = ["...................."; 7];
+        let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
+        let (engine, map) = crate::testing::duel(&rows, "", "    fog vision 2\n", units);
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let side = m::SideId::Attacker;
+        let mut checked = 0;
+        for seed in 1..40 {
+            let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 1)][..]], seed).expect("the battle starts");
+            b.state.units[0].pos = (5, 1);
+            b.state.units[1].pos = (7, 1);
+            b.state.to_act = side;
+            let mut t = Tactician::default();
+            let _ = t.remember(&b, side, &b.sight(side));
+            let before = b.units[1].hp;
+            assert_eq!(t.memory(side)[1].map(|s| s.hp), Some(before));
+            let strike = Turn { unit: 0, to: Some((6, 1)), act: Act::Attack { target: 1 }, ..Default::default() };
+            if b.turn(strike).is_err() || b.units[1].hp == before || b.units[1].hp <= 0 {
+                continue;
+            }
+            let after = b.units[1].hp;
+            // Out of sight, out of the log: it walked off.
+            b.state.units[1].pos = (17, 5);
+            let _ = t.remember(&b, side, &b.sight(side));
+            assert_eq!(t.memory(side)[1].map(|s| s.hp), Some(after), "seed {seed}: {before} -> {after}");
+            checked += 1;
+        }
+        assert!(checked > 0, "no blow landed");
+    }
 }

@@ -83,6 +83,9 @@ pub struct Tactician {
     weapons: KeptWeapons,
     /// Under fog, by side: where each enemy was last seen (`Tactician::remember`).
     last_seen: [Vec<Option<super::sighting::Sighting>>; 2],
+    /// Under fog, by side: how many records of the battle's log its memory has read (the hit
+    /// points its own fights left enemies with, `Tactician::remember`).
+    read: [usize; 2],
     /// Under fog, by side and tile (row by row): the round it was last in sight, plus one (0:
     /// never), for the sweep (`Tactician::remember`).
     swept: [Vec<u32>; 2],
