@@ -113,13 +113,19 @@ fn rout_count(c: &m::Condition) -> Option<u32> {
 /// What routing one more unit that ends the battle is worth: a few armies' worth of units.
 pub(in crate::ai) const WIN: f64 = 6.0;
 
-/// Whether routing unit `k` makes `side`'s condition `c` hold (so the battle ends).
+/// Whether routing unit `k` makes `side`'s condition `c` hold (so the battle ends). A unit with
+/// a living body joined to it (seed 003's mixed units: `Battle::bodies`) is not routed by losing
+/// its last figure: the body carries on as the unit (`Battle::fall`), so that counts toward
+/// neither `rout all` nor `rout N`.
 fn ends(b: &Battle, c: &m::Condition, side: m::SideId, k: usize) -> bool {
     let Some(u) = b.units.get(k) else { return false };
     let enemies = || b.units.iter().filter(|x| x.side != side);
+    let falls = || !b.bodies(k).is_empty();
     match c {
-        m::Condition::RoutAll => enemies().filter(|x| x.state == State::Ready).count() == 1,
-        m::Condition::RoutCount { count } => enemies().filter(|x| x.state == State::Routed).count() as u32 + 1 == *count,
+        m::Condition::RoutAll => enemies().filter(|x| x.state == State::Ready).count() == 1 && !falls(),
+        m::Condition::RoutCount { count } => {
+            enemies().filter(|x| x.state == State::Routed).count() as u32 + 1 == *count && !falls()
+        }
         m::Condition::RoutLeader => b.is_leader(k),
         m::Condition::RoutUnit { unit } => u.name == *unit,
         m::Condition::Or(x, y) => ends(b, x, side, k) || ends(b, y, side, k),
@@ -197,11 +203,23 @@ impl Stakes {
                 *w = w.max(super::RACE * WIN / 0.7 * t.chance());
             }
         }
-        // The units that can take the objective: losing the last one loses the objective.
-        let ready_seizers = seizers.iter().filter(|k| b.on_board(**k)).count();
-        for k in seizers {
-            if let Some(w) = worth.get_mut(*k) {
-                *w *= if ready_seizers <= 1 { 3.0 } else { 1.5 };
+        // The units that can take their side's objective: losing a side's last one loses it.
+        // Counted side by side, each for an objective of its own side (counted over both sides,
+        // one taker a side left each at half its worth, and a unit whose side has no objective
+        // to take was raised for its verb).
+        for owner in [m::SideId::Attacker, m::SideId::Defender] {
+            let takes = |k: &usize| {
+                b.units.get(*k).is_some_and(|u| u.side == owner)
+                    && verbs
+                        .get(*k)
+                        .is_some_and(|v| objectives.iter().any(|o| o.side == owner && v.as_ref().contains(&Some(o.verb))))
+            };
+            let takers: Vec<usize> = seizers.iter().copied().filter(takes).collect();
+            let ready = takers.iter().filter(|k| b.on_board(**k)).count();
+            for k in takers {
+                if let Some(w) = worth.get_mut(k) {
+                    *w *= if ready <= 1 { 3.0 } else { 1.5 };
+                }
             }
         }
         // Healers keep the others standing.
@@ -403,11 +421,64 @@ mod tests {
         let forgotten: &[Option<Sighting>] = &[None, None];
         assert_eq!(stakes(near, Some(forgotten)), stakes(far, Some(forgotten)), "never seen");
         assert!(stakes(near, Some(forgotten)).1.is_empty(), "a taker known nowhere bars nothing");
-        let seen = [Some(Sighting { tile: (1, 1), round: 1, lost: false }), None];
+        let seen = [Some(Sighting { tile: (1, 1), round: 1, hp: 18, lost: false }), None];
         let remembered = stakes(near, Some(&seen));
         assert_eq!(remembered, stakes(far, Some(&seen)), "remembered");
         assert!(!remembered.1.is_empty(), "remembered, he is weighed where he was seen");
         // Read where he stands, the stakes tell where he is.
         assert_ne!(stakes(near, None), stakes(far, None));
+    }
+
+    /// `rout all`, the defender's one unit standing a host with a living body joined to it
+    /// (seed 003's mixed units): routing the host does not end the battle (the body carries on
+    /// as the unit), so the host is not worth the battle. (It was: every enemy standing but one
+    /// counted, whatever was joined to it.)
+    #[test]
+    fn a_host_whose_body_fights_on_is_not_the_last_unit() {
+        let rows = ["........"; 3];
+        let units = [
+            "unit Brave: Fighter { items IronAxe }",
+            "unit Host: Fighter { items IronAxe } unit Body: Fighter { items IronAxe }",
+        ];
+        let (engine, map) = crate::testing::duel(&rows, "", "", units);
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let mut b = Battle::new(&engine, s, &map, [a, d], [&[(0, 0)][..], &[(7, 0), (7, 1)][..]], 3).expect("the battle starts");
+        let worth = |b: &Battle| {
+            let verbs: Vec<Vec<Option<m::Verb>>> = (0..b.units.len()).map(|k| b.action_verbs(k)).collect();
+            Stakes::new(b, m::SideId::Attacker, (&[1.0; 3], &[]), &verbs, &mut Walks::default(), None).worth
+        };
+        // Alone, the host is the last unit: its rout wins the battle.
+        b.state.units[2].state = crate::battle::State::Routed;
+        assert!(worth(&b)[1] >= super::WIN / 0.7, "{:?}", worth(&b));
+        // With the body joined to it, it is not.
+        b.state.units[2].state = crate::battle::State::Joined;
+        b.state.units[2].with = Some(1);
+        assert!(worth(&b)[1] < super::WIN / 0.7, "{:?}", worth(&b));
+    }
+
+    /// The company's lord is the last unit that can seize the village: losing him loses the
+    /// objective, so he is worth three times his price, and the watch's lord, whose side has no
+    /// tile to take, his price alone. (Counted over both sides, two takers stood: each was worth
+    /// half as much again, the watch's lord too.)
+    #[test]
+    fn the_last_taker_is_counted_on_its_own_side() {
+        let source = "scenario Field {\n    map \"field.map.toml\"\n    rounds 9 then defender\n\
+                      attacker { zone \"a\" war_chest 99999 units 1..4 grant Leader to 1 win seize \"village\" }\n\
+                      defender { zone \"d\" war_chest 99999 units 1..4 grant Leader to 1 win survive 9 rounds }\n}\n\
+                      army A for Field attacker { unit Lord: Lord { items Rapier tags Leader } }\n\
+                      army D for Field defender { unit Warden: Lord { items Rapier tags Leader } }\n";
+        let map = "name = \"Field\"\nwidth = 12\nheight = 3\nrows = [\"............\", \"............\", \"............\"]\n\
+                   [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
+                   [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [10, 0, 2, 3]\n\
+                   [[regions]]\nname = \"village\"\nkind = \"seize\"\nside = \"attacker\"\ntiles = [[6, 0]]\n";
+        let (engine, map) = crate::testing::field(source, map);
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let b = Battle::new(&engine, s, &map, [a, d], [&[(0, 0)][..], &[(11, 2)][..]], 3).expect("the battle starts");
+        let verbs: Vec<Vec<Option<m::Verb>>> = (0..b.units.len()).map(|k| b.action_verbs(k)).collect();
+        assert!(verbs.iter().all(|v| v.contains(&Some(m::Verb::Seize))), "both lords may seize: {verbs:?}");
+        let st = Stakes::new(&b, m::SideId::Attacker, (&[1.0, 1.0], &[0, 1]), &verbs, &mut Walks::default(), None);
+        assert_eq!(st.worth, vec![3.0, 1.0]);
     }
 }
