@@ -154,10 +154,14 @@ impl Targets {
 }
 
 /// One exchange as the AI weighs it: each side's damage taken as a distribution, so the same
-/// forecast answers for either unit at a lower HP than it started with. A unit's strikes and
-/// the other's land the same way until one is routed, so P(routed at h) = P(damage >= h)
-/// exactly; what follows a rout that comes earlier at lower HP (the strikes it no longer
-/// makes) is not subtracted.
+/// forecast answers for either unit at a lower HP than it started with. Where no strike reads
+/// hit points, a unit's strikes and the other's land the same way until one is routed, so
+/// P(routed at h) = P(damage >= h) exactly; what follows a rout that comes earlier at lower HP
+/// (the strikes it no longer makes) is not subtracted. Where strikes read them (seed 003's
+/// units of figures: a unit strikes once for each living figure, and a blow is capped at its
+/// front figure), it is an approximation: a unit worn down strikes back less than the forecast
+/// at full HP says. Left so (the tactician's worn-down blows, `ThreatMap::standing`, would need
+/// an exchange for every HP they guess at).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Sketch {
     /// The damage taken -> probability, by damage, from `attacker_hp` and `defender_hp`.
