@@ -321,6 +321,33 @@ fn a_hidden_target_needs_a_maneuver_check() {
     assert_eq!(b.cover_between((0, 4), (5, 4)), 2, "the wall at (2, 4)");
 }
 
+/// Under fog, the cover an AI weighs a shot with (`Battle::cover_as_seen`) counts the units on
+/// the line its side can see: a skirmisher of the enemy's in the dark between bowman and target
+/// half hides the target in the battle, not in the bowman's reckoning; seen, it does in both.
+/// (The AIs read `cover_between`: where an unseen enemy stood changed their shot.)
+#[test]
+fn a_unit_in_the_dark_hides_a_target_only_in_the_battle() {
+    let armies = "army A for Arena attacker { unit Lyle: Bowman { items Longbow } }\n\
+                  army D for Arena defender { unit Hal: Militia { items Spear } unit Sly: Skirmisher { items Dagger } }";
+    let (engine, map) =
+        field::compiled(&field::map(FIELD, "", field::HALVES), &field::arena("std:skirmish", "fog vision 2", ""), armies);
+    let mut b = arena::battle_seeded(&engine, &map, [&[(0, 2)], &[(5, 2), (5, 3)]], 1);
+    b.state.units[2].pos = (3, 2);
+    let sight = b.sight(SideId::Attacker);
+    assert!(sight.fogged() && !sight.spots(2, (3, 2)), "Sly is in the dark");
+    assert_eq!(b.cover_between((0, 2), (5, 2)), 1, "Sly stands between");
+    assert_eq!(b.cover_as_seen((0, 2), (5, 2), &sight), 0, "as the bowman's side can tell it");
+    b.state.units[2].pos = (1, 2);
+    let sight = b.sight(SideId::Attacker);
+    assert!(sight.spots(2, (1, 2)));
+    assert_eq!(b.cover_as_seen((0, 2), (5, 2), &sight), 1, "seen, it hides Hal");
+    // Without fog the two are one.
+    let (engine, map) = compiled(armies);
+    let mut b = arena::battle_seeded(&engine, &map, [&[(0, 2)], &[(5, 2), (5, 3)]], 1);
+    b.state.units[2].pos = (3, 2);
+    assert_eq!(b.cover_as_seen((0, 2), (5, 2), &b.sight(SideId::Attacker)), 1);
+}
+
 /// The number of `icon` faces in the words of one roll ("1 melee, 2 id").
 fn icons(roll: &str, icon: &str) -> i64 {
     roll.split(", ").filter_map(|w| w.strip_suffix(&format!(" {icon}"))).filter_map(|n| n.parse::<i64>().ok()).sum()

@@ -485,7 +485,7 @@ fn best_for(
                 });
                 let Some(s) = striker.as_ref().filter(|s| (s.min..=s.max).contains(&d)) else { continue };
                 // How hidden the target is from this square, where the rules read it.
-                let cover = if b.engine.ir.reads_cover { b.cover_between(t, at) } else { 0 };
+                let cover = if b.engine.ir.reads_cover { b.cover_as_seen(t, at, &view.sight) } else { 0 };
                 // The target as it will stand once the unit is on `t`, where that changes it.
                 let moved = if situated && b.moves_situation(k, (i, t)) {
                     b.loadout_moved(k, false, (i, t)).map(|l| {

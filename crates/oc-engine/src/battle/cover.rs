@@ -87,12 +87,25 @@ impl Battle<'_> {
     /// no movement type may enter (a wall, a shut door) lies on the line between them, else 1
     /// (half hidden) where a unit in the battle stands on it, else 0.
     pub fn cover_between(&self, from: Tile, to: Tile) -> i64 {
+        self.cover_counting(from, to, |_, _| true)
+    }
+
+    /// [`Battle::cover_between`] as `sight`'s side can tell it: a unit on the line counts where
+    /// it is of that side or spotted (an AI weighing a shot reads no enemy it cannot see).
+    pub fn cover_as_seen(&self, from: Tile, to: Tile, sight: &super::Sight) -> i64 {
+        self.cover_counting(from, to, |k, u| u.side == sight.side || sight.spots(k, u.pos))
+    }
+
+    /// [`Battle::cover_between`], a unit on the line counted where `counts` says.
+    fn cover_counting(&self, from: Tile, to: Tile, counts: impl Fn(usize, &super::Combatant) -> bool) -> i64 {
         let kept = Self::line(from, to);
         let line = || kept.iter().map(|o| (from.0 + o.0, from.1 + o.1));
         let wall = |t: Tile| self.terrain_at(t).is_some_and(|x| !x.costs.is_empty() && x.costs.values().all(Option::is_none));
+        let stands =
+            |t: Tile| self.state.units.iter().enumerate().any(|(k, u)| u.state == State::Ready && u.pos == t && counts(k, u));
         if line().any(wall) {
             2
-        } else if line().any(|t| self.state.units.iter().any(|u| u.state == State::Ready && u.pos == t)) {
+        } else if line().any(stands) {
             1
         } else {
             0

@@ -656,7 +656,7 @@ impl<'v, 'e> Decision<'v, 'e> {
                 }
                 let Some((la, ia)) = ours.and_then(|o| o.get(n)) else { continue };
                 // How hidden the target is from this square, where the rules read it.
-                let cover = if b.engine.ir.reads_cover { b.cover_between(t, at) } else { 0 };
+                let cover = if b.engine.ir.reads_cover { b.cover_as_seen(t, at, &self.view.sight) } else { 0 };
                 let Some(x) = cache.get(b.engine, (la, *ia), (ld, id), d, (false, moved, cover)) else { continue };
                 if !edge && cache.get(b.engine, (la, *ia), (ld, id), d + 1, (false, moved, cover)).is_some_and(|y| y == x) {
                     continue;
