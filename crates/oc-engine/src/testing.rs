@@ -49,6 +49,13 @@ pub(crate) fn duel(rows: &[&str], import: &str, extra: &str, units: [&str; 2]) -
     field(&source, &map_text)
 }
 
+/// The field the fog tests share: 20 by 7, open, under fog (vision 2), a Fighter a side (Brave
+/// and Foe, with iron axes): [`duel`]'s.
+pub(crate) fn fog_duel() -> (Engine, oc_model::BattleMap) {
+    let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
+    duel(&["...................."; 7], "", "    fog vision 2\n", units)
+}
+
 /// Each side's army in `e`'s rules, attacker first.
 #[allow(clippy::expect_used)]
 pub(crate) fn armies(e: &Engine) -> [&oc_model::Army; 2] {

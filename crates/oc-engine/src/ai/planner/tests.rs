@@ -83,9 +83,7 @@ fn by_initiative_the_searchers_taker_weighs_greedys_turn_against_the_tacticians(
 fn a_lost_enemy_is_looked_for_near_where_it_was_last_seen() {
     use super::seen::{Fog, Seen, Walks};
     use crate::ai::sighting::Sighting;
-    let rows = ["...................."; 7];
-    let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
-    let (engine, map) = crate::testing::duel(&rows, "", "    fog vision 2\n", units);
+    let (engine, map) = crate::testing::fog_duel();
     let s = &engine.rules.scenarios[0];
     let [a, d] = crate::testing::armies(&engine);
     let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 1)][..]], 3).expect("the battle starts");
@@ -114,9 +112,7 @@ fn a_lost_enemy_is_looked_for_near_where_it_was_last_seen() {
 fn a_copy_gives_an_enemy_out_of_sight_the_hit_points_it_was_seen_with() {
     use super::seen::{Fog, Seen, Walks};
     use crate::ai::sighting::Sighting;
-    let rows = ["...................."; 7];
-    let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
-    let (engine, map) = crate::testing::duel(&rows, "", "    fog vision 2\n", units);
+    let (engine, map) = crate::testing::fog_duel();
     let s = &engine.rules.scenarios[0];
     let [a, d] = crate::testing::armies(&engine);
     let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 1)][..]], 3).expect("the battle starts");

@@ -155,9 +155,7 @@ mod tests {
     /// was remembered as it was at the decision before the blow).
     #[test]
     fn an_enemy_hurt_in_our_fight_is_remembered_hurt() {
-        let rows = ["...................."; 7];
-        let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
-        let (engine, map) = crate::testing::duel(&rows, "", "    fog vision 2\n", units);
+        let (engine, map) = crate::testing::fog_duel();
         let s = &engine.rules.scenarios[0];
         let [a, d] = crate::testing::armies(&engine);
         let side = m::SideId::Attacker;

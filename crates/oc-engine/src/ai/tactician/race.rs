@@ -263,13 +263,7 @@ pub(crate) fn takers<V: AsRef<[Option<m::Verb>]>>(
             {
                 continue;
             }
-            let pos = match known {
-                Some(known) => match known.get(k).copied().flatten() {
-                    Some(at) => at,
-                    None => continue,
-                },
-                None => u.pos,
-            };
+            let Some(pos) = known.map_or(Some(u.pos), |known| known.get(k).copied().flatten()) else { continue };
             let Ok((points, kind, _)) = b.mobility(k) else { continue };
             let guide = walks.guide(b, &kind, &tiles);
             let Some(cost) = guide.at(pos) else { continue };

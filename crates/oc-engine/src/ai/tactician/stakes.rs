@@ -214,9 +214,9 @@ impl Stakes {
                         .get(*k)
                         .is_some_and(|v| objectives.iter().any(|o| o.side == owner && v.as_ref().contains(&Some(o.verb))))
             };
-            let takers: Vec<usize> = seizers.iter().copied().filter(takes).collect();
-            let ready = takers.iter().filter(|k| b.on_board(**k)).count();
-            for k in takers {
+            let own: Vec<usize> = seizers.iter().copied().filter(takes).collect();
+            let ready = own.iter().filter(|k| b.on_board(**k)).count();
+            for k in own {
                 if let Some(w) = worth.get_mut(k) {
                     *w *= if ready <= 1 { 3.0 } else { 1.5 };
                 }
@@ -378,7 +378,34 @@ mod tests {
     use crate::ai::sighting::Sighting;
     use crate::ai::tactician::{known, Walks};
     use crate::battle::{Battle, Tile};
+    use crate::Engine;
     use oc_model as m;
+
+    /// A 12x3 field, the village on `village`, that the company's lord (the attacker's one unit,
+    /// Leader) must seize in 9 rounds against the defender's `survive 9 rounds`: `options` in the
+    /// scenario (say `fog vision 2`), the defender's side taking `grants`, its army `unit`.
+    fn village_field(options: &str, grants: &str, unit: &str, village: Tile) -> (Engine, oc_model::BattleMap) {
+        let source = format!(
+            "scenario Field {{\n    map \"field.map.toml\"\n    rounds 9 then defender\n{options}\
+             attacker {{ zone \"a\" war_chest 99999 units 1..4 grant Leader to 1 win seize \"village\" }}\n\
+             defender {{ zone \"d\" war_chest 99999 units 1..4 {grants}win survive 9 rounds }}\n}}\n\
+             army A for Field attacker {{ unit Lord: Lord {{ items Rapier tags Leader }} }}\n\
+             army D for Field defender {{ {unit} }}\n"
+        );
+        let map = format!(
+            "name = \"Field\"\nwidth = 12\nheight = 3\nrows = [\"............\", \"............\", \"............\"]\n\
+             [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
+             [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [10, 0, 2, 3]\n\
+             [[regions]]\nname = \"village\"\nkind = \"seize\"\nside = \"attacker\"\ntiles = [[{}, {}]]\n",
+            village.0, village.1
+        );
+        crate::testing::field(&source, &map)
+    }
+
+    /// Each unit's action verbs, as the stakes are given them.
+    fn verbs(b: &Battle) -> Vec<Vec<Option<m::Verb>>> {
+        (0..b.units.len()).map(|k| b.action_verbs(k)).collect()
+    }
 
     /// Under fog, the watch (vision 2, on the village at (4, 0)) weighs the enemy lord, who must
     /// seize it, where it sees or last saw him, never where he truly stands out of its sight:
@@ -388,16 +415,7 @@ mod tests {
     /// reading, `None`, still does, which is what a copy the planner sets him in is for.)
     #[test]
     fn a_watch_weighs_an_unseen_taker_where_it_knows_him_not_where_he_is() {
-        let source = "scenario Field {\n    map \"field.map.toml\"\n    rounds 9 then defender\n    fog vision 2\n\
-                      attacker { zone \"a\" war_chest 99999 units 1..4 grant Leader to 1 win seize \"village\" }\n\
-                      defender { zone \"d\" war_chest 99999 units 1..4 win survive 9 rounds }\n}\n\
-                      army A for Field attacker { unit Lord: Lord { items Rapier tags Leader } }\n\
-                      army D for Field defender { unit Watch: Fighter { items IronAxe } }\n";
-        let map = "name = \"Field\"\nwidth = 12\nheight = 3\nrows = [\"............\", \"............\", \"............\"]\n\
-                   [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
-                   [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [10, 0, 2, 3]\n\
-                   [[regions]]\nname = \"village\"\nkind = \"seize\"\nside = \"attacker\"\ntiles = [[4, 0]]\n";
-        let (engine, map) = crate::testing::field(source, map);
+        let (engine, map) = village_field("    fog vision 2\n", "", "unit Watch: Fighter { items IronAxe }", (4, 0));
         let s = &engine.rules.scenarios[0];
         let [a, d] = crate::testing::armies(&engine);
         let b = Battle::new(&engine, s, &map, [a, d], [&[(0, 0)][..], &[(11, 2)][..]], 3).expect("the battle starts");
@@ -410,7 +428,7 @@ mod tests {
             b.state.units[1].pos = (4, 0);
             let sight = b.sight(side);
             assert!(sight.fogged() && !sight.spots(0, lord), "{lord:?} is out of sight");
-            let verbs: Vec<Vec<Option<m::Verb>>> = (0..b.units.len()).map(|k| b.action_verbs(k)).collect();
+            let verbs = verbs(&b);
             let knows = memory.and_then(|memory| known(&b, side, &sight, memory));
             let st = Stakes::new(&b, side, (&[1.0, 1.0], &[0]), &verbs, &mut Walks::default(), knows.as_deref());
             let bars: Vec<(Tile, usize, u64, u64)> =
@@ -444,10 +462,8 @@ mod tests {
         let s = &engine.rules.scenarios[0];
         let [a, d] = crate::testing::armies(&engine);
         let mut b = Battle::new(&engine, s, &map, [a, d], [&[(0, 0)][..], &[(7, 0), (7, 1)][..]], 3).expect("the battle starts");
-        let worth = |b: &Battle| {
-            let verbs: Vec<Vec<Option<m::Verb>>> = (0..b.units.len()).map(|k| b.action_verbs(k)).collect();
-            Stakes::new(b, m::SideId::Attacker, (&[1.0; 3], &[]), &verbs, &mut Walks::default(), None).worth
-        };
+        let worth =
+            |b: &Battle| Stakes::new(b, m::SideId::Attacker, (&[1.0; 3], &[]), &verbs(b), &mut Walks::default(), None).worth;
         // Alone, the host is the last unit: its rout wins the battle.
         b.state.units[2].state = crate::battle::State::Routed;
         assert!(worth(&b)[1] >= super::WIN / 0.7, "{:?}", worth(&b));
@@ -463,20 +479,11 @@ mod tests {
     /// half as much again, the watch's lord too.)
     #[test]
     fn the_last_taker_is_counted_on_its_own_side() {
-        let source = "scenario Field {\n    map \"field.map.toml\"\n    rounds 9 then defender\n\
-                      attacker { zone \"a\" war_chest 99999 units 1..4 grant Leader to 1 win seize \"village\" }\n\
-                      defender { zone \"d\" war_chest 99999 units 1..4 grant Leader to 1 win survive 9 rounds }\n}\n\
-                      army A for Field attacker { unit Lord: Lord { items Rapier tags Leader } }\n\
-                      army D for Field defender { unit Warden: Lord { items Rapier tags Leader } }\n";
-        let map = "name = \"Field\"\nwidth = 12\nheight = 3\nrows = [\"............\", \"............\", \"............\"]\n\
-                   [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
-                   [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [10, 0, 2, 3]\n\
-                   [[regions]]\nname = \"village\"\nkind = \"seize\"\nside = \"attacker\"\ntiles = [[6, 0]]\n";
-        let (engine, map) = crate::testing::field(source, map);
+        let (engine, map) = village_field("", "grant Leader to 1 ", "unit Warden: Lord { items Rapier tags Leader }", (6, 0));
         let s = &engine.rules.scenarios[0];
         let [a, d] = crate::testing::armies(&engine);
         let b = Battle::new(&engine, s, &map, [a, d], [&[(0, 0)][..], &[(11, 2)][..]], 3).expect("the battle starts");
-        let verbs: Vec<Vec<Option<m::Verb>>> = (0..b.units.len()).map(|k| b.action_verbs(k)).collect();
+        let verbs = verbs(&b);
         assert!(verbs.iter().all(|v| v.contains(&Some(m::Verb::Seize))), "both lords may seize: {verbs:?}");
         let st = Stakes::new(&b, m::SideId::Attacker, (&[1.0, 1.0], &[0, 1]), &verbs, &mut Walks::default(), None);
         assert_eq!(st.worth, vec![3.0, 1.0]);
