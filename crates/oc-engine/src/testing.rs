@@ -49,10 +49,9 @@ pub(crate) fn duel(rows: &[&str], import: &str, extra: &str, units: [&str; 2]) -
     field(&source, &map_text)
 }
 
-/// The field the fog tests share: 20 by 7, open, under fog (vision 2), a Fighter a side (Brave
-/// and Foe, with iron axes): [`duel`]'s.
-pub(crate) fn fog_duel() -> (Engine, oc_model::BattleMap) {
-    let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
+/// The field the fog tests share: [`duel`]'s, 20 by 7, open, under fog (vision 2), each side's
+/// army of `units`.
+pub(crate) fn fog_duel(units: [&str; 2]) -> (Engine, oc_model::BattleMap) {
     duel(&["...................."; 7], "", "    fog vision 2\n", units)
 }
 

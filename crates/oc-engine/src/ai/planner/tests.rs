@@ -6,6 +6,9 @@ use super::{Planner, DEPTH};
 use crate::battle::{Battle, Controller};
 use crate::Engine;
 
+/// The armies of the fog tests' field (`testing::fog_duel`): a Fighter a side.
+const FOG_UNITS: [&str; 2] = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
+
 fn elder_hall() -> (Engine, oc_model::BattleMap) {
     let scenario = include_str!("../../../../../scenarios/stamina-caer-pelyn.oc");
     let map_text = include_str!("../../../../../scenarios/maps/caer-pelyn.map.toml");
@@ -83,7 +86,7 @@ fn by_initiative_the_searchers_taker_weighs_greedys_turn_against_the_tacticians(
 fn a_lost_enemy_is_looked_for_near_where_it_was_last_seen() {
     use super::seen::{Fog, Seen, Walks};
     use crate::ai::sighting::Sighting;
-    let (engine, map) = crate::testing::fog_duel();
+    let (engine, map) = crate::testing::fog_duel(FOG_UNITS);
     let s = &engine.rules.scenarios[0];
     let [a, d] = crate::testing::armies(&engine);
     let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 1)][..]], 3).expect("the battle starts");
@@ -112,7 +115,7 @@ fn a_lost_enemy_is_looked_for_near_where_it_was_last_seen() {
 fn a_copy_gives_an_enemy_out_of_sight_the_hit_points_it_was_seen_with() {
     use super::seen::{Fog, Seen, Walks};
     use crate::ai::sighting::Sighting;
-    let (engine, map) = crate::testing::fog_duel();
+    let (engine, map) = crate::testing::fog_duel(FOG_UNITS);
     let s = &engine.rules.scenarios[0];
     let [a, d] = crate::testing::armies(&engine);
     let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 1)][..]], 3).expect("the battle starts");

@@ -155,7 +155,8 @@ mod tests {
     /// was remembered as it was at the decision before the blow).
     #[test]
     fn an_enemy_hurt_in_our_fight_is_remembered_hurt() {
-        let (engine, map) = crate::testing::fog_duel();
+        let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
+        let (engine, map) = crate::testing::fog_duel(units);
         let s = &engine.rules.scenarios[0];
         let [a, d] = crate::testing::armies(&engine);
         let side = m::SideId::Attacker;
