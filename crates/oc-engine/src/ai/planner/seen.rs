@@ -50,6 +50,9 @@ pub(super) struct Fog {
     /// Each enemy out of sight (battle index) with the hit points the side knows it by: as it
     /// was last seen, or, never seen, its full hit points (as it deployed).
     hp: Vec<(usize, i64)>,
+    /// How many of the enemies out of sight have had their activation this round: the side
+    /// counts the enemy's turns, not which unit took one out of its sight ([`Seen::fork`]).
+    activated: usize,
 }
 
 impl Fog {
@@ -63,6 +66,7 @@ impl Fog {
         let sight = b.sight(side);
         let (mut unseen, mut sets) = (Vec::new(), Vec::new());
         let (mut placed, mut held, mut off, mut hp) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut activated = 0;
         if sight.fogged() {
             held = b
                 .units
@@ -82,6 +86,7 @@ impl Fog {
                 }
                 let seen = memory.get(k).copied().flatten();
                 hp.push((k, seen.map_or(u.max_hp, |s| s.hp)));
+                activated += usize::from(u.activated);
                 if let Some(s) = seen.filter(|s| !s.lost && !held.contains(&s.tile)) {
                     placed.push((k, s.tile));
                     held.push(s.tile);
@@ -106,7 +111,7 @@ impl Fog {
                 unseen.push((k, at));
             }
         }
-        Fog { sight, unseen, sets, placed, held, off, hp }
+        Fog { sight, unseen, sets, placed, held, off, hp, activated }
     }
 }
 
@@ -227,6 +232,30 @@ impl Fog {
     }
 }
 
+impl Fog {
+    /// Which enemies out of sight have had their activation this round, in `copy` (seeded by
+    /// `seed`): as many as truly have ([`Fog::activated`]: the side counts the enemy's turns, as
+    /// seed 000's players do: "Each Round, players alternate activating a Unit in their
+    /// control"), drawn by the copy's dice among those standing in it. Each copy had kept which ones
+    /// truly had: a unit that acted in the dark was known to wait, and one that had not, to
+    /// come. (A shorter count than drawn where some were taken off the copy: all standing.)
+    fn draw_activated(&self, copy: &mut Battle<'_>, seed: u64) {
+        let mut out: Vec<(u64, usize)> = self
+            .hp
+            .iter()
+            .map(|(k, _)| *k)
+            .filter(|k| copy.state.units.get(*k).is_some_and(|u| u.state == State::Ready))
+            .map(|k| (super::mix(seed ^ (k as u64 + 1).wrapping_mul(0x8CB9_2BA7_2F3D_8DD7)), k))
+            .collect();
+        out.sort_unstable();
+        for (n, (_, k)) in out.into_iter().enumerate() {
+            if let Some(u) = copy.state.units.get_mut(k) {
+                u.activated = n < self.activated;
+            }
+        }
+    }
+}
+
 impl<'e> Seen<'e> {
     /// Forks `b` with dice from `seed` (into `spare`, a copy done with, where there is one):
     /// the enemies `fog`'s side does not spot set where it last saw them, where that tile is free,
@@ -275,6 +304,7 @@ impl<'e> Seen<'e> {
                 u.hidden = None;
                 pruned = true;
             }
+            fog.draw_activated(&mut copy, seed);
         }
         Seen { copy, pruned }
     }

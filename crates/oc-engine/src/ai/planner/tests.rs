@@ -138,6 +138,50 @@ fn a_copy_gives_an_enemy_out_of_sight_the_hit_points_it_was_seen_with() {
     assert_eq!(Seen::fork(&b, &fog, 1, None).copy.state.units[1].hidden, None);
 }
 
+/// Under fog, a copy marks as many enemies out of sight as having had their activation this
+/// round as truly have (the side counts the enemy's turns), but which ones its dice draw: each
+/// copy had kept the true ones, so a playout knew which enemy in the dark was spent. An enemy
+/// in sight keeps its own mark.
+#[test]
+fn a_copy_draws_which_enemies_in_the_dark_have_acted() {
+    use super::seen::{Fog, Seen, Walks};
+    let units = [
+        "unit Brave: Fighter { items IronAxe }",
+        "unit Foe: Fighter { items IronAxe }\n    unit Other: Fighter { items IronAxe }",
+    ];
+    let (engine, map) = crate::testing::fog_duel(units);
+    let s = &engine.rules.scenarios[0];
+    let [a, d] = crate::testing::armies(&engine);
+    let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 0), (19, 2)][..]], 3).expect("the battle starts");
+    b.state.round = 2;
+    b.state.units[2].pos = (18, 5);
+    b.state.units[1].activated = true;
+    let marks = |b: &Battle| -> Vec<[bool; 2]> {
+        let fog = Fog::new(b, oc_model::SideId::Attacker, &[None, None, None], &mut Walks::default());
+        (0..32)
+            .map(|seed| {
+                let copy = Seen::fork(b, &fog, seed, None).copy;
+                [copy.state.units[1].activated, copy.state.units[2].activated]
+            })
+            .collect()
+    };
+    let drawn = marks(&b);
+    assert!(drawn.iter().all(|m| m.iter().filter(|x| **x).count() == 1), "one of the two, always: {drawn:?}");
+    assert!(drawn.contains(&[true, false]) && drawn.contains(&[false, true]), "either one: {drawn:?}");
+    // Neither has acted: neither in any copy; both: both.
+    for both in [false, true] {
+        b.state.units[1].activated = both;
+        b.state.units[2].activated = both;
+        assert!(marks(&b).iter().all(|m| *m == [both, both]), "{both}");
+    }
+    // In sight (beside the attacker), the foe keeps its own mark; the other is drawn alone.
+    b.state.units[1].pos = (2, 1);
+    b.state.units[1].activated = true;
+    b.state.units[2].activated = false;
+    assert!(b.sight(oc_model::SideId::Attacker).spots(1, (2, 1)));
+    assert!(marks(&b).iter().all(|m| *m == [true, false]), "{:?}", marks(&b));
+}
+
 /// A copy sets an enemy never seen on the first free tile from the one its dice pick, round
 /// to the set's start: never a held one, each free one some of the time, none where all are
 /// held; and the tile after a held one as often as the draw lands on either (half the time, of
