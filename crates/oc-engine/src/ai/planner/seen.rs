@@ -50,8 +50,11 @@ pub(super) struct Fog {
     /// Each enemy out of sight (battle index) with the hit points the side knows it by: as it
     /// was last seen, or, never seen, its full hit points (as it deployed).
     hp: Vec<(usize, i64)>,
-    /// How many of the enemies out of sight have had their activation this round: the side
-    /// counts the enemy's turns, not which unit took one out of its sight ([`Seen::fork`]).
+    /// The enemies out of sight whose activation a copy draws ([`Fog::draw_activated`]), and
+    /// how many of them have had it this round: the side counts the enemy's turns, not which
+    /// unit took one out of its sight. None where the units act in an order by a resource: that
+    /// order is known, and so who has acted.
+    drawn: Vec<usize>,
     activated: usize,
 }
 
@@ -66,7 +69,13 @@ impl Fog {
         let sight = b.sight(side);
         let (mut unseen, mut sets) = (Vec::new(), Vec::new());
         let (mut placed, mut held, mut off, mut hp) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let mut activated = 0;
+        let (mut drawn, mut activated) = (Vec::new(), 0);
+        // An activation under way (an enemy's declared attack or held move, or its steps) is
+        // its own: not drawn.
+        let by_order = matches!(b.engine.rules.ruleset.turn.order, m::Order::By { .. });
+        let under_way = |k: usize| {
+            b.state.pending.iter().any(|d| d.by == k || d.target == k) || b.state.active.as_ref().is_some_and(|a| a.unit == k)
+        };
         if sight.fogged() {
             held = b
                 .units
@@ -86,7 +95,10 @@ impl Fog {
                 }
                 let seen = memory.get(k).copied().flatten();
                 hp.push((k, seen.map_or(u.max_hp, |s| s.hp)));
-                activated += usize::from(u.activated);
+                if !by_order && !under_way(k) {
+                    drawn.push(k);
+                    activated += usize::from(u.activated);
+                }
                 if let Some(s) = seen.filter(|s| !s.lost && !held.contains(&s.tile)) {
                     placed.push((k, s.tile));
                     held.push(s.tile);
@@ -111,7 +123,7 @@ impl Fog {
                 unseen.push((k, at));
             }
         }
-        Fog { sight, unseen, sets, placed, held, off, hp, activated }
+        Fog { sight, unseen, sets, placed, held, off, hp, drawn, activated }
     }
 }
 
@@ -236,22 +248,18 @@ impl Fog {
     /// Which enemies out of sight have had their activation this round, in `copy` (seeded by
     /// `seed`): as many as truly have ([`Fog::activated`]: the side counts the enemy's turns, as
     /// seed 000's players do: "Each Round, players alternate activating a Unit in their
-    /// control"), drawn by the copy's dice among those standing in it. Each copy had kept which ones
-    /// truly had: a unit that acted in the dark was known to wait, and one that had not, to
-    /// come. (A shorter count than drawn where some were taken off the copy: all standing.)
+    /// control"), drawn by the copy's dice among those drawn ([`Fog::drawn`]). Each copy had
+    /// kept which ones truly had: a unit that acted in the dark was known to wait, and one that
+    /// had not, to come. One taken off the copy takes its draw (the others are not marked the
+    /// more for it). A shifter drawn to wait has not reverted (only one that acted has).
     fn draw_activated(&self, copy: &mut Battle<'_>, seed: u64) {
-        let mut out: Vec<(u64, usize)> = self
-            .hp
-            .iter()
-            .map(|(k, _)| *k)
-            .filter(|k| copy.state.units.get(*k).is_some_and(|u| u.state == State::Ready))
-            .map(|k| (super::mix(seed ^ (k as u64 + 1).wrapping_mul(0x8CB9_2BA7_2F3D_8DD7)), k))
-            .collect();
-        out.sort_unstable();
-        for (n, (_, k)) in out.into_iter().enumerate() {
-            if let Some(u) = copy.state.units.get_mut(k) {
-                u.activated = n < self.activated;
-            }
+        let mut order: Vec<(u64, usize)> =
+            self.drawn.iter().map(|&k| (super::mix(seed ^ (k as u64 + 1).wrapping_mul(0x8CB9_2BA7_2F3D_8DD7)), k)).collect();
+        order.sort_unstable();
+        for (n, (_, k)) in order.into_iter().enumerate() {
+            let Some(u) = copy.state.units.get_mut(k).filter(|u| u.state == State::Ready) else { continue };
+            u.activated = n < self.activated;
+            u.reverted &= u.activated;
         }
     }
 }

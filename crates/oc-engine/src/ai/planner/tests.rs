@@ -174,12 +174,49 @@ fn a_copy_draws_which_enemies_in_the_dark_have_acted() {
         b.state.units[2].activated = both;
         assert!(marks(&b).iter().all(|m| *m == [both, both]), "{both}");
     }
+    // A shifter drawn to wait has not reverted to its form (only one that acted has).
+    b.state.units[1].activated = true;
+    b.state.units[1].reverted = true;
+    let fog = Fog::new(&b, oc_model::SideId::Attacker, &[None, None, None], &mut Walks::default());
+    for seed in 0..32 {
+        let foe = &Seen::fork(&b, &fog, seed, None).copy.state.units[1];
+        assert!(foe.activated || !foe.reverted, "seed {seed}");
+    }
+    b.state.units[1].reverted = false;
+    // An enemy in the middle of its activation keeps its mark; the other is drawn alone.
+    b.state.active = Some(crate::battle::Activation { unit: 1, ..Default::default() });
+    b.state.units[1].activated = false;
+    b.state.units[2].activated = true;
+    assert!(marks(&b).iter().all(|m| *m == [false, true]), "{:?}", marks(&b));
+    b.state.active = None;
     // In sight (beside the attacker), the foe keeps its own mark; the other is drawn alone.
     b.state.units[1].pos = (2, 1);
     b.state.units[1].activated = true;
     b.state.units[2].activated = false;
     assert!(b.sight(oc_model::SideId::Attacker).spots(1, (2, 1)));
     assert!(marks(&b).iter().all(|m| *m == [true, false]), "{:?}", marks(&b));
+}
+
+/// Where units act in an order by a resource (seed 004's initiative), that order is known, and
+/// so which enemies have acted: a copy keeps every mark (drawn, it let a unit that had acted
+/// act again ahead of those still to come, a state the battle never reaches).
+#[test]
+fn a_copy_keeps_who_has_acted_where_the_order_is_known() {
+    use super::seen::{Fog, Seen, Walks};
+    let units =
+        ["unit Hal: Militia { items Spear }", "unit Foe: Militia { items Spear }\n    unit Other: Militia { items Spear }"];
+    let (engine, map) = crate::testing::duel(&["...................."; 7], "std:skirmish", "    fog vision 2\n", units);
+    assert!(matches!(engine.rules.ruleset.turn.order, oc_model::Order::By { .. }));
+    let s = &engine.rules.scenarios[0];
+    let [a, d] = crate::testing::armies(&engine);
+    let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 0), (19, 2)][..]], 3).expect("the battle starts");
+    b.state.units[2].pos = (18, 5);
+    b.state.units[1].activated = true;
+    let fog = Fog::new(&b, oc_model::SideId::Attacker, &[None, None, None], &mut Walks::default());
+    for seed in 0..32 {
+        let copy = Seen::fork(&b, &fog, seed, None).copy;
+        assert_eq!([copy.state.units[1].activated, copy.state.units[2].activated], [true, false], "seed {seed}");
+    }
 }
 
 /// A copy sets an enemy never seen on the first free tile from the one its dice pick, round
