@@ -233,6 +233,40 @@ impl<'a> Tuner<'a> {
             Verdict::Below => (up, "+"),
             Verdict::Above => (down, "-"),
         };
+        // A time limit one step the other way (see [`reversed`]): fair there, it is the one.
+        if rounds {
+            let back = if first == Verdict::Below { down.get(1) } else { up.get(1) };
+            if let Some(back) = back {
+                let back_label = format!("rounds {}", limit_word(back.rounds));
+                let mut verdict = self.probe(back, &back_label)?;
+                let (mut was, mut there) = (self.score(&start), self.score(back));
+                // The wrong way at all: both read again on the most games a setting gets (the
+                // sequential test stops each as soon as it leaves 50%, too soon to compare two).
+                if verdict.is_some() && reversed_by(first, was, there) > 0.0 {
+                    was = self.measure(&start, self.cap)?.unwrap_or(was);
+                    there = self.measure(back, self.cap)?.unwrap_or(there);
+                    verdict = Some(self::verdict(&there));
+                }
+                if verdict.is_some() && reversed(first, was, there) {
+                    self.notes.push((
+                        None,
+                        format!(
+                            "not monotone: the attacker wins {:.0}% at {back_label} and {:.0}% at {first_label} ({} and {} games), \
+                             more than two standard errors the wrong way for the step between them: a side plays worse \
+                             with more time here, so the search, which reads the ladder as monotone, may pass a fair limit by, and \
+                             the limit suggested is where this AI balances the scenario, not where players would",
+                            there.rate() * 100.0,
+                            was.rate() * 100.0,
+                            there.games,
+                            was.games
+                        ),
+                    ));
+                    if verdict == Some(Verdict::Fair) {
+                        return Ok(back.clone());
+                    }
+                }
+            }
+        }
         let label = |k: usize| match rungs.get(k).filter(|_| rounds) {
             Some(r) => format!("rounds {}", limit_word(r.rounds)),
             None => format!("{name} {sign}{k}"),
@@ -491,7 +525,27 @@ const PRECHECK_GAMES: u64 = 8;
 /// between them is called a cliff.
 const CLIFF: f64 = 0.25;
 
-/// A time limit as the report says it.
+/// Whether `back`, the score one step down the ladder from the start's `was` (toward the side
+/// `first` says the start favours), favours the other side by more than two standard errors:
+/// the step that should help the side `first` calls short helps the other (the Ferry Crossing,
+/// default AI against itself: the attacker 47.2% with eight rounds, 33.5% with nine, 400
+/// games each).
+fn reversed(first: Verdict, was: Score, back: Score) -> bool {
+    let var = |s: &Score| s.rate() * (1.0 - s.rate()) / s.games.max(1) as f64;
+    let se = (var(&was) + var(&back)).sqrt();
+    was.games > 0 && back.games > 0 && reversed_by(first, was, back) > 2.0 * se.max(f64::EPSILON)
+}
+
+/// How far `back` favours the other side than `was` ([`reversed`]), in win rate: above 0 the
+/// wrong way, however little.
+fn reversed_by(first: Verdict, was: Score, back: Score) -> f64 {
+    match first {
+        Verdict::Below => back.rate() - was.rate(),
+        Verdict::Above => was.rate() - back.rate(),
+        Verdict::Fair => 0.0,
+    }
+}
+
 /// The default [`Tuner::tick`].
 fn nothing() {}
 
@@ -539,6 +593,25 @@ fn only_in_or(c: &m::Condition, limit: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The Ferry Crossing's step from eight rounds to nine (400 games each): a reversal either
+    /// way it is read; the same step the way a time limit should move it, or within the noise,
+    /// is none.
+    #[test]
+    fn a_step_the_wrong_way_by_two_standard_errors_is_a_reversal() {
+        let score = |wins: u64, games: u64| Score { games, wins: [wins, games - wins] };
+        let (eight, nine) = (score(189, 400), score(134, 400));
+        // Nine rounds read short for the attacker; eight, a step toward the defender, is more.
+        assert!(reversed(Verdict::Below, nine, eight));
+        // Eight read as too much for the attacker; nine, a step toward the attacker, is less.
+        assert!(reversed(Verdict::Above, eight, nine));
+        assert!(!reversed(Verdict::Below, eight, nine));
+        assert!(!reversed(Verdict::Above, nine, eight));
+        // Within the noise, or not measured.
+        assert!(!reversed(Verdict::Below, score(180, 400), score(189, 400)));
+        assert!(!reversed(Verdict::Below, nine, Score::default()));
+        assert!(!reversed(Verdict::Fair, nine, eight));
+    }
 
     #[test]
     fn looks_double_up_to_the_cap() {
