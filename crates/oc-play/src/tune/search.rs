@@ -234,39 +234,10 @@ impl<'a> Tuner<'a> {
             Verdict::Above => (down, "-"),
         };
         // A time limit one step the other way (see [`reversed`]): fair there, it is the one.
-        if rounds {
-            let back = if first == Verdict::Below { down.get(1) } else { up.get(1) };
-            if let Some(back) = back {
-                let back_label = format!("rounds {}", limit_word(back.rounds));
-                let mut verdict = self.probe(back, &back_label)?;
-                let (mut was, mut there) = (self.score(&start), self.score(back));
-                // The wrong way by half a standard error: both read again on the most games a
-                // setting gets (the sequential test stops each as soon as it leaves 50%, too
-                // soon to compare two; the Ferry's nine rounds read 39.0% on 100 games, its
-                // eight 42.5% on 200).
-                if verdict.is_some() && reversed_by(first, was, there) > 0.5 {
-                    was = self.measure(&start, self.cap)?.unwrap_or(was);
-                    there = self.measure(back, self.cap)?.unwrap_or(there);
-                    verdict = Some(self::verdict(&there));
-                }
-                if verdict.is_some() && reversed(first, was, there) {
-                    self.notes.push((
-                        None,
-                        format!(
-                            "not monotone: the attacker wins {:.0}% at {back_label} and {:.0}% at {first_label} ({} and {} games), \
-                             more than two standard errors the wrong way for the step between them: a side plays worse \
-                             with more time here, so the search, which reads the ladder as monotone, may pass a fair limit by, and \
-                             the limit suggested is where this AI balances the scenario, not where players would",
-                            there.rate() * 100.0,
-                            was.rate() * 100.0,
-                            there.games,
-                            was.games
-                        ),
-                    ));
-                    if verdict == Some(Verdict::Fair) {
-                        return Ok(back.clone());
-                    }
-                }
+        let back = if first == Verdict::Below { down.get(1) } else { up.get(1) };
+        if let (true, Some(back)) = (rounds, back) {
+            if let Some(fair) = self.look_back((&start, &first_label, first), back)? {
+                return Ok(fair);
             }
         }
         let label = |k: usize| match rungs.get(k).filter(|_| rounds) {
@@ -319,6 +290,44 @@ impl<'a> Tuner<'a> {
         let (chosen, other) = if b_nearer { ((rb, label(b), sb), (label(a), sa)) } else { ((ra, label(a), sa), (label(b), sb)) };
         self.cliff((&chosen.0, &chosen.1, chosen.2), &[other]);
         Ok(chosen.0)
+    }
+
+    /// The time limit `back`, one step from the start (`start`, said `label`, read `first`)
+    /// the other way, probed: where it goes the wrong way by half a standard error, both are
+    /// read again on the most games a setting gets (the sequential test stops each as soon as
+    /// it leaves 50%, too soon to compare two: the Ferry's nine rounds read 39.0% on 100 games,
+    /// its eight 42.5% on 200); a [`reversed`] step is noted, and `back` returned where it is
+    /// fair.
+    fn look_back(
+        &mut self,
+        (start, label, first): (&Setting, &str, Verdict),
+        back: &Setting,
+    ) -> Result<Option<Setting>, Failure> {
+        let back_label = format!("rounds {}", limit_word(back.rounds));
+        let Some(mut read) = self.probe(back, &back_label)? else { return Ok(None) };
+        let (mut was, mut there) = (self.score(start), self.score(back));
+        if reversed_by(first, was, there) > 0.5 {
+            was = self.measure(start, self.cap)?.unwrap_or(was);
+            there = self.measure(back, self.cap)?.unwrap_or(there);
+            read = verdict(&there);
+        }
+        if !reversed(first, was, there) {
+            return Ok(None);
+        }
+        self.notes.push((
+            None,
+            format!(
+                "not monotone: the attacker wins {:.0}% at {back_label} and {:.0}% at {label} ({} and {} games), \
+                 more than two standard errors the wrong way for the step between them: a side plays worse \
+                 with more time here, so the search, which reads the ladder as monotone, may pass a fair limit by, and \
+                 the limit suggested is where this AI balances the scenario, not where players would",
+                there.rate() * 100.0,
+                was.rate() * 100.0,
+                there.games,
+                was.games
+            ),
+        ));
+        Ok((read == Verdict::Fair).then(|| back.clone()))
     }
 
     /// A note when the neighbours of a suggestion are far apart (a cliff: 0% at 5 rounds, 55%
@@ -554,6 +563,7 @@ fn reversed_by(first: Verdict, was: Score, back: Score) -> f64 {
 /// The default [`Tuner::tick`].
 fn nothing() {}
 
+/// A time limit as the report says it.
 fn limit_word(r: Option<u32>) -> String {
     r.map_or("none".to_string(), |n| n.to_string())
 }

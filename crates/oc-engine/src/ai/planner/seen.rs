@@ -242,9 +242,7 @@ impl Fog {
     pub fn places(&self) -> bool {
         self.sight.fogged() && !self.off.is_empty()
     }
-}
 
-impl Fog {
     /// Which enemies out of sight have had their activation this round, in `copy` (seeded by
     /// `seed`): as many as truly have ([`Fog::activated`]: the side counts the enemy's turns, as
     /// seed 000's players do: "Each Round, players alternate activating a Unit in their
