@@ -642,3 +642,6 @@ mod tests {
         assert!(moved == 240 && differ > 1000, "the goals moved the costs ({differ} tiles)");
     }
 }
+
+#[cfg(test)]
+mod unseen;

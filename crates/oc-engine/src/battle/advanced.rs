@@ -194,12 +194,13 @@ impl Battle<'_> {
 
     /// What the scenario's advanced rules lay on unit `i` standing at `at`, with the unit of
     /// `mover` (if any) standing on its tile instead of where it is (a forecast before a move):
-    /// statuses (pushed on `statuses`), and attributes set (`ground`).
+    /// statuses (pushed on `statuses`), and attributes set (`ground`). Where `seen` (a side's
+    /// sight under fog), the enemies of `i` in contact are those of that side or those it sees.
     pub(super) fn situation(
         &self,
         i: usize,
         at: Tile,
-        mover: Option<(usize, Tile)>,
+        (mover, seen): (Option<(usize, Tile)>, Option<&super::Sight>),
         statuses: &mut Vec<Atom>,
         class: Option<usize>,
     ) -> crate::Placed {
@@ -236,6 +237,9 @@ impl Battle<'_> {
             body = body || (want_body && f.body_of(i));
             if situated && may_touch(u.side, f) {
                 let Some(bit) = side_bit(at, pos(k, f.pos)) else { continue };
+                if seen.is_some_and(|s| f.side != s.side && !s.spots(k, pos(k, f.pos))) {
+                    continue;
+                }
                 contact += 1;
                 sides |= bit;
             }
@@ -440,8 +444,14 @@ impl Battle<'_> {
 
     /// Unit `k`'s loadout with unit `mover.0` standing on `mover.1` (itself or another: a
     /// forecast before a move), the advanced rules' situation read there; `acting`: its own turn.
+    /// Under fog, as the side to act sees it: an enemy of that side out of its sight is in
+    /// contact with no one (an AI's forecast reads what its side knows).
     pub fn loadout_moved(&self, k: usize, acting: bool, mover: (usize, Tile)) -> Option<crate::Loadout> {
-        self.loadout_at(k, acting, Some(mover))
+        if self.scenario.fog.is_none() || !self.situated() {
+            return self.loadout_at(k, acting, Some(mover));
+        }
+        let sight = self.sight(self.state.to_act);
+        self.loadout_seen(k, acting, Some(mover), Some(&sight))
     }
 
     /// Unit `k`'s loadout on each of `tiles` as it moves there itself (`loadout_moved(k, acting,
@@ -450,7 +460,8 @@ impl Battle<'_> {
     /// the tile lays on it (its situation's statuses and attributes, its terrain), so tiles alike
     /// in those share one, and two indices differ exactly where the loadouts do. The first is
     /// built whole (`loadout_at`); each other is the first with what its tile lays instead (the
-    /// unit's own statuses, then the tile's: `loadout_at`'s order).
+    /// unit's own statuses, then the tile's: `loadout_at`'s order). Under fog, an enemy its side
+    /// does not see is in contact with none of the tiles (what an AI weighs the tiles by).
     pub fn loadouts_moved(
         &self,
         k: usize,
@@ -468,8 +479,14 @@ impl Battle<'_> {
         let (lo, hi) = tiles.iter().fold(((i64::MAX, i64::MAX), (i64::MIN, i64::MIN)), |(lo, hi), t| {
             ((lo.0.min(t.0), lo.1.min(t.1)), (hi.0.max(t.0), hi.1.max(t.1)))
         });
+        // Under fog, only the enemies its side sees: what an AI weighs a tile by is what its side
+        // knows (an enemy out of sight next to a tile would flank the unit there unbeknown).
+        let sight = self.sight(u.side);
+        let seen = Some(&sight).filter(|s| s.fogged());
         if let Some(listed) = laying.as_mut().and_then(|l| l.situations.as_mut()).and_then(|s| s.enemies.as_mut()) {
-            listed.retain(|(_, p)| (lo.0 - 1..=hi.0 + 1).contains(&p.0) && (lo.1 - 1..=hi.1 + 1).contains(&p.1));
+            listed.retain(|(k, p)| {
+                (lo.0 - 1..=hi.0 + 1).contains(&p.0) && (lo.1 - 1..=hi.1 + 1).contains(&p.1) && sight.spots(*k, *p)
+            });
         }
         // What each distinct loadout's tile laid on it: statuses, attributes, terrain.
         type Laid = (Vec<Atom>, crate::Placed, Option<Atom>);
@@ -490,11 +507,11 @@ impl Battle<'_> {
                     let built = match distinct.first() {
                         Some(first) => {
                             let l = laid_on(first, &u.statuses, (&statuses, &placed, terrain));
-                            // The loadout `loadout_at` builds there: checked in the debug builds.
-                            debug_assert!(self.loadout_at(k, acting, Some((k, t))).as_ref() == Some(&l));
+                            // The loadout `loadout_seen` builds there: checked in the debug builds.
+                            debug_assert!(self.loadout_seen(k, acting, Some((k, t)), seen).as_ref() == Some(&l));
                             Some(l)
                         }
-                        None => self.loadout_at(k, acting, Some((k, t))),
+                        None => self.loadout_seen(k, acting, Some((k, t)), seen),
                     };
                     built.map(|l| {
                         distinct.push(l);

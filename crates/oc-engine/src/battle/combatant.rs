@@ -359,6 +359,19 @@ impl Battle<'_> {
     /// [`Battle::loadout`], with the unit of `mover` standing on its tile (a forecast before a
     /// move): the advanced rules' situation is read so (advanced.rs).
     pub(super) fn loadout_at(&self, i: usize, acting: bool, mover: Option<(usize, super::Tile)>) -> Option<Loadout> {
+        self.loadout_seen(i, acting, mover, None)
+    }
+
+    /// [`Battle::loadout_at`] as a side sees it (`seen`: its sight under fog): the advanced
+    /// rules' situation counts the enemies in contact that it sees, and no other (an AI's
+    /// forecast before a move, `Battle::loadout_moved`). `None`: every unit, as the battle lays it.
+    pub(super) fn loadout_seen(
+        &self,
+        i: usize,
+        acting: bool,
+        mover: Option<(usize, super::Tile)>,
+        seen: Option<&super::Sight>,
+    ) -> Option<Loadout> {
         let u = self.state.units.get(i)?;
         let at = mover.filter(|(k, _)| *k == i).map_or(u.pos, |(_, t)| t);
         // The unit's statuses, then those where it stands lays on it (at most six, and none where
@@ -370,7 +383,7 @@ impl Battle<'_> {
         // The class looked up once, for the situation (its flyers) and the form.
         let index = self.engine.class_index(&u.class);
         // Nothing laid where nothing lays (no list, no look at the rules' advanced parts).
-        let placed = if lays { self.situation(i, at, mover, &mut statuses, index) } else { crate::Placed::new() };
+        let placed = if lays { self.situation(i, at, (mover, seen), &mut statuses, index) } else { crate::Placed::new() };
         let class = index.and_then(|k| self.engine.rules.classes.get(k))?;
         // Each item's kind looked up once: the first accessory, and the weapons it carries where
         // the ruleset has attack forms (`attack_form`): every one, its own too, since a loadout

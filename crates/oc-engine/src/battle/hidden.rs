@@ -210,13 +210,15 @@ impl Battle<'_> {
     /// The `n` nearest enemies of `side` (ready, steady, not hidden) that can come into contact
     /// with a unit on `at` by their next move, helped by `closing` tiles of the unit's own:
     /// (distance, unit), nearest first (unit order on a tie). Each enemy's movement points are
-    /// read in that order, only until `n` are found.
+    /// read in that order, only until `n` are found. Under fog, only enemies `side` sees: what
+    /// an AI weighs (`hiding`, `dividing`) is what its side knows.
     pub(crate) fn coming(&self, side: m::SideId, at: Tile, closing: i64, n: usize) -> Vec<(i64, usize)> {
+        let sight = self.sight(side);
         let mut near: Vec<(i64, usize)> = (0..self.state.units.len())
             .filter(|k| !self.hidden(*k))
             .filter_map(|k| {
                 let e = self.state.units.get(k).filter(|e| e.side != side && e.state == State::Ready && !e.morale.routing)?;
-                Some((distance(at, e.pos), k))
+                sight.spots(k, e.pos).then_some((distance(at, e.pos), k))
             })
             .collect();
         near.sort_unstable();

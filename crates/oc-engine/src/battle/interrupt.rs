@@ -146,14 +146,16 @@ impl Battle<'_> {
     /// AI plays there instead of waiting): the first of its actions taking no target after
     /// which the ruleset's `opportunity` would hold for it against an enemy that can end its
     /// next move where the unit would strike it (as near as the enemy's movement points bring
-    /// it). `None` without `opportunity`, or where none does.
+    /// it), one its side sees under fog. `None` without `opportunity`, or where none does.
     pub fn readying(&self, i: usize, at: super::Tile) -> Option<Act> {
         let f = self.engine.ir.opportunity.as_ref()?;
         let side = self.state.units.get(i)?.side;
-        // The enemies and how near each can come to `at` (at least contact).
+        // The enemies and how near each can come to `at` (at least contact): under fog, those
+        // its side sees (an AI weighs what its side knows).
+        let sight = self.sight(side);
         let near: Vec<(usize, i64)> = (0..self.state.units.len())
             .filter_map(|k| {
-                let e = self.state.units.get(k).filter(|e| e.side != side && e.state == State::Ready)?;
+                let e = self.state.units.get(k).filter(|e| e.side != side && e.state == State::Ready && sight.spots(k, e.pos))?;
                 let points = self.mobility(k).map_or(0, |m| m.0);
                 Some((k, (distance(at, e.pos) - points).max(1)))
             })

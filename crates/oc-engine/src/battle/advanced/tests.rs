@@ -56,7 +56,7 @@ impl Checking {
                 }
             };
             let (mut one, mut apart) = (Vec::new(), Vec::new());
-            let placed = b.situation(i, at, mover, &mut one, class);
+            let placed = b.situation(i, at, (mover, None), &mut one, class);
             let placed_apart = b.situation_apart(i, at, mover, &mut apart, class);
             assert_eq!((&one, &placed), (&apart, &placed_apart), "unit {i} at {at:?}, mover {mover:?}, round {}", b.state.round);
             self.checked += 1;
