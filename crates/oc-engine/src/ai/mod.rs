@@ -642,6 +642,3 @@ mod tests {
         assert!(moved == 240 && differ > 1000, "the goals moved the costs ({differ} tiles)");
     }
 }
-
-#[cfg(test)]
-mod unseen;

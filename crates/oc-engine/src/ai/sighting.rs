@@ -16,3 +16,6 @@ pub(crate) struct Sighting {
     pub hp: i64,
     pub lost: bool,
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,17 +1,17 @@
 //! Under fog an AI decides from what its side has seen: moved or wounded out of sight, an enemy
-//! in the dark changes none of its decisions. Held over whole battles of the shipped Storm at the
-//! River with fog laid over it (its advanced rules read where units stand: a flank or the rear by
+//! in the dark changes none of its decisions. Held over whole battles of the shipped
+//! Storm (`battlestorm-narube.oc`) with fog laid over it (its advanced rules read where units stand: a flank or the rear by
 //! the enemies in contact, a unit out of command by where its general is) and of the shipped
 //! Woodcutter's Night.
 
 use crate::battle::{Battle, Controller, Turn};
 use crate::Engine;
 
-/// The shipped Storm at the River (`scenarios/battlestorm-narube.oc`) under fog (vision 3), and
+/// The shipped Storm (`scenarios/battlestorm-narube.oc`) under fog (vision 3), and
 /// its map.
 fn storm_by_night() -> (Engine, oc_model::BattleMap) {
-    let scenario = include_str!("../../../../scenarios/battlestorm-narube.oc");
-    let map_text = include_str!("../../../../scenarios/maps/narube-river.map.toml");
+    let scenario = include_str!("../../../../../scenarios/battlestorm-narube.oc");
+    let map_text = include_str!("../../../../../scenarios/maps/narube-river.map.toml");
     let scenario = scenario.replacen("    rounds 12 then defender\n", "    rounds 12 then defender\n    fog vision 3\n", 1);
     crate::testing::field_named(("narube.oc", &scenario), ("maps/narube-river.map.toml", map_text))
 }
@@ -66,23 +66,23 @@ type Choose = fn(&Battle) -> Option<Turn>;
 fn an_enemy_moved_in_the_dark_changes_no_decision() {
     let (mut compared, mut differed) = (0, Vec::new());
     let night = (
-        ("zaha-woods-night.oc", include_str!("../../../../scenarios/zaha-woods-night.oc")),
-        ("maps/zaha-woods.map.toml", include_str!("../../../../scenarios/maps/zaha-woods.map.toml")),
+        ("zaha-woods-night.oc", include_str!("../../../../../scenarios/zaha-woods-night.oc")),
+        ("maps/zaha-woods.map.toml", include_str!("../../../../../scenarios/maps/zaha-woods.map.toml")),
     );
     for (engine, map) in [storm_by_night(), crate::testing::field_named(night.0, night.1)] {
         let s = &engine.rules.scenarios[0];
         let [a, d] = crate::testing::armies(&engine);
         for seed in [1, 2, 3, 4] {
             let mut b = Battle::set_up(&engine, s, &map, [a, d], seed).expect("the battle starts");
-            let mut driver = super::Greedy::default();
+            let mut driver = crate::ai::Greedy::default();
             for step in 0..100 {
                 if b.state.outcome.is_some() {
                     break;
                 }
                 let ais: [(&str, Choose); 3] = [
-                    ("greedy", |b| super::Greedy::default().choose(b)),
-                    ("tactician", |b| super::Tactician::default().choose(b)),
-                    ("planner", |b| super::Planner::default().choose(b)),
+                    ("greedy", |b| crate::ai::Greedy::default().choose(b)),
+                    ("tactician", |b| crate::ai::Tactician::default().choose(b)),
+                    ("planner", |b| crate::ai::Planner::default().choose(b)),
                 ];
                 for (name, choose) in ais {
                     let here = choose(&b);
