@@ -1,13 +1,13 @@
 //! Under fog an AI decides from what its side has seen: moved or wounded out of sight, an enemy
-//! in the dark changes none of its decisions. Held over whole battles of the shipped
-//! Storm (`battlestorm-narube.oc`) with fog laid over it (its advanced rules read where units stand: a flank or the rear by
+//! in the dark changes none of its decisions. Held over whole battles of the shipped Storm at the
+//! River with fog laid over it (its advanced rules read where units stand: a flank or the rear by
 //! the enemies in contact, a unit out of command by where its general is) and of the shipped
 //! Woodcutter's Night.
 
 use crate::battle::{Battle, Controller, Turn};
 use crate::Engine;
 
-/// The shipped Storm (`scenarios/battlestorm-narube.oc`) under fog (vision 3), and
+/// The shipped Storm at the River (`scenarios/battlestorm-narube.oc`) under fog (vision 3), and
 /// its map.
 fn storm_by_night() -> (Engine, oc_model::BattleMap) {
     let scenario = include_str!("../../../../../scenarios/battlestorm-narube.oc");
