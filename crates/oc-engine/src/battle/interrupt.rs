@@ -146,18 +146,22 @@ impl Battle<'_> {
     /// AI plays there instead of waiting): the first of its actions taking no target after
     /// which the ruleset's `opportunity` would hold for it against an enemy that can end its
     /// next move where the unit would strike it (as near as the enemy's movement points bring
-    /// it), one its side sees under fog. `None` without `opportunity`, or where none does.
+    /// it); under fog, one its side sees, or one out of its sight coming from the open tile out
+    /// of sight nearest `at`. `None` without `opportunity`, or where none does.
     pub fn readying(&self, i: usize, at: super::Tile) -> Option<Act> {
         let f = self.engine.ir.opportunity.as_ref()?;
         let side = self.state.units.get(i)?.side;
-        // The enemies and how near each can come to `at` (at least contact): under fog, those
-        // its side sees (an AI weighs what its side knows).
+        // The enemies and how near each can come to `at` (at least contact). Under fog an AI
+        // weighs what its side knows: an enemy it sees from where it stands, and one out of its
+        // sight from the nearest open tile out of sight (it knows the enemy stands, not where).
         let sight = self.sight(side);
+        let dark = sight.fogged().then(|| self.nearest_dark(&sight, at)).flatten();
         let near: Vec<(usize, i64)> = (0..self.state.units.len())
             .filter_map(|k| {
-                let e = self.state.units.get(k).filter(|e| e.side != side && e.state == State::Ready && sight.spots(k, e.pos))?;
+                let e = self.state.units.get(k).filter(|e| e.side != side && e.state == State::Ready)?;
+                let from = if sight.spots(k, e.pos) { distance(at, e.pos) } else { dark? };
                 let points = self.mobility(k).map_or(0, |m| m.0);
-                Some((k, (distance(at, e.pos) - points).max(1)))
+                Some((k, (from - points).max(1)))
             })
             .collect();
         // The unit's scene is the same against each enemy: made once a battle.
@@ -206,5 +210,16 @@ impl Battle<'_> {
         };
         Battle::spare(copy);
         found
+    }
+
+    /// Under fog, how far from `at` the nearest open tile out of `sight` is: where an enemy out
+    /// of sight may stand, as near as its side can tell. `None` where every open tile is in sight.
+    fn nearest_dark(&self, sight: &super::Sight, at: super::Tile) -> Option<i64> {
+        let (width, height) = (self.map.width.max(0), self.map.height.max(0));
+        (0..height)
+            .flat_map(|y| (0..width).map(move |x| (x, y)))
+            .filter(|t| !sight.sees(*t) && self.open(*t))
+            .map(|t| distance(at, t))
+            .min()
     }
 }
