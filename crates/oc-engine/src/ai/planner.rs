@@ -416,7 +416,7 @@ impl Planner {
         // there: unmeasured).
         // (The figures standing are counted where it searches only: its budget reads them too.)
         let figures = if searches { figures_standing(b) } else { 0 };
-        let knows = || self.tactician.memory(side).iter().any(|s| s.is_some_and(|s| !s.lost));
+        let knows = || self.tactician.memory(side).iter().any(|s| s.as_ref().is_some_and(|s| !s.lost));
         let greedy_too = searches && !one_at_a_time && weighs_greedy(b, side, (free, figures), fogged, knows);
         if greedy_too {
             // (The tactician ranked at most `WIDTH`: greedy's is the fourth.)

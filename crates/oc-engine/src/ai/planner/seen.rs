@@ -14,6 +14,10 @@
 //! Woodcutter's Night watch searched a battle of four against the one raider in sight, stepped
 //! out to let the others strike it, and the raiders behind in the dark routed it.
 //!
+//! An enemy out of sight bears in a copy the hit points and statuses it was last seen with
+//! (less the statuses worn off since), or, never seen, full hit points and no status: what the
+//! side knows, not what it bears.
+//!
 //! Only where no such tile is free is an enemy taken off the board in the copy (as a unit that
 //! joined another, `State::Joined`, with no unit to fight in: it neither stands, acts, is seen
 //! nor counts as routed) and set on one tile, so that nothing in the copy reads where it stood.
@@ -47,9 +51,10 @@ pub(super) struct Fog {
     placed: Vec<(usize, Tile)>,
     held: Vec<Tile>,
     off: Vec<usize>,
-    /// Each enemy out of sight (battle index) with the hit points the side knows it by: as it
-    /// was last seen, or, never seen, its full hit points (as it deployed).
-    hp: Vec<(usize, i64)>,
+    /// Each enemy out of sight (battle index) with the hit points and statuses the side knows
+    /// it by: as it was last seen (less the statuses worn off since, [`Sighting::statuses_now`]),
+    /// or, never seen, its full hit points (as it deployed) and none.
+    hp: Vec<(usize, i64, Vec<crate::battle::Affliction>)>,
     /// The enemies out of sight whose activation a copy draws ([`Fog::draw_activated`]), and
     /// how many of them have had it this round: the side counts the enemy's turns, not which
     /// unit took one out of its sight. None where the units act in an order by a resource: that
@@ -93,8 +98,8 @@ impl Fog {
                 if u.side == side || u.state != State::Ready || sight.spots(k, u.pos) {
                     continue;
                 }
-                let seen = memory.get(k).copied().flatten();
-                hp.push((k, seen.map_or(u.max_hp, |s| s.hp)));
+                let seen = memory.get(k).and_then(Option::as_ref);
+                hp.push((k, seen.map_or(u.max_hp, |s| s.hp), seen.map_or_else(Vec::new, |s| s.statuses_now(b.round))));
                 if !by_order && !under_way(k) {
                     drawn.push(k);
                     activated += usize::from(u.activated);
@@ -278,11 +283,12 @@ impl<'e> Seen<'e> {
         copy.hush();
         let mut pruned = false;
         if fog.sight.fogged() {
-            // The enemies out of sight with the hit points the side knows them by, and not
-            // hidden: where one hid is not known (nor whether it did).
-            for &(k, hp) in &fog.hp {
-                if let Some(u) = copy.state.units.get_mut(k) {
-                    u.hp = hp;
+            // The enemies out of sight with the hit points and statuses the side knows them by,
+            // and not hidden: where one hid is not known (nor whether it did).
+            for (k, hp, statuses) in &fog.hp {
+                if let Some(u) = copy.state.units.get_mut(*k) {
+                    u.hp = *hp;
+                    u.statuses.clone_from(statuses);
                     u.hidden = None;
                 }
             }

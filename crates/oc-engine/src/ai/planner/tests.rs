@@ -99,7 +99,7 @@ fn a_lost_enemy_is_looked_for_near_where_it_was_last_seen() {
         let fog = Fog::new(&b, oc_model::SideId::Attacker, memory, &mut Walks::default());
         (0..32).map(|seed| Seen::fork(&b, &fog, seed, None).copy.state.units[1].pos).collect()
     };
-    let lost = placed(&[None, Some(Sighting { tile: last, round: 3, hp: 20, lost: true })]);
+    let lost = placed(&[None, Some(Sighting { tile: last, round: 3, hp: 20, statuses: Vec::new(), lost: true })]);
     assert!(lost.iter().all(|t| near(*t) && !sight.sees(*t)), "{points} a round from {last:?}: {lost:?}");
     assert!(lost.iter().any(|t| *t != lost[0]), "sampled: {lost:?}");
     // Never seen, it may stand anywhere it could have walked to from its zone by now.
@@ -128,7 +128,7 @@ fn a_copy_gives_an_enemy_out_of_sight_the_hit_points_it_was_seen_with() {
         (0..8).map(|seed| Seen::fork(b, &fog, seed, None).copy.state.units[1].hp).collect()
     };
     for lost in [false, true] {
-        let memory = [None, Some(Sighting { tile: (9, 3), round: 3, hp: 5, lost })];
+        let memory = [None, Some(Sighting { tile: (9, 3), round: 3, hp: 5, statuses: Vec::new(), lost })];
         assert!(hps(&b, &memory).iter().all(|h| *h == 5), "lost: {lost}: {:?}", hps(&b, &memory));
     }
     b.state.units[1].hp = 4;
@@ -136,6 +136,40 @@ fn a_copy_gives_an_enemy_out_of_sight_the_hit_points_it_was_seen_with() {
     assert!(hps(&b, &[None, None]).iter().all(|h| *h == full), "never seen: {:?}", hps(&b, &[None, None]));
     let fog = Fog::new(&b, oc_model::SideId::Attacker, &[None, None], &mut Walks::default());
     assert_eq!(Seen::fork(&b, &fog, 1, None).copy.state.units[1].hidden, None);
+}
+
+/// Under fog, a copy gives an enemy out of sight the statuses the side knows it by, not its own:
+/// as it was last seen, less those whose time ran out in the rounds since; never seen, none.
+/// (Each copy held the enemy's true statuses: poisoned or cured out of sight, the side knew it.)
+#[test]
+fn a_copy_gives_an_enemy_out_of_sight_the_statuses_it_was_seen_with() {
+    use super::seen::{Fog, Seen, Walks};
+    use crate::ai::sighting::Sighting;
+    use crate::battle::Affliction;
+    let (engine, map) = crate::testing::fog_duel(FOG_UNITS);
+    let s = &engine.rules.scenarios[0];
+    let [a, d] = crate::testing::armies(&engine);
+    let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 1)][..]], 3).expect("the battle starts");
+    b.state.round = 4;
+    let names: Vec<crate::Atom> = engine.rules.statuses.iter().take(3).map(|x| crate::Atom::new(&x.name)).collect();
+    let [lasting, short, now] = [0, 1, 2].map(|n| names[n]);
+    // Seen in round 2 bearing one status for good and one for a round; it bears another now.
+    let seen = vec![Affliction { status: lasting, left: None }, Affliction { status: short, left: Some(1) }];
+    b.state.units[1].statuses = vec![Affliction { status: now, left: None }];
+    let borne = |memory: &[Option<Sighting>]| -> Vec<Vec<crate::Atom>> {
+        let fog = Fog::new(&b, oc_model::SideId::Attacker, memory, &mut Walks::default());
+        (0..4)
+            .map(|seed| Seen::fork(&b, &fog, seed, None).copy.state.units[1].statuses.iter().map(|a| a.status).collect())
+            .collect()
+    };
+    for lost in [false, true] {
+        let memory = [None, Some(Sighting { tile: (9, 3), round: 2, hp: 5, statuses: seen.clone(), lost })];
+        assert!(borne(&memory).iter().all(|x| *x == [lasting]), "lost: {lost}: {:?}", borne(&memory));
+        // Seen this round, the short one has not run out.
+        let memory = [None, Some(Sighting { tile: (9, 3), round: 4, hp: 5, statuses: seen.clone(), lost })];
+        assert!(borne(&memory).iter().all(|x| *x == [lasting, short]), "lost: {lost}: {:?}", borne(&memory));
+    }
+    assert!(borne(&[None, None]).iter().all(Vec::is_empty), "never seen: {:?}", borne(&[None, None]));
 }
 
 /// Under fog, a copy marks as many enemies out of sight as having had their activation this

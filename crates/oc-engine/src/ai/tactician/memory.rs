@@ -99,7 +99,7 @@ impl Tactician {
             if u.side == side || u.state != State::Ready {
                 *slot = None;
             } else if sight.spots(k, u.pos) {
-                *slot = Some(Sighting { tile: u.pos, round: b.round, hp: u.hp, lost: false });
+                *slot = Some(Sighting { tile: u.pos, round: b.round, hp: u.hp, statuses: u.statuses.clone(), lost: false });
             } else if let Some(s) = slot.as_mut().filter(|s| !s.lost) {
                 if sight.sees(s.tile) {
                     s.lost = true;
@@ -137,7 +137,7 @@ pub(in crate::ai) fn known(
         } else if u.side == side || sight.spots(k, u.pos) {
             Some(u.pos)
         } else {
-            memory.get(k).copied().flatten().filter(|s| !s.lost).map(|s| s.tile)
+            memory.get(k).and_then(Option::as_ref).filter(|s| !s.lost).map(|s| s.tile)
         }
     };
     Some(b.units.iter().enumerate().map(at).collect())
@@ -169,7 +169,7 @@ mod tests {
             let mut t = Tactician::default();
             let _ = t.remember(&b, side, &b.sight(side));
             let before = b.units[1].hp;
-            assert_eq!(t.memory(side)[1].map(|s| s.hp), Some(before));
+            assert_eq!(t.memory(side)[1].as_ref().map(|s| s.hp), Some(before));
             let strike = Turn { unit: 0, to: Some((6, 1)), act: Act::Attack { target: 1 }, ..Default::default() };
             if b.turn(strike).is_err() || b.units[1].hp == before || b.units[1].hp <= 0 {
                 continue;
@@ -178,7 +178,7 @@ mod tests {
             // Out of sight, out of the log: it walked off.
             b.state.units[1].pos = (17, 5);
             let _ = t.remember(&b, side, &b.sight(side));
-            assert_eq!(t.memory(side)[1].map(|s| s.hp), Some(after), "seed {seed}: {before} -> {after}");
+            assert_eq!(t.memory(side)[1].as_ref().map(|s| s.hp), Some(after), "seed {seed}: {before} -> {after}");
             checked += 1;
         }
         assert!(checked > 0, "no blow landed");
