@@ -159,8 +159,13 @@ impl Battle<'_> {
         let near: Vec<(usize, i64)> = (0..self.state.units.len())
             .filter_map(|k| {
                 let e = self.state.units.get(k).filter(|e| e.side != side && e.state == State::Ready)?;
-                let from = if sight.spots(k, e.pos) { distance(at, e.pos) } else { dark? };
-                let points = self.mobility(k).map_or(0, |m| m.0);
+                // One out of sight moves as far as its side can tell: as if it bore no status.
+                let (from, mobility) = if sight.spots(k, e.pos) {
+                    (distance(at, e.pos), self.mobility(k))
+                } else {
+                    (dark?, self.mobility_as_known(k, &[]))
+                };
+                let points = mobility.map_or(0, |m| m.0);
                 Some((k, (from - points).max(1)))
             })
             .collect();

@@ -219,6 +219,18 @@ impl Battle<'_> {
         Ok(self.mobility_of(&*self.engine.unit(&l, &[])?))
     }
 
+    /// [`Battle::mobility`] of unit `i` as a side that does not see it knows it: bearing
+    /// `statuses` (those it was last seen with, or none) instead of its own, on no terrain and
+    /// with nothing its tile lays on it (where it stands is not known). An AI's guess at an enemy
+    /// out of sight.
+    pub(crate) fn mobility_as_known(&self, i: usize, statuses: &[super::Affliction]) -> Result<Mobility, BattleError> {
+        let mut l = self.loadout(i, true).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
+        l.statuses = statuses.iter().map(|a| a.status).collect();
+        l.terrain = None;
+        l.placed = crate::Placed::new();
+        Ok(self.mobility_of(&*self.engine.unit(&l, &[])?))
+    }
+
     /// [`Battle::mobility`] of a unit built from its acting loadout.
     pub(crate) fn mobility_of(&self, unit: &crate::unit::Unit) -> Mobility {
         let [movement, movement_type, can_move] = self.engine.mobility_attrs();

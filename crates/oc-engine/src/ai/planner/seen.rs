@@ -99,18 +99,23 @@ impl Fog {
                     continue;
                 }
                 let seen = memory.get(k).and_then(Option::as_ref);
-                hp.push((k, seen.map_or(u.max_hp, |s| s.hp), seen.map_or_else(Vec::new, |s| s.statuses_now(b.round))));
+                let statuses = seen.map_or_else(Vec::new, |s| s.statuses_now(b.round));
                 if !by_order && !under_way(k) {
                     drawn.push(k);
                     activated += usize::from(u.activated);
                 }
+                let known = seen.map_or(u.max_hp, |s| s.hp);
                 if let Some(s) = seen.filter(|s| !s.lost && !held.contains(&s.tile)) {
+                    hp.push((k, known, statuses));
                     placed.push((k, s.tile));
                     held.push(s.tile);
                     continue;
                 }
                 off.push(k);
-                let Ok((points, kind, _)) = b.mobility(k) else { continue };
+                // Its movement as the side knows it: with the statuses it knows of.
+                let moves = b.mobility_as_known(k, &statuses);
+                hp.push((k, known, statuses));
+                let Ok((points, kind, _)) = moves else { continue };
                 let points = points.max(0);
                 let mut made = Made { made: &mut made, sets: &mut sets, walks: &mut *walks, zone: &zone };
                 // Seen: from that tile, for the rounds since (it may have moved in that one

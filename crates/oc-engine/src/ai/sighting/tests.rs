@@ -18,7 +18,7 @@ fn storm_by_night() -> (Engine, oc_model::BattleMap) {
 
 /// The battle `b` with one enemy of the side to act that it does not see moved to another tile
 /// out of its sight that the enemy could walk to (free, in the enemy's reach), and with it a hit
-/// point down or a status more where it stands: each such enemy in turn, the first tile of its reach that is, by
+/// point down or with more statuses where it stands: each such enemy in turn, the first tile of its reach that is, by
 /// tile order. Units joined to another (a body) or with a body joined stay.
 fn in_the_dark<'e>(b: &Battle<'e>) -> Vec<(usize, Battle<'e>)> {
     let side = b.state.to_act;
@@ -48,13 +48,20 @@ fn in_the_dark<'e>(b: &Battle<'e>) -> Vec<(usize, Battle<'e>)> {
             f.hp -= 1;
             out.push((k, hurt));
         }
-        // And where it stands, bearing a status of the rules it does not bear (laid out of sight).
+        // And where it stands, bearing every status of the rules it does not bear (laid out of
+        // sight: a slowed or sleeping enemy moves less).
         let mut laid = b.fork(None);
         laid.log = b.log.clone();
-        let status =
-            b.engine.rules.statuses.iter().map(|x| crate::Atom::new(&x.name)).find(|x| u.statuses.iter().all(|a| a.status != *x));
-        if let (Some(f), Some(status)) = (laid.state.units.get_mut(k), status) {
-            f.statuses.push(crate::battle::Affliction { status, left: None });
+        let more: Vec<crate::Atom> = b
+            .engine
+            .rules
+            .statuses
+            .iter()
+            .map(|x| crate::Atom::new(&x.name))
+            .filter(|x| u.statuses.iter().all(|a| a.status != *x))
+            .collect();
+        if let Some(f) = laid.state.units.get_mut(k).filter(|_| !more.is_empty()) {
+            f.statuses.extend(more.into_iter().map(|status| crate::battle::Affliction { status, left: None }));
             out.push((k, laid));
         }
     }
