@@ -158,3 +158,53 @@ fn an_enemy_moved_in_the_dark_changes_no_decision() {
     assert!(compared > 3000, "{compared} decisions compared");
     assert!(differed.is_empty(), "{} of {compared} decisions differ:\n{}", differed.len(), differed.join("\n"));
 }
+
+/// As [`an_enemy_moved_in_the_dark_changes_no_decision`], for AIs that remember (the tactician's
+/// memory of where each enemy was last seen, the default's copies built from it): two of each
+/// kind decide in step, one in the battle and one in its copy with the first enemy out of sight
+/// moved, wounded, afflicted or spent, at every decision of four battles of each scenario. What
+/// the second saw of the copy is what its side saw of the battle, so the two stay alike.
+#[test]
+#[allow(clippy::expect_used)]
+fn an_enemy_changed_in_the_dark_changes_no_decision_of_an_ai_that_remembers() {
+    let (mut compared, mut differed) = (0, Vec::new());
+    for (engine, map) in scenarios() {
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        for seed in [1, 2, 3, 4] {
+            let mut b = Battle::set_up(&engine, s, &map, [a, d], seed).expect("the battle starts");
+            let mut driver = crate::ai::Greedy::default();
+            let mut pairs: [(&str, Box<dyn Controller>, Box<dyn Controller>); 2] = [
+                ("tactician", Box::new(crate::ai::Tactician::default()), Box::new(crate::ai::Tactician::default())),
+                ("planner", Box::new(crate::ai::Planner::default()), Box::new(crate::ai::Planner::default())),
+            ];
+            for step in 0..100 {
+                if b.state.outcome.is_some() {
+                    break;
+                }
+                // Each step changes another of the variants (the step's count picks it).
+                let variants = in_the_dark(&b);
+                let other = variants.len().checked_sub(1).and_then(|n| variants.into_iter().nth(step % (n + 1)));
+                for (name, here, there) in &mut pairs {
+                    let mine = here.choose(&b);
+                    let theirs = there.choose(other.as_ref().map_or(&b, |(_, o)| o));
+                    if let Some((k, _)) = &other {
+                        compared += 1;
+                        if mine != theirs {
+                            differed.push(format!(
+                                "{} seed {seed} step {step}: {name} chose {mine:?}, with unit {k} changed {theirs:?}",
+                                s.name
+                            ));
+                        }
+                    }
+                }
+                let Some(turn) = driver.choose(&b) else { break };
+                if b.play_turn(turn).is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    assert!(compared > 600, "{compared} decisions compared");
+    assert!(differed.is_empty(), "{} of {compared} decisions differ:\n{}", differed.len(), differed.join("\n"));
+}
