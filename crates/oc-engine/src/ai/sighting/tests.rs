@@ -159,6 +159,9 @@ fn an_enemy_moved_in_the_dark_changes_no_decision() {
     assert!(differed.is_empty(), "{} of {compared} decisions differ:\n{}", differed.len(), differed.join("\n"));
 }
 
+/// An AI's name and two of it: one deciding in the battle, its twin in a copy.
+type Twins = (&'static str, Box<dyn Controller>, Box<dyn Controller>);
+
 /// As [`an_enemy_moved_in_the_dark_changes_no_decision`], for AIs that remember (the tactician's
 /// memory of where each enemy was last seen, the default's copies built from it): two of each
 /// kind decide in step, one in the battle and one in its copy with the first enemy out of sight
@@ -174,7 +177,7 @@ fn an_enemy_changed_in_the_dark_changes_no_decision_of_an_ai_that_remembers() {
         for seed in [1, 2, 3, 4] {
             let mut b = Battle::set_up(&engine, s, &map, [a, d], seed).expect("the battle starts");
             let mut driver = crate::ai::Greedy::default();
-            let mut pairs: [(&str, Box<dyn Controller>, Box<dyn Controller>); 2] = [
+            let mut pairs: [Twins; 2] = [
                 ("tactician", Box::new(crate::ai::Tactician::default()), Box::new(crate::ai::Tactician::default())),
                 ("planner", Box::new(crate::ai::Planner::default()), Box::new(crate::ai::Planner::default())),
             ];
