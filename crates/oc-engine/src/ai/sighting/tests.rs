@@ -44,9 +44,10 @@ fn scenarios() -> Vec<(Engine, oc_model::BattleMap)> {
 }
 
 /// The battle `b` with one enemy of the side to act that it does not see moved to another tile
-/// out of its sight that the enemy could walk to (free, in the enemy's reach), and with it a hit
-/// point down, with more statuses or with its resources spent where it stands: each such enemy in turn, the first tile of its reach that is, by
-/// tile order. Units joined to another (a body) or with a body joined stay.
+/// out of its sight that the enemy could walk to (free, in the enemy's reach: the nearest and
+/// the farthest), and with it a hit point down, with more statuses or with its resources spent
+/// where it stands: each such enemy in turn. Units joined to another (a body) or with a body
+/// joined stay.
 fn in_the_dark<'e>(b: &Battle<'e>) -> Vec<(usize, Battle<'e>)> {
     let side = b.state.to_act;
     let sight = b.sight(side);
@@ -60,14 +61,20 @@ fn in_the_dark<'e>(b: &Battle<'e>) -> Vec<(usize, Battle<'e>)> {
         let mut tiles: Vec<_> = reach.keys().copied().filter(|t| *t != u.pos && !sight.sees(*t)).collect();
         tiles.sort_unstable();
         let free = |t: &crate::battle::Tile| b.state.units.iter().all(|f| !f.stands() || f.pos != *t);
-        let Some(to) = tiles.into_iter().find(free) else { continue };
-        // The same battle, its log too (a fork starts one of its own): only the enemy moved.
-        let mut moved = b.fork(None);
-        moved.log = b.log.clone();
-        if let Some(f) = moved.state.units.get_mut(k) {
-            f.pos = to;
+        // The nearest free tile of its reach out of sight (by tile order) and the farthest.
+        let far = |t: &&crate::battle::Tile| crate::battle::distance(**t, u.pos);
+        let nearest = tiles.iter().filter(|t| free(t)).min_by_key(|t| (far(t), **t)).copied();
+        let farthest = tiles.iter().filter(|t| free(t)).max_by_key(|t| (far(t), std::cmp::Reverse(**t))).copied();
+        let Some(near) = nearest else { continue };
+        for to in std::iter::once(near).chain(farthest.filter(|t| *t != near)) {
+            // The same battle, its log too (a fork starts one of its own): only the enemy moved.
+            let mut moved = b.fork(None);
+            moved.log = b.log.clone();
+            if let Some(f) = moved.state.units.get_mut(k) {
+                f.pos = to;
+            }
+            out.push((k, moved));
         }
-        out.push((k, moved));
         // And where it stands, a hit point down (wounded out of sight).
         let mut hurt = b.fork(None);
         hurt.log = b.log.clone();
