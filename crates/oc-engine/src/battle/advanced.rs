@@ -195,7 +195,8 @@ impl Battle<'_> {
     /// What the scenario's advanced rules lay on unit `i` standing at `at`, with the unit of
     /// `mover` (if any) standing on its tile instead of where it is (a forecast before a move):
     /// statuses (pushed on `statuses`), and attributes set (`ground`). Where `seen` (a side's
-    /// sight under fog), the enemies of `i` in contact are those of that side or those it sees.
+    /// sight under fog), the enemies of `i` in contact are those of that side or those it sees,
+    /// and an enemy of that side whose general it does not see is in command.
     pub(super) fn situation(
         &self,
         i: usize,
@@ -248,7 +249,13 @@ impl Battle<'_> {
             statuses.push(w);
         }
         if let Some((n, status)) = beyond {
+            // As a side sees it (`seen`), an enemy whose general it does not see is taken in
+            // command: where he stands is not known. Reading: seed 003's "Penalties apply to units
+            // too far from the general" says nothing of what the other side knows; a commander
+            // who cannot see the general takes the enemy at its strongest.
+            let unseen = |g: usize, p: Tile| seen.is_some_and(|s| u.side != s.side && !s.spots(g, pos(g, p)));
             let far = match general.and_then(|g| self.state.units.get(g).map(|f| (g, f.pos))) {
+                Some((g, p)) if unseen(g, p) => false,
                 Some((g, p)) => distance(pos(g, p), at) > n,
                 None => true,
             };
@@ -445,7 +452,8 @@ impl Battle<'_> {
     /// Unit `k`'s loadout with unit `mover.0` standing on `mover.1` (itself or another: a
     /// forecast before a move), the advanced rules' situation read there; `acting`: its own turn.
     /// Under fog, as the side to act sees it: an enemy of that side out of its sight is in
-    /// contact with no one (an AI's forecast reads what its side knows).
+    /// contact with no one, and an enemy whose general it does not see is in command (an AI's
+    /// forecast reads what its side knows).
     pub fn loadout_moved(&self, k: usize, acting: bool, mover: (usize, Tile)) -> Option<crate::Loadout> {
         if self.scenario.fog.is_none() || !self.situated() {
             return self.loadout_at(k, acting, Some(mover));

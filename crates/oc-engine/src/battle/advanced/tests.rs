@@ -130,3 +130,46 @@ fn the_one_pass_lays_what_the_rules_read_apart_lay() {
         assert!(laid.get(w.as_str()).is_some_and(|n| *n > 0), "{w} never laid: {laid:?}");
     }
 }
+
+/// Under fog, as the side to act sees it (`Battle::loadout_moved`), an enemy is out of command
+/// only where that side sees its general: the savages' general in the dark, a band of them far
+/// from him is taken in command; in sight, out of it. Without fog, out of it either way.
+#[test]
+#[allow(clippy::expect_used, clippy::indexing_slicing)]
+fn an_enemy_is_out_of_command_only_where_its_general_is_seen() {
+    let scenario = include_str!("../../../../../scenarios/battlestorm-narube.oc");
+    let map_text = include_str!("../../../../../scenarios/maps/narube-river.map.toml");
+    let fogged = scenario.replacen("    rounds 12 then defender\n", "    rounds 12 then defender\n    fog vision 3\n", 1);
+    for fog in [true, false] {
+        let text = if fog { fogged.as_str() } else { scenario };
+        let (engine, map) = crate::testing::field_named(("narube.oc", text), ("maps/narube-river.map.toml", map_text));
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let mut b = Battle::set_up(&engine, s, &map, [a, d], 1).expect("the battle starts");
+        let general = b.state.units.iter().position(|u| u.name == "Ghor").expect("the savages' general");
+        let band = b.state.units.iter().position(|u| u.name == "Raiders").expect("a band of savages");
+        let elves: Vec<usize> =
+            (0..b.state.units.len()).filter(|k| b.state.units[*k].side == oc_model::SideId::Defender).collect();
+        // The elves on the east bank's last column, the band before them, and the general far
+        // from it (beyond six tiles: out of command), in the dark or in sight.
+        for (n, k) in elves.iter().enumerate() {
+            b.state.units[*k].pos = (19, n as i64);
+        }
+        for k in 0..b.state.units.len() {
+            if b.state.units[k].side == oc_model::SideId::Attacker && k != general && k != band {
+                b.state.units[k].pos = (0, 11 - (k as i64 % 6));
+            }
+        }
+        b.state.units[band].pos = (17, 1);
+        b.state.to_act = oc_model::SideId::Defender;
+        let out = engine.situation_names().beyond.expect("leadership lays a status");
+        // Both tiles beyond six of the band: one in the dark, one three tiles from the last elf.
+        for (at, seen) in [((5, 1), !fog), ((19, 7), true)] {
+            b.state.units[general].pos = at;
+            assert!(crate::battle::distance(at, (17, 1)) > 6);
+            assert_eq!(b.sight(oc_model::SideId::Defender).sees(at), seen || !fog, "fog {fog}, {at:?} in sight");
+            let l = b.loadout_moved(band, false, (band, (17, 1))).expect("the band's loadout");
+            assert_eq!(l.statuses.contains(&out), seen, "fog {fog}, general at {at:?}");
+        }
+    }
+}
