@@ -153,7 +153,10 @@ impl Battle<'_> {
         let side = self.state.units.get(i)?.side;
         // The enemies and how near each can come to `at` (at least contact). Under fog an AI
         // weighs what its side knows: an enemy it sees from where it stands, and one out of its
-        // sight from the nearest open tile out of sight (it knows the enemy stands, not where).
+        // sight from the nearest open tile out of sight. Reading: seed 003's "brace [ready to
+        // attack targets of opportunity]" says nothing of what a side knows in the dark; it
+        // knows how many enemies stand, not where, so one may come from the nearest tile it
+        // could stand on unseen.
         let sight = self.sight(side);
         let dark = sight.fogged().then(|| self.nearest_dark(&sight, at)).flatten();
         let near: Vec<(usize, i64)> = (0..self.state.units.len())
