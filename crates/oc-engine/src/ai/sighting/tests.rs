@@ -112,7 +112,8 @@ fn in_the_dark<'e>(b: &Battle<'e>) -> Vec<(usize, Battle<'e>)> {
 /// An AI's choice in a battle, made by a fresh one.
 type Choose = fn(&Battle) -> Option<Turn>;
 
-/// Greedy, the tactician and the default (the planner), fresh for each decision, choose the
+/// Greedy, the tactician, the default (the planner) and `searcher`, fresh for each decision,
+/// choose the
 /// same turn in the battle as in each copy of it with an enemy out of sight moved elsewhere out
 /// of sight (or wounded, afflicted or spent there), at every decision of four battles of each
 /// scenario (each side played by greedy). Before this test, 11 of the Storm's first 386
@@ -136,10 +137,11 @@ fn an_enemy_moved_in_the_dark_changes_no_decision() {
                 if b.state.outcome.is_some() {
                     break;
                 }
-                let ais: [(&str, Choose); 3] = [
+                let ais: [(&str, Choose); 4] = [
                     ("greedy", |b| crate::ai::Greedy::default().choose(b)),
                     ("tactician", |b| crate::ai::Tactician::default().choose(b)),
                     ("planner", |b| crate::ai::Planner::default().choose(b)),
+                    ("searcher", |b| crate::ai::Planner::wide().choose(b)),
                 ];
                 for (name, choose) in ais {
                     let here = choose(&b);
@@ -170,10 +172,11 @@ fn an_enemy_moved_in_the_dark_changes_no_decision() {
 type Twins = (&'static str, Box<dyn Controller>, Box<dyn Controller>);
 
 /// As [`an_enemy_moved_in_the_dark_changes_no_decision`], for AIs that remember (the tactician's
-/// memory of where each enemy was last seen, the default's copies built from it): two of each
-/// kind decide in step, one in the battle and one in its copy with the first enemy out of sight
-/// moved, wounded, afflicted or spent, at every decision of four battles of each scenario. What
-/// the second saw of the copy is what its side saw of the battle, so the two stay alike.
+/// memory of where each enemy was last seen, the copies the default and `searcher` build from
+/// it): two of each kind decide in step, one in the battle and one in its copy with the first
+/// enemy out of sight moved, wounded, afflicted or spent, at every decision of four battles of
+/// each scenario. What the second saw of the copy is what its side saw of the battle, so the
+/// two stay alike.
 #[test]
 #[allow(clippy::expect_used)]
 fn an_enemy_changed_in_the_dark_changes_no_decision_of_an_ai_that_remembers() {
@@ -184,9 +187,10 @@ fn an_enemy_changed_in_the_dark_changes_no_decision_of_an_ai_that_remembers() {
         for seed in [1, 2, 3, 4] {
             let mut b = Battle::set_up(&engine, s, &map, [a, d], seed).expect("the battle starts");
             let mut driver = crate::ai::Greedy::default();
-            let mut pairs: [Twins; 2] = [
+            let mut pairs: [Twins; 3] = [
                 ("tactician", Box::new(crate::ai::Tactician::default()), Box::new(crate::ai::Tactician::default())),
                 ("planner", Box::new(crate::ai::Planner::default()), Box::new(crate::ai::Planner::default())),
+                ("searcher", Box::new(crate::ai::Planner::wide()), Box::new(crate::ai::Planner::wide())),
             ];
             for step in 0..100 {
                 if b.state.outcome.is_some() {
