@@ -66,26 +66,28 @@ fn in_the_dark<'e>(b: &Battle<'e>) -> Vec<(usize, Battle<'e>)> {
         let nearest = tiles.iter().filter(|t| free(t)).min_by_key(|t| (far(t), **t)).copied();
         let farthest = tiles.iter().filter(|t| free(t)).max_by_key(|t| (far(t), std::cmp::Reverse(**t))).copied();
         let Some(near) = nearest else { continue };
-        for to in std::iter::once(near).chain(farthest.filter(|t| *t != near)) {
-            // The same battle, its log too (a fork starts one of its own): only the enemy moved.
-            let mut moved = b.fork(None);
-            moved.log = b.log.clone();
-            if let Some(f) = moved.state.units.get_mut(k) {
-                f.pos = to;
+        // The same battle, its log too (a fork starts one of its own), with only the enemy
+        // changed by `change`; none where `change` finds nothing to change.
+        let mut changed = |change: &dyn Fn(&mut crate::battle::Combatant) -> bool| {
+            let mut copy = b.fork(None);
+            copy.log = b.log.clone();
+            if copy.state.units.get_mut(k).is_some_and(change) {
+                out.push((k, copy));
             }
-            out.push((k, moved));
+        };
+        for to in std::iter::once(near).chain(farthest.filter(|t| *t != near)) {
+            changed(&|f| {
+                f.pos = to;
+                true
+            });
         }
         // And where it stands, a hit point down (wounded out of sight).
-        let mut hurt = b.fork(None);
-        hurt.log = b.log.clone();
-        if let Some(f) = hurt.state.units.get_mut(k).filter(|f| f.hp > 1) {
+        changed(&|f| {
             f.hp -= 1;
-            out.push((k, hurt));
-        }
+            f.hp > 0
+        });
         // And where it stands, bearing every status of the rules it does not bear (laid out of
         // sight: a slowed or sleeping enemy moves less).
-        let mut laid = b.fork(None);
-        laid.log = b.log.clone();
         let more: Vec<crate::Atom> = b
             .engine
             .rules
@@ -94,42 +96,36 @@ fn in_the_dark<'e>(b: &Battle<'e>) -> Vec<(usize, Battle<'e>)> {
             .map(|x| crate::Atom::new(&x.name))
             .filter(|x| u.statuses.iter().all(|a| a.status != *x))
             .collect();
-        if let Some(f) = laid.state.units.get_mut(k).filter(|_| !more.is_empty()) {
-            f.statuses.extend(more.into_iter().map(|status| crate::battle::Affliction { status, left: None }));
-            out.push((k, laid));
-        }
+        changed(&|f| {
+            f.statuses.extend(more.iter().map(|status| crate::battle::Affliction { status: *status, left: None }));
+            !more.is_empty()
+        });
         // And with its resources spent (stamina: spent out of sight).
-        let mut spent = b.fork(None);
-        spent.log = b.log.clone();
-        if let Some(f) = spent.state.units.get_mut(k).filter(|f| f.resources.iter().any(|r| *r != 0)) {
+        changed(&|f| {
+            let any = f.resources.iter().any(|r| *r != 0);
             f.resources.iter_mut().for_each(|r| *r = 0);
-            out.push((k, spent));
-        }
+            any
+        });
     }
     out
 }
 
-/// An AI's choice in a battle, made by a fresh one.
-type Choose = fn(&Battle) -> Option<Turn>;
+/// Where a decision is looked at: the scenario's name, the battle's seed and the decision's
+/// number in it (0: the battle's first).
+struct At<'a> {
+    scenario: &'a str,
+    seed: u64,
+    step: usize,
+}
 
-/// Greedy, the tactician, the default (the planner) and `searcher`, fresh for each decision,
-/// choose the
-/// same turn in the battle as in each copy of it with an enemy out of sight moved elsewhere out
-/// of sight (or wounded, afflicted or spent there), at every decision of four battles of each
-/// scenario (each side played by greedy). Before this test, 11 of the Storm's first 386
-/// differed: an unseen enemy next to a tile flanked our unit there (`Battle::loadouts_moved`,
-/// `Battle::loadout_moved`), and one coming near made a unit brace (`Battle::readying`). Then
-/// the default's copies gave an enemy never seen the statuses it truly bore (11 of 8,475), and
-/// an enemy out of sight moved as its true statuses let it (57 of 8,475, every status laid).
-#[test]
+/// Plays four battles of each of [`scenarios`], greedy choosing every turn of both sides, and
+/// gives `look` each decision (at most 100 a battle) before it is played.
 #[allow(clippy::expect_used)]
-fn an_enemy_moved_in_the_dark_changes_no_decision() {
-    let (mut compared, mut differed) = (0, Vec::new());
+fn each_decision(mut look: impl FnMut(&Battle, At)) {
     for (engine, map) in scenarios() {
         let s = &engine.rules.scenarios[0];
         let [a, d] = crate::testing::armies(&engine);
         assert!(s.fog.is_some(), "{} under fog", s.name);
-        let before = compared;
         for seed in [1, 2, 3, 4] {
             let mut b = Battle::set_up(&engine, s, &map, [a, d], seed).expect("the battle starts");
             let mut driver = crate::ai::Greedy::default();
@@ -137,33 +133,59 @@ fn an_enemy_moved_in_the_dark_changes_no_decision() {
                 if b.state.outcome.is_some() {
                     break;
                 }
-                let ais: [(&str, Choose); 4] = [
-                    ("greedy", |b| crate::ai::Greedy::default().choose(b)),
-                    ("tactician", |b| crate::ai::Tactician::default().choose(b)),
-                    ("planner", |b| crate::ai::Planner::default().choose(b)),
-                    ("searcher", |b| crate::ai::Planner::wide().choose(b)),
-                ];
-                for (name, choose) in ais {
-                    let here = choose(&b);
-                    for (k, other) in in_the_dark(&b) {
-                        let there = choose(&other);
-                        compared += 1;
-                        if there != here {
-                            differed.push(format!(
-                                "{} seed {seed} step {step}: {name} chose {here:?}, with unit {k} moved, hurt or afflicted {there:?}",
-                                s.name
-                            ));
-                        }
-                    }
-                }
+                look(&b, At { scenario: &s.name, seed, step });
                 let Some(turn) = driver.choose(&b) else { break };
                 if b.play_turn(turn).is_err() {
                     break;
                 }
             }
         }
-        assert!(compared - before > 200, "{}: {} decisions compared", s.name, compared - before);
     }
+}
+
+/// An AI's choice in a battle, made by a fresh one.
+type Choose = fn(&Battle) -> Option<Turn>;
+
+/// Greedy, the tactician, the default (the planner) and `searcher`, fresh for each decision,
+/// choose the same turn in the battle as in each copy of it with an enemy out of sight moved
+/// elsewhere out of sight (or wounded, afflicted or spent there), at every decision of four
+/// battles of each scenario (each side played by greedy). Before this test, 11 of the Storm's
+/// first 386 differed: an unseen enemy next to a tile flanked our unit there
+/// (`Battle::loadouts_moved`, `Battle::loadout_moved`), and one coming near made a unit brace
+/// (`Battle::readying`). Then the default's copies gave an enemy never seen the statuses it
+/// truly bore (11 of 8,475), and an enemy out of sight moved as its true statuses let it (57 of
+/// 8,475, every status laid).
+#[test]
+fn an_enemy_moved_in_the_dark_changes_no_decision() {
+    let (mut by_scenario, mut differed) = (std::collections::BTreeMap::<String, usize>::new(), Vec::new());
+    let ais: [(&str, Choose); 4] = [
+        ("greedy", |b| crate::ai::Greedy::default().choose(b)),
+        ("tactician", |b| crate::ai::Tactician::default().choose(b)),
+        ("planner", |b| crate::ai::Planner::default().choose(b)),
+        ("searcher", |b| crate::ai::Planner::wide().choose(b)),
+    ];
+    each_decision(|b, at| {
+        // The changed copies, made once a decision for every AI.
+        let variants = in_the_dark(b);
+        for (name, choose) in ais {
+            let here = choose(b);
+            for (k, other) in &variants {
+                let there = choose(other);
+                *by_scenario.entry(at.scenario.to_string()).or_default() += 1;
+                if there != here {
+                    differed.push(format!(
+                        "{} seed {} step {}: {name} chose {here:?}, with unit {k} changed {there:?}",
+                        at.scenario, at.seed, at.step
+                    ));
+                }
+            }
+        }
+    });
+    for (scenario, n) in &by_scenario {
+        assert!(*n > 200, "{scenario}: {n} decisions compared");
+    }
+    let compared: usize = by_scenario.values().sum();
+    assert_eq!(by_scenario.len(), 4, "every scenario compared: {by_scenario:?}");
     assert!(compared > 3000, "{compared} decisions compared");
     assert!(differed.is_empty(), "{} of {compared} decisions differ:\n{}", differed.len(), differed.join("\n"));
 }
@@ -178,47 +200,38 @@ type Twins = (&'static str, Box<dyn Controller>, Box<dyn Controller>);
 /// each scenario. What the second saw of the copy is what its side saw of the battle, so the
 /// two stay alike.
 #[test]
-#[allow(clippy::expect_used)]
 fn an_enemy_changed_in_the_dark_changes_no_decision_of_an_ai_that_remembers() {
     let (mut compared, mut differed) = (0, Vec::new());
-    for (engine, map) in scenarios() {
-        let s = &engine.rules.scenarios[0];
-        let [a, d] = crate::testing::armies(&engine);
-        for seed in [1, 2, 3, 4] {
-            let mut b = Battle::set_up(&engine, s, &map, [a, d], seed).expect("the battle starts");
-            let mut driver = crate::ai::Greedy::default();
-            let mut pairs: [Twins; 3] = [
-                ("tactician", Box::new(crate::ai::Tactician::default()), Box::new(crate::ai::Tactician::default())),
-                ("planner", Box::new(crate::ai::Planner::default()), Box::new(crate::ai::Planner::default())),
-                ("searcher", Box::new(crate::ai::Planner::wide()), Box::new(crate::ai::Planner::wide())),
-            ];
-            for step in 0..100 {
-                if b.state.outcome.is_some() {
-                    break;
-                }
-                // Each step changes another of the variants (the step's count picks it).
-                let variants = in_the_dark(&b);
-                let other = variants.len().checked_sub(1).and_then(|n| variants.into_iter().nth(step % (n + 1)));
-                for (name, here, there) in &mut pairs {
-                    let mine = here.choose(&b);
-                    let theirs = there.choose(other.as_ref().map_or(&b, |(_, o)| o));
-                    if let Some((k, _)) = &other {
-                        compared += 1;
-                        if mine != theirs {
-                            differed.push(format!(
-                                "{} seed {seed} step {step}: {name} chose {mine:?}, with unit {k} changed {theirs:?}",
-                                s.name
-                            ));
-                        }
-                    }
-                }
-                let Some(turn) = driver.choose(&b) else { break };
-                if b.play_turn(turn).is_err() {
-                    break;
+    let twins = || -> [Twins; 3] {
+        [
+            ("tactician", Box::new(crate::ai::Tactician::default()), Box::new(crate::ai::Tactician::default())),
+            ("planner", Box::new(crate::ai::Planner::default()), Box::new(crate::ai::Planner::default())),
+            ("searcher", Box::new(crate::ai::Planner::wide()), Box::new(crate::ai::Planner::wide())),
+        ]
+    };
+    let mut pairs = twins();
+    each_decision(|b, at| {
+        // A new battle, new minds.
+        if at.step == 0 {
+            pairs = twins();
+        }
+        // Each step changes another of the variants (the step's count picks it).
+        let variants = in_the_dark(b);
+        let other = variants.len().checked_sub(1).and_then(|n| variants.into_iter().nth(at.step % (n + 1)));
+        for (name, here, there) in &mut pairs {
+            let mine = here.choose(b);
+            let theirs = there.choose(other.as_ref().map_or(b, |(_, o)| o));
+            if let Some((k, _)) = &other {
+                compared += 1;
+                if mine != theirs {
+                    differed.push(format!(
+                        "{} seed {} step {}: {name} chose {mine:?}, with unit {k} changed {theirs:?}",
+                        at.scenario, at.seed, at.step
+                    ));
                 }
             }
         }
-    }
+    });
     assert!(compared > 600, "{compared} decisions compared");
     assert!(differed.is_empty(), "{} of {compared} decisions differ:\n{}", differed.len(), differed.join("\n"));
 }
