@@ -158,7 +158,9 @@ impl Battle<'_> {
         // knows how many enemies stand, not where, so one may come from the nearest tile it
         // could stand on unseen.
         let sight = self.sight(side);
-        let dark = sight.fogged().then(|| self.nearest_dark(&sight, at)).flatten();
+        // The nearest open tile out of sight, read once an enemy out of sight is met (never
+        // without fog: every enemy is in sight).
+        let dark = std::cell::OnceCell::new();
         let near: Vec<(usize, i64)> = (0..self.state.units.len())
             .filter_map(|k| {
                 let e = self.state.units.get(k).filter(|e| e.side != side && e.state == State::Ready)?;
@@ -166,7 +168,7 @@ impl Battle<'_> {
                 let (from, mobility) = if sight.spots(k, e.pos) {
                     (distance(at, e.pos), self.mobility(k))
                 } else {
-                    (dark?, self.mobility_as_known(k, &[]))
+                    ((*dark.get_or_init(|| self.nearest_dark(&sight, at)))?, self.mobility_as_known(k, &[]))
                 };
                 let points = mobility.map_or(0, |m| m.0);
                 Some((k, (from - points).max(1)))

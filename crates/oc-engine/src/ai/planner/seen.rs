@@ -54,7 +54,7 @@ pub(super) struct Fog {
     /// Each enemy out of sight (battle index) with the hit points and statuses the side knows
     /// it by: as it was last seen (less the statuses worn off since, [`Sighting::statuses_now`]),
     /// or, never seen, its full hit points (as it deployed) and none.
-    hp: Vec<(usize, i64, Vec<crate::battle::Affliction>)>,
+    known: Vec<(usize, i64, Vec<crate::battle::Affliction>)>,
     /// The enemies out of sight whose activation a copy draws ([`Fog::draw_activated`]), and
     /// how many of them have had it this round: the side counts the enemy's turns, not which
     /// unit took one out of its sight. None where the units act in an order by a resource: that
@@ -73,7 +73,7 @@ impl Fog {
     pub fn new(b: &Battle, side: m::SideId, memory: &[Option<Sighting>], walks: &mut Walks) -> Fog {
         let sight = b.sight(side);
         let (mut unseen, mut sets) = (Vec::new(), Vec::new());
-        let (mut placed, mut held, mut off, mut hp) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut placed, mut held, mut off, mut known) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let (mut drawn, mut activated) = (Vec::new(), 0);
         // An activation under way (an enemy's declared attack or held move, or its steps) is
         // its own: not drawn.
@@ -100,22 +100,20 @@ impl Fog {
                 }
                 let seen = memory.get(k).and_then(Option::as_ref);
                 let statuses = seen.map_or_else(Vec::new, |s| s.statuses_now(b.round));
+                known.push((k, seen.map_or(u.max_hp, |s| s.hp), statuses));
                 if !by_order && !under_way(k) {
                     drawn.push(k);
                     activated += usize::from(u.activated);
                 }
-                let known = seen.map_or(u.max_hp, |s| s.hp);
                 if let Some(s) = seen.filter(|s| !s.lost && !held.contains(&s.tile)) {
-                    hp.push((k, known, statuses));
                     placed.push((k, s.tile));
                     held.push(s.tile);
                     continue;
                 }
                 off.push(k);
                 // Its movement as the side knows it: with the statuses it knows of.
-                let moves = b.mobility_as_known(k, &statuses);
-                hp.push((k, known, statuses));
-                let Ok((points, kind, _)) = moves else { continue };
+                let statuses = known.last().map_or(&[][..], |(_, _, s)| s.as_slice());
+                let Ok((points, kind, _)) = b.mobility_as_known(k, statuses) else { continue };
                 let points = points.max(0);
                 let mut made = Made { made: &mut made, sets: &mut sets, walks: &mut *walks, zone: &zone };
                 // Seen: from that tile, for the rounds since (it may have moved in that one
@@ -133,7 +131,7 @@ impl Fog {
                 unseen.push((k, at));
             }
         }
-        Fog { sight, unseen, sets, placed, held, off, hp, drawn, activated }
+        Fog { sight, unseen, sets, placed, held, off, known, drawn, activated }
     }
 }
 
@@ -290,7 +288,7 @@ impl<'e> Seen<'e> {
         if fog.sight.fogged() {
             // The enemies out of sight with the hit points and statuses the side knows them by,
             // and not hidden: where one hid is not known (nor whether it did).
-            for (k, hp, statuses) in &fog.hp {
+            for (k, hp, statuses) in &fog.known {
                 if let Some(u) = copy.state.units.get_mut(*k) {
                     u.hp = *hp;
                     u.statuses.clone_from(statuses);
@@ -338,7 +336,7 @@ impl<'e> Seen<'e> {
 /// free tile after a run of held ones (the side's units, the enemies it sees and those set
 /// before) is likelier, by the run's length. Measured (the default's wins, draws and losses
 /// against greedy on fresh fields by night, 3,520 games a set, `tests/fresh_fields.rs`, seeds
-/// 201-208 and 1-8, each with the hit points the side knows: `Fog::hp`): this draw, 2,361-698-461
+/// 201-208 and 1-8, each with the hit points the side knows: `Fog::known`): this draw, 2,361-698-461
 /// (67.1%) and 2,329-726-465 (66.2%); each free tile alike, 2,307-719-494 (65.5%) and
 /// 2,309-741-470 (65.6%); the nearer the side's units of two drawn alike (tried on 201-208,
 /// then read on 1-8), 2,391-661-468 (67.9%) and 2,289-768-463 (65.0%). Kept as it is.
