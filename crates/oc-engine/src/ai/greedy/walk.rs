@@ -128,9 +128,12 @@ pub(super) fn walk(
     // A walk's progress is at most what the move costs (the guide's costs are the moves', units
     // aside), so where the best option so far scores as much, no walk can beat it: its goals
     // and guide are not needed. Not so from a tile the unit could not enter: the guide counts it
-    // unreached.
+    // unreached. Nor where the battle is situated: a tile scores its progress less what standing
+    // there costs the unit's blow, and a step back into its general's command costs less than
+    // nothing (`tests::the_walks_bound_changes_no_decision`).
     let farthest = tiles.iter().map(|(_, c)| *c).max().unwrap_or(0);
-    if beat.is_some_and(|s| s >= farthest as f64 * 0.5) && b.enters(kind, u.pos) {
+    let bounded = situated.is_none() && b.enters(kind, u.pos);
+    if pruned() && bounded && beat.is_some_and(|s| s >= farthest as f64 * 0.5) {
         return None;
     }
     let has = |verb: m::Verb| verbs.contains(&Some(verb));
@@ -253,4 +256,23 @@ pub(super) fn walk(
         }
         found
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// In tests: every walk read, none skipped by the best option so far (`walk`'s bound).
+    pub(super) static UNPRUNED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a walk that cannot beat the best option so far is skipped ([`UNPRUNED`] clears it in
+/// tests; always elsewhere).
+#[cfg(test)]
+fn pruned() -> bool {
+    !UNPRUNED.with(std::cell::Cell::get)
+}
+
+#[cfg(not(test))]
+#[inline(always)]
+fn pruned() -> bool {
+    true
 }
