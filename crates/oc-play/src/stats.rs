@@ -66,6 +66,21 @@ impl Score {
         }
     }
 
+    /// The standard error of the difference between this attacker win rate and `other`'s, two
+    /// independent proportions (each rate's own variance). At 0% or 100% a rate counts half a
+    /// game, so a sure result is not read as a certain difference. 0 where either has no games.
+    pub fn difference_se(&self, other: &Score) -> f64 {
+        if self.games == 0 || other.games == 0 {
+            return 0.0;
+        }
+        let var = |s: &Score| {
+            let n = s.games as f64;
+            let p = s.rate().clamp(0.5 / n, 1.0 - 0.5 / n);
+            p * (1.0 - p) / n
+        };
+        (var(self) + var(other)).sqrt()
+    }
+
     /// The Wilson 95% interval of the attacker's win rate.
     pub fn ci(&self) -> [f64; 2] {
         wilson(self.wins[0], self.games)

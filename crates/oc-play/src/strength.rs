@@ -46,18 +46,14 @@ impl Verdict {
     }
 }
 
-/// `better - worse` in attacker win rate, against two standard errors of the difference of two
-/// independent proportions (each rate's own variance; at 0% or 100% a rate counts half a game,
-/// so a sure result is not read as a certain difference).
+/// `better - worse` in attacker win rate, against two standard errors of their difference
+/// ([`Score::difference_se`]).
 fn verdict(better: &Score, worse: &Score) -> Verdict {
-    let var = |s: &Score| {
-        let n = s.games.max(1) as f64;
-        let p = s.rate().clamp(0.5 / n, 1.0 - 0.5 / n);
-        p * (1.0 - p) / n
-    };
     let diff = better.rate() - worse.rate();
-    let se = (var(better) + var(worse)).sqrt();
-    if diff >= 2.0 * se {
+    let se = better.difference_se(worse);
+    if better.games == 0 || worse.games == 0 {
+        Verdict::Even
+    } else if diff >= 2.0 * se {
         Verdict::Stronger
     } else if diff <= -2.0 * se {
         Verdict::Weaker

@@ -546,13 +546,13 @@ fn reversed(first: Verdict, was: Score, back: Score) -> bool {
 }
 
 /// How far `back` favours the other side than `was` ([`reversed`]), in standard errors of
-/// their difference: above 0 the wrong way. 0 where either was not played.
+/// their difference ([`Score::difference_se`]: the one `oc tournament` reads): above 0 the
+/// wrong way. 0 where either was not played.
 fn reversed_by(first: Verdict, was: Score, back: Score) -> f64 {
     if was.games == 0 || back.games == 0 {
         return 0.0;
     }
-    let var = |s: &Score| s.rate() * (1.0 - s.rate()) / s.games as f64;
-    let se = (var(&was) + var(&back)).sqrt().max(f64::EPSILON);
+    let se = was.difference_se(&back).max(f64::EPSILON);
     match first {
         Verdict::Below => (back.rate() - was.rate()) / se,
         Verdict::Above => (was.rate() - back.rate()) / se,
@@ -630,6 +630,13 @@ mod tests {
         // the wrong way by more than half a standard error, so both are read again.
         let by = reversed_by(Verdict::Below, score(39, 100), score(85, 200));
         assert!(by > 0.5 && by < 2.0, "{by}");
+        // A limit where the attacker never won, 0 of 40, and the step toward the defender at
+        // 4 of 40: 10 points. Read as a sure 0%, that was 2.1 standard errors (a reversal); a
+        // rate of 0% counts half a game, as `oc tournament` reads it: 1.98, within the noise.
+        let by = reversed_by(Verdict::Below, score(0, 40), score(4, 40));
+        assert!(by > 1.9 && by < 2.0, "{by}");
+        assert!(!reversed(Verdict::Below, score(0, 40), score(4, 40)));
+        assert!(reversed(Verdict::Below, score(0, 40), score(5, 40)));
     }
 
     #[test]
