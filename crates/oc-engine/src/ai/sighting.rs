@@ -2,6 +2,7 @@
 //! the planner's copies (`planner/seen.rs`) and kept in an AI's mind (`recall.rs`).
 
 use crate::battle::{Affliction, Tile};
+use crate::Atom;
 
 /// Where a side last saw an enemy, in which round (`Battle::round`), its hit points and statuses
 /// then, and whether it is lost: that tile was in sight since, without it. A lost enemy is no
@@ -18,6 +19,9 @@ pub(crate) struct Sighting {
     /// Its statuses when last seen: what the copies give it, less those that would have worn off
     /// by now ([`Sighting::statuses_now`]).
     pub statuses: Vec<Affliction>,
+    /// The weapon in its hand when last seen: what the copies give it (it may have taken
+    /// another out of sight; that is not known).
+    pub equipped: Option<Atom>,
     pub lost: bool,
 }
 

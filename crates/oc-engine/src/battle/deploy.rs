@@ -47,6 +47,20 @@ pub struct Deployment {
 
 /// The seed of the set-up's own dice: apart from the battle's, so a scenario without a
 /// roll-off plays the same dice as before, and the roll-off the same whatever follows.
+/// The weapon a unit deploys with in hand: the first weapon of its items.
+fn first_weapon<'a>(engine: &Engine, mut items: impl Iterator<Item = &'a str>) -> Option<Atom> {
+    items.find(|i| engine.item(i).is_some_and(|it| it.kind == m::ItemKind::Weapon)).map(Atom::new)
+}
+
+impl Battle<'_> {
+    /// The weapon unit `k` deployed with in hand, as its army's list gives it (the first weapon
+    /// of what it carries now: what a side that never saw it knows of it).
+    pub(crate) fn deployed_weapon(&self, k: usize) -> Option<Atom> {
+        let u = self.state.units.get(k)?;
+        first_weapon(self.engine, u.items.iter().map(|i| i.as_str()))
+    }
+}
+
 fn setup_seed(seed: u64) -> u64 {
     seed ^ 0x5e70_9d1c_e0ed_6e5a
 }
@@ -291,8 +305,7 @@ impl<'e> Battle<'e> {
                 if !taken.insert(*at) {
                     return Err(BattleError::refused(Rule::Setup, format!("two units deploy at {at:?}")));
                 }
-                let equipped =
-                    u.items.iter().find(|i| engine.item(i).is_some_and(|it| it.kind == m::ItemKind::Weapon)).map(Atom::from);
+                let equipped = first_weapon(engine, u.items.iter().map(String::as_str));
                 let probe =
                     engine.unit(&Loadout { class: Atom::new(&u.class), figures: u.figures, ..Loadout::default() }, &[])?;
                 // `advanced formations`: every unit holds the ruleset's formation tags, as if granted.

@@ -14,9 +14,9 @@
 //! Woodcutter's Night watch searched a battle of four against the one raider in sight, stepped
 //! out to let the others strike it, and the raiders behind in the dark routed it.
 //!
-//! An enemy out of sight bears in a copy the hit points and statuses it was last seen with
-//! (less the statuses worn off since), or, never seen, full hit points and no status: what the
-//! side knows, not what it bears.
+//! An enemy out of sight bears in a copy the hit points, statuses and weapon in hand it was last
+//! seen with (less the statuses worn off since), or, never seen, full hit points, no status and
+//! the weapon it deploys with (the first of its list): what the side knows, not what it bears.
 //!
 //! Only where no such tile is free is an enemy taken off the board in the copy (as a unit that
 //! joined another, `State::Joined`, with no unit to fight in: it neither stands, acts, is seen
@@ -51,16 +51,25 @@ pub(super) struct Fog {
     placed: Vec<(usize, Tile)>,
     held: Vec<Tile>,
     off: Vec<usize>,
-    /// Each enemy out of sight (battle index) with the hit points and statuses the side knows
-    /// it by: as it was last seen (less the statuses worn off since, [`Sighting::statuses_now`]),
-    /// or, never seen, its full hit points (as it deployed) and none.
-    known: Vec<(usize, i64, Vec<crate::battle::Affliction>)>,
+    /// Each enemy out of sight as the side knows it ([`Known`]).
+    known: Vec<Known>,
     /// The enemies out of sight whose activation a copy draws ([`Fog::draw_activated`]), and
     /// how many of them have had it this round: the side counts the enemy's turns, not which
     /// unit took one out of its sight. None where the units act in an order by a resource: that
     /// order is known, and so who has acted.
     drawn: Vec<usize>,
     activated: usize,
+}
+
+/// An enemy out of sight (battle index) with the hit points, statuses and weapon in hand the side
+/// knows it by: as it was last seen (less the statuses worn off since,
+/// [`Sighting::statuses_now`]), or, never seen, as it deployed: its full hit points, no status,
+/// and the first weapon it carries that it wields (`Battle::set_up` equips it so).
+struct Known {
+    unit: usize,
+    hp: i64,
+    statuses: Vec<crate::battle::Affliction>,
+    equipped: Option<Atom>,
 }
 
 impl Fog {
@@ -99,8 +108,10 @@ impl Fog {
                     continue;
                 }
                 let seen = memory.get(k).and_then(Option::as_ref);
-                let statuses = seen.map_or_else(Vec::new, |s| s.statuses_now(b.round));
-                known.push((k, seen.map_or(u.max_hp, |s| s.hp), statuses));
+                known.push(match seen {
+                    Some(s) => Known { unit: k, hp: s.hp, statuses: s.statuses_now(b.round), equipped: s.equipped },
+                    None => Known { unit: k, hp: u.max_hp, statuses: Vec::new(), equipped: b.deployed_weapon(k) },
+                });
                 if !by_order && !under_way(k) {
                     drawn.push(k);
                     activated += usize::from(u.activated);
@@ -112,7 +123,7 @@ impl Fog {
                 }
                 off.push(k);
                 // Its movement as the side knows it: with the statuses it knows of.
-                let statuses = known.last().map_or(&[][..], |(_, _, s)| s.as_slice());
+                let statuses = known.last().map_or(&[][..], |n| n.statuses.as_slice());
                 let Ok((points, kind, _)) = b.mobility_as_known(k, statuses) else { continue };
                 let points = points.max(0);
                 let mut made = Made { made: &mut made, sets: &mut sets, walks: &mut *walks, zone: &zone };
@@ -286,12 +297,13 @@ impl<'e> Seen<'e> {
         copy.hush();
         let mut pruned = false;
         if fog.sight.fogged() {
-            // The enemies out of sight with the hit points and statuses the side knows them by,
-            // and not hidden: where one hid is not known (nor whether it did).
-            for (k, hp, statuses) in &fog.known {
-                if let Some(u) = copy.state.units.get_mut(*k) {
-                    u.hp = *hp;
-                    u.statuses.clone_from(statuses);
+            // The enemies out of sight with the hit points, statuses and weapon the side knows
+            // them by, and not hidden: where one hid is not known (nor whether it did).
+            for n in &fog.known {
+                if let Some(u) = copy.state.units.get_mut(n.unit) {
+                    u.hp = n.hp;
+                    u.statuses.clone_from(&n.statuses);
+                    u.equipped = n.equipped;
                     u.hidden = None;
                 }
             }

@@ -1,5 +1,5 @@
-//! Under fog an AI decides from what its side has seen: moved, wounded, afflicted or spent out of
-//! sight, an enemy in the dark changes none of its decisions. Held over whole battles of four
+//! Under fog an AI decides from what its side has seen: moved, wounded, afflicted, spent or
+//! rearmed out of sight, an enemy in the dark changes none of its decisions. Held over whole battles of four
 //! shipped scenarios of four rulesets, under fog (`scenarios`).
 
 use crate::battle::{Battle, Controller, Turn};
@@ -45,8 +45,8 @@ fn scenarios() -> Vec<(Engine, oc_model::BattleMap)> {
 
 /// The battle `b` with one enemy of the side to act that it does not see moved to another tile
 /// out of its sight that the enemy could walk to (free, in the enemy's reach: the nearest and
-/// the farthest), and with it a hit point down, with more statuses or with its resources spent
-/// where it stands: each such enemy in turn. Units joined to another (a body) or with a body
+/// the farthest), and with it a hit point down, with more statuses, with its resources spent or
+/// with another weapon it carries in hand where it stands: each such enemy in turn. Units joined to another (a body) or with a body
 /// joined stay.
 fn in_the_dark<'e>(b: &Battle<'e>) -> Vec<(usize, Battle<'e>)> {
     let side = b.state.to_act;
@@ -106,6 +106,13 @@ fn in_the_dark<'e>(b: &Battle<'e>) -> Vec<(usize, Battle<'e>)> {
             f.resources.iter_mut().for_each(|r| *r = 0);
             any
         });
+        // And with another weapon it carries in hand (equipped out of sight).
+        let wields: Vec<crate::Atom> = b.engine.weapons_for(&u.class).iter().map(|w| crate::Atom::new(&w.name)).collect();
+        let other = u.items.iter().find(|w| Some(**w) != u.equipped && wields.contains(w)).copied();
+        changed(&|f| {
+            f.equipped = other;
+            other.is_some()
+        });
     }
     out
 }
@@ -148,13 +155,14 @@ type Choose = fn(&Battle) -> Option<Turn>;
 
 /// Greedy, the tactician, the default (the planner) and `searcher`, fresh for each decision,
 /// choose the same turn in the battle as in each copy of it with an enemy out of sight moved
-/// elsewhere out of sight (or wounded, afflicted or spent there), at every decision of four
+/// elsewhere out of sight (or wounded, afflicted, spent or rearmed there), at every decision of four
 /// battles of each scenario (each side played by greedy). Before this test, 11 of the Storm's
 /// first 386 differed: an unseen enemy next to a tile flanked our unit there
 /// (`Battle::loadouts_moved`, `Battle::loadout_moved`), and one coming near made a unit brace
 /// (`Battle::readying`). Then the default's copies gave an enemy never seen the statuses it
 /// truly bore (11 of 8,475), and an enemy out of sight moved as its true statuses let it (57 of
-/// 8,475, every status laid).
+/// 8,475, every status laid). Then the default's and `searcher`'s copies gave an enemy out of
+/// sight the weapon it truly held (4 of 19,456, another weapon taken up in the dark).
 #[test]
 fn an_enemy_moved_in_the_dark_changes_no_decision() {
     let (mut by_scenario, mut differed) = (std::collections::BTreeMap::<String, usize>::new(), Vec::new());
@@ -196,7 +204,7 @@ type Twins = (&'static str, Box<dyn Controller>, Box<dyn Controller>);
 /// As [`an_enemy_moved_in_the_dark_changes_no_decision`], for AIs that remember (the tactician's
 /// memory of where each enemy was last seen, the copies the default and `searcher` build from
 /// it): two of each kind decide in step, one in the battle and one in its copy with the first
-/// enemy out of sight moved, wounded, afflicted or spent, at every decision of four battles of
+/// enemy out of sight moved, wounded, afflicted, spent or rearmed, at every decision of four battles of
 /// each scenario. What the second saw of the copy is what its side saw of the battle, so the
 /// two stay alike.
 #[test]

@@ -99,7 +99,14 @@ impl Tactician {
             if u.side == side || u.state != State::Ready {
                 *slot = None;
             } else if sight.spots(k, u.pos) {
-                *slot = Some(Sighting { tile: u.pos, round: b.round, hp: u.hp, statuses: u.statuses.clone(), lost: false });
+                *slot = Some(Sighting {
+                    tile: u.pos,
+                    round: b.round,
+                    hp: u.hp,
+                    statuses: u.statuses.clone(),
+                    equipped: u.equipped,
+                    lost: false,
+                });
             } else if let Some(s) = slot.as_mut().filter(|s| !s.lost) {
                 if sight.sees(s.tile) {
                     s.lost = true;
