@@ -22,6 +22,11 @@ pub(crate) struct Sighting {
     /// The weapon in its hand when last seen: what the copies give it (it may have taken
     /// another out of sight; that is not known).
     pub equipped: Option<Atom>,
+    /// Its resources when last seen (seed 002's stamina), and whether it had had its
+    /// activation that round: the copies give it these, set again by the refills since
+    /// (`Battle::resources_as_known`).
+    pub resources: Vec<i64>,
+    pub acted: bool,
     pub lost: bool,
 }
 

@@ -115,6 +115,44 @@ impl Battle<'_> {
         self.state.units.get(i).map(|u| u.resources.get(k).copied().unwrap_or(0))
     }
 
+    /// Unit `k`'s resources as a side that does not see it knows them (the planner's copies
+    /// under fog): `seen`, those it bore when last seen (in round `round`, `acted`: it had had its
+    /// activation that round), else those it deployed with; then set again by each refill the
+    /// side knows came since: a round's start where a round began since it was seen (or it was
+    /// never seen), and an activation's where it has had one since (a round began since, or it
+    /// is marked as having had its activation now and had not when seen), rolled with the
+    /// battle's dice where the value rolls. The resource units act in the order of (seed 004's
+    /// initiative) is public, as that order is: kept as it is.
+    pub(crate) fn resources_as_known(&mut self, k: usize, seen: Option<(u32, &[i64], bool)>) {
+        let Some(u) = self.state.units.get(k) else { return };
+        let order = match &self.engine.rules.ruleset.turn.order {
+            m::Order::By { resource, .. } => self.resource_index(resource),
+            _ => None,
+        };
+        let public = order.map(|n| (n, u.resources.get(n).copied().unwrap_or(0)));
+        let activated = u.activated;
+        let new_round = seen.is_none_or(|(round, ..)| self.state.round > round);
+        match seen {
+            Some((_, resources, _)) => {
+                if let Some(u) = self.state.units.get_mut(k) {
+                    u.resources = resources.to_vec();
+                }
+            }
+            None => self.refill(None, &[k]),
+        }
+        if new_round {
+            self.refill(Some(m::Event::StartOfRound), &[k]);
+        }
+        if new_round || (activated && seen.is_some_and(|(.., acted)| !acted)) {
+            self.refill(Some(m::Event::Activated), &[k]);
+        }
+        if let (Some((n, v)), Some(u)) = (public, self.state.units.get_mut(k)) {
+            if let Some(slot) = u.resources.get_mut(n) {
+                *slot = v;
+            }
+        }
+    }
+
     /// Sets every resource refilled at `event` for the units `who`, rolling where the value rolls;
     /// one `Refill` line per resource.
     /// `None`: the resources set at deployment only.

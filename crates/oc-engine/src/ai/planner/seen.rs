@@ -14,9 +14,11 @@
 //! Woodcutter's Night watch searched a battle of four against the one raider in sight, stepped
 //! out to let the others strike it, and the raiders behind in the dark routed it.
 //!
-//! An enemy out of sight bears in a copy the hit points, statuses and weapon in hand it was last
-//! seen with (less the statuses worn off since), or, never seen, full hit points, no status and
-//! the weapon it deploys with (the first of its list): what the side knows, not what it bears.
+//! An enemy out of sight bears in a copy the hit points, statuses, weapon in hand and resources
+//! it was last seen with (less the statuses worn off since; its resources set again by the
+//! refills since: a round's start, its activation), or, never seen, full hit points, no status,
+//! the weapon and resources it deploys with (the first weapon of its list), refilled likewise:
+//! what the side knows, not what it bears.
 //!
 //! Only where no such tile is free is an enemy taken off the board in the copy (as a unit that
 //! joined another, `State::Joined`, with no unit to fight in: it neither stands, acts, is seen
@@ -64,12 +66,19 @@ pub(super) struct Fog {
 /// An enemy out of sight (battle index) with the hit points, statuses and weapon in hand the side
 /// knows it by: as it was last seen (less the statuses worn off since,
 /// [`Sighting::statuses_now`]), or, never seen, as it deployed: its full hit points, no status,
-/// and the first weapon it carries that it wields (`Battle::set_up` equips it so).
+/// and the first weapon of what it carries (`Battle::set_up` equips it so).
+///
+/// Its resources are those it was last seen with (`seen`: the round, the resources, whether it
+/// had had its activation then), else those it deployed with, each set again in a copy by the
+/// refills since ([`Battle::resources_as_known`]), but where its activation is under way: the
+/// steps it pays for now are its own.
 struct Known {
     unit: usize,
     hp: i64,
     statuses: Vec<crate::battle::Affliction>,
     equipped: Option<Atom>,
+    seen: Option<(u32, Vec<i64>, bool)>,
+    under_way: bool,
 }
 
 impl Fog {
@@ -108,11 +117,26 @@ impl Fog {
                     continue;
                 }
                 let seen = memory.get(k).and_then(Option::as_ref);
+                let under_way = under_way(k);
                 known.push(match seen {
-                    Some(s) => Known { unit: k, hp: s.hp, statuses: s.statuses_now(b.round), equipped: s.equipped },
-                    None => Known { unit: k, hp: u.max_hp, statuses: Vec::new(), equipped: b.deployed_weapon(k) },
+                    Some(s) => Known {
+                        unit: k,
+                        hp: s.hp,
+                        statuses: s.statuses_now(b.round),
+                        equipped: s.equipped,
+                        seen: Some((s.round, s.resources.clone(), s.acted)),
+                        under_way,
+                    },
+                    None => Known {
+                        unit: k,
+                        hp: u.max_hp,
+                        statuses: Vec::new(),
+                        equipped: b.deployed_weapon(k),
+                        seen: None,
+                        under_way,
+                    },
                 });
-                if !by_order && !under_way(k) {
+                if !by_order && !under_way {
                     drawn.push(k);
                     activated += usize::from(u.activated);
                 }
@@ -332,6 +356,10 @@ impl<'e> Seen<'e> {
                 pruned = true;
             }
             fog.draw_activated(&mut copy, seed);
+            // Their resources as the side knows them, once the copy says who has acted.
+            for n in fog.known.iter().filter(|n| !n.under_way) {
+                copy.resources_as_known(n.unit, n.seen.as_ref().map(|(round, r, acted)| (*round, r.as_slice(), *acted)));
+            }
         }
         Seen { copy, pruned }
     }

@@ -25,7 +25,19 @@ fn seen_foe(
     (tile, round, lost): (Option<(i64, i64)>, u32, bool),
     (hp, statuses, equipped): (i64, Vec<crate::battle::Affliction>, Option<crate::Atom>),
 ) -> [Option<crate::ai::sighting::Sighting>; 2] {
-    [None, Some(crate::ai::sighting::Sighting { tile: tile.unwrap_or((9, 3)), round, hp, statuses, equipped, lost })]
+    [
+        None,
+        Some(crate::ai::sighting::Sighting {
+            tile: tile.unwrap_or((9, 3)),
+            round,
+            hp,
+            statuses,
+            equipped,
+            resources: Vec::new(),
+            acted: false,
+            lost,
+        }),
+    ]
 }
 
 fn elder_hall() -> (Engine, oc_model::BattleMap) {
@@ -106,7 +118,7 @@ fn a_lost_enemy_is_looked_for_near_where_it_was_last_seen() {
     use super::seen::{Fog, Seen, Walks};
     use crate::ai::sighting::Sighting;
     let (engine, map) = crate::testing::fog_duel(FOG_UNITS);
-    let mut b = fog_duel_in_round_four(&engine, &map);
+    let b = fog_duel_in_round_four(&engine, &map);
     let (points, ..) = b.mobility(1).expect("the foe moves");
     let sight = b.sight(oc_model::SideId::Attacker);
     let last = (8, 5);
@@ -215,6 +227,64 @@ fn a_copy_gives_an_enemy_out_of_sight_the_weapon_it_was_seen_with() {
     assert!(held(&b, &[None, None]).iter().all(|w| *w == Some(iron)), "never seen: {:?}", held(&b, &[None, None]));
 }
 
+/// Under fog, a copy gives an enemy out of sight the resources the side knows it by (seed 002's
+/// stamina and guard), not its own: those it was last seen with, set again by the refills the
+/// side knows came since (a round's start: "Stamina: actions and reactions spend it", full
+/// again each round; its next activation: "Guard ... Armor added until the unit's next
+/// activation"), and, never seen, those it deploys with, refilled likewise. (Each copy held the
+/// enemy's true resources: spent or guarded out of sight, the side knew it.)
+#[test]
+fn a_copy_gives_an_enemy_out_of_sight_the_resources_the_side_knows_it_by() {
+    use super::seen::{Fog, Seen, Walks};
+    use crate::ai::sighting::Sighting;
+    let units = ["unit Brave: Warrior { items Greatsword }", "unit Foe: Warrior { items Greatsword }"];
+    let (engine, map) = crate::testing::duel(&["...................."; 7], "std:stamina", "    fog vision 2\n", units);
+    let mut b = fog_duel_in_round_four(&engine, &map);
+    let index = |name: &str| engine.rules.ruleset.resources.iter().position(|r| r.name == name).expect(name);
+    let (stamina, guard) = (index("stamina"), index("guard_armor"));
+    let full = b.units[1].resources[stamina];
+    assert!(full > 2, "a warrior's stamina: {full}");
+    // Spent and guarded out of sight.
+    b.state.units[1].resources[stamina] = 0;
+    b.state.units[1].resources[guard] = 5;
+    let held = |b: &Battle, memory: &[Option<Sighting>]| -> Vec<[i64; 2]> {
+        let fog = Fog::new(b, oc_model::SideId::Attacker, memory, &mut Walks::default());
+        (0..4)
+            .map(|seed| {
+                let copy = Seen::fork(b, &fog, seed, None).copy;
+                [copy.state.units[1].resources[stamina], copy.state.units[1].resources[guard]]
+            })
+            .collect()
+    };
+    let seen = |b: &Battle, round: u32, acted: bool, lost: bool| {
+        let mut resources = b.units[1].resources.clone();
+        (resources[stamina], resources[guard]) = (2, 3);
+        let [none, Some(s)] = seen_foe((None, round, lost), (20, Vec::new(), b.units[1].equipped)) else { unreachable!() };
+        [none, Some(Sighting { resources, acted, ..s })]
+    };
+    for lost in [false, true] {
+        // Seen this round, before its activation; it has not had it.
+        assert!(
+            held(&b, &seen(&b, 4, false, lost)).iter().all(|r| *r == [2, 3]),
+            "this round: {:?}",
+            held(&b, &seen(&b, 4, false, lost))
+        );
+        // Seen last round: a round's start refilled its stamina and an activation ended its guard.
+        assert!(
+            held(&b, &seen(&b, 3, false, lost)).iter().all(|r| *r == [full, 0]),
+            "last round: {:?}",
+            held(&b, &seen(&b, 3, false, lost))
+        );
+    }
+    // It has had its activation this round (the side counts it): seen before it, its guard ended;
+    // seen after it, its guard stands.
+    b.state.units[1].activated = true;
+    assert!(held(&b, &seen(&b, 4, false, false)).iter().all(|r| *r == [2, 0]), "{:?}", held(&b, &seen(&b, 4, false, false)));
+    assert!(held(&b, &seen(&b, 4, true, false)).iter().all(|r| *r == [2, 3]), "{:?}", held(&b, &seen(&b, 4, true, false)));
+    // Never seen: as it deploys, refilled.
+    assert!(held(&b, &[None, None]).iter().all(|r| *r == [full, 0]), "never seen: {:?}", held(&b, &[None, None]));
+}
+
 /// Under fog, a copy marks as many enemies out of sight as having had their activation this
 /// round as truly have (the side counts the enemy's turns), but which ones its dice draw: each
 /// copy had kept the true ones, so a playout knew which enemy in the dark was spent. An enemy
@@ -274,9 +344,9 @@ fn a_copy_draws_which_enemies_in_the_dark_have_acted() {
     assert!(marks(&b).iter().all(|m| *m == [true, false]), "{:?}", marks(&b));
 }
 
-/// Where units act in an order by a resource (seed 004's initiative), that order is known, and
-/// so which enemies have acted: a copy keeps every mark (drawn, it let a unit that had acted
-/// act again ahead of those still to come, a state the battle never reaches).
+/// Where units act in an order by a resource (seed 004's initiative), that order is known (the
+/// resource too), and so which enemies have acted: a copy keeps every mark (drawn, it let a unit
+/// that had acted act again ahead of those still to come, a state the battle never reaches).
 #[test]
 fn a_copy_keeps_who_has_acted_where_the_order_is_known() {
     use super::seen::{Fog, Seen, Walks};
@@ -289,10 +359,18 @@ fn a_copy_keeps_who_has_acted_where_the_order_is_known() {
     let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 0), (19, 2)][..]], 3).expect("the battle starts");
     b.state.units[2].pos = (18, 5);
     b.state.units[1].activated = true;
+    // And the initiative each rolled, the order's resource ("Initiative: actions left this
+    // round"): never rolled again in a copy.
+    let initiative = engine.rules.ruleset.resources.iter().position(|r| r.name == "initiative").expect("the order's resource");
+    let rolled = [9, 0];
+    for (k, v) in [1, 2].into_iter().zip(rolled) {
+        b.state.units[k].resources[initiative] = v;
+    }
     let fog = Fog::new(&b, oc_model::SideId::Attacker, &[None, None, None], &mut Walks::default());
     for seed in 0..32 {
         let copy = Seen::fork(&b, &fog, seed, None).copy;
         assert_eq!([copy.state.units[1].activated, copy.state.units[2].activated], [true, false], "seed {seed}");
+        assert_eq!([1, 2].map(|k| copy.state.units[k].resources[initiative]), rolled, "seed {seed}");
     }
 }
 

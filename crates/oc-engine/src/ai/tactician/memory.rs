@@ -105,6 +105,8 @@ impl Tactician {
                     hp: u.hp,
                     statuses: u.statuses.clone(),
                     equipped: u.equipped,
+                    resources: u.resources.clone(),
+                    acted: u.activated,
                     lost: false,
                 });
             } else if let Some(s) = slot.as_mut().filter(|s| !s.lost) {
