@@ -1,7 +1,7 @@
 //! What a side remembers of an enemy out of sight under fog (`tactician/memory.rs`), read by
 //! the planner's copies (`planner/seen.rs`) and kept in an AI's mind (`recall.rs`).
 
-use crate::battle::{Affliction, Tile};
+use crate::battle::{Affliction, Debuff, Tile};
 use crate::Atom;
 
 /// Where a side last saw an enemy, in which round (`Battle::round`), its hit points and statuses
@@ -9,7 +9,7 @@ use crate::Atom;
 /// longer aimed at where it was seen, but the copies the planner plays ahead on set it within a
 /// walk of that tile in the rounds since (`planner/seen.rs`), not anywhere it could have walked
 /// from its deployment.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Sighting {
     pub tile: Tile,
     pub round: u32,
@@ -22,11 +22,16 @@ pub(crate) struct Sighting {
     /// The weapon in its hand when last seen: what the copies give it (it may have taken
     /// another out of sight; that is not known).
     pub equipped: Option<Atom>,
-    /// Its resources when last seen (seed 002's stamina), and whether it had had its
-    /// activation that round: the copies give it these, set again by the refills since
-    /// (`Battle::resources_as_known`).
+    /// Its resources when last seen (what seed 002's activations are paid from), and whether
+    /// it had had its activation that round: the copies give it these, set again by the
+    /// refills since (`Battle::resources_as_known`).
     pub resources: Vec<i64>,
     pub acted: bool,
+    /// The uses it had spent of its items, its debuffs (worn off at its next activation), and
+    /// whether it was routing, when last seen: what the copies give it.
+    pub spent: Vec<(Atom, u32)>,
+    pub debuffs: Vec<Debuff>,
+    pub routing: bool,
     pub lost: bool,
 }
 

@@ -115,6 +115,16 @@ impl Battle<'_> {
         self.state.units.get(i).map(|u| u.resources.get(k).copied().unwrap_or(0))
     }
 
+    /// What a side that last saw unit `k` in round `round` (`acted`: it had had its activation
+    /// then), or never (`None`), knows came to it since: whether a round began, and whether it
+    /// has had an activation (a round began, or it is marked as having had its activation now
+    /// and had not when seen).
+    pub(crate) fn since_seen(&self, k: usize, seen: Option<(u32, bool)>) -> (bool, bool) {
+        let new_round = seen.is_none_or(|(round, _)| self.state.round > round);
+        let activated = self.state.units.get(k).is_some_and(|u| u.activated);
+        (new_round, new_round || (activated && seen.is_some_and(|(_, acted)| !acted)))
+    }
+
     /// Unit `k`'s resources as a side that does not see it knows them (the planner's copies
     /// under fog): `seen`, those it bore when last seen (in round `round`, `acted`: it had had its
     /// activation that round), else those it deployed with; then set again by each refill the
@@ -130,8 +140,7 @@ impl Battle<'_> {
             _ => None,
         };
         let public = order.map(|n| (n, u.resources.get(n).copied().unwrap_or(0)));
-        let activated = u.activated;
-        let new_round = seen.is_none_or(|(round, ..)| self.state.round > round);
+        let (new_round, activated_since) = self.since_seen(k, seen.map(|(round, _, acted)| (round, acted)));
         match seen {
             Some((_, resources, _)) => {
                 if let Some(u) = self.state.units.get_mut(k) {
@@ -143,7 +152,7 @@ impl Battle<'_> {
         if new_round {
             self.refill(Some(m::Event::StartOfRound), &[k]);
         }
-        if new_round || (activated && seen.is_some_and(|(.., acted)| !acted)) {
+        if activated_since {
             self.refill(Some(m::Event::Activated), &[k]);
         }
         if let (Some((n, v)), Some(u)) = (public, self.state.units.get_mut(k)) {

@@ -79,6 +79,10 @@ struct Known {
     equipped: Option<Atom>,
     seen: Option<(u32, Vec<i64>, bool)>,
     under_way: bool,
+    /// Its items' uses spent, debuffs and routing as last seen (never seen: none, steady).
+    spent: Vec<(Atom, u32)>,
+    debuffs: Vec<crate::battle::Debuff>,
+    routing: bool,
 }
 
 impl Fog {
@@ -126,6 +130,9 @@ impl Fog {
                         equipped: s.equipped,
                         seen: Some((s.round, s.resources.clone(), s.acted)),
                         under_way,
+                        spent: s.spent.clone(),
+                        debuffs: s.debuffs.clone(),
+                        routing: s.routing,
                     },
                     None => Known {
                         unit: k,
@@ -134,6 +141,9 @@ impl Fog {
                         equipped: b.deployed_weapon(k),
                         seen: None,
                         under_way,
+                        spent: Vec::new(),
+                        debuffs: Vec::new(),
+                        routing: false,
                     },
                 });
                 if !by_order && !under_way {
@@ -321,13 +331,16 @@ impl<'e> Seen<'e> {
         copy.hush();
         let mut pruned = false;
         if fog.sight.fogged() {
-            // The enemies out of sight with the hit points, statuses and weapon the side knows
-            // them by, and not hidden: where one hid is not known (nor whether it did).
+            // The enemies out of sight with the hit points, statuses, weapon, items' uses and
+            // courage the side knows them by, and not hidden: where one hid is not known (nor
+            // whether it did).
             for n in &fog.known {
                 if let Some(u) = copy.state.units.get_mut(n.unit) {
                     u.hp = n.hp;
                     u.statuses.clone_from(&n.statuses);
                     u.equipped = n.equipped;
+                    u.spent.clone_from(&n.spent);
+                    u.morale.routing = n.routing;
                     u.hidden = None;
                 }
             }
@@ -356,9 +369,15 @@ impl<'e> Seen<'e> {
                 pruned = true;
             }
             fog.draw_activated(&mut copy, seed);
-            // Their resources as the side knows them, once the copy says who has acted.
+            // Their resources and debuffs as the side knows them, once the copy says who has
+            // acted: a debuff wears off when its bearer's next activation ends.
             for n in fog.known.iter().filter(|n| !n.under_way) {
-                copy.resources_as_known(n.unit, n.seen.as_ref().map(|(round, r, acted)| (*round, r.as_slice(), *acted)));
+                let seen = n.seen.as_ref().map(|(round, r, acted)| (*round, r.as_slice(), *acted));
+                let (_, acted_since) = copy.since_seen(n.unit, seen.map(|(round, _, acted)| (round, acted)));
+                if let Some(u) = copy.state.units.get_mut(n.unit) {
+                    u.debuffs = if acted_since { Vec::new() } else { n.debuffs.clone() };
+                }
+                copy.resources_as_known(n.unit, seen);
             }
         }
         Seen { copy, pruned }

@@ -33,9 +33,8 @@ fn seen_foe(
             hp,
             statuses,
             equipped,
-            resources: Vec::new(),
-            acted: false,
             lost,
+            ..crate::ai::sighting::Sighting::default()
         }),
     ]
 }
@@ -283,6 +282,51 @@ fn a_copy_gives_an_enemy_out_of_sight_the_resources_the_side_knows_it_by() {
     assert!(held(&b, &seen(&b, 4, true, false)).iter().all(|r| *r == [2, 3]), "{:?}", held(&b, &seen(&b, 4, true, false)));
     // Never seen: as it deploys, refilled.
     assert!(held(&b, &[None, None]).iter().all(|r| *r == [full, 0]), "never seen: {:?}", held(&b, &[None, None]));
+}
+
+/// Under fog, a copy gives an enemy out of sight the uses of its items spent, the debuffs and the
+/// courage the side knows it by, not its own: as last seen, a debuff worn off once it has had
+/// its activation since ("Target unit has their Rating reduced by X on their next turn"), and,
+/// never seen, none spent, none, steady. (Each copy held the true ones: broken, weakened or
+/// drinking a salve out of sight, the side knew it; broken, 92 of 33,376 of the fog test's
+/// decisions changed with it, weakened 34.)
+#[test]
+fn a_copy_gives_an_enemy_out_of_sight_its_uses_debuffs_and_courage_as_seen() {
+    use super::seen::{Fog, Seen, Walks};
+    use crate::ai::sighting::Sighting;
+    use crate::battle::Debuff;
+    let (engine, map) = crate::testing::fog_duel(FOG_UNITS);
+    let mut b = fog_duel_in_round_four(&engine, &map);
+    let attr = crate::Atom::new(&engine.rules.ruleset.stats[0].name);
+    let axe = crate::Atom::new("IronAxe");
+    // Seen routing, weakened and with an axe's use spent; now steady, unweakened, two spent.
+    let seen_debuffs = vec![Debuff { attr, shift: 2, armed: false }];
+    b.state.units[1].spent = vec![(axe, 2)];
+    type Bearing = (Vec<(crate::Atom, u32)>, Vec<Debuff>, bool);
+    let borne = |b: &Battle, memory: &[Option<Sighting>]| -> Vec<Bearing> {
+        let fog = Fog::new(b, oc_model::SideId::Attacker, memory, &mut Walks::default());
+        (0..4)
+            .map(|seed| {
+                let u = &Seen::fork(b, &fog, seed, None).copy.state.units[1];
+                (u.spent.clone(), u.debuffs.clone(), u.morale.routing)
+            })
+            .collect()
+    };
+    let seen = |round: u32, lost: bool| {
+        let [none, Some(s)] = seen_foe((None, round, lost), (20, Vec::new(), None)) else { unreachable!() };
+        let s = Sighting { spent: vec![(axe, 1)], debuffs: seen_debuffs.clone(), routing: true, ..s };
+        [none, Some(s)]
+    };
+    for lost in [false, true] {
+        // Seen this round before its activation: all as seen.
+        let this_round = borne(&b, &seen(4, lost));
+        assert!(this_round.iter().all(|x| *x == (vec![(axe, 1)], seen_debuffs.clone(), true)), "{this_round:?}");
+        // Seen last round: it has had an activation since, so its debuff has worn off.
+        let last_round = borne(&b, &seen(3, lost));
+        assert!(last_round.iter().all(|x| *x == (vec![(axe, 1)], Vec::new(), true)), "{last_round:?}");
+    }
+    let never = borne(&b, &[None, None]);
+    assert!(never.iter().all(|x| *x == (Vec::new(), Vec::new(), false)), "never seen: {never:?}");
 }
 
 /// Under fog, a copy marks as many enemies out of sight as having had their activation this

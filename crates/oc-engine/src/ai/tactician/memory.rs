@@ -107,6 +107,9 @@ impl Tactician {
                     equipped: u.equipped,
                     resources: u.resources.clone(),
                     acted: u.activated,
+                    spent: u.spent.clone(),
+                    debuffs: u.debuffs.clone(),
+                    routing: u.morale.routing,
                     lost: false,
                 });
             } else if let Some(s) = slot.as_mut().filter(|s| !s.lost) {

@@ -439,19 +439,7 @@ mod tests {
         let forgotten: &[Option<Sighting>] = &[None, None];
         assert_eq!(stakes(near, Some(forgotten)), stakes(far, Some(forgotten)), "never seen");
         assert!(stakes(near, Some(forgotten)).1.is_empty(), "a taker known nowhere bars nothing");
-        let seen = [
-            Some(Sighting {
-                tile: (1, 1),
-                round: 1,
-                hp: 18,
-                statuses: Vec::new(),
-                equipped: None,
-                resources: Vec::new(),
-                acted: false,
-                lost: false,
-            }),
-            None,
-        ];
+        let seen = [Some(Sighting { tile: (1, 1), round: 1, hp: 18, ..Sighting::default() }), None];
         let remembered = stakes(near, Some(&seen));
         assert_eq!(remembered, stakes(far, Some(&seen)), "remembered");
         assert!(!remembered.1.is_empty(), "remembered, he is weighed where he was seen");
