@@ -1,11 +1,11 @@
 //! What a side remembers of an enemy out of sight under fog (`tactician/memory.rs`), read by
 //! the planner's copies (`planner/seen.rs`) and kept in an AI's mind (`recall.rs`).
 
-use crate::battle::{Affliction, Debuff, Tile};
+use crate::battle::{Affliction, Debuff, Morale, Tile};
 use crate::Atom;
 
-/// Where a side last saw an enemy, in which round (`Battle::round`), its hit points and statuses
-/// then, and whether it is lost: that tile was in sight since, without it. A lost enemy is no
+/// Where a side last saw an enemy, in which round (`Battle::round`), what it bore then (hit
+/// points, statuses, weapon, items, resources, debuffs, courage), and whether it is lost: that tile was in sight since, without it. A lost enemy is no
 /// longer aimed at where it was seen, but the copies the planner plays ahead on set it within a
 /// walk of that tile in the rounds since (`planner/seen.rs`), not anywhere it could have walked
 /// from its deployment.
@@ -27,11 +27,12 @@ pub(crate) struct Sighting {
     /// refills since (`Battle::resources_as_known`).
     pub resources: Vec<i64>,
     pub acted: bool,
-    /// The uses it had spent of its items, its debuffs (worn off at its next activation), and
-    /// whether it was routing, when last seen: what the copies give it.
+    /// What it carried and the uses it had spent of each, its debuffs (worn off at its next
+    /// activation) and its courage, when last seen: what the copies give it.
+    pub items: Vec<Atom>,
     pub spent: Vec<(Atom, u32)>,
     pub debuffs: Vec<Debuff>,
-    pub routing: bool,
+    pub morale: Morale,
     pub lost: bool,
 }
 

@@ -45,22 +45,25 @@ pub struct Deployment {
     pub zones: [String; 2],
 }
 
-/// The seed of the set-up's own dice: apart from the battle's, so a scenario without a
-/// roll-off plays the same dice as before, and the roll-off the same whatever follows.
 /// The weapon a unit deploys with in hand: the first weapon of its items.
 fn first_weapon<'a>(engine: &Engine, mut items: impl Iterator<Item = &'a str>) -> Option<Atom> {
     items.find(|i| engine.item(i).is_some_and(|it| it.kind == m::ItemKind::Weapon)).map(Atom::new)
 }
 
 impl Battle<'_> {
-    /// The weapon unit `k` deployed with in hand, as its army's list gives it (the first weapon
-    /// of what it carries now: what a side that never saw it knows of it).
+    /// The weapon unit `k` would take up first: the first weapon of what it carries now (as it
+    /// deploys, the first of its army's list). What a side that never saw it takes it to hold;
+    /// one it used up, discarded or traded away out of sight is not known to be gone, so this
+    /// reads what it carries, not its list (left: a side that never saw it learns so that its
+    /// first weapon is gone).
     pub(crate) fn deployed_weapon(&self, k: usize) -> Option<Atom> {
         let u = self.state.units.get(k)?;
         first_weapon(self.engine, u.items.iter().map(|i| i.as_str()))
     }
 }
 
+/// The seed of the set-up's own dice: apart from the battle's, so a scenario without a
+/// roll-off plays the same dice as before, and the roll-off the same whatever follows.
 fn setup_seed(seed: u64) -> u64 {
     seed ^ 0x5e70_9d1c_e0ed_6e5a
 }

@@ -116,13 +116,25 @@ impl Battle<'_> {
     }
 
     /// What a side that last saw unit `k` in round `round` (`acted`: it had had its activation
-    /// then), or never (`None`), knows came to it since: whether a round began, and whether it
-    /// has had an activation (a round began, or it is marked as having had its activation now
-    /// and had not when seen).
+    /// that round when seen), or never (`None`), knows came to it since: whether a round began,
+    /// and whether it has had an activation. A unit has one a round: seen before its activation,
+    /// it has had one since once it is marked as having had it, or a round began; seen after,
+    /// once it has had the next round's (marked in that round, or two rounds begun). Never seen:
+    /// a round's start came (its first), and an activation once it is marked or past round one.
     pub(crate) fn since_seen(&self, k: usize, seen: Option<(u32, bool)>) -> (bool, bool) {
-        let new_round = seen.is_none_or(|(round, _)| self.state.round > round);
+        let now = self.state.round;
         let activated = self.state.units.get(k).is_some_and(|u| u.activated);
-        (new_round, new_round || (activated && seen.is_some_and(|(_, acted)| !acted)))
+        match seen {
+            None => (true, now > 1 || activated),
+            Some((round, acted)) => {
+                let since = match now.saturating_sub(round) {
+                    0 => !acted && activated,
+                    1 => !acted || activated,
+                    _ => true,
+                };
+                (now > round, since)
+            }
+        }
     }
 
     /// Unit `k`'s resources as a side that does not see it knows them (the planner's copies
@@ -131,34 +143,33 @@ impl Battle<'_> {
     /// side knows came since: a round's start where a round began since it was seen (or it was
     /// never seen), and an activation's where it has had one since (a round began since, or it
     /// is marked as having had its activation now and had not when seen), rolled with the
-    /// battle's dice where the value rolls. The resource units act in the order of (seed 004's
-    /// initiative) is public, as that order is: kept as it is.
-    pub(crate) fn resources_as_known(&mut self, k: usize, seen: Option<(u32, &[i64], bool)>) {
+    /// battle's dice where the value rolls. `since`: [`Battle::since_seen`]. The resource units
+    /// act in the order of (seed 004's) is public, as that order is: kept as it is, not refilled.
+    pub(crate) fn resources_as_known(&mut self, k: usize, seen: Option<&[i64]>, (new_round, activated_since): (bool, bool)) {
         let Some(u) = self.state.units.get(k) else { return };
         let order = match &self.engine.rules.ruleset.turn.order {
             m::Order::By { resource, .. } => self.resource_index(resource),
             _ => None,
         };
         let public = order.map(|n| (n, u.resources.get(n).copied().unwrap_or(0)));
-        let (new_round, activated_since) = self.since_seen(k, seen.map(|(round, _, acted)| (round, acted)));
-        match seen {
-            Some((_, resources, _)) => {
-                if let Some(u) = self.state.units.get_mut(k) {
-                    u.resources = resources.to_vec();
+        // As last seen, else as before deployment (none: each is set at its event).
+        let count = self.engine.rules.ruleset.resources.len();
+        if let Some(u) = self.state.units.get_mut(k) {
+            u.resources = seen.map_or_else(|| vec![0; count], <[i64]>::to_vec);
+            if let Some((n, v)) = public {
+                if let Some(slot) = u.resources.get_mut(n) {
+                    *slot = v;
                 }
             }
-            None => self.refill(None, &[k]),
+        }
+        if seen.is_none() {
+            self.refill_but(None, &[k], order);
         }
         if new_round {
-            self.refill(Some(m::Event::StartOfRound), &[k]);
+            self.refill_but(Some(m::Event::StartOfRound), &[k], order);
         }
         if activated_since {
-            self.refill(Some(m::Event::Activated), &[k]);
-        }
-        if let (Some((n, v)), Some(u)) = (public, self.state.units.get_mut(k)) {
-            if let Some(slot) = u.resources.get_mut(n) {
-                *slot = v;
-            }
+            self.refill_but(Some(m::Event::Activated), &[k], order);
         }
     }
 
@@ -166,9 +177,14 @@ impl Battle<'_> {
     /// one `Refill` line per resource.
     /// `None`: the resources set at deployment only.
     pub(super) fn refill(&mut self, event: Option<m::Event>, who: &[usize]) {
+        self.refill_but(event, who, None);
+    }
+
+    /// [`Battle::refill`], but for resource `but` (by its place), left as it is.
+    fn refill_but(&mut self, event: Option<m::Event>, who: &[usize], but: Option<usize>) {
         let engine = self.engine;
         for (k, (r, resource)) in engine.rules.ruleset.resources.iter().zip(&engine.ir.resources).enumerate() {
-            if r.at != event {
+            if r.at != event || but == Some(k) {
                 continue;
             }
             let mut dice = std::mem::replace(&mut self.state.rng, rng(0));

@@ -14,11 +14,13 @@
 //! Woodcutter's Night watch searched a battle of four against the one raider in sight, stepped
 //! out to let the others strike it, and the raiders behind in the dark routed it.
 //!
-//! An enemy out of sight bears in a copy the hit points, statuses, weapon in hand and resources
-//! it was last seen with (less the statuses worn off since; its resources set again by the
-//! refills since: a round's start, its activation), or, never seen, full hit points, no status,
-//! the weapon and resources it deploys with (the first weapon of its list), refilled likewise:
-//! what the side knows, not what it bears.
+//! An enemy out of sight bears in a copy what it was last seen with: hit points, statuses (less
+//! those worn off since), weapon in hand, what it carries and the uses spent of each, courage,
+//! debuffs (worn off once it has had an activation since) and resources (set again by the
+//! refills since: a round's start, its activation); or, never seen, what it deploys with: full
+//! hit points, no status, the first weapon of what it carries, none spent, steady, its
+//! resources refilled likewise. What the side knows, not what it bears. One seen this round
+//! after its activation has had it in every copy.
 //!
 //! Only where no such tile is free is an enemy taken off the board in the copy (as a unit that
 //! joined another, `State::Joined`, with no unit to fight in: it neither stands, acts, is seen
@@ -58,8 +60,10 @@ pub(super) struct Fog {
     /// The enemies out of sight whose activation a copy draws ([`Fog::draw_activated`]), and
     /// how many of them have had it this round: the side counts the enemy's turns, not which
     /// unit took one out of its sight. None where the units act in an order by a resource: that
-    /// order is known, and so who has acted.
+    /// order is known, and so who has acted. `acted`: those the side saw this round once they
+    /// had had it (known to have), counted in `activated` too.
     drawn: Vec<usize>,
+    acted: Vec<usize>,
     activated: usize,
 }
 
@@ -67,22 +71,18 @@ pub(super) struct Fog {
 /// knows it by: as it was last seen (less the statuses worn off since,
 /// [`Sighting::statuses_now`]), or, never seen, as it deployed: its full hit points, no status,
 /// and the first weapon of what it carries (`Battle::set_up` equips it so).
-///
-/// Its resources are those it was last seen with (`seen`: the round, the resources, whether it
-/// had had its activation then), else those it deployed with, each set again in a copy by the
-/// refills since ([`Battle::resources_as_known`]), but where its activation is under way: the
-/// steps it pays for now are its own.
+/// So too what it carries, with the uses spent of each, and its courage: as last seen, or as
+/// it deployed (what it carries now, none spent, steady). Its debuffs as last seen, worn off
+/// once it has had an activation since, and its resources as last seen or deployed, set again
+/// by the refills since ([`Battle::resources_as_known`]); but not where its activation is under
+/// way: the steps it pays for now are its own.
 struct Known {
     unit: usize,
-    hp: i64,
+    /// As last seen (`None`: never).
+    seen: Option<Sighting>,
+    /// Its statuses as the side may take them now ([`Sighting::statuses_now`]).
     statuses: Vec<crate::battle::Affliction>,
-    equipped: Option<Atom>,
-    seen: Option<(u32, Vec<i64>, bool)>,
     under_way: bool,
-    /// Its items' uses spent, debuffs and routing as last seen (never seen: none, steady).
-    spent: Vec<(Atom, u32)>,
-    debuffs: Vec<crate::battle::Debuff>,
-    routing: bool,
 }
 
 impl Fog {
@@ -96,7 +96,7 @@ impl Fog {
         let sight = b.sight(side);
         let (mut unseen, mut sets) = (Vec::new(), Vec::new());
         let (mut placed, mut held, mut off, mut known) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let (mut drawn, mut activated) = (Vec::new(), 0);
+        let (mut drawn, mut acted, mut activated) = (Vec::new(), Vec::new(), 0);
         // An activation under way (an enemy's declared attack or held move, or its steps) is
         // its own: not drawn.
         let by_order = matches!(b.engine.rules.ruleset.turn.order, m::Order::By { .. });
@@ -122,32 +122,15 @@ impl Fog {
                 }
                 let seen = memory.get(k).and_then(Option::as_ref);
                 let under_way = under_way(k);
-                known.push(match seen {
-                    Some(s) => Known {
-                        unit: k,
-                        hp: s.hp,
-                        statuses: s.statuses_now(b.round),
-                        equipped: s.equipped,
-                        seen: Some((s.round, s.resources.clone(), s.acted)),
-                        under_way,
-                        spent: s.spent.clone(),
-                        debuffs: s.debuffs.clone(),
-                        routing: s.routing,
-                    },
-                    None => Known {
-                        unit: k,
-                        hp: u.max_hp,
-                        statuses: Vec::new(),
-                        equipped: b.deployed_weapon(k),
-                        seen: None,
-                        under_way,
-                        spent: Vec::new(),
-                        debuffs: Vec::new(),
-                        routing: false,
-                    },
-                });
+                let statuses = seen.map_or_else(Vec::new, |s| s.statuses_now(b.round));
+                known.push(Known { unit: k, seen: seen.cloned(), statuses, under_way });
                 if !by_order && !under_way {
-                    drawn.push(k);
+                    // Seen this round once it had had its activation: known to have had it.
+                    if seen.is_some_and(|s| s.round == b.round && s.acted) {
+                        acted.push(k);
+                    } else {
+                        drawn.push(k);
+                    }
                     activated += usize::from(u.activated);
                 }
                 if let Some(s) = seen.filter(|s| !s.lost && !held.contains(&s.tile)) {
@@ -157,7 +140,7 @@ impl Fog {
                 }
                 off.push(k);
                 // Its movement as the side knows it: with the statuses it knows of.
-                let statuses = known.last().map_or(&[][..], |n| n.statuses.as_slice());
+                let statuses = known.last().map_or(&[][..], |n: &Known| n.statuses.as_slice());
                 let Ok((points, kind, _)) = b.mobility_as_known(k, statuses) else { continue };
                 let points = points.max(0);
                 let mut made = Made { made: &mut made, sets: &mut sets, walks: &mut *walks, zone: &zone };
@@ -176,7 +159,7 @@ impl Fog {
                 unseen.push((k, at));
             }
         }
-        Fog { sight, unseen, sets, placed, held, off, known, drawn, activated }
+        Fog { sight, unseen, sets, placed, held, off, known, drawn, acted, activated }
     }
 }
 
@@ -302,15 +285,23 @@ impl Fog {
     /// control"), drawn by the copy's dice among those drawn ([`Fog::drawn`]). Each copy had
     /// kept which ones truly had: a unit that acted in the dark was known to wait, and one that
     /// had not, to come. One taken off the copy takes its draw (the others are not marked the
-    /// more for it). A shifter drawn to wait has not reverted (only one that acted has).
+    /// more for it). A shifter drawn to wait has not reverted (only one that acted has). One the
+    /// side saw this round after its activation ([`Fog::acted`]) has had it in every copy, and
+    /// the draw marks the rest.
     fn draw_activated(&self, copy: &mut Battle<'_>, seed: u64) {
         let mut order: Vec<(u64, usize)> =
             self.drawn.iter().map(|&k| (super::mix(seed ^ (k as u64 + 1).wrapping_mul(0x8CB9_2BA7_2F3D_8DD7)), k)).collect();
         order.sort_unstable();
+        let marks = self.activated.saturating_sub(self.acted.len());
         for (n, (_, k)) in order.into_iter().enumerate() {
             let Some(u) = copy.state.units.get_mut(k).filter(|u| u.state == State::Ready) else { continue };
-            u.activated = n < self.activated;
+            u.activated = n < marks;
             u.reverted &= u.activated;
+        }
+        for &k in &self.acted {
+            if let Some(u) = copy.state.units.get_mut(k).filter(|u| u.state == State::Ready) {
+                u.activated = true;
+            }
         }
     }
 }
@@ -335,12 +326,24 @@ impl<'e> Seen<'e> {
             // courage the side knows them by, and not hidden: where one hid is not known (nor
             // whether it did).
             for n in &fog.known {
+                let deployed = copy.deployed_weapon(n.unit);
                 if let Some(u) = copy.state.units.get_mut(n.unit) {
-                    u.hp = n.hp;
+                    match &n.seen {
+                        Some(s) => {
+                            u.hp = s.hp;
+                            u.equipped = s.equipped;
+                            u.items.clone_from(&s.items);
+                            u.spent.clone_from(&s.spent);
+                            u.morale.clone_from(&s.morale);
+                        }
+                        None => {
+                            u.hp = u.max_hp;
+                            u.equipped = deployed;
+                            u.spent.clear();
+                            u.morale = crate::battle::Morale::default();
+                        }
+                    }
                     u.statuses.clone_from(&n.statuses);
-                    u.equipped = n.equipped;
-                    u.spent.clone_from(&n.spent);
-                    u.morale.routing = n.routing;
                     u.hidden = None;
                 }
             }
@@ -372,12 +375,14 @@ impl<'e> Seen<'e> {
             // Their resources and debuffs as the side knows them, once the copy says who has
             // acted: a debuff wears off when its bearer's next activation ends.
             for n in fog.known.iter().filter(|n| !n.under_way) {
-                let seen = n.seen.as_ref().map(|(round, r, acted)| (*round, r.as_slice(), *acted));
-                let (_, acted_since) = copy.since_seen(n.unit, seen.map(|(round, _, acted)| (round, acted)));
+                let since = copy.since_seen(n.unit, n.seen.as_ref().map(|s| (s.round, s.acted)));
                 if let Some(u) = copy.state.units.get_mut(n.unit) {
-                    u.debuffs = if acted_since { Vec::new() } else { n.debuffs.clone() };
+                    match n.seen.as_ref().filter(|_| !since.1) {
+                        Some(s) => u.debuffs.clone_from(&s.debuffs),
+                        None => u.debuffs.clear(),
+                    }
                 }
-                copy.resources_as_known(n.unit, seen);
+                copy.resources_as_known(n.unit, n.seen.as_ref().map(|s| s.resources.as_slice()), since);
             }
         }
         Seen { copy, pruned }

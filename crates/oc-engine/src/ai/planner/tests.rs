@@ -214,7 +214,8 @@ fn a_copy_gives_an_enemy_out_of_sight_the_weapon_it_was_seen_with() {
     for lost in [false, true] {
         for (seen, now) in [(iron, hand), (hand, iron)] {
             b.state.units[1].equipped = Some(now);
-            let memory = seen_foe((None, 3, lost), (20, Vec::new(), Some(seen)));
+            let [none, Some(s)] = seen_foe((None, 3, lost), (20, Vec::new(), Some(seen))) else { unreachable!() };
+            let memory = [none, Some(Sighting { items: vec![iron, hand], ..s })];
             assert!(
                 held(&b, &memory).iter().all(|w| *w == Some(seen)),
                 "lost: {lost}, seen with {seen}: {:?}",
@@ -284,49 +285,104 @@ fn a_copy_gives_an_enemy_out_of_sight_the_resources_the_side_knows_it_by() {
     assert!(held(&b, &[None, None]).iter().all(|r| *r == [full, 0]), "never seen: {:?}", held(&b, &[None, None]));
 }
 
-/// Under fog, a copy gives an enemy out of sight the uses of its items spent, the debuffs and the
-/// courage the side knows it by, not its own: as last seen, a debuff worn off once it has had
-/// its activation since ("Target unit has their Rating reduced by X on their next turn"), and,
-/// never seen, none spent, none, steady. (Each copy held the true ones: broken, weakened or
-/// drinking a salve out of sight, the side knew it; broken, 92 of 33,376 of the fog test's
-/// decisions changed with it, weakened 34.)
+/// Under fog, a copy gives an enemy out of sight what it carries, the uses of each spent, its
+/// debuffs and its courage as the side knows them, not its own: as last seen, a debuff worn off
+/// once it has had an activation since ("Target unit has their Rating reduced by X on their next
+/// turn"; one a round: seen after this round's, not until it has had the next), and, never seen,
+/// what it carries now, none spent, none, steady. (Each copy held the true ones: broken,
+/// weakened or drinking a salve out of sight, the side knew it; broken, 92 of 33,376 of the fog
+/// test's decisions changed with it, weakened 34.)
 #[test]
-fn a_copy_gives_an_enemy_out_of_sight_its_uses_debuffs_and_courage_as_seen() {
+fn a_copy_gives_an_enemy_out_of_sight_its_kit_debuffs_and_courage_as_seen() {
     use super::seen::{Fog, Seen, Walks};
     use crate::ai::sighting::Sighting;
-    use crate::battle::Debuff;
+    use crate::battle::{Debuff, Morale};
     let (engine, map) = crate::testing::fog_duel(FOG_UNITS);
     let mut b = fog_duel_in_round_four(&engine, &map);
     let attr = crate::Atom::new(&engine.rules.ruleset.stats[0].name);
-    let axe = crate::Atom::new("IronAxe");
-    // Seen routing, weakened and with an axe's use spent; now steady, unweakened, two spent.
-    let seen_debuffs = vec![Debuff { attr, shift: 2, armed: false }];
+    let [axe, hand] = ["IronAxe", "HandAxe"].map(crate::Atom::new);
+    // Seen carrying a hand axe too, with an axe's use spent, weakened and routing; now without
+    // it (used up in the dark), two uses spent, unweakened, steady but tested.
+    let weak = vec![Debuff { attr, shift: 2, armed: false }];
+    let broken = Morale { routing: true, ..Morale::default() };
     b.state.units[1].spent = vec![(axe, 2)];
-    type Bearing = (Vec<(crate::Atom, u32)>, Vec<Debuff>, bool);
+    b.state.units[1].morale.tested_at = Some(3);
+    let kit = (vec![axe, hand], vec![(axe, 1)]);
+    type Bearing = ((Vec<crate::Atom>, Vec<(crate::Atom, u32)>), Vec<Debuff>, Morale);
     let borne = |b: &Battle, memory: &[Option<Sighting>]| -> Vec<Bearing> {
         let fog = Fog::new(b, oc_model::SideId::Attacker, memory, &mut Walks::default());
         (0..4)
             .map(|seed| {
                 let u = &Seen::fork(b, &fog, seed, None).copy.state.units[1];
-                (u.spent.clone(), u.debuffs.clone(), u.morale.routing)
+                ((u.items.clone(), u.spent.clone()), u.debuffs.clone(), u.morale.clone())
             })
             .collect()
     };
-    let seen = |round: u32, lost: bool| {
+    let seen = |round: u32, acted: bool, lost: bool| {
         let [none, Some(s)] = seen_foe((None, round, lost), (20, Vec::new(), None)) else { unreachable!() };
-        let s = Sighting { spent: vec![(axe, 1)], debuffs: seen_debuffs.clone(), routing: true, ..s };
-        [none, Some(s)]
+        let (items, spent) = kit.clone();
+        [none, Some(Sighting { items, spent, debuffs: weak.clone(), morale: broken.clone(), acted, ..s })]
     };
+    let all = |x: &[Bearing], debuffs: &[Debuff]| x.iter().all(|x| *x == (kit.clone(), debuffs.to_vec(), broken.clone()));
     for lost in [false, true] {
-        // Seen this round before its activation: all as seen.
-        let this_round = borne(&b, &seen(4, lost));
-        assert!(this_round.iter().all(|x| *x == (vec![(axe, 1)], seen_debuffs.clone(), true)), "{this_round:?}");
-        // Seen last round: it has had an activation since, so its debuff has worn off.
-        let last_round = borne(&b, &seen(3, lost));
-        assert!(last_round.iter().all(|x| *x == (vec![(axe, 1)], Vec::new(), true)), "{last_round:?}");
+        // It has not had its activation this round.
+        b.state.units[1].activated = false;
+        // Seen this round, before it: all as seen.
+        assert!(all(&borne(&b, &seen(4, false, lost)), &weak), "{:?}", borne(&b, &seen(4, false, lost)));
+        // Seen last round before that round's: it has had one since, so the debuff wore off.
+        assert!(all(&borne(&b, &seen(3, false, lost)), &[]), "{:?}", borne(&b, &seen(3, false, lost)));
+        // Seen last round after it: not since.
+        assert!(all(&borne(&b, &seen(3, true, lost)), &weak), "{:?}", borne(&b, &seen(3, true, lost)));
+        // Seen two rounds ago after it: since (last round's).
+        assert!(all(&borne(&b, &seen(2, true, lost)), &[]), "{:?}", borne(&b, &seen(2, true, lost)));
+        // It has had this round's: seen last round after that round's, or this round before
+        // this one's, it has had one since; seen this round after it, not.
+        b.state.units[1].activated = true;
+        assert!(all(&borne(&b, &seen(3, true, lost)), &[]), "{:?}", borne(&b, &seen(3, true, lost)));
+        assert!(all(&borne(&b, &seen(4, false, lost)), &[]), "{:?}", borne(&b, &seen(4, false, lost)));
+        assert!(all(&borne(&b, &seen(4, true, lost)), &weak), "{:?}", borne(&b, &seen(4, true, lost)));
     }
     let never = borne(&b, &[None, None]);
-    assert!(never.iter().all(|x| *x == (Vec::new(), Vec::new(), false)), "never seen: {never:?}");
+    assert!(never.iter().all(|x| *x == ((vec![axe], Vec::new()), Vec::new(), Morale::default())), "never seen: {never:?}");
+}
+
+/// Under fog, an enemy out of sight that the side saw this round once it had had its activation
+/// has had it in every copy: the draw marks the others (it had drawn among all, so the side
+/// forgot an activation it watched).
+#[test]
+fn a_copy_keeps_an_activation_the_side_saw() {
+    use super::seen::{Fog, Seen, Walks};
+    let units = [
+        "unit Brave: Fighter { items IronAxe }",
+        "unit Foe: Fighter { items IronAxe }\n    unit Other: Fighter { items IronAxe }",
+    ];
+    let (engine, map) = crate::testing::fog_duel(units);
+    let s = &engine.rules.scenarios[0];
+    let [a, d] = crate::testing::armies(&engine);
+    let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 0), (19, 2)][..]], 3).expect("the battle starts");
+    b.state.round = 2;
+    b.state.units[2].pos = (18, 5);
+    b.state.units[1].activated = true;
+    let foe =
+        |round: u32, acted: bool| crate::ai::sighting::Sighting { tile: (9, 3), round, hp: 20, acted, ..Default::default() };
+    let marks = |memory: &[Option<crate::ai::sighting::Sighting>]| -> Vec<[bool; 2]> {
+        let fog = Fog::new(&b, oc_model::SideId::Attacker, memory, &mut Walks::default());
+        (0..32)
+            .map(|seed| {
+                let copy = Seen::fork(&b, &fog, seed, None).copy;
+                [copy.state.units[1].activated, copy.state.units[2].activated]
+            })
+            .collect()
+    };
+    // Seen acting this round: always the one.
+    let watched = marks(&[None, Some(foe(2, true)), None]);
+    assert!(watched.iter().all(|m| *m == [true, false]), "{watched:?}");
+    // Seen before it, or last round: one of the two, drawn.
+    for memory in [[None, Some(foe(2, false)), None], [None, Some(foe(1, true)), None]] {
+        let drawn = marks(&memory);
+        assert!(drawn.iter().all(|m| m[0] != m[1]), "{drawn:?}");
+        assert!(drawn.iter().any(|m| m[1]), "{drawn:?}");
+    }
 }
 
 /// Under fog, a copy marks as many enemies out of sight as having had their activation this

@@ -107,9 +107,10 @@ impl Tactician {
                     equipped: u.equipped,
                     resources: u.resources.clone(),
                     acted: u.activated,
+                    items: u.items.clone(),
                     spent: u.spent.clone(),
                     debuffs: u.debuffs.clone(),
-                    routing: u.morale.routing,
+                    morale: u.morale.clone(),
                     lost: false,
                 });
             } else if let Some(s) = slot.as_mut().filter(|s| !s.lost) {
