@@ -138,13 +138,11 @@ impl Battle<'_> {
     }
 
     /// Unit `k`'s resources as a side that does not see it knows them (the planner's copies
-    /// under fog): `seen`, those it bore when last seen (in round `round`, `acted`: it had had its
-    /// activation that round), else those it deployed with; then set again by each refill the
-    /// side knows came since: a round's start where a round began since it was seen (or it was
-    /// never seen), and an activation's where it has had one since (a round began since, or it
-    /// is marked as having had its activation now and had not when seen), rolled with the
-    /// battle's dice where the value rolls. `since`: [`Battle::since_seen`]. The resource units
-    /// act in the order of (seed 004's) is public, as that order is: kept as it is, not refilled.
+    /// under fog): `seen`, those it bore when last seen, else those it deployed with; then set
+    /// again by each refill the side knows came since (`since`, [`Battle::since_seen`]: a round's
+    /// start, an activation), rolled with the battle's dice where the value rolls. The resource
+    /// units act in the order of (seed 004's) is public, as that order is: kept as it is, not
+    /// refilled.
     pub(crate) fn resources_as_known(&mut self, k: usize, seen: Option<&[i64]>, (new_round, activated_since): (bool, bool)) {
         let Some(u) = self.state.units.get(k) else { return };
         let order = match &self.engine.rules.ruleset.turn.order {

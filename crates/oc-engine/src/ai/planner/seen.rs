@@ -67,15 +67,14 @@ pub(super) struct Fog {
     activated: usize,
 }
 
-/// An enemy out of sight (battle index) with the hit points, statuses and weapon in hand the side
-/// knows it by: as it was last seen (less the statuses worn off since,
-/// [`Sighting::statuses_now`]), or, never seen, as it deployed: its full hit points, no status,
-/// and the first weapon of what it carries (`Battle::set_up` equips it so).
-/// So too what it carries, with the uses spent of each, and its courage: as last seen, or as
-/// it deployed (what it carries now, none spent, steady). Its debuffs as last seen, worn off
-/// once it has had an activation since, and its resources as last seen or deployed, set again
-/// by the refills since ([`Battle::resources_as_known`]); but not where its activation is under
-/// way: the steps it pays for now are its own.
+/// An enemy out of sight (battle index) as the side knows it. As last seen: its hit points, its
+/// statuses (less those worn off since, [`Sighting::statuses_now`]), its weapon in hand, what it
+/// carries with the uses spent of each, and its courage; never seen, as it deployed: full hit
+/// points, no status, the first weapon of what it carries (`Battle::set_up` equips it so), none
+/// spent, steady. Its debuffs as last seen, worn off once it has had an activation since, and its
+/// resources as last seen or deployed, set again by the refills since
+/// ([`Battle::resources_as_known`]); but not where its activation is under way: the steps it
+/// pays for now are its own.
 struct Known {
     unit: usize,
     /// As last seen (`None`: never).
@@ -322,31 +321,6 @@ impl<'e> Seen<'e> {
         copy.hush();
         let mut pruned = false;
         if fog.sight.fogged() {
-            // The enemies out of sight with the hit points, statuses, weapon, items' uses and
-            // courage the side knows them by, and not hidden: where one hid is not known (nor
-            // whether it did).
-            for n in &fog.known {
-                let deployed = copy.deployed_weapon(n.unit);
-                if let Some(u) = copy.state.units.get_mut(n.unit) {
-                    match &n.seen {
-                        Some(s) => {
-                            u.hp = s.hp;
-                            u.equipped = s.equipped;
-                            u.items.clone_from(&s.items);
-                            u.spent.clone_from(&s.spent);
-                            u.morale.clone_from(&s.morale);
-                        }
-                        None => {
-                            u.hp = u.max_hp;
-                            u.equipped = deployed;
-                            u.spent.clear();
-                            u.morale = crate::battle::Morale::default();
-                        }
-                    }
-                    u.statuses.clone_from(&n.statuses);
-                    u.hidden = None;
-                }
-            }
             // The enemies out of sight where last seen, as for every copy (`Fog`).
             for (k, t) in &fog.placed {
                 if let Some(u) = copy.state.units.get_mut(*k) {
@@ -372,15 +346,36 @@ impl<'e> Seen<'e> {
                 pruned = true;
             }
             fog.draw_activated(&mut copy, seed);
-            // Their resources and debuffs as the side knows them, once the copy says who has
-            // acted: a debuff wears off when its bearer's next activation ends.
-            for n in fog.known.iter().filter(|n| !n.under_way) {
+            // The enemies out of sight as the side knows them ([`Known`]), and not hidden: where
+            // one hid is not known (nor whether it did). Their debuffs and resources once the
+            // copy says who has acted: a debuff wears off when its bearer's next activation ends.
+            for n in &fog.known {
+                let deployed = n.seen.is_none().then(|| copy.deployed_weapon(n.unit)).flatten();
                 let since = copy.since_seen(n.unit, n.seen.as_ref().map(|s| (s.round, s.acted)));
-                if let Some(u) = copy.state.units.get_mut(n.unit) {
-                    match n.seen.as_ref().filter(|_| !since.1) {
-                        Some(s) => u.debuffs.clone_from(&s.debuffs),
-                        None => u.debuffs.clear(),
+                let Some(u) = copy.state.units.get_mut(n.unit) else { continue };
+                match &n.seen {
+                    Some(s) => {
+                        u.hp = s.hp;
+                        u.equipped = s.equipped;
+                        u.items.clone_from(&s.items);
+                        u.spent.clone_from(&s.spent);
+                        u.morale.clone_from(&s.morale);
                     }
+                    None => {
+                        u.hp = u.max_hp;
+                        u.equipped = deployed;
+                        u.spent.clear();
+                        u.morale = crate::battle::Morale::default();
+                    }
+                }
+                u.statuses.clone_from(&n.statuses);
+                u.hidden = None;
+                if n.under_way {
+                    continue;
+                }
+                match n.seen.as_ref().filter(|_| !since.1) {
+                    Some(s) => u.debuffs.clone_from(&s.debuffs),
+                    None => u.debuffs.clear(),
                 }
                 copy.resources_as_known(n.unit, n.seen.as_ref().map(|s| s.resources.as_slice()), since);
             }
