@@ -46,7 +46,7 @@ fn a_decisions_kept_forecasts_are_its_fresh_ones() {
 /// a step back into its general's command ("Penalties apply to units too far from the general")
 /// is worth more than its progress. So every decision is the same with the bound and without it:
 /// the Storm at the River, its units scattered over the field (bands far from their general,
-/// flanks open), each battle played on by greedy. With the bound read there too, 3 of 7,391
+/// flanks open), each battle played on by greedy. With the bound read there too, 6 of 7,343
 /// decisions differed: a unit that could strike for little skipped the walk back into command.
 #[test]
 #[allow(clippy::expect_used, clippy::indexing_slicing)]
@@ -68,14 +68,12 @@ fn the_walks_bound_changes_no_decision() {
     for seed in 0..200u64 {
         let mut b = Battle::set_up(&engine, s, &map, [a, d], seed).expect("the battle starts");
         // Each unit on a tile drawn from those it may enter, free of others.
-        let mut draw = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut dice = crate::dice::rng(seed);
         let (w, h) = (b.state.map.width, b.state.map.height);
         for k in 0..b.state.units.len() {
             let kind = b.mobility(k).expect("a unit moves").1;
             for _ in 0..1000 {
-                draw ^= draw << 13;
-                draw ^= draw >> 7;
-                draw ^= draw << 17;
+                let draw = rand_chacha::rand_core::RngCore::next_u64(&mut dice);
                 let t = ((draw % w as u64) as i64, ((draw >> 32) % h as u64) as i64);
                 let taken = b.state.units.iter().any(|u| u.state == State::Ready && u.pos == t);
                 if b.enters(&kind, t) && !taken {

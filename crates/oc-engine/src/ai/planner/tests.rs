@@ -39,6 +39,35 @@ fn seen_foe(
     ]
 }
 
+/// The activation tests' field: [`FOG_UNITS`]'s, with a second foe (`Other`).
+const TWO_FOES: [&str; 2] =
+    ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }\n    unit Other: Fighter { items IronAxe }"];
+
+/// The activation tests' battle on [`TWO_FOES`]'s field, in round two: both foes out of sight,
+/// `Foe` having had its activation, `Other` not.
+#[allow(clippy::expect_used)]
+fn two_foes_in_round_two<'e>(engine: &'e Engine, map: &oc_model::BattleMap) -> Battle<'e> {
+    let s = &engine.rules.scenarios[0];
+    let [a, d] = crate::testing::armies(engine);
+    let mut b = Battle::new(engine, s, map, [a, d], [&[(1, 1)][..], &[(18, 0), (19, 2)][..]], 3).expect("the battle starts");
+    b.state.round = 2;
+    b.state.units[2].pos = (18, 5);
+    b.state.units[1].activated = true;
+    b
+}
+
+/// Whether each foe has had its activation in 32 copies of `b` made with `memory`.
+fn activation_marks(b: &Battle, memory: &[Option<crate::ai::sighting::Sighting>]) -> Vec<[bool; 2]> {
+    use super::seen::{Fog, Seen, Walks};
+    let fog = Fog::new(b, oc_model::SideId::Attacker, memory, &mut Walks::default());
+    (0..32)
+        .map(|seed| {
+            let copy = Seen::fork(b, &fog, seed, None).copy;
+            [copy.state.units[1].activated, copy.state.units[2].activated]
+        })
+        .collect()
+}
+
 fn elder_hall() -> (Engine, oc_model::BattleMap) {
     let scenario = include_str!("../../../../../scenarios/stamina-caer-pelyn.oc");
     let map_text = include_str!("../../../../../scenarios/maps/caer-pelyn.map.toml");
@@ -351,29 +380,11 @@ fn a_copy_gives_an_enemy_out_of_sight_its_kit_debuffs_and_courage_as_seen() {
 /// forgot an activation it watched).
 #[test]
 fn a_copy_keeps_an_activation_the_side_saw() {
-    use super::seen::{Fog, Seen, Walks};
-    let units = [
-        "unit Brave: Fighter { items IronAxe }",
-        "unit Foe: Fighter { items IronAxe }\n    unit Other: Fighter { items IronAxe }",
-    ];
-    let (engine, map) = crate::testing::fog_duel(units);
-    let s = &engine.rules.scenarios[0];
-    let [a, d] = crate::testing::armies(&engine);
-    let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 0), (19, 2)][..]], 3).expect("the battle starts");
-    b.state.round = 2;
-    b.state.units[2].pos = (18, 5);
-    b.state.units[1].activated = true;
+    let (engine, map) = crate::testing::fog_duel(TWO_FOES);
+    let b = two_foes_in_round_two(&engine, &map);
     let foe =
         |round: u32, acted: bool| crate::ai::sighting::Sighting { tile: (9, 3), round, hp: 20, acted, ..Default::default() };
-    let marks = |memory: &[Option<crate::ai::sighting::Sighting>]| -> Vec<[bool; 2]> {
-        let fog = Fog::new(&b, oc_model::SideId::Attacker, memory, &mut Walks::default());
-        (0..32)
-            .map(|seed| {
-                let copy = Seen::fork(&b, &fog, seed, None).copy;
-                [copy.state.units[1].activated, copy.state.units[2].activated]
-            })
-            .collect()
-    };
+    let marks = |memory: &[Option<crate::ai::sighting::Sighting>]| activation_marks(&b, memory);
     // Seen acting this round: always the one.
     let watched = marks(&[None, Some(foe(2, true)), None]);
     assert!(watched.iter().all(|m| *m == [true, false]), "{watched:?}");
@@ -392,26 +403,9 @@ fn a_copy_keeps_an_activation_the_side_saw() {
 #[test]
 fn a_copy_draws_which_enemies_in_the_dark_have_acted() {
     use super::seen::{Fog, Seen, Walks};
-    let units = [
-        "unit Brave: Fighter { items IronAxe }",
-        "unit Foe: Fighter { items IronAxe }\n    unit Other: Fighter { items IronAxe }",
-    ];
-    let (engine, map) = crate::testing::fog_duel(units);
-    let s = &engine.rules.scenarios[0];
-    let [a, d] = crate::testing::armies(&engine);
-    let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 0), (19, 2)][..]], 3).expect("the battle starts");
-    b.state.round = 2;
-    b.state.units[2].pos = (18, 5);
-    b.state.units[1].activated = true;
-    let marks = |b: &Battle| -> Vec<[bool; 2]> {
-        let fog = Fog::new(b, oc_model::SideId::Attacker, &[None, None, None], &mut Walks::default());
-        (0..32)
-            .map(|seed| {
-                let copy = Seen::fork(b, &fog, seed, None).copy;
-                [copy.state.units[1].activated, copy.state.units[2].activated]
-            })
-            .collect()
-    };
+    let (engine, map) = crate::testing::fog_duel(TWO_FOES);
+    let mut b = two_foes_in_round_two(&engine, &map);
+    let marks = |b: &Battle| activation_marks(b, &[None, None, None]);
     let drawn = marks(&b);
     assert!(drawn.iter().all(|m| m.iter().filter(|x| **x).count() == 1), "one of the two, always: {drawn:?}");
     assert!(drawn.contains(&[true, false]) && drawn.contains(&[false, true]), "either one: {drawn:?}");
