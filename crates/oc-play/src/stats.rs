@@ -39,6 +39,10 @@ pub struct Score {
     pub wins: [u64; 2],
 }
 
+/// The standard errors a difference of two win rates must reach to be more than noise
+/// ([`Score::z_above`]): the "stronger by two standard errors".
+pub const BEYOND_NOISE: f64 = 2.0;
+
 impl Score {
     pub fn add(&mut self, outcome: Outcome) {
         self.games += 1;
@@ -79,6 +83,17 @@ impl Score {
             p * (1.0 - p) / n
         };
         (var(self) + var(other)).sqrt()
+    }
+
+    /// How many standard errors of their difference ([`Score::difference_se`]) this attacker win
+    /// rate lies above `other`'s (below: negative); 0 where either has no games. Two or more
+    /// (`BEYOND_NOISE`) is a difference `oc tournament` calls stronger or weaker and `oc tune` a
+    /// step the wrong way: one reading for both.
+    pub fn z_above(&self, other: &Score) -> f64 {
+        if self.games == 0 || other.games == 0 {
+            return 0.0;
+        }
+        (self.rate() - other.rate()) / self.difference_se(other).max(f64::EPSILON)
     }
 
     /// The Wilson 95% interval of the attacker's win rate.

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use crate::error::{Failure, Refusal};
 use crate::setup::{Ais, Compiled};
 use crate::simulate::{self, Run};
-use crate::stats::Score;
+use crate::stats::{Score, BEYOND_NOISE};
 
 /// One scenario with one pair of armies: the three cells, in the order the module names them.
 #[derive(Clone, Debug)]
@@ -47,15 +47,12 @@ impl Verdict {
 }
 
 /// `better - worse` in attacker win rate, against two standard errors of their difference
-/// ([`Score::difference_se`]).
+/// ([`Score::z_above`], [`BEYOND_NOISE`]).
 fn verdict(better: &Score, worse: &Score) -> Verdict {
-    let diff = better.rate() - worse.rate();
-    let se = better.difference_se(worse);
-    if better.games == 0 || worse.games == 0 {
-        Verdict::Even
-    } else if diff >= 2.0 * se {
+    let z = better.z_above(worse);
+    if z >= BEYOND_NOISE {
         Verdict::Stronger
-    } else if diff <= -2.0 * se {
+    } else if z <= -BEYOND_NOISE {
         Verdict::Weaker
     } else {
         Verdict::Even

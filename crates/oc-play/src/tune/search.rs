@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use super::edit::{ArmyPlan, Base, Setting};
 use crate::setup::Setup as Arena;
-use crate::stats::Score;
+use crate::stats::{Score, BEYOND_NOISE};
 
 /// Where a setting's win rate lies against 50%.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -537,25 +537,21 @@ const PRECHECK_GAMES: u64 = 8;
 const CLIFF: f64 = 0.25;
 
 /// Whether `back`, the score one step down the ladder from the start's `was` (toward the side
-/// `first` says the start favours), favours the other side by more than two standard errors:
-/// the step that should help the side `first` calls short helps the other (the Ferry Crossing,
-/// default AI against itself: the attacker 47.2% with eight rounds, 33.5% with nine, 400
-/// games each).
+/// `first` says the start favours), favours the other side by two standard errors or more
+/// ([`BEYOND_NOISE`], as `oc tournament` calls a side stronger): the step that should help the
+/// side `first` calls short helps the other (the Ferry Crossing, default AI against itself: the
+/// attacker 47.2% with eight rounds, 33.5% with nine, 400 games each).
 fn reversed(first: Verdict, was: Score, back: Score) -> bool {
-    reversed_by(first, was, back) > 2.0
+    reversed_by(first, was, back) >= BEYOND_NOISE
 }
 
 /// How far `back` favours the other side than `was` ([`reversed`]), in standard errors of
-/// their difference ([`Score::difference_se`]: the one `oc tournament` reads): above 0 the
-/// wrong way. 0 where either was not played.
+/// their difference ([`Score::z_above`]: the one `oc tournament` reads): above 0 the wrong way.
+/// 0 where either was not played.
 fn reversed_by(first: Verdict, was: Score, back: Score) -> f64 {
-    if was.games == 0 || back.games == 0 {
-        return 0.0;
-    }
-    let se = was.difference_se(&back).max(f64::EPSILON);
     match first {
-        Verdict::Below => (back.rate() - was.rate()) / se,
-        Verdict::Above => (was.rate() - back.rate()) / se,
+        Verdict::Below => back.z_above(&was),
+        Verdict::Above => was.z_above(&back),
         Verdict::Fair => 0.0,
     }
 }
