@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use oc_model as m;
 
 use super::{Battle, BattleState, Combatant, State};
-use crate::{Form, Loadout};
+use crate::{Atom, Form, Loadout};
 
 /// Field by field, so that `clone_from` reuses the units' names and lists and the maps a state
 /// already holds: a look ahead copied into the last one's copy allocates almost nothing
@@ -385,29 +385,8 @@ impl Battle<'_> {
         // Nothing laid where nothing lays (no list, no look at the rules' advanced parts).
         let placed = if lays { self.situation(i, at, (mover, seen), &mut statuses, index) } else { crate::Placed::new() };
         let class = index.and_then(|k| self.engine.rules.classes.get(k))?;
-        // Each item's kind looked up once: the first accessory, and the weapons it carries where
-        // the ruleset has attack forms (`attack_form`): every one, its own too, since a loadout
-        // made to strike with another (a forecast for a swap, the AIs' other weapons) sets its
-        // weapon and keeps these, and the one it holds is left out as it strikes
-        // (`Engine::attack_forms`). With its own left out here, a wyvern forecast with its talon
-        // struck without its bite.
-        let forms = self.engine.attack_form().is_some();
-        let (mut accessory, mut carried) = (None, Vec::new());
-        for n in &u.items {
-            match self.engine.item(n).map(|it| it.kind) {
-                Some(m::ItemKind::Accessory) if accessory.is_none() => accessory = Some(*n),
-                Some(m::ItemKind::Weapon) if forms => carried.push(*n),
-                _ => {}
-            }
-            // Without attack forms, nothing after the first accessory is read.
-            if !forms && accessory.is_some() {
-                break;
-            }
-        }
-        // Its own weapon alone is no other form: nothing carried (the loadout as without forms).
-        if carried.iter().all(|w| Some(*w) == u.equipped) {
-            carried.clear();
-        }
+        // Its accessory and the weapons it carries as attack forms (`Battle::kit`).
+        let (accessory, carried) = self.kit(&u.items, u.equipped);
         Some(Loadout {
             class: u.class,
             weapon: u.equipped,
@@ -430,6 +409,36 @@ impl Battle<'_> {
             placed,
             carried,
         })
+    }
+}
+
+impl Battle<'_> {
+    /// What a unit carrying `items` with `equipped` in hand brings to its loadout beyond that
+    /// weapon: the first accessory, and the weapons it carries where the ruleset has attack forms
+    /// (`attack_form`): every one, its own too, since a loadout made to strike with another (a
+    /// forecast for a swap, the AIs' other weapons) sets its weapon and keeps these, and the one
+    /// it holds is left out as it strikes (`Engine::attack_forms`). With its own left out here, a
+    /// wyvern forecast with its talon struck without its bite.
+    pub(super) fn kit(&self, items: &[Atom], equipped: Option<Atom>) -> (Option<Atom>, Vec<Atom>) {
+        // Each item's kind looked up once.
+        let forms = self.engine.attack_form().is_some();
+        let (mut accessory, mut carried) = (None, Vec::new());
+        for n in items {
+            match self.engine.item(n).map(|it| it.kind) {
+                Some(m::ItemKind::Accessory) if accessory.is_none() => accessory = Some(*n),
+                Some(m::ItemKind::Weapon) if forms => carried.push(*n),
+                _ => {}
+            }
+            // Without attack forms, nothing after the first accessory is read.
+            if !forms && accessory.is_some() {
+                break;
+            }
+        }
+        // Its own weapon alone is no other form: nothing carried (the loadout as without forms).
+        if carried.iter().all(|w| Some(*w) == equipped) {
+            carried.clear();
+        }
+        (accessory, carried)
     }
 }
 

@@ -51,14 +51,24 @@ fn first_weapon<'a>(engine: &Engine, mut items: impl Iterator<Item = &'a str>) -
 }
 
 impl Battle<'_> {
-    /// The weapon unit `k` would take up first: the first weapon of what it carries now (as it
-    /// deploys, the first of its army's list). What a side that never saw it takes it to hold;
-    /// one it used up, discarded or traded away out of sight is not known to be gone, so this
-    /// reads what it carries, not its list (left: a side that never saw it learns so that its
-    /// first weapon is gone).
-    pub(crate) fn deployed_weapon(&self, k: usize) -> Option<Atom> {
-        let u = self.state.units.get(k)?;
-        first_weapon(self.engine, u.items.iter().map(|i| i.as_str()))
+    /// What unit `k` deployed with, as its army's list gave it: what it carried and the weapon
+    /// it held as the battle began (the log's `Start` record). What a side that never saw it
+    /// takes it to carry: one used up, discarded or traded away out of sight is not known to be
+    /// gone. A unit the battle began without (one formed by dividing another) or a battle
+    /// without that record: what it carries now, with the first weapon of it in hand.
+    pub(crate) fn deployed_kit(&self, k: usize) -> (Vec<Atom>, Option<Atom>) {
+        let start = match self.log.first() {
+            Some(Record::Start { units, .. }) => units.get(k),
+            _ => None,
+        };
+        match start {
+            Some(u) => (u.items.clone(), u.equipped),
+            None => {
+                let items = self.state.units.get(k).map(|u| u.items.clone()).unwrap_or_default();
+                let weapon = first_weapon(self.engine, items.iter().map(|i| i.as_str()));
+                (items, weapon)
+            }
+        }
     }
 }
 

@@ -168,7 +168,7 @@ impl Battle<'_> {
                 let (from, mobility) = if sight.spots(k, e.pos) {
                     (distance(at, e.pos), self.mobility(k))
                 } else {
-                    ((*dark.get_or_init(|| self.nearest_dark(&sight, at)))?, self.mobility_as_known(k, &[]))
+                    ((*dark.get_or_init(|| self.nearest_dark(&sight, at)))?, self.mobility_as_known(k, &[], None))
                 };
                 let points = mobility.map_or(0, |m| m.0);
                 Some((k, (from - points).max(1)))

@@ -220,12 +220,22 @@ impl Battle<'_> {
     }
 
     /// [`Battle::mobility`] of unit `i` as a side that does not see it knows it: bearing
-    /// `statuses` (those it was last seen with, or none) instead of its own, on no terrain and
-    /// with nothing its tile lays on it (where it stands is not known). An AI's guess at an enemy
-    /// out of sight.
-    pub(crate) fn mobility_as_known(&self, i: usize, statuses: &[super::Affliction]) -> Result<Mobility, BattleError> {
+    /// `statuses` (those it was last seen with, or none) instead of its own, and where `kit`, the
+    /// items it carries with the weapon in hand as the side knows them (as last seen, or as it
+    /// deployed), on no terrain and with nothing its tile lays on it (where it stands is not
+    /// known). An AI's guess at an enemy out of sight.
+    pub(crate) fn mobility_as_known(
+        &self,
+        i: usize,
+        statuses: &[super::Affliction],
+        kit: Option<(&[Atom], Option<Atom>)>,
+    ) -> Result<Mobility, BattleError> {
         let mut l = self.loadout(i, true).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         l.statuses = statuses.iter().map(|a| a.status).collect();
+        if let Some((items, equipped)) = kit {
+            l.weapon = equipped;
+            (l.accessory, l.carried) = self.kit(items, equipped);
+        }
         l.terrain = None;
         l.placed = crate::Placed::new();
         Ok(self.mobility_of(&*self.engine.unit(&l, &[])?))
@@ -595,6 +605,26 @@ mod tests {
             "",
             ["unit Brave: Savage { items Shortsword }", "unit Foe: Savage { items Shortsword }"],
         )
+    }
+
+    /// An enemy out of sight moves as its side knows it (`mobility_as_known`): with the kit it
+    /// deployed with (`Battle::deployed_kit`), wings and all, where it gave them up out of sight;
+    /// without a kit, as it is now.
+    #[test]
+    fn an_enemy_out_of_sight_moves_with_the_kit_its_side_knows() {
+        let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe, Speedwings }"];
+        let (engine, map) = crate::testing::fog_duel(units);
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 1)][..]], 1).expect("the battle starts");
+        let foe = 1;
+        let winged = b.mobility(foe).expect("it moves").0;
+        b.state.units[foe].items.retain(|i| i.as_str() != "Speedwings");
+        let bare = b.mobility(foe).expect("it moves").0;
+        assert_eq!(winged, bare + 1, "the wings are a space of movement");
+        let (items, equipped) = b.deployed_kit(foe);
+        assert_eq!(b.mobility_as_known(foe, &[], Some((&items, equipped))).expect("it moves").0, winged);
+        assert_eq!(b.mobility_as_known(foe, &[], None).expect("it moves").0, bare);
     }
 
     /// A turn's move reads one tile's cost (`move_cost`, its search ended at that tile): what the

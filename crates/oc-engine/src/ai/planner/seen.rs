@@ -18,7 +18,7 @@
 //! those worn off since), weapon in hand, what it carries and the uses spent of each, courage,
 //! debuffs (worn off once it has had an activation since) and resources (set again by the
 //! refills since: a round's start, its activation); or, never seen, what it deploys with: full
-//! hit points, no status, the first weapon of what it carries, none spent, steady, its
+//! hit points, no status, what it carried and held as the battle began, none spent, steady, its
 //! resources refilled likewise. What the side knows, not what it bears. One seen this round
 //! after its activation has had it in every copy.
 //!
@@ -70,7 +70,7 @@ pub(super) struct Fog {
 /// An enemy out of sight (battle index) as the side knows it. As last seen: its hit points, its
 /// statuses (less those worn off since, [`Sighting::statuses_now`]), its weapon in hand, what it
 /// carries with the uses spent of each, and its courage; never seen, as it deployed: full hit
-/// points, no status, the first weapon of what it carries (`Battle::set_up` equips it so), none
+/// points, no status, what it carried and held as the battle began (`Battle::deployed_kit`), none
 /// spent, steady. Its debuffs as last seen, worn off once it has had an activation since, and its
 /// resources as last seen or deployed, set again by the refills since
 /// ([`Battle::resources_as_known`]); but not where its activation is under way: the steps it
@@ -138,9 +138,11 @@ impl Fog {
                     continue;
                 }
                 off.push(k);
-                // Its movement as the side knows it: with the statuses it knows of.
+                // Its movement as the side knows it: with the statuses and the kit it knows of.
                 let statuses = known.last().map_or(&[][..], |n: &Known| n.statuses.as_slice());
-                let Ok((points, kind, _)) = b.mobility_as_known(k, statuses) else { continue };
+                let deployed = if seen.is_none() { b.deployed_kit(k) } else { Default::default() };
+                let kit = seen.map_or((deployed.0.as_slice(), deployed.1), |s| (s.items.as_slice(), s.equipped));
+                let Ok((points, kind, _)) = b.mobility_as_known(k, statuses, Some(kit)) else { continue };
                 let points = points.max(0);
                 let mut made = Made { made: &mut made, sets: &mut sets, walks: &mut *walks, zone: &zone };
                 // Seen: from that tile, for the rounds since (it may have moved in that one
@@ -350,7 +352,6 @@ impl<'e> Seen<'e> {
             // one hid is not known (nor whether it did). Their debuffs and resources once the
             // copy says who has acted: a debuff wears off when its bearer's next activation ends.
             for n in &fog.known {
-                let deployed = n.seen.is_none().then(|| copy.deployed_weapon(n.unit)).flatten();
                 let since = copy.since_seen(n.unit, n.seen.as_ref().map(|s| (s.round, s.acted)));
                 let Some(u) = copy.state.units.get_mut(n.unit) else { continue };
                 match &n.seen {
@@ -363,7 +364,7 @@ impl<'e> Seen<'e> {
                     }
                     None => {
                         u.hp = u.max_hp;
-                        u.equipped = deployed;
+                        (u.items, u.equipped) = b.deployed_kit(n.unit);
                         u.spent.clear();
                         u.morale = crate::battle::Morale::default();
                     }

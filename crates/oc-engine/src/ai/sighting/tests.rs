@@ -1,5 +1,6 @@
 //! Under fog an AI decides from what its side has seen: moved, wounded, afflicted, spent,
-//! rearmed, broken or weakened out of sight, an enemy in the dark changes none of its decisions.
+//! rearmed, stripped of an item, broken or weakened out of sight, an enemy in the dark changes
+//! none of its decisions.
 //! Held over whole battles of four shipped scenarios of four rulesets, under fog (`scenarios`).
 
 use crate::battle::{Battle, Controller, Turn};
@@ -46,9 +47,9 @@ fn scenarios() -> Vec<(Engine, oc_model::BattleMap)> {
 /// The battle `b` with one enemy of the side to act that it does not see moved to another tile
 /// out of its sight that the enemy could walk to (free, in the enemy's reach: the nearest and
 /// the farthest), and with it a hit point down, with more statuses, with its resources spent, with
-/// another weapon it carries in hand, with a use of each item spent, routing (or steady where it
-/// routs) or with a debuff where it stands: each such enemy in turn. Units joined to another (a body) or with a body
-/// joined stay.
+/// another weapon it carries in hand, with a use of each item spent, without an item it carries
+/// but not in hand, routing (or steady where it routs) or with a debuff where it stands: each
+/// such enemy in turn. Units joined to another (a body) or with a body joined stay.
 fn in_the_dark<'e>(b: &Battle<'e>) -> Vec<(usize, Battle<'e>)> {
     let side = b.state.to_act;
     let sight = b.sight(side);
@@ -124,6 +125,15 @@ fn in_the_dark<'e>(b: &Battle<'e>) -> Vec<(usize, Battle<'e>)> {
             }
             !f.items.is_empty()
         });
+        // And without an item it carries but not in hand (used up or traded away out of sight).
+        let dropped = u.items.iter().rev().find(|i| Some(**i) != u.equipped).copied();
+        changed(&|f| {
+            let Some(item) = dropped else { return false };
+            let Some(at) = f.items.iter().rposition(|i| *i == item) else { return false };
+            f.items.remove(at);
+            f.spent.retain(|(x, _)| *x != item || f.items.contains(x));
+            true
+        });
         // And routing (broken out of sight), or steady where it was routing.
         changed(&|f| {
             f.morale.routing = !f.morale.routing;
@@ -178,7 +188,7 @@ type Choose = fn(&Battle) -> Option<Turn>;
 
 /// Greedy, the tactician, the default (the planner) and `searcher`, fresh for each decision,
 /// choose the same turn in the battle as in each copy of it with an enemy out of sight moved
-/// elsewhere out of sight (or wounded, afflicted, spent, rearmed, broken or weakened there), at
+/// elsewhere out of sight (or wounded, afflicted, spent, rearmed, stripped, broken or weakened there), at
 /// every decision of four battles of each scenario (each side played by greedy). Before this
 /// test, 11 of the Storm's first 386 differed: an unseen enemy next to a tile flanked our unit
 /// there (`Battle::loadouts_moved`, `Battle::loadout_moved`), and one coming near made a unit
@@ -186,7 +196,10 @@ type Choose = fn(&Battle) -> Option<Turn>;
 /// truly bore (11 of 8,475), and an enemy out of sight moved as its true statuses let it (57 of
 /// 8,475, every status laid). Then the default's and `searcher`'s copies gave an enemy out of
 /// sight the weapon it truly held (4 of 19,456, another weapon taken up in the dark), and its
-/// true courage and debuffs (92 and 34 of 33,376).
+/// true courage and debuffs (92 and 34 of 33,376). Then an enemy that gave up an item out of
+/// sight (12 of 34,724, the Woodcutter's Night): the copies gave one never seen what it carried
+/// now, not what it deployed with (`Battle::deployed_kit`), and a tactician new to the battle
+/// priced the units by what they carried now (`stakes::prices`).
 #[test]
 fn an_enemy_moved_in_the_dark_changes_no_decision() {
     let (mut by_scenario, mut differed) = (std::collections::BTreeMap::<String, usize>::new(), Vec::new());
@@ -228,7 +241,7 @@ type Twins = (&'static str, Box<dyn Controller>, Box<dyn Controller>);
 /// As [`an_enemy_moved_in_the_dark_changes_no_decision`], for AIs that remember (the tactician's
 /// memory of where each enemy was last seen, the copies the default and `searcher` build from
 /// it): two of each kind decide in step, one in the battle and one in its copy with the first
-/// enemy out of sight moved, wounded, afflicted, spent, rearmed, broken or weakened, at every
+/// enemy out of sight moved, wounded, afflicted, spent, rearmed, stripped, broken or weakened, at every
 /// decision of four battles of each scenario. What the second saw of the copy is what its side
 /// saw of the battle, so the two stay alike.
 #[test]

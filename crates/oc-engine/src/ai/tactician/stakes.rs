@@ -9,14 +9,17 @@ use super::Walks;
 use crate::ai::{objective_tiles, win_parts};
 use crate::battle::{Battle, State, Tile, ROUND_CAP};
 
-/// Each unit's price (class and items), over the mean price of the battle's units: about 1 for
-/// an average unit. Worked out once per battle.
+/// Each unit's price (class and the items it deployed with), over the mean price of the
+/// battle's units: about 1 for an average unit. Worked out once per battle (again where units
+/// are added: a unit divided).
 pub(super) fn prices(b: &Battle) -> Vec<f64> {
     let rules = &b.engine.rules;
     let price = |i: usize| -> f64 {
         let Some(u) = b.units.get(i) else { return 0.0 };
         let class = rules.class(&u.class).map_or(0, |c| c.cost.max(0));
-        let items: i64 = u.items.iter().filter_map(|n| rules.item(n)).map(|it| it.cost.max(0)).sum();
+        // What it deployed with (`Battle::deployed_kit`): a price set by what an enemy used up
+        // or traded away out of sight would show it.
+        let items: i64 = b.deployed_kit(i).0.iter().filter_map(|n| rules.item(n)).map(|it| it.cost.max(0)).sum();
         // One figure's price, whatever its figures (seed 003's units of figures). Priced for
         // each figure, as an army's points count them, the Storm's elves held the savages
         // better (greedy attacking them won 22.5% of 400 games, against 36.5%), but the savages
