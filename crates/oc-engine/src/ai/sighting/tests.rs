@@ -1,6 +1,6 @@
 //! Under fog an AI decides from what its side has seen: moved, wounded, afflicted, spent,
-//! rearmed, stripped of an item, broken or weakened out of sight, an enemy in the dark changes
-//! none of its decisions.
+//! rearmed, stripped of an item, turned about, broken or weakened out of sight, an enemy in the
+//! dark changes none of its decisions.
 //! Held over whole battles of four shipped scenarios of four rulesets, under fog (`scenarios`).
 
 use crate::battle::{Battle, Controller, Turn};
@@ -48,8 +48,8 @@ fn scenarios() -> Vec<(Engine, oc_model::BattleMap)> {
 /// out of its sight that the enemy could walk to (free, in the enemy's reach: the nearest and
 /// the farthest), and with it a hit point down, with more statuses, with its resources spent, with
 /// another weapon it carries in hand, with a use of each item spent, without an item it carries
-/// but not in hand, routing (or steady where it routs) or with a debuff where it stands: each
-/// such enemy in turn. Units joined to another (a body) or with a body joined stay.
+/// but not in hand, turned about (where it faces a way), routing (or steady where it routs) or
+/// with a debuff where it stands: each such enemy in turn. Units joined to another (a body) or with a body joined stay.
 fn in_the_dark<'e>(b: &Battle<'e>) -> Vec<(usize, Battle<'e>)> {
     let side = b.state.to_act;
     let sight = b.sight(side);
@@ -134,6 +134,12 @@ fn in_the_dark<'e>(b: &Battle<'e>) -> Vec<(usize, Battle<'e>)> {
             f.spent.retain(|(x, _)| *x != item || f.items.contains(x));
             true
         });
+        // And turned about where it faces a way (threat zones in front: turned out of sight).
+        changed(&|f| {
+            let Some((x, y)) = f.facing else { return false };
+            f.facing = Some((-x, -y));
+            true
+        });
         // And routing (broken out of sight), or steady where it was routing.
         changed(&|f| {
             f.morale.routing = !f.morale.routing;
@@ -186,20 +192,20 @@ fn each_decision(mut look: impl FnMut(&Battle, At)) {
 /// An AI's choice in a battle, made by a fresh one.
 type Choose = fn(&Battle) -> Option<Turn>;
 
-/// Greedy, the tactician, the default (the planner) and `searcher`, fresh for each decision,
-/// choose the same turn in the battle as in each copy of it with an enemy out of sight moved
-/// elsewhere out of sight (or wounded, afflicted, spent, rearmed, stripped, broken or weakened there), at
-/// every decision of four battles of each scenario (each side played by greedy). Before this
-/// test, 11 of the Storm's first 386 differed: an unseen enemy next to a tile flanked our unit
-/// there (`Battle::loadouts_moved`, `Battle::loadout_moved`), and one coming near made a unit
-/// brace (`Battle::readying`). Then the default's copies gave an enemy never seen the statuses it
-/// truly bore (11 of 8,475), and an enemy out of sight moved as its true statuses let it (57 of
-/// 8,475, every status laid). Then the default's and `searcher`'s copies gave an enemy out of
-/// sight the weapon it truly held (4 of 19,456, another weapon taken up in the dark), and its
-/// true courage and debuffs (92 and 34 of 33,376). Then an enemy that gave up an item out of
-/// sight (12 of 34,724, the Woodcutter's Night): the copies gave one never seen what it carried
-/// now, not what it deployed with (`Battle::deployed_kit`), and a tactician new to the battle
-/// priced the units by what they carried now (`stakes::prices`).
+/// Greedy, the tactician, the default (the planner) and `searcher`, fresh for each decision, choose
+/// the same turn in the battle as in each copy of it with an enemy out of sight moved elsewhere out
+/// of sight (or wounded, afflicted, spent, rearmed, stripped, turned, broken or weakened there), at
+/// every decision of four battles of each scenario (each side played by greedy). Before this test,
+/// 11 of the Storm's first 386 differed: an unseen enemy next to a tile flanked our unit there
+/// (`Battle::loadouts_moved`, `Battle::loadout_moved`), and one coming near made a unit brace
+/// (`Battle::readying`). Then the default's copies gave an enemy never seen the statuses it truly
+/// bore (11 of 8,475), and an enemy out of sight moved as its true statuses let it (57 of 8,475,
+/// every status laid). Then the default's and `searcher`'s copies gave an enemy out of sight the
+/// weapon it truly held (4 of 19,456, another weapon taken up in the dark), and its true courage
+/// and debuffs (92 and 34 of 33,376). Then an enemy that gave up an item out of sight (12 of
+/// 34,724, the Woodcutter's Night): the copies gave one never seen what it carried now, not what it
+/// deployed with (`Battle::deployed_kit`), and a tactician new to the battle priced the units by
+/// what they carried now (`stakes::prices`).
 #[test]
 fn an_enemy_moved_in_the_dark_changes_no_decision() {
     let (mut by_scenario, mut differed) = (std::collections::BTreeMap::<String, usize>::new(), Vec::new());
@@ -241,8 +247,8 @@ type Twins = (&'static str, Box<dyn Controller>, Box<dyn Controller>);
 /// As [`an_enemy_moved_in_the_dark_changes_no_decision`], for AIs that remember (the tactician's
 /// memory of where each enemy was last seen, the copies the default and `searcher` build from
 /// it): two of each kind decide in step, one in the battle and one in its copy with the first
-/// enemy out of sight moved, wounded, afflicted, spent, rearmed, stripped, broken or weakened, at every
-/// decision of four battles of each scenario. What the second saw of the copy is what its side
+/// enemy out of sight moved, wounded, afflicted, spent, rearmed, stripped, turned, broken or
+/// weakened, at every decision of four battles of each scenario. What the second saw of the copy is what its side
 /// saw of the battle, so the two stay alike.
 #[test]
 fn an_enemy_changed_in_the_dark_changes_no_decision_of_an_ai_that_remembers() {
