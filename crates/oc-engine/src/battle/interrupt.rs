@@ -164,11 +164,14 @@ impl Battle<'_> {
         let near: Vec<(usize, i64)> = (0..self.state.units.len())
             .filter_map(|k| {
                 let e = self.state.units.get(k).filter(|e| e.side != side && e.state == State::Ready)?;
-                // One out of sight moves as far as its side can tell: as if it bore no status.
+                // One out of sight moves as far as its side can tell: as if it bore no status,
+                // with what it deployed with (what it gave up in the dark is not known).
                 let (from, mobility) = if sight.spots(k, e.pos) {
                     (distance(at, e.pos), self.mobility(k))
                 } else {
-                    ((*dark.get_or_init(|| self.nearest_dark(&sight, at)))?, self.mobility_as_known(k, &[], None))
+                    let (items, equipped) = self.deployed_kit(k);
+                    let known = self.mobility_as_known(k, &[], Some((&items, equipped)));
+                    ((*dark.get_or_init(|| self.nearest_dark(&sight, at)))?, known)
                 };
                 let points = mobility.map_or(0, |m| m.0);
                 Some((k, (from - points).max(1)))
