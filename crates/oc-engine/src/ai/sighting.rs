@@ -5,7 +5,7 @@ use crate::battle::{Affliction, Debuff, Morale, Tile};
 use crate::Atom;
 
 /// Where a side last saw an enemy, in which round (`Battle::round`), what it bore then (hit
-/// points, statuses, weapon, items, resources, debuffs, courage), and whether it is lost: that
+/// points, statuses, weapon, items, resources, debuffs, courage, facing), and whether it is lost: that
 /// tile was in sight since, without it. A lost enemy is no longer aimed at where it was seen, but
 /// the copies the planner plays ahead on set it within a walk of that tile in the rounds since
 /// (`planner/seen.rs`), not anywhere it could have walked from its deployment.
@@ -33,6 +33,8 @@ pub(crate) struct Sighting {
     pub spent: Vec<(Atom, u32)>,
     pub debuffs: Vec<Debuff>,
     pub morale: Morale,
+    /// The way it faced when last seen (where threat zones are in front): what the copies give it.
+    pub facing: Option<Tile>,
     pub lost: bool,
 }
 

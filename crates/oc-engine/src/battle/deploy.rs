@@ -51,23 +51,24 @@ fn first_weapon<'a>(engine: &Engine, mut items: impl Iterator<Item = &'a str>) -
 }
 
 impl Battle<'_> {
-    /// What unit `k` deployed with, as its army's list gave it: what it carried and the weapon
-    /// it held as the battle began (the log's `Start` record). What a side that never saw it
-    /// takes it to carry: one used up, discarded or traded away out of sight is not known to be
-    /// gone. A unit the battle began without (one formed by dividing another) or a battle
-    /// without that record: what it carries now, with the first weapon of it in hand.
-    pub(crate) fn deployed_kit(&self, k: usize) -> (Vec<Atom>, Option<Atom>) {
-        let start = match self.log.first() {
+    /// Unit `k` as the battle began (the log's `Start` record): what a side that never saw it
+    /// knows of it. `None` for a unit the battle began without (one formed by dividing another)
+    /// and where the log holds no start: a copy's (copies begin with an empty log).
+    pub(crate) fn deployed(&self, k: usize) -> Option<&Combatant> {
+        match self.log.first() {
             Some(Record::Start { units, .. }) => units.get(k),
             _ => None,
-        };
-        match start {
-            Some(u) => (u.items.clone(), u.equipped),
-            None => {
-                let items = self.state.units.get(k).map(|u| u.items.clone()).unwrap_or_default();
-                let weapon = first_weapon(self.engine, items.iter().map(|i| i.as_str()));
-                (items, weapon)
-            }
+        }
+    }
+
+    /// What unit `k` deployed with: what it carried and the weapon it held as the battle began
+    /// ([`Battle::deployed`]), what a side that never saw it takes it to carry (one used up,
+    /// discarded or traded away out of sight is not known to be gone); where that is not known,
+    /// what it carries and holds now.
+    pub(crate) fn deployed_kit(&self, k: usize) -> (&[Atom], Option<Atom>) {
+        match self.deployed(k).or_else(|| self.state.units.get(k)) {
+            Some(u) => (&u.items, u.equipped),
+            None => (&[], None),
         }
     }
 }

@@ -165,13 +165,13 @@ impl Battle<'_> {
             .filter_map(|k| {
                 let e = self.state.units.get(k).filter(|e| e.side != side && e.state == State::Ready)?;
                 // One out of sight moves as far as its side can tell: as if it bore no status,
-                // with what it deployed with (what it gave up in the dark is not known).
+                // with what it deployed with (what it gave up in the dark is not known; the
+                // battle keeps no memory of what a side saw of it since, as the AIs do).
                 let (from, mobility) = if sight.spots(k, e.pos) {
                     (distance(at, e.pos), self.mobility(k))
                 } else {
-                    let (items, equipped) = self.deployed_kit(k);
-                    let known = self.mobility_as_known(k, &[], Some((&items, equipped)));
-                    ((*dark.get_or_init(|| self.nearest_dark(&sight, at)))?, known)
+                    let from = (*dark.get_or_init(|| self.nearest_dark(&sight, at)))?;
+                    (from, self.mobility_as_known(k, &[], Some(self.deployed_kit(k))))
                 };
                 let points = mobility.map_or(0, |m| m.0);
                 Some((k, (from - points).max(1)))

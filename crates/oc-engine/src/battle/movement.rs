@@ -609,7 +609,7 @@ mod tests {
 
     /// An enemy out of sight moves as its side knows it (`mobility_as_known`): with the kit it
     /// deployed with (`Battle::deployed_kit`), wings and all, where it gave them up out of sight;
-    /// without a kit, as it is now.
+    /// without a kit, or in a copy (which does not know how the battle began), as it is now.
     #[test]
     fn an_enemy_out_of_sight_moves_with_the_kit_its_side_knows() {
         let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe, Speedwings }"];
@@ -622,9 +622,11 @@ mod tests {
         b.state.units[foe].items.retain(|i| i.as_str() != "Speedwings");
         let bare = b.mobility(foe).expect("it moves").0;
         assert_eq!(winged, bare + 1, "the wings are a space of movement");
-        let (items, equipped) = b.deployed_kit(foe);
-        assert_eq!(b.mobility_as_known(foe, &[], Some((&items, equipped))).expect("it moves").0, winged);
+        assert_eq!(b.mobility_as_known(foe, &[], Some(b.deployed_kit(foe))).expect("it moves").0, winged);
         assert_eq!(b.mobility_as_known(foe, &[], None).expect("it moves").0, bare);
+        // A copy begins with an empty log: it knows the kit as it is now.
+        let copy = b.fork(None);
+        assert_eq!(copy.mobility_as_known(foe, &[], Some(copy.deployed_kit(foe))).expect("it moves").0, bare);
     }
 
     /// A turn's move reads one tile's cost (`move_cost`, its search ended at that tile): what the

@@ -16,10 +16,10 @@
 //!
 //! An enemy out of sight bears in a copy what it was last seen with: hit points, statuses (less
 //! those worn off since), weapon in hand, what it carries and the uses spent of each, courage,
-//! debuffs (worn off once it has had an activation since) and resources (set again by the
-//! refills since: a round's start, its activation); or, never seen, what it deploys with: full
-//! hit points, no status, what it carried and held as the battle began, none spent, steady, its
-//! resources refilled likewise. What the side knows, not what it bears. One seen this round
+//! the way it faces, debuffs (worn off once it has had an activation since) and resources (set
+//! again by the refills since: a round's start, its activation); or, never seen, what it deploys
+//! with: full hit points, no status, what it carried, held and faced as the battle began, none
+//! spent, steady, its resources refilled likewise. What the side knows, not what it bears. One seen this round
 //! after its activation has had it in every copy.
 //!
 //! Only where no such tile is free is an enemy taken off the board in the copy (as a unit that
@@ -69,16 +69,19 @@ pub(super) struct Fog {
 
 /// An enemy out of sight (battle index) as the side knows it. As last seen: its hit points, its
 /// statuses (less those worn off since, [`Sighting::statuses_now`]), its weapon in hand, what it
-/// carries with the uses spent of each, and its courage; never seen, as it deployed: full hit
-/// points, no status, what it carried and held as the battle began (`Battle::deployed_kit`), none
-/// spent, steady. Its debuffs as last seen, worn off once it has had an activation since, and its
-/// resources as last seen or deployed, set again by the refills since
-/// ([`Battle::resources_as_known`]); but not where its activation is under way: the steps it
-/// pays for now are its own.
+/// carries with the uses spent of each, its courage and the way it faces; never seen, as it
+/// deployed: full hit points, no status, what it carried, held and faced as the battle began
+/// (`Battle::deployed`), none spent, steady. Its debuffs as last seen, worn off once it has had an
+/// activation since, and its resources as last seen or deployed, set again by the refills since
+/// ([`Battle::resources_as_known`]); but not where its activation is under way: the steps it pays
+/// for now are its own.
 struct Known {
     unit: usize,
     /// As last seen (`None`: never).
     seen: Option<Sighting>,
+    /// Never seen: what it carried, held and faced as it deployed ([`Battle::deployed`]; where
+    /// that is not known, as it is now).
+    deployed: (Vec<crate::Atom>, Option<crate::Atom>, Option<Tile>),
     /// Its statuses as the side may take them now ([`Sighting::statuses_now`]).
     statuses: Vec<crate::battle::Affliction>,
     under_way: bool,
@@ -122,7 +125,15 @@ impl Fog {
                 let seen = memory.get(k).and_then(Option::as_ref);
                 let under_way = under_way(k);
                 let statuses = seen.map_or_else(Vec::new, |s| s.statuses_now(b.round));
-                known.push(Known { unit: k, seen: seen.cloned(), statuses, under_way });
+                let deployed = match seen {
+                    Some(_) => Default::default(),
+                    None => {
+                        let (items, equipped) = b.deployed_kit(k);
+                        let facing = b.deployed(k).map_or(u.facing, |d| d.facing);
+                        (items.to_vec(), equipped, facing)
+                    }
+                };
+                known.push(Known { unit: k, seen: seen.cloned(), deployed, statuses, under_way });
                 if !by_order && !under_way {
                     // Seen this round once it had had its activation: known to have had it.
                     if seen.is_some_and(|s| s.round == b.round && s.acted) {
@@ -139,10 +150,12 @@ impl Fog {
                 }
                 off.push(k);
                 // Its movement as the side knows it: with the statuses and the kit it knows of.
-                let statuses = known.last().map_or(&[][..], |n: &Known| n.statuses.as_slice());
-                let deployed = if seen.is_none() { b.deployed_kit(k) } else { Default::default() };
-                let kit = seen.map_or((deployed.0.as_slice(), deployed.1), |s| (s.items.as_slice(), s.equipped));
-                let Ok((points, kind, _)) = b.mobility_as_known(k, statuses, Some(kit)) else { continue };
+                let Some(n) = known.last() else { continue };
+                let kit = match &n.seen {
+                    Some(s) => (s.items.as_slice(), s.equipped),
+                    None => (n.deployed.0.as_slice(), n.deployed.1),
+                };
+                let Ok((points, kind, _)) = b.mobility_as_known(k, &n.statuses, Some(kit)) else { continue };
                 let points = points.max(0);
                 let mut made = Made { made: &mut made, sets: &mut sets, walks: &mut *walks, zone: &zone };
                 // Seen: from that tile, for the rounds since (it may have moved in that one
@@ -361,10 +374,12 @@ impl<'e> Seen<'e> {
                         u.items.clone_from(&s.items);
                         u.spent.clone_from(&s.spent);
                         u.morale.clone_from(&s.morale);
+                        u.facing = s.facing;
                     }
                     None => {
                         u.hp = u.max_hp;
-                        (u.items, u.equipped) = b.deployed_kit(n.unit);
+                        u.items.clone_from(&n.deployed.0);
+                        (u.equipped, u.facing) = (n.deployed.1, n.deployed.2);
                         u.spent.clear();
                         u.morale = crate::battle::Morale::default();
                     }

@@ -111,6 +111,7 @@ impl Tactician {
                     spent: u.spent.clone(),
                     debuffs: u.debuffs.clone(),
                     morale: u.morale.clone(),
+                    facing: u.facing,
                     lost: false,
                 });
             } else if let Some(s) = slot.as_mut().filter(|s| !s.lost) {
