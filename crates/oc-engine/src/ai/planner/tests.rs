@@ -256,6 +256,38 @@ fn a_copy_gives_an_enemy_out_of_sight_the_weapon_it_was_seen_with() {
     assert!(held(&b, &[None, None]).iter().all(|w| *w == Some(iron)), "never seen: {:?}", held(&b, &[None, None]));
 }
 
+/// Under fog, a copy gives an enemy never seen what it deployed with, not what it carries now (a
+/// hand axe given up in the dark: `sighting::tests`, 12 of 34,724 decisions, with the prices a
+/// new tactician read), and an enemy out of sight the way the side knows it faces: as last seen,
+/// or as it deployed, not the way it turned in the dark.
+#[test]
+fn a_copy_gives_an_enemy_out_of_sight_its_kit_and_facing_as_known() {
+    use super::seen::{Fog, Seen, Walks};
+    use crate::ai::sighting::Sighting;
+    let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe, HandAxe }"];
+    let (engine, map) = crate::testing::fog_duel(units);
+    let mut b = fog_duel_in_round_four(&engine, &map);
+    let [iron, hand] = ["IronAxe", "HandAxe"].map(crate::Atom::new);
+    let deployed = b.units[1].facing;
+    // In the dark it gives up its hand axe and turns.
+    b.state.units[1].items = vec![iron];
+    b.state.units[1].facing = Some((0, 1));
+    let copies = |b: &Battle, memory: &[Option<Sighting>]| -> Vec<(Vec<crate::Atom>, Option<crate::battle::Tile>)> {
+        let fog = Fog::new(b, oc_model::SideId::Attacker, memory, &mut Walks::default());
+        (0..4).map(|seed| Seen::fork(b, &fog, seed, None).copy.state.units[1].clone()).map(|u| (u.items, u.facing)).collect()
+    };
+    for (items, facing) in copies(&b, &[None, None]) {
+        assert_eq!(items, vec![iron, hand], "never seen: what it deployed with");
+        assert_eq!(facing, deployed, "never seen: facing as it deployed");
+    }
+    let [none, Some(s)] = seen_foe((None, 3, false), (20, Vec::new(), Some(iron))) else { unreachable!() };
+    let memory = [none, Some(Sighting { items: vec![iron, hand], facing: Some((-1, 0)), ..s })];
+    for (items, facing) in copies(&b, &memory) {
+        assert_eq!(items, vec![iron, hand], "seen: what it carried then");
+        assert_eq!(facing, Some((-1, 0)), "seen: facing as seen");
+    }
+}
+
 /// Under fog, a copy gives an enemy out of sight the resources the side knows it by (seed 002's
 /// stamina and guard), not its own: those it was last seen with, set again by the refills the
 /// side knows came since (a round's start: "Stamina: actions and reactions spend it", full
