@@ -219,11 +219,12 @@ impl Battle<'_> {
         Ok(self.mobility_of(&*self.engine.unit(&l, &[])?))
     }
 
-    /// [`Battle::mobility`] of unit `i` as a side that does not see it knows it: bearing
-    /// `statuses` (those it was last seen with, or none) instead of its own, and where `kit`, the
-    /// items it carries with the weapon in hand as the side knows them (as last seen, or as it
-    /// deployed), on no terrain and with nothing its tile lays on it (where it stands is not
-    /// known). An AI's guess at an enemy out of sight.
+    /// [`Battle::mobility`] of unit `i` as a side that does not see it knows it: bearing `statuses`
+    /// (those it was last seen with, or none) instead of its own, no debuff (a debuff wears off at
+    /// its next activation: the most it may walk), and where `kit`, the items it carries with the
+    /// weapon in hand as the side knows them (as last seen, or as it deployed), on no terrain and
+    /// with nothing its tile lays on it (where it stands is not known). An AI's guess at an enemy
+    /// out of sight.
     pub(crate) fn mobility_as_known(
         &self,
         i: usize,
@@ -232,6 +233,8 @@ impl Battle<'_> {
     ) -> Result<Mobility, BattleError> {
         let mut l = self.loadout(i, true).ok_or_else(|| BattleError::refused(Rule::NoUnit, format!("no unit {i}")))?;
         l.statuses = statuses.iter().map(|a| a.status).collect();
+        // Its debuffs are not known (laid out of sight, or worn off since): the most it walks.
+        l.debuffs.clear();
         if let Some((items, equipped)) = kit {
             l.weapon = equipped;
             (l.accessory, l.carried) = self.kit(items, equipped);

@@ -49,7 +49,8 @@ fn scenarios() -> Vec<(Engine, oc_model::BattleMap)> {
 /// the farthest), and with it a hit point down, with more statuses, with its resources spent, with
 /// another weapon it carries in hand, with a use of each item spent, without an item it carries
 /// but not in hand, turned about (where it faces a way), routing (or steady where it routs) or
-/// with a debuff where it stands: each such enemy in turn. Units joined to another (a body) or with a body joined stay.
+/// with a debuff (of its first rating, or of its movement) where it stands: each such enemy in
+/// turn. Units joined to another (a body) or with a body joined stay.
 fn in_the_dark<'e>(b: &Battle<'e>) -> Vec<(usize, Battle<'e>)> {
     let side = b.state.to_act;
     let sight = b.sight(side);
@@ -152,6 +153,11 @@ fn in_the_dark<'e>(b: &Battle<'e>) -> Vec<(usize, Battle<'e>)> {
             f.debuffs.push(crate::battle::Debuff { attr, shift: 2, armed: false });
             true
         });
+        // And slowed (a debuff of its movement laid out of sight: it walks less far).
+        changed(&|f| {
+            f.debuffs.push(crate::battle::Debuff { attr: crate::Atom::new("movement"), shift: 2, armed: false });
+            true
+        });
     }
     out
 }
@@ -205,7 +211,9 @@ type Choose = fn(&Battle) -> Option<Turn>;
 /// and debuffs (92 and 34 of 33,376). Then an enemy that gave up an item out of sight (12 of
 /// 34,724, the Woodcutter's Night): the copies gave one never seen what it carried now, not what it
 /// deployed with (`Battle::deployed_kit`), and a tactician new to the battle priced the units by
-/// what they carried now (`stakes::prices`).
+/// what they carried now (`stakes::prices`). Then an enemy slowed out of sight (a debuff of its
+/// movement: 116 of 39,916, the Storm and the Woodcutter's Night): the copies drew it within the
+/// walk its true debuffs left it (`Battle::mobility_as_known`).
 #[test]
 fn an_enemy_moved_in_the_dark_changes_no_decision() {
     let (mut by_scenario, mut differed) = (std::collections::BTreeMap::<String, usize>::new(), Vec::new());
