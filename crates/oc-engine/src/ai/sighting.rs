@@ -5,10 +5,10 @@ use crate::battle::{Affliction, Debuff, Morale, Tile};
 use crate::Atom;
 
 /// Where a side last saw an enemy, in which round (`Battle::round`), what it bore then (hit
-/// points, statuses, weapon, items, resources, debuffs, courage, facing), and whether it is lost: that
-/// tile was in sight since, without it. A lost enemy is no longer aimed at where it was seen, but
-/// the copies the planner plays ahead on set it within a walk of that tile in the rounds since
-/// (`planner/seen.rs`), not anywhere it could have walked from its deployment.
+/// points, statuses, weapon, items, resources, debuffs, courage, facing), and whether it is
+/// lost: that tile was in sight since, without it. A lost enemy is no longer aimed at where it
+/// was seen, but the copies the planner plays ahead on set it within a walk of that tile in the
+/// rounds since (`planner/seen.rs`), not anywhere it could have walked from its deployment.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Sighting {
     pub tile: Tile,

@@ -128,9 +128,8 @@ impl Fog {
                 let deployed = match seen {
                     Some(_) => Default::default(),
                     None => {
-                        let (items, equipped) = b.deployed_kit(k);
-                        let facing = b.deployed(k).map_or(u.facing, |d| d.facing);
-                        (items.to_vec(), equipped, facing)
+                        let d = b.deployed(k).unwrap_or(u);
+                        (d.items.clone(), d.equipped, d.facing)
                     }
                 };
                 known.push(Known { unit: k, seen: seen.cloned(), deployed, statuses, under_way });

@@ -39,6 +39,9 @@ fn seen_foe(
     ]
 }
 
+/// The kit tests' field: [`FOG_UNITS`]'s, the foe with a hand axe too (second in its list).
+const TWO_AXES: [&str; 2] = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe, HandAxe }"];
+
 /// The activation tests' field: [`FOG_UNITS`]'s, with a second foe (`Other`).
 const TWO_FOES: [&str; 2] =
     ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }\n    unit Other: Fighter { items IronAxe }"];
@@ -54,6 +57,19 @@ fn two_foes_in_round_two<'e>(engine: &'e Engine, map: &oc_model::BattleMap) -> B
     b.state.units[2].pos = (18, 5);
     b.state.units[1].activated = true;
     b
+}
+
+/// What `read` finds of the foe (unit 1) in each of the first `copies` copies of `b` the
+/// attacker's side makes with `memory` (`Seen::fork`, seeds 0 up).
+fn foe_in_copies<T>(
+    b: &Battle,
+    memory: &[Option<crate::ai::sighting::Sighting>],
+    copies: u64,
+    read: impl Fn(&crate::battle::Combatant) -> T,
+) -> Vec<T> {
+    use super::seen::{Fog, Seen, Walks};
+    let fog = Fog::new(b, oc_model::SideId::Attacker, memory, &mut Walks::default());
+    (0..copies).filter_map(|seed| Seen::fork(b, &fog, seed, None).copy.state.units.get(1).map(&read)).collect()
 }
 
 /// Whether each foe has had its activation in 32 copies of `b` made with `memory`.
@@ -143,7 +159,6 @@ fn by_initiative_the_searchers_taker_weighs_greedys_turn_against_the_tacticians(
 /// saw it tells where it may be.
 #[test]
 fn a_lost_enemy_is_looked_for_near_where_it_was_last_seen() {
-    use super::seen::{Fog, Seen, Walks};
     use crate::ai::sighting::Sighting;
     let (engine, map) = crate::testing::fog_duel(FOG_UNITS);
     let b = fog_duel_in_round_four(&engine, &map);
@@ -151,10 +166,7 @@ fn a_lost_enemy_is_looked_for_near_where_it_was_last_seen() {
     let sight = b.sight(oc_model::SideId::Attacker);
     let last = (8, 5);
     let near = |t: (i64, i64)| (t.0 - last.0).abs() + (t.1 - last.1).abs() <= points * 2;
-    let placed = |memory: &[Option<Sighting>]| -> Vec<(i64, i64)> {
-        let fog = Fog::new(&b, oc_model::SideId::Attacker, memory, &mut Walks::default());
-        (0..32).map(|seed| Seen::fork(&b, &fog, seed, None).copy.state.units[1].pos).collect()
-    };
+    let placed = |memory: &[Option<Sighting>]| foe_in_copies(&b, memory, 32, |u| u.pos);
     let lost = placed(&seen_foe((Some(last), 3, true), (20, Vec::new(), None)));
     assert!(lost.iter().all(|t| near(*t) && !sight.sees(*t)), "{points} a round from {last:?}: {lost:?}");
     assert!(lost.iter().any(|t| *t != lost[0]), "sampled: {lost:?}");
@@ -176,10 +188,7 @@ fn a_copy_gives_an_enemy_out_of_sight_the_hit_points_it_was_seen_with() {
     let full = b.units[1].max_hp;
     // Healed to full out of sight since it was seen with 5; or hurt to 4, never seen.
     b.state.units[1].hp = full;
-    let hps = |b: &Battle, memory: &[Option<Sighting>]| -> Vec<i64> {
-        let fog = Fog::new(b, oc_model::SideId::Attacker, memory, &mut Walks::default());
-        (0..8).map(|seed| Seen::fork(b, &fog, seed, None).copy.state.units[1].hp).collect()
-    };
+    let hps = |b: &Battle, memory: &[Option<Sighting>]| foe_in_copies(b, memory, 8, |u| u.hp);
     for lost in [false, true] {
         let memory = seen_foe((None, 3, lost), (5, Vec::new(), None));
         assert!(hps(&b, &memory).iter().all(|h| *h == 5), "lost: {lost}: {:?}", hps(&b, &memory));
@@ -196,7 +205,6 @@ fn a_copy_gives_an_enemy_out_of_sight_the_hit_points_it_was_seen_with() {
 /// (Each copy held the enemy's true statuses: poisoned or cured out of sight, the side knew it.)
 #[test]
 fn a_copy_gives_an_enemy_out_of_sight_the_statuses_it_was_seen_with() {
-    use super::seen::{Fog, Seen, Walks};
     use crate::ai::sighting::Sighting;
     use crate::battle::Affliction;
     let (engine, map) = crate::testing::fog_duel(FOG_UNITS);
@@ -207,10 +215,7 @@ fn a_copy_gives_an_enemy_out_of_sight_the_statuses_it_was_seen_with() {
     let seen = vec![Affliction { status: lasting, left: None }, Affliction { status: short, left: Some(1) }];
     b.state.units[1].statuses = vec![Affliction { status: now, left: None }];
     let borne = |memory: &[Option<Sighting>]| -> Vec<Vec<crate::Atom>> {
-        let fog = Fog::new(&b, oc_model::SideId::Attacker, memory, &mut Walks::default());
-        (0..4)
-            .map(|seed| Seen::fork(&b, &fog, seed, None).copy.state.units[1].statuses.iter().map(|a| a.status).collect())
-            .collect()
+        foe_in_copies(&b, memory, 4, |u| u.statuses.iter().map(|a| a.status).collect())
     };
     for lost in [false, true] {
         let memory = seen_foe((None, 2, lost), (5, seen.clone(), None));
@@ -229,17 +234,12 @@ fn a_copy_gives_an_enemy_out_of_sight_the_statuses_it_was_seen_with() {
 /// chose otherwise for it: `sighting::tests`, 4 of 19,456 decisions.)
 #[test]
 fn a_copy_gives_an_enemy_out_of_sight_the_weapon_it_was_seen_with() {
-    use super::seen::{Fog, Seen, Walks};
     use crate::ai::sighting::Sighting;
-    let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe, HandAxe }"];
-    let (engine, map) = crate::testing::fog_duel(units);
+    let (engine, map) = crate::testing::fog_duel(TWO_AXES);
     let mut b = fog_duel_in_round_four(&engine, &map);
     let [iron, hand] = ["IronAxe", "HandAxe"].map(crate::Atom::new);
     assert_eq!(b.units[1].equipped, Some(iron), "it deploys with the first");
-    let held = |b: &Battle, memory: &[Option<Sighting>]| -> Vec<Option<crate::Atom>> {
-        let fog = Fog::new(b, oc_model::SideId::Attacker, memory, &mut Walks::default());
-        (0..4).map(|seed| Seen::fork(b, &fog, seed, None).copy.state.units[1].equipped).collect()
-    };
+    let held = |b: &Battle, memory: &[Option<Sighting>]| foe_in_copies(b, memory, 4, |u| u.equipped);
     for lost in [false, true] {
         for (seen, now) in [(iron, hand), (hand, iron)] {
             b.state.units[1].equipped = Some(now);
@@ -262,20 +262,15 @@ fn a_copy_gives_an_enemy_out_of_sight_the_weapon_it_was_seen_with() {
 /// or as it deployed, not the way it turned in the dark.
 #[test]
 fn a_copy_gives_an_enemy_out_of_sight_its_kit_and_facing_as_known() {
-    use super::seen::{Fog, Seen, Walks};
     use crate::ai::sighting::Sighting;
-    let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe, HandAxe }"];
-    let (engine, map) = crate::testing::fog_duel(units);
+    let (engine, map) = crate::testing::fog_duel(TWO_AXES);
     let mut b = fog_duel_in_round_four(&engine, &map);
     let [iron, hand] = ["IronAxe", "HandAxe"].map(crate::Atom::new);
     let deployed = b.units[1].facing;
     // In the dark it gives up its hand axe and turns.
     b.state.units[1].items = vec![iron];
     b.state.units[1].facing = Some((0, 1));
-    let copies = |b: &Battle, memory: &[Option<Sighting>]| -> Vec<(Vec<crate::Atom>, Option<crate::battle::Tile>)> {
-        let fog = Fog::new(b, oc_model::SideId::Attacker, memory, &mut Walks::default());
-        (0..4).map(|seed| Seen::fork(b, &fog, seed, None).copy.state.units[1].clone()).map(|u| (u.items, u.facing)).collect()
-    };
+    let copies = |b: &Battle, memory: &[Option<Sighting>]| foe_in_copies(b, memory, 4, |u| (u.items.clone(), u.facing));
     for (items, facing) in copies(&b, &[None, None]) {
         assert_eq!(items, vec![iron, hand], "never seen: what it deployed with");
         assert_eq!(facing, deployed, "never seen: facing as it deployed");
@@ -355,7 +350,6 @@ fn a_copy_gives_an_enemy_out_of_sight_the_resources_the_side_knows_it_by() {
 /// test's decisions changed with it, weakened 34.)
 #[test]
 fn a_copy_gives_an_enemy_out_of_sight_its_kit_debuffs_and_courage_as_seen() {
-    use super::seen::{Fog, Seen, Walks};
     use crate::ai::sighting::Sighting;
     use crate::battle::{Debuff, Morale};
     let (engine, map) = crate::testing::fog_duel(FOG_UNITS);
@@ -371,13 +365,7 @@ fn a_copy_gives_an_enemy_out_of_sight_its_kit_debuffs_and_courage_as_seen() {
     let kit = (vec![axe, hand], vec![(axe, 1)]);
     type Bearing = ((Vec<crate::Atom>, Vec<(crate::Atom, u32)>), Vec<Debuff>, Morale);
     let borne = |b: &Battle, memory: &[Option<Sighting>]| -> Vec<Bearing> {
-        let fog = Fog::new(b, oc_model::SideId::Attacker, memory, &mut Walks::default());
-        (0..4)
-            .map(|seed| {
-                let u = &Seen::fork(b, &fog, seed, None).copy.state.units[1];
-                ((u.items.clone(), u.spent.clone()), u.debuffs.clone(), u.morale.clone())
-            })
-            .collect()
+        foe_in_copies(b, memory, 4, |u| ((u.items.clone(), u.spent.clone()), u.debuffs.clone(), u.morale.clone()))
     };
     let seen = |round: u32, acted: bool, lost: bool| {
         let [none, Some(s)] = seen_foe((None, round, lost), (20, Vec::new(), None)) else { unreachable!() };
