@@ -5,8 +5,8 @@ use crate::battle::{Affliction, Debuff, Morale, Tile};
 use crate::Atom;
 
 /// Where a side last saw an enemy, in which round (`Battle::round`), what it bore then (hit
-/// points, statuses, weapon, items, resources, debuffs, courage, facing), and whether it is
-/// lost: that tile was in sight since, without it. A lost enemy is no longer aimed at where it
+/// points, statuses, weapon, items, resources, debuffs, courage, facing, a shifter's form), and
+/// whether it is lost: that tile was in sight since, without it. A lost enemy is no longer aimed at where it
 /// was seen, but the copies the planner plays ahead on set it within a walk of that tile in the
 /// rounds since (`planner/seen.rs`), not anywhere it could have walked from its deployment.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -35,6 +35,11 @@ pub(crate) struct Sighting {
     pub morale: Morale,
     /// The way it faced when last seen (where threat zones are in front): what the copies give it.
     pub facing: Option<Tile>,
+    /// A shifter's form when last seen (seed 000, Shifting): whether it stood transformed out of
+    /// its turn (it ended its last one without acting), and whether it had acted that round
+    /// (normal until the next). What the copies give it: a form taken in the dark is not known.
+    pub transformed: bool,
+    pub reverted: bool,
     pub lost: bool,
 }
 

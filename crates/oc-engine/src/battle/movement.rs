@@ -222,9 +222,9 @@ impl Battle<'_> {
     /// [`Battle::mobility`] of unit `i` as a side that does not see it knows it: bearing `statuses`
     /// (those it was last seen with, or none) instead of its own, no debuff (a debuff wears off at
     /// its next activation: the most it may walk), and where `kit`, the items it carries with the
-    /// weapon in hand as the side knows them (as last seen, or as it deployed), on no terrain and
-    /// with nothing its tile lays on it (where it stands is not known). An AI's guess at an enemy
-    /// out of sight.
+    /// weapon in hand as the side knows them (as last seen, or as it deployed), a shifter in the
+    /// form it acts in at its next activation, on no terrain and with nothing its tile lays on it
+    /// (where it stands is not known). An AI's guess at an enemy out of sight.
     pub(crate) fn mobility_as_known(
         &self,
         i: usize,
@@ -235,6 +235,10 @@ impl Battle<'_> {
         l.statuses = statuses.iter().map(|a| a.status).collect();
         // Its debuffs are not known (laid out of sight, or worn off since): the most it walks.
         l.debuffs.clear();
+        // A shifter walks in the form it takes at its next activation in a round to come
+        // (transformed, seed 000's Shifting: "transformed in their own turn"), not as it may have
+        // reverted by acting in the dark this round (after which it walks no more this round).
+        l.form = crate::Form::Default;
         if let Some((items, equipped)) = kit {
             l.weapon = equipped;
             (l.accessory, l.carried) = self.kit(items, equipped);
@@ -630,6 +634,38 @@ mod tests {
         // A copy begins with an empty log: it knows the kit as it is now.
         let copy = b.fork(None);
         assert_eq!(copy.mobility_as_known(foe, &[], Some(copy.deployed_kit(foe))).expect("it moves").0, bare);
+    }
+
+    /// A shifter out of sight walks, as its side knows it (`mobility_as_known`), in the form it
+    /// acts in at its next activation (seed 000's Shifting: "transformed in their own turn"), not
+    /// as it reverted by acting in the dark this round: a drake that runs two spaces farther
+    /// transformed walks them, reverted or not.
+    #[test]
+    fn a_shifter_out_of_sight_walks_in_the_form_it_acts_in() {
+        let rows = ["\"....................\""; 7].join(", ");
+        let map = format!(
+            "name = \"Field\"\nwidth = 20\nheight = 7\nrows = [{rows}]\n\
+             [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
+             [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [18, 0, 2, 3]\n"
+        );
+        let source = "class Drake \"Drake\" {\n    tags Shifter\n    wields Axes\n\
+             normal { ratings { str D mag E skl D spd D def D res E } }\n\
+             transformed { ratings { str B mag E skl C spd C def C res D } tags Fast(2) }\n    cost 900\n}\n\
+             scenario Field {\n    map \"field.map.toml\"\n    rounds 6 then defender\n    fog vision 2\n\
+             attacker { zone \"a\" war_chest 99999 units 1..4 win rout all }\n\
+             defender { zone \"d\" war_chest 99999 units 1..4 win rout all }\n}\n\
+             army A for Field attacker { unit Brave: Fighter { items IronAxe } }\n\
+             army D for Field defender { unit Foe: Drake { items IronAxe } }\n";
+        let (engine, map) = crate::testing::field(source, &map);
+        let s = &engine.rules.scenarios[0];
+        let [a, d] = crate::testing::armies(&engine);
+        let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 1)][..]], 1).expect("the battle starts");
+        let foe = 1;
+        let transformed = b.mobility(foe).expect("it moves").0;
+        b.state.units[foe].reverted = true;
+        let normal = b.mobility(foe).expect("it moves").0;
+        assert_eq!(transformed, normal + 2, "transformed, it runs two spaces farther");
+        assert_eq!(b.mobility_as_known(foe, &[], None).expect("it moves").0, transformed, "reverted in the dark");
     }
 
     /// A turn's move reads one tile's cost (`move_cost`, its search ended at that tile): what the

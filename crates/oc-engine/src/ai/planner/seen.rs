@@ -16,10 +16,10 @@
 //!
 //! An enemy out of sight bears in a copy what it was last seen with: hit points, statuses (less
 //! those worn off since), weapon in hand, what it carries and the uses spent of each, courage,
-//! the way it faces, debuffs (worn off once it has had an activation since) and resources (set
-//! again by the refills since: a round's start, its activation); or, never seen, what it deploys
-//! with: full hit points, no status, what it carried, held and faced as the battle began, none
-//! spent, steady, its resources refilled likewise. What the side knows, not what it bears. One
+//! the way it faces, a shifter's form, debuffs (worn off once it has had an activation since)
+//! and resources (set again by the refills since: a round's start, its activation); or, never
+//! seen, what it deploys with: full hit points, no status, what it carried, held and faced as
+//! the battle began, none spent, steady, normal, its resources refilled likewise. What the side knows, not what it bears. One
 //! seen this round after its activation has had it in every copy.
 //!
 //! Only where no such tile is free is an enemy taken off the board in the copy (as a unit that
@@ -298,9 +298,9 @@ impl Fog {
     /// control"), drawn by the copy's dice among those drawn ([`Fog::drawn`]). Each copy had
     /// kept which ones truly had: a unit that acted in the dark was known to wait, and one that
     /// had not, to come. One taken off the copy takes its draw (the others are not marked the
-    /// more for it). A shifter drawn to wait has not reverted (only one that acted has). One the
-    /// side saw this round after its activation ([`Fog::acted`]) has had it in every copy, and
-    /// the draw marks the rest.
+    /// more for it). One the side saw this round after its activation ([`Fog::acted`]) has had it
+    /// in every copy, and the draw marks the rest. (A shifter's form is the one the side knows,
+    /// set after: `Seen::fork`.)
     fn draw_activated(&self, copy: &mut Battle<'_>, seed: u64) {
         let mut order: Vec<(u64, usize)> =
             self.drawn.iter().map(|&k| (super::mix(seed ^ (k as u64 + 1).wrapping_mul(0x8CB9_2BA7_2F3D_8DD7)), k)).collect();
@@ -309,7 +309,6 @@ impl Fog {
         for (n, (_, k)) in order.into_iter().enumerate() {
             let Some(u) = copy.state.units.get_mut(k).filter(|u| u.state == State::Ready) else { continue };
             u.activated = n < marks;
-            u.reverted &= u.activated;
         }
         for &k in &self.acted {
             if let Some(u) = copy.state.units.get_mut(k).filter(|u| u.state == State::Ready) {
@@ -392,6 +391,13 @@ impl<'e> Seen<'e> {
                     Some(s) => u.debuffs.clone_from(&s.debuffs),
                     None => u.debuffs.clear(),
                 }
+                // A shifter's form as last seen (acted that round: normal until the next), or as
+                // it deployed (normal out of its turn, not acted): whether it acted in the dark,
+                // and so which form it took, is not known. (Each copy held its true form.)
+                (u.transformed, u.reverted) = match &n.seen {
+                    Some(s) => (s.transformed, s.reverted && s.round == copy.state.round),
+                    None => (false, false),
+                };
                 copy.resources_as_known(n.unit, n.seen.as_ref().map(|s| s.resources.as_slice()), since);
             }
         }

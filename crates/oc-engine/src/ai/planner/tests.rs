@@ -283,6 +283,33 @@ fn a_copy_gives_an_enemy_out_of_sight_its_kit_and_facing_as_known() {
     }
 }
 
+/// Under fog, a copy gives an enemy shifter out of sight the form its side knows (seed 000's
+/// Shifting: transformed in its own turn, normal again after acting "until the next round"; one
+/// that ends its turn without acting stays transformed): never seen, normal, as it deployed; seen,
+/// as last seen, reverted only in the round it was seen acting. Not the form it took in the dark.
+#[test]
+fn a_copy_gives_an_enemy_shifter_out_of_sight_the_form_its_side_knows() {
+    use crate::ai::sighting::Sighting;
+    let (engine, map) =
+        crate::testing::fog_duel(["unit Brave: Fighter { items IronAxe }", "unit Foe: Manakete { items Dragonstone }"]);
+    let mut b = fog_duel_in_round_four(&engine, &map);
+    let forms = |b: &Battle, memory: &[Option<Sighting>]| foe_in_copies(b, memory, 4, |u| (u.transformed, u.reverted));
+    // In the dark it ended a turn without acting: it stands transformed.
+    b.state.units[1].transformed = true;
+    assert!(forms(&b, &[None, None]).iter().all(|f| *f == (false, false)), "never seen: normal, as it deployed");
+    // Seen standing transformed last round; it acted in the dark this round.
+    (b.state.units[1].transformed, b.state.units[1].reverted) = (false, true);
+    let [none, Some(s)] = seen_foe((None, 3, false), (20, Vec::new(), None)) else { unreachable!() };
+    let memory = [none.clone(), Some(Sighting { transformed: true, ..s.clone() })];
+    assert!(forms(&b, &memory).iter().all(|f| *f == (true, false)), "seen transformed");
+    // Seen acting (normal until the next round): in that round, and the round after.
+    for (round, reverted) in [(4, true), (3, false)] {
+        let memory = [none.clone(), Some(Sighting { round, reverted: true, ..s.clone() })];
+        (b.state.units[1].transformed, b.state.units[1].reverted) = (true, false);
+        assert!(forms(&b, &memory).iter().all(|f| *f == (false, reverted)), "seen acting in round {round}");
+    }
+}
+
 /// Under fog, a copy gives an enemy out of sight the resources the side knows it by (seed 002's
 /// stamina and guard), not its own: those it was last seen with, set again by the refills the
 /// side knows came since (a round's start: "Stamina: actions and reactions spend it", full

@@ -112,6 +112,8 @@ impl Tactician {
                     debuffs: u.debuffs.clone(),
                     morale: u.morale.clone(),
                     facing: u.facing,
+                    transformed: u.transformed,
+                    reverted: u.reverted,
                     lost: false,
                 });
             } else if let Some(s) = slot.as_mut().filter(|s| !s.lost) {
