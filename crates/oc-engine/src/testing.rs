@@ -30,6 +30,13 @@ pub(crate) fn field_named((name, source): (&str, &str), (map_name, map_text): (&
 /// (`rounds 6 then defender`, each side to rout the other, `extra` lines in its body) under
 /// `import` (none: the built-in ratings), each side's army of `units` (unit lines).
 pub(crate) fn duel(rows: &[&str], import: &str, extra: &str, units: [&str; 2]) -> (Engine, oc_model::BattleMap) {
+    let import = if import.is_empty() { String::new() } else { format!("import \"{import}\"\n") };
+    duel_after(&import, rows, extra, units)
+}
+
+/// [`duel`] with `head` first in its file, as written (its import, or definitions of the test's
+/// own: a class), the built-in ratings without an import.
+pub(crate) fn duel_after(head: &str, rows: &[&str], extra: &str, units: [&str; 2]) -> (Engine, oc_model::BattleMap) {
     let (width, height) = (rows.first().map_or(0, |r| r.len()), rows.len());
     let rows = rows.iter().map(|r| format!("\"{r}\"")).collect::<Vec<_>>().join(", ");
     let map_text = format!(
@@ -38,10 +45,9 @@ pub(crate) fn duel(rows: &[&str], import: &str, extra: &str, units: [&str; 2]) -
          [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [{}, 0, 2, 3]\n",
         width.saturating_sub(2)
     );
-    let import = if import.is_empty() { String::new() } else { format!("import \"{import}\"\n") };
     let [a, d] = units;
     let source = format!(
-        "{import}scenario Field {{\n    map \"field.map.toml\"\n    rounds 6 then defender\n{extra}\
+        "{head}scenario Field {{\n    map \"field.map.toml\"\n    rounds 6 then defender\n{extra}\
          attacker {{ zone \"a\" war_chest 99999 units 1..4 win rout all }}\n\
          defender {{ zone \"d\" war_chest 99999 units 1..4 win rout all }}\n}}\n\
          army A for Field attacker {{ {a} }}\narmy D for Field defender {{ {d} }}\n"

@@ -642,21 +642,11 @@ mod tests {
     /// transformed walks them, reverted or not.
     #[test]
     fn a_shifter_out_of_sight_walks_in_the_form_it_acts_in() {
-        let rows = ["\"....................\""; 7].join(", ");
-        let map = format!(
-            "name = \"Field\"\nwidth = 20\nheight = 7\nrows = [{rows}]\n\
-             [[regions]]\nname = \"a\"\nkind = \"deployment\"\nside = \"attacker\"\nrect = [0, 0, 2, 3]\n\
-             [[regions]]\nname = \"d\"\nkind = \"deployment\"\nside = \"defender\"\nrect = [18, 0, 2, 3]\n"
-        );
-        let source = "class Drake \"Drake\" {\n    tags Shifter\n    wields Axes\n\
+        let drake = "class Drake \"Drake\" {\n    tags Shifter\n    wields Axes\n\
              normal { ratings { str D mag E skl D spd D def D res E } }\n\
-             transformed { ratings { str B mag E skl C spd C def C res D } tags Fast(2) }\n    cost 900\n}\n\
-             scenario Field {\n    map \"field.map.toml\"\n    rounds 6 then defender\n    fog vision 2\n\
-             attacker { zone \"a\" war_chest 99999 units 1..4 win rout all }\n\
-             defender { zone \"d\" war_chest 99999 units 1..4 win rout all }\n}\n\
-             army A for Field attacker { unit Brave: Fighter { items IronAxe } }\n\
-             army D for Field defender { unit Foe: Drake { items IronAxe } }\n";
-        let (engine, map) = crate::testing::field(source, &map);
+             transformed { ratings { str B mag E skl C spd C def C res D } tags Fast(2) }\n    cost 900\n}\n";
+        let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Drake { items IronAxe }"];
+        let (engine, map) = crate::testing::duel_after(drake, &["...................."; 7], "    fog vision 2\n", units);
         let s = &engine.rules.scenarios[0];
         let [a, d] = crate::testing::armies(&engine);
         let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 1)][..]], 1).expect("the battle starts");

@@ -19,8 +19,8 @@
 //! the way it faces, a shifter's form, debuffs (worn off once it has had an activation since)
 //! and resources (set again by the refills since: a round's start, its activation); or, never
 //! seen, what it deploys with: full hit points, no status, what it carried, held and faced as
-//! the battle began, none spent, steady, normal, its resources refilled likewise. What the side knows, not what it bears. One
-//! seen this round after its activation has had it in every copy.
+//! the battle began, none spent, steady, normal, its resources refilled likewise. What the side
+//! knows, not what it bears. One seen this round after its activation has had it in every copy.
 //!
 //! Only where no such tile is free is an enemy taken off the board in the copy (as a unit that
 //! joined another, `State::Joined`, with no unit to fight in: it neither stands, acts, is seen
