@@ -11,11 +11,8 @@ const FOG_UNITS: [&str; 2] = ["unit Brave: Fighter { items IronAxe }", "unit Foe
 
 /// The fog tests' duel (`testing::fog_duel`) set up in round four: ours at (1, 1), the foe at
 /// (18, 1), out of sight.
-#[allow(clippy::expect_used)]
 fn fog_duel_in_round_four<'e>(engine: &'e Engine, map: &oc_model::BattleMap) -> Battle<'e> {
-    let s = &engine.rules.scenarios[0];
-    let [a, d] = crate::testing::armies(engine);
-    let mut b = Battle::new(engine, s, map, [a, d], [&[(1, 1)][..], &[(18, 1)][..]], 3).expect("the battle starts");
+    let mut b = crate::testing::duel_battle(engine, map, 3);
     b.state.round = 4;
     b
 }

@@ -163,7 +163,7 @@ pub(in crate::ai) fn known(
 #[allow(clippy::expect_used, clippy::indexing_slicing)]
 mod tests {
     use crate::ai::tactician::Tactician;
-    use crate::battle::{Act, Battle, Turn};
+    use crate::battle::{Act, Turn};
     use oc_model as m;
 
     /// Under fog, the brave's side sees the foe, strikes it, and the foe steps out of sight: the
@@ -173,12 +173,10 @@ mod tests {
     fn an_enemy_hurt_in_our_fight_is_remembered_hurt() {
         let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
         let (engine, map) = crate::testing::fog_duel(units);
-        let s = &engine.rules.scenarios[0];
-        let [a, d] = crate::testing::armies(&engine);
         let side = m::SideId::Attacker;
         let mut checked = 0;
         for seed in 1..40 {
-            let mut b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 1)][..]], seed).expect("the battle starts");
+            let mut b = crate::testing::duel_battle(&engine, &map, seed);
             b.state.units[0].pos = (5, 1);
             b.state.units[1].pos = (7, 1);
             b.state.to_act = side;

@@ -217,9 +217,7 @@ fn an_enemy_strikes_a_tile_from_this_move_or_the_next_not_both() {
         "",
         ["unit Brave: Fighter { items SteelAxe }", "unit Foe: Soldier { items IronLance, Javelin }"],
     );
-    let s = &engine.rules.scenarios[0];
-    let [a, d] = crate::testing::armies(&engine);
-    let b = Battle::new(&engine, s, &map, [a, d], [&[(1, 1)][..], &[(18, 1)][..]], 3).expect("the battle starts");
+    let b = crate::testing::duel_battle(&engine, &map, 3);
     let view = crate::ai::View::new(&b, m::SideId::Attacker);
     let mut loadout = b.loadout_of(0, false).expect("our unit's loadout");
     loadout.hp = None;
