@@ -61,15 +61,6 @@ pub(crate) fn fog_duel(units: [&str; 2]) -> (Engine, oc_model::BattleMap) {
     duel(&["...................."; 7], "", "    fog vision 2\n", units)
 }
 
-/// The battle of a [`duel`]'s field (its first scenario, each side's army) with dice from `seed`:
-/// ours at (1, 1), the foe at (18, 1), far apart on a field twenty wide.
-#[allow(clippy::expect_used)]
-pub(crate) fn duel_battle<'e>(engine: &'e Engine, map: &oc_model::BattleMap, seed: u64) -> crate::battle::Battle<'e> {
-    let s = &engine.rules.scenarios[0];
-    let [a, d] = armies(engine);
-    crate::battle::Battle::new(engine, s, map, [a, d], [&[(1, 1)][..], &[(18, 1)][..]], seed).expect("the battle starts")
-}
-
 /// Each side's army in `e`'s rules, attacker first.
 #[allow(clippy::expect_used)]
 pub(crate) fn armies(e: &Engine) -> [&oc_model::Army; 2] {

@@ -621,7 +621,7 @@ mod tests {
     fn an_enemy_out_of_sight_moves_with_the_kit_its_side_knows() {
         let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe, Speedwings }"];
         let (engine, map) = crate::testing::fog_duel(units);
-        let mut b = crate::testing::duel_battle(&engine, &map, 1);
+        let mut b = Battle::duel(&engine, &map, 1);
         let foe = 1;
         let winged = b.mobility(foe).expect("it moves").0;
         b.state.units[foe].items.retain(|i| i.as_str() != "Speedwings");
@@ -645,7 +645,7 @@ mod tests {
              transformed { ratings { str B mag E skl C spd C def C res D } tags Fast(2) }\n    cost 900\n}\n";
         let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Drake { items IronAxe }"];
         let (engine, map) = crate::testing::duel_after(drake, &["...................."; 7], "    fog vision 2\n", units);
-        let mut b = crate::testing::duel_battle(&engine, &map, 1);
+        let mut b = Battle::duel(&engine, &map, 1);
         let foe = 1;
         let transformed = b.mobility(foe).expect("it moves").0;
         b.state.units[foe].reverted = true;

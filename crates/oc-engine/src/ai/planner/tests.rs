@@ -12,7 +12,7 @@ const FOG_UNITS: [&str; 2] = ["unit Brave: Fighter { items IronAxe }", "unit Foe
 /// The fog tests' duel (`testing::fog_duel`) set up in round four: ours at (1, 1), the foe at
 /// (18, 1), out of sight.
 fn fog_duel_in_round_four<'e>(engine: &'e Engine, map: &oc_model::BattleMap) -> Battle<'e> {
-    let mut b = crate::testing::duel_battle(engine, map, 3);
+    let mut b = Battle::duel(engine, map, 3);
     b.state.round = 4;
     b
 }

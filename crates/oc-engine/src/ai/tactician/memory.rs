@@ -163,7 +163,7 @@ pub(in crate::ai) fn known(
 #[allow(clippy::expect_used, clippy::indexing_slicing)]
 mod tests {
     use crate::ai::tactician::Tactician;
-    use crate::battle::{Act, Turn};
+    use crate::battle::{Act, Battle, Turn};
     use oc_model as m;
 
     /// Under fog, the brave's side sees the foe, strikes it, and the foe steps out of sight: the
@@ -176,7 +176,7 @@ mod tests {
         let side = m::SideId::Attacker;
         let mut checked = 0;
         for seed in 1..40 {
-            let mut b = crate::testing::duel_battle(&engine, &map, seed);
+            let mut b = Battle::duel(&engine, &map, seed);
             b.state.units[0].pos = (5, 1);
             b.state.units[1].pos = (7, 1);
             b.state.to_act = side;

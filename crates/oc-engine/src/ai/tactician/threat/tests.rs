@@ -217,7 +217,7 @@ fn an_enemy_strikes_a_tile_from_this_move_or_the_next_not_both() {
         "",
         ["unit Brave: Fighter { items SteelAxe }", "unit Foe: Soldier { items IronLance, Javelin }"],
     );
-    let b = crate::testing::duel_battle(&engine, &map, 3);
+    let b = Battle::duel(&engine, &map, 3);
     let view = crate::ai::View::new(&b, m::SideId::Attacker);
     let mut loadout = b.loadout_of(0, false).expect("our unit's loadout");
     loadout.hp = None;
