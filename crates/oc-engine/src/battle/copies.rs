@@ -65,9 +65,9 @@ impl<'e> Battle<'e> {
     }
 
     /// Makes the battle a quiet copy (an AI's playout): from now on it leaves out of its log
-    /// what only the log shows (the `seen` records, the words of the strikes), and what it
-    /// keeps for them alone (what each side last saw). Everything else plays as before: the
-    /// same dice, the same units, the same outcome.
+    /// what only the log shows (the `seen` records, the words of the strikes, the refills of
+    /// resources), and what it keeps for them alone (what each side last saw). Everything else
+    /// plays as before: the same dice, the same units, the same outcome.
     pub(crate) fn hush(&mut self) {
         self.quiet = true;
         self.state.sighted = Default::default();

@@ -172,7 +172,7 @@ impl Battle<'_> {
     }
 
     /// Sets every resource refilled at `event` for the units `who`, rolling where the value rolls;
-    /// one `Refill` line per resource.
+    /// one `Refill` line per resource (none in a quiet copy, [`Battle::hush`]).
     /// `None`: the resources set at deployment only.
     pub(super) fn refill(&mut self, event: Option<m::Event>, who: &[usize]) {
         self.refill_but(event, who, None);
@@ -201,10 +201,14 @@ impl Battle<'_> {
             self.state.rng = dice;
             let count = engine.rules.ruleset.resources.len();
             // At an activation (or deployment) only a change is news (a Guard's points wearing off), not the
-            // same 0 set again at every activation.
+            // same 0 set again at every activation. A quiet copy writes none: nothing reads its log's
+            // refills.
             let before = |i: usize| self.state.units.get(i).and_then(|u| u.resources.get(k)).copied().unwrap_or(0);
-            let news: Vec<(usize, i64)> =
-                values.iter().copied().filter(|(i, v)| event == Some(m::Event::StartOfRound) || before(*i) != *v).collect();
+            let news: Vec<(usize, i64)> = if self.quiet {
+                Vec::new()
+            } else {
+                values.iter().copied().filter(|(i, v)| event == Some(m::Event::StartOfRound) || before(*i) != *v).collect()
+            };
             for (i, v) in &values {
                 if let Some(u) = self.state.units.get_mut(*i) {
                     if u.resources.len() < count {
