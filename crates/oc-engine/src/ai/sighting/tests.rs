@@ -50,25 +50,42 @@ fn scenarios() -> Vec<(Engine, oc_model::BattleMap)> {
 /// another weapon it carries in hand, with a use of each item spent, without an item it carries
 /// but not in hand, turned about (where it faces a way), routing (or steady where it routs) or
 /// with a debuff (of its first rating, or of its movement) where it stands: each such enemy in
-/// turn. Units joined to another (a body) or with a body joined stay.
+/// turn. A body of a mixed unit out of sight (its host in the dark) is changed so too, and it
+/// and a host with bodies are not moved (the bodies go where their host goes).
 fn in_the_dark<'e>(b: &Battle<'e>) -> Vec<(usize, Battle<'e>)> {
     let side = b.state.to_act;
     let sight = b.sight(side);
     let joined = |k: usize| b.state.units.iter().any(|f| f.with == Some(k));
     let mut out = Vec::new();
     for (k, u) in b.state.units.iter().enumerate() {
-        if u.side == side || !u.stands() || u.with.is_some() || joined(k) || sight.spots(k, u.pos) {
+        // A body of a mixed unit out of sight: its host stands in the dark.
+        let host_dark = u
+            .with
+            .and_then(|h| b.state.units.get(h).map(|f| (h, f)))
+            .is_some_and(|(h, f)| f.side != side && f.stands() && !sight.spots(h, f.pos));
+        let dark_body = host_dark && u.state == crate::battle::State::Joined && u.hp > 0;
+        if u.side == side || (u.with.is_some() && !dark_body) {
             continue;
         }
-        let Ok(reach) = b.reachable(k) else { continue };
-        let mut tiles: Vec<_> = reach.keys().copied().filter(|t| *t != u.pos && !sight.sees(*t)).collect();
-        tiles.sort_unstable();
-        let free = |t: &crate::battle::Tile| b.state.units.iter().all(|f| !f.stands() || f.pos != *t);
-        // The nearest free tile of its reach out of sight (by tile order) and the farthest.
-        let far = |t: &&crate::battle::Tile| crate::battle::distance(**t, u.pos);
-        let nearest = tiles.iter().filter(|t| free(t)).min_by_key(|t| (far(t), **t)).copied();
-        let farthest = tiles.iter().filter(|t| free(t)).max_by_key(|t| (far(t), std::cmp::Reverse(**t))).copied();
-        let Some(near) = nearest else { continue };
+        if u.with.is_none() && (!u.stands() || sight.spots(k, u.pos)) {
+            continue;
+        }
+        // A body, or a host with bodies (they move with it), stays where it is.
+        let stays = u.with.is_some() || joined(k);
+        let tos = if stays {
+            Vec::new()
+        } else {
+            let Ok(reach) = b.reachable(k) else { continue };
+            let mut tiles: Vec<_> = reach.keys().copied().filter(|t| *t != u.pos && !sight.sees(*t)).collect();
+            tiles.sort_unstable();
+            let free = |t: &crate::battle::Tile| b.state.units.iter().all(|f| !f.stands() || f.pos != *t);
+            // The nearest free tile of its reach out of sight (by tile order) and the farthest.
+            let far = |t: &&crate::battle::Tile| crate::battle::distance(**t, u.pos);
+            let nearest = tiles.iter().filter(|t| free(t)).min_by_key(|t| (far(t), **t)).copied();
+            let farthest = tiles.iter().filter(|t| free(t)).max_by_key(|t| (far(t), std::cmp::Reverse(**t))).copied();
+            let Some(near) = nearest else { continue };
+            std::iter::once(near).chain(farthest.filter(|t| *t != near)).collect()
+        };
         // The same battle, its log too (a fork starts one of its own), with only the enemy
         // changed by `change`; none where `change` finds nothing to change.
         let mut changed = |change: &dyn Fn(&mut crate::battle::Combatant) -> bool| {
@@ -78,7 +95,7 @@ fn in_the_dark<'e>(b: &Battle<'e>) -> Vec<(usize, Battle<'e>)> {
                 out.push((k, copy));
             }
         };
-        for to in std::iter::once(near).chain(farthest.filter(|t| *t != near)) {
+        for to in tos {
             changed(&|f| {
                 f.pos = to;
                 true
