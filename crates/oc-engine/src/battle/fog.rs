@@ -1,5 +1,6 @@
-//! Fog of war (a scenario's `fog`): what each side sees, what `reveal(X)` lights, and the
-//! `seen` records that say what came into sight.
+//! Fog of war (a scenario's `fog`): what each side sees, what `reveal(X)` lights, the `seen`
+//! records that say what came into sight, and what each side last saw of each enemy
+//! ([`Sighting`], kept after every turn: what its AIs remember).
 //!
 //! A side sees every tile within the vision of one of its units on the battlefield, by the
 //! distance units move and attack by (Manhattan; walls do not block sight), and the tiles
@@ -7,11 +8,108 @@
 //! `vision` attribute where the ruleset has one (an Int), else the scenario's `fog vision N`.
 //! Without fog a side sees everything, and nothing here logs.
 
+use std::sync::Arc;
+
 use oc_model as m;
 use serde::{Deserialize, Serialize};
 
-use super::{distance, side_index, Battle, Record, State, Tile};
+use super::{distance, side_index, Affliction, Battle, Combatant, Debuff, Morale, Record, State, Tile};
 use crate::ir::V;
+use crate::Atom;
+
+/// Where a side last saw an enemy, in which round (`Battle::round`), what it bore then (hit
+/// points, statuses, weapon, items, resources, debuffs, courage, facing, a shifter's form), and
+/// whether it is lost: that tile was in sight since, without it. A lost enemy is no longer aimed at where it
+/// was seen, but the copies the planner plays ahead on set it within a walk of that tile in the
+/// rounds since (`ai/planner/seen.rs`), not anywhere it could have walked from its deployment.
+/// The battle keeps one for each enemy a side has spotted, as it stood after the last turn in
+/// which it was in sight ([`Battle::glimpse`]); the AIs keep their own from it
+/// (`ai/tactician/memory.rs`), marking it lost.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Sighting {
+    pub tile: Tile,
+    pub round: u32,
+    /// Its hit points when last seen: what the copies give it (healed or hurt out of sight, it
+    /// is not known to be).
+    pub hp: i64,
+    /// Its statuses when last seen: what the copies give it, less those that would have worn off
+    /// by now ([`Sighting::statuses_now`]).
+    pub statuses: Vec<Affliction>,
+    /// The weapon in its hand when last seen: what the copies give it (it may have taken
+    /// another out of sight; that is not known).
+    pub equipped: Option<Atom>,
+    /// Its resources when last seen (what seed 002's activations are paid from), and whether
+    /// it had had its activation that round: the copies give it these, set again by the
+    /// refills since (`Battle::resources_as_known`).
+    pub resources: Vec<i64>,
+    pub acted: bool,
+    /// What it carried and the uses it had spent of each, its debuffs (worn off at its next
+    /// activation) and its courage, when last seen: what the copies give it.
+    pub items: Vec<Atom>,
+    pub spent: Vec<(Atom, u32)>,
+    pub debuffs: Vec<Debuff>,
+    pub morale: Morale,
+    /// The way it faced when last seen (where threat zones are in front): what the copies give it.
+    pub facing: Option<Tile>,
+    /// A shifter's form when last seen (seed 000, Shifting): whether it stood transformed out of
+    /// its turn (it ended its last one without acting), and whether it had acted that round
+    /// (normal until the next). What the copies give it: a form taken in the dark is not known.
+    pub transformed: bool,
+    pub reverted: bool,
+    pub lost: bool,
+    /// The length of the battle's log when it was first seen bearing all this (the fights in
+    /// the log after it are news of its hit points: `ai/tactician/memory.rs`).
+    pub at: usize,
+}
+
+impl Sighting {
+    /// Unit `u` as it stands now, seen in round `round` with the log `at` records long.
+    pub fn of(u: &Combatant, round: u32, at: usize) -> Sighting {
+        Sighting {
+            tile: u.pos,
+            round,
+            hp: u.hp,
+            statuses: u.statuses.clone(),
+            equipped: u.equipped,
+            resources: u.resources.clone(),
+            acted: u.activated,
+            items: u.items.clone(),
+            spent: u.spent.clone(),
+            debuffs: u.debuffs.clone(),
+            morale: u.morale.clone(),
+            facing: u.facing,
+            transformed: u.transformed,
+            reverted: u.reverted,
+            lost: false,
+            at,
+        }
+    }
+
+    /// Whether it shows what `u` bears now (its round, log length and loss aside).
+    fn shows(&self, u: &Combatant) -> bool {
+        self.tile == u.pos
+            && self.hp == u.hp
+            && self.statuses == u.statuses
+            && self.equipped == u.equipped
+            && self.resources == u.resources
+            && self.acted == u.activated
+            && self.items == u.items
+            && self.spent == u.spent
+            && self.debuffs == u.debuffs
+            && self.morale == u.morale
+            && self.facing == u.facing
+            && self.transformed == u.transformed
+            && self.reverted == u.reverted
+    }
+
+    /// Its statuses as the side may take them in round `round`: those it bore when last seen,
+    /// less those whose time (`left`, its rounds or its activations: one a round) has run out in
+    /// the rounds since.
+    pub fn statuses_now(&self, round: u32) -> Vec<Affliction> {
+        let since = round.saturating_sub(self.round);
+        self.statuses.iter().filter(|a| a.left.is_none_or(|n| n > since)).cloned().collect()
+    }
+}
 
 /// Tiles lit by `reveal(X)`: the user's side sees within `radius` of `at`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,6 +159,10 @@ pub(super) struct Sighted {
     tiles: Vec<u64>,
     /// The enemies in sight (battle indices, ascending).
     enemies: Vec<usize>,
+    /// What the side last saw of each enemy it has spotted (battle index), as it stood after
+    /// the last turn it was in sight: [`Battle::glimpse`]. Each shared by the battle's copies
+    /// until it changes (a turn's undo and a fork copy pointers).
+    seen: Vec<Option<Arc<Sighting>>>,
 }
 
 impl Sighted {
@@ -83,6 +185,16 @@ impl Sighted {
             }
         }
         bits
+    }
+}
+
+impl Battle<'_> {
+    /// Under fog, what `side` last saw of unit `k`, an enemy: as it stood after the last turn
+    /// in which the side spotted it (its tile, round, hit points, statuses, kit, courage,
+    /// debuffs, resources, facing, form); `None` where the side never spotted it, without fog,
+    /// or in a quiet copy (an AI's playout keeps none: [`Battle::hush`]).
+    pub(crate) fn glimpse(&self, side: m::SideId, k: usize) -> Option<&Sighting> {
+        self.state.sighted.get(side_index(side))?.seen.get(k)?.as_deref()
     }
 }
 
@@ -180,6 +292,7 @@ impl Battle<'_> {
             return;
         }
         let size = (self.state.map.width, self.state.map.height);
+        let (round, at) = (self.state.round, self.log.len());
         for side in [m::SideId::Attacker, m::SideId::Defender] {
             let sight = self.sight(side);
             let enemies: Vec<usize> = self
@@ -191,6 +304,20 @@ impl Battle<'_> {
                 .collect();
             let eyes = sight.eyes.unwrap_or_default();
             let Some(before) = self.state.sighted.get_mut(side_index(side)) else { continue };
+            // What it sees of each enemy in sight, kept: made anew where the enemy bears
+            // something else or it is a new round (the same one kept otherwise, its log length
+            // that of the change).
+            if before.seen.len() < self.state.units.len() {
+                before.seen.resize(self.state.units.len(), None);
+            }
+            for &k in &enemies {
+                let (Some(u), Some(slot)) = (self.state.units.get(k), before.seen.get_mut(k)) else { continue };
+                match slot {
+                    Some(s) if s.shows(u) && s.round == round => {}
+                    Some(s) if s.shows(u) => *slot = Some(Arc::new(Sighting { round, ..(**s).clone() })),
+                    _ => *slot = Some(Arc::new(Sighting::of(u, round, at))),
+                }
+            }
             let same_tiles = before.eyes == eyes && before.size == size;
             if same_tiles && before.enemies == enemies {
                 continue;

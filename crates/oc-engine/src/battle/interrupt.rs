@@ -164,14 +164,19 @@ impl Battle<'_> {
         let near: Vec<(usize, i64)> = (0..self.state.units.len())
             .filter_map(|k| {
                 let e = self.state.units.get(k).filter(|e| e.side != side && e.state == State::Ready)?;
-                // One out of sight moves as far as its side can tell: as if it bore no status,
-                // with what it deployed with (what it gave up in the dark is not known; the
-                // battle keeps no memory of what a side saw of it since, as the AIs do).
+                // One out of sight moves as far as its side can tell: with the statuses (less
+                // those worn off since) and the kit it was last seen with (`Battle::glimpse`),
+                // or, never seen, with none and what it deployed with (what it gave up in the
+                // dark is not known).
                 let (from, mobility) = if sight.spots(k, e.pos) {
                     (distance(at, e.pos), self.mobility(k))
                 } else {
                     let from = (*dark.get_or_init(|| self.nearest_dark(&sight, at)))?;
-                    (from, self.mobility_as_known(k, &[], Some(self.deployed_kit(k))))
+                    let mobility = match self.glimpse(side, k) {
+                        Some(g) => self.mobility_as_known(k, &g.statuses_now(self.state.round), Some((&g.items, g.equipped))),
+                        None => self.mobility_as_known(k, &[], Some(self.deployed_kit(k))),
+                    };
+                    (from, mobility)
                 };
                 let points = mobility.map_or(0, |m| m.0);
                 Some((k, (from - points).max(1)))
@@ -234,5 +239,38 @@ impl Battle<'_> {
             .filter(|t| !sight.sees(*t) && self.open(*t))
             .map(|t| distance(at, t))
             .min()
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used, clippy::indexing_slicing)]
+mod tests {
+    use crate::battle::{Affliction, Battle};
+
+    /// Bracing weighs an enemy out of sight as its side last saw it (`Battle::glimpse`): seen
+    /// in a phalanx (seed 003's formations, movement -2), it comes no nearer than two tiles from
+    /// the dark (four tiles off, under `fog vision 3`, movement 4), and nothing readies our
+    /// savage to strike it; never seen, it walks its full four and bracing readies. (The battle
+    /// kept no memory of what a side saw: it read every enemy out of sight as it deployed.)
+    #[test]
+    fn bracing_reads_what_its_side_saw_of_an_enemy_in_the_dark() {
+        let savage = "unit Brave: Savage { items Shortsword }";
+        let (engine, map) =
+            crate::testing::duel(&["...................."; 7], "std:battlestorm", "    fog vision 3\n", [savage, savage]);
+        let phalanx = crate::Atom::new("Phalanx");
+        let fresh = || Battle::duel(&engine, &map, 1);
+        let b = fresh();
+        let side = b.state.units[0].side;
+        assert!(b.glimpse(side, 1).is_none(), "the foe deploys out of sight");
+        assert!(b.readying(0, (1, 1)).is_some(), "never seen, it may come into reach");
+        // Seen in a phalanx, then gone into the dark.
+        let mut b = fresh();
+        b.state.units[1].pos = (3, 1);
+        b.state.units[1].statuses.push(Affliction { status: phalanx, left: None });
+        b.look();
+        assert!(b.glimpse(side, 1).is_some_and(|g| g.statuses.iter().any(|a| a.status == phalanx)));
+        b.state.units[1].pos = (18, 1);
+        assert!(!b.sight(side).spots(1, (18, 1)));
+        assert_eq!(b.readying(0, (1, 1)), None, "seen in a phalanx, it comes no nearer than two tiles");
     }
 }

@@ -52,6 +52,7 @@ pub(crate) use combatant::Undiced;
 pub use courage::Morale;
 pub use deploy::{auto_deploy, deploy, home_zones, placement_units, Deployment, Setup};
 pub(crate) use deploy::{zone_tiles, Grounds};
+pub(crate) use fog::Sighting;
 pub use fog::{Light, Sight};
 pub use game::{play, play_unlogged, play_watched, Controller, GameResult, ROUND_CAP};
 pub use log::Record;

@@ -27,7 +27,10 @@ impl Tactician {
     }
 
     /// Under fog: notes where `side` sees each enemy now, and returns where the enemies it does
-    /// not see were last seen. An enemy routed is forgotten; one not on the tile it was last
+    /// not see were last seen. What the side saw of an enemy since its last decision is taken
+    /// from the battle ([`Battle::glimpse`]: as it stood after the last turn it was in sight, so
+    /// a status, debuff or rout our own attack laid, watched, is known though it stepped out of
+    /// sight before this decision). An enemy routed is forgotten; one not on the tile it was last
     /// seen on when that tile is in sight is lost (not returned, [`Sighting::lost`]). Notes too
     /// the round each tile in sight was seen, and returns the open tiles out of sight that were
     /// seen longest ago (or never), with that round plus one (0: never): where to sweep for an
@@ -47,13 +50,29 @@ impl Tactician {
         if !sight.fogged() {
             return (Vec::new(), None);
         }
-        // What the side's own fights since its last decision showed of the enemies in them: the
-        // hit points each was left with (a wounded enemy that stepped out of sight after is
-        // remembered wounded, not as it was before the blow). A log shorter than what was read is
-        // another battle's: read from its start.
+        // A log shorter than what was read is another battle's: read from its start.
         let from = if *read > b.log.len() { 0 } else { *read };
+        seen.resize(b.units.len(), None);
+        // What the battle kept of each enemy, where the side saw it since it last noted it:
+        // bearing something new (the battle's glimpse made later than the side's own), or as
+        // before but in a later round. Seen again, it is not lost.
+        for (k, slot) in seen.iter_mut().enumerate() {
+            let Some(g) = b.glimpse(side, k) else { continue };
+            match slot {
+                Some(s) if g.at <= s.at => {
+                    if g.round > s.round {
+                        (s.round, s.lost) = (g.round, false);
+                    }
+                }
+                _ => *slot = Some(g.clone()),
+            }
+        }
+        // What the side's own fights since showed of the enemies in them: the hit points each was
+        // left with (a wounded enemy that stepped out of sight after, or was never in sight, is
+        // remembered wounded, not as it was before the blow), where the fight came after what
+        // the side last saw of it.
         let ours = |k: Option<usize>| k.and_then(|k| b.units.get(k)).is_some_and(|u| u.side == side);
-        for r in b.log.get(from..).unwrap_or_default() {
+        for (at, r) in b.log.iter().enumerate().skip(from) {
             let (unit, target, hp) = match r {
                 Record::Turn { turn, hp, .. } => {
                     let target = match turn.act {
@@ -69,7 +88,7 @@ impl Tactician {
                 continue;
             }
             for (k, h) in hp {
-                if let Some(sighting) = seen.get_mut(*k).and_then(Option::as_mut) {
+                if let Some(sighting) = seen.get_mut(*k).and_then(Option::as_mut).filter(|s| at >= s.at) {
                     sighting.hp = *h;
                 }
             }
@@ -93,29 +112,13 @@ impl Tactician {
                 }
             }
         }
-        seen.resize(b.units.len(), None);
         let mut out = Vec::new();
+        let at = b.log.len();
         for ((k, u), slot) in b.units.iter().enumerate().zip(seen.iter_mut()) {
             if u.side == side || u.state != State::Ready {
                 *slot = None;
             } else if sight.spots(k, u.pos) {
-                *slot = Some(Sighting {
-                    tile: u.pos,
-                    round: b.round,
-                    hp: u.hp,
-                    statuses: u.statuses.clone(),
-                    equipped: u.equipped,
-                    resources: u.resources.clone(),
-                    acted: u.activated,
-                    items: u.items.clone(),
-                    spent: u.spent.clone(),
-                    debuffs: u.debuffs.clone(),
-                    morale: u.morale.clone(),
-                    facing: u.facing,
-                    transformed: u.transformed,
-                    reverted: u.reverted,
-                    lost: false,
-                });
+                *slot = Some(Sighting::of(u, b.round, at));
             } else if let Some(s) = slot.as_mut().filter(|s| !s.lost) {
                 if sight.sees(s.tile) {
                     s.lost = true;
@@ -196,5 +199,40 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 0, "no blow landed");
+    }
+
+    /// Under fog, the mage's side sees the foe, strikes it with a tome that slows (seed 000's
+    /// Status Effects: Fimbulvetr, `Status(Slowed)`), and the foe steps out of sight before the
+    /// side's next decision: the side remembers it slowed, as the battle saw it after the blow
+    /// (`Battle::glimpse`). (Noted at its decisions only, the side remembered it as it was
+    /// before the blow, and the planner's copies let it walk its full move.)
+    #[test]
+    fn a_status_our_blow_laid_is_remembered_once_the_foe_leaves_sight() {
+        let units = ["unit Mage: Mage { items Fimbulvetr }", "unit Foe: Fighter { items IronAxe }"];
+        let (engine, map) = crate::testing::fog_duel(units);
+        let side = m::SideId::Attacker;
+        let slowed = crate::Atom::new("Slowed");
+        let mut checked = 0;
+        for seed in 1..40 {
+            let mut b = Battle::duel(&engine, &map, seed);
+            b.state.units[0].pos = (5, 1);
+            b.state.units[1].pos = (7, 1);
+            b.state.to_act = side;
+            let mut t = Tactician::default();
+            let _ = t.remember(&b, side, &b.sight(side));
+            let bears =
+                |s: Option<&crate::ai::sighting::Sighting>| s.is_some_and(|s| s.statuses.iter().any(|a| a.status == slowed));
+            assert!(!bears(t.memory(side)[1].as_ref()), "seed {seed}: slowed before the blow");
+            let strike = Turn { unit: 0, to: None, act: Act::Attack { target: 1 }, ..Default::default() };
+            if b.turn(strike).is_err() || b.units[1].hp <= 0 || !b.units[1].statuses.iter().any(|a| a.status == slowed) {
+                continue;
+            }
+            // Out of sight, and no fight of ours in the log says so: it walked off.
+            b.state.units[1].pos = (17, 5);
+            let _ = t.remember(&b, side, &b.sight(side));
+            assert!(bears(t.memory(side)[1].as_ref()), "seed {seed}: {:?}", t.memory(side)[1]);
+            checked += 1;
+        }
+        assert!(checked > 0, "no blow slowed the foe");
     }
 }
