@@ -17,7 +17,12 @@
 //!   is stronger on 14 of the 28 sides, even on 13 and weaker on one (the Elder Hall's keepers:
 //!   the tactician's raiders win 49.2% against them, 40.8% against the tactician's), in 262 s
 //!   (the default, 52 s); as the default, `oc fairness scenarios --games 100 --seed 1`
-//!   took 50.6 s instead of 8.0 s.
+//!   took 50.6 s instead of 8.0 s. A smaller budget where tiles are at stake without fog buys
+//!   less strength and still costs too much (copies, turns deep and candidates, against the
+//!   full 16, 4 and 3; sides stronger than the tactician of 28, `--games 100`, and the CPU of
+//!   `oc simulate` of every shipped scenario, 100 games, searcher against itself, over the
+//!   default's 7.4 s): 2, 2, 2: 6 (one weaker), 2.0x; 4, 2, 2: 5, 2.5x; 8, 4, 3: 7 (one
+//!   weaker); the full budget, 10 (at 400 games 14), 6.3x.
 //! - `tactician` ([`Tactician`]): plans with the exact forecasts — what an attack deals and
 //!   takes, and what the enemy can do back on its next activations at the tile a unit ends on (a
 //!   threat map) —, weighs units by their worth to the scenario's conditions (leaders a
