@@ -169,6 +169,7 @@ impl PartialEq for Combatant {
             morale,
             hidden,
             with,
+            parent,
         } = self;
         *hp == b.hp
             && *pos == b.pos
@@ -185,6 +186,7 @@ impl PartialEq for Combatant {
             && *figures == b.figures
             && *hidden == b.hidden
             && *with == b.with
+            && *parent == b.parent
             && *morale == b.morale
             && *items == b.items
             && *tags == b.tags
@@ -225,6 +227,7 @@ impl Clone for Combatant {
             morale: self.morale.clone(),
             hidden: self.hidden,
             with: self.with,
+            parent: self.parent,
         }
     }
 
@@ -254,6 +257,7 @@ impl Clone for Combatant {
             morale,
             hidden,
             with,
+            parent,
         } = from;
         self.name.clone_from(name);
         self.side = *side;
@@ -278,6 +282,7 @@ impl Clone for Combatant {
         self.morale.clone_from(morale);
         self.hidden = *hidden;
         self.with = *with;
+        self.parent = *parent;
     }
 }
 

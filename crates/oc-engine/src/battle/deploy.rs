@@ -52,13 +52,21 @@ fn first_weapon<'a>(engine: &Engine, mut items: impl Iterator<Item = &'a str>) -
 
 impl Battle<'_> {
     /// Unit `k` as the battle began (the log's `Start` record): what a side that never saw it
-    /// knows of it. `None` for a unit the battle began without (one formed by dividing another)
-    /// and where the log holds no start: a copy's (copies begin with an empty log).
+    /// knows of it. A unit formed by dividing another ([`Combatant::parent`]) as the one it
+    /// came from began (that one's parent's, where it too was formed so): what it carries came
+    /// from there, and what was used up or traded away before it divided, out of sight, is not
+    /// known. `None` where the log holds no start: a copy's (copies begin with an empty log).
     pub(crate) fn deployed(&self, k: usize) -> Option<&Combatant> {
-        match self.log.first() {
-            Some(Record::Start { units, .. }) => units.get(k),
-            _ => None,
+        let Some(Record::Start { units, .. }) = self.log.first() else { return None };
+        let mut k = k;
+        // Each step goes to an older unit: at most as many as there are units.
+        for _ in 0..=self.state.units.len() {
+            if let Some(u) = units.get(k) {
+                return Some(u);
+            }
+            k = self.state.units.get(k)?.parent?;
         }
+        None
     }
 
     /// What unit `k` deployed with: what it carried and the weapon it held as the battle began
@@ -353,6 +361,7 @@ impl<'e> Battle<'e> {
                     morale: Morale::default(),
                     hidden: None,
                     with: None,
+                    parent: None,
                 });
             }
         }

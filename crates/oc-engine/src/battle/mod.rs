@@ -130,6 +130,10 @@ pub struct Combatant {
     /// all fallen (units.rs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub with: Option<usize>,
+    /// The unit it was formed from by dividing (seed 003's "divide up", units.rs), where it was:
+    /// what a side that never saw it takes it to have deployed with ([`Battle::deployed`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<usize>,
 }
 
 /// A lowered attribute: `shift` steps or points on `attr`. `armed` once the unit's next turn has

@@ -63,6 +63,7 @@ impl Battle<'_> {
         part.max_hp = n * each;
         part.activated = true;
         part.with = None;
+        part.parent = Some(i);
         part.charging = None;
         if let Some(f) = self.state.units.get_mut(i) {
             f.figures = f.figures.saturating_sub(figures).max(1);

@@ -280,6 +280,38 @@ fn a_copy_gives_an_enemy_out_of_sight_its_kit_and_facing_as_known() {
     }
 }
 
+/// Under fog, a copy gives an enemy never seen that was formed by dividing another in the dark
+/// (seed 003's "divide up (split the unit)") what the unit it came from deployed with
+/// (`Battle::deployed`), not what it carries now: the broadsword given up in the dark before
+/// the braves divided is not known to be gone. (The copies gave such a unit its own kit: the
+/// battle began without it.)
+#[test]
+fn a_copy_gives_a_unit_divided_in_the_dark_the_kit_its_parent_deployed_with() {
+    use super::seen::{Fog, Seen, Walks};
+    let units = ["unit Brave: Savage { items Shortsword }", "unit Braves: Savage { figures 4 items Shortsword, Broadsword }"];
+    let (engine, map) = crate::testing::duel(&["...................."; 7], "std:battlestorm", "    fog vision 2\n", units);
+    let mut b = Battle::duel(&engine, &map, 1);
+    let [short, broad] = ["Shortsword", "Broadsword"].map(crate::Atom::new);
+    // In the dark the braves give up the broadsword, then divide.
+    b.state.units[1].items = vec![short];
+    b.state.to_act = oc_model::SideId::Defender;
+    let divide = crate::battle::Act::Special {
+        verb: oc_model::Verb::Divide,
+        target: None,
+        tile: None,
+        from: Some(crate::Atom::new("Divide")),
+    };
+    b.turn(crate::battle::Turn { unit: 1, act: divide, ..Default::default() }).expect("the braves divide");
+    assert_eq!(b.units.len(), 3, "a new unit formed");
+    assert_eq!(b.units[2].items, vec![short]);
+    assert!(!b.sight(oc_model::SideId::Attacker).spots(2, b.units[2].pos), "out of sight");
+    let fog = Fog::new(&b, oc_model::SideId::Attacker, &[None, None, None], &mut Walks::default());
+    for seed in 0..4 {
+        let copy = Seen::fork(&b, &fog, seed, None).copy;
+        assert_eq!(copy.units[2].items, vec![short, broad], "copy {seed}: what the braves deployed with");
+    }
+}
+
 /// Under fog, a copy gives an enemy shifter out of sight the form its side knows (seed 000's
 /// Shifting: transformed in its own turn, normal again after acting "until the next round"; one
 /// that ends its turn without acting stays transformed): never seen, normal, as it deployed; seen,
