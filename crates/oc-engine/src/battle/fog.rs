@@ -190,9 +190,10 @@ impl Sighted {
 
 impl Battle<'_> {
     /// Under fog, what `side` last saw of unit `k`, an enemy: as it stood after the last turn
-    /// in which the side spotted it (its tile, round, hit points, statuses, kit, courage,
-    /// debuffs, resources, facing, form); `None` where the side never spotted it, without fog,
-    /// or in a quiet copy (an AI's playout keeps none: [`Battle::hush`]).
+    /// in which the side spotted it, or, a body of a mixed unit, the unit it fights in (its
+    /// tile, round, hit points, statuses, kit, courage, debuffs, resources, facing, form); `None`
+    /// where the side never spotted it, without fog, or in a quiet copy (an AI's playout keeps
+    /// none: [`Battle::hush`]).
     pub(crate) fn glimpse(&self, side: m::SideId, k: usize) -> Option<&Sighting> {
         self.state.sighted.get(side_index(side))?.seen.get(k)?.as_deref()
     }
@@ -310,7 +311,13 @@ impl Battle<'_> {
             if before.seen.len() < self.state.units.len() {
                 before.seen.resize(self.state.units.len(), None);
             }
-            for &k in &enemies {
+            // The enemies in sight, and the bodies joined to them (seed 003's mixed units: seen
+            // with the unit they fight in).
+            let bodies = self.state.units.iter().enumerate().filter(|(_, u)| {
+                u.state == State::Joined && u.hp > 0 && u.with.is_some_and(|h| enemies.binary_search(&h).is_ok())
+            });
+            let seen_now: Vec<usize> = enemies.iter().copied().chain(bodies.map(|(k, _)| k)).collect();
+            for k in seen_now {
                 let (Some(u), Some(slot)) = (self.state.units.get(k), before.seen.get_mut(k)) else { continue };
                 match slot {
                     Some(s) if s.shows(u) && s.round == round => {}

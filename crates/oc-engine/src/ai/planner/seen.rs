@@ -21,6 +21,8 @@
 //! seen, what it deploys with: full hit points, no status, what it carried, held and faced as
 //! the battle began, none spent, steady, normal, its resources refilled likewise. What the side
 //! knows, not what it bears. One seen this round after its activation has had it in every copy.
+//! A body of a mixed unit out of sight (seed 003: one class fighting in another's unit) bears
+//! likewise what it was seen with, with that unit, or what it deployed with.
 //!
 //! Only where no such tile is free is an enemy taken off the board in the copy (as a unit that
 //! joined another, `State::Joined`, with no unit to fight in: it neither stands, acts, is seen
@@ -118,12 +120,9 @@ impl Fog {
             // The tile sets made, by movement, the tile walked from (none: the zone) and
             // allowance.
             let mut made: Vec<(Atom, Option<Tile>, i64, usize)> = Vec::new();
-            for (k, u) in b.units.iter().enumerate() {
-                if u.side == side || u.state != State::Ready || sight.spots(k, u.pos) {
-                    continue;
-                }
+            // An enemy as the side knows it ([`Known`]).
+            let knowing = |k: usize, u: &crate::battle::Combatant, under_way: bool| {
                 let seen = memory.get(k).and_then(Option::as_ref);
-                let under_way = under_way(k);
                 let statuses = seen.map_or_else(Vec::new, |s| s.statuses_now(b.round));
                 let deployed = match seen {
                     Some(_) => Default::default(),
@@ -132,7 +131,24 @@ impl Fog {
                         (d.items.clone(), d.equipped, d.facing)
                     }
                 };
-                known.push(Known { unit: k, seen: seen.cloned(), deployed, statuses, under_way });
+                Known { unit: k, seen: seen.cloned(), deployed, statuses, under_way }
+            };
+            for (k, u) in b.units.iter().enumerate() {
+                // A body of a mixed unit out of sight (seed 003: the unit it fights in out of
+                // sight) as the side knows it too; it is set where that unit is set.
+                let host = u.with.filter(|_| u.side != side && u.state == State::Joined && u.hp > 0);
+                if let Some(h) =
+                    host.filter(|h| b.units.get(*h).is_some_and(|f| f.state == State::Ready && !sight.spots(*h, f.pos)))
+                {
+                    known.push(knowing(k, u, under_way(h)));
+                    continue;
+                }
+                if u.side == side || u.state != State::Ready || sight.spots(k, u.pos) {
+                    continue;
+                }
+                let seen = memory.get(k).and_then(Option::as_ref);
+                let under_way = under_way(k);
+                known.push(knowing(k, u, under_way));
                 if !by_order && !under_way {
                     // Seen this round once it had had its activation: known to have had it.
                     if seen.is_some_and(|s| s.round == b.round && s.acted) {

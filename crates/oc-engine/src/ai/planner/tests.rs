@@ -312,6 +312,49 @@ fn a_copy_gives_a_unit_divided_in_the_dark_the_kit_its_parent_deployed_with() {
     }
 }
 
+/// Under fog, a copy gives a body of a mixed unit out of sight (seed 003: Fenth fighting in the
+/// spearmen, "the spearmen (plus my leader)") what its side knows of it: never seen, full hit
+/// points and what it deployed with; seen with its unit, as it was then. Not its hit points and
+/// kit now. (The copies gave a body what it truly bore: only units standing were known.)
+#[test]
+fn a_copy_gives_a_body_out_of_sight_what_its_side_knows_of_it() {
+    use super::seen::{Fog, Seen, Walks};
+    use crate::ai::sighting::Sighting;
+    let units = [
+        "unit Brave: Savage { items Shortsword }",
+        "unit Spears: HighElfSpearman { figures 4 items ElvenSpear } unit Fenth: FenthGallinir { items Runeblade joins Spears }",
+    ];
+    let (engine, map) = crate::testing::duel(&["...................."; 7], "std:battlestorm", "    fog vision 2\n", units);
+    let [a, d] = crate::testing::armies(&engine);
+    let placed = [&[(1, 1)][..], &[(18, 1), (18, 2)][..]];
+    let mut b = Battle::new(&engine, &engine.rules.scenarios[0], &map, [a, d], placed, 1).expect("the battle starts");
+    let fenth = b.units.iter().position(|u| u.name == "Fenth").expect("Fenth");
+    assert_eq!(b.units[fenth].with, Some(1), "Fenth fights in the spearmen");
+    let (full, blade) = (b.units[fenth].max_hp, crate::Atom::new("Runeblade"));
+    // In the dark Fenth is wounded and gives up his blade.
+    b.state.units[fenth].hp = full - 3;
+    b.state.units[fenth].items.clear();
+    b.state.units[fenth].equipped = None;
+    let body = |memory: &[Option<Sighting>]| -> Vec<(i64, Vec<crate::Atom>, Option<crate::Atom>)> {
+        let fog = Fog::new(&b, oc_model::SideId::Attacker, memory, &mut Walks::default());
+        (0..4)
+            .map(|seed| {
+                let copy = Seen::fork(&b, &fog, seed, None).copy;
+                let u = &copy.units[fenth];
+                (u.hp, u.items.clone(), u.equipped)
+            })
+            .collect()
+    };
+    for seen in body(&vec![None; b.units.len()]) {
+        assert_eq!(seen, (full, vec![blade], Some(blade)), "never seen: as he deployed");
+    }
+    let mut memory = vec![None; b.units.len()];
+    memory[fenth] = Some(Sighting { hp: full - 1, items: vec![blade], equipped: Some(blade), round: 1, ..Sighting::default() });
+    for seen in body(&memory) {
+        assert_eq!(seen, (full - 1, vec![blade], Some(blade)), "seen with the spearmen: as he was then");
+    }
+}
+
 /// Under fog, a copy gives an enemy shifter out of sight the form its side knows (seed 000's
 /// Shifting: transformed in its own turn, normal again after acting "until the next round"; one
 /// that ends its turn without acting stays transformed): never seen, normal, as it deployed; seen,

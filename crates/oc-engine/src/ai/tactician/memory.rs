@@ -114,8 +114,18 @@ impl Tactician {
         }
         let mut out = Vec::new();
         let at = b.log.len();
+        // The enemy a body of a mixed unit fights in, where it stands (seed 003).
+        let host = |u: &crate::battle::Combatant| {
+            u.with.filter(|h| u.state == State::Joined && u.hp > 0 && b.units.get(*h).is_some_and(|f| f.state == State::Ready))
+        };
         for ((k, u), slot) in b.units.iter().enumerate().zip(seen.iter_mut()) {
-            if u.side == side || u.state != State::Ready {
+            if let (false, Some(h)) = (u.side == side, host(u)) {
+                // Seen with the unit it fights in; else as last seen so (it stands nowhere of
+                // its own: no tile to aim at).
+                if b.units.get(h).is_some_and(|f| sight.spots(h, f.pos)) {
+                    *slot = Some(Sighting::of(u, b.round, at));
+                }
+            } else if u.side == side || u.state != State::Ready {
                 *slot = None;
             } else if sight.spots(k, u.pos) {
                 *slot = Some(Sighting::of(u, b.round, at));
@@ -199,6 +209,42 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 0, "no blow landed");
+    }
+
+    /// Under fog, a body of a mixed unit (seed 003: Fenth fighting in the spearmen) is seen with
+    /// the unit it fights in, and remembered as it was then once that unit is out of sight:
+    /// wounded or disarmed in the dark, it is not known to be. (Only units standing were
+    /// remembered, and the copies gave a body what it truly bore.)
+    #[test]
+    fn a_body_is_remembered_as_seen_with_its_unit() {
+        let units = [
+            "unit Brave: Savage { items Shortsword }",
+            "unit Spears: HighElfSpearman { figures 4 items ElvenSpear } unit Fenth: FenthGallinir { items Runeblade joins Spears }",
+        ];
+        let (engine, map) = crate::testing::duel(&["...................."; 7], "std:battlestorm", "    fog vision 2\n", units);
+        let [a, d] = crate::testing::armies(&engine);
+        let placed = [&[(1, 1)][..], &[(18, 1), (18, 2)][..]];
+        let mut b = Battle::new(&engine, &engine.rules.scenarios[0], &map, [a, d], placed, 1).expect("the battle starts");
+        let fenth = b.units.iter().position(|u| u.name == "Fenth").expect("Fenth");
+        // The spearmen come into sight.
+        b.state.units[1].pos = (3, 1);
+        b.state.units[fenth].pos = (3, 1);
+        let side = m::SideId::Attacker;
+        let mut t = Tactician::default();
+        let _ = t.remember(&b, side, &b.sight(side));
+        let hp = b.units[fenth].hp;
+        assert_eq!(
+            t.memory(side)[fenth].as_ref().map(|s| (s.hp, s.equipped.is_some())),
+            Some((hp, true)),
+            "seen with the spearmen"
+        );
+        // The spearmen walk off; in the dark Fenth is wounded and gives up his blade.
+        b.state.units[1].pos = (17, 5);
+        b.state.units[fenth].pos = (17, 5);
+        b.state.units[fenth].hp -= 2;
+        b.state.units[fenth].equipped = None;
+        let _ = t.remember(&b, side, &b.sight(side));
+        assert_eq!(t.memory(side)[fenth].as_ref().map(|s| (s.hp, s.equipped.is_some())), Some((hp, true)), "as last seen");
     }
 
     /// Under fog, the mage's side sees the foe, strikes it with a tome that slows (seed 000's
