@@ -483,12 +483,13 @@ fn keep<T>(kept: &mut Vec<Arc<T>>, made: Arc<T>) -> Arc<T> {
 #[cfg(test)]
 impl<'e> Battle<'e> {
     /// The battle of a test duel's field (`testing::duel`: its first scenario, each side's army)
-    /// with dice from `seed`: ours at (1, 1), the foe at (18, 1), far apart on a field twenty
-    /// wide.
+    /// with dice from `seed`: ours at (1, 1), the foe at (18, 1) (and down the column from there,
+    /// a unit a row, where its army fields more), far apart on a field twenty wide.
     #[allow(clippy::expect_used)]
     pub(crate) fn duel(engine: &'e crate::Engine, map: &m::BattleMap, seed: u64) -> Battle<'e> {
         let s = &engine.rules.scenarios[0];
         let [a, d] = crate::testing::armies(engine);
-        Battle::new(engine, s, map, [a, d], [&[(1, 1)][..], &[(18, 1)][..]], seed).expect("the battle starts")
+        let foes: Vec<Tile> = (1..).take(d.units.len().max(1)).map(|y| (18, y)).collect();
+        Battle::new(engine, s, map, [a, d], [&[(1, 1)][..], &foes[..]], seed).expect("the battle starts")
     }
 }

@@ -320,14 +320,8 @@ fn a_copy_gives_a_unit_divided_in_the_dark_the_kit_its_parent_deployed_with() {
 fn a_copy_gives_a_body_out_of_sight_what_its_side_knows_of_it() {
     use super::seen::{Fog, Seen, Walks};
     use crate::ai::sighting::Sighting;
-    let units = [
-        "unit Brave: Savage { items Shortsword }",
-        "unit Spears: HighElfSpearman { figures 4 items ElvenSpear } unit Fenth: FenthGallinir { items Runeblade joins Spears }",
-    ];
-    let (engine, map) = crate::testing::duel(&["...................."; 7], "std:battlestorm", "    fog vision 2\n", units);
-    let [a, d] = crate::testing::armies(&engine);
-    let placed = [&[(1, 1)][..], &[(18, 1), (18, 2)][..]];
-    let mut b = Battle::new(&engine, &engine.rules.scenarios[0], &map, [a, d], placed, 1).expect("the battle starts");
+    let (engine, map) = crate::testing::mixed_fog_duel();
+    let mut b = Battle::duel(&engine, &map, 1);
     let fenth = b.units.iter().position(|u| u.name == "Fenth").expect("Fenth");
     assert_eq!(b.units[fenth].with, Some(1), "Fenth fights in the spearmen");
     let (full, blade) = (b.units[fenth].max_hp, crate::Atom::new("Runeblade"));

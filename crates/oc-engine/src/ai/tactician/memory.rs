@@ -179,6 +179,19 @@ mod tests {
     use crate::battle::{Act, Battle, Turn};
     use oc_model as m;
 
+    /// A fog duel's battle (`testing::fog_duel`) with dice from `seed`, ours at (5, 1) to act and
+    /// the foe in sight at (7, 1), and our side's tactician having noted what it sees.
+    fn face_to_face<'e>(engine: &'e crate::Engine, map: &oc_model::BattleMap, seed: u64) -> (Battle<'e>, Tactician) {
+        let side = m::SideId::Attacker;
+        let mut b = Battle::duel(engine, map, seed);
+        b.state.units[0].pos = (5, 1);
+        b.state.units[1].pos = (7, 1);
+        b.state.to_act = side;
+        let mut t = Tactician::default();
+        let _ = t.remember(&b, side, &b.sight(side));
+        (b, t)
+    }
+
     /// Under fog, the brave's side sees the foe, strikes it, and the foe steps out of sight: the
     /// side remembers it with the hit points the blow left it, which its own fight showed (it
     /// was remembered as it was at the decision before the blow).
@@ -189,12 +202,7 @@ mod tests {
         let side = m::SideId::Attacker;
         let mut checked = 0;
         for seed in 1..40 {
-            let mut b = Battle::duel(&engine, &map, seed);
-            b.state.units[0].pos = (5, 1);
-            b.state.units[1].pos = (7, 1);
-            b.state.to_act = side;
-            let mut t = Tactician::default();
-            let _ = t.remember(&b, side, &b.sight(side));
+            let (mut b, mut t) = face_to_face(&engine, &map, seed);
             let before = b.units[1].hp;
             assert_eq!(t.memory(side)[1].as_ref().map(|s| s.hp), Some(before));
             let strike = Turn { unit: 0, to: Some((6, 1)), act: Act::Attack { target: 1 }, ..Default::default() };
@@ -217,14 +225,8 @@ mod tests {
     /// remembered, and the copies gave a body what it truly bore.)
     #[test]
     fn a_body_is_remembered_as_seen_with_its_unit() {
-        let units = [
-            "unit Brave: Savage { items Shortsword }",
-            "unit Spears: HighElfSpearman { figures 4 items ElvenSpear } unit Fenth: FenthGallinir { items Runeblade joins Spears }",
-        ];
-        let (engine, map) = crate::testing::duel(&["...................."; 7], "std:battlestorm", "    fog vision 2\n", units);
-        let [a, d] = crate::testing::armies(&engine);
-        let placed = [&[(1, 1)][..], &[(18, 1), (18, 2)][..]];
-        let mut b = Battle::new(&engine, &engine.rules.scenarios[0], &map, [a, d], placed, 1).expect("the battle starts");
+        let (engine, map) = crate::testing::mixed_fog_duel();
+        let mut b = Battle::duel(&engine, &map, 1);
         let fenth = b.units.iter().position(|u| u.name == "Fenth").expect("Fenth");
         // The spearmen come into sight.
         b.state.units[1].pos = (3, 1);
@@ -260,12 +262,7 @@ mod tests {
         let slowed = crate::Atom::new("Slowed");
         let mut checked = 0;
         for seed in 1..40 {
-            let mut b = Battle::duel(&engine, &map, seed);
-            b.state.units[0].pos = (5, 1);
-            b.state.units[1].pos = (7, 1);
-            b.state.to_act = side;
-            let mut t = Tactician::default();
-            let _ = t.remember(&b, side, &b.sight(side));
+            let (mut b, mut t) = face_to_face(&engine, &map, seed);
             let bears =
                 |s: Option<&crate::ai::sighting::Sighting>| s.is_some_and(|s| s.statuses.iter().any(|a| a.status == slowed));
             assert!(!bears(t.memory(side)[1].as_ref()), "seed {seed}: slowed before the blow");
