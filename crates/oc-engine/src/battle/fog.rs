@@ -305,14 +305,13 @@ impl Battle<'_> {
                 .collect();
             let eyes = sight.eyes.unwrap_or_default();
             let Some(before) = self.state.sighted.get_mut(side_index(side)) else { continue };
-            // What it sees of each enemy in sight, kept: made anew where the enemy bears
-            // something else or it is a new round (the same one kept otherwise, its log length
-            // that of the change).
             if before.seen.len() < self.state.units.len() {
                 before.seen.resize(self.state.units.len(), None);
             }
-            // The enemies in sight, and the bodies joined to them (seed 003's mixed units: seen
-            // with the unit they fight in).
+            // What it sees of each enemy in sight, and of the bodies joined to them (seed 003's
+            // mixed units: seen with the unit they fight in), kept: made anew where one bears
+            // something else or a round has turned (the same kept otherwise, with the log's
+            // length when it was first seen so).
             let bodies = self.state.units.iter().enumerate().filter(|(_, u)| {
                 u.state == State::Joined && u.hp > 0 && u.with.is_some_and(|h| enemies.binary_search(&h).is_ok())
             });

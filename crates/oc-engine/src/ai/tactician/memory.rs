@@ -137,6 +137,14 @@ impl Tactician {
                 }
             }
         }
+        // A body is lost with the unit it fights in (where that one is, it is).
+        for (k, u) in b.units.iter().enumerate() {
+            let Some(h) = host(u).filter(|_| u.side != side) else { continue };
+            let lost = seen.get(h).and_then(Option::as_ref).is_none_or(|s| s.lost);
+            if let Some(Some(s)) = seen.get_mut(k) {
+                s.lost = lost;
+            }
+        }
         (out, oldest.map(|o| (o, unswept)))
     }
 
@@ -221,8 +229,8 @@ mod tests {
 
     /// Under fog, a body of a mixed unit (seed 003: Fenth fighting in the spearmen) is seen with
     /// the unit it fights in, and remembered as it was then once that unit is out of sight:
-    /// wounded or disarmed in the dark, it is not known to be. (Only units standing were
-    /// remembered, and the copies gave a body what it truly bore.)
+    /// wounded or disarmed in the dark, it is not known to be; lost with its unit. (Only units
+    /// standing were remembered, and the copies gave a body what it truly bore.)
     #[test]
     fn a_body_is_remembered_as_seen_with_its_unit() {
         let (engine, map) = crate::testing::mixed_fog_duel();
@@ -247,6 +255,8 @@ mod tests {
         b.state.units[fenth].equipped = None;
         let _ = t.remember(&b, side, &b.sight(side));
         assert_eq!(t.memory(side)[fenth].as_ref().map(|s| (s.hp, s.equipped.is_some())), Some((hp, true)), "as last seen");
+        // The tile they stood on is in sight without them: both are lost (no longer aimed at).
+        assert_eq!([1, fenth].map(|k| t.memory(side)[k].as_ref().map(|s| s.lost)), [Some(true); 2]);
     }
 
     /// Under fog, the mage's side sees the foe, strikes it with a tome that slows (seed 000's
