@@ -61,16 +61,6 @@ pub(crate) fn fog_duel(units: [&str; 2]) -> (Engine, oc_model::BattleMap) {
     duel(&["...................."; 7], "", "    fog vision 2\n", units)
 }
 
-/// The mixed unit's fog field (seed 003): [`duel`]'s, 20 by 7, under fog (vision 2), our savage
-/// against the spearmen with Fenth fighting in them (`joins`: a body of the unit).
-pub(crate) fn mixed_fog_duel() -> (Engine, oc_model::BattleMap) {
-    let units = [
-        "unit Brave: Savage { items Shortsword }",
-        "unit Spears: HighElfSpearman { figures 4 items ElvenSpear } unit Fenth: FenthGallinir { items Runeblade joins Spears }",
-    ];
-    duel(&["...................."; 7], "std:battlestorm", "    fog vision 2\n", units)
-}
-
 /// Each side's army in `e`'s rules, attacker first.
 #[allow(clippy::expect_used)]
 pub(crate) fn armies(e: &Engine) -> [&oc_model::Army; 2] {

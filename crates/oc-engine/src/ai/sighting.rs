@@ -7,4 +7,4 @@
 pub(crate) use crate::battle::Sighting;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

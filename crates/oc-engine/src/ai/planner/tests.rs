@@ -320,7 +320,7 @@ fn a_copy_gives_a_unit_divided_in_the_dark_the_kit_its_parent_deployed_with() {
 fn a_copy_gives_a_body_out_of_sight_what_its_side_knows_of_it() {
     use super::seen::{Fog, Seen, Walks};
     use crate::ai::sighting::Sighting;
-    let (engine, map) = crate::testing::mixed_fog_duel();
+    let (engine, map) = crate::ai::sighting::tests::mixed_fog_duel();
     let mut b = Battle::duel(&engine, &map, 1);
     let fenth = b.units.iter().position(|u| u.name == "Fenth").expect("Fenth");
     assert_eq!(b.units[fenth].with, Some(1), "Fenth fights in the spearmen");

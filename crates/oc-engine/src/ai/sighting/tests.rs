@@ -6,6 +6,17 @@
 use crate::battle::{Battle, Controller, Turn};
 use crate::Engine;
 
+/// The mixed unit's fog field (seed 003): `testing::duel`'s, 20 by 7, under fog (vision 2), our
+/// savage against the spearmen with Fenth fighting in them (`joins`: a body of the unit). The
+/// memory's and the copies' tests of bodies share it.
+pub(crate) fn mixed_fog_duel() -> (Engine, oc_model::BattleMap) {
+    let units = [
+        "unit Brave: Savage { items Shortsword }",
+        "unit Spears: HighElfSpearman { figures 4 items ElvenSpear } unit Fenth: FenthGallinir { items Runeblade joins Spears }",
+    ];
+    crate::testing::duel(&["...................."; 7], "std:battlestorm", "    fog vision 2\n", units)
+}
+
 /// A shipped scenario (`file`, its map `map`) with fog laid over it (vision 3) where it has none
 /// (after its `rounds` line, `rounds`), and its map.
 fn by_night((name, file): (&str, &str), (map_name, map): (&str, &str), rounds: &str) -> (Engine, oc_model::BattleMap) {

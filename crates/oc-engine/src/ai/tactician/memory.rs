@@ -233,7 +233,7 @@ mod tests {
     /// standing were remembered, and the copies gave a body what it truly bore.)
     #[test]
     fn a_body_is_remembered_as_seen_with_its_unit() {
-        let (engine, map) = crate::testing::mixed_fog_duel();
+        let (engine, map) = crate::ai::sighting::tests::mixed_fog_duel();
         let mut b = Battle::duel(&engine, &map, 1);
         let fenth = b.units.iter().position(|u| u.name == "Fenth").expect("Fenth");
         // The spearmen come into sight.
