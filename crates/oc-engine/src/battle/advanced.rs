@@ -283,7 +283,7 @@ impl Battle<'_> {
                 }
             }
             if let Some(mixed) = named.mixed {
-                let joined = u.state == State::Joined && u.hp > 0 && u.with.is_some_and(standing);
+                let joined = u.host().is_some_and(standing);
                 if body || joined {
                     statuses.push(mixed);
                 }
@@ -344,7 +344,7 @@ impl Battle<'_> {
                 let host = |h: usize| self.state.units.get(h).is_some_and(|f| f.stands());
                 match u.state {
                     State::Ready => self.has_body(i),
-                    State::Joined => u.hp > 0 && u.with.is_some_and(host),
+                    State::Joined => u.host().is_some_and(host),
                     _ => false,
                 }
             });

@@ -303,7 +303,12 @@ impl Combatant {
 
     /// Whether it is a living body joined to unit `i` (a mixed unit's other class).
     pub(super) fn body_of(&self, i: usize) -> bool {
-        self.state == State::Joined && self.with == Some(i) && self.hp > 0
+        self.host() == Some(i)
+    }
+
+    /// The unit it fights in, where it is a living body of a mixed unit (seed 003, units.rs).
+    pub(crate) fn host(&self) -> Option<usize> {
+        self.with.filter(|_| self.state == State::Joined && self.hp > 0)
     }
 
     /// Its living figures: one figure's hit points into what it has left, rounded up.

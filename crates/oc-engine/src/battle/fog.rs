@@ -312,9 +312,8 @@ impl Battle<'_> {
             // mixed units: seen with the unit they fight in), kept: made anew where one bears
             // something else or a round has turned (the same kept otherwise, with the log's
             // length when it was first seen so).
-            let bodies = self.state.units.iter().enumerate().filter(|(_, u)| {
-                u.state == State::Joined && u.hp > 0 && u.with.is_some_and(|h| enemies.binary_search(&h).is_ok())
-            });
+            let bodies =
+                self.state.units.iter().enumerate().filter(|(_, u)| u.host().is_some_and(|h| enemies.binary_search(&h).is_ok()));
             let seen_now: Vec<usize> = enemies.iter().copied().chain(bodies.map(|(k, _)| k)).collect();
             for k in seen_now {
                 let (Some(u), Some(slot)) = (self.state.units.get(k), before.seen.get_mut(k)) else { continue };

@@ -172,11 +172,7 @@ impl Battle<'_> {
                     (distance(at, e.pos), self.mobility(k))
                 } else {
                     let from = (*dark.get_or_init(|| self.nearest_dark(&sight, at)))?;
-                    let mobility = match self.glimpse(side, k) {
-                        Some(g) => self.mobility_as_known(k, &g.statuses_now(self.state.round), Some((&g.items, g.equipped))),
-                        None => self.mobility_as_known(k, &[], Some(self.deployed_kit(k))),
-                    };
-                    (from, mobility)
+                    (from, self.mobility_as_seen(k, self.glimpse(side, k)))
                 };
                 let points = mobility.map_or(0, |m| m.0);
                 Some((k, (from - points).max(1)))

@@ -248,6 +248,17 @@ impl Battle<'_> {
         Ok(self.mobility_of(&*self.engine.unit(&l, &[])?))
     }
 
+    /// [`Battle::mobility_as_known`] of unit `k` as its side saw it last (`seen`: with the
+    /// statuses it bore then, less those worn off since, and its kit then), or, never seen, with
+    /// no status and what it deployed with ([`Battle::deployed_kit`]): how far an enemy out of
+    /// sight may walk, for all its side knows.
+    pub(crate) fn mobility_as_seen(&self, k: usize, seen: Option<&super::Sighting>) -> Result<Mobility, BattleError> {
+        match seen {
+            Some(s) => self.mobility_as_known(k, &s.statuses_now(self.state.round), Some((&s.items, s.equipped))),
+            None => self.mobility_as_known(k, &[], Some(self.deployed_kit(k))),
+        }
+    }
+
     /// [`Battle::mobility`] of a unit built from its acting loadout.
     pub(crate) fn mobility_of(&self, unit: &crate::unit::Unit) -> Mobility {
         let [movement, movement_type, can_move] = self.engine.mobility_attrs();

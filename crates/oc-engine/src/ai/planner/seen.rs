@@ -136,7 +136,7 @@ impl Fog {
             for (k, u) in b.units.iter().enumerate() {
                 // A body of a mixed unit out of sight (seed 003: the unit it fights in out of
                 // sight) as the side knows it too; it is set where that unit is set.
-                let host = u.with.filter(|_| u.side != side && u.state == State::Joined && u.hp > 0);
+                let host = u.host().filter(|_| u.side != side);
                 if let Some(h) =
                     host.filter(|h| b.units.get(*h).is_some_and(|f| f.state == State::Ready && !sight.spots(*h, f.pos)))
                 {
@@ -165,12 +165,7 @@ impl Fog {
                 }
                 off.push(k);
                 // Its movement as the side knows it: with the statuses and the kit it knows of.
-                let Some(n) = known.last() else { continue };
-                let kit = match &n.seen {
-                    Some(s) => (s.items.as_slice(), s.equipped),
-                    None => (n.deployed.0.as_slice(), n.deployed.1),
-                };
-                let Ok((points, kind, _)) = b.mobility_as_known(k, &n.statuses, Some(kit)) else { continue };
+                let Ok((points, kind, _)) = b.mobility_as_seen(k, seen) else { continue };
                 let points = points.max(0);
                 let mut made = Made { made: &mut made, sets: &mut sets, walks: &mut *walks, zone: &zone };
                 // Seen: from that tile, for the rounds since (it may have moved in that one

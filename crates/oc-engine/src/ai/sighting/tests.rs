@@ -74,7 +74,7 @@ fn in_the_dark<'e>(b: &Battle<'e>) -> Vec<(usize, Battle<'e>)> {
             .with
             .and_then(|h| b.state.units.get(h).map(|f| (h, f)))
             .is_some_and(|(h, f)| f.side != side && f.stands() && !sight.spots(h, f.pos));
-        let dark_body = host_dark && u.state == crate::battle::State::Joined && u.hp > 0;
+        let dark_body = host_dark && u.host().is_some();
         if u.side == side || (u.with.is_some() && !dark_body) {
             continue;
         }

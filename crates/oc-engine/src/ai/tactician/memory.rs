@@ -115,11 +115,9 @@ impl Tactician {
         let mut out = Vec::new();
         let at = b.log.len();
         // The enemy a body of a mixed unit fights in, where it stands (seed 003).
-        let host = |u: &crate::battle::Combatant| {
-            u.with.filter(|h| u.state == State::Joined && u.hp > 0 && b.units.get(*h).is_some_and(|f| f.state == State::Ready))
-        };
+        let host = |u: &crate::battle::Combatant| u.host().filter(|h| b.units.get(*h).is_some_and(|f| f.state == State::Ready));
         for ((k, u), slot) in b.units.iter().enumerate().zip(seen.iter_mut()) {
-            if let (false, Some(h)) = (u.side == side, host(u)) {
+            if let Some(h) = host(u).filter(|_| u.side != side) {
                 // Seen with the unit it fights in; else as last seen so (it stands nowhere of
                 // its own: no tile to aim at).
                 if b.units.get(h).is_some_and(|f| sight.spots(h, f.pos)) {
