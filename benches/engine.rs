@@ -71,16 +71,30 @@ fn main() {
             }
             (count, start.elapsed())
         };
+        // A pass takes a few milliseconds: on this shared machine one is often slowed by another
+        // process, and the first of the process pays for the thread's first tables and pages
+        // (by loadout, 0.22-0.24M forecasts/s on a quick build, the passes after it 0.37-0.39M/s:
+        // the figure read first was read the slowest, whichever it was). So each figure first
+        // makes one pass that is not timed, then times `PASSES` passes (each on a fresh engine,
+        // made before the clock starts) as one sample, and prints the median of `SAMPLES`.
+        const PASSES: usize = 4;
+        const SAMPLES: usize = 7;
         for (figure, ask) in
             [("forecast_per_s", Ask::Loadout), ("forecast_prepared_per_s", Ask::Prepared), ("odds_per_s", Ask::Odds)]
         {
+            let _ = pass(&fresh(), ask);
             let mut samples = Vec::new();
             let mut count = 0;
-            for _ in 0..5 {
-                let e = fresh();
-                let (n, t) = pass(&e, ask);
-                count = n;
-                samples.push(t);
+            for _ in 0..SAMPLES {
+                let engines: Vec<Engine> = (0..PASSES).map(|_| fresh()).collect();
+                let (mut n, mut t) = (0, Duration::ZERO);
+                for e in &engines {
+                    let (k, took) = pass(e, ask);
+                    n += k;
+                    t += took;
+                }
+                count = n / PASSES;
+                samples.push(t / PASSES as u32);
             }
             let t = median(samples);
             eprintln!("{name}: {count} exact forecasts (the matrix's matchups) in {t:.2?}, each engine fresh ({figure})");
