@@ -85,6 +85,13 @@
 //! 80.0% (72.5%, 70.5%, 83.3% and 77.0% before); a bar of one standard error instead of two
 //! played 58.3 turns a decision at Narube but won 66.2%, 74.5%, 74.2% and 68.5%; a
 //! race four wide won 71.2%, 72.0%, 81.2% and 78.0% for 100.4 turns: neither kept.
+//! Nor was playing the leader only where it beats the tactician's turn by two standard errors
+//! of their paired differences (else the tactician's turn; seen where a last monk ahead walked
+//! to and fro in the dark, each candidate a hair ahead in turn): by night on fresh fields 400 to
+//! 407 (`--ais planner greedy --games 10 --seed 7`) the default's wins, draws and losses went
+//! from 2,319-649-552 to 2,211-675-634 (65.9% to 62.8%); in the Woodcutter's Night (400 games,
+//! seed 11) the tactician's raiders won 49.0% against its watch, not 53.0%, but greedy's 40.0%,
+//! not 32.0%. A lead within the copies' noise still carries what they found.
 //!
 //! The settings were measured by tournaments against `greedy` (`oc tournament --ais planner
 //! greedy`, 100 seeds, docs/commands.md): deeper playouts (10 turns) lost strength, greedy
