@@ -72,9 +72,9 @@ fn main() {
             (count, start.elapsed())
         };
         // A pass takes a few milliseconds: on this shared machine one is often slowed by another
-        // process, and the first of the process pays for the thread's first tables and pages
-        // (by loadout, 0.22-0.24M forecasts/s on a quick build, the passes after it 0.37-0.39M/s:
-        // the figure read first was read the slowest, whichever it was). So each figure first
+        // process, and the first pass of the process runs slower than those after it (by loadout,
+        // 0.22-0.24M forecasts/s on a quick build, the passes after it 0.37-0.39M/s: the figure
+        // read first was read the slowest, whichever it was). So each figure first
         // makes one pass that is not timed, then times `PASSES` passes (each on a fresh engine,
         // made before the clock starts) as one sample, and prints the median of `SAMPLES`.
         const PASSES: usize = 4;
