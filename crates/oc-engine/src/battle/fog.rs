@@ -85,21 +85,41 @@ impl Sighting {
         }
     }
 
-    /// Whether it shows what `u` bears now (its round, log length and loss aside).
+    /// Whether it shows what `u` bears now (its round, log length and loss aside). Every field
+    /// named, so that one added to `Sighting` (and copied by [`Sighting::of`]) cannot be left
+    /// out here: a change in it would not be kept.
     fn shows(&self, u: &Combatant) -> bool {
-        self.tile == u.pos
-            && self.hp == u.hp
-            && self.statuses == u.statuses
-            && self.equipped == u.equipped
-            && self.resources == u.resources
-            && self.acted == u.activated
-            && self.items == u.items
-            && self.spent == u.spent
-            && self.debuffs == u.debuffs
-            && self.morale == u.morale
-            && self.facing == u.facing
-            && self.transformed == u.transformed
-            && self.reverted == u.reverted
+        let Sighting {
+            tile,
+            round: _,
+            hp,
+            statuses,
+            equipped,
+            resources,
+            acted,
+            items,
+            spent,
+            debuffs,
+            morale,
+            facing,
+            transformed,
+            reverted,
+            lost: _,
+            at: _,
+        } = self;
+        *tile == u.pos
+            && *hp == u.hp
+            && *statuses == u.statuses
+            && *equipped == u.equipped
+            && *resources == u.resources
+            && *acted == u.activated
+            && *items == u.items
+            && *spent == u.spent
+            && *debuffs == u.debuffs
+            && *morale == u.morale
+            && *facing == u.facing
+            && *transformed == u.transformed
+            && *reverted == u.reverted
     }
 
     /// Its statuses as the side may take them in round `round`: those it bore when last seen,
