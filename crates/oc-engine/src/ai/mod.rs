@@ -14,10 +14,12 @@
 //!   as the tactician (under fog such a side plays as the tactician). Not the default: it shifts
 //!   the shipped scenarios' balance and costs 5-25x the tactician there. Against the tactician
 //!   (`oc tournament --as-written scenarios --ais searcher tactician --games 400 --seed 11`) it
-//!   is stronger on 14 of the 28 sides, even on 13 and weaker on one (the Elder Hall's keepers:
-//!   the tactician's raiders win 49.2% against them, 40.8% against the tactician's), in 262 s
-//!   (the default, 52 s); as the default, `oc fairness scenarios --games 100 --seed 1`
-//!   took 50.6 s instead of 8.0 s. A smaller budget where tiles are at stake without fog buys
+//!   is stronger on 15 of the 28 sides and even on 13, in about five times the default's wall
+//!   time (295 s against 52 s). Its keepers at the Elder Hall, whose copies play their own
+//!   steps as the tactician too (`planner::paid_in_steps`), let the tactician's raiders win
+//!   30.8% (40.8% against the tactician's keepers; 49.2% with greedy's own steps, weaker), for
+//!   about half again the CPU (400 games: 45 s -> 65 s). As the default, `oc fairness
+//!   scenarios --games 100 --seed 1` took 50.6 s instead of 8.0 s. A smaller budget where tiles are at stake without fog buys
 //!   less strength and still costs too much (copies, turns deep and candidates, against the
 //!   full 16, 4 and 3; sides stronger than the tactician of 28, `--games 100`, and the CPU of
 //!   `oc simulate` of every shipped scenario, 100 games, searcher against itself, over the
