@@ -3,8 +3,9 @@
 //! - `planner` (the default, [`Planner`]): the tactician, but where material decides the battle
 //!   (a side free to wait, at most a dozen units standing), and under fog where `searcher`
 //!   searches (at most a dozen units), its best few turns are each played ahead on copies of the
-//!   battle, with `greedy` as the playout policy, and the one whose copies end worth most is
-//!   played. Elsewhere it plays as the tactician, move for move.
+//!   battle, with `greedy` as the playout policy (without fog, where activations are paid in
+//!   steps, its own turns the tactician's: `planner::paid_in_steps`), and the one whose copies
+//!   end worth most is played. Elsewhere it plays as the tactician, move for move.
 //! - `searcher` ([`Planner::wide`]): the planner searching also where tiles are at stake, for the
 //!   side that stops the enemy taking them (the copies valued by the scenario's conditions: a
 //!   decided copy worth the battle, the race for every tile objective against the clock), under

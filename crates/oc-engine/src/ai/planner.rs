@@ -29,10 +29,11 @@
 //! copies lost its leader or refugees to greedy's blunders, and searching lost to the
 //! tactician (`takes_ground`). Without fog it plays the enemy's turns as the tactician too
 //! where the enemy must take ground (greedy's takers let a defender's copies win turns that
-//! lose to the tactician's: [`Planner::choose`] gives the figures), and its own turns too
-//! where activations are paid in steps ([`paid_in_steps`]: the Elder Hall's keepers, weaker
-//! than the tactician's with greedy's own steps, stronger with the tactician's); elsewhere
-//! greedy plays the enemy's and its own. A battle its copies meet again plays the
+//! lose to the tactician's: [`Planner::choose`] gives the figures); elsewhere greedy plays the
+//! enemy's. Without fog, where activations are paid in steps, the copies of any search (the
+//! default's too) play the searching side's own turns as the tactician ([`paid_in_steps`]:
+//! the Elder Hall's keepers were weaker than the tactician's with greedy's own steps, and are
+//! stronger with the tactician's). A battle its copies meet again plays the
 //! turn the tactician chose there before (`ai/memo.rs`), as greedy's do. Without fog, where tiles are at stake, it
 //! searches only in contact (an enemy within [`CONTACT`] tiles of one of its units), else plays the
 //! tactician's turn: searched far apart, its defender left the tactician's positions for turns
@@ -275,8 +276,9 @@ pub struct Planner {
     /// The candidate turns weighed for the last decision (0 where it did not search).
     weighed: usize,
     wide: bool,
-    /// `searcher`'s playout policy for the turns of a side that must take ground: its own, and
-    /// without fog the enemy's (and then, where activations are paid in steps, its own too).
+    /// The playout policy for the turns of a side that must take ground (`searcher`'s: its
+    /// own, and without fog the enemy's), and without fog where activations are paid in steps
+    /// for the searching side's own ([`paid_in_steps`]).
     taking: Tactician,
     /// Its turns by the battle they were chosen for (`ai/memo.rs`).
     memo: Memo,
@@ -387,9 +389,9 @@ impl Planner {
         // 36.0% -> 14.8%; the Dunes 42.8% -> 58.5%, its gain there lost; the tactician's
         // defender 55.0%, 43.8%, 47.0%, 33.5%, 60.5%).
         let enemy_taking = self.wide && !fogged && takes_ground(b, side.other());
-        // And where activations are paid in steps (a resource each step spends), its own turns
-        // too ([`paid_in_steps`]).
-        let own_held = enemy_taking && paid_in_steps(b);
+        // Without fog, where activations are paid in steps (a resource each step spends), the
+        // copies play its own turns as the tactician does, the default's too ([`paid_in_steps`]).
+        let own_stepped = !fogged && paid_in_steps(b);
         let searches = if self.wide {
             // Without fog and with tiles at stake, only in contact (`CONTACT`); under fog it
             // cannot read where unseen enemies stand, and a side free to wait searches as the
@@ -495,7 +497,7 @@ impl Planner {
                         break;
                     }
                     let ours = seen.copy.to_act == side;
-                    let tactician = if ours { taking || own_held } else { enemy_taking };
+                    let tactician = if ours { taking || own_stepped } else { enemy_taking };
                     let t = if tactician {
                         // Its prices shared again for each choice: where a unit divided in a
                         // copy (more units than priced), the taker prices that copy's units
@@ -583,21 +585,31 @@ fn takes_ground(b: &Battle, side: oc_model::SideId) -> bool {
     super::tactician::race::objectives(b).iter().any(|o| o.side == side)
 }
 
-/// Whether activations are paid in steps from a resource (`turn { spend R }`: seed 002's
-/// stamina), where `searcher`'s copies play the turns of a side whose enemy must take ground as
-/// the tactician does, its own as well as the enemy's. (Why greedy's own steps misled the side
-/// that stops the taking there is not measured; a likely reading: greedy takes each step's best
-/// blow or move now, spending what the side's later steps and answers are paid from, so the
-/// copies valued its candidates by keepers the tactician does not play.) Measured (`oc simulate FILE --games 400 --seed 11 --attacker-ai tactician
-/// --defender-ai searcher`, attacker wins; greedy's own turns -> the tactician's; the
-/// tactician's keepers in brackets): the Elder Hall 49.2% -> 30.8% [40.8%], weaker than the
-/// tactician's keepers -> stronger. Held out, the Elder Hall's armies and conditions on four
-/// other maps (seize its throne, the rounds of its scenario): Grado Keep 34.5% -> 23.8% [25.2%],
-/// the Keep of Mulan 37.5% -> 24.5% [28.2%], Jehanna Hall 45.0% -> 36.2% [48.5%], Rausten Court
-/// 41.0% -> 25.2% [35.0%]. Where activations are not paid in steps, the same change lost
-/// (`oc tournament --as-written scenarios --ais searcher tactician --games 400 --seed 11`, the
-/// tactician attacking): Grado Keep 38.2% -> 44.0% [48.5%], the Holy Court 43.2% -> 55.2%
-/// [65.5%], the Dunes 51.7% -> 57.5% [66.2%], the other defenders within two points.
+/// Whether activations are paid in steps from a resource (`turn { spend R }`: seeds 002 and
+/// 004). There, without fog, the copies of a search play the
+/// searching side's own turns as the tactician does (the default's, where it searches, and
+/// `searcher`'s), not greedy's. (Why greedy's own steps misled the search there is not
+/// measured; a likely reading: greedy takes each step's best blow or move now, spending what
+/// the side's later steps and answers are paid from, so the copies valued the candidates by
+/// turns the tactician does not play.) Measured:
+/// - `searcher`'s keepers (`oc simulate FILE --games 400 --seed 11 --attacker-ai tactician
+///   --defender-ai searcher`, attacker wins; greedy's own steps -> the tactician's; the
+///   tactician's keepers in brackets): the Elder Hall 49.2% -> 30.8% [40.8%], weaker than the
+///   tactician's keepers -> stronger. Held out, the Elder Hall's armies and conditions on four
+///   other maps (seize its throne, the rounds of its scenario): Grado Keep 34.5% -> 23.8%
+///   [25.2%], the Keep of Mulan 37.5% -> 24.5% [28.2%], Jehanna Hall 45.0% -> 36.2% [48.5%],
+///   Rausten Court 41.0% -> 25.2% [35.0%].
+/// - The default in seed 002's mirror matches (`oc tournament FILE --ais planner greedy --games
+///   25 --seed 7`, its wins of 500): the fixture (`tests/fixtures/mirror/`) 382 -> 367;
+///   held out, its rosters on fresh fields 400-403 (`tests/fresh_fields.rs`) 408 -> 417, 370 ->
+///   430, 402 -> 430, 390 -> 405 (1,580 -> 1,682 of 2,000; moving first, 61.5% -> 73.0%), for
+///   about twice the CPU there (`fresh-401`, 10 games: 9.6 s -> 18.2 s).
+/// - Where no steps are paid, `searcher`'s keepers playing their own turns as the tactician
+///   lost (`oc tournament --as-written scenarios --ais searcher tactician --games 400 --seed
+///   11`, the tactician attacking): Grado Keep 38.2% -> 44.0% [48.5%], the Holy Court 43.2% ->
+///   55.2% [65.5%], the Dunes 51.7% -> 57.5% [66.2%], the other defenders within two points.
+///   Under seed 004's initiative the same games were played: `searcher` at the Town Square
+///   (400 games a cell), the default in its mirror fixture and on fresh field 400 (200 each).
 fn paid_in_steps(b: &Battle) -> bool {
     b.engine.rules.ruleset.turn.spend.is_some()
 }
