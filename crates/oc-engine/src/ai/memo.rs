@@ -1,8 +1,9 @@
 //! Playout turns by the battle they were chosen for, shared by greedy's playouts
 //! (`Greedy::chosen`) and the planner's tactician playouts (`Planner::memo`: `searcher`'s taker,
-//! and without fog where activations are paid in steps any searching side's own turns). The copies of a search meet the
-//! same battles again and again: a candidate's copies whose dice fell alike (or drew nothing),
-//! and copies of two candidates that came to the same position by two orders of the same moves.
+//! and without fog where activations are paid in steps any searching side's own turns). The
+//! copies of a search meet the same battles again and again: a candidate's copies whose dice
+//! fell alike (or drew nothing), and copies of two candidates that came to the same position by
+//! two orders of the same moves.
 //! Both AIs' turns there are functions of the battle as it stands (their caches are what they
 //! work out, not what they remember: the taker's memo is used only without fog, where the
 //! tactician keeps no memory), so a battle met again plays the turn chosen the first time: every

@@ -20,8 +20,8 @@
 //!   steps as the tactician too (`planner::paid_in_steps`), let the tactician's raiders win
 //!   30.8% (40.8% against the tactician's keepers; 49.2% with greedy's own steps, weaker), for
 //!   about half again the CPU (400 games: 45 s -> 65 s). As the default, `oc fairness
-//!   scenarios --games 100 --seed 1` took 50.6 s instead of 8.0 s. A smaller budget where tiles are at stake without fog buys
-//!   less strength and still costs too much (copies, turns deep and candidates, against the
+//!   scenarios --games 100 --seed 1` took 50.6 s instead of 8.0 s. A smaller budget where tiles
+//!   are at stake without fog buys less strength and still costs too much (copies, turns deep and candidates, against the
 //!   full 16, 4 and 3; sides stronger than the tactician of 28, `--games 100`, and the CPU of
 //!   `oc simulate` of every shipped scenario, 100 games, searcher against itself, over the
 //!   default's 7.4 s): 2, 2, 2: 6 (one weaker), 2.0x; 4, 2, 2: 5, 2.5x; 8, 4, 3: 7 (one

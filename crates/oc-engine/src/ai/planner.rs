@@ -586,9 +586,8 @@ fn takes_ground(b: &Battle, side: oc_model::SideId) -> bool {
 }
 
 /// Whether activations are paid in steps from a resource (`turn { spend R }`: seeds 002 and
-/// 004). There, without fog, the copies of a search play the
-/// searching side's own turns as the tactician does (the default's, where it searches, and
-/// `searcher`'s), not greedy's. (Why greedy's own steps misled the search there is not
+/// 004). There, without fog, the copies of a search play the searching side's own turns as the
+/// tactician does (the default's, where it searches, and `searcher`'s), not greedy's. (Why greedy's own steps misled the search there is not
 /// measured; a likely reading: greedy takes each step's best blow or move now, spending what
 /// the side's later steps and answers are paid from, so the copies valued the candidates by
 /// turns the tactician does not play.) Measured:
