@@ -35,6 +35,45 @@ impl Battle<'_> {
         out.into_iter().map(|(_, k)| k).collect()
     }
 
+    /// At each distance from 0 to `most`, whether enemy `k` would strike unit `i` at once were
+    /// `i`'s move to end that many tiles from it (`opportunity`, as
+    /// [`Battle::opportunity_strikes`] reads it once the move has ended, `range` the distance):
+    /// what an AI weighs of a tile before it moves there. Empty without `opportunity`, and for a
+    /// unit that does not stand or is routing (it strikes at none).
+    pub(crate) fn opportunity_ranges(&self, k: usize, i: usize, most: i64) -> Vec<bool> {
+        self.watch_ranges(k, i, most, (self.engine.ir.opportunity.as_ref(), self.laws.opportunity_bare, false))
+    }
+
+    /// [`Battle::opportunity_ranges`] for `interrupt`: whether enemy `k` may activate before
+    /// unit `i` acts were `i`'s move to end that many tiles from it ([`Battle::interrupters`]);
+    /// empty for one that has activated this round.
+    pub(crate) fn interrupt_ranges(&self, k: usize, i: usize, most: i64) -> Vec<bool> {
+        self.watch_ranges(k, i, most, (self.engine.ir.interrupt.as_ref(), self.laws.interrupt_bare, true))
+    }
+
+    /// At each distance from 0 to `most`, whether the turn formula `f` holds for watcher `k` of
+    /// mover `i` as [`Battle::watchers`] asks it (`bare`, `fresh` as there), `range` that
+    /// distance: the step and its scene made once for every distance.
+    fn watch_ranges(&self, k: usize, i: usize, most: i64, (f, bare, fresh): (Option<&crate::ir::E>, bool, bool)) -> Vec<bool> {
+        let Some(f) = f else { return Vec::new() };
+        let Some(w) = self.state.units.get(k) else { return Vec::new() };
+        if w.state != State::Ready || w.morale.routing || (fresh && w.activated) {
+            return Vec::new();
+        }
+        let vars = self.step_vars(k, w.pos, 0, &Act::Attack { target: i });
+        let at = |range: i64| super::StepVars { range, ..vars }.params();
+        let cast = Cast { user: k, ..Cast::default() };
+        // As `holds_in` asks it: where `f` reads no unit, on the stage (the scene only built,
+        // once, to be there).
+        if bare {
+            let Some(stage) = self.stage(cast).filter(|_| self.scene(cast, None).is_some()) else { return Vec::new() };
+            (0..=most).map(|r| self.holds_unbuilt(stage, f, &at(r))).collect()
+        } else {
+            let Some(scene) = self.scene(cast, None) else { return Vec::new() };
+            (0..=most).map(|r| scene.holds(f, &at(r))).collect()
+        }
+    }
+
     /// After unit `i`'s move: the strikes of opportunity on it (`opportunity`), each enemy's
     /// attack where it may make it. Returns their notes.
     pub(super) fn opportunity_strikes(&mut self, i: usize) -> Vec<String> {

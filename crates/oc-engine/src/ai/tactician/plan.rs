@@ -6,6 +6,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 mod arms;
+mod arrival;
 mod makeup;
 mod score;
 
@@ -35,6 +36,9 @@ struct Weighed {
     t: Tile,
     place: f64,
     toll: f64,
+    /// The chance the unit still stands to act once the strikes of opportunity on its arrival
+    /// have fallen (`arrival.rs`; 1 where none strikes).
+    stands: f64,
     bars: f64,
     stays: bool,
     /// The most it could score: at the least danger its tile may hold for any unit
@@ -249,6 +253,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             arms.own = b.loadouts_moved(i, true, reach.iter().map(|(t, _)| *t));
         }
         let mut prey_of: Vec<Option<Option<usize>>> = vec![None; arms.own.0.len()];
+        let watchers = self.watchers(&me, &reach, cache);
         for (at, (t, _)) in reach.iter().enumerate() {
             let t = *t;
             let forced = if berserk { b.weakest_from(i, t) } else { Vec::new() };
@@ -301,6 +306,12 @@ impl<'v, 'e> Decision<'v, 'e> {
                 Vec::new()
             };
             let toll: f64 = me.zones.iter().filter(|(zone, _)| t != me.u.pos && !zone.contains(&t)).map(|(_, c)| c).sum();
+            // Strikes of opportunity on arrival: their cost is a toll, and what the unit does
+            // there (its act, the tile's worth, the tile held, the danger after) counts as much
+            // as it still stands (`arrival.rs`). Where none strikes (every ruleset without
+            // `opportunity`), `stands` is 1 and the scores are the same bits as without it.
+            let (stands, struck) = self.arrival(&me, t, &watchers, cache);
+            let toll = if struck != 0.0 { toll + struck } else { toll };
             let first = candidates.len();
             if forced.is_empty() {
                 self.stand(&me, t, (&reach, spend.as_ref()), &mut candidates);
@@ -335,15 +346,15 @@ impl<'v, 'e> Decision<'v, 'e> {
                 let bars: f64 = bars.iter().map(|(k, w)| w * (1.0 - routed(*k))).sum();
                 let stays = t == me.u.pos && matches!(c.act_is, Act::Wait);
                 // The most it could score: at the least danger the tile may hold, still standing.
-                let weight = caution * (1.0 - c.fallen);
+                let weight = stands * caution * (1.0 - c.fallen);
                 let held = if bars > 0.0 { ((1.0 - c.fallen) * bars).abs() } else { 0.0 };
-                let base = c.act + place + held - toll;
+                let base = stands * (c.act + place + held) - toll;
                 let most = base - weight * least;
                 let most = if weight >= 0.0 && !most.is_nan() { most } else { f64::INFINITY };
                 // Read again from the forecasts once it comes up (`Decision::settle`): but for a
                 // unit holding other resources (a Guard's points).
                 let tight = (c.holding.is_empty() && most.is_finite()).then_some((base, weight));
-                pool.push(Weighed { c: n, t, place, toll, bars, stays, most, tight, score: None });
+                pool.push(Weighed { c: n, t, place, toll, stands, bars, stays, most, tight, score: None });
             }
         }
         self.foe_targets = std::mem::take(&mut arms.targets);

@@ -297,7 +297,7 @@ impl<'v, 'e> Decision<'v, 'e> {
     /// A candidate's score: what it is worth but for the danger, less the danger its tile holds
     /// after the act; a tile held counts as much as our unit still stands.
     fn score(&mut self, i: usize, caution: f64, (w, c): (&Weighed, &Candidate), cache: &mut Forecasts) -> f64 {
-        let Weighed { t, place, toll, bars, .. } = w;
+        let Weighed { t, place, toll, stands, bars, .. } = w;
         let t = *t;
         let danger = match c.routs {
             _ if !c.holding.is_empty() => self.danger_holding(i, t, (c.holds, c.hp), &c.holding, cache),
@@ -308,7 +308,9 @@ impl<'v, 'e> Decision<'v, 'e> {
             _ => self.danger(i, t, c.holds, c.hp, None, cache),
         };
         let held = if *bars > 0.0 { (1.0 - c.fallen) * self.standing(i, t, c.holds, c.hp, cache) * bars } else { 0.0 };
-        c.act + place + held - toll - caution * (1.0 - c.fallen) * danger
+        // (Where `stands` is 1, the same bits as `c.act + place + held - toll - caution * ...`:
+        // a product by 1 is exact.)
+        stands * (c.act + place + held) - toll - stands * caution * (1.0 - c.fallen) * danger
     }
 }
 
