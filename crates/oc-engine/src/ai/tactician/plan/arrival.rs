@@ -10,7 +10,7 @@
 //! Without them a unit walked up to a braced enemy to strike it and was routed on the way (a
 //! commoner falls to any blow), and the tactician lost seed 003's mirror matches to greedy.
 //! `oc tournament F --ais A greedy --games 10 --seed 7`, A's wins (of 200 games a file), before
-//! and after: seed 003's mirror fixture (`tests/fixtures/mirror/battlestorm.oc`) the tactician
+//! and after: seed 003's mirror fixture (in `tests/fixtures/mirror/`) the tactician
 //! 80 -> 134, the default 112 -> 150; held out, its five rosters on the 24 fresh fields of seeds
 //! 1-8, 201-208 and 400-407 (`tests/fresh_fields.rs`'s maps): the tactician 2,085 -> 3,283 of
 //! 4,800, the default 2,583 -> 3,475; and three rosters of its classes never played before on 13
