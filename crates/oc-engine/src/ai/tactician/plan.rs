@@ -36,8 +36,8 @@ struct Weighed {
     t: Tile,
     place: f64,
     toll: f64,
-    /// The chance the unit still stands to act once the strikes of opportunity on its arrival
-    /// have fallen (`arrival.rs`; 1 where none strikes).
+    /// The chance the unit still stands to act once the enemies that strike it first as its
+    /// move ends have struck (`arrival.rs`; 1 where none does).
     stands: f64,
     bars: f64,
     stays: bool,
@@ -306,10 +306,12 @@ impl<'v, 'e> Decision<'v, 'e> {
                 Vec::new()
             };
             let toll: f64 = me.zones.iter().filter(|(zone, _)| t != me.u.pos && !zone.contains(&t)).map(|(_, c)| c).sum();
-            // Strikes of opportunity on arrival: their cost is a toll, and what the unit does
-            // there (its act, the tile's worth, the tile held, the danger after) counts as much
-            // as it still stands (`arrival.rs`). Where none strikes (every ruleset without
-            // `opportunity`), `stands` is 1 and the scores are the same bits as without it.
+            // What the move meets as it ends: the strikes of opportunity's cost is a toll, and
+            // what the unit does there (its act, the tile's worth, the tile held, the danger
+            // after) counts as much as it still stands once they and the enemies that may
+            // activate first have struck (`arrival.rs`). Where none strikes (every ruleset
+            // without `opportunity` and `interrupt`), `stands` is 1 and the scores are the same
+            // bits as without it.
             let (stands, struck) = self.arrival(&me, t, &watchers, cache);
             let toll = if struck != 0.0 { toll + struck } else { toll };
             let first = candidates.len();
