@@ -23,7 +23,7 @@ impl Battle<'_> {
         let Some(mover) = self.state.units.get(i) else { return Vec::new() };
         let mut out: Vec<(i64, usize)> = Vec::new();
         for (k, w) in self.state.units.iter().enumerate() {
-            if w.side == mover.side || w.state != State::Ready || w.morale.routing || (fresh && w.activated) {
+            if w.side == mover.side || !w.may_watch(fresh) {
                 continue;
             }
             let params = self.step_vars(k, w.pos, 0, &Act::Attack { target: i }).params();
@@ -56,10 +56,7 @@ impl Battle<'_> {
     /// distance: the step and its scene made once for every distance.
     fn watch_ranges(&self, k: usize, i: usize, most: i64, (f, bare, fresh): (Option<&crate::ir::E>, bool, bool)) -> Vec<bool> {
         let Some(f) = f else { return Vec::new() };
-        let Some(w) = self.state.units.get(k) else { return Vec::new() };
-        if w.state != State::Ready || w.morale.routing || (fresh && w.activated) {
-            return Vec::new();
-        }
+        let Some(w) = self.state.units.get(k).filter(|w| w.may_watch(fresh)) else { return Vec::new() };
         let vars = self.step_vars(k, w.pos, 0, &Act::Attack { target: i });
         let at = |range: i64| super::StepVars { range, ..vars }.params();
         let cast = Cast { user: k, ..Cast::default() };
@@ -274,6 +271,14 @@ impl Battle<'_> {
             .filter(|t| !sight.sees(*t) && self.open(*t))
             .map(|t| distance(at, t))
             .min()
+    }
+}
+
+impl super::Combatant {
+    /// Whether it may strike or activate at a move that comes near ([`Battle::watchers`]): it
+    /// stands and is not routing, and where `fresh`, has not activated this round.
+    fn may_watch(&self, fresh: bool) -> bool {
+        self.state == State::Ready && !self.morale.routing && !(fresh && self.activated)
     }
 }
 

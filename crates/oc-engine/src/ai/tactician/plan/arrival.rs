@@ -78,13 +78,16 @@ impl<'v, 'e> Decision<'v, 'e> {
         let (mut stands, mut damage) = (1.0, 0.0);
         // The chance it stands the strikes of opportunity alone: their cost is the toll.
         let mut stands_struck = 1.0;
-        let mut struck = false;
+        // Our unit as struck on `t`, looked up once the first enemy strikes there.
+        let mut target: Option<Option<(std::sync::Arc<Loadout>, u32)>> = None;
         for (at, la, ia, ranges, first) in &watchers.foes {
             let range = distance(*at, t);
             if !usize::try_from(range).ok().and_then(|r| ranges.get(r)).is_some_and(|h| *h) {
                 continue;
             }
-            let Some((ld, id)) = self.target(me.i, me.u.equipped, t, cache) else { continue };
+            let Some((ld, id)) = target.get_or_insert_with(|| self.target(me.i, me.u.equipped, t, cache)).clone() else {
+                continue;
+            };
             // Each strike read at the HP our unit arrives with (those before it may have hurt
             // it: read as if not).
             if let Some(x) = cache.get(b.engine, (la, *ia), (&*ld, id), range, (false, false, 0)) {
@@ -94,18 +97,10 @@ impl<'v, 'e> Decision<'v, 'e> {
                     stands_struck *= 1.0 - routed;
                     damage += dealt;
                 }
-                struck = true;
             }
         }
-        if !struck {
-            return (1.0, 0.0);
-        }
-        let damage = damage.min(me.u.hp as f64);
-        let toll = if stands_struck < 1.0 || damage > 0.0 {
-            loss(self.worth(me.i), me.u.max_hp, damage, 1.0 - stands_struck)
-        } else {
-            0.0
-        };
+        // None struck: (1, 0), as `loss` of no damage and no rout is 0.
+        let toll = loss(self.worth(me.i), me.u.max_hp, damage.min(me.u.hp as f64), 1.0 - stands_struck);
         (stands, toll)
     }
 }
