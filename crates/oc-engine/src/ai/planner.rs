@@ -46,7 +46,7 @@
 //! costs 5 to 25 times the tactician there: without fog the default stays the narrow reach until the scenarios are
 //! measured and rebalanced for it.
 //!
-//! Under fog of war a copy is the battle as the side has seen it (`planner/seen.rs`): the
+//! Under fog of war a copy is the battle as the side has seen it (`sighting/seen.rs`): the
 //! enemies it does not spot stand where it last saw them (the tactician's memory), and those
 //! never seen on a tile drawn by the copy's dice from those they could stand on (`Fog`), so the
 //! search reads nothing its side has not seen, and plays against enemies in the dark (taken off
@@ -105,17 +105,17 @@
 
 mod leaf;
 mod race;
-mod seen;
 
 use crate::battle::{Battle, Controller, State, Turn};
 
 use super::memo::Memo;
+use super::mix;
 use super::recall;
+use super::sighting::seen::{self, Fog, Seen};
 use super::tactician::Walks;
 use super::{free_to_wait, Greedy, Tactician};
 use leaf::Leaf;
 use race::Race;
-use seen::{Fog, Seen};
 
 /// How many of the tactician's ranked turns are played ahead.
 pub const WIDTH: usize = 3;
@@ -282,7 +282,7 @@ pub struct Planner {
     taking: Tactician,
     /// Its turns by the battle they were chosen for (`ai/memo.rs`).
     memo: Memo,
-    /// The walks from the enemy's deployment zone its fog reads (`planner/seen.rs`).
+    /// The walks from the enemy's deployment zone its fog reads (`sighting/seen.rs`).
     fog_walks: seen::Walks,
     /// Whether its opening decisions are recalled from the thread's earlier battles
     /// (`ai/recall.rs`).
@@ -618,14 +618,6 @@ fn paid_in_steps(b: &Battle) -> bool {
 fn in_contact(b: &Battle, side: oc_model::SideId) -> bool {
     let standing = |s: bool| b.units.iter().filter(move |u| u.state == State::Ready && (u.side == side) == s);
     standing(true).any(|u| standing(false).any(|e| crate::battle::distance(u.pos, e.pos) <= CONTACT))
-}
-
-/// A 64-bit mix (splitmix64's finaliser).
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

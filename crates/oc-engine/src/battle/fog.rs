@@ -21,7 +21,7 @@ use crate::Atom;
 /// points, statuses, weapon, items, resources, debuffs, courage, facing, a shifter's form), and
 /// whether it is lost: that tile was in sight since, without it. A lost enemy is no longer aimed at where it
 /// was seen, but the copies the planner plays ahead on set it within a walk of that tile in the
-/// rounds since (`ai/planner/seen.rs`), not anywhere it could have walked from its deployment.
+/// rounds since (`ai/sighting/seen.rs`), not anywhere it could have walked from its deployment.
 /// The battle keeps one for each enemy a side has spotted, as it stood after the last turn in
 /// which it was in sight ([`Battle::glimpse`]); the AIs keep their own from it
 /// (`ai/tactician/memory.rs`), marking it lost.

@@ -14,7 +14,7 @@
 //! - The battle decided: a copy the conditions decide (a seizure, an escape, a rout, the clock's
 //!   `survive` or `defend`) is worth the battle ([`WIN`]) to the winner, and the loser's units
 //!   count as routed. Under fog a win for the searching side is not trusted where enemies out of
-//!   sight were taken off the copy (`seen.rs`: where no tile was free to sample them on).
+//!   sight were taken off the copy (`sighting/seen.rs`: where no tile was free to sample them on).
 //! - The race for every tile objective still open (`seize`, `escape`, `raze`: the tactician's
 //!   `race.rs`): each taker's chance to take its objective in time (its moves to the region
 //!   against the rounds left before the deadline: the time limit, or the other side's `survive`
@@ -37,7 +37,7 @@
 
 use oc_model as m;
 
-use super::seen::Seen;
+use crate::ai::sighting::seen::Seen;
 use crate::ai::sighting::Sighting;
 use crate::ai::tactician::race::{self, Objective};
 use crate::ai::tactician::stakes::{self, Stakes, WIN};

@@ -64,14 +64,14 @@ fn foe_in_copies<T>(
     copies: u64,
     read: impl Fn(&crate::battle::Combatant) -> T,
 ) -> Vec<T> {
-    use super::seen::{Fog, Seen, Walks};
+    use crate::ai::sighting::seen::{Fog, Seen, Walks};
     let fog = Fog::new(b, oc_model::SideId::Attacker, memory, &mut Walks::default());
     (0..copies).filter_map(|seed| Seen::fork(b, &fog, seed, None).copy.state.units.get(1).map(&read)).collect()
 }
 
 /// Whether each foe has had its activation in 32 copies of `b` made with `memory`.
 fn activation_marks(b: &Battle, memory: &[Option<crate::ai::sighting::Sighting>]) -> Vec<[bool; 2]> {
-    use super::seen::{Fog, Seen, Walks};
+    use crate::ai::sighting::seen::{Fog, Seen, Walks};
     let fog = Fog::new(b, oc_model::SideId::Attacker, memory, &mut Walks::default());
     (0..32)
         .map(|seed| {
@@ -178,7 +178,7 @@ fn a_lost_enemy_is_looked_for_near_where_it_was_last_seen() {
 /// enemy's true hit points: healed or hurt out of sight, the side knew it.)
 #[test]
 fn a_copy_gives_an_enemy_out_of_sight_the_hit_points_it_was_seen_with() {
-    use super::seen::{Fog, Seen, Walks};
+    use crate::ai::sighting::seen::{Fog, Seen, Walks};
     use crate::ai::sighting::Sighting;
     let (engine, map) = crate::testing::fog_duel(FOG_UNITS);
     let mut b = fog_duel_in_round_four(&engine, &map);
@@ -287,7 +287,7 @@ fn a_copy_gives_an_enemy_out_of_sight_its_kit_and_facing_as_known() {
 /// battle began without it.)
 #[test]
 fn a_copy_gives_a_unit_divided_in_the_dark_the_kit_its_parent_deployed_with() {
-    use super::seen::{Fog, Seen, Walks};
+    use crate::ai::sighting::seen::{Fog, Seen, Walks};
     let units = ["unit Brave: Savage { items Shortsword }", "unit Braves: Savage { figures 4 items Shortsword, Broadsword }"];
     let (engine, map) = crate::testing::duel(&["...................."; 7], "std:battlestorm", "    fog vision 2\n", units);
     let mut b = Battle::duel(&engine, &map, 1);
@@ -318,7 +318,7 @@ fn a_copy_gives_a_unit_divided_in_the_dark_the_kit_its_parent_deployed_with() {
 /// kit now. (The copies gave a body what it truly bore: only units standing were known.)
 #[test]
 fn a_copy_gives_a_body_out_of_sight_what_its_side_knows_of_it() {
-    use super::seen::{Fog, Seen, Walks};
+    use crate::ai::sighting::seen::{Fog, Seen, Walks};
     use crate::ai::sighting::Sighting;
     let (engine, map) = crate::ai::sighting::tests::mixed_fog_duel();
     let mut b = Battle::duel(&engine, &map, 1);
@@ -384,7 +384,7 @@ fn a_copy_gives_an_enemy_shifter_out_of_sight_the_form_its_side_knows() {
 /// enemy's true resources: spent or guarded out of sight, the side knew it.)
 #[test]
 fn a_copy_gives_an_enemy_out_of_sight_the_resources_the_side_knows_it_by() {
-    use super::seen::{Fog, Seen, Walks};
+    use crate::ai::sighting::seen::{Fog, Seen, Walks};
     use crate::ai::sighting::Sighting;
     let units = ["unit Brave: Warrior { items Greatsword }", "unit Foe: Warrior { items Greatsword }"];
     let (engine, map) = crate::testing::duel(&["...................."; 7], "std:stamina", "    fog vision 2\n", units);
@@ -515,7 +515,7 @@ fn a_copy_keeps_an_activation_the_side_saw() {
 /// in sight keeps its own mark.
 #[test]
 fn a_copy_draws_which_enemies_in_the_dark_have_acted() {
-    use super::seen::{Fog, Seen, Walks};
+    use crate::ai::sighting::seen::{Fog, Seen, Walks};
     let (engine, map) = crate::testing::fog_duel(TWO_FOES);
     let mut b = two_foes_in_round_two(&engine, &map);
     let marks = |b: &Battle| activation_marks(b, &[None, None, None]);
@@ -556,7 +556,7 @@ fn a_copy_draws_which_enemies_in_the_dark_have_acted() {
 /// that had acted act again ahead of those still to come, a state the battle never reaches).
 #[test]
 fn a_copy_keeps_who_has_acted_where_the_order_is_known() {
-    use super::seen::{Fog, Seen, Walks};
+    use crate::ai::sighting::seen::{Fog, Seen, Walks};
     let units =
         ["unit Hal: Militia { items Spear }", "unit Foe: Militia { items Spear }\n    unit Other: Militia { items Spear }"];
     let (engine, map) = crate::testing::duel(&["...................."; 7], "std:skirmish", "    fog vision 2\n", units);
@@ -592,7 +592,7 @@ fn an_enemy_in_the_dark_is_set_on_the_first_free_tile_from_the_draw() {
     let draws = 8000u64;
     let mut count = [0usize; 4];
     for k in 0..draws {
-        let t = super::seen::draw_free(&tiles, &held, super::mix(k));
+        let t = crate::ai::sighting::seen::draw_free(&tiles, &held, super::mix(k));
         if let Some(i) = tiles.iter().position(|x| Some(*x) == t) {
             count[i] += 1;
         }
@@ -600,5 +600,5 @@ fn an_enemy_in_the_dark_is_set_on_the_first_free_tile_from_the_draw() {
     assert_eq!(count[0], 0, "{count:?}");
     assert!(count.iter().skip(1).all(|c| *c > 0), "{count:?}");
     assert!((count[1] as f64 / draws as f64 - 0.5).abs() < 0.03, "{count:?}");
-    assert_eq!(super::seen::draw_free(&tiles, &tiles, 7), None);
+    assert_eq!(crate::ai::sighting::seen::draw_free(&tiles, &tiles, 7), None);
 }

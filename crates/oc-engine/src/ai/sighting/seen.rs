@@ -43,7 +43,7 @@ use crate::Atom;
 /// What `side` knows of the enemies out of its sight, worked out once per decision: where each
 /// was last seen (the tactician's memory, by battle index), and for each never seen the tiles
 /// it could stand on.
-pub(super) struct Fog {
+pub(in crate::ai) struct Fog {
     /// What `side` sees now.
     sight: Sight,
     /// Each enemy out of sight not set where last seen (battle index), with the tiles a copy may
@@ -228,7 +228,7 @@ const WALKS_KEPT: usize = 64;
 /// while the terrain stands (all else they read is the battle's engine and map size): an
 /// enemy's deployment zone stays put all battle.
 #[derive(Debug, Default)]
-pub(super) struct Walks {
+pub(in crate::ai) struct Walks {
     terrain: TerrainSeen,
     kept: Vec<(String, Vec<Tile>, Arc<[i64]>)>,
 }
@@ -290,7 +290,7 @@ fn walk(b: &Battle, kind: &str, from: &[Tile]) -> Vec<i64> {
 }
 
 /// A copy of the battle as `side` sees it now, with its own dice.
-pub(super) struct Seen<'e> {
+pub(in crate::ai) struct Seen<'e> {
     pub copy: Battle<'e>,
     /// Whether any enemy was taken off the board.
     pub pruned: bool,
@@ -314,7 +314,7 @@ impl Fog {
     /// set after: `Seen::fork`.)
     fn draw_activated(&self, copy: &mut Battle<'_>, seed: u64) {
         let mut order: Vec<(u64, usize)> =
-            self.drawn.iter().map(|&k| (super::mix(seed ^ (k as u64 + 1).wrapping_mul(0x8CB9_2BA7_2F3D_8DD7)), k)).collect();
+            self.drawn.iter().map(|&k| (crate::ai::mix(seed ^ (k as u64 + 1).wrapping_mul(0x8CB9_2BA7_2F3D_8DD7)), k)).collect();
         order.sort_unstable();
         let marks = self.activated.saturating_sub(self.acted.len());
         for (n, (_, k)) in order.into_iter().enumerate() {
@@ -355,7 +355,7 @@ impl<'e> Seen<'e> {
             for &k in &fog.off {
                 let set = fog.unseen.iter().find(|(j, _)| *j == k).and_then(|(_, s)| fog.sets.get(*s));
                 let tiles = set.map_or(&[][..], |t| t.as_slice());
-                let draw = super::mix(seed ^ (k as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93));
+                let draw = crate::ai::mix(seed ^ (k as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93));
                 let free = draw_free(tiles, &held, draw);
                 let Some(u) = copy.state.units.get_mut(k) else { continue };
                 if let Some(t) = free {
@@ -431,7 +431,7 @@ impl<'e> Seen<'e> {
 /// (67.1%) and 2,329-726-465 (66.2%); each free tile alike, 2,307-719-494 (65.5%) and
 /// 2,309-741-470 (65.6%); the nearer the side's units of two drawn alike (tried on 201-208,
 /// then read on 1-8), 2,391-661-468 (67.9%) and 2,289-768-463 (65.0%). Kept as it is.
-pub(super) fn draw_free(tiles: &[Tile], held: &[Tile], draw: u64) -> Option<Tile> {
+pub(in crate::ai) fn draw_free(tiles: &[Tile], held: &[Tile], draw: u64) -> Option<Tile> {
     let n = tiles.len().max(1);
     let start = (draw % n as u64) as usize;
     (0..tiles.len()).filter_map(|d| tiles.get((start + d) % n)).find(|t| !held.contains(t)).copied()
