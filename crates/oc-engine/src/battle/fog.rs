@@ -151,6 +151,12 @@ pub struct Sight {
 }
 
 impl Sight {
+    /// A sight that sees every tile and unit, as without fog: `side`'s of a battle that holds
+    /// only what the side knows (the tactician's threats under fog, `Tactician::ranked`).
+    pub(crate) fn clear(side: m::SideId) -> Sight {
+        Sight { side, eyes: None, hidden: Vec::new() }
+    }
+
     pub fn sees(&self, t: Tile) -> bool {
         self.eyes.as_ref().is_none_or(|eyes| eyes.iter().any(|(at, r)| distance(*at, t) <= *r))
     }

@@ -1,4 +1,5 @@
-//! The battle as a side has seen it: the copies the planner plays ahead on under fog of war.
+//! The battle as a side has seen it: the copies the planner plays ahead on under fog of war,
+//! and the one the tactician weighs its enemies' threats on (`Tactician::as_known`).
 //!
 //! A copy holds the side's own units, the enemies it spots now (in sight and not hidden,
 //! [`crate::battle::Sight::spots`]) where they stand, and the enemies it remembers where it last

@@ -5,8 +5,22 @@
 use oc_model as m;
 
 use super::{recall, Tactician};
+use crate::ai::sighting::seen::{Fog, Seen};
 use crate::ai::sighting::Sighting;
-use crate::battle::{Act, Battle, Record, State, Tile};
+use crate::battle::{tile_index, Act, Battle, Record, State, Tile};
+
+/// What [`Tactician::remember`] returns: where the side may look for the enemies out of sight.
+#[derive(Default)]
+pub(super) struct Recalled {
+    /// Where the enemies out of sight and not lost were last seen.
+    pub seen: Vec<Tile>,
+    /// Where the enemies lost may stand ([`Sighting::lost`]): the open tiles out of sight each
+    /// could have walked to since, not in sight since it vanished where there are such.
+    pub lost: Vec<Tile>,
+    /// The open tiles out of sight seen longest ago (or never), with that round plus one (0:
+    /// never).
+    pub unswept: Option<(u32, Vec<Tile>)>,
+}
 
 impl Tactician {
     /// What it carries into a decision in `b` that its turn reads ([`recall::Mind`]): the
@@ -31,24 +45,19 @@ impl Tactician {
     /// from the battle ([`Battle::glimpse`]: as it stood after the last turn it was in sight, so
     /// a status, debuff or rout our own attack laid, watched, is known though it stepped out of
     /// sight before this decision). An enemy routed is forgotten; one not on the tile it was last
-    /// seen on when that tile is in sight is lost (not returned, [`Sighting::lost`]). Notes too
-    /// the round each tile in sight was seen, and returns the open tiles out of sight that were
-    /// seen longest ago (or never), with that round plus one (0: never): where to sweep for an
-    /// enemy neither seen nor remembered.
+    /// seen on when that tile is in sight is lost ([`Sighting::lost`]): the tiles it may have
+    /// walked to since are returned for it instead. Notes too the round each tile in sight was
+    /// seen, and returns the open tiles out of sight that were seen longest ago (or never), with
+    /// that round plus one (0: never): where to sweep for an enemy neither seen nor remembered.
     /// Nothing without fog.
-    pub(super) fn remember(
-        &mut self,
-        b: &Battle<'_>,
-        side: m::SideId,
-        sight: &crate::battle::Sight,
-    ) -> (Vec<Tile>, Option<(u32, Vec<Tile>)>) {
+    pub(super) fn remember(&mut self, b: &Battle<'_>, side: m::SideId, sight: &crate::battle::Sight) -> Recalled {
         let s = usize::from(side == m::SideId::Defender);
         let (Some(seen), Some(swept), Some(read)) = (self.last_seen.get_mut(s), self.swept.get_mut(s), self.read.get_mut(s))
         else {
-            return (Vec::new(), None);
+            return Recalled::default();
         };
         if !sight.fogged() {
-            return (Vec::new(), None);
+            return Recalled::default();
         }
         // A log shorter than what was read is another battle's: read from its start.
         let from = if *read > b.log.len() { 0 } else { *read };
@@ -143,7 +152,42 @@ impl Tactician {
                 s.lost = lost;
             }
         }
-        (out, oldest.map(|o| (o, unswept)))
+        // Where each enemy lost may stand: the open tiles out of sight it could have walked to
+        // since it was last seen (its movement as last seen, a round's worth for each round
+        // since, that one included; no tile costs less than a step), those not in sight after
+        // the round it was last seen where there are such: an enemy that slipped out of sight
+        // is looked for near where it vanished, not in the corner of the field seen longest ago.
+        let mut near = Vec::new();
+        for (k, (u, slot)) in b.units.iter().zip(seen.iter()).enumerate() {
+            let Some(s) = slot.as_ref().filter(|s| s.lost && u.side != side && host(u).is_none()) else { continue };
+            let Ok((points, ..)) = b.mobility_as_seen(k, Some(s)) else { continue };
+            let reach = points.max(1).saturating_mul(i64::from(b.round.saturating_sub(s.round).saturating_add(1)));
+            let may = |t: Tile| !sight.sees(t) && b.open(t) && crate::battle::distance(t, s.tile) <= reach;
+            let tiles = || (0..width * height).map(|i| (i % width.max(1), i / width.max(1))).filter(|t| may(*t));
+            let unswept_since = |t: &Tile| {
+                tile_index(*t, (width, height)).and_then(|i| swept.get(i)).is_some_and(|r| *r <= s.round.saturating_add(1))
+            };
+            let len = near.len();
+            near.extend(tiles().filter(unswept_since));
+            if near.len() == len {
+                near.extend(tiles());
+            }
+        }
+        Recalled { seen: out, lost: near, unswept: oldest.map(|o| (o, unswept)) }
+    }
+
+    /// Under fog: a copy of `b` as `side` knows it, whose enemies' threats a decision weighs
+    /// (`Decision::new`): the enemies in sight where they stand, those out of it where they were
+    /// last seen (not lost), and each other one on a tile out of sight it could have walked to
+    /// (drawn by the round: the decisions of a round weigh the same), as the planner's copies
+    /// set them (`sighting/seen.rs`), each as the side knows it. Weighing only the enemies in
+    /// sight, it walked up to where a foe stepped out of sight and into its reach. Measured (the
+    /// tactician against greedy on 24 fresh fields by night, `--games 10 --seed 7`): 5,624 ->
+    /// 6,083 wins of 10,560, losses 2,690 -> 1,354 (`tests/fixtures/mirror/fields/README.md`).
+    pub(super) fn as_known<'e>(&mut self, b: &Battle<'e>, side: m::SideId) -> Battle<'e> {
+        let memory = self.last_seen.get(usize::from(side == m::SideId::Defender)).map_or(&[][..], Vec::as_slice);
+        let fog = Fog::new(b, side, memory, &mut self.fog_walks);
+        Seen::fork(b, &fog, u64::from(b.round), None).copy
     }
 
     /// Under fog: where `side` last saw each enemy out of sight, by battle index, as of its last
@@ -285,5 +329,56 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 0, "no blow slowed the foe");
+    }
+
+    /// Under fog, a foe seen and then out of sight, not lost, strikes where the side last saw it:
+    /// a brave one blow from routing, whom the foe last seen five tiles off could reach and
+    /// strike, steps back rather than toward it. (Only the foes in sight were weighed: it walked
+    /// up next to where the foe was seen, to (9, 3).)
+    #[test]
+    fn a_foe_out_of_sight_strikes_from_where_it_was_last_seen() {
+        let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
+        let (engine, map) = crate::testing::fog_duel(units);
+        let side = m::SideId::Attacker;
+        let mut b = Battle::duel(&engine, &map, 1);
+        b.state.to_act = side;
+        let (seen_at, foe) = ((10, 3), (10, 3));
+        b.state.units[1].pos = foe;
+        // Seen from two tiles off (vision 2), then out of sight from five.
+        b.state.units[0].pos = (8, 3);
+        let mut t = Tactician::default();
+        let _ = t.remember(&b, side, &b.sight(side));
+        b.state.units[0].pos = (5, 3);
+        b.state.units[0].hp = 3;
+        assert!(!b.sight(side).sees(seen_at), "out of sight");
+        let turn = t.ranked(&b, 1).and_then(|r| r.into_iter().next()).map(|(_, turn)| turn).expect("a turn");
+        // It steps back (to (4, 3): the threat map's walks are blocked by our units where they
+        // stand, the brave's own tile too), not up to the foe.
+        let to = turn.to.unwrap_or((5, 3));
+        assert!(crate::battle::distance(to, seen_at) > 5, "{turn:?}: toward the foe");
+        assert_eq!(t.memory(side)[1].as_ref().map(|s| (s.tile, s.lost)), Some((seen_at, false)), "remembered, not lost");
+    }
+
+    /// Under fog, a foe seen and then lost (the tile it was seen on in sight without it) is
+    /// looked for where it may have walked since: the tiles out of sight within its move of
+    /// where it vanished, not the far corner of the field seen longest ago (where the sweep
+    /// went, and a hunter walked away from the last enemy standing).
+    #[test]
+    fn a_foe_lost_is_looked_for_near_where_it_vanished() {
+        let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
+        let (engine, map) = crate::testing::fog_duel(units);
+        let side = m::SideId::Attacker;
+        let mut b = Battle::duel(&engine, &map, 1);
+        b.state.units[0].pos = (6, 3);
+        b.state.units[1].pos = (8, 3);
+        let mut t = Tactician::default();
+        let _ = t.remember(&b, side, &b.sight(side));
+        b.state.units[1].pos = (12, 3);
+        let recalled = t.remember(&b, side, &b.sight(side));
+        assert_eq!(t.memory(side)[1].as_ref().map(|s| s.lost), Some(true), "lost");
+        assert!(recalled.seen.is_empty(), "not where it was seen");
+        assert!(recalled.lost.contains(&(12, 3)), "where it went: {:?}", recalled.lost);
+        assert!(recalled.lost.iter().all(|t| crate::battle::distance(*t, (8, 3)) <= 5 && !b.sight(side).sees(*t)));
+        assert!(!recalled.lost.contains(&(19, 6)), "the far corner");
     }
 }

@@ -52,7 +52,7 @@ use super::forecasts::{Forecasts, Sketch, Targets};
 use super::greedy::verbs::Verbs;
 use super::recall;
 use super::{Guide, View};
-use crate::battle::{tile_index, Act, Battle, Controller, State, Tile, Turn};
+use crate::battle::{tile_index, Act, Battle, Controller, Sight, State, Tile, Turn};
 use crate::Loadout;
 use kept_units::{KeptOurs, KeptTargets, KeptWeapons, PreyArms};
 use stakes::{prices, Stakes};
@@ -89,6 +89,9 @@ pub struct Tactician {
     /// Under fog, by side and tile (row by row): the round it was last in sight, plus one (0:
     /// never), for the sweep (`Tactician::remember`).
     swept: [Vec<u32>; 2],
+    /// The walks from the enemy's deployment zone and from where enemies were last seen that
+    /// its fog reads (`sighting/seen.rs`): where enemies out of sight may stand.
+    fog_walks: super::sighting::seen::Walks,
     /// Whether its opening decisions are recalled from the thread's earlier battles
     /// (`ai/recall.rs`).
     opening: recall::Opening,
@@ -129,14 +132,15 @@ impl Tactician {
         let targets = std::mem::take(&mut self.targets);
         // What the side sees now noted first: the stakes weigh enemy takers where it knows them.
         let view = View::new(b, side);
-        let (remembered, unswept) = self.remember(b, side, &view.sight);
+        let recalled = self.remember(b, side, &view.sight);
         let known = memory::known(b, side, &view.sight, self.memory(side));
+        let knows = view.sight.fogged().then(|| self.as_known(b, side));
         let parts = (&mut self.cache, &mut self.later, &mut self.verbs);
-        let mut d = Decision::new((view, known.as_deref()), side, &self.prices, parts, (walks, targets));
+        let mut d = Decision::new((view, known.as_deref(), knows.as_ref()), side, &self.prices, parts, (walks, targets));
         d.prey_arms = std::mem::take(&mut self.arms);
         d.kept_ours = std::mem::take(&mut self.ours);
         d.kept_weapons = std::mem::take(&mut self.weapons);
-        (d.remembered, d.unswept) = (remembered, unswept);
+        (d.remembered, d.lost, d.unswept) = (recalled.seen, recalled.lost, recalled.unswept);
         let mut ranked: Vec<(f64, Turn)> = Vec::with_capacity(movers.len());
         // Only the best turn: the units' candidates read best first across them
         // (`Decision::champion`), the same turn as the first of the ranking below.
@@ -353,6 +357,8 @@ struct Decision<'v, 'e> {
     lead: f64,
     /// Under fog: where the enemies out of sight were last seen (`Tactician::remember`).
     remembered: Vec<Tile>,
+    /// Under fog: where the enemies lost may stand (`Tactician::remember`).
+    lost: Vec<Tile>,
     /// Under fog: the tiles out of sight seen longest ago, with the round they were last seen
     /// plus one (0: never) (`Tactician::remember`).
     unswept: Option<(u32, Vec<Tile>)>,
@@ -433,9 +439,10 @@ impl Candidate {
 
 impl<'v, 'e> Decision<'v, 'e> {
     /// `view`: the battle as `side` sees it; `known`: where it knows each unit to stand, under
-    /// fog (`memory::known`).
+    /// fog (`memory::known`); `knows`: under fog, a copy of the battle holding the enemies where
+    /// the side knows them, whose threats are weighed.
     fn new(
-        (view, known): (View<'v, 'e>, Option<&[Option<Tile>]>),
+        (view, known, knows): (View<'v, 'e>, Option<&[Option<Tile>]>, Option<&Battle<'_>>),
         side: m::SideId,
         prices: &[f64],
         (cache, later, kept): (&mut Forecasts, &mut Later, &mut Verbs),
@@ -458,7 +465,10 @@ impl<'v, 'e> Decision<'v, 'e> {
             })
             .collect();
         let stakes = Stakes::new(b, side, (prices, &seizers), &verbs, &mut walks, known);
-        let threats = ThreatMap::new(&view, cache, later, &stakes.worth);
+        let threats = match knows {
+            Some(copy) => ThreatMap::new(&View { battle: copy, sight: Sight::clear(side) }, cache, later, &stakes.worth),
+            None => ThreatMap::new(&view, cache, later, &stakes.worth),
+        };
         let ours: Vec<Tile> = view.units().filter(|(_, u)| u.side == side).map(|(_, u)| u.pos).collect();
         let (width, height) = (b.map.width.max(0), b.map.height.max(0));
         let mut open: Vec<u8> = walks.open(b).to_vec();
@@ -519,6 +529,7 @@ impl<'v, 'e> Decision<'v, 'e> {
             full_hp: Vec::new(),
             lead: lead_next(b, side),
             remembered: Vec::new(),
+            lost: Vec::new(),
             unswept: None,
             reached: Vec::with_capacity(ours.len()),
         };
@@ -742,6 +753,8 @@ impl<'v, 'e> Decision<'v, 'e> {
                 // deployed (under fog, while a tile of it out of sight has never been seen).
                 let zone = crate::battle::zone_tiles(&b.scenario, &b.map, side.other()).to_vec();
                 enemy = match &self.unswept {
+                    // An enemy lost: where it may stand, near where it vanished.
+                    _ if !self.lost.is_empty() => self.lost.clone(),
                     // Toward the tiles of it never seen: a unit standing on a tile of the zone
                     // seen already has not arrived (measured: toward the whole zone, units that
                     // stood in the enemy's zone with a corner of it out of sight waited there to
