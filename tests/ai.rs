@@ -600,8 +600,8 @@ fn the_default_waits_at_its_watch_line_for_an_enemy_it_cannot_see() {
     }
 }
 
-/// Issue 41, by night: the last enemy seen stands, out of sight, where it was seen; the default
-/// hunts it from the tiles around it, never ending its move on that tile (the rules refuse a
+/// Issue 41, by night: the last enemy seen, wounded, stands out of sight where it was seen; the
+/// default hunts it from the tiles around it, never ending its move on that tile (the rules refuse a
 /// move onto a unit). Before, its walk ended on the tile itself, the turn was refused and the
 /// unit stood still to the time limit: a one-on-one draw.
 #[test]
@@ -618,6 +618,9 @@ fn the_default_hunts_the_enemy_it_last_saw_from_beside_it() {
     }
     let lair = (5, 3);
     b.state.units[theirs].pos = lair;
+    // Seen wounded: one blow from routing (unhurt, an equal foe, the default keeps out of its
+    // reach while it stands out of sight, to strike first).
+    b.state.units[theirs].hp = 2;
     b.state.units[ours].pos = (2, 3);
     let mut default = ai::by_name(ai::DEFAULT).unwrap();
     // In sight (three tiles away): the default notes where it stands.

@@ -335,6 +335,13 @@ impl<'e> Seen<'e> {
     /// the enemies `fog`'s side does not spot set where it last saw them, where that tile is free,
     /// those never seen on a free tile of theirs drawn from `seed`, else taken off the board.
     pub fn fork(b: &Battle<'e>, fog: &Fog, seed: u64, spare: Option<Battle<'e>>) -> Seen<'e> {
+        Seen::forked(b, fog, seed, spare, true)
+    }
+
+    /// [`Seen::fork`], where `never` says whether the enemies never seen are set too, or taken
+    /// off the board (the battle as far as the side knows where its enemies stand or may stand,
+    /// the tactician's threats, `Tactician::as_known`).
+    pub fn forked(b: &Battle<'e>, fog: &Fog, seed: u64, spare: Option<Battle<'e>>, never: bool) -> Seen<'e> {
         let mut copy = match spare {
             Some(mut c) => {
                 b.fork_again(&mut c, Some(seed));
@@ -357,7 +364,8 @@ impl<'e> Seen<'e> {
                 let set = fog.unseen.iter().find(|(j, _)| *j == k).and_then(|(_, s)| fog.sets.get(*s));
                 let tiles = set.map_or(&[][..], |t| t.as_slice());
                 let draw = crate::ai::mix(seed ^ (k as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93));
-                let free = draw_free(tiles, &held, draw);
+                let seen = || fog.known.iter().any(|n| n.unit == k && n.seen.is_some());
+                let free = draw_free(tiles, &held, draw).filter(|_| never || seen());
                 let Some(u) = copy.state.units.get_mut(k) else { continue };
                 if let Some(t) = free {
                     u.pos = t;

@@ -178,16 +178,17 @@ impl Tactician {
 
     /// Under fog: a copy of `b` as `side` knows it, whose enemies' threats a decision weighs
     /// (`Decision::new`): the enemies in sight where they stand, those out of it where they were
-    /// last seen (not lost), and each other one on a tile out of sight it could have walked to
-    /// (drawn by the round: the decisions of a round weigh the same), as the planner's copies
-    /// set them (`sighting/seen.rs`), each as the side knows it. Weighing only the enemies in
-    /// sight, it walked up to where a foe stepped out of sight and into its reach. Measured (the
-    /// tactician against greedy on 24 fresh fields by night, `--games 10 --seed 7`): 5,624 ->
-    /// 6,083 wins of 10,560, losses 2,690 -> 1,354 (`tests/fixtures/mirror/fields/README.md`).
+    /// last seen (not lost), and each one lost on a tile out of sight it could have walked to
+    /// since (drawn by the round: the decisions of a round weigh the same), as the planner's
+    /// copies set them (`sighting/seen.rs`), each as the side knows it; those never seen are
+    /// left out. Weighing only the enemies in sight, it walked up to where a foe stepped out of
+    /// sight and into its reach. The enemies never seen set too, its units held back from the
+    /// dark short of their watch line, and two such sides met late or never: measured and not
+    /// kept (`tests/fixtures/mirror/fields/README.md`).
     pub(super) fn as_known<'e>(&mut self, b: &Battle<'e>, side: m::SideId) -> Battle<'e> {
         let memory = self.last_seen.get(usize::from(side == m::SideId::Defender)).map_or(&[][..], Vec::as_slice);
         let fog = Fog::new(b, side, memory, &mut self.fog_walks);
-        Seen::fork(b, &fog, u64::from(b.round), None).copy
+        Seen::forked(b, &fog, u64::from(b.round), None, false).copy
     }
 
     /// Under fog: where `side` last saw each enemy out of sight, by battle index, as of its last

@@ -68,7 +68,10 @@ impl<'v, 'e> Decision<'v, 'e> {
         let mut zones = Vec::new();
         if self.threat_zones {
             let here = self.target(i, u.equipped, u.pos, cache);
-            for foe in &self.threats.foes {
+            // The zones of the enemies the side sees (under fog the threats hold others too,
+            // where the side knows them: where their zones lie is not known).
+            let spotted = |k: usize| b.units.get(k).is_some_and(|e| self.view.sight.spots(k, e.pos));
+            for foe in self.threats.foes.iter().filter(|f| spotted(f.unit)) {
                 let zone = b.threatened_by(foe.unit);
                 if !zone.contains(&u.pos) {
                     continue;
