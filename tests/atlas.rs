@@ -245,7 +245,8 @@ fn the_map_schema_is_current_and_every_shipped_map_validates() {
         .collect();
     maps.sort();
     assert!(maps.len() >= 12);
-    let bad = std::env::temp_dir().join(format!("oc-schema-bad-{}.map.toml", std::process::id()));
+    let scratch = oc_testkit::Scratch::named("oc-schema", "bad");
+    let bad = scratch.join("bad.map.toml");
     std::fs::write(
         &bad,
         "name = \"x\"\nwidth = 2\nheight = 1\nrows = [\"..\"]\ncolour = \"red\"\n[[regions]]\nname = \"z\"\nkind = \"camp\"\n",

@@ -21,7 +21,7 @@ fn the_first_error_is_the_true_one_and_there_are_at_most_two() {
     let mut cases: Vec<PathBuf> = std::fs::read_dir(&root).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
     cases.sort();
     assert!(cases.len() >= 10, "{cases:?}");
-    let scratch = std::env::temp_dir().join(format!("oc-cascades-{}", std::process::id()));
+    let scratch = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-cascades-{}", std::process::id())));
     let mut failures = Vec::new();
     for case in &cases {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
@@ -54,6 +54,5 @@ fn the_first_error_is_the_true_one_and_there_are_at_most_two() {
             failures.push(format!("{name}: wanted {}, got:\n  {}", expect.join(", "), found.join("\n  ")));
         }
     }
-    let _ = std::fs::remove_dir_all(&scratch);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -12,10 +12,8 @@ fn repo() -> PathBuf {
 }
 
 /// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oc-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+fn scratch(name: &str) -> oc_testkit::Scratch {
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-cli-{}-{name}", std::process::id())));
     dir
 }
 
@@ -577,8 +575,7 @@ fn completions_for_every_shell_name_the_commands() {
         }
     }
     // The bash script is valid bash (where bash is installed).
-    let dir = std::env::temp_dir().join(format!("oc-completions-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-completions-{}", std::process::id())));
     let file = dir.join("oc.bash");
     std::fs::write(&file, oc(&repo(), &["completions", "bash"]).stdout).unwrap();
     match Command::new("bash").arg("-n").arg(&file).output() {

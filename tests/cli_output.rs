@@ -31,10 +31,8 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oc-cli-output-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+fn scratch(name: &str) -> oc_testkit::Scratch {
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-cli-output-{}-{name}", std::process::id())));
     dir
 }
 
@@ -43,7 +41,7 @@ fn text(bytes: &[u8]) -> String {
 }
 
 /// A repository with its project in `games/keep`, one mistake in `rules/a.oc`.
-fn nested_project(name: &str) -> PathBuf {
+fn nested_project(name: &str) -> oc_testkit::Scratch {
     let repo = scratch(name);
     let rules = repo.join("games/keep/rules");
     std::fs::create_dir_all(&rules).unwrap();

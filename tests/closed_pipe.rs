@@ -50,9 +50,8 @@ fn closed(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
 
 /// A project with a shipped scenario and its map, a Tiled map, a one-pixel-per-tile picture, a
 /// battle log and a badly laid out file: every input the printing commands read.
-fn project() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oc-closed-pipe-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+fn project() -> oc_testkit::Scratch {
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-closed-pipe-{}", std::process::id())));
     std::fs::create_dir_all(dir.join("maps")).unwrap();
     std::fs::write(dir.join("oc.toml"), "[project]\nname = \"pipes\"\nignore = [\"broken\"]\n").unwrap();
     std::fs::create_dir_all(dir.join("broken")).unwrap();

@@ -104,8 +104,7 @@ fn oc_blocks_are_highlighted_in_the_guide() {
     }
     let blocks = oc_blocks();
     assert!(blocks.len() > 20, "{} oc blocks", blocks.len());
-    let dir = std::env::temp_dir().join(format!("oc-docs-highlight-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-docs-highlight-{}", std::process::id())));
     std::fs::write(dir.join("blocks.json"), serde_json::to_string(&blocks).unwrap()).unwrap();
     std::fs::write(dir.join("check.js"), CHECK).unwrap();
     let grammar = std::fs::read_to_string(repo().join("grammar/oc.pest")).unwrap();

@@ -312,8 +312,7 @@ fn write(root: &Path, path: &str, text: &str) {
 
 #[test]
 fn every_code_block_of_the_guide_and_the_readme_runs() {
-    let scratch = std::env::temp_dir().join(format!("oc-docs-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&scratch);
+    let scratch = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-docs-{}", std::process::id())));
     let bin = scratch.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_oc"), bin.join("oc")).unwrap();

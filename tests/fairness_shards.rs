@@ -1,17 +1,15 @@
 //! `oc fairness --shard K/N` and `oc fairness merge`: the shards measure exactly the games of
 //! the whole run (the same seeds), and the merged table equals the unsharded one byte for byte.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn oc(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_oc")).args(args).current_dir(dir).env("NO_COLOR", "1").output().expect("oc runs")
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oc-fair-shards-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+fn scratch(name: &str) -> oc_testkit::Scratch {
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-fair-shards-{name}-{}", std::process::id())));
     dir
 }
 

@@ -2,17 +2,15 @@
 //! writing; `oc fmt` then formats it (only the files that change, atomically); a file with a
 //! syntax error is left byte for byte; links out of the project and ignored paths are not touched.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn oc(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_oc")).args(args).current_dir(dir).env("NO_COLOR", "1").output().expect("oc runs")
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oc-fmt-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+fn scratch(name: &str) -> oc_testkit::Scratch {
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-fmt-{}-{name}", std::process::id())));
     std::fs::write(dir.join("oc.toml"), "[project]\nignore = [\"drafts\"]\n").unwrap();
     dir
 }
@@ -82,7 +80,6 @@ fn check_shows_a_diff_then_fmt_fixes_and_leaves_broken_files_alone() {
     let out = oc(&dir, &["fmt", "drafts/ignored.oc"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(std::fs::read_to_string(dir.join("drafts/ignored.oc")).unwrap(), TIDY);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[cfg(unix)]
@@ -103,8 +100,6 @@ fn links_out_of_the_project_are_never_written_through() {
     assert_eq!(std::fs::read_to_string(dir.join("mine.oc")).unwrap(), TIDY);
     assert!(std::fs::symlink_metadata(dir.join("alias.oc")).unwrap().file_type().is_symlink());
     assert_eq!(stderr.matches("formatted alias.oc").count() + stderr.matches("formatted mine.oc").count(), 1, "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_dir_all(&outside);
 }
 
 #[test]
@@ -113,5 +108,4 @@ fn a_missing_path_is_a_usage_error() {
     let out = oc(&dir, &["fmt", "--check", "nowhere"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("nowhere: no such file or directory"));
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -814,8 +814,11 @@ fn lsp_case(bytes: &[u8]) {
     let mut reader = oc_lsp::transport::Reader::new(bytes);
     while reader.next_incoming().is_some() {}
     if bytes.len().is_multiple_of(4) {
-        let cache = std::env::temp_dir().join(format!("oc-fuzz-lsp-{}", std::process::id()));
-        let config = oc_lsp::Config { cache_dir: cache };
+        // A cache folder of its own for each case (tests of this file run side by side).
+        static CASE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = CASE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let cache = oc_testkit::Scratch::named("oc-fuzz-lsp", &n.to_string());
+        let config = oc_lsp::Config { cache_dir: cache.to_path_buf() };
         let output = Shared::default();
         let _ = oc_lsp::serve_io(std::io::Cursor::new(bytes.to_vec()), output.clone(), &config);
         let written = output.0.lock().map(|o| String::from_utf8_lossy(&o).into_owned()).unwrap_or_default();

@@ -5,13 +5,11 @@
 
 mod common;
 use common::{oc, repo, text};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oc-leftovers-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+fn scratch(name: &str) -> oc_testkit::Scratch {
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-leftovers-{}-{name}", std::process::id())));
     std::fs::write(dir.join("oc.toml"), "[project]\nname = \"leftovers\"\n").unwrap();
     std::fs::copy(repo().join("scenarios/maps/ide.map.toml"), dir.join("ide.map.toml")).unwrap();
     dir
@@ -43,15 +41,12 @@ fn a_killed_writes_temporary_file_is_removed_by_the_next_write() {
     assert!(other.exists(), "a file not named like oc's temporary files was removed");
     assert!(std::fs::symlink_metadata(&linked).is_ok(), "a link was removed");
     assert_eq!(std::fs::read_to_string(dir.join("target.txt")).unwrap(), "kept");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_write_through_a_folder_link_out_of_the_project_is_refused() {
     let dir = scratch("link");
-    let outside = std::env::temp_dir().join(format!("oc-leftovers-{}-outside", std::process::id()));
-    let _ = std::fs::remove_dir_all(&outside);
-    std::fs::create_dir_all(&outside).unwrap();
+    let outside = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-leftovers-{}-outside", std::process::id())));
     std::os::unix::fs::symlink(&outside, dir.join("out")).unwrap();
     let run = oc(&dir, &["render", "ide.map.toml", "-o", "out/ide.png"]);
     let err = text(&run.stderr);
@@ -64,14 +59,13 @@ fn a_write_through_a_folder_link_out_of_the_project_is_refused() {
     std::os::unix::fs::symlink(dir.join("pictures"), dir.join("pics")).unwrap();
     let run = oc(&dir, &["render", "ide.map.toml", "-o", "pics/ide.png"]);
     assert!(run.status.success(), "{}", text(&run.stderr));
-    let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_dir_all(&outside);
 }
 
 #[test]
 fn no_diagnostic_prints_where_a_link_out_of_the_project_leads() {
     let dir = scratch("secret");
-    let secret = std::env::temp_dir().join(format!("oc-leftovers-{}-secret.oc", std::process::id()));
+    let beside = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-leftovers-{}-beside", std::process::id())));
+    let secret = beside.join("secret.oc");
     std::fs::write(&secret, "class Secret {}\n").unwrap();
     std::os::unix::fs::symlink(&secret, dir.join("secret.oc")).unwrap();
     std::fs::write(dir.join("a.oc"), "import \"secret.oc\"\n").unwrap();
@@ -82,8 +76,6 @@ fn no_diagnostic_prints_where_a_link_out_of_the_project_leads() {
         assert!(all.contains("outside the project"), "{all}");
         assert!(!all.contains(secret.to_str().unwrap()), "oc {}: where the link leads is printed:\n{all}", args.join(" "));
     }
-    let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_file(&secret);
 }
 
 #[test]
@@ -95,7 +87,6 @@ fn a_refusal_says_which_command_drew_the_picture() {
     assert_eq!(run.status.code(), Some(2), "{err}");
     assert!(err.contains("mine.png exists and is not a picture `oc render` drew"), "{err}");
     assert!(!err.contains("written by oc"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Checking many files keeps no compiled model per file: its peak memory stays far below one
@@ -125,5 +116,4 @@ fn checking_many_files_holds_no_model_per_file() {
     let kb: u64 = err.lines().find_map(|l| l.strip_prefix("peak ")).and_then(|k| k.trim().parse().ok()).expect("a peak");
     // One model per file was ~220 KB each: 2,000 files held ~450 MB.
     assert!(kb < 200_000, "oc check of {files} files peaked at {kb} KB");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -16,9 +16,8 @@ fn oc_bin() -> PathBuf {
     std::env::var_os("OC_BIN").map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_oc")), PathBuf::from)
 }
 
-fn project(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oc-lsp-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+fn project(name: &str) -> oc_testkit::Scratch {
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-lsp-{}-{name}", std::process::id())));
     std::fs::create_dir_all(dir.join("maps")).unwrap();
     std::fs::write(dir.join("oc.toml"), "[project]\nname = \"lsp-test\"\n").unwrap();
     std::fs::write(dir.join("rules.oc"), RULES).unwrap();
@@ -64,7 +63,7 @@ fn at(uri: &str, line: u32, character: u32) -> Value {
     json!({"textDocument": {"uri": uri}, "position": pos(line, character)})
 }
 
-fn start(name: &str) -> (PathBuf, Client) {
+fn start(name: &str) -> (oc_testkit::Scratch, Client) {
     let dir = project(name);
     let mut client = Client::start(&oc_bin(), &dir.join(".cache"));
     let init = client.request("initialize", json!({"processId": null, "rootUri": uri(&dir), "capabilities": {}}));
@@ -308,9 +307,7 @@ fn maps_and_scenarios() {
 
 #[test]
 fn disk_changes_and_a_folder_without_oc_toml() {
-    let dir = std::env::temp_dir().join(format!("oc-lsp-{}-bare", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-lsp-{}-bare", std::process::id())));
     // Another file beside it: without oc.toml only open documents are checked.
     std::fs::write(dir.join("other.oc"), "class Broken {").unwrap();
     let mut client = Client::start(&oc_bin(), &dir.join(".cache"));

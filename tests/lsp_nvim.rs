@@ -123,9 +123,7 @@ fn neovim_as_the_client() {
         eprintln!("skipped: Neovim is not available ({why})");
         return;
     }
-    let dir = std::env::temp_dir().join(format!("oc-lsp-nvim-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-lsp-nvim-{}", std::process::id())));
     std::fs::write(dir.join("oc.toml"), "[project]\nname = \"nvim\"\n").unwrap();
     std::fs::write(dir.join("rules.oc"), RULES).unwrap();
     std::fs::write(dir.join("main.oc"), MAIN).unwrap();
@@ -336,8 +334,7 @@ fn neovim_completes_by_place_and_navigates_by_meaning() {
         eprintln!("skipped: Neovim is not available ({why})");
         return;
     }
-    let outer = std::env::temp_dir().join(format!("oc-lsp-nvim-nav-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&outer);
+    let outer = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-lsp-nvim-nav-{}", std::process::id())));
     let dir = outer.join("project");
     std::fs::create_dir_all(dir.join("maps")).unwrap();
     // A file beside the project, outside its root: never offered.

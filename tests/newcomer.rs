@@ -3,13 +3,11 @@
 
 mod common;
 use common::{oc, repo, text};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// A fresh folder under the system's temporary folder.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oc-newcomer-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+fn scratch(name: &str) -> oc_testkit::Scratch {
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-newcomer-{}-{name}", std::process::id())));
     dir
 }
 
@@ -66,11 +64,10 @@ fn the_scenario_tutorial_checks_as_written_and_a_missing_oc_toml_is_named() {
     assert_eq!(guide_file("docs/tutorial-class.md", "oc.toml"), guide_file("docs/tutorial-scenario.md", "oc.toml"));
     let run = oc(&dir, &["check", "campaign/crossing.oc"]);
     assert!(run.status.success(), "{}", text(&run.stderr));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A project with the map tutorial's map.
-fn map_project(name: &str) -> PathBuf {
+fn map_project(name: &str) -> oc_testkit::Scratch {
     let dir = scratch(name);
     write(&dir, "oc.toml", &guide_file("docs/tutorial-map.md", "oc.toml"));
     write(&dir, "maps/crossing.map.toml", &guide_file("docs/tutorial-map.md", "maps/crossing.map.toml"));
@@ -109,7 +106,6 @@ fn the_map_tutorial_keeps_its_picture_and_no_command_replaces_anothers() {
     // And the other way: `oc render` does not replace the background without --force.
     let run = oc(&dir, &["render", "maps/crossing.map.toml", "-o", "crossing-background.png"]);
     assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Item 12: no writer writes over a source, not even with `--force`; a map `oc import tiled`
@@ -145,7 +141,6 @@ fn no_writer_writes_over_a_source_and_import_tiled_knows_its_own_maps() {
     assert!(text(&run.stderr).contains("pass --force to replace it"), "{}", text(&run.stderr));
     ok(&dir, &["import", "tiled", "crossing.tmx", "-o", "maps/imported.map.toml", "--force"]);
     ok(&dir, &["check", "maps/imported.map.toml"]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Item 4: wins by `either A or B` are broken down by the alternative that won, in `oc
@@ -220,7 +215,6 @@ fn an_objective_behind_a_door_names_the_door() {
         ),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Item 10: the guide counts the shipped scenarios right ("nine" when there were 14).

@@ -4,10 +4,8 @@ mod common;
 use common::{oc, repo, text};
 use std::path::{Path, PathBuf};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oc-small-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+fn scratch(name: &str) -> oc_testkit::Scratch {
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-small-{}-{name}", std::process::id())));
     std::fs::write(dir.join("oc.toml"), "[project]\nname = \"small\"\n").unwrap();
     dir
 }
@@ -72,7 +70,6 @@ fn render_finds_a_homebrew_class_in_the_project_rules() {
     write(&dir, "oc.toml", "[project]\nname = \"small\"\nruleset = \"rules/duelist.oc\"\n");
     let run = oc(&dir, &[&args[..], &["--force"]].concat());
     assert!(run.status.success(), "{}", text(&run.stderr));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `import "std:ratngs"`: a did-you-mean among the built-in rulesets, not a help on paths.
@@ -85,7 +82,6 @@ fn a_misspelt_builtin_ruleset_import_gets_a_did_you_mean() {
     assert_eq!(run.status.code(), Some(1), "{err}");
     assert!(err.contains("did you mean `std:ratings`?"), "{err}");
     assert!(!err.contains("relative to the importing file"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The guide shows `oc export uvtt` and `oc import tiled`, and that renders name the regions.
@@ -117,7 +113,6 @@ fn watch_takes_a_file() {
     assert_eq!(report["errors"], 0, "only a.oc is watched, not the broken b.oc: {first}");
     let run = oc(&dir, &["watch", "oc.toml"]);
     assert_eq!(run.status.code(), Some(2));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// An army's unknown class that another project file defines: the help names the file and the
@@ -140,7 +135,6 @@ fn an_unknown_class_names_the_file_that_defines_it() {
         out.contains("the class `Duelist` is defined in rules/duelist.oc, which this file does not import: add `import \\\"../rules/duelist.oc\\\"`"),
         "{out}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `win rout "Nobody"` (no enemy unit by that name) and `at_most 4/3 ranged` are errors.
@@ -163,7 +157,6 @@ fn a_rout_of_nobody_and_a_fraction_above_one_are_errors() {
     let err = text(&run.stderr);
     assert_eq!(run.status.code(), Some(1), "{err}");
     assert!(err.contains("at_most 4/3 of the army: it limits nothing"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `oc explain-scenario` lists the map's chests, doors and walls that break.
@@ -210,7 +203,6 @@ fn a_replay_page_shows_the_scenario_title() {
     assert!(run.status.success(), "{}", text(&run.stderr));
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("<title>Through the Dunes:"), "{}", &html[..html.len().min(600)]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `oc build` over files of several rulesets: one error that says which files use which and how
@@ -226,5 +218,4 @@ fn build_over_several_rulesets_says_how() {
     assert!(err.contains("stamina: scenarios/stamina-caer-pelyn.oc"), "{err}");
     assert!(err.lines().count() < 12, "a cascade:\n{err}");
     assert!(!out.exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }

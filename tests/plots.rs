@@ -17,10 +17,8 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oc-plots-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+fn scratch(name: &str) -> oc_testkit::Scratch {
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-plots-{name}-{}", std::process::id())));
     dir
 }
 

@@ -68,10 +68,8 @@ fn repo() -> PathBuf {
 }
 
 /// A fresh folder; with `project`, it holds an `oc.toml` and is a project root.
-fn scratch(name: &str, project: bool) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oc-rel-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+fn scratch(name: &str, project: bool) -> oc_testkit::Scratch {
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-rel-{}-{name}", std::process::id())));
     if project {
         std::fs::write(dir.join("oc.toml"), "[project]\nname = \"scratch\"\n").unwrap();
     }
@@ -83,7 +81,7 @@ fn s(p: &Path) -> &str {
 }
 
 /// A scratch project holding a copy of the shipped scenarios and their maps.
-fn scenario_project(name: &str) -> PathBuf {
+fn scenario_project(name: &str) -> oc_testkit::Scratch {
     let dir = scratch(name, true);
     std::fs::create_dir_all(dir.join("maps")).unwrap();
     for entry in std::fs::read_dir(repo().join("scenarios/maps")).unwrap() {

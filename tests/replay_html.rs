@@ -29,10 +29,8 @@ fn oc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_oc")).args(args).current_dir(repo()).env("NO_COLOR", "1").output().expect("oc runs")
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oc-replay-html-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+fn scratch(name: &str) -> oc_testkit::Scratch {
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-replay-html-{}-{name}", std::process::id())));
     dir
 }
 
@@ -173,8 +171,9 @@ fn page_data(page: &str) -> Value {
     serde_json::from_str(body).unwrap()
 }
 
-/// Plays a battle with `--html`, replays its log with `--html`, and checks the page in Chromium.
-fn check_battle(chromium: &Path, scenario: &str, seed: u64) -> PathBuf {
+/// Plays a battle with `--html`, replays its log with `--html`, and checks the page in Chromium;
+/// returns its folder and the page.
+fn check_battle(chromium: &Path, scenario: &str, seed: u64) -> (oc_testkit::Scratch, PathBuf) {
     let stem = Path::new(scenario).file_stem().unwrap().to_string_lossy().into_owned();
     let dir = scratch(&stem);
     let (log, page, again) = (dir.join("battle.jsonl"), dir.join("battle.html"), dir.join("replay.html"));
@@ -252,7 +251,7 @@ fn check_battle(chromium: &Path, scenario: &str, seed: u64) -> PathBuf {
     assert_eq!(page_units(&mid.dom), standing(records, upto), "{scenario}: the units at frame {k}");
     assert!(mid.dom.contains("class=\"forecast\""), "{scenario}: frame {k} shows the forecast");
     assert!(mid.dom.contains("Result: "), "{scenario}: frame {k} shows the attack's result");
-    page
+    (dir, page)
 }
 
 #[test]
@@ -265,7 +264,7 @@ fn replay_pages_show_in_chromium_what_the_logs_say() {
         }
     };
     // The default ruleset, seed 002's stamina and reactions, seed 004's initiative and steps.
-    let default = check_battle(&chromium, "scenarios/border-mulan.oc", 3);
+    let (_border, default) = check_battle(&chromium, "scenarios/border-mulan.oc", 3);
     check_battle(&chromium, "scenarios/stamina-caer-pelyn.oc", 1);
     check_battle(&chromium, "scenarios/skirmish-taizel.oc", 1);
     check_fog(&chromium);

@@ -24,8 +24,7 @@ fn root() -> PathBuf {
 
 #[test]
 fn each_system_plays_replays_and_simulates() {
-    let dir = std::env::temp_dir().join(format!("oc-seed-systems-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-seed-systems-{}", std::process::id())));
     // (scenario, a log line only that system writes)
     let systems = [
         ("scenarios/stamina-caer-pelyn.oc", "\"resource\":\"stamina\""),
@@ -65,7 +64,6 @@ fn each_system_plays_replays_and_simulates() {
         .filter_map(|v| v["turn"]["unit"].as_u64())
         .collect();
     assert!(units.windows(2).any(|w| w[0] == w[1]), "no unit took two steps: {units:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Seed 004 in whole battles of The Town Square, as issue 39 asks of them: a charge is answered

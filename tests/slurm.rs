@@ -197,9 +197,7 @@ fn a_slurm_job_array_of_shards_merges_into_the_unsharded_reports() {
         eprintln!("skipped: a real Slurm is not available ({why})");
         return;
     }
-    let dir = std::env::temp_dir().join(format!("oc-slurm-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-slurm-{}", std::process::id())));
     let (daemons, conf) = match start(&dir) {
         Ok(started) => started,
         Err(why) => {
@@ -230,5 +228,4 @@ fn a_slurm_job_array_of_shards_merges_into_the_unsharded_reports() {
         assert!(merged.status.success(), "{}", text(&merged.stderr));
         assert_eq!(text(&merged.stdout), text(&whole.stdout), "{command}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -56,8 +56,7 @@ fn the_extension_packages_without_a_warning_as_one_bundle() {
             return skip(&why);
         }
     }
-    let dir = std::env::temp_dir().join(format!("oc-vscode-package-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-vscode-package-{}", std::process::id())));
     copy(&source, &dir);
     match run(&dir, "npm", &["install", "--no-audit", "--no-fund", "--fetch-retries=1", "--fetch-timeout=60000"]) {
         Ok(o) if o.status.success() => {}
@@ -92,5 +91,4 @@ M._load = function (request, ...rest) { return request === 'vscode' ? vscode : l
 const e = require('./dist/extension.js'); console.log(typeof e.activate, typeof e.deactivate);"#;
     let loaded = run(&dir, "node", &["-e", load]).unwrap();
     assert_eq!(String::from_utf8_lossy(&loaded.stdout).trim(), "function function", "{}", text(&loaded));
-    let _ = std::fs::remove_dir_all(&dir);
 }

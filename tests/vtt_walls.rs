@@ -157,8 +157,7 @@ fn the_universal_battlemap_importer_itself_makes_no_zero_length_wall() {
         return;
     }
     let rules = std_rules();
-    let dir = std::env::temp_dir().join(format!("oc-ddimport-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-ddimport-{}", std::process::id())));
     let harness = dir.join("harness.js");
     std::fs::write(&harness, DDIMPORT_HARNESS).unwrap();
     for path in atlas() {
@@ -174,7 +173,6 @@ fn the_universal_battlemap_importer_itself_makes_no_zero_length_wall() {
         assert_eq!(zero, 0, "{}", map.name);
         assert_eq!(walls.len(), importer_walls(&polylines(&map, &rules)).len(), "{}", map.name);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! write, break, fix, an editor's atomic save, bad UTF-8, delete, recreate, a directory renamed.
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
@@ -85,9 +85,8 @@ impl Drop for Watch {
     }
 }
 
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oc-watch-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+fn scratch() -> oc_testkit::Scratch {
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-watch-{}", std::process::id())));
     std::fs::create_dir_all(dir.join("maps")).unwrap();
     dir
 }
@@ -178,5 +177,4 @@ fn the_watcher_reports_every_step_and_never_dies() {
     assert_eq!(line, "[watch] stopped");
     let status = watch.child.wait().unwrap();
     assert!(status.success(), "{status:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -679,9 +679,8 @@ fn agree(
 fn watch_report_equals_check_after_random_editor_operations() {
     let started = Instant::now();
     let seed: u64 = std::env::var("OC_STORM_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5EED_0016_0013);
-    let dir = std::env::temp_dir().join(format!("oc-watch-storm-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let mut storm = Storm { dir: dir.clone(), rng: Rng(seed), subjects: subjects(), fresh: 0 };
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-watch-storm-{}", std::process::id())));
+    let mut storm = Storm { dir: dir.to_path_buf(), rng: Rng(seed), subjects: subjects(), fresh: 0 };
     storm.plant();
 
     let mut watcher = Watcher::start(&dir);
@@ -770,5 +769,4 @@ fn watch_report_equals_check_after_random_editor_operations() {
          (operations {burst_time:.1?}, oc check {check_time:.1?}); folder recreated on its old inode {same_inode} of 3 times",
         started.elapsed()
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

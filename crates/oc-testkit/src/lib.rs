@@ -1,8 +1,11 @@
 //! What oc's tests share: expectations kept in files beside the tests, compared with what the
 //! code does now and rewritten, after a review, with `OC_BLESS=1` — one helper for every crate's
-//! fixtures, snapshots and stored games.
+//! fixtures, snapshots and stored games; and each test's scratch folder ([`Scratch`]).
 
 use std::path::Path;
+
+mod scratch;
+pub use scratch::Scratch;
 
 /// Whether this run rewrites the expectations (`OC_BLESS=1`).
 pub fn blessing() -> bool {
@@ -81,8 +84,7 @@ mod tests {
 
     #[test]
     fn a_difference_is_reported_and_a_match_is_not() {
-        let dir = std::env::temp_dir().join(format!("oc-testkit-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = Scratch::named("oc-testkit", "expectations");
         let path = dir.join("x.expected");
         std::fs::write(&path, "one\n").unwrap();
         let mut e = Expectations::new();
@@ -93,6 +95,5 @@ mod tests {
             assert_eq!(e.failures.len(), 1);
             assert!(e.failures[0].contains("--- expected\none\n--- actual\ntwo\n"));
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
