@@ -236,14 +236,14 @@ pub(in crate::ai) struct Walks {
 
 impl Walks {
     /// Forgets the walks where `b`'s terrain is not the one they were walked on.
-    fn check(&mut self, b: &Battle) {
+    pub(in crate::ai) fn check(&mut self, b: &Battle) {
         if self.terrain.renew(b) {
             self.kept.clear();
         }
     }
 
     /// [`walk`] for `kind` from `from`: the one kept, else walked and kept.
-    fn from(&mut self, b: &Battle, kind: &str, from: &[Tile]) -> Arc<[i64]> {
+    pub(in crate::ai) fn from(&mut self, b: &Battle, kind: &str, from: &[Tile]) -> Arc<[i64]> {
         if let Some((_, _, costs)) = self.kept.iter().find(|(k, f, _)| k == kind && f == from) {
             return costs.clone();
         }

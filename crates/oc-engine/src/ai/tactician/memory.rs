@@ -154,15 +154,19 @@ impl Tactician {
         }
         // Where each enemy lost may stand: the open tiles out of sight it could have walked to
         // since it was last seen (its movement as last seen, a round's worth for each round
-        // since, that one included; no tile costs less than a step), those not in sight after
-        // the round it was last seen where there are such: an enemy that slipped out of sight
-        // is looked for near where it vanished, not in the corner of the field seen longest ago.
+        // since, that one included, over the terrain as it walks: the tiles the planner's copies
+        // set it on, `sighting/seen.rs`), those not in sight after the round it was last seen
+        // where there are such: an enemy that slipped out of sight is looked for near where it
+        // vanished, not in the corner of the field seen longest ago.
         let mut near = Vec::new();
+        self.fog_walks.check(b);
         for (k, (u, slot)) in b.units.iter().zip(seen.iter()).enumerate() {
             let Some(s) = slot.as_ref().filter(|s| s.lost && u.side != side && host(u).is_none()) else { continue };
-            let Ok((points, ..)) = b.mobility_as_seen(k, Some(s)) else { continue };
-            let reach = points.max(1).saturating_mul(i64::from(b.round.saturating_sub(s.round).saturating_add(1)));
-            let may = |t: Tile| !sight.sees(t) && b.open(t) && crate::battle::distance(t, s.tile) <= reach;
+            let Ok((points, kind, _)) = b.mobility_as_seen(k, Some(s)) else { continue };
+            let reach = points.max(0).saturating_mul(i64::from(b.round.saturating_sub(s.round).saturating_add(1)));
+            let cost = self.fog_walks.from(b, &kind, &[s.tile]);
+            let walked = |t: Tile| tile_index(t, (width, height)).and_then(|i| cost.get(i)).is_some_and(|c| *c <= reach);
+            let may = |t: Tile| !sight.sees(t) && b.open(t) && walked(t);
             let tiles = || (0..width * height).map(|i| (i % width.max(1), i / width.max(1))).filter(|t| may(*t));
             let unswept_since = |t: &Tile| {
                 tile_index(*t, (width, height)).and_then(|i| swept.get(i)).is_some_and(|r| *r <= s.round.saturating_add(1))
@@ -381,5 +385,35 @@ mod tests {
         assert!(recalled.lost.contains(&(12, 3)), "where it went: {:?}", recalled.lost);
         assert!(recalled.lost.iter().all(|t| crate::battle::distance(*t, (8, 3)) <= 5 && !b.sight(side).sees(*t)));
         assert!(!recalled.lost.contains(&(19, 6)), "the far corner");
+    }
+
+    /// A foe lost beside a wall is looked for where it can walk, not across the wall: the
+    /// tiles a step or two over it (within its move as the crow flies) are a dozen steps round
+    /// its end. (Bounded by distance alone, they were looked for.)
+    #[test]
+    fn a_foe_lost_is_looked_for_where_it_can_walk_not_across_a_wall() {
+        let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
+        // A wall down column 10, open at the bottom row only.
+        let rows = [
+            "..........#.........",
+            "..........#.........",
+            "..........#.........",
+            "..........#.........",
+            "..........#.........",
+            "..........#.........",
+            "....................",
+        ];
+        let (engine, map) = crate::testing::duel(&rows, "", "    fog vision 2\n", units);
+        let side = m::SideId::Attacker;
+        let mut b = Battle::duel(&engine, &map, 1);
+        b.state.units[0].pos = (11, 3);
+        b.state.units[1].pos = (11, 1);
+        let mut t = Tactician::default();
+        let _ = t.remember(&b, side, &b.sight(side));
+        b.state.units[1].pos = (14, 1);
+        let recalled = t.remember(&b, side, &b.sight(side));
+        assert_eq!(t.memory(side)[1].as_ref().map(|s| s.lost), Some(true), "lost");
+        assert!(recalled.lost.contains(&(14, 1)), "where it went: {:?}", recalled.lost);
+        assert!(recalled.lost.iter().all(|t| t.0 > 10), "across the wall: {:?}", recalled.lost);
     }
 }
