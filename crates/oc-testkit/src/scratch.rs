@@ -26,10 +26,6 @@ impl Scratch {
     pub fn named(prefix: &str, name: &str) -> Scratch {
         Scratch::fresh(std::env::temp_dir().join(format!("{prefix}-{}-{name}", std::process::id())))
     }
-
-    pub fn path(&self) -> &Path {
-        &self.0
-    }
 }
 
 impl std::ops::Deref for Scratch {
