@@ -252,8 +252,7 @@ mod tests {
     /// was remembered as it was at the decision before the blow).
     #[test]
     fn an_enemy_hurt_in_our_fight_is_remembered_hurt() {
-        let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
-        let (engine, map) = crate::testing::fog_duel(units);
+        let (engine, map) = crate::testing::fog_duel(BRAVE_AND_FOE);
         let side = m::SideId::Attacker;
         let mut checked = 0;
         for seed in 1..40 {
@@ -342,8 +341,7 @@ mod tests {
     /// up next to where the foe was seen, to (9, 3).)
     #[test]
     fn a_foe_out_of_sight_strikes_from_where_it_was_last_seen() {
-        let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
-        let (engine, map) = crate::testing::fog_duel(units);
+        let (engine, map) = crate::testing::fog_duel(BRAVE_AND_FOE);
         let side = m::SideId::Attacker;
         let mut b = Battle::duel(&engine, &map, 1);
         b.state.to_act = side;
@@ -364,22 +362,38 @@ mod tests {
         assert_eq!(t.memory(side)[1].as_ref().map(|s| (s.tile, s.lost)), Some((seen_at, false)), "remembered, not lost");
     }
 
+    /// The fog tests' armies: a fighter a side.
+    const BRAVE_AND_FOE: [&str; 2] = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
+
+    /// A duel on `map` with ours at `ours` and the foe seen at `foe[0]`, noted by the attacker's
+    /// tactician; then the foe gone to `foe[1]` (its tile in sight without it: lost), noted
+    /// again. The battle as it then stands, the tactician, and what that second look recalled.
+    fn lost_foe<'e>(
+        engine: &'e crate::Engine,
+        map: &'e oc_model::BattleMap,
+        ours: crate::battle::Tile,
+        foe: [crate::battle::Tile; 2],
+    ) -> (Battle<'e>, Tactician, super::Recalled) {
+        let side = m::SideId::Attacker;
+        let mut b = Battle::duel(engine, map, 1);
+        b.state.units[0].pos = ours;
+        b.state.units[1].pos = foe[0];
+        let mut t = Tactician::default();
+        let _ = t.remember(&b, side, &b.sight(side));
+        b.state.units[1].pos = foe[1];
+        let recalled = t.remember(&b, side, &b.sight(side));
+        (b, t, recalled)
+    }
+
     /// Under fog, a foe seen and then lost (the tile it was seen on in sight without it) is
     /// looked for where it may have walked since: the tiles out of sight within its move of
     /// where it vanished, not the far corner of the field seen longest ago (where the sweep
     /// went, and a hunter walked away from the last enemy standing).
     #[test]
     fn a_foe_lost_is_looked_for_near_where_it_vanished() {
-        let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
-        let (engine, map) = crate::testing::fog_duel(units);
+        let (engine, map) = crate::testing::fog_duel(BRAVE_AND_FOE);
         let side = m::SideId::Attacker;
-        let mut b = Battle::duel(&engine, &map, 1);
-        b.state.units[0].pos = (6, 3);
-        b.state.units[1].pos = (8, 3);
-        let mut t = Tactician::default();
-        let _ = t.remember(&b, side, &b.sight(side));
-        b.state.units[1].pos = (12, 3);
-        let recalled = t.remember(&b, side, &b.sight(side));
+        let (b, t, recalled) = lost_foe(&engine, &map, (6, 3), [(8, 3), (12, 3)]);
         assert_eq!(t.memory(side)[1].as_ref().map(|s| s.lost), Some(true), "lost");
         assert!(recalled.seen.is_empty(), "not where it was seen");
         assert!(recalled.lost.contains(&(12, 3)), "where it went: {:?}", recalled.lost);
@@ -392,7 +406,6 @@ mod tests {
     /// its end. (Bounded by distance alone, they were looked for.)
     #[test]
     fn a_foe_lost_is_looked_for_where_it_can_walk_not_across_a_wall() {
-        let units = ["unit Brave: Fighter { items IronAxe }", "unit Foe: Fighter { items IronAxe }"];
         // A wall down column 10, open at the bottom row only.
         let rows = [
             "..........#.........",
@@ -403,15 +416,9 @@ mod tests {
             "..........#.........",
             "....................",
         ];
-        let (engine, map) = crate::testing::duel(&rows, "", "    fog vision 2\n", units);
+        let (engine, map) = crate::testing::duel(&rows, "", "    fog vision 2\n", BRAVE_AND_FOE);
         let side = m::SideId::Attacker;
-        let mut b = Battle::duel(&engine, &map, 1);
-        b.state.units[0].pos = (11, 3);
-        b.state.units[1].pos = (11, 1);
-        let mut t = Tactician::default();
-        let _ = t.remember(&b, side, &b.sight(side));
-        b.state.units[1].pos = (14, 1);
-        let recalled = t.remember(&b, side, &b.sight(side));
+        let (_, t, recalled) = lost_foe(&engine, &map, (11, 3), [(11, 1), (14, 1)]);
         assert_eq!(t.memory(side)[1].as_ref().map(|s| s.lost), Some(true), "lost");
         assert!(recalled.lost.contains(&(14, 1)), "where it went: {:?}", recalled.lost);
         assert!(recalled.lost.iter().all(|t| t.0 > 10), "across the wall: {:?}", recalled.lost);
