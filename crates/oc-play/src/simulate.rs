@@ -187,6 +187,39 @@ impl Tally {
         self
     }
 
+    /// Why these cannot be the counts of `games` games, where they cannot (a part changed after
+    /// it was written): more wins than games, endings or histograms that do not sum to the games,
+    /// more rounds or units lost than a game can count.
+    fn wrong_counts(&self) -> Option<String> {
+        let g = self.games;
+        let sum = |m: &mut dyn Iterator<Item = u64>| {
+            let mut total = Some(0u64);
+            for n in m {
+                total = total.and_then(|t| t.checked_add(n));
+            }
+            total
+        };
+        let most = g.saturating_mul(u64::from(u32::MAX));
+        if self.wins[0].checked_add(self.wins[1]).is_none_or(|w| w > g) {
+            return Some(format!("it counts {} and {} wins in {g} games", self.wins[0], self.wins[1]));
+        }
+        if self.rounds > most || self.lost.iter().any(|l| *l > most) {
+            return Some(format!("it counts more rounds or units lost than {g} games can"));
+        }
+        if sum(&mut self.endings.values().copied()) != Some(g) {
+            return Some(format!("its endings do not count its {g} games"));
+        }
+        // Histograms: every game, or none (a part of an older oc).
+        let seen = [&self.rounds_seen, &self.lost_seen[0], &self.lost_seen[1]];
+        if seen.iter().any(|m| !matches!(sum(&mut m.values().copied()), Some(0)) && sum(&mut m.values().copied()) != Some(g)) {
+            return Some(format!("its rounds or units lost by game do not count its {g} games"));
+        }
+        let over = self.branches.iter().find(|(ending, branches)| {
+            sum(&mut branches.values().copied()).is_none_or(|n| n > self.endings.get(*ending).copied().unwrap_or(0))
+        });
+        over.map(|(ending, _)| format!("it counts more wins by one alternative of `{ending}` than games ending so"))
+    }
+
     /// Whether the per-game counts a plot draws cover every game (parts written by an older oc
     /// lack them).
     pub fn has_histograms(&self) -> bool {
@@ -197,6 +230,9 @@ impl Tally {
 /// Plays the run's games of `setup` with `ais`, in parallel, counted; `tick` is called after
 /// each game (a progress bar). A game the engine refuses stops it.
 pub fn run(setup: &Setup, ais: &Ais, run: &Run, tick: &(dyn Fn() + Sync)) -> Result<Tally, Refusal> {
+    if let Some(shard) = run.shard {
+        shard.fits(run.games)?;
+    }
     ais.controllers().map_err(Refusal::new)?;
     crate::hold_freed_pages();
     let armies = [&setup.armies[0], &setup.armies[1]];
@@ -257,23 +293,30 @@ const WORDS: parts::Words = parts::Words {
     written_by: "parts are written by `oc simulate FILE --shard K/N --out part.json`",
     again: "play the shard again with this oc: parts of one run are written by one version",
     must_match: "scenario, armies, AIs, seed, games and shard count",
-    one_run: None,
-    twice: None,
+    one_run: "merge the parts of one `oc simulate FILE --shard K/N` run, every shard once",
+    twice: "pass each shard's part once",
     command: "oc simulate FILE",
 };
 
 impl parts::Part for Part {
-    fn kind(&self) -> &str {
-        &self.kind
-    }
-    fn version(&self) -> u32 {
-        self.version
-    }
     fn shard(&self) -> Shard {
         self.shard
     }
+    fn games(&self) -> u64 {
+        self.header.games
+    }
     fn same_run(&self, other: &Part) -> bool {
         self.header == other.header && self.shard.count == other.shard.count
+    }
+    fn wrong_counts(&self) -> Option<String> {
+        let (owned, Shard { index, count }) = (self.shard.owned(self.header.games), self.shard);
+        if self.tally.games != owned {
+            return Some(format!(
+                "it counts {} games, and shard {index}/{count} of a run of {} plays {owned}",
+                self.tally.games, self.header.games
+            ));
+        }
+        self.tally.wrong_counts()
     }
 }
 
@@ -296,6 +339,7 @@ pub fn merge(read: Vec<(PathBuf, Part)>) -> Result<(Header, Tally, u64), Refusal
 }
 
 #[cfg(test)]
+#[allow(clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -306,6 +350,51 @@ mod tests {
         let shards: Vec<Shard> = (1..=3).map(|k| Shard { index: k, count: 3 }).collect();
         for g in 0..30 {
             assert_eq!(shards.iter().filter(|s| s.owns(g)).count(), 1, "game {g}");
+        }
+    }
+
+    /// A part is read as written; one whose counts its shard could not have made (edited after
+    /// it was written) is refused with what is wrong, not merged into impossible numbers.
+    #[test]
+    fn parts_with_impossible_counts_are_refused() {
+        let header = Header {
+            scenario: "Keep".into(),
+            scenario_title: None,
+            map: "keep".into(),
+            attacker: "A".into(),
+            defender: "D".into(),
+            attacker_ai: "planner".into(),
+            defender_ai: "planner".into(),
+            seed: 1,
+            games: 4,
+            round_limit: Some(12),
+        };
+        let tally = Tally {
+            games: 2,
+            wins: [1, 1],
+            rounds: 10,
+            lost: [1, 2],
+            endings: BTreeMap::from([("attacker wins: rout".to_string(), 1), ("defender wins: rout".to_string(), 1)]),
+            rounds_seen: BTreeMap::from([(5, 2)]),
+            lost_seen: [BTreeMap::from([(0, 1), (1, 1)]), BTreeMap::from([(1, 2)])],
+            ..Tally::default()
+        };
+        let text = Part::new(header, Shard { index: 1, count: 2 }, tally).text().expect("writes");
+        let read = |t: &str| read_part(Path::new("p.json"), t.as_bytes()).map(|_| ()).map_err(|e| e.message);
+        assert_eq!(read(&text), Ok(()));
+        let edits = [
+            ("\"wins\":[1,1]", "\"wins\":[5,2]", "wins in 2 games"),
+            ("\"games\":2,", "\"games\":3,", "it counts 3 games"),
+            ("\"index\":1,\"count\":2", "\"index\":0,\"count\":0", "numbered 1 to N"),
+            ("\"index\":1,\"count\":2", "\"index\":1,\"count\":9", "more shards than the run's 4 games"),
+            ("\"games\":4,", "\"games\":18446744073709551615,", "games a pair"),
+            ("\"rounds\":10", "\"rounds\":18446744073709551615", "more rounds"),
+            ("\"5\":2", "\"5\":1", "by game do not count"),
+        ];
+        for (from, to, said) in edits {
+            assert!(text.contains(from), "{from} in {text}");
+            let refused = read(&text.replacen(from, to, 1)).expect_err(to);
+            assert!(refused.contains(said) && refused.contains("not a part as oc writes it"), "{to}: {refused}");
         }
     }
 }

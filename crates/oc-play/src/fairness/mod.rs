@@ -187,6 +187,9 @@ pub fn measure(
     say: &dyn Fn(&str),
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<Row>, Failure> {
+    if let Some(shard) = r.shard {
+        shard.fits(r.games_for.iter().map(|(_, g)| *g).fold(r.games, u64::max))?;
+    }
     let projects = oc_project::discover(r.paths).map_err(Failure::refused)?;
     // Every file compiled first, then every pair's games played in one pool.
     let (mut all, mut used) = (Vec::new(), Vec::new());
@@ -197,7 +200,11 @@ pub fn measure(
         }
     }
     if let Some((name, _)) = r.games_for.iter().find(|(n, _)| !used.contains(n)) {
-        return Err(Failure::refused(format!("--games-for names `{name}`, which is not a scenario measured here")));
+        let mut measured: Vec<&str> = all.iter().map(|p: &Pending| p.setup.scenario.name.as_str()).collect();
+        measured.dedup();
+        return Err(Refusal::new(format!("--games-for names `{name}`, which is not a scenario measured here"))
+            .with_help(format!("name a scenario of the paths given: {}", measured.join(", ")))
+            .into());
     }
     if all.is_empty() {
         return Err(Failure::refused("no scenario with an army on each side under the paths given"));

@@ -64,20 +64,36 @@ const WORDS: parts::Words = parts::Words {
     written_by: "parts are written by `oc fairness PATHS --shard K/N --out part.json`",
     again: "run the shard again with this oc: parts of one run are written by one version",
     must_match: "paths, games, seed, shard count and the scenarios measured",
-    one_run: Some("merge the parts of one `oc fairness ... --shard K/N` run, every shard once"),
-    twice: Some("pass each shard's part once"),
+    one_run: "merge the parts of one `oc fairness ... --shard K/N` run, every shard once",
+    twice: "pass each shard's part once",
     command: "oc fairness PATHS",
 };
 
 impl parts::Part for Part {
-    fn kind(&self) -> &str {
-        &self.kind
-    }
-    fn version(&self) -> u32 {
-        self.version
-    }
     fn shard(&self) -> Shard {
         self.shard
+    }
+    fn games(&self) -> u64 {
+        self.games_for.iter().map(|(_, g)| *g).fold(self.games, u64::max)
+    }
+    fn wrong_counts(&self) -> Option<String> {
+        let Shard { index, count } = self.shard;
+        if let Some((name, g)) = self.games_for.iter().find(|(_, g)| *g == 0 || *g > oc_project::limits::MAX_GAMES) {
+            return Some(format!("it says `{name}` plays {g} games (1 to {})", oc_project::limits::MAX_GAMES));
+        }
+        self.rows.iter().find_map(|row| {
+            let g = self.games_for.iter().find(|(n, _)| *n == row.scenario).map_or(self.games, |(_, g)| *g);
+            let (sc, owned, who) =
+                (&row.score, self.shard.owned(g), format!("{} ({} vs {})", row.scenario, row.attacker, row.defender));
+            if sc.games != owned {
+                return Some(format!("its row {who} counts {} games, and shard {index}/{count} of {g} plays {owned}", sc.games));
+            }
+            if sc.wins[0].checked_add(sc.wins[1]).is_none_or(|w| w > sc.games) {
+                return Some(format!("its row {who} counts {} and {} wins in {} games", sc.wins[0], sc.wins[1], sc.games));
+            }
+            (row.rounds > sc.games.saturating_mul(u64::from(u32::MAX)))
+                .then(|| format!("its row {who} counts more rounds than {} games can last", sc.games))
+        })
     }
     /// Whether `other` is a shard of the same run: the same command, seed, games and shard
     /// count, and the same rows (files, scenarios, armies) in the same order.

@@ -94,23 +94,25 @@ const WORDS: parts::Words = parts::Words {
     written_by: "parts are written by `oc tune FILE --shard K/N --parts DIR`",
     again: "run the shards again with this oc, into an empty folder: parts of one tuning are written by one version",
     must_match: "the file's text, scenario, armies, knobs, games, seed, AI and oc's version",
-    one_run: Some("give each tuning its own folder of parts"),
-    twice: Some("a folder holds one part per shard and round"),
+    one_run: "give each tuning its own folder of parts",
+    twice: "a folder holds one part per shard and round",
     command: "oc tune FILE",
 };
 
 impl parts::Part for Part {
-    fn kind(&self) -> &str {
-        &self.kind
-    }
-    fn version(&self) -> u32 {
-        self.version
-    }
     fn shard(&self) -> Shard {
         self.shard
     }
+    fn games(&self) -> u64 {
+        self.run.games
+    }
     fn same_run(&self, other: &Self) -> bool {
         self.run == other.run && self.shard.count == other.shard.count
+    }
+    fn wrong_counts(&self) -> Option<String> {
+        let Shard { index, count } = self.shard;
+        let stray = self.games.iter().map(|p| p.game).chain(self.clock.iter().map(|c| c.game)).find(|g| !self.shard.owns(*g));
+        stray.map(|g| format!("it holds game {g}, which shard {index}/{count} does not play"))
     }
 }
 
@@ -136,13 +138,18 @@ pub struct Parts {
     pub count: Option<u64>,
     pub complete: Vec<Part>,
     pub rounds: u32,
-    /// The first incomplete round and the shards it lacks.
-    pub partial: Option<(u32, Vec<u64>)>,
+    /// The first incomplete round and the shards it lacks (the first few, and how many in all:
+    /// `parts::missing`).
+    pub partial: Option<(u32, (Vec<u64>, u64))>,
 }
 
 /// Reads the tuning parts in `dir` (files `tune-*.json`; a folder not made yet holds none).
 /// Refused when one is not a part of `run`, or parts disagree on the shard count.
 pub fn read(dir: &Path, run: &Run) -> Result<Parts, Refusal> {
+    if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+        return Err(Refusal::new(format!("{} is not a folder: --parts names the folder of a tuning's parts", dir.display()))
+            .with_help("name a folder (made by the first shard if missing), one for each tuning"));
+    }
     let names = match std::fs::read_dir(dir) {
         Ok(entries) => {
             let mut v: Vec<PathBuf> = entries
@@ -185,8 +192,8 @@ pub fn read(dir: &Path, run: &Run) -> Result<Parts, Refusal> {
         if round != out.rounds + 1 {
             break;
         }
-        let lacking: Vec<u64> = (1..=n).filter(|k| !shards.contains_key(k)).collect();
-        if !lacking.is_empty() {
+        let lacking = parts::missing(shards.keys().copied(), n);
+        if lacking.1 > 0 {
             out.partial = Some((round, lacking));
             break;
         }
@@ -206,6 +213,7 @@ pub fn play_round(
     say: &dyn Fn(&str),
     tick: &(dyn Fn() + Sync),
 ) -> Result<(), Failure> {
+    shard.fits(r.games)?;
     let parts = read(dir, &super::run_id(&p, r))?;
     if let Some(count) = parts.count.filter(|c| *c != shard.count) {
         return Err(Refusal::new(format!("{} holds parts of {count} shards, not {}", dir.display(), shard.count))
@@ -244,6 +252,15 @@ pub fn from_parts(
     say: &dyn Fn(&str),
     tick: &(dyn Fn() + Sync),
 ) -> Result<Result<super::Tuned, Refusal>, Failure> {
+    if std::fs::symlink_metadata(dir).is_err() {
+        return Err(Refusal::new(format!("{}: no such folder of parts", dir.display()))
+            .with_help(format!(
+                "play the shards into it first: `oc tune {} --shard K/N --parts {}`",
+                r.file.display(),
+                dir.display()
+            ))
+            .into());
+    }
     let parts = read(dir, &super::run_id(&p, r))?;
     let missing = match super::merge(p, r, &parts, check, say, tick)? {
         Ok(tuned) => return Ok(Ok(tuned)),
@@ -251,8 +268,7 @@ pub fn from_parts(
     };
     let next = match &parts.partial {
         Some((round, lacking)) => {
-            let shards: Vec<String> = lacking.iter().map(|k| format!("{k}/{}", parts.count.unwrap_or(0))).collect();
-            format!("round {round} lacks shards {}: run them", shards.join(", "))
+            format!("round {round} lacks shards {}: run them", parts::shards_in_words(lacking, parts.count.unwrap_or(0)))
         }
         None => format!("run round {} of the shards", parts.rounds + 1),
     };
