@@ -100,31 +100,60 @@ impl Kind {
         }
     }
 
-    /// Whether `head` (the first bytes of an existing file) is an earlier output of this kind.
-    pub fn recognises(self, head: &[u8]) -> bool {
-        let text = String::from_utf8_lossy(head);
+    /// Whether `bytes` (a whole existing file) is an earlier output of this kind, whole: its
+    /// start says so and nothing in it is what oc never writes there (a line added to a report, a
+    /// row annotated in a CSV, text after a page's end, a JSON part that no longer parses), so a
+    /// file oc wrote and a person then added to is refused like any other file of theirs.
+    pub fn recognises(self, bytes: &[u8]) -> bool {
+        let text = String::from_utf8_lossy(bytes);
         let first_line = text.lines().next().unwrap_or("");
+        let json = || serde_json::from_slice::<serde_json::Value>(bytes).is_ok_and(|v| v.is_object());
+        let json_lines = || text.lines().all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok_and(|v| v.is_object()));
+        let ends = |tail: &str| text.trim_end().ends_with(tail);
+        let one_line = || text.trim_end_matches('\n').lines().count() == 1;
         match self {
-            Kind::Rules => text.trim_start().starts_with('{') && text.contains("\"format_version\""),
-            Kind::BattleLog => first_line.starts_with("{\"event\":\"source\","),
-            Kind::MatrixCsv => first_line == MATRIX_HEADER,
-            Kind::SimulationReport => {
-                (first_line.starts_with('{') && text.contains("\"attacker_win_rate\""))
-                    || first_line.contains(" games from seed ")
+            Kind::Rules => text.trim_start().starts_with('{') && text.contains("\"format_version\"") && json(),
+            Kind::BattleLog => first_line.starts_with("{\"event\":\"source\",") && json_lines(),
+            Kind::MatrixCsv => {
+                let fields = MATRIX_HEADER.split(',').count();
+                first_line == MATRIX_HEADER && text.lines().all(|l| l.split(',').count() == fields)
             }
-            Kind::SimulationPart => first_line.starts_with("{\"kind\":\"oc simulate part\""),
-            Kind::FairnessPart => first_line.starts_with("{\"kind\":\"oc fairness part\""),
-            Kind::TunePart => first_line.starts_with("{\"kind\":\"oc tune part\""),
-            Kind::Picture(drawer) => drawn_by(head, drawer),
-            Kind::FoundryScene => text.trim_start().starts_with('{') && text.contains("\"tiles_wide\""),
-            Kind::TiledMap => text.contains(TMX_MARK),
-            Kind::UvttMap => text.trim_start().starts_with('{') && text.contains(UVTT_MARK),
+            Kind::SimulationReport => {
+                (first_line.starts_with('{') && text.contains("\"attacker_win_rate\"") && json())
+                    || (first_line.contains(" games from seed ") && simulation_report_lines(&text))
+            }
+            Kind::SimulationPart => first_line.starts_with("{\"kind\":\"oc simulate part\"") && one_line() && json(),
+            Kind::FairnessPart => first_line.starts_with("{\"kind\":\"oc fairness part\"") && one_line() && json(),
+            Kind::TunePart => first_line.starts_with("{\"kind\":\"oc tune part\"") && one_line() && json(),
+            Kind::Picture(drawer) => drawn_by(bytes, drawer) && png_whole(bytes),
+            Kind::FoundryScene => text.trim_start().starts_with('{') && text.contains("\"tiles_wide\"") && json(),
+            Kind::TiledMap => text.contains(TMX_MARK) && ends("</map>"),
+            Kind::UvttMap => text.trim_start().starts_with('{') && text.contains(UVTT_MARK) && json(),
             Kind::ImportedMap => text.trim_start_matches('\u{feff}').lines().next() == Some(IMPORT_MARK),
             Kind::MapDefinition => false,
-            Kind::ReplayPage => text.trim_start().starts_with("<!DOCTYPE html>") && text.contains(REPLAY_MARK),
-            Kind::Plot => drawn_by(head, PLOT_DRAWER) || (text.trim_start().starts_with("<?xml") && text.contains(PLOT_MARK)),
+            Kind::ReplayPage => text.trim_start().starts_with("<!DOCTYPE html>") && text.contains(REPLAY_MARK) && ends("</html>"),
+            Kind::Plot => {
+                (drawn_by(bytes, PLOT_DRAWER) && png_whole(bytes))
+                    || (text.trim_start().starts_with("<?xml") && text.contains(PLOT_MARK) && ends("</svg>"))
+            }
         }
     }
+}
+
+/// Whether the lines after a human simulation report's title are the report's own, in its order
+/// (`oc_render::simulate::report`): each side's wins, the draws, then how games ended, each
+/// ending (and each alternative of it) on a line indented under it.
+fn simulation_report_lines(text: &str) -> bool {
+    let mut lines = text.lines().skip(1);
+    let heads = ["  attacker wins ", "  defender wins ", "  draws "];
+    heads.iter().all(|h| lines.next().is_some_and(|l| l.starts_with(h)))
+        && lines.next() == Some("  how games ended:")
+        && lines.all(|l| l.starts_with("    "))
+}
+
+/// Whether a PNG ends with its `IEND` chunk: nothing was added after the picture.
+fn png_whole(bytes: &[u8]) -> bool {
+    bytes.ends_with(&[0, 0, 0, 0, b'I', b'E', b'N', b'D', 0xAE, 0x42, 0x60, 0x82])
 }
 
 /// Who draws plots (`oc simulate --plot`, `oc matrix --heatmap`), as their PNGs say.
@@ -230,7 +259,7 @@ pub fn prepare(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) -> Resul
         );
     }
     if imported_map && std::fs::symlink_metadata(out).is_ok_and(|m| m.file_type().is_file()) {
-        if !kind.recognises(&read_head(out)) {
+        if !kind.recognises(&read_whole(out)) {
             return refuse(
                 format!("{shown} is a map `oc import tiled` did not write: oc never writes over a source, not even with --force"),
                 "import into a new file name, or delete the old map yourself first",
@@ -279,7 +308,7 @@ pub fn prepare(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) -> Resul
                 );
             }
             if !force {
-                let head = read_head(out);
+                let head = read_whole(out);
                 if !kind.recognises(&head) {
                     return refuse(
                         format!("{shown} exists and is not {}", kind.what()),
@@ -373,10 +402,15 @@ pub fn write(target: &Target, bytes: &[u8]) -> std::io::Result<()> {
                 Ok(m) if !m.file_type().is_file() => {
                     return Err(refused(format!("it became {} while oc worked", crate::fsx::kind_word(m.file_type()))))
                 }
-                Ok(_) if !f.existed && !f.force && !f.kind.recognises(&read_head(&f.path)) => {
+                Ok(_) if !f.existed && !f.force && !f.kind.recognises(&read_whole(&f.path)) => {
                     return Err(refused("a file appeared there while oc worked".to_string()))
                 }
-                Ok(_) if f.kind == Kind::ImportedMap && !f.kind.recognises(&read_head(&f.path)) => {
+                // An earlier output when the run began, written into since (a note added
+                // while a long run played): the person's now.
+                Ok(_) if f.existed && !f.force && f.kind != Kind::ImportedMap && !f.kind.recognises(&read_whole(&f.path)) => {
+                    return Err(refused("it was changed while oc worked".to_string()))
+                }
+                Ok(_) if f.kind == Kind::ImportedMap && !f.kind.recognises(&read_whole(&f.path)) => {
                     return Err(refused("a map `oc import tiled` did not write appeared there while oc worked".to_string()))
                 }
                 _ => {}
@@ -482,10 +516,15 @@ fn umask() -> u32 {
 
 /// Reads a little of a regular file (to recognise it), never blocking: anything but a regular
 /// file yields nothing.
-fn read_head(path: &Path) -> Vec<u8> {
+/// An existing output, whole, to recognise (up to `MAX_LOG_BYTES`, the largest oc writes; a
+/// larger file is read no further, and so is not recognised: it needs --force).
+fn read_whole(path: &Path) -> Vec<u8> {
     let mut v = Vec::new();
     if let Ok(f) = crate::fsx::open_regular(path) {
-        let _ = f.take(4096).read_to_end(&mut v);
+        let _ = f.take(crate::limits::MAX_LOG_BYTES.saturating_add(1)).read_to_end(&mut v);
+    }
+    if v.len() as u64 > crate::limits::MAX_LOG_BYTES {
+        v.clear();
     }
     v
 }
@@ -543,15 +582,46 @@ mod tests {
         Ok(())
     }
 
+    /// Each kind recognises its own output, whole, and not another file, nor its own output
+    /// with a person's text added to it (after its first line, in the middle, at its end).
     #[test]
     fn kinds_recognise_their_own_outputs_only() {
-        assert!(Kind::BattleLog.recognises(b"{\"event\":\"source\",\"file\":\"a.oc\"}\n"));
+        let report = "Keep on keep: A (attacker, planner) vs D (defender, planner), 4 games from seed 1\n  attacker wins 1 (25.0%, 95% CI 4.6-69.9%)\n  defender wins 3 (75.0%, 95% CI 30.1-95.4%)\n  draws 0; mean rounds 6.2; units lost: attacker 2.25, defender 0.75\n  how games ended:\n         1  the attacker wins: escape\n         3  the defender wins: rout\n";
+        let part = "{\"kind\":\"oc simulate part\",\"version\":3}\n";
+        let png_end = [0u8, 0, 0, 0, b'I', b'E', b'N', b'D', 0xAE, 0x42, 0x60, 0x82];
+        let plot_png = [&b"\x89PNG\r\n\x1a\n tEXtSoftware\0"[..], PNG_SOFTWARE.as_bytes(), &png_end[..]].concat();
+        let own: [(Kind, Vec<u8>); 8] = [
+            (Kind::BattleLog, b"{\"event\":\"source\",\"file\":\"a.oc\"}\n{\"event\":\"turn\"}\n".to_vec()),
+            (Kind::MatrixCsv, format!("{MATRIX_HEADER}\nA,w,B,v,1,0.1,0.2,0.3,0.4\n").into_bytes()),
+            (Kind::SimulationReport, report.as_bytes().to_vec()),
+            (Kind::SimulationReport, b"{\"attacker_win_rate\":0.5}\n".to_vec()),
+            (Kind::SimulationPart, part.as_bytes().to_vec()),
+            (Kind::ReplayPage, format!("<!DOCTYPE html>\n<html>\n<head>\n{REPLAY_MARK}\n</head></html>\n").into_bytes()),
+            (Kind::Plot, format!("<?xml version=\"1.0\"?>\n{PLOT_MARK}\n<svg></svg>\n").into_bytes()),
+            (Kind::Plot, plot_png),
+        ];
+        for (kind, bytes) in &own {
+            let shown = String::from_utf8_lossy(bytes);
+            assert!(kind.recognises(bytes), "{kind:?}: {shown}");
+            let text = shown.to_string();
+            let first_line = text.find('\n').map_or(text.len(), |i| i + 1);
+            let middle = text.len() / 2;
+            let mut edited = vec![
+                [bytes.as_slice(), b"MY OWN NOTES\n"].concat(),
+                [bytes.get(..first_line).unwrap_or_default(), b"MY OWN NOTES\n"].concat(),
+            ];
+            if let (Some(head), Some(tail)) = (text.get(..middle), text.get(middle..)) {
+                if !bytes.starts_with(b"\x89PNG") {
+                    edited.push(format!("{head}\nMY OWN NOTES, A, B\n{tail}").into_bytes());
+                }
+            }
+            for e in edited {
+                assert!(!kind.recognises(&e), "{kind:?} edited: {}", String::from_utf8_lossy(&e));
+            }
+        }
         assert!(!Kind::BattleLog.recognises(b"scenario x {}"));
-        assert!(Kind::MatrixCsv.recognises(format!("{MATRIX_HEADER}\nA,B\n").as_bytes()));
         assert!(!Kind::Picture("oc render").recognises(b"\x89PNG\r\n\x1a\n plain picture"));
         assert!(!Kind::MapDefinition.recognises(b"name = \"x\""));
-        assert!(Kind::ReplayPage.recognises(format!("<!DOCTYPE html>\n<html>\n<head>\n{REPLAY_MARK}\n").as_bytes()));
-        assert!(Kind::Plot.recognises(format!("<?xml version=\"1.0\"?>\n{PLOT_MARK}\n<svg>").as_bytes()));
         assert!(!Kind::Plot.recognises(b"<?xml version=\"1.0\"?>\n<svg>a drawing of mine</svg>"));
         assert!(!Kind::ReplayPage.recognises(b"<!DOCTYPE html>\n<html><head><title>my page</title>"));
     }
