@@ -30,6 +30,9 @@ pub struct Project {
     pub ignored: usize,
     /// Files and folders whose names are not UTF-8 (shown with replacement characters).
     pub bad_names: Vec<String>,
+    /// Found in a folder walked for another project (a folder under it with an `oc.toml` of its
+    /// own), not under a path the user named in it.
+    pub nested: bool,
 }
 
 /// Whether a file name is a map definition.
@@ -76,29 +79,22 @@ pub fn open(path: &Path) -> Project {
 
 /// Collects `.oc` files and maps under `paths`, one project per root (`oc.toml`, found by walking
 /// up from each path; without one, the path's own folder). A named file is always taken;
-/// folders are walked, skipping hidden folders, `target/` and what `ignore` lists.
+/// folders are walked, skipping hidden folders, `target/` and what `ignore` lists. A folder
+/// met on the walk that holds an `oc.toml` of its own is another project: walked as one (its own
+/// root, settings and imports; [`Project::nested`]), after the paths named.
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<Project>, String> {
     let mut projects: Vec<Project> = Vec::new();
+    let mut nested: Vec<PathBuf> = Vec::new();
     for p in paths {
         let abs = manifest::absolute(p);
         if std::fs::symlink_metadata(&abs).is_err() {
             return Err(format!("{}: no such file or directory", p.display()));
         }
-        let root = find_root(&abs).dir;
-        let index = match projects.iter().position(|q| q.root == root) {
-            Some(i) => i,
-            None => {
-                projects.push(open(&abs));
-                projects.len() - 1
-            }
-        };
-        let Some(project) = projects.get_mut(index) else { continue };
-        if abs.is_dir() {
-            let ignores: Vec<String> = project.settings.ignore.clone();
-            walk(&abs, &ignores, project);
-        } else {
-            push(project, &abs);
-        }
+        take(&abs, false, &mut projects, &mut nested);
+    }
+    // Each nested project's own walk may meet others (a bounded tree: each folder walked once).
+    while let Some(root) = nested.pop() {
+        take(&root, true, &mut projects, &mut nested);
     }
     for project in &mut projects {
         project.files.sort();
@@ -109,6 +105,25 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Project>, String> {
         project.bad_names.dedup();
     }
     Ok(projects)
+}
+
+/// Takes `abs` (a path named, or a nested project's root) into the project it belongs to.
+fn take(abs: &Path, is_nested: bool, projects: &mut Vec<Project>, nested: &mut Vec<PathBuf>) {
+    let root = find_root(abs).dir;
+    let index = match projects.iter().position(|q| q.root == root) {
+        Some(i) => i,
+        None => {
+            projects.push(Project { nested: is_nested, ..open(abs) });
+            projects.len() - 1
+        }
+    };
+    let Some(project) = projects.get_mut(index) else { return };
+    if abs.is_dir() {
+        let ignores: Vec<String> = project.settings.ignore.clone();
+        walk(abs, &ignores, project, nested);
+    } else {
+        push(project, abs);
+    }
 }
 
 fn push(project: &mut Project, path: &Path) {
@@ -184,7 +199,7 @@ pub fn glob(pattern: &str, text: &str) -> bool {
     go(p, t, 0, 0, width, &mut memo)
 }
 
-fn walk(dir: &Path, ignores: &[String], project: &mut Project) {
+fn walk(dir: &Path, ignores: &[String], project: &mut Project, nested: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     entries.sort();
@@ -210,7 +225,11 @@ fn walk(dir: &Path, ignores: &[String], project: &mut Project) {
                 project.ignored += count_oc(&path);
                 continue;
             }
-            walk(&path, ignores, project);
+            if path.join(manifest::FILE_NAME).is_file() {
+                nested.push(path);
+                continue;
+            }
+            walk(&path, ignores, project, nested);
         } else if candidate {
             if ignored(&root, ignores, &path) {
                 project.ignored += 1;
@@ -348,6 +367,34 @@ pub fn root_note(root: &Path, climbs: usize) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::glob;
+
+    /// A folder walked that holds another project (an `oc.toml` of its own) is that project: its
+    /// files are its own, under its root, not the walked project's; a project inside it too.
+    #[test]
+    fn a_project_inside_a_walked_folder_is_a_project_of_its_own() -> std::io::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let root = dir.path().canonicalize()?;
+        for (file, text) in [
+            ("stray/a.oc", ""),
+            ("proj/oc.toml", "[project]\nname = \"p\"\n"),
+            ("proj/b.oc", ""),
+            ("proj/inner/oc.toml", "[project]\nname = \"i\"\n"),
+            ("proj/inner/c.oc", ""),
+        ] {
+            let path = root.join(file);
+            std::fs::create_dir_all(path.parent().unwrap_or(&root))?;
+            std::fs::write(path, text)?;
+        }
+        let found = super::discover(std::slice::from_ref(&root)).map_err(std::io::Error::other)?;
+        let seen: Vec<(std::path::PathBuf, Vec<String>, bool)> = found.into_iter().map(|p| (p.root, p.files, p.nested)).collect();
+        let expected = vec![
+            (root.clone(), vec!["stray/a.oc".to_string()], false),
+            (root.join("proj"), vec!["b.oc".to_string()], true),
+            (root.join("proj/inner"), vec!["c.oc".to_string()], true),
+        ];
+        assert_eq!(seen, expected);
+        Ok(())
+    }
 
     #[test]
     fn globs() {

@@ -51,6 +51,8 @@ pub struct Loaded {
 pub fn one_project(paths: &[PathBuf], doing: &str) -> Result<Project, Refusal> {
     let paths = if paths.is_empty() { vec![PathBuf::from(".")] } else { paths.to_vec() };
     let mut found = crate::discover(&paths).map_err(|e| Refusal::new(e.to_string(), None))?;
+    // A folder under it with an oc.toml of its own is another project, not this one's files.
+    found.retain(|p| !p.nested);
     match found.len() {
         1 => Ok(found.remove(0)),
         0 => Err(Refusal::new(format!("{}: no project", shown(&paths)), None)),
