@@ -84,9 +84,8 @@ fn fairness(a: &Args) -> u8 {
         return 2;
     }
     if let Some(readme) = readme {
-        if let Err(why) = oc_project::output::notes_file(readme) {
-            errln!("error: --readme {}: {why}", readme.display());
-            return 2;
+        if let Err(code) = check_readme(readme) {
+            return code;
         }
     }
     let target = match out.map(|o| crate::commands::output_target(o, Kind::FairnessPart, run.paths, a.force)).transpose() {
@@ -127,9 +126,8 @@ fn fairness(a: &Args) -> u8 {
 /// `oc fairness merge PARTS...`: every shard of one run, once each, summed into its table.
 fn merge(parts: &[PathBuf], readme: Option<&Path>, format: Format) -> u8 {
     if let Some(readme) = readme {
-        if let Err(why) = oc_project::output::notes_file(readme) {
-            errln!("error: --readme {}: {why}", readme.display());
-            return 2;
+        if let Err(code) = check_readme(readme) {
+            return code;
         }
     }
     let merged = match fairness::merge_files(parts) {
@@ -148,16 +146,48 @@ fn merge(parts: &[PathBuf], readme: Option<&Path>, format: Format) -> u8 {
     code
 }
 
+/// Whether the table can go into `readme`, asked before any game is played (a run of thousands
+/// of games is not played to find the file missing at its end): a file of the project, not a
+/// source, with one pair of markers in order or none.
+fn check_readme(readme: &Path) -> Result<(), u8> {
+    let refuse = |why: &dyn std::fmt::Display, help: &str| {
+        errln!("error: --readme {}: {why}", readme.display());
+        errln!("help: {help}");
+        2u8
+    };
+    if let Err(why) = oc_project::output::notes_file(readme) {
+        return Err(refuse(&why.message, &why.help));
+    }
+    if std::fs::symlink_metadata(readme).is_err() {
+        return Err(refuse(
+            &"no such file",
+            "create it first (an empty file will do: the table is added under a `## Fairness` heading)",
+        ));
+    }
+    fairness::notes_edit(readme, "").map(|_| ()).map_err(|why| {
+        refuse(
+            &why,
+            &format!(
+                "name a Markdown file of the project holding at most one pair of lines `{}` and `{}`",
+                fairness::BEGIN,
+                fairness::END
+            ),
+        )
+    })
+}
+
+/// Prints the table (or its JSON), then writes it into `readme`: where that fails, the table
+/// is on standard output all the same, not lost with the games that made it.
 fn print_table(rows: &[fairness::Row], seed: u64, command: &str, readme: Option<&Path>, format: Format) -> u8 {
     let table = fairness::table(rows, command);
+    match format {
+        Format::Human => out!("{table}"),
+        Format::Json => outln!("{}", fairness::json(rows, seed, command)),
+    }
     if let Some(readme) = readme {
         if let Err(code) = write_readme(readme, &table) {
             return code;
         }
-    }
-    match format {
-        Format::Human => out!("{table}"),
-        Format::Json => outln!("{}", fairness::json(rows, seed, command)),
     }
     0
 }

@@ -283,6 +283,19 @@ pub fn table(rows: &[Row], command: &str) -> String {
 
 /// The README with `table` between its markers (or, without them, appended at its end).
 pub fn replace_table(readme: &str, table: &str) -> Result<String, String> {
+    let lines =
+        |marker: &str| readme.lines().enumerate().filter(|(_, l)| l.contains(marker)).map(|(i, _)| i + 1).collect::<Vec<_>>();
+    let (begins, ends) = (lines(BEGIN), lines(END));
+    if begins.len() > 1 || ends.len() > 1 {
+        let at = |v: &[usize]| v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
+        return Err(format!(
+            "it holds {} `{BEGIN}` (lines {}) and {} `{END}` (lines {}): one table goes between one pair of markers",
+            begins.len(),
+            at(&begins),
+            ends.len(),
+            at(&ends)
+        ));
+    }
     match (readme.find(BEGIN), readme.find(END)) {
         (Some(b), Some(e)) if b < e => {
             let after = readme.get(e + END.len()..).unwrap_or("");
@@ -353,6 +366,9 @@ mod tests {
         assert_eq!(replace_table(bare, &table), Ok(format!("# Title\n\n## Fairness\n\n{table}")));
         assert!(replace_table(&format!("{END}\n{BEGIN}\n"), &table).is_err());
         assert!(replace_table(&format!("{BEGIN}\n"), &table).is_err());
+        // Two tables' markers: neither is replaced (the second would be left stale).
+        let twice = replace_table(&format!("{BEGIN}\na\n{END}\n\n{BEGIN}\nb\n{END}\n"), &table).unwrap_err();
+        assert!(twice.contains("lines 1, 5") && twice.contains("lines 3, 7"), "{twice}");
         assert_eq!(parse_games_for("RiverStorm=200"), Ok(("RiverStorm".to_string(), 200)));
         assert!(parse_games_for("RiverStorm").is_err() && parse_games_for("X=0").is_err());
     }
