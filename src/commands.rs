@@ -33,11 +33,35 @@ pub fn output_target(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) ->
     })
 }
 
+/// Refused (printed, exit status 2) where two outputs of one command name one file (`--out` and
+/// `--plot` alike): the second write would replace the first, or be refused after it was made.
+/// Paths are compared where they lead (their folder resolved), so `./a.svg` is `a.svg`.
+pub fn apart(outputs: &[(&str, Option<&Path>)]) -> Result<(), u8> {
+    let lead = |p: &Path| {
+        let parent = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        match (std::fs::canonicalize(parent), p.file_name()) {
+            (Ok(dir), Some(name)) => dir.join(name),
+            _ => oc_project::manifest::absolute(p),
+        }
+    };
+    let given: Vec<(&str, &Path, PathBuf)> =
+        outputs.iter().filter_map(|(flag, p)| p.filter(|p| p.as_os_str() != "-").map(|p| (*flag, p, lead(p)))).collect();
+    for (i, (flag, path, at)) in given.iter().enumerate() {
+        if let Some((other, _, _)) = given.iter().skip(i + 1).find(|(_, _, b)| b == at) {
+            errln!("error: {flag} and {other} name one file ({}): each output needs a file of its own", path.display());
+            errln!("help: give {other} another path");
+            return Err(2);
+        }
+    }
+    Ok(())
+}
+
 /// A plot's path (`what`: "a plot", "a heat map") passed through the output policy, with its
 /// format (by its extension); a refusal is printed (exit status 2).
 pub fn plot_target(path: &Path, what: &str, inputs: &[PathBuf], force: bool) -> Result<(Target, PlotFormat), u8> {
     let format = PlotFormat::of(path).map_err(|e| {
         errln!("error: {e}");
+        errln!("help: name the file `.png` (a picture) or `.svg` (a drawing that scales)");
         2u8
     })?;
     if path.as_os_str() == "-" {
@@ -56,7 +80,16 @@ pub fn write_output(target: &Target, bytes: &[u8]) -> Result<(), u8> {
         });
     }
     output::write(target, bytes).map_err(|e| {
-        errln!("error: cannot write {}: {e}", target.show());
+        // In words of its own where the system's would name the temporary file written first.
+        let (why, help) = match e.kind() {
+            std::io::ErrorKind::PermissionDenied => ("permission denied".to_string(), "choose a folder you may write in"),
+            std::io::ErrorKind::NotFound => ("its folder is gone".to_string(), "create the folder, or choose another path"),
+            std::io::ErrorKind::StorageFull => ("the disk is full".to_string(), "free some room, or write elsewhere"),
+            std::io::ErrorKind::ReadOnlyFilesystem => ("the disk is read-only".to_string(), "choose a folder you may write in"),
+            _ => (e.to_string(), "choose another output path"),
+        };
+        errln!("error: cannot write {}: {why}", target.show());
+        errln!("help: {help}");
         2
     })?;
     report::wrote(&target.show());

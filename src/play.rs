@@ -114,6 +114,9 @@ pub struct MatrixArgs {
 
 pub fn matrix(args: &MatrixArgs) -> u8 {
     let (ruleset, out, heatmap, force) = (args.ruleset.as_deref(), args.out.as_deref(), args.heatmap.as_deref(), args.force);
+    if let Err(code) = crate::commands::apart(&[("--out", out), ("--heatmap", heatmap)]) {
+        return code;
+    }
     let inputs: Vec<PathBuf> = ruleset.map(PathBuf::from).into_iter().collect();
     let target = match out.map(|o| output_target(o, Kind::MatrixCsv, &inputs, force)).transpose() {
         Ok(t) => t,
@@ -129,8 +132,9 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
     };
     if let Some((name, near)) = matrix::unknown_classes(&engine, &args.classes).into_iter().next() {
         errln!("error: --class {name}: no such class in {}", engine.rules.ruleset.name);
-        if let Some(s) = near {
-            errln!("help: did you mean `{s}`?");
+        match near {
+            Some(s) => errln!("help: did you mean `{s}`?"),
+            None => errln!("help: name a class of the ruleset (`oc doc` lists them), or leave out --class for every class"),
         }
         return 2;
     }

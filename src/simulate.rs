@@ -89,6 +89,9 @@ fn simulate(args: &Args) -> u8 {
         errln!("help: `oc simulate merge PARTS... --plot wins.png`");
         return 2;
     }
+    if let Err(code) = crate::commands::apart(&[("--out", out.as_deref()), ("--plot", plot.as_deref())]) {
+        return code;
+    }
     let file = args.file.clone().unwrap_or_default();
     let setup = match load(&file, args.scenario.as_deref(), args.attacker.as_deref(), args.defender.as_deref()) {
         Ok(s) => s,
@@ -151,6 +154,9 @@ fn draw(header: &Header, tally: &Tally, target: &Target, format: PlotFormat) -> 
 /// `oc simulate merge PARTS...`: every shard of one run, once each, summed.
 fn merge(parts: &[PathBuf], outputs: &Outputs) -> u8 {
     let Outputs { format, ref out, ref plot, force } = *outputs;
+    if let Err(code) = crate::commands::apart(&[("--out", out.as_deref()), ("--plot", plot.as_deref())]) {
+        return code;
+    }
     let target = match out.as_deref().map(|o| output_target(o, Kind::SimulationReport, parts, force)).transpose() {
         Ok(t) => t,
         Err(code) => return code,

@@ -89,6 +89,9 @@ pub fn tune(r: &Args) -> u8 {
     let g = &r.game;
     let (scenario, attacker, defender) = (g.scenario.as_deref(), g.attacker.as_deref(), g.defender.as_deref());
     let request = &tune::Request { file: &g.file, scenario, attacker, defender, games: r.games, seed: r.seed, knobs: &knobs };
+    if let Err(code) = crate::load::one_file(request.file) {
+        return code;
+    }
     let compiled = match crate::load::compile(request.file) {
         Ok(c) => c,
         Err(code) => return code,

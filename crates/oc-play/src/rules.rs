@@ -42,7 +42,13 @@ pub fn resolve(value: &str) -> Result<Ruleset, Refusal> {
     if path.exists() {
         return Ok(Ruleset::Path(path.to_path_buf()));
     }
-    Err(Refusal::new(format!("no ruleset `{value}`: the built-in ones are {} (or give a path to .oc files)", names().join(", "))))
+    // A value that reads as a path (a folder in it, an extension) is one that is missing.
+    if value.contains(['/', '\\']) || path.extension().is_some() {
+        return Err(Refusal::new(format!("--ruleset {value}: no such file or folder"))
+            .with_help(format!("give the path of `.oc` files that exist, or a built-in ruleset: {}", names().join(", "))));
+    }
+    Err(Refusal::new(format!("no ruleset `{value}`: the built-in ones are {} (or give a path to .oc files)", names().join(", ")))
+        .with_help("name a built-in ruleset, or the path of a folder or `.oc` file with your own rules"))
 }
 
 /// The `ruleset` of the project holding `dir`, if its oc.toml names one: a built-in name or

@@ -74,17 +74,15 @@ impl Compiled {
     pub fn field(self, file: &Path, scenario: Option<&str>) -> Result<Field, Failure> {
         let Compiled { rules, workspace, root, .. } = self;
         let s = match scenario {
-            Some(n) => {
-                rules.scenario(n).cloned().ok_or_else(|| Refusal::new(format!("no scenario `{n}` in {}", file.display())))?
-            }
+            Some(n) => rules.scenario(n).cloned().ok_or_else(|| {
+                Refusal::new(format!("no scenario `{n}` in {}", file.display())).with_help(scenarios_in(&rules))
+            })?,
             None => match rules.scenarios.as_slice() {
                 [one] => one.clone(),
                 _ => {
-                    return Err(Failure::refused(format!(
-                        "{} defines {} scenarios; choose one with --scenario",
-                        file.display(),
-                        rules.scenarios.len()
-                    )))
+                    return Err(Refusal::new(format!("{} defines {} scenarios", file.display(), rules.scenarios.len()))
+                        .with_help(scenarios_in(&rules))
+                        .into())
                 }
             },
         };
@@ -130,6 +128,14 @@ impl Field {
 }
 
 /// The army of `side` named `name` (the side's only one by default).
+/// The help naming a file's scenarios: "choose one with --scenario NAME: A, B".
+fn scenarios_in(rules: &Rules) -> String {
+    match rules.scenarios.as_slice() {
+        [] => "the file defines no scenario: name the `.oc` file that holds one".to_string(),
+        all => format!("choose one with --scenario NAME: {}", all.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")),
+    }
+}
+
 pub fn pick_army(rules: &Rules, scenario: &Scenario, side: SideId, name: Option<&str>) -> Result<Army, Refusal> {
     let candidates: Vec<&Army> = rules.armies.iter().filter(|a| a.scenario == scenario.name && a.side == side).collect();
     let names = || match candidates.as_slice() {
@@ -143,17 +149,19 @@ pub fn pick_army(rules: &Rules, scenario: &Scenario, side: SideId, name: Option<
             .find(|a| a.name == n)
             .filter(|a| a.side == side && a.scenario == scenario.name)
             .cloned()
-            .ok_or_else(|| Refusal::new(format!("no {} army `{n}` for {}; there are: {}", side.word(), scenario.name, names()))),
+            .ok_or_else(|| {
+                Refusal::new(format!("no {} army `{n}` for {}; there are: {}", side.word(), scenario.name, names()))
+                    .with_help(format!("name one of them with --{}, or leave it out where there is one", side.word()))
+            }),
         None => match candidates.as_slice() {
             [one] => Ok((*one).clone()),
-            [] => Err(Refusal::new(format!("no {} army for {} is defined", side.word(), scenario.name))),
-            _ => Err(Refusal::new(format!(
-                "several {} armies for {}: {}; choose one with --{}",
-                side.word(),
+            [] => Err(Refusal::new(format!("no {} army for {} is defined", side.word(), scenario.name)).with_help(format!(
+                "write one: `army NAME for {} {} {{ ... }}` (see `oc explain-scenario`)",
                 scenario.name,
-                names(),
                 side.word()
             ))),
+            _ => Err(Refusal::new(format!("several {} armies for {}: {}", side.word(), scenario.name, names()))
+                .with_help(format!("choose one with --{} NAME", side.word()))),
         },
     }
 }
