@@ -77,10 +77,11 @@ fn fairness_merge_refuses_missing_repeated_foreign_and_old_parts() {
         said.contains("of version 0, not a fairness part (version 1)") && said.contains("help: run the shard again"),
         "{said}"
     );
-    // A simulation's part is not a fairness part.
+    // A simulation's part is not a fairness part, and is named as what it is.
     let sim = oc(&dir, &["simulate", SCENARIO, "--games", "2", "--shard", "1/1", "--out", "sim.json"]);
     assert!(sim.status.success());
-    assert!(err(&["fairness", "merge", "sim.json"]).contains("not a part of a sharded fairness run"));
+    let said = err(&["fairness", "merge", "sim.json"]);
+    assert!(said.contains("a `oc simulate part` file of version 3, not a fairness part"), "{said}");
     // A part is never written over a file that is not an earlier part.
     std::fs::write(dir.join("notes.txt"), "mine\n").unwrap();
     let said = err(&["fairness", SCENARIO, "--games", "2", "--shard", "1/2", "--out", "notes.txt"]);

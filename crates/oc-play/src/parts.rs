@@ -31,20 +31,15 @@ impl Shard {
         (games - self.index) / self.count + 1
     }
 
-    /// Refused where the run has fewer games than shards: a shard past the last game would
-    /// play none (and a merge would wait for parts nobody needs).
-    pub fn fits(self, games: u64) -> Result<(), Refusal> {
-        if self.count <= games {
+    /// Refused past [`MAX_SHARDS`]: a merge waits for every shard's part, and a count beyond
+    /// any run's games is a slip (`--shard 1/18446744073709551615`). A shard past a run's last
+    /// game plays none (a job array of a fixed size over a short run): its part counts nothing.
+    pub fn fits(self) -> Result<(), Refusal> {
+        if self.count <= MAX_SHARDS {
             return Ok(());
         }
-        Err(Refusal::new(format!(
-            "shard {}/{}: the run plays {games} game{} (of each pair of armies), fewer than its {} shards",
-            self.index,
-            self.count,
-            if games == 1 { "" } else { "s" },
-            self.count
-        ))
-        .with_help(format!("split the run into at most {games} shards (`--shard K/{games}`), or play more games")))
+        Err(Refusal::new(format!("shard {}/{}: more shards than any run has games ({MAX_SHARDS})", self.index, self.count))
+            .with_help("split the run into at most as many shards as it plays games"))
     }
 }
 
@@ -58,6 +53,9 @@ pub fn parse_shard(text: &str) -> Result<Shard, String> {
     }
     Ok(Shard { index: k, count: n })
 }
+
+/// The most shards a run is split into: the most games a run plays.
+pub const MAX_SHARDS: u64 = oc_project::limits::MAX_GAMES;
 
 /// A part file as a sharded command writes it.
 pub(crate) trait Part: DeserializeOwned {
@@ -100,14 +98,19 @@ pub(crate) fn read<P: Part>(path: &Path, bytes: &[u8], w: &Words) -> Result<P, R
     // Its kind and version read first: a part of another command or version is said to be one,
     // not reported by the first field its shape lacks.
     let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| not_a_part(&e))?;
-    let kind = value.get("kind").and_then(serde_json::Value::as_str).unwrap_or_default();
+    let Some(kind) = value.get("kind").and_then(serde_json::Value::as_str) else {
+        return Err(not_a_part(&"it names no `kind`"));
+    };
     let version = value.get("version").and_then(serde_json::Value::as_u64).unwrap_or_default();
     if kind != w.kind || version != u64::from(w.version) {
-        let what =
-            if kind.is_empty() { "a JSON file".to_string() } else { format!("a `{}` file of version {version}", shown(kind)) };
-        return Err(
-            Refusal::new(format!("{}: {what}, not {} (version {})", path.display(), w.part, w.version)).with_help(w.again)
-        );
+        return Err(Refusal::new(format!(
+            "{}: a `{}` file of version {version}, not {} (version {})",
+            path.display(),
+            shown(kind),
+            w.part,
+            w.version
+        ))
+        .with_help(w.again));
     }
     // Its text goes to the terminal (titles, endings): no control character, which a terminal
     // would act on.
@@ -126,8 +129,8 @@ pub(crate) fn read<P: Part>(path: &Path, bytes: &[u8], w: &Words) -> Result<P, R
     if games == 0 || games > oc_project::limits::MAX_GAMES {
         return Err(changed(format!("it says the run plays {games} games a pair (1 to {})", oc_project::limits::MAX_GAMES)));
     }
-    if shard.count > games {
-        return Err(changed(format!("it is a shard of {}, more shards than the run's {games} games", shard.count)));
+    if shard.count > MAX_SHARDS {
+        return Err(changed(format!("it is a shard of {}, more than any run has games ({MAX_SHARDS})", shard.count)));
     }
     if let Some(why) = part.wrong_counts() {
         return Err(changed(why));
@@ -239,22 +242,22 @@ pub(crate) fn whole<P: Part>(read: &[(PathBuf, P)], w: &Words) -> Result<u64, Re
 mod tests {
     use super::*;
 
-    /// A shard plays its games of the run, every game is one shard's, and a run split into more
-    /// shards than games is refused.
+    /// A shard plays its games of the run (none past its last game), every game is one shard's,
+    /// and more shards than any run has games are refused.
     #[test]
     fn shards_own_their_games_and_fit_the_run() {
         for games in [1, 2, 7, 30] {
-            for count in 1..=games {
+            for count in 1..=games + 2 {
                 let shards: Vec<Shard> = (1..=count).map(|index| Shard { index, count }).collect();
                 for s in &shards {
                     assert_eq!(s.owned(games), (0..games).filter(|g| s.owns(*g)).count() as u64, "{s:?} of {games}");
-                    assert!(s.fits(games).is_ok());
+                    assert!(s.fits().is_ok());
                 }
                 assert_eq!(shards.iter().map(|s| s.owned(games)).sum::<u64>(), games);
             }
         }
-        let refused = Shard { index: 1, count: 5 }.fits(4).unwrap_err();
-        assert!(refused.message.contains("fewer than its 5 shards"), "{}", refused.message);
+        let refused = Shard { index: 1, count: u64::MAX }.fits().unwrap_err();
+        assert!(refused.message.contains("more shards than any run has games"), "{}", refused.message);
         assert!(!Shard { index: 0, count: 0 }.owns(3) && Shard { index: 0, count: 0 }.owned(3) == 0);
     }
 

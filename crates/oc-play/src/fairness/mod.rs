@@ -188,7 +188,7 @@ pub fn measure(
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<Row>, Failure> {
     if let Some(shard) = r.shard {
-        shard.fits(r.games_for.iter().map(|(_, g)| *g).fold(r.games, u64::max))?;
+        shard.fits()?;
     }
     let projects = oc_project::discover(r.paths).map_err(Failure::refused)?;
     // Every file compiled first, then every pair's games played in one pool.

@@ -213,7 +213,7 @@ pub fn play_round(
     say: &dyn Fn(&str),
     tick: &(dyn Fn() + Sync),
 ) -> Result<(), Failure> {
-    shard.fits(r.games)?;
+    shard.fits()?;
     let parts = read(dir, &super::run_id(&p, r))?;
     if let Some(count) = parts.count.filter(|c| *c != shard.count) {
         return Err(Refusal::new(format!("{} holds parts of {count} shards, not {}", dir.display(), shard.count))
@@ -252,15 +252,6 @@ pub fn from_parts(
     say: &dyn Fn(&str),
     tick: &(dyn Fn() + Sync),
 ) -> Result<Result<super::Tuned, Refusal>, Failure> {
-    if std::fs::symlink_metadata(dir).is_err() {
-        return Err(Refusal::new(format!("{}: no such folder of parts", dir.display()))
-            .with_help(format!(
-                "play the shards into it first: `oc tune {} --shard K/N --parts {}`",
-                r.file.display(),
-                dir.display()
-            ))
-            .into());
-    }
     let parts = read(dir, &super::run_id(&p, r))?;
     let missing = match super::merge(p, r, &parts, check, say, tick)? {
         Ok(tuned) => return Ok(Ok(tuned)),
@@ -273,6 +264,10 @@ pub fn from_parts(
         None => format!("run round {} of the shards", parts.rounds + 1),
     };
     let held = match parts.rounds {
+        // A folder not made yet is where a sharded tuning starts (its first shard makes it).
+        0 if std::fs::symlink_metadata(dir).is_err() => {
+            format!("{}: no such folder yet: no round of shards was played into it", dir.display())
+        }
         0 => format!("{} holds no complete round of shards yet", dir.display()),
         n => format!("the {n} complete rounds in {} lack {missing} games the search asks for", dir.display()),
     };
