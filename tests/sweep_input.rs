@@ -1,0 +1,148 @@
+//! Bad input to the sweep commands (`oc simulate`, `fairness`, `tune`, `matrix` and their
+//! merges), as a review found it: each case is refused at once with an `error:` and a `help:`
+//! line and exit status 2, nothing the user wrote is replaced, and no case takes more than a
+//! few games. One row a case: the files it starts from, the command, what stderr must say.
+
+mod common;
+
+use std::path::Path;
+
+use common::{oc, repo, text};
+
+/// A scratch project with the Dunes scenario (`ide.oc`) and its maps.
+fn project(name: &str) -> oc_testkit::Scratch {
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-sweep-{name}-{}", std::process::id())));
+    std::fs::write(dir.join("oc.toml"), "[project]\nname = \"sweep\"\n").expect("writes");
+    std::fs::create_dir_all(dir.join("maps")).expect("makes maps/");
+    for entry in std::fs::read_dir(repo().join("scenarios/maps")).expect("maps") {
+        let p = entry.expect("entry").path();
+        std::fs::copy(&p, dir.join("maps").join(p.file_name().expect("a name"))).expect("copies");
+    }
+    std::fs::copy(repo().join("scenarios/ide.oc"), dir.join("ide.oc")).expect("copies");
+    dir
+}
+
+/// Runs `oc` in `dir`; panics unless it succeeded.
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let out = oc(dir, args);
+    assert!(out.status.success(), "`oc {}`: {}", args.join(" "), text(&out.stderr));
+    text(&out.stdout)
+}
+
+/// How a case's files are made before its command runs.
+enum Make {
+    /// Two shards' parts of a 4-game simulation (`p1.json`, `p2.json`), `p1.json` edited
+    /// (`from` replaced by `to`).
+    EditedPart(&'static str, &'static str),
+    /// A file with this text.
+    File(&'static str, &'static str),
+    /// An earlier report of `oc simulate --out rep.txt`, with a line of the user's after its title.
+    AnnotatedReport,
+    Nothing,
+}
+
+#[test]
+fn bad_input_to_the_sweep_commands_is_refused_with_help_and_nothing_lost() {
+    let cases: [(&str, Make, &[&str], &[&str]); 12] = [
+        (
+            "more shards than any run has games",
+            Make::Nothing,
+            &["simulate", "ide.oc", "--games", "4", "--shard", "1/18446744073709551615"],
+            &["more shards than any run has games"],
+        ),
+        (
+            "a part claiming a huge shard count",
+            Make::EditedPart("\"count\":2", "\"count\":18446744073709551615"),
+            &["simulate", "merge", "p1.json", "p2.json"],
+            &["more than any run has games"],
+        ),
+        (
+            "a part with more wins than games",
+            Make::EditedPart("\"games\":2,", "\"games\":3,"),
+            &["simulate", "merge", "p1.json", "p2.json"],
+            &["it counts 3 games", "changed after it was written"],
+        ),
+        (
+            "a simulate part merged as fairness",
+            Make::Nothing,
+            &["fairness", "merge", "p2.json"],
+            &["a `oc simulate part` file of version"],
+        ),
+        (
+            "a report the user added to",
+            Make::AnnotatedReport,
+            &["simulate", "ide.oc", "--games", "2", "--out", "rep.txt"],
+            &["rep.txt exists and is not a simulation report oc wrote"],
+        ),
+        (
+            "the report and the plot in one file",
+            Make::Nothing,
+            &["simulate", "ide.oc", "--games", "2", "--out", "same.svg", "--plot", "./same.svg"],
+            &["--out and --plot name one file"],
+        ),
+        ("a folder to a one-file command", Make::Nothing, &["simulate", "."], &["is a folder"]),
+        ("a file that is not .oc", Make::File("notes.md", "# notes\n"), &["simulate", "notes.md"], &["is not an `.oc` file"]),
+        (
+            "a missing README",
+            Make::Nothing,
+            &["fairness", "ide.oc", "--games", "2", "--readme", "new.md"],
+            &["--readme new.md: no such file"],
+        ),
+        (
+            "a README with two tables",
+            Make::File(
+                "two.md",
+                "<!-- fairness:begin -->\n<!-- fairness:end -->\n<!-- fairness:begin -->\n<!-- fairness:end -->\n",
+            ),
+            &["fairness", "ide.oc", "--games", "2", "--readme", "two.md"],
+            &["lines 1, 3"],
+        ),
+        (
+            "a file as the folder of tuning parts",
+            Make::File("parts.txt", "mine\n"),
+            &["tune", "ide.oc", "--parts", "parts.txt"],
+            &["parts.txt is not a folder"],
+        ),
+        ("a missing ruleset path", Make::Nothing, &["matrix", "--ruleset", "rules/mine.oc"], &["no such file or folder"]),
+    ];
+    let dir = project("cases");
+    let parts = ["simulate", "ide.oc", "--games", "4", "--seed", "3"];
+    ok(&dir, &[&parts[..], &["--shard", "1/2", "--out", "p1.json"]].concat());
+    ok(&dir, &[&parts[..], &["--shard", "2/2", "--out", "p2.json"]].concat());
+    let written = std::fs::read_to_string(dir.join("p1.json")).expect("a part");
+    for (what, make, args, said) in cases {
+        let kept = match make {
+            Make::EditedPart(from, to) => {
+                assert!(written.contains(from), "{what}: {from} in {written}");
+                std::fs::write(dir.join("p1.json"), written.replacen(from, to, 1)).expect("writes");
+                None
+            }
+            Make::File(name, body) => {
+                std::fs::write(dir.join(name), body).expect("writes");
+                Some((name.to_string(), body.to_string()))
+            }
+            Make::AnnotatedReport => {
+                ok(&dir, &["simulate", "ide.oc", "--games", "2", "--out", "rep.txt"]);
+                let report = std::fs::read_to_string(dir.join("rep.txt")).expect("a report");
+                let title = report.lines().next().unwrap_or_default();
+                let mine = format!("{title}\nMY OWN NOTES\n");
+                std::fs::write(dir.join("rep.txt"), &mine).expect("writes");
+                Some(("rep.txt".to_string(), mine))
+            }
+            Make::Nothing => None,
+        };
+        let out = oc(&dir, args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{what}: `oc {}`: {err}", args.join(" "));
+        assert!(err.contains("error:") && err.contains("help:"), "{what}: {err}");
+        assert!(!err.contains("panicked") && !err.contains("os error"), "{what}: {err}");
+        for s in said {
+            assert!(err.contains(s), "{what}: `{s}` not in {err}");
+        }
+        if let Some((name, body)) = kept {
+            assert_eq!(std::fs::read_to_string(dir.join(&name)).ok(), Some(body), "{what}: {name} changed");
+        }
+        assert!(!dir.join("same.svg").exists(), "{what}: an output was written");
+        std::fs::write(dir.join("p1.json"), &written).expect("puts the part back");
+    }
+}
