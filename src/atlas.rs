@@ -16,6 +16,9 @@ use oc_play::reach::{self, Ask};
 fn load(path: &Path) -> Result<(oc_atlas::Map, oc_model::Rules, PathBuf, Vec<PathBuf>), u8> {
     report::root_of(path);
     let loaded = oc_project::load::map(path).map_err(|r| crate::commands::refused(&r))?;
+    if loaded.map.is_none() {
+        report::verdict(1);
+    }
     let reports = report::Reports::new(&loaded.session);
     for d in &loaded.diagnostics {
         err!("{}", reports.render(d, style()));

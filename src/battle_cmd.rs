@@ -147,6 +147,7 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
     match checked.mismatch {
         None => {}
         Some(Mismatch::Line { line, logged, replayed }) => {
+            crate::report::verdict(1);
             errln!("{}:{line}: the replay differs here", log.display());
             errln!("  log:    {logged}");
             errln!("  replay: {replayed}");
@@ -154,6 +155,7 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
             return 1;
         }
         Some(Mismatch::Length { logged, replayed }) => {
+            crate::report::verdict(1);
             errln!("{}: the log has {logged} lines, the replay {replayed}", log.display());
             return 1;
         }

@@ -170,14 +170,19 @@ pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
         Err(code) => return code,
     };
     if let Some((path, reason)) = unreadable.first() {
+        report::verdict(1);
         errln!("error: {path}: {reason}");
         return 1;
     }
     // Files of several rulesets (`oc build scenarios`): one error that says how.
     let several = compilation.diagnostics.iter().any(|d| d.code == oc_compiler::codes::MULTIPLE_RULESETS);
     if let Some(r) = several.then(|| oc_project::load::several_rulesets_refusal(&project, paths)).flatten() {
+        report::verdict(1);
         refused(&r);
         return 1; // the input's problem, not a usage error
+    }
+    if compilation.rules.is_none() {
+        report::verdict(1);
     }
     let style = style();
     let reports = report::Reports::new(&workspace);

@@ -25,6 +25,7 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
     }
     let oc_project::load::Loaded { workspace, compilation, unreadable, inputs: read, .. } = loaded;
     if let Some((path, reason)) = unreadable.first() {
+        report::verdict(1);
         errln!("error: {path}: {reason}");
         return 1;
     }
@@ -33,6 +34,9 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
     if let Err(r) = oc_project::folder::prepare(out, (oc_doc::MARKER, oc_doc::MARKER_TEXT), &inputs, force) {
         errln!("error: {}\nhelp: {}", r.message, r.help);
         return 2;
+    }
+    if compilation.rules.is_none() {
+        report::verdict(1);
     }
     let style = style();
     let reports = report::Reports::new(&workspace);

@@ -16,6 +16,7 @@ use crate::report;
 pub fn failure(f: Failure) -> u8 {
     match f {
         Failure::Rejected { workspace, diagnostics } => {
+            report::verdict(1);
             show(workspace.as_ref(), &diagnostics);
             errln!("not accepted: {} error(s)", diagnostics.iter().filter(|d| d.is_error()).count());
             1
@@ -124,6 +125,7 @@ pub fn shown(loaded: Result<Loaded, Failure>) -> Result<Loaded, u8> {
             Ok(l)
         }
         Err(Failure::Rejected { workspace, diagnostics }) => {
+            report::verdict(1);
             show(workspace.as_ref(), &diagnostics);
             errln!("the rules have {} error(s)", diagnostics.iter().filter(|d| d.is_error()).count());
             Err(1)

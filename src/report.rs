@@ -180,8 +180,14 @@ pub fn say_out(text: &str) {
     }
 }
 
-/// `text` on standard error ([`errln!`]).
+/// `text` on standard error ([`errln!`]). An `error:` line is a verdict of its own (a usage
+/// or I/O failure, status 2, unless one was reached before): a reader of standard error that
+/// goes as it is printed (`oc render BAD 2>&1 | true`) ends the program with it, not with
+/// success.
 pub fn say_err(text: &str) {
+    if text.starts_with("error") {
+        let _ = GONE_STATUS.compare_exchange(0, 2, std::sync::atomic::Ordering::SeqCst, std::sync::atomic::Ordering::SeqCst);
+    }
     if transcribe(|t| t.stderr(text)) {
         return;
     }

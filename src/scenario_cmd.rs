@@ -65,6 +65,9 @@ pub fn outfit(before: &Path, after: &Path, name: Option<&str>) -> u8 {
         (Err(c), _) | (_, Err(c)) => return c,
     };
     let problems = briefing::outfit(old, new, &ws_after);
+    if !problems.is_empty() {
+        report::verdict(1);
+    }
     let style = style();
     let reports = report::Reports::new(&ws_after);
     for d in &problems {

@@ -133,6 +133,7 @@ pub fn tune(r: &Args) -> u8 {
     };
     out!("{text}");
     if r.write && !tuned.even() && !tuned.unchanged {
+        crate::report::verdict(1);
         errln!("error: the suggested values' 95% interval does not hold 50%; nothing was written to {}", request.file.display());
         errln!("help: these are the nearest values found: write them by hand if they suit, or give more knobs (--knob) or games");
         return 1;

@@ -50,8 +50,8 @@ fn closed(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
 
 /// A project with a shipped scenario and its map, a Tiled map, a one-pixel-per-tile picture, a
 /// battle log and a badly laid out file: every input the printing commands read.
-fn project() -> oc_testkit::Scratch {
-    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-closed-pipe-{}", std::process::id())));
+fn project(name: &str) -> oc_testkit::Scratch {
+    let dir = oc_testkit::Scratch::fresh(std::env::temp_dir().join(format!("oc-closed-pipe-{name}-{}", std::process::id())));
     std::fs::create_dir_all(dir.join("maps")).unwrap();
     std::fs::write(dir.join("oc.toml"), "[project]\nname = \"pipes\"\nignore = [\"broken\"]\n").unwrap();
     std::fs::create_dir_all(dir.join("broken")).unwrap();
@@ -86,7 +86,7 @@ fn project() -> oc_testkit::Scratch {
 
 #[test]
 fn every_printing_command_ends_quietly_when_its_reader_closes() {
-    let dir = project();
+    let dir = project("quiet");
     let commands: &[&[&str]] = &[
         &["check", ".", "--format", "json"],
         &["check", ".", "--format", "sarif"],
@@ -128,4 +128,46 @@ fn every_printing_command_ends_quietly_when_its_reader_closes() {
     }
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{} command(s) did not end quietly:\n\n{}", failures.len(), failures.join("\n\n"));
+}
+
+/// Runs `oc` in `dir` with the readers of both its outputs closed at once (`oc ... 2>&1 | true`);
+/// its status.
+fn both_closed(dir: &Path, args: &[&str]) -> Option<i32> {
+    let mut child = Command::new(bin())
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("oc starts");
+    drop(child.stdout.take());
+    drop(child.stderr.take());
+    child.wait().expect("oc ends").code()
+}
+
+/// A failing command ends with its failure when nobody reads what it says (`oc render BAD 2>&1
+/// | true`): the status it has with a reader, never 0.
+#[test]
+fn a_failure_keeps_its_status_when_nobody_reads_it() {
+    let dir = project("failing");
+    std::fs::write(dir.join("maps/garbage.map.toml"), "this is not a map\n").unwrap();
+    let cases: &[&[&str]] = &[
+        &["render", "maps/garbage.map.toml", "-o", "x.png"],
+        &["build", "broken/bad.oc", "-o", "-"],
+        &["forecast", "--attacker", "Paladinn", "--defender", "Fighter"],
+        &["battle", "nonexist.oc"],
+        &["simulate", "."],
+        &["balance", "nonexist"],
+    ];
+    let mut failures = Vec::new();
+    for args in cases {
+        let read = common::oc(&dir, args).status.code();
+        let gone = both_closed(&dir, args);
+        if read.is_none_or(|c| c == 0) || gone != read {
+            failures.push(format!("oc {}: {read:?} read, {gone:?} unread", args.join(" ")));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
