@@ -164,10 +164,15 @@ impl Watch {
         let mut after = BTreeMap::new();
         snapshot(&self.root, &self.root, &mut after);
         changed.extend(differences(&self.tree, &after));
-        self.tree = after;
+        let before = std::mem::replace(&mut self.tree, after);
         changed.sort();
         changed.dedup();
         through_links(&self.root, &self.tree, &mut changed);
+        // Only what a check reads (or a folder or link that may hold it): a log written into
+        // the project, an editor's backup or a picture changes no report, and a report written
+        // into the project (`oc watch 2> watch.log`) would otherwise start the next one, for ever.
+        let holds = |p: &String| [&before, &self.tree].iter().any(|t| t.get(p).is_some_and(|s| s.kind != 0));
+        changed.retain(|p| read_by_checks(p) || holds(p));
         changed.sort();
         changed.dedup();
         if changed.is_empty() && !reset {
@@ -200,6 +205,13 @@ impl Watch {
         };
         Some(Change { why: format!("changed: {what}"), saved_at, warnings })
     }
+}
+
+/// Whether a check reads a file of this (logical) path: a source, a map definition or a
+/// project's settings.
+fn read_by_checks(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.ends_with(".oc") || crate::discover::is_map(name) || name == crate::manifest::FILE_NAME
 }
 
 /// Up to three changed paths by name, then how many more: a report says which save it follows.
@@ -395,5 +407,21 @@ mod tests {
         let change = watch.wait().unwrap();
         assert_eq!(change.why, "changed: a.oc");
         assert!(change.warnings.is_empty());
+    }
+
+    /// A file no check reads (a log the watcher's report is written into, a note, a picture)
+    /// changes nothing: no report, where its every report would start the next one.
+    #[test]
+    fn a_file_no_check_reads_starts_no_report() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.oc"), "").unwrap();
+        let mut watch = Watch::start(dir.path(), Duration::from_millis(10)).unwrap();
+        for name in ["watch.log", "notes.md", "map.png"] {
+            std::fs::write(dir.path().join(name), "written\n").unwrap();
+        }
+        std::fs::write(dir.path().join("b.map.toml"), "").unwrap();
+        let change = watch.wait().unwrap();
+        assert_eq!(change.why, "changed: b.map.toml");
+        assert!(read_by_checks("sub/oc.toml") && read_by_checks("x.oc") && !read_by_checks("x.oc.bak"));
     }
 }
