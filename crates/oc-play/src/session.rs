@@ -325,14 +325,12 @@ impl<'s> Session<'s> {
         if !self.players.get(side_index(to_act)).copied().unwrap_or(false) {
             return Err(Denied::new(NOT_YOURS, format!("it is the {}'s turn, and the AI plays it", to_act.word()), help));
         }
-        let u = self.battle.units.get(unit).ok_or_else(|| Denied::new(NOT_YOURS, format!("there is no unit {unit}"), help))?;
-        if u.side != to_act {
-            return Err(Denied::new(
-                NOT_YOURS,
-                format!("{} is the {}'s, and it is the {}'s turn", u.name, u.side.word(), to_act.word()),
-                help,
-            ));
-        }
+        // One answer for a unit of the other side and for no unit at all: under fog, naming the
+        // unit (or saying there is one) would tell where the enemy has what it hides.
+        let u =
+            self.battle.units.get(unit).filter(|u| u.side == to_act).ok_or_else(|| {
+                Denied::new(NOT_YOURS, format!("unit {unit} is not one of the {}'s units", to_act.word()), help)
+            })?;
         if !self.battle.may_act(to_act).contains(&unit) {
             let why = match self.battle.active.as_ref().and_then(|a| self.battle.units.get(a.unit)) {
                 Some(other) => format!("{} cannot act now: {} is in the middle of its activation", u.name, other.name),
@@ -377,7 +375,9 @@ impl<'s> Session<'s> {
     /// The weapon `name` of unit `unit` (its own with `None`).
     fn weapon(&self, unit: usize, name: Option<&str>) -> Result<Option<Atom>, Denied> {
         let Some(name) = name else { return Ok(None) };
-        let u = self.battle.units.get(unit).ok_or_else(|| Denied::new(NOT_YOURS, format!("there is no unit {unit}"), ""))?;
+        let u = self.battle.units.get(unit).ok_or_else(|| {
+            Denied::new(NOT_YOURS, format!("unit {unit} is not one of yours"), "select one of your units that may act now")
+        })?;
         u.items.iter().find(|i| i.as_str() == name).copied().map(Some).ok_or_else(|| {
             Denied::new(battle::Rule::Items.code(), format!("{} does not carry {name}", u.name), battle::Rule::Items.help())
         })
@@ -572,7 +572,15 @@ impl<'s> Session<'s> {
             return Err(Denied::new(
                 battle::Rule::Requirement.code(),
                 format!("no reaction `{reaction}`"),
-                format!("the reactions are {}, `none` and `best`", names.join(", ")),
+                format!(
+                    "the reactions are {}",
+                    names
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .chain(["`none`".into(), "`best`".into()])
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             ));
         }
         let viewer = side_index(self.viewer());

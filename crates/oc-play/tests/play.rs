@@ -234,6 +234,11 @@ fn bad_requests_are_refused_and_the_game_goes_on() {
             state["units"].as_array().unwrap().iter().find(|u| u["side"] == "defender").unwrap()["index"].as_u64().unwrap();
         let (s, v) = c.post("/api/choices", json!({ "unit": enemy }));
         assert_eq!((s, code(&v).as_str()), (422, "oc::play::not_yours"), "{v}");
+        // Said as for no unit at all: under fog a name (or "there is no unit") would tell what
+        // the enemy hides.
+        let (s, none) = c.post("/api/choices", json!({ "unit": 999 }));
+        let said = |v: &Value, k: u64| v["refused"]["message"].as_str().unwrap().replace(&k.to_string(), "N");
+        assert_eq!((s, said(&v, enemy)), (422, said(&none, 999)), "{v} {none}");
         // An attack on a unit out of reach.
         let (s, v) = c.post("/api/act", json!({ "version": version, "unit": unit, "act": { "attack": { "target": enemy } } }));
         assert_eq!((s, code(&v).as_str()), (422, "oc::battle::target"), "{v}");

@@ -443,7 +443,15 @@ impl<'e> Battle<'e> {
                 let names: Vec<&str> = stances().map(|r| r.name.as_str()).collect();
                 return Err(BattleError::refused(
                     Rule::Requirement,
-                    format!("no reaction `{stance}`: the reactions are {}, `none` and `best`", names.join(", ")),
+                    format!(
+                        "no reaction `{stance}`: the reactions are {}",
+                        names
+                            .iter()
+                            .map(|n| format!("`{n}`"))
+                            .chain(["`none`".into(), "`best`".into()])
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
                 ));
             }
             if let Some(slot) = self.state.stance.get_mut(side_index(u.side)) {
