@@ -183,7 +183,8 @@ impl<'s> Reports<'s> {
     fn render_clipped(&self, d: &Diagnostic, start: usize, end: usize) -> String {
         let sources = self.sources;
         let file = d.span.file;
-        let text = sources.text(file);
+        let text = &*inert(sources.text(file));
+        let d = &said(d);
         let (line, col) = self.position(file, start);
         let (ls, le) = line_bounds(text, start);
         let line_text = text.get(ls..le).unwrap_or("");
@@ -220,7 +221,10 @@ impl<'s> Reports<'s> {
     pub fn render(&self, d: &Diagnostic, style: Style) -> String {
         let sources = self.sources;
         let file = d.span.file;
-        let text = sources.text(file);
+        // What reaches the terminal holds no control character of the user's (a file's ESC, BEL
+        // or lone CR would recolour, retitle or overwrite the terminal's text).
+        let text = &*inert(sources.text(file));
+        let d = &said(d);
         let clamp = |n: u32| (n as usize).min(text.len());
         let (start, end) = (clamp(d.span.start), clamp(d.span.end));
         // A span that does not fall on character boundaries (a bug elsewhere) is widened to them.
@@ -325,6 +329,47 @@ pub fn render(sources: &dyn Sources, d: &Diagnostic, style: Style) -> String {
 pub fn json(sources: &dyn Sources, diagnostics: &[Diagnostic], files: usize) -> serde_json::Value {
     Reports::new(sources).json(diagnostics, files)
 }
+/// `text` with every control character a terminal would act on (ESC, BEL, NUL, a CR not ending
+/// a line, C1 codes) shown as `?`, one for each of its bytes: each stays where it was, so spans
+/// keep their offsets. Line breaks and tabs stay.
+pub fn inert(text: &str) -> std::borrow::Cow<'_, str> {
+    let acts = |i: usize, c: char| {
+        c.is_control() && c != '\n' && c != '\t' && !(c == '\r' && text.as_bytes().get(i + 1) == Some(&b'\n'))
+    };
+    if !text.char_indices().any(|(i, c)| acts(i, c)) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if acts(i, c) {
+            out.extend(std::iter::repeat_n('?', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// A diagnostic's words with any control character in them escaped (a message quoting what a
+/// file holds: `\u{1b}`), its spans as they were.
+fn said(d: &Diagnostic) -> Diagnostic {
+    let escape = |s: &str| {
+        if s.chars().any(char::is_control) {
+            s.chars().map(|c| if c.is_control() && c != '\n' { c.escape_default().to_string() } else { c.to_string() }).collect()
+        } else {
+            s.to_string()
+        }
+    };
+    let mut d = d.clone();
+    d.message = escape(&d.message);
+    d.label = d.label.as_deref().map(escape);
+    d.help = escape(&d.help);
+    for l in &mut d.secondary {
+        l.message = escape(&l.message);
+    }
+    d
+}
+
 /// The byte range of the line holding `at`.
 fn line_bounds(text: &str, at: usize) -> (usize, usize) {
     let at = at.min(text.len());
@@ -442,5 +487,26 @@ mod tests {
         for d in &cases {
             assert_eq!(render(&One(text), d, Style::Plain), whole(text, d), "{d:?}");
         }
+    }
+
+    /// A file's control characters (ESC, BEL, a lone CR, NUL, a C1 code) reach the terminal as
+    /// `?`, each where it stood (the carets under the span as with `?` written in the file),
+    /// and a message quoting one escapes it; a long line's clipped snippet too.
+    #[test]
+    fn a_files_control_characters_never_reach_the_terminal() {
+        let hostile = "class \u{1b}[31mRED\u{1b}]0;TITLE\u{7} {\r fake \u{0}\u{9b}2J\r\n  cost 1\n}\n";
+        let calm = "class ?[31mRED?]0;TITLE? {? fake ???2J\r\n  cost 1\n}\n";
+        assert_eq!(inert(hostile), calm);
+        let span = oc_diag::Span::new(FileId(0), 6, 14);
+        let d = Diagnostic::error("oc::test", span, "unknown name `\u{1b}[31mRED`").with_help("no \u{7} here");
+        let shown = render(&One(hostile), &d, Style::Plain);
+        assert!(!shown.chars().any(|c| c.is_control() && c != '\n'), "{shown:?}");
+        assert!(shown.contains("unknown name `\\u{1b}[31mRED`"), "{shown}");
+        let calm_d = Diagnostic::error("oc::test", span, "unknown name `\\u{1b}[31mRED`").with_help("no \\u{7} here");
+        assert_eq!(shown, render(&One(calm), &calm_d, Style::Plain));
+        let long: &'static str = Box::leak(format!("class X {{ \u{1b}[2J{} }}\n", "a".repeat(300)).into_boxed_str());
+        let clipped =
+            render(&One(long), &Diagnostic::error("oc::test", oc_diag::Span::new(FileId(0), 10, 14), "odd"), Style::Plain);
+        assert!(!clipped.chars().any(|c| c.is_control() && c != '\n'), "{clipped:?}");
     }
 }
