@@ -1,5 +1,5 @@
 //! Bad input to the sweep commands (`oc simulate`, `fairness`, `tune`, `matrix` and their
-//! merges), as a review found it: each case is refused at once with an `error:` and a `help:`
+//! merges) and to a forecast, as reviews found it: each case is refused at once with an `error:` and a `help:`
 //! line and exit status 2, nothing the user wrote is replaced, and no case takes more than a
 //! few games. One row a case: the files it starts from, the command, what stderr must say.
 
@@ -43,7 +43,7 @@ enum Make {
 
 #[test]
 fn bad_input_to_the_sweep_commands_is_refused_with_help_and_nothing_lost() {
-    let cases: [(&str, Make, &[&str], &[&str]); 12] = [
+    let cases: [(&str, Make, &[&str], &[&str]); 15] = [
         (
             "more shards than any run has games",
             Make::Nothing,
@@ -104,6 +104,24 @@ fn bad_input_to_the_sweep_commands_is_refused_with_help_and_nothing_lost() {
             &["parts.txt is not a folder"],
         ),
         ("a missing ruleset path", Make::Nothing, &["matrix", "--ruleset", "rules/mine.oc"], &["no such file or folder"]),
+        (
+            "hit points a unit cannot have",
+            Make::Nothing,
+            &["forecast", "--attacker", "Paladin", "--defender", "Fighter", "--attacker-hp", "0"],
+            &["0 hit points for Paladin: it has 1 to 20"],
+        ),
+        (
+            "a distance below one tile",
+            Make::Nothing,
+            &["duel", "--attacker", "Paladin", "--defender", "Fighter", "--distance=-1"],
+            &["a distance of -1"],
+        ),
+        (
+            "a class misspelt",
+            Make::Nothing,
+            &["forecast", "--attacker", "Paladinn", "--defender", "Fighter"],
+            &["did you mean `Paladin`?"],
+        ),
     ];
     let dir = project("cases");
     let parts = ["simulate", "ide.oc", "--games", "4", "--seed", "3"];

@@ -22,9 +22,9 @@ pub fn loadout(engine: &Engine, spec: &str) -> Result<Loadout, String> {
         let hint = if let Some(elsewhere) = defined_elsewhere("class", class) {
             format!("\nhelp: {elsewhere}")
         } else if close.is_empty() {
-            "; `oc matrix` lists every class with its weapons".to_string()
+            "\nhelp: `oc matrix` lists every class with its weapons".to_string()
         } else {
-            format!("; did you mean {}?", or_list(&close))
+            format!("\nhelp: did you mean {}?", or_list(&close))
         };
         return Err(format!("no class `{class}` in these rules{hint}"));
     };
@@ -87,8 +87,8 @@ fn check_items(engine: &Engine, l: &Loadout) -> Result<(), String> {
             let close = oc_diag::closest(name, engine.rules.items.iter().map(|i| i.name.as_str()), 3);
             let hint = match defined_elsewhere("item", name) {
                 Some(elsewhere) => format!("\nhelp: {elsewhere}"),
-                None if close.is_empty() => String::new(),
-                None => format!("; did you mean {}?", or_list(&close)),
+                None if close.is_empty() => "\nhelp: name an item of the rules (`oc doc` lists them)".to_string(),
+                None => format!("\nhelp: did you mean {}?", or_list(&close)),
             };
             return Err(format!("no item `{name}` in these rules{hint}"));
         };
@@ -110,6 +110,16 @@ pub fn build(engine: &Engine, side: &Side) -> Result<Loadout, String> {
         l.form = Form::Normal;
     }
     check_items(engine, &l)?;
+    // Hit points the unit cannot have are refused, not held to its range without a word.
+    if let Some(hp) = side.hp {
+        let most = engine.unit(&Loadout { hp: None, ..l.clone() }, &[]).map_or(i64::MAX, |u| u.max_hp);
+        if !(1..=most).contains(&hp) {
+            return Err(format!(
+                "{hp} hit points for {}: it has 1 to {most}\nhelp: give its hit points from 1 to {most}, or leave them out for full",
+                l.class
+            ));
+        }
+    }
     Ok(l)
 }
 
@@ -120,6 +130,11 @@ pub fn distance_for(engine: &Engine, a: &Loadout, distance: Option<i64>) -> i64 
 
 /// Both sides' loadouts ([`build`]) and the distance between them ([`distance_for`]).
 pub fn both(engine: &Engine, attacker: &Side, defender: &Side, distance: Option<i64>) -> Result<(Loadout, Loadout, i64), String> {
+    if let Some(d) = distance.filter(|d| *d < 1) {
+        return Err(format!(
+            "a distance of {d}: two units stand at least 1 tile apart\nhelp: give --distance 1 or more, or leave it out for the nearest the attacker's weapon reaches"
+        ));
+    }
     let (a, d) = (build(engine, attacker)?, build(engine, defender)?);
     let distance = distance_for(engine, &a, distance);
     Ok((a, d, distance))
