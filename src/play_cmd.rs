@@ -87,7 +87,7 @@ pub fn play(a: PlayArgs) -> u8 {
         Err(r) => return crate::load::refused(&r),
     };
     outln!("oc play: {} on {}; open {}", setup.scenario.name, setup.map.name, server.url());
-    let ended = server.run(&mut session);
+    let ended = server.run(&mut session, &|line: &str| errln_lossy!("{line}"));
     if let Some(e) = ended.log_error {
         errln!("error: {e}");
     }

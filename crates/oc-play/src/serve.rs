@@ -53,12 +53,16 @@ pub struct Server {
     port: u16,
     token: String,
     log: Option<Target>,
+    /// Why the log's last write failed, while it fails: said on the terminal as it starts, and
+    /// in every answer to the page (`unsaved`), until a write succeeds.
+    unsaved: Option<String>,
 }
 
 /// How serving ended.
 #[derive(Debug)]
 pub struct Ended {
-    /// A log write failed (the game went on; the last error).
+    /// Why the log's last write failed, where it did (the game went on; a later write that
+    /// succeeded saved the whole log, and clears it).
     pub log_error: Option<String>,
 }
 
@@ -86,7 +90,7 @@ impl Server {
         })?;
         let port = http.server_addr().to_ip().map(|a| a.port()).ok_or_else(|| Refusal::new("the server has no port"))?;
         let token = options.token.filter(|t| !t.is_empty()).unwrap_or_else(random_token);
-        Ok(Server { http, port, token, log: options.log })
+        Ok(Server { http, port, token, log: options.log, unsaved: None })
     }
 
     pub fn port(&self) -> u16 {
@@ -98,23 +102,26 @@ impl Server {
         format!("http://127.0.0.1:{}/?token={}", self.port, self.token)
     }
 
-    /// Serves `session` until `/api/quit` (or until the listener fails).
-    pub fn run(mut self, session: &mut Session<'_>) -> Ended {
+    /// Serves `session` until `/api/quit` (or until the listener fails); `say` hears what the
+    /// player at the terminal must know while the game goes on (a log that stopped saving).
+    pub fn run(mut self, session: &mut Session<'_>, say: &dyn Fn(&str)) -> Ended {
         let game = Game::of(session);
         let mut ended = Ended { log_error: None };
         let mut written = 0usize;
-        self.write_log(session, &mut written, &mut ended);
+        self.write_log(session, &mut written, &mut ended, say);
         loop {
             let Ok(mut request) = self.http.recv() else { break };
-            let reply = catch_unwind(AssertUnwindSafe(|| self.handle(session, &game, &mut request))).unwrap_or_else(|_| {
+            let mut reply = catch_unwind(AssertUnwindSafe(|| self.handle(session, &game, &mut request))).unwrap_or_else(|_| {
                 Reply::denied(
                     500,
                     Denied::new(session::BAD_REQUEST, "the server failed on this request", "the game goes on; reload the page"),
                 )
             });
             let quit = reply.quit;
+            // Saved before the answer, so the answer says whether it was.
+            self.write_log(session, &mut written, &mut ended, say);
+            reply.note_unsaved(self.unsaved.as_deref());
             let _ = request.respond(reply.response());
-            self.write_log(session, &mut written, &mut ended);
             if quit {
                 break;
             }
@@ -122,8 +129,10 @@ impl Server {
         ended
     }
 
-    /// Writes the log when it has grown.
-    fn write_log(&mut self, session: &Session<'_>, written: &mut usize, ended: &mut Ended) {
+    /// Writes the log when it has grown. A failure is said once as it starts (and once more
+    /// when a write succeeds again); every write holds the whole log, so the next one that
+    /// succeeds loses nothing.
+    fn write_log(&mut self, session: &Session<'_>, written: &mut usize, ended: &mut Ended, say: &dyn Fn(&str)) {
         let Some(target) = &mut self.log else { return };
         let lines = session.lines();
         if lines.len() == *written {
@@ -133,8 +142,19 @@ impl Server {
             Ok(()) => {
                 *written = lines.len();
                 *target = target.written();
+                ended.log_error = None;
+                if self.unsaved.take().is_some() {
+                    say(&format!("note: the log is saved again in {}", target.show()));
+                }
             }
-            Err(e) => ended.log_error = Some(format!("cannot write {}: {e}", target.show())),
+            Err(e) => {
+                let why = format!("cannot write {}: {e}", target.show());
+                if self.unsaved.as_deref() != Some(why.as_str()) {
+                    say(&format!("warning: {why}; the game goes on, and the next move that can be saved saves it whole"));
+                }
+                ended.log_error = Some(why.clone());
+                self.unsaved = Some(why);
+            }
         }
     }
 
@@ -334,6 +354,17 @@ struct Reply {
 }
 
 impl Reply {
+    /// Adds `unsaved` (why the log is not being saved) to a JSON answer's object, where it is not.
+    fn note_unsaved(&mut self, unsaved: Option<&str>) {
+        let Some(why) = unsaved.filter(|_| self.content_type == "application/json") else { return };
+        if let Ok(serde_json::Value::Object(mut o)) = serde_json::from_str::<serde_json::Value>(&self.body) {
+            o.insert("unsaved".into(), why.into());
+            if let Ok(body) = serde_json::to_string(&o) {
+                self.body = body;
+            }
+        }
+    }
+
     fn json<T: Serialize + ?Sized>(v: &T) -> Reply {
         match serde_json::to_string(v) {
             Ok(body) => Reply { status: 200, body, content_type: "application/json", quit: false },

@@ -386,3 +386,29 @@ fn a_declared_attack_on_the_players_unit_can_be_declined() {
     }
     assert!(declined, "no declared attack on the player's unit in eight games");
 }
+
+/// A log that cannot be written (its path made a folder mid-game) is said on every answer to the
+/// page (`unsaved`), the game goes on, and once the path is free again the next move saves the
+/// whole log: nothing is lost, and the game ends with no error standing.
+#[test]
+fn a_log_that_stops_saving_is_said_and_saved_whole_again() {
+    let setup = setup(&fixtures().into_iter().find(|p| p.ends_with("ratings.oc")).unwrap());
+    let mut session = Session::new(&setup, &Options { players: [true, true], ai: "greedy".into(), seed: 5 }).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("game.log");
+    let target = oc_project::output::prepare(&log, oc_project::output::Kind::BattleLog, &[], false).unwrap();
+    let lines = serve(&mut session, Some(target), |c| {
+        let mut steps = 0;
+        assert!(play_one(c, &mut steps));
+        assert!(c.get("/api/state").1.get("unsaved").is_none());
+        std::fs::remove_file(&log).unwrap();
+        std::fs::create_dir(&log).unwrap();
+        assert!(play_one(c, &mut steps));
+        let (_, state) = c.get("/api/state");
+        assert!(state["unsaved"].as_str().is_some_and(|u| u.contains("game.log")), "{state}");
+        std::fs::remove_dir(&log).unwrap();
+        assert!(play_one(c, &mut steps));
+        assert!(c.get("/api/state").1.get("unsaved").is_none());
+    });
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), lines.join("\n") + "\n");
+}

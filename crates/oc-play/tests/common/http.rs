@@ -60,7 +60,7 @@ pub fn serve<'s>(
     let c = Client { port: server.port() };
     std::thread::scope(|scope| {
         let s = &mut *session;
-        let running = scope.spawn(move || server.run(s));
+        let running = scope.spawn(move || server.run(s, &|line: &str| eprintln!("{line}")));
         // A failing client still stops the server, or the scope would wait on it for ever.
         let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| client(&c)));
         let (status, _) = c.post("/api/quit", serde_json::json!({}));
