@@ -32,4 +32,11 @@ the default `--ruleset` of `oc forecast`, `oc duel` and `oc matrix`, a built-in 
 relative to the root) and `ignore` (a list of globs, relative to the root, of paths `oc check` \
 skips when it walks a folder: `*` within one path part, `**` across parts, a bare name matches \
 any part). Unknown keys are refused so typos do not pass silently.\n\nFix: use the keys listed here.";
+    MANIFEST_RULESET = "oc::manifest::ruleset", "oc.toml names a ruleset that is not there",
+"`ruleset` in `oc.toml` is the rules `oc forecast`, `oc duel`, `oc matrix` and `oc balance` use \
+when run in the project without `--ruleset`: a built-in ruleset's name (`officers_chess`, \
+`officers_chess_v06`, `stamina`, `battlestorm`, `skirmish` or an alias) or the path of a `.oc` \
+file or folder inside the project, relative to its root. This one is neither, so those commands \
+would refuse to run; `oc check` says so first.\n\nFix: name a built-in ruleset, or correct the \
+path (it is read inside the project only).";
 }

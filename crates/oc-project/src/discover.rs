@@ -56,8 +56,9 @@ pub fn open(path: &Path) -> Project {
             Ok(bytes) => {
                 let text = String::from_utf8_lossy(&bytes).into_owned();
                 let (settings, diags) = manifest::parse(MANIFEST_FILE, &text);
-                project.settings = settings;
                 project.manifest_diagnostics = diags;
+                project.manifest_diagnostics.extend(ruleset_missing(&root.dir, &settings));
+                project.settings = settings;
                 project.manifest = Some((file, text));
             }
             Err(e) => {
@@ -124,6 +125,31 @@ fn take(abs: &Path, is_nested: bool, projects: &mut Vec<Project>, nested: &mut V
     } else {
         push(project, abs);
     }
+}
+
+/// The diagnostic of a `ruleset` in oc.toml that names neither a built-in ruleset nor a file
+/// or folder inside the project (where the commands that read it would find none).
+fn ruleset_missing(root: &Path, settings: &Manifest) -> Option<Diagnostic> {
+    let (name, (start, end)) = (settings.ruleset.as_deref()?, settings.ruleset_at?);
+    if oc_compiler::stdlib::builtin(name).is_some() {
+        return None;
+    }
+    let found = oc_compiler::resolve_logical(name).ok().and_then(|l| Confined::new(root).resolve(Path::new(&l)).ok());
+    if found.is_some() {
+        return None;
+    }
+    let builtins: Vec<&str> = oc_compiler::stdlib::RULESETS.iter().map(|(n, _)| *n).collect();
+    Some(
+        Diagnostic::error(
+            crate::codes::MANIFEST_RULESET,
+            oc_diag::Span::new(MANIFEST_FILE, start, end),
+            format!("no ruleset `{name}`: not a built-in one, nor a file or folder inside the project"),
+        )
+        .with_help(format!(
+            "name a built-in ruleset ({}) or the path of your rules from the project's root",
+            builtins.join(", ")
+        )),
+    )
 }
 
 fn push(project: &mut Project, path: &Path) {
@@ -367,6 +393,37 @@ pub fn root_note(root: &Path, climbs: usize) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::glob;
+
+    /// A `ruleset` in oc.toml that names neither a built-in ruleset nor a file or folder inside
+    /// the project is an error where it is written; one that names either is not.
+    #[test]
+    fn a_ruleset_oc_toml_names_is_checked_where_it_is_written() -> std::io::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let root = dir.path().canonicalize()?;
+        std::fs::create_dir_all(root.join("rules"))?;
+        std::fs::write(root.join("rules/mine.oc"), "")?;
+        for (ruleset, missing) in [
+            ("officers_chess", false),
+            ("v06", false),
+            ("rules/mine.oc", false),
+            ("rules", false),
+            ("nonexist", true),
+            ("../outside.oc", true),
+        ] {
+            let text = format!("[project]\nname = \"p\"\nruleset = \"{ruleset}\"\n");
+            std::fs::write(root.join("oc.toml"), &text)?;
+            let found: Vec<_> = super::open(&root)
+                .manifest_diagnostics
+                .into_iter()
+                .filter(|d| d.code == crate::codes::MANIFEST_RULESET)
+                .map(|d| (d.span.start as usize, d.span.end as usize))
+                .collect();
+            let at = text.find(&format!("\"{ruleset}\"")).unwrap_or(0);
+            let expected = if missing { vec![(at, at + ruleset.len() + 2)] } else { Vec::new() };
+            assert_eq!(found, expected, "{ruleset}");
+        }
+        Ok(())
+    }
 
     /// A folder walked that holds another project (an `oc.toml` of its own) is that project: its
     /// files are its own, under its root, not the walked project's; a project inside it too.

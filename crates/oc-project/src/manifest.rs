@@ -25,6 +25,8 @@ pub const MAX_GLOB_LEN: usize = 256;
 pub struct Manifest {
     pub name: Option<String>,
     pub ruleset: Option<String>,
+    /// Where `ruleset`'s value is written in oc.toml (bytes), for a diagnostic about it.
+    pub ruleset_at: Option<(usize, usize)>,
     pub ignore: Vec<String>,
 }
 
@@ -107,7 +109,10 @@ pub fn parse(file: FileId, text: &str) -> (Manifest, Vec<Diagnostic>) {
             let name: &str = k.get_ref().as_ref();
             match (name, v.get_ref()) {
                 ("name", DeValue::String(s)) => manifest.name = Some(s.to_string()),
-                ("ruleset", DeValue::String(s)) => manifest.ruleset = Some(s.to_string()),
+                ("ruleset", DeValue::String(s)) => {
+                    manifest.ruleset = Some(s.to_string());
+                    manifest.ruleset_at = Some((v.span().start, v.span().end));
+                }
                 ("ignore", DeValue::Array(list)) => {
                     for item in list.iter() {
                         match item.get_ref().as_str() {
