@@ -99,6 +99,7 @@ fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> R
         (None, Some(side), class) => Ask::Heat { side: side.side(), class },
         (None, None, Some(_)) => {
             errln!("error: --class goes with --reach or --heat");
+            errln!("help: add `--reach COL,ROW` (where the class can go from there) or `--heat SIDE`, or leave out --class");
             return Err(2);
         }
         (None, None, None) => return Ok(None),

@@ -17,6 +17,7 @@ pub fn projects(paths: &[PathBuf]) -> Result<Vec<Project>, u8> {
     let paths = if paths.is_empty() { vec![PathBuf::from(".")] } else { paths.to_vec() };
     let found = oc_project::discover(&paths).map_err(|e| {
         errln!("error: {e}");
+        errln!("help: give files or folders that exist (relative to the working directory), or none for `.`");
         2
     })?;
     if let Some(first) = found.first() {
@@ -237,6 +238,7 @@ pub fn explain(code: Option<&str>, list: bool) -> u8 {
         }
         Err(e) => {
             errln!("error: {e}");
+            errln!("help: `oc explain --list` lists every code with its title");
             2
         }
     }

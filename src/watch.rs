@@ -17,6 +17,7 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
         Ok(w) => w,
         Err(e) => {
             errln!("error: {e}");
+            errln!("help: name a project folder (`oc watch .`), or one `.oc` or `.map.toml` file in it");
             return 2;
         }
     };

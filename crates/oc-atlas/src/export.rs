@@ -41,7 +41,9 @@ pub fn palette_legend(text: &str, rules: &Rules) -> Result<PaletteLegend, Vec<St
     for (k, v) in table {
         match (k.as_str(), v) {
             ("name", toml::Value::String(s)) => legend.name = Some(s),
+            ("name", _) => errors.push("`name` must be a string: the map's name".to_string()),
             ("grid", toml::Value::Integer(g)) if (8..=1024).contains(&g) => legend.grid = Some(g as u32),
+            ("grid", _) => errors.push("`grid` must be a whole number from 8 to 1024: a tile's size in pixels".to_string()),
             ("colours" | "colors", toml::Value::Table(t)) => entries.extend(t),
             (_, v) => entries.push((k, v)),
         }
@@ -56,9 +58,16 @@ pub fn palette_legend(text: &str, rules: &Rules) -> Result<PaletteLegend, Vec<St
             continue;
         };
         match crate::map::find_terrain(rules, name) {
-            Some(t) => {
-                legend.colours.insert(rgb, t.name.clone());
-            }
+            // The same colour twice (written in other cases, `#7ab848` and `#7AB848`) for two
+            // terrains: which one a pixel of it is would depend on the order of the lines.
+            Some(t) => match legend.colours.insert(rgb, t.name.clone()) {
+                Some(before) if before != t.name => errors.push(format!(
+                    "`{k}` is written twice (as {}, in another case: case does not matter), for `{}` and for `{before}`",
+                    hex(Rgb(rgb)),
+                    t.name
+                )),
+                _ => {}
+            },
             None => errors.push(match oc_diag::did_you_mean(name, rules.terrains.iter().map(|t| t.name.as_str())) {
                 Some(s) => format!("`{k}` names no terrain `{name}`; did you mean `{s}`?"),
                 None => format!("`{k}` names no terrain `{name}`"),

@@ -163,7 +163,7 @@ impl EngineError {
             EngineError::Unknown { suggestions, .. } if !suggestions.is_empty() => {
                 Some(format!("did you mean {}?", suggestions.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(" or ")))
             }
-            EngineError::Unknown { .. } => None,
+            EngineError::Unknown { kind, .. } => Some(format!("name a {kind} of these rules (`oc doc` lists them)")),
             EngineError::NotA { kind, .. } => Some(format!("name {kind}s where {kind}s are asked for")),
             EngineError::CannotWield { .. } => Some("give it a weapon of a type it wields".into()),
             EngineError::Unarmed { .. } => Some("give the attacker a weapon: `Class:Weapon`".into()),

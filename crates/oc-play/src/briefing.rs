@@ -37,17 +37,16 @@ pub fn pick<'a, T>(
         Some(n) => list.iter().find(|x| name_of(x) == n).ok_or_else(|| {
             let names: Vec<&str> = list.iter().map(&name_of).collect();
             Refusal::new(format!("no {what} `{n}` in {}; there are: {}", path.display(), names.join(", ")))
+                .with_help("name one of them with --name")
         }),
         None => match list {
             [one] => Ok(one),
-            [] => Err(Refusal::new(format!("{} defines no {what}", path.display()))),
+            [] => Err(Refusal::new(format!("{} defines no {what}", path.display()))
+                .with_help(format!("name the `.oc` file that holds the {what}"))),
             many => {
                 let names: Vec<&str> = many.iter().map(&name_of).collect();
-                Err(Refusal::new(format!(
-                    "{} defines several of them ({}); name one with --name",
-                    path.display(),
-                    names.join(", ")
-                )))
+                Err(Refusal::new(format!("{} defines several of them: {}", path.display(), names.join(", ")))
+                    .with_help("name one with --name"))
             }
         },
     }

@@ -127,11 +127,21 @@ pub struct Opened {
 /// Reads the log at `log`. The file it names is relative to the root of the project the log
 /// lies in (or of `project`, for a log kept elsewhere), and confined to it like an import.
 pub fn open(log: &Path, project: Option<&Path>) -> Result<Opened, crate::Refusal> {
-    let bytes = oc_project::fsx::read_regular(log, oc_project::limits::MAX_LOG_BYTES)
-        .map_err(|e| crate::Refusal::new(format!("cannot read {}: {e}", log.display())))?;
+    // A project named is a folder that is there (a missing one would put the root at `/`).
+    if let Some(dir) = project.filter(|d| !d.is_dir()) {
+        let what = if dir.exists() { "not a folder" } else { "no such folder" };
+        return Err(crate::Refusal::new(format!("--project {}: {what}", dir.display()))
+            .with_help("name the folder of the log's project (the one holding its oc.toml)"));
+    }
+    let bytes = oc_project::fsx::read_regular(log, oc_project::limits::MAX_LOG_BYTES).map_err(|e| {
+        crate::Refusal::new(format!("cannot read {}: {e}", log.display()))
+            .with_help("name a battle log `oc battle --log` or `oc play --log` wrote")
+    })?;
     let text = String::from_utf8_lossy(&bytes).into_owned();
-    let source =
-        parse_source(text.lines().next().unwrap_or("")).map_err(|e| crate::Refusal::new(format!("{}: {e}", log.display())))?;
+    let source = parse_source(text.lines().next().unwrap_or("")).map_err(|e| {
+        crate::Refusal::new(format!("{}: {e}", log.display()))
+            .with_help("a battle log starts with the line naming its source, as `oc battle --log` writes it")
+    })?;
     let root = oc_project::find_root(project.unwrap_or(log)).dir;
     let file = source_path(&root, &source.file).map_err(|e| {
         crate::Refusal::new(format!("{}: {e} (project root {})", log.display(), root.display()))

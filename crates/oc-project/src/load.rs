@@ -50,7 +50,9 @@ pub struct Loaded {
 /// one project at a time (`build`, `document`).
 pub fn one_project(paths: &[PathBuf], doing: &str) -> Result<Project, Refusal> {
     let paths = if paths.is_empty() { vec![PathBuf::from(".")] } else { paths.to_vec() };
-    let mut found = crate::discover(&paths).map_err(|e| Refusal::new(e.to_string(), None))?;
+    let mut found = crate::discover(&paths).map_err(|e| {
+        Refusal::new(e.to_string(), Some("give files or folders that exist (relative to the working directory)".into()))
+    })?;
     // A folder under it with an oc.toml of its own is another project, not this one's files.
     found.retain(|p| !p.nested);
     match found.len() {
@@ -115,7 +117,10 @@ pub struct Documented {
 /// under `paths` — of the ruleset most of them use, since a site documents one.
 pub fn documented(ruleset: Option<&str>, paths: &[PathBuf]) -> Result<Documented, Refusal> {
     if ruleset.is_some() && !paths.is_empty() {
-        return Err(Refusal::new("give either --ruleset NAME or paths to .oc files, not both".into(), None));
+        return Err(Refusal::new(
+            "give either --ruleset NAME or paths to .oc files, not both".into(),
+            Some("a site documents one ruleset: a built-in one (--ruleset) or yours (its files)".into()),
+        ));
     }
     if paths.is_empty() {
         let name = ruleset.unwrap_or(oc_compiler::stdlib::DEFAULT);

@@ -31,7 +31,7 @@ pub fn find(code: &str) -> Result<&'static CodeInfo, String> {
     let wanted = if code.starts_with("oc::") { code.to_string() } else { format!("oc::{code}") };
     all_codes().find(|i| i.code == wanted).ok_or_else(|| match oc_diag::did_you_mean(&wanted, all_codes().map(|i| i.code)) {
         Some(s) => format!("no diagnostic code `{code}`; did you mean `{s}`?"),
-        None => format!("no diagnostic code `{code}`; `oc explain --list` lists them all"),
+        None => format!("no diagnostic code `{code}`"),
     })
 }
 

@@ -37,7 +37,9 @@ pub struct Rendered {
 /// The grid `oc render --scale` draws at, for a map of grid `grid`.
 pub fn grid_at(grid: u32, scale: f64) -> Result<u32, Stop> {
     if !(0.25..=4.0).contains(&scale) {
-        return Err(Stop::new(2, format!("--scale {scale}: draw at 0.25 to 4 times the map's grid")));
+        let mut stop = Stop::new(2, format!("--scale {scale}: draw at 0.25 to 4 times the map's grid"));
+        stop.help = Some("give --scale from 0.25 to 4 (1 draws the map at its own grid)".to_string());
+        return Err(stop);
     }
     Ok(((f64::from(grid) * scale).round() as u32).clamp(8, 1024))
 }
@@ -101,15 +103,34 @@ pub fn import_image(
     rules: &oc_model::Rules,
     name: Option<&str>,
 ) -> Result<(String, u32, u32), Stop> {
-    let img =
-        oc_atlas::export::decode_png(bytes).map_err(|e| Stop::new(1, format!("{} is not a PNG image: {e}", image.display())))?;
+    // Its size read from its header first: a picture too large for a map is said to be one, not
+    // decoded until memory runs out ("is not a PNG image: Memory limit exceeded").
+    let side = oc_atlas::MAX_SIDE;
+    let not_png = |e: &dyn std::fmt::Display| Stop {
+        errors: vec![format!("{} is not a PNG image: {e}", image.display())],
+        help: Some("give a PNG picture of one pixel per tile (`oc render` draws one to start from)".into()),
+        status: 1,
+    };
+    let (w, h) = oc_atlas::export::png_size(bytes).map_err(|e| not_png(&e))?;
+    if w == 0 || h == 0 || i64::from(w) > side || i64::from(h) > side {
+        return Err(Stop {
+            errors: vec![format!("{}: the image is {w}x{h} pixels; maps are 1 to {side} tiles on each side", image.display())],
+            help: Some(format!("one pixel is one tile: scale the picture down to at most {side}x{side} pixels")),
+            status: 1,
+        });
+    }
+    let img = oc_atlas::export::decode_png(bytes).map_err(|e| not_png(&e))?;
     let palette = match legend {
         None => oc_atlas::export::default_palette(rules),
         Some((path, read)) => {
-            let text = read.map_err(|e| Stop::new(2, format!("cannot read {}: {e}", path.display())))?;
+            let text = read.map_err(|e| Stop {
+                errors: vec![format!("cannot read {}: {e}", path.display())],
+                help: Some("name the legend's TOML file, or leave out --legend for the colours `oc render` paints".into()),
+                status: 2,
+            })?;
             oc_atlas::export::palette_legend(&String::from_utf8_lossy(&text), rules).map_err(|errors| Stop {
                 errors: errors.iter().map(|e| format!("{}: {e}", path.display())).collect(),
-                help: None,
+                help: Some("a legend is TOML: lines `\"#rrggbb\" = \"Terrain\"`, and optionally `name` and `grid`".into()),
                 status: 1,
             })?
         }
