@@ -10,6 +10,11 @@ use crate::report;
 
 pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) -> u8 {
     let started = Instant::now();
+    if out.as_os_str() == "-" {
+        errln!("error: -o -: a documentation site is a folder of pages, not standard output");
+        errln!("help: name a folder for the site (`oc doc -o site`), then open site/index.html");
+        return 2;
+    }
     let oc_project::load::Documented { loaded, title, left_out } = match oc_project::load::documented(ruleset, paths) {
         Ok(d) => d,
         Err(r) => return crate::commands::refused(&r),

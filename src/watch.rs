@@ -48,7 +48,8 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
 
 fn report_run(session: &mut Session, target: &Path, clear: bool, why: &str, since: Option<Instant>, format: Format) {
     let started = Instant::now();
-    if clear && format == Format::Human {
+    // A clear-screen code only for a terminal: in a log or a pipe it is noise.
+    if clear && format == Format::Human && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         err_lossy!("\x1b[2J\x1b[H");
     }
     let project = match oc_project::discover(&[target.to_path_buf()]).map(|p| p.into_iter().next()) {

@@ -164,7 +164,13 @@ impl EngineError {
                 Some(format!("did you mean {}?", suggestions.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(" or ")))
             }
             EngineError::Unknown { kind, .. } => Some(format!("name a {kind} of these rules (`oc doc` lists them)")),
-            EngineError::NotA { kind, .. } => Some(format!("name {kind}s where {kind}s are asked for")),
+            EngineError::NotA { kind, .. } => {
+                let kinds = match kind.strip_suffix('y') {
+                    Some(stem) => format!("{stem}ies"),
+                    None => format!("{kind}s"),
+                };
+                Some(format!("name {kinds} where {kinds} are asked for"))
+            }
             EngineError::CannotWield { .. } => Some("give it a weapon of a type it wields".into()),
             EngineError::Unarmed { .. } => Some("give the attacker a weapon: `Class:Weapon`".into()),
             EngineError::Restricted { .. } => Some("attack with another weapon, or cure the status first".into()),

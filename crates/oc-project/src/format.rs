@@ -90,7 +90,16 @@ pub fn format_file(confined: &Confined, path: &str) -> Formatted {
                 .with_help("save the file as UTF-8, then format it");
         return failed("", vec![d], None);
     };
-    match oc_fmt::format(FileId(0), text) {
+    // The file's own line endings (by its first line's, as rustfmt's `Auto`) and byte-order
+    // mark are kept: a formatter that turned CRLF into LF changed every line of the file.
+    let (bom, body) = text.strip_prefix('\u{feff}').map_or(("", text), |b| ("\u{feff}", b));
+    let crlf = body.find('\n').is_some_and(|i| body.get(..i).is_some_and(|l| l.ends_with('\r')));
+    let unix = if crlf { std::borrow::Cow::Owned(body.replace("\r\n", "\n")) } else { std::borrow::Cow::Borrowed(body) };
+    let kept = |formatted: String| {
+        let formatted = if crlf { formatted.replace('\n', "\r\n") } else { formatted };
+        format!("{bom}{formatted}")
+    };
+    match oc_fmt::format(FileId(0), &unix).map(kept) {
         Ok(formatted) if formatted == text => Formatted::Same,
         Ok(formatted) => Formatted::Changed { text: text.to_string(), formatted },
         Err(oc_fmt::Error::Syntax(diagnostics)) => {
@@ -141,6 +150,24 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
     use super::*;
+
+    /// A file's CRLF line endings and byte-order mark are kept: formatted as the same text with
+    /// LF and no mark, then given them back; one already formatted so is the same.
+    #[test]
+    fn line_endings_and_the_byte_order_mark_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let confined = Confined::new(dir.path());
+        let unix = "class A {\ncost 1\n}\n";
+        std::fs::write(dir.path().join("u.oc"), unix).unwrap();
+        let Formatted::Changed { formatted: want, .. } = format_file(&confined, "u.oc") else { panic!("formats") };
+        for (bom, eol) in [("\u{feff}", "\n"), ("", "\r\n"), ("\u{feff}", "\r\n")] {
+            std::fs::write(dir.path().join("w.oc"), format!("{bom}{}", unix.replace('\n', eol))).unwrap();
+            let Formatted::Changed { formatted, .. } = format_file(&confined, "w.oc") else { panic!("formats") };
+            assert_eq!(formatted, format!("{bom}{}", want.replace('\n', eol)), "{bom:?} {eol:?}");
+            std::fs::write(dir.path().join("w.oc"), &formatted).unwrap();
+            assert!(matches!(format_file(&confined, "w.oc"), Formatted::Same), "{bom:?} {eol:?}");
+        }
+    }
 
     #[test]
     fn a_file_is_same_changed_or_failed() {
