@@ -115,7 +115,9 @@ pub(crate) fn read<P: Part>(path: &Path, bytes: &[u8], w: &Words) -> Result<P, R
     // Its text goes to the terminal (titles, endings): no control character, which a terminal
     // would act on.
     if holds_control(&value) {
-        return Err(not_a_part(&"a text in it holds control characters, which oc never writes there"));
+        return Err(not_a_part(
+            &"a text in it holds a control character other than a line break or a tab, which oc never writes",
+        ));
     }
     let part: P = serde_json::from_value(value).map_err(|e| not_a_part(&e))?;
     let changed = |why: String| {
@@ -138,13 +140,15 @@ pub(crate) fn read<P: Part>(path: &Path, bytes: &[u8], w: &Words) -> Result<P, R
     Ok(part)
 }
 
-/// Whether a string anywhere in `value` holds a control character (a line break included:
-/// none of a part's names or endings has one).
+/// Whether a string anywhere in `value` holds a control character other than a line break or a
+/// tab (which a scenario's strings may hold, written `\n` and `\t`; the compiler refuses the
+/// others, `oc::syntax::control_character`).
 fn holds_control(value: &serde_json::Value) -> bool {
+    let acts = |c: char| c.is_control() && c != '\n' && c != '\t';
     match value {
-        serde_json::Value::String(s) => s.chars().any(char::is_control),
+        serde_json::Value::String(s) => s.chars().any(acts),
         serde_json::Value::Array(items) => items.iter().any(holds_control),
-        serde_json::Value::Object(fields) => fields.iter().any(|(k, v)| k.chars().any(char::is_control) || holds_control(v)),
+        serde_json::Value::Object(fields) => fields.iter().any(|(k, v)| k.chars().any(acts) || holds_control(v)),
         _ => false,
     }
 }
@@ -183,7 +187,7 @@ pub(crate) fn missing(seen: impl IntoIterator<Item = u64>, count: u64) -> (Vec<u
     (first, total)
 }
 
-/// "2/8, 5/8 and 3 more": the shards `missing` found, in words.
+/// "2/8, 5/8, 3 more": the shards `missing` found, in words.
 pub(crate) fn shards_in_words((first, total): &(Vec<u64>, u64), count: u64) -> String {
     let mut words: Vec<String> = first.iter().map(|k| format!("{k}/{count}")).collect();
     let more = total.saturating_sub(first.len() as u64);

@@ -93,6 +93,7 @@ pub const STRAY_TEXT: &str = "oc::syntax::stray_text";
 pub const NUMBER_TOO_LARGE: &str = "oc::syntax::number_too_large";
 pub const TOO_LONG: &str = "oc::syntax::too_long";
 pub const UNKNOWN_ESCAPE: &str = "oc::syntax::unknown_escape";
+pub const CONTROL_CHARACTER: &str = "oc::syntax::control_character";
 
 /// Every code this crate can emit, with its `oc explain` text.
 pub const CODES: &[CodeInfo] = &[
@@ -138,6 +139,25 @@ use a smaller number.",
         explanation: "One expression may have at most 1024 operands and operators. Longer ones \
 are refused before they are checked, so that a generated or pasted formula cannot exhaust the \
 checker's stack.\n\nFix: split the expression into helper formulas (`_part = ...`).",
+    },
+    CodeInfo {
+        code: UNKNOWN_ESCAPE,
+        title: "a backslash in a string is no escape",
+        explanation: "A string may hold four escapes: `\\n` (a line break), `\\t` (a tab), `\\\"` (a \
+quote) and `\\\\` (a backslash). Any other backslash is an error, kept as written, so that a name \
+or a path is never quietly changed; in an import it is most often a Windows path.\n\n\
+Example:\n    import \"tags\\storm.oc\"\n\n\
+Fix: write `/` in paths on every system (`import \"tags/storm.oc\"`), or double the backslash.",
+    },
+    CodeInfo {
+        code: CONTROL_CHARACTER,
+        title: "a string holds a control character",
+        explanation: "A string holds a control character written as it is (an escape code, a bell, a \
+carriage return, a NUL...). Strings are shown on terminals and pages, in reports, forecasts and \
+maps, where such a character acts instead of showing: it may recolour or retitle a terminal, or \
+overwrite what is shown. A string may hold a line break and a tab as the escapes `\\n` and \
+`\\t`; no other control character.\n\nFix: delete the character (an editor may show it as `^[` \
+or `<0x1b>`), or write `\\n` or `\\t` for a line break or a tab.",
     },
 ];
 

@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use oc_diag::{Diagnostic, FileId, Span, Spanned};
 
-use crate::{STRAY_TEXT, TOO_DEEP, UNCLOSED, UNKNOWN_ESCAPE};
+use crate::{CONTROL_CHARACTER, STRAY_TEXT, TOO_DEEP, UNCLOSED, UNKNOWN_ESCAPE};
 
 /// Brackets may nest at most this deep.
 pub const MAX_NESTING: usize = 64;
@@ -175,6 +175,9 @@ pub fn split(
                 let open = i;
                 i += 1;
                 let mut closed = false;
+                // A closed string's control characters: the first, and how many (an unclosed
+                // string, binary garbage most often, is its own error).
+                let (mut first_control, mut controls) = (None, 0usize);
                 while let Some(&c) = bytes.get(i) {
                     match c {
                         b'\\' => {
@@ -189,8 +192,24 @@ pub fn split(
                             break;
                         }
                         b'\n' => break,
-                        _ => i += 1,
+                        _ => {
+                            // A control character as it is (a tab aside): C0 and DEL are one
+                            // byte, C1 (U+0080..U+009F) two.
+                            let c1 = c == 0xC2 && bytes.get(i + 1).is_some_and(|n| (0x80..=0x9F).contains(n));
+                            let width = if c1 { 2 } else { 1 };
+                            let acts = c1 || ((c < 0x20 && c != b'\t' && c != b'\r') || c == 0x7F);
+                            // A lone CR (not the end of a CRLF line, which closes nothing here).
+                            let lone_cr = c == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+                            if acts || lone_cr {
+                                controls += 1;
+                                first_control.get_or_insert((i, width));
+                            }
+                            i += width;
+                        }
                     }
+                }
+                if let Some((at, width)) = first_control.filter(|_| closed) {
+                    diagnostics.push(control_character(file, text, at, width, controls));
                 }
                 if !closed {
                     diagnostics.push(
@@ -383,6 +402,23 @@ pub(crate) fn skip_block_comment(text: &str) -> Option<&str> {
         }
     }
     None
+}
+
+/// An error for the control character of `width` bytes at `at` in a string, the first of
+/// `count` in it.
+fn control_character(file: FileId, text: &str, at: usize, width: usize, count: usize) -> Diagnostic {
+    let c = text.get(at..).and_then(|t| t.chars().next()).unwrap_or('\0');
+    let more = match count {
+        0 | 1 => String::new(),
+        n => format!(" (and {} more)", n - 1),
+    };
+    Diagnostic::error(
+        CONTROL_CHARACTER,
+        Span::new(file, at, at + width),
+        format!("a string holds the control character U+{:04X}{more}", u32::from(c)),
+    )
+    .with_label("a control character")
+    .with_help("delete it, or write `\\n` or `\\t` for a line break or a tab: other control characters act on the terminal that shows the string")
 }
 
 /// The escapes a string may hold: `\n`, `\t`, `\"` and `\\`.
