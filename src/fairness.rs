@@ -176,20 +176,21 @@ fn check_readme(readme: &Path) -> Result<(), u8> {
     })
 }
 
-/// Prints the table (or its JSON), then writes it into `readme`: where that fails, the table
-/// is on standard output all the same, not lost with the games that made it.
+/// Writes the table into `readme`, then prints it (or its JSON) whatever the write did: where
+/// the write fails the table is on standard output all the same, not lost with the games that
+/// made it; and a reader of standard output that goes early cannot keep the file from being
+/// written.
 fn print_table(rows: &[fairness::Row], seed: u64, command: &str, readme: Option<&Path>, format: Format) -> u8 {
     let table = fairness::table(rows, command);
+    let written = readme.map_or(Ok(()), |readme| write_readme(readme, &table));
+    if let Err(code) = written {
+        crate::report::verdict(code);
+    }
     match format {
         Format::Human => out!("{table}"),
         Format::Json => outln!("{}", fairness::json(rows, seed, command)),
     }
-    if let Some(readme) = readme {
-        if let Err(code) = write_readme(readme, &table) {
-            return code;
-        }
-    }
-    0
+    written.err().unwrap_or(0)
 }
 
 fn write_readme(readme: &Path, table: &str) -> Result<(), u8> {

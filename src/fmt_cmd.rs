@@ -45,7 +45,10 @@ fn format_project(project: &Project, check: bool, style: Style, tally: &mut Tall
     for d in &project.manifest_diagnostics {
         err!("{}", reports.render(d, style));
     }
-    if project.manifest_diagnostics.iter().any(Diagnostic::is_error) {
+    // Its `ignore` list is what formatting needs: a `ruleset` that names nothing blocks nothing.
+    let blocking = |d: &&Diagnostic| d.is_error() && d.code != oc_project::codes::MANIFEST_RULESET;
+    if project.manifest_diagnostics.iter().any(|d| blocking(&d)) {
+        report::verdict(1);
         // Its `ignore` list may not have been read: touch nothing of this project.
         tally.failed += project.files.len().max(1);
         return;
@@ -61,6 +64,7 @@ fn format_project(project: &Project, check: bool, style: Style, tally: &mut Tall
         match format_file(&confined, path) {
             Formatted::Same => {}
             Formatted::Failed { text, diagnostics, line } => {
+                report::verdict(1);
                 let file = OneFile { path, text: &text };
                 let reports = report::Reports::new(&file);
                 for d in &diagnostics {

@@ -88,18 +88,22 @@ pub fn play(a: PlayArgs) -> u8 {
     };
     outln!("oc play: {} on {}; open {}", setup.scenario.name, setup.map.name, server.url());
     let ended = server.run(&mut session, &|line: &str| errln_lossy!("{line}"));
+    // The log could not be saved at the end: the game is not kept, whatever else went right.
+    let unsaved = ended.log_error.is_some();
     if let Some(e) = ended.log_error {
         errln!("error: {e}");
+        errln!("help: the moves since the last save are lost; free the log's path before the next game");
     }
     match session.outcome() {
         Some((o, reason)) => errln!("{} ({reason})", oc_play::setup::outcome_word(*o)),
         None => errln!("the game is not over; continue it with --resume"),
     }
-    let (Some(target), true) = (page, session.over()) else { return 0 };
+    let failed = if unsaved { 2 } else { 0 };
+    let (Some(target), true) = (page, session.over()) else { return failed };
     match game::replay(&setup, session.source(), session.records(), true) {
         Ok(r) => match r.played.recording {
-            Some(rec) => crate::battle_cmd::write_page(&target, &setup, session.source(), &rec).err().unwrap_or(0),
-            None => 0,
+            Some(rec) => crate::battle_cmd::write_page(&target, &setup, session.source(), &rec).err().unwrap_or(failed),
+            None => failed,
         },
         Err(e) => crate::load::refused(&e),
     }

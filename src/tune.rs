@@ -145,6 +145,7 @@ pub fn tune(r: &Args) -> u8 {
 fn write(file: &Path, root: &Path, logical: &str, t: &Tuned) -> Result<bool, u8> {
     let written = tune::write(file, root, logical, t).map_err(|w| match w {
         tune::NotWritten::Rejected(diags) => {
+            report::verdict(1);
             let reports = report::Reports::new(&t.workspace);
             for d in &diags {
                 err!("{}", reports.render(d, report::style()));

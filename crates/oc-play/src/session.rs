@@ -572,15 +572,7 @@ impl<'s> Session<'s> {
             return Err(Denied::new(
                 battle::Rule::Requirement.code(),
                 format!("no reaction `{reaction}`"),
-                format!(
-                    "the reactions are {}",
-                    names
-                        .iter()
-                        .map(|n| format!("`{n}`"))
-                        .chain(["`none`".into(), "`best`".into()])
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                format!("the reactions are {}", battle::stances_in_words(&names)),
             ));
         }
         let viewer = side_index(self.viewer());

@@ -127,7 +127,6 @@ impl Field {
     }
 }
 
-/// The army of `side` named `name` (the side's only one by default).
 /// The help naming a file's scenarios: "choose one with --scenario NAME: A, B".
 fn scenarios_in(rules: &Rules) -> String {
     match rules.scenarios.as_slice() {
@@ -136,6 +135,7 @@ fn scenarios_in(rules: &Rules) -> String {
     }
 }
 
+/// The army of `side` named `name` (the side's only one by default).
 pub fn pick_army(rules: &Rules, scenario: &Scenario, side: SideId, name: Option<&str>) -> Result<Army, Refusal> {
     let candidates: Vec<&Army> = rules.armies.iter().filter(|a| a.scenario == scenario.name && a.side == side).collect();
     let names = || match candidates.as_slice() {

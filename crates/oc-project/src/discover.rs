@@ -85,7 +85,7 @@ pub fn open(path: &Path) -> Project {
 /// root, settings and imports; [`Project::nested`]), after the paths named.
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<Project>, String> {
     let mut projects: Vec<Project> = Vec::new();
-    let mut nested: Vec<PathBuf> = Vec::new();
+    let mut nested: std::collections::VecDeque<PathBuf> = std::collections::VecDeque::new();
     for p in paths {
         let abs = manifest::absolute(p);
         if std::fs::symlink_metadata(&abs).is_err() {
@@ -94,7 +94,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Project>, String> {
         take(&abs, false, &mut projects, &mut nested);
     }
     // Each nested project's own walk may meet others (a bounded tree: each folder walked once).
-    while let Some(root) = nested.pop() {
+    while let Some(root) = nested.pop_front() {
         take(&root, true, &mut projects, &mut nested);
     }
     for project in &mut projects {
@@ -109,7 +109,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Project>, String> {
 }
 
 /// Takes `abs` (a path named, or a nested project's root) into the project it belongs to.
-fn take(abs: &Path, is_nested: bool, projects: &mut Vec<Project>, nested: &mut Vec<PathBuf>) {
+fn take(abs: &Path, is_nested: bool, projects: &mut Vec<Project>, nested: &mut std::collections::VecDeque<PathBuf>) {
     let root = find_root(abs).dir;
     let index = match projects.iter().position(|q| q.root == root) {
         Some(i) => i,
@@ -225,7 +225,7 @@ pub fn glob(pattern: &str, text: &str) -> bool {
     go(p, t, 0, 0, width, &mut memo)
 }
 
-fn walk(dir: &Path, ignores: &[String], project: &mut Project, nested: &mut Vec<PathBuf>) {
+fn walk(dir: &Path, ignores: &[String], project: &mut Project, nested: &mut std::collections::VecDeque<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     entries.sort();
@@ -252,7 +252,7 @@ fn walk(dir: &Path, ignores: &[String], project: &mut Project, nested: &mut Vec<
                 continue;
             }
             if path.join(manifest::FILE_NAME).is_file() {
-                nested.push(path);
+                nested.push_back(path);
                 continue;
             }
             walk(&path, ignores, project, nested);

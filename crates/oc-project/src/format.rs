@@ -102,8 +102,10 @@ pub fn format_file(confined: &Confined, path: &str) -> Formatted {
     match oc_fmt::format(FileId(0), &unix).map(kept) {
         Ok(formatted) if formatted == text => Formatted::Same,
         Ok(formatted) => Formatted::Changed { text: text.to_string(), formatted },
+        // Shown against the text that was parsed (without the mark, with LF), where their
+        // spans point.
         Err(oc_fmt::Error::Syntax(diagnostics)) => {
-            failed(text, diagnostics, Some(format!("{path}: not formatted: it does not parse; it was left as it is")))
+            failed(&unix, diagnostics, Some(format!("{path}: not formatted: it does not parse; it was left as it is")))
         }
         Err(oc_fmt::Error::Changed(why)) => failed(
             text,

@@ -103,7 +103,9 @@ impl Kind {
     /// Whether `bytes` (a whole existing file) is an earlier output of this kind, whole: its
     /// start says so and nothing in it is what oc never writes there (a line added to a report, a
     /// row annotated in a CSV, text after a page's end, a JSON part that no longer parses), so a
-    /// file oc wrote and a person then added to is refused like any other file of theirs.
+    /// file oc wrote and a person then added to is refused like any other file of theirs. Inside
+    /// a page, a drawing or a picture (between its start and its end) only their marks are read:
+    /// text added there is not told apart.
     pub fn recognises(self, bytes: &[u8]) -> bool {
         let text = String::from_utf8_lossy(bytes);
         let first_line = text.lines().next().unwrap_or("");
@@ -605,15 +607,16 @@ mod tests {
             assert!(kind.recognises(bytes), "{kind:?}: {shown}");
             let text = shown.to_string();
             let first_line = text.find('\n').map_or(text.len(), |i| i + 1);
-            let middle = text.len() / 2;
             let mut edited = vec![
                 [bytes.as_slice(), b"MY OWN NOTES\n"].concat(),
                 [bytes.get(..first_line).unwrap_or_default(), b"MY OWN NOTES\n"].concat(),
             ];
-            if let (Some(head), Some(tail)) = (text.get(..middle), text.get(middle..)) {
-                if !bytes.starts_with(b"\x89PNG") {
-                    edited.push(format!("{head}\nMY OWN NOTES, A, B\n{tail}").into_bytes());
-                }
+            // A line of one's own between two of the file's lines: told apart where every line
+            // is checked (not inside a page or a drawing, whose start and end alone are).
+            let lined = matches!(kind, Kind::BattleLog | Kind::MatrixCsv | Kind::SimulationReport | Kind::SimulationPart);
+            let middle = text.get(text.len() / 2..).and_then(|t| t.find('\n')).map(|i| text.len() / 2 + i + 1);
+            if let Some((head, tail)) = middle.filter(|_| lined).and_then(|m| Some((text.get(..m)?, text.get(m..)?))) {
+                edited.push(format!("{head}MY OWN NOTES, A, B\n{tail}").into_bytes());
             }
             for e in edited {
                 assert!(!kind.recognises(&e), "{kind:?} edited: {}", String::from_utf8_lossy(&e));

@@ -140,6 +140,12 @@ impl Session {
         self.overlay.get(path).map(String::as_str)
     }
 
+    /// Whether a check of this session read (or tried to read) `path` (logical): a source, a map
+    /// definition, a map's picture.
+    pub fn reads(&self, path: &str) -> bool {
+        self.roots.values().any(|r| r.deps.contains(path)) || self.map_results.values().any(|m| m.deps.contains(path))
+    }
+
     /// Forgets what depends on `changed` (logical paths; a folder stands for everything under
     /// it; the empty path for the whole project), so the next [`Session::run`] rereads and
     /// rechecks it.

@@ -168,11 +168,12 @@ impl Watch {
         changed.sort();
         changed.dedup();
         through_links(&self.root, &self.tree, &mut changed);
-        // Only what a check reads (or a folder or link that may hold it): a log written into
-        // the project, an editor's backup or a picture changes no report, and a report written
-        // into the project (`oc watch 2> watch.log`) would otherwise start the next one, for ever.
+        // Only what a check reads (a source, a map, a map's picture the last checks read, or a
+        // folder or link that may hold them): a log written into the project, a note or an
+        // editor's backup changes no report, and a report written into the project (`oc watch
+        // 2> watch.log`) would otherwise start the next one, for ever.
         let holds = |p: &String| [&before, &self.tree].iter().any(|t| t.get(p).is_some_and(|s| s.kind != 0));
-        changed.retain(|p| read_by_checks(p) || holds(p));
+        changed.retain(|p| read_by_checks(p) || holds(p) || self.session.reads(p));
         changed.sort();
         changed.dedup();
         if changed.is_empty() && !reset {
@@ -416,7 +417,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.oc"), "").unwrap();
         let mut watch = Watch::start(dir.path(), Duration::from_millis(10)).unwrap();
-        for name in ["watch.log", "notes.md", "map.png"] {
+        for name in ["watch.log", "notes.md", "a.oc~"] {
             std::fs::write(dir.path().join(name), "written\n").unwrap();
         }
         std::fs::write(dir.path().join("b.map.toml"), "").unwrap();

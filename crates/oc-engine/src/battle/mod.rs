@@ -314,6 +314,12 @@ pub struct BattleState {
     pub weather: Option<Atom>,
 }
 
+/// The stances a side may stand in, in words: each reaction of the rules that is no reroll
+/// (`names`), then `none` and `best`, each quoted ("`Dodge`, `none`, `best`").
+pub fn stances_in_words(names: &[&str]) -> String {
+    names.iter().map(|n| format!("`{n}`")).chain(["`none`".to_string(), "`best`".to_string()]).collect::<Vec<_>>().join(", ")
+}
+
 /// A battle reads as its state: `battle.units`, `battle.round`, `battle.map` are the state's.
 impl std::ops::Deref for Battle<'_> {
     type Target = BattleState;
@@ -443,15 +449,7 @@ impl<'e> Battle<'e> {
                 let names: Vec<&str> = stances().map(|r| r.name.as_str()).collect();
                 return Err(BattleError::refused(
                     Rule::Requirement,
-                    format!(
-                        "no reaction `{stance}`: the reactions are {}",
-                        names
-                            .iter()
-                            .map(|n| format!("`{n}`"))
-                            .chain(["`none`".into(), "`best`".into()])
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
+                    format!("no reaction `{stance}`: the reactions are {}", stances_in_words(&names)),
                 ));
             }
             if let Some(slot) = self.state.stance.get_mut(side_index(u.side)) {
