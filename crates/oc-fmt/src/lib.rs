@@ -30,6 +30,35 @@ pub enum Error {
     Changed(String),
 }
 
+/// A file's byte-order mark and line endings, kept through formatting (a formatter that turned
+/// CRLF into LF would change every line of the file): the line ending is the first line's, as
+/// rustfmt's `Auto` takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Endings {
+    bom: bool,
+    crlf: bool,
+}
+
+impl Endings {
+    /// The endings of `text`, and the text to format: without the mark, with LF.
+    pub fn of(text: &str) -> (Endings, std::borrow::Cow<'_, str>) {
+        let (bom, body) = text.strip_prefix('\u{feff}').map_or((false, text), |b| (true, b));
+        let crlf = body.find('\n').is_some_and(|i| body.get(..i).is_some_and(|l| l.ends_with('\r')));
+        let unix = if crlf { std::borrow::Cow::Owned(body.replace("\r\n", "\n")) } else { std::borrow::Cow::Borrowed(body) };
+        (Endings { bom, crlf }, unix)
+    }
+
+    /// A text formatted from [`Endings::of`]'s, given the file's endings back.
+    pub fn restore(self, formatted: String) -> String {
+        let formatted = if self.crlf { formatted.replace('\n', "\r\n") } else { formatted };
+        if self.bom {
+            format!("\u{feff}{formatted}")
+        } else {
+            formatted
+        }
+    }
+}
+
 /// Formats one source text (`file` is the id its diagnostics are reported under).
 pub fn format(file: FileId, text: &str) -> Result<String, Error> {
     let (before, diagnostics) = oc_syntax::parse(file, text);
@@ -128,5 +157,17 @@ mod tests {
     #[test]
     fn whitespace_only_becomes_empty() {
         assert_eq!(format(FileId(0), "\n\n  \t\n").ok().as_deref(), Some(""));
+    }
+
+    /// A text's endings taken off and given back: the same text, whatever its mark and line
+    /// endings; the first line's ending decides.
+    #[test]
+    fn endings_taken_off_and_given_back_are_the_same_text() {
+        for text in ["a\nb\n", "a\r\nb\r\n", "\u{feff}a\r\nb\r\n", "\u{feff}a\nb", "", "no line end"] {
+            let (endings, unix) = Endings::of(text);
+            assert!(!unix.contains('\r') && !unix.starts_with('\u{feff}'), "{text:?}");
+            assert_eq!(endings.restore(unix.into_owned()), text, "{text:?}");
+        }
+        assert_eq!(Endings::of("a\nb\r\n").0, Endings::of("a\n").0);
     }
 }

@@ -459,7 +459,9 @@ fn formatting(server: &Server, uri: &str) -> Result<Value, String> {
         _ => return Ok(Value::Null),
     };
     let text = &doc.source.text;
-    match oc_fmt::format(oc_diag::FileId(0), text) {
+    // The document's line endings and byte-order mark are kept, as `oc fmt` keeps a file's.
+    let (endings, unix) = oc_fmt::Endings::of(text);
+    match oc_fmt::format(oc_diag::FileId(0), &unix).map(|f| endings.restore(f)) {
         Ok(formatted) if formatted == *text => Ok(json!([])),
         Ok(formatted) => Ok(json!([{"range": LineIndex::new(text).range(0, text.len()), "newText": formatted}])),
         Err(oc_fmt::Error::Syntax(_)) => Err(format!("{logical} has syntax errors: fix them, then format")),

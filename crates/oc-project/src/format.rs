@@ -92,14 +92,8 @@ pub fn format_file(confined: &Confined, path: &str) -> Formatted {
     };
     // The file's own line endings (by its first line's, as rustfmt's `Auto`) and byte-order
     // mark are kept: a formatter that turned CRLF into LF changed every line of the file.
-    let (bom, body) = text.strip_prefix('\u{feff}').map_or(("", text), |b| ("\u{feff}", b));
-    let crlf = body.find('\n').is_some_and(|i| body.get(..i).is_some_and(|l| l.ends_with('\r')));
-    let unix = if crlf { std::borrow::Cow::Owned(body.replace("\r\n", "\n")) } else { std::borrow::Cow::Borrowed(body) };
-    let kept = |formatted: String| {
-        let formatted = if crlf { formatted.replace('\n', "\r\n") } else { formatted };
-        format!("{bom}{formatted}")
-    };
-    match oc_fmt::format(FileId(0), &unix).map(kept) {
+    let (endings, unix) = oc_fmt::Endings::of(text);
+    match oc_fmt::format(FileId(0), &unix).map(|f| endings.restore(f)) {
         Ok(formatted) if formatted == text => Formatted::Same,
         Ok(formatted) => Formatted::Changed { text: text.to_string(), formatted },
         // Shown against the text that was parsed (without the mark, with LF), where their
