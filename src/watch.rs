@@ -22,15 +22,6 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
         }
     };
     crate::report::set_root(&watch.root);
-    // A folder under it with an oc.toml of its own is a project of its own: watched apart.
-    let nested = oc_project::discover(std::slice::from_ref(&watch.target)).unwrap_or_default();
-    for p in nested.iter().filter(|p| p.nested) {
-        errln_lossy!(
-            "note: {} is a project of its own (its oc.toml): `oc watch {}` watches it",
-            p.root.display(),
-            p.root.display()
-        );
-    }
     // Ctrl-C: say so and leave with status 0. The watcher writes nothing, so nothing is half done.
     if let Err(e) = ctrlc::set_handler(|| {
         errln!("\n[watch] stopped");

@@ -365,7 +365,6 @@ fn discover(root: &Path) -> Project {
     if !root.join(oc_project::manifest::FILE_NAME).is_file() {
         return empty();
     }
-    // The root's own project comes first (a nested project, its own oc.toml, after it).
     oc_project::discover(&[root.to_path_buf()]).ok().and_then(|v| v.into_iter().next()).unwrap_or_else(empty)
 }
 

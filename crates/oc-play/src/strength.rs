@@ -101,7 +101,8 @@ pub fn measure(
     let mut rows = Vec::new();
     for project in &projects {
         for logical in &project.files {
-            for setup in crate::fairness::pairs(compile(&project.root.join(logical))?, logical, say)? {
+            let file = project.root.join(logical);
+            for setup in crate::fairness::pairs(compile(&file)?, &file, logical, say)? {
                 let (s, [att, def]) = (&setup.scenario, &setup.armies);
                 if r.scenario.is_some_and(|n| n != s.name) || !(r.armies.is_empty() || r.armies.contains(&att.name)) {
                     continue;

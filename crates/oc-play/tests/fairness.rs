@@ -13,7 +13,7 @@ fn a_scenario_file_gives_one_row_per_pair_of_armies_in_the_table() {
         let compiled = oc_play::setup::compile(&path).unwrap();
         let games_for = [("SiegeOfGrado".to_string(), 6)];
         let r = fairness::Request { paths: &[], games: 50, games_for: &games_for, seed: 4, shard: None };
-        fairness::measure_file(compiled, "scenarios/grado-keep.oc", &r, used, &|_| {}, &|| {}).unwrap()
+        fairness::measure_file(compiled, (&path, "scenarios/grado-keep.oc"), &r, used, &|_| {}, &|| {}).unwrap()
     };
     let mut used = Vec::new();
     let rows = measure(&mut used);
@@ -97,4 +97,25 @@ fn shards_merge_into_the_whole_runs_rows() {
         .collect();
     let merged = fairness::merge(parts).unwrap();
     assert_eq!(merged.rows, whole);
+}
+
+/// A scenario in a folder with an oc.toml of its own, under the folder measured, is measured:
+/// its compilation names the file from that project's root, the walk from the folder's, and the
+/// scenario was looked up under the one name in the other's files and left out without a word.
+#[test]
+fn a_scenario_of_a_project_inside_the_folder_measured_is_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let proj = dir.path().join("proj");
+    std::fs::create_dir_all(proj.join("maps")).unwrap();
+    std::fs::write(dir.path().join("oc.toml"), "[project]\nname = \"outer\"\n").unwrap();
+    std::fs::write(proj.join("oc.toml"), "[project]\nname = \"inner\"\n").unwrap();
+    std::fs::copy(common::repo("scenarios/ide.oc"), proj.join("ide.oc")).unwrap();
+    std::fs::copy(common::repo("scenarios/maps/ide.map.toml"), proj.join("maps/ide.map.toml")).unwrap();
+    let paths = [dir.path().to_path_buf()];
+    let r = fairness::Request { paths: &paths, games: 2, games_for: &[], seed: 1, shard: None };
+    let rows = fairness::measure(&r, &oc_play::setup::compile, &|_| {}, &|| {}).unwrap();
+    assert_eq!(
+        rows.iter().map(|r| (r.file.as_str(), r.scenario.as_str())).collect::<Vec<_>>(),
+        [("proj/ide.oc", "ThroughTheDunes")]
+    );
 }

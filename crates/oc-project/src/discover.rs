@@ -30,9 +30,6 @@ pub struct Project {
     pub ignored: usize,
     /// Files and folders whose names are not UTF-8 (shown with replacement characters).
     pub bad_names: Vec<String>,
-    /// Found in a folder walked for another project (a folder under it with an `oc.toml` of its
-    /// own), not under a path the user named in it.
-    pub nested: bool,
 }
 
 /// Whether a file name is a map definition.
@@ -80,22 +77,29 @@ pub fn open(path: &Path) -> Project {
 
 /// Collects `.oc` files and maps under `paths`, one project per root (`oc.toml`, found by walking
 /// up from each path; without one, the path's own folder). A named file is always taken;
-/// folders are walked, skipping hidden folders, `target/` and what `ignore` lists. A folder
-/// met on the walk that holds an `oc.toml` of its own is another project: walked as one (its own
-/// root, settings and imports; [`Project::nested`]), after the paths named.
+/// folders are walked, skipping hidden folders, `target/` and what `ignore` lists.
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<Project>, String> {
     let mut projects: Vec<Project> = Vec::new();
-    let mut nested: std::collections::VecDeque<PathBuf> = std::collections::VecDeque::new();
     for p in paths {
         let abs = manifest::absolute(p);
         if std::fs::symlink_metadata(&abs).is_err() {
             return Err(format!("{}: no such file or directory", p.display()));
         }
-        take(&abs, false, &mut projects, &mut nested);
-    }
-    // Each nested project's own walk may meet others (a bounded tree: each folder walked once).
-    while let Some(root) = nested.pop_front() {
-        take(&root, true, &mut projects, &mut nested);
+        let root = find_root(&abs).dir;
+        let index = match projects.iter().position(|q| q.root == root) {
+            Some(i) => i,
+            None => {
+                projects.push(open(&abs));
+                projects.len() - 1
+            }
+        };
+        let Some(project) = projects.get_mut(index) else { continue };
+        if abs.is_dir() {
+            let ignores: Vec<String> = project.settings.ignore.clone();
+            walk(&abs, &ignores, project);
+        } else {
+            push(project, &abs);
+        }
     }
     for project in &mut projects {
         project.files.sort();
@@ -106,25 +110,6 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Project>, String> {
         project.bad_names.dedup();
     }
     Ok(projects)
-}
-
-/// Takes `abs` (a path named, or a nested project's root) into the project it belongs to.
-fn take(abs: &Path, is_nested: bool, projects: &mut Vec<Project>, nested: &mut std::collections::VecDeque<PathBuf>) {
-    let root = find_root(abs).dir;
-    let index = match projects.iter().position(|q| q.root == root) {
-        Some(i) => i,
-        None => {
-            projects.push(Project { nested: is_nested, ..open(abs) });
-            projects.len() - 1
-        }
-    };
-    let Some(project) = projects.get_mut(index) else { return };
-    if abs.is_dir() {
-        let ignores: Vec<String> = project.settings.ignore.clone();
-        walk(abs, &ignores, project, nested);
-    } else {
-        push(project, abs);
-    }
 }
 
 /// The diagnostic of a `ruleset` in oc.toml that names neither a built-in ruleset nor a file
@@ -225,7 +210,7 @@ pub fn glob(pattern: &str, text: &str) -> bool {
     go(p, t, 0, 0, width, &mut memo)
 }
 
-fn walk(dir: &Path, ignores: &[String], project: &mut Project, nested: &mut std::collections::VecDeque<PathBuf>) {
+fn walk(dir: &Path, ignores: &[String], project: &mut Project) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     entries.sort();
@@ -251,11 +236,7 @@ fn walk(dir: &Path, ignores: &[String], project: &mut Project, nested: &mut std:
                 project.ignored += count_oc(&path);
                 continue;
             }
-            if path.join(manifest::FILE_NAME).is_file() {
-                nested.push_back(path);
-                continue;
-            }
-            walk(&path, ignores, project, nested);
+            walk(&path, ignores, project);
         } else if candidate {
             if ignored(&root, ignores, &path) {
                 project.ignored += 1;
@@ -422,34 +403,6 @@ mod tests {
             let expected = if missing { vec![(at, at + ruleset.len() + 2)] } else { Vec::new() };
             assert_eq!(found, expected, "{ruleset}");
         }
-        Ok(())
-    }
-
-    /// A folder walked that holds another project (an `oc.toml` of its own) is that project: its
-    /// files are its own, under its root, not the walked project's; a project inside it too.
-    #[test]
-    fn a_project_inside_a_walked_folder_is_a_project_of_its_own() -> std::io::Result<()> {
-        let dir = tempfile::tempdir()?;
-        let root = dir.path().canonicalize()?;
-        for (file, text) in [
-            ("stray/a.oc", ""),
-            ("proj/oc.toml", "[project]\nname = \"p\"\n"),
-            ("proj/b.oc", ""),
-            ("proj/inner/oc.toml", "[project]\nname = \"i\"\n"),
-            ("proj/inner/c.oc", ""),
-        ] {
-            let path = root.join(file);
-            std::fs::create_dir_all(path.parent().unwrap_or(&root))?;
-            std::fs::write(path, text)?;
-        }
-        let found = super::discover(std::slice::from_ref(&root)).map_err(std::io::Error::other)?;
-        let seen: Vec<(std::path::PathBuf, Vec<String>, bool)> = found.into_iter().map(|p| (p.root, p.files, p.nested)).collect();
-        let expected = vec![
-            (root.clone(), vec!["stray/a.oc".to_string()], false),
-            (root.join("proj"), vec!["b.oc".to_string()], true),
-            (root.join("proj/inner"), vec!["c.oc".to_string()], true),
-        ];
-        assert_eq!(seen, expected);
         Ok(())
     }
 

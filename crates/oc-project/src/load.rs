@@ -50,19 +50,9 @@ pub struct Loaded {
 /// one project at a time (`build`, `document`).
 pub fn one_project(paths: &[PathBuf], doing: &str) -> Result<Project, Refusal> {
     let paths = if paths.is_empty() { vec![PathBuf::from(".")] } else { paths.to_vec() };
-    let found = crate::discover(&paths).map_err(|e| {
+    let mut found = crate::discover(&paths).map_err(|e| {
         Refusal::new(e.to_string(), Some("give files or folders that exist (relative to the working directory)".into()))
     })?;
-    // A folder under it with an oc.toml of its own is another project, not this one's files:
-    // where the paths hold no file of their own project but such ones, they are named.
-    let (nested, mut found): (Vec<Project>, Vec<Project>) = found.into_iter().partition(|p| p.nested);
-    if !nested.is_empty() && found.iter().all(|p| p.files.is_empty()) {
-        let named: Vec<String> = nested.iter().map(|p| p.root.display().to_string()).collect();
-        return Err(Refusal::new(
-            format!("{} holds projects of their own (each oc.toml starts one): {}", shown(&paths), named.join(", ")),
-            Some(format!("{doing} one project at a time: name its folder")),
-        ));
-    }
     match found.len() {
         1 => Ok(found.remove(0)),
         0 => Err(Refusal::new(format!("{}: no project", shown(&paths)), None)),

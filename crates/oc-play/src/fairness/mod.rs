@@ -53,13 +53,21 @@ pub struct Row {
     pub score: Score,
 }
 
-/// Every scenario written in the file `logical` (not those it imports) whose rules are
-/// `compiled`, with each pair of its armies, ready to play (`say` hears a note for each
+/// Every scenario written in the file `file` (shown as `logical`; not those it imports) whose
+/// rules are `compiled`, with each pair of its armies, ready to play (`say` hears a note for each
 /// scenario left out: one without an army on a side). What `oc fairness` and
 /// `oc tournament --as-written` play.
-pub fn pairs(compiled: Compiled, logical: &str, say: &dyn Fn(&str)) -> Result<Vec<Setup>, Refusal> {
+pub fn pairs(compiled: Compiled, file: &Path, logical: &str, say: &dyn Fn(&str)) -> Result<Vec<Setup>, Refusal> {
     let Compiled { rules, workspace: ws, root, .. } = compiled;
-    let Some(id) = ws.id_of(logical) else { return Ok(Vec::new()) };
+    // The file as its compilation names it: from the root of its own project (a folder walked
+    // may hold a project of its own, an oc.toml below the root the walk began at), not from
+    // the walked folder's (`logical`, what the table shows). Found under one name and looked
+    // up under the other, its scenarios were left out without a word.
+    let own = oc_project::discover::logical(&root, &oc_project::manifest::absolute(file));
+    let Some(id) = own.as_deref().and_then(|own| ws.id_of(own)) else {
+        say(&format!("note: {logical}: not among the files its compilation read; left out"));
+        return Ok(Vec::new());
+    };
     let here: Vec<String> = ws
         .file(id)
         .map(|f| {
@@ -97,32 +105,32 @@ pub fn pairs(compiled: Compiled, logical: &str, say: &dyn Fn(&str)) -> Result<Ve
     Ok(pairs)
 }
 
-/// Every scenario written in the file `logical` with each pair of its armies ([`pairs`]),
+/// Every scenario written in the file `file` (shown as `logical`) with each pair of its armies ([`pairs`]),
 /// `r.games` games each (or `r.games_for` the scenario's name, then noted in `used`); with
 /// `r.shard`, only the games that shard owns. `say` hears a line for each pair measured, and a
 /// note for each scenario left out; `tick` is called after each game (a progress bar).
 pub fn measure_file(
     compiled: Compiled,
-    logical: &str,
+    (file, logical): (&Path, &str),
     r: &Request,
     used: &mut Vec<String>,
     say: &dyn Fn(&str),
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<Row>, Refusal> {
-    let pending = pending(compiled, logical, r, used, say)?;
+    let pending = pending(compiled, (file, logical), r, used, say)?;
     play(pending, r.seed, say, tick)
 }
 
-/// The pairs of the file `logical` ([`pairs`]) with the games each plays ([`measure_file`]).
+/// The pairs of the file `file` ([`pairs`]) with the games each plays ([`measure_file`]).
 fn pending(
     compiled: Compiled,
-    logical: &str,
+    (file, logical): (&Path, &str),
     r: &Request,
     used: &mut Vec<String>,
     say: &dyn Fn(&str),
 ) -> Result<Vec<Pending>, Refusal> {
     let mut pending = Vec::new();
-    for setup in pairs(compiled, logical, say)? {
+    for setup in pairs(compiled, file, logical, say)? {
         let games = match r.games_for.iter().find(|(n, _)| *n == setup.scenario.name) {
             Some((n, g)) => {
                 if !used.contains(n) {
@@ -196,7 +204,7 @@ pub fn measure(
     for project in &projects {
         for logical in &project.files {
             let path = project.root.join(logical);
-            all.extend(pending(compile(&path)?, logical, r, &mut used, say)?);
+            all.extend(pending(compile(&path)?, (&path, logical), r, &mut used, say)?);
         }
     }
     if let Some((name, _)) = r.games_for.iter().find(|(n, _)| !used.contains(n)) {
