@@ -45,9 +45,7 @@ fn format_project(project: &Project, check: bool, style: Style, tally: &mut Tall
     for d in &project.manifest_diagnostics {
         err!("{}", reports.render(d, style));
     }
-    // Its `ignore` list is what formatting needs: a `ruleset` that names nothing blocks nothing.
-    let blocking = |d: &&Diagnostic| d.is_error() && d.code != oc_project::codes::MANIFEST_RULESET;
-    if project.manifest_diagnostics.iter().any(|d| blocking(&d)) {
+    if project.manifest_diagnostics.iter().any(Diagnostic::is_error) {
         report::verdict(1);
         // Its `ignore` list may not have been read: touch nothing of this project.
         tally.failed += project.files.len().max(1);

@@ -37,6 +37,7 @@ any part). Unknown keys are refused so typos do not pass silently.\n\nFix: use t
 when run in the project without `--ruleset`: a built-in ruleset's name (`officers_chess`, \
 `officers_chess_v06`, `stamina`, `battlestorm`, `skirmish` or an alias) or the path of a `.oc` \
 file or folder inside the project, relative to its root. This one is neither, so those commands \
-would refuse to run; `oc check` says so first.\n\nFix: name a built-in ruleset, or correct the \
-path (it is read inside the project only).";
+would refuse to run without `--ruleset`; `oc check` warns of it first (the project's files are \
+checked as ever).\n\nFix: name a built-in ruleset, or correct the path (it is read inside the \
+project only).";
 }

@@ -112,8 +112,8 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Project>, String> {
     Ok(projects)
 }
 
-/// The diagnostic of a `ruleset` in oc.toml that names neither a built-in ruleset nor a file
-/// or folder inside the project (where the commands that read it would find none).
+/// The warning of a `ruleset` in oc.toml that names neither a built-in ruleset nor a file or
+/// folder inside the project (where the commands that read it would find none).
 fn ruleset_missing(root: &Path, settings: &Manifest) -> Option<Diagnostic> {
     let (name, (start, end)) = (settings.ruleset.as_deref()?, settings.ruleset_at?);
     if oc_compiler::stdlib::builtin(name).is_some() {
@@ -124,8 +124,10 @@ fn ruleset_missing(root: &Path, settings: &Manifest) -> Option<Diagnostic> {
         return None;
     }
     let builtins: Vec<&str> = oc_compiler::stdlib::RULESETS.iter().map(|(n, _)| *n).collect();
+    // A warning: the project's files are sound; only the commands that read `ruleset` would
+    // refuse to run without `--ruleset`.
     Some(
-        Diagnostic::error(
+        Diagnostic::warning(
             crate::codes::MANIFEST_RULESET,
             oc_diag::Span::new(MANIFEST_FILE, start, end),
             format!("no ruleset `{name}`: not a built-in one, nor a file or folder inside the project"),
@@ -376,7 +378,7 @@ mod tests {
     use super::glob;
 
     /// A `ruleset` in oc.toml that names neither a built-in ruleset nor a file or folder inside
-    /// the project is an error where it is written; one that names either is not.
+    /// the project is warned about where it is written; one that names either is not.
     #[test]
     fn a_ruleset_oc_toml_names_is_checked_where_it_is_written() -> std::io::Result<()> {
         let dir = tempfile::tempdir()?;
