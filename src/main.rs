@@ -209,7 +209,8 @@ enum Command {
         /// Write the map here instead of stdout.
         #[arg(long, short)]
         out: Option<PathBuf>,
-        /// Replace the output file if it exists.
+        /// Replace an existing file that is not a source. A map definition (`.map.toml`) is
+        /// never replaced, even with --force: write a new one, or delete the old one yourself.
         #[arg(long)]
         force: bool,
         #[command(flatten)]
