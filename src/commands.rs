@@ -34,27 +34,12 @@ pub fn output_target(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) ->
     })
 }
 
-/// Refused (printed, exit status 2) where two outputs of one command name one file (`--out` and
-/// `--plot` alike): the second write would replace the first, or be refused after it was made.
-/// Paths are compared where they lead (their folder resolved), so `./a.svg` is `a.svg`.
+/// [`output::apart`], a refusal printed (exit status 2).
 pub fn apart(outputs: &[(&str, Option<&Path>)]) -> Result<(), u8> {
-    let lead = |p: &Path| {
-        let parent = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        match (std::fs::canonicalize(parent), p.file_name()) {
-            (Ok(dir), Some(name)) => dir.join(name),
-            _ => oc_project::manifest::absolute(p),
-        }
-    };
-    let given: Vec<(&str, &Path, PathBuf)> =
-        outputs.iter().filter_map(|(flag, p)| p.filter(|p| p.as_os_str() != "-").map(|p| (*flag, p, lead(p)))).collect();
-    for (i, (flag, path, at)) in given.iter().enumerate() {
-        if let Some((other, _, _)) = given.iter().skip(i + 1).find(|(_, _, b)| b == at) {
-            errln!("error: {flag} and {other} name one file ({}): each output needs a file of its own", path.display());
-            errln!("help: give {other} another path");
-            return Err(2);
-        }
-    }
-    Ok(())
+    output::apart(outputs).map_err(|r| {
+        errln!("error: {}\nhelp: {}", r.message, r.help);
+        2
+    })
 }
 
 /// A plot's path (`what`: "a plot", "a heat map") passed through the output policy, with its

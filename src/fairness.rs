@@ -146,34 +146,9 @@ fn merge(parts: &[PathBuf], readme: Option<&Path>, format: Format) -> u8 {
     code
 }
 
-/// Whether the table can go into `readme`, asked before any game is played (a run of thousands
-/// of games is not played to find the file missing at its end): a file of the project, not a
-/// source, with one pair of markers in order or none.
+/// [`fairness::readme_ready`], a refusal shown (exit status 2).
 fn check_readme(readme: &Path) -> Result<(), u8> {
-    let refuse = |why: &dyn std::fmt::Display, help: &str| {
-        errln!("error: --readme {}: {why}", readme.display());
-        errln!("help: {help}");
-        2u8
-    };
-    if let Err(why) = oc_project::output::notes_file(readme) {
-        return Err(refuse(&why.message, &why.help));
-    }
-    if std::fs::symlink_metadata(readme).is_err() {
-        return Err(refuse(
-            &"no such file",
-            "create it first (an empty file will do: the table is added under a `## Fairness` heading)",
-        ));
-    }
-    fairness::notes_edit(readme, "").map(|_| ()).map_err(|why| {
-        refuse(
-            &why,
-            &format!(
-                "name a Markdown file of the project holding at most one pair of lines `{}` and `{}`",
-                fairness::BEGIN,
-                fairness::END
-            ),
-        )
-    })
+    fairness::readme_ready(readme).map_err(|r| crate::load::refused(&r))
 }
 
 /// Writes the table into `readme`, then prints it (or its JSON) whatever the write did: where

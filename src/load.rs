@@ -59,27 +59,9 @@ pub fn field(file: &Path, scenario: Option<&str>) -> Result<Field, u8> {
     compile(file)?.field(file, scenario).map_err(failure)
 }
 
-/// Refused (exit status 2) where a command that plays the scenario of one file is given a folder
-/// (compiled whole, a project's scenarios clash: hundreds of errors, none of them the point) or
-/// a file that is not `.oc`. A missing path is the compiler's to report.
+/// [`oc_play::setup::one_file`], a refusal shown (exit status 2).
 pub fn one_file(file: &Path) -> Result<(), u8> {
-    let shown = file.display();
-    match std::fs::metadata(file) {
-        Ok(m) if m.is_dir() => {
-            errln!("error: {shown} is a folder: this command plays a scenario written in one `.oc` file");
-            errln!(
-                "help: name the file (such as {}); `oc fairness` and `oc tournament --as-written` take folders",
-                file.join("scenario.oc").display()
-            );
-            Err(2)
-        }
-        Ok(_) if file.extension().is_none_or(|e| e != "oc") => {
-            errln!("error: {shown} is not an `.oc` file");
-            errln!("help: name the `.oc` file that holds the scenario (or imports it)");
-            Err(2)
-        }
-        _ => Ok(()),
-    }
+    oc_play::setup::one_file(file).map_err(|r| refused(&r))
 }
 
 /// The scenario with both armies.

@@ -68,6 +68,25 @@ pub struct Setup {
     pub armies: [Army; 2],
 }
 
+/// Refused where a command that plays the scenario of one file is given a folder (compiled
+/// whole, a project's scenarios clash: hundreds of errors, none of them the point) or a file that
+/// is not `.oc`. A missing path is the compiler's to report.
+pub fn one_file(file: &Path) -> Result<(), Refusal> {
+    let shown = file.display();
+    match std::fs::metadata(file) {
+        Ok(m) if m.is_dir() => Err(Refusal::new(format!(
+            "{shown} is a folder: this command plays a scenario written in one `.oc` file"
+        ))
+        .with_help(format!(
+            "name the file (such as {}); `oc fairness` and `oc tournament --as-written` take folders",
+            file.join("scenario.oc").display()
+        ))),
+        Ok(_) if file.extension().is_none_or(|e| e != "oc") => Err(Refusal::new(format!("{shown} is not an `.oc` file"))
+            .with_help("name the `.oc` file that holds the scenario (or imports it)")),
+        _ => Ok(()),
+    }
+}
+
 impl Compiled {
     /// The scenario `scenario` of the rules compiled from `file` (their only one by default),
     /// its map and the engine for the rules.

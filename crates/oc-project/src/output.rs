@@ -235,6 +235,31 @@ fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
     false
 }
 
+/// Refused where two outputs of one command (each named by its flag) name one file (`--out` and
+/// `--plot` alike): the second write would replace the first, or be refused after it was made.
+/// Paths are compared where they lead (their folder resolved), so `./a.svg` is `a.svg`;
+/// standard output (`-`) is no file.
+pub fn apart(outputs: &[(&str, Option<&Path>)]) -> Result<(), Refused> {
+    let lead = |p: &Path| {
+        let parent = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        match (std::fs::canonicalize(parent), p.file_name()) {
+            (Ok(dir), Some(name)) => dir.join(name),
+            _ => crate::manifest::absolute(p),
+        }
+    };
+    let given: Vec<(&str, &Path, PathBuf)> =
+        outputs.iter().filter_map(|(flag, p)| p.filter(|p| p.as_os_str() != "-").map(|p| (*flag, p, lead(p)))).collect();
+    for (i, (flag, path, at)) in given.iter().enumerate() {
+        if let Some((other, _, _)) = given.iter().skip(i + 1).find(|(_, _, b)| b == at) {
+            return Err(Refused {
+                message: format!("{flag} and {other} name one file ({}): each output needs a file of its own", path.display()),
+                help: format!("give {other} another path"),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Checks `out` against the policy. `inputs` are the files the command reads (the paths named on
 /// its command line and the project files it compiled).
 pub fn prepare(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) -> Result<Target, Refused> {

@@ -231,6 +231,26 @@ pub struct NotesEdit {
     pub after: Option<String>,
 }
 
+/// Whether a table can go into `readme`, asked before any game is played (a run of thousands of
+/// games is not played to find the file missing at its end): a file of the project, not a
+/// source, there already, with one pair of markers in order or none.
+pub fn readme_ready(readme: &Path) -> Result<(), Refusal> {
+    let refuse =
+        |why: &dyn std::fmt::Display, help: String| Refusal::new(format!("--readme {}: {why}", readme.display())).with_help(help);
+    if let Err(why) = oc_project::output::notes_file(readme) {
+        return Err(refuse(&why.message, why.help));
+    }
+    if std::fs::symlink_metadata(readme).is_err() {
+        return Err(refuse(
+            &"no such file",
+            "create it first (an empty file will do: the table is added under a `## Fairness` heading)".into(),
+        ));
+    }
+    notes_edit(readme, "").map(|_| ()).map_err(|why| {
+        refuse(&why, format!("name a Markdown file of the project holding at most one pair of lines `{BEGIN}` and `{END}`"))
+    })
+}
+
 /// The edit that puts `table` into `readme` (read confined to its project).
 pub fn notes_edit(readme: &Path, table: &str) -> Result<NotesEdit, String> {
     let absolute = oc_project::manifest::absolute(readme);
