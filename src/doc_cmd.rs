@@ -60,7 +60,7 @@ pub fn doc(ruleset: Option<&str>, paths: &[PathBuf], out: &Path, force: bool) ->
         errln!("error: internal: the generated site has broken links (please report it):\n{}", broken.join("\n"));
         return 2;
     }
-    if let Err(e) = oc_project::folder::write(out, &site.files) {
+    if let Err(e) = oc_project::folder::write(out, &site.files, (oc_doc::MARKER, oc_doc::MARKER_TEXT)) {
         errln!("error: cannot write {}: {e}", out.display());
         return 2;
     }

@@ -100,10 +100,12 @@ enum Command {
         /// A built-in ruleset to document instead (officers_chess, the default, or officers_chess_v06).
         #[arg(long)]
         ruleset: Option<String>,
-        /// The folder to write (replaced whole when an earlier `oc doc` wrote it).
+        /// The folder to write (replaced whole when an earlier `oc doc` wrote it and nothing in it
+        /// was added or edited since).
         #[arg(long, short)]
         out: PathBuf,
-        /// Replace an existing folder that `oc doc` did not write (never one holding sources).
+        /// Replace an existing folder that `oc doc` did not write, or files added to or edited in
+        /// one it wrote (never a folder holding sources).
         #[arg(long)]
         force: bool,
         #[command(flatten)]

@@ -35,10 +35,21 @@ fn both_rulesets_are_written_as_sites_and_replaced_only_when_ours() {
         let index = std::fs::read_to_string(out.join("index.html")).unwrap();
         assert!(index.contains("std:"), "{ruleset}: the sources are not listed as std:...");
         // A second run replaces its own folder whole.
-        std::fs::write(out.join("stale.html"), "old").unwrap();
         let o = oc(&["doc", "--ruleset", ruleset, "-o", out.to_str().unwrap()], &repo());
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        assert!(!out.join("stale.html").exists());
+        // Not a file added to it since, or a page edited: named and kept, replaced with --force.
+        std::fs::write(out.join("CNAME"), "docs.example.org").unwrap();
+        let edited = format!("{index}<!-- my note -->");
+        std::fs::write(out.join("index.html"), &edited).unwrap();
+        let o = oc(&["doc", "--ruleset", ruleset, "-o", out.to_str().unwrap()], &repo());
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("`CNAME`, `index.html`") && stderr(&o).contains("help:"), "{}", stderr(&o));
+        assert_eq!(std::fs::read_to_string(out.join("CNAME")).unwrap(), "docs.example.org");
+        assert_eq!(std::fs::read_to_string(out.join("index.html")).unwrap(), edited);
+        let o = oc(&["doc", "--ruleset", ruleset, "-o", out.to_str().unwrap(), "--force"], &repo());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(!out.join("CNAME").exists());
+        assert_eq!(std::fs::read_to_string(out.join("index.html")).unwrap(), index);
     }
     // A folder oc did not write: refused without --force, and never when it holds a source.
     let mine = tmp.path().join("mine");
