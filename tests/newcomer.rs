@@ -283,3 +283,27 @@ fn tune_warns_of_a_cliff_says_each_note_once_and_rounds_as_themselves() {
         assert!(!relative, "a time limit said relative to another: {line}");
     }
 }
+
+/// The class tutorial's own tag does what its page says: the Fighter's damage against the
+/// Duelist reads 3 with it and 5 without (a tag whose effect no formula read had passed as
+/// "extra damage on its counter": `when defender == self { damage_bonus += x }`).
+#[test]
+fn the_class_tutorials_tag_changes_the_forecast_it_shows() {
+    let dir = scratch("class-tag");
+    write(&dir, "oc.toml", &guide_file("docs/tutorial-class.md", "oc.toml"));
+    let rules = guide_file("docs/tutorial-class.md", "rules/duelist.oc");
+    let damage = |rules: &str| {
+        write(&dir, "rules/duelist.oc", rules);
+        let run = oc(&dir, &["forecast", "--ruleset", "rules/duelist.oc", "--attacker", "Fighter", "--defender", "Duelist"]);
+        let out = text(&run.stdout);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        let line = out.lines().find(|l| l.starts_with("Damage ")).unwrap_or_else(|| panic!("{out}")).to_string();
+        line.split_whitespace().nth(1).unwrap().to_string()
+    };
+    assert_eq!(damage(&rules), "3");
+    let page = std::fs::read_to_string(repo().join("docs/tutorial-class.md")).unwrap();
+    assert!(page.contains("reads 3 where it read 5 without the tag"));
+    let tag = rules.find("tags Lucky(5), Parry(2)").expect("the Duelist takes the tag");
+    let without = format!("{}tags Lucky(5){}", &rules[..tag], &rules[tag + "tags Lucky(5), Parry(2)".len()..]);
+    assert_eq!(damage(&without), "5");
+}
