@@ -160,9 +160,12 @@ pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
         errln!("error: {path}: {reason}");
         return 1;
     }
-    // Files of several rulesets (`oc build scenarios`): one error that says how.
-    let several = compilation.diagnostics.iter().any(|d| d.code == oc_compiler::codes::MULTIPLE_RULESETS);
-    if let Some(r) = several.then(|| oc_project::load::several_rulesets_refusal(&project, paths)).flatten() {
+    // Files of several rulesets (`oc build scenarios`, or a folder holding a ruleset of its own
+    // beside files of the standard one: read together, every file against one ruleset's names):
+    // one error that says how.
+    let several =
+        compilation.rules.is_none() || compilation.diagnostics.iter().any(|d| d.code == oc_compiler::codes::MULTIPLE_RULESETS);
+    if let Some(r) = several.then(|| oc_project::load::several_rulesets_refusal(&project, paths, "build")).flatten() {
         report::verdict(1);
         refused(&r);
         return 1; // the input's problem, not a usage error

@@ -214,8 +214,26 @@ fn build_over_several_rulesets_says_how() {
     let run = oc(&repo(), &["build", "scenarios", "-o", out.to_str().unwrap()]);
     let err = text(&run.stderr);
     assert_eq!(run.status.code(), Some(1), "{err}");
-    assert!(err.contains("rulesets, and one `oc build` writes one ruleset's rules"), "{err}");
+    assert!(err.contains("rulesets, and one `oc build` reads one ruleset's rules"), "{err}");
     assert!(err.contains("stamina: scenarios/stamina-caer-pelyn.oc"), "{err}");
     assert!(err.lines().count() < 12, "a cascade:\n{err}");
     assert!(!out.exists());
+    // A folder holding a ruleset of its own beside files of the standard one (`examples/`) read
+    // together gave the cascade of every file read against the one ruleset: `oc build` and
+    // `oc balance` name each ruleset's files and how to run on them.
+    for (args, code, how) in [
+        (vec!["build", "examples", "-o", out.to_str().unwrap()], 1, "such as `oc build examples/"),
+        (vec!["balance", "examples", "--seed", "1"], 2, "such as `oc balance examples/"),
+    ] {
+        let run = oc(&repo(), &args);
+        let err = text(&run.stderr);
+        assert_eq!(run.status.code(), Some(code), "{err}");
+        assert!(err.contains("use 2 rulesets"), "{err}");
+        assert!(err.contains("skirmish: examples/custom_ruleset/roster.oc, examples/custom_ruleset/skirmish.oc"), "{err}");
+        assert!(err.contains(how), "{err}");
+        assert!(err.lines().count() < 12, "a cascade:\n{err}");
+    }
+    // One ruleset's files: balanced.
+    let run = oc(&repo(), &["balance", "examples/homebrew_class.oc", "--seed", "1"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
 }

@@ -124,7 +124,16 @@ pub fn load_files(paths: &[PathBuf], base: Option<&str>) -> Result<Loaded, Failu
         roots.push(index.to_string());
     }
     roots.extend(project.files.iter().cloned());
-    engine_of(oc_project::load::compile(project, &roots))
+    let loaded = oc_project::load::compile(project.clone(), &roots);
+    // Files of several rulesets read together (a folder holding a ruleset of its own beside files
+    // of the standard one): which files use which, not the cascade of every file read against
+    // one ruleset's names (worked out only where the rules did not compile).
+    if loaded.compilation.rules.is_none() {
+        if let Some(r) = oc_project::load::several_rulesets_refusal(&project, paths, "balance") {
+            return Err(r.into());
+        }
+    }
+    engine_of(loaded)
 }
 
 /// `oc balance`'s rules: the files under `paths` on `ruleset` ([`load_files`]); without paths, the

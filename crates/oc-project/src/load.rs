@@ -153,19 +153,24 @@ pub fn several_rulesets(project: &Project) -> Option<std::collections::BTreeMap<
     (by_ruleset.len() > 1).then_some(by_ruleset)
 }
 
-/// `oc build PATHS` over files of several rulesets: one refusal that names each ruleset's files
-/// and how to build them (not the cascade of one compilation holding them all).
-pub fn several_rulesets_refusal(project: &Project, paths: &[PathBuf]) -> Option<Refusal> {
+/// `oc build PATHS` or `oc balance PATHS` (`command`) over files of several rulesets: one
+/// refusal that names each ruleset's files and how to run the command on them (not the cascade
+/// of one compilation holding them all, every file read against one ruleset's names).
+pub fn several_rulesets_refusal(project: &Project, paths: &[PathBuf], command: &str) -> Option<Refusal> {
     let by_ruleset = several_rulesets(project)?;
     let shown = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ");
     let mut message =
-        format!("the files of {shown} use {} rulesets, and one `oc build` writes one ruleset's rules:", by_ruleset.len());
+        format!("the files of {shown} use {} rulesets, and one `oc {command}` reads one ruleset's rules:", by_ruleset.len());
     for (ruleset, files) in &by_ruleset {
         message.push_str(&format!("\n  {ruleset}: {}", files.join(", ")));
     }
     let help = by_ruleset.iter().next().and_then(|(r, f)| Some((r, f.first()?))).map(|(ruleset, file)| {
         let example = from_cwd(&project.root.join(file));
-        format!("build each ruleset's files on their own, such as `oc build {} -o {ruleset}.json`; `oc check {shown}` checks them all", example.display())
+        let run = match command {
+            "build" => format!("oc build {} -o {ruleset}.json", example.display()),
+            _ => format!("oc {command} {}", example.display()),
+        };
+        format!("{command} each ruleset's files on their own, such as `{run}`; `oc check {shown}` checks them all")
     });
     Some(Refusal::new(message, help))
 }
