@@ -38,6 +38,14 @@ impl Atom {
         Atom(kept)
     }
 
+    /// The atom of `text` where one was made, without making one: for names a user sends (a
+    /// request to `oc play`), which name something of the rules only if the rules' own atoms
+    /// hold them, and must not grow the table.
+    pub fn existing(text: &str) -> Option<Atom> {
+        let table = table().lock().unwrap_or_else(|e| e.into_inner());
+        table.get(text).map(|kept| Atom(kept))
+    }
+
     pub fn as_str(&self) -> &'static str {
         self.0
     }

@@ -412,3 +412,73 @@ fn a_log_that_stops_saving_is_said_and_saved_whole_again() {
     });
     assert_eq!(std::fs::read_to_string(&log).unwrap(), lines.join("\n") + "\n");
 }
+
+/// Bytes sent raw on a connection of their own; what came back (empty where nothing did before
+/// the connection closed or 5 s passed).
+fn raw(port: u16, bytes: &[u8]) -> String {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(5))).unwrap();
+    let _ = s.write_all(bytes);
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// No connection ends or freezes the game, token or none (found by a review: a `Content-Length`
+/// of 2^64-1 without the token crashed the server, a request that stalled froze it for every
+/// other client, a head that never ended grew without bound, idle connections each held a
+/// thread until the server stopped accepting): each is answered with its status or times out,
+/// and the page's requests are answered meanwhile.
+#[test]
+fn hostile_connections_neither_end_nor_freeze_the_game() {
+    let setup = setup(&fixtures().into_iter().find(|p| p.ends_with("ratings.oc")).unwrap());
+    let mut session = Session::new(&setup, &Options { players: [true, false], ai: "greedy".into(), seed: 1 }).unwrap();
+    serve(&mut session, None, |c| {
+        let port = c.port;
+        let answered = |c: &Client| assert_eq!(c.get("/api/state").0, 200);
+        let status = |reply: &str| reply.split_whitespace().nth(1).unwrap_or("").to_string();
+        // Lengths past any body: refused, not read, and the server goes on.
+        let huge = raw(port, b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 18446744073709551615\r\n\r\n");
+        assert_eq!(status(&huge), "413", "{huge}");
+        let big = format!("POST /api/move HTTP/1.1\r\nContent-Length: {}\r\n\r\n", oc_play::serve::MAX_BODY + 1);
+        assert_eq!(status(&raw(port, big.as_bytes())), "413");
+        answered(c);
+        // A head that never ends: refused at its bound.
+        let long = format!("GET / HTTP/1.1\r\nX: {}", "a".repeat(100_000));
+        assert_eq!(status(&raw(port, long.as_bytes())), "431");
+        // A request that stalls does not hold up the page's.
+        let mut stalled = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        std::io::Write::write_all(&mut stalled, b"POST /api/move HTTP/1.1\r\nContent-Length: 5000\r\n\r\nab").unwrap();
+        let started = std::time::Instant::now();
+        answered(c);
+        assert!(started.elapsed() < std::time::Duration::from_secs(3), "{:?}", started.elapsed());
+        // Connections past the most at once wait their turn; once idle ones go, the page is
+        // answered.
+        let idle: Vec<_> = (0..64).map(|_| std::net::TcpStream::connect(("127.0.0.1", port)).unwrap()).collect();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        drop(idle);
+        drop(stalled);
+        let started = std::time::Instant::now();
+        answered(c);
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
+        // A name nothing in the game has is refused before it is kept (names are interned for
+        // the process: each new one grew the server for good).
+        let (_, state) = c.get("/api/state");
+        let version = state["version"].as_u64().unwrap();
+        let fresh = format!("NoSuchItem{}", "x".repeat(60_000));
+        for body in
+            [json!({ "version": version, "unit": 0, "act": { "use": { "item": fresh } } }), json!({ "unit": 0, "equip": fresh })]
+        {
+            let path = if body.get("act").is_some() { "/api/act" } else { "/api/choices" };
+            let (code, v) = c.post(path, body);
+            assert_eq!(code, 400, "{v}");
+            assert!(v["refused"]["message"].as_str().unwrap().contains("nothing in this game is named `NoSuchItemxxx"), "{v}");
+        }
+        assert!(oc_model::Atom::existing(&fresh).is_none(), "the name was kept");
+        // Chunked bodies, garbage: refused.
+        assert_eq!(status(&raw(port, b"POST /api/move HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")), "411");
+        assert_eq!(status(&raw(port, b"\x00\x01garbage\r\n\r\n")), "400");
+        answered(c);
+    });
+}
