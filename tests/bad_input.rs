@@ -44,9 +44,12 @@ enum Make {
     Nothing,
 }
 
+/// A game's log as `oc battle` and `oc play` write it (its header and no record).
+const SAVED: &str = "{\"event\":\"source\",\"file\":\"ide.oc\",\"scenario\":\"ThroughTheDunes\",\"attacker\":\"Refugees\",\"defender\":\"DunePatrol\",\"seed\":1,\"attacker_ai\":\"planner\",\"defender_ai\":\"planner\"}\n";
+
 #[test]
 fn bad_input_is_refused_with_help_and_nothing_lost() {
-    let cases: [(&str, Make, &[&str], &[&str]); 25] = [
+    let cases: [(&str, Make, &[&str], &[&str]); 28] = [
         (
             "more shards than any run has games",
             Make::Nothing,
@@ -160,6 +163,24 @@ fn bad_input_is_refused_with_help_and_nothing_lost() {
         ("a missing path to check", Make::Nothing, &["check", "nowhere"], &["nowhere: no such file or directory"]),
         ("a missing path to watch", Make::Nothing, &["watch", "nowhere"], &["no such file or folder"]),
         ("a scale out of range", Make::Nothing, &["render", "maps/ide.map.toml", "-o", "r.png", "--scale", "0"], &["--scale 0"]),
+        (
+            "oc play's log on standard output (it carries the address)",
+            Make::Nothing,
+            &["play", "ide.oc", "--log", "-"],
+            &["not to standard output"],
+        ),
+        (
+            "oc play's log and page one file",
+            Make::Nothing,
+            &["play", "ide.oc", "--log", "g.log", "--html", "g.log"],
+            &["--log and --html name one file"],
+        ),
+        (
+            "a game's log given as a new game's log",
+            Make::File("saved.log", SAVED),
+            &["play", "ide.oc", "--log", "saved.log"],
+            &["saved.log holds a game's log (ThroughTheDunes", "--resume saved.log", "--force"],
+        ),
     ];
     let dir = project("cases");
     let parts = ["simulate", "ide.oc", "--games", "4", "--seed", "3"];

@@ -59,6 +59,9 @@ pub struct Server {
     /// Why the log's last write failed, while it fails: said on the terminal as it starts, and
     /// in every answer to the page (`unsaved`), until a write succeeds.
     unsaved: Option<String>,
+    /// The log's lines at the last write tried (a failed one is tried again when the game has
+    /// changed, not at every request).
+    tried: usize,
 }
 
 /// How serving ended.
@@ -67,6 +70,9 @@ pub struct Ended {
     /// Why the log's last write failed, where it did (the game went on; a later write that
     /// succeeded saved the whole log, and clears it).
     pub log_error: Option<String>,
+    /// Whether the log was saved at least once (the game can be resumed from it, as far as it
+    /// was saved).
+    pub log_saved: bool,
 }
 
 /// A random token: 128 bits from the operating system's random keys of `RandomState`.
@@ -93,7 +99,7 @@ impl Server {
         })?;
         let port = listener.local_addr().map(|a| a.port()).map_err(|e| Refusal::new(format!("the server has no port: {e}")))?;
         let token = options.token.filter(|t| !t.is_empty()).unwrap_or_else(random_token);
-        Ok(Server { listener, port, token, log: options.log, unsaved: None })
+        Ok(Server { listener, port, token, log: options.log, unsaved: None, tried: 0 })
     }
 
     pub fn port(&self) -> u16 {
@@ -111,7 +117,7 @@ impl Server {
     /// here, one at a time.
     pub fn run(mut self, session: &mut Session<'_>, say: &dyn Fn(&str)) -> Ended {
         let game = Game::of(session);
-        let mut ended = Ended { log_error: None };
+        let mut ended = Ended { log_error: None, log_saved: false };
         let mut written = 0usize;
         self.write_log(session, &mut written, &mut ended, say);
         let (to_game, requests) = mpsc::channel::<http::Exchange>();
@@ -155,18 +161,21 @@ impl Server {
         ended
     }
 
-    /// Writes the log when it has grown. A failure is said once as it starts (and once more
-    /// when a write succeeds again); every write holds the whole log, so the next one that
-    /// succeeds loses nothing.
+    /// Writes the log when it has grown since the last write or the last try. A failure is
+    /// said once as it starts (and once more when a write succeeds again: its message names a
+    /// temporary file of its own each time, so it is not what tells); every write holds the
+    /// whole log, so the next one that succeeds loses nothing.
     fn write_log(&mut self, session: &Session<'_>, written: &mut usize, ended: &mut Ended, say: &dyn Fn(&str)) {
         let Some(target) = &mut self.log else { return };
         let lines = session.lines();
-        if lines.len() == *written {
+        if lines.len() == *written || (self.unsaved.is_some() && lines.len() == self.tried) {
             return;
         }
+        self.tried = lines.len();
         match oc_project::output::write(target, (lines.join("\n") + "\n").as_bytes()) {
             Ok(()) => {
                 *written = lines.len();
+                ended.log_saved = true;
                 *target = target.written();
                 ended.log_error = None;
                 if self.unsaved.take().is_some() {
@@ -175,7 +184,7 @@ impl Server {
             }
             Err(e) => {
                 let why = format!("cannot write {}: {e}", target.show());
-                if self.unsaved.as_deref() != Some(why.as_str()) {
+                if self.unsaved.is_none() {
                     say(&format!("warning: {why}; the game goes on, and the next move that can be saved saves it whole"));
                 }
                 ended.log_error = Some(why.clone());

@@ -315,6 +315,29 @@ impl<'s> Session<'s> {
         Ok(())
     }
 
+    /// Refuses an act whose target unit is none the player's side sees, with one answer for a
+    /// unit hidden under fog and for no unit at all (the engine's refusal names the hidden unit
+    /// and says it is there: a review read the enemy's hidden units off it).
+    fn seen_target(&self, unit: usize, act: &Act) -> Result<(), Denied> {
+        let target = match act {
+            Act::Attack { target } => Some(*target),
+            Act::Use { target, .. } | Act::Special { target, .. } => *target,
+            _ => None,
+        };
+        let Some(target) = target else { return Ok(()) };
+        let viewer = self.viewer();
+        let seen = self.battle.units.get(target).is_some_and(|t| t.side == viewer || self.battle.sees(viewer, t.pos));
+        if seen {
+            return Ok(());
+        }
+        let name = self.battle.units.get(unit).map_or("the unit", |u| u.name.as_str());
+        Err(Denied::new(
+            battle::Rule::Target.code(),
+            format!("{name} has no target numbered {target}: no unit its side sees is"),
+            "choose a target the page lists",
+        ))
+    }
+
     /// Unit `unit`, if the player may act with it now.
     fn playable(&self, unit: usize) -> Result<&battle::Combatant, Denied> {
         let help = "select one of your units that may act now";
@@ -449,6 +472,7 @@ impl<'s> Session<'s> {
     /// them as it would refuse the turn. Nothing is played until the unit acts.
     pub fn step(&mut self, version: u64, unit: usize, act: Act) -> Result<(), Denied> {
         self.check_version(version)?;
+        self.seen_target(unit, &act)?;
         let u = self.playable(unit)?;
         let pos = u.pos;
         match &self.staged {
@@ -521,6 +545,7 @@ impl<'s> Session<'s> {
     pub fn act(&mut self, version: u64, unit: usize, equip: Option<&str>, act: Act) -> Result<(), Denied> {
         self.check_version(version)?;
         self.playable(unit)?;
+        self.seen_target(unit, &act)?;
         let weapon = self.weapon(unit, equip)?;
         let pos = self.battle.units.get(unit).map(|u| u.pos);
         let to = self.staged.as_ref().filter(|s| s.unit == unit).map(|s| s.to).filter(|t| Some(*t) != pos);
@@ -564,6 +589,9 @@ impl<'s> Session<'s> {
     /// turn, which the log records it with.
     pub fn set_stance(&mut self, version: u64, reaction: &str) -> Result<(), Denied> {
         self.check_version(version)?;
+        if let Some((_, why)) = &self.battle.outcome {
+            return Err(Denied::new(battle::Rule::Over.code(), format!("the battle is over: {why}"), "start a new game"));
+        }
         // A reaction to a roll is no stance: it is taken once the dice are rolled.
         let rules: Vec<&oc_model::Reaction> =
             self.setup.engine.rules.ruleset.reactions.iter().filter(|r| r.reroll.is_none()).collect();

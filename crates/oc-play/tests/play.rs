@@ -482,3 +482,55 @@ fn hostile_connections_neither_end_nor_freeze_the_game() {
         answered(c);
     });
 }
+
+/// Under fog an attack on an enemy the side does not see is refused as one on no unit at all
+/// (a review read the hidden units' names off the engine's "cannot attack Ross: its side does
+/// not see it", against "no such unit" past the last).
+#[test]
+fn an_attack_on_a_hidden_enemy_is_refused_as_one_on_no_unit() {
+    let setup = setup(&fixtures().into_iter().find(|p| p.ends_with("fog.oc")).unwrap());
+    let mut session = Session::new(&setup, &Options { players: [true, false], ai: "greedy".into(), seed: 1 }).unwrap();
+    let b = session.battle();
+    let viewer = session.viewer();
+    let hidden = b.units.iter().position(|u| u.side != viewer && !b.sight(viewer).sees(u.pos)).expect("an enemy out of sight");
+    let unit = b.may_act(viewer).first().copied().expect("a unit to act");
+    let none = b.units.len() + 3;
+    let version = session.version();
+    let said = |target: usize, session: &mut Session| {
+        let act = oc_engine::battle::Act::Attack { target };
+        let d = session.act(version, unit, None, act).expect_err("refused");
+        (d.code.clone(), d.message.replace(&target.to_string(), "N"))
+    };
+    let (hidden_said, none_said) = (said(hidden, &mut session), said(none, &mut session));
+    assert_eq!(hidden_said, none_said);
+    let name = &session.battle().units[hidden].name;
+    assert!(!hidden_said.1.contains(name.as_str()), "{hidden_said:?}");
+}
+
+/// An item that acts on its user takes no other unit: a use naming an enemy is refused (a
+/// review found a Vulnerary used "on" an enemy played on the user, the enemy written in the
+/// log).
+#[test]
+fn a_use_on_its_user_takes_no_other_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/play");
+    std::fs::copy(fixtures_dir.join("duel.map.toml"), dir.path().join("duel.map.toml")).unwrap();
+    let rules = std::fs::read_to_string(fixtures_dir.join("ratings.oc")).unwrap();
+    let rules = rules.replace("unit Garcia: Fighter { items IronAxe }", "unit Garcia: Fighter { items IronAxe, Vulnerary }");
+    assert!(rules.contains("Vulnerary"));
+    std::fs::write(dir.path().join("duel.oc"), rules).unwrap();
+    let setup = setup(&dir.path().join("duel.oc"));
+    let mut session = Session::new(&setup, &Options { players: [true, false], ai: "greedy".into(), seed: 1 }).unwrap();
+    let b = session.battle();
+    let garcia = b.units.iter().position(|u| u.name == "Garcia").unwrap();
+    let enemy = b.units.iter().position(|u| u.side != b.units[garcia].side).unwrap();
+    let version = session.version();
+    let item = oc_engine::Atom::new("Vulnerary");
+    let used = |target| oc_engine::battle::Act::Use { item, target, tile: None };
+    let d = session.act(version, garcia, None, used(Some(enemy))).expect_err("refused");
+    assert_eq!(d.code, "oc::battle::target", "{d:?}");
+    assert!(d.message.contains("acts on its user"), "{d:?}");
+    assert_eq!(session.version(), version, "nothing was played");
+    // On itself, or with no target: played.
+    session.act(version, garcia, None, used(Some(garcia))).unwrap();
+}

@@ -254,6 +254,12 @@ impl<'e> Battle<'e> {
         if uses.is_empty() {
             return Err(BattleError::refused(Rule::Items, format!("{item} has no use of its own")));
         }
+        // A use that acts on its user alone (no action of its own that takes a target) takes no
+        // other unit: refused, not played on the user with the target written in the log.
+        let aims = uses.iter().any(|e| matches!(e, Eff::Action(_)));
+        if let Some(other) = target.filter(|t| *t != i && !aims) {
+            return Err(BattleError::refused(Rule::Target, format!("{item} acts on its user ({}), not on unit {other}", u.name)));
+        }
         let mut notes = Vec::new();
         for e in uses.iter() {
             match e {
