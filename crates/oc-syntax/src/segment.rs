@@ -36,6 +36,10 @@ const ITEM_KEYWORDS: &[&str] = &[
 struct Segment {
     range: Range<usize>,
     broken: bool,
+    /// The first `{` whose `}` came indented less than the line that opened it (the `}` of an
+    /// outer block, by its indentation): where a block of this item is never closed, the likely
+    /// one. (opener, closer).
+    suspect: Option<(usize, usize)>,
 }
 
 /// The byte ranges of the items worth handing to pest. Problems found on the way are pushed to
@@ -76,7 +80,7 @@ pub fn split(
     let bytes = text.as_bytes();
     let mut segments: Vec<Segment> = Vec::new();
     let mut stack: Vec<(u8, usize)> = Vec::new();
-    let mut current = Segment { range: 0..0, broken: false };
+    let mut current = Segment { range: 0..0, broken: false, suspect: None };
     let mut line_start = true;
     let mut last_significant: Option<u8> = None;
     let mut last_word: &str = "";
@@ -89,13 +93,17 @@ pub fn split(
                          end: usize| {
         if let Some(&(open, at)) = stack.first() {
             if !current.broken {
-                diagnostics.push(unclosed(file, at, open));
+                let suspect = current.suspect.filter(|(opener, _)| *opener > at);
+                diagnostics.push(match suspect {
+                    Some((opener, closer)) => unclosed_inside(file, text, (at, open), opener, closer),
+                    None => unclosed(file, at, open),
+                });
             }
             current.broken = true;
         }
         stack.clear();
         current.range.end = end;
-        segments.push(std::mem::replace(current, Segment { range: end..end, broken: false }));
+        segments.push(std::mem::replace(current, Segment { range: end..end, broken: false, suspect: None }));
     };
 
     while let Some(&b) = bytes.get(i) {
@@ -240,7 +248,16 @@ pub fn split(
                     _ => b'{',
                 };
                 match stack.last() {
-                    Some(&(open, _)) if open == expected_open => {
+                    Some(&(open, at)) if open == expected_open => {
+                        // A `}` first on its line, indented less than the line of the `{` it
+                        // closes: by its indentation it closes an outer block.
+                        if b == b'}'
+                            && current.suspect.is_none()
+                            && at_line_start_of(text, i)
+                            && indent_of(text, i) < indent_of(text, at)
+                        {
+                            current.suspect = Some((at, i));
+                        }
                         stack.pop();
                     }
                     Some(&(open, at)) => {
@@ -339,6 +356,59 @@ fn opens_item(keyword: &str, after: &str) -> bool {
                     || after_name.starts_with(|c: char| c.is_ascii_alphabetic()))
         }
     }
+}
+
+/// The indentation (spaces and tabs) of the line holding byte `at`.
+fn indent_of(text: &str, at: usize) -> usize {
+    let start = text.get(..at).and_then(|t| t.rfind('\n')).map_or(0, |n| n + 1);
+    text.get(start..).map_or(0, |line| line.bytes().take_while(|b| *b == b' ' || *b == b'\t').count())
+}
+
+/// Whether only blanks come before byte `at` on its line.
+fn at_line_start_of(text: &str, at: usize) -> bool {
+    let start = text.get(..at).and_then(|t| t.rfind('\n')).map_or(0, |n| n + 1);
+    text.get(start..at).is_some_and(|before| before.bytes().all(|b| b == b' ' || b == b'\t'))
+}
+
+/// The line number (from 1) of byte `at`.
+fn line_of(text: &str, at: usize) -> usize {
+    text.get(..at).map_or(0, |t| t.matches('\n').count()) + 1
+}
+
+/// An item's block never closed, where a `{` inside it is the likely one: the `}` that closed
+/// that `{` (`closer`) is indented as an outer block's, so it closes that block by its
+/// indentation, and the `{` (`opener`) is the one with no `}` of its own. Said at the opener,
+/// the outer block and the closer beside it (rustc says the outer one alone, then guesses).
+fn unclosed_inside(file: FileId, text: &str, (outer, open): (usize, u8), opener: usize, closer: usize) -> Diagnostic {
+    let (outer_line, opener_line, closer_line) = (line_of(text, outer), line_of(text, opener), line_of(text, closer));
+    Diagnostic::error(UNCLOSED, Span::new(file, opener, opener + 1), "this `{` is never closed")
+        .with_label("opened here, and no `}` of its indentation closes it")
+        .with_secondary(
+            Span::new(file, closer, closer + 1),
+            format!("this `}}` is indented as line {outer_line}'s block: it closes line {opener_line}'s `{{` instead"),
+        )
+        .with_secondary(
+            Span::new(file, outer, outer + 1),
+            format!("so this `{}` is left open to the end of the definition", open as char),
+        )
+        .with_help(match ends_before(text, opener).filter(|l| *l < closer_line) {
+            Some(next) => format!(
+                "add the `}}` that closes line {opener_line}'s block where it ends: by its indentation, before line {next}"
+            ),
+            None => format!("add the `}}` that closes line {opener_line}'s block before line {closer_line}'s `}}`"),
+        })
+}
+
+/// The first line after the one holding byte `at` that is indented no deeper than it (blank
+/// lines and comments aside): where that line's block ends, by its indentation.
+fn ends_before(text: &str, at: usize) -> Option<usize> {
+    let indent = indent_of(text, at);
+    let first = line_of(text, at);
+    text.lines().enumerate().skip(first).find_map(|(k, line)| {
+        let body = line.trim_start_matches([' ', '\t']);
+        let deep = line.len() - body.len();
+        (!body.trim().is_empty() && !body.starts_with("//") && deep <= indent).then_some(k + 1)
+    })
 }
 
 fn unclosed(file: FileId, at: usize, open: u8) -> Diagnostic {
