@@ -237,3 +237,16 @@ fn build_over_several_rulesets_says_how() {
     let run = oc(&repo(), &["balance", "examples/homebrew_class.oc", "--seed", "1"]);
     assert!(run.status.success(), "{}", text(&run.stderr));
 }
+
+/// A misspelt ruleset in oc.toml: the commands that read it say which was meant and where (it
+/// said "`officers_chess_v6`: no such file", with no help).
+#[test]
+fn a_misspelt_ruleset_in_oc_toml_is_named_with_the_one_meant() {
+    let dir = scratch("ruleset");
+    std::fs::write(dir.join("oc.toml"), "[project]\nname = \"p\"\nruleset = \"officers_chess_v6\"\n").unwrap();
+    let run = oc(&dir, &["forecast", "--attacker", "Fighter", "--defender", "Knight"]);
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(err.contains("oc.toml's ruleset `officers_chess_v6` is not a built-in ruleset"), "{err}");
+    assert!(err.contains("help: did you mean `officers_chess_v06`?"), "{err}");
+}

@@ -63,10 +63,27 @@ pub fn of_project(dir: &Path) -> Result<Option<Ruleset>, Refusal> {
     if let Some(r) = builtin(&name) {
         return Ok(Some(r));
     }
-    let logical = oc_compiler::resolve_logical(&name).map_err(|why| Refusal::new(format!("oc.toml's ruleset `{name}` {why}")))?;
+    // Named neither a built-in ruleset nor a file or folder of the project: which was meant, and
+    // where `oc check` points at it (`oc::manifest::ruleset`).
+    let missing = |why: String| {
+        let near = oc_diag::did_you_mean(&name, names());
+        let manifest = root.dir.join(oc_project::manifest::FILE_NAME);
+        Refusal::new(format!("oc.toml's ruleset `{name}` {why}")).with_help(match near {
+            Some(near) => format!(
+                "did you mean `{near}`? write `ruleset = \"{near}\"` in {}, or pass --ruleset (`oc check` points at the line)",
+                manifest.display()
+            ),
+            None => format!(
+                "name a built-in ruleset ({}) or the path of your rules in {}, or pass --ruleset",
+                names().join(", "),
+                manifest.display()
+            ),
+        })
+    };
+    let logical = oc_compiler::resolve_logical(&name).map_err(|why| missing(why.to_string()))?;
     let real = oc_project::fsx::Confined::new(&root.dir)
         .resolve(Path::new(&logical))
-        .map_err(|e| Refusal::new(format!("oc.toml's ruleset `{name}`: {e}")))?;
+        .map_err(|e| missing(format!("is not a built-in ruleset, nor a file or folder inside the project ({e})")))?;
     Ok(Some(Ruleset::Path(real)))
 }
 

@@ -132,10 +132,12 @@ fn ruleset_missing(root: &Path, settings: &Manifest) -> Option<Diagnostic> {
             oc_diag::Span::new(MANIFEST_FILE, start, end),
             format!("no ruleset `{name}`: not a built-in one, nor a file or folder inside the project"),
         )
-        .with_help(format!(
-            "name a built-in ruleset ({}) or the path of your rules from the project's root",
-            builtins.join(", ")
-        )),
+        .with_help(match oc_diag::did_you_mean(name, builtins.iter().copied()) {
+            Some(near) => format!("did you mean `{near}`? the built-in rulesets are {}", builtins.join(", ")),
+            None => {
+                format!("name a built-in ruleset ({}) or the path of your rules from the project's root", builtins.join(", "))
+            }
+        }),
     )
 }
 
@@ -405,6 +407,10 @@ mod tests {
             let expected = if missing { vec![(at, at + ruleset.len() + 2)] } else { Vec::new() };
             assert_eq!(found, expected, "{ruleset}");
         }
+        // A misspelt built-in name: which was meant.
+        std::fs::write(root.join("oc.toml"), "[project]\nname = \"p\"\nruleset = \"officers_chess_v6\"\n")?;
+        let help: Vec<String> = super::open(&root).manifest_diagnostics.into_iter().map(|d| d.help).collect();
+        assert!(help.iter().any(|h| h.starts_with("did you mean `officers_chess_v06`?")), "{help:?}");
         Ok(())
     }
 
