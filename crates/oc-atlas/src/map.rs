@@ -441,20 +441,27 @@ pub fn parse(file: FileId, text: &str) -> (Option<Map>, Vec<Diagnostic>) {
             "defend" => RegionKind::Defend,
             "label" => RegionKind::Label,
             other => {
-                diags.push(
-                    Diagnostic::error(FIELD, sp(r.kind.span()), format!("no region kind `{other}`"))
-                        .with_help("kinds are deployment, seize, escape, raze, defend and label"),
-                );
+                diags.push(Diagnostic::error(FIELD, sp(r.kind.span()), format!("no region kind `{other}`")).with_help(
+                    match oc_diag::did_you_mean(other, ["deployment", "seize", "escape", "raze", "defend", "label"]) {
+                        Some(k) => format!("did you mean `{k}`? kinds are deployment, seize, escape, raze, defend and label"),
+                        None => "kinds are deployment, seize, escape, raze, defend and label".to_string(),
+                    },
+                ));
                 continue;
             }
         };
+        // A side misspelt is said once, there: not again as a zone with no side.
+        let mut misspelt = false;
         let side = match r.side.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
             Some(("attacker", _)) => Some(Side::Attacker),
             Some(("defender", _)) => Some(Side::Defender),
             Some((other, s)) => {
-                diags.push(
-                    Diagnostic::error(FIELD, sp(s), format!("no side `{other}`")).with_help("sides are attacker and defender"),
-                );
+                let help = match oc_diag::did_you_mean(other, ["attacker", "defender"]) {
+                    Some(near) => format!("did you mean `{near}`? sides are attacker and defender"),
+                    None => "sides are attacker and defender".to_string(),
+                };
+                diags.push(Diagnostic::error(FIELD, sp(s), format!("no side `{other}`")).with_help(help));
+                misspelt = true;
                 None
             }
             None => None,
@@ -506,7 +513,7 @@ pub fn parse(file: FileId, text: &str) -> (Option<Map>, Vec<Diagnostic>) {
                     .with_help("units is how many units the zone must hold: at least 1 (leave it out for no requirement)"),
             );
         }
-        if kind == RegionKind::Deployment && side.is_none() {
+        if kind == RegionKind::Deployment && side.is_none() && !misspelt {
             diags.push(
                 Diagnostic::error(FIELD, sp(r.name.span()), format!("the deployment zone `{}` has no side", r.name.get_ref()))
                     .with_help("add `side = \"attacker\"` or `side = \"defender\"`"),

@@ -42,15 +42,49 @@ pub(crate) fn diagnostic(file: FileId, text: &str, e: &toml::de::Error) -> Diagn
         (Some(t), Some(field)) => format!("this {} has no {field}", singular(t)),
         _ => message,
     };
-    let help = match typed {
-        Some(h) => h.to_string(),
-        None if code == FIELD => match table.as_deref().and_then(table_help) {
+    // An unknown key or value the reader lists the known ones of: the one meant, first.
+    let near = unknown_and_known(&message)
+        .and_then(|(got, known)| oc_diag::did_you_mean(got, known.iter().copied()))
+        .map(str::to_string);
+    // A number written as a string (`height = "12"`): said in the map's words.
+    let message = match quoted_number(&message) {
+        Some((got, want)) => format!("`{}` is {want}, not a string: write {got} without quotes", key.unwrap_or("this value")),
+        None => message.clone(),
+    };
+    let help = match (typed, near) {
+        (_, Some(near)) => format!("did you mean `{near}`?"),
+        (Some(h), None) => h.to_string(),
+        (None, None) if code == FIELD => match table.as_deref().and_then(table_help) {
             Some(h) => h.to_string(),
             None => "a map has name, width, height and rows, and may have grid, image, rounds, rules, allow, [legend], [[regions]], [[chests]], [[doors]] and [[destructibles]]".to_string(),
         },
-        None => "fix the TOML syntax here: a missing quote, comma or bracket is the usual cause".to_string(),
+        (None, None) => "fix the TOML syntax here: a missing quote, comma or bracket is the usual cause".to_string(),
     };
     Diagnostic::error(code, span, message).with_help(help)
+}
+
+/// `unknown field `round`, expected one of `name`, `rounds`` (or `unknown variant`): the name
+/// given and those known.
+fn unknown_and_known(message: &str) -> Option<(&str, Vec<&str>)> {
+    let rest = message.strip_prefix("unknown field ").or_else(|| message.strip_prefix("unknown variant "))?;
+    let (got, known) = rest.split_once(", expected ")?;
+    let got = got.trim_matches('`');
+    let known: Vec<&str> = known.split('`').skip(1).step_by(2).collect();
+    Some((got, known))
+}
+
+/// `invalid type: string "12", expected i64` -> ("12", "a whole number"), where the string is a
+/// number.
+fn quoted_number(message: &str) -> Option<(&str, &'static str)> {
+    let rest = message.strip_prefix("invalid type: string \"")?;
+    let (got, want) = rest.split_once("\", expected ")?;
+    got.parse::<f64>().ok()?;
+    let want = match want {
+        "i64" | "u64" | "u32" | "i32" | "usize" | "u16" | "u8" => "a whole number",
+        "f64" | "f32" => "a number",
+        _ => return None,
+    };
+    Some((got, want))
 }
 
 /// `invalid length 3, expected an array of length 4` -> (3, 4).

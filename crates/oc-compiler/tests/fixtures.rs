@@ -173,6 +173,9 @@ fn hint_fixtures_match_their_expectations() {
             ("map_duplicate_key", "6:1-6:6 `width` is set twice in the map"),
             ("map_chest_without_item", "this chest has no `item`\n    help: a chest has `at = [x, y]` and the `item` inside"),
             ("map_unclosed_string", "2:8-2:9 this string is never closed"),
+            ("map_misspelt_key", "unknown field `round`, expected one of `name`, `width`, `height`, `grid`, `image`, `rounds`, `rules`, `allow`, `rows`, `legend`, `regions`, `chests`, `doors`, `destructibles`\n    help: did you mean `rounds`?"),
+            ("map_misspelt_side_kind", "no side `attakcer`\n    help: did you mean `attacker`? sides are attacker and defender\nerror oc::atlas::field 16:8-16:15 no region kind `escpe`\n    help: did you mean `escape`?"),
+            ("map_quoted_number", "4:10-4:13 `height` is a whole number, not a string: write 1 without quotes"),
         ];
         if let Some((_, want)) = maps.iter().find(|(m, _)| *m == stem) {
             assert!(actual.contains(want), "{stem}: {actual}");
