@@ -284,6 +284,10 @@ pub enum RenameRefused {
     NotAName {
         new_name: String,
     },
+    /// A keyword, a role or dice: uses renamed to it would read as that.
+    Reserved {
+        new_name: String,
+    },
     Taken {
         new_name: String,
     },
@@ -297,10 +301,14 @@ impl std::fmt::Display for RenameRefused {
                 write!(f, "a {kind} cannot be renamed here; `{name}` is named by the rules' own formulas")
             }
             RenameRefused::InStd { name } => write!(f, "`{name}` is defined in the standard library, which is read-only"),
-            RenameRefused::NotAName { new_name } => {
-                write!(f, "`{new_name}` is not a name: letters, digits and `_`, not starting with a digit")
-            }
+            RenameRefused::NotAName { new_name } => write!(
+                f,
+                "`{new_name}` is not a name: letters, digits and `_`, not starting with a digit, at most {MAX_NAME} of them"
+            ),
             RenameRefused::Taken { new_name } => write!(f, "`{new_name}` is already defined"),
+            RenameRefused::Reserved { new_name } => {
+                write!(f, "`{new_name}` is a word of the language (a keyword, a unit's role or dice): uses renamed to it would read as that")
+            }
         }
     }
 }
@@ -320,11 +328,20 @@ pub fn prepare_rename(db: &dyn Db, pos: FilePosition<'_>) -> Result<(usize, usiz
     Ok((start, end, target))
 }
 
+/// The longest name a rename gives.
+pub const MAX_NAME: usize = 128;
+
 /// The edits that rename the definition at a position, by file.
 pub fn rename(db: &dyn Db, pos: FilePosition<'_>, new_name: &str) -> Result<Vec<(String, Vec<TextEdit>)>, RenameRefused> {
     let (_, _, target) = prepare_rename(db, pos)?;
-    if !is_name(new_name) {
-        return Err(RenameRefused::NotAName { new_name: new_name.to_string() });
+    // A name no longer than the longest a file may sensibly hold: a megabyte one made a
+    // gigabyte of edits for a weapon used a thousand times.
+    if !is_name(new_name) || new_name.len() > MAX_NAME {
+        let shown: String = new_name.chars().take(40).collect();
+        return Err(RenameRefused::NotAName { new_name: shown });
+    }
+    if oc_syntax::reserved(new_name) {
+        return Err(RenameRefused::Reserved { new_name: new_name.to_string() });
     }
     let scope = scope_of(db, pos.path);
     let defs = scope_defs(db, &scope);

@@ -185,7 +185,10 @@ pub struct Fold {
 pub fn folding_ranges(db: &dyn Db, path: &str) -> Vec<Fold> {
     let Some(text) = db.text(path) else { return Vec::new() };
     let mut out = if is_map(path) { toml_folds(text) } else { oc_folds(text) };
-    let line = |at: usize| text.get(..at).map_or(0, |t| t.matches('\n').count());
+    // Each line's start once (a count from the text's start for every fold took 22 s on a
+    // 32,000-line file, the server waiting on it).
+    let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let line = |at: usize| starts.partition_point(|s| *s <= at);
     out.retain(|f| line(f.end) > line(f.start));
     out.sort_by_key(|f| (f.start, f.end));
     out

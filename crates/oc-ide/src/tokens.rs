@@ -105,13 +105,28 @@ pub fn semantic_tokens(db: &dyn Db, path: &str) -> Vec<SemanticToken> {
     // An item that does not parse (half typed) has no tree: each of its words that names a
     // definition in scope gets that definition's kind, so its colours do not flicker away.
     if let Some(text) = db.text(path) {
-        let covered: Vec<(usize, usize)> =
+        // The items that parsed, in order of their starts, searched by halves (every item
+        // scanned for every word took time in the square of the file's length).
+        let mut covered: Vec<(usize, usize)> =
             ast.items.iter().filter_map(crate::defs::item_span).map(|s| (s.start as usize, s.end as usize)).collect();
+        covered.sort_unstable();
+        // The farthest end of the items starting at or before each one (items may nest).
+        let reach: Vec<usize> = covered
+            .iter()
+            .scan(0usize, |far, (_, e)| {
+                *far = (*far).max(*e);
+                Some(*far)
+            })
+            .collect();
+        let inside = |at: usize| {
+            let n = covered.partition_point(|(s, _)| *s <= at);
+            n > 0 && reach.get(n - 1).is_some_and(|far| at < *far)
+        };
         let mut at = 0;
         for t in oc_fmt::lex::tokenize(text) {
             let start = at;
             at += t.text.len();
-            if t.kind != oc_fmt::lex::Kind::Word || covered.iter().any(|(s, e)| *s <= start && start < *e) {
+            if t.kind != oc_fmt::lex::Kind::Word || inside(start) {
                 continue;
             }
             if let Some((p, d)) = resolver.find(t.text, UNPARSED) {

@@ -72,6 +72,17 @@ fn rename_follows_resolution_and_parameters_are_their_own() {
     let (db, path, offset) = project(&[("main.oc", main), ("rules.oc", RULES)]);
     let taken = oc_ide::navigate::rename(&db, FilePosition { path: &path, offset }, "Lucky").unwrap_err();
     assert_eq!(taken, oc_ide::navigate::RenameRefused::Taken { new_name: "Lucky".into() });
+    // A word of the language would change what the uses mean; a name past the most is refused
+    // (a megabyte one made a gigabyte of edits).
+    for word in ["true", "not", "if", "self", "d6", "d10", "seize"] {
+        let refused = oc_ide::navigate::rename(&db, FilePosition { path: &path, offset }, word).unwrap_err();
+        assert_eq!(refused, oc_ide::navigate::RenameRefused::Reserved { new_name: word.into() }, "{word}");
+    }
+    let long = "N".repeat(1 << 20);
+    let refused = oc_ide::navigate::rename(&db, FilePosition { path: &path, offset }, &long).unwrap_err();
+    assert!(matches!(refused, oc_ide::navigate::RenameRefused::NotAName { .. }), "{refused:?}");
+    assert!(refused.to_string().len() < 200);
+    assert!(oc_ide::navigate::rename(&db, FilePosition { path: &path, offset }, "Dagger").is_ok());
 }
 
 fn labels(db: &MemoryDb, path: &str, offset: usize) -> Vec<(String, CompletionKind)> {

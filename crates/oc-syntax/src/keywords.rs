@@ -7,6 +7,26 @@ use std::sync::OnceLock;
 
 const GRAMMAR: &str = include_str!("../../../grammar/oc.pest");
 
+/// Whether `word` reads as something other than a name where a name may stand: a keyword of the
+/// grammar (`true`, `not`, `if`...: every `kw_` rule's word), a unit's role (`self`, `foe`...)
+/// or dice (`d6`, `2d6`). A definition renamed to one would change what its uses mean.
+pub fn reserved(word: &str) -> bool {
+    static WORDS: OnceLock<BTreeSet<&'static str>> = OnceLock::new();
+    let words = WORDS.get_or_init(|| {
+        let mut words: BTreeSet<&'static str> = ["self", "user", "foe", "attacker", "defender", "target", "roll"].into();
+        for (name, body) in rules() {
+            if let Some(word) = name.strip_prefix("kw_").and_then(|_| body.split('"').nth(1)) {
+                words.insert(word);
+            }
+        }
+        words
+    });
+    let dice = word.split_once('d').is_some_and(|(count, sides)| {
+        count.bytes().all(|b| b.is_ascii_digit()) && sides.bytes().next().is_some_and(|b| b.is_ascii_digit())
+    });
+    words.contains(word) || dice
+}
+
 /// Rule name -> its body, from the grammar text.
 fn rules() -> &'static HashMap<&'static str, &'static str> {
     static RULES: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();

@@ -17,7 +17,7 @@ mod segment;
 
 use oc_diag::{CodeInfo, Diagnostic, FileId, Span};
 
-pub use keywords::first_words;
+pub use keywords::{first_words, reserved};
 pub use lower::MAX_EXPR_PIECES;
 pub use segment::MAX_NESTING;
 
