@@ -14,6 +14,12 @@ Fix: remove one of the imports, or move the shared definitions into a third file
 "Imports are confined to the project root (the directory `oc` was run on), so a project \
 checks the same on every machine. This path climbs above it with `..` or is absolute.\n\n\
 Fix: copy the file into the project, or run `oc` from a directory that contains both.";
+    IMPORT_NOT_OC = "oc::import::not_oc", "an import names a file that is not a `.oc` file",
+"`import \"PATH\"` reads rules, and rules live in `.oc` files: a path without that extension \
+(`import \"notes.txt\"`, `import \"passwd\"`) is not read, so that a file of another kind is \
+neither parsed as rules nor quoted in diagnostics (an editor opening a file anywhere must not \
+show the text of the files beside it).\n\nExample:\n    import \"rules/duelist\"   // write rules/duelist.oc\n\n\
+Fix: name the `.oc` file, extension included.";
     IMPORT_TOO_DEEP = "oc::import::too_deep", "imports nest too deeply",
 "A chain of imports is more than 32 files deep. Real projects never come close; this almost \
 always means a directory link points back up (`sub -> .`), so `sub/x.oc`, `sub/sub/x.oc` ... are \

@@ -472,6 +472,20 @@ impl Workspace {
                     continue;
                 }
             };
+            // Rules live in `.oc` files: another file is neither read as rules nor quoted.
+            if !target.to_ascii_lowercase().ends_with(".oc") {
+                let with = format!("{}.oc", import.path.value);
+                diagnostics.push(
+                    Diagnostic::error(
+                        codes::IMPORT_NOT_OC,
+                        import.path.span,
+                        format!("`{}` is not a `.oc` file: an import reads rules", import.path.value),
+                    )
+                    .with_label("not read")
+                    .with_help(format!("name the `.oc` file, extension included (such as `import \"{with}\"`)")),
+                );
+                continue;
+            }
             let target_id = match self.load(host, &target) {
                 Ok(id) => id,
                 Err(reason) => {
