@@ -94,6 +94,8 @@ impl ProjectState {
 pub struct Published {
     pub diagnostic: LspDiagnostic,
     pub suggestion: Option<String>,
+    /// The version of the open document it was published for (`None`: a file not open).
+    pub version: Option<i32>,
 }
 
 /// What the checker leaves for the main loop: each project's snapshot and what was published.
@@ -215,6 +217,20 @@ impl Checker {
                     state.heard.remove(&uri);
                     state.out_of_sync.remove(&uri);
                     state.session.set_overlay(&logical, None);
+                    // A folder without an oc.toml, its last document closed, is no project the
+                    // editor works in: forgotten with what it showed (kept, each folder a file
+                    // was opened in held its session: a review grew the server to 1.4 GB
+                    // opening and closing a thousand files of folders of their own).
+                    if state.open.is_empty() && state.project.manifest.is_none() {
+                        let shown = std::mem::take(&mut state.shown);
+                        projects.remove(&root);
+                        lock(&self.shared.snapshots).remove(&root);
+                        for uri in shown {
+                            lock(&self.shared.published).remove(&uri);
+                            self.notify("textDocument/publishDiagnostics", serde_json::json!({"uri": uri, "diagnostics": []}));
+                        }
+                        return;
+                    }
                     // A file that discovery would not have found leaves the check with its buffer.
                     rediscover(state, &root);
                 }
@@ -459,7 +475,8 @@ fn publish(
         if list.is_empty() {
             published.remove(&key);
         } else {
-            published.insert(key, list);
+            let version = open.map(|(_, v)| *v);
+            published.insert(key, list.into_iter().map(|p| Published { version, ..p }).collect());
         }
     }
 }
@@ -477,7 +494,7 @@ fn out_of_sync_diagnostic(why: &str) -> Published {
         ),
         ..LspDiagnostic::default()
     };
-    Published { diagnostic, suggestion: None }
+    Published { diagnostic, suggestion: None, version: None }
 }
 
 /// Each file's line index, made when first wanted.
@@ -533,5 +550,5 @@ fn to_lsp<'a>(session: &'a Session, lines: &mut Lines<'a>, root: Option<&Path>, 
         related_information: (!related.is_empty()).then_some(related),
         ..LspDiagnostic::default()
     };
-    Published { diagnostic, suggestion: suggestion(&d.help) }
+    Published { diagnostic, suggestion: suggestion(&d.help), version: None }
 }

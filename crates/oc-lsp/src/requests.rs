@@ -428,7 +428,11 @@ fn code_actions(server: &Server, p: &DocRange) -> Value {
     let index = LineIndex::new(text);
     let overlaps = |r: &Range| r.start <= p.range.end && p.range.start <= r.end;
     let mut out = Vec::new();
-    for item in published.iter().filter(|i| overlaps(&i.diagnostic.range)) {
+    // Diagnostics of an older text: their ranges no longer point where they did (a fix made
+    // from them would edit other text: a review's quick fix after three lines were added
+    // replaced part of another unit's line). The check of this text publishes its own.
+    let current = |i: &&crate::checker::Published| i.version.is_none_or(|v| v == doc.version);
+    for item in published.iter().filter(|i| overlaps(&i.diagnostic.range)).filter(current) {
         let Some(suggestion) = &item.suggestion else { continue };
         let d = &item.diagnostic;
         let old = text.get(index.offset(d.range.start)..index.offset(d.range.end)).unwrap_or("");
