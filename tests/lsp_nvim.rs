@@ -296,6 +296,12 @@ local function run()
   results.references = ask(main, "textDocument/references", refs)
   local rename = at(main_uri, 5, 10)
   rename.newName = "Horsed"
+  -- Once every file of the project was read (before, the server refuses: uses in files not
+  -- read yet would keep the old name).
+  assert(vim.wait(20000, function()
+    local r = client.request_sync("textDocument/rename", rename, 20000, main)
+    return r and not (r.err and tostring(r.err.message):find("still being read"))
+  end, 50), "the project was never read whole")
   results.rename = ask(main, "textDocument/rename", rename)
   -- Two letters swapped (`Mounted` typed `Muonted`): the did-you-mean's quick fix.
   vim.api.nvim_buf_set_text(main, 5, 10, 5, 12, {{ "uo" }})

@@ -345,7 +345,7 @@ fn snapshot(shared: &Shared, root: &Path, state: &ProjectState) {
         }
     }
     let roots = state.project.files.iter().chain(&state.project.maps);
-    let scopes =
+    let scopes: HashMap<String, Vec<String>> =
         roots.filter_map(|r| Some((r.clone(), state.session.scope(r)?.into_iter().map(str::to_string).collect()))).collect();
     let open_maps = state.open.values().map(|(l, _)| l).filter(|l| oc_project::discover::is_map(l));
     let rules = open_maps
@@ -356,7 +356,12 @@ fn snapshot(shared: &Shared, root: &Path, state: &ProjectState) {
             Some((m.clone(), same.unwrap_or_else(|| Arc::new(rules.clone()))))
         })
         .collect();
+    let read = (
+        state.project.files.iter().chain(&state.project.maps).filter(|r| scopes.contains_key(*r)).count(),
+        state.project.files.len() + state.project.maps.len(),
+    );
     let snapshot = Snapshot {
+        read,
         files,
         scopes,
         rules,

@@ -226,6 +226,16 @@ fn prepare_rename(c: &Ctx<'_>, pos: FilePosition<'_>) -> Result<Value, String> {
 }
 
 fn rename(c: &Ctx<'_>, pos: FilePosition<'_>, new_name: &str) -> Result<Value, String> {
+    // Not before every file of the project was read: the uses in files not read yet would keep
+    // the old name (a review renamed a tag right after opening its file, and the file that used
+    // it was left broken).
+    let read = c.world.snapshot.as_ref().map_or((0, 1), |s| s.read);
+    if read.0 < read.1 {
+        return Err(format!(
+            "the project is still being read ({} of {} files): rename once it is, in a moment, so every use is renamed",
+            read.0, read.1
+        ));
+    }
     let edits = oc_ide::navigate::rename(c.world, pos, new_name).map_err(|e| e.to_string())?;
     let mut changes = serde_json::Map::new();
     for (path, edits) in edits {

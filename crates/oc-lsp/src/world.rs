@@ -136,4 +136,7 @@ pub struct Snapshot {
     pub std_files: Vec<String>,
     /// A loose document's logical path and URI.
     pub loose: Option<(String, String)>,
+    /// Of the project's roots, how many the checks have read so far (the open documents' come
+    /// first, the rest after a pause in typing).
+    pub read: (usize, usize),
 }
