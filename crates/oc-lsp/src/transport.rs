@@ -123,7 +123,18 @@ impl<R: BufRead> Reader<R> {
                 None => None,
             };
             match header {
-                Some(h) => length = Some(parse_length(h.get(HEADER.len()..).unwrap_or(""))),
+                // Two lengths that differ: which one frames the message is unknowable (the last
+                // one won, and the messages after it were swallowed): neither is trusted.
+                Some(h) => {
+                    let this = parse_length(h.get(HEADER.len()..).unwrap_or(""));
+                    length = match (length, this) {
+                        (Some(Ok(a)), Ok(b)) if a != b => {
+                            Some(Err(format!("a message with two `Content-Length` headers ({a} and {b})")))
+                        }
+                        (Some(Err(why)), _) => Some(Err(why)),
+                        (_, this) => Some(this),
+                    };
+                }
                 None if is_header(line) => {} // Content-Type and others: nothing to do
                 None => {
                     self.lose(format!("`{}` is not a header", shorten(line)));
@@ -399,6 +410,12 @@ mod tests {
         assert_eq!(read(input.as_bytes(), 1000), ["-32700", "ok", "ok"]);
         let input = format!("{}{good}", "x".repeat(20_000));
         assert_eq!(read(input.as_bytes(), 1000), ["-32700", "ok"]);
+        // Two lengths that differ: neither trusted, one answer, then the next message (the last
+        // one framed the message, swallowing the ones after it).
+        let input = format!("Content-Length: 2\r\nContent-Length: 9999\r\n\r\n{GOOD}{good}");
+        assert_eq!(read(input.as_bytes(), 100_000), ["-32700", "ok"]);
+        let input = format!("Content-Length: {0}\r\nContent-Length: {0}\r\n\r\n{GOOD}", GOOD.len());
+        assert_eq!(read(input.as_bytes(), 1000), ["ok"]);
         // Case and a Content-Type beside it are fine.
         let input =
             format!("content-length: {}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{GOOD}", GOOD.len());
