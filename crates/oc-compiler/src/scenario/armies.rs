@@ -142,13 +142,19 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
     let side = scenario.model.side(army.side);
     let side_ast = scenario.ast.sides.iter().find(|s| side_of(&s.side.value) == army.side);
     let n = army.units.len() as u32;
-    if n < side.min_units || n > side.max_units {
+    // (A requirement whose bounds are the wrong way round is the scenario's mistake, said there:
+    // no army can meet it.)
+    if side.min_units <= side.max_units && (n < side.min_units || n > side.max_units) {
         let mut d = Diagnostic::error(
             ARMY_SIZE,
             def.name.span,
             format!("`{}` has {n} units; the {} brings {}..{}", army.name, army.side.word(), side.min_units, side.max_units),
         )
-        .with_help(if n < side.min_units { "hire more units" } else { "dismiss some units" });
+        .with_help(if n < side.min_units {
+            format!("hire {} more unit{}", side.min_units - n, if side.min_units - n == 1 { "" } else { "s" })
+        } else {
+            format!("dismiss {} unit{}", n - side.max_units, if n - side.max_units == 1 { "" } else { "s" })
+        });
         if let Some((lo, hi)) = side_ast.and_then(|s| s.units.first()) {
             d = d.with_secondary(lo.span.to(hi.span), "the scenario's requirement");
         }
@@ -171,6 +177,9 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
     let inventory = rules.ruleset.inventory as usize;
     let mut names: HashMap<&str, Span> = HashMap::new();
     let mut tag_spans: BTreeMap<&str, Vec<Span>> = BTreeMap::new();
+    // Granted tags a unit's misspelt tag was meant to be: a limit counting units with one is a
+    // follow-on of the misspelling, not said apart.
+    let mut meant: Vec<&str> = Vec::new();
     for u in &def.units {
         if let Some(first) = names.get(u.name.value.as_str()) {
             diags.push(
@@ -263,7 +272,12 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
             }
         }
         for t in &u.tags {
+            // A grant of a tag no rule defines (misspelt, said there) that was meant to be this
+            // one: not said again here.
+            let misgranted =
+                side.grants.iter().any(|(g, _)| rules.tag(g).is_none() && oc_diag::did_you_mean(g, [t.value.as_str()]).is_some());
             match side.grants.iter().find(|(g, _)| *g == t.value) {
+                None if misgranted => {}
                 None => diags.push(
                     Diagnostic::error(
                         ARMY_TAG,
@@ -273,10 +287,14 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
                     .with_help(if side.grants.is_empty() {
                         "this side is granted no scenario tags".to_string()
                     } else {
-                        format!(
-                            "granted: {}",
-                            side.grants.iter().map(|(g, n)| format!("{g} to {n}")).collect::<Vec<_>>().join(", ")
-                        )
+                        let granted = side.grants.iter().map(|(g, n)| format!("{g} to {n}")).collect::<Vec<_>>().join(", ");
+                        match oc_diag::did_you_mean(&t.value, side.grants.iter().map(|(g, _)| g.as_str())) {
+                            Some(near) => {
+                                meant.push(near);
+                                format!("did you mean `{near}`? granted: {granted}")
+                            }
+                            None => format!("granted: {granted}"),
+                        }
                     }),
                 ),
                 Some(_) => tag_spans.entry(&t.value).or_default().push(t.span),
@@ -295,6 +313,9 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
         }
     }
     for (i, limit) in side.limits.iter().enumerate() {
+        if matches!(&limit.selector, m::Selector::WithTag(t) if meant.contains(&t.as_str())) {
+            continue;
+        }
         if let Some(mut d) = limit_refusal(rules, army, side, limit, def.name.span) {
             if let Some(l) = side_ast.and_then(|s| s.limits.get(i)) {
                 d = d.with_secondary(l.span, "the limit");
