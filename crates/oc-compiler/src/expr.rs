@@ -313,12 +313,23 @@ impl<'a> Checker<'a> {
                 let ordered = !matches!(op, BinaryOp::Eq | BinaryOp::Ne);
                 if let (Type::Scale(s), Type::Int) | (Type::Int, Type::Scale(s)) = (&lt, &rt) {
                     let (left, right) = (type_name(&lt), type_name(&rt));
+                    // The examples in this ruleset's own words: a step of this scale and a stat
+                    // of it (the standard game's `C` and `spd` mean nothing in another).
+                    let steps = self.scale(s).cloned().unwrap_or_default();
+                    let step = steps.get(steps.len() / 2).or(steps.first()).cloned().unwrap_or_else(|| "C".to_string());
+                    let stat = self
+                        .syms
+                        .stats
+                        .iter()
+                        .chain(&self.syms.bases)
+                        .find(|a| a.ty == Type::Scale(s.clone()))
+                        .map_or_else(|| "spd".to_string(), |a| a.name.clone());
                     self.error(
                         Diagnostic::error(SCALE_INT_COMPARE, e.span, format!("a {s} is compared with a number"))
                             .with_label(format!("`{}` compares {} with {}", op.symbol(), a_type(&left), a_type(&right)))
-                            .with_help(
-                                "ratings are steps, not numbers: compare with a step (`>= C`) or count steps (`attacker.spd - defender.spd >= 2`)",
-                            ),
+                            .with_help(format!(
+                                "a {s}'s values are steps, not numbers: compare with a step (`>= {step}`) or count steps (`attacker.{stat} - defender.{stat} >= 2`)"
+                            )),
                     );
                     return error_expr();
                 }

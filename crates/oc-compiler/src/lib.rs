@@ -35,7 +35,7 @@ use oc_syntax::ast;
 
 pub use codes::CODES;
 pub use host::ReadError;
-pub use paths::PathError;
+pub use paths::{relative, PathError};
 
 /// A path relative to the project root, tidied (`a/./b/../c` to `a/c`), or why it is refused
 /// (absolute, climbing above the root, naming no file). The same confinement as imports.
@@ -91,6 +91,11 @@ pub trait Host {
     /// The project's source files (logical paths), for suggesting a file a missing import may
     /// have meant. Empty when the host cannot list them.
     fn candidates(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// The project's maps (logical paths), for suggesting the map a missing one may have meant.
+    /// Empty when the host cannot list them.
+    fn map_candidates(&self) -> Vec<String> {
         Vec::new()
     }
     /// For a path that climbs `climbs` folders above the project root: the root's name as the
@@ -419,6 +424,20 @@ impl Workspace {
                 if let Some((root, help)) = host.root_note(paths::climbs(importer, map)) {
                     d.message = format!("the map `{map}` is outside the project `{root}`");
                     d.help = help;
+                }
+            }
+            // A map that cannot be read: the project's map nearest its path, as the scenario
+            // would write it.
+            let mut maps_of_project: Option<Vec<String>> = None;
+            for d in diagnostics.iter_mut().skip(checked_from) {
+                let Some(map) = d.message.strip_prefix("cannot read the map `").and_then(|m| m.strip_suffix('`')) else {
+                    continue;
+                };
+                let importer = importers.get(&d.span.file).map_or("", String::as_str);
+                let Ok(target) = paths::resolve(importer, map) else { continue };
+                let known = maps_of_project.get_or_insert_with(|| host.map_candidates());
+                if let Some(near) = oc_diag::did_you_mean(&target, known.iter().map(String::as_str).filter(|k| *k != target)) {
+                    d.help = format!("did you mean `{}`? {}", paths::relative(importer, near), d.help);
                 }
             }
             files.extend(maps);

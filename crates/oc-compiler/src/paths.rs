@@ -73,6 +73,19 @@ pub fn resolve(importer: &str, import: &str) -> Result<String, PathError> {
     Ok(parts.join("/"))
 }
 
+/// `target` (a project path) as a file at project path `from` names it: relative to `from`'s
+/// folder, climbing with `..` where needed (`campaign/a.oc`, `maps/x.map.toml` ->
+/// `../maps/x.map.toml`).
+pub fn relative(from: &str, target: &str) -> String {
+    let mut dir: Vec<&str> = from.split('/').collect();
+    dir.pop();
+    let parts: Vec<&str> = target.split('/').collect();
+    let common = dir.iter().zip(&parts).take_while(|(a, b)| a == b).count();
+    let mut out: Vec<&str> = std::iter::repeat_n("..", dir.len() - common).collect();
+    out.extend(parts.iter().skip(common));
+    out.join("/")
+}
+
 #[cfg(test)]
 mod tests {
     use super::resolve;

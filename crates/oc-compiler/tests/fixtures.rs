@@ -18,6 +18,16 @@ impl Host for FixtureHost {
         let bytes = std::fs::read(self.root.join(path)).map_err(|e| oc_compiler::ReadError::Io(e.to_string()))?;
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
+
+    /// The maps beside the fixture (for a missing map's did-you-mean).
+    fn map_candidates(&self) -> Vec<String> {
+        let mut maps: Vec<String> = std::fs::read_dir(&self.root)
+            .map(|d| d.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+            .unwrap_or_default();
+        maps.retain(|n| n.ends_with(".map.toml"));
+        maps.sort();
+        maps
+    }
 }
 
 fn fixtures(dir: &str) -> Vec<PathBuf> {
@@ -175,6 +185,7 @@ fn hint_fixtures_match_their_expectations() {
             ("map_unclosed_string", "2:8-2:9 this string is never closed"),
             ("map_misspelt_key", "unknown field `round`, expected one of `name`, `width`, `height`, `grid`, `image`, `rounds`, `rules`, `allow`, `rows`, `legend`, `regions`, `chests`, `doors`, `destructibles`\n    help: did you mean `rounds`?"),
             ("map_misspelt_side_kind", "no side `attakcer`\n    help: did you mean `attacker`? sides are attacker and defender\nerror oc::atlas::field 16:8-16:15 no region kind `escpe`\n    help: did you mean `escape`?"),
+            ("scenario_map_misspelt", "did you mean `chest_on_wall.map.toml`? map paths are relative to the scenario's file"),
             ("map_quoted_number", "4:10-4:13 `height` is a whole number, not a string: write 1 without quotes"),
         ];
         if let Some((_, want)) = maps.iter().find(|(m, _)| *m == stem) {

@@ -542,15 +542,9 @@ fn paths(db: &dyn Db, from: &str, start: usize, end: usize, fits: impl Fn(&str) 
     out
 }
 
-/// `target` (a logical path) written relative to the folder of `from` (another one).
-pub fn relative(from: &str, target: &str) -> String {
-    let from_dir: Vec<&str> = from.split('/').collect::<Vec<_>>().split_last().map(|(_, d)| d.to_vec()).unwrap_or_default();
-    let target_parts: Vec<&str> = target.split('/').collect();
-    let common = from_dir.iter().zip(&target_parts).take_while(|(a, b)| a == b).count();
-    let mut parts: Vec<&str> = vec![".."; from_dir.len() - common];
-    parts.extend(target_parts.iter().skip(common));
-    parts.join("/")
-}
+/// `target` (a logical path) written relative to the folder of `from` (another one): the
+/// compiler's, which suggests paths too.
+pub use oc_compiler::relative;
 
 /// In a map: the symbols in its rows, terrain names for a legend's values.
 fn map_completions(db: &dyn Db, pos: FilePosition<'_>, text: &str) -> Vec<CompletionItem> {

@@ -336,6 +336,19 @@ impl oc_compiler::Host for DiskHost {
         Ok(self.decode(path, bytes))
     }
 
+    /// Every map of the project: asked only when a scenario's map is missing.
+    fn map_candidates(&self) -> Vec<String> {
+        let mut all = Vec::new();
+        if let Ok(projects) = discover(&[self.root().to_path_buf()]) {
+            for p in projects.into_iter().filter(|p| p.root == self.root()) {
+                all.extend(p.maps);
+            }
+        }
+        all.sort();
+        all.dedup();
+        all
+    }
+
     /// Every `.oc` file of the project, not only those named (`oc check campaign/ide.oc` still
     /// finds `rules/duelist.oc`): asked only when a name or an import is missing.
     fn candidates(&self) -> Vec<String> {

@@ -56,7 +56,31 @@ impl<'a> Checker<'a> {
             };
             let Some(lowered) = lowered else {
                 let want = match &ty {
-                    Type::Scale(s) => format!("a step of `{s}`: {}", self.scale(s).map(|v| v.join(" ")).unwrap_or_default()),
+                    // The steps a class may give (within the ruleset's class ranges for the
+                    // scale): the others are refused next, as out of range for a class.
+                    Type::Scale(s) => {
+                        let steps = self.scale(s).cloned().unwrap_or_default();
+                        let allowed: Vec<&String> = (0i64..)
+                            .zip(&steps)
+                            .filter(|(k, _)| {
+                                self.syms.class_ranges.iter().filter(|r| r.ty == ty).all(|r| r.low <= *k && *k <= r.high)
+                            })
+                            .map(|(_, step)| step)
+                            .collect();
+                        let near = match &value.value {
+                            // (One letter is one edit from every other: no guess.)
+                            ast::Literal::Name(given) if given.chars().count() > 1 => {
+                                oc_diag::did_you_mean(given, allowed.iter().map(|s| s.as_str())).map(str::to_string)
+                            }
+                            _ => None,
+                        };
+                        let listed = allowed.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" ");
+                        let of_class = if allowed.len() < steps.len() { " a class may give" } else { "" };
+                        match near {
+                            Some(near) => format!("a step of `{s}`{of_class}: {listed} (did you mean `{near}`?)"),
+                            None => format!("a step of `{s}`{of_class}: {listed}"),
+                        }
+                    }
                     other => format!("a {}", type_name(other)),
                 };
                 self.error(
