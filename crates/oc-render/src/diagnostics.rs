@@ -105,24 +105,28 @@ pub enum Style {
 /// cannot draw a label past column 65,535, and nobody reads a 64 kB line anyway.
 pub const MAX_SNIPPET_LINE: usize = 400;
 
-/// The lines of a file a report shows (those of its spans, one more each side), standing for the
-/// whole file: miette finds a span's line by reading from the start of its source, so handing
-/// it a whole large file made each report cost the file's length (100,000 reports on one 1 MB
-/// file took two minutes).
+/// A file as a report reads it: each span read from the lines around it alone (its lines, the
+/// context asked for and one more each side), found by the file's line starts. miette finds a
+/// span's line by reading from the start of its source, so handing it a whole large file made
+/// each report cost the file's length (100,000 reports on one 1 MB file took two minutes); a
+/// window of all of a report's lines did the same where its spans lay far apart (an army's
+/// size beside the scenario's requirement: 20,000 armies took 381 s to report).
 struct Window {
-    text: String,
-    /// Where the window starts in the file (a line start), and that line's index.
-    offset: usize,
-    first_line: usize,
+    /// The file's text as drawn ([`inert`]), shared by every report on it.
+    text: std::sync::Arc<str>,
+    lines: std::sync::Arc<LineStarts>,
+    /// What the report may show of it: from the line before its first span to the line after
+    /// its last (a snippet's context stops there, as it always did).
+    bounds: (usize, usize),
 }
 
 impl Window {
-    fn of(text: &str, lines: &LineStarts, spans: &[(usize, usize)]) -> Window {
+    fn of(text: std::sync::Arc<str>, lines: std::sync::Arc<LineStarts>, spans: &[(usize, usize)]) -> Window {
         let from = spans.iter().map(|s| s.0).min().unwrap_or(0);
         let to = spans.iter().map(|s| s.1).max().unwrap_or(0);
-        let from = line_bounds(text, line_bounds(text, from).0.saturating_sub(1)).0;
-        let to = line_bounds(text, (line_bounds(text, to).1 + 1).min(text.len())).1;
-        Window { text: text.get(from..to).unwrap_or("").to_string(), offset: from, first_line: lines.line_of(from).0 }
+        let from = line_bounds(&text, line_bounds(&text, from).0.saturating_sub(1)).0;
+        let to = line_bounds(&text, (line_bounds(&text, to).1 + 1).min(text.len())).1;
+        Window { text, lines, bounds: (from, to) }
     }
 }
 
@@ -133,12 +137,25 @@ impl SourceCode for Window {
         before: usize,
         after: usize,
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
-        let local = SourceSpan::new(span.offset().saturating_sub(self.offset).into(), span.len());
-        let inner = self.text.read_span(&local, before, after)?;
+        let text: &str = &self.text;
+        let (start, end) = (span.offset().min(text.len()), (span.offset() + span.len()).min(text.len()));
+        let (first_of_span, _) = self.lines.line_of(start);
+        let (last_of_span, _) = self.lines.line_of(end);
+        let (mut first_line, _) = self.lines.line_of(self.bounds.0);
+        first_line = first_line.max(first_of_span.saturating_sub(before + 1));
+        let offset = self.lines.start(first_line).unwrap_or(0);
+        // To the end of the last line wanted, its line break left out (within the bounds).
+        let to = self.lines.start(last_of_span + after + 2).map_or(text.len(), |next| next.saturating_sub(1));
+        let to = to.min(self.bounds.1).max(offset);
+        let window = text.get(offset..to).unwrap_or("").to_string();
+        let local = SourceSpan::new(start.saturating_sub(offset).into(), end.saturating_sub(start));
+        let inner = window.read_span(&local, before, after)?;
         Ok(Box::new(MietteSpanContents::new(
-            inner.data(),
-            SourceSpan::new((inner.span().offset() + self.offset).into(), inner.span().len()),
-            inner.line() + self.first_line,
+            // The same bytes in the file's own text (`data` borrows the window, dropped here).
+            text.get(inner.span().offset() + offset..inner.span().offset() + offset + inner.data().len())
+                .map_or(&[][..], str::as_bytes),
+            SourceSpan::new((inner.span().offset() + offset).into(), inner.span().len()),
+            inner.line() + first_line,
             inner.column(),
             inner.line_count(),
         )))
@@ -150,21 +167,31 @@ impl SourceCode for Window {
 /// each); the sources are borrowed, so no text changes while this lives.
 pub struct Reports<'s> {
     sources: &'s dyn Sources,
-    lines: std::cell::RefCell<std::collections::HashMap<FileId, std::rc::Rc<LineStarts>>>,
+    lines: std::cell::RefCell<std::collections::HashMap<FileId, std::sync::Arc<LineStarts>>>,
+    /// Each file's text as drawn ([`inert`]), made once.
+    drawn: std::cell::RefCell<std::collections::HashMap<FileId, std::sync::Arc<str>>>,
 }
 
 impl<'s> Reports<'s> {
     pub fn new(sources: &'s dyn Sources) -> Reports<'s> {
-        Reports { sources, lines: std::cell::RefCell::new(std::collections::HashMap::new()) }
+        Reports { sources, lines: Default::default(), drawn: Default::default() }
     }
 
     pub fn sources(&self) -> &'s dyn Sources {
         self.sources
     }
 
-    fn lines(&self, file: FileId) -> std::rc::Rc<LineStarts> {
+    fn lines(&self, file: FileId) -> std::sync::Arc<LineStarts> {
         let mut lines = self.lines.borrow_mut();
-        lines.entry(file).or_insert_with(|| std::rc::Rc::new(LineStarts::new(self.sources.text(file)))).clone()
+        lines.entry(file).or_insert_with(|| std::sync::Arc::new(LineStarts::new(self.sources.text(file)))).clone()
+    }
+
+    /// A file's text as drawn: no control character of the user's reaches the terminal (a
+    /// file's ESC, BEL or lone CR would recolour, retitle or overwrite its text), each replaced
+    /// in place. Made once a file (made for each report, it cost the file's length a report).
+    fn drawn(&self, file: FileId) -> std::sync::Arc<str> {
+        let mut drawn = self.drawn.borrow_mut();
+        drawn.entry(file).or_insert_with(|| std::sync::Arc::from(&*inert(self.sources.text(file)))).clone()
     }
 
     /// 1-based line and column (in characters) of a byte offset, as `oc_diag::line_col` gives.
@@ -183,7 +210,8 @@ impl<'s> Reports<'s> {
     fn render_clipped(&self, d: &Diagnostic, start: usize, end: usize) -> String {
         let sources = self.sources;
         let file = d.span.file;
-        let text = &*inert(sources.text(file));
+        let drawn = self.drawn(file);
+        let text: &str = &drawn;
         let d = &said(d);
         let (line, col) = self.position(file, start);
         let (ls, le) = line_bounds(text, start);
@@ -221,9 +249,8 @@ impl<'s> Reports<'s> {
     pub fn render(&self, d: &Diagnostic, style: Style) -> String {
         let sources = self.sources;
         let file = d.span.file;
-        // What reaches the terminal holds no control character of the user's (a file's ESC, BEL
-        // or lone CR would recolour, retitle or overwrite the terminal's text).
-        let text = &*inert(sources.text(file));
+        let drawn = self.drawn(file);
+        let text: &str = &drawn;
         let d = &said(d);
         let clamp = |n: u32| (n as usize).min(text.len());
         let (start, end) = (clamp(d.span.start), clamp(d.span.end));
@@ -261,7 +288,7 @@ impl<'s> Reports<'s> {
             diag = diag.with_help(format!("{}{notes}", d.help));
         }
         let report = miette::Report::new(diag)
-            .with_source_code(NamedSource::new(sources.path(file), Window::of(text, &self.lines(file), &spans)));
+            .with_source_code(NamedSource::new(sources.path(file), Window::of(drawn.clone(), self.lines(file), &spans)));
         let theme = match style {
             Style::Fancy => GraphicalTheme::unicode(),
             Style::Plain => GraphicalTheme::none(),
