@@ -129,7 +129,11 @@ fn log_refused(a: &PlayArgs) -> Option<u8> {
         return Some(code);
     }
     // A log named apart from the game resumed (or with no game resumed) that holds a game.
-    let log = a.log.as_deref().filter(|l| a.resume.as_deref() != Some(*l))?;
+    // (The same file however it is spelt: `./g.log` and `g.log`, a path and its absolute form.)
+    let same = |a: &std::path::Path, b: &std::path::Path| {
+        a == b || std::fs::canonicalize(a).ok().zip(std::fs::canonicalize(b).ok()).is_some_and(|(x, y)| x == y)
+    };
+    let log = a.log.as_deref().filter(|l| a.resume.as_deref().is_none_or(|r| !same(l, r)))?;
     if a.force || !log.is_file() {
         return None;
     }

@@ -78,10 +78,10 @@ fn unknown_and_known(message: &str) -> Option<(&str, Vec<&str>)> {
 fn quoted_number(message: &str) -> Option<(&str, &'static str)> {
     let rest = message.strip_prefix("invalid type: string \"")?;
     let (got, want) = rest.split_once("\", expected ")?;
-    got.parse::<f64>().ok()?;
+    // Only where writing it without quotes reads it (not `"12.5"` for a whole number, nor `"nan"`).
     let want = match want {
-        "i64" | "u64" | "u32" | "i32" | "usize" | "u16" | "u8" => "a whole number",
-        "f64" | "f32" => "a number",
+        "i64" | "u64" | "u32" | "i32" | "usize" | "u16" | "u8" => got.parse::<i64>().ok().map(|_| "a whole number")?,
+        "f64" | "f32" => got.parse::<f64>().ok().filter(|f| f.is_finite()).map(|_| "a number")?,
         _ => return None,
     };
     Some((got, want))

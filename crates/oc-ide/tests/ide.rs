@@ -83,6 +83,14 @@ fn rename_follows_resolution_and_parameters_are_their_own() {
     assert!(matches!(refused, oc_ide::navigate::RenameRefused::NotAName { .. }), "{refused:?}");
     assert!(refused.to_string().len() < 200);
     assert!(oc_ide::navigate::rename(&db, FilePosition { path: &path, offset }, "Dagger").is_ok());
+    // Dice as the grammar reads them are words of the language; names that only begin so are not.
+    for word in ["d20c", "d6kh1"] {
+        let refused = oc_ide::navigate::rename(&db, FilePosition { path: &path, offset }, word).unwrap_err();
+        assert_eq!(refused, oc_ide::navigate::RenameRefused::Reserved { new_name: word.into() }, "{word}");
+    }
+    for name in ["d6x", "d20_bonus", "d4Trooper", "dd6"] {
+        assert!(oc_ide::navigate::rename(&db, FilePosition { path: &path, offset }, name).is_ok(), "{name}");
+    }
 }
 
 fn labels(db: &MemoryDb, path: &str, offset: usize) -> Vec<(String, CompletionKind)> {

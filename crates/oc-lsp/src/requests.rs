@@ -229,6 +229,8 @@ fn rename(c: &Ctx<'_>, pos: FilePosition<'_>, new_name: &str) -> Result<Value, S
     // Not before every file of the project was read: the uses in files not read yet would keep
     // the old name (a review renamed a tag right after opening its file, and the file that used
     // it was left broken).
+    // (Its own refusals first: a name of the standard library is read-only, not waited for.)
+    oc_ide::navigate::prepare_rename(c.world, pos).map_err(|e| e.to_string())?;
     let read = c.world.snapshot.as_ref().map_or((0, 1), |s| s.read);
     if read.0 < read.1 {
         return Err(format!(

@@ -154,7 +154,9 @@ impl Server {
         // The listener stops at its next connection: this one.
         stop.store(true, Ordering::SeqCst);
         if let Some(listening) = listening {
-            if std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
+            // (Bounded: with the accept queue full, an unbounded connect waits for retries.)
+            let at = std::net::SocketAddr::from(([127, 0, 0, 1], self.port));
+            if std::net::TcpStream::connect_timeout(&at, std::time::Duration::from_millis(500)).is_ok() {
                 let _ = listening.join();
             }
         }

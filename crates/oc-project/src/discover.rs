@@ -285,6 +285,19 @@ pub struct DiskHost {
 }
 
 impl DiskHost {
+    /// `known` and what `pick` takes of the project discovered at this host's root, sorted and
+    /// without repeats (the files or the maps a missing one may have meant).
+    fn listed(&self, mut known: Vec<String>, pick: impl Fn(Project) -> Vec<String>) -> Vec<String> {
+        if let Ok(projects) = discover(&[self.root().to_path_buf()]) {
+            for p in projects.into_iter().filter(|p| p.root == self.root()) {
+                known.extend(pick(p));
+            }
+        }
+        known.sort();
+        known.dedup();
+        known
+    }
+
     pub fn new(root: PathBuf) -> DiskHost {
         DiskHost {
             confined: Confined::new(&root),
@@ -338,29 +351,13 @@ impl oc_compiler::Host for DiskHost {
 
     /// Every map of the project: asked only when a scenario's map is missing.
     fn map_candidates(&self) -> Vec<String> {
-        let mut all = Vec::new();
-        if let Ok(projects) = discover(&[self.root().to_path_buf()]) {
-            for p in projects.into_iter().filter(|p| p.root == self.root()) {
-                all.extend(p.maps);
-            }
-        }
-        all.sort();
-        all.dedup();
-        all
+        self.listed(Vec::new(), |p| p.maps)
     }
 
     /// Every `.oc` file of the project, not only those named (`oc check campaign/ide.oc` still
     /// finds `rules/duelist.oc`): asked only when a name or an import is missing.
     fn candidates(&self) -> Vec<String> {
-        let mut all = self.files.clone();
-        if let Ok(projects) = discover(&[self.root().to_path_buf()]) {
-            for p in projects.into_iter().filter(|p| p.root == self.root()) {
-                all.extend(p.files);
-            }
-        }
-        all.sort();
-        all.dedup();
-        all
+        self.listed(self.files.clone(), |p| p.files)
     }
 
     fn root_note(&self, climbs: usize) -> Option<(String, String)> {

@@ -75,7 +75,16 @@ fn not_written(dir: &Path, marker: &str, written: &BTreeMap<String, (u64, u64)>)
             let name = e.file_name().to_string_lossy().into_owned();
             let relative = if prefix.is_empty() { name } else { format!("{prefix}/{name}") };
             match e.file_type() {
-                Ok(t) if t.is_dir() => stack.push((e.path(), relative)),
+                Ok(t) if t.is_dir() => {
+                    // A folder no file written lies in was added (an empty one too: replacing
+                    // the site would drop it).
+                    let prefix = format!("{relative}/");
+                    if !written.keys().any(|k| k.starts_with(&prefix)) {
+                        found.push(format!("{relative}/"));
+                        continue;
+                    }
+                    stack.push((e.path(), relative));
+                }
                 Ok(t) if t.is_file() => {
                     if relative == marker {
                         continue;
@@ -291,6 +300,11 @@ mod tests {
         let refused = ready(false).err().unwrap_or_default();
         assert!(refused.contains("`src/a/b.html`"), "{refused}");
         std::fs::write(out.join("src/a/b.html"), "deep")?;
+        // A folder added, even empty, is not dropped either.
+        std::fs::create_dir(out.join("drafts"))?;
+        let refused = ready(false).err().unwrap_or_default();
+        assert!(refused.contains("`drafts/`"), "{refused}");
+        std::fs::remove_dir(out.join("drafts"))?;
         std::fs::remove_file(out.join("index.html"))?;
         ready(false).map_err(std::io::Error::other)?;
         // Many: the first few named, the rest counted.

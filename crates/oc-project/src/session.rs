@@ -151,7 +151,12 @@ impl Session {
     /// rechecks it.
     pub fn invalidate(&mut self, changed: &[String]) {
         let hit = |file: &str| is_hit(changed, file);
-        self.roots.retain(|root, r| !(hit(root) || r.deps.iter().any(|f| hit(f))));
+        // A scenario whose map is missing is told the project's map nearest its path: where a
+        // map appears or goes, that may change (what `oc check` would say now).
+        let maps_listed = changed.iter().any(|c| crate::discover::is_map(c));
+        let root_dir = self.root.clone();
+        let missing_map = |r: &RootResult| r.deps.iter().any(|d| crate::discover::is_map(d) && !root_dir.join(d).is_file());
+        self.roots.retain(|root, r| !(hit(root) || r.deps.iter().any(|f| hit(f)) || (maps_listed && missing_map(r))));
         let stale: Vec<String> = self
             .workspace
             .files()

@@ -147,6 +147,9 @@ impl SourceCode for Window {
         // To the end of the last line wanted, its line break left out (within the bounds).
         let to = self.lines.start(last_of_span + after + 2).map_or(text.len(), |next| next.saturating_sub(1));
         let to = to.min(self.bounds.1).max(offset);
+        // A line ended by CRLF ends the window before its CR too: a CR left last would be read
+        // as a line break of its own (the line after it numbered one less, the CR drawn raw).
+        let to = if to > offset && text.as_bytes().get(to - 1) == Some(&b'\r') { to - 1 } else { to };
         let window = text.get(offset..to).unwrap_or("").to_string();
         let local = SourceSpan::new(start.saturating_sub(offset).into(), end.saturating_sub(start));
         let inner = window.read_span(&local, before, after)?;
@@ -513,6 +516,32 @@ mod tests {
         );
         for d in &cases {
             assert_eq!(render(&One(text), d, Style::Plain), whole(text, d), "{d:?}");
+        }
+    }
+
+    /// A file of CRLF lines: each report drawn from its lines is the one drawn from the whole file
+    /// (a window ending on a line's CR read it as a line break of its own: the line after it
+    /// numbered one less, the CR drawn raw).
+    #[test]
+    fn a_crlf_file_is_drawn_as_from_the_whole_file() {
+        let text = "class A {\r\n    cost 1\r\n}\r\n\r\nclass B { cost 2 }\r\nclass C {\r\n    cost 3\r\n}\r\n";
+        let span = |s: usize, e: usize| oc_diag::Span::new(FileId(0), s, e);
+        let at = |needle: &str| text.find(needle).unwrap();
+        let mut cases = Vec::new();
+        for (s, e) in
+            [(0, 5), (at("cost 1"), at("cost 1") + 6), (at("class B"), at("class B") + 7), (at("cost 3"), at("cost 3") + 6)]
+        {
+            cases.push(Diagnostic::error("oc::test", span(s, e), "a problem").with_help("fix it"));
+        }
+        cases.push(
+            Diagnostic::error("oc::test", span(at("class C"), at("class C") + 7), "defined twice")
+                .with_secondary(span(0, 5), "first here")
+                .with_help("rename one"),
+        );
+        for d in &cases {
+            let drawn = render(&One(text), d, Style::Plain);
+            assert_eq!(drawn, whole(text, d), "{d:?}");
+            assert!(!drawn.contains('\r'), "{drawn:?}");
         }
     }
 

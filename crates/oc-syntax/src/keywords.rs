@@ -21,10 +21,25 @@ pub fn reserved(word: &str) -> bool {
         }
         words
     });
-    let dice = word.split_once('d').is_some_and(|(count, sides)| {
-        count.bytes().all(|b| b.is_ascii_digit()) && sides.bytes().next().is_some_and(|b| b.is_ascii_digit())
-    });
-    words.contains(word) || dice
+    words.contains(word) || reads_as_dice(word)
+}
+
+/// Whether a word that reads as a name reads as dice too, as the grammar's `die` takes it: `d`,
+/// its sides, a critical `c`, a keep `kh`/`kl` and a count, and nothing after (`d6`, `d20c`,
+/// `d6kh1`; not `d6x` nor `d20_bonus`, which are names).
+fn reads_as_dice(word: &str) -> bool {
+    let digits = |s: &str| s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let Some(rest) = word.strip_prefix('d') else { return false };
+    let n = digits(rest);
+    if n == 0 {
+        return false;
+    }
+    let rest = rest.get(n..).unwrap_or("");
+    let rest = rest.strip_prefix('c').unwrap_or(rest);
+    match rest.strip_prefix("kh").or_else(|| rest.strip_prefix("kl")) {
+        Some(count) => digits(count) > 0 && digits(count) == count.len(),
+        None => rest.is_empty(),
+    }
 }
 
 /// Rule name -> its body, from the grammar text.

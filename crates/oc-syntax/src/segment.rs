@@ -249,14 +249,18 @@ pub fn split(
                 };
                 match stack.last() {
                     Some(&(open, at)) if open == expected_open => {
-                        // A `}` first on its line, indented less than the line of the `{` it
-                        // closes: by its indentation it closes an outer block.
-                        if b == b'}'
-                            && current.suspect.is_none()
-                            && at_line_start_of(text, i)
-                            && indent_of(text, i) < indent_of(text, at)
-                        {
-                            current.suspect = Some((at, i));
+                        // A `}` first on its line, indented as the line of the `{` enclosing the
+                        // one it closes, and less than that one's line, in the same characters (a
+                        // tab is no number of spaces): by its indentation it closes the outer
+                        // block.
+                        let outer = stack.len().checked_sub(2).and_then(|k| stack.get(k)).map(|&(_, o)| o);
+                        let first = b == b'}' && current.suspect.is_none() && at_line_start_of(text, i);
+                        if let Some(outer) = outer.filter(|_| first) {
+                            let (own, closer, enclosing) =
+                                (indent_text(text, at), indent_text(text, i), indent_text(text, outer));
+                            if closer == enclosing && closer.len() < own.len() && same_kind(closer, own) {
+                                current.suspect = Some((at, i));
+                            }
                         }
                         stack.pop();
                     }
@@ -358,10 +362,23 @@ fn opens_item(keyword: &str, after: &str) -> bool {
     }
 }
 
-/// The indentation (spaces and tabs) of the line holding byte `at`.
-fn indent_of(text: &str, at: usize) -> usize {
+/// The indentation (spaces and tabs) of the line holding byte `at`, as written.
+fn indent_text(text: &str, at: usize) -> &str {
     let start = text.get(..at).and_then(|t| t.rfind('\n')).map_or(0, |n| n + 1);
-    text.get(start..).map_or(0, |line| line.bytes().take_while(|b| *b == b' ' || *b == b'\t').count())
+    let line = text.get(start..).unwrap_or("");
+    let n = line.bytes().take_while(|b| *b == b' ' || *b == b'\t').count();
+    line.get(..n).unwrap_or("")
+}
+
+/// The length of the indentation of the line holding byte `at`.
+fn indent_of(text: &str, at: usize) -> usize {
+    indent_text(text, at).len()
+}
+
+/// Whether two indentations are made of one character, spaces or tabs, alike.
+fn same_kind(a: &str, b: &str) -> bool {
+    let all = |c: u8| a.bytes().chain(b.bytes()).all(|x| x == c);
+    all(b' ') || all(b'\t')
 }
 
 /// Whether only blanks come before byte `at` on its line.

@@ -313,7 +313,9 @@ fn check_army(def: &ast::ArmyDef, army: &m::Army, scenario: &Lowered, rules: &m:
         }
     }
     for (i, limit) in side.limits.iter().enumerate() {
-        if matches!(&limit.selector, m::Selector::WithTag(t) if meant.contains(&t.as_str())) {
+        // (An `at_least`: the misspelling took a unit out of the count. An `at_most` the units
+        // spelt right break is said as ever.)
+        if limit.at_least && matches!(&limit.selector, m::Selector::WithTag(t) if meant.contains(&t.as_str())) {
             continue;
         }
         if let Some(mut d) = limit_refusal(rules, army, side, limit, def.name.span) {
