@@ -48,8 +48,8 @@ pub struct PlayArgs {
 
 pub fn play(a: PlayArgs) -> u8 {
     let g = &a.game;
-    if let Some(code) = log_refused(&a) {
-        return code;
+    if let Err(r) = Session::log_ready(a.log.as_deref(), a.resume.as_deref(), a.html.as_deref(), a.force) {
+        return crate::load::refused(&r);
     }
     let (file, scenario, attacker, defender) = (&g.file, g.scenario.as_deref(), g.attacker.as_deref(), g.defender.as_deref());
     // A saved game: its text, and the scenario and armies its header names.
@@ -112,46 +112,6 @@ pub fn play(a: PlayArgs) -> u8 {
         },
         Err(e) => crate::load::refused(&e),
     }
-}
-
-/// What the log and page paths cannot be, refused before the game (exit status 2): the log on
-/// standard output (it carries the address to open, and the log is the file `--resume` reads),
-/// the log and the page one file, or a log that holds a game already (a saved game, replayable
-/// or resumable) where the game does not go on in it, without `--force`.
-fn log_refused(a: &PlayArgs) -> Option<u8> {
-    let log = a.log.as_deref().or(a.resume.as_deref());
-    if log.is_some_and(|l| l.as_os_str() == "-") {
-        errln!("error: the log is written to a file, not to standard output (it shows the address to open)");
-        errln!("help: name a file, such as `--log game.log`; `oc replay game.log` checks it");
-        return Some(2);
-    }
-    if let Err(code) = crate::commands::apart(&[("--log", log), ("--html", a.html.as_deref())]) {
-        return Some(code);
-    }
-    // A log named apart from the game resumed (or with no game resumed) that holds a game.
-    // (The same file however it is spelt: `./g.log` and `g.log`, a path and its absolute form.)
-    let same = |a: &std::path::Path, b: &std::path::Path| {
-        a == b || std::fs::canonicalize(a).ok().zip(std::fs::canonicalize(b).ok()).is_some_and(|(x, y)| x == y)
-    };
-    let log = a.log.as_deref().filter(|l| a.resume.as_deref().is_none_or(|r| !same(l, r)))?;
-    if a.force || !log.is_file() {
-        return None;
-    }
-    if let Ok((_, saved)) = Session::saved(log) {
-        errln!(
-            "error: {} holds a game's log ({}, {} against {}); a new game would replace it",
-            log.display(),
-            saved.scenario,
-            saved.attacker,
-            saved.defender
-        );
-        errln!(
-            "help: continue it with `--resume {}` if it is not over, name another --log, or pass --force to start over in it",
-            log.display()
-        );
-        return Some(2);
-    }
-    None
 }
 
 /// Shows a refusal of the session (exit status 2).

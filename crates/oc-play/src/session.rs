@@ -27,9 +27,11 @@ use oc_engine::Atom;
 use oc_model::{Outcome, SideId};
 use serde::Serialize;
 
+use crate::error::Refusal;
 use crate::game::{self, side_index, Script, PLAYER};
 use crate::log::{self, Source};
 use crate::setup::{Ais, Setup};
+use std::path::Path;
 
 pub use view::{Choices, Step, View};
 
@@ -248,6 +250,42 @@ impl<'s> Session<'s> {
         let source = log::parse_source(text.lines().next().unwrap_or(""))
             .map_err(|e| Denied::new(RESUME, format!("{}: {e}", path.display()), help))?;
         Ok((text, source))
+    }
+
+    /// Whether a game may be logged to `log` (`--log`, else the game resumed: `resume`) with its
+    /// page at `html`, refused before the game: the log on standard output (it carries the
+    /// address to open, and the log is the file `--resume` reads), the log and the page one
+    /// file, or, without `force`, a log that holds a game already (saved, replayable or
+    /// resumable) where the game does not go on in it.
+    pub fn log_ready(log: Option<&Path>, resume: Option<&Path>, html: Option<&Path>, force: bool) -> Result<(), Refusal> {
+        let written = log.or(resume);
+        if written.is_some_and(|l| l.as_os_str() == "-") {
+            return Err(Refusal::new("the log is written to a file, not to standard output (it shows the address to open)")
+                .with_help("name a file, such as `--log game.log`; `oc replay game.log` checks it"));
+        }
+        oc_project::output::apart(&[("--log", written), ("--html", html)])
+            .map_err(|r| Refusal::new(r.message).with_help(r.help))?;
+        // A log named apart from the game resumed (or with no game resumed) that holds a game,
+        // however the two are spelt.
+        let leads = oc_project::output::leads_to;
+        let Some(log) = log.filter(|l| resume.is_none_or(|r| leads(l) != leads(r))) else { return Ok(()) };
+        if force || !log.is_file() {
+            return Ok(());
+        }
+        match Session::saved(log) {
+            Ok((_, saved)) => Err(Refusal::new(format!(
+                "{} holds a game's log ({}, {} against {}); a new game would replace it",
+                log.display(),
+                saved.scenario,
+                saved.attacker,
+                saved.defender
+            ))
+            .with_help(format!(
+                "continue it with `--resume {}` if it is not over, name another --log, or pass --force to start over in it",
+                log.display()
+            ))),
+            Err(_) => Ok(()),
+        }
     }
 
     /// The log's header.

@@ -240,15 +240,8 @@ fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
 /// Paths are compared where they lead (their folder resolved), so `./a.svg` is `a.svg`;
 /// standard output (`-`) is no file.
 pub fn apart(outputs: &[(&str, Option<&Path>)]) -> Result<(), Refused> {
-    let lead = |p: &Path| {
-        let parent = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        match (std::fs::canonicalize(parent), p.file_name()) {
-            (Ok(dir), Some(name)) => dir.join(name),
-            _ => crate::manifest::absolute(p),
-        }
-    };
     let given: Vec<(&str, &Path, PathBuf)> =
-        outputs.iter().filter_map(|(flag, p)| p.filter(|p| p.as_os_str() != "-").map(|p| (*flag, p, lead(p)))).collect();
+        outputs.iter().filter_map(|(flag, p)| p.filter(|p| p.as_os_str() != "-").map(|p| (*flag, p, leads_to(p)))).collect();
     for (i, (flag, path, at)) in given.iter().enumerate() {
         if let Some((other, _, _)) = given.iter().skip(i + 1).find(|(_, _, b)| b == at) {
             return Err(Refused {
@@ -258,6 +251,16 @@ pub fn apart(outputs: &[(&str, Option<&Path>)]) -> Result<(), Refused> {
         }
     }
     Ok(())
+}
+
+/// Where a path leads, its folder resolved (the file itself need not exist): two paths that
+/// lead to one place name one file (`./a.svg` and `a.svg`, a path and its absolute form).
+pub fn leads_to(p: &Path) -> PathBuf {
+    let parent = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    match (std::fs::canonicalize(parent), p.file_name()) {
+        (Ok(dir), Some(name)) => dir.join(name),
+        _ => crate::manifest::absolute(p),
+    }
 }
 
 /// Checks `out` against the policy. `inputs` are the files the command reads (the paths named on
