@@ -141,12 +141,12 @@ pub fn load_files(paths: &[PathBuf], base: Option<&str>) -> Result<Loaded, Failu
         roots.push(index.to_string());
     }
     roots.extend(project.files.iter().cloned());
-    let loaded = oc_project::load::compile(project.clone(), &roots);
+    let loaded = oc_project::load::compile(project, &roots);
     // Files of several rulesets read together (a folder holding a ruleset of its own beside files
     // of the standard one): which files use which, not the cascade of every file read against
     // one ruleset's names (worked out only where the rules did not compile).
     if loaded.compilation.rules.is_none() {
-        if let Some(r) = oc_project::load::several_rulesets_refusal(&project, paths, "balance") {
+        if let Some(r) = oc_project::load::several_rulesets_refusal(&loaded.project, paths, "balance") {
             return Err(r.into());
         }
     }
