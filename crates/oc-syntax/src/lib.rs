@@ -94,6 +94,7 @@ pub const NUMBER_TOO_LARGE: &str = "oc::syntax::number_too_large";
 pub const TOO_LONG: &str = "oc::syntax::too_long";
 pub const UNKNOWN_ESCAPE: &str = "oc::syntax::unknown_escape";
 pub const CONTROL_CHARACTER: &str = "oc::syntax::control_character";
+pub const LONE_CARRIAGE_RETURN: &str = "oc::syntax::lone_carriage_return";
 
 /// Every code this crate can emit, with its `oc explain` text.
 pub const CODES: &[CodeInfo] = &[
@@ -159,9 +160,40 @@ overwrite what is shown. A string may hold a line break and a tab as the escapes
 `\\t`; no other control character.\n\nFix: delete the character (an editor may show it as `^[` \
 or `<0x1b>`), or write `\\n` or `\\t` for a line break or a tab.",
     },
+    CodeInfo {
+        code: LONE_CARRIAGE_RETURN,
+        title: "a line ends with a lone carriage return",
+        explanation: "The file ends a line with a carriage return (CR) not followed by a line feed, \
+as classic Mac OS saved text. `oc` ends lines at a line feed (LF, or CRLF as Windows saves \
+them), so it reads the text up to the next line feed as one line: a `//` comment there hides \
+every definition after it, and reports and editors would disagree on line numbers.\n\n\
+Fix: save the file with LF (Unix) or CRLF (Windows) line endings (most editors offer it in \
+their status bar or save dialog; `tr '\\r' '\\n' < old.oc > new.oc` converts one).",
+    },
 ];
 
 /// The span of the whole text, for diagnostics about a file as a whole.
 pub fn whole_file(file: FileId, text: &str) -> Span {
     Span::new(file, 0, text.len().min(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lines ended by CRLF (Windows) read as lines ended by LF; a lone CR (classic Mac OS) is an
+    /// error at the first one, where a `//` comment would otherwise hide the item after it.
+    #[test]
+    fn a_lone_carriage_return_is_an_error_and_crlf_is_not() {
+        let file = FileId(0);
+        let crlf = "// a comment\r\nclass Foo \"Foo\" {\r\n    doc \"x\"\r\n}\r\n";
+        let (ast, diagnostics) = parse(file, crlf);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(ast.items.len(), 1);
+        let lone = "// a comment\rclass Foo \"Foo\" {\r\n    doc \"x\"\r\n}\r\n";
+        let (_, diagnostics) = parse(file, lone);
+        let found: Vec<_> = diagnostics.iter().filter(|d| d.code == LONE_CARRIAGE_RETURN).collect();
+        assert_eq!(found.len(), 1, "{diagnostics:?}");
+        assert_eq!(found.first().map(|d| d.span.start), Some(12));
+    }
 }

@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use oc_diag::{Diagnostic, FileId, Span, Spanned};
 
-use crate::{CONTROL_CHARACTER, STRAY_TEXT, TOO_DEEP, UNCLOSED, UNKNOWN_ESCAPE};
+use crate::{CONTROL_CHARACTER, LONE_CARRIAGE_RETURN, STRAY_TEXT, TOO_DEEP, UNCLOSED, UNKNOWN_ESCAPE};
 
 /// Brackets may nest at most this deep.
 pub const MAX_NESTING: usize = 64;
@@ -78,6 +78,9 @@ pub fn split(
     unread: &mut Vec<Spanned<String>>,
 ) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
+    if let Some(d) = lone_carriage_return(file, bytes) {
+        diagnostics.push(d);
+    }
     let mut segments: Vec<Segment> = Vec::new();
     let mut stack: Vec<(u8, usize)> = Vec::new();
     let mut current = Segment { range: 0..0, broken: false, suspect: None };
@@ -489,6 +492,27 @@ pub(crate) fn skip_block_comment(text: &str) -> Option<&str> {
         }
     }
     None
+}
+
+/// An error for the first line of the file ended by a lone CR (one not followed by LF): the
+/// rest reads up to the next LF as one line, so a `//` comment there would hide what follows
+/// it without a word. A lone CR inside a string is also that string's control character.
+fn lone_carriage_return(file: FileId, bytes: &[u8]) -> Option<Diagnostic> {
+    let mut lone = bytes.iter().enumerate().filter(|(i, b)| **b == b'\r' && bytes.get(i + 1) != Some(&b'\n')).map(|(i, _)| i);
+    let first = lone.next()?;
+    let more = match lone.count() {
+        0 => String::new(),
+        n => format!(" (and {n} more)"),
+    };
+    Some(
+        Diagnostic::error(
+            LONE_CARRIAGE_RETURN,
+            Span::new(file, first, first + 1),
+            format!("a line ends with a lone carriage return (CR){more}: `oc` ends lines at a line feed only"),
+        )
+        .with_label("a CR not followed by LF")
+        .with_help("save the file with LF (Unix) or CRLF (Windows) line endings: as it is, the text up to the next line feed is read as one line, and a `//` comment there hides what follows it"),
+    )
 }
 
 /// An error for the control character of `width` bytes at `at` in a string, the first of
