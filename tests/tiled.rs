@@ -561,3 +561,75 @@ fn tiled_resaves_a_polygon_zone_and_an_external_tileset() {
     let blue = oc_atlas::render::ATTACKER_COLOUR.map(|c| format!("{c:02x}")).concat();
     assert!(saved.contains(&format!("color=\"#{blue}\"")), "the attacker's zones keep their blue: {saved}");
 }
+
+/// A small Atlas map exported to TMX, with `objects` added in an object layer of their own
+/// (`objects` given the map's width and height in pixels and its number of squares).
+fn tmx_with(objects: impl Fn(i64, i64, i64) -> String) -> (String, Rules) {
+    let rules = std_rules();
+    let path = round_trip_maps().into_iter().next().unwrap();
+    let map = check(&std::fs::read_to_string(path).unwrap(), &rules);
+    let (tmx, _) = oc_atlas::export::tiled(&map, "terrain.png");
+    let g = i64::from(map.grid);
+    let layer = format!(
+        " <objectgroup id=\"99\" name=\"extra\">\n{}\n </objectgroup>\n</map>",
+        objects(map.width * g, map.height * g, map.width * map.height)
+    );
+    (tmx.replacen("</map>", &layer, 1), rules)
+}
+
+/// Names holding line breaks, tabs, DEL and other control characters: the export is XML Tiled
+/// and the import read (a line break and a tab kept, not turned into spaces; a character XML
+/// cannot hold as U+FFFD), and the imported map is TOML `oc check` reads (DEL escaped).
+#[test]
+fn names_with_control_characters_export_and_import_as_valid_files() {
+    let rules = std_rules();
+    let path = round_trip_maps().into_iter().next().unwrap();
+    let mut map = check(&std::fs::read_to_string(path).unwrap(), &rules);
+    map.name = "Ide\nx\ty\u{7f}z".to_string();
+    let region = map.regions.first_mut().expect("a region");
+    region.name = "att\u{2}zone".to_string();
+    let (tmx, _) = oc_atlas::export::tiled(&map, "terrain.png");
+    // XML 1.0 holds DEL; no other control character but the line ends written.
+    assert!(!tmx.chars().any(|c| c.is_control() && c != '\n' && c != '\u{7f}'), "{tmx}");
+    let (toml, diags) = oc_atlas::tiled::import(FileId(0), &tmx, "unused", Some(&rules));
+    assert!(diags.is_empty(), "{diags:?}");
+    let copy = check(&toml.unwrap(), &rules);
+    assert_eq!(copy.name, "Ide\nx\ty\u{7f}z");
+    assert!(
+        copy.regions.iter().any(|r| r.name == "att\u{fffd}zone"),
+        "{:?}",
+        copy.regions.iter().map(|r| &r.name).collect::<Vec<_>>()
+    );
+}
+
+/// Regions past what a map may hold in all (each covering the whole map), a polygon of many
+/// points across the map, and a rectangle whose pixels overflow a count of squares: errors, no
+/// map (the regions' one error, not one a region).
+#[test]
+fn import_bounds_regions_and_reads_huge_shapes() {
+    let codes = |tmx: &str, rules: &Rules| {
+        let (toml, diags) = oc_atlas::tiled::import(FileId(0), tmx, "unused", Some(rules));
+        (toml.is_some(), diags.iter().map(|d| d.code).collect::<Vec<_>>())
+    };
+    let (tmx, rules) = tmx_with(|w, h, squares| {
+        let n = oc_atlas::MAX_REGION_TILES as i64 / squares.max(1) + 10;
+        (0..n)
+            .map(|i| format!(r#"<object id="{}" name="z{i}" type="label" x="0" y="0" width="{w}" height="{h}"/>"#, 1000 + i))
+            .collect()
+    });
+    let (written, found) = codes(&tmx, &rules);
+    assert!(!written && found == ["oc::tiled::unsupported"], "{found:?}");
+    // A zigzag of 100,000 points over the whole map (its squares found row by row, not each
+    // square against every edge).
+    let (tmx, rules) = tmx_with(|w, h, _| {
+        let points: Vec<String> = (0..100_000i64).map(|i| format!("{},{}", (i % 2) * (w - 1), i * (h - 1) / 100_000)).collect();
+        format!(r#"<object id="2000" name="zz" type="label" x="0" y="0"><polygon points="{}"/></object>"#, points.join(" "))
+    });
+    let (written, found) = codes(&tmx, &rules);
+    assert!(written && found.is_empty(), "{found:?}");
+    let (tmx, rules) = tmx_with(|_, _, _| {
+        r#"<object id="3000" name="huge" type="label" x="70" y="0" width="9.2233720368547758e20" height="70"/>"#.to_string()
+    });
+    let (written, found) = codes(&tmx, &rules);
+    assert!(!written && found == ["oc::tiled::off_grid"], "{found:?}");
+}

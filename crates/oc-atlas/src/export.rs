@@ -156,9 +156,10 @@ pub fn import_image(img: &RgbImage, legend: &PaletteLegend, rules: &Rules, name:
     Ok(s)
 }
 
-fn toml_str(s: &str) -> String {
-    // A JSON string is a valid TOML basic string (same escapes).
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_string())
+/// `s` as a TOML basic string: JSON's escapes are TOML's, but for DEL (U+007F), which JSON
+/// leaves as it is and TOML requires escaped.
+pub(crate) fn toml_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_string()).replace('\u{7f}', "\\u007F")
 }
 
 /// Decodes PNG bytes into RGB (alpha dropped).

@@ -13,6 +13,7 @@ use super::shapes::{self, Shape};
 use super::side_word;
 use super::tilesets::{self, ReadTileset};
 use super::{LAYER, OFF_GRID, PROPERTY, UNKNOWN_OBJECT, UNKNOWN_TILE, UNSUPPORTED, XML};
+use crate::export::toml_str;
 use crate::map::{RegionKind, Side, Tile};
 
 fn parse_i64(s: &str) -> Option<i64> {
@@ -44,11 +45,6 @@ fn region_kind(word: &str) -> Option<RegionKind> {
         "label" => RegionKind::Label,
         _ => return None,
     })
-}
-
-fn toml_str(s: &str) -> String {
-    // A JSON string is a valid TOML basic string (same escapes).
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_string())
 }
 
 /// Standard base64 decoding (for layers Tiled stored as uncompressed base64).
@@ -348,6 +344,10 @@ pub fn import_with(
     let mut doors: Vec<Tile> = Vec::new();
     let mut destructibles: Vec<(Tile, Option<i64>)> = Vec::new();
     let in_map = |t: Tile| t.x >= 0 && t.y >= 0 && t.x < width && t.y < height;
+    // The squares the regions read so far cover in all, bounded as a map's are
+    // (`MAX_REGION_TILES`): past it, one error and no more regions (each may cover the map).
+    let mut region_tiles = 0usize;
+    let mut too_many = false;
     for group in root.descendants().filter(|c| c.has_tag_name("objectgroup")) {
         for obj in group.children().filter(|c| c.has_tag_name("object")) {
             let oprops = properties(obj);
@@ -413,6 +413,7 @@ pub fn import_with(
                     destructibles.push((t, hp));
                 }
                 word => match region_kind(word) {
+                    Some(_) if too_many => {}
                     Some(kind) => {
                         let name = obj.attribute("name").unwrap_or("").trim().to_string();
                         if name.is_empty() {
@@ -530,7 +531,8 @@ pub fn import_with(
                             None => {
                                 let aligned = [x, y, w, h].iter().all(|v| (v / gf).fract() == 0.0) && w > 0.0 && h > 0.0;
                                 let (tx, ty, tw, th) = ((x / gf) as i64, (y / gf) as i64, (w / gf) as i64, (h / gf) as i64);
-                                if !aligned || tx < 0 || ty < 0 || tx + tw > width || ty + th > height {
+                                let past = |start: i64, len: i64, side: i64| start.checked_add(len).is_none_or(|end| end > side);
+                                if !aligned || tx < 0 || ty < 0 || past(tx, tw, width) || past(ty, th, height) {
                                     r.error(
                                         OFF_GRID,
                                         span,
@@ -542,6 +544,20 @@ pub fn import_with(
                                 (ty..ty + th).flat_map(|yy| (tx..tx + tw).map(move |xx| Tile { x: xx, y: yy })).collect()
                             }
                         };
+                        region_tiles = region_tiles.saturating_add(tiles.len());
+                        if region_tiles > crate::MAX_REGION_TILES {
+                            r.error(
+                                UNSUPPORTED,
+                                span,
+                                format!(
+                                    "the regions cover more than {} squares in all by the region `{name}`; the regions after it are not read",
+                                    crate::MAX_REGION_TILES
+                                ),
+                                "a map's regions cover at most that many squares together: draw fewer or smaller regions",
+                            );
+                            too_many = true;
+                            continue;
+                        }
                         let id = obj.attribute("id").and_then(|i| i.parse::<u64>().ok()).unwrap_or(u64::MAX);
                         regions.push(ImportedRegion { id, name, kind, side, tiles, units });
                     }

@@ -37,7 +37,8 @@ or correct the file by hand at that place.";
 "oc maps are orthogonal, finite, with square tiles of 8 to 1024 pixels and at most 512 tiles a \
 side, and the import reads tile layers stored as CSV, uncompressed base64 or XML. Isometric or \
 hexagonal maps, infinite maps and compressed layers are refused with this code, as is a region \
-drawn as a line or a text, which holds no squares.\n\nFix: in Tiled, set Map > Map Properties > \
+drawn as a line or a text, which holds no squares, and regions covering more than 1,048,576 \
+squares in all (as a map written by hand may).\n\nFix: in Tiled, set Map > Map Properties > \
 Tile Layer Format to CSV.";
     LAYER = "oc::tiled::layer", "the terrain layer is missing or does not fit the map",
 "The import reads the terrain from one tile layer: the one named `terrain`, or else the first. \
@@ -80,8 +81,26 @@ embed it in the map: in Tiled, select the tileset and use Map > Embed Tileset, t
 `tiled --export-map --embed-tilesets IN.tmx OUT.tmx`).";
 }
 
+/// `s` as XML text or an attribute's value: markup escaped; a line break, a tab and a carriage
+/// return as character references (an attribute's value keeps them so, where as they are a
+/// reader turns them into spaces); a character XML 1.0 cannot hold at all (other control
+/// characters, U+FFFE, U+FFFF) as U+FFFD, so Tiled and `oc import tiled` read the file.
 fn xml(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\n' => out.push_str("&#10;"),
+            '\t' => out.push_str("&#9;"),
+            '\r' => out.push_str("&#13;"),
+            '\u{0}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 pub(crate) fn side_word(s: Side) -> &'static str {

@@ -57,7 +57,20 @@ fn place(x: f64, y: f64, rotation: f64, (px, py): (f64, f64)) -> (f64, f64) {
     (x + px * c - py * s, y + px * s + py * c)
 }
 
+/// Where the horizontal line at `y` crosses the polygon's edges: the `x` of each crossing that
+/// [`inside`] counts (an edge whose ends lie on either side of the line; none that is not a
+/// number, which `inside`'s comparison never counts).
+fn crossings_at(poly: &[(f64, f64)], y: f64) -> impl Iterator<Item = f64> + '_ {
+    let n = poly.len();
+    (0..n).filter_map(move |i| {
+        let (&(x1, y1), &(x2, y2)) = (poly.get(i)?, poly.get((i + n - 1) % n)?);
+        let x = (x2 - x1) * (y - y1) / (y2 - y1) + x1;
+        ((y1 > y) != (y2 > y) && !x.is_nan()).then_some(x)
+    })
+}
+
 /// Whether a point is inside a polygon (even-odd rule).
+#[cfg(test)]
 fn inside(poly: &[(f64, f64)], (x, y): (f64, f64)) -> bool {
     let mut odd = false;
     let n = poly.len();
@@ -103,10 +116,20 @@ pub fn area(shape: &Shape, x: f64, y: f64, rotation: f64, g: f64, width: i64, he
     }
     let clamp = |v: f64, max: i64| (v / g).floor().clamp(-1.0, max as f64) as i64;
     let mut out = Vec::new();
+    // Row by row: where the row's centre line crosses the outline, found once for the row, and
+    // each square's centre inside where an odd number of those crossings lie to its right (the
+    // even-odd rule of `inside`, the same crossings by the same arithmetic): a polygon of many
+    // points costs its points once a row, not once a square.
+    let mut crossings: Vec<f64> = Vec::new();
     for ty in clamp(y0, height)..=clamp(y1, height) {
+        let cy = (ty as f64 + 0.5) * g;
+        crossings.clear();
+        crossings.extend(crossings_at(&outline, cy));
+        crossings.sort_by(f64::total_cmp);
         for tx in clamp(x0, width)..=clamp(x1, width) {
-            let centre = ((tx as f64 + 0.5) * g, (ty as f64 + 0.5) * g);
-            if inside(&outline, centre) {
+            let cx = (tx as f64 + 0.5) * g;
+            let right = crossings.len() - crossings.partition_point(|c| *c <= cx);
+            if right % 2 == 1 {
                 out.push(Tile { x: tx, y: ty });
             }
         }
@@ -149,5 +172,51 @@ mod tests {
         assert_eq!(tiles(&circle, 14.0, 14.0, 0.0).len(), 12);
         assert_eq!(tiles(&Shape::Point, 25.0, 35.0, 0.0), [(2, 3)]);
         assert!(area(&Shape::Polyline, 0.0, 0.0, 0.0, 10.0, 6, 6).is_none());
+    }
+
+    /// The squares found row by row are those whose centres `inside` holds, square by square,
+    /// for shapes with edges through centres, turned, crossing themselves, and of many points.
+    #[test]
+    fn rows_find_the_squares_inside_finds() {
+        let zigzag: Vec<(f64, f64)> = (0..200).map(|i| (f64::from(i % 2) * 60.0, f64::from(i) * 0.3)).collect();
+        let star = Shape::Polygon(points("30,0 40,60 0,20 60,20 20,60"));
+        let shapes = [
+            Shape::Polygon(points("0,0 20,0 20,10 10,10 10,20 0,20")),
+            Shape::Polygon(points("5,5 35,5 35,35 5,35")),
+            Shape::Polygon(zigzag),
+            star,
+            Shape::Ellipse { w: 45.0, h: 25.0 },
+            Shape::Rectangle { w: 30.0, h: 20.0 },
+        ];
+        let mut found = 0;
+        for shape in &shapes {
+            for (x, y, rotation) in
+                [(0.0, 0.0, 0.0), (10.0, 10.0, 0.0), (7.0, 3.0, 33.0), (30.0, 30.0, 180.0), (-5.0, 12.0, 90.0)]
+            {
+                let rows = area(shape, x, y, rotation, 10.0, 6, 6).unwrap_or_default();
+                let outline: Vec<(f64, f64)> = match shape {
+                    Shape::Polygon(p) => p.iter().map(|p| place(x, y, rotation, *p)).collect(),
+                    Shape::Ellipse { w, h } => (0..72)
+                        .map(|i| {
+                            let a = f64::from(i) * std::f64::consts::TAU / 72.0;
+                            place(x, y, rotation, (w / 2.0 * (1.0 + a.cos()), h / 2.0 * (1.0 + a.sin())))
+                        })
+                        .collect(),
+                    Shape::Rectangle { w, h } => {
+                        [(0.0, 0.0), (*w, 0.0), (*w, *h), (0.0, *h)].iter().map(|p| place(x, y, rotation, *p)).collect()
+                    }
+                    _ => Vec::new(),
+                };
+                let each: Vec<Tile> = (-1..=6)
+                    .flat_map(|ty| (-1..=6).map(move |tx| Tile { x: tx, y: ty }))
+                    .filter(|t| inside(&outline, ((t.x as f64 + 0.5) * 10.0, (t.y as f64 + 0.5) * 10.0)))
+                    .collect();
+                let mut sorted = rows.clone();
+                sorted.sort_by_key(|t| (t.y, t.x));
+                assert_eq!(sorted, each, "{shape:?} at ({x}, {y}) turned {rotation}");
+                found += rows.len();
+            }
+        }
+        assert!(found > 100, "{found}");
     }
 }
