@@ -144,32 +144,86 @@ impl CodeInfo {
 /// start for each (what [`line_col`] does). Reports, the language server and the documentation
 /// site each place thousands of spans in one file.
 #[derive(Clone, Debug)]
-pub struct LineStarts(Vec<usize>);
+pub struct LineStarts {
+    starts: Vec<usize>,
+    /// The characters before each multiple of [`CHECKPOINT`] bytes: a column far into a long
+    /// line is counted from the nearest, not from the line's start (thousands of reports on one
+    /// line of a megabyte each counted the line again).
+    chars: Vec<usize>,
+}
+
+/// Bytes between two of [`LineStarts`]' character counts.
+const CHECKPOINT: usize = 4096;
 
 impl LineStarts {
     pub fn new(text: &str) -> LineStarts {
-        LineStarts(std::iter::once(0).chain(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1)).collect())
+        let starts =
+            std::iter::once(0).chain(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1)).collect();
+        let mut chars = Vec::with_capacity(text.len() / CHECKPOINT + 1);
+        let mut before = 0;
+        for block in text.as_bytes().chunks(CHECKPOINT) {
+            chars.push(before);
+            before += char_starts(block);
+        }
+        LineStarts { starts, chars }
     }
 
     /// The 0-based index of the line holding byte `at` (past the end: the last line), and where
     /// that line starts.
     pub fn line_of(&self, at: usize) -> (usize, usize) {
-        let index = self.0.partition_point(|&s| s <= at).saturating_sub(1);
+        let index = self.starts.partition_point(|&s| s <= at).saturating_sub(1);
         (index, self.start(index).unwrap_or(0))
     }
 
     /// Where the 0-based line `index` starts.
     pub fn start(&self, index: usize) -> Option<usize> {
-        self.0.get(index).copied()
+        self.starts.get(index).copied()
+    }
+
+    /// Where the line holding byte `at` starts and ends (before its `\n`, or at the text's end),
+    /// in `text`, the text these starts were taken from.
+    pub fn bounds(&self, text: &str, at: usize) -> (usize, usize) {
+        let (index, start) = self.line_of(at.min(text.len()));
+        let end = self.start(index + 1).map_or(text.len(), |next| next - 1);
+        (start, end.max(start))
+    }
+
+    /// The characters of `text` (these starts' text) before byte `at`, `at` on a character's
+    /// first byte or the end.
+    fn chars_before(&self, text: &str, at: usize) -> usize {
+        let block = at / CHECKPOINT;
+        let from = block * CHECKPOINT;
+        self.chars.get(block).copied().unwrap_or(0) + text.as_bytes().get(from..at).map_or(0, char_starts)
+    }
+
+    /// The characters of `text` (these starts' text) from byte `from` to byte `to`, both on
+    /// characters' first bytes: `text[from..to].chars().count()`, without reading a long stretch.
+    pub fn chars_between(&self, text: &str, from: usize, to: usize) -> usize {
+        if to <= from {
+            return 0;
+        }
+        if to - from < 2 * CHECKPOINT {
+            return text.get(from..to).map_or(to - from, |s| s.chars().count());
+        }
+        self.chars_before(text, to) - self.chars_before(text, from)
     }
 
     /// [`line_col`] of `offset` in `text`, the text these starts were taken from.
     pub fn line_col(&self, text: &str, offset: usize) -> (usize, usize) {
         let offset = offset.min(text.len());
         let (index, start) = self.line_of(offset);
-        let col = text.get(start..offset).map_or(offset - start, |s| s.chars().count()) + 1;
-        (index + 1, col)
+        let col = if text.is_char_boundary(offset) && text.is_char_boundary(start) {
+            self.chars_between(text, start, offset)
+        } else {
+            offset - start
+        };
+        (index + 1, col + 1)
     }
+}
+
+/// The characters that start in `bytes` (UTF-8: every byte but a continuation byte).
+fn char_starts(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|b| (**b & 0xC0) != 0x80).count()
 }
 
 /// Line and column (both 1-based, column counted in characters) of a byte offset.
@@ -309,10 +363,20 @@ mod tests {
 
     #[test]
     fn line_starts_place_offsets_as_line_col_does() {
-        for text in ["", "a", "\n", "ab\ncd\n", "é\nxé\n\nz", "\n\nab", "a\r\nb"] {
+        // Long lines of one-, two-, three- and four-byte characters across many checkpoints.
+        let long: String = ['a', 'é', '€', '😀', '\n', 'b', 'c'].iter().cycle().take(20_000).collect();
+        let one_line: String = "x€".repeat(9_000) + "\n" + &"é".repeat(5_000);
+        for text in ["", "a", "\n", "ab\ncd\n", "é\nxé\n\nz", "\n\nab", "a\r\nb", &long, &one_line] {
             let starts = LineStarts::new(text);
-            for offset in 0..=text.len() + 1 {
-                assert_eq!(starts.line_col(text, offset), line_col(text, offset), "{text:?} at {offset}");
+            let step = if text.len() > 100 { 37 } else { 1 };
+            for offset in (0..=text.len() + 1).step_by(step).chain([text.len()]) {
+                assert_eq!(starts.line_col(text, offset), line_col(text, offset), "{} bytes at {offset}", text.len());
+                if text.is_char_boundary(offset.min(text.len())) {
+                    let (from, to) = starts.bounds(text, offset);
+                    let line = text.get(from..to).unwrap_or("");
+                    assert!(!line.contains('\n') && text.get(to..).is_none_or(|t| t.is_empty() || t.starts_with('\n')));
+                    assert_eq!(starts.chars_between(text, from, to), line.chars().count());
+                }
             }
         }
     }

@@ -124,8 +124,8 @@ impl Window {
     fn of(text: std::sync::Arc<str>, lines: std::sync::Arc<LineStarts>, spans: &[(usize, usize)]) -> Window {
         let from = spans.iter().map(|s| s.0).min().unwrap_or(0);
         let to = spans.iter().map(|s| s.1).max().unwrap_or(0);
-        let from = line_bounds(&text, line_bounds(&text, from).0.saturating_sub(1)).0;
-        let to = line_bounds(&text, (line_bounds(&text, to).1 + 1).min(text.len())).1;
+        let from = lines.bounds(&text, lines.bounds(&text, from).0.saturating_sub(1)).0;
+        let to = lines.bounds(&text, (lines.bounds(&text, to).1 + 1).min(text.len())).1;
         Window { text, lines, bounds: (from, to) }
     }
 }
@@ -217,28 +217,26 @@ impl<'s> Reports<'s> {
         let text: &str = &drawn;
         let d = &said(d);
         let (line, col) = self.position(file, start);
-        let (ls, le) = line_bounds(text, start);
+        let lines = self.lines(file);
+        let (ls, le) = lines.bounds(text, start);
         let line_text = text.get(ls..le).unwrap_or("");
-        // Char positions, so a window never cuts a character in two.
-        let offsets: Vec<usize> = line_text.char_indices().map(|(i, _)| i).chain(std::iter::once(line_text.len())).collect();
-        let span_from = offsets.iter().position(|&o| o >= start - ls).unwrap_or(0);
-        let span_to = offsets.iter().position(|&o| o >= end.min(le) - ls).unwrap_or(span_from).max(span_from + 1);
-        let window_from = span_from.saturating_sub(40);
-        let window_to = (span_to + 40).min(offsets.len().saturating_sub(1)).max(window_from);
-        let byte = |i: usize| offsets.get(i).copied().unwrap_or(line_text.len());
-        let shown = line_text.get(byte(window_from)..byte(window_to)).unwrap_or("");
-        let (pre, post) = (if window_from > 0 { "..." } else { "" }, if window_to + 1 < offsets.len() { "..." } else { "" });
+        let from = start.saturating_sub(ls).min(line_text.len());
+        let to = (end.min(le).max(start) - ls).min(line_text.len());
+        let (window_start, window_end, caret, carets) = clip(line_text, from, to);
+        let shown = line_text.get(window_start..window_end).unwrap_or("");
+        let (pre, post) = (if window_start > 0 { "..." } else { "" }, if window_end < line_text.len() { "..." } else { "" });
         let gutter = line.to_string().len();
         let pad = " ".repeat(gutter);
-        let caret_at = pre.len() + shown.chars().take(span_from - window_from).count();
-        let carets = "^".repeat((span_to - span_from).clamp(1, 80));
+        let caret_at = pre.len() + caret;
+        let carets = "^".repeat(carets);
         let label = d.label.clone().unwrap_or_else(|| d.message.clone());
         let mut out = format!("{}[{}]: {}\n", severity_word(d.severity), d.code, d.message);
         let _ = writeln!(out, "{pad}--> {}:{line}:{col}", sources.path(file));
         let _ = writeln!(out, "{pad} |");
         let _ = writeln!(out, "{line} | {pre}{shown}{post}");
         let _ = writeln!(out, "{pad} | {}{carets} {label}", " ".repeat(caret_at));
-        let _ = writeln!(out, "{pad} |   (line {line} is {} characters long; it is shown clipped)", line_text.chars().count());
+        let long = lines.chars_between(sources.text(file), ls, le);
+        let _ = writeln!(out, "{pad} |   (line {line} is {long} characters long; it is shown clipped)");
         for l in &d.secondary {
             let (ln, c) = self.position(l.span.file, l.span.start as usize);
             let _ = writeln!(out, "{pad} = note: {} at {}:{ln}:{c}", l.message, sources.path(l.span.file));
@@ -262,7 +260,7 @@ impl<'s> Reports<'s> {
         let end = (end.max(start)..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
         let mut spans = vec![(start, end)];
         spans.extend(d.secondary.iter().filter(|l| l.span.file == file).map(|l| (clamp(l.span.start), clamp(l.span.end))));
-        if has_long_line(text, &spans) {
+        if has_long_line(&self.lines(file), text, &spans) {
             return self.render_clipped(d, start, end);
         }
         let mut labels = vec![LabeledSpan::new_primary_with_span(
@@ -400,23 +398,32 @@ fn said(d: &Diagnostic) -> Diagnostic {
     d
 }
 
-/// The byte range of the line holding `at`.
-fn line_bounds(text: &str, at: usize) -> (usize, usize) {
-    let at = at.min(text.len());
-    let start = text.get(..at).and_then(|t| t.rfind('\n')).map_or(0, |i| i + 1);
-    let end = text.get(at..).and_then(|t| t.find('\n')).map_or(text.len(), |i| at + i);
-    (start, end)
+/// The window a clipped report shows of a long line around the span from byte `from` to `to`
+/// (relative to the line): forty characters each side, read from the span outwards (never
+/// cutting a character in two, never reading the rest of the line); an empty span marks the
+/// character after it. (window start, window end, the characters before the span in the window,
+/// the carets under it: one to eighty.)
+fn clip(line: &str, from: usize, to: usize) -> (usize, usize, usize, usize) {
+    let to = (to.max(from)..=line.len()).find(|&i| line.is_char_boundary(i)).unwrap_or(line.len());
+    let window_start = line.get(..from).map_or(0, |before| before.char_indices().rev().nth(39).map_or(0, |(i, _)| i));
+    let span_end =
+        if to > from { to } else { line.get(from..).and_then(|r| r.chars().next()).map_or(from, |c| from + c.len_utf8()) };
+    let after = line.get(span_end..).unwrap_or("");
+    let window_end = span_end + after.char_indices().nth(40).map_or(after.len(), |(i, _)| i);
+    let caret = line.get(window_start..from).map_or(0, |t| t.chars().count());
+    let carets = line.get(from..span_end).map_or(1, |t| t.chars().take(81).count()).clamp(1, 80);
+    (window_start, window_end, caret, carets)
 }
 
 /// Whether any line a snippet of `spans` would show (one line of context each side) is too
-/// long to draw whole.
-fn has_long_line(text: &str, spans: &[(usize, usize)]) -> bool {
+/// long to draw whole: each line's length read off its starts.
+fn has_long_line(lines: &LineStarts, text: &str, spans: &[(usize, usize)]) -> bool {
     spans.iter().any(|&(s, e)| {
-        let (mut from, _) = line_bounds(text, s);
-        let (_, mut to) = line_bounds(text, e);
-        from = line_bounds(text, from.saturating_sub(1)).0;
-        to = line_bounds(text, (to + 1).min(text.len())).1;
-        text.get(from..to).unwrap_or("").split('\n').any(|l| l.len() > MAX_SNIPPET_LINE)
+        let (first, last) = (lines.line_of(s).0, lines.line_of(e).0);
+        (first.saturating_sub(1)..=last + 1).filter_map(|i| lines.start(i)).any(|start| {
+            let (from, to) = lines.bounds(text, start);
+            to - from > MAX_SNIPPET_LINE
+        })
     })
 }
 
@@ -548,6 +555,37 @@ mod tests {
     /// A file's control characters (ESC, BEL, a lone CR, NUL, a C1 code) reach the terminal as
     /// `?`, each where it stood (the carets under the span as with `?` written in the file),
     /// and a message quoting one escapes it; a long line's clipped snippet too.
+    /// The window of a long line read from the span outwards is the one the whole line's
+    /// characters gave (each character's offset listed, the window counted in them).
+    #[test]
+    fn a_clipped_window_is_read_from_the_span_alone() {
+        fn whole_line(line: &str, start: usize, end: usize) -> (usize, usize, usize, usize) {
+            let offsets: Vec<usize> = line.char_indices().map(|(i, _)| i).chain(std::iter::once(line.len())).collect();
+            let span_from = offsets.iter().position(|&o| o >= start).unwrap_or(0);
+            let span_to = offsets.iter().position(|&o| o >= end).unwrap_or(span_from).max(span_from + 1);
+            let window_from = span_from.saturating_sub(40);
+            let window_to = (span_to + 40).min(offsets.len().saturating_sub(1)).max(window_from);
+            let byte = |i: usize| offsets.get(i).copied().unwrap_or(line.len());
+            let shown = line.get(byte(window_from)..byte(window_to)).unwrap_or("");
+            (
+                byte(window_from),
+                byte(window_to),
+                shown.chars().take(span_from - window_from).count(),
+                (span_to - span_from).clamp(1, 80),
+            )
+        }
+        let line: String = ['a', 'é', '€', '😀', 'b', '€'].iter().cycle().take(900).collect();
+        let mut compared = 0;
+        for start in (0..=line.len()).filter(|i| line.is_char_boundary(*i)).step_by(7) {
+            for width in [0, 1, 2, 5, 90, 400] {
+                let end = (start + width..=line.len()).find(|i| line.is_char_boundary(*i)).unwrap_or(line.len());
+                assert_eq!(clip(&line, start, end), whole_line(&line, start, end), "{start}..{end}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 500);
+    }
+
     #[test]
     fn a_files_control_characters_never_reach_the_terminal() {
         let hostile = "class \u{1b}[31mRED\u{1b}]0;TITLE\u{7} {\r fake \u{0}\u{9b}2J\r\n  cost 1\n}\n";

@@ -551,15 +551,12 @@ fn fit(label: &str, px: f32, room: u32) -> String {
     if text::width(label, px) <= room {
         return label.to_string();
     }
-    let mut chars: Vec<char> = label.chars().collect();
-    while !chars.is_empty() {
-        chars.pop();
-        let s: String = chars.iter().collect::<String>() + "…";
-        if text::width(&s, px) <= room {
-            return s;
-        }
+    // The longest shorter start that fits with `…` after it (one pass, not a width for each).
+    let shorter = label.char_indices().last().map_or(0, |(i, _)| i);
+    match text::longest_start_fitting(label.get(..shorter).unwrap_or(""), "…", px, room) {
+        Some(end) => format!("{}…", label.get(..end).unwrap_or("")),
+        None => String::new(),
     }
-    String::new()
 }
 
 fn draw_legend(img: &mut RgbImage, top: u32, map: &Map, rules: &Rules, overlay: Option<&Overlay>) {
@@ -700,7 +697,34 @@ fn frame(img: &mut RgbImage, x: u32, y: u32, w: u32, h: u32, t: u32, c: Rgb<u8>)
 #[cfg(test)]
 #[allow(clippy::expect_used)]
 mod tests {
-    use super::{region_badges, Badge};
+    use super::{fit, region_badges, text, Badge};
+
+    /// A label too wide is cut to the longest start that fits with `…`, as measuring each
+    /// shorter start in turn found it.
+    #[test]
+    fn fit_cuts_to_the_longest_start_that_fits() {
+        fn each_in_turn(label: &str, px: f32, room: u32) -> String {
+            if text::width(label, px) <= room {
+                return label.to_string();
+            }
+            let mut chars: Vec<char> = label.chars().collect();
+            while !chars.is_empty() {
+                chars.pop();
+                let s: String = chars.iter().collect::<String>() + "…";
+                if text::width(&s, px) <= room {
+                    return s;
+                }
+            }
+            String::new()
+        }
+        for label in ["", "W", "eastern-road", "Ward of the Ancient Keep", "ééé€€€WWWiii", "x"] {
+            for room in [0, 1, 5, 9, 12, 20, 40, 80, 200] {
+                for px in [9.0, 12.0, 16.0] {
+                    assert_eq!(fit(label, px, room), each_in_turn(label, px, room), "{label:?} in {room} at {px}");
+                }
+            }
+        }
+    }
 
     fn map(text: &str) -> crate::map::Map {
         let (map, diags) = crate::map::parse(oc_diag::FileId(0), text);

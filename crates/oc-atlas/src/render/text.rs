@@ -27,6 +27,28 @@ pub fn width(text: &str, px: f32) -> u32 {
     text.chars().map(|c| scaled.h_advance(f.glyph_id(c))).sum::<f32>().ceil() as u32
 }
 
+/// The longest start of `text` that, followed by `tail`, is at most `room` pixels wide at `px`
+/// (its length in bytes; `None` where not even `tail` alone fits): what [`width`] says of each
+/// start and `tail`, found in one pass over the starts' advances, not a width for each.
+pub fn longest_start_fitting(text: &str, tail: &str, px: f32, room: u32) -> Option<usize> {
+    let Some(f) = font() else { return Some(text.len()) };
+    let scaled = f.as_scaled(PxScale::from(px));
+    let advance = |c: char| scaled.h_advance(f.glyph_id(c));
+    // `width` adds the advances left to right: the start's sum, then the tail's, in turn.
+    let fits = |sum: f32| tail.chars().fold(sum, |s, c| s + advance(c)).ceil() as u32 <= room;
+    let mut best = fits(0.0).then_some(0);
+    let mut sum = 0.0f32;
+    for (i, c) in text.char_indices() {
+        sum += advance(c);
+        // Advances are never negative: once a start is too wide, every longer one is.
+        if !fits(sum) {
+            break;
+        }
+        best = Some(i + c.len_utf8());
+    }
+    best
+}
+
 /// The height of a line of text at `px` (ascent plus descent), in pixels.
 pub fn line_height(px: f32) -> u32 {
     let Some(f) = font() else { return px.ceil() as u32 };
