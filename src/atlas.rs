@@ -27,6 +27,13 @@ fn load(path: &Path) -> Result<(oc_atlas::Map, oc_model::Rules, PathBuf, Vec<Pat
         errln!("error: {}: the map could not be read (see above)", path.display());
         return Err(1);
     };
+    // A map read with errors is drawn or exported from what was made of them (a grid out of
+    // bounds drawn at the default, a short row's square empty): nothing is written from it.
+    if loaded.diagnostics.iter().any(oc_diag::Diagnostic::is_error) {
+        report::verdict(1);
+        errln!("error: {}: the map has errors (see above); nothing was written", path.display());
+        return Err(1);
+    }
     Ok((map, rules, loaded.root, loaded.inputs))
 }
 

@@ -156,7 +156,26 @@ pub fn replay(log: &Path, project: Option<&Path>, html: Option<&Path>, force: bo
         }
         Some(Mismatch::Length { logged, replayed }) => {
             crate::report::verdict(1);
-            errln!("{}: the log has {logged} lines, the replay {replayed}", log.display());
+            // The first line one has and the other has not.
+            let (line, what) = if logged > replayed {
+                (
+                    replayed + 1,
+                    format!("the log goes on past the replay's end (the log has {logged} lines, the replay {replayed})"),
+                )
+            } else {
+                (logged + 1, format!("the log ends before the replay does (the log has {logged} lines, the replay {replayed})"))
+            };
+            errln!("{}:{line}: {what}", log.display());
+            errln!("help: a log is the whole game's; lines added to or cut from it are not the game the seed plays");
+            return 1;
+        }
+        Some(Mismatch::Stopped { line, logged, why }) => {
+            crate::report::verdict(1);
+            errln!("{}:{line}: the replay stopped here: {why}", log.display());
+            if let Some(logged) = logged {
+                errln!("  log:    {logged}");
+            }
+            errln!("help: the log was edited, or the rules, the scenario or the armies changed since it was written");
             return 1;
         }
     }

@@ -74,15 +74,23 @@ fn format_project(project: &Project, check: bool, style: Style, tally: &mut Tall
                 tally.failed += 1;
             }
             Formatted::Changed { text, formatted } => {
-                tally.changed += 1;
                 if check {
+                    tally.changed += 1;
                     let diff = oc_fmt::diff::unified(&format!("a/{path}"), &format!("b/{path}"), &text, &formatted);
                     crate::report::verdict(1);
+                    // On a terminal, what a file's comments hold of control characters is shown
+                    // harmless; into a pipe or a file the diff is the patch, byte for byte.
+                    use std::io::IsTerminal as _;
+                    let diff =
+                        if std::io::stdout().is_terminal() { oc_render::diagnostics::inert(&diff) } else { diff.as_str().into() };
                     let _ = crate::report::out(diff.as_bytes());
                     continue;
                 }
                 match oc_project::output::rewrite_source(&confined, path, text.as_bytes(), formatted.as_bytes()) {
-                    Ok(()) => noteln!("formatted {path}"),
+                    Ok(()) => {
+                        tally.changed += 1;
+                        noteln!("formatted {path}");
+                    }
                     Err(e) => {
                         errln!("error: cannot write {path}: {e}");
                         tally.unwritten += 1;

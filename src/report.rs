@@ -151,7 +151,7 @@ macro_rules! out {
 }
 macro_rules! errln {
     () => { $crate::report::say_err("\n") };
-    ($($arg:tt)*) => { $crate::report::say_err(&format!("{}\n", format_args!($($arg)*))) };
+    ($($arg:tt)*) => { $crate::report::say_err(&$crate::report::said(&format!("{}\n", format_args!($($arg)*)))) };
 }
 macro_rules! err {
     ($($arg:tt)*) => { $crate::report::say_err(&format!($($arg)*)) };
@@ -159,15 +159,50 @@ macro_rules! err {
 /// A status line on standard error (what was written, a summary): left out under `--quiet`,
 /// kept as a note in a JSON report.
 macro_rules! noteln {
-    ($($arg:tt)*) => { $crate::report::note(&format!($($arg)*)) };
+    ($($arg:tt)*) => { $crate::report::note(&$crate::report::said(&format!($($arg)*))) };
 }
 /// Standard error at its best effort: a failure is ignored (`oc watch` never ends for want of a
 /// reader; `oc check`'s verdict is its exit status).
 macro_rules! errln_lossy {
-    ($($arg:tt)*) => { $crate::report::say_err_lossy(&format!("{}\n", format_args!($($arg)*))) };
+    ($($arg:tt)*) => { $crate::report::say_err_lossy(&$crate::report::said(&format!("{}\n", format_args!($($arg)*)))) };
 }
 macro_rules! err_lossy {
     ($($arg:tt)*) => { $crate::report::say_err_lossy(&format!($($arg)*)) };
+}
+
+/// The longest line an error or status line shows whole; a longer one (a log's line of
+/// hundreds of megabytes quoted by a refusal) is shown cut, with how much was left out.
+const MAX_SAID_LINE: usize = 2_000;
+
+/// A message's text as [`errln!`] and [`noteln!`] print it: what it quotes of a file or a log
+/// (names, lines) may hold control characters, which would act on the terminal (recolour,
+/// retitle, clear it): each is shown escaped (`\u{1b}`), line breaks and tabs aside; a line
+/// past [`MAX_SAID_LINE`] characters is cut. (Reports are drawn harmless by oc-render, and
+/// printed with `err!`.)
+pub fn said(text: &str) -> std::borrow::Cow<'_, str> {
+    let long = text.split('\n').any(|l| l.len() > MAX_SAID_LINE);
+    if !long && !text.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len().min(4 * MAX_SAID_LINE));
+    for (k, line) in text.split('\n').enumerate() {
+        if k > 0 {
+            out.push('\n');
+        }
+        for (shown, c) in line.chars().enumerate() {
+            if shown == MAX_SAID_LINE {
+                let more = line.chars().count() - shown;
+                out.push_str(&format!("... ({more} characters more)"));
+                break;
+            }
+            if c.is_control() && c != '\t' {
+                out.extend(c.escape_default());
+            } else {
+                out.push(c);
+            }
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// `text` on standard output ([`outln!`]).

@@ -527,7 +527,9 @@ fn the_manifest_ruleset_stays_inside_the_project() {
 fn force_never_replaces_an_input_or_a_map() {
     let dir = scratch("force-inputs", true);
     std::fs::write(dir.join("m.map.toml"), "name = \"M\"\nwidth = 1\nheight = 1\ngrid = 70\nrows = [\".\"]\n").unwrap();
-    let first = oc_in(&dir, &["render", "m.map.toml", "-o", "bg.png"], 60);
+    // The map area alone: the picture the map names below is of its size (a map with errors
+    // is drawn by no command).
+    let first = oc_in(&dir, &["render", "m.map.toml", "-o", "bg.png", "--no-legend"], 60);
     assert!(is_exit(&first, 0), "{}", first.stderr);
     std::fs::write(
         dir.join("m.map.toml"),
@@ -535,7 +537,7 @@ fn force_never_replaces_an_input_or_a_map() {
     )
     .unwrap();
     let before = std::fs::read(dir.join("bg.png")).unwrap();
-    let run = oc_in(&dir, &["render", "m.map.toml", "-o", "bg.png", "--force"], 60);
+    let run = oc_in(&dir, &["render", "m.map.toml", "-o", "bg.png", "--force", "--no-legend"], 60);
     assert!(is_exit(&run, 2) && run.stderr.contains("input"), "{}", run.stderr);
     assert_eq!(std::fs::read(dir.join("bg.png")).unwrap(), before);
     let run = oc_in(&dir, &["import-image", "bg.png", "-o", "m.map.toml", "--force"], 60);
@@ -579,4 +581,60 @@ fn watching_a_subfolder_sees_its_imports_change() {
     let (a, b): (serde_json::Value, serde_json::Value) =
         (serde_json::from_str(&last).unwrap_or_default(), serde_json::from_str(&check.stdout).unwrap());
     assert_eq!(a, b, "watch's last report differs from oc check");
+}
+
+// Found in review: a map read with errors was drawn and exported anyway (exit 0).
+#[test]
+fn a_map_with_errors_is_neither_drawn_nor_exported() {
+    let dir = scratch("map-errors", true);
+    std::fs::write(dir.join("m.map.toml"), "name = \"M\"\nwidth = 1\nheight = 1\ngrid = 4294967296\nrows = [\".\"]\n").unwrap();
+    for args in [&["render", "m.map.toml", "-o", "m.png"][..], &["export", "tiled", "m.map.toml", "-o", "m.tmx"][..]] {
+        let run = oc_in(&dir, args, 60);
+        assert!(is_exit(&run, 1) && run.stderr.contains("nothing was written"), "{args:?}: exit {:?}\n{}", run.code, run.stderr);
+    }
+    assert!(!dir.join("m.png").exists() && !dir.join("m.tmx").exists());
+}
+
+// Found in review: `oc replay` printed a log's lines as they were (terminal escapes in them
+// acted on the terminal), and an edited or longer log failed without a line number.
+#[test]
+fn replay_says_where_a_log_differs_and_never_echoes_control_characters() {
+    let dir = scenario_project("replay-edits");
+    let log = dir.join("g.jsonl");
+    let run = oc_in(&dir, &["battle", "ide.oc", "--seed", "2", "--log", s(&log)], 120);
+    assert!(is_exit(&run, 0), "{}", run.stderr);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let edit = |name: &str, lines: Vec<String>| {
+        let path = dir.join(name);
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        oc_in(&dir, &["replay", name], 120)
+    };
+    let own: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    // A line of terminal escapes in place of the second.
+    let mut escaped = own.clone();
+    escaped[1] = "\u{1b}]0;pwned\u{7}\u{1b}[2J".to_string();
+    let run = edit("esc.jsonl", escaped);
+    assert!(is_exit(&run, 1) && run.stderr.contains("esc.jsonl:2:"), "{}", run.stderr);
+    assert!(!run.stderr.contains('\u{1b}') && run.stderr.contains("\\u{1b}"), "{}", run.stderr);
+    // A line added at the end: where.
+    let mut longer = own.clone();
+    longer.push(own[own.len() - 1].clone());
+    let run = edit("longer.jsonl", longer);
+    assert!(is_exit(&run, 1) && run.stderr.contains(&format!("longer.jsonl:{}:", own.len() + 1)), "{}", run.stderr);
+}
+
+// Found in review: `oc fmt` replaced a read-only file (a rename needs only the folder), and
+// counted a file it could not write as rewritten.
+#[cfg(unix)]
+#[test]
+fn fmt_leaves_a_read_only_file_and_says_so() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("fmt-read-only", true);
+    std::fs::write(dir.join("ro.oc"), "class  A \"A\" { }\n").unwrap();
+    std::fs::set_permissions(dir.join("ro.oc"), std::fs::Permissions::from_mode(0o444)).unwrap();
+    let run = oc_in(&dir, &["fmt", "ro.oc"], 60);
+    assert!(is_exit(&run, 2) && run.stderr.contains("read-only"), "exit {:?}\n{}", run.code, run.stderr);
+    assert!(run.stderr.contains("0 rewritten, 1 could not be written"), "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(dir.join("ro.oc")).unwrap(), "class  A \"A\" { }\n");
 }

@@ -140,6 +140,9 @@ impl battle::Controller for Replayer {
 pub struct Replayed {
     pub played: Played,
     pub unfinished: bool,
+    /// The replay could not go on (the rules refused a turn the log holds, and its stand-in
+    /// too): why; `played` holds the records made until then.
+    pub stopped: Option<String>,
 }
 
 /// Plays a log again from its header and records (the records after the header), recorded for
@@ -147,7 +150,11 @@ pub struct Replayed {
 pub fn replay(setup: &Setup, source: &Source, logged: &[Record], record: bool) -> Result<Replayed, Refusal> {
     let players = players_of(source);
     if players == [false, false] {
-        return play(setup, source.seed, &ais_of(source), record).map(|played| Replayed { played, unfinished: false });
+        return play(setup, source.seed, &ais_of(source), record).map(|played| Replayed {
+            played,
+            unfinished: false,
+            stopped: None,
+        });
     }
     let make = |name: &str, player: bool| -> Result<Option<Box<dyn battle::Controller + Send>>, Refusal> {
         if player {
@@ -169,10 +176,21 @@ pub fn replay(setup: &Setup, source: &Source, logged: &[Record], record: bool) -
         // A finished game: the replay page's recording (the turns run out only at the end).
         let rec = crate::recording::play(setup, source.seed, Box::new(replayer)).map_err(|e| Refusal::new(e.to_string()))?;
         let played = Played { result: rec.result.clone(), records: rec.records.clone(), recording: Some(rec), branch: None };
-        return Ok(Replayed { played, unfinished: false });
+        return Ok(Replayed { played, unfinished: false, stopped: None });
     }
-    let (mut result, mut records) = battle::play(&setup.engine, &setup.scenario, &setup.map, armies, source.seed, &mut replayer)
-        .map_err(|e| Refusal::new(e.to_string()))?;
+    // The records so far, kept as the game goes: where the rules refuse a logged turn (an edited
+    // log), the check says at which line the replay stopped, not only why.
+    let mut so_far: Vec<Record> = Vec::new();
+    let mut watch = |b: &battle::Battle<'_>| so_far.extend(b.log.iter().skip(so_far.len()).cloned());
+    let played = battle::play_watched(&setup.engine, &setup.scenario, &setup.map, armies, source.seed, &mut replayer, &mut watch);
+    let (mut result, mut records) = match played {
+        Ok(p) => p,
+        Err(e) => {
+            let result = battle::GameResult { outcome: oc_model::Outcome::Draw, rounds: 0, lost: [0, 0], reason: e.to_string() };
+            let played = Played { result, records: so_far, recording: None, branch: None };
+            return Ok(Replayed { played, unfinished: false, stopped: Some(e.to_string()) });
+        }
+    };
     let unfinished = replayer.exhausted && !ended;
     if unfinished {
         // The end the replay called when the logged turns ran out is not the game's.
@@ -181,7 +199,7 @@ pub fn replay(setup: &Setup, source: &Source, logged: &[Record], record: bool) -
         }
         result.reason = "unfinished".into();
     }
-    Ok(Replayed { played: Played { result, records, recording: None, branch: None }, unfinished })
+    Ok(Replayed { played: Played { result, records, recording: None, branch: None }, unfinished, stopped: None })
 }
 
 /// A log played again and checked line by line ([`check`]).
@@ -200,11 +218,21 @@ pub struct Checked {
 /// names) with the AIs it names (a side a person played plays the log's own turns), and every
 /// line checked byte for byte.
 pub fn check(setup: &Setup, opened: &crate::log::Opened, record: bool) -> Result<Checked, Refusal> {
-    let replayed = replay(setup, &opened.source, &opened.records, record)?;
+    let replayed = match replay(setup, &opened.source, &opened.records, record) {
+        Ok(r) => r,
+        // Recorded for a page, a replay that stops says only why: played again unrecorded to
+        // say where.
+        Err(_) if record => replay(setup, &opened.source, &opened.records, false)?,
+        Err(e) => return Err(e),
+    };
     let expected = crate::log::lines(&opened.source, &replayed.played.records);
+    let mismatch = match &replayed.stopped {
+        Some(why) => Some(crate::log::verify_stopped(&opened.text, &expected, why)),
+        None => crate::log::verify(&opened.text, &expected).err(),
+    };
     Ok(Checked {
         steps: expected.len().saturating_sub(1),
-        mismatch: crate::log::verify(&opened.text, &expected).err(),
+        mismatch,
         recording: replayed.played.recording,
         unfinished: replayed.unfinished,
     })

@@ -158,6 +158,19 @@ pub enum Mismatch {
     Line { line: usize, logged: String, replayed: String },
     /// The log has `logged` lines, the replay `replayed`.
     Length { logged: usize, replayed: usize },
+    /// The replay could not go on at line `line` (the rules refused a turn: the logged turns
+    /// before it were played as logged, `why` the refusal), the log's line there `logged`.
+    Stopped { line: usize, logged: Option<String>, why: String },
+}
+
+/// [`verify`] of a replay that stopped (`why`) after `replayed`: where the lines replayed
+/// differ, that line, else the line the replay stopped at.
+pub fn verify_stopped(text: &str, replayed: &[String], why: &str) -> Mismatch {
+    if let Err(m @ Mismatch::Line { .. }) = verify(text, replayed) {
+        return m;
+    }
+    let line = replayed.len() + 1;
+    Mismatch::Stopped { line, logged: text.lines().nth(line - 1).map(str::to_string), why: why.to_string() }
 }
 
 /// Checks a log's text against the lines of its replay, byte for byte (the header, already

@@ -230,6 +230,7 @@ impl<'s> Session<'s> {
             let at = match m {
                 log::Mismatch::Line { line, .. } => format!("line {line}"),
                 log::Mismatch::Length { logged, replayed } => format!("its length ({logged} lines, the replay {replayed})"),
+                log::Mismatch::Stopped { line, .. } => format!("line {line}"),
             };
             Denied::new(
                 RESUME,

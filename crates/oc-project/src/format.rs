@@ -31,7 +31,7 @@ pub enum Formatted {
 #[derive(Default, Debug)]
 pub struct Tally {
     pub files: usize,
-    /// Files whose text changed (or, with `--check`, would change).
+    /// Files rewritten (or, with `--check`, that would change).
     pub changed: usize,
     /// Files left as they are because they could not be formatted.
     pub failed: usize,
@@ -130,6 +130,9 @@ pub fn summary(tally: &Tally, check: bool, took: std::time::Duration) -> String 
         (true, 1) => outcome.push("1 needs formatting (run `oc fmt`)".to_string()),
         (true, n) => outcome.push(format!("{n} need formatting (run `oc fmt`)")),
         (false, n) => outcome.push(format!("{n} rewritten")),
+    }
+    if tally.unwritten > 0 {
+        outcome.push(format!("{} could not be written", tally.unwritten));
     }
     if tally.failed > 0 {
         outcome.push(format!("{} could not be formatted", tally.failed));

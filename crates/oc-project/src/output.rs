@@ -463,6 +463,11 @@ pub fn rewrite_source(confined: &Confined, path: &str, expected: &[u8], bytes: &
     if now != expected {
         return Err(refused("it changed since oc read it".to_string()));
     }
+    // A read-only file is one its owner asked to keep as it is: the rename below would replace
+    // it all the same (the folder is what a rename needs), so it is refused here.
+    if std::fs::metadata(&real).is_ok_and(|m| m.permissions().readonly()) {
+        return Err(refused("it is read-only (make it writable to change it)".to_string()));
+    }
     write_atomic(&real, bytes, false, false)
 }
 
@@ -594,6 +599,12 @@ mod tests {
         std::fs::write(at("a.oc"), "old")?;
         std::fs::set_permissions(at("a.oc"), std::fs::Permissions::from_mode(0o640))?;
         rewrite_source(&confined, "a.oc", b"old", b"new")?;
+        // A read-only file is left as it is.
+        std::fs::set_permissions(at("a.oc"), std::fs::Permissions::from_mode(0o440))?;
+        let refused = rewrite_source(&confined, "a.oc", b"new", b"changed").map_err(|e| e.to_string());
+        assert!(refused.as_ref().is_err_and(|e| e.contains("read-only")), "{refused:?}");
+        assert_eq!(std::fs::read(at("a.oc"))?, b"new");
+        std::fs::set_permissions(at("a.oc"), std::fs::Permissions::from_mode(0o640))?;
         assert_eq!(std::fs::read(at("a.oc"))?, b"new");
         assert_eq!(std::fs::metadata(at("a.oc"))?.permissions().mode() & 0o777, 0o640);
         // Changed since it was read: refused.
