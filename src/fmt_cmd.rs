@@ -54,7 +54,7 @@ fn format_project(project: &Project, check: bool, style: Style, tally: &mut Tall
     tally.ignored += project.ignored;
     for (name, d) in bad_names(project) {
         err!("{}", report::render(&OneFile { path: &name, text: "" }, &d, style));
-        tally.failed += 1;
+        tally.failed += usize::from(d.is_error());
     }
     let confined = Confined::new(&project.root);
     for path in files(project, &confined) {

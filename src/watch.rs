@@ -22,6 +22,9 @@ pub fn watch(path: Option<&Path>, clear: bool, quiet_ms: u64, format: Format) ->
         }
     };
     crate::report::set_root(&watch.root);
+    for w in watch.start_warnings() {
+        errln!("warning: {w}");
+    }
     // Ctrl-C: say so and leave with status 0. The watcher writes nothing, so nothing is half done.
     if let Err(e) = ctrlc::set_handler(|| {
         errln!("\n[watch] stopped");

@@ -22,8 +22,28 @@ fn bin() -> PathBuf {
 
 /// Runs `oc` in `dir`, killing it after `secs` (a hang fails the test with what it printed).
 fn oc_in(dir: &Path, args: &[&str], secs: u64) -> Run {
-    let mut child = Command::new(bin())
-        .args(args)
+    let mut command = Command::new(bin());
+    command.args(args);
+    run_in(command, dir, args, secs)
+}
+
+/// Runs `oc` in `dir` as the user `nobody` (by `runuser`, where the tests run as root), so that
+/// a folder or file without permissions is one it may not read or write; `None` where that
+/// cannot be done (the test says so and skips that part).
+fn oc_as_nobody(dir: &Path, args: &[&str], secs: u64) -> Option<Run> {
+    let root = Command::new("id").arg("-u").output().ok().is_some_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    let runuser = Command::new("runuser").arg("--help").output().is_ok();
+    if !root || !runuser {
+        eprintln!("skipped: running oc as another user needs root and runuser");
+        return None;
+    }
+    let mut command = Command::new("runuser");
+    command.args(["-u", "nobody", "--"]).arg(bin()).args(args);
+    Some(run_in(command, dir, args, secs))
+}
+
+fn run_in(mut command: Command, dir: &Path, args: &[&str], secs: u64) -> Run {
+    let mut child = command
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
@@ -637,4 +657,49 @@ fn fmt_leaves_a_read_only_file_and_says_so() {
     assert!(is_exit(&run, 2) && run.stderr.contains("read-only"), "exit {:?}\n{}", run.code, run.stderr);
     assert!(run.stderr.contains("0 rewritten, 1 could not be written"), "{}", run.stderr);
     assert_eq!(std::fs::read_to_string(dir.join("ro.oc")).unwrap(), "class  A \"A\" { }\n");
+}
+
+// Found in review: a folder the user may not read was skipped without a word (0 files checked,
+// exit 0), and `oc watch` ended at it; `oc fmt` replaced a file the user may not write.
+#[cfg(unix)]
+#[test]
+fn unreadable_folders_are_said_and_unwritable_files_left() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("permissions", true);
+    let mode = |p: &Path, m: u32| std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap();
+    mode(&dir, 0o777);
+    std::fs::create_dir_all(dir.join("locked")).unwrap();
+    std::fs::write(dir.join("locked/a.oc"), "class  A \"A\" { }\n").unwrap();
+    std::fs::write(dir.join("b.oc"), "class  B \"B\" { }\n").unwrap();
+    mode(&dir.join("b.oc"), 0o644);
+    mode(&dir.join("locked"), 0o000);
+    let runs = (
+        oc_as_nobody(&dir, &["check", "locked"], 60),
+        oc_as_nobody(&dir, &["check", "."], 60),
+        oc_as_nobody(&dir, &["fmt", "b.oc"], 60),
+    );
+    mode(&dir.join("locked"), 0o755);
+    let (Some(named), Some(below), Some(fmt)) = runs else { return };
+    assert!(is_exit(&named, 1) && named.stderr.contains("oc::file::unreadable"), "exit {:?}\n{}", named.code, named.stderr);
+    assert!(below.stderr.contains("the folder `locked` cannot be read"), "{}", below.stderr);
+    assert!(is_exit(&fmt, 2) && fmt.stderr.contains("read-only"), "exit {:?}\n{}", fmt.code, fmt.stderr);
+    assert_eq!(std::fs::read_to_string(dir.join("b.oc")).unwrap(), "class  B \"B\" { }\n");
+}
+
+// Found in review: a file named with terminal escapes had them drawn raw in reports' headers,
+// and `oc doc -o` wrote through a link leading out of the project.
+#[cfg(unix)]
+#[test]
+fn names_with_escapes_are_drawn_harmless_and_doc_sites_stay_inside() {
+    let dir = scratch("escape-names", true);
+    std::fs::write(dir.join("e\u{1b}[31mRED\u{7}.oc"), "class Y {}\n").unwrap();
+    let run = oc_in(&dir, &["check", "."], 60);
+    assert!(is_exit(&run, 1) && !run.stderr.contains('\u{1b}') && run.stderr.contains("e\\u{1b}[31mRED"), "{}", run.stderr);
+    std::fs::remove_file(dir.join("e\u{1b}[31mRED\u{7}.oc")).unwrap();
+    std::fs::write(dir.join("c.oc"), "import \"std:ratings\"\n").unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), dir.join("out")).unwrap();
+    let run = oc_in(&dir, &["doc", "-o", "out/site", "c.oc"], 120);
+    assert!(is_exit(&run, 2) && run.stderr.contains("leads outside the project"), "{}", run.stderr);
+    assert!(std::fs::read_dir(outside.path()).unwrap().next().is_none());
 }

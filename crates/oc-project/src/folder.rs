@@ -130,6 +130,13 @@ pub fn prepare(dir: &Path, marker: (&str, &str), inputs: &[PathBuf], force: bool
             );
         }
     }
+    // As a file's: a folder on the way that is a link out of the project is not written through.
+    if let Some(why) = crate::output::leaves_project(dir) {
+        return refuse(
+            format!("{shown}: {why}"),
+            "write into a folder of the project that is not a link, or name a path outside the project itself",
+        );
+    }
     match std::fs::symlink_metadata(dir) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use oc_diag::{Diagnostic, FileId, Span};
 
-use crate::codes::{NAME_NOT_UTF8, NOT_UTF8, OUTSIDE_PROJECT, UNREADABLE};
+use crate::codes::{NOT_UTF8, OUTSIDE_PROJECT, UNREADABLE};
 use crate::fsx::{Confined, ReadError};
 use crate::limits::MAX_SOURCE_BYTES;
 use crate::Project;
@@ -40,21 +40,10 @@ pub struct Tally {
     pub ignored: usize,
 }
 
-/// The diagnostics of the names in the project that are not UTF-8 (each file is skipped), by name.
+/// What the walk left out (names that are not UTF-8, folders it could not read), by name
+/// ([`crate::discover::skipped`]).
 pub fn bad_names(project: &Project) -> Vec<(String, Diagnostic)> {
-    project
-        .bad_names
-        .iter()
-        .map(|name| {
-            let d = Diagnostic::error(
-                NAME_NOT_UTF8,
-                Span::new(FileId(0), 0, 0),
-                format!("the name of `{name}` is not UTF-8; it was skipped"),
-            )
-            .with_help("rename it: paths in oc (imports, maps, logs) are UTF-8 text");
-            (name.clone(), d)
-        })
-        .collect()
+    crate::discover::skipped(project)
 }
 
 /// The project's files to format: a file reached twice (named twice, or through a link inside

@@ -364,7 +364,7 @@ pub fn prepare(out: &Path, kind: Kind, inputs: &[PathBuf], force: bool) -> Resul
 
 /// Why a path inside a project (as written) would be written outside it: a folder on the way is
 /// a link that leads out. Where it leads is not said (it may be a private path).
-fn leaves_project(out: &Path) -> Option<String> {
+pub(crate) fn leaves_project(out: &Path) -> Option<String> {
     let folder = crate::manifest::absolute(out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")));
     let root = crate::manifest::find_root(&folder);
     root.manifest.as_ref()?;
@@ -463,9 +463,15 @@ pub fn rewrite_source(confined: &Confined, path: &str, expected: &[u8], bytes: &
     if now != expected {
         return Err(refused("it changed since oc read it".to_string()));
     }
-    // A read-only file is one its owner asked to keep as it is: the rename below would replace
-    // it all the same (the folder is what a rename needs), so it is refused here.
-    if std::fs::metadata(&real).is_ok_and(|m| m.permissions().readonly()) {
+    // A read-only file is one its owner asked to keep as it is, and one this user may not write
+    // is not theirs to change: the rename below would replace either all the same (the folder is
+    // what a rename needs), so both are refused here.
+    let denied = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&real)
+        .err()
+        .is_some_and(|e| e.kind() == std::io::ErrorKind::PermissionDenied);
+    if denied || std::fs::metadata(&real).is_ok_and(|m| m.permissions().readonly()) {
         return Err(refused("it is read-only (make it writable to change it)".to_string()));
     }
     write_atomic(&real, bytes, false, false)
@@ -519,9 +525,17 @@ fn write_atomic(path: &Path, bytes: &[u8], create_only: bool, read_only: bool) -
         use std::os::unix::fs::PermissionsExt;
         // Keep the mode of the file replaced; a new file gets what `>` would give it (0666 less
         // the umask), not the temporary file's private 0600.
-        let mode = std::fs::metadata(path).map(|m| m.permissions().mode() & 0o777).unwrap_or_else(|_| 0o666 & !umask());
+        let replaced = std::fs::metadata(path).ok();
+        let mode = replaced.as_ref().map_or_else(|| 0o666 & !umask(), |m| m.permissions().mode() & 0o777);
         let mode = if read_only { mode & !0o222 } else { mode };
         tmp.as_file().set_permissions(std::fs::Permissions::from_mode(mode))?;
+        // And its owner and group, where this process may set them (root formatting a user's
+        // file left it root's): elsewhere the file is the writer's, as any editor's save by
+        // rename leaves it.
+        if let Some(m) = replaced {
+            use std::os::unix::fs::MetadataExt;
+            let _ = std::os::unix::fs::fchown(tmp.as_file(), Some(m.uid()), Some(m.gid()));
+        }
     }
     #[cfg(not(unix))]
     if read_only {

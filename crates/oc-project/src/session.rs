@@ -7,7 +7,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use crate::codes::{NAME_NOT_UTF8, NOT_UTF8, OUTSIDE_PROJECT, UNREADABLE};
+use crate::codes::{NOT_UTF8, OUTSIDE_PROJECT, UNREADABLE};
 use crate::discover::MANIFEST_FILE;
 use crate::fsx::ReadError;
 use crate::limits::{MAX_IMAGE_BYTES, MAX_SOURCE_BYTES};
@@ -271,16 +271,9 @@ impl Session {
         }
         let mut diagnostics = self.std_diagnostics.clone();
         diagnostics.extend(project.manifest_diagnostics.iter().cloned());
-        for name in &project.bad_names {
-            let id = self.note(name);
-            diagnostics.push(
-                Diagnostic::error(
-                    NAME_NOT_UTF8,
-                    Span::new(id, 0, 0),
-                    format!("the name of `{name}` is not UTF-8; it was skipped"),
-                )
-                .with_help("rename it: paths in oc (imports, maps, logs) are UTF-8 text"),
-            );
+        for (name, d) in crate::discover::skipped(project) {
+            let id = self.note(&name);
+            diagnostics.push(Diagnostic { span: Span::new(id, 0, 0), ..d });
         }
         for file in &project.files {
             if let Some(r) = self.roots.get(file) {

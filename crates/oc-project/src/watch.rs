@@ -36,6 +36,10 @@ pub struct Watch {
     armed: Armed,
     tree: BTreeMap<String, Stamp>,
     quiet: Duration,
+    /// Why the file watcher watches less than the whole project (a folder it may not read): said
+    /// once, by [`Watch::start_warnings`] or the next change. The look taken every half second
+    /// finds what it misses.
+    pending: Vec<String>,
 }
 
 /// What [`Watch::wait`] saw.
@@ -68,10 +72,17 @@ impl Watch {
         // The whole project is watched and compared, not only the folder named: a file the checks
         // depend on (an import `../lib.oc`, the oc.toml above) may lie outside it.
         let armed = arm(&root, &tx)?;
+        let pending = armed.partial.iter().cloned().collect();
         let mut tree = BTreeMap::new();
         snapshot(&root, &root, &mut tree);
         let session = Session::new(PathBuf::new()).without_models();
-        Ok(Watch { target, root, session, tx, rx, armed, tree, quiet })
+        Ok(Watch { target, root, session, tx, rx, armed, tree, quiet, pending })
+    }
+
+    /// What went wrong as the watch started, with it going on (said once: the next change does
+    /// not say it again).
+    pub fn start_warnings(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.pending)
     }
 
     /// Waits for the next change that needs a report. `Err`: the file watcher stopped.
@@ -121,7 +132,7 @@ impl Watch {
                 events.push(e);
             }
         }
-        let mut warnings = Vec::new();
+        let mut warnings = std::mem::take(&mut self.pending);
         let mut reset = false;
         // The watched folder itself deleted or moved: its watch is gone with it, even when a new
         // folder (with the same identity) is already there.
@@ -156,7 +167,10 @@ impl Watch {
         let now = folder_identity(&self.root);
         if watch_lost || now != self.armed.identity {
             match arm(&self.root, &self.tx) {
-                Ok(a) => self.armed = a,
+                Ok(a) => {
+                    warnings.extend(a.partial.clone());
+                    self.armed = a;
+                }
                 Err(e) => warnings.push(format!("{e}; trying again")),
             }
             reset = true;
@@ -187,7 +201,10 @@ impl Watch {
         if new_root != self.root {
             self.root = new_root;
             match arm(&self.root, &self.tx) {
-                Ok(a) => self.armed = a,
+                Ok(a) => {
+                    warnings.extend(a.partial.clone());
+                    self.armed = a;
+                }
                 Err(e) => warnings.push(format!("{e}; trying again")),
             }
             self.tree.clear();
@@ -350,24 +367,34 @@ struct Armed {
     /// Kept alive: dropping it stops the events.
     _watcher: notify::RecommendedWatcher,
     identity: Option<FolderIdentity>,
+    /// Why the file watcher could not watch the whole folder (a folder in it it may not read):
+    /// the half-second look goes on finding changes there.
+    partial: Option<String>,
 }
 
 fn arm(dir: &Path, tx: &mpsc::Sender<notify::Result<notify::Event>>) -> Result<Armed, String> {
     let tx = tx.clone();
-    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+    // Links are not followed, as the checks do not follow folder links: a link to `/` or to the
+    // folder above would have the watcher watch the machine (and stop at its first unreadable
+    // folder).
+    let config = notify::Config::default().with_follow_symlinks(false);
+    let handler = move |event: notify::Result<notify::Event>| {
         // Reading files (our own snapshots and checks included) raises access events: dropped
         // here, so a check never wakes the watcher that ran it.
         if matches!(&event, Ok(e) if matches!(e.kind, notify::EventKind::Access(_))) {
             return;
         }
         let _ = tx.send(event);
-    })
-    .map_err(|e| format!("cannot watch files: {e}"))?;
+    };
+    let mut watcher = notify::RecommendedWatcher::new(handler, config).map_err(|e| format!("cannot watch files: {e}"))?;
     let identity = folder_identity(dir);
-    if identity.is_some() {
-        watcher.watch(dir, RecursiveMode::Recursive).map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
-    }
-    Ok(Armed { _watcher: watcher, identity })
+    let partial = identity.is_some().then(|| watcher.watch(dir, RecursiveMode::Recursive)).and_then(Result::err).map(|e| {
+        format!(
+            "the file watcher cannot watch all of {} ({e}); changes there are found by looking every half second",
+            dir.display()
+        )
+    });
+    Ok(Armed { _watcher: watcher, identity, partial })
 }
 
 #[cfg(test)]

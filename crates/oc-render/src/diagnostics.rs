@@ -231,7 +231,7 @@ impl<'s> Reports<'s> {
         let carets = "^".repeat(carets);
         let label = d.label.clone().unwrap_or_else(|| d.message.clone());
         let mut out = format!("{}[{}]: {}\n", severity_word(d.severity), d.code, d.message);
-        let _ = writeln!(out, "{pad}--> {}:{line}:{col}", sources.path(file));
+        let _ = writeln!(out, "{pad}--> {}:{line}:{col}", drawn_path(sources, file));
         let _ = writeln!(out, "{pad} |");
         let _ = writeln!(out, "{line} | {pre}{shown}{post}");
         let _ = writeln!(out, "{pad} | {}{carets} {label}", " ".repeat(caret_at));
@@ -239,7 +239,7 @@ impl<'s> Reports<'s> {
         let _ = writeln!(out, "{pad} |   (line {line} is {long} characters long; it is shown clipped)");
         for l in &d.secondary {
             let (ln, c) = self.position(l.span.file, l.span.start as usize);
-            let _ = writeln!(out, "{pad} = note: {} at {}:{ln}:{c}", l.message, sources.path(l.span.file));
+            let _ = writeln!(out, "{pad} = note: {} at {}:{ln}:{c}", l.message, drawn_path(sources, l.span.file));
         }
         if !d.help.is_empty() {
             let _ = writeln!(out, "{pad} = help: {}", d.help);
@@ -276,7 +276,7 @@ impl<'s> Reports<'s> {
                 labels.push(LabeledSpan::new_with_span(Some(l.message.clone()), (s, e - s)));
             } else {
                 let (line, col) = self.position(l.span.file, l.span.start as usize);
-                let _ = write!(notes, "\nnote: {} at {}:{line}:{col}", l.message, sources.path(l.span.file));
+                let _ = write!(notes, "\nnote: {} at {}:{line}:{col}", l.message, drawn_path(sources, l.span.file));
             }
         }
         let severity = match d.severity {
@@ -289,7 +289,7 @@ impl<'s> Reports<'s> {
             diag = diag.with_help(format!("{}{notes}", d.help));
         }
         let report = miette::Report::new(diag)
-            .with_source_code(NamedSource::new(sources.path(file), Window::of(drawn.clone(), self.lines(file), &spans)));
+            .with_source_code(NamedSource::new(drawn_path(sources, file), Window::of(drawn.clone(), self.lines(file), &spans)));
         let theme = match style {
             Style::Fancy => GraphicalTheme::unicode(),
             Style::Plain => GraphicalTheme::none(),
@@ -302,7 +302,13 @@ impl<'s> Reports<'s> {
         DRAWING.with(|q| q.set(false));
         if !matches!(drawn, Ok(Ok(()))) {
             let (line, col) = self.position(file, start);
-            out = format!("{}: {} [{}] at {}:{line}:{col}\n", severity_word(d.severity), d.message, d.code, sources.path(file));
+            out = format!(
+                "{}: {} [{}] at {}:{line}:{col}\n",
+                severity_word(d.severity),
+                d.message,
+                d.code,
+                drawn_path(sources, file)
+            );
         }
         out
     }
@@ -413,6 +419,17 @@ fn clip(line: &str, from: usize, to: usize) -> (usize, usize, usize, usize) {
     let caret = line.get(window_start..from).map_or(0, |t| t.chars().count());
     let carets = line.get(from..span_end).map_or(1, |t| t.chars().take(81).count()).clamp(1, 80);
     (window_start, window_end, caret, carets)
+}
+
+/// A file's path as a report shows it: a name may hold control characters (a file named with
+/// an escape sequence), shown escaped (`\u{1b}`) so that they never act on the terminal.
+fn drawn_path(sources: &dyn Sources, file: FileId) -> String {
+    let path = sources.path(file);
+    if path.chars().any(char::is_control) {
+        path.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
+    } else {
+        path
+    }
 }
 
 /// Whether any line a snippet of `spans` would show (one line of context each side) is too
