@@ -117,7 +117,7 @@ fn overlay(args: &RenderArgs, map: &oc_atlas::Map, rules: &oc_model::Rules) -> R
         1u8
     };
     let engine = match args.ruleset.as_deref() {
-        Some(r) => crate::load::engine(Some(r))?,
+        Some(r) => crate::load::engine(Some(r), "render")?,
         None => reach::engine_for(rules, args.class.as_deref(), &crate::load::project_engine).map_err(input)?,
     };
     let whose = if args.ruleset.is_some() { "--ruleset's rules" } else { "the map's rules or the project's `ruleset`" };

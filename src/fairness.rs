@@ -93,7 +93,10 @@ fn fairness(a: &Args) -> u8 {
         Err(code) => return code,
     };
     let bar = crate::commands::Progress::new(None);
-    let measured = fairness::measure(&run, &crate::load::compile_shown, &|line: &str| bar.say(line), &|| bar.tick());
+    let measured =
+        fairness::measure(&run, &|p: &Path| crate::load::compile_shown(p, "fairness"), &|line: &str| bar.say(line), &|| {
+            bar.tick()
+        });
     bar.finish();
     let rows = match measured {
         Ok(rows) => rows,

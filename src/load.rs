@@ -35,28 +35,28 @@ pub fn refused(r: &oc_play::Refusal) -> u8 {
 }
 
 /// One file compiled with its warnings shown (a failure is shown once, by the caller).
-pub fn compile_shown(path: &Path) -> Result<oc_play::setup::Compiled, Failure> {
+pub fn compile_shown(path: &Path, command: &str) -> Result<oc_play::setup::Compiled, Failure> {
     report::root_of(path);
-    let compiled = oc_play::setup::compile(path)?;
+    let compiled = oc_play::setup::compile_for(path, command)?;
     show(&compiled.workspace, &compiled.warnings);
     Ok(compiled)
 }
 
 /// The `.oc` files under `path` compiled, their warnings shown.
-pub fn compile(path: &Path) -> Result<oc_play::setup::Compiled, u8> {
-    compile_shown(path).map_err(failure)
+pub fn compile(path: &Path, command: &str) -> Result<oc_play::setup::Compiled, u8> {
+    compile_shown(path, command).map_err(failure)
 }
 
 /// The rules, workspace and project root of the files under `path`.
-pub fn rules(path: &Path) -> Result<(Rules, Workspace, PathBuf), u8> {
-    let c = compile(path)?;
+pub fn rules(path: &Path, command: &str) -> Result<(Rules, Workspace, PathBuf), u8> {
+    let c = compile(path, command)?;
     Ok((c.rules, c.workspace, c.root))
 }
 
 /// The scenario `scenario` of `file`, ready to play but for its armies.
 pub fn field(file: &Path, scenario: Option<&str>) -> Result<Field, u8> {
     one_file(file)?;
-    compile(file)?.field(file, scenario).map_err(failure)
+    compile(file, "play")?.field(file, scenario).map_err(failure)
 }
 
 /// [`oc_play::setup::one_file`], a refusal shown (exit status 2).
@@ -71,10 +71,10 @@ pub fn setup(file: &Path, scenario: Option<&str>, attacker: Option<&str>, defend
 
 /// The engine of the rules to play with (`oc_play::rules::choose`: `--ruleset`, else the
 /// project's `ruleset`, else the default), their warnings shown.
-pub fn engine(ruleset: Option<&str>) -> Result<Engine, u8> {
+pub fn engine(ruleset: Option<&str>, command: &str) -> Result<Engine, u8> {
     root_for(ruleset, None);
     let chosen = oc_play::rules::choose(ruleset).map_err(|e| refused(&e))?;
-    loaded(&chosen).map(|l| l.engine)
+    loaded(&chosen, command).map(|l| l.engine)
 }
 
 /// Paths in reports are shown from the project of `first` (a path given), else of a ruleset given
@@ -89,13 +89,13 @@ pub fn root_for(ruleset: Option<&str>, first: Option<&Path>) {
 /// The engine of the `ruleset` the working directory's oc.toml names, if it names one.
 pub fn project_engine() -> Option<Engine> {
     let chosen = oc_play::rules::of_project(&std::env::current_dir().ok()?).ok()??;
-    loaded(&chosen).ok().map(|l| l.engine)
+    loaded(&chosen, "render").ok().map(|l| l.engine)
 }
 
 /// A ruleset compiled, its warnings shown; its errors shown with exit status 1, a refusal
 /// (the engine cannot run the rules, a path that is no project) with 2.
-pub fn loaded(ruleset: &Ruleset) -> Result<Loaded, u8> {
-    shown(oc_play::rules::load(ruleset))
+pub fn loaded(ruleset: &Ruleset, command: &str) -> Result<Loaded, u8> {
+    shown(oc_play::rules::load(ruleset, command))
 }
 
 /// Rules loaded, their warnings shown; their errors shown with exit status 1 (`the rules have N

@@ -15,12 +15,13 @@ use crate::Format;
 
 /// The engine, both loadouts and the distance of a forecast or duel; errors are printed.
 fn matchup(
+    command: &str,
     ruleset: Option<&str>,
     attacker: &Side,
     defender: &Side,
     distance: Option<i64>,
 ) -> Result<(Engine, Loadout, Loadout, i64), u8> {
-    let engine = crate::load::engine(ruleset)?;
+    let engine = crate::load::engine(ruleset, command)?;
     let (a, d, distance) = matchup::both(&engine, attacker, defender, distance).map_err(|e| {
         errln!("error: {e}");
         2u8
@@ -36,7 +37,7 @@ pub fn forecast(
     stated: matchup::Stated,
     format: Format,
 ) -> u8 {
-    let (engine, a, d, distance) = match matchup(ruleset, attacker, defender, distance) {
+    let (engine, a, d, distance) = match matchup("forecast", ruleset, attacker, defender, distance) {
         Ok(m) => m,
         Err(code) => return code,
     };
@@ -66,7 +67,7 @@ pub fn duel(
     seed: u64,
     format: Format,
 ) -> u8 {
-    let (engine, a, d, distance) = match matchup(ruleset, attacker, defender, distance) {
+    let (engine, a, d, distance) = match matchup("duel", ruleset, attacker, defender, distance) {
         Ok(m) => m,
         Err(code) => return code,
     };
@@ -126,7 +127,7 @@ pub fn matrix(args: &MatrixArgs) -> u8 {
         Ok(t) => t,
         Err(code) => return code,
     };
-    let engine = match crate::load::engine(ruleset) {
+    let engine = match crate::load::engine(ruleset, "matrix") {
         Ok(e) => e,
         Err(code) => return code,
     };

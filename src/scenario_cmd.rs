@@ -16,7 +16,7 @@ fn pick<'a, T>(list: &'a [T], name: Option<&str>, name_of: impl Fn(&T) -> &str, 
 }
 
 pub fn explain_scenario(path: &Path, name: Option<&str>, format: Format) -> u8 {
-    let (rules, _, root) = match compile(path) {
+    let (rules, _, root) = match compile(path, "explain-scenario") {
         Ok(r) => r,
         Err(code) => return code,
     };
@@ -35,7 +35,7 @@ pub fn explain_scenario(path: &Path, name: Option<&str>, format: Format) -> u8 {
 
 /// The Scouting phase: the classes an army brings, and nothing else.
 pub fn scout(path: &Path, name: Option<&str>) -> u8 {
-    let (rules, _, _) = match compile(path) {
+    let (rules, _, _) = match compile(path, "army scout") {
         Ok(r) => r,
         Err(code) => return code,
     };
@@ -49,11 +49,11 @@ pub fn scout(path: &Path, name: Option<&str>) -> u8 {
 
 /// The Outfitting phase: inventory changes are accepted, class changes are not.
 pub fn outfit(before: &Path, after: &Path, name: Option<&str>) -> u8 {
-    let (rules_before, _, _) = match compile(before) {
+    let (rules_before, _, _) = match compile(before, "army outfit") {
         Ok(r) => r,
         Err(code) => return code,
     };
-    let (rules_after, ws_after, _) = match compile(after) {
+    let (rules_after, ws_after, _) = match compile(after, "army outfit") {
         Ok(r) => r,
         Err(code) => return code,
     };

@@ -81,7 +81,12 @@ fn as_written(args: &Args, ais: [&str; 2]) -> u8 {
     let r = strength::Request { paths: &args.files, scenario: args.scenario.as_deref(), armies: &args.army, ais, games, seed };
     let bar = crate::commands::Progress::new(None);
     let started = std::time::Instant::now();
-    let measured = strength::measure(&r, &crate::load::compile_shown, &|line: &str| bar.say(line), &|| bar.tick());
+    let measured = strength::measure(
+        &r,
+        &|p: &std::path::Path| crate::load::compile_shown(p, "tournament"),
+        &|line: &str| bar.say(line),
+        &|| bar.tick(),
+    );
     bar.finish();
     let rows = match measured {
         Ok(rows) => rows,

@@ -92,7 +92,7 @@ pub fn tune(r: &Args) -> u8 {
     if let Err(code) = crate::load::one_file(request.file) {
         return code;
     }
-    let compiled = match crate::load::compile(request.file) {
+    let compiled = match crate::load::compile(request.file, "tune") {
         Ok(c) => c,
         Err(code) => return code,
     };

@@ -641,3 +641,24 @@ fn battle_fields_a_mirror_scenarios_armies_on_both_sides() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Found in review: commands reading the files of a folder of several rulesets (the shipped
+/// scenarios) compiled them together into hundreds of errors in the standard library's own
+/// files; and `--ruleset` naming a folder without `.oc` files read the built-in ruleset.
+#[test]
+fn a_folder_of_several_rulesets_is_one_refusal_and_an_empty_one_no_ruleset() {
+    for args in [
+        &["explain-scenario", "scenarios"][..],
+        &["army", "scout", "scenarios"][..],
+        &["forecast", "--attacker", "Lord", "--defender", "Lord", "--ruleset", "scenarios"][..],
+        &["matrix", "--ruleset", "scenarios"][..],
+    ] {
+        let out = oc(&repo(), args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}\n{err}");
+        assert!(err.contains("rulesets, and one `oc ") && !err.contains("std:"), "{args:?}\n{err}");
+    }
+    let empty = scratch("empty-ruleset");
+    let out = oc(&repo(), &["forecast", "--attacker", "Lord", "--defender", "Lord", "--ruleset", empty.to_str().unwrap()]);
+    assert!(out.status.code() == Some(2) && text(&out.stderr).contains("no .oc files"), "{}", text(&out.stderr));
+}

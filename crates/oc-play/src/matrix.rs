@@ -160,7 +160,7 @@ mod tests {
     #[test]
     fn the_matrix_has_a_row_per_forecast_and_a_summary_per_class() {
         let ruleset = crate::rules::builtin("officers_chess").unwrap();
-        let Ok(loaded) = crate::rules::load(&ruleset) else { panic!("the built-in ruleset compiles") };
+        let Ok(loaded) = crate::rules::load(&ruleset, "matrix") else { panic!("the built-in ruleset compiles") };
         let engine = loaded.engine;
         let m = measure(&engine, &[], None);
         assert!(m.csv.starts_with(oc_project::output::MATRIX_HEADER));

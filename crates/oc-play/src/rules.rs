@@ -112,15 +112,24 @@ pub struct Loaded {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// Compiles a ruleset: the built-in one embedded, or the project at the path
-/// (`oc_project::load`, the loading every command shares).
-pub fn load(ruleset: &Ruleset) -> Result<Loaded, Failure> {
+/// Compiles a ruleset for `oc {command}`: the built-in one embedded, or the `.oc` files at the
+/// path (`oc_project::load`, the loading every command shares; a path with none is refused, not
+/// read as the standard library alone).
+pub fn load(ruleset: &Ruleset, command: &str) -> Result<Loaded, Failure> {
     let loaded = match ruleset {
         Ruleset::Builtin { name, index } => oc_project::load::builtin(name)
             .map(|(_, l)| l)
             .ok_or_else(|| Failure::refused(format!("the standard library lacks {index}")))?,
         Ruleset::Path(path) => {
-            oc_project::load::compile_project(oc_project::load::one_project(std::slice::from_ref(path), "load")?)
+            let paths = std::slice::from_ref(path);
+            let loaded = oc_project::load::compile_project(oc_project::load::project_with_files(paths, "load")?);
+            // Files of several rulesets: which use which, not the cascade (as `load_files`).
+            if loaded.compilation.rules.is_none() {
+                if let Some(r) = oc_project::load::several_rulesets_refusal(&loaded.project, paths, command) {
+                    return Err(r.into());
+                }
+            }
+            loaded
         }
     };
     engine_of(loaded)
@@ -163,7 +172,7 @@ pub fn load_with(ruleset: Option<&str>, paths: &[PathBuf]) -> Result<Loaded, Fai
     if let Some(Ruleset::Path(p)) = ruleset.map(resolve).transpose()? {
         return load_files(&[p], None);
     }
-    let loaded = load(&choose(ruleset)?)?;
+    let loaded = load(&choose(ruleset)?, "balance")?;
     Ok(Loaded { files: Vec::new(), ..loaded })
 }
 

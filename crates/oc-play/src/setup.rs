@@ -33,6 +33,11 @@ pub struct Compiled {
 /// Compiles the `.oc` files under `path` (with imports): the rules, or the diagnostics that
 /// stop them.
 pub fn compile(path: &Path) -> Result<Compiled, Failure> {
+    compile_for(path, "play")
+}
+
+/// [`compile`] for `oc {command}`, which a refusal of files of several rulesets names.
+pub fn compile_for(path: &Path, command: &str) -> Result<Compiled, Failure> {
     let project = oc_project::load::project_with_files(&[path.to_path_buf()], "play")?;
     let oc_project::load::Loaded { project, workspace, compilation, unreadable, .. } = oc_project::load::compile_project(project);
     if let Some((p, reason)) = unreadable.first() {
@@ -40,7 +45,13 @@ pub fn compile(path: &Path) -> Result<Compiled, Failure> {
     }
     match compilation.rules {
         Some(rules) => Ok(Compiled { rules, workspace, root: project.root, warnings: compilation.diagnostics }),
-        None => Err(Failure::Rejected { workspace: Box::new(workspace), diagnostics: compilation.diagnostics }),
+        // Files of several rulesets (a folder holding a ruleset of its own beside files of the
+        // standard one): which files use which (`oc {command}`), not the cascade of each read
+        // against one ruleset's names.
+        None => match oc_project::load::several_rulesets_refusal(&project, &[path.to_path_buf()], command) {
+            Some(r) => Err(r.into()),
+            None => Err(Failure::Rejected { workspace: Box::new(workspace), diagnostics: compilation.diagnostics }),
+        },
     }
 }
 

@@ -11,7 +11,7 @@ fn side(spec: &str) -> Side {
 
 #[test]
 fn loadouts_refusals_and_distances() {
-    let engine = rules::load(&rules::builtin("officers_chess").unwrap()).unwrap().engine;
+    let engine = rules::load(&rules::builtin("officers_chess").unwrap(), "test").unwrap().engine;
     let cavalier = matchup::build(&engine, &side("Cavalier")).unwrap();
     assert_eq!(cavalier.weapon.as_deref(), engine.kit_weapon("Cavalier").as_deref());
     let archer = matchup::build(&engine, &side("Archer:IronBow")).unwrap();

@@ -31,7 +31,7 @@ fn every_builtin_name_and_alias_is_accepted_and_loads() {
         let r = rules::resolve(written).unwrap();
         assert_eq!(builtin_name(&r), *means, "{written}");
         assert_eq!(rules::builtin(written), Some(r.clone()));
-        let loaded = rules::load(&r).unwrap_or_else(|e| panic!("{written}: {e:?}"));
+        let loaded = rules::load(&r, "test").unwrap_or_else(|e| panic!("{written}: {e:?}"));
         assert_eq!(loaded.engine.rules.ruleset.name, *means, "{written}");
     }
     for name in rules::names() {
@@ -45,7 +45,7 @@ fn another_value_is_a_path_that_exists_or_a_refusal_naming_the_builtin_ones() {
     std::fs::write(dir.path().join("house.oc"), "import \"std:ratings\"\n").unwrap();
     let file = dir.path().join("house.oc");
     assert_eq!(rules::resolve(file.to_str().unwrap()), Ok(Ruleset::Path(file.clone())));
-    let loaded = rules::load(&Ruleset::Path(file)).unwrap();
+    let loaded = rules::load(&Ruleset::Path(file), "test").unwrap();
     assert_eq!(loaded.engine.rules.ruleset.name, "officers_chess");
     let refused = rules::resolve("chess_of_officers").unwrap_err();
     assert_eq!(

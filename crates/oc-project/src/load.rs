@@ -166,11 +166,21 @@ pub fn several_rulesets_refusal(project: &Project, paths: &[PathBuf], command: &
     }
     let help = by_ruleset.iter().next().and_then(|(r, f)| Some((r, f.first()?))).map(|(ruleset, file)| {
         let example = from_cwd(&project.root.join(file));
-        let run = match command {
-            "build" => format!("oc build {} -o {ruleset}.json", example.display()),
-            _ => format!("oc {command} {}", example.display()),
-        };
-        format!("{command} each ruleset's files on their own, such as `{run}`; `oc check {shown}` checks them all")
+        match command {
+            // Commands that read rules given as `--ruleset`.
+            "forecast" | "duel" | "matrix" | "render" => format!(
+                "give one ruleset's files as --ruleset, such as `--ruleset {}`; `oc check {shown}` checks them all",
+                example.display()
+            ),
+            "build" => format!(
+                "build each ruleset's files on their own, such as `oc build {} -o {ruleset}.json`; `oc check {shown}` checks them all",
+                example.display()
+            ),
+            _ => format!(
+                "{command} each ruleset's files on their own, such as `oc {command} {}`; `oc check {shown}` checks them all",
+                example.display()
+            ),
+        }
     });
     Some(Refusal::new(message, help))
 }

@@ -98,7 +98,7 @@ mod tests {
     #[test]
     fn the_table_has_the_curve_and_a_row_per_priced_class() {
         let ruleset = oc_play::rules::builtin("officers_chess").unwrap();
-        let Ok(loaded) = oc_play::rules::load(&ruleset) else { panic!("the built-in ruleset compiles") };
+        let Ok(loaded) = oc_play::rules::load(&ruleset, "test") else { panic!("the built-in ruleset compiles") };
         let engine = loaded.engine;
         let r = oc_balance::balance(&engine, oc_balance::Options { seed: 1, duels: 0 }, &[]).unwrap();
         let first = r.classes.first().unwrap();

@@ -189,7 +189,7 @@ mod tests {
 
     fn engine() -> Engine {
         let ruleset = oc_play::rules::builtin("officers_chess").unwrap();
-        let Ok(loaded) = oc_play::rules::load(&ruleset) else { panic!("the built-in ruleset compiles") };
+        let Ok(loaded) = oc_play::rules::load(&ruleset, "test") else { panic!("the built-in ruleset compiles") };
         loaded.engine
     }
 

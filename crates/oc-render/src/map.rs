@@ -239,7 +239,7 @@ mod tests {
     #[test]
     fn every_scenario_with_a_map_gets_its_picture() {
         let ruleset = oc_play::rules::builtin("officers_chess").unwrap();
-        let Ok(loaded) = oc_play::rules::load(&ruleset) else { panic!("the built-in ruleset compiles") };
+        let Ok(loaded) = oc_play::rules::load(&ruleset, "test") else { panic!("the built-in ruleset compiles") };
         let pictures = pictures(&loaded.workspace, &loaded.engine.rules);
         assert!(pictures.keys().all(|k| loaded.engine.rules.scenarios.iter().any(|s| &s.name == k)));
         assert!(pictures.values().all(|png| png.starts_with(b"\x89PNG")));
