@@ -363,6 +363,20 @@ impl Workspace {
         }
         let has_ruleset =
             order.iter().any(|id| self.view(&reads, *id).is_some_and(|v| v.items().any(|i| matches!(i, ast::Item::Ruleset(_)))));
+        // A `ruleset` of the files that could not be read (a syntax error in it): the files are
+        // not checked against the default ruleset instead (a cascade of errors in its files, the
+        // syntax error far below), and nothing checked against the unread one is said either.
+        let unread_ruleset = order.iter().any(|id| {
+            let (Some(view), Some(file)) = (self.view(&reads, *id), self.file(*id)) else { return false };
+            view.unread().iter().any(|n| {
+                file.text.get(..n.span.start as usize).is_some_and(|before| {
+                    let before = before.trim_end();
+                    before.ends_with("ruleset")
+                        && !before.trim_end_matches("ruleset").ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                })
+            })
+        });
+        let has_ruleset = has_ruleset || unread_ruleset;
         let mut files: Vec<FileId> = Vec::new();
         if !has_ruleset {
             // The default ruleset: its index file and everything it imports.
@@ -449,6 +463,9 @@ impl Workspace {
         // the syntax error is the one to fix.
         diagnostics
             .retain(|d| !(d.code.starts_with("oc::name::unknown_") && unread.iter().any(|n| d.message.contains(n.as_str()))));
+        if unread_ruleset {
+            diagnostics.retain(|d| d.code.starts_with("oc::syntax::"));
+        }
         dedupe(&mut diagnostics);
         let (rules, partial) =
             if diagnostics.iter().any(|d| d.is_error()) { (None, Some(partial)) } else { (Some(partial), None) };
