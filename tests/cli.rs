@@ -662,3 +662,42 @@ fn a_folder_of_several_rulesets_is_one_refusal_and_an_empty_one_no_ruleset() {
     let out = oc(&repo(), &["forecast", "--attacker", "Lord", "--defender", "Lord", "--ruleset", empty.to_str().unwrap()]);
     assert!(out.status.code() == Some(2) && text(&out.stderr).contains("no .oc files"), "{}", text(&out.stderr));
 }
+
+/// Found in review: `oc tournament --army` took a misspelt army in silence (or said no more
+/// than that nothing was found), and named a defender army "no scenario with an army on each
+/// side"; a file named twice was played twice.
+#[test]
+fn tournament_armies_are_checked_by_name() {
+    let mirror = "tests/fixtures/mirror/ratings.oc";
+    let out = oc(
+        &repo(),
+        &["tournament", mirror, "--ais", "greedy", "greedy", "--games", "1", "--army", "Vanguard", "--army", "Vangard"],
+    );
+    let err = text(&out.stderr);
+    assert!(out.status.code() == Some(2) && err.contains("did you mean `Vanguard`?"), "{err}");
+    let out = oc(
+        &repo(),
+        &[
+            "tournament",
+            "--as-written",
+            "scenarios/serafew.oc",
+            "--ais",
+            "greedy",
+            "greedy",
+            "--games",
+            "1",
+            "--army",
+            "HarbourGarrison",
+        ],
+    );
+    assert!(text(&out.stderr).contains("it is a defender army"), "{}", text(&out.stderr));
+    let once = oc(
+        &repo(),
+        &["tournament", mirror, "--ais", "greedy", "greedy", "--games", "1", "--army", "Vanguard", "--format", "json"],
+    );
+    let twice = oc(
+        &repo(),
+        &["tournament", mirror, mirror, "--ais", "greedy", "greedy", "--games", "1", "--army", "Vanguard", "--format", "json"],
+    );
+    assert_eq!(text(&once.stdout), text(&twice.stdout), "{}", text(&twice.stderr));
+}

@@ -241,6 +241,16 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// `names` in words, each quoted: the first `shown`, and how many more (`` `a`, `b` and 3
+/// more ``): a list in a message that stays a line long whatever the number.
+pub fn first_and_more<S: AsRef<str>>(names: &[S], shown: usize) -> String {
+    let mut words = names.iter().take(shown).map(|n| format!("`{}`", n.as_ref())).collect::<Vec<_>>().join(", ");
+    if names.len() > shown {
+        words.push_str(&format!(" and {} more", names.len() - shown));
+    }
+    words
+}
+
 /// Names longer than this get no did-you-mean (the distance is quadratic in the lengths).
 pub const MAX_SUGGESTION_LEN: usize = 64;
 

@@ -98,47 +98,81 @@ pub fn measure(
     ];
     let run = Run { games: r.games, seed: r.seed, shard: None };
     let projects = oc_project::discover(r.paths).map_err(Failure::refused)?;
-    let mut rows = Vec::new();
+    // Every pair first: an army named that none of them fields is refused before a game is
+    // played.
+    let mut pairs = Vec::new();
     for project in &projects {
         for logical in &project.files {
             let file = project.root.join(logical);
-            for setup in crate::fairness::pairs(compile(&file)?, &file, logical, say)? {
-                let (s, [att, def]) = (&setup.scenario, &setup.armies);
-                if r.scenario.is_some_and(|n| n != s.name) || !(r.armies.is_empty() || r.armies.contains(&att.name)) {
-                    continue;
-                }
-                let started = std::time::Instant::now();
-                let mut scores = [Score::default(); 3];
-                for (score, ais) in scores.iter_mut().zip(&cells) {
-                    let tally = simulate::run(&setup, ais, &run, tick)
-                        .map_err(|e: Refusal| Failure::Refused(Refusal::new(format!("{logical} {}: {}", s.name, e.message))))?;
-                    *score = Score { games: tally.games, wins: tally.wins };
-                }
-                let row = Row {
-                    file: logical.clone(),
-                    scenario: s.name.clone(),
-                    attacker: att.name.clone(),
-                    defender: def.name.clone(),
-                    cells: scores,
-                };
-                let [va, vd] = row.verdicts();
-                say(&format!(
-                    "{logical} {}: {} vs {}: as attacker {}, as defender {} in {:.1?}",
-                    s.name,
-                    att.name,
-                    def.name,
-                    va.word(),
-                    vd.word(),
-                    started.elapsed()
-                ));
-                rows.push(row);
-            }
+            pairs.extend(crate::fairness::pairs(compile(&file)?, &file, logical, say)?.into_iter().map(|s| (logical.clone(), s)));
         }
+    }
+    check_named(&pairs.iter().map(|(_, s)| s).collect::<Vec<_>>(), r.armies)?;
+    let mut rows = Vec::new();
+    for (logical, setup) in pairs {
+        let logical = &logical;
+        let (s, [att, def]) = (&setup.scenario, &setup.armies);
+        if r.scenario.is_some_and(|n| n != s.name) || !(r.armies.is_empty() || r.armies.contains(&att.name)) {
+            continue;
+        }
+        let started = std::time::Instant::now();
+        let mut scores = [Score::default(); 3];
+        for (score, ais) in scores.iter_mut().zip(&cells) {
+            let tally = simulate::run(&setup, ais, &run, tick)
+                .map_err(|e: Refusal| Failure::Refused(Refusal::new(format!("{logical} {}: {}", s.name, e.message))))?;
+            *score = Score { games: tally.games, wins: tally.wins };
+        }
+        let row = Row {
+            file: logical.clone(),
+            scenario: s.name.clone(),
+            attacker: att.name.clone(),
+            defender: def.name.clone(),
+            cells: scores,
+        };
+        let [va, vd] = row.verdicts();
+        say(&format!(
+            "{logical} {}: {} vs {}: as attacker {}, as defender {} in {:.1?}",
+            s.name,
+            att.name,
+            def.name,
+            va.word(),
+            vd.word(),
+            started.elapsed()
+        ));
+        rows.push(row);
     }
     if rows.is_empty() {
         return Err(Failure::refused("no scenario with an army on each side under the paths given"));
     }
     Ok(rows)
+}
+
+/// Every army named (`--army`) is the attacker army of one of `pairs`: else a refusal that says
+/// what it is (a defender army) or what was meant.
+fn check_named(pairs: &[&crate::setup::Setup], armies: &[String]) -> Result<(), Failure> {
+    let names = |side: usize| -> Vec<&str> {
+        let mut v: Vec<&str> = pairs.iter().filter_map(|s| s.armies.get(side)).map(|a| a.name.as_str()).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let (attackers, defenders) = (names(0), names(1));
+    if let Some(name) = armies.iter().find(|n| !attackers.contains(&n.as_str())) {
+        let r = if defenders.contains(&name.as_str()) {
+            Refusal::new(format!("--army {name}: it is a defender army; --army names attacker armies"))
+                .with_help("each attacker army named is measured against the scenario's defender army")
+        } else {
+            let listed = oc_diag::first_and_more(&attackers, 8);
+            Refusal::new(format!("--army {name}: no attacker army of the scenarios is so named")).with_help(
+                match oc_diag::did_you_mean(name, attackers.iter().copied()) {
+                    Some(near) => format!("did you mean `{near}`? the attacker armies are {listed}"),
+                    None => format!("the attacker armies are {listed}"),
+                },
+            )
+        };
+        return Err(Failure::Refused(r));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -116,10 +116,17 @@ pub fn check_ais(ais: [&str; 2]) -> Result<(), Refusal> {
 /// in entry and roster order, and the number of games played.
 pub fn play(entries: &[Entry], armies: &[String], ais: [&str; 2], games: u64, seed: u64) -> Result<(Vec<Row>, usize), Refusal> {
     crate::hold_freed_pages();
+    check_armies(entries.iter().map(|e| (&e.field.engine.rules, e.field.scenario.name.as_str())), armies)?;
     let [a, b] = ais;
     let mut rows: Vec<Row> = Vec::new();
     let mut jobs: Vec<Job> = Vec::new();
+    let mut seen: Vec<(&str, &str)> = Vec::new();
     for Entry { file, field, swapped } in entries {
+        // A file named twice (or a folder and a file in it) is played once.
+        if seen.contains(&(field.logical.as_str(), field.scenario.name.as_str())) {
+            continue;
+        }
+        seen.push((field.logical.as_str(), field.scenario.name.as_str()));
         let rosters: Vec<&Army> = field
             .engine
             .rules
@@ -128,6 +135,10 @@ pub fn play(entries: &[Entry], armies: &[String], ais: [&str; 2], games: u64, se
             .filter(|r| r.scenario == field.scenario.name && r.side == SideId::Attacker)
             .filter(|r| armies.is_empty() || armies.contains(&r.name))
             .collect();
+        // Armies named that are another scenario's: this one is left out.
+        if rosters.is_empty() && !armies.is_empty() {
+            continue;
+        }
         if rosters.is_empty() {
             return Err(Refusal::new(format!(
                 "{}: no attacker army of `{}` to field{}",
@@ -180,6 +191,45 @@ pub fn play(entries: &[Entry], armies: &[String], ais: [&str; 2], games: u64, se
         row.first_mover.add(Record::of(outcome, SideId::Attacker));
     }
     Ok((rows, jobs.len()))
+}
+
+/// Every army named (`--army`) is an attacker army of one of the scenarios (`rules` and the
+/// scenario's name, each): else a refusal that says what it is (a defender army), or what was
+/// meant and which there are.
+pub fn check_armies<'r>(
+    scenarios: impl Iterator<Item = (&'r oc_model::Rules, &'r str)> + Clone,
+    armies: &[String],
+) -> Result<(), Refusal> {
+    let of = |side: SideId| -> Vec<&'r str> {
+        let mut names: Vec<&str> = scenarios
+            .clone()
+            .flat_map(|(rules, scenario)| {
+                rules.armies.iter().filter(move |r| r.scenario == scenario && r.side == side).map(|r| r.name.as_str())
+            })
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    };
+    let (attackers, defenders) = (of(SideId::Attacker), of(SideId::Defender));
+    for name in armies {
+        if attackers.contains(&name.as_str()) {
+            continue;
+        }
+        if defenders.contains(&name.as_str()) {
+            return Err(Refusal::new(format!("--army {name}: it is a defender army; --army names attacker armies"))
+                .with_help("each attacker army named is fielded on both sides, against itself"));
+        }
+        let near = oc_diag::did_you_mean(name, attackers.iter().copied());
+        let listed = oc_diag::first_and_more(&attackers, 8);
+        return Err(Refusal::new(format!("--army {name}: no attacker army of the scenarios is so named")).with_help(
+            match near {
+                Some(near) => format!("did you mean `{near}`? the attacker armies are {listed}"),
+                None => format!("the attacker armies are {listed}"),
+            },
+        ));
+    }
+    Ok(())
 }
 
 fn named(armies: &[String]) -> String {

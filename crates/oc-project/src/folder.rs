@@ -106,11 +106,7 @@ fn not_written(dir: &Path, marker: &str, written: &BTreeMap<String, (u64, u64)>)
 
 /// `paths` in words: the first few, and how many more.
 fn named(paths: &[String]) -> String {
-    let mut words = paths.iter().take(NAMED).map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ");
-    if paths.len() > NAMED {
-        words.push_str(&format!(" and {} more", paths.len() - NAMED));
-    }
-    words
+    oc_diag::first_and_more(paths, NAMED)
 }
 
 /// Whether `dir` may receive the output. `marker` is the file name and first text of the
