@@ -206,6 +206,11 @@ pub fn build(paths: &[PathBuf], out: &Path, force: bool) -> u8 {
 
 pub fn explain(code: Option<&str>, list: bool) -> u8 {
     use oc_render::explain;
+    if let (Some(code), true) = (code, list) {
+        errln!("error: `oc explain {code} --list`: --list lists every code; give a code or --list");
+        errln!("help: `oc explain {code}` explains one code, `oc explain --list` lists them all");
+        return 2;
+    }
     let Some(code) = code.filter(|_| !list) else {
         if report::transcribing() {
             outln!("{}", explain::list_json());

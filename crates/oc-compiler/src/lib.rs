@@ -532,7 +532,14 @@ impl Workspace {
                             format!("cannot import `{}`", import.path.value),
                         )
                         .with_label(format!("{target}: {reason}"))
-                        .with_help(self.similar_path_help(&*host, &target)),
+                        .with_help(match reason {
+                            // Not there: which file was meant (not the importing one).
+                            ReadError::NotFound => self.similar_path_help(&*host, &target, &importer),
+                            ReadError::NotRegular(_) => {
+                                "an import reads a regular text file of rules: import the `.oc` file itself, not a folder, a FIFO or a device".to_string()
+                            }
+                            _ => self.similar_path_help(&*host, &target, &importer),
+                        }),
                     );
                     continue;
                 }
@@ -597,7 +604,7 @@ impl Workspace {
 
     /// Suggests a file the host says the project has (else one read so far), in a fixed order,
     /// so the same tree always gets the same help whatever was read before.
-    fn similar_path_help(&self, host: &dyn Host, target: &str) -> String {
+    fn similar_path_help(&self, host: &dyn Host, target: &str, importer: &str) -> String {
         // `import "std:ratngs"`: the built-in rulesets are the standard library's top files.
         if let Some(name) = target.strip_prefix(stdlib::PREFIX).and_then(|n| n.strip_suffix(".oc")) {
             let builtin: Vec<&str> =
@@ -612,7 +619,7 @@ impl Workspace {
         if names.is_empty() {
             names = self.by_path.keys().filter(|p| !p.starts_with(stdlib::PREFIX)).cloned().collect();
         }
-        names.retain(|n| n != target);
+        names.retain(|n| n != target && n != importer);
         names.sort();
         match oc_diag::did_you_mean(target, names.iter().map(String::as_str)) {
             Some(s) => format!("did you mean `{s}`? paths are relative to the importing file"),

@@ -29,9 +29,17 @@ pub fn list_json() -> serde_json::Value {
 /// The code `code` names (`oc::` may be left out); else what to say, with a near code.
 pub fn find(code: &str) -> Result<&'static CodeInfo, String> {
     let wanted = if code.starts_with("oc::") { code.to_string() } else { format!("oc::{code}") };
-    all_codes().find(|i| i.code == wanted).ok_or_else(|| match oc_diag::did_you_mean(&wanted, all_codes().map(|i| i.code)) {
-        Some(s) => format!("no diagnostic code `{code}`; did you mean `{s}`?"),
-        None => format!("no diagnostic code `{code}`"),
+    if let Some(info) = all_codes().find(|i| i.code == wanted) {
+        return Ok(info);
+    }
+    // A code's last part alone (`unknown_tag`): the codes that end so.
+    let tail = format!("::{}", code.rsplit("::").next().unwrap_or(code));
+    let ending: Vec<&str> = all_codes().map(|i| i.code).filter(|c| c.ends_with(&tail)).collect();
+    Err(match (ending.as_slice(), oc_diag::did_you_mean(&wanted, all_codes().map(|i| i.code))) {
+        ([one], _) => format!("no diagnostic code `{code}`; did you mean `{one}`?"),
+        ([_, _, ..], _) => format!("no diagnostic code `{code}`; did you mean one of {}?", oc_diag::first_and_more(&ending, 6)),
+        ([], Some(s)) => format!("no diagnostic code `{code}`; did you mean `{s}`?"),
+        ([], None) => format!("no diagnostic code `{code}`"),
     })
 }
 
@@ -50,6 +58,12 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
     use super::*;
+
+    #[test]
+    fn a_code_s_last_part_alone_is_taken_for_the_code() {
+        assert!(find("unknown_tag").is_err_and(|e| e.contains("did you mean `oc::name::unknown_tag`?")));
+        assert!(find("oc::name::unknown_tg").is_err_and(|e| e.contains("`oc::name::unknown_tag`")));
+    }
 
     #[test]
     fn every_code_is_listed_once_and_found_by_its_short_name() {
